@@ -1,0 +1,1 @@
+"""launchplan: SGLang server-argument resolution, explained, without a GPU."""

@@ -1,0 +1,57 @@
+"""Errors as values: each carries what the edge (the commands) needs to print one line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class LaunchplanError(Exception):
+    """Base of everything launchplan raises on purpose."""
+
+    exit_code = 1
+
+
+class InputError(LaunchplanError):
+    """Bad input: names the flag, file or field, what was expected and what was given.
+
+    Exit code 2. ``subject`` is e.g. ``--page-size``, ``config.json field 'num_attention_heads'``
+    or ``--config``; ``hint`` is an optional suggestion (a did-you-mean).
+    """
+
+    exit_code = 2
+
+    def __init__(self, subject: str, expected: str, got: Any = None, hint: str | None = None,
+                 *, message: str | None = None) -> None:
+        self.subject = subject
+        self.expected = expected
+        self.got = got
+        self.hint = hint
+        if message is None:
+            message = f"{subject}: expected {expected}"
+            if got is not None:
+                message += f", got {_show(got)}"
+            if hint:
+                message += f" ({hint})"
+        self.message = message
+        super().__init__(message)
+
+
+class Refusal(LaunchplanError):
+    """SGLang (or --strict) refuses the configuration: exit code 3.
+
+    ``source`` is the rule that refused; ``result`` the partial result decided before it.
+    """
+
+    exit_code = 3
+
+    def __init__(self, source: str, message: str, result: Any = None) -> None:
+        self.source = source
+        self.message = message
+        self.result = result
+        super().__init__(f"{source}: {message}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value) if value else "an empty string"
+    return repr(value)
