@@ -1,0 +1,40 @@
+"""``launchplan targets`` and ``launchplan models``: the facts launchplan ships."""
+
+from __future__ import annotations
+
+import sys
+
+from launchplan.commands.options import split_argv
+from launchplan.commands.output import render_table, to_json
+
+
+def targets_main(argv: list[str]) -> int:
+    from launchplan.facts.targets import CATALOG
+
+    fmt = split_argv(argv, frozenset({"--format"})).options.get("format") or "table"
+    if fmt == "json":
+        sys.stdout.write(to_json([t.facts() for t in CATALOG.values()]) + "\n")
+        return 0
+    rows = [(t.name, t.device_name, f"{t.capability[0]}.{t.capability[1]}", t.memory_mib,
+             t.gpu_count, ("CUDA " if t.is_cuda else "ROCm ") + t.runtime_version,
+             "yes" if t.has_flashinfer else "no") for t in CATALOG.values()]
+    render_table(("target", "device", "capability", "MiB/GPU", "GPUs", "runtime",
+                  "flashinfer"), rows, sys.stdout)
+    return 0
+
+
+def models_main(argv: list[str]) -> int:
+    from launchplan.facts.models import bundled_models, load_model
+
+    fmt = split_argv(argv, frozenset({"--format"})).options.get("format") or "table"
+    facts = [load_model(name) for name in bundled_models()]
+    if fmt == "json":
+        sys.stdout.write(to_json([{"name": m.name, "architectures": list(m.architectures),
+                                   "attention": m.attention_arch, "context": m.context_len}
+                                  for m in facts]) + "\n")
+        return 0
+    rows = [(m.name, m.arch0, m.attention_arch, m.context_len, m.quant_method)
+            for m in facts]
+    render_table(("model", "architecture", "attention", "context", "quantization"), rows,
+                 sys.stdout)
+    return 0

@@ -1,0 +1,63 @@
+"""The ``launchplan`` command: dispatch to a subcommand, turn errors into one line and a code.
+
+Exit codes: 0 a plan, 1 problems found (``check``) or an internal error, 2 bad input,
+3 a configuration SGLang (or ``--strict``) refuses.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+
+from launchplan.errors import InputError, LaunchplanError
+
+USAGE = """usage: launchplan COMMAND [options] [SGLang flags]
+
+commands:
+  resolve      resolve an SGLang launch for a GPU target and a model
+  targets      list the GPU targets
+  models       list the bundled models
+
+Run `launchplan COMMAND --help` for a command's options.
+"""
+
+
+def _commands() -> dict[str, Callable[[list[str]], int]]:
+    from launchplan.commands import catalog, resolve
+
+    return {
+        "resolve": resolve.main,
+        "targets": catalog.targets_main,
+        "models": catalog.models_main,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        sys.stdout.write(USAGE)
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    commands = _commands()
+    command = commands.get(name)
+    try:
+        if command is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, commands, n=1)
+            raise InputError("launchplan", "a command (" + ", ".join(commands) + ")", name,
+                             f"did you mean {close[0]}?" if close else None)
+        return command(rest)
+    except LaunchplanError as exc:
+        sys.stderr.write(f"launchplan: {getattr(exc, 'message', None) or exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("launchplan: interrupted\n")
+        return 130
+    except Exception as exc:  # never a traceback: one line naming what broke
+        sys.stderr.write(f"launchplan: internal error: {type(exc).__name__}: {exc}\n")
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

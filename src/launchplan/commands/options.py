@@ -1,0 +1,97 @@
+"""launchplan's own options, separated from the SGLang flags they travel with.
+
+A command line such as ``launchplan resolve --gpu b200 --model-path llama-3.1-8b
+--attention-backend fa4 --format json`` mixes both: launchplan takes its own options out
+and hands the rest, untouched, to the SGLang parser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from launchplan.errors import InputError
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    flag: str
+    dest: str
+    kind: str  # "value" | "flag" | "int" | "multi"
+    choices: tuple[str, ...] | None = None
+    help: str = ""
+
+
+OPTIONS: dict[str, Option] = {o.flag: o for o in (
+    Option("--gpu", "gpu", "value", help="GPU target name (see `launchplan targets`) or auto"),
+    Option("--gpu-memory-mib", "gpu_memory_mib", "int", help="override the target's MiB per GPU"),
+    Option("--gpu-capability", "gpu_capability", "value",
+           help="override the compute capability, e.g. 10.0"),
+    Option("--gpu-count", "gpu_count", "int", help="override the number of GPUs"),
+    Option("--cuda-version", "cuda_version", "value", help="override the CUDA version"),
+    Option("--compat", "compat", "value", ("default", "0.5.23"),
+           help="rule set: default (0.5.23 plus the later FA4 fix) or 0.5.23"),
+    Option("--format", "format", "value", ("table", "json", "csv"), help="output format"),
+    Option("--strict", "strict", "flag", help="refuse (exit 3) instead of overriding input"),
+    Option("--env", "env", "multi",
+           help="an SGLang environment variable the plan assumes, KEY=VALUE (repeatable)"),
+    Option("--all", "all", "flag", help="explain every field that differs from its input"),
+    Option("--axis", "axis", "multi", help="FIELD=v1,v2,... (repeatable)"),
+    Option("--sample", "sample", "int", help="draw N points from the space"),
+    Option("--seed", "seed", "int", help="random seed for --sample"),
+    Option("--jobs", "jobs", "int", help="worker processes (default: every core)"),
+    Option("--emit", "emit", "value", ("sglang",), help="print a pinned SGLang command line"),
+)}
+
+
+@dataclass
+class Split:
+    """launchplan's options (by dest) and the SGLang argv left over."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    sglang_argv: list[str] = field(default_factory=list)
+
+
+def split_argv(argv: Sequence[str], allowed: frozenset[str]) -> Split:
+    """Take launchplan's ``allowed`` options out of ``argv``; keep everything else in order."""
+    out = Split()
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        name, eq, inline = token.partition("=")
+        option = OPTIONS.get(name) if name in allowed else None
+        if option is None:
+            out.sglang_argv.append(token)
+            i += 1
+            continue
+        if option.kind == "flag":
+            if eq:
+                raise InputError(name, "no value", inline)
+            out.options[option.dest] = True
+            i += 1
+            continue
+        if eq:
+            value = inline
+            i += 1
+        else:
+            if i + 1 >= len(argv):
+                raise InputError(name, "a value", message=f"{name}: expected a value after it")
+            value = argv[i + 1]
+            i += 2
+        out.options.setdefault(option.dest, [] if option.kind == "multi" else None)
+        out.options[option.dest] = _convert(option, value, out.options[option.dest])
+    return out
+
+
+def _convert(option: Option, value: str, previous: Any) -> Any:
+    if option.choices is not None and value not in option.choices:
+        raise InputError(option.flag, "one of " + ", ".join(option.choices), value)
+    if option.kind == "int":
+        try:
+            return int(value)
+        except ValueError:
+            raise InputError(option.flag, "an integer", value) from None
+    if option.kind == "multi":
+        return [*previous, value]
+    return value

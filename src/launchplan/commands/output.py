@@ -1,0 +1,109 @@
+"""Rendering plans: JSON for tools, a plain table for people (Rich on a terminal, if present)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from launchplan.engine.result import Result
+from launchplan.rules.graph_config import PHASES
+
+
+def to_json(data: Any) -> str:
+    """Deterministic JSON: sorted keys, no NaN, non-JSON values shown as strings."""
+    return json.dumps(data, sort_keys=True, indent=2, default=_plain, allow_nan=False)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (set, frozenset, tuple)):
+        return sorted(value, key=str) if isinstance(value, (set, frozenset)) else list(value)
+    return str(value)
+
+
+def changed_rows(result: Result) -> list[tuple[str, Any, Any, str]]:
+    """(field, input or default, resolved, source) for every decided value that moved."""
+    raw = result.record.raw
+    rows: list[tuple[str, Any, Any, str]] = []
+    for name in sorted(result.declared()):
+        final = result.value(name)
+        before = raw.get(name)
+        if name == "cuda_graph_config":
+            rows.extend(_graph_rows(result, before if isinstance(before, dict) else {}))
+            continue
+        if final != before:
+            rows.append((name, before, final, result.source(name)))
+    return rows
+
+
+def _graph_rows(result: Result, given: dict) -> list[tuple[str, Any, Any, str]]:
+    final = result.value("cuda_graph_config")
+    chain = result.chain("cuda_graph_config")
+    rows = []
+    for phase in PHASES:
+        for key, value in final[phase].items():
+            if value is None:
+                continue
+            source, previous = "?", None
+            for d in chain:
+                now = d.fields["cuda_graph_config"][phase][key]
+                if now != previous:
+                    source = d.source
+                previous = now
+            before = (given.get(phase) or {}).get(key)
+            if key == "bs" and isinstance(value, list) and len(value) > 8:
+                value = f"[{value[0]}, {value[1]}, ..., {value[-1]}] ({len(value)} sizes)"
+            rows.append((f"cuda_graph_config.{phase}.{key}", before, value, source))
+    return rows
+
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], out: TextIO) -> None:
+    """A table: Rich when writing to a terminal and Rich is installed, else aligned text."""
+    text_rows = [[_cell(c) for c in row] for row in rows]
+    if out.isatty():
+        try:
+            from rich.console import Console
+            from rich.table import Table
+        except ImportError:
+            pass
+        else:
+            table = Table(*headers)
+            for row in text_rows:
+                table.add_row(*row)
+            Console(file=out).print(table)
+            return
+    widths = [max([len(h)] + [len(r[i]) for r in text_rows]) for i, h in enumerate(headers)]
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()
+    out.write(line + "\n" + "  ".join("-" * w for w in widths) + "\n")
+    for row in text_rows:
+        out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, default=str)
+
+
+def print_plan(result: Result, out: TextIO = sys.stdout) -> None:
+    """The table view of a plan: what moved and why, overrides, warnings."""
+    target, model = result.record.target, result.record.model
+    out.write(f"target {target.name} (SM{target.sm}, {target.memory_mib} MiB x "
+              f"{target.gpu_count})  model {model.name} ({model.attention_arch})  "
+              f"rules {result.record.compat}\n\n")
+    render_table(("field", "input/default", "resolved", "set by"), changed_rows(result), out)
+    overrides = result.overrides()
+    if overrides:
+        out.write("\noverrides of your input:\n")
+        for o in overrides:
+            out.write(f"  {o['field']}: you gave {_cell(o['input'])}, {o['source']} made it "
+                      f"{_cell(o['resolved'])}\n")
+    warnings = list(result.record.raw.notices) + list(result.record.raw.deprecations)
+    warnings += result.warnings
+    if warnings:
+        out.write("\nwarnings:\n")
+        for w in warnings:
+            out.write(f"  - {w}\n")

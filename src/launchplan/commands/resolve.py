@@ -1,0 +1,66 @@
+"""``launchplan resolve``: the plan SGLang would run with, and why."""
+
+from __future__ import annotations
+
+import sys
+
+from launchplan.commands.options import split_argv
+from launchplan.commands.output import print_plan, to_json
+from launchplan.commands.targets_arg import target_from
+from launchplan.errors import InputError, Refusal
+
+HELP = """usage: launchplan resolve --gpu TARGET --model-path MODEL [SGLang flags] [options]
+
+options:
+  --gpu NAME             GPU target (`launchplan targets`) or auto
+  --gpu-memory-mib N, --gpu-capability X.Y, --gpu-count N, --cuda-version X.Y
+                         plan for another SKU of the target
+  --compat default|0.5.23
+  --format table|json
+  --env KEY=VALUE        an SGLang environment variable the plan assumes (repeatable)
+
+Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FILE.yaml.
+"""
+
+ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+                     "--cuda-version", "--compat", "--format", "--env", "--strict"})
+
+
+def parse_env(pairs: list[str] | None) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for pair in pairs or []:
+        key, eq, value = pair.partition("=")
+        if not eq or not key:
+            raise InputError("--env", "KEY=VALUE", pair)
+        env[key] = value
+    return env
+
+
+def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        sys.stdout.write(HELP)
+        return 0
+    from launchplan.planner import build_raw, build_record
+    from launchplan.engine.pipeline import run
+    from launchplan.rulesets import get_ruleset
+
+    split = split_argv(argv, ALLOWED)
+    opts = split.options
+    fmt = opts.get("format") or "table"
+    if fmt == "csv":
+        raise InputError("--format", "table or json for resolve", fmt)
+    compat = opts.get("compat") or "default"
+    target = target_from(opts)
+    raw = build_raw(split.sglang_argv)
+    record = build_record(raw, target, compat=compat, env=parse_env(opts.get("env")))
+    try:
+        result = run(record, get_ruleset(compat).rules())
+    except Refusal as refusal:
+        if fmt == "json" and refusal.result is not None:
+            sys.stdout.write(to_json(refusal.result.to_dict()) + "\n")
+        raise
+    if fmt == "json":
+        sys.stdout.write(to_json(result.to_dict()) + "\n")
+    else:
+        print_plan(result)
+    return 0

@@ -1,0 +1,97 @@
+"""Run a rule set over a record: each rule reads the view and returns declarations.
+
+The loop is the whole engine. A rule's declarations are checked against what it said it
+writes, appended to the stash, and laid over the view for the rules after it. A refusal
+stops the run and carries everything decided before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from launchplan.engine.declarations import Declaration, Declare, Refuse
+from launchplan.engine.record import Record
+from launchplan.engine.registry import RuleSpec
+from launchplan.engine.result import Result
+from launchplan.engine.view import TracingView, View
+from launchplan.errors import LaunchplanError, Refusal
+
+
+class RuleContractError(LaunchplanError):
+    """A rule broke its contract: wrote an undeclared field, or returned something odd."""
+
+
+class RuleCrash(LaunchplanError):
+    """A rule raised instead of refusing: a launchplan bug, reported with the rule's name."""
+
+    def __init__(self, source: str, error: BaseException) -> None:
+        self.source = source
+        self.error = error
+        super().__init__(f"rule {source} failed: {type(error).__name__}: {error}")
+
+
+def _land(pending: list, stash: list[Declaration], view: View) -> None:
+    """Append a finished batch's declarations, in order, and lay them over the view."""
+    for spec, fields, note, reads in pending:
+        stash.append(Declaration(spec.name, fields, note, spec.normalizes, reads))
+        view._apply(fields)
+    pending.clear()
+
+
+def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False) -> Result:
+    """Resolve ``record`` with ``rules`` in order. Raises ``Refusal`` with the partial result.
+
+    With ``trace``, every declaration keeps the field values its rule read.
+    """
+    view: View = TracingView(record) if trace else View(record)
+    stash: list[Declaration] = []
+    warnings: list[str] = []
+    result = Result(record, stash, warnings, view._values())
+    pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
+    batch: str | None = None
+    for spec in rules:
+        if batch is not None and spec.batch != batch:
+            _land(pending, stash, view)
+            batch = None
+        if trace:
+            view.reads.clear()  # type: ignore[attr-defined]
+        try:
+            out: Any = spec.func(view)
+        except LaunchplanError:
+            raise
+        except Exception as exc:  # a rule bug: name it, never a bare traceback
+            raise RuleCrash(spec.name, exc) from exc
+        if out is None:
+            continue
+        note = None
+        if type(out) is dict:
+            fields = out
+        elif type(out) is Declare:
+            fields, note = out.fields, out.note
+        elif type(out) is Refuse:  # a batch in flight never lands, as in SGLang
+            result.refusal = (spec.name, out.message)
+            raise Refusal(spec.name, out.message, result)
+        else:
+            raise RuleContractError(
+                f"rule {spec.name} returned {type(out).__name__}; expected a dict, "
+                "Declare, Refuse or None"
+            )
+        if note:
+            warnings.append(note)
+        if not fields:
+            continue
+        if not spec.writes.issuperset(fields):
+            stray = sorted(set(fields) - spec.writes)
+            raise RuleContractError(
+                f"rule {spec.name} declared {stray}, which it does not list in writes="
+            )
+        reads = dict(view.reads) if trace else {}  # type: ignore[attr-defined]
+        if spec.batch is not None:
+            batch = spec.batch
+            pending.append((spec, fields, note, reads))
+            continue
+        stash.append(Declaration(spec.name, fields, note, spec.normalizes, reads))
+        view._apply(fields)
+    _land(pending, stash, view)
+    return result

@@ -1,0 +1,129 @@
+"""Rules: a decorator that only attaches metadata, and discovery of marked functions.
+
+Like pluggy's markers, ``@rule`` leaves the function untouched and hangs a ``RuleSpec`` on
+it; ``discover()`` imports every module of ``launchplan.rules`` and collects the marked
+functions. Rule sets (``launchplan.rulesets``) then decide which rules run, in which order.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from launchplan.engine.phases import Phase
+from launchplan.input.fields import FIELDS
+
+MARK = "__launchplan_rule__"
+
+
+class RuleDefinitionError(Exception):
+    """A rule's metadata is wrong (unknown field, missing docstring, duplicate name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    """What launchplan knows about one rule without running it."""
+
+    name: str
+    phase: Phase
+    func: Callable[[Any], Any]
+    reads: frozenset[str]
+    facts: tuple[str, ...]
+    writes: frozenset[str]
+    sglang: str
+    doc: str
+    variant: str | None
+    normalizes: bool
+    batch: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        return (self.name, self.variant)
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0] if self.doc.strip() else self.name
+
+
+def rule(
+    *,
+    phase: Phase,
+    reads: Iterable[str] = (),
+    writes: Iterable[str] = (),
+    facts: Iterable[str] = (),
+    sglang: str = "",
+    name: str | None = None,
+    variant: str | None = None,
+    normalizes: bool = False,
+    batch: str | None = None,
+) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+    """Mark a function ``f(view) -> dict | Declare | Refuse | None`` as a rule.
+
+    ``reads``/``writes`` name SGLang fields, ``facts`` the target and model facts consulted
+    (``target.is_sm100``, ``model.is_mla``), ``sglang`` the SGLang 0.5.23 counterpart, and
+    ``variant`` a rule-set-specific version of a rule of the same name. Consecutive rules
+    of one ``batch`` (SGLang's model-override providers) all read the view as it was before
+    the batch, and their declarations land together after it, in order.
+    """
+
+    def mark(func: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        spec = RuleSpec(
+            name=name or func.__name__,
+            phase=phase,
+            func=func,
+            reads=frozenset(reads),
+            facts=tuple(facts),
+            writes=frozenset(writes),
+            sglang=sglang,
+            doc=inspect.cleandoc(func.__doc__ or ""),
+            variant=variant,
+            normalizes=normalizes,
+            batch=batch,
+        )
+        _validate(spec)
+        setattr(func, MARK, spec)
+        return func
+
+    return mark
+
+
+def _validate(spec: RuleSpec) -> None:
+    unknown = sorted((spec.reads | spec.writes) - FIELDS.keys())
+    if unknown:
+        raise RuleDefinitionError(f"rule {spec.name}: unknown SGLang fields {unknown}")
+    if spec.batch is not None:
+        from launchplan.input.fields import FIELDS as _F
+
+        closed = sorted(f for f in spec.writes if not _F[f].resolvable)
+        if closed:
+            raise RuleDefinitionError(
+                f"rule {spec.name}: batch rules may declare only resolvable fields, not {closed}")
+    if not spec.doc:
+        raise RuleDefinitionError(f"rule {spec.name}: a rule needs a docstring saying why")
+
+
+_DISCOVERED: dict[tuple[str, str | None], RuleSpec] | None = None
+
+
+def discover(package: str = "launchplan.rules") -> dict[tuple[str, str | None], RuleSpec]:
+    """Every marked function in the package's modules, keyed by (name, variant)."""
+    global _DISCOVERED
+    if _DISCOVERED is not None and package == "launchplan.rules":
+        return _DISCOVERED
+    found: dict[tuple[str, str | None], RuleSpec] = {}
+    pkg = importlib.import_module(package)
+    for info in sorted(pkgutil.walk_packages(pkg.__path__, package + "."), key=lambda i: i.name):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            spec = getattr(value, MARK, None)
+            if isinstance(spec, RuleSpec) and getattr(value, "__module__", None) == info.name:
+                if spec.key in found and found[spec.key].func is not spec.func:
+                    raise RuleDefinitionError(f"two rules are named {spec.name!r}")
+                found[spec.key] = spec
+    if package == "launchplan.rules":
+        _DISCOVERED = found
+    return found

@@ -1,0 +1,177 @@
+"""The result of a resolution: final values, the chain behind each, and what changed input."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from launchplan.engine.declarations import Declaration
+from launchplan.engine.view import DEFAULTS
+from launchplan.input.fields import FIELDS
+
+if TYPE_CHECKING:
+    from launchplan.engine.record import Record
+
+# Values SGLang draws at random at start-up: a plan cannot know them.
+RANDOM_AT_STARTUP = frozenset({"random_seed"})
+
+
+class Result:
+    """What a rule set decided for one record.
+
+    ``value(field)`` follows SGLang's resolution result: the newest declaration (as is, even
+    ``None``), else the input, else the default; the field's fallback replaces a ``None``
+    that did not come from a declaration.
+    """
+
+    __slots__ = ("record", "declarations", "warnings", "_overlay", "refusal", "_declared")
+
+    def __init__(self, record: Record, declarations: list[Declaration], warnings: list[str],
+                 overlay: dict[str, Any]) -> None:
+        self.record = record
+        self.declarations = declarations
+        self.warnings = warnings
+        self._overlay = overlay
+        self.refusal: tuple[str, str] | None = None
+        self._declared: frozenset[str] | None = None
+
+    @property
+    def refused(self) -> bool:
+        return self.refusal is not None
+
+    def declared(self) -> frozenset[str]:
+        if self._declared is None:
+            self._declared = frozenset(f for d in self.declarations for f in d.fields)
+        return self._declared
+
+    def value(self, name: str) -> Any:
+        if name in self._overlay:
+            value = self._overlay[name]
+            if value is None and name not in self.declared():
+                return FIELDS[name].fallback
+            return value
+        value = DEFAULTS[name]
+        return FIELDS[name].fallback if value is None else value
+
+    def __getitem__(self, name: str) -> Any:
+        return self.value(name)
+
+    def chain(self, name: str) -> list[Declaration]:
+        """Every declaration of ``name``, oldest first."""
+        return [d for d in self.declarations if name in d.fields]
+
+    def source(self, name: str) -> str:
+        """The rule that decided ``name`` last, or ``input`` / ``default``."""
+        for d in reversed(self.declarations):
+            if name in d.fields:
+                return d.source
+        return "input" if self.record.raw.explicit(name) else "default"
+
+    def overrides(self) -> list[dict[str, Any]]:
+        """Each explicit user value a rule replaced (``overrides_of_input``)."""
+        return override_entries(self)[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON plan: resolved values, declarations, overrides, warnings and facts."""
+        overrides, normalizations = override_entries(self)
+        record = self.record
+        out: dict[str, Any] = {
+            "resolved": self.resolved(),
+            "declarations": [{"source": d.source, "fields": d.fields}
+                             for d in self.declarations],
+            "overrides_of_input": overrides,
+            "normalizations": normalizations,
+            "warnings": list(record.raw.notices) + list(record.raw.deprecations)
+            + list(self.warnings),
+            "target": record.target.facts(),
+            "model": model_summary(record.model),
+            "compat": record.compat,
+        }
+        if self.refusal is not None:
+            out["error"] = {"source": self.refusal[0], "message": self.refusal[1]}
+        return out
+
+    def resolved(self) -> dict[str, Any]:
+        """Every SGLang field with its final value (``random_seed`` is unknown: None)."""
+        out = {name: self.value(name) for name in FIELDS}
+        for name in RANDOM_AT_STARTUP:
+            if not self.record.raw.explicit(name):
+                out[name] = None
+        return out
+
+
+def override_entries(result: Result) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(overrides_of_input, normalizations): each explicit user value a rule replaced.
+
+    A rule marked ``normalizes`` only renamed the value (an alias, ``cuda:0`` → ``cuda``):
+    that is a normalization, not an override. The per-phase CUDA-graph flags count as input
+    for the phase settings they ask for.
+    """
+    overrides: list[dict[str, Any]] = []
+    normalizations: list[dict[str, Any]] = []
+    raw = result.record.raw
+    declared = result.declared()
+    for name, given in raw.values.items():
+        if name not in declared or name == "cuda_graph_config":
+            continue
+        final = result.value(name)
+        if final == given:
+            continue
+        last = result.chain(name)[-1]
+        entry = {"field": name, "input": given, "resolved": final, "source": last.source}
+        (normalizations if last.normalization else overrides).append(entry)
+    overrides.extend(_graph_overrides(result))
+    return overrides, normalizations
+
+
+def _graph_overrides(result: Result) -> list[dict[str, Any]]:
+    from launchplan.rules.graph_config import requested_settings
+
+    if "cuda_graph_config" not in result.declared():
+        return []
+    requested, asked_by = requested_settings(_RawReader(result.record.raw))
+    if not requested:
+        return []
+    final = result.value("cuda_graph_config")
+    out = []
+    for (phase, key), wanted in requested.items():
+        got = final[phase][key]
+        if got == wanted:
+            continue
+        source = "?"
+        previous = None
+        for d in result.chain("cuda_graph_config"):
+            value = d.fields["cuda_graph_config"][phase][key]
+            if value != previous:
+                source = d.source
+            previous = value
+        out.append({"field": f"cuda_graph_config.{phase}.{key}", "input": wanted,
+                    "resolved": got, "source": source, "flag": asked_by[(phase, key)]})
+    return out
+
+
+class _RawReader:
+    """Reads the user's input only, in the shape ``requested_settings`` expects of a view."""
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+
+    def __getitem__(self, name: str) -> Any:
+        return self._raw.get(name)
+
+    __getattr__ = __getitem__
+
+    def raw(self, name: str) -> Any:
+        return self._raw.get(name)
+
+
+def model_summary(model: Any) -> dict[str, Any]:
+    """The derived model facts as plain data (the raw ``config`` left out)."""
+    import dataclasses
+
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(model):
+        if f.name == "config":
+            continue
+        value = getattr(model, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out

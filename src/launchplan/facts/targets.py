@@ -1,0 +1,224 @@
+"""GPU targets as facts: what SGLang's platform probes would answer on each machine.
+
+A rule never asks the machine anything; it reads a ``Target``. The catalog uses the same
+facts as the oracle's simulated platforms, so both sides resolve the same machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+
+from launchplan.errors import InputError
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One GPU host: vendor, compute capability, memory per GPU, GPU count and runtime."""
+
+    name: str
+    vendor: str  # "nvidia" | "amd"
+    device_name: str
+    capability: tuple[int, int]
+    memory_mib: int | None
+    gpu_count: int
+    runtime_version: str  # CUDA version on NVIDIA, ROCm version on AMD
+    has_flashinfer: bool
+    gfx: str | None = None  # AMD architecture name, e.g. gfx942
+
+    # --- what SGLang's platform probes derive from the facts above ---------------------------
+
+    @property
+    def is_cuda(self) -> bool:
+        return self.vendor == "nvidia"
+
+    @property
+    def is_hip(self) -> bool:
+        return self.vendor == "amd"
+
+    @property
+    def sm(self) -> int:
+        """Capability as SGLang's ``device_sm`` number (9.0 → 90, 10.3 → 103)."""
+        return self.capability[0] * 10 + self.capability[1]
+
+    def _cuda_at_least(self, version: tuple[int, int]) -> bool:
+        return self.is_cuda and _version(self.runtime_version) >= version
+
+    @property
+    def is_sm90(self) -> bool:
+        """Hopper with CUDA >= 12.3 (SGLang's ``is_hopper_with_cuda_12_3``)."""
+        return self.capability[0] == 9 and self._cuda_at_least((12, 3))
+
+    @property
+    def is_sm100(self) -> bool:
+        """The whole SM10x major (B200, GB200, B300) with CUDA >= 12.8."""
+        return self.capability[0] == 10 and self._cuda_at_least((12, 8))
+
+    @property
+    def is_sm110(self) -> bool:
+        return self.capability[0] == 11 and self._cuda_at_least((12, 8))
+
+    @property
+    def is_sm120(self) -> bool:
+        return self.capability[0] == 12 and self._cuda_at_least((12, 8))
+
+    @property
+    def is_blackwell(self) -> bool:
+        return self.capability[0] in (10, 11, 12) and self._cuda_at_least((12, 8))
+
+    @property
+    def is_gfx95(self) -> bool:
+        return bool(self.gfx) and self.gfx.startswith("gfx95")
+
+    def facts(self) -> dict[str, object]:
+        """The facts as plain data, for JSON output and explanations."""
+        return {
+            "name": self.name,
+            "vendor": self.vendor,
+            "device_name": self.device_name,
+            "capability": f"{self.capability[0]}.{self.capability[1]}",
+            "memory_mib": self.memory_mib,
+            "gpu_count": self.gpu_count,
+            ("cuda_version" if self.is_cuda else "rocm_version"): self.runtime_version,
+            "has_flashinfer": self.has_flashinfer,
+            **({"gfx": self.gfx} if self.gfx else {}),
+        }
+
+
+def _version(text: str) -> tuple[int, int]:
+    parts = text.split(".")
+    try:
+        return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
+    except ValueError:
+        return (0, 0)
+
+
+_NV = dict(vendor="nvidia", runtime_version="13.0", has_flashinfer=True)
+
+CATALOG: dict[str, Target] = {
+    t.name: t
+    for t in (
+        Target("a100", device_name="NVIDIA A100-SXM4-80GB", capability=(8, 0),
+               memory_mib=81920, gpu_count=8, **_NV),
+        Target("h100", device_name="NVIDIA H100 80GB HBM3", capability=(9, 0),
+               memory_mib=81559, gpu_count=8, **_NV),
+        Target("h200", device_name="NVIDIA H200", capability=(9, 0),
+               memory_mib=143771, gpu_count=8, **_NV),
+        Target("b200", device_name="NVIDIA B200", capability=(10, 0),
+               memory_mib=183359, gpu_count=8, **_NV),
+        Target("gb200", device_name="NVIDIA GB200", capability=(10, 0),
+               memory_mib=189471, gpu_count=4, **_NV),
+        Target("b300", device_name="NVIDIA B300 SXM6 AC", capability=(10, 3),
+               memory_mib=275040, gpu_count=8, **_NV),
+        Target("rtx5090", device_name="NVIDIA GeForce RTX 5090", capability=(12, 0),
+               memory_mib=32607, gpu_count=1, **_NV),
+        Target("mi300x", vendor="amd", device_name="AMD Instinct MI300X", capability=(9, 4),
+               memory_mib=196592, gpu_count=8, runtime_version="6.4", has_flashinfer=False,
+               gfx="gfx942"),
+        Target("mi355x", vendor="amd", device_name="AMD Instinct MI355X", capability=(9, 5),
+               memory_mib=294896, gpu_count=8, runtime_version="7.0", has_flashinfer=False,
+               gfx="gfx950"),
+    )
+}
+
+
+def get_target(name: str) -> Target:
+    """A catalog target by name (case-insensitive), or ``auto`` for the local GPU."""
+    key = name.strip().lower()
+    if key == "auto":
+        return detect()
+    try:
+        return CATALOG[key]
+    except KeyError:
+        import difflib
+
+        close = difflib.get_close_matches(key, CATALOG, n=1)
+        raise InputError(
+            "--gpu", "one of " + ", ".join(CATALOG) + " or auto", name,
+            f"did you mean {close[0]}?" if close else None,
+        ) from None
+
+
+def with_overrides(
+    target: Target,
+    *,
+    memory_mib: int | None = None,
+    capability: str | None = None,
+    gpu_count: int | None = None,
+    cuda_version: str | None = None,
+) -> Target:
+    """Plan for another SKU: the same target with some facts replaced."""
+    changes: dict[str, object] = {}
+    if memory_mib is not None:
+        if memory_mib <= 0:
+            raise InputError("--gpu-memory-mib", "a positive number of MiB", memory_mib)
+        changes["memory_mib"] = memory_mib
+    if capability is not None:
+        changes["capability"] = parse_capability(capability)
+    if gpu_count is not None:
+        if gpu_count <= 0:
+            raise InputError("--gpu-count", "a positive number of GPUs", gpu_count)
+        changes["gpu_count"] = gpu_count
+    if cuda_version is not None:
+        if _version(cuda_version) == (0, 0):
+            raise InputError("--cuda-version", "a version such as 12.8", cuda_version)
+        changes["runtime_version"] = cuda_version
+    if not changes:
+        return target
+    return dataclasses.replace(target, name=target.name + "*", **changes)
+
+
+def parse_capability(text: str) -> tuple[int, int]:
+    """``"10.0"`` or ``"100"`` → ``(10, 0)``."""
+    raw = text.strip()
+    try:
+        if "." in raw:
+            major, minor = raw.split(".", 1)
+            cap = int(major), int(minor)
+        else:
+            number = int(raw)
+            cap = (number // 10, number % 10) if number >= 10 else (number, 0)
+    except ValueError:
+        raise InputError("--gpu-capability", "a compute capability such as 9.0 or 10.0",
+                         text) from None
+    if not (1 <= cap[0] <= 20 and 0 <= cap[1] <= 9):
+        raise InputError("--gpu-capability", "a compute capability such as 9.0 or 10.0", text)
+    return cap
+
+
+def detect() -> Target:
+    """The local NVIDIA GPU through nvidia-ml-py (optional extra ``launchplan[nvml]``)."""
+    try:
+        import pynvml  # type: ignore[import-not-found]
+    except ImportError:
+        raise InputError(
+            "--gpu auto", "nvidia-ml-py installed (pip install 'launchplan[nvml]')",
+            message="--gpu auto: cannot detect a GPU: nvidia-ml-py is not installed "
+            "(pip install 'launchplan[nvml]'); name a target instead, e.g. --gpu h100",
+        ) from None
+    try:
+        pynvml.nvmlInit()
+        count = pynvml.nvmlDeviceGetCount()
+        if count == 0:
+            raise RuntimeError("no GPU found")
+        handles = [pynvml.nvmlDeviceGetHandleByIndex(i) for i in range(count)]
+        name = pynvml.nvmlDeviceGetName(handles[0])
+        name = name.decode() if isinstance(name, bytes) else str(name)
+        cap = pynvml.nvmlDeviceGetCudaComputeCapability(handles[0])
+        # SGLang sizes memory by the smallest visible GPU.
+        mem = min(pynvml.nvmlDeviceGetMemoryInfo(h).total for h in handles) // (1 << 20)
+        cuda = pynvml.nvmlSystemGetCudaDriverVersion()
+        version = f"{cuda // 1000}.{(cuda % 1000) // 10}"
+    except Exception as exc:  # NVML raises its own error types; all mean "cannot detect"
+        raise InputError(
+            "--gpu auto", "a working NVIDIA driver",
+            message=f"--gpu auto: cannot detect a GPU through NVML ({exc}); "
+            "name a target instead, e.g. --gpu h100",
+        ) from None
+    return Target(
+        "auto", vendor="nvidia", device_name=name, capability=(int(cap[0]), int(cap[1])),
+        memory_mib=int(mem), gpu_count=count, runtime_version=version,
+        has_flashinfer=os.environ.get("SGLANG_IS_FLASHINFER_AVAILABLE", "true").lower()
+        not in ("0", "false", "no"),
+    )

@@ -1,0 +1,66 @@
+"""From what a user typed to a resolved plan: input, facts, rule set, pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from launchplan.engine.pipeline import run
+from launchplan.engine.record import Record
+from launchplan.engine.result import Result
+from launchplan.errors import InputError
+from launchplan.facts.models import load_model
+from launchplan.facts.targets import Target, get_target
+from launchplan.input.cli import parse_argv
+from launchplan.input.raw import RawInput
+from launchplan.rulesets import get_ruleset
+
+
+def build_raw(argv: Sequence[str] = (), fields: Mapping[str, Any] | None = None,
+              model_path: str | None = None) -> RawInput:
+    """The raw input: ``argv`` parsed as a command line, then ``fields`` (which win)."""
+    raw = parse_argv(list(argv)) if argv else RawInput({}, {}, [], [])
+    if fields:
+        keyword = RawInput.from_fields(dict(fields))
+        raw = RawInput(
+            {**raw.values, **keyword.values},
+            {**raw.origin, **keyword.origin},
+            raw.notices + keyword.notices,
+            raw.deprecations + keyword.deprecations,
+        )
+    if model_path is not None:
+        raw = RawInput({**raw.values, "model_path": model_path},
+                       {**raw.origin, "model_path": "keyword"}, raw.notices, raw.deprecations)
+    return raw
+
+
+def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
+                 env: Mapping[str, str] | None = None) -> Record:
+    """Look up the facts the raw input names: the target, the model and its draft."""
+    target = gpu if isinstance(gpu, Target) else get_target(gpu)
+    model_path = raw.values.get("model_path")
+    if model_path is None:
+        raise InputError("--model-path", "a folder holding config.json or a bundled model name",
+                         message="--model-path: required (a folder holding config.json or a "
+                         "bundled model name; see `launchplan models`)")
+    model = load_model(str(model_path), json_override=raw.values.get("json_model_override_args"),
+                       context_length=raw.values.get("context_length"))
+    draft_path = raw.values.get("speculative_draft_model_path")
+    draft = load_model(str(draft_path)) if draft_path else None
+    get_ruleset(compat)  # validates the name before any work
+    return Record(raw, target, model, draft, compat, dict(env or {}))
+
+
+def resolve(argv: Sequence[str] = (), *, fields: Mapping[str, Any] | None = None,
+            gpu: str | Target, model_path: str | None = None, compat: str = "default",
+            env: Mapping[str, str] | None = None, trace: bool = False) -> Result:
+    """Resolve an SGLang launch for a GPU target and a model, as SGLang would.
+
+    ``argv`` is parsed as SGLang's command line; ``fields`` are SGLang field values taken as
+    given (SGLang's keyword path: no choice checks) and win over ``argv``. Raises
+    ``InputError`` for bad input and ``Refusal`` (carrying the partial result) when SGLang
+    would refuse the configuration.
+    """
+    raw = build_raw(argv, fields, model_path)
+    record = build_record(raw, gpu, compat=compat, env=env)
+    return run(record, get_ruleset(compat).rules(), trace=trace)

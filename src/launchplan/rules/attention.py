@@ -1,0 +1,261 @@
+"""Attention backends: the split collapse, the generic default, and the backend checks.
+
+Three fields choose attention kernels: ``attention_backend`` (the base) and the optional
+``prefill_attention_backend`` / ``decode_attention_backend``, each falling back to the base.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
+
+BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
+
+
+def effective_backends(v: Any) -> tuple[str | None, str | None]:
+    """(prefill, decode): each split field if set, else the base backend."""
+    base = v.attention_backend
+    return (v.prefill_attention_backend or base, v.decode_attention_backend or base)
+
+
+def any_backend(v: Any, name: str) -> bool:
+    """``name`` is the base, prefill or decode backend."""
+    return name in (v.attention_backend, v.prefill_attention_backend,
+                    v.decode_attention_backend)
+
+
+def spec_allows_fast_default(v: Any) -> bool:
+    """No EAGLE top-k, or top-k 1 with an unpaged KV cache (SGLang's Spec-OK predicate)."""
+    topk = v.speculative_eagle_topk
+    return topk is None or (topk == 1 and v.page_size in (None, 1))
+
+
+def default_attention_backend(v: Any) -> str:
+    """The backend SGLang picks when none is given, from the GPU, the model and speculation.
+
+    MHA: Hopper → fa3; SM10x → trtllm_mha (fa4 when K and V widths differ), only without
+    EAGLE top-k > 1 and with an explicit top-k when speculating; ROCm → aiter; else
+    flashinfer where installed and the model has no attention sinks, else triton.
+    MLA: Hopper → fa3; SM10x → flashinfer; ROCm → aiter with 16 or 128 KV heads per rank,
+    else triton; else triton.
+    """
+    model, target = v.model, v.target
+    if "WhisperForConditionalGeneration" in model.architectures:
+        return "flashinfer"  # cross-attention graphs need it
+    if not model.is_mla:
+        if target.is_sm90 and spec_allows_fast_default(v):
+            return "fa3"
+        algorithm = v.speculative_algorithm
+        if target.is_sm100 and spec_allows_fast_default(v) and (
+            algorithm is None or v.speculative_eagle_topk is not None
+            or str(algorithm).upper() == "DFLASH"
+        ):
+            return "fa4" if model.has_asymmetric_kv else "trtllm_mha"
+        if target.is_hip:
+            return "aiter"
+        if target.has_flashinfer and target.is_cuda and not model.has_attention_sinks:
+            return "flashinfer"
+        return "triton"
+    if target.is_sm90:
+        return "fa3"
+    if target.is_sm100:
+        return "flashinfer"
+    if target.is_hip:
+        return "aiter" if model.num_kv_heads(v.tp_size) in (16, 128) else "triton"
+    return "triton"
+
+
+@rule(
+    phase=Phase.ATTENTION,
+    reads=BACKEND_FIELDS + ("speculative_eagle_topk", "speculative_algorithm", "page_size",
+                            "tp_size"),
+    writes=("attention_backend",),
+    facts=("target.is_sm90", "target.is_sm100", "target.is_hip", "target.has_flashinfer",
+           "model.is_mla", "model.has_asymmetric_kv", "model.has_attention_sinks"),
+    sglang="_attention_backend_default",
+)
+def attention_backend_default(v: View) -> Declare | None:
+    """Collapse an equal prefill/decode pair into the base; else fill an unset base.
+
+    When prefill and decode name the same backend it becomes the base backend, even over an
+    explicit ``--attention-backend``. An unset base gets the generic default for this GPU
+    and model (the split sides are not consulted).
+    """
+    prefill = v.prefill_attention_backend
+    if prefill is not None and prefill == v.decode_attention_backend:
+        return Declare({"attention_backend": prefill},
+                       f"prefill and decode both use {prefill}, so it becomes the base backend")
+    if v.attention_backend is None:
+        return Declare({"attention_backend": default_attention_backend(v)})
+    return None
+
+
+@rule(
+    phase=Phase.ATTENTION,
+    reads=("attention_backend", "cuda_graph_config", "speculative_algorithm"),
+    writes=("cuda_graph_config",),
+    sglang="handle_attention_backend_compatibility (torch_native / flex_attention)",
+)
+def eager_backend_graph_disable(v: View) -> Declare | Refuse | None:
+    """torch_native and flex_attention cannot be captured: both graph phases off, locks ignored.
+
+    Only the base backend is consulted. Flex attention also has no speculative decoding.
+    """
+    backend = v.attention_backend
+    if backend not in ("torch_native", "flex_attention"):
+        return None
+    if backend == "flex_attention" and v.speculative_algorithm is not None:
+        return Refuse("flex_attention does not support speculative decoding")
+    config = with_phase(v.cuda_graph_config, DECODE, backend="disabled")
+    config = with_phase(config, PREFILL, backend="disabled")
+    return Declare({"cuda_graph_config": config},
+                   f"CUDA graphs disabled: the {backend} attention backend cannot be captured")
+
+
+@rule(
+    phase=Phase.ATTENTION,
+    reads=("disable_radix_cache",),
+    writes=("disable_radix_cache",),
+    facts=("model.architectures",),
+    sglang="handle_attention_backend_compatibility (Whisper)",
+)
+def whisper_radix_disable(v: View) -> dict | None:
+    """Whisper pads encoder tokens, which breaks prefix caching: the radix cache goes off."""
+    if ("WhisperForConditionalGeneration" in v.model.architectures
+            and not v.disable_radix_cache):
+        return {"disable_radix_cache": True}
+    return None
+
+
+@rule(
+    phase=Phase.ATTENTION,
+    reads=BACKEND_FIELDS + ("kv_cache_dtype",),
+    facts=("target.is_blackwell",),
+    sglang="_mla_kv_cache_dtype_checks",
+)
+def trtllm_mla_checks(v: View) -> Refuse | None:
+    """TRT-LLM MLA (base or decode) needs a Blackwell GPU and an fp8_e4m3, bf16 or auto KV cache.
+
+    The kernels are trtllm-gen builds for SM10x/SM12x; the literal ``bfloat16`` is not in
+    the accepted list, only ``bf16``.
+    """
+    if "trtllm_mla" not in (v.attention_backend, v.decode_attention_backend):
+        return None
+    if not v.target.is_blackwell:
+        return Refuse("trtllm_mla needs a Blackwell GPU (SM100 or SM12x); "
+                      f"{v.target.name} is SM{v.target.sm}")
+    if v.kv_cache_dtype not in ("fp8_e4m3", "bf16", "auto"):
+        return Refuse("trtllm_mla supports kv_cache_dtype fp8_e4m3, bf16 or auto; "
+                      f"got {v.kv_cache_dtype}")
+    return None
+
+
+@rule(
+    phase=Phase.ATTENTION,
+    reads=BACKEND_FIELDS + ("kv_cache_dtype",),
+    writes=("prefill_attention_backend",),
+    facts=("target.is_sm100",),
+    sglang="_cutedsl_prefill_backend_fill",
+)
+def cutedsl_mla_prefill_fill(v: View) -> Declare | Refuse | None:
+    """CuteDSL MLA is decode-only and SM10x-only: prefill defaults to trtllm_mla.
+
+    It refuses a cutedsl_mla prefill backend, a non-SM10x GPU, and KV dtypes other than
+    fp8_e4m3, bf16, bfloat16 or auto.
+    """
+    if not any_backend(v, "cutedsl_mla"):
+        return None
+    if v.prefill_attention_backend == "cutedsl_mla":
+        return Refuse("cutedsl_mla is a decode-only backend; choose another prefill backend")
+    if not v.target.is_sm100:
+        return Refuse(f"cutedsl_mla needs an SM10x GPU; {v.target.name} is SM{v.target.sm}")
+    if v.kv_cache_dtype not in ("fp8_e4m3", "bf16", "bfloat16", "auto"):
+        return Refuse("cutedsl_mla supports kv_cache_dtype fp8_e4m3, bf16, bfloat16 or auto; "
+                      f"got {v.kv_cache_dtype}")
+    if v.prefill_attention_backend is None:
+        return Declare({"prefill_attention_backend": "trtllm_mla"},
+                       "cutedsl_mla decodes only; prefill runs on trtllm_mla")
+    return None
+
+
+@rule(
+    phase=Phase.ATTENTION,
+    reads=BACKEND_FIELDS + ("kv_cache_dtype", "attn_cp_size"),
+    facts=("target.is_sm90", "target.is_sm100", "target.is_sm120"),
+    sglang="handle_attention_backend_compatibility (trtllm_mha platform checks)",
+)
+def trtllm_mha_platform_checks(v: View) -> Refuse | None:
+    """TRT-LLM MHA runs on SM90, SM10x and SM12x only; SM12x prefill lacks fp8_e4m3 KV.
+
+    Prefill context parallelism with it needs the SM10x trtllm-gen context kernel.
+    """
+    prefill, decode = effective_backends(v)
+    t = v.target
+    supported = t.is_sm90 or t.is_sm100 or t.is_sm120
+    if prefill == "trtllm_mha":
+        if not supported:
+            return Refuse("trtllm_mha as the prefill backend needs an SM90, SM10x or SM12x "
+                          f"GPU; {t.name} is SM{t.sm}")
+        skip_softmax = _float_env(v, "SGLANG_SKIP_SOFTMAX_PREFILL_THRESHOLD_SCALE_FACTOR")
+        if t.is_sm120 and (v.kv_cache_dtype == "fp8_e4m3" or skip_softmax > 0):
+            return Refuse("trtllm_mha prefill on SM12x supports neither an fp8_e4m3 KV "
+                          "cache nor skip-softmax")
+    if decode == "trtllm_mha" and not supported:
+        return Refuse("trtllm_mha as the decode backend needs an SM90, SM10x or SM12x GPU; "
+                      f"{t.name} is SM{t.sm}")
+    if prefill == "trtllm_mha" and not t.is_sm100 and v.attn_cp_size > 1:
+        return Refuse("prefill context parallelism with trtllm_mha prefill needs an SM10x GPU")
+    return None
+
+
+def _float_env(v: Any, name: str) -> float:
+    try:
+        return float(v.env.get(name, "") or 0.0)
+    except ValueError:
+        return 0.0
+
+
+@rule(
+    phase=Phase.ATTENTION,
+    reads=("attention_backend", "kv_cache_dtype"),
+    writes=("attention_backend",),
+    sglang="_attention_backend_fa3_fp8_fallback",
+)
+def fa3_fp8_e5m2_fallback(v: View) -> Declare | None:
+    """FA3's FP8 path is e4m3 only: a base fa3 with an fp8_e5m2 KV cache falls back to triton.
+
+    Only the base field is checked; split sides keep fa3 (rules.md C17).
+    """
+    if v.attention_backend == "fa3" and v.kv_cache_dtype == "fp8_e5m2":
+        return Declare({"attention_backend": "triton"},
+                       "fa3 supports only fp8_e4m3 among FP8 KV caches; using triton")
+    return None
+
+
+@rule(
+    phase=Phase.ATTENTION,
+    reads=("attention_backend", "mem_fraction_static"),
+    writes=("mem_fraction_static",),
+    facts=("model.context_len",),
+    sglang="handle_attention_backend_compatibility (aiter memory scaling)",
+)
+def aiter_memory_scaling(v: View) -> Declare | None:
+    """aiter on contexts over 8192 tokens needs workspace outside the static pool: x 0.85.
+
+    It applies even to an explicit ``--mem-fraction-static`` unless the environment sets
+    ``SGLANG_AITER_HONOR_EXPLICIT_MEM_FRACTION`` (then only a warning).
+    """
+    if v.attention_backend != "aiter" or v.model.context_len <= 8192:
+        return None
+    if v.explicit("mem_fraction_static") and v.record.env_flag(
+            "SGLANG_AITER_HONOR_EXPLICIT_MEM_FRACTION"):
+        return Declare({}, "aiter with a long context usually scales mem_fraction_static by "
+                       "0.85; the explicit value is kept as the environment asks")
+    return Declare({"mem_fraction_static": v.mem_fraction_static * 0.85},
+                   f"aiter with context {v.model.context_len} > 8192 reserves workspace: "
+                   "mem_fraction_static x 0.85")

@@ -1,0 +1,164 @@
+"""CUDA-graph configuration: the parse with its precedence and locks, and its cascades.
+
+SGLang folds a legacy flag, per-phase disables, convenience flags and a JSON object into one
+``cuda_graph_config`` early in the pipeline (before any attention backend is known), then
+lets later rules switch phases off. Keys the user set are *locked* against the default
+cascades, though some hard incompatibilities ignore the lock.
+"""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.graph_config import (
+    BACKENDS,
+    DECODE,
+    INPUT_FIELDS,
+    PHASES,
+    PREFILL,
+    default_config,
+    locked,
+    prefill_sizes,
+    requested_settings,
+    with_phase,
+)
+
+# A2A backends under which a breakable prefill graph can still be captured.
+_BREAKABLE_A2A = frozenset({"none", "deepep", "megamoe", "flashinfer"})
+
+
+@rule(
+    phase=Phase.CUDA_GRAPH,
+    reads=INPUT_FIELDS,
+    writes=("cuda_graph_config",),
+    facts=("target.is_cuda",),
+    sglang="parse_cuda_graph_config",
+)
+def parse_cuda_graph_config(v: View) -> dict:
+    """Fold every CUDA-graph input into one config, by SGLang's precedence.
+
+    Lowest to highest: defaults (decode full; prefill breakable on CUDA, disabled on ROCm),
+    ``--disable-cuda-graph``, ``--disable-{prefill,decode}-cuda-graph``, the per-phase
+    convenience flags, then ``--cuda-graph-config`` JSON key by key.
+    """
+    config = default_config(v.target.is_cuda)
+    settings, _ = requested_settings(v)
+    for (phase, key), value in settings.items():
+        if config[phase][key] != value:
+            config = with_phase(config, phase, **{key: value})
+    return {"cuda_graph_config": config}
+
+
+@rule(
+    phase=Phase.CUDA_GRAPH,
+    reads=INPUT_FIELDS + ("pp_size", "attn_cp_size", "dcp_size", "enable_two_batch_overlap",
+                          "moe_a2a_backend"),
+    writes=("cuda_graph_config",),
+    facts=("model.uses_kda", "model.arch0"),
+    sglang="apply_cuda_graph_compatibility / disable_breakable_cudagraph_if_incompatible",
+)
+def cuda_graph_compatibility(v: View) -> Declare | None:
+    """Disable a default breakable prefill graph that a feature cannot capture.
+
+    Skipped when the user chose the prefill backend. Pipeline parallelism makes prefill
+    graphs opt-in; KDA hybrid linear attention (but GLM-5-Next), DeepSeek-V4, attention CP,
+    decode CP, two-batch overlap and A2A backends outside none/deepep/megamoe/flashinfer
+    cannot run a breakable prefill graph.
+    """
+    if (PREFILL, "backend") in locked(v):
+        return None
+    config = v.cuda_graph_config
+    if config[PREFILL]["backend"] != "breakable":
+        return None
+    reason = _breakable_prefill_blocker(v)
+    if reason is None:
+        return None
+    return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
+                   f"prefill CUDA graph disabled: {reason}")
+
+
+def _breakable_prefill_blocker(v: View) -> str | None:
+    model = v.model
+    if v.pp_size > 1:
+        return "pipeline parallelism makes prefill graphs opt-in"
+    if model.uses_kda and model.arch0 != "Glm5NextForConditionalGeneration":
+        return "KDA linear attention cannot run a breakable prefill graph"
+    if model.arch0.startswith("DeepseekV4"):
+        return "DeepSeek-V4 cannot run a breakable prefill graph"
+    if v.attn_cp_size > 1:
+        return "attention context parallelism cannot run a breakable prefill graph"
+    if v.dcp_size > 1:
+        return "decode context parallelism cannot run a breakable prefill graph"
+    if v.enable_two_batch_overlap:
+        return "two-batch overlap cannot run a breakable prefill graph"
+    if v.moe_a2a_backend not in _BREAKABLE_A2A:
+        return f"the {v.moe_a2a_backend} A2A backend cannot run a breakable prefill graph"
+    return None
+
+
+@rule(
+    phase=Phase.CUDA_GRAPH,
+    reads=("cuda_graph_config", "moe_a2a_backend"),
+    writes=("cuda_graph_config",),
+    sglang="apply_deepep_adjustments",
+)
+def deepep_prefill_alignment(v: View) -> dict | None:
+    """Round breakable prefill capture sizes up to multiples of 8 under DeepEP (lock ignored).
+
+    DeepEP dispatches token counts in multiples of 8; sizes come from ``bs``, else are
+    generated from ``max_bs`` (2048 when unset).
+    """
+    config = v.cuda_graph_config
+    prefill = config[PREFILL]
+    if v.moe_a2a_backend != "deepep" or prefill["backend"] != "breakable":
+        return None
+    sizes = prefill["bs"] or prefill_sizes(prefill["max_bs"] or 2048)
+    aligned = sorted({-(-s // 8) * 8 for s in sizes})
+    if aligned == list(sizes):
+        return None
+    return {"cuda_graph_config": with_phase(config, PREFILL, bs=aligned, max_bs=aligned[-1])}
+
+
+@rule(
+    phase=Phase.CUDA_GRAPH,
+    reads=INPUT_FIELDS + ("disaggregation_mode",),
+    writes=("cuda_graph_config",),
+    sglang="apply_cuda_graph_disaggregation_roles",
+)
+def disaggregation_graph_roles(v: View) -> dict | None:
+    """A PD prefill server captures no decode graph, a PD decode server no prefill graph.
+
+    Each applies only when the user did not choose that phase's backend.
+    """
+    role = v.disaggregation_mode
+    off = {"prefill": DECODE, "decode": PREFILL}.get(role)
+    if off is None or (off, "backend") in locked(v):
+        return None
+    config = v.cuda_graph_config
+    if config[off]["backend"] == "disabled":
+        return None
+    return {"cuda_graph_config": with_phase(config, off, backend="disabled")}
+
+
+@rule(
+    phase=Phase.CUDA_GRAPH,
+    reads=("cuda_graph_config",),
+    sglang="validate_cuda_graph_config",
+)
+def validate_cuda_graph_config(v: View) -> Refuse | Declare | None:
+    """Every phase backend is full, breakable or disabled; a full prefill graph is experimental.
+
+    Full prefill capture was added for the FlashInfer and FA paths only, one whole-forward
+    graph per token bucket.
+    """
+    config = v.cuda_graph_config
+    for phase in PHASES:
+        backend = config[phase]["backend"]
+        if backend not in BACKENDS:
+            return Refuse(f"cuda_graph_config[{phase}].backend must be one of "
+                          f"{', '.join(BACKENDS)}; got {backend!r}")
+    if config[PREFILL]["backend"] == "full":
+        return Declare({}, "the full prefill CUDA graph is experimental in SGLang")
+    return None

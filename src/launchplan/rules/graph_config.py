@@ -1,0 +1,132 @@
+"""The CUDA-graph configuration as plain data: two phases, each a dict of keys.
+
+``cuda_graph_config`` is ``{"decode": {...}, "prefill": {...}}`` with every key of each phase.
+Values are never edited in place: ``with_phase`` returns a new config, so a declaration in
+the stash keeps the value it was declared with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DECODE, PREFILL = "decode", "prefill"
+PHASES = (DECODE, PREFILL)
+BACKENDS = ("full", "breakable", "disabled")
+
+KEYS: dict[str, tuple[str, ...]] = {
+    DECODE: ("backend", "max_bs", "bs"),
+    PREFILL: ("backend", "max_bs", "bs", "max_context_size", "full_prefill_max_req",
+              "full_prefill_prefix_chunk_tokens", "max_seq_len"),
+}
+
+# Convenience flags and the (phase, key) each folds into (precedence 3 of the parse).
+CONVENIENCE: tuple[tuple[str, str, str], ...] = (
+    ("cuda_graph_backend_decode", DECODE, "backend"),
+    ("cuda_graph_backend_prefill", PREFILL, "backend"),
+    ("cuda_graph_max_bs_decode", DECODE, "max_bs"),
+    ("cuda_graph_max_bs_prefill", PREFILL, "max_bs"),
+    ("cuda_graph_max_seq_len_prefill", PREFILL, "max_seq_len"),
+    ("cuda_graph_bs_decode", DECODE, "bs"),
+    ("cuda_graph_bs_prefill", PREFILL, "bs"),
+    ("cuda_graph_prefill_max_context", PREFILL, "max_context_size"),
+)
+
+# Every field the parse reads.
+INPUT_FIELDS = ("cuda_graph_config", "disable_cuda_graph", "disable_prefill_cuda_graph",
+                "disable_decode_cuda_graph") + tuple(c[0] for c in CONVENIENCE)
+
+
+def default_config(is_cuda: bool) -> dict[str, dict[str, Any]]:
+    """A fresh default: decode full; prefill breakable on NVIDIA CUDA, disabled elsewhere."""
+    decode = dict.fromkeys(KEYS[DECODE])
+    prefill = dict.fromkeys(KEYS[PREFILL])
+    decode["backend"] = "full"
+    prefill["backend"] = "breakable" if is_cuda else "disabled"
+    return {DECODE: decode, PREFILL: prefill}
+
+
+def with_phase(config: dict[str, dict[str, Any]], phase: str, **changes: Any) -> dict:
+    """A new config with one phase's keys changed (the other phase is shared, never edited)."""
+    updated = dict(config[phase])
+    updated.update(changes)
+    out = dict(config)
+    out[phase] = updated
+    return out
+
+
+def requested_settings(view: Any) -> tuple[dict[tuple[str, str], Any], dict[tuple[str, str], str]]:
+    """The phase settings the input asks for, by precedence, and the field that asked.
+
+    Lowest to highest: the legacy ``disable_cuda_graph``, the per-phase disable flags, the
+    convenience flags, then ``--cuda-graph-config`` JSON key by key. Every (phase, key) set
+    here is *locked* against SGLang's default cascades.
+    """
+    settings: dict[tuple[str, str], Any] = {}
+    origin: dict[tuple[str, str], str] = {}
+
+    def put(phase: str, key: str, value: Any, field: str) -> None:
+        settings[(phase, key)] = value
+        origin[(phase, key)] = field
+
+    if view.disable_cuda_graph:
+        put(DECODE, "backend", "disabled", "disable_cuda_graph")
+        put(PREFILL, "backend", "disabled", "disable_cuda_graph")
+    if view.disable_prefill_cuda_graph:
+        put(PREFILL, "backend", "disabled", "disable_prefill_cuda_graph")
+    if view.disable_decode_cuda_graph:
+        put(DECODE, "backend", "disabled", "disable_decode_cuda_graph")
+    for field, phase, key in CONVENIENCE:
+        value = view[field]
+        if value is not None:
+            put(phase, key, value, field)
+    explicit = view.raw("cuda_graph_config")
+    if isinstance(explicit, dict):
+        for phase in PHASES:
+            phase_values = explicit.get(phase)
+            if isinstance(phase_values, dict):
+                for key, value in phase_values.items():
+                    if key in KEYS[phase]:
+                        put(phase, key, value, "cuda_graph_config")
+    return settings, origin
+
+
+def locked(view: Any) -> frozenset[tuple[str, str]]:
+    """The (phase, key) pairs set by a non-default source: SGLang's lock set."""
+    return frozenset(requested_settings(view)[0])
+
+
+# --- capture-size generators ------------------------------------------------------------------
+
+
+def decode_sizes(max_bs: int, *, speculative: bool, no_padding: bool) -> list[int]:
+    """Decode capture batch sizes up to ``max_bs``; ``max_bs`` itself is always included."""
+    if no_padding:
+        sizes = list(range(1, max_bs + 1))
+    elif speculative:
+        sizes = (list(range(1, 9)) + list(range(10, 33, 2)) + list(range(40, 65, 4))
+                 + list(range(72, 257, 8)) + list(range(272, max_bs + 1, 16)))
+    else:
+        sizes = ([1, 2, 4, 8, 12] + list(range(16, 257, 8)) + list(range(272, 497, 16))
+                 + list(range(512, max_bs + 1, 32)))
+    sizes = [s for s in sizes if s <= max_bs]
+    if max_bs not in sizes:
+        sizes.append(max_bs)
+    return sizes
+
+
+def prefill_sizes(max_bs: int) -> list[int]:
+    """Prefill capture token buckets up to ``max_bs`` (``max_bs`` itself is not added)."""
+    sizes = (list(range(4, 33, 4)) + list(range(48, 257, 16)) + list(range(288, 513, 32))
+             + list(range(576, 1025, 64)) + list(range(1280, 4097, 256))
+             + list(range(4608, max_bs + 1, 512)))
+    return [s for s in sizes if s <= max_bs]
+
+
+def cpu_sizes(max_bs: int) -> list[int]:
+    """CPU graph sizes (torch.compile): dense at the bottom, sparser above, plus the maximum."""
+    sizes = (list(range(1, 17)) + list(range(18, 31, 2)) + list(range(32, 81, 4))
+             + list(range(84, max_bs + 1, 8)))
+    sizes = [s for s in sizes if s <= max_bs]
+    if max_bs not in sizes:
+        sizes.append(max_bs)
+    return sizes

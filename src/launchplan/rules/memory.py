@@ -1,0 +1,224 @@
+"""GPU memory sizing: capacity tiers, CUDA-graph capture sizes and ``mem_fraction_static``.
+
+SGLang sizes everything from the GPU's memory (the smallest visible GPU, in MiB): bigger
+GPUs are usually faster, so they get larger prefill chunks and decode graphs. The static
+fraction is then whatever is left after an estimate of activations and graph buffers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.graph_config import (
+    DECODE,
+    PREFILL,
+    cpu_sizes,
+    decode_sizes,
+    locked,
+    prefill_sizes,
+    with_phase,
+)
+
+# (MiB below which the tier applies, chunked_prefill_size, decode max_bs at tp < 4, at tp >= 4)
+CAPACITY_TIERS: tuple[tuple[float, int, int, int], ...] = (
+    (20 * 1024, 2048, 8, 8),
+    (35 * 1024, 4096, 48, 160),
+    (60 * 1024, 4096, 32, 160),
+    (90 * 1024, 8192, 256, 512),
+    (160 * 1024, 8192, 256, 512),
+    (float("inf"), 16384, 512, 512),
+)
+UNKNOWN_CAPACITY = (4096, 160)  # chunk and decode max_bs when the memory is unknown
+PP_PREFILL_GRAPH_MAX_TOKENS = 8192
+MLA_PREFILL_GRAPH_MAX_TOKENS = 8192
+
+
+def tier_of(memory_mib: float | None, tp_size: int) -> tuple[int, int]:
+    """(chunked_prefill_size, decode max_bs) for a GPU of this size."""
+    if memory_mib is None:
+        return UNKNOWN_CAPACITY
+    for limit, chunk, small_tp, large_tp in CAPACITY_TIERS:
+        if memory_mib < limit:
+            return chunk, (small_tp if tp_size < 4 else large_tp)
+    raise AssertionError("the last tier is unbounded")
+
+
+@rule(
+    phase=Phase.MEMORY,
+    reads=("chunked_prefill_size", "tp_size"),
+    writes=("chunked_prefill_size",),
+    facts=("target.memory_mib",),
+    sglang="handle_gpu_memory_settings (chunked_prefill_size)",
+)
+def chunked_prefill_default(v: View) -> dict | None:
+    """An unset chunked_prefill_size follows the GPU's memory tier (2k … 16k tokens)."""
+    if v.chunked_prefill_size is not None:
+        return None
+    return {"chunked_prefill_size": tier_of(v.target.memory_mib, v.tp_size)[0]}
+
+
+@rule(
+    phase=Phase.MEMORY,
+    reads=("cuda_graph_config", "tp_size", "max_running_requests", "device",
+           "disable_cuda_graph_padding", "speculative_algorithm", "torch_compile_max_bs",
+           "chunked_prefill_size", "pp_size", "max_total_tokens", "model_path"),
+    writes=("cuda_graph_config", "torch_compile_max_bs"),
+    facts=("target.memory_mib", "model.is_mla"),
+    sglang="handle_gpu_memory_settings (graph sizing)",
+)
+def cuda_graph_sizing(v: View) -> dict | None:
+    """Fill the capture sizes: decode max_bs by memory tier, then the bucket lists.
+
+    A tier max_bs is capped by an explicit max_running_requests. Given decode sizes set
+    max_bs to their maximum, even over an explicit max_bs. Prefill max_bs defaults to the
+    chunk (MLA: at most 8192; opt-in PP breakable graphs: 8192; at most max_total_tokens;
+    Llama-2 paths: 4096).
+    """
+    config = v.cuda_graph_config
+    decode = dict(config[DECODE])
+    prefill = dict(config[PREFILL])
+    out: dict[str, Any] = {}
+    tier_max_bs = decode["max_bs"] is None
+    if tier_max_bs:
+        decode["max_bs"] = tier_of(v.target.memory_mib, v.tp_size)[1]
+        cap = v.max_running_requests
+        if cap is not None and decode["max_bs"] > cap:
+            decode["max_bs"] = cap
+    if v.device != "cpu":
+        if decode["bs"] is None:
+            decode["bs"] = decode_sizes(decode["max_bs"],
+                                        speculative=v.speculative_algorithm is not None,
+                                        no_padding=v.disable_cuda_graph_padding)
+        else:
+            decode["max_bs"] = max(decode["bs"])
+    else:
+        compile_max = max(decode["bs"]) if decode["bs"] is not None else (
+            v.torch_compile_max_bs or decode["max_bs"])
+        out["torch_compile_max_bs"] = compile_max
+        if decode["bs"] is None:
+            decode["bs"] = cpu_sizes(compile_max)
+        decode["max_bs"] = compile_max
+    if prefill["max_bs"] is None:
+        chunk = v.chunked_prefill_size
+        max_bs = min(MLA_PREFILL_GRAPH_MAX_TOKENS, chunk) if v.model.is_mla else chunk
+        if (v.pp_size > 1 and prefill["backend"] == "breakable"
+                and (PREFILL, "bs") not in locked(v) and max_bs > PP_PREFILL_GRAPH_MAX_TOKENS):
+            max_bs = PP_PREFILL_GRAPH_MAX_TOKENS
+        if v.max_total_tokens is not None:
+            max_bs = min(max_bs, v.max_total_tokens)
+        if "llama-2" in str(v.model_path).lower():
+            max_bs = min(max_bs, 4096)
+        prefill["max_bs"] = max_bs
+    if prefill["bs"] is None:
+        prefill["bs"] = prefill_sizes(prefill["max_bs"])
+    new = with_phase(with_phase(config, DECODE, **decode), PREFILL, **prefill)
+    if new != config:
+        out["cuda_graph_config"] = new
+    return out or None
+
+
+def graph_reserve_mib(v: Any) -> float:
+    """MiB kept free for captured graphs: decode buffers, attention DP padding, prefill."""
+    config = v.cuda_graph_config
+    decode, prefill = config[DECODE], config[PREFILL]
+    role = v.disaggregation_mode
+    reserve = 0.0
+    if role != "prefill" and decode["backend"] != "disabled":
+        reserve += decode["max_bs"] * 2
+    if v.attn_dp_size > 1 and role != "prefill":
+        reserve += decode["max_bs"] * v.attn_dp_size * 3
+        if decode["max_bs"] > 300:
+            reserve += decode["max_bs"] * v.attn_dp_size * 1.5
+    if role != "decode" and prefill["backend"] != "disabled":
+        reserve += 1536 if v.model.is_mla else len(prefill["bs"]) * 8
+        if prefill["backend"] == "breakable" and v.moe_a2a_backend == "deepep":
+            reserve += 1024
+    return reserve
+
+
+def post_capture_sizing_planned(v: Any) -> bool:
+    """Whether SGLang will size the KV pool after capture (opt-in by environment variable)."""
+    if v.enable_kv_cache_sharding or not v.record.env_flag(
+            "SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
+        return False
+    if (v.device != "cuda" or v.dcp_size != 1 or v.model.is_mla
+            or v.prefill_only_disable_kv_cache or v.enable_memory_saver):
+        return False
+    if v.enable_unified_memory:
+        return False  # only hybrid-SWA pools resize after capture; not modelled further
+    config = v.cuda_graph_config
+    if v.disaggregation_mode != "prefill" and config[DECODE]["backend"] == "disabled":
+        return False
+    if v.disaggregation_mode != "decode":
+        prefill = config[PREFILL]
+        if (prefill["backend"] == "disabled" or v.chunked_prefill_size <= 0
+                or v.chunked_prefill_size > max(prefill["bs"] or (0,))):
+            return False
+    return not v.model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse"))
+
+
+@rule(
+    phase=Phase.MEMORY,
+    reads=("mem_fraction_static", "cuda_graph_config", "chunked_prefill_size",
+           "max_prefill_tokens", "max_running_requests", "speculative_num_draft_tokens",
+           "tp_size", "pp_size", "attn_dp_size", "disaggregation_mode", "moe_a2a_backend",
+           "language_only", "language_model_only", "device", "dcp_size",
+           "enable_kv_cache_sharding", "prefill_only_disable_kv_cache",
+           "enable_memory_saver", "enable_unified_memory"),
+    writes=("mem_fraction_static",),
+    facts=("target.memory_mib", "model.is_mla", "model.is_multimodal"),
+    sglang="handle_gpu_memory_settings (mem_fraction_static)",
+)
+def mem_fraction_default(v: View) -> dict | None:
+    """An unset mem_fraction_static is what remains after activations and graph buffers.
+
+    reserve = 512 MiB + 1.5 MiB per activation token (the chunk, at least 2048) + 1 GiB per
+    8 GPUs of TP x PP + the graph reserve, at least 10 GiB on GPUs over 60 GiB, plus 2 GiB
+    for DeepEP decode buffers; fraction = (memory - reserve) / memory, rounded to 3 places.
+    """
+    if v.mem_fraction_static is not None:
+        return None
+    memory = v.target.memory_mib
+    if memory is None:
+        return {"mem_fraction_static": 0.95}
+    config = v.cuda_graph_config
+    if post_capture_sizing_planned(v):
+        reserve = 1536 + v.tp_size * v.pp_size / 8 * 1024
+    else:
+        if v.disaggregation_mode == "decode":
+            running = v.max_running_requests or config[DECODE]["max_bs"] or 1
+            tokens = max(running * (v.speculative_num_draft_tokens or 1), 2048)
+        elif v.chunked_prefill_size > 0:
+            tokens = max(v.chunked_prefill_size, 2048)
+        else:
+            tokens = max(v.max_prefill_tokens, 2048)
+        reserve = 512 + tokens * 1.5 + v.tp_size * v.pp_size / 8 * 1024
+        reserve += graph_reserve_mib(v)
+        if memory > 60 * 1024:
+            reserve = max(reserve, 10 * 1024)
+        if (v.disaggregation_mode != "prefill" and config[DECODE]["backend"] != "disabled"
+                and v.moe_a2a_backend == "deepep"):
+            reserve += 2 * 1024
+    fraction = round((memory - reserve) / memory, 3)
+    model = v.model
+    if (model.is_multimodal and not v.language_only and not v.language_model_only
+            and v.disaggregation_mode != "decode"):
+        fraction = _vlm_adjusted(fraction, model, post_capture_sizing_planned(v), memory)
+    return {"mem_fraction_static": fraction}
+
+
+def _vlm_adjusted(fraction: float, model: Any, post_capture: bool, memory: float) -> float:
+    """Vision encoders need headroom that grows with their size (relative to a ViT-L/14)."""
+    if post_capture:
+        return fraction - 8 * 1024 / memory
+    vision = model.config.get("vision_config")
+    if not isinstance(vision, dict):
+        return fraction
+    layers = vision.get("num_hidden_layers", 24)
+    hidden = vision.get("hidden_size", 1024)
+    ratio = (layers * hidden**2) / (24 * 1024**2)
+    factor = max(0.8, min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
+    return fraction * 0.95 * factor
