@@ -1,0 +1,98 @@
+"""Recorded SGLang answers (the oracle's cases and results) and how launchplan runs them."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from launchplan.errors import InputError, Refusal
+from launchplan.facts.targets import get_target, with_overrides
+from launchplan.planner import resolve
+
+DATA = Path(__file__).with_name("data")
+
+# (compat, field) -> [agreeing cases, compared cases], printed after the run by conftest.py
+AGREEMENT: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+
+# (cases file, results for --compat 0.5.23, results for the default rules)
+SUITES = {
+    "public": ("public-cases.json", "results-public-0.5.23.jsonl", "results-public-main.jsonl"),
+    "own": ("own-cases.json", "results-own-0.5.23.jsonl", "results-own-main.jsonl"),
+}
+COMPAT_RESULTS = {"0.5.23": 1, "default": 2}
+
+
+@dataclass(frozen=True)
+class Case:
+    suite: str
+    name: str
+    spec: dict[str, Any]
+    expected: dict[str, Any]
+
+
+def _local(path: Any) -> Any:
+    """The oracle names models as ``models/<name>``; launchplan ships them under ``<name>``."""
+    if isinstance(path, str) and path.startswith("models/"):
+        return path[len("models/"):]
+    return path
+
+
+@cache
+def load(suite: str, compat: str) -> tuple[Case, ...]:
+    files = SUITES[suite]
+    cases_path, results_path = DATA / files[0], DATA / files[COMPAT_RESULTS[compat]]
+    if not cases_path.exists() or not results_path.exists():
+        return ()
+    cases = json.loads(cases_path.read_text())
+    results = {}
+    for line in results_path.read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            results[row["name"]] = row
+    return tuple(Case(suite, c["name"], c, results[c["name"]]) for c in cases
+                 if c["name"] in results)
+
+
+def run_case(case: Case, compat: str) -> tuple[str, dict[str, Any] | str]:
+    """("ok", {field: value}) for a plan, ("refused", message) or ("bad-input", message)."""
+    spec = case.spec
+    target = get_target(spec["platform"])
+    over = spec.get("platform_overrides") or {}
+    target = with_overrides(target, memory_mib=over.get("mem_mib"),
+                            cuda_version=over.get("cuda"), gpu_count=over.get("gpus"))
+    argv = [_local(a) for a in spec.get("argv", [])]
+    fields = {k: _local(v) for k, v in spec["args"].items()} if "args" in spec else None
+    try:
+        result = resolve(argv, fields=fields, gpu=target, model_path=_local(spec["model"]),
+                         compat=compat, env=spec.get("env"))
+    except Refusal as exc:
+        return "refused", exc.message
+    except InputError as exc:
+        return "bad-input", exc.message
+    return "ok", {f: pick(result, f) for f in spec["fields"]}
+
+
+def pick(result: Any, dotted: str) -> Any:
+    head, _, rest = dotted.partition(".")
+    value = result.value(head)
+    if head == "random_seed":
+        return None
+    for part in rest.split(".") if rest else ():
+        value = value[part] if isinstance(value, dict) else None
+    return value
+
+
+def same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        try:
+            return math.isclose(float(a), float(b), abs_tol=5e-4)
+        except (TypeError, ValueError):
+            return False
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b

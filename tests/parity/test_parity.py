@@ -1,0 +1,41 @@
+"""Every recorded oracle case: launchplan must agree with SGLang field by field.
+
+``--compat 0.5.23`` is checked against plain SGLang 0.5.23, the default rules against the
+oracle's ``--rules main`` (0.5.23 plus the later FA4 full-prefill exemption). A refusal
+must match a refusal; a command line SGLang's parser rejects must be bad input (exit 2).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parity.oracle_cases import AGREEMENT, SUITES, load, run_case, same
+
+PARAMS = [
+    pytest.param(case, compat, id=f"{compat}:{case.name}")
+    for suite in SUITES
+    for compat in ("0.5.23", "default")
+    for case in load(suite, compat)
+]
+
+
+@pytest.mark.parametrize(("case", "compat"), PARAMS)
+def test_case_agrees_with_sglang(case, compat):
+    kind, got = run_case(case, compat)
+    expected = case.expected
+    if not expected["ok"]:
+        error = expected["error"] or ""
+        parser_error = "argparse" in error
+        wanted = "bad-input" if parser_error else "refused"
+        assert kind == wanted, f"SGLang: {error[:200]}; launchplan: {kind} {got}"
+        return
+    assert kind == "ok", f"SGLang resolved this; launchplan {kind}: {got}"
+    wrong = {}
+    for field, want in expected["resolved"].items():
+        stats = AGREEMENT[(compat, field)]
+        stats[1] += 1
+        if same(got.get(field), want):
+            stats[0] += 1
+        else:
+            wrong[field] = {"sglang": want, "launchplan": got.get(field)}
+    assert not wrong, wrong

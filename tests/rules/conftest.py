@@ -1,0 +1,40 @@
+"""Building views for rule-level tests: a record from explicit values, a target and a model."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from launchplan.engine.record import Record
+from launchplan.engine.view import View
+from launchplan.facts.targets import CATALOG
+from launchplan.input.raw import RawInput
+
+
+def fake_model(**facts):
+    """Model facts without a config.json: only what a rule reads."""
+    base = dict(architectures=("LlamaForCausalLM",), arch0="LlamaForCausalLM", is_mla=False,
+                has_asymmetric_kv=False, has_attention_sinks=False, context_len=131072,
+                uses_kda=False, is_multimodal=False, config={})
+    base.update(facts)
+    base.setdefault("num_kv_heads", lambda tp: max(1, 8 // tp))
+    return SimpleNamespace(**base)
+
+
+MLA = dict(architectures=("DeepseekV3ForCausalLM",), arch0="DeepseekV3ForCausalLM", is_mla=True,
+           num_kv_heads=lambda tp: max(1, 128 // tp))
+
+
+def make_view(gpu: str = "b200", model=None, env=None, overlay=None, **values) -> View:
+    record = Record(RawInput(dict(values), dict.fromkeys(values, "cli")), CATALOG[gpu],
+                    model or fake_model(), None, "default", env or {})
+    view = View(record)
+    if overlay:
+        view._apply(overlay)
+    return view
+
+
+@pytest.fixture
+def view():
+    return make_view
