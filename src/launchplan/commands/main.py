@@ -15,6 +15,7 @@ USAGE = """usage: launchplan COMMAND [options] [SGLang flags]
 
 commands:
   resolve      resolve an SGLang launch for a GPU target and a model
+  explain      the chain of rules behind a field's value
   targets      list the GPU targets
   models       list the bundled models
 
@@ -23,10 +24,11 @@ Run `launchplan COMMAND --help` for a command's options.
 
 
 def _commands() -> dict[str, Callable[[list[str]], int]]:
-    from launchplan.commands import catalog, resolve
+    from launchplan.commands import catalog, explain, resolve
 
     return {
         "resolve": resolve.main,
+        "explain": explain.main,
         "targets": catalog.targets_main,
         "models": catalog.models_main,
     }

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from launchplan.engine.result import Result
-from launchplan.rules.graph_config import PHASES
+from launchplan.explain import changed_rows
 
 
 def to_json(data: Any) -> str:
@@ -20,42 +20,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (set, frozenset, tuple)):
         return sorted(value, key=str) if isinstance(value, (set, frozenset)) else list(value)
     return str(value)
-
-
-def changed_rows(result: Result) -> list[tuple[str, Any, Any, str]]:
-    """(field, input or default, resolved, source) for every decided value that moved."""
-    raw = result.record.raw
-    rows: list[tuple[str, Any, Any, str]] = []
-    for name in sorted(result.declared()):
-        final = result.value(name)
-        before = raw.get(name)
-        if name == "cuda_graph_config":
-            rows.extend(_graph_rows(result, before if isinstance(before, dict) else {}))
-            continue
-        if final != before:
-            rows.append((name, before, final, result.source(name)))
-    return rows
-
-
-def _graph_rows(result: Result, given: dict) -> list[tuple[str, Any, Any, str]]:
-    final = result.value("cuda_graph_config")
-    chain = result.chain("cuda_graph_config")
-    rows = []
-    for phase in PHASES:
-        for key, value in final[phase].items():
-            if value is None:
-                continue
-            source, previous = "?", None
-            for d in chain:
-                now = d.fields["cuda_graph_config"][phase][key]
-                if now != previous:
-                    source = d.source
-                previous = now
-            before = (given.get(phase) or {}).get(key)
-            if key == "bs" and isinstance(value, list) and len(value) > 8:
-                value = f"[{value[0]}, {value[1]}, ..., {value[-1]}] ({len(value)} sizes)"
-            rows.append((f"cuda_graph_config.{phase}.{key}", before, value, source))
-    return rows
 
 
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], out: TextIO) -> None:
@@ -85,6 +49,8 @@ def _cell(value: Any) -> str:
         return "-"
     if isinstance(value, str):
         return value
+    if isinstance(value, list) and len(value) > 8:
+        return f"[{value[0]}, {value[1]}, ..., {value[-1]}] ({len(value)} values)"
     return json.dumps(value, default=str)
 
 

@@ -51,16 +51,45 @@ def main(argv: list[str]) -> int:
         raise InputError("--format", "table or json for resolve", fmt)
     compat = opts.get("compat") or "default"
     target = target_from(opts)
-    raw = build_raw(split.sglang_argv)
-    record = build_record(raw, target, compat=compat, env=parse_env(opts.get("env")))
+    env = parse_env(opts.get("env"))
+    strict = bool(opts.get("strict"))
+    rules = get_ruleset(compat).rules()
+
+    def resolve_with(extra: dict):
+        raw = build_raw(split.sglang_argv, extra)
+        return run(build_record(raw, target, compat=compat, env=env), rules, trace=strict)
+
     try:
-        result = run(record, get_ruleset(compat).rules())
+        result = resolve_with({})
     except Refusal as refusal:
         if fmt == "json" and refusal.result is not None:
             sys.stdout.write(to_json(refusal.result.to_dict()) + "\n")
         raise
+    if strict and result.overrides():
+        return refuse_overrides(result, resolve_with, fmt)
     if fmt == "json":
         sys.stdout.write(to_json(result.to_dict()) + "\n")
     else:
         print_plan(result)
     return 0
+
+
+def refuse_overrides(result, resolve_with, fmt: str) -> int:
+    """--strict: every override of explicit input, with a flag change that avoids it; exit 3."""
+    from launchplan.checks.alternatives import as_flags, keeping_changes
+
+    entries = []
+    for o in result.overrides():
+        changes = keeping_changes(result, o["field"], o["input"], resolve_with)
+        entries.append({**o, "avoid_with": [as_flags(c) for c in changes]})
+    if fmt == "json":
+        data = result.to_dict()
+        data["error"] = {"source": "--strict",
+                         "message": f"{len(entries)} explicit value(s) would be overridden",
+                         "overrides": entries}
+        sys.stdout.write(to_json(data) + "\n")
+    for e in entries:
+        avoid = " | ".join(e["avoid_with"]) or "no single flag change avoids it"
+        sys.stderr.write(f"launchplan: --strict: {e['field']}: you gave {e['input']!r}, "
+                         f"{e['source']} wants {e['resolved']!r}; avoid with: {avoid}\n")
+    return 3

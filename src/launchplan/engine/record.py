@@ -28,7 +28,7 @@ class Record:
     model: ModelFacts
     draft: ModelFacts | None = None
     compat: str = "default"
-    env: Mapping[str, str] = field(default=_EMPTY)
+    env: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def env_flag(self, name: str) -> bool:
         return self.env.get(name, "").strip().lower() in ("1", "true", "yes", "on")

@@ -60,11 +60,29 @@ class Result:
         return [d for d in self.declarations if name in d.fields]
 
     def source(self, name: str) -> str:
-        """The rule that decided ``name`` last, or ``input`` / ``default``."""
+        """The rule that decided ``name`` last, or ``input`` / ``default``.
+
+        A dotted name (``cuda_graph_config.prefill.backend``) follows one key of a
+        structured value: the source is the last declaration that changed that key.
+        """
+        head, _, path = name.partition(".")
+        if path:
+            return self._key_source(head, path.split("."))
         for d in reversed(self.declarations):
             if name in d.fields:
                 return d.source
         return "input" if self.record.raw.explicit(name) else "default"
+
+    def _key_source(self, head: str, path: list[str]) -> str:
+        source = "input" if self.record.raw.explicit(head) else "default"
+        previous: Any = _dig(self.record.raw.get(head), path)
+        for d in self.declarations:
+            if head in d.fields:
+                value = _dig(d.fields[head], path)
+                if value != previous:
+                    source = d.source
+                previous = value
+        return source
 
     def overrides(self) -> list[dict[str, Any]]:
         """Each explicit user value a rule replaced (``overrides_of_input``)."""
@@ -97,6 +115,12 @@ class Result:
             if not self.record.raw.explicit(name):
                 out[name] = None
         return out
+
+
+def _dig(value: Any, path: list[str]) -> Any:
+    for part in path:
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
 
 
 def override_entries(result: Result) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -1,0 +1,97 @@
+"""What would have kept an explicit value: one-flag changes that stop a rule overriding it.
+
+Used by ``explain`` and ``--strict``. The search is honest rather than clever: for each
+field the overriding rule read, try the other values that field can take (its choices, a
+boolean's other state, a few numbers for numeric knobs) and keep the changes under which
+the user's value survives resolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from launchplan.engine.result import Result
+from launchplan.errors import LaunchplanError
+from launchplan.input.fields import FIELDS
+
+# Numeric fields rules branch on, and values worth trying for them.
+NUMERIC_TRIALS: dict[str, tuple[Any, ...]] = {
+    "speculative_eagle_topk": (1, 2, 4),
+    "page_size": (1, 16, 32, 64, 128),
+    "tp_size": (1, 2, 4, 8),
+    "pp_size": (1, 2),
+    "dp_size": (1, 2),
+    "attn_dp_size": (1, 2),
+}
+# Fields whose value changes which kernels run; worth trying even if a rule did not read them.
+ALWAYS_TRY = ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
+              "cuda_graph_backend_prefill")
+
+
+def trial_values(name: str) -> tuple[Any, ...]:
+    spec = FIELDS[name]
+    if spec.choices:
+        return tuple(spec.choices)
+    if spec.type in ("bool", "Optional[bool]"):
+        return (True, False)
+    return NUMERIC_TRIALS.get(name, ())
+
+
+def keeping_changes(
+    result: Result,
+    field: str,
+    wanted: Any,
+    resolve_with: Callable[[dict[str, Any]], Result],
+    *,
+    limit: int = 4,
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` single-field changes under which ``field`` resolves to ``wanted``.
+
+    ``resolve_with(extra_fields)`` resolves the same input with ``extra_fields`` laid over
+    it. Changes that make SGLang refuse, or that change ``field`` itself, are skipped.
+    """
+    readers: dict[str, None] = {}
+    for d in result.chain(field.split(".")[0]):
+        readers.update(dict.fromkeys(d.reads))
+    candidates = [f for f in (*readers, *ALWAYS_TRY) if f in FIELDS and f != field]
+    found: list[dict[str, Any]] = []
+    for name in dict.fromkeys(candidates):
+        current = result.value(name)
+        for value in trial_values(name):
+            if value == current:
+                continue
+            try:
+                other = resolve_with({name: value})
+            except LaunchplanError:
+                continue
+            if _value(other, field) == wanted:
+                found.append({name: value})
+                break
+        if len(found) >= limit:
+            break
+    return found
+
+
+def _value(result: Result, dotted: str) -> Any:
+    head, _, path = dotted.partition(".")
+    value = result.value(head)
+    for part in path.split(".") if path else ():
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def as_flags(change: dict[str, Any]) -> str:
+    """A field change as the command-line flag that makes it."""
+    parts = []
+    for name, value in change.items():
+        flags = FIELDS[name].flags
+        flag = flags[0] if flags else f"{name}="
+        if value is True:
+            parts.append(flag)
+        elif value is False:
+            no = [f for f in flags if f.startswith("--no-")]
+            parts.append(no[0] if no else f"(without {flag})")
+        else:
+            parts.append(f"{flag} {value}")
+    return " ".join(parts)

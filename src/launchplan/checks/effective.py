@@ -1,0 +1,47 @@
+"""The effective configuration: the resolved values an engine runs with.
+
+Two launches that differ only in how they were spelled (a convenience flag folded into
+``cuda_graph_config``, a deprecated flag folded into its replacement) or in names and paths
+run the same way; comparing effective configurations is how ``sweep`` collapses points
+and how ``check`` tests idempotence.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from launchplan.engine.result import Result
+from launchplan.input.fields import FIELDS
+from launchplan.rules.graph_config import INPUT_FIELDS
+
+# Raw spellings that rules fold into other fields: they echo input, they decide nothing.
+FOLDED = frozenset(f for f in INPUT_FIELDS if f != "cuda_graph_config") | {
+    "enable_dp_attention",
+    "enable_flashinfer_allreduce_fusion",
+}
+# Names and paths: where things are, not how they run.
+_NAME_SUFFIXES = ("_path", "_paths", "_name", "_dir", "_file", "_revision")
+NAMES = frozenset(f for f in FIELDS if f.endswith(_NAME_SUFFIXES)) | {
+    "random_seed", "host", "port", "served_model_name", "revision",
+}
+NOT_EFFECTIVE = FOLDED | NAMES
+
+
+def candidate_fields(results: Iterable[Result]) -> list[str]:
+    """Fields that are explicit or declared in any of the results (others are defaults)."""
+    names: dict[str, None] = {}
+    for result in results:
+        names.update(dict.fromkeys(result.record.raw.values))
+        names.update(dict.fromkeys(result.declared()))
+    return [n for n in FIELDS if n in names and n not in NOT_EFFECTIVE]
+
+
+def effective(result: Result, fields: Iterable[str]) -> dict[str, Any]:
+    return {name: result.value(name) for name in fields}
+
+
+def key_of(config: dict[str, Any]) -> str:
+    """A hashable, deterministic form of a configuration."""
+    return json.dumps(config, sort_keys=True, default=str)

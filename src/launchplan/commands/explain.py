@@ -1,0 +1,108 @@
+"""``launchplan explain FIELD``: why a field has its value, rule by rule."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from launchplan.commands.options import split_argv
+from launchplan.commands.output import _cell, to_json
+from launchplan.commands.resolve import parse_env
+from launchplan.commands.targets_arg import target_from
+from launchplan.errors import InputError
+
+HELP = """usage: launchplan explain FIELD --gpu TARGET --model-path MODEL [SGLang flags] [options]
+       launchplan explain --all --gpu TARGET --model-path MODEL [SGLang flags] [options]
+
+The chain behind one field: its input or default, then each declaration with the rule, the
+fields and facts it read and its reason; an override of your input says what would have
+kept it. FIELD may be dotted: cuda_graph_config.prefill.backend.
+
+options: --all, --format table|json, --compat default|0.5.23, --gpu-* overrides, --env K=V
+"""
+
+ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+                     "--cuda-version", "--compat", "--format", "--env", "--all"})
+
+
+def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        sys.stdout.write(HELP)
+        return 0
+    from launchplan.engine.pipeline import run
+    from launchplan.errors import Refusal
+    from launchplan.explain import changed_fields, explain_field
+    from launchplan.input.fields import FIELDS
+    from launchplan.planner import build_raw, build_record
+    from launchplan.rulesets import get_ruleset
+
+    field = None
+    if argv and not argv[0].startswith("-"):
+        field, argv = argv[0], argv[1:]
+    split = split_argv(argv, ALLOWED)
+    opts = split.options
+    if field is None and not opts.get("all"):
+        raise InputError("explain", "a FIELD to explain, or --all",
+                         message="explain: name a FIELD (e.g. page_size) or pass --all")
+    if field is not None and field.partition(".")[0] not in FIELDS:
+        import difflib
+
+        close = difflib.get_close_matches(field, FIELDS, n=1)
+        raise InputError("explain FIELD", "an SGLang field name", field,
+                         f"did you mean {close[0]}?" if close else None)
+    fmt = opts.get("format") or "table"
+    compat = opts.get("compat") or "default"
+    target = target_from(opts)
+    env = parse_env(opts.get("env"))
+    rules = get_ruleset(compat).rules()
+
+    def resolve_with(extra: dict[str, Any]):
+        raw = build_raw(split.sglang_argv, extra)
+        return run(build_record(raw, target, compat=compat, env=env), rules, trace=True)
+
+    try:
+        result = resolve_with({})
+    except Refusal as refusal:
+        if refusal.result is None:
+            raise
+        result = refusal.result
+        sys.stderr.write(f"launchplan: note: SGLang refuses this configuration "
+                         f"({refusal.source}: {refusal.message}); explaining what was decided "
+                         "before the refusal\n")
+    fields = changed_fields(result) if field is None else [field]
+    explanations = [explain_field(result, f, resolve_with) for f in fields]
+    if fmt == "json":
+        payload: Any = explanations if field is None else explanations[0]
+        sys.stdout.write(to_json(payload) + "\n")
+    else:
+        for item in explanations:
+            print_explanation(item, sys.stdout)
+    return 0
+
+
+def print_explanation(item: dict[str, Any], out: TextIO) -> None:
+    out.write(f"{item['field']} = {_cell(item['resolved'])}\n")
+    if item["input"] is not None or item["origin"] != "default":
+        out.write(f"  input    {_cell(item['input'])} (from the {item['origin']})\n")
+    else:
+        out.write(f"  default  {_cell(item['default'])}\n")
+    for n, step in enumerate(item["steps"], 1):
+        out.write(f"  {n}. {step['source']} -> {_cell(step['value'])}\n")
+        if step["reason"]:
+            out.write(f"       why: {step['reason']}\n")
+        reads = {**step["reads"], **step["facts"]}
+        if reads:
+            shown = ", ".join(f"{k}={_cell(v)}" for k, v in reads.items())
+            out.write(f"       read: {shown}\n")
+    override = item.get("override")
+    if override:
+        out.write(f"  ! your value {_cell(override['input'])} was overridden by "
+                  f"{override['source']}\n")
+        kept = override.get("kept_by")
+        if kept:
+            out.write("    it would have been kept with: " + " | ".join(kept) + "\n")
+        else:
+            out.write("    no single flag change keeps it\n")
+    if not item["steps"]:
+        out.write("  (no rule changed it)\n")
+    out.write("\n")
