@@ -16,6 +16,8 @@ USAGE = """usage: launchplan COMMAND [options] [SGLang flags]
 commands:
   resolve      resolve an SGLang launch for a GPU target and a model
   explain      the chain of rules behind a field's value
+  check        resolve a space of launches and report rule collisions
+  sweep        group a sweep grid by the configuration each point really runs
   targets      list the GPU targets
   models       list the bundled models
 
@@ -24,11 +26,13 @@ Run `launchplan COMMAND --help` for a command's options.
 
 
 def _commands() -> dict[str, Callable[[list[str]], int]]:
-    from launchplan.commands import catalog, explain, resolve
+    from launchplan.commands import catalog, check, explain, resolve, sweep
 
     return {
         "resolve": resolve.main,
         "explain": explain.main,
+        "check": check.main,
+        "sweep": sweep.main,
         "targets": catalog.targets_main,
         "models": catalog.models_main,
     }

@@ -25,6 +25,7 @@ class Option:
 
 OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--gpu", "gpu", "value", help="GPU target name (see `launchplan targets`) or auto"),
+    Option("--model-path", "model_path", "multi", help="a model folder or bundled name"),
     Option("--gpu-memory-mib", "gpu_memory_mib", "int", help="override the target's MiB per GPU"),
     Option("--gpu-capability", "gpu_capability", "value",
            help="override the compute capability, e.g. 10.0"),
@@ -53,14 +54,20 @@ class Split:
     sglang_argv: list[str] = field(default_factory=list)
 
 
-def split_argv(argv: Sequence[str], allowed: frozenset[str]) -> Split:
-    """Take launchplan's ``allowed`` options out of ``argv``; keep everything else in order."""
+def split_argv(argv: Sequence[str], allowed: frozenset[str],
+               repeatable: frozenset[str] = frozenset()) -> Split:
+    """Take launchplan's ``allowed`` options out of ``argv``; keep everything else in order.
+
+    Options in ``repeatable`` collect every occurrence into a list.
+    """
     out = Split()
     i = 0
     while i < len(argv):
         token = argv[i]
         name, eq, inline = token.partition("=")
         option = OPTIONS.get(name) if name in allowed else None
+        if option is not None and name in repeatable and option.kind == "value":
+            option = Option(option.flag, option.dest, "multi", option.choices, option.help)
         if option is None:
             out.sglang_argv.append(token)
             i += 1

@@ -1,0 +1,203 @@
+"""``check``'s engine: resolve every point of a space and classify what goes wrong.
+
+Problem kinds: ``requirement`` (a plan breaks a kernel or feature requirement), ``crash``
+(a rule raised instead of refusing), ``non-idempotent`` (resolving the plan's own values
+again changes them, beyond SGLang's listed exceptions) and ``non-deterministic`` (the same
+input resolved twice differs). Refusals are not problems: SGLang refuses those launches too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from launchplan.checks.effective import candidate_fields, effective, key_of
+from launchplan.checks.idempotence import differences, pinned_fields, unexpected
+from launchplan.checks.requirements import check as check_requirements
+from launchplan.checks.space import Point
+from launchplan.errors import InputError, Refusal
+
+DETERMINISM_EVERY = 16  # re-resolve every Nth point from scratch to compare
+
+
+@dataclass
+class ProblemClass:
+    kind: str
+    requirement: str
+    sources: tuple[str, ...]
+    count: int = 0
+    example: Point | None = None
+    detail: str = ""
+
+    def add(self, point: Point, detail: str) -> None:
+        self.count += 1
+        if self.example is None or len(point.fields) < len(self.example.fields):
+            self.example, self.detail = point, detail
+
+    def to_dict(self) -> dict[str, Any]:
+        assert self.example is not None
+        return {"kind": self.kind, "requirement": self.requirement,
+                "sources": list(self.sources), "count": self.count,
+                "example": {"gpu": self.example.gpu, "model": self.example.model,
+                            "argv": self.example.argv()},
+                "detail": self.detail}
+
+
+@dataclass
+class Report:
+    points: int = 0
+    refused: int = 0
+    bad_input: int = 0
+    classes: dict[tuple[str, str, tuple[str, ...]], ProblemClass] = field(default_factory=dict)
+
+    def add(self, kind: str, requirement: str, sources: Sequence[str], point: Point,
+            detail: str = "") -> None:
+        key = (kind, requirement, tuple(sources))
+        entry = self.classes.get(key)
+        if entry is None:
+            entry = self.classes[key] = ProblemClass(kind, requirement, tuple(sources))
+        entry.add(point, detail)
+
+    def merge(self, other: Report) -> None:
+        self.points += other.points
+        self.refused += other.refused
+        self.bad_input += other.bad_input
+        for key, entry in other.classes.items():
+            mine = self.classes.get(key)
+            if mine is None:
+                self.classes[key] = entry
+                continue
+            assert entry.example is not None
+            count = mine.count
+            mine.add(entry.example, entry.detail)
+            mine.count = count + entry.count
+
+    def problems(self) -> list[ProblemClass]:
+        return sorted(self.classes.values(), key=lambda c: (c.kind, c.requirement, -c.count))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"points": self.points, "refused": self.refused, "bad_input": self.bad_input,
+                "problems": [p.to_dict() for p in self.problems()]}
+
+
+def _resolver(compat: str) -> Callable[[Point, dict[str, Any] | None], Any]:
+    from launchplan.engine.pipeline import run
+    from launchplan.facts.targets import get_target
+    from launchplan.planner import build_raw, build_record
+    from launchplan.rulesets import get_ruleset
+
+    rules = get_ruleset(compat).rules()
+    targets: dict[str, Any] = {}
+
+    def resolve(point: Point, fields: dict[str, Any] | None = None):
+        target = targets.get(point.gpu)
+        if target is None:
+            target = targets[point.gpu] = get_target(point.gpu)
+        raw = build_raw((), fields if fields is not None else point.as_dict(), point.model)
+        return run(build_record(raw, target, compat=compat), rules)
+
+    return resolve
+
+
+def check_points(points: Iterable[Point], compat: str, start_index: int = 0) -> Report:
+    """Resolve and check each point; one process, in order."""
+    from launchplan.engine.pipeline import RuleCrash
+
+    resolve = _resolver(compat)
+    report = Report()
+    for index, point in enumerate(points, start_index):
+        report.points += 1
+        try:
+            result = resolve(point)
+        except Refusal:
+            report.refused += 1
+            continue
+        except InputError:
+            report.bad_input += 1
+            continue
+        except RuleCrash as crash:
+            report.add("crash", crash.source, (crash.source,), point, str(crash))
+            continue
+        for violation in check_requirements(result):
+            detail = ", ".join(f"{k}={v}" for k, v in violation.values.items())
+            report.add("requirement", violation.requirement.name, violation.sources, point,
+                       detail)
+        _check_idempotence(result, point, resolve, report)
+        if index % DETERMINISM_EVERY == 0:
+            _check_determinism(result, point, resolve, report)
+    return report
+
+
+def _check_idempotence(result: Any, point: Point, resolve: Any, report: Report) -> None:
+    from launchplan.engine.pipeline import RuleCrash
+
+    try:
+        again = resolve(point, pinned_fields(result))
+    except (Refusal, InputError, RuleCrash) as exc:
+        source = getattr(exc, "source", type(exc).__name__)
+        report.add("non-idempotent", "pinned plan is refused", (source,), point, str(exc))
+        return
+    diffs = unexpected(differences(result, again))
+    if diffs:
+        sources = tuple(sorted({rule for _, _, rule in diffs.values()}))
+        detail = "; ".join(f"{k}: {a!r} -> {b!r}" for k, (a, b, _) in sorted(diffs.items()))
+        report.add("non-idempotent", "re-resolution changes values", sources, point, detail)
+
+
+def _check_determinism(result: Any, point: Point, resolve: Any, report: Report) -> None:
+    again = resolve(point)
+    names = candidate_fields((result, again))
+    if key_of(effective(result, names)) != key_of(effective(again, names)):
+        report.add("non-deterministic", "same input, different plan",
+                   tuple(d.source for d in again.declarations), point)
+
+
+def _chunks(points: Sequence[Point], size: int) -> Iterator[tuple[int, Sequence[Point]]]:
+    for start in range(0, len(points), size):
+        yield start, points[start:start + size]
+
+
+def _work(args: tuple[int, Sequence[Point], str]) -> Report:
+    start, chunk, compat = args
+    return check_points(chunk, compat, start)
+
+
+def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
+              progress: bool = False) -> Report:
+    """Check every point, on every core; a progress bar on stderr when asked."""
+    jobs = jobs or os.cpu_count() or 1
+    total = len(points)
+    report = Report()
+    if jobs <= 1 or total < 2000:
+        chunk_reports: Iterable[Report] = (_work((s, c, compat)) for s, c in _chunks(points, 500))
+        for part in chunk_reports:
+            report.merge(part)
+            _progress(progress, report.points, total)
+        _progress(progress, total, total, done=True)
+        return report
+    import multiprocessing
+
+    size = max(500, min(5000, total // (jobs * 8) or 1))
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with context.Pool(jobs) as pool:
+        tasks = ((s, c, compat) for s, c in _chunks(points, size))
+        for part in pool.imap_unordered(_work, tasks):
+            report.merge(part)
+            _progress(progress, report.points, total)
+    _progress(progress, total, total, done=True)
+    return report
+
+
+def _progress(enabled: bool, count: int, total: int, *, done: bool = False) -> None:
+    """A one-line progress bar on stderr (only when stderr is a terminal)."""
+    if not enabled:
+        return
+    width = 30
+    filled = int(width * count / total) if total else width
+    sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {count}/{total}")
+    if done:
+        sys.stderr.write("\n")
+    sys.stderr.flush()

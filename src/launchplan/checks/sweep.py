@@ -1,0 +1,86 @@
+"""Collapse a sweep grid into its distinct effective configurations.
+
+Many points of a grid run identically because rules fold them together (a page size snapped
+by a kernel, a backend replaced by a fallback). ``sweep`` resolves every point, groups the
+points by effective configuration, and names the rules that made each group collapse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from launchplan.checks.effective import candidate_fields, effective, key_of
+from launchplan.checks.space import Point
+from launchplan.engine.result import Result
+from launchplan.errors import InputError, Refusal
+
+
+@dataclass
+class Group:
+    config: dict[str, Any]
+    points: list[dict[str, Any]] = field(default_factory=list)
+    collapsed_by: dict[str, None] = field(default_factory=dict)
+
+
+@dataclass
+class SweepReport:
+    points: int
+    distinct: list[Group]
+    refused: dict[str, list[dict[str, Any]]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "points": self.points,
+            "distinct": [{"config": g.config, "points": g.points,
+                          "collapsed_by": list(g.collapsed_by)} for g in self.distinct],
+            "refused": [{"reason": reason, "points": pts}
+                        for reason, pts in self.refused.items()],
+        }
+
+
+def axis_values(point: Point, axes: Sequence[str]) -> dict[str, Any]:
+    """The point as ``{axis: value}`` over the swept axes only (unset values as None)."""
+    given = point.as_dict()
+    out: dict[str, Any] = {}
+    for axis in axes:
+        if axis == "gpu":
+            out["gpu"] = point.gpu
+        elif axis == "model":
+            out["model"] = point.model
+        else:
+            out[axis] = given.get(axis)
+    return out
+
+
+def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str) -> SweepReport:
+    from launchplan.checks.runner import _resolver
+
+    resolve = _resolver(compat)
+    resolved: list[tuple[Point, Result]] = []
+    refused: dict[str, list[dict[str, Any]]] = {}
+    for point in points:
+        try:
+            resolved.append((point, resolve(point)))
+        except Refusal as exc:
+            refused.setdefault(f"{exc.source}: {exc.message}", []).append(
+                axis_values(point, axes))
+        except InputError as exc:
+            refused.setdefault(f"bad input: {exc.message}", []).append(axis_values(point, axes))
+    names = candidate_fields(r for _, r in resolved)
+    groups: dict[str, Group] = {}
+    for point, result in resolved:
+        config = effective(result, names)
+        group = groups.setdefault(key_of(config), Group(config))
+        group.points.append(axis_values(point, axes))
+        for axis in axes:
+            if axis in ("gpu", "model") or not result.record.raw.explicit(axis):
+                continue
+            if result.value(axis) != result.record.raw.values[axis]:
+                group.collapsed_by[result.source(axis)] = None
+    distinct = list(groups.values())
+    for group in distinct:
+        if len(group.points) == 1:
+            group.collapsed_by.clear()
+    return SweepReport(len(points), distinct, refused)

@@ -1,0 +1,105 @@
+"""``launchplan check``: resolve a whole space of launches and report problems by class."""
+
+from __future__ import annotations
+
+import sys
+
+from launchplan.commands.options import split_argv
+from launchplan.commands.output import render_table, to_json
+from launchplan.errors import InputError
+
+HELP = """usage: launchplan check [--gpu NAME]... [--model-path MODEL]... [--axis FIELD=v1,v2]...
+                        [--sample N --seed S] [--jobs N] [--compat default|0.5.23]
+                        [--format table|json]
+
+Resolves every point of a combinatorial space and reports problems by class: requirement
+violations, rules that crash instead of refusing, non-idempotence and non-determinism.
+
+The default space: every target x every bundled model x the attention backends for the
+model's attention kind (with split pairs) x page_size unset/1/16/64/128 x prefill CUDA graph
+unset/full/breakable/disabled x decode CUDA graph unset/full x speculation (none; EAGLE top-k
+1 and 4 for Llama-class models; MTP for DeepSeek) x KV dtype auto/fp8_e4m3/fp8_e5m2 x tp 1/8.
+--gpu and --model-path narrow it (repeatable); --axis FIELD=... replaces that dimension or
+adds one. Exit 0 when clean, 1 when problems are found, 2 for bad input.
+"""
+
+ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--sample", "--seed", "--jobs",
+                     "--model-path", "--model"})
+
+
+def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        sys.stdout.write(HELP)
+        return 0
+    from launchplan.checks.runner import run_check
+
+    space, opts = build_space(argv, ALLOWED)
+    fmt = opts.get("format") or "table"
+    if fmt not in ("table", "json"):
+        raise InputError("--format", "table or json for check", fmt)
+    compat = opts.get("compat") or "default"
+    if opts.get("sample") is not None:
+        if opts["sample"] <= 0:
+            raise InputError("--sample", "a positive number of points", opts["sample"])
+        points = space.sample(opts["sample"], opts.get("seed") or 0)
+    else:
+        points = list(space)
+    jobs = opts.get("jobs")
+    if jobs is not None and jobs <= 0:
+        raise InputError("--jobs", "a positive number of processes", jobs)
+    report = run_check(points, compat, jobs=jobs, progress=sys.stderr.isatty())
+    if fmt == "json":
+        sys.stdout.write(to_json(report.to_dict()) + "\n")
+    else:
+        out = sys.stdout
+        out.write(f"{report.points} points checked ({report.refused} refused by SGLang's rules, "
+                  f"{report.bad_input} bad input), rules {compat}\n")
+        problems = report.problems()
+        if not problems:
+            out.write("no problems found\n")
+        else:
+            rows = [(p.kind, p.requirement, ", ".join(p.sources), p.count,
+                     f"--gpu {p.example.gpu} --model-path {p.example.model} "
+                     + " ".join(p.example.argv())) for p in problems if p.example]
+            render_table(("kind", "requirement", "rules", "points", "smallest example"), rows,
+                         out)
+    return 1 if report.classes else 0
+
+
+def build_space(argv: list[str], allowed: frozenset[str]):
+    """The space a check or sweep command line describes, and its launchplan options."""
+    from launchplan.checks.space import Space, default_models, parse_axis
+    from launchplan.facts.models import load_model
+    from launchplan.facts.targets import CATALOG, get_target
+
+    split = split_argv([_model_alias(a) for a in argv], allowed | {"--model-path"},
+                       repeatable=frozenset({"--gpu"}))
+    if split.sglang_argv:
+        raise InputError(split.sglang_argv[0], "a launchplan option of this command",
+                         message=f"{split.sglang_argv[0]}: not an option of this command; "
+                         "use --axis FIELD=v1,v2 to vary SGLang fields")
+    opts = split.options
+    gpus = [get_target(g).name for g in _many(opts.get("gpu"))] or list(CATALOG)
+    models = _many(opts.get("model_path"))
+    axes = []
+    for text in opts.get("axis") or []:
+        name, values = parse_axis(text)
+        if name == "gpu":
+            gpus = [get_target(v).name for v in values]
+        elif name == "model":
+            models = list(values)
+        else:
+            axes.append((name, values))
+    for m in models:
+        load_model(m)  # a missing model is bad input, before any work
+    return Space(gpus, models or default_models(), axes), opts
+
+
+def _model_alias(token: str) -> str:
+    return "--model-path" + token[len("--model"):] if token.split("=")[0] == "--model" else token
+
+
+def _many(value) -> list[str]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]

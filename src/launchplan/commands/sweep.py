@@ -1,0 +1,93 @@
+"""``launchplan sweep``: which points of a grid really run differently."""
+
+from __future__ import annotations
+
+import csv
+import sys
+
+from launchplan.commands.check import build_space
+from launchplan.commands.output import render_table, to_json
+from launchplan.errors import InputError
+
+HELP = """usage: launchplan sweep --axis FIELD=v1,v2,... [--axis ...] --gpu NAME --model-path MODEL
+                        [--compat default|0.5.23] [--format table|json|csv]
+
+Resolves the cartesian product of the axes and groups the points by the configuration they
+really run with, naming the rules that made points collapse; refused points are grouped by
+reason. `gpu` and `model` can be axes too (--axis gpu=h100,b200).
+"""
+
+ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--model-path", "--model"})
+
+
+def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        sys.stdout.write(HELP)
+        return 0
+    from launchplan.checks.sweep import run_sweep
+
+    space, opts = build_space(argv, ALLOWED)
+    if not space.axes and len(space.gpus) * len(space.models) == 1:
+        raise InputError("--axis", "at least one FIELD=v1,v2,... to sweep",
+                         message="sweep: give at least one --axis FIELD=v1,v2,...")
+    if not opts.get("gpu") and not any(a.startswith("gpu=") for a in opts.get("axis") or []):
+        raise InputError("--gpu", "a target or an --axis gpu=...",
+                         message="sweep: name a --gpu (or sweep it with --axis gpu=...)")
+    if not opts.get("model_path") and not any(a.startswith(("model=", "model_path="))
+                                              for a in opts.get("axis") or []):
+        raise InputError("--model-path", "a model or an --axis model=...",
+                         message="sweep: name a --model-path (or sweep it with --axis model=...)")
+    space.replace_defaults = True
+    fmt = opts.get("format") or "table"
+    axes = [name for name, _ in space.axes]
+    if len(space.gpus) > 1:
+        axes.insert(0, "gpu")
+    if len(space.models) > 1:
+        axes.insert(1 if "gpu" in axes else 0, "model")
+    report = run_sweep(list(space), axes, opts.get("compat") or "default")
+    if fmt == "json":
+        sys.stdout.write(to_json(report.to_dict()) + "\n")
+    elif fmt == "csv":
+        writer = csv.writer(sys.stdout)
+        writer.writerow(["group", *axes, "collapsed_by", "refused"])
+        for n, group in enumerate(report.distinct, 1):
+            for point in group.points:
+                writer.writerow([n, *(point[a] for a in axes),
+                                 ";".join(group.collapsed_by), ""])
+        for reason, points in report.refused.items():
+            for point in points:
+                writer.writerow(["", *(point[a] for a in axes), "", reason])
+    else:
+        out = sys.stdout
+        out.write(f"{report.points} points, {len(report.distinct)} distinct configurations, "
+                  f"{sum(len(p) for p in report.refused.values())} refused\n\n")
+        shown = _varying(report)
+        for n, group in enumerate(report.distinct, 1):
+            summary = ", ".join(f"{k}={v}" for k, v in shown(group.config).items())
+            out.write(f"config {n}: {summary or '(identical to the others in shown fields)'}\n")
+            rows = [[point[a] for a in axes] for point in group.points]
+            render_table(axes, rows, out)
+            if group.collapsed_by:
+                out.write("  collapsed by: " + ", ".join(group.collapsed_by) + "\n")
+            out.write("\n")
+        for reason, points in report.refused.items():
+            out.write(f"refused ({len(points)} points): {reason}\n")
+    return 0
+
+
+def _varying(report):
+    """Show, for each configuration, only the fields that differ between configurations."""
+    configs = [g.config for g in report.distinct]
+    keys = [k for k in (configs[0] if configs else {})
+            if len({repr(c.get(k)) for c in configs}) > 1]
+
+    def shown(config):
+        out = {}
+        for k in keys:
+            value = config.get(k)
+            if k == "cuda_graph_config" and isinstance(value, dict):
+                value = "/".join(str(value[p]["backend"]) for p in ("decode", "prefill"))
+            out[k] = value
+        return out
+
+    return shown
