@@ -1,0 +1,67 @@
+"""What the operator actually gave, before any resolution rule looks at it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from launchplan.errors import InputError
+from launchplan.input.fields import FIELDS, SGLANG_VERSION, default_of
+
+ORIGINS = ("cli", "config", "keyword")
+
+
+@dataclass(slots=True)
+class RawInput:
+    """The explicit input: a field absent from ``values`` was left at its default.
+
+    ``origin`` says where each explicit value came from (``cli``, ``config`` or ``keyword``).
+    ``notices`` lists input SGLang would silently ignore or drop; ``deprecations`` lists retired
+    spellings that were used. Both are in launchplan's words, one line each.
+    """
+
+    values: dict[str, Any] = field(default_factory=dict)
+    origin: dict[str, str] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    deprecations: list[str] = field(default_factory=list)
+
+    def get(self, name: str) -> Any:
+        """The explicit value of ``name``, else SGLang's default for it."""
+        values = self.values
+        if name in values:
+            return values[name]
+        if name not in FIELDS:
+            raise KeyError(f"{name!r} is not a ServerArgs field")
+        return default_of(name)
+
+    def explicit(self, name: str) -> bool:
+        """Whether the operator set ``name`` (even to its default value)."""
+        return name in self.values
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, Any]) -> RawInput:
+        """SGLang's keyword path (``Engine(**kwargs)``): values are taken exactly as given.
+
+        Like SGLang, no type conversion and no choice check happen here; only an unknown field
+        name is refused, since constructing ServerArgs with it would fail.
+        """
+        values: dict[str, Any] = {}
+        for name, value in fields.items():
+            if name not in FIELDS:
+                raise unknown_field_error(name)
+            values[name] = value
+        return cls(values, dict.fromkeys(values, "keyword"))
+
+
+def unknown_field_error(name: object) -> InputError:
+    """Refuse a keyword that is not a ServerArgs field, suggesting the nearest one."""
+    hint = None
+    if isinstance(name, str):
+        import difflib  # only paid for on the error path
+
+        close = difflib.get_close_matches(name, FIELDS, n=1, cutoff=0.6)
+        if close:
+            hint = f"did you mean {close[0]}?"
+    return InputError(f"keyword argument {name!r}",
+                      f"a ServerArgs field of SGLang {SGLANG_VERSION}", None, hint)
