@@ -1,0 +1,572 @@
+"""SGLang 0.5.23's command line, parsed without argparse.
+
+SGLang builds an ``argparse`` parser with ~560 option strings; building and running it costs far
+more than planning needs. This module reproduces what that parser (Python 3.11 argparse,
+``allow_abbrev`` on, no positionals) does with an argv, token for token:
+
+* tokens are first classified as flags or values: exact spellings, ``--flag=value``, unique
+  prefixes of a spelling (an ambiguous prefix is an error, even before any value is read),
+  negative numbers and strings containing a space count as values; ``--`` ends the flags;
+* each flag then takes its values (exactly one, ``?``, ``*``, ``+`` or none), converts them
+  with SGLang's type function and checks the choices after conversion;
+* a later occurrence overwrites an earlier one; stray values and unknown flags are reported
+  after everything else, as argparse does.
+
+What SGLang would do with the result before resolution (read ``--config``, reject an unknown
+``--log-level``, note ``--radix-eviction-policy`` typed in full) happens here too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from launchplan.errors import InputError
+from launchplan.input.fields import EXTRA_FLAGS, FIELDS, SGLANG_VERSION
+from launchplan.input.raw import RawInput
+
+__all__ = ["parse_argv", "ALL_FLAGS"]
+
+# --- value conversion ------------------------------------------------------------------------
+
+
+class _BadValue(Exception):
+    """A type function refused a value; carries what was expected and what to show as given."""
+
+    def __init__(self, expected: str, got: Any = None, hint: str | None = None) -> None:
+        super().__init__(expected)
+        self.expected = expected
+        self.got = got
+        self.hint = hint
+
+
+_SI = {"k": 3, "M": 6, "G": 9, "T": 12}
+_IEC = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40}
+_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)")
+_HUMAN_INT_EXPECTED = "an integer such as 4096, 32k, 1.5M or 1Ki (suffixes are case-sensitive)"
+
+
+def _human_readable_int(text: str) -> int:
+    """Integers with SI (k, M, G, T; decimals allowed) or IEC (Ki … Ti) suffixes."""
+    text = text.strip()
+    match = _HUMAN_INT.fullmatch(text)
+    if match is None:
+        return int(text)
+    number, suffix = match.groups()
+    if suffix in _IEC:
+        if "." in number:
+            raise _BadValue(_HUMAN_INT_EXPECTED, text, "IEC suffixes take whole numbers only")
+        return int(number) << _IEC[suffix]
+    from decimal import Decimal  # SGLang scales through Decimal; so do we, for equal rounding
+
+    return int(Decimal(number) * 10 ** _SI[suffix])
+
+
+def _nullable_str(text: str) -> str | None:
+    return None if not text or text == "None" else text
+
+
+def _json_any(text: str) -> Any:
+    return json.loads(text)
+
+
+_I64_MIN, _U64_END = -(1 << 63), 1 << 64
+
+
+def _strict_int(token: str) -> int | float:
+    # SGLang's JSON-list reader (orjson) turns integers outside 64 bits into floats.
+    value = int(token)
+    return value if _I64_MIN <= value < _U64_END else float(token)
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError("number out of range")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _json_strict(text: str) -> Any:
+    """Strict JSON as SGLang's list reader accepts it: no NaN/Infinity, no lone surrogates."""
+    value = json.loads(text, parse_int=_strict_int, parse_float=_finite_float,
+                       parse_constant=_no_constant)
+    json.dumps(value, ensure_ascii=False).encode("utf-8")  # UnicodeEncodeError on surrogates
+    return value
+
+
+_GRAPH_BACKENDS = ("full", "breakable", "disabled")
+_GRAPH_KEYS = {
+    "decode": ("backend", "max_bs", "bs"),
+    "prefill": ("backend", "max_bs", "bs", "max_context_size", "full_prefill_max_req",
+                "full_prefill_prefix_chunk_tokens", "max_seq_len"),
+}
+
+
+def _graph_backend(text: str) -> str:
+    if text == "tc_piecewise":
+        raise _BadValue("one of full, breakable, disabled", text,
+                        "the tc_piecewise backend was removed")
+    return text
+
+
+def _graph_config(text: str) -> dict[str, dict[str, Any]]:
+    """A JSON object phase → settings, each key allowed for its phase (decode, prefill)."""
+    try:
+        parsed = json.loads(text)
+    except ValueError as exc:
+        raise _BadValue('a JSON object such as {"decode": {"max_bs": 64}}', text,
+                        f"not JSON: {exc}") from None
+    if not isinstance(parsed, dict):
+        raise _BadValue("a JSON object keyed by phase (decode, prefill)", parsed)
+    out: dict[str, dict[str, Any]] = {}
+    for phase, settings in parsed.items():
+        allowed = _GRAPH_KEYS.get(phase)
+        if allowed is None:
+            raise _BadValue("phases decode or prefill", phase)
+        if not isinstance(settings, dict):
+            raise _BadValue(f"a JSON object of settings for phase {phase!r}", settings)
+        if settings.get("backend", None) == "tc_piecewise":
+            raise _BadValue(f"a {phase} backend of full, breakable or disabled", "tc_piecewise",
+                            "the tc_piecewise backend was removed")
+        for key in settings:
+            if key not in allowed:
+                raise _BadValue(f"{phase} settings among {', '.join(allowed)}", key)
+        out[phase] = dict(settings)
+    return out
+
+
+# type-function name → (converter or None for text as is, what a good value looks like)
+_CONVERTERS: dict[str | None, tuple[Callable[[str], Any] | None, str]] = {
+    None: (None, "a value"),
+    "str": (None, "a value"),
+    "int": (int, "an integer"),
+    "float": (float, "a number"),
+    "human_readable_int": (_human_readable_int, _HUMAN_INT_EXPECTED),
+    "nullable_str": (_nullable_str, "a value"),
+    "loads": (_json_any, "a JSON value"),
+    "json_list_type": (_json_strict, "strict JSON, e.g. a list such as [\"a\", \"b\"]"),
+    "parse_cuda_graph_backend_arg": (_graph_backend, "one of full, breakable, disabled"),
+    "parse_cuda_graph_config_arg": (_graph_config,
+                                    'a JSON object such as {"decode": {"max_bs": 64}}'),
+}
+
+# --- the option table ------------------------------------------------------------------------
+
+_STORE, _CONST, _STORE_CONST, _LORA, _HELP, _CONFIG = range(6)
+
+_DEPRECATED = {
+    "--disable-cuda-graph": "use --cuda-graph-backend-decode disabled and "
+                            "--cuda-graph-backend-prefill disabled",
+    "--enable-dp-attention": "use --attn-dp-size N instead of --dp-size N --enable-dp-attention",
+    "--monokernel-backend": "use --enable-amd-monokernel",
+    "--enable-flashinfer-allreduce-fusion": "use --flashinfer-allreduce-fusion-backend auto",
+    "--disable-fast-image-processor": "use --image-processor-backend pil",
+    "--grpc-mode": "use --smg-grpc-mode",
+}
+
+
+class _Opt:
+    """One option spelling: which field it writes and how it reads its values."""
+
+    __slots__ = ("field", "kind", "nargs", "convert", "expected", "choices", "choice_set",
+                 "const", "canonical")
+
+    def __init__(self, field: str | None, kind: int, nargs: int | str | None = 0,
+                 parse: str | None = None, choices: tuple[Any, ...] | None = None,
+                 const: Any = None, canonical: str = "") -> None:
+        self.field = field
+        self.kind = kind
+        self.nargs = nargs
+        self.convert, self.expected = _CONVERTERS[parse]
+        self.choices = choices
+        self.choice_set = frozenset(choices) if choices is not None else None
+        self.const = const
+        self.canonical = canonical
+
+
+def _build() -> dict[str, _Opt]:
+    opts: dict[str, _Opt] = {}
+    for spec in FIELDS.values():
+        if not spec.flags:
+            continue
+        canonical = spec.flags[0]
+        action = spec.action
+        if action == "_StoreAction":
+            opt = _Opt(spec.name, _STORE, spec.nargs, spec.parse, spec.choices, spec.const,
+                       canonical)
+        elif action == "LoRAPathAction":
+            opt = _Opt(spec.name, _LORA, spec.nargs, spec.parse, spec.choices, None, canonical)
+        elif action == "BooleanOptionalAction":
+            for flag in spec.flags:
+                opts[flag] = _Opt(spec.name, _CONST, 0, const=not flag.startswith("--no-"),
+                                  canonical=canonical)
+            continue
+        elif action in ("_StoreTrueAction", "DeprecatedStoreTrueAction"):
+            opt = _Opt(spec.name, _CONST, 0, const=True, canonical=canonical)
+        else:  # a new action kind in a newer table must be taught here, not guessed
+            raise RuntimeError(f"{spec.name}: unknown argparse action {action!r}")
+        for flag in spec.flags:
+            opts[flag] = opt
+    for extra in EXTRA_FLAGS:
+        opts[extra.flag] = _Opt(extra.field, _STORE_CONST, None, None, extra.choices,
+                                extra.value, extra.flag)
+    opts["-h"] = opts["--help"] = _Opt(None, _HELP, 0, canonical="--help")
+    opts["--config"] = _Opt(None, _CONFIG, None, "str", canonical="--config")
+    return opts
+
+
+_OPTS = _build()
+ALL_FLAGS: tuple[str, ...] = tuple(_OPTS)
+"""Every option string SGLang 0.5.23's parser registers (``-h``/``--help`` and ``--config``
+included)."""
+_SORTED_FLAGS = sorted(_OPTS)
+_NEGATIVE_NUMBER = re.compile(r"-(?:\d+|\d*\.\d+)$")
+_LOG_LEVELS = frozenset({"CRITICAL", "FATAL", "ERROR", "WARNING", "WARN", "INFO", "DEBUG",
+                         "NOTSET"})
+
+# --- parsing ---------------------------------------------------------------------------------
+
+_Token = tuple["_Opt | None", str, "str | None"]
+
+
+def _classify(token: str) -> _Token | None:
+    """None for a value; (option or None if unknown, spelling, explicit ``=value``) for a flag."""
+    if not token or token[0] != "-":
+        return None
+    opt = _OPTS.get(token)
+    if opt is not None:
+        return opt, token, None
+    if len(token) == 1:
+        return None
+    if "=" in token:
+        head, _, tail = token.partition("=")
+        opt = _OPTS.get(head)
+        if opt is not None:
+            return opt, head, tail
+    if token[1] == "-":
+        prefix, eq, tail = token.partition("=")
+        explicit = tail if eq else None
+        at = bisect_left(_SORTED_FLAGS, prefix)
+        matches = []
+        while at < len(_SORTED_FLAGS) and _SORTED_FLAGS[at].startswith(prefix):
+            matches.append(_SORTED_FLAGS[at])
+            at += 1
+        if len(matches) == 1:
+            return _OPTS[matches[0]], matches[0], explicit
+    else:
+        # single dash: only -h exists, and it may carry text glued to it
+        explicit = token[2:]
+        matches = ["-h"] if token[1] == "h" else []
+        if matches:
+            return _OPTS["-h"], "-h", explicit
+    if len(matches) > 1:
+        raise _Ambiguous(matches)
+    if _NEGATIVE_NUMBER.match(token) or " " in token:
+        return None
+    return None, token, None
+
+
+class _Ambiguous(Exception):
+    """A prefix of several spellings: argparse refuses it before reading any value."""
+
+    def __init__(self, matches: list[str]) -> None:
+        super().__init__(matches)
+        order = {flag: i for i, flag in enumerate(ALL_FLAGS)}
+        self.matches = sorted(matches, key=order.__getitem__)
+
+
+class _Parse:
+    """State of one parse: the merged tokens, where the config file's tokens end, the result."""
+
+    __slots__ = ("tokens", "n_config", "config_path", "raw")
+
+    def __init__(self, tokens: list[str], n_config: int, config_path: str | None) -> None:
+        self.tokens = tokens
+        self.n_config = n_config
+        self.config_path = config_path
+        self.raw = RawInput()
+
+    def error(self, at: int, subject: str, expected: str, got: Any = None,
+              hint: str | None = None) -> InputError:
+        if at < self.n_config:
+            where = f"from --config {self.config_path}"
+            hint = f"{hint}; {where}" if hint else where
+        return InputError(subject, expected, got, hint)
+
+    def run(self) -> RawInput:
+        tokens = self.tokens
+        end = len(tokens)
+        classified: list[_Token | None] = []
+        for i, token in enumerate(tokens):
+            if type(token) is not str:
+                raise self.error(i, "command line", "text arguments", token)
+            if token == "--":
+                end = i
+                break
+            try:
+                classified.append(_classify(token))
+            except _Ambiguous as amb:
+                shown = ", ".join(amb.matches[:6])
+                if len(amb.matches) > 6:
+                    shown += f" … ({len(amb.matches)} in all)"
+                raise self.error(i, token.partition("=")[0],
+                                 "an unambiguous flag (SGLang accepts unique prefixes)", None,
+                                 f"it could be {shown}") from None
+        stray: int | None = end if end < len(tokens) else None
+        i = 0
+        while i < end:
+            item = classified[i]
+            if item is None or item[0] is None:
+                if stray is None or i < stray:
+                    stray = i
+                i += 1
+                continue
+            opt, spelling, explicit = item
+            start = i
+            if explicit is not None:
+                if opt.nargs == 0:
+                    # only -h takes glued text, and only more h's ("-hh" is -h -h)
+                    if not (spelling == "-h" and explicit and not explicit.strip("h")):
+                        raise self.error(i, spelling, "no value (it is a switch)", explicit)
+                    args: list[str] = []
+                else:
+                    args = [] if explicit == "--" else [explicit]
+                i += 1
+            else:
+                j = i + 1
+                stop = j
+                nargs = opt.nargs
+                if nargs == 0:
+                    pass
+                elif nargs is None or nargs == "?":
+                    if stop < end and classified[stop] is None:
+                        stop += 1
+                    elif nargs is None:
+                        raise self._missing(i, spelling, "a value after it", classified)
+                else:  # "*" or "+"
+                    while stop < end and classified[stop] is None:
+                        stop += 1
+                    if nargs == "+" and stop == j:
+                        raise self._missing(i, spelling, "at least one value after it",
+                                            classified)
+                args = tokens[j:stop]
+                i = stop
+            self._take(start, opt, spelling, args)
+        if stray is not None:
+            raise self._stray(stray, classified)
+        return self._finish()
+
+    def _missing(self, at: int, spelling: str, expected: str,
+                 classified: list[_Token | None]) -> InputError:
+        nxt = at + 1
+        hint = None
+        if nxt < len(classified) and classified[nxt] is not None and classified[nxt][0] is None:
+            # a dash-led value that is no flag, e.g. -1e5: argparse still reads it as one
+            hint = (f"{self.tokens[nxt]!r} is read as a flag; "
+                    f"write {spelling}={self.tokens[nxt]} to pass it as a value")
+        return self.error(at, spelling, expected, None, hint)
+
+    def _stray(self, at: int, classified: list[_Token | None]) -> InputError:
+        token = self.tokens[at]
+        item = classified[at] if at < len(classified) else None
+        if item is not None:  # an unknown flag
+            head = token.partition("=")[0] if token.startswith("--") else token
+            return self.error(at, head, f"a flag SGLang {SGLANG_VERSION} accepts", None,
+                              _did_you_mean(head, ALL_FLAGS))
+        before = at - 1
+        while before >= 0 and (before >= len(classified) or classified[before] is None):
+            before -= 1
+        hint = "SGLang takes no positional arguments"
+        if token == "--" or (before >= 0 and self.tokens[before] == "--"):
+            hint = "SGLang takes no positional arguments, even after '--'"
+        elif before >= 0 and classified[before][0] is not None:
+            prev = classified[before]
+            if prev[0].nargs is None or prev[2] is not None:
+                hint = f"{prev[1]} takes a single value"
+            elif prev[0].nargs == 0:
+                hint = f"{prev[1]} is a switch and takes no value"
+        return self.error(at, "command line", "flags and their values", token, hint)
+
+    def _convert(self, at: int, opt: _Opt, spelling: str, text: str) -> Any:
+        convert = opt.convert
+        if convert is None:
+            return text
+        try:
+            return convert(text)
+        except _BadValue as bad:
+            raise self.error(at, spelling, bad.expected, text if bad.got is None else bad.got,
+                             bad.hint) from None
+        except (ValueError, TypeError, RecursionError, UnicodeError):
+            raise self.error(at, spelling, opt.expected, text) from None
+
+    def _check(self, at: int, opt: _Opt, spelling: str, value: Any) -> Any:
+        """Choices are checked after conversion, as argparse does."""
+        if opt.choice_set is not None:
+            try:
+                ok = value in opt.choice_set
+            except TypeError:  # unhashable value: compare one by one
+                ok = value in opt.choices  # type: ignore[operator]
+            if not ok:
+                raise self.error(at, spelling, _one_of(opt.choices), value,
+                                 _did_you_mean(value, opt.choices))
+        return value
+
+    def _take(self, at: int, opt: _Opt, spelling: str, args: list[str]) -> None:
+        kind = opt.kind
+        if kind == _CONST:
+            value = opt.const
+        elif kind == _STORE:
+            nargs = opt.nargs
+            if nargs is None:
+                # `--flag=--` leaves no argument at all, and argparse then stores an empty list
+                value = self._check(at, opt, spelling, self._convert(at, opt, spelling, args[0])) \
+                    if args else []
+            elif nargs == "?":
+                if args:
+                    value = self._convert(at, opt, spelling, args[0])
+                    self._check(at, opt, spelling, value)
+                else:
+                    value = opt.const
+                    if isinstance(value, str):
+                        value = self._convert(at, opt, spelling, value)
+                        self._check(at, opt, spelling, value)
+            else:
+                value = [self._convert(at, opt, spelling, a) for a in args]
+                for item in value:
+                    self._check(at, opt, spelling, item)
+        elif kind == _STORE_CONST:
+            if args:
+                self._check(at, opt, spelling, self._convert(at, opt, spelling, args[0]))
+            value = opt.const
+        elif kind == _LORA:
+            value = self._lora_paths(at, spelling, args)
+        elif kind == _HELP:
+            raise self.error(at, spelling, "server arguments to plan", None,
+                             "SGLang would print its usage here and exit")
+        else:  # _CONFIG reached through argparse: SGLang stores it and never reads it
+            self._config_ignored(at, spelling, args)
+            return
+        self._store(at, opt, spelling, value)
+
+    def _store(self, at: int, opt: _Opt, spelling: str, value: Any) -> None:
+        raw = self.raw
+        name = opt.field
+        origin = "config" if at < self.n_config else "cli"
+        if name in raw.values:
+            old = raw.values[name]
+            if old != value:
+                if raw.origin[name] == "config" and origin == "cli":
+                    raw.notices.append(f"{spelling} {_show(value)} on the command line overrides "
+                                       f"{_show(old)} from {self.config_path}")
+                else:
+                    raw.notices.append(f"{opt.canonical} is set more than once; SGLang keeps the "
+                                       f"last value, {_show(value)}")
+        raw.values[name] = value
+        raw.origin[name] = origin
+        advice = _DEPRECATED.get(opt.canonical)
+        if advice is not None:
+            note = f"{opt.canonical} is deprecated in SGLang {SGLANG_VERSION}: {advice}"
+            if note not in raw.deprecations:
+                raw.deprecations.append(note)
+
+    def _lora_paths(self, at: int, spelling: str, args: list[str]) -> list[Any]:
+        out: list[Any] = []
+        for arg in args:
+            item = arg.strip()
+            if item.startswith("{") and item.endswith("}"):
+                try:
+                    obj = json.loads(item)
+                except (ValueError, RecursionError):
+                    raise self.error(at, spelling, "a path, NAME=PATH, or a JSON object",
+                                     arg, "it starts with '{' but is not valid JSON") from None
+                if "lora_path" not in obj or "lora_name" not in obj:
+                    raise self.error(at, spelling,
+                                     "a JSON object with both 'lora_name' and 'lora_path'", arg)
+                out.append(obj)
+            else:
+                out.append(item)
+        return out
+
+    def _config_ignored(self, at: int, spelling: str, args: list[str]) -> None:
+        target = args[0] if args else ""
+        if at < self.n_config:
+            note = (f"{self.config_path}: the 'config' key ({target}) is ignored: SGLang reads "
+                    "one config file and does not follow nested ones")
+        else:
+            written = self.tokens[at]
+            note = (f"{written}{'' if '=' in written else ' ' + target} is ignored by SGLang: "
+                    f"only the separate token --config followed by the path loads a file "
+                    f"(write: --config {target})")
+        self.raw.notices.append(note)
+
+    def _finish(self) -> RawInput:
+        raw = self.raw
+        level = raw.values.get("log_level")
+        # SGLang configures logging from this before anything else and fails on unknown names
+        if level is not None and (not isinstance(level, str) or level.upper() not in _LOG_LEVELS):
+            at = 0 if raw.origin["log_level"] == "config" else self.n_config
+            raise self.error(at, "--log-level",
+                             "a logging level: debug, info, warning, error or critical", level)
+        for i, token in enumerate(self.tokens):
+            if token == "--radix-eviction-policy" or token.startswith("--radix-eviction-policy="):
+                raw.values["_radix_eviction_policy_explicitly_set"] = True
+                raw.origin["_radix_eviction_policy_explicitly_set"] = (
+                    "config" if i < self.n_config else "cli")
+        return raw
+
+
+def parse_argv(argv: Sequence[str]) -> RawInput:
+    """Parse an SGLang 0.5.23 server command line (without the program name).
+
+    Returns the explicit input; raises :class:`InputError` for anything SGLang's parser (or its
+    config merger) would reject. ``--model-path`` is not required here.
+    """
+    if isinstance(argv, str):
+        raise TypeError("parse_argv() takes a sequence of arguments, not one string")
+    argv = list(argv)
+    if "--config" in argv:
+        from launchplan.input.config_file import expand_config
+
+        expansion = expand_config(argv)
+        assert expansion is not None
+        parse = _Parse(expansion.tokens + expansion.rest, len(expansion.tokens),
+                       expansion.path)
+        parse.raw.notices.extend(expansion.notices)
+    else:
+        parse = _Parse(argv, 0, None)
+    return parse.run()
+
+
+# --- messages --------------------------------------------------------------------------------
+
+
+def _one_of(choices: tuple[Any, ...] | None) -> str:
+    shown = [str(c) for c in choices or ()]
+    if len(shown) <= 8:
+        return "one of " + ", ".join(shown)
+    return "one of " + ", ".join(shown[:8]) + f", … ({len(shown)} choices)"
+
+
+def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:
+    if not isinstance(given, str) or not options:
+        return None
+    import difflib  # error path only
+
+    texts = [o for o in options if isinstance(o, str)]
+    close = difflib.get_close_matches(given, texts, n=1, cutoff=0.6)
+    return f"did you mean {close[0]}?" if close else None
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return " ".join(str(v) for v in value) if value else "[]"
+    return repr(value)
