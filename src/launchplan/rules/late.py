@@ -1,0 +1,621 @@
+"""Rules after the attention backends are known: the DeepSeek trtllm_mla graph rule (P19),
+platform and serving odds and ends (P24-P26), cache layouts and unified memory (P33), debug
+dumps (P35), model capability gates (P36), the prefill max-context alignment (P38), and the
+launcher's own checks that run after resolution (``check_server_args``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
+from launchplan.rules.graph_config import (
+    DECODE,
+    INPUT_FIELDS,
+    PREFILL,
+    locked,
+    prefill_sizes,
+    with_phase,
+)
+
+
+def _both_disabled(config: dict) -> dict:
+    return with_phase(with_phase(config, DECODE, backend="disabled"), PREFILL,
+                      backend="disabled")
+
+
+# --- P19 -------------------------------------------------------------------------------------
+
+
+@rule(
+    phase=Phase.ATTENTION_LATE,
+    reads=BACKEND_FIELDS + INPUT_FIELDS,
+    writes=("cuda_graph_config",),
+    facts=("model.architectures",),
+    sglang="disable_prefill_cuda_graph_for_deepseek_trtllm_mla",
+)
+def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
+    """DeepSeek-V3-arch models prefilling on trtllm_mla run without a prefill CUDA graph.
+
+    Under any captured prefill graph trtllm_mla falls back to FlashAttention for prefill,
+    which is slower, so an unchosen prefill graph is disabled. It runs after the backend
+    default, so it also sees the SM10x trtllm_mla model default. Any architecture in the
+    list counts; a user-chosen prefill backend (``--cuda-graph-backend-prefill``) is kept.
+    """
+    config = v.cuda_graph_config
+    if (PREFILL, "backend") in locked(v) or config[PREFILL]["backend"] == "disabled":
+        return None
+    if "DeepseekV3ForCausalLM" not in v.model.architectures:
+        return None
+    if effective_backends(v)[0] != "trtllm_mla":
+        return None
+    return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
+                   f"prefill CUDA graph ({config[PREFILL]['backend']}) disabled for DeepSeek-V3 "
+                   "on trtllm_mla: a captured prefill graph falls back to a slower "
+                   "FlashAttention prefill; pass --cuda-graph-backend-prefill to keep one")
+
+
+# --- P24-P26 ---------------------------------------------------------------------------------
+
+
+@rule(
+    phase=Phase.MISC,
+    reads=("triton_attention_num_kv_splits",),
+    writes=("triton_attention_num_kv_splits",),
+    facts=("target.is_hip",),
+    sglang="handle_amd_specifics",
+)
+def amd_triton_kv_splits(v: View) -> dict | None:
+    """On ROCm the Triton decode kernel splits the KV sequence 16 ways (8 elsewhere).
+
+    AMD GPUs have more compute units per device to fill during split-K decode.
+    """
+    if v.target.is_hip:
+        return {"triton_attention_num_kv_splits": 16}
+    return None
+
+
+@rule(
+    phase=Phase.MISC,
+    reads=("grammar_backend",),
+    writes=("grammar_backend",),
+    sglang="handle_grammar_backend",
+)
+def grammar_backend_default(v: View) -> dict | None:
+    """Structured output uses XGrammar unless another grammar backend is named."""
+    if v.grammar_backend is None:
+        return {"grammar_backend": "xgrammar"}
+    return None
+
+
+@rule(
+    phase=Phase.MISC,
+    reads=BACKEND_FIELDS + ("enable_mis", "cuda_graph_config", "disable_radix_cache",
+                            "chunked_prefill_size"),
+    writes=("cuda_graph_config", "disable_radix_cache", "chunked_prefill_size"),
+    sglang="handle_multi_item_scoring",
+)
+def multi_item_scoring(v: View) -> Declare | Refuse | None:
+    """Multi-item scoring packs items behind one prompt with a custom attention mask.
+
+    Graphs, prefix reuse and chunking would split or reuse that mask, so both graph phases
+    (even chosen ones), the radix cache and chunked prefill go off; only flashinfer takes
+    the custom mask, and the backend is checked rather than silently changed.
+    """
+    if not v.enable_mis:
+        return None
+    out: dict[str, Any] = {"cuda_graph_config": _both_disabled(v.cuda_graph_config)}
+    if not v.disable_radix_cache:
+        out["disable_radix_cache"] = True
+    if v.chunked_prefill_size != -1:
+        out["chunked_prefill_size"] = -1
+    prefill, decode = effective_backends(v)
+    if (prefill, decode) != ("flashinfer", "flashinfer"):
+        return Refuse("--enable-mis needs the flashinfer attention backend for its custom "
+                      f"mask; got prefill {prefill}, decode {decode}")
+    return Declare(out, "multi-item scoring: CUDA graphs, radix cache and chunked prefill off")
+
+
+@rule(
+    phase=Phase.MISC,
+    reads=BACKEND_FIELDS + ("prefill_only_disable_kv_cache",),
+    sglang="handle_prefill_only_disable_kv_cache",
+)
+def prefill_only_kv_backend_check(v: View) -> Refuse | None:
+    """The KV-less embedding prefill exists only on the FA backends (fa3, fa4).
+
+    Their raw K/V path attends without writing the paged pool; others read the pool.
+    """
+    if not v.prefill_only_disable_kv_cache:
+        return None
+    prefill = effective_backends(v)[0]
+    if prefill not in ("fa3", "fa4"):
+        return Refuse("--prefill-only-disable-kv-cache needs the fa3 or fa4 prefill backend; "
+                      f"got {prefill}")
+    return None
+
+
+# --- P33: caches, page-major layout, unified memory ------------------------------------------
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("disaggregation_decode_retraction_backup", "disaggregation_mode", "dcp_size",
+           "enable_priority_scheduling", "disable_priority_preemption",
+           "radix_eviction_policy", "radix_eviction_policy_config",
+           "enable_hierarchical_cache", "disable_radix_cache",
+           "disaggregation_decode_enable_offload_kvcache", "hicache_storage_backend",
+           "_swa_full_tokens_ratio_explicitly_set", "swa_full_tokens_ratio",
+           "swa_prefix_tails", "enable_lmcache", "enable_unified_cache_external_linker",
+           "speculative_algorithm", "attn_dp_size", "ep_join_mode",
+           "enable_streaming_session", "hicache_host_memory_mode"),
+    writes=("_swa_full_tokens_ratio_explicitly_set",),
+    sglang="handle_cache_compatibility",
+)
+def cache_compatibility(v: View) -> dict | Refuse | None:
+    """Cache features that exclude each other, and the SWA ratio's range.
+
+    The host-pool retraction backup is PD-decode only (no DCP; with priority scheduling
+    only without preemption); T-LRU needs threshold > next-prompt estimate >= 0;
+    hierarchical cache needs the radix cache; decode KV offload is PD-decode only with a
+    storage backend; LMCache excludes HiCache, the external linker, a disabled radix cache,
+    speculation, attention DP, DCP, streaming sessions, buffer-only hosts and PD.
+    """
+    backup = v.disaggregation_decode_retraction_backup
+    if backup == "host_pool":
+        if v.disaggregation_mode != "decode":
+            return Refuse("--disaggregation-decode-retraction-backup=host_pool is for PD "
+                          "decode servers only")
+        if v.dcp_size > 1:
+            return Refuse("the host-pool retraction backup does not support --dcp-size > 1")
+        if v.enable_priority_scheduling and not v.disable_priority_preemption:
+            return Refuse("the host-pool retraction backup with priority scheduling needs "
+                          "--disable-priority-preemption")
+    if v.radix_eviction_policy == "tlru":
+        tlru = v.radix_eviction_policy_config or {}
+        threshold = tlru.get("threshold", 0)
+        estimate = tlru.get("next_prompt_estimate", 0)
+        if threshold < 0 or estimate < 0:
+            return Refuse("T-LRU needs a non-negative threshold and next_prompt_estimate")
+        if threshold <= estimate:
+            return Refuse("T-LRU needs threshold above next_prompt_estimate (else it is LRU)")
+    if v.enable_hierarchical_cache and v.disable_radix_cache:
+        return Refuse("--enable-hierarchical-cache and --disable-radix-cache exclude each other")
+    if v.disaggregation_decode_enable_offload_kvcache:
+        if v.disaggregation_mode != "decode":
+            return Refuse("decode KV offload is for PD decode servers only")
+        if v.hicache_storage_backend is None:
+            return Refuse("decode KV offload needs --hicache-storage-backend")
+        if backup == "host_pool":
+            return Refuse("decode KV offload and the host-pool retraction backup both build a "
+                          "decode host pool")
+    out: dict[str, Any] = {}
+    if v._swa_full_tokens_ratio_explicitly_set is None:
+        out["_swa_full_tokens_ratio_explicitly_set"] = v.swa_full_tokens_ratio is not None
+    ratio = v.swa_full_tokens_ratio
+    if ratio is None:
+        ratio = 0.8  # the field's fallback when nothing decided it
+    if not 0 < ratio <= 1.0:
+        return Refuse("--swa-full-tokens-ratio must be in (0, 1]")
+    if v.swa_prefix_tails is not None and v.swa_prefix_tails < 0:
+        return Refuse("--swa-prefix-tails must be non-negative")
+    if v.enable_lmcache:
+        refusal = _lmcache_refusal(v)
+        if refusal is not None:
+            return refusal
+    return out or None
+
+
+def _lmcache_refusal(v: Any) -> Refuse | None:
+    for failed, what in (
+        (v.enable_hierarchical_cache, "--enable-hierarchical-cache"),
+        (v.enable_unified_cache_external_linker, "--enable-unified-cache-external-linker"),
+        (v.disable_radix_cache, "a disabled radix cache"),
+        (v.speculative_algorithm is not None, "speculative decoding"),
+        (v.attn_dp_size > 1 or v.ep_join_mode == "scale", "attention DP"),
+        (v.dcp_size > 1, "--dcp-size > 1"),
+        (v.enable_streaming_session, "streaming sessions"),
+        (v.hicache_host_memory_mode == "buffer_only", "a buffer-only host pool"),
+        (v.disaggregation_mode != "null", "PD disaggregation"),
+    ):
+        if failed:
+            return Refuse(f"--enable-lmcache does not support {what}")
+    return None
+
+
+# Backends that carry v_head_dim to the kernel (K and V rows of different widths).
+_ASYMMETRIC_KV_BACKENDS = {"triton", "fa3", "fa4"}
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=BACKEND_FIELDS + ("enable_unified_memory", "enable_page_major_kv_layout",
+                            "linear_attn_decode_backend", "linear_attn_prefill_backend",
+                            "linear_attn_backend", "mamba_backend"),
+    writes=("enable_page_major_kv_layout",),
+    facts=("model.is_mla", "model.has_asymmetric_kv"),
+    sglang="handle_page_major_kv_layout",
+)
+def page_major_kv_layout(v: View) -> dict | Refuse | None:
+    """Unified memory implies the page-major KV layout, which only some kernels can stride.
+
+    Page-major without unified memory is temporarily unsupported. Allowed backends: MLA,
+    the paged MLA family; MHA with asymmetric K/V, triton/fa3/fa4; other MHA, triton, fa3,
+    fa4, flashinfer, trtllm_mha. Linear-attention and Mamba state kernels are checked too.
+    """
+    out = {"enable_page_major_kv_layout": True} if (
+        v.enable_unified_memory and not v.enable_page_major_kv_layout) else None
+    if not (v.enable_page_major_kv_layout or v.enable_unified_memory):
+        return None
+    if not v.enable_unified_memory:
+        return Refuse("--enable-page-major-kv-layout needs --enable-unified-memory for now")
+    mla = v.model.is_mla
+    if mla:
+        allowed = {"triton", "fa3", "trtllm_mla", "flashinfer", "cutedsl_mla", "flashmla"}
+    elif v.model.has_asymmetric_kv:
+        allowed = set(_ASYMMETRIC_KV_BACKENDS)
+    else:
+        allowed = {"triton", "fa3", "fa4", "flashinfer", "trtllm_mha"}
+    backends = set(effective_backends(v)) - {None}
+    if not backends <= allowed:
+        return Refuse(f"the page-major KV layout supports {sorted(allowed)} here; got "
+                      f"{sorted(backends)}")
+    decode_ok = {"triton", "flashinfer"} | ({"cutedsl", "helion"} if mla else set())
+    prefill_ok = {"triton", "flashkda", "flashinfer"} | ({"cutedsl", "helion"} if mla else set())
+    linear_decode = v.linear_attn_decode_backend or v.linear_attn_backend
+    linear_prefill = v.linear_attn_prefill_backend or v.linear_attn_backend
+    if linear_decode not in decode_ok | {None}:
+        return Refuse(f"the page-major layout needs a linear-attention decode backend in "
+                      f"{sorted(decode_ok)}; got {linear_decode}")
+    if linear_prefill not in prefill_ok | {None}:
+        return Refuse(f"the page-major layout needs a linear-attention prefill backend in "
+                      f"{sorted(prefill_ok)}; got {linear_prefill}")
+    if v.mamba_backend not in (None, "triton"):
+        return Refuse(f"the page-major layout needs --mamba-backend triton; got "
+                      f"{v.mamba_backend}")
+    return out
+
+
+_SPEC_VERIFY_AUDITED = frozenset({"triton", "trtllm_mla", "cutedsl_mla", "flashmla",
+                                  "flashinfer", "fa3"})
+_SPEC_MHA_AUDITED = frozenset({"triton", "flashinfer", "fa3", "trtllm_mha"})
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=BACKEND_FIELDS + (
+        "enable_unified_memory", "speculative_algorithm", "speculative_eagle_topk",
+        "speculative_draft_attention_backend", "dcp_size", "enable_two_batch_overlap",
+        "enable_lmcache", "enable_unified_cache_external_linker",
+        "disaggregation_decode_retraction_backup", "enable_hierarchical_cache",
+        "cuda_graph_config"),
+    writes=("cuda_graph_config",),
+    facts=("model.is_mla", "model.is_hybrid_swa", "model.is_hybrid_linear"),
+    sglang="handle_unified_memory_pool",
+)
+def unified_memory_pool(v: View) -> Declare | Refuse | None:
+    """The unified KV pool translates virtual to physical ids only where that was audited.
+
+    Speculation: none, DSPARK, EAGLE, EAGLE3 or DFLASH, top-k 1; EAGLE/EAGLE3 need a hybrid
+    (SWA or Mamba) target on audited verify backends; no two-batch overlap, LMCache or
+    external linker. A ``full`` prefill graph builds its block table only in the fa3/fa4
+    path, so with any other backend it is disabled, even when chosen (SGLang mutates it in
+    place with a warning). PD-transfer and DCP sub-checks are not modelled.
+    """
+    if not v.enable_unified_memory:
+        return None
+    algorithm = v.speculative_algorithm
+    if algorithm not in (None, "DSPARK", "EAGLE", "EAGLE3", "DFLASH"):
+        return Refuse("--enable-unified-memory supports speculative decoding with DSPARK, "
+                      f"DFLASH, EAGLE and EAGLE3 only, not {algorithm}")
+    if v.speculative_eagle_topk not in (None, 1):
+        return Refuse("--enable-unified-memory supports a linear draft chain only (top-k 1)")
+    backends = set(effective_backends(v)) - {None}
+    if algorithm in ("EAGLE", "EAGLE3"):
+        if not (v.model.is_hybrid_swa or v.model.is_hybrid_linear):
+            return Refuse("--enable-unified-memory with EAGLE/EAGLE3 needs a hybrid (SWA or "
+                          "Mamba) target: the draft's KV lives inside the target's pool")
+        allowed = _SPEC_VERIFY_AUDITED if v.model.is_mla else _SPEC_MHA_AUDITED
+        if not backends or not backends <= allowed:
+            return Refuse(f"--enable-unified-memory with {algorithm} needs target backends in "
+                          f"{sorted(allowed)}; got {sorted(backends)}")
+        draft = v.speculative_draft_attention_backend
+        if not ({draft} if draft else backends) <= _SPEC_MHA_AUDITED:
+            return Refuse("--enable-unified-memory with EAGLE runs the draft on an "
+                          f"MHA-audited backend {sorted(_SPEC_MHA_AUDITED)}")
+    spec_allowed = {"DSPARK": _SPEC_VERIFY_AUDITED | {"fa4"}, "DFLASH": _SPEC_MHA_AUDITED}
+    if algorithm in spec_allowed:
+        allowed = set(spec_allowed[algorithm])
+        if v.dcp_size > 1:
+            allowed.discard("flashinfer")
+        if not backends <= allowed:
+            return Refuse(f"--enable-unified-memory with {algorithm} needs backends in "
+                          f"{sorted(allowed)}; got {sorted(backends)}")
+    for failed, what in (
+        (v.enable_two_batch_overlap, "--enable-two-batch-overlap"),
+        (v.enable_lmcache, "--enable-lmcache"),
+        (v.enable_unified_cache_external_linker, "--enable-unified-cache-external-linker"),
+        (algorithm in ("EAGLE", "EAGLE3")
+         and v.disaggregation_decode_retraction_backup == "host_pool",
+         "EAGLE with the host-pool retraction backup"),
+        (algorithm in ("EAGLE", "EAGLE3") and v.enable_hierarchical_cache,
+         "EAGLE with the hierarchical cache"),
+    ):
+        if failed:
+            return Refuse(f"--enable-unified-memory does not support {what}")
+    config = v.cuda_graph_config
+    if config[PREFILL]["backend"] == "full" and not backends <= {"fa3", "fa4"}:
+        return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
+                       "unified memory: the full prefill CUDA graph runs only on fa3/fa4; "
+                       f"disabled for {sorted(backends)}")
+    return None
+
+
+# --- P35 -------------------------------------------------------------------------------------
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("debug_tensor_dump_output_folder", "msprobe_dump_config", "cuda_graph_config"),
+    writes=("cuda_graph_config", "skip_server_warmup"),
+    sglang="handle_other_validations (tensor dump, msProbe)",
+)
+def debug_dump_graph_disable(v: View) -> Declare | None:
+    """Tensor dumps and msProbe record eager forwards only: graphs and warm-up go off.
+
+    A captured graph replays without running the dump hooks, so both phases are disabled
+    even when chosen.
+    """
+    if v.debug_tensor_dump_output_folder is None and v.msprobe_dump_config is None:
+        return None
+    return Declare({"cuda_graph_config": _both_disabled(v.cuda_graph_config),
+                    "skip_server_warmup": True},
+                   "CUDA graphs and warm-up disabled for tensor dumps")
+
+
+# --- P36: model capability gates -------------------------------------------------------------
+
+@rule(
+    phase=Phase.LATE,
+    reads=("attention_backend", "cuda_graph_config"),
+    writes=("attention_backend", "chunked_prefill_size", "disable_radix_cache",
+            "disable_cuda_graph", "cuda_graph_config"),
+    facts=("model.model_type", "model.architectures", "model.config"),
+    sglang="handle_model_capability_adjustments (HRM-Text)",
+)
+def hrm_text_capability(v: View) -> Declare | None:
+    """HRM-Text attends bidirectionally over the prompt: triton, one prefill, no reuse.
+
+    Only the Triton kernels honour its prefix-LM mask; the recurrent forward writes
+    direction-dependent KV, so radix reuse, chunking and CUDA graphs all go off.
+    """
+    model = v.model
+    if not (model.model_type == "hrm_text" or "HrmTextForCausalLM" in model.architectures):
+        return None
+    if not model.config.get("prefix_lm", True):
+        return None
+    return Declare({"attention_backend": "triton", "chunked_prefill_size": -1,
+                    "disable_radix_cache": True, "disable_cuda_graph": True,
+                    "cuda_graph_config": _both_disabled(v.cuda_graph_config)},
+                   "HRM-Text: triton attention, no chunked prefill, radix cache or CUDA graphs")
+
+
+@rule(
+    phase=Phase.LATE,
+    reads=BACKEND_FIELDS + INPUT_FIELDS + ("kv_cache_dtype", "is_embedding",
+                                           "attn_cp_size", "enable_prefill_cp",
+                                           "enable_hisparse"),
+    writes=("is_embedding", "disable_radix_cache", "chunked_prefill_size",
+            "enable_tokenizer_batch_encode", "prefill_only_disable_kv_cache",
+            "cuda_graph_config"),
+    facts=("model.is_embedding_gemma", "model.context_len", "target.is_cuda", "target.is_sm90",
+           "target.is_sm100"),
+    sglang="handle_model_capability_adjustments (EmbeddingGemma)",
+)
+def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
+    """EmbeddingGemma encodes a prompt bidirectionally in one prefill, never decoding.
+
+    Embedding mode, no radix reuse, no chunking, batched tokenisation; decode graphs off.
+    On Hopper/SM10x with an fa3/fa4 (or unset) prefill backend the KV-less raw-K/V prefill
+    is enabled. A CUDA prefill graph becomes breakable with max_bs at least
+    max(context length, 16384) unless locked; elsewhere it is disabled.
+    """
+    if not v.model.is_embedding_gemma:
+        return None
+    out: dict[str, Any] = {"is_embedding": True, "disable_radix_cache": True,
+                           "chunked_prefill_size": -1, "enable_tokenizer_batch_encode": True}
+    target = v.target
+    requested = v.prefill_attention_backend or v.attention_backend
+    if target.is_cuda and (target.is_sm90 or target.is_sm100) and requested in (
+            None, "fa3", "fa4"):
+        out["prefill_only_disable_kv_cache"] = True
+        kv = v.kv_cache_dtype
+        if kv in ("nvfp4", "fp4_mx_block16", "mxfp8"):
+            return Refuse(f"the KV-less embedding prefill does not support kv_cache_dtype {kv}")
+        if v.attn_cp_size > 1 or v.enable_prefill_cp or v.enable_hisparse:
+            return Refuse("the KV-less embedding prefill does not support context "
+                          "parallelism or HiSparse")
+    config = with_phase(v.cuda_graph_config, DECODE, backend="disabled")
+    if target.is_cuda and config[PREFILL]["backend"] != "disabled":
+        config = with_phase(config, PREFILL, backend="breakable")
+        keys = locked(v)
+        if (PREFILL, "max_bs") not in keys:
+            max_bs = max(config[PREFILL]["max_bs"] or 0, v.model.context_len, 16384)
+            sizing: dict[str, Any] = {"max_bs": max_bs}
+            if (PREFILL, "bs") not in keys:
+                sizing["bs"] = prefill_sizes(max_bs)
+            config = with_phase(config, PREFILL, **sizing)
+    elif not target.is_cuda:
+        config = with_phase(config, PREFILL, backend="disabled")
+    out["cuda_graph_config"] = config
+    return Declare(out, "EmbeddingGemma: embedding mode, no radix cache or chunked prefill, "
+                        "breakable prefill graph on CUDA")
+
+
+@rule(
+    phase=Phase.LATE,
+    reads=("chunked_prefill_size",),
+    writes=("chunked_prefill_size",),
+    facts=("model.is_multimodal", "model.mm_chunked_prefill_supported"),
+    sglang="handle_model_capability_adjustments (multimodal chunked prefill)",
+)
+def multimodal_chunking_capability(v: View) -> Declare | None:
+    """Some multimodal models cannot split a prompt's image tokens: chunked prefill goes off.
+
+    Grok-1 vision/audio, LLaVA-Llama, Mllama, MossVL and CLIP.
+    """
+    model = v.model
+    if model.is_multimodal and not model.mm_chunked_prefill_supported:
+        return Declare({"chunked_prefill_size": -1},
+                       f"chunked prefill disabled: {model.arch0} does not support it")
+    return None
+
+
+# --- P38 -------------------------------------------------------------------------------------
+
+
+@rule(
+    phase=Phase.LATE,
+    reads=("cuda_graph_config", "page_size"),
+    writes=("cuda_graph_config",),
+    facts=("model.context_len",),
+    sglang="finalize_cuda_graph_prefill_max_context",
+)
+def finalize_cuda_graph_prefill_max_context(v: View) -> Declare | Refuse | None:
+    """The prefill graph's max context is rounded up to whole pages and must fit the model.
+
+    Captured attention metadata addresses whole pages, so a context bound is page-aligned.
+    """
+    config = v.cuda_graph_config
+    requested = config[PREFILL]["max_context_size"]
+    if requested is None:
+        return None
+    if requested <= 0:
+        return Refuse("--cuda-graph-prefill-max-context must be a positive integer")
+    page = v.page_size
+    aligned = int(-(-requested // page) * page)
+    context = v.model.context_len
+    if context and context > 0 and aligned > context:
+        return Refuse(f"--cuda-graph-prefill-max-context {aligned} (page-aligned) exceeds the "
+                      f"model context length {context}")
+    return Declare({"cuda_graph_config": with_phase(config, PREFILL, max_context_size=aligned)},
+                   None if aligned == requested else
+                   f"prefill graph max context {requested} -> {aligned} (page {page})")
+
+
+# --- after resolution: the launcher's check_server_args --------------------------------------
+
+
+@rule(
+    phase=Phase.LAUNCHER,
+    reads=("chunked_prefill_size", "disaggregation_mode", "page_size"),
+    sglang="check_server_args (chunked prefill vs page size)",
+)
+def launcher_chunk_page_alignment(v: View) -> Refuse | None:
+    """A prefill chunk must be whole pages (not checked when chunking is off or on PD decode).
+
+    Chunks are written to the KV pool page by page; nothing re-aligns a chunk that attention
+    DP divided (e.g. 16384 // 3 on page 64).
+    """
+    chunk = v.chunked_prefill_size
+    if chunk > 0 and v.disaggregation_mode != "decode" and chunk % v.page_size:
+        return Refuse(f"chunked_prefill_size {chunk} is not a multiple of page_size "
+                      f"{v.page_size}")
+    return None
+
+
+@rule(
+    phase=Phase.LAUNCHER,
+    reads=("speculative_algorithm", "enable_mixed_chunk"),
+    sglang="check_server_args (mixed chunk with speculation)",
+)
+def launcher_spec_mixed_chunk(v: View) -> Refuse | None:
+    """Mixed prefill steps with speculation need a worker that can resume (EAGLE, EAGLE3,
+    DFLASH, DSPARK)."""
+    algorithm = v.speculative_algorithm
+    if (algorithm is not None and v.enable_mixed_chunk
+            and algorithm not in ("EAGLE", "EAGLE3", "DFLASH", "DSPARK")):
+        return Refuse(f"--enable-mixed-chunk is not supported with {algorithm} speculative "
+                      "decoding")
+    return None
+
+
+@rule(
+    phase=Phase.LAUNCHER,
+    reads=("ep_join_mode", "tp_size", "pp_size", "nnodes", "pp_max_micro_batch_size",
+           "disable_cuda_graph_padding", "enable_torch_compile", "dp_size", "base_gpu_id",
+           "gpu_id_step", "moe_dense_tp_size", "served_model_name"),
+    sglang="check_server_args (parallel layout)",
+)
+def launcher_layout_checks(v: View) -> Refuse | None:
+    """Launch-layout checks SGLang makes before starting workers.
+
+    TP x PP divides over the nodes (except EP scale-up); a positive PP micro-batch cap;
+    no torch.compile without graph padding (one compile per batch size); no multi-node DP
+    replicas; sane GPU ids; a dense MoE TP of 1 or TP; no ':' in the served name (it is
+    LoRA's ``model:adapter`` syntax).
+    """
+    if v.ep_join_mode != "scale" and (v.tp_size * v.pp_size) % v.nnodes:
+        return Refuse(f"tp_size x pp_size ({v.tp_size * v.pp_size}) must be divisible by "
+                      f"nnodes {v.nnodes}")
+    cap = v.pp_max_micro_batch_size
+    if cap is not None and cap < 1:
+        return Refuse(f"--pp-max-micro-batch-size must be positive, got {cap}")
+    if v.disable_cuda_graph_padding and v.enable_torch_compile:
+        return Refuse("--disable-cuda-graph-padding with --enable-torch-compile compiles once "
+                      "per batch size; drop one of them")
+    if v.dp_size > 1 and v.nnodes != 1:
+        return Refuse("data-parallel replicas cannot span nodes; use --attn-dp-size")
+    if v.base_gpu_id < 0:
+        return Refuse("--base-gpu-id must be non-negative")
+    if v.gpu_id_step < 1:
+        return Refuse("--gpu-id-step must be positive")
+    if v.moe_dense_tp_size not in (None, 1, v.tp_size):
+        return Refuse("--moe-dense-tp-size must be 1 or tp_size")
+    name = str(v.served_model_name)
+    if ":" in name and not name.startswith(("s3://", "gs://", "az://")):
+        return Refuse(f"served model name {name!r} contains ':', which is reserved for "
+                      "model:adapter")
+    return None
+
+
+@rule(
+    phase=Phase.LAUNCHER,
+    reads=("enable_pdmux", "pp_size", "chunked_prefill_size", "disaggregation_mode",
+           "disable_overlap_schedule", "enable_priority_scheduling", "schedule_policy",
+           "retraction_policy", "schedule_conservativeness", "kv_canary_sweep_interval",
+           "kv_canary", "tokenizer_worker_num", "detokenizer_worker_num"),
+    sglang="check_server_args (scheduling)",
+)
+def launcher_scheduling_checks(v: View) -> Refuse | None:
+    """Scheduler settings SGLang rejects at launch.
+
+    PD multiplexing needs pp 1, no chunked prefill, no PD disaggregation and no overlap
+    schedule; priority scheduling needs fcfs or lof (and priority retraction needs it);
+    conservativeness is non-negative; canary sweeps need a canary; worker counts >= 1.
+    """
+    if v.enable_pdmux:
+        if v.pp_size != 1:
+            return Refuse("PD multiplexing needs pp_size 1")
+        if v.chunked_prefill_size != -1:
+            return Refuse("PD multiplexing needs chunked prefill off (-1)")
+        if v.disaggregation_mode != "null":
+            return Refuse("PD multiplexing cannot be combined with PD disaggregation")
+        if not v.disable_overlap_schedule:
+            return Refuse("PD multiplexing needs --disable-overlap-schedule")
+    if v.tokenizer_worker_num < 1 or v.detokenizer_worker_num < 1:
+        return Refuse("tokenizer and detokenizer worker counts must be at least 1")
+    if v.enable_priority_scheduling and v.schedule_policy not in ("fcfs", "lof"):
+        return Refuse(f"priority scheduling needs schedule policy fcfs or lof, not "
+                      f"{v.schedule_policy}")
+    if v.retraction_policy == "priority" and not v.enable_priority_scheduling:
+        return Refuse("--retraction-policy priority needs --enable-priority-scheduling")
+    if v.schedule_conservativeness < 0:
+        return Refuse("schedule_conservativeness must be non-negative")
+    if v.kv_canary_sweep_interval > 0 and v.kv_canary == "none":
+        return Refuse("--kv-canary-sweep-interval needs --kv-canary log or raise")
+    return None

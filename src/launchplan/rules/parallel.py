@@ -1,0 +1,450 @@
+"""Parallel layouts: attention DP (P27), context parallelism (P28),
+KV-cache sharding (P29, re-checked at the end) and the pipeline-parallel overlap rule (P31).
+
+Attention DP splits the batch across ``attn_dp_size`` attention groups inside one TP group,
+so per-rank quantities SGLang sized for the whole group (the prefill chunk, the prefill
+graph's token buckets) are divided here, after the memory tiers already used them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
+from launchplan.rules.graph_config import (
+    DECODE,
+    INPUT_FIELDS,
+    PREFILL,
+    locked,
+    prefill_sizes,
+    with_phase,
+)
+
+
+def attn_dp_enabled(v: Any) -> bool:
+    """SGLang's ``attn_dp_enabled``: attention DP wider than 1, or an EP scale-up joiner."""
+    return v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+
+
+# --- P27: data parallelism -------------------------------------------------------------------
+
+
+@rule(
+    phase=Phase.PARALLEL,
+    reads=("attn_dp_size", "dp_size"),
+    sglang="handle_data_parallelism (checks)",
+)
+def data_parallelism_checks(v: View) -> Refuse | None:
+    """Attention DP is at least 1 wide and cannot run inside data-parallel replicas."""
+    if v.attn_dp_size < 1:
+        return Refuse(f"--attn-dp-size must be positive, got {v.attn_dp_size}")
+    if v.attn_dp_size > 1 and v.dp_size > 1:
+        return Refuse(f"--dp-size {v.dp_size} replicas cannot be combined with "
+                      f"--attn-dp-size {v.attn_dp_size}")
+    return None
+
+
+@rule(
+    phase=Phase.PARALLEL,
+    reads=("dp_size", "attn_dp_size", "ep_join_mode", "enable_dp_lm_head"),
+    writes=("enable_dp_lm_head",),
+    sglang="_data_parallelism_defaults",
+)
+def data_parallelism_defaults(v: View) -> dict | None:
+    """With a single DP rank (and no EP scale-up) there is nothing to shard the LM head over."""
+    if v.dp_size * v.attn_dp_size == 1 and v.ep_join_mode != "scale" and v.enable_dp_lm_head:
+        return {"enable_dp_lm_head": False}
+    return None
+
+
+@rule(
+    phase=Phase.PARALLEL,
+    reads=("attn_dp_size", "ep_join_mode", "tp_size", "schedule_conservativeness",
+           "chunked_prefill_size") + INPUT_FIELDS,
+    writes=("schedule_conservativeness", "chunked_prefill_size", "cuda_graph_config",
+            "enable_dp_attention_local_control_broadcast"),
+    sglang="handle_data_parallelism (attention DP)",
+)
+def attention_dp_adjustments(v: View) -> Declare | Refuse | None:
+    """Attention DP: chunk //= attn_dp_size, conservativeness x 0.3, prefill graph re-clamped.
+
+    Each attention group prefills its own share, so the chunk (even an explicit one) is
+    divided. The prefill graph's max_bs was sized from the undivided chunk; capturing more
+    tokens than a rank's chunk would overrun the MoE all-to-all budget, which is sized from
+    the divided chunk, so an unlocked max_bs is cut to it (and unlocked buckets regenerated).
+    Nothing re-aligns the divided chunk to the page size (the launcher check may then fail).
+    """
+    if not attn_dp_enabled(v):
+        return None
+    if v.tp_size % v.attn_dp_size:
+        return Refuse(f"tp_size {v.tp_size} must be divisible by attn_dp_size {v.attn_dp_size}")
+    chunk = v.chunked_prefill_size // v.attn_dp_size
+    out: dict[str, Any] = {
+        "schedule_conservativeness": v.schedule_conservativeness * 0.3,
+        "chunked_prefill_size": chunk,
+    }
+    if v.record.env_flag("SGLANG_RUST_SERVER"):
+        out["enable_dp_attention_local_control_broadcast"] = True
+    config = v.cuda_graph_config
+    prefill = config[PREFILL]
+    keys = locked(v)
+    if (prefill["backend"] != "disabled" and prefill["max_bs"] is not None
+            and prefill["max_bs"] > chunk and (PREFILL, "max_bs") not in keys):
+        clamped: dict[str, Any] = {"max_bs": chunk}
+        if (PREFILL, "bs") not in keys:
+            clamped["bs"] = prefill_sizes(chunk)
+        out["cuda_graph_config"] = with_phase(config, PREFILL, **clamped)
+    return Declare(out, f"attention DP: chunked_prefill_size {v.chunked_prefill_size} -> "
+                        f"{chunk}")
+
+
+@rule(
+    phase=Phase.PARALLEL,
+    reads=("enable_tp_lm_head_all_to_all", "disaggregation_mode", "attn_dp_size", "tp_size",
+           "attn_cp_size", "enable_dp_lm_head"),
+    writes=("enable_tp_lm_head_all_to_all",),
+    sglang="_tp_lm_head_all_to_all_default",
+)
+def tp_lm_head_all_to_all_default(v: View) -> dict | None:
+    """The TP LM-head all-to-all is on only for pure attention-DP PD decode servers.
+
+    Prefill and colocated servers keep the communication-free DP LM head: the head's
+    layout is fixed at load time, so the TP path would also slow their long prefills.
+    """
+    if v.enable_tp_lm_head_all_to_all is not None:
+        return None
+    enable = (v.disaggregation_mode == "decode" and v.attn_dp_size > 1
+              and v.tp_size == v.attn_dp_size and v.attn_cp_size == 1
+              and not v.enable_dp_lm_head)
+    return {"enable_tp_lm_head_all_to_all": enable}
+
+
+@rule(
+    phase=Phase.PARALLEL,
+    reads=("enable_dp_lm_head", "enable_tp_lm_head_all_to_all", "attn_dp_size",
+           "ep_join_mode", "tp_size", "attn_cp_size"),
+    sglang="_dp_lm_head_validation",
+)
+def dp_lm_head_validation(v: View) -> Refuse | None:
+    """A DP LM head and the TP LM-head all-to-all both need attention DP; the latter, TP = DP."""
+    if v.enable_dp_lm_head and not attn_dp_enabled(v):
+        return Refuse("--enable-dp-lm-head needs attention DP (--attn-dp-size > 1)")
+    if v.enable_tp_lm_head_all_to_all:
+        if not attn_dp_enabled(v):
+            return Refuse("--enable-tp-lm-head-all-to-all needs attention DP")
+        if v.enable_dp_lm_head:
+            return Refuse("--enable-tp-lm-head-all-to-all shards the LM head over TP and "
+                          "cannot be combined with --enable-dp-lm-head")
+        if v.tp_size != v.attn_dp_size:
+            return Refuse("--enable-tp-lm-head-all-to-all needs tp_size == attn_dp_size")
+        if v.attn_cp_size != 1:
+            return Refuse("--enable-tp-lm-head-all-to-all needs attn_cp_size 1")
+    return None
+
+
+# --- P28: context parallelism ----------------------------------------------------------------
+
+_BOUNDARY_SCOPE_ARCHS = ("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",
+                         "KimiK3ForConditionalGeneration", "KimiK3LinearForCausalLM")
+
+
+@rule(
+    phase=Phase.PARALLEL,
+    reads=("attn_cp_size", "enable_prefill_cp", "enable_attn_tp_input_scattered"),
+    writes=("enable_attn_tp_input_scattered",),
+    facts=("model.model_type", "model.arch0"),
+    sglang="handle_context_parallelism (_boundary_parallelism_overrides)",
+)
+def boundary_parallelism(v: View) -> Declare | Refuse | None:
+    """Models whose forward never enters the input-scattered attention scope turn it off.
+
+    Nemotron-H, LongCat-Flash, Kimi-K3 and Inkling; Nemotron-H has no attention CP, and
+    LongCat-Flash no prefill CP with attn_cp_size > 1.
+    """
+    model_type = v.model.model_type
+    nemotron = model_type in ("nemotron_h", "nemotron_h_puzzle")
+    longcat = model_type == "longcat_flash"
+    if nemotron and v.attn_cp_size > 1:
+        return Refuse("Nemotron-H does not support --attn-cp-size > 1")
+    if longcat and v.enable_prefill_cp and v.attn_cp_size > 1:
+        return Refuse("LongCat-Flash does not support --enable-prefill-cp with "
+                      "--attn-cp-size > 1")
+    if (nemotron or longcat or v.model.arch0 in _BOUNDARY_SCOPE_ARCHS) and \
+            v.enable_attn_tp_input_scattered:
+        return Declare({"enable_attn_tp_input_scattered": False},
+                       f"input-scattered attention disabled: {v.model.arch0} does not use it")
+    return None
+
+
+@rule(
+    phase=Phase.PARALLEL,
+    reads=("enable_prefill_cp", "cp_strategy", "attn_cp_size", "tp_size", "attn_dp_size",
+           "enable_aiter_allreduce_fusion", "moe_dp_size", "ep_size", "pp_size",
+           "language_only", "language_model_only"),
+    facts=("target.is_hip", "model.arch0", "model.is_multimodal"),
+    sglang="handle_context_parallelism",
+)
+def context_parallelism_checks(v: View) -> Refuse | None:
+    """Context-parallel layouts that SGLang refuses.
+
+    Prefill CP on ROCm only for DeepSeek-V4; DeepSeek V3.2 interleaves, MiMo V2 zigzags
+    (text only); a CP strategy is required; TP must divide into attention DP x CP groups;
+    no aiter all-reduce fusion with CP; MoE DP needs TP divisible by it, EP x MoE-DP within
+    TP, no PP, and (with EP) EP x MoE-DP = TP; attn_cp_size != moe_dp_size only with
+    moe_dp_size 1.
+    """
+    arch = v.model.arch0
+    cp = v.enable_prefill_cp
+    if cp and v.target.is_hip and arch != "DeepseekV4ForCausalLM":
+        return Refuse(f"prefill CP on ROCm supports only DeepseekV4ForCausalLM, not {arch}")
+    if cp and arch == "DeepseekV32ForCausalLM" and v.cp_strategy == "zigzag":
+        return Refuse("DeepSeek V3.2 prefill CP does not support --cp-strategy zigzag; "
+                      "use interleave")
+    if cp and arch in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"):
+        if v.cp_strategy != "zigzag":
+            return Refuse("MiMo V2 prefill CP supports only --cp-strategy zigzag")
+        if v.model.is_multimodal and not v.language_only and not v.language_model_only:
+            return Refuse("MiMo V2 prefill CP supports text only; add --language-only")
+    if cp and v.cp_strategy is None:
+        return Refuse("--enable-prefill-cp needs --cp-strategy")
+    if v.attn_cp_size > 1:
+        if v.tp_size % v.attn_cp_size:
+            return Refuse(f"tp_size {v.tp_size} must be divisible by attn_cp_size "
+                          f"{v.attn_cp_size}")
+        if v.tp_size % (v.attn_dp_size * v.attn_cp_size):
+            return Refuse(f"tp_size {v.tp_size} must be divisible by attn_dp_size x "
+                          f"attn_cp_size ({v.attn_dp_size * v.attn_cp_size})")
+        if v.enable_aiter_allreduce_fusion:
+            return Refuse("aiter all-reduce fusion does not support context parallelism")
+    moe_dp = v.moe_dp_size
+    if moe_dp > 1:
+        if v.tp_size % moe_dp:
+            return Refuse(f"tp_size {v.tp_size} must be divisible by moe_dp_size {moe_dp}")
+        if v.ep_size * moe_dp > v.tp_size:
+            return Refuse("ep_size x moe_dp_size must not exceed tp_size")
+        if v.pp_size != 1:
+            return Refuse("pipeline parallelism is not supported with MoE data parallelism")
+        if v.ep_size > 1 and v.ep_size * moe_dp != v.tp_size:
+            return Refuse("ep_size x moe_dp_size must equal tp_size")
+        if v.enable_aiter_allreduce_fusion:
+            return Refuse("aiter all-reduce fusion does not support context parallelism")
+    if v.attn_cp_size != moe_dp and moe_dp != 1:
+        return Refuse("attn_cp_size != moe_dp_size needs moe_dp_size 1")
+    return None
+
+
+def supports_prefill_cp_graph(v: Any) -> bool:
+    """Whether this prefill-CP layout has a breakable-graph (BCG) path.
+
+    Prefill CP over the whole TP group at pp 1, with zigzag on trtllm_mha, or interleave on
+    the dsa backend for GLM-5 Next (no DP replicas, no EP).
+    """
+    if not (v.enable_prefill_cp and v.pp_size == 1 and v.attn_cp_size == v.tp_size):
+        return False
+    prefill = effective_backends(v)[0]
+    if v.cp_strategy == "zigzag" and prefill == "trtllm_mha":
+        return True
+    return (v.cp_strategy == "interleave" and prefill == "dsa" and v.dp_size == 1
+            and v.ep_size == 1 and v.attn_cp_size > 1
+            and "Glm5NextForConditionalGeneration" in v.model.architectures)
+
+
+_BREAKABLE_A2A = ("none", "deepep", "megamoe", "flashinfer")
+
+
+@rule(
+    phase=Phase.PARALLEL,
+    reads=BACKEND_FIELDS + INPUT_FIELDS + (
+        "enable_prefill_cp", "cp_strategy", "pp_size", "attn_cp_size", "tp_size", "dp_size",
+        "ep_size", "dcp_size", "enable_two_batch_overlap", "moe_a2a_backend",
+        "disaggregation_mode"),
+    writes=("cuda_graph_config",),
+    facts=("model.architectures", "model.uses_kda", "model.is_multimodal"),
+    sglang="apply_prefill_cp_cuda_graph_default",
+)
+def prefill_cp_cuda_graph_default(v: View) -> Declare | None:
+    """Supported prefill CP gets a breakable prefill graph, even if an earlier default disabled it.
+
+    At the graph parse neither the backend nor the CP layout was known. Unless the user
+    chose the prefill backend, a supported layout turns it back to breakable, then the
+    other breakable blockers (KDA models but GLM-5 Next, decode CP, two-batch overlap,
+    unvalidated A2A backends, multimodal models), the PD decode role and DeepEP bucket
+    alignment are applied again.
+    """
+    if not v.enable_prefill_cp:
+        return None
+    config = v.cuda_graph_config
+    if (PREFILL, "backend") in locked(v) or not supports_prefill_cp_graph(v):
+        if config[PREFILL]["backend"] != "breakable":
+            return Declare({}, "this prefill CP layout runs without a breakable prefill graph")
+        return None
+    new = with_phase(config, PREFILL, backend="breakable")
+    model = v.model
+    blocked = (
+        (model.uses_kda and "Glm5NextForConditionalGeneration" not in model.architectures)
+        or v.dcp_size > 1 or v.enable_two_batch_overlap
+        or v.moe_a2a_backend not in _BREAKABLE_A2A
+        or (model.is_multimodal
+            and not getattr(model, "multimodal_breakable_graph_supported", False))
+    )
+    if blocked or v.disaggregation_mode == "decode":
+        new = with_phase(new, PREFILL, backend="disabled")
+    elif v.moe_a2a_backend == "deepep":
+        prefill = new[PREFILL]
+        sizes = prefill["bs"] or prefill_sizes(prefill["max_bs"] or 2048)
+        aligned = sorted({-(-s // 8) * 8 for s in sizes})
+        if aligned != list(sizes):
+            new = with_phase(new, PREFILL, bs=aligned, max_bs=aligned[-1])
+    if new[PREFILL]["backend"] != "breakable":
+        note = "this prefill CP layout runs without a breakable prefill graph"
+    else:
+        note = "breakable prefill CUDA graph enabled for supported prefill CP"
+    return Declare({"cuda_graph_config": new} if new != config else {}, note)
+
+
+# --- P29: KV-cache sharding ------------------------------------------------------------------
+
+_KV_SHARD_READS = BACKEND_FIELDS + (
+    "enable_kv_cache_sharding", "disaggregation_mode", "speculative_algorithm",
+    "speculative_eagle_topk", "enable_multi_layer_eagle", "dllm_algorithm",
+    "radix_cache_backend", "enable_unified_memory", "dcp_size", "enable_lmcache",
+    "enable_hisparse", "enable_two_batch_overlap", "enable_prefill_cp", "attn_cp_size",
+    "attn_dp_size", "ep_join_mode", "tp_size", "page_size", "chunked_prefill_size",
+    "cuda_graph_config", "disaggregation_transfer_backend", "enable_streaming_session",
+    "enable_session_radix_cache", "enable_flexkv", "enable_unified_cache_external_linker",
+    "mem_fraction_static", "disable_chunked_prefix_cache")
+
+
+def _kv_sharding(v: Any) -> Declare | Refuse | None:
+    if not v.enable_kv_cache_sharding:
+        return None
+    if v.disaggregation_mode != "prefill":
+        return Refuse("--enable-kv-cache-sharding runs only on PD prefill servers: each rank "
+                      "holds only its stripe of every page")
+    model = v.model
+    if v.speculative_algorithm is not None and not (
+            v.speculative_algorithm == "EAGLE" and model.arch0 == "GlmMoeDsaForCausalLM"
+            and v.speculative_eagle_topk == 1 and not v.enable_multi_layer_eagle):
+        return Refuse("KV sharding supports speculative decoding only for GLM DSA single-layer "
+                      "NextN MTP with EAGLE and top-k 1")
+    for flag, what in (("dllm_algorithm", "diffusion language models"),
+                       ("radix_cache_backend", "another radix cache backend"),
+                       ("enable_unified_cache_external_linker", "the external cache linker"),
+                       ("enable_streaming_session", "streaming sessions"),
+                       ("enable_session_radix_cache", "the session radix cache"),
+                       ("enable_flexkv", "FlexKV"), ("enable_unified_memory", "unified memory"),
+                       ("enable_lmcache", "LMCache"), ("enable_hisparse", "HiSparse"),
+                       ("enable_two_batch_overlap", "two-batch overlap")):
+        if v[flag]:
+            return Refuse(f"--enable-kv-cache-sharding does not support {what}")
+    if v.dcp_size > 1:
+        return Refuse("--enable-kv-cache-sharding and decode context parallelism are "
+                      "mutually exclusive")
+    prefill = effective_backends(v)[0]
+    if prefill not in ("fa3", "trtllm_mla", "dsa"):
+        return Refuse("--enable-kv-cache-sharding needs the fa3 prefill backend, or "
+                      f"trtllm_mla for plain-TP MLA; got {prefill}")
+    if prefill == "trtllm_mla":
+        if not model.is_mla:
+            return Refuse("KV sharding with trtllm_mla needs an MLA model")
+        if v.attn_cp_size > 1:
+            return Refuse("KV sharding with trtllm_mla supports plain-TP MLA only")
+        if v.disable_chunked_prefix_cache:
+            return Refuse("KV sharding with trtllm_mla needs chunked prefix caching")
+    if v.disaggregation_transfer_backend not in ("mooncake", "nixl"):
+        return Refuse("--enable-kv-cache-sharding supports the mooncake and nixl transfer "
+                      f"backends only, not {v.disaggregation_transfer_backend}")
+    if model.is_mla:
+        if v.attn_cp_size <= 1 and attn_dp_enabled(v):
+            return Refuse("KV sharding for MLA without prefill CP needs plain TP attention")
+        if v.attn_cp_size <= 1 and v.tp_size <= 1:
+            return Refuse("KV sharding for MLA without prefill CP needs tp_size > 1")
+    elif not v.enable_prefill_cp or v.attn_cp_size <= 1:
+        return Refuse("KV sharding for GQA models shards across CP ranks: it needs "
+                      "--enable-prefill-cp with attn_cp_size > 1")
+    page = v.page_size if v.page_size is not None else 1
+    if page <= 1:
+        return Refuse("--enable-kv-cache-sharding needs a page size above 1 (64 recommended): "
+                      "the page is the transfer and gather unit")
+    chunk = v.chunked_prefill_size
+    if chunk is None or chunk <= 0:
+        return Refuse("--enable-kv-cache-sharding needs chunked prefill")
+    out: dict[str, Any] = {}
+    notes = []
+    if chunk % page:
+        rounded = -(-chunk // page) * page
+        out["chunked_prefill_size"] = rounded
+        notes.append(f"chunked_prefill_size {chunk} -> {rounded} (a multiple of the page)")
+        delta = 1.5 * (max(rounded, 2048) - max(chunk, 2048))
+        if not v.explicit("mem_fraction_static") and delta > 0:
+            memory = v.target.memory_mib
+            if not memory or v.mem_fraction_static is None:
+                return Refuse("cannot round the chunk for KV sharding without the GPU memory; "
+                              f"pass a multiple of {page}")
+            fraction = float(v.mem_fraction_static) - delta / memory
+            if fraction <= 0:
+                return Refuse(f"rounding the chunk would use all reserved memory; pass a "
+                              f"smaller multiple of {page}")
+            out["mem_fraction_static"] = fraction
+    config = v.cuda_graph_config
+    new = config
+    if new[PREFILL]["backend"] != "disabled":
+        new = with_phase(new, PREFILL, backend="disabled")
+        notes.append("prefill CUDA graph disabled: KV sharding cannot be captured")
+    if v.speculative_algorithm is not None:
+        new = with_phase(new, DECODE, backend="disabled")
+    if new != config:
+        out["cuda_graph_config"] = new
+    return Declare(out, "; ".join(notes) or None) if out else None
+
+
+@rule(
+    phase=Phase.PARALLEL,
+    reads=_KV_SHARD_READS,
+    writes=("chunked_prefill_size", "mem_fraction_static", "cuda_graph_config"),
+    facts=("model.is_mla", "model.arch0", "target.memory_mib"),
+    sglang="handle_kv_cache_sharding",
+)
+def kv_cache_sharding(v: View) -> Declare | Refuse | None:
+    """Logical-page KV sharding (PD prefill only): validation, page-aligned chunk, eager prefill.
+
+    A rank stores only its stripe of each page, so the page must be above 1 and chunks
+    must end on pages (the chunk is rounded up, and an automatic memory fraction pays for
+    the larger activations); prefill graphs (and decode graphs under speculation) cannot
+    replay the per-batch gather plan, so they are disabled even when chosen. The DSA
+    sub-checks (interleave CP, TRT-LLM DSA, fp8 KV, page 64) are not modelled.
+    """
+    return _kv_sharding(v)
+
+
+@rule(
+    phase=Phase.LATE,
+    reads=_KV_SHARD_READS,
+    writes=("chunked_prefill_size", "mem_fraction_static", "cuda_graph_config"),
+    facts=("model.is_mla", "model.arch0", "target.memory_mib"),
+    sglang="handle_kv_cache_sharding (second run)",
+)
+def kv_cache_sharding_recheck(v: View) -> Declare | Refuse | None:
+    """KV sharding re-checked over the final view: capability rules may change backends late."""
+    return _kv_sharding(v)
+
+
+# --- P31 -------------------------------------------------------------------------------------
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("pp_size", "disable_overlap_schedule"),
+    writes=("disable_overlap_schedule",),
+    sglang="_pipeline_parallel_overlap_disable",
+)
+def pipeline_parallel_overlap_disable(v: View) -> Declare | None:
+    """Pipeline parallelism has its own micro-batch overlap: the overlap schedule goes off."""
+    if v.pp_size > 1:
+        return Declare({"disable_overlap_schedule": True},
+                       "pipeline parallelism is incompatible with the overlap schedule")
+    return None

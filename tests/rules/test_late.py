@@ -1,0 +1,213 @@
+"""Late rules: P19 DeepSeek trtllm_mla graph, P24-P26, P33-P38 and the launcher checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.facts.models import load_model
+from launchplan.rules import late
+from launchplan.rules.graph_config import default_config, with_phase
+from tests.rules.conftest import MLA, fake_model, make_view
+
+
+def fields(out):
+    return out.fields if isinstance(out, Declare) else out
+
+
+GRAPH = {"cuda_graph_config": default_config(True)}
+DSV3 = load_model("deepseek-v3")
+
+
+def prefill_backend(out):
+    return fields(out)["cuda_graph_config"]["prefill"]["backend"]
+
+
+# --- P19 -------------------------------------------------------------------------------------
+
+def test_deepseek_trtllm_mla_disables_the_prefill_graph():
+    out = late.deepseek_trtllm_mla_prefill_graph(make_view(
+        model=DSV3, overlay=GRAPH, attention_backend="trtllm_mla", tp_size=8))
+    assert prefill_backend(out) == "disabled"
+    assert fields(out)["cuda_graph_config"]["decode"]["backend"] == "full"
+
+
+@pytest.mark.parametrize("values", [
+    dict(attention_backend="trtllm_mla", cuda_graph_backend_prefill="breakable"),  # locked
+    dict(attention_backend="flashinfer"),
+    dict(attention_backend="trtllm_mla", prefill_attention_backend="fa3"),
+])
+def test_deepseek_trtllm_mla_rule_skips(values):
+    assert late.deepseek_trtllm_mla_prefill_graph(make_view(model=DSV3, overlay=GRAPH,
+                                                            **values)) is None
+
+
+def test_deepseek_rule_needs_the_v3_arch():
+    model = fake_model(**{**MLA, "architectures": ("DeepseekV2ForCausalLM",)})
+    assert late.deepseek_trtllm_mla_prefill_graph(make_view(
+        model=model, overlay=GRAPH, attention_backend="trtllm_mla")) is None
+
+
+# --- P24-P26 ---------------------------------------------------------------------------------
+
+def test_amd_kv_splits_and_grammar_default():
+    assert late.amd_triton_kv_splits(make_view("mi300x")) == {"triton_attention_num_kv_splits": 16}
+    assert late.amd_triton_kv_splits(make_view("h100")) is None
+    assert late.grammar_backend_default(make_view()) == {"grammar_backend": "xgrammar"}
+    assert late.grammar_backend_default(make_view(grammar_backend="outlines")) is None
+
+
+def test_multi_item_scoring():
+    out = late.multi_item_scoring(make_view(overlay=GRAPH, enable_mis=True,
+                                            attention_backend="flashinfer",
+                                            chunked_prefill_size=8192))
+    got = fields(out)
+    assert got["cuda_graph_config"]["decode"]["backend"] == "disabled"
+    assert got["cuda_graph_config"]["prefill"]["backend"] == "disabled"
+    assert got["disable_radix_cache"] is True and got["chunked_prefill_size"] == -1
+    assert isinstance(late.multi_item_scoring(make_view(overlay=GRAPH, enable_mis=True,
+                                                        attention_backend="fa3")), Refuse)
+    assert late.multi_item_scoring(make_view(overlay=GRAPH)) is None
+
+
+def test_prefill_only_kv_backend_check():
+    on = dict(prefill_only_disable_kv_cache=True)
+    assert late.prefill_only_kv_backend_check(make_view(attention_backend="fa4", **on)) is None
+    assert isinstance(late.prefill_only_kv_backend_check(make_view(
+        attention_backend="flashinfer", **on)), Refuse)
+
+
+# --- P33 -------------------------------------------------------------------------------------
+
+def test_cache_compatibility():
+    assert late.cache_compatibility(make_view()) == {"_swa_full_tokens_ratio_explicitly_set": False}
+    assert late.cache_compatibility(make_view(swa_full_tokens_ratio=0.5)) == {
+        "_swa_full_tokens_ratio_explicitly_set": True}
+    assert isinstance(late.cache_compatibility(make_view(swa_full_tokens_ratio=1.5)), Refuse)
+    assert isinstance(late.cache_compatibility(make_view(
+        enable_hierarchical_cache=True, disable_radix_cache=True)), Refuse)
+    assert isinstance(late.cache_compatibility(make_view(
+        disaggregation_decode_retraction_backup="host_pool")), Refuse)
+    assert isinstance(late.cache_compatibility(make_view(
+        enable_lmcache=True, speculative_algorithm="EAGLE")), Refuse)
+    assert isinstance(late.cache_compatibility(make_view(
+        radix_eviction_policy="tlru",
+        radix_eviction_policy_config={"threshold": 1, "next_prompt_estimate": 2})), Refuse)
+
+
+def test_page_major_kv_layout():
+    assert late.page_major_kv_layout(make_view(enable_unified_memory=True,
+                                               attention_backend="fa3")) == {
+        "enable_page_major_kv_layout": True}
+    assert isinstance(late.page_major_kv_layout(make_view(enable_page_major_kv_layout=True,
+                                                          attention_backend="fa3")), Refuse)
+    assert isinstance(late.page_major_kv_layout(make_view(enable_unified_memory=True,
+                                                          attention_backend="aiter")), Refuse)
+    assert late.page_major_kv_layout(make_view(attention_backend="fa3")) is None
+
+
+def test_unified_memory_full_prefill_fallback():
+    full = {"cuda_graph_config": with_phase(default_config(True), "prefill", backend="full")}
+    out = late.unified_memory_pool(make_view(overlay=full, enable_unified_memory=True,
+                                             attention_backend="flashinfer"))
+    assert prefill_backend(out) == "disabled"
+    assert late.unified_memory_pool(make_view(overlay=full, enable_unified_memory=True,
+                                              attention_backend="fa3")) is None
+
+
+def test_unified_memory_speculation_limits():
+    on = dict(enable_unified_memory=True, attention_backend="fa3")
+    assert isinstance(late.unified_memory_pool(make_view(
+        overlay=GRAPH, speculative_algorithm="NGRAM", **on)), Refuse)
+    assert isinstance(late.unified_memory_pool(make_view(
+        overlay=GRAPH, speculative_algorithm="EAGLE", speculative_eagle_topk=4, **on)), Refuse)
+    plain = fake_model(is_hybrid_swa=False, is_hybrid_linear=False)
+    assert isinstance(late.unified_memory_pool(make_view(
+        model=plain, overlay=GRAPH, speculative_algorithm="EAGLE", **on)), Refuse)
+    hybrid = fake_model(is_hybrid_swa=True, is_hybrid_linear=False)
+    assert late.unified_memory_pool(make_view(
+        model=hybrid, overlay=GRAPH, speculative_algorithm="EAGLE", **on)) is None
+
+
+def test_debug_dump_disables_graphs():
+    out = late.debug_dump_graph_disable(make_view(overlay=GRAPH,
+                                                  debug_tensor_dump_output_folder="/tmp/x"))
+    assert prefill_backend(out) == "disabled" and fields(out)["skip_server_warmup"] is True
+    assert late.debug_dump_graph_disable(make_view(overlay=GRAPH)) is None
+
+
+# --- P36, P38 --------------------------------------------------------------------------------
+
+def test_hrm_text_capability():
+    model = fake_model(model_type="hrm_text", config={})
+    got = fields(late.hrm_text_capability(make_view(model=model, overlay=GRAPH,
+                                                    attention_backend="fa3")))
+    assert got["attention_backend"] == "triton" and got["chunked_prefill_size"] == -1
+    no_prefix = fake_model(model_type="hrm_text", config={"prefix_lm": False})
+    assert late.hrm_text_capability(make_view(model=no_prefix, overlay=GRAPH)) is None
+    assert late.hrm_text_capability(make_view(model=fake_model(model_type="llama"),
+                                              overlay=GRAPH)) is None
+
+
+def test_embedding_gemma_capability():
+    model = fake_model(is_embedding_gemma=True, context_len=2048)
+    got = fields(late.embedding_gemma_capability(make_view("h100", model=model, overlay=GRAPH)))
+    assert got["prefill_only_disable_kv_cache"] is True
+    config = got["cuda_graph_config"]
+    assert config["decode"]["backend"] == "disabled"
+    assert config["prefill"]["backend"] == "breakable" and config["prefill"]["max_bs"] == 16384
+    got = fields(late.embedding_gemma_capability(make_view(
+        "mi300x", model=model, overlay={"cuda_graph_config": default_config(False)})))
+    assert "prefill_only_disable_kv_cache" not in got
+    assert got["cuda_graph_config"]["prefill"]["backend"] == "disabled"
+    assert late.embedding_gemma_capability(make_view(
+        model=fake_model(is_embedding_gemma=False), overlay=GRAPH)) is None
+
+
+def test_multimodal_chunking_capability():
+    model = fake_model(is_multimodal=True, mm_chunked_prefill_supported=False,
+                       arch0="MllamaForConditionalGeneration")
+    assert fields(late.multimodal_chunking_capability(make_view(model=model))) == {
+        "chunked_prefill_size": -1}
+    ok = fake_model(is_multimodal=True, mm_chunked_prefill_supported=True)
+    assert late.multimodal_chunking_capability(make_view(model=ok)) is None
+
+
+def test_prefill_max_context_alignment():
+    config = with_phase(default_config(True), "prefill", max_context_size=1000)
+    out = late.finalize_cuda_graph_prefill_max_context(make_view(
+        overlay={"cuda_graph_config": config}, page_size=64))
+    assert fields(out)["cuda_graph_config"]["prefill"]["max_context_size"] == 1024
+    too_long = with_phase(default_config(True), "prefill", max_context_size=10**7)
+    assert isinstance(late.finalize_cuda_graph_prefill_max_context(make_view(
+        overlay={"cuda_graph_config": too_long}, page_size=1)), Refuse)
+    assert late.finalize_cuda_graph_prefill_max_context(make_view(overlay=GRAPH,
+                                                                  page_size=1)) is None
+
+
+# --- launcher --------------------------------------------------------------------------------
+
+def test_launcher_chunk_page_alignment():
+    assert isinstance(late.launcher_chunk_page_alignment(make_view(
+        chunked_prefill_size=5461, page_size=64)), Refuse)
+    assert late.launcher_chunk_page_alignment(make_view(chunked_prefill_size=8192,
+                                                        page_size=64)) is None
+    assert late.launcher_chunk_page_alignment(make_view(
+        chunked_prefill_size=1000, page_size=64, disaggregation_mode="decode")) is None
+    assert late.launcher_chunk_page_alignment(make_view(chunked_prefill_size=-1,
+                                                        page_size=64)) is None
+
+
+def test_launcher_other_checks():
+    assert isinstance(late.launcher_spec_mixed_chunk(make_view(
+        speculative_algorithm="NGRAM", enable_mixed_chunk=True)), Refuse)
+    assert late.launcher_spec_mixed_chunk(make_view(speculative_algorithm="EAGLE",
+                                                    enable_mixed_chunk=True)) is None
+    assert isinstance(late.launcher_layout_checks(make_view(tp_size=3, nnodes=2,
+                                                            served_model_name="m")), Refuse)
+    assert isinstance(late.launcher_layout_checks(make_view(served_model_name="a:b")), Refuse)
+    assert late.launcher_layout_checks(make_view(served_model_name="m")) is None
+    assert isinstance(late.launcher_scheduling_checks(make_view(enable_pdmux=True,
+                                                                chunked_prefill_size=-1)),
+                      Refuse)
+    assert late.launcher_scheduling_checks(make_view(chunked_prefill_size=8192)) is None
