@@ -1,0 +1,136 @@
+"""Model-independent bootstrap (SGLang's pipeline steps 1-11).
+
+These run before SGLang looks at the model (even for a dummy model): the deprecated
+attention-DP spelling is rewritten before anything reads the DP layout, auxiliary
+hidden-state capture takes ``speculative_algorithm`` over before anything reads that, and
+simple range checks refuse bad values early.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+
+AUX_CAPTURE_METHODS = ("EAGLE3", "DFLASH", "DSPARK")
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("enable_dp_attention", "attn_dp_size", "dp_size"),
+    writes=("attn_dp_size", "dp_size", "enable_dp_attention"),
+    sglang="handle_deprecated_dp_attention",
+)
+def deprecated_dp_attention(v: View) -> Declare | None:
+    """``--enable-dp-attention --dp-size N`` is the old spelling of ``--attn-dp-size N``.
+
+    The old form counted attention groups with ``dp_size``; the width moves to
+    ``attn_dp_size`` (only while that is still 1) and ``dp_size`` counts replicas again (1).
+    The flag itself is always cleared, so every later rule reads one layout.
+    """
+    if not v.enable_dp_attention:
+        return None
+    out: dict[str, Any] = {}
+    note = None
+    if v.attn_dp_size == 1:
+        out.update(attn_dp_size=v.dp_size, dp_size=1)
+        note = (f"--enable-dp-attention --dp-size {v.dp_size} is deprecated: read as "
+                f"--attn-dp-size {v.dp_size}")
+    out["enable_dp_attention"] = False
+    return Declare(out, note)
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("prefill_decode_interval", "prefill_decode_interval_min_bs"),
+    sglang="validate_prefill_decode_interval",
+)
+def prefill_decode_interval_check(v: View) -> Refuse | None:
+    """The prefill/decode interleaving interval and its batch-size floor are non-negative."""
+    interval = v.prefill_decode_interval
+    if interval is not None and interval < 0:
+        return Refuse(f"--prefill-decode-interval must be non-negative, got {interval}")
+    if v.prefill_decode_interval_min_bs < 0:
+        return Refuse("--prefill-decode-interval-min-bs must be non-negative, got "
+                      f"{v.prefill_decode_interval_min_bs}")
+    return None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("enable_response_store", "disaggregation_mode"),
+    sglang="validate_response_store",
+)
+def response_store_check(v: View) -> Refuse | None:
+    """Stored responses live on one server, so the response store is off in PD mode."""
+    if v.enable_response_store and v.disaggregation_mode != "null":
+        return Refuse("--enable-response-store is not supported with PD disaggregation")
+    return None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("sampling_mask_max_tokens",),
+    sglang="validate_sampling_mask_max_tokens",
+)
+def sampling_mask_max_tokens_check(v: View) -> Refuse | None:
+    """The sampling-mask token budget is positive; its retired environment variable is refused.
+
+    PD servers must agree on the budget, so it moved from the environment to a flag.
+    """
+    if "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS" in v.env:
+        return Refuse("SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported; "
+                      "unset it and use --sampling-mask-max-tokens on both PD servers")
+    if v.sampling_mask_max_tokens <= 0:
+        return Refuse("--sampling-mask-max-tokens must be positive, got "
+                      f"{v.sampling_mask_max_tokens}")
+    return None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("enable_return_aux_hidden_states", "return_aux_hidden_state_layer_ids",
+           "speculative_algorithm", "speculative_draft_model_path", "pp_size"),
+    writes=("speculative_algorithm", "aux_hidden_state_capture"),
+    sglang="handle_aux_hidden_state_capture",
+)
+def aux_hidden_state_capture(v: View) -> Declare | Refuse | None:
+    """``--enable-return-aux-hidden-states`` captures draft-training features without a draft.
+
+    ``--speculative-algorithm`` then only names the capture convention (EAGLE3, DFLASH or
+    DSPARK): it moves to ``aux_hidden_state_capture`` and speculation is switched off. No
+    draft path; pp 1 (the hooks see the last rank's layers only); DFLASH/DSPARK need
+    explicit layer ids, which must be non-empty, non-negative and distinct.
+    """
+    layer_ids = v.return_aux_hidden_state_layer_ids
+    if not v.enable_return_aux_hidden_states:
+        if layer_ids is not None:
+            return Refuse("--return-aux-hidden-state-layer-ids needs "
+                          "--enable-return-aux-hidden-states")
+        return None
+    method = (v.speculative_algorithm or "").upper()
+    if method not in AUX_CAPTURE_METHODS:
+        return Refuse("--enable-return-aux-hidden-states needs --speculative-algorithm EAGLE3, "
+                      f"DFLASH or DSPARK to name the capture convention; got "
+                      f"{v.speculative_algorithm!r}")
+    if v.speculative_draft_model_path is not None:
+        return Refuse("--enable-return-aux-hidden-states captures without a draft; drop "
+                      "--speculative-draft-model-path")
+    if v.pp_size != 1:
+        return Refuse("--enable-return-aux-hidden-states supports pp_size 1 only")
+    if method != "EAGLE3" and not layer_ids:
+        return Refuse(f"--enable-return-aux-hidden-states with {method} needs "
+                      "--return-aux-hidden-state-layer-ids")
+    if layer_ids is not None:
+        if len(layer_ids) == 0:
+            return Refuse("--return-aux-hidden-state-layer-ids must not be empty")
+        if any(i < 0 for i in layer_ids):
+            return Refuse("--return-aux-hidden-state-layer-ids must be non-negative")
+        if len(set(layer_ids)) != len(layer_ids):
+            return Refuse("--return-aux-hidden-state-layer-ids must not repeat a layer")
+    return Declare({"speculative_algorithm": None, "aux_hidden_state_capture": method.lower()},
+                   f"auxiliary hidden states captured with the {method} convention; "
+                   "speculative decoding is off")

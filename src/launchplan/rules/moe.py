@@ -1,0 +1,277 @@
+"""MoE kernels and all-to-all backends (SGLang's P30: ``handle_moe_kernel_config`` and
+``handle_a2a_moe``).
+
+The MoE runner follows the quantization (some formats exist in one kernel family only);
+shared-expert fusion is switched off where a runner or an A2A backend cannot fuse; EP-spanning
+A2A backends force ``ep_size = tp_size``; DeepEP's normal (host-synchronised) dispatch and
+DeepEP v2's prefill cannot be captured in CUDA graphs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
+
+MXFP8_RUNNERS = ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm",
+                 "flashinfer_trtllm_routed")
+NVFP4_ONLINE_RUNNERS = ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl")
+# A2A backends whose experts span the whole TP group.
+EP_SPANNING_A2A = frozenset({"megamoe", "deepep", "deepep_v2", "mooncake", "nixl",
+                             "ascend_fuseep", "flashinfer", "flashinfer_megamoe", "mori",
+                             "pplx"})
+# Runners that keep shared experts out of the fused MoE call.
+_UNFUSED_RUNNERS = ("lora_triton", "lora_cutedsl", "lora_marlin", "flashinfer_cutedsl",
+                    "flashinfer_trtllm", "experimental_sgl_trtllm", "flashinfer_trtllm_routed")
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_runner_backend", "quantization", "moe_a2a_backend"),
+    writes=("moe_runner_backend",),
+    facts=("target.is_sm100", "target.is_sm110", "target.is_sm120", "target.is_hip",
+           "target.is_gfx95"),
+    sglang="_moe_runner_backend_quant_constraints",
+)
+def moe_runner_quant_constraints(v: View) -> Declare | Refuse | None:
+    """The MoE runner a quantization format needs.
+
+    ``nvfp4_online`` exists only in SM100/SM103 FlashInfer kernels: auto → flashinfer_trtllm
+    (flashinfer_megamoe with the MegaMoE A2A and W4A16 env), other runners refused. ``mxfp8``
+    (off Ascend): auto → flashinfer_trtllm (triton on gfx95; flashinfer_megamoe with its
+    A2A), unsupported runners overridden. ``modelopt_fp4`` on SM110/SM120: auto →
+    flashinfer_cutlass (the trtllm-gen MoE kernels are SM100-only).
+    """
+    runner = v.moe_runner_backend
+    quant = v.quantization
+    target = v.target
+    note = None
+    if quant == "nvfp4_online":
+        w4a16 = (v.moe_a2a_backend == "flashinfer_megamoe"
+                 and v.record.env_flag("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16"))
+        if not target.is_sm100:
+            return Refuse("--quantization nvfp4_online needs an SM100/SM103 GPU")
+        if runner == "auto":
+            runner = "flashinfer_megamoe" if w4a16 else "flashinfer_trtllm"
+        elif runner not in NVFP4_ONLINE_RUNNERS and not (
+                runner == "flashinfer_megamoe" and w4a16):
+            return Refuse("--quantization nvfp4_online supports the flashinfer_trtllm, "
+                          "flashinfer_trtllm_routed or flashinfer_cutedsl MoE runners "
+                          f"(flashinfer_megamoe only with its A2A and W4A16); got {runner}")
+    if quant == "mxfp8":
+        gfx95 = target.is_hip and target.is_gfx95
+        allowed = list(MXFP8_RUNNERS)
+        if gfx95 or (target.is_hip and runner == "triton"):
+            allowed.append("triton")
+        if gfx95 and v.record.env_flag("SGLANG_USE_AITER"):
+            allowed.append("aiter")
+        if v.moe_a2a_backend == "flashinfer_megamoe":
+            default = "flashinfer_megamoe"
+        else:
+            default = "triton" if gfx95 else "flashinfer_trtllm"
+        if runner == "auto":
+            runner = default
+        elif runner not in allowed:
+            note = f"mxfp8 MoE supports {', '.join(allowed)}; {runner} -> {default}"
+            runner = default
+    if runner == "auto" and quant == "modelopt_fp4" and (target.is_sm120 or target.is_sm110):
+        runner = "flashinfer_cutlass"
+        note = "modelopt_fp4 MoE on SM110/SM120 uses flashinfer_cutlass"
+    if runner == v.moe_runner_backend:
+        return None
+    return Declare({"moe_runner_backend": runner}, note)
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_runner_backend", "quantization", "ep_size", "tp_size", "moe_a2a_backend"),
+    sglang="handle_moe_kernel_config (runner checks)",
+)
+def moe_runner_quant_checks(v: View) -> Refuse | None:
+    """Each FlashInfer MoE runner implements a fixed set of weight formats and EP layouts.
+
+    cutlass: modelopt fp4/fp8/mixed or bf16, EP 1 or TP; cutedsl: NVFP4 formats, EP 1 or
+    TP, A2A none/deepep/flashinfer; trtllm: modelopt fp4/fp8/mixed, nvfp4_online, fp8,
+    mxfp8, compressed-tensors or bf16; trtllm_routed: fp8, mxfp8, modelopt fp4/mixed,
+    nvfp4_online, minimax_m3_nvfp4 or bf16; FP8/MXFP8 cutlass needs EP 1.
+    (Hybrid-NVFP4 checkpoints accepted by cutedsl are not detected.)
+    """
+    runner, quant = v.moe_runner_backend, v.quantization
+    ep_ok = v.ep_size in (1, v.tp_size)
+    if runner == "flashinfer_cutlass":
+        if quant not in ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None):
+            return Refuse(f"the flashinfer_cutlass MoE runner does not support {quant}")
+        if not ep_ok:
+            return Refuse("flashinfer_cutlass MoE needs ep_size 1 or tp_size")
+    if runner == "flashinfer_cutedsl":
+        if quant not in ("modelopt_fp4", "modelopt_mixed", "nvfp4_online"):
+            return Refuse(f"the flashinfer_cutedsl MoE runner does not support {quant}")
+        if not ep_ok:
+            return Refuse("flashinfer_cutedsl MoE needs ep_size 1 or tp_size")
+        if v.moe_a2a_backend not in ("none", "deepep", "flashinfer"):
+            return Refuse("flashinfer_cutedsl MoE supports moe_a2a_backend none, deepep or "
+                          f"flashinfer, not {v.moe_a2a_backend}")
+    if runner in ("flashinfer_trtllm", "experimental_sgl_trtllm") and quant not in (
+            "modelopt_fp4", "nvfp4_online", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed",
+            "compressed-tensors", None):
+        return Refuse(f"the {runner} MoE runner does not support {quant}")
+    if runner == "flashinfer_trtllm_routed" and quant not in (
+            "fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online",
+            "minimax_m3_nvfp4", None):
+        return Refuse(f"the flashinfer_trtllm_routed MoE runner does not support {quant}")
+    if runner == "cutlass" and quant in ("fp8", "mxfp8") and v.ep_size != 1:
+        return Refuse("FP8/MXFP8 cutlass MoE needs ep_size 1")
+    return None
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_runner_backend", "disable_shared_experts_fusion"),
+    writes=("disable_shared_experts_fusion",),
+    sglang="_moe_runner_fusion_disable",
+)
+def moe_runner_fusion_disable(v: View) -> Declare | None:
+    """Runners without a fused shared-expert path (LoRA MoE, FlashInfer CuteDSL and TRT-LLM)
+    keep shared experts separate."""
+    if v.moe_runner_backend in _UNFUSED_RUNNERS:
+        return Declare({"disable_shared_experts_fusion": True},
+                       f"shared-expert fusion disabled for the {v.moe_runner_backend} MoE "
+                       "runner")
+    return None
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend", "enable_waterfill"),
+    writes=("moe_a2a_backend",),
+    sglang="_a2a_backend_overrides",
+)
+def a2a_backend_overrides(v: View) -> Declare | None:
+    """Waterfill balancing runs on the DeepEP or MegaMoE dispatch only: other A2A → deepep."""
+    if v.enable_waterfill and v.moe_a2a_backend not in ("deepep", "megamoe"):
+        return Declare({"moe_a2a_backend": "deepep"},
+                       "Waterfill needs DeepEP or MegaMoE: moe_a2a_backend -> deepep")
+    return None
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend", "ep_size", "tp_size"),
+    writes=("ep_size",),
+    sglang="_a2a_ep_size",
+)
+def a2a_ep_size(v: View) -> Declare | None:
+    """EP-spanning A2A backends put one expert shard on every TP rank: ep_size = tp_size."""
+    if v.moe_a2a_backend not in EP_SPANNING_A2A:
+        return None
+    note = (f"{v.moe_a2a_backend} MoE: ep_size {v.ep_size} -> {v.tp_size}"
+            if v.ep_size != v.tp_size else None)
+    return Declare({"ep_size": v.tp_size}, note)
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend", "enable_waterfill", "disable_shared_experts_fusion"),
+    writes=("disable_shared_experts_fusion", "enforce_shared_experts_fusion"),
+    sglang="_a2a_fusion_adjustments / handle_a2a_moe (waterfill)",
+)
+def a2a_fusion_adjustments(v: View) -> Declare | None:
+    """Shared-expert fusion as each A2A backend needs it.
+
+    Waterfill (DeepEP/MegaMoE) needs fused shared experts (re-enabled and enforced);
+    FlashInfer A2A and DeepEP v2 keep them separate.
+    """
+    a2a = v.moe_a2a_backend
+    out: dict[str, bool] = {}
+    if a2a in ("deepep", "megamoe") and v.enable_waterfill:
+        if v.disable_shared_experts_fusion:
+            out["disable_shared_experts_fusion"] = False
+    elif a2a in ("flashinfer", "flashinfer_megamoe", "deepep_v2"):
+        out["disable_shared_experts_fusion"] = True
+    if v.enable_waterfill:
+        out["enforce_shared_experts_fusion"] = True
+    return Declare(out, f"shared-expert fusion adjusted for the {a2a} A2A backend") if out \
+        else None
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend", "moe_runner_backend", "deepep_mode", "cuda_graph_config"),
+    writes=("deepep_mode", "cuda_graph_config"),
+    sglang="handle_a2a_moe (deepep)",
+)
+def a2a_deepep_adjustments(v: View) -> Declare | Refuse | None:
+    """DeepEP: CuteDSL FP4 MoE dispatches low-latency only; normal mode disables graphs.
+
+    Normal (prefill) dispatch synchronises with the host, so neither phase can be captured;
+    both are disabled even when chosen. CuteDSL FP4 has no normal-dispatch handler, so
+    ``auto`` becomes ``low_latency`` and ``normal`` is refused.
+    """
+    if v.moe_a2a_backend != "deepep":
+        return None
+    out: dict[str, Any] = {}
+    mode = v.deepep_mode
+    if v.moe_runner_backend == "flashinfer_cutedsl":
+        if mode == "auto":
+            mode = out["deepep_mode"] = "low_latency"
+        elif mode == "normal":
+            return Refuse("flashinfer_cutedsl FP4 MoE supports DeepEP low_latency dispatch "
+                          "only; pass --deepep-mode low_latency or auto")
+    if mode == "normal":
+        config = v.cuda_graph_config
+        config = with_phase(with_phase(config, DECODE, backend="disabled"), PREFILL,
+                            backend="disabled")
+        out["cuda_graph_config"] = config
+        return Declare(out, "CUDA graphs disabled: DeepEP normal dispatch cannot be captured")
+    return Declare(out, "DeepEP low_latency dispatch for flashinfer_cutedsl") if out else None
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend", "moe_runner_backend", "enable_two_batch_overlap",
+           "enable_single_batch_overlap", "enforce_shared_experts_fusion", "deepep_v2_mode",
+           "nnodes", "cuda_graph_config"),
+    writes=("moe_runner_backend", "cuda_graph_config"),
+    sglang="handle_a2a_moe (deepep_v2)",
+)
+def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
+    """DeepEP v2 runs DeepGEMM experts and an eager prefill.
+
+    Its prefill reads host-side token counts and cannot be captured (disabled even when
+    chosen); the runner must be deep_gemm (auto becomes it); no TBO/SBO, no enforced
+    shared-expert fusion, and ``direct`` mode is NVLink-only (one node).
+    """
+    if v.moe_a2a_backend != "deepep_v2":
+        return None
+    out: dict[str, Any] = {}
+    runner = v.moe_runner_backend
+    if runner == "auto":
+        out["moe_runner_backend"] = "deep_gemm"
+    elif runner != "deep_gemm":
+        return Refuse(f"DeepEP v2 MoE supports --moe-runner-backend deep_gemm only; got "
+                      f"{runner}")
+    if v.enable_two_batch_overlap or v.enable_single_batch_overlap:
+        return Refuse("DeepEP v2 MoE does not support two- or single-batch overlap")
+    if v.enforce_shared_experts_fusion:
+        return Refuse("DeepEP v2 MoE does not support --enforce-shared-experts-fusion")
+    if v.deepep_v2_mode == "direct" and v.nnodes > 1:
+        return Refuse("--deepep-v2-mode direct is NVLink-only; use hybrid across nodes")
+    out["cuda_graph_config"] = with_phase(v.cuda_graph_config, PREFILL, backend="disabled")
+    return Declare(out, "DeepEP v2: deep_gemm MoE runner, prefill CUDA graph disabled")
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend",),
+    writes=("moe_a2a_backend",),
+    sglang="handle_a2a_moe (ascend_tp)",
+)
+def a2a_ascend_tp_normalize(v: View) -> dict | None:
+    """``ascend_tp`` is plain tensor-parallel MoE: it is stored as ``none``."""
+    if v.moe_a2a_backend == "ascend_tp":
+        return {"moe_a2a_backend": "none"}
+    return None

@@ -1,0 +1,53 @@
+"""Bootstrap rules (steps 1-11)."""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.rules import bootstrap as b
+from tests.rules.conftest import make_view
+
+
+def fields(out):
+    return out.fields if isinstance(out, Declare) else out
+
+
+def test_deprecated_dp_attention():
+    out = b.deprecated_dp_attention(make_view(enable_dp_attention=True, dp_size=4, tp_size=4))
+    assert fields(out) == {"attn_dp_size": 4, "dp_size": 1, "enable_dp_attention": False}
+    out = b.deprecated_dp_attention(make_view(enable_dp_attention=True, dp_size=2,
+                                              attn_dp_size=4))
+    assert fields(out) == {"enable_dp_attention": False}
+    assert b.deprecated_dp_attention(make_view(dp_size=2)) is None
+
+
+def test_range_checks():
+    assert isinstance(b.prefill_decode_interval_check(make_view(prefill_decode_interval=-1)),
+                      Refuse)
+    assert b.prefill_decode_interval_check(make_view(prefill_decode_interval=3)) is None
+    assert isinstance(b.response_store_check(make_view(enable_response_store=True,
+                                                       disaggregation_mode="prefill")), Refuse)
+    assert b.response_store_check(make_view(enable_response_store=True)) is None
+    assert isinstance(b.sampling_mask_max_tokens_check(make_view(sampling_mask_max_tokens=0)),
+                      Refuse)
+    assert isinstance(b.sampling_mask_max_tokens_check(make_view(
+        env={"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS": "8"})), Refuse)
+    assert b.sampling_mask_max_tokens_check(make_view()) is None
+
+
+def test_aux_hidden_state_capture():
+    out = b.aux_hidden_state_capture(make_view(enable_return_aux_hidden_states=True,
+                                               speculative_algorithm="eagle3"))
+    assert fields(out) == {"speculative_algorithm": None, "aux_hidden_state_capture": "eagle3"}
+    out = b.aux_hidden_state_capture(make_view(enable_return_aux_hidden_states=True,
+                                               speculative_algorithm="DFLASH",
+                                               return_aux_hidden_state_layer_ids=[1, 5]))
+    assert fields(out)["aux_hidden_state_capture"] == "dflash"
+    for bad in (dict(speculative_algorithm="EAGLE"),
+                dict(speculative_algorithm="DFLASH"),
+                dict(speculative_algorithm="EAGLE3", speculative_draft_model_path="d"),
+                dict(speculative_algorithm="EAGLE3", return_aux_hidden_state_layer_ids=[1, 1])):
+        assert isinstance(b.aux_hidden_state_capture(make_view(
+            enable_return_aux_hidden_states=True, **bad)), Refuse)
+    assert isinstance(b.aux_hidden_state_capture(make_view(
+        return_aux_hidden_state_layer_ids=[1])), Refuse)
+    assert b.aux_hidden_state_capture(make_view(speculative_algorithm="EAGLE")) is None

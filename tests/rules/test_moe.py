@@ -1,0 +1,98 @@
+"""MoE kernel and A2A rules (P30)."""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.rules import moe as m
+from launchplan.rules.graph_config import default_config
+from tests.rules.conftest import make_view
+
+GRAPH = {"cuda_graph_config": default_config(True)}
+
+
+def fields(out):
+    return out.fields if isinstance(out, Declare) else out
+
+
+def test_runner_from_quantization():
+    assert fields(m.moe_runner_quant_constraints(make_view(quantization="nvfp4_online"))) == {
+        "moe_runner_backend": "flashinfer_trtllm"}
+    assert isinstance(m.moe_runner_quant_constraints(make_view(
+        "h100", quantization="nvfp4_online")), Refuse)
+    assert isinstance(m.moe_runner_quant_constraints(make_view(
+        quantization="nvfp4_online", moe_runner_backend="triton")), Refuse)
+    assert fields(m.moe_runner_quant_constraints(make_view(quantization="mxfp8"))) == {
+        "moe_runner_backend": "flashinfer_trtllm"}
+    assert fields(m.moe_runner_quant_constraints(make_view(
+        "mi355x", quantization="mxfp8"))) == {"moe_runner_backend": "triton"}
+    assert fields(m.moe_runner_quant_constraints(make_view(
+        quantization="mxfp8", moe_runner_backend="triton"))) == {
+        "moe_runner_backend": "flashinfer_trtllm"}
+    assert fields(m.moe_runner_quant_constraints(make_view(
+        "rtx5090", quantization="modelopt_fp4"))) == {"moe_runner_backend": "flashinfer_cutlass"}
+    assert m.moe_runner_quant_constraints(make_view()) is None
+
+
+def test_runner_checks():
+    assert isinstance(m.moe_runner_quant_checks(make_view(
+        moe_runner_backend="flashinfer_cutlass", quantization="fp8")), Refuse)
+    assert isinstance(m.moe_runner_quant_checks(make_view(
+        moe_runner_backend="flashinfer_trtllm", quantization="awq")), Refuse)
+    assert isinstance(m.moe_runner_quant_checks(make_view(
+        moe_runner_backend="cutlass", quantization="fp8", ep_size=2)), Refuse)
+    assert m.moe_runner_quant_checks(make_view(moe_runner_backend="flashinfer_trtllm",
+                                               quantization="fp8")) is None
+
+
+def test_fusion_disables():
+    assert fields(m.moe_runner_fusion_disable(make_view(
+        moe_runner_backend="flashinfer_trtllm"))) == {"disable_shared_experts_fusion": True}
+    assert m.moe_runner_fusion_disable(make_view()) is None
+    assert fields(m.a2a_fusion_adjustments(make_view(moe_a2a_backend="flashinfer"))) == {
+        "disable_shared_experts_fusion": True}
+    assert fields(m.a2a_fusion_adjustments(make_view(
+        moe_a2a_backend="deepep", enable_waterfill=True, disable_shared_experts_fusion=True))) \
+        == {"disable_shared_experts_fusion": False, "enforce_shared_experts_fusion": True}
+    assert m.a2a_fusion_adjustments(make_view()) is None
+
+
+def test_a2a_backend_and_ep_size():
+    assert fields(m.a2a_backend_overrides(make_view(enable_waterfill=True))) == {
+        "moe_a2a_backend": "deepep"}
+    assert m.a2a_backend_overrides(make_view(enable_waterfill=True, moe_a2a_backend="megamoe")) \
+        is None
+    assert fields(m.a2a_ep_size(make_view(moe_a2a_backend="deepep", tp_size=8))) == {
+        "ep_size": 8}
+    assert m.a2a_ep_size(make_view(tp_size=8)) is None
+
+
+def test_deepep_graph_disables():
+    out = m.a2a_deepep_adjustments(make_view(overlay=GRAPH, moe_a2a_backend="deepep",
+                                             deepep_mode="normal"))
+    config = fields(out)["cuda_graph_config"]
+    assert config["decode"]["backend"] == config["prefill"]["backend"] == "disabled"
+    out = m.a2a_deepep_adjustments(make_view(overlay=GRAPH, moe_a2a_backend="deepep",
+                                             moe_runner_backend="flashinfer_cutedsl"))
+    assert fields(out) == {"deepep_mode": "low_latency"}
+    assert isinstance(m.a2a_deepep_adjustments(make_view(
+        overlay=GRAPH, moe_a2a_backend="deepep", moe_runner_backend="flashinfer_cutedsl",
+        deepep_mode="normal")), Refuse)
+    assert m.a2a_deepep_adjustments(make_view(overlay=GRAPH, moe_a2a_backend="deepep")) is None
+
+
+def test_deepep_v2():
+    out = fields(m.a2a_deepep_v2_adjustments(make_view(overlay=GRAPH,
+                                                       moe_a2a_backend="deepep_v2")))
+    assert out["moe_runner_backend"] == "deep_gemm"
+    assert out["cuda_graph_config"]["prefill"]["backend"] == "disabled"
+    assert out["cuda_graph_config"]["decode"]["backend"] == "full"
+    assert isinstance(m.a2a_deepep_v2_adjustments(make_view(
+        overlay=GRAPH, moe_a2a_backend="deepep_v2", moe_runner_backend="triton")), Refuse)
+    assert isinstance(m.a2a_deepep_v2_adjustments(make_view(
+        overlay=GRAPH, moe_a2a_backend="deepep_v2", nnodes=2)), Refuse)
+
+
+def test_ascend_tp_normalize():
+    assert m.a2a_ascend_tp_normalize(make_view(moe_a2a_backend="ascend_tp")) == {
+        "moe_a2a_backend": "none"}
+    assert m.a2a_ascend_tp_normalize(make_view()) is None
