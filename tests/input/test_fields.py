@@ -20,7 +20,8 @@ from launchplan.input.fields import (
 
 
 def _table() -> dict:
-    return json.loads(fields.TABLE_PATH.read_text())
+    with open(fields.TABLE_PATH, encoding="utf-8") as fh:
+        return json.load(fh)
 
 
 def test_every_table_row_becomes_a_spec_in_order() -> None:

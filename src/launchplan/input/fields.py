@@ -8,12 +8,12 @@ the cold-start path of every command, hence plain ``json`` and one pass over the
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 SGLANG_VERSION = "0.5.23"
-TABLE_PATH = Path(__file__).with_name("data") / f"sglang-{SGLANG_VERSION}-fields.json"
+TABLE_PATH = os.path.join(os.path.dirname(__file__), "data", f"sglang-{SGLANG_VERSION}-fields.json")
 
 # The table marks the one field without a default (argparse makes it required) this way.
 _REQUIRED_MARK = "<required>"
@@ -43,19 +43,23 @@ class FieldSpec:
     required: bool = False
 
 
-@dataclass(frozen=True, slots=True)
 class ExtraFlag:
     """A flag SGLang registers by hand that the field table does not list.
 
-    Only retired spellings live here; they write into an existing field.
+    Only retired spellings live here; they write into an existing field. (A plain class: one
+    more dataclass decoration would cost more at import than this whole table of one.)
     """
 
-    flag: str
-    field: str
-    action: str
-    choices: tuple[str, ...] | None
-    value: Any
-    replacement: str
+    __slots__ = ("flag", "field", "action", "choices", "value", "replacement")
+
+    def __init__(self, flag: str, field: str, action: str, choices: tuple[str, ...] | None,
+                 value: Any, replacement: str) -> None:
+        self.flag = flag
+        self.field = field
+        self.action = action
+        self.choices = choices
+        self.value = value
+        self.replacement = replacement
 
 
 # `--monokernel-backend amd` was retired in favour of `--enable-amd-monokernel`; SGLang keeps the
@@ -70,7 +74,7 @@ def _load() -> tuple[dict[str, FieldSpec], tuple[str, ...]]:
     with open(TABLE_PATH, "rb") as fh:
         table = json.loads(fh.read())
     if table.get("sglang_version") != SGLANG_VERSION:
-        raise RuntimeError(f"{TABLE_PATH.name}: expected SGLang {SGLANG_VERSION} facts")
+        raise RuntimeError(f"{TABLE_PATH}: expected SGLang {SGLANG_VERSION} facts")
     fields: dict[str, FieldSpec] = {}
     for row in table["fields"]:
         default = row["default"]
