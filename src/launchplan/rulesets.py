@@ -14,9 +14,18 @@ from launchplan.engine.registry import RuleSpec, discover
 from launchplan.errors import InputError
 
 PIPELINE: tuple[str, ...] = (
+    # Phase.BOOTSTRAP (steps 1-11)
+    "deprecated_dp_attention",
+    "prefill_decode_interval_check",
+    "response_store_check",
+    "sampling_mask_max_tokens_check",
+    "aux_hidden_state_capture",
     # Phase.MODEL_SOURCE
+    "deprecated_backend_aliases",
+    "tokenspeed_mla_implications",
     "missing_default_values",
     "device_default",
+    "prefill_only_kv_cache_args",
     # Phase.CUDA_GRAPH
     "parse_cuda_graph_config",
     "cuda_graph_compatibility",
@@ -28,6 +37,16 @@ PIPELINE: tuple[str, ...] = (
     "cuda_graph_sizing",
     "mem_fraction_default",
     # Phase.MODEL (model-specific adjustments and the model-override batch)
+    # Phase.KERNEL (P16 deterministic inference, P17 NVFP4 prefill dequant)
+    "deterministic_on_policy_target",
+    "deterministic_aiter_allreduce_disable",
+    "deterministic_allreduce_fusion_disable",
+    "deterministic_sampling_backend",
+    "deterministic_attention_backend",
+    "deterministic_mla_backend_check",
+    "deterministic_radix_disable",
+    "deterministic_tp_collectives",
+    "nvfp4_prefill_dequant",
     # Phase.ATTENTION (handle_attention_backend_compatibility, in its sub-step order)
     "attention_backend_default",
     "eager_backend_graph_disable",
@@ -40,8 +59,83 @@ PIPELINE: tuple[str, ...] = (
     "fa4_page_constraint",
     "aiter_memory_scaling",
     "intel_xpu_page_constraint",
+    # Phase.ATTENTION_LATE (P19 DeepSeek trtllm_mla graph, P21 KV4, P22 MXFP8)
+    "deepseek_trtllm_mla_prefill_graph",
+    "kv4_compatibility",
+    "mxfp8_kv_check",
     # Phase.PAGE_DEFAULT
     "page_size_default",
+    # Phase.MISC (P24-P26)
+    "amd_triton_kv_splits",
+    "grammar_backend_default",
+    "multi_item_scoring",
+    "prefill_only_kv_backend_check",
+    # Phase.PARALLEL (P27 data, P28 context parallelism, P29 KV sharding)
+    "data_parallelism_checks",
+    "data_parallelism_defaults",
+    "attention_dp_adjustments",
+    "tp_lm_head_all_to_all_default",
+    "dp_lm_head_validation",
+    "boundary_parallelism",
+    "context_parallelism_checks",
+    "prefill_cp_cuda_graph_default",
+    "kv_cache_sharding",
+    # Phase.MOE (P30 MoE kernels and A2A, P31 PP overlap)
+    "moe_runner_quant_constraints",
+    "moe_runner_quant_checks",
+    "moe_runner_fusion_disable",
+    "a2a_backend_overrides",
+    "a2a_ep_size",
+    "a2a_fusion_adjustments",
+    "a2a_deepep_adjustments",
+    "a2a_deepep_v2_adjustments",
+    "a2a_ascend_tp_normalize",
+    "pipeline_parallel_overlap_disable",
+    # Phase.SPECULATIVE (P32 handle_speculative_decoding, P51 boundary reduction)
+    "speculative_draft_revision_default",
+    "speculative_moe_runner_default",
+    "speculative_algorithm_upper",
+    "speculative_gemma4_assistant",
+    "speculative_nextn_alias",
+    "speculative_decode_radix_check",
+    "speculative_block_verification",
+    "speculative_draft_window",
+    "speculative_algorithm_known",
+    "speculative_adaptive_gate",
+    "speculative_adaptive_params",
+    "dflash_defaults",
+    "dflash_draft_backend",
+    "uno_defaults",
+    "dspark_defaults",
+    "frozen_kv_mtp_defaults",
+    "eagle_family_defaults",
+    "eagle_mtp_draft_path",
+    "iquest_q1_mtp_draft",
+    "eagle_auto_params",
+    "eagle_trtllm_mha_topk",
+    "eagle_hip_rejection_sampling",
+    "eagle_rejection_sampling_checks",
+    "eagle_topk1_draft_tokens",
+    "eagle_page_tree_check",
+    "ngram_defaults",
+    "ngram_checks",
+    "boundary_reduction_default",
+    # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
+    "cache_compatibility",
+    "page_major_kv_layout",
+    "unified_memory_pool",
+    "debug_dump_graph_disable",
+    # Phase.LATE (P36 capability gates, P38 prefill max context, P39 sharding re-check)
+    "hrm_text_capability",
+    "embedding_gemma_capability",
+    "multimodal_chunking_capability",
+    "finalize_cuda_graph_prefill_max_context",
+    "kv_cache_sharding_recheck",
+    # Phase.LAUNCHER (check_server_args, after resolution)
+    "launcher_layout_checks",
+    "launcher_spec_mixed_chunk",
+    "launcher_chunk_page_alignment",
+    "launcher_scheduling_checks",
 )
 
 
