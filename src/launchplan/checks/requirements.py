@@ -60,16 +60,23 @@ class Cond:
     text: str
     test: Callable[[Plan], bool]
     fields: tuple[str, ...] = ()
+    # The fields that matter for this plan, when that depends on the plan (a backend that
+    # is only the decode side, say); ``fields`` otherwise.
+    relevant: Callable[[Plan], tuple[str, ...]] | None = None
+
+    def fields_for(self, plan: Plan) -> tuple[str, ...]:
+        return self.relevant(plan) if self.relevant is not None else self.fields
 
     def __call__(self, plan: Plan) -> bool:
         return bool(self.test(plan))
 
     def __and__(self, other: Cond) -> Cond:
         return Cond(f"{self.text} and {other.text}", lambda p: self(p) and other(p),
-                    self.fields + other.fields)
+                    self.fields + other.fields,
+                    lambda p: self.fields_for(p) + other.fields_for(p))
 
     def __invert__(self) -> Cond:
-        return Cond(f"not {self.text}", lambda p: not self(p), self.fields)
+        return Cond(f"not {self.text}", lambda p: not self(p), self.fields, self.relevant)
 
 
 # --- the predicate vocabulary ----------------------------------------------------------------
@@ -83,13 +90,24 @@ def uses(backend: str, *, sides: Iterable[str] = ("prefill", "decode")) -> Cond:
         return (("prefill" in sides and p.prefill_backend == backend)
                 or ("decode" in sides and p.decode_backend == backend))
 
-    return Cond(f"{backend} is the {'/'.join(sides)} backend", test, SIDES)
+    def relevant(p: Plan) -> tuple[str, ...]:
+        out = []
+        if "prefill" in sides and p.prefill_backend == backend:
+            out.append("prefill_attention_backend" if p["prefill_attention_backend"]
+                       else "attention_backend")
+        if "decode" in sides and p.decode_backend == backend:
+            out.append("decode_attention_backend" if p["decode_attention_backend"]
+                       else "attention_backend")
+        return tuple(dict.fromkeys(out))
+
+    return Cond(f"{backend} is the {'/'.join(sides)} backend", test, SIDES, relevant)
 
 
 def named(backend: str, *, fields: tuple[str, ...] = SIDES) -> Cond:
     """``backend`` appears in one of the given backend fields."""
     return Cond(f"{backend} is named in {', '.join(fields)}",
-                lambda p: any(p[f] == backend for f in fields), fields)
+                lambda p: any(p[f] == backend for f in fields), fields,
+                lambda p: tuple(f for f in fields if p[f] == backend))
 
 
 def field_in(name: str, allowed: Iterable[Any]) -> Cond:
@@ -132,6 +150,10 @@ class Requirement:
     def violated(self, plan: Plan) -> bool:
         return self.when(plan) and not self.needs(plan)
 
+    def culprits(self, plan: Plan) -> tuple[str, ...]:
+        """The offending fields: what ``needs`` constrains, else what ``when`` selected."""
+        return self.needs.fields_for(plan) or self.when.fields_for(plan)
+
     @property
     def fields(self) -> tuple[str, ...]:
         seen: dict[str, None] = dict.fromkeys(self.when.fields + self.needs.fields)
@@ -145,8 +167,10 @@ eagle_topk_gt_1 = cond(
     lambda p: p["speculative_algorithm"] in EAGLE_FAMILY and (p["speculative_eagle_topk"] or 0) > 1,
     "speculative_algorithm", "speculative_eagle_topk")
 paged = cond("page_size > 1", lambda p: (p["page_size"] or 1) > 1, "page_size")
-fa_prefill = cond("the prefill backend is fa3 or fa4",
-                  lambda p: p.prefill_backend in ("fa3", "fa4"), *SIDES)
+fa_prefill = Cond("the prefill backend is fa3 or fa4",
+                  lambda p: p.prefill_backend in ("fa3", "fa4"), SIDES[:2],
+                  lambda p: ("prefill_attention_backend",) if p["prefill_attention_backend"]
+                  else ("attention_backend",))
 chunked = cond("chunked prefill is on (chunked_prefill_size > 0)",
                lambda p: (p["chunked_prefill_size"] or 0) > 0, "chunked_prefill_size")
 
@@ -267,6 +291,7 @@ def check(result: Result, requirements: Iterable[Requirement] = REQUIREMENTS) ->
     for req in requirements:
         if req.violated(plan):
             sources = tuple(dict.fromkeys(
-                s for f in req.fields if (s := result.source(f)) not in ("default",)))
-            out.append(Violation(req, sources, {f: plan[f] for f in req.fields}))
+                s for f in req.culprits(plan) if (s := result.source(f)) != "default"))
+            values = {f: plan[f] for f in (*req.when.fields_for(plan), *req.culprits(plan))}
+            out.append(Violation(req, sources, values))
     return out

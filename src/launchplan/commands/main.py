@@ -6,10 +6,11 @@ Exit codes: 0 a plan, 1 problems found (``check``) or an internal error, 2 bad i
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 
-from launchplan.errors import InputError, LaunchplanError
+from launchplan.errors import InputError, LaunchplanError, Refusal
 
 USAGE = """usage: launchplan COMMAND [options] [SGLang flags]
 
@@ -54,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InputError("launchplan", "a command (" + ", ".join(commands) + ")", name,
                              f"did you mean {close[0]}?" if close else None)
         return command(rest)
+    except Refusal as exc:
+        sys.stderr.write(f"launchplan: refused by {exc.source}: {exc.message}\n")
+        return exc.exit_code
     except LaunchplanError as exc:
         sys.stderr.write(f"launchplan: {getattr(exc, 'message', None) or exc}\n")
         return exc.exit_code
@@ -61,6 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("launchplan: interrupted\n")
         return 130
     except Exception as exc:  # never a traceback: one line naming what broke
+        if os.environ.get("LAUNCHPLAN_DEBUG"):
+            raise
         sys.stderr.write(f"launchplan: internal error: {type(exc).__name__}: {exc}\n")
         return 1
 

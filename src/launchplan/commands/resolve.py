@@ -57,7 +57,8 @@ def main(argv: list[str]) -> int:
 
     def resolve_with(extra: dict):
         raw = build_raw(split.sglang_argv, extra)
-        return run(build_record(raw, target, compat=compat, env=env), rules, trace=strict)
+        return run(build_record(raw, target, compat=compat, env=env), rules, trace=strict,
+                   launcher_refuses=strict)
 
     try:
         result = resolve_with({})

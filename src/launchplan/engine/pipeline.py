@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from launchplan.engine.declarations import Declaration, Declare, Refuse
+from launchplan.engine.phases import Phase
 from launchplan.engine.record import Record
 from launchplan.engine.registry import RuleSpec
 from launchplan.engine.result import Result
@@ -39,10 +40,13 @@ def _land(pending: list, stash: list[Declaration], view: View) -> None:
     pending.clear()
 
 
-def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False) -> Result:
+def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
+        launcher_refuses: bool = False) -> Result:
     """Resolve ``record`` with ``rules`` in order. Raises ``Refusal`` with the partial result.
 
-    With ``trace``, every declaration keeps the field values its rule read.
+    With ``trace``, every declaration keeps the field values its rule read. Checks of the
+    LAUNCHER phase (SGLang's ``check_server_args``, run by the engine launcher after
+    resolution) only warn unless ``launcher_refuses``: resolution itself accepts those plans.
     """
     view: View = TracingView(record) if trace else View(record)
     stash: list[Declaration] = []
@@ -69,6 +73,9 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False) -> Re
             fields = out
         elif type(out) is Declare:
             fields, note = out.fields, out.note
+        elif type(out) is Refuse and spec.phase is Phase.LAUNCHER and not launcher_refuses:
+            warnings.append(f"SGLang's launcher will refuse this at start-up: {out.message}")
+            continue
         elif type(out) is Refuse:  # a batch in flight never lands, as in SGLang
             result.refusal = (spec.name, out.message)
             raise Refusal(spec.name, out.message, result)
