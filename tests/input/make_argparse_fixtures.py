@@ -315,6 +315,41 @@ def random_cases(fields: list[dict], rng: random.Random, n: int) -> list[dict]:
     return cases
 
 
+SOUP_VALUES = ["1", "0", "-1", "-5", "2.5", "-.5", "-1e5", "1e3", "abc", "", " ", "a b", "-a b",
+               "--", "-x", "128k", "1Ki", "full", "breakable", "tc_piecewise", "disabled", "auto",
+               "fa3", "true", "None", '{"decode": {"max_bs": 8}}', "[1, 2]", "NaN", "amd", "lru",
+               "info", "{x}", "=", "-", "--x=1", "--=x", "---", "-5\n"]
+
+
+def soup_cases(fields: list[dict], rng: random.Random, n: int) -> list[dict]:
+    """Token soup: real flags, cut-off prefixes, '=' forms and awkward values, in any order."""
+    flags = [f for row in fields for f in row["flags"]] + ["--monokernel-backend"]
+
+    def token() -> str:
+        r = rng.random()
+        flag = rng.choice(flags)
+        if r < 0.45:
+            return flag
+        if r < 0.6:
+            return flag[: rng.randint(3, len(flag))]
+        if r < 0.72:
+            if rng.random() < 0.4:
+                flag = flag[: rng.randint(3, len(flag))]
+            return flag + "=" + rng.choice(SOUP_VALUES)
+        return rng.choice(SOUP_VALUES)
+
+    cases = []
+    for _ in range(n):
+        argv = list(M)
+        for _ in range(rng.randint(1, 7)):
+            t = token()
+            argv.append(t)
+            if t.startswith("--") and "=" not in t and rng.random() < 0.5:
+                argv.append(rng.choice(SOUP_VALUES))
+        cases.append({"tag": "soup", "argv": argv})
+    return cases
+
+
 # --- running the real thing ------------------------------------------------------------------
 
 
@@ -326,7 +361,8 @@ def main() -> None:
     fields = table["fields"]
     names = [f["name"] for f in fields]
     rng = random.Random(20250523)
-    cases = field_cases(fields) + edge_cases() + config_cases() + random_cases(fields, rng, 160)
+    cases = (field_cases(fields) + edge_cases() + config_cases()
+             + random_cases(fields, rng, 160) + soup_cases(fields, rng, 400))
 
     warned: list[str] = []
 
