@@ -54,8 +54,9 @@ def _cell(value: Any) -> str:
     return json.dumps(value, default=str)
 
 
-def print_plan(result: Result, out: TextIO = sys.stdout) -> None:
+def print_plan(result: Result, out: TextIO | None = None) -> None:
     """The table view of a plan: what moved and why, overrides, warnings."""
+    out = out or sys.stdout
     target, model = result.record.target, result.record.model
     out.write(f"target {target.name} (SM{target.sm}, {target.memory_mib} MiB x "
               f"{target.gpu_count})  model {model.name} ({model.attention_arch})  "

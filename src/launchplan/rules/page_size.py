@@ -62,9 +62,9 @@ def _fa4_forces_page(v: View) -> bool:
 def _fa4_page(v: View) -> Declare:
     if "DiffusionGemmaForBlockDiffusion" in v.model.architectures:
         return Declare({"page_size": 1})
+    moved = f": page_size {v.page_size} -> 128" if v.page_size != 128 else ""
     return Declare({"page_size": 128},
-                   f"fa4 on SM10x runs non-MLA models at page size 128 only: page_size "
-                   f"{v.page_size} -> 128")
+                   f"fa4 on SM10x runs non-MLA models at page size 128 only{moved}")
 
 
 _FA4_READS = BACKEND_FIELDS + ("speculative_eagle_topk", "page_size")

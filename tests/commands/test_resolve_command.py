@@ -1,0 +1,123 @@
+"""``launchplan resolve``: JSON shape, table, exit codes, one-line errors, --strict, --compat."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from launchplan.commands.main import main
+
+BASE = ["resolve", "--gpu", "b200", "--model-path", "llama-3.1-8b"]
+
+
+def run_cli(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_plan_has_every_part(capsys):
+    code, out, err = run_cli([*BASE, "--attention-backend", "fa4", "--page-size", "16",
+                              "--format", "json"], capsys)
+    assert code == 0, err
+    plan = json.loads(out)
+    assert set(plan) >= {"resolved", "declarations", "overrides_of_input", "normalizations",
+                         "warnings", "target", "model", "compat"}
+    resolved = plan["resolved"]
+    assert len(resolved) == 546
+    assert resolved["page_size"] == 128
+    assert resolved["model_path"] == "llama-3.1-8b"
+    assert resolved["random_seed"] is None
+    assert set(resolved["cuda_graph_config"]) == {"decode", "prefill"}
+    assert {"backend", "max_bs", "bs"} <= set(resolved["cuda_graph_config"]["decode"])
+    assert plan["overrides_of_input"][0]["source"] == "fa4_page_constraint"
+    assert plan["target"]["name"] == "b200" and plan["compat"] == "default"
+    assert all(set(d) == {"source", "fields"} for d in plan["declarations"])
+
+
+def test_table_names_the_rule(capsys):
+    code, out, _ = run_cli([*BASE, "--attention-backend", "fa4"], capsys)
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if ln.startswith("page_size"))
+    assert "128" in line and "fa4_page_constraint" in line
+
+
+def test_refusal_exits_3_with_partial_json(capsys):
+    code, out, err = run_cli(["resolve", "--gpu", "a100", "--model-path", "llama-3.1-8b",
+                              "--attention-backend", "trtllm_mha", "--format", "json"], capsys)
+    assert code == 3
+    assert err.count("\n") == 1 and "trtllm_mha_platform_checks" in err
+    plan = json.loads(out)
+    assert plan["error"]["source"] == "trtllm_mha_platform_checks"
+    assert plan["resolved"]["attention_backend"] == "trtllm_mha"
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["--attention-backend", "fa5"], "--attention-backend"),
+    (["--page-sise", "16"], "did you mean --page-size"),
+    (["--page-size", "abc"], "--page-size"),
+])
+def test_bad_input_is_one_line_exit_2_no_json(argv, needle, capsys):
+    code, out, err = run_cli([*BASE, *argv, "--format", "json"], capsys)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and needle in err
+
+
+@pytest.mark.parametrize("model", ["none", "dummy", "no-such-model"])
+def test_model_less_or_missing_model_is_bad_input(model, capsys):
+    code, _, err = run_cli(["resolve", "--gpu", "b200", "--model-path", model], capsys)
+    assert code == 2 and "config.json" in err and err.count("\n") == 1
+
+
+def test_unknown_gpu_suggests(capsys):
+    code, _, err = run_cli(["resolve", "--gpu", "b20", "--model-path", "llama-3.1-8b"], capsys)
+    assert code == 2 and "b200" in err
+
+
+def test_strict_refuses_overrides_and_says_how_to_avoid(capsys):
+    code, _, err = run_cli([*BASE, "--attention-backend", "fa4", "--page-size", "16",
+                            "--strict"], capsys)
+    assert code == 3
+    assert "page_size" in err and "fa4_page_constraint" in err
+    assert "--cuda-graph-backend-prefill full" in err
+
+
+def test_strict_without_overrides_is_a_plan(capsys):
+    code, _, _ = run_cli([*BASE, "--attention-backend", "fa4", "--page-size", "128",
+                          "--strict"], capsys)
+    assert code == 0
+
+
+def test_compat_changes_the_fa4_full_prefill_case(capsys):
+    argv = [*BASE, "--attention-backend", "fa4", "--cuda-graph-backend-prefill", "full",
+            "--format", "json"]
+    _, out, _ = run_cli(argv, capsys)
+    assert json.loads(out)["resolved"]["page_size"] == 1
+    _, out, _ = run_cli([*argv, "--compat", "0.5.23"], capsys)
+    assert json.loads(out)["resolved"]["page_size"] == 128
+
+
+def test_gpu_fact_overrides(capsys):
+    _, out, _ = run_cli([*BASE, "--gpu-memory-mib", "40000", "--format", "json"], capsys)
+    plan = json.loads(out)
+    assert plan["resolved"]["chunked_prefill_size"] == 4096
+    _, out, _ = run_cli(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                         "--cuda-version", "12.2", "--format", "json"], capsys)
+    assert json.loads(out)["resolved"]["attention_backend"] == "flashinfer"  # not SM90+12.3
+
+
+def test_console_script_runs():
+    proc = subprocess.run([sys.executable, "-m", "launchplan.commands.main", "targets"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and "b200" in proc.stdout
+
+
+def test_targets_and_models_lists(capsys):
+    code, out, _ = run_cli(["targets", "--format", "json"], capsys)
+    assert code == 0 and len(json.loads(out)) == 9
+    code, out, _ = run_cli(["models"], capsys)
+    assert code == 0 and "deepseek-v3" in out and "MLA" in out
