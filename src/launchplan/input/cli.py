@@ -425,9 +425,11 @@ class _Parse:
         elif kind == _STORE:
             nargs = opt.nargs
             if nargs is None:
-                # `--flag=--` leaves no argument at all, and argparse then stores an empty list
-                value = self._check(at, opt, spelling, self._convert(at, opt, spelling, args[0])) \
-                    if args else []
+                if args:
+                    value = self._convert(at, opt, spelling, args[0])
+                    self._check(at, opt, spelling, value)
+                else:  # `--flag=--`: argparse drops the "--" and stores an empty list
+                    value = []
             elif nargs == "?":
                 if args:
                     value = self._convert(at, opt, spelling, args[0])

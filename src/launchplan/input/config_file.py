@@ -55,6 +55,8 @@ def expand_config(argv: Sequence[str]) -> ConfigExpansion | None:
     if at == len(argv) - 1:
         raise InputError("--config", "a YAML file path after it")
     path = argv[at + 1]
+    if not isinstance(path, str):
+        raise InputError("--config", "a YAML file path after it", path)
     data = load_config(path)
     tokens, notices = config_tokens(data, path)
     return ConfigExpansion(path, tokens, [*argv[:at], *argv[at + 2:]], notices)
