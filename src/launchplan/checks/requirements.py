@@ -75,6 +75,11 @@ class Cond:
                     self.fields + other.fields,
                     lambda p: self.fields_for(p) + other.fields_for(p))
 
+    def __or__(self, other: Cond) -> Cond:
+        return Cond(f"{self.text} or {other.text}", lambda p: self(p) or other(p),
+                    self.fields + other.fields,
+                    lambda p: self.fields_for(p) + other.fields_for(p))
+
     def __invert__(self) -> Cond:
         return Cond(f"not {self.text}", lambda p: not self(p), self.fields, self.relevant)
 
@@ -234,6 +239,23 @@ REQUIREMENTS: tuple[Requirement, ...] = (
                                 and p["attention_backend"] != "trtllm_mha"),
                      "page_size", "disable_overlap_schedule", "attention_backend"),
                 "the no-buffer Mamba radix cache tracks state per token, synchronously"),
+    Requirement("eager-backend-no-graphs",
+                named("torch_native", fields=SIDES[:1]) | named("flex_attention", fields=SIDES[:1]),
+                cond("both CUDA-graph phases disabled",
+                     lambda p: p.graph("decode", "backend") == p.graph("prefill", "backend")
+                     == "disabled",
+                     "cuda_graph_config.decode.backend", "cuda_graph_config.prefill.backend"),
+                "torch_native and flex_attention cannot be captured in a CUDA graph"),
+    Requirement("decode-graph-within-running-limit",
+                cond("decode graphs are on and max_running_requests is set",
+                     lambda p: p.graph("decode", "backend") != "disabled"
+                     and p["max_running_requests"] is not None,
+                     "max_running_requests"),
+                cond("decode max_bs <= max_running_requests",
+                     lambda p: (p.graph("decode", "max_bs") or 0) <= p["max_running_requests"],
+                     "cuda_graph_config.decode.max_bs"),
+                "graphs for batches larger than the running-request limit are never replayed "
+                "but still hold memory"),
     Requirement("mem-fraction-reserve",
                 cond("mem_fraction_static was derived (not given)",
                      lambda p: not p.result.record.raw.explicit("mem_fraction_static"),

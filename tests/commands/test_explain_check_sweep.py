@@ -1,0 +1,116 @@
+"""explain, check and sweep, through the command entry point."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.commands.main import main
+
+B200 = ["--gpu", "b200", "--model-path", "llama-3.1-8b"]
+
+
+def cli(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_explain_page_size_names_each_rule_and_the_override(capsys):
+    code, out, _ = cli(["explain", "page_size", *B200, "--prefill-attention-backend", "fa4",
+                        "--page-size", "16", "--format", "json"], capsys)
+    assert code == 0
+    item = json.loads(out)
+    assert item["input"] == 16 and item["resolved"] == 128
+    assert [s["source"] for s in item["steps"]] == ["fa4_page_constraint"]
+    step = item["steps"][0]
+    assert step["facts"]["target.is_sm100"] is True and step["facts"]["model.is_mla"] is False
+    assert step["reads"]["prefill_attention_backend"] == "fa4"
+    assert item["override"]["source"] == "fa4_page_constraint"
+    assert "--cuda-graph-backend-prefill full" in item["override"]["kept_by"]
+
+
+def test_explain_table_and_graph_keys(capsys):
+    code, out, _ = cli(["explain", "cuda_graph_config.prefill.backend", *B200,
+                        "--attention-backend", "torch_native",
+                        "--cuda-graph-backend-prefill", "breakable"], capsys)
+    assert code == 0
+    assert "eager_backend_graph_disable" in out and "overridden" in out
+
+
+def test_explain_all_covers_every_changed_field(capsys):
+    code, out, _ = cli(["explain", "--all", *B200, "--format", "json"], capsys)
+    assert code == 0
+    fields = {item["field"] for item in json.loads(out)}
+    assert {"attention_backend", "page_size", "mem_fraction_static"} <= fields
+
+
+def test_explain_unknown_field_is_bad_input(capsys):
+    code, _, err = cli(["explain", "page_sise", *B200], capsys)
+    assert code == 2 and "page_size" in err
+
+
+@pytest.mark.parametrize(("compat", "finds_c1"), [("0.5.23", True), ("default", False)])
+def test_check_finds_c1_only_under_0_5_23(compat, finds_c1, capsys):
+    code, out, _ = cli(["check", "--gpu", "b200", "--model-path", "llama-3.1-8b",
+                        "--axis", "attention_backend=fa4", "--axis", "page_size=unset",
+                        "--axis", "cuda_graph_backend_prefill=unset,full",
+                        "--axis", "kv_cache_dtype=unset", "--axis", "tp_size=unset",
+                        "--axis", "speculative_algorithm=unset",
+                        "--compat", compat, "--format", "json", "--jobs", "1"], capsys)
+    report = json.loads(out)
+    c1 = [p for p in report["problems"] if p["requirement"] == "full-prefill-graph-fa-page-1"
+          and "fa4_page_constraint" in p["sources"]]
+    assert bool(c1) == finds_c1
+    assert code == (1 if report["problems"] else 0)
+    if finds_c1:
+        assert c1[0]["example"]["argv"] == ["--attention-backend", "fa4",
+                                            "--cuda-graph-backend-prefill", "full"]
+
+
+def test_check_finds_the_neighbour_under_default_rules(capsys):
+    _, out, _ = cli(["check", "--gpu", "b200", "--model-path", "llama-3.1-8b",
+                     "--axis", "prefill_attention_backend=fa4",
+                     "--axis", "cuda_graph_backend_prefill=full", "--format", "json",
+                     "--jobs", "1"], capsys)
+    report = json.loads(out)
+    assert any(p["requirement"] == "full-prefill-graph-fa-page-1"
+               and p["sources"] == ["backend_page_snaps"] for p in report["problems"])
+
+
+def test_check_sample_and_bad_axis(capsys):
+    code, out, _ = cli(["check", "--sample", "40", "--seed", "2", "--format", "json",
+                        "--jobs", "1"], capsys)
+    assert json.loads(out)["points"] == 40 and code in (0, 1)
+    code, _, err = cli(["check", "--axis", "page_sise=1,2"], capsys)
+    assert code == 2 and "page_size" in err
+
+
+def test_sweep_example_from_the_issue(capsys):
+    code, out, _ = cli(["sweep", *B200, "--axis", "attention_backend=fa4,trtllm_mha",
+                        "--axis", "page_size=1,16,32,64,128", "--format", "json"], capsys)
+    assert code == 0
+    report = json.loads(out)
+    assert report["points"] == 10 and len(report["distinct"]) == 5
+    fa4 = next(g for g in report["distinct"] if g["config"]["attention_backend"] == "fa4")
+    assert len(fa4["points"]) == 5 and fa4["collapsed_by"] == ["fa4_page_constraint"]
+    snapped = next(g for g in report["distinct"] if g["config"]["attention_backend"]
+                   == "trtllm_mha" and g["config"]["page_size"] == 64)
+    assert {p["page_size"] for p in snapped["points"]} == {1, 64}
+    assert snapped["collapsed_by"] == ["backend_page_snaps"]
+
+
+def test_sweep_groups_refusals_and_sweeps_gpus(capsys):
+    code, out, _ = cli(["sweep", "--model-path", "llama-3.1-8b", "--axis", "gpu=a100,h100",
+                        "--axis", "attention_backend=trtllm_mha", "--format", "json"], capsys)
+    report = json.loads(out)
+    assert report["points"] == 2 and len(report["refused"]) == 1
+    assert report["refused"][0]["points"] == [{"gpu": "a100", "attention_backend": "trtllm_mha"}]
+
+
+def test_sweep_csv_and_table(capsys):
+    code, out, _ = cli(["sweep", *B200, "--axis", "page_size=1,64", "--format", "csv"], capsys)
+    assert code == 0 and out.splitlines()[0].startswith("group,page_size")
+    code, out, _ = cli(["sweep", *B200, "--axis", "page_size=1,64"], capsys)
+    assert code == 0 and "distinct configurations" in out
