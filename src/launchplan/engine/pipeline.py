@@ -32,31 +32,64 @@ class RuleCrash(LaunchplanError):
         super().__init__(f"rule {source} failed: {type(error).__name__}: {error}")
 
 
-def _land(pending: list, stash: list[Declaration], view: View) -> None:
+def _land(pending: list, stash: list[Declaration], view: View, overlay: dict) -> None:
     """Append a finished batch's declarations, in order, and lay them over the view."""
     for spec, fields, note, reads in pending:
         stash.append(Declaration(spec.name, fields, note, spec.normalizes, reads))
         view._apply(fields)
+        overlay.update(fields)
     pending.clear()
 
 
+_PLANS: dict[tuple[int, Any, int], tuple[RuleSpec, ...]] = {}
+
+
+def applicable(rules: Sequence[RuleSpec], record: Record) -> Sequence[RuleSpec]:
+    """The rules that can decide anything for this model: ``archs`` filtered once per model.
+
+    Cached per (rule list, target, model object); model facts are cached by the loader, so
+    a sweep over one model filters once.
+    """
+    key = (id(rules), record.target, id(record.model))
+    plan = _PLANS.get(key)
+    if plan is None:
+        arch0 = getattr(record.model, "arch0", None)
+        plan = tuple(s for s in rules if s.archs is None or arch0 in s.archs)
+        if len(_PLANS) > 512:
+            _PLANS.clear()
+        _PLANS[key] = plan
+        _KEEP_ALIVE[id(rules)] = rules
+        _KEEP_ALIVE[id(record.model)] = record.model
+    return plan
+
+
+_KEEP_ALIVE: dict[int, Any] = {}  # ids in _PLANS keys stay valid while cached
+
+
 def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
-        launcher_refuses: bool = False) -> Result:
+        launcher_refuses: bool = False, skip: bool = True) -> Result:
     """Resolve ``record`` with ``rules`` in order. Raises ``Refusal`` with the partial result.
 
     With ``trace``, every declaration keeps the field values its rule read. Checks of the
     LAUNCHER phase (SGLang's ``check_server_args``, run by the engine launcher after
     resolution) only warn unless ``launcher_refuses``: resolution itself accepts those plans.
+    ``skip=False`` calls every rule, ignoring the ``archs``/``triggers`` promises (the
+    straightforward path the tests compare against).
     """
     view: View = TracingView(record) if trace else View(record)
     stash: list[Declaration] = []
     warnings: list[str] = []
-    result = Result(record, stash, warnings, view._values())
+    overlay = dict(record.raw.values)  # input, then declarations: what Result reports
+    result = Result(record, stash, warnings, overlay)
     pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
     batch: str | None = None
+    if skip:
+        rules = applicable(rules, record)
     for spec in rules:
+        if skip and spec.triggers and not any(f in overlay for f in spec.triggers):
+            continue
         if batch is not None and spec.batch != batch:
-            _land(pending, stash, view)
+            _land(pending, stash, view, overlay)
             batch = None
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
@@ -100,5 +133,6 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
             continue
         stash.append(Declaration(spec.name, fields, note, spec.normalizes, reads))
         view._apply(fields)
-    _land(pending, stash, view)
+        overlay.update(fields)
+    _land(pending, stash, view, overlay)
     return result

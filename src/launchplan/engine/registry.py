@@ -39,6 +39,8 @@ class RuleSpec:
     variant: str | None
     normalizes: bool
     batch: str | None = None
+    archs: frozenset[str] | None = None
+    triggers: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, str | None]:
@@ -60,6 +62,8 @@ def rule(
     variant: str | None = None,
     normalizes: bool = False,
     batch: str | None = None,
+    archs: Iterable[str] | None = None,
+    triggers: Iterable[str] = (),
 ) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
     """Mark a function ``f(view) -> dict | Declare | Refuse | None`` as a rule.
 
@@ -68,6 +72,12 @@ def rule(
     ``variant`` a rule-set-specific version of a rule of the same name. Consecutive rules
     of one ``batch`` (SGLang's model-override providers) all read the view as it was before
     the batch, and their declarations land together after it, in order.
+
+    Two optional promises let the pipeline skip a rule without calling it (``check`` and
+    ``sweep`` resolve millions of points): ``archs``, the rule decides nothing unless the
+    model's first architecture is one of these; ``triggers``, the rule decides nothing while
+    every one of these fields is unset (neither given nor declared). A test resolves random
+    points with and without skipping and requires identical results.
     """
 
     def mark(func: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -83,6 +93,8 @@ def rule(
             variant=variant,
             normalizes=normalizes,
             batch=batch,
+            archs=frozenset(archs) if archs is not None else None,
+            triggers=tuple(triggers),
         )
         _validate(spec)
         setattr(func, MARK, spec)
@@ -92,7 +104,7 @@ def rule(
 
 
 def _validate(spec: RuleSpec) -> None:
-    unknown = sorted((spec.reads | spec.writes) - FIELDS.keys())
+    unknown = sorted((spec.reads | spec.writes | set(spec.triggers)) - FIELDS.keys())
     if unknown:
         raise RuleDefinitionError(f"rule {spec.name}: unknown SGLang fields {unknown}")
     if spec.batch is not None:

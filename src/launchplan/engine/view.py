@@ -16,8 +16,6 @@ from launchplan.input.fields import FIELDS, default_of
 if TYPE_CHECKING:
     from launchplan.engine.record import Record
 
-_MISSING = object()
-
 # Field defaults, built once per process. Rules never mutate values they read.
 DEFAULTS: dict[str, Any] = {name: default_of(name) for name in FIELDS}
 
@@ -26,41 +24,40 @@ class ReadOnlyError(AttributeError):
     pass
 
 
+# Attributes a view carries besides field values; no SGLang field may share these names.
+FACT_NAMES = ("record", "target", "model", "draft", "env", "compat")
+
+
 class View:
     """Read access to field values (``view.page_size`` or ``view["page_size"]``) and facts.
 
     ``view.target`` is the GPU, ``view.model`` the model facts, ``view.draft`` the draft
     model's facts (or None), ``view.record`` the input record.
+
+    Every field value lives in the instance ``__dict__`` (defaults, then the input, then each
+    declaration as it lands), so reading a field is a plain attribute lookup: rules read
+    hundreds of values per resolution, and this is the hot path.
     """
 
-    __slots__ = ("_overlay", "record", "target", "model", "draft", "env", "compat")
-
     def __init__(self, record: Record) -> None:
-        object.__setattr__(self, "record", record)
-        object.__setattr__(self, "_overlay", dict(record.raw.values))
-        object.__setattr__(self, "target", record.target)
-        object.__setattr__(self, "model", record.model)
-        object.__setattr__(self, "draft", record.draft)
-        object.__setattr__(self, "env", record.env)
-        object.__setattr__(self, "compat", record.compat)
-
-    def __getattr__(self, name: str) -> Any:
-        value = self._overlay.get(name, _MISSING)
-        if value is _MISSING:
-            try:
-                return DEFAULTS[name]
-            except KeyError:
-                raise AttributeError(f"no SGLang field named {name!r}") from None
-        return value
+        values = self.__dict__
+        values.update(DEFAULTS)
+        values.update(record.raw.values)
+        values["record"] = record
+        values["target"] = record.target
+        values["model"] = record.model
+        values["draft"] = record.draft
+        values["env"] = record.env
+        values["compat"] = record.compat
 
     def __getitem__(self, name: str) -> Any:
-        return self.__getattr__(name)
+        try:
+            return self.__dict__[name]
+        except KeyError:
+            raise AttributeError(f"no SGLang field named {name!r}") from None
 
     def get(self, name: str, default: Any = None) -> Any:
-        value = self._overlay.get(name, _MISSING)
-        if value is _MISSING:
-            return DEFAULTS.get(name, default)
-        return value
+        return self.__dict__.get(name, default)
 
     def raw(self, name: str) -> Any:
         """The value as the user gave it (or the default), ignoring every declaration."""
@@ -79,27 +76,40 @@ class View:
     # --- used by the pipeline only ----------------------------------------------------------
 
     def _apply(self, fields: Mapping[str, Any]) -> None:
-        self._overlay.update(fields)
-
-    def _values(self) -> dict[str, Any]:
-        return self._overlay
+        self.__dict__.update(fields)
 
 
 class TracingView(View):
     """A view that records which fields a rule read (for ``explain`` and the read-set test)."""
 
-    __slots__ = ("reads",)
-
     def __init__(self, record: Record) -> None:
         super().__init__(record)
-        object.__setattr__(self, "reads", {})
+        self.__dict__["_reads"] = {}
 
-    def __getattr__(self, name: str) -> Any:
-        value = View.__getattr__(self, name)
-        self.reads.setdefault(name, value)
-        return value
+    @property
+    def reads(self) -> dict[str, Any]:
+        return self.__dict__["_reads"]
+
+    def __getattribute__(self, name: str) -> Any:
+        values = object.__getattribute__(self, "__dict__")
+        if name in FIELDS:
+            value = values[name]
+            values["_reads"].setdefault(name, value)
+            return value
+        return object.__getattribute__(self, name)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.__getattribute__(name)
 
     def get(self, name: str, default: Any = None) -> Any:
-        value = View.get(self, name, default)
-        self.reads.setdefault(name, value)
-        return value
+        return self.__getattribute__(name) if name in FIELDS else default
+
+
+def _check_names() -> None:
+    clash = set(FACT_NAMES) | {n for n in vars(View) if not n.startswith("__")}
+    clash &= FIELDS.keys()
+    if clash:
+        raise RuntimeError(f"SGLang fields shadow view attributes: {sorted(clash)}")
+
+
+_check_names()
