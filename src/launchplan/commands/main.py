@@ -26,17 +26,24 @@ Run `launchplan COMMAND --help` for a command's options.
 """
 
 
-def _commands() -> dict[str, Callable[[list[str]], int]]:
-    from launchplan.commands import catalog, check, explain, resolve, sweep
+# command name -> (module, function); a command's module is imported only when it runs
+COMMANDS: dict[str, tuple[str, str]] = {
+    "resolve": ("launchplan.commands.resolve", "main"),
+    "explain": ("launchplan.commands.explain", "main"),
+    "check": ("launchplan.commands.check", "main"),
+    "sweep": ("launchplan.commands.sweep", "main"),
+    "targets": ("launchplan.commands.catalog", "targets_main"),
+    "models": ("launchplan.commands.catalog", "models_main"),
+}
 
-    return {
-        "resolve": resolve.main,
-        "explain": explain.main,
-        "check": check.main,
-        "sweep": sweep.main,
-        "targets": catalog.targets_main,
-        "models": catalog.models_main,
-    }
+
+def _command(name: str) -> Callable[[list[str]], int] | None:
+    entry = COMMANDS.get(name)
+    if entry is None:
+        return None
+    import importlib
+
+    return getattr(importlib.import_module(entry[0]), entry[1])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -45,14 +52,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(USAGE)
         return 0 if args else 2
     name, rest = args[0], args[1:]
-    commands = _commands()
-    command = commands.get(name)
     try:
+        command = _command(name)
         if command is None:
             import difflib
 
-            close = difflib.get_close_matches(name, commands, n=1)
-            raise InputError("launchplan", "a command (" + ", ".join(commands) + ")", name,
+            close = difflib.get_close_matches(name, COMMANDS, n=1)
+            raise InputError("launchplan", "a command (" + ", ".join(COMMANDS) + ")", name,
                              f"did you mean {close[0]}?" if close else None)
         return command(rest)
     except Refusal as exc:

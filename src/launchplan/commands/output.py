@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from launchplan.engine.result import Result
-from launchplan.explain import changed_rows
 
 
 def to_json(data: Any) -> str:
@@ -61,6 +60,8 @@ def print_plan(result: Result, out: TextIO | None = None) -> None:
     out.write(f"target {target.name} (SM{target.sm}, {target.memory_mib} MiB x "
               f"{target.gpu_count})  model {model.name} ({model.attention_arch})  "
               f"rules {result.record.compat}\n\n")
+    from launchplan.explain import changed_rows
+
     render_table(("field", "input/default", "resolved", "set by"), changed_rows(result), out)
     overrides = result.overrides()
     if overrides:
