@@ -216,7 +216,10 @@ def _load(path_or_name: Any, json_override: Any, context_length: Any,
         json_override = json.dumps(json_override, sort_keys=True, default=repr)
     if env is None:
         env = os.environ
-    cwd = None if os.path.isabs(path_or_name) else os.getcwd()
+    try:
+        cwd = None if os.path.isabs(path_or_name) else os.getcwd()
+    except OSError:  # the working directory was removed
+        cwd = ""
     key = (path_or_name, cwd, json_override, context_length, draft)
     hit = _CACHE.get(key)
     if hit is not None:
@@ -264,6 +267,13 @@ class _Source:
 
 
 def _locate(given: str) -> _Source:
+    try:
+        return _locate_path(given)
+    except (OSError, ValueError):  # e.g. a NUL byte or an over-long name
+        raise _no_model(given) from None
+
+
+def _locate_path(given: str) -> _Source:
     if given.strip().lower() in ("none", "dummy"):
         raise InputError("--model-path", "a model folder holding config.json or a bundled "
                          "model name (launchplan reads the model's config.json; SGLang's "
@@ -361,10 +371,6 @@ class _Fields:
     def fail(self, key: str, expected: str, got: Any = None, hint: str | None = None) -> InputError:
         return InputError(self.subject(key), expected, _shown(got), hint)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        v = self.d.get(key, default)
-        return default if v is None else v
-
     def int(self, key: str, *, positive: bool = False, default: int | None = None) -> int | None:
         v = self.d.get(key)
         if v is None:
@@ -426,14 +432,21 @@ def _num(v: Any) -> float:
     return v if math.isfinite(v) else 0
 
 
+class _Described(str):
+    """A description of a value, shown in messages without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _shown(v: Any) -> Any:
     """Keep error messages one short line, whatever the JSON held."""
     if isinstance(v, (dict, list)):
-        return f"a JSON {'object' if isinstance(v, dict) else 'list'}"
+        return _Described(f"a JSON {'object' if isinstance(v, dict) else 'list'}")
     if isinstance(v, str) and len(v) > 60:
         return v[:57] + "..."
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 10**18:
-        return f"an integer of {len(str(abs(v)))} digits"
+        return _Described(f"an integer of {len(str(abs(v)))} digits")
     return v
 
 
@@ -454,8 +467,8 @@ def _build(source: _Source, json_override: Any, context_length: Any,
 
 
 def _json_kind(v: Any) -> str:
-    return {list: "a JSON list", str: "a JSON string", bool: "a JSON boolean",
-            type(None): "null"}.get(type(v), "a JSON number")
+    return _Described({dict: "a JSON object", list: "a JSON list", str: "a JSON string",
+                       bool: "a JSON boolean", type(None): "null"}.get(type(v), "a JSON number"))
 
 
 def _parse_override(text: Any) -> dict[str, Any] | None:
@@ -533,7 +546,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
     arch_set = frozenset(archs)
 
     # --- dtype (§2.5) ---------------------------------------------------------------------
-    config_dtype = _config_dtype(top, text, t, has_text, arch0)
+    config_dtype = _config_dtype(text, t, arch0)
     if config_dtype is None or config_dtype == "float32":
         dtype = "bfloat16" if (text_type or "").startswith("gemma") else "float16"
     else:
@@ -541,7 +554,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
 
     # --- context length (§2.4) --------------------------------------------------------------
     rope = _normalised_rope(text, t, text_type)
-    derived = _derived_context(text, t, rope, text_type)
+    derived = _derived_context(text, t, rope)
     if context_length is None:
         context_len = min(derived, 8192) if arch0 == "EmbeddingGemma2Model" else derived
     elif context_length <= derived or _longer_context_allowed(env):
@@ -551,7 +564,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
 
     # --- shapes (§2.2, §2.3) ----------------------------------------------------------------
     pure_ssm = bool(arch_set & _PURE_SSM)
-    shapes = _shapes(top, text, f, t, arch_set, pure_ssm)
+    shapes = _shapes(text, f, t, arch_set, pure_ssm)
     heads = t.int("num_attention_heads")
     total_kv = _total_kv_heads(top, text, f, t, model_type, shapes["arch"], heads)
     hidden = t.int("hidden_size")
@@ -593,8 +606,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
     if qc is not None and qc.get("quant_method") is not None \
             and not isinstance(qc.get("quant_method"), str):
         raise f.fail("quantization_config", "a 'quant_method' string", qc.get("quant_method"))
-    quant_method = None if qc is None else quant.detect_quant_method(
-        top, hf_quant_config=hf_quant, modelslim=modelslim, is_draft=is_draft)
+    quant_method = None if qc is None else quant.method_of(qc)
 
     # --- everything else --------------------------------------------------------------------
     embedding_gemma = text_type == "gemma3_text" and bool(text.get("use_bidirectional_attention"))
@@ -677,10 +689,13 @@ def _freeze(v: Any) -> Any:
 
 
 def _context_too_long(requested: int, derived: int, where: str, is_draft: bool) -> InputError:
-    who = "the target model's context length" if is_draft else "--context-length"
+    allow = "unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set"
+    if is_draft:
+        return InputError("--speculative-draft-model-path", f"a draft whose context length "
+                          f"({derived}, derived from {where}) covers the target model's "
+                          f"context length, {allow}", requested)
     return InputError("--context-length", f"at most {derived}, the context length derived from "
-                      f"{where}, unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set",
-                      requested, hint=f"{who} exceeds what the model config supports")
+                      f"{where}, {allow}", requested)
 
 
 def _longer_context_allowed(env: Mapping[str, str]) -> bool:
@@ -832,8 +847,7 @@ def _declared_dtype(d: Mapping[str, Any]) -> Any:
     return v if v is not None else d.get("torch_dtype")
 
 
-def _config_dtype(top: Mapping[str, Any], text: Mapping[str, Any], t: _Fields,
-                  has_text: bool, arch0: str) -> str | None:
+def _config_dtype(text: Mapping[str, Any], t: _Fields, arch0: str) -> str | None:
     if arch0.startswith("Llava") and arch0.endswith("ForCausalLM"):
         return "float16"
     key = "dtype" if text.get("dtype") is not None else "torch_dtype"
@@ -898,8 +912,8 @@ _CONTEXT_KEYS = ("max_sequence_length", "seq_length", "max_seq_len", "model_max_
                  "max_position_embeddings")
 
 
-def _derived_context(text: Mapping[str, Any], t: _Fields, rope: Mapping[str, Any] | None,
-                     text_type: str | None) -> int:
+def _derived_context(text: Mapping[str, Any], t: _Fields,
+                     rope: Mapping[str, Any] | None) -> int:
     factor: Any = 1
     if rope:
         factor = rope.get("factor", 1)
@@ -924,8 +938,8 @@ def _derived_context(text: Mapping[str, Any], t: _Fields, rope: Mapping[str, Any
 
 # --- shapes, heads, KV heads (§2.2, §2.3) ---------------------------------------------------
 
-def _shapes(top: Mapping[str, Any], text: Mapping[str, Any], f: _Fields, t: _Fields,
-            archs: frozenset[str], pure_ssm: bool) -> dict[str, Any]:
+def _shapes(text: Mapping[str, Any], f: _Fields, t: _Fields, archs: frozenset[str],
+            pure_ssm: bool) -> dict[str, Any]:
     head_dim = t.int("head_dim")
     if head_dim is None:
         if pure_ssm:

@@ -293,10 +293,11 @@ def detect_quant_method(config: Mapping[str, Any], *,
                                 is_draft=is_draft)
     if qc is None:
         return None
-    return _method_of(qc)
+    return method_of(qc)
 
 
-def _method_of(qc: Mapping[str, Any]) -> str:
+def method_of(qc: Mapping[str, Any]) -> str:
+    """The lower-cased ``quant_method`` of a description; "" when it names none."""
     method = qc.get("quant_method")
     return method.lower() if isinstance(method, str) else ""
 
@@ -321,7 +322,7 @@ def _modelopt_mixed_rule(qc: Mapping[str, Any], cli: str | None, p: QuantPlatfor
 
 
 def _awq_marlin_rule(qc: Mapping[str, Any], cli: str | None, p: QuantPlatform) -> str | None:
-    convertible = (p.is_cuda and (p.sm or 0) >= 80 and _method_of(qc) == "awq"
+    convertible = (p.is_cuda and (p.sm or 0) >= 80 and method_of(qc) == "awq"
                    and qc.get("bits") == 4 and qc.get("zero_point") is True
                    and qc.get("group_size") in MARLIN_GROUP_SIZES)
     return "awq_marlin" if convertible and cli in (None, "marlin", "awq_marlin") else None
@@ -329,7 +330,7 @@ def _awq_marlin_rule(qc: Mapping[str, Any], cli: str | None, p: QuantPlatform) -
 
 def _gptq_marlin_rule(qc: Mapping[str, Any], cli: str | None, p: QuantPlatform) -> str | None:
     marlin_format = qc.get("checkpoint_format") == "marlin" or bool(qc.get("is_marlin_format"))
-    convertible = (_method_of(qc) == "gptq" and qc.get("bits") in (4, 8)
+    convertible = (method_of(qc) == "gptq" and qc.get("bits") in (4, 8)
                    and qc.get("sym") is True and qc.get("desc_act") is not None
                    and qc.get("group_size") in MARLIN_GROUP_SIZES and (p.sm or 0) >= 80)
     if convertible and not marlin_format and cli in (None, "marlin", "gptq_marlin"):
@@ -340,14 +341,14 @@ def _gptq_marlin_rule(qc: Mapping[str, Any], cli: str | None, p: QuantPlatform) 
 def _moe_wna16_rule(qc: Mapping[str, Any], cli: str | None, p: QuantPlatform) -> str | None:
     if cli != "moe_wna16":
         return None
-    method, bits = _method_of(qc), qc.get("bits")
+    method, bits = method_of(qc), qc.get("bits")
     gptq = method == "gptq" and not qc.get("desc_act") and bits in (4, 8)
     awq = method == "awq" and bits == 4 and (p.sm if p.sm is not None else -1) >= MIN_SM["awq"]
     return "moe_wna16" if gptq or awq else None
 
 
 def _petit_rule(qc: Mapping[str, Any], cli: str | None, p: QuantPlatform) -> str | None:
-    return "petit_nvfp4" if p.is_hip and _method_of(qc) == "modelopt" else None
+    return "petit_nvfp4" if p.is_hip and method_of(qc) == "modelopt" else None
 
 
 def _humming_rule(qc: Mapping[str, Any], cli: str | None, p: QuantPlatform) -> str | None:
@@ -389,7 +390,7 @@ def checkpoint_override(qc: Mapping[str, Any], cli: str | None, platform: QuantP
     """
     if cli in REQUANTIZATION:
         return None
-    if is_draft and cli == "nvfp4_online" and _method_of(qc) in ("modelopt_fp4", "modelopt_mixed"):
+    if is_draft and cli == "nvfp4_online" and method_of(qc) in ("modelopt_fp4", "modelopt_mixed"):
         return None
     for name in registry(platform.vendor, platform.gfx):
         rule = OVERRIDE_RULES.get(name)
@@ -448,7 +449,7 @@ def verify_quantization(qc: Mapping[str, Any] | None, cli: str | None, platform:
     cli = cli.lower() if cli is not None else None
     detected: str | None = None
     if qc is not None:
-        detected = _method_of(qc) or (cli or "")
+        detected = method_of(qc) or (cli or "")
         claimed = checkpoint_override(qc, cli, platform, is_draft=is_draft)
         if claimed:
             detected = cli = claimed
