@@ -1,0 +1,46 @@
+"""EXAONE 4 and EXAONE MoE with sliding-window layers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.model_overrides import BATCH, arch0, config
+
+ARCHS = frozenset({"Exaone4ForCausalLM", "ExaoneMoEForCausalLM", "ExaoneMoeForCausalLM"})
+
+
+def swa_backend_default(v: Any) -> str:
+    """trtllm_mha on SM10x CUDA, fa3 on other CUDA GPUs of SM80 or newer, else triton."""
+    t = v.target
+    if t.is_cuda and t.is_sm100:
+        return "trtllm_mha"
+    if t.is_cuda and t.sm >= 80:
+        return "fa3"
+    return "triton"
+
+
+@rule(
+    phase=Phase.MODEL,
+    batch=BATCH,
+    reads=("attention_backend",),
+    writes=("disable_hybrid_swa_memory", "attention_backend"),
+    facts=("model.arch0", "model.config", "target.is_cuda", "target.is_sm100", "target.sm"),
+    sglang="_exaone_overrides (model_overrides/exaone.py)",
+)
+def exaone_overrides(v: View) -> dict | None:
+    """With ``sliding_window_pattern``: no hybrid SWA memory, and an SWA-capable base backend.
+
+    Hybrid SWA memory does not support these models yet. An unset base backend becomes
+    trtllm_mha (SM10x), fa3 (other CUDA SM80+) or triton; FlashInfer is avoided for their
+    sliding windows. On SM12x this picks fa3, which fails only when the backend starts
+    (rules.md C18).
+    """
+    if arch0(v) not in ARCHS or config(v).get("sliding_window_pattern") is None:
+        return None
+    out: dict[str, Any] = {"disable_hybrid_swa_memory": True}
+    if v.attention_backend is None:
+        out["attention_backend"] = swa_backend_default(v)
+    return out

@@ -1,0 +1,55 @@
+"""Gemma 4 (and DiffusionGemma): attention backends with its sliding windows, NVFP4 MoE."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.model_overrides import (
+    BACKEND_FIELDS,
+    BATCH,
+    arch0,
+    backends_unset,
+    model_quantization,
+)
+
+ARCHS = frozenset({
+    "Gemma4ForConditionalGeneration",
+    "Gemma4ForCausalLM",
+    "Gemma4UnifiedForConditionalGeneration",
+    "DiffusionGemmaForBlockDiffusion",
+})
+
+
+@rule(
+    phase=Phase.MODEL,
+    batch=BATCH,
+    reads=BACKEND_FIELDS + ("moe_runner_backend", "quantization"),
+    writes=("attention_backend", "quantization", "moe_runner_backend"),
+    facts=("model.arch0", "model.quant_method", "target.is_sm100"),
+    sglang="_gemma4_overrides (model_overrides/gemma4.py)",
+)
+def gemma4_overrides(v: View) -> dict | None:
+    """Gemma 4 defaults to trtllm_mha on SM10x and triton elsewhere (DiffusionGemma: triton).
+
+    The base backend is filled when nothing is chosen, and also when only a split side is,
+    so the other side never falls to a generic default Gemma 4 cannot run. A modelopt_fp4
+    checkpoint on SM10x with an automatic MoE runner uses ``flashinfer_trtllm``.
+    """
+    arch = arch0(v)
+    if arch not in ARCHS:
+        return None
+    t = v.target
+    if arch == "DiffusionGemmaForBlockDiffusion" or not t.is_sm100:
+        default = "triton"
+    else:
+        default = "trtllm_mha"
+    out: dict[str, Any] = {}
+    if backends_unset(v) or v.attention_backend is None:
+        out["attention_backend"] = default
+    if t.is_sm100 and v.moe_runner_backend == "auto" and model_quantization(v) == "modelopt_fp4":
+        out["quantization"] = "modelopt_fp4"
+        out["moe_runner_backend"] = "flashinfer_trtllm"
+    return out or None

@@ -1,0 +1,131 @@
+"""Kimi-K3: MLA attention backends (with decode context parallelism) and the MoE runner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.declarations import Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.attention import effective_backends
+from launchplan.rules.model_overrides import (
+    BACKEND_FIELDS,
+    BATCH,
+    arch0,
+    backends_unset,
+    env_set,
+    env_true,
+    mxfp4_pack_quantized,
+)
+
+ARCHS = frozenset({"KimiK3ForConditionalGeneration"})
+
+# Decode backends whose MLA kernel can verify a DSPARK draft of any width in one call.
+DSPARK_VERIFY_BACKENDS = frozenset({"trtllm_mla", "cutedsl_mla"})
+
+
+def _ragged_verify_mode(v: Any) -> str:
+    return str(v.env.get("SGLANG_RAGGED_VERIFY_MODE", "static"))
+
+
+def _gluon_mla_available(v: Any) -> bool:
+    """aiter's gluon MLA decode: on unless ``SGLANG_AITER_MLA_GLUON`` turns it off.
+
+    Assumed: aiter and a Triton with Gluon ``cga_layout`` (>= 3.7) are installed.
+    """
+    return not env_set(v, "SGLANG_AITER_MLA_GLUON") or env_true(v, "SGLANG_AITER_MLA_GLUON")
+
+
+def _dcp(v: Any) -> dict[str, Any] | Refuse:
+    out: dict[str, Any] = {}
+    if v.enable_symm_mem:
+        out["enable_symm_mem"] = False  # decode graphs are wrong with it under DCP
+    if v.speculative_algorithm == "DSPARK":
+        mode = _ragged_verify_mode(v)
+        if mode != "static":
+            return Refuse("Kimi-K3 with decode context parallelism and DSPARK needs "
+                          f"SGLANG_RAGGED_VERIFY_MODE=static (got {mode!r})")
+        out["speculative_attention_mode"] = "decode"
+    prefill, decode = effective_backends(v)
+    if decode in ("cutedsl_mla", None):
+        out.update(prefill_attention_backend="trtllm_mla",
+                   decode_attention_backend="cutedsl_mla")
+    elif decode == "aiter":
+        if not _gluon_mla_available(v):
+            return Refuse("Kimi-K3 decode context parallelism on aiter needs aiter's gluon "
+                          "MLA kernel, which SGLANG_AITER_MLA_GLUON turns off")
+        out.update(prefill_attention_backend="triton" if prefill == "triton" else "aiter",
+                   decode_attention_backend="aiter")
+    else:
+        return Refuse("Kimi-K3 decode context parallelism needs the cutedsl_mla or aiter "
+                      f"decode attention backend, not {decode!r}")
+    if v.dcp_replicate_q_proj is None and v.dcp_comm_backend in ("a2a", "fi_a2a"):
+        out["dcp_replicate_q_proj"] = True
+    return out
+
+
+@rule(
+    phase=Phase.MODEL,
+    batch=BATCH,
+    reads=BACKEND_FIELDS + ("dcp_size", "enable_symm_mem", "speculative_algorithm",
+                            "dcp_replicate_q_proj", "dcp_comm_backend"),
+    writes=("enable_symm_mem", "speculative_attention_mode", "prefill_attention_backend",
+            "decode_attention_backend", "dcp_replicate_q_proj"),
+    facts=("model.arch0", "target.is_sm100", "target.sm"),
+    sglang="_kimi_k3_overrides (model_overrides/kimi_k3.py)",
+)
+def kimi_k3_overrides(v: View) -> dict | Refuse | None:
+    """Kimi-K3's MLA backends: trtllm_mla on SM100/SM103, a cutedsl_mla or aiter DCP pair.
+
+    With decode CP (``--dcp-size`` > 1) the decode side must be cutedsl_mla (prefill
+    trtllm_mla) or aiter (prefill aiter, or triton if asked); symmetric memory goes off and
+    DSPARK verifies on the decode backend (static ragged verify only). Without it, on SM100
+    and SM103 an unset trio becomes trtllm_mla for prefill and decode, and DSPARK verifies
+    on the decode backend when that backend's MLA kernel can (trtllm_mla, cutedsl_mla).
+
+    Assumed: the pinned FlashInfer (0.7.2) has DCP-capable trtllm-gen MLA decode.
+    """
+    if arch0(v) not in ARCHS:
+        return None
+    if v.dcp_size > 1:
+        return _dcp(v)
+    t = v.target
+    if not (t.is_sm100 and t.sm in (100, 103)):
+        return None
+    unset = backends_unset(v)
+    if v.speculative_algorithm != "DSPARK":
+        if not unset:
+            return None
+        return {"decode_attention_backend": "trtllm_mla",
+                "prefill_attention_backend": "trtllm_mla"}
+    out: dict[str, Any] = {}
+    if unset:
+        backend: str | None = "trtllm_mla"
+        out.update(decode_attention_backend="trtllm_mla", prefill_attention_backend="trtllm_mla")
+    else:
+        backend = effective_backends(v)[1]
+    if backend in DSPARK_VERIFY_BACKENDS:
+        out["speculative_attention_mode"] = "decode"
+    return out or None
+
+
+@rule(
+    phase=Phase.MODEL,
+    batch=BATCH,
+    reads=("moe_runner_backend",),
+    writes=("moe_runner_backend",),
+    facts=("model.arch0", "model.config", "target.is_sm100", "target.sm"),
+    sglang="_kimi_k3_moe_runner_overrides (model_overrides/kimi_k3.py)",
+)
+def kimi_k3_moe_runner_overrides(v: View) -> dict | None:
+    """An MXFP4 pack-quantized K3 on SM100/SM103/SM107 runs MoE on ``flashinfer_mxfp4``.
+
+    trtllm-gen's fused MXFP4 MoE reads the packed experts; left on auto, loading would
+    expand them to bf16.
+    """
+    t = v.target
+    if (arch0(v) in ARCHS and v.moe_runner_backend == "auto" and t.is_sm100
+            and t.sm in (100, 103, 107) and mxfp4_pack_quantized(v)):
+        return {"moe_runner_backend": "flashinfer_mxfp4"}
+    return None

@@ -1,0 +1,68 @@
+"""MiniCPM / MiniCPM-SALA: sparse and lightning attention backends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.declarations import Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.model_overrides import (
+    BACKEND_FIELDS,
+    BATCH,
+    arch0,
+    attn_dp_enabled,
+    backends_unset,
+    config,
+    env_true,
+)
+
+ARCHS = frozenset({"MiniCPMForCausalLM", "MiniCPMSALAForCausalLM"})
+SPARSE_BACKENDS = ("minicpm_flashattn", "minicpm_flashinfer")
+
+
+@rule(
+    phase=Phase.MODEL,
+    batch=BATCH,
+    reads=BACKEND_FIELDS + ("attn_dp_size", "ep_join_mode", "enable_hierarchical_cache",
+                            "disaggregation_mode"),
+    writes=BACKEND_FIELDS + ("disable_radix_cache",),
+    facts=("model.arch0", "model.config", "target.is_blackwell"),
+    sglang="_minicpm_sala_overrides (model_overrides/minicpm.py)",
+)
+def minicpm_sala_overrides(v: View) -> dict | Refuse | None:
+    """MiniCPM sparse attention picks its own backends; hybrid layers turn the radix cache off.
+
+    Refused: attention DP; a hierarchical cache on a hybrid model; PD disaggregation with a
+    sparse backend. With no backend chosen a sparse model gets ``minicpm_flashinfer`` on
+    Blackwell, else ``minicpm_flashattn``. ``SGLANG_MINICPM_FORCE_DENSE`` maps those two to
+    their dense kernels (fa4 on Blackwell or fa3, and flashinfer) instead.
+    """
+    if arch0(v) not in ARCHS:
+        return None
+    if attn_dp_enabled(v):
+        return Refuse("MiniCPM does not support attention data parallelism")
+    cfg = config(v)
+    sparse = bool(cfg.get("has_minicpm_sparse_attention", False))
+    hybrid = sparse or bool(cfg.get("has_lightning_layers", False))
+    out: dict[str, Any] = {}
+    if hybrid:
+        if v.enable_hierarchical_cache:
+            return Refuse("MiniCPM SALA does not support the hierarchical cache")
+        out["disable_radix_cache"] = True
+    blackwell = v.target.is_blackwell
+    if env_true(v, "SGLANG_MINICPM_FORCE_DENSE"):
+        dense = {"minicpm_flashattn": "fa4" if blackwell else "fa3",
+                 "minicpm_flashinfer": "flashinfer"}
+        for field in BACKEND_FIELDS:
+            if v[field] in dense:
+                out[field] = dense[v[field]]
+    elif sparse:
+        unset = backends_unset(v)
+        if ((unset or any(v[f] in SPARSE_BACKENDS for f in BACKEND_FIELDS))
+                and v.disaggregation_mode != "null"):
+            return Refuse("MiniCPM sparse attention does not support PD disaggregation")
+        if unset:
+            out["attention_backend"] = "minicpm_flashinfer" if blackwell else "minicpm_flashattn"
+    return out or None

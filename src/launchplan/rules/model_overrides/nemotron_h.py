@@ -1,0 +1,155 @@
+"""Nemotron-H (hybrid Mamba): ModelOpt quantization, MoE runners, Blackwell backends."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from launchplan.engine.declarations import Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.model_overrides import (
+    BACKEND_FIELDS,
+    BATCH,
+    arch0,
+    backends_unset,
+    config,
+    model_quantization,
+    quantization_config,
+    text_config,
+)
+
+ARCHS = frozenset({"NemotronHForCausalLM", "NemotronHPuzzleForCausalLM",
+                   "NemotronH_Omni_Reasoning_V3"})
+MODELOPT = ("modelopt", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed")
+
+
+def _modelopt_method(v: Any) -> str | None:
+    """The ModelOpt method of the checkpoint, from ``quant_algo`` when it says "modelopt"."""
+    detected = model_quantization(v)
+    if detected != "modelopt":
+        return detected
+    algo = quantization_config(v).get("quant_algo")
+    if algo == "MIXED_PRECISION":
+        return "modelopt_mixed"
+    return "modelopt_fp4" if algo == "NVFP4" else "modelopt_fp8"
+
+
+def _expert_remap_refusal(v: Any) -> str | None:
+    if v.moe_runner_backend == "flashinfer_trtllm":
+        return ("flashinfer_trtllm routes inside its kernel and cannot take EPLB or redundant "
+                "experts on Nemotron-H; use --moe-runner-backend flashinfer_trtllm_routed")
+    if (v.enable_eplb and v.moe_runner_backend == "flashinfer_cutedsl"
+            and v.moe_a2a_backend == "none"):
+        return ("flashinfer_cutedsl without an A2A backend does not move expert scales when "
+                "EPLB rebalances; use flashinfer_trtllm_routed or set --moe-a2a-backend")
+    if arch0(v) == "NemotronHPuzzleForCausalLM":
+        counts = {b.get("n_routed_experts") for b in config(v).get("block_configs") or ()
+                  if isinstance(b, Mapping) and b.get("block_type") == "moe"}
+        if len(counts) > 1:
+            return ("EPLB and redundant experts need the same routed expert count in every "
+                    f"MoE layer, got {sorted(counts)}")
+    return None
+
+
+def _moe_runner(v: Any, is_modelopt: bool, quantization: str | None,
+                remap: bool) -> str | Refuse | None:
+    t = v.target
+    auto = v.moe_runner_backend == "auto"
+    layers = quantization_config(v).get("quantized_layers") or {}
+    w4a16 = is_modelopt and quantization == "modelopt_mixed" and any(
+        isinstance(info, Mapping) and info.get("quant_algo") == "W4A16_NVFP4"
+        and ".experts." in name for name, info in layers.items())
+    if w4a16:
+        if v.moe_a2a_backend != "none":
+            return Refuse("W4A16_NVFP4 MoE layers need --moe-a2a-backend none")
+        if v.moe_runner_backend not in ("auto", "marlin"):
+            return Refuse("W4A16_NVFP4 MoE layers need --moe-runner-backend marlin")
+        return "marlin" if auto else None
+    if remap and auto and t.is_sm100 and v.moe_a2a_backend == "none":
+        return "flashinfer_trtllm_routed"
+    detected = model_quantization(v)
+    if (is_modelopt or detected is None) and auto:
+        if t.is_sm100 and v.moe_a2a_backend == "none":
+            return "flashinfer_trtllm"
+        if ((detected in ("modelopt_fp4", "modelopt_mixed") or quantization == "modelopt_fp4")
+                and t.is_cuda and (8, 0) <= t.capability < (10, 0)):
+            return "marlin"
+        return "flashinfer_cutlass"
+    return None
+
+
+def _blackwell_backends(v: Any, out: dict[str, Any]) -> None:
+    t = v.target
+    algorithm = v.speculative_algorithm
+    if algorithm is None:
+        if t.is_sm100:
+            out["attention_backend"] = "trtllm_mha"
+        return
+    algorithm = str(algorithm).upper()
+    if t.is_sm100 and v.speculative_eagle_topk in (None, 1):
+        out["attention_backend"] = "trtllm_mha"
+        if v.page_size is None:
+            out["page_size"] = 64
+        if v.mamba_radix_cache_strategy == "auto":
+            out["mamba_radix_cache_strategy"] = "extra_buffer"
+        if (v.speculative_draft_attention_backend is None
+                and algorithm in ("EAGLE", "NEXTN", "DSPARK")):
+            out["speculative_draft_attention_backend"] = "trtllm_mha"
+    else:
+        out["attention_backend"] = "triton"
+        if (v.speculative_draft_attention_backend is None
+                and algorithm in ("EAGLE", "NEXTN", "DFLASH", "DSPARK")):
+            out["speculative_draft_attention_backend"] = "flashinfer"
+
+
+@rule(
+    phase=Phase.MODEL,
+    batch=BATCH,
+    reads=BACKEND_FIELDS + (
+        "quantization", "enable_eplb", "ep_num_redundant_experts", "init_expert_location",
+        "moe_runner_backend", "moe_a2a_backend", "speculative_algorithm",
+        "speculative_eagle_topk", "page_size", "mamba_radix_cache_strategy",
+        "speculative_draft_attention_backend"),
+    writes=("quantization", "moe_runner_backend", "attention_backend", "page_size",
+            "mamba_radix_cache_strategy", "speculative_draft_attention_backend"),
+    facts=("model.arch0", "model.quant_method", "model.config", "target.is_sm100",
+           "target.is_blackwell", "target.is_cuda", "target.capability"),
+    sglang="_nemotron_h_overrides (model_overrides/nemotron_h.py)",
+)
+def nemotron_h_overrides(v: View) -> dict | Refuse | None:
+    """Nemotron-H: ModelOpt method, MoE runner and Blackwell attention defaults.
+
+    A ModelOpt checkpoint (relu2 MLP required) sets ``quantization`` to its exact method.
+    MoE runner when automatic: marlin for W4A16 NVFP4 experts; flashinfer_trtllm_routed
+    with EPLB/redundant experts on SM10x; for ModelOpt or unquantized weights
+    flashinfer_trtllm on SM10x without A2A, marlin for FP4 on SM80-SM9x, else
+    flashinfer_cutlass. On Blackwell with no backend chosen: trtllm_mha on SM10x; under
+    speculation, trtllm_mha with page 64, the extra-buffer Mamba cache and a trtllm_mha
+    draft when top-k is 1 on SM10x, otherwise triton with a flashinfer draft.
+    """
+    if arch0(v) not in ARCHS:
+        return None
+    out: dict[str, Any] = {}
+    is_modelopt = model_quantization(v) in MODELOPT
+    quantization = v.quantization
+    if is_modelopt:
+        language = text_config(v) if arch0(v) == "NemotronH_Omni_Reasoning_V3" else config(v)
+        if language.get("mlp_hidden_act") != "relu2":
+            return Refuse("a ModelOpt Nemotron-H checkpoint must use the relu2 MLP activation")
+        out["quantization"] = quantization = _modelopt_method(v)
+    remap = (v.enable_eplb or v.ep_num_redundant_experts > 0
+             or v.init_expert_location != "trivial")
+    if remap:
+        reason = _expert_remap_refusal(v)
+        if reason:
+            return Refuse(reason)
+    runner = _moe_runner(v, is_modelopt, quantization, remap)
+    if isinstance(runner, Refuse):
+        return runner
+    if runner is not None:
+        out["moe_runner_backend"] = runner
+    if v.target.is_blackwell and backends_unset(v):
+        _blackwell_backends(v, out)
+    return out or None
