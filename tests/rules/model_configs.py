@@ -17,7 +17,9 @@ MLA_KEYS = dict(kv_lora_rank=512, qk_rope_head_dim=64, qk_nope_head_dim=128, v_h
                 num_key_value_heads=128, num_attention_heads=128)
 # What SGLang needs of a DeepSeek-V4 config besides the basics.
 DSV4_KEYS = dict(sliding_window=128, qk_rope_head_dim=64, index_head_dim=128, index_n_heads=64,
-                 index_topk=512)
+                 index_topk=512, compress_ratios=[4] * LLM["num_hidden_layers"], o_groups=8,
+                 o_lora_rank=1024, hc_mult=4, hc_sinkhorn_iters=20, hc_eps=1e-6,
+                 window_size=128, compress_rope_theta=40000.0)
 
 _folders = itertools.count()
 

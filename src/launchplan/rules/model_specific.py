@@ -176,11 +176,11 @@ LINEAR_ATTN_SPECS = {
 }
 LINEAR_ATTN_SPEC_TYPES = {"gigachat3_5": (True, False)}
 
-# The FLA kernels' chunk, used when the config sets no mamba_chunk_size.
+# What the Mamba radix-cache decision and its validators read.
 _MAMBA_READS = ("disable_radix_cache", "mamba_radix_cache_strategy", "disable_overlap_schedule",
                 "page_size", "linear_attn_backend", "uses_mamba_radix_cache",
                 "disaggregation_mode", "speculative_num_draft_tokens", "mamba_track_interval",
-                "chunked_prefill_size", "attention_backend")
+                "attention_backend")
 
 
 def linear_attn_spec(v: Any) -> tuple[bool, bool] | None:
