@@ -14,45 +14,59 @@ from typing import Any
 from launchplan.engine.result import Result
 from launchplan.input.fields import FIELDS
 
-# rule name -> (field it re-transforms, why SGLang does it again)
-NON_IDEMPOTENT: Mapping[str, tuple[str, str]] = {
+# rule name -> (fields it changes again when pinned, why SGLang does it)
+NON_IDEMPOTENT: Mapping[str, tuple[tuple[str, ...], str]] = {
     "aiter_memory_scaling": (
-        "mem_fraction_static",
+        ("mem_fraction_static",),
         "aiter on contexts over 8192 tokens scales mem_fraction_static by 0.85, even an "
         "explicit value",
     ),
-    "attention_dp_chunk_division": (
-        "chunked_prefill_size",
-        "attention data parallelism divides chunked_prefill_size by attn_dp_size, even an "
-        "explicit value",
+    "attention_dp_adjustments": (
+        ("chunked_prefill_size", "schedule_conservativeness", "cuda_graph_config"),
+        "attention data parallelism divides chunked_prefill_size by attn_dp_size and scales "
+        "schedule_conservativeness by 0.3, even explicit values",
     ),
-    "attention_dp_conservativeness": (
-        "schedule_conservativeness",
-        "attention data parallelism scales schedule_conservativeness by 0.3",
+    "missing_default_values": (
+        ("speculative_draft_model_quantization",),
+        "the draft's quantization defaults to the target's quantization as given; a "
+        "checkpoint method that a model override copied into quantization is input once pinned",
     ),
 }
+
+
+def _reapplies(result: Result, rule: str) -> bool:
+    """Whether pinning this plan makes ``rule`` change a value again."""
+    if rule == "missing_default_values":
+        return any(d.source != rule and "quantization" in d.fields
+                   and d.fields["quantization"] is not None for d in result.declarations)
+    return any(d.source == rule for d in result.declarations)
 
 
 def pinned_fields(result: Result) -> dict[str, Any]:
     """The plan's decided values as explicit input: every input field and every declared field.
 
-    ``random_seed`` stays unset (it is drawn at start-up), and internal fields (those
-    starting with an underscore) are left to SGLang.
+    ``random_seed`` stays unset (it is drawn at start-up), internal fields (those starting
+    with an underscore) are left to SGLang, and ``None`` is not pinned: a command line cannot
+    say it, and it means "unset".
     """
     names = dict.fromkeys(result.record.raw.values)
     names.update(dict.fromkeys(result.declared()))
-    return {n: result.value(n) for n in names
-            if n in FIELDS and not n.startswith("_") and n != "random_seed"}
+    out = {}
+    for n in names:
+        if n in FIELDS and not n.startswith("_") and n != "random_seed":
+            value = result.value(n)
+            if value is not None:
+                out[n] = value
+    return out
 
 
 def reapplied(result: Result) -> list[str]:
     """Warnings for values in this plan that SGLang would transform again if pinned."""
     out = []
-    for d in result.declarations:
-        if d.source in NON_IDEMPOTENT:
-            field, why = NON_IDEMPOTENT[d.source]
-            out.append(f"{field} = {result.value(field)!r} will be changed again at start-up "
-                       f"if passed explicitly: {why}")
+    for rule, (fields, why) in NON_IDEMPOTENT.items():
+        if _reapplies(result, rule):
+            out.append(f"{', '.join(fields)} would be changed again if this plan's values were "
+                       f"passed explicitly: {why}")
     return out
 
 
@@ -70,5 +84,5 @@ def differences(first: Result, second: Result) -> dict[str, tuple[Any, Any, str]
 
 def unexpected(diffs: Mapping[str, tuple[Any, Any, str]]) -> dict[str, tuple[Any, Any, str]]:
     """The differences not explained by a listed non-idempotent rule."""
-    allowed = {(field, rule) for rule, (field, _) in NON_IDEMPOTENT.items()}
+    allowed = {(field, rule) for rule, (fields, _) in NON_IDEMPOTENT.items() for field in fields}
     return {k: v for k, v in diffs.items() if (k, v[2]) not in allowed}

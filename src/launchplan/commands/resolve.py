@@ -18,12 +18,14 @@ options:
   --compat default|0.5.23
   --format table|json
   --env KEY=VALUE        an SGLang environment variable the plan assumes (repeatable)
+  --strict               refuse (exit 3) instead of overriding explicit input
+  --emit sglang          print one `python -m sglang.launch_server ...` line pinning the plan
 
 Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FILE.yaml.
 """
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
-                     "--cuda-version", "--compat", "--format", "--env", "--strict"})
+                     "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit"})
 
 
 def parse_env(pairs: list[str] | None) -> dict[str, str]:
@@ -68,6 +70,11 @@ def main(argv: list[str]) -> int:
         raise
     if strict and result.overrides():
         return refuse_overrides(result, resolve_with, fmt)
+    from launchplan.checks.idempotence import reapplied
+
+    result.warnings.extend(reapplied(result))
+    if opts.get("emit") == "sglang":
+        return emit_sglang(result, target, env)
     if fmt == "json":
         sys.stdout.write(to_json(result.to_dict()) + "\n")
     else:
@@ -94,3 +101,20 @@ def refuse_overrides(result, resolve_with, fmt: str) -> int:
         sys.stderr.write(f"launchplan: --strict: {e['field']}: you gave {e['input']!r}, "
                          f"{e['source']} wants {e['resolved']!r}; avoid with: {avoid}\n")
     return 3
+
+
+def emit_sglang(result, target, env) -> int:
+    """--emit sglang: the pinned launch line on stdout; what SGLang would still change, stderr."""
+    from launchplan.emit import pin_warnings, sglang_command
+    from launchplan.engine.pipeline import run
+    from launchplan.planner import build_raw, build_record
+    from launchplan.rulesets import get_ruleset
+
+    def resolve_again(argv, compat):
+        record = build_record(build_raw(argv), target, compat=compat, env=env)
+        return run(record, get_ruleset(compat).rules())
+
+    sys.stdout.write(sglang_command(result) + "\n")
+    for note in pin_warnings(result, resolve_again):
+        sys.stderr.write(f"launchplan: note: {note}\n")
+    return 0
