@@ -237,10 +237,14 @@ def test_rope_nested_per_layer_type_never_multiplies(tmp_path):
 
 def test_context_keys_order_and_fallback(tmp_path):
     assert llama(tmp_path, max_position_embeddings=..., seq_length=8192).context_len == 8192
-    m = load_model(write(tmp_path, {"architectures": ["FooForCausalLM"], "model_type": "bloom",
-                                    "hidden_size": 64, "n_head": 4}, "bloom"))
-    assert m.context_len == 2048 and m.num_attention_heads == 4
-    assert any("2048" in c for c in m.caveats)
+    bloom = load_model(write(tmp_path, {"architectures": ["BloomForCausalLM"],
+                                        "model_type": "bloom", "n_head": 4}, "bloom"))
+    assert (bloom.context_len, bloom.num_attention_heads, bloom.hidden_size) == (2048, 4, 64)
+    assert not bloom.caveats
+    # a known type without a defaults row: SGLang's generic fallback, flagged
+    m = load_model(write(tmp_path, {"architectures": ["HeliumForCausalLM"], "model_type": "helium",
+                                    "hidden_size": 64, "num_attention_heads": 4}, "helium"))
+    assert m.context_len == 2048 and any("2048" in c for c in m.caveats)
 
 
 def test_context_length_flag(tmp_path):
@@ -328,12 +332,16 @@ MLA_RANKS = {"kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 6
     (["MiniCPM3ForCausalLM"], "minicpm3", {}, "MLA", 128),
     (["KimiLinearForCausalLM"], "kimi_linear", MLA_RANKS, "MLA", 72),
     (["SarvamMLAForCausalLM"], "sarvam_mla", MLA_RANKS, "MLA", 192),
-    (["BailingMoeV3ForCausalLM"], "bailing_moe_v3_vl", {**MLA_RANKS, "use_mla_nope": True}, "MLA",
-     128),
-    (["DeepseekV4ForCausalLM"], "deepseek_v4", {"head_dim": 512}, "MHA", 512),
+    (["BailingMoeV3ForCausalLM"], "llama", {**MLA_RANKS, "use_mla_nope": True}, "MLA", 128),
+    (["DeepseekV4ForCausalLM"], "deepseek_v4", {"head_dim": 512, "sliding_window": 128,
+                                                "index_head_dim": 128, "compress_ratios": [4]},
+     "MHA", 512),
     (["Glm4MoeForCausalLMNextN"], "glm4_moe", {"head_dim": 128, "v_head_dim": 64}, "MHA", 128),
     (["PixtralForConditionalGeneration"], "llava", {}, "MHA", 128),
-    (["PixtralForConditionalGeneration"], "llava", MLA_RANKS, "MLA", 256),
+    # the ranks must sit in the text config: llava builds a default one when it is absent
+    (["PixtralForConditionalGeneration"], "llava", MLA_RANKS, "MHA", 128),
+    (["PixtralForConditionalGeneration"], "llava",
+     {"text_config": {"model_type": "llama", "num_attention_heads": 32, **MLA_RANKS}}, "MLA", 256),
     (["LlamaForCausalLM", "DeepseekV3ForCausalLM"], "llama", MLA_RANKS, "MLA", 256),
 ])
 def test_mla_table(tmp_path, archs, model_type, extra, arch, head_dim):
@@ -344,7 +352,7 @@ def test_mla_table(tmp_path, archs, model_type, extra, arch, head_dim):
     assert m.arch0 == archs[0]  # dispatch still reads arch0
     if archs[0] == "Glm4MoeForCausalLMNextN":
         assert m.v_head_dim == 128 and not m.has_asymmetric_kv
-    if model_type == "bailing_moe_v3_vl":
+    if archs[0] == "BailingMoeV3ForCausalLM":
         assert m.qk_rope_head_dim == 0
 
 
@@ -497,7 +505,8 @@ def test_drafts(tmp_path):
     # a draft ignores decode-context parallelism
     assert d.num_kv_heads(8, dcp_size=2) == 16 and target.num_kv_heads(8, dcp_size=2) == 32
     v4 = {"architectures": ["DeepseekV4ForCausalLM"], "model_type": "deepseek_v4",
-          "head_dim": 512, "dspark_block_size": 4}
+          "head_dim": 512, "sliding_window": 128, "index_head_dim": 128,
+          "compress_ratios": [4, 4], "num_hidden_layers": 2, "dspark_block_size": 4}
     path = write(tmp_path, v4)
     v4t = load_model(path)
     assert load_draft_model(path, target=v4t).arch0 == "DeepseekV4ForCausalLMDSpark"

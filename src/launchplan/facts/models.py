@@ -804,6 +804,7 @@ def _text_config(top: dict[str, Any], archs: list[str],
     parent_dtype = _declared_dtype(top)
     sub: Any = None
     prefix = ""
+    parent_type = top.get("model_type")
     thinker = top.get("thinker_config")
     if isinstance(thinker, Mapping):
         inner = thinker.get("text_config")
@@ -812,22 +813,32 @@ def _text_config(top: dict[str, Any], archs: list[str],
             sub, prefix = dict(inner), "thinker_config.text_config."
             sub["dtype"] = thinker_dtype  # the thinker's dtype replaces the text's own
             sub.pop("torch_dtype", None)
+            # the thinker's text class is fixed; a model_type key only relabels it
+            class_type = _THINKER_TEXT_TYPE.get(parent_type, sub.get("model_type"))
         else:
-            sub, prefix = dict(thinker), "thinker_config."
+            sub, prefix, class_type = dict(thinker), "thinker_config.", thinker.get("model_type")
     else:
         key = next((k for k in ("llm_config", "language_config", "text_config")
                     if top.get(k) is not None), None)
-        if key is None:
+        if key is None and parent_type in _DEFAULT_TEXT_TYPE:
+            # the VLM class builds a default text config: from the top-level keys for the
+            # classes that keep that compatibility, else from class defaults alone
+            sub = {k: v for k, v in top.items() if k not in _SUBCONFIG_KEYS} \
+                if parent_type in _TEXT_FROM_TOP_LEVEL else {}
+            sub["model_type"] = _DEFAULT_TEXT_TYPE[parent_type]
+            key, value = "text_config", sub
+        elif key is None:
             return top, "", False
-        value = top[key]
+        else:
+            value = top[key]
         if not isinstance(value, Mapping):
             raise _Fields(top, where).fail(key, "a JSON object", value)
         sub, prefix = dict(value), key + "."
-        sub_type = sub.get("model_type")
-        if not isinstance(sub_type, str):
-            sub_type = _DEFAULT_TEXT_TYPE.get(top.get("model_type"))
+        class_type = sub.get("model_type")
+        if not isinstance(class_type, str):
+            class_type = _DEFAULT_TEXT_TYPE.get(parent_type)  # the parent's sub-config class
         if key != "language_config" and "num_attention_heads" not in _with_class_defaults(
-                sub, sub_type, where, prefix):
+                sub, class_type, where, prefix):
             raise _Fields(sub, where, prefix).fail(
                 "num_attention_heads", "an integer (SGLang requires it in this sub-config)",
                 hint="the key is missing")
@@ -836,10 +847,10 @@ def _text_config(top: dict[str, Any], archs: list[str],
     for key in ("pad_token_id", "bos_token_id", "eos_token_id", "tie_word_embeddings"):
         if key in top and key not in sub:
             sub[key] = top[key]
-    mt = sub.get("model_type")
-    if not isinstance(mt, str):
-        mt = _DEFAULT_TEXT_TYPE.get(top.get("model_type"))  # the parent class's sub-config
-    return _with_class_defaults(sub, mt, where, prefix), prefix, True
+    text = _with_class_defaults(sub, class_type if isinstance(class_type, str) else None,
+                                where, prefix)
+    text.setdefault("model_type", class_type)
+    return text, prefix, True
 
 
 def _declared_dtype(d: Mapping[str, Any]) -> Any:
@@ -969,6 +980,9 @@ def _shapes(text: Mapping[str, Any], f: _Fields, t: _Fields, archs: frozenset[st
     elif branch == "dsv4":
         rope_dim = f.need_int("qk_rope_head_dim", "DeepSeek-V4 needs it", positive=False)
         full = f.need_int("head_dim", "DeepSeek-V4 needs it")
+        for key in ("sliding_window", "index_head_dim", "compress_ratios"):
+            if key not in f.d:
+                raise f.fail(key, "a value (DeepSeek-V4 needs it)", hint="the key is missing")
         out.update(head_dim=full, v_head_dim=full, qk_rope_head_dim=rope_dim,
                    qk_nope_head_dim=full - rope_dim)
     elif branch == "glm4_nextn":
@@ -1504,6 +1518,20 @@ _TYPE_DEFAULTS: Mapping[str, _ClassSpec] = {
     "lfm2": _d(128000, 2560, 32, 32, 65536, kv=8, strict=_CORE_KV),
     "lfm2_moe": _d(128000, 2048, 32, 32, 65536, kv=8, strict=_CORE_KV),
     "zamba2": _d(4096, 2560, 32, 54, 32000, head_dim=160),
+    "bloom": _d(None, 64, 8, 2, 250880, strict=("hidden_size", "vocab_size")),
+    "gptj": _d(2048, 4096, 16, 28, 50400, strict=("vocab_size",)),
+    "codegen": _d(2048, 4096, 16, 28, 50400, strict=("vocab_size",)),
+    "gpt_neo": _d(2048, 2048, 16, 24, 50257,
+                  strict=("max_position_embeddings", "hidden_size", "num_hidden_layers",
+                          "vocab_size")),
+    "opt": _d(2048, 768, 12, 12, 50272),
+    "persimmon": _d(16384, 4096, 64, 36, 262144),
+    "internlm3": _d(32768, 4096, 32, 48, 128512, kv=2, head_dim=128),
+    "sarvam_mla": _d(4096, 4096, 64, 32, 262144, head_dim=64, num_nextn_predict_layers=0,
+                     **_MLA_RANKS, strict=_CORE + _RANKS3),
+    "whisper": _d(None, 384, 6, 4, 51865, strict=("vocab_size",)),
+    "qwen2_5_omni_text": _d(32768, 3584, 28, 28, 152064, kv=4),
+    "qwen3_omni_moe_text": _d(32768, 2048, 28, 28, 3584, kv=4, strict=_CORE_KV),
 }
 
 #: A VLM's text sub-config without a ``model_type`` takes its parent class's default type
@@ -1528,6 +1556,12 @@ _DEFAULT_TEXT_TYPE: Mapping[Any, str] = {
     "vibevoice_asr": "qwen2", "video_llama_3": "qwen2", "video_llava": "llama",
     "vipllava": "llama", "voxtral": "llama",
 }
+
+#: VLM classes that build their default text config from the top-level keys.
+_TEXT_FROM_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl"})
+#: Omni thinkers whose text config class is fixed, whatever model_type the dict names.
+_THINKER_TEXT_TYPE: Mapping[Any, str] = {"qwen2_5_omni": "qwen2_5_omni_text",
+                                         "qwen3_omni_moe": "qwen3_omni_moe_text"}
 
 #: transformers' ``attribute_map`` aliases for the keys SGLang reads (canonical → JSON key),
 #: for the language-model types that have them.
