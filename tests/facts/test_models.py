@@ -514,6 +514,11 @@ def test_drafts(tmp_path):
     assert (nextn.arch0, nextn.num_nextn_predict_layers) == ("DeepseekV4ForCausalLMNextN", 1)
 
 
+def test_mistral_native_paths_are_flagged(tmp_path):
+    m = load_model(write(tmp_path, LLAMA, "Mistral-Large-3-675B"))
+    assert any("params.json" in c for c in m.caveats)
+
+
 def test_remote_code_and_unknown_types(tmp_path):
     cfg = {"architectures": ["FooForCausalLM"], "model_type": "foobar", "hidden_size": 64,
            "num_attention_heads": 4}

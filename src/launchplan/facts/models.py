@@ -165,7 +165,8 @@ def load_model(path_or_name: str, *, json_override: str | None = None,
     """The facts of a model: a folder holding ``config.json``, a bundled name, or a file.
 
     A folder (or file) that exists relative to the working directory wins over a bundled
-    name. ``json_override`` is ``--json-model-override-args`` (§1.1 point 5).
+    name. ``json_override`` is ``--json-model-override-args`` (§1.1 point 5), as its JSON
+    text or an already parsed mapping.
     ``context_length`` is ``--context-length``: at most the derived length, or longer when
     ``SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN`` (or ``SGLANG_IS_IN_CI``) is true in ``env``
     (default: the process environment); else ``InputError``. Results are cached per path and
@@ -528,6 +529,11 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
         caveats.append(f"remote-code config (model_type {model_type!r}): transformers would "
                        "run the checkpoint's configuration code; its defaults may differ")
 
+    lowered = source.given.lower()
+    if any(m in lowered for m in ("mistral-large-3", "mistral-small-4", "leanstral")) or (
+            "eagle" in lowered and "mistral" in lowered):
+        caveats.append("for this path SGLang's auto parser reads the native params.json, not "
+                       "config.json")
     top = _with_class_defaults(top, model_type, where, "")
     text, text_prefix, has_text = _text_config(top, archs, where)
     is_draft = draft is not None
