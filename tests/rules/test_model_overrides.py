@@ -192,6 +192,14 @@ def test_exaone_swa_backend(facts, gpu, backend):
     assert exaone_overrides(view(gpu, facts("Exaone4ForCausalLM"))) is None
 
 
+def test_exaone_pattern_has_a_class_default(facts):
+    # transformers' EXAONE 4 config defaults sliding_window_pattern to 4
+    m = facts("Exaone4ForCausalLM", "exaone4")
+    assert exaone_overrides(view("h100", m))["disable_hybrid_swa_memory"] is True
+    explicit_null = facts("Exaone4ForCausalLM", "exaone4", sliding_window_pattern=None)
+    assert exaone_overrides(view("h100", explicit_null)) is None
+
+
 def test_falcon_h1_triton_on_sm100(facts):
     m = facts("FalconH1ForCausalLM")
     assert falcon_h1_jet_overrides(view("b200", m)) == {"attention_backend": "triton"}
@@ -258,6 +266,9 @@ def test_granite_hybrid_flashinfer_only_with_mamba_layers(facts):
     assert granite_moe_hybrid_overrides(view("b200", hybrid)) == {
         "attention_backend": "flashinfer"}
     assert granite_moe_hybrid_overrides(view("b200", dense)) is None
+    alias = facts("GraniteMoeHybridForCausalLM", layers_block_type=["mamba", "attention"])
+    assert granite_moe_hybrid_overrides(view("b200", alias)) == {
+        "attention_backend": "flashinfer"}
 
 
 def test_inkling_layout(facts):
@@ -292,9 +303,13 @@ def test_kimi_k3_backends(facts):
     assert kimi_k3_overrides(view("b300", m)) == {"decode_attention_backend": "trtllm_mla",
                                                   "prefill_attention_backend": "trtllm_mla"}
     assert kimi_k3_overrides(view("h100", m)) is None
-    dcp = kimi_k3_overrides(view("b200", m, dcp_size=2, tp_size=8, enable_symm_mem=True))
-    assert dcp == {"enable_symm_mem": False, "prefill_attention_backend": "trtllm_mla",
-                   "decode_attention_backend": "cutedsl_mla"}
+    # DCP: the cutedsl_mla pair needs a FlashInfer kernel assumed absent; aiter works.
+    assert isinstance(kimi_k3_overrides(view("b200", m, dcp_size=2, tp_size=8)), Refuse)
+    dcp = kimi_k3_overrides(view("mi355x", m, dcp_size=2, tp_size=8, enable_symm_mem=True,
+                                 decode_attention_backend="aiter",
+                                 prefill_attention_backend="triton"))
+    assert dcp == {"enable_symm_mem": False, "prefill_attention_backend": "triton",
+                   "decode_attention_backend": "aiter"}
     assert isinstance(kimi_k3_overrides(view("b200", m, dcp_size=2, tp_size=8,
                                              decode_attention_backend="fa3")), Refuse)
     dspark = kimi_k3_overrides(view("b200", m, speculative_algorithm="DSPARK",
@@ -351,6 +366,15 @@ def test_minicpm_sparse_backends(facts):
     assert dense["attention_backend"] == "fa3"
     assert isinstance(minicpm_sala_overrides(view("h100", m, attn_dp_size=2, tp_size=2)),
                       Refuse)
+
+
+def test_minicpm_sala_derives_sparse_and_lightning_from_mixers(facts):
+    sala = facts("MiniCPMSALAForCausalLM", "minicpm_sala", mixer_types=["attn", "lightning"],
+                 sparse_config={"kernel_size": 32})
+    assert minicpm_sala_overrides(view("h100", sala)) == {
+        "disable_radix_cache": True, "attention_backend": "minicpm_flashattn"}
+    dense = facts("MiniCPMSALAForCausalLM", "minicpm_sala")  # attention only, no sparse config
+    assert minicpm_sala_overrides(view("h100", dense)) is None
 
 
 def test_minicpm_v4_6_triton_on_sm100(facts):
@@ -425,6 +449,9 @@ def test_nemotron_h(facts):
     bad = facts("NemotronHForCausalLM", "nemotron_h", quantization_config=qc,
                 mlp_hidden_act="silu")
     assert isinstance(nemotron_h_overrides(view("b200", bad)), Refuse)
+    # relu2 is the config class default
+    fp8 = facts("NemotronHForCausalLM", "nemotron_h", quantization_config=qc)
+    assert nemotron_h_overrides(view("b200", fp8))["quantization"] == "modelopt_fp8"
 
 
 @pytest.mark.parametrize(("gpu", "backend"), [("b200", "trtllm_mha"), ("a100", "fa3"),
@@ -486,6 +513,9 @@ def test_qwen4_exp(facts):
     assert qwen4_exp_overrides(view("b200", facts("Qwen4ExpForConditionalGeneration",
                                                   **qsa)))["page_size"] == 64
     assert isinstance(qwen4_exp_overrides(view("b200", m, enable_unified_memory=True)), Refuse)
+    # num_experts defaults to 512 in the text config class: a dense-TP 1 is cleared
+    assert qwen4_exp_overrides(view("h100", m, moe_dense_tp_size=1))["moe_dense_tp_size"] \
+        is None
 
 
 def test_step3p_predicate_matches_substrings(facts):

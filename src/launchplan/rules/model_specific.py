@@ -37,6 +37,7 @@ from launchplan.rules.model_overrides import (
     quantization_unset_explicitly,
 )
 from launchplan.rules.model_overrides.deepseek_v2 import DEEPSEEK_FAMILY, context_parallel_attn_dp
+from launchplan.rules.model_overrides.granitemoehybrid import has_mamba_layers
 
 # --- the model config is built (step 22): quantization verification ----------------------
 
@@ -201,7 +202,7 @@ def _mamba_resolution(v: Any) -> dict[str, Any]:
     arch = arch0(v)
     in_set = arch in MAMBA_RADIX_CACHE_ARCHS
     if arch == "GraniteMoeHybridForCausalLM":
-        in_set = any(k == "mamba" for k in config(v).get("layer_types") or ())
+        in_set = has_mamba_layers(v)
     spec = linear_attn_spec(v)
     if not ((spec is not None and spec[0]) or in_set) or v.disable_radix_cache:
         return {}
@@ -1073,7 +1074,7 @@ EXAONE_BACKENDS = ("fa3", "triton", "trtllm_mha")
 )
 def exaone_backend_check(v: View) -> Refuse | None:
     """EXAONE with sliding windows needs fa3, triton or trtllm_mha as the base backend."""
-    if arch0(v) not in exaone.ARCHS or config(v).get("sliding_window_pattern") is None:
+    if arch0(v) not in exaone.ARCHS or exaone.sliding_window_pattern(v) is None:
         return None
     if v.attention_backend not in EXAONE_BACKENDS:
         return Refuse(f"{arch0(v)} needs one of {', '.join(EXAONE_BACKENDS)} as the attention "

@@ -12,6 +12,20 @@ from launchplan.rules.model_overrides import BATCH, arch0, config
 ARCHS = frozenset({"Exaone4ForCausalLM", "ExaoneMoEForCausalLM", "ExaoneMoeForCausalLM"})
 
 
+def sliding_window_pattern(v: Any) -> Any:
+    """The config's ``sliding_window_pattern`` as transformers builds it.
+
+    EXAONE 4 and EXAONE MoE configs default it to 4 (0 when ``sliding_window`` is null), so
+    only an explicit null leaves it unset.
+    """
+    cfg = config(v)
+    if v.model.model_type not in ("exaone4", "exaone_moe"):
+        return cfg.get("sliding_window_pattern")
+    if "sliding_window" in cfg and cfg["sliding_window"] is None:
+        return 0
+    return cfg.get("sliding_window_pattern", 4)
+
+
 def swa_backend_default(v: Any) -> str:
     """trtllm_mha on SM10x CUDA, fa3 on other CUDA GPUs of SM80 or newer, else triton."""
     t = v.target
@@ -27,7 +41,8 @@ def swa_backend_default(v: Any) -> str:
     batch=BATCH,
     reads=("attention_backend",),
     writes=("disable_hybrid_swa_memory", "attention_backend"),
-    facts=("model.arch0", "model.config", "target.is_cuda", "target.is_sm100", "target.sm"),
+    facts=("model.arch0", "model.model_type", "model.config", "target.is_cuda",
+           "target.is_sm100", "target.sm"),
     sglang="_exaone_overrides (model_overrides/exaone.py)",
 )
 def exaone_overrides(v: View) -> dict | None:
@@ -38,7 +53,7 @@ def exaone_overrides(v: View) -> dict | None:
     sliding windows. On SM12x this picks fa3, which fails only when the backend starts
     (rules.md C18).
     """
-    if arch0(v) not in ARCHS or config(v).get("sliding_window_pattern") is None:
+    if arch0(v) not in ARCHS or sliding_window_pattern(v) is None:
         return None
     out: dict[str, Any] = {"disable_hybrid_swa_memory": True}
     if v.attention_backend is None:

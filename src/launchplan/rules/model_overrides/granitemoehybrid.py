@@ -13,8 +13,13 @@ ARCHS = frozenset({"GraniteMoeHybridForCausalLM"})
 
 
 def has_mamba_layers(v: Any) -> bool:
-    """Some entry of ``layer_types`` is ``mamba`` (Granite 4 ships dense variants too)."""
-    return any(kind == "mamba" for kind in config(v).get("layer_types") or ())
+    """Some entry of ``layer_types`` (alias ``layers_block_type``) is ``mamba``.
+
+    Granite 4 ships dense variants too.
+    """
+    cfg = config(v)
+    kinds = cfg.get("layer_types") or cfg.get("layers_block_type") or ()
+    return any(kind == "mamba" for kind in kinds)
 
 
 @rule(

@@ -49,8 +49,9 @@ def _dcp(v: Any) -> dict[str, Any] | Refuse:
         out["speculative_attention_mode"] = "decode"
     prefill, decode = effective_backends(v)
     if decode in ("cutedsl_mla", None):
-        out.update(prefill_attention_backend="trtllm_mla",
-                   decode_attention_backend="cutedsl_mla")
+        return Refuse("Kimi-K3 decode context parallelism on cutedsl_mla needs FlashInfer's "
+                      "DCP-capable trtllm-gen MLA decode (FlashInfer 0.6.17+), which launchplan "
+                      "assumes absent, as the oracle harness does")
     elif decode == "aiter":
         if not _gluon_mla_available(v):
             return Refuse("Kimi-K3 decode context parallelism on aiter needs aiter's gluon "
@@ -84,7 +85,9 @@ def kimi_k3_overrides(v: View) -> dict | Refuse | None:
     and SM103 an unset trio becomes trtllm_mla for prefill and decode, and DSPARK verifies
     on the decode backend when that backend's MLA kernel can (trtllm_mla, cutedsl_mla).
 
-    Assumed: the pinned FlashInfer (0.7.2) has DCP-capable trtllm-gen MLA decode.
+    Assumed, as in the oracle harness: FlashInfer's DCP-capable MLA decode (checked by
+    signature at run time) is absent, so the cutedsl_mla DCP pair is refused; aiter's gluon
+    MLA kernel is present unless ``SGLANG_AITER_MLA_GLUON`` turns it off.
     """
     if arch0(v) not in ARCHS:
         return None

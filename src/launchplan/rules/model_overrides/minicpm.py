@@ -20,6 +20,25 @@ from launchplan.rules.model_overrides import (
 
 ARCHS = frozenset({"MiniCPMForCausalLM", "MiniCPMSALAForCausalLM"})
 SPARSE_BACKENDS = ("minicpm_flashattn", "minicpm_flashinfer")
+# MiniCPM-SALA's mixer spellings: "minicpm4" layers are (sparse) attention, the rest lightning.
+_MIXERS = {"minicpm4": "minicpm4", "minicpm": "minicpm4", "standard": "minicpm4",
+           "attention": "minicpm4", "attn": "minicpm4", "lightning": "lightning-attn",
+           "lightning_attn": "lightning-attn", "lightning-attn": "lightning-attn"}
+
+
+def sparse_and_lightning(v: Any) -> tuple[bool, bool]:
+    """(sparse attention layers, lightning layers) of the checkpoint.
+
+    A ``minicpm_sala`` config derives both from ``mixer_types`` (default: attention only)
+    and ``sparse_config``; other configs must state them.
+    """
+    cfg = config(v)
+    if v.model.model_type != "minicpm_sala":
+        return (bool(cfg.get("has_minicpm_sparse_attention", False)),
+                bool(cfg.get("has_lightning_layers", False)))
+    mixers = [_MIXERS.get(m, m) for m in cfg.get("mixer_types") or ("minicpm4",)]
+    return (cfg.get("sparse_config") is not None and "minicpm4" in mixers,
+            "lightning-attn" in mixers)
 
 
 @rule(
@@ -28,7 +47,7 @@ SPARSE_BACKENDS = ("minicpm_flashattn", "minicpm_flashinfer")
     reads=BACKEND_FIELDS + ("attn_dp_size", "ep_join_mode", "enable_hierarchical_cache",
                             "disaggregation_mode"),
     writes=BACKEND_FIELDS + ("disable_radix_cache",),
-    facts=("model.arch0", "model.config", "target.is_blackwell"),
+    facts=("model.arch0", "model.model_type", "model.config", "target.is_blackwell"),
     sglang="_minicpm_sala_overrides (model_overrides/minicpm.py)",
 )
 def minicpm_sala_overrides(v: View) -> dict | Refuse | None:
@@ -43,9 +62,8 @@ def minicpm_sala_overrides(v: View) -> dict | Refuse | None:
         return None
     if attn_dp_enabled(v):
         return Refuse("MiniCPM does not support attention data parallelism")
-    cfg = config(v)
-    sparse = bool(cfg.get("has_minicpm_sparse_attention", False))
-    hybrid = sparse or bool(cfg.get("has_lightning_layers", False))
+    sparse, lightning = sparse_and_lightning(v)
+    hybrid = sparse or lightning
     out: dict[str, Any] = {}
     if hybrid:
         if v.enable_hierarchical_cache:

@@ -136,7 +136,7 @@ def nemotron_h_overrides(v: View) -> dict | Refuse | None:
     quantization = v.quantization
     if is_modelopt:
         language = text_config(v) if arch0(v) == "NemotronH_Omni_Reasoning_V3" else config(v)
-        if language.get("mlp_hidden_act") != "relu2":
+        if language.get("mlp_hidden_act", "relu2") != "relu2":  # relu2: the class default
             return Refuse("a ModelOpt Nemotron-H checkpoint must use the relu2 MLP activation")
         out["quantization"] = quantization = _modelopt_method(v)
     remap = (v.enable_eplb or v.ep_num_redundant_experts > 0

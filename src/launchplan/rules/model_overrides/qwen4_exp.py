@@ -81,7 +81,8 @@ def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
     out: dict[str, Any] = {}
     if v.ple_offload_embedding is None:
         out["ple_offload_embedding"] = t.is_cuda and model_dtype(v) == "bfloat16"
-    if _text(v).get("num_experts") is not None and v.moe_dense_tp_size == 1:
+    # The text config class defaults num_experts to 512: only an explicit null clears it.
+    if _text(v).get("num_experts", 512) is not None and v.moe_dense_tp_size == 1:
         out["moe_dense_tp_size"] = None
     if t.is_sm100 and v.attention_backend is None:
         out.update(hybrid_sm100_choice(v))
