@@ -1,0 +1,17 @@
+# Developer shortcuts. The README's two commands are the only set-up a machine needs.
+.PHONY: test fuzz bench bench-full lint
+
+test:
+	python -m pytest
+
+fuzz:  ## 10,000 examples per property of the no-crash suite
+	LAUNCHPLAN_FUZZ_EXAMPLES=10000 python -m pytest tests/properties/test_no_crash.py -q
+
+bench:  ## every speed figure, with check over 100,000 points (a minute or two)
+	python benchmarks/run.py
+
+bench-full:  ## the same with check over the full 1,000,000 points
+	python benchmarks/run.py --check-points 1000000
+
+lint:
+	ruff check src tests benchmarks
