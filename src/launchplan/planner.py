@@ -43,12 +43,24 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
         raise InputError("--model-path", "a folder holding config.json or a bundled model name",
                          message="--model-path: required (a folder holding config.json or a "
                          "bundled model name; see `launchplan models`)")
-    model = load_model(str(model_path), json_override=raw.values.get("json_model_override_args"),
+    model = load_model(_local(str(model_path), raw.values.get("revision")),
+                       json_override=raw.values.get("json_model_override_args"),
                        context_length=raw.values.get("context_length"))
     draft_path = raw.values.get("speculative_draft_model_path")
-    draft = load_model(str(draft_path)) if draft_path else None
+    draft = load_model(_local(str(draft_path), raw.values.get(
+        "speculative_draft_model_revision"))) if draft_path else None
     get_ruleset(compat)  # validates the name before any work
     return Record(raw, target, model, draft, compat, dict(env or {}))
+
+
+def _local(path: str, revision: str | None) -> str:
+    """A Hugging Face id (``org/name``) becomes the local folder of its ``config.json``."""
+    from launchplan.facts.hub import config_folder, looks_like_hub_id
+    from launchplan.facts.models import bundled_models
+
+    if looks_like_hub_id(path) and path not in bundled_models():
+        return str(config_folder(path, revision))
+    return path
 
 
 def resolve(argv: Sequence[str] = (), *, fields: Mapping[str, Any] | None = None,

@@ -1,0 +1,50 @@
+"""Hugging Face ids, offline, on a cache the test builds itself."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from launchplan.commands.main import main
+
+LLAMA = Path(__file__).parents[2] / "src/launchplan/facts/data/models/llama-3.1-8b/config.json"
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.fixture
+def offline_cache(tmp_path, monkeypatch):
+    hub = tmp_path / "hub"
+    repo = hub / "models--acme--tiny-llama"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(COMMIT)
+    snapshot = repo / "snapshots" / COMMIT
+    snapshot.mkdir(parents=True)
+    config = json.loads(LLAMA.read_text())
+    config["num_key_value_heads"] = 4
+    (snapshot / "config.json").write_text(json.dumps(config))
+    monkeypatch.setenv("HF_HUB_CACHE", str(hub))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    import huggingface_hub.constants as constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(hub))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    return hub
+
+
+def test_a_cached_id_resolves_offline(offline_cache, capsys):
+    code = main(["resolve", "--gpu", "h100", "--model-path", "acme/tiny-llama",
+                 "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    plan = json.loads(out)
+    assert plan["resolved"]["model_path"] == "acme/tiny-llama"
+    assert plan["model"]["total_num_kv_heads"] == 4
+    assert plan["resolved"]["attention_backend"] == "fa3"
+
+
+def test_a_missing_id_is_one_line_exit_2(offline_cache, capsys):
+    code = main(["resolve", "--gpu", "h100", "--model-path", "acme/no-such-model"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1 and "acme/no-such-model" in err
