@@ -630,6 +630,8 @@ def test_non_utf8_and_oversized_files(tmp_path, monkeypatch):
     ({"rope_scaling": {"type": "linear"}}, "'rope_scaling.factor'", "requires it"),
     ({"rope_scaling": {"type": "linear", "factor": "2"}}, "'rope_scaling.factor'", "number"),
     ({"rope_scaling": [1]}, "'rope_scaling'", "a JSON object"),
+    ({"rope_scaling": {"rope_type": ["yarn"], "factor": 2}}, "'rope_scaling.rope_type'",
+     "a rope type name"),
     ({"text_config": 5}, "'text_config'", "a JSON object"),
     # a sub-config class launchplan has no defaults for: it reports instead of guessing
     ({"model_type": "mllama", "text_config": {"hidden_size": 8}, "architectures": ["X"]},

@@ -135,6 +135,8 @@ GPTQ = {"quant_method": "gptq", "bits": 4, "group_size": 128, "sym": True, "desc
     ({**AWQ, "zero_point": False}, None, H100, None),
     ({**AWQ, "bits": 8}, None, H100, None),
     ({**AWQ, "group_size": 256}, None, H100, None),
+    ({**AWQ, "group_size": [128]}, None, H100, None),
+    ({**GPTQ, "group_size": {"a": 1}}, None, H100, None),
     (GPTQ, None, H100, "gptq_marlin"),
     (GPTQ, None, MI300X, "gptq_marlin"),  # ROCm passes the capability test, then is refused
     (GPTQ, "gptq", H100, None),

@@ -721,8 +721,8 @@ def _longer_context_allowed(env: Mapping[str, str]) -> bool:
 
 _LONGCAT_ARCHS = frozenset({"LongcatCausalLM", "LongcatFlashForCausalLM",
                             "LongcatFlashNgramForCausalLM"})
-_DEEPSEEK_OCR_AUTOMODEL = frozenset({"modeling_deepseekocr.DeepseekOCRForCausalLM",
-                                     "modeling_deepseekocr2.DeepseekOCR2ForCausalLM"})
+_DEEPSEEK_OCR_AUTOMODEL = ("modeling_deepseekocr.DeepseekOCRForCausalLM",  # tuple: values
+                           "modeling_deepseekocr2.DeepseekOCR2ForCausalLM")  # may be unhashable
 
 #: Keys whose dict value transformers turns into a sub-config object: an override merges into
 #: them instead of replacing them.
@@ -911,6 +911,8 @@ def _normalised_rope(text: Mapping[str, Any], t: _Fields,
         return {"full_attention": rope}  # the flat dict becomes per-layer-type dicts
     rope_type = rope.get("rope_type", rope.get("type", "default"))
     rope.setdefault("rope_type", rope_type)
+    if not isinstance(rope_type, str):
+        raise t.fail(f"{key}.rope_type", "a rope type name such as 'linear'", rope_type)
     if rope_type in _FACTOR_REQUIRED and rope.get("factor") is None:
         raise t.fail(f"{key}.factor", f"a number (rope type {rope_type!r} requires it)",
                      hint="the key is missing")

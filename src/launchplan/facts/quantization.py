@@ -85,8 +85,9 @@ MODELOPT_ALGO_FOR_CLI: Mapping[str, str] = {
     "NVFP4_AWQ": "modelopt_fp4", "W4A16_NVFP4": "modelopt_fp4",
 }
 
-#: Group sizes the marlin kernels take (AWQ and GPTQ conversion).
-MARLIN_GROUP_SIZES: frozenset[int] = frozenset({-1, 32, 64, 128})
+#: Group sizes the marlin kernels take (AWQ and GPTQ conversion). A tuple: the checkpoint's
+#: value is tested for membership and may be any JSON value, hashable or not.
+MARLIN_GROUP_SIZES: tuple[int, ...] = (-1, 32, 64, 128)
 
 #: Minimum compute capability the loader demands per method (load time, not resolution).
 MIN_SM: Mapping[str, int] = {
