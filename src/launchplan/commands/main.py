@@ -21,6 +21,8 @@ commands:
   sweep        group a sweep grid by the configuration each point really runs
   targets      list the GPU targets
   models       list the bundled models
+  rules        every rule, in pipeline order, with what it reads, writes and why
+  requirements the table of what each kernel and feature needs
 
 Run `launchplan COMMAND --help` for a command's options.
 """
@@ -34,6 +36,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sweep": ("launchplan.commands.sweep", "main"),
     "targets": ("launchplan.commands.catalog", "targets_main"),
     "models": ("launchplan.commands.catalog", "models_main"),
+    "rules": ("launchplan.commands.listing", "rules_main"),
+    "requirements": ("launchplan.commands.listing", "requirements_main"),
 }
 
 
@@ -67,6 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LaunchplanError as exc:
         sys.stderr.write(f"launchplan: {getattr(exc, 'message', None) or exc}\n")
         return exc.exit_code
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
+        except OSError:
+            pass
+        return 0
     except KeyboardInterrupt:
         sys.stderr.write("launchplan: interrupted\n")
         return 130

@@ -1,0 +1,48 @@
+"""``launchplan rules`` and ``launchplan requirements``: the rule set and the requirement
+table as launchplan runs them."""
+
+from __future__ import annotations
+
+import sys
+
+from launchplan.commands.options import split_argv
+from launchplan.commands.output import render_table, to_json
+
+
+def rules_main(argv: list[str]) -> int:
+    from launchplan.rulesets import get_ruleset
+
+    opts = split_argv(argv, frozenset({"--format", "--compat"})).options
+    rules = get_ruleset(opts.get("compat") or "default").rules()
+    if opts.get("format") == "json":
+        sys.stdout.write(to_json([{
+            "name": r.name, "phase": r.phase.name.lower(), "variant": r.variant,
+            "sglang": r.sglang, "reads": sorted(r.reads), "writes": sorted(r.writes),
+            "facts": list(r.facts), "doc": r.doc} for r in rules]) + "\n")
+        return 0
+    out = sys.stdout
+    for n, r in enumerate(rules, 1):
+        variant = f" [{r.variant}]" if r.variant else ""
+        out.write(f"{n:3}. {r.name}{variant}  ({r.phase.name.lower()}; SGLang: {r.sglang})\n")
+        for line in r.doc.splitlines():
+            out.write(f"       {line}\n" if line else "\n")
+        if r.writes:
+            out.write(f"       writes: {', '.join(sorted(r.writes))}\n")
+        reads = sorted(r.reads) + list(r.facts)
+        if reads:
+            out.write(f"       reads:  {', '.join(reads)}\n")
+        out.write("\n")
+    return 0
+
+
+def requirements_main(argv: list[str]) -> int:
+    from launchplan.checks.requirements import REQUIREMENTS
+
+    opts = split_argv(argv, frozenset({"--format"})).options
+    if opts.get("format") == "json":
+        sys.stdout.write(to_json([{"name": r.name, "when": r.when.text, "needs": r.needs.text,
+                                   "why": r.why} for r in REQUIREMENTS]) + "\n")
+        return 0
+    render_table(("requirement", "when", "needs", "why"),
+                 [(r.name, r.when.text, r.needs.text, r.why) for r in REQUIREMENTS], sys.stdout)
+    return 0
