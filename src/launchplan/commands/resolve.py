@@ -22,6 +22,7 @@ options:
   --emit sglang          print one `python -m sglang.launch_server ...` line pinning the plan
 
 Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FILE.yaml.
+--help=GROUP, --help=FLAG or --help=WORD narrows this help.
 """
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
@@ -39,8 +40,11 @@ def parse_env(pairs: list[str] | None) -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
-    if any(a in ("-h", "--help") for a in argv):
-        sys.stdout.write(HELP)
+    from launchplan.commands.help import grouped, help_request, topic
+
+    asked = help_request(argv)
+    if asked is not None:
+        sys.stdout.write(topic(asked) if asked else HELP + "\n" + grouped())
         return 0
     from launchplan.planner import build_raw, build_record
     from launchplan.engine.pipeline import run
