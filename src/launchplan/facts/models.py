@@ -101,7 +101,9 @@ class ModelFacts:
     is_draft: bool  # built as a speculative draft (renamed arch, target context)
     is_gguf: bool  # the path named a .gguf file (config.json read beside it)
     caveats: tuple[str, ...]  # where the facts may differ from SGLang's
-    config: Mapping[str, Any] = field(compare=False, repr=False)  # top level, read-only
+    #: the top level as SGLang's hf_config shows it: overrides applied, class defaults filled
+    #: (tabulated types), text attributes copied up; read-only
+    config: Mapping[str, Any] = field(compare=False, repr=False)
     text_config: Mapping[str, Any] = field(compare=False, repr=False)  # same object if plain
 
     @property
