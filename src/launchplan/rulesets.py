@@ -112,6 +112,7 @@ PIPELINE: tuple[str, ...] = (
     "enforce_disable_allreduce_fusion",
     "prefill_decode_interval_default",
     # Phase.KERNEL (P16 deterministic inference, P17 NVFP4 prefill dequant)
+    "sampling_backend_default",
     "deterministic_on_policy_target",
     "deterministic_aiter_allreduce_disable",
     "deterministic_allreduce_fusion_disable",
@@ -164,6 +165,8 @@ PIPELINE: tuple[str, ...] = (
     "a2a_deepep_adjustments",
     "a2a_deepep_v2_adjustments",
     "a2a_ascend_tp_normalize",
+    "a2a_flashinfer_checks",
+    "a2a_mori_pplx_modes",
     "pipeline_parallel_overlap_disable",
     # Phase.SPECULATIVE (P32 handle_speculative_decoding, P51 boundary reduction)
     "speculative_draft_revision_default",

@@ -70,3 +70,9 @@ def test_tp_collectives():
     assert d.deterministic_tp_collectives(make_view("mi300x", tp_size=8, **ON)) is None
     assert isinstance(d.deterministic_tp_collectives(make_view(
         "mi300x", tp_size=8, disable_custom_all_reduce=True, **ON)), Refuse)
+
+
+@pytest.mark.parametrize(("gpu", "expected"), [("h100", "flashinfer"), ("mi300x", "pytorch")])
+def test_sampling_backend_default(gpu, expected):
+    assert d.sampling_backend_default(make_view(gpu)) == {"sampling_backend": expected}
+    assert d.sampling_backend_default(make_view(gpu, sampling_backend="pytorch")) is None

@@ -96,3 +96,30 @@ def test_ascend_tp_normalize():
     assert m.a2a_ascend_tp_normalize(make_view(moe_a2a_backend="ascend_tp")) == {
         "moe_a2a_backend": "none"}
     assert m.a2a_ascend_tp_normalize(make_view()) is None
+
+
+def test_flashinfer_a2a():
+    base = dict(moe_a2a_backend="flashinfer", tp_size=4, attn_dp_size=4)
+    assert isinstance(m.a2a_flashinfer_checks(make_view(**base)), Refuse)  # runner auto
+    assert m.a2a_flashinfer_checks(make_view(moe_runner_backend="flashinfer_cutlass",
+                                             **base)) is None
+    out = m.a2a_flashinfer_checks(make_view(moe_runner_backend="flashinfer_trtllm",
+                                            flashinfer_a2a_dispatch_type="bf16", **base))
+    assert fields(out) == {"moe_runner_backend": "flashinfer_trtllm_routed"}
+    assert isinstance(m.a2a_flashinfer_checks(make_view(
+        moe_a2a_backend="flashinfer", tp_size=4, moe_runner_backend="flashinfer_cutlass")),
+        Refuse)
+    assert isinstance(m.a2a_flashinfer_checks(make_view(flashinfer_a2a_dispatch_type="bf16")),
+                      Refuse)
+    assert m.a2a_flashinfer_checks(make_view()) is None
+
+
+def test_mori_and_pplx_modes():
+    assert fields(m.a2a_mori_pplx_modes(make_view(moe_a2a_backend="mori"))) == {
+        "deepep_mode": "normal"}
+    assert fields(m.a2a_mori_pplx_modes(make_view(moe_a2a_backend="pplx", attn_dp_size=2))) == {
+        "deepep_mode": "low_latency", "moe_runner_backend": "deep_gemm"}
+    assert isinstance(m.a2a_mori_pplx_modes(make_view(moe_a2a_backend="pplx")), Refuse)
+    assert isinstance(m.a2a_mori_pplx_modes(make_view(moe_a2a_backend="pplx", attn_dp_size=2,
+                                                      deepep_mode="normal")), Refuse)
+    assert m.a2a_mori_pplx_modes(make_view()) is None

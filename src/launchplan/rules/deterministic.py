@@ -35,6 +35,23 @@ def _on(v: Any) -> bool:
 
 @rule(
     phase=Phase.KERNEL,
+    reads=("sampling_backend",),
+    writes=("sampling_backend",),
+    facts=("target.has_flashinfer", "target.is_cuda"),
+    sglang="_sampling_backend_default",
+)
+def sampling_backend_default(v: View) -> dict | None:
+    """An unset sampling backend is FlashInfer's fused top-k/top-p kernels where installed
+    (CUDA only), else PyTorch; it runs just before the deterministic passes."""
+    if v.sampling_backend is not None:
+        return None
+    target = v.target
+    return {"sampling_backend": "flashinfer" if target.has_flashinfer and target.is_cuda
+            else "pytorch"}
+
+
+@rule(
+    phase=Phase.KERNEL,
     reads=("rl_on_policy_target",),
     writes=_ON,
     sglang="handle_deterministic_inference (rl_on_policy_target)",

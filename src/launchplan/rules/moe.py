@@ -275,3 +275,87 @@ def a2a_ascend_tp_normalize(v: View) -> dict | None:
     if v.moe_a2a_backend == "ascend_tp":
         return {"moe_a2a_backend": "none"}
     return None
+
+
+def _flashinfer_a2a_topology_ok(v: Any) -> bool:
+    """Rank-uniform token sources: attention DP over all of TP, or Muse Spark's prefill
+    sequence parallelism on TP4/EP4 or TP8/EP8."""
+    attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+    if attn_dp and v.attn_dp_size == v.tp_size:
+        return True
+    return (v.model.arch0 == "MuseSparkForConditionalGeneration" and v.enable_layernorm_sp
+            and not attn_dp and v.attn_dp_size == 1
+            and (v.tp_size, v.ep_size) in ((4, 4), (8, 8)))
+
+
+_FLASHINFER_A2A_RUNNERS = ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm",
+                           "flashinfer_trtllm_routed", "deep_gemm")
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend", "flashinfer_a2a_dispatch_type", "attn_dp_size", "ep_join_mode",
+           "tp_size", "ep_size", "enable_layernorm_sp", "moe_runner_backend"),
+    writes=("moe_runner_backend",),
+    facts=("model.arch0",),
+    sglang="handle_a2a_moe (flashinfer)",
+)
+def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
+    """FlashInfer A2A needs rank-uniform token sources and a runner that takes its dispatch.
+
+    The dispatch type is meaningful only with it. It needs attention DP over the whole TP
+    group (or Muse Spark prefill SP on TP4/EP4, TP8/EP8); an explicit dispatch type hands
+    the experts top-k ids and weights, so flashinfer_trtllm becomes its routed variant; the
+    runner must be a FlashInfer one or deep_gemm.
+    """
+    a2a = v.moe_a2a_backend
+    if a2a != "flashinfer":
+        if v.flashinfer_a2a_dispatch_type not in (None, "auto"):
+            return Refuse("--flashinfer-a2a-dispatch-type needs --moe-a2a-backend flashinfer")
+        return None
+    if not _flashinfer_a2a_topology_ok(v):
+        return Refuse("FlashInfer MoE A2A needs --attn-dp-size equal to --tp-size")
+    runner = v.moe_runner_backend
+    out: dict[str, str] = {}
+    if v.flashinfer_a2a_dispatch_type is not None and runner == "flashinfer_trtllm":
+        runner = out["moe_runner_backend"] = "flashinfer_trtllm_routed"
+    if runner not in _FLASHINFER_A2A_RUNNERS:
+        return Refuse("FlashInfer MoE A2A runs with the flashinfer_cutlass, flashinfer_cutedsl, "
+                      f"flashinfer_trtllm(_routed) or deep_gemm MoE runner, not {runner}")
+    return Declare(out, "FlashInfer A2A dispatches top-k ids: flashinfer_trtllm_routed") \
+        if out else None
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend", "deepep_mode", "attn_dp_size", "moe_runner_backend"),
+    writes=("deepep_mode", "moe_runner_backend"),
+    sglang="handle_a2a_moe (mori, pplx)",
+)
+def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
+    """MoRI EP dispatches in normal mode by default; pplx is low-latency DeepGEMM only.
+
+    pplx's all-to-all needs at least two attention-DP groups and the masked DeepGEMM
+    expert path (``auto`` becomes deep_gemm). (MoRI EPv2's low-latency remap and the
+    per-rank dispatch-token budgets are not modelled.)
+    """
+    a2a, mode = v.moe_a2a_backend, v.deepep_mode
+    if a2a == "mori":
+        if mode == "auto":
+            return Declare({"deepep_mode": "normal"}, "MoRI EP uses deepep_mode normal")
+        return None
+    if a2a != "pplx":
+        return None
+    if mode == "normal":
+        return Refuse("moe_a2a_backend pplx supports low-latency dispatch only")
+    if v.attn_dp_size < 2:
+        return Refuse("moe_a2a_backend pplx needs attention DP with at least 2 groups")
+    if v.moe_runner_backend not in ("deep_gemm", "auto"):
+        return Refuse("moe_a2a_backend pplx runs with the deep_gemm MoE runner only")
+    out: dict[str, str] = {}
+    if mode == "auto":
+        out["deepep_mode"] = "low_latency"
+    if v.moe_runner_backend == "auto":
+        out["moe_runner_backend"] = "deep_gemm"
+    return Declare(out, "pplx EP: low-latency dispatch on deep_gemm") if out else None
+
