@@ -9,7 +9,7 @@ from launchplan.engine.pipeline import run
 from launchplan.engine.record import Record
 from launchplan.engine.result import Result
 from launchplan.errors import InputError
-from launchplan.facts.models import load_model
+from launchplan.facts.models import load_draft_model, load_model
 from launchplan.facts.targets import Target, get_target
 from launchplan.input.cli import parse_argv
 from launchplan.input.raw import RawInput
@@ -43,14 +43,32 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
         raise InputError("--model-path", "a folder holding config.json or a bundled model name",
                          message="--model-path: required (a folder holding config.json or a "
                          "bundled model name; see `launchplan models`)")
+    env = dict(env or {})
     model = load_model(_local(str(model_path), raw.values.get("revision")),
                        json_override=raw.values.get("json_model_override_args"),
-                       context_length=raw.values.get("context_length"))
+                       context_length=raw.values.get("context_length"), env=env)
     draft_path = raw.values.get("speculative_draft_model_path")
-    draft = load_model(_local(str(draft_path), raw.values.get(
-        "speculative_draft_model_revision"))) if draft_path else None
+    draft = None
+    if draft_path:
+        draft = _draft(raw, model, str(draft_path), env)
     get_ruleset(compat)  # validates the name before any work
-    return Record(raw, target, model, draft, compat, dict(env or {}))
+    return Record(raw, target, model, draft, compat, env)
+
+
+def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> Any:
+    """The draft's facts. A draft shorter than the target fails only when SGLang's worker
+    starts (resolution never builds the draft's config), so that becomes a warning here."""
+    path = _local(draft_path, raw.values.get("speculative_draft_model_revision"))
+    algorithm = raw.values.get("speculative_algorithm")
+    try:
+        return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=env)
+    except InputError as exc:
+        if "context length" not in exc.expected:
+            raise
+        raw.notices.append(
+            f"SGLang's speculative worker will refuse this draft at start-up: {exc.message}")
+        allow = {**env, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"}
+        return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=allow)
 
 
 def _local(path: str, revision: str | None) -> str:
