@@ -130,9 +130,11 @@ def test_any_model_config(tmp_path_factory, content, gpu, argv, capsys):
 
 YAML_DOCS = st.one_of(
     st.sampled_from(["", "{}", "[]", "- a\n- b", "page_size: 16", "page-size: abc",
-                     "attention_backend: fa9", "disable_cuda_graph: false", "x: !!python/name:os.system",
+                     "attention_backend: fa9", "disable_cuda_graph: false",
+                     "x: !!python/name:os.system",
                      "!!python/object/apply:os.system ['echo hacked']", "a: &x [*x]",
-                     "tp_size: 99999999999999999999", "cuda_graph_config: {decode: {backend: full}}",
+                     "tp_size: 99999999999999999999",
+                     "cuda_graph_config: {decode: {backend: full}}",
                      "\t\tbad indent:\n  - ]", "config: other.yaml", "page_size: [1, 2]"]),
     st.dictionaries(st.sampled_from(["page_size", "tp_size", "attention_backend",
                                      "kv_cache_dtype", "disable_cuda_graph", "dp_size",

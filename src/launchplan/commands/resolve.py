@@ -46,8 +46,8 @@ def main(argv: list[str]) -> int:
     if asked is not None:
         sys.stdout.write(topic(asked) if asked else HELP + "\n" + grouped())
         return 0
-    from launchplan.planner import build_raw, build_record
     from launchplan.engine.pipeline import run
+    from launchplan.planner import build_raw, build_record
     from launchplan.rulesets import get_ruleset
 
     split = split_argv(argv, ALLOWED)

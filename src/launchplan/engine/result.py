@@ -191,7 +191,6 @@ class _RawReader:
 def model_summary(model: Any) -> dict[str, Any]:
     """The derived model facts as plain data (the raw ``config`` left out)."""
     import dataclasses
-
     from collections.abc import Mapping
 
     out: dict[str, Any] = {}

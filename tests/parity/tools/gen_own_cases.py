@@ -354,7 +354,8 @@ case("spec", L, "a100", "ngram-flashinfer-page16", argv=spec("NGRAM") + ["--page
 case("spec", Q3, "mi300x", "ngram-breadth1",
      argv=spec("NGRAM") + ["--speculative-ngram-max-bfs-breadth", 1])
 case("spec", G, "b200", "eagle3-topk1-nodraft", argv=spec("EAGLE3", 3, 1, 4))
-case("spec", L, "b200", "eagle-adaptive", argv=spec("EAGLE", draft=EAGLE) + ["--speculative-adaptive"])
+case("spec", L, "b200", "eagle-adaptive",
+     argv=spec("EAGLE", draft=EAGLE) + ["--speculative-adaptive"])
 case("spec", L, "h100", "eagle-adaptive-topk4",
      argv=spec("EAGLE", 5, 4, 8, EAGLE) + ["--speculative-adaptive"])
 case("spec", L, "b200", "frozen_kv_mtp", argv=spec("FROZEN_KV_MTP", draft=EAGLE3))
@@ -562,7 +563,8 @@ case("validation", D3, "h200", "deterministic-fa4", args={"tp_size": 8,
 case("validation", L, "h100", "mis-fa3", argv=["--enable-mis", "--attention-backend", "fa3"])
 case("validation", L, "a100", "mis-default", argv=["--enable-mis"])
 case("validation", L, "b200", "trtllm_mla-on-mha", argv=["--attention-backend", "trtllm_mla"])
-case("validation", D3, "h200", "trtllm_mha-on-mla", argv=TP8 + ["--attention-backend", "trtllm_mha"])
+case("validation", D3, "h200", "trtllm_mha-on-mla",
+     argv=TP8 + ["--attention-backend", "trtllm_mha"])
 case("validation", D3, "h100", "cutedsl_mla-hopper", argv=TP8 + ["--attention-backend",
                                                               "cutedsl_mla"])
 case("validation", L, "mi300x", "trtllm_mha-rocm", argv=["--attention-backend", "trtllm_mha"])
@@ -574,7 +576,8 @@ case("validation", L, "b200", "eagle-auto-page64", argv=spec("EAGLE", draft=EAGL
 case("validation", L, "a100", "uno", argv=spec("UNO", draft=EAGLE) +
      ["--speculative-num-draft-tokens", 4])
 case("validation", L, "h100", "dflash-nodraft", argv=spec("DFLASH"))
-case("validation", L, "h100", "uno-no-lora", argv=spec("UNO") + ["--speculative-num-draft-tokens", 4])
+case("validation", L, "h100", "uno-no-lora",
+     argv=spec("UNO") + ["--speculative-num-draft-tokens", 4])
 case("validation", L, "mi355x", "deterministic", argv=["--enable-deterministic-inference"])
 case("validation", D3, "mi355x", "deterministic-tp8", args={"tp_size": 8,
                                                            "enable_deterministic_inference": True})

@@ -57,7 +57,9 @@ def main(argv):
             for k, v in (r.get("resolved") or {}).items():
                 if isinstance(v, str) and v.startswith("<unreadable"):
                     problems.append(f"{tag}: {r['name']}: {k} {v}")
-    topic = lambda c: c["name"].split("/")[1]
+    def topic(c):
+        return c["name"].split("/")[1]
+
     print(f"cases: {len(cases)}  argv: {sum('argv' in c for c in cases)}  "
           f"args: {sum('args' in c for c in cases)}")
     print("per platform:", dict(sorted(collections.Counter(c['platform'] for c in cases).items())))
