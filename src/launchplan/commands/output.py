@@ -60,9 +60,15 @@ def print_plan(result: Result, out: TextIO | None = None) -> None:
     out.write(f"target {target.name} (SM{target.sm}, {target.memory_mib} MiB x "
               f"{target.gpu_count})  model {model.name} ({model.attention_arch})  "
               f"rules {result.record.compat}\n\n")
+    from launchplan.checks.effective import NAMES
     from launchplan.explain import changed_rows
 
-    render_table(("field", "input/default", "resolved", "set by"), changed_rows(result), out)
+    rows = changed_rows(result)
+    shown = [r for r in rows if not r[0].startswith("_") and r[0] not in NAMES]
+    render_table(("field", "input/default", "resolved", "set by"), shown, out)
+    if len(shown) < len(rows):
+        out.write(f"({len(rows) - len(shown)} bookkeeping values and paths not shown; "
+                  "--format json has every field)\n")
     overrides = result.overrides()
     if overrides:
         out.write("\noverrides of your input:\n")
