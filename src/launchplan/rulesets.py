@@ -6,12 +6,12 @@ plus a choice of variants; a later SGLang release is one more entry in ``RULESET
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 
 from launchplan.engine.registry import RuleSpec, discover
 from launchplan.errors import InputError
+from launchplan.struct import Struct
 
 PIPELINE: tuple[str, ...] = (
     # Phase.BOOTSTRAP (steps 1-11)
@@ -216,8 +216,7 @@ PIPELINE: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class RuleSet:
+class RuleSet(Struct):
     """A named selection: the pipeline order with one variant chosen per rule."""
 
     name: str

@@ -8,14 +8,13 @@ and hands the rest, untouched, to the SGLang parser.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.struct import Struct, factory
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(Struct):
     flag: str
     dest: str
     kind: str  # "value" | "flag" | "int" | "multi"
@@ -46,12 +45,11 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
 )}
 
 
-@dataclass
-class Split:
+class Split(Struct, frozen=False):
     """launchplan's options (by dest) and the SGLang argv left over."""
 
-    options: dict[str, Any] = field(default_factory=dict)
-    sglang_argv: list[str] = field(default_factory=list)
+    options: dict[str, Any] = factory(dict)
+    sglang_argv: list[str] = factory(list)
 
 
 def split_argv(argv: Sequence[str], allowed: frozenset[str],

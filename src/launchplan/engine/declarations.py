@@ -1,35 +1,57 @@
-"""What a rule may return, and the append-only stash of what rules declared."""
+"""What a rule may return, and the append-only stash of what rules declared.
+
+Plain slotted classes: rules create these on every resolution, so construction stays a
+few attribute stores.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(slots=True)
 class Declare:
     """Declarations with a note: the note becomes a warning and the reason shown by ``explain``.
 
     A rule may also return a plain ``dict``; ``Declare({}, note=...)`` only warns.
     """
 
-    fields: dict[str, Any]
-    note: str | None = None
+    __slots__ = ("fields", "note")
+
+    def __init__(self, fields: dict[str, Any], note: str | None = None) -> None:
+        self.fields = fields
+        self.note = note
+
+    def __repr__(self) -> str:
+        return f"Declare({self.fields!r}, note={self.note!r})"
 
 
-@dataclass(slots=True)
 class Refuse:
     """The configuration cannot run: SGLang raises here. ``message`` is in launchplan's words."""
 
-    message: str
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"Refuse({self.message!r})"
 
 
-@dataclass(frozen=True, slots=True)
 class Declaration:
-    """One entry of the stash: ``source`` (a rule name) declared ``fields``."""
+    """One entry of the stash: ``source`` (a rule name) declared ``fields``.
 
-    source: str
-    fields: dict[str, Any]
-    note: str | None = None
-    normalization: bool = False
-    reads: dict[str, Any] = field(default_factory=dict)
+    ``reads`` holds the field values the rule read, when the resolution was traced.
+    """
+
+    __slots__ = ("source", "fields", "note", "normalization", "reads")
+
+    def __init__(self, source: str, fields: dict[str, Any], note: str | None = None,
+                 normalization: bool = False, reads: dict[str, Any] | None = None) -> None:
+        self.source = source
+        self.fields = fields
+        self.note = note
+        self.normalization = normalization
+        self.reads = reads if reads is not None else {}
+
+    def __repr__(self) -> str:
+        return f"Declaration({self.source!r}, {self.fields!r})"

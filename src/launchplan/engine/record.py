@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
+
+from launchplan.struct import Struct
 
 if TYPE_CHECKING:
     from launchplan.facts.models import ModelFacts
@@ -15,8 +16,7 @@ if TYPE_CHECKING:
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(Struct):
     """Raw input as given, plus the facts: the GPU target, the model and its draft.
 
     ``env`` holds the SGLang environment variables this resolution assumes (facts too:
@@ -28,7 +28,7 @@ class Record:
     model: ModelFacts
     draft: ModelFacts | None = None
     compat: str = "default"
-    env: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    env: Mapping[str, str] = _EMPTY
 
     def env_flag(self, name: str) -> bool:
         return self.env.get(name, "").strip().lower() in ("1", "true", "yes", "on")

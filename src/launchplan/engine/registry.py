@@ -8,14 +8,13 @@ functions. Rule sets (``launchplan.rulesets``) then decide which rules run, in w
 from __future__ import annotations
 
 import importlib
-import inspect
 import pkgutil
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from launchplan.engine.phases import Phase
 from launchplan.input.fields import FIELDS
+from launchplan.struct import Struct
 
 MARK = "__launchplan_rule__"
 
@@ -24,8 +23,7 @@ class RuleDefinitionError(Exception):
     """A rule's metadata is wrong (unknown field, missing docstring, duplicate name)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RuleSpec:
+class RuleSpec(Struct):
     """What launchplan knows about one rule without running it."""
 
     name: str
@@ -89,7 +87,7 @@ def rule(
             facts=tuple(facts),
             writes=frozenset(writes),
             sglang=sglang,
-            doc=inspect.cleandoc(func.__doc__ or ""),
+            doc=cleandoc(func.__doc__ or ""),
             variant=variant,
             normalizes=normalizes,
             batch=batch,
@@ -101,6 +99,19 @@ def rule(
         return func
 
     return mark
+
+
+def cleandoc(doc: str) -> str:
+    """A docstring without its common indentation (``inspect.cleandoc``, without ``inspect``)."""
+    lines = doc.expandtabs().splitlines()
+    indents = [len(ln) - len(ln.lstrip()) for ln in lines[1:] if ln.strip()]
+    margin = min(indents) if indents else 0
+    body = [lines[0].strip()] + [ln[margin:].rstrip() for ln in lines[1:]] if lines else []
+    while body and not body[-1]:
+        body.pop()
+    while body and not body[0]:
+        body.pop(0)
+    return "\n".join(body)
 
 
 def _validate(spec: RuleSpec) -> None:

@@ -190,13 +190,12 @@ class _RawReader:
 
 def model_summary(model: Any) -> dict[str, Any]:
     """The derived model facts as plain data (the raw ``config`` left out)."""
-    import dataclasses
     from collections.abc import Mapping
 
     out: dict[str, Any] = {}
-    for f in dataclasses.fields(model):
-        value = getattr(model, f.name)
-        if f.name in ("config", "config_file") or isinstance(value, Mapping):
+    for name in getattr(model, "_fields", ()):
+        value = getattr(model, name)
+        if name in ("config", "config_file") or isinstance(value, Mapping):
             continue  # raw configuration, not derived facts
-        out[f.name] = list(value) if isinstance(value, tuple) else value
+        out[name] = list(value) if isinstance(value, tuple) else value
     return out

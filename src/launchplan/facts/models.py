@@ -13,7 +13,6 @@ import math
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -21,6 +20,7 @@ from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.facts import quantization as quant
+from launchplan.struct import Struct, uncompared
 
 #: Config files larger than this are refused before they are read.
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
@@ -37,8 +37,7 @@ _MODELSLIM = "quant_model_description.json"
 
 # --- the facts ----------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class ModelFacts:
+class ModelFacts(Struct):
     """Everything the rules read about one model, as SGLang's cached ``ModelConfig`` has it.
 
     Built under SGLang's defaults (``--dtype auto``, no ``--enable-multimodal``, no
@@ -73,8 +72,8 @@ class ModelFacts:
     dtype: str  # the dtype under --dtype auto, e.g. "bfloat16"
     config_dtype: str | None  # the dtype the text config declares (None: float32 assumed)
     quant_method: str | None  # detected from the checkpoint (§3.2), lower-case; "" = unnamed
-    quantization_config: Mapping[str, Any] | None = field(compare=False)  # raw, top level
-    quant_config: Mapping[str, Any] | None = field(compare=False)  # the description verified
+    quantization_config: Mapping[str, Any] | None = uncompared()  # raw, top level
+    quant_config: Mapping[str, Any] | None = uncompared()  # the description verified
     sliding_window: int | None  # first of sliding_window_size / sliding_window / window_size
     attention_chunk_size: int | None  # Llama-4 chunked attention
     is_hybrid_swa: bool  # before --disable-hybrid-swa-memory
@@ -97,14 +96,14 @@ class ModelFacts:
     is_embedding_gemma: bool  # gemma3_text with bidirectional attention
     has_remote_code: bool  # auto_map present
     has_dspark_keys: bool  # dspark_* keys at the top level
-    rope_scaling: Mapping[str, Any] | None = field(compare=False)  # normalised, text config
+    rope_scaling: Mapping[str, Any] | None = uncompared()  # normalised, text config
     is_draft: bool  # built as a speculative draft (renamed arch, target context)
     is_gguf: bool  # the path named a .gguf file (config.json read beside it)
     caveats: tuple[str, ...]  # where the facts may differ from SGLang's
     #: the top level as SGLang's hf_config shows it: overrides applied, class defaults filled
     #: (tabulated types), text attributes copied up; read-only
-    config: Mapping[str, Any] = field(compare=False, repr=False)
-    text_config: Mapping[str, Any] = field(compare=False, repr=False)  # same object if plain
+    config: Mapping[str, Any] = uncompared()
+    text_config: Mapping[str, Any] = uncompared()  # same object if plain
 
     @property
     def is_mla(self) -> bool:
@@ -258,8 +257,7 @@ def _stamp(config_file: Any, folder: Any) -> tuple[Any, ...]:
     return (config_file, folder, st.st_mtime_ns, st.st_size, folder_mtime)
 
 
-@dataclass(frozen=True, slots=True)
-class _Source:
+class _Source(Struct):
     given: str
     name: str
     config_file: str
@@ -1393,8 +1391,7 @@ _WINDOW_NEEDS_FLAG: Mapping[str, int | None] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class _ClassSpec:
+class _ClassSpec(Struct):
     """How one transformers config class fills a config: defaults, and keys it refuses as null."""
 
     defaults: Mapping[str, Any]

@@ -9,8 +9,9 @@ a probe of the machine.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from launchplan.struct import Struct
 
 # --- tables -------------------------------------------------------------------------------
 
@@ -143,8 +144,7 @@ class NotSupportedOnRocm(QuantizationError):
 
 # --- platform -----------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class QuantPlatform:
+class QuantPlatform(Struct):
     """What quantization checks need to know about the host.
 
     ``vendor`` is one of ``PLATFORM_EXTRA``'s keys (aliases accepted); ``sm`` is the device
@@ -431,8 +431,7 @@ def reconcile_quantization(detected: str | None, cli: str | None, *, is_draft: b
     raise QuantizationMismatch(detected, cli)
 
 
-@dataclass(frozen=True, slots=True)
-class QuantVerdict:
+class QuantVerdict(Struct):
     """The verified method (None: unquantized) and the warnings SGLang would log."""
 
     method: str | None

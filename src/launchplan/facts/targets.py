@@ -6,15 +6,13 @@ facts as the oracle's simulated platforms, so both sides resolve the same machin
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from dataclasses import dataclass
 
 from launchplan.errors import InputError
+from launchplan.struct import Struct
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(Struct):
     """One GPU host: vendor, compute capability, memory per GPU, GPU count and runtime."""
 
     name: str
@@ -166,7 +164,7 @@ def with_overrides(
         changes["runtime_version"] = cuda_version
     if not changes:
         return target
-    return dataclasses.replace(target, name=target.name + "*", **changes)
+    return target.replace(name=target.name + "*", **changes)
 
 
 def parse_capability(text: str) -> tuple[int, int]:

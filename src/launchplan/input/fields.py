@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from typing import Any
+
+from launchplan.struct import Struct
 
 SGLANG_VERSION = "0.5.23"
 TABLE_PATH = os.path.join(os.path.dirname(__file__), "data", f"sglang-{SGLANG_VERSION}-fields.json")
@@ -19,8 +20,7 @@ TABLE_PATH = os.path.join(os.path.dirname(__file__), "data", f"sglang-{SGLANG_VE
 _REQUIRED_MARK = "<required>"
 
 
-@dataclass(frozen=True, slots=True)
-class FieldSpec:
+class FieldSpec(Struct):
     """One ServerArgs field and how SGLang's command line reaches it.
 
     ``default`` is immutable (list defaults are stored as tuples); use :func:`default_of` for
@@ -47,7 +47,7 @@ class ExtraFlag:
     """A flag SGLang registers by hand that the field table does not list.
 
     Only retired spellings live here; they write into an existing field. (A plain class: one
-    more dataclass decoration would cost more at import than this whole table of one.)
+    more record class would cost more at import than this whole table of one.)
     """
 
     __slots__ = ("flag", "field", "action", "choices", "value", "replacement")

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.input.fields import FIELDS, SGLANG_VERSION, default_of
+from launchplan.struct import Struct, factory
 
 ORIGINS = ("cli", "config", "keyword")
 
 
-@dataclass(slots=True)
-class RawInput:
+class RawInput(Struct, frozen=False):
     """The explicit input: a field absent from ``values`` was left at its default.
 
     ``origin`` says where each explicit value came from (``cli``, ``config`` or ``keyword``).
@@ -21,10 +20,10 @@ class RawInput:
     spellings that were used. Both are in launchplan's words, one line each.
     """
 
-    values: dict[str, Any] = field(default_factory=dict)
-    origin: dict[str, str] = field(default_factory=dict)
-    notices: list[str] = field(default_factory=list)
-    deprecations: list[str] = field(default_factory=list)
+    values: dict[str, Any] = factory(dict)
+    origin: dict[str, str] = factory(dict)
+    notices: list[str] = factory(list)
+    deprecations: list[str] = factory(list)
 
     def get(self, name: str) -> Any:
         """The explicit value of ``name``, else SGLang's default for it."""
