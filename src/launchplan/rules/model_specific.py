@@ -79,6 +79,7 @@ def model_quantization_check(v: View) -> Declare | Refuse | None:
     phase=Phase.MODEL,
     reads=("enable_deterministic_inference",),
     writes=("enforce_disable_flashinfer_allreduce_fusion",),
+    triggers=("enable_deterministic_inference",),
     sglang="handle_model_specific_adjustments (deterministic inference)",
 )
 def deterministic_allreduce_fusion_off(v: View) -> dict | None:
@@ -113,6 +114,8 @@ CP_DECODE_ATTN_TP_ARCHS = frozenset({
     phase=Phase.MODEL,
     reads=("pp_size", "ep_size", "enable_dsa_cache_layer_split", "enable_cp_decode_attn_tp"),
     facts=("model.arch0", "model.is_deepseek_dsa"),
+    triggers=("pp_size", "ep_size", "enable_dsa_cache_layer_split",
+              "enable_cp_decode_attn_tp"),
     sglang="handle_model_specific_adjustments (architecture constraints)",
 )
 def model_arch_constraints(v: View) -> Refuse | None:
@@ -302,6 +305,7 @@ KIMI_HYBRID_ARCHS = frozenset({"KimiLinearForCausalLM", "KimiK3ForConditionalGen
     reads=("linear_attn_decode_backend", "mamba_ssm_dtype"),
     writes=("linear_attn_decode_backend",),
     facts=("model.arch0", "target.is_sm100"),
+    archs=KIMI_HYBRID_ARCHS,
     sglang="apply_kimi_k3_linear_attn_defaults (kimi_k3_hook.py)",
 )
 def kimi_linear_attn_defaults(v: View) -> dict | None:
@@ -322,6 +326,7 @@ def kimi_linear_attn_defaults(v: View) -> dict | None:
            "speculative_draft_attention_backend"),
     writes=("linear_attn_verify_backend", "speculative_draft_attention_backend"),
     facts=("model.arch0", "target.is_sm100"),
+    archs=KIMI_HYBRID_ARCHS,
     sglang="apply_kimi_k3_spec_backend_defaults (kimi_k3_hook.py)",
 )
 def kimi_spec_backend_defaults(v: View) -> dict | None:
@@ -343,6 +348,7 @@ def kimi_spec_backend_defaults(v: View) -> dict | None:
     reads=("speculative_algorithm", "linear_attn_verify_backend"),
     writes=("linear_attn_verify_backend",),
     facts=("model.arch0", "target.is_sm100"),
+    archs=("Glm5NextForConditionalGeneration",),
     sglang="apply_glm5_next_spec_backend_defaults (glm5_next_hook.py)",
 )
 def glm5_next_spec_backend_defaults(v: View) -> dict | None:
@@ -404,6 +410,7 @@ def _dsv4_trtllm_problem(v: Any, kv_cache_dtype: str) -> str | None:
            "speculative_algorithm", "speculative_eagle_topk"),
     writes=("kv_cache_dtype", "dsv4_attn_backend", "max_running_requests"),
     facts=("model.arch0", "model.model_type", "target.is_sm100"),
+    archs=(DSV4_ARCH,),
     sglang="apply_deepseek_v4_defaults (deepseek_v4_hook.py, with _deepseek_v4_kv_cache_dtype)",
 )
 def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
@@ -460,6 +467,8 @@ def _dsa(v: Any) -> bool:
     phase=Phase.MODEL,
     reads=("enable_two_batch_overlap",),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.config"),
+    archs=DEEPSEEK_BRANCH,
+    triggers=("enable_two_batch_overlap",),
     sglang="_validate_dsa_tbo_index_sharing (model_hook.py)",
 )
 def dsa_two_batch_overlap_check(v: View) -> Refuse | None:
@@ -506,6 +515,8 @@ def supports_prefill_cp_bcg(v: Any) -> bool:
                             "attn_cp_size", "tp_size", "cp_strategy", "dp_size", "ep_size"),
     writes=("cuda_graph_config",),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.architectures"),
+    archs=DEEPSEEK_BRANCH,
+    triggers=("enable_prefill_cp",),
     sglang="handle_model_specific_adjustments (DSA prefill CP graph disable)",
 )
 def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
@@ -530,6 +541,7 @@ def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
     reads=("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend"),
     writes=("kv_cache_dtype",),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.learnable_sink", "target.capability"),
+    archs=DEEPSEEK_BRANCH,
     sglang="_dsa_kv_cache_dtype_default",
 )
 def dsa_kv_cache_dtype_default(v: View) -> Declare | Refuse | None:
@@ -584,6 +596,7 @@ def _dsa_backend_problem(v: Any, kv: str, prefill: str | None,
     writes=("dsa_prefill_backend", "dsa_decode_backend"),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.learnable_sink", "target.capability",
            "target.is_hip"),
+    archs=DEEPSEEK_BRANCH,
     sglang="_dsa_split_backend_resolution",
 )
 def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
@@ -648,6 +661,8 @@ def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
     reads=("enable_prefill_cp", "disaggregation_mode", "enable_dsa_cache_layer_split",
            "cp_strategy", "disaggregation_transfer_backend", "pp_size"),
     facts=("model.arch0", "model.is_deepseek_dsa"),
+    archs=DEEPSEEK_BRANCH,
+    triggers=("enable_prefill_cp", "enable_dsa_cache_layer_split"),
     sglang="handle_model_specific_adjustments (DSA context-parallel checks)",
 )
 def dsa_context_parallel_checks(v: View) -> Refuse | None:
@@ -686,6 +701,8 @@ def dsa_context_parallel_checks(v: View) -> Refuse | None:
     reads=("enable_prefill_cp", "cuda_graph_config"),
     writes=("cuda_graph_config",),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.is_mla"),
+    archs=DEEPSEEK_BRANCH,
+    triggers=("enable_prefill_cp",),
     sglang="handle_model_specific_adjustments (MLA prefill CP graph disable)",
 )
 def mla_prefill_cp_graph_disable(v: View) -> Declare | None:
@@ -719,6 +736,7 @@ def _kimi_int4_thinking(v: Any) -> bool:
     reads=("quantization", "moe_a2a_backend", "moe_runner_backend", "fp8_gemm_runner_backend"),
     writes=("quantization", "moe_runner_backend", "fp8_gemm_runner_backend"),
     facts=("model.arch0", "model.config", "target.is_sm100"),
+    archs=DEEPSEEK_BRANCH,
     sglang="_deepseek_moe_quant_resolution",
 )
 def deepseek_moe_quant_resolution(v: View) -> Declare | None:
@@ -762,6 +780,7 @@ def deepseek_moe_quant_resolution(v: View) -> Declare | None:
     reads=("attn_dp_size", "ep_join_mode", "nnodes"),
     writes=("enable_aiter_allreduce_fusion", "disable_aiter_allreduce_fusion_in_prefill"),
     facts=("model.arch0", "target.is_hip"),
+    archs=("GlmMoeDsaForCausalLM",),
     sglang="handle_model_specific_adjustments (GLM-5 DSA aiter all-reduce fusion on ROCm)",
 )
 def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
@@ -779,6 +798,7 @@ def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
            "speculative_moe_a2a_backend", "ep_size"),
     writes=("speculative_moe_runner_backend", "speculative_moe_a2a_backend"),
     facts=("model.arch0", "target.is_hip"),
+    archs=DEEPSEEK_BRANCH,
     sglang="_deepseek_spec_moe_resolution",
 )
 def deepseek_spec_moe_resolution(v: View) -> dict | Refuse | None:
@@ -876,6 +896,7 @@ def _v41_replay_blockers(v: Any) -> list[str]:
     writes=("enable_decoder_swa_bounded_replay",),
     facts=("model.arch0", "model.model_type", "target.is_cuda", "target.is_hip",
            "target.is_gfx95"),
+    archs=(DSV4_ARCH,),
     sglang="validate_deepseek_v41_features (deepseek_v4_hook.py)",
 )
 def deepseek_v41_features(v: View) -> dict | Refuse | None:
@@ -919,6 +940,8 @@ def deepseek_v41_features(v: View) -> dict | Refuse | None:
                             "attn_dp_size", "dp_size", "tp_size", "moe_a2a_backend"),
     writes=("attn_dp_size", "dp_size", "moe_dense_tp_size", "attn_cp_size"),
     facts=("model.arch0", "model.model_type", "target.is_hip"),
+    archs=(DSV4_ARCH,),
+    triggers=("enable_prefill_cp",),
     sglang="validate_deepseek_v4_cp (deepseek_v4_hook.py)",
 )
 def deepseek_v4_context_parallel(v: View) -> dict | Refuse | None:
@@ -967,6 +990,7 @@ def deepseek_v4_context_parallel(v: View) -> dict | Refuse | None:
     phase=Phase.MODEL,
     reads=BACKEND_FIELDS + ("moe_runner_backend", "ep_size"),
     facts=("model.arch0",),
+    archs=gpt_oss.ARCHS,
     sglang="handle_model_specific_adjustments (GptOssForCausalLM asserts)",
 )
 def gpt_oss_backend_check(v: View) -> Refuse | None:
@@ -991,6 +1015,7 @@ def gpt_oss_backend_check(v: View) -> Refuse | None:
     phase=Phase.MODEL,
     reads=("encoder_only", "tp_size", "attn_dp_size", "attn_cp_size"),
     facts=("model.arch0", "model.config"),
+    archs=("MiMoV2ForCausalLM",),
     sglang="handle_model_specific_adjustments (MiMoV2 fused-QKV TP check)",
 )
 def mimo_v2_attention_tp_check(v: View) -> Refuse | None:
@@ -1026,6 +1051,7 @@ def mimo_v2_attention_tp_check(v: View) -> Refuse | None:
     phase=Phase.MODEL,
     reads=("attention_backend", "device"),
     facts=("model.arch0",),
+    archs=llama4.ARCHS,
     sglang="handle_model_specific_adjustments (Llama4 assert)",
 )
 def llama4_backend_check(v: View) -> Refuse | None:
@@ -1046,6 +1072,7 @@ GEMMA4_BACKENDS = ("trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_
     phase=Phase.MODEL,
     reads=BACKEND_FIELDS,
     facts=("model.arch0",),
+    archs=gemma4.ARCHS,
     sglang="handle_model_specific_adjustments (Gemma4 assert)",
 )
 def gemma4_backend_check(v: View) -> Refuse | None:
@@ -1070,6 +1097,7 @@ EXAONE_BACKENDS = ("fa3", "triton", "trtllm_mha")
     phase=Phase.MODEL,
     reads=("attention_backend",),
     facts=("model.arch0", "model.config"),
+    archs=exaone.ARCHS,
     sglang="handle_model_specific_adjustments (Exaone assert)",
 )
 def exaone_backend_check(v: View) -> Refuse | None:
@@ -1086,6 +1114,7 @@ def exaone_backend_check(v: View) -> Refuse | None:
     phase=Phase.MODEL,
     reads=("attention_backend",),
     facts=("model.arch0",),
+    archs=("Olmo2ForCausalLM",),
     sglang="handle_model_specific_adjustments (Olmo2 assert)",
 )
 def olmo2_backend_check(v: View) -> Refuse | None:
@@ -1100,6 +1129,7 @@ def olmo2_backend_check(v: View) -> Refuse | None:
     phase=Phase.MODEL,
     reads=("attention_backend",),
     facts=("model.arch0",),
+    archs=("Lfm2ForCausalLM", "Lfm2MoeForCausalLM"),
     sglang="handle_model_specific_adjustments (Lfm2 assert)",
 )
 def lfm2_backend_check(v: View) -> Refuse | None:
@@ -1169,6 +1199,7 @@ CUTEDSL_FUSION_TP = (2, 4, 8, 16)
     writes=("flashinfer_allreduce_fusion_backend",),
     facts=("model.arch0", "model.model_type", "model.hidden_size", "model.dtype",
            "target.is_sm90", "target.is_sm100", "target.is_blackwell"),
+    archs=ALLREDUCE_FUSION_ARCHS | MIMO_ARCHS,
     sglang="_flashinfer_allreduce_fusion_auto_enable",
 )
 def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
@@ -1203,6 +1234,7 @@ def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
     phase=Phase.MODEL,
     reads=("enforce_disable_flashinfer_allreduce_fusion",),
     writes=("flashinfer_allreduce_fusion_backend",),
+    triggers=("enforce_disable_flashinfer_allreduce_fusion",),
     sglang="_enforce_disable_allreduce_fusion",
 )
 def enforce_disable_allreduce_fusion(v: View) -> dict | None:

@@ -18,6 +18,7 @@ ARCHS = frozenset({"BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGener
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("moe_runner_backend", "device", "moe_a2a_backend", "quantization"),
     writes=("moe_runner_backend",),
     facts=("model.arch0", "model.quant_method", "model.config", "target.is_hip",

@@ -22,6 +22,7 @@ ARCHS = frozenset({"BeamForCausalLM"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + ("quantization", "moe_runner_backend", "moe_a2a_backend"),
     writes=("attention_backend", "moe_runner_backend"),
     facts=("model.arch0", "model.config", "target.is_sm90", "target.is_sm100",

@@ -29,6 +29,7 @@ def _nvfp4_pack_quantized(v: View) -> bool:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("moe_runner_backend", "quantization"),
     writes=("moe_runner_backend",),
     facts=("model.arch0", "model.quant_method", "model.config", "target.is_sm100"),

@@ -20,6 +20,7 @@ MODEL_OVERRIDES = MappingProxyType({
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=MODEL_OVERRIDES.keys(),
     writes=("dtype",),
     facts=("model.arch0",),
     sglang="MODEL_OVERRIDES (model_override_base.py)",

@@ -135,6 +135,7 @@ def _mla_prefill_cp(v: Any) -> dict[str, Any] | Refuse:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=DEEPSEEK_FAMILY,
     reads=BACKEND_FIELDS + (
         "enable_prefill_cp", "dcp_size", "moe_runner_backend", "fp8_gemm_runner_backend",
         "enable_hisparse", "enable_hierarchical_cache", "disaggregation_mode",

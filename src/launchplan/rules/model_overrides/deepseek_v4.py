@@ -32,6 +32,7 @@ def nvfp4_moe_meta(v: Any) -> bool:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("device", "fp8_gemm_runner_backend", "swa_full_tokens_ratio", "moe_runner_backend",
            "moe_a2a_backend"),
     writes=("attention_backend", "prefill_attention_backend", "decode_attention_backend",

@@ -15,6 +15,7 @@ ARCHS = frozenset({"EmbeddingGemma2Model"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS,
     writes=("disable_radix_cache", "attention_backend"),
     facts=("model.arch0",),

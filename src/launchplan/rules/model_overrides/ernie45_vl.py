@@ -14,6 +14,7 @@ ARCHS = frozenset({"Ernie4_5_VLMoeForConditionalGeneration"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("attn_dp_size", "ep_join_mode"),
     facts=("model.arch0",),
     sglang="_ernie45_vl_overrides (model_overrides/ernie45_vl.py)",

@@ -39,6 +39,7 @@ def swa_backend_default(v: Any) -> str:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("attention_backend",),
     writes=("disable_hybrid_swa_memory", "attention_backend"),
     facts=("model.arch0", "model.model_type", "model.config", "target.is_cuda",

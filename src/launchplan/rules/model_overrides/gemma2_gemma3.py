@@ -19,6 +19,7 @@ ARCHS = frozenset({
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     writes=("disable_hybrid_swa_memory",),
     facts=("model.arch0",),
     sglang="_gemma2_gemma3_overrides (model_overrides/gemma2_gemma3.py)",

@@ -26,6 +26,7 @@ ARCHS = frozenset({
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + ("moe_runner_backend", "quantization"),
     writes=("attention_backend", "quantization", "moe_runner_backend"),
     facts=("model.arch0", "model.quant_method", "target.is_sm100"),

@@ -15,6 +15,7 @@ ARCHS = frozenset({"GigaChat35ForCausalLM", "GigaChat35ForCausalLMNextN"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("speculative_algorithm",),
     writes=("disable_shared_experts_fusion", "enable_multi_layer_eagle"),
     facts=("model.arch0",),

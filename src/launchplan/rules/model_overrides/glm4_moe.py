@@ -20,6 +20,7 @@ ARCHS = frozenset({"Glm4MoeForCausalLM"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("quantization", "moe_a2a_backend", "moe_runner_backend"),
     writes=("quantization", "moe_runner_backend", "enable_tf32_matmul"),
     facts=("model.arch0", "model.config", "target.is_sm100"),

@@ -38,6 +38,7 @@ def gpt_oss_default_backend(v: Any) -> str:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + ("moe_runner_backend", "ep_size", "quantization"),
     writes=("attention_backend", "dtype", "moe_runner_backend"),
     facts=("model.arch0", "model.config", "target.is_sm100", "target.is_sm90",

@@ -25,6 +25,7 @@ def has_mamba_layers(v: Any) -> bool:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("attention_backend",),
     writes=("attention_backend",),
     facts=("model.arch0", "model.config", "target.is_sm100"),

@@ -15,6 +15,7 @@ ARCHS = frozenset({"InklingForConditionalGeneration", "InklingForConditionalGene
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + ("swa_full_tokens_ratio", "mamba_full_memory_ratio",
                             "mamba_radix_cache_strategy", "disable_radix_cache"),
     writes=("swa_full_tokens_ratio", "mamba_full_memory_ratio", "mamba_radix_cache_strategy",

@@ -13,6 +13,7 @@ ARCHS = frozenset({"InternS2MobiusForConditionalGeneration"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("moe_runner_backend",),
     writes=("moe_runner_backend",),
     facts=("model.arch0",),

@@ -46,6 +46,7 @@ def _refusal(v: Any) -> str | None:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + ("speculative_algorithm", "speculative_draft_attention_backend",
                             "attn_cp_size", "dcp_size", "enable_prefill_cp",
                             "speculative_eagle_topk", "enable_multi_layer_eagle",

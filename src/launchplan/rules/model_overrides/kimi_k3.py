@@ -69,6 +69,7 @@ def _dcp(v: Any) -> dict[str, Any] | Refuse:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + ("dcp_size", "enable_symm_mem", "speculative_algorithm",
                             "dcp_replicate_q_proj", "dcp_comm_backend"),
     writes=("enable_symm_mem", "speculative_attention_mode", "prefill_attention_backend",
@@ -116,6 +117,7 @@ def kimi_k3_overrides(v: View) -> dict | Refuse | None:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("moe_runner_backend",),
     writes=("moe_runner_backend",),
     facts=("model.arch0", "model.config", "target.is_sm100", "target.sm"),

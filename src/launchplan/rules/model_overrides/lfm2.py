@@ -13,6 +13,7 @@ ARCHS = frozenset({"Lfm2ForCausalLM", "Lfm2MoeForCausalLM"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("attention_backend",),
     writes=("attention_backend",),
     facts=("model.arch0", "target.is_sm100"),

@@ -18,6 +18,7 @@ SUPPORTED_BACKENDS = ("fa3", "aiter", "triton", "ascend", "trtllm_mha", "intel_x
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("device", "attention_backend", "moe_runner_backend", "quantization"),
     writes=("attention_backend", "moe_runner_backend"),
     facts=("model.arch0", "target.is_sm100", "target.is_sm90", "target.is_hip"),

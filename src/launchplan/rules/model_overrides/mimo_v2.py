@@ -22,6 +22,7 @@ ARCHS = frozenset({"MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + ("speculative_algorithm", "moe_runner_backend", "moe_a2a_backend"),
     writes=("enable_multi_layer_eagle", "attention_backend", "moe_runner_backend"),
     facts=("model.arch0", "model.config", "target.is_sm100", "target.is_sm90"),

@@ -44,6 +44,7 @@ def sparse_and_lightning(v: Any) -> tuple[bool, bool]:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + ("attn_dp_size", "ep_join_mode", "enable_hierarchical_cache",
                             "disaggregation_mode"),
     writes=BACKEND_FIELDS + ("disable_radix_cache",),

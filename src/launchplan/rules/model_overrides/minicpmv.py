@@ -14,6 +14,7 @@ ARCHS = frozenset({"MiniCPMV4_6ForConditionalGeneration",
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("attention_backend",),
     writes=("attention_backend",),
     facts=("model.arch0", "target.is_sm100"),

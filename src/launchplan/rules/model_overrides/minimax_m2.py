@@ -15,6 +15,7 @@ ARCHS = frozenset({"MiniMaxM2ForCausalLM"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("moe_runner_backend", "quantization"),
     writes=("enable_tf32_matmul", "moe_runner_backend"),
     facts=("model.arch0", "model.quant_method", "target.is_sm100"),

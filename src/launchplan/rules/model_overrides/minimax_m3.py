@@ -123,6 +123,7 @@ def _platform_defaults(v: Any, out: dict[str, Any], quantization: str | None) ->
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + (
         "quantization", "speculative_algorithm", "pp_size", "disaggregation_mode",
         "speculative_draft_kv_cache_dtype", "speculative_draft_attention_backend",

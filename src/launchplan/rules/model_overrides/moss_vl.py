@@ -15,6 +15,7 @@ ARCHS = frozenset({"MossVLForConditionalGeneration"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS,
     writes=("prefill_attention_backend",),
     facts=("model.arch0",),

@@ -13,6 +13,7 @@ ARCHS = frozenset({"MuseGlimmerForConditionalGeneration", "MuseGlimmerForCausalL
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("fp4_gemm_runner_backend",),
     writes=("fp4_gemm_runner_backend",),
     facts=("model.arch0", "target.is_sm120"),

@@ -19,6 +19,7 @@ ARCHS = frozenset({"MuseSparkForConditionalGeneration"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("enable_tf32_matmul", "kv_cache_dtype", "mm_enable_dp_encoder", "attn_dp_size"),
     writes=("enable_tf32_matmul", "kv_cache_dtype", "mm_enable_dp_encoder"),
     facts=("model.arch0",),

@@ -107,6 +107,7 @@ def _blackwell_backends(v: Any, out: dict[str, Any]) -> None:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=BACKEND_FIELDS + (
         "quantization", "enable_eplb", "ep_num_redundant_experts", "init_expert_location",
         "moe_runner_backend", "moe_a2a_backend", "speculative_algorithm",

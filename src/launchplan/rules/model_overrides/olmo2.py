@@ -16,6 +16,7 @@ ARCHS = frozenset({"Olmo2ForCausalLM"})
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("attention_backend",),
     writes=("disable_hybrid_swa_memory", "attention_backend"),
     facts=("model.arch0", "target.is_cuda", "target.is_sm100", "target.sm"),

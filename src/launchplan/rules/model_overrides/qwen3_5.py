@@ -48,6 +48,7 @@ def hybrid_sm100_choice(v: Any) -> dict[str, Any]:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=HYBRID_SM100_READS,
     writes=("attention_backend", "page_size"),
     facts=("model.arch0", "model.is_mla", "model.has_asymmetric_kv", "target.is_sm100"),

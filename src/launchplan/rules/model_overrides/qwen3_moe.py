@@ -42,6 +42,7 @@ def _w4a16_experts(v: Any) -> bool:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("quantization", "moe_runner_backend", "moe_a2a_backend"),
     writes=("quantization", "moe_runner_backend"),
     facts=("model.arch0", "model.config", "target.is_sm100"),

@@ -27,6 +27,7 @@ def large_hopper_qwen3_vl(v: Any) -> bool:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=("page_size",),
     writes=("page_size",),
     facts=("model.arch0", "target.is_hip"),
@@ -46,6 +47,7 @@ def qwen3vl_overrides(v: View) -> dict | None:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=HOPPER_SERVING_ARCHS,
     reads=("mm_preprocess_cache_size_mb", "mm_feature_transport", "nnodes",
            "radix_eviction_policy", "_radix_eviction_policy_explicitly_set",
            "prefill_decode_interval", "attention_backend", "decode_attention_backend"),

@@ -52,6 +52,7 @@ def qsa_profile(v: Any) -> bool | str:
 @rule(
     phase=Phase.MODEL,
     batch=BATCH,
+    archs=ARCHS,
     reads=HYBRID_SM100_READS + (
         "disaggregation_mode", "disaggregation_transfer_backend", "pp_size",
         "enable_unified_memory", "ple_offload_embedding", "moe_dense_tp_size",
