@@ -28,6 +28,8 @@ PIPELINE: tuple[str, ...] = (
     "prefill_only_kv_cache_args",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
     "model_quantization_check",
+    "inkling_prefill_graph_default",
+    "muse_glimmer_prefill_graph_max_bs",
     # Phase.CUDA_GRAPH
     "parse_cuda_graph_config",
     "cuda_graph_compatibility",

@@ -148,7 +148,7 @@ def override_entries(result: Result) -> tuple[list[dict[str, Any]], list[dict[st
 
 
 def _graph_overrides(result: Result) -> list[dict[str, Any]]:
-    from launchplan.rules.graph_config import requested_settings
+    from launchplan.rules.graph_config import CONVENIENCE, requested_settings
 
     if "cuda_graph_config" not in result.declared():
         return []
@@ -161,13 +161,11 @@ def _graph_overrides(result: Result) -> list[dict[str, Any]]:
         got = final[phase][key]
         if got == wanted:
             continue
-        source = "?"
-        previous = None
-        for d in result.chain("cuda_graph_config"):
-            value = d.fields["cuda_graph_config"][phase][key]
-            if value != previous:
-                source = d.source
-            previous = value
+        source = result.source(f"cuda_graph_config.{phase}.{key}")
+        if source == "parse_cuda_graph_config":  # folded from a flag a rule declared?
+            for flag, flag_phase, flag_key in CONVENIENCE:
+                if (flag_phase, flag_key) == (phase, key) and flag in result.declared():
+                    source = result.source(flag)
         out.append({"field": f"cuda_graph_config.{phase}.{key}", "input": wanted,
                     "resolved": got, "source": source, "flag": asked_by[(phase, key)]})
     return out

@@ -162,3 +162,37 @@ def validate_cuda_graph_config(v: View) -> Refuse | Declare | None:
     if config[PREFILL]["backend"] == "full":
         return Declare({}, "the full prefill CUDA graph is experimental in SGLang")
     return None
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
+    reads=("cuda_graph_backend_prefill", "disable_prefill_cuda_graph"),
+    writes=("cuda_graph_backend_prefill",),
+    facts=("model.arch0",),
+    archs=("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP"),
+    sglang="apply_inkling_prefill_cuda_graph_default",
+)
+def inkling_prefill_graph_default(v: View) -> dict | None:
+    """Inkling captures prefill as one full graph unless the user chose the prefill graph.
+
+    It is declared on the convenience flag, so the parse treats it as chosen (locked), and
+    the legacy ``--disable-cuda-graph`` does not stop it (rules.md C10).
+    """
+    if v.cuda_graph_backend_prefill is not None or v.disable_prefill_cuda_graph:
+        return None
+    return {"cuda_graph_backend_prefill": "full"}
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
+    reads=("cuda_graph_max_bs_prefill",),
+    writes=("cuda_graph_max_bs_prefill",),
+    facts=("model.arch0",),
+    archs=("MuseGlimmerForCausalLM", "MuseGlimmerForConditionalGeneration"),
+    sglang="apply_muse_glimmer_prefill_cuda_graph_max_bs_default",
+)
+def muse_glimmer_prefill_graph_max_bs(v: View) -> dict | None:
+    """Muse Glimmer captures prefill graphs up to 512 tokens unless told otherwise."""
+    if v.cuda_graph_max_bs_prefill is not None:
+        return None
+    return {"cuda_graph_max_bs_prefill": 512}
