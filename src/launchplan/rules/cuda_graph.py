@@ -25,6 +25,9 @@ from launchplan.rules.graph_config import (
     with_phase,
 )
 
+INKLING_ARCHS = ("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP")
+MUSE_GLIMMER_ARCHS = ("MuseGlimmerForCausalLM", "MuseGlimmerForConditionalGeneration")
+
 # A2A backends under which a breakable prefill graph can still be captured.
 _BREAKABLE_A2A = frozenset({"none", "deepep", "megamoe", "flashinfer"})
 
@@ -169,7 +172,7 @@ def validate_cuda_graph_config(v: View) -> Refuse | Declare | None:
     reads=("cuda_graph_backend_prefill", "disable_prefill_cuda_graph"),
     writes=("cuda_graph_backend_prefill",),
     facts=("model.arch0",),
-    archs=("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP"),
+    archs=INKLING_ARCHS,
     sglang="apply_inkling_prefill_cuda_graph_default",
 )
 def inkling_prefill_graph_default(v: View) -> dict | None:
@@ -178,7 +181,8 @@ def inkling_prefill_graph_default(v: View) -> dict | None:
     It is declared on the convenience flag, so the parse treats it as chosen (locked), and
     the legacy ``--disable-cuda-graph`` does not stop it (rules.md C10).
     """
-    if v.cuda_graph_backend_prefill is not None or v.disable_prefill_cuda_graph:
+    if (v.model.arch0 not in INKLING_ARCHS or v.cuda_graph_backend_prefill is not None
+            or v.disable_prefill_cuda_graph):
         return None
     return {"cuda_graph_backend_prefill": "full"}
 
@@ -188,11 +192,11 @@ def inkling_prefill_graph_default(v: View) -> dict | None:
     reads=("cuda_graph_max_bs_prefill",),
     writes=("cuda_graph_max_bs_prefill",),
     facts=("model.arch0",),
-    archs=("MuseGlimmerForCausalLM", "MuseGlimmerForConditionalGeneration"),
+    archs=MUSE_GLIMMER_ARCHS,
     sglang="apply_muse_glimmer_prefill_cuda_graph_max_bs_default",
 )
 def muse_glimmer_prefill_graph_max_bs(v: View) -> dict | None:
     """Muse Glimmer captures prefill graphs up to 512 tokens unless told otherwise."""
-    if v.cuda_graph_max_bs_prefill is not None:
+    if v.model.arch0 not in MUSE_GLIMMER_ARCHS or v.cuda_graph_max_bs_prefill is not None:
         return None
     return {"cuda_graph_max_bs_prefill": 512}
