@@ -85,8 +85,9 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     batch: str | None = None
     if skip:
         rules = applicable(rules, record)
+    keys = overlay.keys()  # a live view: grows as declarations land
     for spec in rules:
-        if skip and spec.triggers and not any(f in overlay for f in spec.triggers):
+        if skip and spec.triggers and keys.isdisjoint(spec.triggers):
             continue
         if batch is not None and spec.batch != batch:
             _land(pending, stash, view, overlay)

@@ -19,7 +19,7 @@ from launchplan.rules.graph_config import (
     PHASES,
     PREFILL,
     default_config,
-    locked,
+    is_locked,
     prefill_sizes,
     requested_settings,
     with_phase,
@@ -47,10 +47,11 @@ def parse_cuda_graph_config(v: View) -> dict:
     convenience flags, then ``--cuda-graph-config`` JSON key by key.
     """
     config = default_config(v.target.is_cuda)
+    if all(v[f] is None or v[f] is False for f in INPUT_FIELDS):  # nothing asked for
+        return {"cuda_graph_config": config}
     settings, _ = requested_settings(v)
     for (phase, key), value in settings.items():
-        if config[phase][key] != value:
-            config = with_phase(config, phase, **{key: value})
+        config[phase][key] = value  # a fresh config of our own, not yet declared
     return {"cuda_graph_config": config}
 
 
@@ -70,10 +71,8 @@ def cuda_graph_compatibility(v: View) -> Declare | None:
     decode CP, two-batch overlap and A2A backends outside none/deepep/megamoe/flashinfer
     cannot run a breakable prefill graph.
     """
-    if (PREFILL, "backend") in locked(v):
-        return None
     config = v.cuda_graph_config
-    if config[PREFILL]["backend"] != "breakable":
+    if config[PREFILL]["backend"] != "breakable" or is_locked(v, PREFILL, "backend"):
         return None
     reason = _breakable_prefill_blocker(v)
     if reason is None:
@@ -137,7 +136,7 @@ def disaggregation_graph_roles(v: View) -> dict | None:
     """
     role = v.disaggregation_mode
     off = {"prefill": DECODE, "decode": PREFILL}.get(role)
-    if off is None or (off, "backend") in locked(v):
+    if off is None or is_locked(v, off, "backend"):
         return None
     config = v.cuda_graph_config
     if config[off]["backend"] == "disabled":

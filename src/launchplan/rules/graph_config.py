@@ -7,6 +7,7 @@ the stash keeps the value it was declared with.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 DECODE, PREFILL = "decode", "prefill"
@@ -36,13 +37,14 @@ INPUT_FIELDS = ("cuda_graph_config", "disable_cuda_graph", "disable_prefill_cuda
                 "disable_decode_cuda_graph") + tuple(c[0] for c in CONVENIENCE)
 
 
+_DECODE_DEFAULT = {**dict.fromkeys(KEYS[DECODE]), "backend": "full"}
+_PREFILL_DEFAULT = {True: {**dict.fromkeys(KEYS[PREFILL]), "backend": "breakable"},
+                    False: {**dict.fromkeys(KEYS[PREFILL]), "backend": "disabled"}}
+
+
 def default_config(is_cuda: bool) -> dict[str, dict[str, Any]]:
     """A fresh default: decode full; prefill breakable on NVIDIA CUDA, disabled elsewhere."""
-    decode = dict.fromkeys(KEYS[DECODE])
-    prefill = dict.fromkeys(KEYS[PREFILL])
-    decode["backend"] = "full"
-    prefill["backend"] = "breakable" if is_cuda else "disabled"
-    return {DECODE: decode, PREFILL: prefill}
+    return {DECODE: dict(_DECODE_DEFAULT), PREFILL: dict(_PREFILL_DEFAULT[bool(is_cuda)])}
 
 
 def with_phase(config: dict[str, dict[str, Any]], phase: str, **changes: Any) -> dict:
@@ -95,11 +97,39 @@ def locked(view: Any) -> frozenset[tuple[str, str]]:
     return frozenset(requested_settings(view)[0])
 
 
+_FLAG_FOR = {(phase, key): flag for flag, phase, key in CONVENIENCE}
+
+
+def is_locked(view: Any, phase: str, key: str) -> bool:
+    """Whether one (phase, key) is locked: ``locked(view)`` for a single key, cheaply."""
+    flag = _FLAG_FOR.get((phase, key))
+    if flag is not None and view[flag] is not None:
+        return True
+    if key == "backend" and (view.disable_cuda_graph or view[
+            "disable_prefill_cuda_graph" if phase == PREFILL else "disable_decode_cuda_graph"]):
+        return True
+    explicit = view.raw("cuda_graph_config")
+    if isinstance(explicit, dict):
+        values = explicit.get(phase)
+        return isinstance(values, dict) and key in values
+    return False
+
+
 # --- capture-size generators ------------------------------------------------------------------
 
 
 def decode_sizes(max_bs: int, *, speculative: bool, no_padding: bool) -> list[int]:
     """Decode capture batch sizes up to ``max_bs``; ``max_bs`` itself is always included."""
+    return list(_decode_sizes(max_bs, speculative, no_padding))
+
+
+def prefill_sizes(max_bs: int) -> list[int]:
+    """Prefill capture token buckets up to ``max_bs`` (``max_bs`` itself is not added)."""
+    return list(_prefill_sizes(max_bs))
+
+
+@lru_cache(maxsize=256)
+def _decode_sizes(max_bs: int, speculative: bool, no_padding: bool) -> tuple[int, ...]:
     if no_padding:
         sizes = list(range(1, max_bs + 1))
     elif speculative:
@@ -111,15 +141,15 @@ def decode_sizes(max_bs: int, *, speculative: bool, no_padding: bool) -> list[in
     sizes = [s for s in sizes if s <= max_bs]
     if max_bs not in sizes:
         sizes.append(max_bs)
-    return sizes
+    return tuple(sizes)
 
 
-def prefill_sizes(max_bs: int) -> list[int]:
-    """Prefill capture token buckets up to ``max_bs`` (``max_bs`` itself is not added)."""
+@lru_cache(maxsize=256)
+def _prefill_sizes(max_bs: int) -> tuple[int, ...]:
     sizes = (list(range(4, 33, 4)) + list(range(48, 257, 16)) + list(range(288, 513, 32))
              + list(range(576, 1025, 64)) + list(range(1280, 4097, 256))
              + list(range(4608, max_bs + 1, 512)))
-    return [s for s in sizes if s <= max_bs]
+    return tuple(s for s in sizes if s <= max_bs)
 
 
 def cpu_sizes(max_bs: int) -> list[int]:

@@ -17,9 +17,8 @@ from launchplan.rules.graph_config import (
     PREFILL,
     cpu_sizes,
     decode_sizes,
-    locked,
+    is_locked,
     prefill_sizes,
-    with_phase,
 )
 
 # (MiB below which the tier applies, chunked_prefill_size, decode max_bs at tp < 4, at tp >= 4)
@@ -81,8 +80,7 @@ def cuda_graph_sizing(v: View) -> dict | None:
     decode = dict(config[DECODE])
     prefill = dict(config[PREFILL])
     out: dict[str, Any] = {}
-    tier_max_bs = decode["max_bs"] is None
-    if tier_max_bs:
+    if decode["max_bs"] is None:
         decode["max_bs"] = tier_of(v.target.memory_mib, v.tp_size)[1]
         cap = v.max_running_requests
         if cap is not None and decode["max_bs"] > cap:
@@ -105,7 +103,7 @@ def cuda_graph_sizing(v: View) -> dict | None:
         chunk = v.chunked_prefill_size
         max_bs = min(MLA_PREFILL_GRAPH_MAX_TOKENS, chunk) if v.model.is_mla else chunk
         if (v.pp_size > 1 and prefill["backend"] == "breakable"
-                and (PREFILL, "bs") not in locked(v) and max_bs > PP_PREFILL_GRAPH_MAX_TOKENS):
+                and not is_locked(v, PREFILL, "bs") and max_bs > PP_PREFILL_GRAPH_MAX_TOKENS):
             max_bs = PP_PREFILL_GRAPH_MAX_TOKENS
         if v.max_total_tokens is not None:
             max_bs = min(max_bs, v.max_total_tokens)
@@ -114,9 +112,8 @@ def cuda_graph_sizing(v: View) -> dict | None:
         prefill["max_bs"] = max_bs
     if prefill["bs"] is None:
         prefill["bs"] = prefill_sizes(prefill["max_bs"])
-    new = with_phase(with_phase(config, DECODE, **decode), PREFILL, **prefill)
-    if new != config:
-        out["cuda_graph_config"] = new
+    if decode != config[DECODE] or prefill != config[PREFILL]:
+        out["cuda_graph_config"] = {DECODE: decode, PREFILL: prefill}
     return out or None
 
 
@@ -185,7 +182,8 @@ def mem_fraction_default(v: View) -> dict | None:
     if memory is None:
         return {"mem_fraction_static": 0.95}
     config = v.cuda_graph_config
-    if post_capture_sizing_planned(v):
+    planned = post_capture_sizing_planned(v)
+    if planned:
         reserve = 1536 + v.tp_size * v.pp_size / 8 * 1024
     else:
         if v.disaggregation_mode == "decode":
@@ -206,7 +204,7 @@ def mem_fraction_default(v: View) -> dict | None:
     model = v.model
     if (model.is_multimodal and not v.language_only and not v.language_model_only
             and v.disaggregation_mode != "decode"):
-        fraction = _vlm_adjusted(fraction, model, post_capture_sizing_planned(v), memory)
+        fraction = _vlm_adjusted(fraction, model, planned, memory)
     return {"mem_fraction_static": fraction}
 
 

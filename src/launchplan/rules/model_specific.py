@@ -56,6 +56,25 @@ def model_quantization_check(v: View) -> Declare | Refuse | None:
     allows only its own list. A ``--quantization`` that contradicts the checkpoint is
     refused unless the pair is compatible or a requantization.
     """
+    verdict = _verified(v.model, v.quantization, v.target)
+    if verdict is None:
+        return None
+    refusal, warnings = verdict
+    if refusal is not None:
+        return Refuse(refusal)
+    return Declare({}, warnings)
+
+
+# (model, --quantization, target) -> None (clean) or (refusal message, warnings); the check
+# is a pure function of these, and sweeps repeat them millions of times.
+_VERIFIED: dict[tuple[int, Any, Any], tuple[str | None, str] | None] = {}
+
+
+def _verified(model: Any, quantization: Any, target: Any) -> tuple[str | None, str] | None:
+    key = (id(model), quantization if isinstance(quantization, str) else repr(quantization),
+           target)
+    if key in _VERIFIED:
+        return _VERIFIED[key]
     from launchplan.facts.quantization import (
         QuantizationError,
         QuantPlatform,
@@ -63,13 +82,19 @@ def model_quantization_check(v: View) -> Declare | Refuse | None:
     )
 
     try:
-        verdict = verify_quantization(v.model.quant_config, v.quantization,
-                                      QuantPlatform.from_target(v.target))
+        verdict = verify_quantization(model.quant_config, quantization,
+                                      QuantPlatform.from_target(target))
+        out = (None, "; ".join(verdict.warnings)) if verdict.warnings else None
     except QuantizationError as exc:
-        return Refuse(exc.message)
-    if verdict.warnings:
-        return Declare({}, "; ".join(verdict.warnings))
-    return None
+        out = (exc.message, "")
+    if len(_VERIFIED) > 4096:
+        _VERIFIED.clear()
+    _KEEP[id(model)] = model  # the id in the key stays this model's while cached
+    _VERIFIED[key] = out
+    return out
+
+
+_KEEP: dict[int, Any] = {}
 
 
 # --- before the override batch ------------------------------------------------------------

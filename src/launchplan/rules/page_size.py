@@ -26,6 +26,9 @@ PAGE_SNAPS: tuple[tuple[str, tuple[str, ...], frozenset[int], int], ...] = (
 )
 
 
+_SNAP_BACKENDS = frozenset(snap[0] for snap in PAGE_SNAPS)
+
+
 @rule(
     phase=Phase.ATTENTION,
     reads=BACKEND_FIELDS + ("speculative_draft_attention_backend", "page_size"),
@@ -38,6 +41,10 @@ def backend_page_snaps(v: View) -> Declare | None:
     flashmla: 64 only; trtllm_mla and cutedsl_mla: 32 or 64; trtllm_mha (also as the draft
     backend): 16, 32, 64 or 128; hpc_ops: 64. An unsupported or unset size becomes 64.
     """
+    named = (v.attention_backend, v.prefill_attention_backend, v.decode_attention_backend,
+             v.speculative_draft_attention_backend)
+    if _SNAP_BACKENDS.isdisjoint(named):
+        return None
     page = v.page_size
     moved: list[str] = []
     for backend, fields, allowed, target in PAGE_SNAPS:
