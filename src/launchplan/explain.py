@@ -74,7 +74,7 @@ def explain_field(
         steps.append({
             "source": d.source,
             "value": value,
-            "reads": {k: v for k, v in d.reads.items() if k != "cuda_graph_config"},
+            "reads": _shown_reads(d.reads),
             "facts": _facts(spec, result),
             "reason": d.note or (spec.summary if spec else ""),
             "sglang": spec.sglang if spec else "",
@@ -94,6 +94,16 @@ def explain_field(
         if resolve_with is not None:
             changes = keeping_changes(result, field, start, resolve_with)
             out["override"]["kept_by"] = [as_flags(c) for c in changes]
+    return out
+
+
+def _shown_reads(reads: dict[str, Any]) -> dict[str, Any]:
+    """What a rule read, with the CUDA-graph config shown as its two phase backends."""
+    out = {k: v for k, v in reads.items() if k != "cuda_graph_config"}
+    config = reads.get("cuda_graph_config")
+    if isinstance(config, dict):
+        for phase in PHASES:
+            out[f"cuda_graph_config.{phase}.backend"] = (config.get(phase) or {}).get("backend")
     return out
 
 
