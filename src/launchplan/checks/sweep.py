@@ -54,13 +54,16 @@ def axis_values(point: Point, axes: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str) -> SweepReport:
-    from launchplan.checks.runner import _resolver
+def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str, *,
+              progress: bool = False) -> SweepReport:
+    from launchplan.checks.runner import _progress, _resolver
 
     resolve = _resolver(compat)
     resolved: list[tuple[Point, Result]] = []
     refused: dict[str, list[dict[str, Any]]] = {}
-    for point in points:
+    for n, point in enumerate(points, 1):
+        if progress and (n % 200 == 0 or n == len(points)):
+            _progress(True, n, len(points), done=n == len(points))
         try:
             resolved.append((point, resolve(point)))
         except Refusal as exc:

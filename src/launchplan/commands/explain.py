@@ -81,6 +81,48 @@ def main(argv: list[str]) -> int:
 
 
 def print_explanation(item: dict[str, Any], out: TextIO) -> None:
+    """One field's chain: a Rich table on a terminal (when Rich is installed), else text."""
+    if out.isatty():
+        try:
+            from rich.console import Console
+            from rich.table import Table
+        except ImportError:
+            pass
+        else:
+            _rich_explanation(item, Console(file=out), Table)
+            return
+    _plain_explanation(item, out)
+
+
+def _rich_explanation(item: dict[str, Any], console: Any, table_type: Any) -> None:
+    from rich.markup import escape
+
+    start = (f"input {_cell(item['input'])} (from the {item['origin']})"
+             if item["origin"] != "default" else f"default {_cell(item['default'])}")
+    if not item["steps"]:
+        console.print(escape(f"{item['field']} = {_cell(item['resolved'])}   ({start}); "
+                             "no rule changed it"))
+        return
+    table = table_type(title=escape(f"{item['field']} = {_cell(item['resolved'])}   ({start})"),
+                       title_justify="left")
+    for column in ("#", "rule", "value", "why", "read"):
+        table.add_column(column, overflow="fold")
+    for n, step in enumerate(item["steps"], 1):
+        reads = {**step["reads"], **step["facts"]}
+        table.add_row(str(n), step["source"], escape(_cell(step["value"])),
+                      escape(step["reason"]),
+                      escape(", ".join(f"{k}={_cell(v)}" for k, v in reads.items())))
+    console.print(table)
+    override = item.get("override")
+    if override:
+        kept = " | ".join(override.get("kept_by") or []) or "no single flag change keeps it"
+        console.print(f"[bold red]your value {escape(_cell(override['input']))} was "
+                      f"overridden by {override['source']}[/]; it would have been kept with: "
+                      f"{escape(kept)}")
+    console.print()
+
+
+def _plain_explanation(item: dict[str, Any], out: TextIO) -> None:
     out.write(f"{item['field']} = {_cell(item['resolved'])}\n")
     if item["input"] is not None or item["origin"] != "default":
         out.write(f"  input    {_cell(item['input'])} (from the {item['origin']})\n")

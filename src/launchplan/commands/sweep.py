@@ -44,7 +44,9 @@ def main(argv: list[str]) -> int:
         axes.insert(0, "gpu")
     if len(space.models) > 1:
         axes.insert(1 if "gpu" in axes else 0, "model")
-    report = run_sweep(list(space), axes, opts.get("compat") or "default")
+    points = list(space)
+    report = run_sweep(points, axes, opts.get("compat") or "default",
+                       progress=sys.stderr.isatty() and len(points) >= 1000)
     if fmt == "json":
         sys.stdout.write(to_json(report.to_dict()) + "\n")
     elif fmt == "csv":
