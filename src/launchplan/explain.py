@@ -23,14 +23,6 @@ def rule_specs(compat: str) -> dict[str, RuleSpec]:
     return {spec.name: spec for spec in get_ruleset(compat).rules()}
 
 
-def value_at(result: Result, dotted: str) -> Any:
-    head, _, path = dotted.partition(".")
-    value = result.value(head)
-    for part in path.split(".") if path else ():
-        value = value.get(part) if isinstance(value, dict) else None
-    return value
-
-
 def _dig(value: Any, path: str) -> Any:
     for part in path.split(".") if path else ():
         value = value.get(part) if isinstance(value, dict) else None
@@ -80,7 +72,7 @@ def explain_field(
             "sglang": spec.sglang if spec else "",
         })
         previous = value
-    final = value_at(result, field)
+    final = result.value_at(field)
     out: dict[str, Any] = {
         "field": field,
         "input": start if given else None,

@@ -65,20 +65,12 @@ def keeping_changes(
                 other = resolve_with({name: value})
             except LaunchplanError:
                 continue
-            if _value(other, field) == wanted:
+            if other.value_at(field) == wanted:
                 found.append({name: value})
                 break
         if len(found) >= limit:
             break
     return found
-
-
-def _value(result: Result, dotted: str) -> Any:
-    head, _, path = dotted.partition(".")
-    value = result.value(head)
-    for part in path.split(".") if path else ():
-        value = value.get(part) if isinstance(value, dict) else None
-    return value
 
 
 def as_flags(change: dict[str, Any]) -> str:

@@ -34,11 +34,7 @@ class Plan:
     def __getitem__(self, name: str) -> Any:
         cache = self._cache
         if name not in cache:
-            head, _, path = name.partition(".")
-            value = self.result.value(head)
-            for part in path.split(".") if path else ():
-                value = value.get(part) if isinstance(value, dict) else None
-            cache[name] = value
+            cache[name] = self.result.value_at(name)
         return cache[name]
 
     @property

@@ -55,6 +55,11 @@ class Result:
     def __getitem__(self, name: str) -> Any:
         return self.value(name)
 
+    def value_at(self, dotted: str) -> Any:
+        """``value`` along a dotted path: ``cuda_graph_config.prefill.backend``."""
+        head, _, path = dotted.partition(".")
+        return _dig(self.value(head), path.split(".")) if path else self.value(head)
+
     def chain(self, name: str) -> list[Declaration]:
         """Every declaration of ``name``, oldest first."""
         return [d for d in self.declarations if name in d.fields]
