@@ -23,6 +23,7 @@ AUX_CAPTURE_METHODS = ("EAGLE3", "DFLASH", "DSPARK")
     reads=("enable_dp_attention", "attn_dp_size", "dp_size"),
     writes=("attn_dp_size", "dp_size", "enable_dp_attention"),
     sglang="handle_deprecated_dp_attention",
+    triggers=("enable_dp_attention",),
 )
 def deprecated_dp_attention(v: View) -> Declare | None:
     """``--enable-dp-attention --dp-size N`` is the old spelling of ``--attn-dp-size N``.
@@ -47,6 +48,7 @@ def deprecated_dp_attention(v: View) -> Declare | None:
     phase=Phase.BOOTSTRAP,
     reads=("prefill_decode_interval", "prefill_decode_interval_min_bs"),
     sglang="validate_prefill_decode_interval",
+    triggers=("prefill_decode_interval", "prefill_decode_interval_min_bs"),
 )
 def prefill_decode_interval_check(v: View) -> Refuse | None:
     """The prefill/decode interleaving interval and its batch-size floor are non-negative."""
@@ -63,6 +65,7 @@ def prefill_decode_interval_check(v: View) -> Refuse | None:
     phase=Phase.BOOTSTRAP,
     reads=("enable_response_store", "disaggregation_mode"),
     sglang="validate_response_store",
+    triggers=("enable_response_store",),
 )
 def response_store_check(v: View) -> Refuse | None:
     """Stored responses live on one server, so the response store is off in PD mode."""
@@ -96,6 +99,7 @@ def sampling_mask_max_tokens_check(v: View) -> Refuse | None:
            "speculative_algorithm", "speculative_draft_model_path", "pp_size"),
     writes=("speculative_algorithm", "aux_hidden_state_capture"),
     sglang="handle_aux_hidden_state_capture",
+    triggers=("enable_return_aux_hidden_states", "return_aux_hidden_state_layer_ids"),
 )
 def aux_hidden_state_capture(v: View) -> Declare | Refuse | None:
     """``--enable-return-aux-hidden-states`` captures draft-training features without a draft.
