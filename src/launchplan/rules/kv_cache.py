@@ -29,6 +29,7 @@ FP4_KV = ("nvfp4", "fp4_mx_block16")
     reads=_ALIAS_FIELDS,
     writes=_ALIAS_FIELDS,
     sglang="handle_deprecated_args (attention-backend aliases)",
+    triggers=_ALIAS_FIELDS,
     normalizes=True,
 )
 def deprecated_backend_aliases(v: View) -> Declare | None:
@@ -56,6 +57,7 @@ def deprecated_backend_aliases(v: View) -> Declare | None:
            "speculative_algorithm", "speculative_attention_mode"),
     writes=("kv_cache_dtype", "speculative_attention_mode"),
     sglang="handle_deprecated_args (tokenspeed_mla implications)",
+    triggers=("attention_backend", "decode_attention_backend"),
 )
 def tokenspeed_mla_implications(v: View) -> Declare | None:
     """``tokenspeed_mla`` implied an FP8 (e4m3) KV cache and verifying drafts on the decode kernel.
@@ -85,6 +87,7 @@ def tokenspeed_mla_implications(v: View) -> Declare | None:
            "chunked_prefill_size", "disable_radix_cache", "attn_cp_size", "enable_prefill_cp",
            "enable_hisparse"),
     sglang="validate_prefill_only_disable_kv_cache_args",
+    triggers=("prefill_only_disable_kv_cache",),
 )
 def prefill_only_kv_cache_args(v: View) -> Refuse | None:
     """The KV-less prefill (no KV pool at all) has strict preconditions.
@@ -126,6 +129,7 @@ _NVFP4_DEQUANT = {backend: dtype for dtype, backend in _NVFP4_PREFILL.items()}
             "prefill_kv_cache_dequant_dtype"),
     facts=("target.is_sm100",),
     sglang="handle_nvfp4_prefill_kv_dequant_dtype",
+    triggers=("kv_cache_dtype", "prefill_kv_cache_dequant_dtype"),
 )
 def nvfp4_prefill_dequant(v: View) -> Declare | Refuse | None:
     """An NVFP4 KV cache prefills through an FP8 workspace (flashinfer) or natively (trtllm_mha).
@@ -182,6 +186,7 @@ _NATIVE_SPEC = ("EAGLE", "EAGLE3", "NEXTN", "NGRAM")
     writes=("speculative_draft_attention_backend", "speculative_attention_mode"),
     facts=("target.is_cuda", "target.is_sm100", "target.is_sm120", "model.is_mla"),
     sglang="handle_kv4_compatibility",
+    triggers=("kv_cache_dtype",),
 )
 def kv4_compatibility(v: View) -> Declare | Refuse | None:
     """FP4 KV caches (nvfp4, fp4_mx_block16) against the backends that can read them.
@@ -271,6 +276,7 @@ def _kv4_backend_refusal(v: Any, prefill: str, decode: str, mixed: bool) -> Refu
     reads=("kv_cache_dtype",),
     facts=("target.is_blackwell",),
     sglang="handle_mxfp8_kv_cache_compatibility",
+    triggers=("kv_cache_dtype",),
 )
 def mxfp8_kv_check(v: View) -> Refuse | None:
     """An MXFP8 KV cache uses Blackwell's block-scaled operands (the FA4 MXFP8 path)."""
