@@ -55,6 +55,7 @@ def sampling_backend_default(v: View) -> dict | None:
     reads=("rl_on_policy_target",),
     writes=_ON,
     sglang="handle_deterministic_inference (rl_on_policy_target)",
+    triggers=("rl_on_policy_target",),
 )
 def deterministic_on_policy_target(v: View) -> Declare | None:
     """An RL on-policy target must reproduce the trainer's logits: deterministic inference on."""
@@ -69,6 +70,7 @@ def deterministic_on_policy_target(v: View) -> Declare | None:
     reads=_ON + ("enable_aiter_allreduce_fusion",),
     writes=("enable_aiter_allreduce_fusion",),
     sglang="handle_deterministic_inference (aiter all-reduce fusion)",
+    triggers=_ON,
 )
 def deterministic_aiter_allreduce_disable(v: View) -> Declare | None:
     """aiter's fused all-reduce + RMSNorm reduces in a batch-dependent order: off."""
@@ -83,6 +85,7 @@ def deterministic_aiter_allreduce_disable(v: View) -> Declare | None:
     reads=_ON + ("flashinfer_allreduce_fusion_backend",),
     writes=("flashinfer_allreduce_fusion_backend",),
     sglang="_deterministic_allreduce_fusion_disable",
+    triggers=_ON,
 )
 def deterministic_allreduce_fusion_disable(v: View) -> Declare | None:
     """FlashInfer's fused all-reduce is not batch-invariant: its backend is cleared."""
@@ -97,6 +100,7 @@ def deterministic_allreduce_fusion_disable(v: View) -> Declare | None:
     reads=_ON + ("sampling_backend",),
     writes=("sampling_backend",),
     sglang="_deterministic_sampling_backend",
+    triggers=_ON,
 )
 def deterministic_sampling_backend(v: View) -> Declare | None:
     """Sampling runs on PyTorch (seeded per request); Ascend keeps its own sampler."""
@@ -112,6 +116,7 @@ def deterministic_sampling_backend(v: View) -> Declare | None:
     writes=("attention_backend",),
     facts=("target.is_sm100", "target.is_sm120", "model.arch0"),
     sglang="_deterministic_attention_backend",
+    triggers=_ON,
 )
 def deterministic_attention_backend(v: View) -> Declare | Refuse | None:
     """An unset backend becomes a batch-invariant one; a set one must be on the list.
@@ -143,6 +148,7 @@ def deterministic_attention_backend(v: View) -> Declare | Refuse | None:
     reads=_ON + ("attention_backend",),
     facts=("model.arch0", "target.capability"),
     sglang="handle_deterministic_inference (absorbed-MLA backends)",
+    triggers=_ON,
 )
 def deterministic_mla_backend_check(v: View) -> Refuse | None:
     """Deterministic absorbed-MLA models need a radix-safe backend; fa4 only on SM100/SM110.
@@ -166,6 +172,7 @@ def deterministic_mla_backend_check(v: View) -> Refuse | None:
     reads=_ON + ("attention_backend", "disable_radix_cache"),
     writes=("disable_radix_cache",),
     sglang="handle_deterministic_inference (radix cache)",
+    triggers=_ON,
 )
 def deterministic_radix_disable(v: View) -> Declare | None:
     """Only ascend, fa3, fa4 and triton stay deterministic with prefix reuse: else radix off."""
@@ -182,6 +189,7 @@ def deterministic_radix_disable(v: View) -> Declare | None:
     writes=("disable_custom_all_reduce", "enable_torch_symm_mem"),
     facts=("target.is_hip",),
     sglang="handle_deterministic_inference (TP all-reduce) / _deterministic_rocm_rccl_check",
+    triggers=_ON,
 )
 def deterministic_tp_collectives(v: View) -> Declare | Refuse | None:
     """TP > 1: CUDA uses NCCL's tree all-reduce with pinned channels; ROCm its one-stage kernel.
