@@ -25,6 +25,9 @@ PIPELINE: tuple[str, ...] = (
     "tokenspeed_mla_implications",
     "missing_default_values",
     "device_default",
+    "mooncake_tcp_transport",
+    "pd_transfer_settings",
+    "pd_server_roles",
     "prefill_only_kv_cache_args",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
     "model_quantization_check",

@@ -23,6 +23,7 @@ AGREEMENT: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
 SUITES = {
     "public": ("public-cases.json", "results-public-0.5.23.jsonl", "results-public-main.jsonl"),
     "own": ("own-cases.json", "results-own-0.5.23.jsonl", "results-own-main.jsonl"),
+    "extra": ("extra-cases.json", "results-extra-0.5.23.jsonl", "results-extra-main.jsonl"),
 }
 COMPAT_RESULTS = {"0.5.23": 1, "default": 2}
 

@@ -41,7 +41,8 @@ def test_every_difference_comes_from_the_fa4_exemption(suite):
     from tests.parity.oracle_cases import _local
 
     pairs = differing(suite)
-    assert pairs, "the recordings should contain the FA4 full-prefill cases"
+    if suite in ("public", "own"):
+        assert pairs, "these recordings contain FA4 full-prefill cases"
     for old, new in pairs:
         changed = {k for k in old.expected["resolved"]
                    if old.expected["resolved"][k] != new.expected["resolved"].get(k)}

@@ -1,0 +1,114 @@
+"""Prefill/decode (PD) disaggregation: the role a server plays changes its caches and slots.
+
+A PD decode server receives finished prefills over the network, so by default it keeps no
+radix (prefix) cache of its own; a PD prefill server never decodes.
+"""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+
+DECODE_DCP_TRANSPORTS = frozenset({"mooncake", "nixl", "mori", "ascend", "fake"})
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("disaggregation_transfer_backend",),
+    writes=("disaggregation_transfer_backend", "disaggregation_ib_device"),
+    triggers=("disaggregation_transfer_backend",),
+    sglang="handle_pd_disaggregation (mooncake_tcp)",
+    normalizes=True,
+)
+def mooncake_tcp_transport(v: View) -> Declare | None:
+    """``mooncake_tcp`` is Mooncake with its TCP transport forced: no RDMA device is chosen."""
+    if v.disaggregation_transfer_backend != "mooncake_tcp":
+        return None
+    return Declare({"disaggregation_transfer_backend": "mooncake",
+                    "disaggregation_ib_device": None},
+                   "mooncake_tcp is Mooncake over TCP (SGLang sets MC_FORCE_TCP=1)")
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("disaggregation_mode", "disaggregation_decode_allocation_policy",
+           "optimistic_prefill_attempts", "disaggregation_decode_host_receive_threshold",
+           "enable_hisparse", "enable_pd_role_switch", "disaggregation_decode_retraction_backup",
+           "dcp_size", "disaggregation_transfer_backend"),
+    writes=("optimistic_prefill_attempts", "disaggregation_decode_retraction_backup"),
+    sglang="handle_pd_disaggregation (allocation, host receive, decode DCP)",
+)
+def pd_transfer_settings(v: View) -> Declare | Refuse | None:
+    """PD transfer knobs that depend on each other.
+
+    A ``prefill_complete`` decode allocation lets a prefill server retry once; host-side KV
+    receive (threshold below 1) buffers in the host pool, which HiSparse and role switching
+    cannot use; decode DCP needs a transport that relays KV per DCP rank.
+    """
+    out: dict = {}
+    if (v.disaggregation_decode_allocation_policy == "prefill_complete"
+            and v.disaggregation_mode == "prefill" and v.optimistic_prefill_attempts == 0):
+        out["optimistic_prefill_attempts"] = 1
+    threshold = v.disaggregation_decode_host_receive_threshold
+    if not 0 <= threshold <= 1:
+        return Refuse("--disaggregation-decode-host-receive-threshold must be between 0 and 1, "
+                      f"got {threshold}")
+    if threshold < 1:
+        if v.enable_hisparse or v.enable_pd_role_switch:
+            return Refuse("decode host KV receive does not support HiSparse or PD role switching")
+        if v.disaggregation_decode_retraction_backup == "cpu_tensor":
+            return Refuse("decode host KV receive needs --disaggregation-decode-retraction-backup "
+                          "host_pool")
+        out["disaggregation_decode_retraction_backup"] = "host_pool"
+    if (v.disaggregation_mode == "decode" and v.dcp_size > 1
+            and v.disaggregation_transfer_backend not in DECODE_DCP_TRANSPORTS):
+        return Refuse("decode context parallelism on a PD decode server needs the mooncake, "
+                      "nixl, mori, ascend or fake transfer backend, got "
+                      f"{v.disaggregation_transfer_backend}")
+    return out or None
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("disaggregation_mode", "disaggregation_decode_enable_radix_cache", "enable_hisparse",
+           "disaggregation_transfer_backend", "disaggregation_decode_extra_slots",
+           "max_running_requests", "dp_size", "attn_dp_size"),
+    writes=("disable_radix_cache", "disaggregation_decode_extra_slots"),
+    triggers=("disaggregation_mode",),
+    sglang="handle_pd_disaggregation (decode and prefill roles)",
+)
+def pd_server_roles(v: View) -> Declare | Refuse | None:
+    """A PD decode server keeps no radix cache unless asked, and reserves transfer slots.
+
+    Its prefixes arrive computed from the prefill server, so prefix caching is off unless
+    ``--disaggregation-decode-enable-radix-cache`` (experimental; not with HiSparse or the
+    fake transport). Small per-worker batches reserve twice the batch of extra request slots
+    for requests still in transfer. A prefill server cannot use the fake transport.
+    """
+    mode = v.disaggregation_mode
+    if mode == "prefill" and v.disaggregation_transfer_backend == "fake":
+        return Refuse("a PD prefill server cannot use the fake transfer backend")
+    if mode != "decode":
+        return None
+    if v.disaggregation_decode_enable_radix_cache:
+        if v.enable_hisparse:
+            return Refuse("--disaggregation-decode-enable-radix-cache cannot be combined with "
+                          "--enable-hisparse")
+        if v.disaggregation_transfer_backend == "fake":
+            return Refuse("--disaggregation-decode-enable-radix-cache cannot be combined with "
+                          "the fake transfer backend")
+        out: dict = {"disable_radix_cache": False}
+        note = "the radix cache on a PD decode server is experimental"
+    else:
+        out = {"disable_radix_cache": True}
+        note = "a PD decode server keeps no radix cache (prefixes arrive from prefill)"
+    if v.disaggregation_decode_extra_slots is None:
+        slots = 0
+        if v.max_running_requests is not None:
+            per_worker = max(1, v.max_running_requests // (v.dp_size * v.attn_dp_size))
+            if per_worker <= 32:
+                slots = per_worker * 2
+        out["disaggregation_decode_extra_slots"] = slots
+    return Declare(out, note)
