@@ -29,13 +29,17 @@ NAMES = frozenset(f for f in FIELDS if f.endswith(_NAME_SUFFIXES)) | {
 NOT_EFFECTIVE = FOLDED | NAMES
 
 
+_ORDER = {name: i for i, name in enumerate(FIELDS)}
+
+
 def candidate_fields(results: Iterable[Result]) -> list[str]:
     """Fields that are explicit or declared in any of the results (others are defaults)."""
-    names: dict[str, None] = {}
+    names: set[str] = set()
     for result in results:
-        names.update(dict.fromkeys(result.record.raw.values))
-        names.update(dict.fromkeys(result.declared()))
-    return [n for n in FIELDS if n in names and n not in NOT_EFFECTIVE]
+        names.update(result.record.raw.values)
+        names.update(result.declared())
+    names -= NOT_EFFECTIVE
+    return sorted((n for n in names if n in _ORDER), key=_ORDER.__getitem__)
 
 
 def effective(result: Result, fields: Iterable[str]) -> dict[str, Any]:

@@ -59,6 +59,9 @@ class Cond:
     # The fields that matter for this plan, when that depends on the plan (a backend that
     # is only the decode side, say); ``fields`` otherwise.
     relevant: Callable[[Plan], tuple[str, ...]] | None = None
+    # Backends this condition needs present in the plan (None: no such need). Lets
+    # ``check`` skip a kernel's requirements when the plan never names that kernel.
+    gate: frozenset[str] | None = None
 
     def fields_for(self, plan: Plan) -> tuple[str, ...]:
         return self.relevant(plan) if self.relevant is not None else self.fields
@@ -67,14 +70,17 @@ class Cond:
         return bool(self.test(plan))
 
     def __and__(self, other: Cond) -> Cond:
+        gate = self.gate if self.gate is not None else other.gate
         return Cond(f"{self.text} and {other.text}", lambda p: self(p) and other(p),
                     self.fields + other.fields,
-                    lambda p: self.fields_for(p) + other.fields_for(p))
+                    lambda p: self.fields_for(p) + other.fields_for(p), gate)
 
     def __or__(self, other: Cond) -> Cond:
+        gate = (self.gate | other.gate) if self.gate is not None and other.gate is not None \
+            else None
         return Cond(f"{self.text} or {other.text}", lambda p: self(p) or other(p),
                     self.fields + other.fields,
-                    lambda p: self.fields_for(p) + other.fields_for(p))
+                    lambda p: self.fields_for(p) + other.fields_for(p), gate)
 
     def __invert__(self) -> Cond:
         return Cond(f"not {self.text}", lambda p: not self(p), self.fields, self.relevant)
@@ -101,14 +107,15 @@ def uses(backend: str, *, sides: Iterable[str] = ("prefill", "decode")) -> Cond:
                        else "attention_backend")
         return tuple(dict.fromkeys(out))
 
-    return Cond(f"{backend} is the {'/'.join(sides)} backend", test, SIDES, relevant)
+    return Cond(f"{backend} is the {'/'.join(sides)} backend", test, SIDES, relevant,
+                frozenset({backend}))
 
 
 def named(backend: str, *, fields: tuple[str, ...] = SIDES) -> Cond:
     """``backend`` appears in one of the given backend fields."""
     return Cond(f"{backend} is named in {', '.join(fields)}",
                 lambda p: any(p[f] == backend for f in fields), fields,
-                lambda p: tuple(f for f in fields if p[f] == backend))
+                lambda p: tuple(f for f in fields if p[f] == backend), frozenset({backend}))
 
 
 def field_in(name: str, allowed: Iterable[Any]) -> Cond:
@@ -171,7 +178,7 @@ paged = cond("page_size > 1", lambda p: (p["page_size"] or 1) > 1, "page_size")
 fa_prefill = Cond("the prefill backend is fa3 or fa4",
                   lambda p: p.prefill_backend in ("fa3", "fa4"), SIDES[:2],
                   lambda p: ("prefill_attention_backend",) if p["prefill_attention_backend"]
-                  else ("attention_backend",))
+                  else ("attention_backend",), frozenset({"fa3", "fa4"}))
 chunked = cond("chunked prefill is on (chunked_prefill_size > 0)",
                lambda p: (p["chunked_prefill_size"] or 0) > 0, "chunked_prefill_size")
 
@@ -305,8 +312,12 @@ class Violation:
 def check(result: Result, requirements: Iterable[Requirement] = REQUIREMENTS) -> list[Violation]:
     """Every requirement the result breaks, with the declarations behind the values."""
     plan = Plan(result)
+    present = {plan[f] for f in SIDES} | {plan["speculative_draft_attention_backend"]}
     out = []
     for req in requirements:
+        gate = req.when.gate
+        if gate is not None and gate.isdisjoint(present):
+            continue
         if req.violated(plan):
             sources = tuple(dict.fromkeys(
                 s for f in req.culprits(plan) if (s := result.source(f)) != "default"))

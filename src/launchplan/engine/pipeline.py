@@ -50,16 +50,18 @@ def applicable(rules: Sequence[RuleSpec], record: Record) -> Sequence[RuleSpec]:
     Cached per (rule list, target, model object); model facts are cached by the loader, so
     a sweep over one model filters once.
     """
-    key = (id(rules), record.target, id(record.model))
+    key = (id(rules), id(record.target), id(record.model))
     plan = _PLANS.get(key)
     if plan is None:
         arch0 = getattr(record.model, "arch0", None)
         plan = tuple(s for s in rules if s.archs is None or arch0 in s.archs)
         if len(_PLANS) > 512:
             _PLANS.clear()
+            _KEEP_ALIVE.clear()
         _PLANS[key] = plan
         _KEEP_ALIVE[id(rules)] = rules
         _KEEP_ALIVE[id(record.model)] = record.model
+        _KEEP_ALIVE[id(record.target)] = record.target
     return plan
 
 

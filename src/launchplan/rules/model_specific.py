@@ -72,7 +72,7 @@ _VERIFIED: dict[tuple[int, Any, Any], tuple[str | None, str] | None] = {}
 
 def _verified(model: Any, quantization: Any, target: Any) -> tuple[str | None, str] | None:
     key = (id(model), quantization if isinstance(quantization, str) else repr(quantization),
-           target)
+           id(target))
     if key in _VERIFIED:
         return _VERIFIED[key]
     from launchplan.facts.quantization import (
@@ -89,7 +89,9 @@ def _verified(model: Any, quantization: Any, target: Any) -> tuple[str | None, s
         out = (exc.message, "")
     if len(_VERIFIED) > 4096:
         _VERIFIED.clear()
-    _KEEP[id(model)] = model  # the id in the key stays this model's while cached
+        _KEEP.clear()
+    _KEEP[id(model)] = model  # the ids in the key stay these objects' while cached
+    _KEEP[id(target)] = target
     _VERIFIED[key] = out
     return out
 

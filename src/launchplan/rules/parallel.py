@@ -37,6 +37,7 @@ def attn_dp_enabled(v: Any) -> bool:
     phase=Phase.PARALLEL,
     reads=("attn_dp_size", "dp_size"),
     sglang="handle_data_parallelism (checks)",
+    triggers=("attn_dp_size",),
 )
 def data_parallelism_checks(v: View) -> Refuse | None:
     """Attention DP is at least 1 wide and cannot run inside data-parallel replicas."""
@@ -53,6 +54,7 @@ def data_parallelism_checks(v: View) -> Refuse | None:
     reads=("dp_size", "attn_dp_size", "ep_join_mode", "enable_dp_lm_head"),
     writes=("enable_dp_lm_head",),
     sglang="_data_parallelism_defaults",
+    triggers=("enable_dp_lm_head",),
 )
 def data_parallelism_defaults(v: View) -> dict | None:
     """With a single DP rank (and no EP scale-up) there is nothing to shard the LM head over."""
@@ -68,6 +70,7 @@ def data_parallelism_defaults(v: View) -> dict | None:
     writes=("schedule_conservativeness", "chunked_prefill_size", "cuda_graph_config",
             "enable_dp_attention_local_control_broadcast"),
     sglang="handle_data_parallelism (attention DP)",
+    triggers=("attn_dp_size", "ep_join_mode"),
 )
 def attention_dp_adjustments(v: View) -> Declare | Refuse | None:
     """Attention DP: chunk //= attn_dp_size, conservativeness x 0.3, prefill graph re-clamped.
@@ -158,6 +161,7 @@ _BOUNDARY_SCOPE_ARCHS = ("InklingForConditionalGeneration", "InklingForCondition
     writes=("enable_attn_tp_input_scattered",),
     facts=("model.model_type", "model.arch0"),
     sglang="handle_context_parallelism (_boundary_parallelism_overrides)",
+    triggers=("attn_cp_size", "enable_attn_tp_input_scattered"),
 )
 def boundary_parallelism(v: View) -> Declare | Refuse | None:
     """Models whose forward never enters the input-scattered attention scope turn it off.
@@ -187,6 +191,7 @@ def boundary_parallelism(v: View) -> Declare | Refuse | None:
            "language_only", "language_model_only"),
     facts=("target.is_hip", "model.arch0", "model.is_multimodal"),
     sglang="handle_context_parallelism",
+    triggers=("enable_prefill_cp", "attn_cp_size", "moe_dp_size"),
 )
 def context_parallelism_checks(v: View) -> Refuse | None:
     """Context-parallel layouts that SGLang refuses.
@@ -265,6 +270,7 @@ _BREAKABLE_A2A = ("none", "deepep", "megamoe", "flashinfer")
     writes=("cuda_graph_config",),
     facts=("model.architectures", "model.uses_kda", "model.is_multimodal"),
     sglang="apply_prefill_cp_cuda_graph_default",
+    triggers=("enable_prefill_cp",),
 )
 def prefill_cp_cuda_graph_default(v: View) -> Declare | None:
     """Supported prefill CP gets a breakable prefill graph, even if an earlier default disabled it.
@@ -408,6 +414,7 @@ def _kv_sharding(v: Any) -> Declare | Refuse | None:
     writes=("chunked_prefill_size", "mem_fraction_static", "cuda_graph_config"),
     facts=("model.is_mla", "model.arch0", "target.memory_mib"),
     sglang="handle_kv_cache_sharding",
+    triggers=("enable_kv_cache_sharding",),
 )
 def kv_cache_sharding(v: View) -> Declare | Refuse | None:
     """Logical-page KV sharding (PD prefill only): validation, page-aligned chunk, eager prefill.
@@ -427,6 +434,7 @@ def kv_cache_sharding(v: View) -> Declare | Refuse | None:
     writes=("chunked_prefill_size", "mem_fraction_static", "cuda_graph_config"),
     facts=("model.is_mla", "model.arch0", "target.memory_mib"),
     sglang="handle_kv_cache_sharding (second run)",
+    triggers=("enable_kv_cache_sharding",),
 )
 def kv_cache_sharding_recheck(v: View) -> Declare | Refuse | None:
     """KV sharding re-checked over the final view: capability rules may change backends late."""
@@ -441,6 +449,7 @@ def kv_cache_sharding_recheck(v: View) -> Declare | Refuse | None:
     reads=("pp_size", "disable_overlap_schedule"),
     writes=("disable_overlap_schedule",),
     sglang="_pipeline_parallel_overlap_disable",
+    triggers=("pp_size",),
 )
 def pipeline_parallel_overlap_disable(v: View) -> Declare | None:
     """Pipeline parallelism has its own micro-batch overlap: the overlap schedule goes off."""
