@@ -36,6 +36,7 @@ _UNFUSED_RUNNERS = ("lora_triton", "lora_cutedsl", "lora_marlin", "flashinfer_cu
     facts=("target.is_sm100", "target.is_sm110", "target.is_sm120", "target.is_hip",
            "target.is_gfx95"),
     sglang="_moe_runner_backend_quant_constraints",
+    triggers=("quantization",),
 )
 def moe_runner_quant_constraints(v: View) -> Declare | Refuse | None:
     """The MoE runner a quantization format needs.
@@ -90,6 +91,7 @@ def moe_runner_quant_constraints(v: View) -> Declare | Refuse | None:
     phase=Phase.MOE,
     reads=("moe_runner_backend", "quantization", "ep_size", "tp_size", "moe_a2a_backend"),
     sglang="handle_moe_kernel_config (runner checks)",
+    triggers=("moe_runner_backend",),
 )
 def moe_runner_quant_checks(v: View) -> Refuse | None:
     """Each FlashInfer MoE runner implements a fixed set of weight formats and EP layouts.
@@ -133,6 +135,7 @@ def moe_runner_quant_checks(v: View) -> Refuse | None:
     reads=("moe_runner_backend", "disable_shared_experts_fusion"),
     writes=("disable_shared_experts_fusion",),
     sglang="_moe_runner_fusion_disable",
+    triggers=("moe_runner_backend",),
 )
 def moe_runner_fusion_disable(v: View) -> Declare | None:
     """Runners without a fused shared-expert path (LoRA MoE, FlashInfer CuteDSL and TRT-LLM)
@@ -149,6 +152,7 @@ def moe_runner_fusion_disable(v: View) -> Declare | None:
     reads=("moe_a2a_backend", "enable_waterfill"),
     writes=("moe_a2a_backend",),
     sglang="_a2a_backend_overrides",
+    triggers=("enable_waterfill",),
 )
 def a2a_backend_overrides(v: View) -> Declare | None:
     """Waterfill balancing runs on the DeepEP or MegaMoE dispatch only: other A2A → deepep."""
@@ -163,6 +167,7 @@ def a2a_backend_overrides(v: View) -> Declare | None:
     reads=("moe_a2a_backend", "ep_size", "tp_size"),
     writes=("ep_size",),
     sglang="_a2a_ep_size",
+    triggers=("moe_a2a_backend",),
 )
 def a2a_ep_size(v: View) -> Declare | None:
     """EP-spanning A2A backends put one expert shard on every TP rank: ep_size = tp_size."""
@@ -178,6 +183,7 @@ def a2a_ep_size(v: View) -> Declare | None:
     reads=("moe_a2a_backend", "enable_waterfill", "disable_shared_experts_fusion"),
     writes=("disable_shared_experts_fusion", "enforce_shared_experts_fusion"),
     sglang="_a2a_fusion_adjustments / handle_a2a_moe (waterfill)",
+    triggers=("moe_a2a_backend", "enable_waterfill"),
 )
 def a2a_fusion_adjustments(v: View) -> Declare | None:
     """Shared-expert fusion as each A2A backend needs it.
@@ -203,6 +209,7 @@ def a2a_fusion_adjustments(v: View) -> Declare | None:
     reads=("moe_a2a_backend", "moe_runner_backend", "deepep_mode", "cuda_graph_config"),
     writes=("deepep_mode", "cuda_graph_config"),
     sglang="handle_a2a_moe (deepep)",
+    triggers=("moe_a2a_backend",),
 )
 def a2a_deepep_adjustments(v: View) -> Declare | Refuse | None:
     """DeepEP: CuteDSL FP4 MoE dispatches low-latency only; normal mode disables graphs.
@@ -237,6 +244,7 @@ def a2a_deepep_adjustments(v: View) -> Declare | Refuse | None:
            "nnodes", "cuda_graph_config"),
     writes=("moe_runner_backend", "cuda_graph_config"),
     sglang="handle_a2a_moe (deepep_v2)",
+    triggers=("moe_a2a_backend",),
 )
 def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
     """DeepEP v2 runs DeepGEMM experts and an eager prefill.
@@ -269,6 +277,7 @@ def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
     reads=("moe_a2a_backend",),
     writes=("moe_a2a_backend",),
     sglang="handle_a2a_moe (ascend_tp)",
+    triggers=("moe_a2a_backend",),
 )
 def a2a_ascend_tp_normalize(v: View) -> dict | None:
     """``ascend_tp`` is plain tensor-parallel MoE: it is stored as ``none``."""
@@ -299,6 +308,7 @@ _FLASHINFER_A2A_RUNNERS = ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinf
     writes=("moe_runner_backend",),
     facts=("model.arch0",),
     sglang="handle_a2a_moe (flashinfer)",
+    triggers=("moe_a2a_backend", "flashinfer_a2a_dispatch_type"),
 )
 def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
     """FlashInfer A2A needs rank-uniform token sources and a runner that takes its dispatch.
@@ -331,6 +341,7 @@ def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
     reads=("moe_a2a_backend", "deepep_mode", "attn_dp_size", "moe_runner_backend"),
     writes=("deepep_mode", "moe_runner_backend"),
     sglang="handle_a2a_moe (mori, pplx)",
+    triggers=("moe_a2a_backend",),
 )
 def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
     """MoRI EP dispatches in normal mode by default; pplx is low-latency DeepGEMM only.
