@@ -103,3 +103,22 @@ def test_generators():
     assert len(prefill_sizes(4096)) == 50
     assert len(prefill_sizes(8192)) == 58
     assert len(prefill_sizes(16384)) == 74
+
+
+def test_graph_defaults_for_inkling_and_muse_glimmer():
+    from launchplan.rules.cuda_graph import (
+        inkling_prefill_graph_default,
+        muse_glimmer_prefill_graph_max_bs,
+    )
+
+    inkling = fake_model(arch0="InklingForConditionalGeneration")
+    assert inkling_prefill_graph_default(make_view(model=inkling)) == {
+        "cuda_graph_backend_prefill": "full"}
+    assert inkling_prefill_graph_default(make_view(model=inkling,
+                                                   disable_prefill_cuda_graph=True)) is None
+    assert inkling_prefill_graph_default(make_view()) is None
+    muse = fake_model(arch0="MuseGlimmerForCausalLM")
+    assert muse_glimmer_prefill_graph_max_bs(make_view(model=muse)) == {
+        "cuda_graph_max_bs_prefill": 512}
+    assert muse_glimmer_prefill_graph_max_bs(make_view(model=muse,
+                                                       cuda_graph_max_bs_prefill=64)) is None

@@ -1,0 +1,89 @@
+"""Memory rules on a view: capacity tiers, capture sizes, the static fraction's reserve."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.rules.graph_config import default_config, with_phase
+from launchplan.rules.memory import (
+    chunked_prefill_default,
+    cuda_graph_sizing,
+    graph_reserve_mib,
+    mem_fraction_default,
+    tier_of,
+)
+from tests.rules.conftest import MLA, fake_model, make_view
+
+GRAPH = {"cuda_graph_config": default_config(True)}
+
+
+@pytest.mark.parametrize(("mib", "tp", "expected"), [
+    (16000, 1, (2048, 8)), (32607, 1, (4096, 48)), (32607, 4, (4096, 160)),
+    (40960, 1, (4096, 32)), (81559, 1, (8192, 256)), (81559, 8, (8192, 512)),
+    (143771, 2, (8192, 256)), (183359, 1, (16384, 512)), (None, 1, (4096, 160)),
+])
+def test_capacity_tiers_including_the_non_monotonic_one(mib, tp, expected):
+    assert tier_of(mib, tp) == expected
+
+
+def test_chunk_default_only_when_unset():
+    assert chunked_prefill_default(make_view("h100")) == {"chunked_prefill_size": 8192}
+    assert chunked_prefill_default(make_view("h100", chunked_prefill_size=2048)) is None
+
+
+def test_decode_max_bs_capped_by_an_explicit_running_limit_only_when_defaulted():
+    view = make_view("h100", max_running_requests=100,
+                     overlay={**GRAPH, "chunked_prefill_size": 8192})
+    decode = cuda_graph_sizing(view)["cuda_graph_config"]["decode"]
+    assert decode["max_bs"] == 100 and decode["bs"][-1] == 100
+    pinned = with_phase(default_config(True), "decode", max_bs=300)
+    view = make_view("h100", max_running_requests=100,
+                     overlay={"cuda_graph_config": pinned, "chunked_prefill_size": 8192})
+    assert cuda_graph_sizing(view)["cuda_graph_config"]["decode"]["max_bs"] == 300
+
+
+def test_explicit_decode_sizes_set_max_bs():
+    sizes = with_phase(default_config(True), "decode", bs=[1, 2, 4, 16], max_bs=300)
+    view = make_view("h100", overlay={"cuda_graph_config": sizes, "chunked_prefill_size": 8192})
+    assert cuda_graph_sizing(view)["cuda_graph_config"]["decode"]["max_bs"] == 16
+
+
+def test_prefill_max_bs_caps():
+    view = make_view("b200", model=fake_model(**MLA), overlay={**GRAPH,
+                     "chunked_prefill_size": 16384})
+    assert cuda_graph_sizing(view)["cuda_graph_config"]["prefill"]["max_bs"] == 8192
+    view = make_view("b200", max_total_tokens=3000,
+                     overlay={**GRAPH, "chunked_prefill_size": 16384})
+    assert cuda_graph_sizing(view)["cuda_graph_config"]["prefill"]["max_bs"] == 3000
+    view = make_view("b200", model_path="meta/Llama-2-7b",
+                     overlay={**GRAPH, "chunked_prefill_size": 16384})
+    assert cuda_graph_sizing(view)["cuda_graph_config"]["prefill"]["max_bs"] == 4096
+
+
+def sized(gpu, **values):
+    view = make_view(gpu, overlay={**GRAPH, "chunked_prefill_size": tier_of(
+        make_view(gpu).target.memory_mib, values.get("tp_size", 1))[0]}, **values)
+    return {**GRAPH, "chunked_prefill_size": view.chunked_prefill_size,
+            **cuda_graph_sizing(view)}
+
+
+@pytest.mark.parametrize(("gpu", "tp", "fraction"), [
+    ("h100", 1, 0.830), ("h100", 8, 0.812), ("a100", 1, 0.83),
+])
+def test_static_fraction_worked_examples(gpu, tp, fraction):
+    overlay = sized(gpu, tp_size=tp)
+    out = mem_fraction_default(make_view(gpu, tp_size=tp, overlay=overlay))
+    assert out["mem_fraction_static"] == pytest.approx(fraction, abs=5e-4)
+
+
+def test_explicit_fraction_is_left_alone():
+    assert mem_fraction_default(make_view("h100", mem_fraction_static=0.7)) is None
+
+
+def test_graph_reserve_counts_what_is_captured():
+    overlay = sized("h100")
+    view = make_view("h100", overlay=overlay)
+    prefill_buckets = len(overlay["cuda_graph_config"]["prefill"]["bs"])
+    assert graph_reserve_mib(view) == 256 * 2 + prefill_buckets * 8
+    mla = make_view("h100", model=fake_model(**MLA), overlay=overlay)
+    assert graph_reserve_mib(mla) == 256 * 2 + 1536
