@@ -95,6 +95,7 @@ def _running_requests(v: Any) -> dict:
     reads=("speculative_draft_model_path", "speculative_draft_model_revision"),
     writes=("speculative_draft_model_revision",),
     sglang="handle_speculative_decoding (draft revision)",
+    triggers=("speculative_draft_model_path",),
 )
 def speculative_draft_revision_default(v: View) -> dict | None:
     """A draft path without a revision loads the draft from the ``main`` revision."""
@@ -131,6 +132,7 @@ def speculative_moe_runner_default(v: View) -> dict | None:
     reads=_ALGO,
     writes=_ALGO,
     sglang="handle_speculative_decoding (upper-case)",
+    triggers=_ALGO,
     normalizes=True,
 )
 def speculative_algorithm_upper(v: View) -> dict | None:
@@ -147,6 +149,7 @@ def speculative_algorithm_upper(v: View) -> dict | None:
     writes=_ALGO,
     facts=("draft.architectures",),
     sglang="_resolve_speculative_algorithm_alias (Gemma-4 assistant drafts)",
+    triggers=("speculative_draft_model_path",),
 )
 def speculative_gemma4_assistant(v: View) -> Declare | Refuse | None:
     """A Gemma-4 assistant draft reads the target's frozen KV: EAGLE/NEXTN become FROZEN_KV_MTP.
@@ -173,6 +176,7 @@ def speculative_gemma4_assistant(v: View) -> Declare | Refuse | None:
     reads=_ALGO,
     writes=_ALGO,
     sglang="_resolve_speculative_algorithm_alias (NEXTN)",
+    triggers=_ALGO,
     normalizes=True,
 )
 def speculative_nextn_alias(v: View) -> dict | None:
@@ -186,6 +190,7 @@ def speculative_nextn_alias(v: View) -> dict | None:
     phase=Phase.SPECULATIVE,
     reads=_ALGO + ("disaggregation_mode", "disaggregation_decode_enable_radix_cache"),
     sglang="handle_speculative_decoding (PD decode radix cache)",
+    triggers=_ALGO,
 )
 def speculative_decode_radix_check(v: View) -> Refuse | None:
     """A PD decode server's radix cache works only with no, DSPARK or EAGLE(3) speculation."""
@@ -203,6 +208,7 @@ def speculative_decode_radix_check(v: View) -> Refuse | None:
                    "speculative_use_rejection_sampling"),
     writes=("speculative_use_rejection_sampling",),
     sglang="handle_speculative_decoding (block verification)",
+    triggers=("speculative_use_block_verification",),
 )
 def speculative_block_verification(v: View) -> Refuse | dict | None:
     """Block verification needs sampled proposals with their distributions, on CUDA or ROCm.
@@ -228,6 +234,7 @@ def speculative_block_verification(v: View) -> Refuse | dict | None:
     reads=_ALGO + ("speculative_draft_window_size", "speculative_draft_sink_size"),
     writes=("speculative_draft_window_size", "speculative_draft_sink_size"),
     sglang="handle_speculative_decoding (draft window and sink)",
+    triggers=("speculative_draft_window_size", "speculative_draft_sink_size"),
 )
 def speculative_draft_window(v: View) -> Declare | Refuse | None:
     """The draft's sliding window must be positive, its sink non-negative and need a window.
@@ -261,6 +268,7 @@ def speculative_draft_window(v: View) -> Declare | Refuse | None:
     phase=Phase.SPECULATIVE,
     reads=_ALGO,
     sglang="SpeculativeAlgorithm.from_string",
+    triggers=_ALGO,
 )
 def speculative_algorithm_known(v: View) -> Refuse | None:
     """Only SGLang's built-in algorithms are known (plugins register more; none is modelled)."""
@@ -281,6 +289,7 @@ def speculative_algorithm_known(v: View) -> Refuse | None:
                    "enable_pdmux"),
     writes=("speculative_adaptive",),
     sglang="_maybe_disable_adaptive",
+    triggers=("speculative_adaptive",),
 )
 def speculative_adaptive_gate(v: View) -> Declare | None:
     """Adaptive step tuning runs only in the built-in single-layer EAGLE/EAGLE3 chain worker.
@@ -339,6 +348,7 @@ def _adaptive_steps(path: str | None) -> tuple[int, ...] | str:
            "speculative_num_steps"),
     writes=("speculative_eagle_topk", "speculative_num_steps", "speculative_num_draft_tokens"),
     sglang="_init_adaptive_speculative_params",
+    triggers=("speculative_adaptive",),
 )
 def speculative_adaptive_params(v: View) -> dict | Refuse | None:
     """Adaptive speculation starts from the middle candidate step, top-k 1, a linear chain.
@@ -378,6 +388,7 @@ def _eagle(v: Any) -> bool:
                    "disable_overlap_schedule", "enable_mixed_chunk"),
     writes=("max_running_requests", "disable_overlap_schedule", "enable_mixed_chunk"),
     sglang="_handle_eagle_family (defaults)",
+    triggers=_ALGO,
 )
 def eagle_family_defaults(v: View) -> Declare | Refuse | None:
     """EAGLE-family serving defaults: 48 running requests, CPU without overlap, no mixed chunk.
@@ -410,6 +421,7 @@ def eagle_family_defaults(v: View) -> Declare | Refuse | None:
     writes=("speculative_draft_model_path", "speculative_draft_model_revision"),
     facts=("model.arch0",),
     sglang="_handle_eagle_family (bundled MTP draft path)",
+    triggers=_ALGO,
 )
 def eagle_mtp_draft_path(v: View) -> Declare | None:
     """Targets that ship their MTP/NextN layer in the checkpoint draft from the model path.
@@ -436,6 +448,7 @@ def eagle_mtp_draft_path(v: View) -> Declare | None:
     writes=("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens"),
     facts=("model.arch0", "model.config", "draft.config"),
     sglang="_handle_iquest_q1_mtp_draft",
+    triggers=_ALGO,
 )
 def iquest_q1_mtp_draft(v: View) -> dict | Refuse | None:
     """IQuest Q1 drafts with a separate MTP checkpoint: a linear chain, steps = draft slots.
@@ -492,6 +505,7 @@ def auto_speculative_params(algorithm: str, arch0: str) -> tuple[int, int, int]:
     writes=("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens"),
     facts=("model.arch0",),
     sglang="_handle_eagle_family (_auto_choose_speculative_params)",
+    triggers=_ALGO,
 )
 def eagle_auto_params(v: View) -> dict | Refuse | None:
     """With no steps given, (steps, topk, draft tokens) come from SGLang's tuning table.
@@ -521,6 +535,7 @@ def eagle_auto_params(v: View) -> dict | Refuse | None:
     phase=Phase.SPECULATIVE,
     reads=_ALGO + BACKEND_FIELDS + ("speculative_eagle_topk",),
     sglang="_handle_eagle_family (trtllm_mha top-k)",
+    triggers=_ALGO,
 )
 def eagle_trtllm_mha_topk(v: View) -> Refuse | None:
     """TRT-LLM MHA verifies a linear draft chain only: top-k above 1 is refused.
@@ -544,6 +559,7 @@ def eagle_trtllm_mha_topk(v: View) -> Refuse | None:
     writes=("speculative_use_rejection_sampling",),
     facts=("target.is_hip",),
     sglang="_handle_eagle_family (_should_auto_enable_hip_rejection_sampling)",
+    triggers=_ALGO,
 )
 def eagle_hip_rejection_sampling(v: View) -> Declare | None:
     """ROCm has no sampling-verify kernel: plain EAGLE top-k 1 verifies by rejection sampling.
@@ -576,6 +592,7 @@ def eagle_hip_rejection_sampling(v: View) -> Declare | None:
                    "speculative_accept_threshold_single", "speculative_accept_threshold_acc",
                    "enable_multi_layer_eagle"),
     sglang="_handle_eagle_family (rejection sampling checks)",
+    triggers=_ALGO,
 )
 def eagle_rejection_sampling_checks(v: View) -> Refuse | None:
     """Rejection sampling consumes a target-vocabulary proposal from a linear EAGLE chain.
@@ -605,6 +622,7 @@ def eagle_rejection_sampling_checks(v: View) -> Refuse | None:
                    "speculative_num_draft_tokens"),
     writes=("speculative_num_draft_tokens",),
     sglang="_handle_eagle_family (top-k 1 draft tokens)",
+    triggers=_ALGO,
 )
 def eagle_topk1_draft_tokens(v: View) -> Declare | None:
     """A top-k 1 draft is a chain: it verifies exactly steps + 1 tokens, whatever was given."""
@@ -621,6 +639,7 @@ def eagle_topk1_draft_tokens(v: View) -> Declare | None:
     phase=Phase.SPECULATIVE,
     reads=_ALGO + ("speculative_eagle_topk", "page_size", "attention_backend"),
     sglang="_handle_eagle_family (page-tree check)",
+    triggers=_ALGO,
 )
 def eagle_page_tree_check(v: View) -> Refuse | None:
     """Top-k > 1 on pages > 1 needs the two-pass page-tree cascade of flashinfer, fa3 or triton.
@@ -653,6 +672,7 @@ def eagle_page_tree_check(v: View) -> Refuse | None:
     writes=("disable_overlap_schedule", "max_running_requests", "enable_mixed_chunk",
             "speculative_eagle_topk", "speculative_num_draft_tokens", "speculative_num_steps"),
     sglang="_handle_ngram",
+    triggers=_ALGO,
 )
 def ngram_defaults(v: View) -> Declare | Refuse | None:
     """NGRAM drafts a breadth-first tree from matched n-grams, with no draft model.
@@ -700,6 +720,7 @@ def ngram_defaults(v: View) -> Declare | Refuse | None:
     reads=_ALGO + ("speculative_eagle_topk", "page_size", "attention_backend", "attn_dp_size",
                    "ep_join_mode"),
     sglang="_handle_ngram (checks)",
+    triggers=_ALGO,
 )
 def ngram_checks(v: View) -> Refuse | None:
     """NGRAM trees on pages > 1 are correct only on flashinfer; no attention DP."""
@@ -728,6 +749,7 @@ def ngram_checks(v: View) -> Refuse | None:
             "max_running_requests"),
     facts=("draft.config",),
     sglang="_handle_dflash",
+    triggers=_ALGO,
 )
 def dflash_defaults(v: View) -> Declare | Refuse | None:
     """DFLASH drafts a whole block in one pass: steps and top-k are 1, tokens the block size.
@@ -795,6 +817,7 @@ def dflash_defaults(v: View) -> Declare | Refuse | None:
     writes=("speculative_draft_attention_backend",),
     facts=("target.is_hip", "target.is_sm100", "draft.config"),
     sglang="_resolve_dflash_draft_attention_backend",
+    triggers=_ALGO,
 )
 def dflash_draft_backend(v: View) -> Declare | None:
     """The DFLASH draft runs one attention backend: the given one, else the target's prefill.
@@ -856,6 +879,7 @@ def _dspark_gamma(config: Mapping | None) -> int | None:
             "max_running_requests"),
     facts=("model.has_dspark_keys", "model.config", "draft.config"),
     sglang="_handle_dspark",
+    triggers=_ALGO,
 )
 def dspark_defaults(v: View) -> Declare | Refuse | None:
     """DSpark drafts gamma tokens in one pass and verifies gamma + 1: steps and top-k are 1.
@@ -945,6 +969,7 @@ def dspark_defaults(v: View) -> Declare | Refuse | None:
     writes=("speculative_num_draft_tokens", "speculative_num_steps", "speculative_eagle_topk",
             "enable_lora_overlap_loading", "lora_strict_loading", "enable_mixed_chunk"),
     sglang="_handle_uno",
+    triggers=_ALGO,
 )
 def uno_defaults(v: View) -> Declare | Refuse | None:
     """UNO drafts with a LoRA on the target itself, on CUDA, TP = PP = 1, FA3 both ways.
@@ -1045,6 +1070,7 @@ def _uno_tree_refusal(v: Any, width: int, topk: int) -> Refuse | None:
     reads=_ALGO + ("max_running_requests", "enable_mixed_chunk"),
     writes=("max_running_requests", "enable_mixed_chunk"),
     sglang="_handle_frozen_kv_mtp",
+    triggers=_ALGO,
 )
 def frozen_kv_mtp_defaults(v: View) -> Declare | None:
     """Frozen-KV MTP: 48 running requests and no mixed chunk; no step/top-k defaults here.
