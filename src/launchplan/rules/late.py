@@ -98,6 +98,7 @@ def grammar_backend_default(v: View) -> dict | None:
                             "chunked_prefill_size"),
     writes=("cuda_graph_config", "disable_radix_cache", "chunked_prefill_size"),
     sglang="handle_multi_item_scoring",
+    triggers=("enable_mis",),
 )
 def multi_item_scoring(v: View) -> Declare | Refuse | None:
     """Multi-item scoring packs items behind one prompt with a custom attention mask.
@@ -124,6 +125,7 @@ def multi_item_scoring(v: View) -> Declare | Refuse | None:
     phase=Phase.MISC,
     reads=BACKEND_FIELDS + ("prefill_only_disable_kv_cache",),
     sglang="handle_prefill_only_disable_kv_cache",
+    triggers=("prefill_only_disable_kv_cache",),
 )
 def prefill_only_kv_backend_check(v: View) -> Refuse | None:
     """The KV-less embedding prefill exists only on the FA backends (fa3, fa4).
@@ -239,6 +241,7 @@ _ASYMMETRIC_KV_BACKENDS = {"triton", "fa3", "fa4"}
     writes=("enable_page_major_kv_layout",),
     facts=("model.is_mla", "model.has_asymmetric_kv"),
     sglang="handle_page_major_kv_layout",
+    triggers=("enable_page_major_kv_layout", "enable_unified_memory"),
 )
 def page_major_kv_layout(v: View) -> dict | Refuse | None:
     """Unified memory implies the page-major KV layout, which only some kernels can stride.
@@ -296,6 +299,7 @@ _SPEC_MHA_AUDITED = frozenset({"triton", "flashinfer", "fa3", "trtllm_mha"})
     writes=("cuda_graph_config",),
     facts=("model.is_mla", "model.is_hybrid_swa", "model.is_hybrid_linear"),
     sglang="handle_unified_memory_pool",
+    triggers=("enable_unified_memory",),
 )
 def unified_memory_pool(v: View) -> Declare | Refuse | None:
     """The unified KV pool translates virtual to physical ids only where that was audited.
@@ -363,6 +367,7 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
     reads=("debug_tensor_dump_output_folder", "msprobe_dump_config", "cuda_graph_config"),
     writes=("cuda_graph_config", "skip_server_warmup"),
     sglang="handle_other_validations (tensor dump, msProbe)",
+    triggers=("debug_tensor_dump_output_folder", "msprobe_dump_config"),
 )
 def debug_dump_graph_disable(v: View) -> Declare | None:
     """Tensor dumps and msProbe record eager forwards only: graphs and warm-up go off.
@@ -532,6 +537,7 @@ def launcher_chunk_page_alignment(v: View) -> Refuse | None:
     phase=Phase.LAUNCHER,
     reads=("speculative_algorithm", "enable_mixed_chunk"),
     sglang="check_server_args (mixed chunk with speculation)",
+    triggers=("speculative_algorithm",),
 )
 def launcher_spec_mixed_chunk(v: View) -> Refuse | None:
     """Mixed prefill steps with speculation need a worker that can resume (EAGLE, EAGLE3,
