@@ -89,11 +89,11 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         rules = applicable(rules, record)
     keys = overlay.keys()  # a live view: grows as declarations land
     for spec in rules:
-        if skip and spec.triggers and keys.isdisjoint(spec.triggers):
-            continue
-        if batch is not None and spec.batch != batch:
+        if batch is not None and spec.batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
+        if skip and spec.triggers and keys.isdisjoint(spec.triggers):
+            continue
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
         try:
