@@ -17,6 +17,7 @@ from launchplan.rules.graph_config import (
     DECODE,
     INPUT_FIELDS,
     PREFILL,
+    is_locked,
     locked,
     prefill_sizes,
     with_phase,
@@ -47,11 +48,9 @@ def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
     list counts; a user-chosen prefill backend (``--cuda-graph-backend-prefill``) is kept.
     """
     config = v.cuda_graph_config
-    if (PREFILL, "backend") in locked(v) or config[PREFILL]["backend"] == "disabled":
-        return None
-    if "DeepseekV3ForCausalLM" not in v.model.architectures:
-        return None
-    if effective_backends(v)[0] != "trtllm_mla":
+    if (config[PREFILL]["backend"] == "disabled"
+            or "DeepseekV3ForCausalLM" not in v.model.architectures
+            or effective_backends(v)[0] != "trtllm_mla" or is_locked(v, PREFILL, "backend")):
         return None
     return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
                    f"prefill CUDA graph ({config[PREFILL]['backend']}) disabled for DeepSeek-V3 "
