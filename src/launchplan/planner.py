@@ -19,18 +19,16 @@ from launchplan.rulesets import get_ruleset
 def build_raw(argv: Sequence[str] = (), fields: Mapping[str, Any] | None = None,
               model_path: str | None = None) -> RawInput:
     """The raw input: ``argv`` parsed as a command line, then ``fields`` (which win)."""
+    if not argv and model_path is None:
+        return RawInput.from_fields(dict(fields)) if fields else RawInput({}, {}, [], [])
     raw = parse_argv(list(argv)) if argv else RawInput({}, {}, [], [])
     if fields:
         keyword = RawInput.from_fields(dict(fields))
-        raw = RawInput(
-            {**raw.values, **keyword.values},
-            {**raw.origin, **keyword.origin},
-            raw.notices + keyword.notices,
-            raw.deprecations + keyword.deprecations,
-        )
+        raw.values.update(keyword.values)
+        raw.origin.update(keyword.origin)
     if model_path is not None:
-        raw = RawInput({**raw.values, "model_path": model_path},
-                       {**raw.origin, "model_path": "keyword"}, raw.notices, raw.deprecations)
+        raw.values["model_path"] = model_path
+        raw.origin["model_path"] = "keyword"
     return raw
 
 

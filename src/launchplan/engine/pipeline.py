@@ -41,21 +41,43 @@ def _land(pending: list, stash: list[Declaration], view: View, overlay: dict) ->
     pending.clear()
 
 
-_PLANS: dict[tuple[int, Any, int], tuple[RuleSpec, ...]] = {}
+_PLANS: dict[tuple[Any, ...], tuple[RuleSpec, ...]] = {}
+_WRITABLE: dict[int, tuple[frozenset[str], ...]] = {}
+
+
+def _writable_before(rules: Sequence[RuleSpec]) -> tuple[frozenset[str], ...]:
+    """For each position, every field some earlier rule may declare."""
+    known = _WRITABLE.get(id(rules))
+    if known is None:
+        seen: set[str] = set()
+        out = []
+        for spec in rules:
+            out.append(frozenset(seen))
+            seen |= spec.writes
+        known = _WRITABLE[id(rules)] = tuple(out)
+    return known
 
 
 def applicable(rules: Sequence[RuleSpec], record: Record) -> Sequence[RuleSpec]:
-    """The rules that can decide anything for this model: ``archs`` filtered once per model.
+    """The rules that can decide anything for this record, filtered once per input shape.
 
-    Cached per (rule list, target, model object); model facts are cached by the loader, so
-    a sweep over one model filters once.
+    A rule is left out when its ``archs`` exclude the model, or when none of its trigger
+    fields is given in the input nor declarable by any rule before it (so it could never
+    be set when the rule's turn comes). Cached per (rule list, target, model, the set of
+    given fields); model facts are cached by the loader, so a sweep filters rarely.
     """
-    key = (id(rules), id(record.target), id(record.model))
+    given = frozenset(record.raw.values)
+    key = (id(rules), id(record.target), id(record.model), given)
     plan = _PLANS.get(key)
     if plan is None:
         arch0 = getattr(record.model, "arch0", None)
-        plan = tuple(s for s in rules if s.archs is None or arch0 in s.archs)
-        if len(_PLANS) > 512:
+        writable = _writable_before(rules)
+        plan = tuple(
+            s for s, before in zip(rules, writable)
+            if (s.archs is None or arch0 in s.archs)
+            and (not s.triggers or not given.isdisjoint(s.triggers)
+                 or not before.isdisjoint(s.triggers)))
+        if len(_PLANS) > 2048:
             _PLANS.clear()
             _KEEP_ALIVE.clear()
         _PLANS[key] = plan
@@ -88,12 +110,21 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     if skip:
         rules = applicable(rules, record)
     keys = overlay.keys()  # a live view: grows as declarations land
+    values_of = view.__dict__  # the view's field values, updated in place as rules declare
     for spec in rules:
         if batch is not None and spec.batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
-        if skip and spec.triggers and keys.isdisjoint(spec.triggers):
-            continue
+        if skip and spec.triggers:
+            if keys.isdisjoint(spec.triggers):
+                continue
+            values = spec.trigger_values
+            if values is not None:
+                for f, allowed in values:
+                    if f in overlay and overlay[f] in allowed:
+                        break
+                else:
+                    continue
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
         try:
@@ -135,7 +166,7 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
             pending.append((spec, fields, note, reads))
             continue
         stash.append(Declaration(spec.name, fields, note, spec.normalizes, reads))
-        view._apply(fields)
+        values_of.update(fields)
         overlay.update(fields)
     _land(pending, stash, view, overlay)
     return result

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from launchplan.engine.phases import Phase
@@ -39,6 +39,7 @@ class RuleSpec(Struct):
     batch: str | None = None
     archs: frozenset[str] | None = None
     triggers: tuple[str, ...] = ()
+    trigger_values: tuple[tuple[str, frozenset], ...] | None = None
 
     @property
     def key(self) -> tuple[str, str | None]:
@@ -61,7 +62,7 @@ def rule(
     normalizes: bool = False,
     batch: str | None = None,
     archs: Iterable[str] | None = None,
-    triggers: Iterable[str] = (),
+    triggers: Iterable[str] | Mapping[str, Iterable[Any]] = (),
 ) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
     """Mark a function ``f(view) -> dict | Declare | Refuse | None`` as a rule.
 
@@ -74,7 +75,8 @@ def rule(
     Two optional promises let the pipeline skip a rule without calling it (``check`` and
     ``sweep`` resolve millions of points): ``archs``, the rule decides nothing unless the
     model's first architecture is one of these; ``triggers``, the rule decides nothing while
-    every one of these fields is unset (neither given nor declared). A test resolves random
+    every one of these fields is unset (neither given nor declared) -- or, given as a mapping
+    ``{field: values}``, while no set field holds one of its values. A test resolves random
     points with and without skipping and requires identical results.
     """
 
@@ -93,6 +95,8 @@ def rule(
             batch=batch,
             archs=frozenset(archs) if archs is not None else None,
             triggers=tuple(triggers),
+            trigger_values=(tuple((f, frozenset(vals)) for f, vals in triggers.items())
+                            if isinstance(triggers, Mapping) else None),
         )
         _validate(spec)
         setattr(func, MARK, spec)

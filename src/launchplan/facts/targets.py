@@ -84,12 +84,22 @@ class Target(Struct):
         }
 
 
+_VERSIONS: dict[str, tuple[int, int]] = {}
+
+
 def _version(text: str) -> tuple[int, int]:
+    """``"12.8"`` -> ``(12, 8)``, memoized: the platform probes ask on every resolution."""
+    known = _VERSIONS.get(text)
+    if known is not None:
+        return known
     parts = text.split(".")
     try:
-        return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
+        version = (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
     except ValueError:
-        return (0, 0)
+        version = (0, 0)
+    if len(_VERSIONS) < 1024:
+        _VERSIONS[text] = version
+    return version
 
 
 _NV = dict(vendor="nvidia", runtime_version="13.0", has_flashinfer=True)

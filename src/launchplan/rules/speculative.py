@@ -43,6 +43,8 @@ ADAPTIVE_DEFAULT_STEPS = (0, 1, 3, 5, 7)
 SPEC_MAX_RUNNING_REQUESTS = 48
 
 _ALGO = ("speculative_algorithm",)
+# EAGLE-family rules decide nothing unless the (normalised) algorithm is one of these.
+_EAGLE_TRIGGER = {"speculative_algorithm": EAGLE_FAMILY}
 _RUNNING_NOTE = ("max_running_requests defaults to 48 under speculative decoding; pass "
                  "--max-running-requests to change it")
 
@@ -388,7 +390,7 @@ def _eagle(v: Any) -> bool:
                    "disable_overlap_schedule", "enable_mixed_chunk"),
     writes=("max_running_requests", "disable_overlap_schedule", "enable_mixed_chunk"),
     sglang="_handle_eagle_family (defaults)",
-    triggers=_ALGO,
+    triggers=_EAGLE_TRIGGER,
 )
 def eagle_family_defaults(v: View) -> Declare | Refuse | None:
     """EAGLE-family serving defaults: 48 running requests, CPU without overlap, no mixed chunk.
@@ -421,7 +423,7 @@ def eagle_family_defaults(v: View) -> Declare | Refuse | None:
     writes=("speculative_draft_model_path", "speculative_draft_model_revision"),
     facts=("model.arch0",),
     sglang="_handle_eagle_family (bundled MTP draft path)",
-    triggers=_ALGO,
+    triggers=_EAGLE_TRIGGER,
 )
 def eagle_mtp_draft_path(v: View) -> Declare | None:
     """Targets that ship their MTP/NextN layer in the checkpoint draft from the model path.
@@ -448,7 +450,7 @@ def eagle_mtp_draft_path(v: View) -> Declare | None:
     writes=("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens"),
     facts=("model.arch0", "model.config", "draft.config"),
     sglang="_handle_iquest_q1_mtp_draft",
-    triggers=_ALGO,
+    triggers=_EAGLE_TRIGGER,
 )
 def iquest_q1_mtp_draft(v: View) -> dict | Refuse | None:
     """IQuest Q1 drafts with a separate MTP checkpoint: a linear chain, steps = draft slots.
@@ -505,7 +507,7 @@ def auto_speculative_params(algorithm: str, arch0: str) -> tuple[int, int, int]:
     writes=("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens"),
     facts=("model.arch0",),
     sglang="_handle_eagle_family (_auto_choose_speculative_params)",
-    triggers=_ALGO,
+    triggers=_EAGLE_TRIGGER,
 )
 def eagle_auto_params(v: View) -> dict | Refuse | None:
     """With no steps given, (steps, topk, draft tokens) come from SGLang's tuning table.
@@ -535,7 +537,7 @@ def eagle_auto_params(v: View) -> dict | Refuse | None:
     phase=Phase.SPECULATIVE,
     reads=_ALGO + BACKEND_FIELDS + ("speculative_eagle_topk",),
     sglang="_handle_eagle_family (trtllm_mha top-k)",
-    triggers=_ALGO,
+    triggers=_EAGLE_TRIGGER,
 )
 def eagle_trtllm_mha_topk(v: View) -> Refuse | None:
     """TRT-LLM MHA verifies a linear draft chain only: top-k above 1 is refused.
@@ -559,7 +561,7 @@ def eagle_trtllm_mha_topk(v: View) -> Refuse | None:
     writes=("speculative_use_rejection_sampling",),
     facts=("target.is_hip",),
     sglang="_handle_eagle_family (_should_auto_enable_hip_rejection_sampling)",
-    triggers=_ALGO,
+    triggers={"speculative_algorithm": ("EAGLE",)},
 )
 def eagle_hip_rejection_sampling(v: View) -> Declare | None:
     """ROCm has no sampling-verify kernel: plain EAGLE top-k 1 verifies by rejection sampling.
@@ -592,7 +594,7 @@ def eagle_hip_rejection_sampling(v: View) -> Declare | None:
                    "speculative_accept_threshold_single", "speculative_accept_threshold_acc",
                    "enable_multi_layer_eagle"),
     sglang="_handle_eagle_family (rejection sampling checks)",
-    triggers=_ALGO,
+    triggers=_EAGLE_TRIGGER,
 )
 def eagle_rejection_sampling_checks(v: View) -> Refuse | None:
     """Rejection sampling consumes a target-vocabulary proposal from a linear EAGLE chain.
@@ -622,7 +624,7 @@ def eagle_rejection_sampling_checks(v: View) -> Refuse | None:
                    "speculative_num_draft_tokens"),
     writes=("speculative_num_draft_tokens",),
     sglang="_handle_eagle_family (top-k 1 draft tokens)",
-    triggers=_ALGO,
+    triggers=_EAGLE_TRIGGER,
 )
 def eagle_topk1_draft_tokens(v: View) -> Declare | None:
     """A top-k 1 draft is a chain: it verifies exactly steps + 1 tokens, whatever was given."""
@@ -639,7 +641,7 @@ def eagle_topk1_draft_tokens(v: View) -> Declare | None:
     phase=Phase.SPECULATIVE,
     reads=_ALGO + ("speculative_eagle_topk", "page_size", "attention_backend"),
     sglang="_handle_eagle_family (page-tree check)",
-    triggers=_ALGO,
+    triggers=_EAGLE_TRIGGER,
 )
 def eagle_page_tree_check(v: View) -> Refuse | None:
     """Top-k > 1 on pages > 1 needs the two-pass page-tree cascade of flashinfer, fa3 or triton.
@@ -672,7 +674,7 @@ def eagle_page_tree_check(v: View) -> Refuse | None:
     writes=("disable_overlap_schedule", "max_running_requests", "enable_mixed_chunk",
             "speculative_eagle_topk", "speculative_num_draft_tokens", "speculative_num_steps"),
     sglang="_handle_ngram",
-    triggers=_ALGO,
+    triggers={"speculative_algorithm": ("NGRAM",)},
 )
 def ngram_defaults(v: View) -> Declare | Refuse | None:
     """NGRAM drafts a breadth-first tree from matched n-grams, with no draft model.
@@ -720,7 +722,7 @@ def ngram_defaults(v: View) -> Declare | Refuse | None:
     reads=_ALGO + ("speculative_eagle_topk", "page_size", "attention_backend", "attn_dp_size",
                    "ep_join_mode"),
     sglang="_handle_ngram (checks)",
-    triggers=_ALGO,
+    triggers={"speculative_algorithm": ("NGRAM",)},
 )
 def ngram_checks(v: View) -> Refuse | None:
     """NGRAM trees on pages > 1 are correct only on flashinfer; no attention DP."""
@@ -749,7 +751,7 @@ def ngram_checks(v: View) -> Refuse | None:
             "max_running_requests"),
     facts=("draft.config",),
     sglang="_handle_dflash",
-    triggers=_ALGO,
+    triggers={"speculative_algorithm": ("DFLASH",)},
 )
 def dflash_defaults(v: View) -> Declare | Refuse | None:
     """DFLASH drafts a whole block in one pass: steps and top-k are 1, tokens the block size.
@@ -817,7 +819,7 @@ def dflash_defaults(v: View) -> Declare | Refuse | None:
     writes=("speculative_draft_attention_backend",),
     facts=("target.is_hip", "target.is_sm100", "draft.config"),
     sglang="_resolve_dflash_draft_attention_backend",
-    triggers=_ALGO,
+    triggers={"speculative_algorithm": ("DFLASH",)},
 )
 def dflash_draft_backend(v: View) -> Declare | None:
     """The DFLASH draft runs one attention backend: the given one, else the target's prefill.
@@ -879,7 +881,7 @@ def _dspark_gamma(config: Mapping | None) -> int | None:
             "max_running_requests"),
     facts=("model.has_dspark_keys", "model.config", "draft.config"),
     sglang="_handle_dspark",
-    triggers=_ALGO,
+    triggers={"speculative_algorithm": ("DSPARK",)},
 )
 def dspark_defaults(v: View) -> Declare | Refuse | None:
     """DSpark drafts gamma tokens in one pass and verifies gamma + 1: steps and top-k are 1.
@@ -969,7 +971,7 @@ def dspark_defaults(v: View) -> Declare | Refuse | None:
     writes=("speculative_num_draft_tokens", "speculative_num_steps", "speculative_eagle_topk",
             "enable_lora_overlap_loading", "lora_strict_loading", "enable_mixed_chunk"),
     sglang="_handle_uno",
-    triggers=_ALGO,
+    triggers={"speculative_algorithm": ("UNO",)},
 )
 def uno_defaults(v: View) -> Declare | Refuse | None:
     """UNO drafts with a LoRA on the target itself, on CUDA, TP = PP = 1, FA3 both ways.
@@ -1070,7 +1072,7 @@ def _uno_tree_refusal(v: Any, width: int, topk: int) -> Refuse | None:
     reads=_ALGO + ("max_running_requests", "enable_mixed_chunk"),
     writes=("max_running_requests", "enable_mixed_chunk"),
     sglang="_handle_frozen_kv_mtp",
-    triggers=_ALGO,
+    triggers={"speculative_algorithm": ("FROZEN_KV_MTP",)},
 )
 def frozen_kv_mtp_defaults(v: View) -> Declare | None:
     """Frozen-KV MTP: 48 running requests and no mixed chunk; no step/top-k defaults here.
