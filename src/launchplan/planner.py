@@ -9,11 +9,11 @@ from launchplan.engine.pipeline import run
 from launchplan.engine.record import Record
 from launchplan.engine.result import Result
 from launchplan.errors import InputError
-from launchplan.facts.models import load_draft_model, load_model
+from launchplan.facts.models import bundled_models, load_draft_model, load_model
 from launchplan.facts.targets import Target, get_target
 from launchplan.input.cli import parse_argv
 from launchplan.input.raw import RawInput
-from launchplan.rulesets import get_ruleset
+from launchplan.rulesets import RULESETS, get_ruleset
 
 
 def build_raw(argv: Sequence[str] = (), fields: Mapping[str, Any] | None = None,
@@ -49,7 +49,8 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
     draft = None
     if draft_path:
         draft = _draft(raw, model, str(draft_path), env)
-    get_ruleset(compat)  # validates the name before any work
+    if compat not in RULESETS:
+        get_ruleset(compat)  # raises the one-line error naming --compat
     return Record(raw, target, model, draft, compat, env)
 
 
@@ -71,10 +72,11 @@ def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> A
 
 def _local(path: str, revision: str | None) -> str:
     """A Hugging Face id (``org/name``) becomes the local folder of its ``config.json``."""
+    if "/" not in path or path in bundled_models():  # the common cases, without a stat
+        return path
     from launchplan.facts.hub import config_folder, looks_like_hub_id
-    from launchplan.facts.models import bundled_models
 
-    if looks_like_hub_id(path) and path not in bundled_models():
+    if looks_like_hub_id(path):
         return str(config_folder(path, revision))
     return path
 

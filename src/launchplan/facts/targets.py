@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from launchplan.errors import InputError
+from launchplan.facts.memo import per_object
 from launchplan.struct import Struct
 
 
@@ -40,30 +41,27 @@ class Target(Struct):
         """Capability as SGLang's ``device_sm`` number (9.0 → 90, 10.3 → 103)."""
         return self.capability[0] * 10 + self.capability[1]
 
-    def _cuda_at_least(self, version: tuple[int, int]) -> bool:
-        return self.is_cuda and _version(self.runtime_version) >= version
-
     @property
     def is_sm90(self) -> bool:
         """Hopper with CUDA >= 12.3 (SGLang's ``is_hopper_with_cuda_12_3``)."""
-        return self.capability[0] == 9 and self._cuda_at_least((12, 3))
+        return _probes(self)["sm90"]
 
     @property
     def is_sm100(self) -> bool:
         """The whole SM10x major (B200, GB200, B300) with CUDA >= 12.8."""
-        return self.capability[0] == 10 and self._cuda_at_least((12, 8))
+        return _probes(self)["sm100"]
 
     @property
     def is_sm110(self) -> bool:
-        return self.capability[0] == 11 and self._cuda_at_least((12, 8))
+        return _probes(self)["sm110"]
 
     @property
     def is_sm120(self) -> bool:
-        return self.capability[0] == 12 and self._cuda_at_least((12, 8))
+        return _probes(self)["sm120"]
 
     @property
     def is_blackwell(self) -> bool:
-        return self.capability[0] in (10, 11, 12) and self._cuda_at_least((12, 8))
+        return _probes(self)["blackwell"]
 
     @property
     def is_gfx95(self) -> bool:
@@ -82,6 +80,18 @@ class Target(Struct):
             "has_flashinfer": self.has_flashinfer,
             **({"gfx": self.gfx} if self.gfx else {}),
         }
+
+
+@per_object
+def _probes(target: Target) -> dict[str, bool]:
+    """SGLang's platform predicates for one target, computed once per target object."""
+    major = target.capability[0]
+    cuda = target.is_cuda and _version(target.runtime_version)
+    cuda_12_3 = bool(cuda) and cuda >= (12, 3)
+    cuda_12_8 = bool(cuda) and cuda >= (12, 8)
+    return {"sm90": major == 9 and cuda_12_3, "sm100": major == 10 and cuda_12_8,
+            "sm110": major == 11 and cuda_12_8, "sm120": major == 12 and cuda_12_8,
+            "blackwell": major in (10, 11, 12) and cuda_12_8}
 
 
 _VERSIONS: dict[str, tuple[int, int]] = {}

@@ -47,7 +47,11 @@ def parse_cuda_graph_config(v: View) -> dict:
     convenience flags, then ``--cuda-graph-config`` JSON key by key.
     """
     config = default_config(v.target.is_cuda)
-    if all(v[f] is None or v[f] is False for f in INPUT_FIELDS):  # nothing asked for
+    for name in INPUT_FIELDS:
+        value = v[name]
+        if value is not None and value is not False:
+            break
+    else:  # nothing asked for: the default as it is
         return {"cuda_graph_config": config}
     settings, _ = requested_settings(v)
     for (phase, key), value in settings.items():

@@ -12,12 +12,14 @@ Also here: the quantization check SGLang makes when it first builds the model co
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.memo import per_object
 from launchplan.rules.attention import effective_backends
 from launchplan.rules.graph_config import PREFILL, with_phase
 from launchplan.rules.model_overrides import (
@@ -750,10 +752,15 @@ DEEPSEEK_TRTLLM_MOE = ("fp8", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed", 
 
 def _kimi_int4_thinking(v: Any) -> bool:
     """Kimi K2/K2.5 thinking's compressed-tensors int4 recipe (group 32)."""
-    qc = quantization_config(v)
+    return _kimi_int4_recipe(v.model)
+
+
+@per_object
+def _kimi_int4_recipe(model: Any) -> bool:
+    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
     group0 = (qc.get("config_groups") or {}).get("group_0") or {}
     weights = group0.get("weights") or {}
-    return (checkpoint_quant_method(v) == "compressed-tensors" and weights.get("num_bits") == 4
+    return (qc.get("quant_method") == "compressed-tensors" and weights.get("num_bits") == 4
             and weights.get("group_size") == 32 and weights.get("strategy") == "group"
             and weights.get("type") == "int")
 

@@ -27,6 +27,7 @@ PAGE_SNAPS: tuple[tuple[str, tuple[str, ...], frozenset[int], int], ...] = (
 
 
 _SNAP_BACKENDS = frozenset(snap[0] for snap in PAGE_SNAPS)
+_SNAP_NOTES = {b: f"{b} supports page sizes {sorted(allowed)}" for b, _, allowed, _ in PAGE_SNAPS}
 
 
 @rule(
@@ -48,8 +49,8 @@ def backend_page_snaps(v: View) -> Declare | None:
     page = v.page_size
     moved: list[str] = []
     for backend, fields, allowed, target in PAGE_SNAPS:
-        if page not in allowed and any(v[f] == backend for f in fields):
-            moved.append(f"{backend} supports page sizes {sorted(allowed)}")
+        if backend in named and page not in allowed and any(v[f] == backend for f in fields):
+            moved.append(_SNAP_NOTES[backend])
             page = target
     if page == v.page_size:
         return None

@@ -16,6 +16,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.memo import per_object
 from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
 
 BUILTIN_ALGORITHMS = ("DFLASH", "UNO", "DSPARK", "EAGLE", "EAGLE3", "FROZEN_KV_MTP",
@@ -1101,6 +1102,7 @@ _AR_ARCHS = frozenset({"KimiK3ForConditionalGeneration", "KimiK3LinearForCausalL
                        "Qwen4ExpForCausalLMMTP"})
 
 
+@per_object
 def model_boundary_reduction(config: Mapping) -> str:
     """How a model reduces at layer boundaries: ``rsv``, ``ar`` or the default ``rs+rsv``.
 
