@@ -61,7 +61,8 @@ def _writable_before(rules: Sequence[RuleSpec]) -> tuple[frozenset[str], ...]:
 def applicable(rules: Sequence[RuleSpec], record: Record) -> Sequence[RuleSpec]:
     """The rules that can decide anything for this record, filtered once per input shape.
 
-    A rule is left out when its ``archs`` exclude the model, or when none of its trigger
+    A rule is left out when its ``archs`` or ``applies`` exclude the model and target, or
+    when none of its trigger
     fields is given in the input nor declarable by any rule before it (so it could never
     be set when the rule's turn comes). Cached per (rule list, target, model, the set of
     given fields); model facts are cached by the loader, so a sweep filters rarely.
@@ -71,10 +72,12 @@ def applicable(rules: Sequence[RuleSpec], record: Record) -> Sequence[RuleSpec]:
     plan = _PLANS.get(key)
     if plan is None:
         arch0 = getattr(record.model, "arch0", None)
+        target, model = record.target, record.model
         writable = _writable_before(rules)
         plan = tuple(
             s for s, before in zip(rules, writable)
             if (s.archs is None or arch0 in s.archs)
+            and (s.applies is None or s.applies(target, model))
             and (not s.triggers or not given.isdisjoint(s.triggers)
                  or not before.isdisjoint(s.triggers)))
         if len(_PLANS) > 2048:

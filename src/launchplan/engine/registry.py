@@ -40,6 +40,7 @@ class RuleSpec(Struct):
     archs: frozenset[str] | None = None
     triggers: tuple[str, ...] = ()
     trigger_values: tuple[tuple[str, frozenset], ...] | None = None
+    applies: Callable[[Any, Any], bool] | None = None
 
     @property
     def key(self) -> tuple[str, str | None]:
@@ -63,6 +64,7 @@ def rule(
     batch: str | None = None,
     archs: Iterable[str] | None = None,
     triggers: Iterable[str] | Mapping[str, Iterable[Any]] = (),
+    applies: Callable[[Any, Any], bool] | None = None,
 ) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
     """Mark a function ``f(view) -> dict | Declare | Refuse | None`` as a rule.
 
@@ -76,8 +78,9 @@ def rule(
     ``sweep`` resolve millions of points): ``archs``, the rule decides nothing unless the
     model's first architecture is one of these; ``triggers``, the rule decides nothing while
     every one of these fields is unset (neither given nor declared) -- or, given as a mapping
-    ``{field: values}``, while no set field holds one of its values. A test resolves random
-    points with and without skipping and requires identical results.
+    ``{field: values}``, while no set field holds one of its values; ``applies(target,
+    model)``, the rule decides nothing for targets and models where this is false. A test
+    resolves random points with and without skipping and requires identical results.
     """
 
     def mark(func: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -97,6 +100,7 @@ def rule(
             triggers=tuple(triggers),
             trigger_values=(tuple((f, frozenset(vals)) for f, vals in triggers.items())
                             if isinstance(triggers, Mapping) else None),
+            applies=applies,
         )
         _validate(spec)
         setattr(func, MARK, spec)

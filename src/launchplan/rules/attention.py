@@ -123,6 +123,7 @@ def eager_backend_graph_disable(v: View) -> Declare | Refuse | None:
     writes=("disable_radix_cache",),
     facts=("model.architectures",),
     sglang="handle_attention_backend_compatibility (Whisper)",
+    applies=lambda target, model: "WhisperForConditionalGeneration" in model.architectures,
 )
 def whisper_radix_disable(v: View) -> dict | None:
     """Whisper pads encoder tokens, which breaks prefix caching: the radix cache goes off."""

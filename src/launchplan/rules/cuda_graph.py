@@ -109,6 +109,7 @@ def _breakable_prefill_blocker(v: View) -> str | None:
     reads=("cuda_graph_config", "moe_a2a_backend"),
     writes=("cuda_graph_config",),
     sglang="apply_deepep_adjustments",
+    triggers=("moe_a2a_backend",),
 )
 def deepep_prefill_alignment(v: View) -> dict | None:
     """Round breakable prefill capture sizes up to multiples of 8 under DeepEP (lock ignored).
@@ -132,6 +133,7 @@ def deepep_prefill_alignment(v: View) -> dict | None:
     reads=INPUT_FIELDS + ("disaggregation_mode",),
     writes=("cuda_graph_config",),
     sglang="apply_cuda_graph_disaggregation_roles",
+    triggers=("disaggregation_mode",),
 )
 def disaggregation_graph_roles(v: View) -> dict | None:
     """A PD prefill server captures no decode graph, a PD decode server no prefill graph.

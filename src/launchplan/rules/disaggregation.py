@@ -39,6 +39,8 @@ def mooncake_tcp_transport(v: View) -> Declare | None:
            "dcp_size", "disaggregation_transfer_backend"),
     writes=("optimistic_prefill_attempts", "disaggregation_decode_retraction_backup"),
     sglang="handle_pd_disaggregation (allocation, host receive, decode DCP)",
+    triggers=("disaggregation_decode_allocation_policy",
+              "disaggregation_decode_host_receive_threshold", "dcp_size"),
 )
 def pd_transfer_settings(v: View) -> Declare | Refuse | None:
     """PD transfer knobs that depend on each other.

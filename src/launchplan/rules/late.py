@@ -67,6 +67,7 @@ def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
     writes=("triton_attention_num_kv_splits",),
     facts=("target.is_hip",),
     sglang="handle_amd_specifics",
+    applies=lambda target, model: target.is_hip,
 )
 def amd_triton_kv_splits(v: View) -> dict | None:
     """On ROCm the Triton decode kernel splits the KV sequence 16 ways (8 elsewhere).
@@ -390,6 +391,8 @@ def debug_dump_graph_disable(v: View) -> Declare | None:
             "disable_cuda_graph", "cuda_graph_config"),
     facts=("model.model_type", "model.architectures", "model.config"),
     sglang="handle_model_capability_adjustments (HRM-Text)",
+    applies=lambda target, model: (model.model_type == "hrm_text"
+                                   or "HrmTextForCausalLM" in model.architectures),
 )
 def hrm_text_capability(v: View) -> Declare | None:
     """HRM-Text attends bidirectionally over the prompt: triton, one prefill, no reuse.
@@ -419,6 +422,7 @@ def hrm_text_capability(v: View) -> Declare | None:
     facts=("model.is_embedding_gemma", "model.context_len", "target.is_cuda", "target.is_sm90",
            "target.is_sm100"),
     sglang="handle_model_capability_adjustments (EmbeddingGemma)",
+    applies=lambda target, model: model.is_embedding_gemma,
 )
 def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
     """EmbeddingGemma encodes a prompt bidirectionally in one prefill, never decoding.
@@ -466,6 +470,7 @@ def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
     writes=("chunked_prefill_size",),
     facts=("model.is_multimodal", "model.mm_chunked_prefill_supported"),
     sglang="handle_model_capability_adjustments (multimodal chunked prefill)",
+    applies=lambda target, model: (model.is_multimodal and not model.mm_chunked_prefill_supported),
 )
 def multimodal_chunking_capability(v: View) -> Declare | None:
     """Some multimodal models cannot split a prompt's image tokens: chunked prefill goes off.

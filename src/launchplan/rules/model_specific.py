@@ -572,6 +572,7 @@ def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
     facts=("model.arch0", "model.is_deepseek_dsa", "model.learnable_sink", "target.capability"),
     archs=DEEPSEEK_BRANCH,
     sglang="_dsa_kv_cache_dtype_default",
+    applies=lambda target, model: model.arch0 in DEEPSEEK_BRANCH and model.is_deepseek_dsa,
 )
 def dsa_kv_cache_dtype_default(v: View) -> Declare | Refuse | None:
     """DSA KV cache: ``auto`` is fp8_e4m3 on SM10x and newer, else bfloat16.
@@ -627,6 +628,7 @@ def _dsa_backend_problem(v: Any, kv: str, prefill: str | None,
            "target.is_hip"),
     archs=DEEPSEEK_BRANCH,
     sglang="_dsa_split_backend_resolution",
+    applies=lambda target, model: model.arch0 in DEEPSEEK_BRANCH and model.is_deepseek_dsa,
 )
 def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
     """DSA's prefill/decode kernels, filled where unset, from the KV dtype and the GPU.
@@ -834,6 +836,7 @@ def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
     facts=("model.arch0", "target.is_hip"),
     archs=DEEPSEEK_BRANCH,
     sglang="_deepseek_spec_moe_resolution",
+    applies=lambda target, model: model.arch0 in DEEPSEEK_BRANCH and target.is_hip,
 )
 def deepseek_spec_moe_resolution(v: View) -> dict | Refuse | None:
     """ROCm DeepSeek FP4 checkpoints draft their bf16 NextN layer on triton MoE.

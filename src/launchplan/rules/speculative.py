@@ -452,6 +452,7 @@ def eagle_mtp_draft_path(v: View) -> Declare | None:
     facts=("model.arch0", "model.config", "draft.config"),
     sglang="_handle_iquest_q1_mtp_draft",
     triggers=_EAGLE_TRIGGER,
+    archs=("IQuestQ1ForCausalLM",),
 )
 def iquest_q1_mtp_draft(v: View) -> dict | Refuse | None:
     """IQuest Q1 drafts with a separate MTP checkpoint: a linear chain, steps = draft slots.
@@ -563,6 +564,7 @@ def eagle_trtllm_mha_topk(v: View) -> Refuse | None:
     facts=("target.is_hip",),
     sglang="_handle_eagle_family (_should_auto_enable_hip_rejection_sampling)",
     triggers={"speculative_algorithm": ("EAGLE",)},
+    applies=lambda target, model: target.is_hip,
 )
 def eagle_hip_rejection_sampling(v: View) -> Declare | None:
     """ROCm has no sampling-verify kernel: plain EAGLE top-k 1 verifies by rejection sampling.

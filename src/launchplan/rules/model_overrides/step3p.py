@@ -30,6 +30,7 @@ def matches(arch: str) -> bool:
             "disable_hybrid_swa_memory"),
     facts=("model.arch0", "target.is_blackwell", "target.is_sm90"),
     sglang="_step3p_overrides (overrides.py, predicate provider)",
+    applies=lambda target, model: matches(model.arch0),
 )
 def step3p_overrides(v: View) -> dict | None:
     """Step 3.5/3.7: fa4 on Blackwell, fa3 on Hopper; multi-layer EAGLE; SWA off with HiCache.
