@@ -83,7 +83,7 @@ class Report:
                 "problems": [p.to_dict() for p in self.problems()]}
 
 
-def _resolver(compat: str) -> Callable[[Point, dict[str, Any] | None], Any]:
+def point_resolver(compat: str) -> Callable[[Point, dict[str, Any] | None], Any]:
     from launchplan.engine.pipeline import run
     from launchplan.facts.targets import get_target
     from launchplan.planner import build_raw, build_record
@@ -106,7 +106,7 @@ def check_points(points: Iterable[Point], compat: str, start_index: int = 0) -> 
     """Resolve and check each point; one process, in order."""
     from launchplan.engine.pipeline import RuleCrash
 
-    resolve = _resolver(compat)
+    resolve = point_resolver(compat)
     report = Report()
     for index, point in enumerate(points, start_index):
         report.points += 1
@@ -175,8 +175,8 @@ def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
         chunk_reports: Iterable[Report] = (_work((s, c, compat)) for s, c in _chunks(points, 500))
         for part in chunk_reports:
             report.merge(part)
-            _progress(progress, report.points, total)
-        _progress(progress, total, total, done=True)
+            progress_bar(progress, report.points, total)
+        progress_bar(progress, total, total, done=True)
         return report
     import multiprocessing
 
@@ -186,12 +186,12 @@ def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
         tasks = ((s, c, compat) for s, c in _chunks(points, size))
         for part in pool.imap_unordered(_work, tasks):
             report.merge(part)
-            _progress(progress, report.points, total)
-    _progress(progress, total, total, done=True)
+            progress_bar(progress, report.points, total)
+    progress_bar(progress, total, total, done=True)
     return report
 
 
-def _progress(enabled: bool, count: int, total: int, *, done: bool = False) -> None:
+def progress_bar(enabled: bool, count: int, total: int, *, done: bool = False) -> None:
     """A one-line progress bar on stderr (only when stderr is a terminal)."""
     if not enabled:
         return

@@ -56,14 +56,14 @@ def axis_values(point: Point, axes: Sequence[str]) -> dict[str, Any]:
 
 def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str, *,
               progress: bool = False) -> SweepReport:
-    from launchplan.checks.runner import _progress, _resolver
+    from launchplan.checks.runner import progress_bar, point_resolver
 
-    resolve = _resolver(compat)
+    resolve = point_resolver(compat)
     resolved: list[tuple[Point, Result]] = []
     refused: dict[str, list[dict[str, Any]]] = {}
     for n, point in enumerate(points, 1):
         if progress and (n % 200 == 0 or n == len(points)):
-            _progress(True, n, len(points), done=n == len(points))
+            progress_bar(True, n, len(points), done=n == len(points))
         try:
             resolved.append((point, resolve(point)))
         except Refusal as exc:

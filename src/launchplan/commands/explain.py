@@ -6,7 +6,7 @@ import sys
 from typing import Any, TextIO
 
 from launchplan.commands.options import split_argv
-from launchplan.commands.output import _cell, to_json
+from launchplan.commands.output import cell, to_json
 from launchplan.commands.resolve import parse_env
 from launchplan.commands.targets_arg import target_from
 from launchplan.errors import InputError
@@ -97,48 +97,48 @@ def print_explanation(item: dict[str, Any], out: TextIO) -> None:
 def _rich_explanation(item: dict[str, Any], console: Any, table_type: Any) -> None:
     from rich.markup import escape
 
-    start = (f"input {_cell(item['input'])} (from the {item['origin']})"
-             if item["origin"] != "default" else f"default {_cell(item['default'])}")
+    start = (f"input {cell(item['input'])} (from the {item['origin']})"
+             if item["origin"] != "default" else f"default {cell(item['default'])}")
     if not item["steps"]:
-        console.print(escape(f"{item['field']} = {_cell(item['resolved'])}   ({start}); "
+        console.print(escape(f"{item['field']} = {cell(item['resolved'])}   ({start}); "
                              "no rule changed it"))
         return
-    table = table_type(title=escape(f"{item['field']} = {_cell(item['resolved'])}   ({start})"),
+    table = table_type(title=escape(f"{item['field']} = {cell(item['resolved'])}   ({start})"),
                        title_justify="left")
     for column in ("#", "rule", "value", "why", "read"):
         table.add_column(column, overflow="fold")
     for n, step in enumerate(item["steps"], 1):
         reads = {**step["reads"], **step["facts"]}
-        table.add_row(str(n), step["source"], escape(_cell(step["value"])),
+        table.add_row(str(n), step["source"], escape(cell(step["value"])),
                       escape(step["reason"]),
-                      escape(", ".join(f"{k}={_cell(v)}" for k, v in reads.items())))
+                      escape(", ".join(f"{k}={cell(v)}" for k, v in reads.items())))
     console.print(table)
     override = item.get("override")
     if override:
         kept = " | ".join(override.get("kept_by") or []) or "no single flag change keeps it"
-        console.print(f"[bold red]your value {escape(_cell(override['input']))} was "
+        console.print(f"[bold red]your value {escape(cell(override['input']))} was "
                       f"overridden by {override['source']}[/]; it would have been kept with: "
                       f"{escape(kept)}")
     console.print()
 
 
 def _plain_explanation(item: dict[str, Any], out: TextIO) -> None:
-    out.write(f"{item['field']} = {_cell(item['resolved'])}\n")
+    out.write(f"{item['field']} = {cell(item['resolved'])}\n")
     if item["input"] is not None or item["origin"] != "default":
-        out.write(f"  input    {_cell(item['input'])} (from the {item['origin']})\n")
+        out.write(f"  input    {cell(item['input'])} (from the {item['origin']})\n")
     else:
-        out.write(f"  default  {_cell(item['default'])}\n")
+        out.write(f"  default  {cell(item['default'])}\n")
     for n, step in enumerate(item["steps"], 1):
-        out.write(f"  {n}. {step['source']} -> {_cell(step['value'])}\n")
+        out.write(f"  {n}. {step['source']} -> {cell(step['value'])}\n")
         if step["reason"]:
             out.write(f"       why: {step['reason']}\n")
         reads = {**step["reads"], **step["facts"]}
         if reads:
-            shown = ", ".join(f"{k}={_cell(v)}" for k, v in reads.items())
+            shown = ", ".join(f"{k}={cell(v)}" for k, v in reads.items())
             out.write(f"       read: {shown}\n")
     override = item.get("override")
     if override:
-        out.write(f"  ! your value {_cell(override['input'])} was overridden by "
+        out.write(f"  ! your value {cell(override['input'])} was overridden by "
                   f"{override['source']}\n")
         kept = override.get("kept_by")
         if kept:

@@ -23,7 +23,7 @@ def _plain(value: Any) -> Any:
 
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], out: TextIO) -> None:
     """A table: Rich when writing to a terminal and Rich is installed, else aligned text."""
-    text_rows = [[_cell(c) for c in row] for row in rows]
+    text_rows = [[cell(c) for c in row] for row in rows]
     if out.isatty():
         try:
             from rich.console import Console
@@ -43,7 +43,7 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], out: Tex
         out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
 
 
-def _cell(value: Any) -> str:
+def cell(value: Any) -> str:
     if value is None:
         return "-"
     if isinstance(value, str):
@@ -73,8 +73,8 @@ def print_plan(result: Result, out: TextIO | None = None) -> None:
     if overrides:
         out.write("\noverrides of your input:\n")
         for o in overrides:
-            out.write(f"  {o['field']}: you gave {_cell(o['input'])}, {o['source']} made it "
-                      f"{_cell(o['resolved'])}\n")
+            out.write(f"  {o['field']}: you gave {cell(o['input'])}, {o['source']} made it "
+                      f"{cell(o['resolved'])}\n")
     warnings = list(result.record.raw.notices) + list(result.record.raw.deprecations)
     warnings += result.warnings
     if warnings:
