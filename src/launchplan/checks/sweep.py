@@ -56,7 +56,7 @@ def axis_values(point: Point, axes: Sequence[str]) -> dict[str, Any]:
 
 def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str, *,
               progress: bool = False) -> SweepReport:
-    from launchplan.checks.runner import progress_bar, point_resolver
+    from launchplan.checks.runner import point_resolver, progress_bar
 
     resolve = point_resolver(compat)
     resolved: list[tuple[Point, Result]] = []
