@@ -5,7 +5,7 @@ from __future__ import annotations
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH, sm100_base_default
 
 ARCHS = frozenset({"FalconH1ForCausalLM", "JetNemotronForCausalLM",
                    "JetVLMForConditionalGeneration"})
@@ -26,6 +26,4 @@ def falcon_h1_jet_overrides(v: View) -> dict | None:
     SGLang keeps these hybrid models off the trtllm_mha default on Blackwell; elsewhere the
     generic default applies.
     """
-    if arch0(v) in ARCHS and v.target.is_sm100 and v.attention_backend is None:
-        return {"attention_backend": "triton"}
-    return None
+    return sm100_base_default(v, ARCHS, "triton")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH, sm100_base_default
 
 ARCHS = frozenset({"MiniCPMV4_6ForConditionalGeneration",
                    "MiniCPMV4_7ForConditionalGeneration"})
@@ -22,6 +22,4 @@ ARCHS = frozenset({"MiniCPMV4_6ForConditionalGeneration",
 )
 def minicpm_v4_6_overrides(v: View) -> dict | None:
     """On SM10x an unset base backend becomes triton instead of the generic trtllm_mha."""
-    if arch0(v) in ARCHS and v.target.is_sm100 and v.attention_backend is None:
-        return {"attention_backend": "triton"}
-    return None
+    return sm100_base_default(v, ARCHS, "triton")
