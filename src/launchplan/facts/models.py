@@ -1489,7 +1489,7 @@ _TYPE_DEFAULTS: Mapping[str, _ClassSpec] = {
                   strict=_CORE_KV + ("sliding_window",)),
     "granite": _d(2048, 4096, 32, 32, 32000),
     "granitemoe": _d(2048, 4096, 32, 32, 32000),
-    "granitemoehybrid": _d(131072, 2048, 32, 40, 100352, kv=8, mamba_chunk_size=256,
+    "granitemoehybrid": _d(131072, 2048, 32, 40, 100352, kv=8,
                            strict=("hidden_size", "num_hidden_layers")),
     "glm_moe_dsa": _d(202752, 6144, 64, 78, 154880, kv=64, head_dim=64, kv_lora_rank=512,
                       qk_nope_head_dim=192, qk_rope_head_dim=64, v_head_dim=256,
@@ -1542,6 +1542,18 @@ _TYPE_DEFAULTS: Mapping[str, _ClassSpec] = {
     "whisper": _d(None, 384, 6, 4, 51865, strict=("vocab_size",)),
     "qwen2_5_omni_text": _d(32768, 3584, 28, 28, 152064, kv=4),
     "qwen3_omni_moe_text": _d(32768, 2048, 28, 28, 3584, kv=4, strict=_CORE_KV),
+}
+
+#: Hybrid and SSM classes whose ``mamba_chunk_size`` default is not the generic 64 (SGLang
+#: reads the attribute, so the class default is what it sees).
+_MAMBA_CHUNK_DEFAULTS: Mapping[str, int] = {
+    "bamba": 256, "falcon_h1": 256, "falcon_mamba": 256, "granitemoehybrid": 256,
+    "lfm2": 1, "lfm2_moe": 1, "mamba": 256, "mamba2": 256, "nemotron_h": 256,
+}
+_TYPE_DEFAULTS = {
+    t: (_ClassSpec({**spec.defaults, "mamba_chunk_size": _MAMBA_CHUNK_DEFAULTS[t]},
+                   spec.not_null) if t in _MAMBA_CHUNK_DEFAULTS else spec)
+    for t, spec in _TYPE_DEFAULTS.items()
 }
 
 #: A VLM's text sub-config without a ``model_type`` takes its parent class's default type
