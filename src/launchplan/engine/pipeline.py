@@ -8,6 +8,7 @@ stops the run and carries everything decided before it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from launchplan.engine.declarations import Declaration, Declare, Refuse
@@ -93,6 +94,22 @@ def applicable(rules: Sequence[RuleSpec], record: Record) -> Sequence[RuleSpec]:
 _KEEP_ALIVE: dict[int, Any] = {}  # ids in _PLANS keys stay valid while cached
 
 
+_NO_READS: Any = MappingProxyType({})  # untraced declarations share one empty read set
+_STEPS: dict[int, tuple[Sequence[RuleSpec], list[tuple[Any, ...]]]] = {}
+
+
+def _steps(rules: Sequence[RuleSpec]) -> list[tuple[Any, ...]]:
+    """The loop's view of a rule list: the attributes it reads per rule, unpacked once."""
+    known = _STEPS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    steps = [(s, s.func, s.triggers, s.trigger_values, s.batch) for s in rules]
+    if len(_STEPS) > 4096:
+        _STEPS.clear()
+    _STEPS[id(rules)] = (rules, steps)
+    return steps
+
+
 def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         launcher_refuses: bool = False, skip: bool = True) -> Result:
     """Resolve ``record`` with ``rules`` in order. Raises ``Refusal`` with the partial result.
@@ -114,14 +131,14 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         rules = applicable(rules, record)
     keys = overlay.keys()  # a live view: grows as declarations land
     values_of = view.__dict__  # the view's field values, updated in place as rules declare
-    for spec in rules:
-        if batch is not None and spec.batch != batch:  # land before anything reads on
+    for spec, func, triggers, trigger_values, spec_batch in _steps(rules):
+        if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
-        if skip and spec.triggers:
-            if keys.isdisjoint(spec.triggers):
+        if skip and triggers:
+            if keys.isdisjoint(triggers):
                 continue
-            values = spec.trigger_values
+            values = trigger_values
             if values is not None:
                 for f, allowed in values:
                     if f in overlay and overlay[f] in allowed:
@@ -131,7 +148,7 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
         try:
-            out: Any = spec.func(view)
+            out: Any = func(view)
         except LaunchplanError:
             raise
         except Exception as exc:  # a rule bug: name it, never a bare traceback
@@ -163,9 +180,9 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
             raise RuleContractError(
                 f"rule {spec.name} declared {stray}, which it does not list in writes="
             )
-        reads = dict(view.reads) if trace else {}  # type: ignore[attr-defined]
-        if spec.batch is not None:
-            batch = spec.batch
+        reads = dict(view.reads) if trace else _NO_READS  # type: ignore[attr-defined]
+        if spec_batch is not None:
+            batch = spec_batch
             pending.append((spec, fields, note, reads))
             continue
         stash.append(Declaration(spec.name, fields, note, spec.normalizes, reads))
