@@ -42,52 +42,32 @@ def _land(pending: list, stash: list[Declaration], view: View, overlay: dict) ->
     pending.clear()
 
 
-_PLANS: dict[tuple[Any, ...], tuple[RuleSpec, ...]] = {}
-_WRITABLE: dict[int, tuple[frozenset[str], ...]] = {}
-
-
-def _writable_before(rules: Sequence[RuleSpec]) -> tuple[frozenset[str], ...]:
-    """For each position, every field some earlier rule may declare."""
-    known = _WRITABLE.get(id(rules))
-    if known is None:
-        seen: set[str] = set()
-        out = []
-        for spec in rules:
-            out.append(frozenset(seen))
-            seen |= spec.writes
-        known = _WRITABLE[id(rules)] = tuple(out)
-    return known
+_PLANS: dict[tuple[int, int, int], tuple[RuleSpec, ...]] = {}
 
 
 def applicable(rules: Sequence[RuleSpec], record: Record) -> Sequence[RuleSpec]:
-    """The rules that can decide anything for this record, filtered once per input shape.
+    """The rules that can decide anything for this target and model.
 
-    A rule is left out when its ``archs`` or ``applies`` exclude the model and target, or
-    when none of its trigger
-    fields is given in the input nor declarable by any rule before it (so it could never
-    be set when the rule's turn comes). Cached per (rule list, target, model, the set of
-    given fields); model facts are cached by the loader, so a sweep filters rarely.
+    A rule is left out when its ``archs`` or ``applies`` exclude the model and target.
+    Cached per (rule list, target, model); targets and model facts are shared objects, so a
+    sweep or check over a handful of models filters a handful of times. (Triggers depend on
+    the input and on earlier declarations, so ``run`` tests them as it goes.)
     """
-    given = frozenset(record.raw.values)
-    key = (id(rules), id(record.target), id(record.model), given)
+    key = (id(rules), id(record.target), id(record.model))
     plan = _PLANS.get(key)
     if plan is None:
-        arch0 = getattr(record.model, "arch0", None)
         target, model = record.target, record.model
-        writable = _writable_before(rules)
-        plan = tuple(
-            s for s, before in zip(rules, writable)
-            if (s.archs is None or arch0 in s.archs)
-            and (s.applies is None or s.applies(target, model))
-            and (not s.triggers or not given.isdisjoint(s.triggers)
-                 or not before.isdisjoint(s.triggers)))
-        if len(_PLANS) > 2048:
+        arch0 = getattr(model, "arch0", None)
+        plan = tuple(s for s in rules
+                     if (s.archs is None or arch0 in s.archs)
+                     and (s.applies is None or s.applies(target, model)))
+        if len(_PLANS) > 512:
             _PLANS.clear()
             _KEEP_ALIVE.clear()
         _PLANS[key] = plan
         _KEEP_ALIVE[id(rules)] = rules
-        _KEEP_ALIVE[id(record.model)] = record.model
-        _KEEP_ALIVE[id(record.target)] = record.target
+        _KEEP_ALIVE[id(model)] = model
+        _KEEP_ALIVE[id(target)] = target
     return plan
 
 
@@ -110,6 +90,50 @@ def _steps(rules: Sequence[RuleSpec]) -> list[tuple[Any, ...]]:
     return steps
 
 
+_SHAPES: dict[tuple[int, frozenset[str]], Any] = {}
+_WRITABLE: dict[int, tuple[Sequence[RuleSpec], tuple[frozenset[str], ...]]] = {}
+
+
+def _shaped_steps(rules: Sequence[RuleSpec], record: Record) -> list[tuple[Any, ...]]:
+    """The steps for this input's shape (the set of fields given), once a shape repeats.
+
+    A rule none of whose trigger fields is given, nor declarable by a rule before it, can
+    never run for inputs of that shape, so it is dropped from the list. Sweeps and
+    benchmarks repeat a few shapes many times; ``check``'s re-resolutions rarely repeat
+    one, so a shape is only pruned on its second sighting and the first costs a lookup.
+    """
+    key = (id(rules), frozenset(record.raw.values))
+    seen = _SHAPES.get(key)
+    if type(seen) is list:
+        return seen
+    if seen is None:
+        if len(_SHAPES) > 8192:
+            _SHAPES.clear()
+        _SHAPES[key] = 1
+        return _steps(rules)
+    given = key[1]
+    writable = _writable_before(rules)
+    pruned = [step for step, before in zip(_steps(rules), writable)
+              if not step[2] or not given.isdisjoint(step[2]) or not before.isdisjoint(step[2])]
+    _SHAPES[key] = pruned
+    _KEEP_ALIVE[id(rules)] = rules
+    return pruned
+
+
+def _writable_before(rules: Sequence[RuleSpec]) -> tuple[frozenset[str], ...]:
+    """For each position, every field some earlier rule may declare."""
+    known = _WRITABLE.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    seen: set[str] = set()
+    out = []
+    for spec in rules:
+        out.append(frozenset(seen))
+        seen |= spec.writes
+    _WRITABLE[id(rules)] = (rules, tuple(out))
+    return tuple(out)
+
+
 def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         launcher_refuses: bool = False, skip: bool = True) -> Result:
     """Resolve ``record`` with ``rules`` in order. Raises ``Refusal`` with the partial result.
@@ -127,11 +151,10 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     result = Result(record, stash, warnings, overlay)
     pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
     batch: str | None = None
-    if skip:
-        rules = applicable(rules, record)
+    steps = _shaped_steps(applicable(rules, record), record) if skip else _steps(rules)
     keys = overlay.keys()  # a live view: grows as declarations land
     values_of = view.__dict__  # the view's field values, updated in place as rules declare
-    for spec, func, triggers, trigger_values, spec_batch in _steps(rules):
+    for spec, func, triggers, trigger_values, spec_batch in steps:
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
