@@ -121,3 +121,17 @@ def test_targets_and_models_lists(capsys):
     assert code == 0 and len(json.loads(out)) == 9
     code, out, _ = run_cli(["models"], capsys)
     assert code == 0 and "deepseek-v3" in out and "MLA" in out
+
+
+def test_config_hash_is_stable_and_ignores_spelling(capsys):
+    def plan_hash(argv):
+        code, out, _ = run_cli([*BASE, *argv, "--format", "json"], capsys)
+        assert code == 0
+        return json.loads(out)["config_hash"]
+
+    base = plan_hash(["--attention-backend", "fa4"])
+    assert base == plan_hash(["--attention-backend", "fa4"])
+    assert base == plan_hash(["--attention-backend", "fa4", "--page-size", "16"])  # forced 128
+    assert base != plan_hash(["--attention-backend", "trtllm_mha"])
+    assert plan_hash(["--cuda-graph-backend-prefill", "disabled"]) == plan_hash(
+        ["--disable-prefill-cuda-graph"])

@@ -49,3 +49,12 @@ def effective(result: Result, fields: Iterable[str]) -> dict[str, Any]:
 def key_of(config: dict[str, Any]) -> str:
     """A hashable, deterministic form of a configuration."""
     return json.dumps(config, sort_keys=True, default=str)
+
+
+def config_hash(result: Result) -> str:
+    """A stable hash of the effective configuration: equal plans, equal hash (for CI
+    snapshots and caches). Names, paths and folded convenience flags do not count."""
+    import hashlib
+
+    names = [n for n in FIELDS if n not in NOT_EFFECTIVE]
+    return hashlib.sha256(key_of(effective(result, names)).encode()).hexdigest()[:16]

@@ -80,7 +80,11 @@ def main(argv: list[str]) -> int:
     if opts.get("emit") == "sglang":
         return emit_sglang(result, target, env)
     if fmt == "json":
-        sys.stdout.write(to_json(result.to_dict()) + "\n")
+        from launchplan.checks.effective import config_hash
+
+        data = result.to_dict()
+        data["config_hash"] = config_hash(result)
+        sys.stdout.write(to_json(data) + "\n")
     else:
         print_plan(result)
     return 0
