@@ -12,8 +12,10 @@ from launchplan.commands.output import render_table, to_json
 def rules_main(argv: list[str]) -> int:
     from launchplan.rulesets import get_ruleset
 
-    opts = split_argv(argv, frozenset({"--format", "--compat"})).options
+    opts = split_argv(argv, frozenset({"--format", "--compat", "--hazards"})).options
     rules = get_ruleset(opts.get("compat") or "default").rules()
+    if opts.get("hazards"):
+        return hazards_listing(rules, opts.get("format"))
     if opts.get("format") == "json":
         sys.stdout.write(to_json([{
             "name": r.name, "phase": r.phase.name.lower(), "variant": r.variant,
@@ -45,4 +47,26 @@ def requirements_main(argv: list[str]) -> int:
         return 0
     render_table(("requirement", "when", "needs", "why"),
                  [(r.name, r.when.text, r.needs.text, r.why) for r in REQUIREMENTS], sys.stdout)
+    return 0
+
+
+def hazards_listing(rules, fmt: str | None) -> int:
+    """``rules --hazards``: reads a later rule may invalidate, and fields with many writers."""
+    from launchplan.checks.hazards import ordering_hazards, writers_by_field
+
+    hazards = ordering_hazards(rules)
+    shared = {f: w for f, w in writers_by_field(rules).items() if len(w) > 1}
+    if fmt == "json":
+        sys.stdout.write(to_json({
+            "ordering_hazards": [{"reader": h.reader, "field": h.field,
+                                  "later_writers": list(h.later_writers)} for h in hazards],
+            "shared_fields": shared}) + "\n")
+        return 0
+    out = sys.stdout
+    out.write(f"{len(hazards)} reads that a later rule may invalidate:\n")
+    render_table(("rule", "reads", "later written by"),
+                 [(h.reader, h.field, ", ".join(h.later_writers)) for h in hazards], out)
+    out.write(f"\n{len(shared)} fields with more than one writer (the last one wins):\n")
+    render_table(("field", "writers, in order"),
+                 [(f, ", ".join(w)) for f, w in sorted(shared.items())], out)
     return 0

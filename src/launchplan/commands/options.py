@@ -37,6 +37,7 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--env", "env", "multi",
            help="an SGLang environment variable the plan assumes, KEY=VALUE (repeatable)"),
     Option("--all", "all", "flag", help="explain every field that differs from its input"),
+    Option("--hazards", "hazards", "flag", help="static ordering hazards of the rule set"),
     Option("--axis", "axis", "multi", help="FIELD=v1,v2,... (repeatable)"),
     Option("--sample", "sample", "int", help="draw N points from the space"),
     Option("--seed", "seed", "int", help="random seed for --sample"),
