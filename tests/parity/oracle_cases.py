@@ -24,6 +24,7 @@ SUITES = {
     "public": ("public-cases.json", "results-public-0.5.23.jsonl", "results-public-main.jsonl"),
     "own": ("own-cases.json", "results-own-0.5.23.jsonl", "results-own-main.jsonl"),
     "extra": ("extra-cases.json", "results-extra-0.5.23.jsonl", "results-extra-main.jsonl"),
+    "random": ("random-cases.json", "results-random-0.5.23.jsonl", "results-random-main.jsonl"),
 }
 COMPAT_RESULTS = {"0.5.23": 1, "default": 2}
 
