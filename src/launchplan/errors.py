@@ -44,10 +44,12 @@ class Refusal(LaunchplanError):
 
     exit_code = 3
 
-    def __init__(self, source: str, message: str, result: Any = None) -> None:
+    def __init__(self, source: str, message: str, result: Any = None,
+                 requirement: str | None = None) -> None:
         self.source = source
         self.message = message
         self.result = result
+        self.requirement = requirement
         super().__init__(f"{source}: {message}")
 
 

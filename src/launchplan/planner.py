@@ -56,7 +56,8 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
 
 def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> Any:
     """The draft's facts. A draft shorter than the target fails only when SGLang's worker
-    starts (resolution never builds the draft's config), so that becomes a warning here."""
+    starts (resolution never builds the draft's config): preflight reports it
+    (``draft-context``), so the facts are built as if the longer context were allowed."""
     path = _local(draft_path, raw.values.get("speculative_draft_model_revision"))
     algorithm = raw.values.get("speculative_algorithm")
     try:
@@ -64,8 +65,6 @@ def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> A
     except InputError as exc:
         if "context length" not in exc.expected:
             raise
-        raw.notices.append(
-            f"SGLang's speculative worker will refuse this draft at start-up: {exc.message}")
         allow = {**env, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"}
         return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=allow)
 

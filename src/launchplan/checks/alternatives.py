@@ -23,6 +23,12 @@ NUMERIC_TRIALS: dict[str, tuple[Any, ...]] = {
     "pp_size": (1, 2),
     "dp_size": (1, 2),
     "attn_dp_size": (1, 2),
+    "ep_size": (1, 2, 4, 8),
+    "nnodes": (1, 2),
+    "mem_fraction_static": (0.8, 0.9),
+    "chunked_prefill_size": (2048, 8192, 16384),
+    "cuda_graph_max_bs_decode": (8, 64, 256),
+    "max_running_requests": (64, 256),
 }
 # Fields whose value changes which kernels run; worth trying even if a rule did not read them.
 ALWAYS_TRY = ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
@@ -79,7 +85,9 @@ def as_flags(change: dict[str, Any]) -> str:
     for name, value in change.items():
         flags = FIELDS[name].flags
         flag = flags[0] if flags else f"{name}="
-        if value is True:
+        if value is None:
+            parts.append(f"(without {flag})")
+        elif value is True:
             parts.append(flag)
         elif value is False:
             no = [f for f in flags if f.startswith("--no-")]

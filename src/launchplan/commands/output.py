@@ -81,3 +81,25 @@ def print_plan(result: Result, out: TextIO | None = None) -> None:
         out.write("\nwarnings:\n")
         for w in warnings:
             out.write(f"  - {w}\n")
+
+
+def print_preflight(report: Any, out: TextIO | None = None) -> None:
+    """The verdict first, then each problem: severity, why, evidence, what avoids it."""
+    from launchplan.checks.alternatives import as_flags
+    from launchplan.checks.preflight import VERDICT_TEXT
+
+    out = out or sys.stdout
+    problems = report.problems
+    out.write(f"preflight: {VERDICT_TEXT[report.verdict]}")
+    degraded = sum(1 for p in problems if p.decides is False)
+    out.write(f" ({degraded} advisory)\n" if degraded and report.starts else "\n")
+    for p in problems:
+        tag = p.severity.value + ("" if p.verified else ", unverified")
+        out.write(f"  [{tag}] {p.requirement}: {p.why}\n")
+        out.write(f"      evidence: {p.evidence}\n")
+        if p.rules:
+            rules = ", ".join("your input" if r == "input" else r for r in p.rules)
+            out.write(f"      decided by: {rules}\n")
+        if p.fixes:
+            out.write(f"      avoid with: {' | '.join(as_flags(f) for f in p.fixes)}\n")
+    out.write("\n")

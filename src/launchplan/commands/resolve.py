@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 
+from launchplan.checks.preflight import VERDICT_TEXT
 from launchplan.commands.options import split_argv
-from launchplan.commands.output import print_plan, to_json
+from launchplan.commands.output import print_plan, print_preflight, to_json
 from launchplan.commands.targets_arg import target_from
 from launchplan.errors import InputError, Refusal
 
@@ -18,7 +19,8 @@ options:
   --compat default|0.5.23
   --format table|json
   --env KEY=VALUE        an SGLang environment variable the plan assumes (repeatable)
-  --strict               refuse (exit 3) instead of overriding explicit input
+  --strict               exit 3 instead of overriding explicit input, and when preflight
+                         says the launch fails at start-up or at run time
   --emit sglang          print one `python -m sglang.launch_server ...` line pinning the plan
 
 Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FILE.yaml.
@@ -61,49 +63,76 @@ def main(argv: list[str]) -> int:
     strict = bool(opts.get("strict"))
     rules = get_ruleset(compat).rules()
 
-    def resolve_with(extra: dict):
+    def resolve_with(extra: dict, *, trace: bool = strict):
         raw = build_raw(split.sglang_argv, extra)
-        return run(build_record(raw, target, compat=compat, env=env), rules, trace=strict,
-                   launcher_refuses=strict)
+        return run(build_record(raw, target, compat=compat, env=env), rules, trace=trace)
 
+    def quick(extra: dict):
+        return resolve_with(extra, trace=False)
+
+    from launchplan.checks.preflight import preflight, refused, with_fixes
     try:
         result = resolve_with({})
     except Refusal as refusal:
-        if fmt == "json" and refusal.result is not None:
-            sys.stdout.write(to_json(refusal.result.to_dict()) + "\n")
+        report = with_fixes(refused(refusal.source, refusal.message, refusal.requirement,
+                                    refusal.result), refusal.result, quick)
+        if fmt == "json":
+            data = refusal.result.to_dict() if refusal.result is not None else {}
+            data["preflight"] = report.to_dict()
+            sys.stdout.write(to_json(data) + "\n")
+        elif opts.get("emit") is None:
+            print_preflight(report)
         raise
-    if strict and result.overrides():
-        return refuse_overrides(result, resolve_with, fmt)
+    report = with_fixes(preflight(result), result, quick)
+    if strict and (result.overrides() or not report.starts):
+        return refuse_strict(result, report, resolve_with, fmt)
     from launchplan.checks.idempotence import reapplied
 
     result.warnings.extend(reapplied(result))
     if opts.get("emit") == "sglang":
+        if not report.starts:
+            sys.stderr.write(f"launchplan: note: preflight: {VERDICT_TEXT[report.verdict]}; "
+                             "`launchplan resolve` without --emit says why\n")
         return emit_sglang(result, target, env)
     if fmt == "json":
         from launchplan.checks.effective import config_hash
 
         data = result.to_dict()
         data["config_hash"] = config_hash(result)
+        data["preflight"] = report.to_dict()
         sys.stdout.write(to_json(data) + "\n")
     else:
+        print_preflight(report)
         print_plan(result)
     return 0
 
 
-def refuse_overrides(result, resolve_with, fmt: str) -> int:
-    """--strict: every override of explicit input, with a flag change that avoids it; exit 3."""
+def refuse_strict(result, report, resolve_with, fmt: str) -> int:
+    """--strict: every override of explicit input, with a flag change that avoids it, and every
+    preflight problem that stops the launch; exit 3."""
     from launchplan.checks.alternatives import as_flags, keeping_changes
 
     entries = []
     for o in result.overrides():
         changes = keeping_changes(result, o["field"], o["input"], resolve_with)
         entries.append({**o, "avoid_with": [as_flags(c) for c in changes]})
+    blocking = [p for p in report.problems if p.decides]
     if fmt == "json":
         data = result.to_dict()
-        data["error"] = {"source": "--strict",
-                         "message": f"{len(entries)} explicit value(s) would be overridden",
+        data["preflight"] = report.to_dict()
+        reasons = []
+        if entries:
+            reasons.append(f"{len(entries)} explicit value(s) would be overridden")
+        if blocking:
+            reasons.append(f"preflight: {VERDICT_TEXT[report.verdict]}")
+        data["error"] = {"source": "--strict", "message": "; ".join(reasons),
                          "overrides": entries}
         sys.stdout.write(to_json(data) + "\n")
+    else:
+        print_preflight(report)
+    for p in blocking:
+        sys.stderr.write(f"launchplan: --strict: {p.severity.value}: {p.requirement}: "
+                         f"{p.why}\n")
     for e in entries:
         avoid = " | ".join(e["avoid_with"]) or "no single flag change avoids it"
         sys.stderr.write(f"launchplan: --strict: {e['field']}: you gave {e['input']!r}, "

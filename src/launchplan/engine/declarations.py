@@ -26,12 +26,17 @@ class Declare:
 
 
 class Refuse:
-    """The configuration cannot run: SGLang raises here. ``message`` is in launchplan's words."""
+    """The configuration cannot run: SGLang raises here. ``message`` is in launchplan's words.
 
-    __slots__ = ("message",)
+    ``requirement`` names the row of the requirement table the refusal enforces, when it is
+    a pure constraint, so preflight reports one problem with that row's evidence.
+    """
 
-    def __init__(self, message: str) -> None:
+    __slots__ = ("message", "requirement")
+
+    def __init__(self, message: str, requirement: str | None = None) -> None:
         self.message = message
+        self.requirement = requirement
 
     def __repr__(self) -> str:
         return f"Refuse({self.message!r})"

@@ -185,10 +185,12 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
             fields, note = out.fields, out.note
         elif type(out) is Refuse and spec.phase is Phase.LAUNCHER and not launcher_refuses:
             warnings.append(f"SGLang's launcher will refuse this at start-up: {out.message}")
+            result.launcher.append((spec.name, out.message, out.requirement))
             continue
         elif type(out) is Refuse:  # a batch in flight never lands, as in SGLang
             result.refusal = (spec.name, out.message)
-            raise Refusal(spec.name, out.message, result)
+            result.refusal_requirement = out.requirement
+            raise Refusal(spec.name, out.message, result, out.requirement)
         else:
             raise RuleContractError(
                 f"rule {spec.name} returned {type(out).__name__}; expected a dict, "

@@ -23,7 +23,8 @@ class Result:
     that did not come from a declaration.
     """
 
-    __slots__ = ("record", "declarations", "warnings", "_overlay", "refusal", "_declared")
+    __slots__ = ("record", "declarations", "warnings", "_overlay", "refusal", "_declared",
+                 "launcher", "refusal_requirement")
 
     def __init__(self, record: Record, declarations: list[Declaration], warnings: list[str],
                  overlay: dict[str, Any]) -> None:
@@ -32,7 +33,10 @@ class Result:
         self.warnings = warnings
         self._overlay = overlay
         self.refusal: tuple[str, str] | None = None
+        self.refusal_requirement: str | None = None
         self._declared: frozenset[str] | None = None
+        # (rule, message, requirement or None) for each check SGLang's launcher would fail
+        self.launcher: list[tuple[str, str, str | None]] = []
 
     @property
     def refused(self) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchplan.checks.requirements import OnView, by_name
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -15,6 +16,11 @@ from launchplan.engine.view import View
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
 
 BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
+# Pure kernel constraints these rules refuse on: the requirement table's rows.
+TRTLLM_MLA_BLACKWELL = by_name("trtllm-mla-blackwell")
+CUTEDSL_DECODE_ONLY = by_name("cutedsl-mla-decode-only")
+CUTEDSL_SM100 = by_name("cutedsl-mla-sm100")
+TRTLLM_MHA_GPU = by_name("trtllm-mha-gpu")
 
 
 def effective_backends(v: Any) -> tuple[str | None, str | None]:
@@ -147,9 +153,9 @@ def trtllm_mla_checks(v: View) -> Refuse | None:
     """
     if "trtllm_mla" not in (v.attention_backend, v.decode_attention_backend):
         return None
-    if not v.target.is_blackwell:
+    if TRTLLM_MLA_BLACKWELL.violated(OnView(v)):
         return Refuse("trtllm_mla needs a Blackwell GPU (SM100 or SM12x); "
-                      f"{v.target.name} is SM{v.target.sm}")
+                      f"{v.target.name} is SM{v.target.sm}", TRTLLM_MLA_BLACKWELL.name)
     if v.kv_cache_dtype not in ("fp8_e4m3", "bf16", "auto"):
         return Refuse("trtllm_mla supports kv_cache_dtype fp8_e4m3, bf16 or auto; "
                       f"got {v.kv_cache_dtype}")
@@ -171,10 +177,13 @@ def cutedsl_mla_prefill_fill(v: View) -> Declare | Refuse | None:
     """
     if not any_backend(v, "cutedsl_mla"):
         return None
-    if v.prefill_attention_backend == "cutedsl_mla":
-        return Refuse("cutedsl_mla is a decode-only backend; choose another prefill backend")
-    if not v.target.is_sm100:
-        return Refuse(f"cutedsl_mla needs an SM10x GPU; {v.target.name} is SM{v.target.sm}")
+    values = OnView(v)
+    if CUTEDSL_DECODE_ONLY.violated(values):
+        return Refuse("cutedsl_mla is a decode-only backend; choose another prefill backend",
+                      CUTEDSL_DECODE_ONLY.name)
+    if CUTEDSL_SM100.violated(values):
+        return Refuse(f"cutedsl_mla needs an SM10x GPU; {v.target.name} is SM{v.target.sm}",
+                      CUTEDSL_SM100.name)
     if v.kv_cache_dtype not in ("fp8_e4m3", "bf16", "bfloat16", "auto"):
         return Refuse("cutedsl_mla supports kv_cache_dtype fp8_e4m3, bf16, bfloat16 or auto; "
                       f"got {v.kv_cache_dtype}")
@@ -197,18 +206,18 @@ def trtllm_mha_platform_checks(v: View) -> Refuse | None:
     """
     prefill, decode = effective_backends(v)
     t = v.target
-    supported = t.is_sm90 or t.is_sm100 or t.is_sm120
+    supported = not TRTLLM_MHA_GPU.violated(OnView(v))
     if prefill == "trtllm_mha":
         if not supported:
             return Refuse("trtllm_mha as the prefill backend needs an SM90, SM10x or SM12x "
-                          f"GPU; {t.name} is SM{t.sm}")
+                          f"GPU; {t.name} is SM{t.sm}", TRTLLM_MHA_GPU.name)
         skip_softmax = _float_env(v, "SGLANG_SKIP_SOFTMAX_PREFILL_THRESHOLD_SCALE_FACTOR")
         if t.is_sm120 and (v.kv_cache_dtype == "fp8_e4m3" or skip_softmax > 0):
             return Refuse("trtllm_mha prefill on SM12x supports neither an fp8_e4m3 KV "
                           "cache nor skip-softmax")
     if decode == "trtllm_mha" and not supported:
         return Refuse("trtllm_mha as the decode backend needs an SM90, SM10x or SM12x GPU; "
-                      f"{t.name} is SM{t.sm}")
+                      f"{t.name} is SM{t.sm}", TRTLLM_MHA_GPU.name)
     if prefill == "trtllm_mha" and not t.is_sm100 and v.attn_cp_size > 1:
         return Refuse("prefill context parallelism with trtllm_mha prefill needs an SM10x GPU")
     return None

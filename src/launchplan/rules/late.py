@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchplan.checks.requirements import OnView, by_name
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -530,11 +531,13 @@ def launcher_chunk_page_alignment(v: View) -> Refuse | None:
     Chunks are written to the KV pool page by page; nothing re-aligns a chunk that attention
     DP divided (e.g. 16384 // 3 on page 64).
     """
-    chunk = v.chunked_prefill_size
-    if chunk > 0 and v.disaggregation_mode != "decode" and chunk % v.page_size:
-        return Refuse(f"chunked_prefill_size {chunk} is not a multiple of page_size "
-                      f"{v.page_size}")
+    if CHUNK_PAGES.violated(OnView(v)):
+        return Refuse(f"chunked_prefill_size {v.chunked_prefill_size} is not a multiple of "
+                      f"page_size {v.page_size}", CHUNK_PAGES.name)
     return None
+
+
+CHUNK_PAGES = by_name("chunk-multiple-of-page")
 
 
 @rule(

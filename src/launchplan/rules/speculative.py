@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from launchplan.checks.requirements import OnView, by_name
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -37,8 +38,6 @@ BUNDLED_MTP_ARCHS = frozenset({
 })
 # (steps, topk, draft tokens) SGLang tuned per target architecture; everything else 3/1/4.
 WIDE_TREE_ARCHS = frozenset({"LlamaForCausalLM", "Grok1ForCausalLM", "Grok1VForCausalLM"})
-# topk > 1 with page > 1 drafts a tree over shared pages: only these run the two-pass cascade.
-PAGE_TREE_BACKENDS = ("flashinfer", "fa3", "triton")
 # Adaptive speculation's default candidate steps (the union over its batch-size tiers).
 ADAPTIVE_DEFAULT_STEPS = (0, 1, 3, 5, 7)
 SPEC_MAX_RUNNING_REQUESTS = 48
@@ -46,6 +45,9 @@ SPEC_MAX_RUNNING_REQUESTS = 48
 _ALGO = ("speculative_algorithm",)
 # EAGLE-family rules decide nothing unless the (normalised) algorithm is one of these.
 _EAGLE_TRIGGER = {"speculative_algorithm": EAGLE_FAMILY}
+# Pure constraints these rules refuse on: the requirement table's rows.
+TRTLLM_MHA_TOPK = by_name("trtllm-mha-topk-1")
+PAGE_TREE = by_name("eagle-topk-page-tree")
 _RUNNING_NOTE = ("max_running_requests defaults to 48 under speculative decoding; pass "
                  "--max-running-requests to change it")
 
@@ -548,10 +550,9 @@ def eagle_trtllm_mha_topk(v: View) -> Refuse | None:
     """
     if not _eagle(v) or "trtllm_mha" not in effective_backends(v):
         return None
-    topk = v.speculative_eagle_topk
-    if topk is not None and topk > 1:
+    if TRTLLM_MHA_TOPK.violated(OnView(v)):
         return Refuse(f"trtllm_mha verifies top-k 1 drafts only; got --speculative-eagle-topk "
-                      f"{topk}")
+                      f"{v.speculative_eagle_topk}", TRTLLM_MHA_TOPK.name)
     return None
 
 
@@ -655,12 +656,11 @@ def eagle_page_tree_check(v: View) -> Refuse | None:
     """
     if not _eagle(v):
         return None
-    topk = v.speculative_eagle_topk
-    if (topk is not None and topk > 1 and v.page_size > 1
-            and v.attention_backend not in PAGE_TREE_BACKENDS):
-        return Refuse(f"--speculative-eagle-topk {topk} with page_size {v.page_size} needs "
-                      f"attention_backend flashinfer, fa3 or triton; got "
-                      f"{v.attention_backend}. Use page_size 1 or one of those backends")
+    if PAGE_TREE.violated(OnView(v)):
+        return Refuse(f"--speculative-eagle-topk {v.speculative_eagle_topk} with page_size "
+                      f"{v.page_size} needs attention_backend flashinfer, fa3 or triton; got "
+                      f"{v.attention_backend}. Use page_size 1 or one of those backends",
+                      PAGE_TREE.name)
     return None
 
 

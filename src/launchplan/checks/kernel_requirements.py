@@ -1,0 +1,350 @@
+"""Kernel and backend requirements: what each attention kernel needs of the final plan.
+
+Each row names the SGLang 0.5.23 code (or kernel fact) that makes it true. Rules that refuse
+on one of these read the row (``launchplan.checks.requirements.by_name``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.checks.predicates import (
+    EAGLE_FAMILY,
+    NEVER,
+    PAGE_TREE_BACKENDS,
+    SIDES,
+    Cond,
+    Plan,
+    Requirement,
+    Severity,
+    Values,
+    cond,
+    field_in,
+    field_is,
+    gpu,
+    graph_is,
+    model,
+    named,
+    uses,
+)
+
+R = Severity.REFUSED
+START = Severity.FAILS_AT_START
+RUNTIME = Severity.RUNTIME_ERROR
+DEGRADED = Severity.DEGRADED
+SRT = "sglang/srt/"
+REGISTRY = SRT + "layers/attention/attention_registry.py: "
+
+# --- shared conditions ------------------------------------------------------------------------
+
+eagle_family = cond("EAGLE-family speculation",
+                    lambda p: p["speculative_algorithm"] in EAGLE_FAMILY, "speculative_algorithm")
+eagle_topk_gt_1 = cond(
+    "EAGLE top-k > 1",
+    lambda p: p["speculative_algorithm"] in EAGLE_FAMILY
+    and _num(p["speculative_eagle_topk"]) > 1,
+    "speculative_algorithm", "speculative_eagle_topk")
+paged = cond("page_size > 1", lambda p: _num(p["page_size"], 1) > 1, "page_size")
+fa_prefill = Cond("the prefill backend is fa3 or fa4",
+                  lambda p: p.prefill_backend in ("fa3", "fa4"), SIDES[:2],
+                  lambda p: ("prefill_attention_backend",) if p["prefill_attention_backend"]
+                  else ("attention_backend",), frozenset({"fa3", "fa4"}))
+chunked = cond("chunked prefill is on (chunked_prefill_size > 0)",
+               lambda p: _num(p["chunked_prefill_size"]) > 0, "chunked_prefill_size")
+
+
+def _num(value: Any, default: float = 0) -> float:
+    """A number for comparisons: None becomes ``default``; nan compares false everywhere."""
+    return default if value is None else value
+
+
+def _is_pow2(n: Any) -> bool:
+    return isinstance(n, int) and n > 0 and n & (n - 1) == 0
+
+
+def _gqa_ratio(p: Values) -> int:
+    """Query heads per KV head on one attention-TP rank (SGLang's trtllm_mha precondition)."""
+    m = p.model
+    heads = m.num_attention_heads or 0
+    attn_tp = max(1, _int(p["tp_size"]) // max(1, _int(p["attn_dp_size"], 1)))
+    q = heads // attn_tp
+    kv = m.num_kv_heads(attn_tp)
+    return q // max(kv, 1)
+
+
+def _int(value: Any, default: int = 1) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _trtllm_mha_page_ok(p: Values) -> bool:
+    page = p["page_size"]
+    if not isinstance(page, int) or page < 128:
+        return True
+    return (_gqa_ratio(p) > 1 and p.model.head_dim == p.model.v_head_dim and _is_pow2(page))
+
+
+def _chunk_aligned(p: Values) -> bool:
+    chunk, page = p["chunked_prefill_size"], p["page_size"] or 1
+    if not isinstance(page, int) or page < 1:
+        return True  # page_size itself is the problem (page-size-positive)
+    return chunk % page == 0
+
+
+# --- the table --------------------------------------------------------------------------------
+
+KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
+    Requirement(
+        "flashmla-page-64", named("flashmla", fields=SIDES[::2]), field_in("page_size", {64}),
+        "FlashMLA kernels page the KV cache at 64", START,
+        SRT + "layers/attention/flashmla_backend.py: PAGE_SIZE = 64, asserted when the "
+        "metadata is built (CUDA-graph capture)"),
+    Requirement(
+        "trtllm-mla-page", named("trtllm_mla", fields=SIDES[::2]),
+        field_in("page_size", {32, 64}), "TRT-LLM MLA kernels take pages of 32 or 64", START,
+        SRT + "arg_groups/overrides.py: _mla_backend_page_constraints snaps to 64 because the "
+        "trtllm-gen MLA kernels exist for 32 and 64 only", verified=False),
+    Requirement(
+        "trtllm-mla-blackwell", named("trtllm_mla", fields=SIDES[::2]),
+        gpu("a Blackwell GPU", lambda t: t.is_blackwell),
+        "TRT-LLM MLA kernels are trtllm-gen builds for SM10x/SM12x", R,
+        SRT + "arg_groups/overrides.py: _mla_kv_cache_dtype_checks raises"),
+    Requirement(
+        "cutedsl-mla-page", named("cutedsl_mla"), field_in("page_size", {32, 64}),
+        "CuteDSL MLA pages at 32 or 64", START,
+        SRT + "arg_groups/overrides.py: _mla_backend_page_constraints; CuteDslMLABackend "
+        "subclasses the TRT-LLM MLA backend", verified=False),
+    Requirement(
+        "cutedsl-mla-sm100", named("cutedsl_mla"),
+        gpu("an SM10x GPU", lambda t: t.is_sm100), "CuteDSL MLA targets SM10x only", R,
+        SRT + "arg_groups/overrides.py: _cutedsl_prefill_backend_fill raises"),
+    Requirement(
+        "cutedsl-mla-decode-only", named("cutedsl_mla", fields=SIDES[1:2]), NEVER,
+        "CuteDSL MLA has no prefill kernel", R,
+        SRT + "arg_groups/overrides.py: _cutedsl_prefill_backend_fill asserts the prefill "
+        "side is not cutedsl_mla"),
+    Requirement(
+        "trtllm-mha-page", named("trtllm_mha"), field_in("page_size", {16, 32, 64, 128}),
+        "TRT-LLM MHA pages at 16, 32, 64 or 128", START,
+        SRT + "arg_groups/overrides.py: the trtllm_mha snap in _mla_backend_page_constraints; "
+        "trtllm-gen has kernels for these page sizes only", verified=False),
+    Requirement(
+        "trtllm-mha-page-128-gqa",
+        uses("trtllm_mha") & gpu("SM10x (trtllm-gen, not XQA)", lambda t: t.is_sm100)
+        & cond("page_size >= 128", lambda p: _num(p["page_size"], 1) >= 128, "page_size"),
+        cond("GQA (more query than KV heads per rank), equal QK/V head dims and a "
+             "power-of-two page", _trtllm_mha_page_ok, "page_size", "tp_size"),
+        "trtllm-gen serves pages of 128 or more only through its dynamic tokens-per-page "
+        "kernels, which exist for GQA with equal QK/V head dims", START,
+        SRT + "layers/attention/trtllm_mha_backend.py: TRTLLMHAAttnBackend.__init__ raises "
+        "ValueError",
+        detail=lambda p: (f"trtllm_mha at page {p['page_size']} needs GQA and equal QK/V head "
+                          f"dims: {_gqa_ratio(p)} query head(s) per KV head, head dims "
+                          f"{p.model.head_dim}/{p.model.v_head_dim}")),
+    Requirement(
+        "trtllm-mha-topk-1", uses("trtllm_mha") & eagle_family,
+        cond("EAGLE top-k 1", lambda p: _num(p["speculative_eagle_topk"], 1) <= 1,
+             "speculative_eagle_topk"),
+        "TRT-LLM MHA verifies a single draft chain (top-k 1)", R,
+        SRT + "arg_groups/speculative_hook.py: _handle_eagle_family raises"),
+    Requirement(
+        "trtllm-mha-gpu", uses("trtllm_mha"),
+        gpu("SM90, SM10x or SM12x", lambda t: t.is_sm90 or t.is_sm100 or t.is_sm120),
+        "TRT-LLM MHA kernels exist for Hopper, Blackwell and SM12x", R,
+        SRT + "arg_groups/attention_hook.py: handle_attention_backend_compatibility raises"),
+    Requirement(
+        "mla-only-backends",
+        uses("trtllm_mla") | uses("cutedsl_mla"),
+        model("an MLA model", lambda m: m.is_mla),
+        "trtllm_mla and cutedsl_mla implement MLA attention only", START,
+        REGISTRY + "create_trtllm_mla_backend / create_cutedsl_mla_backend raise ValueError "
+        "for a non-MLA model"),
+    Requirement(
+        "flashmla-mla-only", uses("flashmla"), model("an MLA model", lambda m: m.is_mla),
+        "FlashMLA implements MLA attention only", START,
+        SRT + "layers/attention/flashmla_backend.py: FlashMLABackend.__init__ reads the model "
+        "config's kv_lora_rank, which a non-MLA model does not have"),
+    Requirement(
+        "mha-only-backends",
+        uses("trtllm_mha") | uses("hpc_ops"),
+        model("a non-MLA model", lambda m: not m.is_mla),
+        "trtllm_mha and hpc_ops implement MHA/GQA attention only", START,
+        REGISTRY + "create_trtllm_mha_backend / create_hpc_ops_backend raise ValueError for "
+        "an MLA model"),
+    Requirement(
+        "hpc-ops-no-speculation", uses("hpc_ops"),
+        cond("no speculative decoding", lambda p: p["speculative_algorithm"] is None,
+             "speculative_algorithm"),
+        "the HPC-Ops backend has no speculative-decoding path", START,
+        REGISTRY + "create_hpc_ops_backend raises ValueError under speculative decoding"),
+    Requirement(
+        "no-cross-attention-backends",
+        uses("triton") | uses("hpc_ops"),
+        model("a decoder-only model", lambda m: not m.is_encoder_decoder),
+        "the triton and hpc_ops backends have no cross-attention kernels", START,
+        REGISTRY + "create_triton_backend asserts, create_hpc_ops_backend raises, for an "
+        "encoder-decoder model"),
+    Requirement(
+        "trtllm-mla-dcp-speculation",
+        uses("trtllm_mla", sides=("decode",))
+        & cond("decode context parallelism", lambda p: _num(p["dcp_size"], 1) > 1, "dcp_size"),
+        cond("no speculative decoding", lambda p: p["speculative_algorithm"] is None,
+             "speculative_algorithm"),
+        "trtllm_mla decode does not pass the DCP metadata or return the LSE a cross-rank "
+        "merge needs", START,
+        REGISTRY + "create_trtllm_mla_backend raises ValueError (cutedsl_mla serves it)"),
+    Requirement(
+        "hpc-ops-page-64", named("hpc_ops"), field_in("page_size", {64}),
+        "HPC-Ops attention pages at 64", START,
+        SRT + "layers/attention/hpc_ops_backend.py: the backend raises on another page size"),
+    Requirement(
+        "fa3-gpu", uses("fa3"),
+        gpu("SM8x or SM9x", lambda t: t.is_cuda and t.capability[0] in (8, 9)),
+        "FlashAttention 3 kernels are built for Ampere/Ada and Hopper", START,
+        SRT + "layers/attention/attention_registry.py: create_flashattention_v3_backend "
+        "asserts SM8x (non-MLA) or SM9x when the backend is built; resolution accepts it",
+        detail=lambda p: (f"FlashAttention 3 is built for SM8x and SM9x; {p.target.name} is "
+                          f"SM{p.target.sm}" + ("" if p.target.is_cuda else
+                                                " on ROCm, where its CUDA kernels do not exist"))),
+    Requirement(
+        "fa4-gpu", uses("fa4"),
+        gpu("an NVIDIA SM8x-SM12x GPU", lambda t: t.is_cuda and 8 <= t.capability[0] <= 12),
+        "FlashAttention 4 is a CuTe DSL (CUDA) kernel for SM8x to SM11x, with an SM12x port",
+        START,
+        "sglang/kernels/ops/attention/flash_attn/cute/interface.py asserts the arch is SM8x-SM11x "
+        "(SM12x goes to flash_attention_v4_sm120); nothing of it exists on ROCm",
+        detail=lambda p: (f"FlashAttention 4 is a CUDA kernel for SM8x-SM12x; {p.target.name} "
+                          f"is {'SM' + str(p.target.sm) if p.target.is_cuda else 'a ROCm GPU'}")),
+    Requirement(
+        "fa3-not-mla-on-sm8x", uses("fa3") & model("an MLA model", lambda m: m.is_mla)
+        & gpu("an SM8x GPU", lambda t: t.is_cuda and t.capability[0] == 8),
+        NEVER, "FlashAttention 3's MLA path needs Hopper", START,
+        SRT + "layers/attention/attention_registry.py: create_flashattention_v3_backend "
+        "asserts"),
+    Requirement(
+        "fa3-kv-e4m3", uses("fa3"), ~field_is("kv_cache_dtype", "fp8_e5m2"),
+        "FlashAttention 3 reads FP8 KV caches in e4m3 only", RUNTIME,
+        SRT + "layers/attention/flashattention_backend.py casts q to the KV dtype and the "
+        "FA3 kernel takes fp16/bf16/e4m3; _attention_backend_fa3_fp8_fallback looks at "
+        "attention_backend only, so a split fa3 side keeps e5m2"),
+    Requirement(
+        "fa4-topk-page-1", uses("fa4") & eagle_topk_gt_1, field_in("page_size", {1}),
+        "FA4's kernel aborts on EAGLE's two-pass page-tree cascade at page_size > 1", RUNTIME,
+        SRT + "arg_groups/overrides.py: _fa4_page_constraint skips its force for top-k > 1 "
+        "because the FA4 CUTLASS kernel aborts on that cascade at page > 1 (its comment); "
+        "the page-tree guard in _handle_eagle_family reads attention_backend only, so a "
+        "split fa4 side passes resolution", verified=False),
+    Requirement(
+        "fa4-page", uses("fa4") & model("a non-MLA model", lambda m: not m.is_mla)
+        & gpu("SM10x", lambda t: t.is_sm100),
+        field_in("page_size", {1, 128}),
+        "FA4 on SM10x is tuned for page 128 (TMA path); other page sizes take its non-TMA "
+        "paged path", DEGRADED,
+        "flash_attn/cute/interface.py (vendored FA4): a non-TMA paged path serves other page "
+        "sizes; SGLang 0.5.23's _fa4_page_constraint forces 128 as a policy", verified=False),
+    Requirement(
+        "full-prefill-graph-fa-page-1", graph_is("prefill", "full") & fa_prefill,
+        field_in("page_size", {1}),
+        "a full prefill CUDA graph captures the FlashAttention path at page 1 only", RUNTIME,
+        "unverified: only the later FA4 fix's description says so; "
+        "flashattention_backend.py _init_full_cg_prefill_metadata builds a page-strided "
+        "block table and asserts nothing", verified=False),
+    Requirement(
+        "eagle-topk-page-tree", eagle_topk_gt_1 & paged,
+        cond("the base backend is flashinfer, fa3 or triton",
+             lambda p: p["attention_backend"] in PAGE_TREE_BACKENDS, "attention_backend"),
+        "EAGLE top-k > 1 over pages needs the two-pass page-tree cascade", R,
+        SRT + "arg_groups/speculative_hook.py: _handle_eagle_family raises (it reads "
+        "attention_backend only)"),
+    Requirement(
+        "chunk-multiple-of-page",
+        chunked & cond("not a PD decode server",
+                       lambda p: p["disaggregation_mode"] != "decode", "disaggregation_mode"),
+        cond("chunked_prefill_size is a multiple of page_size", _chunk_aligned,
+             "chunked_prefill_size", "page_size"),
+        "prefill chunks are cut on page boundaries", START,
+        SRT + "arg_groups/validation_hook.py: check_server_args asserts "
+        "chunked_prefill_size % page_size == 0",
+        detail=lambda p: (f"chunked_prefill_size {p['chunked_prefill_size']} is not a "
+                          f"multiple of page_size {p['page_size']}")),
+    Requirement(
+        "mamba-no-buffer",
+        field_is("mamba_radix_cache_strategy", "no_buffer"),
+        cond("page_size 1, overlap scheduling off and not trtllm_mha",
+             lambda p: (p["page_size"] in (1, None) and p["disable_overlap_schedule"]
+                        and p["attention_backend"] != "trtllm_mha"),
+             "page_size", "disable_overlap_schedule", "attention_backend"),
+        "the no-buffer Mamba radix cache tracks state per token, synchronously", RUNTIME,
+        SRT + "arg_groups/mamba_hook.py: validate_mamba_no_buffer asserts on the values the "
+        "model hook sees; a later rule changing them is not re-checked", verified=False),
+    Requirement(
+        "eager-backend-no-graphs",
+        named("torch_native", fields=SIDES[:1]) | named("flex_attention", fields=SIDES[:1]),
+        cond("both CUDA-graph phases disabled",
+             lambda p: p.graph("decode", "backend") == p.graph("prefill", "backend")
+             == "disabled",
+             "cuda_graph_config.decode.backend", "cuda_graph_config.prefill.backend"),
+        "torch_native and flex_attention keep no CUDA-graph state, so capture fails", START,
+        SRT + "arg_groups/attention_hook.py turns both graphs off for them; "
+        "layers/attention/torch_native_backend.py has no graph metadata methods"),
+    Requirement(
+        "decode-graph-within-running-limit",
+        cond("decode graphs are on and max_running_requests is set",
+             lambda p: p.graph("decode", "backend") != "disabled"
+             and p["max_running_requests"] is not None,
+             "max_running_requests"),
+        cond("decode max_bs <= max_running_requests",
+             lambda p: _num(p.graph("decode", "max_bs")) <= p["max_running_requests"],
+             "cuda_graph_config.decode.max_bs"),
+        "graphs above the request limit are never captured, but the memory estimate "
+        "reserved room for them", DEGRADED,
+        SRT + "model_executor/base_cuda_graph_runner.py: get_batch_sizes_to_capture drops "
+        "sizes above the request pool; arg_groups/memory_hook.py reserves max_bs x 2 MB "
+        "before the speculative hook sets max_running_requests"),
+    Requirement(
+        "mem-fraction-reserve",
+        cond("mem_fraction_static was derived (not given)",
+             lambda p: not p.explicit("mem_fraction_static"), "mem_fraction_static"),
+        cond("it matches the final CUDA-graph and chunk setup",
+             lambda p: _reserve_matches(p), "mem_fraction_static",
+             "cuda_graph_config.prefill.backend", "cuda_graph_config.decode.backend",
+             "chunked_prefill_size"),
+        "the static fraction was estimated for graphs or a chunk the final plan does not "
+        "have, so part of the KV pool is left unused", DEGRADED,
+        SRT + "arg_groups/memory_hook.py estimates the reserve before later hooks turn "
+        "graphs off (torch_native, DeepSeek trtllm_mla prefill)"),
+)
+
+
+def _reserve_matches(plan: Values) -> bool:
+    """Recompute SGLang's reserve estimate on the final values; compare with the plan's."""
+    from launchplan.rules.memory import mem_fraction_default
+
+    if not isinstance(plan, Plan):
+        return True
+    decided = plan["mem_fraction_static"]
+    if any(d.source == "aiter_memory_scaling" for d in plan.result.chain("mem_fraction_static")):
+        return True  # a deliberate scaling on top of the estimate, not a stale estimate
+    again = mem_fraction_default(_FinalView(plan))
+    if not again:
+        return True
+    try:
+        return abs(again["mem_fraction_static"] - decided) < 5e-4
+    except TypeError:
+        return True
+
+
+class _FinalView:
+    """The final values, read like a view with ``mem_fraction_static`` unset."""
+
+    def __init__(self, plan: Plan) -> None:
+        self._plan = plan
+        self.target = plan.target
+        self.model = plan.model
+        self.record = plan.result.record
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "mem_fraction_static":
+            return None
+        return self._plan[name]
+
+    __getitem__ = __getattr__

@@ -1,0 +1,297 @@
+"""Launch-shape requirements: what SGLang only finds out once processes start.
+
+SGLang 0.5.23's resolution accepts a tensor-parallel size that does not divide the heads, or
+more GPUs than the host has; the launch then dies in a scheduler process (device ordinal,
+model construction, memory-pool sizing). These rows say so before anyone rents the GPUs.
+Each names the SGLang code that fails, and when.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from launchplan.checks.predicates import ALWAYS, Requirement, Severity, Values, cond
+
+START = Severity.FAILS_AT_START
+SRT = "sglang/srt/"
+LINEAR = SRT + "layers/linear.py (divide() asserts an even split)"
+
+#: Models whose attention layers split heads over the whole TP group, even under attention
+#: DP (``models/llama.py``, ``models/qwen2.py``); others split over the attention-TP group.
+FULL_TP_ATTENTION = frozenset({"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM"})
+#: Config keys that hold the number of routed experts, in SGLang's families.
+EXPERT_KEYS = ("n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts")
+
+
+def _int(value: Any, default: int = 1) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _text(p: Values) -> Mapping[str, Any]:
+    cfg = getattr(p.model, "text_config", None)
+    return cfg if isinstance(cfg, Mapping) else {}
+
+
+def _positive(p: Values, name: str) -> int:
+    """A parallel size as SGLang uses it, or 0 when it is not a positive integer."""
+    value = _int(p[name], 1)
+    return value if value >= 1 else 0
+
+
+# --- GPUs --------------------------------------------------------------------------------------
+
+
+def gpus_used(p: Values) -> tuple[int, int]:
+    """(highest GPU index a rank binds on this node, + 1; GPUs per replica on this node).
+
+    Without attention DP, ``dp_size`` replicas of tp x pp ranks each take their own GPUs
+    (``data_parallel_controller.py``); attention DP lives inside the tp x pp group. Ranks of
+    one replica bind ``base_gpu_id + pp_rank_on_node * tp_on_node + tp_rank * gpu_id_step``
+    (``engine.py``); replicas shift by tp x pp x gpu_id_step.
+    """
+    tp, pp = _positive(p, "tp_size"), _positive(p, "pp_size")
+    nnodes = max(1, _int(p["nnodes"], 1))
+    dp = max(1, _int(p["dp_size"], 1))
+    replicas = dp if _int(p["attn_dp_size"], 1) <= 1 else 1
+    step = max(1, _int(p["gpu_id_step"], 1))
+    base = max(0, _int(p["base_gpu_id"], 0))
+    pp_node = max(pp // nnodes, 1)
+    tp_node = max(tp // max(nnodes // max(pp, 1), 1), 1)
+    top = base + (replicas - 1) * tp * pp * step + (pp_node - 1) * tp_node + (tp_node - 1) * step
+    return top + 1, tp_node * pp_node * replicas
+
+
+def _gpus_fit(p: Values) -> bool:
+    return gpus_used(p)[0] <= p.target.gpu_count
+
+
+def _gpus_detail(p: Values) -> str:
+    top, count = gpus_used(p)
+    shape = f"tp {p['tp_size']} x pp {p['pp_size']}"
+    if _int(p["dp_size"], 1) > 1 and _int(p["attn_dp_size"], 1) <= 1:
+        shape += f" x dp {p['dp_size']} replicas"
+    if _int(p["nnodes"], 1) > 1:
+        shape += f" over {p['nnodes']} nodes"
+    need = f"{count} GPUs" if top == count else f"GPU index {top - 1}"
+    return (f"{shape} needs {need} on this node; {p.target.name} has "
+            f"{p.target.gpu_count}")
+
+
+# --- attention heads ---------------------------------------------------------------------------
+
+
+def attention_tp(p: Values) -> int:
+    """The TP width attention heads are split over, as the model's attention layer does it."""
+    tp = _positive(p, "tp_size") or 1
+    if p.model.arch0 in FULL_TP_ATTENTION:
+        return tp
+    return max(1, tp // max(1, _int(p["attn_dp_size"], 1)) // max(1, _int(p["attn_cp_size"], 1)))
+
+
+def _heads_split(p: Values) -> bool:
+    heads = p.model.num_attention_heads
+    if not heads:
+        return True
+    attn_tp = attention_tp(p)
+    if heads % attn_tp:
+        return False
+    if p.model.is_mla:
+        return True  # MLA has no KV heads to split
+    kv = p.model.total_num_kv_heads
+    if not kv:
+        return True
+    return kv % attn_tp == 0 if kv >= attn_tp else attn_tp % kv == 0
+
+
+def _heads_detail(p: Values) -> str:
+    m, attn_tp = p.model, attention_tp(p)
+    if m.num_attention_heads % attn_tp:
+        return (f"{m.num_attention_heads} attention heads do not split over attention TP "
+                f"{attn_tp}")
+    kv = m.total_num_kv_heads
+    if kv >= attn_tp:
+        return f"{kv} KV heads do not split over attention TP {attn_tp}"
+    return (f"attention TP {attn_tp} is not a multiple of the {kv} KV heads, so they cannot "
+            "be replicated evenly")
+
+
+# --- MoE and dense MLP -------------------------------------------------------------------------
+
+
+def experts(p: Values) -> int:
+    text = _text(p)
+    for key in EXPERT_KEYS:
+        value = text.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return 0
+
+
+def moe_tp(p: Values) -> int:
+    """SGLang's MoE TP width: tp // ep // moe_dp (0 when ep or moe_dp exceed tp)."""
+    tp = _positive(p, "tp_size") or 1
+    return tp // max(1, _int(p["ep_size"], 1)) // max(1, _int(p["moe_dp_size"], 1))
+
+
+def _moe_intermediate(p: Values) -> int:
+    text = _text(p)
+    value = text.get("moe_intermediate_size") or text.get("intermediate_size")
+    return value if isinstance(value, int) and value > 0 else 0
+
+
+def _moe_split(p: Values) -> bool:
+    n, ep, width = experts(p), max(1, _int(p["ep_size"], 1)), moe_tp(p)
+    if width < 1:
+        return False
+    inter = _moe_intermediate(p)
+    return n % ep == 0 and (not inter or inter % width == 0)
+
+
+def _moe_detail(p: Values) -> str:
+    n, ep, width = experts(p), max(1, _int(p["ep_size"], 1)), moe_tp(p)
+    if width < 1:
+        return (f"ep_size {ep} is wider than tp_size {p['tp_size']}: the MoE TP width "
+                "tp // ep // moe_dp is 0")
+    if n % ep:
+        return f"{n} routed experts do not split over ep_size {ep}"
+    return (f"moe_intermediate_size {_moe_intermediate(p)} does not split over the MoE TP "
+            f"width {width} (tp // ep // moe_dp)")
+
+
+def _has_dense_mlp(m: Any, text: Mapping[str, Any]) -> bool:
+    if not any(isinstance(text.get(k), int) and text.get(k) for k in EXPERT_KEYS):
+        return True
+    return bool(text.get("first_k_dense_replace")) or bool(text.get("mlp_only_layers"))
+
+
+def _dense_width(p: Values) -> int:
+    if p["moe_dense_tp_size"] == 1 and experts(p):
+        return 1  # DeepSeek-style dense layers replicated
+    return _positive(p, "tp_size") or 1
+
+
+def _dense_split(p: Values) -> bool:
+    text = _text(p)
+    inter = text.get("intermediate_size")
+    if not isinstance(inter, int) or inter <= 0 or not _has_dense_mlp(p.model, text):
+        return True
+    return inter % _dense_width(p) == 0
+
+
+# --- values ------------------------------------------------------------------------------------
+
+
+def _fraction_ok(p: Values) -> bool:
+    value = p["mem_fraction_static"]
+    if value is None:
+        return True
+    return isinstance(value, (int, float)) and math.isfinite(value) and 0 < value < 1
+
+
+def _draft_context_ok(p: Values) -> bool:
+    draft = p.draft
+    if draft is None or p["speculative_algorithm"] is None:
+        return True
+    if p.env.get("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "").strip().lower() in (
+            "1", "true", "yes", "on"):
+        return True
+    return draft.derived_context_len >= p.model.context_len
+
+
+def _page_ok(p: Values) -> bool:
+    page = p["page_size"]
+    return page is None or (isinstance(page, int) and page >= 1)
+
+
+LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
+    Requirement(
+        "gpus-on-node", ALWAYS,
+        cond("every rank's GPU index exists on the node", _gpus_fit,
+             "tp_size", "pp_size", "dp_size", "nnodes", "base_gpu_id", "gpu_id_step"),
+        "each scheduler rank binds its own GPU; a rank whose GPU index the node lacks dies",
+        START,
+        SRT + "entrypoints/engine.py: _launch_scheduler_processes and "
+        "managers/data_parallel_controller.py: launch_dp_schedulers place ranks; "
+        "model_executor/model_runner.py: ModelRunner.__init__ fails in set_device (no "
+        "device-count check in resolution or check_server_args)",
+        detail=_gpus_detail),
+    Requirement(
+        "parallel-sizes-positive", ALWAYS,
+        cond("tp_size, pp_size and dp_size are at least 1",
+             lambda p: all(_int(p[f], 1) >= 1 for f in ("tp_size", "pp_size", "dp_size")),
+             "tp_size", "pp_size", "dp_size"),
+        "a parallel size below 1 launches no scheduler ranks", START,
+        "SGLang 0.5.23 validates none of them in resolution or check_server_args; the rank "
+        "ranges in entrypoints/engine.py come out empty", verified=False),
+    Requirement(
+        "attention-heads-split", ALWAYS,
+        cond("the attention heads (and KV heads, or their replication) split evenly over "
+             "attention TP", _heads_split, "tp_size", "attn_dp_size", "attn_cp_size"),
+        "each attention-TP rank holds a whole number of query heads and of KV heads (KV heads "
+        "are replicated when fewer than the ranks)", START,
+        SRT + "models/llama.py: LlamaAttention.__init__ (and qwen2, qwen3, qwen3_moe, "
+        "gpt_oss, deepseek_v2 for MLA) assert; " + LINEAR + ": QKVParallelLinear",
+        detail=_heads_detail),
+    Requirement(
+        "moe-experts-split",
+        cond("an MoE model", lambda p: experts(p) > 0),
+        cond("experts split over ep_size and the expert width over tp // ep // moe_dp",
+             _moe_split, "ep_size", "tp_size", "moe_dp_size"),
+        "each EP rank holds whole experts and each MoE-TP rank a whole slice of them", START,
+        SRT + "layers/moe/fused_moe_triton/layer.py: FusedMoE.__init__ asserts both; a MoE TP "
+        "width of 0 divides by zero in runtime_context.py derive_spawn_ranks",
+        detail=_moe_detail),
+    Requirement(
+        "dense-mlp-split", ALWAYS,
+        cond("intermediate_size splits over the dense MLP's TP width", _dense_split,
+             "tp_size", "moe_dense_tp_size"),
+        "column- and row-parallel MLP layers split intermediate_size evenly", START,
+        LINEAR + ": MergedColumnParallelLinear / RowParallelLinear",
+        detail=lambda p: (f"intermediate_size {_text(p).get('intermediate_size')} does not "
+                          f"split over tp {_dense_width(p)}")),
+    Requirement(
+        "layers-per-stage", ALWAYS,
+        cond("at least one layer per pipeline stage",
+             lambda p: not p.model.num_hidden_layers
+             or p.model.num_hidden_layers >= _int(p["pp_size"], 1), "pp_size"),
+        "each pipeline stage holds at least one decoder layer", START,
+        SRT + "utils/common.py: make_layers asserts num_hidden_layers >= pp_size",
+        detail=lambda p: (f"pp_size {p['pp_size']} exceeds the model's "
+                          f"{p.model.num_hidden_layers} layers")),
+    Requirement(
+        "draft-context",
+        cond("a speculative draft model", lambda p: p.draft is not None,
+             "speculative_draft_model_path"),
+        cond("the draft's context length covers the target's (or "
+             "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN)", _draft_context_ok,
+             "context_length"),
+        "the draft worker is built with the target's context length and refuses a longer "
+        "one than its own config derives", START,
+        SRT + "configs/model_config.py: _derive_context_length raises ValueError, via "
+        "managers/tp_worker.py _init_model_config when the draft worker starts",
+        detail=lambda p: (f"the draft's context length {p.draft.derived_context_len} is "
+                          f"shorter than the target's {p.model.context_len}")),
+    Requirement(
+        "page-size-positive", ALWAYS,
+        cond("page_size >= 1", _page_ok, "page_size"),
+        "the KV pool is counted in pages: 0 divides by zero, a negative size gives a "
+        "negative page count", START,
+        SRT + "arg_groups/validation_hook.py: check_server_args (chunk % page); "
+        "model_executor/pool_configurator.py: calculate_pool_sizes; "
+        "mem_cache/allocator/paged.py: PagedTokenToKVPoolAllocator",
+        detail=lambda p: f"page_size {p['page_size']} is not a positive number of tokens"),
+    Requirement(
+        "mem-fraction-range", ALWAYS,
+        cond("0 < mem_fraction_static < 1", _fraction_ok, "mem_fraction_static"),
+        "the static pool takes this fraction of the memory seen before loading: at 0 or "
+        "below nothing is left for the KV cache, nan and inf cannot be sized, and at 1 or "
+        "above the pool claims memory activations and CUDA graphs need (above 1, more than "
+        "the GPU has)", START,
+        SRT + "mem_cache/kv_cache_configurator.py: _profile_available_bytes raises when no "
+        "memory is left for the KV cache (nan: int() ValueError, inf: OverflowError); "
+        "resolution never validates the value",
+        detail=lambda p: (f"mem_fraction_static {p['mem_fraction_static']} is outside "
+                          "(0, 1)")),
+)

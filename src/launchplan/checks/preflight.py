@@ -1,0 +1,197 @@
+"""Preflight: will this launch start on this hardware, and if not, why and what avoids it.
+
+Every plan gets a verdict from the one requirement table, SGLang's launcher checks (the
+LAUNCHER phase) and, for a refused launch, the refusal itself. A problem carries its
+severity, a one-line why, the evidence (SGLang file and function, or the kernel fact) and,
+when asked, the single flag changes that avoid it. Unverified requirements are reported but
+never decide the verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from launchplan.checks.requirements import (
+    REQUIREMENTS,
+    Plan,
+    Requirement,
+    Severity,
+    by_name,
+    check,
+)
+from launchplan.engine.result import Result
+
+VALIDATION = "sglang/srt/arg_groups/validation_hook.py: "
+VERDICT_TEXT = {"starts": "starts", "fails-at-start": "fails at start-up",
+                "runtime-error": "runtime error", "refused": "refused"}
+
+
+@dataclass
+class Problem:
+    """One reason a launch will not start (or will run worse than it could)."""
+
+    requirement: str  # a requirement's name, or the rule that refused
+    severity: Severity
+    why: str
+    evidence: str
+    verified: bool = True
+    fields: tuple[str, ...] = ()
+    values: dict[str, Any] = field(default_factory=dict)
+    rules: tuple[str, ...] = ()  # the rules whose decisions produced the offending values
+    fixes: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def decides(self) -> bool:
+        """Whether this problem can make the verdict something other than ``starts``."""
+        return self.verified and self.severity.blocks
+
+    def to_dict(self) -> dict[str, Any]:
+        from launchplan.checks.alternatives import as_flags
+
+        return {"requirement": self.requirement, "severity": self.severity.value,
+                "why": self.why, "evidence": self.evidence, "verified": self.verified,
+                "fields": list(self.fields), "values": self.values, "rules": list(self.rules),
+                "fixes": [as_flags(f) for f in self.fixes]}
+
+
+@dataclass
+class Preflight:
+    problems: list[Problem]
+
+    @property
+    def verdict(self) -> str:
+        worst = [p.severity for p in self.problems if p.decides]
+        return min(worst, key=lambda s: s.rank).value if worst else "starts"
+
+    @property
+    def starts(self) -> bool:
+        return self.verdict == "starts"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verdict": self.verdict, "problems": [p.to_dict() for p in self.problems]}
+
+
+def preflight(result: Result, requirements: Iterable[Requirement] | None = None) -> Preflight:
+    """The verdict on a resolved plan: requirement violations and launcher refusals."""
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for v in check(result, requirements):
+        req = v.requirement
+        seen.add(req.name)
+        problems.append(Problem(req.name, req.severity, v.message, req.evidence,
+                                req.verified, req.culprits(Plan(result)), _plain(v.values),
+                                v.sources))
+    for rule, message, requirement in result.launcher:
+        if requirement in seen:
+            continue
+        problems.append(_from_rule(rule, message, requirement, Severity.FAILS_AT_START,
+                                   result))
+    problems.sort(key=lambda p: (p.severity.rank, not p.verified, p.requirement))
+    return Preflight(problems)
+
+
+def refused(source: str, message: str, requirement: str | None,
+            result: Result | None) -> Preflight:
+    """The verdict on a launch SGLang's resolution refuses: one ``refused`` problem."""
+    return Preflight([_from_rule(source, message, requirement, Severity.REFUSED, result)])
+
+
+def _from_rule(rule: str, message: str, requirement: str | None, severity: Severity,
+               result: Result | None) -> Problem:
+    if requirement is not None:
+        req = by_name(requirement)
+        fields = req.fields
+        return Problem(req.name, severity, message, req.evidence, req.verified, fields,
+                       _values(result, fields), (rule,))
+    spec = _rule_spec(rule)
+    where = spec.sglang if spec is not None else rule
+    evidence = (VALIDATION + where if severity is Severity.FAILS_AT_START
+                else f"SGLang 0.5.23: {where}")
+    fields = tuple(sorted(spec.reads)) if spec is not None else ()
+    return Problem(rule, severity, message, evidence, True, fields, {}, (rule,))
+
+
+def _values(result: Result | None, fields: Iterable[str]) -> dict[str, Any]:
+    if result is None:
+        return {}
+    return _plain({f: result.value_at(f) for f in fields})
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()}
+
+
+def _rule_spec(name: str) -> Any:
+    from launchplan.engine.registry import discover
+
+    for (rule_name, _variant), spec in discover().items():
+        if rule_name == name:
+            return spec
+    return None
+
+
+# --- what avoids a problem ---------------------------------------------------------------------
+
+Resolver = Callable[[dict[str, Any]], Result]
+
+
+def find_fixes(problem: Problem, result: Result | None, resolve_with: Resolver,
+               *, limit: int = 4) -> list[dict[str, Any]]:
+    """Up to ``limit`` single-flag changes under which ``problem`` is gone and the launch
+    still resolves with nothing worse than what it had."""
+    from launchplan.checks.alternatives import ALWAYS_TRY, trial_values
+    from launchplan.errors import LaunchplanError
+    from launchplan.input.fields import FIELDS
+
+    candidates = [GRAPH_FLAGS.get(f, f) for f in problem.fields] + list(ALWAYS_TRY)
+    found: list[dict[str, Any]] = []
+    for name in dict.fromkeys(c for c in candidates if c in FIELDS):
+        current = result.value(name) if result is not None else None
+        trials = trial_values(name)
+        if result is not None and result.record.raw.explicit(name):
+            trials = (FIELDS[name].default, *trials)  # dropping the flag first
+        for value in dict.fromkeys(trials):
+            if value == current:
+                continue
+            try:
+                other = resolve_with({name: value})
+            except LaunchplanError:
+                continue
+            if not _still_there(problem, other):
+                found.append({name: value})
+                if len(found) >= limit or sum(name in f for f in found) >= PER_FIELD:
+                    break
+        if len(found) >= limit:
+            break
+    return found
+
+
+PER_FIELD = 2  # alternatives shown per flag
+
+
+# A CUDA-graph setting and the flag a user changes it with.
+GRAPH_FLAGS = {"cuda_graph_config.prefill.backend": "cuda_graph_backend_prefill",
+               "cuda_graph_config.decode.backend": "cuda_graph_backend_decode",
+               "cuda_graph_config.decode.max_bs": "cuda_graph_max_bs_decode",
+               "cuda_graph_config.prefill.max_bs": "cuda_graph_max_bs_prefill"}
+
+
+def _still_there(problem: Problem, other: Result) -> bool:
+    again = preflight(other)
+    if any(p.requirement == problem.requirement for p in again.problems):
+        return True
+    # a fix that trades this problem for a worse or equal one (even a suspected one) is no fix
+    return any(p.severity.blocks and p.severity.rank <= problem.severity.rank
+               for p in again.problems)
+
+
+def with_fixes(report: Preflight, result: Result | None, resolve_with: Resolver) -> Preflight:
+    for problem in report.problems:
+        problem.fixes = find_fixes(problem, result, resolve_with)
+    return report
+
+
+__all__ = ["REQUIREMENTS", "Preflight", "Problem", "VERDICT_TEXT", "find_fixes", "preflight",
+           "refused", "with_fixes"]
