@@ -42,7 +42,7 @@ def test_explain_table_and_graph_keys(capsys):
 def test_explain_all_covers_every_changed_field(capsys):
     code, out, _ = cli(["explain", "--all", *B200, "--format", "json"], capsys)
     assert code == 0
-    fields = {item["field"] for item in json.loads(out)}
+    fields = {item["field"] for item in json.loads(out)["explanations"]}
     assert {"attention_backend", "page_size", "mem_fraction_static"} <= fields
 
 
@@ -63,7 +63,7 @@ def test_check_finds_c1_only_under_0_5_23(compat, finds_c1, capsys):
     c1 = [p for p in report["problems"] if p["requirement"] == "full-prefill-graph-fa-page-1"
           and "fa4_page_constraint" in p["sources"]]
     assert bool(c1) == finds_c1
-    assert code == (1 if report["problems"] else 0)
+    assert code == (1 if report["failing"] else 0)
     if finds_c1:
         assert c1[0]["example"]["argv"] == ["--attention-backend", "fa4",
                                             "--cuda-graph-backend-prefill", "full"]
@@ -106,7 +106,8 @@ def test_sweep_groups_refusals_and_sweeps_gpus(capsys):
                         "--axis", "attention_backend=trtllm_mha", "--format", "json"], capsys)
     report = json.loads(out)
     assert report["points"] == 2 and len(report["refused"]) == 1
-    assert report["refused"][0]["points"] == [{"gpu": "a100", "attention_backend": "trtllm_mha"}]
+    assert report["refused"][0]["points"] == [{"gpu": "a100", "attention_backend": "trtllm_mha",
+                                               "verdict": "refused"}]
 
 
 def test_sweep_csv_and_table(capsys):

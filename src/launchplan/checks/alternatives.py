@@ -29,6 +29,7 @@ NUMERIC_TRIALS: dict[str, tuple[Any, ...]] = {
     "chunked_prefill_size": (2048, 8192, 16384),
     "cuda_graph_max_bs_decode": (8, 64, 256),
     "max_running_requests": (64, 256),
+    "context_length": (2048, 8192, 32768),
 }
 # Fields whose value changes which kernels run; worth trying even if a rule did not read them.
 ALWAYS_TRY = ("attention_backend", "prefill_attention_backend", "decode_attention_backend",

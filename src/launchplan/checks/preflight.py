@@ -138,9 +138,9 @@ Resolver = Callable[[dict[str, Any]], Result]
 
 
 def find_fixes(problem: Problem, result: Result | None, resolve_with: Resolver,
-               *, limit: int = 4) -> list[dict[str, Any]]:
+               *, limit: int = 4, known: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """Up to ``limit`` single-flag changes under which ``problem`` is gone and the launch
-    still resolves with nothing worse than what it had."""
+    still resolves with no new problem as bad (``known``: the problems it already has)."""
     from launchplan.checks.alternatives import ALWAYS_TRY, trial_values
     from launchplan.errors import LaunchplanError
     from launchplan.input.fields import FIELDS
@@ -159,7 +159,7 @@ def find_fixes(problem: Problem, result: Result | None, resolve_with: Resolver,
                 other = resolve_with({name: value})
             except LaunchplanError:
                 continue
-            if not _still_there(problem, other):
+            if not _still_there(problem, other, known):
                 found.append({name: value})
                 if len(found) >= limit or sum(name in f for f in found) >= PER_FIELD:
                     break
@@ -178,18 +178,19 @@ GRAPH_FLAGS = {"cuda_graph_config.prefill.backend": "cuda_graph_backend_prefill"
                "cuda_graph_config.prefill.max_bs": "cuda_graph_max_bs_prefill"}
 
 
-def _still_there(problem: Problem, other: Result) -> bool:
+def _still_there(problem: Problem, other: Result, known: frozenset[str]) -> bool:
     again = preflight(other)
     if any(p.requirement == problem.requirement for p in again.problems):
         return True
-    # a fix that trades this problem for a worse or equal one (even a suspected one) is no fix
+    # a fix that brings a new problem as bad or worse (even a suspected one) is no fix
     return any(p.severity.blocks and p.severity.rank <= problem.severity.rank
-               for p in again.problems)
+               and p.requirement not in known for p in again.problems)
 
 
 def with_fixes(report: Preflight, result: Result | None, resolve_with: Resolver) -> Preflight:
+    known = frozenset(p.requirement for p in report.problems)
     for problem in report.problems:
-        problem.fixes = find_fixes(problem, result, resolve_with)
+        problem.fixes = find_fixes(problem, result, resolve_with, known=known)
     return report
 
 

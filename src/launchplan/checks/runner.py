@@ -1,9 +1,10 @@
 """``check``'s engine: resolve every point of a space and classify what goes wrong.
 
-Problem kinds: ``requirement`` (a plan breaks a kernel or feature requirement), ``crash``
-(a rule raised instead of refusing), ``non-idempotent`` (resolving the plan's own values
-again changes them, beyond SGLang's listed exceptions) and ``non-deterministic`` (the same
-input resolved twice differs). Refusals are not problems: SGLang refuses those launches too.
+Problem kinds: a preflight severity (``fails-at-start``, ``runtime-error``, ``degraded``:
+a plan breaks a requirement of the table, or SGLang's launcher checks), ``crash`` (a rule
+raised instead of refusing), ``non-idempotent`` (resolving the plan's own values again
+changes them, beyond SGLang's listed exceptions) and ``non-deterministic`` (the same input
+resolved twice differs). Refusals are not problems: SGLang refuses those launches too.
 """
 
 from __future__ import annotations
@@ -16,21 +17,33 @@ from typing import Any
 
 from launchplan.checks.effective import candidate_fields, effective, key_of
 from launchplan.checks.idempotence import differences, pinned_fields, unexpected
-from launchplan.checks.requirements import check as check_requirements
+from launchplan.checks.predicates import Severity
+from launchplan.checks.preflight import preflight
 from launchplan.checks.space import Point
 from launchplan.errors import InputError, Refusal
 
 DETERMINISM_EVERY = 16  # re-resolve every Nth point from scratch to compare
 
 
+SEVERITY_KINDS = frozenset(s.value for s in Severity)
+
+
 @dataclass
 class ProblemClass:
-    kind: str
+    kind: str  # a preflight severity, or crash / non-idempotent / non-deterministic
     requirement: str
     sources: tuple[str, ...]
     count: int = 0
     example: Point | None = None
     detail: str = ""
+    verified: bool = True
+
+    def failing(self, fail_on: Severity = Severity.RUNTIME_ERROR) -> bool:
+        """Whether this class fails the check: engine defects always do; preflight problems
+        when verified and at least as bad as ``fail_on``."""
+        if self.kind not in SEVERITY_KINDS:
+            return True
+        return self.verified and Severity(self.kind).rank <= fail_on.rank
 
     def add(self, point: Point, detail: str) -> None:
         self.count += 1
@@ -39,7 +52,7 @@ class ProblemClass:
 
     def to_dict(self) -> dict[str, Any]:
         assert self.example is not None
-        return {"kind": self.kind, "requirement": self.requirement,
+        return {"kind": self.kind, "requirement": self.requirement, "verified": self.verified,
                 "sources": list(self.sources), "count": self.count,
                 "example": {"gpu": self.example.gpu, "model": self.example.model,
                             "argv": self.example.argv()},
@@ -54,11 +67,12 @@ class Report:
     classes: dict[tuple[str, str, tuple[str, ...]], ProblemClass] = field(default_factory=dict)
 
     def add(self, kind: str, requirement: str, sources: Sequence[str], point: Point,
-            detail: str = "") -> None:
+            detail: str = "", verified: bool = True) -> None:
         key = (kind, requirement, tuple(sources))
         entry = self.classes.get(key)
         if entry is None:
-            entry = self.classes[key] = ProblemClass(kind, requirement, tuple(sources))
+            entry = self.classes[key] = ProblemClass(kind, requirement, tuple(sources),
+                                                     verified=verified)
         entry.add(point, detail)
 
     def merge(self, other: Report) -> None:
@@ -76,11 +90,35 @@ class Report:
             mine.count = count + entry.count
 
     def problems(self) -> list[ProblemClass]:
-        return sorted(self.classes.values(), key=lambda c: (c.kind, c.requirement, -c.count))
+        return sorted(self.classes.values(), key=lambda c: (_kind_rank(c.kind),
+                                                            not c.verified, c.requirement,
+                                                            -c.count))
 
-    def to_dict(self) -> dict[str, Any]:
+    def failing(self, fail_on: Severity = Severity.RUNTIME_ERROR) -> list[ProblemClass]:
+        return [c for c in self.problems() if c.failing(fail_on)]
+
+    def counts(self) -> dict[str, int]:
+        """Points per kind; unverified preflight problems are counted on their own."""
+        out: dict[str, int] = {}
+        for c in self.classes.values():
+            key = c.kind if c.verified else "unverified"
+            out[key] = out.get(key, 0) + c.count
+        return dict(sorted(out.items(), key=lambda kv: _kind_rank(kv[0])))
+
+    def to_dict(self, fail_on: Severity = Severity.RUNTIME_ERROR) -> dict[str, Any]:
         return {"points": self.points, "refused": self.refused, "bad_input": self.bad_input,
-                "problems": [p.to_dict() for p in self.problems()]}
+                "fail_on": fail_on.value, "counts": self.counts(),
+                "failing": len(self.failing(fail_on)),
+                "problems": [{**p.to_dict(), "failing": p.failing(fail_on)}
+                             for p in self.problems()]}
+
+
+_KIND_ORDER = ("crash", "non-deterministic", "non-idempotent", "refused", "fails-at-start",
+               "runtime-error", "degraded", "unverified")
+
+
+def _kind_rank(kind: str) -> int:
+    return _KIND_ORDER.index(kind) if kind in _KIND_ORDER else len(_KIND_ORDER)
 
 
 def point_resolver(compat: str) -> Callable[[Point, dict[str, Any] | None], Any]:
@@ -121,10 +159,10 @@ def check_points(points: Iterable[Point], compat: str, start_index: int = 0) -> 
         except RuleCrash as crash:
             report.add("crash", crash.source, (crash.source,), point, str(crash))
             continue
-        for violation in check_requirements(result):
-            detail = ", ".join(f"{k}={v}" for k, v in violation.values.items())
-            report.add("requirement", violation.requirement.name, violation.sources, point,
-                       detail)
+        for problem in preflight(result).problems:
+            detail = ", ".join(f"{k}={v}" for k, v in problem.values.items()) or problem.why
+            report.add(problem.severity.value, problem.requirement, problem.rules, point,
+                       detail, problem.verified)
         _check_idempotence(result, point, resolve, report)
         if index % DETERMINISM_EVERY == 0:
             _check_determinism(result, point, resolve, report)

@@ -29,6 +29,8 @@ class SweepReport:
     points: int
     distinct: list[Group]
     refused: dict[str, list[dict[str, Any]]]
+    # points that resolve but will not start (preflight), by verdict and first problem
+    not_starting: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -37,6 +39,8 @@ class SweepReport:
                           "collapsed_by": list(g.collapsed_by)} for g in self.distinct],
             "refused": [{"reason": reason, "points": pts}
                         for reason, pts in self.refused.items()],
+            "not_starting": [{"verdict": verdict, "reason": reason, "points": pts}
+                             for (verdict, reason), pts in self.not_starting.items()],
         }
 
 
@@ -56,27 +60,40 @@ def axis_values(point: Point, axes: Sequence[str]) -> dict[str, Any]:
 
 def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str, *,
               progress: bool = False) -> SweepReport:
+    from launchplan.checks.preflight import preflight
     from launchplan.checks.runner import point_resolver, progress_bar
 
     resolve = point_resolver(compat)
     resolved: list[tuple[Point, Result]] = []
     refused: dict[str, list[dict[str, Any]]] = {}
+    not_starting: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for n, point in enumerate(points, 1):
         if progress and (n % 200 == 0 or n == len(points)):
             progress_bar(True, n, len(points), done=n == len(points))
         try:
-            resolved.append((point, resolve(point)))
+            result = resolve(point)
         except Refusal as exc:
             refused.setdefault(f"{exc.source}: {exc.message}", []).append(
-                axis_values(point, axes))
+                {**axis_values(point, axes), "verdict": "refused"})
+            continue
         except InputError as exc:
-            refused.setdefault(f"bad input: {exc.message}", []).append(axis_values(point, axes))
+            refused.setdefault(f"bad input: {exc.message}", []).append(
+                {**axis_values(point, axes), "verdict": "bad input"})
+            continue
+        report = preflight(result)
+        if not report.starts:
+            first = next(p for p in report.problems if p.decides)
+            not_starting.setdefault((report.verdict, f"{first.requirement}: {first.why}"),
+                                    []).append({**axis_values(point, axes),
+                                                "verdict": report.verdict})
+            continue
+        resolved.append((point, result))
     names = candidate_fields(r for _, r in resolved)
     groups: dict[str, Group] = {}
     for point, result in resolved:
         config = effective(result, names)
         group = groups.setdefault(key_of(config), Group(config))
-        group.points.append(axis_values(point, axes))
+        group.points.append({**axis_values(point, axes), "verdict": "starts"})
         for axis in axes:
             if axis in ("gpu", "model") or not result.record.raw.explicit(axis):
                 continue
@@ -86,4 +103,4 @@ def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str, *,
     for group in distinct:
         if len(group.points) == 1:
             group.collapsed_by.clear()
-    return SweepReport(len(points), distinct, refused)
+    return SweepReport(len(points), distinct, refused, not_starting)

@@ -10,21 +10,26 @@ from launchplan.errors import InputError
 
 HELP = """usage: launchplan check [--gpu NAME]... [--model-path MODEL]... [--axis FIELD=v1,v2]...
                         [--sample N --seed S] [--jobs N] [--compat default|0.5.23]
-                        [--format table|json]
+                        [--format table|json] [--fail-on runtime-error|fails-at-start|degraded]
 
-Resolves every point of a combinatorial space and reports problems by class: requirement
-violations, rules that crash instead of refusing, non-idempotence and non-determinism.
+Resolves every point of a combinatorial space and reports problems by class: preflight
+problems by severity (fails-at-start, runtime-error, degraded: the requirement table and
+SGLang's launcher checks), rules that crash instead of refusing, non-idempotence and
+non-determinism. Unverified requirements are listed but never fail the check.
 
 The default space: every target x every bundled model x the attention backends for the
 model's attention kind (with split pairs) x page_size unset/1/16/64/128 x prefill CUDA graph
 unset/full/breakable/disabled x decode CUDA graph unset/full x speculation (none; EAGLE top-k
 1 and 4 for Llama-class models; MTP for DeepSeek) x KV dtype auto/fp8_e4m3/fp8_e5m2 x tp 1/8.
 --gpu and --model-path narrow it (repeatable); --axis FIELD=... replaces that dimension or
-adds one. Exit 0 when clean, 1 when problems are found, 2 for bad input.
+adds one. Exit 0 when clean, 1 when a failing problem is found (engine defects, and verified
+preflight problems at least as bad as --fail-on, runtime-error by default: degraded plans
+are counted, not failed), 2 for bad input.
 """
 
 ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--sample", "--seed", "--jobs",
-                     "--model-path", "--model"})
+                     "--model-path", "--model", "--fail-on"})
+FAIL_ON = ("fails-at-start", "runtime-error", "degraded")
 
 
 def main(argv: list[str]) -> int:
@@ -38,6 +43,12 @@ def main(argv: list[str]) -> int:
     if fmt not in ("table", "json"):
         raise InputError("--format", "table or json for check", fmt)
     compat = opts.get("compat") or "default"
+    from launchplan.checks.predicates import Severity
+
+    fail_on_text = opts.get("fail_on") or "runtime-error"
+    if fail_on_text not in FAIL_ON:
+        raise InputError("--fail-on", " or ".join(FAIL_ON), fail_on_text)
+    fail_on = Severity(fail_on_text)
     if opts.get("sample") is not None:
         if opts["sample"] <= 0:
             raise InputError("--sample", "a positive number of points", opts["sample"])
@@ -48,22 +59,29 @@ def main(argv: list[str]) -> int:
     if jobs is not None and jobs <= 0:
         raise InputError("--jobs", "a positive number of processes", jobs)
     report = run_check(points, compat, jobs=jobs, progress=sys.stderr.isatty())
+    failing = report.failing(fail_on)
     if fmt == "json":
-        sys.stdout.write(to_json(report.to_dict()) + "\n")
+        sys.stdout.write(to_json(report.to_dict(fail_on)) + "\n")
     else:
         out = sys.stdout
         out.write(f"{report.points} points checked ({report.refused} refused by SGLang's rules, "
                   f"{report.bad_input} bad input), rules {compat}\n")
+        counts = report.counts()
+        if counts:
+            out.write("problem points by kind: "
+                      + ", ".join(f"{k} {n}" for k, n in counts.items()) + "\n")
         problems = report.problems()
         if not problems:
             out.write("no problems found\n")
         else:
-            rows = [(p.kind, p.requirement, ", ".join(p.sources), p.count,
+            rows = [(p.kind + ("" if p.verified else " (unverified)"),
+                     "yes" if p.failing(fail_on) else "no", p.requirement,
+                     ", ".join("input" if s == "input" else s for s in p.sources), p.count,
                      f"--gpu {p.example.gpu} --model-path {p.example.model} "
                      + " ".join(p.example.argv())) for p in problems if p.example]
-            render_table(("kind", "requirement", "rules", "points", "smallest example"), rows,
-                         out)
-    return 1 if report.classes else 0
+            render_table(("kind", "fails", "requirement", "rules", "points",
+                          "smallest example"), rows, out)
+    return 1 if failing else 0
 
 
 def build_space(argv: list[str], allowed: frozenset[str]):

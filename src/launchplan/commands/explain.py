@@ -6,7 +6,7 @@ import sys
 from typing import Any, TextIO
 
 from launchplan.commands.options import split_argv
-from launchplan.commands.output import cell, to_json
+from launchplan.commands.output import cell, print_preflight, to_json
 from launchplan.commands.resolve import parse_env
 from launchplan.commands.targets_arg import target_from
 from launchplan.errors import InputError
@@ -16,7 +16,8 @@ HELP = """usage: launchplan explain FIELD --gpu TARGET --model-path MODEL [SGLan
 
 The chain behind one field: its input or default, then each declaration with the rule, the
 fields and facts it read and its reason; an override of your input says what would have
-kept it. FIELD may be dotted: cuda_graph_config.prefill.backend.
+kept it. FIELD may be dotted: cuda_graph_config.prefill.backend. The preflight verdict of
+the plan comes first (JSON: a "preflight" key; --all gives {"explanations": [...]}).
 
 options: --all, --format table|json, --compat default|0.5.23, --gpu-* overrides, --env K=V
 """
@@ -29,6 +30,7 @@ def main(argv: list[str]) -> int:
     if any(a in ("-h", "--help") for a in argv):
         sys.stdout.write(HELP)
         return 0
+    from launchplan.checks.preflight import preflight, refused, with_fixes
     from launchplan.engine.pipeline import run
     from launchplan.errors import Refusal
     from launchplan.explain import changed_fields, explain_field
@@ -60,21 +62,31 @@ def main(argv: list[str]) -> int:
         raw = build_raw(split.sglang_argv, extra)
         return run(build_record(raw, target, compat=compat, env=env), rules, trace=True)
 
+    def quick(extra: dict[str, Any]):
+        raw = build_raw(split.sglang_argv, extra)
+        return run(build_record(raw, target, compat=compat, env=env), rules)
+
     try:
         result = resolve_with({})
+        report = with_fixes(preflight(result), result, quick)
     except Refusal as refusal:
         if refusal.result is None:
             raise
         result = refusal.result
+        report = with_fixes(refused(refusal.source, refusal.message, refusal.requirement,
+                                    result), result, quick)
         sys.stderr.write(f"launchplan: note: SGLang refuses this configuration "
                          f"({refusal.source}: {refusal.message}); explaining what was decided "
                          "before the refusal\n")
     fields = changed_fields(result) if field is None else [field]
     explanations = [explain_field(result, f, resolve_with) for f in fields]
     if fmt == "json":
-        payload: Any = explanations if field is None else explanations[0]
+        payload: Any = ({"explanations": explanations} if field is None
+                        else dict(explanations[0]))
+        payload["preflight"] = report.to_dict()
         sys.stdout.write(to_json(payload) + "\n")
     else:
+        print_preflight(report, sys.stdout)
         for item in explanations:
             print_explanation(item, sys.stdout)
     return 0

@@ -42,11 +42,17 @@ def requirements_main(argv: list[str]) -> int:
 
     opts = split_argv(argv, frozenset({"--format"})).options
     if opts.get("format") == "json":
-        sys.stdout.write(to_json([{"name": r.name, "when": r.when.text, "needs": r.needs.text,
-                                   "why": r.why} for r in REQUIREMENTS]) + "\n")
+        sys.stdout.write(to_json([{"name": r.name, "severity": r.severity.value,
+                                   "verified": r.verified, "when": r.when.text,
+                                   "needs": r.needs.text, "why": r.why,
+                                   "evidence": r.evidence} for r in REQUIREMENTS]) + "\n")
         return 0
-    render_table(("requirement", "when", "needs", "why"),
-                 [(r.name, r.when.text, r.needs.text, r.why) for r in REQUIREMENTS], sys.stdout)
+    out = sys.stdout
+    for r in REQUIREMENTS:
+        tag = r.severity.value + ("" if r.verified else ", unverified")
+        out.write(f"{r.name}  [{tag}]\n")
+        out.write(f"  when:     {r.when.text}\n  needs:    {r.needs.text}\n")
+        out.write(f"  why:      {r.why}\n  evidence: {r.evidence}\n\n")
     return 0
 
 

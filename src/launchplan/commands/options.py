@@ -42,6 +42,8 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--sample", "sample", "int", help="draw N points from the space"),
     Option("--seed", "seed", "int", help="random seed for --sample"),
     Option("--jobs", "jobs", "int", help="worker processes (default: every core)"),
+    Option("--fail-on", "fail_on", "value", ("fails-at-start", "runtime-error", "degraded"),
+           help="the mildest preflight severity that fails a check"),
     Option("--emit", "emit", "value", ("sglang",), help="print a pinned SGLang command line"),
 )}
 

@@ -14,7 +14,9 @@ HELP = """usage: launchplan sweep --axis FIELD=v1,v2,... [--axis ...] --gpu NAME
 
 Resolves the cartesian product of the axes and groups the points by the configuration they
 really run with, naming the rules that made points collapse; refused points are grouped by
-reason. `gpu` and `model` can be axes too (--axis gpu=h100,b200).
+reason, and points that resolve but will not start (preflight) are kept out of the
+configurations and grouped by their first problem. Every point carries its verdict.
+`gpu` and `model` can be axes too (--axis gpu=h100,b200).
 """
 
 ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--model-path", "--model"})
@@ -51,29 +53,39 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(to_json(report.to_dict()) + "\n")
     elif fmt == "csv":
         writer = csv.writer(sys.stdout)
-        writer.writerow(["group", *axes, "collapsed_by", "refused"])
+        writer.writerow(["group", *axes, "verdict", "collapsed_by", "reason"])
         for n, group in enumerate(report.distinct, 1):
             for point in group.points:
-                writer.writerow([n, *(point[a] for a in axes),
+                writer.writerow([n, *(point[a] for a in axes), point["verdict"],
                                  ";".join(group.collapsed_by), ""])
         for reason, points in report.refused.items():
             for point in points:
-                writer.writerow(["", *(point[a] for a in axes), "", reason])
+                writer.writerow(["", *(point[a] for a in axes), point["verdict"], "", reason])
+        for (_verdict, reason), points in report.not_starting.items():
+            for point in points:
+                writer.writerow(["", *(point[a] for a in axes), point["verdict"], "", reason])
     else:
         out = sys.stdout
+        failing = sum(len(p) for p in report.not_starting.values())
         out.write(f"{report.points} points, {len(report.distinct)} distinct configurations, "
-                  f"{sum(len(p) for p in report.refused.values())} refused\n\n")
+                  f"{sum(len(p) for p in report.refused.values())} refused, "
+                  f"{failing} will not start\n\n")
         shown = _varying(report)
         for n, group in enumerate(report.distinct, 1):
             summary = ", ".join(f"{k}={v}" for k, v in shown(group.config).items())
             out.write(f"config {n}: {summary or '(identical to the others in shown fields)'}\n")
-            rows = [[point[a] for a in axes] for point in group.points]
-            render_table(axes, rows, out)
+            rows = [[*(point[a] for a in axes), point["verdict"]] for point in group.points]
+            render_table([*axes, "verdict"], rows, out)
             if group.collapsed_by:
                 out.write("  collapsed by: " + ", ".join(group.collapsed_by) + "\n")
             out.write("\n")
         for reason, points in report.refused.items():
             out.write(f"refused ({len(points)} points): {reason}\n")
+        from launchplan.checks.preflight import VERDICT_TEXT
+
+        for (verdict, reason), points in report.not_starting.items():
+            out.write(f"{VERDICT_TEXT[verdict]} ({len(points)} points): {reason}\n")
+            render_table(axes, [[p[a] for a in axes] for p in points], out)
     return 0
 
 

@@ -1,0 +1,235 @@
+"""Preflight: every plan gets a verdict, with severity, evidence and the changes that avoid it.
+
+The launches are the ones a new user tried (issue 9); each verdict is checked in JSON and in
+the table, and ``--strict`` exits 3 on each.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan import resolve
+from launchplan.checks.preflight import preflight
+from launchplan.checks.requirements import REQUIREMENTS, Severity
+from launchplan.commands.main import main
+
+
+def cli(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def plan_json(argv, capsys):
+    code, out, err = cli(["resolve", *argv, "--format", "json"], capsys)
+    assert code in (0, 3), err
+    return code, json.loads(out, parse_constant=_reject)
+
+
+def _reject(token):
+    raise AssertionError(f"invalid JSON token {token}")
+
+
+FAILING = [
+    (["--gpu", "mi300x", "--model-path", "llama-3.1-8b", "--attention-backend", "fa3"],
+     "fa3-gpu"),
+    (["--gpu", "b200", "--model-path", "llama-3.1-8b", "--attention-backend", "fa3"], "fa3-gpu"),
+    (["--gpu", "mi300x", "--model-path", "llama-3.1-8b", "--attention-backend", "fa4"],
+     "fa4-gpu"),
+    (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--tp-size", "16"], "gpus-on-node"),
+    (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--tp-size", "3"],
+     "attention-heads-split"),
+    (["--gpu", "rtx5090", "--model-path", "llama-3.1-8b", "--tp-size", "2"], "gpus-on-node"),
+    (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--mem-fraction-static", "1.5"],
+     "mem-fraction-range"),
+    (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--page-size", "-16"],
+     "page-size-positive"),
+    (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--speculative-algorithm", "EAGLE",
+      "--speculative-draft-model-path", "llama-3.1-8b-eagle"], "draft-context"),
+]
+
+
+@pytest.mark.parametrize(("argv", "requirement"), FAILING)
+def test_launches_that_cannot_start_say_so_with_evidence(argv, requirement, capsys):
+    code, data = plan_json(argv, capsys)
+    assert code == 0
+    report = data["preflight"]
+    assert report["verdict"] == "fails-at-start"
+    problem = next(p for p in report["problems"] if p["requirement"] == requirement)
+    assert problem["severity"] == "fails-at-start" and problem["verified"]
+    assert problem["why"] and "sglang" in problem["evidence"]
+    assert problem["fields"]
+    assert problem["fixes"], "a single flag change that avoids it"
+    # the table leads with the verdict
+    code, out, _ = cli(["resolve", *argv], capsys)
+    assert code == 0 and out.startswith("preflight: fails at start-up")
+    assert requirement in out and "evidence:" in out and "avoid with:" in out
+    # --strict refuses it
+    code, _, err = cli(["resolve", *argv, "--strict"], capsys)
+    assert code == 3 and requirement in err
+
+
+def test_every_fix_really_avoids_the_problem(capsys):
+    _, data = plan_json(["--gpu", "h100", "--model-path", "llama-3.1-8b", "--tp-size", "3"],
+                        capsys)
+    problem = next(p for p in data["preflight"]["problems"]
+                   if p["requirement"] == "attention-heads-split")
+    for fix in problem["fixes"]:
+        flag, value = fix.split()
+        assert flag == "--tp-size"
+        again = resolve(["--tp-size", value], gpu="h100", model_path="llama-3.1-8b")
+        assert "attention-heads-split" not in {p.requirement for p in preflight(again).problems}
+
+
+@pytest.mark.parametrize(("gpu", "model", "argv"), [
+    ("h100", "llama-3.1-8b", []),
+    ("b200", "llama-3.1-8b", []),
+    ("b200", "deepseek-v3", ["--tp-size", "8"]),
+    ("h200", "deepseek-v3", ["--tp-size", "8"]),
+    ("h100", "qwen3-30b-a3b", ["--tp-size", "4", "--ep-size", "4"]),
+    ("b200", "gpt-oss-20b", []),
+])
+def test_plain_launches_start(gpu, model, argv, capsys):
+    code, data = plan_json(["--gpu", gpu, "--model-path", model, *argv], capsys)
+    assert code == 0 and data["preflight"]["verdict"] == "starts"
+    code, _, _ = cli(["resolve", "--gpu", gpu, "--model-path", model, *argv, "--strict"],
+                     capsys)
+    assert code == 0
+
+
+def test_degraded_plans_still_start_and_strict_accepts_them():
+    result = resolve(["--attention-backend", "torch_native"], gpu="b200",
+                     model_path="llama-3.1-8b")
+    report = preflight(result)
+    assert report.verdict == "starts"
+    assert {p.severity for p in report.problems} == {Severity.DEGRADED}
+
+
+def test_unverified_problems_are_listed_but_never_decide():
+    result = resolve(["--prefill-attention-backend", "fa4", "--cuda-graph-backend-prefill",
+                      "full"], gpu="b200", model_path="llama-3.1-8b")
+    report = preflight(result)
+    names = {p.requirement: p for p in report.problems}
+    assert not names["full-prefill-graph-fa-page-1"].verified
+    assert report.verdict == "starts"
+
+
+def test_a_refusal_is_a_refused_verdict_with_the_rows_evidence(capsys):
+    argv = ["--gpu", "h100", "--model-path", "deepseek-v3", "--attention-backend", "trtllm_mla"]
+    code, data = plan_json(argv, capsys)
+    assert code == 3
+    report = data["preflight"]
+    assert report["verdict"] == "refused"
+    (problem,) = report["problems"]
+    assert problem["requirement"] == "trtllm-mla-blackwell"
+    assert problem["evidence"] == next(r.evidence for r in REQUIREMENTS
+                                       if r.name == "trtllm-mla-blackwell")
+    code, out, err = cli(["resolve", *argv], capsys)
+    assert code == 3 and out.startswith("preflight: refused") and "trtllm_mla" in err
+
+
+def test_launcher_checks_are_start_up_failures(capsys):
+    argv = ["--gpu", "h100", "--model-path", "llama-3.1-8b", "--gpu-id-step", "0"]
+    code, data = plan_json(argv, capsys)
+    assert code == 0
+    problem = next(p for p in data["preflight"]["problems"]
+                   if p["requirement"] == "launcher_layout_checks")
+    assert problem["severity"] == "fails-at-start"
+    assert "check_server_args" in problem["evidence"]
+    assert data["preflight"]["verdict"] == "fails-at-start"
+
+
+def test_chunk_alignment_is_one_problem_not_two(capsys):
+    argv = ["--gpu", "b200", "--model-path", "llama-3.1-8b", "--tp-size", "3", "--dp-size", "3",
+            "--enable-dp-attention", "--page-size", "64", "--attention-backend", "triton"]
+    _, data = plan_json(argv, capsys)
+    names = [p["requirement"] for p in data["preflight"]["problems"]]
+    assert names.count("chunk-multiple-of-page") == 1
+    assert "launcher_chunk_page_alignment" not in names
+
+
+def test_attention_dp_places_ranks_inside_the_tp_group():
+    dp_replicas = resolve(["--tp-size", "4", "--dp-size", "4"], gpu="h100",
+                          model_path="llama-3.1-8b")
+    attention_dp = resolve(["--tp-size", "4", "--dp-size", "4", "--enable-dp-attention"],
+                           gpu="h100", model_path="llama-3.1-8b")
+    assert "gpus-on-node" in {p.requirement for p in preflight(dp_replicas).problems}
+    assert "gpus-on-node" not in {p.requirement for p in preflight(attention_dp).problems}
+
+
+def test_kv_heads_are_replicated_when_fewer_than_ranks():
+    # 8 KV heads over tp 16 replicate evenly; nothing about heads is wrong, only the GPUs
+    result = resolve(["--tp-size", "16", "--nnodes", "2"], gpu="h100",
+                     model_path="llama-3.1-8b")
+    names = {p.requirement for p in preflight(result).problems}
+    assert "attention-heads-split" not in names and "gpus-on-node" not in names
+
+
+def test_moe_experts_must_split_over_ep():
+    bad = resolve(["--tp-size", "4", "--ep-size", "3"], gpu="h100", model_path="qwen3-30b-a3b")
+    wide = resolve(["--tp-size", "4", "--ep-size", "8"], gpu="h100", model_path="qwen3-30b-a3b")
+    assert "moe-experts-split" in {p.requirement for p in preflight(bad).problems}
+    assert "moe-experts-split" in {p.requirement for p in preflight(wide).problems}
+
+
+def test_layers_per_pipeline_stage():
+    result = resolve(["--pp-size", "64", "--nnodes", "8"], gpu="h100",
+                     model_path="llama-3.1-8b")
+    assert "layers-per-stage" in {p.requirement for p in preflight(result).problems}
+
+
+def test_draft_context_is_allowed_by_the_environment_variable():
+    argv = ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
+            "llama-3.1-8b-eagle"]
+    allowed = resolve(argv, gpu="h100", model_path="llama-3.1-8b",
+                      env={"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"})
+    assert "draft-context" not in {p.requirement for p in preflight(allowed).problems}
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-0.5", "1"])
+def test_mem_fraction_outside_the_open_interval(value, capsys):
+    _, data = plan_json(["--gpu", "h100", "--model-path", "llama-3.1-8b",
+                         f"--mem-fraction-static={value}"], capsys)
+    assert data["preflight"]["verdict"] == "fails-at-start"
+
+
+def test_sweep_marks_verdicts_and_keeps_failing_points_apart(capsys):
+    code, out, _ = cli(["sweep", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                        "--axis", "tp_size=1,2,3,16", "--format", "json"], capsys)
+    assert code == 0
+    report = json.loads(out)
+    assert sorted(p["tp_size"] for g in report["distinct"] for p in g["points"]) == [1, 2]
+    assert all(p["verdict"] == "starts" for g in report["distinct"] for p in g["points"])
+    failing = {entry["reason"].split(":")[0]: entry for entry in report["not_starting"]}
+    assert failing["attention-heads-split"]["points"][0]["tp_size"] == 3
+    assert failing["gpus-on-node"]["verdict"] == "fails-at-start"
+    code, out, _ = cli(["sweep", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                        "--axis", "tp_size=1,3", "--format", "csv"], capsys)
+    rows = out.splitlines()
+    assert rows[0].split(",")[2] == "verdict"
+    assert any(",fails-at-start," in r for r in rows)
+
+
+def test_check_groups_by_severity_and_counts_degraded_apart(capsys):
+    argv = ["check", "--gpu", "b200", "--model-path", "llama-3.1-8b",
+            "--axis", "attention_backend=torch_native", "--axis", "page_size=unset",
+            "--axis", "cuda_graph_backend_prefill=unset", "--axis", "kv_cache_dtype=unset",
+            "--axis", "tp_size=unset", "--axis", "speculative_algorithm=unset",
+            "--axis", "cuda_graph_backend_decode=unset", "--format", "json", "--jobs", "1"]
+    code, out, _ = cli(argv, capsys)
+    report = json.loads(out)
+    assert report["counts"] == {"degraded": 1}
+    assert code == 0 and report["failing"] == 0
+    code, out, _ = cli([*argv, "--fail-on", "degraded"], capsys)
+    assert code == 1 and json.loads(out)["failing"] == 1
+
+
+def test_requirements_listing_shows_severity_and_evidence(capsys):
+    code, out, _ = cli(["requirements", "--format", "json"], capsys)
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == len(REQUIREMENTS)
+    assert all(r["severity"] in {s.value for s in Severity} and r["evidence"] for r in rows)
+    code, out, _ = cli(["requirements"], capsys)
+    assert "evidence:" in out and "[fails-at-start]" in out
