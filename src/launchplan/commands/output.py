@@ -7,18 +7,15 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from launchplan import encoding
 from launchplan.engine.result import Result
+from launchplan.rules.size_lists import SizeList
 
 
 def to_json(data: Any) -> str:
-    """Deterministic JSON: sorted keys, no NaN, non-JSON values shown as strings."""
-    return json.dumps(data, sort_keys=True, indent=2, default=_plain, allow_nan=False)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, (set, frozenset, tuple)):
-        return sorted(value, key=str) if isinstance(value, (set, frozenset)) else list(value)
-    return str(value)
+    """Deterministic RFC 8259 JSON: sorted keys; non-finite numbers as "nan", "inf", "-inf"
+    and other non-JSON values as strings (``launchplan.encoding``)."""
+    return encoding.dumps(data, sort_keys=True, indent=2)
 
 
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], out: TextIO) -> None:
@@ -50,6 +47,8 @@ def cell(value: Any) -> str:
         return value
     if isinstance(value, list) and len(value) > 8:
         return f"[{value[0]}, {value[1]}, ..., {value[-1]}] ({len(value)} values)"
+    if isinstance(value, SizeList):
+        return repr(value)
     return json.dumps(value, default=str)
 
 

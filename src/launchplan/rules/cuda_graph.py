@@ -24,6 +24,7 @@ from launchplan.rules.graph_config import (
     requested_settings,
     with_phase,
 )
+from launchplan.rules.size_lists import as_sequence, largest, rounded_up
 
 INKLING_ARCHS = ("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP")
 MUSE_GLIMMER_ARCHS = ("MuseGlimmerForCausalLM", "MuseGlimmerForConditionalGeneration")
@@ -122,10 +123,10 @@ def deepep_prefill_alignment(v: View) -> dict | None:
     if v.moe_a2a_backend != "deepep" or prefill["backend"] != "breakable":
         return None
     sizes = prefill["bs"] or prefill_sizes(prefill["max_bs"] or 2048)
-    aligned = sorted({-(-s // 8) * 8 for s in sizes})
-    if aligned == list(sizes):
+    aligned = rounded_up(sizes, 8)
+    if aligned == as_sequence(sizes):
         return None
-    return {"cuda_graph_config": with_phase(config, PREFILL, bs=aligned, max_bs=aligned[-1])}
+    return {"cuda_graph_config": with_phase(config, PREFILL, bs=aligned, max_bs=largest(aligned))}
 
 
 @rule(

@@ -10,6 +10,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from launchplan.rules.size_lists import SizeList
+from launchplan.rules.size_lists import sizes as size_list
+
 DECODE, PREFILL = "decode", "prefill"
 PHASES = (DECODE, PREFILL)
 BACKENDS = ("full", "breakable", "disabled")
@@ -118,45 +121,49 @@ def is_locked(view: Any, phase: str, key: str) -> bool:
 # --- capture-size generators ------------------------------------------------------------------
 
 
-def decode_sizes(max_bs: int, *, speculative: bool, no_padding: bool) -> list[int]:
-    """Decode capture batch sizes up to ``max_bs``; ``max_bs`` itself is always included."""
-    return list(_decode_sizes(max_bs, speculative, no_padding))
+def decode_sizes(max_bs: int, *, speculative: bool,
+                 no_padding: bool) -> list[int] | SizeList:
+    """Decode capture batch sizes up to ``max_bs``; ``max_bs`` itself is always included.
+
+    A list longer than ``size_lists.LIMIT`` comes back described (a ``SizeList``).
+    """
+    sizes = _decode_sizes(max_bs, speculative, no_padding)
+    return list(sizes) if isinstance(sizes, tuple) else sizes
 
 
-def prefill_sizes(max_bs: int) -> list[int]:
+def prefill_sizes(max_bs: int) -> list[int] | SizeList:
     """Prefill capture token buckets up to ``max_bs`` (``max_bs`` itself is not added)."""
-    return list(_prefill_sizes(max_bs))
+    sizes = _prefill_sizes(max_bs)
+    return list(sizes) if isinstance(sizes, tuple) else sizes
+
+
+_DECODE_HEAD = (1, 2, 4, 8, 12) + tuple(range(16, 257, 8)) + tuple(range(272, 497, 16))
+_SPECULATIVE_HEAD = (tuple(range(1, 9)) + tuple(range(10, 33, 2)) + tuple(range(40, 65, 4))
+                     + tuple(range(72, 257, 8)))
+_PREFILL_HEAD = (tuple(range(4, 33, 4)) + tuple(range(48, 257, 16)) + tuple(range(288, 513, 32))
+                 + tuple(range(576, 1025, 64)) + tuple(range(1280, 4097, 256)))
+_CPU_HEAD = tuple(range(1, 17)) + tuple(range(18, 31, 2)) + tuple(range(32, 81, 4))
+
+
+def _frozen(sizes: list[int] | SizeList) -> tuple[int, ...] | SizeList:
+    return tuple(sizes) if isinstance(sizes, list) else sizes
 
 
 @lru_cache(maxsize=256)
-def _decode_sizes(max_bs: int, speculative: bool, no_padding: bool) -> tuple[int, ...]:
+def _decode_sizes(max_bs: int, speculative: bool,
+                  no_padding: bool) -> tuple[int, ...] | SizeList:
     if no_padding:
-        sizes = list(range(1, max_bs + 1))
-    elif speculative:
-        sizes = (list(range(1, 9)) + list(range(10, 33, 2)) + list(range(40, 65, 4))
-                 + list(range(72, 257, 8)) + list(range(272, max_bs + 1, 16)))
-    else:
-        sizes = ([1, 2, 4, 8, 12] + list(range(16, 257, 8)) + list(range(272, 497, 16))
-                 + list(range(512, max_bs + 1, 32)))
-    sizes = [s for s in sizes if s <= max_bs]
-    if max_bs not in sizes:
-        sizes.append(max_bs)
-    return tuple(sizes)
+        return _frozen(size_list((), 1, 1, max_bs, append_max=True))
+    if speculative:
+        return _frozen(size_list(_SPECULATIVE_HEAD, 272, 16, max_bs, append_max=True))
+    return _frozen(size_list(_DECODE_HEAD, 512, 32, max_bs, append_max=True))
 
 
 @lru_cache(maxsize=256)
-def _prefill_sizes(max_bs: int) -> tuple[int, ...]:
-    sizes = (list(range(4, 33, 4)) + list(range(48, 257, 16)) + list(range(288, 513, 32))
-             + list(range(576, 1025, 64)) + list(range(1280, 4097, 256))
-             + list(range(4608, max_bs + 1, 512)))
-    return tuple(s for s in sizes if s <= max_bs)
+def _prefill_sizes(max_bs: int) -> tuple[int, ...] | SizeList:
+    return _frozen(size_list(_PREFILL_HEAD, 4608, 512, max_bs, append_max=False))
 
 
-def cpu_sizes(max_bs: int) -> list[int]:
+def cpu_sizes(max_bs: int) -> list[int] | SizeList:
     """CPU graph sizes (torch.compile): dense at the bottom, sparser above, plus the maximum."""
-    sizes = (list(range(1, 17)) + list(range(18, 31, 2)) + list(range(32, 81, 4))
-             + list(range(84, max_bs + 1, 8)))
-    sizes = [s for s in sizes if s <= max_bs]
-    if max_bs not in sizes:
-        sizes.append(max_bs)
-    return sizes
+    return size_list(_CPU_HEAD, 84, 8, max_bs, append_max=True)

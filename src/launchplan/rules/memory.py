@@ -20,6 +20,7 @@ from launchplan.rules.graph_config import (
     is_locked,
     prefill_sizes,
 )
+from launchplan.rules.size_lists import count_of, largest
 
 # (MiB below which the tier applies, chunked_prefill_size, decode max_bs at tp < 4, at tp >= 4)
 CAPACITY_TIERS: tuple[tuple[float, int, int, int], ...] = (
@@ -130,7 +131,7 @@ def graph_reserve_mib(v: Any) -> float:
         if decode["max_bs"] > 300:
             reserve += decode["max_bs"] * v.attn_dp_size * 1.5
     if role != "decode" and prefill["backend"] != "disabled":
-        reserve += 1536 if v.model.is_mla else len(prefill["bs"]) * 8
+        reserve += 1536 if v.model.is_mla else count_of(prefill["bs"]) * 8
         if prefill["backend"] == "breakable" and v.moe_a2a_backend == "deepep":
             reserve += 1024
     return reserve
@@ -152,7 +153,7 @@ def post_capture_sizing_planned(v: Any) -> bool:
     if v.disaggregation_mode != "decode":
         prefill = config[PREFILL]
         if (prefill["backend"] == "disabled" or v.chunked_prefill_size <= 0
-                or v.chunked_prefill_size > max(prefill["bs"] or (0,))):
+                or v.chunked_prefill_size > (largest(prefill["bs"]) if prefill["bs"] else 0)):
             return False
     return not v.model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse"))
 

@@ -23,6 +23,7 @@ from launchplan.rules.graph_config import (
     prefill_sizes,
     with_phase,
 )
+from launchplan.rules.size_lists import as_sequence, largest, rounded_up
 
 
 def attn_dp_enabled(v: Any) -> bool:
@@ -302,9 +303,9 @@ def prefill_cp_cuda_graph_default(v: View) -> Declare | None:
     elif v.moe_a2a_backend == "deepep":
         prefill = new[PREFILL]
         sizes = prefill["bs"] or prefill_sizes(prefill["max_bs"] or 2048)
-        aligned = sorted({-(-s // 8) * 8 for s in sizes})
-        if aligned != list(sizes):
-            new = with_phase(new, PREFILL, bs=aligned, max_bs=aligned[-1])
+        aligned = rounded_up(sizes, 8)
+        if aligned != as_sequence(sizes):
+            new = with_phase(new, PREFILL, bs=aligned, max_bs=largest(aligned))
     if new[PREFILL]["backend"] != "breakable":
         note = "this prefill CP layout runs without a breakable prefill graph"
     else:

@@ -1,0 +1,60 @@
+"""Plain RFC 8259 JSON for every value a plan can hold, non-finite numbers included.
+
+SGLang's parser admits ``nan``, ``inf`` and ``-inf`` for float flags (and ``NaN`` /
+``Infinity`` inside its JSON flags), and rules compute with them, so a plan may hold them.
+JSON has no token for them: launchplan writes them as the strings ``"nan"``, ``"inf"`` and
+``"-inf"``, everywhere it writes JSON. Described capture-size lists (``SizeList``) are written
+in their compact form; sets as sorted lists; anything else JSON cannot hold as its ``str``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+def non_finite_text(value: float) -> str:
+    """The string a non-finite float is written as: ``nan``, ``inf`` or ``-inf``."""
+    if math.isnan(value):
+        return "nan"
+    return "inf" if value > 0 else "-inf"
+
+
+def plain(value: Any) -> Any:
+    """``value`` as plain JSON data: finite numbers, strings, lists, string-keyed objects."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else non_finite_text(value)
+    if value is None or isinstance(value, (str, int)):
+        return value
+    if isinstance(value, dict):
+        return {_key(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return [plain(v) for v in sorted(value, key=str)]
+    as_json = getattr(value, "as_json", None)
+    if callable(as_json):
+        return plain(as_json())
+    return str(value)
+
+
+def _key(key: Any) -> Any:
+    if isinstance(key, float) and not math.isfinite(key):
+        return non_finite_text(key)
+    return key if isinstance(key, (str, int, float, bool)) or key is None else str(key)
+
+
+def _fallback(value: Any) -> Any:
+    return plain(value)
+
+
+def dumps(data: Any, **options: Any) -> str:
+    """``json.dumps`` that never writes NaN or Infinity (see the module docstring).
+
+    The common case (nothing non-finite) is one plain ``json.dumps``; only a value the
+    strict encoder refuses is rewritten first.
+    """
+    try:
+        return json.dumps(data, default=_fallback, allow_nan=False, **options)
+    except ValueError:
+        return json.dumps(plain(data), default=str, allow_nan=False, **options)
