@@ -201,7 +201,9 @@ KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
         gpu("SM8x or SM9x", lambda t: t.is_cuda and t.capability[0] in (8, 9)),
         "FlashAttention 3 kernels are built for Ampere/Ada and Hopper", START,
         SRT + "layers/attention/attention_registry.py: create_flashattention_v3_backend "
-        "asserts SM8x (non-MLA) or SM9x when the backend is built; resolution accepts it",
+        "asserts SM8x (non-MLA) or SM9x when the backend is built; resolution accepts it. "
+        "On ROCm the capability check can pass (MI300X reports 9.4), but the kernels are "
+        "CUDA builds in sgl_kernel.flash_attn (Hopper wgmma/TMA, Ampere mma)",
         detail=lambda p: (f"FlashAttention 3 is built for SM8x and SM9x; {p.target.name} is "
                           f"SM{p.target.sm}" + ("" if p.target.is_cuda else
                                                 " on ROCm, where its CUDA kernels do not exist"))),
@@ -211,7 +213,8 @@ KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
         "FlashAttention 4 is a CuTe DSL (CUDA) kernel for SM8x to SM11x, with an SM12x port",
         START,
         "sglang/kernels/ops/attention/flash_attn/cute/interface.py asserts the arch is SM8x-SM11x "
-        "(SM12x goes to flash_attention_v4_sm120); nothing of it exists on ROCm",
+        "(SM12x goes to flash_attention_v4_sm120); CuTe DSL compiles for NVIDIA GPUs only, so "
+        "a ROCm GPU (whose 9.x capability passes that assert) cannot run it",
         detail=lambda p: (f"FlashAttention 4 is a CUDA kernel for SM8x-SM12x; {p.target.name} "
                           f"is {'SM' + str(p.target.sm) if p.target.is_cuda else 'a ROCm GPU'}")),
     Requirement(
