@@ -233,3 +233,32 @@ def test_requirements_listing_shows_severity_and_evidence(capsys):
     assert all(r["severity"] in {s.value for s in Severity} and r["evidence"] for r in rows)
     code, out, _ = cli(["requirements"], capsys)
     assert "evidence:" in out and "[fails-at-start]" in out
+
+
+EAGLE4 = ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
+          "llama-3.1-8b-eagle", "--speculative-num-steps", "3", "--speculative-eagle-topk", "4",
+          "--speculative-num-draft-tokens", "8"]
+REFUSING = {
+    "trtllm-mla-blackwell": ("h100", "deepseek-v3", ["--attention-backend", "trtllm_mla"]),
+    "cutedsl-mla-sm100": ("h100", "deepseek-v3", ["--attention-backend", "cutedsl_mla"]),
+    "cutedsl-mla-decode-only": ("b200", "deepseek-v3",
+                                ["--prefill-attention-backend", "cutedsl_mla"]),
+    "trtllm-mha-topk-1": ("b200", "llama-3.1-8b", ["--attention-backend", "trtllm_mha",
+                                                   *EAGLE4]),
+    "trtllm-mha-gpu": ("a100", "llama-3.1-8b", ["--attention-backend", "trtllm_mha"]),
+    "eagle-topk-page-tree": ("b200", "llama-3.1-8b", ["--attention-backend", "fa4",
+                                                      "--page-size", "16", *EAGLE4]),
+}
+
+
+def test_every_refusing_row_is_what_a_rule_refuses_on():
+    """A ``refused`` row is enforced by the rule that reads it: the refusal names the row,
+    and the row's predicate holds on the values the rule saw."""
+    from launchplan.errors import Refusal
+
+    refusing_rows = {r.name for r in REQUIREMENTS if r.severity is Severity.REFUSED}
+    assert refusing_rows == set(REFUSING)
+    for name, (gpu, model, argv) in REFUSING.items():
+        with pytest.raises(Refusal) as caught:
+            resolve(argv, gpu=gpu, model_path=model)
+        assert caught.value.requirement == name, (name, caught.value.message)
