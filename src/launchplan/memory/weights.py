@@ -4,15 +4,15 @@ The parameter count comes from ``config.json`` (``params.py``), the bytes per te
 the dtype and the checkpoint's quantization (``quant_bytes.py``), and the share per GPU from
 how SGLang 0.5.23 shards each kind of tensor:
 
-* attention projections split over the attention TP group (``tp / dp`` with
-  ``--enable-dp-attention``, so attention weights repeat in every DP group); K/V heads are
+* attention projections split over the attention TP group (``tp / (attn_dp x attn_cp)``:
+  with attention DP, attention weights repeat in every DP group); K/V heads are
   replicated when that group is larger than the model's KV heads; MLA's down-projections
   (``q_a_proj``, ``kv_a_proj_with_mqa``) and every norm are replicated;
 * dense MLPs split over TP (DeepSeek-style first-k dense layers over ``moe_dense_tp_size``:
   replicated when it is 1); shared experts over TP, or replicated under an all-to-all MoE
   backend (DeepEP and friends);
 * routed experts: ``ceil((E + redundant) / ep)`` experts per EP rank, each split over the
-  ``tp / ep`` MoE-TP group; routers are replicated;
+  ``tp / (ep x moe_dp)`` MoE-TP group; routers are replicated;
 * the vocabulary-parallel embedding and LM head split over TP (vocabulary padded to a
   multiple of 64; the head over the attention-TP group with ``--enable-dp-lm-head``);
 * pipeline stages hold contiguous layer ranges (``SGLANG_PP_LAYER_PARTITION`` or SGLang's
@@ -81,6 +81,7 @@ class Parallel(NamedTuple):
     dense_tp: int = 0  # DeepSeek first-k dense layers (moe_dense_tp_size); 0: tp
     lm_head_tp: int = 0  # 0: tp
     embed_tp: int = 0  # 0: tp
+    moe_dp: int = 1  # MoE data parallel: experts repeat in each MoE-DP group
     redundant_experts: int = 0
     shared_experts_replicated: bool = False
     pp_partition: tuple[int, ...] | None = None
@@ -163,14 +164,20 @@ def weights_per_gpu(result: Result) -> WeightPlan:
     record = result.record
     model = record.model
     tp = _pos(v("tp_size"))
-    dp = _pos(v("dp_size"))
-    attn_tp = tp // dp if v("enable_dp_attention") and dp > 1 and tp % dp == 0 else tp
+    # attention TP = tp / (attention DP x attention CP); 0.5.23 keeps attention DP in
+    # attn_dp_size (--enable-dp-attention with --dp-size lands there)
+    attn_dp = _pos(v("attn_dp_size"))
+    if attn_dp == 1 and v("enable_dp_attention"):
+        attn_dp = _pos(v("dp_size"))
+    split = attn_dp * _pos(v("attn_cp_size"))
+    attn_tp = tp // split if tp % split == 0 else tp
     ep = _pos(v("ep_size"))
     dense = v("moe_dense_tp_size")
     a2a = v("moe_a2a_backend")
     mt = model.text_model_type or model.model_type
     par = Parallel(
         tp=tp, pp=_pos(v("pp_size")), ep=ep if tp % ep == 0 else 1, attn_tp=attn_tp,
+        moe_dp=_pos(v("moe_dp_size")),
         dense_tp=dense if isinstance(dense, int) and dense > 0 else 0,
         lm_head_tp=attn_tp if v("enable_dp_lm_head") else 0,
         embed_tp=1 if record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION") and model.is_mla
@@ -299,7 +306,7 @@ def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
         experts = max(1, t.copies)
         ep = max(1, par.ep)
         local = math.ceil((experts + par.redundant_experts) / ep)
-        return local / experts / max(1, par.tp // ep)
+        return local / experts / max(1, par.tp // ep // max(1, par.moe_dp))
     if kind in ("vocab", "head"):
         vocab = t.shape[0]
         group = par.group(kind)
@@ -382,12 +389,11 @@ def _draft_layout(draft: ModelFacts) -> list[Tensor]:
         aux = int(cfg.get("num_aux_hidden_states") or 3)
         draft_vocab = cfg.get("draft_vocab_size")
         out: list[Tensor] = []
+        tied = bool(cfg.get("tie_word_embeddings"))
+        if isinstance(draft_vocab, int) and draft_vocab > 0 and not tied:
+            out.append(Tensor("lm_head", "lm_head", (draft_vocab, h), shard="head"))
         for t in tensors:
-            if t.component == "embedding":
-                continue
-            if t.component == "lm_head":
-                if isinstance(draft_vocab, int) and draft_vocab > 0:
-                    out.append(t._replace(shape=(draft_vocab, t.shape[1])))
+            if t.component in ("embedding", "lm_head"):
                 continue
             if t.name.endswith(("q_proj", "k_proj", "v_proj")) and t.layers[:1] == (0,):
                 t = t._replace(shape=(t.shape[0], 2 * t.shape[1]))
@@ -400,3 +406,13 @@ def _draft_layout(draft: ModelFacts) -> list[Tensor]:
                and t.name != "model.norm"]
         return out + [Tensor("fc", "draft_fc", (h, 2 * h + 1))]
     return tensors  # a standalone draft model loads everything
+
+
+def published_sizes() -> dict[str, dict[str, Any]]:
+    """The bundled models' published checkpoint sizes, with their sources (a data file)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "facts" / "data" / "published_weights.json"
+    with open(path, encoding="utf-8") as f:
+        return dict(json.load(f)["models"])
