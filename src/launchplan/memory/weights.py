@@ -105,11 +105,26 @@ class Parallel(NamedTuple):
 # --- public API ------------------------------------------------------------------------------
 
 def checkpoint_size(model: ModelFacts) -> tuple[int, int]:
-    """(parameters, bytes) the checkpoint stores: its dtype, its quantization, MTP included."""
+    """(parameters, bytes) the checkpoint stores: its dtype, its quantization, MTP included.
+
+    An EAGLE draft checkpoint stores its own layers and ``fc`` plus (assumed) a copy of the
+    token embedding; an EAGLE3 one its layer, ``fc``, reduced LM head and the two vocabulary
+    maps (``d2t`` int64, ``t2d`` bool), counted as parameters of one and a half bytes here.
+    """
     lay = _layout(model)
     scheme, ign = _checkpoint_scheme(model)
     unq = _dtype_bytes(_checkpoint_dtype(model))
     tensors = lay.main + lay.mtp
+    kind = _eagle_kind(model)
+    if kind:
+        tensors = _draft_layout(model)
+        if kind == "eagle":
+            tensors += [t for t in lay.main if t.component == "embedding"]
+        else:
+            vocab = model.vocab_size or 0
+            draft_vocab = model.text_config.get("draft_vocab_size") or vocab
+            maps = (8 * draft_vocab + vocab) / unq  # d2t int64 + t2d bool, in dtype units
+            tensors += [Tensor("d2t_t2d", "draft_maps", (round(maps), 1))]
     total = sum(_bytes(t, scheme, ign, unq) for t in tensors)
     return sum(t.params for t in tensors), int(round(total))
 
@@ -125,6 +140,22 @@ def plan_weights(model: ModelFacts, par: Parallel = _SINGLE, *, dtype: str | Non
     ``draft`` is a separate draft checkpoint's facts; ``mtp_draft`` means the draft is the
     target's own MTP layers (DeepSeek-style NextN).
     """
+    key = (id(model), par, dtype, quantization, id(draft), mtp_draft)
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is model and hit[1] is draft:
+        return hit[2]
+    plan = _plan(model, par, dtype, quantization, draft, mtp_draft)
+    if len(_PLANS) > 1024:
+        _PLANS.clear()
+    _PLANS[key] = (model, draft, plan)  # holding both keeps their ids unique
+    return plan
+
+
+_PLANS: dict[tuple[Any, ...], tuple[Any, Any, WeightPlan]] = {}
+
+
+def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
+          draft: ModelFacts | None, mtp_draft: bool) -> WeightPlan:
     lay = _layout(model)
     caveats = list(lay.caveats)
     if model.config_dtype is None:
@@ -370,6 +401,11 @@ def _add(d: dict[str, float], key: str, value: float) -> None:
     d[key] = d.get(key, 0.0) + value
 
 
+def _eagle_kind(model: ModelFacts) -> str | None:
+    arch = " ".join(model.architectures).upper()
+    return "eagle3" if "EAGLE3" in arch else "eagle" if "EAGLE" in arch else None
+
+
 def _draft_layout(draft: ModelFacts) -> list[Tensor]:
     """The tensors an EAGLE/EAGLE3 (or standalone) draft loads beyond what it shares.
 
@@ -378,13 +414,12 @@ def _draft_layout(draft: ModelFacts) -> list[Tensor]:
     (token embedding and target feature); EAGLE3 with the target's three auxiliary hidden
     states, and its first layer's q/k/v read 2 x hidden.
     """
-    lay = layout(draft.config, draft.text_config, draft.model_type, draft.text_model_type,
-                 draft.arch0)
+    lay = _layout(draft)
     tensors = list(lay.main)
     cfg = draft.text_config
     h = draft.hidden_size or 0
-    arch = " ".join(draft.architectures)
-    if "Eagle3" in arch or "EAGLE3" in arch.upper():
+    kind = _eagle_kind(draft)
+    if kind == "eagle3":
         target_h = int(cfg.get("target_hidden_size") or h)
         aux = int(cfg.get("num_aux_hidden_states") or 3)
         draft_vocab = cfg.get("draft_vocab_size")
@@ -401,7 +436,7 @@ def _draft_layout(draft: ModelFacts) -> list[Tensor]:
         out += [Tensor("fc", "draft_fc", (h, aux * target_h)),
                 Tensor("midlayer.hidden_norm", "norms", (h, 1))]
         return out
-    if "Eagle" in arch or "EAGLE" in arch.upper():
+    if kind == "eagle":
         out = [t for t in tensors if t.component not in ("embedding", "lm_head")
                and t.name != "model.norm"]
         return out + [Tensor("fc", "draft_fc", (h, 2 * h + 1))]
