@@ -244,3 +244,36 @@ def test_online_fp8_halves_a_bf16_checkpoint():
     linear = plain.bytes_total - plain.breakdown["embedding"] - plain.breakdown["lm_head"]
     assert fp8.bytes_total < plain.bytes_total - linear / 2 * 0.99
     assert fp8.quantization == "fp8"
+
+
+# --- linear attention ------------------------------------------------------------------------
+
+#: Qwen/Qwen3-Next-80B-A3B-Thinking's config.json (as vendored by ai-dynamo/aiconfigurator)
+QWEN3_NEXT = Path(__file__).parent / "data" / "qwen3-next-80b-a3b"
+#: its published bf16 tensor total, found verbatim in stored public copies of the figure
+#: (huggingface.co/Qwen/Qwen3-Next-80B-A3B-Thinking, model.safetensors.index.json)
+QWEN3_NEXT_PUBLISHED = 159_348_782_592
+
+
+def test_gated_delta_net_hybrid_matches_its_published_size():
+    m = load_model(str(QWEN3_NEXT))
+    params, size = checkpoint_size(m)
+    assert size == 2 * params == QWEN3_NEXT_PUBLISHED
+    w = plan_weights(m, Parallel(tp=4))
+    # 36 Gated DeltaNet layers and 12 gated full-attention layers, all sharded over TP
+    assert w.breakdown["linear_attention"] > w.breakdown["attention"] > 0
+
+
+def test_mamba2_mixers_follow_the_layer_pattern(tmp_path):
+    cfg = {"architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h",
+           "hidden_size": 64, "num_hidden_layers": 4, "hybrid_override_pattern": "M*M-",
+           "vocab_size": 100, "num_attention_heads": 4, "num_key_value_heads": 2,
+           "head_dim": 16, "intermediate_size": 128, "mamba_num_heads": 8,
+           "mamba_head_dim": 16, "n_groups": 2, "ssm_state_size": 8, "conv_kernel": 4,
+           "tie_word_embeddings": False, "torch_dtype": "bfloat16"}
+    params, _ = checkpoint_size(load_model(folder(tmp_path, cfg)))
+    inner, gs = 8 * 16, 2 * 2 * 8
+    mamba = (2 * inner + gs + 8) * 64 + (inner + gs) * 5 + 3 * 8 + inner + 64 * inner
+    attention = 64 * 64 + 2 * 32 * 64 + 64 * 64
+    mlp = 2 * 128 * 64
+    assert params == 2 * 100 * 64 + 64 + 4 * 64 + 2 * mamba + attention + mlp

@@ -88,8 +88,12 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     main.append(Tensor(f"{prefix}.norm", "norms", (hidden, 1), shard="last"))
 
     layers = tuple(range(n_layers))
+    if mt == "nemotron_h":
+        return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats)
+    if mt == "qwen3_next":
+        return Layout(main, _qwen3_next_mtp(t, n_layers, caveats), caveats)
 
     mtp: list[Tensor] = []
     n_mtp = _int(t, "num_nextn_predict_layers")
@@ -143,6 +147,12 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
     if _int(t, "kv_lora_rank"):
         out += _mla(t, layers, p)
+    elif mt == "qwen3_next":
+        interval = max(1, _int(t, "full_attention_interval", default=4))
+        full = tuple(i for i in layers if (i + 1) % interval == 0)
+        out += _gqa(t, mt, full, p, gated_q=True) if full else []
+        linear = tuple(i for i in layers if (i + 1) % interval)
+        out += _gated_delta_net(t, linear, p) if linear else []
     else:
         out += _gqa(t, mt, layers, p)
     if dense_layers:
@@ -155,13 +165,16 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     return out
 
 
-def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list[Tensor]:
+def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
+         gated_q: bool = False, name: str = "self_attn") -> list[Tensor]:
+    """GQA attention; ``gated_q``: q_proj also yields an output gate (Qwen3-Next)."""
     hidden = _int(t, "hidden_size")
     heads = _int(t, "num_attention_heads")
     kv = _int(t, "num_key_value_heads", default=heads) or heads
-    hd = _int(t, "head_dim") or hidden // max(heads, 1)
-    a = f"{p}.self_attn"
-    out = [Tensor(f"{a}.q_proj", "attention", (heads * hd, hidden), layers, linear=True,
+    hd = _int(t, "head_dim", "attention_head_dim") or hidden // max(heads, 1)
+    a = f"{p}.{name}"
+    q_rows = heads * hd * (2 if gated_q else 1)
+    out = [Tensor(f"{a}.q_proj", "attention", (q_rows, hidden), layers, linear=True,
                   shard="attn_tp"),
            Tensor(f"{a}.k_proj", "attention", (kv * hd, hidden), layers, linear=True, shard="kv"),
            Tensor(f"{a}.v_proj", "attention", (kv * hd, hidden), layers, linear=True, shard="kv"),
@@ -324,4 +337,106 @@ def _vision(v: Mapping[str, Any], model_type: str, text_hidden: int,
                 Tensor("multi_modal_projector.mm_soft_emb_norm", "vision", (h, 1))]
     else:
         caveats.append(f"vision projector of model_type {model_type!r} not counted")
+    return out
+
+
+def _gated_delta_net(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
+    """Qwen3-Next's linear attention (Gated DeltaNet), as ``qwen3_next.py`` loads it."""
+    hidden = _int(t, "hidden_size")
+    nk = _int(t, "linear_num_key_heads")
+    nv = _int(t, "linear_num_value_heads")
+    dk = _int(t, "linear_key_head_dim")
+    dv = _int(t, "linear_value_head_dim")
+    kernel = _int(t, "linear_conv_kernel_dim", default=4)
+    key, value = nk * dk, nv * dv
+    a = f"{p}.linear_attn"
+    return [Tensor(f"{a}.in_proj_qkvz", "linear_attention", (2 * key + 2 * value, hidden),
+                   layers, linear=True, shard="attn_tp"),
+            Tensor(f"{a}.in_proj_ba", "linear_attention", (2 * nv, hidden), layers,
+                   linear=True, shard="attn_tp"),
+            Tensor(f"{a}.conv1d", "linear_attention", (2 * key + value, kernel), layers,
+                   shard="attn_tp"),
+            Tensor(f"{a}.dt_bias", "linear_attention", (nv, 1), layers, shard="attn_tp"),
+            Tensor(f"{a}.A_log", "linear_attention", (nv, 1), layers, shard="attn_tp"),
+            Tensor(f"{a}.norm", "norms", (dv, 1), layers),
+            Tensor(f"{a}.out_proj", "linear_attention", (hidden, value), layers, linear=True,
+                   shard="attn_tp")]
+
+
+def _qwen3_next_mtp(t: Mapping[str, Any], n_layers: int, caveats: list[str]) -> list[Tensor]:
+    """Qwen3-Next's MTP block (``mtp.*``), when the config declares one: a full-attention
+    MoE layer, the 2h -> h fc and its norms. (Qwen3-Next-80B-A3B declares none, and its
+    published total matches the main stack alone.)"""
+    n = _int(t, "num_nextn_predict_layers")
+    if not n:
+        return []
+    hidden = _int(t, "hidden_size")
+    layers = tuple(range(n))
+    out = _decoder({**t, "full_attention_interval": 1}, "qwen3_next", layers, layers, (),
+                   "mtp", caveats)
+    return out + [Tensor("mtp.fc", "mtp", (hidden, 2 * hidden)),
+                  Tensor("mtp.norms", "mtp", (3 * hidden, 1))]
+
+
+def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, tied: bool,
+                caveats: list[str]) -> list[Tensor]:
+    """Nemotron-H: one mixer per layer, by ``hybrid_override_pattern`` (M Mamba2,
+    * attention, - squared-ReLU MLP, E MoE), each behind one RMS norm.
+
+    Not yet checked against a published checkpoint size (none was found): said in caveats.
+    """
+    caveats.append("Nemotron-H weights are counted from the layer pattern but not yet checked "
+                   "against a published checkpoint size")
+    pattern = str(t.get("hybrid_override_pattern") or "")
+    if len(pattern) != n_layers:
+        caveats.append("hybrid_override_pattern does not cover every layer: weights unknown")
+        return []
+    by = {c: tuple(i for i, x in enumerate(pattern) if x == c) for c in "M*-E"}
+    p = "backbone.layers.{i}"
+    out = [Tensor("backbone.embeddings", "embedding", (vocab, hidden), shard="vocab"),
+           Tensor("backbone.norm_f", "norms", (hidden, 1), shard="last"),
+           Tensor(f"{p}.norm", "norms", (hidden, 1), tuple(range(n_layers)))]
+    if not tied:
+        out.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+    if by["M"]:
+        heads = _int(t, "mamba_num_heads")
+        inner = heads * _int(t, "mamba_head_dim")
+        groups_state = 2 * _int(t, "n_groups", default=1) * _int(t, "ssm_state_size")
+        kernel = _int(t, "conv_kernel", default=4)
+        conv = inner + groups_state
+        m, ly = f"{p}.mixer", by["M"]
+        out += [Tensor(f"{m}.in_proj", "mamba", (2 * inner + groups_state + heads, hidden), ly,
+                       linear=True, shard="attn_tp"),
+                Tensor(f"{m}.conv1d", "mamba",
+                       (conv, kernel + (1 if t.get("use_conv_bias", True) else 0)), ly,
+                       shard="attn_tp"),
+                Tensor(f"{m}.dt_A_D", "mamba", (3 * heads, 1), ly, shard="attn_tp"),
+                Tensor(f"{m}.norm", "norms", (inner, 1), ly, shard="attn_tp"),
+                Tensor(f"{m}.out_proj", "mamba", (hidden, inner), ly, linear=True,
+                       shard="attn_tp")]
+    if by["*"]:
+        out += _gqa(t, "nemotron_h", by["*"], "backbone.layers.{i}", name="mixer")
+    if by["-"]:
+        inter = _int(t, "intermediate_size")
+        out += [Tensor(f"{p}.mixer.up_proj", "mlp", (inter, hidden), by["-"], linear=True,
+                       shard="tp"),
+                Tensor(f"{p}.mixer.down_proj", "mlp", (hidden, inter), by["-"], linear=True,
+                       shard="tp")]
+    if by["E"]:
+        e, ly = f"{p}.mixer", by["E"]
+        experts = _int(t, "n_routed_experts")
+        inter = _int(t, "moe_intermediate_size")
+        shared = _int(t, "moe_shared_expert_intermediate_size") * \
+            max(1, _int(t, "n_shared_experts", default=1))
+        out += [Tensor(f"{e}.gate", "router", (experts, hidden), ly),
+                Tensor(f"{e}.gate.e_score_correction_bias", "router", (experts, 1), ly,
+                       fp32=True),
+                Tensor(f"{e}.experts.{{e}}.up_proj", "experts", (inter, hidden), ly, experts,
+                       True, "experts"),
+                Tensor(f"{e}.experts.{{e}}.down_proj", "experts", (hidden, inter), ly, experts,
+                       True, "experts"),
+                Tensor(f"{e}.shared_experts.up_proj", "shared_experts", (shared, hidden), ly,
+                       linear=True, shard="shared"),
+                Tensor(f"{e}.shared_experts.down_proj", "shared_experts", (hidden, shared), ly,
+                       linear=True, shard="shared")]
     return out
