@@ -5,7 +5,8 @@ For every bundled model: the parameters launchplan counts from ``config.json``, 
 bytes it predicts (dtype, quantization and scales), the published size with the relative
 difference (sources in ``src/launchplan/facts/data/published_weights.json``), and the weights
 one GPU holds at a typical tensor-parallel size: the smallest of 1, 2, 4, 8, 16 whose share
-fits in 60% of an 80 GiB GPU. ``--markdown`` prints the table for the README. Last, the cost
+fits in 60% of an 80 GiB GPU (for an EAGLE draft head: the draft's own share beside its
+target on one GPU). ``--markdown`` prints the table for the README. Last, the cost
 of ``weights_per_gpu`` next to a resolution (medians).
 """
 
@@ -41,12 +42,17 @@ def rows() -> list[dict]:
         m = load_model(name)
         params, predicted = checkpoint_size(m)
         pub = published.get(name, {}).get("published_bytes")
-        tp = next((t for t in (1, 2, 4, 8, 16)
-                   if plan_weights(m, Parallel(tp=t)).bytes_per_gpu <= BUDGET), 16)
-        plan = plan_weights(m, Parallel(tp=tp))
+        if "Eagle" in m.arch0:  # a draft head: its share next to its target, on one GPU
+            tp, plan = 1, plan_weights(load_model("llama-3.1-8b"), draft=m)
+            per_gpu = plan.draft_bytes_per_gpu
+        else:
+            tp = next((t for t in (1, 2, 4, 8, 16)
+                       if plan_weights(m, Parallel(tp=t)).bytes_per_gpu <= BUDGET), 16)
+            plan = plan_weights(m, Parallel(tp=tp))
+            per_gpu = plan.bytes_per_gpu
         out.append({"name": name, "params": params, "predicted": predicted, "published": pub,
                     "delta": None if not pub else (predicted - pub) / pub, "tp": tp,
-                    "per_gpu": plan.bytes_per_gpu, "quant": plan.quantization or m.dtype})
+                    "per_gpu": per_gpu, "quant": plan.quantization or m.dtype})
     return out
 
 
