@@ -123,6 +123,9 @@ def test_attention_dp_replicates_attention_weights():
                                  gpu="h200", model_path="deepseek-v3"))
     assert dp.breakdown["experts"] == base.breakdown["experts"]  # MoE still over all 8
     assert dp.breakdown["attention"] > 4 * base.breakdown["attention"]  # attention TP is 1
+    # the vocabulary-parallel embedding shards over the attention-TP group too
+    assert dp.breakdown["embedding"] == 8 * base.breakdown["embedding"]
+    assert dp.breakdown["lm_head"] == base.breakdown["lm_head"]  # no --enable-dp-lm-head
     m = load_model("deepseek-v3")
     assert dp.breakdown["attention"] == plan_weights(m, Parallel()).breakdown["attention"]
 

@@ -46,6 +46,9 @@ _ONLINE = {"fp8": Scheme("fp8", "fp8_tensor"), "w8a8_fp8": Scheme("w8a8_fp8", "f
            "modelopt_fp8": Scheme("modelopt_fp8", "fp8_tensor", static_input=True)}
 #: speculative algorithms whose draft is the target checkpoint's own MTP layers by default
 _MTP_ALGOS = frozenset({"EAGLE", "NEXTN", "MTP", "EAGLE3"})
+#: model types whose embedding shards over the attention-TP group under attention DP
+#: (qwen2.py, qwen2_moe.py, gpt_oss.py; the DeepSeek family through get_embedding_tp_kwargs)
+_ATTN_TP_EMBED = ("qwen2", "qwen3", "gpt_oss")
 
 
 class WeightPlan(Struct):
@@ -212,7 +215,7 @@ def weights_per_gpu(result: Result) -> WeightPlan:
         dense_tp=dense if isinstance(dense, int) and dense > 0 else 0,
         lm_head_tp=attn_tp if v("enable_dp_lm_head") else 0,
         embed_tp=1 if record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION") and model.is_mla
-        else (attn_tp if mt.startswith(("qwen2", "qwen3")) else 0),
+        else (attn_tp if model.is_mla or mt.startswith(_ATTN_TP_EMBED) else 0),
         redundant_experts=_pos(v("ep_num_redundant_experts"), 0),
         shared_experts_replicated=a2a not in (None, "none")
         or record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
