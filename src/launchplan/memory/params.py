@@ -1,0 +1,442 @@
+"""The tensors of a checkpoint, enumerated from ``config.json`` by architecture family.
+
+Each family lists the weight tensors its Hugging Face checkpoint stores and SGLang 0.5.23's
+model class loads (``sglang/srt/models/*.py``): embeddings and LM head, attention (GQA with
+its biases and QK norms, MLA with its LoRA ranks, the DSA indexer), dense MLPs, MoE routed
+and shared experts with their router, norms, the speculative MTP layers a DeepSeek-style
+checkpoint carries after its main layers, and the vision tower of a multimodal model.
+Every tensor also says how SGLang shards it (``shard``) and whether a quantization method
+may store it quantized (``linear``); ``weights.py`` turns that into bytes per GPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+
+class Tensor(NamedTuple):
+    """One weight tensor (or a stack of identical ones: every layer, every expert).
+
+    ``name`` is the checkpoint's module path with ``{i}`` for the layer index (matched
+    against a quantization config's list of unquantized modules). ``shape`` is (out, in);
+    a vector is (n, 1). ``layers`` holds the layer indices it appears in (empty: outside
+    the layer stack) and ``copies`` the experts per layer.
+    """
+
+    name: str
+    component: str  # breakdown key: embedding, lm_head, attention, mlp, experts, ...
+    shape: tuple[int, int]
+    layers: tuple[int, ...] = ()
+    copies: int = 1
+    linear: bool = False  # a projection matrix a quantization method may store quantized
+    shard: str = "replicated"  # see weights.py: tp, attn_tp, kv, vocab, head, experts, ...
+    fp32: bool = False  # kept in float32 whatever the model's dtype (e.g. a router bias)
+
+    @property
+    def params(self) -> int:
+        return self.shape[0] * self.shape[1] * self.copies * max(1, len(self.layers))
+
+
+class Layout(NamedTuple):
+    """The checkpoint's tensors: the model SGLang loads, and what its MTP layers add."""
+
+    main: list[Tensor]
+    mtp: list[Tensor]  # DeepSeek-style next-token-prediction layers stored after the main ones
+    caveats: list[str]
+
+
+def _int(cfg: Mapping[str, Any], *keys: str, default: int = 0) -> int:
+    for key in keys:
+        v = cfg.get(key)
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, (int, float)) and v == v:
+            return int(v)
+    return default
+
+
+# model types whose q/k/v projections carry a bias and whose o_proj does not
+_QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text",
+                             "qwen2_vl_text"})
+# model types with per-head RMS norms on q and k
+_QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
+                            "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe"})
+# model types with four norms per decoder layer (sandwich norms)
+_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
+
+
+def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
+           text_type: str | None, arch0: str) -> Layout:
+    """The tensors of a checkpoint whose top level is ``config`` and text config ``text``."""
+    caveats: list[str] = []
+    t = text
+    mt = text_type or model_type
+    hidden = _int(t, "hidden_size", "d_model", "n_embd")
+    vocab = _int(t, "vocab_size")
+    n_layers = _int(t, "num_hidden_layers", "n_layer", "num_layers")
+    main: list[Tensor] = []
+    prefix = "model"
+    if not hidden or not n_layers:
+        caveats.append("config.json names no hidden_size / num_hidden_layers: weights unknown")
+        return Layout(main, [], caveats)
+
+    main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (vocab, hidden), shard="vocab"))
+    tied = bool(config.get("tie_word_embeddings", t.get("tie_word_embeddings", False)))
+    if arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel")) and not tied:
+        main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+    main.append(Tensor(f"{prefix}.norm", "norms", (hidden, 1), shard="last"))
+
+    layers = tuple(range(n_layers))
+    if mt == "nemotron_h":
+        return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats), [], caveats)
+    moe_layers, dense_layers = _moe_split(t, mt, n_layers)
+    main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats)
+    if mt == "qwen3_next":
+        return Layout(main, _qwen3_next_mtp(t, n_layers, caveats), caveats)
+
+    mtp: list[Tensor] = []
+    n_mtp = _int(t, "num_nextn_predict_layers")
+    if n_mtp and _int(t, "kv_lora_rank", "n_routed_experts"):
+        # DeepSeek-style MTP modules stored as layers L..L+n-1: a full (MoE) decoder layer,
+        # two input norms, the 2h -> h projection, and copies of the embedding and head
+        extra = tuple(range(n_layers, n_layers + n_mtp))
+        mtp += _decoder(t, mt, extra, extra, (), prefix, caveats)
+        p = f"{prefix}.layers.{{i}}"
+        mtp += [Tensor(f"{p}.enorm", "mtp", (hidden, 1), extra),
+                Tensor(f"{p}.hnorm", "mtp", (hidden, 1), extra),
+                Tensor(f"{p}.eh_proj", "mtp", (hidden, 2 * hidden), extra),
+                Tensor(f"{p}.shared_head.norm", "mtp", (hidden, 1), extra),
+                Tensor(f"{p}.embed_tokens", "mtp_embedding", (vocab, hidden), extra,
+                       shard="vocab"),
+                Tensor(f"{p}.shared_head.head", "mtp_embedding", (vocab, hidden), extra,
+                       shard="head")]
+    vision = config.get("vision_config")
+    if isinstance(vision, Mapping) and vision:
+        main += _vision(vision, model_type, hidden, caveats)
+    return Layout(main, mtp, caveats)
+
+
+def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int, ...],
+                                                                       tuple[int, ...]]:
+    """(MoE layers, dense layers) of the main stack."""
+    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts")
+    if not experts:
+        return (), tuple(range(n_layers))
+    if "first_k_dense_replace" in t or "moe_layer_freq" in t:
+        k = _int(t, "first_k_dense_replace")
+        freq = max(1, _int(t, "moe_layer_freq", default=1))
+        moe = tuple(i for i in range(n_layers) if i >= k and i % freq == 0)
+    else:
+        only = t.get("mlp_only_layers") or ()
+        step = max(1, _int(t, "decoder_sparse_step", default=1))
+        moe = tuple(i for i in range(n_layers)
+                    if i not in only and (i + 1) % step == 0)
+    dense = tuple(i for i in range(n_layers) if i not in set(moe))
+    return moe, dense
+
+
+def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers: tuple[int, ...],
+             dense_layers: tuple[int, ...], prefix: str, caveats: list[str]) -> list[Tensor]:
+    hidden = _int(t, "hidden_size")
+    p = f"{prefix}.layers.{{i}}"
+    out = [Tensor(f"{p}.input_layernorm", "norms", (hidden, 1), layers),
+           Tensor(f"{p}.post_attention_layernorm", "norms", (hidden, 1), layers)]
+    if mt in _FOUR_NORM_TYPES:
+        out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
+                Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
+    if _int(t, "kv_lora_rank"):
+        out += _mla(t, layers, p)
+    elif mt == "qwen3_next":
+        interval = max(1, _int(t, "full_attention_interval", default=4))
+        full = tuple(i for i in layers if (i + 1) % interval == 0)
+        out += _gqa(t, mt, full, p, gated_q=True) if full else []
+        linear = tuple(i for i in layers if (i + 1) % interval)
+        out += _gated_delta_net(t, linear, p) if linear else []
+    else:
+        out += _gqa(t, mt, layers, p)
+    if dense_layers:
+        inter = _int(t, "intermediate_size", "ffn_dim", "n_inner")
+        out += _mlp(f"{p}.mlp", "mlp", hidden, inter, dense_layers,
+                    "dense" if _int(t, "first_k_dense_replace") else "tp",
+                    bias=bool(t.get("mlp_bias")))
+    if moe_layers:
+        out += _moe(t, mt, moe_layers, p)
+    return out
+
+
+def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
+         gated_q: bool = False, name: str = "self_attn") -> list[Tensor]:
+    """GQA attention; ``gated_q``: q_proj also yields an output gate (Qwen3-Next)."""
+    hidden = _int(t, "hidden_size")
+    heads = _int(t, "num_attention_heads")
+    kv = _int(t, "num_key_value_heads", default=heads) or heads
+    hd = _int(t, "head_dim", "attention_head_dim") or hidden // max(heads, 1)
+    a = f"{p}.{name}"
+    q_rows = heads * hd * (2 if gated_q else 1)
+    out = [Tensor(f"{a}.q_proj", "attention", (q_rows, hidden), layers, linear=True,
+                  shard="attn_tp"),
+           Tensor(f"{a}.k_proj", "attention", (kv * hd, hidden), layers, linear=True, shard="kv"),
+           Tensor(f"{a}.v_proj", "attention", (kv * hd, hidden), layers, linear=True, shard="kv"),
+           Tensor(f"{a}.o_proj", "attention", (hidden, heads * hd), layers, linear=True,
+                  shard="attn_tp")]
+    bias = bool(t.get("attention_bias"))
+    qkv_bias = bias or mt in _QKV_BIAS_TYPES
+    if qkv_bias:
+        out += [Tensor(f"{a}.q_proj.bias", "attention", (heads * hd, 1), layers, shard="attn_tp"),
+                Tensor(f"{a}.k_proj.bias", "attention", (kv * hd, 1), layers, shard="kv"),
+                Tensor(f"{a}.v_proj.bias", "attention", (kv * hd, 1), layers, shard="kv")]
+    if bias and mt not in _QKV_BIAS_TYPES and mt != "glm4_moe":
+        out.append(Tensor(f"{a}.o_proj.bias", "attention", (hidden, 1), layers))
+    if mt in _QK_NORM_TYPES or t.get("use_qk_norm"):
+        out += [Tensor(f"{a}.q_norm", "norms", (hd, 1), layers),
+                Tensor(f"{a}.k_norm", "norms", (hd, 1), layers)]
+    if mt == "gpt_oss":
+        out.append(Tensor(f"{a}.sinks", "attention", (heads, 1), layers, shard="attn_tp"))
+    return out
+
+
+def _mla(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
+    """Multi-head latent attention (DeepSeek V2/V3, Kimi K2), plus the DSA indexer if any."""
+    hidden = _int(t, "hidden_size")
+    heads = _int(t, "num_attention_heads")
+    q_rank = _int(t, "q_lora_rank")
+    kv_rank = _int(t, "kv_lora_rank")
+    nope = _int(t, "qk_nope_head_dim")
+    rope = _int(t, "qk_rope_head_dim")
+    v = _int(t, "v_head_dim")
+    a = f"{p}.self_attn"
+    out: list[Tensor] = []
+    if q_rank:
+        out += [Tensor(f"{a}.q_a_proj", "attention", (q_rank, hidden), layers, linear=True),
+                Tensor(f"{a}.q_a_layernorm", "norms", (q_rank, 1), layers),
+                Tensor(f"{a}.q_b_proj", "attention", (heads * (nope + rope), q_rank), layers,
+                       linear=True, shard="attn_tp")]
+    else:
+        out.append(Tensor(f"{a}.q_proj", "attention", (heads * (nope + rope), hidden), layers,
+                          linear=True, shard="attn_tp"))
+    out += [Tensor(f"{a}.kv_a_proj_with_mqa", "attention", (kv_rank + rope, hidden), layers,
+                   linear=True),
+            Tensor(f"{a}.kv_a_layernorm", "norms", (kv_rank, 1), layers),
+            Tensor(f"{a}.kv_b_proj", "attention", (heads * (nope + v), kv_rank), layers,
+                   linear=True, shard="attn_tp"),
+            Tensor(f"{a}.o_proj", "attention", (hidden, heads * v), layers, linear=True,
+                   shard="attn_tp")]
+    if t.get("index_topk") is not None:
+        n = _int(t, "index_n_heads", default=64)
+        d = _int(t, "index_head_dim", default=128)
+        i = f"{a}.indexer"
+        out += [Tensor(f"{i}.wq_b", "indexer", (n * d, q_rank or hidden), layers, linear=True),
+                Tensor(f"{i}.wk", "indexer", (d, hidden), layers, linear=True),
+                Tensor(f"{i}.k_norm", "indexer", (d, 2), layers),  # weight and bias
+                Tensor(f"{i}.weights_proj", "indexer", (n, hidden), layers)]
+    return out
+
+
+def _mlp(name: str, component: str, hidden: int, inter: int, layers: tuple[int, ...],
+         shard: str, copies: int = 1, bias: bool = False) -> list[Tensor]:
+    out = [Tensor(f"{name}.gate_proj", component, (inter, hidden), layers, copies, True, shard),
+           Tensor(f"{name}.up_proj", component, (inter, hidden), layers, copies, True, shard),
+           Tensor(f"{name}.down_proj", component, (hidden, inter), layers, copies, True, shard)]
+    if bias:
+        out += [Tensor(f"{name}.gate_up_proj.bias", component, (2 * inter, 1), layers, copies,
+                       shard=shard),
+                Tensor(f"{name}.down_proj.bias", component, (hidden, 1), layers, copies,
+                       shard="experts" if shard == "experts" else "replicated")]
+    return out
+
+
+def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list[Tensor]:
+    hidden = _int(t, "hidden_size")
+    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts")
+    inter = _int(t, "moe_intermediate_size") or _int(t, "intermediate_size")
+    if mt == "mixtral":
+        m = f"{p}.block_sparse_moe"
+        return [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
+                Tensor(f"{m}.experts.{{e}}.w1", "experts", (inter, hidden), layers, experts, True,
+                       "experts"),
+                Tensor(f"{m}.experts.{{e}}.w3", "experts", (inter, hidden), layers, experts, True,
+                       "experts"),
+                Tensor(f"{m}.experts.{{e}}.w2", "experts", (hidden, inter), layers, experts, True,
+                       "experts")]
+    m = f"{p}.mlp"
+    if mt == "gpt_oss":
+        return [Tensor(f"{m}.router", "router", (experts, hidden), layers),
+                Tensor(f"{m}.router.bias", "router", (experts, 1), layers),
+                *_mlp(f"{m}.experts", "experts", hidden, inter, layers, "experts", experts,
+                      bias=True)]
+    out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
+           *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
+    if t.get("topk_method") == "noaux_tc" or mt == "glm4_moe":
+        out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
+                          fp32=True))
+    shared = _int(t, "n_shared_experts")
+    if shared:
+        out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * shared, layers,
+                    "shared")
+    shared_inter = _int(t, "shared_expert_intermediate_size")
+    if shared_inter:
+        out += _mlp(f"{m}.shared_expert", "shared_experts", hidden, shared_inter, layers, "tp")
+        out.append(Tensor(f"{m}.shared_expert_gate", "router", (1, hidden), layers))
+    return out
+
+
+def _vision(v: Mapping[str, Any], model_type: str, text_hidden: int,
+            caveats: list[str]) -> list[Tensor]:
+    """A vision tower: patch embedding, transformer blocks, and the projector to the LM.
+
+    SGLang keeps vision towers unquantized and, for the families here, replicated or
+    sharded like the LM; they are counted as one replicated component ("vision").
+    """
+    h = _int(v, "hidden_size", "embed_dim")
+    depth = _int(v, "depth", "num_hidden_layers")
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", "spatial_patch_size", default=14)
+    chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
+    name = "visual" if model_type.startswith("qwen") else "vision_tower"
+    out: list[Tensor] = []
+    if not h or not depth:
+        caveats.append("vision_config without hidden_size/depth: vision tower not counted")
+        return out
+    blocks = tuple(range(depth))
+    b = f"{name}.blocks.{{i}}"
+
+    def vec(n: str, size: int) -> Tensor:
+        return Tensor(n, "vision", (size, 1), blocks)
+
+    if model_type in ("qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"):
+        temporal = _int(v, "temporal_patch_size", default=2)
+        merge = _int(v, "spatial_merge_size", default=2)
+        out_h = _int(v, "out_hidden_size", default=text_hidden)
+        mh = h * merge * merge
+        out += [Tensor(f"{name}.patch_embed.proj", "vision",
+                       (h, chans * temporal * patch * patch)),
+                Tensor(f"{b}.attn.qkv", "vision", (3 * h, h), blocks),
+                vec(f"{b}.attn.qkv.b", 3 * h),
+                Tensor(f"{b}.attn.proj", "vision", (h, h), blocks), vec(f"{b}.attn.proj.b", h),
+                Tensor(f"{b}.mlp.gate_proj", "vision", (inter, h), blocks),
+                Tensor(f"{b}.mlp.up_proj", "vision", (inter, h), blocks),
+                Tensor(f"{b}.mlp.down_proj", "vision", (h, inter), blocks),
+                vec(f"{b}.mlp.bias", 2 * inter + h), vec(f"{b}.norm1", h), vec(f"{b}.norm2", h),
+                Tensor(f"{name}.merger.ln_q", "vision", (h, 1)),
+                Tensor(f"{name}.merger.mlp.0", "vision", (mh, mh + 1)),
+                Tensor(f"{name}.merger.mlp.2", "vision", (out_h, mh + 1))]
+        return out
+    # SigLIP-style encoder (Gemma 3, PaliGemma, ...): layer norms with bias, biased linears
+    image = _int(v, "image_size", default=224)
+    positions = (image // max(patch, 1)) ** 2
+    out += [Tensor(f"{name}.patch_embedding", "vision", (h, chans * patch * patch + 1)),
+            Tensor(f"{name}.position_embedding", "vision", (positions, h)),
+            Tensor(f"{b}.self_attn.qkvo", "vision", (4 * h, h + 1), blocks),
+            Tensor(f"{b}.mlp.fc1", "vision", (inter, h + 1), blocks),
+            Tensor(f"{b}.mlp.fc2", "vision", (h, inter), blocks), vec(f"{b}.mlp.fc2.b", h),
+            vec(f"{b}.layer_norms", 4 * h),
+            Tensor(f"{name}.post_layernorm", "vision", (2 * h, 1))]
+    if model_type == "gemma3":
+        out += [Tensor("multi_modal_projector.mm_input_projection", "vision", (h, text_hidden)),
+                Tensor("multi_modal_projector.mm_soft_emb_norm", "vision", (h, 1))]
+    else:
+        caveats.append(f"vision projector of model_type {model_type!r} not counted")
+    return out
+
+
+def _gated_delta_net(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
+    """Qwen3-Next's linear attention (Gated DeltaNet), as ``qwen3_next.py`` loads it."""
+    hidden = _int(t, "hidden_size")
+    nk = _int(t, "linear_num_key_heads")
+    nv = _int(t, "linear_num_value_heads")
+    dk = _int(t, "linear_key_head_dim")
+    dv = _int(t, "linear_value_head_dim")
+    kernel = _int(t, "linear_conv_kernel_dim", default=4)
+    key, value = nk * dk, nv * dv
+    a = f"{p}.linear_attn"
+    return [Tensor(f"{a}.in_proj_qkvz", "linear_attention", (2 * key + 2 * value, hidden),
+                   layers, linear=True, shard="attn_tp"),
+            Tensor(f"{a}.in_proj_ba", "linear_attention", (2 * nv, hidden), layers,
+                   linear=True, shard="attn_tp"),
+            Tensor(f"{a}.conv1d", "linear_attention", (2 * key + value, kernel), layers,
+                   shard="attn_tp"),
+            Tensor(f"{a}.dt_bias", "linear_attention", (nv, 1), layers, shard="attn_tp"),
+            Tensor(f"{a}.A_log", "linear_attention", (nv, 1), layers, shard="attn_tp"),
+            Tensor(f"{a}.norm", "norms", (dv, 1), layers),
+            Tensor(f"{a}.out_proj", "linear_attention", (hidden, value), layers, linear=True,
+                   shard="attn_tp")]
+
+
+def _qwen3_next_mtp(t: Mapping[str, Any], n_layers: int, caveats: list[str]) -> list[Tensor]:
+    """Qwen3-Next's MTP block (``mtp.*``), when the config declares one: a full-attention
+    MoE layer, the 2h -> h fc and its norms. (Qwen3-Next-80B-A3B declares none, and its
+    published total matches the main stack alone.)"""
+    n = _int(t, "num_nextn_predict_layers")
+    if not n:
+        return []
+    hidden = _int(t, "hidden_size")
+    layers = tuple(range(n))
+    out = _decoder({**t, "full_attention_interval": 1}, "qwen3_next", layers, layers, (),
+                   "mtp", caveats)
+    return out + [Tensor("mtp.fc", "mtp", (hidden, 2 * hidden)),
+                  Tensor("mtp.norms", "mtp", (3 * hidden, 1))]
+
+
+def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, tied: bool,
+                caveats: list[str]) -> list[Tensor]:
+    """Nemotron-H: one mixer per layer, by ``hybrid_override_pattern`` (M Mamba2,
+    * attention, - squared-ReLU MLP, E MoE), each behind one RMS norm.
+
+    Not yet checked against a published checkpoint size (none was found): said in caveats.
+    """
+    caveats.append("Nemotron-H weights are counted from the layer pattern but not yet checked "
+                   "against a published checkpoint size")
+    pattern = str(t.get("hybrid_override_pattern") or "")
+    if len(pattern) != n_layers:
+        caveats.append("hybrid_override_pattern does not cover every layer: weights unknown")
+        return []
+    by = {c: tuple(i for i, x in enumerate(pattern) if x == c) for c in "M*-E"}
+    p = "backbone.layers.{i}"
+    out = [Tensor("backbone.embeddings", "embedding", (vocab, hidden), shard="vocab"),
+           Tensor("backbone.norm_f", "norms", (hidden, 1), shard="last"),
+           Tensor(f"{p}.norm", "norms", (hidden, 1), tuple(range(n_layers)))]
+    if not tied:
+        out.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+    if by["M"]:
+        heads = _int(t, "mamba_num_heads")
+        inner = heads * _int(t, "mamba_head_dim")
+        groups_state = 2 * _int(t, "n_groups", default=1) * _int(t, "ssm_state_size")
+        kernel = _int(t, "conv_kernel", default=4)
+        conv = inner + groups_state
+        m, ly = f"{p}.mixer", by["M"]
+        out += [Tensor(f"{m}.in_proj", "mamba", (2 * inner + groups_state + heads, hidden), ly,
+                       linear=True, shard="attn_tp"),
+                Tensor(f"{m}.conv1d", "mamba",
+                       (conv, kernel + (1 if t.get("use_conv_bias", True) else 0)), ly,
+                       shard="attn_tp"),
+                Tensor(f"{m}.dt_A_D", "mamba", (3 * heads, 1), ly, shard="attn_tp"),
+                Tensor(f"{m}.norm", "norms", (inner, 1), ly, shard="attn_tp"),
+                Tensor(f"{m}.out_proj", "mamba", (hidden, inner), ly, linear=True,
+                       shard="attn_tp")]
+    if by["*"]:
+        out += _gqa(t, "nemotron_h", by["*"], "backbone.layers.{i}", name="mixer")
+    if by["-"]:
+        inter = _int(t, "intermediate_size")
+        out += [Tensor(f"{p}.mixer.up_proj", "mlp", (inter, hidden), by["-"], linear=True,
+                       shard="tp"),
+                Tensor(f"{p}.mixer.down_proj", "mlp", (hidden, inter), by["-"], linear=True,
+                       shard="tp")]
+    if by["E"]:
+        e, ly = f"{p}.mixer", by["E"]
+        experts = _int(t, "n_routed_experts")
+        inter = _int(t, "moe_intermediate_size")
+        shared = _int(t, "moe_shared_expert_intermediate_size") * \
+            max(1, _int(t, "n_shared_experts", default=1))
+        out += [Tensor(f"{e}.gate", "router", (experts, hidden), ly),
+                Tensor(f"{e}.gate.e_score_correction_bias", "router", (experts, 1), ly,
+                       fp32=True),
+                Tensor(f"{e}.experts.{{e}}.up_proj", "experts", (inter, hidden), ly, experts,
+                       True, "experts"),
+                Tensor(f"{e}.experts.{{e}}.down_proj", "experts", (hidden, inter), ly, experts,
+                       True, "experts"),
+                Tensor(f"{e}.shared_experts.up_proj", "shared_experts", (shared, hidden), ly,
+                       linear=True, shard="shared"),
+                Tensor(f"{e}.shared_experts.down_proj", "shared_experts", (hidden, shared), ly,
+                       linear=True, shard="shared")]
+    return out

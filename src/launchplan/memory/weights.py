@@ -1,0 +1,456 @@
+"""Weights per GPU: the checkpoint's tensors, their bytes, and each GPU's share.
+
+The parameter count comes from ``config.json`` (``params.py``), the bytes per tensor from
+the dtype and the checkpoint's quantization (``quant_bytes.py``), and the share per GPU from
+how SGLang 0.5.23 shards each kind of tensor:
+
+* attention projections split over the attention TP group (``tp / (attn_dp x attn_cp)``:
+  with attention DP, attention weights repeat in every DP group); K/V heads are
+  replicated when that group is larger than the model's KV heads; MLA's down-projections
+  (``q_a_proj``, ``kv_a_proj_with_mqa``) and every norm are replicated;
+* dense MLPs split over TP (DeepSeek-style first-k dense layers over ``moe_dense_tp_size``:
+  replicated when it is 1); shared experts over TP, or replicated under an all-to-all MoE
+  backend (DeepEP and friends);
+* routed experts: ``ceil((E + redundant) / ep)`` experts per EP rank, each split over the
+  ``tp / (ep x moe_dp)`` MoE-TP group; routers are replicated;
+* the vocabulary-parallel embedding and LM head split over TP (vocabulary padded to a
+  multiple of 64; the head over the attention-TP group with ``--enable-dp-lm-head``);
+* pipeline stages hold contiguous layer ranges (``SGLANG_PP_LAYER_PARTITION`` or SGLang's
+  even split with the remainder on the last stages); the embedding sits on the first stage,
+  the final norm and LM head on the last. The plan reports the most loaded GPU.
+
+The speculative draft is a separate figure: an EAGLE/EAGLE3 draft checkpoint's own layers
+(the embedding, and the LM head unless EAGLE3 brings a reduced-vocabulary one, are shared
+with the target), or the MTP layers of a DeepSeek-style checkpoint, sharded like the target.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from launchplan.memory.params import Layout, Tensor, layout
+from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
+from launchplan.struct import Struct
+
+if TYPE_CHECKING:
+    from launchplan.engine.result import Result
+    from launchplan.facts.models import ModelFacts
+
+_DTYPE_BYTES = {"float32": 4, "float": 4, "fp32": 4, "float64": 8, "bfloat16": 2, "float16": 2,
+                "half": 2, "fp16": 2, "bf16": 2, "float8_e4m3fn": 1, "fp8": 1}
+#: methods that quantize a non-quantized checkpoint at load time (online), and their storage
+_ONLINE = {"fp8": Scheme("fp8", "fp8_tensor"), "w8a8_fp8": Scheme("w8a8_fp8", "fp8_channel"),
+           "w8a8_int8": Scheme("w8a8_int8", "fp8_channel"),
+           "modelopt_fp8": Scheme("modelopt_fp8", "fp8_tensor", static_input=True)}
+#: speculative algorithms whose draft is the target checkpoint's own MTP layers by default
+_MTP_ALGOS = frozenset({"EAGLE", "NEXTN", "MTP", "EAGLE3"})
+#: model types whose embedding shards over the attention-TP group under attention DP
+#: (qwen2.py, qwen2_moe.py, gpt_oss.py; the DeepSeek family through get_embedding_tp_kwargs)
+_ATTN_TP_EMBED = ("qwen2", "qwen3", "gpt_oss")
+
+
+class WeightPlan(Struct):
+    """What the weights take: totals, the most loaded GPU, and the draft's share."""
+
+    total_params: int  # parameters SGLang loads for the target model
+    checkpoint_params: int  # everything the checkpoint stores (MTP layers included)
+    bytes_total: int  # the target's weights as loaded, one unsharded copy
+    checkpoint_bytes: int  # predicted size of the checkpoint's tensors (safetensors total)
+    bytes_per_gpu: int  # the most loaded GPU
+    draft_params: int  # the speculative draft's own parameters (0 without one)
+    draft_bytes_per_gpu: int
+    breakdown: Mapping[str, int]  # component -> bytes on the most loaded GPU
+    quantization: str | None  # the storage scheme of quantized matrices
+    caveats: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"total_params": self.total_params, "bytes_total": self.bytes_total,
+                "bytes_per_gpu": self.bytes_per_gpu, "draft_params": self.draft_params,
+                "draft_bytes_per_gpu": self.draft_bytes_per_gpu,
+                "checkpoint_bytes": self.checkpoint_bytes,
+                "breakdown": dict(self.breakdown), "quantization": self.quantization,
+                "caveats": list(self.caveats)}
+
+
+class Parallel(NamedTuple):
+    """The sharding that decides each GPU's share (SGLang's resolved parallel sizes)."""
+
+    tp: int = 1
+    pp: int = 1
+    ep: int = 1
+    attn_tp: int = 0  # 0: same as tp
+    dense_tp: int = 0  # DeepSeek first-k dense layers (moe_dense_tp_size); 0: tp
+    lm_head_tp: int = 0  # 0: tp
+    embed_tp: int = 0  # 0: tp
+    moe_dp: int = 1  # MoE data parallel: experts repeat in each MoE-DP group
+    redundant_experts: int = 0
+    shared_experts_replicated: bool = False
+    pp_partition: tuple[int, ...] | None = None
+
+    def group(self, kind: str) -> int:
+        if kind in ("attn_tp", "kv"):
+            return self.attn_tp or self.tp
+        if kind == "dense":
+            return self.dense_tp or self.tp
+        if kind == "head":
+            return self.lm_head_tp or self.tp
+        if kind == "vocab":
+            return self.embed_tp or self.tp
+        if kind == "shared":
+            return 1 if self.shared_experts_replicated else self.tp
+        if kind in ("tp", "experts"):
+            return self.tp
+        return 1
+
+
+# --- public API ------------------------------------------------------------------------------
+
+def checkpoint_size(model: ModelFacts) -> tuple[int, int]:
+    """(parameters, bytes) the checkpoint stores: its dtype, its quantization, MTP included.
+
+    An EAGLE draft checkpoint stores its own layers and ``fc`` plus (assumed) a copy of the
+    token embedding; an EAGLE3 one its layer, ``fc``, reduced LM head and the two vocabulary
+    maps (``d2t`` int64, ``t2d`` bool), counted as parameters of one and a half bytes here.
+    """
+    lay = _layout(model)
+    scheme, ign = _checkpoint_scheme(model)
+    unq = _dtype_bytes(_checkpoint_dtype(model))
+    tensors = lay.main + lay.mtp
+    kind = _eagle_kind(model)
+    if kind:
+        tensors = _draft_layout(model)
+        if kind == "eagle":
+            tensors += [t for t in lay.main if t.component == "embedding"]
+        else:
+            vocab = model.vocab_size or 0
+            draft_vocab = model.text_config.get("draft_vocab_size") or vocab
+            maps = (8 * draft_vocab + vocab) / unq  # d2t int64 + t2d bool, in dtype units
+            tensors += [Tensor("d2t_t2d", "draft_maps", (round(maps), 1))]
+    total = sum(_bytes(t, scheme, ign, unq) for t in tensors)
+    return sum(t.params for t in tensors), int(round(total))
+
+
+_SINGLE = Parallel()
+
+
+def plan_weights(model: ModelFacts, par: Parallel = _SINGLE, *, dtype: str | None = None,
+                 quantization: str | None = None, draft: ModelFacts | None = None,
+                 mtp_draft: bool = False) -> WeightPlan:
+    """Weights of ``model`` under ``par``; ``dtype``/``quantization`` are SGLang's flags.
+
+    ``draft`` is a separate draft checkpoint's facts; ``mtp_draft`` means the draft is the
+    target's own MTP layers (DeepSeek-style NextN).
+    """
+    key = (id(model), par, dtype, quantization, id(draft), mtp_draft)
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is model and hit[1] is draft:
+        return hit[2]
+    plan = _plan(model, par, dtype, quantization, draft, mtp_draft)
+    if len(_PLANS) > 1024:
+        _PLANS.clear()
+    _PLANS[key] = (model, draft, plan)  # holding both keeps their ids unique
+    return plan
+
+
+_PLANS: dict[tuple[Any, ...], tuple[Any, Any, WeightPlan]] = {}
+
+
+def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
+          draft: ModelFacts | None, mtp_draft: bool) -> WeightPlan:
+    lay = _layout(model)
+    caveats = list(lay.caveats)
+    if model.config_dtype is None:
+        caveats.append("config.json names no torch_dtype: checkpoint tensors assumed bf16")
+    scheme, ign = _runtime_scheme(model, quantization, caveats)
+    unq = _dtype_bytes(model.dtype if dtype in (None, "auto") else dtype)
+    ck_params, ck_bytes = checkpoint_size(model)
+    loaded = sum(_bytes(t, scheme, ign, unq) for t in lay.main)
+    per_gpu, breakdown = _per_gpu(model, lay.main, par, scheme, ign, unq)
+
+    draft_params = draft_gpu = 0
+    if draft is not None:
+        d_lay = _draft_layout(draft)
+        d_scheme, d_ign = _runtime_scheme(draft, None, caveats)
+        d_unq = _dtype_bytes(draft.dtype if dtype in (None, "auto") else dtype)
+        draft_params = sum(t.params for t in d_lay)
+        draft_gpu = _flat_share(model, d_lay, par, d_scheme, d_ign, d_unq)
+    elif mtp_draft and lay.mtp:
+        own = [t for t in lay.mtp if t.component != "mtp_embedding"]
+        draft_params = sum(t.params for t in own)
+        draft_gpu = _flat_share(model, own, par, scheme, ign, unq)
+    elif mtp_draft:
+        caveats.append("speculative MTP draft, but the checkpoint declares no MTP layers "
+                       "launchplan can count: draft weights taken as 0")
+    return WeightPlan(
+        total_params=sum(t.params for t in lay.main), checkpoint_params=ck_params,
+        bytes_total=int(round(loaded)), checkpoint_bytes=ck_bytes,
+        bytes_per_gpu=int(round(per_gpu)), draft_params=draft_params,
+        draft_bytes_per_gpu=int(round(draft_gpu)),
+        breakdown={k: int(round(v)) for k, v in breakdown.items() if v},
+        quantization=scheme.name if scheme else None, caveats=tuple(caveats))
+
+
+def weights_per_gpu(result: Result) -> WeightPlan:
+    """The weight plan of a resolved launch (its final tp/ep/pp/DP values and draft)."""
+    v = result.value
+    record = result.record
+    model = record.model
+    tp = _pos(v("tp_size"))
+    # attention TP = tp / (attention DP x attention CP); 0.5.23 keeps attention DP in
+    # attn_dp_size (--enable-dp-attention with --dp-size lands there)
+    attn_dp = _pos(v("attn_dp_size"))
+    if attn_dp == 1 and v("enable_dp_attention"):
+        attn_dp = _pos(v("dp_size"))
+    split = attn_dp * _pos(v("attn_cp_size"))
+    attn_tp = tp // split if tp % split == 0 else tp
+    ep = _pos(v("ep_size"))
+    dense = v("moe_dense_tp_size")
+    a2a = v("moe_a2a_backend")
+    mt = model.text_model_type or model.model_type
+    par = Parallel(
+        tp=tp, pp=_pos(v("pp_size")), ep=ep if tp % ep == 0 else 1, attn_tp=attn_tp,
+        moe_dp=_pos(v("moe_dp_size")),
+        dense_tp=dense if isinstance(dense, int) and dense > 0 else 0,
+        lm_head_tp=attn_tp if v("enable_dp_lm_head") else 0,
+        embed_tp=1 if record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION") and model.is_mla
+        else (attn_tp if model.is_mla or mt.startswith(_ATTN_TP_EMBED) else 0),
+        redundant_experts=_pos(v("ep_num_redundant_experts"), 0),
+        shared_experts_replicated=a2a not in (None, "none")
+        or record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
+        pp_partition=_partition(record.env.get("SGLANG_PP_LAYER_PARTITION")))
+    algo = v("speculative_algorithm")
+    algo = algo.upper() if isinstance(algo, str) else None
+    draft = record.draft
+    mtp = False
+    if algo is not None and draft is None:
+        path = v("speculative_draft_model_path")
+        if path in (None, v("model_path")) and algo in _MTP_ALGOS:
+            mtp = True
+    elif draft is not None and draft.config_file == model.config_file:
+        draft, mtp = None, True
+    return plan_weights(model, par, dtype=v("dtype"), quantization=v("quantization"),
+                        draft=draft if algo is not None else None, mtp_draft=mtp)
+
+
+# --- internals -------------------------------------------------------------------------------
+
+def _pos(value: Any, default: int = 1) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
+        else default
+
+
+def _partition(text: str | None) -> tuple[int, ...] | None:
+    if not text:
+        return None
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        return None
+
+
+def _dtype_bytes(dtype: str) -> int:
+    return _DTYPE_BYTES.get(str(dtype).lower().replace("torch.", ""), 2)
+
+
+_LAYOUTS: dict[int, tuple[Any, Layout]] = {}
+
+
+def _layout(model: ModelFacts) -> Layout:
+    """The model's tensors, computed once per facts object (facts are cached and frozen)."""
+    hit = _LAYOUTS.get(id(model))
+    if hit is not None and hit[0] is model:
+        return hit[1]
+    lay = layout(model.config, model.text_config, model.model_type, model.text_model_type,
+                 model.arch0)
+    if len(_LAYOUTS) > 256:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(model)] = (model, lay)  # holding the facts keeps their id unique
+    return lay
+
+
+def _checkpoint_dtype(model: ModelFacts) -> str:
+    """The dtype of the checkpoint's unquantized tensors: ``torch_dtype``, else bf16.
+
+    A config without ``torch_dtype`` (gpt-oss) says nothing about its files; bf16 is what
+    current checkpoints store (assumption, listed in the plan's caveats).
+    """
+    return model.config_dtype or "bfloat16"
+
+
+def _checkpoint_scheme(model: ModelFacts) -> tuple[Scheme | None, Ignored]:
+    qc = model.quant_config
+    scheme = scheme_of(qc, model.quant_method)
+    return scheme, ignored(_sidecar_quant(model) or qc)
+
+
+def _runtime_scheme(model: ModelFacts, quantization: str | None,
+                    caveats: list[str]) -> tuple[Scheme | None, Ignored]:
+    scheme, ign = _checkpoint_scheme(model)
+    if model.quant_method is not None and scheme is None:
+        caveats.append(f"quantization {model.quant_method!r}: storage format unknown to "
+                       "launchplan; weights counted at the model dtype")
+    if scheme is None and quantization:
+        online = _ONLINE.get(quantization)
+        if online is None:
+            caveats.append(f"--quantization {quantization}: online storage format unknown to "
+                           "launchplan; weights counted at the model dtype")
+        return online, ign
+    return scheme, ign
+
+
+def _sidecar_quant(model: ModelFacts) -> Mapping[str, Any] | None:
+    """``hf_quant_config.json`` beside the config (ModelOpt lists its excluded modules there)."""
+    if model.quant_method not in ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", "w4afp8"):
+        return None
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(model.config_file), "hf_quant_config.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _bytes(t: Tensor, scheme: Scheme | None, ign: Ignored, unq: int) -> float:
+    """Bytes of the whole tensor stack."""
+    plain = t.params * (4 if t.fp32 else unq)
+    if scheme is None or not t.linear or (scheme.experts_only and t.shard != "experts"):
+        return plain
+    skip = ign.layers(t.name, t.layers) if ign else (set() if t.layers else False)
+    one = scheme.matrix_bytes(*t.shape) * t.copies
+    if not t.layers:
+        return plain if skip else one
+    n_skip = len(skip) if isinstance(skip, set) else 0
+    plain_one = t.shape[0] * t.shape[1] * t.copies * unq
+    return one * (len(t.layers) - n_skip) + plain_one * n_skip
+
+
+def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
+    """The fraction of a tensor one GPU holds (within its pipeline stage)."""
+    kind = t.shard
+    if kind == "kv":
+        kv = max(1, model.total_num_kv_heads)
+        return max(1, kv // par.group("kv")) / kv
+    if kind == "experts":
+        experts = max(1, t.copies)
+        ep = max(1, par.ep)
+        local = math.ceil((experts + par.redundant_experts) / ep)
+        return local / experts / max(1, par.tp // ep // max(1, par.moe_dp))
+    if kind in ("vocab", "head"):
+        vocab = t.shape[0]
+        group = par.group(kind)
+        pad = 64 if _pad(vocab, 64) % group == 0 else 64 * group
+        return _pad(vocab, pad) / group / vocab
+    return 1 / par.group(kind)
+
+
+def _pad(n: int, to: int) -> int:
+    return (n + to - 1) // to * to
+
+
+def _stages(n_layers: int, par: Parallel) -> list[range]:
+    pp = max(1, par.pp)
+    if par.pp_partition and len(par.pp_partition) == pp and sum(par.pp_partition) == n_layers:
+        out, start = [], 0
+        for n in par.pp_partition:
+            out.append(range(start, start + n))
+            start += n
+        return out
+    base, rem = divmod(n_layers, pp)
+    out, start = [], 0
+    for rank in range(pp):
+        n = base + (1 if rank >= pp - rem else 0)
+        out.append(range(start, start + n))
+        start += n
+    return out
+
+
+def _per_gpu(model: ModelFacts, tensors: list[Tensor], par: Parallel, scheme: Scheme | None,
+             ign: Ignored, unq: int) -> tuple[float, dict[str, float]]:
+    n_layers = model.num_hidden_layers or 0
+    stages = _stages(n_layers, par)
+    per_stage: list[dict[str, float]] = [{} for _ in stages]
+    tied_head = par.pp > 1 and not any(t.component == "lm_head" for t in tensors)
+    for t in tensors:
+        share = _share(model, t, par)
+        if t.layers:
+            for s, rng in enumerate(stages):
+                mine = t.layers if len(stages) == 1 else tuple(i for i in t.layers if i in rng)
+                if mine:
+                    _add(per_stage[s], t.component,
+                         _bytes(t._replace(layers=mine), scheme, ign, unq) * share)
+            continue
+        b = _bytes(t, scheme, ign, unq) * share
+        last = t.component == "lm_head" or t.shard == "last"
+        _add(per_stage[-1 if last else 0], t.component, b)
+        if tied_head and t.component == "embedding":
+            _add(per_stage[-1], "lm_head", b)  # a tied head is a copy on the last stage
+    best = max(per_stage, key=lambda d: sum(d.values()))
+    return sum(best.values()), best
+
+
+def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
+                scheme: Scheme | None, ign: Ignored, unq: int) -> float:
+    """A draft's bytes per GPU: sharded like the target, not split over pipeline stages."""
+    return sum(_bytes(t, scheme, ign, unq) * _share(model, t, par) for t in tensors)
+
+
+def _add(d: dict[str, float], key: str, value: float) -> None:
+    d[key] = d.get(key, 0.0) + value
+
+
+def _eagle_kind(model: ModelFacts) -> str | None:
+    arch = " ".join(model.architectures).upper()
+    return "eagle3" if "EAGLE3" in arch else "eagle" if "EAGLE" in arch else None
+
+
+def _draft_layout(draft: ModelFacts) -> list[Tensor]:
+    """The tensors an EAGLE/EAGLE3 (or standalone) draft loads beyond what it shares.
+
+    EAGLE drafts share the target's embedding and LM head; an EAGLE3 draft with its own
+    ``draft_vocab_size`` keeps a reduced LM head. EAGLE feeds ``fc`` with 2 x hidden
+    (token embedding and target feature); EAGLE3 with the target's three auxiliary hidden
+    states, and its first layer's q/k/v read 2 x hidden.
+    """
+    lay = _layout(draft)
+    tensors = list(lay.main)
+    cfg = draft.text_config
+    h = draft.hidden_size or 0
+    kind = _eagle_kind(draft)
+    if kind == "eagle3":
+        target_h = int(cfg.get("target_hidden_size") or h)
+        aux = int(cfg.get("num_aux_hidden_states") or 3)
+        draft_vocab = cfg.get("draft_vocab_size")
+        out: list[Tensor] = []
+        tied = bool(cfg.get("tie_word_embeddings"))
+        if isinstance(draft_vocab, int) and draft_vocab > 0 and not tied:
+            out.append(Tensor("lm_head", "lm_head", (draft_vocab, h), shard="head"))
+        for t in tensors:
+            if t.component in ("embedding", "lm_head"):
+                continue
+            if t.name.endswith(("q_proj", "k_proj", "v_proj")) and t.layers[:1] == (0,):
+                t = t._replace(shape=(t.shape[0], 2 * t.shape[1]))
+            out.append(t)
+        out += [Tensor("fc", "draft_fc", (h, aux * target_h)),
+                Tensor("midlayer.hidden_norm", "norms", (h, 1))]
+        return out
+    if kind == "eagle":
+        out = [t for t in tensors if t.component not in ("embedding", "lm_head")
+               and t.name != "model.norm"]
+        return out + [Tensor("fc", "draft_fc", (h, 2 * h + 1))]
+    return tensors  # a standalone draft model loads everything
+
+
+def published_sizes() -> dict[str, dict[str, Any]]:
+    """The bundled models' published checkpoint sizes, with their sources (a data file)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "facts" / "data" / "published_weights.json"
+    with open(path, encoding="utf-8") as f:
+        return dict(json.load(f)["models"])

@@ -1,0 +1,282 @@
+"""Weights per GPU: counts against published checkpoint sizes, SGLang's sharding, drafts and
+quantized storage.
+
+The published sizes are cited facts (``facts/data/published_weights.json``), not numbers
+fitted here; the sharding expectations restate what SGLang 0.5.23's model classes divide.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from launchplan.facts.models import bundled_models, clear_cache, load_model
+from launchplan.memory.params import layout
+from launchplan.memory.quant_bytes import Ignored, Scheme, scheme_of
+from launchplan.memory.weights import (
+    Parallel,
+    checkpoint_size,
+    plan_weights,
+    published_sizes,
+    weights_per_gpu,
+)
+from launchplan.planner import resolve
+
+PUBLISHED = published_sizes()
+GiB = 2**30
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    clear_cache()
+    yield
+    clear_cache()
+
+
+def folder(tmp_path: Path, config: dict, name: str = "m") -> str:
+    d = tmp_path / name
+    d.mkdir()
+    (d / "config.json").write_text(json.dumps(config))
+    return str(d)
+
+
+def bundled_config(name: str) -> dict:
+    return json.loads((bundled_models()[name] / "config.json").read_text())
+
+
+# --- against the published sizes -------------------------------------------------------------
+
+def test_every_bundled_model_has_a_published_size_entry():
+    assert set(PUBLISHED) == set(bundled_models())
+    for name, entry in PUBLISHED.items():
+        assert entry["source"].startswith("https://huggingface.co/"), name
+        if entry["published_bytes"] is None:
+            assert "not found" in entry["note"], name  # an honest gap, saying so
+
+
+@pytest.mark.parametrize("name", sorted(n for n, e in PUBLISHED.items()
+                                        if e["published_bytes"] is not None))
+def test_predicted_checkpoint_within_two_percent_of_published(name):
+    _, predicted = checkpoint_size(load_model(name))
+    published = PUBLISHED[name]["published_bytes"]
+    assert abs(predicted - published) / published <= 0.02, (predicted, published)
+
+
+def test_bf16_checkpoints_are_exactly_two_bytes_per_parameter():
+    # an unquantized bf16 checkpoint's index total is 2 x its parameters: the count is exact
+    for name in ("llama-3.1-8b", "qwen3-8b", "qwen3-30b-a3b", "mixtral-8x7b", "qwen2.5-72b"):
+        params, size = checkpoint_size(load_model(name))
+        assert size == 2 * params == PUBLISHED[name]["published_bytes"], name
+
+
+# --- sharding ----------------------------------------------------------------------------------
+
+def test_tensor_parallel_divides_almost_everything():
+    m = load_model("llama-3.1-70b")
+    one = plan_weights(m, Parallel(tp=1))
+    eight = plan_weights(m, Parallel(tp=8))
+    assert one.bytes_per_gpu == one.bytes_total
+    # norms stay whole on every rank; everything else is split eight ways
+    norms = one.breakdown["norms"]
+    assert eight.bytes_per_gpu == pytest.approx((one.bytes_total - norms) / 8 + norms, rel=1e-9)
+
+
+def test_kv_heads_replicate_once_tp_exceeds_them():
+    m = load_model("llama-3.1-70b")  # 8 KV heads
+    lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+    kv = sum(2 * t.params for t in lay.main if t.shard == "kv")  # bf16 bytes of k/v
+    at8 = plan_weights(m, Parallel(tp=8)).breakdown["attention"]
+    at16 = plan_weights(m, Parallel(tp=16)).breakdown["attention"]
+    # q/o halve from tp 8 to 16; k/v stay at one head per rank
+    assert at8 - at16 == pytest.approx((at8 - kv / 8) / 2, rel=1e-9)
+
+
+def test_expert_parallel_keeps_the_per_gpu_expert_share():
+    m = load_model("qwen3-30b-a3b")
+    tp8 = plan_weights(m, Parallel(tp=8))
+    ep8 = plan_weights(m, Parallel(tp=8, ep=8))
+    assert ep8.breakdown["experts"] == tp8.breakdown["experts"]
+    # 32 redundant experts over 8 EP ranks: 20 experts per rank instead of 16
+    red = plan_weights(m, Parallel(tp=8, ep=8, redundant_experts=32))
+    assert red.breakdown["experts"] == pytest.approx(tp8.breakdown["experts"] * 20 / 16, rel=1e-9)
+
+
+def test_pipeline_stages_split_layers_and_place_embedding_and_head():
+    m = load_model("llama-3.1-8b")
+    one = plan_weights(m, Parallel())
+    two = plan_weights(m, Parallel(pp=2))
+    layers = one.bytes_total - one.breakdown["embedding"] - one.breakdown["lm_head"] \
+        - 2 * 4096  # the final norm
+    # 16 layers per stage; the busier stage carries one of embedding / head (+ final norm)
+    assert two.bytes_per_gpu == pytest.approx(layers / 2 + one.breakdown["lm_head"] + 2 * 4096,
+                                              rel=1e-9)
+    skew = plan_weights(m, Parallel(pp=2, pp_partition=(30, 2)))
+    assert skew.bytes_per_gpu > two.bytes_per_gpu
+
+
+def test_attention_dp_replicates_attention_weights():
+    base = weights_per_gpu(resolve(["--tp-size", "8"], gpu="h200", model_path="deepseek-v3"))
+    dp = weights_per_gpu(resolve(["--tp-size", "8", "--dp-size", "8", "--enable-dp-attention"],
+                                 gpu="h200", model_path="deepseek-v3"))
+    assert dp.breakdown["experts"] == base.breakdown["experts"]  # MoE still over all 8
+    assert dp.breakdown["attention"] > 4 * base.breakdown["attention"]  # attention TP is 1
+    # the vocabulary-parallel embedding shards over the attention-TP group too
+    assert dp.breakdown["embedding"] == 8 * base.breakdown["embedding"]
+    assert dp.breakdown["lm_head"] == base.breakdown["lm_head"]  # no --enable-dp-lm-head
+    m = load_model("deepseek-v3")
+    assert dp.breakdown["attention"] == plan_weights(m, Parallel()).breakdown["attention"]
+
+
+def test_resolved_launch_matches_explicit_parallelism():
+    r = resolve(["--tp-size", "4"], gpu="h100", model_path="qwen3-32b")
+    assert weights_per_gpu(r) == plan_weights(load_model("qwen3-32b"), Parallel(tp=4))
+
+
+def test_vocab_padding_per_rank():
+    # 128256 is a multiple of 64 but not of 64 x 3: SGLang pads to 64 x tp
+    m = load_model("llama-3.1-8b")
+    w = plan_weights(m, Parallel(tp=3))
+    padded = math.ceil(128256 / 192) * 192
+    assert w.breakdown["embedding"] == pytest.approx(padded / 3 * 4096 * 2, rel=1e-9)
+
+
+# --- embeddings, drafts --------------------------------------------------------------------
+
+def test_tied_embeddings_have_no_separate_head(tmp_path):
+    cfg = bundled_config("qwen3-8b")
+    untied = checkpoint_size(load_model(folder(tmp_path, cfg, "untied")))[0]
+    tied = checkpoint_size(load_model(folder(tmp_path, {**cfg, "tie_word_embeddings": True},
+                                             "tied")))[0]
+    assert untied - tied == cfg["vocab_size"] * cfg["hidden_size"]
+    w = plan_weights(load_model(str(tmp_path / "tied")), Parallel(pp=2))
+    assert "lm_head" in w.breakdown  # the last stage keeps its own copy of a tied head
+
+
+def test_mtp_draft_is_the_checkpoints_nextn_layer():
+    r = resolve(["--tp-size", "8", "--speculative-algorithm", "EAGLE"], gpu="b200",
+                model_path="deepseek-v3")
+    w = weights_per_gpu(r)
+    m = load_model("deepseek-v3")
+    full = plan_weights(m, Parallel(tp=8))
+    assert full.draft_bytes_per_gpu == 0
+    # one MoE layer's worth (the main stack has 58 of them) plus the 2h -> h projection
+    moe_layer = (full.breakdown["experts"] + full.breakdown["shared_experts"]) / 58
+    assert moe_layer < w.draft_bytes_per_gpu < 1.5 * moe_layer
+    assert w.checkpoint_params - w.total_params > w.draft_params  # + embedding/head copies
+
+
+def test_eagle_drafts_share_embedding_and_head():
+    target = ["--speculative-num-steps", "3", "--speculative-eagle-topk", "1",
+              "--speculative-num-draft-tokens", "4", "--tp-size", "2"]
+    eagle = weights_per_gpu(resolve(["--speculative-algorithm", "EAGLE",
+                                     "--speculative-draft-model-path", "llama-3.1-8b-eagle",
+                                     *target], gpu="h100", model_path="llama-3.1-8b"))
+    eagle3 = weights_per_gpu(resolve(["--speculative-algorithm", "EAGLE3",
+                                      "--speculative-draft-model-path", "llama-3.1-8b-eagle3",
+                                      *target], gpu="h100", model_path="llama-3.1-8b"))
+    h, inter = 4096, 14336
+    layer = 2 * h * h + 2 * 1024 * h + 3 * h * inter + 2 * h
+    assert eagle.draft_params == layer + h * (2 * h + 1)
+    # EAGLE3: q/k/v read 2h, a 3h -> h fc, an extra norm and its own 32000-token head
+    eagle3_layer = layer + (h + 2 * 1024) * h + h
+    assert eagle3.draft_params == eagle3_layer + 3 * h * h + 32000 * h + h
+    # fp16 over tp 2: the layer's matrices split in two, its norms and the fc (a plain
+    # torch Linear in SGLang's EAGLE model) whole on each rank
+    assert eagle.draft_bytes_per_gpu == 2 * (layer - 2 * h) / 2 + 2 * 2 * h + 2 * h * (2 * h + 1)
+
+
+# --- quantized storage -------------------------------------------------------------------------
+
+def test_fp8_block_scales():
+    s = scheme_of({"quant_method": "fp8", "weight_block_size": [128, 128]}, "fp8")
+    assert s.matrix_bytes(7168, 2048) == 7168 * 2048 + 56 * 16 * 4
+    assert s.matrix_bytes(576, 7168) == 576 * 7168 + 5 * 56 * 4  # a partial block row
+
+
+def test_fp4_and_int4_storage():
+    assert Scheme("mxfp4", "mxfp4").matrix_bytes(2880, 2880) == 2880 * 2880 * 17 / 32
+    assert Scheme("nvfp4", "nvfp4").matrix_bytes(4096, 4096) == 4096 * 4096 * 9 / 16 + 8
+    awq = scheme_of({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True},
+                    "awq")
+    # int4 weights, an fp16 scale and a 4-bit zero point per 128 inputs per output
+    assert awq.matrix_bytes(4096, 4096) == 4096 * 4096 / 2 + 4096 * 32 * 2 + 4096 * 32 / 2
+    gptq = scheme_of({"quant_method": "gptq", "bits": 4, "group_size": 128}, "gptq")
+    assert gptq.matrix_bytes(4096, 4096) == awq.matrix_bytes(4096, 4096) + 4096 * 4
+    ct = scheme_of({"quant_method": "compressed-tensors", "config_groups": {"g": {
+        "weights": {"num_bits": 8, "type": "float", "strategy": "channel"}}}},
+        "compressed-tensors")
+    assert ct.matrix_bytes(10, 20) == 200 + 10 * 2
+
+
+def test_ignored_modules_stay_unquantized():
+    ign = Ignored(["lm_head", "model.layers.3.mlp.gate", "re:.*layers\\.[01]\\.self_attn.*",
+                   "model.layers.*.mlp.router"])
+    assert ign.layers("lm_head", ()) is True
+    assert ign.layers("model.layers.{i}.mlp.gate", tuple(range(6))) == {3}
+    assert ign.layers("model.layers.{i}.mlp.gate_proj", tuple(range(6))) == set()
+    assert ign.layers("model.layers.{i}.self_attn.q_proj", tuple(range(4))) == {0, 1}
+    assert ign.layers("model.layers.{i}.mlp.router", (0, 1)) == {0, 1}
+
+
+def test_qwen3_fp8_keeps_routers_bf16_and_quantizes_experts():
+    fp8 = load_model("qwen3-235b-a22b-fp8")
+    bf16 = load_model("qwen3-235b-a22b")
+    a = plan_weights(fp8, Parallel(tp=8))
+    b = plan_weights(bf16, Parallel(tp=8))
+    assert a.breakdown["router"] == b.breakdown["router"]  # listed as not converted
+    assert a.breakdown["experts"] < 0.52 * b.breakdown["experts"]  # 1 byte + block scales
+    assert a.quantization == "fp8" and b.quantization is None
+
+
+def test_mxfp4_quantizes_only_experts():
+    m = load_model("gpt-oss-120b")
+    w = plan_weights(m, Parallel())
+    lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+    attn = sum(t.params for t in lay.main if t.component == "attention")
+    assert w.breakdown["attention"] == attn * 2  # float16 at run time (no torch_dtype)
+    assert any("torch_dtype" in c for c in w.caveats)
+
+
+def test_online_fp8_halves_a_bf16_checkpoint():
+    plain = weights_per_gpu(resolve([], gpu="h100", model_path="llama-3.1-8b"))
+    fp8 = weights_per_gpu(resolve(["--quantization", "fp8"], gpu="h100",
+                                  model_path="llama-3.1-8b"))
+    linear = plain.bytes_total - plain.breakdown["embedding"] - plain.breakdown["lm_head"]
+    assert fp8.bytes_total < plain.bytes_total - linear / 2 * 0.99
+    assert fp8.quantization == "fp8"
+
+
+# --- linear attention ------------------------------------------------------------------------
+
+#: Qwen/Qwen3-Next-80B-A3B-Thinking's config.json (as vendored by ai-dynamo/aiconfigurator)
+QWEN3_NEXT = Path(__file__).parent / "data" / "qwen3-next-80b-a3b"
+#: its published bf16 tensor total, found verbatim in stored public copies of the figure
+#: (huggingface.co/Qwen/Qwen3-Next-80B-A3B-Thinking, model.safetensors.index.json)
+QWEN3_NEXT_PUBLISHED = 159_348_782_592
+
+
+def test_gated_delta_net_hybrid_matches_its_published_size():
+    m = load_model(str(QWEN3_NEXT))
+    params, size = checkpoint_size(m)
+    assert size == 2 * params == QWEN3_NEXT_PUBLISHED
+    w = plan_weights(m, Parallel(tp=4))
+    # 36 Gated DeltaNet layers and 12 gated full-attention layers, all sharded over TP
+    assert w.breakdown["linear_attention"] > w.breakdown["attention"] > 0
+
+
+def test_mamba2_mixers_follow_the_layer_pattern(tmp_path):
+    cfg = {"architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h",
+           "hidden_size": 64, "num_hidden_layers": 4, "hybrid_override_pattern": "M*M-",
+           "vocab_size": 100, "num_attention_heads": 4, "num_key_value_heads": 2,
+           "head_dim": 16, "intermediate_size": 128, "mamba_num_heads": 8,
+           "mamba_head_dim": 16, "n_groups": 2, "ssm_state_size": 8, "conv_kernel": 4,
+           "tie_word_embeddings": False, "torch_dtype": "bfloat16"}
+    params, _ = checkpoint_size(load_model(folder(tmp_path, cfg)))
+    inner, gs = 8 * 16, 2 * 2 * 8
+    mamba = (2 * inner + gs + 8) * 64 + (inner + gs) * 5 + 3 * 8 + inner + 64 * inner
+    attention = 64 * 64 + 2 * 32 * 64 + 64 * 64
+    mlp = 2 * 128 * 64
+    assert params == 2 * 100 * 64 + 64 + 4 * 64 + 2 * mamba + attention + mlp
