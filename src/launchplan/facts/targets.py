@@ -25,6 +25,9 @@ class Target(Struct):
     runtime_version: str  # CUDA version on NVIDIA, ROCm version on AMD
     has_flashinfer: bool
     gfx: str | None = None  # AMD architecture name, e.g. gfx942
+    #: Memory free on each GPU just before the weights load (after the CUDA context and the
+    #: communication buffers); None: ``memory_mib - PRELOAD_OVERHEAD_MIB``. Overridable.
+    before_load_mib: int | None = None
 
     # --- what SGLang's platform probes derive from the facts above ---------------------------
 
@@ -78,8 +81,29 @@ class Target(Struct):
             "gpu_count": self.gpu_count,
             ("cuda_version" if self.is_cuda else "rocm_version"): self.runtime_version,
             "has_flashinfer": self.has_flashinfer,
+            **({"before_load_mib": self.before_load_mib}
+               if self.before_load_mib is not None else {}),
             **({"gfx": self.gfx} if self.gfx else {}),
         }
+
+
+#: What a GPU has already spent when SGLang takes its pre-load memory baseline: the CUDA
+#: context, NCCL and custom all-reduce buffers. A stated assumption, from a public start-up
+#: log of 8 x H200 (143771 MiB, i.e. 140.40 GiB each): "Load weight begin. avail
+#: mem=137.29 GB" on the ranks of sgl-project/sglang pull request #11716 (2025-10-16),
+#: 140.40 - 137.29 = 3.11 GiB. Fewer GPUs take less (no peer buffers); override with
+#: ``before_load_mib`` when a real launch's log is at hand.
+PRELOAD_OVERHEAD_MIB = 3186
+
+
+def before_load_bytes(target: Target) -> int | None:
+    """Free bytes per GPU before loading: the target's stated figure, or its memory less
+    ``PRELOAD_OVERHEAD_MIB``; None when the memory is unknown."""
+    if target.before_load_mib is not None:
+        return target.before_load_mib * (1 << 20)
+    if target.memory_mib is None:
+        return None
+    return max(0, target.memory_mib - PRELOAD_OVERHEAD_MIB) * (1 << 20)
 
 
 @per_object
@@ -165,9 +189,14 @@ def with_overrides(
     capability: str | None = None,
     gpu_count: int | None = None,
     cuda_version: str | None = None,
+    before_load_mib: int | None = None,
 ) -> Target:
     """Plan for another SKU: the same target with some facts replaced."""
     changes: dict[str, object] = {}
+    if before_load_mib is not None:
+        if before_load_mib <= 0:
+            raise InputError("--before-load-mib", "a positive number of MiB", before_load_mib)
+        changes["before_load_mib"] = before_load_mib
     if memory_mib is not None:
         if memory_mib <= 0:
             raise InputError("--gpu-memory-mib", "a positive number of MiB", memory_mib)

@@ -1,0 +1,692 @@
+"""The KV pool SGLang 0.5.23 sizes at start-up, from a resolved plan and three byte counts.
+
+SGLang measures the GPU's free memory twice: once before the weights are loaded (CUDA
+context and communication buffers already taken), once after. The KV budget is what is
+free after loading minus ``(1 - mem_fraction_static)`` of the first figure, both in GiB as
+floats (through a float32 all-reduce when more than one rank measures). The budget divided
+by the architecture's bytes per token, page-aligned and capped by ``--max-total-tokens``,
+is ``max_total_num_tokens``; ``max_running_requests`` follows from it; the decode CUDA-graph
+batch sizes above it are dropped.
+
+Modelled: MHA/GQA (KV heads sharded over attention-TP, one per rank at least), MLA
+(``kv_lora_rank + qk_rope_head_dim``; DSA's scaled FP8 layout and indexer bytes), hybrid
+sliding-window pools (full/SWA split by ``--swa-full-tokens-ratio``, or the request-capped
+SWA pool), FP8, MXFP8 and FP4 KV caches with their scale bytes, and the EAGLE/MTP draft's
+KV charged to the target's bytes per token. Not modelled (``caveats`` says so when a plan
+needs them): Mamba/linear-attention state pools, unified memory pools, DeepSeek-V4,
+MiniMax sparse and QSA pools, KV-cache sharding, pipeline-parallel layer splits, DFLASH
+drafts and post-capture resizing (off by default in 0.5.23).
+
+Pure and fast: integer and float arithmetic on the plan's values, nothing imported lazily
+except the draft model's facts when the plan names a draft the record does not carry.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from launchplan.struct import Struct
+
+GIB = 1 << 30
+#: Bytes per element of each KV storage dtype (FP4 packs two values in one byte).
+_DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "fp8": 1, "fp4": 1}
+#: --kv-cache-dtype -> storage kind.
+_KV_KIND = {"fp8_e4m3": "fp8", "fp8_e5m2": "fp8", "mxfp8": "fp8", "bf16": "bfloat16",
+            "bfloat16": "bfloat16", "nvfp4": "fp4", "fp4_mx_block16": "fp4"}
+FP4_SCALE_BLOCK = 16  # one scale byte per 16 FP4 values (both FP4 recipes)
+MXFP8_SCALE_BLOCK = 32
+DSA_QUANT_BLOCK = 128  # DSA's FP8 latent rows carry a 4-byte scale per 128 values
+DSA_ROPE_BYTES = 2  # DSA keeps the rope part in bf16
+#: Context lengths SGLang scales its request estimate by: 512 requests per context's worth
+#: of tokens, clamped to [2048, 4096].
+REQ_ESTIMATE_PER_CONTEXT, REQ_ESTIMATE_MIN, REQ_ESTIMATE_MAX = 512, 2048, 4096
+#: SGLANG_SWA_EVICTION_INTERVAL's default (tokens between SWA evictions).
+SWA_EVICTION_INTERVAL = 128
+#: SGLANG_VLM_CACHE_SIZE_MB and SGLANG_MM_FEATURE_CACHE_MB defaults, reserved from the KV
+#: budget of multimodal models (the second only for CUDA-IPC/VMM feature transport).
+VLM_CACHE_MB, MM_FEATURE_CACHE_MB = 100, 1024
+#: Architectures whose model class shortens the configured window by one token.
+_WINDOW_MINUS_ONE = ("GptOssForCausalLM",)
+
+
+class NotEnoughMemory(ValueError):
+    """SGLang would refuse to start: the KV pool gets no (or too little) memory."""
+
+
+class KvPool(Struct):
+    """One GPU's KV pool as SGLang 0.5.23 would size it (all byte figures are per GPU).
+
+    ``kv_bytes_per_token`` is the pool configurator's cost of one ``max_total_num_tokens``
+    token: an integer, except for hybrid sliding-window pools, where it is the full-layer
+    bytes plus ``swa_full_tokens_ratio`` times the SWA-layer bytes (a float, as in SGLang).
+    """
+
+    configurator: str  # "default" | "hybrid_swa" | "swa_request_cap"
+    kv_dtype: str  # storage dtype: bfloat16, float16, float32, fp8, fp4
+    kv_bytes_per_token: int | float
+    before_load_bytes: int
+    weights_bytes: int
+    kv_budget_bytes: int
+    max_total_num_tokens: int
+    max_running_requests: int
+    page_size: int
+    full_max_total_num_tokens: int | None = None
+    swa_max_total_num_tokens: int | None = None
+    full_bytes_per_token: int | None = None  # hybrid SWA: bytes of one full-pool token
+    swa_bytes_per_token: int | None = None  # hybrid SWA: bytes of one SWA-pool token
+    draft_layers: int = 0  # draft KV layers charged to each token (EAGLE/MTP)
+    capture_bs: tuple[int, ...] = ()  # decode CUDA-graph batch sizes that survive
+    steps: tuple[tuple[str, Any], ...] = ()  # (label, value): the arithmetic, in order
+    caveats: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in self._fields if k not in ("steps",)}
+        out["capture_bs"] = list(self.capture_bs)
+        out["caveats"] = list(self.caveats)
+        out["steps"] = [[label, value] for label, value in self.steps]
+        return out
+
+
+def kv_pool(result: Any, *, weights_bytes: int, before_load_bytes: int,
+            gpu_bytes: int | None = None) -> KvPool:
+    """Size the KV pool of a resolved plan on one GPU.
+
+    ``before_load_bytes``: free memory before loading (see ``facts.targets.before_load_bytes``);
+    ``weights_bytes``: what every weight resident at sizing time takes on this GPU (the
+    target's and, with speculative decoding, the draft's); ``gpu_bytes`` (the GPU's total)
+    is recorded for the steps only. Raises ``NotEnoughMemory`` where SGLang refuses.
+    """
+    plan = _Plan(result)
+    steps: list[tuple[str, Any]] = []
+    caveats = plan.caveats()
+    if gpu_bytes is not None:
+        steps.append(("gpu memory (bytes)", gpu_bytes))
+    budget = _budget(plan, before_load_bytes, weights_bytes, steps)
+    sizer = _sizer(plan)
+    steps.extend(sizer.describe())
+    pool = sizer.size(budget, steps)
+    capacity = pool["max_total_num_tokens"]
+    max_reqs = _max_running_requests(plan, capacity, steps)
+    capture = _capture_sizes(plan, max_reqs)
+    return KvPool(
+        configurator=sizer.name, kv_dtype=plan.kv_kind, kv_bytes_per_token=sizer.cell,
+        before_load_bytes=before_load_bytes, weights_bytes=weights_bytes,
+        kv_budget_bytes=budget, max_total_num_tokens=capacity,
+        max_running_requests=max_reqs, page_size=plan.page,
+        full_max_total_num_tokens=pool.get("full"), swa_max_total_num_tokens=pool.get("swa"),
+        full_bytes_per_token=getattr(sizer, "full_bytes", None),
+        swa_bytes_per_token=getattr(sizer, "swa_bytes", None),
+        draft_layers=plan.draft_layers, capture_bs=tuple(capture), steps=tuple(steps),
+        caveats=tuple(caveats))
+
+
+# --- the plan's values ------------------------------------------------------------------------
+
+class _Plan:
+    """The resolved values and model facts the sizing reads, looked up once."""
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+        record = result.record
+        self.model = model = record.model
+        self.target = record.target
+        self.env = record.env
+        v = result.value
+        self.v = v
+        self.page = int(v("page_size") or 1)
+        self.tp = int(v("tp_size") or 1)
+        self.pp = int(v("pp_size") or 1)
+        self.attn_dp = int(v("attn_dp_size") or 1)
+        self.attn_cp = int(v("attn_cp_size") or 1)
+        self.dcp = int(v("dcp_size") or 1)
+        self.attn_tp = max(1, self.tp // self.attn_dp // self.attn_cp)
+        self.attn_dcp = self.dcp if self.dcp > 1 else 1
+        self.world = self.tp * self.pp
+        self.mem_fraction = float(v("mem_fraction_static"))
+        self.kv_flag = str(v("kv_cache_dtype") or "auto")
+        self.kv_kind = _kv_kind(self.kv_flag, model)
+        self.kv_bytes = _DTYPE_BYTES[self.kv_kind]
+        self.spec = v("speculative_algorithm")
+        self.hybrid_swa = bool(model.is_hybrid_swa) and not v("disable_hybrid_swa_memory")
+        self.draft_layers, self.draft = _draft_layers(result, self)
+
+    def caveats(self) -> list[str]:
+        v, model = self.v, self.model
+        out = []
+        if model.is_hybrid_linear:
+            out.append("Mamba/linear-attention state pools are not modelled: the KV figures "
+                       "leave out the state memory SGLang sets aside per request slot")
+        if v("enable_unified_memory"):
+            out.append("unified memory pools are not modelled")
+        if self.pp > 1:
+            out.append("pipeline parallelism: sized as if every stage held every layer")
+        if v("enable_kv_cache_sharding") or self.dcp > 1:
+            out.append("KV-cache sharding / decode context parallelism: per-rank rows only")
+        if model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse")):
+            out.append(f"{model.arch0} pools are not modelled")
+        if self.spec in ("DFLASH", "DSPARK"):
+            out.append(f"{self.spec} draft pools are not modelled")
+        if self.v("disaggregation_mode") == "decode":
+            out.append("PD decode: the pre-allocated transfer slots are not modelled")
+        return out
+
+
+def _kv_kind(flag: str, model: Any) -> str:
+    if flag == "auto":
+        if _checkpoint_fp8_kv(model):
+            return "fp8"
+        return model.dtype if model.dtype in _DTYPE_BYTES else "bfloat16"
+    return _KV_KIND.get(flag, "bfloat16")
+
+
+def _checkpoint_fp8_kv(model: Any) -> bool:
+    """A ModelOpt checkpoint that declares an FP8 KV cache stores it in FP8 under ``auto``."""
+    quant = model.quant_config or model.quantization_config or {}
+    nested = quant.get("quantization") if isinstance(quant.get("quantization"), dict) else {}
+    algo = quant.get("kv_cache_quant_algo") or nested.get("kv_cache_quant_algo")
+    return str(model.quant_method or "").startswith("modelopt") and \
+        isinstance(algo, str) and algo.upper() == "FP8"
+
+
+def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
+    """KV layers of an EAGLE/MTP draft, charged to every target token (0 without one).
+
+    With a draft checkpoint: its next-token layer count if it declares one, else its layer
+    count. Without one, the target's own next-token layers (MTP heads); none for others.
+    """
+    if plan.spec not in ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE"):
+        return 0, None
+    draft = result.record.draft
+    path = plan.v("speculative_draft_model_path")
+    if draft is None and path:
+        from launchplan.facts.models import load_draft_model
+
+        try:
+            draft = load_draft_model(str(path), target=plan.model,
+                                     speculative_algorithm=plan.spec, env=plan.env)
+        except Exception:  # noqa: BLE001 - an unreadable draft leaves the target's own
+            draft = None
+    source = draft if (path and draft is not None) else plan.model
+    if source.num_nextn_predict_layers is not None:
+        return int(source.num_nextn_predict_layers), draft
+    if path and draft is not None:
+        return int(_attention_layers(draft)), draft
+    return 0, draft
+
+
+def _attention_layers(model: Any) -> int:
+    """``max(num_hidden_layers, num_attention_layers)``: loop models count each loop."""
+    layers = int(model.num_hidden_layers or 0)
+    text = model.text_config
+    loops = text.get("loop_num", text.get("num_loops", 1)) or 1
+    if model.has_arch("LongcatFlashForCausalLM"):
+        return layers * 2
+    if model.has_arch("IQuestLoopCoderForCausalLM", "NanbeigeForCausalLM"):
+        return layers * int(loops)
+    return layers
+
+
+def _f32(value: int) -> float:
+    """A byte count as it comes out of SGLang's float32 all-reduce."""
+    return struct.unpack("f", struct.pack("f", float(value)))[0]
+
+
+# --- the budget -------------------------------------------------------------------------------
+
+def _budget(plan: _Plan, before: int, weights: int, steps: list) -> int:
+    shared = plan.world > 1  # the MIN all-reduce passes the byte count through float32
+    before_gib = (_f32(before) if shared else before) / GIB
+    after = before - weights
+    after_gib = (_f32(after) if shared else after) / GIB
+    slack_gib = before_gib * (1 - plan.mem_fraction)
+    mm_gib = _multimodal_reserve_gib(plan)
+    rest = after_gib - slack_gib - mm_gib
+    steps.extend([
+        ("free before loading (GiB)", before_gib),
+        ("weights (bytes)", weights),
+        ("free after loading (GiB)", after_gib),
+        (f"slack: before x (1 - mem_fraction_static {plan.mem_fraction}) (GiB)", slack_gib),
+    ])
+    if mm_gib:
+        steps.append(("multimodal reserve (GiB)", mm_gib))
+    if rest <= 0:
+        need = 1 - after_gib / before_gib if before_gib else 1.0
+        raise NotEnoughMemory(
+            f"the loaded weights leave no memory for the KV cache at mem_fraction_static "
+            f"{plan.mem_fraction} (it would need more than {need:.4f})")
+    budget = int(rest * GIB)
+    steps.append(("KV budget = after - slack (bytes)", budget))
+    return budget
+
+
+def _multimodal_reserve_gib(plan: _Plan) -> float:
+    v, model = plan.v, plan.model
+    if not model.multimodal(v("enable_multimodal"),
+                            language_model_only=bool(v("language_model_only")),
+                            model_impl=str(v("model_impl") or "auto")):
+        return 0.0
+    reserve = _env_int(plan.env, "SGLANG_VLM_CACHE_SIZE_MB", VLM_CACHE_MB)
+    if v("mm_feature_transport") in ("cuda_ipc", "cuda_vmm"):
+        reserve += _env_int(plan.env, "SGLANG_MM_FEATURE_CACHE_MB", MM_FEATURE_CACHE_MB)
+    return reserve / 1024
+
+
+def _env_int(env: Any, name: str, default: int) -> int:
+    try:
+        return int(env.get(name, default))
+    except (TypeError, ValueError):
+        return default
+
+
+# --- bytes per token --------------------------------------------------------------------------
+
+def _sizer(plan: _Plan) -> Any:
+    if plan.hybrid_swa and _layer_split(plan.model)[0]:
+        if _request_cap_applies(plan):
+            return _SwaRequestCap(plan)
+        return _HybridSwa(plan)
+    return _Default(plan)
+
+
+def _layer_split(model: Any) -> tuple[list[int], list[int]]:
+    """(SWA layer ids, full-attention layer ids) of a hybrid sliding-window model."""
+    text = model.text_config
+    layers = int(model.num_hidden_layers or 0)
+    if model.has_arch("Llama4ForConditionalGeneration"):
+        return ([i for i in range(layers) if (i + 1) % 4],
+                [i for i in range(layers) if (i + 1) % 4 == 0])
+    pattern = text.get("hybrid_layer_pattern")
+    if isinstance(pattern, list) and not text.get("layer_types"):
+        return ([i for i in range(layers) if pattern[i] == 1],
+                [i for i in range(layers) if pattern[i] == 0])
+    kinds = list(text.get("layer_types") or ())
+    if model.has_arch("Step3p5ForCausalLM", "Step3p7ForConditionalGeneration"):
+        kinds = kinds[:layers]
+    return ([i for i, k in enumerate(kinds) if k == "sliding_attention"],
+            [i for i, k in enumerate(kinds) if k == "full_attention"])
+
+
+def _fp4_mha_bytes(plan: _Plan, heads: int, head_dim: int, layers: int) -> int:
+    """FP4 K+V rows with their block scales, plus the dequant workspace FlashInfer prefill
+    reads (shared by all layers). nvfp4 keeps a token-linear scale copy for the FlashInfer
+    or SM12x paths and a native one for TRT-LLM on SM10x."""
+    v = plan.v
+    prefill = v("prefill_attention_backend") or v("attention_backend")
+    decode = v("decode_attention_backend") or v("attention_backend")
+    data = heads * (head_dim // 2) * layers * 2
+    if plan.kv_flag == "fp4_mx_block16":
+        return data + (heads * head_dim // FP4_SCALE_BLOCK) * layers * 2
+    dequant = prefill == "flashinfer"
+    native = prefill == "trtllm_mha" or decode == "trtllm_mha"
+    native_layout = plan.target.is_sm100
+    scale_copies = int(dequant or (native and not native_layout)) + int(native and native_layout)
+    scales = heads * (head_dim // FP4_SCALE_BLOCK) * layers * 2 * scale_copies
+    workspace = heads * head_dim * 2 if dequant else 0
+    return data + scales + workspace
+
+
+def _mla_row(plan: _Plan) -> int:
+    """Elements of one MLA latent row; DSA's scaled FP8 layout adds scales and a bf16 rope."""
+    model, v = plan.model, plan.v
+    rank, rope = int(model.kv_lora_rank), int(model.qk_rope_head_dim)
+    if not model.is_deepseek_dsa:
+        return rank + rope
+    prefill, decode = v("dsa_prefill_backend"), v("dsa_decode_backend")
+    role = v("disaggregation_mode")
+    trtllm = (decode == "trtllm" if role == "decode" else prefill == "trtllm"
+              if role == "prefill" else "trtllm" in (prefill, decode))
+    raw = ("tilelang", "triton", "aiter")
+    if trtllm or (plan.target.is_hip and (prefill in raw or decode in raw)) or \
+            (prefill == "tilelang" and decode == "tilelang"):
+        return rank + rope
+    if plan.kv_kind == "fp8":
+        return rank + rank // DSA_QUANT_BLOCK * 4 + rope * DSA_ROPE_BYTES
+    return rank + rope
+
+
+def _dsa_indexer_bytes(model: Any, layers: int, *, all_layers: bool) -> int:
+    """Index-K rows (FP8 with a 4-byte scale per 128), one per layer that computes top-k."""
+    config = model.text_config
+    dim = int(config.get("index_head_dim") or 0)
+    kpool = int(config.get("index_kpool") or 1)
+    per_token = -(-(dim + dim // DSA_QUANT_BLOCK * 4) // kpool)
+    count = layers if all_layers else sum(
+        not _dsa_skips_topk(config, i) for i in range(layers))
+    return per_token * count
+
+
+def _dsa_skips_topk(config: Any, layer: int) -> bool:
+    kinds = config.get("indexer_types")
+    if kinds is not None:
+        return 0 <= layer < len(kinds) and kinds[layer] == "shared"
+    factor = config.get("cli_factor") or 1
+    if factor > 1:
+        return layer % factor != 0
+    pattern = config.get("index_topk_pattern")
+    if pattern is not None:
+        return layer < len(pattern) and pattern[layer] == "S"
+    freq = config.get("index_topk_freq") or 1
+    offset = config.get("index_skip_topk_offset")
+    if offset is not None:
+        return max(layer - offset + 1, 0) % freq != 0
+    return max(layer - 1, 0) % freq != 0
+
+
+class _Default:
+    """One pool for every layer: ``budget // bytes_per_token``, page-aligned."""
+
+    name = "default"
+
+    def __init__(self, plan: _Plan) -> None:
+        self.plan = plan
+        model = plan.model
+        self.layers = layers = _attention_layers(model)
+        kv = plan.kv_bytes
+        self.parts: list[tuple[str, Any]] = []
+        if model.is_mla:
+            row = _mla_row(plan)
+            cell = row * layers * kv
+            self.parts.append((f"MLA row {row} elements x {layers} layers x {kv} B", cell))
+            if plan.kv_kind == "fp4":
+                scales = (int(model.kv_lora_rank) + int(model.qk_rope_head_dim)) \
+                    // FP4_SCALE_BLOCK * layers * kv
+                cell = cell // 2 + scales
+                self.parts.append(("FP4: half the bytes plus block scales", cell))
+            if model.is_deepseek_dsa:
+                indexer = _dsa_indexer_bytes(model, layers, all_layers=False) * plan.attn_dcp
+                cell += indexer
+                self.parts.append(("DSA indexer rows", indexer))
+        else:
+            heads = model.num_kv_heads(plan.attn_tp, plan.attn_dcp)
+            dims = model.head_dim + model.v_head_dim
+            if plan.kv_kind == "fp4":
+                cell = _fp4_mha_bytes(plan, heads, model.head_dim, layers)
+                self.parts.append((f"FP4 ({plan.kv_flag}) K+V with scales, {heads} KV heads "
+                                   f"x {layers} layers", cell))
+            else:
+                cell = heads * dims * layers * kv
+                self.parts.append((f"{heads} KV heads x (K {model.head_dim} + V "
+                                   f"{model.v_head_dim}) x {layers} layers x {kv} B", cell))
+                if plan.kv_flag == "mxfp8":
+                    cell += heads * dims * layers // MXFP8_SCALE_BLOCK
+                    self.parts.append(("MXFP8 block scales", cell))
+        if plan.draft_layers and layers:
+            if model.is_deepseek_dsa:
+                indexer = _dsa_indexer_bytes(model, layers, all_layers=False) * plan.attn_dcp
+                draft = int((cell - indexer) * plan.draft_layers / layers) * plan.attn_dcp
+                draft += _dsa_indexer_bytes(model, plan.draft_layers, all_layers=True) \
+                    * plan.attn_dcp
+            else:
+                draft = int(cell * plan.draft_layers / layers)
+            cell += draft
+            self.parts.append((f"draft KV: {plan.draft_layers} layer(s)", draft))
+        self.cell = cell
+
+    def describe(self) -> list[tuple[str, Any]]:
+        return self.parts + [("KV bytes per token", self.cell)]
+
+    def size(self, budget: int, steps: list) -> dict[str, int]:
+        page = self.plan.page
+        tokens = budget // self.cell // page * page
+        steps.append((f"tokens = budget // bytes per token, page-aligned ({page})", tokens))
+        cap = self.plan.v("max_total_tokens")
+        if cap is not None and cap < tokens:
+            tokens = cap // page * page
+            steps.append((f"capped by --max-total-tokens {cap}, page-aligned", tokens))
+        if tokens <= 0:
+            raise NotEnoughMemory("not enough memory for a single KV page: raise "
+                                  "--mem-fraction-static")
+        return {"max_total_num_tokens": tokens}
+
+
+class _HybridSwa:
+    """Full-attention and sliding-window layers in two pools: the SWA pool holds
+    ``swa_full_tokens_ratio`` tokens per full token."""
+
+    name = "hybrid_swa"
+
+    def __init__(self, plan: _Plan) -> None:
+        self.plan = plan
+        model = plan.model
+        kv = plan.kv_bytes
+        swa_ids, full_ids = _layer_split(model)
+        self.full_layers, self.swa_layers = len(full_ids), len(swa_ids)
+        self.ratio = float(plan.v("swa_full_tokens_ratio"))
+        if model.is_mla:
+            full = (int(model.kv_lora_rank) + int(model.qk_rope_head_dim)) * kv
+            swa_rank = model.text_config.get("swa_kv_lora_rank")
+            swa_rope = model.text_config.get("swa_qk_rope_head_dim")
+            swa = (int(swa_rank or 0) + int(swa_rope or 0)) * kv
+        else:
+            heads = model.num_kv_heads(plan.attn_tp)
+            swa_heads = _swa_kv_heads(model, plan.attn_tp)
+            full = heads * (model.head_dim + model.v_head_dim) * kv
+            swa = swa_heads * (model.swa_head_dim + model.swa_v_head_dim) * kv
+            if plan.kv_flag == "mxfp8":
+                full += heads * (model.head_dim + model.v_head_dim) // MXFP8_SCALE_BLOCK
+                swa += swa_heads * (model.swa_head_dim + model.swa_v_head_dim) \
+                    // MXFP8_SCALE_BLOCK
+        self.full_per_token, self.swa_per_token = full, swa
+        draft_swa = 0
+        if plan.draft_layers and plan.draft is not None and plan.draft.is_hybrid_swa:
+            draft_swa = min(len(_layer_split(plan.draft)[0]), plan.draft_layers)
+        self.draft_swa = draft_swa
+        self.draft_full = plan.draft_layers - draft_swa
+        self.full_bytes = full * (self.full_layers + self.draft_full)
+        self.swa_bytes = swa * (self.swa_layers + self.draft_swa)
+        if self.full_layers == 0:
+            self.cell = full * self.draft_full + swa * (self.swa_layers + self.draft_swa)
+        else:
+            self.cell = self.full_bytes + self.ratio * self.swa_bytes
+        self.window = _sliding_window(model)
+
+    def describe(self) -> list[tuple[str, Any]]:
+        return [
+            (f"full layers {self.full_layers} (+{self.draft_full} draft) x "
+             f"{self.full_per_token} B", self.full_bytes),
+            (f"SWA layers {self.swa_layers} (+{self.draft_swa} draft) x "
+             f"{self.swa_per_token} B", self.swa_bytes),
+            (f"KV bytes per full token = full + {self.ratio} x SWA", self.cell),
+        ]
+
+    def size(self, budget: int, steps: list) -> dict[str, int]:
+        tokens = int(budget // self.cell)
+        steps.append(("full tokens = budget // bytes per full token", tokens))
+        cap = self.plan.v("max_total_tokens")
+        if cap is not None and cap < tokens:
+            tokens = cap
+            steps.append((f"capped by --max-total-tokens {cap}", tokens))
+        return self._split(tokens, steps)
+
+    def _split(self, tokens: int, steps: list) -> dict[str, int]:
+        page = self.plan.page
+        if self.full_layers == 0:
+            swa = tokens // page * page
+            steps.append(("SWA tokens (all layers SWA), page-aligned", swa))
+            _positive(swa)
+            return {"max_total_num_tokens": swa, "full": 0, "swa": swa}
+        full = tokens // page * page
+        swa = int(full * self.ratio) // page * page
+        steps.extend([("full tokens, page-aligned", full),
+                      (f"SWA tokens = full x {self.ratio}, page-aligned", swa)])
+        _positive(full)
+        if not self.plan.v("enable_unified_memory") and self.window is not None \
+                and self.window + page >= swa:
+            raise NotEnoughMemory(
+                f"the SWA pool ({swa} tokens) cannot hold one request: it needs more than "
+                f"the window ({self.window}) plus a page ({page}); raise "
+                "--swa-full-tokens-ratio or the KV budget")
+        return {"max_total_num_tokens": full, "full": full, "swa": swa}
+
+
+class _SwaRequestCap(_HybridSwa):
+    """Radix cache off and --max-running-requests given: the SWA pool holds exactly the
+    windows of that many requests (plus prefill chunks in flight); the rest is full."""
+
+    name = "swa_request_cap"
+
+    def __init__(self, plan: _Plan) -> None:
+        super().__init__(plan)
+        self.swa_cap = _swa_request_cap(plan, self.window)
+
+    def size(self, budget: int, steps: list) -> dict[str, int]:
+        page = self.plan.page
+        swa = -(-self.swa_cap // page) * page
+        fixed = swa * self.swa_bytes
+        full = int((budget - fixed) // self.full_bytes) // page * page
+        steps.extend([("SWA tokens for the requests' windows, page-aligned", swa),
+                      ("SWA pool bytes", fixed),
+                      ("full tokens = (budget - SWA pool) // full bytes, page-aligned",
+                       full)])
+        if full <= 0:
+            raise NotEnoughMemory(
+                f"the SWA pool sized for --max-running-requests ({swa} tokens) leaves no "
+                "room for the full-attention pool: lower --max-running-requests or raise "
+                "--mem-fraction-static")
+        cap = self.plan.v("max_total_tokens")
+        if cap is not None and cap < full:
+            full = cap // page * page
+            swa = min(swa, cap)
+            steps.extend([(f"capped by --max-total-tokens {cap}: full tokens", full),
+                          ("SWA tokens", swa)])
+        return {"max_total_num_tokens": full, "full": full, "swa": swa}
+
+
+def _positive(tokens: int) -> None:
+    if tokens <= 0:
+        raise NotEnoughMemory("not enough memory for the KV cache: raise "
+                              "--mem-fraction-static")
+
+
+def _swa_kv_heads(model: Any, attn_tp: int) -> int:
+    text = model.text_config
+    total = text.get("swa_num_key_value_heads")
+    if total is None and isinstance(text.get("attention_other_setting"), dict):
+        total = text["attention_other_setting"].get("num_attention_groups")
+    if total is None:
+        return model.num_kv_heads(attn_tp)
+    return max(1, int(total) // attn_tp)
+
+
+def _sliding_window(model: Any) -> int | None:
+    window = model.sliding_window
+    if window is None:
+        return None
+    return int(window) - 1 if model.has_arch(*_WINDOW_MINUS_ONE) else int(window)
+
+
+def _request_cap_applies(plan: _Plan) -> bool:
+    v = plan.v
+    if v("max_running_requests") is None or not v("disable_radix_cache"):
+        return False
+    chunk = v("chunked_prefill_size")
+    if v("disaggregation_mode") != "decode" and (chunk is None or chunk <= 0):
+        return False
+    return _sliding_window(plan.model) is not None and bool(_layer_split(plan.model)[1])
+
+
+def _swa_request_cap(plan: _Plan, window: int | None) -> int:
+    """SWA slots the scheduler can hold live at --max-running-requests."""
+    v, page = plan.v, plan.page
+    draft_tokens = v("speculative_num_draft_tokens") or 1
+    interval = max(1, _env_int(plan.env, "SGLANG_SWA_EVICTION_INTERVAL",
+                               SWA_EVICTION_INTERVAL))
+    trailing = int(window or 0) + interval * draft_tokens + page
+    if plan.spec is None:
+        decode = page
+    else:
+        steps = v("speculative_num_steps") or 0
+        topk = v("speculative_eagle_topk") or 1
+        if v("disable_overlap_schedule"):
+            decode = _spec_alloc_per_request(page, steps, topk, draft_tokens)
+        else:
+            decode = 2 * _spec_alloc_per_decode(plan, steps, topk, draft_tokens)
+    per_request = trailing + decode
+    requests = max(1, int(v("max_running_requests")) // plan.attn_dp)
+    if v("disaggregation_mode") == "decode":
+        extra = v("disaggregation_decode_extra_slots") or 0
+        return per_request * requests + (int(window or 0) + page) * extra
+    in_flight = 1 if v("disable_overlap_schedule") else 2
+    return per_request * requests + in_flight * int(v("chunked_prefill_size")) + page
+
+
+def _spec_alloc_per_request(page: int, steps: int, topk: int, draft_tokens: int) -> int:
+    """KV tokens one (non-overlapped) speculative decode step allocates per request: the
+    draft tree's peak or the verified tokens, page-aligned."""
+    per_branch, tokens = steps or 1, draft_tokens or 1
+    if page > 1:
+        per_branch = -(-(per_branch + (page if topk > 1 else 0)) // page) * page
+        tokens = -(-tokens // page) * page
+    return max(per_branch * topk, tokens)
+
+
+def _spec_alloc_per_decode(plan: _Plan, steps: int, topk: int, draft_tokens: int) -> int:
+    """KV tokens one overlapped speculative decode step may allocate per request."""
+    steps = steps or 1
+    page = plan.page * plan.attn_dcp
+    if page == 1 or topk == 1:
+        return max(steps * topk, draft_tokens)
+    pages_per_branch = ((page - 1) + steps + page - 1) // page
+    return max(pages_per_branch * page * topk, draft_tokens)
+
+
+# --- requests and graphs ----------------------------------------------------------------------
+
+def _max_running_requests(plan: _Plan, capacity: int, steps: list) -> int:
+    context = int(plan.model.context_len)
+    estimate = int(capacity / context * REQ_ESTIMATE_PER_CONTEXT)
+    estimate = max(min(estimate, REQ_ESTIMATE_MAX), REQ_ESTIMATE_MIN)
+    asked = plan.v("max_running_requests")
+    if asked is not None:
+        per_worker = max(1, int(asked) // plan.attn_dp)
+        reqs = min(per_worker, capacity // 2)
+        steps.append((f"max_running_requests = min({per_worker} per attention-DP worker, "
+                      "tokens // 2)", reqs))
+    else:
+        reqs = min(estimate, capacity // 2)
+        steps.append((f"max_running_requests = min(tokens / context {context} x 512 "
+                      "in [2048, 4096], tokens // 2)", reqs))
+    return reqs
+
+
+def _capture_sizes(plan: _Plan, max_reqs: int) -> list[int]:
+    """Decode CUDA-graph batch sizes kept once the request pool holds ``max_reqs``."""
+    decode = (plan.v("cuda_graph_config") or {}).get("decode") or {}
+    sizes = list(decode.get("bs") or ())
+    if not sizes:
+        return []
+    align = _graph_alignment(plan)
+    limit = -(-max_reqs // align) * align
+    if max(sizes) > limit:
+        sizes.append(limit)
+    return sorted({bs for bs in sizes if bs % align == 0 and bs <= limit})
+
+
+def _graph_alignment(plan: _Plan) -> int:
+    v = plan.v
+    align = 2 if v("enable_two_batch_overlap") else 1
+    if _gathered_buffer(plan):
+        align *= plan.attn_tp
+    if not plan.target.is_hip and align % plan.attn_cp:
+        align *= plan.attn_cp
+    return align
+
+
+def _gathered_buffer(plan: _Plan) -> bool:
+    v = plan.v
+    a2a = v("moe_a2a_backend") or "none"
+    dense_tp = v("moe_dense_tp_size")
+    dp_ranks = int(v("dp_size") or 1) * plan.attn_dp
+    if plan.attn_dp > 1:
+        if dense_tp is None or not v("enable_dp_lm_head") or a2a == "none":
+            return True
+        if a2a in ("flashinfer", "mori_epv2", "flashinfer_megamoe"):
+            return True
+        if dense_tp > plan.tp // dp_ranks:
+            return True
+    if v("disable_attn_tp_gather"):
+        return False
+    if a2a != "none" or dense_tp is not None:
+        return dp_ranks < plan.tp if plan.attn_dp > 1 else True
+    return False

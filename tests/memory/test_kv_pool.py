@@ -1,0 +1,143 @@
+"""KV-pool sizing: the relations that must hold whatever the exact figures (those are checked
+against SGLang's own configurator in tests/parity/test_kv_pool.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.errors import InputError
+from launchplan.facts.targets import (
+    PRELOAD_OVERHEAD_MIB,
+    before_load_bytes,
+    get_target,
+    with_overrides,
+)
+from launchplan.memory.kv_pool import NotEnoughMemory, kv_pool
+from launchplan.planner import resolve
+
+GIB = 1 << 30
+H100 = get_target("h100")
+BEFORE = before_load_bytes(H100)
+
+
+def pool(argv=(), model="llama-3.1-8b", gpu="h100", weights=16 * GIB, before=None):
+    target = get_target(gpu)
+    result = resolve(list(argv), gpu=target, model_path=model, compat="0.5.23")
+    return kv_pool(result, weights_bytes=weights,
+                   before_load_bytes=before if before is not None else before_load_bytes(target))
+
+
+def test_before_load_default_is_the_memory_less_the_stated_overhead():
+    assert BEFORE == (H100.memory_mib - PRELOAD_OVERHEAD_MIB) << 20
+    assert before_load_bytes(with_overrides(H100, before_load_mib=70000)) == 70000 << 20
+    assert with_overrides(H100, before_load_mib=70000).facts()["before_load_mib"] == 70000
+    assert "before_load_mib" not in H100.facts()
+
+
+def test_before_load_override_must_be_positive():
+    with pytest.raises(InputError) as err:
+        with_overrides(H100, before_load_mib=0)
+    assert "--before-load-mib" in str(err.value)
+
+
+def test_mha_bytes_per_token_follow_the_kv_heads_and_layers():
+    p = pool()
+    model = resolve([], gpu=H100, model_path="llama-3.1-8b").record.model
+    heads = model.total_num_kv_heads
+    assert p.kv_bytes_per_token == heads * (model.head_dim + model.v_head_dim) \
+        * model.num_hidden_layers * 2
+    assert p.configurator == "default" and p.kv_dtype == "bfloat16"
+
+
+def test_fp8_halves_the_bytes_per_token_and_roughly_doubles_the_tokens():
+    bf16, fp8 = pool(), pool(["--kv-cache-dtype", "fp8_e4m3"])
+    assert fp8.kv_bytes_per_token * 2 == bf16.kv_bytes_per_token
+    assert fp8.kv_dtype == "fp8"
+    assert fp8.max_total_num_tokens // 2 - 1 <= bf16.max_total_num_tokens \
+        <= fp8.max_total_num_tokens // 2 + 1
+
+
+def test_kv_heads_shard_over_tp_until_one_per_gpu():
+    tp1, tp8 = pool(), pool(["--tp-size", "8"], weights=2 * GIB)
+    assert tp1.kv_bytes_per_token == 8 * tp8.kv_bytes_per_token  # 8 KV heads: one per GPU
+    assert pool(["--tp-size", "8"]).kv_bytes_per_token == tp8.kv_bytes_per_token
+
+
+def test_more_weights_leave_fewer_tokens():
+    tokens = [pool(weights=w * GIB).max_total_num_tokens for w in (8, 16, 32, 48)]
+    assert tokens == sorted(tokens, reverse=True) and len(set(tokens)) == 4
+
+
+def test_tokens_are_page_aligned_and_capped_by_max_total_tokens():
+    p = pool(["--page-size", "64"])
+    assert p.max_total_num_tokens % 64 == 0 and p.page_size == 64
+    capped = pool(["--page-size", "64", "--max-total-tokens", "100001"])
+    assert capped.max_total_num_tokens == 100001 // 64 * 64
+    assert capped.kv_budget_bytes == p.kv_budget_bytes  # the cap does not change the budget
+
+
+def test_max_running_requests_never_exceeds_half_the_tokens_nor_the_request():
+    p = pool(["--max-total-tokens", "3000"])
+    assert p.max_running_requests == 1500
+    asked = pool(["--max-running-requests", "7"])
+    assert asked.max_running_requests == 7
+
+
+def test_capture_sizes_stop_at_max_running_requests():
+    p = pool(["--max-total-tokens", "100"])
+    assert p.max_running_requests == 50
+    assert max(p.capture_bs) == 50 and all(bs <= 50 for bs in p.capture_bs)
+    assert list(p.capture_bs) == sorted(set(p.capture_bs))
+
+
+def test_draft_layers_are_charged_to_every_token():
+    plain = pool()
+    eagle = pool(["--speculative-algorithm", "EAGLE",
+                  "--speculative-draft-model-path", "llama-3.1-8b-eagle"])
+    assert eagle.draft_layers == 1
+    assert eagle.kv_bytes_per_token == plain.kv_bytes_per_token + plain.kv_bytes_per_token // 32
+
+
+def test_mla_bytes_per_token_use_the_latent_row():
+    p = pool(model="deepseek-v2-lite", weights=30 * GIB)
+    model = resolve([], gpu=H100, model_path="deepseek-v2-lite").record.model
+    row = model.kv_lora_rank + model.qk_rope_head_dim
+    assert p.kv_bytes_per_token == row * model.num_hidden_layers * 2
+    # MLA keeps one latent row per token whatever the TP size
+    assert pool(["--tp-size", "2"], model="deepseek-v2-lite").kv_bytes_per_token \
+        == p.kv_bytes_per_token
+
+
+def test_hybrid_swa_splits_full_and_window_tokens():
+    p = pool(model="gpt-oss-20b", weights=14 * GIB)
+    assert p.configurator == "hybrid_swa"
+    assert p.full_max_total_num_tokens == p.max_total_num_tokens
+    assert p.swa_max_total_num_tokens == int(p.max_total_num_tokens * 0.8)
+    assert p.kv_bytes_per_token == pytest.approx(
+        p.full_bytes_per_token + 0.8 * p.swa_bytes_per_token)
+
+
+def test_no_memory_left_is_refused_with_the_reason():
+    with pytest.raises(NotEnoughMemory) as err:
+        pool(weights=BEFORE)
+    assert "mem_fraction_static" in str(err.value)
+
+
+def test_multi_gpu_budgets_pass_through_float32():
+    # One GPU keeps the exact byte count; several see it rounded as a float32 all-reduce does.
+    before = BEFORE + 12345
+    one = pool(before=before, weights=16 * GIB)
+    two = pool(["--tp-size", "2"], before=before, weights=16 * GIB)
+    assert one.kv_budget_bytes != two.kv_budget_bytes
+
+
+def test_steps_show_the_arithmetic_and_json_is_plain_data():
+    p = pool(["--max-total-tokens", "5000"])
+    labels = [label for label, _ in p.steps]
+    assert any("mem_fraction_static" in label for label in labels)
+    assert p.steps[-2][1] == p.max_total_num_tokens  # the cap step, then max_running_requests
+    assert p.steps[-1][1] == p.max_running_requests
+    data = json.loads(json.dumps(p.as_json()))
+    assert data["max_total_num_tokens"] == 5000 and data["kv_budget_bytes"] == p.kv_budget_bytes
