@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from launchplan.checks.predicates import ALWAYS, Requirement, Severity, Values, cond
+from launchplan.checks.predicates import ALWAYS, Plan, Requirement, Severity, Values, cond
 
 START = Severity.FAILS_AT_START
 SRT = "sglang/srt/"
@@ -205,6 +205,28 @@ def _page_ok(p: Values) -> bool:
     return page is None or (isinstance(page, int) and page >= 1)
 
 
+def _memory(p: Values) -> Any:
+    if not isinstance(p, Plan):
+        return None
+    from launchplan.memory.plan import memory_plan
+
+    return memory_plan(p.result)
+
+
+def _memory_fits(p: Values) -> bool:
+    plan = _memory(p)
+    return plan is None or plan.fits
+
+
+def _memory_detail(p: Values) -> str:
+    plan = _memory(p)
+    gib = 1 << 30
+    return (f"{plan.problem}: weights take {plan.weights_bytes / gib:.1f} GiB of the "
+            f"{plan.before_load_bytes / gib:.1f} GiB free before loading, and "
+            f"{plan.reserved_bytes / gib:.1f} GiB stay in reserve; SGLang stops while sizing "
+            "the memory pool")
+
+
 LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "gpus-on-node", ALWAYS,
@@ -294,4 +316,15 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "resolution never validates the value",
         detail=lambda p: (f"mem_fraction_static {p['mem_fraction_static']} is outside "
                           "(0, 1)")),
+    Requirement(
+        "memory-fits", ALWAYS,
+        cond("the weights leave room for a KV pool under mem_fraction_static", _memory_fits,
+             "tp_size", "kv_cache_dtype", "mem_fraction_static", "context_length",
+             "quantization"),
+        "the KV pool gets what is left of the static fraction after the weights load",
+        START,
+        SRT + "mem_cache/kv_cache_configurator.py: _profile_available_bytes raises when the "
+        "loaded weights leave no memory for the KV cache; model_executor/pool_configurator.py: "
+        "MemoryPoolConfig raises when the pool holds no token",
+        detail=_memory_detail),
 )

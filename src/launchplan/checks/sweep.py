@@ -22,6 +22,8 @@ class Group:
     config: dict[str, Any]
     points: list[dict[str, Any]] = field(default_factory=list)
     collapsed_by: dict[str, None] = field(default_factory=dict)
+    example: Result | None = None  # one resolved point of the group
+    columns: dict[str, Any] = field(default_factory=dict)  # --columns, from ``example``
 
 
 @dataclass
@@ -36,7 +38,9 @@ class SweepReport:
         return {
             "points": self.points,
             "distinct": [{"config": g.config, "points": g.points,
-                          "collapsed_by": list(g.collapsed_by)} for g in self.distinct],
+                          "collapsed_by": list(g.collapsed_by),
+                          **({"columns": g.columns} if g.columns else {})}
+                         for g in self.distinct],
             "refused": [{"reason": reason, "points": pts}
                         for reason, pts in self.refused.items()],
             "not_starting": [{"verdict": verdict, "reason": reason, "points": pts}
@@ -92,7 +96,7 @@ def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str, *,
     groups: dict[str, Group] = {}
     for point, result in resolved:
         config = effective(result, names)
-        group = groups.setdefault(key_of(config), Group(config))
+        group = groups.setdefault(key_of(config), Group(config, example=result))
         group.points.append({**axis_values(point, axes), "verdict": "starts"})
         for axis in axes:
             if axis in ("gpu", "model") or not result.record.raw.explicit(axis):
@@ -104,3 +108,19 @@ def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str, *,
         if len(group.points) == 1:
             group.collapsed_by.clear()
     return SweepReport(len(points), distinct, refused, not_starting)
+
+
+def column_value(result: Result, name: str) -> Any:
+    """A ``--columns`` entry for one configuration: a memory-plan quantity or a field."""
+    from launchplan.memory.plan import QUANTITIES, memory_plan
+
+    if name in QUANTITIES:
+        plan = memory_plan(result)
+        return None if plan is None else plan.to_dict().get(name)
+    return result.value_at(name)
+
+
+def add_columns(report: SweepReport, names: Sequence[str]) -> None:
+    for group in report.distinct:
+        if group.example is not None:
+            group.columns = {n: column_value(group.example, n) for n in names}

@@ -23,7 +23,8 @@ options: --all, --format table|json, --compat default|0.5.23, --gpu-* overrides,
 """
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
-                     "--cuda-version", "--compat", "--format", "--env", "--all"})
+                     "--cuda-version", "--compat", "--format", "--env", "--all",
+                     "--before-load-mib", "--assume-request-tokens"})
 
 
 def main(argv: list[str]) -> int:
@@ -46,10 +47,12 @@ def main(argv: list[str]) -> int:
     if field is None and not opts.get("all"):
         raise InputError("explain", "a FIELD to explain, or --all",
                          message="explain: name a FIELD (e.g. page_size) or pass --all")
-    if field is not None and field.partition(".")[0] not in FIELDS:
+    from launchplan.memory.plan import QUANTITIES
+
+    if field is not None and field.partition(".")[0] not in FIELDS and field not in QUANTITIES:
         import difflib
 
-        close = difflib.get_close_matches(field, FIELDS, n=1)
+        close = difflib.get_close_matches(field, [*FIELDS, *QUANTITIES], n=1)
         raise InputError("explain FIELD", "an SGLang field name", field,
                          f"did you mean {close[0]}?" if close else None)
     fmt = opts.get("format") or "table"
@@ -78,6 +81,8 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"launchplan: note: SGLang refuses this configuration "
                          f"({refusal.source}: {refusal.message}); explaining what was decided "
                          "before the refusal\n")
+    if field in QUANTITIES and field not in FIELDS:
+        return explain_memory(field, result, report, fmt, opts)
     fields = changed_fields(result) if field is None else [field]
     explanations = [explain_field(result, f, resolve_with) for f in fields]
     if fmt == "json":
@@ -89,6 +94,36 @@ def main(argv: list[str]) -> int:
         print_preflight(report, sys.stdout)
         for item in explanations:
             print_explanation(item, sys.stdout)
+    return 0
+
+
+def explain_memory(name: str, result: Any, report: Any, fmt: str, opts: dict[str, Any]) -> int:
+    """A memory-plan quantity (``max_total_num_tokens``, ...): the arithmetic step by step."""
+    from launchplan.memory.plan import DEFAULT_REQUEST_TOKENS, memory_plan
+
+    plan = memory_plan(result, request_tokens=opts.get("request_tokens")
+                       or DEFAULT_REQUEST_TOKENS)
+    if plan is None:
+        raise InputError("explain FIELD", "a launch whose memory can be planned (a target with "
+                         "known memory, 0 < mem_fraction_static, page_size >= 1)", name)
+    value = plan.to_dict().get(name)
+    if fmt == "json":
+        sys.stdout.write(to_json({"field": name, "resolved": value, "fits": plan.fits,
+                                  "steps": [[k, v] for k, v in plan.steps],
+                                  "caveats": list(plan.caveats),
+                                  "preflight": report.to_dict()}) + "\n")
+        return 0
+    out = sys.stdout
+    print_preflight(report, out)
+    out.write(f"{name} = {cell(value)}   (memory plan, per GPU)\n")
+    for n, (label, step) in enumerate(plan.steps, 1):
+        shown = f"{step:,.4f}" if isinstance(step, float) else (
+            f"{step:,}" if isinstance(step, int) else cell(step))
+        out.write(f"  {n:2}. {label}: {shown}\n")
+    if not plan.fits:
+        out.write(f"  does not fit: {plan.problem}\n")
+    for caveat in plan.caveats:
+        out.write(f"  caveat: {caveat}\n")
     return 0
 
 

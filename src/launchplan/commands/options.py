@@ -30,6 +30,14 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
            help="override the compute capability, e.g. 10.0"),
     Option("--gpu-count", "gpu_count", "int", help="override the number of GPUs"),
     Option("--cuda-version", "cuda_version", "value", help="override the CUDA version"),
+    Option("--before-load-mib", "before_load_mib", "int",
+           help="MiB free per GPU just before the weights load (default: memory less the "
+           "stated CUDA-context and communication overhead)"),
+    Option("--columns", "columns", "value",
+           help="sweep: memory-plan quantities or fields to show per configuration"),
+    Option("--assume-request-tokens", "request_tokens", "int",
+           help="tokens of one request (prompt + output) for the concurrency figure "
+           "(default 2560: 2,048 in + 512 out)"),
     Option("--compat", "compat", "value", ("default", "0.5.23"),
            help="rule set: default (0.5.23 plus the later FA4 fix) or 0.5.23"),
     Option("--format", "format", "value", ("table", "json", "csv"), help="output format"),

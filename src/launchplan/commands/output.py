@@ -102,3 +102,51 @@ def print_preflight(report: Any, out: TextIO | None = None) -> None:
         if p.fixes:
             out.write(f"      avoid with: {' | '.join(as_flags(f) for f in p.fixes)}\n")
     out.write("\n")
+
+
+GIB = float(1 << 30)
+
+
+def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
+    """Per GPU: weights / KV pool / reserve / other, tokens, requests and concurrency."""
+    out = out or sys.stdout
+    if plan is None:
+        out.write("\nmemory: not planned (the target's memory is unknown, or mem_fraction_static "
+                  "or page_size cannot size a pool)\n")
+        return
+    parts = [("weights", plan.weights_bytes + plan.draft_weights_bytes),
+             ("KV pool", plan.kv_pool_bytes), ("reserve", plan.reserved_bytes),
+             ("other", plan.other_bytes)]
+    out.write(f"\nmemory per GPU ({plan.gpu_bytes / GIB:.1f} GiB): "
+              + " | ".join(f"{name} {size / GIB:.1f} GiB" for name, size in parts) + "\n")
+    if out.isatty():
+        out.write("  " + _bar(parts, plan.gpu_bytes) + "\n")
+    target = result.record.target
+    assumed = ("stated with --before-load-mib" if target.before_load_mib is not None
+               else "assumed: GPU memory less the CUDA context and communication buffers; "
+               "override with --before-load-mib")
+    out.write(f"  free before loading {plan.before_load_bytes / GIB:.1f} GiB ({assumed})\n")
+    if plan.draft_weights_bytes:
+        out.write(f"  of the weights, the speculative draft: {plan.draft_weights_bytes / GIB:.1f} "
+                  "GiB\n")
+    if not plan.fits:
+        out.write(f"  does not fit: {plan.problem}\n")
+        return
+    per_token = plan.kv_bytes_per_token
+    out.write(f"  max_total_num_tokens {plan.max_total_num_tokens:,} "
+              f"({per_token:,} bytes per token)\n")
+    for key in ("full_max_total_num_tokens", "swa_max_total_num_tokens"):
+        if key in plan.extra:
+            out.write(f"  {key} {plan.extra[key]:,}\n")
+    out.write(f"  max_running_requests {plan.max_running_requests:,}\n")
+    out.write(f"  concurrency: {plan.concurrency_at_context:,} at the full context "
+              f"({plan.context_len:,} tokens), {plan.concurrency_at_request:,} at "
+              f"{plan.request_tokens:,} tokens a request (--assume-request-tokens)\n")
+
+
+def _bar(parts: Sequence[tuple[str, int]], total: int, width: int = 60) -> str:
+    marks = "WKR."
+    cells = []
+    for (_, size), mark in zip(parts, marks):
+        cells.append(mark * max(0, round(width * size / total)) if total else "")
+    return "[" + "".join(cells)[:width].ljust(width) + "]  W weights  K KV pool  R reserve"

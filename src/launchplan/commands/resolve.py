@@ -6,9 +6,10 @@ import sys
 
 from launchplan.checks.preflight import VERDICT_TEXT
 from launchplan.commands.options import split_argv
-from launchplan.commands.output import print_plan, print_preflight, to_json
+from launchplan.commands.output import print_memory, print_plan, print_preflight, to_json
 from launchplan.commands.targets_arg import target_from
 from launchplan.errors import InputError, Refusal
+from launchplan.memory.plan import DEFAULT_REQUEST_TOKENS, memory_plan
 
 HELP = """usage: launchplan resolve --gpu TARGET --model-path MODEL [SGLang flags] [options]
 
@@ -16,6 +17,9 @@ options:
   --gpu NAME             GPU target (`launchplan targets`) or auto
   --gpu-memory-mib N, --gpu-capability X.Y, --gpu-count N, --cuda-version X.Y
                          plan for another SKU of the target
+  --before-load-mib N    MiB free per GPU before the weights load (memory plan)
+  --assume-request-tokens N
+                         one request's tokens for the concurrency figure (default 2560)
   --compat default|0.5.23
   --format table|json
   --env KEY=VALUE        an SGLang environment variable the plan assumes (repeatable)
@@ -28,7 +32,8 @@ Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FI
 """
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
-                     "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit"})
+                     "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit",
+                     "--before-load-mib", "--assume-request-tokens"})
 
 
 def parse_env(pairs: list[str] | None) -> dict[str, str]:
@@ -62,6 +67,10 @@ def main(argv: list[str]) -> int:
     env = parse_env(opts.get("env"))
     strict = bool(opts.get("strict"))
     rules = get_ruleset(compat).rules()
+    request_tokens = opts.get("request_tokens") or DEFAULT_REQUEST_TOKENS
+    if request_tokens <= 0:
+        raise InputError("--assume-request-tokens", "a positive number of tokens",
+                         request_tokens)
 
     def resolve_with(extra: dict, *, trace: bool = strict):
         raw = build_raw(split.sglang_argv, extra)
@@ -100,10 +109,13 @@ def main(argv: list[str]) -> int:
         data = result.to_dict()
         data["config_hash"] = config_hash(result)
         data["preflight"] = report.to_dict()
+        memory = memory_plan(result, request_tokens=request_tokens)
+        data["memory"] = memory.to_dict() if memory is not None else None
         sys.stdout.write(to_json(data) + "\n")
     else:
         print_preflight(report)
         print_plan(result)
+        print_memory(memory_plan(result, request_tokens=request_tokens), result)
     return 0
 
 

@@ -11,6 +11,7 @@ from launchplan.errors import InputError
 
 HELP = """usage: launchplan sweep --axis FIELD=v1,v2,... [--axis ...] --gpu NAME --model-path MODEL
                         [--compat default|0.5.23] [--format table|json|csv]
+                        [--columns max_total_num_tokens,max_running_requests,...]
 
 Resolves the cartesian product of the axes and groups the points by the configuration they
 really run with, naming the rules that made points collapse; refused points are grouped by
@@ -19,7 +20,8 @@ configurations and grouped by their first problem. Every point carries its verdi
 `gpu` and `model` can be axes too (--axis gpu=h100,b200).
 """
 
-ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--model-path", "--model"})
+ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--model-path", "--model",
+                     "--columns"})
 
 
 def main(argv: list[str]) -> int:
@@ -47,23 +49,32 @@ def main(argv: list[str]) -> int:
     if len(space.models) > 1:
         axes.insert(1 if "gpu" in axes else 0, "model")
     points = list(space)
+    columns = _columns(opts.get("columns"))
     report = run_sweep(points, axes, opts.get("compat") or "default",
                        progress=sys.stderr.isatty() and len(points) >= 1000)
+    if columns:
+        from launchplan.checks.sweep import add_columns
+
+        add_columns(report, columns)
     if fmt == "json":
         sys.stdout.write(to_json(report.to_dict()) + "\n")
     elif fmt == "csv":
         writer = csv.writer(sys.stdout)
-        writer.writerow(["group", *axes, "verdict", "collapsed_by", "reason"])
+        writer.writerow(["group", *axes, "verdict", *columns, "collapsed_by", "reason"])
+        blank = [""] * len(columns)
         for n, group in enumerate(report.distinct, 1):
             for point in group.points:
                 writer.writerow([n, *(point[a] for a in axes), point["verdict"],
+                                 *(group.columns.get(c) for c in columns),
                                  ";".join(group.collapsed_by), ""])
         for reason, points in report.refused.items():
             for point in points:
-                writer.writerow(["", *(point[a] for a in axes), point["verdict"], "", reason])
+                writer.writerow(["", *(point[a] for a in axes), point["verdict"], *blank, "",
+                                 reason])
         for (_verdict, reason), points in report.not_starting.items():
             for point in points:
-                writer.writerow(["", *(point[a] for a in axes), point["verdict"], "", reason])
+                writer.writerow(["", *(point[a] for a in axes), point["verdict"], *blank, "",
+                                 reason])
     else:
         out = sys.stdout
         failing = sum(len(p) for p in report.not_starting.values())
@@ -74,6 +85,9 @@ def main(argv: list[str]) -> int:
         for n, group in enumerate(report.distinct, 1):
             summary = ", ".join(f"{k}={v}" for k, v in shown(group.config).items())
             out.write(f"config {n}: {summary or '(identical to the others in shown fields)'}\n")
+            if group.columns:
+                out.write("  " + ", ".join(f"{k}={_shown(v)}" for k, v in group.columns.items())
+                          + "\n")
             rows = [[*(point[a] for a in axes), point["verdict"]] for point in group.points]
             render_table([*axes, "verdict"], rows, out)
             if group.collapsed_by:
@@ -87,6 +101,25 @@ def main(argv: list[str]) -> int:
             out.write(f"{VERDICT_TEXT[verdict]} ({len(points)} points): {reason}\n")
             render_table(axes, [[p[a] for a in axes] for p in points], out)
     return 0
+
+
+def _columns(text: str | None) -> list[str]:
+    """``--columns a,b``: memory-plan quantities or SGLang fields (dotted paths allowed)."""
+    if not text:
+        return []
+    from launchplan.input.fields import FIELDS
+    from launchplan.memory.plan import QUANTITIES
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in QUANTITIES and name.partition(".")[0] not in FIELDS:
+            raise InputError("--columns", "memory quantities (" + ", ".join(QUANTITIES)
+                             + ") or SGLang fields", name)
+    return names
+
+
+def _shown(value) -> str:
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _varying(report):

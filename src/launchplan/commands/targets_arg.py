@@ -19,4 +19,5 @@ def target_from(options: dict[str, Any]) -> Target:
         capability=options.get("gpu_capability"),
         gpu_count=options.get("gpu_count"),
         cuda_version=options.get("cuda_version"),
+        before_load_mib=options.get("before_load_mib"),
     )

@@ -24,7 +24,7 @@ class Result:
     """
 
     __slots__ = ("record", "declarations", "warnings", "_overlay", "refusal", "_declared",
-                 "launcher", "refusal_requirement")
+                 "launcher", "refusal_requirement", "extras")
 
     def __init__(self, record: Record, declarations: list[Declaration], warnings: list[str],
                  overlay: dict[str, Any]) -> None:
@@ -37,6 +37,8 @@ class Result:
         self._declared: frozenset[str] | None = None
         # (rule, message, requirement or None) for each check SGLang's launcher would fail
         self.launcher: list[tuple[str, str, str | None]] = []
+        # analyses derived from the final plan, computed once (the memory plan, ...)
+        self.extras: dict[Any, Any] = {}
 
     @property
     def refused(self) -> bool:

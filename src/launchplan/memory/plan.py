@@ -1,0 +1,150 @@
+"""The memory plan of a resolved launch: weights, KV pool, tokens and concurrency per GPU.
+
+It carries the resolved plan through SGLang 0.5.23's memory stage: the weights each GPU
+loads (``memory.weights``), the budget left under ``mem_fraction_static`` and the KV pool
+the architecture's configurator makes of it (``memory.kv_pool``), then how many requests
+fit at once. The memory seen before loading is a stated fact of the target
+(``facts.targets.before_load_bytes``), overridable with ``--before-load-mib``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from launchplan.engine.result import Result
+from launchplan.struct import Struct, uncompared
+
+#: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
+DEFAULT_REQUEST_TOKENS = 2048 + 512
+
+
+#: The quantities ``explain`` and ``sweep --columns`` can show (JSON keys of the plan).
+QUANTITIES = ("gpu_bytes", "before_load_bytes", "weights_bytes", "draft_weights_bytes",
+              "kv_budget_bytes", "kv_bytes_per_token", "max_total_num_tokens",
+              "max_running_requests", "concurrency_at_context", "concurrency_at_request",
+              "kv_pool_bytes", "reserved_bytes", "other_bytes", "fits",
+              "full_max_total_num_tokens", "swa_max_total_num_tokens")
+
+
+class MemoryPlan(Struct):
+    """Per-GPU memory of one launch (bytes), as SGLang would size it."""
+
+    gpu_bytes: int
+    before_load_bytes: int
+    weights_bytes: int
+    draft_weights_bytes: int
+    kv_budget_bytes: int
+    kv_bytes_per_token: int | float
+    max_total_num_tokens: int
+    max_running_requests: int
+    context_len: int
+    request_tokens: int
+    concurrency_at_context: int
+    concurrency_at_request: int
+    fits: bool
+    reserved_bytes: int  # (1 - mem_fraction_static) of what was free before loading
+    kv_pool_bytes: int  # what the pool's tokens take
+    problem: str | None = None  # in launchplan's words, when it does not fit
+    extra: dict[str, Any] = uncompared({})  # architecture-specific figures (SWA token counts, ...)
+    steps: tuple[tuple[str, Any], ...] = ()
+    caveats: tuple[str, ...] = ()
+
+    @property
+    def other_bytes(self) -> int:
+        """The rest of the GPU: CUDA context, communication buffers, activations."""
+        return max(0, self.gpu_bytes - self.weights_bytes - self.draft_weights_bytes
+                   - self.kv_pool_bytes - self.reserved_bytes)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {name: getattr(self, name) for name in (
+            "gpu_bytes", "before_load_bytes", "weights_bytes", "draft_weights_bytes",
+            "kv_budget_bytes", "kv_bytes_per_token", "max_total_num_tokens",
+            "max_running_requests", "context_len", "request_tokens", "concurrency_at_context",
+            "concurrency_at_request", "fits", "reserved_bytes", "kv_pool_bytes")}
+        out["other_bytes"] = self.other_bytes
+        out.update(self.extra)
+        if self.problem:
+            out["problem"] = self.problem
+        out["steps"] = [[label, value] for label, value in self.steps]
+        out["caveats"] = list(self.caveats)
+        return out
+
+
+def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
+                ) -> MemoryPlan | None:
+    """The memory plan of ``result``, or None when the target's memory is unknown.
+
+    Computed once per result and request size (preflight and the output share it).
+    """
+    cache = result.extras
+    key = ("memory", request_tokens)
+    if key not in cache:
+        cache[key] = _plan(result, request_tokens)
+    return cache[key]
+
+
+def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
+    from launchplan.facts.targets import before_load_bytes
+    from launchplan.memory.kv_pool import NotEnoughMemory, kv_pool
+    from launchplan.memory.weights import weights_per_gpu
+
+    target = result.record.target
+    before = before_load_bytes(target)
+    if before is None or target.memory_mib is None:
+        return None
+    fraction = _fraction(result.value("mem_fraction_static"))
+    page = result.value("page_size")
+    if fraction is None or fraction <= 0 or (page is not None and not (
+            isinstance(page, int) and page >= 1)):
+        return None  # no pool can be sized; preflight reports the value itself
+    gpu = target.memory_mib << 20
+    weights = weights_per_gpu(result)
+    mine, draft = weights.bytes_per_gpu, weights.draft_bytes_per_gpu
+    reserved = int(before * (1 - fraction))
+    context = result.record.model.context_len
+    try:
+        pool = kv_pool(result, weights_bytes=mine + draft, before_load_bytes=before,
+                       gpu_bytes=gpu)
+    except NotEnoughMemory as exc:
+        budget = before - mine - draft - reserved
+        return MemoryPlan(
+            gpu_bytes=gpu, before_load_bytes=before, weights_bytes=mine,
+            draft_weights_bytes=draft, kv_budget_bytes=budget, kv_bytes_per_token=0,
+            max_total_num_tokens=0, max_running_requests=0, context_len=context,
+            request_tokens=request_tokens, concurrency_at_context=0,
+            concurrency_at_request=0, fits=False, reserved_bytes=reserved, kv_pool_bytes=0,
+            problem=str(exc), caveats=weights.caveats)
+    tokens = pool.max_total_num_tokens
+    cells = pool.full_max_total_num_tokens or tokens
+    per_token = pool.kv_bytes_per_token
+    extra: dict[str, Any] = {}
+    for name in ("full_max_total_num_tokens", "swa_max_total_num_tokens",
+                 "full_bytes_per_token", "swa_bytes_per_token"):
+        value = getattr(pool, name)
+        if value is not None:
+            extra[name] = value
+    return MemoryPlan(
+        gpu_bytes=gpu, before_load_bytes=before, weights_bytes=mine, draft_weights_bytes=draft,
+        kv_budget_bytes=pool.kv_budget_bytes, kv_bytes_per_token=per_token,
+        max_total_num_tokens=tokens, max_running_requests=pool.max_running_requests,
+        context_len=context, request_tokens=request_tokens,
+        concurrency_at_context=_concurrent(cells, context, pool.max_running_requests),
+        concurrency_at_request=_concurrent(cells, request_tokens, pool.max_running_requests),
+        fits=tokens > 0, reserved_bytes=reserved,
+        kv_pool_bytes=min(pool.kv_budget_bytes, int(tokens * per_token)),
+        problem=None if tokens > 0 else "the KV pool holds no token",
+        extra=extra, steps=pool.steps, caveats=tuple(weights.caveats) + tuple(pool.caveats))
+
+
+def _fraction(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def _concurrent(tokens: int, per_request: int, running_cap: int) -> int:
+    """Requests of ``per_request`` tokens that fit at once (the scheduler's cap applies)."""
+    if per_request <= 0:
+        return 0
+    return max(0, min(tokens // per_request, running_cap))

@@ -1,0 +1,122 @@
+"""The memory plan carried into resolve, explain, sweep and preflight."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan import resolve
+from launchplan.checks.preflight import preflight
+from launchplan.commands.main import main
+from launchplan.memory.plan import DEFAULT_REQUEST_TOKENS, memory_plan
+
+
+def cli(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_plan_adds_up_per_gpu():
+    plan = memory_plan(resolve([], gpu="h100", model_path="llama-3.1-8b"))
+    assert plan is not None and plan.fits
+    assert plan.gpu_bytes == 81559 << 20
+    parts = plan.weights_bytes + plan.kv_pool_bytes + plan.reserved_bytes + plan.other_bytes
+    assert parts == plan.gpu_bytes
+    assert plan.kv_pool_bytes <= plan.kv_budget_bytes
+    assert plan.max_total_num_tokens * plan.kv_bytes_per_token <= plan.kv_budget_bytes
+    # concurrency never exceeds the scheduler's cap nor the pool
+    assert plan.concurrency_at_request <= plan.max_running_requests
+    assert plan.concurrency_at_context == plan.max_total_num_tokens // plan.context_len
+    assert plan.request_tokens == DEFAULT_REQUEST_TOKENS
+
+
+def test_more_tp_means_fewer_weights_and_more_tokens_per_gpu():
+    one = memory_plan(resolve([], gpu="h100", model_path="llama-3.1-8b"))
+    two = memory_plan(resolve(["--tp-size", "2"], gpu="h100", model_path="llama-3.1-8b"))
+    assert two.weights_bytes < one.weights_bytes
+    assert two.max_total_num_tokens > one.max_total_num_tokens
+
+
+def test_fp8_kv_halves_the_bytes_per_token():
+    auto = memory_plan(resolve([], gpu="h100", model_path="llama-3.1-8b"))
+    fp8 = memory_plan(resolve(["--kv-cache-dtype", "fp8_e4m3"], gpu="h100",
+                              model_path="llama-3.1-8b"))
+    assert fp8.kv_bytes_per_token * 2 == auto.kv_bytes_per_token
+
+
+def test_a_model_that_does_not_fit_is_a_start_up_failure_with_fixes(capsys):
+    argv = ["resolve", "--gpu", "h100", "--model-path", "llama-3.1-70b", "--format", "json"]
+    code, out, _ = cli(argv, capsys)
+    data = json.loads(out)
+    assert code == 0 and data["memory"]["fits"] is False
+    assert data["preflight"]["verdict"] == "fails-at-start"
+    problem = next(p for p in data["preflight"]["problems"]
+                   if p["requirement"] == "memory-fits")
+    assert "--tp-size 4" in problem["fixes"]
+    code, _, err = cli([*argv[:-2], "--strict"], capsys)
+    assert code == 3 and "memory-fits" in err
+
+
+def test_resolve_prints_the_memory_section(capsys):
+    code, out, _ = cli(["resolve", "--gpu", "b200", "--model-path", "deepseek-v3",
+                        "--tp-size", "8"], capsys)
+    assert code == 0
+    section = out[out.index("memory per GPU"):]
+    assert "max_total_num_tokens" in section and "max_running_requests" in section
+    assert "--before-load-mib" in section and "2,560 tokens a request" in section
+
+
+def test_json_memory_keys_are_integers_in_bytes(capsys):
+    code, out, _ = cli(["resolve", "--gpu", "h100", "--model-path", "qwen3-8b",
+                        "--assume-request-tokens", "4096", "--format", "json"], capsys)
+    memory = json.loads(out)["memory"]
+    for key in ("gpu_bytes", "before_load_bytes", "weights_bytes", "draft_weights_bytes",
+                "kv_budget_bytes", "max_total_num_tokens", "max_running_requests",
+                "concurrency_at_context"):
+        assert isinstance(memory[key], int), key
+    assert memory["request_tokens"] == 4096 and memory["fits"] is True
+
+
+def test_before_load_override_moves_the_budget():
+    from launchplan.facts.targets import get_target, with_overrides
+
+    base = get_target("h100")
+    tight = with_overrides(base, before_load_mib=70000)
+    a = memory_plan(resolve([], gpu=base, model_path="llama-3.1-8b"))
+    b = memory_plan(resolve([], gpu=tight, model_path="llama-3.1-8b"))
+    assert b.before_load_bytes == 70000 << 20
+    assert b.max_total_num_tokens < a.max_total_num_tokens
+
+
+def test_explain_shows_the_arithmetic(capsys):
+    code, out, _ = cli(["explain", "max_total_num_tokens", "--gpu", "b200", "--model-path",
+                        "deepseek-v3", "--tp-size", "8", "--format", "json"], capsys)
+    data = json.loads(out)
+    plan = memory_plan(resolve(["--tp-size", "8"], gpu="b200", model_path="deepseek-v3"))
+    assert code == 0 and data["resolved"] == plan.max_total_num_tokens
+    assert [s[0] for s in data["steps"]] == [s[0] for s in plan.steps]
+    code, out, _ = cli(["explain", "max_total_num_tokens", "--gpu", "b200", "--model-path",
+                        "deepseek-v3", "--tp-size", "8"], capsys)
+    assert "KV budget" in out and "page-aligned" in out
+
+
+def test_sweep_columns_rank_by_capacity(capsys):
+    code, out, _ = cli(["sweep", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                        "--axis", "kv_cache_dtype=auto,fp8_e4m3", "--columns",
+                        "max_total_num_tokens", "--format", "json"], capsys)
+    groups = json.loads(out)["distinct"]
+    by_dtype = {g["config"]["kv_cache_dtype"]: g["columns"]["max_total_num_tokens"]
+                for g in groups}
+    assert code == 0 and by_dtype["fp8_e4m3"] > by_dtype["auto"]
+    code, _, err = cli(["sweep", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                        "--axis", "tp_size=1,2", "--columns", "max_total_tokenz"], capsys)
+    assert code == 2 and "--columns" in err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1"])
+def test_values_that_size_no_pool_give_no_plan_and_no_crash(value):
+    result = resolve([f"--mem-fraction-static={value}"], gpu="h100", model_path="llama-3.1-8b")
+    assert memory_plan(result) is None
+    assert not preflight(result).starts
