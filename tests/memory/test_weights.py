@@ -280,3 +280,15 @@ def test_mamba2_mixers_follow_the_layer_pattern(tmp_path):
     attention = 64 * 64 + 2 * 32 * 64 + 64 * 64
     mlp = 2 * 128 * 64
     assert params == 2 * 100 * 64 + 64 + 4 * 64 + 2 * mamba + attention + mlp
+
+
+def test_fused_shared_expert_under_ep_on_amd_sits_on_every_ep_rank():
+    argv = ["--tp-size", "8", "--ep-size", "8"]
+    nvidia = weights_per_gpu(resolve(argv, gpu="h200", model_path="deepseek-v3"))
+    amd = weights_per_gpu(resolve(argv, gpu="mi300x", model_path="deepseek-v3"))
+    # NVIDIA keeps the shared expert apart under EP (split over TP); AMD fuses it as one
+    # more local expert, whole on each rank since the MoE-TP group is 1
+    assert amd.breakdown["shared_experts"] == 8 * nvidia.breakdown["shared_experts"]
+    off = weights_per_gpu(resolve([*argv, "--disable-shared-experts-fusion"], gpu="mi300x",
+                                  model_path="deepseek-v3"))
+    assert off.breakdown["shared_experts"] == nvidia.breakdown["shared_experts"]

@@ -12,7 +12,8 @@ how SGLang 0.5.23 shards each kind of tensor:
   replicated when it is 1); shared experts over TP, or replicated under an all-to-all MoE
   backend (DeepEP and friends);
 * routed experts: ``ceil((E + redundant) / ep)`` experts per EP rank, each split over the
-  ``tp / (ep x moe_dp)`` MoE-TP group; routers are replicated;
+  ``tp / (ep x moe_dp)`` MoE-TP group; routers are replicated; a shared expert fused into
+  the MoE (DeepSeek-V3/R1 under EP on AMD) sits on every EP rank, split over MoE-TP;
 * the vocabulary-parallel embedding and LM head split over TP (vocabulary padded to a
   multiple of 64; the head over the attention-TP group with ``--enable-dp-lm-head``);
 * pipeline stages hold contiguous layer ranges (``SGLANG_PP_LAYER_PARTITION`` or SGLang's
@@ -87,6 +88,7 @@ class Parallel(NamedTuple):
     moe_dp: int = 1  # MoE data parallel: experts repeat in each MoE-DP group
     redundant_experts: int = 0
     shared_experts_replicated: bool = False
+    shared_experts_fused: bool = False  # one more expert on every EP rank, over MoE-TP
     pp_partition: tuple[int, ...] | None = None
 
     def group(self, kind: str) -> int:
@@ -99,6 +101,8 @@ class Parallel(NamedTuple):
         if kind == "vocab":
             return self.embed_tp or self.tp
         if kind == "shared":
+            if self.shared_experts_fused:
+                return max(1, self.tp // max(1, self.ep) // max(1, self.moe_dp))
             return 1 if self.shared_experts_replicated else self.tp
         if kind in ("tp", "experts"):
             return self.tp
@@ -219,6 +223,7 @@ def weights_per_gpu(result: Result) -> WeightPlan:
         redundant_experts=_pos(v("ep_num_redundant_experts"), 0),
         shared_experts_replicated=a2a not in (None, "none")
         or record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
+        shared_experts_fused=_fuses_shared_experts(result, ep),
         pp_partition=_partition(record.env.get("SGLANG_PP_LAYER_PARTITION")))
     algo = v("speculative_algorithm")
     algo = algo.upper() if isinstance(algo, str) else None
@@ -235,6 +240,28 @@ def weights_per_gpu(result: Result) -> WeightPlan:
 
 
 # --- internals -------------------------------------------------------------------------------
+
+def _fuses_shared_experts(result: Result, ep: int) -> bool:
+    """Whether DeepSeek-V3/R1's shared expert rides in the fused MoE under EP.
+
+    It matters for memory only with EP > 1 (without EP both layouts split it over TP), and
+    SGLang 0.5.23 fuses it under EP on AMD gfx942+ only; DeepEP-class backends, two-batch
+    or single-batch overlap and W4AFP8 checkpoints keep it apart
+    (``DeepseekV2ForCausalLM.shared_experts_fusion_disable_reason``).
+    """
+    v = result.value
+    model = result.record.model
+    cfg = model.text_config
+    if ep <= 1 or not result.record.target.is_hip or v("disable_shared_experts_fusion"):
+        return False
+    if model.arch0 != "DeepseekV3ForCausalLM" or cfg.get("n_routed_experts") != 256 \
+            or cfg.get("n_shared_experts") != 1:
+        return False
+    if v("moe_a2a_backend") not in (None, "none") or v("enable_two_batch_overlap") \
+            or v("enable_single_batch_overlap") or model.quant_method == "w4afp8":
+        return False
+    return True
+
 
 def _pos(value: Any, default: int = 1) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
