@@ -319,14 +319,27 @@ KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
 
 
 def _reserve_matches(plan: Values) -> bool:
-    """Recompute SGLang's reserve estimate on the final values; compare with the plan's."""
+    """Recompute SGLang's reserve estimate on the final values; compare with the plan's.
+
+    When no declaration after the estimate touched a field the estimate reads, it saw the
+    final values and matches by construction (the common case, decided without rerunning).
+    """
     from launchplan.rules.memory import mem_fraction_default
 
     if not isinstance(plan, Plan):
         return True
-    decided = plan["mem_fraction_static"]
-    if any(d.source == "aiter_memory_scaling" for d in plan.result.chain("mem_fraction_static")):
+    chain = plan.result.chain("mem_fraction_static")
+    if any(d.source == "aiter_memory_scaling" for d in chain):
         return True  # a deliberate scaling on top of the estimate, not a stale estimate
+    estimate = next((d for d in reversed(chain) if d.source == "mem_fraction_default"), None)
+    if estimate is None:
+        return True
+    reads = _estimate_reads()
+    declarations = plan.result.declarations
+    later = declarations[declarations.index(estimate) + 1:]
+    if not any(reads.intersection(d.fields) for d in later):
+        return True
+    decided = plan["mem_fraction_static"]
     again = mem_fraction_default(_FinalView(plan))
     if not again:
         return True
@@ -334,6 +347,18 @@ def _reserve_matches(plan: Values) -> bool:
         return abs(again["mem_fraction_static"] - decided) < 5e-4
     except TypeError:
         return True
+
+
+_ESTIMATE_READS: list[frozenset[str]] = []
+
+
+def _estimate_reads() -> frozenset[str]:
+    """The fields ``mem_fraction_default`` declares it reads (looked up once)."""
+    if not _ESTIMATE_READS:
+        from launchplan.engine.registry import discover
+
+        _ESTIMATE_READS.append(discover()[("mem_fraction_default", None)].reads)
+    return _ESTIMATE_READS[0]
 
 
 class _FinalView:
