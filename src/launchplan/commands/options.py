@@ -67,9 +67,21 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
                repeatable: frozenset[str] = frozenset()) -> Split:
     """Take launchplan's ``allowed`` options out of ``argv``; keep everything else in order.
 
-    Options in ``repeatable`` collect every occurrence into a list.
+    Options in ``repeatable`` collect every occurrence into a list. A launch pasted as
+    written (``python -m sglang.launch_server ...``, ``sglang serve ...``, line
+    continuations, ``KEY=VALUE`` assignments before it) is taken apart first: the
+    assignments become ``--env`` values.
     """
+    from launchplan.input.pasted import looks_pasted, unpaste
+
     out = Split()
+    if looks_pasted(argv):
+        argv, assignments = unpaste(argv)
+        if assignments:
+            if "--env" not in allowed:
+                raise InputError(assignments[0].split("=")[0], "no environment assignment for "
+                                 "this command", assignments[0])
+            out.options["env"] = list(assignments)
     i = 0
     while i < len(argv):
         token = argv[i]

@@ -1,0 +1,55 @@
+"""Launch commands pasted as written: launcher prefixes, continuations, env assignments."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import looks_pasted, unpaste
+
+
+@pytest.mark.parametrize("tokens", [
+    ["python", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"],
+    ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"],
+    ["/usr/bin/python3.11", "-u", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"],
+    ["sglang", "serve", "--model-path", "m", "--tp", "2"],
+    ["python -m sglang.launch_server \\\n  --model-path m \\\n  --tp 2"],
+    ["python -m sglang.launch_server --model-path m --tp 2  # two GPUs"],
+])
+def test_prefixes_and_continuations_leave_the_flags(tokens):
+    assert looks_pasted(tokens)
+    argv, env = unpaste(tokens)
+    assert argv == ["--model-path", "m", "--tp", "2"] and env == []
+
+
+def test_assignments_before_the_launcher_are_the_environment():
+    argv, env = unpaste(["--gpu", "h100", "CUDA_VISIBLE_DEVICES=0,1 SGLANG_X=1 python3 -m "
+                         "sglang.launch_server --model-path m"])
+    assert argv == ["--gpu", "h100", "--model-path", "m"]
+    assert env == ["CUDA_VISIBLE_DEVICES=0,1", "SGLANG_X=1"]
+
+
+def test_values_with_spaces_are_not_taken_for_commands():
+    tokens = ["--model-path", "m", "--json-model-override-args", '{"a": 1}']
+    assert not looks_pasted(tokens)
+    argv, _ = unpaste(["python", "-m", "sglang.launch_server", *tokens])
+    assert argv == tokens
+
+
+def test_unbalanced_quotes_are_one_line_of_bad_input(capsys):
+    code = main(["resolve", "--gpu", "h100", "python -m sglang.launch_server --model-path 'm"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "pasted command" in err
+
+
+def test_resolve_takes_a_pasted_launch_with_its_environment(capsys):
+    pasted = ("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python3 -m sglang.launch_server \\\n"
+              "  --model-path llama-3.1-8b --speculative-algorithm EAGLE \\\n"
+              "  --speculative-draft-model-path llama-3.1-8b-eagle --tp 2")
+    code = main(["resolve", "--gpu", "h100", pasted, "--format", "json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and data["resolved"]["tp_size"] == 2
+    # the environment assignment took effect: the short draft context is allowed
+    assert "draft-context" not in {p["requirement"] for p in data["preflight"]["problems"]}
