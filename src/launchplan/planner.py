@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -74,8 +75,12 @@ def _local(path: str, revision: str | None) -> str:
     if "/" not in path or path in bundled_models():  # the common cases, without a stat
         return path
     from launchplan.facts.hub import config_folder, looks_like_hub_id
+    from launchplan.facts.models import bundled_alias
 
     if looks_like_hub_id(path):
+        alias = bundled_alias(path) if revision in (None, "main") else None
+        if alias is not None and not os.path.exists(path):
+            return alias  # the same config.json, shipped: no network, no cache needed
         return str(config_folder(path, revision))
     return path
 
