@@ -59,7 +59,8 @@ def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> A
     """The draft's facts. A draft shorter than the target fails only when SGLang's worker
     starts (resolution never builds the draft's config): preflight reports it
     (``draft-context``), so the facts are built as if the longer context were allowed."""
-    path = _local(draft_path, raw.values.get("speculative_draft_model_revision"))
+    path = _local(draft_path, raw.values.get("speculative_draft_model_revision"),
+                  "--speculative-draft-model-path")
     algorithm = raw.values.get("speculative_algorithm")
     try:
         return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=env)
@@ -70,7 +71,7 @@ def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> A
         return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=allow)
 
 
-def _local(path: str, revision: str | None) -> str:
+def _local(path: str, revision: str | None, flag: str = "--model-path") -> str:
     """A Hugging Face id (``org/name``) becomes the local folder of its ``config.json``."""
     if "/" not in path or path in bundled_models():  # the common cases, without a stat
         return path
@@ -81,7 +82,7 @@ def _local(path: str, revision: str | None) -> str:
         alias = bundled_alias(path) if revision in (None, "main") else None
         if alias is not None and not os.path.exists(path):
             return alias  # the same config.json, shipped: no network, no cache needed
-        return str(config_folder(path, revision))
+        return str(config_folder(path, revision, flag))
     return path
 
 

@@ -48,3 +48,32 @@ def test_a_missing_id_is_one_line_exit_2(offline_cache, capsys):
     code = main(["resolve", "--gpu", "h100", "--model-path", "acme/no-such-model"])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and err.count("\n") == 1 and "acme/no-such-model" in err
+
+
+def test_an_unreachable_hub_fails_at_once_with_how_to_fix(tmp_path, monkeypatch, capsys):
+    from huggingface_hub import constants
+
+    from launchplan.facts import hub
+
+    def no_download(*args, **kwargs):
+        raise AssertionError("the download (and its retries) must not be tried")
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(hub, "hub_reachable", lambda timeout=hub.PROBE_SECONDS: False)
+    monkeypatch.setattr(hub, "_download", no_download)
+    code = main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                 "--speculative-algorithm", "EAGLE",
+                 "--speculative-draft-model-path", "someorg/some-draft"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("launchplan: --speculative-draft-model-path:")
+    assert "HF_HUB_OFFLINE=1" in err and "local folder" in err
+
+
+def test_the_probe_says_no_for_a_closed_local_endpoint(monkeypatch):
+    from launchplan.facts.hub import hub_reachable
+
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens (loopback only)
+    assert hub_reachable(timeout=0.5) is False
