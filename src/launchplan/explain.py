@@ -38,8 +38,20 @@ def _facts(spec: RuleSpec | None, result: Result) -> dict[str, Any]:
         owner, _, attr = name.partition(".")
         obj = {"target": record.target, "model": record.model}.get(owner)
         value = getattr(obj, attr, None) if obj is not None else None
-        facts[name] = list(value) if isinstance(value, tuple) else value
+        facts[name] = _plain_fact(value, attr)
     return facts
+
+
+def _plain_fact(value: Any, attr: str) -> Any:
+    """A fact as plain data: a raw configuration mapping is named, never dumped."""
+    from collections.abc import Mapping
+
+    if isinstance(value, Mapping):
+        return f"({attr} of config.json)" if attr in ("config", "text_config") else {
+            str(k): _plain_fact(v, str(k)) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_plain_fact(v, attr) for v in value]
+    return value
 
 
 def explain_field(
@@ -90,8 +102,10 @@ def explain_field(
 
 
 def _shown_reads(reads: dict[str, Any]) -> dict[str, Any]:
-    """What a rule read, with the CUDA-graph config shown as its two phase backends."""
-    out = {k: v for k, v in reads.items() if k != "cuda_graph_config"}
+    """What a rule read, with the CUDA-graph config shown as its two phase backends (and
+    launchplan's private bookkeeping fields left out)."""
+    out = {k: _plain_fact(v, k) for k, v in reads.items()
+           if k != "cuda_graph_config" and not k.startswith("_")}
     config = reads.get("cuda_graph_config")
     if isinstance(config, dict):
         for phase in PHASES:
@@ -114,8 +128,9 @@ def _graph_key_given(result: Result, path: str) -> tuple[str, Any] | None:
 
 
 def changed_fields(result: Result) -> list[str]:
-    """Every field (CUDA-graph keys as dotted paths) whose final value differs from its input."""
-    return [row[0] for row in changed_rows(result)]
+    """Every field (CUDA-graph keys as dotted paths) whose final value differs from its input,
+    private bookkeeping fields left out."""
+    return [row[0] for row in changed_rows(result) if not row[0].startswith("_")]
 
 
 def changed_rows(result: Result) -> list[tuple[str, Any, Any, str]]:

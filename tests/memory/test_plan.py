@@ -65,7 +65,7 @@ def test_resolve_prints_the_memory_section(capsys):
     assert code == 0
     section = out[out.index("memory per GPU"):]
     assert "max_total_num_tokens" in section and "max_running_requests" in section
-    assert "--before-load-mib" in section and "2,560 tokens a request" in section
+    assert "--before-load-mib" in section and "2,560 tokens a" in section
 
 
 def test_json_memory_keys_are_integers_in_bytes(capsys):

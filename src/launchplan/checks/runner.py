@@ -229,13 +229,32 @@ def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
     return report
 
 
+_STARTED: dict[int, float] = {}
+
+
 def progress_bar(enabled: bool, count: int, total: int, *, done: bool = False) -> None:
-    """A one-line progress bar on stderr (only when stderr is a terminal)."""
+    """A one-line progress bar on stderr (only when stderr is a terminal), with the rate
+    and the time left; the clock starts at the first call for a given total."""
     if not enabled:
         return
+    import time
+
+    now = time.perf_counter()
+    started = _STARTED.setdefault(total, now)
+    elapsed = now - started
+    rate = count / elapsed if elapsed > 0 else 0.0
+    left = (total - count) / rate if rate > 0 else 0.0
     width = 30
     filled = int(width * count / total) if total else width
-    sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {count}/{total}")
+    sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {count}/{total}  "
+                     f"{rate:,.0f} points/s  {_clock(elapsed if done else left)}"
+                     f"{' elapsed' if done else ' left'}   ")
     if done:
         sys.stderr.write("\n")
+        _STARTED.pop(total, None)
     sys.stderr.flush()
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds + 0.5), 60)
+    return f"{minutes}:{secs:02d}"

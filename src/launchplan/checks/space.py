@@ -145,11 +145,42 @@ class Space:
                     yield Point(gpu, model, tuple(merged.items()))
 
     def sample(self, n: int, seed: int) -> list[Point]:
-        """``n`` distinct points drawn uniformly (all of them if the space is smaller)."""
-        points = list(self)
-        if n >= len(points):
-            return points
-        return random.Random(seed).sample(points, n)
+        """``n`` distinct points drawn uniformly (all of them if the space is smaller).
+
+        Points are decoded from their index, so a sample of a large space never enumerates
+        it; the draw is the same as sampling the enumerated list.
+        """
+        total = self.size()
+        if n >= total:
+            return list(self)
+        blocks = self._blocks()
+        return [self._point_at(i, blocks) for i in random.Random(seed).sample(range(total), n)]
+
+    def _blocks(self) -> list[tuple[str, str, list[tuple[dict[str, Any], ...]], int]]:
+        """(gpu, model, factors, size) per block, in enumeration order."""
+        per_model = {}
+        for model in self.models:
+            factors = self._model_axes(model)
+            size = 1
+            for alts in factors:
+                size *= len(alts)
+            per_model[model] = (factors, size)
+        return [(gpu, model, *per_model[model]) for gpu in self.gpus for model in self.models]
+
+    def _point_at(self, index: int, blocks: list) -> Point:
+        for gpu, model, factors, size in blocks:
+            if index >= size:
+                index -= size
+                continue
+            merged: dict[str, Any] = {}
+            picks = []
+            for alts in reversed(factors):  # the last factor varies fastest
+                index, pick = divmod(index, len(alts))
+                picks.append(alts[pick])
+            for part in reversed(picks):
+                merged.update(part)
+            return Point(gpu, model, tuple(merged.items()))
+        raise IndexError("point index out of range")
 
 
 def _single(name: str, values: Sequence[Any]) -> tuple[dict[str, Any], ...]:

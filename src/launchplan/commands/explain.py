@@ -6,7 +6,7 @@ import sys
 from typing import Any, TextIO
 
 from launchplan.commands.options import split_argv
-from launchplan.commands.output import cell, print_preflight, to_json
+from launchplan.commands.output import cell, print_preflight, to_json, wrapped
 from launchplan.commands.resolve import parse_env
 from launchplan.commands.targets_arg import target_from
 from launchplan.errors import InputError
@@ -178,11 +178,11 @@ def _plain_explanation(item: dict[str, Any], out: TextIO) -> None:
     for n, step in enumerate(item["steps"], 1):
         out.write(f"  {n}. {step['source']} -> {cell(step['value'])}\n")
         if step["reason"]:
-            out.write(f"       why: {step['reason']}\n")
+            out.write(wrapped(step["reason"], "       why: ") + "\n")
         reads = {**step["reads"], **step["facts"]}
         if reads:
             shown = ", ".join(f"{k}={cell(v)}" for k, v in reads.items())
-            out.write(f"       read: {shown}\n")
+            out.write(wrapped(shown, "       read: ") + "\n")
     override = item.get("override")
     if override:
         out.write(f"  ! your value {cell(override['input'])} was overridden by "

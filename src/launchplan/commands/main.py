@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from launchplan.errors import InputError, LaunchplanError, Refusal
 
 USAGE = """usage: launchplan COMMAND [options] [SGLang flags]
+       launchplan --version
 
 commands:
   resolve      resolve an SGLang launch for a GPU target and a model
@@ -50,11 +51,24 @@ def _command(name: str) -> Callable[[list[str]], int] | None:
     return getattr(importlib.import_module(entry[0]), entry[1])
 
 
+def version() -> str:
+    """The installed distribution's version (the source tree's when not installed)."""
+    try:
+        from importlib.metadata import version as installed
+
+        return installed("launchplan")
+    except Exception:
+        return "0.1.0+source"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
         sys.stdout.write(USAGE)
         return 0 if args else 2
+    if args[0] in ("--version", "-V", "version"):
+        sys.stdout.write(f"launchplan {version()} (SGLang 0.5.23 flag surface)\n")
+        return 0
     name, rest = args[0], args[1:]
     try:
         command = _command(name)
@@ -62,8 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             import difflib
 
             close = difflib.get_close_matches(name, COMMANDS, n=1)
-            raise InputError("launchplan", "a command (" + ", ".join(COMMANDS) + ")", name,
-                             f"did you mean {close[0]}?" if close else None)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise InputError("launchplan", "a command", name,
+                             message=f"unknown command {name!r}{hint} (commands: "
+                             + ", ".join(COMMANDS) + ")")
         return command(rest)
     except Refusal as exc:
         sys.stderr.write(f"launchplan: refused by {exc.source}: {exc.message}\n")

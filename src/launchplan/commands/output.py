@@ -49,37 +49,105 @@ def cell(value: Any) -> str:
         return f"[{value[0]}, {value[1]}, ..., {value[-1]}] ({len(value)} values)"
     if isinstance(value, SizeList):
         return repr(value)
-    return json.dumps(value, default=str)
+    if isinstance(value, float):
+        return human_float(value)
+    return json.dumps(_humane(value), default=str)
 
 
-def print_plan(result: Result, out: TextIO | None = None) -> None:
-    """The table view of a plan: what moved and why, overrides, warnings."""
+def human_float(value: float) -> str:
+    """A float as a person writes it: 0.7225, not 0.7224999999999999 (JSON keeps it exact)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if value == int(value) and abs(value) < 1e15:
+        return f"{value:.1f}"
+    return f"{value:.10g}"
+
+
+def _humane(value: Any) -> Any:
+    """Floats inside structures rounded for display the way ``human_float`` does."""
+    if isinstance(value, float) and value == value and abs(value) != float("inf"):
+        return float(human_float(value))
+    if isinstance(value, dict):
+        return {k: _humane(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_humane(v) for v in value]
+    return value
+
+
+def wrapped(text: str, indent: str = "  - ", width: int = 80) -> str:
+    """One note wrapped on word boundaries to ``width`` columns, continuation indented."""
+    import textwrap
+
+    return textwrap.fill(text, width=width, initial_indent=indent,
+                         subsequent_indent=" " * len(indent), break_long_words=False,
+                         break_on_hyphens=False)
+
+
+def print_plan(result: Result, out: TextIO | None = None, *, show_all: bool = False) -> None:
+    """The table view of a plan: the decisions first (what rules set or changed, what you
+    gave, overrides marked), then warnings. ``show_all`` adds every untouched default."""
     out = out or sys.stdout
     target, model = result.record.target, result.record.model
     out.write(f"target {target.name} (SM{target.sm}, {target.memory_mib} MiB x "
               f"{target.gpu_count})  model {model.name} ({model.attention_arch})  "
               f"rules {result.record.compat}\n\n")
-    from launchplan.checks.effective import NAMES
-    from launchplan.explain import changed_rows
-
-    rows = changed_rows(result)
-    shown = [r for r in rows if not r[0].startswith("_") and r[0] not in NAMES]
+    rows, hidden = plan_rows(result, show_all=show_all)
+    color = out.isatty()
+    shown = [(("! " if over else "") + name, before, final,
+              _mark(source, over, color)) for name, before, final, source, over in rows]
     render_table(("field", "input/default", "resolved", "set by"), shown, out)
-    if len(shown) < len(rows):
-        out.write(f"({len(rows) - len(shown)} bookkeeping values and paths not shown; "
-                  "--format json has every field)\n")
+    if hidden:
+        out.write(f"({hidden} bookkeeping values and paths not shown; --format json has every "
+                  "field)\n")
+    if not show_all:
+        out.write("(fields at defaults nothing touched: --all)\n")
     overrides = result.overrides()
     if overrides:
-        out.write("\noverrides of your input:\n")
+        out.write("\n! overrides of your input:\n")
         for o in overrides:
-            out.write(f"  {o['field']}: you gave {cell(o['input'])}, {o['source']} made it "
-                      f"{cell(o['resolved'])}\n")
+            out.write(wrapped(f"{o['field']}: you gave {cell(o['input'])}, {o['source']} made "
+                              f"it {cell(o['resolved'])}", "  ") + "\n")
     warnings = list(result.record.raw.notices) + list(result.record.raw.deprecations)
     warnings += result.warnings
     if warnings:
         out.write("\nwarnings:\n")
         for w in warnings:
-            out.write(f"  - {w}\n")
+            out.write(wrapped(w) + "\n")
+
+
+def plan_rows(result: Result, *, show_all: bool = False
+              ) -> tuple[list[tuple[str, Any, Any, str, bool]], int]:
+    """(field, input/default, resolved, set by, overridden) rows, decisions first; and how
+    many bookkeeping rows were left out."""
+    from launchplan.checks.effective import NAMES
+    from launchplan.explain import changed_rows
+    from launchplan.input.fields import FIELDS
+
+    raw = result.record.raw
+    overridden = {o["field"] for o in result.overrides()}
+    rows = [(n, b, f, s, n in overridden) for n, b, f, s in changed_rows(result)]
+    seen = {r[0] for r in rows}
+    graph_given = any(n.startswith("cuda_graph_config") for n in seen)
+    for name in sorted(raw.values):
+        if name in seen or (name == "cuda_graph_config" and graph_given):
+            continue
+        value = result.value(name)
+        rows.append((name, raw.values[name], value, "your input", False))
+        seen.add(name)
+    if show_all:
+        for name in sorted(FIELDS):
+            if name not in seen and name != "cuda_graph_config":
+                rows.append((name, None, result.value(name), "default", False))
+    kept = [r for r in rows if not r[0].startswith("_") and r[0] not in NAMES]
+    order = {"your input": 1, "default": 2}
+    kept.sort(key=lambda r: (order.get(r[3], 0), r[0]))
+    return kept, len(rows) - len(kept)
+
+
+def _mark(source: str, overridden: bool, color: bool) -> str:
+    if not overridden:
+        return source
+    return f"\x1b[31m{source} (overrode yours)\x1b[0m" if color else f"{source} (overrode yours)"
 
 
 def print_preflight(report: Any, out: TextIO | None = None) -> None:
@@ -94,13 +162,14 @@ def print_preflight(report: Any, out: TextIO | None = None) -> None:
     out.write(f" ({degraded} advisory)\n" if degraded and report.starts else "\n")
     for p in problems:
         tag = p.severity.value + ("" if p.verified else ", unverified")
-        out.write(f"  [{tag}] {p.requirement}: {p.why}\n")
-        out.write(f"      evidence: {p.evidence}\n")
+        out.write(wrapped(f"[{tag}] {p.requirement}: {p.why}", "  ") + "\n")
+        out.write(wrapped(p.evidence, "      evidence: ") + "\n")
         if p.rules:
             rules = ", ".join("your input" if r == "input" else r for r in p.rules)
-            out.write(f"      decided by: {rules}\n")
+            out.write(wrapped(rules, "      decided by: ") + "\n")
         if p.fixes:
-            out.write(f"      avoid with: {' | '.join(as_flags(f) for f in p.fixes)}\n")
+            out.write(wrapped(" | ".join(as_flags(f) for f in p.fixes), "      avoid with: ")
+                      + "\n")
     out.write("\n")
 
 
@@ -117,7 +186,7 @@ def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
     parts = [("weights", plan.weights_bytes + plan.draft_weights_bytes),
              ("KV pool", plan.kv_pool_bytes), ("reserve", plan.reserved_bytes),
              ("other", plan.other_bytes)]
-    out.write(f"\nmemory per GPU ({plan.gpu_bytes / GIB:.1f} GiB): "
+    out.write(f"\nmemory per GPU ({plan.gpu_bytes / GIB:.1f} GiB):\n  "
               + " | ".join(f"{name} {size / GIB:.1f} GiB" for name, size in parts) + "\n")
     if out.isatty():
         out.write("  " + _bar(parts, plan.gpu_bytes) + "\n")
@@ -125,7 +194,8 @@ def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
     assumed = ("stated with --before-load-mib" if target.before_load_mib is not None
                else "assumed: GPU memory less the CUDA context and communication buffers; "
                "override with --before-load-mib")
-    out.write(f"  free before loading {plan.before_load_bytes / GIB:.1f} GiB ({assumed})\n")
+    out.write(wrapped(f"free before loading {plan.before_load_bytes / GIB:.1f} GiB ({assumed})",
+                      "  ") + "\n")
     if plan.draft_weights_bytes:
         out.write(f"  of the weights, the speculative draft: {plan.draft_weights_bytes / GIB:.1f} "
                   "GiB\n")
@@ -139,9 +209,10 @@ def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
         if key in plan.extra:
             out.write(f"  {key} {plan.extra[key]:,}\n")
     out.write(f"  max_running_requests {plan.max_running_requests:,}\n")
-    out.write(f"  concurrency: {plan.concurrency_at_context:,} at the full context "
-              f"({plan.context_len:,} tokens), {plan.concurrency_at_request:,} at "
-              f"{plan.request_tokens:,} tokens a request (--assume-request-tokens)\n")
+    out.write(wrapped(f"concurrency: {plan.concurrency_at_context:,} at the full context "
+                      f"({plan.context_len:,} tokens), {plan.concurrency_at_request:,} at "
+                      f"{plan.request_tokens:,} tokens a request (--assume-request-tokens)",
+                      "  ") + "\n")
 
 
 def _bar(parts: Sequence[tuple[str, int]], total: int, width: int = 60) -> str:

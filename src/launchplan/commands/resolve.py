@@ -23,6 +23,7 @@ options:
   --compat default|0.5.23
   --format table|json
   --env KEY=VALUE        an SGLang environment variable the plan assumes (repeatable)
+  --all                  list every field, untouched defaults included
   --strict               exit 3 instead of overriding explicit input, and when preflight
                          says the launch fails at start-up or at run time
   --emit sglang          print one `python -m sglang.launch_server ...` line pinning the plan
@@ -33,7 +34,7 @@ Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FI
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit",
-                     "--before-load-mib", "--assume-request-tokens"})
+                     "--before-load-mib", "--assume-request-tokens", "--all"})
 
 
 def parse_env(pairs: list[str] | None) -> dict[str, str]:
@@ -114,7 +115,7 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(to_json(data) + "\n")
     else:
         print_preflight(report)
-        print_plan(result)
+        print_plan(result, show_all=bool(opts.get("all")))
         print_memory(memory_plan(result, request_tokens=request_tokens), result)
     return 0
 
