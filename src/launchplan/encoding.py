@@ -13,6 +13,7 @@ import json
 import math
 from typing import Any
 
+
 def non_finite_text(value: float) -> str:
     """The string a non-finite float is written as: ``nan``, ``inf`` or ``-inf``."""
     if math.isnan(value):

@@ -157,5 +157,12 @@ def as_sequence(values: Sequence[int]) -> list[int] | SizeList:
     return values if isinstance(values, SizeList) else list(values)
 
 
+def described_note(phase: str, values: SizeList) -> str:
+    """The plan's warning for a described list: how long SGLang's list would be, and why."""
+    return (f"{phase} CUDA-graph capture sizes: SGLang would build {values.length:,} sizes "
+            f"up to {values.last():,} (one graph each); launchplan describes the list instead "
+            f"of building it")
+
+
 def is_described(value: Any) -> bool:
     return isinstance(value, SizeList)
