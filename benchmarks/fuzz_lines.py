@@ -89,11 +89,16 @@ def command_line(rng: random.Random, command: str) -> list[str]:
     argv: list[str] = []
     for _ in range(rng.randint(1, 6)):
         spec = rng.choice(numeric if rng.random() < 0.6 else specs)
-        argv.append(rng.choice(spec.flags))
+        flag = rng.choice(spec.flags)
         if spec.nargs == 0:
+            argv.append(flag)
             continue
         count = rng.randint(1, 3) if spec.nargs in ("+", "*") else 1
-        argv += [value_text(rng, spec) for _ in range(count)]
+        values = [value_text(rng, spec) for _ in range(count)]
+        if count == 1 and values[0].startswith("-") and rng.random() < 0.8:
+            argv.append(f"{flag}={values[0]}")  # argparse reads a lone "-inf" as a flag
+        else:
+            argv += [flag, *values]
     gpu, model = rng.choice(sorted(CATALOG)), rng.choice(MODELS)
     base = ["--gpu", gpu, "--model-path", model]
     if command == "resolve":

@@ -103,7 +103,7 @@ def flag_values(assignments: list[tuple[str, str]]) -> list[str]:
     argv: list[str] = []
     for name, value in assignments:
         spec = FIELDS[name]
-        argv += [spec.flags[0], value]
+        argv.append(f"{spec.flags[0]}={value}")  # "=": argparse reads a lone -inf as a flag
     return argv
 
 

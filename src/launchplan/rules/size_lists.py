@@ -114,16 +114,16 @@ def sizes(head: Sequence[int], start: int, step: int, max_bs: int, *,
     """``head`` values up to ``max_bs``, then ``start, start+step, ...`` up to ``max_bs``,
     then ``max_bs`` itself if ``append_max`` and it is not there yet: a list when short, else
     a ``SizeList`` (the same values)."""
+    progression = range(start, max_bs + 1, step)  # TypeError on a float or text, as SGLang's
     kept = [s for s in head if s <= max_bs]
-    progression = range(start, max_bs + 1, step) if max_bs >= start else range(0)
     count = len(kept) + max(0, -(-(max_bs + 1 - start) // step))
     if count <= LIMIT:
         out = kept + list(progression)
         if append_max and max_bs not in out:
             out.append(max_bs)
         return out
-    on_progression = (max_bs - start) % step == 0
-    tail = (max_bs,) if append_max and not on_progression else ()
+    present = max_bs in kept or (max_bs >= start and (max_bs - start) % step == 0)
+    tail = (max_bs,) if append_max and not present else ()
     return SizeList(kept, start, max_bs + 1, step, tail)
 
 
@@ -141,15 +141,22 @@ def count_of(values: Sequence[Any]) -> int:
 
 def rounded_up(values: Sequence[int], multiple: int) -> list[int] | SizeList:
     """Sorted distinct values each rounded up to a multiple (DeepEP's token alignment)."""
-    if not isinstance(values, SizeList):
-        return sorted({-(-s // multiple) * multiple for s in values})
-    if values.start % multiple or values.step % multiple:  # not produced by our generators
+    def up(v: int) -> int:
+        return -(-v // multiple) * multiple
+
+    if not isinstance(values, SizeList) or values.length <= LIMIT:
+        return sorted({up(v) for v in values})
+    start, count = up(values.start), (values.stop - values.start) // values.step
+    if values.step % multiple == 0:  # every value moves by the same amount
+        progression = range(start, start + count * values.step, values.step)
+    elif multiple % values.step == 0:  # dense enough to hit every multiple in between
+        last = up(values.start + (count - 1) * values.step)
+        progression = range(start, last + multiple, multiple)
+    else:  # no generator of ours produces this
         raise ValueError("cannot align this described capture-size list")
-    head = sorted({-(-s // multiple) * multiple for s in values.head})
-    head = [s for s in head if s < values.start]
-    tail = [-(-s // multiple) * multiple for s in values.tail]
-    tail = [s for s in tail if s not in range(values.start, values.stop, values.step)]
-    return SizeList(head, values.start, values.stop, values.step, tail)
+    head = sorted({up(v) for v in values.head} - {start})
+    tail = sorted({up(v) for v in values.tail if up(v) not in progression})
+    return SizeList(head, progression.start, progression.stop, progression.step, tail)
 
 
 def as_sequence(values: Sequence[int]) -> list[int] | SizeList:
