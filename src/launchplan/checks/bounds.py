@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from launchplan.engine.result import Result
 from launchplan.rules.graph_config import PHASES
-from launchplan.rules.size_lists import LIMIT, SizeList
+from launchplan.rules.size_lists import LIMIT, SizeList, count_text
 
 
 class Bounded(NamedTuple):
@@ -37,7 +37,7 @@ def oversized(result: Result) -> list[Bounded]:
         if isinstance(sizes, SizeList):
             out.append(Bounded(
                 f"cuda_graph_config.{phase}.bs", settings.get("max_bs"),
-                f"{sizes.length:,} capture sizes up to {sizes.last():,}, kept as a "
-                f"description (more than {LIMIT:,} values)",
+                f"{count_text(sizes.length)} capture sizes up to {count_text(sizes.last())}, "
+                f"kept as a description (more than {LIMIT:,} values)",
                 f"SGLang would build this list and capture one {phase} CUDA graph per size"))
     return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -49,7 +48,11 @@ def cell(value: Any) -> str:
         return f"[{value[0]}, {value[1]}, ..., {value[-1]}] ({len(value)} values)"
     if isinstance(value, SizeList):
         return repr(value)
-    return json.dumps(value, default=str)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        text = encoding.plain(value)  # nan, inf, -inf and very long integers, unquoted
+        if isinstance(text, str):
+            return text
+    return encoding.dumps(value)
 
 
 def print_plan(result: Result, out: TextIO | None = None) -> None:

@@ -106,9 +106,9 @@ def _graph_sizes(v: View) -> dict[str, Any] | None:
                                         speculative=v.speculative_algorithm is not None,
                                         no_padding=v.disable_cuda_graph_padding)
         else:
-            decode["max_bs"] = max(decode["bs"])
+            decode["max_bs"] = largest(decode["bs"])
     else:
-        compile_max = max(decode["bs"]) if decode["bs"] is not None else (
+        compile_max = largest(decode["bs"]) if decode["bs"] is not None else (
             v.torch_compile_max_bs or decode["max_bs"])
         out["torch_compile_max_bs"] = compile_max
         if decode["bs"] is None:
@@ -184,15 +184,23 @@ def post_capture_sizing_planned(v: Any) -> bool:
     facts=("target.memory_mib", "model.is_mla", "model.is_multimodal"),
     sglang="handle_gpu_memory_settings (mem_fraction_static)",
 )
-def mem_fraction_default(v: View) -> dict | None:
+def mem_fraction_default(v: View) -> dict | Refuse | None:
     """An unset mem_fraction_static is what remains after activations and graph buffers.
 
     reserve = 512 MiB + 1.5 MiB per activation token (the chunk, at least 2048) + 1 GiB per
     8 GPUs of TP x PP + the graph reserve, at least 10 GiB on GPUs over 60 GiB, plus 2 GiB
     for DeepEP decode buffers; fraction = (memory - reserve) / memory, rounded to 3 places.
+    Sizes too large for a float make SGLang's formula overflow: refused.
     """
     if v.mem_fraction_static is not None:
         return None
+    try:
+        return _default_fraction(v)
+    except ArithmeticError as exc:  # sizes beyond a float: SGLang's formula overflows too
+        return arithmetic_refusal("the mem_fraction_static reserve", exc)
+
+
+def _default_fraction(v: View) -> dict:
     memory = v.target.memory_mib
     if memory is None:
         return {"mem_fraction_static": 0.95}

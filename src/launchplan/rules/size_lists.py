@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from launchplan.encoding import int_text
+
 LIMIT = 8192
 """Longest capture-size list launchplan builds; longer ones are described (SizeList)."""
 
@@ -102,9 +104,9 @@ class SizeList(Sequence):
                 "tail": list(self.tail)}
 
     def __repr__(self) -> str:
-        ends = ", ".join(str(self[i]) for i in range(min(3, self.length)))
-        return (f"[{ends}, ..., {self[-1]}] ({self.length:,} sizes; "
-                f"{self.start} to {self.stop - self.step} step {self.step})")
+        ends = ", ".join(int_text(self[i]) for i in range(min(3, self.length)))
+        return (f"[{ends}, ..., {int_text(self[-1])}] ({count_text(self.length)} sizes; "
+                f"{int_text(self.start)} to {int_text(self.stop - self.step)} step {self.step})")
 
     __str__ = __repr__
 
@@ -166,9 +168,14 @@ def as_sequence(values: Sequence[int]) -> list[int] | SizeList:
 
 def described_note(phase: str, values: SizeList) -> str:
     """The plan's warning for a described list: how long SGLang's list would be, and why."""
-    return (f"{phase} CUDA-graph capture sizes: SGLang would build {values.length:,} sizes "
-            f"up to {values.last():,} (one graph each); launchplan describes the list instead "
-            f"of building it")
+    return (f"{phase} CUDA-graph capture sizes: SGLang would build {count_text(values.length)} "
+            f"sizes up to {count_text(values.last())} (one graph each); launchplan describes "
+            f"the list instead of building it")
+
+
+def count_text(value: int) -> str:
+    """A count with thousands separators, as long as Python can print it."""
+    return f"{value:,}" if value.bit_length() <= 14_000 else int_text(value)
 
 
 def is_described(value: Any) -> bool:
