@@ -4,8 +4,10 @@
 test:
 	python -m pytest
 
-fuzz:  ## 10,000 examples per property of the no-crash suite
-	LAUNCHPLAN_FUZZ_EXAMPLES=10000 python -m pytest tests/properties/test_no_crash.py -q
+fuzz:  ## 10,000 examples per no-crash and extreme-number property, then 2,000 random lines
+	LAUNCHPLAN_FUZZ_EXAMPLES=10000 python -m pytest tests/properties/test_no_crash.py \
+		tests/properties/test_extremes.py -q
+	python benchmarks/fuzz_lines.py --lines 2000
 
 bench:  ## every speed figure, with check over 100,000 points (a minute or two)
 	python benchmarks/run.py

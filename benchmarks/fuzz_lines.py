@@ -9,6 +9,8 @@ import, a fresh process per line) and counts what must never happen:
 * hangs (no answer within ``--budget`` seconds; the child is killed);
 * invalid JSON (RFC 8259: no NaN or Infinity tokens) on stdout of a ``--format json`` run.
 
+``check`` exits 1 when it finds problems in the rules; that is an answer, not a crash.
+
 It also prints the slowest line and the largest memory growth of a child over the parent, so
 a regression in bounded time or memory shows as a number. Each failure is printed with its
 command line, to be replayed with ``launchplan ...``.
@@ -38,10 +40,12 @@ from launchplan.input.fields import FIELDS  # noqa: E402
 MODELS = ("llama-3.1-8b", "deepseek-v3", "gpt-oss-20b", "qwen3-8b")
 EXTREME_INTS = ("0", "-1", "1", "2", "3", "7", "64", "4096", "2147483647", "2147483648",
                 "-2147483648", "4294967296", "9223372036854775807", "9223372036854775808",
-                "-9223372036854775809", "18446744073709551616", "1" + "0" * 30)
+                "-9223372036854775809", "18446744073709551616", "1" + "0" * 30,
+                "1" + "0" * 400, "9" * 4300)
 EXTREME_FLOATS = ("nan", "inf", "-inf", "0", "-0.0", "-1", "0.5", "1", "1.5", "1e308",
                   "-1e308", "5e-324", "2147483648", "1e-300")
-HUMAN_INTS = EXTREME_INTS + ("32k", "1.5M", "1Ki", "8Gi", "999T")
+HUMAN_INTS = EXTREME_INTS + ("32k", "1.5M", "1Ki", "8Gi", "999T", "9" * 4300 + "T",
+                              "9" * 4280 + "T")
 GRAPH_CONFIGS = (
     '{"decode": {"max_bs": 2147483648}}', '{"decode": {"max_bs": 0}}',
     '{"decode": {"max_bs": -1}}', '{"prefill": {"max_bs": 9223372036854775808}}',
@@ -82,18 +86,31 @@ def value_text(rng: random.Random, spec) -> str:
 
 
 def command_line(rng: random.Random, command: str) -> list[str]:
-    """One random line: 1-6 flags from the table, then the planner's own options."""
+    """One random line: 1-6 flags from the table, then the planner's own options.
+
+    ``sweep`` and ``check`` take SGLang fields as axes: each single-valued flag becomes
+    ``--axis field=value`` (check samples 8 points of its space around them).
+    """
     specs = [s for s in FIELDS.values() if s.flags and s.name not in ("model_path", "config")]
     numeric = [s for s in specs if s.parse in ("int", "float", "human_readable_int")
                or s.parse == "parse_cuda_graph_config_arg"]
     argv: list[str] = []
+    axes: list[str] = []
     for _ in range(rng.randint(1, 6)):
         spec = rng.choice(numeric if rng.random() < 0.6 else specs)
-        argv.append(rng.choice(spec.flags))
+        flag = rng.choice(spec.flags)
         if spec.nargs == 0:
+            argv.append(flag)
+            axes.append(f"{spec.name}=true")
             continue
         count = rng.randint(1, 3) if spec.nargs in ("+", "*") else 1
-        argv += [value_text(rng, spec) for _ in range(count)]
+        values = [value_text(rng, spec) for _ in range(count)]
+        if count == 1 and values[0].startswith("-") and rng.random() < 0.8:
+            argv.append(f"{flag}={values[0]}")  # argparse reads a lone "-inf" as a flag
+        else:
+            argv += [flag, *values]
+        if count == 1 and "," not in values[0]:
+            axes.append(f"{spec.name}={values[0]}")
     gpu, model = rng.choice(sorted(CATALOG)), rng.choice(MODELS)
     base = ["--gpu", gpu, "--model-path", model]
     if command == "resolve":
@@ -102,8 +119,11 @@ def command_line(rng: random.Random, command: str) -> list[str]:
         return ["resolve", *base, *argv, "--emit", "sglang"]
     if command == "explain":
         return ["explain", "--all", *base, *argv, "--format", "json"]
-    # sweep: the line's numeric flags become one axis each (two values), plus page_size
-    return ["sweep", *base, "--axis", "page_size=1,16", *argv, "--format", "json"]
+    axis_args = [a for axis in axes for a in ("--axis", axis)]
+    if command == "check":
+        return ["check", *base, *axis_args, "--sample", "8", "--seed", "1", "--jobs", "1",
+                "--format", "json"]
+    return ["sweep", *base, "--axis", "page_size=1,16", *axis_args, "--format", "json"]
 
 
 def _reject_constant(name: str) -> None:
@@ -151,14 +171,18 @@ def verdict(argv: list[str], run: dict) -> str | None:
     """Why this run is a failure, or None."""
     if run["hung"]:
         return "hang"
-    if run["code"] not in (0, 2, 3) or "Traceback" in run["err"] or \
+    allowed = (0, 1, 2, 3) if argv[0] == "check" else (0, 2, 3)
+    if run["code"] not in allowed or "Traceback" in run["err"] or \
             "internal error" in run["err"] or " failed: " in run["err"]:
         return "internal error"
     if "--format" in argv and argv[argv.index("--format") + 1] == "json" and run["out"].strip():
         try:
-            json.loads(run["out"], parse_constant=_reject_constant)
+            data = json.loads(run["out"], parse_constant=_reject_constant)
         except ValueError:
             return "invalid JSON"
+        if argv[0] == "check" and any(p.get("kind") in ("crash", "nondeterminism")
+                                      for p in data.get("problems", ())):
+            return "internal error"  # a rule crashed on a point check resolved
     return None
 
 
@@ -168,7 +192,7 @@ def main_cli() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=float, default=20.0, help="seconds per line")
     ap.add_argument("--commands", default="resolve",
-                    help="comma-separated among resolve, emit, explain, sweep")
+                    help="comma-separated among resolve, emit, explain, sweep, check")
     args = ap.parse_args()
     commands = args.commands.split(",")
     rng = random.Random(args.seed)

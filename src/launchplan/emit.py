@@ -8,13 +8,14 @@ resolving the emitted command again.
 
 from __future__ import annotations
 
-import json
 import shlex
 from typing import Any
 
+from launchplan import encoding
 from launchplan.checks.effective import FOLDED
 from launchplan.engine.result import Result
 from launchplan.input.fields import FIELDS
+from launchplan.rules.size_lists import is_described
 
 LAUNCHER = "python -m sglang.launch_server"
 NEVER_PINNED = frozenset({"random_seed"}) | FOLDED
@@ -53,16 +54,19 @@ def to_argv(values: dict[str, Any]) -> list[str]:
         if value is None:
             continue
         if name == "cuda_graph_config":
-            value = {phase: {k: v for k, v in keys.items() if v is not None}
+            # A described capture list (SizeList) is not pinned: SGLang generates the same
+            # one from the pinned max_bs, and the list itself could not be written out.
+            value = {phase: {k: v for k, v in keys.items()
+                             if v is not None and not is_described(v)}
                      for phase, keys in value.items()}
         if isinstance(value, dict):
-            argv += [flag, json.dumps(value, separators=(",", ":"), sort_keys=True)]
+            argv += [flag, encoding.dumps(value, separators=(",", ":"), sort_keys=True)]
         elif isinstance(value, (list, tuple)):
             if spec.nargs in ("+", "*"):
                 if value or spec.nargs == "*":
                     argv += [flag, *(str(v) for v in value)]
             else:
-                argv += [flag, json.dumps(list(value))]
+                argv += [flag, encoding.dumps(list(value))]
         else:
             argv += [flag, str(value)]
     return argv

@@ -4,7 +4,9 @@ SGLang's parser admits ``nan``, ``inf`` and ``-inf`` for float flags (and ``NaN`
 ``Infinity`` inside its JSON flags), and rules compute with them, so a plan may hold them.
 JSON has no token for them: launchplan writes them as the strings ``"nan"``, ``"inf"`` and
 ``"-inf"``, everywhere it writes JSON. Described capture-size lists (``SizeList``) are written
-in their compact form; sets as sorted lists; anything else JSON cannot hold as its ``str``.
+in their compact form; sets as sorted lists; integers longer than Python prints (4,300
+digits, reachable only by arithmetic on the longest inputs) as strings of their digits;
+anything else JSON cannot hold as its ``str``.
 """
 
 from __future__ import annotations
@@ -21,11 +23,39 @@ def non_finite_text(value: float) -> str:
     return "inf" if value > 0 else "-inf"
 
 
+# Python will not print an integer of more than 4,300 digits (sys.int_info); launchplan's
+# parser admits no longer input, but arithmetic on one (a size + 1, a product) can exceed it.
+_PRINTABLE_BITS = 14_000  # about 4,214 digits
+_SPELLED_OUT_BITS = 70_000  # about 21,000 digits: still printed exactly, in milliseconds
+
+
+def int_text(value: int) -> str:
+    """``str(value)`` for any integer: exact up to about 21,000 digits, else its size."""
+    bits = value.bit_length()
+    if bits <= _PRINTABLE_BITS:
+        return str(value)
+    if bits > _SPELLED_OUT_BITS:
+        return f"{'-' if value < 0 else ''}<an integer of about {int(bits * 0.30103):,} digits>"
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return str(value)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
 def plain(value: Any) -> Any:
-    """``value`` as plain JSON data: finite numbers, strings, lists, string-keyed objects."""
+    """``value`` as plain JSON data: finite numbers, strings, lists, string-keyed objects.
+
+    Integers too long for Python to print as numbers are written as strings of their digits.
+    """
     if isinstance(value, float):
         return value if math.isfinite(value) else non_finite_text(value)
-    if value is None or isinstance(value, (str, int)):
+    if isinstance(value, int):
+        return value if value.bit_length() <= _PRINTABLE_BITS else int_text(value)
+    if value is None or isinstance(value, str):
         return value
     if isinstance(value, dict):
         return {_key(k): plain(v) for k, v in value.items()}
@@ -42,6 +72,8 @@ def plain(value: Any) -> Any:
 def _key(key: Any) -> Any:
     if isinstance(key, float) and not math.isfinite(key):
         return non_finite_text(key)
+    if isinstance(key, int) and key.bit_length() > _PRINTABLE_BITS:
+        return int_text(key)
     return key if isinstance(key, (str, int, float, bool)) or key is None else str(key)
 
 

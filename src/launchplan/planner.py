@@ -33,6 +33,16 @@ def build_raw(argv: Sequence[str] = (), fields: Mapping[str, Any] | None = None,
     return raw
 
 
+def overlay(raw: RawInput, fields: Mapping[str, Any]) -> RawInput:
+    """A copy of ``raw`` with ``fields`` laid over it as keyword input (``raw`` unchanged):
+    re-resolving one change needs no second parse of the command line."""
+    if not fields:
+        return raw
+    keyword = RawInput.from_fields(dict(fields))
+    return RawInput({**raw.values, **keyword.values}, {**raw.origin, **keyword.origin},
+                    list(raw.notices), list(raw.deprecations))
+
+
 def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
                  env: Mapping[str, str] | None = None) -> Record:
     """Look up the facts the raw input names: the target, the model and its draft."""

@@ -20,6 +20,7 @@ PIPELINE: tuple[str, ...] = (
     "response_store_check",
     "sampling_mask_max_tokens_check",
     "aux_hidden_state_capture",
+    "serving_value_checks",
     # Phase.MODEL_SOURCE
     "deprecated_backend_aliases",
     "tokenspeed_mla_implications",
@@ -29,6 +30,7 @@ PIPELINE: tuple[str, ...] = (
     "pd_transfer_settings",
     "pd_server_roles",
     "prefill_only_kv_cache_args",
+    "decode_context_parallel_checks",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
     "model_quantization_check",
     "inkling_prefill_graph_default",

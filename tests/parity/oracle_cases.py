@@ -25,6 +25,8 @@ SUITES = {
     "own": ("own-cases.json", "results-own-0.5.23.jsonl", "results-own-main.jsonl"),
     "extra": ("extra-cases.json", "results-extra-0.5.23.jsonl", "results-extra-main.jsonl"),
     "random": ("random-cases.json", "results-random-0.5.23.jsonl", "results-random-main.jsonl"),
+    "extreme": ("extreme-cases.json", "results-extreme-0.5.23.jsonl",
+                "results-extreme-main.jsonl"),
 }
 COMPAT_RESULTS = {"0.5.23": 1, "default": 2}
 
@@ -92,6 +94,8 @@ def pick(result: Any, dotted: str) -> Any:
 def same(a: Any, b: Any) -> bool:
     if isinstance(a, float) or isinstance(b, float):
         try:
+            if math.isnan(float(a)) and math.isnan(float(b)):
+                return True
             return math.isclose(float(a), float(b), abs_tol=5e-4)
         except (TypeError, ValueError):
             return False

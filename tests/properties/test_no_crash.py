@@ -28,9 +28,23 @@ WEIRD_TEXT = st.sampled_from(["", " ", "-1", "0", "1e309", "nan", "inf", "9" * 4
                               "a" * 5000, "--", "-", "=", "fa4", "128", "16k", "1Mi"])
 
 
+# Numbers SGLang's parser admits at the edges: zero, negatives, 32/64-bit overflows, the
+# largest double, non-finite floats (issue 15), and JSON flags holding such numbers.
+EXTREME_TEXT = st.sampled_from(["0", "-1", "-0.0", "2147483648", "-2147483649",
+                                "9223372036854775808", "18446744073709551616", "1e308",
+                                "-1e308", "5e-324", "nan", "inf", "-inf", "1Ti", "999T"])
+EXTREME_JSON = st.sampled_from([
+    '{"decode": {"max_bs": 2147483648}}', '{"prefill": {"max_bs": 9223372036854775808}}',
+    '{"decode": {"max_bs": 0}}', '{"decode": {"bs": []}}', '{"prefill": {"bs": [0, -1]}}',
+    '{"decode": {"max_bs": 1e308}}', '{"prefill": {"max_context_size": Infinity}}',
+    '{"decode": {"max_bs": NaN}}', '[NaN, Infinity, -Infinity]', '{"a": 1e308}'])
+
+
 def _values(spec) -> st.SearchStrategy[str]:
-    options = [WEIRD_TEXT, st.integers(-2**70, 2**70).map(str),
+    options = [WEIRD_TEXT, EXTREME_TEXT, st.integers(-2**70, 2**70).map(str),
                st.floats(allow_nan=True).map(str), st.text(max_size=20)]
+    if spec.parse in ("loads", "json_list_type", "parse_cuda_graph_config_arg"):
+        options.append(EXTREME_JSON)
     if spec.choices:
         options.append(st.sampled_from([str(c) for c in spec.choices]))
     return st.one_of(*options)
@@ -51,6 +65,15 @@ def command_lines(draw) -> list[str]:
     if draw(st.integers(0, 9)) == 0:
         argv.insert(draw(st.integers(0, len(argv))), draw(WEIRD_TEXT))
     return argv
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not RFC 8259 JSON")
+
+
+def strict_json(text: str) -> object:
+    """``json.loads`` that refuses NaN and Infinity tokens, as an RFC 8259 reader does."""
+    return json.loads(text, parse_constant=_reject_constant)
 
 
 def run(argv, capsys) -> tuple[int, str, str]:
@@ -77,7 +100,7 @@ def test_any_command_line(argv, gpu, model, fmt, capsys):
                           "--format", fmt], capsys)
     assert_clean(code, out, err)
     if code in (0, 3) and fmt == "json" and out:
-        json.loads(out)
+        strict_json(out)
 
 
 JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(),
@@ -126,6 +149,8 @@ def test_any_model_config(tmp_path_factory, content, gpu, argv, capsys):
     code, out, err = run(["resolve", "--gpu", gpu, "--model-path", str(folder), *argv,
                           "--format", "json"], capsys)
     assert_clean(code, out, err)
+    if code in (0, 3) and out:
+        strict_json(out)
 
 
 YAML_DOCS = st.one_of(

@@ -51,3 +51,13 @@ def test_aux_hidden_state_capture():
     assert isinstance(b.aux_hidden_state_capture(make_view(
         return_aux_hidden_state_layer_ids=[1])), Refuse)
     assert b.aux_hidden_state_capture(make_view(speculative_algorithm="EAGLE")) is None
+
+
+def test_serving_value_checks():
+    assert b.serving_value_checks(make_view()) is None
+    assert b.serving_value_checks(make_view(mm_preprocess_cache_size_mb=0)) is None
+    for bad in (dict(mm_preprocess_cache_size_mb=-1), dict(mm_process_config=[1]),
+                dict(mm_process_config={"image": 3}), dict(asr_max_buffer_seconds=0),
+                dict(asr_max_concurrent_sessions=-1)):
+        assert isinstance(b.serving_value_checks(make_view(**bad)), Refuse), bad
+    assert b.serving_value_checks(make_view(mm_process_config={"image": {}})) is None

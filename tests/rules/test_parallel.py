@@ -134,3 +134,10 @@ def test_pipeline_parallel_overlap_disable():
     assert fields(p.pipeline_parallel_overlap_disable(make_view(pp_size=2))) == {
         "disable_overlap_schedule": True}
     assert p.pipeline_parallel_overlap_disable(make_view()) is None
+
+
+def test_decode_context_parallel_checks():
+    assert p.decode_context_parallel_checks(make_view(dcp_size=1)) is None
+    assert p.decode_context_parallel_checks(make_view(dcp_size=2)) is None
+    for bad in (dict(dcp_size=0), dict(dcp_size=-1), dict(dcp_size=2, enable_prefill_cp=True)):
+        assert isinstance(p.decode_context_parallel_checks(make_view(**bad)), Refuse), bad

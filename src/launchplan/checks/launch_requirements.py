@@ -319,8 +319,8 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "memory-fits", ALWAYS,
         cond("the weights leave room for a KV pool under mem_fraction_static", _memory_fits,
-             "tp_size", "kv_cache_dtype", "mem_fraction_static", "context_length",
-             "quantization"),
+             "max_total_tokens", "tp_size", "kv_cache_dtype", "mem_fraction_static",
+             "context_length", "quantization"),
         "the KV pool gets what is left of the static fraction after the weights load",
         START,
         SRT + "mem_cache/kv_cache_configurator.py: _profile_available_bytes raises when the "

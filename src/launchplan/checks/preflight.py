@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from launchplan.checks.launch_requirements import LAUNCH_REQUIREMENTS
 from launchplan.checks.requirements import (
     REQUIREMENTS,
     Plan,
@@ -145,8 +146,11 @@ def find_fixes(problem: Problem, result: Result | None, resolve_with: Resolver,
     from launchplan.errors import LaunchplanError
     from launchplan.input.fields import FIELDS
 
-    candidates = [GRAPH_FLAGS.get(f, f) for f in problem.fields] + list(ALWAYS_TRY)
+    candidates = [GRAPH_FLAGS.get(f, f) for f in problem.fields]
+    if problem.requirement not in _SHAPE_NAMES:  # kernels: another backend may avoid it
+        candidates += list(ALWAYS_TRY)
     found: list[dict[str, Any]] = []
+    budget = TRIAL_BUDGET
     for name in dict.fromkeys(c for c in candidates if c in FIELDS):
         current = result.value(name) if result is not None else None
         trials = trial_values(name)
@@ -155,6 +159,9 @@ def find_fixes(problem: Problem, result: Result | None, resolve_with: Resolver,
         for value in dict.fromkeys(trials):
             if value == current:
                 continue
+            if budget <= 0:
+                return found
+            budget -= 1
             try:
                 other = resolve_with({name: value})
             except LaunchplanError:
@@ -169,6 +176,11 @@ def find_fixes(problem: Problem, result: Result | None, resolve_with: Resolver,
 
 
 PER_FIELD = 2  # alternatives shown per flag
+# Launch-shape problems are avoided by changing their own fields, never a kernel.
+_SHAPE_NAMES = frozenset(r.name for r in LAUNCH_REQUIREMENTS)
+#: Re-resolutions one problem's search may spend: a plan answers in well under a second
+#: even when every flag it could change has dozens of choices.
+TRIAL_BUDGET = 30
 
 
 # A CUDA-graph setting and the flag a user changes it with.
@@ -179,7 +191,9 @@ GRAPH_FLAGS = {"cuda_graph_config.prefill.backend": "cuda_graph_backend_prefill"
 
 
 def _still_there(problem: Problem, other: Result, known: frozenset[str]) -> bool:
-    again = preflight(other)
+    again = other.extras.get("preflight")
+    if again is None:
+        again = other.extras["preflight"] = preflight(other)
     if any(p.requirement == problem.requirement for p in again.problems):
         return True
     # a fix that brings a new problem as bad or worse (even a suspected one) is no fix
@@ -188,10 +202,35 @@ def _still_there(problem: Problem, other: Result, known: frozenset[str]) -> bool
 
 
 def with_fixes(report: Preflight, result: Result | None, resolve_with: Resolver) -> Preflight:
+    """Each problem's fixes. Problems share candidate changes (the backends, tp), so each
+    change is resolved and preflighted once for all of them."""
     known = frozenset(p.requirement for p in report.problems)
+    memo = _Memo(resolve_with)
     for problem in report.problems:
-        problem.fixes = find_fixes(problem, result, resolve_with, known=known)
+        problem.fixes = find_fixes(problem, result, memo, known=known)
     return report
+
+
+class _Memo:
+    """``resolve_with`` remembered per single-field change (errors included)."""
+
+    def __init__(self, resolve_with: Resolver) -> None:
+        self._resolve = resolve_with
+        self._seen: dict[tuple[str, str], Any] = {}
+
+    def __call__(self, extra: dict[str, Any]) -> Result:
+        from launchplan.errors import LaunchplanError
+
+        key = tuple(sorted((k, repr(v)) for k, v in extra.items()))
+        if key not in self._seen:
+            try:
+                self._seen[key] = self._resolve(extra)
+            except LaunchplanError as exc:
+                self._seen[key] = exc
+        found = self._seen[key]
+        if isinstance(found, Exception):
+            raise found
+        return found
 
 
 __all__ = ["REQUIREMENTS", "Preflight", "Problem", "VERDICT_TEXT", "find_fixes", "preflight",

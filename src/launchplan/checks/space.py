@@ -227,4 +227,15 @@ def convert(name: str, text: str) -> Any:
         raise InputError(f"--axis {name}", f"values of type {spec.type}", text) from None
     if spec.choices and value not in spec.choices:
         raise InputError(f"--axis {name}", "one of " + ", ".join(map(str, spec.choices)), text)
+    if spec.flags and (spec.nargs in ("+", "*") or kind in _STRUCTURED):
+        # a list or JSON field: the value as SGLang's command line reads it ([5], {...})
+        from launchplan.input.cli import parse_argv
+
+        try:
+            return parse_argv([f"{spec.flags[0]}={text}"]).values[name]
+        except InputError:
+            raise InputError(f"--axis {name}", f"values of type {spec.type}", text) from None
     return value
+
+
+_STRUCTURED = frozenset({"loads", "json_list_type", "parse_cuda_graph_config_arg"})

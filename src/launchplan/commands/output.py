@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -49,9 +48,13 @@ def cell(value: Any) -> str:
         return f"[{value[0]}, {value[1]}, ..., {value[-1]}] ({len(value)} values)"
     if isinstance(value, SizeList):
         return repr(value)
-    if isinstance(value, float):
+    if isinstance(value, float) and value == value and abs(value) != float("inf"):
         return human_float(value)
-    return json.dumps(_humane(value), default=str)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        text = encoding.plain(value)  # nan, inf, -inf and very long integers, unquoted
+        if isinstance(text, str):
+            return text
+    return encoding.dumps(_humane(value))
 
 
 def human_float(value: float) -> str:

@@ -55,7 +55,7 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(topic(asked) if asked else HELP + "\n" + grouped())
         return 0
     from launchplan.engine.pipeline import run
-    from launchplan.planner import build_raw, build_record
+    from launchplan.planner import build_raw, build_record, overlay
     from launchplan.rulesets import get_ruleset
 
     split = split_argv(argv, ALLOWED)
@@ -73,8 +73,10 @@ def main(argv: list[str]) -> int:
         raise InputError("--assume-request-tokens", "a positive number of tokens",
                          request_tokens)
 
+    parsed = build_raw(split.sglang_argv)
+
     def resolve_with(extra: dict, *, trace: bool = strict):
-        raw = build_raw(split.sglang_argv, extra)
+        raw = overlay(parsed, extra)
         return run(build_record(raw, target, compat=compat, env=env), rules, trace=trace)
 
     def quick(extra: dict):

@@ -42,6 +42,13 @@ class Refuse:
         return f"Refuse({self.message!r})"
 
 
+def arithmetic_refusal(what: str, exc: Exception) -> Refuse:
+    """SGLang's own step raises on this value (a division by zero, ``int(nan)``, ``range``
+    over a float ...): the same refusal, said in launchplan's words, never a crash."""
+    return Refuse(f"{what}: SGLang's resolution fails on this value "
+                  f"({type(exc).__name__}: {exc})")
+
+
 class Declaration:
     """One entry of the stash: ``source`` (a rule name) declared ``fields``.
 

@@ -49,6 +49,11 @@ _HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)")
 _HUMAN_INT_EXPECTED = "an integer such as 4096, 32k, 1.5M or 1Ki (suffixes are case-sensitive)"
 
 
+# Python refuses to convert longer digit strings (a guard against quadratic conversions);
+# a suffixed number is held to the same bound so no plan holds an integer it cannot print.
+_MAX_DIGITS = 4300
+
+
 def _human_readable_int(text: str) -> int:
     """Integers with SI (k, M, G, T; decimals allowed) or IEC (Ki … Ti) suffixes."""
     text = text.strip()
@@ -56,13 +61,21 @@ def _human_readable_int(text: str) -> int:
     if match is None:
         return int(text)
     number, suffix = match.groups()
+    too_long = _BadValue(_HUMAN_INT_EXPECTED, f"a number of {len(number)} digits",
+                         f"at most {_MAX_DIGITS} digits once scaled")
+    if len(number) > _MAX_DIGITS:  # as int() itself refuses for a plain number
+        raise too_long
     if suffix in _IEC:
         if "." in number:
             raise _BadValue(_HUMAN_INT_EXPECTED, text, "IEC suffixes take whole numbers only")
-        return int(number) << _IEC[suffix]
-    from decimal import Decimal  # SGLang scales through Decimal; so do we, for equal rounding
+        value = int(number) << _IEC[suffix]
+    else:
+        from decimal import Decimal  # SGLang scales through Decimal; so do we: equal rounding
 
-    return int(Decimal(number) * 10 ** _SI[suffix])
+        value = int(Decimal(number) * 10 ** _SI[suffix])
+    if value >= 10 ** _MAX_DIGITS:
+        raise too_long
+    return value
 
 
 def _nullable_str(text: str) -> str | None:

@@ -652,13 +652,24 @@ def _max_running_requests(plan: _Plan, capacity: int, steps: list) -> int:
 
 def _capture_sizes(plan: _Plan, max_reqs: int) -> list[int]:
     """Decode CUDA-graph batch sizes kept once the request pool holds ``max_reqs``."""
+    from launchplan.rules.size_lists import SizeList
+
     decode = (plan.v("cuda_graph_config") or {}).get("decode") or {}
-    sizes = list(decode.get("bs") or ())
-    if not sizes:
+    given = decode.get("bs")
+    if given is None or (not isinstance(given, SizeList) and not given):
         return []
     align = _graph_alignment(plan)
     limit = -(-max_reqs // align) * align
-    if max(sizes) > limit:
+    sizes: list[int] = []
+    over = False
+    for bs in given:  # a described list ascends: stop at the limit instead of walking it
+        if bs > limit:
+            over = True
+            if isinstance(given, SizeList):
+                break
+            continue
+        sizes.append(bs)
+    if over:
         sizes.append(limit)
     return sorted({bs for bs in sizes if bs % align == 0 and bs <= limit})
 

@@ -95,9 +95,10 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         return None
     fraction = _fraction(result.value("mem_fraction_static"))
     page = result.value("page_size")
-    if fraction is None or fraction <= 0 or (page is not None and not (
+    if fraction is None or not 0 < fraction <= 1 or (page is not None and not (
             isinstance(page, int) and page >= 1)):
-        return None  # no pool can be sized; preflight reports the value itself
+        return None  # no pool can be sized; preflight reports the value itself (a fraction
+        # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
     weights = weights_per_gpu(result)
     mine, draft = weights.bytes_per_gpu, weights.draft_bytes_per_gpu

@@ -138,3 +138,37 @@ def aux_hidden_state_capture(v: View) -> Declare | Refuse | None:
     return Declare({"speculative_algorithm": None, "aux_hidden_state_capture": method.lower()},
                    f"auxiliary hidden states captured with the {method} convention; "
                    "speculative decoding is off")
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("mm_preprocess_cache_size_mb", "mm_process_config", "asr_max_buffer_seconds",
+           "asr_max_concurrent_sessions"),
+    sglang="handle_multimodal / handle_asr_validation",
+)
+def serving_value_checks(v: View) -> Refuse | None:
+    """Multimodal and speech-serving numbers SGLang validates before reading the model.
+
+    The media preprocessing cache size is non-negative; ``--mm-process-config`` is an
+    object whose ``image``/``video``/``audio`` entries are objects; the ASR buffer length
+    and session limit are positive (a negative size or empty buffer cannot serve).
+    """
+    cache = v.mm_preprocess_cache_size_mb
+    if cache is not None and cache < 0:
+        return Refuse(f"--mm-preprocess-cache-size-mb must be non-negative, got {cache}")
+    config = v.mm_process_config
+    if config is not None:
+        if not isinstance(config, dict):
+            return Refuse("--mm-process-config must be a JSON object, got "
+                          f"{type(config).__name__}")
+        for key in ("image", "video", "audio"):
+            if key in config and not isinstance(config[key], dict):
+                return Refuse(f"--mm-process-config {key!r} must be a JSON object, got "
+                              f"{type(config[key]).__name__}")
+    if v.asr_max_buffer_seconds <= 0:
+        return Refuse(f"--asr-max-buffer-seconds must be positive, got "
+                      f"{v.asr_max_buffer_seconds}")
+    if v.asr_max_concurrent_sessions <= 0:
+        return Refuse(f"--asr-max-concurrent-sessions must be positive, got "
+                      f"{v.asr_max_concurrent_sessions}")
+    return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchplan.checks.requirements import OnView, by_name
-from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -504,10 +504,14 @@ def finalize_cuda_graph_prefill_max_context(v: View) -> Declare | Refuse | None:
     requested = config[PREFILL]["max_context_size"]
     if requested is None:
         return None
-    if requested <= 0:
-        return Refuse("--cuda-graph-prefill-max-context must be a positive integer")
     page = v.page_size
-    aligned = int(-(-requested // page) * page)
+    try:
+        if requested <= 0:
+            return Refuse("--cuda-graph-prefill-max-context must be a positive integer")
+        aligned = int(-(-requested // page) * page)
+    except (TypeError, ValueError, ArithmeticError) as exc:  # inf, nan, page_size 0, text
+        return arithmetic_refusal(f"prefill graph max context {requested!r} on page_size "
+                                  f"{page}", exc)
     context = v.model.context_len
     if context and context > 0 and aligned > context:
         return Refuse(f"--cuda-graph-prefill-max-context {aligned} (page-aligned) exceeds the "
@@ -531,9 +535,14 @@ def launcher_chunk_page_alignment(v: View) -> Refuse | None:
     Chunks are written to the KV pool page by page; nothing re-aligns a chunk that attention
     DP divided (e.g. 16384 // 3 on page 64).
     """
+    chunk = v.chunked_prefill_size
+    if chunk > 0 and v.disaggregation_mode != "decode" and v.page_size == 0:
+        # SGLang's own check fails here: ZeroDivisionError
+        return Refuse(f"page_size 0: the chunk alignment check (chunked_prefill_size "
+                      f"{chunk} % page_size) divides by zero", "page-size-positive")
     if CHUNK_PAGES.violated(OnView(v)):
-        return Refuse(f"chunked_prefill_size {v.chunked_prefill_size} is not a multiple of "
-                      f"page_size {v.page_size}", CHUNK_PAGES.name)
+        return Refuse(f"chunked_prefill_size {chunk} is not a multiple of page_size "
+                      f"{v.page_size}", CHUNK_PAGES.name)
     return None
 
 
@@ -572,9 +581,13 @@ def launcher_layout_checks(v: View) -> Refuse | None:
     replicas; sane GPU ids; a dense MoE TP of 1 or TP; no ':' in the served name (it is
     LoRA's ``model:adapter`` syntax).
     """
-    if v.ep_join_mode != "scale" and (v.tp_size * v.pp_size) % v.nnodes:
-        return Refuse(f"tp_size x pp_size ({v.tp_size * v.pp_size}) must be divisible by "
-                      f"nnodes {v.nnodes}")
+    if v.ep_join_mode != "scale":
+        if v.nnodes == 0:  # SGLang's check itself fails: ZeroDivisionError
+            return Refuse("nnodes 0: the layout check (tp_size x pp_size % nnodes) divides "
+                          "by zero")
+        if (v.tp_size * v.pp_size) % v.nnodes:
+            return Refuse(f"tp_size x pp_size ({v.tp_size * v.pp_size}) must be divisible "
+                          f"by nnodes {v.nnodes}")
     cap = v.pp_max_micro_batch_size
     if cap is not None and cap < 1:
         return Refuse(f"--pp-max-micro-batch-size must be positive, got {cap}")

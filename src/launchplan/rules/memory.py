@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -20,7 +21,7 @@ from launchplan.rules.graph_config import (
     is_locked,
     prefill_sizes,
 )
-from launchplan.rules.size_lists import count_of, largest
+from launchplan.rules.size_lists import count_of, described_note, is_described, largest
 
 # (MiB below which the tier applies, chunked_prefill_size, decode max_bs at tp < 4, at tp >= 4)
 CAPACITY_TIERS: tuple[tuple[float, int, int, int], ...] = (
@@ -69,14 +70,27 @@ def chunked_prefill_default(v: View) -> dict | None:
     facts=("target.memory_mib", "model.is_mla"),
     sglang="handle_gpu_memory_settings (graph sizing)",
 )
-def cuda_graph_sizing(v: View) -> dict | None:
+def cuda_graph_sizing(v: View) -> dict | Declare | Refuse | None:
     """Fill the capture sizes: decode max_bs by memory tier, then the bucket lists.
 
     A tier max_bs is capped by an explicit max_running_requests. Given decode sizes set
     max_bs to their maximum, even over an explicit max_bs. Prefill max_bs defaults to the
     chunk (MLA: at most 8192; opt-in PP breakable graphs: 8192; at most max_total_tokens;
-    Llama-2 paths: 4096).
+    Llama-2 paths: 4096). A generated list longer than ``size_lists.LIMIT`` is described,
+    not built, and the plan says so. Sizes SGLang cannot generate or take the maximum of (a
+    float or text max_bs, an empty or mixed list) fail its resolution: refused.
     """
+    try:
+        out = _graph_sizes(v)
+    except (TypeError, ValueError, ArithmeticError) as exc:
+        return arithmetic_refusal("CUDA-graph capture sizes", exc)
+    config = out.get("cuda_graph_config") if out else None
+    notes = [described_note(phase, config[phase]["bs"]) for phase in (DECODE, PREFILL)
+             if config and is_described(config[phase]["bs"])]
+    return Declare(out, "; ".join(notes)) if notes else out
+
+
+def _graph_sizes(v: View) -> dict[str, Any] | None:
     config = v.cuda_graph_config
     decode = dict(config[DECODE])
     prefill = dict(config[PREFILL])
@@ -92,9 +106,9 @@ def cuda_graph_sizing(v: View) -> dict | None:
                                         speculative=v.speculative_algorithm is not None,
                                         no_padding=v.disable_cuda_graph_padding)
         else:
-            decode["max_bs"] = max(decode["bs"])
+            decode["max_bs"] = largest(decode["bs"])
     else:
-        compile_max = max(decode["bs"]) if decode["bs"] is not None else (
+        compile_max = largest(decode["bs"]) if decode["bs"] is not None else (
             v.torch_compile_max_bs or decode["max_bs"])
         out["torch_compile_max_bs"] = compile_max
         if decode["bs"] is None:
@@ -170,15 +184,23 @@ def post_capture_sizing_planned(v: Any) -> bool:
     facts=("target.memory_mib", "model.is_mla", "model.is_multimodal"),
     sglang="handle_gpu_memory_settings (mem_fraction_static)",
 )
-def mem_fraction_default(v: View) -> dict | None:
+def mem_fraction_default(v: View) -> dict | Refuse | None:
     """An unset mem_fraction_static is what remains after activations and graph buffers.
 
     reserve = 512 MiB + 1.5 MiB per activation token (the chunk, at least 2048) + 1 GiB per
     8 GPUs of TP x PP + the graph reserve, at least 10 GiB on GPUs over 60 GiB, plus 2 GiB
     for DeepEP decode buffers; fraction = (memory - reserve) / memory, rounded to 3 places.
+    Sizes too large for a float make SGLang's formula overflow: refused.
     """
     if v.mem_fraction_static is not None:
         return None
+    try:
+        return _default_fraction(v)
+    except ArithmeticError as exc:  # sizes beyond a float: SGLang's formula overflows too
+        return arithmetic_refusal("the mem_fraction_static reserve", exc)
+
+
+def _default_fraction(v: View) -> dict:
     memory = v.target.memory_mib
     if memory is None:
         return {"mem_fraction_static": 0.95}

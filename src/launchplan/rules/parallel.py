@@ -31,6 +31,27 @@ def attn_dp_enabled(v: Any) -> bool:
     return v.attn_dp_size > 1 or v.ep_join_mode == "scale"
 
 
+# --- decode context parallelism (checked before the CUDA-graph parse) ---------------------------
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("dcp_size", "enable_prefill_cp"),
+    sglang="handle_decode_context_parallelism (checks)",
+    triggers=("dcp_size",),
+)
+def decode_context_parallel_checks(v: View) -> Refuse | None:
+    """Decode context parallelism is at least 1 wide, and not combined with prefill CP.
+
+    The KV cache is split over ``dcp_size`` ranks, so 0 or a negative width has no meaning.
+    """
+    if v.dcp_size < 1:
+        return Refuse(f"--dcp-size must be at least 1, got {v.dcp_size}")
+    if v.dcp_size > 1 and v.enable_prefill_cp:
+        return Refuse("--dcp-size > 1 does not support --enable-prefill-cp")
+    return None
+
+
 # --- P27: data parallelism -------------------------------------------------------------------
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from launchplan.encoding import int_text
+
 LIMIT = 8192
 """Longest capture-size list launchplan builds; longer ones are described (SizeList)."""
 
@@ -102,9 +104,9 @@ class SizeList(Sequence):
                 "tail": list(self.tail)}
 
     def __repr__(self) -> str:
-        ends = ", ".join(str(self[i]) for i in range(min(3, self.length)))
-        return (f"[{ends}, ..., {self[-1]}] ({self.length:,} sizes; "
-                f"{self.start} to {self.stop - self.step} step {self.step})")
+        ends = ", ".join(int_text(self[i]) for i in range(min(3, self.length)))
+        return (f"[{ends}, ..., {int_text(self[-1])}] ({count_text(self.length)} sizes; "
+                f"{int_text(self.start)} to {int_text(self.stop - self.step)} step {self.step})")
 
     __str__ = __repr__
 
@@ -114,16 +116,16 @@ def sizes(head: Sequence[int], start: int, step: int, max_bs: int, *,
     """``head`` values up to ``max_bs``, then ``start, start+step, ...`` up to ``max_bs``,
     then ``max_bs`` itself if ``append_max`` and it is not there yet: a list when short, else
     a ``SizeList`` (the same values)."""
+    progression = range(start, max_bs + 1, step)  # TypeError on a float or text, as SGLang's
     kept = [s for s in head if s <= max_bs]
-    progression = range(start, max_bs + 1, step) if max_bs >= start else range(0)
     count = len(kept) + max(0, -(-(max_bs + 1 - start) // step))
     if count <= LIMIT:
         out = kept + list(progression)
         if append_max and max_bs not in out:
             out.append(max_bs)
         return out
-    on_progression = (max_bs - start) % step == 0
-    tail = (max_bs,) if append_max and not on_progression else ()
+    present = max_bs in kept or (max_bs >= start and (max_bs - start) % step == 0)
+    tail = (max_bs,) if append_max and not present else ()
     return SizeList(kept, start, max_bs + 1, step, tail)
 
 
@@ -141,20 +143,39 @@ def count_of(values: Sequence[Any]) -> int:
 
 def rounded_up(values: Sequence[int], multiple: int) -> list[int] | SizeList:
     """Sorted distinct values each rounded up to a multiple (DeepEP's token alignment)."""
-    if not isinstance(values, SizeList):
-        return sorted({-(-s // multiple) * multiple for s in values})
-    if values.start % multiple or values.step % multiple:  # not produced by our generators
+    def up(v: int) -> int:
+        return -(-v // multiple) * multiple
+
+    if not isinstance(values, SizeList) or values.length <= LIMIT:
+        return sorted({up(v) for v in values})
+    start, count = up(values.start), (values.stop - values.start) // values.step
+    if values.step % multiple == 0:  # every value moves by the same amount
+        progression = range(start, start + count * values.step, values.step)
+    elif multiple % values.step == 0:  # dense enough to hit every multiple in between
+        last = up(values.start + (count - 1) * values.step)
+        progression = range(start, last + multiple, multiple)
+    else:  # no generator of ours produces this
         raise ValueError("cannot align this described capture-size list")
-    head = sorted({-(-s // multiple) * multiple for s in values.head})
-    head = [s for s in head if s < values.start]
-    tail = [-(-s // multiple) * multiple for s in values.tail]
-    tail = [s for s in tail if s not in range(values.start, values.stop, values.step)]
-    return SizeList(head, values.start, values.stop, values.step, tail)
+    head = sorted({up(v) for v in values.head} - {start})
+    tail = sorted({up(v) for v in values.tail if up(v) not in progression})
+    return SizeList(head, progression.start, progression.stop, progression.step, tail)
 
 
 def as_sequence(values: Sequence[int]) -> list[int] | SizeList:
     """A SizeList as it is, anything else as a list (for comparisons with generated sizes)."""
     return values if isinstance(values, SizeList) else list(values)
+
+
+def described_note(phase: str, values: SizeList) -> str:
+    """The plan's warning for a described list: how long SGLang's list would be, and why."""
+    return (f"{phase} CUDA-graph capture sizes: SGLang would build {count_text(values.length)} "
+            f"sizes up to {count_text(values.last())} (one graph each); launchplan describes "
+            f"the list instead of building it")
+
+
+def count_text(value: int) -> str:
+    """A count with thousands separators, as long as Python can print it."""
+    return f"{value:,}" if value.bit_length() <= 14_000 else int_text(value)
 
 
 def is_described(value: Any) -> bool:
