@@ -89,8 +89,22 @@ def preflight(result: Result, requirements: Iterable[Requirement] | None = None)
             continue
         problems.append(_from_rule(rule, message, requirement, Severity.FAILS_AT_START,
                                    result))
+    problems.extend(_oversized(result))
     problems.sort(key=lambda p: (p.severity.rank, not p.verified, p.requirement))
     return Preflight(problems)
+
+
+def _oversized(result: Result) -> list[Problem]:
+    """Structures SGLang would build in proportion to a user number (kept described here)."""
+    from launchplan.checks.bounds import oversized
+
+    return [Problem("oversized-structure", Severity.DEGRADED,
+                    f"{b.field} holds {b.bounded}: {b.why}",
+                    "sglang/srt/model_executor/base_cuda_graph_runner.py: "
+                    "get_batch_sizes_to_capture builds the list at start-up and captures only "
+                    "the sizes up to the request pool", True, (b.field.split(".")[0],),
+                    {b.field: b.value}, (result.source(b.field),))
+            for b in oversized(result)]
 
 
 def refused(source: str, message: str, requirement: str | None,
