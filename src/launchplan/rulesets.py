@@ -30,6 +30,7 @@ PIPELINE: tuple[str, ...] = (
     "pd_server_roles",
     "prefill_only_kv_cache_args",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
+    "context_length_limit",
     "model_quantization_check",
     "inkling_prefill_graph_default",
     "muse_glimmer_prefill_graph_max_bs",
