@@ -16,6 +16,8 @@ from launchplan.struct import Struct
 PIPELINE: tuple[str, ...] = (
     # Phase.BOOTSTRAP (steps 1-11)
     "deprecated_dp_attention",
+    "megamoe_runner_alias",
+    "megamoe_compat",
     "prefill_decode_interval_check",
     "response_store_check",
     "sampling_mask_max_tokens_check",
@@ -203,6 +205,7 @@ PIPELINE: tuple[str, ...] = (
     "ngram_defaults",
     "ngram_checks",
     "boundary_reduction_default",
+    "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
     "cache_compatibility",
     "page_major_kv_layout",
