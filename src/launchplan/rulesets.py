@@ -171,6 +171,7 @@ PIPELINE: tuple[str, ...] = (
     "a2a_ep_size",
     "a2a_fusion_adjustments",
     "a2a_deepep_adjustments",
+    "deepep_v2_model_check",
     "a2a_deepep_v2_adjustments",
     "a2a_ascend_tp_normalize",
     "a2a_flashinfer_checks",
@@ -217,6 +218,8 @@ PIPELINE: tuple[str, ...] = (
     "multimodal_chunking_capability",
     "finalize_cuda_graph_prefill_max_context",
     "kv_cache_sharding_recheck",
+    "deepep_v2_draft_check",
+    "deepep_v2_token_budget",
     # Phase.LAUNCHER (check_server_args, after resolution)
     "launcher_layout_checks",
     "launcher_spec_mixed_chunk",
