@@ -208,6 +208,7 @@ PIPELINE: tuple[str, ...] = (
     "boundary_reduction_default",
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
+    "encoder_disaggregation_checks",
     "cache_compatibility",
     "page_major_kv_layout",
     "unified_memory_pool",
