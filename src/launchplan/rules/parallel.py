@@ -55,11 +55,14 @@ def data_parallelism_checks(v: View) -> Refuse | None:
     reads=("dp_size", "attn_dp_size", "ep_join_mode", "enable_dp_lm_head"),
     writes=("enable_dp_lm_head",),
     sglang="_data_parallelism_defaults",
-    triggers=("enable_dp_lm_head",),
 )
 def data_parallelism_defaults(v: View) -> dict | None:
-    """With a single DP rank (and no EP scale-up) there is nothing to shard the LM head over."""
-    if v.dp_size * v.attn_dp_size == 1 and v.ep_join_mode != "scale" and v.enable_dp_lm_head:
+    """With a single DP rank (and no EP scale-up) there is nothing to shard the LM head over.
+
+    SGLang declares ``enable_dp_lm_head = False`` for every single-rank launch, also when it
+    already is: the declaration (not only a change) is what its resolution records.
+    """
+    if v.dp_size * v.attn_dp_size == 1 and v.ep_join_mode != "scale":
         return {"enable_dp_lm_head": False}
     return None
 
