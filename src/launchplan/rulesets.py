@@ -209,6 +209,7 @@ PIPELINE: tuple[str, ...] = (
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
     "encoder_disaggregation_checks",
+    "mm_feature_transport_default",
     "cache_compatibility",
     "page_major_kv_layout",
     "unified_memory_pool",
