@@ -29,3 +29,13 @@ def test_flag_combinations():
         model=QWEN_VL, enable_prefix_mm_cache=True)), Refuse)
     assert encoder_disaggregation_checks(make_view(
         model=QWEN_VL, enable_prefix_mm_cache=True, encoder_only=True)) is None
+
+
+def test_a_mooncake_transfer_redeclares_its_rdma_devices():
+    out = encoder_disaggregation_checks(make_view(disaggregation_mode="prefill"))
+    assert out.fields == {"disaggregation_ib_device": None}
+    out = encoder_disaggregation_checks(make_view(disaggregation_mode="decode",
+                                                  disaggregation_ib_device="mlx5_0"))
+    assert out.fields == {"disaggregation_ib_device": "mlx5_0"}
+    assert encoder_disaggregation_checks(make_view(
+        disaggregation_mode="prefill", disaggregation_transfer_backend="nixl")) is None

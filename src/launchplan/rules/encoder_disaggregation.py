@@ -8,7 +8,7 @@ language server, which exists for a fixed list of architectures only.
 
 from __future__ import annotations
 
-from launchplan.engine.declarations import Refuse
+from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -30,19 +30,33 @@ ENCODER_SPLIT_ARCHS = frozenset({
 @rule(
     phase=Phase.SERVING,
     reads=("encoder_only", "language_only", "enable_prefix_mm_cache", "disaggregation_mode",
-           "enable_adaptive_dispatch_to_encoder"),
+           "enable_adaptive_dispatch_to_encoder", "disaggregation_transfer_backend",
+           "encoder_transfer_backend", "disaggregation_ib_device"),
+    writes=("disaggregation_ib_device",),
     facts=("model.arch0",),
     sglang="handle_encoder_disaggregation (pd_disaggregation_hook.py)",
-    triggers=("encoder_only", "language_only", "enable_prefix_mm_cache"),
 )
-def encoder_disaggregation_checks(v: View) -> Refuse | None:
+def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
     """An encoder-only or language-only server needs a model that splits at the encoder.
 
     The prefix multimodal cache lives on encoder servers (needs --encoder-only); a server is
     encoder-only or language-only, not both, and an encoder server takes no PD role. Muse
-    Spark language servers load no encoder, so they cannot dispatch to a local one.
-    (The language-model-only checks and the encoder transfer backend are not modelled.)
+    Spark language servers load no encoder, so they cannot dispatch to a local one. A
+    Mooncake transfer (PD or encoder) has its RDMA devices validated and re-declared here
+    (assumed: the named devices exist; unset means auto-discovery). (The
+    language-model-only checks and the encoder transfer backend are not modelled.)
     """
+    refusal = _split_refusal(v)
+    if refusal is not None:
+        return refusal
+    if ((v.disaggregation_transfer_backend == "mooncake"
+         and v.disaggregation_mode in ("prefill", "decode"))
+            or v.encoder_transfer_backend == "mooncake"):
+        return Declare({"disaggregation_ib_device": v.disaggregation_ib_device})
+    return None
+
+
+def _split_refusal(v: View) -> Refuse | None:
     if v.enable_prefix_mm_cache and not v.encoder_only:
         return Refuse("--enable-prefix-mm-cache needs --encoder-only")
     if not (v.encoder_only or v.language_only):
