@@ -53,9 +53,20 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
                          message="--model-path: required (a folder holding config.json or a "
                          "bundled model name; see `launchplan models`)")
     env = dict(env or {})
-    model = load_model(_local(str(model_path), raw.values.get("revision")),
-                       json_override=raw.values.get("json_model_override_args"),
-                       context_length=raw.values.get("context_length"), env=env)
+    path = _local(str(model_path), raw.values.get("revision"))
+    json_override = raw.values.get("json_model_override_args")
+    context_length = raw.values.get("context_length")
+    try:
+        model = load_model(path, json_override=json_override, context_length=context_length,
+                           env=env)
+    except InputError as exc:
+        if exc.subject != "--context-length" or "derived" not in exc.expected:
+            raise
+        # SGLang refuses a longer context during resolution: the context_length_limit rule
+        # says so (exit 3); the facts are built as if the longer length were allowed.
+        allow = {**env, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"}
+        model = load_model(path, json_override=json_override, context_length=context_length,
+                           env=allow)
     draft_path = raw.values.get("speculative_draft_model_path")
     draft = None
     if draft_path:

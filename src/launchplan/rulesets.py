@@ -16,6 +16,8 @@ from launchplan.struct import Struct
 PIPELINE: tuple[str, ...] = (
     # Phase.BOOTSTRAP (steps 1-11)
     "deprecated_dp_attention",
+    "megamoe_runner_alias",
+    "megamoe_compat",
     "prefill_decode_interval_check",
     "response_store_check",
     "sampling_mask_max_tokens_check",
@@ -32,6 +34,7 @@ PIPELINE: tuple[str, ...] = (
     "prefill_only_kv_cache_args",
     "decode_context_parallel_checks",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
+    "context_length_limit",
     "model_quantization_check",
     "inkling_prefill_graph_default",
     "muse_glimmer_prefill_graph_max_bs",
@@ -170,6 +173,7 @@ PIPELINE: tuple[str, ...] = (
     "a2a_ep_size",
     "a2a_fusion_adjustments",
     "a2a_deepep_adjustments",
+    "deepep_v2_model_check",
     "a2a_deepep_v2_adjustments",
     "a2a_ascend_tp_normalize",
     "a2a_flashinfer_checks",
@@ -204,7 +208,10 @@ PIPELINE: tuple[str, ...] = (
     "ngram_defaults",
     "ngram_checks",
     "boundary_reduction_default",
+    "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
+    "encoder_disaggregation_checks",
+    "mm_feature_transport_default",
     "cache_compatibility",
     "page_major_kv_layout",
     "unified_memory_pool",
@@ -215,6 +222,8 @@ PIPELINE: tuple[str, ...] = (
     "multimodal_chunking_capability",
     "finalize_cuda_graph_prefill_max_context",
     "kv_cache_sharding_recheck",
+    "deepep_v2_draft_check",
+    "deepep_v2_token_budget",
     # Phase.LAUNCHER (check_server_args, after resolution)
     "launcher_layout_checks",
     "launcher_spec_mixed_chunk",

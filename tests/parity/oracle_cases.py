@@ -15,6 +15,8 @@ from launchplan.facts.targets import get_target, with_overrides
 from launchplan.planner import resolve
 
 DATA = Path(__file__).with_name("data")
+# configs the project does not bundle, named ``parity-models/<name>`` in the cases
+MODELS = Path(__file__).with_name("models")
 
 # (compat, field) -> [agreeing cases, compared cases], printed after the run by conftest.py
 AGREEMENT: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -27,8 +29,14 @@ SUITES = {
     "random": ("random-cases.json", "results-random-0.5.23.jsonl", "results-random-main.jsonl"),
     "extreme": ("extreme-cases.json", "results-extreme-0.5.23.jsonl",
                 "results-extreme-main.jsonl"),
+    "fidelity": ("fidelity-cases.json", "results-fidelity-0.5.23.jsonl",
+                 "results-fidelity-main.jsonl"),
 }
 COMPAT_RESULTS = {"0.5.23": 1, "default": 2}
+# How many recorded cases each suite holds: a suite that shrinks (a lost file, a dropped
+# result line) fails instead of passing on fewer cases.
+EXPECTED_CASES = {"public": 220, "own": 330, "extra": 91, "random": 300, "extreme": 229,
+                  "fidelity": 126}
 
 
 @dataclass(frozen=True)
@@ -40,30 +48,56 @@ class Case:
 
 
 def _local(path: Any) -> Any:
-    """The oracle names models as ``models/<name>``; launchplan ships them under ``<name>``."""
+    """The oracle names models as ``models/<name>``; launchplan ships them under ``<name>``.
+    ``parity-models/<name>`` is a config folder under ``tests/parity/models/``."""
     if isinstance(path, str) and path.startswith("models/"):
         return path[len("models/"):]
+    if isinstance(path, str) and path.startswith("parity-models/"):
+        return str(MODELS / path[len("parity-models/"):])
     return path
 
 
 @cache
 def load(suite: str, compat: str) -> tuple[Case, ...]:
+    """Every case of a suite with its recorded answer; a missing file or answer is an error."""
     files = SUITES[suite]
     cases_path, results_path = DATA / files[0], DATA / files[COMPAT_RESULTS[compat]]
-    if not cases_path.exists() or not results_path.exists():
-        return ()
-    cases = json.loads(cases_path.read_text())
+    cases = json.loads(cases_path.read_text())  # FileNotFoundError: never a silent skip
     results = {}
     for line in results_path.read_text().splitlines():
         if line.strip():
             row = json.loads(line)
             results[row["name"]] = row
-    return tuple(Case(suite, c["name"], c, results[c["name"]]) for c in cases
-                 if c["name"] in results)
+    missing = [c["name"] for c in cases if c["name"] not in results]
+    if missing:
+        raise LookupError(f"{results_path.name}: no recorded answer for {missing[:5]}")
+    return tuple(Case(suite, c["name"], c, results[c["name"]]) for c in cases)
 
 
-def run_case(case: Case, compat: str) -> tuple[str, dict[str, Any] | str]:
+def run_case(case: Case, compat: str) -> tuple[str, Any]:
     """("ok", {field: value}) for a plan, ("refused", message) or ("bad-input", message)."""
+    kind, got, _ = run_case_with_sources(case, compat)
+    return kind, got
+
+
+# (suite, case name, compat) -> the rules that met SGLang in that case: declared a field the
+# case compares, or refused where SGLang refused (filled as cases run; see test_coverage.py)
+MET: dict[tuple[str, str, str], frozenset[str]] = {}
+
+
+def run_case_with_sources(case: Case, compat: str) -> tuple[str, Any, dict[str, str]]:
+    """``run_case`` plus, for a plan, the rule that decided each field (``input``/``default``
+    when none did), or for a refusal the refusing rule under ``"rule"``."""
+    kind, got, sources, declarations = _run(case, compat)
+    compared = {f.split(".")[0] for f in case.spec["fields"]}
+    met = {d.source for d in declarations if compared & d.fields.keys()}
+    if kind == "refused" and not case.expected["ok"]:
+        met.add(sources["rule"])
+    MET[(case.suite, case.name, compat)] = frozenset(met)
+    return kind, got, sources
+
+
+def _run(case: Case, compat: str) -> tuple[str, Any, dict[str, str], list[Any]]:
     spec = case.spec
     target = get_target(spec["platform"])
     over = spec.get("platform_overrides") or {}
@@ -75,10 +109,12 @@ def run_case(case: Case, compat: str) -> tuple[str, dict[str, Any] | str]:
         result = resolve(argv, fields=fields, gpu=target, model_path=_local(spec["model"]),
                          compat=compat, env=spec.get("env"))
     except Refusal as exc:
-        return "refused", exc.message
+        partial = exc.result.declarations if exc.result is not None else []
+        return "refused", exc.message, {"rule": exc.source}, partial
     except InputError as exc:
-        return "bad-input", exc.message
-    return "ok", {f: pick(result, f) for f in spec["fields"]}
+        return "bad-input", exc.message, {}, []
+    return ("ok", {f: pick(result, f) for f in spec["fields"]},
+            {f: result.source(f.split(".")[0]) for f in spec["fields"]}, result.declarations)
 
 
 def pick(result: Any, dotted: str) -> Any:

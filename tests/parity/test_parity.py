@@ -1,15 +1,27 @@
-"""Every recorded oracle case: launchplan must agree with SGLang field by field.
+"""Every recorded oracle case: launchplan must agree with SGLang field by field, for the
+right reason.
 
 ``--compat 0.5.23`` is checked against plain SGLang 0.5.23, the default rules against the
-oracle's ``--rules main`` (0.5.23 plus the later FA4 full-prefill exemption). A refusal
-must match a refusal; a command line SGLang's parser rejects must be bad input (exit 2).
+oracle's ``--rules main`` (0.5.23 plus the later FA4 full-prefill exemption). A refusal must
+match a refusal *from the rule that corresponds to SGLang's error*; a command line SGLang's
+parser rejects must be bad input (exit 2); in an accepted case each field's value must agree
+and so must the rule that decided it (``correspondence.py`` holds both mappings). Each suite
+must hold exactly the number of cases it is known to hold.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.parity.oracle_cases import AGREEMENT, SUITES, load, run_case, same
+from tests.parity.correspondence import refusal_rules, source_agrees
+from tests.parity.oracle_cases import (
+    AGREEMENT,
+    EXPECTED_CASES,
+    SUITES,
+    load,
+    run_case_with_sources,
+    same,
+)
 
 PARAMS = [
     pytest.param(case, compat, id=f"{compat}:{case.name}")
@@ -19,15 +31,27 @@ PARAMS = [
 ]
 
 
+@pytest.mark.parametrize("compat", ["0.5.23", "default"])
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_every_suite_loads_all_its_cases(suite, compat):
+    assert len(load(suite, compat)) == EXPECTED_CASES[suite]
+
+
 @pytest.mark.parametrize(("case", "compat"), PARAMS)
 def test_case_agrees_with_sglang(case, compat):
-    kind, got = run_case(case, compat)
+    kind, got, sources = run_case_with_sources(case, compat)
     expected = case.expected
     if not expected["ok"]:
         error = expected["error"] or ""
         parser_error = "argparse" in error
         wanted = "bad-input" if parser_error else "refused"
         assert kind == wanted, f"SGLang: {error[:200]}; launchplan: {kind} {got}"
+        if kind == "refused":
+            rules = refusal_rules(error)
+            assert rules, f"no launchplan rule is mapped to SGLang's error: {error[:200]}"
+            assert sources["rule"] in rules, (
+                f"launchplan refused in {sources['rule']} ({got}); SGLang's error "
+                f"{error[:160]!r} corresponds to {sorted(rules)}")
         return
     assert kind == "ok", f"SGLang resolved this; launchplan {kind}: {got}"
     wrong = {}
@@ -39,3 +63,9 @@ def test_case_agrees_with_sglang(case, compat):
         else:
             wrong[field] = {"sglang": want, "launchplan": got.get(field)}
     assert not wrong, wrong
+    wrong_source = {}
+    for field, sglang_source in expected["sources"].items():
+        head = field.split(".")[0]
+        if not source_agrees(head, sglang_source, sources[field]):
+            wrong_source[field] = {"sglang": sglang_source, "launchplan": sources[field]}
+    assert not wrong_source, f"decided by a different rule: {wrong_source}"

@@ -19,6 +19,9 @@ def fake_model(**facts):
                 uses_kda=False, is_multimodal=False, config={})
     base.update(facts)
     base.setdefault("num_kv_heads", lambda tp: max(1, 8 // tp))
+    mm = base["is_multimodal"]
+    base.setdefault("multimodal", lambda enable=None, *, language_model_only=False,
+                    model_impl="auto": mm and enable is not False and not language_model_only)
     return SimpleNamespace(**base)
 
 

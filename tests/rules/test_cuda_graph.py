@@ -122,3 +122,18 @@ def test_graph_defaults_for_inkling_and_muse_glimmer():
         "cuda_graph_max_bs_prefill": 512}
     assert muse_glimmer_prefill_graph_max_bs(make_view(model=muse,
                                                        cuda_graph_max_bs_prefill=64)) is None
+
+
+def test_multimodal_models_lose_the_breakable_prefill_graph_unless_validated():
+    graph = {"cuda_graph_config": default_config(True)}
+    llava = fake_model(architectures=("LlavaForConditionalGeneration",),
+                       arch0="LlavaForConditionalGeneration", is_multimodal=True)
+    out = cuda_graph_compatibility(make_view(model=llava, overlay=graph))
+    assert out.fields["cuda_graph_config"]["prefill"]["backend"] == "disabled"
+    assert cuda_graph_compatibility(make_view(model=llava, overlay=graph,
+                                              cuda_graph_backend_prefill="breakable")) is None
+    assert cuda_graph_compatibility(make_view(model=llava, overlay=graph,
+                                              language_model_only=True)) is None
+    validated = fake_model(architectures=("Qwen3_5ForConditionalGeneration",),
+                           arch0="Qwen3_5ForConditionalGeneration", is_multimodal=True)
+    assert cuda_graph_compatibility(make_view(model=validated, overlay=graph)) is None

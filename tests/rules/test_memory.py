@@ -87,3 +87,37 @@ def test_graph_reserve_counts_what_is_captured():
     assert graph_reserve_mib(view) == 256 * 2 + prefill_buckets * 8
     mla = make_view("h100", model=fake_model(**MLA), overlay=overlay)
     assert graph_reserve_mib(mla) == 256 * 2 + 1536
+
+
+def _vlm(model_type, vision, arch="Qwen2_5_VLForConditionalGeneration"):
+    config = {"model_type": model_type}
+    if vision is not None:
+        config["vision_config"] = vision
+    return fake_model(architectures=(arch,), arch0=arch, is_multimodal=True,
+                      model_type=model_type, config=config)
+
+
+def test_vlm_headroom_reads_the_vision_config_as_transformers_presents_it():
+    overlay = sized("h100")
+    text = mem_fraction_default(make_view("h100", overlay=overlay))["mem_fraction_static"]
+
+    def fraction(model, **values):
+        return mem_fraction_default(make_view("h100", model=model, overlay=overlay,
+                                              **values))["mem_fraction_static"]
+
+    # Qwen2.5-VL keeps its depth under ``depth`` (the class's attribute map): 32 x 1280^2
+    qwen = _vlm("qwen2_5_vl", {"depth": 32, "hidden_size": 1280})
+    ratio = 32 * 1280**2 / (24 * 1024**2)
+    assert fraction(qwen) == pytest.approx(text * 0.95 * (1 - 0.1 * (ratio - 1)))
+    # a ViT-L/14-sized CLIP encoder under LLaVA: the base 0.95 only
+    llava = _vlm("llava", {"model_type": "clip_vision_model", "num_hidden_layers": 24,
+                           "hidden_size": 1024}, "LlavaForConditionalGeneration")
+    assert fraction(llava) == pytest.approx(text * 0.95)
+    # a class that builds its default vision config when config.json has none: its defaults
+    assert fraction(_vlm("qwen2_5_vl", None)) < text * 0.95
+    # a model type whose vision config stays a plain dict: getattr finds neither key
+    plain = _vlm("not_a_vlm_type", {"num_hidden_layers": 64, "hidden_size": 4096})
+    assert fraction(plain) == pytest.approx(text * 0.95)
+    # language-only servers and text-only launches keep the text fraction
+    assert fraction(qwen, language_only=True) == text
+    assert fraction(qwen, language_model_only=True) == text

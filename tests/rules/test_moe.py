@@ -123,3 +123,18 @@ def test_mori_and_pplx_modes():
     assert isinstance(m.a2a_mori_pplx_modes(make_view(moe_a2a_backend="pplx", attn_dp_size=2,
                                                       deepep_mode="normal")), Refuse)
     assert m.a2a_mori_pplx_modes(make_view()) is None
+
+
+def test_mori_and_pplx_dispatch_budgets():
+    mori = dict(moe_a2a_backend="mori", chunked_prefill_size=8192)
+    assert isinstance(m.a2a_mori_pplx_modes(make_view("mi300x", **mori)), Refuse)
+    assert fields(m.a2a_mori_pplx_modes(make_view(
+        "mi300x", env={"SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "8192"}, **mori))) == {
+        "deepep_mode": "normal"}
+    assert m.a2a_mori_pplx_modes(make_view("mi300x", disaggregation_mode="decode",
+                                           deepep_mode="normal", **mori)) is None
+    pplx = dict(moe_a2a_backend="pplx", attn_dp_size=2, chunked_prefill_size=128)
+    assert fields(m.a2a_mori_pplx_modes(make_view("h100", **pplx)))["deepep_mode"] == \
+        "low_latency"
+    assert isinstance(m.a2a_mori_pplx_modes(make_view(
+        "h100", cuda_graph_max_bs_decode=256, **pplx)), Refuse)

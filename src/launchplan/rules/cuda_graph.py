@@ -31,6 +31,25 @@ MUSE_GLIMMER_ARCHS = ("MuseGlimmerForCausalLM", "MuseGlimmerForConditionalGenera
 
 # A2A backends under which a breakable prefill graph can still be captured.
 _BREAKABLE_A2A = frozenset({"none", "deepep", "megamoe", "flashinfer"})
+# Multimodal architectures validated with a breakable prefill graph (SGLang 0.5.23's
+# ``multimodal_breakable_cuda_graph_supported_model_archs``); other VLMs fault on replay.
+MULTIMODAL_BREAKABLE_ARCHS = frozenset({
+    "MiniMaxM3SparseForConditionalGeneration", "Cohere2VisionForConditionalGeneration",
+    "Glm5NextForConditionalGeneration", "InternS2MobiusForConditionalGeneration",
+    "PaddleOCRVLForConditionalGeneration", "Qwen3_5ForConditionalGeneration",
+    "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForConditionalGeneration",
+    "MuseGlimmerForConditionalGeneration", "MuseSparkForConditionalGeneration",
+    "KimiK3ForConditionalGeneration", "KimiK25ForConditionalGeneration",
+    "MiniMaxM3SparseForCausalLM"})
+
+
+def multimodal_blocks_breakable(v: View) -> bool:
+    """A multimodal model (under the launch's flags) not validated for a breakable prefill graph."""
+    model = v.model
+    if not model.multimodal(v.enable_multimodal, language_model_only=v.language_model_only,
+                            model_impl=v.model_impl):
+        return False
+    return not any(a in MULTIMODAL_BREAKABLE_ARCHS for a in model.architectures)
 
 
 @rule(
@@ -63,9 +82,10 @@ def parse_cuda_graph_config(v: View) -> dict:
 @rule(
     phase=Phase.CUDA_GRAPH,
     reads=INPUT_FIELDS + ("pp_size", "attn_cp_size", "dcp_size", "enable_two_batch_overlap",
-                          "moe_a2a_backend"),
+                          "moe_a2a_backend", "enable_multimodal", "language_model_only",
+                          "model_impl"),
     writes=("cuda_graph_config",),
-    facts=("model.uses_kda", "model.arch0"),
+    facts=("model.uses_kda", "model.arch0", "model.architectures", "model.is_multimodal"),
     sglang="apply_cuda_graph_compatibility / disable_breakable_cudagraph_if_incompatible",
 )
 def cuda_graph_compatibility(v: View) -> Declare | None:
@@ -73,8 +93,8 @@ def cuda_graph_compatibility(v: View) -> Declare | None:
 
     Skipped when the user chose the prefill backend. Pipeline parallelism makes prefill
     graphs opt-in; KDA hybrid linear attention (but GLM-5-Next), DeepSeek-V4, attention CP,
-    decode CP, two-batch overlap and A2A backends outside none/deepep/megamoe/flashinfer
-    cannot run a breakable prefill graph.
+    decode CP, two-batch overlap, A2A backends outside none/deepep/megamoe/flashinfer and
+    multimodal models outside the validated list cannot run a breakable prefill graph.
     """
     config = v.cuda_graph_config
     if config[PREFILL]["backend"] != "breakable" or is_locked(v, PREFILL, "backend"):
@@ -102,6 +122,8 @@ def _breakable_prefill_blocker(v: View) -> str | None:
         return "two-batch overlap cannot run a breakable prefill graph"
     if v.moe_a2a_backend not in _BREAKABLE_A2A:
         return f"the {v.moe_a2a_backend} A2A backend cannot run a breakable prefill graph"
+    if multimodal_blocks_breakable(v):
+        return f"{model.arch0} is a multimodal model not validated with a breakable prefill graph"
     return None
 
 

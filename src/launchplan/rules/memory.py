@@ -13,6 +13,7 @@ from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.vision import vision_class, vision_encoder_size
 from launchplan.rules.graph_config import (
     DECODE,
     PREFILL,
@@ -177,11 +178,13 @@ def post_capture_sizing_planned(v: Any) -> bool:
     reads=("mem_fraction_static", "cuda_graph_config", "chunked_prefill_size",
            "max_prefill_tokens", "max_running_requests", "speculative_num_draft_tokens",
            "tp_size", "pp_size", "attn_dp_size", "disaggregation_mode", "moe_a2a_backend",
-           "language_only", "language_model_only", "device", "dcp_size",
+           "language_only", "language_model_only", "enable_multimodal", "model_impl",
+           "device", "dcp_size",
            "enable_kv_cache_sharding", "prefill_only_disable_kv_cache",
            "enable_memory_saver", "enable_unified_memory"),
     writes=("mem_fraction_static",),
-    facts=("target.memory_mib", "model.is_mla", "model.is_multimodal"),
+    facts=("target.memory_mib", "model.is_mla", "model.is_multimodal", "model.model_type",
+           "model.config"),
     sglang="handle_gpu_memory_settings (mem_fraction_static)",
 )
 def mem_fraction_default(v: View) -> dict | Refuse | None:
@@ -225,21 +228,27 @@ def _default_fraction(v: View) -> dict:
             reserve += 2 * 1024
     fraction = round((memory - reserve) / memory, 3)
     model = v.model
-    if (model.is_multimodal and not v.language_only and not v.language_model_only
-            and v.disaggregation_mode != "decode"):
+    multimodal = model.multimodal(v.enable_multimodal, language_model_only=v.language_model_only,
+                                  model_impl=v.model_impl)
+    if multimodal and not v.language_only and v.disaggregation_mode != "decode":
         fraction = _vlm_adjusted(fraction, model, planned, memory)
     return {"mem_fraction_static": fraction}
 
 
 def _vlm_adjusted(fraction: float, model: Any, post_capture: bool, memory: float) -> float:
-    """Vision encoders need headroom that grows with their size (relative to a ViT-L/14)."""
+    """Vision encoders need headroom that grows with their size (relative to a ViT-L/14).
+
+    Without a ``vision_config`` (in config.json or built by its class) nothing changes. The
+    encoder's size is read as SGLang's ``getattr`` finds it on transformers' config object
+    (``facts.vision``): through the class's attribute map and defaults, or 24 layers x 1024
+    when the vision config stays a plain dict.
+    """
     if post_capture:
         return fraction - 8 * 1024 / memory
     vision = model.config.get("vision_config")
-    if not isinstance(vision, dict):
-        return fraction
-    layers = vision.get("num_hidden_layers", 24)
-    hidden = vision.get("hidden_size", 1024)
+    if vision is None and vision_class(model.model_type, {}) is None:
+        return fraction  # no vision config at all (a class with one builds its default)
+    layers, hidden = vision_encoder_size(model.model_type, vision or {})
     ratio = (layers * hidden**2) / (24 * 1024**2)
     factor = max(0.8, min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
     return fraction * 0.95 * factor

@@ -15,6 +15,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.errors import InputError
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
 
 MXFP8_RUNNERS = ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm",
@@ -338,7 +339,8 @@ def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
 
 @rule(
     phase=Phase.MOE,
-    reads=("moe_a2a_backend", "deepep_mode", "attn_dp_size", "moe_runner_backend"),
+    reads=("moe_a2a_backend", "deepep_mode", "attn_dp_size", "moe_runner_backend",
+           "chunked_prefill_size", "disaggregation_mode", "cuda_graph_max_bs_decode"),
     writes=("deepep_mode", "moe_runner_backend"),
     sglang="handle_a2a_moe (mori, pplx)",
     triggers=("moe_a2a_backend",),
@@ -347,11 +349,18 @@ def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
     """MoRI EP dispatches in normal mode by default; pplx is low-latency DeepGEMM only.
 
     pplx's all-to-all needs at least two attention-DP groups and the masked DeepGEMM
-    expert path (``auto`` becomes deep_gemm). (MoRI EPv2's low-latency remap and the
-    per-rank dispatch-token budgets are not modelled.)
+    expert path (``auto`` becomes deep_gemm). Each rank's dispatch buffer must hold a
+    prefill chunk (unless chunking is off or on a PD decode server): MoRI
+    SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (4096) tokens, pplx
+    SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (128), which must also hold an explicit
+    --cuda-graph-max-bs-decode. (MoRI EPv2's low-latency remap is not modelled.)
     """
     a2a, mode = v.moe_a2a_backend, v.deepep_mode
+    budgeted = (v.chunked_prefill_size or 0) > 0 and v.disaggregation_mode != "decode"
     if a2a == "mori":
+        if budgeted and v.chunked_prefill_size > _env_int(v, _MORI_ENV, 4096):
+            return Refuse(f"MoRI EP dispatches a {v.chunked_prefill_size}-token chunk per "
+                          f"rank, above {_MORI_ENV}; raise it or lower --chunked-prefill-size")
         if mode == "auto":
             return Declare({"deepep_mode": "normal"}, "MoRI EP uses deepep_mode normal")
         return None
@@ -363,6 +372,11 @@ def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
         return Refuse("moe_a2a_backend pplx needs attention DP with at least 2 groups")
     if v.moe_runner_backend not in ("deep_gemm", "auto"):
         return Refuse("moe_a2a_backend pplx runs with the deep_gemm MoE runner only")
+    if budgeted:
+        tokens = max(v.chunked_prefill_size, v.cuda_graph_max_bs_decode or 0)
+        if tokens > _env_int(v, _PPLX_ENV, 128):
+            return Refuse(f"pplx EP dispatches up to {tokens} tokens per rank, above "
+                          f"{_PPLX_ENV}; raise it or lower --chunked-prefill-size")
     out: dict[str, str] = {}
     if mode == "auto":
         out["deepep_mode"] = "low_latency"
@@ -370,3 +384,17 @@ def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
         out["moe_runner_backend"] = "deep_gemm"
     return Declare(out, "pplx EP: low-latency dispatch on deep_gemm") if out else None
 
+
+
+_MORI_ENV = "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
+_PPLX_ENV = "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
+
+
+def _env_int(v: View, name: str, default: int) -> int:
+    raw = v.record.env.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise InputError(name, "an integer", raw) from None

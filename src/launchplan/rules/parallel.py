@@ -15,6 +15,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
+from launchplan.rules.cuda_graph import multimodal_blocks_breakable
 from launchplan.rules.graph_config import (
     DECODE,
     INPUT_FIELDS,
@@ -76,11 +77,14 @@ def data_parallelism_checks(v: View) -> Refuse | None:
     reads=("dp_size", "attn_dp_size", "ep_join_mode", "enable_dp_lm_head"),
     writes=("enable_dp_lm_head",),
     sglang="_data_parallelism_defaults",
-    triggers=("enable_dp_lm_head",),
 )
 def data_parallelism_defaults(v: View) -> dict | None:
-    """With a single DP rank (and no EP scale-up) there is nothing to shard the LM head over."""
-    if v.dp_size * v.attn_dp_size == 1 and v.ep_join_mode != "scale" and v.enable_dp_lm_head:
+    """With a single DP rank (and no EP scale-up) there is nothing to shard the LM head over.
+
+    SGLang declares ``enable_dp_lm_head = False`` for every single-rank launch, also when it
+    already is: the declaration (not only a change) is what its resolution records.
+    """
+    if v.dp_size * v.attn_dp_size == 1 and v.ep_join_mode != "scale":
         return {"enable_dp_lm_head": False}
     return None
 
@@ -288,7 +292,7 @@ _BREAKABLE_A2A = ("none", "deepep", "megamoe", "flashinfer")
     reads=BACKEND_FIELDS + INPUT_FIELDS + (
         "enable_prefill_cp", "cp_strategy", "pp_size", "attn_cp_size", "tp_size", "dp_size",
         "ep_size", "dcp_size", "enable_two_batch_overlap", "moe_a2a_backend",
-        "disaggregation_mode"),
+        "disaggregation_mode", "enable_multimodal", "language_model_only", "model_impl"),
     writes=("cuda_graph_config",),
     facts=("model.architectures", "model.uses_kda", "model.is_multimodal"),
     sglang="apply_prefill_cp_cuda_graph_default",
@@ -316,8 +320,7 @@ def prefill_cp_cuda_graph_default(v: View) -> Declare | None:
         (model.uses_kda and "Glm5NextForConditionalGeneration" not in model.architectures)
         or v.dcp_size > 1 or v.enable_two_batch_overlap
         or v.moe_a2a_backend not in _BREAKABLE_A2A
-        or (model.is_multimodal
-            and not getattr(model, "multimodal_breakable_graph_supported", False))
+        or multimodal_blocks_breakable(v)
     )
     if blocked or v.disaggregation_mode == "decode":
         new = with_phase(new, PREFILL, backend="disabled")

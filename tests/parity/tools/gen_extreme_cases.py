@@ -120,7 +120,10 @@ def main() -> None:
                 print(f"dropped (SGLang did not finish): {r['name']}: {r['error'][:120]}")
         (args.out_results or args.prune).write_text(
             "".join(json.dumps(r) + "\n" for r in kept))
-        print(f"kept {len(kept)} of {len(rows)} results")
+        names = {r["name"] for r in kept}
+        case_list = [c for c in json.loads(args.out.read_text()) if c["name"] in names]
+        args.out.write_text(json.dumps(case_list, indent=0) + "\n")  # no case without answer
+        print(f"kept {len(kept)} of {len(rows)} results and their cases")
         return
     written = cases()
     args.out.write_text(json.dumps(written, indent=0) + "\n")

@@ -1,0 +1,61 @@
+"""The vision-encoder size SGLang reads for a VLM's memory headroom, as transformers presents it.
+
+SGLang reads ``getattr(hf_config.vision_config, "num_hidden_layers", 24)`` and ``hidden_size``
+(1024). Whether that finds the checkpoint's numbers depends on the config class: a vision
+sub-config object answers through its ``attribute_map`` (Qwen2-VL style encoders keep their
+depth under ``depth``) and falls back to its class defaults, while a ``vision_config`` that
+stays a plain dict answers neither attribute, so both defaults apply. The table in
+``data/vision_configs.json`` records, from transformers 5.24 with SGLang 0.5.23's registered
+configs, which top-level model types turn the dict into which vision class, and that class's
+keys and defaults (``tests/parity/tools/gen_vision_table.py`` regenerates it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+_TABLE = Path(__file__).resolve().parent / "data" / "vision_configs.json"
+# what getattr falls back to when the vision config answers nothing (SGLang's defaults)
+DEFAULT_LAYERS, DEFAULT_HIDDEN = 24, 1024
+
+
+@cache
+def _table() -> dict[str, Any]:
+    return json.loads(_TABLE.read_text())
+
+
+def vision_class(model_type: str | None, vision: Mapping[str, Any]) -> str | None:
+    """The vision config class (by model_type) a top-level type builds, or None: a dict."""
+    row = _table()["top"].get(model_type or "")
+    if row is None:
+        return None
+    if row["by_model_type"]:
+        own = vision.get("model_type")
+        if isinstance(own, str) and own in _table()["vision"]:
+            return own
+    return row["default"]
+
+
+def vision_encoder_size(model_type: str | None, vision: Any) -> tuple[int, int]:
+    """(layers, hidden size) as SGLang's ``getattr`` reads them from ``vision_config``."""
+    if not isinstance(vision, Mapping):
+        return DEFAULT_LAYERS, DEFAULT_HIDDEN
+    cls = vision_class(model_type, vision)
+    spec = _table()["vision"].get(cls) if cls else None
+    if spec is None:
+        return DEFAULT_LAYERS, DEFAULT_HIDDEN
+    out = []
+    for canonical, fallback in (("num_hidden_layers", DEFAULT_LAYERS),
+                                ("hidden_size", DEFAULT_HIDDEN)):
+        key, default = spec[canonical]["key"], spec[canonical]["default"]
+        value = vision.get(key)
+        if value is None and key != canonical:
+            value = vision.get(canonical)
+        if value is None:
+            value = default if default is not None else fallback
+        out.append(int(value))
+    return out[0], out[1]

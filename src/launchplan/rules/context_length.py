@@ -1,0 +1,45 @@
+"""The context length SGLang's model config accepts (``ModelConfig._derive_context_length``).
+
+SGLang builds its model config during resolution, and a ``--context-length`` beyond what the
+checkpoint's config derives is refused there (a configuration SGLang rejects, not a malformed
+flag) unless an environment variable allows the longer length.
+"""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+
+# Either variable lets SGLang take a --context-length above the derived one (CI counts too).
+LONGER_CONTEXT_ENV = ("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "SGLANG_IS_IN_CI")
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
+    reads=("context_length",),
+    facts=("model.derived_context_len",),
+    sglang="ModelConfig._derive_context_length (first model_config_of, step 22)",
+    triggers=("context_length",),
+)
+def context_length_limit(v: View) -> Refuse | None:
+    """A --context-length above the length derived from config.json is refused.
+
+    The derived length (``max_position_embeddings`` with RoPE scaling and the other
+    per-family keys) is what the checkpoint was trained for; SGLang accepts a longer one
+    only with SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 (or SGLANG_IS_IN_CI=1).
+    """
+    wanted, derived = v.context_length, v.model.derived_context_len
+    if wanted is None or wanted <= derived:
+        return None
+    if any(_truthy(v.record.env.get(name)) for name in LONGER_CONTEXT_ENV):
+        return None
+    return Refuse(f"--context-length {wanted} is above the context length derived from the "
+                  f"model's config.json ({derived}); set "
+                  "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 to allow a longer one")
+
+
+def _truthy(value: str | None) -> bool:
+    """SGLang's boolean spelling (the model loader has already refused other values)."""
+    return value is not None and value.strip().lower() in ("true", "1", "yes", "y")

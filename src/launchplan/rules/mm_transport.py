@@ -1,0 +1,61 @@
+"""How multimodal features travel from tokenizer workers to the scheduler
+(SGLang's ``handle_multimodal_feature_transport``, run with the environment handling).
+
+CUDA IPC (and CUDA VMM across MNNVL nodes) keeps a fixed pool on the base GPU, memory the KV
+cache then lacks, so both are opt-in: an unset transport is ``cpu``.
+"""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+
+LEGACY_ENV = "SGLANG_USE_CUDA_IPC_TRANSPORT"
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("mm_feature_transport", "encoder_only", "pp_size", "nnodes"),
+    writes=("mm_feature_transport",),
+    facts=("target.is_cuda",),
+    sglang="handle_multimodal_feature_transport (serving_hook.py)",
+)
+def mm_feature_transport_default(v: View) -> Declare | Refuse | None:
+    """An unset multimodal feature transport is ``cpu``; GPU transports are checked.
+
+    The retired SGLANG_USE_CUDA_IPC_TRANSPORT still picks cuda_ipc (1) or cpu (0) when the
+    flag is unset. An encoder-only server sends its outputs through the encoder transfer
+    backend, so a GPU transport falls back to cpu there. cuda_ipc needs CUDA and one node;
+    cuda_vmm needs CUDA and no pipeline parallelism. Assumed: no MNNVL fabric with an IMEX
+    channel (where SGLang would pick cuda_vmm for multi-node multimodal models).
+    """
+    transport = v.mm_feature_transport
+    note = None
+    if transport is None:
+        legacy = v.record.env.get(LEGACY_ENV)
+        if legacy is not None:
+            transport = "cuda_ipc" if _truthy(legacy) else "cpu"
+            note = f"{LEGACY_ENV} is retired: mm_feature_transport -> {transport}"
+        else:
+            transport = "cpu"
+    if v.encoder_only and transport in ("cuda_ipc", "cuda_vmm"):
+        transport = "cpu"
+        note = "an encoder-only server sends features over the encoder transfer backend: cpu"
+    if transport == "cuda_vmm":
+        if not v.target.is_cuda:
+            return Refuse("--mm-feature-transport cuda_vmm needs NVIDIA CUDA")
+        if v.pp_size != 1:
+            return Refuse("--mm-feature-transport cuda_vmm does not support pipeline "
+                          "parallelism")
+    if transport == "cuda_ipc":
+        if not v.target.is_cuda:
+            return Refuse("--mm-feature-transport cuda_ipc needs NVIDIA CUDA")
+        if v.nnodes != 1:
+            return Refuse("--mm-feature-transport cuda_ipc works on a single node only")
+    return Declare({"mm_feature_transport": transport}, note)
+
+
+def _truthy(value: str) -> bool:
+    return value.strip().lower() in ("true", "1", "yes", "y")

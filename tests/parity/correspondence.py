@@ -1,0 +1,155 @@
+"""Which launchplan rule corresponds to which SGLang decision, for the parity harness.
+
+A recorded refusal agrees only when launchplan refuses *in the rule that corresponds to
+SGLang's error*; an accepted case agrees only when, field by field, the rule that decided the
+value corresponds to the SGLang resolver that SGLang recorded as its source. Both mappings
+are tables here so that a new recording with an unknown SGLang error or source fails loudly.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from launchplan.engine.registry import discover
+
+# SGLang's error (type and message, as the oracle recorded it) -> the launchplan rules that
+# refuse for that reason. Every pattern names what the configuration runs into.
+REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (pattern, frozenset(rules)) for pattern, rules in (
+        # the model config (ModelConfig.__init__ during resolution)
+        (r"User-specified context_length \(\d+\) is greater than the derived",
+         {"context_length_limit"}),
+        (r"Unknown quantization method", {"model_quantization_check"}),
+        # attention backends and their platforms
+        (r"TRTLLM MHA backend for (decode|prefill)", {"trtllm_mha_platform_checks"}),
+        (r"TRTLLM FMHAv2 prefill on SM120", {"trtllm_mha_platform_checks"}),
+        (r"TRTLLM MLA backend is only supported on Blackwell", {"trtllm_mla_checks"}),
+        (r"TensorRT-LLM MLA backend only supports kv-cache-dtype", {"trtllm_mla_checks"}),
+        (r"CuteDSL MLA", {"cutedsl_mla_prefill_fill"}),
+        (r"KV4 MHA expects attention_backend|KV4 is not tested on non-CUDA|"
+         r"--kv-cache-dtype=nvfp4 requires Blackwell", {"kv4_compatibility"}),
+        (r"--kv-cache-dtype mxfp8 requires", {"mxfp8_kv_check"}),
+        (r"NVFP4 prefill supports|--prefill-kv-cache-dequant-dtype applies only",
+         {"nvfp4_prefill_dequant"}),
+        (r"Multi-item scoring requires", {"multi_item_scoring"}),
+        (r"Speculative decoding is currently not supported with F",
+         {"eager_backend_graph_disable"}),
+        (r"GptOssForCausalLM requires one of", {"gpt_oss_backend_check"}),
+        (r"Deterministic inference with absorbed-MLA", {"deterministic_mla_backend_check"}),
+        (r"Currently only \[.*\] attention backends? (are|is) supported for deterministic",
+         {"deterministic_attention_backend"}),
+        (r"--disable-custom-all-reduce cannot be combined with --enab",
+         {"deterministic_tp_collectives"}),
+        # speculative decoding
+        (r"Unknown speculative algorithm name", {"speculative_algorithm_known"}),
+        (r"speculative_eagle_topk\(\d+\) > 1 with page_size\(\d+\)", {"ngram_checks"}),
+        (r"Currently ngram speculative decoding does not support", {"ngram_checks"}),
+        (r"speculative_eagle_topk > 1 with page_size > 1 is only supp",
+         {"eagle_page_tree_check"}),
+        (r"trtllm_mha backend only supports topk = 1", {"eagle_trtllm_mha_topk"}),
+        (r"--speculative-use-rejection-sampling requires",
+         {"eagle_rejection_sampling_checks"}),
+        (r"Currently standalone speculative decoding does not support",
+         {"eagle_family_defaults"}),
+        # EAGLE with only some of steps/topk/draft tokens: SGLang's auto-sizing compares None
+        (r"'>' not supported between instances of 'NoneType' and 'int'",
+         {"eagle_auto_params"}),
+        # a bare assert carries no message: recorded for a partial EAGLE triple and for
+        # tp_size not divisible by attn_dp_size, so either rule agrees with it
+        (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments"}),
+        (r"DFLASH speculative decoding requires", {"dflash_defaults"}),
+        (r"DSpark", {"dspark_defaults"}),
+        (r"UNO requires|UNO reuses the target model", {"uno_defaults"}),
+        (r"--enable-return-aux-hidden-states needs", {"aux_hidden_state_capture"}),
+        # parallelism, caches, serving
+        (r"--cp-strategy must be set", {"context_parallelism_checks"}),
+        (r"--dp-size \d+ with --attn-dp-size \d+: data-parallel replicas",
+         {"data_parallelism_checks"}),
+        (r"--enable-kv-cache-sharding is only supported", {"kv_cache_sharding"}),
+        (r"--prefill-only-disable-kv-cache currently requires", {"prefill_only_kv_cache_args"}),
+        (r"--swa-full-tokens-ratio should be in range|"
+         r"enable-hierarchical-cache and disable-radix-", {"cache_compatibility"}),
+        (r"--enable-page-major-kv-layout without", {"page_major_kv_layout"}),
+        (r"--enable-unified-memory", {"unified_memory_pool"}),
+        (r"is not supported for encoder disaggregation|--enable-prefix-mm-cache requires|"
+         r"Cannot set --encoder-only|Muse language-only servers",
+         {"encoder_disaggregation_checks"}),
+        (r"--cuda-graph-prefill-max-context exceeds", {"finalize_cuda_graph_prefill_max_context"}),
+        # MoE kernels and all-to-all backends
+        (r"FlashInfer MoE A2A is supported with", {"a2a_flashinfer_checks"}),
+        (r"--moe-a2a-backend megamoe (needs|has no)", {"megamoe_compat"}),
+        (r"with MegaMoE requires", {"megamoe_token_budget"}),
+        (r"DeepEP v2 MoE is not validated for '", {"deepep_v2_model_check"}),
+        (r"DeepEP v2 MoE is not validated as a speculative draft", {"deepep_v2_draft_check"}),
+        (r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds",
+         {"deepep_v2_token_budget"}),
+        # values outside a field's range (the extreme-number suite)
+        (r"--prefill-decode-interval(-min-bs)? must be non-negative",
+         {"prefill_decode_interval_check"}),
+        (r"Decode context parallel size .* must be >= 1", {"decode_context_parallel_checks"}),
+        (r"--attn-dp-size must be positive", {"data_parallelism_checks"}),
+        (r"tp_size must be divisible by (attn_cp_size|moe_dp_size)|"
+         r"attn_cp_size != moe_dp_size is only supported", {"context_parallelism_checks"}),
+        (r"--cuda-graph-prefill-max-context must be a positive integer",
+         {"finalize_cuda_graph_prefill_max_context"}),
+        (r"--speculative-draft-(window|sink)-size (must|requires)", {"speculative_draft_window"}),
+        (r"mm_preprocess_cache_size_mb must be non-negative", {"serving_value_checks"}),
+        (r"--sampling-mask-max-tokens must be positive", {"sampling_mask_max_tokens_check"}),
+        (r"--swa-prefix-tails should be a non-negative|"
+         r"--disaggregation-decode-retraction-backup=host_pool is only",
+         {"cache_compatibility"}),
+        (r"--disaggregation-decode-host-receive-threshold must be between",
+         {"pd_transfer_settings"}),
+        # a non-integer capture size reaches SGLang's range() while sizing the graphs
+        (r"'float' object cannot be interpreted as an integer", {"cuda_graph_sizing"}),
+    ))
+
+
+def refusal_rules(error: str) -> frozenset[str]:
+    """The launchplan rules that may refuse for SGLang's error (empty: an unmapped error)."""
+    out: frozenset[str] = frozenset()
+    for pattern, rules in REFUSALS:
+        if re.search(pattern, error):
+            out |= rules
+    return out
+
+
+# (field, SGLang source) -> (launchplan sources that agree, why they differ from the rule
+# metadata). Each is a recorded difference in *how* the value is declared, never in the value.
+SOURCE_EXCEPTIONS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
+    ("speculative_algorithm", "handle_speculative_decoding"): (
+        frozenset({"input", "default", "speculative_algorithm_upper", "speculative_nextn_alias",
+                   "aux_hidden_state_capture"}),
+        "SGLang's speculative hook re-declares the final algorithm on every launch, a no-op "
+        "write; launchplan declares it only where a rule changes it. Left as is: the fix "
+        "belongs in rules/speculative.py, which is being split into a package in parallel."),
+    ("cuda_graph_config", "_handle_gpu_memory_settings"): (
+        frozenset({"unified_memory_pool"}),
+        "handle_unified_memory_pool mutates the cuda_graph_config object in place (no "
+        "declaration of its own), so SGLang's last declarer stays the memory hook; launchplan "
+        "declares the change, which is the same value."),
+}
+
+
+def _identifiers(text: str) -> frozenset[str]:
+    return frozenset(t.lstrip("_") for t in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+
+
+@cache
+def _counterparts() -> dict[str, frozenset[str]]:
+    """Each launchplan rule -> the SGLang function names its ``sglang=`` metadata names."""
+    return {spec.name: _identifiers(spec.sglang) for spec in discover().values()}
+
+
+def source_agrees(field: str, sglang_source: str, launchplan_source: str) -> bool:
+    """Whether launchplan's deciding rule corresponds to SGLang's recorded source."""
+    if sglang_source in ("input", "default") or launchplan_source in ("input", "default"):
+        if sglang_source == launchplan_source:
+            return True
+    else:
+        names = _counterparts().get(launchplan_source, frozenset())
+        if sglang_source.split(".")[0].lstrip("_") in names:
+            return True
+    allowed = SOURCE_EXCEPTIONS.get((field, sglang_source))
+    return allowed is not None and launchplan_source in allowed[0]

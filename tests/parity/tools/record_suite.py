@@ -1,0 +1,70 @@
+"""Record SGLang 0.5.23's answers for one parity suite, both rule sets.
+
+    ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py SUITE [--jobs N]
+
+Reads ``tests/parity/data/SUITE-cases.json`` and writes ``results-SUITE-0.5.23.jsonl`` and
+``results-SUITE-main.jsonl`` beside it with the oracle (``$LAUNCHPLAN_ORACLE_DIR``, by default
+``/work/shared/oracle``; see its README). Model paths ``parity-models/<name>`` name the
+``config.json`` folders under ``tests/parity/models/`` (configs the project does not bundle);
+they are handed to the oracle as absolute paths. ``models/<name>`` stays the oracle's own
+folder (launchplan's bundled model of that name).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PARITY = Path(__file__).resolve().parents[1]
+DATA, MODELS = PARITY / "data", PARITY / "models"
+ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
+PREFIX = "parity-models/"
+PATH_ARGS = ("--model-path", "--speculative-draft-model-path", "--tokenizer-path")
+PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
+
+
+def absolute(value: object) -> object:
+    if isinstance(value, str) and value.startswith(PREFIX):
+        folder = MODELS / value[len(PREFIX):]
+        if not (folder / "config.json").is_file():
+            raise SystemExit(f"{value}: no {folder}/config.json")
+        return str(folder)
+    return value
+
+
+def for_oracle(case: dict) -> dict:
+    out = dict(case, model=absolute(case["model"]))
+    if "argv" in case:
+        out["argv"] = [absolute(a) for a in case["argv"]]
+    if "args" in case:
+        out["args"] = {k: absolute(v) if k in PATH_KEYS else v for k, v in case["args"].items()}
+    return out
+
+
+def main(argv: list[str]) -> int:
+    suite, jobs = argv[0], "1"
+    if "--jobs" in argv:
+        jobs = argv[argv.index("--jobs") + 1]
+    cases = json.loads((DATA / f"{suite}-cases.json").read_text())
+    names = [c["name"] for c in cases]
+    if len(names) != len(set(names)):
+        raise SystemExit(f"{suite}: duplicate case names")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump([for_oracle(c) for c in cases], f)
+    for rules, tag in (("0.5.23", "0.5.23"), ("main", "main")):
+        out = DATA / f"results-{suite}-{tag}.jsonl"
+        cmd = [sys.executable, str(ORACLE / "sglang_oracle.py"), f.name, "--out", str(out),
+               "--jobs", jobs]
+        if rules == "main":
+            cmd += ["--rules", "main"]
+        subprocess.run(cmd, check=True)
+    os.unlink(f.name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,43 @@
+"""The --context-length limit SGLang's model config enforces during resolution."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.engine.declarations import Refuse
+from launchplan.errors import InputError, Refusal
+from launchplan.planner import resolve
+from launchplan.rules.context_length import context_length_limit
+from tests.rules.conftest import fake_model, make_view
+
+MODEL = fake_model(derived_context_len=131072)
+
+
+def test_a_longer_context_is_refused_unless_the_environment_allows_it():
+    assert isinstance(context_length_limit(make_view(model=MODEL, context_length=131073)),
+                      Refuse)
+    for name in ("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "SGLANG_IS_IN_CI"):
+        for value in ("1", "true", "Y"):
+            assert context_length_limit(make_view(model=MODEL, env={name: value},
+                                                  context_length=200000)) is None
+    assert isinstance(context_length_limit(make_view(
+        model=MODEL, env={"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "0"},
+        context_length=200000)), Refuse)
+
+
+def test_the_derived_length_or_less_passes():
+    assert context_length_limit(make_view(model=MODEL, context_length=131072)) is None
+    assert context_length_limit(make_view(model=MODEL, context_length=4096)) is None
+    assert context_length_limit(make_view(model=MODEL)) is None
+
+
+def test_end_to_end_a_refusal_not_bad_input():
+    with pytest.raises(Refusal) as refused:
+        resolve(["--context-length", "200000"], gpu="h100", model_path="llama-3.1-8b")
+    assert refused.value.source == "context_length_limit"
+    result = resolve(["--context-length", "200000"], gpu="h100", model_path="llama-3.1-8b",
+                     env={"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"})
+    assert result.value("context_length") == 200000
+    with pytest.raises(InputError):  # a malformed value stays bad input
+        resolve(["--context-length", "200000"], gpu="h100", model_path="llama-3.1-8b",
+                env={"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "maybe"})

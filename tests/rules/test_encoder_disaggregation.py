@@ -1,0 +1,41 @@
+"""Encoder disaggregation: which models split at the encoder, and the flag combinations."""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Refuse
+from launchplan.rules.encoder_disaggregation import encoder_disaggregation_checks
+from tests.rules.conftest import fake_model, make_view
+
+QWEN_VL = fake_model(architectures=("Qwen2_5_VLForConditionalGeneration",),
+                     arch0="Qwen2_5_VLForConditionalGeneration", is_multimodal=True)
+LLAVA = fake_model(architectures=("LlavaForConditionalGeneration",),
+                   arch0="LlavaForConditionalGeneration", is_multimodal=True)
+
+
+def test_only_listed_architectures_split_at_the_encoder():
+    for flag in ("language_only", "encoder_only"):
+        assert encoder_disaggregation_checks(make_view(model=QWEN_VL, **{flag: True})) is None
+        assert isinstance(encoder_disaggregation_checks(make_view(model=LLAVA, **{flag: True})),
+                          Refuse)
+    assert encoder_disaggregation_checks(make_view(model=LLAVA)) is None
+
+
+def test_flag_combinations():
+    assert isinstance(encoder_disaggregation_checks(make_view(
+        model=QWEN_VL, encoder_only=True, language_only=True)), Refuse)
+    assert isinstance(encoder_disaggregation_checks(make_view(
+        model=QWEN_VL, encoder_only=True, disaggregation_mode="prefill")), Refuse)
+    assert isinstance(encoder_disaggregation_checks(make_view(
+        model=QWEN_VL, enable_prefix_mm_cache=True)), Refuse)
+    assert encoder_disaggregation_checks(make_view(
+        model=QWEN_VL, enable_prefix_mm_cache=True, encoder_only=True)) is None
+
+
+def test_a_mooncake_transfer_redeclares_its_rdma_devices():
+    out = encoder_disaggregation_checks(make_view(disaggregation_mode="prefill"))
+    assert out.fields == {"disaggregation_ib_device": None}
+    out = encoder_disaggregation_checks(make_view(disaggregation_mode="decode",
+                                                  disaggregation_ib_device="mlx5_0"))
+    assert out.fields == {"disaggregation_ib_device": "mlx5_0"}
+    assert encoder_disaggregation_checks(make_view(
+        disaggregation_mode="prefill", disaggregation_transfer_backend="nixl")) is None

@@ -1,0 +1,60 @@
+"""DeepGEMM MegaMoE: the runner alias, the GPU generation and overlap, the token budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.errors import InputError
+from launchplan.rules.graph_config import default_config
+from launchplan.rules.mega_moe import megamoe_compat, megamoe_runner_alias, megamoe_token_budget
+from tests.rules.conftest import fake_model, make_view
+
+QWEN_MOE = fake_model(architectures=("Qwen3MoeForCausalLM",), arch0="Qwen3MoeForCausalLM",
+                      quant_config=None)
+LLAMA = fake_model(quant_config=None)
+GRAPH = {"cuda_graph_config": default_config(True)}
+
+
+def test_the_megamoe_runner_names_the_a2a_backend():
+    out = megamoe_runner_alias(make_view(moe_runner_backend="megamoe", moe_a2a_backend="deepep"))
+    assert isinstance(out, Declare)
+    assert out.fields == {"moe_runner_backend": "auto", "moe_a2a_backend": "megamoe"}
+    assert megamoe_runner_alias(make_view(moe_runner_backend="deep_gemm")) is None
+
+
+@pytest.mark.parametrize(("gpu", "ok"), [("a100", False), ("h100", True), ("b200", True),
+                                         ("b300", True), ("rtx5090", False), ("mi300x", True)])
+def test_megamoe_needs_hopper_or_sm100(gpu, ok):
+    out = megamoe_compat(make_view(gpu, moe_a2a_backend="megamoe"))
+    assert (out is None) is ok
+    assert megamoe_compat(make_view(gpu)) is None
+
+
+def test_megamoe_has_no_batch_overlap():
+    for flag in ("enable_two_batch_overlap", "enable_single_batch_overlap"):
+        assert isinstance(megamoe_compat(make_view("h100", moe_a2a_backend="megamoe",
+                                                   **{flag: True})), Refuse)
+
+
+def test_the_token_budget_binds_only_models_without_a_fallback():
+    base = dict(moe_a2a_backend="megamoe", chunked_prefill_size=16384, tp_size=1,
+                attn_dp_size=1)
+    assert isinstance(megamoe_token_budget(make_view(model=QWEN_MOE, overlay=GRAPH, **base)),
+                      Refuse)
+    assert megamoe_token_budget(make_view(model=LLAMA, overlay=GRAPH, **base)) is None
+    assert megamoe_token_budget(make_view("mi300x", model=QWEN_MOE, overlay=GRAPH,
+                                          **base)) is None
+    fits = dict(base, chunked_prefill_size=8192)
+    assert megamoe_token_budget(make_view(model=QWEN_MOE, overlay=GRAPH, **fits)) is None
+    assert isinstance(megamoe_token_budget(make_view(
+        model=QWEN_MOE, overlay=GRAPH, **dict(base, chunked_prefill_size=-1))), Refuse)
+    env = {"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK": "16384"}
+    assert megamoe_token_budget(make_view(model=QWEN_MOE, overlay=GRAPH, env=env,
+                                          **base)) is None
+    nvfp4 = dict(base, quantization="modelopt_fp4")
+    assert isinstance(megamoe_token_budget(make_view(model=LLAMA, overlay=GRAPH, **nvfp4)),
+                      Refuse)
+    with pytest.raises(InputError):
+        megamoe_token_budget(make_view(model=QWEN_MOE, overlay=GRAPH, env={
+            "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK": "lots"}, **base))
