@@ -65,7 +65,8 @@ def parse_cuda_graph_config(v: View) -> dict:
     reads=INPUT_FIELDS + ("pp_size", "attn_cp_size", "dcp_size", "enable_two_batch_overlap",
                           "moe_a2a_backend"),
     writes=("cuda_graph_config",),
-    facts=("model.uses_kda", "model.arch0"),
+    facts=("model.uses_kda", "model.arch0", "model.is_multimodal",
+           "model.mm_breakable_graph_supported"),
     sglang="apply_cuda_graph_compatibility / disable_breakable_cudagraph_if_incompatible",
 )
 def cuda_graph_compatibility(v: View) -> Declare | None:
@@ -73,8 +74,8 @@ def cuda_graph_compatibility(v: View) -> Declare | None:
 
     Skipped when the user chose the prefill backend. Pipeline parallelism makes prefill
     graphs opt-in; KDA hybrid linear attention (but GLM-5-Next), DeepSeek-V4, attention CP,
-    decode CP, two-batch overlap and A2A backends outside none/deepep/megamoe/flashinfer
-    cannot run a breakable prefill graph.
+    decode CP, two-batch overlap, A2A backends outside none/deepep/megamoe/flashinfer and
+    multimodal models outside SGLang's validated list cannot run a breakable prefill graph.
     """
     config = v.cuda_graph_config
     if config[PREFILL]["backend"] != "breakable" or is_locked(v, PREFILL, "backend"):
@@ -102,6 +103,9 @@ def _breakable_prefill_blocker(v: View) -> str | None:
         return "two-batch overlap cannot run a breakable prefill graph"
     if v.moe_a2a_backend not in _BREAKABLE_A2A:
         return f"the {v.moe_a2a_backend} A2A backend cannot run a breakable prefill graph"
+    if model.is_multimodal and not model.mm_breakable_graph_supported:
+        return ("a multimodal model outside SGLang's validated list cannot run a breakable "
+                "prefill graph")
     return None
 
 

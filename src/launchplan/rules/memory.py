@@ -7,6 +7,7 @@ fraction is then whatever is left after an estimate of activations and graph buf
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from launchplan.engine.phases import Phase
@@ -214,9 +215,11 @@ def _vlm_adjusted(fraction: float, model: Any, post_capture: bool, memory: float
     if post_capture:
         return fraction - 8 * 1024 / memory
     vision = model.config.get("vision_config")
-    if not isinstance(vision, dict):
+    if not isinstance(vision, Mapping):
         return fraction
-    layers = vision.get("num_hidden_layers", 24)
+    # transformers' vision configs that count their blocks in ``depth`` (Qwen2-VL and
+    # successors, GLM-4V, ...) answer num_hidden_layers with it (an attribute alias)
+    layers = vision.get("num_hidden_layers", vision.get("depth", 24))
     hidden = vision.get("hidden_size", 1024)
     ratio = (layers * hidden**2) / (24 * 1024**2)
     factor = max(0.8, min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
