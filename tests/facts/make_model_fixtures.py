@@ -102,6 +102,7 @@ def _facts(mc) -> dict:
         "has_attention_sinks": mc.has_attention_sinks,
         "is_multimodal": bool(mc.is_multimodal),
         "mm_chunked_prefill_supported": bool(mc.is_multimodal_chunked_prefill_supported),
+        "mm_breakable_graph_supported": bool(mc.is_multimodal_breakable_cuda_graph_supported),
         "is_encoder_decoder": mc.is_encoder_decoder,
         "is_generation": mc.is_generation,
         "num_nextn_predict_layers": mc.num_nextn_predict_layers,

@@ -164,6 +164,7 @@ def _comparable(f: ModelFacts, verdict) -> dict:
         "is_hybrid_swa": f.is_hybrid_swa, "has_attention_sinks": f.has_attention_sinks,
         "is_multimodal": f.is_multimodal,
         "mm_chunked_prefill_supported": f.multimodal_default and f.mm_chunked_prefill_supported,
+        "mm_breakable_graph_supported": f.multimodal_default and f.mm_breakable_graph_supported,
         "is_encoder_decoder": f.is_encoder_decoder, "is_generation": f.is_generation,
         "num_nextn_predict_layers": f.num_nextn_predict_layers,
         "is_deepseek_dsa": f.is_deepseek_dsa,

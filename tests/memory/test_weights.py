@@ -155,6 +155,16 @@ def test_tied_embeddings_have_no_separate_head(tmp_path):
     assert "lm_head" in w.breakdown  # the last stage keeps its own copy of a tied head
 
 
+def test_gemma_ties_its_head_unless_the_config_unties_it(tmp_path):
+    # Gemma's config classes default tie_word_embeddings to True; the 27B file leaves it out
+    m = load_model("gemma-3-27b")
+    lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+    assert not [t for t in lay.main if t.component == "lm_head"]
+    cfg = bundled_config("gemma-3-27b")
+    untied = load_model(folder(tmp_path, {**cfg, "tie_word_embeddings": False}))
+    assert checkpoint_size(untied)[0] - checkpoint_size(m)[0] == 262208 * 5376
+
+
 def test_mtp_draft_is_the_checkpoints_nextn_layer():
     r = resolve(["--tp-size", "8", "--speculative-algorithm", "EAGLE"], gpu="b200",
                 model_path="deepseek-v3")

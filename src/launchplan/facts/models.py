@@ -84,6 +84,7 @@ class ModelFacts(Struct):
     has_text_config: bool  # the text config is a sub-config (counts as multimodal)
     language_model_only: bool  # the checkpoint declares language_model_only
     mm_chunked_prefill_supported: bool  # architecture allows multimodal chunked prefill
+    mm_breakable_graph_supported: bool  # a multimodal arch validated for a breakable prefill graph
     linear_attn_kind: str | None  # mamba-ish kind: "mamba" | "gdn" | "kda" | "lightning"
     uses_kda: bool  # Kimi delta attention layers (uses_kda_attention)
     mamba_chunk_size: int  # top-level mamba_chunk_size (default 64)
@@ -692,6 +693,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
         has_text_config=has_text,
         language_model_only=lm_only,
         mm_chunked_prefill_supported=not (arch_set & _MM_NO_CHUNKED_PREFILL),
+        mm_breakable_graph_supported=bool(arch_set & _MM_BREAKABLE_GRAPH),
         linear_attn_kind=_linear_attn_kind(top, text, model_type, text_type, is_draft),
         uses_kda=_uses_kda(top) or (has_text and _uses_kda(text)),
         mamba_chunk_size=f.int("mamba_chunk_size", positive=True, default=64) or 64,
@@ -1350,6 +1352,18 @@ _MM_DEFAULT_OFF = frozenset({"Gemma3ForConditionalGeneration",
 _MM_NO_CHUNKED_PREFILL = frozenset({"Grok1VForCausalLM", "Grok1AForCausalLM",
                                     "LlavaLlamaForCausalLM", "MllamaForConditionalGeneration",
                                     "MossVLForConditionalGeneration", "CLIPModel"})
+
+# Multimodal architectures SGLang 0.5.23 lets keep the breakable prefill CUDA graph
+# (configs/model_config.py's allowlist); any other multimodal model has it disabled.
+_MM_BREAKABLE_GRAPH = frozenset("""
+    MiniMaxM3SparseForConditionalGeneration MiniMaxM3SparseForCausalLM
+    Cohere2VisionForConditionalGeneration Glm5NextForConditionalGeneration
+    InternS2MobiusForConditionalGeneration PaddleOCRVLForConditionalGeneration
+    Qwen3_5ForConditionalGeneration Qwen3_5MoeForConditionalGeneration
+    Qwen4ExpForConditionalGeneration MuseGlimmerForConditionalGeneration
+    MuseSparkForConditionalGeneration KimiK3ForConditionalGeneration
+    KimiK25ForConditionalGeneration
+""".split())
 
 _MULTIMODAL_ARCHS = frozenset("""
     CLIPModel Cohere2VisionForConditionalGeneration Cosmos3EdgeForConditionalGeneration

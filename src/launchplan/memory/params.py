@@ -62,6 +62,10 @@ _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qw
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe"})
+# model types whose transformers config class ties the LM head to the embedding when
+# config.json leaves tie_word_embeddings out (GemmaConfig and its successors default to True;
+# SGLang's Gemma model classes compute logits from embed_tokens)
+_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text"})
 # model types with four norms per decoder layer (sandwich norms)
 _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
 
@@ -82,7 +86,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         return Layout(main, [], caveats)
 
     main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (vocab, hidden), shard="vocab"))
-    tied = bool(config.get("tie_word_embeddings", t.get("tie_word_embeddings", False)))
+    tied = bool(config.get("tie_word_embeddings",
+                           t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
     if arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel")) and not tied:
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
     main.append(Tensor(f"{prefix}.norm", "norms", (hidden, 1), shard="last"))
