@@ -156,23 +156,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     for entry, iso, asm in zip(logs, isolated, assumed):
         rows.append((
             entry["id"],
-            entry["target"] + (f" x{entry['gpu_count']}" if entry.get("gpu_count") else ""),
+            entry["gpu_short"],
             entry["model_path"].rsplit("/", 1)[-1], _gib(iso.logged_weights_bytes),
             _gib(iso.weights_bytes), _pct(iso.weights_error), _tokens(iso.logged_tokens),
             _tokens(iso.tokens) if iso.override else "(no figure)",
             _pct(iso.tokens_error) if iso.override else "-",
             _tokens(asm.tokens), _pct(asm.tokens_error)))
     if args.markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-        print()
-        print("| log | source | SGLang | GPU | launch |")
-        print("|---|---|---|---|---|")
-        for entry in logs:
-            print(f"| {entry['id']} | {entry['source']['url']} | {entry['sglang_version']} | "
-                  f"{entry['gpu']} | `{entry['launch']}` |")
+        print("| log (source) | SGLang | GPU | model | weights err | #tokens logged | "
+              "predicted, logged before-load | err | predicted, assumed | err |")
+        print("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
+        for entry, iso, asm in zip(logs, isolated, assumed):
+            version = entry["sglang_version"].split(" (")[0]
+            print(f"| [{entry['id']}]({entry['source']['url']}) | {version} | "
+                  f"{entry['gpu_short']} | {entry['model_path'].rsplit('/', 1)[-1]} | "
+                  f"{_pct(iso.weights_error)} | {_tokens(iso.logged_tokens)} | "
+                  f"{_tokens(iso.tokens) if iso.override else '-'} | "
+                  f"{_pct(iso.tokens_error) if iso.override else '-'} | "
+                  f"{_tokens(asm.tokens)} | {_pct(asm.tokens_error)} |")
     else:
         widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
         for row in [head, *rows]:
