@@ -1,0 +1,78 @@
+"""The memory plan replayed against real SGLang start-up logs (tests/memory/data/startup_logs.json).
+
+The floors are the agreement measured when the logs were collected, so a change to the
+memory modules that makes launchplan disagree with more real logs fails here instead of
+passing silently. ``benchmarks/startup_logs.py`` prints the full table.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location(
+    "startup_logs", ROOT / "benchmarks" / "startup_logs.py")
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+LOGS = bench.load_logs()
+
+#: Agreement measured when the logs were collected (share of logs within 10%).
+FLOOR_TOKENS_LOGGED_BEFORE = 1.0  # #tokens, with the logged before-load figure
+FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption
+FLOOR_WEIGHTS = 0.8  # weights per GPU
+
+
+@pytest.fixture(scope="module")
+def replays():
+    return bench.replay_all(LOGS)
+
+
+def test_every_log_is_complete_and_cited():
+    assert len(LOGS) >= 10
+    ids = [entry["id"] for entry in LOGS]
+    assert len(set(ids)) == len(ids)
+    for entry in LOGS:
+        assert entry["source"]["url"].startswith("https://"), entry["id"]
+        assert entry["gpu"] and entry["gpu_short"] and entry["launch"], entry["id"]
+        assert entry["sglang_version"] and entry["date"], entry["id"]
+        logged = entry["logged"]
+        # every log carries at least one figure launchplan predicts
+        assert logged.get("max_total_num_tokens") or bench.logged_weights_gib(entry), entry["id"]
+
+
+@pytest.mark.parametrize("entry", LOGS, ids=[e["id"] for e in LOGS])
+def test_every_log_plans_without_error(entry):
+    for override in (True, False):
+        replay = bench.replay(entry, override=override)
+        assert replay.weights_bytes > 0
+        assert replay.tokens >= 0
+    if bench.logged_before_gib(entry) is not None:
+        assert bench.replay(entry, override=True).override
+
+
+def test_the_override_is_the_logged_figure():
+    entry = next(e for e in LOGS if e["logged"].get("before_load_gib"))
+    replay = bench.replay(entry, override=True)
+    assert replay.before_bytes == round(entry["logged"]["before_load_gib"] * 1024) << 20
+
+
+def test_tokens_agree_with_the_logs(replays):
+    isolated, assumed = replays
+    within, total = bench.share_within([r.tokens_error for r in isolated if r.override])
+    assert total >= 8
+    assert within / total >= FLOOR_TOKENS_LOGGED_BEFORE, [
+        (r.id, r.tokens_error) for r in isolated if r.override]
+    within, total = bench.share_within([r.tokens_error for r in assumed])
+    assert within / total >= FLOOR_TOKENS_ASSUMED, [(r.id, r.tokens_error) for r in assumed]
+
+
+def test_weights_agree_with_the_logs(replays):
+    isolated, _ = replays
+    within, total = bench.share_within([r.weights_error for r in isolated])
+    assert total >= 8
+    assert within / total >= FLOOR_WEIGHTS, [(r.id, r.weights_error) for r in isolated]
