@@ -30,7 +30,7 @@ def pool(argv=(), model="llama-3.1-8b", gpu="h100", weights=16 * GIB, before=Non
 
 
 def test_before_load_default_is_the_memory_less_the_stated_overhead():
-    assert BEFORE == (H100.memory_mib - PRELOAD_OVERHEAD_MIB) << 20
+    assert BEFORE == (H100.memory_mib - PRELOAD_OVERHEAD_MIB) << 20  # all 8 GPUs
     assert before_load_bytes(with_overrides(H100, before_load_mib=70000)) == 70000 << 20
     assert with_overrides(H100, before_load_mib=70000).facts()["before_load_mib"] == 70000
     assert "before_load_mib" not in H100.facts()

@@ -120,3 +120,20 @@ def test_values_that_size_no_pool_give_no_plan_and_no_crash(value):
     result = resolve([f"--mem-fraction-static={value}"], gpu="h100", model_path="llama-3.1-8b")
     assert memory_plan(result) is None
     assert not preflight(result).starts
+
+
+def test_the_assumed_overhead_grows_with_the_gpus_a_launch_spans():
+    from launchplan.facts.targets import (
+        PRELOAD_BASE_MIB,
+        PRELOAD_OVERHEAD_MIB,
+        get_target,
+        preload_overhead_mib,
+    )
+
+    assert preload_overhead_mib(1) == PRELOAD_BASE_MIB
+    assert preload_overhead_mib(8) == PRELOAD_OVERHEAD_MIB
+    one = memory_plan(resolve([], gpu="h100", model_path="llama-3.1-8b"))
+    eight = memory_plan(resolve(["--tp-size", "8"], gpu="h100", model_path="llama-3.1-8b"))
+    memory = get_target("h100").memory_mib
+    assert one.before_load_bytes == (memory - preload_overhead_mib(1)) << 20
+    assert eight.before_load_bytes == (memory - preload_overhead_mib(8)) << 20

@@ -88,22 +88,32 @@ class Target(Struct):
 
 
 #: What a GPU has already spent when SGLang takes its pre-load memory baseline: the CUDA
-#: context, NCCL and custom all-reduce buffers. A stated assumption, from a public start-up
-#: log of 8 x H200 (143771 MiB, i.e. 140.40 GiB each): "Load weight begin. avail
-#: mem=137.29 GB" on the ranks of sgl-project/sglang pull request #11716 (2025-10-16),
-#: 140.40 - 137.29 = 3.11 GiB. Fewer GPUs take less (no peer buffers); override with
+#: context, and NCCL and custom all-reduce buffers that grow with the peers it talks to.
+#: A stated assumption, from public start-up logs ("avail mem" before "Load weight begin"):
+#: one H100 alone spends 0.84-1.17 GiB (SGLang's docs builds and pull request #4760), eight
+#: H200 ranks 3.11 GiB each (pull request #11716: 140.40 - 137.29 GiB). In between it is
+#: taken as linear in the GPUs of the node the launch spans; override with
 #: ``before_load_mib`` when a real launch's log is at hand.
-PRELOAD_OVERHEAD_MIB = 3186
+PRELOAD_BASE_MIB = 1024
+PRELOAD_PER_PEER_MIB = 309  # (3186 - 1024) / 7: eight GPUs spend the 3.11 GiB above
+PRELOAD_OVERHEAD_MIB = PRELOAD_BASE_MIB + 7 * PRELOAD_PER_PEER_MIB  # an 8-GPU launch
 
 
-def before_load_bytes(target: Target) -> int | None:
+def preload_overhead_mib(gpus: int = 8) -> int:
+    """The assumed overhead per GPU for a launch spanning ``gpus`` GPUs of one node."""
+    return PRELOAD_BASE_MIB + PRELOAD_PER_PEER_MIB * (max(1, gpus) - 1)
+
+
+def before_load_bytes(target: Target, gpus: int | None = None) -> int | None:
     """Free bytes per GPU before loading: the target's stated figure, or its memory less
-    ``PRELOAD_OVERHEAD_MIB``; None when the memory is unknown."""
+    the assumed overhead for ``gpus`` GPUs of the node (all of them when not given); None
+    when the memory is unknown."""
     if target.before_load_mib is not None:
         return target.before_load_mib * (1 << 20)
     if target.memory_mib is None:
         return None
-    return max(0, target.memory_mib - PRELOAD_OVERHEAD_MIB) * (1 << 20)
+    spanned = target.gpu_count if gpus is None else min(gpus, target.gpu_count)
+    return max(0, target.memory_mib - preload_overhead_mib(spanned)) * (1 << 20)
 
 
 @per_object

@@ -90,7 +90,7 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     from launchplan.memory.weights import weights_per_gpu
 
     target = result.record.target
-    before = before_load_bytes(target)
+    before = before_load_bytes(target, _node_gpus(result))
     if before is None or target.memory_mib is None:
         return None
     fraction = _fraction(result.value("mem_fraction_static"))
@@ -136,6 +136,14 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         kv_pool_bytes=min(pool.kv_budget_bytes, int(tokens * per_token)),
         problem=None if tokens > 0 else "the KV pool holds no token",
         extra=extra, steps=pool.steps, caveats=tuple(weights.caveats) + tuple(pool.caveats))
+
+
+def _node_gpus(result: Result) -> int:
+    """GPUs the launch spans on one node (its ranks talk to each other's buffers)."""
+    from launchplan.checks.launch_requirements import gpus_used
+    from launchplan.checks.predicates import Plan
+
+    return max(1, gpus_used(Plan(result))[1])
 
 
 def _fraction(value: Any) -> float | None:
