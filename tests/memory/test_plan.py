@@ -137,3 +137,32 @@ def test_the_assumed_overhead_grows_with_the_gpus_a_launch_spans():
     memory = get_target("h100").memory_mib
     assert one.before_load_bytes == (memory - preload_overhead_mib(1)) << 20
     assert eight.before_load_bytes == (memory - preload_overhead_mib(8)) << 20
+
+
+def test_remembered_plans_equal_fresh_ones_on_sampled_points():
+    """The early cut-off (a plan reused when every value it read is unchanged) never hands
+    one launch another's plan: 400 sampled points, each against a fresh computation."""
+    from launchplan.checks.runner import point_resolver
+    from launchplan.checks.space import Space, default_models, parse_axis
+    from launchplan.errors import LaunchplanError
+    from launchplan.facts.targets import CATALOG
+    from launchplan.memory import plan as memory
+
+    space = Space(list(CATALOG), default_models(),
+                  axes=[parse_axis("mem_fraction_static=unset,0.7,0.9"),
+                        parse_axis("max_total_tokens=unset,50000")])
+    points = space.sample(400, 11)
+    resolve_point = point_resolver("default")
+    compared = 0
+    for point in points:
+        try:
+            result = resolve_point(point)
+        except LaunchplanError:
+            continue
+        remembered = memory.memory_plan(result)
+        fresh = memory._plan(result, DEFAULT_REQUEST_TOKENS)
+        assert (remembered is None) == (fresh is None), point
+        if fresh is not None:
+            assert remembered.to_dict() == fresh.to_dict(), point
+            compared += 1
+    assert compared > 150

@@ -63,8 +63,10 @@ class Result:
 
     def value_at(self, dotted: str) -> Any:
         """``value`` along a dotted path: ``cuda_graph_config.prefill.backend``."""
+        if "." not in dotted:
+            return self.value(dotted)
         head, _, path = dotted.partition(".")
-        return _dig(self.value(head), path.split(".")) if path else self.value(head)
+        return _dig(self.value(head), path.split("."))
 
     def chain(self, name: str) -> list[Declaration]:
         """Every declaration of ``name``, oldest first."""

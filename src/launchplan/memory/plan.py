@@ -80,8 +80,69 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     cache = result.extras
     key = ("memory", request_tokens)
     if key not in cache:
-        cache[key] = _plan(result, request_tokens)
+        cache[key] = _remembered(result, request_tokens)
     return cache[key]
+
+
+# --- early cut-off: a plan is reused when every value it read is unchanged -----------------
+
+#: (target, model, draft ids, compat, env, request size) -> [(objects, reads, plan)]
+_MEMO: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], dict[str, Any], Any]]] = {}
+_MEMO_KEYS = 1024  # bounded: oldest keys go first
+_MEMO_VARIANTS = 16  # plans kept per key (launches that differ in the values read)
+
+
+def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
+    """``_plan``, remembered by the values it read (like a build system's early cut-off):
+    ``check`` and ``sweep`` resolve thousands of points that differ only in fields the
+    memory plan never reads."""
+    record = result.record
+    objects = (record.target, record.model, record.draft)
+    key = (*map(id, objects), record.compat, tuple(sorted(record.env.items())),
+           request_tokens)
+    entries = _MEMO.get(key)
+    if entries is not None:
+        value_at = result.value_at
+        for kept, reads, plan in entries:
+            if kept[0] is objects[0] and kept[1] is objects[1] and kept[2] is objects[2]:
+                for name, value in reads.items():
+                    now = value_at(name)
+                    if now is not value and (type(now) is not type(value) or now != value):
+                        break
+                else:
+                    return plan
+    reader = _Reading(result)
+    plan = _plan(reader, request_tokens)  # type: ignore[arg-type]
+    if entries is None:
+        if len(_MEMO) >= _MEMO_KEYS:
+            del _MEMO[next(iter(_MEMO))]
+        entries = _MEMO[key] = []
+    entries.insert(0, (objects, reader.reads, plan))
+    del entries[_MEMO_VARIANTS:]
+    return plan
+
+
+class _Reading:
+    """A result as the memory modules read it, remembering every value they asked for."""
+
+    def __init__(self, result: Result) -> None:
+        self._result = result
+        self.record = result.record
+        self.extras = result.extras
+        self.reads: dict[str, Any] = {}
+
+    def value(self, name: str) -> Any:
+        value = self._result.value(name)
+        self.reads[name] = value
+        return value
+
+    def value_at(self, dotted: str) -> Any:
+        value = self._result.value_at(dotted)
+        self.reads[dotted] = value
+        return value
+
+    def __getitem__(self, name: str) -> Any:
+        return self.value(name)
 
 
 def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
