@@ -167,6 +167,9 @@ class _Plan:
             out.append(f"{model.arch0} pools are not modelled")
         if self.spec in ("DFLASH", "DSPARK"):
             out.append(f"{self.spec} draft pools are not modelled")
+        if self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
+            out.append("post-capture KV sizing is on: SGLang shrinks this pool again after "
+                       "capturing CUDA graphs, by what the graphs took")
         if self.v("disaggregation_mode") == "decode":
             out.append("PD decode: the pre-allocated transfer slots are not modelled")
         return out
