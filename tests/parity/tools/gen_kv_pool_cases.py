@@ -22,6 +22,10 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 BUNDLED = os.path.join(ROOT, "src", "launchplan", "facts", "data", "models")
+#: Test-only model configs (architectures no bundled model has yet), named by their path
+#: from the repository root. qwen3-coder-next: Qwen/Qwen3-Coder-Next's config.json (the
+#: fields that shape its memory; quantization_config left out), a gated-delta-net hybrid.
+FIXTURES = os.path.join("tests", "parity", "data", "models")
 MIB = 1 << 20
 GIB = 1 << 30
 MEM_MIB = {"a100": 81920, "h100": 81559, "h200": 143771, "b200": 183359, "mi300x": 196592,
@@ -31,11 +35,12 @@ DRAFT_ARCHS = ("LlamaForCausalLMEagle", "LlamaForCausalLMEagle3")
 
 def _configs() -> dict[str, dict]:
     out = {}
-    for name in sorted(os.listdir(BUNDLED)):
-        path = os.path.join(BUNDLED, name, "config.json")
-        if os.path.isfile(path):
-            with open(path) as f:
-                out[name] = json.load(f)
+    for folder, prefix in ((BUNDLED, ""), (os.path.join(ROOT, FIXTURES), FIXTURES + "/")):
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name, "config.json")
+            if os.path.isfile(path):
+                with open(path) as f:
+                    out[prefix + name] = json.load(f)
     return out
 
 
@@ -78,7 +83,8 @@ def generate() -> list[dict]:
             nonlocal k
             share = shares[k % len(shares)] if share is None else share
             k += 1
-            cases.append(_case(f"kv/{model}/{platform}/{detail}", platform, model, argv,
+            label = model.rsplit("/", 1)[-1]
+            cases.append(_case(f"kv/{label}/{platform}/{detail}", platform, model, argv,
                                share, env=env))
 
         for dtype in ("auto", "fp8_e4m3", "fp8_e5m2"):
@@ -134,6 +140,21 @@ def generate() -> list[dict]:
                     ["--tp-size", 2, "--kv-cache-dtype", "fp8_e4m3",
                      "--speculative-algorithm", algo, "--speculative-draft-model-path", draft])
             add("eagle-no-draft-path", "h100", ["--speculative-algorithm", "EAGLE"])
+        if "linear_num_value_heads" in text:  # gated delta net: the state cache
+            add("mamba-no-radix-mrr32", "h100", ["--disable-radix-cache",
+                                                 "--max-running-requests", 32])
+            add("mamba-max-cache200", "h100", ["--max-mamba-cache-size", 200])
+            add("mamba-max-cache200-dp", "h200", ["--max-mamba-cache-size", 200, "--tp-size",
+                                                  4, "--dp-size", 2, "--enable-dp-attention"])
+            add("mamba-ratio0.5", "h200", ["--mamba-full-memory-ratio", 0.5])
+            add("mamba-ssm-bf16", "h100", ["--mamba-ssm-dtype", "bfloat16"])
+            for strategy in ("no_buffer", "extra_buffer", "extra_buffer_lazy"):
+                add(f"mamba-{strategy}", "b200", ["--mamba-radix-cache-strategy", strategy,
+                                                  "--tp-size", 2])
+            add("mamba-no-overlap", "h100", ["--disable-overlap-schedule"])
+            add("mamba-env-conv-fp32", "h100", [], env={"SGLANG_MAMBA_CONV_DTYPE": "float32"})
+            add("mamba-skip-decode-lock", "h100", [],
+                env={"SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK": "1"})
         if _hybrid_swa(config):
             for ratio in (0.5, 0.1):
                 add(f"swa-ratio{ratio}", "h100", ["--swa-full-tokens-ratio", ratio])

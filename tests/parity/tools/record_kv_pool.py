@@ -65,7 +65,10 @@ def _oracle():
 
 
 def _model_path(name: str) -> str:
-    return name if os.path.isabs(name) else os.path.join(BUNDLED, name)
+    """A bundled model's name, or a test fixture's path from the repository root."""
+    if os.path.isabs(name):
+        return name
+    return os.path.join(ROOT, name) if "/" in name else os.path.join(BUNDLED, name)
 
 
 # ---------------------------- one case (in the forked child) ------------------------------
@@ -217,7 +220,15 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
         try:
             configurator = create_memory_pool_configurator(kvc)
             partial["kv_bytes_per_token"] = _cell(configurator)
-            partial["kv_budget_bytes"] = kvc._profile_available_bytes(pre)
+            # Profiling has side effects (it settles max_mamba_cache_size), so it runs once,
+            # inside SGLang's own sequence; the budget it returns is noted on the way out.
+            profile = KVCacheConfigurator._profile_available_bytes
+
+            def noted(self, pre_model_load_memory):
+                partial["kv_budget_bytes"] = profile(self, pre_model_load_memory)
+                return partial["kv_budget_bytes"]
+
+            KVCacheConfigurator._profile_available_bytes = noted
             config = kvc._resolve_memory_pool_config(pre)
         except BaseException as e:  # noqa: BLE001 - SGLang refusing to start is an answer
             out["error"] = f"{type(e).__name__}: {e}"
@@ -244,6 +255,9 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
             swa_max_total_num_tokens=config.swa_max_total_num_tokens,
             max_running_requests=mrr,
             max_mamba_cache_size=get_schedule().max_mamba_cache_size,
+            mamba_state_bytes_per_slot=(
+                kvc.mambaish_config.mamba2_cache_params.mamba_cache_per_req
+                if kvc.mambaish_config is not None else None),
             sliding_window_size=kvc.sliding_window_size,
             eagle_draft_num_layers=aux.eagle_draft_num_layers,
             capture_bs=capture_bs,
