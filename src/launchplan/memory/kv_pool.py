@@ -28,6 +28,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
+from launchplan.facts.memo import per_object
 from launchplan.struct import Struct
 
 GIB = 1 << 30
@@ -194,6 +195,7 @@ def _kv_kind(flag: str, model: Any) -> str:
     return _KV_KIND.get(flag, "bfloat16")
 
 
+@per_object
 def _checkpoint_fp8_kv(model: Any) -> bool:
     """A ModelOpt checkpoint that declares an FP8 KV cache stores it in FP8 under ``auto``."""
     quant = model.quant_config or model.quantization_config or {}
@@ -229,6 +231,7 @@ def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
     return 0, draft
 
 
+@per_object
 def _attention_layers(model: Any) -> int:
     """``max(num_hidden_layers, num_attention_layers)``: loop models count each loop."""
     layers = int(model.num_hidden_layers or 0)
@@ -306,6 +309,7 @@ def _sizer(plan: _Plan) -> Any:
     return _Default(plan)
 
 
+@per_object
 def _layer_split(model: Any) -> tuple[list[int], list[int]]:
     """(SWA layer ids, full-attention layer ids) of a hybrid sliding-window model."""
     text = model.text_config
@@ -592,6 +596,7 @@ def _swa_kv_heads(model: Any, attn_tp: int) -> int:
     return max(1, int(total) // attn_tp)
 
 
+@per_object
 def _sliding_window(model: Any) -> int | None:
     window = model.sliding_window
     if window is None:
@@ -662,6 +667,7 @@ _STATE_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
 MAMBA_SLOTS_PER_REQUEST = 3
 
 
+@per_object
 def _is_gdn(model: Any) -> bool:
     """Qwen3-Next / Qwen3.5: gated-delta-net layers with a full-attention layer every
     ``full_attention_interval`` layers."""
@@ -669,6 +675,7 @@ def _is_gdn(model: Any) -> bool:
         "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe")
 
 
+@per_object
 def _gdn_layers(model: Any) -> tuple[list[int], list[int]]:
     """(linear-attention layer ids, full-attention layer ids)."""
     interval = int(model.text_config.get("full_attention_interval") or 1)
@@ -795,6 +802,11 @@ def _capture_sizes(plan: _Plan, max_reqs: int) -> list[int]:
         return []
     align = _graph_alignment(plan)
     limit = -(-max_reqs // align) * align
+    if align == 1:
+        kept = [bs for bs in sizes if bs <= limit]
+        if len(kept) < len(sizes):
+            kept.append(limit)
+        return sorted(set(kept))
     if max(sizes) > limit:
         sizes.append(limit)
     return sorted({bs for bs in sizes if bs % align == 0 and bs <= limit})
