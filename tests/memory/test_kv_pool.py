@@ -141,3 +141,26 @@ def test_steps_show_the_arithmetic_and_json_is_plain_data():
     assert p.steps[-1][1] == p.max_running_requests
     data = json.loads(json.dumps(p.as_json()))
     assert data["max_total_num_tokens"] == 5000 and data["kv_budget_bytes"] == p.kv_budget_bytes
+
+
+GDN = "tests/parity/data/models/qwen3-coder-next"  # a gated-delta-net hybrid (test fixture)
+
+
+def test_gdn_state_per_slot_follows_the_linear_layers():
+    p = pool(model=GDN, weights=40 * GIB)
+    # 36 linear layers: conv window (2 x 16 x 128 + 32 x 128) x 3 in bf16,
+    # state 32 x 128 x 128 in fp32
+    assert p.mamba_state_bytes_per_slot == ((2 * 16 * 128 + 32 * 128) * 3 * 2
+                                            + 32 * 128 * 128 * 4) * 36
+    # only the 12 full-attention layers hold KV: 2 KV heads x (256 + 256) x 2 B
+    assert p.kv_bytes_per_token == 12 * 2 * 512 * 2
+    assert p.max_running_requests <= p.max_mamba_cache_size
+    tp4 = pool(["--tp-size", "4"], model=GDN, weights=10 * GIB)
+    assert tp4.mamba_state_bytes_per_slot * 4 == p.mamba_state_bytes_per_slot
+
+
+def test_gdn_state_slots_can_be_asked_for():
+    p = pool(["--max-mamba-cache-size", "200"], model=GDN, weights=40 * GIB)
+    assert p.max_mamba_cache_size == 200
+    free = pool(model=GDN, weights=40 * GIB)
+    assert p.max_total_num_tokens != free.max_total_num_tokens

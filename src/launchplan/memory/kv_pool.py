@@ -11,9 +11,11 @@ batch sizes above it are dropped.
 Modelled: MHA/GQA (KV heads sharded over attention-TP, one per rank at least), MLA
 (``kv_lora_rank + qk_rope_head_dim``; DSA's scaled FP8 layout and indexer bytes), hybrid
 sliding-window pools (full/SWA split by ``--swa-full-tokens-ratio``, or the request-capped
-SWA pool), FP8, MXFP8 and FP4 KV caches with their scale bytes, and the EAGLE/MTP draft's
-KV charged to the target's bytes per token. Not modelled (``caveats`` says so when a plan
-needs them): Mamba/linear-attention state pools, unified memory pools, DeepSeek-V4,
+SWA pool), FP8, MXFP8 and FP4 KV caches with their scale bytes, the EAGLE/MTP draft's KV
+charged to the target's bytes per token, and the gated-delta-net state pools of Qwen3-Next
+and Qwen3.5 (a share of the budget set aside per request slot, before the KV pool). Not
+modelled (``caveats`` says so when a plan needs them): other Mamba/linear-attention state
+pools (Mamba2, KDA, lightning), unified memory pools, DeepSeek-V4,
 MiniMax sparse and QSA pools, KV-cache sharding, pipeline-parallel layer splits, DFLASH
 drafts and post-capture resizing (off by default in 0.5.23).
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
+from launchplan.facts.memo import per_object
 from launchplan.struct import Struct
 
 GIB = 1 << 30
@@ -76,6 +79,8 @@ class KvPool(Struct):
     full_bytes_per_token: int | None = None  # hybrid SWA: bytes of one full-pool token
     swa_bytes_per_token: int | None = None  # hybrid SWA: bytes of one SWA-pool token
     draft_layers: int = 0  # draft KV layers charged to each token (EAGLE/MTP)
+    mamba_state_bytes_per_slot: int | None = None  # linear-attention state of one request
+    max_mamba_cache_size: int | None = None  # request slots of linear-attention state
     capture_bs: tuple[int, ...] = ()  # decode CUDA-graph batch sizes that survive
     steps: tuple[tuple[str, Any], ...] = ()  # (label, value): the arithmetic, in order
     caveats: tuple[str, ...] = ()
@@ -102,12 +107,13 @@ def kv_pool(result: Any, *, weights_bytes: int, before_load_bytes: int,
     caveats = plan.caveats()
     if gpu_bytes is not None:
         steps.append(("gpu memory (bytes)", gpu_bytes))
-    budget = _budget(plan, before_load_bytes, weights_bytes, steps)
+    mamba = _GdnState(plan) if _is_gdn(plan.model) else None
+    budget = _budget(plan, before_load_bytes, weights_bytes, steps, mamba)
     sizer = _sizer(plan)
     steps.extend(sizer.describe())
     pool = sizer.size(budget, steps)
     capacity = pool["max_total_num_tokens"]
-    max_reqs = _max_running_requests(plan, capacity, steps)
+    max_reqs = _max_running_requests(plan, capacity, steps, mamba)
     capture = _capture_sizes(plan, max_reqs)
     return KvPool(
         configurator=sizer.name, kv_dtype=plan.kv_kind, kv_bytes_per_token=sizer.cell,
@@ -117,7 +123,10 @@ def kv_pool(result: Any, *, weights_bytes: int, before_load_bytes: int,
         full_max_total_num_tokens=pool.get("full"), swa_max_total_num_tokens=pool.get("swa"),
         full_bytes_per_token=getattr(sizer, "full_bytes", None),
         swa_bytes_per_token=getattr(sizer, "swa_bytes", None),
-        draft_layers=plan.draft_layers, capture_bs=tuple(capture), steps=tuple(steps),
+        draft_layers=plan.draft_layers,
+        mamba_state_bytes_per_slot=mamba.per_slot if mamba else None,
+        max_mamba_cache_size=mamba.slots if mamba else None,
+        capture_bs=tuple(capture), steps=tuple(steps),
         caveats=tuple(caveats))
 
 
@@ -154,9 +163,12 @@ class _Plan:
     def caveats(self) -> list[str]:
         v, model = self.v, self.model
         out = []
-        if model.is_hybrid_linear:
-            out.append("Mamba/linear-attention state pools are not modelled: the KV figures "
-                       "leave out the state memory SGLang sets aside per request slot")
+        if model.is_hybrid_linear and not _is_gdn(model):
+            out.append(f"{model.linear_attn_kind} linear-attention state pools are not "
+                       "modelled: the KV figures leave out the state memory SGLang sets "
+                       "aside per request slot")
+        if model.is_hybrid_linear and v("enable_linear_replayssm_spec"):
+            out.append("ReplaySSM speculative state rings are not modelled")
         if v("enable_unified_memory"):
             out.append("unified memory pools are not modelled")
         if self.pp > 1:
@@ -167,6 +179,9 @@ class _Plan:
             out.append(f"{model.arch0} pools are not modelled")
         if self.spec in ("DFLASH", "DSPARK"):
             out.append(f"{self.spec} draft pools are not modelled")
+        if self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
+            out.append("post-capture KV sizing is on: SGLang shrinks this pool again after "
+                       "capturing CUDA graphs, by what the graphs took")
         if self.v("disaggregation_mode") == "decode":
             out.append("PD decode: the pre-allocated transfer slots are not modelled")
         return out
@@ -180,6 +195,7 @@ def _kv_kind(flag: str, model: Any) -> str:
     return _KV_KIND.get(flag, "bfloat16")
 
 
+@per_object
 def _checkpoint_fp8_kv(model: Any) -> bool:
     """A ModelOpt checkpoint that declares an FP8 KV cache stores it in FP8 under ``auto``."""
     quant = model.quant_config or model.quantization_config or {}
@@ -215,6 +231,7 @@ def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
     return 0, draft
 
 
+@per_object
 def _attention_layers(model: Any) -> int:
     """``max(num_hidden_layers, num_attention_layers)``: loop models count each loop."""
     layers = int(model.num_hidden_layers or 0)
@@ -234,7 +251,8 @@ def _f32(value: int) -> float:
 
 # --- the budget -------------------------------------------------------------------------------
 
-def _budget(plan: _Plan, before: int, weights: int, steps: list) -> int:
+def _budget(plan: _Plan, before: int, weights: int, steps: list,
+            mamba: _GdnState | None = None) -> int:
     shared = plan.world > 1  # the MIN all-reduce passes the byte count through float32
     before_gib = (_f32(before) if shared else before) / GIB
     after = before - weights
@@ -250,6 +268,8 @@ def _budget(plan: _Plan, before: int, weights: int, steps: list) -> int:
     ])
     if mm_gib:
         steps.append(("multimodal reserve (GiB)", mm_gib))
+    if mamba is not None:
+        rest = mamba.reserve(rest, steps)
     if rest <= 0:
         need = 1 - after_gib / before_gib if before_gib else 1.0
         raise NotEnoughMemory(
@@ -289,6 +309,7 @@ def _sizer(plan: _Plan) -> Any:
     return _Default(plan)
 
 
+@per_object
 def _layer_split(model: Any) -> tuple[list[int], list[int]]:
     """(SWA layer ids, full-attention layer ids) of a hybrid sliding-window model."""
     text = model.text_config
@@ -381,7 +402,8 @@ class _Default:
     def __init__(self, plan: _Plan) -> None:
         self.plan = plan
         model = plan.model
-        self.layers = layers = _attention_layers(model)
+        self.layers = layers = (len(_gdn_layers(model)[1]) if _is_gdn(model)
+                                else _attention_layers(model))
         kv = plan.kv_bytes
         self.parts: list[tuple[str, Any]] = []
         if model.is_mla:
@@ -428,6 +450,11 @@ class _Default:
 
     def size(self, budget: int, steps: list) -> dict[str, int]:
         page = self.plan.page
+        if not self.cell:  # no KV layers at all: the pool only indexes requests' tokens
+            tokens = (self.plan.v("max_total_tokens") or int(self.plan.model.context_len))
+            tokens = tokens // page * page
+            steps.append(("no KV layers: tokens = --max-total-tokens or the context", tokens))
+            return {"max_total_num_tokens": tokens}
         tokens = budget // self.cell // page * page
         steps.append((f"tokens = budget // bytes per token, page-aligned ({page})", tokens))
         cap = self.plan.v("max_total_tokens")
@@ -569,6 +596,7 @@ def _swa_kv_heads(model: Any, attn_tp: int) -> int:
     return max(1, int(total) // attn_tp)
 
 
+@per_object
 def _sliding_window(model: Any) -> int | None:
     window = model.sliding_window
     if window is None:
@@ -631,9 +659,114 @@ def _spec_alloc_per_decode(plan: _Plan, steps: int, topk: int, draft_tokens: int
     return max(pages_per_branch * page * topk, draft_tokens)
 
 
+# --- linear-attention state (gated delta net) -----------------------------------------------
+
+_STATE_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
+#: Request slots of state per running request with the radix cache on (two more for the
+#: overlapped extra buffer); one without it.
+MAMBA_SLOTS_PER_REQUEST = 3
+
+
+@per_object
+def _is_gdn(model: Any) -> bool:
+    """Qwen3-Next / Qwen3.5: gated-delta-net layers with a full-attention layer every
+    ``full_attention_interval`` layers."""
+    return model.linear_attn_kind == "gdn" and model.text_model_type in (
+        "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe")
+
+
+@per_object
+def _gdn_layers(model: Any) -> tuple[list[int], list[int]]:
+    """(linear-attention layer ids, full-attention layer ids)."""
+    interval = int(model.text_config.get("full_attention_interval") or 1)
+    layers = range(int(model.num_hidden_layers or 0))
+    return ([i for i in layers if (i + 1) % interval],
+            [i for i in layers if (i + 1) % interval == 0])
+
+
+class _GdnState:
+    """The per-request recurrent state of every linear-attention layer: a causal-conv
+    window over q, k and v and a (value heads x v dim x k dim) state matrix, head-sharded
+    over attention TP. SGLang gives it ``mamba_full_memory_ratio / (1 + ratio)`` of the
+    budget (or as many slots as asked), before the KV pool takes the rest."""
+
+    def __init__(self, plan: _Plan) -> None:
+        self.plan = plan
+        v, text = plan.v, plan.model.text_config
+        tp = plan.tp if v("enable_cp_tp_group_sharing") else plan.attn_tp
+        k_heads = int(text.get("linear_num_key_heads", 16))
+        v_heads = int(text.get("linear_num_value_heads", 32))
+        k_dim = int(text.get("linear_key_head_dim", 128))
+        v_dim = int(text.get("linear_value_head_dim", 128))
+        kernel = int(text.get("linear_conv_kernel_dim", 4))
+        groups = k_heads if k_heads % tp == 0 else k_heads + (tp - k_heads)
+        conv = (v_heads * v_dim + 2 * groups * k_dim) // tp * (kernel - 1)
+        temporal = v_heads // tp * v_dim * k_dim
+        env = plan.env
+        conv_dtype = env.get("SGLANG_MAMBA_CONV_DTYPE", "bfloat16")
+        ssm_dtype = (v("mamba_ssm_dtype") or env.get("SGLANG_MAMBA_SSM_DTYPE")
+                     or text.get("mamba_ssm_dtype") or "float32")
+        self.layers = len(_gdn_layers(plan.model)[0])
+        self.per_slot = (conv * _STATE_DTYPE_BYTES.get(conv_dtype, 2)
+                         + temporal * _STATE_DTYPE_BYTES.get(ssm_dtype, 4)) * self.layers
+        self.ratio = self._slots_per_request()
+        self.slots = 0
+
+    def _slots_per_request(self) -> int:
+        v = self.plan.v
+        if v("disable_radix_cache"):
+            return 1
+        skip_lock = self.plan.result.record.env_flag("SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK")
+        base = MAMBA_SLOTS_PER_REQUEST - (1 if skip_lock else 0)
+        strategy = v("mamba_radix_cache_strategy")
+        if strategy in ("extra_buffer", "extra_buffer_lazy"):
+            if strategy == "extra_buffer_lazy":
+                return base + 1
+            return base + (1 if v("disable_overlap_schedule") else 2)
+        return base + (1 if skip_lock else 0)
+
+    def reserve(self, rest_gib: float, steps: list) -> float:
+        """Set the slot count and return what is left for the KV pool (GiB)."""
+        v, plan = self.plan.v, self.plan
+        per_slot = self.per_slot
+        draft_tokens = v("speculative_num_draft_tokens")
+        spec = plan.spec is not None and v("disaggregation_mode") != "prefill"
+        asked_reqs = v("max_running_requests")
+        steps.append((f"linear-attention state per request slot ({self.layers} layers, bytes)",
+                      per_slot))
+        if v("max_mamba_cache_size") is not None:
+            self.slots = int(v("max_mamba_cache_size")) // plan.attn_dp
+            if spec:
+                reqs = min(max(1, int(asked_reqs) // plan.attn_dp), self.slots // self.ratio)
+                rest_gib -= per_slot * (reqs + 1) * draft_tokens / GIB
+        elif v("disable_radix_cache") and asked_reqs is not None:
+            self.slots = max(1, int(asked_reqs) // plan.attn_dp)
+            if spec:
+                rest_gib -= per_slot * (self.slots + 1) * draft_tokens / GIB
+        else:
+            share = float(v("mamba_full_memory_ratio"))
+            budget = rest_gib * share / (1 + share) * GIB
+            if spec:
+                tokens = draft_tokens
+                self.slots = int((budget - per_slot * (1 + tokens))
+                                 // (per_slot * (1 + tokens / self.ratio)))
+                reqs = min(max(1, int(asked_reqs) // plan.attn_dp), self.slots // self.ratio)
+                rest_gib -= per_slot * (reqs + 1) * tokens / GIB
+            else:
+                self.slots = int((budget - per_slot) // per_slot)
+        if self.slots <= 0:
+            raise NotEnoughMemory(
+                "not enough memory for the linear-attention state cache: lower "
+                "--max-running-requests or raise --mem-fraction-static")
+        steps.append(("state slots (max_mamba_cache_size)", self.slots))
+        rest_gib -= (self.slots + 1) * per_slot / GIB
+        return rest_gib
+
+
 # --- requests and graphs ----------------------------------------------------------------------
 
-def _max_running_requests(plan: _Plan, capacity: int, steps: list) -> int:
+def _max_running_requests(plan: _Plan, capacity: int, steps: list,
+                          mamba: _GdnState | None = None) -> int:
     context = int(plan.model.context_len)
     estimate = int(capacity / context * REQ_ESTIMATE_PER_CONTEXT)
     estimate = max(min(estimate, REQ_ESTIMATE_MAX), REQ_ESTIMATE_MIN)
@@ -647,6 +780,17 @@ def _max_running_requests(plan: _Plan, capacity: int, steps: list) -> int:
         reqs = min(estimate, capacity // 2)
         steps.append((f"max_running_requests = min(tokens / context {context} x 512 "
                       "in [2048, 4096], tokens // 2)", reqs))
+    if mamba is not None:
+        cap = mamba.slots // mamba.ratio
+        if cap < reqs:
+            reqs = cap
+            steps.append((f"capped by the state slots: {mamba.slots} // {mamba.ratio} per "
+                          "request", reqs))
+        if reqs <= 0:
+            raise NotEnoughMemory(
+                f"the linear-attention state cache ({mamba.slots} slots, {mamba.ratio} per "
+                "request) cannot serve one request: lower --max-running-requests or raise "
+                "--mem-fraction-static")
     return reqs
 
 

@@ -1,0 +1,95 @@
+"""SGLang 0.5.23's own KV-pool sizing, recorded per case: launchplan must agree exactly.
+
+The cases (``data/kv-pool-cases.json``) and SGLang's answers (``data/results-kv-pool.jsonl``)
+come from ``tools/record_kv_pool.py``, which runs SGLang's ``KVCacheConfigurator`` on each
+resolved launch with the case's memory figures. Bytes per token, ``max_total_num_tokens``
+and ``max_running_requests`` must match exactly, and so must the budget, the SWA split and
+the surviving decode CUDA-graph batch sizes. Where SGLang refuses the launch while resolving
+it, launchplan must refuse it too; where it refuses to start for want of memory, launchplan
+must say the launch does not fit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from launchplan.errors import InputError, Refusal
+from launchplan.facts.targets import get_target, with_overrides
+from launchplan.memory.kv_pool import NotEnoughMemory, kv_pool
+from launchplan.planner import resolve
+from tests.parity.oracle_cases import AGREEMENT
+
+DATA = Path(__file__).with_name("data")
+ROOT = Path(__file__).resolve().parents[2]
+CASES = DATA / "kv-pool-cases.json"
+RESULTS = DATA / "results-kv-pool.jsonl"
+#: Cases recorded; a smaller number means the recording lost cases.
+EXPECTED_CASES = 339
+FIELDS = ("kv_bytes_per_token", "max_total_num_tokens", "max_running_requests",
+          "kv_budget_bytes", "full_max_total_num_tokens", "swa_max_total_num_tokens",
+          "max_mamba_cache_size", "capture_bs")
+
+
+def _load() -> list[tuple[dict, dict]]:
+    # A missing recording is a failure, not a skip: the suite must not pass empty.
+    cases = json.loads(CASES.read_text())
+    results = {}
+    for line in RESULTS.read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            results[row["name"]] = row
+    return [(case, results[case["name"]]) for case in cases if case["name"] in results]
+
+
+PAIRS = _load() if CASES.exists() and RESULTS.exists() else []
+
+
+def test_recordings_present_and_complete():
+    assert CASES.exists(), f"missing {CASES}: run tests/parity/tools/record_kv_pool.py"
+    assert RESULTS.exists(), f"missing {RESULTS}: run tests/parity/tools/record_kv_pool.py"
+    assert len(PAIRS) == EXPECTED_CASES
+    assert sum(1 for _, r in PAIRS if r["ok"]) >= EXPECTED_CASES * 3 // 4
+    broken = [c["name"] for c, r in PAIRS if r.get("stage") == "harness"]
+    assert not broken, f"the recording failed on {broken}: record again"
+
+
+def _plan(case: dict):
+    target = get_target(case["platform"])
+    over = case.get("platform_overrides") or {}
+    target = with_overrides(target, memory_mib=over.get("mem_mib"),
+                            cuda_version=over.get("cuda"), gpu_count=over.get("gpus"))
+    model = case["model"]  # a bundled name, or a test fixture's path from the repository root
+    model = str(ROOT / model) if "/" in model else model
+    return resolve([str(a) for a in case["argv"]], gpu=target, model_path=model,
+                   compat="0.5.23", env=case.get("env"))
+
+
+@pytest.mark.parametrize(("case", "expected"), PAIRS, ids=[c["name"] for c, _ in PAIRS])
+def test_kv_pool_agrees_with_sglang(case, expected):
+    if expected["stage"] == "resolve":
+        with pytest.raises((Refusal, InputError)):
+            _plan(case)
+        return
+    assert expected["stage"] in ("sizing", "done"), expected["error"]
+    result = _plan(case)
+    args = dict(weights_bytes=case["weights_bytes"], before_load_bytes=case["before_load_bytes"])
+    if not expected["ok"]:
+        with pytest.raises(NotEnoughMemory):
+            kv_pool(result, **args)
+        return
+    pool = kv_pool(result, **args).as_json()
+    want = expected["result"]
+    wrong = {}
+    for field in FIELDS + ("mamba_state_bytes_per_slot",):
+        if field not in want:
+            continue
+        stats = AGREEMENT[("kv-pool", field)]
+        stats[1] += 1
+        if pool[field] == want[field]:
+            stats[0] += 1
+        else:
+            wrong[field] = {"sglang": want[field], "launchplan": pool[field]}
+    assert not wrong, wrong

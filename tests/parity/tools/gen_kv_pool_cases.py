@@ -1,0 +1,175 @@
+"""The KV-pool parity cases: every bundled model under the launches that change its pool.
+
+Used by ``record_kv_pool.py --generate`` (which writes ``tests/parity/data/kv-pool-cases.json``);
+rerun it after adding models under ``src/launchplan/facts/data/models/`` and record again.
+
+Per model: every KV dtype the model's attention can take (auto, bf16, fp8_e4m3, fp8_e5m2 at
+tp 1/2/4/8; nvfp4, fp4_mx_block16 and mxfp8 on a B200), page sizes, ``--max-total-tokens``
+and ``--max-running-requests`` caps, a short context, attention DP, small and exhausted
+budgets, and the speculative launches it supports (EAGLE/EAGLE3 with the bundled Llama
+drafts, MTP/NEXTN for models with next-token layers). Hybrid sliding-window models add
+the SWA ratio, the request-capped SWA pool and ``--disable-hybrid-swa-memory``.
+
+The memory figures are inputs, not claims about a real launch: ``before_load_bytes`` is the
+GPU's memory less a nominal 1.5 GiB of context and buffers, ``weights_bytes`` a share of it
+chosen per case so that budgets of every size (and a few non-positive ones) occur.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+BUNDLED = os.path.join(ROOT, "src", "launchplan", "facts", "data", "models")
+#: Test-only model configs (architectures no bundled model has yet), named by their path
+#: from the repository root. qwen3-coder-next: Qwen/Qwen3-Coder-Next's config.json (the
+#: fields that shape its memory; quantization_config left out), a gated-delta-net hybrid.
+FIXTURES = os.path.join("tests", "parity", "data", "models")
+MIB = 1 << 20
+GIB = 1 << 30
+MEM_MIB = {"a100": 81920, "h100": 81559, "h200": 143771, "b200": 183359, "mi300x": 196592,
+           "rtx5090": 32607}
+DRAFT_ARCHS = ("LlamaForCausalLMEagle", "LlamaForCausalLMEagle3")
+
+
+def _configs() -> dict[str, dict]:
+    out = {}
+    for folder, prefix in ((BUNDLED, ""), (os.path.join(ROOT, FIXTURES), FIXTURES + "/")):
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name, "config.json")
+            if os.path.isfile(path):
+                with open(path) as f:
+                    out[prefix + name] = json.load(f)
+    return out
+
+
+def _text(config: dict) -> dict:
+    return config.get("text_config") or config
+
+
+def _case(name, platform, model, argv, share, *, env=None):
+    before = MEM_MIB[platform] * MIB - 1536 * MIB
+    case = {"name": name, "platform": platform, "model": model, "argv": list(argv),
+            "before_load_bytes": before, "weights_bytes": int(before * share)}
+    if env:
+        case["env"] = env
+    return case
+
+
+def _tp_sizes(config: dict) -> list[int]:
+    text = _text(config)
+    heads = text.get("num_attention_heads") or 1
+    return [tp for tp in (1, 2, 4, 8) if heads % tp == 0]
+
+
+def _is_mla(config: dict) -> bool:
+    return _text(config).get("kv_lora_rank") is not None
+
+
+def generate() -> list[dict]:
+    configs = _configs()
+    drafts = {n for n, c in configs.items() if set(c.get("architectures") or ()) & set(DRAFT_ARCHS)}
+    cases: list[dict] = []
+    shares = (0.12, 0.35, 0.55, 0.2, 0.7, 0.45, 0.28, 0.6)
+    for model, config in configs.items():
+        if model in drafts:
+            continue
+        text = _text(config)
+        tps = _tp_sizes(config)
+        k = 0
+
+        def add(detail, platform, argv, share=None, env=None, model=model):
+            nonlocal k
+            share = shares[k % len(shares)] if share is None else share
+            k += 1
+            label = model.rsplit("/", 1)[-1]
+            cases.append(_case(f"kv/{label}/{platform}/{detail}", platform, model, argv,
+                               share, env=env))
+
+        for dtype in ("auto", "fp8_e4m3", "fp8_e5m2"):
+            for tp in tps:
+                add(f"{dtype}/tp{tp}", "h100", ["--tp-size", tp, "--kv-cache-dtype", dtype],
+                    shares[(k + tp) % len(shares)] / tp)
+        add("bf16/tp1", "a100", ["--kv-cache-dtype", "bf16"])
+        if (config.get("quantization_config") or {}).get("quant_method") != "mxfp4":
+            # (SGLang has no MXFP4 weights on ROCm: such a launch fails before the KV pool)
+            add("auto/mi300x/tp2", "mi300x",
+                ["--tp-size", min(2, tps[-1]), "--kv-cache-dtype", "fp8_e4m3"])
+        for dtype in ("nvfp4", "fp4_mx_block16"):
+            for tp in tps[:2]:
+                add(f"{dtype}/tp{tp}", "b200", ["--tp-size", tp, "--kv-cache-dtype", dtype])
+        if not _is_mla(config):
+            add("mxfp8/fa4", "b200", ["--kv-cache-dtype", "mxfp8", "--attention-backend", "fa4"])
+            add("nvfp4/flashinfer-prefill", "b200",
+                ["--kv-cache-dtype", "nvfp4", "--prefill-attention-backend", "flashinfer",
+                 "--decode-attention-backend", "trtllm_mha"])
+        for page in (16, 64):
+            add(f"page{page}", "h100",
+                ["--page-size", page, "--tp-size", tps[min(1, len(tps) - 1)]])
+        for cap in (4096, 200000, 10**8):
+            add(f"max-total-tokens{cap}", "h200", ["--max-total-tokens", cap])
+        for mrr in (7, 300, 5000):
+            add(f"max-running{mrr}", "h100", ["--max-running-requests", mrr])
+        add("cap3000-mrr5000", "h100", ["--max-total-tokens", 3000, "--max-running-requests", 5000])
+        add("context4096", "h100", ["--context-length", 4096])
+        add("context4096-page64", "b200", ["--context-length", 4096, "--page-size", 64,
+                                           "--kv-cache-dtype", "fp8_e4m3"])
+        add("mem-fraction0.6", "h100", ["--mem-fraction-static", 0.6])
+        add("tight-budget", "rtx5090", ["--mem-fraction-static", 0.9], share=0.82)
+        add("no-budget", "h100", ["--mem-fraction-static", 0.5], share=0.8)
+        if tps[-1] >= 8:
+            add("dp-attention", "h100", ["--tp-size", 8, "--dp-size", 8,
+                                         "--enable-dp-attention"], share=0.05)
+            add("dp-attention-dp2", "b200", ["--tp-size", 4, "--dp-size", 2,
+                                             "--enable-dp-attention"], share=0.1)
+        if text.get("num_nextn_predict_layers"):
+            for algo in ("EAGLE", "NEXTN"):
+                add(f"{algo.lower()}-mtp", "b200", ["--tp-size", tps[-1],
+                                                   "--speculative-algorithm", algo])
+            add("mtp-steps", "h200", ["--tp-size", tps[-1], "--speculative-algorithm", "EAGLE",
+                                      "--speculative-num-steps", 2,
+                                      "--speculative-eagle-topk", 1,
+                                      "--speculative-num-draft-tokens", 3])
+        if config.get("architectures", [None])[0] == "LlamaForCausalLM":
+            for draft in sorted(drafts):
+                algo = "EAGLE3" if "eagle3" in draft else "EAGLE"
+                add(f"{algo.lower()}-{draft}", "h100",
+                    ["--speculative-algorithm", algo, "--speculative-draft-model-path", draft])
+                add(f"{algo.lower()}-{draft}-tp2-fp8", "b200",
+                    ["--tp-size", 2, "--kv-cache-dtype", "fp8_e4m3",
+                     "--speculative-algorithm", algo, "--speculative-draft-model-path", draft])
+            add("eagle-no-draft-path", "h100", ["--speculative-algorithm", "EAGLE"])
+        if "linear_num_value_heads" in text:  # gated delta net: the state cache
+            add("mamba-no-radix-mrr32", "h100", ["--disable-radix-cache",
+                                                 "--max-running-requests", 32])
+            add("mamba-max-cache200", "h100", ["--max-mamba-cache-size", 200])
+            add("mamba-max-cache200-dp", "h200", ["--max-mamba-cache-size", 200, "--tp-size",
+                                                  4, "--dp-size", 2, "--enable-dp-attention"])
+            add("mamba-ratio0.5", "h200", ["--mamba-full-memory-ratio", 0.5])
+            add("mamba-ssm-bf16", "h100", ["--mamba-ssm-dtype", "bfloat16"])
+            for strategy in ("no_buffer", "extra_buffer", "extra_buffer_lazy"):
+                add(f"mamba-{strategy}", "b200", ["--mamba-radix-cache-strategy", strategy,
+                                                  "--tp-size", 2])
+            add("mamba-no-overlap", "h100", ["--disable-overlap-schedule"])
+            add("mamba-env-conv-fp32", "h100", [], env={"SGLANG_MAMBA_CONV_DTYPE": "float32"})
+            add("mamba-skip-decode-lock", "h100", [],
+                env={"SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK": "1"})
+        if _hybrid_swa(config):
+            for ratio in (0.5, 0.1):
+                add(f"swa-ratio{ratio}", "h100", ["--swa-full-tokens-ratio", ratio])
+            add("swa-request-cap", "h100", ["--disable-radix-cache",
+                                            "--max-running-requests", 64])
+            add("swa-request-cap-page64", "b200", ["--disable-radix-cache", "--page-size", 64,
+                                                   "--max-running-requests", 200])
+            add("swa-disabled", "h100", ["--disable-hybrid-swa-memory"])
+            add("swa-cap", "h100", ["--max-total-tokens", 50000])
+    return cases
+
+
+def _hybrid_swa(config: dict) -> bool:
+    return "sliding_attention" in (_text(config).get("layer_types") or ())
+
+
+if __name__ == "__main__":
+    print(len(generate()), "cases")
