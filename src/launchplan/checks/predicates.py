@@ -240,7 +240,14 @@ class Requirement:
         return self.needs.fields_for(values) or self.when.fields_for(values)
 
     def describe(self, values: Values) -> str:
-        return self.detail(values) if self.detail is not None else self.why
+        """The problem in this plan's numbers; the general ``why`` if they cannot be shown
+        (an integer too long to print, say)."""
+        if self.detail is None:
+            return self.why
+        try:
+            return self.detail(values)
+        except (ArithmeticError, ValueError, TypeError):
+            return self.why
 
     @property
     def fields(self) -> tuple[str, ...]:

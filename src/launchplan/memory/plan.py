@@ -112,7 +112,10 @@ def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
                 else:
                     return plan
     reader = _Reading(result)
-    plan = _plan(reader, request_tokens)  # type: ignore[arg-type]
+    try:
+        plan = _plan(reader, request_tokens)  # type: ignore[arg-type]
+    except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
+        plan = None
     if entries is None:
         if len(_MEMO) >= _MEMO_KEYS:
             del _MEMO[next(iter(_MEMO))]
@@ -154,6 +157,8 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     before = before_load_bytes(target, _node_gpus(result))
     if before is None or target.memory_mib is None:
         return None
+    if not _plausible_shape(result):
+        return None  # preflight reports the parallel sizes themselves
     fraction = _fraction(result.value("mem_fraction_static"))
     page = result.value("page_size")
     if fraction is None or not 0 < fraction <= 1 or (page is not None and not (
@@ -197,6 +202,24 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         kv_pool_bytes=min(pool.kv_budget_bytes, int(tokens * per_token)),
         problem=None if tokens > 0 else "the KV pool holds no token",
         extra=extra, steps=pool.steps, caveats=tuple(weights.caveats) + tuple(pool.caveats))
+
+
+#: No launch has more ranks in one parallel dimension than this (a planning bound, far above
+#: any cluster SGLang has been run on).
+MAX_PARALLEL = 1 << 16
+
+
+def _plausible_shape(result: Result) -> bool:
+    """Parallel sizes a memory plan can describe: each at least 1 and bounded, and no more
+    pipeline stages than layers (preflight reports any other value as a problem)."""
+    for name in ("tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "moe_dp_size"):
+        value = result.value(name)
+        if value is None:
+            continue
+        if not isinstance(value, int) or not 1 <= value <= MAX_PARALLEL:
+            return False
+    layers = result.record.model.num_hidden_layers
+    return not layers or result.value("pp_size") in (None, 1) or result.value("pp_size") <= layers
 
 
 def _node_gpus(result: Result) -> int:

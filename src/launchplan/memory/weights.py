@@ -27,7 +27,6 @@ with the target), or the MTP layers of a DeepSeek-style checkpoint, sharded like
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -366,7 +365,7 @@ def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
     if kind == "experts":
         experts = max(1, t.copies)
         ep = max(1, par.ep)
-        local = math.ceil((experts + par.redundant_experts) / ep)
+        local = -(-(experts + par.redundant_experts) // ep)  # integer ceil: exact for any size
         return local / experts / max(1, par.tp // ep // max(1, par.moe_dp))
     if kind in ("vocab", "head"):
         vocab = t.shape[0]
