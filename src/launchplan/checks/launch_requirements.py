@@ -266,6 +266,17 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "width of 0 divides by zero in runtime_context.py derive_spawn_ranks",
         detail=_moe_detail),
     Requirement(
+        "moe-width-positive", ALWAYS,
+        cond("tp_size // ep_size // moe_dp_size >= 1", lambda p: moe_tp(p) >= 1,
+             "ep_size", "tp_size", "moe_dp_size"),
+        "expert parallelism lives inside the TP group: an EP (times MoE-DP) wider than TP "
+        "leaves a MoE-TP width of 0", START,
+        SRT + "runtime_context.py: derive_parallel_widths floors tp // ep // moe_dp to 0 and "
+        "derive_spawn_ranks divides by it when the scheduler processes start (for every "
+        "model, MoE or not); resolution does not check it",
+        detail=lambda p: (f"ep_size {p['ep_size']} x moe_dp_size {p['moe_dp_size']} is wider "
+                          f"than tp_size {p['tp_size']}")),
+    Requirement(
         "dense-mlp-split", ALWAYS,
         cond("intermediate_size splits over the dense MLP's TP width", _dense_split,
              "tp_size", "moe_dense_tp_size"),
