@@ -62,6 +62,7 @@ def test_the_generators_describe_only_long_lists():
     assert isinstance(long, s.SizeList) and long.length == 67_108_900 and long[-1] == 2**31
     huge = g.decode_sizes(10**40, speculative=False, no_padding=True)
     assert huge.length == 10**40 and s.count_of(huge) == 10**40 and huge[-1] == 10**40
+    assert bool(huge) and (huge or None) is huge  # truth without len(): 10**40 > sys.maxsize
     assert g.prefill_sizes(2**63)[-1] == 2**63 - 2**63 % 512 + (4608 % 512)
 
 

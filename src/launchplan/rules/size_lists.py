@@ -45,6 +45,9 @@ class SizeList(Sequence):
     def __len__(self) -> int:
         return self.length  # OverflowError above sys.maxsize: use .length
 
+    def __bool__(self) -> bool:  # not through __len__: a length may exceed sys.maxsize
+        return self.length > 0
+
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             start, stop, stride = index.indices(self.length)
