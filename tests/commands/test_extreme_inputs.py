@@ -47,8 +47,11 @@ def test_zero_page_size_and_zero_nodes_warn_instead_of_dividing(command, flags, 
     assert_no_crash(code, err)
     assert code == 0
     plan = strict_json(out)
-    if command[0] == "resolve":
-        assert any("divides by zero" in w for w in plan["warnings"])
+    if command[0] == "resolve":  # said as a launcher warning, or as a preflight problem
+        said = plan["warnings"] + [json.dumps(p) for p in
+                                   plan.get("preflight", {}).get("problems", [])]
+        assert any("divides by zero" in w or flags[0][2:] in w.replace("_", "-")
+                   for w in said), said
 
 
 def test_zero_page_size_is_a_launcher_refusal_under_strict(capsys):

@@ -49,6 +49,11 @@ def test_a_described_list_holds_the_built_values(name, monkeypatch):
                                                  as_json["range"]["step"])) + as_json["tail"])
         assert rebuilt == built and as_json["length"] == len(built)
         assert s.rounded_up(described, 8) == s.rounded_up(built, 8)
+        for limit in (0, 7, 300, 600, 5000, max(built) - 1, max(built) + 5):
+            assert list(s.at_most(described, limit)) == [v for v in built if v <= limit]
+        for k in (1, 2, 8, 16, 32, 64):
+            if described.step % k == 0 or k % described.step == 0:
+                assert list(s.multiples_of(described, k)) == [v for v in built if v % k == 0]
 
 
 def test_the_generators_describe_only_long_lists():
@@ -57,6 +62,7 @@ def test_the_generators_describe_only_long_lists():
     assert isinstance(long, s.SizeList) and long.length == 67_108_900 and long[-1] == 2**31
     huge = g.decode_sizes(10**40, speculative=False, no_padding=True)
     assert huge.length == 10**40 and s.count_of(huge) == 10**40 and huge[-1] == 10**40
+    assert bool(huge) and (huge or None) is huge  # truth without len(): 10**40 > sys.maxsize
     assert g.prefill_sizes(2**63)[-1] == 2**63 - 2**63 % 512 + (4608 % 512)
 
 

@@ -145,6 +145,8 @@ def aux_hidden_state_capture(v: View) -> Declare | Refuse | None:
     reads=("mm_preprocess_cache_size_mb", "mm_process_config", "asr_max_buffer_seconds",
            "asr_max_concurrent_sessions"),
     sglang="handle_multimodal / handle_asr_validation",
+    triggers=("mm_preprocess_cache_size_mb", "mm_process_config", "asr_max_buffer_seconds",
+              "asr_max_concurrent_sessions"),
 )
 def serving_value_checks(v: View) -> Refuse | None:
     """Multimodal and speech-serving numbers SGLang validates before reading the model.

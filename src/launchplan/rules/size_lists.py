@@ -45,6 +45,9 @@ class SizeList(Sequence):
     def __len__(self) -> int:
         return self.length  # OverflowError above sys.maxsize: use .length
 
+    def __bool__(self) -> bool:  # not through __len__: a length may exceed sys.maxsize
+        return self.length > 0
+
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             start, stop, stride = index.indices(self.length)
@@ -159,6 +162,36 @@ def rounded_up(values: Sequence[int], multiple: int) -> list[int] | SizeList:
     head = sorted({up(v) for v in values.head} - {start})
     tail = sorted({up(v) for v in values.tail if up(v) not in progression})
     return SizeList(head, progression.start, progression.stop, progression.step, tail)
+
+
+def at_most(values: Sequence[int], limit: int) -> list[int] | SizeList:
+    """The values not above ``limit``, in order (a SizeList stays described when long)."""
+    if not isinstance(values, SizeList):
+        return [v for v in values if v <= limit]
+    head = [v for v in values.head if v <= limit]
+    tail = [v for v in values.tail if v <= limit]
+    out = SizeList(head, values.start, min(values.stop, max(values.start, limit + 1)),
+                   values.step, tail)
+    return list(out) if out.length <= LIMIT else out
+
+
+def multiples_of(values: Sequence[int], k: int) -> list[int] | SizeList:
+    """The values divisible by ``k``, in order (a SizeList stays described when long)."""
+    if not isinstance(values, SizeList) or values.length <= LIMIT:
+        return [v for v in values if v % k == 0]
+    head = [v for v in values.head if v % k == 0]
+    tail = [v for v in values.tail if v % k == 0]
+    if values.step % k == 0:  # the whole progression, or none of it
+        start, stop, step = values.start, values.stop, values.step
+        if start % k:
+            stop = start
+    elif k % values.step == 0:  # every k-th value of a denser progression, if on it
+        start = -(-values.start // k) * k
+        stop, step = (values.stop if values.start % values.step == 0 else start), k
+    else:  # no generator of ours produces this
+        raise ValueError("cannot filter this described capture-size list")
+    out = SizeList(head, start, max(start, stop), step, tail)
+    return list(out) if out.length <= LIMIT else out
 
 
 def as_sequence(values: Sequence[int]) -> list[int] | SizeList:
