@@ -29,11 +29,16 @@ SUITES = {
     "random": ("random-cases.json", "results-random-0.5.23.jsonl", "results-random-main.jsonl"),
     "fidelity": ("fidelity-cases.json", "results-fidelity-0.5.23.jsonl",
                  "results-fidelity-main.jsonl"),
+    "coverage": ("coverage-cases.json", "results-coverage-0.5.23.jsonl",
+                 "results-coverage-main.jsonl"),
+    "families": ("families-cases.json", "results-families-0.5.23.jsonl",
+                 "results-families-main.jsonl"),
 }
 COMPAT_RESULTS = {"0.5.23": 1, "default": 2}
 # How many recorded cases each suite holds: a suite that shrinks (a lost file, a dropped
 # result line) fails instead of passing on fewer cases.
-EXPECTED_CASES = {"public": 220, "own": 330, "extra": 91, "random": 300, "fidelity": 126}
+EXPECTED_CASES = {"public": 220, "own": 330, "extra": 91, "random": 300, "fidelity": 126,
+                  "coverage": 61, "families": 34}
 
 
 @dataclass(frozen=True)
