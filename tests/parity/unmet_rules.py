@@ -74,8 +74,6 @@ UNMET: dict[str, str] = {
         "Gemma4ForConditionalGeneration, Gemma4UnifiedForConditionalGeneration"),
     "gigachat35_overrides": _family(
         "GigaChat35ForCausalLM, GigaChat35ForCausalLMNextN"),
-    "glm4_moe_overrides": _family(
-        "Glm4MoeForCausalLM"),
     "glm5_next_spec_backend_defaults": _family(
         "Glm5NextForConditionalGeneration"),
     "glm_dsa_aiter_allreduce_fusion": _family(
@@ -145,10 +143,6 @@ UNMET: dict[str, str] = {
         "disabled the breakable prefill graph (attention CP), so this rule has nothing "
         "left to change; SGLang re-declares it (see SOURCE_EXCEPTIONS in "
         "correspondence.py, families/deepseek-v3/b200/prefill-cp)"),
-    "model_arch_constraints": (
-        "refuses only for Intern-S2 Mobius (PP/EP), the DSA cache layer split on a non- "
-        "DSA model, or CP decode attention-TP on a model without replicated attention "
-        "linears; no recorded case combines those"),
     "model_override_constants": _family(
         "MistralLarge3ForCausalLM, PixtralForConditionalGeneration"),
     "moss_vl_overrides": _family(
@@ -165,10 +159,6 @@ UNMET: dict[str, str] = {
         "MuseSparkForConditionalGeneration"),
     "nemotron_h_overrides": _family(
         "NemotronHForCausalLM, NemotronHPuzzleForCausalLM, NemotronH_Omni_Reasoning_V3"),
-    "prefill_only_kv_backend_check": (
-        "refuses a non-FA backend only once --prefill-only-disable-kv-cache passes its own "
-        "checks (--chunked-prefill-size -1 and --disable-radix-cache); the recorded cases stop "
-        "at those checks"),
     "qwen3_5_hybrid_overrides": _family(
         "InternS2MobiusForConditionalGeneration, InternS2PreviewForConditionalGeneration, "
         "Qwen3NextForCausalLM, Qwen3_5ForConditionalGeneration, "
@@ -185,6 +175,4 @@ UNMET: dict[str, str] = {
     "step3p_overrides": (
         "decides only for Step-3p checkpoints (a predicate provider); no such config.json "
         "is recorded yet"),
-    "whisper_radix_disable": (
-        "decides only for Whisper checkpoints; no such config.json is recorded yet"),
 }

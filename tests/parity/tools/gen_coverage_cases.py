@@ -173,6 +173,20 @@ def families(f: list[str]) -> list[dict]:
     for backend in ("flashinfer", "fa3", "triton"):
         add(f"prefill-only/qwen3-8b/h100/{backend}", "h100", "models/qwen3-8b",
             emb + ["--attention-backend", backend])
+    for backend in ("flashinfer", "fa3"):
+        add(f"prefill-only/qwen3-8b/h100/{backend}/no-radix", "h100", "models/qwen3-8b",
+            emb + ["--disable-radix-cache", "--attention-backend", backend])
+    add("arch-constraints/deepseek-v3/b200/dsa-layer-split", "b200", "models/deepseek-v3",
+        tp8 + ["--enable-dsa-cache-layer-split"])
+    add("arch-constraints/llama-3.1-8b/h100/cp-decode-attn-tp", "h100", "models/llama-3.1-8b",
+        ["--enable-cp-decode-attn-tp"])
+    glm = "parity-models/glm-4.5-air"
+    for gpu in ("h100", "b200", "mi300x"):
+        add(f"glm-4.5-air/{gpu}", gpu, glm, ["--tp-size", "4"])
+    add("glm-4.5-air/b200/a2a-deepep", "b200", glm,
+        ["--tp-size", "4", "--moe-a2a-backend", "deepep"])
+    for gpu in ("h100", "b200"):
+        add(f"whisper-large-v3/{gpu}", gpu, "parity-models/whisper-large-v3", [])
     for algo in ("NGRAM", "EAGLE"):
         argv = ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-radix-cache",
                 "--speculative-algorithm", algo]
