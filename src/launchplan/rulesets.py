@@ -170,6 +170,7 @@ PIPELINE: tuple[str, ...] = (
     "a2a_backend_overrides",
     "a2a_ep_size",
     "a2a_fusion_adjustments",
+    "a2a_flashinfer_megamoe_checks",
     "a2a_deepep_adjustments",
     "deepep_v2_model_check",
     "a2a_deepep_v2_adjustments",

@@ -111,6 +111,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"dp_lm_head_validation"}),
         (r"--moe-a2a-backend megamoe (needs|has no)", {"megamoe_compat"}),
         (r"with MegaMoE requires", {"megamoe_token_budget"}),
+        (r"FlashInfer MegaMOE|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE",
+         {"a2a_flashinfer_megamoe_checks"}),
         (r"DeepEP v2 MoE is not validated for '", {"deepep_v2_model_check"}),
         (r"DeepEP v2 MoE is not validated as a speculative draft", {"deepep_v2_draft_check"}),
         (r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds",

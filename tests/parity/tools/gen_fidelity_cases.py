@@ -117,6 +117,31 @@ def deepep_v2() -> list[dict]:
     return out
 
 
+def flashinfer_megamoe() -> list[dict]:
+    out = []
+    fm = ["--moe-a2a-backend", "flashinfer_megamoe"]
+    q = "models/qwen3-30b-a3b"
+    dp4 = ["--tp-size", "4", "--attn-dp-size", "4"]
+    out.append(case("fi-megamoe/llama-3.1-8b/b200", "b200", "models/llama-3.1-8b",
+                    ["--tp-size", "4", "--attn-dp-size", "4"] + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/bf16", "b200", q, dp4 + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/mxfp8-no-dp", "b200", q,
+                    ["--tp-size", "4", "--quantization", "mxfp8"] + fm))
+    for gpu in ("h100", "b200", "b300", "rtx5090"):
+        out.append(case(f"fi-megamoe/qwen3-30b-a3b/{gpu}/mxfp8", gpu, q,
+                        dp4 + ["--quantization", "mxfp8"] + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/mxfp8-triton", "b200", q,
+                    dp4 + ["--quantization", "mxfp8", "--moe-runner-backend", "triton"] + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/modelopt_fp4", "b200", q,
+                    dp4 + ["--quantization", "modelopt_fp4"] + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/mxfp8-combine-fp16", "b200", q,
+                    dp4 + ["--quantization", "mxfp8"] + fm,
+                    {"SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": "fp16"}))
+    out.append(case("fi-megamoe/deepseek-v3/b200/fp8", "b200", "models/deepseek-v3",
+                    ["--tp-size", "8", "--attn-dp-size", "8"] + fm))
+    return out
+
+
 VLMS = ("qwen2.5-vl-7b-instruct", "qwen2-vl-7b-instruct", "llava-1.5-7b-hf", "gemma-3-4b-it",
         "qwen2.5-vl-no-vision-config")
 
@@ -140,7 +165,7 @@ def multimodal() -> list[dict]:
 
 
 def main() -> None:
-    cases = context_length() + megamoe() + deepep_v2() + multimodal()
+    cases = context_length() + megamoe() + deepep_v2() + multimodal() + flashinfer_megamoe()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     (DATA / "fidelity-cases.json").write_text(
