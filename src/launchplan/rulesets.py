@@ -207,6 +207,7 @@ PIPELINE: tuple[str, ...] = (
     "ngram_defaults",
     "ngram_checks",
     "boundary_reduction_default",
+    "flashinfer_a2a_token_budget",
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
     "encoder_disaggregation_checks",

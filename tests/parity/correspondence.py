@@ -102,6 +102,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--cuda-graph-prefill-max-context exceeds", {"finalize_cuda_graph_prefill_max_context"}),
         # MoE kernels and all-to-all backends
         (r"FlashInfer MoE A2A is supported with", {"a2a_flashinfer_checks"}),
+        (r"FlashInfer MoE A2A (requires chunked prefill|per-rank token budget exceeds)",
+         {"flashinfer_a2a_token_budget"}),
         (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL) MOE",
          {"moe_runner_quant_checks"}),
         (r"moe_a2a_backend='pplx' requires attention DP|"
