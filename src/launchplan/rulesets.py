@@ -172,6 +172,7 @@ PIPELINE: tuple[str, ...] = (
     "a2a_backend_overrides",
     "a2a_ep_size",
     "a2a_fusion_adjustments",
+    "a2a_flashinfer_megamoe_checks",
     "a2a_deepep_adjustments",
     "deepep_v2_model_check",
     "a2a_deepep_v2_adjustments",
@@ -208,6 +209,7 @@ PIPELINE: tuple[str, ...] = (
     "ngram_defaults",
     "ngram_checks",
     "boundary_reduction_default",
+    "flashinfer_a2a_token_budget",
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
     "encoder_disaggregation_checks",

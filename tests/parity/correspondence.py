@@ -64,6 +64,30 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--enable-return-aux-hidden-states needs", {"aux_hidden_state_capture"}),
         # parallelism, caches, serving
         (r"--cp-strategy must be set", {"context_parallelism_checks"}),
+        (r"--prefill-decode-interval(-min-bs)? must be non-negative",
+         {"prefill_decode_interval_check"}),
+        (r"--enable-response-store is not supported with", {"response_store_check"}),
+        (r"--sampling-mask-max-tokens must be positive", {"sampling_mask_max_tokens_check"}),
+        (r"--speculative-draft-window-size must be positive|"
+         r"--speculative-draft-sink-size requires", {"speculative_draft_window"}),
+        (r"--cuda-graph-config\[\w+\]\.backend=.* not allowed",
+         {"validate_cuda_graph_config"}),
+        (r"--prefill-only-disable-kv-cache requires --(chunked-prefill-size=-1|"
+         r"disable-radix-cache)", {"prefill_only_kv_cache_args"}),
+        (r"--disaggregation-decode-enable-radix-cache is incompatible with speculative",
+         {"speculative_decode_radix_check"}),
+        (r"FlashInfer backend can significantly degrade the performance of Olmo3",
+         {"olmo2_backend_check"}),
+        (r"--enable-dsa-cache-layer-split is only supported on PD prefill",
+         {"dsa_context_parallel_checks"}),
+        (r"--enable-dsa-cache-layer-split is only supported for DSA|"
+         r"--enable-cp-decode-attn-tp is only supported for models",
+         {"model_arch_constraints"}),
+        (r"--prefill-only-disable-kv-cache currently requires the FA prefill backend",
+         {"prefill_only_kv_backend_check"}),
+        (r"DeepSeek V3.2 prefill CP does not support --cp-strategy zigzag",
+         {"context_parallelism_checks"}),
+        (r"--mm-feature-transport=cuda_(ipc|vmm)", {"mm_feature_transport_default"}),
         (r"--dp-size \d+ with --attn-dp-size \d+: data-parallel replicas",
          {"data_parallelism_checks"}),
         (r"--enable-kv-cache-sharding is only supported", {"kv_cache_sharding"}),
@@ -78,8 +102,19 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--cuda-graph-prefill-max-context exceeds", {"finalize_cuda_graph_prefill_max_context"}),
         # MoE kernels and all-to-all backends
         (r"FlashInfer MoE A2A is supported with", {"a2a_flashinfer_checks"}),
+        (r"FlashInfer MoE A2A (requires chunked prefill|per-rank token budget exceeds)",
+         {"flashinfer_a2a_token_budget"}),
+        (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL) MOE",
+         {"moe_runner_quant_checks"}),
+        (r"moe_a2a_backend='pplx' requires attention DP|"
+         r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK .* must be >=",
+         {"a2a_mori_pplx_modes"}),
+        (r"--enable-tp-lm-head-all-to-all requires attention DP|--enable-dp-lm-head",
+         {"dp_lm_head_validation"}),
         (r"--moe-a2a-backend megamoe (needs|has no)", {"megamoe_compat"}),
         (r"with MegaMoE requires", {"megamoe_token_budget"}),
+        (r"FlashInfer MegaMOE|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE",
+         {"a2a_flashinfer_megamoe_checks"}),
         (r"DeepEP v2 MoE is not validated for '", {"deepep_v2_model_check"}),
         (r"DeepEP v2 MoE is not validated as a speculative draft", {"deepep_v2_draft_check"}),
         (r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds",
@@ -124,6 +159,13 @@ SOURCE_EXCEPTIONS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
         "SGLang's speculative hook re-declares the final algorithm on every launch, a no-op "
         "write; launchplan declares it only where a rule changes it. Left as is: the fix "
         "belongs in rules/speculative.py, which is being split into a package in parallel."),
+    ("cuda_graph_config", "_handle_model_specific_adjustments"): (
+        frozenset({"cuda_graph_sizing", "cuda_graph_compatibility"}),
+        "With prefill CP on a DeepSeek MLA/DSA model SGLang's model-specific adjustments "
+        "re-declare the prefill graph disabled even when the graph compatibility rule already "
+        "disabled it (a no-op write); mla_prefill_cp_graph_disable and "
+        "dsa_prefill_cp_graph_disable declare only a change. Left as is: they live in "
+        "rules/model_specific.py, which is being split in parallel."),
     ("cuda_graph_config", "_handle_gpu_memory_settings"): (
         frozenset({"unified_memory_pool"}),
         "handle_unified_memory_pool mutates the cuda_graph_config object in place (no "
@@ -149,7 +191,8 @@ def source_agrees(field: str, sglang_source: str, launchplan_source: str) -> boo
             return True
     else:
         names = _counterparts().get(launchplan_source, frozenset())
-        if sglang_source.split(".")[0].lstrip("_") in names:
+        base = sglang_source.split(".")[0].lstrip("_")
+        if base in names or base == launchplan_source:
             return True
     allowed = SOURCE_EXCEPTIONS.get((field, sglang_source))
     return allowed is not None and launchplan_source in allowed[0]

@@ -31,12 +31,16 @@ SUITES = {
                 "results-extreme-main.jsonl"),
     "fidelity": ("fidelity-cases.json", "results-fidelity-0.5.23.jsonl",
                  "results-fidelity-main.jsonl"),
+    "coverage": ("coverage-cases.json", "results-coverage-0.5.23.jsonl",
+                 "results-coverage-main.jsonl"),
+    "families": ("families-cases.json", "results-families-0.5.23.jsonl",
+                 "results-families-main.jsonl"),
 }
 COMPAT_RESULTS = {"0.5.23": 1, "default": 2}
 # How many recorded cases each suite holds: a suite that shrinks (a lost file, a dropped
 # result line) fails instead of passing on fewer cases.
 EXPECTED_CASES = {"public": 220, "own": 330, "extra": 105, "random": 300, "extreme": 229,
-                  "fidelity": 126}
+                  "fidelity": 149, "coverage": 61, "families": 44}
 
 
 @dataclass(frozen=True)

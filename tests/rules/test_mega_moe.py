@@ -58,3 +58,29 @@ def test_the_token_budget_binds_only_models_without_a_fallback():
     with pytest.raises(InputError):
         megamoe_token_budget(make_view(model=QWEN_MOE, overlay=GRAPH, env={
             "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK": "lots"}, **base))
+
+
+def test_flashinfer_megamoe_needs_a_validated_model_fp4_or_mxfp8_attention_dp_and_sm100():
+    from launchplan.rules.mega_moe import a2a_flashinfer_megamoe_checks as check
+
+    ok = dict(moe_a2a_backend="flashinfer_megamoe", quantization="mxfp8", tp_size=4,
+              attn_dp_size=4, moe_runner_backend="auto", dtype="auto")
+    model = fake_model(architectures=("Qwen3MoeForCausalLM",), arch0="Qwen3MoeForCausalLM",
+                       quant_config=None, dtype="bfloat16")
+    out = check(make_view(model=model, **ok))
+    assert isinstance(out, Declare)
+    assert out.fields == {"moe_runner_backend": "flashinfer_megamoe"}
+    assert isinstance(check(make_view(model=LLAMA, **ok)), Refuse)
+    assert isinstance(check(make_view(model=model, **dict(ok, quantization=None))), Refuse)
+    assert isinstance(check(make_view(model=model, **dict(ok, attn_dp_size=1))), Refuse)
+    assert isinstance(check(make_view(model=model, **dict(ok, moe_runner_backend="triton"))),
+                      Refuse)
+    assert isinstance(check(make_view("h100", model=model, **ok)), Refuse)
+    assert isinstance(check(make_view(model=model, env={
+        "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": "fp16"}, **ok)), Refuse)
+    fp4_experts = fake_model(architectures=("Qwen3MoeForCausalLM",),
+                             arch0="Qwen3MoeForCausalLM", dtype="bfloat16",
+                             quant_config={"routed_experts_quant_method": "mxfp4"})
+    assert isinstance(check(make_view(model=fp4_experts, **dict(ok, quantization=None))),
+                      Declare)
+    assert check(make_view(model=model)) is None

@@ -9,14 +9,12 @@ model architecture, and not at all for a speculative draft.
 
 from __future__ import annotations
 
-import math
-
 from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.errors import InputError
-from launchplan.rules.graph_config import DECODE
+from launchplan.rules.moe import decode_graph_tokens, prefill_buffer_tokens
 
 # Architectures registered for DeepEP v2 in SGLang 0.5.23 (configs/moe_model_registry.py);
 # only the first architecture counts. None registers its own prefill sizing.
@@ -92,24 +90,13 @@ def deepep_v2_token_budget(v: View) -> Refuse | None:
         return None
     capacity = _capacity(v)
     if v.disaggregation_mode != "decode":
-        chunk = v.chunked_prefill_size if v.chunked_prefill_size and \
-            v.chunked_prefill_size > 0 else 0
-        ceiling = chunk
-        if v.enable_dynamic_chunking and v.pp_size > 1 and chunk:
-            ceiling = max(chunk, v.max_prefill_tokens or 0, math.ceil(chunk * 1.25))
-        ceiling = ceiling or (v.max_prefill_tokens or 0)
+        ceiling = prefill_buffer_tokens(v) or (v.max_prefill_tokens or 0)
         per_rank = -(-ceiling // max(1, v.tp_size // v.attn_dp_size))
         if per_rank > capacity:
             return Refuse(f"DeepEP v2 dispatches up to {per_rank} prefill tokens per rank, "
                           f"above {CAPACITY_ENV}={capacity}; raise it or lower "
                           "--chunked-prefill-size / --max-prefill-tokens")
-    decode = v.cuda_graph_config[DECODE]
-    if v.disaggregation_mode == "prefill" or decode["backend"] == "disabled":
-        return None
-    graph_bs = decode["max_bs"] or 0
-    if v.max_running_requests is not None:
-        graph_bs = min(graph_bs, max(1, v.max_running_requests // v.attn_dp_size))
-    per_request = (v.speculative_num_draft_tokens or 1) if v.speculative_algorithm else 1
+    graph_bs, per_request = decode_graph_tokens(v)
     if graph_bs * per_request > capacity:
         return Refuse(f"DeepEP v2's decode CUDA graph dispatches {graph_bs * per_request} "
                       f"tokens per rank ({graph_bs} requests x {per_request}), above "

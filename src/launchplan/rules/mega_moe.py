@@ -151,3 +151,86 @@ def _env_int(v: View, name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise InputError(name, "an integer", raw) from None
+
+
+# Architectures FlashInfer MegaMoE is validated for (SGLang 0.5.23, any of the config's).
+FLASHINFER_MEGAMOE_ARCHS = frozenset({
+    "BeamForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM",
+    "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM",
+    "GlmMoeDsaForCausalLM", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM",
+    "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "KimiK3ForConditionalGeneration",
+    "KimiK3LinearForCausalLM"})
+W4A16_ENV = "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16"
+COMBINE_ENV = "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE"
+FC2_REDUCE_ENV = "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE"
+
+
+def _fp4_experts(v: View) -> bool:
+    """FP4 routed experts as the checkpoint declares them: an MXFP4 routed-expert method,
+    MiMo-V2's mxfp4 store dtype, a hybrid FP8+NVFP4 MoE layout, or DeepSeek-V4 with
+    SGLANG_DSV4_FP4_EXPERTS (launchplan reads no weights, so V4's auto-detection is not
+    modelled)."""
+    qc = v.model.quant_config or {}
+    if qc.get("routed_experts_quant_method") == "mxfp4":
+        return True
+    if v.model.arch0 in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM") \
+            and str(qc.get("store_dtype") or "").lower() == "mxfp4":
+        return True
+    if str(qc.get("quant_algo", "")).upper() == "MIXED_PRECISION" \
+            and str(qc.get("moe_quant_algo", "")).upper() == "NVFP4" \
+            and qc.get("group_size") is not None:
+        return True
+    return v.model.arch0 == "DeepseekV4ForCausalLM" and v.record.env_flag(
+        "SGLANG_DSV4_FP4_EXPERTS")
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend", "quantization", "attn_dp_size", "ep_join_mode", "tp_size",
+           "moe_runner_backend", "dtype"),
+    writes=("moe_runner_backend",),
+    facts=("model.architectures", "model.arch0", "model.quant_config", "model.dtype",
+           "target.is_sm100"),
+    sglang="handle_a2a_moe (flashinfer_megamoe, moe_hook.py)",
+    triggers={"moe_a2a_backend": ("flashinfer_megamoe",)},
+)
+def a2a_flashinfer_megamoe_checks(v: View) -> Declare | Refuse | None:
+    """FlashInfer MegaMoE: validated MoE models, FP4/MXFP8 experts, attention DP = TP, SM100.
+
+    The fused dispatch-experts-combine kernel exists for SM100-family GPUs only and takes
+    MXFP8, ModelOpt NVFP4, FP4-expert or hybrid NVFP4 MoE weights (nvfp4_online only with
+    the W4A16 environment switch, which also needs --dtype bfloat16 and a bf16 combine);
+    every rank must own its tokens (attention DP over all of TP); the runner is
+    flashinfer_megamoe (auto becomes it).
+    """
+    if v.moe_a2a_backend != "flashinfer_megamoe":
+        return None
+    if not any(a in FLASHINFER_MEGAMOE_ARCHS for a in v.model.architectures):
+        return Refuse(f"FlashInfer MegaMoE is not validated for {v.model.arch0}")
+    w4a16 = v.record.env_flag(W4A16_ENV)
+    if not (v.quantization in ("mxfp8", "modelopt_fp4")
+            or (v.quantization == "nvfp4_online" and w4a16) or _fp4_experts(v)):
+        return Refuse("FlashInfer MegaMoE needs MXFP8, ModelOpt NVFP4, FP4-expert or hybrid "
+                      f"NVFP4 MoE weights; got quantization {v.quantization}")
+    combine = v.record.env.get(COMBINE_ENV, "bf16").strip().lower()
+    if w4a16 and combine != "bf16":
+        return Refuse(f"FlashInfer MegaMoE NVFP4 W4A16 needs {COMBINE_ENV}=bf16")
+    if combine not in ("bf16", "mxfp8", "nvfp4"):
+        return Refuse(f"{COMBINE_ENV} must be bf16, mxfp8 or nvfp4; got {combine!r}")
+    if combine != "bf16" and v.record.env_flag(FC2_REDUCE_ENV):
+        return Refuse(f"{COMBINE_ENV}={combine} cannot be combined with {FC2_REDUCE_ENV}=1")
+    if w4a16 and (v.model.dtype if v.dtype == "auto" else v.dtype) != "bfloat16":
+        return Refuse("FlashInfer MegaMoE NVFP4 W4A16 needs --dtype bfloat16")
+    attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+    if not (attn_dp and v.attn_dp_size == v.tp_size):
+        return Refuse("FlashInfer MegaMoE needs --attn-dp-size equal to --tp-size")
+    runner = v.moe_runner_backend
+    out = {}
+    if runner == "auto":
+        runner = out["moe_runner_backend"] = "flashinfer_megamoe"
+    if runner != "flashinfer_megamoe":
+        return Refuse("the flashinfer_megamoe A2A backend needs --moe-runner-backend "
+                      f"flashinfer_megamoe, not {runner}")
+    if not v.target.is_sm100:
+        return Refuse("FlashInfer MegaMoE needs an SM100-family GPU (B200/GB200/B300)")
+    return Declare(out, "FlashInfer MegaMoE: flashinfer_megamoe MoE runner") if out else None

@@ -9,6 +9,7 @@ DeepEP v2's prefill cannot be captured in CUDA graphs.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from launchplan.engine.declarations import Declare, Refuse
@@ -398,3 +399,69 @@ def _env_int(v: View, name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise InputError(name, "an integer", raw) from None
+
+
+def prefill_buffer_tokens(v: View) -> int:
+    """The prefill-buffer ceiling: the chunk (0 when chunking is off); with PP dynamic
+    chunking up to max_prefill_tokens or 1.25 x the chunk."""
+    chunk = v.chunked_prefill_size if v.chunked_prefill_size and v.chunked_prefill_size > 0 \
+        else 0
+    if v.enable_dynamic_chunking and v.pp_size > 1 and chunk:
+        return max(chunk, v.max_prefill_tokens or 0, math.ceil(chunk * 1.25))
+    return chunk
+
+
+def decode_graph_tokens(v: View) -> tuple[int, int]:
+    """(requests, tokens per request) of the largest decode/verify CUDA graph on one DP rank;
+    (0, 1) on a PD prefill server or without a decode graph."""
+    decode = v.cuda_graph_config[DECODE]
+    if v.disaggregation_mode == "prefill" or decode["backend"] == "disabled":
+        return 0, 1
+    graph_bs = decode["max_bs"] or 0
+    if v.max_running_requests is not None:
+        graph_bs = min(graph_bs, max(1, v.max_running_requests // v.attn_dp_size))
+    per_request = (v.speculative_num_draft_tokens or 1) if v.speculative_algorithm else 1
+    return graph_bs, per_request
+
+
+_FLASHINFER_A2A_ENV = "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=("moe_a2a_backend", "disaggregation_mode", "chunked_prefill_size",
+           "enable_dynamic_chunking", "pp_size", "max_prefill_tokens", "cuda_graph_config",
+           "max_running_requests", "attn_dp_size", "speculative_algorithm",
+           "speculative_num_draft_tokens"),
+    sglang="validate_flashinfer_a2a_token_budget (moe_hook.py)",
+    triggers={"moe_a2a_backend": ("flashinfer",)},
+)
+def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
+    """FlashInfer A2A's per-rank workspace must hold the largest forward one rank dispatches.
+
+    Eager prefill sends a whole per-rank extend batch through it, so chunked prefill is
+    required (except on a PD decode server). Needed: the prefill buffer and the prefill
+    graph's max batch (not on PD decode), and the decode graph's requests x draft tokens.
+    Capacity: SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK, else the prefill buffer,
+    at least 4096. (Adaptive speculation's widest step is taken as its draft tokens.)
+    """
+    if v.moe_a2a_backend != "flashinfer":
+        return None
+    if v.disaggregation_mode != "decode" and (v.chunked_prefill_size or 0) <= 0:
+        return Refuse("FlashInfer MoE A2A needs chunked prefill (--chunked-prefill-size > 0)")
+    buffer = prefill_buffer_tokens(v)
+    tokens = 0
+    if v.disaggregation_mode != "decode":
+        tokens = buffer
+        prefill = v.cuda_graph_config[PREFILL]
+        if prefill["backend"] != "disabled":
+            tokens = max(tokens, prefill["max_bs"] or 0)
+    requests, per_request = decode_graph_tokens(v)
+    required = max(tokens, requests * per_request)
+    raw = v.record.env.get(_FLASHINFER_A2A_ENV)
+    capacity = _env_int(v, _FLASHINFER_A2A_ENV, 0) if raw is not None else max(buffer, 4096)
+    if required > capacity:
+        return Refuse(f"FlashInfer MoE A2A needs {required} tokens per rank, above its "
+                      f"workspace of {capacity}; set {_FLASHINFER_A2A_ENV} or lower "
+                      "--chunked-prefill-size / the CUDA graph max batch sizes")
+    return None

@@ -117,6 +117,55 @@ def deepep_v2() -> list[dict]:
     return out
 
 
+def flashinfer_megamoe() -> list[dict]:
+    out = []
+    fm = ["--moe-a2a-backend", "flashinfer_megamoe"]
+    q = "models/qwen3-30b-a3b"
+    dp4 = ["--tp-size", "4", "--attn-dp-size", "4"]
+    out.append(case("fi-megamoe/llama-3.1-8b/b200", "b200", "models/llama-3.1-8b",
+                    ["--tp-size", "4", "--attn-dp-size", "4"] + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/bf16", "b200", q, dp4 + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/mxfp8-no-dp", "b200", q,
+                    ["--tp-size", "4", "--quantization", "mxfp8"] + fm))
+    for gpu in ("h100", "b200", "b300", "rtx5090"):
+        out.append(case(f"fi-megamoe/qwen3-30b-a3b/{gpu}/mxfp8", gpu, q,
+                        dp4 + ["--quantization", "mxfp8"] + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/mxfp8-triton", "b200", q,
+                    dp4 + ["--quantization", "mxfp8", "--moe-runner-backend", "triton"] + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/modelopt_fp4", "b200", q,
+                    dp4 + ["--quantization", "modelopt_fp4"] + fm))
+    out.append(case("fi-megamoe/qwen3-30b-a3b/b200/mxfp8-combine-fp16", "b200", q,
+                    dp4 + ["--quantization", "mxfp8"] + fm,
+                    {"SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": "fp16"}))
+    out.append(case("fi-megamoe/deepseek-v3/b200/fp8", "b200", "models/deepseek-v3",
+                    ["--tp-size", "8", "--attn-dp-size", "8"] + fm))
+    return out
+
+
+def flashinfer_a2a() -> list[dict]:
+    q = "models/qwen3-30b-a3b"
+    base = ["--tp-size", "2", "--attn-dp-size", "2", "--moe-a2a-backend", "flashinfer"]
+    env = "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
+    cutlass = base + ["--moe-runner-backend", "flashinfer_cutlass"]
+    runner = [dict(c, name=c["name"] + "/cutlass", argv=c["argv"][:6] + cutlass[6:]
+                   + c["argv"][6:]) for c in _fi_a2a(q, base, env)]
+    return _fi_a2a(q, base, env) + runner
+
+
+def _fi_a2a(q: str, base: list[str], env: str) -> list[dict]:
+    return [
+        case("fi-a2a/qwen3-30b-a3b/b200/defaults", "b200", q, base),
+        case("fi-a2a/qwen3-30b-a3b/b200/no-chunking", "b200", q,
+             base + ["--chunked-prefill-size", "-1"]),
+        case("fi-a2a/qwen3-30b-a3b/b200/cap1024", "b200", q, base, {env: "1024"}),
+        case("fi-a2a/qwen3-30b-a3b/b200/cap100000", "b200", q, base, {env: "100000"}),
+        case("fi-a2a/qwen3-30b-a3b/b200/chunk2048-cap4096", "b200", q,
+             base + ["--chunked-prefill-size", "2048"], {env: "4096"}),
+        case("fi-a2a/qwen3-30b-a3b/b200/decode-graph-8192", "b200", q,
+             base + ["--chunked-prefill-size", "2048", "--cuda-graph-max-bs-decode", "8192"]),
+    ]
+
+
 VLMS = ("qwen2.5-vl-7b-instruct", "qwen2-vl-7b-instruct", "llava-1.5-7b-hf", "gemma-3-4b-it",
         "qwen2.5-vl-no-vision-config")
 
@@ -140,7 +189,8 @@ def multimodal() -> list[dict]:
 
 
 def main() -> None:
-    cases = context_length() + megamoe() + deepep_v2() + multimodal()
+    cases = (context_length() + megamoe() + deepep_v2() + multimodal() + flashinfer_megamoe()
+             + flashinfer_a2a())
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     (DATA / "fidelity-cases.json").write_text(

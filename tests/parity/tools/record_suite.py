@@ -1,13 +1,14 @@
 """Record SGLang 0.5.23's answers for one parity suite, both rule sets.
 
-    ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py SUITE [--jobs N]
+    ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py SUITE [--jobs N] [--missing]
 
 Reads ``tests/parity/data/SUITE-cases.json`` and writes ``results-SUITE-0.5.23.jsonl`` and
 ``results-SUITE-main.jsonl`` beside it with the oracle (``$LAUNCHPLAN_ORACLE_DIR``, by default
 ``/work/shared/oracle``; see its README). Model paths ``parity-models/<name>`` name the
 ``config.json`` folders under ``tests/parity/models/`` (configs the project does not bundle);
 they are handed to the oracle as absolute paths. ``models/<name>`` stays the oracle's own
-folder (launchplan's bundled model of that name).
+folder (launchplan's bundled model of that name). ``--missing`` records only the cases that
+have no answer yet and merges them into the existing files (in case order).
 """
 
 from __future__ import annotations
@@ -53,17 +54,32 @@ def main(argv: list[str]) -> int:
     names = [c["name"] for c in cases]
     if len(names) != len(set(names)):
         raise SystemExit(f"{suite}: duplicate case names")
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump([for_oracle(c) for c in cases], f)
-    for rules, tag in (("0.5.23", "0.5.23"), ("main", "main")):
+    for tag in ("0.5.23", "main"):
         out = DATA / f"results-{suite}-{tag}.jsonl"
-        cmd = [sys.executable, str(ORACLE / "sglang_oracle.py"), f.name, "--out", str(out),
+        known = _rows(out) if "--missing" in argv else {}
+        todo = [c for c in cases if c["name"] not in known]
+        if not todo:
+            continue
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump([for_oracle(c) for c in todo], f)
+        fresh = Path(f.name + ".out")
+        cmd = [sys.executable, str(ORACLE / "sglang_oracle.py"), f.name, "--out", str(fresh),
                "--jobs", jobs]
-        if rules == "main":
+        if tag == "main":
             cmd += ["--rules", "main"]
-        subprocess.run(cmd, check=True)
-    os.unlink(f.name)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        known.update(_rows(fresh))
+        out.write_text("".join(json.dumps(known[n]) + "\n" for n in names))
+        os.unlink(f.name)
+        os.unlink(fresh)
     return 0
+
+
+def _rows(path: Path) -> dict[str, dict]:
+    if not path.exists():
+        return {}
+    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {row["name"]: row for row in rows}
 
 
 if __name__ == "__main__":
