@@ -29,7 +29,8 @@ FIXTURES = os.path.join("tests", "parity", "data", "models")
 MIB = 1 << 20
 GIB = 1 << 30
 MEM_MIB = {"a100": 81920, "h100": 81559, "h200": 143771, "b200": 183359, "mi300x": 196592,
-           "rtx5090": 32607}
+           "rtx5090": 32607, "gb200": 189471, "b300": 275040, "mi355x": 294896}
+GPUS = {"gb200": 4, "rtx5090": 1}  # others have 8
 DRAFT_ARCHS = ("LlamaForCausalLMEagle", "LlamaForCausalLMEagle3")
 
 
@@ -164,6 +165,13 @@ def generate() -> list[dict]:
                                                    "--max-running-requests", 200])
             add("swa-disabled", "h100", ["--disable-hybrid-swa-memory"])
             add("swa-cap", "h100", ["--max-total-tokens", 50000])
+        # every other target, each launch at its widest TP, and the two PD roles
+        for platform in ("a100", "h200", "gb200", "b300", "mi355x", "rtx5090"):
+            tp = max(t for t in tps if t <= GPUS.get(platform, 8))
+            add("x-target-default", platform, ["--tp-size", tp], 0.3 / tp)
+        for role in ("prefill", "decode"):
+            add(f"x-pd-{role}", "h100", ["--disaggregation-mode", role, "--tp-size", tps[-1]],
+                0.3 / tps[-1])
     return cases
 
 
