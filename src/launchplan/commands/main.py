@@ -20,6 +20,7 @@ commands:
   explain      the chain of rules behind a field's value
   check        resolve a space of launches and report rule collisions
   sweep        group a sweep grid by the configuration each point really runs
+  diff         two plans side by side: two releases, or two launches
   targets      list the GPU targets
   models       list the bundled models
   rules        every rule, in pipeline order, with what it reads, writes and why
@@ -35,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("launchplan.commands.explain", "main"),
     "check": ("launchplan.commands.check", "main"),
     "sweep": ("launchplan.commands.sweep", "main"),
+    "diff": ("launchplan.commands.diff", "main"),
     "targets": ("launchplan.commands.catalog", "targets_main"),
     "models": ("launchplan.commands.catalog", "models_main"),
     "rules": ("launchplan.commands.listing", "rules_main"),

@@ -1,0 +1,59 @@
+"""``launchplan diff``: two rule sets, or two launches; only what differs, with its rule."""
+
+from __future__ import annotations
+
+import json
+
+from launchplan.commands.main import main
+
+B200 = ["--gpu", "b200", "--model-path", "llama-3.1-8b"]
+
+
+def run(argv, capsys):
+    code = main(["diff", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_two_rule_sets_show_the_fa4_fix_with_its_rule(capsys):
+    code, out, _ = run([*B200, "--attention-backend", "fa4", "--cuda-graph-backend-prefill",
+                        "full", "--compat", "0.5.23", "--to", "default", "--format", "json"],
+                       capsys)
+    data = json.loads(out)
+    assert code == 1
+    assert data["left"]["compat"] == "0.5.23" and data["right"]["compat"] == "default"
+    page = next(d for d in data["differences"] if d["field"] == "page_size")
+    assert (page["left"], page["right"]) == (128, 1)
+    assert page["left_source"] == "fa4_page_constraint"
+    assert page["right_source"] == "page_size_default"
+    assert page["left_why"]
+    assert set(page) == {"field", "left", "right", "left_source", "right_source", "left_why",
+                         "right_why"}
+
+
+def test_two_launches_and_equal_plans(capsys):
+    code, out, _ = run([*B200, "--kv-cache-dtype", "fp8_e4m3", "--", "--tp-size", "2",
+                        "--format", "json"], capsys)
+    fields = {d["field"] for d in json.loads(out)["differences"]}
+    assert code == 1 and {"kv_cache_dtype", "tp_size"} <= fields
+    assert "memory.max_total_num_tokens" in fields
+    code, out, _ = run([*B200, "--tp-size", "2", "--", "--tp-size", "2"], capsys)
+    assert code == 0 and "the plans are the same" in out
+
+
+def test_targets_and_models_may_differ(capsys):
+    code, out, _ = run(["--gpu", "h100", "--model-path", "llama-3.1-8b", "--", "--gpu", "b200",
+                        "--format", "json"], capsys)
+    data = json.loads(out)
+    assert code == 1 and data["right"]["gpu"] == "b200"
+    backend = next(d for d in data["differences"] if d["field"] == "attention_backend")
+    assert backend["left"] != backend["right"]
+
+
+def test_a_refused_side_is_a_difference_and_bad_input_is_exit_2(capsys):
+    code, out, _ = run(["--gpu", "h100", "--model-path", "deepseek-v3", "--", "--attention-backend",
+                        "trtllm_mla", "--format", "json"], capsys)
+    (first,) = json.loads(out)["differences"]
+    assert code == 1 and first["right"].startswith("refused")
+    code, _, err = run([*B200, "--to", "0.4.0"], capsys)
+    assert code == 2 and "--compat" in err or "0.4.0" in err
