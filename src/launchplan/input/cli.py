@@ -329,9 +329,10 @@ class _Parse:
                 shown = ", ".join(amb.matches[:6])
                 if len(amb.matches) > 6:
                     shown += f" … ({len(amb.matches)} in all)"
-                raise self.error(i, token.partition("=")[0],
+                head = token.partition("=")[0]
+                raise self.error(i, head,
                                  "an unambiguous flag (SGLang accepts unique prefixes)", None,
-                                 f"it could be {shown}") from None
+                                 _migration(head) or f"it could be {shown}") from None
         stray: int | None = end if end < len(tokens) else None
         i = 0
         while i < end:
@@ -392,7 +393,7 @@ class _Parse:
         if item is not None:  # an unknown flag
             head = token.partition("=")[0] if token.startswith("--") else token
             return self.error(at, head, f"a flag SGLang {SGLANG_VERSION} accepts", None,
-                              _did_you_mean(head, ALL_FLAGS))
+                              _migration(head) or _did_you_mean(head, ALL_FLAGS))
         before = at - 1
         while before >= 0 and (before >= len(classified) or classified[before] is None):
             before -= 1
@@ -567,6 +568,12 @@ def _one_of(choices: tuple[Any, ...] | None) -> str:
     if len(shown) <= 8:
         return "one of " + ", ".join(shown)
     return "one of " + ", ".join(shown[:8]) + f", … ({len(shown)} choices)"
+
+
+def _migration(flag: str) -> str | None:
+    from launchplan.input.migrations import migration_hint  # error path only
+
+    return migration_hint(flag)
 
 
 def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:
