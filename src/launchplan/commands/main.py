@@ -21,6 +21,7 @@ commands:
   check        resolve a space of launches and report rule collisions
   sweep        group a sweep grid by the configuration each point really runs
   diff         two plans side by side: two releases, or two launches
+  migrate      a command line rewritten for a release, and whether its plan changes
   targets      list the GPU targets
   models       list the bundled models
   rules        every rule, in pipeline order, with what it reads, writes and why
@@ -37,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("launchplan.commands.check", "main"),
     "sweep": ("launchplan.commands.sweep", "main"),
     "diff": ("launchplan.commands.diff", "main"),
+    "migrate": ("launchplan.commands.migrate", "main"),
     "targets": ("launchplan.commands.catalog", "targets_main"),
     "models": ("launchplan.commands.catalog", "models_main"),
     "rules": ("launchplan.commands.listing", "rules_main"),

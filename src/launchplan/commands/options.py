@@ -33,7 +33,8 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--before-load-mib", "before_load_mib", "int",
            help="MiB free per GPU just before the weights load (default: memory less the "
            "stated CUDA-context and communication overhead)"),
-    Option("--to", "to", "value", help="diff: the right side's rule set"),
+    Option("--to", "to", "value", help="diff: the right side's rule set; migrate: the release"),
+    Option("--from", "from", "value", help="migrate: the release the old line ran on"),
     Option("--columns", "columns", "value",
            help="sweep: memory-plan quantities or fields to show per configuration"),
     Option("--assume-request-tokens", "request_tokens", "int",

@@ -1,0 +1,84 @@
+"""``launchplan migrate --to RELEASE FLAGS``: a command line rewritten for a release.
+
+Older flags become their replacements (``input/migrations.py``), each change with a note;
+then the old and the new line are planned and compared (``diff``), so the user learns
+whether the launch still runs the same way.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+from launchplan.commands.options import split_argv
+from launchplan.commands.output import render_table, to_json, wrapped
+from launchplan.errors import InputError, LaunchplanError
+
+HELP = """usage: launchplan migrate --to RELEASE --gpu TARGET --model-path MODEL [--from R] FLAGS
+
+Rewrites the SGLang flags for RELEASE (older flags to their replacements, each with a note),
+prints the new launch line, and compares the plans of the old and the new line (--from names
+the release the old line ran on; without it only the new line is planned). Exit 0 when the
+plan is unchanged (or only the new line could be planned), 1 when it changed, 2 bad input.
+
+options: --to, --from, --format table|json, --env KEY=VALUE, --gpu-* overrides
+"""
+
+ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+                     "--cuda-version", "--compat", "--to", "--from", "--format", "--env",
+                     "--model-path"})
+
+
+def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        sys.stdout.write(HELP)
+        return 0
+    from launchplan.commands.diff import _side, compare
+    from launchplan.input.migrations import rewrite
+
+    split = split_argv(argv, ALLOWED)
+    opts = split.options
+    to = opts.get("to") or opts.get("compat") or "0.5.23"
+    fmt = opts.get("format") or "table"
+    if fmt not in ("table", "json"):
+        raise InputError("--format", "table or json for migrate", fmt)
+    new_argv, notes = rewrite(list(split.sglang_argv))
+    model = opts.get("model_path")
+    model = model[-1] if isinstance(model, list) else model
+    head = ["--model-path", model] if model else []
+    line = "python -m sglang.launch_server " + shlex.join([*head, *new_argv])
+    new_side = _side({**opts, "compat": to}, new_argv)
+    old_side, differences, old_error = None, None, None
+    if opts.get("from"):
+        try:
+            old_side = _side({**opts, "compat": opts["from"]}, list(split.sglang_argv))
+        except LaunchplanError as exc:  # the old line does not parse on the old release
+            old_error = getattr(exc, "message", str(exc))
+        else:
+            differences = compare(old_side, new_side)
+    if fmt == "json":
+        sys.stdout.write(to_json({"to": to, "from": opts.get("from"), "command": line,
+                                  "argv": new_argv, "changes": notes,
+                                  "verdict": new_side["preflight"].verdict,
+                                  "old_error": old_error,
+                                  "differences": differences}) + "\n")
+    else:
+        out = sys.stdout
+        out.write(line + "\n")
+        for note in notes or ["no flag needed a change"]:
+            out.write(wrapped(note) + "\n")
+        report = new_side["preflight"]
+        out.write(f"preflight on {to}: {report.verdict}\n")
+        for problem in (p for p in report.problems if p.decides):
+            out.write(wrapped(f"{problem.requirement}: {problem.why}", "  ") + "\n")
+        if old_error:
+            out.write(wrapped(f"the old line does not plan on {opts['from']}: {old_error}",
+                              "  ") + "\n")
+        elif differences is not None:
+            if not differences:
+                out.write(f"the plan is the same as the old line's on {opts['from']}\n")
+            else:
+                out.write(f"the plan differs from the old line's on {opts['from']}:\n")
+                render_table(("field", opts["from"], to),
+                             [(d["field"], d["left"], d["right"]) for d in differences], out)
+    return 1 if differences else 0

@@ -1,0 +1,43 @@
+"""``launchplan migrate``: old command lines rewritten for a release, each change noted."""
+
+from __future__ import annotations
+
+import json
+
+from launchplan.commands.main import main
+from launchplan.input.migrations import rewrite
+
+
+def test_rewrite_keeps_order_and_values():
+    argv, notes = rewrite(["--tp", "4", "--enable-ep-moe", "--cuda-graph-bs", "1", "2", "4",
+                           "--cuda-graph-max-bs=64", "--enable-dp-attention", "--dp", "4"])
+    assert argv == ["--tp", "4", "--ep-size", "4", "--cuda-graph-bs-decode", "1", "2", "4",
+                    "--cuda-graph-max-bs-decode", "64", "--attn-dp-size", "4"]
+    assert len(notes) == 4
+
+
+def test_migrate_prints_a_line_that_plans(capsys):
+    code = main(["migrate", "--to", "0.5.23", "--gpu", "h100", "--model-path", "qwen3-30b-a3b",
+                 "python", "-m", "sglang.launch_server", "--tp", "4", "--enable-ep-moe",
+                 "--cuda-graph-max-bs", "128", "--format", "json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and data["verdict"] == "starts"
+    assert data["command"].startswith("python -m sglang.launch_server --model-path qwen3-30b-a3b")
+    assert "--ep-size 4" in data["command"] and "--cuda-graph-max-bs-decode 128" in data["command"]
+    # following it: the new line resolves as it stands
+    code = main(["resolve", "--gpu", "h100", "--model-path", "qwen3-30b-a3b", *data["argv"],
+                 "--format", "json"])
+    resolved = json.loads(capsys.readouterr()[0])["resolved"]
+    assert code == 0 and resolved["ep_size"] == 4
+
+
+def test_migrate_between_rule_sets_says_whether_the_plan_changed(capsys):
+    same = ["migrate", "--from", "0.5.23", "--to", "default", "--gpu", "h100", "--model-path",
+            "llama-3.1-8b", "--tp", "2"]
+    assert main(same) == 0
+    assert "the plan is the same" in capsys.readouterr()[0]
+    changed = ["migrate", "--from", "0.5.23", "--to", "default", "--gpu", "b200",
+               "--model-path", "llama-3.1-8b", "--attention-backend", "fa4",
+               "--cuda-graph-backend-prefill", "full"]
+    assert main(changed) == 1
+    assert "page_size" in capsys.readouterr()[0]
