@@ -11,6 +11,7 @@ from launchplan.errors import InputError
 HELP = """usage: launchplan check [--gpu NAME]... [--model-path MODEL]... [--axis FIELD=v1,v2]...
                         [--sample N --seed S] [--jobs N] [--compat default|0.5.23]
                         [--format table|json] [--fail-on runtime-error|fails-at-start|degraded]
+                        [--upgrade OLD:NEW]
 
 Resolves every point of a combinatorial space and reports problems by class: preflight
 problems by severity (fails-at-start, runtime-error, degraded: the requirement table and
@@ -22,13 +23,15 @@ model's attention kind (with split pairs) x page_size unset/1/16/64/128 x prefil
 unset/full/breakable/disabled x decode CUDA graph unset/full x speculation (none; EAGLE top-k
 1 and 4 for Llama-class models; MTP for DeepSeek) x KV dtype auto/fp8_e4m3/fp8_e5m2 x tp 1/8.
 --gpu and --model-path narrow it (repeatable); --axis FIELD=... replaces that dimension or
-adds one. Exit 0 when clean, 1 when a failing problem is found (engine defects, and verified
+adds one. --upgrade OLD:NEW lists instead every point whose plan changes from one rule set to the
+other, grouped by the fields and rules responsible (exit 0). Exit 0 when clean, 1 when a
+failing problem is found (engine defects, and verified
 preflight problems at least as bad as --fail-on, runtime-error by default: degraded plans
 are counted, not failed), 2 for bad input.
 """
 
 ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--sample", "--seed", "--jobs",
-                     "--model-path", "--model", "--fail-on"})
+                     "--model-path", "--model", "--fail-on", "--upgrade"})
 FAIL_ON = ("fails-at-start", "runtime-error", "degraded")
 
 
@@ -58,6 +61,8 @@ def main(argv: list[str]) -> int:
     jobs = opts.get("jobs")
     if jobs is not None and jobs <= 0:
         raise InputError("--jobs", "a positive number of processes", jobs)
+    if opts.get("upgrade"):
+        return upgrade(points, opts["upgrade"], fmt)
     report = run_check(points, compat, jobs=jobs, progress=sys.stderr.isatty())
     failing = report.failing(fail_on)
     if fmt == "json":
@@ -82,6 +87,36 @@ def main(argv: list[str]) -> int:
             render_table(("kind", "fails", "requirement", "rules", "points",
                           "smallest example"), rows, out)
     return 1 if failing else 0
+
+
+def upgrade(points, spec: str, fmt: str) -> int:
+    """``--upgrade OLD:NEW``: the points whose plan changes, grouped by the rules behind it."""
+    from launchplan.checks.upgrade import run_upgrade
+    from launchplan.rulesets import get_ruleset
+
+    old, sep, new = spec.partition(":")
+    if not sep or not old or not new:
+        raise InputError("--upgrade", "OLD:NEW, two rule sets (e.g. 0.5.22:0.5.23)", spec)
+    get_ruleset(old), get_ruleset(new)  # unknown releases are bad input, before any work
+    report = run_upgrade(points, old, new)
+    if fmt == "json":
+        sys.stdout.write(to_json(report.to_dict()) + "\n")
+    else:
+        out = sys.stdout
+        out.write(f"{report.points} points, {report.points - report.unchanged} change from "
+                  f"{old} to {new}, in {len(report.changes)} groups\n")
+        rows = []
+        for c in report.groups():
+            example = c.example
+            rows.append((", ".join(c.fields), ", ".join(c.rules) or "-", c.count,
+                         "; ".join(f"{f}: {c.before.get(f)} -> {c.after.get(f)}"
+                                   for f in c.fields)[:70],
+                         f"--gpu {example.gpu} --model-path {example.model} "
+                         + " ".join(example.argv())))
+        if rows:
+            render_table(("fields", "rules", "points", "smallest example's change",
+                          "smallest example"), rows, out)
+    return 0
 
 
 def build_space(argv: list[str], allowed: frozenset[str]):

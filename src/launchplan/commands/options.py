@@ -35,6 +35,7 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
            "stated CUDA-context and communication overhead)"),
     Option("--to", "to", "value", help="diff: the right side's rule set; migrate: the release"),
     Option("--from", "from", "value", help="migrate: the release the old line ran on"),
+    Option("--upgrade", "upgrade", "value", help="check: OLD:NEW rule sets to compare"),
     Option("--columns", "columns", "value",
            help="sweep: memory-plan quantities or fields to show per configuration"),
     Option("--assume-request-tokens", "request_tokens", "int",
