@@ -27,6 +27,8 @@ options:
   --strict               exit 3 instead of overriding explicit input, and when preflight
                          says the launch fails at start-up or at run time
   --emit sglang          print one `python -m sglang.launch_server ...` line pinning the plan
+  --emit yaml            print a YAML file for SGLang's --config pinning the plan (its first
+                         line is the launch command, with any switch a file cannot hold)
 
 Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FILE.yaml.
 --help=GROUP, --help=FLAG or --help=WORD narrows this help.
@@ -101,11 +103,11 @@ def main(argv: list[str]) -> int:
     from launchplan.checks.idempotence import reapplied
 
     result.warnings.extend(reapplied(result))
-    if opts.get("emit") == "sglang":
+    if opts.get("emit") in ("sglang", "yaml"):
         if not report.starts:
             sys.stderr.write(f"launchplan: note: preflight: {VERDICT_TEXT[report.verdict]}; "
                              "`launchplan resolve` without --emit says why\n")
-        return emit_sglang(result, target, env)
+        return emit_pinned(result, target, env, opts["emit"])
     if fmt == "json":
         from launchplan.checks.effective import config_hash
 
@@ -155,9 +157,10 @@ def refuse_strict(result, report, resolve_with, fmt: str) -> int:
     return 3
 
 
-def emit_sglang(result, target, env) -> int:
-    """--emit sglang: the pinned launch line on stdout; what SGLang would still change, stderr."""
-    from launchplan.emit import pin_warnings, sglang_command
+def emit_pinned(result, target, env, form: str) -> int:
+    """--emit sglang|yaml: the pinned launch line (or --config file) on stdout; what SGLang
+    would still change, on stderr (the file holds the same values as the line)."""
+    from launchplan.emit import config_yaml, pin_warnings, sglang_command
     from launchplan.engine.pipeline import run
     from launchplan.planner import build_raw, build_record
     from launchplan.rulesets import get_ruleset
@@ -166,7 +169,7 @@ def emit_sglang(result, target, env) -> int:
         record = build_record(build_raw(argv), target, compat=compat, env=env)
         return run(record, get_ruleset(compat).rules())
 
-    sys.stdout.write(sglang_command(result) + "\n")
+    sys.stdout.write(sglang_command(result) + "\n" if form == "sglang" else config_yaml(result))
     for note in pin_warnings(result, resolve_again):
         sys.stderr.write(f"launchplan: note: {note}\n")
     return 0
