@@ -232,8 +232,7 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
     result = report.result
     target = result.record.target
     out.write(f"log {path} (line {line}): {len(report.inputs)} values taken as input, "
-              f"{report.compared} compared on {target.name} (SGLang 0.5.23 rules, "
-              f"{result.record.compat})\n")
+              f"{report.compared} compared on {target.name} (rules {result.record.compat})\n")
     if report.truncated:
         out.write("  the logged line is cut off: the fields after the cut are not compared\n")
     if report.explicit:
