@@ -92,3 +92,14 @@ def test_a_file_without_the_line_is_one_line_of_bad_input(capsys, tmp_path):
     code = main(["resolve", "--from-log", str(log), "--gpu", "h100"])
     _, err = capsys.readouterr()
     assert code == 2 and "ServerArgs" in err
+
+
+def test_a_refused_logged_launch_is_one_line_and_valid_json(capsys, tmp_path):
+    log = tmp_path / "x.log"
+    log.write_text("server_args=ServerArgs(model_path='m', tp_size=1)\n")
+    # a flag given with the log wins over it: trtllm_mha is refused on an A100
+    code = main(["resolve", "--from-log", str(log), "--gpu", "a100", "--model-path",
+                 "llama-3.1-8b", "--attention-backend", "trtllm_mha", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 3 and err.count("\n") == 1
+    assert json.loads(out)["error"]["source"]

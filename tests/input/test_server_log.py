@@ -49,3 +49,18 @@ def test_a_log_without_the_line_is_bad_input(text: str) -> None:
     with pytest.raises(InputError) as err:
         parse_log(text, "x.log")
     assert err.value.subject == "--from-log"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab_=,'\"()[]{}\\\n 0123.-:N")), max_size=120))
+def test_any_damage_after_the_marker_reads_or_is_one_clear_error(tail: str) -> None:
+    try:
+        logged = parse_log("[x] server_args=ServerArgs(" + tail)
+    except InputError as exc:
+        assert exc.subject == "--from-log"
+        return
+    assert all(k.isidentifier() for k in logged.values)

@@ -207,7 +207,14 @@ def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str) -> 
             raise
         return run(record, rules)
 
-    report = compare(logged, resolve, rules, given)
+    try:
+        report = compare(logged, resolve, rules, given)
+    except Refusal as refusal:
+        if fmt == "json":  # JSON on stdout even when the logged launch is refused here
+            sys.stdout.write(to_json({"agrees": False, "log": {"path": path, "line": logged.line},
+                                      "error": {"source": refusal.source,
+                                                "message": refusal.message}}) + "\n")
+        raise
     if fmt == "json":
         data = report.to_dict()
         data["log"] = {"path": path, "line": logged.line}
