@@ -103,3 +103,14 @@ def test_a_refused_logged_launch_is_one_line_and_valid_json(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert code == 3 and err.count("\n") == 1
     assert json.loads(out)["error"]["source"]
+
+
+def test_explain_reads_the_same_launch_from_the_log(capsys):
+    entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b-attn-dp.log")
+    code = main(["explain", "chunked_prefill_size", "--from-log", str(DATA / entry["file"]),
+                 "--gpu", "h100", "--model-path", "llama-3.1-8b", "--format", "json"])
+    out, _ = capsys.readouterr()
+    data = json.loads(out)
+    # the divided chunk the log shows, with the rule that divided it
+    assert code == 0 and data["resolved"] == 4096
+    assert [s["source"] for s in data["steps"]][-1] == "attention_dp_adjustments"

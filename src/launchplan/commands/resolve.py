@@ -180,10 +180,10 @@ def emit_pinned(result, target, env, form: str) -> int:
     return 0
 
 
-def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str) -> int:
-    """--from-log FILE: the logged launch, planned; where the plan and the log differ."""
+def log_report(path: str, argv: list[str], target, compat: str, env):
+    """The comparison of a logged launch with its plan (``--from-log``): flags in ``argv``
+    win over the log; a logged model path that is not here asks for ``--model-path``."""
     from launchplan.checks.from_log import compare
-    from launchplan.commands.output import print_log_report
     from launchplan.engine.pipeline import run
     from launchplan.input.server_log import read_log
     from launchplan.planner import build_raw, build_record, overlay
@@ -208,21 +208,33 @@ def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str) -> 
         return run(record, rules)
 
     try:
-        report = compare(logged, resolve, rules, given)
+        return logged, compare(logged, resolve, rules, given)
+    except Refusal as refusal:
+        refusal.logged = logged  # type: ignore[attr-defined]
+        raise
+
+
+def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str) -> int:
+    """--from-log FILE: the logged launch, planned; where the plan and the log differ."""
+    from launchplan.commands.output import print_log_report
+
+    try:
+        logged, report = log_report(path, argv, target, compat, env)
     except Refusal as refusal:
         if fmt == "json":  # JSON on stdout even when the logged launch is refused here
-            sys.stdout.write(to_json({"agrees": False, "log": {"path": path, "line": logged.line},
+            line = getattr(refusal, "logged", None)
+            sys.stdout.write(to_json({"agrees": False,
+                                      "log": {"path": path,
+                                              "line": line.line if line else None},
                                       "error": {"source": refusal.source,
                                                 "message": refusal.message}}) + "\n")
         raise
     if fmt == "json":
+        from launchplan.checks.effective import config_hash
+
         data = report.to_dict()
         data["log"] = {"path": path, "line": logged.line}
-        data["config_hash"] = None
-        if report.result is not None:
-            from launchplan.checks.effective import config_hash
-
-            data["config_hash"] = config_hash(report.result)
+        data["config_hash"] = config_hash(report.result)
         sys.stdout.write(to_json(data) + "\n")
     else:
         print_log_report(report, path, logged.line)
