@@ -75,6 +75,15 @@ def test_emit_pins_the_undivided_chunk_under_attention_dp(capsys):
     chunk = int(tokens[tokens.index("--chunked-prefill-size") + 1])
     assert chunk // 2 == plan.value("chunked_prefill_size") and chunk != chunk // 2
     assert err == ""
+    again = resolve(emitted_argv(plan), gpu="h100", model_path="llama-3.1-8b")
+    assert config_hash(again) == config_hash(plan), differences(plan, again)
+
+
+def test_the_yaml_file_round_trips_under_attention_dp(tmp_path):
+    argv = ["--tp-size", "4", "--attn-dp-size", "4", "--enable-dp-lm-head"]
+    plan = resolve(argv, gpu="h100", model_path="qwen3-30b-a3b")
+    again = yaml_roundtrip(plan, tmp_path)
+    assert config_hash(again) == config_hash(plan), differences(plan, again)
 
 
 def test_a_note_for_one_cause_is_printed_once(capsys):
