@@ -22,7 +22,14 @@ NEVER_PINNED = frozenset({"random_seed"}) | FOLDED
 
 
 def pinned_values(result: Result) -> dict[str, Any]:
-    """Input fields and decided fields that have a command-line flag, in table order."""
+    """Input fields and decided fields that have a command-line flag, in table order, with
+    the values SGLang transforms on reading replaced by their preimages (``unapplied``)."""
+    from launchplan.checks.idempotence import unapplied
+
+    return unapplied(result, _decided(result))
+
+
+def _decided(result: Result) -> dict[str, Any]:
     raw = result.record.raw
     chosen = set(raw.values) | set(result.declared())
     out = {}
@@ -84,23 +91,95 @@ def emitted_argv(result: Result) -> list[str]:
     return ["--model-path", str(values.pop("model_path"))] + to_argv(values)
 
 
-def pin_warnings(result: Result, resolve_again: Any) -> list[str]:
-    """Where the targeted SGLang would still change a pinned value at start-up.
+def pin_warnings(result: Result, resolve_again: Any, argv: list[str] | None = None) -> list[str]:
+    """Where the targeted SGLang would still change a pinned value at start-up, one note per
+    cause (a change both rule sets make is named once, with both).
 
     ``resolve_again(argv, compat)`` resolves a command line on the same target. Besides the
     rule set in use, SGLang 0.5.23 itself is checked when the plan used the default rules.
+    A pinned plan whose effective configuration differs from the plan's is reported too.
     """
-    argv = emitted_argv(result)
-    notes = []
-    compats = [result.record.compat] + (["0.5.23"] if result.record.compat != "0.5.23" else [])
+    from launchplan.checks.effective import config_hash
+    from launchplan.checks.idempotence import differences
+
+    argv = emitted_argv(result) if argv is None else argv
+    ours = result.record.compat
+    compats = [ours] + (["0.5.23"] if ours != "0.5.23" else [])
+    found: dict[str, list[str]] = {}
     for compat in compats:
         try:
             again = resolve_again(argv, compat)
         except Exception as exc:  # a refusal of the pinned plan is worth saying, not fatal
-            notes.append(f"SGLang ({compat} rules) would refuse the pinned command: {exc}")
+            found.setdefault(f"would refuse the pinned command: {exc}", []).append(compat)
             continue
-        for o in again.overrides():
-            who = "this SGLang" if compat == result.record.compat else f"SGLang {compat}"
-            notes.append(f"{who} would still change {o['field']} from {o['input']!r} to "
-                         f"{o['resolved']!r} at start-up ({o['source']})")
+        # a pinned preimage that SGLang turns into the planned value is the point, not a note
+        changes = {o["field"]: (o["input"], o["resolved"], o["source"])
+                   for o in again.overrides() if o["resolved"] != result.value(o["field"])}
+        if config_hash(again) != config_hash(result):
+            for name, (before, after, rule) in differences(result, again).items():
+                changes.setdefault(name, (before, after, rule))
+        for name, (before, after, rule) in changes.items():
+            text = (f"would still change {name} from {before!r} to {after!r} at start-up "
+                    f"({rule})")
+            found.setdefault(text, []).append(compat)
+    notes = []
+    for text, where in found.items():
+        names = ["this SGLang" if c == ours else f"SGLang {c}" for c in where]
+        notes.append(f"{' and '.join(names)} {text}")
     return notes
+
+
+def _scalar(token: str) -> Any:
+    """A command-line token as the YAML scalar SGLang's merger writes back as that token."""
+    for kind in (int, float):
+        try:
+            value = kind(token)
+        except ValueError:
+            continue
+        if str(value) == token:
+            return value
+    return token
+
+
+def config_parts(result: Result) -> tuple[dict[str, Any], list[str]]:
+    """The pinned plan as a ``--config`` mapping, and the flags a config file cannot hold
+    (SGLang's merger refuses ``--x/--no-x`` switches: they stay on the command line)."""
+    from launchplan.input.config_file import _key_classes
+
+    _, unsupported = _key_classes()
+    mapping: dict[str, Any] = {}
+    leftover: list[str] = []
+    for name, value in pinned_values(result).items():
+        tokens = to_argv({name: value}) if name != "model_path" else ["--model-path", str(value)]
+        if not tokens:
+            continue
+        key = tokens[0][2:]
+        if key.replace("-", "_") in unsupported:
+            leftover += tokens
+        elif len(tokens) == 1:
+            mapping[key] = True
+        elif FIELDS[name].nargs in ("+", "*"):
+            mapping[key] = [_scalar(t) for t in tokens[1:]]
+        elif isinstance(value, dict):
+            import json
+
+            mapping[key] = json.loads(tokens[1])  # the merger writes it back as JSON
+        else:
+            mapping[key] = _scalar(tokens[1])
+    return mapping, leftover
+
+
+def config_yaml(result: Result) -> str:
+    """A YAML file for SGLang's ``--config`` that pins the plan; the first line says how to
+    launch it (with the switches a config file cannot hold)."""
+    import yaml
+
+    mapping, leftover = config_parts(result)
+    launch = " ".join([LAUNCHER, "--config", "FILE.yaml", *map(shlex.quote, leftover)])
+    header = (f"# {launch}\n# pinned by launchplan for {result.record.target.name}; "
+              "SGLang 0.5.23 flags\n")
+    body = "".join(
+        yaml.safe_dump({key: value}, sort_keys=False, width=100,
+                       default_flow_style=None if isinstance(value, (dict, list)) else False)
+        for key, value in mapping.items())
+    return header + body

@@ -38,7 +38,9 @@ EXAMPLES = {
     "aiter_memory_scaling": ("mi300x", "llama-3.1-8b", []),
     "attention_dp_adjustments": ("h100", "llama-3.1-8b",
                                  ["--tp-size", "2", "--attn-dp-size", "2"]),
-    "missing_default_values": ("b200", "deepseek-v3", ["--tp-size", "8"]),
+    # with speculation on: without it the draft's quantization has no effect (not compared)
+    "missing_default_values": ("b200", "deepseek-v3",
+                               ["--tp-size", "8", "--speculative-algorithm", "EAGLE"]),
 }
 
 

@@ -6,12 +6,12 @@ import shlex
 
 import pytest
 
-from launchplan.checks.effective import candidate_fields
-from launchplan.checks.idempotence import NON_IDEMPOTENT
+from launchplan.checks.effective import candidate_fields, config_hash
+from launchplan.checks.idempotence import NON_IDEMPOTENT, differences
 from launchplan.checks.space import Space, default_models
 from launchplan.commands.main import main
-from launchplan.emit import LAUNCHER, emitted_argv, sglang_command
-from launchplan.errors import Refusal
+from launchplan.emit import LAUNCHER, config_yaml, emitted_argv, sglang_command
+from launchplan.errors import InputError, Refusal
 from launchplan.facts.targets import CATALOG
 from launchplan.planner import resolve
 
@@ -53,10 +53,128 @@ def test_emit_warns_where_0_5_23_would_still_force_the_page(capsys):
     assert "0.5.23" in err and "page_size" in err and "128" in err
 
 
-def test_emit_warns_about_aiter_rescaling(capsys):
+def test_emit_pins_the_value_aiter_scales_into_the_plan(capsys):
+    # aiter multiplies even an explicit mem_fraction_static by 0.85: the line carries the
+    # value SGLang turns into the planned one, so no note is needed
+    plan = resolve([], gpu="mi300x", model_path="llama-3.1-8b")
     main(["resolve", "--gpu", "mi300x", "--model-path", "llama-3.1-8b", "--emit", "sglang"])
+    out, err = capsys.readouterr()
+    tokens = shlex.split(out)
+    pinned = float(tokens[tokens.index("--mem-fraction-static") + 1])
+    assert pinned != plan.value("mem_fraction_static")
+    assert pinned * 0.85 == plan.value("mem_fraction_static")
+    assert err == ""
+
+
+def test_emit_pins_the_undivided_chunk_under_attention_dp(capsys):
+    argv = ["--tp-size", "2", "--enable-dp-attention", "--dp-size", "2"]
+    plan = resolve(argv, gpu="h100", model_path="llama-3.1-8b")
+    main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b", *argv, "--emit", "sglang"])
+    out, err = capsys.readouterr()
+    tokens = shlex.split(out)
+    chunk = int(tokens[tokens.index("--chunked-prefill-size") + 1])
+    assert chunk // 2 == plan.value("chunked_prefill_size") and chunk != chunk // 2
+    assert err == ""
+    again = resolve(emitted_argv(plan), gpu="h100", model_path="llama-3.1-8b")
+    assert config_hash(again) == config_hash(plan), differences(plan, again)
+
+
+def test_the_yaml_file_round_trips_under_attention_dp(tmp_path):
+    argv = ["--tp-size", "4", "--attn-dp-size", "4", "--enable-dp-lm-head"]
+    plan = resolve(argv, gpu="h100", model_path="qwen3-30b-a3b")
+    again = yaml_roundtrip(plan, tmp_path)
+    assert config_hash(again) == config_hash(plan), differences(plan, again)
+
+
+def test_a_note_for_one_cause_is_printed_once(capsys):
+    # the 0.5.23 FA4 force on the default rules: one note naming 0.5.23
+    main(["resolve", "--gpu", "b200", "--model-path", "llama-3.1-8b", "--attention-backend",
+          "fa4", "--cuda-graph-backend-prefill", "full", "--emit", "sglang"])
     _, err = capsys.readouterr()
-    assert "mem_fraction_static" in err
+    notes = err.strip().splitlines()
+    assert len(notes) == len(set(notes)) == 1, notes
+
+
+def test_deepseek_on_b200_keeps_its_draft_quantization_out_of_the_plan():
+    # the issue's case: quantization fp8 comes from a model override; pinned, SGLang would
+    # copy it into the draft's quantization, which has no effect without speculation
+    first = resolve(["--tp-size", "8"], gpu="b200", model_path="deepseek-v3")
+    second = resolve(emitted_argv(first), gpu="b200", model_path="deepseek-v3")
+    assert second.value("speculative_draft_model_quantization") == "fp8"
+    assert config_hash(first) == config_hash(second)
+    mtp = ["--tp-size", "8", "--speculative-algorithm", "EAGLE"]
+    first = resolve(mtp, gpu="b200", model_path="deepseek-v3")
+    argv = emitted_argv(first)
+    assert argv[argv.index("--speculative-draft-model-quantization") + 1] == "unquant"
+    second = resolve(argv, gpu="b200", model_path="deepseek-v3")
+    assert second.value("speculative_draft_model_quantization") is None
+    assert config_hash(first) == config_hash(second)
+
+
+def yaml_roundtrip(first, tmp_path, compat="default"):
+    """Resolve the --emit yaml file (and the switches its first line keeps) again."""
+    text = config_yaml(first)
+    launch = shlex.split(text.splitlines()[0].lstrip("# "))
+    path = tmp_path / "plan.yaml"
+    path.write_text(text)
+    argv = ["--config", str(path), *launch[launch.index("FILE.yaml") + 1:]]
+    gpu, model = first.record.target.name, first.value("model_path")
+    return resolve(argv, gpu=gpu, model_path=None if "--model-path" in argv else model,
+                   compat=compat)
+
+
+def test_emit_yaml_writes_a_config_file(capsys, tmp_path):
+    code = main(["resolve", "--gpu", "b200", "--model-path", "deepseek-v3", "--tp-size", "8",
+                 "--emit", "yaml"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and out.startswith("# python -m sglang.launch_server --config FILE.yaml")
+    import yaml
+
+    data = yaml.safe_load(out)
+    assert data["tp-size"] == 8 and data["page-size"] == 64
+    assert data["cuda-graph-config"]["prefill"]["backend"] == "disabled"
+
+
+def _bundled_launches():
+    from launchplan.facts.models import bundled_models
+
+    for gpu in CATALOG:
+        for model in bundled_models():
+            try:
+                yield resolve([], gpu=gpu, model_path=model)
+            except (Refusal, InputError):
+                continue
+
+
+def test_both_emit_forms_round_trip_on_every_bundled_model_and_target(tmp_path):
+    checked = 0
+    for first in _bundled_launches():
+        gpu, model = first.record.target.name, first.value("model_path")
+        second = resolve(emitted_argv(first), gpu=gpu, model_path=model)
+        assert config_hash(second) == config_hash(first), (gpu, model, differences(first, second))
+        third = yaml_roundtrip(first, tmp_path)
+        assert config_hash(third) == config_hash(first), (gpu, model, differences(first, third))
+        checked += 1
+    assert checked > 150
+
+
+@pytest.mark.parametrize("compat", ["default", "0.5.23"])
+def test_both_emit_forms_round_trip_on_sampled_points_of_the_default_space(compat, tmp_path):
+    points = Space(list(CATALOG), default_models()).sample(150, seed=13)
+    checked = 0
+    for point in points:
+        try:
+            first = resolve(fields=point.as_dict(), gpu=point.gpu, model_path=point.model,
+                            compat=compat)
+        except (Refusal, InputError):
+            continue
+        second = resolve(emitted_argv(first), gpu=point.gpu, model_path=point.model,
+                         compat=compat)
+        assert config_hash(second) == config_hash(first), (point, differences(first, second))
+        third = yaml_roundtrip(first, tmp_path, compat)
+        assert config_hash(third) == config_hash(first), (point, differences(first, third))
+        checked += 1
+    assert checked > 100
 
 
 @pytest.mark.parametrize("compat", ["default", "0.5.23"])

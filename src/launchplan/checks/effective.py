@@ -32,13 +32,36 @@ NOT_EFFECTIVE = FOLDED | NAMES
 _ORDER = {name: i for i, name in enumerate(FIELDS)}
 
 
+_SPECULATIVE = frozenset(n for n, s in FIELDS.items()
+                         if s.group == "spec" and n != "speculative_algorithm")
+
+
+# Whether the draft's quantization was given is read only when a DSPARK MiniMax draft is
+# built (sglang/srt/configs/model_config.py: ModelConfig.__init__, is_draft_quantization_explicit).
+_DRAFT_QUANT_GIVEN = frozenset({"_speculative_draft_quantization_explicitly_set"})
+
+
+def inert(result: Result) -> frozenset[str]:
+    """Fields that have no effect in this plan: the speculative settings (a draft's
+    quantization, its step counts) when no speculative algorithm runs, and the record of
+    whether the draft's quantization was given except under DSPARK."""
+    algorithm = result.value("speculative_algorithm")
+    if algorithm is None:
+        return _SPECULATIVE
+    return _DRAFT_QUANT_GIVEN if algorithm != "DSPARK" else frozenset()
+
+
 def candidate_fields(results: Iterable[Result]) -> list[str]:
-    """Fields that are explicit or declared in any of the results (others are defaults)."""
+    """Fields that are explicit or declared in any of the results (others are defaults),
+    less those with no effect in every one of them."""
     names: set[str] = set()
+    idle: frozenset[str] | None = None
     for result in results:
         names.update(result.record.raw.values)
         names.update(result.declared())
+        idle = inert(result) if idle is None else idle & inert(result)
     names -= NOT_EFFECTIVE
+    names -= idle or frozenset()
     return sorted((n for n in names if n in _ORDER), key=_ORDER.__getitem__)
 
 
@@ -53,8 +76,10 @@ def key_of(config: dict[str, Any]) -> str:
 
 def config_hash(result: Result) -> str:
     """A stable hash of the effective configuration: equal plans, equal hash (for CI
-    snapshots and caches). Names, paths and folded convenience flags do not count."""
+    snapshots and caches). Names, paths, folded convenience flags and fields with no effect
+    in the plan do not count."""
     import hashlib
 
-    names = [n for n in FIELDS if n not in NOT_EFFECTIVE]
+    idle = inert(result)
+    names = [n for n in FIELDS if n not in NOT_EFFECTIVE and n not in idle]
     return hashlib.sha256(key_of(effective(result, names)).encode()).hexdigest()[:16]

@@ -34,6 +34,62 @@ NON_IDEMPOTENT: Mapping[str, tuple[tuple[str, ...], str]] = {
 }
 
 
+def _preimage(planned: float, factor: float) -> float:
+    """The float SGLang multiplies by ``factor`` to get exactly ``planned`` (the nearest one
+    when no float lands exactly on it)."""
+    import math
+
+    start = planned / factor
+    best, best_err = start, abs(start * factor - planned)
+    for direction in (math.inf, -math.inf):
+        x = start
+        for _ in range(4):
+            x = math.nextafter(x, direction)
+            err = abs(x * factor - planned)
+            if err < best_err:
+                best, best_err = x, err
+    return best
+
+
+def _dp(result: Result) -> int:
+    return int(result.value("attn_dp_size") or 1)
+
+
+# rule -> field -> the value to pin so that the rule turns it into the plan's value
+_INVERSES: Mapping[str, Mapping[str, Any]] = {
+    "aiter_memory_scaling": {
+        "mem_fraction_static": lambda r, v: _preimage(v, 0.85),
+    },
+    "attention_dp_adjustments": {
+        # chunk // dp == planned for planned * dp; the prefill graph's max_bs is pinned, so
+        # the re-clamp (which skips a locked max_bs) leaves it alone.
+        "chunked_prefill_size": lambda r, v: v * _dp(r) if v is not None and v > 0 else v,
+        "schedule_conservativeness": lambda r, v: _preimage(v, 0.3),
+    },
+}
+
+
+def unapplied(result: Result, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` (a plan's pinned values) with each value a listed rule transforms replaced by
+    the one SGLang turns into the planned value, so the pinned launch runs as planned.
+
+    The draft's quantization is pinned as ``unquant`` when the plan runs a draft without one
+    while the target's quantization is pinned (SGLang would otherwise copy it)."""
+    out = dict(values)
+    for rule, inverses in _INVERSES.items():
+        if not _reapplies(result, rule):
+            continue
+        for name, inverse in inverses.items():
+            if name in out and any(d.source == rule and name in d.fields
+                                   for d in result.declarations):
+                out[name] = inverse(result, out[name])
+    if (result.value("speculative_algorithm") is not None
+            and result.value("speculative_draft_model_quantization") is None
+            and out.get("quantization") is not None):
+        out["speculative_draft_model_quantization"] = "unquant"
+    return out
+
+
 def _reapplies(result: Result, rule: str) -> bool:
     """Whether pinning this plan makes ``rule`` change a value again."""
     if rule == "missing_default_values":

@@ -19,12 +19,14 @@ fields and facts it read and its reason; an override of your input says what wou
 kept it. FIELD may be dotted: cuda_graph_config.prefill.backend. The preflight verdict of
 the plan comes first (JSON: a "preflight" key; --all gives {"explanations": [...]}).
 
-options: --all, --format table|json, --compat default|0.5.23, --gpu-* overrides, --env K=V
+options: --all, --format table|json, --compat default|0.5.23, --gpu-* overrides, --env K=V,
+  --from-log FILE (explain the launch a start-up log's server_args line records, with the
+  values `resolve --from-log` takes as input)
 """
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--format", "--env", "--all",
-                     "--before-load-mib", "--assume-request-tokens"})
+                     "--before-load-mib", "--assume-request-tokens", "--from-log"})
 
 
 def main(argv: list[str]) -> int:
@@ -61,12 +63,20 @@ def main(argv: list[str]) -> int:
     env = parse_env(opts.get("env"))
     rules = get_ruleset(compat).rules()
 
+    argv_used: list[str] = split.sglang_argv
+    base: dict[str, Any] = {}
+    if opts.get("from_log"):
+        from launchplan.commands.resolve import log_report
+
+        _, logged = log_report(opts["from_log"], split.sglang_argv, target, compat, env)
+        argv_used, base = [], dict(logged.inputs)
+
     def resolve_with(extra: dict[str, Any]):
-        raw = build_raw(split.sglang_argv, extra)
+        raw = build_raw(argv_used, {**base, **extra})
         return run(build_record(raw, target, compat=compat, env=env), rules, trace=True)
 
     def quick(extra: dict[str, Any]):
-        raw = build_raw(split.sglang_argv, extra)
+        raw = build_raw(argv_used, {**base, **extra})
         return run(build_record(raw, target, compat=compat, env=env), rules)
 
     try:

@@ -26,6 +26,7 @@ commands:
   models       list the bundled models
   rules        every rule, in pipeline order, with what it reads, writes and why
   requirements the table of what each kernel and feature needs
+  matrix       the support matrix of the rules (target x backend x attention kind)
 
 Run `launchplan COMMAND --help` for a command's options.
 """
@@ -43,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "models": ("launchplan.commands.catalog", "models_main"),
     "rules": ("launchplan.commands.listing", "rules_main"),
     "requirements": ("launchplan.commands.listing", "requirements_main"),
+    "matrix": ("launchplan.commands.matrix", "main"),
 }
 
 

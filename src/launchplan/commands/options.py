@@ -55,7 +55,10 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--jobs", "jobs", "int", help="worker processes (default: every core)"),
     Option("--fail-on", "fail_on", "value", ("fails-at-start", "runtime-error", "degraded"),
            help="the mildest preflight severity that fails a check"),
-    Option("--emit", "emit", "value", ("sglang",), help="print a pinned SGLang command line"),
+    Option("--from-log", "from_log", "value",
+           help="plan the launch a log's server_args=ServerArgs(...) line records"),
+    Option("--emit", "emit", "value", ("sglang", "yaml"),
+           help="print a pinned SGLang command line, or a pinned --config YAML file"),
 )}
 
 

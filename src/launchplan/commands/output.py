@@ -224,3 +224,39 @@ def _bar(parts: Sequence[tuple[str, int]], total: int, width: int = 60) -> str:
     for (_, size), mark in zip(parts, marks):
         cells.append(mark * max(0, round(width * size / total)) if total else "")
     return "[" + "".join(cells)[:width].ljust(width) + "]  W weights  K KV pool  R reserve"
+
+
+def print_log_report(report: Any, path: str, line: int, out: TextIO | None = None) -> None:
+    """--from-log: the comparison first (empty is agreement), then what was read."""
+    out = out or sys.stdout
+    result = report.result
+    target = result.record.target
+    out.write(f"log {path} (line {line}): {len(report.inputs)} values taken as input, "
+              f"{report.compared} compared on {target.name} (rules {result.record.compat})\n")
+    if report.truncated:
+        out.write("  the logged line is cut off: the fields after the cut are not compared\n")
+    if report.explicit:
+        out.write("agrees if you passed these explicitly (launchplan's rule would decide "
+                  "otherwise):\n")
+        rows = [(d.field, _short(d.logged), _short(d.planned), d.rule) for d in report.explicit]
+        render_table(("field", "logged", "rule would set", "rule"), rows, out)
+    if report.agrees:
+        out.write("differences: none (the plan agrees with the log)\n")
+    else:
+        out.write(f"differences: {len(report.differences)}\n")
+        rows = [(d.field, _short(d.logged), _short(d.planned), d.rule)
+                for d in report.differences]
+        render_table(("field", "logged", "planned", "rule"), rows, out)
+    if report.unknown:
+        out.write(wrapped(f"fields SGLang 0.5.23 does not have (not used): "
+                          f"{', '.join(report.unknown)}", indent="") + "\n")
+    if report.unreadable:
+        out.write(wrapped("values that are not plain literals (not used): "
+                          + ", ".join(report.unreadable), indent="") + "\n")
+    for name, why in report.not_accepted.items():
+        out.write(wrapped(f"{name}: not accepted as input by 0.5.23: {why}", indent="") + "\n")
+
+
+def _short(value: Any, width: int = 40) -> str:
+    text = cell(value)
+    return text if len(text) <= width else text[:width - 3] + "..."

@@ -26,7 +26,12 @@ options:
   --all                  list every field, untouched defaults included
   --strict               exit 3 instead of overriding explicit input, and when preflight
                          says the launch fails at start-up or at run time
+  --from-log FILE        read the server_args=ServerArgs(...) line SGLang logged at start-up,
+                         plan that launch and list where the plan differs from the log
+                         (SGLang flags given here, --model-path among them, win)
   --emit sglang          print one `python -m sglang.launch_server ...` line pinning the plan
+  --emit yaml            print a YAML file for SGLang's --config pinning the plan (its first
+                         line is the launch command, with any switch a file cannot hold)
 
 Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FILE.yaml.
 --help=GROUP, --help=FLAG or --help=WORD narrows this help.
@@ -34,7 +39,7 @@ Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FI
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit",
-                     "--before-load-mib", "--assume-request-tokens", "--all"})
+                     "--before-load-mib", "--assume-request-tokens", "--all", "--from-log"})
 
 
 def parse_env(pairs: list[str] | None) -> dict[str, str]:
@@ -73,6 +78,8 @@ def main(argv: list[str]) -> int:
         raise InputError("--assume-request-tokens", "a positive number of tokens",
                          request_tokens)
 
+    if opts.get("from_log"):
+        return from_log(opts["from_log"], split.sglang_argv, target, compat, env, fmt)
     parsed = build_raw(split.sglang_argv)
 
     def resolve_with(extra: dict, *, trace: bool = strict):
@@ -101,11 +108,11 @@ def main(argv: list[str]) -> int:
     from launchplan.checks.idempotence import reapplied
 
     result.warnings.extend(reapplied(result))
-    if opts.get("emit") == "sglang":
+    if opts.get("emit") in ("sglang", "yaml"):
         if not report.starts:
             sys.stderr.write(f"launchplan: note: preflight: {VERDICT_TEXT[report.verdict]}; "
                              "`launchplan resolve` without --emit says why\n")
-        return emit_sglang(result, target, env)
+        return emit_pinned(result, target, env, opts["emit"])
     if fmt == "json":
         from launchplan.checks.effective import config_hash
 
@@ -155,9 +162,10 @@ def refuse_strict(result, report, resolve_with, fmt: str) -> int:
     return 3
 
 
-def emit_sglang(result, target, env) -> int:
-    """--emit sglang: the pinned launch line on stdout; what SGLang would still change, stderr."""
-    from launchplan.emit import pin_warnings, sglang_command
+def emit_pinned(result, target, env, form: str) -> int:
+    """--emit sglang|yaml: the pinned launch line (or --config file) on stdout; what SGLang
+    would still change, on stderr (the file holds the same values as the line)."""
+    from launchplan.emit import config_yaml, pin_warnings, sglang_command
     from launchplan.engine.pipeline import run
     from launchplan.planner import build_raw, build_record
     from launchplan.rulesets import get_ruleset
@@ -166,7 +174,68 @@ def emit_sglang(result, target, env) -> int:
         record = build_record(build_raw(argv), target, compat=compat, env=env)
         return run(record, get_ruleset(compat).rules())
 
-    sys.stdout.write(sglang_command(result) + "\n")
+    sys.stdout.write(sglang_command(result) + "\n" if form == "sglang" else config_yaml(result))
     for note in pin_warnings(result, resolve_again):
         sys.stderr.write(f"launchplan: note: {note}\n")
+    return 0
+
+
+def log_report(path: str, argv: list[str], target, compat: str, env):
+    """The comparison of a logged launch with its plan (``--from-log``): flags in ``argv``
+    win over the log; a logged model path that is not here asks for ``--model-path``."""
+    from launchplan.checks.from_log import compare
+    from launchplan.engine.pipeline import run
+    from launchplan.input.server_log import read_log
+    from launchplan.planner import build_raw, build_record, overlay
+    from launchplan.rulesets import get_ruleset
+
+    logged = read_log(path)
+    rules = get_ruleset(compat).rules()
+    given = build_raw(argv).values if argv else {}
+    base = build_raw()
+
+    def resolve(fields):
+        try:
+            record = build_record(overlay(base, fields), target, compat=compat, env=env)
+        except InputError as exc:
+            if exc.subject == "--model-path" and "model_path" not in given:
+                raise InputError("--from-log", exc.expected, fields.get("model_path"),
+                                 message=f"{path}: the logged model {fields.get('model_path')!r}"
+                                 " is not available here; pass --model-path with a folder "
+                                 "holding its config.json or a bundled model of the same "
+                                 "architecture (`launchplan models`)") from None
+            raise
+        return run(record, rules)
+
+    try:
+        return logged, compare(logged, resolve, rules, given)
+    except Refusal as refusal:
+        refusal.logged = logged  # type: ignore[attr-defined]
+        raise
+
+
+def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str) -> int:
+    """--from-log FILE: the logged launch, planned; where the plan and the log differ."""
+    from launchplan.commands.output import print_log_report
+
+    try:
+        logged, report = log_report(path, argv, target, compat, env)
+    except Refusal as refusal:
+        if fmt == "json":  # JSON on stdout even when the logged launch is refused here
+            line = getattr(refusal, "logged", None)
+            sys.stdout.write(to_json({"agrees": False,
+                                      "log": {"path": path,
+                                              "line": line.line if line else None},
+                                      "error": {"source": refusal.source,
+                                                "message": refusal.message}}) + "\n")
+        raise
+    if fmt == "json":
+        from launchplan.checks.effective import config_hash
+
+        data = report.to_dict()
+        data["log"] = {"path": path, "line": logged.line}
+        data["config_hash"] = config_hash(report.result)
+        sys.stdout.write(to_json(data) + "\n")
+    else:
+        print_log_report(report, path, logged.line)
     return 0

@@ -1,0 +1,168 @@
+"""A logged launch planned again: where launchplan's plan differs from what SGLang resolved.
+
+The log holds SGLang's final values, not what the user typed. A field no rule writes can
+only hold the user's value or the default, so it is taken as input. A field a rule writes
+is compared instead; where it differs, the launch is resolved again with the logged value
+given explicitly, which tells a rule that decided differently (launchplan's rule keeps its
+value) from a value the user most likely passed (the explicit value is kept: "agrees if
+passed explicitly"). Fields the modelled release does not have are listed, not used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from launchplan.checks.effective import NAMES
+from launchplan.errors import InputError, Refusal
+from launchplan.input.fields import FIELDS, SGLANG_VERSION, default_of
+from launchplan.input.server_log import LoggedArgs
+from launchplan.struct import Struct, factory
+
+# Where things are and when they ran, not how: never compared.
+IGNORED = NAMES | {"model_path", "tokenizer_path", "served_model_name"}
+MAX_DROPPED = 20
+
+
+class Difference(Struct):
+    field: str
+    logged: Any
+    planned: Any
+    rule: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "logged": self.logged, "planned": self.planned,
+                "rule": self.rule}
+
+
+class LogReport(Struct, frozen=False):
+    inputs: dict[str, Any] = factory(dict)
+    differences: list[Difference] = factory(list)
+    # logged values a rule would set otherwise, that agree once given explicitly (the plan
+    # as first made, without them: ``planned`` and the deciding ``rule``)
+    explicit: list[Difference] = factory(list)
+    unknown: list[str] = factory(list)  # logged fields SGLang 0.5.23 does not have
+    unreadable: list[str] = factory(list)
+    not_accepted: dict[str, str] = factory(dict)  # input the modelled release refuses
+    truncated: bool = False
+    compared: int = 0
+    result: Any = None
+
+    @property
+    def agrees(self) -> bool:
+        return not self.differences
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agrees": self.agrees, "compared": self.compared,
+            "differences": [d.to_dict() for d in self.differences],
+            "agrees_if_passed_explicitly": [d.to_dict() for d in self.explicit],
+            "inputs": self.inputs, "unknown_fields": self.unknown,
+            "unreadable_fields": self.unreadable, "not_accepted": self.not_accepted,
+            "truncated": self.truncated, "release": SGLANG_VERSION,
+        }
+
+
+def written_fields(rules: Any) -> frozenset[str]:
+    out: set[str] = set()
+    for spec in rules:
+        out |= set(spec.writes)
+    return frozenset(out)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as logged; nested mappings (``cuda_graph_config``) on the keys both sides have,
+    since a release's config carries keys launchplan does not model."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return all(_same(a[k], b[k]) for k in a.keys() & b.keys())
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return bool(a == b)
+
+
+def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rules: Any,
+            overrides: Mapping[str, Any] | None = None) -> LogReport:
+    """Plan the logged launch with ``resolve(fields)`` and list what differs from the log.
+
+    ``overrides`` (the user's own flags, ``--model-path`` among them) win over logged values.
+    First the fields no rule writes are input. Then, repeatedly, the differing field a rule
+    writes that removes the most differences once given as input is taken as input (a
+    user's ``--attn-dp-size 2`` explains the divided chunk too); those are reported as
+    "agrees if passed explicitly" with the rule that would otherwise decide, and what still
+    differs is the list of differences.
+    """
+    writes = written_fields(rules)
+    report = LogReport(truncated=logged.truncated, unreadable=sorted(logged.unreadable))
+    known: dict[str, Any] = {}
+    for name, value in logged.values.items():
+        if name not in FIELDS:
+            report.unknown.append(name)
+        elif not name.startswith("_"):
+            known[name] = value
+    inputs = {n: v for n, v in known.items()
+              if n not in writes and n not in IGNORED and not _same(v, default_of(n))}
+    if "model_path" in known:
+        inputs["model_path"] = known["model_path"]
+    inputs.update(overrides or {})
+    result = _resolve_dropping(resolve, inputs, report)
+    diffs = _differences(known, result, report)
+    report.compared = sum(1 for n in known if n not in IGNORED and n not in report.not_accepted)
+    while diffs:  # best first: the given value that explains the most differences
+        best = None
+        for candidate in diffs:
+            if candidate.field not in writes or candidate.field in inputs:
+                continue
+            trial = {**inputs, candidate.field: candidate.logged}
+            try:
+                again = resolve(trial)
+            except (InputError, Refusal):
+                continue
+            fewer = _differences(known, again, report)
+            if len(fewer) < len(diffs) and (best is None or len(fewer) < len(best[3])):
+                best = (candidate, trial, again, fewer)
+        if best is None:
+            break
+        report.explicit.append(best[0])
+        _, inputs, result, diffs = best
+    report.inputs = inputs
+    report.result = result
+    report.differences = diffs
+    return report
+
+
+def _differences(known: Mapping[str, Any], result: Any, report: LogReport) -> list[Difference]:
+    out = []
+    for name, value in known.items():
+        if name in IGNORED or name in report.not_accepted:
+            continue
+        planned = result.value(name)
+        if not _same(planned, value):
+            out.append(Difference(name, value, planned, result.source(name)))
+    return out
+
+
+def _resolve_dropping(resolve: Callable[[Mapping[str, Any]], Any], inputs: dict[str, Any],
+                      report: LogReport) -> Any:
+    """Resolve; a logged value the modelled release rejects as input is dropped and named."""
+    for _ in range(MAX_DROPPED):
+        try:
+            return resolve(inputs)
+        except InputError as exc:
+            name = _field_named(exc.subject)
+            if name is None or name not in inputs or name == "model_path":
+                raise
+            report.not_accepted[name] = exc.message
+            del inputs[name]
+    return resolve(inputs)
+
+
+def _field_named(subject: str) -> str | None:
+    from launchplan.input.fields import FLAG_TO_FIELD
+
+    head = subject.split()[0] if subject else ""
+    if head in FLAG_TO_FIELD:
+        return FLAG_TO_FIELD[head]
+    name = head.lstrip("-").replace("-", "_")
+    return name if name in FIELDS else None

@@ -1,0 +1,116 @@
+"""`launchplan resolve --from-log`: real start-up logs planned again and compared.
+
+The logs and their sources are in tests/input/data/server_logs/sources.json. The oracle-*
+logs are SGLang 0.5.23's own resolution: launchplan must agree with every one of them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from launchplan.commands.main import main
+
+DATA = Path(__file__).parents[1] / "input" / "data" / "server_logs"
+SOURCES = json.loads((DATA / "sources.json").read_text())["logs"]
+
+
+def run(capsys, entry, *extra):
+    code = main(["resolve", "--from-log", str(DATA / entry["file"]), "--gpu", entry["gpu"],
+                 "--model-path", entry["model"], "--format", "json", *extra])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_every_log_has_a_source_and_a_file():
+    for entry in SOURCES:
+        assert entry["source"] and (DATA / entry["file"]).is_file()
+
+
+@pytest.mark.parametrize("entry", [e for e in SOURCES if e["release"] == "0.5.23"],
+                         ids=lambda e: e["file"])
+def test_launchplan_agrees_with_logs_sglang_0_5_23_printed(capsys, entry):
+    data = run(capsys, entry)
+    assert data["agrees"] and data["differences"] == [], data["differences"]
+    assert data["compared"] > 400 and data["unknown_fields"] == []
+    explicit = [d["field"] for d in data["agrees_if_passed_explicitly"]]
+    assert explicit == entry.get("explicit", [])
+
+
+@pytest.mark.parametrize("entry", [e for e in SOURCES if e["release"] != "0.5.23"],
+                         ids=lambda e: e["file"])
+def test_public_logs_of_older_releases_are_planned_and_explained(capsys, entry):
+    data = run(capsys, entry)
+    assert data["truncated"] == entry["truncated"]
+    assert data["compared"] >= 15
+    # whatever differs names the field and the rule (or default) that decided it
+    for d in data["differences"] + data["agrees_if_passed_explicitly"]:
+        assert d["field"] and d["rule"]
+
+
+def test_fields_0_5_23_does_not_have_are_reported(capsys):
+    entry = next(e for e in SOURCES if e["file"].startswith("issue7883"))
+    data = run(capsys, entry)
+    assert {"impl", "hybrid_kvcache_ratio"} <= set(data["unknown_fields"])
+    # the value wrapped across two lines was read and compared (it agrees)
+    assert data["truncated"] and all(d["field"] != "chunked_prefill_size"
+                                     for d in data["differences"])
+
+
+def test_an_older_default_is_named_with_the_rule_that_decides_it_now(capsys):
+    entry = next(e for e in SOURCES if e["file"].startswith("docs-lora"))
+    data = run(capsys, entry)
+    explicit = {d["field"]: d for d in data["agrees_if_passed_explicitly"]}
+    assert explicit["mem_fraction_static"]["logged"] == 0.841
+    assert explicit["mem_fraction_static"]["rule"] == "mem_fraction_default"
+    assert "lora_paths" in data["unreadable_fields"]
+    assert "cuda_graph_max_bs" in data["unknown_fields"]
+
+
+def test_table_output_says_agreement(capsys):
+    entry = next(e for e in SOURCES if e["file"] == "oracle-b200-deepseek-v3-tp8.log")
+    code = main(["resolve", "--from-log", str(DATA / entry["file"]), "--gpu", "b200",
+                 "--model-path", "deepseek-v3"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "differences: none" in out
+
+
+def test_a_logged_model_that_is_not_here_asks_for_model_path(capsys, tmp_path):
+    log = tmp_path / "x.log"
+    log.write_text("server_args=ServerArgs(model_path='/nowhere/model', tp_size=1)\n")
+    code = main(["resolve", "--from-log", str(log), "--gpu", "h100"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--model-path" in err and err.count("\n") == 1
+
+
+def test_a_file_without_the_line_is_one_line_of_bad_input(capsys, tmp_path):
+    log = tmp_path / "x.log"
+    log.write_text("nothing\n")
+    code = main(["resolve", "--from-log", str(log), "--gpu", "h100"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "ServerArgs" in err
+
+
+def test_a_refused_logged_launch_is_one_line_and_valid_json(capsys, tmp_path):
+    log = tmp_path / "x.log"
+    log.write_text("server_args=ServerArgs(model_path='m', tp_size=1)\n")
+    # a flag given with the log wins over it: trtllm_mha is refused on an A100
+    code = main(["resolve", "--from-log", str(log), "--gpu", "a100", "--model-path",
+                 "llama-3.1-8b", "--attention-backend", "trtllm_mha", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 3 and err.count("\n") == 1
+    assert json.loads(out)["error"]["source"]
+
+
+def test_explain_reads_the_same_launch_from_the_log(capsys):
+    entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b-attn-dp.log")
+    code = main(["explain", "chunked_prefill_size", "--from-log", str(DATA / entry["file"]),
+                 "--gpu", "h100", "--model-path", "llama-3.1-8b", "--format", "json"])
+    out, _ = capsys.readouterr()
+    data = json.loads(out)
+    # the divided chunk the log shows, with the rule that divided it
+    assert code == 0 and data["resolved"] == 4096
+    assert [s["source"] for s in data["steps"]][-1] == "attention_dp_adjustments"

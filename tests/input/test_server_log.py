@@ -1,0 +1,66 @@
+"""The server_args=ServerArgs(...) start-up line read back safely from a pasted log."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.errors import InputError
+from launchplan.input.server_log import parse_log
+
+
+def test_prefix_and_values_are_read_as_literals() -> None:
+    text = ("[2026-01-01 00:00:00 TP0] INFO engine.py:1: server_args=ServerArgs("
+            "model_path='m', tp_size=2, mem_fraction_static=0.8, page_size=None, "
+            "cuda_graph_bs=[1, 2, 4], mm_process_config={}, enable_lora=True)\nnext line\n")
+    logged = parse_log(text)
+    assert logged.values == {"model_path": "m", "tp_size": 2, "mem_fraction_static": 0.8,
+                             "page_size": None, "cuda_graph_bs": [1, 2, 4],
+                             "mm_process_config": {}, "enable_lora": True}
+    assert not logged.truncated and logged.line == 1
+
+
+def test_a_wrapped_line_is_joined_back() -> None:
+    logged = parse_log("server_args=ServerArgs(model_path='m', chunked_prefill_size\n=8192, "
+                       "hf_chat_template_n\n  ame=None, tp_size=1)")
+    assert logged.values["chunked_prefill_size"] == 8192
+    assert logged.values["hf_chat_template_name"] is None and logged.values["tp_size"] == 1
+
+
+def test_a_cut_off_line_keeps_what_came_before_the_cut() -> None:
+    logged = parse_log("server_args=ServerArgs(model_path='m', tp_size=4, max_queued_requests=N")
+    assert logged.truncated and logged.values == {"model_path": "m", "tp_size": 4}
+
+
+def test_objects_and_code_are_never_evaluated() -> None:
+    logged = parse_log("server_args=ServerArgs(model_path='m', lora_paths=[LoRARef(lora_id='x', "
+                       "pinned=False)], port=__import__('os').getpid(), tp_size=1)")
+    assert set(logged.unreadable) == {"lora_paths", "port"}
+    assert logged.values == {"model_path": "m", "tp_size": 1}
+
+
+def test_the_last_start_up_line_wins() -> None:
+    logged = parse_log("server_args=ServerArgs(tp_size=1)\nrestart\n"
+                       "server_args=ServerArgs(tp_size=2)")
+    assert logged.values == {"tp_size": 2} and logged.line == 3
+
+
+@pytest.mark.parametrize("text", ["no start-up line here", "server_args=ServerArgs("])
+def test_a_log_without_the_line_is_bad_input(text: str) -> None:
+    with pytest.raises(InputError) as err:
+        parse_log(text, "x.log")
+    assert err.value.subject == "--from-log"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab_=,'\"()[]{}\\\n 0123.-:N")), max_size=120))
+def test_any_damage_after_the_marker_reads_or_is_one_clear_error(tail: str) -> None:
+    try:
+        logged = parse_log("[x] server_args=ServerArgs(" + tail)
+    except InputError as exc:
+        assert exc.subject == "--from-log"
+        return
+    assert all(k.isidentifier() for k in logged.values)
