@@ -53,3 +53,12 @@ def test_resolve_takes_a_pasted_launch_with_its_environment(capsys):
     assert code == 0 and data["resolved"]["tp_size"] == 2
     # the environment assignment took effect: the short draft context is allowed
     assert "draft-context" not in {p["requirement"] for p in data["preflight"]["problems"]}
+
+
+def test_a_whole_line_starting_with_an_assignment_is_a_command():
+    line = ("SGLANG_ENABLE_JIT_DEEPGEMM=0 python3 -m sglang.launch_server --model-path m "
+            "--tp 8 --trust-remote-code")
+    assert looks_pasted([line])
+    argv, env = unpaste(["--gpu", "h200", line])
+    assert argv == ["--gpu", "h200", "--model-path", "m", "--tp", "8", "--trust-remote-code"]
+    assert env == ["SGLANG_ENABLE_JIT_DEEPGEMM=0"]

@@ -24,9 +24,7 @@ _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 
 def looks_pasted(tokens: Sequence[str]) -> bool:
     """Whether ``tokens`` hold a launcher prefix or a whole command in one argument."""
-    return any(_is_command_token(t) or ("\n" in t or (" --" in t and t.lstrip()
-                                                      .startswith(("-", "python", "sglang"))))
-               for t in tokens)
+    return any(_is_command_token(t) or "\n" in t or (" " in t and _wordy(t)) for t in tokens)
 
 
 def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
