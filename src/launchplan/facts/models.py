@@ -356,7 +356,10 @@ def _read_json(path: str, display: str) -> Any:
             raise InputError(display, f"a file of at most {MAX_CONFIG_BYTES // (1 << 20)} MiB",
                              hint=f"it has {size} bytes")
         with open(path, "rb") as f:
-            data = f.read(MAX_CONFIG_BYTES + 1)
+            # what stat promised and a byte more, not a 16 MiB buffer for every model load
+            data = f.read(size + 1 if size else MAX_CONFIG_BYTES + 1)
+            if size and len(data) > size:  # the file grew since stat: up to the cap
+                data += f.read(MAX_CONFIG_BYTES + 1 - len(data))
     except OSError as e:
         raise InputError(display, "a readable file", hint=e.strerror or str(e)) from None
     if len(data) > MAX_CONFIG_BYTES:

@@ -15,6 +15,9 @@ dropped by ``--prune``)::
     python tests/parity/tools/gen_extreme_cases.py --prune /tmp/x-0.5.23.jsonl \\
         --out-results tests/parity/data/results-extreme-0.5.23.jsonl
     (the same with ``--rules main`` into results-extreme-main.jsonl)
+
+On a busy machine the 2^31 decode line (12-17 s in SGLang) may hit the timeout: record that
+case alone with ``--timeout 150`` and append its line to the results.
 """
 
 from __future__ import annotations
