@@ -114,19 +114,30 @@ def pin_warnings(result: Result, resolve_again: Any, argv: list[str] | None = No
             continue
         # a pinned preimage that SGLang turns into the planned value is the point, not a note
         changes = {o["field"]: (o["input"], o["resolved"], o["source"])
-                   for o in again.overrides() if o["resolved"] != result.value(o["field"])}
+                   for o in again.overrides() if o["resolved"] != result.value_at(o["field"])}
         if config_hash(again) != config_hash(result):
             for name, (before, after, rule) in differences(result, again).items():
                 changes.setdefault(name, (before, after, rule))
+        dotted = {n.split(".")[0] for n in changes if "." in n}
         for name, (before, after, rule) in changes.items():
-            text = (f"would still change {name} from {before!r} to {after!r} at start-up "
-                    f"({rule})")
+            if name in dotted:  # the structure is named key by key already
+                continue
+            text = (f"would still change {name} from {_shown(before)} to {_shown(after)} at "
+                    f"start-up ({rule})")
             found.setdefault(text, []).append(compat)
     notes = []
     for text, where in found.items():
         names = ["this SGLang" if c == ours else f"SGLang {c}" for c in where]
         notes.append(f"{' and '.join(names)} {text}")
     return notes
+
+
+def _shown(value: Any) -> str:
+    """A value in a note: long lists shortened as the plan table shows them."""
+    from launchplan.commands.output import cell
+
+    return cell(value) if isinstance(value, (list, dict)) or not isinstance(value, str) \
+        else repr(value)
 
 
 def _scalar(token: str) -> Any:

@@ -160,3 +160,11 @@ def test_the_encoding_writes_non_finite_numbers_as_strings_everywhere():
     assert parsed["c"] == {"nan": [1, 2]} and parsed["d"] == 1e308
     assert parsed["e"]["length"] == 67_108_900
     assert encoding.dumps({"x": 1.0}) == json.dumps({"x": 1.0})  # the common case unchanged
+
+
+def test_emit_notes_name_structured_keys_once_and_shortly(capsys):
+    code = main(["resolve", "--gpu", "h200", "--model-path", "gpt-oss-20b", "--enable-waterfill",
+                 "--emit", "sglang"])
+    _, err = capsys.readouterr()
+    assert code == 0 and "internal error" not in err
+    assert all(len(line) < 400 for line in err.splitlines())
