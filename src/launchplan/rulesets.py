@@ -222,11 +222,15 @@ PIPELINE: tuple[str, ...] = (
 
 
 class RuleSet(Struct):
-    """A named selection: the pipeline order with one variant chosen per rule."""
+    """A named selection: the pipeline order with one variant chosen per rule.
+
+    ``sglang`` is the release whose flag surface (field table) the input is read against.
+    """
 
     name: str
     description: str
     variants: MappingProxyType  # rule name -> variant tag (absent: the base rule)
+    sglang: str = "0.5.23"
 
     def rules(self) -> tuple[RuleSpec, ...]:
         return _rules_of(self.name)
@@ -242,6 +246,25 @@ RULESETS: dict[str, RuleSet] = {
         "0.5.23",
         "SGLang 0.5.23 exactly",
         MappingProxyType({"fa4_page_constraint": "0.5.23"}),
+    ),
+    # Older releases: each names only the rules whose variant differs from the default.
+    "0.5.22": RuleSet(
+        "0.5.22",
+        "SGLang 0.5.22 exactly",
+        MappingProxyType({
+            "fa4_page_constraint": "0.5.23",  # the FA4 rule did not change in 0.5.23
+            "cuda_graph_sizing": "0.5.22",  # MLA prefill graph max_bs 2048
+        }),
+        "0.5.22",
+    ),
+    "0.5.21": RuleSet(
+        "0.5.21",
+        "SGLang 0.5.21 exactly",
+        MappingProxyType({
+            "fa4_page_constraint": "0.5.23",
+            "cuda_graph_sizing": "0.5.21",  # and no decode max_bs cap at max_running_requests
+        }),
+        "0.5.21",
     ),
 }
 

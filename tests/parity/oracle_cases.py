@@ -19,14 +19,20 @@ DATA = Path(__file__).with_name("data")
 # (compat, field) -> [agreeing cases, compared cases], printed after the run by conftest.py
 AGREEMENT: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
 
-# (cases file, results for --compat 0.5.23, results for the default rules)
+# suite -> its cases file; the answers per rule set are results-<suite>-<tag>.jsonl
 SUITES = {
-    "public": ("public-cases.json", "results-public-0.5.23.jsonl", "results-public-main.jsonl"),
-    "own": ("own-cases.json", "results-own-0.5.23.jsonl", "results-own-main.jsonl"),
-    "extra": ("extra-cases.json", "results-extra-0.5.23.jsonl", "results-extra-main.jsonl"),
-    "random": ("random-cases.json", "results-random-0.5.23.jsonl", "results-random-main.jsonl"),
+    "public": "public-cases.json",
+    "own": "own-cases.json",
+    "extra": "extra-cases.json",
+    "random": "random-cases.json",
 }
-COMPAT_RESULTS = {"0.5.23": 1, "default": 2}
+# rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
+# else the SGLang release the oracle ran (a missing recording is simply not checked)
+COMPATS = {"default": "main", "0.5.23": "0.5.23", "0.5.22": "0.5.22", "0.5.21": "0.5.21"}
+
+
+def results_path(suite: str, compat: str) -> Path:
+    return DATA / f"results-{suite}-{COMPATS[compat]}.jsonl"
 
 
 @dataclass(frozen=True)
@@ -46,13 +52,12 @@ def _local(path: Any) -> Any:
 
 @cache
 def load(suite: str, compat: str) -> tuple[Case, ...]:
-    files = SUITES[suite]
-    cases_path, results_path = DATA / files[0], DATA / files[COMPAT_RESULTS[compat]]
-    if not cases_path.exists() or not results_path.exists():
+    cases_path, answers = DATA / SUITES[suite], results_path(suite, compat)
+    if not cases_path.exists() or not answers.exists():
         return ()
     cases = json.loads(cases_path.read_text())
     results = {}
-    for line in results_path.read_text().splitlines():
+    for line in answers.read_text().splitlines():
         if line.strip():
             row = json.loads(line)
             results[row["name"]] = row

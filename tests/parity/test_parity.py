@@ -1,7 +1,8 @@
 """Every recorded oracle case: launchplan must agree with SGLang field by field.
 
 ``--compat 0.5.23`` is checked against plain SGLang 0.5.23, the default rules against the
-oracle's ``--rules main`` (0.5.23 plus the later FA4 full-prefill exemption). A refusal
+oracle's ``--rules main`` (0.5.23 plus the later FA4 full-prefill exemption), ``--compat
+0.5.22`` and ``0.5.21`` against the oracle run on those releases' wheels. A refusal
 must match a refusal; a command line SGLang's parser rejects must be bad input (exit 2).
 """
 
@@ -9,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.parity.oracle_cases import AGREEMENT, SUITES, load, run_case, same
+from tests.parity.oracle_cases import AGREEMENT, COMPATS, SUITES, load, run_case, same
 
 PARAMS = [
     pytest.param(case, compat, id=f"{compat}:{case.name}")
     for suite in SUITES
-    for compat in ("0.5.23", "default")
+    for compat in COMPATS
     for case in load(suite, compat)
 ]
 
