@@ -221,6 +221,10 @@ PIPELINE: tuple[str, ...] = (
 )
 
 
+ABSENT = "absent"
+"""A variant tag meaning: the release has no such rule (it came later); the rule is left out."""
+
+
 class RuleSet(Struct):
     """A named selection: the pipeline order with one variant chosen per rule.
 
@@ -254,6 +258,10 @@ RULESETS: dict[str, RuleSet] = {
         MappingProxyType({
             "fa4_page_constraint": "0.5.23",  # the FA4 rule did not change in 0.5.23
             "cuda_graph_sizing": "0.5.22",  # MLA prefill graph max_bs 2048
+            "eagle_rejection_sampling_checks": "0.5.22",  # refused with deterministic
+            "prefill_cp_cuda_graph_default": ABSENT,  # the prefill CP graph hook came later
+            "attention_backend_default": "0.5.22",  # DFLASH on SM10x: flashinfer
+            "dflash_draft_backend": "0.5.22",  # no fa4 fallback on SM10x
         }),
         "0.5.22",
     ),
@@ -263,6 +271,10 @@ RULESETS: dict[str, RuleSet] = {
         MappingProxyType({
             "fa4_page_constraint": "0.5.23",
             "cuda_graph_sizing": "0.5.21",  # and no decode max_bs cap at max_running_requests
+            "eagle_rejection_sampling_checks": "0.5.22",
+            "prefill_cp_cuda_graph_default": ABSENT,
+            "attention_backend_default": "0.5.22",
+            "dflash_draft_backend": "0.5.22",
         }),
         "0.5.21",
     ),
@@ -282,7 +294,10 @@ def _rules_of(name: str) -> tuple[RuleSpec, ...]:
     ruleset = RULESETS[name]
     chosen: list[RuleSpec] = []
     for rule_name in PIPELINE:
-        key = (rule_name, ruleset.variants.get(rule_name))
+        tag = ruleset.variants.get(rule_name)
+        if tag == ABSENT:
+            continue
+        key = (rule_name, tag)
         if key not in registry:
             raise LookupError(f"rule set {name}: no rule {key}")
         chosen.append(registry[key])

@@ -19,7 +19,8 @@ fields and facts it read and its reason; an override of your input says what wou
 kept it. FIELD may be dotted: cuda_graph_config.prefill.backend. The preflight verdict of
 the plan comes first (JSON: a "preflight" key; --all gives {"explanations": [...]}).
 
-options: --all, --format table|json, --compat default|0.5.23, --gpu-* overrides, --env K=V
+options: --all, --format table|json, --compat default|0.5.23|0.5.22|0.5.21,
+         --gpu-* overrides, --env K=V
 """
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
@@ -62,11 +63,11 @@ def main(argv: list[str]) -> int:
     rules = get_ruleset(compat).rules()
 
     def resolve_with(extra: dict[str, Any]):
-        raw = build_raw(split.sglang_argv, extra)
+        raw = build_raw(split.sglang_argv, extra, compat=compat)
         return run(build_record(raw, target, compat=compat, env=env), rules, trace=True)
 
     def quick(extra: dict[str, Any]):
-        raw = build_raw(split.sglang_argv, extra)
+        raw = build_raw(split.sglang_argv, extra, compat=compat)
         return run(build_record(raw, target, compat=compat, env=env), rules)
 
     try:

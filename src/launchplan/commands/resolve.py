@@ -20,14 +20,17 @@ options:
   --before-load-mib N    MiB free per GPU before the weights load (memory plan)
   --assume-request-tokens N
                          one request's tokens for the concurrency figure (default 2560)
-  --compat default|0.5.23
+  --compat default|0.5.23|0.5.22|0.5.21
+                         rule set: an SGLang release exactly (its flags too), or
+                         default (0.5.23 plus the later FA4 fix)
   --format table|json
   --env KEY=VALUE        an SGLang environment variable the plan assumes (repeatable)
   --strict               exit 3 instead of overriding explicit input, and when preflight
                          says the launch fails at start-up or at run time
   --emit sglang          print one `python -m sglang.launch_server ...` line pinning the plan
 
-Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FILE.yaml.
+Every SGLang flag of the chosen release (0.5.23 by default) is accepted, as SGLang parses
+it, including --config FILE.yaml.
 --help=GROUP, --help=FLAG or --help=WORD narrows this help.
 """
 
@@ -73,7 +76,7 @@ def main(argv: list[str]) -> int:
                          request_tokens)
 
     def resolve_with(extra: dict, *, trace: bool = strict):
-        raw = build_raw(split.sglang_argv, extra)
+        raw = build_raw(split.sglang_argv, extra, compat=compat)
         return run(build_record(raw, target, compat=compat, env=env), rules, trace=trace)
 
     def quick(extra: dict):
@@ -160,7 +163,7 @@ def emit_sglang(result, target, env) -> int:
     from launchplan.rulesets import get_ruleset
 
     def resolve_again(argv, compat):
-        record = build_record(build_raw(argv), target, compat=compat, env=env)
+        record = build_record(build_raw(argv, compat=compat), target, compat=compat, env=env)
         return run(record, get_ruleset(compat).rules())
 
     sys.stdout.write(sglang_command(result) + "\n")

@@ -41,14 +41,15 @@ def spec_allows_fast_default(v: Any) -> bool:
     return topk is None or (topk == 1 and v.page_size in (None, 1))
 
 
-def default_attention_backend(v: Any) -> str:
+def default_attention_backend(v: Any, dflash_fast: bool = True) -> str:
     """The backend SGLang picks when none is given, from the GPU, the model and speculation.
 
     MHA: Hopper → fa3; SM10x → trtllm_mha (fa4 when K and V widths differ), only without
     EAGLE top-k > 1 and with an explicit top-k when speculating; ROCm → aiter; else
     flashinfer where installed and the model has no attention sinks, else triton.
     MLA: Hopper → fa3; SM10x → flashinfer; ROCm → aiter with 16 or 128 KV heads per rank,
-    else triton; else triton.
+    else triton; else triton. ``dflash_fast`` False is 0.5.21-0.5.22: DFLASH (whose top-k is
+    still unset here) does not take the SM10x path.
     """
     model, target = v.model, v.target
     if "WhisperForConditionalGeneration" in model.architectures:
@@ -59,7 +60,7 @@ def default_attention_backend(v: Any) -> str:
         algorithm = v.speculative_algorithm
         if target.is_sm100 and spec_allows_fast_default(v) and (
             algorithm is None or v.speculative_eagle_topk is not None
-            or str(algorithm).upper() == "DFLASH"
+            or (dflash_fast and str(algorithm).upper() == "DFLASH")
         ):
             return "fa4" if model.has_asymmetric_kv else "trtllm_mha"
         if target.is_hip:
@@ -76,13 +77,17 @@ def default_attention_backend(v: Any) -> str:
     return "triton"
 
 
+_DEFAULT_READS = BACKEND_FIELDS + ("speculative_eagle_topk", "speculative_algorithm",
+                                   "page_size", "tp_size")
+_DEFAULT_FACTS = ("target.is_sm90", "target.is_sm100", "target.is_hip", "target.has_flashinfer",
+                  "model.is_mla", "model.has_asymmetric_kv", "model.has_attention_sinks")
+
+
 @rule(
     phase=Phase.ATTENTION,
-    reads=BACKEND_FIELDS + ("speculative_eagle_topk", "speculative_algorithm", "page_size",
-                            "tp_size"),
+    reads=_DEFAULT_READS,
     writes=("attention_backend",),
-    facts=("target.is_sm90", "target.is_sm100", "target.is_hip", "target.has_flashinfer",
-           "model.is_mla", "model.has_asymmetric_kv", "model.has_attention_sinks"),
+    facts=_DEFAULT_FACTS,
     sglang="_attention_backend_default",
 )
 def attention_backend_default(v: View) -> Declare | None:
@@ -98,6 +103,30 @@ def attention_backend_default(v: View) -> Declare | None:
                        f"prefill and decode both use {prefill}, so it becomes the base backend")
     if v.attention_backend is None:
         return Declare({"attention_backend": default_attention_backend(v)})
+    return None
+
+
+@rule(
+    name="attention_backend_default",
+    variant="0.5.22",
+    phase=Phase.ATTENTION,
+    reads=_DEFAULT_READS,
+    writes=("attention_backend",),
+    facts=_DEFAULT_FACTS,
+    sglang="_attention_backend_default (0.5.21-0.5.22)",
+)
+def attention_backend_default_0_5_22(v: View) -> Declare | None:
+    """As in 0.5.23, but DFLASH on SM10x does not get trtllm_mha for a non-MLA model.
+
+    Its top-k is still unset when the default is picked, so before 0.5.23 it fell through
+    to flashinfer (page 1) like any speculation without an explicit top-k.
+    """
+    prefill = v.prefill_attention_backend
+    if prefill is not None and prefill == v.decode_attention_backend:
+        return Declare({"attention_backend": prefill},
+                       f"prefill and decode both use {prefill}, so it becomes the base backend")
+    if v.attention_backend is None:
+        return Declare({"attention_backend": default_attention_backend(v, dflash_fast=False)})
     return None
 
 
