@@ -14,19 +14,26 @@ from typing import Any
 
 from launchplan.checks.effective import FOLDED
 from launchplan.engine.result import Result
-from launchplan.input.fields import FIELDS
+from launchplan.input.fields import FIELDS, SGLANG_VERSION, FieldSpec, release_table
 
 LAUNCHER = "python -m sglang.launch_server"
 NEVER_PINNED = frozenset({"random_seed"}) | FOLDED
+
+
+def _fields_of(result: Result) -> dict[str, FieldSpec]:
+    """The field table of the release the plan was made for: its flags are the ones to emit."""
+    release = result.record.raw.release
+    return FIELDS if release == SGLANG_VERSION else release_table(release).fields
 
 
 def pinned_values(result: Result) -> dict[str, Any]:
     """Input fields and decided fields that have a command-line flag, in table order."""
     raw = result.record.raw
     chosen = set(raw.values) | set(result.declared())
+    fields = _fields_of(result)
     out = {}
-    for name in FIELDS:
-        if name not in chosen or name in NEVER_PINNED or not FIELDS[name].flags:
+    for name in fields:
+        if name not in chosen or name in NEVER_PINNED or not fields[name].flags:
             continue
         if name == "random_seed" and not raw.explicit(name):
             continue
@@ -34,11 +41,11 @@ def pinned_values(result: Result) -> dict[str, Any]:
     return out
 
 
-def to_argv(values: dict[str, Any]) -> list[str]:
-    """SGLang command-line tokens that set exactly these values."""
+def to_argv(values: dict[str, Any], fields: dict[str, FieldSpec] = FIELDS) -> list[str]:
+    """SGLang command-line tokens that set exactly these values (spelled as ``fields`` say)."""
     argv: list[str] = []
     for name, value in values.items():
-        spec = FIELDS[name]
+        spec = fields[name]
         flag = spec.flags[0]
         if spec.action in ("_StoreTrueAction", "DeprecatedStoreTrueAction"):
             if value:
@@ -71,13 +78,13 @@ def to_argv(values: dict[str, Any]) -> list[str]:
 def sglang_command(result: Result) -> str:
     """One line: the launch command that pins the plan."""
     values = pinned_values(result)
-    argv = ["--model-path", str(values.pop("model_path"))] + to_argv(values)
+    argv = ["--model-path", str(values.pop("model_path"))] + to_argv(values, _fields_of(result))
     return LAUNCHER + " " + " ".join(shlex.quote(t) for t in argv)
 
 
 def emitted_argv(result: Result) -> list[str]:
     values = pinned_values(result)
-    return ["--model-path", str(values.pop("model_path"))] + to_argv(values)
+    return ["--model-path", str(values.pop("model_path"))] + to_argv(values, _fields_of(result))
 
 
 def pin_warnings(result: Result, resolve_again: Any) -> list[str]:
@@ -88,7 +95,7 @@ def pin_warnings(result: Result, resolve_again: Any) -> list[str]:
     """
     argv = emitted_argv(result)
     notes = []
-    compats = [result.record.compat] + (["0.5.23"] if result.record.compat != "0.5.23" else [])
+    compats = [result.record.compat] + (["0.5.23"] if result.record.compat == "default" else [])
     for compat in compats:
         try:
             again = resolve_again(argv, compat)

@@ -151,3 +151,15 @@ def test_older_tables_load_only_when_chosen():
         "assert '0.5.21' not in f._TABLES\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("release", ["0.5.21", "0.5.22"])
+def test_the_pinned_command_is_spelled_for_its_release(release):
+    from launchplan.emit import emitted_argv
+
+    plan = resolve(["--tp-size", "8", "--enable-dp-attention", "--dp-size", "8"], gpu="b200",
+                   model_path="deepseek-v3", compat=release)
+    argv = emitted_argv(plan)
+    again = resolve(argv, gpu="b200", compat=release)  # parsed by the release's own surface
+    assert again.value("cuda_graph_config") == plan.value("cuda_graph_config")
+    assert again.value("mem_fraction_static") == plan.value("mem_fraction_static")
