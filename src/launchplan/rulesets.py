@@ -262,6 +262,14 @@ RULESETS: dict[str, RuleSet] = {
             "prefill_cp_cuda_graph_default": ABSENT,  # the prefill CP graph hook came later
             "attention_backend_default": "0.5.22",  # DFLASH on SM10x: flashinfer
             "dflash_draft_backend": "0.5.22",  # no fa4 fallback on SM10x
+            # tokenspeed_mla is a backend of its own, not an alias of cutedsl_mla
+            "deprecated_backend_aliases": "0.5.22",
+            "tokenspeed_mla_implications": ABSENT,
+            "backend_page_snaps": "0.5.22",
+            "trtllm_mla_checks": "0.5.22",
+            "deterministic_tp_collectives": "0.5.22",  # no ROCm RCCL check
+            "cuda_graph_compatibility": "0.5.22",  # known-supported prefill CP keeps its graph
+            "speculative_algorithm_known": "0.5.22",  # and --speculative-skip-dp-mlp-sync
         }),
         "0.5.22",
     ),
@@ -275,6 +283,13 @@ RULESETS: dict[str, RuleSet] = {
             "prefill_cp_cuda_graph_default": ABSENT,
             "attention_backend_default": "0.5.22",
             "dflash_draft_backend": "0.5.22",
+            "deprecated_backend_aliases": "0.5.22",
+            "tokenspeed_mla_implications": ABSENT,
+            "backend_page_snaps": "0.5.22",
+            "trtllm_mla_checks": "0.5.22",
+            "deterministic_tp_collectives": "0.5.22",
+            "cuda_graph_compatibility": "0.5.22",
+            "speculative_algorithm_known": "0.5.22",
         }),
         "0.5.21",
     ),

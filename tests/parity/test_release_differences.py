@@ -92,8 +92,10 @@ def test_every_recorded_difference_comes_from_a_differing_variant(old, new):
         if refusals:
             continue
         for field in case.expected["resolved"]:
-            if was.expected["resolved"].get(field) == case.expected["resolved"].get(field):
-                continue
+            before = was.expected["resolved"].get(field)
+            after = case.expected["resolved"].get(field)
+            if before == after or "<unreadable" in f"{before}{after}":
+                continue  # equal, or a field one of the releases does not have
             head = field.partition(".")[0]
             if not (_decided_by(left, field, rules) or _decided_by(right, field, rules)
                     or head in defaults):

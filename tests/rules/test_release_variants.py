@@ -72,3 +72,67 @@ def test_dflash_draft_fallback_is_flashinfer_on_sm100_before_0_5_23():
         "speculative_draft_attention_backend": "fa4"}
     assert fields(s.dflash_draft_backend_0_5_22(draft_view("b200", draft=draft, **base))) == {
         "speculative_draft_attention_backend": "flashinfer"}
+
+
+def test_tokenspeed_mla_is_its_own_backend_before_0_5_23():
+    from launchplan.rules.attention import trtllm_mla_checks, trtllm_mla_checks_0_5_22
+    from launchplan.rules.kv_cache import (
+        deprecated_backend_aliases,
+        deprecated_backend_aliases_0_5_22,
+    )
+    from launchplan.rules.page_size import backend_page_snaps, backend_page_snaps_0_5_22
+
+    given = make_view("b200", model=fake_model(**MLA), attention_backend="tokenspeed_mla")
+    assert deprecated_backend_aliases(given).fields == {"attention_backend": "cutedsl_mla"}
+    assert deprecated_backend_aliases_0_5_22(given) is None
+    assert deprecated_backend_aliases_0_5_22(make_view(attention_backend="compressed")).fields \
+        == {"attention_backend": "dsv4"}
+    assert backend_page_snaps(given) is None
+    assert backend_page_snaps_0_5_22(given).fields == {"page_size": 64}
+    assert trtllm_mla_checks(given) is None
+    assert isinstance(trtllm_mla_checks_0_5_22(given), Refuse)  # KV auto: fp8_e4m3 needed
+    fp8 = make_view("b200", model=fake_model(**MLA), attention_backend="tokenspeed_mla",
+                    kv_cache_dtype="fp8_e4m3")
+    assert trtllm_mla_checks_0_5_22(fp8) is None
+    hopper = make_view("h200", model=fake_model(**MLA), attention_backend="tokenspeed_mla",
+                       kv_cache_dtype="fp8_e4m3")
+    assert isinstance(trtllm_mla_checks_0_5_22(hopper), Refuse)
+
+
+def test_rocm_rccl_check_came_in_0_5_23():
+    from launchplan.rules.deterministic import (
+        deterministic_tp_collectives,
+        deterministic_tp_collectives_0_5_22,
+    )
+
+    view = make_view("mi300x", enable_deterministic_inference=True, tp_size=4,
+                     disable_custom_all_reduce=True)
+    assert isinstance(deterministic_tp_collectives(view), Refuse)
+    assert deterministic_tp_collectives_0_5_22(view) is None
+
+
+def test_skip_dp_mlp_sync_needs_eagle_before_0_5_23():
+    view = make_view(overlay={"speculative_skip_dp_mlp_sync": True})
+    assert s.speculative_algorithm_known(view) is None
+    assert isinstance(s.speculative_algorithm_known_0_5_22(view), Refuse)
+    eagle = make_view(speculative_algorithm="EAGLE",
+                      overlay={"speculative_skip_dp_mlp_sync": True})
+    assert s.speculative_algorithm_known_0_5_22(eagle) is None
+
+
+def test_supported_prefill_cp_keeps_its_breakable_graph():
+    from launchplan.rules.cuda_graph import (
+        cuda_graph_compatibility,
+        cuda_graph_compatibility_0_5_22,
+    )
+
+    cp = dict(tp_size=2, attn_cp_size=2, enable_prefill_cp=True, cp_strategy="zigzag")
+    for rule in (cuda_graph_compatibility, cuda_graph_compatibility_0_5_22):
+        assert rule(make_view("b200", attention_backend="trtllm_mha", overlay=GRAPH,
+                              **cp)) is None
+        out = rule(make_view("b200", overlay=GRAPH, **cp))  # backend not known yet
+        assert out.fields["cuda_graph_config"]["prefill"]["backend"] == "disabled"
+    dsv4 = make_view("b200", attention_backend="dsv4", overlay=GRAPH,
+                     **{**cp, "cp_strategy": "interleave"})
+    assert cuda_graph_compatibility_0_5_22(dsv4) is None
+    assert cuda_graph_compatibility(dsv4) is not None

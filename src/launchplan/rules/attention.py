@@ -168,12 +168,11 @@ def whisper_radix_disable(v: View) -> dict | None:
     return None
 
 
-@rule(
-    phase=Phase.ATTENTION,
-    reads=BACKEND_FIELDS + ("kv_cache_dtype",),
-    facts=("target.is_blackwell",),
-    sglang="_mla_kv_cache_dtype_checks",
-)
+_MLA_CHECKS = dict(phase=Phase.ATTENTION, reads=BACKEND_FIELDS + ("kv_cache_dtype",),
+                   facts=("target.is_blackwell",))
+
+
+@rule(sglang="_mla_kv_cache_dtype_checks", **_MLA_CHECKS)
 def trtllm_mla_checks(v: View) -> Refuse | None:
     """TRT-LLM MLA (base or decode) needs a Blackwell GPU and an fp8_e4m3, bf16 or auto KV cache.
 
@@ -188,6 +187,26 @@ def trtllm_mla_checks(v: View) -> Refuse | None:
     if v.kv_cache_dtype not in ("fp8_e4m3", "bf16", "auto"):
         return Refuse("trtllm_mla supports kv_cache_dtype fp8_e4m3, bf16 or auto; "
                       f"got {v.kv_cache_dtype}")
+    return None
+
+
+@rule(name="trtllm_mla_checks", variant="0.5.22",
+      sglang="_mla_kv_cache_dtype_checks (0.5.21-0.5.22)", **_MLA_CHECKS)
+def trtllm_mla_checks_0_5_22(v: View) -> Refuse | None:
+    """As in 0.5.23, then tokenspeed_mla (base or decode): Blackwell only, fp8_e4m3 KV only.
+
+    Before 0.5.23 tokenspeed_mla was its own backend, built for Blackwell with an FP8 (e4m3)
+    cache; nothing set that dtype for it, so an unset KV dtype is refused.
+    """
+    refused = trtllm_mla_checks(v)
+    if refused is not None or "tokenspeed_mla" not in (v.attention_backend,
+                                                       v.decode_attention_backend):
+        return refused
+    if not v.target.is_blackwell:
+        return Refuse("tokenspeed_mla needs a Blackwell GPU (SM100 or SM12x); "
+                      f"{v.target.name} is SM{v.target.sm}", TRTLLM_MLA_BLACKWELL.name)
+    if v.kv_cache_dtype != "fp8_e4m3":
+        return Refuse(f"tokenspeed_mla needs kv_cache_dtype fp8_e4m3; got {v.kv_cache_dtype}")
     return None
 
 

@@ -284,6 +284,26 @@ def speculative_algorithm_known(v: View) -> Refuse | None:
     return None
 
 
+@rule(
+    name="speculative_algorithm_known",
+    variant="0.5.22",
+    phase=Phase.SPECULATIVE,
+    reads=_ALGO,
+    sglang="SpeculativeAlgorithm.from_string; --speculative-skip-dp-mlp-sync check (0.5.21-0.5.22)",
+)
+def speculative_algorithm_known_0_5_22(v: View) -> Refuse | None:
+    """As in 0.5.23, and ``--speculative-skip-dp-mlp-sync`` (removed in 0.5.23) needs EAGLE.
+
+    Skipping the data-parallel MLP sync was built for the EAGLE worker only (NEXTN is EAGLE
+    by now). The field exists only in these releases' tables, so it is read by name.
+    """
+    refused = speculative_algorithm_known(v)
+    if refused is None and v.get("speculative_skip_dp_mlp_sync") and _algorithm(v) != "EAGLE":
+        return Refuse("--speculative-skip-dp-mlp-sync works with the EAGLE algorithm only, not "
+                      f"{_algorithm(v)}")
+    return refused
+
+
 # --- adaptive speculation --------------------------------------------------------------------
 
 
