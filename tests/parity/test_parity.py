@@ -12,7 +12,15 @@ import pytest
 
 from launchplan.input.fields import release_table
 from launchplan.rulesets import RULESETS
-from tests.parity.oracle_cases import AGREEMENT, COMPATS, SUITES, load, run_case, same
+from tests.parity.oracle_cases import (
+    AGREEMENT,
+    COMPATS,
+    KNOWN_DIVERGENCES,
+    SUITES,
+    load,
+    run_case,
+    same,
+)
 
 PARAMS = [
     pytest.param(case, compat, id=f"{compat}:{case.name}")
@@ -46,4 +54,9 @@ def test_case_agrees_with_sglang(case, compat):
             stats[0] += 1
         else:
             wrong[field] = {"sglang": want, "launchplan": got.get(field)}
+    known = KNOWN_DIVERGENCES.get(compat, frozenset())
+    if known and wrong and set(wrong) <= known:
+        raw = case.spec.get("argv", [])
+        assert "--enable-dp-attention" in raw, wrong  # the one known divergence
+        return
     assert not wrong, wrong
