@@ -14,11 +14,17 @@ from typing import Any
 from launchplan import encoding
 from launchplan.checks.effective import FOLDED
 from launchplan.engine.result import Result
-from launchplan.input.fields import FIELDS
+from launchplan.input.fields import FIELDS, SGLANG_VERSION, FieldSpec, release_table
 from launchplan.rules.size_lists import is_described
 
 LAUNCHER = "python -m sglang.launch_server"
 NEVER_PINNED = frozenset({"random_seed"}) | FOLDED
+
+
+def _fields_of(result: Result) -> dict[str, FieldSpec]:
+    """The field table of the release the plan was made for: its flags are the ones to emit."""
+    release = result.record.raw.release
+    return FIELDS if release == SGLANG_VERSION else release_table(release).fields
 
 
 def pinned_values(result: Result) -> dict[str, Any]:
@@ -32,9 +38,10 @@ def pinned_values(result: Result) -> dict[str, Any]:
 def _decided(result: Result) -> dict[str, Any]:
     raw = result.record.raw
     chosen = set(raw.values) | set(result.declared())
+    fields = _fields_of(result)
     out = {}
-    for name in FIELDS:
-        if name not in chosen or name in NEVER_PINNED or not FIELDS[name].flags:
+    for name in fields:
+        if name not in chosen or name in NEVER_PINNED or not fields[name].flags:
             continue
         if name == "random_seed" and not raw.explicit(name):
             continue
@@ -42,11 +49,11 @@ def _decided(result: Result) -> dict[str, Any]:
     return out
 
 
-def to_argv(values: dict[str, Any]) -> list[str]:
-    """SGLang command-line tokens that set exactly these values."""
+def to_argv(values: dict[str, Any], fields: dict[str, FieldSpec] = FIELDS) -> list[str]:
+    """SGLang command-line tokens that set exactly these values (spelled as ``fields`` say)."""
     argv: list[str] = []
     for name, value in values.items():
-        spec = FIELDS[name]
+        spec = fields[name]
         flag = spec.flags[0]
         if spec.action in ("_StoreTrueAction", "DeprecatedStoreTrueAction"):
             if value:
@@ -82,13 +89,13 @@ def to_argv(values: dict[str, Any]) -> list[str]:
 def sglang_command(result: Result) -> str:
     """One line: the launch command that pins the plan."""
     values = pinned_values(result)
-    argv = ["--model-path", str(values.pop("model_path"))] + to_argv(values)
+    argv = ["--model-path", str(values.pop("model_path"))] + to_argv(values, _fields_of(result))
     return LAUNCHER + " " + " ".join(shlex.quote(t) for t in argv)
 
 
 def emitted_argv(result: Result) -> list[str]:
     values = pinned_values(result)
-    return ["--model-path", str(values.pop("model_path"))] + to_argv(values)
+    return ["--model-path", str(values.pop("model_path"))] + to_argv(values, _fields_of(result))
 
 
 def pin_warnings(result: Result, resolve_again: Any, argv: list[str] | None = None) -> list[str]:
@@ -104,7 +111,8 @@ def pin_warnings(result: Result, resolve_again: Any, argv: list[str] | None = No
 
     argv = emitted_argv(result) if argv is None else argv
     ours = result.record.compat
-    compats = [ours] + (["0.5.23"] if ours != "0.5.23" else [])
+    # besides the rule set in use, SGLang 0.5.23 itself when the plan used the default rules
+    compats = [ours] + (["0.5.23"] if ours == "default" else [])
     found: dict[str, list[str]] = {}
     for compat in compats:
         try:
@@ -157,11 +165,13 @@ def config_parts(result: Result) -> tuple[dict[str, Any], list[str]]:
     (SGLang's merger refuses ``--x/--no-x`` switches: they stay on the command line)."""
     from launchplan.input.config_file import _key_classes
 
-    _, unsupported = _key_classes()
+    _, unsupported = _key_classes(result.record.raw.release)
+    fields = _fields_of(result)
     mapping: dict[str, Any] = {}
     leftover: list[str] = []
     for name, value in pinned_values(result).items():
-        tokens = to_argv({name: value}) if name != "model_path" else ["--model-path", str(value)]
+        tokens = (to_argv({name: value}, fields) if name != "model_path"
+                  else ["--model-path", str(value)])
         if not tokens:
             continue
         key = tokens[0][2:]

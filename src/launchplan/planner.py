@@ -13,18 +13,25 @@ from launchplan.errors import InputError
 from launchplan.facts.models import bundled_models, load_draft_model, load_model
 from launchplan.facts.targets import Target, get_target
 from launchplan.input.cli import parse_argv
+from launchplan.input.fields import release_table
 from launchplan.input.raw import RawInput
 from launchplan.rulesets import RULESETS, get_ruleset
 
 
 def build_raw(argv: Sequence[str] = (), fields: Mapping[str, Any] | None = None,
-              model_path: str | None = None) -> RawInput:
-    """The raw input: ``argv`` parsed as a command line, then ``fields`` (which win)."""
+              model_path: str | None = None, *, compat: str = "default") -> RawInput:
+    """The raw input: ``argv`` parsed as a command line, then ``fields`` (which win).
+
+    Both are read against the flag surface of the SGLang release ``compat`` names.
+    """
+    release = get_ruleset(compat).sglang
     if not argv and model_path is None:
-        return RawInput.from_fields(dict(fields)) if fields else RawInput({}, {}, [], [])
-    raw = parse_argv(list(argv)) if argv else RawInput({}, {}, [], [])
+        if fields:
+            return RawInput.from_fields(dict(fields), release)
+        return RawInput({}, {}, [], [], release)
+    raw = parse_argv(list(argv), release) if argv else RawInput({}, {}, [], [], release)
     if fields:
-        keyword = RawInput.from_fields(dict(fields))
+        keyword = RawInput.from_fields(dict(fields), release)
         raw.values.update(keyword.values)
         raw.origin.update(keyword.origin)
     if model_path is not None:
@@ -38,9 +45,9 @@ def overlay(raw: RawInput, fields: Mapping[str, Any]) -> RawInput:
     re-resolving one change needs no second parse of the command line."""
     if not fields:
         return raw
-    keyword = RawInput.from_fields(dict(fields))
+    keyword = RawInput.from_fields(dict(fields), raw.release)
     return RawInput({**raw.values, **keyword.values}, {**raw.origin, **keyword.origin},
-                    list(raw.notices), list(raw.deprecations))
+                    list(raw.notices), list(raw.deprecations), raw.release)
 
 
 def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
@@ -71,9 +78,25 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
     draft = None
     if draft_path:
         draft = _draft(raw, model, str(draft_path), env)
-    if compat not in RULESETS:
-        get_ruleset(compat)  # raises the one-line error naming --compat
+    release = RULESETS[compat].sglang if compat in RULESETS else get_ruleset(compat).sglang
+    if raw.release != release:
+        raw = _reread(raw, release)
     return Record(raw, target, model, draft, compat, env)
+
+
+def _reread(raw: RawInput, release: str) -> RawInput:
+    """Input read against another release's surface, checked against ``release``'s fields.
+
+    A caller that built the input without naming the rule set (``build_raw`` defaults to
+    0.5.23) still gets the chosen release's refusal of a field it does not have.
+    """
+    from launchplan.input.raw import unknown_field_error
+
+    known = release_table(release).fields
+    for name in raw.values:
+        if name not in known:
+            raise unknown_field_error(name, release)
+    return RawInput(raw.values, raw.origin, raw.notices, raw.deprecations, release)
 
 
 def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> Any:
@@ -117,6 +140,6 @@ def resolve(argv: Sequence[str] = (), *, fields: Mapping[str, Any] | None = None
     ``InputError`` for bad input and ``Refusal`` (carrying the partial result) when SGLang
     would refuse the configuration.
     """
-    raw = build_raw(argv, fields, model_path)
+    raw = build_raw(argv, fields, model_path, compat=compat)
     record = build_record(raw, gpu, compat=compat, env=env)
     return run(record, get_ruleset(compat).rules(), trace=trace)

@@ -234,12 +234,20 @@ PIPELINE: tuple[str, ...] = (
 )
 
 
+ABSENT = "absent"
+"""A variant tag meaning: the release has no such rule (it came later); the rule is left out."""
+
+
 class RuleSet(Struct):
-    """A named selection: the pipeline order with one variant chosen per rule."""
+    """A named selection: the pipeline order with one variant chosen per rule.
+
+    ``sglang`` is the release whose flag surface (field table) the input is read against.
+    """
 
     name: str
     description: str
     variants: MappingProxyType  # rule name -> variant tag (absent: the base rule)
+    sglang: str = "0.5.23"
 
     def rules(self) -> tuple[RuleSpec, ...]:
         return _rules_of(self.name)
@@ -255,6 +263,48 @@ RULESETS: dict[str, RuleSet] = {
         "0.5.23",
         "SGLang 0.5.23 exactly",
         MappingProxyType({"fa4_page_constraint": "0.5.23"}),
+    ),
+    # Older releases: each names only the rules whose variant differs from the default.
+    "0.5.22": RuleSet(
+        "0.5.22",
+        "SGLang 0.5.22 exactly",
+        MappingProxyType({
+            "fa4_page_constraint": "0.5.23",  # the FA4 rule did not change in 0.5.23
+            "cuda_graph_sizing": "0.5.22",  # MLA prefill graph max_bs 2048
+            "eagle_rejection_sampling_checks": "0.5.22",  # refused with deterministic
+            "prefill_cp_cuda_graph_default": ABSENT,  # the prefill CP graph hook came later
+            "attention_backend_default": "0.5.22",  # DFLASH on SM10x: flashinfer
+            "dflash_draft_backend": "0.5.22",  # no fa4 fallback on SM10x
+            # tokenspeed_mla is a backend of its own, not an alias of cutedsl_mla
+            "deprecated_backend_aliases": "0.5.22",
+            "tokenspeed_mla_implications": ABSENT,
+            "backend_page_snaps": "0.5.22",
+            "trtllm_mla_checks": "0.5.22",
+            "deterministic_tp_collectives": "0.5.22",  # no ROCm RCCL check
+            "cuda_graph_compatibility": "0.5.22",  # known-supported prefill CP keeps its graph
+            "speculative_algorithm_known": "0.5.22",  # and --speculative-skip-dp-mlp-sync
+        }),
+        "0.5.22",
+    ),
+    "0.5.21": RuleSet(
+        "0.5.21",
+        "SGLang 0.5.21 exactly",
+        MappingProxyType({
+            "fa4_page_constraint": "0.5.23",
+            "cuda_graph_sizing": "0.5.21",  # and no decode max_bs cap at max_running_requests
+            "eagle_rejection_sampling_checks": "0.5.22",
+            "prefill_cp_cuda_graph_default": ABSENT,
+            "attention_backend_default": "0.5.22",
+            "dflash_draft_backend": "0.5.22",
+            "deprecated_backend_aliases": "0.5.22",
+            "tokenspeed_mla_implications": ABSENT,
+            "backend_page_snaps": "0.5.22",
+            "trtllm_mla_checks": "0.5.22",
+            "deterministic_tp_collectives": "0.5.22",
+            "cuda_graph_compatibility": "0.5.22",
+            "speculative_algorithm_known": "0.5.22",
+        }),
+        "0.5.21",
     ),
 }
 
@@ -272,7 +322,10 @@ def _rules_of(name: str) -> tuple[RuleSpec, ...]:
     ruleset = RULESETS[name]
     chosen: list[RuleSpec] = []
     for rule_name in PIPELINE:
-        key = (rule_name, ruleset.variants.get(rule_name))
+        tag = ruleset.variants.get(rule_name)
+        if tag == ABSENT:
+            continue
+        key = (rule_name, tag)
         if key not in registry:
             raise LookupError(f"rule set {name}: no rule {key}")
         chosen.append(registry[key])

@@ -166,6 +166,12 @@ SOURCE_EXCEPTIONS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
         "disabled it (a no-op write); mla_prefill_cp_graph_disable and "
         "dsa_prefill_cp_graph_disable declare only a change. Left as is: they live in "
         "rules/model_specific.py, which is being split in parallel."),
+    ("cuda_graph_config", "apply_prefill_cp_cuda_graph_default"): (
+        frozenset({"cuda_graph_sizing", "cuda_graph_compatibility"}),
+        "For a prefill-CP layout known to run a breakable prefill graph (zigzag on an explicit "
+        "trtllm_mha), SGLang 0.5.23 turns the graph off in its compatibility step and a later "
+        "hook turns it back on, after the graphs were sized; launchplan keeps it on in "
+        "cuda_graph_compatibility, so its last declarer is the sizing rule. Same values."),
     ("cuda_graph_config", "_handle_gpu_memory_settings"): (
         frozenset({"unified_memory_pool"}),
         "handle_unified_memory_pool mutates the cuda_graph_config object in place (no "

@@ -2,10 +2,12 @@
 right reason.
 
 ``--compat 0.5.23`` is checked against plain SGLang 0.5.23, the default rules against the
-oracle's ``--rules main`` (0.5.23 plus the later FA4 full-prefill exemption). A refusal must
-match a refusal *from the rule that corresponds to SGLang's error*; a command line SGLang's
-parser rejects must be bad input (exit 2); in an accepted case each field's value must agree
-and so must the rule that decided it (``correspondence.py`` holds both mappings). Each suite
+oracle's ``--rules main`` (0.5.23 plus the later FA4 full-prefill exemption), ``--compat
+0.5.22`` and ``0.5.21`` against the oracle run on those releases' wheels. A refusal must match
+a refusal *from the rule that corresponds to SGLang's error*; a command line SGLang's parser
+rejects must be bad input (exit 2); in an accepted case each field's value must agree and,
+for 0.5.23 and the default rules, so must the rule that decided it (``correspondence.py``
+holds both mappings, written against 0.5.23's error texts and resolver names). Each suite
 must hold exactly the number of cases it is known to hold.
 """
 
@@ -13,28 +15,32 @@ from __future__ import annotations
 
 import pytest
 
+from launchplan.input.fields import release_table
+from launchplan.rulesets import RULESETS
 from tests.parity.correspondence import refusal_rules, source_agrees
 from tests.parity.oracle_cases import (
     AGREEMENT,
+    COMPATS,
     EXPECTED_CASES,
+    KNOWN_DIVERGENCES,
     SUITES,
     load,
     run_case_with_sources,
     same,
 )
 
+CURRENT = ("0.5.23", "default")
 PARAMS = [
     pytest.param(case, compat, id=f"{compat}:{case.name}")
     for suite in SUITES
-    for compat in ("0.5.23", "default")
+    for compat in COMPATS
     for case in load(suite, compat)
 ]
 
 
-@pytest.mark.parametrize("compat", ["0.5.23", "default"])
-@pytest.mark.parametrize("suite", sorted(SUITES))
+@pytest.mark.parametrize(("suite", "compat"), sorted(EXPECTED_CASES))
 def test_every_suite_loads_all_its_cases(suite, compat):
-    assert len(load(suite, compat)) == EXPECTED_CASES[suite]
+    assert len(load(suite, compat)) == EXPECTED_CASES[(suite, compat)]
 
 
 @pytest.mark.parametrize(("case", "compat"), PARAMS)
@@ -46,7 +52,7 @@ def test_case_agrees_with_sglang(case, compat):
         parser_error = "argparse" in error
         wanted = "bad-input" if parser_error else "refused"
         assert kind == wanted, f"SGLang: {error[:200]}; launchplan: {kind} {got}"
-        if kind == "refused":
+        if kind == "refused" and compat in CURRENT:
             rules = refusal_rules(error)
             assert rules, f"no launchplan rule is mapped to SGLang's error: {error[:200]}"
             assert sources["rule"] in rules, (
@@ -55,14 +61,26 @@ def test_case_agrees_with_sglang(case, compat):
         return
     assert kind == "ok", f"SGLang resolved this; launchplan {kind}: {got}"
     wrong = {}
+    release = RULESETS[compat].sglang
     for field, want in expected["resolved"].items():
+        if isinstance(want, str) and want.startswith("<unreadable: KeyError"):
+            # a field this release does not have: launchplan's plan must not have it either
+            assert field.partition(".")[0] not in release_table(release).fields, field
+            continue
         stats = AGREEMENT[(compat, field)]
         stats[1] += 1
         if same(got.get(field), want):
             stats[0] += 1
         else:
             wrong[field] = {"sglang": want, "launchplan": got.get(field)}
+    known = KNOWN_DIVERGENCES.get(compat, frozenset())
+    if known and wrong and set(wrong) <= known:
+        raw = case.spec.get("argv", [])
+        assert "--enable-dp-attention" in raw, wrong  # the one known divergence
+        return
     assert not wrong, wrong
+    if compat not in CURRENT:
+        return
     wrong_source = {}
     for field, sglang_source in expected["sources"].items():
         head = field.split(".")[0]

@@ -134,7 +134,8 @@ def point_resolver(compat: str) -> Callable[[Point, dict[str, Any] | None], Any]
         target = targets.get(point.gpu)
         if target is None:
             target = targets[point.gpu] = get_target(point.gpu)
-        raw = build_raw((), fields if fields is not None else point.as_dict(), point.model)
+        raw = build_raw((), fields if fields is not None else point.as_dict(), point.model,
+                        compat=compat)
         return run(build_record(raw, target, compat=compat), rules)
 
     return resolve

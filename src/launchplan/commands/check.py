@@ -9,7 +9,7 @@ from launchplan.commands.output import render_table, to_json
 from launchplan.errors import InputError
 
 HELP = """usage: launchplan check [--gpu NAME]... [--model-path MODEL]... [--axis FIELD=v1,v2]...
-                        [--sample N --seed S] [--jobs N] [--compat default|0.5.23]
+                        [--sample N --seed S] [--jobs N] [--compat default|0.5.23|0.5.22|0.5.21]
                         [--format table|json] [--fail-on runtime-error|fails-at-start|degraded]
                         [--upgrade OLD:NEW]
 

@@ -19,9 +19,9 @@ fields and facts it read and its reason; an override of your input says what wou
 kept it. FIELD may be dotted: cuda_graph_config.prefill.backend. The preflight verdict of
 the plan comes first (JSON: a "preflight" key; --all gives {"explanations": [...]}).
 
-options: --all, --format table|json, --compat default|0.5.23, --gpu-* overrides, --env K=V,
-  --from-log FILE (explain the launch a start-up log's server_args line records, with the
-  values `resolve --from-log` takes as input)
+options: --all, --format table|json, --compat default|0.5.23|0.5.22|0.5.21,
+  --gpu-* overrides, --env K=V, --from-log FILE (explain the launch a start-up log's
+  server_args line records, with the values `resolve --from-log` takes as input)
 """
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
@@ -72,11 +72,11 @@ def main(argv: list[str]) -> int:
         argv_used, base = [], dict(logged.inputs)
 
     def resolve_with(extra: dict[str, Any]):
-        raw = build_raw(argv_used, {**base, **extra})
+        raw = build_raw(argv_used, {**base, **extra}, compat=compat)
         return run(build_record(raw, target, compat=compat, env=env), rules, trace=True)
 
     def quick(extra: dict[str, Any]):
-        raw = build_raw(argv_used, {**base, **extra})
+        raw = build_raw(argv_used, {**base, **extra}, compat=compat)
         return run(build_record(raw, target, compat=compat, env=env), rules)
 
     try:

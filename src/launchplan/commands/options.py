@@ -13,6 +13,10 @@ from typing import Any
 from launchplan.errors import InputError
 from launchplan.struct import Struct, factory
 
+# The rule sets of launchplan.rulesets.RULESETS (a test keeps the two equal); spelled out here
+# so that splitting options does not import the rule registry.
+COMPAT_CHOICES = ("default", "0.5.23", "0.5.22", "0.5.21")
+
 
 class Option(Struct):
     flag: str
@@ -41,8 +45,9 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--assume-request-tokens", "request_tokens", "int",
            help="tokens of one request (prompt + output) for the concurrency figure "
            "(default 2560: 2,048 in + 512 out)"),
-    Option("--compat", "compat", "value", ("default", "0.5.23"),
-           help="rule set: default (0.5.23 plus the later FA4 fix) or 0.5.23"),
+    Option("--compat", "compat", "value", COMPAT_CHOICES,
+           help="rule set: default (0.5.23 plus the later FA4 fix), or an SGLang release "
+           "exactly (0.5.23, 0.5.22, 0.5.21: its flags, defaults and rules)"),
     Option("--format", "format", "value", ("table", "json", "csv"), help="output format"),
     Option("--strict", "strict", "flag", help="refuse (exit 3) instead of overriding input"),
     Option("--env", "env", "multi",

@@ -20,7 +20,9 @@ options:
   --before-load-mib N    MiB free per GPU before the weights load (memory plan)
   --assume-request-tokens N
                          one request's tokens for the concurrency figure (default 2560)
-  --compat default|0.5.23
+  --compat default|0.5.23|0.5.22|0.5.21
+                         rule set: an SGLang release exactly (its flags too), or
+                         default (0.5.23 plus the later FA4 fix)
   --format table|json
   --env KEY=VALUE        an SGLang environment variable the plan assumes (repeatable)
   --all                  list every field, untouched defaults included
@@ -33,7 +35,8 @@ options:
   --emit yaml            print a YAML file for SGLang's --config pinning the plan (its first
                          line is the launch command, with any switch a file cannot hold)
 
-Every SGLang 0.5.23 flag is accepted, as SGLang parses it, including --config FILE.yaml.
+Every SGLang flag of the chosen release (0.5.23 by default) is accepted, as SGLang parses
+it, including --config FILE.yaml.
 --help=GROUP, --help=FLAG or --help=WORD narrows this help.
 """
 
@@ -80,7 +83,7 @@ def main(argv: list[str]) -> int:
 
     if opts.get("from_log"):
         return from_log(opts["from_log"], split.sglang_argv, target, compat, env, fmt)
-    parsed = build_raw(split.sglang_argv)
+    parsed = build_raw(split.sglang_argv, compat=compat)
 
     def resolve_with(extra: dict, *, trace: bool = strict):
         raw = overlay(parsed, extra)
@@ -171,7 +174,7 @@ def emit_pinned(result, target, env, form: str) -> int:
     from launchplan.rulesets import get_ruleset
 
     def resolve_again(argv, compat):
-        record = build_record(build_raw(argv), target, compat=compat, env=env)
+        record = build_record(build_raw(argv, compat=compat), target, compat=compat, env=env)
         return run(record, get_ruleset(compat).rules())
 
     sys.stdout.write(sglang_command(result) + "\n" if form == "sglang" else config_yaml(result))

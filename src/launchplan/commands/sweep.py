@@ -10,7 +10,7 @@ from launchplan.commands.output import render_table, to_json
 from launchplan.errors import InputError
 
 HELP = """usage: launchplan sweep --axis FIELD=v1,v2,... [--axis ...] --gpu NAME --model-path MODEL
-                        [--compat default|0.5.23] [--format table|json|csv]
+                        [--compat default|0.5.23|0.5.22|0.5.21] [--format table|json|csv]
                         [--columns max_total_num_tokens,max_running_requests,...]
 
 Resolves the cartesian product of the axes and groups the points by the configuration they

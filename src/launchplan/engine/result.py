@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from launchplan.engine.declarations import Declaration
 from launchplan.engine.view import DEFAULTS
-from launchplan.input.fields import FIELDS
+from launchplan.input.fields import FIELDS, SGLANG_VERSION, release_table
 
 if TYPE_CHECKING:
     from launchplan.engine.record import Record
@@ -24,7 +24,7 @@ class Result:
     """
 
     __slots__ = ("record", "declarations", "warnings", "_overlay", "refusal", "_declared",
-                 "launcher", "refusal_requirement", "extras")
+                 "launcher", "refusal_requirement", "extras", "_fields", "_defaults")
 
     def __init__(self, record: Record, declarations: list[Declaration], warnings: list[str],
                  overlay: dict[str, Any]) -> None:
@@ -39,6 +39,12 @@ class Result:
         self.launcher: list[tuple[str, str, str | None]] = []
         # analyses derived from the final plan, computed once (the memory plan, ...)
         self.extras: dict[Any, Any] = {}
+        release = record.raw.release
+        if release == SGLANG_VERSION:
+            self._fields, self._defaults = FIELDS, DEFAULTS
+        else:  # an older release: its own defaults and fallbacks
+            table = release_table(release)
+            self._fields, self._defaults = table.engine_fields, table.defaults
 
     @property
     def refused(self) -> bool:
@@ -53,10 +59,10 @@ class Result:
         if name in self._overlay:
             value = self._overlay[name]
             if value is None and name not in self.declared():
-                return FIELDS[name].fallback
+                return self._fields[name].fallback
             return value
-        value = DEFAULTS[name]
-        return FIELDS[name].fallback if value is None else value
+        value = self._defaults[name]
+        return self._fields[name].fallback if value is None else value
 
     def __getitem__(self, name: str) -> Any:
         return self.value(name)
@@ -123,7 +129,9 @@ class Result:
 
     def resolved(self) -> dict[str, Any]:
         """Every SGLang field with its final value (``random_seed`` is unknown: None)."""
-        out = {name: self.value(name) for name in FIELDS}
+        release = self.record.raw.release
+        names = FIELDS if release == SGLANG_VERSION else release_table(release).fields
+        out = {name: self.value(name) for name in names}
         for name in RANDOM_AT_STARTUP:
             if not self.record.raw.explicit(name):
                 out[name] = None

@@ -11,13 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from launchplan.input.fields import FIELDS, default_of
+from launchplan.input.fields import FIELDS, SGLANG_VERSION, default_of, release_table
 
 if TYPE_CHECKING:
     from launchplan.engine.record import Record
 
 # Field defaults, built once per process. Rules never mutate values they read.
 DEFAULTS: dict[str, Any] = {name: default_of(name) for name in FIELDS}
+
+
+def defaults_for(release: str) -> dict[str, Any]:
+    """Start values under an older release's table (its defaults, 0.5.23's for the rest)."""
+    return release_table(release).defaults
 
 
 class ReadOnlyError(AttributeError):
@@ -41,8 +46,9 @@ class View:
 
     def __init__(self, record: Record) -> None:
         values = self.__dict__
-        values.update(DEFAULTS)
-        values.update(record.raw.values)
+        raw = record.raw
+        values.update(DEFAULTS if raw.release == SGLANG_VERSION else defaults_for(raw.release))
+        values.update(raw.values)
         values["record"] = record
         values["target"] = record.target
         values["model"] = record.model

@@ -1,4 +1,4 @@
-"""SGLang 0.5.23's command line, parsed without argparse.
+"""SGLang's command line (0.5.23's, or an older release's), parsed without argparse.
 
 SGLang builds an ``argparse`` parser with ~560 option strings; building and running it costs far
 more than planning needs. This module reproduces what that parser (Python 3.11 argparse,
@@ -25,7 +25,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from launchplan.errors import InputError
-from launchplan.input.fields import EXTRA_FLAGS, FIELDS, SGLANG_VERSION
+from launchplan.input.fields import (
+    EXTRA_FLAGS,
+    FIELDS,
+    SGLANG_VERSION,
+    ExtraFlag,
+    FieldSpec,
+    release_introducing,
+    release_table,
+)
 from launchplan.input.raw import RawInput
 
 __all__ = ["parse_argv", "ALL_FLAGS"]
@@ -183,6 +191,10 @@ _DEPRECATED = {
     "--disable-fast-image-processor": "use --image-processor-backend pil",
     "--grpc-mode": "use --smg-grpc-mode",
 }
+_ALL_RELEASES = frozenset(("0.5.21", "0.5.22", SGLANG_VERSION))
+# Releases in which a spelling above is deprecated, where not all of them (the tables' actions
+# say so: 0.5.21 registers --enable-dp-attention as a plain switch).
+_DEPRECATED_SINCE = {"--enable-dp-attention": frozenset(("0.5.22", SGLANG_VERSION))}
 
 
 class _Opt:
@@ -204,9 +216,9 @@ class _Opt:
         self.canonical = canonical
 
 
-def _build() -> dict[str, _Opt]:
+def _build(fields: dict[str, FieldSpec], extra_flags: tuple[ExtraFlag, ...]) -> dict[str, _Opt]:
     opts: dict[str, _Opt] = {}
-    for spec in FIELDS.values():
+    for spec in fields.values():
         if not spec.flags:
             continue
         canonical = spec.flags[0]
@@ -227,7 +239,7 @@ def _build() -> dict[str, _Opt]:
             raise RuntimeError(f"{spec.name}: unknown argparse action {action!r}")
         for flag in spec.flags:
             opts[flag] = opt
-    for extra in EXTRA_FLAGS:
+    for extra in extra_flags:
         opts[extra.flag] = _Opt(extra.field, _STORE_CONST, None, None, extra.choices,
                                 extra.value, extra.flag)
     opts["-h"] = opts["--help"] = _Opt(None, _HELP, 0, canonical="--help")
@@ -235,11 +247,40 @@ def _build() -> dict[str, _Opt]:
     return opts
 
 
-_OPTS = _build()
-ALL_FLAGS: tuple[str, ...] = tuple(_OPTS)
+class _Surface:
+    """One release's parser: every option spelling, sorted for prefix matching."""
+
+    __slots__ = ("version", "opts", "sorted_flags", "all_flags")
+
+    def __init__(self, version: str, opts: dict[str, _Opt]) -> None:
+        self.version = version
+        self.opts = opts
+        self.sorted_flags = sorted(opts)
+        self.all_flags = tuple(opts)
+
+
+_DEFAULT_SURFACE = _Surface(SGLANG_VERSION, _build(FIELDS, EXTRA_FLAGS))
+_OPTS = _DEFAULT_SURFACE.opts
+ALL_FLAGS: tuple[str, ...] = _DEFAULT_SURFACE.all_flags
 """Every option string SGLang 0.5.23's parser registers (``-h``/``--help`` and ``--config``
 included)."""
-_SORTED_FLAGS = sorted(_OPTS)
+_SURFACES: dict[str, _Surface] = {SGLANG_VERSION: _DEFAULT_SURFACE}
+
+
+def _surface(release: str) -> _Surface:
+    """The parser of ``release``, built the first time that release is chosen."""
+    surface = _SURFACES.get(release)
+    if surface is None:
+        table = release_table(release)
+        surface = _Surface(release, _build(table.fields, table.extra_flags))
+        _SURFACES[release] = surface
+    return surface
+
+
+def flags_of(release: str = SGLANG_VERSION) -> tuple[str, ...]:
+    """Every option string the parser of ``release`` registers."""
+    return _surface(release).all_flags
+
 _NEGATIVE_NUMBER = re.compile(r"-(?:\d+|\d*\.\d+)$")
 _LOG_LEVELS = frozenset({"CRITICAL", "FATAL", "ERROR", "WARNING", "WARN", "INFO", "DEBUG",
                          "NOTSET"})
@@ -249,38 +290,40 @@ _LOG_LEVELS = frozenset({"CRITICAL", "FATAL", "ERROR", "WARNING", "WARN", "INFO"
 _Token = tuple["_Opt | None", str, "str | None"]
 
 
-def _classify(token: str) -> _Token | None:
+def _classify(token: str, surface: _Surface = _DEFAULT_SURFACE) -> _Token | None:
     """None for a value; (option or None if unknown, spelling, explicit ``=value``) for a flag."""
     if not token or token[0] != "-":
         return None
-    opt = _OPTS.get(token)
+    opts = surface.opts
+    opt = opts.get(token)
     if opt is not None:
         return opt, token, None
     if len(token) == 1:
         return None
     if "=" in token:
         head, _, tail = token.partition("=")
-        opt = _OPTS.get(head)
+        opt = opts.get(head)
         if opt is not None:
             return opt, head, tail
     if token[1] == "-":
         prefix, eq, tail = token.partition("=")
         explicit = tail if eq else None
-        at = bisect_left(_SORTED_FLAGS, prefix)
+        flags = surface.sorted_flags
+        at = bisect_left(flags, prefix)
         matches = []
-        while at < len(_SORTED_FLAGS) and _SORTED_FLAGS[at].startswith(prefix):
-            matches.append(_SORTED_FLAGS[at])
+        while at < len(flags) and flags[at].startswith(prefix):
+            matches.append(flags[at])
             at += 1
         if len(matches) == 1:
-            return _OPTS[matches[0]], matches[0], explicit
+            return opts[matches[0]], matches[0], explicit
     else:
         # single dash: only -h exists, and it may carry text glued to it
         explicit = token[2:]
         matches = ["-h"] if token[1] == "h" else []
         if matches:
-            return _OPTS["-h"], "-h", explicit
+            return opts["-h"], "-h", explicit
     if len(matches) > 1:
-        raise _Ambiguous(matches)
+        raise _Ambiguous(matches, surface)
     if _NEGATIVE_NUMBER.match(token) or " " in token:
         return None
     return None, token, None
@@ -289,22 +332,24 @@ def _classify(token: str) -> _Token | None:
 class _Ambiguous(Exception):
     """A prefix of several spellings: argparse refuses it before reading any value."""
 
-    def __init__(self, matches: list[str]) -> None:
+    def __init__(self, matches: list[str], surface: _Surface) -> None:
         super().__init__(matches)
-        order = {flag: i for i, flag in enumerate(ALL_FLAGS)}
+        order = {flag: i for i, flag in enumerate(surface.all_flags)}
         self.matches = sorted(matches, key=order.__getitem__)
 
 
 class _Parse:
     """State of one parse: the merged tokens, where the config file's tokens end, the result."""
 
-    __slots__ = ("tokens", "n_config", "config_path", "raw")
+    __slots__ = ("tokens", "n_config", "config_path", "raw", "surface")
 
-    def __init__(self, tokens: list[str], n_config: int, config_path: str | None) -> None:
+    def __init__(self, tokens: list[str], n_config: int, config_path: str | None,
+                 surface: _Surface = _DEFAULT_SURFACE) -> None:
         self.tokens = tokens
         self.n_config = n_config
         self.config_path = config_path
-        self.raw = RawInput()
+        self.surface = surface
+        self.raw = RawInput(release=surface.version)
 
     def error(self, at: int, subject: str, expected: str, got: Any = None,
               hint: str | None = None) -> InputError:
@@ -324,7 +369,7 @@ class _Parse:
                 end = i
                 break
             try:
-                classified.append(_classify(token))
+                classified.append(_classify(token, self.surface))
             except _Ambiguous as amb:
                 shown = ", ".join(amb.matches[:6])
                 if len(amb.matches) > 6:
@@ -392,8 +437,12 @@ class _Parse:
         item = classified[at] if at < len(classified) else None
         if item is not None:  # an unknown flag
             head = token.partition("=")[0] if token.startswith("--") else token
-            return self.error(at, head, f"a flag SGLang {SGLANG_VERSION} accepts", None,
-                              _migration(head) or _did_you_mean(head, ALL_FLAGS))
+            release = self.surface.version
+            hint = _migration(head) or _did_you_mean(head, self.surface.all_flags)
+            other = release_introducing(head, release) if head.startswith("--") else None
+            if other is not None:
+                hint = f"{head} is a flag of SGLang {other}, not of {release}"
+            return self.error(at, head, f"a flag SGLang {release} accepts", None, hint)
         before = at - 1
         while before >= 0 and (before >= len(classified) or classified[before] is None):
             before -= 1
@@ -487,8 +536,9 @@ class _Parse:
         raw.values[name] = value
         raw.origin[name] = origin
         advice = _DEPRECATED.get(opt.canonical)
-        if advice is not None:
-            note = f"{opt.canonical} is deprecated in SGLang {SGLANG_VERSION}: {advice}"
+        if advice is not None and self.surface.version in _DEPRECATED_SINCE.get(
+                opt.canonical, _ALL_RELEASES):
+            note = f"{opt.canonical} is deprecated in SGLang {self.surface.version}: {advice}"
             if note not in raw.deprecations:
                 raw.deprecations.append(note)
 
@@ -538,8 +588,8 @@ class _Parse:
         return raw
 
 
-def parse_argv(argv: Sequence[str]) -> RawInput:
-    """Parse an SGLang 0.5.23 server command line (without the program name).
+def parse_argv(argv: Sequence[str], release: str = SGLANG_VERSION) -> RawInput:
+    """Parse an SGLang server command line (without the program name) as ``release`` would.
 
     Returns the explicit input; raises :class:`InputError` for anything SGLang's parser (or its
     config merger) would reject. ``--model-path`` is not required here.
@@ -547,16 +597,17 @@ def parse_argv(argv: Sequence[str]) -> RawInput:
     if isinstance(argv, str):
         raise TypeError("parse_argv() takes a sequence of arguments, not one string")
     argv = list(argv)
+    surface = _DEFAULT_SURFACE if release == SGLANG_VERSION else _surface(release)
     if "--config" in argv:
         from launchplan.input.config_file import expand_config
 
-        expansion = expand_config(argv)
+        expansion = expand_config(argv, release)
         assert expansion is not None
         parse = _Parse(expansion.tokens + expansion.rest, len(expansion.tokens),
-                       expansion.path)
+                       expansion.path, surface)
         parse.raw.notices.extend(expansion.notices)
     else:
-        parse = _Parse(argv, 0, None)
+        parse = _Parse(argv, 0, None, surface)
     return parse.run()
 
 

@@ -21,7 +21,7 @@ from pathlib import PurePath
 from typing import Any
 
 from launchplan.errors import InputError
-from launchplan.input.fields import EXTRA_FLAGS, FIELDS
+from launchplan.input.fields import SGLANG_VERSION, release_table
 
 MAX_CONFIG_BYTES = 1 << 20
 """launchplan's own bound: a server config is a few KiB; anything near this is a mistake."""
@@ -39,7 +39,7 @@ class ConfigExpansion:
     notices: list[str] = field(default_factory=list)
 
 
-def expand_config(argv: Sequence[str]) -> ConfigExpansion | None:
+def expand_config(argv: Sequence[str], release: str = SGLANG_VERSION) -> ConfigExpansion | None:
     """Apply SGLang's merger to ``argv``; None when the exact token ``--config`` is absent.
 
     Only that exact token triggers it (``--config=FILE`` does not); the path is the next
@@ -58,7 +58,7 @@ def expand_config(argv: Sequence[str]) -> ConfigExpansion | None:
     if not isinstance(path, str):
         raise InputError("--config", "a YAML file path after it", path)
     data = load_config(path)
-    tokens, notices = config_tokens(data, path)
+    tokens, notices = config_tokens(data, path, release)
     return ConfigExpansion(path, tokens, [*argv[:at], *argv[at + 2:]], notices)
 
 
@@ -102,13 +102,14 @@ def load_config(path: str) -> dict[Any, Any]:
     return data
 
 
-def config_tokens(data: dict[Any, Any], path: str = "config file") -> tuple[list[str], list[str]]:
+def config_tokens(data: dict[Any, Any], path: str = "config file",
+                  release: str = SGLANG_VERSION) -> tuple[list[str], list[str]]:
     """Turn a config mapping into argv tokens exactly as SGLang does, plus notices.
 
     Keys are emitted as written (``--`` + key); only the classification of a key (store-true,
     unsupported) normalises hyphens to underscores.
     """
-    store_true, unsupported = _key_classes()
+    store_true, unsupported = _key_classes(release)
     tokens: list[str] = []
     notices: list[str] = []
     for key, value in data.items():
@@ -149,7 +150,7 @@ def config_tokens(data: dict[Any, Any], path: str = "config file") -> tuple[list
 
 
 @cache
-def _key_classes() -> tuple[frozenset[str], dict[str, str]]:
+def _key_classes(release: str) -> tuple[frozenset[str], dict[str, str]]:
     """Config keys of store-true flags, and unsupported keys → the flag that makes them so.
 
     SGLang supports store-true flags and flags that take exactly one token group (plain
@@ -159,7 +160,8 @@ def _key_classes() -> tuple[frozenset[str], dict[str, str]]:
     store_true: set[str] = set()
     supported: set[str] = {"config"}
     refused: dict[str, str] = {}
-    for spec in FIELDS.values():
+    table = release_table(release)
+    for spec in table.fields.values():
         if not spec.flags:
             continue
         keys = {spec.name, *(f[2:].replace("-", "_") for f in spec.flags if f[:2] == "--")}
@@ -171,7 +173,7 @@ def _key_classes() -> tuple[frozenset[str], dict[str, str]]:
         else:
             for key in keys:
                 refused.setdefault(key, spec.flags[0])
-    for extra in EXTRA_FLAGS:
+    for extra in table.extra_flags:
         supported |= {extra.field, extra.flag[2:].replace("-", "_")}
     unsupported = {k: flag for k, flag in refused.items() if k not in supported}
     return frozenset(store_true), unsupported

@@ -1,8 +1,9 @@
-"""SGLang 0.5.23's ServerArgs fields, loaded once from the shipped table.
+"""SGLang's ServerArgs fields per release, loaded from the shipped tables.
 
-The table (``data/sglang-0.5.23-fields.json``) was read from the installed SGLang package, so
-nothing here is typed by hand: adding a release means shipping another table. Loading is on
-the cold-start path of every command, hence plain ``json`` and one pass over the rows.
+Each table (``data/sglang-<release>-fields.json``) was read from that release's wheel by
+``tests/input/tools/make_field_table.py``, so nothing here is typed by hand: adding a release
+means shipping another table. 0.5.23's table is on the cold-start path of every command (plain
+``json``, one pass over the rows); an older release's table loads only when it is chosen.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from typing import Any
 from launchplan.struct import Struct
 
 SGLANG_VERSION = "0.5.23"
-TABLE_PATH = os.path.join(os.path.dirname(__file__), "data", f"sglang-{SGLANG_VERSION}-fields.json")
+RELEASES: tuple[str, ...] = ("0.5.21", "0.5.22", SGLANG_VERSION)
+"""The SGLang releases whose flag surface ships, oldest first."""
+_DATA = os.path.join(os.path.dirname(__file__), "data")
+TABLE_PATH = os.path.join(_DATA, f"sglang-{SGLANG_VERSION}-fields.json")
 
 # The table marks the one field without a default (argparse makes it required) this way.
 _REQUIRED_MARK = "<required>"
@@ -70,11 +74,15 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
 )
 
 
-def _load() -> tuple[dict[str, FieldSpec], tuple[str, ...]]:
-    with open(TABLE_PATH, "rb") as fh:
+def _load(version: str = SGLANG_VERSION) -> tuple[dict[str, FieldSpec], tuple[str, ...]]:
+    path = os.path.join(_DATA, f"sglang-{version}-fields.json")
+    with open(path, "rb") as fh:
         table = json.loads(fh.read())
-    if table.get("sglang_version") != SGLANG_VERSION:
-        raise RuntimeError(f"{TABLE_PATH}: expected SGLang {SGLANG_VERSION} facts")
+    if table.get("sglang_version") != version:
+        raise RuntimeError(f"{path}: expected SGLang {version} facts")
+    if table.get("extra_flags") and version != SGLANG_VERSION:
+        # a hand-registered spelling needs its replacement written down, as EXTRA_FLAGS does
+        raise RuntimeError(f"{path}: teach fields.py the extra flags of SGLang {version}")
     fields: dict[str, FieldSpec] = {}
     for row in table["fields"]:
         default = row["default"]
@@ -125,3 +133,60 @@ def default_of(name: str) -> Any:
     if type(default) is tuple:
         return list(default)
     return default
+
+
+class ReleaseTable:
+    """One release's flag surface, and the field facts the engine resolves it with.
+
+    ``fields`` are the release's own ServerArgs fields. ``engine_fields`` adds 0.5.23's fields
+    the release lacks (rules may read them; they stay at their defaults, as if absent), so a
+    rule set for an older release runs the same rules; ``defaults`` holds their start values.
+    """
+
+    __slots__ = ("version", "fields", "cli_only_dests", "extra_flags", "flag_to_field",
+                 "engine_fields", "defaults")
+
+    def __init__(self, version: str, fields: dict[str, FieldSpec],
+                 cli_only_dests: tuple[str, ...], extra_flags: tuple[ExtraFlag, ...]) -> None:
+        self.version = version
+        self.fields = fields
+        self.cli_only_dests = cli_only_dests
+        self.extra_flags = extra_flags
+        self.flag_to_field = {flag: s.name for s in fields.values() for flag in s.flags}
+        self.flag_to_field.update((extra.flag, extra.field) for extra in extra_flags)
+        self.engine_fields = fields if fields is FIELDS else {**FIELDS, **fields}
+        self.defaults = {name: _fresh(spec.default) for name, spec in self.engine_fields.items()}
+
+    def default_of(self, name: str) -> Any:
+        return _fresh(self.engine_fields[name].default)
+
+
+def _fresh(default: Any) -> Any:
+    return list(default) if type(default) is tuple else default
+
+
+_TABLES: dict[str, ReleaseTable] = {}
+
+
+def release_table(version: str = SGLANG_VERSION) -> ReleaseTable:
+    """The flag surface of one release (``RELEASES``), loaded on first use."""
+    table = _TABLES.get(version)
+    if table is None:
+        if version == SGLANG_VERSION:
+            table = ReleaseTable(version, FIELDS, CLI_ONLY_DESTS, EXTRA_FLAGS)
+        elif version in RELEASES:
+            fields, dests = _load(version)
+            table = ReleaseTable(version, fields, dests, ())
+        else:
+            raise KeyError(f"no field table for SGLang {version}")
+        _TABLES[version] = table
+    return table
+
+
+def release_introducing(flag: str, version: str) -> str | None:
+    """The shipped release nearest ``version`` that has ``flag``, for an error hint (slow path)."""
+    order = sorted(RELEASES, key=lambda r: abs(RELEASES.index(r) - RELEASES.index(version)))
+    for other in order:
+        if other != version and flag in release_table(other).flag_to_field:
+            return other
+    return None

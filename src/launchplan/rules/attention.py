@@ -41,14 +41,15 @@ def spec_allows_fast_default(v: Any) -> bool:
     return topk is None or (topk == 1 and v.page_size in (None, 1))
 
 
-def default_attention_backend(v: Any) -> str:
+def default_attention_backend(v: Any, dflash_fast: bool = True) -> str:
     """The backend SGLang picks when none is given, from the GPU, the model and speculation.
 
     MHA: Hopper → fa3; SM10x → trtllm_mha (fa4 when K and V widths differ), only without
     EAGLE top-k > 1 and with an explicit top-k when speculating; ROCm → aiter; else
     flashinfer where installed and the model has no attention sinks, else triton.
     MLA: Hopper → fa3; SM10x → flashinfer; ROCm → aiter with 16 or 128 KV heads per rank,
-    else triton; else triton.
+    else triton; else triton. ``dflash_fast`` False is 0.5.21-0.5.22: DFLASH (whose top-k is
+    still unset here) does not take the SM10x path.
     """
     model, target = v.model, v.target
     if "WhisperForConditionalGeneration" in model.architectures:
@@ -59,7 +60,7 @@ def default_attention_backend(v: Any) -> str:
         algorithm = v.speculative_algorithm
         if target.is_sm100 and spec_allows_fast_default(v) and (
             algorithm is None or v.speculative_eagle_topk is not None
-            or str(algorithm).upper() == "DFLASH"
+            or (dflash_fast and str(algorithm).upper() == "DFLASH")
         ):
             return "fa4" if model.has_asymmetric_kv else "trtllm_mha"
         if target.is_hip:
@@ -76,13 +77,17 @@ def default_attention_backend(v: Any) -> str:
     return "triton"
 
 
+_DEFAULT_READS = BACKEND_FIELDS + ("speculative_eagle_topk", "speculative_algorithm",
+                                   "page_size", "tp_size")
+_DEFAULT_FACTS = ("target.is_sm90", "target.is_sm100", "target.is_hip", "target.has_flashinfer",
+                  "model.is_mla", "model.has_asymmetric_kv", "model.has_attention_sinks")
+
+
 @rule(
     phase=Phase.ATTENTION,
-    reads=BACKEND_FIELDS + ("speculative_eagle_topk", "speculative_algorithm", "page_size",
-                            "tp_size"),
+    reads=_DEFAULT_READS,
     writes=("attention_backend",),
-    facts=("target.is_sm90", "target.is_sm100", "target.is_hip", "target.has_flashinfer",
-           "model.is_mla", "model.has_asymmetric_kv", "model.has_attention_sinks"),
+    facts=_DEFAULT_FACTS,
     sglang="_attention_backend_default",
 )
 def attention_backend_default(v: View) -> Declare | None:
@@ -98,6 +103,30 @@ def attention_backend_default(v: View) -> Declare | None:
                        f"prefill and decode both use {prefill}, so it becomes the base backend")
     if v.attention_backend is None:
         return Declare({"attention_backend": default_attention_backend(v)})
+    return None
+
+
+@rule(
+    name="attention_backend_default",
+    variant="0.5.22",
+    phase=Phase.ATTENTION,
+    reads=_DEFAULT_READS,
+    writes=("attention_backend",),
+    facts=_DEFAULT_FACTS,
+    sglang="_attention_backend_default (0.5.21-0.5.22)",
+)
+def attention_backend_default_0_5_22(v: View) -> Declare | None:
+    """As in 0.5.23, but DFLASH on SM10x does not get trtllm_mha for a non-MLA model.
+
+    Its top-k is still unset when the default is picked, so before 0.5.23 it fell through
+    to flashinfer (page 1) like any speculation without an explicit top-k.
+    """
+    prefill = v.prefill_attention_backend
+    if prefill is not None and prefill == v.decode_attention_backend:
+        return Declare({"attention_backend": prefill},
+                       f"prefill and decode both use {prefill}, so it becomes the base backend")
+    if v.attention_backend is None:
+        return Declare({"attention_backend": default_attention_backend(v, dflash_fast=False)})
     return None
 
 
@@ -139,12 +168,11 @@ def whisper_radix_disable(v: View) -> dict | None:
     return None
 
 
-@rule(
-    phase=Phase.ATTENTION,
-    reads=BACKEND_FIELDS + ("kv_cache_dtype",),
-    facts=("target.is_blackwell",),
-    sglang="_mla_kv_cache_dtype_checks",
-)
+_MLA_CHECKS = dict(phase=Phase.ATTENTION, reads=BACKEND_FIELDS + ("kv_cache_dtype",),
+                   facts=("target.is_blackwell",))
+
+
+@rule(sglang="_mla_kv_cache_dtype_checks", **_MLA_CHECKS)
 def trtllm_mla_checks(v: View) -> Refuse | None:
     """TRT-LLM MLA (base or decode) needs a Blackwell GPU and an fp8_e4m3, bf16 or auto KV cache.
 
@@ -159,6 +187,26 @@ def trtllm_mla_checks(v: View) -> Refuse | None:
     if v.kv_cache_dtype not in ("fp8_e4m3", "bf16", "auto"):
         return Refuse("trtllm_mla supports kv_cache_dtype fp8_e4m3, bf16 or auto; "
                       f"got {v.kv_cache_dtype}")
+    return None
+
+
+@rule(name="trtllm_mla_checks", variant="0.5.22",
+      sglang="_mla_kv_cache_dtype_checks (0.5.21-0.5.22)", **_MLA_CHECKS)
+def trtllm_mla_checks_0_5_22(v: View) -> Refuse | None:
+    """As in 0.5.23, then tokenspeed_mla (base or decode): Blackwell only, fp8_e4m3 KV only.
+
+    Before 0.5.23 tokenspeed_mla was its own backend, built for Blackwell with an FP8 (e4m3)
+    cache; nothing set that dtype for it, so an unset KV dtype is refused.
+    """
+    refused = trtllm_mla_checks(v)
+    if refused is not None or "tokenspeed_mla" not in (v.attention_backend,
+                                                       v.decode_attention_backend):
+        return refused
+    if not v.target.is_blackwell:
+        return Refuse("tokenspeed_mla needs a Blackwell GPU (SM100 or SM12x); "
+                      f"{v.target.name} is SM{v.target.sm}", TRTLLM_MLA_BLACKWELL.name)
+    if v.kv_cache_dtype != "fp8_e4m3":
+        return Refuse(f"tokenspeed_mla needs kv_cache_dtype fp8_e4m3; got {v.kv_cache_dtype}")
     return None
 
 

@@ -8,6 +8,8 @@ cascades, though some hard incompatibilities ignore the lock.
 
 from __future__ import annotations
 
+from typing import Any
+
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -20,10 +22,12 @@ from launchplan.rules.graph_config import (
     PREFILL,
     default_config,
     is_locked,
+    multimodal_blocks_breakable,
     prefill_sizes,
     requested_settings,
     with_phase,
 )
+from launchplan.rules.parallel import supports_prefill_cp_graph
 from launchplan.rules.size_lists import as_sequence, largest, rounded_up
 
 INKLING_ARCHS = ("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP")
@@ -31,25 +35,6 @@ MUSE_GLIMMER_ARCHS = ("MuseGlimmerForCausalLM", "MuseGlimmerForConditionalGenera
 
 # A2A backends under which a breakable prefill graph can still be captured.
 _BREAKABLE_A2A = frozenset({"none", "deepep", "megamoe", "flashinfer"})
-# Multimodal architectures validated with a breakable prefill graph (SGLang 0.5.23's
-# ``multimodal_breakable_cuda_graph_supported_model_archs``); other VLMs fault on replay.
-MULTIMODAL_BREAKABLE_ARCHS = frozenset({
-    "MiniMaxM3SparseForConditionalGeneration", "Cohere2VisionForConditionalGeneration",
-    "Glm5NextForConditionalGeneration", "InternS2MobiusForConditionalGeneration",
-    "PaddleOCRVLForConditionalGeneration", "Qwen3_5ForConditionalGeneration",
-    "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForConditionalGeneration",
-    "MuseGlimmerForConditionalGeneration", "MuseSparkForConditionalGeneration",
-    "KimiK3ForConditionalGeneration", "KimiK25ForConditionalGeneration",
-    "MiniMaxM3SparseForCausalLM"})
-
-
-def multimodal_blocks_breakable(v: View) -> bool:
-    """A multimodal model (under the launch's flags) not validated for a breakable prefill graph."""
-    model = v.model
-    if not model.multimodal(v.enable_multimodal, language_model_only=v.language_model_only,
-                            model_impl=v.model_impl):
-        return False
-    return not any(a in MULTIMODAL_BREAKABLE_ARCHS for a in model.architectures)
 
 
 @rule(
@@ -79,34 +64,62 @@ def parse_cuda_graph_config(v: View) -> dict:
     return {"cuda_graph_config": config}
 
 
-@rule(
+_COMPATIBILITY = dict(
     phase=Phase.CUDA_GRAPH,
     reads=INPUT_FIELDS + ("pp_size", "attn_cp_size", "dcp_size", "enable_two_batch_overlap",
                           "moe_a2a_backend", "enable_multimodal", "language_model_only",
-                          "model_impl"),
+                          "model_impl", "enable_prefill_cp", "cp_strategy", "tp_size",
+                          "dp_size", "ep_size", "attention_backend",
+                          "prefill_attention_backend"),
     writes=("cuda_graph_config",),
     facts=("model.uses_kda", "model.arch0", "model.architectures", "model.is_multimodal"),
-    sglang="apply_cuda_graph_compatibility / disable_breakable_cudagraph_if_incompatible",
 )
+
+
+@rule(sglang="apply_cuda_graph_compatibility / disable_breakable_cudagraph_if_incompatible",
+      **_COMPATIBILITY)
 def cuda_graph_compatibility(v: View) -> Declare | None:
     """Disable a default breakable prefill graph that a feature cannot capture.
 
     Skipped when the user chose the prefill backend. Pipeline parallelism makes prefill
-    graphs opt-in; KDA hybrid linear attention (but GLM-5-Next), DeepSeek-V4, attention CP,
-    decode CP, two-batch overlap, A2A backends outside none/deepep/megamoe/flashinfer and
-    multimodal models outside the validated list cannot run a breakable prefill graph.
+    graphs opt-in; KDA hybrid linear attention (but GLM-5-Next), DeepSeek-V4, attention CP
+    (unless the layout is already one with a breakable-graph path, e.g. zigzag on an explicit
+    trtllm_mha), decode CP, two-batch overlap, A2A backends outside
+    none/deepep/megamoe/flashinfer and multimodal models outside the validated list cannot
+    run a breakable prefill graph.
     """
+    return _compatibility(v, supports_prefill_cp_graph)
+
+
+@rule(name="cuda_graph_compatibility", variant="0.5.22",
+      sglang="apply_cuda_graph_compatibility (0.5.21-0.5.22)", **_COMPATIBILITY)
+def cuda_graph_compatibility_0_5_22(v: View) -> Declare | None:
+    """As in 0.5.23, with 0.5.22's test of a supported prefill-CP layout: zigzag on
+    trtllm_mha, or interleave on dsv4 (0.5.23 swapped the latter for GLM-5-Next on dsa)."""
+    return _compatibility(v, _cp_graph_supported_0_5_22)
+
+
+def _compatibility(v: View, cp_supported: Any) -> Declare | None:
     config = v.cuda_graph_config
     if config[PREFILL]["backend"] != "breakable" or is_locked(v, PREFILL, "backend"):
         return None
-    reason = _breakable_prefill_blocker(v)
+    reason = _breakable_prefill_blocker(v, cp_supported)
     if reason is None:
         return None
     return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
                    f"prefill CUDA graph disabled: {reason}")
 
 
-def _breakable_prefill_blocker(v: View) -> str | None:
+def _cp_graph_supported_0_5_22(v: View) -> bool:
+    """0.5.22's test of a breakable-graph prefill-CP layout (backends as resolved so far)."""
+    if not (v.enable_prefill_cp and v.pp_size == 1 and v.attn_cp_size == v.tp_size):
+        return False
+    prefill = v.prefill_attention_backend or v.attention_backend
+    return ((v.cp_strategy == "zigzag" and prefill == "trtllm_mha")
+            or (v.cp_strategy == "interleave" and prefill == "dsv4"))
+
+
+def _breakable_prefill_blocker(v: View, cp_supported: Any = None) -> str | None:
     model = v.model
     if v.pp_size > 1:
         return "pipeline parallelism makes prefill graphs opt-in"
@@ -114,7 +127,7 @@ def _breakable_prefill_blocker(v: View) -> str | None:
         return "KDA linear attention cannot run a breakable prefill graph"
     if model.arch0.startswith("DeepseekV4"):
         return "DeepSeek-V4 cannot run a breakable prefill graph"
-    if v.attn_cp_size > 1:
+    if v.attn_cp_size > 1 and (cp_supported is None or not cp_supported(v)):
         return "attention context parallelism cannot run a breakable prefill graph"
     if v.dcp_size > 1:
         return "decode context parallelism cannot run a breakable prefill graph"

@@ -183,14 +183,17 @@ def deterministic_radix_disable(v: View) -> Declare | None:
                    "prefix reuse")
 
 
-@rule(
+_TP_COLLECTIVES = dict(
     phase=Phase.KERNEL,
     reads=_ON + ("tp_size", "disable_custom_all_reduce"),
     writes=("disable_custom_all_reduce", "enable_torch_symm_mem"),
     facts=("target.is_hip",),
-    sglang="handle_deterministic_inference (TP all-reduce) / _deterministic_rocm_rccl_check",
     triggers=_ON,
 )
+
+
+@rule(sglang="handle_deterministic_inference (TP all-reduce) / _deterministic_rocm_rccl_check",
+      **_TP_COLLECTIVES)
 def deterministic_tp_collectives(v: View) -> Declare | Refuse | None:
     """TP > 1: CUDA uses NCCL's tree all-reduce with pinned channels; ROCm its one-stage kernel.
 
@@ -199,10 +202,22 @@ def deterministic_tp_collectives(v: View) -> Declare | Refuse | None:
     custom all-reduce is already deterministic, and above two ranks RCCL is not, so
     disabling the custom all-reduce is refused.
     """
+    return _tp_collectives(v, rocm_rccl_check=True)
+
+
+@rule(name="deterministic_tp_collectives", variant="0.5.22",
+      sglang="handle_deterministic_inference (TP all-reduce, 0.5.21-0.5.22)", **_TP_COLLECTIVES)
+def deterministic_tp_collectives_0_5_22(v: View) -> Declare | Refuse | None:
+    """As in 0.5.23, without the ROCm check: before 0.5.23 a disabled custom all-reduce at
+    tp > 2 on ROCm was accepted (and ran through RCCL, which is not batch-invariant)."""
+    return _tp_collectives(v, rocm_rccl_check=False)
+
+
+def _tp_collectives(v: View, rocm_rccl_check: bool) -> Declare | Refuse | None:
     if not _on(v) or v.tp_size <= 1:
         return None
     if v.target.is_hip:
-        if v.tp_size > 2 and v.disable_custom_all_reduce:
+        if rocm_rccl_check and v.tp_size > 2 and v.disable_custom_all_reduce:
             return Refuse("deterministic inference on ROCm with tp_size > 2 needs the custom "
                           "all-reduce; RCCL is not batch-invariant")
         return None

@@ -167,3 +167,24 @@ def _prefill_sizes(max_bs: int) -> tuple[int, ...] | SizeList:
 def cpu_sizes(max_bs: int) -> list[int] | SizeList:
     """CPU graph sizes (torch.compile): dense at the bottom, sparser above, plus the maximum."""
     return size_list(_CPU_HEAD, 84, 8, max_bs, append_max=True)
+
+
+# Multimodal architectures validated with a breakable prefill graph (SGLang 0.5.23's
+# ``multimodal_breakable_cuda_graph_supported_model_archs``); other VLMs fault on replay.
+MULTIMODAL_BREAKABLE_ARCHS = frozenset({
+    "MiniMaxM3SparseForConditionalGeneration", "Cohere2VisionForConditionalGeneration",
+    "Glm5NextForConditionalGeneration", "InternS2MobiusForConditionalGeneration",
+    "PaddleOCRVLForConditionalGeneration", "Qwen3_5ForConditionalGeneration",
+    "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForConditionalGeneration",
+    "MuseGlimmerForConditionalGeneration", "MuseSparkForConditionalGeneration",
+    "KimiK3ForConditionalGeneration", "KimiK25ForConditionalGeneration",
+    "MiniMaxM3SparseForCausalLM"})
+
+
+def multimodal_blocks_breakable(v: Any) -> bool:
+    """A multimodal model (under the launch's flags) not validated for a breakable prefill graph."""
+    model = v.model
+    if not model.multimodal(v.enable_multimodal, language_model_only=v.language_model_only,
+                            model_impl=v.model_impl):
+        return False
+    return not any(a in MULTIMODAL_BREAKABLE_ARCHS for a in model.architectures)

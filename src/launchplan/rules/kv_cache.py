@@ -17,6 +17,7 @@ from launchplan.engine.view import View
 from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
 
 BACKEND_ALIASES = {"compressed": "dsv4", "tokenspeed_mla": "cutedsl_mla"}
+BACKEND_ALIASES_0_5_22 = {"compressed": "dsv4"}  # tokenspeed_mla was a backend of its own
 _ALIAS_FIELDS = BACKEND_FIELDS + ("speculative_draft_attention_backend",)
 FP4_KV = ("nvfp4", "fp4_mx_block16")
 
@@ -24,25 +25,33 @@ FP4_KV = ("nvfp4", "fp4_mx_block16")
 # --- P03 (handle_deprecated_args) ------------------------------------------------------------
 
 
-@rule(
-    phase=Phase.MODEL_SOURCE,
-    reads=_ALIAS_FIELDS,
-    writes=_ALIAS_FIELDS,
-    sglang="handle_deprecated_args (attention-backend aliases)",
-    triggers=_ALIAS_FIELDS,
-    normalizes=True,
-)
+_ALIASES = dict(phase=Phase.MODEL_SOURCE, reads=_ALIAS_FIELDS, writes=_ALIAS_FIELDS,
+                triggers=_ALIAS_FIELDS, normalizes=True)
+
+
+@rule(sglang="handle_deprecated_args (attention-backend aliases)", **_ALIASES)
 def deprecated_backend_aliases(v: View) -> Declare | None:
     """Retired backend names are renamed: ``compressed`` → dsv4, ``tokenspeed_mla`` → cutedsl_mla.
 
     cutedsl_mla decodes only, so a ``tokenspeed_mla`` prefill side becomes trtllm_mla. The
     names are read as given, before any rule.
     """
+    return _renamed(v, BACKEND_ALIASES)
+
+
+@rule(name="deprecated_backend_aliases", variant="0.5.22",
+      sglang="handle_deprecated_args (attention-backend aliases, 0.5.21-0.5.22)", **_ALIASES)
+def deprecated_backend_aliases_0_5_22(v: View) -> Declare | None:
+    """Only ``compressed`` → dsv4 is renamed: tokenspeed_mla is still a backend of its own."""
+    return _renamed(v, BACKEND_ALIASES_0_5_22)
+
+
+def _renamed(v: View, aliases: dict[str, str]) -> Declare | None:
     renamed: dict[str, str] = {}
     for field in _ALIAS_FIELDS:
         old = v.raw(field)
-        if old in BACKEND_ALIASES:
-            renamed[field] = BACKEND_ALIASES[old]
+        if old in aliases:
+            renamed[field] = aliases[old]
     if renamed.get("prefill_attention_backend") == "cutedsl_mla":
         renamed["prefill_attention_backend"] = "trtllm_mla"
     if not renamed:

@@ -36,6 +36,7 @@ CAPACITY_TIERS: tuple[tuple[float, int, int, int], ...] = (
 UNKNOWN_CAPACITY = (4096, 160)  # chunk and decode max_bs when the memory is unknown
 PP_PREFILL_GRAPH_MAX_TOKENS = 8192
 MLA_PREFILL_GRAPH_MAX_TOKENS = 8192
+MLA_PREFILL_GRAPH_MAX_BS_0_5_22 = 2048  # 0.5.21-0.5.22: a flat MLA prefill capture limit
 
 
 def tier_of(memory_mib: float | None, tp_size: int) -> tuple[int, int]:
@@ -62,13 +63,18 @@ def chunked_prefill_default(v: View) -> dict | None:
     return {"chunked_prefill_size": tier_of(v.target.memory_mib, v.tp_size)[0]}
 
 
+_SIZING_READS = ("cuda_graph_config", "tp_size", "max_running_requests", "device",
+                 "disable_cuda_graph_padding", "speculative_algorithm", "torch_compile_max_bs",
+                 "chunked_prefill_size", "pp_size", "max_total_tokens", "model_path")
+_SIZING_WRITES = ("cuda_graph_config", "torch_compile_max_bs")
+_SIZING_FACTS = ("target.memory_mib", "model.is_mla")
+
+
 @rule(
     phase=Phase.MEMORY,
-    reads=("cuda_graph_config", "tp_size", "max_running_requests", "device",
-           "disable_cuda_graph_padding", "speculative_algorithm", "torch_compile_max_bs",
-           "chunked_prefill_size", "pp_size", "max_total_tokens", "model_path"),
-    writes=("cuda_graph_config", "torch_compile_max_bs"),
-    facts=("target.memory_mib", "model.is_mla"),
+    reads=_SIZING_READS,
+    writes=_SIZING_WRITES,
+    facts=_SIZING_FACTS,
     sglang="handle_gpu_memory_settings (graph sizing)",
 )
 def cuda_graph_sizing(v: View) -> dict | Declare | Refuse | None:
@@ -81,8 +87,44 @@ def cuda_graph_sizing(v: View) -> dict | Declare | Refuse | None:
     not built, and the plan says so. Sizes SGLang cannot generate or take the maximum of (a
     float or text max_bs, an empty or mixed list) fail its resolution: refused.
     """
+    return _sized(v, None, True)
+
+
+@rule(
+    name="cuda_graph_sizing",
+    variant="0.5.22",
+    phase=Phase.MEMORY,
+    reads=_SIZING_READS,
+    writes=_SIZING_WRITES,
+    facts=_SIZING_FACTS,
+    sglang="handle_gpu_memory_settings (graph sizing, 0.5.22)",
+)
+def cuda_graph_sizing_0_5_22(v: View) -> dict | Declare | Refuse | None:
+    """As in 0.5.23, but an MLA model's prefill graph captures up to 2048 tokens, whatever
+    the chunk (0.5.23 raised it to the chunk, at most 8192)."""
+    return _sized(v, MLA_PREFILL_GRAPH_MAX_BS_0_5_22, True)
+
+
+@rule(
+    name="cuda_graph_sizing",
+    variant="0.5.21",
+    phase=Phase.MEMORY,
+    reads=_SIZING_READS,
+    writes=_SIZING_WRITES,
+    facts=_SIZING_FACTS,
+    sglang="handle_gpu_memory_settings (graph sizing, 0.5.21)",
+)
+def cuda_graph_sizing_0_5_21(v: View) -> dict | Declare | Refuse | None:
+    """As in 0.5.22 (MLA prefill graph up to 2048 tokens), and the tier's decode max_bs is
+    not capped by an explicit max_running_requests (0.5.22 added that cap)."""
+    return _sized(v, MLA_PREFILL_GRAPH_MAX_BS_0_5_22, False)
+
+
+def _sized(v: View, mla_prefill_max_bs: int | None, cap_at_running: bool
+           ) -> dict | Declare | Refuse | None:
+    """The sizing, refused where SGLang's own arithmetic fails, and a described list said."""
     try:
-        out = _graph_sizes(v)
+        out = _graph_sizing(v, mla_prefill_max_bs, cap_at_running)
     except (TypeError, ValueError, ArithmeticError) as exc:
         return arithmetic_refusal("CUDA-graph capture sizes", exc)
     config = out.get("cuda_graph_config") if out else None
@@ -91,7 +133,8 @@ def cuda_graph_sizing(v: View) -> dict | Declare | Refuse | None:
     return Declare(out, "; ".join(notes)) if notes else out
 
 
-def _graph_sizes(v: View) -> dict[str, Any] | None:
+def _graph_sizing(v: View, mla_prefill_max_bs: int | None, cap_at_running: bool) -> dict | None:
+    """The sizing itself; ``mla_prefill_max_bs`` None is 0.5.23's min(8192, chunk)."""
     config = v.cuda_graph_config
     decode = dict(config[DECODE])
     prefill = dict(config[PREFILL])
@@ -99,7 +142,7 @@ def _graph_sizes(v: View) -> dict[str, Any] | None:
     if decode["max_bs"] is None:
         decode["max_bs"] = tier_of(v.target.memory_mib, v.tp_size)[1]
         cap = v.max_running_requests
-        if cap is not None and decode["max_bs"] > cap:
+        if cap_at_running and cap is not None and decode["max_bs"] > cap:
             decode["max_bs"] = cap
     if v.device != "cpu":
         if decode["bs"] is None:
@@ -117,7 +160,12 @@ def _graph_sizes(v: View) -> dict[str, Any] | None:
         decode["max_bs"] = compile_max
     if prefill["max_bs"] is None:
         chunk = v.chunked_prefill_size
-        max_bs = min(MLA_PREFILL_GRAPH_MAX_TOKENS, chunk) if v.model.is_mla else chunk
+        if not v.model.is_mla:
+            max_bs = chunk
+        elif mla_prefill_max_bs is None:
+            max_bs = min(MLA_PREFILL_GRAPH_MAX_TOKENS, chunk)
+        else:
+            max_bs = mla_prefill_max_bs
         if (v.pp_size > 1 and prefill["backend"] == "breakable"
                 and not is_locked(v, PREFILL, "bs") and max_bs > PP_PREFILL_GRAPH_MAX_TOKENS):
             max_bs = PP_PREFILL_GRAPH_MAX_TOKENS

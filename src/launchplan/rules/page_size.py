@@ -26,29 +26,47 @@ PAGE_SNAPS: tuple[tuple[str, tuple[str, ...], frozenset[int], int], ...] = (
 )
 
 
-_SNAP_BACKENDS = frozenset(snap[0] for snap in PAGE_SNAPS)
-_SNAP_NOTES = {b: f"{b} supports page sizes {sorted(allowed)}" for b, _, allowed, _ in PAGE_SNAPS}
+# 0.5.21-0.5.22: tokenspeed_mla (a backend of its own then) snapped after trtllm_mla
+PAGE_SNAPS_0_5_22 = PAGE_SNAPS[:2] + (
+    ("tokenspeed_mla", ("attention_backend", "decode_attention_backend"), frozenset({32, 64}),
+     64),
+) + PAGE_SNAPS[2:]
 
-
-@rule(
+_SNAP_BACKENDS = frozenset(snap[0] for snap in PAGE_SNAPS_0_5_22)
+_SNAP_NOTES = {b: f"{b} supports page sizes {sorted(allowed)}"
+               for b, _, allowed, _ in PAGE_SNAPS_0_5_22}
+_SNAPS = dict(
     phase=Phase.ATTENTION,
     reads=BACKEND_FIELDS + ("speculative_draft_attention_backend", "page_size"),
     writes=("page_size",),
-    sglang="_mla_backend_page_constraints",
 )
+
+
+@rule(sglang="_mla_backend_page_constraints", **_SNAPS)
 def backend_page_snaps(v: View) -> Declare | None:
     """Snap page_size to what the chosen paged kernels support, even over an explicit value.
 
     flashmla: 64 only; trtllm_mla and cutedsl_mla: 32 or 64; trtllm_mha (also as the draft
     backend): 16, 32, 64 or 128; hpc_ops: 64. An unsupported or unset size becomes 64.
     """
+    return _snapped(v, PAGE_SNAPS)
+
+
+@rule(name="backend_page_snaps", variant="0.5.22",
+      sglang="_mla_backend_page_constraints (0.5.21-0.5.22)", **_SNAPS)
+def backend_page_snaps_0_5_22(v: View) -> Declare | None:
+    """As in 0.5.23, and tokenspeed_mla (base or decode) runs at page 32 or 64 only."""
+    return _snapped(v, PAGE_SNAPS_0_5_22)
+
+
+def _snapped(v: View, snaps: tuple) -> Declare | None:
     named = (v.attention_backend, v.prefill_attention_backend, v.decode_attention_backend,
              v.speculative_draft_attention_backend)
     if _SNAP_BACKENDS.isdisjoint(named):
         return None
     page = v.page_size
     moved: list[str] = []
-    for backend, fields, allowed, target in PAGE_SNAPS:
+    for backend, fields, allowed, target in snaps:
         if backend in named and page not in allowed and any(v[f] == backend for f in fields):
             moved.append(_SNAP_NOTES[backend])
             page = target

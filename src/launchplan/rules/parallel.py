@@ -15,12 +15,12 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
-from launchplan.rules.cuda_graph import multimodal_blocks_breakable
 from launchplan.rules.graph_config import (
     DECODE,
     INPUT_FIELDS,
     PREFILL,
     locked,
+    multimodal_blocks_breakable,
     prefill_sizes,
     with_phase,
 )

@@ -284,6 +284,26 @@ def speculative_algorithm_known(v: View) -> Refuse | None:
     return None
 
 
+@rule(
+    name="speculative_algorithm_known",
+    variant="0.5.22",
+    phase=Phase.SPECULATIVE,
+    reads=_ALGO,
+    sglang="SpeculativeAlgorithm.from_string; --speculative-skip-dp-mlp-sync check (0.5.21-0.5.22)",
+)
+def speculative_algorithm_known_0_5_22(v: View) -> Refuse | None:
+    """As in 0.5.23, and ``--speculative-skip-dp-mlp-sync`` (removed in 0.5.23) needs EAGLE.
+
+    Skipping the data-parallel MLP sync was built for the EAGLE worker only (NEXTN is EAGLE
+    by now). The field exists only in these releases' tables, so it is read by name.
+    """
+    refused = speculative_algorithm_known(v)
+    if refused is None and v.get("speculative_skip_dp_mlp_sync") and _algorithm(v) != "EAGLE":
+        return Refuse("--speculative-skip-dp-mlp-sync works with the EAGLE algorithm only, not "
+                      f"{_algorithm(v)}")
+    return refused
+
+
 # --- adaptive speculation --------------------------------------------------------------------
 
 
@@ -623,6 +643,40 @@ def eagle_rejection_sampling_checks(v: View) -> Refuse | None:
 
 
 @rule(
+    name="eagle_rejection_sampling_checks",
+    variant="0.5.22",
+    phase=Phase.SPECULATIVE,
+    reads=_ALGO + ("speculative_use_rejection_sampling", "speculative_eagle_topk",
+                   "enable_deterministic_inference", "speculative_accept_threshold_single",
+                   "speculative_accept_threshold_acc"),
+    sglang="_handle_eagle_family (rejection sampling checks, 0.5.21-0.5.22)",
+    triggers=_EAGLE_TRIGGER,
+)
+def eagle_rejection_sampling_checks_0_5_22(v: View) -> Refuse | None:
+    """As in 0.5.23, but deterministic inference refuses rejection sampling on any device.
+
+    Before 0.5.23 the sampler drew its coins from the global RNG, which is not
+    batch-invariant; the check came after the accept-threshold one.
+    """
+    if not _eagle(v) or not v.speculative_use_rejection_sampling:
+        return None
+    if _algorithm(v) not in ("EAGLE", "EAGLE3"):
+        return Refuse("--speculative-use-rejection-sampling works with EAGLE, EAGLE3 or NEXTN "
+                      f"only, not {_algorithm(v)}")
+    if v.speculative_eagle_topk != 1:
+        return Refuse("--speculative-use-rejection-sampling needs --speculative-eagle-topk 1")
+    if (v.speculative_accept_threshold_single != 1.0
+            or v.speculative_accept_threshold_acc != 1.0):
+        return Refuse("--speculative-use-rejection-sampling ignores accept thresholds; drop "
+                      "--speculative-accept-threshold-single/-acc")
+    if v.enable_deterministic_inference:
+        return Refuse("--speculative-use-rejection-sampling cannot run with "
+                      "--enable-deterministic-inference in this SGLang release (its sampler "
+                      "is not batch-invariant)")
+    return None
+
+
+@rule(
     phase=Phase.SPECULATIVE,
     reads=_ALGO + ("speculative_eagle_topk", "speculative_num_steps",
                    "speculative_num_draft_tokens"),
@@ -816,14 +870,16 @@ def dflash_defaults(v: View) -> Declare | Refuse | None:
     return Declare(out, "; ".join(notes) or None)
 
 
-@rule(
+_DFLASH_DRAFT = dict(
     phase=Phase.SPECULATIVE,
     reads=_ALGO + BACKEND_FIELDS + ("speculative_draft_attention_backend",),
     writes=("speculative_draft_attention_backend",),
     facts=("target.is_hip", "target.is_sm100", "draft.config"),
-    sglang="_resolve_dflash_draft_attention_backend",
     triggers={"speculative_algorithm": ("DFLASH",)},
 )
+
+
+@rule(sglang="_resolve_dflash_draft_attention_backend", **_DFLASH_DRAFT)
 def dflash_draft_backend(v: View) -> Declare | None:
     """The DFLASH draft runs one attention backend: the given one, else the target's prefill.
 
@@ -832,6 +888,18 @@ def dflash_draft_backend(v: View) -> Declare | None:
     explicitly causal (its kernels have no bidirectional block mask); otherwise the fallback
     is used, fa4 on SM10x.
     """
+    return _dflash_draft(v, sm100_fa4=True)
+
+
+@rule(name="dflash_draft_backend", variant="0.5.22",
+      sglang="_resolve_dflash_draft_attention_backend (0.5.21-0.5.22)", **_DFLASH_DRAFT)
+def dflash_draft_backend_0_5_22(v: View) -> Declare | None:
+    """As in 0.5.23, but a draft trtllm_mha cannot run falls back to flashinfer on SM10x
+    too (0.5.23 keeps the FA4 path there)."""
+    return _dflash_draft(v, sm100_fa4=False)
+
+
+def _dflash_draft(v: View, sm100_fa4: bool) -> Declare | None:
     if _algorithm(v) != "DFLASH":
         return None
     fallback = "triton" if v.target.is_hip or v.device == "xpu" else "flashinfer"
@@ -850,7 +918,7 @@ def dflash_draft_backend(v: View) -> Declare | None:
         all_sliding = bool(layer_types) and len(layer_types) == layers and set(
             layer_types) == {"sliding_attention"}
         if not (all_sliding or text.get("is_causal") is True):
-            if v.target.is_sm100:
+            if sm100_fa4 and v.target.is_sm100:
                 fallback = "fa4"
             note = (f"the DFLASH draft is not all sliding-window or causal, so trtllm_mha "
                     f"cannot run it; it uses {fallback}")

@@ -1,0 +1,138 @@
+"""Rule variants of older SGLang releases (0.5.21, 0.5.22), each against its 0.5.23 rule.
+
+Every variant named by a release's entry in ``rulesets.py`` is tested here on the input that
+tells it apart from the current rule; parity with each release's recorded oracle answers is
+checked in ``tests/parity``.
+"""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Refuse
+from launchplan.rules import speculative as s
+from launchplan.rules.attention import attention_backend_default, attention_backend_default_0_5_22
+from launchplan.rules.graph_config import default_config
+from launchplan.rules.memory import (
+    cuda_graph_sizing,
+    cuda_graph_sizing_0_5_21,
+    cuda_graph_sizing_0_5_22,
+)
+from tests.rules.conftest import MLA, fake_model, make_view
+from tests.rules.test_speculative import draft_view, fields
+
+GRAPH = {"cuda_graph_config": default_config(True)}
+
+
+def _prefill_max_bs(rule, chunk, **values):
+    view = make_view("b200", model=fake_model(**MLA),
+                     overlay={**GRAPH, "chunked_prefill_size": chunk}, **values)
+    return rule(view)["cuda_graph_config"]["prefill"]["max_bs"]
+
+
+def test_mla_prefill_graph_is_flat_2048_before_0_5_23():
+    for chunk in (16384, 1024):
+        assert _prefill_max_bs(cuda_graph_sizing_0_5_22, chunk) == 2048
+        assert _prefill_max_bs(cuda_graph_sizing_0_5_21, chunk) == 2048
+    assert _prefill_max_bs(cuda_graph_sizing, 16384) == 8192
+    assert _prefill_max_bs(cuda_graph_sizing, 1024) == 1024
+
+
+def test_decode_cap_at_running_requests_came_in_0_5_22():
+    def decode(rule):
+        view = make_view("h100", max_running_requests=100,
+                         overlay={**GRAPH, "chunked_prefill_size": 8192})
+        return rule(view)["cuda_graph_config"]["decode"]["max_bs"]
+
+    assert decode(cuda_graph_sizing) == decode(cuda_graph_sizing_0_5_22) == 100
+    assert decode(cuda_graph_sizing_0_5_21) == 256
+
+
+def test_deterministic_rejection_sampling_refused_on_cuda_before_0_5_23():
+    on = dict(speculative_use_rejection_sampling=True, speculative_algorithm="EAGLE",
+              speculative_eagle_topk=1, enable_deterministic_inference=True, device="cuda")
+    assert s.eagle_rejection_sampling_checks(make_view(**on)) is None
+    assert isinstance(s.eagle_rejection_sampling_checks_0_5_22(make_view(**on)), Refuse)
+    plain = {**on, "enable_deterministic_inference": False}
+    assert s.eagle_rejection_sampling_checks_0_5_22(make_view(**plain)) is None
+
+
+def test_dflash_default_backend_on_sm100():
+    view = make_view("b200", speculative_algorithm="DFLASH")
+    assert attention_backend_default(view).fields == {"attention_backend": "trtllm_mha"}
+    assert attention_backend_default_0_5_22(view).fields == {"attention_backend": "flashinfer"}
+    eagle = make_view("b200", speculative_algorithm="EAGLE", speculative_eagle_topk=1)
+    assert attention_backend_default_0_5_22(eagle).fields == \
+        attention_backend_default(eagle).fields
+
+
+def test_dflash_draft_fallback_is_flashinfer_on_sm100_before_0_5_23():
+    base = dict(speculative_algorithm="DFLASH", speculative_draft_model_path="d",
+                attention_backend="trtllm_mha")
+    draft = fake_model(config={"num_hidden_layers": 2})
+    assert fields(s.dflash_draft_backend(draft_view("b200", draft=draft, **base))) == {
+        "speculative_draft_attention_backend": "fa4"}
+    assert fields(s.dflash_draft_backend_0_5_22(draft_view("b200", draft=draft, **base))) == {
+        "speculative_draft_attention_backend": "flashinfer"}
+
+
+def test_tokenspeed_mla_is_its_own_backend_before_0_5_23():
+    from launchplan.rules.attention import trtllm_mla_checks, trtllm_mla_checks_0_5_22
+    from launchplan.rules.kv_cache import (
+        deprecated_backend_aliases,
+        deprecated_backend_aliases_0_5_22,
+    )
+    from launchplan.rules.page_size import backend_page_snaps, backend_page_snaps_0_5_22
+
+    given = make_view("b200", model=fake_model(**MLA), attention_backend="tokenspeed_mla")
+    assert deprecated_backend_aliases(given).fields == {"attention_backend": "cutedsl_mla"}
+    assert deprecated_backend_aliases_0_5_22(given) is None
+    assert deprecated_backend_aliases_0_5_22(make_view(attention_backend="compressed")).fields \
+        == {"attention_backend": "dsv4"}
+    assert backend_page_snaps(given) is None
+    assert backend_page_snaps_0_5_22(given).fields == {"page_size": 64}
+    assert trtllm_mla_checks(given) is None
+    assert isinstance(trtllm_mla_checks_0_5_22(given), Refuse)  # KV auto: fp8_e4m3 needed
+    fp8 = make_view("b200", model=fake_model(**MLA), attention_backend="tokenspeed_mla",
+                    kv_cache_dtype="fp8_e4m3")
+    assert trtllm_mla_checks_0_5_22(fp8) is None
+    hopper = make_view("h200", model=fake_model(**MLA), attention_backend="tokenspeed_mla",
+                       kv_cache_dtype="fp8_e4m3")
+    assert isinstance(trtllm_mla_checks_0_5_22(hopper), Refuse)
+
+
+def test_rocm_rccl_check_came_in_0_5_23():
+    from launchplan.rules.deterministic import (
+        deterministic_tp_collectives,
+        deterministic_tp_collectives_0_5_22,
+    )
+
+    view = make_view("mi300x", enable_deterministic_inference=True, tp_size=4,
+                     disable_custom_all_reduce=True)
+    assert isinstance(deterministic_tp_collectives(view), Refuse)
+    assert deterministic_tp_collectives_0_5_22(view) is None
+
+
+def test_skip_dp_mlp_sync_needs_eagle_before_0_5_23():
+    view = make_view(overlay={"speculative_skip_dp_mlp_sync": True})
+    assert s.speculative_algorithm_known(view) is None
+    assert isinstance(s.speculative_algorithm_known_0_5_22(view), Refuse)
+    eagle = make_view(speculative_algorithm="EAGLE",
+                      overlay={"speculative_skip_dp_mlp_sync": True})
+    assert s.speculative_algorithm_known_0_5_22(eagle) is None
+
+
+def test_supported_prefill_cp_keeps_its_breakable_graph():
+    from launchplan.rules.cuda_graph import (
+        cuda_graph_compatibility,
+        cuda_graph_compatibility_0_5_22,
+    )
+
+    cp = dict(tp_size=2, attn_cp_size=2, enable_prefill_cp=True, cp_strategy="zigzag")
+    for rule in (cuda_graph_compatibility, cuda_graph_compatibility_0_5_22):
+        assert rule(make_view("b200", attention_backend="trtllm_mha", overlay=GRAPH,
+                              **cp)) is None
+        out = rule(make_view("b200", overlay=GRAPH, **cp))  # backend not known yet
+        assert out.fields["cuda_graph_config"]["prefill"]["backend"] == "disabled"
+    dsv4 = make_view("b200", attention_backend="dsv4", overlay=GRAPH,
+                     **{**cp, "cp_strategy": "interleave"})
+    assert cuda_graph_compatibility_0_5_22(dsv4) is None
+    assert cuda_graph_compatibility(dsv4) is not None
