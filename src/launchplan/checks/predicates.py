@@ -71,6 +71,44 @@ class Plan(Values):
         return self.result.record.raw.explicit(name)
 
 
+class TracedPlan(Plan):
+    """A ``Plan`` that remembers every value and explicitness it was asked for, so a
+    requirement's verdict can be reused while those answers stay the same (``check``).
+    Reaching into the result itself (chains, declarations) makes the reading ``opaque``:
+    such a verdict is never reused."""
+
+    __slots__ = ("reads", "opaque", "_result")
+
+    def __init__(self, result: Result) -> None:
+        self._result = result
+        self.reads: dict[str, Any] = {}
+        self.opaque = False
+        record = result.record
+        self.target = record.target
+        self.model = record.model
+        self.draft = record.draft
+        self.env = record.env
+        self._cache = {}
+
+    @property  # type: ignore[override]
+    def result(self) -> Result:
+        self.opaque = True
+        return self._result
+
+    def __getitem__(self, name: str) -> Any:
+        reads = self.reads
+        if name not in reads:
+            reads[name] = self._result.value_at(name)
+        return reads[name]
+
+    def explicit(self, name: str) -> bool:
+        key = "?" + name
+        reads = self.reads
+        if key not in reads:
+            reads[key] = self._result.record.raw.explicit(name)
+        return reads[key]
+
+
 class OnView(Values):
     """The values a rule's view holds now, read through the view (so reads are traced)."""
 

@@ -74,11 +74,15 @@ class Preflight:
         return {"verdict": self.verdict, "problems": [p.to_dict() for p in self.problems]}
 
 
-def preflight(result: Result, requirements: Iterable[Requirement] | None = None) -> Preflight:
-    """The verdict on a resolved plan: requirement violations and launcher refusals."""
+def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
+              memo: dict[Any, Any] | None = None) -> Preflight:
+    """The verdict on a resolved plan: requirement violations and launcher refusals.
+
+    ``memo``: verdicts remembered across plans by the values they read (``check``, ``sweep``).
+    """
     problems: list[Problem] = []
     seen: set[str] = set()
-    for v in check(result, requirements):
+    for v in check(result, requirements, memo):
         req = v.requirement
         seen.add(req.name)
         problems.append(Problem(req.name, req.severity, v.message, req.evidence,

@@ -135,7 +135,8 @@ def _writable_before(rules: Sequence[RuleSpec]) -> tuple[frozenset[str], ...]:
 
 
 def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
-        launcher_refuses: bool = False, skip: bool = True) -> Result:
+        launcher_refuses: bool = False, skip: bool = True,
+        memo: dict[Any, Any] | None = None) -> Result:
     """Resolve ``record`` with ``rules`` in order. Raises ``Refusal`` with the partial result.
 
     With ``trace``, every declaration keeps the field values its rule read. Checks of the
@@ -143,6 +144,12 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     resolution) only warn unless ``launcher_refuses``: resolution itself accepts those plans.
     ``skip=False`` calls every rule, ignoring the ``archs``/``triggers`` promises (the
     straightforward path the tests compare against).
+
+    ``memo`` (a dict the caller keeps across resolutions: ``check``, ``sweep``) turns on
+    early cut-off against the previous resolution with the same facts and rule steps: a
+    rule none of whose inputs (its ``reads=``, trigger fields and trigger-value fields) can
+    differ from that resolution at the same step is not called; its previous output is
+    used again (see ``_Incremental``).
     """
     view: View = TracingView(record) if trace else View(record)
     stash: list[Declaration] = []
@@ -151,15 +158,30 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     result = Result(record, stash, warnings, overlay)
     pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
     batch: str | None = None
-    steps = _shaped_steps(applicable(rules, record), record) if skip else _steps(rules)
     keys = overlay.keys()  # a live view: grows as declarations land
     values_of = view.__dict__  # the view's field values, updated in place as rules declare
+    inc = None
+    if memo is not None and not trace and not launcher_refuses and skip:
+        # every input shape walks the same steps, so resolutions line up step by step
+        steps = _steps(applicable(rules, record))
+        inc = _Incremental(memo, record, steps)
+        outs = inc.outs
+        previous, depends, dirty = inc.previous, inc.depends, inc.dirty
+        n_previous = len(previous)
+    else:
+        steps = _shaped_steps(applicable(rules, record), record) if skip else _steps(rules)
+    at = -1
     for spec, func, triggers, trigger_values, spec_batch in steps:
+        at += 1
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
         if skip and triggers:
             if keys.isdisjoint(triggers):
+                if inc is not None:
+                    outs.append(None)
+                    if at < n_previous and previous[at] is not None:
+                        inc.differs(None, previous[at])
                 continue
             values = trigger_values
             if values is not None:
@@ -167,15 +189,29 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
                     if f in overlay and overlay[f] in allowed:
                         break
                 else:
+                    if inc is not None:
+                        outs.append(None)
+                        if at < n_previous and previous[at] is not None:
+                            inc.differs(None, previous[at])
                     continue
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
-        try:
-            out: Any = func(view)
-        except LaunchplanError:
-            raise
-        except Exception as exc:  # a rule bug: name it, never a bare traceback
-            raise RuleCrash(spec.name, exc) from exc
+        if inc is not None and at < n_previous and depends[at].isdisjoint(dirty):
+            out: Any = previous[at]  # nothing it reads can differ: its output is the same
+            outs.append(out)
+        else:
+            try:
+                out = func(view)
+            except LaunchplanError:
+                raise
+            except Exception as exc:  # a rule bug: name it, never a bare traceback
+                raise RuleCrash(spec.name, exc) from exc
+            if inc is not None:
+                outs.append(out)
+                if at < n_previous:
+                    inc.differs(out, previous[at])
+                elif out is not None:
+                    inc.differs(out, None)
         if out is None:
             continue
         note = None
@@ -215,3 +251,92 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         overlay.update(fields)
     _land(pending, stash, view, overlay)
     return result
+
+
+# --- early cut-off across resolutions ---------------------------------------------------------
+
+_MISSING: Any = object()
+_DEPENDS: dict[int, tuple[list[Any], tuple[frozenset[str], ...]]] = {}
+
+
+def _depends(steps: list[tuple[Any, ...]]) -> tuple[frozenset[str], ...]:
+    """Per step, every field whose value (or presence) can change what the step does: its
+    rule's ``reads=`` (``tests/engine/test_incremental.py`` checks them against the reads a
+    tracing view records), its trigger fields and the fields of its trigger values."""
+    known = _DEPENDS.get(id(steps))
+    if known is not None and known[0] is steps:
+        return known[1]
+    out = []
+    for spec, _, triggers, trigger_values, _ in steps:
+        fields = set(spec.reads) | set(triggers)
+        fields.update(f for f, _ in trigger_values or ())
+        out.append(frozenset(fields))
+    if len(_DEPENDS) > 4096:
+        _DEPENDS.clear()
+    _DEPENDS[id(steps)] = (steps, tuple(out))
+    return tuple(out)
+
+
+def _fields_of(out: Any) -> Any:
+    if type(out) is dict:
+        return out
+    if type(out) is Declare:
+        return out.fields
+    return _NO_READS
+
+
+class _Incremental:
+    """One resolution's link to the previous one with the same facts and rule steps.
+
+    ``dirty`` holds every field whose value at the current step may differ from the
+    previous resolution's at the same step: the input fields that differ, then every field
+    a re-run rule declared differently. A rule whose inputs avoid ``dirty`` would read
+    exactly what it read last time, and rules are pure functions of what they read and of
+    the facts (the memo is kept per target, model, draft, rule set and environment), so its
+    previous output is its output. ``outs`` records this run's outputs for the next one.
+    """
+
+    __slots__ = ("outs", "previous", "depends", "dirty")
+
+    def __init__(self, memo: dict[Any, Any], record: Record,
+                 steps: list[tuple[Any, ...]]) -> None:
+        objects = (record.target, record.model, record.draft)
+        key = (*map(id, objects), record.compat, tuple(sorted(record.env.items())),
+               id(steps))
+        slot = memo.get(key)
+        if slot is None or slot[0] is not steps or any(
+                a is not b for a, b in zip(slot[1], objects)):
+            if len(memo) >= 1024:
+                memo.clear()
+            slot = memo[key] = [steps, objects, None, ()]
+        new = record.raw.values
+        old = slot[2]
+        self.outs: list[Any] = []
+        self.depends = _depends(steps)
+        if old is None:
+            self.previous: Any = ()
+            self.dirty: set[str] = set()
+        else:
+            self.previous = slot[3]
+            dirty = {k for k, v in new.items()
+                     if (w := old.get(k, _MISSING)) is not v
+                     and (type(w) is not type(v) or w != v)}
+            dirty.update(k for k in old if k not in new)
+            self.dirty = dirty
+        slot[2] = new
+        slot[3] = self.outs  # grows as this run goes; a run that stops keeps its prefix
+
+    def differs(self, out: Any, before: Any) -> None:
+        """Mark the fields whose declared values differ between this output and the
+        previous run's at the same step."""
+        if out is before:
+            return
+        now, then = _fields_of(out), _fields_of(before)
+        dirty = self.dirty
+        for name, value in now.items():
+            was = then.get(name, _MISSING)
+            if was is not value and (type(was) is not type(value) or was != value):
+                dirty.add(name)
+        for name in then:
+            if name not in now:
+                dirty.add(name)
