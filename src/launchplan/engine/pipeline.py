@@ -16,7 +16,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.record import Record
 from launchplan.engine.registry import RuleSpec
 from launchplan.engine.result import Result
-from launchplan.engine.view import TracingView, View
+from launchplan.engine.view import DEFAULTS, TracingView, View
 from launchplan.errors import LaunchplanError, Refusal
 
 
@@ -147,9 +147,10 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
 
     ``memo`` (a dict the caller keeps across resolutions: ``check``, ``sweep``) turns on
     early cut-off against the previous resolution with the same facts and rule steps: a
-    rule none of whose inputs (its ``reads=``, trigger fields and trigger-value fields) can
-    differ from that resolution at the same step is not called; its previous output is
-    used again (see ``_Incremental``).
+    rule none of whose possible reads (``reads=`` and every field name its code, and the
+    launchplan helpers it calls, mention: ``_depends``) can differ at the same step is not
+    called; its previous output is used again (see ``_Incremental``). Trigger tests are
+    always made afresh.
     """
     view: View = TracingView(record) if trace else View(record)
     stash: list[Declaration] = []
@@ -166,7 +167,7 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         steps = _steps(applicable(rules, record))
         inc = _Incremental(memo, record, steps)
         outs = inc.outs
-        previous, depends, dirty = inc.previous, inc.depends, inc.dirty
+        previous, dirty, depends = inc.previous, inc.dirty, _depends(steps)
         n_previous = len(previous)
     else:
         steps = _shaped_steps(applicable(rules, record), record) if skip else _steps(rules)
@@ -179,9 +180,7 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         if skip and triggers:
             if keys.isdisjoint(triggers):
                 if inc is not None:
-                    outs.append(None)
-                    if at < n_previous and previous[at] is not None:
-                        inc.differs(None, previous[at])
+                    inc.skipped(at)
                 continue
             values = trigger_values
             if values is not None:
@@ -190,28 +189,23 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
                         break
                 else:
                     if inc is not None:
-                        outs.append(None)
-                        if at < n_previous and previous[at] is not None:
-                            inc.differs(None, previous[at])
+                        inc.skipped(at)
                     continue
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
-        if inc is not None and at < n_previous and depends[at].isdisjoint(dirty):
-            out: Any = previous[at]  # nothing it reads can differ: its output is the same
-            outs.append(out)
+        if inc is not None and at < n_previous and (before := previous[at]) is not None \
+                and depends[at].isdisjoint(dirty):
+            out: Any = before[0]  # nothing it can read differs: the same output
+            outs.append(before)
         else:
             try:
                 out = func(view)
+                if inc is not None:
+                    inc.called(at, out)
             except LaunchplanError:
                 raise
             except Exception as exc:  # a rule bug: name it, never a bare traceback
                 raise RuleCrash(spec.name, exc) from exc
-            if inc is not None:
-                outs.append(out)
-                if at < n_previous:
-                    inc.differs(out, previous[at])
-                elif out is not None:
-                    inc.differs(out, None)
         if out is None:
             continue
         note = None
@@ -256,25 +250,84 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
 # --- early cut-off across resolutions ---------------------------------------------------------
 
 _MISSING: Any = object()
+_FIELD_NAMES: frozenset[str] = frozenset(DEFAULTS)
 _DEPENDS: dict[int, tuple[list[Any], tuple[frozenset[str], ...]]] = {}
 
 
 def _depends(steps: list[tuple[Any, ...]]) -> tuple[frozenset[str], ...]:
-    """Per step, every field whose value (or presence) can change what the step does: its
-    rule's ``reads=`` (``tests/engine/test_incremental.py`` checks them against the reads a
-    tracing view records), its trigger fields and the fields of its trigger values."""
+    """Per step, every field its rule can read: its ``reads=`` and every field name that
+    its code, or the code of the launchplan functions and constants it refers to, mention
+    (``reads=`` alone can miss one; ``tests/engine/test_incremental.py`` holds these sets to
+    the reads a tracing proxy records on thousands of points)."""
     known = _DEPENDS.get(id(steps))
     if known is not None and known[0] is steps:
         return known[1]
-    out = []
-    for spec, _, triggers, trigger_values, _ in steps:
-        fields = set(spec.reads) | set(triggers)
-        fields.update(f for f, _ in trigger_values or ())
-        out.append(frozenset(fields))
+    out = tuple(frozenset(spec.reads) | _mentioned(spec.func) for spec, *_ in steps)
     if len(_DEPENDS) > 4096:
         _DEPENDS.clear()
-    _DEPENDS[id(steps)] = (steps, tuple(out))
-    return tuple(out)
+    _DEPENDS[id(steps)] = (steps, out)
+    return out
+
+
+_MENTIONED: dict[Any, frozenset[str]] = {}
+
+
+def _mentioned(func: Any) -> frozenset[str]:
+    """Field names in ``func``'s code and, transitively, in the launchplan functions and
+    constant tables it names (attribute names, string constants, tuples of names)."""
+    known = _MENTIONED.get(func)
+    if known is not None:
+        return known
+    from types import CodeType, FunctionType
+
+    names: set[str] = set()
+    seen: set[int] = set()
+
+    def constant(value: Any, depth: int = 0) -> None:
+        if isinstance(value, str):
+            names.add(value)
+        elif depth < 3 and isinstance(value, (tuple, list, frozenset, set)):
+            for item in value:
+                constant(item, depth + 1)
+        elif depth < 3 and isinstance(value, dict):
+            for k, v in value.items():
+                constant(k, depth + 1)
+                constant(v, depth + 1)
+
+    def walk(f: Any) -> None:
+        f = getattr(f, "__wrapped__", f)
+        if not isinstance(f, FunctionType) or id(f.__code__) in seen:
+            return
+        if not f.__module__.startswith("launchplan"):
+            return
+        seen.add(id(f.__code__))
+        scope = f.__globals__
+        codes = [f.__code__]
+        while codes:
+            code = codes.pop()
+            names.update(code.co_names)
+            for c in code.co_consts:
+                if isinstance(c, CodeType):
+                    codes.append(c)
+                else:
+                    constant(c)
+            for name in code.co_names:
+                target = scope.get(name)
+                if isinstance(target, FunctionType):
+                    walk(target)
+                elif isinstance(target, (tuple, list, frozenset, set, dict)):
+                    constant(target)
+        for cell in f.__closure__ or ():
+            try:
+                walk(cell.cell_contents)
+                constant(cell.cell_contents)
+            except ValueError:  # an empty cell
+                pass
+
+    walk(func)
+    out = frozenset(names) & _FIELD_NAMES
+    _MENTIONED[func] = out
+    return out
 
 
 def _fields_of(out: Any) -> Any:
@@ -289,14 +342,16 @@ class _Incremental:
     """One resolution's link to the previous one with the same facts and rule steps.
 
     ``dirty`` holds every field whose value at the current step may differ from the
-    previous resolution's at the same step: the input fields that differ, then every field
-    a re-run rule declared differently. A rule whose inputs avoid ``dirty`` would read
-    exactly what it read last time, and rules are pure functions of what they read and of
-    the facts (the memo is kept per target, model, draft, rule set and environment), so its
-    previous output is its output. ``outs`` records this run's outputs for the next one.
+    previous resolution's at the same step: the input fields that differ (in value or in
+    being given), then every field a rule declared differently (or declared in one run
+    only). A rule whose possible reads (``_depends``) avoid ``dirty`` reads exactly the same
+    values now, and a rule is a pure function of what it reads and of the facts (the memo
+    is kept per target, model, draft, rule set and environment), so its previous output is
+    its output. ``outs`` records this run's outputs per step (None: not called) for the
+    next run.
     """
 
-    __slots__ = ("outs", "previous", "depends", "dirty")
+    __slots__ = ("outs", "previous", "dirty")
 
     def __init__(self, memo: dict[Any, Any], record: Record,
                  steps: list[tuple[Any, ...]]) -> None:
@@ -312,7 +367,6 @@ class _Incremental:
         new = record.raw.values
         old = slot[2]
         self.outs: list[Any] = []
-        self.depends = _depends(steps)
         if old is None:
             self.previous: Any = ()
             self.dirty: set[str] = set()
@@ -326,7 +380,19 @@ class _Incremental:
         slot[2] = new
         slot[3] = self.outs  # grows as this run goes; a run that stops keeps its prefix
 
-    def differs(self, out: Any, before: Any) -> None:
+    def skipped(self, at: int) -> None:
+        self.outs.append(None)
+        previous = self.previous
+        if at < len(previous) and previous[at] is not None:
+            self._differs(None, previous[at][0])
+
+    def called(self, at: int, out: Any) -> None:
+        self.outs.append((out,))
+        previous = self.previous
+        self._differs(out, previous[at][0] if at < len(previous) and previous[at] is not None
+                      else None)
+
+    def _differs(self, out: Any, before: Any) -> None:
         """Mark the fields whose declared values differ between this output and the
         previous run's at the same step."""
         if out is before:

@@ -66,7 +66,8 @@ def chunked_prefill_default(v: View) -> dict | None:
     phase=Phase.MEMORY,
     reads=("cuda_graph_config", "tp_size", "max_running_requests", "device",
            "disable_cuda_graph_padding", "speculative_algorithm", "torch_compile_max_bs",
-           "chunked_prefill_size", "pp_size", "max_total_tokens", "model_path"),
+           "chunked_prefill_size", "pp_size", "max_total_tokens", "model_path",
+           "cuda_graph_bs_prefill"),  # is_locked(prefill bs) reads the convenience flag
     writes=("cuda_graph_config", "torch_compile_max_bs"),
     facts=("target.memory_mib", "model.is_mla"),
     sglang="handle_gpu_memory_settings (graph sizing)",
