@@ -3,7 +3,8 @@
 The early cut-off in ``engine.pipeline`` reuses a rule's previous output when none of the
 fields it can read (``reads=`` plus every field name its code and helpers mention) differs
 from the previous resolution at the same step; the preflight memo reuses a requirement's
-verdict while the values it read (traced) are the same. Both are checked the way ``test_skipping*.py`` checks skipping: on thousands of
+verdict while the values it read (traced) are the same. Both are checked the way
+``test_skipping*.py`` checks skipping: on thousands of
 points of ``check``'s default space, with random extra flags on some, resolved both ways in
 neighbour order (as ``check`` walks them) and in random order.
 
