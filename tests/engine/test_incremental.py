@@ -65,7 +65,8 @@ def _outcome(resolve: Any, point: Point, fields: dict[str, Any] | None = None) -
     except LaunchplanError as exc:
         return ("error", type(exc).__name__, str(exc))
     return ("ok", result.resolved(), [(d.source, d.fields, d.note) for d in result.declarations],
-            list(result.warnings), list(result.launcher), preflight(result).to_dict())
+            list(result.warnings), list(result.launcher),
+            preflight(result, memo=None).to_dict())
 
 
 # --- reads= is what rules read ------------------------------------------------------------------
@@ -189,7 +190,8 @@ def test_preflight_memo_changes_no_verdict():
             result = resolve(point)
         except LaunchplanError:
             continue
-        assert preflight(result, memo=memo).to_dict() == preflight(result).to_dict(), point
+        fresh = preflight(result, memo=None).to_dict()
+        assert preflight(result, memo=memo).to_dict() == fresh, point
 
 
 def test_check_reports_the_same_incrementally(monkeypatch):
@@ -201,5 +203,5 @@ def test_check_reports_the_same_incrementally(monkeypatch):
     monkeypatch.setattr(runner, "point_resolver",
                         lambda compat, incremental=True: plain(compat, incremental=False))
     monkeypatch.setattr(runner, "preflight",
-                        lambda result, requirements=None, memo=None: preflight(result))
+                        lambda result, requirements=None, memo=None: preflight(result, memo=None))
     assert check_points(points, "default").to_dict() == incremental

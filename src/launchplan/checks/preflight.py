@@ -74,11 +74,15 @@ class Preflight:
         return {"verdict": self.verdict, "problems": [p.to_dict() for p in self.problems]}
 
 
+_VERDICTS: dict[Any, Any] = {}  # requirement verdicts by the values they read (bounded)
+
+
 def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
-              memo: dict[Any, Any] | None = None) -> Preflight:
+              memo: dict[Any, Any] | None = _VERDICTS) -> Preflight:
     """The verdict on a resolved plan: requirement violations and launcher refusals.
 
-    ``memo``: verdicts remembered across plans by the values they read (``check``, ``sweep``).
+    ``memo``: each requirement's verdict remembered by the values it read, across plans
+    (early cut-off, as the memory plan does); ``None`` evaluates every row afresh.
     """
     problems: list[Problem] = []
     seen: set[str] = set()
