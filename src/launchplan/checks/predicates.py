@@ -9,11 +9,11 @@ same table row can be checked by ``check``, by preflight and by the rule that re
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from launchplan.engine.result import Result
+from launchplan.struct import Struct
 
 SIDES = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
 EAGLE_FAMILY = frozenset({"EAGLE", "EAGLE3", "STANDALONE"})
@@ -132,8 +132,7 @@ class OnView(Values):
         return bool(self.view.explicit(name))
 
 
-@dataclass(frozen=True)
-class Cond:
+class Cond(Struct):
     """A named predicate over values, and the fields whose provenance explains it."""
 
     text: str
@@ -251,8 +250,7 @@ class Severity(Enum):
 _RANK = {s: i for i, s in enumerate(Severity)}
 
 
-@dataclass(frozen=True)
-class Requirement:
+class Requirement(Struct):
     """When ``when`` holds, ``needs`` must hold too, or SGLang fails as ``severity`` says.
 
     ``evidence`` names the SGLang 0.5.23 file and function (or the kernel fact) that makes

@@ -10,7 +10,6 @@ never decide the verdict.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from launchplan.checks.launch_requirements import LAUNCH_REQUIREMENTS
@@ -23,14 +22,14 @@ from launchplan.checks.requirements import (
     check,
 )
 from launchplan.engine.result import Result
+from launchplan.struct import Struct, factory
 
 VALIDATION = "sglang/srt/arg_groups/validation_hook.py: "
 VERDICT_TEXT = {"starts": "starts", "fails-at-start": "fails at start-up",
                 "runtime-error": "runtime error", "refused": "refused"}
 
 
-@dataclass
-class Problem:
+class Problem(Struct, frozen=False):
     """One reason a launch will not start (or will run worse than it could)."""
 
     requirement: str  # a requirement's name, or the rule that refused
@@ -39,9 +38,9 @@ class Problem:
     evidence: str
     verified: bool = True
     fields: tuple[str, ...] = ()
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, Any] = factory(dict)
     rules: tuple[str, ...] = ()  # the rules whose decisions produced the offending values
-    fixes: list[dict[str, Any]] = field(default_factory=list)
+    fixes: list[dict[str, Any]] = factory(list)
 
     @property
     def decides(self) -> bool:
@@ -57,8 +56,7 @@ class Problem:
                 "fixes": [as_flags(f) for f in self.fixes]}
 
 
-@dataclass
-class Preflight:
+class Preflight(Struct, frozen=False):
     problems: list[Problem]
 
     @property

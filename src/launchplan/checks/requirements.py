@@ -13,7 +13,6 @@ predicates (``launchplan.checks.predicates``) over the plan's values and facts.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from launchplan.checks.kernel_requirements import KERNEL_REQUIREMENTS
@@ -27,6 +26,7 @@ from launchplan.checks.predicates import (
     TracedPlan,
 )
 from launchplan.engine.result import Result
+from launchplan.struct import Struct
 
 __all__ = ["REQUIREMENTS", "OnView", "Plan", "Requirement", "Severity", "Violation",
            "by_name", "check"]
@@ -38,8 +38,7 @@ def by_name(name: str) -> Requirement:
     return _BY_NAME[name]
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(Struct):
     requirement: Requirement
     sources: tuple[str, ...]  # the rules whose declarations produced the offending values
     values: dict[str, Any]
