@@ -180,7 +180,9 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         if skip and triggers:
             if keys.isdisjoint(triggers):
                 if inc is not None:
-                    inc.skipped(at)
+                    outs.append(None)
+                    if at < n_previous and previous[at] is not None:
+                        inc.differs(None, previous[at][0])
                 continue
             values = trigger_values
             if values is not None:
@@ -189,7 +191,9 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
                         break
                 else:
                     if inc is not None:
-                        inc.skipped(at)
+                        outs.append(None)
+                        if at < n_previous and previous[at] is not None:
+                            inc.differs(None, previous[at][0])
                     continue
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
@@ -201,7 +205,13 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
             try:
                 out = func(view)
                 if inc is not None:
-                    inc.called(at, out)
+                    outs.append((out,))
+                    before = previous[at] if at < n_previous else None
+                    if before is not None:
+                        if before[0] is not out:
+                            inc.differs(out, before[0])
+                    elif out is not None:
+                        inc.differs(out, None)
             except LaunchplanError:
                 raise
             except Exception as exc:  # a rule bug: name it, never a bare traceback
@@ -380,19 +390,7 @@ class _Incremental:
         slot[2] = new
         slot[3] = self.outs  # grows as this run goes; a run that stops keeps its prefix
 
-    def skipped(self, at: int) -> None:
-        self.outs.append(None)
-        previous = self.previous
-        if at < len(previous) and previous[at] is not None:
-            self._differs(None, previous[at][0])
-
-    def called(self, at: int, out: Any) -> None:
-        self.outs.append((out,))
-        previous = self.previous
-        self._differs(out, previous[at][0] if at < len(previous) and previous[at] is not None
-                      else None)
-
-    def _differs(self, out: Any, before: Any) -> None:
+    def differs(self, out: Any, before: Any) -> None:
         """Mark the fields whose declared values differ between this output and the
         previous run's at the same step."""
         if out is before:
