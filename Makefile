@@ -9,7 +9,7 @@ fuzz:  ## 10,000 examples per no-crash and extreme-number property, then 2,000 r
 		tests/properties/test_extremes.py -q
 	python benchmarks/fuzz_lines.py --lines 2000
 
-bench:  ## every speed figure, with check over 100,000 points (a minute or two)
+bench:  ## every speed goal as a same-run ratio, check over 100,000 points (a few minutes)
 	python benchmarks/run.py
 
 bench-full:  ## the same with check over the full 1,000,000 points

@@ -1,15 +1,18 @@
-"""launchplan's speed goals, measured: ``python benchmarks/run.py`` (a minute or two).
+"""launchplan's speed goals as same-run ratios: ``python benchmarks/run.py`` (a few minutes).
 
-Prints, with medians over repeated runs:
-  * cold ``launchplan resolve --format json`` (process start to exit);
-  * in-process resolutions per second from parsed fields, for three inputs;
-  * the same from a command line (``argv=``), parsing included;
-  * ``launchplan check`` over 100,000 points on every core (``--check-points 1000000`` for the
-    full million);
-  * peak RSS of one ``resolve`` process.
-With ``SGLANG_ORACLE_PYTHON`` naming a Python that has the oracle's environment
-(``../shared/oracle/README.md``), the same three inputs are also resolved by SGLang 0.5.23
-and the ratio is printed.
+This machine is shared and noisy, so every goal is a ratio of two figures measured in the
+same run. Every launchplan figure includes the preflight verdict and the memory plan (as
+``resolve`` computes them). Printed:
+  * cold ``launchplan resolve --format json`` against a bare ``python -c pass`` (both with
+    bytecode cached, runs interleaved);
+  * in-process resolutions per second (one core) from parsed fields and from a command line;
+  * with ``SGLANG_ORACLE_PYTHON`` (the oracle venv's Python; ``../shared/oracle/README.md``):
+    SGLang 0.5.23's argparse parse of the same command lines and its warm in-process
+    resolution, timed by ``benchmarks/sglang_side.py`` in that venv, in a long-lived process
+    with the oracle's simulated GPU host;
+  * ``check`` over 100,000 points of the default space on every core, against the single-core
+    from-fields rate (``--check-points 1000000`` for the full million).
+Each goal prints as ``ratio goal PASS/FAIL``.
 """
 
 from __future__ import annotations
@@ -56,17 +59,23 @@ def median_rate(fn, seconds: float = 1.0, repeats: int = 5) -> float:
     return statistics.median(rates)
 
 
-def cold_start(runs: int) -> tuple[float, float]:
-    """Median wall time of ``launchplan resolve --format json``, and peak RSS in MB."""
+def cold_start(runs: int) -> tuple[float, float, float]:
+    """Median wall times of ``launchplan resolve --format json`` and of a bare
+    ``python -c pass`` (runs interleaved, so both see the same load), and peak RSS in MB."""
     gpu, model, argv = INPUTS["llama-3.1-8b defaults on h100"]
     cmd = [sys.executable, "-m", "launchplan.commands.main", "resolve", "--gpu", gpu,
            "--model-path", model, *argv, "--format", "json"]
+    bare_cmd = [sys.executable, "-c", "pass"]
     # As installed: bytecode cached (this workplace sets PYTHONDONTWRITEBYTECODE, which
-    # would recompile every module on every run); one warm-up run writes the cache.
+    # would recompile every module on every run); one warm-up run writes the caches.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run(cmd, capture_output=True, check=True, env=env)
-    times, peak = [], 0.0
+    subprocess.run(bare_cmd, check=True, env=env)
+    times, bare = [], []
     for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(bare_cmd, check=True, env=env)
+        bare.append(time.perf_counter() - start)
         start = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, check=True, env=env)
         times.append(time.perf_counter() - start)
@@ -74,66 +83,100 @@ def cold_start(runs: int) -> tuple[float, float]:
     import resource
 
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB -> MiB on Linux
-    return statistics.median(times), peak
+    return statistics.median(times), statistics.median(bare), peak
 
 
-def _bare_python(runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        times.append(time.perf_counter() - start)
-    return times
+def _planned(result):
+    """What ``resolve`` adds to a resolution: the preflight verdict and the memory plan."""
+    from launchplan.checks.preflight import preflight
+    from launchplan.memory.plan import memory_plan
+
+    memory_plan(result)
+    return preflight(result)
 
 
 def in_process() -> dict[str, tuple[float, float]]:
+    """From-fields and from-argv resolutions per second, preflight and memory plan included."""
     from launchplan.input.cli import parse_argv
     from launchplan.planner import resolve
 
     out = {}
     for label, (gpu, model, argv) in INPUTS.items():
         fields = parse_argv(argv).values
-        by_fields = median_rate(lambda f=fields, g=gpu, m=model: resolve(
-            fields=f, gpu=g, model_path=m))
-        by_argv = median_rate(lambda a=argv, g=gpu, m=model: resolve(
-            a, gpu=g, model_path=m))
+        by_fields = median_rate(lambda f=fields, g=gpu, m=model: _planned(resolve(
+            fields=f, gpu=g, model_path=m)))
+        by_argv = median_rate(lambda a=argv, g=gpu, m=model: _planned(resolve(
+            a, gpu=g, model_path=m)))
         out[label] = (by_fields, by_argv)
     return out
 
 
-def check_run(points: int, jobs: int) -> tuple[float, int]:
-    from launchplan.checks.runner import run_check
+def _points(points: int):
     from launchplan.checks.space import Space, default_models
     from launchplan.facts.targets import CATALOG
 
     space = Space(list(CATALOG), default_models())
     total = space.size()
     if points <= total:
-        chosen = space.sample(points, seed=1)
-    else:  # the default space has 272,160 points: walk it again until `points` are checked
-        every = list(space)
-        chosen = (every * -(-points // total))[:points]
+        return space.sample(points, seed=1)
+    every = list(space)  # the default space has 272,160 points: walk it again as needed
+    return (every * -(-points // total))[:points]
+
+
+def check_run(points: int, jobs: int) -> tuple[float, int]:
+    from launchplan.checks.runner import run_check
+
+    chosen = _points(points)
     start = time.perf_counter()
     run_check(chosen, "default", jobs=jobs)
     return time.perf_counter() - start, len(chosen)
 
 
-def oracle_times() -> dict[str, float] | None:
-    """SGLang 0.5.23's own resolve time for the three inputs, through the oracle harness."""
+def fields_rate_on_points(points: int) -> float:
+    """Single-core full resolutions (+ preflight and memory plan) per second over the first
+    ``points`` of the same sample ``check`` walks: every point from scratch, no reuse."""
+    from launchplan.checks.runner import point_resolver
+    from launchplan.errors import InputError, Refusal
+
+    chosen = _points(max(points, 1))[:points]
+    resolve = point_resolver("default", incremental=False)
+    start = time.perf_counter()
+    for point in chosen:
+        try:
+            _planned(resolve(point))
+        except (Refusal, InputError):
+            pass
+    return len(chosen) / (time.perf_counter() - start)
+
+
+def sglang_side(seconds: float) -> dict[str, tuple[float, float]] | None:
+    """SGLang 0.5.23's argparse parse and warm resolution of the same inputs, in seconds,
+    timed in the oracle venv (one long-lived process per platform)."""
     python = os.environ.get("SGLANG_ORACLE_PYTHON")
     if not python:
         return None
-    cases = [{"name": label, "platform": gpu, "model": f"models/{model}", "argv": argv,
-              "fields": ["page_size"]} for label, (gpu, model, argv) in INPUTS.items()]
-    times: dict[str, list[float]] = {label: [] for label in INPUTS}
-    for _ in range(3):
-        proc = subprocess.run([python, str(ORACLE / "sglang_oracle.py"), "-"],
-                              input=json.dumps(cases), capture_output=True, text=True,
-                              cwd=ORACLE, check=True)
+    out: dict[str, tuple[float, float]] = {}
+    for platform in sorted({gpu for gpu, _, _ in INPUTS.values()}):
+        cases = [{"name": label, "model": str(ORACLE / "models" / model), "argv": argv}
+                 for label, (gpu, model, argv) in INPUTS.items() if gpu == platform]
+        job = {"platform": platform, "oracle": str(ORACLE), "seconds": seconds,
+               "cases": cases}
+        proc = subprocess.run([python, str(ROOT / "benchmarks" / "sglang_side.py")],
+                              input=json.dumps(job), capture_output=True, text=True,
+                              check=True)
         for line in proc.stdout.splitlines():
-            row = json.loads(line)
-            times[row["name"]].append(row["resolve_s"])
-    return {label: statistics.median(v) for label, v in times.items()}
+            if line.startswith("{"):
+                row = json.loads(line)
+                out[row["name"]] = (row["parse_s"], row["resolve_s"])
+    return out
+
+
+def goal(label: str, ratio: float, target: float, *, at_most: bool) -> bool:
+    ok = ratio <= target if at_most else ratio >= target
+    sign = "<=" if at_most else ">="
+    print(f"  {label:70} {ratio:8.2f}x  (goal {sign} {target:g}x)  "
+          f"{'PASS' if ok else 'FAIL'}")
+    return ok
 
 
 def main() -> None:
@@ -141,30 +184,55 @@ def main() -> None:
     parser.add_argument("--check-points", type=int, default=100_000)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--cold-runs", type=int, default=15)
+    parser.add_argument("--sglang-seconds", type=float, default=3.0,
+                        help="seconds of SGLang timing per input and measure")
     args = parser.parse_args()
 
     print(f"launchplan benchmarks on {os.cpu_count()} cores, Python "
-          f"{sys.version.split()[0]}\n")
-    bare = statistics.median(_bare_python(args.cold_runs))
-    cold, rss = cold_start(args.cold_runs)
-    print(f"cold `launchplan resolve --format json`: median {cold * 1000:.0f} ms "
-          f"over {args.cold_runs} runs (goal <= 100 ms; a bare `python -c pass` here: "
-          f"{bare * 1000:.0f} ms)")
-    print(f"peak RSS of one resolve process: {rss:.1f} MB (goal <= 50 MB)\n")
+          f"{sys.version.split()[0]}; every launchplan figure includes preflight and the "
+          "memory plan\n")
+    cold, bare, rss = cold_start(args.cold_runs)
+    print(f"cold `launchplan resolve --format json`: median {cold * 1000:.0f} ms; bare "
+          f"`python -c pass`: {bare * 1000:.0f} ms ({args.cold_runs} interleaved runs); "
+          f"peak RSS {rss:.1f} MB")
     rates = in_process()
-    oracle = oracle_times()
-    print("in-process resolutions per second, one core (goals: fields >= 10,000; argv >= 2,500)")
+    sglang = sglang_side(args.sglang_seconds)
+    print("\nin-process, one core, per second (launchplan from fields / from argv"
+          + ("; SGLang 0.5.23 argparse parse / warm resolution)" if sglang else ")"))
     for label, (by_fields, by_argv) in rates.items():
-        line = f"  {label:58} fields {by_fields:8,.0f}/s   argv {by_argv:8,.0f}/s"
-        if oracle:
-            line += f"   SGLang {1 / oracle[label]:6.1f}/s (x{by_fields * oracle[label]:,.0f})"
+        line = f"  {label:58} {by_fields:8,.0f} / {by_argv:8,.0f}"
+        if sglang:
+            parse_s, resolve_s = sglang[label]
+            line += f"   SGLang {1 / parse_s:8,.0f} / {1 / resolve_s:6,.1f}"
         print(line)
-    if oracle is None:
-        print("  (set SGLANG_ORACLE_PYTHON to time SGLang 0.5.23 on the same inputs)")
+    if sglang is None:
+        print("  (set SGLANG_ORACLE_PYTHON to the oracle venv's python for SGLang's side)")
+    fields_rate = statistics.mean(f for f, _ in rates.values())
+    same_points = fields_rate_on_points(min(args.check_points, 5000))
     seconds, n = check_run(args.check_points, args.jobs)
-    print(f"\n`check` over {n:,} points with {args.jobs} jobs: {seconds:.1f} s "
-          f"({n / seconds:,.0f} points/s; 1,000,000 points would take "
-          f"{1_000_000 / (n / seconds):.0f} s; goal <= 180 s)")
+    check_rate = n / seconds
+    print(f"\n`check` over {n:,} points, {args.jobs} jobs: {seconds:.1f} s "
+          f"({check_rate:,.0f} points/s); single-core from fields: {fields_rate:,.0f}/s "
+          f"(the three inputs), {same_points:,.0f}/s (the same sample, every point from "
+          "scratch)")
+
+    print("\ngoals (same-run ratios)")
+    goal("cold `resolve --format json` / bare python start", cold / bare, 3, at_most=True)
+    if sglang:
+        parse_ratio = statistics.mean((1 / by_argv) / sglang[label][0]
+                                      for label, (_, by_argv) in rates.items())
+        goal("resolution from a command line / SGLang's argparse parse (mean)",
+             parse_ratio, 0.5, at_most=True)
+        speedup = statistics.mean(by_fields * sglang[label][1]
+                                  for label, (by_fields, _) in rates.items())
+        goal("from fields vs SGLang's warm in-process resolution (mean speed-up)",
+             speedup, 250, at_most=False)
+    else:
+        print("  (SGLang ratios: set SGLANG_ORACLE_PYTHON)")
+    goal(f"check on {args.jobs} cores / single-core from-fields rate (three inputs)",
+         check_rate / fields_rate, 3, at_most=False)
+    goal(f"check on {args.jobs} cores / single-core from-fields rate (same sample)",
+         check_rate / same_points, 3, at_most=False)
 
 
 if __name__ == "__main__":

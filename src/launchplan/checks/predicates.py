@@ -9,11 +9,11 @@ same table row can be checked by ``check``, by preflight and by the rule that re
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from launchplan.engine.result import Result
+from launchplan.struct import Struct
 
 SIDES = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
 EAGLE_FAMILY = frozenset({"EAGLE", "EAGLE3", "STANDALONE"})
@@ -71,6 +71,44 @@ class Plan(Values):
         return self.result.record.raw.explicit(name)
 
 
+class TracedPlan(Plan):
+    """A ``Plan`` that remembers every value and explicitness it was asked for, so a
+    requirement's verdict can be reused while those answers stay the same (``check``).
+    Reaching into the result itself (chains, declarations) makes the reading ``opaque``:
+    such a verdict is never reused."""
+
+    __slots__ = ("reads", "opaque", "_result")
+
+    def __init__(self, result: Result) -> None:
+        self._result = result
+        self.reads: dict[str, Any] = {}
+        self.opaque = False
+        record = result.record
+        self.target = record.target
+        self.model = record.model
+        self.draft = record.draft
+        self.env = record.env
+        self._cache = {}
+
+    @property  # type: ignore[override]
+    def result(self) -> Result:
+        self.opaque = True
+        return self._result
+
+    def __getitem__(self, name: str) -> Any:
+        reads = self.reads
+        if name not in reads:
+            reads[name] = self._result.value_at(name)
+        return reads[name]
+
+    def explicit(self, name: str) -> bool:
+        key = "?" + name
+        reads = self.reads
+        if key not in reads:
+            reads[key] = self._result.record.raw.explicit(name)
+        return reads[key]
+
+
 class OnView(Values):
     """The values a rule's view holds now, read through the view (so reads are traced)."""
 
@@ -94,8 +132,7 @@ class OnView(Values):
         return bool(self.view.explicit(name))
 
 
-@dataclass(frozen=True)
-class Cond:
+class Cond(Struct):
     """A named predicate over values, and the fields whose provenance explains it."""
 
     text: str
@@ -213,8 +250,7 @@ class Severity(Enum):
 _RANK = {s: i for i, s in enumerate(Severity)}
 
 
-@dataclass(frozen=True)
-class Requirement:
+class Requirement(Struct):
     """When ``when`` holds, ``needs`` must hold too, or SGLang fails as ``severity`` says.
 
     ``evidence`` names the SGLang 0.5.23 file and function (or the kernel fact) that makes

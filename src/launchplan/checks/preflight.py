@@ -10,7 +10,6 @@ never decide the verdict.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from launchplan.checks.launch_requirements import LAUNCH_REQUIREMENTS
@@ -23,14 +22,14 @@ from launchplan.checks.requirements import (
     check,
 )
 from launchplan.engine.result import Result
+from launchplan.struct import Struct, factory
 
 VALIDATION = "sglang/srt/arg_groups/validation_hook.py: "
 VERDICT_TEXT = {"starts": "starts", "fails-at-start": "fails at start-up",
                 "runtime-error": "runtime error", "refused": "refused"}
 
 
-@dataclass
-class Problem:
+class Problem(Struct, frozen=False):
     """One reason a launch will not start (or will run worse than it could)."""
 
     requirement: str  # a requirement's name, or the rule that refused
@@ -39,9 +38,9 @@ class Problem:
     evidence: str
     verified: bool = True
     fields: tuple[str, ...] = ()
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, Any] = factory(dict)
     rules: tuple[str, ...] = ()  # the rules whose decisions produced the offending values
-    fixes: list[dict[str, Any]] = field(default_factory=list)
+    fixes: list[dict[str, Any]] = factory(list)
 
     @property
     def decides(self) -> bool:
@@ -57,8 +56,7 @@ class Problem:
                 "fixes": [as_flags(f) for f in self.fixes]}
 
 
-@dataclass
-class Preflight:
+class Preflight(Struct, frozen=False):
     problems: list[Problem]
 
     @property
@@ -74,11 +72,19 @@ class Preflight:
         return {"verdict": self.verdict, "problems": [p.to_dict() for p in self.problems]}
 
 
-def preflight(result: Result, requirements: Iterable[Requirement] | None = None) -> Preflight:
-    """The verdict on a resolved plan: requirement violations and launcher refusals."""
+_VERDICTS: dict[Any, Any] = {}  # requirement verdicts by the values they read (bounded)
+
+
+def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
+              memo: dict[Any, Any] | None = _VERDICTS) -> Preflight:
+    """The verdict on a resolved plan: requirement violations and launcher refusals.
+
+    ``memo``: each requirement's verdict remembered by the values it read, across plans
+    (early cut-off, as the memory plan does); ``None`` evaluates every row afresh.
+    """
     problems: list[Problem] = []
     seen: set[str] = set()
-    for v in check(result, requirements):
+    for v in check(result, requirements, memo):
         req = v.requirement
         seen.add(req.name)
         problems.append(Problem(req.name, req.severity, v.message, req.evidence,

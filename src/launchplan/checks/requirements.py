@@ -13,13 +13,20 @@ predicates (``launchplan.checks.predicates``) over the plan's values and facts.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from launchplan.checks.kernel_requirements import KERNEL_REQUIREMENTS
 from launchplan.checks.launch_requirements import LAUNCH_REQUIREMENTS
-from launchplan.checks.predicates import SIDES, OnView, Plan, Requirement, Severity
+from launchplan.checks.predicates import (
+    SIDES,
+    OnView,
+    Plan,
+    Requirement,
+    Severity,
+    TracedPlan,
+)
 from launchplan.engine.result import Result
+from launchplan.struct import Struct
 
 __all__ = ["REQUIREMENTS", "OnView", "Plan", "Requirement", "Severity", "Violation",
            "by_name", "check"]
@@ -31,29 +38,79 @@ def by_name(name: str) -> Requirement:
     return _BY_NAME[name]
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(Struct):
     requirement: Requirement
     sources: tuple[str, ...]  # the rules whose declarations produced the offending values
     values: dict[str, Any]
     message: str
 
 
-def check(result: Result, requirements: Iterable[Requirement] | None = None) -> list[Violation]:
-    """Every requirement the result breaks, with the declarations behind the values."""
+def check(result: Result, requirements: Iterable[Requirement] | None = None,
+          memo: dict[Any, Any] | None = None) -> list[Violation]:
+    """Every requirement the result breaks, with the declarations behind the values.
+
+    With ``memo`` (a dict the caller keeps across results: ``check`` and ``sweep``), each
+    requirement's verdict is remembered by the values and explicitness it read (early
+    cut-off): a later plan that gives the same answers to those reads gets the same verdict
+    without evaluating the row again. Rows that reach into the result's declarations are
+    always evaluated.
+    """
     plan = Plan(result)
     present = {plan[f] for f in SIDES} | {plan["speculative_draft_attention_backend"]}
+    known = _context(memo, result) if memo is not None else None
     out = []
     for req in REQUIREMENTS if requirements is None else requirements:
         gate = req.when.gate
         if gate is not None and gate.isdisjoint(present):
             continue
-        if req.violated(plan):
+        if known is None:
+            broken = req.violated(plan)
+        else:
+            broken = _remembered(req, plan, result, known)
+        if broken:
             sources = tuple(dict.fromkeys(
                 s for f in req.culprits(plan) if (s := result.source(f)) != "default"))
             values = {f: plan[f] for f in (*req.when.fields_for(plan), *req.culprits(plan))}
             out.append(Violation(req, sources, values, req.describe(plan)))
     return out
+
+
+_VARIANTS = 32  # verdicts kept per requirement and context
+
+
+def _context(memo: dict[Any, Any], result: Result) -> dict[str, list[Any]]:
+    """The memo's verdicts for this result's facts (target, model, draft, environment);
+    the fact objects are kept, so an id is never mistaken for a later object's."""
+    record = result.record
+    objects = (record.target, record.model, record.draft)
+    key = (*map(id, objects), tuple(sorted(record.env.items())))
+    entry = memo.get(key)
+    if entry is None or any(a is not b for a, b in zip(entry[0], objects)):
+        if len(memo) >= 256:
+            memo.clear()
+        entry = memo[key] = (objects, {})
+    return entry[1]
+
+
+def _remembered(req: Requirement, plan: Plan, result: Result,
+                known: dict[str, list[Any]]) -> bool:
+    entries = known.get(req.name)
+    if entries is not None:
+        for reads, broken in entries:
+            for name, value in reads.items():
+                now = plan.explicit(name[1:]) if name[0] == "?" else plan[name]
+                if now is not value and (type(now) is not type(value) or now != value):
+                    break
+            else:
+                return broken
+    traced = TracedPlan(result)
+    broken = req.violated(traced)
+    if not traced.opaque:
+        if entries is None:
+            entries = known[req.name] = []
+        entries.insert(0, (traced.reads, broken))
+        del entries[_VARIANTS:]
+    return broken
 
 
 _BY_NAME: dict[str, Requirement] = {}

@@ -121,7 +121,16 @@ def _kind_rank(kind: str) -> int:
     return _KIND_ORDER.index(kind) if kind in _KIND_ORDER else len(_KIND_ORDER)
 
 
-def point_resolver(compat: str) -> Callable[[Point, dict[str, Any] | None], Any]:
+def point_resolver(compat: str, *, incremental: bool = True
+                   ) -> Callable[..., Any]:
+    """A function resolving a point (or, given ``fields``, that point's target and model
+    with those fields as the whole input).
+
+    ``incremental``: rules are remembered across this resolver's resolutions by what they
+    actually read (``engine.pipeline``'s early cut-off), so points that differ in a few
+    fields re-run only the rules those fields reach. ``fresh=True`` resolves from scratch
+    (the determinism check compares against it).
+    """
     from launchplan.engine.pipeline import run
     from launchplan.facts.targets import get_target
     from launchplan.planner import build_raw, build_record
@@ -129,14 +138,19 @@ def point_resolver(compat: str) -> Callable[[Point, dict[str, Any] | None], Any]
 
     rules = get_ruleset(compat).rules()
     targets: dict[str, Any] = {}
+    # two lanes: points follow points, pinned plans follow pinned plans (each differs
+    # little from the one before it; a point and its own pinned plan differ a lot)
+    lanes: tuple[dict[Any, Any], dict[Any, Any]] | None = ({}, {}) if incremental else None
 
-    def resolve(point: Point, fields: dict[str, Any] | None = None):
+    def resolve(point: Point, fields: dict[str, Any] | None = None, *,
+                fresh: bool = False):
         target = targets.get(point.gpu)
         if target is None:
             target = targets[point.gpu] = get_target(point.gpu)
         raw = build_raw((), fields if fields is not None else point.as_dict(), point.model,
                         compat=compat)
-        return run(build_record(raw, target, compat=compat), rules)
+        memo = None if fresh or lanes is None else lanes[fields is not None]
+        return run(build_record(raw, target, compat=compat), rules, memo=memo)
 
     return resolve
 
@@ -146,6 +160,7 @@ def check_points(points: Iterable[Point], compat: str, start_index: int = 0) -> 
     from launchplan.engine.pipeline import RuleCrash
 
     resolve = point_resolver(compat)
+    verdicts: dict[Any, Any] = {}  # preflight's early cut-off, across this run's points
     report = Report()
     for index, point in enumerate(points, start_index):
         report.points += 1
@@ -160,7 +175,7 @@ def check_points(points: Iterable[Point], compat: str, start_index: int = 0) -> 
         except RuleCrash as crash:
             report.add("crash", crash.source, (crash.source,), point, str(crash))
             continue
-        for problem in preflight(result).problems:
+        for problem in preflight(result, memo=verdicts).problems:
             detail = ", ".join(f"{k}={v}" for k, v in problem.values.items()) or problem.why
             report.add(problem.severity.value, problem.requirement, problem.rules, point,
                        detail, problem.verified)
@@ -187,11 +202,21 @@ def _check_idempotence(result: Any, point: Point, resolve: Any, report: Report) 
 
 
 def _check_determinism(result: Any, point: Point, resolve: Any, report: Report) -> None:
-    again = resolve(point)
+    again = resolve(point, fresh=True)  # from scratch: nothing remembered may hide a change
     names = candidate_fields((result, again))
     if key_of(effective(result, names)) != key_of(effective(again, names)):
         report.add("non-deterministic", "same input, different plan",
                    tuple(d.source for d in again.declarations), point)
+
+
+def in_order(points: Sequence[Point]) -> list[Point]:
+    """The points sorted so that neighbours differ in few fields (a sample comes in random
+    order): incremental resolution reuses what the previous point decided."""
+    return sorted(points, key=_order_key)
+
+
+def _order_key(point: Point) -> tuple[Any, ...]:
+    return (point.gpu, point.model, tuple((k, repr(v)) for k, v in point.fields))
 
 
 def _chunks(points: Sequence[Point], size: int) -> Iterator[tuple[int, Sequence[Point]]]:
@@ -205,29 +230,75 @@ def _work(args: tuple[int, Sequence[Point], str]) -> Report:
 
 
 def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
-              progress: bool = False) -> Report:
-    """Check every point, on every core; a progress bar on stderr when asked."""
+              progress: bool = False, executor: str = "local",
+              ray_address: str | None = None) -> Report:
+    """Check every point, on every core (or as Ray tasks); a progress bar on stderr when
+    asked. Work units are chunks of neighbouring points; their reports merge in order."""
     jobs = jobs or os.cpu_count() or 1
+    points = in_order(points)
     total = len(points)
     report = Report()
-    if jobs <= 1 or total < 2000:
-        chunk_reports: Iterable[Report] = (_work((s, c, compat)) for s, c in _chunks(points, 500))
-        for part in chunk_reports:
-            report.merge(part)
-            progress_bar(progress, report.points, total)
+    if executor == "ray":
+        size = max(500, min(5000, total // 64 or 1))
+        parts: Iterable[Report] = ray_reports(
+            [(s, c, compat) for s, c in _chunks(points, size)], ray_address)
+    elif jobs <= 1 or total < 2000:
+        parts = (_work((s, c, compat)) for s, c in _chunks(points, 500))
+    else:
+        import multiprocessing
+
+        size = max(500, min(5000, total // (jobs * 8) or 1))
+        context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        with context.Pool(jobs) as pool:
+            tasks = ((s, c, compat) for s, c in _chunks(points, size))
+            for part in pool.imap_unordered(_work, tasks):
+                report.merge(part)
+                progress_bar(progress, report.points, total)
         progress_bar(progress, total, total, done=True)
         return report
-    import multiprocessing
-
-    size = max(500, min(5000, total // (jobs * 8) or 1))
-    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with context.Pool(jobs) as pool:
-        tasks = ((s, c, compat) for s, c in _chunks(points, size))
-        for part in pool.imap_unordered(_work, tasks):
-            report.merge(part)
-            progress_bar(progress, report.points, total)
+    for part in parts:
+        report.merge(part)
+        progress_bar(progress, report.points, total)
     progress_bar(progress, total, total, done=True)
     return report
+
+
+def ray_reports(units: Sequence[tuple[int, Sequence[Point], str]],
+                address: str | None = None) -> Iterator[Report]:
+    """Each unit's report, in order, computed as a Ray task.
+
+    On the cluster at ``address`` (or ``RAY_ADDRESS``), shipping this launchplan package to
+    its workers; without either, on a local instance bound to the loopback address with 2
+    CPUs, shut down afterwards. A Ray already initialised in this process is used as is.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise InputError("--executor", "the ray extra installed (pip install "
+                         "'launchplan[ray]')", "ray",
+                         message="--executor ray: Ray is not installed "
+                         "(pip install 'launchplan[ray]')") from None
+    address = address or os.environ.get("RAY_ADDRESS")
+    started = False
+    if not ray.is_initialized():
+        if address:
+            import launchplan
+
+            package = os.path.dirname(launchplan.__file__)
+            ray.init(address=address, log_to_driver=False,
+                     runtime_env={"py_modules": [package]})
+        else:
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                     _node_ip_address="127.0.0.1")
+        started = True
+    try:
+        task = ray.remote(_work)
+        pending = [task.remote(unit) for unit in units]
+        for ref in pending:  # in order: each report as soon as its predecessors are in
+            yield ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
 
 
 _STARTED: dict[int, float] = {}

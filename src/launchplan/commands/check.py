@@ -10,6 +10,7 @@ from launchplan.errors import InputError
 
 HELP = """usage: launchplan check [--gpu NAME]... [--model-path MODEL]... [--axis FIELD=v1,v2]...
                         [--sample N --seed S] [--jobs N] [--compat default|0.5.23|0.5.22|0.5.21]
+                        [--executor local|ray [--ray-address ADDR]]
                         [--format table|json] [--fail-on runtime-error|fails-at-start|degraded]
                         [--upgrade OLD:NEW]
 
@@ -28,10 +29,15 @@ other, grouped by the fields and rules responsible (exit 0). Exit 0 when clean, 
 failing problem is found (engine defects, and verified
 preflight problems at least as bad as --fail-on, runtime-error by default: degraded plans
 are counted, not failed), 2 for bad input.
+
+--executor ray runs the work units as Ray tasks (the ray extra: pip install
+'launchplan[ray]'): on the cluster at --ray-address or RAY_ADDRESS, else on a small local
+instance (loopback only, 2 CPUs). Results come back in order; the report is the same.
 """
 
 ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--sample", "--seed", "--jobs",
-                     "--model-path", "--model", "--fail-on", "--upgrade"})
+                     "--model-path", "--model", "--fail-on", "--upgrade", "--executor",
+                     "--ray-address"})
 FAIL_ON = ("fails-at-start", "runtime-error", "degraded")
 
 
@@ -63,7 +69,11 @@ def main(argv: list[str]) -> int:
         raise InputError("--jobs", "a positive number of processes", jobs)
     if opts.get("upgrade"):
         return upgrade(points, opts["upgrade"], fmt)
-    report = run_check(points, compat, jobs=jobs, progress=sys.stderr.isatty())
+    executor = opts.get("executor") or "local"
+    if opts.get("ray_address") and executor != "ray":
+        raise InputError("--ray-address", "--executor ray alongside it", opts["ray_address"])
+    report = run_check(points, compat, jobs=jobs, progress=sys.stderr.isatty(),
+                       executor=executor, ray_address=opts.get("ray_address"))
     failing = report.failing(fail_on)
     if fmt == "json":
         sys.stdout.write(to_json(report.to_dict(fail_on)) + "\n")

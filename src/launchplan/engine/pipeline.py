@@ -16,7 +16,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.record import Record
 from launchplan.engine.registry import RuleSpec
 from launchplan.engine.result import Result
-from launchplan.engine.view import TracingView, View
+from launchplan.engine.view import DEFAULTS, TracingView, View
 from launchplan.errors import LaunchplanError, Refusal
 
 
@@ -135,7 +135,8 @@ def _writable_before(rules: Sequence[RuleSpec]) -> tuple[frozenset[str], ...]:
 
 
 def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
-        launcher_refuses: bool = False, skip: bool = True) -> Result:
+        launcher_refuses: bool = False, skip: bool = True,
+        memo: dict[Any, Any] | None = None) -> Result:
     """Resolve ``record`` with ``rules`` in order. Raises ``Refusal`` with the partial result.
 
     With ``trace``, every declaration keeps the field values its rule read. Checks of the
@@ -143,6 +144,13 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     resolution) only warn unless ``launcher_refuses``: resolution itself accepts those plans.
     ``skip=False`` calls every rule, ignoring the ``archs``/``triggers`` promises (the
     straightforward path the tests compare against).
+
+    ``memo`` (a dict the caller keeps across resolutions: ``check``, ``sweep``) turns on
+    early cut-off against the previous resolution with the same facts and rule steps: a
+    rule none of whose possible reads (``reads=`` and every field name its code, and the
+    launchplan helpers it calls, mention: ``_depends``) can differ at the same step is not
+    called; its previous output is used again (see ``_Incremental``). Trigger tests are
+    always made afresh.
     """
     view: View = TracingView(record) if trace else View(record)
     stash: list[Declaration] = []
@@ -151,15 +159,30 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     result = Result(record, stash, warnings, overlay)
     pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
     batch: str | None = None
-    steps = _shaped_steps(applicable(rules, record), record) if skip else _steps(rules)
     keys = overlay.keys()  # a live view: grows as declarations land
     values_of = view.__dict__  # the view's field values, updated in place as rules declare
+    inc = None
+    if memo is not None and not trace and not launcher_refuses and skip:
+        # every input shape walks the same steps, so resolutions line up step by step
+        steps = _steps(applicable(rules, record))
+        inc = _Incremental(memo, record, steps)
+        outs = inc.outs
+        previous, dirty, depends = inc.previous, inc.dirty, _depends(steps)
+        n_previous = len(previous)
+    else:
+        steps = _shaped_steps(applicable(rules, record), record) if skip else _steps(rules)
+    at = -1
     for spec, func, triggers, trigger_values, spec_batch in steps:
+        at += 1
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
         if skip and triggers:
             if keys.isdisjoint(triggers):
+                if inc is not None:
+                    outs.append(None)
+                    if at < n_previous and previous[at] is not None:
+                        inc.differs(None, previous[at][0])
                 continue
             values = trigger_values
             if values is not None:
@@ -167,15 +190,32 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
                     if f in overlay and overlay[f] in allowed:
                         break
                 else:
+                    if inc is not None:
+                        outs.append(None)
+                        if at < n_previous and previous[at] is not None:
+                            inc.differs(None, previous[at][0])
                     continue
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
-        try:
-            out: Any = func(view)
-        except LaunchplanError:
-            raise
-        except Exception as exc:  # a rule bug: name it, never a bare traceback
-            raise RuleCrash(spec.name, exc) from exc
+        if inc is not None and at < n_previous and (before := previous[at]) is not None \
+                and depends[at].isdisjoint(dirty):
+            out: Any = before[0]  # nothing it can read differs: the same output
+            outs.append(before)
+        else:
+            try:
+                out = func(view)
+                if inc is not None:
+                    outs.append((out,))
+                    before = previous[at] if at < n_previous else None
+                    if before is not None:
+                        if before[0] is not out:
+                            inc.differs(out, before[0])
+                    elif out is not None:
+                        inc.differs(out, None)
+            except LaunchplanError:
+                raise
+            except Exception as exc:  # a rule bug: name it, never a bare traceback
+                raise RuleCrash(spec.name, exc) from exc
         if out is None:
             continue
         note = None
@@ -215,3 +255,152 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         overlay.update(fields)
     _land(pending, stash, view, overlay)
     return result
+
+
+# --- early cut-off across resolutions ---------------------------------------------------------
+
+_MISSING: Any = object()
+_FIELD_NAMES: frozenset[str] = frozenset(DEFAULTS)
+_DEPENDS: dict[int, tuple[list[Any], tuple[frozenset[str], ...]]] = {}
+
+
+def _depends(steps: list[tuple[Any, ...]]) -> tuple[frozenset[str], ...]:
+    """Per step, every field its rule can read: its ``reads=`` and every field name that
+    its code, or the code of the launchplan functions and constants it refers to, mention
+    (``reads=`` alone can miss one; ``tests/engine/test_incremental.py`` holds these sets to
+    the reads a tracing proxy records on thousands of points)."""
+    known = _DEPENDS.get(id(steps))
+    if known is not None and known[0] is steps:
+        return known[1]
+    out = tuple(frozenset(spec.reads) | _mentioned(spec.func) for spec, *_ in steps)
+    if len(_DEPENDS) > 4096:
+        _DEPENDS.clear()
+    _DEPENDS[id(steps)] = (steps, out)
+    return out
+
+
+_MENTIONED: dict[Any, frozenset[str]] = {}
+
+
+def _mentioned(func: Any) -> frozenset[str]:
+    """Field names in ``func``'s code and, transitively, in the launchplan functions and
+    constant tables it names (attribute names, string constants, tuples of names)."""
+    known = _MENTIONED.get(func)
+    if known is not None:
+        return known
+    from types import CodeType, FunctionType
+
+    names: set[str] = set()
+    seen: set[int] = set()
+
+    def constant(value: Any, depth: int = 0) -> None:
+        if isinstance(value, str):
+            names.add(value)
+        elif depth < 3 and isinstance(value, (tuple, list, frozenset, set)):
+            for item in value:
+                constant(item, depth + 1)
+        elif depth < 3 and isinstance(value, dict):
+            for k, v in value.items():
+                constant(k, depth + 1)
+                constant(v, depth + 1)
+
+    def walk(f: Any) -> None:
+        f = getattr(f, "__wrapped__", f)
+        if not isinstance(f, FunctionType) or id(f.__code__) in seen:
+            return
+        if not f.__module__.startswith("launchplan"):
+            return
+        seen.add(id(f.__code__))
+        scope = f.__globals__
+        codes = [f.__code__]
+        while codes:
+            code = codes.pop()
+            names.update(code.co_names)
+            for c in code.co_consts:
+                if isinstance(c, CodeType):
+                    codes.append(c)
+                else:
+                    constant(c)
+            for name in code.co_names:
+                target = scope.get(name)
+                if isinstance(target, FunctionType):
+                    walk(target)
+                elif isinstance(target, (tuple, list, frozenset, set, dict)):
+                    constant(target)
+        for cell in f.__closure__ or ():
+            try:
+                walk(cell.cell_contents)
+                constant(cell.cell_contents)
+            except ValueError:  # an empty cell
+                pass
+
+    walk(func)
+    out = frozenset(names) & _FIELD_NAMES
+    _MENTIONED[func] = out
+    return out
+
+
+def _fields_of(out: Any) -> Any:
+    if type(out) is dict:
+        return out
+    if type(out) is Declare:
+        return out.fields
+    return _NO_READS
+
+
+class _Incremental:
+    """One resolution's link to the previous one with the same facts and rule steps.
+
+    ``dirty`` holds every field whose value at the current step may differ from the
+    previous resolution's at the same step: the input fields that differ (in value or in
+    being given), then every field a rule declared differently (or declared in one run
+    only). A rule whose possible reads (``_depends``) avoid ``dirty`` reads exactly the same
+    values now, and a rule is a pure function of what it reads and of the facts (the memo
+    is kept per target, model, draft, rule set and environment), so its previous output is
+    its output. ``outs`` records this run's outputs per step (None: not called) for the
+    next run.
+    """
+
+    __slots__ = ("outs", "previous", "dirty")
+
+    def __init__(self, memo: dict[Any, Any], record: Record,
+                 steps: list[tuple[Any, ...]]) -> None:
+        objects = (record.target, record.model, record.draft)
+        key = (*map(id, objects), record.compat, tuple(sorted(record.env.items())),
+               id(steps))
+        slot = memo.get(key)
+        if slot is None or slot[0] is not steps or any(
+                a is not b for a, b in zip(slot[1], objects)):
+            if len(memo) >= 1024:
+                memo.clear()
+            slot = memo[key] = [steps, objects, None, ()]
+        new = record.raw.values
+        old = slot[2]
+        self.outs: list[Any] = []
+        if old is None:
+            self.previous: Any = ()
+            self.dirty: set[str] = set()
+        else:
+            self.previous = slot[3]
+            dirty = {k for k, v in new.items()
+                     if (w := old.get(k, _MISSING)) is not v
+                     and (type(w) is not type(v) or w != v)}
+            dirty.update(k for k in old if k not in new)
+            self.dirty = dirty
+        slot[2] = new
+        slot[3] = self.outs  # grows as this run goes; a run that stops keeps its prefix
+
+    def differs(self, out: Any, before: Any) -> None:
+        """Mark the fields whose declared values differ between this output and the
+        previous run's at the same step."""
+        if out is before:
+            return
+        now, then = _fields_of(out), _fields_of(before)
+        dirty = self.dirty
+        for name, value in now.items():
+            was = then.get(name, _MISSING)
+            if was is not value and (type(was) is not type(value) or was != value):
+                dirty.add(name)
+        for name in then:
+            if name not in now:
+                dirty.add(name)

@@ -65,7 +65,8 @@ def chunked_prefill_default(v: View) -> dict | None:
 
 _SIZING_READS = ("cuda_graph_config", "tp_size", "max_running_requests", "device",
                  "disable_cuda_graph_padding", "speculative_algorithm", "torch_compile_max_bs",
-                 "chunked_prefill_size", "pp_size", "max_total_tokens", "model_path")
+                 "chunked_prefill_size", "pp_size", "max_total_tokens", "model_path",
+                 "cuda_graph_bs_prefill")  # is_locked(prefill bs) reads the convenience flag
 _SIZING_WRITES = ("cuda_graph_config", "torch_compile_max_bs")
 _SIZING_FACTS = ("target.memory_mib", "model.is_mla")
 

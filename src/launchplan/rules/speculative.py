@@ -872,7 +872,7 @@ def dflash_defaults(v: View) -> Declare | Refuse | None:
 
 _DFLASH_DRAFT = dict(
     phase=Phase.SPECULATIVE,
-    reads=_ALGO + BACKEND_FIELDS + ("speculative_draft_attention_backend",),
+    reads=_ALGO + BACKEND_FIELDS + ("speculative_draft_attention_backend", "device"),
     writes=("speculative_draft_attention_backend",),
     facts=("target.is_hip", "target.is_sm100", "draft.config"),
     triggers={"speculative_algorithm": ("DFLASH",)},

@@ -1,0 +1,207 @@
+"""Incremental resolution (``check`` and ``sweep``) changes no outcome.
+
+The early cut-off in ``engine.pipeline`` reuses a rule's previous output when none of the
+fields it can read (``reads=`` plus every field name its code and helpers mention) differs
+from the previous resolution at the same step; the preflight memo reuses a requirement's
+verdict while the values it read (traced) are the same. Both are checked the way
+``test_skipping*.py`` checks skipping: on thousands of
+points of ``check``'s default space, with random extra flags on some, resolved both ways in
+neighbour order (as ``check`` walks them) and in random order.
+
+The cut-off trusts those read sets; the first test holds them to what rules really read,
+recorded by a proxy view on every rule call over the same kind of points (``reads=`` alone
+missed fields: ``cuda_graph_sizing`` reading ``cuda_graph_bs_prefill`` through
+``is_locked``, ``dflash_draft_backend`` reading ``device``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from launchplan.checks.preflight import preflight
+from launchplan.checks.runner import check_points, in_order, point_resolver
+from launchplan.checks.space import Point, Space, default_models
+from launchplan.engine.pipeline import _mentioned, run
+from launchplan.errors import InputError, LaunchplanError, Refusal
+from launchplan.facts.targets import CATALOG, get_target
+from launchplan.input.cli import parse_argv
+from launchplan.input.fields import FIELDS
+from launchplan.planner import build_raw, build_record
+from launchplan.rulesets import get_ruleset
+from tests.engine.test_skipping_parity import _rule_fields, random_line
+
+COMPATS = ("default", "0.5.23")
+SPACE_POINTS = 1500  # per compat, from the default space
+EXTRA_POINTS = 700  # per compat, default-space points with random extra flags
+
+
+def _points(seed: int, plain: int, extra: int) -> list[Point]:
+    """Default-space points, then points of the same space with 1-6 random extra flags."""
+    space = Space(list(CATALOG), default_models())
+    out = space.sample(plain + extra, seed=seed)
+    rng = random.Random(seed)
+    triggers, reads = _rule_fields()
+    for i in range(plain, plain + extra):
+        point = out[i]
+        try:
+            added = parse_argv(random_line(rng, triggers, reads)).values
+        except InputError:
+            continue
+        fields = {**point.as_dict(), **added}
+        out[i] = Point(point.gpu, point.model, tuple(fields.items()))
+    return out
+
+
+def _outcome(resolve: Any, point: Point, fields: dict[str, Any] | None = None) -> tuple:
+    try:
+        result = resolve(point, fields)
+    except Refusal as refusal:
+        return ("refused", refusal.source, refusal.message,
+                [(d.source, d.fields, d.note) for d in refusal.result.declarations],
+                list(refusal.result.warnings), list(refusal.result.launcher))
+    except InputError as exc:
+        return ("bad input", str(exc))
+    except LaunchplanError as exc:
+        return ("error", type(exc).__name__, str(exc))
+    return ("ok", result.resolved(), [(d.source, d.fields, d.note) for d in result.declarations],
+            list(result.warnings), list(result.launcher),
+            preflight(result, memo=None).to_dict())
+
+
+# --- reads= is what rules read ------------------------------------------------------------------
+
+
+class _EnvOnly:
+    """``view.record`` as rules may use it: for the environment (a fact of the memo)."""
+
+    def __init__(self, record: Any, strays: set[str]) -> None:
+        self._record, self._strays = record, strays
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in ("env", "env_flag"):
+            self._strays.add(f"record.{name}")
+        return getattr(self._record, name)
+
+
+class _Recording:
+    """The view, recording every field, explicitness and raw value a rule asks for."""
+
+    FACTS = frozenset({"target", "model", "draft", "env", "compat"})
+
+    def __init__(self, view: Any) -> None:
+        self.__dict__["_view"] = view
+        self.__dict__["read"] = set()
+        self.__dict__["strays"] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        view = self.__dict__["_view"]
+        if name in FIELDS:
+            self.read.add(name)
+        elif name == "record":
+            return _EnvOnly(view.record, self.strays)
+        elif name not in self.FACTS:
+            self.strays.add(name)
+        return getattr(view, name)
+
+    def __getitem__(self, name: str) -> Any:
+        self.read.add(name)
+        return self.__dict__["_view"][name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        self.read.add(name)
+        return self.__dict__["_view"].get(name, default)
+
+    def explicit(self, name: str) -> bool:
+        self.read.add(name)
+        return self.__dict__["_view"].explicit(name)
+
+    def raw(self, name: str) -> Any:
+        self.read.add(name)
+        return self.__dict__["_view"].raw(name)
+
+
+def test_read_sets_cover_every_read():
+    unlisted: dict[str, set[str]] = {}
+    strays: dict[str, set[str]] = {}
+    for n, compat in enumerate(COMPATS):
+        rules = []
+        for spec in get_ruleset(compat).rules():
+            def recorded(view: Any, spec: Any = spec,
+                         can_read: frozenset[str] = spec.reads | _mentioned(spec.func)) -> Any:
+                proxy = _Recording(view)
+                out = spec.func(proxy)
+                if not proxy.read <= can_read:
+                    unlisted.setdefault(spec.name, set()).update(proxy.read - can_read)
+                if proxy.strays:
+                    strays.setdefault(spec.name, set()).update(proxy.strays)
+                return out
+            rules.append(spec.replace(func=recorded))
+        for point in _points(20 + n, 1500, 700):
+            try:
+                raw = build_raw((), point.as_dict(), point.model)
+                record = build_record(raw, get_target(point.gpu), compat=compat)
+                run(record, rules, skip=False)
+            except LaunchplanError:
+                pass
+    assert not unlisted, f"rules read fields their read sets miss: {unlisted}"
+    assert not strays, f"rules reach past fields and facts: {strays}"
+
+
+# --- incremental resolution == resolution from scratch ------------------------------------------
+
+
+def test_incremental_resolution_changes_nothing():
+    for n, compat in enumerate(COMPATS):
+        points = _points(40 + n, SPACE_POINTS, EXTRA_POINTS)
+        rng = random.Random(n)
+        orders = [in_order(points)]
+        if compat == "default":  # and once in random order: neighbours that differ a lot
+            orders.append(rng.sample(points, len(points)))
+        for order in orders:
+            fresh = point_resolver(compat, incremental=False)
+            incremental = point_resolver(compat)
+            for point in order:
+                assert _outcome(incremental, point) == _outcome(fresh, point), point
+
+
+def test_incremental_pinned_plans_change_nothing():
+    """``check``'s second lane: each point's own plan pinned, resolved again."""
+    from launchplan.checks.idempotence import pinned_fields
+
+    fresh = point_resolver("default", incremental=False)
+    incremental = point_resolver("default")
+    for point in in_order(_points(60, 1500, 500)):
+        try:
+            first = fresh(point)
+        except LaunchplanError:
+            continue
+        pinned = pinned_fields(first)
+        incremental(point)  # the first lane moves on, as in check
+        assert _outcome(incremental, point, pinned) == _outcome(fresh, point, pinned), point
+
+
+def test_preflight_memo_changes_no_verdict():
+    resolve = point_resolver("default", incremental=False)
+    memo: dict[Any, Any] = {}
+    points = _points(80, 1500, 500)
+    for point in in_order(points) + points[:1000]:
+        try:
+            result = resolve(point)
+        except LaunchplanError:
+            continue
+        fresh = preflight(result, memo=None).to_dict()
+        assert preflight(result, memo=memo).to_dict() == fresh, point
+
+
+def test_check_reports_the_same_incrementally(monkeypatch):
+    import launchplan.checks.runner as runner
+
+    points = in_order(_points(90, 1000, 200))
+    incremental = check_points(points, "default").to_dict()
+    plain = runner.point_resolver
+    monkeypatch.setattr(runner, "point_resolver",
+                        lambda compat, incremental=True: plain(compat, incremental=False))
+    monkeypatch.setattr(runner, "preflight",
+                        lambda result, requirements=None, memo=None: preflight(result, memo=None))
+    assert check_points(points, "default").to_dict() == incremental
