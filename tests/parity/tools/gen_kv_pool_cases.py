@@ -34,10 +34,20 @@ GPUS = {"gb200": 4, "rtx5090": 1}  # others have 8
 DRAFT_ARCHS = ("LlamaForCausalLMEagle", "LlamaForCausalLMEagle3")
 
 
+#: Bundled models the recording harness cannot size, and why (their sizing is still written
+#: from SGLang's code, but no recording backs it).
+NOT_RECORDABLE = {
+    "gemma-3-27b": "SGLang's Gemma-3 multimodal wrapper asks the loaded model for its "
+                   "language_model, which the harness's stand-in for the loaded model lacks",
+}
+
+
 def _configs() -> dict[str, dict]:
     out = {}
     for folder, prefix in ((BUNDLED, ""), (os.path.join(ROOT, FIXTURES), FIXTURES + "/")):
         for name in sorted(os.listdir(folder)):
+            if name in NOT_RECORDABLE:
+                continue
             path = os.path.join(folder, name, "config.json")
             if os.path.isfile(path):
                 with open(path) as f:
