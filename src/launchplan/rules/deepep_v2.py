@@ -13,8 +13,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.errors import InputError
-from launchplan.rules.moe import decode_graph_tokens, prefill_buffer_tokens
+from launchplan.rules.moe import decode_graph_tokens, env_int, prefill_buffer_tokens
 
 # Architectures registered for DeepEP v2 in SGLang 0.5.23 (configs/moe_model_registry.py);
 # only the first architecture counts. None registers its own prefill sizing.
@@ -106,10 +105,4 @@ def deepep_v2_token_budget(v: View) -> Refuse | None:
 
 
 def _capacity(v: View) -> int:
-    raw = v.record.env.get(CAPACITY_ENV)
-    if raw is None:
-        return DEFAULT_CAPACITY
-    try:
-        return int(raw)
-    except ValueError:
-        raise InputError(CAPACITY_ENV, "an integer", raw) from None
+    return env_int(v, CAPACITY_ENV, DEFAULT_CAPACITY)

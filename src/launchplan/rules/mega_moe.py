@@ -12,8 +12,8 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.errors import InputError
 from launchplan.rules.graph_config import DECODE
+from launchplan.rules.moe import env_int
 
 
 @rule(
@@ -105,7 +105,7 @@ def megamoe_token_budget(v: View) -> Refuse | None:
     if v.moe_a2a_backend != "megamoe" or v.encoder_only or v.target.is_hip \
             or not _needs_budget(v):
         return None
-    capacity = _env_int(v, TOKENS_ENV, DEFAULT_TOKENS)
+    capacity = env_int(v, TOKENS_ENV, DEFAULT_TOKENS)
     label = v.model.arch0
     attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
     if v.disaggregation_mode != "prefill":
@@ -143,14 +143,6 @@ def megamoe_token_budget(v: View) -> Refuse | None:
     return None
 
 
-def _env_int(v: View, name: str, default: int) -> int:
-    raw = v.record.env.get(name)
-    if raw is None:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise InputError(name, "an integer", raw) from None
 
 
 # Architectures FlashInfer MegaMoE is validated for (SGLang 0.5.23, any of the config's).

@@ -359,7 +359,7 @@ def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
     a2a, mode = v.moe_a2a_backend, v.deepep_mode
     budgeted = (v.chunked_prefill_size or 0) > 0 and v.disaggregation_mode != "decode"
     if a2a == "mori":
-        if budgeted and v.chunked_prefill_size > _env_int(v, _MORI_ENV, 4096):
+        if budgeted and v.chunked_prefill_size > env_int(v, _MORI_ENV, 4096):
             return Refuse(f"MoRI EP dispatches a {v.chunked_prefill_size}-token chunk per "
                           f"rank, above {_MORI_ENV}; raise it or lower --chunked-prefill-size")
         if mode == "auto":
@@ -375,7 +375,7 @@ def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
         return Refuse("moe_a2a_backend pplx runs with the deep_gemm MoE runner only")
     if budgeted:
         tokens = max(v.chunked_prefill_size, v.cuda_graph_max_bs_decode or 0)
-        if tokens > _env_int(v, _PPLX_ENV, 128):
+        if tokens > env_int(v, _PPLX_ENV, 128):
             return Refuse(f"pplx EP dispatches up to {tokens} tokens per rank, above "
                           f"{_PPLX_ENV}; raise it or lower --chunked-prefill-size")
     out: dict[str, str] = {}
@@ -391,7 +391,9 @@ _MORI_ENV = "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 _PPLX_ENV = "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 
 
-def _env_int(v: View, name: str, default: int) -> int:
+def env_int(v: View, name: str, default: int) -> int:
+    """An integer environment variable the plan assumes (``--env``), else ``default``; a
+    value that is not an integer is bad input naming the variable."""
     raw = v.record.env.get(name)
     if raw is None:
         return default
@@ -459,7 +461,7 @@ def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
     requests, per_request = decode_graph_tokens(v)
     required = max(tokens, requests * per_request)
     raw = v.record.env.get(_FLASHINFER_A2A_ENV)
-    capacity = _env_int(v, _FLASHINFER_A2A_ENV, 0) if raw is not None else max(buffer, 4096)
+    capacity = env_int(v, _FLASHINFER_A2A_ENV, 0) if raw is not None else max(buffer, 4096)
     if required > capacity:
         return Refuse(f"FlashInfer MoE A2A needs {required} tokens per rank, above its "
                       f"workspace of {capacity}; set {_FLASHINFER_A2A_ENV} or lower "
