@@ -46,8 +46,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "fidelity": 149, "coverage": 61, "families": 44, "release": 27}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 91,
-    ("release", "0.5.22"): 31,
-    ("public", "0.5.21"): 220, ("release", "0.5.21"): 31,
+    ("random", "0.5.22"): 50, ("release", "0.5.22"): 31,
+    ("public", "0.5.21"): 220, ("own", "0.5.21"): 330, ("release", "0.5.21"): 31,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
@@ -63,6 +63,15 @@ HARNESS_ERRORS = ("ModuleNotFoundError", "ImportError")
 KNOWN_DIVERGENCES: dict[str, frozenset[str]] = {
     "0.5.21": frozenset({"dp_size", "enable_dp_attention"}),
 }
+
+
+# Whole cases launchplan knowingly answers otherwise: 0.5.21 still runs the tc_piecewise
+# graph backend (removed in 0.5.22); launchplan does not model it and refuses it. The test
+# requires these to keep failing the same way, so a fix shows up.
+KNOWN_CASE_DIVERGENCES: frozenset[tuple[str, str]] = frozenset({
+    ("0.5.21", "own/cudagraph/llama-3.1-8b/h100/json-tc_piecewise"),
+    ("0.5.21", "own/cudagraph/llama-3.1-8b/h100/flag-tc_piecewise"),
+})
 
 
 def results_path(suite: str, compat: str) -> Path:

@@ -22,6 +22,7 @@ from tests.parity.oracle_cases import (
     AGREEMENT,
     COMPATS,
     EXPECTED_CASES,
+    KNOWN_CASE_DIVERGENCES,
     KNOWN_DIVERGENCES,
     SUITES,
     load,
@@ -47,9 +48,14 @@ def test_every_suite_loads_all_its_cases(suite, compat):
 def test_case_agrees_with_sglang(case, compat):
     kind, got, sources = run_case_with_sources(case, compat)
     expected = case.expected
+    if (compat, case.name) in KNOWN_CASE_DIVERGENCES:
+        assert expected["ok"] and kind != "ok" and "tc_piecewise" in str(got), (kind, got)
+        return
     if not expected["ok"]:
         error = expected["error"] or ""
-        parser_error = "argparse" in error
+        # argparse errors, and a keyword that is no field of the release (SGLang's record
+        # raises TypeError on construction), are bad input
+        parser_error = "argparse" in error or "Unexpected keyword argument" in error
         wanted = "bad-input" if parser_error else "refused"
         assert kind == wanted, f"SGLang: {error[:200]}; launchplan: {kind} {got}"
         if kind == "refused" and compat in CURRENT:
