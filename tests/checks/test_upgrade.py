@@ -30,3 +30,24 @@ def test_the_command_lists_groups_and_rejects_unknown_releases(capsys):
     assert data["groups"][0]["example"]["argv"]
     code = main(["check", "--upgrade", "0.4.0:0.5.23", "--sample", "3"])
     assert code == 2 and "0.4.0" in capsys.readouterr()[1]
+
+
+def test_compat_is_an_axis_of_sweep_and_check(capsys):
+    code = main(["sweep", "--gpu", "b200", "--model-path", "llama-3.1-8b", "--axis",
+                 "compat=0.5.23,default", "--axis", "attention_backend=fa4", "--axis",
+                 "cuda_graph_backend_prefill=full", "--format", "json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and data["points"] == 2 and len(data["distinct"]) == 2
+    pages = {g["points"][0]["compat"]: g["config"]["page_size"] for g in data["distinct"]}
+    assert pages == {"0.5.23": 128, "default": 1}
+    main(["check", "--gpu", "b200", "--model-path", "llama-3.1-8b", "--axis",
+          "compat=0.5.23,default", "--axis", "attention_backend=fa4", "--axis",
+          "cuda_graph_backend_prefill=full", "--axis", "page_size=unset", "--axis",
+          "kv_cache_dtype=unset", "--axis", "tp_size=unset", "--axis",
+          "speculative_algorithm=unset", "--format", "json", "--jobs", "1"])
+    report = json.loads(capsys.readouterr()[0])
+    c1 = [p for p in report["problems"] if p["requirement"] == "full-prefill-graph-fa-page-1"]
+    assert report["points"] == 4 and {p["example"]["compat"] for p in c1} == {"0.5.23"}
+    code = main(["sweep", "--gpu", "b200", "--model-path", "llama-3.1-8b", "--axis",
+                 "compat=0.4.0,0.5.23"])
+    assert code == 2 and "--compat" in capsys.readouterr()[1]

@@ -55,7 +55,8 @@ class ProblemClass:
         return {"kind": self.kind, "requirement": self.requirement, "verified": self.verified,
                 "sources": list(self.sources), "count": self.count,
                 "example": {"gpu": self.example.gpu, "model": self.example.model,
-                            "argv": self.example.argv()},
+                            "argv": self.example.argv(),
+                            **({"compat": self.example.compat} if self.example.compat else {})},
                 "detail": self.detail}
 
 
@@ -136,21 +137,27 @@ def point_resolver(compat: str, *, incremental: bool = True
     from launchplan.planner import build_raw, build_record
     from launchplan.rulesets import get_ruleset
 
-    rules = get_ruleset(compat).rules()
     targets: dict[str, Any] = {}
-    # two lanes: points follow points, pinned plans follow pinned plans (each differs
-    # little from the one before it; a point and its own pinned plan differ a lot)
-    lanes: tuple[dict[Any, Any], dict[Any, Any]] | None = ({}, {}) if incremental else None
+    # per rule set: its rules and two lanes: points follow points, pinned plans follow
+    # pinned plans (each differs little from the one before it; a point and its own pinned
+    # plan differ a lot). A point may name its own rule set (the ``compat`` axis).
+    per_compat: dict[str, tuple[Any, tuple[dict[Any, Any], dict[Any, Any]] | None]] = {}
 
     def resolve(point: Point, fields: dict[str, Any] | None = None, *,
                 fresh: bool = False):
+        chosen = point.compat or compat
+        entry = per_compat.get(chosen)
+        if entry is None:
+            entry = per_compat[chosen] = (get_ruleset(chosen).rules(),
+                                          ({}, {}) if incremental else None)
+        rules, lanes = entry
         target = targets.get(point.gpu)
         if target is None:
             target = targets[point.gpu] = get_target(point.gpu)
         raw = build_raw((), fields if fields is not None else point.as_dict(), point.model,
-                        compat=compat)
+                        compat=chosen)
         memo = None if fresh or lanes is None else lanes[fields is not None]
-        return run(build_record(raw, target, compat=compat), rules, memo=memo)
+        return run(build_record(raw, target, compat=chosen), rules, memo=memo)
 
     return resolve
 

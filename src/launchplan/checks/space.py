@@ -25,6 +25,7 @@ class Point:
     gpu: str
     model: str
     fields: tuple[tuple[str, Any], ...]
+    compat: str | None = None  # a rule set of its own (the ``compat`` axis), else the command's
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.fields)
@@ -101,6 +102,7 @@ class Space:
     models: Sequence[str]
     axes: Sequence[tuple[str, tuple[Any, ...]]] = ()
     replace_defaults: bool = False
+    compats: Sequence[str | None] = (None,)  # the ``compat`` axis: rule sets to resolve under
 
     def _model_axes(self, model_name: str) -> list[tuple[tuple[str, Any], ...]]:
         """The per-model cartesian factors, each a tuple of alternatives of field sets."""
@@ -132,17 +134,18 @@ class Space:
             n = 1
             for alts in self._model_axes(model):
                 n *= len(alts)
-            total += n * len(self.gpus)
+            total += n * len(self.gpus) * len(self.compats)
         return total
 
     def __iter__(self) -> Iterator[Point]:
         for gpu in self.gpus:
             for model in self.models:
-                for combo in itertools.product(*self._model_axes(model)):
-                    merged: dict[str, Any] = {}
-                    for part in combo:
-                        merged.update(part)
-                    yield Point(gpu, model, tuple(merged.items()))
+                for compat in self.compats:
+                    for combo in itertools.product(*self._model_axes(model)):
+                        merged: dict[str, Any] = {}
+                        for part in combo:
+                            merged.update(part)
+                        yield Point(gpu, model, tuple(merged.items()), compat)
 
     def sample(self, n: int, seed: int) -> list[Point]:
         """``n`` distinct points drawn uniformly (all of them if the space is smaller).
@@ -156,8 +159,9 @@ class Space:
         blocks = self._blocks()
         return [self._point_at(i, blocks) for i in random.Random(seed).sample(range(total), n)]
 
-    def _blocks(self) -> list[tuple[str, str, list[tuple[dict[str, Any], ...]], int]]:
-        """(gpu, model, factors, size) per block, in enumeration order."""
+    def _blocks(self) -> list[tuple[str, str, str | None, list[tuple[dict[str, Any], ...]],
+                                     int]]:
+        """(gpu, model, compat, factors, size) per block, in enumeration order."""
         per_model = {}
         for model in self.models:
             factors = self._model_axes(model)
@@ -165,10 +169,11 @@ class Space:
             for alts in factors:
                 size *= len(alts)
             per_model[model] = (factors, size)
-        return [(gpu, model, *per_model[model]) for gpu in self.gpus for model in self.models]
+        return [(gpu, model, compat, *per_model[model]) for gpu in self.gpus
+                for model in self.models for compat in self.compats]
 
     def _point_at(self, index: int, blocks: list) -> Point:
-        for gpu, model, factors, size in blocks:
+        for gpu, model, compat, factors, size in blocks:
             if index >= size:
                 index -= size
                 continue
@@ -179,7 +184,7 @@ class Space:
                 picks.append(alts[pick])
             for part in reversed(picks):
                 merged.update(part)
-            return Point(gpu, model, tuple(merged.items()))
+            return Point(gpu, model, tuple(merged.items()), compat)
         raise IndexError("point index out of range")
 
 
@@ -195,6 +200,13 @@ def parse_axis(text: str) -> tuple[str, tuple[Any, ...]]:
         raise InputError("--axis", "FIELD=v1,v2,...", text)
     if name in ("gpu", "model", "model_path"):
         return ("gpu" if name == "gpu" else "model"), tuple(v.strip() for v in values.split(","))
+    if name == "compat":
+        from launchplan.rulesets import get_ruleset
+
+        chosen = tuple(v.strip() for v in values.split(","))
+        for value in chosen:
+            get_ruleset(value)  # an unknown rule set is bad input naming --compat
+        return "compat", chosen
     if name not in FIELDS:
         import difflib
 

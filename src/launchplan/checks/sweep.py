@@ -55,6 +55,8 @@ def axis_values(point: Point, axes: Sequence[str]) -> dict[str, Any]:
     for axis in axes:
         if axis == "gpu":
             out["gpu"] = point.gpu
+        elif axis == "compat":
+            out["compat"] = point.compat
         elif axis == "model":
             out["model"] = point.model
         else:

@@ -144,6 +144,7 @@ def build_space(argv: list[str], allowed: frozenset[str]):
     opts = split.options
     gpus = [get_target(g).name for g in _many(opts.get("gpu"))] or list(CATALOG)
     models = _many(opts.get("model_path"))
+    compats: list[str | None] = [None]
     axes = []
     for text in opts.get("axis") or []:
         name, values = parse_axis(text)
@@ -151,11 +152,13 @@ def build_space(argv: list[str], allowed: frozenset[str]):
             gpus = [get_target(v).name for v in values]
         elif name == "model":
             models = list(values)
+        elif name == "compat":
+            compats = list(values)
         else:
             axes.append((name, values))
     for m in models:
         load_model(m)  # a missing model is bad input, before any work
-    return Space(gpus, models or default_models(), axes), opts
+    return Space(gpus, models or default_models(), axes, compats=compats), opts
 
 
 def _model_alias(token: str) -> str:

@@ -17,7 +17,8 @@ Resolves the cartesian product of the axes and groups the points by the configur
 really run with, naming the rules that made points collapse; refused points are grouped by
 reason, and points that resolve but will not start (preflight) are kept out of the
 configurations and grouped by their first problem. Every point carries its verdict.
-`gpu` and `model` can be axes too (--axis gpu=h100,b200).
+`gpu`, `model` and `compat` can be axes too (--axis gpu=h100,b200, --axis
+compat=0.5.22,0.5.23).
 """
 
 ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--model-path", "--model",
@@ -48,6 +49,8 @@ def main(argv: list[str]) -> int:
         axes.insert(0, "gpu")
     if len(space.models) > 1:
         axes.insert(1 if "gpu" in axes else 0, "model")
+    if len(space.compats) > 1 or space.compats[0] is not None:
+        axes.insert(0, "compat")
     points = list(space)
     columns = _columns(opts.get("columns"))
     report = run_sweep(points, axes, opts.get("compat") or "default",
