@@ -61,9 +61,13 @@ def _decided_by(result, field: str, rules: set[str]) -> bool:
     if result.source(field) in rules:
         return True
     head = field.partition(".")[0]
-    for declaration in result.chain(head):
-        if any(result.source(read) in rules for read in declaration.reads or ()):
+    earlier: dict[str, set[str]] = {}  # field -> the rules that declared it so far
+    for declaration in result.declarations:
+        if head in declaration.fields and any(
+                earlier.get(read, set()) & rules for read in declaration.reads or ()):
             return True
+        for name in declaration.fields:
+            earlier.setdefault(name, set()).add(declaration.source)
     return False
 
 
