@@ -111,6 +111,30 @@ def in_process() -> dict[str, tuple[float, float]]:
     return out
 
 
+def memory_overhead(*, remembered: bool) -> float:
+    """What the memory plan adds to a resolution (mean over the three inputs), as a share of
+    the resolution's own time. ``remembered``: the plan may come from its early cut-off memo
+    (``sweep``/``check`` points that differ in fields it does not read); else it is
+    computed afresh every time (a first ``resolve``)."""
+    from launchplan.input.cli import parse_argv
+    from launchplan.memory import plan as memory
+    from launchplan.planner import resolve
+
+    def planned(fields, gpu, model):
+        if not remembered:
+            memory._MEMO.clear()
+        return memory.memory_plan(resolve(fields=fields, gpu=gpu, model_path=model))
+
+    shares = []
+    for gpu, model, argv in INPUTS.values():
+        fields = parse_argv(argv).values
+        bare = median_rate(lambda f=fields, g=gpu, m=model: resolve(
+            fields=f, gpu=g, model_path=m))
+        with_plan = median_rate(lambda f=fields, g=gpu, m=model: planned(f, g, m))
+        shares.append(bare / with_plan - 1)
+    return statistics.mean(shares)
+
+
 def _points(points: int):
     from launchplan.checks.space import Space, default_models
     from launchplan.facts.targets import CATALOG
@@ -216,8 +240,14 @@ def main() -> None:
           f"(the three inputs), {same_points:,.0f}/s (the same sample, every point from "
           "scratch)")
 
+    fresh_plan = memory_overhead(remembered=False)
+    kept_plan = memory_overhead(remembered=True)
     print("\ngoals (same-run ratios)")
     goal("cold `resolve --format json` / bare python start", cold / bare, 3, at_most=True)
+    goal("memory plan's added time / a resolution's, plan remembered (sweep, check)",
+         kept_plan, 0.2, at_most=True)
+    goal("memory plan's added time / a resolution's, computed afresh (first resolve)",
+         fresh_plan, 0.2, at_most=True)
     if sglang:
         parse_ratio = statistics.mean((1 / by_argv) / sglang[label][0]
                                       for label, (_, by_argv) in rates.items())
