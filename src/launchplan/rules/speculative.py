@@ -628,13 +628,25 @@ def eagle_rejection_sampling_checks(v: View) -> Refuse | None:
     """
     if not _eagle(v) or not v.speculative_use_rejection_sampling:
         return None
+    found = _rejection_chain_refusal(v)
+    if found is not None:
+        return found
+    if v.enable_deterministic_inference and not str(v.device).startswith("cuda"):
+        return Refuse("deterministic rejection sampling needs a CUDA-compatible device")
+    return _rejection_threshold_refusal(v)
+
+
+def _rejection_chain_refusal(v: View) -> Refuse | None:
+    """A rejection-sampled draft must be an EAGLE/EAGLE3 chain of top-k 1."""
     if _algorithm(v) not in ("EAGLE", "EAGLE3"):
         return Refuse("--speculative-use-rejection-sampling works with EAGLE, EAGLE3 or NEXTN "
                       f"only, not {_algorithm(v)}")
     if v.speculative_eagle_topk != 1:
         return Refuse("--speculative-use-rejection-sampling needs --speculative-eagle-topk 1")
-    if v.enable_deterministic_inference and not str(v.device).startswith("cuda"):
-        return Refuse("deterministic rejection sampling needs a CUDA-compatible device")
+    return None
+
+
+def _rejection_threshold_refusal(v: View) -> Refuse | None:
     if (v.speculative_accept_threshold_single != 1.0
             or v.speculative_accept_threshold_acc != 1.0):
         return Refuse("--speculative-use-rejection-sampling ignores accept thresholds; drop "
@@ -660,15 +672,9 @@ def eagle_rejection_sampling_checks_0_5_22(v: View) -> Refuse | None:
     """
     if not _eagle(v) or not v.speculative_use_rejection_sampling:
         return None
-    if _algorithm(v) not in ("EAGLE", "EAGLE3"):
-        return Refuse("--speculative-use-rejection-sampling works with EAGLE, EAGLE3 or NEXTN "
-                      f"only, not {_algorithm(v)}")
-    if v.speculative_eagle_topk != 1:
-        return Refuse("--speculative-use-rejection-sampling needs --speculative-eagle-topk 1")
-    if (v.speculative_accept_threshold_single != 1.0
-            or v.speculative_accept_threshold_acc != 1.0):
-        return Refuse("--speculative-use-rejection-sampling ignores accept thresholds; drop "
-                      "--speculative-accept-threshold-single/-acc")
+    found = _rejection_chain_refusal(v) or _rejection_threshold_refusal(v)
+    if found is not None:
+        return found
     if v.enable_deterministic_inference:
         return Refuse("--speculative-use-rejection-sampling cannot run with "
                       "--enable-deterministic-inference in this SGLang release (its sampler "
