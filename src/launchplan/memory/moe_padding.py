@@ -6,8 +6,8 @@ than the checkpoint's share. The facts (``layers/moe/fused_moe_triton/layer.py``
 ``layers/quantization/mxfp4.py``):
 
 * every quantization but ModelOpt NVFP4 under the ``flashinfer_trtllm`` runner (or
-  ``flashinfer_trtllm_routed``, ``experimental_sgl_trtllm``): the per-GPU intermediate size up to a multiple
-  of 128;
+  ``flashinfer_trtllm_routed``, ``experimental_sgl_trtllm``): the per-GPU intermediate size
+  up to a multiple of 128;
 * mxfp4 under ``flashinfer_mxfp4``: the hidden size up to a multiple of 256 first; then on
   SM10x the intermediate slice and the hidden size up to multiples of 128, and on SM90/SM12x
   (CUTLASS kernels, which rebuild the buffers padded after loading) the same 128 rounding;
