@@ -86,3 +86,17 @@ def test_resolved_b200_launch_pads_and_hopper_does_not():
     assert h100.bytes_per_gpu == plan_weights(m, Parallel()).bytes_per_gpu
     assert b200.bytes_per_gpu == plan_weights(m, Parallel(),
                                               pad=ExpertPadding(256, 128)).bytes_per_gpu
+
+
+def test_trtllm_runner_pads_qwen3_235b_fp8_slices_at_tp8_on_b200():
+    result = resolve(["--tp-size", "8"], gpu="b200", model_path="qwen3-235b-a22b-fp8")
+    assert result.value("moe_runner_backend") == "flashinfer_trtllm"
+    m = load_model("qwen3-235b-a22b-fp8")
+    plain = plan_weights(m, Parallel(tp=8))
+    got = weights_per_gpu(result)
+    assert got.breakdown["experts"] == plan_weights(
+        m, Parallel(tp=8), pad=ExpertPadding(1, 128)).breakdown["experts"]
+    # 1536 / 8 = 192 intermediate rows per GPU become 256: a third more expert weight
+    ratio = got.breakdown["experts"] / plain.breakdown["experts"]
+    assert 1.30 < ratio < 1.36
+    assert got.breakdown["attention"] == plain.breakdown["attention"]
