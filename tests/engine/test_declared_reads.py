@@ -4,11 +4,13 @@
 ``engine.pipeline`` trust about a rule: a field a rule reads without declaring it is a field
 whose change the rule's metadata hides. Every rule is called through a recording view on
 every recorded parity case (the default rules; each older rule set for its own variants,
-on the cases recorded for it) and on a sample of ``check``'s default space, some points
-with random extra flags. The test fails for any field read outside ``reads=`` and any
-model, draft or target fact read outside ``facts=``; declarations never read on these
-points are reported (printed) as information only, as a rule may read them on paths no
-point reaches.
+on the cases recorded for it), on a sample of ``check``'s default space (some points with
+random extra flags) and on every architecture a rule names (a bundled config renamed to
+it), so model-specific rules run on their own models. The test fails for any field read
+outside ``reads=`` and any model, draft or target fact read outside ``facts=``, and when
+more than a tenth of the rules are never called; declarations never read on these points
+are reported (printed, ``pytest -s``) as information only, as a rule may read them on
+paths no point reaches.
 
 A fact is an attribute of ``view.model``, ``view.draft`` or ``view.target``; a method of
 the model facts counts as the fact it derives from (``METHOD_FACTS``). A bare presence
