@@ -70,7 +70,7 @@ _COMPATIBILITY = dict(
                           "moe_a2a_backend", "enable_multimodal", "language_model_only",
                           "model_impl", "enable_prefill_cp", "cp_strategy", "tp_size",
                           "dp_size", "ep_size", "attention_backend",
-                          "prefill_attention_backend"),
+                          "prefill_attention_backend", "decode_attention_backend"),
     writes=("cuda_graph_config",),
     facts=("model.uses_kda", "model.arch0", "model.architectures", "model.is_multimodal"),
 )

@@ -146,7 +146,7 @@ def deterministic_attention_backend(v: View) -> Declare | Refuse | None:
 @rule(
     phase=Phase.KERNEL,
     reads=_ON + ("attention_backend",),
-    facts=("model.arch0", "target.capability"),
+    facts=("model.arch0", "target.is_sm100", "target.is_sm110"),
     sglang="handle_deterministic_inference (absorbed-MLA backends)",
     triggers=_ON,
 )

@@ -469,7 +469,7 @@ def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
     phase=Phase.LATE,
     reads=("chunked_prefill_size",),
     writes=("chunked_prefill_size",),
-    facts=("model.is_multimodal", "model.mm_chunked_prefill_supported"),
+    facts=("model.is_multimodal", "model.mm_chunked_prefill_supported", "model.arch0"),
     sglang="handle_model_capability_adjustments (multimodal chunked prefill)",
     applies=lambda target, model: (model.is_multimodal and not model.mm_chunked_prefill_supported),
 )

@@ -39,7 +39,7 @@ def megamoe_runner_alias(v: View) -> Declare | None:
 @rule(
     phase=Phase.BOOTSTRAP,
     reads=("moe_a2a_backend", "enable_two_batch_overlap", "enable_single_batch_overlap"),
-    facts=("target.is_cuda", "target.is_sm90", "target.is_sm100", "target.is_hip"),
+    facts=("target.is_cuda", "target.is_sm90", "target.is_sm100", "target.is_hip", "target.sm"),
     sglang="check_mega_moe_compat (mega_moe_hook.py)",
     triggers={"moe_a2a_backend": ("megamoe",)},
 )

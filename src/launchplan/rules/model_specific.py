@@ -771,7 +771,7 @@ def _kimi_int4_recipe(model: Any) -> bool:
     phase=Phase.MODEL,
     reads=("quantization", "moe_a2a_backend", "moe_runner_backend", "fp8_gemm_runner_backend"),
     writes=("quantization", "moe_runner_backend", "fp8_gemm_runner_backend"),
-    facts=("model.arch0", "model.config", "target.is_sm100"),
+    facts=("model.arch0", "model.quantization_config", "target.is_sm100"),
     archs=DEEPSEEK_BRANCH,
     sglang="_deepseek_moe_quant_resolution",
 )
@@ -1133,7 +1133,7 @@ EXAONE_BACKENDS = ("fa3", "triton", "trtllm_mha")
 @rule(
     phase=Phase.MODEL,
     reads=("attention_backend",),
-    facts=("model.arch0", "model.config"),
+    facts=("model.arch0", "model.config", "model.model_type"),
     archs=exaone.ARCHS,
     sglang="handle_model_specific_adjustments (Exaone assert)",
 )

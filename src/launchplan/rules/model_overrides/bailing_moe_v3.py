@@ -22,7 +22,9 @@ ARCHS = frozenset({"BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGener
     reads=("moe_runner_backend", "device", "moe_a2a_backend", "quantization"),
     writes=("moe_runner_backend",),
     facts=("model.arch0", "model.quant_method", "model.config", "target.is_hip",
-           "target.is_sm90", "target.is_sm100", "target.is_sm120"),
+           "target.is_sm90", "target.is_sm100", "target.is_sm120",
+           "model.quant_config", "model.quantization_config", "target.gfx", "target.sm",
+           "target.vendor"),
     sglang="_bailing_moe_v3_overrides (model_overrides/bailing_moe_v3.py)",
 )
 def bailing_moe_v3_overrides(v: View) -> dict | None:

@@ -26,7 +26,7 @@ ARCHS = frozenset({"BeamForCausalLM"})
     reads=BACKEND_FIELDS + ("quantization", "moe_runner_backend", "moe_a2a_backend"),
     writes=("attention_backend", "moe_runner_backend"),
     facts=("model.arch0", "model.config", "target.is_sm90", "target.is_sm100",
-           "target.is_sm120"),
+           "target.is_sm120", "model.quantization_config"),
     sglang="_beam_overrides (model_overrides/beam.py)",
 )
 def beam_overrides(v: View) -> dict | None:

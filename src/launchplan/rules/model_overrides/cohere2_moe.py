@@ -32,7 +32,8 @@ def _nvfp4_pack_quantized(v: View) -> bool:
     archs=ARCHS,
     reads=("moe_runner_backend", "quantization"),
     writes=("moe_runner_backend",),
-    facts=("model.arch0", "model.quant_method", "model.config", "target.is_sm100"),
+    facts=("model.arch0", "model.quant_method", "model.config", "target.is_sm100",
+           "model.quant_config", "target.gfx", "target.sm", "target.vendor"),
     sglang="_cohere2_moe_runner_overrides (model_overrides/cohere2_moe.py)",
 )
 def cohere2_moe_runner_overrides(v: View) -> dict | None:

@@ -147,7 +147,8 @@ def _mla_prefill_cp(v: Any) -> dict[str, Any] | Refuse:
             "dsa_decode_backend", "dcp_replicate_q_proj", "moe_runner_backend",
             "fp8_gemm_runner_backend"),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.is_mla", "model.config",
-           "target.is_sm100", "target.is_hip", "target.is_cuda", "target.sm"),
+           "target.is_sm100", "target.is_hip", "target.is_cuda", "target.sm",
+           "model.quantization_config"),
     sglang="_deepseek_family_overrides (model_overrides/deepseek_v2.py)",
 )
 def deepseek_family_overrides(v: View) -> dict | Refuse | None:

@@ -39,7 +39,8 @@ def nvfp4_moe_meta(v: Any) -> bool:
             "page_size", "swa_full_tokens_ratio", "fp8_gemm_runner_backend",
             "moe_runner_backend"),
     facts=("model.arch0", "model.model_type", "model.config", "target.is_sm90",
-           "target.is_sm100", "target.is_sm120", "target.is_hip", "target.has_flashinfer"),
+           "target.is_sm100", "target.is_sm120", "target.is_hip", "target.has_flashinfer",
+           "model.quantization_config"),
     sglang="_deepseek_v4_overrides (model_overrides/deepseek_v4.py)",
 )
 def deepseek_v4_overrides(v: View) -> dict | None:

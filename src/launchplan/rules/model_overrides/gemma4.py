@@ -29,7 +29,8 @@ ARCHS = frozenset({
     archs=ARCHS,
     reads=BACKEND_FIELDS + ("moe_runner_backend", "quantization"),
     writes=("attention_backend", "quantization", "moe_runner_backend"),
-    facts=("model.arch0", "model.quant_method", "target.is_sm100"),
+    facts=("model.arch0", "model.quant_method", "target.is_sm100",
+           "model.quant_config", "target.gfx", "target.sm", "target.vendor"),
     sglang="_gemma4_overrides (model_overrides/gemma4.py)",
 )
 def gemma4_overrides(v: View) -> dict | None:

@@ -23,7 +23,7 @@ ARCHS = frozenset({"Glm4MoeForCausalLM"})
     archs=ARCHS,
     reads=("quantization", "moe_a2a_backend", "moe_runner_backend"),
     writes=("quantization", "moe_runner_backend", "enable_tf32_matmul"),
-    facts=("model.arch0", "model.config", "target.is_sm100"),
+    facts=("model.arch0", "model.quantization_config", "target.is_sm100"),
     sglang="_glm4_moe_overrides (model_overrides/glm4_moe.py)",
 )
 def glm4_moe_overrides(v: View) -> dict | None:

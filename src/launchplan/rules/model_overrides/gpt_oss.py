@@ -41,7 +41,7 @@ def gpt_oss_default_backend(v: Any) -> str:
     archs=ARCHS,
     reads=BACKEND_FIELDS + ("moe_runner_backend", "ep_size", "quantization"),
     writes=("attention_backend", "dtype", "moe_runner_backend"),
-    facts=("model.arch0", "model.config", "target.is_sm100", "target.is_sm90",
+    facts=("model.arch0", "model.quantization_config", "target.is_sm100", "target.is_sm90",
            "target.is_sm120", "target.is_hip"),
     sglang="_gpt_oss_overrides (model_overrides/gpt_oss.py)",
 )

@@ -25,7 +25,8 @@ ARCHS = frozenset({"MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"})
     archs=ARCHS,
     reads=BACKEND_FIELDS + ("speculative_algorithm", "moe_runner_backend", "moe_a2a_backend"),
     writes=("enable_multi_layer_eagle", "attention_backend", "moe_runner_backend"),
-    facts=("model.arch0", "model.config", "target.is_sm100", "target.is_sm90"),
+    facts=("model.arch0", "model.config", "target.is_sm100", "target.is_sm90",
+           "model.quantization_config"),
     sglang="_mimo_v2_overrides (model_overrides/mimo_v2.py)",
 )
 def mimo_v2_overrides(v: View) -> dict | None:

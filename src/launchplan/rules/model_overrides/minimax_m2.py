@@ -18,7 +18,8 @@ ARCHS = frozenset({"MiniMaxM2ForCausalLM"})
     archs=ARCHS,
     reads=("moe_runner_backend", "quantization"),
     writes=("enable_tf32_matmul", "moe_runner_backend"),
-    facts=("model.arch0", "model.quant_method", "target.is_sm100"),
+    facts=("model.arch0", "model.quant_method", "target.is_sm100",
+           "model.quant_config", "target.gfx", "target.sm", "target.vendor"),
     sglang="_minimax_m2_overrides (model_overrides/minimax_m2.py)",
 )
 def minimax_m2_overrides(v: View) -> dict | None:

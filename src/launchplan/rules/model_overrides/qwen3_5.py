@@ -51,7 +51,8 @@ def hybrid_sm100_choice(v: Any) -> dict[str, Any]:
     archs=ARCHS,
     reads=HYBRID_SM100_READS,
     writes=("attention_backend", "page_size"),
-    facts=("model.arch0", "model.is_mla", "model.has_asymmetric_kv", "target.is_sm100"),
+    facts=("model.arch0", "model.is_mla", "model.has_asymmetric_kv", "target.is_sm100",
+           "model.architectures", "target.is_sm90"),
     sglang="_qwen3_5_hybrid_overrides (model_overrides/qwen3_5.py)",
 )
 def qwen3_5_hybrid_overrides(v: View) -> dict | None:

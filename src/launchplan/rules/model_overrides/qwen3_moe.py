@@ -45,7 +45,7 @@ def _w4a16_experts(v: Any) -> bool:
     archs=ARCHS,
     reads=("quantization", "moe_runner_backend", "moe_a2a_backend"),
     writes=("quantization", "moe_runner_backend"),
-    facts=("model.arch0", "model.config", "target.is_sm100"),
+    facts=("model.arch0", "model.quantization_config", "target.is_sm100"),
     sglang="_qwen3_moe_family_overrides (model_overrides/qwen3_moe.py)",
 )
 def qwen3_moe_family_overrides(v: View) -> dict | Refuse | None:

@@ -56,10 +56,11 @@ def qsa_profile(v: Any) -> bool | str:
     reads=HYBRID_SM100_READS + (
         "disaggregation_mode", "disaggregation_transfer_backend", "pp_size",
         "enable_unified_memory", "ple_offload_embedding", "moe_dense_tp_size",
-        "qsa_indexer_dtype"),
+        "qsa_indexer_dtype", "dtype"),
     writes=("ple_offload_embedding", "moe_dense_tp_size", "attention_backend", "page_size"),
     facts=("model.arch0", "model.config", "model.dtype", "model.is_mla",
-           "model.has_asymmetric_kv", "target.is_cuda", "target.is_sm90", "target.is_sm100"),
+           "model.has_asymmetric_kv", "target.is_cuda", "target.is_sm90", "target.is_sm100",
+           "model.architectures"),
     sglang="_qwen4_exp_overrides (model_overrides/qwen4_exp.py)",
 )
 def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
