@@ -43,7 +43,7 @@ from launchplan.rules.model_specific import (
     prefill_decode_interval_default,
     sparse_head_overlap_disable,
 )
-from tests.rules.conftest import make_view
+from tests.rules.conftest import decide, make_view
 from tests.rules.model_configs import DSV4_KEYS, MLA_KEYS, facts_builder
 
 GRAPHS = {"cuda_graph_config": default_config(True)}
@@ -234,9 +234,10 @@ def test_dsa_context_parallel_checks(facts):
 
 def test_mla_prefill_cp_graph_disable(facts):
     m = facts("DeepseekV3ForCausalLM", "deepseek_v3", **MLA_KEYS)
-    out = mla_prefill_cp_graph_disable(view("h200", m, overlay=GRAPHS, enable_prefill_cp=True))
+    out = decide(mla_prefill_cp_graph_disable,
+                 view("h200", m, overlay=GRAPHS, enable_prefill_cp=True))
     assert out.fields["cuda_graph_config"]["prefill"]["backend"] == "disabled"
-    assert mla_prefill_cp_graph_disable(view("h200", dsa(facts), overlay=GRAPHS,
+    assert decide(mla_prefill_cp_graph_disable, view("h200", dsa(facts), overlay=GRAPHS,
                                              enable_prefill_cp=True)) is None
 
 
@@ -268,11 +269,12 @@ def test_glm_dsa_aiter_fusion_on_rocm(facts):
 def test_deepseek_spec_moe_on_rocm(facts):
     m = facts("DeepseekV3ForCausalLM", "deepseek_v3", **MLA_KEYS)
     given = dict(quantization="modelopt_fp4", speculative_algorithm="EAGLE")
-    assert deepseek_spec_moe_resolution(view("mi355x", m, **given)) == {
+    assert decide(deepseek_spec_moe_resolution, view("mi355x", m, **given)) == {
         "speculative_moe_runner_backend": "triton", "speculative_moe_a2a_backend": "none"}
     env = {"SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE": "1"}
-    assert isinstance(deepseek_spec_moe_resolution(view("mi355x", m, env=env, **given)), Refuse)
-    assert deepseek_spec_moe_resolution(view("b200", m, **given)) is None
+    assert isinstance(decide(deepseek_spec_moe_resolution,
+                             view("mi355x", m, env=env, **given)), Refuse)
+    assert decide(deepseek_spec_moe_resolution, view("b200", m, **given)) is None
 
 
 def test_deepseek_v41_features(facts):
@@ -330,10 +332,10 @@ def test_mimo_v2_fused_qkv_tp(facts):
 ])
 def test_backend_checks(facts, check, arch, bad, good, cfg):
     m = facts(arch, **cfg)
-    assert isinstance(check(view("h100", m, attention_backend=bad)), Refuse)
-    assert check(view("h100", m, attention_backend=good)) is None
+    assert isinstance(decide(check, view("h100", m, attention_backend=bad)), Refuse)
+    assert decide(check, view("h100", m, attention_backend=good)) is None
     other = facts("LlamaForCausalLM")
-    assert check(view("h100", other, attention_backend=bad)) is None
+    assert decide(check, view("h100", other, attention_backend=bad)) is None
 
 
 # --- the tail -------------------------------------------------------------------------------

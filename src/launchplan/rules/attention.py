@@ -162,10 +162,7 @@ def eager_backend_graph_disable(v: View) -> Declare | Refuse | None:
 )
 def whisper_radix_disable(v: View) -> dict | None:
     """Whisper pads encoder tokens, which breaks prefix caching: the radix cache goes off."""
-    if ("WhisperForConditionalGeneration" in v.model.architectures
-            and not v.disable_radix_cache):
-        return {"disable_radix_cache": True}
-    return None
+    return None if v.disable_radix_cache else {"disable_radix_cache": True}
 
 
 _MLA_CHECKS = dict(phase=Phase.ATTENTION, reads=BACKEND_FIELDS + ("kv_cache_dtype",),

@@ -222,8 +222,7 @@ def inkling_prefill_graph_default(v: View) -> dict | None:
     It is declared on the convenience flag, so the parse treats it as chosen (locked), and
     the legacy ``--disable-cuda-graph`` does not stop it (rules.md C10).
     """
-    if (v.model.arch0 not in INKLING_ARCHS or v.cuda_graph_backend_prefill is not None
-            or v.disable_prefill_cuda_graph):
+    if v.cuda_graph_backend_prefill is not None or v.disable_prefill_cuda_graph:
         return None
     return {"cuda_graph_backend_prefill": "full"}
 
@@ -238,6 +237,6 @@ def inkling_prefill_graph_default(v: View) -> dict | None:
 )
 def muse_glimmer_prefill_graph_max_bs(v: View) -> dict | None:
     """Muse Glimmer captures prefill graphs up to 512 tokens unless told otherwise."""
-    if v.model.arch0 not in MUSE_GLIMMER_ARCHS or v.cuda_graph_max_bs_prefill is not None:
+    if v.cuda_graph_max_bs_prefill is not None:
         return None
     return {"cuda_graph_max_bs_prefill": 512}

@@ -75,9 +75,7 @@ def amd_triton_kv_splits(v: View) -> dict | None:
 
     AMD GPUs have more compute units per device to fill during split-K decode.
     """
-    if v.target.is_hip:
-        return {"triton_attention_num_kv_splits": 16}
-    return None
+    return {"triton_attention_num_kv_splits": 16}
 
 
 @rule(
@@ -401,10 +399,7 @@ def hrm_text_capability(v: View) -> Declare | None:
     Only the Triton kernels honour its prefix-LM mask; the recurrent forward writes
     direction-dependent KV, so radix reuse, chunking and CUDA graphs all go off.
     """
-    model = v.model
-    if not (model.model_type == "hrm_text" or "HrmTextForCausalLM" in model.architectures):
-        return None
-    if not model.config.get("prefix_lm", True):
+    if not v.model.config.get("prefix_lm", True):
         return None
     return Declare({"attention_backend": "triton", "chunked_prefill_size": -1,
                     "disable_radix_cache": True, "disable_cuda_graph": True,
@@ -433,8 +428,6 @@ def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
     is enabled. A CUDA prefill graph becomes breakable with max_bs at least
     max(context length, 16384) unless locked; elsewhere it is disabled.
     """
-    if not v.model.is_embedding_gemma:
-        return None
     out: dict[str, Any] = {"is_embedding": True, "disable_radix_cache": True,
                            "chunked_prefill_size": -1, "enable_tokenizer_batch_encode": True}
     target = v.target
@@ -478,11 +471,8 @@ def multimodal_chunking_capability(v: View) -> Declare | None:
 
     Grok-1 vision/audio, LLaVA-Llama, Mllama, MossVL and CLIP.
     """
-    model = v.model
-    if model.is_multimodal and not model.mm_chunked_prefill_supported:
-        return Declare({"chunked_prefill_size": -1},
-                       f"chunked prefill disabled: {model.arch0} does not support it")
-    return None
+    return Declare({"chunked_prefill_size": -1},
+                   f"chunked prefill disabled: {v.model.arch0} does not support it")
 
 
 # --- P38 -------------------------------------------------------------------------------------

@@ -343,7 +343,7 @@ def kimi_linear_attn_defaults(v: View) -> dict | None:
     Its packed decode kernel is faster than the recurrent one on these shapes, and state
     replay needs triton.
     """
-    if (arch0(v) in KIMI_HYBRID_ARCHS and v.linear_attn_decode_backend is None
+    if (v.linear_attn_decode_backend is None
             and v.mamba_ssm_dtype == "bfloat16" and v.target.is_sm100):
         return {"linear_attn_decode_backend": "triton"}
     return None
@@ -361,7 +361,7 @@ def kimi_linear_attn_defaults(v: View) -> dict | None:
 def kimi_spec_backend_defaults(v: View) -> dict | None:
     """Kimi hybrids verify drafts with the fused CuTeDSL KDA kernel; DSPARK drafts on SM10x
     use trtllm_mha (the draft is dense MQA and trtllm_mha plans without a host sync)."""
-    if arch0(v) not in KIMI_HYBRID_ARCHS or v.speculative_algorithm is None:
+    if v.speculative_algorithm is None:
         return None
     out: dict[str, Any] = {}
     if v.linear_attn_verify_backend is None:
@@ -382,7 +382,7 @@ def kimi_spec_backend_defaults(v: View) -> dict | None:
 )
 def glm5_next_spec_backend_defaults(v: View) -> dict | None:
     """GLM-5-Next verifies speculative drafts with the CuTeDSL kernel on SM10x."""
-    if (arch0(v) == "Glm5NextForConditionalGeneration" and v.speculative_algorithm is not None
+    if (v.speculative_algorithm is not None
             and v.linear_attn_verify_backend is None and v.target.is_sm100):
         return {"linear_attn_verify_backend": "nv_cutedsl"}
     return None
@@ -451,8 +451,6 @@ def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
     hardware and feature limits. Unset ``max_running_requests`` is 256, before speculation
     would pick 48. Only EAGLE (top-k 1) and DSPARK speculate.
     """
-    if arch0(v) != DSV4_ARCH:
-        return None
     out: dict[str, Any] = {}
     kv = v.kv_cache_dtype
     if kv == "auto":
@@ -488,8 +486,9 @@ def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
 DEEPSEEK_BRANCH = DEEPSEEK_FAMILY - {"LongcatFlashForCausalLMNextN"}
 
 
-def _dsa(v: Any) -> bool:
-    return arch0(v) in DEEPSEEK_BRANCH and v.model.is_deepseek_dsa
+def _dsa_model(target: Any, model: Any) -> bool:
+    """The DSA rules' promise (with ``archs=DEEPSEEK_BRANCH``): a sparse-attention model."""
+    return model.is_deepseek_dsa
 
 
 @rule(
@@ -497,6 +496,7 @@ def _dsa(v: Any) -> bool:
     reads=("enable_two_batch_overlap",),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.config"),
     archs=DEEPSEEK_BRANCH,
+    applies=_dsa_model,
     triggers=("enable_two_batch_overlap",),
     sglang="_validate_dsa_tbo_index_sharing (model_hook.py)",
 )
@@ -506,7 +506,7 @@ def dsa_two_batch_overlap_check(v: View) -> Refuse | None:
     Its op path does not carry top-k indices from layer to layer, so shared layers would
     attend without them.
     """
-    if not _dsa(v) or not v.enable_two_batch_overlap:
+    if not v.enable_two_batch_overlap:
         return None
     cfg = config(v)
     freq = cfg.get("index_topk_freq", 1) or 1
@@ -545,6 +545,7 @@ def supports_prefill_cp_bcg(v: Any) -> bool:
     writes=("cuda_graph_config",),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.architectures"),
     archs=DEEPSEEK_BRANCH,
+    applies=_dsa_model,
     triggers=("enable_prefill_cp",),
     sglang="handle_model_specific_adjustments (DSA prefill CP graph disable)",
 )
@@ -553,7 +554,7 @@ def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
 
     The lock on an explicit prefill backend is ignored (rules.md §5.3).
     """
-    if not _dsa(v) or not v.enable_prefill_cp:
+    if not v.enable_prefill_cp:
         return None
     config_ = v.cuda_graph_config
     if config_[PREFILL]["backend"] == "breakable" and supports_prefill_cp_bcg(v):
@@ -572,7 +573,7 @@ def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
     facts=("model.arch0", "model.is_deepseek_dsa", "model.learnable_sink", "target.capability"),
     archs=DEEPSEEK_BRANCH,
     sglang="_dsa_kv_cache_dtype_default",
-    applies=lambda target, model: model.arch0 in DEEPSEEK_BRANCH and model.is_deepseek_dsa,
+    applies=_dsa_model,
 )
 def dsa_kv_cache_dtype_default(v: View) -> Declare | Refuse | None:
     """DSA KV cache: ``auto`` is fp8_e4m3 on SM10x and newer, else bfloat16.
@@ -580,8 +581,6 @@ def dsa_kv_cache_dtype_default(v: View) -> Declare | Refuse | None:
     The sparse FP8 kernels are Blackwell's; learnable attention sinks need bf16; ``bf16``
     is spelled ``bfloat16``; only bfloat16 and fp8_e4m3 exist for DSA.
     """
-    if not _dsa(v):
-        return None
     kv = v.kv_cache_dtype
     sinks = v.model.learnable_sink
     if sinks and kv not in ("auto", "bf16", "bfloat16"):
@@ -628,7 +627,7 @@ def _dsa_backend_problem(v: Any, kv: str, prefill: str | None,
            "target.is_hip"),
     archs=DEEPSEEK_BRANCH,
     sglang="_dsa_split_backend_resolution",
-    applies=lambda target, model: model.arch0 in DEEPSEEK_BRANCH and model.is_deepseek_dsa,
+    applies=_dsa_model,
 )
 def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
     """DSA's prefill/decode kernels, filled where unset, from the KV dtype and the GPU.
@@ -639,8 +638,6 @@ def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
     flashmla_sparse prefill, trtllm (SM10x+) or fa3 decode. triton is ROCm-only; TileLang
     FP8 needs tilelang on both sides, no decode CP, SM89+.
     """
-    if not _dsa(v):
-        return None
     t = v.target
     major = t.capability[0]
     kv = v.kv_cache_dtype
@@ -693,6 +690,7 @@ def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
            "cp_strategy", "disaggregation_transfer_backend", "pp_size"),
     facts=("model.arch0", "model.is_deepseek_dsa"),
     archs=DEEPSEEK_BRANCH,
+    applies=_dsa_model,
     triggers=("enable_prefill_cp", "enable_dsa_cache_layer_split"),
     sglang="handle_model_specific_adjustments (DSA context-parallel checks)",
 )
@@ -703,8 +701,6 @@ def dsa_context_parallel_checks(v: View) -> Refuse | None:
     ``--enable-prefill-cp --cp-strategy interleave``, the Mooncake transfer backend and no
     pipeline parallelism.
     """
-    if not _dsa(v):
-        return None
     mode = v.disaggregation_mode
     if v.enable_prefill_cp and mode == "decode":
         return Refuse("prefill context parallelism is for prefill servers; remove "
@@ -733,13 +729,13 @@ def dsa_context_parallel_checks(v: View) -> Refuse | None:
     writes=("cuda_graph_config",),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.is_mla"),
     archs=DEEPSEEK_BRANCH,
+    applies=lambda target, model: model.is_mla and not model.is_deepseek_dsa,
     triggers=("enable_prefill_cp",),
     sglang="handle_model_specific_adjustments (MLA prefill CP graph disable)",
 )
 def mla_prefill_cp_graph_disable(v: View) -> Declare | None:
     """Non-DSA DeepSeek MLA with prefill CP runs prefill eagerly (lock ignored)."""
-    if (arch0(v) not in DEEPSEEK_BRANCH or v.model.is_deepseek_dsa
-            or not v.enable_prefill_cp or not v.model.is_mla):
+    if not v.enable_prefill_cp:
         return None
     config_ = v.cuda_graph_config
     if config_[PREFILL]["backend"] == "disabled":
@@ -786,7 +782,7 @@ def deepseek_moe_quant_resolution(v: View) -> Declare | None:
     has no FP8 expert weights (launchplan reads no weight headers), so it stays bf16.
     """
     arch = arch0(v)
-    if arch not in DEEPSEEK_BRANCH or not v.target.is_sm100:
+    if not v.target.is_sm100:
         return None
     out: dict[str, Any] = {}
     method = checkpoint_quant_method(v)
@@ -821,7 +817,7 @@ def deepseek_moe_quant_resolution(v: View) -> Declare | None:
 )
 def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
     """GLM-5 DSA on one ROCm node without attention DP fuses aiter all-reduce for decode."""
-    if (arch0(v) == "GlmMoeDsaForCausalLM" and v.target.is_hip and not attn_dp_enabled(v)
+    if (v.target.is_hip and not attn_dp_enabled(v)
             and v.nnodes == 1):
         return {"enable_aiter_allreduce_fusion": True,
                 "disable_aiter_allreduce_fusion_in_prefill": True}
@@ -836,7 +832,7 @@ def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
     facts=("model.arch0", "target.is_hip"),
     archs=DEEPSEEK_BRANCH,
     sglang="_deepseek_spec_moe_resolution",
-    applies=lambda target, model: model.arch0 in DEEPSEEK_BRANCH and target.is_hip,
+    applies=lambda target, model: target.is_hip,
 )
 def deepseek_spec_moe_resolution(v: View) -> dict | Refuse | None:
     """ROCm DeepSeek FP4 checkpoints draft their bf16 NextN layer on triton MoE.
@@ -844,8 +840,6 @@ def deepseek_spec_moe_resolution(v: View) -> dict | Refuse | None:
     With ``SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE`` the draft uses deep_gemm over DeepEP, which
     needs expert parallelism.
     """
-    if arch0(v) not in DEEPSEEK_BRANCH or not v.target.is_hip:
-        return None
     if not (v.quantization == "modelopt_fp4" and v.speculative_algorithm == "EAGLE"
             and (v.speculative_moe_runner_backend is None
                  or v.speculative_moe_a2a_backend is None)):
@@ -944,8 +938,6 @@ def deepseek_v41_features(v: View) -> dict | Refuse | None:
     prefill graphs. Unless set, decoder SWA bounded replay is on for CUDA/ROCm without CP,
     hidden-state return or the features it cannot combine with.
     """
-    if arch0(v) != DSV4_ARCH:
-        return None
     if v.model.model_type != "deepseek_v41":
         if v.enable_encoder_swa_bounded_replay:
             return Refuse("--enable-encoder-swa-bounded-replay needs DeepSeek-V4.1")
@@ -988,7 +980,7 @@ def deepseek_v4_context_parallel(v: View) -> dict | Refuse | None:
     and only the none/deepep/megamoe/mori A2A backends work. On ROCm both phases must use
     dsv4 and multi-node, V4.1, decoder SWA replay and two-batch overlap are refused.
     """
-    if arch0(v) != DSV4_ARCH or not v.enable_prefill_cp:
+    if not v.enable_prefill_cp:
         return None
     if v.cp_strategy not in ("interleave", "zigzag"):
         return Refuse(f"DeepSeek-V4 prefill CP supports the interleave strategy, not "
@@ -1036,8 +1028,6 @@ def gpt_oss_backend_check(v: View) -> Refuse | None:
     Accepted: triton, trtllm_mha, fa3, fa4, ascend, intel_amx, intel_xpu, aiter (not
     flashinfer or torch_native). The ``triton_kernel`` MoE runner needs ``--ep-size 1``.
     """
-    if arch0(v) not in gpt_oss.ARCHS:
-        return None
     prefill, decode = effective_backends(v)
     if prefill not in gpt_oss.SUPPORTED_BACKENDS or decode not in gpt_oss.SUPPORTED_BACKENDS:
         return Refuse(f"GptOssForCausalLM requires one of [{', '.join(gpt_oss.SUPPORTED_BACKENDS)}]"
@@ -1061,7 +1051,7 @@ def mimo_v2_attention_tp_check(v: View) -> Refuse | None:
     Its ``qkv_proj`` is interleaved for TP = ``num_key_value_heads``, so that number must be
     a multiple of the effective attention TP (tp / attention DP / attention CP).
     """
-    if arch0(v) != "MiMoV2ForCausalLM" or v.encoder_only:
+    if v.encoder_only:
         return None
     cfg = config(v)
     layout = cfg.get("attention_projection_layout")
@@ -1093,7 +1083,7 @@ def mimo_v2_attention_tp_check(v: View) -> Refuse | None:
 )
 def llama4_backend_check(v: View) -> Refuse | None:
     """Llama 4 (off CPU) needs a base backend with chunked local attention."""
-    if arch0(v) not in llama4.ARCHS or v.device == "cpu":
+    if v.device == "cpu":
         return None
     if v.attention_backend not in llama4.SUPPORTED_BACKENDS:
         return Refuse(f"Llama 4 needs one of {', '.join(llama4.SUPPORTED_BACKENDS)} as the "
@@ -1109,7 +1099,7 @@ GEMMA4_BACKENDS = ("trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_
     phase=Phase.MODEL,
     reads=BACKEND_FIELDS,
     facts=("model.arch0",),
-    archs=gemma4.ARCHS,
+    archs=gemma4.ARCHS - {"DiffusionGemmaForBlockDiffusion"},
     sglang="handle_model_specific_adjustments (Gemma4 assert)",
 )
 def gemma4_backend_check(v: View) -> Refuse | None:
@@ -1117,8 +1107,6 @@ def gemma4_backend_check(v: View) -> Refuse | None:
 
     DiffusionGemma is not checked here.
     """
-    if arch0(v) not in gemma4.ARCHS or arch0(v) == "DiffusionGemmaForBlockDiffusion":
-        return None
     prefill, decode = effective_backends(v)
     if prefill not in GEMMA4_BACKENDS or decode not in GEMMA4_BACKENDS:
         return Refuse(f"Gemma 4 needs one of {', '.join(GEMMA4_BACKENDS)}; got prefill "
@@ -1139,7 +1127,7 @@ EXAONE_BACKENDS = ("fa3", "triton", "trtllm_mha")
 )
 def exaone_backend_check(v: View) -> Refuse | None:
     """EXAONE with sliding windows needs fa3, triton or trtllm_mha as the base backend."""
-    if arch0(v) not in exaone.ARCHS or exaone.sliding_window_pattern(v) is None:
+    if exaone.sliding_window_pattern(v) is None:
         return None
     if v.attention_backend not in EXAONE_BACKENDS:
         return Refuse(f"{arch0(v)} needs one of {', '.join(EXAONE_BACKENDS)} as the attention "
@@ -1156,7 +1144,7 @@ def exaone_backend_check(v: View) -> Refuse | None:
 )
 def olmo2_backend_check(v: View) -> Refuse | None:
     """OLMo 2/3 refuses flashinfer: it is much slower on OLMo 3's sliding windows."""
-    if arch0(v) == "Olmo2ForCausalLM" and v.attention_backend == "flashinfer":
+    if v.attention_backend == "flashinfer":
         return Refuse("the flashinfer attention backend badly slows OLMo 3 models; choose "
                       "another")
     return None
@@ -1171,7 +1159,7 @@ def olmo2_backend_check(v: View) -> Refuse | None:
 )
 def lfm2_backend_check(v: View) -> Refuse | None:
     """LFM2 refuses triton attention: its first layer may not be an attention layer."""
-    if arch0(v) in ("Lfm2ForCausalLM", "Lfm2MoeForCausalLM") and v.attention_backend == "triton":
+    if v.attention_backend == "triton":
         return Refuse(f"{arch0(v)} does not support the triton attention backend: its first "
                       "layer may not be an attention layer")
     return None
@@ -1258,7 +1246,7 @@ def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
                     and t.is_blackwell and v.tp_size == 4 and v.nnodes == 1
                     and not v.disable_custom_all_reduce)
     if (v.flashinfer_allreduce_fusion_backend is None
-            and (is_mimo or arch in ALLREDUCE_FUSION_ARCHS) and not custom_dsv41
+            and not custom_dsv41
             and (t.is_sm90 or t.is_sm100) and v.tp_size > 1 and not attn_dp_enabled(v)
             and (v.nnodes == 1 or t.is_sm100) and v.moe_a2a_backend == "none"):
         backend = "cutedsl" if is_mimo else "auto"

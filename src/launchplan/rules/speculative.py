@@ -403,10 +403,6 @@ def speculative_adaptive_params(v: View) -> dict | Refuse | None:
 # --- EAGLE, EAGLE3 and STANDALONE ------------------------------------------------------------
 
 
-def _eagle(v: Any) -> bool:
-    return _algorithm(v) in EAGLE_FAMILY
-
-
 @rule(
     phase=Phase.SPECULATIVE,
     reads=_ALGO + ("attn_dp_size", "ep_join_mode", "max_running_requests", "device",
@@ -423,8 +419,6 @@ def eagle_family_defaults(v: View) -> Declare | Refuse | None:
     speculative scheduler. Mixed prefill steps fall back to a plain one-token decode, which
     only EAGLE and EAGLE3 workers can resume from.
     """
-    if not _eagle(v):
-        return None
     if _algorithm(v) == "STANDALONE" and _attn_dp(v):
         return Refuse("STANDALONE speculative decoding does not support attention DP")
     out = _running_requests(v)
@@ -447,6 +441,7 @@ def eagle_family_defaults(v: View) -> Declare | Refuse | None:
     facts=("model.arch0",),
     sglang="_handle_eagle_family (bundled MTP draft path)",
     triggers=_EAGLE_TRIGGER,
+    archs=BUNDLED_MTP_ARCHS,
 )
 def eagle_mtp_draft_path(v: View) -> Declare | None:
     """Targets that ship their MTP/NextN layer in the checkpoint draft from the model path.
@@ -454,8 +449,6 @@ def eagle_mtp_draft_path(v: View) -> Declare | None:
     DeepSeek V3/V3.2/V4, GLM-4-MoE (+Lite), GLM-MoE-DSA, Bailing MoE V1/V2/V2.5, Mistral
     Large 3, Pixtral, HY V3/V4 and Qwen4-Exp; the draft revision follows the target's.
     """
-    if not _eagle(v) or v.model.arch0 not in BUNDLED_MTP_ARCHS:
-        return None
     if v.speculative_draft_model_path is None:
         return Declare({"speculative_draft_model_path": v.model_path,
                         "speculative_draft_model_revision": v.revision})
@@ -482,8 +475,6 @@ def iquest_q1_mtp_draft(v: View) -> dict | Refuse | None:
     The draft shares the target's hidden size, vocabulary and layer count, uses its own
     full-vocabulary head (no token map) and verifies steps + 1 tokens at top-k 1.
     """
-    if not _eagle(v) or v.model.arch0 != "IQuestQ1ForCausalLM":
-        return None
     path = v.speculative_draft_model_path
     if path in (None, v.model_path):
         return Refuse("IQuest Q1 needs a separate MTP draft checkpoint "
@@ -541,7 +532,7 @@ def eagle_auto_params(v: View) -> dict | Refuse | None:
     refused (SGLang asserts). So is the opposite, steps without top-k: SGLang 0.5.23 then
     compares ``None > 1`` and crashes with a TypeError, so the launch cannot run.
     """
-    if not _eagle(v) or v.speculative_adaptive:
+    if v.speculative_adaptive:
         return None
     if v.speculative_num_steps is None:
         if v.speculative_eagle_topk is not None or v.speculative_num_draft_tokens is not None:
@@ -568,7 +559,7 @@ def eagle_trtllm_mha_topk(v: View) -> Refuse | None:
 
     Its target-verify metadata has no tree mask, whether it is the prefill or decode side.
     """
-    if not _eagle(v) or "trtllm_mha" not in effective_backends(v):
+    if "trtllm_mha" not in effective_backends(v):
         return None
     if TRTLLM_MHA_TOPK.violated(OnView(v)):
         return Refuse(f"trtllm_mha verifies top-k 1 drafts only; got --speculative-eagle-topk "
@@ -594,12 +585,11 @@ def eagle_hip_rejection_sampling(v: View) -> Declare | None:
     and token maps (the sampler cannot consume a reduced draft vocabulary), custom accept
     thresholds, deterministic inference and a simulated acceptance length.
     """
-    if not (v.target.is_hip and _algorithm(v) == "EAGLE"
-            and not v.speculative_use_rejection_sampling and v.speculative_token_map is None
-            and v.speculative_eagle_topk == 1
-            and v.speculative_accept_threshold_single == 1.0
-            and v.speculative_accept_threshold_acc == 1.0
-            and not v.enable_deterministic_inference):
+    if (v.speculative_use_rejection_sampling or v.speculative_token_map is not None
+            or v.speculative_eagle_topk != 1
+            or v.speculative_accept_threshold_single != 1.0
+            or v.speculative_accept_threshold_acc != 1.0
+            or v.enable_deterministic_inference):
         return None
     try:
         simulated = float(v.env.get("SGLANG_SIMULATE_ACC_LEN", "") or -1)
@@ -626,7 +616,7 @@ def eagle_rejection_sampling_checks(v: View) -> Refuse | None:
     Only EAGLE/EAGLE3 drafts emit one; it needs top-k 1, accept thresholds of 1.0 (it
     ignores them), and CUDA when deterministic (its proposal sampler is a Triton hash kernel).
     """
-    if not _eagle(v) or not v.speculative_use_rejection_sampling:
+    if not v.speculative_use_rejection_sampling:
         return None
     found = _rejection_chain_refusal(v)
     if found is not None:
@@ -670,7 +660,7 @@ def eagle_rejection_sampling_checks_0_5_22(v: View) -> Refuse | None:
     Before 0.5.23 the sampler drew its coins from the global RNG, which is not
     batch-invariant; the check came after the accept-threshold one.
     """
-    if not _eagle(v) or not v.speculative_use_rejection_sampling:
+    if not v.speculative_use_rejection_sampling:
         return None
     found = _rejection_chain_refusal(v) or _rejection_threshold_refusal(v)
     if found is not None:
@@ -692,7 +682,7 @@ def eagle_rejection_sampling_checks_0_5_22(v: View) -> Refuse | None:
 )
 def eagle_topk1_draft_tokens(v: View) -> Declare | None:
     """A top-k 1 draft is a chain: it verifies exactly steps + 1 tokens, whatever was given."""
-    if not _eagle(v) or v.speculative_eagle_topk != 1:
+    if v.speculative_eagle_topk != 1:
         return None
     tokens = v.speculative_num_steps + 1
     if v.speculative_num_draft_tokens == tokens:
@@ -714,8 +704,6 @@ def eagle_page_tree_check(v: View) -> Refuse | None:
     (fa4, flashmla, trtllm_mla, …) cannot express the per-branch tree. Only the base
     backend is checked.
     """
-    if not _eagle(v):
-        return None
     if PAGE_TREE.violated(OnView(v)):
         return Refuse(f"--speculative-eagle-topk {v.speculative_eagle_topk} with page_size "
                       f"{v.page_size} needs attention_backend flashinfer, fa3 or triton; got "
@@ -746,8 +734,6 @@ def ngram_defaults(v: View) -> Declare | Refuse | None:
     top-k; 12 draft tokens and steps = tokens // top-k by default; 48 running requests; no
     mixed chunk (its overlap relay skips the buffer the mixed step reads); CUDA, CPU or XPU.
     """
-    if _algorithm(v) != "NGRAM":
-        return None
     if v.device not in ("cuda", "cpu", "xpu"):
         return Refuse(f"NGRAM speculative decoding runs on CUDA, CPU or XPU, not {v.device}")
     out: dict[str, Any] = {}
@@ -789,8 +775,6 @@ def ngram_defaults(v: View) -> Declare | Refuse | None:
 )
 def ngram_checks(v: View) -> Refuse | None:
     """NGRAM trees on pages > 1 are correct only on flashinfer; no attention DP."""
-    if _algorithm(v) != "NGRAM":
-        return None
     topk = v.speculative_eagle_topk
     if topk > 1 and v.page_size > 1 and v.attention_backend != "flashinfer":
         return Refuse(f"NGRAM with top-k {topk} and page_size {v.page_size} gives wrong results "
@@ -824,8 +808,6 @@ def dflash_defaults(v: View) -> Declare | Refuse | None:
     model, pp 1, CUDA/NPU/XPU; with attention DP, CUDA or NPU and a DP LM head (greedy
     projection borrows the target head), no context parallelism.
     """
-    if _algorithm(v) != "DFLASH":
-        return None
     device = str(v.device)
     if not (device.startswith("cuda") or device in ("npu", "xpu")):
         return Refuse(f"DFLASH speculative decoding is not supported on device {device}")
@@ -906,8 +888,6 @@ def dflash_draft_backend_0_5_22(v: View) -> Declare | None:
 
 
 def _dflash_draft(v: View, sm100_fa4: bool) -> Declare | None:
-    if _algorithm(v) != "DFLASH":
-        return None
     fallback = "triton" if v.target.is_hip or v.device == "xpu" else "flashinfer"
     backend = v.speculative_draft_attention_backend or effective_backends(v)[0]
     note = None
@@ -971,8 +951,6 @@ def dspark_defaults(v: View) -> Declare | Refuse | None:
     A draft shipped as a ``dspark/`` subfolder of the target checkpoint is not looked for
     (launchplan reads no file system on the resolution path): give its path explicitly.
     """
-    if _algorithm(v) != "DSPARK":
-        return None
     device = str(v.device)
     npu = device.startswith("npu")
     if not device.startswith(("cuda", "npu", "xpu")):
@@ -1057,8 +1035,6 @@ def uno_defaults(v: View) -> Declare | Refuse | None:
     top-k 1); top-k K > 1 is a tree of F = steps + 1 levels with F <= Q <= 128, Q*K <= 2048
     and Q within the tree and EAGLE's parent-list capacity.
     """
-    if _algorithm(v) != "UNO":
-        return None
     if not str(v.device).startswith("cuda"):
         return Refuse("UNO speculative decoding runs on CUDA only")
     if v.speculative_draft_model_path is not None:
@@ -1156,8 +1132,6 @@ def frozen_kv_mtp_defaults(v: View) -> Declare | None:
 
     SGLang 0.5.23 fills no steps, top-k or draft tokens for it during resolution.
     """
-    if _algorithm(v) != "FROZEN_KV_MTP":
-        return None
     out = _running_requests(v)
     notes = [_RUNNING_NOTE] if out else []
     if v.enable_mixed_chunk:

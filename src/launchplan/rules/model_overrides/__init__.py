@@ -36,13 +36,13 @@ def backends_unset(v: Any) -> bool:
             and v.decode_attention_backend is None)
 
 
-def sm100_base_default(v: Any, archs: frozenset[str], backend: str) -> dict | None:
+def sm100_base_default(v: Any, backend: str) -> dict | None:
     """On SM10x an unset base backend becomes ``backend`` instead of the generic trtllm_mha.
 
     The shape of several family providers whose kernels SGLang keeps off trtllm_mha on
     Blackwell; elsewhere the generic default applies.
     """
-    if arch0(v) in archs and v.target.is_sm100 and v.attention_backend is None:
+    if v.target.is_sm100 and v.attention_backend is None:
         return {"attention_backend": backend}
     return None
 

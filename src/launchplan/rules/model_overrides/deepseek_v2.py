@@ -161,8 +161,6 @@ def deepseek_family_overrides(v: View) -> dict | Refuse | None:
     for zigzag and MLA CP). HYV4 MXFP8 checkpoints run MoE and FP8 GEMMs on DeepGEMM.
     """
     arch = arch0(v)
-    if arch not in DEEPSEEK_FAMILY:
-        return None
     if arch in HYV4:
         if v.enable_prefill_cp:
             return Refuse("HYV4 does not support --enable-prefill-cp: its attention has no "

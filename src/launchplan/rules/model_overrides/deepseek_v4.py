@@ -9,7 +9,6 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BATCH,
-    arch0,
     env_true,
     quantization_config,
     routed_experts_fp4,
@@ -51,8 +50,6 @@ def deepseek_v4_overrides(v: View) -> dict | None:
     becomes ``flashinfer_trtllm_routed`` for NVFP4 experts, or ``flashinfer_mxfp4`` for MXFP4
     experts on SM90/SM10x/SM12x CUDA without A2A (unless ``SGLANG_DSV4_FP4_DEQUANT``).
     """
-    if arch0(v) not in ARCHS:
-        return None
     t = v.target
     is_v41 = v.model.model_type == "deepseek_v41"
     out: dict[str, Any] = {"attention_backend": "dsv4"}

@@ -7,7 +7,7 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0, config
+from launchplan.rules.model_overrides import BATCH, config
 
 ARCHS = frozenset({"Exaone4ForCausalLM", "ExaoneMoEForCausalLM", "ExaoneMoeForCausalLM"})
 
@@ -54,7 +54,7 @@ def exaone_overrides(v: View) -> dict | None:
     sliding windows. On SM12x this picks fa3, which fails only when the backend starts
     (rules.md C18).
     """
-    if arch0(v) not in ARCHS or sliding_window_pattern(v) is None:
+    if sliding_window_pattern(v) is None:
         return None
     out: dict[str, Any] = {"disable_hybrid_swa_memory": True}
     if v.attention_backend is None:

@@ -39,11 +39,8 @@ def gemma4_overrides(v: View) -> dict | None:
     so the other side never falls to a generic default Gemma 4 cannot run. A modelopt_fp4
     checkpoint on SM10x with an automatic MoE runner uses ``flashinfer_trtllm``.
     """
-    arch = arch0(v)
-    if arch not in ARCHS:
-        return None
     t = v.target
-    if arch == "DiffusionGemmaForBlockDiffusion" or not t.is_sm100:
+    if arch0(v) == "DiffusionGemmaForBlockDiffusion" or not t.is_sm100:
         default = "triton"
     else:
         default = "trtllm_mha"

@@ -10,7 +10,6 @@ from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     backends_unset,
     checkpoint_quant_method,
     env_true,
@@ -57,8 +56,6 @@ def gpt_oss_overrides(v: View) -> dict | None:
     Assumed: the ``triton_kernels`` package is absent (as in the oracle harness), so
     SGLang's ``triton_kernel`` runner default never applies.
     """
-    if arch0(v) not in ARCHS:
-        return None
     t = v.target
     out: dict[str, Any] = {}
     if backends_unset(v):

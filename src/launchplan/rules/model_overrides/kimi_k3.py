@@ -12,7 +12,6 @@ from launchplan.rules.attention import effective_backends
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     backends_unset,
     env_set,
     env_true,
@@ -90,8 +89,6 @@ def kimi_k3_overrides(v: View) -> dict | Refuse | None:
     signature at run time) is absent, so the cutedsl_mla DCP pair is refused; aiter's gluon
     MLA kernel is present unless ``SGLANG_AITER_MLA_GLUON`` turns it off.
     """
-    if arch0(v) not in ARCHS:
-        return None
     if v.dcp_size > 1:
         return _dcp(v)
     t = v.target
@@ -130,7 +127,7 @@ def kimi_k3_moe_runner_overrides(v: View) -> dict | None:
     expand them to bf16.
     """
     t = v.target
-    if (arch0(v) in ARCHS and v.moe_runner_backend == "auto" and t.is_sm100
+    if (v.moe_runner_backend == "auto" and t.is_sm100
             and t.sm in (100, 103, 107) and mxfp4_pack_quantized(v)):
         return {"moe_runner_backend": "flashinfer_mxfp4"}
     return None

@@ -21,4 +21,4 @@ ARCHS = frozenset({"Lfm2ForCausalLM", "Lfm2MoeForCausalLM"})
 )
 def lfm2_overrides(v: View) -> dict | None:
     """On SM10x an unset base backend becomes flashinfer instead of the generic trtllm_mha."""
-    return sm100_base_default(v, ARCHS, "flashinfer")
+    return sm100_base_default(v, "flashinfer")

@@ -7,7 +7,7 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH
 
 ARCHS = frozenset({"Llama4ForConditionalGeneration", "Llama4ForCausalLM"})
 
@@ -31,7 +31,7 @@ def llama4_overrides(v: View) -> dict | None:
     filled. An fp8/modelopt_fp8 ``--quantization`` on SM10x with an automatic runner uses
     ``flashinfer_trtllm`` for the MoE.
     """
-    if arch0(v) not in ARCHS or v.device == "cpu":
+    if v.device == "cpu":
         return None
     t = v.target
     out: dict[str, Any] = {}

@@ -10,7 +10,6 @@ from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     backends_unset,
     checkpoint_quant_method,
     routed_experts_fp4,
@@ -35,8 +34,6 @@ def mimo_v2_overrides(v: View) -> dict | None:
     ``flashinfer_mxfp4`` for MXFP4 routed experts else ``flashinfer_trtllm``; on Hopper,
     ``marlin`` for MXFP4 experts (triton's FP8 MoE cannot read packed MXFP4).
     """
-    if arch0(v) not in ARCHS:
-        return None
     t = v.target
     out: dict[str, Any] = {}
     if v.speculative_algorithm == "EAGLE":

@@ -7,7 +7,7 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH
 from launchplan.rules.model_overrides.exaone import swa_backend_default
 
 ARCHS = frozenset({"Olmo2ForCausalLM"})
@@ -29,8 +29,6 @@ def olmo2_overrides(v: View) -> dict | None:
     them yet. The choice is trtllm_mha on SM10x CUDA, fa3 on other CUDA SM80+, else
     triton; on SM12x fa3 fails only when the backend starts (rules.md C18).
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {"disable_hybrid_swa_memory": True}
     if v.attention_backend is None:
         out["attention_backend"] = swa_backend_default(v)

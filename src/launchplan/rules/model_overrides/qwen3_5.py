@@ -8,7 +8,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.attention import default_attention_backend
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH
 
 ARCHS = frozenset({
     "Qwen3NextForCausalLM",
@@ -61,6 +61,6 @@ def qwen3_5_hybrid_overrides(v: View) -> dict | None:
     generic default would not be trtllm_mha (e.g. EAGLE without a top-k) or when the Mamba
     cache must run at page 1 (radix cache on, no extra buffer, no speculation).
     """
-    if arch0(v) not in ARCHS or not v.target.is_sm100 or v.attention_backend is not None:
+    if not v.target.is_sm100 or v.attention_backend is not None:
         return None
     return hybrid_sm100_choice(v)
