@@ -44,7 +44,7 @@ def test_deepseek_trtllm_mla_rule_skips(values):
 
 def test_deepseek_rule_needs_the_v3_arch():
     model = fake_model(**{**MLA, "architectures": ("DeepseekV2ForCausalLM",)})
-    assert late.deepseek_trtllm_mla_prefill_graph(make_view(
+    assert decide(late.deepseek_trtllm_mla_prefill_graph, make_view(
         model=model, overlay=GRAPH, attention_backend="trtllm_mla")) is None
 
 

@@ -39,6 +39,7 @@ def _both_disabled(config: dict) -> dict:
     writes=("cuda_graph_config",),
     facts=("model.architectures",),
     sglang="disable_prefill_cuda_graph_for_deepseek_trtllm_mla",
+    applies=lambda target, model: "DeepseekV3ForCausalLM" in model.architectures,
 )
 def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
     """DeepSeek-V3-arch models prefilling on trtllm_mla run without a prefill CUDA graph.
@@ -50,7 +51,6 @@ def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
     """
     config = v.cuda_graph_config
     if (config[PREFILL]["backend"] == "disabled"
-            or "DeepseekV3ForCausalLM" not in v.model.architectures
             or effective_backends(v)[0] != "trtllm_mla" or is_locked(v, PREFILL, "backend")):
         return None
     return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
