@@ -557,7 +557,7 @@ def test_providers_in_one_batch_cannot_see_each_other(facts):
 
 
 def test_a_rule_after_the_batch_sees_it_landed(facts):
-    from launchplan.rules.model_specific import gpt_oss_backend_check
+    from launchplan.rules.model_overrides.gpt_oss import gpt_oss_backend_check
 
     m = facts("GptOssForCausalLM", "gpt_oss")
     result = run(_record(m, gpu="h100"), [getattr(gpt_oss_overrides, MARK),

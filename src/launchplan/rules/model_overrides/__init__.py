@@ -8,7 +8,11 @@ together afterwards, in that order, so a later provider wins a field both declar
 
 Here every provider is one rule with ``batch=BATCH``; ``rulesets.PIPELINE`` lists them in
 SGLang's application order. A provider decides only for the architectures it names
-(``hf_config.architectures[0]``) and may declare only resolvable fields.
+(``hf_config.architectures[0]``) and may declare only resolvable fields. A family's module
+also holds that family's own pass of ``handle_model_specific_adjustments`` outside the batch
+(its defaults, checks and SGLang asserts: Kimi, GLM-5-Next, DeepSeek-V4, the DeepSeek/DSA
+branch, GPT-OSS, MiMo-V2, Llama 4, Gemma 4, EXAONE, OLMo 2, LFM2), after the provider;
+``PIPELINE`` places those rules after the batch, where SGLang runs them.
 
 Platform probes SGLang makes at run time that a plan cannot make (an installed kernel
 package, the NVIDIA driver version) are explicit assumptions, stated in each rule's
