@@ -14,8 +14,8 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
+from launchplan.vocabulary import BACKEND_FIELDS
 
-BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
 # Pure kernel constraints these rules refuse on: the requirement table's rows.
 TRTLLM_MLA_BLACKWELL = by_name("trtllm-mla-blackwell")
 CUTEDSL_DECODE_ONLY = by_name("cutedsl-mla-decode-only")

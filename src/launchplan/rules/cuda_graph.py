@@ -29,12 +29,11 @@ from launchplan.rules.graph_config import (
 )
 from launchplan.rules.parallel import supports_prefill_cp_graph
 from launchplan.rules.size_lists import as_sequence, largest, rounded_up
+from launchplan.vocabulary import BREAKABLE_GRAPH_A2A
 
 INKLING_ARCHS = ("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP")
 MUSE_GLIMMER_ARCHS = ("MuseGlimmerForCausalLM", "MuseGlimmerForConditionalGeneration")
 
-# A2A backends under which a breakable prefill graph can still be captured.
-_BREAKABLE_A2A = frozenset({"none", "deepep", "megamoe", "flashinfer"})
 
 
 @rule(
@@ -133,7 +132,7 @@ def _breakable_prefill_blocker(v: View, cp_supported: Any = None) -> str | None:
         return "decode context parallelism cannot run a breakable prefill graph"
     if v.enable_two_batch_overlap:
         return "two-batch overlap cannot run a breakable prefill graph"
-    if v.moe_a2a_backend not in _BREAKABLE_A2A:
+    if v.moe_a2a_backend not in BREAKABLE_GRAPH_A2A:
         return f"the {v.moe_a2a_backend} A2A backend cannot run a breakable prefill graph"
     if multimodal_blocks_breakable(v):
         return f"{model.arch0} is a multimodal model not validated with a breakable prefill graph"

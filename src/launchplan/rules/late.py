@@ -23,6 +23,7 @@ from launchplan.rules.graph_config import (
     prefill_sizes,
     with_phase,
 )
+from launchplan.vocabulary import MIXED_CHUNK_ALGORITHMS
 
 
 def _both_disabled(config: dict) -> dict:
@@ -550,7 +551,7 @@ def launcher_spec_mixed_chunk(v: View) -> Refuse | None:
     DFLASH, DSPARK)."""
     algorithm = v.speculative_algorithm
     if (algorithm is not None and v.enable_mixed_chunk
-            and algorithm not in ("EAGLE", "EAGLE3", "DFLASH", "DSPARK")):
+            and algorithm not in MIXED_CHUNK_ALGORITHMS):
         return Refuse(f"--enable-mixed-chunk is not supported with {algorithm} speculative "
                       "decoding")
     return None

@@ -26,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from launchplan.vocabulary import BACKEND_FIELDS as BACKEND_FIELDS
+
 BATCH = "model_overrides"
 
-BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
 
 # SGLang's EnvBool spellings of "true".
 _TRUE = frozenset({"true", "1", "yes", "y"})

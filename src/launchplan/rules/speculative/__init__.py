@@ -19,11 +19,7 @@ from launchplan.rules.speculative.boundary import (
     boundary_reduction_default,
     model_boundary_reduction,
 )
-from launchplan.rules.speculative.common import (
-    BUILTIN_ALGORITHMS,
-    EAGLE_FAMILY,
-    SPEC_MAX_RUNNING_REQUESTS,
-)
+from launchplan.rules.speculative.common import SPEC_MAX_RUNNING_REQUESTS
 from launchplan.rules.speculative.dflash import (
     dflash_defaults,
     dflash_draft_backend,
@@ -60,7 +56,7 @@ from launchplan.rules.speculative.normalize import (
 from launchplan.rules.speculative.uno import uno_defaults
 
 __all__ = [
-    "BUILTIN_ALGORITHMS", "EAGLE_FAMILY", "SPEC_MAX_RUNNING_REQUESTS", "auto_speculative_params",
+    "SPEC_MAX_RUNNING_REQUESTS", "auto_speculative_params",
     "boundary_reduction_default", "dflash_defaults", "dflash_draft_backend",
     "dflash_draft_backend_0_5_22", "dspark_defaults", "eagle_auto_params",
     "eagle_family_defaults", "eagle_hip_rejection_sampling", "eagle_mtp_draft_path",

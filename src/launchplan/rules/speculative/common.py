@@ -1,16 +1,11 @@
-"""What every speculative algorithm's rules share: the algorithm names, the draft's config,
-the 48-request default, and SGLang's attention-DP test."""
+"""What every speculative algorithm's rules share: the draft's config, the 48-request
+default, and SGLang's attention-DP test (the algorithm names are in ``launchplan.vocabulary``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-BUILTIN_ALGORITHMS = ("DFLASH", "UNO", "DSPARK", "EAGLE", "EAGLE3", "FROZEN_KV_MTP",
-                      "STANDALONE", "NGRAM")
-EAGLE_FAMILY = ("EAGLE", "EAGLE3", "STANDALONE")
-# Algorithms whose workers can resume running requests inside a mixed prefill step.
-MIXED_CHUNK_ALGORITHMS = ("EAGLE", "EAGLE3", "DFLASH", "DSPARK")
 SPEC_MAX_RUNNING_REQUESTS = 48
 
 ALGO = ("speculative_algorithm",)

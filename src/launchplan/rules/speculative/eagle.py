@@ -15,13 +15,12 @@ from launchplan.engine.view import View
 from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
 from launchplan.rules.speculative.common import (
     ALGO,
-    EAGLE_FAMILY,
-    MIXED_CHUNK_ALGORITHMS,
     RUNNING_NOTE,
     algorithm_of,
     attn_dp_on,
     running_requests_default,
 )
+from launchplan.vocabulary import EAGLE_FAMILY, MIXED_CHUNK_ALGORITHMS
 
 # Targets whose checkpoint carries its own MTP/NextN layer: the draft path is the model path.
 BUNDLED_MTP_ARCHS = frozenset({

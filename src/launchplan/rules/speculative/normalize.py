@@ -13,9 +13,9 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.speculative.common import (
     ALGO,
-    BUILTIN_ALGORITHMS,
     algorithm_of,
 )
+from launchplan.vocabulary import SPECULATIVE_ALGORITHMS
 
 GEMMA4_ASSISTANT_DRAFTS = ("Gemma4AssistantForCausalLM", "Gemma4UnifiedAssistantForCausalLM")
 
@@ -203,9 +203,9 @@ def speculative_draft_window(v: View) -> Declare | Refuse | None:
 def speculative_algorithm_known(v: View) -> Refuse | None:
     """Only SGLang's built-in algorithms are known (plugins register more; none is modelled)."""
     algorithm = algorithm_of(v)
-    if algorithm is not None and algorithm not in BUILTIN_ALGORITHMS:
+    if algorithm is not None and algorithm not in SPECULATIVE_ALGORITHMS:
         return Refuse(f"unknown speculative algorithm {algorithm!r}; expected one of "
-                      + ", ".join(BUILTIN_ALGORITHMS) + " or NEXTN")
+                      + ", ".join(SPECULATIVE_ALGORITHMS) + " or NEXTN")
     return None
 
 
