@@ -501,7 +501,7 @@ def _kimi_int4_recipe(model: Any) -> bool:
     phase=Phase.MODEL,
     reads=("quantization", "moe_a2a_backend", "moe_runner_backend", "fp8_gemm_runner_backend"),
     writes=("quantization", "moe_runner_backend", "fp8_gemm_runner_backend"),
-    facts=("model.arch0", "model.config", "target.is_sm100"),
+    facts=("model.arch0", "model.quantization_config", "target.is_sm100"),
     archs=DEEPSEEK_BRANCH,
     sglang="_deepseek_moe_quant_resolution",
 )

@@ -76,7 +76,7 @@ EXAONE_BACKENDS = ("fa3", "triton", "trtllm_mha")
 @rule(
     phase=Phase.MODEL,
     reads=("attention_backend",),
-    facts=("model.arch0", "model.config"),
+    facts=("model.arch0", "model.config", "model.model_type"),
     archs=ARCHS,
     sglang="handle_model_specific_adjustments (Exaone assert)",
 )

@@ -94,7 +94,8 @@ def dflash_defaults(v: View) -> Declare | Refuse | None:
 
 _DFLASH_DRAFT = dict(
     phase=Phase.SPECULATIVE,
-    reads=ALGO + BACKEND_FIELDS + ("speculative_draft_attention_backend", "device"),
+    reads=ALGO + BACKEND_FIELDS + ("speculative_draft_attention_backend", "device",
+                                   "speculative_draft_model_path", "model_path"),
     writes=("speculative_draft_attention_backend",),
     facts=("target.is_hip", "target.is_sm100", "draft.config"),
     triggers={"speculative_algorithm": ("DFLASH",)},
