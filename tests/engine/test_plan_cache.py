@@ -67,7 +67,7 @@ def test_fresh_targets_and_models_resolve_as_the_plain_path():
         plain = outcome(record, rules, skip=False)
         assert outcome(record, rules, skip=True) == plain, (i, name, argv)
         assert outcome(record, rules, skip=True) == plain, (i, name, argv)  # pruned shape
-        assert len(PLANS) <= PLANS.bound
+        assert len(PLANS) <= PLANS.bound and PLANS.shapes() <= PLANS.shape_bound
         del record, target
     assert len(models_seen) >= 6
     assert len(PLANS) == PLANS.bound  # full, evicting: the path above ran through evictions
@@ -85,22 +85,31 @@ def _fresh_model(name: str) -> Any:
     return load_model(name)
 
 
-def test_the_cache_never_exceeds_its_bound():
+def test_the_cache_never_exceeds_its_bounds():
     rules = get_ruleset("default").rules()
-    cache = _PlanCache(bound=8)
+    cache = _PlanCache(bound=8, shape_bound=20)
+    fields = sorted({f for s in rules for f in s.triggers})
+    rng = random.Random(5)
     for i in range(40):
         record = _Record(with_overrides(get_target("h100"), memory_mib=81920),
                          _fresh_model(MODELS[i % 2]))
         plan = cache.plan(rules, record)
         assert plan.target is record.target and plan.model is record.model
         assert cache.plan(rules, record) is plan  # a hit while it is cached
+        for _ in range(3):
+            given = frozenset(rng.sample(fields, 3))
+            assert cache.shaped(plan, given) is plan.steps  # first sighting: every step
+            assert cache.shaped(plan, given) == plan.pruned(given)  # then pruned
+            assert len(plan.pruned(given)) < len(plan.steps)
         assert len(cache) <= 8
+        assert cache.shapes() <= 20
+        assert cache.shapes() == sum(len(p._shapes) for p in cache._entries.values())
 
 
 def test_an_entry_for_other_objects_is_a_miss():
     """Identity, not the id in the key, decides a hit."""
     rules = get_ruleset("default").rules()
-    cache = _PlanCache(bound=8)
+    cache = _PlanCache(bound=8, shape_bound=64)
     target = get_target("h100")
     deepseek, llama = _fresh_model("deepseek-v3"), _fresh_model("llama-3.1-8b")
     stale = _Plan(rules, target, deepseek)

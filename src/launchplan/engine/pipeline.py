@@ -44,8 +44,8 @@ def _land(pending: list, stash: list[Declaration], view: View, overlay: dict) ->
 
 class _Plan:
     """One rule list's steps for one target and model: the rules their ``archs`` and
-    ``applies`` admit, each unpacked once into what the loop reads; and, per input shape
-    (the set of fields given), those steps pruned of rules that can never trigger."""
+    ``applies`` admit, each unpacked once into what the loop reads; and the input shapes
+    (sets of fields given) seen with it, each with its pruned steps once it repeats."""
 
     __slots__ = ("rules", "target", "model", "steps", "_writable", "_shapes", "_depends")
 
@@ -57,28 +57,12 @@ class _Plan:
         self._shapes: dict[frozenset[str], Any] = {}
         self._depends: tuple[frozenset[str], ...] | None = None
 
-    def shaped(self, given: frozenset[str]) -> list[tuple[Any, ...]]:
-        """The steps for this input shape, once a shape repeats.
-
-        A rule none of whose trigger fields is given, nor declarable by a rule before it,
-        can never run for inputs of that shape, so it is dropped from the list. Sweeps and
-        benchmarks repeat a few shapes many times; ``check``'s re-resolutions rarely repeat
-        one, so a shape is only pruned on its second sighting and the first costs a lookup.
-        """
-        shapes = self._shapes
-        seen = shapes.get(given)
-        if type(seen) is list:
-            return seen
-        if seen is None:
-            if len(shapes) >= SHAPES_PER_PLAN:
-                shapes.clear()
-            shapes[given] = 1
-            return self.steps
-        pruned = [step for step, before in zip(self.steps, self.writable())
-                  if not step[2] or not given.isdisjoint(step[2])
-                  or not before.isdisjoint(step[2])]
-        shapes[given] = pruned
-        return pruned
+    def pruned(self, given: frozenset[str]) -> list[tuple[Any, ...]]:
+        """The steps for inputs of this shape: a rule none of whose trigger fields is
+        given, nor declarable by a rule before it, can never run, so it is left out."""
+        return [step for step, before in zip(self.steps, self.writable())
+                if not step[2] or not given.isdisjoint(step[2])
+                or not before.isdisjoint(step[2])]
 
     def writable(self) -> tuple[frozenset[str], ...]:
         """For each step, every field some earlier step may declare."""
@@ -108,15 +92,17 @@ class _PlanCache:
     Each entry holds its key objects, so no id in a live key can be reused by another
     object, and a lookup still checks identity: an entry whose objects are not the very
     objects asked about is a miss. At most ``bound`` plans are kept (the oldest goes
-    first), each with at most ``SHAPES_PER_PLAN`` input shapes: a long ``check`` or
-    ``sweep`` over fresh targets and models stays bounded in memory.
+    first), and at most ``shape_bound`` input shapes over all of them (past it, every
+    plan's shapes are forgotten): a long ``check`` or ``sweep`` over fresh targets, models
+    and command lines stays bounded in memory.
     """
 
-    __slots__ = ("bound", "_entries")
+    __slots__ = ("bound", "shape_bound", "_entries", "_shapes")
 
-    def __init__(self, bound: int) -> None:
-        self.bound = bound
+    def __init__(self, bound: int, shape_bound: int) -> None:
+        self.bound, self.shape_bound = bound, shape_bound
         self._entries: dict[tuple[int, int, int], _Plan] = {}
+        self._shapes = 0  # input shapes held over all plans
 
     def plan(self, rules: Sequence[RuleSpec], record: Record) -> _Plan:
         target, model = record.target, record.model
@@ -127,20 +113,45 @@ class _PlanCache:
                 and found.model is model:
             return found
         plan = _Plan(rules, target, model)
-        if found is None and len(entries) >= self.bound:
-            del entries[next(iter(entries))]
+        if found is not None:
+            self._shapes -= len(found._shapes)
+        elif len(entries) >= self.bound:
+            self._shapes -= len(entries.pop(next(iter(entries)))._shapes)
         entries[key] = plan
         return plan
+
+    def shaped(self, plan: _Plan, given: frozenset[str]) -> list[tuple[Any, ...]]:
+        """The plan's steps for this input shape (the set of fields given), pruned once the
+        shape repeats: sweeps and benchmarks repeat a few shapes many times, ``check``'s
+        re-resolutions rarely repeat one, so the first sighting costs only a lookup."""
+        shapes = plan._shapes
+        seen = shapes.get(given)
+        if type(seen) is list:
+            return seen
+        if seen is None:
+            if self._shapes >= self.shape_bound:
+                for each in self._entries.values():
+                    each._shapes.clear()
+                self._shapes = 0
+            shapes[given] = 1
+            self._shapes += 1
+            return plan.steps
+        shapes[given] = pruned = plan.pruned(given)
+        return pruned
 
     def __len__(self) -> int:
         return len(self._entries)
 
+    def shapes(self) -> int:
+        """Input shapes held over all plans."""
+        return self._shapes
+
     def clear(self) -> None:
         self._entries.clear()
+        self._shapes = 0
 
 
-SHAPES_PER_PLAN = 256
-PLANS = _PlanCache(bound=512)
+PLANS = _PlanCache(bound=512, shape_bound=8192)
 
 
 def applicable(rules: Sequence[RuleSpec], record: Record) -> Sequence[RuleSpec]:
@@ -196,7 +207,7 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         previous, dirty, depends = inc.previous, inc.dirty, plan.depends()
         n_previous = len(previous)
     else:
-        steps = PLANS.plan(rules, record).shaped(frozenset(record.raw.values))
+        steps = PLANS.shaped(PLANS.plan(rules, record), frozenset(record.raw.values))
     at = -1
     for spec, func, triggers, trigger_values, spec_batch in steps:
         at += 1
