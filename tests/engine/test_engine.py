@@ -195,3 +195,16 @@ def test_promises_are_evaluated_by_the_spec():
     assert not spec(fp8_kv_only).triggered({"kv_cache_dtype": "auto"})
     assert not spec(fp8_kv_only).triggered({})
     assert spec(set_page_16).triggered({})  # no triggers: always
+
+
+@rule(phase=Phase.ATTENTION, writes=("page_size",),
+      applies=lambda target, model: model.no_such_fact)
+def broken_promise(v):
+    """Test rule: its promise reads a fact the model does not have."""
+    return None
+
+
+@pytest.mark.parametrize("skip", [True, False])
+def test_a_failing_promise_is_that_rules_crash(skip):
+    with pytest.raises(RuleCrash, match="broken_promise"):
+        run(record(), [spec(broken_promise)], skip=skip)

@@ -42,6 +42,14 @@ def _land(pending: list, stash: list[Declaration], view: View, overlay: dict) ->
     pending.clear()
 
 
+def _admits(spec: RuleSpec, target: Any, model: Any) -> bool:
+    """``spec.admits``, with a failing ``applies`` reported as that rule's crash."""
+    try:
+        return spec.admits(target, model)
+    except Exception as exc:  # a promise bug: name the rule, never a bare traceback
+        raise RuleCrash(spec.name, exc) from exc
+
+
 class _Plan:
     """One rule list's steps for one target and model: the rules their ``archs`` and
     ``applies`` admit, each unpacked once into what the loop reads; and the input shapes
@@ -52,7 +60,7 @@ class _Plan:
     def __init__(self, rules: Sequence[RuleSpec], target: Any, model: Any) -> None:
         self.rules, self.target, self.model = rules, target, model
         self.steps = [(s, s.func, s.triggers, s.trigger_values, s.batch) for s in rules
-                      if s.admits(target, model)]
+                      if _admits(s, target, model)]
         self._writable: tuple[frozenset[str], ...] | None = None
         self._shapes: dict[frozenset[str], Any] = {}
         self._depends: tuple[frozenset[str], ...] | None = None
@@ -197,7 +205,7 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     if not skip:  # the plain path: every promise evaluated afresh, rule by rule
         target, model = record.target, record.model
         steps = [(s, s.func, s.triggers, None, s.batch) for s in rules
-                 if s.admits(target, model)]
+                 if _admits(s, target, model)]
     elif memo is not None and not trace and not launcher_refuses:
         # every input shape walks the same steps, so resolutions line up step by step
         plan = PLANS.plan(rules, record)
