@@ -550,8 +550,7 @@ def launcher_spec_mixed_chunk(v: View) -> Refuse | None:
     """Mixed prefill steps with speculation need a worker that can resume (EAGLE, EAGLE3,
     DFLASH, DSPARK)."""
     algorithm = v.speculative_algorithm
-    if (algorithm is not None and v.enable_mixed_chunk
-            and algorithm not in MIXED_CHUNK_ALGORITHMS):
+    if algorithm is not None and v.enable_mixed_chunk and algorithm not in MIXED_CHUNK_ALGORITHMS:
         return Refuse(f"--enable-mixed-chunk is not supported with {algorithm} speculative "
                       "decoding")
     return None

@@ -551,8 +551,7 @@ def deepseek_moe_quant_resolution(v: View) -> Declare | None:
 )
 def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
     """GLM-5 DSA on one ROCm node without attention DP fuses aiter all-reduce for decode."""
-    if (v.target.is_hip and not attn_dp_enabled(v)
-            and v.nnodes == 1):
+    if v.target.is_hip and not attn_dp_enabled(v) and v.nnodes == 1:
         return {"enable_aiter_allreduce_fusion": True,
                 "disable_aiter_allreduce_fusion_in_prefill": True}
     return None

@@ -21,7 +21,6 @@ ARCHS = frozenset({"MuseGlimmerForConditionalGeneration", "MuseGlimmerForCausalL
 )
 def muse_glimmer_fp4_gemm_runner_overrides(v: View) -> dict | None:
     """On SM12x an automatic FP4 GEMM runner becomes marlin for Muse Glimmer."""
-    if (v.target.is_sm120
-            and v.fp4_gemm_runner_backend == "auto"):
+    if v.target.is_sm120 and v.fp4_gemm_runner_backend == "auto":
         return {"fp4_gemm_runner_backend": "marlin"}
     return None

@@ -38,8 +38,7 @@ def qwen3vl_overrides(v: View) -> dict | None:
 
     aiter's unified attention kernel runs on 16-token pages.
     """
-    if (v.target.is_hip
-            and env_true(v, "SGLANG_USE_AITER_UNIFIED_ATTN") and v.page_size is None):
+    if v.target.is_hip and env_true(v, "SGLANG_USE_AITER_UNIFIED_ATTN") and v.page_size is None:
         return {"page_size": 16}
     return None
 
