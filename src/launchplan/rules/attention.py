@@ -14,8 +14,8 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
+from launchplan.vocabulary import BACKEND_FIELDS
 
-BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
 # Pure kernel constraints these rules refuse on: the requirement table's rows.
 TRTLLM_MLA_BLACKWELL = by_name("trtllm-mla-blackwell")
 CUTEDSL_DECODE_ONLY = by_name("cutedsl-mla-decode-only")
@@ -163,10 +163,7 @@ def eager_backend_graph_disable(v: View) -> Declare | Refuse | None:
 )
 def whisper_radix_disable(v: View) -> dict | None:
     """Whisper pads encoder tokens, which breaks prefix caching: the radix cache goes off."""
-    if ("WhisperForConditionalGeneration" in v.model.architectures
-            and not v.disable_radix_cache):
-        return {"disable_radix_cache": True}
-    return None
+    return None if v.disable_radix_cache else {"disable_radix_cache": True}
 
 
 _MLA_CHECKS = dict(phase=Phase.ATTENTION, reads=BACKEND_FIELDS + ("kv_cache_dtype",),

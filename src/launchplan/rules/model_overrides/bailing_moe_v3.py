@@ -7,7 +7,6 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BATCH,
-    arch0,
     model_quantization,
     routed_experts_fp4,
 )
@@ -34,7 +33,7 @@ def bailing_moe_v3_overrides(v: View) -> dict | None:
     FlashInfer MXFP4 kernels read the packed experts directly.
     """
     t = v.target
-    if (arch0(v) not in ARCHS or v.moe_runner_backend != "auto" or v.device != "cuda"
+    if (v.moe_runner_backend != "auto" or v.device != "cuda"
             or v.moe_a2a_backend != "none" or t.is_hip):
         return None
     if not (t.is_sm90 or t.is_sm100 or t.is_sm120):

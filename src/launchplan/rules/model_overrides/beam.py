@@ -10,7 +10,6 @@ from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     backends_unset,
     checkpoint_quant_method,
     quantization_config,
@@ -36,8 +35,6 @@ def beam_overrides(v: View) -> dict | None:
     SM10x). An NVFP4 checkpoint on SM10x with an automatic MoE runner and no A2A backend
     gets ``flashinfer_trtllm``.
     """
-    if arch0(v) not in ARCHS:
-        return None
     t = v.target
     out: dict[str, Any] = {}
     if backends_unset(v) and (t.is_sm90 or t.is_sm100 or t.is_sm120):

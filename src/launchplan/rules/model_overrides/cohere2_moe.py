@@ -9,7 +9,6 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BATCH,
-    arch0,
     model_quantization,
     quantization_config,
 )
@@ -42,7 +41,7 @@ def cohere2_moe_runner_overrides(v: View) -> dict | None:
     Only for unquantized checkpoints and nvfp4 pack-quantized ones: those are the layouts
     the trtllm-gen MoE kernels take.
     """
-    if arch0(v) not in ARCHS or v.moe_runner_backend != "auto" or not v.target.is_sm100:
+    if v.moe_runner_backend != "auto" or not v.target.is_sm100:
         return None
     if model_quantization(v) is not None and not _nvfp4_pack_quantized(v):
         return None

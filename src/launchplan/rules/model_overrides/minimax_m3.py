@@ -150,8 +150,6 @@ def minimax_m3_overrides(v: View) -> dict | Refuse | None:
     unset; Hopper → fa3 with page 128. Unquantized weights never use auto or deep_gemm MoE
     (deep_gemm corrupts bf16 output): they get triton.
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {}
     quantization = v.quantization
     method = m3_quant_method(v)

@@ -132,8 +132,6 @@ def nemotron_h_overrides(v: View) -> dict | Refuse | None:
     speculation, trtllm_mha with page 64, the extra-buffer Mamba cache and a trtllm_mha
     draft when top-k is 1 on SM10x, otherwise triton with a flashinfer draft.
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {}
     is_modelopt = model_quantization(v) in MODELOPT
     quantization = v.quantization

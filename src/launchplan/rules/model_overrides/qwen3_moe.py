@@ -11,7 +11,6 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BATCH,
-    arch0,
     checkpoint_quant_method,
     env_true,
     quantization_config,
@@ -57,7 +56,7 @@ def qwen3_moe_family_overrides(v: View) -> dict | Refuse | None:
     trtllm-gen cannot run) get marlin, or flashinfer_cutedsl when
     ``SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16`` opts in; other runners are refused.
     """
-    if arch0(v) not in ARCHS or not v.target.is_sm100:
+    if not v.target.is_sm100:
         return None
     out: dict[str, Any] = {}
     method = checkpoint_quant_method(v)

@@ -9,7 +9,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0, config, model_dtype
+from launchplan.rules.model_overrides import BATCH, config, model_dtype
 from launchplan.rules.model_overrides.qwen3_5 import HYBRID_SM100_READS, hybrid_sm100_choice
 
 ARCHS = frozenset({"Qwen4ExpForConditionalGeneration"})
@@ -71,8 +71,6 @@ def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
     for bf16 on CUDA; a ``moe_dense_tp_size`` of 1 on an MoE model is cleared. On SM10x an
     unset base backend picks trtllm_mha + page 64 or triton + page 1 as Qwen3.5 does.
     """
-    if arch0(v) not in ARCHS:
-        return None
     if (v.disaggregation_mode != "null" and v.disaggregation_transfer_backend == "mori"
             and v.pp_size > 1):
         return Refuse("Qwen4-Exp PD disaggregation over MORI needs --pp-size 1: MORI does not "
