@@ -305,6 +305,7 @@ RULESETS: dict[str, RuleSet] = {
             "trtllm_mla_checks": "0.5.22",
             "deterministic_tp_collectives": "0.5.22",
             # the tc_piecewise prefill graph (removed in 0.5.22), KDA and multimodal lists
+            "parse_cuda_graph_config": "0.5.21",
             "cuda_graph_compatibility": "0.5.21",
             "validate_cuda_graph_config": "0.5.21",
             "speculative_algorithm_known": "0.5.22",

@@ -266,3 +266,26 @@ def test_0_5_21_attention_dp_derives_what_0_5_22_derives():
     assert [p.requirement for p in preflight(old).problems] == \
         [p.requirement for p in preflight(new).problems]
     assert memory_plan(old).to_dict() == memory_plan(new).to_dict()
+
+
+def test_0_5_21_prefill_default_off_cuda_is_tc_piecewise_then_disabled():
+    from launchplan.rules.cuda_graph import (
+        cuda_graph_compatibility_0_5_21,
+        parse_cuda_graph_config,
+        parse_cuda_graph_config_0_5_21,
+    )
+
+    def prefill(out):
+        return out["cuda_graph_config"]["prefill"]["backend"]
+
+    assert prefill(parse_cuda_graph_config(make_view("mi300x"))) == "disabled"
+    parsed = parse_cuda_graph_config_0_5_21(make_view("mi300x"))
+    assert prefill(parsed) == "tc_piecewise"
+    assert prefill(parse_cuda_graph_config_0_5_21(make_view("h100"))) == "breakable"
+    out = cuda_graph_compatibility_0_5_21(make_view("mi300x", overlay=parsed))
+    assert _prefill_backend(out) == "disabled"
+    # chosen explicitly, it stays (0.5.21 skips every default cascade for a chosen backend)
+    chosen = make_view("mi300x", cuda_graph_backend_prefill="tc_piecewise")
+    assert cuda_graph_compatibility_0_5_21(make_view(
+        "mi300x", overlay=parse_cuda_graph_config_0_5_21(chosen),
+        cuda_graph_backend_prefill="tc_piecewise")) is None

@@ -52,7 +52,24 @@ def parse_cuda_graph_config(v: View) -> dict:
     ``--disable-cuda-graph``, ``--disable-{prefill,decode}-cuda-graph``, the per-phase
     convenience flags, then ``--cuda-graph-config`` JSON key by key.
     """
+    return _parse(v, default_config(v.target.is_cuda))
+
+
+@rule(name="parse_cuda_graph_config", variant="0.5.21", phase=Phase.CUDA_GRAPH,
+      reads=INPUT_FIELDS, writes=("cuda_graph_config",), facts=("target.is_cuda",),
+      sglang="parse_cuda_graph_config (0.5.21)")
+def parse_cuda_graph_config_0_5_21(v: View) -> dict:
+    """0.5.21's parse: off CUDA the default prefill graph is tc_piecewise.
+
+    Otherwise as in 0.5.23; the compatibility rule then disables that graph off CUDA.
+    """
     config = default_config(v.target.is_cuda)
+    if not v.target.is_cuda:
+        config[PREFILL]["backend"] = "tc_piecewise"
+    return _parse(v, config)
+
+
+def _parse(v: View, config: dict) -> dict:
     for name in INPUT_FIELDS:
         value = v[name]
         if value is not None and value is not False:
@@ -148,8 +165,7 @@ def cuda_graph_compatibility_0_5_21(v: View) -> Declare | None:
     from the default breakable graph to tc_piecewise (not when trtllm_mla prefills), and a
     tc_piecewise graph is then disabled by what torch.compile's piecewise capture cannot run;
     a breakable one by the breakable blockers (every KDA model, and 0.5.21's shorter list of
-    validated multimodal models). The non-CUDA default (tc_piecewise, always disabled there by
-    the hardware blocker) is modelled as its outcome, a disabled prefill graph.
+    validated multimodal models); off CUDA the default tc_piecewise graph is always disabled.
     """
     config = v.cuda_graph_config
     if is_locked(v, PREFILL, "backend"):
@@ -161,9 +177,8 @@ def cuda_graph_compatibility_0_5_21(v: View) -> Declare | None:
                        "graphs opt-in")
     model = v.model
     note = None
-    if backend == "breakable" and _piecewise_multimodal_0_5_21(v) and not (
-            _multimodal_enabled(v)
-            and any(a in MULTIMODAL_BREAKABLE_ARCHS_0_5_21 for a in model.architectures)) \
+    if backend == "breakable" and _piecewise_multimodal_0_5_21(v) and not any(
+            a in MULTIMODAL_BREAKABLE_ARCHS_0_5_21 for a in model.architectures) \
             and (v.prefill_attention_backend or v.attention_backend) != "trtllm_mla":
         backend = "tc_piecewise"
         config = with_phase(config, PREFILL, backend=backend)
@@ -190,43 +205,46 @@ def _multimodal_enabled(v: View) -> bool:
 
 
 def _piecewise_multimodal_0_5_21(v: View) -> bool:
-    return _multimodal_enabled(v) and any(
-        a in MULTIMODAL_PIECEWISE_ARCHS_0_5_21 for a in v.model.architectures)
+    return any(a in MULTIMODAL_PIECEWISE_ARCHS_0_5_21
+               for a in v.model.architectures) and _multimodal_enabled(v)
 
 
 def _piecewise_blocker_0_5_21(v: View) -> str | None:
     model = v.model
-    multimodal = model.multimodal(v.enable_multimodal, language_model_only=v.language_model_only,
-                                  model_impl=v.model_impl)
-    checks = (
-        ("the architecture cannot", any(a in PIECEWISE_DISABLED_ARCHS_0_5_21
-                                        for a in model.architectures)
-         or (multimodal and not any(a in MULTIMODAL_PIECEWISE_ARCHS_0_5_21
-                                    for a in model.architectures))),
-        ("attention DP cannot", attn_dp_enabled(v)),
-        ("full torch.compile cannot", v.enable_torch_compile),
-        ("pipeline parallelism cannot", v.pp_size > 1),
-        ("hardware other than CUDA cannot", not v.target.is_cuda),
-        (f"the {v.moe_a2a_backend} A2A backend cannot", v.moe_a2a_backend != "none"),
-        ("LoRA cannot", bool(v.lora_paths) or bool(v.enable_lora)),
+
+    def multimodal() -> bool:
+        return model.multimodal(v.enable_multimodal, language_model_only=v.language_model_only,
+                                model_impl=v.model_impl)
+
+    checks: tuple[tuple[str, Any], ...] = (  # in 0.5.21's order; the first that holds decides
+        ("the architecture cannot", lambda: any(
+            a in PIECEWISE_DISABLED_ARCHS_0_5_21 for a in model.architectures) or (
+            multimodal() and not any(a in MULTIMODAL_PIECEWISE_ARCHS_0_5_21
+                                     for a in model.architectures))),
+        ("attention DP cannot", lambda: attn_dp_enabled(v)),
+        ("full torch.compile cannot", lambda: v.enable_torch_compile),
+        ("pipeline parallelism cannot", lambda: v.pp_size > 1),
+        ("hardware other than CUDA cannot", lambda: not v.target.is_cuda),
+        (f"the {v.moe_a2a_backend} A2A backend cannot", lambda: v.moe_a2a_backend != "none"),
+        ("LoRA cannot", lambda: bool(v.lora_paths) or bool(v.enable_lora)),
         ("a multimodal model not validated for it cannot",
-         multimodal and not _piecewise_multimodal_0_5_21(v)),
-        ("GGUF weights cannot", v.load_format == "gguf" or v.quantization == "gguf"
+         lambda: multimodal() and not _piecewise_multimodal_0_5_21(v)),
+        ("GGUF weights cannot", lambda: v.load_format == "gguf" or v.quantization == "gguf"
          or model.is_gguf),
-        ("a diffusion LLM cannot", v.dllm_algorithm is not None),
+        ("a diffusion LLM cannot", lambda: v.dllm_algorithm is not None),
         ("CPU offload or a hierarchical cache cannot",
-         (v.cpu_offload_gb or 0) > 0 or v.enable_hierarchical_cache),
-        ("deterministic inference cannot", v.enable_deterministic_inference),
-        ("PD disaggregation cannot", v.disaggregation_mode != "null"),
-        ("symmetric memory cannot", v.enable_symm_mem),
+         lambda: (v.cpu_offload_gb or 0) > 0 or v.enable_hierarchical_cache),
+        ("deterministic inference cannot", lambda: v.enable_deterministic_inference),
+        ("PD disaggregation cannot", lambda: v.disaggregation_mode != "null"),
+        ("symmetric memory cannot", lambda: v.enable_symm_mem),
         ("the expert distribution recorder cannot",
-         v.enable_eplb or v.expert_distribution_recorder_mode is not None),
-        ("attention context parallelism cannot", v.attn_cp_size > 1),
-        ("CUDA graph debug mode cannot", v.debug_cuda_graph),
-        ("decode context parallelism cannot", v.dcp_size > 1),
+         lambda: v.enable_eplb or v.expert_distribution_recorder_mode is not None),
+        ("attention context parallelism cannot", lambda: v.attn_cp_size > 1),
+        ("CUDA graph debug mode cannot", lambda: v.debug_cuda_graph),
+        ("decode context parallelism cannot", lambda: v.dcp_size > 1),
     )
-    for what, hit in checks:
-        if hit:
+    for what, holds in checks:
+        if holds():
             return f"{what} run a tc_piecewise prefill graph"
     return None
 
