@@ -231,6 +231,8 @@ PIPELINE: tuple[str, ...] = (
     "launcher_spec_mixed_chunk",
     "launcher_chunk_page_alignment",
     "launcher_scheduling_checks",
+    # 0.5.21 only: its own spelling of attention DP, once everything read the layout
+    "dp_attention_spelling",
 )
 
 
@@ -257,12 +259,12 @@ RULESETS: dict[str, RuleSet] = {
     "default": RuleSet(
         "default",
         "SGLang 0.5.23 plus the later FA4 fix: no page-128 force under a full prefill graph",
-        MappingProxyType({}),
+        MappingProxyType({"dp_attention_spelling": ABSENT}),
     ),
     "0.5.23": RuleSet(
         "0.5.23",
         "SGLang 0.5.23 exactly",
-        MappingProxyType({"fa4_page_constraint": "0.5.23"}),
+        MappingProxyType({"fa4_page_constraint": "0.5.23", "dp_attention_spelling": ABSENT}),
     ),
     # Older releases: each names only the rules whose variant differs from the default.
     "0.5.22": RuleSet(
@@ -283,6 +285,7 @@ RULESETS: dict[str, RuleSet] = {
             "deterministic_tp_collectives": "0.5.22",  # no ROCm RCCL check
             "cuda_graph_compatibility": "0.5.22",  # known-supported prefill CP keeps its graph
             "speculative_algorithm_known": "0.5.22",  # and --speculative-skip-dp-mlp-sync
+            "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
         }),
         "0.5.22",
     ),
@@ -301,8 +304,14 @@ RULESETS: dict[str, RuleSet] = {
             "backend_page_snaps": "0.5.22",
             "trtllm_mla_checks": "0.5.22",
             "deterministic_tp_collectives": "0.5.22",
-            "cuda_graph_compatibility": "0.5.22",
+            # the tc_piecewise prefill graph (removed in 0.5.22), KDA and multimodal lists
+            "parse_cuda_graph_config": "0.5.21",
+            "cuda_graph_compatibility": "0.5.21",
+            "validate_cuda_graph_config": "0.5.21",
             "speculative_algorithm_known": "0.5.22",
+            # --enable-dp-attention --dp-size N is 0.5.21's attention DP, reported as such
+            "deprecated_dp_attention": "0.5.21",
+            "dp_attention_spelling": "0.5.21",
         }),
         "0.5.21",
     ),

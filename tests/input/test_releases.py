@@ -85,6 +85,19 @@ def test_choices_follow_the_release():
         parse_argv(["--cuda-graph-backend-decode", "tc_piecewise"], "0.5.22")
 
 
+@pytest.mark.parametrize("setting", [{"backend": "tc_piecewise"}, {"tc_compiler": "inductor"}])
+def test_graph_config_json_follows_the_release(setting):
+    # --cuda-graph-config's backends and keys per phase are each wheel's (cuda_graph_phases)
+    text = json.dumps({"prefill": setting})
+    raw = parse_argv(["--cuda-graph-config", text], "0.5.21")
+    assert raw.values == {"cuda_graph_config": {"prefill": setting}}
+    for release in ("0.5.22", "0.5.23"):
+        with pytest.raises(InputError, match="removed"):
+            parse_argv(["--cuda-graph-config", text], release)
+    assert release_table("0.5.23").graph_phases["prefill"][0] == ("full", "breakable",
+                                                                   "disabled")
+
+
 def test_unique_prefixes_are_those_of_the_release():
     # argparse takes unique prefixes of the release's own spellings: "--enable-hic" is a
     # prefix of 0.5.23's --enable-hicache alone, and of nothing in 0.5.22

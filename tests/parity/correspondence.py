@@ -186,8 +186,10 @@ def _identifiers(text: str) -> frozenset[str]:
 
 @cache
 def _counterparts() -> dict[str, frozenset[str]]:
-    """Each launchplan rule -> the SGLang function names its ``sglang=`` metadata names."""
-    return {spec.name: _identifiers(spec.sglang) for spec in discover().values()}
+    """Each launchplan rule -> the SGLang function names its ``sglang=`` metadata names (the
+    current rule's, where an older release's variant of it names another)."""
+    specs = sorted(discover().values(), key=lambda spec: spec.variant is None)
+    return {spec.name: _identifiers(spec.sglang) for spec in specs}
 
 
 def source_agrees(field: str, sglang_source: str, launchplan_source: str) -> bool:

@@ -45,10 +45,10 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "public": 220, "own": 330, "extra": 105, "random": 300, "extreme": 229,
         "fidelity": 149, "coverage": 61, "families": 44, "release": 27}.items()
        for compat in ("0.5.23", "default")},
-    ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 91,
-    ("random", "0.5.22"): 50, ("release", "0.5.22"): 31,
-    ("public", "0.5.21"): 220, ("own", "0.5.21"): 330, ("random", "0.5.21"): 50,
-    ("release", "0.5.21"): 31,
+    ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
+    ("random", "0.5.22"): 300, ("release", "0.5.22"): 31,
+    ("public", "0.5.21"): 220, ("own", "0.5.21"): 330, ("extra", "0.5.21"): 105,
+    ("random", "0.5.21"): 300, ("release", "0.5.21"): 31,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
@@ -56,23 +56,17 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
 # answer, so such a row (and its case) is left out.
 HARNESS_ERRORS = ("ModuleNotFoundError", "ImportError")
 
-# Fields where launchplan knowingly reports another spelling than a release: 0.5.21 keeps
-# `--enable-dp-attention --dp-size N` as given (dp_size N, the switch on), while launchplan
-# resolves every release with 0.5.22's reading (attn_dp_size N, dp_size 1, switch off), which
-# every derived value (graph sizes, memory fraction, checks) agrees with. Compared and counted
-# in the agreement table, and required to differ exactly here (so a fix shows up).
-KNOWN_DIVERGENCES: dict[str, frozenset[str]] = {
-    "0.5.21": frozenset({"dp_size", "enable_dp_attention"}),
-}
+# Fields where launchplan knowingly reports otherwise than a release, per rule set: compared
+# and counted in the agreement table, and required to differ exactly here (so a fix shows up).
+# None today: 0.5.21's `--enable-dp-attention --dp-size N` is reported in its own spelling
+# (rules/bootstrap.py, dp_attention_spelling).
+KNOWN_DIVERGENCES: dict[str, frozenset[str]] = {}
 
 
-# Whole cases launchplan knowingly answers otherwise: 0.5.21 still runs the tc_piecewise
-# graph backend (removed in 0.5.22); launchplan does not model it and refuses it. The test
-# requires these to keep failing the same way, so a fix shows up.
-KNOWN_CASE_DIVERGENCES: frozenset[tuple[str, str]] = frozenset({
-    ("0.5.21", "own/cudagraph/llama-3.1-8b/h100/json-tc_piecewise"),
-    ("0.5.21", "own/cudagraph/llama-3.1-8b/h100/flag-tc_piecewise"),
-})
+# Whole cases launchplan knowingly answers otherwise, as (rule set, case name): the test
+# requires each to keep failing the same way, so a fix shows up. None today: 0.5.21's
+# tc_piecewise graph backend is modelled (rules/cuda_graph.py).
+KNOWN_CASE_DIVERGENCES: frozenset[tuple[str, str]] = frozenset()
 
 
 def results_path(suite: str, compat: str) -> Path:

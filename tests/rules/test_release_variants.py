@@ -136,3 +136,156 @@ def test_supported_prefill_cp_keeps_its_breakable_graph():
                      **{**cp, "cp_strategy": "interleave"})
     assert cuda_graph_compatibility_0_5_22(dsv4) is None
     assert cuda_graph_compatibility(dsv4) is not None
+
+
+# --- 0.5.21: the tc_piecewise prefill graph ------------------------------------------------------
+
+def _prefill_backend(out) -> str | None:
+    return None if out is None else out.fields["cuda_graph_config"]["prefill"]["backend"]
+
+
+def test_tc_piecewise_is_a_graph_backend_only_in_0_5_21():
+    from launchplan.input.fields import release_table
+    from launchplan.rules.cuda_graph import (
+        BACKENDS_0_5_21,
+        validate_cuda_graph_config,
+        validate_cuda_graph_config_0_5_21,
+    )
+    from launchplan.rules.graph_config import with_phase
+
+    piecewise = {"cuda_graph_config": with_phase(default_config(True), "prefill",
+                                                 backend="tc_piecewise")}
+    assert isinstance(validate_cuda_graph_config(make_view(overlay=piecewise)), Refuse)
+    assert validate_cuda_graph_config_0_5_21(make_view(overlay=piecewise)) is None
+    odd = {"cuda_graph_config": with_phase(default_config(True), "decode", backend="odd")}
+    assert isinstance(validate_cuda_graph_config_0_5_21(make_view(overlay=odd)), Refuse)
+    # the variant's list is the wheel's (the field table read it from SGLang 0.5.21)
+    for phase in ("decode", "prefill"):
+        assert release_table("0.5.21").graph_phases[phase][0] == BACKENDS_0_5_21
+
+
+MINIMAX_VL = dict(architectures=("MiniMaxM3SparseForConditionalGeneration",),
+                  arch0="MiniMaxM3SparseForConditionalGeneration", is_multimodal=True,
+                  multimodal_default=True, is_gguf=False)
+
+
+def test_validated_multimodal_prefill_runs_tc_piecewise_in_0_5_21():
+    from launchplan.rules.cuda_graph import (
+        cuda_graph_compatibility_0_5_21,
+        cuda_graph_compatibility_0_5_22,
+    )
+
+    model = fake_model(**MINIMAX_VL)
+    assert _prefill_backend(cuda_graph_compatibility_0_5_21(
+        make_view("h100", model=model, overlay=GRAPH))) == "tc_piecewise"
+    # 0.5.22 validated it for the breakable graph instead
+    assert cuda_graph_compatibility_0_5_22(make_view("h100", model=model, overlay=GRAPH)) is None
+    # what torch.compile's piecewise capture cannot run turns it off again
+    for blocker in (dict(tp_size=2, attn_dp_size=2), dict(enable_lora=True),
+                    dict(disaggregation_mode="prefill")):
+        out = cuda_graph_compatibility_0_5_21(make_view("h100", model=model, overlay=GRAPH,
+                                                        **blocker))
+        assert _prefill_backend(out) == "disabled", blocker
+    # served text-only, it is no multimodal model: the breakable default stands
+    assert cuda_graph_compatibility_0_5_21(make_view("h100", model=model, overlay=GRAPH,
+                                                     enable_multimodal=False)) is None
+    # trtllm_mla keeps the breakable path, which 0.5.21 has not validated for this model
+    out = cuda_graph_compatibility_0_5_21(make_view("b200", model=model, overlay=GRAPH,
+                                                    attention_backend="trtllm_mla"))
+    assert _prefill_backend(out) == "disabled"
+    # a backend the user chose is never touched
+    assert cuda_graph_compatibility_0_5_21(make_view(
+        "h100", model=model, overlay=GRAPH, cuda_graph_backend_prefill="breakable")) is None
+
+
+def test_every_kda_model_loses_the_default_breakable_graph_in_0_5_21():
+    from launchplan.rules.cuda_graph import (
+        cuda_graph_compatibility_0_5_21,
+        cuda_graph_compatibility_0_5_22,
+    )
+
+    glm = fake_model(architectures=("Glm5NextForConditionalGeneration",),
+                     arch0="Glm5NextForConditionalGeneration", uses_kda=True,
+                     multimodal_default=True, is_gguf=False)
+    assert cuda_graph_compatibility_0_5_22(make_view("h100", model=glm, overlay=GRAPH)) is None
+    assert _prefill_backend(cuda_graph_compatibility_0_5_21(
+        make_view("h100", model=glm, overlay=GRAPH))) == "disabled"
+
+
+def test_explicit_tc_piecewise_resolves_on_0_5_21_only():
+    from launchplan import resolve
+    from launchplan.errors import InputError
+
+    argv = ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}']
+    result = resolve(argv, gpu="h100", model_path="llama-3.1-8b", compat="0.5.21")
+    assert result.value_at("cuda_graph_config.prefill.backend") == "tc_piecewise"
+    assert result.value_at("cuda_graph_config.prefill.max_bs") == 8192  # sized as any graph
+    for compat in ("0.5.22", "0.5.23"):
+        try:
+            resolve(argv, gpu="h100", model_path="llama-3.1-8b", compat=compat)
+        except InputError as exc:
+            assert "tc_piecewise" in str(exc)
+        else:
+            raise AssertionError(f"{compat} accepted tc_piecewise")
+
+
+# --- 0.5.21: attention DP spelled --enable-dp-attention --dp-size N -------------------------------
+
+def test_0_5_21_attention_dp_is_read_as_groups_and_reported_in_its_spelling():
+    from launchplan.rules.bootstrap import (
+        deprecated_dp_attention_0_5_21,
+        dp_attention_spelling_0_5_21,
+    )
+
+    legacy = make_view(enable_dp_attention=True, dp_size=4, tp_size=4)
+    assert deprecated_dp_attention_0_5_21(legacy).fields == {
+        "enable_dp_attention": False, "attn_dp_size": 4, "dp_size": 1}
+    assert deprecated_dp_attention_0_5_21(make_view(dp_size=4)) is None
+    grouped = make_view(tp_size=4, overlay={"attn_dp_size": 4, "dp_size": 1})
+    assert dp_attention_spelling_0_5_21(grouped).fields == {
+        "dp_size": 4, "enable_dp_attention": True}
+    assert dp_attention_spelling_0_5_21(make_view(dp_size=2)) is None
+
+
+def test_0_5_21_attention_dp_derives_what_0_5_22_derives():
+    from launchplan import resolve
+    from launchplan.checks.launch_requirements import gpus_used
+    from launchplan.checks.predicates import Plan
+    from launchplan.checks.preflight import preflight
+    from launchplan.memory.plan import memory_plan
+
+    argv = ["--tp-size", "8", "--dp-size", "8", "--enable-dp-attention"]
+    old, new = (resolve(argv, gpu="h200", model_path="deepseek-v3", compat=c)
+                for c in ("0.5.21", "0.5.22"))
+    assert (old["dp_size"], old["enable_dp_attention"]) == (8, True)  # as 0.5.21 reports
+    assert (new["dp_size"], new["enable_dp_attention"], new["attn_dp_size"]) == (1, False, 8)
+    for field in ("mem_fraction_static", "chunked_prefill_size", "cuda_graph_config",
+                  "schedule_conservativeness"):
+        assert old[field] == new[field], field
+    assert gpus_used(Plan(old)) == gpus_used(Plan(new)) == (8, 8)
+    assert [p.requirement for p in preflight(old).problems] == \
+        [p.requirement for p in preflight(new).problems]
+    assert memory_plan(old).to_dict() == memory_plan(new).to_dict()
+
+
+def test_0_5_21_prefill_default_off_cuda_is_tc_piecewise_then_disabled():
+    from launchplan.rules.cuda_graph import (
+        cuda_graph_compatibility_0_5_21,
+        parse_cuda_graph_config,
+        parse_cuda_graph_config_0_5_21,
+    )
+
+    def prefill(out):
+        return out["cuda_graph_config"]["prefill"]["backend"]
+
+    assert prefill(parse_cuda_graph_config(make_view("mi300x"))) == "disabled"
+    parsed = parse_cuda_graph_config_0_5_21(make_view("mi300x"))
+    assert prefill(parsed) == "tc_piecewise"
+    assert prefill(parse_cuda_graph_config_0_5_21(make_view("h100"))) == "breakable"
+    out = cuda_graph_compatibility_0_5_21(make_view("mi300x", overlay=parsed))
+    assert _prefill_backend(out) == "disabled"
+    # chosen explicitly, it stays (0.5.21 skips every default cascade for a chosen backend)
+    chosen = make_view("mi300x", cuda_graph_backend_prefill="tc_piecewise")
+    assert cuda_graph_compatibility_0_5_21(make_view(
+        "mi300x", overlay=parse_cuda_graph_config_0_5_21(chosen),
+        cuda_graph_backend_prefill="tc_piecewise")) is None

@@ -28,6 +28,7 @@ from launchplan.errors import InputError
 from launchplan.input.fields import (
     EXTRA_FLAGS,
     FIELDS,
+    GRAPH_PHASES,
     SGLANG_VERSION,
     ExtraFlag,
     FieldSpec,
@@ -122,45 +123,57 @@ def _json_strict(text: str) -> Any:
     return value
 
 
-_GRAPH_BACKENDS = ("full", "breakable", "disabled")
-_GRAPH_KEYS = {
-    "decode": ("backend", "max_bs", "bs"),
-    "prefill": ("backend", "max_bs", "bs", "max_context_size", "full_prefill_max_req",
-                "full_prefill_prefix_chunk_tokens", "max_seq_len"),
-}
+class _GraphSchema:
+    """A release's ``--cuda-graph-config`` parser: the backends and keys each phase accepts
+    (``cuda_graph_phases`` of its field table). A backend or key that a later release removed
+    is refused with that news, as SGLang's own parser does."""
 
+    __slots__ = ("phases", "backends", "backend_choices")
 
-def _graph_backend(text: str) -> str:
-    if text == "tc_piecewise":
-        raise _BadValue("one of full, breakable, disabled", text,
-                        "the tc_piecewise backend was removed")
-    return text
+    def __init__(self, phases: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> None:
+        self.phases = phases
+        self.backends = phases["prefill"][0]
+        self.backend_choices = "one of " + ", ".join(self.backends)
 
+    def backend(self, text: str) -> str:
+        if text == "tc_piecewise" and text not in self.backends:
+            raise _BadValue(self.backend_choices, text, "the tc_piecewise backend was removed")
+        return text
 
-def _graph_config(text: str) -> dict[str, dict[str, Any]]:
-    """A JSON object phase → settings, each key allowed for its phase (decode, prefill)."""
-    try:
-        parsed = json.loads(text)
-    except ValueError as exc:
-        raise _BadValue('a JSON object such as {"decode": {"max_bs": 64}}', text,
-                        f"not JSON: {exc}") from None
-    if not isinstance(parsed, dict):
-        raise _BadValue("a JSON object keyed by phase (decode, prefill)", parsed)
-    out: dict[str, dict[str, Any]] = {}
-    for phase, settings in parsed.items():
-        allowed = _GRAPH_KEYS.get(phase)
-        if allowed is None:
-            raise _BadValue("phases decode or prefill", phase)
-        if not isinstance(settings, dict):
-            raise _BadValue(f"a JSON object of settings for phase {phase!r}", settings)
-        if settings.get("backend", None) == "tc_piecewise":
-            raise _BadValue(f"a {phase} backend of full, breakable or disabled", "tc_piecewise",
-                            "the tc_piecewise backend was removed")
-        for key in settings:
-            if key not in allowed:
-                raise _BadValue(f"{phase} settings among {', '.join(allowed)}", key)
-        out[phase] = dict(settings)
-    return out
+    def config(self, text: str) -> dict[str, dict[str, Any]]:
+        """A JSON object phase → settings, each key allowed for its phase."""
+        try:
+            parsed = json.loads(text)
+        except ValueError as exc:
+            raise _BadValue('a JSON object such as {"decode": {"max_bs": 64}}', text,
+                            f"not JSON: {exc}") from None
+        if not isinstance(parsed, dict):
+            raise _BadValue("a JSON object keyed by phase (decode, prefill)", parsed)
+        out: dict[str, dict[str, Any]] = {}
+        for phase, settings in parsed.items():
+            schema = self.phases.get(phase)
+            if schema is None:
+                raise _BadValue("phases decode or prefill", phase)
+            if not isinstance(settings, dict):
+                raise _BadValue(f"a JSON object of settings for phase {phase!r}", settings)
+            backends, allowed = schema
+            if settings.get("backend", None) == "tc_piecewise" and "tc_piecewise" not in backends:
+                raise _BadValue(f"a {phase} backend of {', '.join(backends)}", "tc_piecewise",
+                                "the tc_piecewise backend was removed")
+            for key in settings:
+                if key not in allowed:
+                    hint = ("tc_compiler was removed with the tc_piecewise backend"
+                            if key == "tc_compiler" else None)
+                    raise _BadValue(f"{phase} settings among {', '.join(allowed)}", key, hint)
+            out[phase] = dict(settings)
+        return out
+
+    def converters(self) -> dict[str | None, tuple[Callable[[str], Any] | None, str]]:
+        return {
+            "parse_cuda_graph_backend_arg": (self.backend, self.backend_choices),
+            "parse_cuda_graph_config_arg": (self.config,
+                                            'a JSON object such as {"decode": {"max_bs": 64}}'),
+        }
 
 
 # type-function name → (converter or None for text as is, what a good value looks like)
@@ -173,9 +186,6 @@ _CONVERTERS: dict[str | None, tuple[Callable[[str], Any] | None, str]] = {
     "nullable_str": (_nullable_str, "a value"),
     "loads": (_json_any, "a JSON value"),
     "json_list_type": (_json_strict, "strict JSON, e.g. a list such as [\"a\", \"b\"]"),
-    "parse_cuda_graph_backend_arg": (_graph_backend, "one of full, breakable, disabled"),
-    "parse_cuda_graph_config_arg": (_graph_config,
-                                    'a JSON object such as {"decode": {"max_bs": 64}}'),
 }
 
 # --- the option table ------------------------------------------------------------------------
@@ -205,19 +215,22 @@ class _Opt:
 
     def __init__(self, field: str | None, kind: int, nargs: int | str | None = 0,
                  parse: str | None = None, choices: tuple[Any, ...] | None = None,
-                 const: Any = None, canonical: str = "") -> None:
+                 const: Any = None, canonical: str = "",
+                 converters: dict[str | None, tuple[Any, str]] = _CONVERTERS) -> None:
         self.field = field
         self.kind = kind
         self.nargs = nargs
-        self.convert, self.expected = _CONVERTERS[parse]
+        self.convert, self.expected = converters[parse]
         self.choices = choices
         self.choice_set = frozenset(choices) if choices is not None else None
         self.const = const
         self.canonical = canonical
 
 
-def _build(fields: dict[str, FieldSpec], extra_flags: tuple[ExtraFlag, ...]) -> dict[str, _Opt]:
+def _build(fields: dict[str, FieldSpec], extra_flags: tuple[ExtraFlag, ...],
+           graph: _GraphSchema) -> dict[str, _Opt]:
     opts: dict[str, _Opt] = {}
+    converters = {**_CONVERTERS, **graph.converters()}
     for spec in fields.values():
         if not spec.flags:
             continue
@@ -225,9 +238,10 @@ def _build(fields: dict[str, FieldSpec], extra_flags: tuple[ExtraFlag, ...]) -> 
         action = spec.action
         if action == "_StoreAction":
             opt = _Opt(spec.name, _STORE, spec.nargs, spec.parse, spec.choices, spec.const,
-                       canonical)
+                       canonical, converters)
         elif action == "LoRAPathAction":
-            opt = _Opt(spec.name, _LORA, spec.nargs, spec.parse, spec.choices, None, canonical)
+            opt = _Opt(spec.name, _LORA, spec.nargs, spec.parse, spec.choices, None, canonical,
+                       converters)
         elif action == "BooleanOptionalAction":
             for flag in spec.flags:
                 opts[flag] = _Opt(spec.name, _CONST, 0, const=not flag.startswith("--no-"),
@@ -259,7 +273,8 @@ class _Surface:
         self.all_flags = tuple(opts)
 
 
-_DEFAULT_SURFACE = _Surface(SGLANG_VERSION, _build(FIELDS, EXTRA_FLAGS))
+_DEFAULT_SURFACE = _Surface(SGLANG_VERSION,
+                            _build(FIELDS, EXTRA_FLAGS, _GraphSchema(GRAPH_PHASES)))
 _OPTS = _DEFAULT_SURFACE.opts
 ALL_FLAGS: tuple[str, ...] = _DEFAULT_SURFACE.all_flags
 """Every option string SGLang 0.5.23's parser registers (``-h``/``--help`` and ``--config``
@@ -272,7 +287,8 @@ def _surface(release: str) -> _Surface:
     surface = _SURFACES.get(release)
     if surface is None:
         table = release_table(release)
-        surface = _Surface(release, _build(table.fields, table.extra_flags))
+        surface = _Surface(release, _build(table.fields, table.extra_flags,
+                                           _GraphSchema(table.graph_phases)))
         _SURFACES[release] = surface
     return surface
 

@@ -74,7 +74,12 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
 )
 
 
-def _load(version: str = SGLANG_VERSION) -> tuple[dict[str, FieldSpec], tuple[str, ...]]:
+# phase -> (backends, keys) that a release's ``--cuda-graph-config`` parser accepts
+GraphPhases = dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
+
+
+def _load(version: str = SGLANG_VERSION,
+          ) -> tuple[dict[str, FieldSpec], tuple[str, ...], GraphPhases]:
     path = os.path.join(_DATA, f"sglang-{version}-fields.json")
     with open(path, "rb") as fh:
         table = json.loads(fh.read())
@@ -97,10 +102,12 @@ def _load(version: str = SGLANG_VERSION) -> tuple[dict[str, FieldSpec], tuple[st
             row["action"], row["parse"], None if choices is None else tuple(choices),
             row["nargs"], row["const"], row["resolvable"], row["fallback"], required,
         )
-    return fields, tuple(table.get("cli_only_dests", ()))
+    graph = {phase: (tuple(spec["backends"]), tuple(spec["keys"]))
+             for phase, spec in table["cuda_graph_phases"].items()}
+    return fields, tuple(table.get("cli_only_dests", ())), graph
 
 
-FIELDS, CLI_ONLY_DESTS = _load()
+FIELDS, CLI_ONLY_DESTS, GRAPH_PHASES = _load()
 """Every ServerArgs field, in the table's (SGLang's positional) order."""
 
 
@@ -141,14 +148,17 @@ class ReleaseTable:
     ``fields`` are the release's own ServerArgs fields. ``engine_fields`` adds 0.5.23's fields
     the release lacks (rules may read them; they stay at their defaults, as if absent), so a
     rule set for an older release runs the same rules; ``defaults`` holds their start values.
+    ``graph_phases`` is what the release's ``--cuda-graph-config`` accepts per phase.
     """
 
     __slots__ = ("version", "fields", "cli_only_dests", "extra_flags", "flag_to_field",
-                 "engine_fields", "defaults")
+                 "engine_fields", "defaults", "graph_phases")
 
     def __init__(self, version: str, fields: dict[str, FieldSpec],
-                 cli_only_dests: tuple[str, ...], extra_flags: tuple[ExtraFlag, ...]) -> None:
+                 cli_only_dests: tuple[str, ...], extra_flags: tuple[ExtraFlag, ...],
+                 graph_phases: GraphPhases) -> None:
         self.version = version
+        self.graph_phases = graph_phases
         self.fields = fields
         self.cli_only_dests = cli_only_dests
         self.extra_flags = extra_flags
@@ -173,10 +183,10 @@ def release_table(version: str = SGLANG_VERSION) -> ReleaseTable:
     table = _TABLES.get(version)
     if table is None:
         if version == SGLANG_VERSION:
-            table = ReleaseTable(version, FIELDS, CLI_ONLY_DESTS, EXTRA_FLAGS)
+            table = ReleaseTable(version, FIELDS, CLI_ONLY_DESTS, EXTRA_FLAGS, GRAPH_PHASES)
         elif version in RELEASES:
-            fields, dests = _load(version)
-            table = ReleaseTable(version, fields, dests, ())
+            fields, dests, graph = _load(version)
+            table = ReleaseTable(version, fields, dests, (), graph)
         else:
             raise KeyError(f"no field table for SGLang {version}")
         _TABLES[version] = table

@@ -832,7 +832,9 @@ def _gathered_buffer(plan: _Plan) -> bool:
     v = plan.v
     a2a = v("moe_a2a_backend") or "none"
     dense_tp = v("moe_dense_tp_size")
-    dp_ranks = int(v("dp_size") or 1) * plan.attn_dp
+    # 0.5.21 reports attention DP as dp_size with the switch on: those are no replicas
+    replicas = 1 if v("enable_dp_attention") else int(v("dp_size") or 1)
+    dp_ranks = replicas * plan.attn_dp
     if plan.attn_dp > 1:
         if dense_tp is None or not v("enable_dp_lm_head") or a2a == "none":
             return True

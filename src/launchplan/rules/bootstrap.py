@@ -44,6 +44,48 @@ def deprecated_dp_attention(v: View) -> Declare | None:
     return Declare(out, note)
 
 
+# --- SGLang 0.5.21: attention DP is spelled --enable-dp-attention --dp-size N -----------------
+# 0.5.21 has no attn_dp_size: its rules read the switch and dp_size N as N attention groups
+# inside TP, exactly where 0.5.22 on reads attn_dp_size N with dp_size 1. launchplan's rules
+# read the latter layout, so 0.5.21 is resolved in it and reported in 0.5.21's own spelling.
+
+
+@rule(name="deprecated_dp_attention", variant="0.5.21",
+      phase=Phase.BOOTSTRAP,
+      reads=("enable_dp_attention", "attn_dp_size", "dp_size"),
+      writes=("attn_dp_size", "dp_size", "enable_dp_attention"),
+      sglang="(0.5.21: --enable-dp-attention with --dp-size is the attention-DP spelling)",
+      triggers=("enable_dp_attention",))
+def deprecated_dp_attention_0_5_21(v: View) -> Declare | None:
+    """Read 0.5.21's ``--enable-dp-attention --dp-size N`` (not deprecated there) as N
+    attention-DP groups, the layout every later rule reads; ``dp_attention_spelling`` reports
+    it back as 0.5.21 does once the plan is resolved."""
+    if not v.enable_dp_attention:
+        return None
+    out: dict[str, Any] = {"enable_dp_attention": False}
+    if v.attn_dp_size == 1:
+        out.update(attn_dp_size=v.dp_size, dp_size=1)
+    return Declare(out, f"0.5.21 attention DP: --dp-size {v.dp_size} counts attention groups "
+                        "inside TP")
+
+
+@rule(name="dp_attention_spelling", variant="0.5.21",
+      phase=Phase.LAUNCHER,
+      reads=("attn_dp_size", "dp_size"),
+      writes=("dp_size", "enable_dp_attention"),
+      sglang="(0.5.21: attention DP as ServerArgs holds it, dp_size with enable_dp_attention)",
+      triggers=("attn_dp_size",))
+def dp_attention_spelling_0_5_21(v: View) -> Declare | None:
+    """Report N attention-DP groups as 0.5.21 holds them: ``dp_size`` N with
+    ``enable_dp_attention`` on (0.5.21 has no ``attn_dp_size``; with one group it clears the
+    switch, as here). Last of all, after every rule and launcher check read the layout."""
+    if v.attn_dp_size <= 1:
+        return None
+    return Declare({"dp_size": v.attn_dp_size, "enable_dp_attention": True},
+                   f"0.5.21 reports {v.attn_dp_size} attention-DP groups as --dp-size "
+                   f"{v.attn_dp_size} --enable-dp-attention")
+
+
 @rule(
     phase=Phase.BOOTSTRAP,
     reads=("prefill_decode_interval", "prefill_decode_interval_min_bs"),

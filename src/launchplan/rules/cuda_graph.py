@@ -18,6 +18,7 @@ from launchplan.rules.graph_config import (
     BACKENDS,
     DECODE,
     INPUT_FIELDS,
+    MULTIMODAL_BREAKABLE_ARCHS,
     PHASES,
     PREFILL,
     default_config,
@@ -27,7 +28,7 @@ from launchplan.rules.graph_config import (
     requested_settings,
     with_phase,
 )
-from launchplan.rules.parallel import supports_prefill_cp_graph
+from launchplan.rules.parallel import attn_dp_enabled, supports_prefill_cp_graph
 from launchplan.rules.size_lists import as_sequence, largest, rounded_up
 from launchplan.vocabulary import BREAKABLE_GRAPH_A2A
 
@@ -50,7 +51,24 @@ def parse_cuda_graph_config(v: View) -> dict:
     ``--disable-cuda-graph``, ``--disable-{prefill,decode}-cuda-graph``, the per-phase
     convenience flags, then ``--cuda-graph-config`` JSON key by key.
     """
+    return _parse(v, default_config(v.target.is_cuda))
+
+
+@rule(name="parse_cuda_graph_config", variant="0.5.21", phase=Phase.CUDA_GRAPH,
+      reads=INPUT_FIELDS, writes=("cuda_graph_config",), facts=("target.is_cuda",),
+      sglang="parse_cuda_graph_config (0.5.21)")
+def parse_cuda_graph_config_0_5_21(v: View) -> dict:
+    """0.5.21's parse: off CUDA the default prefill graph is tc_piecewise.
+
+    Otherwise as in 0.5.23; the compatibility rule then disables that graph off CUDA.
+    """
     config = default_config(v.target.is_cuda)
+    if not v.target.is_cuda:
+        config[PREFILL]["backend"] = "tc_piecewise"
+    return _parse(v, config)
+
+
+def _parse(v: View, config: dict) -> dict:
     for name in INPUT_FIELDS:
         value = v[name]
         if value is not None and value is not False:
@@ -109,6 +127,127 @@ def _compatibility(v: View, cp_supported: Any) -> Declare | None:
                    f"prefill CUDA graph disabled: {reason}")
 
 
+# --- SGLang 0.5.21: the tc_piecewise prefill graph (torch.compile, piecewise capture) --------
+# Facts of the 0.5.21 wheel (srt/configs/model_config.py, srt/arg_groups/cuda_graph_hook.py).
+
+# Multimodal architectures validated with a breakable prefill graph in 0.5.21.
+MULTIMODAL_BREAKABLE_ARCHS_0_5_21 = frozenset({
+    "Cohere2VisionForConditionalGeneration", "Glm5NextForConditionalGeneration",
+    "InternS2MobiusForConditionalGeneration", "PaddleOCRVLForConditionalGeneration",
+    "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
+    "MuseGlimmerForConditionalGeneration", "KimiK3ForConditionalGeneration",
+    "KimiK25ForConditionalGeneration"})
+# Multimodal architectures whose language-model prefill runs under tc_piecewise.
+MULTIMODAL_PIECEWISE_ARCHS_0_5_21 = frozenset({
+    "KimiK25ForConditionalGeneration", "MiniMaxM3SparseForCausalLM",
+    "MiniMaxM3SparseForConditionalGeneration"})
+# Architectures that never run a tc_piecewise prefill graph.
+PIECEWISE_DISABLED_ARCHS_0_5_21 = frozenset({
+    "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "DeepseekV4ForCausalLMDSpark",
+    "Qwen3NextForCausalLM", "Glm5NextForConditionalGeneration", "BailingMoeV2_5ForCausalLM",
+    "LLaDAModelLM"})
+
+
+@rule(name="cuda_graph_compatibility", variant="0.5.21",
+      sglang="apply_cuda_graph_compatibility (0.5.21)",
+      **{**_COMPATIBILITY, "reads": _COMPATIBILITY["reads"] + (
+          "enable_torch_compile", "lora_paths", "enable_lora", "load_format", "quantization",
+          "dllm_algorithm", "cpu_offload_gb", "enable_hierarchical_cache",
+          "enable_deterministic_inference", "disaggregation_mode", "enable_symm_mem",
+          "enable_eplb", "expert_distribution_recorder_mode", "debug_cuda_graph",
+          "attn_dp_size", "ep_join_mode"),
+         "facts": _COMPATIBILITY["facts"] + ("model.multimodal_default", "model.is_gguf",
+                                             "target.is_cuda")})
+def cuda_graph_compatibility_0_5_21(v: View) -> Declare | None:
+    """0.5.21 still has the tc_piecewise prefill graph. Unless the user chose the prefill
+    backend: a multimodal model validated for tc_piecewise but not for a breakable graph moves
+    from the default breakable graph to tc_piecewise (not when trtllm_mla prefills), and a
+    tc_piecewise graph is then disabled by what torch.compile's piecewise capture cannot run;
+    a breakable one by the breakable blockers (every KDA model, and 0.5.21's shorter list of
+    validated multimodal models); off CUDA the default tc_piecewise graph is always disabled.
+    """
+    config = v.cuda_graph_config
+    if is_locked(v, PREFILL, "backend"):
+        return None
+    backend = config[PREFILL]["backend"]
+    if backend == "breakable" and v.pp_size > 1:
+        return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
+                       "prefill CUDA graph disabled: pipeline parallelism makes prefill "
+                       "graphs opt-in")
+    model = v.model
+    note = None
+    if backend == "breakable" and _piecewise_multimodal_0_5_21(v) and not any(
+            a in MULTIMODAL_BREAKABLE_ARCHS_0_5_21 for a in model.architectures) \
+            and (v.prefill_attention_backend or v.attention_backend) != "trtllm_mla":
+        backend = "tc_piecewise"
+        config = with_phase(config, PREFILL, backend=backend)
+        note = f"{model.arch0}: the validated multimodal prefill runs under tc_piecewise"
+    if backend == "tc_piecewise":
+        reason = _piecewise_blocker_0_5_21(v)
+    elif backend == "breakable":
+        reason = _breakable_prefill_blocker(v, _cp_graph_supported_0_5_22, release="0.5.21")
+    else:
+        reason = None
+    if reason is not None:
+        config = with_phase(config, PREFILL, backend="disabled")
+        note = f"prefill CUDA graph disabled: {reason}"
+    if note is None:
+        return None
+    return Declare({"cuda_graph_config": config}, note)
+
+
+def _multimodal_enabled(v: View) -> bool:
+    """``--enable-multimodal`` as 0.5.21's model config resolves it (exact for every
+    architecture on the lists above: none is one whose multimodal side is off by default)."""
+    given = v.enable_multimodal
+    return bool(v.model.multimodal_default if given is None else given)
+
+
+def _piecewise_multimodal_0_5_21(v: View) -> bool:
+    return any(a in MULTIMODAL_PIECEWISE_ARCHS_0_5_21
+               for a in v.model.architectures) and _multimodal_enabled(v)
+
+
+def _piecewise_blocker_0_5_21(v: View) -> str | None:
+    model = v.model
+
+    def multimodal() -> bool:
+        return model.multimodal(v.enable_multimodal, language_model_only=v.language_model_only,
+                                model_impl=v.model_impl)
+
+    checks: tuple[tuple[str, Any], ...] = (  # in 0.5.21's order; the first that holds decides
+        ("the architecture cannot", lambda: any(
+            a in PIECEWISE_DISABLED_ARCHS_0_5_21 for a in model.architectures) or (
+            multimodal() and not any(a in MULTIMODAL_PIECEWISE_ARCHS_0_5_21
+                                     for a in model.architectures))),
+        ("attention DP cannot", lambda: attn_dp_enabled(v)),
+        ("full torch.compile cannot", lambda: v.enable_torch_compile),
+        ("pipeline parallelism cannot", lambda: v.pp_size > 1),
+        ("hardware other than CUDA cannot", lambda: not v.target.is_cuda),
+        (f"the {v.moe_a2a_backend} A2A backend cannot", lambda: v.moe_a2a_backend != "none"),
+        ("LoRA cannot", lambda: bool(v.lora_paths) or bool(v.enable_lora)),
+        ("a multimodal model not validated for it cannot",
+         lambda: multimodal() and not _piecewise_multimodal_0_5_21(v)),
+        ("GGUF weights cannot", lambda: v.load_format == "gguf" or v.quantization == "gguf"
+         or model.is_gguf),
+        ("a diffusion LLM cannot", lambda: v.dllm_algorithm is not None),
+        ("CPU offload or a hierarchical cache cannot",
+         lambda: (v.cpu_offload_gb or 0) > 0 or v.enable_hierarchical_cache),
+        ("deterministic inference cannot", lambda: v.enable_deterministic_inference),
+        ("PD disaggregation cannot", lambda: v.disaggregation_mode != "null"),
+        ("symmetric memory cannot", lambda: v.enable_symm_mem),
+        ("the expert distribution recorder cannot",
+         lambda: v.enable_eplb or v.expert_distribution_recorder_mode is not None),
+        ("attention context parallelism cannot", lambda: v.attn_cp_size > 1),
+        ("CUDA graph debug mode cannot", lambda: v.debug_cuda_graph),
+        ("decode context parallelism cannot", lambda: v.dcp_size > 1),
+    )
+    for what, holds in checks:
+        if holds():
+            return f"{what} run a tc_piecewise prefill graph"
+    return None
+
+
 def _cp_graph_supported_0_5_22(v: View) -> bool:
     """0.5.22's test of a breakable-graph prefill-CP layout (backends as resolved so far)."""
     if not (v.enable_prefill_cp and v.pp_size == 1 and v.attn_cp_size == v.tp_size):
@@ -118,11 +257,15 @@ def _cp_graph_supported_0_5_22(v: View) -> bool:
             or (v.cp_strategy == "interleave" and prefill == "dsv4"))
 
 
-def _breakable_prefill_blocker(v: View, cp_supported: Any = None) -> str | None:
+def _breakable_prefill_blocker(v: View, cp_supported: Any = None,
+                               release: str | None = None) -> str | None:
+    """Why a default breakable prefill graph is disabled (``release`` 0.5.21: every KDA model
+    and its own list of validated multimodal models)."""
     model = v.model
     if v.pp_size > 1:
         return "pipeline parallelism makes prefill graphs opt-in"
-    if model.uses_kda and model.arch0 != "Glm5NextForConditionalGeneration":
+    if model.uses_kda and (release == "0.5.21"
+                           or model.arch0 != "Glm5NextForConditionalGeneration"):
         return "KDA linear attention cannot run a breakable prefill graph"
     if model.arch0.startswith("DeepseekV4"):
         return "DeepSeek-V4 cannot run a breakable prefill graph"
@@ -134,7 +277,9 @@ def _breakable_prefill_blocker(v: View, cp_supported: Any = None) -> str | None:
         return "two-batch overlap cannot run a breakable prefill graph"
     if v.moe_a2a_backend not in BREAKABLE_GRAPH_A2A:
         return f"the {v.moe_a2a_backend} A2A backend cannot run a breakable prefill graph"
-    if multimodal_blocks_breakable(v):
+    mm_archs = (MULTIMODAL_BREAKABLE_ARCHS_0_5_21 if release == "0.5.21"
+                else MULTIMODAL_BREAKABLE_ARCHS)
+    if multimodal_blocks_breakable(v, mm_archs):
         return f"{model.arch0} is a multimodal model not validated with a breakable prefill graph"
     return None
 
@@ -196,12 +341,28 @@ def validate_cuda_graph_config(v: View) -> Refuse | Declare | None:
     Full prefill capture was added for the FlashInfer and FA paths only, one whole-forward
     graph per token bucket.
     """
+    return _validate(v, BACKENDS)
+
+
+# 0.5.21's backends per phase (its --cuda-graph-config parser; the field table's
+# ``cuda_graph_phases`` holds the same, a test keeps them equal)
+BACKENDS_0_5_21 = ("full", "breakable", "tc_piecewise", "disabled")
+
+
+@rule(name="validate_cuda_graph_config", variant="0.5.21", phase=Phase.CUDA_GRAPH,
+      reads=("cuda_graph_config",), sglang="validate_cuda_graph_config (0.5.21)")
+def validate_cuda_graph_config_0_5_21(v: View) -> Refuse | Declare | None:
+    """As in 0.5.23, with 0.5.21's fourth backend: tc_piecewise (removed in 0.5.22)."""
+    return _validate(v, BACKENDS_0_5_21)
+
+
+def _validate(v: View, backends: tuple[str, ...]) -> Refuse | Declare | None:
     config = v.cuda_graph_config
     for phase in PHASES:
         backend = config[phase]["backend"]
-        if backend not in BACKENDS:
+        if backend not in backends:
             return Refuse(f"cuda_graph_config[{phase}].backend must be one of "
-                          f"{', '.join(BACKENDS)}; got {backend!r}")
+                          f"{', '.join(backends)}; got {backend!r}")
     if config[PREFILL]["backend"] == "full":
         return Declare({}, "the full prefill CUDA graph is experimental in SGLang")
     return None

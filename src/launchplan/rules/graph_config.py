@@ -181,10 +181,11 @@ MULTIMODAL_BREAKABLE_ARCHS = frozenset({
     "MiniMaxM3SparseForCausalLM"})
 
 
-def multimodal_blocks_breakable(v: Any) -> bool:
-    """A multimodal model (under the launch's flags) not validated for a breakable prefill graph."""
+def multimodal_blocks_breakable(v: Any, archs: frozenset[str] = MULTIMODAL_BREAKABLE_ARCHS) -> bool:
+    """A multimodal model (under the launch's flags) not validated for a breakable prefill graph
+    (``archs``: the release's validated list)."""
     model = v.model
     if not model.multimodal(v.enable_multimodal, language_model_only=v.language_model_only,
                             model_impl=v.model_impl):
         return False
-    return not any(a in MULTIMODAL_BREAKABLE_ARCHS for a in model.architectures)
+    return not any(a in archs for a in model.architectures)

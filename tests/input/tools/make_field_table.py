@@ -9,8 +9,10 @@ field (name, namespace, type, default, every option spelling of the action that 
 argparse action class and type function, choices, nargs, const, whether resolution may declare
 it, its scalar fallback), then the parser destinations that are no field (``cli_only_dests``)
 and the hand-registered spellings that write a field through a second action
-(``extra_flags``). Everything is read from SGLang's own objects: its record class, its field
-metadata and the argparse parser it builds; nothing is typed by hand. Run with ``--check`` to
+(``extra_flags``), and what ``--cuda-graph-config`` accepts per phase (``cuda_graph_phases``:
+its backends and keys). Everything is read from SGLang's own objects: its record class, its
+field metadata, the argparse parser it builds and its CUDA-graph config module; nothing is
+typed by hand. Run with ``--check`` to
 compare with the shipped table instead of writing it.
 """
 
@@ -105,7 +107,17 @@ def build() -> dict:
              "cli_only_dests": cli_only}
     if extra:
         table["extra_flags"] = extra
+    table["cuda_graph_phases"] = graph_phases()
     return table
+
+
+def graph_phases() -> dict:
+    """Per phase, the backends and keys the release's ``--cuda-graph-config`` parser accepts."""
+    from sglang.srt.model_executor import cuda_graph_config as cg
+
+    return {phase: {"backends": list(cg.ALLOWED_BACKENDS_PER_PHASE[phase]),
+                    "keys": list(cg.ALLOWED_KEYS_PER_PHASE[phase])}
+            for phase in cg.Phase.ALL}
 
 
 def comparable(table: dict) -> dict:

@@ -1,14 +1,22 @@
-"""Record SGLang 0.5.23's answers for one parity suite, both rule sets.
+"""Record SGLang's answers for parity suites: 0.5.23 and the default rules, or one older release.
 
-    ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py SUITE [--jobs N] [--missing]
+    ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py SUITE[,SUITE...] [--jobs N]
+        [--missing]
+    ~/sglang-oracle-0.5.22/bin/python tests/parity/tools/record_suite.py SUITE[,SUITE...]
+        --release 0.5.22 [--jobs N] [--missing]
 
 Reads ``tests/parity/data/SUITE-cases.json`` and writes ``results-SUITE-0.5.23.jsonl`` and
 ``results-SUITE-main.jsonl`` beside it with the oracle (``$LAUNCHPLAN_ORACLE_DIR``, by default
-``/work/shared/oracle``; see its README). Model paths ``parity-models/<name>`` name the
-``config.json`` folders under ``tests/parity/models/`` (configs the project does not bundle);
-they are handed to the oracle as absolute paths. ``models/<name>`` stays the oracle's own
-folder (launchplan's bundled model of that name). ``--missing`` records only the cases that
-have no answer yet and merges them into the existing files (in case order).
+``/work/shared/oracle``; see its README). ``--release X`` records plain SGLang as installed in
+the running interpreter (which must be release X) into ``results-SUITE-X.jsonl`` instead.
+Every suite named goes to the oracle in one batch, so each platform's worker imports SGLang
+once (about 25 s) for all of them.
+
+Model paths ``parity-models/<name>`` name the ``config.json`` folders under
+``tests/parity/models/`` (configs the project does not bundle); they are handed to the oracle
+as absolute paths. ``models/<name>`` is the oracle's own folder of that name, or launchplan's
+bundled model of that name when the oracle has none. ``--missing`` records only the cases
+that have no answer yet and merges them into the existing files (in case order).
 """
 
 from __future__ import annotations
@@ -22,19 +30,25 @@ from pathlib import Path
 
 PARITY = Path(__file__).resolve().parents[1]
 DATA, MODELS = PARITY / "data", PARITY / "models"
+BUNDLED = PARITY.parents[1] / "src" / "launchplan" / "facts" / "data" / "models"
 ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
-PREFIX = "parity-models/"
-PATH_ARGS = ("--model-path", "--speculative-draft-model-path", "--tokenizer-path")
+PREFIX, ORACLE_PREFIX = "parity-models/", "models/"
 PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
 
 
 def absolute(value: object) -> object:
-    if isinstance(value, str) and value.startswith(PREFIX):
+    """A model folder the oracle can open: its own, else ours (absolute)."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(PREFIX):
         folder = MODELS / value[len(PREFIX):]
-        if not (folder / "config.json").is_file():
-            raise SystemExit(f"{value}: no {folder}/config.json")
-        return str(folder)
-    return value
+    elif value.startswith(ORACLE_PREFIX) and not (ORACLE / value).is_dir():
+        folder = BUNDLED / value[len(ORACLE_PREFIX):]
+    else:
+        return value
+    if not (folder / "config.json").is_file():
+        raise SystemExit(f"{value}: no {folder}/config.json")
+    return str(folder)
 
 
 def for_oracle(case: dict) -> dict:
@@ -46,18 +60,28 @@ def for_oracle(case: dict) -> dict:
     return out
 
 
+def _option(argv: list[str], flag: str, default: str | None) -> str | None:
+    return argv[argv.index(flag) + 1] if flag in argv else default
+
+
 def main(argv: list[str]) -> int:
-    suite, jobs = argv[0], "1"
-    if "--jobs" in argv:
-        jobs = argv[argv.index("--jobs") + 1]
-    cases = json.loads((DATA / f"{suite}-cases.json").read_text())
-    names = [c["name"] for c in cases]
+    suites, jobs = argv[0].split(","), _option(argv, "--jobs", "1")
+    release = _option(argv, "--release", None)
+    if release is not None:
+        import sglang  # the oracle's own interpreter: it must be the release asked for
+
+        if sglang.__version__ != release:
+            raise SystemExit(f"--release {release}: this interpreter has sglang "
+                             f"{sglang.__version__}")
+    tags = (release,) if release else ("0.5.23", "main")
+    cases = {s: json.loads((DATA / f"{s}-cases.json").read_text()) for s in suites}
+    names = [c["name"] for s in suites for c in cases[s]]
     if len(names) != len(set(names)):
-        raise SystemExit(f"{suite}: duplicate case names")
-    for tag in ("0.5.23", "main"):
-        out = DATA / f"results-{suite}-{tag}.jsonl"
-        known = _rows(out) if "--missing" in argv else {}
-        todo = [c for c in cases if c["name"] not in known]
+        raise SystemExit(f"{','.join(suites)}: duplicate case names")
+    for tag in tags:
+        outs = {s: DATA / f"results-{s}-{tag}.jsonl" for s in suites}
+        known = {s: _rows(outs[s]) if "--missing" in argv else {} for s in suites}
+        todo = [c for s in suites for c in cases[s] if c["name"] not in known[s]]
         if not todo:
             continue
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
@@ -68,8 +92,12 @@ def main(argv: list[str]) -> int:
         if tag == "main":
             cmd += ["--rules", "main"]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        known.update(_rows(fresh))
-        out.write_text("".join(json.dumps(known[n]) + "\n" for n in names))
+        answers = _rows(fresh)
+        for s in suites:
+            known[s].update((c["name"], answers[c["name"]]) for c in cases[s]
+                            if c["name"] in answers)
+            outs[s].write_text("".join(json.dumps(known[s][c["name"]]) + "\n"
+                                       for c in cases[s] if c["name"] in known[s]))
         os.unlink(f.name)
         os.unlink(fresh)
     return 0
