@@ -304,7 +304,7 @@ def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
         GLM-5-Next; CP spanning TP, no pipeline parallelism).
     Effect: ``cuda_graph_config`` with the prefill graph backend ``disabled``, with a note.
     Why: DSA prefill context parallelism cannot capture the prefill graph otherwise (the DSA
-        prefill CP graph disable in ``handle_model_specific_adjustments``, server_args.py).
+        prefill CP graph disable in ``handle_model_specific_adjustments``, model_hook.py).
         The lock on an explicit prefill backend is ignored (rules.md §5.3).
     Assumes: nothing.
     """
@@ -467,7 +467,7 @@ def dsa_context_parallel_checks(v: View) -> Refuse | None:
         transfer backend and no pipeline parallelism.
     Why: the layer split is a prefill-CP optimisation; decode workers receive whole cache shards
         through PD transfer (the DSA context-parallel checks in
-        ``handle_model_specific_adjustments``, server_args.py).
+        ``handle_model_specific_adjustments``, model_hook.py).
     Assumes: nothing.
     """
     mode = v.disaggregation_mode
@@ -509,7 +509,7 @@ def mla_prefill_cp_graph_disable(v: View) -> Declare | None:
         already disabled.
     Effect: ``cuda_graph_config`` with the prefill graph backend ``disabled``, with a note.
     Why: MLA prefill context parallelism cannot capture a prefill graph (the MLA prefill CP graph
-        disable in ``handle_model_specific_adjustments``, server_args.py); the lock on an
+        disable in ``handle_model_specific_adjustments``, model_hook.py); the lock on an
         explicit prefill backend is ignored (rules.md §5.3).
     Assumes: nothing.
     """
@@ -603,7 +603,7 @@ def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
     Effect: ``enable_aiter_allreduce_fusion`` = true and
         ``disable_aiter_allreduce_fusion_in_prefill`` = true.
     Why: SGLang turns on aiter's fused all-reduce for GLM-5 DSA decode on a single ROCm node (the
-        GLM-5 DSA branch of ``handle_model_specific_adjustments``, server_args.py).
+        GLM-5 DSA branch of ``handle_model_specific_adjustments``, model_hook.py).
     Assumes: nothing.
     """
     if v.target.is_hip and not attn_dp_enabled(v) and v.nnodes == 1:

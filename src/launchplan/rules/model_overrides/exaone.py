@@ -91,7 +91,7 @@ def exaone_backend_check(v: View) -> Refuse | None:
     Effect: refuses when the base attention backend is not fa3, triton or trtllm_mha, naming the
         architecture and the backend given.
     Why: only those backends run EXAONE's sliding windows (the Exaone assert in
-        ``handle_model_specific_adjustments``, server_args.py).
+        ``handle_model_specific_adjustments``, model_hook.py).
     Assumes: nothing.
     """
     if sliding_window_pattern(v) is None:

@@ -80,7 +80,7 @@ def gemma4_backend_check(v: View) -> Refuse | None:
 
     When: whenever its promises hold (DiffusionGemma is not checked here).
     Effect: refuses when the effective prefill or decode backend is outside that list, naming both.
-    Why: the Gemma4 assert in ``handle_model_specific_adjustments`` (server_args.py) accepts only
+    Why: the Gemma4 assert in ``handle_model_specific_adjustments`` (model_hook.py) accepts only
         those backends for its attention.
     Assumes: nothing.
     """

@@ -96,9 +96,9 @@ def gpt_oss_backend_check(v: View) -> Refuse | None:
     Effect: refuses when the effective prefill or decode backend is not one of triton, trtllm_mha,
         fa3, fa4, ascend, intel_amx, intel_xpu, aiter (not flashinfer or torch_native); refuses
         the ``triton_kernel`` MoE runner with an ``--ep-size`` other than 1.
-    Why: those backends implement its sliding windows and sinks; the triton_kernel runner has no
-        expert parallelism (the GptOssForCausalLM asserts in
-        ``handle_model_specific_adjustments``, server_args.py).
+    Why: those backends implement its sliding windows and sinks; the triton_kernel runner
+        supports an EP size of 1 only (the GptOssForCausalLM asserts in
+        ``handle_model_specific_adjustments``, model_hook.py).
     Assumes: nothing.
     """
     prefill, decode = effective_backends(v)

@@ -52,7 +52,7 @@ def lfm2_backend_check(v: View) -> Refuse | None:
     When: the base attention backend is ``triton``.
     Effect: refuses, naming the architecture: triton is not supported.
     Why: its first layer may not be an attention layer, which triton does not handle (the Lfm2
-        assert in ``handle_model_specific_adjustments``, server_args.py).
+        assert in ``handle_model_specific_adjustments``, model_hook.py).
     Assumes: nothing.
     """
     if v.attention_backend == "triton":

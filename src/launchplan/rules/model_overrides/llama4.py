@@ -74,7 +74,7 @@ def llama4_backend_check(v: View) -> Refuse | None:
     Effect: refuses a base attention backend other than fa3, aiter, triton, ascend, trtllm_mha or
         intel_xpu, naming the one given.
     Why: only those implement its chunked local attention (the Llama4 assert in
-        ``handle_model_specific_adjustments``, server_args.py).
+        ``handle_model_specific_adjustments``, model_hook.py).
     Assumes: nothing.
     """
     if v.device == "cpu":

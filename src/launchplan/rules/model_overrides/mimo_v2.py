@@ -77,7 +77,7 @@ def mimo_v2_attention_tp_check(v: View) -> Refuse | None:
         ``num_key_value_heads``, and an effective attention TP (tp / attention DP / attention CP)
         that does not divide ``num_key_value_heads``.
     Why: its ``qkv_proj`` is interleaved for TP = ``num_key_value_heads`` (the MiMoV2 fused-QKV TP
-        check in ``handle_model_specific_adjustments``, server_args.py).
+        check in ``handle_model_specific_adjustments``, model_hook.py).
     Assumes: nothing.
     """
     if v.encoder_only:

@@ -58,7 +58,7 @@ def olmo2_backend_check(v: View) -> Refuse | None:
     When: the base attention backend is ``flashinfer``.
     Effect: refuses: flashinfer badly slows OLMo 3 models; choose another.
     Why: FlashInfer is much slower on OLMo 3's sliding windows (the Olmo2 assert in
-        ``handle_model_specific_adjustments``, server_args.py).
+        ``handle_model_specific_adjustments``, model_hook.py).
     Assumes: nothing.
     """
     if v.attention_backend == "flashinfer":
