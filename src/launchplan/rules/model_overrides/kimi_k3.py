@@ -86,8 +86,9 @@ def kimi_k3_overrides(v: View) -> dict | Refuse | None:
         ``speculative_attention_mode`` = decode (static ragged verify only, else refused).
         Without it, an unset trio becomes trtllm_mla for prefill and decode, and DSPARK verifies
         on the decode backend when that backend's MLA kernel can (trtllm_mla, cutedsl_mla).
-    Why: decode graphs are wrong with symmetric memory under DCP; only those MLA kernels
-        split the KV over DCP ranks (``_kimi_k3_overrides``, arg_groups/model_overrides/kimi_k3.py).
+    Why: decode graphs are wrong with symmetric memory under DCP; decode CP needs a DCP-capable
+        MLA decode kernel (FlashInfer's trtllm-gen one behind cutedsl_mla, or aiter's gluon one)
+        (``_kimi_k3_overrides``, arg_groups/model_overrides/kimi_k3.py).
     Assumes: as in the oracle harness, FlashInfer's DCP-capable MLA decode (checked by signature
         at run time) is absent; aiter and a Triton with Gluon (>= 3.7) are installed, so aiter's
         gluon MLA kernel is present unless ``SGLANG_AITER_MLA_GLUON`` turns it off.

@@ -60,8 +60,9 @@ def minicpm_sala_overrides(v: View) -> dict | Refuse | None:
         chosen a sparse model gets ``minicpm_flashinfer`` on Blackwell, else
         ``minicpm_flashattn``; ``SGLANG_MINICPM_FORCE_DENSE`` maps those two to their dense
         kernels (fa4 on Blackwell or fa3, and flashinfer) instead.
-    Why: the sparse kernels are MiniCPM's own backends and the hybrid layers keep state the radix
-        cache cannot share (``_minicpm_sala_overrides``, arg_groups/model_overrides/minicpm.py).
+    Why: SGLang serves MiniCPM sparse attention on its own ``minicpm_*`` backends and runs the
+        hybrid (sparse or lightning) layers without the radix or hierarchical cache
+        (``_minicpm_sala_overrides``, arg_groups/model_overrides/minicpm.py).
     Assumes: ``SGLANG_MINICPM_FORCE_DENSE`` is off unless the given environment sets it.
     """
     if attn_dp_enabled(v):

@@ -362,7 +362,7 @@ def eagle_topk1_draft_tokens(v: View) -> Declare | None:
 
     When: an EAGLE-family algorithm with top-k 1 and draft tokens other than steps + 1.
     Effect: ``speculative_num_draft_tokens`` = steps + 1, with a note.
-    Why: a chain of ``steps`` draft tokens plus the bonus token is all there is to verify
+    Why: with top-k 1 the draft tree is a chain, so its size is fixed by the steps
         (``_handle_eagle_family``, arg_groups/speculative_hook.py).
     Assumes: nothing.
     """
