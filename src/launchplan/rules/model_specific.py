@@ -39,10 +39,14 @@ from launchplan.rules.model_overrides.granitemoehybrid import has_mamba_layers
 def model_quantization_check(v: View) -> Declare | Refuse | None:
     """The checkpoint's quantization must be one this platform registers and can serve.
 
-    SGLang checks it when it first builds the model config. ``mxfp4`` is registered on
-    NVIDIA and on ROCm gfx95 only, so GPT-OSS is refused on an MI300X (gfx942); ROCm also
-    allows only its own list. A ``--quantization`` that contradicts the checkpoint is
-    refused unless the pair is compatible or a requantization.
+    When: whenever its promises hold (SGLang checks it when it first builds the model config).
+    Effect: refuses a checkpoint method the platform does not register or serve (``mxfp4`` is
+        registered on NVIDIA and on ROCm gfx95 only, so GPT-OSS is refused on an MI300X (gfx942);
+        ROCm allows only its own list), and a ``--quantization`` that contradicts the checkpoint
+        unless the pair is compatible or a requantization; otherwise notes any warnings.
+    Why: ``ModelConfig._verify_quantization`` (configs/model_config.py) runs this check when the
+        model config is first built.
+    Assumes: nothing.
     """
     verdict = _verified(v.model, v.quantization, v.target)
     if verdict is None:
@@ -100,8 +104,11 @@ _KEEP: dict[int, Any] = {}
 def deterministic_allreduce_fusion_off(v: View) -> dict | None:
     """Deterministic inference enforces FlashInfer all-reduce fusion off.
 
-    The fused all-reduce kernels do not reduce in a fixed order, so results would vary
-    with batch composition.
+    When: ``--enable-deterministic-inference`` is on.
+    Effect: ``enforce_disable_flashinfer_allreduce_fusion`` = true.
+    Why: the fused all-reduce kernels do not reduce in a fixed order, so results would vary with
+        batch composition (``handle_model_specific_adjustments``, arg_groups/model_hook.py).
+    Assumes: nothing.
     """
     if v.enable_deterministic_inference:
         return {"enforce_disable_flashinfer_allreduce_fusion": True}
@@ -114,7 +121,14 @@ def deterministic_allreduce_fusion_off(v: View) -> dict | None:
     sglang="handle_model_specific_adjustments (uses_mamba_radix_cache baseline)",
 )
 def mamba_radix_cache_baseline(v: View) -> dict:
-    """No Mamba radix cache unless a hybrid-Mamba pass below turns it on."""
+    """No Mamba radix cache unless a hybrid-Mamba pass below turns it on.
+
+    When: whenever its promises hold (every model).
+    Effect: ``uses_mamba_radix_cache`` = false, as the baseline later passes override.
+    Why: ``handle_model_specific_adjustments`` (arg_groups/model_hook.py) sets this baseline
+        before the hybrid-Mamba passes.
+    Assumes: nothing.
+    """
     return {"uses_mamba_radix_cache": False}
 
 
@@ -136,10 +150,16 @@ CP_DECODE_ATTN_TP_ARCHS = frozenset({
 def model_arch_constraints(v: View) -> Refuse | None:
     """Features a model family cannot run, refused before any default is chosen.
 
-    Intern-S2 Mobius has no pipeline or expert parallelism; the DSA cache layer split needs
-    a DSA model; CP decode attention-TP needs replicated attention linears (DeepSeek-V4,
-    GLM-5 DSA). Assumed: no ``decision_config.json`` beside the checkpoint (launchplan
-    reads ``config.json`` only), so the noncausal decision-readout case never applies.
+    When: ``--pp-size``, ``--ep-size``, ``--enable-dsa-cache-layer-split`` or
+        ``--enable-cp-decode-attn-tp`` is given.
+    Effect: refuses pipeline or expert parallelism for Intern-S2 Mobius, the DSA cache layer
+        split on a non-DSA model, and CP decode attention-TP on an architecture without
+        replicated attention linears (naming the supported ones).
+    Why: CP decode attention-TP needs attention linears replicated across CP ranks (DeepSeek-V4,
+        GLM-5 DSA) (architecture constraints in ``handle_model_specific_adjustments``,
+        arg_groups/model_hook.py).
+    Assumes: no ``decision_config.json`` beside the checkpoint (launchplan reads ``config.json``
+        only), so the noncausal decision-readout case never applies.
     """
     arch = arch0(v)
     if arch == "InternS2MobiusForConditionalGeneration":
@@ -301,8 +321,12 @@ def _mamba_rule(v: Any) -> Declare | Refuse | None:
 def mamba_radix_cache_for_linear_attn_spec(v: View) -> Declare | Refuse | None:
     """For a registered linear-attention spec (GigaChat 3.5): the Mamba cache, early.
 
-    Same decision as ``mamba_radix_cache``, run before the override batch for models whose
-    spec asks for the Mamba radix cache.
+    When: the model matches a linear-attention registry spec (by architecture or model_type)
+        that asks for the Mamba radix cache.
+    Effect: the same decision and refusals as ``mamba_radix_cache``, before the override batch.
+    Why: SGLang runs ``handle_mamba_radix_cache`` (arg_groups/model_hook.py) for linear-attention
+        specs before the model overrides.
+    Assumes: nothing.
     """
     spec = linear_attn_spec(v)
     if spec is None or not spec[0]:
@@ -323,12 +347,18 @@ def mamba_radix_cache_for_linear_attn_spec(v: View) -> Declare | Refuse | None:
 def mamba_radix_cache(v: View) -> Declare | Refuse | None:
     """Hybrid Mamba models keep Mamba state in the radix cache; pick and check the strategy.
 
-    With the radix cache on, ``uses_mamba_radix_cache`` goes on; an ``auto`` strategy
-    becomes ``extra_buffer`` when overlap scheduling or pages > 1 are wanted and the model
-    (with the triton linear-attention backend) supports it, else ``no_buffer`` with overlap
-    off. no_buffer needs page 1 and no trtllm_mha; extra_buffer needs a track interval that
-    covers the draft tokens and is a page multiple, and a page that divides the Mamba chunk
-    (or the reverse). This runs at step 30 only, before backend page snaps (rules.md C6).
+    When: the model keeps Mamba state (a listed hybrid, Granite with Mamba layers, or a spec) and
+        the radix cache is on; the validators run for every model.
+    Effect: ``uses_mamba_radix_cache`` = true; an ``auto`` ``mamba_radix_cache_strategy`` becomes
+        ``extra_buffer`` when overlap scheduling or pages > 1 are wanted and the model (with the
+        triton linear-attention backend) supports it, else ``no_buffer`` with
+        ``disable_overlap_schedule`` = true. Refuses no_buffer with pages > 1, overlap or
+        trtllm_mha; extra_buffer on an unsupported model, lazy under PD, a track interval below
+        the draft tokens or not a page multiple, or a page and Mamba chunk that do not divide.
+    Why: ``handle_mamba_radix_cache`` and ``_mamba_radix_cache_resolution`` pick the strategy;
+        the validators in arg_groups/mamba_hook.py state each strategy's limits. This runs at
+        step 30 only, before backend page snaps (rules.md C6).
+    Assumes: nothing.
     """
     return _mamba_rule(v)
 
@@ -339,7 +369,14 @@ def mamba_radix_cache(v: View) -> Declare | Refuse | None:
     sglang="_sparse_head_overlap_disable",
 )
 def sparse_head_overlap_disable(v: View) -> Declare | None:
-    """An embedding sparse head (``SGLANG_EMBEDDINGS_SPARSE_HEAD``) turns overlap scheduling off."""
+    """An embedding sparse head (``SGLANG_EMBEDDINGS_SPARSE_HEAD``) turns overlap scheduling off.
+
+    When: the environment sets ``SGLANG_EMBEDDINGS_SPARSE_HEAD`` (to anything).
+    Effect: ``disable_overlap_schedule`` = true, with a note.
+    Why: SGLang does not run the overlap scheduler with an embedding sparse head
+        (``_sparse_head_overlap_disable``, arg_groups/overrides.py).
+    Assumes: the variable is unset unless the given environment sets it.
+    """
     if env_set(v, "SGLANG_EMBEDDINGS_SPARSE_HEAD"):
         return Declare({"disable_overlap_schedule": True},
                        "overlap scheduling is off with an embedding sparse head")
@@ -375,10 +412,14 @@ CUTEDSL_FUSION_TP = (2, 4, 8, 16)
 def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
     """Supported models fuse the TP all-reduce with the norm on Hopper and SM10x.
 
-    Only with TP > 1, no attention DP, no A2A backend, one node (or SM10x, where MNNVL
-    spans nodes) and the backend unset: ``auto``, or ``cutedsl`` for MiMo-V2 (bf16 on SM10x,
-    TP 2/4/8/16, no attention CP, not encoder-only or PD-mux). DeepSeek-V4.1 at TP 4 on one
-    Blackwell node keeps its custom all-reduce instead.
+    When: TP > 1, no attention DP, no A2A backend, one node (or SM10x, where MNNVL spans nodes),
+        the backend unset, on SM90 or SM10x; MiMo-V2 also needs bf16 on SM10x, TP 2/4/8/16, no
+        attention CP, not encoder-only or PD-mux.
+    Effect: ``flashinfer_allreduce_fusion_backend`` = ``auto``, or ``cutedsl`` for MiMo-V2, with a
+        note. DeepSeek-V4.1 at TP 4 on one Blackwell node keeps its custom all-reduce instead.
+    Why: these architectures implement the FlashInfer all-reduce + norm fusion in the model
+        (``_flashinfer_allreduce_fusion_auto_enable``, arg_groups/overrides.py).
+    Assumes: nothing.
     """
     arch = arch0(v)
     is_mimo = arch in MIMO_ARCHS
@@ -408,7 +449,15 @@ def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
     sglang="_enforce_disable_allreduce_fusion",
 )
 def enforce_disable_allreduce_fusion(v: View) -> dict | None:
-    """``--enforce-disable-flashinfer-allreduce-fusion`` wins over every model default."""
+    """``--enforce-disable-flashinfer-allreduce-fusion`` wins over every model default.
+
+    When: ``enforce_disable_flashinfer_allreduce_fusion`` is on (given, or set by deterministic
+        inference).
+    Effect: ``flashinfer_allreduce_fusion_backend`` = None.
+    Why: ``_enforce_disable_allreduce_fusion`` (arg_groups/overrides.py) runs after the model
+        defaults that could enable it.
+    Assumes: nothing.
+    """
     if v.enforce_disable_flashinfer_allreduce_fusion:
         return {"flashinfer_allreduce_fusion_backend": None}
     return None
@@ -421,7 +470,14 @@ def enforce_disable_allreduce_fusion(v: View) -> dict | None:
     sglang="default_unset_prefill_decode_interval",
 )
 def prefill_decode_interval_default(v: View) -> dict | None:
-    """An unset prefill/decode interval is 0 (off), after Qwen3-VL Hopper could pick 22."""
+    """An unset prefill/decode interval is 0 (off), after Qwen3-VL Hopper could pick 22.
+
+    When: ``--prefill-decode-interval`` is unset.
+    Effect: ``prefill_decode_interval`` = 0.
+    Why: ``default_unset_prefill_decode_interval`` (arg_groups/validation_hook.py) fills it after
+        the model overrides, so a model's own default wins.
+    Assumes: nothing.
+    """
     if v.prefill_decode_interval is None:
         return {"prefill_decode_interval": 0}
     return None

@@ -29,8 +29,12 @@ ARCHS = frozenset({"BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGener
 def bailing_moe_v3_overrides(v: View) -> dict | None:
     """An FP8 checkpoint with MXFP4 routed experts runs its MoE on ``flashinfer_mxfp4``.
 
-    Only with an automatic runner on CUDA (SM90, SM10x or SM12x) without an A2A backend: the
-    FlashInfer MXFP4 kernels read the packed experts directly.
+    When: the MoE runner is automatic, the device is CUDA (not HIP) on SM90, SM10x or SM12x, no
+        A2A backend is set, and the checkpoint is FP8 with MXFP4 routed experts.
+    Effect: ``moe_runner_backend`` = ``flashinfer_mxfp4``; otherwise nothing.
+    Why: the FlashInfer MXFP4 kernels read the packed experts directly
+        (``_bailing_moe_v3_overrides``, arg_groups/model_overrides/bailing_moe_v3.py).
+    Assumes: nothing.
     """
     t = v.target
     if (v.moe_runner_backend != "auto" or v.device != "cuda"

@@ -31,9 +31,14 @@ ARCHS = frozenset({"BeamForCausalLM"})
 def beam_overrides(v: View) -> dict | None:
     """Beam serves on ``trtllm_mha`` on SM90, SM10x and SM12x when no backend is chosen.
 
-    TRT-LLM MHA has kernels for all three (FMHA-v2/XQA on Hopper and SM12x, trtllm-gen on
-    SM10x). An NVFP4 checkpoint on SM10x with an automatic MoE runner and no A2A backend
-    gets ``flashinfer_trtllm``.
+    When: whenever its promises hold; each field has its own condition below.
+    Effect: ``attention_backend`` = ``trtllm_mha`` when no attention backend is set on SM90, SM10x
+        or SM12x; ``moe_runner_backend`` = ``flashinfer_trtllm`` for an NVFP4 checkpoint on SM10x
+        with an automatic MoE runner and no A2A backend.
+    Why: TRT-LLM MHA has kernels for all three (FMHA-v2/XQA on Hopper and SM12x, trtllm-gen on
+        SM10x); trtllm-gen's fused MoE takes NVFP4 experts (``_beam_overrides``,
+        arg_groups/model_overrides/beam.py).
+    Assumes: nothing.
     """
     t = v.target
     out: dict[str, Any] = {}

@@ -38,8 +38,12 @@ def _nvfp4_pack_quantized(v: View) -> bool:
 def cohere2_moe_runner_overrides(v: View) -> dict | None:
     """On SM10x an automatic MoE runner becomes ``flashinfer_trtllm`` (trtllm-gen fused MoE).
 
-    Only for unquantized checkpoints and nvfp4 pack-quantized ones: those are the layouts
-    the trtllm-gen MoE kernels take.
+    When: the GPU is SM10x, the MoE runner is automatic, and the checkpoint is unquantized or
+        nvfp4 pack-quantized (llm-compressor format, at the top or in a config group).
+    Effect: ``moe_runner_backend`` = ``flashinfer_trtllm``; otherwise nothing.
+    Why: those are the layouts the trtllm-gen MoE kernels take (``_cohere2_moe_runner_overrides``,
+        arg_groups/model_overrides/cohere2_moe.py).
+    Assumes: nothing.
     """
     if v.moe_runner_backend != "auto" or not v.target.is_sm100:
         return None

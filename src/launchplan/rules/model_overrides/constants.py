@@ -28,7 +28,12 @@ MODEL_OVERRIDES = MappingProxyType({
 def model_override_constants(v: View) -> dict | None:
     """Mistral Large 3 and Pixtral run in bfloat16: ``dtype`` is forced, even over the input.
 
-    First in the batch, so any provider declaring the same field would win over it.
+    When: whenever its promises hold (the architecture is in the constant table).
+    Effect: the table's fields (``dtype`` = ``bfloat16``), replacing a requested value. First in
+        the batch, so any provider declaring the same field would win over it.
+    Why: these checkpoints are served only in bfloat16 (SGLang's ``MODEL_OVERRIDES`` table,
+        arg_groups/model_override_base.py).
+    Assumes: nothing.
     """
     fixed = MODEL_OVERRIDES.get(arch0(v))
     return dict(fixed) if fixed else None

@@ -160,12 +160,20 @@ def _mla_prefill_cp(v: Any) -> dict[str, Any] | Refuse:
 def deepseek_family_overrides(v: View) -> dict | Refuse | None:
     """DeepSeek defaults: ``dsa`` attention and DSA page sizes, or ``trtllm_mla`` on SM10x.
 
-    DSA models get the ``dsa`` backend when none is chosen and a page size forced to
-    64 x ``index_kpool`` (a page holds whole pooled index groups), or 1 on ROCm without
-    the aiter preshuffle paged-MQA kernel; decode CP defaults the DSA backends to trtllm.
-    Plain MLA models get ``trtllm_mla`` on SM10x when no backend is chosen (TRT-LLM's
-    Blackwell MLA kernels). ``--enable-prefill-cp`` lays out attention DP/CP (and DeepEP
-    for zigzag and MLA CP). HYV4 MXFP8 checkpoints run MoE and FP8 GEMMs on DeepGEMM.
+    When: whenever its promises hold; DSA models (``index_topk`` in the config) and plain MLA
+        models take different branches.
+    Effect: DSA: ``attention_backend`` = ``dsa`` when none is chosen, ``page_size`` forced to
+        64 x ``index_kpool``, or 1 on ROCm without the aiter preshuffle paged-MQA kernel; decode
+        CP fills unset DSA backends with trtllm (and ``dcp_replicate_q_proj`` for a2a comms).
+        Plain MLA: ``attention_backend`` = ``trtllm_mla`` on SM10x when none is chosen.
+        ``--enable-prefill-cp`` lays out attention DP/CP (and DeepEP for zigzag and MLA CP). HYV4
+        MXFP8 checkpoints run MoE and FP8 GEMMs on DeepGEMM. Refuses HYV4 with prefill or decode
+        CP, decode CP with HiSparse/HiCache/PD/top-k > 1 or pooled index keys, attention DP with
+        DP replicas under CP, and CP over more than 8 GPUs.
+    Why: a DSA page holds whole pooled index groups; TRT-LLM has Blackwell MLA kernels
+        (``_deepseek_family_overrides``, arg_groups/model_overrides/deepseek_v2.py).
+    Assumes: Triton >= 3.5 for the ROCm paged-MQA kernel (so ``SGLANG_USE_AITER`` and
+        ``SGLANG_DSA_HIP_DISABLE_PRESHUFFLE`` decide); sgl-deep-gemm is installed.
     """
     arch = arch0(v)
     if arch in HYV4:
@@ -238,8 +246,12 @@ def _dsa_model(target: Any, model: Any) -> bool:
 def dsa_two_batch_overlap_check(v: View) -> Refuse | None:
     """Two-batch overlap cannot run DSA models whose layers share top-k indices.
 
-    Its op path does not carry top-k indices from layer to layer, so shared layers would
-    attend without them.
+    When: ``--enable-two-batch-overlap`` is on for a DSA model.
+    Effect: refuses when ``index_topk_freq`` > 1, ``index_topk_pattern`` has an ``S`` or
+        ``indexer_types`` has ``shared``, naming the three values.
+    Why: the two-batch-overlap op path does not carry top-k indices from layer to layer, so shared
+        layers would attend without them (``_validate_dsa_tbo_index_sharing``, model_hook.py).
+    Assumes: nothing.
     """
     if not v.enable_two_batch_overlap:
         return None
@@ -287,7 +299,14 @@ def supports_prefill_cp_bcg(v: Any) -> bool:
 def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
     """DSA prefill CP runs its prefill eagerly unless it is breakable with CP BCG support.
 
-    The lock on an explicit prefill backend is ignored (rules.md §5.3).
+    When: ``--enable-prefill-cp`` is on for a DSA model and the prefill CUDA graph is not already
+        disabled, nor breakable with CP BCG support (zigzag on trtllm_mha, or interleave on dsa for
+        GLM-5-Next; CP spanning TP, no pipeline parallelism).
+    Effect: ``cuda_graph_config`` with the prefill graph backend ``disabled``, with a note.
+    Why: DSA prefill context parallelism cannot capture the prefill graph otherwise (the DSA
+        prefill CP graph disable in ``handle_model_specific_adjustments``, model_hook.py).
+        The lock on an explicit prefill backend is ignored (rules.md §5.3).
+    Assumes: nothing.
     """
     if not v.enable_prefill_cp:
         return None
@@ -313,8 +332,13 @@ def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
 def dsa_kv_cache_dtype_default(v: View) -> Declare | Refuse | None:
     """DSA KV cache: ``auto`` is fp8_e4m3 on SM10x and newer, else bfloat16.
 
-    The sparse FP8 kernels are Blackwell's; learnable attention sinks need bf16; ``bf16``
-    is spelled ``bfloat16``; only bfloat16 and fp8_e4m3 exist for DSA.
+    When: whenever its promises hold (a DSA model).
+    Effect: ``kv_cache_dtype`` = fp8_e4m3 or bfloat16 for ``auto`` (with a note when DSA backends
+        were given), ``bf16`` spelled ``bfloat16``; refuses anything but bfloat16/fp8_e4m3, and
+        a non-bf16 cache with learnable attention sinks.
+    Why: the sparse FP8 kernels are Blackwell's; learnable attention sinks need bf16; only
+        bfloat16 and fp8_e4m3 exist for DSA (``_dsa_kv_cache_dtype_default``).
+    Assumes: nothing.
     """
     kv = v.kv_cache_dtype
     sinks = v.model.learnable_sink
@@ -367,11 +391,16 @@ def _dsa_backend_problem(v: Any, kv: str, prefill: str | None,
 def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
     """DSA's prefill/decode kernels, filled where unset, from the KV dtype and the GPU.
 
-    Learnable sinks: flashmla_sparse only. GLM-5 DSA on SM12x with FP8 KV:
-    flashinfer_sparse_mla. HiSparse: tilelang on ROCm, else flashmla_kv (FP8) or
-    flashmla_sparse. ROCm: triton. FP8 KV: trtllm on SM10x+, flashmla_kv on Hopper. bf16:
-    flashmla_sparse prefill, trtllm (SM10x+) or fa3 decode. triton is ROCm-only; TileLang
-    FP8 needs tilelang on both sides, no decode CP, SM89+.
+    When: whenever its promises hold (a DSA model).
+    Effect: unset ``dsa_prefill_backend``/``dsa_decode_backend`` become: flashmla_sparse with
+        learnable sinks (anything else refused); flashinfer_sparse_mla for GLM-5 DSA on SM12x
+        with FP8 KV; with HiSparse tilelang on ROCm, else flashmla_kv (FP8) or flashmla_sparse;
+        triton on ROCm; with FP8 KV trtllm on SM10x+, flashmla_kv on Hopper; with bf16
+        flashmla_sparse prefill and trtllm (SM10x+) or fa3 decode. Refuses triton on CUDA, and
+        a TileLang FP8 cache that is mixed, with decode CP, below SM89 or with HiSparse.
+    Why: each DSA kernel exists for those KV layouts and GPUs only; the FP8 layouts of TileLang
+        and the other kernels cannot be mixed (``_dsa_split_backend_resolution``).
+    Assumes: nothing.
     """
     t = v.target
     major = t.capability[0]
@@ -432,9 +461,14 @@ def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
 def dsa_context_parallel_checks(v: View) -> Refuse | None:
     """DSA prefill CP is for prefill servers only; the cache layer split has narrow limits.
 
-    The layer split is a prefill-CP optimisation: PD prefill workers only, with
-    ``--enable-prefill-cp --cp-strategy interleave``, the Mooncake transfer backend and no
-    pipeline parallelism.
+    When: ``--enable-prefill-cp`` or ``--enable-dsa-cache-layer-split`` is on for a DSA model.
+    Effect: refuses prefill CP on a PD decode server; refuses the layer split except on PD
+        prefill workers with ``--enable-prefill-cp --cp-strategy interleave``, the Mooncake
+        transfer backend and no pipeline parallelism.
+    Why: the layer split is a prefill-CP optimisation; decode workers receive whole cache shards
+        through PD transfer (the DSA context-parallel checks in
+        ``handle_model_specific_adjustments``, model_hook.py).
+    Assumes: nothing.
     """
     mode = v.disaggregation_mode
     if v.enable_prefill_cp and mode == "decode":
@@ -469,7 +503,16 @@ def dsa_context_parallel_checks(v: View) -> Refuse | None:
     sglang="handle_model_specific_adjustments (MLA prefill CP graph disable)",
 )
 def mla_prefill_cp_graph_disable(v: View) -> Declare | None:
-    """Non-DSA DeepSeek MLA with prefill CP runs prefill eagerly (lock ignored)."""
+    """Non-DSA DeepSeek MLA with prefill CP runs prefill eagerly (lock ignored).
+
+    When: ``--enable-prefill-cp`` is on for a plain MLA model and the prefill CUDA graph is not
+        already disabled.
+    Effect: ``cuda_graph_config`` with the prefill graph backend ``disabled``, with a note.
+    Why: MLA prefill context parallelism cannot capture a prefill graph (the MLA prefill CP graph
+        disable in ``handle_model_specific_adjustments``, model_hook.py); the lock on an
+        explicit prefill backend is ignored (rules.md §5.3).
+    Assumes: nothing.
+    """
     if not v.enable_prefill_cp:
         return None
     config_ = v.cuda_graph_config
@@ -509,12 +552,15 @@ def _kimi_int4_recipe(model: Any) -> bool:
 def deepseek_moe_quant_resolution(v: View) -> Declare | None:
     """DeepSeek on SM10x: the checkpoint's quantization, and trtllm-gen MoE.
 
-    An unset ``--quantization`` (not ``unquant``) takes the checkpoint's method. With fp8,
-    ModelOpt FP8/FP4/mixed, Kimi's int4 recipe or bf16, no A2A backend and an automatic
-    runner, the MoE runs on ``flashinfer_trtllm`` (not LongCat: its top-k spans zero
-    experts the fused routing cannot see). LongCat FP8 without ue8m0 scales runs FP8 GEMMs
-    on ``flashinfer_trtllm``. Assumed: a DeepSeek-V3 config without ``quantization_config``
-    has no FP8 expert weights (launchplan reads no weight headers), so it stays bf16.
+    When: the GPU is SM10x.
+    Effect: an unset ``--quantization`` (not ``unquant``) takes the checkpoint's method; with fp8,
+        ModelOpt FP8/FP4/mixed, Kimi's int4 recipe or bf16, no A2A backend and an automatic
+        runner, ``moe_runner_backend`` = ``flashinfer_trtllm`` (not LongCat); LongCat FP8 without
+        ue8m0 scales gets ``fp8_gemm_runner_backend`` = ``flashinfer_trtllm``.
+    Why: trtllm-gen's fused MoE runs those layouts on Blackwell; LongCat's top-k spans zero
+        experts the fused routing cannot see (``_deepseek_moe_quant_resolution``).
+    Assumes: a DeepSeek-V3 config without ``quantization_config`` has no FP8 expert weights
+        (launchplan reads no weight headers), so it stays bf16.
     """
     arch = arch0(v)
     if not v.target.is_sm100:
@@ -551,7 +597,15 @@ def deepseek_moe_quant_resolution(v: View) -> Declare | None:
     sglang="handle_model_specific_adjustments (GLM-5 DSA aiter all-reduce fusion on ROCm)",
 )
 def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
-    """GLM-5 DSA on one ROCm node without attention DP fuses aiter all-reduce for decode."""
+    """GLM-5 DSA on one ROCm node without attention DP fuses aiter all-reduce for decode.
+
+    When: the target is ROCm, attention DP is off and there is one node.
+    Effect: ``enable_aiter_allreduce_fusion`` = true and
+        ``disable_aiter_allreduce_fusion_in_prefill`` = true.
+    Why: SGLang turns on aiter's fused all-reduce for GLM-5 DSA decode on a single ROCm node (the
+        GLM-5 DSA branch of ``handle_model_specific_adjustments``, model_hook.py).
+    Assumes: nothing.
+    """
     if v.target.is_hip and not attn_dp_enabled(v) and v.nnodes == 1:
         return {"enable_aiter_allreduce_fusion": True,
                 "disable_aiter_allreduce_fusion_in_prefill": True}
@@ -571,8 +625,14 @@ def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
 def deepseek_spec_moe_resolution(v: View) -> dict | Refuse | None:
     """ROCm DeepSeek FP4 checkpoints draft their bf16 NextN layer on triton MoE.
 
-    With ``SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE`` the draft uses deep_gemm over DeepEP, which
-    needs expert parallelism.
+    When: on ROCm, ``--quantization modelopt_fp4`` with EAGLE and an unset draft MoE runner or
+        A2A backend.
+    Effect: ``speculative_moe_runner_backend`` = triton and ``speculative_moe_a2a_backend`` =
+        none; with ``SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE``, deep_gemm over deepep instead, refused
+        without expert parallelism (``--ep-size`` 1).
+    Why: the NextN draft layer is bf16 (or FP8 under that variable), not NVFP4; deep_gemm over
+        DeepEP needs expert parallelism (``_deepseek_spec_moe_resolution``).
+    Assumes: ``SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE`` is off unless the given environment sets it.
     """
     if not (v.quantization == "modelopt_fp4" and v.speculative_algorithm == "EAGLE"
             and (v.speculative_moe_runner_backend is None

@@ -51,11 +51,16 @@ def nvfp4_moe_meta(v: Any) -> bool:
 def deepseek_v4_overrides(v: View) -> dict | None:
     """DeepSeek-V4 always runs ``dsv4`` attention with page size 256, over any input.
 
-    Its compressed sparse attention exists only in the dsv4 backend. Unless V4.1 or already
-    set, ``swa_full_tokens_ratio`` is 0.1. A V4.1 MXFP8 checkpoint (32x32 ue8m0 blocks) on
-    SM10x with FlashInfer runs dense GEMMs on ``flashinfer_cutedsl``. An automatic MoE runner
-    becomes ``flashinfer_trtllm_routed`` for NVFP4 experts, or ``flashinfer_mxfp4`` for MXFP4
-    experts on SM90/SM10x/SM12x CUDA without A2A (unless ``SGLANG_DSV4_FP4_DEQUANT``).
+    When: whenever its promises hold; the GEMM and MoE runner parts have their own conditions.
+    Effect: ``attention_backend`` = ``dsv4`` and ``page_size`` = 256 always; unless V4.1 or
+        already set, ``swa_full_tokens_ratio`` = 0.1; a V4.1 MXFP8 checkpoint (32x32 ue8m0
+        blocks) on SM10x with FlashInfer gets ``fp8_gemm_runner_backend`` = ``flashinfer_cutedsl``;
+        an automatic MoE runner becomes ``flashinfer_trtllm_routed`` for NVFP4 experts, or
+        ``flashinfer_mxfp4`` for MXFP4 experts on SM90/SM10x/SM12x CUDA without A2A.
+    Why: its compressed sparse attention exists only in the dsv4 backend
+        (``_deepseek_v4_overrides``, arg_groups/model_overrides/deepseek_v4.py).
+    Assumes: the target is not an Ascend NPU (whose V4 pages are 128 tokens);
+        ``SGLANG_DSV4_FP4_DEQUANT`` is off unless the given environment sets it.
     """
     t = v.target
     is_v41 = v.model.model_type == "deepseek_v41"
@@ -136,11 +141,17 @@ def _dsv4_trtllm_problem(v: Any, kv_cache_dtype: str) -> str | None:
 def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
     """DeepSeek-V4: an fp8_e4m3 KV cache, its attention kernel, 256 running requests.
 
-    An ``auto`` KV cache becomes fp8_e4m3 (bfloat16 is the other choice; the compressed
-    pool has no other layout). An ``auto`` dsv4 kernel becomes flashmla_mega or flashmla
-    (see ``_dsv4_default_backend``); flashmla_mega and trtllm are checked against their
-    hardware and feature limits. Unset ``max_running_requests`` is 256, before speculation
-    would pick 48. Only EAGLE (top-k 1) and DSPARK speculate.
+    When: whenever its promises hold.
+    Effect: an ``auto`` ``kv_cache_dtype`` becomes fp8_e4m3 (other than bfloat16 refused); an
+        ``auto`` ``dsv4_attn_backend`` becomes flashmla_mega (V4.1 on SM10x CUDA with fp8 KV,
+        not under attention TP without PD) or flashmla; flashmla_mega off V4.1/SM10x and trtllm
+        outside its limits (SM10x, fp8, no HiSparse, CP or PD, chunked prefill) are refused;
+        unset ``max_running_requests`` = 256; speculation other than EAGLE (top-k 1) or DSPARK
+        is refused.
+    Why: the compressed pool has no other KV layout; MegaAttention pads each rank to 64 heads;
+        256 is set before speculation would pick 48 (``apply_deepseek_v4_defaults``,
+        deepseek_v4_hook.py).
+    Assumes: ``SGLANG_DSV4_KV_LAYOUT`` is ``auto`` unless the given environment sets it.
     """
     out: dict[str, Any] = {}
     kv = v.kv_cache_dtype
@@ -247,10 +258,17 @@ def _v41_replay_blockers(v: Any) -> list[str]:
 def deepseek_v41_features(v: View) -> dict | Refuse | None:
     """DeepSeek-V4.1's unsupported features, and whether decoder SWA replay is on.
 
-    Encoder SWA bounded replay exists only for V4.1. V4.1 refuses non-DSpark speculation,
-    HiSparse, two-batch overlap, pipeline parallelism and, under replay or TRT-LLM, full
-    prefill graphs. Unless set, decoder SWA bounded replay is on for CUDA/ROCm without CP,
-    hidden-state return or the features it cannot combine with.
+    When: whenever its promises hold; for V4 (not V4.1) only encoder SWA replay is checked.
+    Effect: refuses encoder SWA bounded replay off V4.1 and outside its limits; on V4.1 refuses
+        non-DSpark speculation, HiSparse, the unified KV layout, two-batch overlap, pipeline
+        parallelism, full prefill graphs under TRT-LLM or replay, and DSpark with PD outside
+        static verify/Mooncake or NIXL/interleave prefill CP; unless set,
+        ``enable_decoder_swa_bounded_replay`` = on for CUDA/ROCm without CP, hidden-state return
+        or the features it cannot combine with (which refuse it when asked).
+    Why: ``validate_deepseek_v41_features`` (deepseek_v4_hook.py) limits V4.1 to the paths its
+        kernels implement.
+    Assumes: ``SGLANG_HACK_FLASHMLA_BACKEND`` and ``SGLANG_RAGGED_VERIFY_MODE`` keep their
+        defaults unless the given environment sets them.
     """
     if v.model.model_type != "deepseek_v41":
         if v.enable_encoder_swa_bounded_replay:
@@ -290,9 +308,13 @@ def deepseek_v41_features(v: View) -> dict | Refuse | None:
 def deepseek_v4_context_parallel(v: View) -> dict | Refuse | None:
     """DeepSeek-V4 prefill CP: interleave only (zigzag is NPU-only), one TP group of CP.
 
-    Attention DP and dense-MoE TP are 1, attention CP spans the TP group (at most 8 GPUs),
-    and only the none/deepep/megamoe/mori A2A backends work. On ROCm both phases must use
-    dsv4 and multi-node, V4.1, decoder SWA replay and two-batch overlap are refused.
+    When: ``--enable-prefill-cp`` is on.
+    Effect: ``attn_dp_size`` = 1, ``dp_size`` = 1, ``moe_dense_tp_size`` = 1 and ``attn_cp_size``
+        = TP size; refuses zigzag or another strategy, attention DP, more than 8 GPUs and A2A
+        backends other than none/deepep/megamoe/mori; on ROCm refuses non-dsv4 backends,
+        multi-node, V4.1, decoder SWA replay and two-batch overlap.
+    Why: ``validate_deepseek_v4_cp`` (deepseek_v4_hook.py): CP spans one machine's TP group.
+    Assumes: the target is not an Ascend NPU.
     """
     if not v.enable_prefill_cp:
         return None

@@ -24,8 +24,12 @@ ARCHS = frozenset({"EmbeddingGemma2Model"})
 def embedding_gemma2_overrides(v: View) -> dict | None:
     """No radix cache (a prompt's K/V depend on later tokens), and triton when base is unset.
 
-    Bidirectional prompt attention makes cached prefixes wrong; triton is the backend that
-    runs it.
+    When: whenever its promises hold.
+    Effect: ``disable_radix_cache`` = true always; ``attention_backend`` = ``triton`` when no
+        attention backend is set.
+    Why: bidirectional prompt attention makes cached prefixes wrong; triton is the backend that
+        runs it (``_embedding_gemma2_overrides``, arg_groups/model_overrides/embedding_gemma2.py).
+    Assumes: nothing.
     """
     out: dict[str, Any] = {"disable_radix_cache": True}
     if v.attention_backend is None:

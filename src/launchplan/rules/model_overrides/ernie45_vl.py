@@ -20,7 +20,14 @@ ARCHS = frozenset({"Ernie4_5_VLMoeForConditionalGeneration"})
     sglang="_ernie45_vl_overrides (model_overrides/ernie45_vl.py)",
 )
 def ernie45_vl_overrides(v: View) -> Refuse | None:
-    """ERNIE 4.5 VL MoE splits its attention heads over the whole TP group: no attention DP."""
+    """ERNIE 4.5 VL MoE splits its attention heads over the whole TP group: no attention DP.
+
+    When: attention data parallelism is enabled.
+    Effect: refuses: ERNIE 4.5 VL MoE does not support attention data parallelism.
+    Why: its attention heads are split over the whole TP group (``_ernie45_vl_overrides``,
+        arg_groups/model_overrides/ernie45_vl.py).
+    Assumes: nothing.
+    """
     if attn_dp_enabled(v):
         return Refuse("ERNIE 4.5 VL MoE does not support attention data parallelism: its "
                       "attention heads are split over the whole TP group")

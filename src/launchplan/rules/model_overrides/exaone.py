@@ -54,10 +54,14 @@ def swa_backend_default(v: Any) -> str:
 def exaone_overrides(v: View) -> dict | None:
     """With ``sliding_window_pattern``: no hybrid SWA memory, and an SWA-capable base backend.
 
-    Hybrid SWA memory does not support these models yet. An unset base backend becomes
-    trtllm_mha (SM10x), fa3 (other CUDA SM80+) or triton; FlashInfer is avoided for their
-    sliding windows. On SM12x this picks fa3, which fails only when the backend starts
-    (rules.md C18).
+    When: the config has a ``sliding_window_pattern`` (EXAONE 4 and EXAONE MoE default it to 4,
+        and to 0 when ``sliding_window`` is null).
+    Effect: ``disable_hybrid_swa_memory`` = true; an unset ``attention_backend`` becomes
+        trtllm_mha (SM10x), fa3 (other CUDA SM80+) or triton.
+    Why: hybrid SWA memory does not support these models yet, and FlashInfer is avoided for their
+        sliding windows (``_exaone_overrides``, arg_groups/model_overrides/exaone.py). On SM12x
+        this picks fa3, which fails only when the backend starts (rules.md C18).
+    Assumes: nothing.
     """
     if sliding_window_pattern(v) is None:
         return None
@@ -81,7 +85,15 @@ EXAONE_BACKENDS = ("fa3", "triton", "trtllm_mha")
     sglang="handle_model_specific_adjustments (Exaone assert)",
 )
 def exaone_backend_check(v: View) -> Refuse | None:
-    """EXAONE with sliding windows needs fa3, triton or trtllm_mha as the base backend."""
+    """EXAONE with sliding windows needs fa3, triton or trtllm_mha as the base backend.
+
+    When: the config has a ``sliding_window_pattern`` (as for ``exaone_overrides``).
+    Effect: refuses when the base attention backend is not fa3, triton or trtllm_mha, naming the
+        architecture and the backend given.
+    Why: only those backends run EXAONE's sliding windows (the Exaone assert in
+        ``handle_model_specific_adjustments``, model_hook.py).
+    Assumes: nothing.
+    """
     if sliding_window_pattern(v) is None:
         return None
     if v.attention_backend not in EXAONE_BACKENDS:

@@ -23,7 +23,11 @@ ARCHS = frozenset({"FalconH1ForCausalLM", "JetNemotronForCausalLM",
 def falcon_h1_jet_overrides(v: View) -> dict | None:
     """On SM10x an unset base backend becomes triton instead of the generic trtllm_mha.
 
-    SGLang keeps these hybrid models off the trtllm_mha default on Blackwell; elsewhere the
-    generic default applies.
+    When: the GPU is SM10x and no attention backend is set.
+    Effect: ``attention_backend`` = ``triton``; elsewhere nothing, and the generic default applies.
+    Why: SGLang keeps these hybrid models (Falcon-H1, Jet-Nemotron, Jet-VLM) off the
+        trtllm_mha default on Blackwell (``_falcon_h1_jet_overrides``,
+        arg_groups/model_overrides/falcon_h1.py).
+    Assumes: nothing.
     """
     return sm100_base_default(v, "triton")

@@ -25,5 +25,12 @@ ARCHS = frozenset({
     sglang="_gemma2_gemma3_overrides (model_overrides/gemma2_gemma3.py)",
 )
 def gemma2_gemma3_overrides(v: View) -> dict | None:
-    """Hybrid SWA memory is always off: SGLang's split SWA/full KV pools break these models."""
+    """Hybrid SWA memory is always off: SGLang's split SWA/full KV pools break these models.
+
+    When: whenever its promises hold.
+    Effect: ``disable_hybrid_swa_memory`` = true.
+    Why: SGLang's split SWA/full KV pools break these models (``_gemma2_gemma3_overrides``,
+        arg_groups/model_overrides/gemma2_gemma3.py).
+    Assumes: nothing.
+    """
     return {"disable_hybrid_swa_memory": True}

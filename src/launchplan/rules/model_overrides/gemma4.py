@@ -38,9 +38,15 @@ ARCHS = frozenset({
 def gemma4_overrides(v: View) -> dict | None:
     """Gemma 4 defaults to trtllm_mha on SM10x and triton elsewhere (DiffusionGemma: triton).
 
-    The base backend is filled when nothing is chosen, and also when only a split side is,
-    so the other side never falls to a generic default Gemma 4 cannot run. A modelopt_fp4
-    checkpoint on SM10x with an automatic MoE runner uses ``flashinfer_trtllm``.
+    When: whenever its promises hold; the MoE part for a modelopt_fp4 checkpoint on SM10x with an
+        automatic MoE runner.
+    Effect: ``attention_backend`` = that default when nothing is chosen, and also when only a
+        split side is; ``quantization`` = ``modelopt_fp4`` and ``moe_runner_backend`` =
+        ``flashinfer_trtllm`` for the MoE case.
+    Why: filling the base when only one split side is set keeps the other side from falling to a
+        generic default Gemma 4 cannot run (``_gemma4_overrides``,
+        arg_groups/model_overrides/gemma4.py).
+    Assumes: nothing.
     """
     t = v.target
     if arch0(v) == "DiffusionGemmaForBlockDiffusion" or not t.is_sm100:
@@ -72,7 +78,11 @@ GEMMA4_BACKENDS = ("trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_
 def gemma4_backend_check(v: View) -> Refuse | None:
     """Gemma 4 runs on trtllm_mha, triton, fa4, ascend, intel_xpu, intel_amx or aiter only.
 
-    DiffusionGemma is not checked here.
+    When: whenever its promises hold (DiffusionGemma is not checked here).
+    Effect: refuses when the effective prefill or decode backend is outside that list, naming both.
+    Why: the Gemma4 assert in ``handle_model_specific_adjustments`` (model_hook.py) accepts only
+        those backends for its attention.
+    Assumes: nothing.
     """
     prefill, decode = effective_backends(v)
     if prefill not in GEMMA4_BACKENDS or decode not in GEMMA4_BACKENDS:

@@ -24,8 +24,13 @@ ARCHS = frozenset({"GigaChat35ForCausalLM", "GigaChat35ForCausalLMNextN"})
 def gigachat35_overrides(v: View) -> dict | None:
     """Shared-expert fusion is always off; EAGLE drafts with its multi-layer MTP head.
 
-    ``speculative_algorithm`` is compared as given (``EAGLE`` only, not ``NEXTN``): SGLang
-    normalises the name later.
+    When: whenever its promises hold; the MTP part only when ``--speculative-algorithm`` is
+        ``EAGLE`` as given (not ``NEXTN``).
+    Effect: ``disable_shared_experts_fusion`` = true; ``enable_multi_layer_eagle`` = true with
+        EAGLE.
+    Why: ``speculative_algorithm`` is compared as given because SGLang normalises the name later
+        (``_gigachat35_overrides``, arg_groups/model_overrides/gigachat35.py).
+    Assumes: nothing.
     """
     out: dict[str, Any] = {"disable_shared_experts_fusion": True}
     if v.speculative_algorithm == "EAGLE":

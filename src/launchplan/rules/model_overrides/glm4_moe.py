@@ -28,9 +28,13 @@ ARCHS = frozenset({"Glm4MoeForCausalLM"})
 def glm4_moe_overrides(v: View) -> dict | None:
     """TF32 for the router GEMM always; on SM10x the checkpoint's method and trtllm-gen MoE.
 
-    On SM10x an unset ``--quantization`` (not ``unquant``) takes the checkpoint's
-    ``quant_method``; with modelopt_fp4 or no quantization, no A2A backend and an automatic
-    runner, the MoE runs on ``flashinfer_trtllm``.
+    When: whenever its promises hold; the quantization and MoE runner parts only on SM10x.
+    Effect: ``enable_tf32_matmul`` = true; on SM10x an unset ``--quantization`` (not ``unquant``)
+        takes the checkpoint's ``quant_method``, and with modelopt_fp4 or no quantization, no A2A
+        backend and an automatic runner, ``moe_runner_backend`` = ``flashinfer_trtllm``.
+    Why: TF32 speeds up the gate GEMM; trtllm-gen's fused MoE serves these layouts on Blackwell
+        (``_glm4_moe_overrides``, arg_groups/model_overrides/glm4_moe.py).
+    Assumes: nothing.
     """
     out: dict[str, Any] = {}
     if v.target.is_sm100:

@@ -16,7 +16,15 @@ from launchplan.engine.view import View
     sglang="apply_glm5_next_spec_backend_defaults (glm5_next_hook.py)",
 )
 def glm5_next_spec_backend_defaults(v: View) -> dict | None:
-    """GLM-5-Next verifies speculative drafts with the CuTeDSL kernel on SM10x."""
+    """GLM-5-Next verifies speculative drafts with the CuTeDSL kernel on SM10x.
+
+    When: a speculative algorithm is set, no ``--linear-attn-verify-backend`` is given, and the GPU
+        is SM10x.
+    Effect: ``linear_attn_verify_backend`` = ``nv_cutedsl``; otherwise nothing.
+    Why: SGLang's GLM-5-Next hook picks that verify kernel on Blackwell
+        (``apply_glm5_next_spec_backend_defaults``, glm5_next_hook.py).
+    Assumes: nothing.
+    """
     if (v.speculative_algorithm is not None
             and v.linear_attn_verify_backend is None and v.target.is_sm100):
         return {"linear_attn_verify_backend": "nv_cutedsl"}

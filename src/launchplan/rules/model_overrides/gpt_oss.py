@@ -49,14 +49,17 @@ def gpt_oss_default_backend(v: Any) -> str:
 def gpt_oss_overrides(v: View) -> dict | None:
     """GPT-OSS picks a sink-capable backend and runs MXFP4 checkpoints in bfloat16.
 
-    With no backend chosen: trtllm_mha on SM10x, fa3 on Hopper, aiter on ROCm, triton
-    elsewhere (FlashInfer has no attention sinks). An mxfp4 checkpoint forces
-    ``dtype=bfloat16`` (the MXFP4 MoE kernels compute in bf16). An automatic MoE runner
-    becomes ``flashinfer_mxfp4`` for mxfp4 on SM10x/SM12x; on ROCm with ``SGLANG_USE_AITER``
-    it stays auto for mxfp4 (aiter's MXFP4 MoE) and becomes triton for bf16.
-
-    Assumed: the ``triton_kernels`` package is absent (as in the oracle harness), so
-    SGLang's ``triton_kernel`` runner default never applies.
+    When: whenever its promises hold; each field has its own condition below.
+    Effect: with no backend chosen, ``attention_backend`` = trtllm_mha on SM10x, fa3 on Hopper,
+        aiter on ROCm, triton elsewhere; an mxfp4 checkpoint forces ``dtype`` = ``bfloat16``; an
+        automatic MoE runner becomes ``flashinfer_mxfp4`` for mxfp4 on SM10x/SM12x, and on ROCm
+        with ``SGLANG_USE_AITER`` stays auto for mxfp4 (aiter's MXFP4 MoE) and becomes triton for
+        bf16.
+    Why: FlashInfer has no attention sinks; the MXFP4 MoE kernels compute in bf16
+        (``_gpt_oss_overrides``, arg_groups/model_overrides/gpt_oss.py).
+    Assumes: the ``triton_kernels`` package is absent (as in the oracle harness), so SGLang's
+        ``triton_kernel`` runner default never applies; ``SGLANG_USE_AITER`` is off unless the
+        given environment sets it.
     """
     t = v.target
     out: dict[str, Any] = {}
@@ -89,8 +92,14 @@ def gpt_oss_overrides(v: View) -> dict | None:
 def gpt_oss_backend_check(v: View) -> Refuse | None:
     """GPT-OSS needs backends with sliding windows and attention sinks, on both sides.
 
-    Accepted: triton, trtllm_mha, fa3, fa4, ascend, intel_amx, intel_xpu, aiter (not
-    flashinfer or torch_native). The ``triton_kernel`` MoE runner needs ``--ep-size 1``.
+    When: whenever its promises hold.
+    Effect: refuses when the effective prefill or decode backend is not one of triton, trtllm_mha,
+        fa3, fa4, ascend, intel_amx, intel_xpu, aiter (not flashinfer or torch_native); refuses
+        the ``triton_kernel`` MoE runner with an ``--ep-size`` other than 1.
+    Why: those backends implement its sliding windows and sinks; the triton_kernel runner
+        supports an EP size of 1 only (the GptOssForCausalLM asserts in
+        ``handle_model_specific_adjustments``, model_hook.py).
+    Assumes: nothing.
     """
     prefill, decode = effective_backends(v)
     if prefill not in SUPPORTED_BACKENDS or decode not in SUPPORTED_BACKENDS:

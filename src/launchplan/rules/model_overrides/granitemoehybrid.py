@@ -32,7 +32,16 @@ def has_mamba_layers(v: Any) -> bool:
     sglang="_granite_moe_hybrid_overrides (model_overrides/granitemoehybrid.py)",
 )
 def granite_moe_hybrid_overrides(v: View) -> dict | None:
-    """A Mamba hybrid on SM10x with an unset base backend uses flashinfer, not trtllm_mha."""
+    """A Mamba hybrid on SM10x with an unset base backend uses flashinfer, not trtllm_mha.
+
+    When: the config's ``layer_types`` (alias ``layers_block_type``) has a ``mamba`` entry (Granite
+        4 ships dense variants too), the GPU is SM10x and no attention backend is set.
+    Effect: ``attention_backend`` = ``flashinfer``; otherwise nothing.
+    Why: SGLang keeps the Mamba-hybrid Granite models off the generic trtllm_mha default on
+        Blackwell (``_granite_moe_hybrid_overrides``,
+        arg_groups/model_overrides/granitemoehybrid.py).
+    Assumes: nothing.
+    """
     if has_mamba_layers(v) and v.target.is_sm100 and v.attention_backend is None:
         return {"attention_backend": "flashinfer"}
     return None

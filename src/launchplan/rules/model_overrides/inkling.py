@@ -26,10 +26,14 @@ ARCHS = frozenset({"InklingForConditionalGeneration", "InklingForConditionalGene
 def inkling_overrides(v: View) -> dict | None:
     """Inkling's layout: pool ratios 0.1, extra-buffer Mamba cache, fa4 (SM90/SM10x) or triton.
 
-    Its attention runs only on fa4 or triton, so with no backend chosen it gets fa4 on
-    Hopper and SM10x and triton elsewhere. Unset SWA and Mamba pool ratios become 0.1, an
-    ``auto`` Mamba strategy becomes ``extra_buffer`` (the model requires it), and with the
-    radix cache on the Mamba radix cache is used.
+    When: whenever its promises hold; each field has its own condition below.
+    Effect: unset ``swa_full_tokens_ratio`` and ``mamba_full_memory_ratio`` become 0.1; an
+        ``auto`` ``mamba_radix_cache_strategy`` becomes ``extra_buffer``; with the radix cache on,
+        ``uses_mamba_radix_cache`` = true; with no backend chosen, ``attention_backend`` = fa4 on
+        Hopper and SM10x and triton elsewhere.
+    Why: its attention runs only on fa4 or triton, and the model requires the extra-buffer Mamba
+        strategy (``_inkling_overrides``, arg_groups/model_overrides/inkling.py).
+    Assumes: nothing.
     """
     out: dict[str, Any] = {}
     if v.swa_full_tokens_ratio is None:

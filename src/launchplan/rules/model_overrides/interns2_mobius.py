@@ -20,7 +20,14 @@ ARCHS = frozenset({"InternS2MobiusForConditionalGeneration"})
     sglang="_interns2_mobius_baseline_overrides (model_overrides/interns2_mobius.py)",
 )
 def interns2_mobius_baseline_overrides(v: View) -> dict | None:
-    """An automatic MoE runner becomes ``triton_kernel``, the only one validated for it."""
+    """An automatic MoE runner becomes ``triton_kernel``, the only one validated for it.
+
+    When: the MoE runner is ``auto``.
+    Effect: ``moe_runner_backend`` = ``triton_kernel``; otherwise nothing.
+    Why: triton_kernel is the only MoE runner validated for this model
+        (``_interns2_mobius_baseline_overrides``, arg_groups/model_overrides/interns2_mobius.py).
+    Assumes: nothing.
+    """
     if v.moe_runner_backend == "auto":
         return {"moe_runner_backend": "triton_kernel"}
     return None

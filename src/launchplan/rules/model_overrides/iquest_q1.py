@@ -57,9 +57,14 @@ def _refusal(v: Any) -> str | None:
 def iquest_q1_overrides(v: View) -> dict | Refuse | None:
     """IQuest Q1 runs on fa3 only: every unset side becomes fa3, anything else is refused.
 
-    Its attention sink is applied from the softmax LSE, which the FA3 kernels return. It
-    also refuses non-EAGLE/NEXTN drafting, a non-fa3 draft backend, context parallelism,
-    top-k > 1, multi-layer EAGLE, attention DP and pipeline parallelism.
+    When: whenever its promises hold.
+    Effect: refuses a non-fa3 attention side, drafting other than EAGLE/NEXTN, a non-fa3 draft
+        backend, context parallelism, top-k > 1, multi-layer EAGLE, attention DP and pipeline
+        parallelism; otherwise ``attention_backend`` = fa3 when nothing is chosen, else each unset
+        ``prefill_attention_backend``/``decode_attention_backend`` = fa3.
+    Why: its attention sink is applied from the softmax LSE, which the FA3 kernels return
+        (``_iquest_q1_overrides``, arg_groups/model_overrides/iquest_q1.py).
+    Assumes: nothing.
     """
     reason = _refusal(v)
     if reason is not None:

@@ -79,15 +79,19 @@ def _dcp(v: Any) -> dict[str, Any] | Refuse:
 def kimi_k3_overrides(v: View) -> dict | Refuse | None:
     """Kimi-K3's MLA backends: trtllm_mla on SM100/SM103, a cutedsl_mla or aiter DCP pair.
 
-    With decode CP (``--dcp-size`` > 1) the decode side must be cutedsl_mla (prefill
-    trtllm_mla) or aiter (prefill aiter, or triton if asked); symmetric memory goes off and
-    DSPARK verifies on the decode backend (static ragged verify only). Without it, on SM100
-    and SM103 an unset trio becomes trtllm_mla for prefill and decode, and DSPARK verifies
-    on the decode backend when that backend's MLA kernel can (trtllm_mla, cutedsl_mla).
-
-    Assumed, as in the oracle harness: FlashInfer's DCP-capable MLA decode (checked by
-    signature at run time) is absent, so the cutedsl_mla DCP pair is refused; aiter's gluon
-    MLA kernel is present unless ``SGLANG_AITER_MLA_GLUON`` turns it off.
+    When: decode CP (``--dcp-size`` > 1), or else an SM100/SM103 GPU.
+    Effect: with decode CP the decode side must be cutedsl_mla (refused, see Assumes) or aiter
+        (prefill aiter, or triton if asked), anything else refused; ``enable_symm_mem`` = off,
+        ``dcp_replicate_q_proj`` = on for a2a comms, and DSPARK gets
+        ``speculative_attention_mode`` = decode (static ragged verify only, else refused).
+        Without it, an unset trio becomes trtllm_mla for prefill and decode, and DSPARK verifies
+        on the decode backend when that backend's MLA kernel can (trtllm_mla, cutedsl_mla).
+    Why: decode graphs are wrong with symmetric memory under DCP; decode CP needs a DCP-capable
+        MLA decode kernel (FlashInfer's trtllm-gen one behind cutedsl_mla, or aiter's gluon one)
+        (``_kimi_k3_overrides``, arg_groups/model_overrides/kimi_k3.py).
+    Assumes: as in the oracle harness, FlashInfer's DCP-capable MLA decode (checked by signature
+        at run time) is absent; aiter and a Triton with Gluon (>= 3.7) are installed, so aiter's
+        gluon MLA kernel is present unless ``SGLANG_AITER_MLA_GLUON`` turns it off.
     """
     if v.dcp_size > 1:
         return _dcp(v)
@@ -123,8 +127,12 @@ def kimi_k3_overrides(v: View) -> dict | Refuse | None:
 def kimi_k3_moe_runner_overrides(v: View) -> dict | None:
     """An MXFP4 pack-quantized K3 on SM100/SM103/SM107 runs MoE on ``flashinfer_mxfp4``.
 
-    trtllm-gen's fused MXFP4 MoE reads the packed experts; left on auto, loading would
-    expand them to bf16.
+    When: the MoE runner is automatic, the GPU is SM100/SM103/SM107 and the checkpoint is MXFP4
+        pack-quantized.
+    Effect: ``moe_runner_backend`` = ``flashinfer_mxfp4``; otherwise nothing.
+    Why: trtllm-gen's fused MXFP4 MoE reads the packed experts; left on auto, loading would expand
+        them to bf16 (``_kimi_k3_moe_runner_overrides``, arg_groups/model_overrides/kimi_k3.py).
+    Assumes: nothing.
     """
     t = v.target
     if (v.moe_runner_backend == "auto" and t.is_sm100
@@ -149,8 +157,12 @@ KIMI_HYBRID_ARCHS = frozenset({"KimiLinearForCausalLM", "KimiK3ForConditionalGen
 def kimi_linear_attn_defaults(v: View) -> dict | None:
     """Kimi hybrids with a bf16 SSM state on SM10x decode KDA with triton.
 
-    Its packed decode kernel is faster than the recurrent one on these shapes, and state
-    replay needs triton.
+    When: ``--linear-attn-decode-backend`` is unset, ``mamba_ssm_dtype`` is bfloat16 and the GPU
+        is SM10x.
+    Effect: ``linear_attn_decode_backend`` = ``triton``; otherwise nothing.
+    Why: its packed decode kernel is faster than the recurrent one on these shapes, and state
+        replay needs triton (``apply_kimi_k3_linear_attn_defaults``, kimi_k3_hook.py).
+    Assumes: nothing.
     """
     if (v.linear_attn_decode_backend is None
             and v.mamba_ssm_dtype == "bfloat16" and v.target.is_sm100):
@@ -168,8 +180,15 @@ def kimi_linear_attn_defaults(v: View) -> dict | None:
     sglang="apply_kimi_k3_spec_backend_defaults (kimi_k3_hook.py)",
 )
 def kimi_spec_backend_defaults(v: View) -> dict | None:
-    """Kimi hybrids verify drafts with the fused CuTeDSL KDA kernel; DSPARK drafts on SM10x
-    use trtllm_mha (the draft is dense MQA and trtllm_mha plans without a host sync)."""
+    """Kimi hybrids verify drafts with the fused CuTeDSL KDA kernel; DSPARK drafts use trtllm_mha.
+
+    When: a speculative algorithm is set.
+    Effect: an unset ``linear_attn_verify_backend`` = ``nv_cutedsl``; with DSPARK on SM10x, an
+        unset ``speculative_draft_attention_backend`` = ``trtllm_mha``.
+    Why: the DSPARK draft is dense MQA and trtllm_mha plans without a host sync
+        (``apply_kimi_k3_spec_backend_defaults``, kimi_k3_hook.py).
+    Assumes: nothing.
+    """
     if v.speculative_algorithm is None:
         return None
     out: dict[str, Any] = {}

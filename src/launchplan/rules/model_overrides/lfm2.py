@@ -25,7 +25,14 @@ ARCHS = frozenset({"Lfm2ForCausalLM", "Lfm2MoeForCausalLM"})
     sglang="_lfm2_overrides (model_overrides/lfm2.py)",
 )
 def lfm2_overrides(v: View) -> dict | None:
-    """On SM10x an unset base backend becomes flashinfer instead of the generic trtllm_mha."""
+    """On SM10x an unset base backend becomes flashinfer instead of the generic trtllm_mha.
+
+    When: the GPU is SM10x and no attention backend is set.
+    Effect: ``attention_backend`` = ``flashinfer``; otherwise nothing.
+    Why: SGLang keeps LFM2 off the trtllm_mha default on Blackwell (``_lfm2_overrides``,
+        arg_groups/model_overrides/lfm2.py).
+    Assumes: nothing.
+    """
     return sm100_base_default(v, "flashinfer")
 
 
@@ -40,7 +47,14 @@ def lfm2_overrides(v: View) -> dict | None:
     sglang="handle_model_specific_adjustments (Lfm2 assert)",
 )
 def lfm2_backend_check(v: View) -> Refuse | None:
-    """LFM2 refuses triton attention: its first layer may not be an attention layer."""
+    """LFM2 refuses triton attention: its first layer may not be an attention layer.
+
+    When: the base attention backend is ``triton``.
+    Effect: refuses, naming the architecture: triton is not supported.
+    Why: its first layer may not be an attention layer, which triton does not handle (the Lfm2
+        assert in ``handle_model_specific_adjustments``, model_hook.py).
+    Assumes: nothing.
+    """
     if v.attention_backend == "triton":
         return Refuse(f"{arch0(v)} does not support the triton attention backend: its first "
                       "layer may not be an attention layer")

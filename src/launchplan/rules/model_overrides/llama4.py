@@ -30,9 +30,13 @@ SUPPORTED_BACKENDS = ("fa3", "aiter", "triton", "ascend", "trtllm_mha", "intel_x
 def llama4_overrides(v: View) -> dict | None:
     """Llama 4 (off CPU): trtllm_mha on SM10x, fa3 on Hopper, aiter on ROCm, else triton.
 
-    Only these backends implement its chunked local attention, so an unset base backend is
-    filled. An fp8/modelopt_fp8 ``--quantization`` on SM10x with an automatic runner uses
-    ``flashinfer_trtllm`` for the MoE.
+    When: the device is not CPU.
+    Effect: an unset ``attention_backend`` becomes trtllm_mha (SM10x), fa3 (Hopper), aiter (ROCm)
+        or triton; an fp8/modelopt_fp8 ``--quantization`` on SM10x with an automatic runner gives
+        ``moe_runner_backend`` = ``flashinfer_trtllm``.
+    Why: only these backends implement its chunked local attention (``_llama4_overrides``,
+        arg_groups/model_overrides/llama4.py).
+    Assumes: nothing.
     """
     if v.device == "cpu":
         return None
@@ -64,7 +68,15 @@ def llama4_overrides(v: View) -> dict | None:
     sglang="handle_model_specific_adjustments (Llama4 assert)",
 )
 def llama4_backend_check(v: View) -> Refuse | None:
-    """Llama 4 (off CPU) needs a base backend with chunked local attention."""
+    """Llama 4 (off CPU) needs a base backend with chunked local attention.
+
+    When: the device is not CPU.
+    Effect: refuses a base attention backend other than fa3, aiter, triton, ascend, trtllm_mha or
+        intel_xpu, naming the one given.
+    Why: only those implement its chunked local attention (the Llama4 assert in
+        ``handle_model_specific_adjustments``, model_hook.py).
+    Assumes: nothing.
+    """
     if v.device == "cpu":
         return None
     if v.attention_backend not in SUPPORTED_BACKENDS:

@@ -33,9 +33,14 @@ ARCHS = frozenset({"MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"})
 def mimo_v2_overrides(v: View) -> dict | None:
     """MiMo-V2: EAGLE drafts multi-layer; fa4 on SM10x (K and V widths differ).
 
-    With an automatic runner and an fp8 checkpoint: on SM10x without A2A,
-    ``flashinfer_mxfp4`` for MXFP4 routed experts else ``flashinfer_trtllm``; on Hopper,
-    ``marlin`` for MXFP4 experts (triton's FP8 MoE cannot read packed MXFP4).
+    When: whenever its promises hold; each field has its own condition below.
+    Effect: ``enable_multi_layer_eagle`` = true with ``--speculative-algorithm EAGLE`` as given;
+        ``attention_backend`` = fa4 on SM10x with no backend chosen; with an automatic runner and
+        an fp8 checkpoint, ``moe_runner_backend`` = ``flashinfer_mxfp4`` (MXFP4 routed experts)
+        or ``flashinfer_trtllm`` on SM10x without A2A, and ``marlin`` for MXFP4 experts on Hopper.
+    Why: fa4 handles K and V head widths that differ; triton's FP8 MoE cannot read packed MXFP4
+        (``_mimo_v2_overrides``, arg_groups/model_overrides/mimo_v2.py).
+    Assumes: nothing.
     """
     t = v.target
     out: dict[str, Any] = {}
@@ -66,8 +71,14 @@ def mimo_v2_overrides(v: View) -> dict | None:
 def mimo_v2_attention_tp_check(v: View) -> Refuse | None:
     """A MiMo-V2 checkpoint with fused QKV weights fixes the attention TP size.
 
-    Its ``qkv_proj`` is interleaved for TP = ``num_key_value_heads``, so that number must be
-    a multiple of the effective attention TP (tp / attention DP / attention CP).
+    When: the model is not encoder-only and the config's ``attention_projection_layout`` is set
+        and not ``split``.
+    Effect: refuses a layout other than fused_qkv/split/unset, a fused_qkv config without
+        ``num_key_value_heads``, and an effective attention TP (tp / attention DP / attention CP)
+        that does not divide ``num_key_value_heads``.
+    Why: its ``qkv_proj`` is interleaved for TP = ``num_key_value_heads`` (the MiMoV2 fused-QKV TP
+        check in ``handle_model_specific_adjustments``, model_hook.py).
+    Assumes: nothing.
     """
     if v.encoder_only:
         return None

@@ -53,10 +53,17 @@ def sparse_and_lightning(v: Any) -> tuple[bool, bool]:
 def minicpm_sala_overrides(v: View) -> dict | Refuse | None:
     """MiniCPM sparse attention picks its own backends; hybrid layers turn the radix cache off.
 
-    Refused: attention DP; a hierarchical cache on a hybrid model; PD disaggregation with a
-    sparse backend. With no backend chosen a sparse model gets ``minicpm_flashinfer`` on
-    Blackwell, else ``minicpm_flashattn``. ``SGLANG_MINICPM_FORCE_DENSE`` maps those two to
-    their dense kernels (fa4 on Blackwell or fa3, and flashinfer) instead.
+    When: whenever its promises hold; sparse and lightning layers come from the config
+        (``mixer_types`` and ``sparse_config`` for ``minicpm_sala``).
+    Effect: refuses attention DP, a hierarchical cache on a hybrid model, and PD disaggregation
+        with a sparse backend; a hybrid model gets ``disable_radix_cache`` = true; with no backend
+        chosen a sparse model gets ``minicpm_flashinfer`` on Blackwell, else
+        ``minicpm_flashattn``; ``SGLANG_MINICPM_FORCE_DENSE`` maps those two to their dense
+        kernels (fa4 on Blackwell or fa3, and flashinfer) instead.
+    Why: SGLang serves MiniCPM sparse attention on its own ``minicpm_*`` backends and runs the
+        hybrid (sparse or lightning) layers without the radix or hierarchical cache
+        (``_minicpm_sala_overrides``, arg_groups/model_overrides/minicpm.py).
+    Assumes: ``SGLANG_MINICPM_FORCE_DENSE`` is off unless the given environment sets it.
     """
     if attn_dp_enabled(v):
         return Refuse("MiniCPM does not support attention data parallelism")

@@ -21,5 +21,12 @@ ARCHS = frozenset({"MiniCPMV4_6ForConditionalGeneration",
     sglang="_minicpm_v4_6_overrides (model_overrides/minicpmv.py)",
 )
 def minicpm_v4_6_overrides(v: View) -> dict | None:
-    """On SM10x an unset base backend becomes triton instead of the generic trtllm_mha."""
+    """On SM10x an unset base backend becomes triton instead of the generic trtllm_mha.
+
+    When: the GPU is SM10x and no attention backend is set.
+    Effect: ``attention_backend`` = ``triton``; otherwise nothing.
+    Why: SGLang keeps these MiniCPM-V models off the trtllm_mha default on Blackwell
+        (``_minicpm_v4_6_overrides``, arg_groups/model_overrides/minicpmv.py).
+    Assumes: nothing.
+    """
     return sm100_base_default(v, "triton")

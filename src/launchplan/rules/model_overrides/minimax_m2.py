@@ -25,8 +25,13 @@ ARCHS = frozenset({"MiniMaxM2ForCausalLM"})
 def minimax_m2_overrides(v: View) -> dict | None:
     """TF32 matmul always (faster router GEMM); modelopt_fp4 on SM10x uses the routed runner.
 
-    With an automatic runner, a modelopt_fp4 checkpoint on SM10x runs its MoE on
-    trtllm-gen's ``flashinfer_trtllm_routed``.
+    When: whenever its promises hold; the runner part for a modelopt_fp4 checkpoint on SM10x with
+        an automatic MoE runner.
+    Effect: ``enable_tf32_matmul`` = true; ``moe_runner_backend`` = ``flashinfer_trtllm_routed``
+        in the runner case.
+    Why: TF32 speeds up the router GEMM; trtllm-gen's routed MoE runs the NVFP4 experts
+        (``_minimax_m2_overrides``, arg_groups/model_overrides/minimax_m2.py).
+    Assumes: nothing.
     """
     out: dict[str, Any] = {"enable_tf32_matmul": True}
     if (v.target.is_sm100 and v.moe_runner_backend == "auto"

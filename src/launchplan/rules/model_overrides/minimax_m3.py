@@ -141,14 +141,20 @@ def _platform_defaults(v: Any, out: dict[str, Any], quantization: str | None) ->
 def minimax_m3_overrides(v: View) -> dict | Refuse | None:
     """MiniMax-M3's sparse attention decides backends, page size and MoE runner per platform.
 
-    An unset ``--quantization`` takes the checkpoint's method (mxfp8 with NVFP4 packed
-    experts reads as M3.1 NVFP4). M3.1 NVFP4 needs page 128; off Blackwell it runs fa3 and
-    marlin, on Blackwell trtllm_mha, an fp8_e4m3 KV cache and MegaMoE (DeepGEMM), and it
-    limits speculation to DSPARK/DFLASH. Otherwise: ROCm → triton (and NCCL all-reduce
-    unless ``SGLANG_M3_ALLOW_CUSTOM_AR``); SM10x → trtllm_mha for an fp8_e4m3 KV cache
-    (fp8 attention GEMMs, unless ``SGLANG_DISABLE_M3_FP8_ATTN_GEMM``) else fa4, page 128 if
-    unset; Hopper → fa3 with page 128. Unquantized weights never use auto or deep_gemm MoE
-    (deep_gemm corrupts bf16 output): they get triton.
+    When: whenever its promises hold; the branch follows the quantization and the platform.
+    Effect: an unset ``--quantization`` takes the checkpoint's method (mxfp8 with NVFP4 packed
+        experts reads as M3.1 NVFP4). M3.1 NVFP4 needs page 128; off Blackwell it runs fa3 and
+        marlin, on Blackwell trtllm_mha, an fp8_e4m3 KV cache and MegaMoE (DeepGEMM), and it
+        limits speculation to DSPARK/DFLASH (Blackwell, static verify, no PP; a bf16 draft KV
+        cache). Otherwise: ROCm → triton (and NCCL all-reduce unless
+        ``SGLANG_M3_ALLOW_CUSTOM_AR``); SM10x → trtllm_mha for an fp8_e4m3 KV cache (fp8
+        attention GEMMs, unless ``SGLANG_DISABLE_M3_FP8_ATTN_GEMM``) else fa4, page 128 if
+        unset; Hopper → fa3 with page 128. Unquantized weights never use auto or deep_gemm MoE:
+        they get triton. Combinations outside these limits are refused.
+    Why: its sparse block attention (MSA) needs KV pages of 128 tokens; deep_gemm corrupts bf16
+        output (``_minimax_m3_overrides``, arg_groups/model_overrides/minimax_m3.py).
+    Assumes: the ``SGLANG_*`` variables named above keep their defaults (off, and a static
+        ragged verify) unless the given environment sets them.
     """
     out: dict[str, Any] = {}
     quantization = v.quantization

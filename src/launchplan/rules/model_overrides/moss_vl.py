@@ -24,8 +24,12 @@ ARCHS = frozenset({"MossVLForConditionalGeneration"})
 def moss_vl_overrides(v: View) -> dict | Refuse | None:
     """Moss-VL prefills on flashinfer, the backend with its cross-attention custom masks.
 
-    With no backend chosen, prefill becomes flashinfer; any other prefill backend is
-    refused.
+    When: whenever its promises hold.
+    Effect: with no backend chosen, ``prefill_attention_backend`` = ``flashinfer``; any other
+        effective prefill backend is refused, naming it.
+    Why: flashinfer is the backend with the custom masks its cross-attention needs
+        (``_moss_vl_overrides``, arg_groups/model_overrides/moss_vl.py).
+    Assumes: nothing.
     """
     if backends_unset(v):
         return {"prefill_attention_backend": "flashinfer"}

@@ -20,7 +20,14 @@ ARCHS = frozenset({"MuseGlimmerForConditionalGeneration", "MuseGlimmerForCausalL
     sglang="_muse_glimmer_fp4_gemm_runner_overrides (model_overrides/muse_glimmer.py)",
 )
 def muse_glimmer_fp4_gemm_runner_overrides(v: View) -> dict | None:
-    """On SM12x an automatic FP4 GEMM runner becomes marlin for Muse Glimmer."""
+    """On SM12x an automatic FP4 GEMM runner becomes marlin for Muse Glimmer.
+
+    When: the GPU is SM12x and ``--fp4-gemm-runner-backend`` is ``auto``.
+    Effect: ``fp4_gemm_runner_backend`` = ``marlin``; otherwise nothing.
+    Why: SGLang picks marlin's FP4 GEMM for this model on SM12x
+        (``_muse_glimmer_fp4_gemm_runner_overrides``, arg_groups/model_overrides/muse_glimmer.py).
+    Assumes: nothing.
+    """
     if v.target.is_sm120 and v.fp4_gemm_runner_backend == "auto":
         return {"fp4_gemm_runner_backend": "marlin"}
     return None

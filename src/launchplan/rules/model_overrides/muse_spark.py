@@ -26,11 +26,14 @@ ARCHS = frozenset({"MuseSparkForConditionalGeneration"})
     sglang="_muse_spark_overrides (overrides.py)",
 )
 def muse_spark_overrides(v: View) -> dict | None:
-    """Unset TF32 matmul goes on, an ``auto`` KV cache becomes fp8_e4m3, and under
-    attention DP an unset ``mm_enable_dp_encoder`` goes on.
+    """Muse Spark: TF32 matmul on, an fp8_e4m3 KV cache, and a DP vision encoder under attention DP.
 
-    Its NaViT vision encoder shards over the full TP group only, so narrower attention TP
-    needs the replicated (data-parallel) encoder.
+    When: whenever its promises hold; each field only when unset (``auto`` for the KV cache).
+    Effect: ``enable_tf32_matmul`` = true; ``kv_cache_dtype`` = ``fp8_e4m3``; with attention DP,
+        ``mm_enable_dp_encoder`` = true.
+    Why: its NaViT vision encoder shards over the full TP group only, so narrower attention TP
+        needs the replicated (data-parallel) encoder (``_muse_spark_overrides``).
+    Assumes: nothing.
     """
     out: dict[str, Any] = {}
     if v.enable_tf32_matmul is None:

@@ -124,13 +124,19 @@ def _blackwell_backends(v: Any, out: dict[str, Any]) -> None:
 def nemotron_h_overrides(v: View) -> dict | Refuse | None:
     """Nemotron-H: ModelOpt method, MoE runner and Blackwell attention defaults.
 
-    A ModelOpt checkpoint (relu2 MLP required) sets ``quantization`` to its exact method.
-    MoE runner when automatic: marlin for W4A16 NVFP4 experts; flashinfer_trtllm_routed
-    with EPLB/redundant experts on SM10x; for ModelOpt or unquantized weights
-    flashinfer_trtllm on SM10x without A2A, marlin for FP4 on SM80-SM9x, else
-    flashinfer_cutlass. On Blackwell with no backend chosen: trtllm_mha on SM10x; under
-    speculation, trtllm_mha with page 64, the extra-buffer Mamba cache and a trtllm_mha
-    draft when top-k is 1 on SM10x, otherwise triton with a flashinfer draft.
+    When: whenever its promises hold; each field has its own condition below.
+    Effect: a ModelOpt checkpoint (relu2 MLP required, else refused) sets ``quantization`` to its
+        exact method. ``moe_runner_backend`` when automatic: marlin for W4A16 NVFP4 experts;
+        flashinfer_trtllm_routed with EPLB/redundant experts on SM10x; for ModelOpt or
+        unquantized weights flashinfer_trtllm on SM10x without A2A, marlin for FP4 on SM80-SM9x,
+        else flashinfer_cutlass. On Blackwell with no backend chosen: trtllm_mha on SM10x; under
+        speculation, trtllm_mha with page 64, the extra-buffer Mamba cache and a trtllm_mha draft
+        when top-k is 1 on SM10x, otherwise triton with a flashinfer draft. Refuses expert
+        remapping (EPLB, redundant experts) on runners that cannot follow it, and W4A16 NVFP4
+        experts on other runners or A2A backends.
+    Why: flashinfer_trtllm routes inside its kernel, so remapped experts need the routed variant
+        (``_nemotron_h_overrides``, arg_groups/model_overrides/nemotron_h.py).
+    Assumes: nothing.
     """
     out: dict[str, Any] = {}
     is_modelopt = model_quantization(v) in MODELOPT

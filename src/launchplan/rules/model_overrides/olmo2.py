@@ -28,9 +28,13 @@ ARCHS = frozenset({"Olmo2ForCausalLM"})
 def olmo2_overrides(v: View) -> dict | None:
     """Hybrid SWA memory off; an unset base backend becomes trtllm_mha, fa3 or triton.
 
-    OLMo 3's sliding windows are slow on FlashInfer and hybrid SWA memory does not support
-    them yet. The choice is trtllm_mha on SM10x CUDA, fa3 on other CUDA SM80+, else
-    triton; on SM12x fa3 fails only when the backend starts (rules.md C18).
+    When: whenever its promises hold.
+    Effect: ``disable_hybrid_swa_memory`` = true; an unset ``attention_backend`` becomes trtllm_mha
+        on SM10x CUDA, fa3 on other CUDA SM80+, else triton.
+    Why: OLMo 3's sliding windows are slow on FlashInfer and hybrid SWA memory does not support
+        them yet (``_olmo2_overrides``, arg_groups/model_overrides/olmo2.py); on SM12x fa3 fails
+        only when the backend starts (rules.md C18).
+    Assumes: nothing.
     """
     out: dict[str, Any] = {"disable_hybrid_swa_memory": True}
     if v.attention_backend is None:
@@ -49,7 +53,14 @@ def olmo2_overrides(v: View) -> dict | None:
     sglang="handle_model_specific_adjustments (Olmo2 assert)",
 )
 def olmo2_backend_check(v: View) -> Refuse | None:
-    """OLMo 2/3 refuses flashinfer: it is much slower on OLMo 3's sliding windows."""
+    """OLMo 2/3 refuses flashinfer: it is much slower on OLMo 3's sliding windows.
+
+    When: the base attention backend is ``flashinfer``.
+    Effect: refuses: flashinfer badly slows OLMo 3 models; choose another.
+    Why: FlashInfer is much slower on OLMo 3's sliding windows (the Olmo2 assert in
+        ``handle_model_specific_adjustments``, model_hook.py).
+    Assumes: nothing.
+    """
     if v.attention_backend == "flashinfer":
         return Refuse("the flashinfer attention backend badly slows OLMo 3 models; choose "
                       "another")

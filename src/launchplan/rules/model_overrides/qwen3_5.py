@@ -59,9 +59,14 @@ def hybrid_sm100_choice(v: Any) -> dict[str, Any]:
 def qwen3_5_hybrid_overrides(v: View) -> dict | None:
     """On SM10x with an unset base backend: trtllm_mha + page 64, or triton + page 1.
 
-    The page is forced, even over an explicit ``--page-size``. triton is chosen when the
-    generic default would not be trtllm_mha (e.g. EAGLE without a top-k) or when the Mamba
-    cache must run at page 1 (radix cache on, no extra buffer, no speculation).
+    When: the GPU is SM10x and no attention backend is set.
+    Effect: ``attention_backend`` = trtllm_mha with ``page_size`` = 64, or triton with page 1 when
+        the generic default would not be trtllm_mha (e.g. EAGLE without a top-k) or the Mamba
+        cache must run at page 1 (radix cache on, no extra buffer, no speculation). The page is
+        forced, even over an explicit ``--page-size``.
+    Why: trtllm_mha needs pages > 1 (``_qwen3_5_hybrid_overrides``,
+        arg_groups/model_overrides/qwen3_5.py).
+    Assumes: nothing.
     """
     if not v.target.is_sm100 or v.attention_backend is not None:
         return None

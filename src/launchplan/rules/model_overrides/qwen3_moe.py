@@ -50,11 +50,15 @@ def _w4a16_experts(v: Any) -> bool:
 def qwen3_moe_family_overrides(v: View) -> dict | Refuse | None:
     """On SM10x: the checkpoint's quantization, and trtllm-gen MoE (``flashinfer_trtllm``).
 
-    An unset ``--quantization`` (not ``unquant``) takes the checkpoint's ``quant_method``.
-    With fp8, modelopt_fp4, modelopt_mixed or no quantization, no A2A backend and an
-    automatic runner, the MoE runs on ``flashinfer_trtllm``. W4A16 NVFP4 experts (which
-    trtllm-gen cannot run) get marlin, or flashinfer_cutedsl when
-    ``SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16`` opts in; other runners are refused.
+    When: the GPU is SM10x.
+    Effect: an unset ``--quantization`` (not ``unquant``) takes the checkpoint's ``quant_method``;
+        with fp8, modelopt_fp4, modelopt_mixed or no quantization, no A2A backend and an
+        automatic runner, ``moe_runner_backend`` = ``flashinfer_trtllm``; W4A16 NVFP4 experts get
+        marlin (from auto), flashinfer_cutedsl only when ``SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16``
+        opts in, and other runners are refused.
+    Why: trtllm-gen cannot run W4A16 NVFP4 experts (``_qwen3_moe_family_overrides``,
+        arg_groups/model_overrides/qwen3_moe.py).
+    Assumes: ``SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16`` is off unless the given environment sets it.
     """
     if not v.target.is_sm100:
         return None

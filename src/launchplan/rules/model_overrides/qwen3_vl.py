@@ -36,7 +36,11 @@ def large_hopper_qwen3_vl(v: Any) -> bool:
 def qwen3vl_overrides(v: View) -> dict | None:
     """On ROCm with ``SGLANG_USE_AITER_UNIFIED_ATTN``, an unset page size becomes 16.
 
-    aiter's unified attention kernel runs on 16-token pages.
+    When: the target is ROCm, ``SGLANG_USE_AITER_UNIFIED_ATTN`` is true and no page size is set.
+    Effect: ``page_size`` = 16; otherwise nothing.
+    Why: aiter's unified attention kernel runs on 16-token pages (``_qwen3vl_overrides``,
+        arg_groups/model_overrides/qwen3_vl.py).
+    Assumes: ``SGLANG_USE_AITER_UNIFIED_ATTN`` is off unless the given environment sets it.
     """
     if v.target.is_hip and env_true(v, "SGLANG_USE_AITER_UNIFIED_ATTN") and v.page_size is None:
         return {"page_size": 16}
@@ -59,10 +63,16 @@ def qwen3vl_overrides(v: View) -> dict | None:
 def qwen3vl_hopper_serving_overrides(v: View) -> dict | Refuse | None:
     """Qwen3-VL on a Hopper with 60 GiB or more gets SGLang's profiled serving defaults.
 
-    Unset ones only: no preprocess cache; CUDA-IPC feature transport on one node when no
-    embedding cache is kept; priority radix eviction (an implicit ``lru`` only); a
-    prefill/decode interval of 22; FlashInfer decode when no base or decode backend is
-    chosen. ``SGLANG_VLM_CACHE_SIZE_MB`` unset counts as 0 here (SGLang sets it so).
+    When: a multimodal Qwen3-VL (``qwen3_vl``/``qwen3_vl_moe``) runs on an SM90 GPU with at least
+        60 GiB of memory.
+    Effect: unset ones only: ``mm_preprocess_cache_size_mb`` = 0; ``mm_feature_transport`` =
+        ``cuda_ipc`` on one node when no embedding cache is kept; ``radix_eviction_policy`` =
+        ``priority`` (an implicit ``lru`` only); ``prefill_decode_interval`` = 22;
+        ``decode_attention_backend`` = flashinfer when no base or decode backend is chosen.
+        Refuses a non-integer ``SGLANG_VLM_CACHE_SIZE_MB``.
+    Why: these are SGLang's profiled defaults for that hardware
+        (``_qwen3vl_hopper_serving_overrides``, arg_groups/model_overrides/qwen3_vl.py).
+    Assumes: ``SGLANG_VLM_CACHE_SIZE_MB`` unset counts as 0 (SGLang sets it so).
     """
     if not large_hopper_qwen3_vl(v):
         return None

@@ -66,10 +66,16 @@ def qsa_profile(v: Any) -> bool | str:
 def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
     """Qwen4-Exp's defaults; a compressed-QSA checkpoint forces page 64, applied last.
 
-    Refused: PD over MORI with pipeline parallelism, unified memory, an fp8 QSA indexer
-    off CUDA SM90/SM10x or without compressed QSA. Unset ``ple_offload_embedding`` is on
-    for bf16 on CUDA; a ``moe_dense_tp_size`` of 1 on an MoE model is cleared. On SM10x an
-    unset base backend picks trtllm_mha + page 64 or triton + page 1 as Qwen3.5 does.
+    When: whenever its promises hold; each field has its own condition below.
+    Effect: refuses PD over MORI with pipeline parallelism, unified memory, an invalid QSA
+        indexer config, and an fp8 QSA indexer off CUDA SM90/SM10x or without compressed QSA.
+        Unset ``ple_offload_embedding`` = on for bf16 on CUDA; a ``moe_dense_tp_size`` of 1 on an
+        MoE model is cleared; on SM10x an unset base backend picks trtllm_mha + page 64 or
+        triton + page 1 as Qwen3.5 does; compressed QSA sets ``page_size`` = 64.
+    Why: MORI does not exchange QSA layer metadata between pipeline stages yet; the compressed
+        QSA indexer runs on 64-token pages (``_qwen4_exp_overrides``,
+        arg_groups/model_overrides/qwen4_exp.py).
+    Assumes: nothing.
     """
     if (v.disaggregation_mode != "null" and v.disaggregation_transfer_backend == "mori"
             and v.pp_size > 1):

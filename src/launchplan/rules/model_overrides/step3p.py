@@ -35,9 +35,14 @@ def matches(arch: str) -> bool:
 def step3p_overrides(v: View) -> dict | None:
     """Step 3.5/3.7: fa4 on Blackwell, fa3 on Hopper; multi-layer EAGLE; SWA off with HiCache.
 
-    With no backend chosen the FlashAttention kernel of the GPU generation is used. EAGLE
-    drafts with the multi-layer MTP head. The hierarchical cache cannot offload hybrid SWA
-    pools, so with it the SWA ratio is 1.0 and hybrid SWA memory is off.
+    When: the architecture name contains a Step 3.5/3.7 name; each field has its own condition.
+    Effect: with no backend chosen, ``attention_backend`` = fa4 on Blackwell or fa3 on Hopper;
+        ``enable_multi_layer_eagle`` = true with EAGLE; with the hierarchical cache,
+        ``swa_full_tokens_ratio`` = 1.0 and ``disable_hybrid_swa_memory`` = true.
+    Why: the FlashAttention kernel of the GPU generation serves it; EAGLE drafts with the
+        multi-layer MTP head; the hierarchical cache cannot offload hybrid SWA pools
+        (``_step3p_overrides``, a predicate provider).
+    Assumes: nothing.
     """
     t = v.target
     out: dict[str, Any] = {}

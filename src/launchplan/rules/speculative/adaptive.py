@@ -30,8 +30,13 @@ ADAPTIVE_DEFAULT_STEPS = (0, 1, 3, 5, 7)
 def speculative_adaptive_gate(v: View) -> Declare | None:
     """Adaptive step tuning runs only in the built-in single-layer EAGLE/EAGLE3 chain worker.
 
-    It needs top-k 1, no attention DP (tiers are not synchronised across ranks), no
-    multi-layer EAGLE, no two-batch overlap and no PD multiplexing; otherwise it goes off.
+    When: ``--speculative-adaptive`` is on and the algorithm is not EAGLE/EAGLE3, or top-k is
+        not 1, or attention DP, multi-layer EAGLE, two-batch overlap or PD multiplexing is on.
+    Effect: ``speculative_adaptive`` = false, with a note naming the reason (static parameters
+        are used); nothing is refused.
+    Why: only that worker implements it, and attention DP ranks would pick tiers independently
+        (``_maybe_disable_adaptive``, arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     if not v.speculative_adaptive:
         return None
@@ -89,8 +94,14 @@ def _adaptive_steps(path: str | None) -> tuple[int, ...] | str:
 def speculative_adaptive_params(v: View) -> dict | Refuse | None:
     """Adaptive speculation starts from the middle candidate step, top-k 1, a linear chain.
 
-    Draft tokens are always steps + 1; explicit steps must be one of the candidates, since
-    the runtime buffers are sized for exactly those.
+    When: ``--speculative-adaptive`` is (still) on.
+    Effect: unset ``speculative_eagle_topk`` = 1; unset ``speculative_num_steps`` = the middle
+        candidate step (from ``--speculative-adaptive-config`` or the built-in candidates);
+        ``speculative_num_draft_tokens`` = steps + 1 always. Refuses an unreadable or malformed
+        config, and explicit steps that are not a candidate.
+    Why: the runtime buffers are sized for exactly the candidate steps
+        (``_init_adaptive_speculative_params``, arg_groups/speculative_hook.py).
+    Assumes: the adaptive config file reads the same at launch time as when launchplan reads it.
     """
     if not v.speculative_adaptive:
         return None

@@ -58,8 +58,14 @@ def model_boundary_reduction(config: Mapping) -> str:
 def boundary_reduction_default(v: View) -> dict:
     """``auto`` boundary reduction becomes the model's (and a separate draft's) preference.
 
-    Models whose layers end in a reduce-scatter with a sequence-parallel residual prefer
-    ``rsv``, plain Qwen3/Kimi-K3 families an all-reduce (``ar``), others ``rs+rsv``.
+    When: whenever its promises hold (every launch).
+    Effect: ``boundary_reduction`` and ``speculative_boundary_reduction`` = the requested value,
+        or for ``auto`` the model's preference, and a separate draft checkpoint's own for the
+        draft: ``rsv``, ``ar`` or ``rs+rsv``.
+    Why: models whose layers end in a reduce-scatter with a sequence-parallel residual prefer
+        ``rsv``, plain Qwen3/Kimi-K3 families an all-reduce (``ar``), others ``rs+rsv``
+        (``resolve_boundary_reduction``, arg_groups/boundary_reduction.py).
+    Assumes: nothing.
     """
     requested = v.boundary_reduction
     if requested != "auto":

@@ -37,10 +37,19 @@ DRAFT_BACKENDS = ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", 
 def dflash_defaults(v: View) -> Declare | Refuse | None:
     """DFLASH drafts a whole block in one pass: steps and top-k are 1, tokens the block size.
 
-    The block size comes from ``--speculative-dflash-block-size``, else the draft config's
-    ``dflash_config.block_size`` (or top-level ``block_size``), else 16. It needs a draft
-    model, pp 1, CUDA/NPU/XPU; with attention DP, CUDA or NPU and a DP LM head (greedy
-    projection borrows the target head), no context parallelism.
+    When: the algorithm is ``DFLASH``.
+    Effect: ``speculative_num_steps`` and ``speculative_eagle_topk`` = 1 (noting a different
+        given value); ``speculative_num_draft_tokens`` = ``--speculative-dflash-block-size``, else
+        the draft config's ``dflash_config.block_size`` (or top-level ``block_size``), else 16;
+        unset ``max_running_requests`` = 48. Refuses devices other than CUDA/NPU/XPU; with
+        attention DP off CUDA/NPU, no DP LM head, CP or DP prefill coordination; pp > 1; no
+        draft model; a non-positive block or one that differs from the draft tokens; a draft
+        window smaller than the block.
+    Why: the draft emits the whole block in one forward pass; with attention DP the greedy
+        projection borrows the target's LM head (``_handle_dflash``,
+        arg_groups/speculative_hook.py).
+    Assumes: ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` is off unless the given environment
+        sets it.
     """
     device = str(v.device)
     if not (device.startswith("cuda") or device in ("npu", "xpu")):
@@ -106,10 +115,14 @@ _DFLASH_DRAFT = dict(
 def dflash_draft_backend(v: View) -> Declare | None:
     """The DFLASH draft runs one attention backend: the given one, else the target's prefill.
 
-    A value outside SGLang's draft backends falls back to flashinfer (triton on ROCm/XPU).
-    trtllm_mha is kept only for drafts whose layers are all sliding-window or that are
-    explicitly causal (its kernels have no bidirectional block mask); otherwise the fallback
-    is used, fa4 on SM10x.
+    When: the algorithm is ``DFLASH``.
+    Effect: ``speculative_draft_attention_backend`` = the given draft backend, else the target's
+        prefill backend; one outside SGLang's draft backends falls back to flashinfer (triton on
+        ROCm/XPU), with a note; trtllm_mha is kept only for drafts whose layers are all
+        sliding-window or that are explicitly causal, otherwise the fallback is used, fa4 on SM10x.
+    Why: trtllm_mha's kernels have no bidirectional block mask
+        (``_resolve_dflash_draft_attention_backend``, arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     return _dflash_draft(v, sm100_fa4=True)
 
@@ -117,8 +130,15 @@ def dflash_draft_backend(v: View) -> Declare | None:
 @rule(name="dflash_draft_backend", variant="0.5.22",
       sglang="_resolve_dflash_draft_attention_backend (0.5.21-0.5.22)", **_DFLASH_DRAFT)
 def dflash_draft_backend_0_5_22(v: View) -> Declare | None:
-    """As in 0.5.23, but a draft trtllm_mha cannot run falls back to flashinfer on SM10x
-    too (0.5.23 keeps the FA4 path there)."""
+    """As in 0.5.23, but a draft trtllm_mha cannot run falls back to flashinfer on SM10x too.
+
+    When: the algorithm is ``DFLASH`` (this variant serves the 0.5.21-0.5.22 releases).
+    Effect: as ``dflash_draft_backend``, except that the fallback for a trtllm_mha the draft
+        cannot run is flashinfer (triton on ROCm/XPU) on SM10x as well.
+    Why: 0.5.23 added the FA4 path on SM10x; earlier ``_resolve_dflash_draft_attention_backend``
+        had only the generic fallback.
+    Assumes: nothing.
+    """
     return _dflash_draft(v, sm100_fa4=False)
 
 

@@ -46,13 +46,21 @@ def _dspark_gamma(config: Mapping | None) -> int | None:
 def dspark_defaults(v: View) -> Declare | Refuse | None:
     """DSpark drafts gamma tokens in one pass and verifies gamma + 1: steps and top-k are 1.
 
-    Gamma is ``--speculative-dspark-block-size``, else the draft config's, else 7 unless
-    draft tokens are given. A target carrying ``dspark_*`` keys is its own draft. Needs
-    CUDA/NPU/XPU; with attention DP a DP LM head and an A2A backend of none/megamoe/mori;
-    pp > 1 only on a PD prefill server; 48 running requests.
-
-    A draft shipped as a ``dspark/`` subfolder of the target checkpoint is not looked for
-    (launchplan reads no file system on the resolution path): give its path explicitly.
+    When: the algorithm is ``DSPARK``.
+    Effect: ``speculative_num_steps`` and ``speculative_eagle_topk`` = 1;
+        ``speculative_num_draft_tokens`` = gamma + 1, gamma being
+        ``--speculative-dspark-block-size``, else the draft config's, else 7 unless draft tokens
+        are given; a target carrying ``dspark_*`` keys is its own draft (draft path and revision
+        set to the target's); unset ``max_running_requests`` = 48. Refuses devices other than
+        CUDA/NPU/XPU; with attention DP no DP LM head, an A2A backend other than
+        none/megamoe/mori, a non-static ragged verify for DP MoE, CP, or a mismatched draft A2A
+        backend; pp > 1 off a PD prefill server; no draft; draft tokens other than gamma + 1.
+    Why: the DSpark draft emits its whole block in one forward pass (``_handle_dspark``,
+        arg_groups/speculative_hook.py).
+    Assumes: a draft shipped as a ``dspark/`` subfolder of the target checkpoint is not looked for
+        (launchplan reads no file system on the resolution path): give its path explicitly.
+        An unset ``SGLANG_RAGGED_VERIFY_MODE`` is treated as not static (SGLang 0.5.23's
+        environ.py defaults it to static).
     """
     device = str(v.device)
     npu = device.startswith("npu")

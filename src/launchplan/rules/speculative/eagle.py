@@ -50,10 +50,16 @@ PAGE_TREE = by_name("eagle-topk-page-tree")
 def eagle_family_defaults(v: View) -> Declare | Refuse | None:
     """EAGLE-family serving defaults: 48 running requests, CPU without overlap, no mixed chunk.
 
-    STANDALONE's separate draft model has no attention-DP path. The draft and verify
-    buffers are sized per running request, hence the small default. CPU has no overlapped
-    speculative scheduler. Mixed prefill steps fall back to a plain one-token decode, which
-    only EAGLE and EAGLE3 workers can resume from.
+    When: the algorithm is EAGLE, EAGLE3 or STANDALONE.
+    Effect: unset ``max_running_requests`` = 48; on CPU ``disable_overlap_schedule`` = true;
+        ``enable_mixed_chunk`` = false for STANDALONE (with notes); refuses STANDALONE with
+        attention DP.
+    Why: the draft and verify buffers are sized per running request, hence the small default;
+        CPU has no overlapped speculative scheduler; mixed prefill steps fall back to a plain
+        one-token decode, which only EAGLE and EAGLE3 workers can resume from; STANDALONE's
+        separate draft model has no attention-DP path (``_handle_eagle_family``,
+        arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     if algorithm_of(v) == "STANDALONE" and attn_dp_on(v):
         return Refuse("STANDALONE speculative decoding does not support attention DP")
@@ -82,8 +88,14 @@ def eagle_family_defaults(v: View) -> Declare | Refuse | None:
 def eagle_mtp_draft_path(v: View) -> Declare | None:
     """Targets that ship their MTP/NextN layer in the checkpoint draft from the model path.
 
-    DeepSeek V3/V3.2/V4, GLM-4-MoE (+Lite), GLM-MoE-DSA, Bailing MoE V1/V2/V2.5, Mistral
-    Large 3, Pixtral, HY V3/V4 and Qwen4-Exp; the draft revision follows the target's.
+    When: an EAGLE-family algorithm on DeepSeek V3/V3.2/V4, GLM-4-MoE (+Lite), GLM-MoE-DSA,
+        Bailing MoE V1/V2/V2.5, Mistral Large 3, Pixtral, HY V3/V4 or Qwen4-Exp.
+    Effect: with no draft path, ``speculative_draft_model_path`` = the model path and
+        ``speculative_draft_model_revision`` = the target's revision; with one given (other than
+        Mistral Large 3 and Pixtral), a note that it is not needed.
+    Why: their MTP layer is in the target checkpoint (``_handle_eagle_family``,
+        arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     if v.speculative_draft_model_path is None:
         return Declare({"speculative_draft_model_path": v.model_path,
@@ -108,8 +120,16 @@ def eagle_mtp_draft_path(v: View) -> Declare | None:
 def iquest_q1_mtp_draft(v: View) -> dict | Refuse | None:
     """IQuest Q1 drafts with a separate MTP checkpoint: a linear chain, steps = draft slots.
 
-    The draft shares the target's hidden size, vocabulary and layer count, uses its own
-    full-vocabulary head (no token map) and verifies steps + 1 tokens at top-k 1.
+    When: an EAGLE-family algorithm on IQuest Q1.
+    Effect: ``speculative_num_steps`` = the given steps, else the draft's ``num_draft_slots``
+        (default 7), ``speculative_eagle_topk`` = 1, ``speculative_num_draft_tokens`` = steps + 1.
+        Refuses a missing or non-separate draft, a draft that is not ``iquest_q1_mtp``, a hidden
+        size, vocabulary or target layer count that differ from the target's, a token map,
+        non-positive steps, top-k other than 1 and draft tokens other than steps + 1.
+    Why: the draft shares the target's hidden size, vocabulary and layer count, uses its own
+        full-vocabulary head and verifies a chain (``_handle_iquest_q1_mtp_draft``,
+        arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     path = v.speculative_draft_model_path
     if path in (None, v.model_path):
@@ -163,10 +183,14 @@ def auto_speculative_params(algorithm: str, arch0: str) -> tuple[int, int, int]:
 def eagle_auto_params(v: View) -> dict | Refuse | None:
     """With no steps given, (steps, topk, draft tokens) come from SGLang's tuning table.
 
-    Llama (``LlamaForCausalLM``) and Grok get (5, 4, 8), a four-wide draft tree; STANDALONE
-    and every other target get the (3, 1, 4) chain. Top-k or draft tokens without steps is
-    refused (SGLang asserts). So is the opposite, steps without top-k: SGLang 0.5.23 then
-    compares ``None > 1`` and crashes with a TypeError, so the launch cannot run.
+    When: an EAGLE-family algorithm without ``--speculative-adaptive``.
+    Effect: with no steps, top-k or draft tokens: Llama (``LlamaForCausalLM``) and Grok get
+        (5, 4, 8), STANDALONE and every other target the (3, 1, 4) chain. Refuses top-k or draft
+        tokens without steps, and steps without top-k.
+    Why: ``_auto_choose_speculative_params`` (arg_groups/speculative_hook.py) holds the table and
+        SGLang asserts the first case; in the second SGLang 0.5.23 compares ``None > 1`` and
+        crashes with a TypeError, so the launch cannot run.
+    Assumes: nothing.
     """
     if v.speculative_adaptive:
         return None
@@ -193,7 +217,11 @@ def eagle_auto_params(v: View) -> dict | Refuse | None:
 def eagle_trtllm_mha_topk(v: View) -> Refuse | None:
     """TRT-LLM MHA verifies a linear draft chain only: top-k above 1 is refused.
 
-    Its target-verify metadata has no tree mask, whether it is the prefill or decode side.
+    When: an EAGLE-family algorithm with trtllm_mha as the effective prefill or decode backend.
+    Effect: refuses ``--speculative-eagle-topk`` above 1 (requirement ``trtllm-mha-topk-1``).
+    Why: its target-verify metadata has no tree mask, whether it is the prefill or decode side
+        (``_handle_eagle_family``, arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     if "trtllm_mha" not in effective_backends(v):
         return None
@@ -217,9 +245,13 @@ def eagle_trtllm_mha_topk(v: View) -> Refuse | None:
 def eagle_hip_rejection_sampling(v: View) -> Declare | None:
     """ROCm has no sampling-verify kernel: plain EAGLE top-k 1 verifies by rejection sampling.
 
-    Without it verification is greedy and ignores temperature and top-p. Skipped for EAGLE3
-    and token maps (the sampler cannot consume a reduced draft vocabulary), custom accept
-    thresholds, deterministic inference and a simulated acceptance length.
+    When: EAGLE on ROCm with top-k 1, rejection sampling off, no token map, accept thresholds
+        of 1.0, no deterministic inference and no simulated acceptance length.
+    Effect: ``speculative_use_rejection_sampling`` = true, with a note.
+    Why: without it verification is greedy and ignores temperature and top-p; the sampler cannot
+        consume a reduced draft vocabulary (``_should_auto_enable_hip_rejection_sampling``,
+        arg_groups/speculative_hook.py).
+    Assumes: ``SGLANG_SIMULATE_ACC_LEN`` is unset unless the given environment sets it.
     """
     if (v.speculative_use_rejection_sampling or v.speculative_token_map is not None
             or v.speculative_eagle_topk != 1
@@ -249,8 +281,13 @@ def eagle_hip_rejection_sampling(v: View) -> Declare | None:
 def eagle_rejection_sampling_checks(v: View) -> Refuse | None:
     """Rejection sampling consumes a target-vocabulary proposal from a linear EAGLE chain.
 
-    Only EAGLE/EAGLE3 drafts emit one; it needs top-k 1, accept thresholds of 1.0 (it
-    ignores them), and CUDA when deterministic (its proposal sampler is a Triton hash kernel).
+    When: ``--speculative-use-rejection-sampling`` is on with an EAGLE-family algorithm.
+    Effect: refuses algorithms other than EAGLE/EAGLE3, top-k other than 1, deterministic
+        inference off CUDA, and accept thresholds other than 1.0.
+    Why: only EAGLE/EAGLE3 drafts emit that proposal; it ignores the thresholds; its
+        deterministic proposal sampler is a Triton hash kernel (``_handle_eagle_family``,
+        arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     if not v.speculative_use_rejection_sampling:
         return None
@@ -293,8 +330,12 @@ def _rejection_threshold_refusal(v: View) -> Refuse | None:
 def eagle_rejection_sampling_checks_0_5_22(v: View) -> Refuse | None:
     """As in 0.5.23, but deterministic inference refuses rejection sampling on any device.
 
-    Before 0.5.23 the sampler drew its coins from the global RNG, which is not
-    batch-invariant; the check came after the accept-threshold one.
+    When: ``--speculative-use-rejection-sampling`` is on with an EAGLE-family algorithm (this
+        variant serves the 0.5.21-0.5.22 releases).
+    Effect: the 0.5.23 chain and threshold refusals, then a refusal of deterministic inference.
+    Why: before 0.5.23 the sampler drew its coins from the global RNG, which is not
+        batch-invariant; the check came after the accept-threshold one.
+    Assumes: nothing.
     """
     if not v.speculative_use_rejection_sampling:
         return None
@@ -317,7 +358,14 @@ def eagle_rejection_sampling_checks_0_5_22(v: View) -> Refuse | None:
     triggers=EAGLE_TRIGGER,
 )
 def eagle_topk1_draft_tokens(v: View) -> Declare | None:
-    """A top-k 1 draft is a chain: it verifies exactly steps + 1 tokens, whatever was given."""
+    """A top-k 1 draft is a chain: it verifies exactly steps + 1 tokens, whatever was given.
+
+    When: an EAGLE-family algorithm with top-k 1 and draft tokens other than steps + 1.
+    Effect: ``speculative_num_draft_tokens`` = steps + 1, with a note.
+    Why: with top-k 1 the draft tree is a chain, so its size is fixed by the steps
+        (``_handle_eagle_family``, arg_groups/speculative_hook.py).
+    Assumes: nothing.
+    """
     if v.speculative_eagle_topk != 1:
         return None
     tokens = v.speculative_num_steps + 1
@@ -336,9 +384,13 @@ def eagle_topk1_draft_tokens(v: View) -> Declare | None:
 def eagle_page_tree_check(v: View) -> Refuse | None:
     """Top-k > 1 on pages > 1 needs the two-pass page-tree cascade of flashinfer, fa3 or triton.
 
-    Branches share the prefix's last page and must duplicate its tail; other backends
-    (fa4, flashmla, trtllm_mla, …) cannot express the per-branch tree. Only the base
-    backend is checked.
+    When: an EAGLE-family algorithm.
+    Effect: refuses top-k > 1 with page size > 1 on a base backend other than flashinfer, fa3
+        or triton (requirement ``eagle-topk-page-tree``). Only the base backend is checked.
+    Why: branches share the prefix's last page and must duplicate its tail; other backends (fa4,
+        flashmla, trtllm_mla, …) cannot express the per-branch tree (``_handle_eagle_family``,
+        arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     if PAGE_TREE.violated(OnView(v)):
         return Refuse(f"--speculative-eagle-topk {v.speculative_eagle_topk} with page_size "

@@ -23,7 +23,12 @@ from launchplan.rules.speculative.common import (
 def frozen_kv_mtp_defaults(v: View) -> Declare | None:
     """Frozen-KV MTP: 48 running requests and no mixed chunk; no step/top-k defaults here.
 
-    SGLang 0.5.23 fills no steps, top-k or draft tokens for it during resolution.
+    When: the algorithm is ``FROZEN_KV_MTP`` (a Gemma-4 assistant draft).
+    Effect: unset ``max_running_requests`` = 48 and ``enable_mixed_chunk`` = false, with notes.
+    Why: ``_handle_frozen_kv_mtp`` (arg_groups/speculative_hook.py) applies the speculative
+        serving defaults; SGLang 0.5.23 fills no steps, top-k or draft tokens for it during
+        resolution.
+    Assumes: nothing.
     """
     out = running_requests_default(v)
     notes = [RUNNING_NOTE] if out else []

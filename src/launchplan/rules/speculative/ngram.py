@@ -31,9 +31,16 @@ from launchplan.rules.speculative.common import (
 def ngram_defaults(v: View) -> Declare | Refuse | None:
     """NGRAM drafts a breadth-first tree from matched n-grams, with no draft model.
 
-    The tree width is ``--speculative-ngram-max-bfs-breadth`` (default 10) and becomes the
-    top-k; 12 draft tokens and steps = tokens // top-k by default; 48 running requests; no
-    mixed chunk (its overlap relay skips the buffer the mixed step reads); CUDA, CPU or XPU.
+    When: the algorithm is ``NGRAM``.
+    Effect: ``speculative_eagle_topk`` = ``--speculative-ngram-max-bfs-breadth`` (default 10);
+        unset ``speculative_num_draft_tokens`` = 12 and ``speculative_num_steps`` = tokens //
+        top-k; unset ``max_running_requests`` = 48; ``enable_mixed_chunk`` = false; on CPU
+        ``disable_overlap_schedule`` = true. Refuses devices other than CUDA, CPU or XPU, and
+        with an external corpus a non-positive SAM budget or corpus token limit, or a budget
+        above draft tokens - 1.
+    Why: its overlap relay skips the buffer the mixed step reads (``_handle_ngram``,
+        arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     if v.device not in ("cuda", "cpu", "xpu"):
         return Refuse(f"NGRAM speculative decoding runs on CUDA, CPU or XPU, not {v.device}")
@@ -75,7 +82,15 @@ def ngram_defaults(v: View) -> Declare | Refuse | None:
     triggers={"speculative_algorithm": ("NGRAM",)},
 )
 def ngram_checks(v: View) -> Refuse | None:
-    """NGRAM trees on pages > 1 are correct only on flashinfer; no attention DP."""
+    """NGRAM trees on pages > 1 are correct only on flashinfer; no attention DP.
+
+    When: the algorithm is ``NGRAM``.
+    Effect: refuses top-k > 1 with page size > 1 on a backend other than flashinfer, and
+        attention DP.
+    Why: other backends give wrong results for NGRAM trees on multi-token pages
+        (``_handle_ngram``, arg_groups/speculative_hook.py).
+    Assumes: nothing.
+    """
     topk = v.speculative_eagle_topk
     if topk > 1 and v.page_size > 1 and v.attention_backend != "flashinfer":
         return Refuse(f"NGRAM with top-k {topk} and page_size {v.page_size} gives wrong results "

@@ -28,7 +28,15 @@ GEMMA4_ASSISTANT_DRAFTS = ("Gemma4AssistantForCausalLM", "Gemma4UnifiedAssistant
     triggers=("speculative_draft_model_path",),
 )
 def speculative_draft_revision_default(v: View) -> dict | None:
-    """A draft path without a revision loads the draft from the ``main`` revision."""
+    """A draft path without a revision loads the draft from the ``main`` revision.
+
+    When: ``--speculative-draft-model-path`` is given without
+        ``--speculative-draft-model-revision``.
+    Effect: ``speculative_draft_model_revision`` = ``main``.
+    Why: ``handle_speculative_decoding`` (arg_groups/speculative_hook.py) pins an unpinned draft to
+        its repository's ``main`` branch before the draft config is loaded.
+    Assumes: nothing.
+    """
     if v.speculative_draft_model_path is not None and v.speculative_draft_model_revision is None:
         return {"speculative_draft_model_revision": "main"}
     return None
@@ -43,9 +51,14 @@ def speculative_draft_revision_default(v: View) -> dict | None:
 def speculative_moe_runner_default(v: View) -> dict | None:
     """An unset draft MoE runner follows the target's resolved runner (runs without drafts too).
 
-    flashinfer_megamoe routes by global expert id over weights it prepared for quantized
-    layers only, so an (unquantized) MTP draft gets flashinfer_trtllm; a target-only LoRA
-    runner leaves the adapter-free draft on ``auto``.
+    When: ``--speculative-moe-runner-backend`` is unset (with or without a speculative algorithm).
+    Effect: ``speculative_moe_runner_backend`` = the target's ``moe_runner_backend``, except
+        flashinfer_megamoe → flashinfer_trtllm and a ``lora_*`` runner → ``auto``.
+    Why: flashinfer_megamoe routes by global expert id over weights it prepared for quantized
+        layers only, so an (unquantized) MTP draft cannot use it; a target-only LoRA runner
+        leaves the adapter-free draft on ``auto`` (``_speculative_moe_runner_default``,
+        arg_groups/overrides.py).
+    Assumes: nothing.
     """
     if v.speculative_moe_runner_backend is not None:
         return None
@@ -66,7 +79,14 @@ def speculative_moe_runner_default(v: View) -> dict | None:
     normalizes=True,
 )
 def speculative_algorithm_upper(v: View) -> dict | None:
-    """Algorithm names are case-insensitive: ``eagle`` is ``EAGLE``."""
+    """Algorithm names are case-insensitive: ``eagle`` is ``EAGLE``.
+
+    When: the algorithm is given in other than upper case.
+    Effect: ``speculative_algorithm`` = the name in upper case.
+    Why: ``handle_speculative_decoding`` (arg_groups/speculative_hook.py) upper-cases the name
+        before any comparison.
+    Assumes: nothing.
+    """
     algorithm = algorithm_of(v)
     if algorithm is not None and algorithm != algorithm.upper():
         return {"speculative_algorithm": algorithm.upper()}
@@ -84,8 +104,14 @@ def speculative_algorithm_upper(v: View) -> dict | None:
 def speculative_gemma4_assistant(v: View) -> Declare | Refuse | None:
     """A Gemma-4 assistant draft reads the target's frozen KV: EAGLE/NEXTN become FROZEN_KV_MTP.
 
-    The assistant has no hidden-state fusion of its own, so EAGLE3 (which feeds it three
-    target layers) cannot drive it and is refused.
+    When: the draft checkpoint (``--speculative-draft-model-path``) is a Gemma-4 assistant
+        architecture.
+    Effect: EAGLE or NEXTN become ``speculative_algorithm`` = ``FROZEN_KV_MTP``, with a note;
+        EAGLE3 is refused.
+    Why: the assistant has no hidden-state fusion of its own, so EAGLE3 (which feeds it three
+        target layers) cannot drive it (``_resolve_speculative_algorithm_alias``,
+        arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     algorithm = algorithm_of(v)
     if v.speculative_draft_model_path is None or v.draft is None:
@@ -110,7 +136,14 @@ def speculative_gemma4_assistant(v: View) -> Declare | Refuse | None:
     normalizes=True,
 )
 def speculative_nextn_alias(v: View) -> dict | None:
-    """NEXTN is another name for EAGLE: DeepSeek-style MTP runs through the EAGLE worker."""
+    """NEXTN is another name for EAGLE: DeepSeek-style MTP runs through the EAGLE worker.
+
+    When: the algorithm is ``NEXTN``.
+    Effect: ``speculative_algorithm`` = ``EAGLE``.
+    Why: DeepSeek-style MTP runs through the EAGLE worker (``_resolve_speculative_algorithm_alias``,
+        arg_groups/speculative_hook.py).
+    Assumes: nothing.
+    """
     if algorithm_of(v) == "NEXTN":
         return {"speculative_algorithm": "EAGLE"}
     return None
@@ -123,7 +156,14 @@ def speculative_nextn_alias(v: View) -> dict | None:
     triggers=ALGO,
 )
 def speculative_decode_radix_check(v: View) -> Refuse | None:
-    """A PD decode server's radix cache works only with no, DSPARK or EAGLE(3) speculation."""
+    """A PD decode server's radix cache works only with no, DSPARK or EAGLE(3) speculation.
+
+    When: a PD decode server runs with ``--disaggregation-decode-enable-radix-cache``.
+    Effect: refuses any algorithm other than DSPARK, EAGLE or EAGLE3, naming it.
+    Why: ``handle_speculative_decoding`` (arg_groups/speculative_hook.py) supports the decode
+        server's radix cache with those drafts only.
+    Assumes: nothing.
+    """
     algorithm = algorithm_of(v)
     if (v.disaggregation_mode == "decode" and v.disaggregation_decode_enable_radix_cache
             and algorithm not in (None, "DSPARK", "EAGLE", "EAGLE3")):
@@ -143,8 +183,12 @@ def speculative_decode_radix_check(v: View) -> Refuse | None:
 def speculative_block_verification(v: View) -> Refuse | dict | None:
     """Block verification needs sampled proposals with their distributions, on CUDA or ROCm.
 
-    Only EAGLE, EAGLE3, DFLASH and DSPARK emit them; EAGLE(3) produce them only through
-    rejection sampling, which is switched on.
+    When: ``--speculative-use-block-verification`` is on.
+    Effect: refuses algorithms other than EAGLE, EAGLE3, NEXTN, DFLASH or DSPARK and devices
+        other than CUDA/ROCm; for EAGLE(3), ``speculative_use_rejection_sampling`` = true.
+    Why: only those algorithms emit proposals with their distributions, EAGLE(3) only through
+        rejection sampling (``handle_speculative_decoding``, arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     if not v.speculative_use_block_verification:
         return None
@@ -169,8 +213,14 @@ def speculative_block_verification(v: View) -> Refuse | dict | None:
 def speculative_draft_window(v: View) -> Declare | Refuse | None:
     """The draft's sliding window must be positive, its sink non-negative and need a window.
 
-    Only DFLASH, Llama EAGLE-3 and the EAGLE/MTP draft decode on triton/flashinfer honour a
-    window; elsewhere it is accepted but has no effect.
+    When: ``--speculative-draft-window-size`` or ``--speculative-draft-sink-size`` is given.
+    Effect: ``speculative_draft_window_size``/``speculative_draft_sink_size`` as integers; refuses
+        a window <= 0, a negative sink and a sink without a window; notes that a window has no
+        effect with algorithms other than EAGLE, EAGLE3 and DFLASH.
+    Why: only DFLASH, Llama EAGLE-3 and the EAGLE/MTP draft decode on triton/flashinfer honour a
+        window; elsewhere it is accepted but has no effect (``handle_speculative_decoding``,
+        arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     out: dict[str, int] = {}
     note = None
@@ -201,7 +251,14 @@ def speculative_draft_window(v: View) -> Declare | Refuse | None:
     triggers=ALGO,
 )
 def speculative_algorithm_known(v: View) -> Refuse | None:
-    """Only SGLang's built-in algorithms are known (plugins register more; none is modelled)."""
+    """Only SGLang's built-in algorithms are known (plugins register more; none is modelled).
+
+    When: a speculative algorithm is given.
+    Effect: refuses a name that is not a built-in algorithm (or NEXTN), listing the known ones.
+    Why: ``SpeculativeAlgorithm.from_string`` (speculative/spec_info.py) accepts only registered
+        names.
+    Assumes: no speculative-algorithm plugin is installed.
+    """
     algorithm = algorithm_of(v)
     if algorithm is not None and algorithm not in SPECULATIVE_ALGORITHMS:
         return Refuse(f"unknown speculative algorithm {algorithm!r}; expected one of "
@@ -219,8 +276,12 @@ def speculative_algorithm_known(v: View) -> Refuse | None:
 def speculative_algorithm_known_0_5_22(v: View) -> Refuse | None:
     """As in 0.5.23, and ``--speculative-skip-dp-mlp-sync`` (removed in 0.5.23) needs EAGLE.
 
-    Skipping the data-parallel MLP sync was built for the EAGLE worker only (NEXTN is EAGLE
-    by now). The field exists only in these releases' tables, so it is read by name.
+    When: whenever its promises hold (this variant serves the 0.5.21-0.5.22 releases).
+    Effect: the 0.5.23 refusal of unknown names; also refuses ``--speculative-skip-dp-mlp-sync``
+        with an algorithm other than EAGLE.
+    Why: skipping the data-parallel MLP sync was built for the EAGLE worker only (NEXTN is EAGLE
+        by now). The field exists only in these releases' tables, so it is read by name.
+    Assumes: no speculative-algorithm plugin is installed.
     """
     refused = speculative_algorithm_known(v)
     if refused is None and v.get("speculative_skip_dp_mlp_sync") and algorithm_of(v) != "EAGLE":

@@ -33,9 +33,18 @@ from launchplan.rules.speculative.common import (
 def uno_defaults(v: View) -> Declare | Refuse | None:
     """UNO drafts with a LoRA on the target itself, on CUDA, TP = PP = 1, FA3 both ways.
 
-    Draft tokens (the verify width Q) must be given. Top-k 1 is a linear chain (steps and
-    top-k 1); top-k K > 1 is a tree of F = steps + 1 levels with F <= Q <= 128, Q*K <= 2048
-    and Q within the tree and EAGLE's parent-list capacity.
+    When: the algorithm is ``UNO``.
+    Effect: ``speculative_num_draft_tokens`` = the given verify width Q; top-k 1 is a linear chain
+        (``speculative_num_steps`` and ``speculative_eagle_topk`` = 1), top-k K > 1 a tree of
+        F = steps + 1 levels; ``enable_lora_overlap_loading`` = false, ``lora_strict_loading`` =
+        true, ``enable_mixed_chunk`` = false (with a note). Refuses: off CUDA, a draft path, no
+        ``--uno-lora-path``, deterministic inference, strict thinking, no positive Q, a tree
+        outside F <= Q <= 128, Q*K <= 2048 and its node and EAGLE parent-list capacity (or with
+        PD-mux, two-batch overlap or accept thresholds other than 1.0), TP or PP > 1, attention
+        DP or CP, other LoRA adapters, rejection sampling, and backends other than fa3 both ways.
+    Why: the draft is a LoRA on the target run by the EAGLE tree machinery on FA3; UNO verifies
+        stochastically itself (``_handle_uno``, arg_groups/speculative_hook.py).
+    Assumes: nothing.
     """
     if not str(v.device).startswith("cuda"):
         return Refuse("UNO speculative decoding runs on CUDA only")
