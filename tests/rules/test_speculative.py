@@ -20,11 +20,11 @@ def fields(out):
     return out.fields if isinstance(out, Declare) else out
 
 
-def draft_view(gpu="h100", model=None, draft=None, overlay=None, **values):
+def draft_view(gpu="h100", model=None, draft=None, overlay=None, env=None, **values):
     """A view whose record carries a draft model's facts."""
     values.setdefault("model_path", "target")
     record = Record(RawInput(dict(values), dict.fromkeys(values, "cli")), CATALOG[gpu],
-                    model or fake_model(model_type="llama"), draft, "default", {})
+                    model or fake_model(model_type="llama"), draft, "default", env or {})
     view = View(record)
     if overlay:
         view._apply(overlay)
@@ -339,6 +339,18 @@ def test_dspark_defaults():
     assert isinstance(s.dspark_defaults(make_view(
         model=fake_model(has_dspark_keys=False), speculative_algorithm="DSPARK",
         device="cuda")), Refuse)
+
+
+def test_dspark_ragged_verify_mode_defaults_to_static():
+    """Attention DP with an all-to-all backend needs the static ragged-verify schedule, which
+    is SGLang's default: only another mode set in the environment is refused."""
+    base = dict(speculative_algorithm="DSPARK", device="cuda", speculative_draft_model_path="d",
+                attn_dp_size=2, enable_dp_lm_head=True, moe_a2a_backend="megamoe")
+    draft = fake_model(config={"dspark_block_size": 5})
+    assert not isinstance(s.dspark_defaults(draft_view(draft=draft, **base)), Refuse)
+    for mode in ("compact", "cap-accept", "STATIC"):
+        assert isinstance(s.dspark_defaults(draft_view(
+            draft=draft, env={"SGLANG_RAGGED_VERIFY_MODE": mode}, **base)), Refuse)
 
 
 def test_uno_defaults():

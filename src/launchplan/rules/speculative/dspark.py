@@ -59,8 +59,8 @@ def dspark_defaults(v: View) -> Declare | Refuse | None:
         arg_groups/speculative_hook.py).
     Assumes: a draft shipped as a ``dspark/`` subfolder of the target checkpoint is not looked for
         (launchplan reads no file system on the resolution path): give its path explicitly.
-        An unset ``SGLANG_RAGGED_VERIFY_MODE`` is treated as not static (SGLang 0.5.23's
-        environ.py defaults it to static).
+        ``SGLANG_RAGGED_VERIFY_MODE`` unset means static (SGLang 0.5.23's environ.py
+        default); any other value, a valid mode or not, is refused here as SGLang refuses it.
     """
     device = str(v.device)
     npu = device.startswith("npu")
@@ -74,7 +74,7 @@ def dspark_defaults(v: View) -> Declare | Refuse | None:
                           f"mori, not {v.moe_a2a_backend}")
         if not npu and (v.moe_a2a_backend != "none" or v.record.env_flag(
                 "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION")):
-            if v.env.get("SGLANG_RAGGED_VERIFY_MODE", "").strip().lower() != "static":
+            if str(v.env.get("SGLANG_RAGGED_VERIFY_MODE", "static")) != "static":
                 return Refuse("DSpark DP MoE or prefill coordination needs "
                               "SGLANG_RAGGED_VERIFY_MODE=static")
         if v.attn_cp_size > 1:
