@@ -220,6 +220,23 @@ def docstring_problem(doc: str) -> str | None:
     return f"missing {', '.join(missing)}" if missing else None
 
 
+def doc_sections(doc: str) -> dict[str, str]:
+    """A well-formed docstring's sections by label, continuation lines joined by a space
+    (``{}`` for a docstring without the layout, e.g. one of a module still exempt)."""
+    if docstring_problem(doc):
+        return {}
+    sections: dict[str, str] = {}
+    label = None
+    for line in doc.splitlines()[2:]:
+        found = _label_of(line)
+        if found in SECTIONS:
+            label = found
+            sections[label] = line.split(":", 1)[1].strip()
+        elif label is not None:
+            sections[label] += " " + line.strip()
+    return sections
+
+
 def _label_of(line: str) -> str | None:
     match = _LABEL.match(line)
     return match.group(1) if match else None
