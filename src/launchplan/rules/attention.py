@@ -98,9 +98,9 @@ def attention_backend_default(v: View) -> Declare | None:
     Effect: an equal pair becomes ``attention_backend``, even over an explicit
         ``--attention-backend``; an unset base gets the generic default for this GPU and model
         (``default_attention_backend``; the split sides are not consulted).
-    Why: SGLang 0.5.23's ``ServerArgs._handle_attention_backend`` picks one kernel per GPU
-        generation and attention type (fa3 on Hopper, trtllm_mha/flashinfer on SM10x, aiter on
-        ROCm, flashinfer or triton elsewhere).
+    Why: SGLang 0.5.23 picks one kernel per GPU generation and attention type (fa3 on
+        Hopper, trtllm_mha/flashinfer on SM10x, aiter on ROCm, flashinfer or triton
+        elsewhere; ``_attention_backend_default`` in ``arg_groups/overrides.py``).
     Assumes: flashinfer is installed where the target profile says so.
     """
     prefill = v.prefill_attention_backend

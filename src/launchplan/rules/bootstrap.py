@@ -60,8 +60,8 @@ def prefill_decode_interval_check(v: View) -> Refuse | None:
     When: whenever its promises hold.
     Effect: refuses a negative ``--prefill-decode-interval`` or
         ``--prefill-decode-interval-min-bs`` ("must be non-negative").
-    Why: both count scheduler steps or requests; SGLang validates them before reading the
-        model (``validate_prefill_decode_interval``).
+    Why: a negative interval or batch floor has no meaning; SGLang validates them before
+        reading the model (``validate_prefill_decode_interval``).
     Assumes: nothing.
     """
     interval = v.prefill_decode_interval

@@ -64,7 +64,7 @@ def device_default(v: View) -> dict | None:
         type.
     Why: ROCm builds of torch also call their device ``cuda``
         (``handle_missing_default_values``, device).
-    Assumes: a GPU is present (SGLang would probe for one; the target profile says which).
+    Assumes: the target profile's GPU is the device present (SGLang probes the platform).
     """
     device = v.device
     if device is None:

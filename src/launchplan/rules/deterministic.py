@@ -135,8 +135,8 @@ def deterministic_sampling_backend(v: View) -> Declare | None:
 
     When: deterministic inference is on and ``sampling_backend`` is not ascend.
     Effect: declares ``sampling_backend`` pytorch.
-    Why: PyTorch sampling is seeded per request and batch-invariant; FlashInfer's fused
-        sampling is not (``_deterministic_sampling_backend``).
+    Why: PyTorch sampling is seeded per request, so a request samples the same tokens in any
+        batch (``_deterministic_sampling_backend``).
     Assumes: nothing.
     """
     if _on(v) and v.sampling_backend != "ascend":
@@ -224,7 +224,7 @@ def deterministic_radix_disable(v: View) -> Declare | None:
     When: deterministic inference is on and ``attention_backend`` is not ascend, fa3, fa4 or
         triton.
     Effect: declares ``disable_radix_cache`` True.
-    Why: with other backends a reused prefix changes the split of the attention reduction
+    Why: only those backends stay batch-invariant when a prefix comes from the cache
         (``handle_deterministic_inference``, radix cache).
     Assumes: nothing.
     """

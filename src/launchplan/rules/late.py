@@ -99,7 +99,7 @@ def grammar_backend_default(v: View) -> dict | None:
     When: ``grammar_backend`` is unset.
     Effect: declares ``grammar_backend`` xgrammar.
     Why: SGLang's default grammar backend (``handle_grammar_backend``).
-    Assumes: xgrammar is installed (SGLang depends on it).
+    Assumes: nothing.
     """
     if v.grammar_backend is None:
         return {"grammar_backend": "xgrammar"}
@@ -689,7 +689,7 @@ def launcher_scheduling_checks(v: View) -> Refuse | None:
         overlap schedule; worker counts below 1; priority scheduling with a policy other than
         fcfs or lof; priority retraction without priority scheduling; negative
         conservativeness; canary sweeps without a canary.
-    Why: the scheduler implements only these combinations (``check_server_args``).
+    Why: SGLang's launcher refuses them before starting workers (``check_server_args``).
     Assumes: nothing.
     """
     if v.enable_pdmux:

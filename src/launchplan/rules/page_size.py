@@ -53,7 +53,8 @@ def backend_page_snaps(v: View) -> Declare | None:
     Why: these kernels index the KV cache in fixed page shapes
         (``_mla_backend_page_constraints``); the snaps run before the page default, so they see
         an unset input as None.
-    Assumes: nothing.
+    Assumes: a trtllm_mha page of 128 runs here (SGLang checks its GQA and equal K/V head dims
+        only when the backend starts, on trtllm-gen's dynamic-page kernels).
     """
     return _snapped(v, PAGE_SNAPS)
 
@@ -197,8 +198,8 @@ def page_size_default(v: View) -> dict | None:
     When: ``page_size`` is still unset after the backend snaps.
     Effect: declares ``page_size`` 1, or 64 on ROCm when SGLANG_AITER_KV_CACHE_LAYOUT is
         vectorized_5d.
-    Why: token-granular pages maximise prefix reuse; the 5-D aiter layout is built for 64-token
-        pages (``_page_size_default``).
+    Why: SGLang's unset page is one token; its vectorised 5-D aiter KV layout (ROCm) is tuned
+        for 64-token pages (``_page_size_default``).
     Assumes: SGLANG_AITER_KV_CACHE_LAYOUT is unset unless the environment given sets it.
     """
     if v.page_size is not None:

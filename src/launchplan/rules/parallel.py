@@ -73,8 +73,8 @@ def data_parallelism_checks(v: View) -> Refuse | None:
 
     When: whenever its promises hold.
     Effect: refuses ``--attn-dp-size`` below 1, and attention DP > 1 with ``--dp-size`` > 1.
-    Why: attention DP groups live inside one TP group, which replicas would duplicate
-        (``handle_data_parallelism``).
+    Why: a width below 1 has no meaning, and SGLang does not combine attention DP with
+        data-parallel replicas (``handle_data_parallelism``).
     Assumes: nothing.
     """
     if v.attn_dp_size < 1:
@@ -190,8 +190,8 @@ def dp_lm_head_validation(v: View) -> Refuse | None:
     When: ``enable_dp_lm_head`` or ``enable_tp_lm_head_all_to_all`` is true.
     Effect: refuses either without attention DP; the all-to-all with a DP LM head, with
         ``tp_size`` != ``attn_dp_size``, or with ``attn_cp_size`` != 1.
-    Why: both shard the LM head over attention-DP ranks, in incompatible ways
-        (``_dp_lm_head_validation``).
+    Why: a DP LM head shards over attention-DP ranks and the all-to-all over TP ranks, so
+        they exclude each other (``_dp_lm_head_validation``).
     Assumes: nothing.
     """
     if v.enable_dp_lm_head and not attn_dp_enabled(v):
@@ -266,7 +266,7 @@ def context_parallelism_checks(v: View) -> Refuse | None:
         divisible into attention DP x CP groups; aiter all-reduce fusion with CP or MoE DP;
         MoE DP with TP not divisible by it, EP x MoE-DP above TP, PP, or (with EP) EP x MoE-DP
         != TP; ``attn_cp_size`` != ``moe_dp_size`` unless ``moe_dp_size`` is 1.
-    Why: each kernel path implements only these layouts (``handle_context_parallelism``).
+    Why: SGLang refuses these layouts while resolving (``handle_context_parallelism``).
     Assumes: nothing.
     """
     arch = v.model.arch0
