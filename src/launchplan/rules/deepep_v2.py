@@ -35,7 +35,7 @@ DEFAULT_CAPACITY = 128
 def deepep_v2_model_check(v: View) -> Refuse | None:
     """DeepEP v2 runs only for the model architectures registered as validated with it.
 
-    When: ``moe_a2a_backend`` is deepep_v2 and the model's architecture is not on the list.
+    When: the model's architecture is not on the list.
     Effect: refuses: deepep_v2 is validated for DeepSeek-V3/V4, Qwen3-MoE, GLM-MoE-DSA, GLM-5
         Next and MiMo-V2(-Flash) only; use --moe-a2a-backend deepep.
     Why: each model's combine and post-expert reduction must be checked against DeepEP v2's
@@ -86,8 +86,8 @@ def deepep_v2_draft_check(v: View) -> Refuse | None:
 def deepep_v2_token_budget(v: View) -> Refuse | None:
     """The largest prefill chunk and decode graph one rank dispatches must fit DeepEP v2's buffer.
 
-    When: ``moe_a2a_backend`` is deepep_v2; prefill is checked except on a PD decode server,
-        decode unless on a PD prefill server or without a decode graph.
+    When: prefill is checked except on a PD decode server, decode unless on a PD prefill
+        server or without a decode graph.
     Effect: refuses when the prefill-buffer ceiling (the chunk; with PP dynamic chunking up to
         max_prefill_tokens or 1.25 x the chunk; without chunking max_prefill_tokens) split over
         the tp_size / attn_dp_size ranks a DP chunk is scattered on, or the decode graph's max

@@ -78,7 +78,7 @@ def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
 def amd_triton_kv_splits(v: View) -> dict | None:
     """On ROCm the Triton decode kernel splits the KV sequence 16 ways (8 elsewhere).
 
-    When: the GPU is ROCm.
+    When: whenever its promises hold (a ROCm GPU).
     Effect: declares ``triton_attention_num_kv_splits`` 16, even over an explicit value.
     Why: AMD GPUs have more compute units per device to fill during split-K decode
         (``handle_amd_specifics``).
@@ -469,7 +469,7 @@ def hrm_text_capability(v: View) -> Declare | None:
 def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
     """EmbeddingGemma encodes a prompt bidirectionally in one prefill, never decoding.
 
-    When: the model is EmbeddingGemma.
+    When: whenever its promises hold (an EmbeddingGemma model).
     Effect: declares embedding mode, no radix reuse, no chunking, batched tokenisation and
         decode graphs off; on Hopper/SM10x with an fa3/fa4 (or unset) prefill backend the
         KV-less raw-K/V prefill (refused with FP4/MXFP8 KV, CP or HiSparse). A CUDA prefill
@@ -520,8 +520,8 @@ def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
 def multimodal_chunking_capability(v: View) -> Declare | None:
     """Some multimodal models cannot split a prompt's image tokens: chunked prefill goes off.
 
-    When: the model is multimodal without chunked-prefill support (Grok-1 vision/audio,
-        LLaVA-Llama, Mllama, MossVL and CLIP).
+    When: whenever its promises hold (a multimodal model without chunked-prefill support:
+        Grok-1 vision/audio, LLaVA-Llama, Mllama, MossVL and CLIP).
     Effect: declares ``chunked_prefill_size`` -1.
     Why: their forward needs all of an image's tokens in one prefill
         (``handle_model_capability_adjustments``, multimodal chunked prefill).

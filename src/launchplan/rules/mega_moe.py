@@ -26,7 +26,7 @@ from launchplan.rules.moe import env_int
 def megamoe_runner_alias(v: View) -> Declare | None:
     """The ``megamoe`` MoE runner names the MegaMoE A2A backend: runner auto, A2A megamoe.
 
-    When: ``moe_runner_backend`` is megamoe.
+    When: whenever its promises hold (``moe_runner_backend`` megamoe).
     Effect: declares ``moe_runner_backend`` auto and ``moe_a2a_backend`` megamoe, replacing any
         other A2A backend the user chose (the note names it).
     Why: MegaMoE is dispatch, experts and combine in one kernel, so the runner flag is a
@@ -50,7 +50,7 @@ def megamoe_runner_alias(v: View) -> Declare | None:
 def megamoe_compat(v: View) -> Refuse | None:
     """MegaMoE needs a Hopper or SM100-family GPU (or ROCm's own kernel) and no TBO/SBO.
 
-    When: ``moe_a2a_backend`` is megamoe.
+    When: whenever its promises hold (``moe_a2a_backend`` megamoe).
     Effect: refuses two- or single-batch overlap, and a GPU that is neither CUDA SM90/SM10x nor
         ROCm.
     Why: the fused kernel has no dispatch/combine split for batch overlap, and DeepGEMM's
@@ -100,9 +100,8 @@ def _needs_budget(v: View) -> bool:
 def megamoe_token_budget(v: View) -> Refuse | None:
     """Without a fallback, MegaMoE's per-rank buffer must hold the largest decode and prefill.
 
-    When: ``moe_a2a_backend`` is megamoe on CUDA, not on an encoder-only server, for the
-        no-fallback MoE architectures (Qwen2/3/3.5 MoE, Qwen3-Next, DeepSeek-V4, ...) or NVFP4
-        experts.
+    When: on CUDA, not on an encoder-only server, for the no-fallback MoE architectures
+        (Qwen2/3/3.5 MoE, Qwen3-Next, DeepSeek-V4, ...) or NVFP4 experts.
     Effect: refuses when the decode graph's max batch (capped by the per-DP-rank requests,
         rounded up to attention-TP) x draft tokens, or the prefill chunk per prefill-CP rank,
         per DP rank or whole (rounded up to the attention-TP size), exceeds the capacity;
@@ -198,7 +197,7 @@ def _fp4_experts(v: View) -> bool:
 def a2a_flashinfer_megamoe_checks(v: View) -> Declare | Refuse | None:
     """FlashInfer MegaMoE: validated MoE models, FP4/MXFP8 experts, attention DP = TP, SM100.
 
-    When: ``moe_a2a_backend`` is flashinfer_megamoe.
+    When: whenever its promises hold (``moe_a2a_backend`` flashinfer_megamoe).
     Effect: refuses an architecture outside the validated list; weights other than MXFP8,
         ModelOpt NVFP4, FP4 experts or hybrid NVFP4 MoE (nvfp4_online only with the W4A16
         switch, which also needs --dtype bfloat16 and a bf16 combine); a bad combine dtype;

@@ -493,7 +493,7 @@ _FLASHINFER_A2A_ENV = "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
     """FlashInfer A2A's per-rank workspace must hold the largest forward one rank dispatches.
 
-    When: ``moe_a2a_backend`` is flashinfer.
+    When: whenever its promises hold (``moe_a2a_backend`` flashinfer).
     Effect: refuses chunked prefill off (except on a PD decode server), and a need above the
         capacity: the prefill buffer and the prefill graph's max batch (not on PD decode), and
         the decode graph's requests x draft tokens.
