@@ -31,13 +31,25 @@ def spec(fn):
 
 @rule(phase=Phase.ATTENTION, reads=("page_size",), writes=("page_size",))
 def set_page_16(v):
-    """Test rule: page 16."""
+    """Test rule: page 16.
+
+    When: whenever its promises hold.
+    Effect: declares ``page_size`` 16.
+    Why: a fixed declaration the engine tests can follow through the pipeline.
+    Assumes: nothing.
+    """
     return {"page_size": 16}
 
 
 @rule(phase=Phase.ATTENTION, reads=("page_size",), writes=("page_size",))
 def double_page(v):
-    """Test rule: doubles whatever page size it sees."""
+    """Test rule: doubles whatever page size it sees.
+
+    When: whenever its promises hold.
+    Effect: declares ``page_size`` twice the value it reads, with the note "doubled".
+    Why: its result shows which state of the view it ran on.
+    Assumes: nothing.
+    """
     return Declare({"page_size": v.page_size * 2}, "doubled")
 
 
@@ -71,7 +83,13 @@ def test_override_of_explicit_input_is_reported():
 def test_a_rule_declaring_an_unlisted_field_fails_loudly():
     @rule(phase=Phase.ATTENTION, reads=(), writes=("page_size",))
     def sneaky(v):
-        """Test rule: writes tp_size without saying so."""
+        """Test rule: writes tp_size without saying so.
+
+        When: whenever its promises hold.
+        Effect: declares ``tp_size`` 4, outside its ``writes=``.
+        Why: the engine must refuse a declaration the metadata hides.
+        Assumes: nothing.
+        """
         return {"tp_size": 4}
 
     with pytest.raises(RuleContractError, match="tp_size"):
@@ -98,7 +116,13 @@ def test_decorator_leaves_the_function_unchanged():
 def test_refusal_carries_partial_result():
     @rule(phase=Phase.ATTENTION)
     def no(v):
-        """Test rule: refuses."""
+        """Test rule: refuses.
+
+        When: whenever its promises hold.
+        Effect: refuses with "cannot".
+        Why: a refusal must carry the partial result of the rules before it.
+        Assumes: nothing.
+        """
         return Refuse("cannot")
 
     with pytest.raises(Refusal) as info:
@@ -111,7 +135,13 @@ def test_refusal_carries_partial_result():
 def test_rule_exceptions_are_named():
     @rule(phase=Phase.ATTENTION)
     def broken(v):
-        """Test rule: a bug."""
+        """Test rule: a bug.
+
+        When: whenever its promises hold.
+        Effect: raises ZeroDivisionError.
+        Why: a crashing rule must be reported by name.
+        Assumes: nothing.
+        """
         return 1 / 0
 
     with pytest.raises(RuleCrash, match="broken"):
@@ -121,12 +151,24 @@ def test_rule_exceptions_are_named():
 def test_batch_rules_see_the_state_before_the_batch():
     @rule(phase=Phase.MODEL, reads=("page_size",), writes=("page_size",), batch="b")
     def first(v):
-        """Batch member: page 64."""
+        """Batch member: page 64.
+
+        When: whenever its promises hold.
+        Effect: declares ``page_size`` 64.
+        Why: the next batch member must not see it.
+        Assumes: nothing.
+        """
         return {"page_size": 64}
 
     @rule(phase=Phase.MODEL, reads=("page_size",), writes=("attention_backend",), batch="b")
     def second(v):
-        """Batch member: records the page it saw through the backend field."""
+        """Batch member: records the page it saw through the backend field.
+
+        When: whenever its promises hold.
+        Effect: declares ``attention_backend`` "saw-" and the page size it read.
+        Why: it shows that batch members read the view as it was before the batch.
+        Assumes: nothing.
+        """
         return {"attention_backend": f"saw-{v.page_size}"}
 
     result = run(record(page_size=8), [spec(first), spec(second), spec(double_page)])
@@ -149,20 +191,38 @@ def test_fallback_applies_only_to_undeclared_none():
 
 @rule(phase=Phase.ATTENTION, writes=("page_size",), archs=("DeepseekV3ForCausalLM",))
 def deepseek_only(v):
-    """Test rule: promises DeepSeek-V3 only (the models below are not)."""
+    """Test rule: promises DeepSeek-V3 only (the models below are not).
+
+    When: whenever its promises hold.
+    Effect: raises AssertionError, so a call the promise excludes fails the test.
+    Why: the engine must never call a rule its ``archs=`` exclude.
+    Assumes: nothing.
+    """
     raise AssertionError("called for an architecture its promise excludes")
 
 
 @rule(phase=Phase.ATTENTION, writes=("page_size",), applies=lambda target, model: model.is_mla)
 def mla_only(v):
-    """Test rule: promises MLA models only, and crashes anywhere else."""
+    """Test rule: promises MLA models only, and crashes anywhere else.
+
+    When: whenever its promises hold.
+    Effect: raises AssertionError, so a call the promise excludes fails the test.
+    Why: the engine must never call a rule its ``applies=`` excludes.
+    Assumes: nothing.
+    """
     raise AssertionError("called for a model its promise excludes")
 
 
 @rule(phase=Phase.ATTENTION, reads=("kv_cache_dtype",), writes=("page_size",),
       triggers={"kv_cache_dtype": ("fp8_e4m3",)})
 def fp8_kv_only(v):
-    """Test rule: promises an fp8_e4m3 KV cache only."""
+    """Test rule: promises an fp8_e4m3 KV cache only.
+
+    When: whenever its promises hold.
+    Effect: declares ``page_size`` 128; raises AssertionError without its trigger value.
+    Why: the engine must never call a rule its trigger values exclude.
+    Assumes: nothing.
+    """
     if v.kv_cache_dtype != "fp8_e4m3":
         raise AssertionError("called without its trigger value")
     return {"page_size": 128}
@@ -200,7 +260,13 @@ def test_promises_are_evaluated_by_the_spec():
 @rule(phase=Phase.ATTENTION, writes=("page_size",),
       applies=lambda target, model: model.no_such_fact)
 def broken_promise(v):
-    """Test rule: its promise reads a fact the model does not have."""
+    """Test rule: its promise reads a fact the model does not have.
+
+    When: whenever its promises hold (they cannot be evaluated).
+    Effect: declares nothing.
+    Why: a promise that raises must be reported as this rule's crash.
+    Assumes: nothing.
+    """
     return None
 
 

@@ -536,7 +536,13 @@ seen: list = []
 @rule(phase=Phase.MODEL, batch=BATCH, reads=("attention_backend",),
       writes=("attention_backend",))
 def probe_provider(v):
-    """Test provider: records the backend it sees and declares triton."""
+    """Test provider: records the backend it sees and declares triton.
+
+    When: whenever its promises hold.
+    Effect: declares ``attention_backend`` triton after recording the value it read.
+    Why: it shows what a provider of the model-override batch sees.
+    Assumes: nothing.
+    """
     seen.append(v.attention_backend)
     return {"attention_backend": "triton"}
 

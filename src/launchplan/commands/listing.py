@@ -3,10 +3,12 @@ table as launchplan runs them."""
 
 from __future__ import annotations
 
+import csv
 import sys
 
 from launchplan.commands.options import split_argv
 from launchplan.commands.output import render_table, to_json
+from launchplan.engine.registry import RuleSpec, doc_sections
 
 
 def rules_main(argv: list[str]) -> int:
@@ -16,18 +18,35 @@ def rules_main(argv: list[str]) -> int:
     rules = get_ruleset(opts.get("compat") or "default").rules()
     if opts.get("hazards"):
         return hazards_listing(rules, opts.get("format"))
-    if opts.get("format") == "json":
+    fmt = opts.get("format")
+    if fmt == "json":
         sys.stdout.write(to_json([{
             "name": r.name, "phase": r.phase.name.lower(), "variant": r.variant,
             "sglang": r.sglang, "reads": sorted(r.reads), "writes": sorted(r.writes),
-            "facts": list(r.facts), "doc": r.doc} for r in rules]) + "\n")
+            "facts": list(r.facts), "summary": r.summary, "doc": r.doc,
+            "sections": {k.lower(): v for k, v in doc_sections(r.doc).items()},
+            "promises": promises(r)} for r in rules]) + "\n")
         return 0
     out = sys.stdout
+    rows = [(n, r.name + (f" [{r.variant}]" if r.variant else ""), r.phase.name.lower(),
+             r.summary) for n, r in enumerate(rules, 1)]
+    if fmt == "table":
+        render_table(("#", "rule", "phase", "decides"), rows, out)
+        return 0
+    if fmt == "csv":
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(("n", "rule", "phase", "summary"))
+        writer.writerows(rows)
+        return 0
     for n, r in enumerate(rules, 1):
         variant = f" [{r.variant}]" if r.variant else ""
         out.write(f"{n:3}. {r.name}{variant}  ({r.phase.name.lower()}; SGLang: {r.sglang})\n")
         for line in r.doc.splitlines():
             out.write(f"       {line}\n" if line else "\n")
+        said = promises(r)
+        if said:
+            out.write("       promises: " + "; ".join(f"{k}={v}" for k, v in said.items())
+                      + "\n")
         if r.writes:
             out.write(f"       writes: {', '.join(sorted(r.writes))}\n")
         reads = sorted(r.reads) + list(r.facts)
@@ -35,6 +54,21 @@ def rules_main(argv: list[str]) -> int:
             out.write(f"       reads:  {', '.join(reads)}\n")
         out.write("\n")
     return 0
+
+
+def promises(r: RuleSpec) -> dict[str, str]:
+    """The engine-held conditions a rule's ``When`` section does not repeat, in words."""
+    said: dict[str, str] = {}
+    if r.archs is not None:
+        said["archs"] = ", ".join(sorted(r.archs))
+    if r.trigger_values is not None:
+        said["triggers"] = ", ".join(f"{f} in {sorted(map(str, vals))}"
+                                     for f, vals in r.trigger_values)
+    elif r.triggers:
+        said["triggers"] = "some of " + ", ".join(r.triggers) + " set"
+    if r.applies is not None:
+        said["applies"] = "a predicate on target and model"
+    return said
 
 
 def requirements_main(argv: list[str]) -> int:

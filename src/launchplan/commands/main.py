@@ -24,7 +24,7 @@ commands:
   migrate      a command line rewritten for a release, and whether its plan changes
   targets      list the GPU targets
   models       list the bundled models
-  rules        every rule, in pipeline order, with what it reads, writes and why
+  rules        every rule, in pipeline order: when it acts, its effect, why, its assumptions
   requirements the table of what each kernel and feature needs
   matrix       the support matrix of the rules (target x backend x attention kind)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -154,6 +155,91 @@ def _validate(spec: RuleSpec) -> None:
                 f"rule {spec.name}: batch rules may declare only resolvable fields, not {closed}")
     if not spec.doc:
         raise RuleDefinitionError(f"rule {spec.name}: a rule needs a docstring saying why")
+    if not _sections_pending(spec):
+        problem = docstring_problem(spec.doc)
+        if problem:
+            raise RuleDefinitionError(
+                f"rule {spec.name}: docstring needs a one-line summary, a blank line, then "
+                f"sections {', '.join(SECTIONS)} in that order; {problem}")
+
+
+SECTIONS = ("When", "Effect", "Why", "Assumes")
+_LABEL = re.compile(r"([A-Z][A-Za-z]*):(?: (.*))?$")
+_CONTINUATION = "    "
+
+# Temporary: the modules another helper is rewriting at the same time. The lead removes this
+# exemption when both branches are merged; every other rule is validated.
+_SECTIONS_PENDING = ("launchplan.rules.model_overrides", "launchplan.rules.model_specific",
+                     "launchplan.rules.speculative")
+
+
+def _sections_pending(spec: RuleSpec) -> bool:
+    """Whether the rule lives in a module (or package) still exempt from the sections."""
+    module = getattr(spec.func, "__module__", "") or ""
+    return any(module == p or module.startswith(p + ".") for p in _SECTIONS_PENDING)
+
+
+def docstring_problem(doc: str) -> str | None:
+    """What keeps a (cleaned) rule docstring from the fixed layout, or ``None``.
+
+    The layout is a one-line summary (what ``launchplan rules`` and ``explain`` show), a
+    blank line, then one line per section in ``SECTIONS`` order, each ``Label: text`` with
+    non-empty text, optionally continued by lines indented four spaces. Sections make every
+    rule answer the same four questions: when it acts, what it does, why SGLang does it, and
+    what it takes on trust.
+    """
+    lines = doc.splitlines()
+    if not lines or not lines[0].strip():
+        return "found no summary"
+    if len(lines) == 1:
+        return f"found only a summary, missing {', '.join(SECTIONS)}"
+    if lines[1].strip():
+        return "found a summary longer than one line (or no blank line after it)"
+    found: list[str] = []
+    for number, line in enumerate(lines[2:], 3):
+        match = _LABEL.match(line)
+        if match and match.group(1) in SECTIONS:
+            label, text = match.group(1), (match.group(2) or "").strip()
+            if label in found:
+                return f"found {label} twice"
+            expected = SECTIONS[len(found)] if len(found) < len(SECTIONS) else None
+            if label != expected:
+                later = any(_label_of(rest) == expected for rest in lines[number:])
+                return f"found {label} before {expected}" if later else f"missing {expected}"
+            if not text:
+                return f"{label} is empty"
+            found.append(label)
+        elif found and line.startswith(_CONTINUATION) and line.strip():
+            continue
+        elif not line.strip():
+            return f"found a blank line (line {number}) among the sections"
+        else:
+            where = f"after {found[-1]}" if found else "before When"
+            return f"line {number} {where} is neither a section nor indented by four: {line!r}"
+    missing = [s for s in SECTIONS if s not in found]
+    return f"missing {', '.join(missing)}" if missing else None
+
+
+def doc_sections(doc: str) -> dict[str, str]:
+    """A well-formed docstring's sections by label, continuation lines joined by a space
+    (``{}`` for a docstring without the layout, e.g. one of a module still exempt)."""
+    if docstring_problem(doc):
+        return {}
+    sections: dict[str, str] = {}
+    label = None
+    for line in doc.splitlines()[2:]:
+        found = _label_of(line)
+        if found in SECTIONS:
+            label = found
+            sections[label] = line.split(":", 1)[1].strip()
+        elif label is not None:
+            sections[label] += " " + line.strip()
+    return sections
+
+
+def _label_of(line: str) -> str | None:
+    match = _LABEL.match(line)
+    return match.group(1) if match else None
 
 
 _DISCOVERED: dict[tuple[str, str | None], RuleSpec] | None = None

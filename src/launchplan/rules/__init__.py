@@ -10,7 +10,10 @@ How a rule is written (see ``attention.py`` for examples):
   (SGLang raises here; the message is in launchplan's own words).
 * ``@rule(phase=..., reads=..., writes=..., facts=..., sglang=...)`` only attaches metadata:
   every field the rule reads or writes, the facts it consults, and its SGLang counterpart.
-  Its docstring states the condition, the effect and the kernel or hardware fact behind it.
+  Its docstring is a one-line summary, a blank line, then ``When:``, ``Effect:``, ``Why:``
+  and ``Assumes:`` in that order (continuations indented four spaces): the condition beyond
+  its promises, what it declares or refuses, the kernel, hardware or SGLang fact behind it,
+  and what it assumes of the run time. ``@rule`` refuses a rule without them.
 * ``archs=``, ``applies=`` and ``triggers=`` state when the rule has anything to decide; the
   engine never calls it otherwise, so the body does not test them again (rule tests call it
   through ``tests.rules.conftest.decide``, which applies them as the engine does).

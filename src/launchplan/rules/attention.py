@@ -94,9 +94,14 @@ _DEFAULT_FACTS = ("target.is_sm90", "target.is_sm100", "target.is_hip", "target.
 def attention_backend_default(v: View) -> Declare | None:
     """Collapse an equal prefill/decode pair into the base; else fill an unset base.
 
-    When prefill and decode name the same backend it becomes the base backend, even over an
-    explicit ``--attention-backend``. An unset base gets the generic default for this GPU
-    and model (the split sides are not consulted).
+    When: prefill and decode name the same backend, or ``attention_backend`` is unset.
+    Effect: an equal pair becomes ``attention_backend``, even over an explicit
+        ``--attention-backend``; an unset base gets the generic default for this GPU and model
+        (``default_attention_backend``; the split sides are not consulted).
+    Why: SGLang 0.5.23 picks one kernel per GPU generation and attention type (fa3 on
+        Hopper, trtllm_mha/flashinfer on SM10x, aiter on ROCm, flashinfer or triton
+        elsewhere; ``_attention_backend_default`` in ``arg_groups/overrides.py``).
+    Assumes: flashinfer is installed where the target profile says so.
     """
     prefill = v.prefill_attention_backend
     if prefill is not None and prefill == v.decode_attention_backend:
@@ -119,8 +124,12 @@ def attention_backend_default(v: View) -> Declare | None:
 def attention_backend_default_0_5_22(v: View) -> Declare | None:
     """As in 0.5.23, but DFLASH on SM10x does not get trtllm_mha for a non-MLA model.
 
-    Its top-k is still unset when the default is picked, so before 0.5.23 it fell through
-    to flashinfer (page 1) like any speculation without an explicit top-k.
+    When: as the 0.5.23 rule (an equal prefill/decode pair, or an unset base backend).
+    Effect: as the 0.5.23 rule, except that DFLASH (top-k still unset) falls through to
+        flashinfer (page 1) on SM10x like any speculation without an explicit top-k.
+    Why: before 0.5.23 the SM10x trtllm_mha default required an explicit EAGLE top-k, which
+        DFLASH has not set when the default is picked.
+    Assumes: flashinfer is installed where the target profile says so.
     """
     prefill = v.prefill_attention_backend
     if prefill is not None and prefill == v.decode_attention_backend:
@@ -140,7 +149,14 @@ def attention_backend_default_0_5_22(v: View) -> Declare | None:
 def eager_backend_graph_disable(v: View) -> Declare | Refuse | None:
     """torch_native and flex_attention cannot be captured: both graph phases off, locks ignored.
 
-    Only the base backend is consulted. Flex attention also has no speculative decoding.
+    When: the base ``attention_backend`` is torch_native or flex_attention (the split sides are
+        not consulted).
+    Effect: sets the decode and prefill phases of ``cuda_graph_config`` to disabled; refuses
+        flex_attention with speculative decoding ("flex_attention does not support speculative
+        decoding").
+    Why: neither backend's kernels can be recorded in a CUDA graph, and flex attention has no
+        speculative path (``handle_attention_backend_compatibility`` in SGLang's server_args.py).
+    Assumes: nothing.
     """
     backend = v.attention_backend
     if backend not in ("torch_native", "flex_attention"):
@@ -162,7 +178,14 @@ def eager_backend_graph_disable(v: View) -> Declare | Refuse | None:
     applies=lambda target, model: "WhisperForConditionalGeneration" in model.architectures,
 )
 def whisper_radix_disable(v: View) -> dict | None:
-    """Whisper pads encoder tokens, which breaks prefix caching: the radix cache goes off."""
+    """Whisper pads encoder tokens, which breaks prefix caching: the radix cache goes off.
+
+    When: the model is WhisperForConditionalGeneration and the radix cache is still on.
+    Effect: declares ``disable_radix_cache`` True.
+    Why: the padded encoder tokens make equal prompts differ, so prefix reuse is unsound
+        (``handle_attention_backend_compatibility``, Whisper branch).
+    Assumes: nothing.
+    """
     return None if v.disable_radix_cache else {"disable_radix_cache": True}
 
 
@@ -174,8 +197,12 @@ _MLA_CHECKS = dict(phase=Phase.ATTENTION, reads=BACKEND_FIELDS + ("kv_cache_dtyp
 def trtllm_mla_checks(v: View) -> Refuse | None:
     """TRT-LLM MLA (base or decode) needs a Blackwell GPU and an fp8_e4m3, bf16 or auto KV cache.
 
-    The kernels are trtllm-gen builds for SM10x/SM12x; the literal ``bfloat16`` is not in
-    the accepted list, only ``bf16``.
+    When: ``attention_backend`` or ``decode_attention_backend`` is trtllm_mla.
+    Effect: refuses a non-Blackwell GPU (requirement trtllm-mla-blackwell) and a
+        ``kv_cache_dtype`` other than fp8_e4m3, bf16 or auto.
+    Why: the kernels are trtllm-gen builds for SM10x/SM12x; the literal ``bfloat16`` is not in
+        the accepted list, only ``bf16`` (``_mla_kv_cache_dtype_checks``).
+    Assumes: nothing.
     """
     if "trtllm_mla" not in (v.attention_backend, v.decode_attention_backend):
         return None
@@ -193,8 +220,12 @@ def trtllm_mla_checks(v: View) -> Refuse | None:
 def trtllm_mla_checks_0_5_22(v: View) -> Refuse | None:
     """As in 0.5.23, then tokenspeed_mla (base or decode): Blackwell only, fp8_e4m3 KV only.
 
-    Before 0.5.23 tokenspeed_mla was its own backend, built for Blackwell with an FP8 (e4m3)
-    cache; nothing set that dtype for it, so an unset KV dtype is refused.
+    When: as the 0.5.23 rule, or the base or decode backend is tokenspeed_mla.
+    Effect: the 0.5.23 refusals, then refuses tokenspeed_mla on a non-Blackwell GPU or with a
+        ``kv_cache_dtype`` other than fp8_e4m3 (an unset dtype included).
+    Why: before 0.5.23 tokenspeed_mla was its own backend, built for Blackwell with an FP8
+        (e4m3) cache, and nothing set that dtype for it.
+    Assumes: nothing.
     """
     refused = trtllm_mla_checks(v)
     if refused is not None or "tokenspeed_mla" not in (v.attention_backend,
@@ -218,8 +249,13 @@ def trtllm_mla_checks_0_5_22(v: View) -> Refuse | None:
 def cutedsl_mla_prefill_fill(v: View) -> Declare | Refuse | None:
     """CuteDSL MLA is decode-only and SM10x-only: prefill defaults to trtllm_mla.
 
-    It refuses a cutedsl_mla prefill backend, a non-SM10x GPU, and KV dtypes other than
-    fp8_e4m3, bf16, bfloat16 or auto.
+    When: the base, prefill or decode backend is cutedsl_mla.
+    Effect: refuses a cutedsl_mla prefill backend, a non-SM10x GPU, and KV dtypes other than
+        fp8_e4m3, bf16, bfloat16 or auto; else an unset ``prefill_attention_backend`` becomes
+        trtllm_mla.
+    Why: the CuteDSL MLA kernel implements decode only and is built for SM10x
+        (``_cutedsl_prefill_backend_fill``).
+    Assumes: nothing.
     """
     if not any_backend(v, "cutedsl_mla"):
         return None
@@ -248,7 +284,14 @@ def cutedsl_mla_prefill_fill(v: View) -> Declare | Refuse | None:
 def trtllm_mha_platform_checks(v: View) -> Refuse | None:
     """TRT-LLM MHA runs on SM90, SM10x and SM12x only; SM12x prefill lacks fp8_e4m3 KV.
 
-    Prefill context parallelism with it needs the SM10x trtllm-gen context kernel.
+    When: the effective prefill or decode backend is trtllm_mha.
+    Effect: refuses another GPU (requirement trtllm-mha-gpu), SM12x prefill with an fp8_e4m3
+        KV cache or skip-softmax, and prefill context parallelism (``attn_cp_size`` > 1) off
+        SM10x.
+    Why: the trtllm-gen kernels exist only for those generations, and the context-parallel
+        prefill kernel only for SM10x (``handle_attention_backend_compatibility``).
+    Assumes: SGLANG_SKIP_SOFTMAX_PREFILL_THRESHOLD_SCALE_FACTOR is read from the given
+        environment (unset means 0, skip-softmax off).
     """
     prefill, decode = effective_backends(v)
     t = v.target
@@ -285,7 +328,11 @@ def _float_env(v: Any, name: str) -> float:
 def fa3_fp8_e5m2_fallback(v: View) -> Declare | None:
     """FA3's FP8 path is e4m3 only: a base fa3 with an fp8_e5m2 KV cache falls back to triton.
 
-    Only the base field is checked; split sides keep fa3 (rules.md C17).
+    When: ``attention_backend`` is fa3 and ``kv_cache_dtype`` is fp8_e5m2.
+    Effect: declares ``attention_backend`` triton.
+    Why: FlashAttention 3 reads FP8 caches only as e4m3; only the base field is checked, so
+        split sides keep fa3 (rules.md C17; ``_attention_backend_fa3_fp8_fallback``).
+    Assumes: nothing.
     """
     if v.attention_backend == "fa3" and v.kv_cache_dtype == "fp8_e5m2":
         return Declare({"attention_backend": "triton"},
@@ -303,8 +350,13 @@ def fa3_fp8_e5m2_fallback(v: View) -> Declare | None:
 def aiter_memory_scaling(v: View) -> Declare | None:
     """aiter on contexts over 8192 tokens needs workspace outside the static pool: x 0.85.
 
-    It applies even to an explicit ``--mem-fraction-static`` unless the environment sets
-    ``SGLANG_AITER_HONOR_EXPLICIT_MEM_FRACTION`` (then only a warning).
+    When: ``attention_backend`` is aiter and the model's context length exceeds 8192.
+    Effect: multiplies ``mem_fraction_static`` by 0.85, even an explicit one, unless the
+        environment sets SGLANG_AITER_HONOR_EXPLICIT_MEM_FRACTION (then only a note).
+    Why: aiter's long-context kernels allocate a workspace outside the KV pool
+        (``handle_attention_backend_compatibility``, aiter memory scaling).
+    Assumes: SGLANG_AITER_HONOR_EXPLICIT_MEM_FRACTION is unset unless the environment given
+        says otherwise.
     """
     if v.attention_backend != "aiter" or v.model.context_len <= 8192:
         return None

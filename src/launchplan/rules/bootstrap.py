@@ -28,9 +28,13 @@ AUX_CAPTURE_METHODS = ("EAGLE3", "DFLASH", "DSPARK")
 def deprecated_dp_attention(v: View) -> Declare | None:
     """``--enable-dp-attention --dp-size N`` is the old spelling of ``--attn-dp-size N``.
 
-    The old form counted attention groups with ``dp_size``; the width moves to
-    ``attn_dp_size`` (only while that is still 1) and ``dp_size`` counts replicas again (1).
-    The flag itself is always cleared, so every later rule reads one layout.
+    When: ``enable_dp_attention`` is true.
+    Effect: while ``attn_dp_size`` is still 1, moves the width there (``attn_dp_size`` N,
+        ``dp_size`` 1, with a deprecation note); always clears ``enable_dp_attention``, so every
+        later rule reads one layout.
+    Why: the old form counted attention groups with ``dp_size``; 0.5.23 counts them with
+        ``attn_dp_size`` and ``dp_size`` counts replicas (``handle_deprecated_dp_attention``).
+    Assumes: nothing.
     """
     if not v.enable_dp_attention:
         return None
@@ -93,7 +97,15 @@ def dp_attention_spelling_0_5_21(v: View) -> Declare | None:
     triggers=("prefill_decode_interval", "prefill_decode_interval_min_bs"),
 )
 def prefill_decode_interval_check(v: View) -> Refuse | None:
-    """The prefill/decode interleaving interval and its batch-size floor are non-negative."""
+    """The prefill/decode interleaving interval and its batch-size floor are non-negative.
+
+    When: whenever its promises hold.
+    Effect: refuses a negative ``--prefill-decode-interval`` or
+        ``--prefill-decode-interval-min-bs`` ("must be non-negative").
+    Why: a negative interval or batch floor has no meaning; SGLang validates them before
+        reading the model (``validate_prefill_decode_interval``).
+    Assumes: nothing.
+    """
     interval = v.prefill_decode_interval
     if interval is not None and interval < 0:
         return Refuse(f"--prefill-decode-interval must be non-negative, got {interval}")
@@ -110,7 +122,14 @@ def prefill_decode_interval_check(v: View) -> Refuse | None:
     triggers=("enable_response_store",),
 )
 def response_store_check(v: View) -> Refuse | None:
-    """Stored responses live on one server, so the response store is off in PD mode."""
+    """Stored responses live on one server, so the response store is off in PD mode.
+
+    When: ``enable_response_store`` is true and ``disaggregation_mode`` is not null.
+    Effect: refuses: "--enable-response-store is not supported with PD disaggregation".
+    Why: a stored response lives on the server that produced it, which prefill/decode
+        disaggregation splits in two (``validate_response_store``).
+    Assumes: nothing.
+    """
     if v.enable_response_store and v.disaggregation_mode != "null":
         return Refuse("--enable-response-store is not supported with PD disaggregation")
     return None
@@ -124,7 +143,13 @@ def response_store_check(v: View) -> Refuse | None:
 def sampling_mask_max_tokens_check(v: View) -> Refuse | None:
     """The sampling-mask token budget is positive; its retired environment variable is refused.
 
-    PD servers must agree on the budget, so it moved from the environment to a flag.
+    When: whenever its promises hold.
+    Effect: refuses SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS in the environment (use the
+        flag on both PD servers instead) and a ``--sampling-mask-max-tokens`` that is not
+        positive.
+    Why: PD servers must agree on the budget, so it moved from the environment to a flag
+        (``validate_sampling_mask_max_tokens``).
+    Assumes: the environment given is the server's (an unset variable is absent).
     """
     if "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS" in v.env:
         return Refuse("SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported; "
@@ -146,10 +171,14 @@ def sampling_mask_max_tokens_check(v: View) -> Refuse | None:
 def aux_hidden_state_capture(v: View) -> Declare | Refuse | None:
     """``--enable-return-aux-hidden-states`` captures draft-training features without a draft.
 
-    ``--speculative-algorithm`` then only names the capture convention (EAGLE3, DFLASH or
-    DSPARK): it moves to ``aux_hidden_state_capture`` and speculation is switched off. No
-    draft path; pp 1 (the hooks see the last rank's layers only); DFLASH/DSPARK need
-    explicit layer ids, which must be non-empty, non-negative and distinct.
+    When: capture is enabled, or layer ids are given without it (refused).
+    Effect: ``--speculative-algorithm`` then only names the capture convention (EAGLE3, DFLASH
+        or DSPARK): it moves to ``aux_hidden_state_capture`` and ``speculative_algorithm``
+        becomes None. Refuses layer ids without capture, another algorithm, a draft path,
+        pp_size > 1, DFLASH/DSPARK without layer ids, and empty, negative or repeated ids.
+    Why: the capture hooks see only the last pipeline rank's layers and use the named
+        algorithm's layer convention (``handle_aux_hidden_state_capture``).
+    Assumes: nothing.
     """
     layer_ids = v.return_aux_hidden_state_layer_ids
     if not v.enable_return_aux_hidden_states:
@@ -193,9 +222,13 @@ def aux_hidden_state_capture(v: View) -> Declare | Refuse | None:
 def serving_value_checks(v: View) -> Refuse | None:
     """Multimodal and speech-serving numbers SGLang validates before reading the model.
 
-    The media preprocessing cache size is non-negative; ``--mm-process-config`` is an
-    object whose ``image``/``video``/``audio`` entries are objects; the ASR buffer length
-    and session limit are positive (a negative size or empty buffer cannot serve).
+    When: whenever its promises hold.
+    Effect: refuses a negative ``--mm-preprocess-cache-size-mb``, an ``--mm-process-config``
+        that is not an object or whose ``image``/``video``/``audio`` entries are not objects,
+        and a non-positive ``--asr-max-buffer-seconds`` or ``--asr-max-concurrent-sessions``.
+    Why: a negative cache size or an empty buffer cannot serve (``handle_multimodal`` and
+        ``handle_asr_validation``).
+    Assumes: nothing.
     """
     cache = v.mm_preprocess_cache_size_mb
     if cache is not None and cache < 0:

@@ -26,9 +26,14 @@ LONGER_CONTEXT_ENV = ("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "SGLANG_IS_IN
 def context_length_limit(v: View) -> Refuse | None:
     """A --context-length above the length derived from config.json is refused.
 
-    The derived length (``max_position_embeddings`` with RoPE scaling and the other
-    per-family keys) is what the checkpoint was trained for; SGLang accepts a longer one
-    only with SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 (or SGLANG_IS_IN_CI=1).
+    When: ``context_length`` exceeds ``model.derived_context_len`` and neither
+        SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN nor SGLANG_IS_IN_CI is true.
+    Effect: refuses: the context length is above the one derived from config.json; set
+        SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 to allow a longer one.
+    Why: the derived length (``max_position_embeddings`` with RoPE scaling and the other
+        per-family keys) is what the checkpoint was trained for; SGLang refuses a longer one
+        while building its model config (``ModelConfig._derive_context_length``).
+    Assumes: both environment variables are unset unless the environment given sets them.
     """
     wanted, derived = v.context_length, v.model.derived_context_len
     if wanted is None or wanted <= derived:

@@ -47,9 +47,14 @@ MUSE_GLIMMER_ARCHS = ("MuseGlimmerForCausalLM", "MuseGlimmerForConditionalGenera
 def parse_cuda_graph_config(v: View) -> dict:
     """Fold every CUDA-graph input into one config, by SGLang's precedence.
 
-    Lowest to highest: defaults (decode full; prefill breakable on CUDA, disabled on ROCm),
-    ``--disable-cuda-graph``, ``--disable-{prefill,decode}-cuda-graph``, the per-phase
-    convenience flags, then ``--cuda-graph-config`` JSON key by key.
+    When: always (nothing given leaves the default as it is).
+    Effect: declares ``cuda_graph_config``. Lowest to highest: defaults (decode full; prefill
+        breakable on CUDA, disabled on ROCm), ``--disable-cuda-graph``,
+        ``--disable-{prefill,decode}-cuda-graph``, the per-phase convenience flags, then
+        ``--cuda-graph-config`` JSON key by key; keys the user set are locked.
+    Why: SGLang 0.5.23 resolves all graph inputs into one object early, before any attention
+        backend is known (``parse_cuda_graph_config``).
+    Assumes: nothing.
     """
     return _parse(v, default_config(v.target.is_cuda))
 
@@ -98,12 +103,15 @@ _COMPATIBILITY = dict(
 def cuda_graph_compatibility(v: View) -> Declare | None:
     """Disable a default breakable prefill graph that a feature cannot capture.
 
-    Skipped when the user chose the prefill backend. Pipeline parallelism makes prefill
-    graphs opt-in; KDA hybrid linear attention (but GLM-5-Next), DeepSeek-V4, attention CP
-    (unless the layout is already one with a breakable-graph path, e.g. zigzag on an explicit
-    trtllm_mha), decode CP, two-batch overlap, A2A backends outside
-    none/deepep/megamoe/flashinfer and multimodal models outside the validated list cannot
-    run a breakable prefill graph.
+    When: the prefill phase is breakable and the user did not choose its backend (unlocked).
+    Effect: sets the prefill phase to disabled, naming the blocker: pipeline parallelism (prefill
+        graphs opt-in), KDA hybrid linear attention (but GLM-5-Next), DeepSeek-V4, attention CP
+        (unless the layout has a breakable-graph path, e.g. zigzag on an explicit trtllm_mha),
+        decode CP, two-batch overlap, A2A backends outside none/deepep/megamoe/flashinfer, and
+        multimodal models outside the validated list.
+    Why: those paths run work a breakable graph cannot capture
+        (``apply_cuda_graph_compatibility`` / ``disable_breakable_cudagraph_if_incompatible``).
+    Assumes: nothing.
     """
     return _compatibility(v, supports_prefill_cp_graph)
 
@@ -111,8 +119,15 @@ def cuda_graph_compatibility(v: View) -> Declare | None:
 @rule(name="cuda_graph_compatibility", variant="0.5.22",
       sglang="apply_cuda_graph_compatibility (0.5.21-0.5.22)", **_COMPATIBILITY)
 def cuda_graph_compatibility_0_5_22(v: View) -> Declare | None:
-    """As in 0.5.23, with 0.5.22's test of a supported prefill-CP layout: zigzag on
-    trtllm_mha, or interleave on dsv4 (0.5.23 swapped the latter for GLM-5-Next on dsa)."""
+    """As in 0.5.23, with 0.5.22's test of a supported prefill-CP layout.
+
+    When: as the 0.5.23 rule.
+    Effect: as the 0.5.23 rule, but the prefill-CP layouts that keep the graph are zigzag on
+        trtllm_mha, or interleave on dsv4.
+    Why: 0.5.23 swapped the interleave/dsv4 layout for GLM-5-Next on dsa
+        (``apply_cuda_graph_compatibility``, 0.5.21-0.5.22).
+    Assumes: nothing.
+    """
     return _compatibility(v, _cp_graph_supported_0_5_22)
 
 
@@ -294,8 +309,11 @@ def _breakable_prefill_blocker(v: View, cp_supported: Any = None,
 def deepep_prefill_alignment(v: View) -> dict | None:
     """Round breakable prefill capture sizes up to multiples of 8 under DeepEP (lock ignored).
 
-    DeepEP dispatches token counts in multiples of 8; sizes come from ``bs``, else are
-    generated from ``max_bs`` (2048 when unset).
+    When: ``moe_a2a_backend`` is deepep and the prefill phase is breakable.
+    Effect: rounds the prefill ``bs`` list (else the sizes generated from ``max_bs``, 2048 when
+        unset) up to multiples of 8 and sets ``max_bs`` to the largest.
+    Why: DeepEP dispatches token counts in multiples of 8 (``apply_deepep_adjustments``).
+    Assumes: nothing.
     """
     config = v.cuda_graph_config
     prefill = config[PREFILL]
@@ -318,7 +336,12 @@ def deepep_prefill_alignment(v: View) -> dict | None:
 def disaggregation_graph_roles(v: View) -> dict | None:
     """A PD prefill server captures no decode graph, a PD decode server no prefill graph.
 
-    Each applies only when the user did not choose that phase's backend.
+    When: ``disaggregation_mode`` is prefill or decode and the user did not choose the other
+        phase's backend.
+    Effect: sets the unused phase (decode on a prefill server, prefill on a decode server) of
+        ``cuda_graph_config`` to disabled.
+    Why: each PD role runs only its own phase (``apply_cuda_graph_disaggregation_roles``).
+    Assumes: nothing.
     """
     role = v.disaggregation_mode
     off = {"prefill": DECODE, "decode": PREFILL}.get(role)
@@ -338,8 +361,12 @@ def disaggregation_graph_roles(v: View) -> dict | None:
 def validate_cuda_graph_config(v: View) -> Refuse | Declare | None:
     """Every phase backend is full, breakable or disabled; a full prefill graph is experimental.
 
-    Full prefill capture was added for the FlashInfer and FA paths only, one whole-forward
-    graph per token bucket.
+    When: whenever its promises hold.
+    Effect: refuses a phase backend outside full/breakable/disabled; notes (no change) that a
+        full prefill graph is experimental.
+    Why: full prefill capture was added for the FlashInfer and FA paths only, one whole-forward
+        graph per token bucket (``validate_cuda_graph_config``).
+    Assumes: nothing.
     """
     return _validate(v, BACKENDS)
 
@@ -379,8 +406,13 @@ def _validate(v: View, backends: tuple[str, ...]) -> Refuse | Declare | None:
 def inkling_prefill_graph_default(v: View) -> dict | None:
     """Inkling captures prefill as one full graph unless the user chose the prefill graph.
 
-    It is declared on the convenience flag, so the parse treats it as chosen (locked), and
-    the legacy ``--disable-cuda-graph`` does not stop it (rules.md C10).
+    When: the model is Inkling, ``cuda_graph_backend_prefill`` is unset and the prefill graph is
+        not disabled.
+    Effect: declares ``cuda_graph_backend_prefill`` full; as a convenience flag the parse treats
+        it as chosen (locked), and the legacy ``--disable-cuda-graph`` does not stop it
+        (rules.md C10).
+    Why: SGLang's Inkling default (``apply_inkling_prefill_cuda_graph_default``).
+    Assumes: nothing.
     """
     if v.cuda_graph_backend_prefill is not None or v.disable_prefill_cuda_graph:
         return None
@@ -396,7 +428,13 @@ def inkling_prefill_graph_default(v: View) -> dict | None:
     sglang="apply_muse_glimmer_prefill_cuda_graph_max_bs_default",
 )
 def muse_glimmer_prefill_graph_max_bs(v: View) -> dict | None:
-    """Muse Glimmer captures prefill graphs up to 512 tokens unless told otherwise."""
+    """Muse Glimmer captures prefill graphs up to 512 tokens unless told otherwise.
+
+    When: the model is Muse Glimmer and ``cuda_graph_max_bs_prefill`` is unset.
+    Effect: declares ``cuda_graph_max_bs_prefill`` 512.
+    Why: SGLang's per-model default (``apply_muse_glimmer_prefill_cuda_graph_max_bs_default``).
+    Assumes: nothing.
+    """
     if v.cuda_graph_max_bs_prefill is not None:
         return None
     return {"cuda_graph_max_bs_prefill": 512}

@@ -35,8 +35,13 @@ DEFAULT_CAPACITY = 128
 def deepep_v2_model_check(v: View) -> Refuse | None:
     """DeepEP v2 runs only for the model architectures registered as validated with it.
 
-    Each model's combine and post-expert reduction must be checked against DeepEP v2's
-    semantics first: DeepSeek-V3/V4, Qwen3-MoE, GLM-MoE-DSA, GLM-5 Next, MiMo-V2(-Flash).
+    When: the model's architecture is not on the list.
+    Effect: refuses: deepep_v2 is validated for DeepSeek-V3/V4, Qwen3-MoE, GLM-MoE-DSA, GLM-5
+        Next and MiMo-V2(-Flash) only; use --moe-a2a-backend deepep.
+    Why: each model's combine and post-expert reduction must be checked against DeepEP v2's
+        semantics first (``validate_deepep_v2_model_architecture`` in
+        ``arg_groups/moe_hook.py``).
+    Assumes: nothing.
     """
     if v.model.arch0 in DEEPEP_V2_ARCHS:
         return None
@@ -53,8 +58,12 @@ def deepep_v2_model_check(v: View) -> Refuse | None:
 def deepep_v2_draft_check(v: View) -> Refuse | None:
     """A speculative draft may not dispatch through DeepEP v2 (it is not validated there).
 
-    The draft's A2A backend is --speculative-moe-a2a-backend, or, when unset, the target's
-    for every algorithm but NGRAM (which has no draft model).
+    When: the draft's A2A backend is deepep_v2: ``--speculative-moe-a2a-backend``, or when unset
+        the target's for every algorithm but NGRAM (which has no draft model).
+    Effect: refuses: a speculative draft cannot use the deepep_v2 MoE A2A backend.
+    Why: DeepEP v2 is not validated for draft models
+        (``validate_deepep_v2_speculative_draft`` in ``arg_groups/moe_hook.py``).
+    Assumes: nothing.
     """
     draft = v.speculative_moe_a2a_backend
     if draft is None and v.speculative_algorithm and v.speculative_algorithm.upper() != "NGRAM":
@@ -77,13 +86,17 @@ def deepep_v2_draft_check(v: View) -> Refuse | None:
 def deepep_v2_token_budget(v: View) -> Refuse | None:
     """The largest prefill chunk and decode graph one rank dispatches must fit DeepEP v2's buffer.
 
-    Prefill (not on a PD decode server): the prefill-buffer ceiling (the chunk; with PP
-    dynamic chunking up to max_prefill_tokens or 1.25 x the chunk; without chunking
-    max_prefill_tokens) split over the tp_size / attn_dp_size ranks a DP chunk is scattered
-    on. Decode (unless a PD prefill server or no decode graph): the decode graph's max
-    batch, capped by max_running_requests per DP rank, times the draft tokens per request.
-    Capacity: SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK (128). (Adaptive
-    speculation's widest step is taken as speculative_num_draft_tokens.)
+    When: prefill is checked except on a PD decode server, decode unless on a PD prefill
+        server or without a decode graph.
+    Effect: refuses when the prefill-buffer ceiling (the chunk; with PP dynamic chunking up to
+        max_prefill_tokens or 1.25 x the chunk; without chunking max_prefill_tokens) split over
+        the tp_size / attn_dp_size ranks a DP chunk is scattered on, or the decode graph's max
+        batch (capped by max_running_requests per DP rank) times the draft tokens per request,
+        exceeds the capacity; the message names the tokens and the variable to raise.
+    Why: DeepEP v2 dispatches through a fixed per-rank buffer, checked at the end of
+        resolution when batch sizes are final (``validate_deepep_v2_dispatch_token_budget``).
+    Assumes: SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK is 128 unless the environment
+        given sets it; adaptive speculation's widest step is speculative_num_draft_tokens.
     """
     capacity = _capacity(v)
     if v.disaggregation_mode != "decode":

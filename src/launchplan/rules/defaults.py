@@ -20,9 +20,13 @@ from launchplan.engine.view import View
 def missing_default_values(v: View) -> dict | None:
     """The tokenizer and served name default to the model path; drafts inherit quantization.
 
-    ``--quantization unquant`` means "no quantization" and becomes ``None``; the draft's
-    quantization defaults to the target's input value. (``random_seed`` is drawn at
-    start-up, so a plan leaves it unknown.)
+    When: whenever its promises hold (it fills only what is unset).
+    Effect: unset ``tokenizer_path`` and ``served_model_name`` become ``model_path``, an unset
+        ``mm_process_config`` ``{}``; the draft's quantization defaults to the target's input
+        value (and records whether it was explicit); ``unquant`` becomes None on either.
+    Why: SGLang fills these before anything reads them (``handle_missing_default_values``);
+        ``--quantization unquant`` means "no quantization".
+    Assumes: ``random_seed`` is drawn at start-up, so a plan leaves it unknown.
     """
     out: dict = {}
     if v.tokenizer_path is None:
@@ -53,7 +57,15 @@ def missing_default_values(v: View) -> dict | None:
     normalizes=True,
 )
 def device_default(v: View) -> dict | None:
-    """The device is the GPU's (``cuda`` on NVIDIA and on ROCm); ``cuda:0`` loses its index."""
+    """The device is the GPU's (``cuda`` on NVIDIA and on ROCm); ``cuda:0`` loses its index.
+
+    When: whenever its promises hold.
+    Effect: an unset ``device`` becomes cuda; an indexed one (``cuda:0``) is stripped to its
+        type.
+    Why: ROCm builds of torch also call their device ``cuda``
+        (``handle_missing_default_values``, device).
+    Assumes: the target profile's GPU is the device present (SGLang probes the platform).
+    """
     device = v.device
     if device is None:
         return {"device": "cuda"}

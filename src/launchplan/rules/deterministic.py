@@ -41,8 +41,15 @@ def _on(v: Any) -> bool:
     sglang="_sampling_backend_default",
 )
 def sampling_backend_default(v: View) -> dict | None:
-    """An unset sampling backend is FlashInfer's fused top-k/top-p kernels where installed
-    (CUDA only), else PyTorch; it runs just before the deterministic passes."""
+    """An unset sampling backend is FlashInfer where installed (CUDA only), else PyTorch.
+
+    When: ``sampling_backend`` is unset.
+    Effect: declares ``sampling_backend`` flashinfer (fused top-k/top-p kernels) on CUDA with
+        FlashInfer, else pytorch.
+    Why: SGLang prefers the fused kernels where they exist; it runs just before the
+        deterministic passes, which may override it (``_sampling_backend_default``).
+    Assumes: flashinfer is installed where the target profile says so.
+    """
     if v.sampling_backend is not None:
         return None
     target = v.target
@@ -58,7 +65,14 @@ def sampling_backend_default(v: View) -> dict | None:
     triggers=("rl_on_policy_target",),
 )
 def deterministic_on_policy_target(v: View) -> Declare | None:
-    """An RL on-policy target must reproduce the trainer's logits: deterministic inference on."""
+    """An RL on-policy target must reproduce the trainer's logits: deterministic inference on.
+
+    When: ``rl_on_policy_target`` is set.
+    Effect: declares ``enable_deterministic_inference`` True.
+    Why: on-policy RL compares the server's logits with the trainer's, which needs
+        batch-invariant kernels (``handle_deterministic_inference``).
+    Assumes: nothing.
+    """
     if v.rl_on_policy_target is None:
         return None
     return Declare({"enable_deterministic_inference": True},
@@ -73,7 +87,14 @@ def deterministic_on_policy_target(v: View) -> Declare | None:
     triggers=_ON,
 )
 def deterministic_aiter_allreduce_disable(v: View) -> Declare | None:
-    """aiter's fused all-reduce + RMSNorm reduces in a batch-dependent order: off."""
+    """aiter's fused all-reduce + RMSNorm reduces in a batch-dependent order: off.
+
+    When: deterministic inference is on and ``enable_aiter_allreduce_fusion`` is true.
+    Effect: declares ``enable_aiter_allreduce_fusion`` False.
+    Why: the fused kernel's reduction order depends on the batch
+        (``handle_deterministic_inference``, aiter all-reduce fusion).
+    Assumes: nothing.
+    """
     if _on(v) and v.enable_aiter_allreduce_fusion:
         return Declare({"enable_aiter_allreduce_fusion": False},
                        "aiter all-reduce fusion disabled for deterministic inference")
@@ -88,7 +109,14 @@ def deterministic_aiter_allreduce_disable(v: View) -> Declare | None:
     triggers=_ON,
 )
 def deterministic_allreduce_fusion_disable(v: View) -> Declare | None:
-    """FlashInfer's fused all-reduce is not batch-invariant: its backend is cleared."""
+    """FlashInfer's fused all-reduce is not batch-invariant: its backend is cleared.
+
+    When: deterministic inference is on and ``flashinfer_allreduce_fusion_backend`` is set.
+    Effect: declares ``flashinfer_allreduce_fusion_backend`` None.
+    Why: the fused all-reduce's reduction order depends on the batch
+        (``_deterministic_allreduce_fusion_disable``).
+    Assumes: nothing.
+    """
     if _on(v) and v.flashinfer_allreduce_fusion_backend is not None:
         return Declare({"flashinfer_allreduce_fusion_backend": None},
                        "FlashInfer all-reduce fusion disabled for deterministic inference")
@@ -103,7 +131,14 @@ def deterministic_allreduce_fusion_disable(v: View) -> Declare | None:
     triggers=_ON,
 )
 def deterministic_sampling_backend(v: View) -> Declare | None:
-    """Sampling runs on PyTorch (seeded per request); Ascend keeps its own sampler."""
+    """Sampling runs on PyTorch (seeded per request); Ascend keeps its own sampler.
+
+    When: deterministic inference is on and ``sampling_backend`` is not ascend.
+    Effect: declares ``sampling_backend`` pytorch.
+    Why: PyTorch sampling is seeded per request, so a request samples the same tokens in any
+        batch (``_deterministic_sampling_backend``).
+    Assumes: nothing.
+    """
     if _on(v) and v.sampling_backend != "ascend":
         return Declare({"sampling_backend": "pytorch"},
                        "sampling backend set to pytorch for deterministic inference")
@@ -121,10 +156,14 @@ def deterministic_sampling_backend(v: View) -> Declare | None:
 def deterministic_attention_backend(v: View) -> Declare | Refuse | None:
     """An unset backend becomes a batch-invariant one; a set one must be on the list.
 
-    Unset: SM10x/SM12x → triton for DeepSeek-like (absorbed-MLA) models, else flashinfer;
-    any other GPU → fa3 (not checked against the platform). Set: ascend, fa3, fa4,
-    flashinfer, intel_xpu or triton only. A backend a model override chose earlier counts
-    as set (rules.md C7).
+    When: deterministic inference is on.
+    Effect: an unset ``attention_backend`` becomes triton for DeepSeek-like (absorbed-MLA)
+        models on SM10x/SM12x, flashinfer for others there, fa3 on any other GPU (not checked
+        against the platform); a set one outside ascend, fa3, fa4, flashinfer, intel_xpu or
+        triton is refused. A backend a model override chose earlier counts as set (rules.md C7).
+    Why: only these backends have batch-invariant kernels; the pass runs before the generic
+        attention default (``_deterministic_attention_backend``).
+    Assumes: nothing.
     """
     if not _on(v):
         return None
@@ -154,8 +193,12 @@ def deterministic_attention_backend(v: View) -> Declare | Refuse | None:
 def deterministic_mla_backend_check(v: View) -> Refuse | None:
     """Deterministic absorbed-MLA models need a radix-safe backend; fa4 only on SM100/SM110.
 
-    flashinfer has no deterministic MLA path; fa4's absorbed-MLA ``qv`` argument exists
-    only on SM100/SM110.
+    When: deterministic inference is on and the model is DeepSeek-like (absorbed MLA).
+    Effect: refuses an ``attention_backend`` outside ascend, fa3, fa4 or triton, and fa4 on a
+        GPU other than SM100/SM110.
+    Why: flashinfer has no deterministic MLA path; fa4's absorbed-MLA ``qv`` argument exists
+        only on SM100/SM110 (``handle_deterministic_inference``, absorbed-MLA backends).
+    Assumes: nothing.
     """
     if not _on(v):
         return None
@@ -176,7 +219,15 @@ def deterministic_mla_backend_check(v: View) -> Refuse | None:
     triggers=_ON,
 )
 def deterministic_radix_disable(v: View) -> Declare | None:
-    """Only ascend, fa3, fa4 and triton stay deterministic with prefix reuse: else radix off."""
+    """Only ascend, fa3, fa4 and triton stay deterministic with prefix reuse: else radix off.
+
+    When: deterministic inference is on and ``attention_backend`` is not ascend, fa3, fa4 or
+        triton.
+    Effect: declares ``disable_radix_cache`` True.
+    Why: only those backends stay batch-invariant when a prefix comes from the cache
+        (``handle_deterministic_inference``, radix cache).
+    Assumes: nothing.
+    """
     if not _on(v) or v.attention_backend in RADIX_DETERMINISTIC_BACKENDS:
         return None
     return Declare({"disable_radix_cache": True},
@@ -198,10 +249,15 @@ _TP_COLLECTIVES = dict(
 def deterministic_tp_collectives(v: View) -> Declare | Refuse | None:
     """TP > 1: CUDA uses NCCL's tree all-reduce with pinned channels; ROCm its one-stage kernel.
 
-    On CUDA the custom and symmetric-memory all-reduces switch algorithms by message size,
-    so both go off (SGLang also pins NCCL_ALGO and the channel count). On ROCm the one-stage
-    custom all-reduce is already deterministic, and above two ranks RCCL is not, so
-    disabling the custom all-reduce is refused.
+    When: deterministic inference is on and ``tp_size`` > 1.
+    Effect: on CUDA declares ``disable_custom_all_reduce`` True and ``enable_torch_symm_mem``
+        False; on ROCm with tp_size > 2 refuses a disabled custom all-reduce (RCCL is not
+        batch-invariant).
+    Why: the custom and symmetric-memory all-reduces switch algorithms by message size; ROCm's
+        one-stage custom all-reduce is already deterministic (``handle_deterministic_inference``,
+        TP all-reduce; ``_deterministic_rocm_rccl_check``).
+    Assumes: SGLang also pins NCCL_ALGO and the channel count in the environment, which a plan
+        does not show.
     """
     return _tp_collectives(v, rocm_rccl_check=True)
 
@@ -209,8 +265,15 @@ def deterministic_tp_collectives(v: View) -> Declare | Refuse | None:
 @rule(name="deterministic_tp_collectives", variant="0.5.22",
       sglang="handle_deterministic_inference (TP all-reduce, 0.5.21-0.5.22)", **_TP_COLLECTIVES)
 def deterministic_tp_collectives_0_5_22(v: View) -> Declare | Refuse | None:
-    """As in 0.5.23, without the ROCm check: before 0.5.23 a disabled custom all-reduce at
-    tp > 2 on ROCm was accepted (and ran through RCCL, which is not batch-invariant)."""
+    """As in 0.5.23, without the ROCm check.
+
+    When: as the 0.5.23 rule.
+    Effect: as the 0.5.23 rule, but a disabled custom all-reduce at tp_size > 2 on ROCm is
+        accepted (and runs through RCCL, which is not batch-invariant).
+    Why: the RCCL check came with 0.5.23.
+    Assumes: SGLang also pins NCCL_ALGO and the channel count in the environment, which a plan
+        does not show.
+    """
     return _tp_collectives(v, rocm_rccl_check=False)
 
 

@@ -23,7 +23,15 @@ DECODE_DCP_TRANSPORTS = frozenset({"mooncake", "nixl", "mori", "ascend", "fake"}
     normalizes=True,
 )
 def mooncake_tcp_transport(v: View) -> Declare | None:
-    """``mooncake_tcp`` is Mooncake with its TCP transport forced: no RDMA device is chosen."""
+    """``mooncake_tcp`` is Mooncake with its TCP transport forced: no RDMA device is chosen.
+
+    When: ``disaggregation_transfer_backend`` is mooncake_tcp.
+    Effect: declares ``disaggregation_transfer_backend`` mooncake and
+        ``disaggregation_ib_device`` None.
+    Why: SGLang rewrites the alias and sets MC_FORCE_TCP=1 for Mooncake
+        (``handle_pd_disaggregation``).
+    Assumes: nothing.
+    """
     if v.disaggregation_transfer_backend != "mooncake_tcp":
         return None
     return Declare({"disaggregation_transfer_backend": "mooncake",
@@ -45,9 +53,17 @@ def mooncake_tcp_transport(v: View) -> Declare | None:
 def pd_transfer_settings(v: View) -> Declare | Refuse | None:
     """PD transfer knobs that depend on each other.
 
-    A ``prefill_complete`` decode allocation lets a prefill server retry once; host-side KV
-    receive (threshold below 1) buffers in the host pool, which HiSparse and role switching
-    cannot use; decode DCP needs a transport that relays KV per DCP rank.
+    When: whenever its promises hold.
+    Effect: a ``prefill_complete`` decode allocation on a prefill server with 0 optimistic
+        attempts sets ``optimistic_prefill_attempts`` 1; a host-receive threshold outside
+        [0, 1] is refused; below 1 it refuses HiSparse, role switching and a cpu_tensor
+        retraction backup, and sets ``disaggregation_decode_retraction_backup`` host_pool;
+        decode DCP on a PD decode server refuses transports other than mooncake, nixl, mori,
+        ascend or fake.
+    Why: host-side KV receive buffers in the host pool, which HiSparse and role switching cannot
+        use; decode DCP needs a transport that relays KV per DCP rank
+        (``handle_pd_disaggregation``).
+    Assumes: nothing.
     """
     out: dict = {}
     if (v.disaggregation_decode_allocation_policy == "prefill_complete"
@@ -84,10 +100,15 @@ def pd_transfer_settings(v: View) -> Declare | Refuse | None:
 def pd_server_roles(v: View) -> Declare | Refuse | None:
     """A PD decode server keeps no radix cache unless asked, and reserves transfer slots.
 
-    Its prefixes arrive computed from the prefill server, so prefix caching is off unless
-    ``--disaggregation-decode-enable-radix-cache`` (experimental; not with HiSparse or the
-    fake transport). Small per-worker batches reserve twice the batch of extra request slots
-    for requests still in transfer. A prefill server cannot use the fake transport.
+    When: ``disaggregation_mode`` is decode (or prefill, for the transport check).
+    Effect: refuses the fake transport on a prefill server. On a decode server sets
+        ``disable_radix_cache`` True, or False with
+        ``--disaggregation-decode-enable-radix-cache`` (experimental; refused with HiSparse or
+        the fake transport); an unset ``disaggregation_decode_extra_slots`` becomes twice the
+        per-worker batch when that is at most 32, else 0.
+    Why: the decode server's prefixes arrive computed from the prefill server, and requests
+        still in transfer need slots (``handle_pd_disaggregation``, decode and prefill roles).
+    Assumes: nothing.
     """
     mode = v.disaggregation_mode
     if mode == "prefill" and v.disaggregation_transfer_backend == "fake":

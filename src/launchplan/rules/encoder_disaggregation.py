@@ -39,12 +39,16 @@ ENCODER_SPLIT_ARCHS = frozenset({
 def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
     """An encoder-only or language-only server needs a model that splits at the encoder.
 
-    The prefix multimodal cache lives on encoder servers (needs --encoder-only); a server is
-    encoder-only or language-only, not both, and an encoder server takes no PD role. Muse
-    Spark language servers load no encoder, so they cannot dispatch to a local one. A
-    Mooncake transfer (PD or encoder) has its RDMA devices validated and re-declared here
-    (assumed: the named devices exist; unset means auto-discovery). (The
-    language-model-only checks and the encoder transfer backend are not modelled.)
+    When: whenever its promises hold (every check tests its own flag).
+    Effect: refuses ``--enable-prefix-mm-cache`` without ``--encoder-only``, both
+        ``--encoder-only`` and ``--language-only``, an encoder server with a PD role, a model
+        outside the split list, and a Muse Spark language server with adaptive dispatch to a
+        local encoder; re-declares ``disaggregation_ib_device`` for a Mooncake transfer (PD or
+        encoder).
+    Why: splitting needs a model implementation that ships encoder outputs to the language
+        server (``handle_encoder_disaggregation`` in ``pd_disaggregation_hook.py``).
+    Assumes: the named RDMA devices exist (unset means auto-discovery); the language-model-only
+        checks and the encoder transfer backend are not modelled.
     """
     refusal = _split_refusal(v)
     if refusal is not None:

@@ -33,8 +33,12 @@ _ALIASES = dict(phase=Phase.MODEL_SOURCE, reads=_ALIAS_FIELDS, writes=_ALIAS_FIE
 def deprecated_backend_aliases(v: View) -> Declare | None:
     """Retired backend names are renamed: ``compressed`` → dsv4, ``tokenspeed_mla`` → cutedsl_mla.
 
-    cutedsl_mla decodes only, so a ``tokenspeed_mla`` prefill side becomes trtllm_mla. The
-    names are read as given, before any rule.
+    When: a base, prefill, decode or draft attention backend is given under a retired name.
+    Effect: renames it; a ``tokenspeed_mla`` prefill side becomes trtllm_mla (cutedsl_mla
+        decodes only), with a note listing each rename.
+    Why: 0.5.23 keeps the old spellings as aliases and reads them as given, before any rule
+        (``handle_deprecated_args``, attention-backend aliases).
+    Assumes: nothing.
     """
     return _renamed(v, BACKEND_ALIASES)
 
@@ -42,7 +46,14 @@ def deprecated_backend_aliases(v: View) -> Declare | None:
 @rule(name="deprecated_backend_aliases", variant="0.5.22",
       sglang="handle_deprecated_args (attention-backend aliases, 0.5.21-0.5.22)", **_ALIASES)
 def deprecated_backend_aliases_0_5_22(v: View) -> Declare | None:
-    """Only ``compressed`` → dsv4 is renamed: tokenspeed_mla is still a backend of its own."""
+    """Only ``compressed`` → dsv4 is renamed: tokenspeed_mla is still a backend of its own.
+
+    When: a base, prefill, decode or draft attention backend is given as ``compressed``.
+    Effect: renames it to dsv4, with a note.
+    Why: before 0.5.23 tokenspeed_mla was a backend, not an alias (``handle_deprecated_args``,
+        0.5.21-0.5.22).
+    Assumes: nothing.
+    """
     return _renamed(v, BACKEND_ALIASES_0_5_22)
 
 
@@ -71,8 +82,12 @@ def _renamed(v: View, aliases: dict[str, str]) -> Declare | None:
 def tokenspeed_mla_implications(v: View) -> Declare | None:
     """``tokenspeed_mla`` implied an FP8 (e4m3) KV cache and verifying drafts on the decode kernel.
 
-    The rename keeps both: KV fp8_e4m3 (over an explicit dtype) and, when speculating with
-    prefill-mode verification, decode-mode verification.
+    When: the base or decode backend was given as tokenspeed_mla.
+    Effect: declares ``kv_cache_dtype`` fp8_e4m3 (over an explicit dtype) and, when speculating
+        with prefill-mode verification, ``speculative_attention_mode`` decode.
+    Why: the rename to cutedsl_mla keeps what the old backend implied
+        (``handle_deprecated_args``, tokenspeed_mla implications).
+    Assumes: nothing.
     """
     if "tokenspeed_mla" not in (v.raw("attention_backend"), v.raw("decode_attention_backend")):
         return None
@@ -101,10 +116,14 @@ def tokenspeed_mla_implications(v: View) -> Declare | None:
 def prefill_only_kv_cache_args(v: View) -> Refuse | None:
     """The KV-less prefill (no KV pool at all) has strict preconditions.
 
-    Embedding mode only; no FP4 or MXFP8 KV (their pools allocate scales separately);
-    chunked prefill off (-1) so K/V is never reused across chunks; radix cache off (it
-    would index pool slots holding no data); no context parallelism (it writes K/V into the
-    pool) and no HiSparse (its own pool family).
+    When: ``prefill_only_disable_kv_cache`` is true.
+    Effect: refuses it without ``--is-embedding``, with an FP4 or MXFP8 KV cache, with chunked
+        prefill other than -1, with the radix cache on, with context parallelism, or with
+        HiSparse.
+    Why: FP4/MXFP8 pools allocate scales separately; chunks would reuse K/V; the radix cache
+        would index slots holding no data; CP writes K/V into the pool; HiSparse has its own
+        pool family (``validate_prefill_only_disable_kv_cache_args``).
+    Assumes: nothing.
     """
     if not v.prefill_only_disable_kv_cache:
         return None
@@ -143,10 +162,15 @@ _NVFP4_DEQUANT = {backend: dtype for dtype, backend in _NVFP4_PREFILL.items()}
 def nvfp4_prefill_dequant(v: View) -> Declare | Refuse | None:
     """An NVFP4 KV cache prefills through an FP8 workspace (flashinfer) or natively (trtllm_mha).
 
-    The dequant dtype defaults from an already-chosen prefill (or base) backend, else to
-    native NVFP4 on SM10x and FP8 elsewhere; native NVFP4 needs SM10x. Decode always reads
-    NVFP4 on trtllm_mha. Conflicting explicit backends are refused. It runs before the
-    generic default, so a model override's backend counts as chosen (rules.md C8).
+    When: ``kv_cache_dtype`` is nvfp4, or a dequant dtype is given without it (refused).
+    Effect: the dequant dtype defaults from an already-chosen prefill (or base) backend, else to
+        native nvfp4 on SM10x and fp8_e4m3 elsewhere; declares ``prefill_attention_backend``
+        (flashinfer for fp8_e4m3, trtllm_mha for nvfp4) and ``decode_attention_backend``
+        trtllm_mha. Refuses native NVFP4 off SM10x and conflicting explicit backends.
+    Why: only these kernels read NVFP4's block scales (``handle_nvfp4_prefill_kv_dequant_dtype``);
+        it runs before the generic default, so a model override's backend counts as chosen
+        (rules.md C8).
+    Assumes: nothing.
     """
     requested = v.prefill_kv_cache_dequant_dtype
     if v.kv_cache_dtype != "nvfp4":
@@ -200,12 +224,17 @@ _NATIVE_SPEC = ("EAGLE", "EAGLE3", "NEXTN", "NGRAM")
 def kv4_compatibility(v: View) -> Declare | Refuse | None:
     """FP4 KV caches (nvfp4, fp4_mx_block16) against the backends that can read them.
 
-    CUDA only; nvfp4 needs SM10x/SM12x; no unified memory. The SM10x native recipe
-    (trtllm_mha on either side) keeps block scales in trtllm-gen's physical layout, which
-    DFLASH/DSPARK prefix writes, PD transfer, HiCache and LMCache do not preserve; it
-    speculates with EAGLE/EAGLE3/NEXTN or breadth-1 NGRAM, and a draft model runs on
-    trtllm_mha too. The mixed recipe (flashinfer prefill, trtllm_mha decode) verifies on
-    the decode kernel. Otherwise equal sides must be an FP4-capable backend.
+    When: ``kv_cache_dtype`` is nvfp4 or fp4_mx_block16.
+    Effect: refuses non-CUDA GPUs, nvfp4 off SM10x/SM12x, and unified memory. The SM10x native
+        recipe (trtllm_mha on either side) refuses DFLASH/DSPARK, other algorithms than
+        EAGLE/EAGLE3/NEXTN or breadth-1 NGRAM, PD transfer, HiCache and LMCache, and sets the
+        draft's backend to trtllm_mha; the mixed recipe (flashinfer prefill, trtllm_mha decode)
+        sets ``speculative_attention_mode`` decode. Otherwise equal sides must be an FP4-capable
+        backend; unequal ones get an "untested pairing" note.
+    Why: FP4 caches keep block scales in a layout (trtllm-gen's physical one on SM10x native)
+        that only some kernels read and some transfers do not preserve
+        (``handle_kv4_compatibility``).
+    Assumes: nothing.
     """
     kv = v.kv_cache_dtype
     if kv not in FP4_KV:
@@ -288,7 +317,14 @@ def _kv4_backend_refusal(v: Any, prefill: str, decode: str, mixed: bool) -> Refu
     triggers=("kv_cache_dtype",),
 )
 def mxfp8_kv_check(v: View) -> Refuse | None:
-    """An MXFP8 KV cache uses Blackwell's block-scaled operands (the FA4 MXFP8 path)."""
+    """An MXFP8 KV cache uses Blackwell's block-scaled operands (the FA4 MXFP8 path).
+
+    When: ``kv_cache_dtype`` is mxfp8 and the GPU is not Blackwell.
+    Effect: refuses: --kv-cache-dtype mxfp8 needs a Blackwell GPU.
+    Why: the block-scaled MXFP8 operands exist only on Blackwell tensor cores
+        (``handle_mxfp8_kv_cache_compatibility``).
+    Assumes: nothing.
+    """
     if v.kv_cache_dtype == "mxfp8" and not v.target.is_blackwell:
         return Refuse(f"--kv-cache-dtype mxfp8 needs a Blackwell GPU; {v.target.name} is "
                       f"SM{v.target.sm}")

@@ -45,10 +45,14 @@ def _both_disabled(config: dict) -> dict:
 def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
     """DeepSeek-V3-arch models prefilling on trtllm_mla run without a prefill CUDA graph.
 
-    Under any captured prefill graph trtllm_mla falls back to FlashAttention for prefill,
-    which is slower, so an unchosen prefill graph is disabled. It runs after the backend
-    default, so it also sees the SM10x trtllm_mla model default. Any architecture in the
-    list counts; a user-chosen prefill backend (``--cuda-graph-backend-prefill``) is kept.
+    When: DeepseekV3ForCausalLM is among the architectures, the effective prefill backend is
+        trtllm_mla, the prefill graph is on and the user did not choose its backend.
+    Effect: sets the prefill phase of ``cuda_graph_config`` to disabled, with a note saying
+        ``--cuda-graph-backend-prefill`` keeps one.
+    Why: under any captured prefill graph trtllm_mla falls back to a slower FlashAttention
+        prefill; it runs after the backend default, so it also sees the SM10x trtllm_mla model
+        default (``disable_prefill_cuda_graph_for_deepseek_trtllm_mla``).
+    Assumes: nothing.
     """
     config = v.cuda_graph_config
     if (config[PREFILL]["backend"] == "disabled"
@@ -74,7 +78,11 @@ def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
 def amd_triton_kv_splits(v: View) -> dict | None:
     """On ROCm the Triton decode kernel splits the KV sequence 16 ways (8 elsewhere).
 
-    AMD GPUs have more compute units per device to fill during split-K decode.
+    When: whenever its promises hold (a ROCm GPU).
+    Effect: declares ``triton_attention_num_kv_splits`` 16, even over an explicit value.
+    Why: AMD GPUs have more compute units per device to fill during split-K decode
+        (``handle_amd_specifics``).
+    Assumes: nothing.
     """
     return {"triton_attention_num_kv_splits": 16}
 
@@ -86,7 +94,13 @@ def amd_triton_kv_splits(v: View) -> dict | None:
     sglang="handle_grammar_backend",
 )
 def grammar_backend_default(v: View) -> dict | None:
-    """Structured output uses XGrammar unless another grammar backend is named."""
+    """Structured output uses XGrammar unless another grammar backend is named.
+
+    When: ``grammar_backend`` is unset.
+    Effect: declares ``grammar_backend`` xgrammar.
+    Why: SGLang's default grammar backend (``handle_grammar_backend``).
+    Assumes: nothing.
+    """
     if v.grammar_backend is None:
         return {"grammar_backend": "xgrammar"}
     return None
@@ -103,9 +117,13 @@ def grammar_backend_default(v: View) -> dict | None:
 def multi_item_scoring(v: View) -> Declare | Refuse | None:
     """Multi-item scoring packs items behind one prompt with a custom attention mask.
 
-    Graphs, prefix reuse and chunking would split or reuse that mask, so both graph phases
-    (even chosen ones), the radix cache and chunked prefill go off; only flashinfer takes
-    the custom mask, and the backend is checked rather than silently changed.
+    When: ``enable_mis`` is true.
+    Effect: disables both graph phases of ``cuda_graph_config`` (even chosen ones), sets
+        ``disable_radix_cache`` True and ``chunked_prefill_size`` -1; refuses prefill or decode
+        backends other than flashinfer (checked, not silently changed).
+    Why: graphs, prefix reuse and chunking would split or reuse that mask, and only flashinfer
+        takes a custom mask (``handle_multi_item_scoring``).
+    Assumes: nothing.
     """
     if not v.enable_mis:
         return None
@@ -130,7 +148,11 @@ def multi_item_scoring(v: View) -> Declare | Refuse | None:
 def prefill_only_kv_backend_check(v: View) -> Refuse | None:
     """The KV-less embedding prefill exists only on the FA backends (fa3, fa4).
 
-    Their raw K/V path attends without writing the paged pool; others read the pool.
+    When: ``prefill_only_disable_kv_cache`` is true.
+    Effect: refuses an effective prefill backend other than fa3 or fa4.
+    Why: their raw K/V path attends without writing the paged pool; others read the pool
+        (``handle_prefill_only_disable_kv_cache``).
+    Assumes: nothing.
     """
     if not v.prefill_only_disable_kv_cache:
         return None
@@ -161,11 +183,17 @@ def prefill_only_kv_backend_check(v: View) -> Refuse | None:
 def cache_compatibility(v: View) -> dict | Refuse | None:
     """Cache features that exclude each other, and the SWA ratio's range.
 
-    The host-pool retraction backup is PD-decode only (no DCP; with priority scheduling
-    only without preemption); T-LRU needs threshold > next-prompt estimate >= 0;
-    hierarchical cache needs the radix cache; decode KV offload is PD-decode only with a
-    storage backend; LMCache excludes HiCache, the external linker, a disabled radix cache,
-    speculation, attention DP, DCP, streaming sessions, buffer-only hosts and PD.
+    When: whenever its promises hold (each check tests its own flag).
+    Effect: refuses the host-pool retraction backup off PD decode, with DCP, or with priority
+        scheduling and preemption; T-LRU without threshold > next-prompt estimate >= 0;
+        hierarchical cache without the radix cache; decode KV offload off PD decode, without a
+        storage backend or with the host-pool backup; an SWA ratio outside (0, 1]; negative
+        SWA prefix tails; LMCache with HiCache, the external linker, a disabled radix cache,
+        speculation, attention DP, DCP, streaming sessions, buffer-only hosts or PD. Records
+        ``_swa_full_tokens_ratio_explicitly_set``.
+    Why: these caches share pools or indices in incompatible ways
+        (``handle_cache_compatibility``).
+    Assumes: nothing.
     """
     backup = v.disaggregation_decode_retraction_backup
     if backup == "host_pool":
@@ -246,9 +274,13 @@ _ASYMMETRIC_KV_BACKENDS = {"triton", "fa3", "fa4"}
 def page_major_kv_layout(v: View) -> dict | Refuse | None:
     """Unified memory implies the page-major KV layout, which only some kernels can stride.
 
-    Page-major without unified memory is temporarily unsupported. Allowed backends: MLA,
-    the paged MLA family; MHA with asymmetric K/V, triton/fa3/fa4; other MHA, triton, fa3,
-    fa4, flashinfer, trtllm_mha. Linear-attention and Mamba state kernels are checked too.
+    When: ``enable_page_major_kv_layout`` or ``enable_unified_memory`` is true.
+    Effect: unified memory sets ``enable_page_major_kv_layout`` True; refuses page-major without
+        unified memory (temporarily unsupported), and backends outside: MLA, the paged MLA
+        family; MHA with asymmetric K/V, triton/fa3/fa4; other MHA, triton, fa3, fa4,
+        flashinfer, trtllm_mha; linear-attention and Mamba state kernels are checked too.
+    Why: only those kernels take the page-major strides (``handle_page_major_kv_layout``).
+    Assumes: nothing.
     """
     out = {"enable_page_major_kv_layout": True} if (
         v.enable_unified_memory and not v.enable_page_major_kv_layout) else None
@@ -304,11 +336,16 @@ _SPEC_MHA_AUDITED = frozenset({"triton", "flashinfer", "fa3", "trtllm_mha"})
 def unified_memory_pool(v: View) -> Declare | Refuse | None:
     """The unified KV pool translates virtual to physical ids only where that was audited.
 
-    Speculation: none, DSPARK, EAGLE, EAGLE3 or DFLASH, top-k 1; EAGLE/EAGLE3 need a hybrid
-    (SWA or Mamba) target on audited verify backends; no two-batch overlap, LMCache or
-    external linker. A ``full`` prefill graph builds its block table only in the fa3/fa4
-    path, so with any other backend it is disabled, even when chosen (SGLang mutates it in
-    place with a warning). PD-transfer and DCP sub-checks are not modelled.
+    When: ``enable_unified_memory`` is true.
+    Effect: refuses speculation other than none, DSPARK, EAGLE, EAGLE3 or DFLASH, or top-k > 1;
+        EAGLE/EAGLE3 without a hybrid (SWA or Mamba) target or off audited verify and draft
+        backends; DSPARK/DFLASH off their backends; two-batch overlap, LMCache, the external
+        linker, and EAGLE with the host-pool backup or HiCache. A ``full`` prefill graph off
+        fa3/fa4 is disabled, even when chosen.
+    Why: the id translation was audited only on those paths, and a full prefill graph builds
+        its block table only in the fa3/fa4 path (``handle_unified_memory_pool``, which
+        mutates it in place with a warning).
+    Assumes: the PD-transfer and DCP sub-checks are not modelled.
     """
     if not v.enable_unified_memory:
         return None
@@ -372,8 +409,12 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
 def debug_dump_graph_disable(v: View) -> Declare | None:
     """Tensor dumps and msProbe record eager forwards only: graphs and warm-up go off.
 
-    A captured graph replays without running the dump hooks, so both phases are disabled
-    even when chosen.
+    When: ``debug_tensor_dump_output_folder`` or ``msprobe_dump_config`` is set.
+    Effect: disables both phases of ``cuda_graph_config`` (even when chosen) and sets
+        ``skip_server_warmup`` True.
+    Why: a captured graph replays without running the dump hooks
+        (``handle_other_validations``, tensor dump and msProbe).
+    Assumes: nothing.
     """
     if v.debug_tensor_dump_output_folder is None and v.msprobe_dump_config is None:
         return None
@@ -397,8 +438,12 @@ def debug_dump_graph_disable(v: View) -> Declare | None:
 def hrm_text_capability(v: View) -> Declare | None:
     """HRM-Text attends bidirectionally over the prompt: triton, one prefill, no reuse.
 
-    Only the Triton kernels honour its prefix-LM mask; the recurrent forward writes
-    direction-dependent KV, so radix reuse, chunking and CUDA graphs all go off.
+    When: the model is HRM-Text and its config does not set ``prefix_lm`` false.
+    Effect: declares ``attention_backend`` triton, ``chunked_prefill_size`` -1,
+        ``disable_radix_cache`` and ``disable_cuda_graph`` True, both graph phases disabled.
+    Why: only the Triton kernels honour its prefix-LM mask; the recurrent forward writes
+        direction-dependent KV (``handle_model_capability_adjustments``, HRM-Text).
+    Assumes: nothing.
     """
     if not v.model.config.get("prefix_lm", True):
         return None
@@ -424,10 +469,15 @@ def hrm_text_capability(v: View) -> Declare | None:
 def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
     """EmbeddingGemma encodes a prompt bidirectionally in one prefill, never decoding.
 
-    Embedding mode, no radix reuse, no chunking, batched tokenisation; decode graphs off.
-    On Hopper/SM10x with an fa3/fa4 (or unset) prefill backend the KV-less raw-K/V prefill
-    is enabled. A CUDA prefill graph becomes breakable with max_bs at least
-    max(context length, 16384) unless locked; elsewhere it is disabled.
+    When: whenever its promises hold (an EmbeddingGemma model).
+    Effect: declares embedding mode, no radix reuse, no chunking, batched tokenisation and
+        decode graphs off; on Hopper/SM10x with an fa3/fa4 (or unset) prefill backend the
+        KV-less raw-K/V prefill (refused with FP4/MXFP8 KV, CP or HiSparse). A CUDA prefill
+        graph becomes breakable with max_bs at least max(context length, 16384) unless locked;
+        elsewhere it is disabled.
+    Why: a bidirectional encoder needs the whole prompt in one pass and no KV for decoding
+        (``handle_model_capability_adjustments``, EmbeddingGemma).
+    Assumes: nothing.
     """
     out: dict[str, Any] = {"is_embedding": True, "disable_radix_cache": True,
                            "chunked_prefill_size": -1, "enable_tokenizer_batch_encode": True}
@@ -470,7 +520,12 @@ def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
 def multimodal_chunking_capability(v: View) -> Declare | None:
     """Some multimodal models cannot split a prompt's image tokens: chunked prefill goes off.
 
-    Grok-1 vision/audio, LLaVA-Llama, Mllama, MossVL and CLIP.
+    When: whenever its promises hold (a multimodal model without chunked-prefill support:
+        Grok-1 vision/audio, LLaVA-Llama, Mllama, MossVL and CLIP).
+    Effect: declares ``chunked_prefill_size`` -1.
+    Why: their forward needs all of an image's tokens in one prefill
+        (``handle_model_capability_adjustments``, multimodal chunked prefill).
+    Assumes: nothing.
     """
     return Declare({"chunked_prefill_size": -1},
                    f"chunked prefill disabled: {v.model.arch0} does not support it")
@@ -489,7 +544,13 @@ def multimodal_chunking_capability(v: View) -> Declare | None:
 def finalize_cuda_graph_prefill_max_context(v: View) -> Declare | Refuse | None:
     """The prefill graph's max context is rounded up to whole pages and must fit the model.
 
-    Captured attention metadata addresses whole pages, so a context bound is page-aligned.
+    When: the prefill phase's ``max_context_size`` is set.
+    Effect: rounds it up to a multiple of ``page_size`` in ``cuda_graph_config``; refuses a
+        non-positive value, one SGLang's arithmetic fails on (inf, nan, page_size 0, text), and
+        an aligned value above the model's context length.
+    Why: captured attention metadata addresses whole pages
+        (``finalize_cuda_graph_prefill_max_context``).
+    Assumes: nothing.
     """
     config = v.cuda_graph_config
     requested = config[PREFILL]["max_context_size"]
@@ -523,8 +584,12 @@ def finalize_cuda_graph_prefill_max_context(v: View) -> Declare | Refuse | None:
 def launcher_chunk_page_alignment(v: View) -> Refuse | None:
     """A prefill chunk must be whole pages (not checked when chunking is off or on PD decode).
 
-    Chunks are written to the KV pool page by page; nothing re-aligns a chunk that attention
-    DP divided (e.g. 16384 // 3 on page 64).
+    When: ``chunked_prefill_size`` > 0 and the server is not a PD decode server.
+    Effect: refuses page_size 0 (SGLang's own check divides by zero) and a chunk that is not a
+        multiple of ``page_size`` (requirement chunk-multiple-of-page).
+    Why: chunks are written to the KV pool page by page, and nothing re-aligns a chunk that
+        attention DP divided, e.g. 16384 // 3 on page 64 (``check_server_args``).
+    Assumes: nothing.
     """
     chunk = v.chunked_prefill_size
     if chunk > 0 and v.disaggregation_mode != "decode" and v.page_size == 0:
@@ -547,8 +612,13 @@ CHUNK_PAGES = by_name("chunk-multiple-of-page")
     triggers=("speculative_algorithm",),
 )
 def launcher_spec_mixed_chunk(v: View) -> Refuse | None:
-    """Mixed prefill steps with speculation need a worker that can resume (EAGLE, EAGLE3,
-    DFLASH, DSPARK)."""
+    """Mixed prefill steps with speculation need a worker that can resume them.
+
+    When: ``speculative_algorithm`` is set and ``enable_mixed_chunk`` is true.
+    Effect: refuses algorithms other than EAGLE, EAGLE3, DFLASH and DSPARK.
+    Why: only those workers resume a chunk mixed into a decode step (``check_server_args``).
+    Assumes: nothing.
+    """
     algorithm = v.speculative_algorithm
     if algorithm is not None and v.enable_mixed_chunk and algorithm not in MIXED_CHUNK_ALGORITHMS:
         return Refuse(f"--enable-mixed-chunk is not supported with {algorithm} speculative "
@@ -566,10 +636,14 @@ def launcher_spec_mixed_chunk(v: View) -> Refuse | None:
 def launcher_layout_checks(v: View) -> Refuse | None:
     """Launch-layout checks SGLang makes before starting workers.
 
-    TP x PP divides over the nodes (except EP scale-up); a positive PP micro-batch cap;
-    no torch.compile without graph padding (one compile per batch size); no multi-node DP
-    replicas; sane GPU ids; a dense MoE TP of 1 or TP; no ':' in the served name (it is
-    LoRA's ``model:adapter`` syntax).
+    When: whenever its promises hold.
+    Effect: refuses TP x PP not divisible over the nodes (nnodes 0 included; except EP
+        scale-up); a PP micro-batch cap below 1; torch.compile without graph padding;
+        multi-node DP replicas; a negative base GPU id or a GPU id step below 1; a dense MoE TP
+        other than 1 or TP; a ':' in the served name.
+    Why: one compile per batch size would follow from no padding, and ':' is LoRA's
+        ``model:adapter`` syntax (``check_server_args``).
+    Assumes: nothing.
     """
     if v.ep_join_mode != "scale":
         if v.nnodes == 0:  # SGLang's check itself fails: ZeroDivisionError
@@ -610,9 +684,13 @@ def launcher_layout_checks(v: View) -> Refuse | None:
 def launcher_scheduling_checks(v: View) -> Refuse | None:
     """Scheduler settings SGLang rejects at launch.
 
-    PD multiplexing needs pp 1, no chunked prefill, no PD disaggregation and no overlap
-    schedule; priority scheduling needs fcfs or lof (and priority retraction needs it);
-    conservativeness is non-negative; canary sweeps need a canary; worker counts >= 1.
+    When: whenever its promises hold.
+    Effect: refuses PD multiplexing with pp > 1, chunked prefill, PD disaggregation or the
+        overlap schedule; worker counts below 1; priority scheduling with a policy other than
+        fcfs or lof; priority retraction without priority scheduling; negative
+        conservativeness; canary sweeps without a canary.
+    Why: SGLang's launcher refuses them before starting workers (``check_server_args``).
+    Assumes: nothing.
     """
     if v.enable_pdmux:
         if v.pp_size != 1:

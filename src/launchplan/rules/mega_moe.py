@@ -26,7 +26,13 @@ from launchplan.rules.moe import env_int
 def megamoe_runner_alias(v: View) -> Declare | None:
     """The ``megamoe`` MoE runner names the MegaMoE A2A backend: runner auto, A2A megamoe.
 
-    Any other A2A backend the user chose is replaced (MegaMoE is dispatch and experts in one).
+    When: whenever its promises hold (``moe_runner_backend`` megamoe).
+    Effect: declares ``moe_runner_backend`` auto and ``moe_a2a_backend`` megamoe, replacing any
+        other A2A backend the user chose (the note names it).
+    Why: MegaMoE is dispatch, experts and combine in one kernel, so the runner flag is a
+        spelling of the A2A backend (``handle_moe_runner_backend_alias`` in
+        ``mega_moe_hook.py``).
+    Assumes: nothing.
     """
     note = ("--moe-runner-backend megamoe means --moe-a2a-backend megamoe"
             + (f" (was {v.moe_a2a_backend})" if v.moe_a2a_backend not in ("none", "megamoe")
@@ -44,9 +50,13 @@ def megamoe_runner_alias(v: View) -> Declare | None:
 def megamoe_compat(v: View) -> Refuse | None:
     """MegaMoE needs a Hopper or SM100-family GPU (or ROCm's own kernel) and no TBO/SBO.
 
-    Its fused kernel has no dispatch/combine split for batch overlap, and DeepGEMM's
-    MegaMoE kernels exist for SM90 (with CUDA 12.3+) and SM10x (CUDA 12.8+) only; on ROCm
-    an aiter kernel stands in.
+    When: whenever its promises hold (``moe_a2a_backend`` megamoe).
+    Effect: refuses two- or single-batch overlap, and a GPU that is neither CUDA SM90/SM10x nor
+        ROCm.
+    Why: the fused kernel has no dispatch/combine split for batch overlap, and DeepGEMM's
+        MegaMoE kernels exist for SM90 and SM10x only; on ROCm an aiter kernel stands in
+        (``check_mega_moe_compat`` in ``mega_moe_hook.py``).
+    Assumes: the CUDA toolkit is recent enough for the GPU (12.3+ on SM90, 12.8+ on SM10x).
     """
     if v.enable_two_batch_overlap or v.enable_single_batch_overlap:
         return Refuse("--moe-a2a-backend megamoe cannot run with two- or single-batch overlap")
@@ -90,13 +100,16 @@ def _needs_budget(v: View) -> bool:
 def megamoe_token_budget(v: View) -> Refuse | None:
     """Without a fallback, MegaMoE's per-rank buffer must hold the largest decode and prefill.
 
-    Applies on CUDA to the no-fallback MoE architectures (Qwen2/3/3.5 MoE, Qwen3-Next,
-    DeepSeek-V4, ...) and to NVFP4 experts. Decode: the decode graph's max batch (capped by
-    the per-DP-rank requests, rounded up to attention-TP) x draft tokens. Prefill: chunked
-    prefill must be on (unless PP dynamic chunking); the chunk per prefill-CP rank, per DP
-    rank or whole, rounded up to the attention-TP size. Capacity:
-    SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK (8192).
-    (ROCm's FlyDSL decode-capacity check is not modelled.)
+    When: on CUDA, not on an encoder-only server, for the no-fallback MoE architectures
+        (Qwen2/3/3.5 MoE, Qwen3-Next, DeepSeek-V4, ...) or NVFP4 experts.
+    Effect: refuses when the decode graph's max batch (capped by the per-DP-rank requests,
+        rounded up to attention-TP) x draft tokens, or the prefill chunk per prefill-CP rank,
+        per DP rank or whole (rounded up to the attention-TP size), exceeds the capacity;
+        refuses chunked prefill off (unless PP dynamic chunking) and an empty per-rank chunk.
+    Why: the fused kernel's symmetric-memory buffer is sized per rank at start-up
+        (``validate_mega_moe_token_budget_for_model`` in ``mega_moe_hook.py``).
+    Assumes: SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK is 8192 unless the environment
+        given sets it; ROCm's FlyDSL decode-capacity check is not modelled.
     """
     if v.encoder_only or v.target.is_hip or not _needs_budget(v):
         return None
@@ -184,11 +197,18 @@ def _fp4_experts(v: View) -> bool:
 def a2a_flashinfer_megamoe_checks(v: View) -> Declare | Refuse | None:
     """FlashInfer MegaMoE: validated MoE models, FP4/MXFP8 experts, attention DP = TP, SM100.
 
-    The fused dispatch-experts-combine kernel exists for SM100-family GPUs only and takes
-    MXFP8, ModelOpt NVFP4, FP4-expert or hybrid NVFP4 MoE weights (nvfp4_online only with
-    the W4A16 environment switch, which also needs --dtype bfloat16 and a bf16 combine);
-    every rank must own its tokens (attention DP over all of TP); the runner is
-    flashinfer_megamoe (auto becomes it).
+    When: whenever its promises hold (``moe_a2a_backend`` flashinfer_megamoe).
+    Effect: refuses an architecture outside the validated list; weights other than MXFP8,
+        ModelOpt NVFP4, FP4 experts or hybrid NVFP4 MoE (nvfp4_online only with the W4A16
+        switch, which also needs --dtype bfloat16 and a bf16 combine); a bad combine dtype;
+        ``attn_dp_size`` other than ``tp_size``; another runner; a non-SM100 GPU. An auto
+        ``moe_runner_backend`` becomes flashinfer_megamoe.
+    Why: the fused dispatch-experts-combine kernel exists for SM100-family GPUs and those
+        weight formats, and every rank must own its tokens (``handle_a2a_moe`` in
+        ``moe_hook.py``).
+    Assumes: the SGLANG_FLASHINFER_* switches are unset unless the environment given sets them;
+        DeepSeek-V4's FP4-expert auto-detection reads weights and is not modelled (only
+        SGLANG_DSV4_FP4_EXPERTS counts).
     """
     if not any(a in FLASHINFER_MEGAMOE_ARCHS for a in v.model.architectures):
         return Refuse(f"FlashInfer MegaMoE is not validated for {v.model.arch0}")

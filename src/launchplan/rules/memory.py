@@ -57,7 +57,15 @@ def tier_of(memory_mib: float | None, tp_size: int) -> tuple[int, int]:
     sglang="handle_gpu_memory_settings (chunked_prefill_size)",
 )
 def chunked_prefill_default(v: View) -> dict | None:
-    """An unset chunked_prefill_size follows the GPU's memory tier (2k … 16k tokens)."""
+    """An unset chunked_prefill_size follows the GPU's memory tier (2k … 16k tokens).
+
+    When: ``chunked_prefill_size`` is unset.
+    Effect: declares ``chunked_prefill_size`` from ``CAPACITY_TIERS`` (4096 when the GPU's
+        memory is unknown).
+    Why: bigger GPUs are usually faster, so SGLang gives them larger prefill chunks
+        (``handle_gpu_memory_settings``, chunked_prefill_size).
+    Assumes: the smallest visible GPU has the target profile's memory.
+    """
     if v.chunked_prefill_size is not None:
         return None
     return {"chunked_prefill_size": tier_of(v.target.memory_mib, v.tp_size)[0]}
@@ -81,12 +89,17 @@ _SIZING_FACTS = ("target.memory_mib", "model.is_mla")
 def cuda_graph_sizing(v: View) -> dict | Declare | Refuse | None:
     """Fill the capture sizes: decode max_bs by memory tier, then the bucket lists.
 
-    A tier max_bs is capped by an explicit max_running_requests. Given decode sizes set
-    max_bs to their maximum, even over an explicit max_bs. Prefill max_bs defaults to the
-    chunk (MLA: at most 8192; opt-in PP breakable graphs: 8192; at most max_total_tokens;
-    Llama-2 paths: 4096). A generated list longer than ``size_lists.LIMIT`` is described,
-    not built, and the plan says so. Sizes SGLang cannot generate or take the maximum of (a
-    float or text max_bs, an empty or mixed list) fail its resolution: refused.
+    When: whenever its promises hold (it fills only unset sizes).
+    Effect: an unset decode max_bs comes from the memory tier, capped by an explicit
+        max_running_requests; given decode sizes set max_bs to their maximum, even over an
+        explicit max_bs (on CPU, ``torch_compile_max_bs`` instead). Prefill max_bs defaults to
+        the chunk (MLA: at most 8192; opt-in PP breakable graphs: 8192; at most
+        max_total_tokens; Llama-2 paths: 4096). A list longer than ``size_lists.LIMIT`` is
+        described, not built, with a note. Sizes SGLang cannot generate or take the maximum of
+        (a float or text max_bs, an empty or mixed list) are refused.
+    Why: SGLang sizes graphs from the GPU's memory (``handle_gpu_memory_settings``, graph
+        sizing).
+    Assumes: the smallest visible GPU has the target profile's memory.
     """
     return _sized(v, None, True)
 
@@ -101,8 +114,14 @@ def cuda_graph_sizing(v: View) -> dict | Declare | Refuse | None:
     sglang="handle_gpu_memory_settings (graph sizing, 0.5.22)",
 )
 def cuda_graph_sizing_0_5_22(v: View) -> dict | Declare | Refuse | None:
-    """As in 0.5.23, but an MLA model's prefill graph captures up to 2048 tokens, whatever
-    the chunk (0.5.23 raised it to the chunk, at most 8192)."""
+    """As in 0.5.23, but an MLA model's prefill graph captures up to 2048 tokens.
+
+    When: as the 0.5.23 rule.
+    Effect: as the 0.5.23 rule, with an MLA prefill max_bs of 2048 whatever the chunk.
+    Why: 0.5.23 raised the MLA limit to the chunk, at most 8192
+        (``handle_gpu_memory_settings``, 0.5.22).
+    Assumes: the smallest visible GPU has the target profile's memory.
+    """
     return _sized(v, MLA_PREFILL_GRAPH_MAX_BS_0_5_22, True)
 
 
@@ -116,8 +135,14 @@ def cuda_graph_sizing_0_5_22(v: View) -> dict | Declare | Refuse | None:
     sglang="handle_gpu_memory_settings (graph sizing, 0.5.21)",
 )
 def cuda_graph_sizing_0_5_21(v: View) -> dict | Declare | Refuse | None:
-    """As in 0.5.22 (MLA prefill graph up to 2048 tokens), and the tier's decode max_bs is
-    not capped by an explicit max_running_requests (0.5.22 added that cap)."""
+    """As in 0.5.22 (MLA prefill graph up to 2048 tokens), without the max_running_requests cap.
+
+    When: as the 0.5.23 rule.
+    Effect: as the 0.5.22 rule, but the tier's decode max_bs is not capped by an explicit
+        max_running_requests.
+    Why: 0.5.22 added that cap (``handle_gpu_memory_settings``, 0.5.21).
+    Assumes: the smallest visible GPU has the target profile's memory.
+    """
     return _sized(v, MLA_PREFILL_GRAPH_MAX_BS_0_5_22, False)
 
 
@@ -239,10 +264,17 @@ def post_capture_sizing_planned(v: Any) -> bool:
 def mem_fraction_default(v: View) -> dict | Refuse | None:
     """An unset mem_fraction_static is what remains after activations and graph buffers.
 
-    reserve = 512 MiB + 1.5 MiB per activation token (the chunk, at least 2048) + 1 GiB per
-    8 GPUs of TP x PP + the graph reserve, at least 10 GiB on GPUs over 60 GiB, plus 2 GiB
-    for DeepEP decode buffers; fraction = (memory - reserve) / memory, rounded to 3 places.
-    Sizes too large for a float make SGLang's formula overflow: refused.
+    When: ``mem_fraction_static`` is unset.
+    Effect: declares ``mem_fraction_static`` = (memory - reserve) / memory, rounded to 3
+        places (0.95 with unknown memory); reserve = 512 MiB + 1.5 MiB per activation token
+        (the chunk, at least 2048) + 1 GiB per 8 GPUs of TP x PP + the graph reserve, at least
+        10 GiB on GPUs over 60 GiB, plus 2 GiB for DeepEP decode buffers (a smaller reserve
+        when post-capture KV sizing is planned). Multimodal models then get the VLM
+        adjustment. Sizes too large for a float are refused (SGLang's formula overflows).
+    Why: the static pool gets what the other buffers leave (``handle_gpu_memory_settings``,
+        mem_fraction_static); vision encoders need headroom growing with their size.
+    Assumes: the smallest visible GPU has the target profile's memory;
+        SGLANG_ENABLE_POST_CAPTURE_KV_SIZING is unset unless the environment given sets it.
     """
     if v.mem_fraction_static is not None:
         return None

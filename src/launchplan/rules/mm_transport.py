@@ -25,11 +25,15 @@ LEGACY_ENV = "SGLANG_USE_CUDA_IPC_TRANSPORT"
 def mm_feature_transport_default(v: View) -> Declare | Refuse | None:
     """An unset multimodal feature transport is ``cpu``; GPU transports are checked.
 
-    The retired SGLANG_USE_CUDA_IPC_TRANSPORT still picks cuda_ipc (1) or cpu (0) when the
-    flag is unset. An encoder-only server sends its outputs through the encoder transfer
-    backend, so a GPU transport falls back to cpu there. cuda_ipc needs CUDA and one node;
-    cuda_vmm needs CUDA and no pipeline parallelism. Assumed: no MNNVL fabric with an IMEX
-    channel (where SGLang would pick cuda_vmm for multi-node multimodal models).
+    When: whenever its promises hold.
+    Effect: declares ``mm_feature_transport``: the flag, else the retired
+        SGLANG_USE_CUDA_IPC_TRANSPORT (1: cuda_ipc, 0: cpu), else cpu; an encoder-only server
+        falls back to cpu. Refuses cuda_ipc off CUDA or on several nodes, and cuda_vmm off CUDA
+        or with pipeline parallelism.
+    Why: CUDA IPC and VMM keep a fixed pool on the base GPU that the KV cache then lacks, so
+        they are opt-in (``handle_multimodal_feature_transport`` in ``serving_hook.py``).
+    Assumes: no MNNVL fabric with an IMEX channel (where SGLang would pick cuda_vmm for
+        multi-node multimodal models).
     """
     transport = v.mm_feature_transport
     note = None

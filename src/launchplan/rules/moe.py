@@ -43,11 +43,15 @@ _UNFUSED_RUNNERS = ("lora_triton", "lora_cutedsl", "lora_marlin", "flashinfer_cu
 def moe_runner_quant_constraints(v: View) -> Declare | Refuse | None:
     """The MoE runner a quantization format needs.
 
-    ``nvfp4_online`` exists only in SM100/SM103 FlashInfer kernels: auto → flashinfer_trtllm
-    (flashinfer_megamoe with the MegaMoE A2A and W4A16 env), other runners refused. ``mxfp8``
-    (off Ascend): auto → flashinfer_trtllm (triton on gfx95; flashinfer_megamoe with its
-    A2A), unsupported runners overridden. ``modelopt_fp4`` on SM110/SM120: auto →
-    flashinfer_cutlass (the trtllm-gen MoE kernels are SM100-only).
+    When: ``quantization`` is nvfp4_online, mxfp8, or modelopt_fp4 on SM110/SM120.
+    Effect: nvfp4_online: refused off SM100/SM103; auto → flashinfer_trtllm (flashinfer_megamoe
+        with the MegaMoE A2A and W4A16 switch), other runners refused. mxfp8: auto →
+        flashinfer_trtllm (triton on gfx95; flashinfer_megamoe with its A2A), unsupported
+        runners overridden with a note. modelopt_fp4 on SM110/SM120: auto → flashinfer_cutlass.
+    Why: some formats exist in one kernel family only; the trtllm-gen MoE kernels are
+        SM100-only (``_moe_runner_backend_quant_constraints``).
+    Assumes: SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16 and SGLANG_USE_AITER are unset unless the
+        environment given sets them.
     """
     runner = v.moe_runner_backend
     quant = v.quantization
@@ -98,11 +102,15 @@ def moe_runner_quant_constraints(v: View) -> Declare | Refuse | None:
 def moe_runner_quant_checks(v: View) -> Refuse | None:
     """Each FlashInfer MoE runner implements a fixed set of weight formats and EP layouts.
 
-    cutlass: modelopt fp4/fp8/mixed or bf16, EP 1 or TP; cutedsl: NVFP4 formats, EP 1 or
-    TP, A2A none/deepep/flashinfer; trtllm: modelopt fp4/fp8/mixed, nvfp4_online, fp8,
-    mxfp8, compressed-tensors or bf16; trtllm_routed: fp8, mxfp8, modelopt fp4/mixed,
-    nvfp4_online, minimax_m3_nvfp4 or bf16; FP8/MXFP8 cutlass needs EP 1.
-    (Hybrid-NVFP4 checkpoints accepted by cutedsl are not detected.)
+    When: ``moe_runner_backend`` is a FlashInfer runner, experimental_sgl_trtllm or cutlass.
+    Effect: refuses formats or layouts outside: cutlass: modelopt fp4/fp8/mixed or bf16, EP 1
+        or TP; cutedsl: NVFP4 formats, EP 1 or TP, A2A none/deepep/flashinfer; trtllm:
+        modelopt fp4/fp8/mixed, nvfp4_online, fp8, mxfp8, compressed-tensors or bf16;
+        trtllm_routed: fp8, mxfp8, modelopt fp4/mixed, nvfp4_online, minimax_m3_nvfp4 or bf16;
+        FP8/MXFP8 (non-FlashInfer) cutlass: EP 1.
+    Why: each kernel family is compiled for those formats (``handle_moe_kernel_config``,
+        runner checks).
+    Assumes: the checkpoint is not a hybrid-NVFP4 one that cutedsl would accept (not detected).
     """
     runner, quant = v.moe_runner_backend, v.quantization
     ep_ok = v.ep_size in (1, v.tp_size)
@@ -140,8 +148,13 @@ def moe_runner_quant_checks(v: View) -> Refuse | None:
     triggers=("moe_runner_backend",),
 )
 def moe_runner_fusion_disable(v: View) -> Declare | None:
-    """Runners without a fused shared-expert path (LoRA MoE, FlashInfer CuteDSL and TRT-LLM)
-    keep shared experts separate."""
+    """Runners without a fused shared-expert path keep shared experts separate.
+
+    When: ``moe_runner_backend`` is a LoRA MoE, FlashInfer CuteDSL or TRT-LLM runner.
+    Effect: declares ``disable_shared_experts_fusion`` True.
+    Why: those kernels have no fused shared-expert path (``_moe_runner_fusion_disable``).
+    Assumes: nothing.
+    """
     if v.moe_runner_backend in _UNFUSED_RUNNERS:
         return Declare({"disable_shared_experts_fusion": True},
                        f"shared-expert fusion disabled for the {v.moe_runner_backend} MoE "
@@ -157,7 +170,14 @@ def moe_runner_fusion_disable(v: View) -> Declare | None:
     triggers=("enable_waterfill",),
 )
 def a2a_backend_overrides(v: View) -> Declare | None:
-    """Waterfill balancing runs on the DeepEP or MegaMoE dispatch only: other A2A → deepep."""
+    """Waterfill balancing runs on the DeepEP or MegaMoE dispatch only: other A2A → deepep.
+
+    When: ``enable_waterfill`` is true and ``moe_a2a_backend`` is neither deepep nor megamoe.
+    Effect: declares ``moe_a2a_backend`` deepep.
+    Why: Waterfill's load balancing is implemented in those dispatchers
+        (``_a2a_backend_overrides``).
+    Assumes: nothing.
+    """
     if v.enable_waterfill and v.moe_a2a_backend not in ("deepep", "megamoe"):
         return Declare({"moe_a2a_backend": "deepep"},
                        "Waterfill needs DeepEP or MegaMoE: moe_a2a_backend -> deepep")
@@ -172,7 +192,13 @@ def a2a_backend_overrides(v: View) -> Declare | None:
     triggers=("moe_a2a_backend",),
 )
 def a2a_ep_size(v: View) -> Declare | None:
-    """EP-spanning A2A backends put one expert shard on every TP rank: ep_size = tp_size."""
+    """EP-spanning A2A backends put one expert shard on every TP rank: ep_size = tp_size.
+
+    When: ``moe_a2a_backend`` is an EP-spanning backend (``EP_SPANNING_A2A``).
+    Effect: declares ``ep_size`` = ``tp_size`` (with a note when it changes).
+    Why: these all-to-all backends dispatch tokens to every rank's experts (``_a2a_ep_size``).
+    Assumes: nothing.
+    """
     if v.moe_a2a_backend not in EP_SPANNING_A2A:
         return None
     note = (f"{v.moe_a2a_backend} MoE: ep_size {v.ep_size} -> {v.tp_size}"
@@ -190,8 +216,13 @@ def a2a_ep_size(v: View) -> Declare | None:
 def a2a_fusion_adjustments(v: View) -> Declare | None:
     """Shared-expert fusion as each A2A backend needs it.
 
-    Waterfill (DeepEP/MegaMoE) needs fused shared experts (re-enabled and enforced);
-    FlashInfer A2A and DeepEP v2 keep them separate.
+    When: whenever its promises hold.
+    Effect: Waterfill on DeepEP/MegaMoE re-enables fusion (``disable_shared_experts_fusion``
+        False); Waterfill sets ``enforce_shared_experts_fusion`` True; FlashInfer A2A,
+        FlashInfer MegaMoE and DeepEP v2 set ``disable_shared_experts_fusion`` True.
+    Why: Waterfill balances fused shared experts; those dispatchers keep them separate
+        (``_a2a_fusion_adjustments`` / ``handle_a2a_moe``, waterfill).
+    Assumes: nothing.
     """
     a2a = v.moe_a2a_backend
     out: dict[str, bool] = {}
@@ -216,9 +247,12 @@ def a2a_fusion_adjustments(v: View) -> Declare | None:
 def a2a_deepep_adjustments(v: View) -> Declare | Refuse | None:
     """DeepEP: CuteDSL FP4 MoE dispatches low-latency only; normal mode disables graphs.
 
-    Normal (prefill) dispatch synchronises with the host, so neither phase can be captured;
-    both are disabled even when chosen. CuteDSL FP4 has no normal-dispatch handler, so
-    ``auto`` becomes ``low_latency`` and ``normal`` is refused.
+    When: ``moe_a2a_backend`` is deepep.
+    Effect: with flashinfer_cutedsl an auto ``deepep_mode`` becomes low_latency and normal is
+        refused; normal mode disables both phases of ``cuda_graph_config``, even when chosen.
+    Why: normal (prefill) dispatch synchronises with the host, so it cannot be captured; CuteDSL
+        FP4 has no normal-dispatch handler (``handle_a2a_moe``, deepep).
+    Assumes: nothing.
     """
     if v.moe_a2a_backend != "deepep":
         return None
@@ -251,9 +285,13 @@ def a2a_deepep_adjustments(v: View) -> Declare | Refuse | None:
 def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
     """DeepEP v2 runs DeepGEMM experts and an eager prefill.
 
-    Its prefill reads host-side token counts and cannot be captured (disabled even when
-    chosen); the runner must be deep_gemm (auto becomes it); no TBO/SBO, no enforced
-    shared-expert fusion, and ``direct`` mode is NVLink-only (one node).
+    When: ``moe_a2a_backend`` is deepep_v2.
+    Effect: an auto runner becomes deep_gemm, another is refused; refuses TBO/SBO, enforced
+        shared-expert fusion, and ``direct`` mode across nodes; disables the prefill phase of
+        ``cuda_graph_config`` even when chosen.
+    Why: its prefill reads host-side token counts, and ``direct`` mode is NVLink-only
+        (``handle_a2a_moe``, deepep_v2).
+    Assumes: nothing.
     """
     if v.moe_a2a_backend != "deepep_v2":
         return None
@@ -282,7 +320,13 @@ def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
     triggers=("moe_a2a_backend",),
 )
 def a2a_ascend_tp_normalize(v: View) -> dict | None:
-    """``ascend_tp`` is plain tensor-parallel MoE: it is stored as ``none``."""
+    """``ascend_tp`` is plain tensor-parallel MoE: it is stored as ``none``.
+
+    When: ``moe_a2a_backend`` is ascend_tp.
+    Effect: declares ``moe_a2a_backend`` none.
+    Why: SGLang treats it as an alias of no all-to-all (``handle_a2a_moe``, ascend_tp).
+    Assumes: nothing.
+    """
     if v.moe_a2a_backend == "ascend_tp":
         return {"moe_a2a_backend": "none"}
     return None
@@ -315,10 +359,14 @@ _FLASHINFER_A2A_RUNNERS = ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinf
 def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
     """FlashInfer A2A needs rank-uniform token sources and a runner that takes its dispatch.
 
-    The dispatch type is meaningful only with it. It needs attention DP over the whole TP
-    group (or Muse Spark prefill SP on TP4/EP4, TP8/EP8); an explicit dispatch type hands
-    the experts top-k ids and weights, so flashinfer_trtllm becomes its routed variant; the
-    runner must be a FlashInfer one or deep_gemm.
+    When: ``moe_a2a_backend`` is flashinfer, or a dispatch type is given without it (refused).
+    Effect: refuses a layout other than attention DP over the whole TP group (or Muse Spark
+        prefill SP on TP4/EP4, TP8/EP8), and a runner other than a FlashInfer one or
+        deep_gemm; with an explicit dispatch type flashinfer_trtllm becomes
+        flashinfer_trtllm_routed.
+    Why: an explicit dispatch type hands the experts top-k ids and weights
+        (``handle_a2a_moe``, flashinfer).
+    Assumes: nothing.
     """
     a2a = v.moe_a2a_backend
     if a2a != "flashinfer":
@@ -349,12 +397,16 @@ def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
 def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
     """MoRI EP dispatches in normal mode by default; pplx is low-latency DeepGEMM only.
 
-    pplx's all-to-all needs at least two attention-DP groups and the masked DeepGEMM
-    expert path (``auto`` becomes deep_gemm). Each rank's dispatch buffer must hold a
-    prefill chunk (unless chunking is off or on a PD decode server): MoRI
-    SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (4096) tokens, pplx
-    SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (128), which must also hold an explicit
-    --cuda-graph-max-bs-decode. (MoRI EPv2's low-latency remap is not modelled.)
+    When: ``moe_a2a_backend`` is mori or pplx.
+    Effect: MoRI: auto ``deepep_mode`` becomes normal; a prefill chunk above its buffer is
+        refused. pplx: refuses normal mode, fewer than two attention-DP groups, a runner other
+        than deep_gemm, and a chunk or explicit --cuda-graph-max-bs-decode above its buffer;
+        auto mode becomes low_latency and an auto runner deep_gemm.
+    Why: pplx's all-to-all needs attention-DP groups and the masked DeepGEMM expert path; each
+        rank's dispatch buffer must hold a prefill chunk (``handle_a2a_moe``, mori, pplx).
+    Assumes: SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK is 4096 and
+        SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK 128 unless the environment given sets
+        them; MoRI EPv2's low-latency remap is not modelled.
     """
     a2a, mode = v.moe_a2a_backend, v.deepep_mode
     budgeted = (v.chunked_prefill_size or 0) > 0 and v.disaggregation_mode != "decode"
@@ -441,11 +493,15 @@ _FLASHINFER_A2A_ENV = "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
     """FlashInfer A2A's per-rank workspace must hold the largest forward one rank dispatches.
 
-    Eager prefill sends a whole per-rank extend batch through it, so chunked prefill is
-    required (except on a PD decode server). Needed: the prefill buffer and the prefill
-    graph's max batch (not on PD decode), and the decode graph's requests x draft tokens.
-    Capacity: SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK, else the prefill buffer,
-    at least 4096. (Adaptive speculation's widest step is taken as its draft tokens.)
+    When: whenever its promises hold (``moe_a2a_backend`` flashinfer).
+    Effect: refuses chunked prefill off (except on a PD decode server), and a need above the
+        capacity: the prefill buffer and the prefill graph's max batch (not on PD decode), and
+        the decode graph's requests x draft tokens.
+    Why: eager prefill sends a whole per-rank extend batch through the workspace
+        (``validate_flashinfer_a2a_token_budget`` in ``moe_hook.py``).
+    Assumes: SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK is unset (capacity: the prefill
+        buffer, at least 4096) unless the environment given sets it; adaptive speculation's
+        widest step is its draft tokens.
     """
     if v.disaggregation_mode != "decode" and (v.chunked_prefill_size or 0) <= 0:
         return Refuse("FlashInfer MoE A2A needs chunked prefill (--chunked-prefill-size > 0)")

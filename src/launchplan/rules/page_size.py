@@ -46,8 +46,15 @@ _SNAPS = dict(
 def backend_page_snaps(v: View) -> Declare | None:
     """Snap page_size to what the chosen paged kernels support, even over an explicit value.
 
-    flashmla: 64 only; trtllm_mla and cutedsl_mla: 32 or 64; trtllm_mha (also as the draft
-    backend): 16, 32, 64 or 128; hpc_ops: 64. An unsupported or unset size becomes 64.
+    When: a base, prefill, decode or draft backend is one with page constraints.
+    Effect: an unsupported or unset ``page_size`` becomes 64: flashmla allows 64 only;
+        trtllm_mla and cutedsl_mla 32 or 64; trtllm_mha (also as the draft backend) 16, 32, 64
+        or 128; hpc_ops 64. The note names each constraint.
+    Why: these kernels index the KV cache in fixed page shapes
+        (``_mla_backend_page_constraints``); the snaps run before the page default, so they see
+        an unset input as None.
+    Assumes: a trtllm_mha page of 128 runs here (SGLang checks its GQA and equal K/V head dims
+        only when the backend starts, on trtllm-gen's dynamic-page kernels).
     """
     return _snapped(v, PAGE_SNAPS)
 
@@ -55,7 +62,14 @@ def backend_page_snaps(v: View) -> Declare | None:
 @rule(name="backend_page_snaps", variant="0.5.22",
       sglang="_mla_backend_page_constraints (0.5.21-0.5.22)", **_SNAPS)
 def backend_page_snaps_0_5_22(v: View) -> Declare | None:
-    """As in 0.5.23, and tokenspeed_mla (base or decode) runs at page 32 or 64 only."""
+    """As in 0.5.23, and tokenspeed_mla (base or decode) runs at page 32 or 64 only.
+
+    When: as the 0.5.23 rule, or tokenspeed_mla is the base or decode backend.
+    Effect: as the 0.5.23 rule, with tokenspeed_mla snapping to 64 outside 32/64.
+    Why: before 0.5.23 tokenspeed_mla was a backend of its own
+        (``_mla_backend_page_constraints``, 0.5.21-0.5.22).
+    Assumes: nothing.
+    """
     return _snapped(v, PAGE_SNAPS_0_5_22)
 
 
@@ -108,11 +122,15 @@ _FA4_FACTS = ("model.is_mla", "target.is_sm100", "model.architectures")
 def fa4_page_constraint(v: View) -> Declare | None:
     """fa4 on SM10x forces page 128 for non-MLA models, unless the prefill graph is full.
 
-    The FA4 kernels run non-MLA attention on SM10x at page 128 only (DiffusionGemma takes
-    page 1). EAGLE top-k > 1 (given explicitly) runs the page-tree cascade, which needs
-    page 1, so it is exempt; so is a ``full`` prefill CUDA graph, whose FA path captures at
-    page 1 only. When exempt, page_size keeps what earlier rules left (often the default 1,
-    or 64 from the trtllm_mha snap when fa4 is only one side of a split).
+    When: a side runs fa4 on SM10x for a non-MLA model, EAGLE top-k is at most 1 and the
+        prefill CUDA graph is not ``full``.
+    Effect: declares ``page_size`` 128 (DiffusionGemma: 1). When exempt, page_size keeps what
+        earlier rules left (often the default 1, or 64 from the trtllm_mha snap when fa4 is
+        only one side of a split).
+    Why: the FA4 kernels run non-MLA attention on SM10x at page 128 only; explicit EAGLE top-k
+        > 1 runs the page-tree cascade (page 1), and a full prefill graph captures the FA path
+        at page 1 only (``_fa4_page_constraint`` with the later full-prefill exemption).
+    Assumes: nothing.
     """
     if not _fa4_forces_page(v) or v.cuda_graph_config[PREFILL]["backend"] == "full":
         return None
@@ -131,9 +149,11 @@ def fa4_page_constraint(v: View) -> Declare | None:
 def fa4_page_constraint_0_5_23(v: View) -> Declare | None:
     """fa4 on SM10x forces page 128 for non-MLA models, even under a full prefill graph.
 
-    SGLang 0.5.23 has no full-prefill exemption: the full prefill graph, which captures the
-    FA path at page 1 only, ends up at page 128 (rules.md C1). Explicit EAGLE top-k > 1 is
-    exempt; DiffusionGemma takes page 1.
+    When: a side runs fa4 on SM10x for a non-MLA model and EAGLE top-k is at most 1.
+    Effect: declares ``page_size`` 128 (DiffusionGemma: 1).
+    Why: SGLang 0.5.23 has no full-prefill exemption, so a full prefill graph, which captures
+        the FA path at page 1 only, ends up at page 128 (rules.md C1; ``_fa4_page_constraint``).
+    Assumes: nothing.
     """
     if not _fa4_forces_page(v):
         return None
@@ -148,7 +168,14 @@ def fa4_page_constraint_0_5_23(v: View) -> Declare | None:
     sglang="_intel_xpu_page_constraint",
 )
 def intel_xpu_page_constraint(v: View) -> Declare | None:
-    """The intel_xpu kernels page at 64 or 128 (MLA also 16 or 32); anything else → 128."""
+    """The intel_xpu kernels page at 64 or 128 (MLA also 16 or 32); anything else → 128.
+
+    When: the effective prefill or decode backend is intel_xpu and ``page_size`` is not allowed.
+    Effect: declares ``page_size`` 128.
+    Why: the XPU attention kernels support only those page sizes
+        (``_intel_xpu_page_constraint``).
+    Assumes: nothing.
+    """
     if "intel_xpu" not in effective_backends(v):
         return None
     allowed = {64, 128} | ({16, 32} if v.model.is_mla else set())
@@ -166,7 +193,15 @@ def intel_xpu_page_constraint(v: View) -> Declare | None:
     sglang="_page_size_default",
 )
 def page_size_default(v: View) -> dict | None:
-    """An unset page_size becomes 1 (64 on ROCm with the vectorised 5-D aiter KV layout)."""
+    """An unset page_size becomes 1 (64 on ROCm with the vectorised 5-D aiter KV layout).
+
+    When: ``page_size`` is still unset after the backend snaps.
+    Effect: declares ``page_size`` 1, or 64 on ROCm when SGLANG_AITER_KV_CACHE_LAYOUT is
+        vectorized_5d.
+    Why: SGLang's unset page is one token; its vectorised 5-D aiter KV layout (ROCm) is tuned
+        for 64-token pages (``_page_size_default``).
+    Assumes: SGLANG_AITER_KV_CACHE_LAYOUT is unset unless the environment given sets it.
+    """
     if v.page_size is not None:
         return None
     layout = v.env.get("SGLANG_AITER_KV_CACHE_LAYOUT", "").lower()

@@ -45,7 +45,12 @@ def attn_dp_enabled(v: Any) -> bool:
 def decode_context_parallel_checks(v: View) -> Refuse | None:
     """Decode context parallelism is at least 1 wide, and not combined with prefill CP.
 
-    The KV cache is split over ``dcp_size`` ranks, so 0 or a negative width has no meaning.
+    When: whenever its promises hold.
+    Effect: refuses ``--dcp-size`` below 1, and ``--dcp-size`` > 1 with
+        ``--enable-prefill-cp``.
+    Why: the KV cache is split over ``dcp_size`` ranks, so 0 or a negative width has no
+        meaning (``handle_decode_context_parallelism``).
+    Assumes: nothing.
     """
     if v.dcp_size < 1:
         return Refuse(f"--dcp-size must be at least 1, got {v.dcp_size}")
@@ -64,7 +69,14 @@ def decode_context_parallel_checks(v: View) -> Refuse | None:
     triggers=("attn_dp_size",),
 )
 def data_parallelism_checks(v: View) -> Refuse | None:
-    """Attention DP is at least 1 wide and cannot run inside data-parallel replicas."""
+    """Attention DP is at least 1 wide and cannot run inside data-parallel replicas.
+
+    When: whenever its promises hold.
+    Effect: refuses ``--attn-dp-size`` below 1, and attention DP > 1 with ``--dp-size`` > 1.
+    Why: a width below 1 has no meaning, and SGLang does not combine attention DP with
+        data-parallel replicas (``handle_data_parallelism``).
+    Assumes: nothing.
+    """
     if v.attn_dp_size < 1:
         return Refuse(f"--attn-dp-size must be positive, got {v.attn_dp_size}")
     if v.attn_dp_size > 1 and v.dp_size > 1:
@@ -82,8 +94,11 @@ def data_parallelism_checks(v: View) -> Refuse | None:
 def data_parallelism_defaults(v: View) -> dict | None:
     """With a single DP rank (and no EP scale-up) there is nothing to shard the LM head over.
 
-    SGLang declares ``enable_dp_lm_head = False`` for every single-rank launch, also when it
-    already is: the declaration (not only a change) is what its resolution records.
+    When: ``dp_size`` x ``attn_dp_size`` is 1 and ``ep_join_mode`` is not scale.
+    Effect: declares ``enable_dp_lm_head`` False, also when it already is: the declaration (not
+        only a change) is what SGLang's resolution records.
+    Why: a DP LM head shards over DP ranks (``_data_parallelism_defaults``).
+    Assumes: nothing.
     """
     if v.dp_size * v.attn_dp_size == 1 and v.ep_join_mode != "scale":
         return {"enable_dp_lm_head": False}
@@ -102,11 +117,16 @@ def data_parallelism_defaults(v: View) -> dict | None:
 def attention_dp_adjustments(v: View) -> Declare | Refuse | None:
     """Attention DP: chunk //= attn_dp_size, conservativeness x 0.3, prefill graph re-clamped.
 
-    Each attention group prefills its own share, so the chunk (even an explicit one) is
-    divided. The prefill graph's max_bs was sized from the undivided chunk; capturing more
-    tokens than a rank's chunk would overrun the MoE all-to-all budget, which is sized from
-    the divided chunk, so an unlocked max_bs is cut to it (and unlocked buckets regenerated).
-    Nothing re-aligns the divided chunk to the page size (the launcher check may then fail).
+    When: attention DP is enabled (``attn_dp_size`` > 1 or an EP scale-up joiner).
+    Effect: refuses a ``tp_size`` not divisible by ``attn_dp_size``; divides
+        ``chunked_prefill_size`` (even an explicit one); multiplies
+        ``schedule_conservativeness`` by 0.3; cuts an unlocked prefill max_bs above the divided
+        chunk to it (regenerating unlocked buckets); sets
+        ``enable_dp_attention_local_control_broadcast`` under SGLANG_RUST_SERVER.
+    Why: each attention group prefills its own share, and the MoE all-to-all budget is sized
+        from the divided chunk (``handle_data_parallelism``, attention DP).
+    Assumes: SGLANG_RUST_SERVER is unset unless the environment given sets it; nothing
+        re-aligns the divided chunk to the page size (the launcher check may then fail).
     """
     if not attn_dp_enabled(v):
         return None
@@ -142,8 +162,13 @@ def attention_dp_adjustments(v: View) -> Declare | Refuse | None:
 def tp_lm_head_all_to_all_default(v: View) -> dict | None:
     """The TP LM-head all-to-all is on only for pure attention-DP PD decode servers.
 
-    Prefill and colocated servers keep the communication-free DP LM head: the head's
-    layout is fixed at load time, so the TP path would also slow their long prefills.
+    When: ``enable_tp_lm_head_all_to_all`` is unset.
+    Effect: declares it True on a PD decode server with attention DP over all of TP, no
+        attention CP and no DP LM head; False otherwise.
+    Why: the head's layout is fixed at load time, and the TP path would slow the long prefills
+        of prefill and colocated servers, which keep the communication-free DP LM head
+        (``_tp_lm_head_all_to_all_default``).
+    Assumes: nothing.
     """
     if v.enable_tp_lm_head_all_to_all is not None:
         return None
@@ -160,7 +185,15 @@ def tp_lm_head_all_to_all_default(v: View) -> dict | None:
     sglang="_dp_lm_head_validation",
 )
 def dp_lm_head_validation(v: View) -> Refuse | None:
-    """A DP LM head and the TP LM-head all-to-all both need attention DP; the latter, TP = DP."""
+    """A DP LM head and the TP LM-head all-to-all both need attention DP; the latter, TP = DP.
+
+    When: ``enable_dp_lm_head`` or ``enable_tp_lm_head_all_to_all`` is true.
+    Effect: refuses either without attention DP; the all-to-all with a DP LM head, with
+        ``tp_size`` != ``attn_dp_size``, or with ``attn_cp_size`` != 1.
+    Why: a DP LM head shards over attention-DP ranks and the all-to-all over TP ranks, so
+        they exclude each other (``_dp_lm_head_validation``).
+    Assumes: nothing.
+    """
     if v.enable_dp_lm_head and not attn_dp_enabled(v):
         return Refuse("--enable-dp-lm-head needs attention DP (--attn-dp-size > 1)")
     if v.enable_tp_lm_head_all_to_all:
@@ -193,8 +226,12 @@ _BOUNDARY_SCOPE_ARCHS = ("InklingForConditionalGeneration", "InklingForCondition
 def boundary_parallelism(v: View) -> Declare | Refuse | None:
     """Models whose forward never enters the input-scattered attention scope turn it off.
 
-    Nemotron-H, LongCat-Flash, Kimi-K3 and Inkling; Nemotron-H has no attention CP, and
-    LongCat-Flash no prefill CP with attn_cp_size > 1.
+    When: the model is Nemotron-H, LongCat-Flash, Kimi-K3 or Inkling.
+    Effect: refuses Nemotron-H with ``attn_cp_size`` > 1 and LongCat-Flash with prefill CP and
+        ``attn_cp_size`` > 1; declares ``enable_attn_tp_input_scattered`` False for all four.
+    Why: their forward never uses the scattered-input attention path
+        (``handle_context_parallelism``, ``_boundary_parallelism_overrides``).
+    Assumes: nothing.
     """
     model_type = v.model.model_type
     nemotron = model_type in ("nemotron_h", "nemotron_h_puzzle")
@@ -223,11 +260,14 @@ def boundary_parallelism(v: View) -> Declare | Refuse | None:
 def context_parallelism_checks(v: View) -> Refuse | None:
     """Context-parallel layouts that SGLang refuses.
 
-    Prefill CP on ROCm only for DeepSeek-V4; DeepSeek V3.2 interleaves, MiMo V2 zigzags
-    (text only); a CP strategy is required; TP must divide into attention DP x CP groups;
-    no aiter all-reduce fusion with CP; MoE DP needs TP divisible by it, EP x MoE-DP within
-    TP, no PP, and (with EP) EP x MoE-DP = TP; attn_cp_size != moe_dp_size only with
-    moe_dp_size 1.
+    When: whenever its promises hold.
+    Effect: refuses prefill CP on ROCm except DeepSeek-V4; DeepSeek V3.2 with zigzag; MiMo V2
+        with another strategy or with multimodal input; prefill CP without a strategy; TP not
+        divisible into attention DP x CP groups; aiter all-reduce fusion with CP or MoE DP;
+        MoE DP with TP not divisible by it, EP x MoE-DP above TP, PP, or (with EP) EP x MoE-DP
+        != TP; ``attn_cp_size`` != ``moe_dp_size`` unless ``moe_dp_size`` is 1.
+    Why: SGLang refuses these layouts while resolving (``handle_context_parallelism``).
+    Assumes: nothing.
     """
     arch = v.model.arch0
     cp = v.enable_prefill_cp
@@ -299,11 +339,15 @@ def supports_prefill_cp_graph(v: Any) -> bool:
 def prefill_cp_cuda_graph_default(v: View) -> Declare | None:
     """Supported prefill CP gets a breakable prefill graph, even if an earlier default disabled it.
 
-    At the graph parse neither the backend nor the CP layout was known. Unless the user
-    chose the prefill backend, a supported layout turns it back to breakable, then the
-    other breakable blockers (KDA models but GLM-5 Next, decode CP, two-batch overlap,
-    unvalidated A2A backends, multimodal models), the PD decode role and DeepEP bucket
-    alignment are applied again.
+    When: ``enable_prefill_cp`` is true.
+    Effect: unless the user chose the prefill backend, a supported layout
+        (``supports_prefill_cp_graph``) sets the prefill phase back to breakable, then the
+        other breakable blockers (KDA models but GLM-5 Next, decode CP, two-batch overlap,
+        unvalidated A2A backends, multimodal models) and the PD decode role disable it again
+        and DeepEP rounds its buckets to multiples of 8; a note says which.
+    Why: at the graph parse neither the backend nor the CP layout was known
+        (``apply_prefill_cp_cuda_graph_default``).
+    Assumes: nothing.
     """
     if not v.enable_prefill_cp:
         return None
@@ -442,11 +486,18 @@ def _kv_sharding(v: Any) -> Declare | Refuse | None:
 def kv_cache_sharding(v: View) -> Declare | Refuse | None:
     """Logical-page KV sharding (PD prefill only): validation, page-aligned chunk, eager prefill.
 
-    A rank stores only its stripe of each page, so the page must be above 1 and chunks
-    must end on pages (the chunk is rounded up, and an automatic memory fraction pays for
-    the larger activations); prefill graphs (and decode graphs under speculation) cannot
-    replay the per-batch gather plan, so they are disabled even when chosen. The DSA
-    sub-checks (interleave CP, TRT-LLM DSA, fp8 KV, page 64) are not modelled.
+    When: ``enable_kv_cache_sharding`` is true.
+    Effect: refuses (one line naming the conflict) a role other than PD prefill; speculation
+        other than GLM DSA single-layer NextN EAGLE top-k 1; DLLM, other radix backends, the
+        external linker, sessions, FlexKV, unified memory, LMCache, HiSparse, TBO, decode CP;
+        a prefill backend other than fa3 (or trtllm_mla for plain-TP MLA, or dsa); transports
+        other than mooncake/nixl; layouts without the needed TP or CP; page 1; chunking off.
+        Rounds ``chunked_prefill_size`` up to the page (an automatic ``mem_fraction_static``
+        pays for the larger activations) and disables the prefill graph (and the decode graph
+        under speculation) in ``cuda_graph_config``, even when chosen.
+    Why: a rank stores only its stripe of each page, so pages are the transfer and gather unit,
+        and graphs cannot replay the per-batch gather plan (``handle_kv_cache_sharding``).
+    Assumes: the DSA sub-checks (interleave CP, TRT-LLM DSA, fp8 KV, page 64) are not modelled.
     """
     return _kv_sharding(v)
 
@@ -460,7 +511,20 @@ def kv_cache_sharding(v: View) -> Declare | Refuse | None:
     triggers=("enable_kv_cache_sharding",),
 )
 def kv_cache_sharding_recheck(v: View) -> Declare | Refuse | None:
-    """KV sharding re-checked over the final view: capability rules may change backends late."""
+    """KV sharding re-checked over the final view: capability rules may change backends late.
+
+    When: ``enable_kv_cache_sharding`` is true.
+    Effect: refuses (one line naming the conflict) a role other than PD prefill; speculation
+        other than GLM DSA single-layer NextN EAGLE top-k 1; DLLM, other radix backends, the
+        external linker, sessions, FlexKV, unified memory, LMCache, HiSparse, TBO, decode CP;
+        a prefill backend other than fa3 (or trtllm_mla for plain-TP MLA, or dsa); transports
+        other than mooncake/nixl; layouts without the needed TP or CP; page 1; chunking off.
+        Rounds ``chunked_prefill_size`` up to the page (an automatic ``mem_fraction_static``
+        pays for the larger activations) and disables the prefill graph (and the decode graph
+        under speculation) in ``cuda_graph_config``, even when chosen.
+    Why: SGLang runs ``handle_kv_cache_sharding`` a second time at the end of resolution.
+    Assumes: the DSA sub-checks (interleave CP, TRT-LLM DSA, fp8 KV, page 64) are not modelled.
+    """
     return _kv_sharding(v)
 
 
@@ -475,7 +539,14 @@ def kv_cache_sharding_recheck(v: View) -> Declare | Refuse | None:
     triggers=("pp_size",),
 )
 def pipeline_parallel_overlap_disable(v: View) -> Declare | None:
-    """Pipeline parallelism has its own micro-batch overlap: the overlap schedule goes off."""
+    """Pipeline parallelism has its own micro-batch overlap: the overlap schedule goes off.
+
+    When: ``pp_size`` > 1.
+    Effect: declares ``disable_overlap_schedule`` True.
+    Why: the PP scheduler overlaps micro-batches itself
+        (``_pipeline_parallel_overlap_disable``).
+    Assumes: nothing.
+    """
     if v.pp_size > 1:
         return Declare({"disable_overlap_schedule": True},
                        "pipeline parallelism is incompatible with the overlap schedule")
