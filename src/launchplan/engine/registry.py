@@ -155,28 +155,16 @@ def _validate(spec: RuleSpec) -> None:
                 f"rule {spec.name}: batch rules may declare only resolvable fields, not {closed}")
     if not spec.doc:
         raise RuleDefinitionError(f"rule {spec.name}: a rule needs a docstring saying why")
-    if not _sections_pending(spec):
-        problem = docstring_problem(spec.doc)
-        if problem:
-            raise RuleDefinitionError(
-                f"rule {spec.name}: docstring needs a one-line summary, a blank line, then "
-                f"sections {', '.join(SECTIONS)} in that order; {problem}")
+    problem = docstring_problem(spec.doc)
+    if problem:
+        raise RuleDefinitionError(
+            f"rule {spec.name}: docstring needs a one-line summary, a blank line, then "
+            f"sections {', '.join(SECTIONS)} in that order; {problem}")
 
 
 SECTIONS = ("When", "Effect", "Why", "Assumes")
 _LABEL = re.compile(r"([A-Z][A-Za-z]*):(?: (.*))?$")
 _CONTINUATION = "    "
-
-# Temporary: the modules another helper is rewriting at the same time. The lead removes this
-# exemption when both branches are merged; every other rule is validated.
-_SECTIONS_PENDING = ("launchplan.rules.model_overrides", "launchplan.rules.model_specific",
-                     "launchplan.rules.speculative")
-
-
-def _sections_pending(spec: RuleSpec) -> bool:
-    """Whether the rule lives in a module (or package) still exempt from the sections."""
-    module = getattr(spec.func, "__module__", "") or ""
-    return any(module == p or module.startswith(p + ".") for p in _SECTIONS_PENDING)
 
 
 def docstring_problem(doc: str) -> str | None:

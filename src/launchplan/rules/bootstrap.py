@@ -61,9 +61,16 @@ def deprecated_dp_attention(v: View) -> Declare | None:
       sglang="(0.5.21: --enable-dp-attention with --dp-size is the attention-DP spelling)",
       triggers=("enable_dp_attention",))
 def deprecated_dp_attention_0_5_21(v: View) -> Declare | None:
-    """Read 0.5.21's ``--enable-dp-attention --dp-size N`` (not deprecated there) as N
-    attention-DP groups, the layout every later rule reads; ``dp_attention_spelling`` reports
-    it back as 0.5.21 does once the plan is resolved."""
+    """Read 0.5.21's ``--enable-dp-attention --dp-size N`` as N attention-DP groups.
+
+    When: ``--enable-dp-attention`` is on (not deprecated in 0.5.21).
+    Effect: the switch off and, with no ``attn_dp_size`` given, ``attn_dp_size`` N and
+        ``dp_size`` 1: the layout every later rule reads; ``dp_attention_spelling`` reports it
+        back in 0.5.21's spelling once the plan is resolved.
+    Why: in 0.5.21 ``--dp-size`` with the switch counts attention groups inside TP, which is
+        what 0.5.22 renamed ``attn_dp_size``.
+    Assumes: nothing.
+    """
     if not v.enable_dp_attention:
         return None
     out: dict[str, Any] = {"enable_dp_attention": False}
@@ -80,9 +87,16 @@ def deprecated_dp_attention_0_5_21(v: View) -> Declare | None:
       sglang="(0.5.21: attention DP as ServerArgs holds it, dp_size with enable_dp_attention)",
       triggers=("attn_dp_size",))
 def dp_attention_spelling_0_5_21(v: View) -> Declare | None:
-    """Report N attention-DP groups as 0.5.21 holds them: ``dp_size`` N with
-    ``enable_dp_attention`` on (0.5.21 has no ``attn_dp_size``; with one group it clears the
-    switch, as here). Last of all, after every rule and launcher check read the layout."""
+    """Report N attention-DP groups as 0.5.21 holds them: ``dp_size`` N, switch on.
+
+    When: more than one attention-DP group; it runs last of all, after every rule and
+        launcher check has read the layout.
+    Effect: ``dp_size`` N and ``enable_dp_attention`` on (with one group the switch stays off,
+        as 0.5.21 clears it).
+    Why: 0.5.21 has no ``attn_dp_size`` field; its resolved record carries the groups as
+        ``dp_size`` with the switch.
+    Assumes: nothing.
+    """
     if v.attn_dp_size <= 1:
         return None
     return Declare({"dp_size": v.attn_dp_size, "enable_dp_attention": True},

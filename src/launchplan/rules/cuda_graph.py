@@ -65,7 +65,12 @@ def parse_cuda_graph_config(v: View) -> dict:
 def parse_cuda_graph_config_0_5_21(v: View) -> dict:
     """0.5.21's parse: off CUDA the default prefill graph is tc_piecewise.
 
-    Otherwise as in 0.5.23; the compatibility rule then disables that graph off CUDA.
+    When: whenever its promises hold (every launch under 0.5.21's rules).
+    Effect: as 0.5.23's parse, except that off CUDA the default prefill backend is
+        ``tc_piecewise``; the compatibility rule then disables that graph off CUDA.
+    Why: 0.5.21 still ships the torch.compile piecewise prefill graph, removed in 0.5.22
+        (``parse_cuda_graph_config`` in 0.5.21's ``layers/cp/bcg.py`` helpers).
+    Assumes: nothing.
     """
     config = default_config(v.target.is_cuda)
     if not v.target.is_cuda:
@@ -174,12 +179,18 @@ PIECEWISE_DISABLED_ARCHS_0_5_21 = frozenset({
          "facts": _COMPATIBILITY["facts"] + ("model.multimodal_default", "model.is_gguf",
                                              "target.is_cuda")})
 def cuda_graph_compatibility_0_5_21(v: View) -> Declare | None:
-    """0.5.21 still has the tc_piecewise prefill graph. Unless the user chose the prefill
-    backend: a multimodal model validated for tc_piecewise but not for a breakable graph moves
-    from the default breakable graph to tc_piecewise (not when trtllm_mla prefills), and a
-    tc_piecewise graph is then disabled by what torch.compile's piecewise capture cannot run;
-    a breakable one by the breakable blockers (every KDA model, and 0.5.21's shorter list of
-    validated multimodal models); off CUDA the default tc_piecewise graph is always disabled.
+    """0.5.21's prefill-graph compatibility, with the tc_piecewise graph it still has.
+
+    When: the prefill backend was not chosen by the user (a locked phase is left alone).
+    Effect: a multimodal model validated for tc_piecewise but not for a breakable graph moves
+        from the default breakable graph to tc_piecewise (not when trtllm_mla prefills); a
+        tc_piecewise graph is then disabled by what torch.compile's piecewise capture cannot
+        run, a breakable one by the breakable blockers (every KDA model, and 0.5.21's shorter
+        list of validated multimodal models); off CUDA the default tc_piecewise graph is
+        always disabled; pipeline parallelism disables a breakable prefill graph.
+    Why: 0.5.21's ``apply_cuda_graph_compatibility`` checks its 18 blockers in this order;
+        0.5.22 removed tc_piecewise and widened the breakable lists.
+    Assumes: nothing.
     """
     config = v.cuda_graph_config
     if is_locked(v, PREFILL, "backend"):
@@ -379,7 +390,14 @@ BACKENDS_0_5_21 = ("full", "breakable", "tc_piecewise", "disabled")
 @rule(name="validate_cuda_graph_config", variant="0.5.21", phase=Phase.CUDA_GRAPH,
       reads=("cuda_graph_config",), sglang="validate_cuda_graph_config (0.5.21)")
 def validate_cuda_graph_config_0_5_21(v: View) -> Refuse | Declare | None:
-    """As in 0.5.23, with 0.5.21's fourth backend: tc_piecewise (removed in 0.5.22)."""
+    """As in 0.5.23, with 0.5.21's fourth backend: tc_piecewise (removed in 0.5.22).
+
+    When: whenever its promises hold (every launch under 0.5.21's rules).
+    Effect: refuses a phase backend outside full/breakable/tc_piecewise/disabled; notes (no
+        change) that a full prefill graph is experimental.
+    Why: 0.5.21's ``--cuda-graph-config`` parser admits these four backends per phase.
+    Assumes: nothing.
+    """
     return _validate(v, BACKENDS_0_5_21)
 
 
