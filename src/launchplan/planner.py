@@ -130,16 +130,27 @@ def _local(path: str, revision: str | None, flag: str = "--model-path") -> str:
     return path
 
 
+#: The previous resolution per target, model, draft, rule set and environment: a repeated
+#: or slightly changed input re-runs only the rules a changed field can reach (bounded).
+_PREVIOUS: dict[Any, Any] = {}
+
+
 def resolve(argv: Sequence[str] = (), *, fields: Mapping[str, Any] | None = None,
             gpu: str | Target, model_path: str | None = None, compat: str = "default",
-            env: Mapping[str, str] | None = None, trace: bool = False) -> Result:
+            env: Mapping[str, str] | None = None, trace: bool = False,
+            incremental: bool = True) -> Result:
     """Resolve an SGLang launch for a GPU target and a model, as SGLang would.
 
     ``argv`` is parsed as SGLang's command line; ``fields`` are SGLang field values taken as
     given (SGLang's keyword path: no choice checks) and win over ``argv``. Raises
     ``InputError`` for bad input and ``Refusal`` (carrying the partial result) when SGLang
     would refuse the configuration.
+
+    ``incremental``: the pipeline's early cut-off against this process's previous
+    resolution with the same facts (``engine.pipeline.run``'s ``memo``); the outcome is the
+    same either way (``tests/engine/test_incremental.py``). ``False`` resolves from scratch.
     """
     raw = build_raw(argv, fields, model_path, compat=compat)
     record = build_record(raw, gpu, compat=compat, env=env)
-    return run(record, get_ruleset(compat).rules(), trace=trace)
+    return run(record, get_ruleset(compat).rules(), trace=trace,
+               memo=_PREVIOUS if incremental else None)

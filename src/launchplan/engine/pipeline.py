@@ -16,7 +16,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.record import Record
 from launchplan.engine.registry import RuleSpec
 from launchplan.engine.result import Result
-from launchplan.engine.view import DEFAULTS, TracingView, View
+from launchplan.engine.view import TracingView, View
 from launchplan.errors import LaunchplanError, Refusal
 
 
@@ -152,7 +152,6 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     called; its previous output is used again (see ``_Incremental``). Trigger tests are
     always made afresh.
     """
-    view: View = TracingView(record) if trace else View(record)
     stash: list[Declaration] = []
     warnings: list[str] = []
     overlay = dict(record.raw.values)  # input, then declarations: what Result reports
@@ -160,8 +159,8 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
     batch: str | None = None
     keys = overlay.keys()  # a live view: grows as declarations land
-    values_of = view.__dict__  # the view's field values, updated in place as rules declare
     inc = None
+    start = 0
     if memo is not None and not trace and not launcher_refuses and skip:
         # every input shape walks the same steps, so resolutions line up step by step
         steps = _steps(applicable(rules, record))
@@ -169,10 +168,25 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         outs = inc.outs
         previous, dirty, depends = inc.previous, inc.dirty, _depends(steps)
         n_previous = len(previous)
+        start = inc.start
+        if start == len(steps) and inc.final is not None:  # nothing changed: the same plan
+            stash.extend(inc.final[0])
+            warnings.extend(inc.final[1])
+            result.launcher.extend(inc.final[2])
+            for declaration in inc.final[0]:  # over this input (fields no rule reads)
+                overlay.update(declaration.fields)
+            inc.finish(result)
+            return result
+        if start:  # the prefix no changed field reaches: its outputs again, no rule called
+            _replay(previous, start, steps, result)
     else:
         steps = _shaped_steps(applicable(rules, record), record) if skip else _steps(rules)
-    at = -1
-    for spec, func, triggers, trigger_values, spec_batch in steps:
+    view: View = TracingView(record) if trace else View(record)
+    values_of = view.__dict__  # the view's field values, updated in place as rules declare
+    if start:
+        values_of.update(overlay)
+    at = start - 1
+    for spec, func, triggers, trigger_values, spec_batch in (steps[start:] if start else steps):
         at += 1
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
@@ -254,13 +268,14 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         values_of.update(fields)
         overlay.update(fields)
     _land(pending, stash, view, overlay)
+    if inc is not None:
+        inc.finish(result)
     return result
 
 
 # --- early cut-off across resolutions ---------------------------------------------------------
 
 _MISSING: Any = object()
-_FIELD_NAMES: frozenset[str] = frozenset(DEFAULTS)
 _DEPENDS: dict[int, tuple[list[Any], tuple[frozenset[str], ...]]] = {}
 
 
@@ -335,7 +350,9 @@ def _mentioned(func: Any) -> frozenset[str]:
                 pass
 
     walk(func)
-    out = frozenset(names) & _FIELD_NAMES
+    # every name that could be a field of some release (an older release's fields are not
+    # all 0.5.23's: a variant reads those by name)
+    out = frozenset(n for n in names if n.isidentifier())
     _MENTIONED[func] = out
     return out
 
@@ -361,7 +378,7 @@ class _Incremental:
     next run.
     """
 
-    __slots__ = ("outs", "previous", "dirty")
+    __slots__ = ("outs", "previous", "dirty", "start", "final", "_slot")
 
     def __init__(self, memo: dict[Any, Any], record: Record,
                  steps: list[tuple[Any, ...]]) -> None:
@@ -373,22 +390,35 @@ class _Incremental:
                 a is not b for a, b in zip(slot[1], objects)):
             if len(memo) >= 1024:
                 memo.clear()
-            slot = memo[key] = [steps, objects, None, ()]
+            slot = memo[key] = [steps, objects, None, (), None]
         new = record.raw.values
         old = slot[2]
-        self.outs: list[Any] = []
+        self.start = 0
+        self.final = slot[4]
         if old is None:
             self.previous: Any = ()
             self.dirty: set[str] = set()
+            self.outs: list[Any] = []
         else:
-            self.previous = slot[3]
+            self.previous = previous = slot[3]
             dirty = {k for k, v in new.items()
                      if (w := old.get(k, _MISSING)) is not v
                      and (type(w) is not type(v) or w != v)}
             dirty.update(k for k in old if k not in new)
             self.dirty = dirty
-        slot[2] = new
+            self.start = start = _resume_at(steps, dirty, len(previous),
+                                            slot[4] is not None)
+            self.outs = previous if start == len(steps) else previous[:start]
+        slot[2] = dict(new)  # a copy: a caller may change its input afterwards
         slot[3] = self.outs  # grows as this run goes; a run that stops keeps its prefix
+        slot[4] = None  # until this run finishes: a run that stopped ends in its stop
+        self._slot = slot
+
+    def finish(self, result: Result) -> None:
+        """This run went through every step (no refusal, no error): what it decided, for
+        a next run whose input no rule reads differently."""
+        self._slot[4] = (tuple(result.declarations), tuple(result.warnings),
+                         tuple(result.launcher))
 
     def differs(self, out: Any, before: Any) -> None:
         """Mark the fields whose declared values differ between this output and the
@@ -404,3 +434,66 @@ class _Incremental:
         for name in then:
             if name not in now:
                 dirty.add(name)
+
+
+# --- the unchanged prefix ---------------------------------------------------------------------
+
+_READERS: dict[int, tuple[list[Any], dict[str, int]]] = {}
+
+
+def _first_readers(steps: list[tuple[Any, ...]]) -> dict[str, int]:
+    """Per field, the first step whose trigger test or rule can read it."""
+    known = _READERS.get(id(steps))
+    if known is not None and known[0] is steps:
+        return known[1]
+    first: dict[str, int] = {}
+    for at, ((_, _, triggers, trigger_values, _), depends) in enumerate(
+            zip(steps, _depends(steps))):
+        for name in (*(triggers or ()), *(f for f, _ in trigger_values or ()), *depends):
+            first.setdefault(name, at)
+    if len(_READERS) > 4096:
+        _READERS.clear()
+    _READERS[id(steps)] = (steps, first)
+    return first
+
+
+def _resume_at(steps: list[tuple[Any, ...]], dirty: set[str], n_previous: int,
+               complete: bool) -> int:
+    """The first step that must run again: before it no trigger test nor rule can read a
+    changed input field, so every step does what it did in the previous run.
+
+    A previous run that stopped (a refusal, an error) is reused up to, not including, the
+    step that stopped it; the point moves back to the start of a batch, so nothing is in
+    flight there."""
+    first = _first_readers(steps)
+    n = len(steps)
+    at = min([first.get(name, n) for name in dirty], default=n)
+    at = min(at, n_previous if complete else max(0, n_previous - 1))
+    while 0 < at < n and steps[at][4] is not None and steps[at - 1][4] == steps[at][4]:
+        at -= 1
+    return at
+
+
+def _replay(previous: Sequence[Any], end: int, steps: list[tuple[Any, ...]],
+            result: Result) -> None:
+    """The outputs of steps before ``end`` in the previous run, landed in order (the stash
+    order is the order rules declared, batches included)."""
+    stash, warnings, overlay = result.declarations, result.warnings, result._overlay
+    for at in range(end):
+        before = previous[at]
+        if before is None or (out := before[0]) is None:
+            continue
+        spec = steps[at][0]
+        if type(out) is dict:
+            fields, note = out, None
+        elif type(out) is Declare:
+            fields, note = out.fields, out.note
+        else:  # a launcher check's refusal (only those end no run): a warning, as before
+            warnings.append(f"SGLang's launcher will refuse this at start-up: {out.message}")
+            result.launcher.append((spec.name, out.message, out.requirement))
+            continue
+        if note:
+            warnings.append(note)
+        if fields:
+            stash.append(Declaration(spec.name, fields, note, spec.normalizes, _NO_READS))
+            overlay.update(fields)

@@ -1,0 +1,75 @@
+"""Reusing the unchanged pipeline prefix (and the whole plan of a repeated input) changes no
+outcome.
+
+``planner.resolve`` is incremental by default: against the previous resolution with the same
+facts it replays every step before the first one a changed field can reach, and gives a
+repeated input the previous plan again. Checked the way ``test_skipping*.py`` checks
+skipping: thousands of default-space points (some with random extra flags), each resolved
+incrementally in a sequence that repeats inputs, drops a flag, adds one no rule reads and
+one a late rule reads, against a resolution from scratch of the same input.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from launchplan.checks.space import Point
+from launchplan.errors import InputError, LaunchplanError, Refusal
+from launchplan.planner import resolve
+from tests.engine.test_incremental import _points
+
+POINTS = 600
+#: a field no rule reads (only the memory plan does), and one only late rules read
+UNREAD, LATE = ("max_mamba_cache_size", 200), ("max_running_requests", 64)
+
+
+def _outcome(point: Point, fields: dict[str, Any], incremental: bool) -> tuple:
+    try:
+        result = resolve(fields=fields, gpu=point.gpu, model_path=point.model,
+                         incremental=incremental)
+    except Refusal as refusal:
+        return ("refused", refusal.source, refusal.message,
+                [(d.source, d.fields, d.note) for d in refusal.result.declarations],
+                list(refusal.result.warnings), list(refusal.result.launcher))
+    except InputError as exc:
+        return ("bad input", str(exc))
+    except LaunchplanError as exc:
+        return ("error", type(exc).__name__, str(exc))
+    return ("ok", result.resolved(), [(d.source, d.fields, d.note) for d in result.declarations],
+            list(result.warnings), list(result.launcher), result.declared())
+
+
+def _variants(point: Point, rng: random.Random) -> list[dict[str, Any]]:
+    """The point, again, with a flag dropped, with an unread and a late field added."""
+    given = point.as_dict()
+    out = [given, dict(given)]
+    if given:
+        dropped = dict(given)
+        dropped.pop(rng.choice(sorted(dropped)))
+        out.append(dropped)
+    out += [{**given, UNREAD[0]: UNREAD[1]}, {**given, LATE[0]: LATE[1]}, given]
+    return out
+
+
+def test_prefix_and_repeat_reuse_change_nothing():
+    rng = random.Random(7)
+    points = _points(70, POINTS, 200)
+    for point in points[:POINTS // 2] + rng.sample(points, len(points) // 2):
+        for fields in _variants(point, rng):
+            fresh = _outcome(point, fields, incremental=False)
+            assert _outcome(point, fields, incremental=True) == fresh, (point, fields)
+
+
+def test_repeated_input_gets_its_own_plan_object():
+    """A repeated input's plan is a new result: changing one (``resolve`` adds warnings)
+    changes neither the next nor the one before."""
+    first = resolve(gpu="h100", model_path="llama-3.1-8b")
+    first.warnings.append("added by a caller")
+    second = resolve(gpu="h100", model_path="llama-3.1-8b")
+    assert "added by a caller" not in second.warnings
+    assert second is not first and second.declarations is not first.declarations
+    fresh = resolve(gpu="h100", model_path="llama-3.1-8b", incremental=False)
+    assert second.resolved() == fresh.resolved()
+    assert [(d.source, d.fields) for d in second.declarations] == \
+        [(d.source, d.fields) for d in fresh.declarations]
