@@ -73,3 +73,23 @@ def test_repeated_input_gets_its_own_plan_object():
     assert second.resolved() == fresh.resolved()
     assert [(d.source, d.fields) for d in second.declarations] == \
         [(d.source, d.fields) for d in fresh.declarations]
+
+
+def test_repeats_share_their_plans_analyses_and_only_those():
+    """A repeated input's memory plan and preflight verdict are its first plan's; a report
+    is still each caller's own (fixes are added to it), and a changed input gets its own."""
+    from launchplan.checks.preflight import preflight
+    from launchplan.memory.plan import memory_plan
+
+    argv = ["--tp-size", "3"]  # two problems: heads and the MLP do not split over 3
+    first = resolve(argv, gpu="h100", model_path="llama-3.1-8b")
+    report = preflight(first)
+    report.problems[0].fixes.append({"tp_size": 1})
+    again = resolve(argv, gpu="h100", model_path="llama-3.1-8b")
+    repeated = preflight(again)
+    fresh = resolve(argv, gpu="h100", model_path="llama-3.1-8b", incremental=False)
+    assert repeated.problems and repeated.problems[0].fixes == []
+    assert repeated.to_dict() == preflight(fresh, memo=None).to_dict()
+    assert memory_plan(again) is memory_plan(first) and memory_plan(again) == memory_plan(fresh)
+    other = resolve(["--tp-size", "2"], gpu="h100", model_path="llama-3.1-8b")
+    assert preflight(other).problems == [] and memory_plan(other) != memory_plan(first)

@@ -169,13 +169,14 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         previous, dirty, depends = inc.previous, inc.dirty, _depends(steps)
         n_previous = len(previous)
         start = inc.start
-        if start == len(steps) and inc.final is not None:  # nothing changed: the same plan
-            stash.extend(inc.final[0])
-            warnings.extend(inc.final[1])
-            result.launcher.extend(inc.final[2])
-            for declaration in inc.final[0]:  # over this input (fields no rule reads)
+        final = inc.final
+        if start == len(steps) and final is not None:  # no rule reads a change: replayed
+            stash.extend(final.declarations)
+            warnings.extend(final.warnings)
+            result.launcher.extend(final.launcher)
+            for declaration in final.declarations:  # over this input (fields no rule reads)
                 overlay.update(declaration.fields)
-            inc.finish(result)
+            inc.finish(result, final if not dirty else None)
             return result
         if start:  # the prefix no changed field reaches: its outputs again, no rule called
             _replay(previous, start, steps, result)
@@ -414,11 +415,15 @@ class _Incremental:
         slot[4] = None  # until this run finishes: a run that stopped ends in its stop
         self._slot = slot
 
-    def finish(self, result: Result) -> None:
+    def finish(self, result: Result, same: SamePlan | None = None) -> None:
         """This run went through every step (no refusal, no error): what it decided, for
-        a next run whose input no rule reads differently."""
-        self._slot[4] = (tuple(result.declarations), tuple(result.warnings),
-                         tuple(result.launcher))
+        a next run whose input no rule reads differently. ``same``: the input repeats the
+        previous one exactly, so the result shares its plan's analyses."""
+        if same is None:
+            same = SamePlan(tuple(result.declarations), tuple(result.warnings),
+                            tuple(result.launcher))
+        self._slot[4] = same
+        result.extras[SAME_PLAN] = same
 
     def differs(self, out: Any, before: Any) -> None:
         """Mark the fields whose declared values differ between this output and the
@@ -497,3 +502,23 @@ def _replay(previous: Sequence[Any], end: int, steps: list[tuple[Any, ...]],
         if fields:
             stash.append(Declaration(spec.name, fields, note, spec.normalizes, _NO_READS))
             overlay.update(fields)
+
+
+#: ``Result.extras`` key of a ``SamePlan`` (set on results resolved with a ``memo``).
+SAME_PLAN = "same-plan"
+
+
+class SamePlan:
+    """What one resolution decided, shared by every repeat of its input: a result of the
+    same input and facts (every value, declaration and warning the same) carries the same
+    object, so analyses of the final plan (``analyses``: the memory plan, the preflight
+    verdict) are computed once for all of them."""
+
+    __slots__ = ("declarations", "warnings", "launcher", "analyses")
+
+    def __init__(self, declarations: tuple[Declaration, ...], warnings: tuple[str, ...],
+                 launcher: tuple[Any, ...]) -> None:
+        self.declarations = declarations
+        self.warnings = warnings
+        self.launcher = launcher
+        self.analyses: dict[Any, Any] = {}

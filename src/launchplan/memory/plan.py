@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
 from launchplan.struct import Struct, uncompared
 
@@ -80,7 +81,13 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     cache = result.extras
     key = ("memory", request_tokens)
     if key not in cache:
-        cache[key] = _remembered(result, request_tokens)
+        same = cache.get(SAME_PLAN)  # a repeated input: its plan's memory plan
+        if same is None:
+            cache[key] = _remembered(result, request_tokens)
+        elif key in same.analyses:
+            cache[key] = same.analyses[key]
+        else:
+            cache[key] = same.analyses[key] = _remembered(result, request_tokens)
     return cache[key]
 
 
