@@ -12,8 +12,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from launchplan.checks.launch_requirements import gpus_used
+from launchplan.checks.predicates import Plan
 from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
+from launchplan.facts.targets import before_load_bytes
+from launchplan.memory.kv_pool import NotEnoughMemory, kv_pool
+from launchplan.memory.weights import weights_per_gpu
 from launchplan.struct import Struct, uncompared
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
@@ -156,10 +161,6 @@ class _Reading:
 
 
 def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
-    from launchplan.facts.targets import before_load_bytes
-    from launchplan.memory.kv_pool import NotEnoughMemory, kv_pool
-    from launchplan.memory.weights import weights_per_gpu
-
     target = result.record.target
     before = before_load_bytes(target, _node_gpus(result))
     if before is None or target.memory_mib is None:
@@ -231,9 +232,6 @@ def _plausible_shape(result: Result) -> bool:
 
 def _node_gpus(result: Result) -> int:
     """GPUs the launch spans on one node (its ranks talk to each other's buffers)."""
-    from launchplan.checks.launch_requirements import gpus_used
-    from launchplan.checks.predicates import Plan
-
     return max(1, gpus_used(Plan(result))[1])
 
 
