@@ -13,7 +13,6 @@ import math
 from typing import Any
 
 from launchplan.checks.launch_requirements import gpus_used
-from launchplan.checks.predicates import Plan
 from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
 from launchplan.facts.targets import before_load_bytes
@@ -232,7 +231,7 @@ def _plausible_shape(result: Result) -> bool:
 
 def _node_gpus(result: Result) -> int:
     """GPUs the launch spans on one node (its ranks talk to each other's buffers)."""
-    return max(1, gpus_used(Plan(result))[1])
+    return max(1, gpus_used(result)[1])  # it reads values by name only
 
 
 def _fraction(value: Any) -> float | None:
