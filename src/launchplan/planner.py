@@ -29,7 +29,12 @@ def build_raw(argv: Sequence[str] = (), fields: Mapping[str, Any] | None = None,
         if fields:
             return RawInput.from_fields(dict(fields), release)
         return RawInput({}, {}, [], [], release)
-    raw = parse_argv(list(argv), release) if argv else RawInput({}, {}, [], [], release)
+    if not argv:  # keyword input only: one RawInput
+        raw = RawInput.from_fields(fields or {}, release)
+        raw.values["model_path"] = model_path
+        raw.origin["model_path"] = "keyword"
+        return raw
+    raw = parse_argv(list(argv), release)
     if fields:
         keyword = RawInput.from_fields(dict(fields), release)
         raw.values.update(keyword.values)

@@ -78,13 +78,14 @@ def test_repeated_input_gets_its_own_plan_object():
 def test_repeats_share_their_plans_analyses_and_only_those():
     """A repeated input's memory plan and preflight verdict are its first plan's; a report
     is still each caller's own (fixes are added to it), and a changed input gets its own."""
-    from launchplan.checks.preflight import preflight
+    from launchplan.checks.preflight import preflight, with_fixes
     from launchplan.memory.plan import memory_plan
 
     argv = ["--tp-size", "3"]  # two problems: heads and the MLP do not split over 3
     first = resolve(argv, gpu="h100", model_path="llama-3.1-8b")
-    report = preflight(first)
-    report.problems[0].fixes.append({"tp_size": 1})
+    report = with_fixes(preflight(first), first, lambda extra: resolve(
+        argv, fields=extra, gpu="h100", model_path="llama-3.1-8b"))
+    assert {"tp_size": 1} in report.problems[0].fixes
     again = resolve(argv, gpu="h100", model_path="llama-3.1-8b")
     repeated = preflight(again)
     fresh = resolve(argv, gpu="h100", model_path="llama-3.1-8b", incremental=False)

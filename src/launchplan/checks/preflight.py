@@ -109,10 +109,9 @@ def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
 
 
 def _copy(report: Preflight) -> Preflight:
-    """A report of its own (callers add fixes to its problems)."""
-    return Preflight([Problem(p.requirement, p.severity, p.why, p.evidence, p.verified,
-                              p.fields, dict(p.values), p.rules, list(p.fixes))
-                      for p in report.problems])
+    """A report of its own; its problems are shared (``with_fixes`` replaces a problem
+    instead of changing it)."""
+    return Preflight(list(report.problems))
 
 
 def _oversized(result: Result) -> list[Problem]:
@@ -241,8 +240,8 @@ def with_fixes(report: Preflight, result: Result | None, resolve_with: Resolver)
     change is resolved and preflighted once for all of them."""
     known = frozenset(p.requirement for p in report.problems)
     memo = _Memo(resolve_with)
-    for problem in report.problems:
-        problem.fixes = find_fixes(problem, result, memo, known=known)
+    report.problems = [  # new problems: a repeated input's report shares its problems
+        p.replace(fixes=find_fixes(p, result, memo, known=known)) for p in report.problems]
     return report
 
 

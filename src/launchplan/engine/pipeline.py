@@ -174,8 +174,7 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
             stash.extend(final.declarations)
             warnings.extend(final.warnings)
             result.launcher.extend(final.launcher)
-            for declaration in final.declarations:  # over this input (fields no rule reads)
-                overlay.update(declaration.fields)
+            overlay.update(final.declared())  # over this input (fields no rule reads)
             inc.finish(result, final if not dirty else None)
             return result
         if start:  # the prefix no changed field reaches: its outputs again, no rule called
@@ -383,12 +382,13 @@ class _Incremental:
 
     def __init__(self, memo: dict[Any, Any], record: Record,
                  steps: list[tuple[Any, ...]]) -> None:
-        objects = (record.target, record.model, record.draft)
-        key = (*map(id, objects), record.compat, tuple(sorted(record.env.items())),
-               id(steps))
+        target, model, draft = objects = (record.target, record.model, record.draft)
+        env = record.env
+        key = (id(target), id(model), id(draft), record.compat,
+               tuple(sorted(env.items())) if env else (), id(steps))
         slot = memo.get(key)
-        if slot is None or slot[0] is not steps or any(
-                a is not b for a, b in zip(slot[1], objects)):
+        if slot is None or slot[0] is not steps or slot[1][0] is not target \
+                or slot[1][1] is not model or slot[1][2] is not draft:
             if len(memo) >= 1024:
                 memo.clear()
             slot = memo[key] = [steps, objects, None, (), None]
@@ -470,9 +470,12 @@ def _resume_at(steps: list[tuple[Any, ...]], dirty: set[str], n_previous: int,
     A previous run that stopped (a refusal, an error) is reused up to, not including, the
     step that stopped it; the point moves back to the start of a batch, so nothing is in
     flight there."""
-    first = _first_readers(steps)
     n = len(steps)
-    at = min([first.get(name, n) for name in dirty], default=n)
+    if dirty:
+        first = _first_readers(steps)
+        at = min([first.get(name, n) for name in dirty])
+    else:
+        at = n
     at = min(at, n_previous if complete else max(0, n_previous - 1))
     while 0 < at < n and steps[at][4] is not None and steps[at - 1][4] == steps[at][4]:
         at -= 1
@@ -514,7 +517,7 @@ class SamePlan:
     object, so analyses of the final plan (``analyses``: the memory plan, the preflight
     verdict) are computed once for all of them."""
 
-    __slots__ = ("declarations", "warnings", "launcher", "analyses")
+    __slots__ = ("declarations", "warnings", "launcher", "analyses", "_declared")
 
     def __init__(self, declarations: tuple[Declaration, ...], warnings: tuple[str, ...],
                  launcher: tuple[Any, ...]) -> None:
@@ -522,3 +525,13 @@ class SamePlan:
         self.warnings = warnings
         self.launcher = launcher
         self.analyses: dict[Any, Any] = {}
+        self._declared: dict[str, Any] | None = None
+
+    def declared(self) -> dict[str, Any]:
+        """Every declared field's last declared value (laid over an input as one dict)."""
+        if self._declared is None:
+            merged: dict[str, Any] = {}
+            for declaration in self.declarations:
+                merged.update(declaration.fields)
+            self._declared = merged
+        return self._declared
