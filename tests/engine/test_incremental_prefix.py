@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from launchplan.checks.space import Point
 from launchplan.errors import InputError, LaunchplanError, Refusal
 from launchplan.planner import resolve
@@ -24,10 +26,11 @@ POINTS = 600
 UNREAD, LATE = ("max_mamba_cache_size", 200), ("max_running_requests", 64)
 
 
-def _outcome(point: Point, fields: dict[str, Any], incremental: bool) -> tuple:
+def _outcome(point: Point, fields: dict[str, Any], incremental: bool,
+             compat: str = "default") -> tuple:
     try:
         result = resolve(fields=fields, gpu=point.gpu, model_path=point.model,
-                         incremental=incremental)
+                         incremental=incremental, compat=compat)
     except Refusal as refusal:
         return ("refused", refusal.source, refusal.message,
                 [(d.source, d.fields, d.note) for d in refusal.result.declarations],
@@ -59,6 +62,46 @@ def test_prefix_and_repeat_reuse_change_nothing():
         for fields in _variants(point, rng):
             fresh = _outcome(point, fields, incremental=False)
             assert _outcome(point, fields, incremental=True) == fresh, (point, fields)
+
+
+@pytest.mark.parametrize("compat", ["0.5.22", "0.5.21"])
+def test_older_releases_resolve_the_same_incrementally(compat):
+    """The older releases' rule variants (some read fields 0.5.23 no longer has) under the
+    same replay, and their read sets held to what a proxy records, as for 0.5.23."""
+    rng = random.Random(11)
+    points = _points(90, 40, 20)
+    for point in points + rng.sample(points, 20):
+        for fields in _variants(point, rng):
+            fresh = _outcome(point, fields, False, compat)
+            assert _outcome(point, fields, True, compat) == fresh, (point, fields)
+
+
+@pytest.mark.parametrize("compat", ["0.5.22", "0.5.21"])
+def test_older_releases_read_sets_cover_every_read(compat):
+    from launchplan.engine.pipeline import _mentioned, run
+    from launchplan.facts.targets import get_target
+    from launchplan.planner import build_raw, build_record
+    from launchplan.rulesets import get_ruleset
+    from tests.engine.test_incremental import _Recording
+
+    unlisted: dict[str, set[str]] = {}
+    rules = []
+    for spec in get_ruleset(compat).rules():
+        def recorded(view: Any, spec: Any = spec,
+                     can_read: frozenset[str] = spec.reads | _mentioned(spec.func)) -> Any:
+            proxy = _Recording(view)
+            out = spec.func(proxy)
+            if not proxy.read <= can_read:
+                unlisted.setdefault(spec.name, set()).update(proxy.read - can_read)
+            return out
+        rules.append(spec.replace(func=recorded))
+    for point in _points(95, 300, 200):
+        try:
+            raw = build_raw((), point.as_dict(), point.model, compat=compat)
+            run(build_record(raw, get_target(point.gpu), compat=compat), rules, skip=False)
+        except LaunchplanError:
+            pass
+    assert not unlisted, f"rules read fields their read sets miss: {unlisted}"
 
 
 def test_repeated_input_gets_its_own_plan_object():
