@@ -142,3 +142,69 @@ def test_tracing_records_what_a_rule_read():
 def test_fallback_applies_only_to_undeclared_none():
     result = run(record(), [])
     assert result.value("swa_full_tokens_ratio") == 0.8
+
+
+# --- promises: both paths call a rule only when its archs, applies and triggers hold -----------
+
+
+@rule(phase=Phase.ATTENTION, writes=("page_size",), archs=("DeepseekV3ForCausalLM",))
+def deepseek_only(v):
+    """Test rule: promises DeepSeek-V3 only (the models below are not)."""
+    raise AssertionError("called for an architecture its promise excludes")
+
+
+@rule(phase=Phase.ATTENTION, writes=("page_size",), applies=lambda target, model: model.is_mla)
+def mla_only(v):
+    """Test rule: promises MLA models only, and crashes anywhere else."""
+    raise AssertionError("called for a model its promise excludes")
+
+
+@rule(phase=Phase.ATTENTION, reads=("kv_cache_dtype",), writes=("page_size",),
+      triggers={"kv_cache_dtype": ("fp8_e4m3",)})
+def fp8_kv_only(v):
+    """Test rule: promises an fp8_e4m3 KV cache only."""
+    if v.kv_cache_dtype != "fp8_e4m3":
+        raise AssertionError("called without its trigger value")
+    return {"page_size": 128}
+
+
+@pytest.mark.parametrize("skip", [True, False])
+def test_no_path_calls_a_rule_its_promises_exclude(skip):
+    llama = SimpleNamespace(architectures=("LlamaForCausalLM",), arch0="LlamaForCausalLM",
+                            is_mla=False)
+
+    def llama_record(**values):
+        return record(**values).replace(model=llama)
+
+    rules = [spec(deepseek_only), spec(mla_only), spec(fp8_kv_only)]
+    assert run(llama_record(), rules, skip=skip).source("page_size") == "default"
+    assert run(llama_record(kv_cache_dtype="fp8_e5m2"), rules,
+               skip=skip).source("page_size") == "default"
+    assert run(llama_record(kv_cache_dtype="fp8_e4m3"), rules,
+               skip=skip).value("page_size") == 128
+
+
+def test_promises_are_evaluated_by_the_spec():
+    target = CATALOG["b200"]
+    llama = SimpleNamespace(arch0="LlamaForCausalLM", is_mla=False)
+    deepseek = SimpleNamespace(arch0="DeepseekV3ForCausalLM", is_mla=True)
+    assert not spec(deepseek_only).admits(target, llama)
+    assert spec(deepseek_only).admits(target, deepseek)
+    assert not spec(mla_only).admits(target, llama) and spec(mla_only).admits(target, deepseek)
+    assert spec(fp8_kv_only).triggered({"kv_cache_dtype": "fp8_e4m3"})
+    assert not spec(fp8_kv_only).triggered({"kv_cache_dtype": "auto"})
+    assert not spec(fp8_kv_only).triggered({})
+    assert spec(set_page_16).triggered({})  # no triggers: always
+
+
+@rule(phase=Phase.ATTENTION, writes=("page_size",),
+      applies=lambda target, model: model.no_such_fact)
+def broken_promise(v):
+    """Test rule: its promise reads a fact the model does not have."""
+    return None
+
+
+@pytest.mark.parametrize("skip", [True, False])
+def test_a_failing_promise_is_that_rules_crash(skip):
+    with pytest.raises(RuleCrash, match="broken_promise"):
+        run(record(), [spec(broken_promise)], skip=skip)

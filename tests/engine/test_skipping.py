@@ -1,5 +1,6 @@
-"""The optimized path (rules skipped by their ``archs``/``triggers`` promises) must agree
-with the straightforward one (every rule, in order) on thousands of random points."""
+"""The fast path (promises decided once per target, model and input shape, from the plan
+cache) must agree with the plain one (every promise evaluated afresh, rule by rule) on
+thousands of random points."""
 
 from __future__ import annotations
 

@@ -1,12 +1,14 @@
-"""Skipping rules by their promises changes no outcome, on the recorded cases and random lines.
+"""The fast path and the plain path agree, on the recorded cases and random lines.
 
-A rule's ``triggers`` promise that it returns None while none of those fields is set (given
-or declared), and ``archs`` that it decides nothing for other first architectures. Every
-recorded parity case, and a few thousand random command lines drawn from the field table
-(valid choices, small numbers, booleans; biased towards the fields rules read, with some
-SGLang environment variables and synthetic architectures), is resolved with ``skip=True``
-and ``skip=False``; the refusal (source and message) or the resolved values, declarations
-and warnings must be identical.
+A rule's ``triggers`` say it has nothing to decide while none of those fields is set (given
+or declared), ``archs`` and ``applies`` that it decides nothing for other architectures,
+targets and models; the engine holds every rule to them. The fast path decides them once
+per target, model and input shape (``engine.pipeline.PLANS``), the plain path afresh for
+every rule. Every recorded parity case, and a few thousand random command lines drawn
+from the field table (valid choices, small numbers, booleans; biased towards the fields
+rules read, with some SGLang environment variables and synthetic architectures), is
+resolved with ``skip=True`` and ``skip=False``; the refusal (source and message) or the
+resolved values, declarations and warnings must be identical.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Runs inside the oracle venv (see ../shared/oracle/README.md), never in CI:
     ~/sglang-oracle/bin/python tests/facts/make_model_fixtures.py
 
 It builds SGLang's own ``ModelConfig`` for every case on the case's simulated platform and
-writes ``data/sglang_model_facts.json``, which ``test_models.py`` compares launchplan
+writes ``data/sglang_model_facts.json``, which ``models/test_derive.py`` compares launchplan
 against. It also records transformers' class defaults for the model types launchplan
 tabulates and the set of model types transformers knows, so the tables in
 ``launchplan.facts.models`` can be checked against the library they emulate.
@@ -213,7 +213,7 @@ def main() -> None:
     for platform, names in sorted(by_platform.items()):
         results.update(worker(platform, names))
     sys.path.insert(0, os.path.join(ROOT, "src"))
-    from launchplan.facts.models import _TYPE_DEFAULTS
+    from launchplan.facts.models.hf_classes import _TYPE_DEFAULTS
 
     tables = worker("defaults", sorted(_TYPE_DEFAULTS))
     with open(OUT, "w") as f:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
+from weakref import WeakKeyDictionary
 
 import pytest
 
 from launchplan.engine.record import Record
+from launchplan.engine.registry import MARK
 from launchplan.engine.view import View
 from launchplan.facts.targets import CATALOG
 from launchplan.input.raw import RawInput
@@ -35,7 +38,22 @@ def make_view(gpu: str = "b200", model=None, env=None, overlay=None, **values) -
     view = View(record)
     if overlay:
         view._apply(overlay)
+        _DECLARED[view] = dict(overlay)
     return view
+
+
+_DECLARED: WeakKeyDictionary = WeakKeyDictionary()  # a test view's declared fields
+
+
+def decide(func: Any, view: View) -> Any:
+    """A rule's output for a view as the engine has it: None when the rule's promises
+    (``archs``, ``applies``, ``triggers``) exclude the view's model, target or set fields
+    (given, or declared through ``make_view(overlay=...)``); the body otherwise."""
+    spec = getattr(func, MARK)
+    given = {**view.record.raw.values, **_DECLARED.get(view, {})}
+    if not (spec.admits(view.target, view.model) and spec.triggered(given)):
+        return None
+    return func(view)
 
 
 @pytest.fixture

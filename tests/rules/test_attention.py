@@ -17,7 +17,7 @@ from launchplan.rules.attention import (
     whisper_radix_disable,
 )
 from launchplan.rules.graph_config import default_config
-from tests.rules.conftest import MLA, fake_model, make_view
+from tests.rules.conftest import MLA, decide, fake_model, make_view
 
 
 @pytest.mark.parametrize(("gpu", "expected"), [
@@ -83,8 +83,8 @@ def test_torch_native_disables_both_graph_phases():
 
 def test_whisper_radix():
     model = fake_model(architectures=("WhisperForConditionalGeneration",))
-    assert whisper_radix_disable(make_view(model=model)) == {"disable_radix_cache": True}
-    assert whisper_radix_disable(make_view()) is None
+    assert decide(whisper_radix_disable, make_view(model=model)) == {"disable_radix_cache": True}
+    assert decide(whisper_radix_disable, make_view()) is None
 
 
 def test_trtllm_mla_needs_blackwell_and_a_supported_kv_dtype():

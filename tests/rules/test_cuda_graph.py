@@ -17,7 +17,7 @@ from launchplan.rules.graph_config import (
     prefill_sizes,
     with_phase,
 )
-from tests.rules.conftest import fake_model, make_view
+from tests.rules.conftest import decide, fake_model, make_view
 
 
 def parsed(gpu="b200", **values):
@@ -112,15 +112,15 @@ def test_graph_defaults_for_inkling_and_muse_glimmer():
     )
 
     inkling = fake_model(arch0="InklingForConditionalGeneration")
-    assert inkling_prefill_graph_default(make_view(model=inkling)) == {
+    assert decide(inkling_prefill_graph_default, make_view(model=inkling)) == {
         "cuda_graph_backend_prefill": "full"}
-    assert inkling_prefill_graph_default(make_view(model=inkling,
+    assert decide(inkling_prefill_graph_default, make_view(model=inkling,
                                                    disable_prefill_cuda_graph=True)) is None
-    assert inkling_prefill_graph_default(make_view()) is None
+    assert decide(inkling_prefill_graph_default, make_view()) is None
     muse = fake_model(arch0="MuseGlimmerForCausalLM")
-    assert muse_glimmer_prefill_graph_max_bs(make_view(model=muse)) == {
+    assert decide(muse_glimmer_prefill_graph_max_bs, make_view(model=muse)) == {
         "cuda_graph_max_bs_prefill": 512}
-    assert muse_glimmer_prefill_graph_max_bs(make_view(model=muse,
+    assert decide(muse_glimmer_prefill_graph_max_bs, make_view(model=muse,
                                                        cuda_graph_max_bs_prefill=64)) is None
 
 

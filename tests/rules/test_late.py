@@ -8,7 +8,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.facts.models import load_model
 from launchplan.rules import late
 from launchplan.rules.graph_config import default_config, with_phase
-from tests.rules.conftest import MLA, fake_model, make_view
+from tests.rules.conftest import MLA, decide, fake_model, make_view
 
 
 def fields(out):
@@ -44,17 +44,18 @@ def test_deepseek_trtllm_mla_rule_skips(values):
 
 def test_deepseek_rule_needs_the_v3_arch():
     model = fake_model(**{**MLA, "architectures": ("DeepseekV2ForCausalLM",)})
-    assert late.deepseek_trtllm_mla_prefill_graph(make_view(
+    assert decide(late.deepseek_trtllm_mla_prefill_graph, make_view(
         model=model, overlay=GRAPH, attention_backend="trtllm_mla")) is None
 
 
 # --- P24-P26 ---------------------------------------------------------------------------------
 
 def test_amd_kv_splits_and_grammar_default():
-    assert late.amd_triton_kv_splits(make_view("mi300x")) == {"triton_attention_num_kv_splits": 16}
-    assert late.amd_triton_kv_splits(make_view("h100")) is None
-    assert late.grammar_backend_default(make_view()) == {"grammar_backend": "xgrammar"}
-    assert late.grammar_backend_default(make_view(grammar_backend="outlines")) is None
+    assert decide(late.amd_triton_kv_splits,
+                  make_view("mi300x")) == {"triton_attention_num_kv_splits": 16}
+    assert decide(late.amd_triton_kv_splits, make_view("h100")) is None
+    assert decide(late.grammar_backend_default, make_view()) == {"grammar_backend": "xgrammar"}
+    assert decide(late.grammar_backend_default, make_view(grammar_backend="outlines")) is None
 
 
 def test_multi_item_scoring():
@@ -140,37 +141,38 @@ def test_debug_dump_disables_graphs():
 
 def test_hrm_text_capability():
     model = fake_model(model_type="hrm_text", config={})
-    got = fields(late.hrm_text_capability(make_view(model=model, overlay=GRAPH,
+    got = fields(decide(late.hrm_text_capability, make_view(model=model, overlay=GRAPH,
                                                     attention_backend="fa3")))
     assert got["attention_backend"] == "triton" and got["chunked_prefill_size"] == -1
     no_prefix = fake_model(model_type="hrm_text", config={"prefix_lm": False})
-    assert late.hrm_text_capability(make_view(model=no_prefix, overlay=GRAPH)) is None
-    assert late.hrm_text_capability(make_view(model=fake_model(model_type="llama"),
+    assert decide(late.hrm_text_capability, make_view(model=no_prefix, overlay=GRAPH)) is None
+    assert decide(late.hrm_text_capability, make_view(model=fake_model(model_type="llama"),
                                               overlay=GRAPH)) is None
 
 
 def test_embedding_gemma_capability():
     model = fake_model(is_embedding_gemma=True, context_len=2048)
-    got = fields(late.embedding_gemma_capability(make_view("h100", model=model, overlay=GRAPH)))
+    got = fields(decide(late.embedding_gemma_capability,
+                        make_view("h100", model=model, overlay=GRAPH)))
     assert got["prefill_only_disable_kv_cache"] is True
     config = got["cuda_graph_config"]
     assert config["decode"]["backend"] == "disabled"
     assert config["prefill"]["backend"] == "breakable" and config["prefill"]["max_bs"] == 16384
-    got = fields(late.embedding_gemma_capability(make_view(
+    got = fields(decide(late.embedding_gemma_capability, make_view(
         "mi300x", model=model, overlay={"cuda_graph_config": default_config(False)})))
     assert "prefill_only_disable_kv_cache" not in got
     assert got["cuda_graph_config"]["prefill"]["backend"] == "disabled"
-    assert late.embedding_gemma_capability(make_view(
+    assert decide(late.embedding_gemma_capability, make_view(
         model=fake_model(is_embedding_gemma=False), overlay=GRAPH)) is None
 
 
 def test_multimodal_chunking_capability():
     model = fake_model(is_multimodal=True, mm_chunked_prefill_supported=False,
                        arch0="MllamaForConditionalGeneration")
-    assert fields(late.multimodal_chunking_capability(make_view(model=model))) == {
+    assert fields(decide(late.multimodal_chunking_capability, make_view(model=model))) == {
         "chunked_prefill_size": -1}
     ok = fake_model(is_multimodal=True, mm_chunked_prefill_supported=True)
-    assert late.multimodal_chunking_capability(make_view(model=ok)) is None
+    assert decide(late.multimodal_chunking_capability, make_view(model=ok)) is None
 
 
 def test_prefill_max_context_alignment():

@@ -8,7 +8,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.errors import InputError
 from launchplan.rules.graph_config import default_config
 from launchplan.rules.mega_moe import megamoe_compat, megamoe_runner_alias, megamoe_token_budget
-from tests.rules.conftest import fake_model, make_view
+from tests.rules.conftest import decide, fake_model, make_view
 
 QWEN_MOE = fake_model(architectures=("Qwen3MoeForCausalLM",), arch0="Qwen3MoeForCausalLM",
                       quant_config=None)
@@ -17,18 +17,19 @@ GRAPH = {"cuda_graph_config": default_config(True)}
 
 
 def test_the_megamoe_runner_names_the_a2a_backend():
-    out = megamoe_runner_alias(make_view(moe_runner_backend="megamoe", moe_a2a_backend="deepep"))
+    out = decide(megamoe_runner_alias,
+                 make_view(moe_runner_backend="megamoe", moe_a2a_backend="deepep"))
     assert isinstance(out, Declare)
     assert out.fields == {"moe_runner_backend": "auto", "moe_a2a_backend": "megamoe"}
-    assert megamoe_runner_alias(make_view(moe_runner_backend="deep_gemm")) is None
+    assert decide(megamoe_runner_alias, make_view(moe_runner_backend="deep_gemm")) is None
 
 
 @pytest.mark.parametrize(("gpu", "ok"), [("a100", False), ("h100", True), ("b200", True),
                                          ("b300", True), ("rtx5090", False), ("mi300x", True)])
 def test_megamoe_needs_hopper_or_sm100(gpu, ok):
-    out = megamoe_compat(make_view(gpu, moe_a2a_backend="megamoe"))
+    out = decide(megamoe_compat, make_view(gpu, moe_a2a_backend="megamoe"))
     assert (out is None) is ok
-    assert megamoe_compat(make_view(gpu)) is None
+    assert decide(megamoe_compat, make_view(gpu)) is None
 
 
 def test_megamoe_has_no_batch_overlap():
@@ -67,20 +68,21 @@ def test_flashinfer_megamoe_needs_a_validated_model_fp4_or_mxfp8_attention_dp_an
               attn_dp_size=4, moe_runner_backend="auto", dtype="auto")
     model = fake_model(architectures=("Qwen3MoeForCausalLM",), arch0="Qwen3MoeForCausalLM",
                        quant_config=None, dtype="bfloat16")
-    out = check(make_view(model=model, **ok))
+    out = decide(check, make_view(model=model, **ok))
     assert isinstance(out, Declare)
     assert out.fields == {"moe_runner_backend": "flashinfer_megamoe"}
-    assert isinstance(check(make_view(model=LLAMA, **ok)), Refuse)
-    assert isinstance(check(make_view(model=model, **dict(ok, quantization=None))), Refuse)
-    assert isinstance(check(make_view(model=model, **dict(ok, attn_dp_size=1))), Refuse)
-    assert isinstance(check(make_view(model=model, **dict(ok, moe_runner_backend="triton"))),
+    assert isinstance(decide(check, make_view(model=LLAMA, **ok)), Refuse)
+    assert isinstance(decide(check, make_view(model=model, **dict(ok, quantization=None))), Refuse)
+    assert isinstance(decide(check, make_view(model=model, **dict(ok, attn_dp_size=1))), Refuse)
+    assert isinstance(decide(check,
+                             make_view(model=model, **dict(ok, moe_runner_backend="triton"))),
                       Refuse)
-    assert isinstance(check(make_view("h100", model=model, **ok)), Refuse)
-    assert isinstance(check(make_view(model=model, env={
+    assert isinstance(decide(check, make_view("h100", model=model, **ok)), Refuse)
+    assert isinstance(decide(check, make_view(model=model, env={
         "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": "fp16"}, **ok)), Refuse)
     fp4_experts = fake_model(architectures=("Qwen3MoeForCausalLM",),
                              arch0="Qwen3MoeForCausalLM", dtype="bfloat16",
                              quant_config={"routed_experts_quant_method": "mxfp4"})
-    assert isinstance(check(make_view(model=fp4_experts, **dict(ok, quantization=None))),
+    assert isinstance(decide(check, make_view(model=fp4_experts, **dict(ok, quantization=None))),
                       Declare)
-    assert check(make_view(model=model)) is None
+    assert decide(check, make_view(model=model)) is None

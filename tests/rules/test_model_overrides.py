@@ -60,7 +60,7 @@ from launchplan.rules.model_overrides.qwen3_vl import (
 from launchplan.rules.model_overrides.qwen4_exp import qwen4_exp_overrides
 from launchplan.rules.model_overrides.step3p import step3p_overrides
 from launchplan.rulesets import PIPELINE
-from tests.rules.conftest import make_view
+from tests.rules.conftest import decide, make_view
 from tests.rules.model_configs import DSV4_KEYS, LLM, MLA_KEYS, facts_builder
 
 
@@ -207,9 +207,9 @@ def test_falcon_h1_triton_on_sm100(facts):
 
 
 def test_gemma2_gemma3_disable_hybrid_swa(facts):
-    assert gemma2_gemma3_overrides(view("h100", facts("Gemma3ForCausalLM"))) == {
+    assert decide(gemma2_gemma3_overrides, view("h100", facts("Gemma3ForCausalLM"))) == {
         "disable_hybrid_swa_memory": True}
-    assert gemma2_gemma3_overrides(view("h100", facts("LlamaForCausalLM"))) is None
+    assert decide(gemma2_gemma3_overrides, view("h100", facts("LlamaForCausalLM"))) is None
 
 
 def test_gemma4_default_and_split_fill(facts):
@@ -520,12 +520,12 @@ def test_qwen4_exp(facts):
 
 def test_step3p_predicate_matches_substrings(facts):
     m = facts("Step3p5ForCausalLM")
-    assert step3p_overrides(view("b200", m, enable_hierarchical_cache=True)) == {
+    assert decide(step3p_overrides, view("b200", m, enable_hierarchical_cache=True)) == {
         "attention_backend": "fa4", "swa_full_tokens_ratio": 1.0,
         "disable_hybrid_swa_memory": True}
-    assert step3p_overrides(view("h100", facts("Step3p7ForConditionalGenerationMTP"))) == {
+    assert decide(step3p_overrides, view("h100", facts("Step3p7ForConditionalGenerationMTP"))) == {
         "attention_backend": "fa3"}
-    assert step3p_overrides(view("h100", facts("LlamaForCausalLM"))) is None
+    assert decide(step3p_overrides, view("h100", facts("LlamaForCausalLM"))) is None
 
 
 # --- the batch ------------------------------------------------------------------------------
@@ -557,7 +557,7 @@ def test_providers_in_one_batch_cannot_see_each_other(facts):
 
 
 def test_a_rule_after_the_batch_sees_it_landed(facts):
-    from launchplan.rules.model_specific import gpt_oss_backend_check
+    from launchplan.rules.model_overrides.gpt_oss import gpt_oss_backend_check
 
     m = facts("GptOssForCausalLM", "gpt_oss")
     result = run(_record(m, gpu="h100"), [getattr(gpt_oss_overrides, MARK),

@@ -9,41 +9,47 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.errors import Refusal
 from launchplan.planner import resolve
 from launchplan.rules.graph_config import default_config
-from launchplan.rules.model_specific import (
+from launchplan.rules.model_overrides.deepseek_v2 import (
     deepseek_moe_quant_resolution,
     deepseek_spec_moe_resolution,
-    deepseek_v4_context_parallel,
-    deepseek_v4_defaults,
-    deepseek_v41_features,
-    deterministic_allreduce_fusion_off,
     dsa_context_parallel_checks,
     dsa_kv_cache_dtype_default,
     dsa_prefill_cp_graph_disable,
     dsa_split_backend_resolution,
     dsa_two_batch_overlap_check,
-    enforce_disable_allreduce_fusion,
-    exaone_backend_check,
-    flashinfer_allreduce_fusion_auto_enable,
-    gemma4_backend_check,
-    glm5_next_spec_backend_defaults,
     glm_dsa_aiter_allreduce_fusion,
-    gpt_oss_backend_check,
+    mla_prefill_cp_graph_disable,
+)
+from launchplan.rules.model_overrides.deepseek_v4 import (
+    deepseek_v4_context_parallel,
+    deepseek_v4_defaults,
+    deepseek_v41_features,
+)
+from launchplan.rules.model_overrides.exaone import exaone_backend_check
+from launchplan.rules.model_overrides.gemma4 import gemma4_backend_check
+from launchplan.rules.model_overrides.glm5_next import glm5_next_spec_backend_defaults
+from launchplan.rules.model_overrides.gpt_oss import gpt_oss_backend_check
+from launchplan.rules.model_overrides.kimi_k3 import (
     kimi_linear_attn_defaults,
     kimi_spec_backend_defaults,
-    lfm2_backend_check,
-    llama4_backend_check,
+)
+from launchplan.rules.model_overrides.lfm2 import lfm2_backend_check
+from launchplan.rules.model_overrides.llama4 import llama4_backend_check
+from launchplan.rules.model_overrides.mimo_v2 import mimo_v2_attention_tp_check
+from launchplan.rules.model_overrides.olmo2 import olmo2_backend_check
+from launchplan.rules.model_specific import (
+    deterministic_allreduce_fusion_off,
+    enforce_disable_allreduce_fusion,
+    flashinfer_allreduce_fusion_auto_enable,
     mamba_radix_cache,
     mamba_radix_cache_baseline,
     mamba_radix_cache_for_linear_attn_spec,
-    mimo_v2_attention_tp_check,
-    mla_prefill_cp_graph_disable,
     model_arch_constraints,
     model_quantization_check,
-    olmo2_backend_check,
     prefill_decode_interval_default,
     sparse_head_overlap_disable,
 )
-from tests.rules.conftest import make_view
+from tests.rules.conftest import decide, make_view
 from tests.rules.model_configs import DSV4_KEYS, MLA_KEYS, facts_builder
 
 GRAPHS = {"cuda_graph_config": default_config(True)}
@@ -234,9 +240,10 @@ def test_dsa_context_parallel_checks(facts):
 
 def test_mla_prefill_cp_graph_disable(facts):
     m = facts("DeepseekV3ForCausalLM", "deepseek_v3", **MLA_KEYS)
-    out = mla_prefill_cp_graph_disable(view("h200", m, overlay=GRAPHS, enable_prefill_cp=True))
+    out = decide(mla_prefill_cp_graph_disable,
+                 view("h200", m, overlay=GRAPHS, enable_prefill_cp=True))
     assert out.fields["cuda_graph_config"]["prefill"]["backend"] == "disabled"
-    assert mla_prefill_cp_graph_disable(view("h200", dsa(facts), overlay=GRAPHS,
+    assert decide(mla_prefill_cp_graph_disable, view("h200", dsa(facts), overlay=GRAPHS,
                                              enable_prefill_cp=True)) is None
 
 
@@ -268,11 +275,12 @@ def test_glm_dsa_aiter_fusion_on_rocm(facts):
 def test_deepseek_spec_moe_on_rocm(facts):
     m = facts("DeepseekV3ForCausalLM", "deepseek_v3", **MLA_KEYS)
     given = dict(quantization="modelopt_fp4", speculative_algorithm="EAGLE")
-    assert deepseek_spec_moe_resolution(view("mi355x", m, **given)) == {
+    assert decide(deepseek_spec_moe_resolution, view("mi355x", m, **given)) == {
         "speculative_moe_runner_backend": "triton", "speculative_moe_a2a_backend": "none"}
     env = {"SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE": "1"}
-    assert isinstance(deepseek_spec_moe_resolution(view("mi355x", m, env=env, **given)), Refuse)
-    assert deepseek_spec_moe_resolution(view("b200", m, **given)) is None
+    assert isinstance(decide(deepseek_spec_moe_resolution,
+                             view("mi355x", m, env=env, **given)), Refuse)
+    assert decide(deepseek_spec_moe_resolution, view("b200", m, **given)) is None
 
 
 def test_deepseek_v41_features(facts):
@@ -330,10 +338,10 @@ def test_mimo_v2_fused_qkv_tp(facts):
 ])
 def test_backend_checks(facts, check, arch, bad, good, cfg):
     m = facts(arch, **cfg)
-    assert isinstance(check(view("h100", m, attention_backend=bad)), Refuse)
-    assert check(view("h100", m, attention_backend=good)) is None
+    assert isinstance(decide(check, view("h100", m, attention_backend=bad)), Refuse)
+    assert decide(check, view("h100", m, attention_backend=good)) is None
     other = facts("LlamaForCausalLM")
-    assert check(view("h100", other, attention_backend=bad)) is None
+    assert decide(check, view("h100", other, attention_backend=bad)) is None
 
 
 # --- the tail -------------------------------------------------------------------------------

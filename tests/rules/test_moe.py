@@ -5,7 +5,7 @@ from __future__ import annotations
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.rules import moe as m
 from launchplan.rules.graph_config import default_config, with_phase
-from tests.rules.conftest import make_view
+from tests.rules.conftest import decide, make_view
 
 GRAPH = {"cuda_graph_config": default_config(True)}
 
@@ -145,13 +145,14 @@ def test_flashinfer_a2a_workspace_budget():
 
     graph = {"cuda_graph_config": default_config(True)}
     base = dict(moe_a2a_backend="flashinfer", chunked_prefill_size=8192, attn_dp_size=2)
-    assert budget(make_view(overlay=graph, **base)) is None  # capacity max(8192, 4096)
-    assert isinstance(budget(make_view(overlay=graph, **dict(base, chunked_prefill_size=-1))),
+    assert decide(budget, make_view(overlay=graph, **base)) is None  # capacity max(8192, 4096)
+    assert isinstance(decide(budget,
+                             make_view(overlay=graph, **dict(base, chunked_prefill_size=-1))),
                       Refuse)
     env = {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "1024"}
-    assert isinstance(budget(make_view(overlay=graph, env=env, **base)), Refuse)
+    assert isinstance(decide(budget, make_view(overlay=graph, env=env, **base)), Refuse)
     big_decode = {"cuda_graph_config": with_phase(default_config(True), "decode",
                                                   max_bs=8192)}
     small = dict(base, chunked_prefill_size=2048)
-    assert isinstance(budget(make_view(overlay=big_decode, **small)), Refuse)
-    assert budget(make_view(overlay=graph)) is None
+    assert isinstance(decide(budget, make_view(overlay=big_decode, **small)), Refuse)
+    assert decide(budget, make_view(overlay=graph)) is None

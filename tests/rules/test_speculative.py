@@ -13,7 +13,7 @@ from launchplan.facts.models import load_model
 from launchplan.facts.targets import CATALOG
 from launchplan.input.raw import RawInput
 from launchplan.rules import speculative as s
-from tests.rules.conftest import fake_model, make_view
+from tests.rules.conftest import decide, fake_model, make_view
 
 
 def fields(out):
@@ -149,25 +149,26 @@ def test_adaptive_params_default_and_config(tmp_path):
 # --- EAGLE family ----------------------------------------------------------------------------
 
 def test_eagle_family_defaults():
-    out = s.eagle_family_defaults(make_view(speculative_algorithm="EAGLE"))
+    out = decide(s.eagle_family_defaults, make_view(speculative_algorithm="EAGLE"))
     assert fields(out) == {"max_running_requests": 48}
-    assert s.eagle_family_defaults(make_view(speculative_algorithm="EAGLE",
+    assert decide(s.eagle_family_defaults, make_view(speculative_algorithm="EAGLE",
                                              max_running_requests=64)) is None
-    out = s.eagle_family_defaults(make_view(speculative_algorithm="STANDALONE", device="cpu",
+    out = decide(s.eagle_family_defaults,
+                 make_view(speculative_algorithm="STANDALONE", device="cpu",
                                             enable_mixed_chunk=True, max_running_requests=8))
     assert fields(out) == {"disable_overlap_schedule": True, "enable_mixed_chunk": False}
-    assert isinstance(s.eagle_family_defaults(make_view(speculative_algorithm="STANDALONE",
+    assert isinstance(decide(s.eagle_family_defaults, make_view(speculative_algorithm="STANDALONE",
                                                         attn_dp_size=2)), Refuse)
-    assert s.eagle_family_defaults(make_view(speculative_algorithm="NGRAM")) is None
+    assert decide(s.eagle_family_defaults, make_view(speculative_algorithm="NGRAM")) is None
 
 
 def test_mtp_draft_path_defaults_to_the_model_for_deepseek():
     model = fake_model(arch0="DeepseekV3ForCausalLM")
-    out = s.eagle_mtp_draft_path(make_view(model=model, speculative_algorithm="EAGLE",
+    out = decide(s.eagle_mtp_draft_path, make_view(model=model, speculative_algorithm="EAGLE",
                                            model_path="m", revision="r"))
     assert fields(out) == {"speculative_draft_model_path": "m",
                            "speculative_draft_model_revision": "r"}
-    assert s.eagle_mtp_draft_path(make_view(speculative_algorithm="EAGLE",
+    assert decide(s.eagle_mtp_draft_path, make_view(speculative_algorithm="EAGLE",
                                             model_path="m")) is None
 
 
@@ -209,12 +210,12 @@ def test_trtllm_mha_needs_topk_one():
 
 def test_hip_rejection_sampling():
     base = dict(speculative_algorithm="EAGLE", speculative_eagle_topk=1)
-    assert fields(s.eagle_hip_rejection_sampling(make_view("mi300x", **base))) == {
+    assert fields(decide(s.eagle_hip_rejection_sampling, make_view("mi300x", **base))) == {
         "speculative_use_rejection_sampling": True}
-    assert s.eagle_hip_rejection_sampling(make_view("h100", **base)) is None
-    assert s.eagle_hip_rejection_sampling(make_view(
+    assert decide(s.eagle_hip_rejection_sampling, make_view("h100", **base)) is None
+    assert decide(s.eagle_hip_rejection_sampling, make_view(
         "mi300x", env={"SGLANG_SIMULATE_ACC_LEN": "3"}, **base)) is None
-    assert s.eagle_hip_rejection_sampling(make_view(
+    assert decide(s.eagle_hip_rejection_sampling, make_view(
         "mi300x", speculative_algorithm="EAGLE3", speculative_eagle_topk=1)) is None
 
 
@@ -356,10 +357,10 @@ def test_uno_defaults():
 
 
 def test_frozen_kv_mtp_defaults():
-    out = s.frozen_kv_mtp_defaults(make_view(speculative_algorithm="FROZEN_KV_MTP",
+    out = decide(s.frozen_kv_mtp_defaults, make_view(speculative_algorithm="FROZEN_KV_MTP",
                                              enable_mixed_chunk=True))
     assert fields(out) == {"max_running_requests": 48, "enable_mixed_chunk": False}
-    assert s.frozen_kv_mtp_defaults(make_view(speculative_algorithm="EAGLE")) is None
+    assert decide(s.frozen_kv_mtp_defaults, make_view(speculative_algorithm="EAGLE")) is None
 
 
 @pytest.mark.parametrize(("config", "expected"), [

@@ -54,12 +54,17 @@ def inert(result: Result) -> frozenset[str]:
 def candidate_fields(results: Iterable[Result]) -> list[str]:
     """Fields that are explicit or declared in any of the results (others are defaults),
     less those with no effect in every one of them."""
+    return candidate_names((frozenset(r.record.raw.values) | r.declared(), inert(r))
+                           for r in results)
+
+
+def candidate_names(plans: Iterable[tuple[frozenset[str], frozenset[str]]]) -> list[str]:
+    """``candidate_fields`` from each plan's (explicit or declared fields, inert fields)."""
     names: set[str] = set()
     idle: frozenset[str] | None = None
-    for result in results:
-        names.update(result.record.raw.values)
-        names.update(result.declared())
-        idle = inert(result) if idle is None else idle & inert(result)
+    for given, quiet in plans:
+        names.update(given)
+        idle = quiet if idle is None else idle & quiet
     names -= NOT_EFFECTIVE
     names -= idle or frozenset()
     return sorted((n for n in names if n in _ORDER), key=_ORDER.__getitem__)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from launchplan.checks.predicates import (
-    EAGLE_FAMILY,
     NEVER,
     PAGE_TREE_BACKENDS,
     SIDES,
@@ -27,6 +26,7 @@ from launchplan.checks.predicates import (
     named,
     uses,
 )
+from launchplan.vocabulary import EAGLE_FAMILY
 
 R = Severity.REFUSED
 START = Severity.FAILS_AT_START

@@ -14,9 +14,9 @@ from typing import Any
 
 from launchplan.engine.result import Result
 from launchplan.struct import Struct
+from launchplan.vocabulary import BACKEND_FIELDS
 
-SIDES = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
-EAGLE_FAMILY = frozenset({"EAGLE", "EAGLE3", "STANDALONE"})
+SIDES = BACKEND_FIELDS
 PAGE_TREE_BACKENDS = frozenset({"flashinfer", "fa3", "triton"})
 
 

@@ -270,9 +270,10 @@ def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
     return report
 
 
-def ray_reports(units: Sequence[tuple[int, Sequence[Point], str]],
-                address: str | None = None) -> Iterator[Report]:
-    """Each unit's report, in order, computed as a Ray task.
+def ray_reports(units: Sequence[Any], address: str | None = None, *,
+                work: Callable[[Any], Any] | None = None) -> Iterator[Any]:
+    """Each unit's report (``work(unit)``; ``check``'s by default), in order, computed as a
+    Ray task.
 
     On the cluster at ``address`` (or ``RAY_ADDRESS``), shipping this launchplan package to
     its workers; without either, on a local instance bound to the loopback address with 2
@@ -299,7 +300,7 @@ def ray_reports(units: Sequence[tuple[int, Sequence[Point], str]],
                      _node_ip_address="127.0.0.1")
         started = True
     try:
-        task = ray.remote(_work)
+        task = ray.remote(work or _work)
         pending = [task.remote(unit) for unit in units]
         for ref in pending:  # in order: each report as soon as its predecessors are in
             yield ray.get(ref)

@@ -7,13 +7,14 @@ points by effective configuration, and names the rules that made each group coll
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from launchplan.checks.effective import candidate_fields, effective, key_of
+from launchplan.checks.effective import candidate_names, key_of
 from launchplan.checks.space import Point
-from launchplan.engine.result import Result
+from launchplan.engine.result import Result, default_value
 from launchplan.errors import InputError, Refusal
 
 
@@ -22,7 +23,8 @@ class Group:
     config: dict[str, Any]
     points: list[dict[str, Any]] = field(default_factory=list)
     collapsed_by: dict[str, None] = field(default_factory=dict)
-    example: Result | None = None  # one resolved point of the group
+    first: Point | None = None  # the group's first point (resolved again for --columns)
+    compat: str = "default"
     columns: dict[str, Any] = field(default_factory=dict)  # --columns, from ``example``
 
 
@@ -64,52 +66,133 @@ def axis_values(point: Point, axes: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str, *,
-              progress: bool = False) -> SweepReport:
-    from launchplan.checks.preflight import preflight
-    from launchplan.checks.runner import point_resolver, progress_bar
+@dataclass(frozen=True)
+class Outcome:
+    """One point of a sweep as a work unit reports it: small and picklable, so units can run
+    in other processes or as Ray tasks and merge in order."""
 
+    axes: dict[str, Any]
+    verdict: str  # starts / refused / bad input / a preflight verdict
+    reason: str = ""
+    names: frozenset[str] = frozenset()  # fields explicit or declared in the plan
+    idle: frozenset[str] = frozenset()  # fields with no effect in the plan
+    values: dict[str, Any] | None = None  # the effective-capable fields among ``names``
+    release: str = ""  # whose defaults the other fields take
+    collapsed_by: tuple[str, ...] = ()  # rules that changed a swept value
+
+
+def _effective_universe() -> frozenset[str]:
+    from launchplan.checks.effective import NOT_EFFECTIVE
+    from launchplan.input.fields import FIELDS
+
+    return frozenset(FIELDS) - NOT_EFFECTIVE
+
+
+def sweep_unit(args: tuple[Sequence[Point], Sequence[str], str]) -> list[Outcome]:
+    """Resolve and preflight a chunk of points (a work unit of ``run_sweep``)."""
+    from launchplan.checks.effective import inert
+    from launchplan.checks.preflight import preflight
+    from launchplan.checks.runner import point_resolver
+
+    points, axes, compat = args
     resolve = point_resolver(compat)
-    resolved: list[tuple[Point, Result]] = []
-    refused: dict[str, list[dict[str, Any]]] = {}
-    not_starting: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for n, point in enumerate(points, 1):
-        if progress and (n % 200 == 0 or n == len(points)):
-            progress_bar(True, n, len(points), done=n == len(points))
+    universe = _effective_universe()
+    out: list[Outcome] = []
+    for point in points:
+        shown = axis_values(point, axes)
         try:
             result = resolve(point)
         except Refusal as exc:
-            refused.setdefault(f"{exc.source}: {exc.message}", []).append(
-                {**axis_values(point, axes), "verdict": "refused"})
+            out.append(Outcome(shown, "refused", f"{exc.source}: {exc.message}"))
             continue
         except InputError as exc:
-            refused.setdefault(f"bad input: {exc.message}", []).append(
-                {**axis_values(point, axes), "verdict": "bad input"})
+            out.append(Outcome(shown, "bad input", f"bad input: {exc.message}"))
             continue
         report = preflight(result)
         if not report.starts:
             first = next(p for p in report.problems if p.decides)
-            not_starting.setdefault((report.verdict, f"{first.requirement}: {first.why}"),
-                                    []).append({**axis_values(point, axes),
-                                                "verdict": report.verdict})
+            out.append(Outcome(shown, report.verdict, f"{first.requirement}: {first.why}"))
             continue
-        resolved.append((point, result))
-    names = candidate_fields(r for _, r in resolved)
+        raw = result.record.raw
+        collapsed = tuple(dict.fromkeys(
+            result.source(axis) for axis in axes
+            if axis not in ("gpu", "model") and raw.explicit(axis)
+            and result.value(axis) != raw.values[axis]))
+        names = frozenset(raw.values) | result.declared()
+        out.append(Outcome(shown, "starts", names=names, idle=inert(result),
+                           values={n: result.value(n) for n in names & universe},
+                           release=raw.release, collapsed_by=collapsed))
+    return out
+
+
+def _units(points: Sequence[Point], size: int) -> Iterator[Sequence[Point]]:
+    for start in range(0, len(points), size):
+        yield points[start:start + size]
+
+
+def run_sweep(points: Sequence[Point], axes: Sequence[str], compat: str, *,
+              progress: bool = False, jobs: int = 1, executor: str = "local",
+              ray_address: str | None = None) -> SweepReport:
+    """Resolve every point (in work units: here, on ``jobs`` processes, or as Ray tasks) and
+    group the points that start by their effective configuration."""
+    from launchplan.checks.runner import progress_bar, ray_reports
+
+    size = max(50, min(2000, len(points) // (max(jobs, 2) * 8) or 1))
+    units = [(chunk, tuple(axes), compat) for chunk in _units(points, size)]
+    parts: Iterable[list[Outcome]]
+    if executor == "ray":
+        parts = ray_reports(units, ray_address, work=sweep_unit)
+    elif jobs > 1 and len(units) > 1:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        with context.Pool(min(jobs, len(units))) as pool:
+            parts = list(pool.imap(sweep_unit, units))
+    else:
+        parts = (sweep_unit(unit) for unit in units)
+    outcomes: list[Outcome] = []
+    for part in parts:
+        outcomes.extend(part)
+        if progress:
+            progress_bar(True, len(outcomes), len(points), done=len(outcomes) == len(points))
+    return _grouped(outcomes, points, axes, compat)
+
+
+def _grouped(outcomes: Sequence[Outcome], points: Sequence[Point], axes: Sequence[str],
+             compat: str) -> SweepReport:
+    refused: dict[str, list[dict[str, Any]]] = {}
+    not_starting: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    started: list[tuple[Point, Outcome]] = []
+    for point, outcome in zip(points, outcomes, strict=True):
+        if outcome.verdict in ("refused", "bad input"):
+            refused.setdefault(outcome.reason, []).append(
+                {**outcome.axes, "verdict": outcome.verdict})
+        elif outcome.verdict != "starts":
+            not_starting.setdefault((outcome.verdict, outcome.reason), []).append(
+                {**outcome.axes, "verdict": outcome.verdict})
+        else:
+            started.append((point, outcome))
+    names = candidate_names((o.names, o.idle) for _, o in started)
     groups: dict[str, Group] = {}
-    for point, result in resolved:
-        config = effective(result, names)
-        group = groups.setdefault(key_of(config), Group(config, example=result))
-        group.points.append({**axis_values(point, axes), "verdict": "starts"})
-        for axis in axes:
-            if axis in ("gpu", "model") or not result.record.raw.explicit(axis):
-                continue
-            if result.value(axis) != result.record.raw.values[axis]:
-                group.collapsed_by[result.source(axis)] = None
-    distinct = list(groups.values())
-    for group in distinct:
+    firsts: dict[str, Point] = {}
+    for point, outcome in started:
+        assert outcome.values is not None
+        given = outcome.values
+        config = {n: given[n] if n in given else default_value(outcome.release, n)
+                  for n in names}
+        key = key_of(config)
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = Group(config)
+            firsts[key] = point
+        group.points.append({**outcome.axes, "verdict": "starts"})
+        group.collapsed_by.update(dict.fromkeys(outcome.collapsed_by))
+    for key, group in groups.items():
         if len(group.points) == 1:
             group.collapsed_by.clear()
-    return SweepReport(len(points), distinct, refused, not_starting)
+        group.first = firsts[key]
+        group.compat = compat
+    return SweepReport(len(points), list(groups.values()), refused, not_starting)
 
 
 def column_value(result: Result, name: str) -> Any:
@@ -123,6 +206,16 @@ def column_value(result: Result, name: str) -> Any:
 
 
 def add_columns(report: SweepReport, names: Sequence[str]) -> None:
+    """Fill each configuration's ``--columns`` from its first point, resolved again here
+    (one resolution per configuration, wherever the points ran)."""
+    from launchplan.checks.runner import point_resolver
+
+    resolvers: dict[str, Any] = {}
     for group in report.distinct:
-        if group.example is not None:
-            group.columns = {n: column_value(group.example, n) for n in names}
+        if group.first is None:
+            continue
+        resolve = resolvers.get(group.compat)
+        if resolve is None:
+            resolve = resolvers[group.compat] = point_resolver(group.compat)
+        example = resolve(group.first)
+        group.columns = {n: column_value(example, n) for n in names}

@@ -59,7 +59,7 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--seed", "seed", "int", help="random seed for --sample"),
     Option("--jobs", "jobs", "int", help="worker processes (default: every core)"),
     Option("--executor", "executor", "value", ("local", "ray"),
-           help="where check's work units run: local processes, or Ray tasks"),
+           help="where check's and sweep's work units run: local processes, or Ray tasks"),
     Option("--ray-address", "ray_address", "value",
            help="a Ray cluster to run on (default: RAY_ADDRESS, else a local instance)"),
     Option("--fail-on", "fail_on", "value", ("fails-at-start", "runtime-error", "degraded"),

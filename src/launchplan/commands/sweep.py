@@ -12,17 +12,20 @@ from launchplan.errors import InputError
 HELP = """usage: launchplan sweep --axis FIELD=v1,v2,... [--axis ...] --gpu NAME --model-path MODEL
                         [--compat default|0.5.23|0.5.22|0.5.21] [--format table|json|csv]
                         [--columns max_total_num_tokens,max_running_requests,...]
+                        [--jobs N] [--executor local|ray [--ray-address ADDR]]
 
 Resolves the cartesian product of the axes and groups the points by the configuration they
 really run with, naming the rules that made points collapse; refused points are grouped by
 reason, and points that resolve but will not start (preflight) are kept out of the
 configurations and grouped by their first problem. Every point carries its verdict.
 `gpu`, `model` and `compat` can be axes too (--axis gpu=h100,b200, --axis
-compat=0.5.22,0.5.23).
+compat=0.5.22,0.5.23). Large grids run in work units: on --jobs processes (default one),
+or as Ray tasks with --executor ray (the ray extra; on RAY_ADDRESS / --ray-address, else a
+local instance); the report is the same wherever the units ran.
 """
 
 ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--model-path", "--model",
-                     "--columns"})
+                     "--columns", "--jobs", "--executor", "--ray-address"})
 
 
 def main(argv: list[str]) -> int:
@@ -53,8 +56,16 @@ def main(argv: list[str]) -> int:
         axes.insert(0, "compat")
     points = list(space)
     columns = _columns(opts.get("columns"))
+    jobs = opts.get("jobs")
+    jobs = 1 if jobs is None else jobs
+    if jobs <= 0:
+        raise InputError("--jobs", "a positive number of processes", jobs)
+    executor = opts.get("executor") or "local"
+    if opts.get("ray_address") and executor != "ray":
+        raise InputError("--ray-address", "--executor ray alongside it", opts["ray_address"])
     report = run_sweep(points, axes, opts.get("compat") or "default",
-                       progress=sys.stderr.isatty() and len(points) >= 1000)
+                       progress=sys.stderr.isatty() and len(points) >= 1000, jobs=jobs,
+                       executor=executor, ray_address=opts.get("ray_address"))
     if columns:
         from launchplan.checks.sweep import add_columns
 

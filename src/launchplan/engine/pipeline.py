@@ -42,96 +42,134 @@ def _land(pending: list, stash: list[Declaration], view: View, overlay: dict) ->
     pending.clear()
 
 
-_PLANS: dict[tuple[int, int, int], tuple[RuleSpec, ...]] = {}
+def _admits(spec: RuleSpec, target: Any, model: Any) -> bool:
+    """``spec.admits``, with a failing ``applies`` reported as that rule's crash."""
+    try:
+        return spec.admits(target, model)
+    except Exception as exc:  # a promise bug: name the rule, never a bare traceback
+        raise RuleCrash(spec.name, exc) from exc
+
+
+class _Plan:
+    """One rule list's steps for one target and model: the rules their ``archs`` and
+    ``applies`` admit, each unpacked once into what the loop reads; and the input shapes
+    (sets of fields given) seen with it, each with its pruned steps once it repeats."""
+
+    __slots__ = ("rules", "target", "model", "steps", "_writable", "_shapes", "_depends")
+
+    def __init__(self, rules: Sequence[RuleSpec], target: Any, model: Any) -> None:
+        self.rules, self.target, self.model = rules, target, model
+        self.steps = [(s, s.func, s.triggers, s.trigger_values, s.batch) for s in rules
+                      if _admits(s, target, model)]
+        self._writable: tuple[frozenset[str], ...] | None = None
+        self._shapes: dict[frozenset[str], Any] = {}
+        self._depends: tuple[frozenset[str], ...] | None = None
+
+    def pruned(self, given: frozenset[str]) -> list[tuple[Any, ...]]:
+        """The steps for inputs of this shape: a rule none of whose trigger fields is
+        given, nor declarable by a rule before it, can never run, so it is left out."""
+        return [step for step, before in zip(self.steps, self.writable())
+                if not step[2] or not given.isdisjoint(step[2])
+                or not before.isdisjoint(step[2])]
+
+    def writable(self) -> tuple[frozenset[str], ...]:
+        """For each step, every field some earlier step may declare."""
+        if self._writable is None:
+            seen: set[str] = set()
+            out = []
+            for step in self.steps:
+                out.append(frozenset(seen))
+                seen |= step[0].writes
+            self._writable = tuple(out)
+        return self._writable
+
+    def depends(self) -> tuple[frozenset[str], ...]:
+        """Per step, every field its rule can read: its ``reads=`` and every field name that
+        its code, or the code of the launchplan functions and constants it refers to,
+        mention (``reads=`` alone can miss one; ``tests/engine/test_incremental.py`` holds
+        these sets to the reads a tracing proxy records on thousands of points)."""
+        if self._depends is None:
+            self._depends = tuple(frozenset(spec.reads) | _mentioned(spec.func)
+                                  for spec, *_ in self.steps)
+        return self._depends
+
+
+class _PlanCache:
+    """The engine's one cache of rule plans, keyed by (rule list, target, model).
+
+    Each entry holds its key objects, so no id in a live key can be reused by another
+    object, and a lookup still checks identity: an entry whose objects are not the very
+    objects asked about is a miss. At most ``bound`` plans are kept (the oldest goes
+    first), and at most ``shape_bound`` input shapes over all of them (past it, every
+    plan's shapes are forgotten): a long ``check`` or ``sweep`` over fresh targets, models
+    and command lines stays bounded in memory.
+    """
+
+    __slots__ = ("bound", "shape_bound", "_entries", "_shapes")
+
+    def __init__(self, bound: int, shape_bound: int) -> None:
+        self.bound, self.shape_bound = bound, shape_bound
+        self._entries: dict[tuple[int, int, int], _Plan] = {}
+        self._shapes = 0  # input shapes held over all plans
+
+    def plan(self, rules: Sequence[RuleSpec], record: Record) -> _Plan:
+        target, model = record.target, record.model
+        key = (id(rules), id(target), id(model))
+        entries = self._entries
+        found = entries.get(key)
+        if found is not None and found.rules is rules and found.target is target \
+                and found.model is model:
+            return found
+        plan = _Plan(rules, target, model)
+        if found is not None:
+            self._shapes -= len(found._shapes)
+        elif len(entries) >= self.bound:
+            self._shapes -= len(entries.pop(next(iter(entries)))._shapes)
+        entries[key] = plan
+        return plan
+
+    def shaped(self, plan: _Plan, given: frozenset[str]) -> list[tuple[Any, ...]]:
+        """The plan's steps for this input shape (the set of fields given), pruned once the
+        shape repeats: sweeps and benchmarks repeat a few shapes many times, ``check``'s
+        re-resolutions rarely repeat one, so the first sighting costs only a lookup."""
+        shapes = plan._shapes
+        seen = shapes.get(given)
+        if type(seen) is list:
+            return seen
+        if seen is None:
+            if self._shapes >= self.shape_bound:
+                for each in self._entries.values():
+                    each._shapes.clear()
+                self._shapes = 0
+            shapes[given] = 1
+            self._shapes += 1
+            return plan.steps
+        shapes[given] = pruned = plan.pruned(given)
+        return pruned
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def shapes(self) -> int:
+        """Input shapes held over all plans."""
+        return self._shapes
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._shapes = 0
+
+
+PLANS = _PlanCache(bound=512, shape_bound=8192)
 
 
 def applicable(rules: Sequence[RuleSpec], record: Record) -> Sequence[RuleSpec]:
-    """The rules that can decide anything for this target and model.
-
-    A rule is left out when its ``archs`` or ``applies`` exclude the model and target.
-    Cached per (rule list, target, model); targets and model facts are shared objects, so a
-    sweep or check over a handful of models filters a handful of times. (Triggers depend on
-    the input and on earlier declarations, so ``run`` tests them as it goes.)
-    """
-    key = (id(rules), id(record.target), id(record.model))
-    plan = _PLANS.get(key)
-    if plan is None:
-        target, model = record.target, record.model
-        arch0 = getattr(model, "arch0", None)
-        plan = tuple(s for s in rules
-                     if (s.archs is None or arch0 in s.archs)
-                     and (s.applies is None or s.applies(target, model)))
-        if len(_PLANS) > 512:
-            _PLANS.clear()
-            _KEEP_ALIVE.clear()
-        _PLANS[key] = plan
-        _KEEP_ALIVE[id(rules)] = rules
-        _KEEP_ALIVE[id(model)] = model
-        _KEEP_ALIVE[id(target)] = target
-    return plan
-
-
-_KEEP_ALIVE: dict[int, Any] = {}  # ids in _PLANS keys stay valid while cached
+    """The rules that can decide anything for this target and model: those whose ``archs``
+    and ``applies`` admit them (cached in ``PLANS``). Triggers depend on the input and on
+    earlier declarations, so ``run`` tests them as it goes."""
+    return [step[0] for step in PLANS.plan(rules, record).steps]
 
 
 _NO_READS: Any = MappingProxyType({})  # untraced declarations share one empty read set
-_STEPS: dict[int, tuple[Sequence[RuleSpec], list[tuple[Any, ...]]]] = {}
-
-
-def _steps(rules: Sequence[RuleSpec]) -> list[tuple[Any, ...]]:
-    """The loop's view of a rule list: the attributes it reads per rule, unpacked once."""
-    known = _STEPS.get(id(rules))
-    if known is not None and known[0] is rules:
-        return known[1]
-    steps = [(s, s.func, s.triggers, s.trigger_values, s.batch) for s in rules]
-    if len(_STEPS) > 4096:
-        _STEPS.clear()
-    _STEPS[id(rules)] = (rules, steps)
-    return steps
-
-
-_SHAPES: dict[tuple[int, frozenset[str]], Any] = {}
-_WRITABLE: dict[int, tuple[Sequence[RuleSpec], tuple[frozenset[str], ...]]] = {}
-
-
-def _shaped_steps(rules: Sequence[RuleSpec], record: Record) -> list[tuple[Any, ...]]:
-    """The steps for this input's shape (the set of fields given), once a shape repeats.
-
-    A rule none of whose trigger fields is given, nor declarable by a rule before it, can
-    never run for inputs of that shape, so it is dropped from the list. Sweeps and
-    benchmarks repeat a few shapes many times; ``check``'s re-resolutions rarely repeat
-    one, so a shape is only pruned on its second sighting and the first costs a lookup.
-    """
-    key = (id(rules), frozenset(record.raw.values))
-    seen = _SHAPES.get(key)
-    if type(seen) is list:
-        return seen
-    if seen is None:
-        if len(_SHAPES) > 8192:
-            _SHAPES.clear()
-        _SHAPES[key] = 1
-        return _steps(rules)
-    given = key[1]
-    writable = _writable_before(rules)
-    pruned = [step for step, before in zip(_steps(rules), writable)
-              if not step[2] or not given.isdisjoint(step[2]) or not before.isdisjoint(step[2])]
-    _SHAPES[key] = pruned
-    _KEEP_ALIVE[id(rules)] = rules
-    return pruned
-
-
-def _writable_before(rules: Sequence[RuleSpec]) -> tuple[frozenset[str], ...]:
-    """For each position, every field some earlier rule may declare."""
-    known = _WRITABLE.get(id(rules))
-    if known is not None and known[0] is rules:
-        return known[1]
-    seen: set[str] = set()
-    out = []
-    for spec in rules:
-        out.append(frozenset(seen))
-        seen |= spec.writes
-    _WRITABLE[id(rules)] = (rules, tuple(out))
-    return tuple(out)
 
 
 def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
@@ -142,8 +180,10 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     With ``trace``, every declaration keeps the field values its rule read. Checks of the
     LAUNCHER phase (SGLang's ``check_server_args``, run by the engine launcher after
     resolution) only warn unless ``launcher_refuses``: resolution itself accepts those plans.
-    ``skip=False`` calls every rule, ignoring the ``archs``/``triggers`` promises (the
-    straightforward path the tests compare against).
+    Both paths call a rule only when its promises (``archs``, ``applies``, ``triggers``)
+    hold. The default path decides the first two once per target and model and prunes rules
+    that cannot trigger for an input shape (``PLANS``); ``skip=False`` evaluates every
+    promise afresh for every rule, with no cache (the plain path the tests compare against).
 
     ``memo`` (a dict the caller keeps across resolutions: ``check``, ``sweep``) turns on
     early cut-off against the previous resolution with the same facts and rule steps: a
@@ -161,12 +201,18 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     keys = overlay.keys()  # a live view: grows as declarations land
     inc = None
     start = 0
-    if memo is not None and not trace and not launcher_refuses and skip:
+    if not skip:  # the plain path: every promise evaluated afresh, rule by rule
+        target, model = record.target, record.model
+        steps = [(s, s.func, s.triggers, None, s.batch) for s in rules
+                 if _admits(s, target, model)]
+    elif memo is not None and not trace and not launcher_refuses:
         # every input shape walks the same steps, so resolutions line up step by step
-        steps = _steps(applicable(rules, record))
-        inc = _Incremental(memo, record, steps)
+        plan = PLANS.plan(rules, record)
+        steps = plan.steps
+        depends = plan.depends()
+        inc = _Incremental(memo, record, steps, depends)
         outs = inc.outs
-        previous, dirty, depends = inc.previous, inc.dirty, _depends(steps)
+        previous, dirty = inc.previous, inc.dirty
         n_previous = len(previous)
         start = inc.start
         final = inc.final
@@ -180,7 +226,7 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         if start:  # the prefix no changed field reaches: its outputs again, no rule called
             _replay(previous, start, steps, result)
     else:
-        steps = _shaped_steps(applicable(rules, record), record) if skip else _steps(rules)
+        steps = PLANS.shaped(PLANS.plan(rules, record), frozenset(record.raw.values))
     view: View = TracingView(record) if trace else View(record)
     values_of = view.__dict__  # the view's field values, updated in place as rules declare
     if start:
@@ -191,7 +237,10 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
-        if skip and triggers:
+        if not skip:
+            if triggers and not spec.triggered(overlay):
+                continue
+        elif triggers:
             if keys.isdisjoint(triggers):
                 if inc is not None:
                     outs.append(None)
@@ -276,24 +325,6 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
 # --- early cut-off across resolutions ---------------------------------------------------------
 
 _MISSING: Any = object()
-_DEPENDS: dict[int, tuple[list[Any], tuple[frozenset[str], ...]]] = {}
-
-
-def _depends(steps: list[tuple[Any, ...]]) -> tuple[frozenset[str], ...]:
-    """Per step, every field its rule can read: its ``reads=`` and every field name that
-    its code, or the code of the launchplan functions and constants it refers to, mention
-    (``reads=`` alone can miss one; ``tests/engine/test_incremental.py`` holds these sets to
-    the reads a tracing proxy records on thousands of points)."""
-    known = _DEPENDS.get(id(steps))
-    if known is not None and known[0] is steps:
-        return known[1]
-    out = tuple(frozenset(spec.reads) | _mentioned(spec.func) for spec, *_ in steps)
-    if len(_DEPENDS) > 4096:
-        _DEPENDS.clear()
-    _DEPENDS[id(steps)] = (steps, out)
-    return out
-
-
 _MENTIONED: dict[Any, frozenset[str]] = {}
 
 
@@ -381,7 +412,7 @@ class _Incremental:
     __slots__ = ("outs", "previous", "dirty", "start", "final", "_slot")
 
     def __init__(self, memo: dict[Any, Any], record: Record,
-                 steps: list[tuple[Any, ...]]) -> None:
+                 steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...]) -> None:
         target, model, draft = objects = (record.target, record.model, record.draft)
         env = record.env
         key = (id(target), id(model), id(draft), record.compat,
@@ -407,7 +438,7 @@ class _Incremental:
                      and (type(w) is not type(v) or w != v)}
             dirty.update(k for k in old if k not in new)
             self.dirty = dirty
-            self.start = start = _resume_at(steps, dirty, len(previous),
+            self.start = start = _resume_at(steps, depends, dirty, len(previous),
                                             slot[4] is not None)
             self.outs = previous if start == len(steps) else previous[:start]
         slot[2] = dict(new)  # a copy: a caller may change its input afterwards
@@ -446,15 +477,15 @@ class _Incremental:
 _READERS: dict[int, tuple[list[Any], dict[str, int]]] = {}
 
 
-def _first_readers(steps: list[tuple[Any, ...]]) -> dict[str, int]:
+def _first_readers(steps: list[tuple[Any, ...]],
+                   depends: tuple[frozenset[str], ...]) -> dict[str, int]:
     """Per field, the first step whose trigger test or rule can read it."""
     known = _READERS.get(id(steps))
     if known is not None and known[0] is steps:
         return known[1]
     first: dict[str, int] = {}
-    for at, ((_, _, triggers, trigger_values, _), depends) in enumerate(
-            zip(steps, _depends(steps))):
-        for name in (*(triggers or ()), *(f for f, _ in trigger_values or ()), *depends):
+    for at, ((_, _, triggers, trigger_values, _), reads) in enumerate(zip(steps, depends)):
+        for name in (*(triggers or ()), *(f for f, _ in trigger_values or ()), *reads):
             first.setdefault(name, at)
     if len(_READERS) > 4096:
         _READERS.clear()
@@ -462,8 +493,8 @@ def _first_readers(steps: list[tuple[Any, ...]]) -> dict[str, int]:
     return first
 
 
-def _resume_at(steps: list[tuple[Any, ...]], dirty: set[str], n_previous: int,
-               complete: bool) -> int:
+def _resume_at(steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...],
+               dirty: set[str], n_previous: int, complete: bool) -> int:
     """The first step that must run again: before it no trigger test nor rule can read a
     changed input field, so every step does what it did in the previous run.
 
@@ -472,7 +503,7 @@ def _resume_at(steps: list[tuple[Any, ...]], dirty: set[str], n_previous: int,
     flight there."""
     n = len(steps)
     if dirty:
-        first = _first_readers(steps)
+        first = _first_readers(steps, depends)
         at = min([first.get(name, n) for name in dirty])
     else:
         at = n

@@ -50,6 +50,24 @@ class RuleSpec(Struct):
     def summary(self) -> str:
         return self.doc.strip().splitlines()[0] if self.doc.strip() else self.name
 
+    def admits(self, target: Any, model: Any) -> bool:
+        """Whether ``archs`` and ``applies`` let this rule decide for this target and model.
+
+        The engine never calls a rule they exclude, so its body need not test them again.
+        """
+        return ((self.archs is None or getattr(model, "arch0", None) in self.archs)
+                and (self.applies is None or bool(self.applies(target, model))))
+
+    def triggered(self, given: Mapping[str, Any]) -> bool:
+        """Whether ``triggers`` let this rule decide, with ``given`` the fields set so far
+        (given or declared): some trigger field is set -- holding one of its values, when
+        the triggers name values. A rule without triggers always may."""
+        if not self.triggers:
+            return True
+        if self.trigger_values is None:
+            return any(f in given for f in self.triggers)
+        return any(f in given and given[f] in allowed for f, allowed in self.trigger_values)
+
 
 def rule(
     *,
@@ -74,13 +92,14 @@ def rule(
     of one ``batch`` (SGLang's model-override providers) all read the view as it was before
     the batch, and their declarations land together after it, in order.
 
-    Two optional promises let the pipeline skip a rule without calling it (``check`` and
-    ``sweep`` resolve millions of points): ``archs``, the rule decides nothing unless the
-    model's first architecture is one of these; ``triggers``, the rule decides nothing while
-    every one of these fields is unset (neither given nor declared) -- or, given as a mapping
-    ``{field: values}``, while no set field holds one of its values; ``applies(target,
-    model)``, the rule decides nothing for targets and models where this is false. A test
-    resolves random points with and without skipping and requires identical results.
+    Three optional promises say when a rule has anything to decide, and the engine holds
+    every rule to them: it calls a rule only when they all hold (``RuleSpec.admits`` and
+    ``RuleSpec.triggered``), so a body never tests them again. ``archs``: the model's first
+    architecture is one of these; ``applies(target, model)``: this is true; ``triggers``:
+    some of these fields is set (given or declared) -- or, given as a mapping ``{field:
+    values}``, some set field holds one of its values. The fast path evaluates them once
+    per target, model and input shape (cached); the plain path (``run(skip=False)``) afresh
+    for every rule, and a test requires both to resolve random points identically.
     """
 
     def mark(func: Callable[[Any], Any]) -> Callable[[Any], Any]:

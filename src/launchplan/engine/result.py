@@ -15,6 +15,17 @@ if TYPE_CHECKING:
 RANDOM_AT_STARTUP = frozenset({"random_seed"})
 
 
+def default_value(release: str, name: str) -> Any:
+    """What ``Result.value`` gives for a field no input or declaration set, in a release."""
+    if release == SGLANG_VERSION:
+        fields, defaults = FIELDS, DEFAULTS
+    else:
+        table = release_table(release)
+        fields, defaults = table.engine_fields, table.defaults
+    value = defaults[name]
+    return fields[name].fallback if value is None else value
+
+
 class Result:
     """What a rule set decided for one record.
 

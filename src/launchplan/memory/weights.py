@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from launchplan.memory.moe_padding import NONE, ExpertPadding, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
 from launchplan.struct import Struct
@@ -140,17 +141,18 @@ _SINGLE = Parallel()
 
 def plan_weights(model: ModelFacts, par: Parallel = _SINGLE, *, dtype: str | None = None,
                  quantization: str | None = None, draft: ModelFacts | None = None,
-                 mtp_draft: bool = False) -> WeightPlan:
+                 mtp_draft: bool = False, pad: ExpertPadding = NONE) -> WeightPlan:
     """Weights of ``model`` under ``par``; ``dtype``/``quantization`` are SGLang's flags.
 
     ``draft`` is a separate draft checkpoint's facts; ``mtp_draft`` means the draft is the
-    target's own MTP layers (DeepSeek-style NextN).
+    target's own MTP layers (DeepSeek-style NextN). ``pad`` is how the MoE kernel that will
+    run the routed experts rounds their buffers (``moe_padding.py``).
     """
-    key = (id(model), par, dtype, quantization, id(draft), mtp_draft)
+    key = (id(model), par, dtype, quantization, id(draft), mtp_draft, pad)
     hit = _PLANS.get(key)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
-    plan = _plan(model, par, dtype, quantization, draft, mtp_draft)
+    plan = _plan(model, par, dtype, quantization, draft, mtp_draft, pad)
     if len(_PLANS) > 1024:
         _PLANS.clear()
     _PLANS[key] = (model, draft, plan)  # holding both keeps their ids unique
@@ -161,7 +163,7 @@ _PLANS: dict[tuple[Any, ...], tuple[Any, Any, WeightPlan]] = {}
 
 
 def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
-          draft: ModelFacts | None, mtp_draft: bool) -> WeightPlan:
+          draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding) -> WeightPlan:
     lay = _layout(model)
     caveats = list(lay.caveats)
     if model.config_dtype is None:
@@ -170,7 +172,7 @@ def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str
     unq = _dtype_bytes(model.dtype if dtype in (None, "auto") else dtype)
     ck_params, ck_bytes = checkpoint_size(model)
     loaded = sum(_bytes(t, scheme, ign, unq) for t in lay.main)
-    per_gpu, breakdown = _per_gpu(model, lay.main, par, scheme, ign, unq)
+    per_gpu, breakdown = _per_gpu(model, lay.main, par, scheme, ign, unq, pad)
 
     draft_params = draft_gpu = 0
     if draft is not None:
@@ -182,7 +184,7 @@ def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str
     elif mtp_draft and lay.mtp:
         own = [t for t in lay.mtp if t.component != "mtp_embedding"]
         draft_params = sum(t.params for t in own)
-        draft_gpu = _flat_share(model, own, par, scheme, ign, unq)
+        draft_gpu = _flat_share(model, own, par, scheme, ign, unq, pad)
     elif mtp_draft:
         caveats.append("speculative MTP draft, but the checkpoint declares no MTP layers "
                        "launchplan can count: draft weights taken as 0")
@@ -234,8 +236,14 @@ def weights_per_gpu(result: Result) -> WeightPlan:
             mtp = True
     elif draft is not None and draft.config_file == model.config_file:
         draft, mtp = None, True
+    target = record.target
+    pad = expert_padding(model.quant_method, v("moe_runner_backend"), sm100=target.is_sm100,
+                         sm90=target.is_sm90, sm120=target.is_sm120, hip=target.is_hip,
+                         aiter=record.env_flag("SGLANG_USE_AITER"),
+                         aiter_k3=record.env_flag("SGLANG_AITER_K3_OPT"),
+                         a2a=v("moe_a2a_backend"))
     return plan_weights(model, par, dtype=v("dtype"), quantization=v("quantization"),
-                        draft=draft if algo is not None else None, mtp_draft=mtp)
+                        draft=draft if algo is not None else None, mtp_draft=mtp, pad=pad)
 
 
 # --- internals -------------------------------------------------------------------------------
@@ -396,14 +404,35 @@ def _stages(n_layers: int, par: Parallel) -> list[range]:
     return out
 
 
+def _padded_experts(t: Tensor, par: Parallel, pad: ExpertPadding) -> Tensor:
+    """One GPU's routed experts of kind ``t`` as SGLang allocates them: its local experts,
+    the intermediate size split over the MoE-TP group, both sizes rounded by ``pad``."""
+    moe_tp = max(1, par.tp // max(1, par.ep) // max(1, par.moe_dp))
+    local = -(-(t.copies + par.redundant_experts) // max(1, par.ep))
+    leaf = t.name.removesuffix(".bias").rsplit(".", 1)[-1]
+    rows, cols = t.shape
+    if leaf in ("down_proj", "w2"):  # (hidden, intermediate); its bias (hidden,) is whole
+        h, i = pad.sizes(rows, cols // moe_tp)
+        shape = (h, i if cols > 1 else 1)
+    elif leaf == "gate_up_proj":  # the fused bias (2 x intermediate,)
+        shape = (2 * pad.sizes(1, rows // 2 // moe_tp)[1], cols)
+    else:  # gate/up: (intermediate, hidden)
+        h, i = pad.sizes(cols, rows // moe_tp)
+        shape = (i, h)
+    return t._replace(shape=shape, copies=local)
+
+
 def _per_gpu(model: ModelFacts, tensors: list[Tensor], par: Parallel, scheme: Scheme | None,
-             ign: Ignored, unq: int) -> tuple[float, dict[str, float]]:
+             ign: Ignored, unq: int, pad: ExpertPadding = NONE,
+             ) -> tuple[float, dict[str, float]]:
     n_layers = model.num_hidden_layers or 0
     stages = _stages(n_layers, par)
     per_stage: list[dict[str, float]] = [{} for _ in stages]
     tied_head = par.pp > 1 and not any(t.component == "lm_head" for t in tensors)
     for t in tensors:
         share = _share(model, t, par)
+        if pad and t.shard == "experts":
+            t, share = _padded_experts(t, par, pad), 1.0
         if t.layers:
             for s, rng in enumerate(stages):
                 mine = t.layers if len(stages) == 1 else tuple(i for i in t.layers if i in rng)
@@ -421,9 +450,16 @@ def _per_gpu(model: ModelFacts, tensors: list[Tensor], par: Parallel, scheme: Sc
 
 
 def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
-                scheme: Scheme | None, ign: Ignored, unq: int) -> float:
+                scheme: Scheme | None, ign: Ignored, unq: int,
+                pad: ExpertPadding = NONE) -> float:
     """A draft's bytes per GPU: sharded like the target, not split over pipeline stages."""
-    return sum(_bytes(t, scheme, ign, unq) * _share(model, t, par) for t in tensors)
+    out = 0.0
+    for t in tensors:
+        if pad and t.shard == "experts":
+            out += _bytes(_padded_experts(t, par, pad), scheme, ign, unq)
+        else:
+            out += _bytes(t, scheme, ign, unq) * _share(model, t, par)
+    return out
 
 
 def _add(d: dict[str, float], key: str, value: float) -> None:

@@ -11,6 +11,9 @@ How a rule is written (see ``attention.py`` for examples):
 * ``@rule(phase=..., reads=..., writes=..., facts=..., sglang=...)`` only attaches metadata:
   every field the rule reads or writes, the facts it consults, and its SGLang counterpart.
   Its docstring states the condition, the effect and the kernel or hardware fact behind it.
+* ``archs=``, ``applies=`` and ``triggers=`` state when the rule has anything to decide; the
+  engine never calls it otherwise, so the body does not test them again (rule tests call it
+  through ``tests.rules.conftest.decide``, which applies them as the engine does).
 * Declaring a field outside ``writes`` fails loudly. ``launchplan.rulesets.PIPELINE`` lists
   which rules run and in what order (SGLang's pipeline order).
 """

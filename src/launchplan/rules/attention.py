@@ -14,8 +14,8 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
+from launchplan.vocabulary import BACKEND_FIELDS
 
-BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
 # Pure kernel constraints these rules refuse on: the requirement table's rows.
 TRTLLM_MLA_BLACKWELL = by_name("trtllm-mla-blackwell")
 CUTEDSL_DECODE_ONLY = by_name("cutedsl-mla-decode-only")
@@ -80,7 +80,8 @@ def default_attention_backend(v: Any, dflash_fast: bool = True) -> str:
 _DEFAULT_READS = BACKEND_FIELDS + ("speculative_eagle_topk", "speculative_algorithm",
                                    "page_size", "tp_size")
 _DEFAULT_FACTS = ("target.is_sm90", "target.is_sm100", "target.is_hip", "target.has_flashinfer",
-                  "model.is_mla", "model.has_asymmetric_kv", "model.has_attention_sinks")
+                  "target.is_cuda", "model.is_mla", "model.has_asymmetric_kv",
+                  "model.has_attention_sinks", "model.architectures", "model.total_num_kv_heads")
 
 
 @rule(
@@ -162,14 +163,11 @@ def eager_backend_graph_disable(v: View) -> Declare | Refuse | None:
 )
 def whisper_radix_disable(v: View) -> dict | None:
     """Whisper pads encoder tokens, which breaks prefix caching: the radix cache goes off."""
-    if ("WhisperForConditionalGeneration" in v.model.architectures
-            and not v.disable_radix_cache):
-        return {"disable_radix_cache": True}
-    return None
+    return None if v.disable_radix_cache else {"disable_radix_cache": True}
 
 
 _MLA_CHECKS = dict(phase=Phase.ATTENTION, reads=BACKEND_FIELDS + ("kv_cache_dtype",),
-                   facts=("target.is_blackwell",))
+                   facts=("target.is_blackwell", "target.name", "target.sm"))
 
 
 @rule(sglang="_mla_kv_cache_dtype_checks", **_MLA_CHECKS)
@@ -214,7 +212,7 @@ def trtllm_mla_checks_0_5_22(v: View) -> Refuse | None:
     phase=Phase.ATTENTION,
     reads=BACKEND_FIELDS + ("kv_cache_dtype",),
     writes=("prefill_attention_backend",),
-    facts=("target.is_sm100",),
+    facts=("target.is_sm100", "target.name", "target.sm"),
     sglang="_cutedsl_prefill_backend_fill",
 )
 def cutedsl_mla_prefill_fill(v: View) -> Declare | Refuse | None:
@@ -244,7 +242,7 @@ def cutedsl_mla_prefill_fill(v: View) -> Declare | Refuse | None:
 @rule(
     phase=Phase.ATTENTION,
     reads=BACKEND_FIELDS + ("kv_cache_dtype", "attn_cp_size"),
-    facts=("target.is_sm90", "target.is_sm100", "target.is_sm120"),
+    facts=("target.is_sm90", "target.is_sm100", "target.is_sm120", "target.name", "target.sm"),
     sglang="handle_attention_backend_compatibility (trtllm_mha platform checks)",
 )
 def trtllm_mha_platform_checks(v: View) -> Refuse | None:

@@ -29,12 +29,11 @@ from launchplan.rules.graph_config import (
 )
 from launchplan.rules.parallel import supports_prefill_cp_graph
 from launchplan.rules.size_lists import as_sequence, largest, rounded_up
+from launchplan.vocabulary import BREAKABLE_GRAPH_A2A
 
 INKLING_ARCHS = ("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP")
 MUSE_GLIMMER_ARCHS = ("MuseGlimmerForCausalLM", "MuseGlimmerForConditionalGeneration")
 
-# A2A backends under which a breakable prefill graph can still be captured.
-_BREAKABLE_A2A = frozenset({"none", "deepep", "megamoe", "flashinfer"})
 
 
 @rule(
@@ -70,7 +69,7 @@ _COMPATIBILITY = dict(
                           "moe_a2a_backend", "enable_multimodal", "language_model_only",
                           "model_impl", "enable_prefill_cp", "cp_strategy", "tp_size",
                           "dp_size", "ep_size", "attention_backend",
-                          "prefill_attention_backend"),
+                          "prefill_attention_backend", "decode_attention_backend"),
     writes=("cuda_graph_config",),
     facts=("model.uses_kda", "model.arch0", "model.architectures", "model.is_multimodal"),
 )
@@ -133,7 +132,7 @@ def _breakable_prefill_blocker(v: View, cp_supported: Any = None) -> str | None:
         return "decode context parallelism cannot run a breakable prefill graph"
     if v.enable_two_batch_overlap:
         return "two-batch overlap cannot run a breakable prefill graph"
-    if v.moe_a2a_backend not in _BREAKABLE_A2A:
+    if v.moe_a2a_backend not in BREAKABLE_GRAPH_A2A:
         return f"the {v.moe_a2a_backend} A2A backend cannot run a breakable prefill graph"
     if multimodal_blocks_breakable(v):
         return f"{model.arch0} is a multimodal model not validated with a breakable prefill graph"
@@ -222,8 +221,7 @@ def inkling_prefill_graph_default(v: View) -> dict | None:
     It is declared on the convenience flag, so the parse treats it as chosen (locked), and
     the legacy ``--disable-cuda-graph`` does not stop it (rules.md C10).
     """
-    if (v.model.arch0 not in INKLING_ARCHS or v.cuda_graph_backend_prefill is not None
-            or v.disable_prefill_cuda_graph):
+    if v.cuda_graph_backend_prefill is not None or v.disable_prefill_cuda_graph:
         return None
     return {"cuda_graph_backend_prefill": "full"}
 
@@ -238,6 +236,6 @@ def inkling_prefill_graph_default(v: View) -> dict | None:
 )
 def muse_glimmer_prefill_graph_max_bs(v: View) -> dict | None:
     """Muse Glimmer captures prefill graphs up to 512 tokens unless told otherwise."""
-    if v.model.arch0 not in MUSE_GLIMMER_ARCHS or v.cuda_graph_max_bs_prefill is not None:
+    if v.cuda_graph_max_bs_prefill is not None:
         return None
     return {"cuda_graph_max_bs_prefill": 512}

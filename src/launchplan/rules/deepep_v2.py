@@ -38,7 +38,7 @@ def deepep_v2_model_check(v: View) -> Refuse | None:
     Each model's combine and post-expert reduction must be checked against DeepEP v2's
     semantics first: DeepSeek-V3/V4, Qwen3-MoE, GLM-MoE-DSA, GLM-5 Next, MiMo-V2(-Flash).
     """
-    if v.moe_a2a_backend != "deepep_v2" or v.model.arch0 in DEEPEP_V2_ARCHS:
+    if v.model.arch0 in DEEPEP_V2_ARCHS:
         return None
     return Refuse(f"--moe-a2a-backend deepep_v2 is validated for {sorted(DEEPEP_V2_ARCHS)} "
                   f"only, not {v.model.arch0}; use --moe-a2a-backend deepep")
@@ -85,8 +85,6 @@ def deepep_v2_token_budget(v: View) -> Refuse | None:
     Capacity: SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK (128). (Adaptive
     speculation's widest step is taken as speculative_num_draft_tokens.)
     """
-    if v.moe_a2a_backend != "deepep_v2":
-        return None
     capacity = _capacity(v)
     if v.disaggregation_mode != "decode":
         ceiling = prefill_buffer_tokens(v) or (v.max_prefill_tokens or 0)

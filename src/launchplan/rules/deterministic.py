@@ -146,9 +146,10 @@ def deterministic_attention_backend(v: View) -> Declare | Refuse | None:
 @rule(
     phase=Phase.KERNEL,
     reads=_ON + ("attention_backend",),
-    facts=("model.arch0", "target.capability"),
+    facts=("model.arch0", "target.is_sm100", "target.is_sm110"),
     sglang="handle_deterministic_inference (absorbed-MLA backends)",
     triggers=_ON,
+    archs=DEEPSEEK_LIKE_RADIX,
 )
 def deterministic_mla_backend_check(v: View) -> Refuse | None:
     """Deterministic absorbed-MLA models need a radix-safe backend; fa4 only on SM100/SM110.
@@ -156,7 +157,7 @@ def deterministic_mla_backend_check(v: View) -> Refuse | None:
     flashinfer has no deterministic MLA path; fa4's absorbed-MLA ``qv`` argument exists
     only on SM100/SM110.
     """
-    if not _on(v) or v.model.arch0 not in DEEPSEEK_LIKE_RADIX:
+    if not _on(v):
         return None
     backend = v.attention_backend
     if backend not in RADIX_DETERMINISTIC_BACKENDS:

@@ -283,7 +283,7 @@ def _kv4_backend_refusal(v: Any, prefill: str, decode: str, mixed: bool) -> Refu
 @rule(
     phase=Phase.ATTENTION_LATE,
     reads=("kv_cache_dtype",),
-    facts=("target.is_blackwell",),
+    facts=("target.is_blackwell", "target.name", "target.sm"),
     sglang="handle_mxfp8_kv_cache_compatibility",
     triggers=("kv_cache_dtype",),
 )

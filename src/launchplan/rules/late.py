@@ -23,6 +23,7 @@ from launchplan.rules.graph_config import (
     prefill_sizes,
     with_phase,
 )
+from launchplan.vocabulary import MIXED_CHUNK_ALGORITHMS
 
 
 def _both_disabled(config: dict) -> dict:
@@ -39,6 +40,7 @@ def _both_disabled(config: dict) -> dict:
     writes=("cuda_graph_config",),
     facts=("model.architectures",),
     sglang="disable_prefill_cuda_graph_for_deepseek_trtllm_mla",
+    applies=lambda target, model: "DeepseekV3ForCausalLM" in model.architectures,
 )
 def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
     """DeepSeek-V3-arch models prefilling on trtllm_mla run without a prefill CUDA graph.
@@ -50,7 +52,6 @@ def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
     """
     config = v.cuda_graph_config
     if (config[PREFILL]["backend"] == "disabled"
-            or "DeepseekV3ForCausalLM" not in v.model.architectures
             or effective_backends(v)[0] != "trtllm_mla" or is_locked(v, PREFILL, "backend")):
         return None
     return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
@@ -75,9 +76,7 @@ def amd_triton_kv_splits(v: View) -> dict | None:
 
     AMD GPUs have more compute units per device to fill during split-K decode.
     """
-    if v.target.is_hip:
-        return {"triton_attention_num_kv_splits": 16}
-    return None
+    return {"triton_attention_num_kv_splits": 16}
 
 
 @rule(
@@ -401,10 +400,7 @@ def hrm_text_capability(v: View) -> Declare | None:
     Only the Triton kernels honour its prefix-LM mask; the recurrent forward writes
     direction-dependent KV, so radix reuse, chunking and CUDA graphs all go off.
     """
-    model = v.model
-    if not (model.model_type == "hrm_text" or "HrmTextForCausalLM" in model.architectures):
-        return None
-    if not model.config.get("prefix_lm", True):
+    if not v.model.config.get("prefix_lm", True):
         return None
     return Declare({"attention_backend": "triton", "chunked_prefill_size": -1,
                     "disable_radix_cache": True, "disable_cuda_graph": True,
@@ -433,8 +429,6 @@ def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
     is enabled. A CUDA prefill graph becomes breakable with max_bs at least
     max(context length, 16384) unless locked; elsewhere it is disabled.
     """
-    if not v.model.is_embedding_gemma:
-        return None
     out: dict[str, Any] = {"is_embedding": True, "disable_radix_cache": True,
                            "chunked_prefill_size": -1, "enable_tokenizer_batch_encode": True}
     target = v.target
@@ -469,7 +463,7 @@ def embedding_gemma_capability(v: View) -> Declare | Refuse | None:
     phase=Phase.LATE,
     reads=("chunked_prefill_size",),
     writes=("chunked_prefill_size",),
-    facts=("model.is_multimodal", "model.mm_chunked_prefill_supported"),
+    facts=("model.is_multimodal", "model.mm_chunked_prefill_supported", "model.arch0"),
     sglang="handle_model_capability_adjustments (multimodal chunked prefill)",
     applies=lambda target, model: (model.is_multimodal and not model.mm_chunked_prefill_supported),
 )
@@ -478,11 +472,8 @@ def multimodal_chunking_capability(v: View) -> Declare | None:
 
     Grok-1 vision/audio, LLaVA-Llama, Mllama, MossVL and CLIP.
     """
-    model = v.model
-    if model.is_multimodal and not model.mm_chunked_prefill_supported:
-        return Declare({"chunked_prefill_size": -1},
-                       f"chunked prefill disabled: {model.arch0} does not support it")
-    return None
+    return Declare({"chunked_prefill_size": -1},
+                   f"chunked prefill disabled: {v.model.arch0} does not support it")
 
 
 # --- P38 -------------------------------------------------------------------------------------
@@ -559,8 +550,7 @@ def launcher_spec_mixed_chunk(v: View) -> Refuse | None:
     """Mixed prefill steps with speculation need a worker that can resume (EAGLE, EAGLE3,
     DFLASH, DSPARK)."""
     algorithm = v.speculative_algorithm
-    if (algorithm is not None and v.enable_mixed_chunk
-            and algorithm not in ("EAGLE", "EAGLE3", "DFLASH", "DSPARK")):
+    if algorithm is not None and v.enable_mixed_chunk and algorithm not in MIXED_CHUNK_ALGORITHMS:
         return Refuse(f"--enable-mixed-chunk is not supported with {algorithm} speculative "
                       "decoding")
     return None

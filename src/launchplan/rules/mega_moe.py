@@ -28,8 +28,6 @@ def megamoe_runner_alias(v: View) -> Declare | None:
 
     Any other A2A backend the user chose is replaced (MegaMoE is dispatch and experts in one).
     """
-    if v.moe_runner_backend != "megamoe":
-        return None
     note = ("--moe-runner-backend megamoe means --moe-a2a-backend megamoe"
             + (f" (was {v.moe_a2a_backend})" if v.moe_a2a_backend not in ("none", "megamoe")
                else ""))
@@ -39,7 +37,7 @@ def megamoe_runner_alias(v: View) -> Declare | None:
 @rule(
     phase=Phase.BOOTSTRAP,
     reads=("moe_a2a_backend", "enable_two_batch_overlap", "enable_single_batch_overlap"),
-    facts=("target.is_cuda", "target.is_sm90", "target.is_sm100", "target.is_hip"),
+    facts=("target.is_cuda", "target.is_sm90", "target.is_sm100", "target.is_hip", "target.sm"),
     sglang="check_mega_moe_compat (mega_moe_hook.py)",
     triggers={"moe_a2a_backend": ("megamoe",)},
 )
@@ -50,8 +48,6 @@ def megamoe_compat(v: View) -> Refuse | None:
     MegaMoE kernels exist for SM90 (with CUDA 12.3+) and SM10x (CUDA 12.8+) only; on ROCm
     an aiter kernel stands in.
     """
-    if v.moe_a2a_backend != "megamoe":
-        return None
     if v.enable_two_batch_overlap or v.enable_single_batch_overlap:
         return Refuse("--moe-a2a-backend megamoe cannot run with two- or single-batch overlap")
     t = v.target
@@ -102,8 +98,7 @@ def megamoe_token_budget(v: View) -> Refuse | None:
     SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK (8192).
     (ROCm's FlyDSL decode-capacity check is not modelled.)
     """
-    if v.moe_a2a_backend != "megamoe" or v.encoder_only or v.target.is_hip \
-            or not _needs_budget(v):
+    if v.encoder_only or v.target.is_hip or not _needs_budget(v):
         return None
     capacity = env_int(v, TOKENS_ENV, DEFAULT_TOKENS)
     label = v.model.arch0
@@ -195,8 +190,6 @@ def a2a_flashinfer_megamoe_checks(v: View) -> Declare | Refuse | None:
     every rank must own its tokens (attention DP over all of TP); the runner is
     flashinfer_megamoe (auto becomes it).
     """
-    if v.moe_a2a_backend != "flashinfer_megamoe":
-        return None
     if not any(a in FLASHINFER_MEGAMOE_ARCHS for a in v.model.architectures):
         return Refuse(f"FlashInfer MegaMoE is not validated for {v.model.arch0}")
     w4a16 = v.record.env_flag(W4A16_ENV)

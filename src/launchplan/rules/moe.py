@@ -447,8 +447,6 @@ def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
     Capacity: SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK, else the prefill buffer,
     at least 4096. (Adaptive speculation's widest step is taken as its draft tokens.)
     """
-    if v.moe_a2a_backend != "flashinfer":
-        return None
     if v.disaggregation_mode != "decode" and (v.chunked_prefill_size or 0) <= 0:
         return Refuse("FlashInfer MoE A2A needs chunked prefill (--chunked-prefill-size > 0)")
     buffer = prefill_buffer_tokens(v)

@@ -25,6 +25,7 @@ from launchplan.rules.graph_config import (
     with_phase,
 )
 from launchplan.rules.size_lists import as_sequence, largest, rounded_up
+from launchplan.vocabulary import BREAKABLE_GRAPH_A2A
 
 
 def attn_dp_enabled(v: Any) -> bool:
@@ -284,9 +285,6 @@ def supports_prefill_cp_graph(v: Any) -> bool:
             and "Glm5NextForConditionalGeneration" in v.model.architectures)
 
 
-_BREAKABLE_A2A = ("none", "deepep", "megamoe", "flashinfer")
-
-
 @rule(
     phase=Phase.PARALLEL,
     reads=BACKEND_FIELDS + INPUT_FIELDS + (
@@ -319,7 +317,7 @@ def prefill_cp_cuda_graph_default(v: View) -> Declare | None:
     blocked = (
         (model.uses_kda and "Glm5NextForConditionalGeneration" not in model.architectures)
         or v.dcp_size > 1 or v.enable_two_batch_overlap
-        or v.moe_a2a_backend not in _BREAKABLE_A2A
+        or v.moe_a2a_backend not in BREAKABLE_GRAPH_A2A
         or multimodal_blocks_breakable(v)
     )
     if blocked or v.disaggregation_mode == "decode":

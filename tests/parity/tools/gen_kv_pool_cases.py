@@ -36,10 +36,7 @@ DRAFT_ARCHS = ("LlamaForCausalLMEagle", "LlamaForCausalLMEagle3")
 
 #: Bundled models the recording harness cannot size, and why (their sizing is still written
 #: from SGLang's code, but no recording backs it).
-NOT_RECORDABLE = {
-    "gemma-3-27b": "SGLang's Gemma-3 multimodal wrapper asks the loaded model for its "
-                   "language_model, which the harness's stand-in for the loaded model lacks",
-}
+NOT_RECORDABLE: dict[str, str] = {}
 
 
 def _configs() -> dict[str, dict]:

@@ -73,7 +73,11 @@ def _model_path(name: str) -> str:
 
 # ---------------------------- one case (in the forked child) ------------------------------
 class _FakeModel:
-    """Stands in for the loaded model: the few attributes the sizing code asks of it."""
+    """Stands in for the loaded model: the few attributes the sizing code asks of it.
+
+    A multimodal wrapper (Gemma-3's) answers the sliding-window question by asking its
+    ``language_model``: that is a stand-in too, of the class the wrapper builds it from
+    (read from the wrapper's source), over the text config."""
 
     def __init__(self, cls, hf_config):
         self.config = hf_config
@@ -84,7 +88,26 @@ class _FakeModel:
         if name == "get_attention_sliding_window_size" and self._cls is not None \
                 and hasattr(self._cls, name):
             return types.MethodType(getattr(self._cls, name), self)
+        if name == "language_model" and self._cls is not None:
+            inner = _inner_class(self._cls, name)
+            if inner is not None:
+                text = getattr(self.config, "text_config", None) or self.config
+                self.__dict__[name] = _FakeModel(_model_class([inner]), text)
+                return self.__dict__[name]
         raise AttributeError(name)
+
+
+def _inner_class(cls, attribute: str) -> str | None:
+    """The class name a model class assigns to ``self.<attribute>`` in its constructor."""
+    import inspect
+    import re
+
+    try:
+        source = inspect.getsource(cls.__init__)
+    except (OSError, TypeError):
+        return None
+    m = re.search(rf"self\.{attribute}\s*=\s*([A-Za-z_][A-Za-z0-9_]*)\(", source)
+    return m.group(1) if m else None
 
 
 def _model_class(architectures):

@@ -8,7 +8,11 @@ together afterwards, in that order, so a later provider wins a field both declar
 
 Here every provider is one rule with ``batch=BATCH``; ``rulesets.PIPELINE`` lists them in
 SGLang's application order. A provider decides only for the architectures it names
-(``hf_config.architectures[0]``) and may declare only resolvable fields.
+(``hf_config.architectures[0]``) and may declare only resolvable fields. A family's module
+also holds that family's own pass of ``handle_model_specific_adjustments`` outside the batch
+(its defaults, checks and SGLang asserts: Kimi, GLM-5-Next, DeepSeek-V4, the DeepSeek/DSA
+branch, GPT-OSS, MiMo-V2, Llama 4, Gemma 4, EXAONE, OLMo 2, LFM2), after the provider;
+``PIPELINE`` places those rules after the batch, where SGLang runs them.
 
 Platform probes SGLang makes at run time that a plan cannot make (an installed kernel
 package, the NVIDIA driver version) are explicit assumptions, stated in each rule's
@@ -22,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from launchplan.vocabulary import BACKEND_FIELDS as BACKEND_FIELDS
+
 BATCH = "model_overrides"
 
-BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
 
 # SGLang's EnvBool spellings of "true".
 _TRUE = frozenset({"true", "1", "yes", "y"})
@@ -36,13 +41,13 @@ def backends_unset(v: Any) -> bool:
             and v.decode_attention_backend is None)
 
 
-def sm100_base_default(v: Any, archs: frozenset[str], backend: str) -> dict | None:
+def sm100_base_default(v: Any, backend: str) -> dict | None:
     """On SM10x an unset base backend becomes ``backend`` instead of the generic trtllm_mha.
 
     The shape of several family providers whose kernels SGLang keeps off trtllm_mha on
     Blackwell; elsewhere the generic default applies.
     """
-    if arch0(v) in archs and v.target.is_sm100 and v.attention_backend is None:
+    if v.target.is_sm100 and v.attention_backend is None:
         return {"attention_backend": backend}
     return None
 

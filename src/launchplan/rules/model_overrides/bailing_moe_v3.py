@@ -7,7 +7,6 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BATCH,
-    arch0,
     model_quantization,
     routed_experts_fp4,
 )
@@ -22,7 +21,9 @@ ARCHS = frozenset({"BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGener
     reads=("moe_runner_backend", "device", "moe_a2a_backend", "quantization"),
     writes=("moe_runner_backend",),
     facts=("model.arch0", "model.quant_method", "model.config", "target.is_hip",
-           "target.is_sm90", "target.is_sm100", "target.is_sm120"),
+           "target.is_sm90", "target.is_sm100", "target.is_sm120",
+           "model.quant_config", "model.quantization_config", "target.gfx", "target.sm",
+           "target.vendor"),
     sglang="_bailing_moe_v3_overrides (model_overrides/bailing_moe_v3.py)",
 )
 def bailing_moe_v3_overrides(v: View) -> dict | None:
@@ -32,7 +33,7 @@ def bailing_moe_v3_overrides(v: View) -> dict | None:
     FlashInfer MXFP4 kernels read the packed experts directly.
     """
     t = v.target
-    if (arch0(v) not in ARCHS or v.moe_runner_backend != "auto" or v.device != "cuda"
+    if (v.moe_runner_backend != "auto" or v.device != "cuda"
             or v.moe_a2a_backend != "none" or t.is_hip):
         return None
     if not (t.is_sm90 or t.is_sm100 or t.is_sm120):

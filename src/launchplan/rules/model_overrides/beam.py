@@ -10,7 +10,6 @@ from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     backends_unset,
     checkpoint_quant_method,
     quantization_config,
@@ -26,7 +25,7 @@ ARCHS = frozenset({"BeamForCausalLM"})
     reads=BACKEND_FIELDS + ("quantization", "moe_runner_backend", "moe_a2a_backend"),
     writes=("attention_backend", "moe_runner_backend"),
     facts=("model.arch0", "model.config", "target.is_sm90", "target.is_sm100",
-           "target.is_sm120"),
+           "target.is_sm120", "model.quantization_config"),
     sglang="_beam_overrides (model_overrides/beam.py)",
 )
 def beam_overrides(v: View) -> dict | None:
@@ -36,8 +35,6 @@ def beam_overrides(v: View) -> dict | None:
     SM10x). An NVFP4 checkpoint on SM10x with an automatic MoE runner and no A2A backend
     gets ``flashinfer_trtllm``.
     """
-    if arch0(v) not in ARCHS:
-        return None
     t = v.target
     out: dict[str, Any] = {}
     if backends_unset(v) and (t.is_sm90 or t.is_sm100 or t.is_sm120):

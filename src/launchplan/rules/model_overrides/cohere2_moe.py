@@ -9,7 +9,6 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BATCH,
-    arch0,
     model_quantization,
     quantization_config,
 )
@@ -32,7 +31,8 @@ def _nvfp4_pack_quantized(v: View) -> bool:
     archs=ARCHS,
     reads=("moe_runner_backend", "quantization"),
     writes=("moe_runner_backend",),
-    facts=("model.arch0", "model.quant_method", "model.config", "target.is_sm100"),
+    facts=("model.arch0", "model.quant_method", "model.config", "target.is_sm100",
+           "model.quant_config", "target.gfx", "target.sm", "target.vendor"),
     sglang="_cohere2_moe_runner_overrides (model_overrides/cohere2_moe.py)",
 )
 def cohere2_moe_runner_overrides(v: View) -> dict | None:
@@ -41,7 +41,7 @@ def cohere2_moe_runner_overrides(v: View) -> dict | None:
     Only for unquantized checkpoints and nvfp4 pack-quantized ones: those are the layouts
     the trtllm-gen MoE kernels take.
     """
-    if arch0(v) not in ARCHS or v.moe_runner_backend != "auto" or not v.target.is_sm100:
+    if v.moe_runner_backend != "auto" or not v.target.is_sm100:
         return None
     if model_quantization(v) is not None and not _nvfp4_pack_quantized(v):
         return None

@@ -9,19 +9,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from launchplan.engine.declarations import Refuse
+from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.memo import per_object
+from launchplan.rules.attention import effective_backends
+from launchplan.rules.graph_config import PREFILL, with_phase
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
     arch0,
+    attn_dp_enabled,
     backends_unset,
+    checkpoint_quant_method,
     config,
     env_set,
     env_true,
     quantization_config,
+    quantization_unset_explicitly,
 )
 
 # The architectures SGLang treats as DeepSeek for attention, page and MoE defaults.
@@ -147,7 +153,8 @@ def _mla_prefill_cp(v: Any) -> dict[str, Any] | Refuse:
             "dsa_decode_backend", "dcp_replicate_q_proj", "moe_runner_backend",
             "fp8_gemm_runner_backend"),
     facts=("model.arch0", "model.is_deepseek_dsa", "model.is_mla", "model.config",
-           "target.is_sm100", "target.is_hip", "target.is_cuda", "target.sm"),
+           "target.is_sm100", "target.is_hip", "target.is_cuda", "target.sm",
+           "model.quantization_config"),
     sglang="_deepseek_family_overrides (model_overrides/deepseek_v2.py)",
 )
 def deepseek_family_overrides(v: View) -> dict | Refuse | None:
@@ -161,8 +168,6 @@ def deepseek_family_overrides(v: View) -> dict | Refuse | None:
     for zigzag and MLA CP). HYV4 MXFP8 checkpoints run MoE and FP8 GEMMs on DeepGEMM.
     """
     arch = arch0(v)
-    if arch not in DEEPSEEK_FAMILY:
-        return None
     if arch in HYV4:
         if v.enable_prefill_cp:
             return Refuse("HYV4 does not support --enable-prefill-cp: its attention has no "
@@ -207,3 +212,376 @@ def deepseek_family_overrides(v: View) -> dict | Refuse | None:
             return cp
         out.update(cp)
     return out or None
+
+
+# --- outside the override batch: the family's pass in handle_model_specific_adjustments ---
+
+# SGLang's DeepSeek branch of handle_model_specific_adjustments (the family without the
+# LongCat NextN draft).
+DEEPSEEK_BRANCH = DEEPSEEK_FAMILY - {"LongcatFlashForCausalLMNextN"}
+
+
+def _dsa_model(target: Any, model: Any) -> bool:
+    """The DSA rules' promise (with ``archs=DEEPSEEK_BRANCH``): a sparse-attention model."""
+    return model.is_deepseek_dsa
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("enable_two_batch_overlap",),
+    facts=("model.arch0", "model.is_deepseek_dsa", "model.config"),
+    archs=DEEPSEEK_BRANCH,
+    applies=_dsa_model,
+    triggers=("enable_two_batch_overlap",),
+    sglang="_validate_dsa_tbo_index_sharing (model_hook.py)",
+)
+def dsa_two_batch_overlap_check(v: View) -> Refuse | None:
+    """Two-batch overlap cannot run DSA models whose layers share top-k indices.
+
+    Its op path does not carry top-k indices from layer to layer, so shared layers would
+    attend without them.
+    """
+    if not v.enable_two_batch_overlap:
+        return None
+    cfg = config(v)
+    freq = cfg.get("index_topk_freq", 1) or 1
+    pattern = cfg.get("index_topk_pattern")
+    indexer_types = cfg.get("indexer_types")
+    if (freq > 1 or (pattern is not None and "S" in pattern)
+            or (indexer_types is not None and "shared" in indexer_types)):
+        return Refuse("--enable-two-batch-overlap does not support DSA top-k index sharing "
+                      f"(index_topk_freq {freq}, index_topk_pattern {pattern!r}, "
+                      f"indexer_types {indexer_types!r})")
+    return None
+
+
+def supports_prefill_cp_bcg(v: Any) -> bool:
+    """Whether prefill CP can run a breakable prefill graph (SGLang's CP BCG support).
+
+    Zigzag with trtllm_mha prefill, or interleave with dsa prefill on GLM-5-Next (one DP
+    group, no EP, attention CP > 1); always with the CP group spanning the TP group and no
+    pipeline parallelism.
+    """
+    if not (v.enable_prefill_cp and v.pp_size == 1 and v.attn_cp_size == v.tp_size):
+        return False
+    prefill = effective_backends(v)[0]
+    if v.cp_strategy == "zigzag":
+        return prefill == "trtllm_mha"
+    if v.cp_strategy == "interleave" and prefill == "dsa":
+        return (v.dp_size == 1 and v.ep_size == 1 and v.attn_cp_size > 1
+                and v.model.has_arch("Glm5NextForConditionalGeneration"))
+    return False
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=BACKEND_FIELDS + ("enable_prefill_cp", "cuda_graph_config", "pp_size",
+                            "attn_cp_size", "tp_size", "cp_strategy", "dp_size", "ep_size"),
+    writes=("cuda_graph_config",),
+    facts=("model.arch0", "model.is_deepseek_dsa", "model.architectures"),
+    archs=DEEPSEEK_BRANCH,
+    applies=_dsa_model,
+    triggers=("enable_prefill_cp",),
+    sglang="handle_model_specific_adjustments (DSA prefill CP graph disable)",
+)
+def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
+    """DSA prefill CP runs its prefill eagerly unless it is breakable with CP BCG support.
+
+    The lock on an explicit prefill backend is ignored (rules.md §5.3).
+    """
+    if not v.enable_prefill_cp:
+        return None
+    config_ = v.cuda_graph_config
+    if config_[PREFILL]["backend"] == "breakable" and supports_prefill_cp_bcg(v):
+        return None
+    if config_[PREFILL]["backend"] == "disabled":
+        return None
+    return Declare({"cuda_graph_config": with_phase(config_, PREFILL, backend="disabled")},
+                   "prefill CUDA graph disabled: DSA prefill context parallelism cannot "
+                   "capture it here")
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend"),
+    writes=("kv_cache_dtype",),
+    facts=("model.arch0", "model.is_deepseek_dsa", "model.learnable_sink", "target.capability"),
+    archs=DEEPSEEK_BRANCH,
+    sglang="_dsa_kv_cache_dtype_default",
+    applies=_dsa_model,
+)
+def dsa_kv_cache_dtype_default(v: View) -> Declare | Refuse | None:
+    """DSA KV cache: ``auto`` is fp8_e4m3 on SM10x and newer, else bfloat16.
+
+    The sparse FP8 kernels are Blackwell's; learnable attention sinks need bf16; ``bf16``
+    is spelled ``bfloat16``; only bfloat16 and fp8_e4m3 exist for DSA.
+    """
+    kv = v.kv_cache_dtype
+    sinks = v.model.learnable_sink
+    if sinks and kv not in ("auto", "bf16", "bfloat16"):
+        return Refuse(f"learnable DSA attention sinks need a bfloat16 KV cache, not {kv}")
+    note = None
+    if kv == "auto":
+        if v.dsa_prefill_backend is not None or v.dsa_decode_backend is not None:
+            note = ("with --dsa-prefill-backend/--dsa-decode-backend, set --kv-cache-dtype "
+                    "too: DSA's default FP8 KV cache may not suit the chosen backends")
+        kv = "fp8_e4m3" if v.target.capability[0] >= 10 and not sinks else "bfloat16"
+    if kv == "bf16":
+        kv = "bfloat16"
+    if kv not in ("bfloat16", "fp8_e4m3"):
+        return Refuse(f"DSA supports kv_cache_dtype bf16/bfloat16 or fp8_e4m3, not {kv}")
+    out = {"kv_cache_dtype": kv} if kv != v.kv_cache_dtype else {}
+    return Declare(out, note) if out or note else None
+
+
+def _dsa_backend_problem(v: Any, kv: str, prefill: str | None,
+                         decode: str | None) -> str | None:
+    chosen = {prefill, decode}
+    hip = v.target.is_hip
+    if not hip and "triton" in chosen:
+        return ("the triton DSA backend runs on ROCm only; on CUDA use flashmla_kv (Hopper) "
+                "or trtllm (Blackwell)")
+    if hip or kv != "fp8_e4m3" or "tilelang" not in chosen:
+        return None
+    if prefill != "tilelang" or decode != "tilelang":
+        return ("a TileLang FP8 KV cache needs tilelang for both DSA backends: the FP8 "
+                "layouts cannot be mixed")
+    if v.dcp_size > 1:
+        return "a TileLang FP8 KV cache does not support --dcp-size > 1"
+    if v.target.capability < (8, 9):
+        return "a TileLang FP8 KV cache needs SM89 or newer"
+    return None
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend", "enable_hisparse",
+           "dcp_size"),
+    writes=("dsa_prefill_backend", "dsa_decode_backend"),
+    facts=("model.arch0", "model.is_deepseek_dsa", "model.learnable_sink", "target.capability",
+           "target.is_hip"),
+    archs=DEEPSEEK_BRANCH,
+    sglang="_dsa_split_backend_resolution",
+    applies=_dsa_model,
+)
+def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
+    """DSA's prefill/decode kernels, filled where unset, from the KV dtype and the GPU.
+
+    Learnable sinks: flashmla_sparse only. GLM-5 DSA on SM12x with FP8 KV:
+    flashinfer_sparse_mla. HiSparse: tilelang on ROCm, else flashmla_kv (FP8) or
+    flashmla_sparse. ROCm: triton. FP8 KV: trtllm on SM10x+, flashmla_kv on Hopper. bf16:
+    flashmla_sparse prefill, trtllm (SM10x+) or fa3 decode. triton is ROCm-only; TileLang
+    FP8 needs tilelang on both sides, no decode CP, SM89+.
+    """
+    t = v.target
+    major = t.capability[0]
+    kv = v.kv_cache_dtype
+    out: dict[str, Any] = {}
+
+    def fill(prefill: str, decode: str) -> None:
+        if v.dsa_prefill_backend is None:
+            out["dsa_prefill_backend"] = prefill
+        if v.dsa_decode_backend is None:
+            out["dsa_decode_backend"] = decode
+
+    if v.model.learnable_sink:
+        for field in ("dsa_prefill_backend", "dsa_decode_backend"):
+            if v[field] not in (None, "flashmla_sparse"):
+                flag = "--" + field.replace("_", "-")
+                return Refuse(f"{arch0(v)} has learnable attention sinks and needs {flag} "
+                              f"flashmla_sparse, not {v[field]}")
+        fill("flashmla_sparse", "flashmla_sparse")
+        return out or None
+    if (arch0(v) == "GlmMoeDsaForCausalLM" and major == 12 and kv == "fp8_e4m3"
+            and not t.is_hip):
+        fill("flashinfer_sparse_mla", "flashinfer_sparse_mla")
+        return out or None
+    if v.enable_hisparse:
+        backend = "tilelang" if t.is_hip else (
+            "flashmla_kv" if kv == "fp8_e4m3" else "flashmla_sparse")
+        fill(backend, backend)
+        prefill = out.get("dsa_prefill_backend", v.dsa_prefill_backend)
+        decode = out.get("dsa_decode_backend", v.dsa_decode_backend)
+        if not t.is_hip and kv == "fp8_e4m3" and "tilelang" in (prefill, decode):
+            return Refuse("a TileLang FP8 KV cache does not support HiSparse")
+    elif t.is_hip:
+        fill("triton", "triton")
+    elif kv == "fp8_e4m3":
+        default = "trtllm" if major >= 10 else "flashmla_kv"
+        fill(default, default)
+    else:
+        fill("flashmla_sparse", "trtllm" if major >= 10 else "fa3")
+    prefill = out.get("dsa_prefill_backend", v.dsa_prefill_backend)
+    decode = out.get("dsa_decode_backend", v.dsa_decode_backend)
+    problem = _dsa_backend_problem(v, kv, prefill, decode)
+    if problem:
+        return Refuse(problem)
+    return out or None
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("enable_prefill_cp", "disaggregation_mode", "enable_dsa_cache_layer_split",
+           "cp_strategy", "disaggregation_transfer_backend", "pp_size"),
+    facts=("model.arch0", "model.is_deepseek_dsa"),
+    archs=DEEPSEEK_BRANCH,
+    applies=_dsa_model,
+    triggers=("enable_prefill_cp", "enable_dsa_cache_layer_split"),
+    sglang="handle_model_specific_adjustments (DSA context-parallel checks)",
+)
+def dsa_context_parallel_checks(v: View) -> Refuse | None:
+    """DSA prefill CP is for prefill servers only; the cache layer split has narrow limits.
+
+    The layer split is a prefill-CP optimisation: PD prefill workers only, with
+    ``--enable-prefill-cp --cp-strategy interleave``, the Mooncake transfer backend and no
+    pipeline parallelism.
+    """
+    mode = v.disaggregation_mode
+    if v.enable_prefill_cp and mode == "decode":
+        return Refuse("prefill context parallelism is for prefill servers; remove "
+                      "--enable-prefill-cp from the PD decode server")
+    if not v.enable_dsa_cache_layer_split:
+        return None
+    if mode == "decode":
+        return Refuse("--enable-dsa-cache-layer-split is not for decode workers: they receive "
+                      "whole cache shards through PD transfer")
+    if mode != "prefill":
+        return Refuse("--enable-dsa-cache-layer-split runs on PD prefill workers only")
+    if not v.enable_prefill_cp or v.cp_strategy != "interleave":
+        return Refuse("--enable-dsa-cache-layer-split needs --enable-prefill-cp and "
+                      "--cp-strategy interleave")
+    if v.disaggregation_transfer_backend != "mooncake":
+        return Refuse("--enable-dsa-cache-layer-split needs the mooncake transfer backend, "
+                      f"not {v.disaggregation_transfer_backend}")
+    if v.pp_size > 1:
+        return Refuse("--enable-dsa-cache-layer-split does not support pipeline parallelism")
+    return None
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("enable_prefill_cp", "cuda_graph_config"),
+    writes=("cuda_graph_config",),
+    facts=("model.arch0", "model.is_deepseek_dsa", "model.is_mla"),
+    archs=DEEPSEEK_BRANCH,
+    applies=lambda target, model: model.is_mla and not model.is_deepseek_dsa,
+    triggers=("enable_prefill_cp",),
+    sglang="handle_model_specific_adjustments (MLA prefill CP graph disable)",
+)
+def mla_prefill_cp_graph_disable(v: View) -> Declare | None:
+    """Non-DSA DeepSeek MLA with prefill CP runs prefill eagerly (lock ignored)."""
+    if not v.enable_prefill_cp:
+        return None
+    config_ = v.cuda_graph_config
+    if config_[PREFILL]["backend"] == "disabled":
+        return None
+    return Declare({"cuda_graph_config": with_phase(config_, PREFILL, backend="disabled")},
+                   "prefill CUDA graph disabled: MLA prefill context parallelism")
+
+
+# Quantizations whose DeepSeek MoE the trtllm-gen kernels run on SM10x (None: bf16).
+DEEPSEEK_TRTLLM_MOE = ("fp8", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed", None)
+
+
+def _kimi_int4_thinking(v: Any) -> bool:
+    """Kimi K2/K2.5 thinking's compressed-tensors int4 recipe (group 32)."""
+    return _kimi_int4_recipe(v.model)
+
+
+@per_object
+def _kimi_int4_recipe(model: Any) -> bool:
+    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
+    group0 = (qc.get("config_groups") or {}).get("group_0") or {}
+    weights = group0.get("weights") or {}
+    return (qc.get("quant_method") == "compressed-tensors" and weights.get("num_bits") == 4
+            and weights.get("group_size") == 32 and weights.get("strategy") == "group"
+            and weights.get("type") == "int")
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("quantization", "moe_a2a_backend", "moe_runner_backend", "fp8_gemm_runner_backend"),
+    writes=("quantization", "moe_runner_backend", "fp8_gemm_runner_backend"),
+    facts=("model.arch0", "model.quantization_config", "target.is_sm100"),
+    archs=DEEPSEEK_BRANCH,
+    sglang="_deepseek_moe_quant_resolution",
+)
+def deepseek_moe_quant_resolution(v: View) -> Declare | None:
+    """DeepSeek on SM10x: the checkpoint's quantization, and trtllm-gen MoE.
+
+    An unset ``--quantization`` (not ``unquant``) takes the checkpoint's method. With fp8,
+    ModelOpt FP8/FP4/mixed, Kimi's int4 recipe or bf16, no A2A backend and an automatic
+    runner, the MoE runs on ``flashinfer_trtllm`` (not LongCat: its top-k spans zero
+    experts the fused routing cannot see). LongCat FP8 without ue8m0 scales runs FP8 GEMMs
+    on ``flashinfer_trtllm``. Assumed: a DeepSeek-V3 config without ``quantization_config``
+    has no FP8 expert weights (launchplan reads no weight headers), so it stays bf16.
+    """
+    arch = arch0(v)
+    if not v.target.is_sm100:
+        return None
+    out: dict[str, Any] = {}
+    method = checkpoint_quant_method(v)
+    kimi_int4 = _kimi_int4_thinking(v)
+    quantization = v.quantization
+    if quantization is None and not quantization_unset_explicitly(v):
+        if not (method is None and arch == "DeepseekV3ForCausalLM"):
+            out["quantization"] = quantization = method
+    if (v.moe_a2a_backend == "none" and v.moe_runner_backend == "auto"
+            and not arch.startswith("LongcatFlash")
+            and (quantization in DEEPSEEK_TRTLLM_MOE or kimi_int4)):
+        out["moe_runner_backend"] = "flashinfer_trtllm"
+    if (arch == "LongcatFlashForCausalLM" and v.fp8_gemm_runner_backend == "auto"
+            and quantization in ("fp8", "modelopt_fp8")
+            and quantization_config(v).get("scale_fmt") != "ue8m0"):
+        out["fp8_gemm_runner_backend"] = "flashinfer_trtllm"
+    if not out:
+        return None
+    note = None
+    if "moe_runner_backend" in out:
+        note = f"MoE runs on flashinfer_trtllm (trtllm-gen) for {arch} on SM10x"
+    return Declare(out, note)
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("attn_dp_size", "ep_join_mode", "nnodes"),
+    writes=("enable_aiter_allreduce_fusion", "disable_aiter_allreduce_fusion_in_prefill"),
+    facts=("model.arch0", "target.is_hip"),
+    archs=("GlmMoeDsaForCausalLM",),
+    sglang="handle_model_specific_adjustments (GLM-5 DSA aiter all-reduce fusion on ROCm)",
+)
+def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
+    """GLM-5 DSA on one ROCm node without attention DP fuses aiter all-reduce for decode."""
+    if v.target.is_hip and not attn_dp_enabled(v) and v.nnodes == 1:
+        return {"enable_aiter_allreduce_fusion": True,
+                "disable_aiter_allreduce_fusion_in_prefill": True}
+    return None
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("quantization", "speculative_algorithm", "speculative_moe_runner_backend",
+           "speculative_moe_a2a_backend", "ep_size"),
+    writes=("speculative_moe_runner_backend", "speculative_moe_a2a_backend"),
+    facts=("model.arch0", "target.is_hip"),
+    archs=DEEPSEEK_BRANCH,
+    sglang="_deepseek_spec_moe_resolution",
+    applies=lambda target, model: target.is_hip,
+)
+def deepseek_spec_moe_resolution(v: View) -> dict | Refuse | None:
+    """ROCm DeepSeek FP4 checkpoints draft their bf16 NextN layer on triton MoE.
+
+    With ``SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE`` the draft uses deep_gemm over DeepEP, which
+    needs expert parallelism.
+    """
+    if not (v.quantization == "modelopt_fp4" and v.speculative_algorithm == "EAGLE"
+            and (v.speculative_moe_runner_backend is None
+                 or v.speculative_moe_a2a_backend is None)):
+        return None
+    if env_true(v, "SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE"):
+        if v.ep_size == 1:
+            return Refuse("the deep_gemm draft MoE over DeepEP needs expert parallelism "
+                          "(--ep-size > 1)")
+        return {"speculative_moe_runner_backend": "deep_gemm",
+                "speculative_moe_a2a_backend": "deepep"}
+    return {"speculative_moe_runner_backend": "triton", "speculative_moe_a2a_backend": "none"}

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.attention import effective_backends
+from launchplan.rules.graph_config import PREFILL
 from launchplan.rules.model_overrides import (
+    BACKEND_FIELDS,
     BATCH,
-    arch0,
+    attn_dp_enabled,
     env_true,
     quantization_config,
     routed_experts_fp4,
 )
+from launchplan.rules.model_overrides.deepseek_v2 import context_parallel_attn_dp
 
 ARCHS = frozenset({"DeepseekV4ForCausalLM"})
 
@@ -39,7 +44,8 @@ def nvfp4_moe_meta(v: Any) -> bool:
             "page_size", "swa_full_tokens_ratio", "fp8_gemm_runner_backend",
             "moe_runner_backend"),
     facts=("model.arch0", "model.model_type", "model.config", "target.is_sm90",
-           "target.is_sm100", "target.is_sm120", "target.is_hip", "target.has_flashinfer"),
+           "target.is_sm100", "target.is_sm120", "target.is_hip", "target.has_flashinfer",
+           "model.quantization_config"),
     sglang="_deepseek_v4_overrides (model_overrides/deepseek_v4.py)",
 )
 def deepseek_v4_overrides(v: View) -> dict | None:
@@ -51,8 +57,6 @@ def deepseek_v4_overrides(v: View) -> dict | None:
     becomes ``flashinfer_trtllm_routed`` for NVFP4 experts, or ``flashinfer_mxfp4`` for MXFP4
     experts on SM90/SM10x/SM12x CUDA without A2A (unless ``SGLANG_DSV4_FP4_DEQUANT``).
     """
-    if arch0(v) not in ARCHS:
-        return None
     t = v.target
     is_v41 = v.model.model_type == "deepseek_v41"
     out: dict[str, Any] = {"attention_backend": "dsv4"}
@@ -74,3 +78,249 @@ def deepseek_v4_overrides(v: View) -> dict | None:
               and (t.is_sm90 or t.is_sm100 or t.is_sm120)):
             out["moe_runner_backend"] = "flashinfer_mxfp4"
     return out
+
+
+# --- outside the override batch: the family's pass in handle_model_specific_adjustments ---
+
+DSV4_KV_DTYPES = ("fp8_e4m3", "bfloat16")
+
+
+def _dsv4_attention_tp(v: Any) -> bool:
+    if v.enable_prefill_cp:
+        return False
+    return v.tp_size // v.attn_dp_size // v.attn_cp_size > 1
+
+
+def _dsv4_default_backend(v: Any, kv_cache_dtype: str) -> str:
+    """flashmla_mega for V4.1 on SM10x CUDA with an fp8 KV cache, else flashmla.
+
+    MegaAttention pads each rank to 64 heads, so attention TP without PD keeps flashmla;
+    ``SGLANG_DSV4_KV_LAYOUT`` other than auto/v41/v41_new does too.
+    """
+    layout = str(v.env.get("SGLANG_DSV4_KV_LAYOUT", "auto")).lower()
+    if (v.model.model_type != "deepseek_v41" or v.device != "cuda" or not v.target.is_sm100
+            or kv_cache_dtype != "fp8_e4m3"
+            or (v.disaggregation_mode == "null" and _dsv4_attention_tp(v))
+            or layout not in ("auto", "v41", "v41_new")):
+        return "flashmla"
+    return "flashmla_mega"
+
+
+def _dsv4_trtllm_problem(v: Any, kv_cache_dtype: str) -> str | None:
+    if v.device != "cuda" or not v.target.is_sm100:
+        return "--dsv4-attn-backend trtllm needs an SM10x (Blackwell) GPU"
+    if kv_cache_dtype not in ("auto", "fp8_e4m3"):
+        return f"--dsv4-attn-backend trtllm needs an fp8_e4m3 KV cache, not {kv_cache_dtype}"
+    if v.enable_hisparse:
+        return "--dsv4-attn-backend trtllm does not support HiSparse"
+    if v.attn_cp_size > 1 or v.dcp_size > 1 or v.enable_prefill_cp:
+        return "--dsv4-attn-backend trtllm does not support context parallelism"
+    if v.disaggregation_mode != "null":
+        return "--dsv4-attn-backend trtllm does not support PD disaggregation yet"
+    if v.chunked_prefill_size is None or v.chunked_prefill_size <= 0:
+        return "--dsv4-attn-backend trtllm needs chunked prefill (--chunked-prefill-size > 0)"
+    return None
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("kv_cache_dtype", "dsv4_attn_backend", "device", "disaggregation_mode",
+           "enable_prefill_cp", "tp_size", "attn_dp_size", "attn_cp_size", "enable_hisparse",
+           "dcp_size", "chunked_prefill_size", "max_running_requests",
+           "speculative_algorithm", "speculative_eagle_topk"),
+    writes=("kv_cache_dtype", "dsv4_attn_backend", "max_running_requests"),
+    facts=("model.arch0", "model.model_type", "target.is_sm100"),
+    archs=ARCHS,
+    sglang="apply_deepseek_v4_defaults (deepseek_v4_hook.py, with _deepseek_v4_kv_cache_dtype)",
+)
+def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
+    """DeepSeek-V4: an fp8_e4m3 KV cache, its attention kernel, 256 running requests.
+
+    An ``auto`` KV cache becomes fp8_e4m3 (bfloat16 is the other choice; the compressed
+    pool has no other layout). An ``auto`` dsv4 kernel becomes flashmla_mega or flashmla
+    (see ``_dsv4_default_backend``); flashmla_mega and trtllm are checked against their
+    hardware and feature limits. Unset ``max_running_requests`` is 256, before speculation
+    would pick 48. Only EAGLE (top-k 1) and DSPARK speculate.
+    """
+    out: dict[str, Any] = {}
+    kv = v.kv_cache_dtype
+    if kv == "auto":
+        kv = out["kv_cache_dtype"] = "fp8_e4m3"
+    if kv not in DSV4_KV_DTYPES:
+        return Refuse(f"DeepSeek-V4 supports kv_cache_dtype fp8_e4m3 or bfloat16, not {kv}")
+    backend = v.dsv4_attn_backend
+    if backend == "auto":
+        backend = out["dsv4_attn_backend"] = _dsv4_default_backend(v, kv)
+    if backend == "flashmla_mega" and not (v.model.model_type == "deepseek_v41"
+                                           and v.device == "cuda" and v.target.is_sm100):
+        return Refuse("--dsv4-attn-backend flashmla_mega needs DeepSeek-V4.1 on SM10x")
+    if backend == "trtllm":
+        problem = _dsv4_trtllm_problem(v, kv)
+        if problem:
+            return Refuse(problem)
+    if v.max_running_requests is None:
+        out["max_running_requests"] = 256
+    algorithm = v.speculative_algorithm
+    if algorithm is not None:
+        if algorithm not in ("EAGLE", "DSPARK"):
+            return Refuse("DeepSeek-V4 speculates with EAGLE or DSPARK only")
+        if algorithm == "EAGLE" and v.speculative_eagle_topk != 1:
+            return Refuse("DeepSeek-V4 EAGLE needs --speculative-eagle-topk 1")
+    note = "max_running_requests 256 for DeepSeek-V4" if "max_running_requests" in out else None
+    return Declare(out, note) if out else None
+
+
+def _v41_problem(v: Any) -> str | None:
+    t = v.target
+    prefill_graph = v.cuda_graph_config[PREFILL]["backend"]
+    odd_prefill_graph = prefill_graph not in ("disabled", "breakable")
+    if v.dsv4_attn_backend == "trtllm" and odd_prefill_graph:
+        return "DeepSeek-V4.1 TRT-LLM needs a disabled or breakable prefill CUDA graph"
+    if v.enable_encoder_swa_bounded_replay:
+        for feature, bad in (
+                ("hardware other than CUDA or gfx950", not (t.is_cuda or t.is_gfx95)),
+                ("prefill CUDA graphs other than breakable", odd_prefill_graph),
+                ("the prefill CUDA graph on ROCm", prefill_graph != "disabled" and t.is_hip),
+                ("context parallelism", v.attn_cp_size > 1),
+                ("attention DP on ROCm", t.is_hip and attn_dp_enabled(v)),
+                ("unified memory", v.enable_unified_memory),
+                ("PD decode", v.disaggregation_mode == "decode"),
+                ("PD prefill on ROCm", v.disaggregation_mode == "prefill" and t.is_hip),
+                ("mixed prefill/decode", v.enable_mixed_chunk),
+                ("LoRA", v.enable_lora),
+                ("radix sessions", v.enable_session_radix_cache)):
+            if bad:
+                return f"--enable-encoder-swa-bounded-replay does not support {feature} yet"
+    unified_kv = t.is_hip and v.env.get("SGLANG_HACK_FLASHMLA_BACKEND") == "unified_kv_triton"
+    algorithm = v.speculative_algorithm
+    for feature, bad in (
+            ("speculative decoding other than DSpark",
+             algorithm is not None and str(algorithm).upper() != "DSPARK"),
+            ("HiSparse", v.enable_hisparse),
+            ("the unified KV layout", unified_kv),
+            ("TRT-LLM with encoder SWA bounded replay",
+             v.dsv4_attn_backend == "trtllm" and v.enable_encoder_swa_bounded_replay),
+            ("two-batch overlap", v.enable_two_batch_overlap),
+            ("pipeline parallelism", v.pp_size > 1)):
+        if bad:
+            return f"DeepSeek-V4.1 does not support {feature} yet"
+    if v.disaggregation_mode != "null" and algorithm is not None:
+        prefill_cp_ok = (v.disaggregation_mode == "prefill" and v.enable_prefill_cp
+                         and v.cp_strategy == "interleave")
+        if (str(v.env.get("SGLANG_RAGGED_VERIFY_MODE", "static")) != "static"
+                or v.disaggregation_transfer_backend not in ("mooncake", "nixl")
+                or ((v.enable_prefill_cp or v.attn_cp_size != 1) and not prefill_cp_ok)
+                or v.dcp_size != 1):
+            return ("DeepSeek-V4.1 DSpark with PD needs static verify, Mooncake or NIXL, no "
+                    "decode CP, and prefill CP only as --enable-prefill-cp interleave")
+    return None
+
+
+def _v41_replay_blockers(v: Any) -> list[str]:
+    t = v.target
+    blockers = []
+    if v.cuda_graph_config[PREFILL]["backend"] not in ("disabled", "breakable"):
+        blockers.append("the prefill CUDA graph")
+    if attn_dp_enabled(v) and not (
+            v.attn_dp_size == v.tp_size and v.attn_cp_size == 1
+            and ((t.is_hip and v.moe_a2a_backend == "none")
+                 or (t.is_cuda and v.moe_a2a_backend in ("none", "megamoe")))):
+        blockers.append("DP attention other than attention TP 1 with supported MoE backends")
+    return blockers
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("dsv4_attn_backend", "cuda_graph_config", "enable_encoder_swa_bounded_replay",
+           "attn_cp_size", "attn_dp_size", "ep_join_mode", "enable_unified_memory",
+           "disaggregation_mode", "enable_mixed_chunk", "enable_lora",
+           "enable_session_radix_cache", "speculative_algorithm", "enable_hisparse",
+           "enable_two_batch_overlap", "pp_size", "enable_prefill_cp", "cp_strategy",
+           "disaggregation_transfer_backend", "dcp_size", "tp_size", "moe_a2a_backend",
+           "enable_decoder_swa_bounded_replay", "enable_return_hidden_states"),
+    writes=("enable_decoder_swa_bounded_replay",),
+    facts=("model.arch0", "model.model_type", "target.is_cuda", "target.is_hip",
+           "target.is_gfx95"),
+    archs=ARCHS,
+    sglang="validate_deepseek_v41_features (deepseek_v4_hook.py)",
+)
+def deepseek_v41_features(v: View) -> dict | Refuse | None:
+    """DeepSeek-V4.1's unsupported features, and whether decoder SWA replay is on.
+
+    Encoder SWA bounded replay exists only for V4.1. V4.1 refuses non-DSpark speculation,
+    HiSparse, two-batch overlap, pipeline parallelism and, under replay or TRT-LLM, full
+    prefill graphs. Unless set, decoder SWA bounded replay is on for CUDA/ROCm without CP,
+    hidden-state return or the features it cannot combine with.
+    """
+    if v.model.model_type != "deepseek_v41":
+        if v.enable_encoder_swa_bounded_replay:
+            return Refuse("--enable-encoder-swa-bounded-replay needs DeepSeek-V4.1")
+        return None
+    problem = _v41_problem(v)
+    if problem:
+        return Refuse(problem)
+    blockers = _v41_replay_blockers(v)
+    if v.enable_decoder_swa_bounded_replay:
+        if blockers:
+            return Refuse("--enable-decoder-swa-bounded-replay cannot be combined with "
+                          f"{blockers[0]} yet")
+        return None
+    if v.enable_decoder_swa_bounded_replay is False:
+        return None
+    t = v.target
+    enabled = ((t.is_cuda or t.is_hip)
+               and (v.disaggregation_mode == "null" or t.is_cuda)
+               and not (v.enable_prefill_cp or v.attn_cp_size != 1 or v.dcp_size != 1)
+               and not v.enable_return_hidden_states
+               and not blockers)
+    return {"enable_decoder_swa_bounded_replay": enabled}
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=BACKEND_FIELDS + ("enable_prefill_cp", "cp_strategy", "nnodes",
+                            "enable_decoder_swa_bounded_replay", "enable_two_batch_overlap",
+                            "attn_dp_size", "dp_size", "tp_size", "moe_a2a_backend"),
+    writes=("attn_dp_size", "dp_size", "moe_dense_tp_size", "attn_cp_size"),
+    facts=("model.arch0", "model.model_type", "target.is_hip"),
+    archs=ARCHS,
+    triggers=("enable_prefill_cp",),
+    sglang="validate_deepseek_v4_cp (deepseek_v4_hook.py)",
+)
+def deepseek_v4_context_parallel(v: View) -> dict | Refuse | None:
+    """DeepSeek-V4 prefill CP: interleave only (zigzag is NPU-only), one TP group of CP.
+
+    Attention DP and dense-MoE TP are 1, attention CP spans the TP group (at most 8 GPUs),
+    and only the none/deepep/megamoe/mori A2A backends work. On ROCm both phases must use
+    dsv4 and multi-node, V4.1, decoder SWA replay and two-batch overlap are refused.
+    """
+    if not v.enable_prefill_cp:
+        return None
+    if v.cp_strategy not in ("interleave", "zigzag"):
+        return Refuse(f"DeepSeek-V4 prefill CP supports the interleave strategy, not "
+                      f"{v.cp_strategy!r}")
+    if v.cp_strategy == "zigzag":  # no launchplan target is an Ascend NPU
+        return Refuse("DeepSeek-V4 zigzag CP runs on Ascend NPUs only; use interleave")
+    if v.target.is_hip:
+        backends = effective_backends(v)
+        if backends != ("dsv4", "dsv4"):
+            return Refuse("DeepSeek-V4 prefill CP on ROCm needs the dsv4 attention backend "
+                          f"for prefill and decode, not {backends[0]}/{backends[1]}")
+        for feature, bad in (("multiple nodes", v.nnodes > 1),
+                             ("DeepSeek-V4.1", v.model.model_type == "deepseek_v41"),
+                             ("decoder SWA bounded replay", v.enable_decoder_swa_bounded_replay),
+                             ("--enable-two-batch-overlap", v.enable_two_batch_overlap)):
+            if bad:
+                return Refuse(f"DeepSeek-V4 prefill CP on ROCm does not support {feature} yet")
+    attn_dp = context_parallel_attn_dp(v)
+    if isinstance(attn_dp, Refuse):
+        return attn_dp
+    if attn_dp != 1:
+        return Refuse("DeepSeek-V4 prefill CP does not support attention data parallelism")
+    if v.tp_size > 8:
+        return Refuse("context parallelism runs on one machine only (--tp-size 8 or less)")
+    if v.moe_a2a_backend not in ("none", "deepep", "megamoe", "mori"):
+        return Refuse("DeepSeek-V4 prefill CP supports the none, deepep, megamoe and mori A2A "
+                      f"backends, not {v.moe_a2a_backend}")
+    return {"attn_dp_size": attn_dp, "dp_size": 1, "moe_dense_tp_size": 1,
+            "attn_cp_size": v.tp_size // attn_dp}

@@ -7,7 +7,7 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BACKEND_FIELDS, BATCH, arch0
+from launchplan.rules.model_overrides import BACKEND_FIELDS, BATCH
 
 ARCHS = frozenset({"EmbeddingGemma2Model"})
 
@@ -27,8 +27,6 @@ def embedding_gemma2_overrides(v: View) -> dict | None:
     Bidirectional prompt attention makes cached prefixes wrong; triton is the backend that
     runs it.
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {"disable_radix_cache": True}
     if v.attention_backend is None:
         out["attention_backend"] = "triton"

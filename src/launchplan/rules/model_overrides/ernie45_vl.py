@@ -6,7 +6,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0, attn_dp_enabled
+from launchplan.rules.model_overrides import BATCH, attn_dp_enabled
 
 ARCHS = frozenset({"Ernie4_5_VLMoeForConditionalGeneration"})
 
@@ -21,7 +21,7 @@ ARCHS = frozenset({"Ernie4_5_VLMoeForConditionalGeneration"})
 )
 def ernie45_vl_overrides(v: View) -> Refuse | None:
     """ERNIE 4.5 VL MoE splits its attention heads over the whole TP group: no attention DP."""
-    if arch0(v) in ARCHS and attn_dp_enabled(v):
+    if attn_dp_enabled(v):
         return Refuse("ERNIE 4.5 VL MoE does not support attention data parallelism: its "
                       "attention heads are split over the whole TP group")
     return None

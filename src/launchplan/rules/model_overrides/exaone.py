@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0, config
+from launchplan.rules.model_overrides import (
+    BATCH,
+    arch0,
+    config,
+)
 
 ARCHS = frozenset({"Exaone4ForCausalLM", "ExaoneMoEForCausalLM", "ExaoneMoeForCausalLM"})
 
@@ -54,9 +59,32 @@ def exaone_overrides(v: View) -> dict | None:
     sliding windows. On SM12x this picks fa3, which fails only when the backend starts
     (rules.md C18).
     """
-    if arch0(v) not in ARCHS or sliding_window_pattern(v) is None:
+    if sliding_window_pattern(v) is None:
         return None
     out: dict[str, Any] = {"disable_hybrid_swa_memory": True}
     if v.attention_backend is None:
         out["attention_backend"] = swa_backend_default(v)
     return out
+
+
+# --- outside the override batch: the family's pass in handle_model_specific_adjustments ---
+
+# The backends that run EXAONE's sliding windows (the base backend is checked).
+EXAONE_BACKENDS = ("fa3", "triton", "trtllm_mha")
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("attention_backend",),
+    facts=("model.arch0", "model.config", "model.model_type"),
+    archs=ARCHS,
+    sglang="handle_model_specific_adjustments (Exaone assert)",
+)
+def exaone_backend_check(v: View) -> Refuse | None:
+    """EXAONE with sliding windows needs fa3, triton or trtllm_mha as the base backend."""
+    if sliding_window_pattern(v) is None:
+        return None
+    if v.attention_backend not in EXAONE_BACKENDS:
+        return Refuse(f"{arch0(v)} needs one of {', '.join(EXAONE_BACKENDS)} as the attention "
+                      f"backend, not {v.attention_backend}")
+    return None

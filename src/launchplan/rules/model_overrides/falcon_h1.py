@@ -26,4 +26,4 @@ def falcon_h1_jet_overrides(v: View) -> dict | None:
     SGLang keeps these hybrid models off the trtllm_mha default on Blackwell; elsewhere the
     generic default applies.
     """
-    return sm100_base_default(v, ARCHS, "triton")
+    return sm100_base_default(v, "triton")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH
 
 ARCHS = frozenset({
     "Gemma2ForCausalLM",
@@ -26,6 +26,4 @@ ARCHS = frozenset({
 )
 def gemma2_gemma3_overrides(v: View) -> dict | None:
     """Hybrid SWA memory is always off: SGLang's split SWA/full KV pools break these models."""
-    if arch0(v) in ARCHS:
-        return {"disable_hybrid_swa_memory": True}
-    return None
+    return {"disable_hybrid_swa_memory": True}

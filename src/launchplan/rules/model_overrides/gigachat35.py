@@ -7,7 +7,7 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH
 
 ARCHS = frozenset({"GigaChat35ForCausalLM", "GigaChat35ForCausalLMNextN"})
 
@@ -27,8 +27,6 @@ def gigachat35_overrides(v: View) -> dict | None:
     ``speculative_algorithm`` is compared as given (``EAGLE`` only, not ``NEXTN``): SGLang
     normalises the name later.
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {"disable_shared_experts_fusion": True}
     if v.speculative_algorithm == "EAGLE":
         out["enable_multi_layer_eagle"] = True

@@ -9,7 +9,6 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BATCH,
-    arch0,
     checkpoint_quant_method,
     quantization_unset_explicitly,
 )
@@ -23,7 +22,7 @@ ARCHS = frozenset({"Glm4MoeForCausalLM"})
     archs=ARCHS,
     reads=("quantization", "moe_a2a_backend", "moe_runner_backend"),
     writes=("quantization", "moe_runner_backend", "enable_tf32_matmul"),
-    facts=("model.arch0", "model.config", "target.is_sm100"),
+    facts=("model.arch0", "model.quantization_config", "target.is_sm100"),
     sglang="_glm4_moe_overrides (model_overrides/glm4_moe.py)",
 )
 def glm4_moe_overrides(v: View) -> dict | None:
@@ -33,8 +32,6 @@ def glm4_moe_overrides(v: View) -> dict | None:
     ``quant_method``; with modelopt_fp4 or no quantization, no A2A backend and an automatic
     runner, the MoE runs on ``flashinfer_trtllm``.
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {}
     if v.target.is_sm100:
         method = checkpoint_quant_method(v)

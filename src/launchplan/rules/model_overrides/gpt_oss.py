@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.attention import effective_backends
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     backends_unset,
     checkpoint_quant_method,
     env_true,
@@ -41,7 +42,7 @@ def gpt_oss_default_backend(v: Any) -> str:
     archs=ARCHS,
     reads=BACKEND_FIELDS + ("moe_runner_backend", "ep_size", "quantization"),
     writes=("attention_backend", "dtype", "moe_runner_backend"),
-    facts=("model.arch0", "model.config", "target.is_sm100", "target.is_sm90",
+    facts=("model.arch0", "model.quantization_config", "target.is_sm100", "target.is_sm90",
            "target.is_sm120", "target.is_hip"),
     sglang="_gpt_oss_overrides (model_overrides/gpt_oss.py)",
 )
@@ -57,8 +58,6 @@ def gpt_oss_overrides(v: View) -> dict | None:
     Assumed: the ``triton_kernels`` package is absent (as in the oracle harness), so
     SGLang's ``triton_kernel`` runner default never applies.
     """
-    if arch0(v) not in ARCHS:
-        return None
     t = v.target
     out: dict[str, Any] = {}
     if backends_unset(v):
@@ -75,3 +74,29 @@ def gpt_oss_overrides(v: View) -> dict | None:
         elif aiter:
             out["moe_runner_backend"] = "triton"
     return out
+
+
+# --- outside the override batch: the family's pass in handle_model_specific_adjustments ---
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=BACKEND_FIELDS + ("moe_runner_backend", "ep_size"),
+    facts=("model.arch0",),
+    archs=ARCHS,
+    sglang="handle_model_specific_adjustments (GptOssForCausalLM asserts)",
+)
+def gpt_oss_backend_check(v: View) -> Refuse | None:
+    """GPT-OSS needs backends with sliding windows and attention sinks, on both sides.
+
+    Accepted: triton, trtllm_mha, fa3, fa4, ascend, intel_amx, intel_xpu, aiter (not
+    flashinfer or torch_native). The ``triton_kernel`` MoE runner needs ``--ep-size 1``.
+    """
+    prefill, decode = effective_backends(v)
+    if prefill not in SUPPORTED_BACKENDS or decode not in SUPPORTED_BACKENDS:
+        return Refuse(f"GptOssForCausalLM requires one of [{', '.join(SUPPORTED_BACKENDS)}]"
+                      f" attention backends (they implement its sliding windows and sinks); "
+                      f"got prefill {prefill}, decode {decode}")
+    if v.moe_runner_backend == "triton_kernel" and v.ep_size != 1:
+        return Refuse("the triton_kernel MoE runner supports --ep-size 1 only")
+    return None

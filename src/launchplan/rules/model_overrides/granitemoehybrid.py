@@ -7,7 +7,7 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0, config
+from launchplan.rules.model_overrides import BATCH, config
 
 ARCHS = frozenset({"GraniteMoeHybridForCausalLM"})
 
@@ -33,7 +33,6 @@ def has_mamba_layers(v: Any) -> bool:
 )
 def granite_moe_hybrid_overrides(v: View) -> dict | None:
     """A Mamba hybrid on SM10x with an unset base backend uses flashinfer, not trtllm_mha."""
-    if (arch0(v) in ARCHS and has_mamba_layers(v) and v.target.is_sm100
-            and v.attention_backend is None):
+    if has_mamba_layers(v) and v.target.is_sm100 and v.attention_backend is None:
         return {"attention_backend": "flashinfer"}
     return None

@@ -7,7 +7,7 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BACKEND_FIELDS, BATCH, arch0, backends_unset
+from launchplan.rules.model_overrides import BACKEND_FIELDS, BATCH, backends_unset
 
 ARCHS = frozenset({"InklingForConditionalGeneration", "InklingForConditionalGenerationMTP"})
 
@@ -31,8 +31,6 @@ def inkling_overrides(v: View) -> dict | None:
     ``auto`` Mamba strategy becomes ``extra_buffer`` (the model requires it), and with the
     radix cache on the Mamba radix cache is used.
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {}
     if v.swa_full_tokens_ratio is None:
         out["swa_full_tokens_ratio"] = 0.1

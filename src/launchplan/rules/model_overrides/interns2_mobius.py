@@ -5,7 +5,7 @@ from __future__ import annotations
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH
 
 ARCHS = frozenset({"InternS2MobiusForConditionalGeneration"})
 
@@ -21,6 +21,6 @@ ARCHS = frozenset({"InternS2MobiusForConditionalGeneration"})
 )
 def interns2_mobius_baseline_overrides(v: View) -> dict | None:
     """An automatic MoE runner becomes ``triton_kernel``, the only one validated for it."""
-    if arch0(v) in ARCHS and v.moe_runner_backend == "auto":
+    if v.moe_runner_backend == "auto":
         return {"moe_runner_backend": "triton_kernel"}
     return None

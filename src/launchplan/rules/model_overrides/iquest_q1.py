@@ -11,7 +11,6 @@ from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     attn_dp_enabled,
     backends_unset,
 )
@@ -62,8 +61,6 @@ def iquest_q1_overrides(v: View) -> dict | Refuse | None:
     also refuses non-EAGLE/NEXTN drafting, a non-fa3 draft backend, context parallelism,
     top-k > 1, multi-layer EAGLE, attention DP and pipeline parallelism.
     """
-    if arch0(v) not in ARCHS:
-        return None
     reason = _refusal(v)
     if reason is not None:
         return Refuse(reason)

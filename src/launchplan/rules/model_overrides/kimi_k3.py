@@ -12,7 +12,6 @@ from launchplan.rules.attention import effective_backends
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     backends_unset,
     env_set,
     env_true,
@@ -90,8 +89,6 @@ def kimi_k3_overrides(v: View) -> dict | Refuse | None:
     signature at run time) is absent, so the cutedsl_mla DCP pair is refused; aiter's gluon
     MLA kernel is present unless ``SGLANG_AITER_MLA_GLUON`` turns it off.
     """
-    if arch0(v) not in ARCHS:
-        return None
     if v.dcp_size > 1:
         return _dcp(v)
     t = v.target
@@ -130,7 +127,55 @@ def kimi_k3_moe_runner_overrides(v: View) -> dict | None:
     expand them to bf16.
     """
     t = v.target
-    if (arch0(v) in ARCHS and v.moe_runner_backend == "auto" and t.is_sm100
+    if (v.moe_runner_backend == "auto" and t.is_sm100
             and t.sm in (100, 103, 107) and mxfp4_pack_quantized(v)):
         return {"moe_runner_backend": "flashinfer_mxfp4"}
     return None
+
+
+# --- outside the override batch: the family's pass in handle_model_specific_adjustments ---
+
+KIMI_HYBRID_ARCHS = frozenset({"KimiLinearForCausalLM", "KimiK3ForConditionalGeneration"})
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("linear_attn_decode_backend", "mamba_ssm_dtype"),
+    writes=("linear_attn_decode_backend",),
+    facts=("model.arch0", "target.is_sm100"),
+    archs=KIMI_HYBRID_ARCHS,
+    sglang="apply_kimi_k3_linear_attn_defaults (kimi_k3_hook.py)",
+)
+def kimi_linear_attn_defaults(v: View) -> dict | None:
+    """Kimi hybrids with a bf16 SSM state on SM10x decode KDA with triton.
+
+    Its packed decode kernel is faster than the recurrent one on these shapes, and state
+    replay needs triton.
+    """
+    if (v.linear_attn_decode_backend is None
+            and v.mamba_ssm_dtype == "bfloat16" and v.target.is_sm100):
+        return {"linear_attn_decode_backend": "triton"}
+    return None
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("speculative_algorithm", "linear_attn_verify_backend",
+           "speculative_draft_attention_backend"),
+    writes=("linear_attn_verify_backend", "speculative_draft_attention_backend"),
+    facts=("model.arch0", "target.is_sm100"),
+    archs=KIMI_HYBRID_ARCHS,
+    sglang="apply_kimi_k3_spec_backend_defaults (kimi_k3_hook.py)",
+)
+def kimi_spec_backend_defaults(v: View) -> dict | None:
+    """Kimi hybrids verify drafts with the fused CuTeDSL KDA kernel; DSPARK drafts on SM10x
+    use trtllm_mha (the draft is dense MQA and trtllm_mha plans without a host sync)."""
+    if v.speculative_algorithm is None:
+        return None
+    out: dict[str, Any] = {}
+    if v.linear_attn_verify_backend is None:
+        out["linear_attn_verify_backend"] = "nv_cutedsl"
+    if (v.speculative_algorithm == "DSPARK" and v.speculative_draft_attention_backend is None
+            and v.target.is_sm100):
+        out["speculative_draft_attention_backend"] = "trtllm_mha"
+    return out or None

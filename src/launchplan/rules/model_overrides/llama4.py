@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import (
+    BATCH,
+)
 
 ARCHS = frozenset({"Llama4ForConditionalGeneration", "Llama4ForCausalLM"})
 
@@ -31,7 +34,7 @@ def llama4_overrides(v: View) -> dict | None:
     filled. An fp8/modelopt_fp8 ``--quantization`` on SM10x with an automatic runner uses
     ``flashinfer_trtllm`` for the MoE.
     """
-    if arch0(v) not in ARCHS or v.device == "cpu":
+    if v.device == "cpu":
         return None
     t = v.target
     out: dict[str, Any] = {}
@@ -48,3 +51,23 @@ def llama4_overrides(v: View) -> dict | None:
             and v.quantization in ("fp8", "modelopt_fp8")):
         out["moe_runner_backend"] = "flashinfer_trtllm"
     return out or None
+
+
+# --- outside the override batch: the family's pass in handle_model_specific_adjustments ---
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("attention_backend", "device"),
+    facts=("model.arch0",),
+    archs=ARCHS,
+    sglang="handle_model_specific_adjustments (Llama4 assert)",
+)
+def llama4_backend_check(v: View) -> Refuse | None:
+    """Llama 4 (off CPU) needs a base backend with chunked local attention."""
+    if v.device == "cpu":
+        return None
+    if v.attention_backend not in SUPPORTED_BACKENDS:
+        return Refuse(f"Llama 4 needs one of {', '.join(SUPPORTED_BACKENDS)} as the "
+                      f"attention backend, not {v.attention_backend}")
+    return None

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     backends_unset,
     checkpoint_quant_method,
+    config,
     routed_experts_fp4,
 )
 
@@ -25,7 +26,8 @@ ARCHS = frozenset({"MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"})
     archs=ARCHS,
     reads=BACKEND_FIELDS + ("speculative_algorithm", "moe_runner_backend", "moe_a2a_backend"),
     writes=("enable_multi_layer_eagle", "attention_backend", "moe_runner_backend"),
-    facts=("model.arch0", "model.config", "target.is_sm100", "target.is_sm90"),
+    facts=("model.arch0", "model.config", "target.is_sm100", "target.is_sm90",
+           "model.quantization_config"),
     sglang="_mimo_v2_overrides (model_overrides/mimo_v2.py)",
 )
 def mimo_v2_overrides(v: View) -> dict | None:
@@ -35,8 +37,6 @@ def mimo_v2_overrides(v: View) -> dict | None:
     ``flashinfer_mxfp4`` for MXFP4 routed experts else ``flashinfer_trtllm``; on Hopper,
     ``marlin`` for MXFP4 experts (triton's FP8 MoE cannot read packed MXFP4).
     """
-    if arch0(v) not in ARCHS:
-        return None
     t = v.target
     out: dict[str, Any] = {}
     if v.speculative_algorithm == "EAGLE":
@@ -51,3 +51,42 @@ def mimo_v2_overrides(v: View) -> dict | None:
     elif t.is_sm90 and v.moe_runner_backend == "auto" and fp8 and routed_experts_fp4(v):
         out["moe_runner_backend"] = "marlin"
     return out or None
+
+
+# --- outside the override batch: the family's pass in handle_model_specific_adjustments ---
+
+
+@rule(
+    phase=Phase.MODEL,
+    reads=("encoder_only", "tp_size", "attn_dp_size", "attn_cp_size"),
+    facts=("model.arch0", "model.config"),
+    archs=("MiMoV2ForCausalLM",),
+    sglang="handle_model_specific_adjustments (MiMoV2 fused-QKV TP check)",
+)
+def mimo_v2_attention_tp_check(v: View) -> Refuse | None:
+    """A MiMo-V2 checkpoint with fused QKV weights fixes the attention TP size.
+
+    Its ``qkv_proj`` is interleaved for TP = ``num_key_value_heads``, so that number must be
+    a multiple of the effective attention TP (tp / attention DP / attention CP).
+    """
+    if v.encoder_only:
+        return None
+    cfg = config(v)
+    layout = cfg.get("attention_projection_layout")
+    if layout in (None, "split"):
+        return None
+    if layout != "fused_qkv":
+        return Refuse(f"MiMo-V2 attention_projection_layout {layout!r} is not one of "
+                      "fused_qkv, split or unset")
+    heads = cfg.get("num_key_value_heads")
+    sub = cfg.get("text_config")
+    if heads is None and isinstance(sub, dict):
+        heads = sub.get("num_key_value_heads")
+    if heads is None:
+        return Refuse("MiMo-V2 with fused_qkv needs num_key_value_heads to size its TP")
+    attn_tp = v.tp_size // v.attn_dp_size // v.attn_cp_size
+    if heads % attn_tp:
+        return Refuse(f"MiMo-V2's fused qkv_proj weights need an effective attention TP that "
+                      f"divides {heads}; got {attn_tp} (tp {v.tp_size}, attention DP "
+                      f"{v.attn_dp_size}, attention CP {v.attn_cp_size})")
+    return None

@@ -11,7 +11,6 @@ from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
-    arch0,
     attn_dp_enabled,
     backends_unset,
     config,
@@ -59,8 +58,6 @@ def minicpm_sala_overrides(v: View) -> dict | Refuse | None:
     Blackwell, else ``minicpm_flashattn``. ``SGLANG_MINICPM_FORCE_DENSE`` maps those two to
     their dense kernels (fa4 on Blackwell or fa3, and flashinfer) instead.
     """
-    if arch0(v) not in ARCHS:
-        return None
     if attn_dp_enabled(v):
         return Refuse("MiniCPM does not support attention data parallelism")
     sparse, lightning = sparse_and_lightning(v)

@@ -22,4 +22,4 @@ ARCHS = frozenset({"MiniCPMV4_6ForConditionalGeneration",
 )
 def minicpm_v4_6_overrides(v: View) -> dict | None:
     """On SM10x an unset base backend becomes triton instead of the generic trtllm_mha."""
-    return sm100_base_default(v, ARCHS, "triton")
+    return sm100_base_default(v, "triton")

@@ -135,7 +135,7 @@ def _platform_defaults(v: Any, out: dict[str, Any], quantization: str | None) ->
         "moe_a2a_backend", "kv_cache_dtype", "enable_aiter_allreduce_fusion",
         "disable_custom_all_reduce"),
     facts=("model.arch0", "model.config", "target.is_blackwell", "target.is_sm100",
-           "target.is_sm90", "target.is_hip"),
+           "target.is_sm90", "target.is_hip", "model.quantization_config"),
     sglang="_minimax_m3_overrides (model_overrides/minimax_m3.py)",
 )
 def minimax_m3_overrides(v: View) -> dict | Refuse | None:
@@ -150,8 +150,6 @@ def minimax_m3_overrides(v: View) -> dict | Refuse | None:
     unset; Hopper → fa3 with page 128. Unquantized weights never use auto or deep_gemm MoE
     (deep_gemm corrupts bf16 output): they get triton.
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {}
     quantization = v.quantization
     method = m3_quant_method(v)

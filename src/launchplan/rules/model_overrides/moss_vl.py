@@ -7,7 +7,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.attention import effective_backends
-from launchplan.rules.model_overrides import BACKEND_FIELDS, BATCH, arch0, backends_unset
+from launchplan.rules.model_overrides import BACKEND_FIELDS, BATCH, backends_unset
 
 ARCHS = frozenset({"MossVLForConditionalGeneration"})
 
@@ -27,8 +27,6 @@ def moss_vl_overrides(v: View) -> dict | Refuse | None:
     With no backend chosen, prefill becomes flashinfer; any other prefill backend is
     refused.
     """
-    if arch0(v) not in ARCHS:
-        return None
     if backends_unset(v):
         return {"prefill_attention_backend": "flashinfer"}
     prefill = effective_backends(v)[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH
 
 ARCHS = frozenset({"MuseGlimmerForConditionalGeneration", "MuseGlimmerForCausalLM"})
 
@@ -21,7 +21,6 @@ ARCHS = frozenset({"MuseGlimmerForConditionalGeneration", "MuseGlimmerForCausalL
 )
 def muse_glimmer_fp4_gemm_runner_overrides(v: View) -> dict | None:
     """On SM12x an automatic FP4 GEMM runner becomes marlin for Muse Glimmer."""
-    if (arch0(v) in ARCHS and v.target.is_sm120
-            and v.fp4_gemm_runner_backend == "auto"):
+    if v.target.is_sm120 and v.fp4_gemm_runner_backend == "auto":
         return {"fp4_gemm_runner_backend": "marlin"}
     return None

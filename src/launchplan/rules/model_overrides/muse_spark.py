@@ -11,7 +11,7 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH
 
 ARCHS = frozenset({"MuseSparkForConditionalGeneration"})
 
@@ -32,8 +32,6 @@ def muse_spark_overrides(v: View) -> dict | None:
     Its NaViT vision encoder shards over the full TP group only, so narrower attention TP
     needs the replicated (data-parallel) encoder.
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {}
     if v.enable_tf32_matmul is None:
         out["enable_tf32_matmul"] = True

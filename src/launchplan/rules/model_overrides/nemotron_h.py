@@ -116,7 +116,9 @@ def _blackwell_backends(v: Any, out: dict[str, Any]) -> None:
     writes=("quantization", "moe_runner_backend", "attention_backend", "page_size",
             "mamba_radix_cache_strategy", "speculative_draft_attention_backend"),
     facts=("model.arch0", "model.quant_method", "model.config", "target.is_sm100",
-           "target.is_blackwell", "target.is_cuda", "target.capability"),
+           "target.is_blackwell", "target.is_cuda", "target.capability",
+           "model.quant_config", "model.quantization_config", "target.gfx", "target.sm",
+           "target.vendor"),
     sglang="_nemotron_h_overrides (model_overrides/nemotron_h.py)",
 )
 def nemotron_h_overrides(v: View) -> dict | Refuse | None:
@@ -130,8 +132,6 @@ def nemotron_h_overrides(v: View) -> dict | Refuse | None:
     speculation, trtllm_mha with page 64, the extra-buffer Mamba cache and a trtllm_mha
     draft when top-k is 1 on SM10x, otherwise triton with a flashinfer draft.
     """
-    if arch0(v) not in ARCHS:
-        return None
     out: dict[str, Any] = {}
     is_modelopt = model_quantization(v) in MODELOPT
     quantization = v.quantization

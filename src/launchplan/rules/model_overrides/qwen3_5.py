@@ -8,7 +8,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.attention import default_attention_backend
-from launchplan.rules.model_overrides import BATCH, arch0
+from launchplan.rules.model_overrides import BATCH
 
 ARCHS = frozenset({
     "Qwen3NextForCausalLM",
@@ -51,7 +51,9 @@ def hybrid_sm100_choice(v: Any) -> dict[str, Any]:
     archs=ARCHS,
     reads=HYBRID_SM100_READS,
     writes=("attention_backend", "page_size"),
-    facts=("model.arch0", "model.is_mla", "model.has_asymmetric_kv", "target.is_sm100"),
+    facts=("model.arch0", "model.is_mla", "model.has_asymmetric_kv", "target.is_sm100",
+           "model.architectures", "target.is_sm90", "model.has_attention_sinks",
+           "target.has_flashinfer", "target.is_cuda", "target.is_hip"),
     sglang="_qwen3_5_hybrid_overrides (model_overrides/qwen3_5.py)",
 )
 def qwen3_5_hybrid_overrides(v: View) -> dict | None:
@@ -61,6 +63,6 @@ def qwen3_5_hybrid_overrides(v: View) -> dict | None:
     generic default would not be trtllm_mha (e.g. EAGLE without a top-k) or when the Mamba
     cache must run at page 1 (radix cache on, no extra buffer, no speculation).
     """
-    if arch0(v) not in ARCHS or not v.target.is_sm100 or v.attention_backend is not None:
+    if not v.target.is_sm100 or v.attention_backend is not None:
         return None
     return hybrid_sm100_choice(v)

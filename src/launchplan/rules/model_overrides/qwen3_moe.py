@@ -11,7 +11,6 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     BATCH,
-    arch0,
     checkpoint_quant_method,
     env_true,
     quantization_config,
@@ -45,7 +44,7 @@ def _w4a16_experts(v: Any) -> bool:
     archs=ARCHS,
     reads=("quantization", "moe_runner_backend", "moe_a2a_backend"),
     writes=("quantization", "moe_runner_backend"),
-    facts=("model.arch0", "model.config", "target.is_sm100"),
+    facts=("model.arch0", "model.quantization_config", "target.is_sm100"),
     sglang="_qwen3_moe_family_overrides (model_overrides/qwen3_moe.py)",
 )
 def qwen3_moe_family_overrides(v: View) -> dict | Refuse | None:
@@ -57,7 +56,7 @@ def qwen3_moe_family_overrides(v: View) -> dict | Refuse | None:
     trtllm-gen cannot run) get marlin, or flashinfer_cutedsl when
     ``SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16`` opts in; other runners are refused.
     """
-    if arch0(v) not in ARCHS or not v.target.is_sm100:
+    if not v.target.is_sm100:
         return None
     out: dict[str, Any] = {}
     method = checkpoint_quant_method(v)

@@ -8,7 +8,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0, env_set, env_true
+from launchplan.rules.model_overrides import BATCH, env_set, env_true
 
 ARCHS = frozenset({"Qwen3VLForConditionalGeneration"})
 HOPPER_SERVING_ARCHS = frozenset({"Qwen3VLForConditionalGeneration",
@@ -38,8 +38,7 @@ def qwen3vl_overrides(v: View) -> dict | None:
 
     aiter's unified attention kernel runs on 16-token pages.
     """
-    if (arch0(v) in ARCHS and v.target.is_hip
-            and env_true(v, "SGLANG_USE_AITER_UNIFIED_ATTN") and v.page_size is None):
+    if v.target.is_hip and env_true(v, "SGLANG_USE_AITER_UNIFIED_ATTN") and v.page_size is None:
         return {"page_size": 16}
     return None
 
@@ -65,7 +64,7 @@ def qwen3vl_hopper_serving_overrides(v: View) -> dict | Refuse | None:
     prefill/decode interval of 22; FlashInfer decode when no base or decode backend is
     chosen. ``SGLANG_VLM_CACHE_SIZE_MB`` unset counts as 0 here (SGLang sets it so).
     """
-    if arch0(v) not in HOPPER_SERVING_ARCHS or not large_hopper_qwen3_vl(v):
+    if not large_hopper_qwen3_vl(v):
         return None
     out: dict[str, Any] = {}
     vlm_cache_mb = 0

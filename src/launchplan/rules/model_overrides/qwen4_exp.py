@@ -9,7 +9,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BATCH, arch0, config, model_dtype
+from launchplan.rules.model_overrides import BATCH, config, model_dtype
 from launchplan.rules.model_overrides.qwen3_5 import HYBRID_SM100_READS, hybrid_sm100_choice
 
 ARCHS = frozenset({"Qwen4ExpForConditionalGeneration"})
@@ -56,10 +56,11 @@ def qsa_profile(v: Any) -> bool | str:
     reads=HYBRID_SM100_READS + (
         "disaggregation_mode", "disaggregation_transfer_backend", "pp_size",
         "enable_unified_memory", "ple_offload_embedding", "moe_dense_tp_size",
-        "qsa_indexer_dtype"),
+        "qsa_indexer_dtype", "dtype"),
     writes=("ple_offload_embedding", "moe_dense_tp_size", "attention_backend", "page_size"),
     facts=("model.arch0", "model.config", "model.dtype", "model.is_mla",
-           "model.has_asymmetric_kv", "target.is_cuda", "target.is_sm90", "target.is_sm100"),
+           "model.has_asymmetric_kv", "target.is_cuda", "target.is_sm90", "target.is_sm100",
+           "model.architectures"),
     sglang="_qwen4_exp_overrides (model_overrides/qwen4_exp.py)",
 )
 def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
@@ -70,8 +71,6 @@ def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
     for bf16 on CUDA; a ``moe_dense_tp_size`` of 1 on an MoE model is cleared. On SM10x an
     unset base backend picks trtllm_mha + page 64 or triton + page 1 as Qwen3.5 does.
     """
-    if arch0(v) not in ARCHS:
-        return None
     if (v.disaggregation_mode != "null" and v.disaggregation_transfer_backend == "mori"
             and v.pp_size > 1):
         return Refuse("Qwen4-Exp PD disaggregation over MORI needs --pp-size 1: MORI does not "

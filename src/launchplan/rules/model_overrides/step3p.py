@@ -12,7 +12,7 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.model_overrides import BACKEND_FIELDS, BATCH, arch0, backends_unset
+from launchplan.rules.model_overrides import BACKEND_FIELDS, BATCH, backends_unset
 
 ARCH_SUBSTRINGS = ("Step3p5ForCausalLM", "Step3p7ForConditionalGeneration")
 
@@ -39,8 +39,6 @@ def step3p_overrides(v: View) -> dict | None:
     drafts with the multi-layer MTP head. The hierarchical cache cannot offload hybrid SWA
     pools, so with it the SWA ratio is 1.0 and hybrid SWA memory is off.
     """
-    if not matches(arch0(v)):
-        return None
     t = v.target
     out: dict[str, Any] = {}
     if backends_unset(v):

@@ -9,7 +9,7 @@ from launchplan.facts.models import HUB_RENAMES, bundled_alias, bundled_models
 
 
 def test_every_recorded_hub_id_names_its_bundled_model():
-    from launchplan.facts.models import _BUNDLED_DIR
+    from launchplan.facts.models.bundled import _BUNDLED_DIR
 
     data = json.loads((_BUNDLED_DIR.parent / "published_weights.json").read_text())
     for name, entry in data["models"].items():

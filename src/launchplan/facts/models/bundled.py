@@ -1,0 +1,52 @@
+"""The models launchplan ships (package data), and the Hub ids that name them.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+_BUNDLED_DIR = Path(__file__).resolve().parent.parent / "data" / "models"
+_CONFIG = "config.json"
+
+
+def bundled_models() -> dict[str, Path]:
+    """The models launchplan ships: name → folder holding ``config.json``."""
+    return dict(_bundled())
+
+
+#: Hugging Face repositories renamed since people wrote their launch lines (the old name
+#: redirects to the new one on the Hub).
+HUB_RENAMES = {
+    "meta-llama/Meta-Llama-3.1-8B-Instruct": "meta-llama/Llama-3.1-8B-Instruct",
+    "meta-llama/Meta-Llama-3.1-70B": "meta-llama/Llama-3.1-70B",
+    "meta-llama/Meta-Llama-3.1-405B": "meta-llama/Llama-3.1-405B",
+}
+
+
+def bundled_alias(hub_id: str) -> str | None:
+    """The bundled model whose ``config.json`` is this Hub repository's (exact id, or a
+    renamed one), so a pasted ``--model-path org/name`` plans offline."""
+    table = _hub_ids()
+    return table.get(HUB_RENAMES.get(hub_id, hub_id)) or table.get(hub_id.lower())
+
+
+@lru_cache(maxsize=1)
+def _hub_ids() -> dict[str, str]:
+    data = json.loads((_BUNDLED_DIR.parent / "published_weights.json").read_text())
+    out: dict[str, str] = {}
+    for name, entry in data.get("models", {}).items():
+        hub = entry.get("hf_id")
+        if hub and (_BUNDLED_DIR / name / _CONFIG).is_file():
+            out[hub] = name
+            out[hub.lower()] = name
+    return out
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> tuple[tuple[str, Path], ...]:
+    if not _BUNDLED_DIR.is_dir():
+        return ()
+    return tuple((p.name, p) for p in sorted(_BUNDLED_DIR.iterdir())
+                 if (p / _CONFIG).is_file())

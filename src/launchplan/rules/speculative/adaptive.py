@@ -1,0 +1,111 @@
+"""Adaptive speculation: the gate that allows it and the step counts it starts from."""
+
+from __future__ import annotations
+
+import json
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.speculative.common import (
+    ALGO,
+    algorithm_of,
+    attn_dp_on,
+)
+
+# Adaptive speculation's default candidate steps (the union over its batch-size tiers).
+ADAPTIVE_DEFAULT_STEPS = (0, 1, 3, 5, 7)
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("speculative_adaptive", "speculative_eagle_topk", "attn_dp_size",
+                  "ep_join_mode", "enable_multi_layer_eagle", "enable_two_batch_overlap",
+                  "enable_pdmux"),
+    writes=("speculative_adaptive",),
+    sglang="_maybe_disable_adaptive",
+    triggers=("speculative_adaptive",),
+)
+def speculative_adaptive_gate(v: View) -> Declare | None:
+    """Adaptive step tuning runs only in the built-in single-layer EAGLE/EAGLE3 chain worker.
+
+    It needs top-k 1, no attention DP (tiers are not synchronised across ranks), no
+    multi-layer EAGLE, no two-batch overlap and no PD multiplexing; otherwise it goes off.
+    """
+    if not v.speculative_adaptive:
+        return None
+    reason = None
+    topk = v.speculative_eagle_topk
+    if algorithm_of(v) not in ("EAGLE", "EAGLE3"):
+        reason = f"only EAGLE and EAGLE3 support it, not {algorithm_of(v)}"
+    elif topk is not None and topk != 1:
+        reason = f"it needs top-k 1, not {topk}"
+    elif attn_dp_on(v):
+        reason = "attention DP ranks would pick tiers independently"
+    elif v.enable_multi_layer_eagle:
+        reason = "multi-layer EAGLE does not implement it"
+    elif v.enable_two_batch_overlap:
+        reason = "two-batch overlap does not support it"
+    elif v.enable_pdmux:
+        reason = "PD multiplexing does not support it"
+    if reason is None:
+        return None
+    return Declare({"speculative_adaptive": False},
+                   f"adaptive speculation disabled: {reason}; static parameters are used")
+
+
+def _adaptive_steps(path: str | None) -> tuple[int, ...] | str:
+    """Candidate steps from the adaptive config (a JSON file), or why they cannot be read."""
+    if path is None:
+        return ADAPTIVE_DEFAULT_STEPS
+    try:
+        with open(path, encoding="utf-8") as fh:
+            config = json.load(fh)
+    except (OSError, ValueError) as exc:
+        return f"cannot read --speculative-adaptive-config {path}: {exc}"
+    steps: set[int] = set()
+    for key, entry in config.items():
+        if not str(key).isdigit():
+            continue
+        values = entry.get("candidate_steps") if isinstance(entry, dict) else None
+        if (not isinstance(values, list) or not values
+                or not all(isinstance(s, int) and s >= 0 for s in values)):
+            return f"batch size {key}: candidate_steps must be a list of non-negative integers"
+        steps.update(values)
+    if not steps:
+        return "--speculative-adaptive-config needs at least one integer batch-size key"
+    return tuple(sorted(steps))
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=("speculative_adaptive", "speculative_adaptive_config", "speculative_eagle_topk",
+           "speculative_num_steps"),
+    writes=("speculative_eagle_topk", "speculative_num_steps", "speculative_num_draft_tokens"),
+    sglang="_init_adaptive_speculative_params",
+    triggers=("speculative_adaptive",),
+)
+def speculative_adaptive_params(v: View) -> dict | Refuse | None:
+    """Adaptive speculation starts from the middle candidate step, top-k 1, a linear chain.
+
+    Draft tokens are always steps + 1; explicit steps must be one of the candidates, since
+    the runtime buffers are sized for exactly those.
+    """
+    if not v.speculative_adaptive:
+        return None
+    steps_or_error = _adaptive_steps(v.speculative_adaptive_config)
+    if isinstance(steps_or_error, str):
+        return Refuse(steps_or_error)
+    candidates = steps_or_error
+    out: dict[str, int] = {}
+    if v.speculative_eagle_topk is None:
+        out["speculative_eagle_topk"] = 1
+    steps = v.speculative_num_steps
+    if steps is None:
+        steps = out["speculative_num_steps"] = candidates[len(candidates) // 2]
+    if steps not in candidates:
+        return Refuse(f"--speculative-num-steps {steps} is not one of the adaptive candidate "
+                      f"steps {list(candidates)}")
+    out["speculative_num_draft_tokens"] = steps + 1
+    return out

@@ -1,0 +1,53 @@
+"""What every speculative algorithm's rules share: the draft's config, the 48-request
+default, and SGLang's attention-DP test (the algorithm names are in ``launchplan.vocabulary``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+SPEC_MAX_RUNNING_REQUESTS = 48
+
+ALGO = ("speculative_algorithm",)
+RUNNING_NOTE = ("max_running_requests defaults to 48 under speculative decoding; pass "
+                "--max-running-requests to change it")
+
+
+def algorithm_of(v: Any) -> str | None:
+    return v.speculative_algorithm
+
+
+def attn_dp_on(v: Any) -> bool:
+    """SGLang's ``attn_dp_enabled``: attention DP wider than 1, or an EP scale-up joiner."""
+    return v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+
+
+def draft_config_of(v: Any) -> Mapping | None:
+    """The draft checkpoint's config.json: the target's own when the draft path is the model."""
+    path = v.speculative_draft_model_path
+    if path is None:
+        return None
+    if path == v.model_path:
+        return v.model.config
+    return v.draft.config if v.draft is not None else None
+
+
+def text_config_of(config: Mapping) -> Mapping:
+    text = config.get("text_config")
+    return text if isinstance(text, Mapping) else config
+
+
+def dflash_block_size_of(config: Mapping | None) -> int | None:
+    """The DFLASH verify block: ``dflash_config.block_size``, else a top-level ``block_size``."""
+    if not config:
+        return None
+    nested = config.get("dflash_config")
+    value = nested.get("block_size") if isinstance(nested, Mapping) else None
+    if value is None:
+        value = config.get("block_size")
+    return int(value) if value is not None else None
+
+
+def running_requests_default(v: Any) -> dict:
+    return ({"max_running_requests": SPEC_MAX_RUNNING_REQUESTS}
+            if v.max_running_requests is None else {})

@@ -1,0 +1,147 @@
+"""DFLASH speculation: block-size defaults and the draft attention backend."""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
+from launchplan.rules.speculative.common import (
+    ALGO,
+    RUNNING_NOTE,
+    attn_dp_on,
+    dflash_block_size_of,
+    draft_config_of,
+    running_requests_default,
+    text_config_of,
+)
+
+# Backends SGLang accepts as a separate draft attention backend (DRAFT_ATTENTION_BACKEND_CHOICES).
+DRAFT_BACKENDS = ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu")
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("device", "attn_dp_size", "ep_join_mode", "enable_dp_lm_head",
+                  "attn_cp_size", "pp_size", "speculative_draft_model_path",
+                  "speculative_num_steps", "speculative_eagle_topk",
+                  "speculative_dflash_block_size", "speculative_num_draft_tokens",
+                  "speculative_draft_window_size", "max_running_requests", "model_path"),
+    writes=("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens",
+            "max_running_requests"),
+    facts=("draft.config",),
+    sglang="_handle_dflash",
+    triggers={"speculative_algorithm": ("DFLASH",)},
+)
+def dflash_defaults(v: View) -> Declare | Refuse | None:
+    """DFLASH drafts a whole block in one pass: steps and top-k are 1, tokens the block size.
+
+    The block size comes from ``--speculative-dflash-block-size``, else the draft config's
+    ``dflash_config.block_size`` (or top-level ``block_size``), else 16. It needs a draft
+    model, pp 1, CUDA/NPU/XPU; with attention DP, CUDA or NPU and a DP LM head (greedy
+    projection borrows the target head), no context parallelism.
+    """
+    device = str(v.device)
+    if not (device.startswith("cuda") or device in ("npu", "xpu")):
+        return Refuse(f"DFLASH speculative decoding is not supported on device {device}")
+    if attn_dp_on(v) and device != "npu":
+        if not device.startswith("cuda"):
+            return Refuse("DFLASH with attention DP needs CUDA or NPU")
+        if not v.enable_dp_lm_head:
+            return Refuse("DFLASH with attention DP needs --enable-dp-lm-head")
+        if v.attn_cp_size != 1:
+            return Refuse("DFLASH with attention DP does not support context parallelism")
+        if v.record.env_flag("SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION"):
+            return Refuse("DFLASH with attention DP needs "
+                          "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION off")
+    if v.pp_size != 1:
+        return Refuse("DFLASH speculative decoding supports pp_size 1 only")
+    if v.speculative_draft_model_path is None:
+        return Refuse("DFLASH speculative decoding needs --speculative-draft-model-path")
+    out: dict[str, int] = {}
+    notes = []
+    for field in ("speculative_num_steps", "speculative_eagle_topk"):
+        value = v[field]
+        if value is None or int(value) != 1:
+            out[field] = 1
+            if value is not None:
+                notes.append(f"DFLASH uses {field} 1, not {value}")
+    tokens = v.speculative_num_draft_tokens
+    block = v.speculative_dflash_block_size
+    if block is not None:
+        if int(block) <= 0:
+            return Refuse(f"--speculative-dflash-block-size must be positive, got {block}")
+        if tokens is not None and int(tokens) != int(block):
+            return Refuse(f"--speculative-num-draft-tokens {tokens} and "
+                          f"--speculative-dflash-block-size {block} must match for DFLASH")
+        tokens = out["speculative_num_draft_tokens"] = int(block)
+    if tokens is None:
+        inferred = dflash_block_size_of(draft_config_of(v))
+        if inferred is None:
+            inferred = 16
+            notes.append("DFLASH block size unknown: 16 draft tokens")
+        tokens = out["speculative_num_draft_tokens"] = inferred
+    window = v.speculative_draft_window_size
+    if window is not None and window < int(tokens):
+        return Refuse(f"--speculative-draft-window-size {window} must be at least the DFLASH "
+                      f"block size {tokens}")
+    out.update(running_requests_default(v))
+    if "max_running_requests" in out:
+        notes.append(RUNNING_NOTE)
+    return Declare(out, "; ".join(notes) or None)
+
+
+_DFLASH_DRAFT = dict(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + BACKEND_FIELDS + ("speculative_draft_attention_backend", "device",
+                                   "speculative_draft_model_path", "model_path"),
+    writes=("speculative_draft_attention_backend",),
+    facts=("target.is_hip", "target.is_sm100", "draft.config"),
+    triggers={"speculative_algorithm": ("DFLASH",)},
+)
+
+
+@rule(sglang="_resolve_dflash_draft_attention_backend", **_DFLASH_DRAFT)
+def dflash_draft_backend(v: View) -> Declare | None:
+    """The DFLASH draft runs one attention backend: the given one, else the target's prefill.
+
+    A value outside SGLang's draft backends falls back to flashinfer (triton on ROCm/XPU).
+    trtllm_mha is kept only for drafts whose layers are all sliding-window or that are
+    explicitly causal (its kernels have no bidirectional block mask); otherwise the fallback
+    is used, fa4 on SM10x.
+    """
+    return _dflash_draft(v, sm100_fa4=True)
+
+
+@rule(name="dflash_draft_backend", variant="0.5.22",
+      sglang="_resolve_dflash_draft_attention_backend (0.5.21-0.5.22)", **_DFLASH_DRAFT)
+def dflash_draft_backend_0_5_22(v: View) -> Declare | None:
+    """As in 0.5.23, but a draft trtllm_mha cannot run falls back to flashinfer on SM10x
+    too (0.5.23 keeps the FA4 path there)."""
+    return _dflash_draft(v, sm100_fa4=False)
+
+
+def _dflash_draft(v: View, sm100_fa4: bool) -> Declare | None:
+    fallback = "triton" if v.target.is_hip or v.device == "xpu" else "flashinfer"
+    backend = v.speculative_draft_attention_backend or effective_backends(v)[0]
+    note = None
+    if backend is None:
+        backend = fallback
+    elif backend not in DRAFT_BACKENDS:
+        note = f"the DFLASH draft cannot run {backend}; it uses {fallback}"
+        backend = fallback
+    elif backend == "trtllm_mha":
+        config = draft_config_of(v) or {}
+        text = text_config_of(config)
+        layer_types = text.get("layer_types", config.get("layer_types"))
+        layers = text.get("num_hidden_layers")
+        all_sliding = bool(layer_types) and len(layer_types) == layers and set(
+            layer_types) == {"sliding_attention"}
+        if not (all_sliding or text.get("is_causal") is True):
+            if sm100_fa4 and v.target.is_sm100:
+                fallback = "fa4"
+            note = (f"the DFLASH draft is not all sliding-window or causal, so trtllm_mha "
+                    f"cannot run it; it uses {fallback}")
+            backend = fallback
+    return Declare({"speculative_draft_attention_backend": backend}, note)

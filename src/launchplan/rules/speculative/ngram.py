@@ -1,0 +1,85 @@
+"""NGRAM speculation: its defaults and the limits of its draft-free verify."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.speculative.common import (
+    ALGO,
+    RUNNING_NOTE,
+    attn_dp_on,
+    running_requests_default,
+)
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("device", "disable_overlap_schedule", "max_running_requests",
+                  "speculative_ngram_max_bfs_breadth", "speculative_num_draft_tokens",
+                  "speculative_num_steps", "speculative_ngram_external_corpus_path",
+                  "speculative_ngram_external_sam_budget",
+                  "speculative_ngram_external_corpus_max_tokens"),
+    writes=("disable_overlap_schedule", "max_running_requests", "enable_mixed_chunk",
+            "speculative_eagle_topk", "speculative_num_draft_tokens", "speculative_num_steps"),
+    sglang="_handle_ngram",
+    triggers={"speculative_algorithm": ("NGRAM",)},
+)
+def ngram_defaults(v: View) -> Declare | Refuse | None:
+    """NGRAM drafts a breadth-first tree from matched n-grams, with no draft model.
+
+    The tree width is ``--speculative-ngram-max-bfs-breadth`` (default 10) and becomes the
+    top-k; 12 draft tokens and steps = tokens // top-k by default; 48 running requests; no
+    mixed chunk (its overlap relay skips the buffer the mixed step reads); CUDA, CPU or XPU.
+    """
+    if v.device not in ("cuda", "cpu", "xpu"):
+        return Refuse(f"NGRAM speculative decoding runs on CUDA, CPU or XPU, not {v.device}")
+    out: dict[str, Any] = {}
+    notes = []
+    if v.device == "cpu" and not v.disable_overlap_schedule:
+        out["disable_overlap_schedule"] = True
+        notes.append("speculative decoding on CPU has no overlap schedule")
+    out.update(running_requests_default(v))
+    if "max_running_requests" in out:
+        notes.append(RUNNING_NOTE)
+    out["enable_mixed_chunk"] = False
+    topk = out["speculative_eagle_topk"] = v.speculative_ngram_max_bfs_breadth
+    tokens = v.speculative_num_draft_tokens
+    if tokens is None:
+        tokens = out["speculative_num_draft_tokens"] = 12
+    if v.speculative_num_steps is None:
+        out["speculative_num_steps"] = tokens // topk
+    if v.speculative_ngram_external_corpus_path is not None:
+        budget = v.speculative_ngram_external_sam_budget
+        if budget <= 0:
+            return Refuse("--speculative-ngram-external-sam-budget must be positive with an "
+                          "external corpus")
+        if v.speculative_ngram_external_corpus_max_tokens <= 0:
+            return Refuse("--speculative-ngram-external-corpus-max-tokens must be positive "
+                          "with an external corpus")
+        if budget > tokens - 1:
+            return Refuse(f"--speculative-ngram-external-sam-budget must be at most "
+                          f"speculative_num_draft_tokens - 1 ({tokens - 1})")
+    notes.append("mixed chunked prefill disabled for NGRAM speculative decoding")
+    return Declare(out, "; ".join(notes))
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("speculative_eagle_topk", "page_size", "attention_backend", "attn_dp_size",
+                  "ep_join_mode"),
+    sglang="_handle_ngram (checks)",
+    triggers={"speculative_algorithm": ("NGRAM",)},
+)
+def ngram_checks(v: View) -> Refuse | None:
+    """NGRAM trees on pages > 1 are correct only on flashinfer; no attention DP."""
+    topk = v.speculative_eagle_topk
+    if topk > 1 and v.page_size > 1 and v.attention_backend != "flashinfer":
+        return Refuse(f"NGRAM with top-k {topk} and page_size {v.page_size} gives wrong results "
+                      f"on {v.attention_backend}; only flashinfer supports it")
+    if attn_dp_on(v):
+        return Refuse("NGRAM speculative decoding does not support attention DP")
+    return None

@@ -1,0 +1,229 @@
+"""The speculative algorithm, normalised and checked before any algorithm's own rules run.
+
+Upper case, ``NEXTN`` is ``EAGLE``, a Gemma-4 assistant draft turns EAGLE into
+``FROZEN_KV_MTP``; the draft revision, block verification, draft window and the known
+algorithms are settled here (SGLang's P32 ``handle_speculative_decoding``, its first steps).
+"""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+from launchplan.rules.speculative.common import (
+    ALGO,
+    algorithm_of,
+)
+from launchplan.vocabulary import SPECULATIVE_ALGORITHMS
+
+GEMMA4_ASSISTANT_DRAFTS = ("Gemma4AssistantForCausalLM", "Gemma4UnifiedAssistantForCausalLM")
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=("speculative_draft_model_path", "speculative_draft_model_revision"),
+    writes=("speculative_draft_model_revision",),
+    sglang="handle_speculative_decoding (draft revision)",
+    triggers=("speculative_draft_model_path",),
+)
+def speculative_draft_revision_default(v: View) -> dict | None:
+    """A draft path without a revision loads the draft from the ``main`` revision."""
+    if v.speculative_draft_model_path is not None and v.speculative_draft_model_revision is None:
+        return {"speculative_draft_model_revision": "main"}
+    return None
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=("speculative_moe_runner_backend", "moe_runner_backend"),
+    writes=("speculative_moe_runner_backend",),
+    sglang="_speculative_moe_runner_default",
+)
+def speculative_moe_runner_default(v: View) -> dict | None:
+    """An unset draft MoE runner follows the target's resolved runner (runs without drafts too).
+
+    flashinfer_megamoe routes by global expert id over weights it prepared for quantized
+    layers only, so an (unquantized) MTP draft gets flashinfer_trtllm; a target-only LoRA
+    runner leaves the adapter-free draft on ``auto``.
+    """
+    if v.speculative_moe_runner_backend is not None:
+        return None
+    runner = v.moe_runner_backend
+    if runner == "flashinfer_megamoe":
+        runner = "flashinfer_trtllm"
+    elif str(runner).startswith("lora_"):
+        runner = "auto"
+    return {"speculative_moe_runner_backend": runner}
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO,
+    writes=ALGO,
+    sglang="handle_speculative_decoding (upper-case)",
+    triggers=ALGO,
+    normalizes=True,
+)
+def speculative_algorithm_upper(v: View) -> dict | None:
+    """Algorithm names are case-insensitive: ``eagle`` is ``EAGLE``."""
+    algorithm = algorithm_of(v)
+    if algorithm is not None and algorithm != algorithm.upper():
+        return {"speculative_algorithm": algorithm.upper()}
+    return None
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("speculative_draft_model_path",),
+    writes=ALGO,
+    facts=("draft.architectures",),
+    sglang="_resolve_speculative_algorithm_alias (Gemma-4 assistant drafts)",
+    triggers=("speculative_draft_model_path",),
+)
+def speculative_gemma4_assistant(v: View) -> Declare | Refuse | None:
+    """A Gemma-4 assistant draft reads the target's frozen KV: EAGLE/NEXTN become FROZEN_KV_MTP.
+
+    The assistant has no hidden-state fusion of its own, so EAGLE3 (which feeds it three
+    target layers) cannot drive it and is refused.
+    """
+    algorithm = algorithm_of(v)
+    if v.speculative_draft_model_path is None or v.draft is None:
+        return None
+    if not any(a in GEMMA4_ASSISTANT_DRAFTS for a in v.draft.architectures):
+        return None
+    if algorithm == "EAGLE3":
+        return Refuse("a Gemma-4 assistant draft runs with --speculative-algorithm EAGLE or "
+                      "NEXTN, not EAGLE3")
+    if algorithm in ("EAGLE", "NEXTN"):
+        return Declare({"speculative_algorithm": "FROZEN_KV_MTP"},
+                       f"the Gemma-4 assistant draft turns {algorithm} into FROZEN_KV_MTP")
+    return None
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO,
+    writes=ALGO,
+    sglang="_resolve_speculative_algorithm_alias (NEXTN)",
+    triggers=ALGO,
+    normalizes=True,
+)
+def speculative_nextn_alias(v: View) -> dict | None:
+    """NEXTN is another name for EAGLE: DeepSeek-style MTP runs through the EAGLE worker."""
+    if algorithm_of(v) == "NEXTN":
+        return {"speculative_algorithm": "EAGLE"}
+    return None
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("disaggregation_mode", "disaggregation_decode_enable_radix_cache"),
+    sglang="handle_speculative_decoding (PD decode radix cache)",
+    triggers=ALGO,
+)
+def speculative_decode_radix_check(v: View) -> Refuse | None:
+    """A PD decode server's radix cache works only with no, DSPARK or EAGLE(3) speculation."""
+    algorithm = algorithm_of(v)
+    if (v.disaggregation_mode == "decode" and v.disaggregation_decode_enable_radix_cache
+            and algorithm not in (None, "DSPARK", "EAGLE", "EAGLE3")):
+        return Refuse("--disaggregation-decode-enable-radix-cache cannot be combined with "
+                      f"{algorithm} speculative decoding")
+    return None
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("speculative_use_block_verification", "device",
+                  "speculative_use_rejection_sampling"),
+    writes=("speculative_use_rejection_sampling",),
+    sglang="handle_speculative_decoding (block verification)",
+    triggers=("speculative_use_block_verification",),
+)
+def speculative_block_verification(v: View) -> Refuse | dict | None:
+    """Block verification needs sampled proposals with their distributions, on CUDA or ROCm.
+
+    Only EAGLE, EAGLE3, DFLASH and DSPARK emit them; EAGLE(3) produce them only through
+    rejection sampling, which is switched on.
+    """
+    if not v.speculative_use_block_verification:
+        return None
+    algorithm = algorithm_of(v)
+    if algorithm not in ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"):
+        return Refuse("--speculative-use-block-verification works with EAGLE, EAGLE3, NEXTN, "
+                      f"DFLASH or DSPARK only, not {algorithm}")
+    if v.device != "cuda":
+        return Refuse("--speculative-use-block-verification needs a CUDA or ROCm device")
+    if algorithm in ("EAGLE", "EAGLE3") and not v.speculative_use_rejection_sampling:
+        return {"speculative_use_rejection_sampling": True}
+    return None
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("speculative_draft_window_size", "speculative_draft_sink_size"),
+    writes=("speculative_draft_window_size", "speculative_draft_sink_size"),
+    sglang="handle_speculative_decoding (draft window and sink)",
+    triggers=("speculative_draft_window_size", "speculative_draft_sink_size"),
+)
+def speculative_draft_window(v: View) -> Declare | Refuse | None:
+    """The draft's sliding window must be positive, its sink non-negative and need a window.
+
+    Only DFLASH, Llama EAGLE-3 and the EAGLE/MTP draft decode on triton/flashinfer honour a
+    window; elsewhere it is accepted but has no effect.
+    """
+    out: dict[str, int] = {}
+    note = None
+    window = v.speculative_draft_window_size
+    if window is not None:
+        if int(window) <= 0:
+            return Refuse(f"--speculative-draft-window-size must be positive, got {window}")
+        out["speculative_draft_window_size"] = int(window)
+        if algorithm_of(v) not in ("EAGLE", "EAGLE3", "DFLASH"):
+            note = (f"--speculative-draft-window-size has no effect with "
+                    f"{algorithm_of(v)} speculative decoding")
+    sink = v.speculative_draft_sink_size
+    if sink is not None:
+        if int(sink) < 0:
+            return Refuse(f"--speculative-draft-sink-size must be non-negative, got {sink}")
+        if window is None:
+            return Refuse("--speculative-draft-sink-size needs --speculative-draft-window-size")
+        out["speculative_draft_sink_size"] = int(sink)
+    if not out:
+        return None
+    return Declare(out, note)
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO,
+    sglang="SpeculativeAlgorithm.from_string",
+    triggers=ALGO,
+)
+def speculative_algorithm_known(v: View) -> Refuse | None:
+    """Only SGLang's built-in algorithms are known (plugins register more; none is modelled)."""
+    algorithm = algorithm_of(v)
+    if algorithm is not None and algorithm not in SPECULATIVE_ALGORITHMS:
+        return Refuse(f"unknown speculative algorithm {algorithm!r}; expected one of "
+                      + ", ".join(SPECULATIVE_ALGORITHMS) + " or NEXTN")
+    return None
+
+
+@rule(
+    name="speculative_algorithm_known",
+    variant="0.5.22",
+    phase=Phase.SPECULATIVE,
+    reads=ALGO,
+    sglang="SpeculativeAlgorithm.from_string; --speculative-skip-dp-mlp-sync check (0.5.21-0.5.22)",
+)
+def speculative_algorithm_known_0_5_22(v: View) -> Refuse | None:
+    """As in 0.5.23, and ``--speculative-skip-dp-mlp-sync`` (removed in 0.5.23) needs EAGLE.
+
+    Skipping the data-parallel MLP sync was built for the EAGLE worker only (NEXTN is EAGLE
+    by now). The field exists only in these releases' tables, so it is read by name.
+    """
+    refused = speculative_algorithm_known(v)
+    if refused is None and v.get("speculative_skip_dp_mlp_sync") and algorithm_of(v) != "EAGLE":
+        return Refuse("--speculative-skip-dp-mlp-sync works with the EAGLE algorithm only, not "
+                      f"{algorithm_of(v)}")
+    return refused

@@ -1,0 +1,137 @@
+"""transformers class emulation: class defaults, aliases, text sub-configs, parser fixes.
+"""
+
+from __future__ import annotations
+
+from launchplan.facts.models import (
+    hf_classes,
+    load_model,
+)
+from tests.facts.models.configs import (
+    RECORDED,
+    input_error,
+    write,
+)
+
+
+def test_class_default_tables_match_transformers():
+    for model_type, row in RECORDED["class_defaults"].items():
+        emulated = hf_classes._with_class_defaults({}, model_type, "config.json", "")
+        assert {k: emulated.get(k) for k in row} == row, model_type
+        extra = set(hf_classes._TYPE_DEFAULTS[model_type].defaults) - set(row)
+        assert not extra, (model_type, extra)
+    assert set(RECORDED["class_defaults"]) == set(hf_classes._TYPE_DEFAULTS)
+
+
+def test_known_model_types_match_transformers():
+    assert hf_classes._KNOWN_MODEL_TYPES == frozenset(RECORDED["known_model_types"])
+
+
+def test_qwen2_sliding_window_needs_use_sliding_window(tmp_path):
+    base = {"architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "hidden_size": 1024,
+            "num_attention_heads": 16, "sliding_window": 4096}
+    assert load_model(write(tmp_path, base, "off")).sliding_window is None
+    on = load_model(write(tmp_path, {**base, "use_sliding_window": True}, "on"))
+    assert on.sliding_window == 4096 and not on.is_hybrid_swa
+    assert load_model("qwen2.5-7b").config["sliding_window"] is None  # dropped, as transformers
+    assert load_model("qwen2.5-7b").text_config is load_model("qwen2.5-7b").config
+
+
+def test_missing_keys_take_class_defaults(tmp_path):
+    m = load_model(write(tmp_path, {"architectures": ["LlamaForCausalLM"], "model_type": "llama"}))
+    assert (m.hidden_size, m.num_attention_heads, m.total_num_kv_heads, m.head_dim) == \
+        (4096, 32, 32, 128)
+    assert (m.context_len, m.num_hidden_layers, m.vocab_size, m.dtype) == \
+        (2048, 32, 32000, "float16")
+    q3 = load_model(write(tmp_path, {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3",
+                                     "hidden_size": 1024, "num_attention_heads": 16}, "q3"))
+    assert q3.head_dim == 128 and q3.total_num_kv_heads == 32  # class constants, not derived
+    mistral = load_model(write(tmp_path, {"architectures": ["MistralForCausalLM"],
+                                          "model_type": "mistral"}, "mi"))
+    assert (mistral.context_len, mistral.sliding_window, mistral.total_num_kv_heads) == \
+        (131072, 4096, 8)
+
+
+def test_attribute_aliases_and_kv_head_rules(tmp_path):
+    gpt2 = load_model(write(tmp_path, {"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2",
+                                       "n_embd": 1600, "n_head": 25, "n_layer": 48}, "gpt2"))
+    assert (gpt2.hidden_size, gpt2.num_attention_heads, gpt2.head_dim, gpt2.context_len) == \
+        (1600, 25, 64, 1024)
+    falcon = {"architectures": ["FalconForCausalLM"], "model_type": "falcon", "hidden_size": 8192,
+              "num_attention_heads": 128, "num_kv_heads": 8, "multi_query": True}
+    assert load_model(write(tmp_path, falcon, "f1")).total_num_kv_heads == 1
+    newer = {**falcon, "new_decoder_architecture": True}
+    assert load_model(write(tmp_path, newer, "f2")).total_num_kv_heads == 8
+    glm = {"architectures": ["ChatGLMModel"], "model_type": "chatglm", "hidden_size": 4096,
+           "num_attention_heads": 32, "num_layers": 40, "multi_query_group_num": 2,
+           "seq_length": 131072}
+    m = load_model(write(tmp_path, glm, "glm"))
+    assert (m.total_num_kv_heads, m.num_kv_heads(8), m.num_hidden_layers, m.context_len) == \
+        (2, 1, 40, 131072)
+
+
+def test_text_config_vlms(tmp_path):
+    cfg = {"architectures": ["Qwen2_5_VLForConditionalGeneration"], "model_type": "qwen2_5_vl",
+           "torch_dtype": "bfloat16", "text_config": {"hidden_size": 3584,
+                                                      "num_attention_heads": 28,
+                                                      "num_key_value_heads": 4}}
+    m = load_model(write(tmp_path, cfg))
+    # no model_type in the sub-config: the parent's default text class fills the rest
+    assert (m.text_model_type, m.head_dim, m.context_len, m.dtype) == \
+        ("qwen2_5_vl_text", 128, 32768, "bfloat16")
+    assert m.is_multimodal and m.has_text_config and m.multimodal()
+    assert not m.multimodal(False) and not m.multimodal(language_model_only=True)
+    assert m.config["num_attention_heads"] == 28  # text attributes copied to the top level
+    gemma3 = {"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
+              "text_config": {"model_type": "gemma3_text"}}
+    g = load_model(write(tmp_path, gemma3, "g3"))
+    assert not g.multimodal_default and not g.is_multimodal and g.multimodal(True)
+    llava = {"architectures": ["LlavaLlamaForCausalLM"], "model_type": "llava",
+             "hidden_size": 4096, "num_attention_heads": 32, "torch_dtype": "bfloat16"}
+    lv = load_model(write(tmp_path, llava, "lv"))
+    assert lv.dtype == "float16" and not lv.has_text_config and lv.is_multimodal
+    thinker = {"architectures": ["Qwen2_5OmniModel"], "model_type": "qwen2_5_omni",
+               "torch_dtype": "bfloat16",
+               "thinker_config": {"text_config": {"model_type": "qwen2", "hidden_size": 896,
+                                                  "num_attention_heads": 14,
+                                                  "torch_dtype": "float32"}}}
+    t = load_model(write(tmp_path, thinker, "omni"))
+    assert (t.head_dim, t.dtype, t.text_model_type) == (64, "bfloat16", "qwen2")
+
+
+def test_json_model_override_args(tmp_path):
+    m = load_model("llama-3.1-8b", json_override='{"max_position_embeddings": 65536}')
+    assert m.context_len == 65536
+    merged = load_model("llama-3.1-8b",
+                        json_override='{"rope_scaling": {"rope_type": "linear", "factor": 2}}')
+    assert merged.rope_scaling["low_freq_factor"] == 1.0  # merged into the existing dict
+    archs = load_model("qwen3-8b", json_override='{"architectures": ["Qwen3MoeForCausalLM"]}')
+    assert archs.arch0 == "Qwen3MoeForCausalLM"
+    vlm = {"architectures": ["Mistral3ForConditionalGeneration"], "model_type": "mistral3",
+           "text_config": {"model_type": "mistral", "hidden_size": 5120,
+                           "num_attention_heads": 32, "max_position_embeddings": 131072}}
+    path = write(tmp_path, vlm)
+    v = load_model(path, json_override={"text_config": {"max_position_embeddings": 8192}})
+    assert v.context_len == 8192 and v.head_dim == 160  # merged, not replaced
+    err = input_error(load_model, "qwen3-8b", json_override='{"num_attention_heads": "x"}')
+    assert "'num_attention_heads' (after --json-model-override-args)" in err.message
+    err = input_error(load_model, "qwen3-8b", json_override='{"a": ')
+    assert err.message.startswith("--json-model-override-args: expected valid JSON (line 1")
+    input_error(load_model, "qwen3-8b", json_override="[1, 2]")
+
+
+# --- class defaults that change what the rules see (recorded from transformers 5.24) ------
+
+def test_glm_moe_dsa_without_index_topk_is_still_dsa(tmp_path):
+    path = write(tmp_path, {"architectures": ["GlmMoeDsaForCausalLM"],
+                            "model_type": "glm_moe_dsa", "torch_dtype": "bfloat16"})
+    facts = load_model(path)
+    assert facts.is_mla and facts.is_deepseek_dsa and facts.index_topk == 2048
+
+
+def test_granite_hybrid_mamba_chunk_defaults_to_256(tmp_path):
+    path = write(tmp_path, {"architectures": ["GraniteMoeHybridForCausalLM"],
+                            "model_type": "granitemoehybrid", "hidden_size": 1024,
+                            "num_hidden_layers": 4, "layer_types": ["mamba", "attention",
+                                                                    "mamba", "attention"]})
+    assert load_model(path).mamba_chunk_size == 256
