@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -135,9 +136,17 @@ def _local(path: str, revision: str | None, flag: str = "--model-path") -> str:
     return path
 
 
-#: The previous resolution per target, model, draft, rule set and environment: a repeated
-#: or slightly changed input re-runs only the rules a changed field can reach (bounded).
-_PREVIOUS: dict[Any, Any] = {}
+#: Per thread, the previous resolution per target, model, draft, rule set and environment:
+#: a repeated or slightly changed input re-runs only the rules a changed field can reach
+#: (bounded; one per thread, since a run extends the previous one's record as it goes).
+_PREVIOUS = threading.local()
+
+
+def _previous() -> dict[Any, Any]:
+    memo = getattr(_PREVIOUS, "memo", None)
+    if memo is None:
+        memo = _PREVIOUS.memo = {}
+    return memo
 
 
 def resolve(argv: Sequence[str] = (), *, fields: Mapping[str, Any] | None = None,
@@ -158,4 +167,4 @@ def resolve(argv: Sequence[str] = (), *, fields: Mapping[str, Any] | None = None
     raw = build_raw(argv, fields, model_path, compat=compat)
     record = build_record(raw, gpu, compat=compat, env=env)
     return run(record, get_ruleset(compat).rules(), trace=trace,
-               memo=_PREVIOUS if incremental else None)
+               memo=_previous() if incremental and not trace else None)

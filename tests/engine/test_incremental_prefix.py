@@ -137,3 +137,22 @@ def test_repeats_share_their_plans_analyses_and_only_those():
     assert memory_plan(again) is memory_plan(first) and memory_plan(again) == memory_plan(fresh)
     other = resolve(["--tp-size", "2"], gpu="h100", model_path="llama-3.1-8b")
     assert preflight(other).problems == [] and memory_plan(other) != memory_plan(first)
+
+
+def test_threads_keep_their_own_previous_resolution():
+    """Each thread resolves against its own previous resolution: threads interleaving the
+    same facts get the plans a resolution from scratch gives."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(3)
+    work = [(point, fields) for point in _points(33, 40, 0) for fields in _variants(point, rng)]
+    expected = [_outcome(point, fields, False) for point, fields in work]
+
+    def walk(offset: int) -> list[tuple]:
+        order = work[offset:] + work[:offset]
+        got = [_outcome(point, fields, True) for point, fields in order]
+        return got[len(work) - offset:] + got[:len(work) - offset]
+
+    with ThreadPoolExecutor(4) as pool:
+        for got in pool.map(walk, [0, 7, 13, 29]):
+            assert got == expected
