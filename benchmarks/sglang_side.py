@@ -6,7 +6,7 @@ process per platform. It sets up the oracle's simulated GPU host (the harness in
 times, in this long-lived process: SGLang's own argparse parse of the command line, and a
 warm resolution from the parsed fields (``ServerArgs`` built from the namespace, then
 ``resolve_once()``). It prints
-one JSON line per case with the median seconds of each.
+one JSON line per case with the median CPU seconds of each.
 
 stdin: ``{"platform": NAME, "oracle": DIR, "seconds": S,
           "cases": [{"name": ..., "model": DIR, "argv": [...]}]}``
@@ -26,11 +26,11 @@ import time
 def _median_seconds(fn, seconds: float, at_least: int = 3) -> float:
     fn()  # warm: lazy imports and caches are not what we time
     times: list[float] = []
-    deadline = time.perf_counter() + seconds
-    while len(times) < at_least or time.perf_counter() < deadline:
-        start = time.perf_counter()
+    deadline = time.process_time() + seconds  # CPU time, as launchplan's side is timed
+    while len(times) < at_least or time.process_time() < deadline:
+        start = time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times)
 
 

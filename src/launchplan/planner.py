@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,7 +30,12 @@ def build_raw(argv: Sequence[str] = (), fields: Mapping[str, Any] | None = None,
         if fields:
             return RawInput.from_fields(dict(fields), release)
         return RawInput({}, {}, [], [], release)
-    raw = parse_argv(list(argv), release) if argv else RawInput({}, {}, [], [], release)
+    if not argv:  # keyword input only: one RawInput
+        raw = RawInput.from_fields(fields or {}, release)
+        raw.values["model_path"] = model_path
+        raw.origin["model_path"] = "keyword"
+        return raw
+    raw = parse_argv(list(argv), release)
     if fields:
         keyword = RawInput.from_fields(dict(fields), release)
         raw.values.update(keyword.values)
@@ -130,16 +136,35 @@ def _local(path: str, revision: str | None, flag: str = "--model-path") -> str:
     return path
 
 
+#: Per thread, the previous resolution per target, model, draft, rule set and environment:
+#: a repeated or slightly changed input re-runs only the rules a changed field can reach
+#: (bounded; one per thread, since a run extends the previous one's record as it goes).
+_PREVIOUS = threading.local()
+
+
+def _previous() -> dict[Any, Any]:
+    memo = getattr(_PREVIOUS, "memo", None)
+    if memo is None:
+        memo = _PREVIOUS.memo = {}
+    return memo
+
+
 def resolve(argv: Sequence[str] = (), *, fields: Mapping[str, Any] | None = None,
             gpu: str | Target, model_path: str | None = None, compat: str = "default",
-            env: Mapping[str, str] | None = None, trace: bool = False) -> Result:
+            env: Mapping[str, str] | None = None, trace: bool = False,
+            incremental: bool = True) -> Result:
     """Resolve an SGLang launch for a GPU target and a model, as SGLang would.
 
     ``argv`` is parsed as SGLang's command line; ``fields`` are SGLang field values taken as
     given (SGLang's keyword path: no choice checks) and win over ``argv``. Raises
     ``InputError`` for bad input and ``Refusal`` (carrying the partial result) when SGLang
     would refuse the configuration.
+
+    ``incremental``: the pipeline's early cut-off against this process's previous
+    resolution with the same facts (``engine.pipeline.run``'s ``memo``); the outcome is the
+    same either way (``tests/engine/test_incremental.py``). ``False`` resolves from scratch.
     """
     raw = build_raw(argv, fields, model_path, compat=compat)
     record = build_record(raw, gpu, compat=compat, env=env)
-    return run(record, get_ruleset(compat).rules(), trace=trace)
+    return run(record, get_ruleset(compat).rules(), trace=trace,
+               memo=_previous() if incremental and not trace else None)

@@ -21,6 +21,7 @@ from launchplan.checks.requirements import (
     by_name,
     check,
 )
+from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
 from launchplan.struct import Struct, factory
 
@@ -82,6 +83,10 @@ def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
     ``memo``: each requirement's verdict remembered by the values it read, across plans
     (early cut-off, as the memory plan does); ``None`` evaluates every row afresh.
     """
+    same = result.extras.get(SAME_PLAN) if requirements is None and memo is not None \
+        else None  # a repeated input: its plan's verdict
+    if same is not None and "preflight" in same.analyses:
+        return _copy(same.analyses["preflight"])
     problems: list[Problem] = []
     seen: set[str] = set()
     for v in check(result, requirements, memo):
@@ -97,7 +102,16 @@ def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
                                    result))
     problems.extend(_oversized(result))
     problems.sort(key=lambda p: (p.severity.rank, not p.verified, p.requirement))
-    return Preflight(problems)
+    report = Preflight(problems)
+    if same is not None:
+        same.analyses["preflight"] = _copy(report)
+    return report
+
+
+def _copy(report: Preflight) -> Preflight:
+    """A report of its own; its problems are shared (``with_fixes`` replaces a problem
+    instead of changing it)."""
+    return Preflight(list(report.problems))
 
 
 def _oversized(result: Result) -> list[Problem]:
@@ -226,8 +240,8 @@ def with_fixes(report: Preflight, result: Result | None, resolve_with: Resolver)
     change is resolved and preflighted once for all of them."""
     known = frozenset(p.requirement for p in report.problems)
     memo = _Memo(resolve_with)
-    for problem in report.problems:
-        problem.fixes = find_fixes(problem, result, memo, known=known)
+    report.problems = [  # new problems: a repeated input's report shares its problems
+        p.replace(fixes=find_fixes(p, result, memo, known=known)) for p in report.problems]
     return report
 
 

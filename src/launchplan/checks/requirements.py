@@ -63,7 +63,7 @@ def check(result: Result, requirements: Iterable[Requirement] | None = None,
         gate = req.when.gate
         if gate is not None and gate.isdisjoint(present):
             continue
-        if known is None:
+        if known is None or req.name in _OPAQUE:
             broken = req.violated(plan)
         else:
             broken = _remembered(req, plan, result, known)
@@ -76,6 +76,9 @@ def check(result: Result, requirements: Iterable[Requirement] | None = None,
 
 
 _VARIANTS = 32  # verdicts kept per requirement and context
+#: Requirements whose reading reached into a result's declarations once: their verdicts
+#: are never remembered, so they are evaluated on the shared plan without tracing.
+_OPAQUE: set[str] = set()
 
 
 def _context(memo: dict[Any, Any], result: Result) -> dict[str, list[Any]]:
@@ -105,7 +108,9 @@ def _remembered(req: Requirement, plan: Plan, result: Result,
                 return broken
     traced = TracedPlan(result)
     broken = req.violated(traced)
-    if not traced.opaque:
+    if traced.opaque:  # it reached into the declarations: never remembered, not traced again
+        _OPAQUE.add(req.name)
+    else:
         if entries is None:
             entries = known[req.name] = []
         entries.insert(0, (traced.reads, broken))

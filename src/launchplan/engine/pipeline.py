@@ -16,7 +16,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.record import Record
 from launchplan.engine.registry import RuleSpec
 from launchplan.engine.result import Result
-from launchplan.engine.view import DEFAULTS, TracingView, View
+from launchplan.engine.view import TracingView, View
 from launchplan.errors import LaunchplanError, Refusal
 
 
@@ -192,7 +192,6 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     called; its previous output is used again (see ``_Incremental``). Trigger tests are
     always made afresh.
     """
-    view: View = TracingView(record) if trace else View(record)
     stash: list[Declaration] = []
     warnings: list[str] = []
     overlay = dict(record.raw.values)  # input, then declarations: what Result reports
@@ -200,8 +199,8 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
     batch: str | None = None
     keys = overlay.keys()  # a live view: grows as declarations land
-    values_of = view.__dict__  # the view's field values, updated in place as rules declare
     inc = None
+    start = 0
     if not skip:  # the plain path: every promise evaluated afresh, rule by rule
         target, model = record.target, record.model
         steps = [(s, s.func, s.triggers, None, s.batch) for s in rules
@@ -210,14 +209,30 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         # every input shape walks the same steps, so resolutions line up step by step
         plan = PLANS.plan(rules, record)
         steps = plan.steps
-        inc = _Incremental(memo, record, steps)
+        depends = plan.depends()
+        inc = _Incremental(memo, record, steps, depends)
         outs = inc.outs
-        previous, dirty, depends = inc.previous, inc.dirty, plan.depends()
+        previous, dirty = inc.previous, inc.dirty
         n_previous = len(previous)
+        start = inc.start
+        final = inc.final
+        if start == len(steps) and final is not None:  # no rule reads a change: replayed
+            stash.extend(final.declarations)
+            warnings.extend(final.warnings)
+            result.launcher.extend(final.launcher)
+            overlay.update(final.declared())  # over this input (fields no rule reads)
+            inc.finish(result, final if not dirty else None)
+            return result
+        if start:  # the prefix no changed field reaches: its outputs again, no rule called
+            _replay(previous, start, steps, result)
     else:
         steps = PLANS.shaped(PLANS.plan(rules, record), frozenset(record.raw.values))
-    at = -1
-    for spec, func, triggers, trigger_values, spec_batch in steps:
+    view: View = TracingView(record) if trace else View(record)
+    values_of = view.__dict__  # the view's field values, updated in place as rules declare
+    if start:
+        values_of.update(overlay)
+    at = start - 1
+    for spec, func, triggers, trigger_values, spec_batch in (steps[start:] if start else steps):
         at += 1
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
@@ -302,13 +317,14 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         values_of.update(fields)
         overlay.update(fields)
     _land(pending, stash, view, overlay)
+    if inc is not None:
+        inc.finish(result)
     return result
 
 
 # --- early cut-off across resolutions ---------------------------------------------------------
 
 _MISSING: Any = object()
-_FIELD_NAMES: frozenset[str] = frozenset(DEFAULTS)
 _MENTIONED: dict[Any, frozenset[str]] = {}
 
 
@@ -365,7 +381,9 @@ def _mentioned(func: Any) -> frozenset[str]:
                 pass
 
     walk(func)
-    out = frozenset(names) & _FIELD_NAMES
+    # every name that could be a field of some release (an older release's fields are not
+    # all 0.5.23's: a variant reads those by name)
+    out = frozenset(n for n in names if n.isidentifier())
     _MENTIONED[func] = out
     return out
 
@@ -391,34 +409,52 @@ class _Incremental:
     next run.
     """
 
-    __slots__ = ("outs", "previous", "dirty")
+    __slots__ = ("outs", "previous", "dirty", "start", "final", "_slot")
 
     def __init__(self, memo: dict[Any, Any], record: Record,
-                 steps: list[tuple[Any, ...]]) -> None:
-        objects = (record.target, record.model, record.draft)
-        key = (*map(id, objects), record.compat, tuple(sorted(record.env.items())),
-               id(steps))
+                 steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...]) -> None:
+        target, model, draft = objects = (record.target, record.model, record.draft)
+        env = record.env
+        key = (id(target), id(model), id(draft), record.compat,
+               tuple(sorted(env.items())) if env else (), id(steps))
         slot = memo.get(key)
-        if slot is None or slot[0] is not steps or any(
-                a is not b for a, b in zip(slot[1], objects)):
+        if slot is None or slot[0] is not steps or slot[1][0] is not target \
+                or slot[1][1] is not model or slot[1][2] is not draft:
             if len(memo) >= 1024:
                 memo.clear()
-            slot = memo[key] = [steps, objects, None, ()]
+            slot = memo[key] = [steps, objects, None, (), None]
         new = record.raw.values
         old = slot[2]
-        self.outs: list[Any] = []
+        self.start = 0
+        self.final = slot[4]
         if old is None:
             self.previous: Any = ()
             self.dirty: set[str] = set()
+            self.outs: list[Any] = []
         else:
-            self.previous = slot[3]
+            self.previous = previous = slot[3]
             dirty = {k for k, v in new.items()
                      if (w := old.get(k, _MISSING)) is not v
                      and (type(w) is not type(v) or w != v)}
             dirty.update(k for k in old if k not in new)
             self.dirty = dirty
-        slot[2] = new
+            self.start = start = _resume_at(steps, depends, dirty, len(previous),
+                                            slot[4] is not None)
+            self.outs = previous if start == len(steps) else previous[:start]
+        slot[2] = dict(new)  # a copy: a caller may change its input afterwards
         slot[3] = self.outs  # grows as this run goes; a run that stops keeps its prefix
+        slot[4] = None  # until this run finishes: a run that stopped ends in its stop
+        self._slot = slot
+
+    def finish(self, result: Result, same: SamePlan | None = None) -> None:
+        """This run went through every step (no refusal, no error): what it decided, for
+        a next run whose input no rule reads differently. ``same``: the input repeats the
+        previous one exactly, so the result shares its plan's analyses."""
+        if same is None:
+            same = SamePlan(tuple(result.declarations), tuple(result.warnings),
+                            tuple(result.launcher))
+        self._slot[4] = same
+        result.extras[SAME_PLAN] = same
 
     def differs(self, out: Any, before: Any) -> None:
         """Mark the fields whose declared values differ between this output and the
@@ -434,3 +470,99 @@ class _Incremental:
         for name in then:
             if name not in now:
                 dirty.add(name)
+
+
+# --- the unchanged prefix ---------------------------------------------------------------------
+
+_READERS: dict[int, tuple[list[Any], dict[str, int]]] = {}
+
+
+def _first_readers(steps: list[tuple[Any, ...]],
+                   depends: tuple[frozenset[str], ...]) -> dict[str, int]:
+    """Per field, the first step whose trigger test or rule can read it."""
+    known = _READERS.get(id(steps))
+    if known is not None and known[0] is steps:
+        return known[1]
+    first: dict[str, int] = {}
+    for at, ((_, _, triggers, trigger_values, _), reads) in enumerate(zip(steps, depends)):
+        for name in (*(triggers or ()), *(f for f, _ in trigger_values or ()), *reads):
+            first.setdefault(name, at)
+    if len(_READERS) > 4096:
+        _READERS.clear()
+    _READERS[id(steps)] = (steps, first)
+    return first
+
+
+def _resume_at(steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...],
+               dirty: set[str], n_previous: int, complete: bool) -> int:
+    """The first step that must run again: before it no trigger test nor rule can read a
+    changed input field, so every step does what it did in the previous run.
+
+    A previous run that stopped (a refusal, an error) is reused up to, not including, the
+    step that stopped it; the point moves back to the start of a batch, so nothing is in
+    flight there."""
+    n = len(steps)
+    if dirty:
+        first = _first_readers(steps, depends)
+        at = min([first.get(name, n) for name in dirty])
+    else:
+        at = n
+    at = min(at, n_previous if complete else max(0, n_previous - 1))
+    while 0 < at < n and steps[at][4] is not None and steps[at - 1][4] == steps[at][4]:
+        at -= 1
+    return at
+
+
+def _replay(previous: Sequence[Any], end: int, steps: list[tuple[Any, ...]],
+            result: Result) -> None:
+    """The outputs of steps before ``end`` in the previous run, landed in order (the stash
+    order is the order rules declared, batches included)."""
+    stash, warnings, overlay = result.declarations, result.warnings, result._overlay
+    for at in range(end):
+        before = previous[at]
+        if before is None or (out := before[0]) is None:
+            continue
+        spec = steps[at][0]
+        if type(out) is dict:
+            fields, note = out, None
+        elif type(out) is Declare:
+            fields, note = out.fields, out.note
+        else:  # a launcher check's refusal (only those end no run): a warning, as before
+            warnings.append(f"SGLang's launcher will refuse this at start-up: {out.message}")
+            result.launcher.append((spec.name, out.message, out.requirement))
+            continue
+        if note:
+            warnings.append(note)
+        if fields:
+            stash.append(Declaration(spec.name, fields, note, spec.normalizes, _NO_READS))
+            overlay.update(fields)
+
+
+#: ``Result.extras`` key of a ``SamePlan`` (set on results resolved with a ``memo``).
+SAME_PLAN = "same-plan"
+
+
+class SamePlan:
+    """What one resolution decided, shared by every repeat of its input: a result of the
+    same input and facts (every value, declaration and warning the same) carries the same
+    object, so analyses of the final plan (``analyses``: the memory plan, the preflight
+    verdict) are computed once for all of them."""
+
+    __slots__ = ("declarations", "warnings", "launcher", "analyses", "_declared")
+
+    def __init__(self, declarations: tuple[Declaration, ...], warnings: tuple[str, ...],
+                 launcher: tuple[Any, ...]) -> None:
+        self.declarations = declarations
+        self.warnings = warnings
+        self.launcher = launcher
+        self.analyses: dict[Any, Any] = {}
+        self._declared: dict[str, Any] | None = None
+
+    def declared(self) -> dict[str, Any]:
+        """Every declared field's last declared value (laid over an input as one dict)."""
+        if self._declared is None:
+            merged: dict[str, Any] = {}
+            for declaration in self.declarations:
+                merged.update(declaration.fields)
+            self._declared = merged
+        return self._declared

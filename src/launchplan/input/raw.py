@@ -58,7 +58,7 @@ class RawInput(Struct, frozen=False):
             if name not in known:
                 raise unknown_field_error(name, release)
             values[name] = value
-        return cls(values, dict.fromkeys(values, "keyword"), release=release)
+        return cls(values, dict.fromkeys(values, "keyword"), [], [], release)
 
 
 def unknown_field_error(name: object, release: str = SGLANG_VERSION) -> InputError:

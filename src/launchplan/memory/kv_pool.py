@@ -804,6 +804,8 @@ def _capture_sizes(plan: _Plan, max_reqs: int) -> list[int]:
         return []
     align = _graph_alignment(plan)
     limit = -(-max_reqs // align) * align
+    if type(given) is list and max(given) <= limit:  # the common case: every size kept
+        return sorted({bs for bs in given if bs % align == 0})
     sizes: list[int] = []
     over = False
     for bs in given:  # a described list ascends: stop at the limit instead of walking it

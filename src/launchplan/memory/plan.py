@@ -12,7 +12,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from launchplan.checks.launch_requirements import gpus_used
+from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
+from launchplan.facts.targets import before_load_bytes
+from launchplan.memory.kv_pool import NotEnoughMemory, kv_pool
+from launchplan.memory.weights import weights_per_gpu
 from launchplan.struct import Struct, uncompared
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
@@ -80,7 +85,13 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     cache = result.extras
     key = ("memory", request_tokens)
     if key not in cache:
-        cache[key] = _remembered(result, request_tokens)
+        same = cache.get(SAME_PLAN)  # a repeated input: its plan's memory plan
+        if same is None:
+            cache[key] = _remembered(result, request_tokens)
+        elif key in same.analyses:
+            cache[key] = same.analyses[key]
+        else:
+            cache[key] = same.analyses[key] = _remembered(result, request_tokens)
     return cache[key]
 
 
@@ -149,10 +160,6 @@ class _Reading:
 
 
 def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
-    from launchplan.facts.targets import before_load_bytes
-    from launchplan.memory.kv_pool import NotEnoughMemory, kv_pool
-    from launchplan.memory.weights import weights_per_gpu
-
     target = result.record.target
     before = before_load_bytes(target, _node_gpus(result))
     if before is None or target.memory_mib is None:
@@ -224,10 +231,7 @@ def _plausible_shape(result: Result) -> bool:
 
 def _node_gpus(result: Result) -> int:
     """GPUs the launch spans on one node (its ranks talk to each other's buffers)."""
-    from launchplan.checks.launch_requirements import gpus_used
-    from launchplan.checks.predicates import Plan
-
-    return max(1, gpus_used(Plan(result))[1])
+    return max(1, gpus_used(result)[1])  # it reads values by name only
 
 
 def _fraction(value: Any) -> float | None:

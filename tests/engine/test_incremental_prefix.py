@@ -1,0 +1,158 @@
+"""Reusing the unchanged pipeline prefix (and the whole plan of a repeated input) changes no
+outcome.
+
+``planner.resolve`` is incremental by default: against the previous resolution with the same
+facts it replays every step before the first one a changed field can reach, and gives a
+repeated input the previous plan again. Checked the way ``test_skipping*.py`` checks
+skipping: thousands of default-space points (some with random extra flags), each resolved
+incrementally in a sequence that repeats inputs, drops a flag, adds one no rule reads and
+one a late rule reads, against a resolution from scratch of the same input.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from launchplan.checks.space import Point
+from launchplan.errors import InputError, LaunchplanError, Refusal
+from launchplan.planner import resolve
+from tests.engine.test_incremental import _points
+
+POINTS = 600
+#: a field no rule reads (only the memory plan does), and one only late rules read
+UNREAD, LATE = ("max_mamba_cache_size", 200), ("max_running_requests", 64)
+
+
+def _outcome(point: Point, fields: dict[str, Any], incremental: bool,
+             compat: str = "default") -> tuple:
+    try:
+        result = resolve(fields=fields, gpu=point.gpu, model_path=point.model,
+                         incremental=incremental, compat=compat)
+    except Refusal as refusal:
+        return ("refused", refusal.source, refusal.message,
+                [(d.source, d.fields, d.note) for d in refusal.result.declarations],
+                list(refusal.result.warnings), list(refusal.result.launcher))
+    except InputError as exc:
+        return ("bad input", str(exc))
+    except LaunchplanError as exc:
+        return ("error", type(exc).__name__, str(exc))
+    return ("ok", result.resolved(), [(d.source, d.fields, d.note) for d in result.declarations],
+            list(result.warnings), list(result.launcher), result.declared())
+
+
+def _variants(point: Point, rng: random.Random) -> list[dict[str, Any]]:
+    """The point, again, with a flag dropped, with an unread and a late field added."""
+    given = point.as_dict()
+    out = [given, dict(given)]
+    if given:
+        dropped = dict(given)
+        dropped.pop(rng.choice(sorted(dropped)))
+        out.append(dropped)
+    out += [{**given, UNREAD[0]: UNREAD[1]}, {**given, LATE[0]: LATE[1]}, given]
+    return out
+
+
+def test_prefix_and_repeat_reuse_change_nothing():
+    rng = random.Random(7)
+    points = _points(70, POINTS, 200)
+    for point in points[:POINTS // 2] + rng.sample(points, len(points) // 2):
+        for fields in _variants(point, rng):
+            fresh = _outcome(point, fields, incremental=False)
+            assert _outcome(point, fields, incremental=True) == fresh, (point, fields)
+
+
+@pytest.mark.parametrize("compat", ["0.5.22", "0.5.21"])
+def test_older_releases_resolve_the_same_incrementally(compat):
+    """The older releases' rule variants (some read fields 0.5.23 no longer has) under the
+    same replay, and their read sets held to what a proxy records, as for 0.5.23."""
+    rng = random.Random(11)
+    points = _points(90, 40, 20)
+    for point in points + rng.sample(points, 20):
+        for fields in _variants(point, rng):
+            fresh = _outcome(point, fields, False, compat)
+            assert _outcome(point, fields, True, compat) == fresh, (point, fields)
+
+
+@pytest.mark.parametrize("compat", ["0.5.22", "0.5.21"])
+def test_older_releases_read_sets_cover_every_read(compat):
+    from launchplan.engine.pipeline import _mentioned, run
+    from launchplan.facts.targets import get_target
+    from launchplan.planner import build_raw, build_record
+    from launchplan.rulesets import get_ruleset
+    from tests.engine.test_incremental import _Recording
+
+    unlisted: dict[str, set[str]] = {}
+    rules = []
+    for spec in get_ruleset(compat).rules():
+        def recorded(view: Any, spec: Any = spec,
+                     can_read: frozenset[str] = spec.reads | _mentioned(spec.func)) -> Any:
+            proxy = _Recording(view)
+            out = spec.func(proxy)
+            if not proxy.read <= can_read:
+                unlisted.setdefault(spec.name, set()).update(proxy.read - can_read)
+            return out
+        rules.append(spec.replace(func=recorded))
+    for point in _points(95, 300, 200):
+        try:
+            raw = build_raw((), point.as_dict(), point.model, compat=compat)
+            run(build_record(raw, get_target(point.gpu), compat=compat), rules, skip=False)
+        except LaunchplanError:
+            pass
+    assert not unlisted, f"rules read fields their read sets miss: {unlisted}"
+
+
+def test_repeated_input_gets_its_own_plan_object():
+    """A repeated input's plan is a new result: changing one (``resolve`` adds warnings)
+    changes neither the next nor the one before."""
+    first = resolve(gpu="h100", model_path="llama-3.1-8b")
+    first.warnings.append("added by a caller")
+    second = resolve(gpu="h100", model_path="llama-3.1-8b")
+    assert "added by a caller" not in second.warnings
+    assert second is not first and second.declarations is not first.declarations
+    fresh = resolve(gpu="h100", model_path="llama-3.1-8b", incremental=False)
+    assert second.resolved() == fresh.resolved()
+    assert [(d.source, d.fields) for d in second.declarations] == \
+        [(d.source, d.fields) for d in fresh.declarations]
+
+
+def test_repeats_share_their_plans_analyses_and_only_those():
+    """A repeated input's memory plan and preflight verdict are its first plan's; a report
+    is still each caller's own (fixes are added to it), and a changed input gets its own."""
+    from launchplan.checks.preflight import preflight, with_fixes
+    from launchplan.memory.plan import memory_plan
+
+    argv = ["--tp-size", "3"]  # two problems: heads and the MLP do not split over 3
+    first = resolve(argv, gpu="h100", model_path="llama-3.1-8b")
+    report = with_fixes(preflight(first), first, lambda extra: resolve(
+        argv, fields=extra, gpu="h100", model_path="llama-3.1-8b"))
+    assert {"tp_size": 1} in report.problems[0].fixes
+    again = resolve(argv, gpu="h100", model_path="llama-3.1-8b")
+    repeated = preflight(again)
+    fresh = resolve(argv, gpu="h100", model_path="llama-3.1-8b", incremental=False)
+    assert repeated.problems and repeated.problems[0].fixes == []
+    assert repeated.to_dict() == preflight(fresh, memo=None).to_dict()
+    assert memory_plan(again) is memory_plan(first) and memory_plan(again) == memory_plan(fresh)
+    other = resolve(["--tp-size", "2"], gpu="h100", model_path="llama-3.1-8b")
+    assert preflight(other).problems == [] and memory_plan(other) != memory_plan(first)
+
+
+def test_threads_keep_their_own_previous_resolution():
+    """Each thread resolves against its own previous resolution: threads interleaving the
+    same facts get the plans a resolution from scratch gives."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(3)
+    work = [(point, fields) for point in _points(33, 40, 0) for fields in _variants(point, rng)]
+    expected = [_outcome(point, fields, False) for point, fields in work]
+
+    def walk(offset: int) -> list[tuple]:
+        order = work[offset:] + work[:offset]
+        got = [_outcome(point, fields, True) for point, fields in order]
+        return got[len(work) - offset:] + got[:len(work) - offset]
+
+    with ThreadPoolExecutor(4) as pool:
+        for got in pool.map(walk, [0, 7, 13, 29]):
+            assert got == expected
