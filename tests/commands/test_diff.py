@@ -57,3 +57,28 @@ def test_a_refused_side_is_a_difference_and_bad_input_is_exit_2(capsys):
     assert code == 1 and first["right"].startswith("refused")
     code, _, err = run([*B200, "--to", "0.4.0"], capsys)
     assert code == 2 and "--compat" in err or "0.4.0" in err
+
+
+def test_flags_only_one_release_has_are_listed_apart(capsys):
+    """A flag 0.5.23 added, left at its default, is not a change in the launch: it is listed
+    under release_only, and the DeepSeek prefill-graph change stays the difference."""
+    argv = ["--gpu", "b200", "--model-path", "deepseek-v3", "--tp-size", "8",
+            "--compat", "0.5.22", "--to", "0.5.23"]
+    code, out, _ = run([*argv, "--format", "json"], capsys)
+    data = json.loads(out)
+    fields = {d["field"] for d in data["differences"]}
+    only = {(d["side"], d["field"]) for d in data["release_only"]}
+    assert code == 1 and "cuda_graph_config.prefill.max_bs" in fields
+    assert ("right", "enable_paged_experts") in only
+    assert ("left", "speculative_skip_dp_mlp_sync") in only
+    assert not fields & {f for _, f in only}
+    code, out, _ = run(argv, capsys)
+    assert "flags only one release has, at their defaults" in out
+    # a flag only one release has, given explicitly, is a real difference
+    code, out, _ = run(["--gpu", "b200", "--model-path", "deepseek-v3", "--compat", "0.5.23",
+                        "--tp-size", "8", "--enable-paged-experts", "--", "--compat", "0.5.22",
+                        "--tp-size", "8", "--format", "json"], capsys)
+    data = json.loads(out)
+    assert code == 1
+    assert "enable_paged_experts" in {d["field"] for d in data["differences"]}
+    assert "enable_paged_experts" not in {d["field"] for d in data["release_only"]}

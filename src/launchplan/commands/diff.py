@@ -20,8 +20,10 @@ HELP = """usage: launchplan diff --gpu TARGET --model-path MODEL [--compat A] [-
 
 Resolves two plans and lists every field whose final value differs, with the rule (and its
 reason) that decided each side; the preflight verdict and the KV-cache capacity are compared
-too. --to names the right side's rule set (default: the left's). After `--`, the right side's
-SGLang flags; --gpu, --model-path and other options given there replace the left's.
+too. Flags only one release has, left at their defaults, are listed apart: they change
+nothing the launch does. --to names the right side's rule set (default: the left's). After
+`--`, the right side's SGLang flags; --gpu, --model-path and other options given there
+replace the left's.
 Exit 0 when equal, 1 when they differ, 2 for bad input.
 
 options: --compat, --to, --format table|json, --env KEY=VALUE, --gpu-* overrides
@@ -52,11 +54,18 @@ def main(argv: list[str]) -> int:
     a = _side(left_opts, left.sglang_argv)
     b = _side(right_opts, right.sglang_argv if right else left.sglang_argv)
     differences = compare(a, b)
+    only = release_only(a, b)
     if fmt == "json":
         sys.stdout.write(to_json({"left": a["about"], "right": b["about"],
-                                  "differences": differences}) + "\n")
+                                  "differences": differences, "release_only": only}) + "\n")
     else:
         _table(a, b, differences)
+        if only:
+            sys.stdout.write("\nflags only one release has, at their defaults:\n")
+        for side in ("left", "right"):
+            names = [d["field"] for d in only if d["side"] == side]
+            if names:
+                sys.stdout.write(wrapped(f"{side} only: " + ", ".join(names)) + "\n")
     return 1 if differences else 0
 
 
@@ -107,8 +116,9 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
                         "left_why": "", "right_why": ""})
         return out
     left, right = _flat(a["result"]), _flat(b["result"])
+    only = {d["field"] for d in release_only(a, b)}
     for name in sorted(set(left) | set(right)):
-        if name.startswith("_") or left.get(name) == right.get(name):
+        if name.startswith("_") or name in only or left.get(name) == right.get(name):
             continue
         out.append({"field": name, "left": left.get(name), "right": right.get(name),
                     "left_source": _source(a["result"], name),
@@ -121,6 +131,22 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
         if x != y:
             out.append({"field": label, "left": x, "right": y, "left_source": "launchplan",
                         "right_source": "launchplan", "left_why": "", "right_why": ""})
+    return out
+
+
+def release_only(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
+    """Fields one side's release does not have while the other's sits at its default: a flag
+    added or removed between releases, not a change in how the launch runs."""
+    if a["refusal"] is not None or b["refusal"] is not None:
+        return []
+    left, right = _flat(a["result"]), _flat(b["result"])
+    out = []
+    for side, mine, other, result in (("left", left, right, a["result"]),
+                                      ("right", right, left, b["result"])):
+        for name in sorted(set(mine) - set(other)):
+            if not name.startswith("_") and "." not in name \
+                    and result.source(name) == "default":
+                out.append({"field": name, "side": side, "value": mine[name]})
     return out
 
 
