@@ -17,6 +17,7 @@ missed fields: ``cuda_graph_sizing`` reading ``cuda_graph_bs_prefill`` through
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from launchplan.checks.preflight import preflight
@@ -53,9 +54,11 @@ def _points(seed: int, plain: int, extra: int) -> list[Point]:
     return out
 
 
-def _outcome(resolve: Any, point: Point, fields: dict[str, Any] | None = None) -> tuple:
+def outcome(call: Callable[[], Any], tail: Callable[[Any], Any]) -> tuple:
+    """Everything a resolution produced (or the refusal or error it ended in), comparable
+    between two ways of resolving; ``tail`` adds what a test also compares."""
     try:
-        result = resolve(point, fields)
+        result = call()
     except Refusal as refusal:
         return ("refused", refusal.source, refusal.message,
                 [(d.source, d.fields, d.note) for d in refusal.result.declarations],
@@ -65,8 +68,12 @@ def _outcome(resolve: Any, point: Point, fields: dict[str, Any] | None = None) -
     except LaunchplanError as exc:
         return ("error", type(exc).__name__, str(exc))
     return ("ok", result.resolved(), [(d.source, d.fields, d.note) for d in result.declarations],
-            list(result.warnings), list(result.launcher),
-            preflight(result, memo=None).to_dict())
+            list(result.warnings), list(result.launcher), tail(result))
+
+
+def _outcome(resolve: Any, point: Point, fields: dict[str, Any] | None = None) -> tuple:
+    return outcome(lambda: resolve(point, fields),
+                   lambda result: preflight(result, memo=None).to_dict())
 
 
 # --- reads= is what rules read ------------------------------------------------------------------

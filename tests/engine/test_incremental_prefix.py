@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from launchplan.checks.space import Point
-from launchplan.errors import InputError, LaunchplanError, Refusal
+from launchplan.errors import LaunchplanError
 from launchplan.planner import resolve
-from tests.engine.test_incremental import _points
+from tests.engine.test_incremental import _points, outcome
 
 POINTS = 600
 #: a field no rule reads (only the memory plan does), and one only late rules read
@@ -28,19 +28,9 @@ UNREAD, LATE = ("max_mamba_cache_size", 200), ("max_running_requests", 64)
 
 def _outcome(point: Point, fields: dict[str, Any], incremental: bool,
              compat: str = "default") -> tuple:
-    try:
-        result = resolve(fields=fields, gpu=point.gpu, model_path=point.model,
-                         incremental=incremental, compat=compat)
-    except Refusal as refusal:
-        return ("refused", refusal.source, refusal.message,
-                [(d.source, d.fields, d.note) for d in refusal.result.declarations],
-                list(refusal.result.warnings), list(refusal.result.launcher))
-    except InputError as exc:
-        return ("bad input", str(exc))
-    except LaunchplanError as exc:
-        return ("error", type(exc).__name__, str(exc))
-    return ("ok", result.resolved(), [(d.source, d.fields, d.note) for d in result.declarations],
-            list(result.warnings), list(result.launcher), result.declared())
+    return outcome(lambda: resolve(fields=fields, gpu=point.gpu, model_path=point.model,
+                                   incremental=incremental, compat=compat),
+                   lambda result: result.declared())
 
 
 def _variants(point: Point, rng: random.Random) -> list[dict[str, Any]]:

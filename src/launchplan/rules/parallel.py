@@ -514,14 +514,8 @@ def kv_cache_sharding_recheck(v: View) -> Declare | Refuse | None:
     """KV sharding re-checked over the final view: capability rules may change backends late.
 
     When: ``enable_kv_cache_sharding`` is true.
-    Effect: refuses (one line naming the conflict) a role other than PD prefill; speculation
-        other than GLM DSA single-layer NextN EAGLE top-k 1; DLLM, other radix backends, the
-        external linker, sessions, FlexKV, unified memory, LMCache, HiSparse, TBO, decode CP;
-        a prefill backend other than fa3 (or trtllm_mla for plain-TP MLA, or dsa); transports
-        other than mooncake/nixl; layouts without the needed TP or CP; page 1; chunking off.
-        Rounds ``chunked_prefill_size`` up to the page (an automatic ``mem_fraction_static``
-        pays for the larger activations) and disables the prefill graph (and the decode graph
-        under speculation) in ``cuda_graph_config``, even when chosen.
+    Effect: the same refusals and declarations as ``kv_cache_sharding``, now over the values
+        every later rule left.
     Why: SGLang runs ``handle_kv_cache_sharding`` a second time at the end of resolution.
     Assumes: the DSA sub-checks (interleave CP, TRT-LLM DSA, fp8 KV, page 64) are not modelled.
     """
