@@ -32,6 +32,7 @@ SUITES = {
     "coverage": "coverage-cases.json",
     "families": "families-cases.json",
     "release": "release-cases.json",  # aimed at what changed between releases
+    "reach": "reach-cases.json",  # model-specific rules, one family at a time
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -43,7 +44,8 @@ COMPATS = {"default": "main", "0.5.23": "0.5.23", "0.5.22": "0.5.22", "0.5.21": 
 EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{(suite, compat): count for suite, count in {
         "public": 220, "own": 330, "extra": 105, "random": 300, "extreme": 229,
-        "fidelity": 149, "coverage": 61, "families": 44, "release": 27}.items()
+        "fidelity": 149, "coverage": 61, "families": 44, "release": 27,
+        "reach": 92}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 91,
     ("random", "0.5.22"): 50, ("release", "0.5.22"): 31,
