@@ -119,6 +119,26 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"DeepEP v2 MoE is not validated as a speculative draft", {"deepep_v2_draft_check"}),
         (r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds",
          {"deepep_v2_token_budget"}),
+        # model families (the reach suite)
+        (r"Gemma4 only supports", {"gemma4_backend_check"}),
+        (r"is required for Llama4 model", {"llama4_backend_check"}),
+        (r"One of the attention backends in .* is required for Exaone",
+         {"exaone_backend_check"}),
+        (r"Lfm2(Moe)?ForCausalLM does not support triton attention", {"lfm2_backend_check"}),
+        (r"MiMoV2ForCausalLM requires effective attention TP size",
+         {"mimo_v2_attention_tp_check"}),
+        (r"MossVLForConditionalGeneration requires flashinfer prefill",
+         {"moss_vl_overrides"}),
+        (r"ERNIE 4.5 VL MoE does not support DP attention", {"ernie45_vl_overrides"}),
+        (r"MiniCPM does not support DP attention", {"minicpm_sala_overrides"}),
+        (r"Nemotron-H does not support --attn-cp-size", {"boundary_parallelism"}),
+        (r"DeepSeek-V4.1 does not support", {"deepseek_v41_features"}),
+        (r"--enable-two-batch-overlap is not supported with DSA index-topk sharing",
+         {"dsa_two_batch_overlap_check"}),
+        (r"Gemma4AssistantForCausalLM draft requires --speculative-algorithm",
+         {"speculative_gemma4_assistant"}),
+        (r"--enable-kv-cache-sharding currently requires the fa3 prefill",
+         {"kv_cache_sharding", "kv_cache_sharding_recheck"}),
         # values outside a field's range (the extreme-number suite)
         (r"--prefill-decode-interval(-min-bs)? must be non-negative",
          {"prefill_decode_interval_check"}),
@@ -155,7 +175,7 @@ def refusal_rules(error: str) -> frozenset[str]:
 SOURCE_EXCEPTIONS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
     ("speculative_algorithm", "handle_speculative_decoding"): (
         frozenset({"input", "default", "speculative_algorithm_upper", "speculative_nextn_alias",
-                   "aux_hidden_state_capture"}),
+                   "aux_hidden_state_capture", "speculative_gemma4_assistant"}),
         "SGLang's speculative hook re-declares the final algorithm on every launch, a no-op "
         "write; launchplan declares it only where a rule changes it. Left as is: the fix "
         "belongs in rules/speculative.py, which is being split into a package in parallel."),
@@ -197,7 +217,7 @@ def source_agrees(field: str, sglang_source: str, launchplan_source: str) -> boo
             return True
     else:
         names = _counterparts().get(launchplan_source, frozenset())
-        base = sglang_source.split(".")[0].lstrip("_")
+        base = re.split(r"[.\[]", sglang_source)[0].lstrip("_")  # MODEL_OVERRIDES['X']
         if base in names or base == launchplan_source:
             return True
     allowed = SOURCE_EXCEPTIONS.get((field, sglang_source))
