@@ -134,6 +134,7 @@ def main() -> None:
     write("coverage", cases, f)
     write("families", families(f), f)
     write("reach", reach(f), f)
+    write("launcher", launcher(f), f)
 
 
 def families(f: list[str]) -> list[dict]:
@@ -344,6 +345,58 @@ def reach(f: list[str]) -> list[dict]:
     add("step3p_overrides/b200", "b200", "step-3.5-synth", [])
     add("step3p_overrides/h100-hicache", "h100", "step-3.5-synth",
         ["--enable-hierarchical-cache"])
+    return cases
+
+
+def launcher(f: list[str]) -> list[dict]:
+    """Launches resolution accepts and SGLang's launcher check may refuse; recorded with
+    ``tools/launcher_oracle.py``, which runs ``check_server_args`` after resolution."""
+    cases: list[dict] = []
+
+    def add(name: str, argv: list[str], platform: str = "h100",
+            model: str = "models/llama-3.1-8b") -> None:
+        cases.append({"name": f"launcher/{name}", "platform": platform, "model": model,
+                      "argv": argv, "fields": f})
+
+    add("accepted/defaults", [])
+    add("launcher_chunk_page_alignment/misaligned",
+        ["--page-size", "64", "--chunked-prefill-size", "1000"])
+    add("launcher_chunk_page_alignment/aligned",
+        ["--page-size", "64", "--chunked-prefill-size", "1024"])
+    add("launcher_chunk_page_alignment/pd-decode-misaligned",
+        ["--page-size", "64", "--chunked-prefill-size", "1000", "--disaggregation-mode",
+         "decode"])
+    add("launcher_layout_checks/torch-compile-no-padding",
+        ["--enable-torch-compile", "--disable-cuda-graph-padding"])
+    add("launcher_layout_checks/pp-micro-batch", ["--pp-size", "2",
+                                                   "--pp-max-micro-batch-size", "0"])
+    add("launcher_layout_checks/moe-dense-tp", ["--tp-size", "4", "--moe-dense-tp-size", "2"],
+        model="models/qwen3-30b-a3b")
+    add("launcher_layout_checks/base-gpu-id", ["--base-gpu-id", "-1"])
+    add("launcher_layout_checks/gpu-id-step", ["--gpu-id-step", "0"])
+    add("launcher_layout_checks/served-name-colon", ["--served-model-name", "llama:v1"])
+    add("launcher_layout_checks/nnodes", ["--tp-size", "3", "--nnodes", "2"])
+    add("launcher_layout_checks/dp-multi-node-tp2", ["--tp-size", "2", "--dp-size", "2",
+                                                      "--nnodes", "2"])
+    add("launcher_scheduling_checks/conservativeness", ["--schedule-conservativeness", "-1"])
+    add("launcher_scheduling_checks/pdmux", ["--enable-pdmux"])
+    add("launcher_scheduling_checks/pdmux-ok", ["--enable-pdmux", "--chunked-prefill-size",
+                                                "-1", "--disable-overlap-schedule"])
+    add("launcher_scheduling_checks/priority-lpm", ["--enable-priority-scheduling",
+                                                    "--schedule-policy", "lpm"])
+    add("launcher_scheduling_checks/priority-retraction", ["--retraction-policy", "priority"])
+    add("launcher_scheduling_checks/canary-sweep", ["--kv-canary-sweep-interval", "10"])
+    add("launcher_scheduling_checks/tokenizer-workers", ["--tokenizer-worker-num", "0"])
+    add("launcher_spec_mixed_chunk/standalone",
+        ["--speculative-algorithm", "STANDALONE", "--speculative-draft-model-path",
+         "models/llama-3.1-8b", "--enable-mixed-chunk"])
+    add("launcher_spec_mixed_chunk/ngram", ["--speculative-algorithm", "NGRAM",
+                                            "--enable-mixed-chunk"])
+    add("launcher_spec_mixed_chunk/eagle", EAGLE + ["--enable-mixed-chunk"])
+    add("launcher_spec_mixed_chunk/frozen-kv-mtp",
+        ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
+         "parity-models/gemma-4-assistant-synth", "--enable-mixed-chunk"], "b200",
+        "parity-models/gemma-4-synth")
     return cases
 
 

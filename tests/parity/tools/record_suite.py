@@ -7,7 +7,8 @@ Reads ``tests/parity/data/SUITE-cases.json`` and writes ``results-SUITE-0.5.23.j
 ``/work/shared/oracle``; see its README). Model paths ``parity-models/<name>`` name the
 ``config.json`` folders under ``tests/parity/models/`` (configs the project does not bundle);
 they are handed to the oracle as absolute paths. ``models/<name>`` stays the oracle's own
-folder (launchplan's bundled model of that name). ``--missing`` records only the cases that
+folder (launchplan's bundled model of that name). A suite in ``LAUNCHER_SUITES`` is recorded
+with ``launcher_oracle.py`` (SGLang's launcher check too). ``--missing`` records only the cases that
 have no answer yet and merges them into the existing files (in case order).
 """
 
@@ -26,6 +27,8 @@ ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
 PREFIX = "parity-models/"
 PATH_ARGS = ("--model-path", "--speculative-draft-model-path", "--tokenizer-path")
 PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
+# suites recorded with the launcher's check_server_args after resolution (see that script)
+LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py")}
 
 
 def absolute(value: object) -> object:
@@ -63,8 +66,8 @@ def main(argv: list[str]) -> int:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump([for_oracle(c) for c in todo], f)
         fresh = Path(f.name + ".out")
-        cmd = [sys.executable, str(ORACLE / "sglang_oracle.py"), f.name, "--out", str(fresh),
-               "--jobs", jobs]
+        script = LAUNCHER_SUITES.get(suite, ORACLE / "sglang_oracle.py")
+        cmd = [sys.executable, str(script), f.name, "--out", str(fresh), "--jobs", jobs]
         if tag == "main":
             cmd += ["--rules", "main"]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
