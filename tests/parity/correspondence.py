@@ -139,6 +139,20 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"speculative_gemma4_assistant"}),
         (r"--enable-kv-cache-sharding currently requires the fa3 prefill",
          {"kv_cache_sharding", "kv_cache_sharding_recheck"}),
+        # SGLang's launcher check (check_server_args; the launcher suite)
+        (r"chunked_prefill_size must be divisible by page_size",
+         {"launcher_chunk_page_alignment"}),
+        (r"--disable-cuda-graph-padding is incompatible with --enable-torch-compile|"
+         r"pp_max_micro_batch_size must be a positive|moe_dense_tp_size only supports|"
+         r"base_gpu_id must be non-negative|gpu_id_step must be positive|"
+         r"served_model_name cannot contain a colon|tp_size must be divisible by number of "
+         r"nodes|multi-node data-parallel replicas", {"launcher_layout_checks"}),
+        (r"schedule_conservativeness must be non-negative|PD-Multiplexing is not compatible|"
+         r"To use priority scheduling, schedule_policy must be|--retraction-policy priority "
+         r"requires|--kv-canary-sweep-interval requires|Tokenizer worker num must",
+         {"launcher_scheduling_checks"}),
+        (r"enable_mixed_chunk is not supported with speculative_algorithm",
+         {"launcher_spec_mixed_chunk"}),
         # values outside a field's range (the extreme-number suite)
         (r"--prefill-decode-interval(-min-bs)? must be non-negative",
          {"prefill_decode_interval_check"}),

@@ -6,13 +6,6 @@ recorded case must leave this list.
 
 from __future__ import annotations
 
-_LAUNCHER = (
-    "SGLang runs check_server_args in its launcher after resolution; the oracle records "
-    "resolution (resolve_once) only, so no recorded case can show SGLang refusing "
-    "(launchplan warns, exit 0, as resolution accepts; the coverage suite's launcher "
-    "cases agree on that)")
-
-
 UNMET: dict[str, str] = {
     "deepseek_spec_moe_resolution": (
         "acts only on ROCm with quantization modelopt_fp4, and SGLang's model config "
@@ -33,10 +26,14 @@ UNMET: dict[str, str] = {
     "intel_xpu_page_constraint": (
         "decides only on an Intel XPU device; the oracle simulates the CUDA and ROCm "
         "targets of its README only, so no recorded launch can reach it"),
-    "launcher_chunk_page_alignment": _LAUNCHER,
-    "launcher_layout_checks": _LAUNCHER,
-    "launcher_scheduling_checks": _LAUNCHER,
-    "launcher_spec_mixed_chunk": _LAUNCHER,
+    "launcher_spec_mixed_chunk": (
+        "refuses only an algorithm that cannot mix prefill and decode with "
+        "enable_mixed_chunk still on after resolution, and resolution turns it off for "
+        "every in-tree one (NGRAM in _handle_ngram, STANDALONE in _handle_eagle_family, "
+        "FROZEN_KV_MTP in _handle_frozen_kv_mtp, UNO in _handle_uno; EAGLE, EAGLE3, DFLASH "
+        "and DSPARK may mix), so only an out-of-tree registered algorithm could reach it; "
+        "the launcher suite's ngram, standalone and frozen-kv-mtp cases show SGLang's check "
+        "passing"),
     "mla_prefill_cp_graph_disable": (
         "with prefill CP on an MLA model the graph compatibility rule has already "
         "disabled the breakable prefill graph (attention CP), so this rule has nothing "
