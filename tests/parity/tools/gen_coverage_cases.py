@@ -345,7 +345,29 @@ def reach(f: list[str]) -> list[dict]:
     add("step3p_overrides/b200", "b200", "step-3.5-synth", [])
     add("step3p_overrides/h100-hicache", "h100", "step-3.5-synth",
         ["--enable-hierarchical-cache"])
+    # every family's defaults on each GPU generation: the generic rules on new architectures
+    big = {"deepseek-v4-synth", "deepseek-v4.1-synth", "kimi-k3-synth", "llama-4-scout-synth",
+           "mimo-v2-flash-synth", "minimax-m2-synth", "glm-moe-dsa-synth", "ml3-synth",
+           "bailing-moe-v3-vl-fp8-mxfp4-synth"}
+    for model in SWEEP:
+        for gpu in ("a100", "h100", "b200", "mi300x"):
+            argv = (tp8 if model in big else []) + (
+                ["--trust-remote-code"] if model == "moss-vl-synth" else [])
+            add(f"sweep/{model}/{gpu}", gpu, model, argv)
     return cases
+
+
+# the reach suite's configs swept over GPU generations (defaults only)
+SWEEP = ("deepseek-v4-synth", "deepseek-v4.1-synth", "kimi-k3-synth", "kimi-linear-synth",
+         "gemma-4-synth", "llama-4-scout-synth", "qwen3-next-synth", "interns2-mobius-synth",
+         "qwen4-exp-synth", "gigachat-3.5-synth", "glm5-next-synth", "glm-moe-dsa-synth",
+         "nemotron-h-synth", "falcon-h1-synth", "granite-4.0-h-synth", "lfm2-synth",
+         "minicpm-v-4.6-synth", "mimo-v2-flash-synth", "exaone-4-synth", "minimax-m2-synth",
+         "minimax-m3-synth", "inkling-synth", "muse-glimmer-synth", "muse-spark-synth",
+         "bailing-moe-v3-vl-synth", "beam-synth", "cohere2-moe-synth",
+         "embedding-gemma2-synth", "embeddinggemma-synth", "ernie-4.5-vl-synth",
+         "hrm-text-synth", "iquest-q1-synth", "minicpm-sala-sparse-synth", "ml3-synth",
+         "mllama-synth", "moss-vl-synth", "qwen3-vl-8b-synth", "step-3.5-synth")
 
 
 def launcher(f: list[str]) -> list[dict]:
