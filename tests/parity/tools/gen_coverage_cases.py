@@ -199,7 +199,8 @@ def families(f: list[str]) -> list[dict]:
 
 
 def reach(f: list[str]) -> list[dict]:
-    """One family at a time: cases that bring each model-specific rule in front of SGLang.
+    """One family at a time: cases that bring each model-specific rule in front of SGLang,
+    then every family's defaults on four GPU generations and with a few common flags.
 
     The configs (``tests/parity/models/*-synth``, see its README) are shaped like the named
     family; each case says in its name which rule it aims at.
@@ -354,7 +355,21 @@ def reach(f: list[str]) -> list[dict]:
             argv = (tp8 if model in big else []) + (
                 ["--trust-remote-code"] if model == "moss-vl-synth" else [])
             add(f"sweep/{model}/{gpu}", gpu, model, argv)
+    # and with common flags: TP 2 (8 for the large ones) plus one of FLAGS
+    for model in SWEEP:
+        base = tp8 if model in big else tp2
+        base = base + (["--trust-remote-code"] if model == "moss-vl-synth" else [])
+        for gpu in ("h100", "b200"):
+            for variant, flags in FLAGS.items():
+                if variant == "attn-dp" and model in big:
+                    flags = ["--attn-dp-size", "8"]
+                add(f"flags/{model}/{gpu}/{variant}", gpu, model, base + flags)
     return cases
+
+
+FLAGS = {"kv-fp8": ["--kv-cache-dtype", "fp8_e4m3"], "ngram": ["--speculative-algorithm", "NGRAM"],
+         "attn-dp": ["--attn-dp-size", "2"], "no-radix": ["--disable-radix-cache"],
+         "chunk-4096": ["--chunked-prefill-size", "4096"]}
 
 
 # the reach suite's configs swept over GPU generations (defaults only)
