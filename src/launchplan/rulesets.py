@@ -220,6 +220,7 @@ PIPELINE: tuple[str, ...] = (
     "debug_dump_graph_disable",
     # Phase.LATE (P36 capability gates, P38 prefill max context, P39 sharding re-check)
     "hrm_text_capability",
+    "embedding_architecture_capability",
     "embedding_gemma_capability",
     "multimodal_chunking_capability",
     "finalize_cuda_graph_prefill_max_context",

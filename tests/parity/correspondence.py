@@ -119,6 +119,44 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"DeepEP v2 MoE is not validated as a speculative draft", {"deepep_v2_draft_check"}),
         (r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds",
          {"deepep_v2_token_budget"}),
+        # model families (the reach suite)
+        (r"Gemma4 only supports", {"gemma4_backend_check"}),
+        (r"is required for Llama4 model", {"llama4_backend_check"}),
+        (r"One of the attention backends in .* is required for Exaone",
+         {"exaone_backend_check"}),
+        (r"Lfm2(Moe)?ForCausalLM does not support triton attention", {"lfm2_backend_check"}),
+        (r"MiMoV2ForCausalLM requires effective attention TP size",
+         {"mimo_v2_attention_tp_check"}),
+        (r"MossVLForConditionalGeneration requires flashinfer prefill",
+         {"moss_vl_overrides"}),
+        (r"ERNIE 4.5 VL MoE does not support DP attention", {"ernie45_vl_overrides"}),
+        (r"MiniCPM does not support DP attention", {"minicpm_sala_overrides"}),
+        (r"Nemotron-H does not support --attn-cp-size", {"boundary_parallelism"}),
+        (r"DeepSeek-V4.1 does not support", {"deepseek_v41_features"}),
+        (r"--enable-two-batch-overlap is not supported with DSA index-topk sharing",
+         {"dsa_two_batch_overlap_check"}),
+        (r"Only EAGLE and DSPARK speculative algorithms are supported for DeepseekV4",
+         {"deepseek_v4_defaults"}),
+        (r"IQuest Q1 MTP requires serial EAGLE or NEXTN|IQuest Q1 does not support",
+         {"iquest_q1_overrides"}),
+        (r"Gemma4AssistantForCausalLM draft requires --speculative-algorithm",
+         {"speculative_gemma4_assistant"}),
+        (r"--enable-kv-cache-sharding currently requires the fa3 prefill",
+         {"kv_cache_sharding", "kv_cache_sharding_recheck"}),
+        # SGLang's launcher check (check_server_args; the launcher suite)
+        (r"chunked_prefill_size must be divisible by page_size",
+         {"launcher_chunk_page_alignment"}),
+        (r"--disable-cuda-graph-padding is incompatible with --enable-torch-compile|"
+         r"pp_max_micro_batch_size must be a positive|moe_dense_tp_size only supports|"
+         r"base_gpu_id must be non-negative|gpu_id_step must be positive|"
+         r"served_model_name cannot contain a colon|tp_size must be divisible by number of "
+         r"nodes|multi-node data-parallel replicas", {"launcher_layout_checks"}),
+        (r"schedule_conservativeness must be non-negative|PD-Multiplexing is not compatible|"
+         r"To use priority scheduling, schedule_policy must be|--retraction-policy priority "
+         r"requires|--kv-canary-sweep-interval requires|Tokenizer worker num must",
+         {"launcher_scheduling_checks"}),
+        (r"enable_mixed_chunk is not supported with speculative_algorithm",
+         {"launcher_spec_mixed_chunk"}),
         # values outside a field's range (the extreme-number suite)
         (r"--prefill-decode-interval(-min-bs)? must be non-negative",
          {"prefill_decode_interval_check"}),
@@ -155,7 +193,7 @@ def refusal_rules(error: str) -> frozenset[str]:
 SOURCE_EXCEPTIONS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
     ("speculative_algorithm", "handle_speculative_decoding"): (
         frozenset({"input", "default", "speculative_algorithm_upper", "speculative_nextn_alias",
-                   "aux_hidden_state_capture"}),
+                   "aux_hidden_state_capture", "speculative_gemma4_assistant"}),
         "SGLang's speculative hook re-declares the final algorithm on every launch, a no-op "
         "write; launchplan declares it only where a rule changes it. Left as is: the fix "
         "belongs in rules/speculative.py, which is being split into a package in parallel."),
@@ -199,7 +237,7 @@ def source_agrees(field: str, sglang_source: str, launchplan_source: str) -> boo
             return True
     else:
         names = _counterparts().get(launchplan_source, frozenset())
-        base = sglang_source.split(".")[0].lstrip("_")
+        base = re.split(r"[.\[]", sglang_source)[0].lstrip("_")  # MODEL_OVERRIDES['X']
         if base in names or base == launchplan_source:
             return True
     allowed = SOURCE_EXCEPTIONS.get((field, sglang_source))

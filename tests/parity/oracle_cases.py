@@ -32,6 +32,8 @@ SUITES = {
     "coverage": "coverage-cases.json",
     "families": "families-cases.json",
     "release": "release-cases.json",  # aimed at what changed between releases
+    "reach": "reach-cases.json",  # model-specific rules, one family at a time
+    "launcher": "launcher-cases.json",  # with SGLang's launcher check (launcher_oracle.py)
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -43,7 +45,8 @@ COMPATS = {"default": "main", "0.5.23": "0.5.23", "0.5.22": "0.5.22", "0.5.21": 
 EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{(suite, compat): count for suite, count in {
         "public": 220, "own": 330, "extra": 105, "random": 300, "extreme": 229,
-        "fidelity": 149, "coverage": 61, "families": 44, "release": 27}.items()
+        "fidelity": 149, "coverage": 61, "families": 44, "release": 27,
+        "reach": 624, "launcher": 23}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 31,
@@ -132,20 +135,36 @@ def run_case(case: Case, compat: str) -> tuple[str, Any]:
 # case compares, or refused where SGLang refused (filled as cases run; see test_coverage.py)
 MET: dict[tuple[str, str, str], frozenset[str]] = {}
 
+# What SGLang's launcher check raised, in a row recorded by tools/launcher_oracle.py (after a
+# resolution that succeeded: launchplan's plan stands and its LAUNCHER rules only warn).
+LAUNCHER_ERROR = "LauncherCheckError: "
+# (suite, case name, compat) -> the launchplan LAUNCHER rules that would refuse the plan
+LAUNCHER_FINDINGS: dict[tuple[str, str, str], tuple[str, ...]] = {}
+
+
+def launcher_error(expected: dict[str, Any]) -> str | None:
+    """SGLang's launcher-check refusal in a recorded row (without the prefix), or None."""
+    error = expected.get("error") or ""
+    return error[len(LAUNCHER_ERROR):] if error.startswith(LAUNCHER_ERROR) else None
+
 
 def run_case_with_sources(case: Case, compat: str) -> tuple[str, Any, dict[str, str]]:
     """``run_case`` plus, for a plan, the rule that decided each field (``input``/``default``
     when none did), or for a refusal the refusing rule under ``"rule"``."""
-    kind, got, sources, declarations = _run(case, compat)
+    kind, got, sources, declarations, launcher = _run(case, compat)
+    key = (case.suite, case.name, compat)
     compared = {f.split(".")[0] for f in case.spec["fields"]}
     met = {d.source for d in declarations if compared & d.fields.keys()}
     if kind == "refused" and not case.expected["ok"]:
         met.add(sources["rule"])
-    MET[(case.suite, case.name, compat)] = frozenset(met)
+    if kind == "ok" and launcher and launcher_error(case.expected) is not None:
+        met.add(launcher[0])  # the parity test requires it to correspond to SGLang's error
+    MET[key] = frozenset(met)
+    LAUNCHER_FINDINGS[key] = launcher
     return kind, got, sources
 
 
-def _run(case: Case, compat: str) -> tuple[str, Any, dict[str, str], list[Any]]:
+def _run(case: Case, compat: str) -> tuple[str, Any, dict[str, str], list[Any], tuple[str, ...]]:
     spec = case.spec
     target = get_target(spec["platform"])
     over = spec.get("platform_overrides") or {}
@@ -158,11 +177,12 @@ def _run(case: Case, compat: str) -> tuple[str, Any, dict[str, str], list[Any]]:
                          compat=compat, env=spec.get("env"))
     except Refusal as exc:
         partial = exc.result.declarations if exc.result is not None else []
-        return "refused", exc.message, {"rule": exc.source}, partial
+        return "refused", exc.message, {"rule": exc.source}, partial, ()
     except InputError as exc:
-        return "bad-input", exc.message, {}, []
+        return "bad-input", exc.message, {}, [], ()
     return ("ok", {f: pick(result, f) for f in spec["fields"]},
-            {f: result.source(f.split(".")[0]) for f in spec["fields"]}, result.declarations)
+            {f: result.source(f.split(".")[0]) for f in spec["fields"]}, result.declarations,
+            tuple(rule for rule, _, _ in result.launcher))
 
 
 def pick(result: Any, dotted: str) -> Any:

@@ -7,8 +7,11 @@ oracle's ``--rules main`` (0.5.23 plus the later FA4 full-prefill exemption), ``
 a refusal *from the rule that corresponds to SGLang's error*; a command line SGLang's parser
 rejects must be bad input (exit 2); in an accepted case each field's value must agree and,
 for 0.5.23 and the default rules, so must the rule that decided it (``correspondence.py``
-holds both mappings, written against 0.5.23's error texts and resolver names). Each suite
-must hold exactly the number of cases it is known to hold.
+holds both mappings, written against 0.5.23's error texts and resolver names). A suite
+recorded with SGLang's launcher check (``tools/launcher_oracle.py``) must also agree on it:
+where SGLang's launcher refuses a resolved launch, launchplan's corresponding LAUNCHER rule
+flags its plan, and nowhere else. Each suite must hold exactly the number of cases it is
+known to hold.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from tests.parity.oracle_cases import (
     EXPECTED_CASES,
     KNOWN_CASE_DIVERGENCES,
     KNOWN_DIVERGENCES,
+    LAUNCHER_FINDINGS,
     SUITES,
+    launcher_error,
     load,
     run_case_with_sources,
     same,
@@ -51,7 +56,13 @@ def test_case_agrees_with_sglang(case, compat):
     if (compat, case.name) in KNOWN_CASE_DIVERGENCES:  # must still disagree: a fix shows up
         assert (kind == "ok") != expected["ok"], "now agrees: drop it from the known list"
         return
-    if not expected["ok"]:
+    checked = launcher_error(expected)
+    if checked is not None:
+        _launcher_refusal_agrees(case, compat, kind, got, checked)
+    elif expected.get("launcher_checked") and kind == "ok":
+        found = LAUNCHER_FINDINGS[(case.suite, case.name, compat)]
+        assert not found, f"SGLang's launcher check passes; launchplan's {found} would refuse"
+    if not expected["ok"] and checked is None:
         error = expected["error"] or ""
         # argparse errors, and a keyword that is no field of the release (SGLang's record
         # raises TypeError on construction), are bad input
@@ -91,3 +102,17 @@ def test_case_agrees_with_sglang(case, compat):
         if not source_agrees(head, sglang_source, sources[field]):
             wrong_source[field] = {"sglang": sglang_source, "launchplan": sources[field]}
     assert not wrong_source, f"decided by a different rule: {wrong_source}"
+
+
+def _launcher_refusal_agrees(case, compat, kind, got, error):
+    """SGLang resolved the launch and its launcher check refused it: launchplan plans it
+    (exit 0) and its LAUNCHER rule that corresponds to SGLang's error flags it."""
+    assert kind == "ok", f"resolution accepts this (launcher check: {error[:160]}); {kind} {got}"
+    found = LAUNCHER_FINDINGS[(case.suite, case.name, compat)]
+    assert found, f"SGLang's launcher refuses ({error[:160]}); launchplan's checks pass"
+    if compat in CURRENT:
+        rules = refusal_rules(error)
+        assert rules, f"no launchplan rule is mapped to SGLang's launcher error: {error[:200]}"
+        assert found[0] in rules, (
+            f"launchplan's launcher check {found[0]} flags it; SGLang's error {error[:160]!r} "
+            f"corresponds to {sorted(rules)}")

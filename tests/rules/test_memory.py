@@ -115,9 +115,24 @@ def test_vlm_headroom_reads_the_vision_config_as_transformers_presents_it():
     assert fraction(llava) == pytest.approx(text * 0.95)
     # a class that builds its default vision config when config.json has none: its defaults
     assert fraction(_vlm("qwen2_5_vl", None)) < text * 0.95
+    # Gemma 4's class leaves vision_config unset when config.json has none: no adjustment
+    assert fraction(_vlm("gemma4", None, "Gemma4ForConditionalGeneration")) == text
     # a model type whose vision config stays a plain dict: getattr finds neither key
     plain = _vlm("not_a_vlm_type", {"num_hidden_layers": 64, "hidden_size": 4096})
     assert fraction(plain) == pytest.approx(text * 0.95)
     # language-only servers and text-only launches keep the text fraction
     assert fraction(qwen, language_only=True) == text
     assert fraction(qwen, language_model_only=True) == text
+
+
+def test_muse_spark_turns_post_capture_kv_sizing_on_unless_the_environment_says():
+    overlay = sized("h100")
+    muse = fake_model(arch0="MuseSparkForConditionalGeneration")
+    plain = mem_fraction_default(make_view("h100", overlay=overlay, device="cuda"))[
+        "mem_fraction_static"]
+    on = mem_fraction_default(make_view("h100", model=muse, overlay=overlay, device="cuda"))
+    assert on["mem_fraction_static"] > plain  # no graph reserve: sized again after capture
+    off = mem_fraction_default(make_view(
+        "h100", model=muse, overlay=overlay, device="cuda",
+        env={"SGLANG_ENABLE_POST_CAPTURE_KV_SIZING": "0"}))
+    assert off["mem_fraction_static"] == plain

@@ -40,6 +40,16 @@ def vision_class(model_type: str | None, vision: Mapping[str, Any]) -> str | Non
     return row["default"]
 
 
+def builds_default_vision(model_type: str | None) -> bool:
+    """Whether the top-level class builds a vision config when config.json has none.
+
+    Most VLM classes do; a few (Gemma 4, EmbeddingGemma 2, GLM-5-Next, Muse Glimmer) leave
+    ``vision_config`` unset, and SGLang then skips the VLM memory adjustment.
+    """
+    row = _table()["top"].get(model_type or "")
+    return row is not None and row.get("absent") != "none"
+
+
 def vision_encoder_size(model_type: str | None, vision: Any) -> tuple[int, int]:
     """(layers, hidden size) as SGLang's ``getattr`` reads them from ``vision_config``."""
     if not isinstance(vision, Mapping):

@@ -431,7 +431,7 @@ def debug_dump_graph_disable(v: View) -> Declare | None:
     writes=("attention_backend", "chunked_prefill_size", "disable_radix_cache",
             "disable_cuda_graph", "cuda_graph_config"),
     facts=("model.model_type", "model.architectures", "model.config"),
-    sglang="handle_model_capability_adjustments (HRM-Text)",
+    sglang="handle_model_capability_adjustments (HRM-Text, _hrm_text_attention_force)",
     applies=lambda target, model: (model.model_type == "hrm_text"
                                    or "HrmTextForCausalLM" in model.architectures),
 )
@@ -451,6 +451,33 @@ def hrm_text_capability(v: View) -> Declare | None:
                     "disable_radix_cache": True, "disable_cuda_graph": True,
                     "cuda_graph_config": _both_disabled(v.cuda_graph_config)},
                    "HRM-Text: triton attention, no chunked prefill, radix cache or CUDA graphs")
+
+
+@rule(
+    phase=Phase.LATE,
+    reads=("is_embedding",),
+    writes=("is_embedding", "disable_radix_cache", "chunked_prefill_size"),
+    facts=("model.auto_embedding", "model.is_embedding_gemma", "model.arch0"),
+    sglang="handle_model_capability_adjustments (embedding model spec)",
+    applies=lambda target, model: model.auto_embedding and not model.is_embedding_gemma,
+)
+def embedding_architecture_capability(v: View) -> Declare | None:
+    """Native embedding architectures serve in embedding mode without ``--is-embedding``.
+
+    Their pooling head is the only one they have (BERT, CLIP, Contriever, the Llama/Mistral
+    embedding models, XLM-R, EmbeddingGemma 2). EmbeddingGemma 2 also attends
+    bidirectionally over the whole prompt, so prefix reuse and chunked prefill go off.
+    EmbeddingGemma (Gemma 3 text) has its own rule below.
+    """
+    model = v.model
+    if not model.auto_embedding or model.is_embedding_gemma:
+        return None
+    out: dict[str, Any] = {}
+    if not v.is_embedding:
+        out["is_embedding"] = True
+    if model.arch0 == "EmbeddingGemma2Model":
+        out.update(disable_radix_cache=True, chunked_prefill_size=-1)
+    return Declare(out, f"{model.arch0} is an embedding architecture") if out else None
 
 
 @rule(

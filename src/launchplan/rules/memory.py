@@ -13,7 +13,7 @@ from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.facts.vision import vision_class, vision_encoder_size
+from launchplan.facts.vision import builds_default_vision, vision_encoder_size
 from launchplan.rules.graph_config import (
     DECODE,
     PREFILL,
@@ -226,10 +226,22 @@ def graph_reserve_mib(v: Any) -> float:
     return reserve
 
 
+# Architectures whose reference launcher turns post-capture KV sizing on when the environment
+# leaves SGLANG_ENABLE_POST_CAPTURE_KV_SIZING unset (SGLang's apply_muse_spark_env_defaults).
+POST_CAPTURE_BY_DEFAULT = frozenset({"MuseSparkForConditionalGeneration"})
+_POST_CAPTURE_ENV = "SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"
+
+
+def post_capture_switch(v: Any) -> bool:
+    """The post-capture switch: the environment's value, else on for Muse Spark only."""
+    if _POST_CAPTURE_ENV in v.record.env:
+        return v.record.env_flag(_POST_CAPTURE_ENV)
+    return v.model.arch0 in POST_CAPTURE_BY_DEFAULT
+
+
 def post_capture_sizing_planned(v: Any) -> bool:
     """Whether SGLang will size the KV pool after capture (opt-in by environment variable)."""
-    if v.enable_kv_cache_sharding or not v.record.env_flag(
-            "SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
+    if v.enable_kv_cache_sharding or not post_capture_switch(v):
         return False
     if (v.device != "cuda" or v.dcp_size != 1 or v.model.is_mla
             or v.prefill_only_disable_kv_cache or v.enable_memory_saver):
@@ -258,7 +270,7 @@ def post_capture_sizing_planned(v: Any) -> bool:
            "enable_memory_saver", "enable_unified_memory"),
     writes=("mem_fraction_static",),
     facts=("target.memory_mib", "model.is_mla", "model.is_multimodal", "model.model_type",
-           "model.config"),
+           "model.config", "model.arch0"),
     sglang="handle_gpu_memory_settings (mem_fraction_static)",
 )
 def mem_fraction_default(v: View) -> dict | Refuse | None:
@@ -327,8 +339,8 @@ def _vlm_adjusted(fraction: float, model: Any, post_capture: bool, memory: float
     if post_capture:
         return fraction - 8 * 1024 / memory
     vision = model.config.get("vision_config")
-    if vision is None and vision_class(model.model_type, {}) is None:
-        return fraction  # no vision config at all (a class with one builds its default)
+    if vision is None and not builds_default_vision(model.model_type):
+        return fraction  # no vision config at all (most classes build their default)
     layers, hidden = vision_encoder_size(model.model_type, vision or {})
     ratio = (layers * hidden**2) / (24 * 1024**2)
     factor = max(0.8, min(1.05, 1.0 - 0.1 * (ratio - 1.0)))

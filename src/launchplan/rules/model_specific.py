@@ -316,7 +316,8 @@ def _mamba_rule(v: Any) -> Declare | Refuse | None:
     reads=_MAMBA_READS,
     writes=("uses_mamba_radix_cache", "mamba_radix_cache_strategy", "disable_overlap_schedule"),
     facts=("model.arch0", "model.model_type", "model.mamba_chunk_size", "model.config"),
-    sglang="handle_mamba_radix_cache (for linear-attention specs, before the overrides)",
+    sglang="handle_mamba_radix_cache + _mamba_radix_cache_resolution (for linear-attention "
+           "specs, before the overrides)",
 )
 def mamba_radix_cache_for_linear_attn_spec(v: View) -> Declare | Refuse | None:
     """For a registered linear-attention spec (GigaChat 3.5): the Mamba cache, early.

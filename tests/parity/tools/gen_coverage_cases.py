@@ -133,6 +133,8 @@ def main() -> None:
         {"SGLANG_EMBEDDINGS_SPARSE_HEAD": "1"})
     write("coverage", cases, f)
     write("families", families(f), f)
+    write("reach", reach(f), f)
+    write("launcher", launcher(f), f)
 
 
 def families(f: list[str]) -> list[dict]:
@@ -193,6 +195,245 @@ def families(f: list[str]) -> list[dict]:
         if algo == "EAGLE":
             argv += ["--speculative-draft-model-path", "models/llama-3.1-8b-eagle"]
         add(f"pd-decode-radix/llama-3.1-8b/h100/{algo}", "h100", "models/llama-3.1-8b", argv)
+    return cases
+
+
+def reach(f: list[str]) -> list[dict]:
+    """One family at a time: cases that bring each model-specific rule in front of SGLang,
+    then every family's defaults on four GPU generations and with a few common flags.
+
+    The configs (``tests/parity/models/*-synth``, see its README) are shaped like the named
+    family; each case says in its name which rule it aims at.
+    """
+    cases: list[dict] = []
+
+    def add(name: str, platform: str, model: str, argv: list[str], env=None) -> None:
+        case = {"name": f"reach/{name}", "platform": platform,
+                "model": f"parity-models/{model}", "argv": argv, "fields": f}
+        if env:
+            case["env"] = env
+        cases.append(case)
+
+    tp2, tp8 = ["--tp-size", "2"], ["--tp-size", "8"]
+    dp2 = tp2 + ["--attn-dp-size", "2"]
+    # DeepSeek-V4 / V4.1: overrides, defaults, V4.1 features, prefill CP
+    for gpu in ("h200", "b200"):
+        add(f"deepseek_v4_overrides/{gpu}", gpu, "deepseek-v4-synth", tp8)
+        add(f"deepseek_v41_features/{gpu}", gpu, "deepseek-v4.1-synth", tp8)
+    add("deepseek_v4_defaults/kv-bf16", "b200", "deepseek-v4-synth",
+        tp8 + ["--kv-cache-dtype", "bfloat16"])
+    add("deepseek_v41_features/tbo", "b200", "deepseek-v4.1-synth",
+        tp8 + ["--enable-two-batch-overlap"])
+    add("deepseek_v4_context_parallel/interleave", "b200", "deepseek-v4-synth",
+        tp8 + ["--enable-prefill-cp", "--cp-strategy", "interleave"])
+    add("dsa_two_batch_overlap_check/topk-freq", "b200", "deepseek-v3.2-topk-freq-synth",
+        tp8 + ["--enable-two-batch-overlap"])
+    # Kimi K3 / Kimi Linear
+    add("kimi_k3_overrides/b200", "b200", "kimi-k3-synth", tp8)
+    add("kimi_k3_overrides/h200", "h200", "kimi-k3-synth", tp8)
+    add("kimi_k3_moe_runner_overrides/mxfp4", "b200", "kimi-k3-mxfp4-synth", tp8)
+    add("kimi_linear_attn_defaults/ssm-bf16", "b200", "kimi-k3-synth",
+        tp8 + ["--mamba-ssm-dtype", "bfloat16"])
+    add("kimi_spec_backend_defaults/ngram", "b200", "kimi-linear-synth",
+        ["--speculative-algorithm", "NGRAM"])
+    add("kimi_spec_backend_defaults/eagle", "h100", "kimi-linear-synth",
+        ["--speculative-algorithm", "EAGLE"])
+    # Gemma 4 (and its assistant draft)
+    for gpu in ("h100", "b200", "mi300x"):
+        add(f"gemma4_overrides/{gpu}", gpu, "gemma-4-synth", [])
+    add("gemma4_backend_check/flashinfer", "b200", "gemma-4-synth",
+        ["--attention-backend", "flashinfer"])
+    assistant = ["--speculative-draft-model-path", "parity-models/gemma-4-assistant-synth"]
+    add("speculative_gemma4_assistant/eagle", "b200", "gemma-4-synth",
+        ["--speculative-algorithm", "EAGLE"] + assistant)
+    add("speculative_gemma4_assistant/eagle3", "b200", "gemma-4-synth",
+        ["--speculative-algorithm", "EAGLE3"] + assistant)
+    # Llama 4
+    for gpu in ("a100", "h100", "b200", "mi300x"):
+        add(f"llama4_overrides/{gpu}", gpu, "llama-4-scout-synth", tp8)
+    add("llama4_overrides/b200-fp8", "b200", "llama-4-scout-synth",
+        tp8 + ["--quantization", "fp8"])
+    add("llama4_backend_check/flashinfer", "h100", "llama-4-scout-synth",
+        tp8 + ["--attention-backend", "flashinfer"])
+    # Qwen3-Next / Qwen3.5-style hybrids, InternS2-Mobius, Qwen4-Exp, GigaChat 3.5, GLM-5-Next
+    for gpu in ("h100", "b200"):
+        add(f"qwen3_5_hybrid_overrides/{gpu}", gpu, "qwen3-next-synth", tp2)
+    add("qwen3_5_hybrid_overrides/b200-no-overlap", "b200", "qwen3-next-synth",
+        tp2 + ["--disable-overlap-schedule"])
+    add("mamba_radix_cache/qwen3-next-page", "h100", "qwen3-next-synth",
+        tp2 + ["--page-size", "64"])
+    add("interns2_mobius_baseline_overrides/b200", "b200", "interns2-mobius-synth", [])
+    add("qwen4_exp_overrides/b200", "b200", "qwen4-exp-synth", [])
+    add("qwen4_exp_overrides/h100", "h100", "qwen4-exp-synth", [])
+    add("gigachat35_overrides/h100", "h100", "gigachat-3.5-synth", [])
+    add("gigachat35_overrides/b200", "b200", "gigachat-3.5-synth", [])
+    add("glm5_next_spec_backend_defaults/eagle", "b200", "glm5-next-synth",
+        ["--speculative-algorithm", "EAGLE"])
+    add("glm5_next_spec_backend_defaults/ngram", "b200", "glm5-next-synth",
+        ["--speculative-algorithm", "NGRAM"])
+    # Mamba hybrids: Nemotron-H, Falcon-H1, Granite 4.0-H, LFM2, MiniCPM-V 4.6
+    for gpu in ("h100", "b200"):
+        add(f"nemotron_h_overrides/{gpu}", gpu, "nemotron-h-synth", tp2)
+    add("boundary_parallelism/nemotron-h-attn-cp", "h100", "nemotron-h-synth",
+        tp2 + ["--attn-cp-size", "2"])
+    add("boundary_parallelism/nemotron-h-scattered", "h100", "nemotron-h-synth",
+        tp2 + ["--enable-attn-tp-input-scattered"])
+    add("falcon_h1_jet_overrides/b200", "b200", "falcon-h1-synth", [])
+    add("granite_moe_hybrid_overrides/b200", "b200", "granite-4.0-h-synth", [])
+    for gpu in ("h100", "b200"):
+        add(f"lfm2_overrides/{gpu}", gpu, "lfm2-synth", [])
+    add("lfm2_backend_check/triton", "h100", "lfm2-synth", ["--attention-backend", "triton"])
+    add("minicpm_v4_6_overrides/b200", "b200", "minicpm-v-4.6-synth", [])
+    # MiMo-V2
+    for gpu in ("h100", "b200"):
+        add(f"mimo_v2_overrides/{gpu}", gpu, "mimo-v2-flash-synth", tp8)
+    add("mimo_v2_attention_tp_check/tp8", "b200", "mimo-v2-fused-qkv-synth", tp8)
+    add("mimo_v2_attention_tp_check/tp4", "b200", "mimo-v2-fused-qkv-synth", ["--tp-size", "4"])
+    # EXAONE 4
+    for gpu in ("h100", "b200"):
+        add(f"exaone_overrides/{gpu}", gpu, "exaone-4-synth", tp2)
+    add("exaone_backend_check/flashinfer", "h100", "exaone-4-synth",
+        tp2 + ["--attention-backend", "flashinfer"])
+    # MiniMax M2 / M3
+    add("minimax_m2_overrides/b200", "b200", "minimax-m2-synth", tp8)
+    for gpu in ("h100", "b200", "mi300x"):
+        add(f"minimax_m3_overrides/{gpu}", gpu, "minimax-m3-synth", tp2)
+    # Inkling, Muse Glimmer, Muse Spark
+    for gpu in ("h100", "b200"):
+        add(f"inkling_overrides/{gpu}", gpu, "inkling-synth", [])
+    for gpu in ("b200", "rtx5090"):
+        add(f"muse_glimmer_overrides/{gpu}", gpu, "muse-glimmer-synth", [])
+    add("muse_spark_overrides/h100", "h100", "muse-spark-synth",
+        ["--mem-fraction-static", "0.8"])
+    for gpu in ("h100", "b200"):  # its default fraction: post-capture KV sizing on
+        add(f"muse_spark_overrides/{gpu}-default", gpu, "muse-spark-synth", [])
+    add("muse_spark_overrides/h100-attn-dp", "h100", "muse-spark-synth",
+        dp2 + ["--mem-fraction-static", "0.8"])
+    # the rest, one family each
+    add("bailing_moe_v3_overrides/fp8-mxfp4", "b200", "bailing-moe-v3-vl-fp8-mxfp4-synth", tp8)
+    add("bailing_moe_v3_overrides/bf16", "b200", "bailing-moe-v3-vl-synth", [])
+    for gpu in ("h100", "b200"):
+        add(f"beam_overrides/{gpu}", gpu, "beam-synth", [])
+    add("cohere2_moe_runner_overrides/b200", "b200", "cohere2-moe-synth", [])
+    for gpu in ("h100", "b200"):
+        add(f"embedding_gemma2_overrides/{gpu}", gpu, "embedding-gemma2-synth", [])
+    add("embedding_gemma_capability/h100", "h100", "embeddinggemma-synth", [])
+    add("ernie45_vl_overrides/attn-dp", "h100", "ernie-4.5-vl-synth", dp2)
+    add("ernie45_vl_overrides/b200", "b200", "ernie-4.5-vl-synth", [])
+    add("glm_dsa_aiter_allreduce_fusion/mi300x", "mi300x", "glm-moe-dsa-synth", tp8)
+    add("hrm_text_capability/h100", "h100", "hrm-text-synth", [])
+    add("iquest_q1_overrides/h100", "h100", "iquest-q1-synth", [])
+    add("iquest_q1_mtp_draft/eagle", "h100", "iquest-q1-synth",
+        ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
+         "parity-models/iquest-q1-mtp-synth"])
+    add("minicpm_sala_overrides/sparse-b200", "b200", "minicpm-sala-sparse-synth", [])
+    add("minicpm_sala_overrides/sparse-h100", "h100", "minicpm-sala-sparse-synth", [])
+    add("minicpm_sala_overrides/attn-dp", "h100", "minicpm-sala-synth", dp2)
+    add("model_override_constants/mistral-large-3", "b200", "ml3-synth", tp8)
+    add("multimodal_chunking_capability/mllama", "h100", "mllama-synth", [])
+    add("moss_vl_overrides/h100", "h100", "moss-vl-synth", ["--trust-remote-code"])
+    add("moss_vl_overrides/triton", "h100", "moss-vl-synth",
+        ["--trust-remote-code", "--attention-backend", "triton"])
+    # HRM-Text's capability rule moves the backend to triton after KV sharding's first check
+    add("kv_cache_sharding_recheck/hrm-text", "h100", "hrm-text-synth",
+        ["--disaggregation-mode", "prefill", "--disaggregation-transfer-backend", "mooncake",
+         "--enable-kv-cache-sharding", "--attention-backend", "fa3", "--tp-size", "2",
+         "--enable-prefill-cp", "--attn-cp-size", "2", "--cp-strategy", "interleave",
+         "--page-size", "64"])
+    add("qwen3vl_hopper_serving_overrides/h100", "h100", "qwen3-vl-8b-synth", [])
+    add("qwen3vl_overrides/mi300x-unified", "mi300x", "qwen3-vl-8b-synth", [],
+        {"SGLANG_USE_AITER_UNIFIED_ATTN": "1"})
+    add("step3p_overrides/b200", "b200", "step-3.5-synth", [])
+    add("step3p_overrides/h100-hicache", "h100", "step-3.5-synth",
+        ["--enable-hierarchical-cache"])
+    # every family's defaults on each GPU generation: the generic rules on new architectures
+    big = {"deepseek-v4-synth", "deepseek-v4.1-synth", "kimi-k3-synth", "llama-4-scout-synth",
+           "mimo-v2-flash-synth", "minimax-m2-synth", "glm-moe-dsa-synth", "ml3-synth",
+           "bailing-moe-v3-vl-fp8-mxfp4-synth"}
+    for model in SWEEP:
+        for gpu in ("a100", "h100", "b200", "mi300x"):
+            argv = (tp8 if model in big else []) + (
+                ["--trust-remote-code"] if model == "moss-vl-synth" else [])
+            add(f"sweep/{model}/{gpu}", gpu, model, argv)
+    # and with common flags: TP 2 (8 for the large ones) plus one of FLAGS
+    for model in SWEEP:
+        base = tp8 if model in big else tp2
+        base = base + (["--trust-remote-code"] if model == "moss-vl-synth" else [])
+        for gpu in ("h100", "b200"):
+            for variant, flags in FLAGS.items():
+                if variant == "attn-dp" and model in big:
+                    flags = ["--attn-dp-size", "8"]
+                add(f"flags/{model}/{gpu}/{variant}", gpu, model, base + flags)
+    return cases
+
+
+FLAGS = {"kv-fp8": ["--kv-cache-dtype", "fp8_e4m3"], "ngram": ["--speculative-algorithm", "NGRAM"],
+         "attn-dp": ["--attn-dp-size", "2"], "no-radix": ["--disable-radix-cache"],
+         "chunk-4096": ["--chunked-prefill-size", "4096"]}
+
+
+# the reach suite's configs swept over GPU generations (defaults only)
+SWEEP = ("deepseek-v4-synth", "deepseek-v4.1-synth", "kimi-k3-synth", "kimi-linear-synth",
+         "gemma-4-synth", "llama-4-scout-synth", "qwen3-next-synth", "interns2-mobius-synth",
+         "qwen4-exp-synth", "gigachat-3.5-synth", "glm5-next-synth", "glm-moe-dsa-synth",
+         "nemotron-h-synth", "falcon-h1-synth", "granite-4.0-h-synth", "lfm2-synth",
+         "minicpm-v-4.6-synth", "mimo-v2-flash-synth", "exaone-4-synth", "minimax-m2-synth",
+         "minimax-m3-synth", "inkling-synth", "muse-glimmer-synth", "muse-spark-synth",
+         "bailing-moe-v3-vl-synth", "beam-synth", "cohere2-moe-synth",
+         "embedding-gemma2-synth", "embeddinggemma-synth", "ernie-4.5-vl-synth",
+         "hrm-text-synth", "iquest-q1-synth", "minicpm-sala-sparse-synth", "ml3-synth",
+         "mllama-synth", "moss-vl-synth", "qwen3-vl-8b-synth", "step-3.5-synth")
+
+
+def launcher(f: list[str]) -> list[dict]:
+    """Launches resolution accepts and SGLang's launcher check may refuse; recorded with
+    ``tools/launcher_oracle.py``, which runs ``check_server_args`` after resolution."""
+    cases: list[dict] = []
+
+    def add(name: str, argv: list[str], platform: str = "h100",
+            model: str = "models/llama-3.1-8b") -> None:
+        cases.append({"name": f"launcher/{name}", "platform": platform, "model": model,
+                      "argv": argv, "fields": f})
+
+    add("accepted/defaults", [])
+    add("launcher_chunk_page_alignment/misaligned",
+        ["--page-size", "64", "--chunked-prefill-size", "1000"])
+    add("launcher_chunk_page_alignment/aligned",
+        ["--page-size", "64", "--chunked-prefill-size", "1024"])
+    add("launcher_chunk_page_alignment/pd-decode-misaligned",
+        ["--page-size", "64", "--chunked-prefill-size", "1000", "--disaggregation-mode",
+         "decode"])
+    add("launcher_layout_checks/torch-compile-no-padding",
+        ["--enable-torch-compile", "--disable-cuda-graph-padding"])
+    add("launcher_layout_checks/pp-micro-batch", ["--pp-size", "2",
+                                                   "--pp-max-micro-batch-size", "0"])
+    add("launcher_layout_checks/moe-dense-tp", ["--tp-size", "4", "--moe-dense-tp-size", "2"],
+        model="models/qwen3-30b-a3b")
+    add("launcher_layout_checks/base-gpu-id", ["--base-gpu-id", "-1"])
+    add("launcher_layout_checks/gpu-id-step", ["--gpu-id-step", "0"])
+    add("launcher_layout_checks/served-name-colon", ["--served-model-name", "llama:v1"])
+    add("launcher_layout_checks/nnodes", ["--tp-size", "3", "--nnodes", "2"])
+    add("launcher_layout_checks/dp-multi-node-tp2", ["--tp-size", "2", "--dp-size", "2",
+                                                      "--nnodes", "2"])
+    add("launcher_scheduling_checks/conservativeness", ["--schedule-conservativeness", "-1"])
+    add("launcher_scheduling_checks/pdmux", ["--enable-pdmux"])
+    add("launcher_scheduling_checks/pdmux-ok", ["--enable-pdmux", "--chunked-prefill-size",
+                                                "-1", "--disable-overlap-schedule"])
+    add("launcher_scheduling_checks/priority-lpm", ["--enable-priority-scheduling",
+                                                    "--schedule-policy", "lpm"])
+    add("launcher_scheduling_checks/priority-retraction", ["--retraction-policy", "priority"])
+    add("launcher_scheduling_checks/canary-sweep", ["--kv-canary-sweep-interval", "10"])
+    add("launcher_scheduling_checks/tokenizer-workers", ["--tokenizer-worker-num", "0"])
+    add("launcher_spec_mixed_chunk/standalone",
+        ["--speculative-algorithm", "STANDALONE", "--speculative-draft-model-path",
+         "models/llama-3.1-8b", "--enable-mixed-chunk"])
+    add("launcher_spec_mixed_chunk/ngram", ["--speculative-algorithm", "NGRAM",
+                                            "--enable-mixed-chunk"])
+    add("launcher_spec_mixed_chunk/eagle", EAGLE + ["--enable-mixed-chunk"])
+    add("launcher_spec_mixed_chunk/frozen-kv-mtp",
+        ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
+         "parity-models/gemma-4-assistant-synth", "--enable-mixed-chunk"], "b200",
+        "parity-models/gemma-4-synth")
     return cases
 
 

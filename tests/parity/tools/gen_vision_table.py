@@ -9,7 +9,9 @@ style encoders) and its class defaults; a ``vision_config`` left as a plain dict
 neither, so the defaults apply. This writes ``src/launchplan/facts/data/vision_configs.json``
 with, per top-level model_type, the vision class a dict becomes (``fixed``, or chosen by the
 dict's own ``model_type`` with a default), and per vision model_type, the JSON keys that
-answer ``num_hidden_layers`` / ``hidden_size`` and the class defaults.
+answer ``num_hidden_layers`` / ``hidden_size`` and the class defaults. A top-level type
+whose class leaves ``vision_config`` unset when config.json has none is marked
+``"absent": "none"`` (SGLang then makes no VLM memory adjustment).
 """
 
 from __future__ import annotations
@@ -82,6 +84,12 @@ def main() -> None:
         if not default_type and not by_type:
             continue
         top[mt] = {"by_model_type": by_type, "default": default_type}
+        try:  # without any vision_config: does the class build its default one?
+            bare = getattr(cls(), "vision_config", None)
+        except Exception:  # noqa: BLE001 - needs arguments: assume it builds one, as above
+            bare = vc
+        if not isinstance(bare, PretrainedConfig):
+            top[mt]["absent"] = "none"
         if default_type and default_type not in vision:
             vision[default_type] = describe(type(vc) if isinstance(vc, PretrainedConfig)
                                             else sub)

@@ -16,7 +16,8 @@ Model paths ``parity-models/<name>`` name the ``config.json`` folders under
 ``tests/parity/models/`` (configs the project does not bundle); they are handed to the oracle
 as absolute paths. ``models/<name>`` is the oracle's own folder of that name, or launchplan's
 bundled model of that name when the oracle has none. ``--missing`` records only the cases
-that have no answer yet and merges them into the existing files (in case order).
+that have no answer yet and merges them into the existing files (in case order). A suite in
+``LAUNCHER_SUITES`` is recorded with ``launcher_oracle.py`` (SGLang's launcher check too).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ BUNDLED = PARITY.parents[1] / "src" / "launchplan" / "facts" / "data" / "models"
 ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
 PREFIX, ORACLE_PREFIX = "parity-models/", "models/"
 PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
+# suites recorded with the launcher's check_server_args after resolution (see that script)
+LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py")}
 
 
 def absolute(value: object) -> object:
@@ -78,6 +81,11 @@ def main(argv: list[str]) -> int:
     names = [c["name"] for s in suites for c in cases[s]]
     if len(names) != len(set(names)):
         raise SystemExit(f"{','.join(suites)}: duplicate case names")
+    scripts = {LAUNCHER_SUITES.get(s, ORACLE / "sglang_oracle.py") for s in suites}
+    if len(scripts) != 1:
+        raise SystemExit(f"{','.join(suites)}: launcher suites ({', '.join(LAUNCHER_SUITES)}) "
+                         "are recorded in a batch of their own")
+    (script,) = scripts
     for tag in tags:
         outs = {s: DATA / f"results-{s}-{tag}.jsonl" for s in suites}
         known = {s: _rows(outs[s]) if "--missing" in argv else {} for s in suites}
@@ -87,8 +95,7 @@ def main(argv: list[str]) -> int:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump([for_oracle(c) for c in todo], f)
         fresh = Path(f.name + ".out")
-        cmd = [sys.executable, str(ORACLE / "sglang_oracle.py"), f.name, "--out", str(fresh),
-               "--jobs", jobs]
+        cmd = [sys.executable, str(script), f.name, "--out", str(fresh), "--jobs", jobs]
         if tag == "main":
             cmd += ["--rules", "main"]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
