@@ -153,16 +153,16 @@ def test_hrm_text_capability():
 def test_embedding_architecture_capability():
     gemma2 = fake_model(auto_embedding=True, is_embedding_gemma=False,
                         arch0="EmbeddingGemma2Model")
-    assert fields(late.embedding_architecture_capability(make_view(model=gemma2))) == {
+    assert fields(decide(late.embedding_architecture_capability, make_view(model=gemma2))) == {
         "is_embedding": True, "disable_radix_cache": True, "chunked_prefill_size": -1}
     bert = fake_model(auto_embedding=True, is_embedding_gemma=False, arch0="BertModel")
-    assert fields(late.embedding_architecture_capability(make_view(model=bert))) == {
+    assert fields(decide(late.embedding_architecture_capability, make_view(model=bert))) == {
         "is_embedding": True}
-    assert late.embedding_architecture_capability(make_view(model=bert, is_embedding=True)) \
-        is None
-    assert late.embedding_architecture_capability(make_view(model=fake_model(
+    assert decide(late.embedding_architecture_capability,
+                  make_view(model=bert, is_embedding=True)) is None
+    assert decide(late.embedding_architecture_capability, make_view(model=fake_model(
         auto_embedding=True, is_embedding_gemma=True))) is None  # its own rule
-    assert late.embedding_architecture_capability(make_view(model=fake_model(
+    assert decide(late.embedding_architecture_capability, make_view(model=fake_model(
         auto_embedding=False, is_embedding_gemma=False))) is None
 
 

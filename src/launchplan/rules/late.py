@@ -464,14 +464,17 @@ def hrm_text_capability(v: View) -> Declare | None:
 def embedding_architecture_capability(v: View) -> Declare | None:
     """Native embedding architectures serve in embedding mode without ``--is-embedding``.
 
-    Their pooling head is the only one they have (BERT, CLIP, Contriever, the Llama/Mistral
-    embedding models, XLM-R, EmbeddingGemma 2). EmbeddingGemma 2 also attends
-    bidirectionally over the whole prompt, so prefix reuse and chunked prefill go off.
-    EmbeddingGemma (Gemma 3 text) has its own rule below.
+    When: the model's architecture is one SGLang registers as an embedding model (BERT, CLIP,
+        Contriever, the Llama/Mistral embedding models, XLM-R, EmbeddingGemma 2);
+        EmbeddingGemma (Gemma 3 text) has its own rule.
+    Effect: ``is_embedding`` true; for EmbeddingGemma 2 also ``disable_radix_cache`` true and
+        ``chunked_prefill_size`` -1.
+    Why: their pooling head is the only one they have; EmbeddingGemma 2 attends
+        bidirectionally over the whole prompt, so prefix reuse and chunked prefill cannot
+        apply (``handle_model_capability_adjustments``, the embedding model spec).
+    Assumes: nothing.
     """
     model = v.model
-    if not model.auto_embedding or model.is_embedding_gemma:
-        return None
     out: dict[str, Any] = {}
     if not v.is_embedding:
         out["is_embedding"] = True

@@ -60,7 +60,8 @@ def qsa_profile(v: Any) -> bool | str:
     writes=("ple_offload_embedding", "moe_dense_tp_size", "attention_backend", "page_size"),
     facts=("model.arch0", "model.config", "model.dtype", "model.is_mla",
            "model.has_asymmetric_kv", "target.is_cuda", "target.is_sm90", "target.is_sm100",
-           "model.architectures"),
+           "model.architectures", "model.has_attention_sinks", "target.has_flashinfer",
+           "target.is_hip"),
     sglang="_qwen4_exp_overrides (model_overrides/qwen4_exp.py)",
 )
 def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
