@@ -195,15 +195,15 @@ SOURCE_EXCEPTIONS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
         frozenset({"input", "default", "speculative_algorithm_upper", "speculative_nextn_alias",
                    "aux_hidden_state_capture", "speculative_gemma4_assistant"}),
         "SGLang's speculative hook re-declares the final algorithm on every launch, a no-op "
-        "write; launchplan declares it only where a rule changes it. Left as is: the fix "
-        "belongs in rules/speculative.py, which is being split into a package in parallel."),
+        "write; launchplan declares it only where a rule changes it. The value is the same either "
+        "way; declaring it on every launch would add a no-op step to every plan's chain."),
     ("cuda_graph_config", "_handle_model_specific_adjustments"): (
         frozenset({"cuda_graph_sizing", "cuda_graph_compatibility"}),
         "With prefill CP on a DeepSeek MLA/DSA model SGLang's model-specific adjustments "
         "re-declare the prefill graph disabled even when the graph compatibility rule already "
         "disabled it (a no-op write); mla_prefill_cp_graph_disable and "
-        "dsa_prefill_cp_graph_disable declare only a change. Left as is: they live in "
-        "rules/model_specific.py, which is being split in parallel."),
+        "dsa_prefill_cp_graph_disable declare only a change. The value is the same either "
+        "way; a no-op declaration would only lengthen the chain explain shows."),
     ("cuda_graph_config", "apply_prefill_cp_cuda_graph_default"): (
         frozenset({"cuda_graph_sizing", "cuda_graph_compatibility"}),
         "For a prefill-CP layout known to run a breakable prefill graph (zigzag on an explicit "
