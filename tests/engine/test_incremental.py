@@ -128,31 +128,39 @@ class _Recording:
         return self.__dict__["_view"].raw(name)
 
 
-def test_read_sets_cover_every_read():
+def read_gaps(compat: str, points: list[Point]) -> tuple[dict[str, set[str]],
+                                                        dict[str, set[str]]]:
+    """Resolve the points with every rule of a rule set behind a recording proxy: the fields
+    each rule read beyond its read set (``reads=`` and every name its code mentions), and
+    its reaches past fields and facts."""
     unlisted: dict[str, set[str]] = {}
     strays: dict[str, set[str]] = {}
+    rules = []
+    for spec in get_ruleset(compat).rules():
+        def recorded(view: Any, spec: Any = spec,
+                     can_read: frozenset[str] = spec.reads | _mentioned(spec.func)) -> Any:
+            proxy = _Recording(view)
+            out = spec.func(proxy)
+            if not proxy.read <= can_read:
+                unlisted.setdefault(spec.name, set()).update(proxy.read - can_read)
+            if proxy.strays:
+                strays.setdefault(spec.name, set()).update(proxy.strays)
+            return out
+        rules.append(spec.replace(func=recorded))
+    for point in points:
+        try:
+            raw = build_raw((), point.as_dict(), point.model, compat=compat)
+            run(build_record(raw, get_target(point.gpu), compat=compat), rules, skip=False)
+        except LaunchplanError:
+            pass
+    return unlisted, strays
+
+
+def test_read_sets_cover_every_read():
     for n, compat in enumerate(COMPATS):
-        rules = []
-        for spec in get_ruleset(compat).rules():
-            def recorded(view: Any, spec: Any = spec,
-                         can_read: frozenset[str] = spec.reads | _mentioned(spec.func)) -> Any:
-                proxy = _Recording(view)
-                out = spec.func(proxy)
-                if not proxy.read <= can_read:
-                    unlisted.setdefault(spec.name, set()).update(proxy.read - can_read)
-                if proxy.strays:
-                    strays.setdefault(spec.name, set()).update(proxy.strays)
-                return out
-            rules.append(spec.replace(func=recorded))
-        for point in _points(20 + n, 1500, 700):
-            try:
-                raw = build_raw((), point.as_dict(), point.model)
-                record = build_record(raw, get_target(point.gpu), compat=compat)
-                run(record, rules, skip=False)
-            except LaunchplanError:
-                pass
-    assert not unlisted, f"rules read fields their read sets miss: {unlisted}"
-    assert not strays, f"rules reach past fields and facts: {strays}"
+        unlisted, strays = read_gaps(compat, _points(20 + n, 1500, 700))
+        assert not unlisted, f"rules read fields their read sets miss: {unlisted}"
+        assert not strays, f"rules reach past fields and facts: {strays}"
 
 
 # --- incremental resolution == resolution from scratch ------------------------------------------

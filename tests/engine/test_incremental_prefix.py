@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 
 from launchplan.checks.space import Point
-from launchplan.errors import LaunchplanError
 from launchplan.planner import resolve
-from tests.engine.test_incremental import _points, outcome
+from tests.engine.test_incremental import _points, outcome, read_gaps
 
 POINTS = 600
 #: a field no rule reads (only the memory plan does), and one only late rules read
@@ -68,30 +67,9 @@ def test_older_releases_resolve_the_same_incrementally(compat):
 
 @pytest.mark.parametrize("compat", ["0.5.22", "0.5.21"])
 def test_older_releases_read_sets_cover_every_read(compat):
-    from launchplan.engine.pipeline import _mentioned, run
-    from launchplan.facts.targets import get_target
-    from launchplan.planner import build_raw, build_record
-    from launchplan.rulesets import get_ruleset
-    from tests.engine.test_incremental import _Recording
-
-    unlisted: dict[str, set[str]] = {}
-    rules = []
-    for spec in get_ruleset(compat).rules():
-        def recorded(view: Any, spec: Any = spec,
-                     can_read: frozenset[str] = spec.reads | _mentioned(spec.func)) -> Any:
-            proxy = _Recording(view)
-            out = spec.func(proxy)
-            if not proxy.read <= can_read:
-                unlisted.setdefault(spec.name, set()).update(proxy.read - can_read)
-            return out
-        rules.append(spec.replace(func=recorded))
-    for point in _points(95, 300, 200):
-        try:
-            raw = build_raw((), point.as_dict(), point.model, compat=compat)
-            run(build_record(raw, get_target(point.gpu), compat=compat), rules, skip=False)
-        except LaunchplanError:
-            pass
+    unlisted, strays = read_gaps(compat, _points(95, 300, 200))
     assert not unlisted, f"rules read fields their read sets miss: {unlisted}"
+    assert not strays, f"rules reach past fields and facts: {strays}"
 
 
 def test_repeated_input_gets_its_own_plan_object():
