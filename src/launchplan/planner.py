@@ -66,7 +66,7 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
                          message="--model-path: required (a folder holding config.json or a "
                          "bundled model name; see `launchplan models`)")
     env = dict(env or {})
-    path = _local(str(model_path), raw.values.get("revision"))
+    path = local_model(str(model_path), raw.values.get("revision"))
     json_override = raw.values.get("json_model_override_args")
     context_length = raw.values.get("context_length")
     try:
@@ -109,7 +109,7 @@ def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> A
     """The draft's facts. A draft shorter than the target fails only when SGLang's worker
     starts (resolution never builds the draft's config): preflight reports it
     (``draft-context``), so the facts are built as if the longer context were allowed."""
-    path = _local(draft_path, raw.values.get("speculative_draft_model_revision"),
+    path = local_model(draft_path, raw.values.get("speculative_draft_model_revision"),
                   "--speculative-draft-model-path")
     algorithm = raw.values.get("speculative_algorithm")
     try:
@@ -121,7 +121,7 @@ def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> A
         return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=allow)
 
 
-def _local(path: str, revision: str | None, flag: str = "--model-path") -> str:
+def local_model(path: str, revision: str | None = None, flag: str = "--model-path") -> str:
     """A Hugging Face id (``org/name``) becomes the local folder of its ``config.json``."""
     if "/" not in path or path in bundled_models():  # the common cases, without a stat
         return path

@@ -115,3 +115,14 @@ def test_sweep_csv_and_table(capsys):
     assert code == 0 and out.splitlines()[0].startswith("group,page_size")
     code, out, _ = cli(["sweep", *B200, "--axis", "page_size=1,64"], capsys)
     assert code == 0 and "distinct configurations" in out
+
+
+def test_sweep_and_check_read_a_hub_id_as_resolve_does(capsys):
+    """A pasted Hugging Face id of a bundled model works in sweep and check as in resolve."""
+    code, out, _ = cli(["sweep", "--gpu", "h100", "--model-path",
+                        "meta-llama/Llama-3.1-8B-Instruct", "--axis", "page_size=1,64",
+                        "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["points"] == 2
+    code, out, _ = cli(["check", "--gpu", "h100", "--axis", "model=Qwen/Qwen3-8B",
+                        "--sample", "5", "--format", "json"], capsys)
+    assert code in (0, 1) and json.loads(out)["points"] == 5

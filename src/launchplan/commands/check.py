@@ -134,6 +134,7 @@ def build_space(argv: list[str], allowed: frozenset[str]):
     from launchplan.checks.space import Space, default_models, parse_axis
     from launchplan.facts.models import load_model
     from launchplan.facts.targets import CATALOG, get_target
+    from launchplan.planner import local_model
 
     split = split_argv([_model_alias(a) for a in argv], allowed | {"--model-path"},
                        repeatable=frozenset({"--gpu"}))
@@ -156,6 +157,8 @@ def build_space(argv: list[str], allowed: frozenset[str]):
             compats = list(values)
         else:
             axes.append((name, values))
+    # a Hugging Face id as resolve reads it (a bundled copy, else the local cache)
+    models = [local_model(m) for m in models]
     for m in models:
         load_model(m)  # a missing model is bad input, before any work
     return Space(gpus, models or default_models(), axes, compats=compats), opts
