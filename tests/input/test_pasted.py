@@ -62,3 +62,39 @@ def test_a_whole_line_starting_with_an_assignment_is_a_command():
     argv, env = unpaste(["--gpu", "h200", line])
     assert argv == ["--gpu", "h200", "--model-path", "m", "--tp", "8", "--trust-remote-code"]
     assert env == ["SGLANG_ENABLE_JIT_DEEPGEMM=0"]
+
+
+@pytest.mark.parametrize("runner", [
+    "docker run --gpus all --shm-size 32g -p 30000:30000 -v ~/.cache/hf:/root/.cache/hf "
+    "--env SGLANG_X=1 -e HF_TOKEN=secret -e PASSED_THROUGH --ipc=host lmsysorg/sglang:latest",
+    "podman run --device nvidia.com/gpu=all --env=SGLANG_X=1 -e HF_TOKEN=secret "
+    "docker.io/lmsysorg/sglang:v0.5.3",
+    "SGLANG_X=1 HF_TOKEN=secret srun -N 1 --gpus-per-node 8",
+    "SGLANG_X=1 uv run --with sglang env HF_TOKEN=secret",
+])
+def test_a_container_or_job_runner_around_the_launch_is_dropped(runner):
+    line = f"{runner} python3 -m sglang.launch_server --model-path m --tp 8 --port 30000"
+    assert looks_pasted([line])
+    argv, env = unpaste(["--gpu", "h100", line])
+    assert argv == ["--gpu", "h100", "--model-path", "m", "--tp", "8", "--port", "30000"]
+    assert env == ["SGLANG_X=1", "HF_TOKEN=secret"]
+
+
+def test_resolve_takes_a_pasted_docker_run(capsys):
+    pasted = ("docker run --gpus all -p 30000:30000 --ipc=host -e SGLANG_ENABLE_JIT_DEEPGEMM=0 "
+              "lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path "
+              "llama-3.1-8b --tp 2 --host 0.0.0.0 --port 30000")
+    code = main(["resolve", "--gpu", "h100", pasted, "--format", "json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and data["resolved"]["tp_size"] == 2 and data["resolved"]["port"] == 30000
+
+
+@pytest.mark.parametrize("line", [
+    "nohup python3 -m sglang.launch_server --model-path m --tp 8 > server.log 2>&1 &",
+    "pip install 'sglang[all]' && python3 -m sglang.launch_server --model-path m --tp 8",
+    "python3 -m sglang.launch_server --model-path m --tp 8 2>&1 | tee launch.log",
+    "cd /srv; python3 -m sglang.launch_server --model-path m --tp 8 >>out.log",
+])
+def test_shell_plumbing_around_the_launch_is_dropped(line):
+    argv, env = unpaste([line])
+    assert argv == ["--model-path", "m", "--tp", "8"] and env == []

@@ -1,9 +1,12 @@
 """Launch commands as people paste them: a launcher prefix, env assignments, continuations.
 
 Docs, model cards and bug reports write ``CUDA_VISIBLE_DEVICES=0,1 python3 -m
-sglang.launch_server --model-path M \\`` over several lines, or ``sglang serve ...``. A user
-should be able to paste that after ``launchplan resolve --gpu h100`` as it is: this module
-turns it into the SGLang argv (the flags) and the environment assignments before it.
+sglang.launch_server --model-path M \\`` over several lines, or ``sglang serve ...``, often
+inside a container or job runner (``docker run --gpus all -e SGLANG_X=1 lmsysorg/sglang
+python3 -m sglang.launch_server ...``, ``srun ...``). A user should be able to paste that
+after ``launchplan resolve --gpu h100`` as it is: this module turns it into the SGLang argv
+(the flags) and the environment assignments before it (a container's ``-e``/``--env``
+assignments included; its other options are about the container, not the launch).
 """
 
 from __future__ import annotations
@@ -20,6 +23,12 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
 _MODULES = frozenset({"sglang.launch_server", "sglang.launch_server.py"})
 _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
+#: Programs that start the launcher in a container or a job: everything from one of them to
+#: the launcher prefix is theirs (their image, ports, mounts), except environment options.
+RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singularity", "srun",
+                     "enroot", "kubectl", "uv", "conda", "mpirun", "sudo"})
+#: A runner's option that sets one environment variable of the launch (``-e NAME=VALUE``).
+_ENV_OPTIONS = frozenset({"-e", "--env"})
 
 
 def looks_pasted(tokens: Sequence[str]) -> bool:
@@ -50,13 +59,51 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
             argv.append(words[i])
             i += 1
             continue
+        runner = _runner_start(argv)
+        if runner is not None:  # a container or job around the launch: keep its -e only
+            env.extend(_runner_env(argv[runner:]))
+            del argv[runner:]
         # assignments (and wrappers) right before the launcher belong to it
+        at = len(env)
         while argv and (_ASSIGNMENT.match(argv[-1]) or argv[-1] in _WRAPPERS):
             word = argv.pop()
             if _ASSIGNMENT.match(word):
-                env.insert(0, word)
+                env.insert(at, word)
         i = end
     return argv, env
+
+
+def _runner_start(argv: list[str]) -> int | None:
+    """Where the container or job runner before a launcher prefix starts, if there is one:
+    the last runner program named before the prefix (the launch's own flags all come after
+    the prefix, so what stands between the two belongs to the runner)."""
+    for at in range(len(argv) - 1, -1, -1):
+        word = argv[at]
+        if word in RUNNERS or word.rsplit("/", 1)[-1] in RUNNERS:
+            # the assignments right before the runner are the launch's environment too
+            while at > 0 and _ASSIGNMENT.match(argv[at - 1]):
+                at -= 1
+            return at
+    return None
+
+
+def _runner_env(words: list[str]) -> list[str]:
+    """The ``NAME=VALUE`` assignments a runner's words carry: leading shell assignments (and
+    those after an ``env`` wrapper) and ``-e``/``--env`` options (``--env=NAME=VALUE`` too).
+    A bare ``-e NAME`` passes the caller's own value through, which a plan cannot know, so
+    it is left out."""
+    out: list[str] = []
+    for at, word in enumerate(words):
+        if _ASSIGNMENT.match(word):
+            if at == 0 or _ASSIGNMENT.match(words[at - 1]) or words[at - 1] == "env":
+                out.append(word)
+        elif word in _ENV_OPTIONS and at + 1 < len(words) and "=" in words[at + 1]:
+            out.append(words[at + 1])
+        elif word.startswith("--env="):
+            value = word[len("--env="):]
+            if "=" in value:
+                out.append(value)
+    return out
 
 
 def _wordy(token: str) -> bool:
@@ -69,10 +116,47 @@ def _wordy(token: str) -> bool:
 def _split(text: str) -> list[str]:
     text = re.sub(r"\\\r?\n", " ", text)  # line continuations
     try:
-        return shlex.split(text, comments=True)
+        words = shlex.split(text, comments=True)
     except ValueError as exc:
         raise InputError("the pasted command", "a complete shell command line (balanced "
                          "quotes)", text[:60], str(exc)) from None
+    return _launch_segment(words)
+
+
+#: Shell operators that end one command (``pip install sglang && python -m ...``, ``... &``).
+_CONTROL = frozenset({"|", "||", "&&", ";", "&", "|&"})
+#: A redirection whose target is the next word (``> server.log``, ``2>>`` ...).
+_REDIRECT = re.compile(r"^\d*(?:>>?|<|&>>?|>\|)$")
+#: A redirection that carries its target (``2>&1``, ``>server.log``).
+_REDIRECT_WITH_TARGET = re.compile(r"^\d*(?:>&\d+|(?:>>?|<|&>>?)\S+)$")
+
+
+def _launch_segment(words: list[str]) -> list[str]:
+    """The words of the command that starts the launcher (a pasted line may chain others
+    with ``&&``, ``;`` or a pipe), without its redirections: where its output goes is the
+    shell's business, not the launch's."""
+    segments: list[list[str]] = [[]]
+    for word in words:
+        if word in _CONTROL:
+            segments.append([])
+        elif word.endswith(";") and len(word) > 1:  # ``cd /srv; python ...``
+            segments[-1].append(word[:-1])
+            segments.append([])
+        else:
+            segments[-1].append(word)
+    chosen = next((seg for seg in segments
+                   if any(_prefix_end(seg, i) is not None for i in range(len(seg)))),
+                  [w for seg in segments for w in seg])
+    out: list[str] = []
+    skip = False
+    for word in chosen:
+        if skip:
+            skip = False
+        elif _REDIRECT.match(word):
+            skip = True
+        elif not _REDIRECT_WITH_TARGET.match(word):
+            out.append(word)
+    return out
 
 
 def _is_command_token(token: str) -> bool:
