@@ -72,6 +72,14 @@ def test_bf16_checkpoints_are_exactly_two_bytes_per_parameter():
         assert size == 2 * params == PUBLISHED[name]["published_bytes"], name
 
 
+def test_llama_405b_count_is_the_hubs_exact_parameter_count():
+    # its published figure is the Hub's safetensors.total x 2 (no index total was found), so the
+    # check is of the count itself: launchplan's tensor list must sum to the Hub's 405,853,388,800
+    params, size = checkpoint_size(load_model("llama-3.1-405b"))
+    assert params == 405_853_388_800
+    assert size == 2 * params == PUBLISHED["llama-3.1-405b"]["published_bytes"]
+
+
 # --- sharding ----------------------------------------------------------------------------------
 
 def test_tensor_parallel_divides_almost_everything():
