@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from launchplan.facts.memo import per_object
 from launchplan.memory.moe_padding import NONE, ExpertPadding, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
@@ -111,6 +112,7 @@ class Parallel(NamedTuple):
 
 # --- public API ------------------------------------------------------------------------------
 
+@per_object
 def checkpoint_size(model: ModelFacts) -> tuple[int, int]:
     """(parameters, bytes) the checkpoint stores: its dtype, its quantization, MTP included.
 
@@ -124,7 +126,7 @@ def checkpoint_size(model: ModelFacts) -> tuple[int, int]:
     tensors = lay.main + lay.mtp
     kind = _eagle_kind(model)
     if kind:
-        tensors = _draft_layout(model)
+        tensors = list(_draft_layout(model))
         if kind == "eagle":
             tensors += [t for t in lay.main if t.component == "embedding"]
         else:
@@ -171,7 +173,7 @@ def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str
     scheme, ign = _runtime_scheme(model, quantization, caveats)
     unq = _dtype_bytes(model.dtype if dtype in (None, "auto") else dtype)
     ck_params, ck_bytes = checkpoint_size(model)
-    loaded = sum(_bytes(t, scheme, ign, unq) for t in lay.main)
+    main = _table(lay.main, scheme, ign, unq)
     per_gpu, breakdown = _per_gpu(model, lay.main, par, scheme, ign, unq, pad)
 
     draft_params = draft_gpu = 0
@@ -179,18 +181,18 @@ def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str
         d_lay = _draft_layout(draft)
         d_scheme, d_ign = _runtime_scheme(draft, None, caveats)
         d_unq = _dtype_bytes(draft.dtype if dtype in (None, "auto") else dtype)
-        draft_params = sum(t.params for t in d_lay)
+        draft_params = _table(d_lay, d_scheme, d_ign, d_unq).params
         draft_gpu = _flat_share(model, d_lay, par, d_scheme, d_ign, d_unq)
     elif mtp_draft and lay.mtp:
-        own = [t for t in lay.mtp if t.component != "mtp_embedding"]
-        draft_params = sum(t.params for t in own)
+        own = _own_mtp(model)
+        draft_params = _table(own, scheme, ign, unq).params
         draft_gpu = _flat_share(model, own, par, scheme, ign, unq, pad)
     elif mtp_draft:
         caveats.append("speculative MTP draft, but the checkpoint declares no MTP layers "
                        "launchplan can count: draft weights taken as 0")
     return WeightPlan(
-        total_params=sum(t.params for t in lay.main), checkpoint_params=ck_params,
-        bytes_total=int(round(loaded)), checkpoint_bytes=ck_bytes,
+        total_params=main.params, checkpoint_params=ck_params,
+        bytes_total=int(round(main.loaded)), checkpoint_bytes=ck_bytes,
         bytes_per_gpu=int(round(per_gpu)), draft_params=draft_params,
         draft_bytes_per_gpu=int(round(draft_gpu)),
         breakdown={k: int(round(v)) for k, v in breakdown.items() if v},
@@ -313,6 +315,7 @@ def _checkpoint_dtype(model: ModelFacts) -> str:
     return model.config_dtype or "bfloat16"
 
 
+@per_object
 def _checkpoint_scheme(model: ModelFacts) -> tuple[Scheme | None, Ignored]:
     qc = model.quant_config
     scheme = scheme_of(qc, model.quant_method)
@@ -425,6 +428,8 @@ def _padded_experts(t: Tensor, par: Parallel, pad: ExpertPadding) -> Tensor:
 def _per_gpu(model: ModelFacts, tensors: list[Tensor], par: Parallel, scheme: Scheme | None,
              ign: Ignored, unq: int, pad: ExpertPadding = NONE,
              ) -> tuple[float, dict[str, float]]:
+    if par.pp <= 1:  # one stage: every tensor whole, its bytes from the model's table
+        return _per_gpu_one_stage(model, tensors, par, scheme, ign, unq, pad)
     n_layers = model.num_hidden_layers or 0
     stages = _stages(n_layers, par)
     per_stage: list[dict[str, float]] = [{} for _ in stages]
@@ -449,17 +454,75 @@ def _per_gpu(model: ModelFacts, tensors: list[Tensor], par: Parallel, scheme: Sc
     return sum(best.values()), best
 
 
+def _per_gpu_one_stage(model: ModelFacts, tensors: list[Tensor], par: Parallel,
+                       scheme: Scheme | None, ign: Ignored, unq: int, pad: ExpertPadding,
+                       ) -> tuple[float, dict[str, float]]:
+    """``_per_gpu`` without pipeline stages: the same sums, in the same order."""
+    table = _table(tensors, scheme, ign, unq)
+    shares = {key: _share(model, t, par) for key, t in table.keys}
+    padded = bool(pad)
+    out: dict[str, float] = {}
+    get = out.get
+    for t, b, key in table.rows:
+        if padded and t.shard == "experts":
+            value = _bytes(_padded_experts(t, par, pad), scheme, ign, unq) * 1.0
+        else:
+            value = b * shares[key]
+        out[t.component] = get(t.component, 0.0) + value
+    return sum(out.values()), out
+
+
 def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
                 scheme: Scheme | None, ign: Ignored, unq: int,
                 pad: ExpertPadding = NONE) -> float:
     """A draft's bytes per GPU: sharded like the target, not split over pipeline stages."""
+    table = _table(tensors, scheme, ign, unq)
+    shares = {key: _share(model, t, par) for key, t in table.keys}
+    padded = bool(pad)
     out = 0.0
-    for t in tensors:
-        if pad and t.shard == "experts":
+    for t, b, key in table.rows:
+        if padded and t.shard == "experts":
             out += _bytes(_padded_experts(t, par, pad), scheme, ign, unq)
         else:
-            out += _bytes(t, scheme, ign, unq) * _share(model, t, par)
+            out += b * shares[key]
     return out
+
+
+class _Table(NamedTuple):
+    """A tensor list's bytes under one storage (scheme, unquantized modules, dtype bytes):
+    per row the tensor, its whole-stack bytes and what its per-GPU share depends on."""
+
+    rows: list[tuple[Tensor, float, tuple[Any, ...]]]
+    keys: list[tuple[tuple[Any, ...], Tensor]]  # each distinct share key, with a tensor
+    loaded: float  # the bytes of every row, summed in order
+    params: int
+
+
+#: (id of a tensor list, scheme, id of its Ignored, dtype bytes) -> (list, Ignored, table).
+#: Tensor lists belong to a model's facts (``_layout``, ``_own_mtp``, ``_draft_layout``),
+#: so these are per-model facts under each storage a launch can pick, not per launch.
+_TABLES: dict[tuple[Any, ...], tuple[Any, Any, _Table]] = {}
+
+
+def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int) -> _Table:
+    key = (id(tensors), scheme, id(ign), unq)
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is tensors and hit[1] is ign:
+        return hit[2]
+    rows = []
+    keys: dict[tuple[Any, ...], Tensor] = {}
+    for t in tensors:
+        kind = t.shard
+        share_key = (kind, t.copies) if kind == "experts" else \
+            (kind, t.shape[0]) if kind in ("vocab", "head") else (kind,)
+        keys.setdefault(share_key, t)
+        rows.append((t, _bytes(t, scheme, ign, unq), share_key))
+    table = _Table(rows, list(keys.items()), sum(b for _, b, _ in rows),
+                   sum(t.params for t in tensors))
+    if len(_TABLES) >= 1024:
+        _TABLES.clear()
+    _TABLES[key] = (tensors, ign, table)
+    return table
 
 
 def _add(d: dict[str, float], key: str, value: float) -> None:
@@ -471,6 +534,14 @@ def _eagle_kind(model: ModelFacts) -> str | None:
     return "eagle3" if "EAGLE3" in arch else "eagle" if "EAGLE" in arch else None
 
 
+@per_object
+def _own_mtp(model: ModelFacts) -> list[Tensor]:
+    """The MTP layers a speculative draft loads from the target's checkpoint (the
+    embedding and head copies are the target's own)."""
+    return [t for t in _layout(model).mtp if t.component != "mtp_embedding"]
+
+
+@per_object
 def _draft_layout(draft: ModelFacts) -> list[Tensor]:
     """The tensors an EAGLE/EAGLE3 (or standalone) draft loads beyond what it shares.
 
