@@ -16,7 +16,9 @@ from launchplan.checks.launch_requirements import gpus_used
 from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
 from launchplan.facts.targets import before_load_bytes
-from launchplan.memory.kv_pool import NotEnoughMemory, kv_pool
+from launchplan.memory import weights as _weights
+from launchplan.memory.kv_pool import NotEnoughMemory, _Plan, size
+from launchplan.memory.values import Values, values_of
 from launchplan.memory.weights import weights_per_gpu
 from launchplan.struct import Struct, uncompared
 
@@ -52,8 +54,18 @@ class MemoryPlan(Struct):
     kv_pool_bytes: int  # what the pool's tokens take
     problem: str | None = None  # in launchplan's words, when it does not fit
     extra: dict[str, Any] = uncompared({})  # architecture-specific figures (SWA token counts, ...)
-    steps: tuple[tuple[str, Any], ...] = ()
     caveats: tuple[str, ...] = ()
+    #: the sizing's steps, or a function that makes them (most plans are never explained)
+    made_steps: Any = uncompared(())
+
+    @property
+    def steps(self) -> tuple[tuple[str, Any], ...]:
+        """(label, value): the KV pool's arithmetic, in order."""
+        made = self.made_steps
+        if type(made) is not tuple:
+            made = made()
+            object.__setattr__(self, "made_steps", made)
+        return made
 
     @property
     def other_bytes(self) -> int:
@@ -95,71 +107,58 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     return cache[key]
 
 
-# --- early cut-off: a plan is reused when every value it read is unchanged -----------------
+# --- early cut-off: a plan is reused when the values it reads are unchanged ----------------
 
-#: (target, model, draft ids, compat, env, request size) -> [(objects, reads, plan)]
-_MEMO: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], dict[str, Any], Any]]] = {}
-_MEMO_KEYS = 1024  # bounded: oldest keys go first
-_MEMO_VARIANTS = 16  # plans kept per key (launches that differ in the values read)
+#: (target, model, draft ids, compat, env, request size, the values read) ->
+#: (target, model, draft, plan); the objects kept so that their ids stay theirs
+_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Any, MemoryPlan | None]] = {}
+_MEMO_KEYS = 4096  # bounded: oldest keys go first
+
+
+def forget() -> None:
+    """Drop every memo keyed by a launch's values (the memory plans, the weight plans);
+    what is derived from a model's facts alone stays, as the parsed config does."""
+    _MEMO.clear()
+    _weights.forget()
 
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
-    """``_plan``, remembered by the values it read (like a build system's early cut-off):
+    """``_plan``, remembered by the values it reads (like a build system's early cut-off):
     ``check`` and ``sweep`` resolve thousands of points that differ only in fields the
     memory plan never reads."""
+    values = values_of(result)
     record = result.record
-    objects = (record.target, record.model, record.draft)
-    key = (*map(id, objects), record.compat, tuple(sorted(record.env.items())),
-           request_tokens)
-    entries = _MEMO.get(key)
-    if entries is not None:
-        value_at = result.value_at
-        for kept, reads, plan in entries:
-            if kept[0] is objects[0] and kept[1] is objects[1] and kept[2] is objects[2]:
-                for name, value in reads.items():
-                    now = value_at(name)
-                    if now is not value and (type(now) is not type(value) or now != value):
-                        break
-                else:
-                    return plan
-    reader = _Reading(result)
+    target, model, draft = record.target, record.model, record.draft
+    key: tuple[Any, ...] | None = (
+        id(target), id(model), id(draft), record.compat,
+        tuple(sorted(record.env.items())) if record.env else (), request_tokens,
+        values.key())
     try:
-        plan = _plan(reader, request_tokens)  # type: ignore[arg-type]
-    except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
-        plan = None
-    if entries is None:
+        hit = _MEMO.get(key)  # type: ignore[arg-type]
+    except TypeError:  # an unhashable value: not remembered
+        hit, key = None, None
+    if hit is not None and hit[0] is target and hit[1] is model and hit[2] is draft:
+        return hit[3]
+    plan = _fresh(values, request_tokens)
+    if key is not None and not values.untracked:
         if len(_MEMO) >= _MEMO_KEYS:
             del _MEMO[next(iter(_MEMO))]
-        entries = _MEMO[key] = []
-    entries.insert(0, (objects, reader.reads, plan))
-    del entries[_MEMO_VARIANTS:]
+        _MEMO[key] = (target, model, draft, plan)
+    values.result = None if not values.untracked else values.result  # lazy steps need no more
     return plan
 
 
-class _Reading:
-    """A result as the memory modules read it, remembering every value they asked for."""
-
-    def __init__(self, result: Result) -> None:
-        self._result = result
-        self.record = result.record
-        self.extras = result.extras
-        self.reads: dict[str, Any] = {}
-
-    def value(self, name: str) -> Any:
-        value = self._result.value(name)
-        self.reads[name] = value
-        return value
-
-    def value_at(self, dotted: str) -> Any:
-        value = self._result.value_at(dotted)
-        self.reads[dotted] = value
-        return value
-
-    def __getitem__(self, name: str) -> Any:
-        return self.value(name)
+def _fresh(values: Values, request_tokens: int) -> MemoryPlan | None:
+    try:
+        return _plan(values, request_tokens)  # type: ignore[arg-type]
+    except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
+        return None
 
 
 def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
+    """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh."""
+    if not isinstance(result, Values):
+        result = values_of(result)  # type: ignore[assignment]
     target = result.record.target
     before = before_load_bytes(target, _node_gpus(result))
     if before is None or target.memory_mib is None:
@@ -177,9 +176,9 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     mine, draft = weights.bytes_per_gpu, weights.draft_bytes_per_gpu
     reserved = int(before * (1 - fraction))
     context = result.record.model.context_len
+    kv_plan = _Plan(result)
     try:
-        pool = kv_pool(result, weights_bytes=mine + draft, before_load_bytes=before,
-                       gpu_bytes=gpu)
+        sizer, budget, pool, max_reqs, _ = size(kv_plan, before, mine + draft, gpu, None)
     except NotEnoughMemory as exc:
         budget = before - mine - draft - reserved
         return MemoryPlan(
@@ -189,26 +188,36 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
             request_tokens=request_tokens, concurrency_at_context=0,
             concurrency_at_request=0, fits=False, reserved_bytes=reserved, kv_pool_bytes=0,
             problem=str(exc), caveats=weights.caveats)
-    tokens = pool.max_total_num_tokens
-    cells = pool.full_max_total_num_tokens or tokens
-    per_token = pool.kv_bytes_per_token
+    tokens = pool["max_total_num_tokens"]
+    cells = pool.get("full") or tokens
+    per_token = sizer.cell
     extra: dict[str, Any] = {}
-    for name in ("full_max_total_num_tokens", "swa_max_total_num_tokens",
-                 "full_bytes_per_token", "swa_bytes_per_token"):
-        value = getattr(pool, name)
+    for name, value in (("full_max_total_num_tokens", pool.get("full")),
+                        ("swa_max_total_num_tokens", pool.get("swa")),
+                        ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
+                        ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None))):
         if value is not None:
             extra[name] = value
     return MemoryPlan(
         gpu_bytes=gpu, before_load_bytes=before, weights_bytes=mine, draft_weights_bytes=draft,
-        kv_budget_bytes=pool.kv_budget_bytes, kv_bytes_per_token=per_token,
-        max_total_num_tokens=tokens, max_running_requests=pool.max_running_requests,
+        kv_budget_bytes=budget, kv_bytes_per_token=per_token,
+        max_total_num_tokens=tokens, max_running_requests=max_reqs,
         context_len=context, request_tokens=request_tokens,
-        concurrency_at_context=_concurrent(cells, context, pool.max_running_requests),
-        concurrency_at_request=_concurrent(cells, request_tokens, pool.max_running_requests),
+        concurrency_at_context=_concurrent(cells, context, max_reqs),
+        concurrency_at_request=_concurrent(cells, request_tokens, max_reqs),
         fits=tokens > 0, reserved_bytes=reserved,
-        kv_pool_bytes=min(pool.kv_budget_bytes, int(tokens * per_token)),
+        kv_pool_bytes=min(budget, int(tokens * per_token)),
         problem=None if tokens > 0 else "the KV pool holds no token",
-        extra=extra, steps=pool.steps, caveats=tuple(weights.caveats) + tuple(pool.caveats))
+        extra=extra, caveats=tuple(weights.caveats) + tuple(kv_plan.caveats()),
+        made_steps=lambda: _steps(result, before, mine + draft, gpu))
+
+
+def _steps(values: Values, before: int, weights_bytes: int, gpu: int
+           ) -> tuple[tuple[str, Any], ...]:
+    """The pool's sizing again, this time writing down its steps (``explain``, JSON)."""
+    steps: list[tuple[str, Any]] = []
+    size(_Plan(values), before, weights_bytes, gpu, steps)
+    return tuple(steps)
 
 
 #: No launch has more ranks in one parallel dimension than this (a planning bound, far above

@@ -164,6 +164,11 @@ def plan_weights(model: ModelFacts, par: Parallel = _SINGLE, *, dtype: str | Non
 _PLANS: dict[tuple[Any, ...], tuple[Any, Any, WeightPlan]] = {}
 
 
+def forget() -> None:
+    """Drop the weight plans remembered per launch shape (``memory.plan.forget``)."""
+    _PLANS.clear()
+
+
 def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
           draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding) -> WeightPlan:
     lay = _layout(model)
