@@ -19,7 +19,7 @@ from launchplan.facts.targets import before_load_bytes
 from launchplan.memory import weights as _weights
 from launchplan.memory.kv_pool import NotEnoughMemory, _Plan, size
 from launchplan.memory.values import Values, values_of
-from launchplan.memory.weights import weights_per_gpu
+from launchplan.memory.weights import weight_bytes
 from launchplan.struct import Struct, uncompared
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
@@ -88,6 +88,9 @@ class MemoryPlan(Struct):
         return out
 
 
+MemoryPlan._compared += ("steps",)  # equal plans explain alike (``steps`` is computed)
+
+
 def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
                 ) -> MemoryPlan | None:
     """The memory plan of ``result``, or None when the target's memory is unknown.
@@ -107,45 +110,20 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     return cache[key]
 
 
-# --- early cut-off: a plan is reused when the values it reads are unchanged ----------------
-
-#: (target, model, draft ids, compat, env, request size, the values read) ->
-#: (target, model, draft, plan); the objects kept so that their ids stay theirs
-_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Any, MemoryPlan | None]] = {}
-_MEMO_KEYS = 4096  # bounded: oldest keys go first
+# --- memos -----------------------------------------------------------------------------------
+# A repeated input shares its plan's memory plan (``SAME_PLAN``); other launches reuse what
+# the stages computed for launches that read the same values: the weights by the sharding
+# they read (``weights.weight_bytes``). The KV pool's arithmetic is cheaper than a lookup.
 
 
 def forget() -> None:
-    """Drop every memo keyed by a launch's values (the memory plans, the weight plans);
-    what is derived from a model's facts alone stays, as the parsed config does."""
-    _MEMO.clear()
+    """Drop every memo keyed by a launch's values (the weight plans and figures); what is
+    derived from a model's facts alone stays, as the parsed config does."""
     _weights.forget()
 
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
-    """``_plan``, remembered by the values it reads (like a build system's early cut-off):
-    ``check`` and ``sweep`` resolve thousands of points that differ only in fields the
-    memory plan never reads."""
-    values = values_of(result)
-    record = result.record
-    target, model, draft = record.target, record.model, record.draft
-    key: tuple[Any, ...] | None = (
-        id(target), id(model), id(draft), record.compat,
-        tuple(sorted(record.env.items())) if record.env else (), request_tokens,
-        values.key())
-    try:
-        hit = _MEMO.get(key)  # type: ignore[arg-type]
-    except TypeError:  # an unhashable value: not remembered
-        hit, key = None, None
-    if hit is not None and hit[0] is target and hit[1] is model and hit[2] is draft:
-        return hit[3]
-    plan = _fresh(values, request_tokens)
-    if key is not None and not values.untracked:
-        if len(_MEMO) >= _MEMO_KEYS:
-            del _MEMO[next(iter(_MEMO))]
-        _MEMO[key] = (target, model, draft, plan)
-    values.result = None if not values.untracked else values.result  # lazy steps need no more
-    return plan
+    return _fresh(values_of(result), request_tokens)
 
 
 def _fresh(values: Values, request_tokens: int) -> MemoryPlan | None:
@@ -160,7 +138,8 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     if not isinstance(result, Values):
         result = values_of(result)  # type: ignore[assignment]
     target = result.record.target
-    before = before_load_bytes(target, _node_gpus(result))
+    before = before_load_bytes(target, None if target.before_load_mib is not None
+                               else _node_gpus(result))
     if before is None or target.memory_mib is None:
         return None
     if not _plausible_shape(result):
@@ -172,8 +151,7 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
-    weights = weights_per_gpu(result)
-    mine, draft = weights.bytes_per_gpu, weights.draft_bytes_per_gpu
+    mine, draft, weight_caveats = weight_bytes(result)
     reserved = int(before * (1 - fraction))
     context = result.record.model.context_len
     kv_plan = _Plan(result)
@@ -187,7 +165,7 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
             max_total_num_tokens=0, max_running_requests=0, context_len=context,
             request_tokens=request_tokens, concurrency_at_context=0,
             concurrency_at_request=0, fits=False, reserved_bytes=reserved, kv_pool_bytes=0,
-            problem=str(exc), caveats=weights.caveats)
+            problem=str(exc), caveats=weight_caveats)
     tokens = pool["max_total_num_tokens"]
     cells = pool.get("full") or tokens
     per_token = sizer.cell
@@ -198,18 +176,14 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
                         ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None))):
         if value is not None:
             extra[name] = value
-    return MemoryPlan(
-        gpu_bytes=gpu, before_load_bytes=before, weights_bytes=mine, draft_weights_bytes=draft,
-        kv_budget_bytes=budget, kv_bytes_per_token=per_token,
-        max_total_num_tokens=tokens, max_running_requests=max_reqs,
-        context_len=context, request_tokens=request_tokens,
-        concurrency_at_context=_concurrent(cells, context, max_reqs),
-        concurrency_at_request=_concurrent(cells, request_tokens, max_reqs),
-        fits=tokens > 0, reserved_bytes=reserved,
-        kv_pool_bytes=min(budget, int(tokens * per_token)),
-        problem=None if tokens > 0 else "the KV pool holds no token",
-        extra=extra, caveats=tuple(weights.caveats) + tuple(kv_plan.caveats()),
-        made_steps=lambda: _steps(result, before, mine + draft, gpu))
+    return MemoryPlan(  # positionally, in field order: the keyword path costs a tenth more
+        gpu, before, mine, draft, budget, per_token, tokens, max_reqs, context,
+        request_tokens, _concurrent(cells, context, max_reqs),
+        _concurrent(cells, request_tokens, max_reqs), tokens > 0, reserved,
+        min(budget, int(tokens * per_token)),
+        None if tokens > 0 else "the KV pool holds no token",
+        extra, weight_caveats + tuple(kv_plan.caveats()),
+        lambda: _steps(result, before, mine + draft, gpu))
 
 
 def _steps(values: Values, before: int, weights_bytes: int, gpu: int

@@ -3,9 +3,8 @@
 The memory modules ask for a few dozen values, several of them more than once; through
 ``Result.value`` each ask is a Python call, together as much time as the arithmetic. A
 ``Values`` holds the final value of every name in ``NAMES`` (the same answer as
-``Result.value``), so a read is a dictionary lookup, and the tuple of those values keys the
-memory plan's memo. A name outside ``NAMES`` is still answered (from the result), but the
-plan that read it is not remembered: ``untracked`` says so (and a test keeps it empty).
+``Result.value``), so a read is a dictionary lookup. A name outside ``NAMES`` is still
+answered, from the result, at a Python call's cost.
 """
 
 from __future__ import annotations
@@ -34,20 +33,18 @@ NAMES = (
     "disable_attn_tp_gather",
 )
 _NAME_SET = frozenset(NAMES)
-_ABSENT = (type("Absent", (), {"__slots__": ()})(),) * len(NAMES)  # a field of no release
 
 
 class Values(dict):
     """name -> final value of one resolved launch, read like a ``Result`` (``value``,
     ``[name]``, ``record``, ``model``, ``target``) by the memory modules."""
 
-    __slots__ = ("record", "extras", "result", "untracked")
+    __slots__ = ("record", "extras", "result")
 
     value = dict.__getitem__  # a C-level lookup; ``__missing__`` covers other names
 
     def __missing__(self, name: str) -> Any:
         value = self.result.value(name)
-        self.untracked = True
         self[name] = value
         return value
 
@@ -60,13 +57,7 @@ class Values(dict):
         return self.record.target
 
     def value_at(self, dotted: str) -> Any:
-        self.untracked = True
         return self.result.value_at(dotted)
-
-    def key(self) -> tuple[Any, ...]:
-        """The values of ``NAMES`` with their types (1, 1.0 and True stay apart)."""
-        values = tuple(map(self.get, NAMES, _ABSENT))
-        return values + tuple(map(type, values))
 
 
 #: per release (its defaults table): name -> what ``Result.value`` gives when unset
@@ -91,8 +82,7 @@ def _base(fields: Any, defaults: dict[str, Any]) -> dict[str, Any]:
 def values_of(result: Any) -> Values:
     """The memory plan's values of ``result`` (an ``engine.result.Result``), read once."""
     out = Values()
-    out.result, out.record, out.extras, out.untracked = (
-        result, result.record, result.extras, False)
+    out.result, out.record, out.extras = result, result.record, result.extras
     overlay = getattr(result, "_overlay", None)
     if overlay is None or not hasattr(result, "_defaults"):  # another kind of result
         for name in NAMES:
