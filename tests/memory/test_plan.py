@@ -140,8 +140,9 @@ def test_the_assumed_overhead_grows_with_the_gpus_a_launch_spans():
 
 
 def test_remembered_plans_equal_fresh_ones_on_sampled_points():
-    """The early cut-off (a plan reused when every value it read is unchanged) never hands
-    one launch another's plan: 400 sampled points, each against a fresh computation."""
+    """The early cut-off (the weights reused by launches that shard them alike) never hands
+    one launch another's figures: 2,500 sampled points, each planned with the memos filled
+    as a sweep fills them and again after ``forget()``, give equal plans, steps included."""
     from launchplan.checks.runner import point_resolver
     from launchplan.checks.space import Space, default_models, parse_axis
     from launchplan.errors import LaunchplanError
@@ -150,19 +151,33 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
 
     space = Space(list(CATALOG), default_models(),
                   axes=[parse_axis("mem_fraction_static=unset,0.7,0.9"),
-                        parse_axis("max_total_tokens=unset,50000")])
-    points = space.sample(400, 11)
-    resolve_point = point_resolver("default")
-    compared = 0
-    for point in points:
+                        parse_axis("max_total_tokens=unset,50000"),
+                        parse_axis("ep_size=unset,8")])
+    resolve_point = point_resolver("default", incremental=False)
+    results = []
+    for point in space.sample(2500, 11):
         try:
-            result = resolve_point(point)
+            results.append((point, resolve_point(point)))
         except LaunchplanError:
             continue
-        remembered = memory.memory_plan(result)
+    memory.forget()
+    remembered = [memory.memory_plan(result) for _, result in results]
+    compared = 0
+    for (point, result), kept in zip(results, remembered):
+        memory.forget()
         fresh = memory._plan(result, DEFAULT_REQUEST_TOKENS)
-        assert (remembered is None) == (fresh is None), point
+        assert (kept is None) == (fresh is None), point
         if fresh is not None:
-            assert remembered.to_dict() == fresh.to_dict(), point
+            assert kept == fresh and kept.to_dict() == fresh.to_dict(), point
             compared += 1
-    assert compared > 150
+    assert compared > 1000
+
+
+def test_forget_clears_every_launch_memo():
+    from launchplan.memory import plan as memory
+    from launchplan.memory import weights
+
+    memory_plan(resolve(["--tp-size", "2"], gpu="h100", model_path="llama-3.1-8b"))
+    assert weights._BYTES
+    memory.forget()
+    assert not weights._BYTES and not weights._PLANS

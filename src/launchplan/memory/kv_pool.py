@@ -26,7 +26,7 @@ except the draft model's facts when the plan names a draft the record does not c
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, NamedTuple
 
 from launchplan.facts.memo import per_object
 from launchplan.struct import Struct
@@ -131,7 +131,7 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
     arithmetic, in order."""
     if steps is not None and gpu_bytes is not None:
         steps.append(("gpu memory (bytes)", gpu_bytes))
-    mamba = _GdnState(plan) if _is_gdn(plan.model) else None
+    mamba = _GdnState(plan) if plan.facts.gdn else None
     budget = _budget(plan, before_load_bytes, weights_bytes, steps, mamba)
     sizer = _sizer(plan, steps is not None)
     if steps is not None:
@@ -164,21 +164,22 @@ class _Plan:
         self.attn_dcp = self.dcp if self.dcp > 1 else 1
         self.world = self.tp * self.pp
         self.mem_fraction = float(v("mem_fraction_static"))
-        self.kv_flag = str(v("kv_cache_dtype") or "auto")
-        self.kv_kind = _kv_kind(self.kv_flag, model)
+        self.kv_flag = flag = str(v("kv_cache_dtype") or "auto")
+        self.facts = facts = _model_facts(model)
+        self.kv_kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[self.kv_kind]
         self.spec = v("speculative_algorithm")
-        self.hybrid_swa = bool(model.is_hybrid_swa) and not v("disable_hybrid_swa_memory")
+        self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory")
         self.draft_layers, self.draft = _draft_layers(result, self)
 
     def caveats(self) -> list[str]:
-        v, model = self.v, self.model
+        v, model, facts = self.v, self.model, self.facts
         out = []
-        if model.is_hybrid_linear and not _is_gdn(model):
+        if facts.hybrid_linear and not facts.gdn:
             out.append(f"{model.linear_attn_kind} linear-attention state pools are not "
                        "modelled: the KV figures leave out the state memory SGLang sets "
                        "aside per request slot")
-        if model.is_hybrid_linear and v("enable_linear_replayssm_spec"):
+        if facts.hybrid_linear and v("enable_linear_replayssm_spec"):
             out.append("ReplaySSM speculative state rings are not modelled")
         if v("enable_unified_memory"):
             out.append("unified memory pools are not modelled")
@@ -186,16 +187,36 @@ class _Plan:
             out.append("pipeline parallelism: sized as if every stage held every layer")
         if v("enable_kv_cache_sharding") or self.dcp > 1:
             out.append("KV-cache sharding / decode context parallelism: per-rank rows only")
-        if model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse")):
+        if facts.unmodelled_arch:
             out.append(f"{model.arch0} pools are not modelled")
         if self.spec in ("DFLASH", "DSPARK"):
             out.append(f"{self.spec} draft pools are not modelled")
-        if self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
+        if self.env and self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
             out.append("post-capture KV sizing is on: SGLang shrinks this pool again after "
                        "capturing CUDA graphs, by what the graphs took")
         if self.v("disaggregation_mode") == "decode":
             out.append("PD decode: the pre-allocated transfer slots are not modelled")
         return out
+
+
+class _ModelFacts(NamedTuple):
+    """What the sizing asks of a model on every launch, looked up once per model."""
+
+    gdn: bool  # gated-delta-net state pools (``_is_gdn``)
+    hybrid_linear: bool
+    hybrid_swa: bool  # sliding-window layers in a pool of their own
+    unmodelled_arch: bool  # DeepSeek-V4, MiniMax sparse
+    auto_kv_kind: str  # the KV storage under --kv-cache-dtype auto
+    kv_layers: int  # KV layers of the default pool
+
+
+@per_object
+def _model_facts(model: Any) -> _ModelFacts:
+    gdn = _is_gdn(model)
+    return _ModelFacts(
+        gdn, bool(model.is_hybrid_linear), bool(model.is_hybrid_swa),
+        model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse")), _kv_kind("auto", model),
+        len(_gdn_layers(model)[1]) if gdn else _attention_layers(model))
 
 
 def _kv_kind(flag: str, model: Any) -> str:
@@ -416,8 +437,7 @@ class _Default:
     def __init__(self, plan: _Plan, explain: bool = True) -> None:
         self.plan = plan
         model = plan.model
-        self.layers = layers = (len(_gdn_layers(model)[1]) if _is_gdn(model)
-                                else _attention_layers(model))
+        self.layers = layers = plan.facts.kv_layers
         kv = plan.kv_bytes
         parts: list[tuple[str, Any]] | None = [] if explain else None
         self.parts = parts

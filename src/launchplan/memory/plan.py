@@ -123,7 +123,10 @@ def forget() -> None:
 
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
-    return _fresh(values_of(result), request_tokens)
+    values = values_of(result)
+    plan = _fresh(values, request_tokens)
+    values.result = None  # the plan's lazy steps keep the values, not the whole result
+    return plan
 
 
 def _fresh(values: Values, request_tokens: int) -> MemoryPlan | None:
@@ -138,8 +141,8 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     if not isinstance(result, Values):
         result = values_of(result)  # type: ignore[assignment]
     target = result.record.target
-    before = before_load_bytes(target, None if target.before_load_mib is not None
-                               else _node_gpus(result))
+    before = before_load_bytes(target, 1 if target.gpu_count == 1 else None
+                               if target.before_load_mib is not None else _node_gpus(result))
     if before is None or target.memory_mib is None:
         return None
     if not _plausible_shape(result):

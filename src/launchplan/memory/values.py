@@ -39,11 +39,13 @@ class Values(dict):
     """name -> final value of one resolved launch, read like a ``Result`` (``value``,
     ``[name]``, ``record``, ``model``, ``target``) by the memory modules."""
 
-    __slots__ = ("record", "extras", "result")
+    __slots__ = ("record", "result")
 
     value = dict.__getitem__  # a C-level lookup; ``__missing__`` covers other names
 
     def __missing__(self, name: str) -> Any:
+        if self.result is None:  # let go of once the plan was made (``plan._remembered``)
+            raise KeyError(name)
         value = self.result.value(name)
         self[name] = value
         return value
@@ -82,7 +84,7 @@ def _base(fields: Any, defaults: dict[str, Any]) -> dict[str, Any]:
 def values_of(result: Any) -> Values:
     """The memory plan's values of ``result`` (an ``engine.result.Result``), read once."""
     out = Values()
-    out.result, out.record, out.extras = result, result.record, result.extras
+    out.result, out.record = result, result.record
     overlay = getattr(result, "_overlay", None)
     if overlay is None or not hasattr(result, "_defaults"):  # another kind of result
         for name in NAMES:

@@ -193,13 +193,10 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
              draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding
              ) -> tuple[int, int, tuple[str, ...]]:
     """``_plan``'s per-GPU figures and caveats alone."""
-    lay = _layout(model)
     caveats: list[str] = []
     scheme, ign, unq = _storage(model, quantization, dtype, caveats)
-    if par.pp <= 1:
-        per_gpu = _per_gpu_one_stage(model, lay.main, par, scheme, ign, unq, pad)[0]
-    else:
-        per_gpu = _per_gpu(model, lay.main, par, scheme, ign, unq, pad)[0]
+    lay = _layout(model)
+    per_gpu = _per_gpu(model, lay.main, par, scheme, ign, unq, pad)[0]
     _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, scheme, ign, unq,
                                 caveats)
     return int(round(per_gpu)), int(round(draft_gpu)), tuple(caveats)
@@ -564,6 +561,13 @@ def _per_gpu(model: ModelFacts, tensors: list[Tensor], par: Parallel, scheme: Sc
              ) -> tuple[float, dict[str, float]]:
     if par.pp <= 1:  # one stage: every tensor whole, its bytes from the model's table
         return _per_gpu_one_stage(model, tensors, par, scheme, ign, unq, pad)
+    return _per_gpu_staged(model, tensors, par, scheme, ign, unq, pad)
+
+
+def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
+                    scheme: Scheme | None, ign: Ignored, unq: int, pad: ExpertPadding = NONE,
+                    ) -> tuple[float, dict[str, float]]:
+    """The most loaded pipeline stage, tensor by tensor."""
     n_layers = model.num_hidden_layers or 0
     stages = _stages(n_layers, par)
     per_stage: list[dict[str, float]] = [{} for _ in stages]
@@ -634,6 +638,13 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
         elif kind == "kv":
             kv = max(1, model.total_num_kv_heads)
             share = max(1, kv // attn) / kv
+        elif kind in ("vocab", "head"):
+            vocab = key[1]
+            group = (par.embed_tp if kind == "vocab" else par.lm_head_tp) or tp
+            padded = (vocab + 63) // 64 * 64
+            if padded % group:
+                padded = _pad(vocab, 64 * group)
+            share = padded / group / vocab
         else:
             share = _share(model, t, par)
         out.append(share)
