@@ -208,6 +208,9 @@ class _ModelFacts(NamedTuple):
     unmodelled_arch: bool  # DeepSeek-V4, MiniMax sparse
     auto_kv_kind: str  # the KV storage under --kv-cache-dtype auto
     kv_layers: int  # KV layers of the default pool
+    maybe_multimodal: bool  # multimodal under some flags (the flags can only turn it off)
+    mla: bool
+    dsa: bool  # DeepSeek sparse attention (its indexer rows)
 
 
 @per_object
@@ -216,7 +219,10 @@ def _model_facts(model: Any) -> _ModelFacts:
     return _ModelFacts(
         gdn, bool(model.is_hybrid_linear), bool(model.is_hybrid_swa),
         model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse")), _kv_kind("auto", model),
-        len(_gdn_layers(model)[1]) if gdn else _attention_layers(model))
+        len(_gdn_layers(model)[1]) if gdn else _attention_layers(model),
+        model.multimodal(True, model_impl="auto")
+        or model.multimodal(True, model_impl="transformers"),
+        bool(model.is_mla), bool(model.is_deepseek_dsa))
 
 
 def _kv_kind(flag: str, model: Any) -> str:
@@ -248,19 +254,36 @@ def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
     draft = result.record.draft
     path = plan.v("speculative_draft_model_path")
     if draft is None and path:
-        from launchplan.facts.models import load_draft_model
-
-        try:
-            draft = load_draft_model(str(path), target=plan.model,
-                                     speculative_algorithm=plan.spec, env=plan.env)
-        except Exception:  # noqa: BLE001 - an unreadable draft leaves the target's own
-            draft = None
+        if path == plan.v("model_path"):  # the target's own checkpoint (MTP): once per model
+            key = (id(plan.model), plan.spec)
+            hit = _OWN_DRAFTS.get(key)
+            if hit is None or hit[0] is not plan.model:
+                hit = _OWN_DRAFTS[key] = (plan.model, _load_draft(plan, str(path)))
+                if len(_OWN_DRAFTS) > 256:
+                    _OWN_DRAFTS.clear()
+            draft = hit[1]
+        else:
+            draft = _load_draft(plan, str(path))
     source = draft if (path and draft is not None) else plan.model
     if source.num_nextn_predict_layers is not None:
         return int(source.num_nextn_predict_layers), draft
     if path and draft is not None:
         return int(_attention_layers(draft)), draft
     return 0, draft
+
+
+#: (target model id, algorithm) -> (target, its own checkpoint's facts as a draft, or None)
+_OWN_DRAFTS: dict[tuple[int, Any], tuple[Any, Any]] = {}
+
+
+def _load_draft(plan: _Plan, path: str) -> Any:
+    from launchplan.facts.models import load_draft_model
+
+    try:
+        return load_draft_model(path, target=plan.model, speculative_algorithm=plan.spec,
+                                env=plan.env)
+    except Exception:  # noqa: BLE001 - an unreadable draft leaves the target's own
+        return None
 
 
 @per_object
@@ -317,7 +340,7 @@ def _budget(plan: _Plan, before: int, weights: int, steps: list | None,
 
 def _multimodal_reserve_gib(plan: _Plan) -> float:
     v, model = plan.v, plan.model
-    if not model.multimodal(v("enable_multimodal"),
+    if not plan.facts.maybe_multimodal or not model.multimodal(v("enable_multimodal"),
                             language_model_only=bool(v("language_model_only")),
                             model_impl=str(v("model_impl") or "auto")):
         return 0.0
@@ -441,7 +464,7 @@ class _Default:
         kv = plan.kv_bytes
         parts: list[tuple[str, Any]] | None = [] if explain else None
         self.parts = parts
-        if model.is_mla:
+        if plan.facts.mla:
             row = _mla_row(plan)
             cell = row * layers * kv
             if parts is not None:
@@ -452,7 +475,7 @@ class _Default:
                 cell = cell // 2 + scales
                 if parts is not None:
                     parts.append(("FP4: half the bytes plus block scales", cell))
-            if model.is_deepseek_dsa:
+            if plan.facts.dsa:
                 indexer = _dsa_indexer_bytes(model, layers, all_layers=False) * plan.attn_dcp
                 cell += indexer
                 if parts is not None:
@@ -475,7 +498,7 @@ class _Default:
                     if parts is not None:
                         parts.append(("MXFP8 block scales", cell))
         if plan.draft_layers and layers:
-            if model.is_deepseek_dsa:
+            if plan.facts.dsa:
                 indexer = _dsa_indexer_bytes(model, layers, all_layers=False) * plan.attn_dcp
                 draft = int((cell - indexer) * plan.draft_layers / layers) * plan.attn_dcp
                 draft += _dsa_indexer_bytes(model, plan.draft_layers, all_layers=True) \

@@ -10,7 +10,7 @@ fit at once. The memory seen before loading is a stated fact of the target
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 from launchplan.checks.launch_requirements import gpus_used
 from launchplan.engine.pipeline import SAME_PLAN
@@ -20,7 +20,6 @@ from launchplan.memory import weights as _weights
 from launchplan.memory.kv_pool import NotEnoughMemory, _Plan, size
 from launchplan.memory.values import Values, values_of
 from launchplan.memory.weights import weight_bytes
-from launchplan.struct import Struct, uncompared
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
 DEFAULT_REQUEST_TOKENS = 2048 + 512
@@ -34,9 +33,7 @@ QUANTITIES = ("gpu_bytes", "before_load_bytes", "weights_bytes", "draft_weights_
               "full_max_total_num_tokens", "swa_max_total_num_tokens")
 
 
-class MemoryPlan(Struct):
-    """Per-GPU memory of one launch (bytes), as SGLang would size it."""
-
+class _Figures(NamedTuple):
     gpu_bytes: int
     before_load_bytes: int
     weights_bytes: int
@@ -53,25 +50,58 @@ class MemoryPlan(Struct):
     reserved_bytes: int  # (1 - mem_fraction_static) of what was free before loading
     kv_pool_bytes: int  # what the pool's tokens take
     problem: str | None = None  # in launchplan's words, when it does not fit
-    extra: dict[str, Any] = uncompared({})  # architecture-specific figures (SWA token counts, ...)
+    extra: dict[str, Any] = {}  # architecture-specific figures (SWA token counts, ...)
     caveats: tuple[str, ...] = ()
-    #: the sizing's steps, or a function that makes them (most plans are never explained)
-    made_steps: Any = uncompared(())
+    #: the sizing's steps, or a one-item list holding a function that makes them (most
+    #: plans are never explained)
+    made_steps: Any = ()
+
+
+#: the fields equality compares (``extra`` repeats figures; ``made_steps`` is ``steps``)
+_COMPARED = _Figures._fields[:16] + ("caveats",)
+
+
+class MemoryPlan(_Figures):
+    """Per-GPU memory of one launch (bytes), as SGLang would size it.
+
+    A named tuple: thousands are made per second by ``check`` and ``sweep``. Two plans are
+    equal when their figures, caveats and steps are."""
+
+    __slots__ = ()
 
     @property
     def steps(self) -> tuple[tuple[str, Any], ...]:
         """(label, value): the KV pool's arithmetic, in order."""
         made = self.made_steps
-        if type(made) is not tuple:
-            made = made()
-            object.__setattr__(self, "made_steps", made)
-        return made
+        if type(made) is tuple:
+            return made
+        if type(made[0]) is not tuple:
+            made[0] = made[0]()
+        return made[0]
 
     @property
     def other_bytes(self) -> int:
         """The rest of the GPU: CUDA context, communication buffers, activations."""
         return max(0, self.gpu_bytes - self.weights_bytes - self.draft_weights_bytes
                    - self.kv_pool_bytes - self.reserved_bytes)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (*(getattr(self, name) for name in _COMPARED), self.steps)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not MemoryPlan:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[Any, ...]:  # the steps made, not the function making them
+        return MemoryPlan, (*self[:-1], self.steps)
 
     def to_dict(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in (
@@ -86,9 +116,6 @@ class MemoryPlan(Struct):
         out["steps"] = [[label, value] for label, value in self.steps]
         out["caveats"] = list(self.caveats)
         return out
-
-
-MemoryPlan._compared += ("steps",)  # equal plans explain alike (``steps`` is computed)
 
 
 def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
@@ -179,14 +206,14 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
                         ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None))):
         if value is not None:
             extra[name] = value
-    return MemoryPlan(  # positionally, in field order: the keyword path costs a tenth more
+    return MemoryPlan(
         gpu, before, mine, draft, budget, per_token, tokens, max_reqs, context,
         request_tokens, _concurrent(cells, context, max_reqs),
         _concurrent(cells, request_tokens, max_reqs), tokens > 0, reserved,
         min(budget, int(tokens * per_token)),
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(kv_plan.caveats()),
-        lambda: _steps(result, before, mine + draft, gpu))
+        [lambda: _steps(result, before, mine + draft, gpu)])
 
 
 def _steps(values: Values, before: int, weights_bytes: int, gpu: int

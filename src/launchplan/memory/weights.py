@@ -626,13 +626,18 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
     tensor's padded bytes: the values a table's pairs index."""
     tp = par.tp
     attn = par.attn_tp or tp
+    ep = max(1, par.ep)
+    moe_tp = max(1, tp // ep // max(1, par.moe_dp))
     out = []
-    for key, t in table.keys:  # ``_share``, the common groups looked up once
+    for key, t in table.keys:  # ``_share``, the groups looked up once
         kind = key[0]
         if kind == "attn_tp":
             share = 1 / attn
         elif kind == "tp":
             share = 1 / tp
+        elif kind == "experts":
+            experts = max(1, key[1])
+            share = -(-(experts + par.redundant_experts) // ep) / experts / moe_tp
         elif kind in ("replicated", "last"):
             share = 1 / 1
         elif kind == "kv":
@@ -648,13 +653,15 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
         else:
             share = _share(model, t, par)
         out.append(share)
-    if pad:  # ``_bytes(_padded_experts(t, par, pad))``, the shared parts once
-        ep = max(1, par.ep)
-        moe_tp = max(1, tp // ep // max(1, par.moe_dp))
+    if pad:  # ``_bytes(_padded_experts(t, par, pad))``, each expert shape padded once
+        shapes: dict[tuple[Any, ...], tuple[int, int]] = {}
         for t, leaf, skip in table.experts:
             local = -(-(t.copies + par.redundant_experts) // ep)
-            out.append(_bytes(t, scheme, None, unq, skip, _padded_shape(t, leaf, moe_tp, pad),
-                              local))
+            form = (leaf, t.shape)
+            shape = shapes.get(form)
+            if shape is None:
+                shape = shapes[form] = _padded_shape(t, leaf, moe_tp, pad)
+            out.append(_bytes(t, scheme, None, unq, skip, shape, local))
     return out
 
 
