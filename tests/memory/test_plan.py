@@ -148,6 +148,8 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
     from launchplan.errors import LaunchplanError
     from launchplan.facts.targets import CATALOG
     from launchplan.memory import plan as memory
+    from launchplan.memory.values import values_of
+    from launchplan.memory.weights import weight_bytes, weights_per_gpu
 
     space = Space(list(CATALOG), default_models(),
                   axes=[parse_axis("mem_fraction_static=unset,0.7,0.9"),
@@ -166,6 +168,9 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
     for (point, result), kept in zip(results, remembered):
         memory.forget()
         fresh = memory._plan(result, DEFAULT_REQUEST_TOKENS)
+        plan = weights_per_gpu(result)  # the full weight plan agrees with the figures used
+        assert weight_bytes(values_of(result)) == (
+            plan.bytes_per_gpu, plan.draft_bytes_per_gpu, plan.caveats), point
         assert (kept is None) == (fresh is None), point
         if fresh is not None:
             assert kept == fresh and kept.to_dict() == fresh.to_dict(), point

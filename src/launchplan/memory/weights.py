@@ -196,9 +196,10 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
     caveats: list[str] = []
     scheme, ign, unq = _storage(model, quantization, dtype, caveats)
     lay = _layout(model)
-    per_gpu = _per_gpu(model, lay.main, par, scheme, ign, unq, pad)[0]
+    memo: dict[Any, Any] = {}  # shares and padded shapes, shared by target and draft
+    per_gpu = _per_gpu(model, lay.main, par, scheme, ign, unq, pad, memo)[0]
     _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, scheme, ign, unq,
-                                caveats)
+                                caveats, memo)
     return int(round(per_gpu)), int(round(draft_gpu)), tuple(caveats)
 
 
@@ -231,19 +232,19 @@ _STORAGES: dict[tuple[Any, ...], tuple[Any, Scheme | None, Ignored, int, list[st
 def _draft_share(model: ModelFacts, par: Parallel, dtype: str | None,
                  draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
                  scheme: Scheme | None, ign: Ignored, unq: int, caveats: list[str],
-                 ) -> tuple[int, float]:
+                 memo: dict[Any, Any] | None = None) -> tuple[int, float]:
     """(the draft's parameters, its bytes per GPU); 0s without one."""
     if draft is not None:
         d_lay = _draft_layout(draft)
         d_scheme, d_ign = _runtime_scheme(draft, None, caveats)
         d_unq = _dtype_bytes(draft.dtype if dtype in (None, "auto") else dtype)
         return (_table(d_lay, d_scheme, d_ign, d_unq).params,
-                _flat_share(model, d_lay, par, d_scheme, d_ign, d_unq))
+                _flat_share(model, d_lay, par, d_scheme, d_ign, d_unq, NONE, memo))
     lay = _layout(model)
     if mtp_draft and lay.mtp:
         own = _own_mtp(model)
         return (_table(own, scheme, ign, unq).params,
-                _flat_share(model, own, par, scheme, ign, unq, pad))
+                _flat_share(model, own, par, scheme, ign, unq, pad, memo))
     if mtp_draft:
         caveats.append("speculative MTP draft, but the checkpoint declares no MTP layers "
                        "launchplan can count: draft weights taken as 0")
@@ -464,9 +465,10 @@ _UNSET: Any = object()
 
 def _bytes(t: Tensor, scheme: Scheme | None, ign: Ignored | None, unq: int,
            skip: Any = _UNSET, shape: tuple[int, int] | None = None,
-           copies: int | None = None) -> float:
+           copies: int | None = None, matrix: float | None = None) -> float:
     """Bytes of the whole tensor stack (``skip``: ``_skipped``, when known); ``shape`` and
-    ``copies`` replace the tensor's own (a GPU's padded experts)."""
+    ``copies`` replace the tensor's own (a GPU's padded experts); ``matrix`` is
+    ``scheme.matrix_bytes(*shape)`` when known."""
     if shape is None:
         shape = t.shape
     if copies is None:
@@ -476,7 +478,7 @@ def _bytes(t: Tensor, scheme: Scheme | None, ign: Ignored | None, unq: int,
         return plain
     if skip is _UNSET:
         skip = _skipped(t, scheme, ign)
-    one = scheme.matrix_bytes(*shape) * copies
+    one = (scheme.matrix_bytes(*shape) if matrix is None else matrix) * copies
     if not t.layers:
         return plain if skip else one
     n_skip = len(skip) if isinstance(skip, set) else 0
@@ -558,9 +560,9 @@ def _padded_shape(t: Tensor, leaf: str, moe_tp: int, pad: ExpertPadding) -> tupl
 
 def _per_gpu(model: ModelFacts, tensors: list[Tensor], par: Parallel, scheme: Scheme | None,
              ign: Ignored, unq: int, pad: ExpertPadding = NONE,
-             ) -> tuple[float, dict[str, float]]:
+             memo: dict[Any, Any] | None = None) -> tuple[float, dict[str, float]]:
     if par.pp <= 1:  # one stage: every tensor whole, its bytes from the model's table
-        return _per_gpu_one_stage(model, tensors, par, scheme, ign, unq, pad)
+        return _per_gpu_one_stage(model, tensors, par, scheme, ign, unq, pad, memo)
     return _per_gpu_staged(model, tensors, par, scheme, ign, unq, pad)
 
 
@@ -594,11 +596,11 @@ def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
 
 def _per_gpu_one_stage(model: ModelFacts, tensors: list[Tensor], par: Parallel,
                        scheme: Scheme | None, ign: Ignored, unq: int, pad: ExpertPadding,
-                       ) -> tuple[float, dict[str, float]]:
+                       memo: dict[Any, Any] | None = None) -> tuple[float, dict[str, float]]:
     """``_per_gpu`` without pipeline stages: the same products, summed in the same order
     (per component, in tensor order), from the model's table."""
     table = _table(tensors, scheme, ign, unq)
-    values = _shares(model, table, par, scheme, unq, pad)
+    values = _shares(model, table, par, scheme, unq, pad, memo)
     out: dict[str, float] = {}
     for component, pairs in (table.padded_groups if pad else table.groups):
         acc = 0.0
@@ -610,10 +612,10 @@ def _per_gpu_one_stage(model: ModelFacts, tensors: list[Tensor], par: Parallel,
 
 def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
                 scheme: Scheme | None, ign: Ignored, unq: int,
-                pad: ExpertPadding = NONE) -> float:
+                pad: ExpertPadding = NONE, memo: dict[Any, Any] | None = None) -> float:
     """A draft's bytes per GPU: sharded like the target, not split over pipeline stages."""
     table = _table(tensors, scheme, ign, unq)
-    values = _shares(model, table, par, scheme, unq, pad)
+    values = _shares(model, table, par, scheme, unq, pad, memo)
     out = 0.0
     for b, k in (table.flat_padded if pad else table.flat):
         out += b * values[k]
@@ -621,15 +623,23 @@ def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
 
 
 def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
-            unq: int, pad: ExpertPadding) -> list[float]:
+            unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None = None
+            ) -> list[float]:
     """Each share key's share under ``par``, then (with ``pad``) each routed-expert
-    tensor's padded bytes: the values a table's pairs index."""
+    tensor's padded bytes: the values a table's pairs index. ``memo`` keeps them for the
+    other tables of the same model, sharding and padding."""
+    if memo is None:
+        memo = {}
     tp = par.tp
     attn = par.attn_tp or tp
     ep = max(1, par.ep)
     moe_tp = max(1, tp // ep // max(1, par.moe_dp))
     out = []
     for key, t in table.keys:  # ``_share``, the groups looked up once
+        share = memo.get(key)
+        if share is not None:
+            out.append(share)
+            continue
         kind = key[0]
         if kind == "attn_tp":
             share = 1 / attn
@@ -652,16 +662,20 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
             share = padded / group / vocab
         else:
             share = _share(model, t, par)
+        memo[key] = share
         out.append(share)
     if pad:  # ``_bytes(_padded_experts(t, par, pad))``, each expert shape padded once
-        shapes: dict[tuple[Any, ...], tuple[int, int]] = {}
         for t, leaf, skip in table.experts:
             local = -(-(t.copies + par.redundant_experts) // ep)
-            form = (leaf, t.shape)
-            shape = shapes.get(form)
+            form = ("padded", leaf, t.shape)
+            shape = memo.get(form)
             if shape is None:
-                shape = shapes[form] = _padded_shape(t, leaf, moe_tp, pad)
-            out.append(_bytes(t, scheme, None, unq, skip, shape, local))
+                shape = memo[form] = _padded_shape(t, leaf, moe_tp, pad)
+            matrix = ("matrix", scheme, shape)
+            one = memo.get(matrix)
+            if one is None and scheme is not None:
+                one = memo[matrix] = scheme.matrix_bytes(*shape)
+            out.append(_bytes(t, scheme, None, unq, skip, shape, local, one))
     return out
 
 
