@@ -148,7 +148,7 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
     from launchplan.errors import LaunchplanError
     from launchplan.facts.targets import CATALOG
     from launchplan.memory import plan as memory
-    from launchplan.memory.values import values_of
+    from launchplan.memory.values import NAMES, values_of
     from launchplan.memory.weights import weight_bytes, weights_per_gpu
 
     space = Space(list(CATALOG), default_models(),
@@ -168,6 +168,9 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
     for (point, result), kept in zip(results, remembered):
         memory.forget()
         fresh = memory._plan(result, DEFAULT_REQUEST_TOKENS)
+        values = values_of(result)  # the plan's copy of the values reads as the result does
+        assert all(values[name] == result.value(name)
+                   for name in (*NAMES, *result._overlay)), point
         plan = weights_per_gpu(result)  # the full weight plan agrees with the figures used
         assert weight_bytes(values_of(result)) == (
             plan.bytes_per_gpu, plan.draft_bytes_per_gpu, plan.caveats), point

@@ -32,7 +32,6 @@ NAMES = (
     "mamba_radix_cache_strategy", "mamba_full_memory_ratio", "max_mamba_cache_size",
     "disable_attn_tp_gather",
 )
-_NAME_SET = frozenset(NAMES)
 
 
 class Values(dict):
@@ -62,23 +61,27 @@ class Values(dict):
         return self.result.value_at(dotted)
 
 
-#: per release (its defaults table): name -> what ``Result.value`` gives when unset
-_BASES: dict[int, tuple[Any, dict[str, Any]]] = {}
+#: per release (its defaults table): (name -> what ``Result.value`` gives when unset,
+#: the fields whose unset value is a fallback)
+_BASES: dict[int, tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
 
 
-def _base(fields: Any, defaults: dict[str, Any]) -> dict[str, Any]:
+def _base(fields: Any, defaults: dict[str, Any]) -> tuple[dict[str, Any],
+                                                          tuple[tuple[str, Any], ...]]:
     hit = _BASES.get(id(defaults))
     if hit is not None and hit[0] is defaults:
-        return hit[1]
+        return hit[1], hit[2]
     base = {}
     for name in NAMES:
         if name in defaults:
             value = defaults[name]
             base[name] = fields[name].fallback if value is None else value
+    fallbacks = tuple((name, field.fallback) for name, field in fields.items()
+                      if field.fallback is not None)
     if len(_BASES) > 64:
         _BASES.clear()
-    _BASES[id(defaults)] = (defaults, base)
-    return base
+    _BASES[id(defaults)] = (defaults, base, fallbacks)
+    return base, fallbacks
 
 
 def values_of(result: Any) -> Values:
@@ -93,12 +96,10 @@ def values_of(result: Any) -> Values:
             except KeyError:
                 pass
         return out
-    fields = result._fields
-    out.update(_base(fields, result._defaults))
-    for name in overlay.keys() & _NAME_SET:
-        value = overlay[name]
-        if value is None and fields[name].fallback is not None \
-                and name not in result.declared():
-            value = fields[name].fallback
-        out[name] = value
+    base, fallbacks = _base(result._fields, result._defaults)
+    out.update(base)
+    out.update(overlay)  # every value the rules or the input set (as ``Result.value``, but:)
+    for name, fallback in fallbacks:  # a None no declaration set reads as the fallback
+        if name in overlay and overlay[name] is None and name not in result.declared():
+            out[name] = fallback
     return out  # a field the release lacks stays out: reading it fails as Result.value does
