@@ -115,7 +115,7 @@ _PLAN_FUNCTIONS: dict = {}
 
 
 def _planned_afresh(result):
-    """The same, nothing remembered: the memory plan's memo cleared, every row evaluated."""
+    """The same, nothing remembered: the memory plan's memos forgotten, every row evaluated."""
     from launchplan.checks.preflight import preflight
     from launchplan.memory import plan as memory
 

@@ -141,7 +141,7 @@ def test_the_assumed_overhead_grows_with_the_gpus_a_launch_spans():
 
 def test_remembered_plans_equal_fresh_ones_on_sampled_points():
     """The early cut-off (the weights reused by launches that shard them alike) never hands
-    one launch another's figures: 2,500 sampled points, each planned with the memos filled
+    one launch another's figures: 2,000 sampled points, each planned with the memos filled
     as a sweep fills them and again after ``forget()``, give equal plans, steps included."""
     from launchplan.checks.runner import point_resolver
     from launchplan.checks.space import Space, default_models, parse_axis
@@ -157,7 +157,7 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
                         parse_axis("ep_size=unset,8")])
     resolve_point = point_resolver("default", incremental=False)
     results = []
-    for point in space.sample(2500, 11):
+    for point in space.sample(2000, 11):
         try:
             results.append((point, resolve_point(point)))
         except LaunchplanError:
@@ -178,7 +178,7 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
         if fresh is not None:
             assert kept == fresh and kept.to_dict() == fresh.to_dict(), point
             compared += 1
-    assert compared > 1000
+    assert compared > 800
 
 
 def test_forget_clears_every_launch_memo():

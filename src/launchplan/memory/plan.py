@@ -144,8 +144,10 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
 
 
 def forget() -> None:
-    """Drop every memo keyed by a launch's values (the weight plans and figures); what is
-    derived from a model's facts alone stays, as the parsed config does."""
+    """Drop every memo keyed by a launch's values (the weight plans and figures by
+    sharding). Per-model facts stay, as the parsed config does: a model's tensor tables
+    under each ``--dtype``/``--quantization`` storage, its KV geometry, the facts of its own
+    checkpoint as an MTP draft."""
     _weights.forget()
 
 

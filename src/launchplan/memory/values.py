@@ -2,9 +2,10 @@
 
 The memory modules ask for a few dozen values, several of them more than once; through
 ``Result.value`` each ask is a Python call, together as much time as the arithmetic. A
-``Values`` holds the final value of every name in ``NAMES`` (the same answer as
-``Result.value``), so a read is a dictionary lookup. A name outside ``NAMES`` is still
-answered, from the result, at a Python call's cost.
+``Values`` holds the final value of every name in ``NAMES`` and of every field the input or
+the rules set (the same answers as ``Result.value``), copied in two dictionary updates, so
+a read is a dictionary lookup. Any other name is still answered, from the result, at a
+Python call's cost (a test keeps the memory plan's reads inside ``NAMES``).
 """
 
 from __future__ import annotations

@@ -671,7 +671,7 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
             shape = memo.get(form)
             if shape is None:
                 shape = memo[form] = _padded_shape(t, leaf, moe_tp, pad)
-            matrix = ("matrix", scheme, shape)
+            matrix = ("matrix", id(scheme), shape)  # the storage's scheme, alive meanwhile
             one = memo.get(matrix)
             if one is None and scheme is not None:
                 one = memo[matrix] = scheme.matrix_bytes(*shape)
