@@ -140,16 +140,25 @@ def test_the_assumed_overhead_grows_with_the_gpus_a_launch_spans():
 
 
 def test_remembered_plans_equal_fresh_ones_on_sampled_points():
-    """The early cut-off (the weights reused by launches that shard them alike) never hands
-    one launch another's figures: 2,000 sampled points, each planned with the memos filled
-    as a sweep fills them and again after ``forget()``, give equal plans, steps included."""
+    """The early cut-off (a plan reused by a launch with the same values in ``NAMES``, the
+    weights by launches that shard them alike) never hands one launch another's figures:
+    2,000 sampled points, each planned with the memos filled as a sweep fills them and again
+    after ``forget()``, give equal plans, steps included; and the plan reads nothing
+    outside ``NAMES``."""
     from launchplan.checks.runner import point_resolver
     from launchplan.checks.space import Space, default_models, parse_axis
     from launchplan.errors import LaunchplanError
     from launchplan.facts.targets import CATALOG
     from launchplan.memory import plan as memory
-    from launchplan.memory.values import NAMES, values_of
+    from launchplan.memory.values import NAMES, Values, values_of
     from launchplan.memory.weights import weight_bytes, weights_per_gpu
+
+    class _Spy:  # a result that notes the values asked of it
+        asked: list[str] = []
+
+        def value(self, name):
+            self.asked.append(name)
+            raise KeyError(name)
 
     space = Space(list(CATALOG), default_models(),
                   axes=[parse_axis("mem_fraction_static=unset,0.7,0.9"),
@@ -171,6 +180,10 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
         values = values_of(result)  # the plan's copy of the values reads as the result does
         assert all(values[name] == result.value(name)
                    for name in (*NAMES, *result._overlay)), point
+        strict = Values({name: values[name] for name in NAMES})  # the memo's key: NAMES
+        strict.record, strict.result = result.record, _Spy()
+        again = memory._plan(strict, DEFAULT_REQUEST_TOKENS)
+        assert again == fresh and not strict.result.asked, (point, strict.result.asked)
         plan = weights_per_gpu(result)  # the full weight plan agrees with the figures used
         assert weight_bytes(values_of(result)) == (
             plan.bytes_per_gpu, plan.draft_bytes_per_gpu, plan.caveats), point

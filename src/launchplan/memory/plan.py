@@ -10,6 +10,7 @@ fit at once. The memory seen before loading is a stated fact of the target
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from launchplan.checks.launch_requirements import gpus_used
@@ -18,7 +19,7 @@ from launchplan.engine.result import Result
 from launchplan.facts.targets import before_load_bytes
 from launchplan.memory import weights as _weights
 from launchplan.memory.kv_pool import NotEnoughMemory, _Plan, size
-from launchplan.memory.values import Values, values_of
+from launchplan.memory.values import NAMES, Values, values_of
 from launchplan.memory.weights import weight_bytes
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
@@ -138,22 +139,49 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
 
 
 # --- memos -----------------------------------------------------------------------------------
-# A repeated input shares its plan's memory plan (``SAME_PLAN``); other launches reuse what
-# the stages computed for launches that read the same values: the weights by the sharding
-# they read (``weights.weight_bytes``). The KV pool's arithmetic is cheaper than a lookup.
+# A repeated input shares its plan's memory plan (``SAME_PLAN``). Other launches reuse what
+# was computed for launches that read the same values: the whole plan when every value in
+# ``values.NAMES`` is the same (a repeat after other resolutions, say), else the weights by
+# the sharding they read (``weights.weight_bytes``); the KV pool's arithmetic is cheaper
+# than a lookup.
+
+#: (target, model, draft ids, rule set, release, env, request size, NAMES' values) ->
+#: (target, model, draft, the values' types, plan); the objects keep their ids theirs
+_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Any, tuple[type, ...], MemoryPlan | None]] = {}
+_MEMO_KEYS = 1024  # bounded: oldest keys go first
+_NAMED = itemgetter(*NAMES)
 
 
 def forget() -> None:
-    """Drop every memo keyed by a launch's values (the weight plans and figures by
-    sharding). Per-model facts stay, as the parsed config does: a model's tensor tables
+    """Drop every memo keyed by a launch's values (whole plans, the weight plans and figures
+    by sharding). Per-model facts stay, as the parsed config does: a model's tensor tables
     under each ``--dtype``/``--quantization`` storage, its KV geometry, the facts of its own
     checkpoint as an MTP draft."""
+    _MEMO.clear()
     _weights.forget()
 
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
     values = values_of(result)
-    plan = _fresh(values, request_tokens)
+    record = result.record
+    target, model, draft = record.target, record.model, record.draft
+    try:
+        named = _NAMED(values)
+        key: tuple[Any, ...] | None = (
+            id(target), id(model), id(draft), record.compat, record.raw.release,
+            tuple(sorted(record.env.items())) if record.env else (), request_tokens, named)
+        hit = _MEMO.get(key)  # type: ignore[arg-type]
+    except (KeyError, TypeError):  # a release without one of the fields; an unhashable value
+        key = hit = None
+    if hit is not None and hit[0] is target and hit[1] is model and hit[2] is draft \
+            and hit[3] == tuple(map(type, named)):  # 1, 1.0 and True are equal keys
+        plan = hit[4]
+    else:
+        plan = _fresh(values, request_tokens)
+        if key is not None:
+            if len(_MEMO) >= _MEMO_KEYS:
+                del _MEMO[next(iter(_MEMO))]
+            _MEMO[key] = (target, model, draft, tuple(map(type, named)), plan)
     values.result = None  # the plan's lazy steps keep the values, not the whole result
     return plan
 
