@@ -10,7 +10,7 @@ fit at once. The memory seen before loading is a stated fact of the target
 from __future__ import annotations
 
 import math
-from operator import itemgetter
+from operator import is_, itemgetter
 from typing import Any, NamedTuple
 
 from launchplan.checks.launch_requirements import gpus_used
@@ -146,8 +146,8 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
 # than a lookup.
 
 #: (target, model, draft ids, rule set, release, env, request size, NAMES' values) ->
-#: (target, model, draft, the values' types, plan); the objects keep their ids theirs
-_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Any, tuple[type, ...], MemoryPlan | None]] = {}
+#: (target, model, draft, NAMES' values, plan); the objects keep their ids theirs
+_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Any, tuple[Any, ...], MemoryPlan | None]] = {}
 _MEMO_KEYS = 1024  # bounded: oldest keys go first
 _NAMED = itemgetter(*NAMES)
 
@@ -174,14 +174,14 @@ def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
     except (KeyError, TypeError):  # a release without one of the fields; an unhashable value
         key = hit = None
     if hit is not None and hit[0] is target and hit[1] is model and hit[2] is draft \
-            and hit[3] == tuple(map(type, named)):  # 1, 1.0 and True are equal keys
+            and all(map(is_, map(type, named), map(type, hit[3]))):  # 1, 1.0, True are ==
         plan = hit[4]
     else:
         plan = _fresh(values, request_tokens)
         if key is not None:
             if len(_MEMO) >= _MEMO_KEYS:
                 del _MEMO[next(iter(_MEMO))]
-            _MEMO[key] = (target, model, draft, tuple(map(type, named)), plan)
+            _MEMO[key] = (target, model, draft, named, plan)
     values.result = None  # the plan's lazy steps keep the values, not the whole result
     return plan
 
