@@ -151,14 +151,19 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
     from launchplan.facts.targets import CATALOG
     from launchplan.memory import plan as memory
     from launchplan.memory.values import NAMES, Values, values_of
-    from launchplan.memory.weights import weight_bytes, weights_per_gpu
+    from launchplan.memory.weights import (
+        SHAPE_NAMES,
+        _launch_shape,
+        weight_bytes,
+        weights_per_gpu,
+    )
 
     class _Spy:  # a result that notes the values asked of it
         asked: list[str] = []
 
         def value(self, name):
             self.asked.append(name)
-            raise KeyError(name)
+            raise KeyError(f"{name}: the memory plan read a field outside its key's list")
 
     space = Space(list(CATALOG), default_models(),
                   axes=[parse_axis("mem_fraction_static=unset,0.7,0.9"),
@@ -182,8 +187,13 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
                    for name in (*NAMES, *result._overlay)), point
         strict = Values({name: values[name] for name in NAMES})  # the memo's key: NAMES
         strict.record, strict.result = result.record, _Spy()
+        memory.forget()  # nothing remembered: every stage reads
         again = memory._plan(strict, DEFAULT_REQUEST_TOKENS)
         assert again == fresh and not strict.result.asked, (point, strict.result.asked)
+        shape = Values({name: values[name] for name in SHAPE_NAMES})  # the weights' key
+        shape.record, shape.result = result.record, _Spy()
+        assert _launch_shape(shape) == _launch_shape(values), point
+        assert not shape.result.asked, (point, shape.result.asked)
         plan = weights_per_gpu(result)  # the full weight plan agrees with the figures used
         assert weight_bytes(values_of(result)) == (
             plan.bytes_per_gpu, plan.draft_bytes_per_gpu, plan.caveats), point
@@ -201,4 +211,5 @@ def test_forget_clears_every_launch_memo():
     memory_plan(resolve(["--tp-size", "2"], gpu="h100", model_path="llama-3.1-8b"))
     assert weights._BYTES
     memory.forget()
-    assert not weights._BYTES and not weights._PLANS
+    assert not weights._BYTES and not weights._PLANS and not weights._READ
+    assert not memory._MEMO
