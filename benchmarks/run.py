@@ -115,11 +115,11 @@ _PLAN_FUNCTIONS: dict = {}
 
 
 def _planned_afresh(result):
-    """The same, nothing remembered: the memory plan's memo cleared, every row evaluated."""
+    """The same, nothing remembered: the memory plan's memos forgotten, every row evaluated."""
     from launchplan.checks.preflight import preflight
     from launchplan.memory import plan as memory
 
-    memory._MEMO.clear()
+    memory.forget()
     memory.memory_plan(result)
     return preflight(result, memo=None)
 
@@ -157,7 +157,7 @@ def memory_overhead(*, repeated: bool) -> float:
 
     def planned(fields, gpu, model):
         if not repeated:
-            memory._MEMO.clear()
+            memory.forget()
         return memory.memory_plan(resolve(fields=fields, gpu=gpu, model_path=model,
                                           incremental=repeated))
 
@@ -195,7 +195,7 @@ def memory_overhead_on_points(points: int) -> float:
     bare = time.process_time() - start
     for result in results:
         result.extras.clear()
-    memory._MEMO.clear()
+    memory.forget()
     start = time.process_time()
     for result in results:
         memory.memory_plan(result)

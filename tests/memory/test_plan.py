@@ -140,29 +140,76 @@ def test_the_assumed_overhead_grows_with_the_gpus_a_launch_spans():
 
 
 def test_remembered_plans_equal_fresh_ones_on_sampled_points():
-    """The early cut-off (a plan reused when every value it read is unchanged) never hands
-    one launch another's plan: 400 sampled points, each against a fresh computation."""
+    """The early cut-off (a plan reused by a launch with the same values in ``NAMES``, the
+    weights by launches that shard them alike) never hands one launch another's figures:
+    2,000 sampled points, each planned with the memos filled as a sweep fills them and again
+    after ``forget()``, give equal plans, steps included; and the plan reads nothing
+    outside ``NAMES``."""
     from launchplan.checks.runner import point_resolver
     from launchplan.checks.space import Space, default_models, parse_axis
     from launchplan.errors import LaunchplanError
     from launchplan.facts.targets import CATALOG
     from launchplan.memory import plan as memory
+    from launchplan.memory.values import NAMES, Values, values_of
+    from launchplan.memory.weights import (
+        SHAPE_NAMES,
+        _launch_shape,
+        weight_bytes,
+        weights_per_gpu,
+    )
+
+    class _Spy:  # a result that notes the values asked of it
+        asked: list[str] = []
+
+        def value(self, name):
+            self.asked.append(name)
+            raise KeyError(f"{name}: the memory plan read a field outside its key's list")
 
     space = Space(list(CATALOG), default_models(),
                   axes=[parse_axis("mem_fraction_static=unset,0.7,0.9"),
-                        parse_axis("max_total_tokens=unset,50000")])
-    points = space.sample(400, 11)
-    resolve_point = point_resolver("default")
-    compared = 0
-    for point in points:
+                        parse_axis("max_total_tokens=unset,50000"),
+                        parse_axis("ep_size=unset,8")])
+    resolve_point = point_resolver("default", incremental=False)
+    results = []
+    for point in space.sample(2000, 11):
         try:
-            result = resolve_point(point)
+            results.append((point, resolve_point(point)))
         except LaunchplanError:
             continue
-        remembered = memory.memory_plan(result)
+    memory.forget()
+    remembered = [memory.memory_plan(result) for _, result in results]
+    compared = 0
+    for (point, result), kept in zip(results, remembered):
+        memory.forget()
         fresh = memory._plan(result, DEFAULT_REQUEST_TOKENS)
-        assert (remembered is None) == (fresh is None), point
+        values = values_of(result)  # the plan's copy of the values reads as the result does
+        assert all(values[name] == result.value(name)
+                   for name in (*NAMES, *result._overlay)), point
+        strict = Values({name: values[name] for name in NAMES})  # the memo's key: NAMES
+        strict.record, strict.result = result.record, _Spy()
+        memory.forget()  # nothing remembered: every stage reads
+        again = memory._plan(strict, DEFAULT_REQUEST_TOKENS)
+        assert again == fresh and not strict.result.asked, (point, strict.result.asked)
+        shape = Values({name: values[name] for name in SHAPE_NAMES})  # the weights' key
+        shape.record, shape.result = result.record, _Spy()
+        assert _launch_shape(shape) == _launch_shape(values), point
+        assert not shape.result.asked, (point, shape.result.asked)
+        plan = weights_per_gpu(result)  # the full weight plan agrees with the figures used
+        assert weight_bytes(values_of(result)) == (
+            plan.bytes_per_gpu, plan.draft_bytes_per_gpu, plan.caveats), point
+        assert (kept is None) == (fresh is None), point
         if fresh is not None:
-            assert remembered.to_dict() == fresh.to_dict(), point
+            assert kept == fresh and kept.to_dict() == fresh.to_dict(), point
             compared += 1
-    assert compared > 150
+    assert compared > 800
+
+
+def test_forget_clears_every_launch_memo():
+    from launchplan.memory import plan as memory
+    from launchplan.memory import weights
+
+    memory_plan(resolve(["--tp-size", "2"], gpu="h100", model_path="llama-3.1-8b"))
+    assert weights._BYTES
+    memory.forget()
+    assert not weights._BYTES and not weights._PLANS and not weights._READ
+    assert not memory._MEMO

@@ -310,3 +310,44 @@ def test_fused_shared_expert_under_ep_on_amd_sits_on_every_ep_rank():
     off = weights_per_gpu(resolve([*argv, "--disable-shared-experts-fusion"], gpu="mi300x",
                                   model_path="deepseek-v3"))
     assert off.breakdown["shared_experts"] == nvidia.breakdown["shared_experts"]
+
+
+def test_one_stage_sums_equal_the_staged_walk():
+    """Without pipeline stages the per-GPU bytes come from per-model tables; they must be
+    the very floats the tensor-by-tensor walk adds up (same products, same order), padded
+    experts and MTP drafts included."""
+    from launchplan.memory import weights
+    from launchplan.memory.moe_padding import ExpertPadding
+
+    pars = [Parallel(), Parallel(tp=8, attn_tp=8), Parallel(tp=8, ep=8, attn_tp=1,
+                                                             lm_head_tp=1, embed_tp=1),
+            Parallel(tp=4, attn_tp=2, dense_tp=1, moe_dp=2, redundant_experts=32,
+                     shared_experts_replicated=True),
+            Parallel(tp=16, ep=4, attn_tp=16, shared_experts_fused=True)]
+    pads = [ExpertPadding(), ExpertPadding(1, 128), ExpertPadding(256, 128)]
+    checked = 0
+    for name in bundled_models():
+        model = load_model(name)
+        lay = weights._layout(model)
+        for quantization, dtype in ((None, None), ("fp8", "float16")):
+            scheme, ign, unq = weights._storage(model, quantization, dtype, [])
+            for tensors in (lay.main, weights._own_mtp(model)):
+                for par in pars:
+                    for pad in pads:
+                        fast = weights._per_gpu_one_stage(model, tensors, par, scheme, ign,
+                                                          unq, pad)
+                        walk = weights._per_gpu_staged(model, tensors, par, scheme, ign,
+                                                       unq, pad)
+                        assert fast == walk, (name, par, pad)
+                        flat = 0.0  # a draft's flat share, tensor by tensor
+                        for t in tensors:
+                            if pad and t.shard == "experts":
+                                flat += weights._bytes(weights._padded_experts(t, par, pad),
+                                                       scheme, ign, unq)
+                            else:
+                                flat += weights._bytes(t, scheme, ign, unq) \
+                                    * weights._share(model, t, par)
+                        assert weights._flat_share(model, tensors, par, scheme, ign, unq,
+                                                   pad) == flat, (name, par, pad)
+                        checked += 1
+    assert checked > 500

@@ -93,3 +93,54 @@ def test_kv_pool_agrees_with_sglang(case, expected):
         else:
             wrong[field] = {"sglang": want[field], "launchplan": pool[field]}
     assert not wrong, wrong
+
+
+class _Spy:
+    """A result that notes every value asked of it."""
+
+    def __init__(self, result) -> None:
+        self.result = result
+        self.asked: list[str] = []
+
+    def value(self, name):
+        self.asked.append(name)
+        return self.result.value(name)
+
+
+def test_the_memory_plans_reader_sizes_every_case_alike():
+    """The memory plan sizes the pool from its own copy of the values (``memory.values``),
+    without steps or capture sizes: on every recorded case it reaches ``kv_pool``'s figures
+    and steps, and it reads no field outside ``values.NAMES`` (each such read would cost a
+    call into the result)."""
+    from launchplan.memory.kv_pool import _Plan, size
+    from launchplan.memory.values import values_of
+
+    compared = 0
+    for case, expected in PAIRS:
+        if expected["stage"] not in ("sizing", "done"):
+            continue
+        result = _plan(case)
+        args = dict(weights_bytes=case["weights_bytes"],
+                    before_load_bytes=case["before_load_bytes"])
+        values = values_of(result)
+        spy = values.result = _Spy(result)
+        try:
+            pool = kv_pool(result, **args)
+        except NotEnoughMemory:
+            with pytest.raises(NotEnoughMemory):
+                size(_Plan(values), args["before_load_bytes"], args["weights_bytes"], None,
+                     None)
+            continue
+        sizer, budget, tokens, max_reqs, _ = size(_Plan(values), args["before_load_bytes"],
+                                                  args["weights_bytes"], None, None)
+        steps: list = []
+        size(_Plan(values), args["before_load_bytes"], args["weights_bytes"], None, steps)
+        got = (sizer.cell, budget, tokens["max_total_num_tokens"], tokens.get("full"),
+               tokens.get("swa"), max_reqs, tuple(steps))
+        assert got == (pool.kv_bytes_per_token, pool.kv_budget_bytes,
+                       pool.max_total_num_tokens, pool.full_max_total_num_tokens,
+                       pool.swa_max_total_num_tokens, pool.max_running_requests,
+                       pool.steps), case["name"]
+        assert not spy.asked, (case["name"], spy.asked)
+        compared += 1
+    assert compared > len(PAIRS) // 2

@@ -26,7 +26,7 @@ except the draft model's facts when the plan names a draft the record does not c
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, NamedTuple
 
 from launchplan.facts.memo import per_object
 from launchplan.struct import Struct
@@ -105,15 +105,9 @@ def kv_pool(result: Any, *, weights_bytes: int, before_load_bytes: int,
     plan = _Plan(result)
     steps: list[tuple[str, Any]] = []
     caveats = plan.caveats()
-    if gpu_bytes is not None:
-        steps.append(("gpu memory (bytes)", gpu_bytes))
-    mamba = _GdnState(plan) if _is_gdn(plan.model) else None
-    budget = _budget(plan, before_load_bytes, weights_bytes, steps, mamba)
-    sizer = _sizer(plan)
-    steps.extend(sizer.describe())
-    pool = sizer.size(budget, steps)
+    sizer, budget, pool, max_reqs, mamba = size(plan, before_load_bytes, weights_bytes,
+                                                gpu_bytes, steps)
     capacity = pool["max_total_num_tokens"]
-    max_reqs = _max_running_requests(plan, capacity, steps, mamba)
     capture = _capture_sizes(plan, max_reqs)
     return KvPool(
         configurator=sizer.name, kv_dtype=plan.kv_kind, kv_bytes_per_token=sizer.cell,
@@ -128,6 +122,23 @@ def kv_pool(result: Any, *, weights_bytes: int, before_load_bytes: int,
         max_mamba_cache_size=mamba.slots if mamba else None,
         capture_bs=tuple(capture), steps=tuple(steps),
         caveats=tuple(caveats))
+
+
+def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int | None,
+         steps: list[tuple[str, Any]] | None) -> tuple[Any, int, dict[str, int], int, Any]:
+    """(sizer, KV budget, pool token counts, max_running_requests, linear-attention state):
+    the pool without its capture sizes. ``steps`` (a list, or None for none) gets the
+    arithmetic, in order."""
+    if steps is not None and gpu_bytes is not None:
+        steps.append(("gpu memory (bytes)", gpu_bytes))
+    mamba = _GdnState(plan) if plan.facts.gdn else None
+    budget = _budget(plan, before_load_bytes, weights_bytes, steps, mamba)
+    sizer = _sizer(plan, steps is not None)
+    if steps is not None:
+        steps.extend(sizer.describe())
+    pool = sizer.size(budget, steps)
+    max_reqs = _max_running_requests(plan, pool["max_total_num_tokens"], steps, mamba)
+    return sizer, budget, pool, max_reqs, mamba
 
 
 # --- the plan's values ------------------------------------------------------------------------
@@ -153,21 +164,22 @@ class _Plan:
         self.attn_dcp = self.dcp if self.dcp > 1 else 1
         self.world = self.tp * self.pp
         self.mem_fraction = float(v("mem_fraction_static"))
-        self.kv_flag = str(v("kv_cache_dtype") or "auto")
-        self.kv_kind = _kv_kind(self.kv_flag, model)
+        self.kv_flag = flag = str(v("kv_cache_dtype") or "auto")
+        self.facts = facts = _model_facts(model)
+        self.kv_kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[self.kv_kind]
         self.spec = v("speculative_algorithm")
-        self.hybrid_swa = bool(model.is_hybrid_swa) and not v("disable_hybrid_swa_memory")
+        self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory")
         self.draft_layers, self.draft = _draft_layers(result, self)
 
     def caveats(self) -> list[str]:
-        v, model = self.v, self.model
+        v, model, facts = self.v, self.model, self.facts
         out = []
-        if model.is_hybrid_linear and not _is_gdn(model):
+        if facts.hybrid_linear and not facts.gdn:
             out.append(f"{model.linear_attn_kind} linear-attention state pools are not "
                        "modelled: the KV figures leave out the state memory SGLang sets "
                        "aside per request slot")
-        if model.is_hybrid_linear and v("enable_linear_replayssm_spec"):
+        if facts.hybrid_linear and v("enable_linear_replayssm_spec"):
             out.append("ReplaySSM speculative state rings are not modelled")
         if v("enable_unified_memory"):
             out.append("unified memory pools are not modelled")
@@ -175,16 +187,42 @@ class _Plan:
             out.append("pipeline parallelism: sized as if every stage held every layer")
         if v("enable_kv_cache_sharding") or self.dcp > 1:
             out.append("KV-cache sharding / decode context parallelism: per-rank rows only")
-        if model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse")):
+        if facts.unmodelled_arch:
             out.append(f"{model.arch0} pools are not modelled")
         if self.spec in ("DFLASH", "DSPARK"):
             out.append(f"{self.spec} draft pools are not modelled")
-        if self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
+        if self.env and self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
             out.append("post-capture KV sizing is on: SGLang shrinks this pool again after "
                        "capturing CUDA graphs, by what the graphs took")
         if self.v("disaggregation_mode") == "decode":
             out.append("PD decode: the pre-allocated transfer slots are not modelled")
         return out
+
+
+class _ModelFacts(NamedTuple):
+    """What the sizing asks of a model on every launch, looked up once per model."""
+
+    gdn: bool  # gated-delta-net state pools (``_is_gdn``)
+    hybrid_linear: bool
+    hybrid_swa: bool  # sliding-window layers in a pool of their own
+    unmodelled_arch: bool  # DeepSeek-V4, MiniMax sparse
+    auto_kv_kind: str  # the KV storage under --kv-cache-dtype auto
+    kv_layers: int  # KV layers of the default pool
+    maybe_multimodal: bool  # multimodal under some flags (the flags can only turn it off)
+    mla: bool
+    dsa: bool  # DeepSeek sparse attention (its indexer rows)
+
+
+@per_object
+def _model_facts(model: Any) -> _ModelFacts:
+    gdn = _is_gdn(model)
+    return _ModelFacts(
+        gdn, bool(model.is_hybrid_linear), bool(model.is_hybrid_swa),
+        model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse")), _kv_kind("auto", model),
+        len(_gdn_layers(model)[1]) if gdn else _attention_layers(model),
+        model.multimodal(True, model_impl="auto")
+        or model.multimodal(True, model_impl="transformers"),
+        bool(model.is_mla), bool(model.is_deepseek_dsa))
 
 
 def _kv_kind(flag: str, model: Any) -> str:
@@ -216,19 +254,36 @@ def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
     draft = result.record.draft
     path = plan.v("speculative_draft_model_path")
     if draft is None and path:
-        from launchplan.facts.models import load_draft_model
-
-        try:
-            draft = load_draft_model(str(path), target=plan.model,
-                                     speculative_algorithm=plan.spec, env=plan.env)
-        except Exception:  # noqa: BLE001 - an unreadable draft leaves the target's own
-            draft = None
+        if path == plan.v("model_path"):  # the target's own checkpoint (MTP): once per model
+            key = (id(plan.model), plan.spec)
+            hit = _OWN_DRAFTS.get(key)
+            if hit is None or hit[0] is not plan.model:
+                hit = _OWN_DRAFTS[key] = (plan.model, _load_draft(plan, str(path)))
+                if len(_OWN_DRAFTS) > 256:
+                    _OWN_DRAFTS.clear()
+            draft = hit[1]
+        else:
+            draft = _load_draft(plan, str(path))
     source = draft if (path and draft is not None) else plan.model
     if source.num_nextn_predict_layers is not None:
         return int(source.num_nextn_predict_layers), draft
     if path and draft is not None:
         return int(_attention_layers(draft)), draft
     return 0, draft
+
+
+#: (target model id, algorithm) -> (target, its own checkpoint's facts as a draft, or None)
+_OWN_DRAFTS: dict[tuple[int, Any], tuple[Any, Any]] = {}
+
+
+def _load_draft(plan: _Plan, path: str) -> Any:
+    from launchplan.facts.models import load_draft_model
+
+    try:
+        return load_draft_model(path, target=plan.model, speculative_algorithm=plan.spec,
+                                env=plan.env)
+    except Exception:  # noqa: BLE001 - an unreadable draft leaves the target's own
+        return None
 
 
 @per_object
@@ -251,7 +306,7 @@ def _f32(value: int) -> float:
 
 # --- the budget -------------------------------------------------------------------------------
 
-def _budget(plan: _Plan, before: int, weights: int, steps: list,
+def _budget(plan: _Plan, before: int, weights: int, steps: list | None,
             mamba: _GdnState | None = None) -> int:
     shared = plan.world > 1  # the MIN all-reduce passes the byte count through float32
     before_gib = (_f32(before) if shared else before) / GIB
@@ -260,14 +315,16 @@ def _budget(plan: _Plan, before: int, weights: int, steps: list,
     slack_gib = before_gib * (1 - plan.mem_fraction)
     mm_gib = _multimodal_reserve_gib(plan)
     rest = after_gib - slack_gib - mm_gib
-    steps.extend([
-        ("free before loading (GiB)", before_gib),
-        ("weights (bytes)", weights),
-        ("free after loading (GiB)", after_gib),
-        (f"slack: before x (1 - mem_fraction_static {plan.mem_fraction}) (GiB)", slack_gib),
-    ])
-    if mm_gib:
-        steps.append(("multimodal reserve (GiB)", mm_gib))
+    if steps is not None:
+        steps.extend([
+            ("free before loading (GiB)", before_gib),
+            ("weights (bytes)", weights),
+            ("free after loading (GiB)", after_gib),
+            (f"slack: before x (1 - mem_fraction_static {plan.mem_fraction}) (GiB)",
+             slack_gib),
+        ])
+        if mm_gib:
+            steps.append(("multimodal reserve (GiB)", mm_gib))
     if mamba is not None:
         rest = mamba.reserve(rest, steps)
     if rest <= 0:
@@ -276,13 +333,14 @@ def _budget(plan: _Plan, before: int, weights: int, steps: list,
             f"the loaded weights leave no memory for the KV cache at mem_fraction_static "
             f"{plan.mem_fraction} (it would need more than {need:.4f})")
     budget = int(rest * GIB)
-    steps.append(("KV budget = after - slack (bytes)", budget))
+    if steps is not None:
+        steps.append(("KV budget = after - slack (bytes)", budget))
     return budget
 
 
 def _multimodal_reserve_gib(plan: _Plan) -> float:
     v, model = plan.v, plan.model
-    if not model.multimodal(v("enable_multimodal"),
+    if not plan.facts.maybe_multimodal or not model.multimodal(v("enable_multimodal"),
                             language_model_only=bool(v("language_model_only")),
                             model_impl=str(v("model_impl") or "auto")):
         return 0.0
@@ -301,12 +359,12 @@ def _env_int(env: Any, name: str, default: int) -> int:
 
 # --- bytes per token --------------------------------------------------------------------------
 
-def _sizer(plan: _Plan) -> Any:
+def _sizer(plan: _Plan, explain: bool = True) -> Any:
     if plan.hybrid_swa and _layer_split(plan.model)[0]:
         if _request_cap_applies(plan):
             return _SwaRequestCap(plan)
         return _HybridSwa(plan)
-    return _Default(plan)
+    return _Default(plan, explain)
 
 
 @per_object
@@ -399,42 +457,48 @@ class _Default:
 
     name = "default"
 
-    def __init__(self, plan: _Plan) -> None:
+    def __init__(self, plan: _Plan, explain: bool = True) -> None:
         self.plan = plan
         model = plan.model
-        self.layers = layers = (len(_gdn_layers(model)[1]) if _is_gdn(model)
-                                else _attention_layers(model))
+        self.layers = layers = plan.facts.kv_layers
         kv = plan.kv_bytes
-        self.parts: list[tuple[str, Any]] = []
-        if model.is_mla:
+        parts: list[tuple[str, Any]] | None = [] if explain else None
+        self.parts = parts
+        if plan.facts.mla:
             row = _mla_row(plan)
             cell = row * layers * kv
-            self.parts.append((f"MLA row {row} elements x {layers} layers x {kv} B", cell))
+            if parts is not None:
+                parts.append((f"MLA row {row} elements x {layers} layers x {kv} B", cell))
             if plan.kv_kind == "fp4":
                 scales = (int(model.kv_lora_rank) + int(model.qk_rope_head_dim)) \
                     // FP4_SCALE_BLOCK * layers * kv
                 cell = cell // 2 + scales
-                self.parts.append(("FP4: half the bytes plus block scales", cell))
-            if model.is_deepseek_dsa:
+                if parts is not None:
+                    parts.append(("FP4: half the bytes plus block scales", cell))
+            if plan.facts.dsa:
                 indexer = _dsa_indexer_bytes(model, layers, all_layers=False) * plan.attn_dcp
                 cell += indexer
-                self.parts.append(("DSA indexer rows", indexer))
+                if parts is not None:
+                    parts.append(("DSA indexer rows", indexer))
         else:
             heads = model.num_kv_heads(plan.attn_tp, plan.attn_dcp)
             dims = model.head_dim + model.v_head_dim
             if plan.kv_kind == "fp4":
                 cell = _fp4_mha_bytes(plan, heads, model.head_dim, layers)
-                self.parts.append((f"FP4 ({plan.kv_flag}) K+V with scales, {heads} KV heads "
-                                   f"x {layers} layers", cell))
+                if parts is not None:
+                    parts.append((f"FP4 ({plan.kv_flag}) K+V with scales, {heads} KV "
+                                  f"heads x {layers} layers", cell))
             else:
                 cell = heads * dims * layers * kv
-                self.parts.append((f"{heads} KV heads x (K {model.head_dim} + V "
-                                   f"{model.v_head_dim}) x {layers} layers x {kv} B", cell))
+                if parts is not None:
+                    parts.append((f"{heads} KV heads x (K {model.head_dim} + V "
+                                  f"{model.v_head_dim}) x {layers} layers x {kv} B", cell))
                 if plan.kv_flag == "mxfp8":
                     cell += heads * dims * layers // MXFP8_SCALE_BLOCK
-                    self.parts.append(("MXFP8 block scales", cell))
+                    if parts is not None:
+                        parts.append(("MXFP8 block scales", cell))
         if plan.draft_layers and layers:
-            if model.is_deepseek_dsa:
+            if plan.facts.dsa:
                 indexer = _dsa_indexer_bytes(model, layers, all_layers=False) * plan.attn_dcp
                 draft = int((cell - indexer) * plan.draft_layers / layers) * plan.attn_dcp
                 draft += _dsa_indexer_bytes(model, plan.draft_layers, all_layers=True) \
@@ -442,25 +506,29 @@ class _Default:
             else:
                 draft = int(cell * plan.draft_layers / layers)
             cell += draft
-            self.parts.append((f"draft KV: {plan.draft_layers} layer(s)", draft))
+            if parts is not None:
+                parts.append((f"draft KV: {plan.draft_layers} layer(s)", draft))
         self.cell = cell
 
     def describe(self) -> list[tuple[str, Any]]:
         return self.parts + [("KV bytes per token", self.cell)]
 
-    def size(self, budget: int, steps: list) -> dict[str, int]:
+    def size(self, budget: int, steps: list | None) -> dict[str, int]:
         page = self.plan.page
         if not self.cell:  # no KV layers at all: the pool only indexes requests' tokens
             tokens = (self.plan.v("max_total_tokens") or int(self.plan.model.context_len))
             tokens = tokens // page * page
-            steps.append(("no KV layers: tokens = --max-total-tokens or the context", tokens))
+            if steps is not None:
+                steps.append(("no KV layers: tokens = --max-total-tokens or the context", tokens))
             return {"max_total_num_tokens": tokens}
         tokens = budget // self.cell // page * page
-        steps.append((f"tokens = budget // bytes per token, page-aligned ({page})", tokens))
+        if steps is not None:
+            steps.append((f"tokens = budget // bytes per token, page-aligned ({page})", tokens))
         cap = self.plan.v("max_total_tokens")
         if cap is not None and cap < tokens:
             tokens = cap // page * page
-            steps.append((f"capped by --max-total-tokens {cap}, page-aligned", tokens))
+            if steps is not None:
+                steps.append((f"capped by --max-total-tokens {cap}, page-aligned", tokens))
         if tokens <= 0:
             raise NotEnoughMemory("not enough memory for a single KV page: raise "
                                   "--mem-fraction-static")
@@ -517,26 +585,30 @@ class _HybridSwa:
             (f"KV bytes per full token = full + {self.ratio} x SWA", self.cell),
         ]
 
-    def size(self, budget: int, steps: list) -> dict[str, int]:
+    def size(self, budget: int, steps: list | None) -> dict[str, int]:
         tokens = int(budget // self.cell)
-        steps.append(("full tokens = budget // bytes per full token", tokens))
+        if steps is not None:
+            steps.append(("full tokens = budget // bytes per full token", tokens))
         cap = self.plan.v("max_total_tokens")
         if cap is not None and cap < tokens:
             tokens = cap
-            steps.append((f"capped by --max-total-tokens {cap}", tokens))
+            if steps is not None:
+                steps.append((f"capped by --max-total-tokens {cap}", tokens))
         return self._split(tokens, steps)
 
-    def _split(self, tokens: int, steps: list) -> dict[str, int]:
+    def _split(self, tokens: int, steps: list | None) -> dict[str, int]:
         page = self.plan.page
         if self.full_layers == 0:
             swa = tokens // page * page
-            steps.append(("SWA tokens (all layers SWA), page-aligned", swa))
+            if steps is not None:
+                steps.append(("SWA tokens (all layers SWA), page-aligned", swa))
             _positive(swa)
             return {"max_total_num_tokens": swa, "full": 0, "swa": swa}
         full = tokens // page * page
         swa = int(full * self.ratio) // page * page
-        steps.extend([("full tokens, page-aligned", full),
-                      (f"SWA tokens = full x {self.ratio}, page-aligned", swa)])
+        if steps is not None:
+            steps.extend([("full tokens, page-aligned", full),
+                          (f"SWA tokens = full x {self.ratio}, page-aligned", swa)])
         _positive(full)
         if not self.plan.v("enable_unified_memory") and self.window is not None \
                 and self.window + page >= swa:
@@ -557,15 +629,16 @@ class _SwaRequestCap(_HybridSwa):
         super().__init__(plan)
         self.swa_cap = _swa_request_cap(plan, self.window)
 
-    def size(self, budget: int, steps: list) -> dict[str, int]:
+    def size(self, budget: int, steps: list | None) -> dict[str, int]:
         page = self.plan.page
         swa = -(-self.swa_cap // page) * page
         fixed = swa * self.swa_bytes
         full = int((budget - fixed) // self.full_bytes) // page * page
-        steps.extend([("SWA tokens for the requests' windows, page-aligned", swa),
-                      ("SWA pool bytes", fixed),
-                      ("full tokens = (budget - SWA pool) // full bytes, page-aligned",
-                       full)])
+        if steps is not None:
+            steps.extend([("SWA tokens for the requests' windows, page-aligned", swa),
+                          ("SWA pool bytes", fixed),
+                          ("full tokens = (budget - SWA pool) // full bytes, page-aligned",
+                           full)])
         if full <= 0:
             raise NotEnoughMemory(
                 f"the SWA pool sized for --max-running-requests ({swa} tokens) leaves no "
@@ -575,8 +648,9 @@ class _SwaRequestCap(_HybridSwa):
         if cap is not None and cap < full:
             full = cap // page * page
             swa = min(swa, cap)
-            steps.extend([(f"capped by --max-total-tokens {cap}: full tokens", full),
-                          ("SWA tokens", swa)])
+            if steps is not None:
+                steps.extend([(f"capped by --max-total-tokens {cap}: full tokens", full),
+                              ("SWA tokens", swa)])
         return {"max_total_num_tokens": full, "full": full, "swa": swa}
 
 
@@ -725,15 +799,16 @@ class _GdnState:
             return base + (1 if v("disable_overlap_schedule") else 2)
         return base + (1 if skip_lock else 0)
 
-    def reserve(self, rest_gib: float, steps: list) -> float:
+    def reserve(self, rest_gib: float, steps: list | None) -> float:
         """Set the slot count and return what is left for the KV pool (GiB)."""
         v, plan = self.plan.v, self.plan
         per_slot = self.per_slot
         draft_tokens = v("speculative_num_draft_tokens")
         spec = plan.spec is not None and v("disaggregation_mode") != "prefill"
         asked_reqs = v("max_running_requests")
-        steps.append((f"linear-attention state per request slot ({self.layers} layers, bytes)",
-                      per_slot))
+        if steps is not None:
+            steps.append((f"linear-attention state per request slot ({self.layers} layers, bytes)",
+                          per_slot))
         if v("max_mamba_cache_size") is not None:
             self.slots = int(v("max_mamba_cache_size")) // plan.attn_dp
             if spec:
@@ -758,14 +833,15 @@ class _GdnState:
             raise NotEnoughMemory(
                 "not enough memory for the linear-attention state cache: lower "
                 "--max-running-requests or raise --mem-fraction-static")
-        steps.append(("state slots (max_mamba_cache_size)", self.slots))
+        if steps is not None:
+            steps.append(("state slots (max_mamba_cache_size)", self.slots))
         rest_gib -= (self.slots + 1) * per_slot / GIB
         return rest_gib
 
 
 # --- requests and graphs ----------------------------------------------------------------------
 
-def _max_running_requests(plan: _Plan, capacity: int, steps: list,
+def _max_running_requests(plan: _Plan, capacity: int, steps: list | None,
                           mamba: _GdnState | None = None) -> int:
     context = int(plan.model.context_len)
     estimate = int(capacity / context * REQ_ESTIMATE_PER_CONTEXT)
@@ -774,18 +850,21 @@ def _max_running_requests(plan: _Plan, capacity: int, steps: list,
     if asked is not None:
         per_worker = max(1, int(asked) // plan.attn_dp)
         reqs = min(per_worker, capacity // 2)
-        steps.append((f"max_running_requests = min({per_worker} per attention-DP worker, "
-                      "tokens // 2)", reqs))
+        if steps is not None:
+            steps.append((f"max_running_requests = min({per_worker} per attention-DP worker, "
+                          "tokens // 2)", reqs))
     else:
         reqs = min(estimate, capacity // 2)
-        steps.append((f"max_running_requests = min(tokens / context {context} x 512 "
-                      "in [2048, 4096], tokens // 2)", reqs))
+        if steps is not None:
+            steps.append((f"max_running_requests = min(tokens / context {context} x 512 "
+                          "in [2048, 4096], tokens // 2)", reqs))
     if mamba is not None:
         cap = mamba.slots // mamba.ratio
         if cap < reqs:
             reqs = cap
-            steps.append((f"capped by the state slots: {mamba.slots} // {mamba.ratio} per "
-                          "request", reqs))
+            if steps is not None:
+                steps.append((f"capped by the state slots: {mamba.slots} // {mamba.ratio} per "
+                              "request", reqs))
         if reqs <= 0:
             raise NotEnoughMemory(
                 f"the linear-attention state cache ({mamba.slots} slots, {mamba.ratio} per "

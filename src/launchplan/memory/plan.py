@@ -10,15 +10,17 @@ fit at once. The memory seen before loading is a stated fact of the target
 from __future__ import annotations
 
 import math
-from typing import Any
+from operator import is_, itemgetter
+from typing import Any, NamedTuple
 
 from launchplan.checks.launch_requirements import gpus_used
 from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
 from launchplan.facts.targets import before_load_bytes
-from launchplan.memory.kv_pool import NotEnoughMemory, kv_pool
-from launchplan.memory.weights import weights_per_gpu
-from launchplan.struct import Struct, uncompared
+from launchplan.memory import weights as _weights
+from launchplan.memory.kv_pool import NotEnoughMemory, _Plan, size
+from launchplan.memory.values import NAMES, Values, values_of
+from launchplan.memory.weights import weight_bytes
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
 DEFAULT_REQUEST_TOKENS = 2048 + 512
@@ -32,9 +34,7 @@ QUANTITIES = ("gpu_bytes", "before_load_bytes", "weights_bytes", "draft_weights_
               "full_max_total_num_tokens", "swa_max_total_num_tokens")
 
 
-class MemoryPlan(Struct):
-    """Per-GPU memory of one launch (bytes), as SGLang would size it."""
-
+class _Figures(NamedTuple):
     gpu_bytes: int
     before_load_bytes: int
     weights_bytes: int
@@ -51,15 +51,58 @@ class MemoryPlan(Struct):
     reserved_bytes: int  # (1 - mem_fraction_static) of what was free before loading
     kv_pool_bytes: int  # what the pool's tokens take
     problem: str | None = None  # in launchplan's words, when it does not fit
-    extra: dict[str, Any] = uncompared({})  # architecture-specific figures (SWA token counts, ...)
-    steps: tuple[tuple[str, Any], ...] = ()
+    extra: dict[str, Any] = {}  # architecture-specific figures (SWA token counts, ...)
     caveats: tuple[str, ...] = ()
+    #: the sizing's steps, or a one-item list holding a function that makes them (most
+    #: plans are never explained)
+    made_steps: Any = ()
+
+
+#: the fields equality compares (``extra`` repeats figures; ``made_steps`` is ``steps``)
+_COMPARED = _Figures._fields[:16] + ("caveats",)
+
+
+class MemoryPlan(_Figures):
+    """Per-GPU memory of one launch (bytes), as SGLang would size it.
+
+    A named tuple: thousands are made per second by ``check`` and ``sweep``. Two plans are
+    equal when their figures, caveats and steps are."""
+
+    __slots__ = ()
+
+    @property
+    def steps(self) -> tuple[tuple[str, Any], ...]:
+        """(label, value): the KV pool's arithmetic, in order."""
+        made = self.made_steps
+        if type(made) is tuple:
+            return made
+        if type(made[0]) is not tuple:
+            made[0] = made[0]()
+        return made[0]
 
     @property
     def other_bytes(self) -> int:
         """The rest of the GPU: CUDA context, communication buffers, activations."""
         return max(0, self.gpu_bytes - self.weights_bytes - self.draft_weights_bytes
                    - self.kv_pool_bytes - self.reserved_bytes)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (*(getattr(self, name) for name in _COMPARED), self.steps)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not MemoryPlan:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[Any, ...]:  # the steps made, not the function making them
+        return MemoryPlan, (*self[:-1], self.steps)
 
     def to_dict(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in (
@@ -95,73 +138,68 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     return cache[key]
 
 
-# --- early cut-off: a plan is reused when every value it read is unchanged -----------------
+# --- memos -----------------------------------------------------------------------------------
+# A repeated input shares its plan's memory plan (``SAME_PLAN``). Other launches reuse what
+# was computed for launches that read the same values: the whole plan when every value in
+# ``values.NAMES`` is the same (a repeat after other resolutions, say), else the weights by
+# the sharding they read (``weights.weight_bytes``); the KV pool's arithmetic is cheaper
+# than a lookup.
 
-#: (target, model, draft ids, compat, env, request size) -> [(objects, reads, plan)]
-_MEMO: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], dict[str, Any], Any]]] = {}
+#: (target, model, draft ids, rule set, release, env, request size, NAMES' values) ->
+#: (target, model, draft, NAMES' values, plan); the objects keep their ids theirs
+_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Any, tuple[Any, ...], MemoryPlan | None]] = {}
 _MEMO_KEYS = 1024  # bounded: oldest keys go first
-_MEMO_VARIANTS = 16  # plans kept per key (launches that differ in the values read)
+_NAMED = itemgetter(*NAMES)
+
+
+def forget() -> None:
+    """Drop every memo keyed by a launch's values (whole plans, the weight plans and figures
+    by sharding). Per-model facts stay, as the parsed config does: a model's tensor tables
+    under each ``--dtype``/``--quantization`` storage, its KV geometry, the facts of its own
+    checkpoint as an MTP draft."""
+    _MEMO.clear()
+    _weights.forget()
 
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
-    """``_plan``, remembered by the values it read (like a build system's early cut-off):
-    ``check`` and ``sweep`` resolve thousands of points that differ only in fields the
-    memory plan never reads."""
+    values = values_of(result)
     record = result.record
-    objects = (record.target, record.model, record.draft)
-    key = (*map(id, objects), record.compat, tuple(sorted(record.env.items())),
-           request_tokens)
-    entries = _MEMO.get(key)
-    if entries is not None:
-        value_at = result.value_at
-        for kept, reads, plan in entries:
-            if kept[0] is objects[0] and kept[1] is objects[1] and kept[2] is objects[2]:
-                for name, value in reads.items():
-                    now = value_at(name)
-                    if now is not value and (type(now) is not type(value) or now != value):
-                        break
-                else:
-                    return plan
-    reader = _Reading(result)
+    target, model, draft = record.target, record.model, record.draft
     try:
-        plan = _plan(reader, request_tokens)  # type: ignore[arg-type]
-    except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
-        plan = None
-    if entries is None:
-        if len(_MEMO) >= _MEMO_KEYS:
-            del _MEMO[next(iter(_MEMO))]
-        entries = _MEMO[key] = []
-    entries.insert(0, (objects, reader.reads, plan))
-    del entries[_MEMO_VARIANTS:]
+        named = _NAMED(values)
+        key: tuple[Any, ...] | None = (
+            id(target), id(model), id(draft), record.compat, record.raw.release,
+            tuple(sorted(record.env.items())) if record.env else (), request_tokens, named)
+        hit = _MEMO.get(key)  # type: ignore[arg-type]
+    except (KeyError, TypeError):  # a release without one of the fields; an unhashable value
+        key = hit = None
+    if hit is not None and hit[0] is target and hit[1] is model and hit[2] is draft \
+            and all(map(is_, map(type, named), map(type, hit[3]))):  # 1, 1.0, True are ==
+        plan = hit[4]
+    else:
+        plan = _fresh(values, request_tokens)
+        if key is not None:
+            if len(_MEMO) >= _MEMO_KEYS:
+                del _MEMO[next(iter(_MEMO))]
+            _MEMO[key] = (target, model, draft, named, plan)
+    values.result = None  # the plan's lazy steps keep the values, not the whole result
     return plan
 
 
-class _Reading:
-    """A result as the memory modules read it, remembering every value they asked for."""
-
-    def __init__(self, result: Result) -> None:
-        self._result = result
-        self.record = result.record
-        self.extras = result.extras
-        self.reads: dict[str, Any] = {}
-
-    def value(self, name: str) -> Any:
-        value = self._result.value(name)
-        self.reads[name] = value
-        return value
-
-    def value_at(self, dotted: str) -> Any:
-        value = self._result.value_at(dotted)
-        self.reads[dotted] = value
-        return value
-
-    def __getitem__(self, name: str) -> Any:
-        return self.value(name)
+def _fresh(values: Values, request_tokens: int) -> MemoryPlan | None:
+    try:
+        return _plan(values, request_tokens)  # type: ignore[arg-type]
+    except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
+        return None
 
 
 def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
+    """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh."""
+    if not isinstance(result, Values):
+        result = values_of(result)  # type: ignore[assignment]
     target = result.record.target
-    before = before_load_bytes(target, _node_gpus(result))
+    before = before_load_bytes(target, 1 if target.gpu_count == 1 else None
+                               if target.before_load_mib is not None else _node_gpus(result))
     if before is None or target.memory_mib is None:
         return None
     if not _plausible_shape(result):
@@ -173,13 +211,12 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
-    weights = weights_per_gpu(result)
-    mine, draft = weights.bytes_per_gpu, weights.draft_bytes_per_gpu
+    mine, draft, weight_caveats = weight_bytes(result)
     reserved = int(before * (1 - fraction))
     context = result.record.model.context_len
+    kv_plan = _Plan(result)
     try:
-        pool = kv_pool(result, weights_bytes=mine + draft, before_load_bytes=before,
-                       gpu_bytes=gpu)
+        sizer, budget, pool, max_reqs, _ = size(kv_plan, before, mine + draft, gpu, None)
     except NotEnoughMemory as exc:
         budget = before - mine - draft - reserved
         return MemoryPlan(
@@ -188,27 +225,33 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
             max_total_num_tokens=0, max_running_requests=0, context_len=context,
             request_tokens=request_tokens, concurrency_at_context=0,
             concurrency_at_request=0, fits=False, reserved_bytes=reserved, kv_pool_bytes=0,
-            problem=str(exc), caveats=weights.caveats)
-    tokens = pool.max_total_num_tokens
-    cells = pool.full_max_total_num_tokens or tokens
-    per_token = pool.kv_bytes_per_token
+            problem=str(exc), caveats=weight_caveats)
+    tokens = pool["max_total_num_tokens"]
+    cells = pool.get("full") or tokens
+    per_token = sizer.cell
     extra: dict[str, Any] = {}
-    for name in ("full_max_total_num_tokens", "swa_max_total_num_tokens",
-                 "full_bytes_per_token", "swa_bytes_per_token"):
-        value = getattr(pool, name)
+    for name, value in (("full_max_total_num_tokens", pool.get("full")),
+                        ("swa_max_total_num_tokens", pool.get("swa")),
+                        ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
+                        ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None))):
         if value is not None:
             extra[name] = value
     return MemoryPlan(
-        gpu_bytes=gpu, before_load_bytes=before, weights_bytes=mine, draft_weights_bytes=draft,
-        kv_budget_bytes=pool.kv_budget_bytes, kv_bytes_per_token=per_token,
-        max_total_num_tokens=tokens, max_running_requests=pool.max_running_requests,
-        context_len=context, request_tokens=request_tokens,
-        concurrency_at_context=_concurrent(cells, context, pool.max_running_requests),
-        concurrency_at_request=_concurrent(cells, request_tokens, pool.max_running_requests),
-        fits=tokens > 0, reserved_bytes=reserved,
-        kv_pool_bytes=min(pool.kv_budget_bytes, int(tokens * per_token)),
-        problem=None if tokens > 0 else "the KV pool holds no token",
-        extra=extra, steps=pool.steps, caveats=tuple(weights.caveats) + tuple(pool.caveats))
+        gpu, before, mine, draft, budget, per_token, tokens, max_reqs, context,
+        request_tokens, _concurrent(cells, context, max_reqs),
+        _concurrent(cells, request_tokens, max_reqs), tokens > 0, reserved,
+        min(budget, int(tokens * per_token)),
+        None if tokens > 0 else "the KV pool holds no token",
+        extra, weight_caveats + tuple(kv_plan.caveats()),
+        [lambda: _steps(result, before, mine + draft, gpu)])
+
+
+def _steps(values: Values, before: int, weights_bytes: int, gpu: int
+           ) -> tuple[tuple[str, Any], ...]:
+    """The pool's sizing again, this time writing down its steps (``explain``, JSON)."""
+    steps: list[tuple[str, Any]] = []
+    size(_Plan(values), before, weights_bytes, gpu, steps)
+    return tuple(steps)
 
 
 #: No launch has more ranks in one parallel dimension than this (a planning bound, far above

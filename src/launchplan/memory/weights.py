@@ -28,8 +28,10 @@ with the target), or the MTP layers of a DeepSeek-style checkpoint, sharded like
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import is_, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from launchplan.facts.memo import per_object
 from launchplan.memory.moe_padding import NONE, ExpertPadding, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
@@ -111,6 +113,7 @@ class Parallel(NamedTuple):
 
 # --- public API ------------------------------------------------------------------------------
 
+@per_object
 def checkpoint_size(model: ModelFacts) -> tuple[int, int]:
     """(parameters, bytes) the checkpoint stores: its dtype, its quantization, MTP included.
 
@@ -124,7 +127,7 @@ def checkpoint_size(model: ModelFacts) -> tuple[int, int]:
     tensors = lay.main + lay.mtp
     kind = _eagle_kind(model)
     if kind:
-        tensors = _draft_layout(model)
+        tensors = list(_draft_layout(model))
         if kind == "eagle":
             tensors += [t for t in lay.main if t.component == "embedding"]
         else:
@@ -162,46 +165,158 @@ def plan_weights(model: ModelFacts, par: Parallel = _SINGLE, *, dtype: str | Non
 _PLANS: dict[tuple[Any, ...], tuple[Any, Any, WeightPlan]] = {}
 
 
+def forget() -> None:
+    """Drop the weight plans and figures remembered per launch (``memory.plan.forget``)."""
+    _PLANS.clear()
+    _BYTES.clear()
+    _READ.clear()
+
+
 def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
           draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding) -> WeightPlan:
     lay = _layout(model)
-    caveats = list(lay.caveats)
-    if model.config_dtype is None:
-        caveats.append("config.json names no torch_dtype: checkpoint tensors assumed bf16")
-    scheme, ign = _runtime_scheme(model, quantization, caveats)
-    unq = _dtype_bytes(model.dtype if dtype in (None, "auto") else dtype)
+    caveats: list[str] = []
+    scheme, ign, unq = _storage(model, quantization, dtype, caveats)
     ck_params, ck_bytes = checkpoint_size(model)
-    loaded = sum(_bytes(t, scheme, ign, unq) for t in lay.main)
+    main = _table(lay.main, scheme, ign, unq)
     per_gpu, breakdown = _per_gpu(model, lay.main, par, scheme, ign, unq, pad)
-
-    draft_params = draft_gpu = 0
-    if draft is not None:
-        d_lay = _draft_layout(draft)
-        d_scheme, d_ign = _runtime_scheme(draft, None, caveats)
-        d_unq = _dtype_bytes(draft.dtype if dtype in (None, "auto") else dtype)
-        draft_params = sum(t.params for t in d_lay)
-        draft_gpu = _flat_share(model, d_lay, par, d_scheme, d_ign, d_unq)
-    elif mtp_draft and lay.mtp:
-        own = [t for t in lay.mtp if t.component != "mtp_embedding"]
-        draft_params = sum(t.params for t in own)
-        draft_gpu = _flat_share(model, own, par, scheme, ign, unq, pad)
-    elif mtp_draft:
-        caveats.append("speculative MTP draft, but the checkpoint declares no MTP layers "
-                       "launchplan can count: draft weights taken as 0")
+    draft_params, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad,
+                                           scheme, ign, unq, caveats)
     return WeightPlan(
-        total_params=sum(t.params for t in lay.main), checkpoint_params=ck_params,
-        bytes_total=int(round(loaded)), checkpoint_bytes=ck_bytes,
+        total_params=main.params, checkpoint_params=ck_params,
+        bytes_total=int(round(main.loaded)), checkpoint_bytes=ck_bytes,
         bytes_per_gpu=int(round(per_gpu)), draft_params=draft_params,
         draft_bytes_per_gpu=int(round(draft_gpu)),
         breakdown={k: int(round(v)) for k, v in breakdown.items() if v},
         quantization=scheme.name if scheme else None, caveats=tuple(caveats))
 
 
+def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
+             draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding
+             ) -> tuple[int, int, tuple[str, ...]]:
+    """``_plan``'s per-GPU figures and caveats alone."""
+    caveats: list[str] = []
+    scheme, ign, unq = _storage(model, quantization, dtype, caveats)
+    lay = _layout(model)
+    memo: dict[Any, Any] = {}  # shares and padded shapes, shared by target and draft
+    per_gpu = _per_gpu(model, lay.main, par, scheme, ign, unq, pad, memo)[0]
+    _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, scheme, ign, unq,
+                                caveats, memo)
+    return int(round(per_gpu)), int(round(draft_gpu)), tuple(caveats)
+
+
+def _storage(model: ModelFacts, quantization: str | None, dtype: str | None,
+             caveats: list[str]) -> tuple[Scheme | None, Ignored, int]:
+    """(scheme, unquantized modules, dtype bytes) of the target's weights; ``caveats``
+    gets the layout's and the storage's."""
+    key = (id(model), quantization, dtype)
+    hit = _STORAGES.get(key)
+    if hit is None or hit[0] is not model:
+        lay = _layout(model)
+        notes = list(lay.caveats)
+        if model.config_dtype is None:
+            notes.append("config.json names no torch_dtype: checkpoint tensors assumed bf16")
+        scheme, ign = _runtime_scheme(model, quantization, notes)
+        unq = _dtype_bytes(model.dtype if dtype in (None, "auto") else dtype)
+        hit = (model, scheme, ign, unq, notes)
+        if len(_STORAGES) >= 1024:
+            _STORAGES.clear()
+        _STORAGES[key] = hit
+    caveats += hit[4]
+    return hit[1], hit[2], hit[3]
+
+
+#: (model id, --quantization, --dtype) -> (model, scheme, Ignored, dtype bytes, caveats): how
+#: a model's weights are stored under each storage flag (per-model facts, as ``_TABLES``)
+_STORAGES: dict[tuple[Any, ...], tuple[Any, Scheme | None, Ignored, int, list[str]]] = {}
+
+
+def _draft_share(model: ModelFacts, par: Parallel, dtype: str | None,
+                 draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
+                 scheme: Scheme | None, ign: Ignored, unq: int, caveats: list[str],
+                 memo: dict[Any, Any] | None = None) -> tuple[int, float]:
+    """(the draft's parameters, its bytes per GPU); 0s without one."""
+    if draft is not None:
+        d_lay = _draft_layout(draft)
+        d_scheme, d_ign = _runtime_scheme(draft, None, caveats)
+        d_unq = _dtype_bytes(draft.dtype if dtype in (None, "auto") else dtype)
+        return (_table(d_lay, d_scheme, d_ign, d_unq).params,
+                _flat_share(model, d_lay, par, d_scheme, d_ign, d_unq, NONE, memo))
+    lay = _layout(model)
+    if mtp_draft and lay.mtp:
+        own = _own_mtp(model)
+        return (_table(own, scheme, ign, unq).params,
+                _flat_share(model, own, par, scheme, ign, unq, pad, memo))
+    if mtp_draft:
+        caveats.append("speculative MTP draft, but the checkpoint declares no MTP layers "
+                       "launchplan can count: draft weights taken as 0")
+    return 0, 0
+
+
 def weights_per_gpu(result: Result) -> WeightPlan:
     """The weight plan of a resolved launch (its final tp/ep/pp/DP values and draft)."""
+    model, par, dtype, quantization, draft, mtp, pad = _launch_shape(result)
+    return plan_weights(model, par, dtype=dtype, quantization=quantization, draft=draft,
+                        mtp_draft=mtp, pad=pad)
+
+
+def weight_bytes(result: Result) -> tuple[int, int, tuple[str, ...]]:
+    """(``bytes_per_gpu``, ``draft_bytes_per_gpu``, ``caveats``) of ``weights_per_gpu``:
+    what the memory plan needs, without the breakdown and totals.
+
+    Remembered twice (the early cut-off): by the values ``_launch_shape`` reads
+    (``SHAPE_NAMES``: no normalising on a hit), and by the sharding they come to."""
+    record = result.record
+    model, draft, target, env = record.model, record.draft, record.target, record.env
+    try:
+        read = _SHAPE_VALUES(result)
+        raw: tuple[Any, ...] | None = (id(model), id(draft), id(target),
+                                       tuple(sorted(env.items())) if env else (), read)
+        hit = _READ.get(raw)  # type: ignore[arg-type]
+    except (KeyError, TypeError):  # a release without one of the fields; unhashable
+        raw = hit = None
+    if hit is not None and hit[0] is model and hit[1] is draft and hit[2] is target \
+            and all(map(is_, map(type, read), map(type, hit[3]))):  # 1, 1.0, True are ==
+        return hit[4]
+    model, par, dtype, quantization, draft_used, mtp, pad = _launch_shape(result)
+    key = (id(model), par, dtype, quantization, id(draft_used), mtp, pad)
+    hit = _BYTES.get(key)
+    if hit is not None and hit[0] is model and hit[1] is draft_used:
+        figures = hit[2]
+    else:
+        figures = _figures(model, par, dtype, quantization, draft_used, mtp, pad)
+        if len(_BYTES) >= 4096:
+            _BYTES.clear()
+        _BYTES[key] = (model, draft_used, figures)  # holding both keeps their ids unique
+    if raw is not None:
+        if len(_READ) >= 4096:
+            _READ.clear()
+        _READ[raw] = (model, draft, target, read, figures)
+    return figures
+
+
+#: Every field ``_launch_shape`` reads (a test holds it to that).
+SHAPE_NAMES = (
+    "tp_size", "attn_dp_size", "enable_dp_attention", "dp_size", "attn_cp_size", "ep_size",
+    "moe_dense_tp_size", "moe_a2a_backend", "enable_dp_lm_head", "pp_size", "moe_dp_size",
+    "ep_num_redundant_experts", "disable_shared_experts_fusion", "enable_two_batch_overlap",
+    "enable_single_batch_overlap", "speculative_algorithm", "speculative_draft_model_path",
+    "model_path", "moe_runner_backend", "dtype", "quantization")
+_SHAPE_VALUES = itemgetter(*SHAPE_NAMES)
+#: (model, draft, target ids, env, SHAPE_NAMES' values) -> (model, draft, target, values,
+#: figures); (model id, sharding, dtype, quantization, draft id, MTP?, padding) ->
+#: (model, draft, figures). Holding the objects keeps their ids theirs.
+_READ: dict[tuple[Any, ...], tuple[Any, Any, Any, tuple[Any, ...], Any]] = {}
+_BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]] = {}
+
+
+def _launch_shape(result: Result) -> tuple[Any, ...]:
+    """(model, sharding, dtype, quantization, draft, MTP draft?, expert padding): all that
+    decides a launch's weights, from its final values."""
     v = result.value
     record = result.record
     model = record.model
+    facts = _model_facts(model)
     tp = _pos(v("tp_size"))
     # attention TP = tp / (attention DP x attention CP); 0.5.23 keeps attention DP in
     # attn_dp_size (--enable-dp-attention with --dp-size lands there)
@@ -213,19 +328,17 @@ def weights_per_gpu(result: Result) -> WeightPlan:
     ep = _pos(v("ep_size"))
     dense = v("moe_dense_tp_size")
     a2a = v("moe_a2a_backend")
-    mt = model.text_model_type or model.model_type
+    env = record.env
     par = Parallel(
-        tp=tp, pp=_pos(v("pp_size")), ep=ep if tp % ep == 0 else 1, attn_tp=attn_tp,
-        moe_dp=_pos(v("moe_dp_size")),
-        dense_tp=dense if isinstance(dense, int) and dense > 0 else 0,
-        lm_head_tp=attn_tp if v("enable_dp_lm_head") else 0,
-        embed_tp=1 if record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION") and model.is_mla
-        else (attn_tp if model.is_mla or mt.startswith(_ATTN_TP_EMBED) else 0),
-        redundant_experts=_pos(v("ep_num_redundant_experts"), 0),
-        shared_experts_replicated=a2a not in (None, "none")
-        or record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
-        shared_experts_fused=_fuses_shared_experts(result, ep),
-        pp_partition=_partition(record.env.get("SGLANG_PP_LAYER_PARTITION")))
+        tp, _pos(v("pp_size")), ep if tp % ep == 0 else 1, attn_tp,
+        dense if isinstance(dense, int) and dense > 0 else 0,
+        attn_tp if v("enable_dp_lm_head") else 0,
+        1 if facts.is_mla and env and record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION")
+        else (attn_tp if facts.attn_tp_embedding else 0),
+        _pos(v("moe_dp_size")), _pos(v("ep_num_redundant_experts"), 0),
+        a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
+        facts.may_fuse_shared_experts and _fuses_shared_experts(result, ep),
+        _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None)
     algo = v("speculative_algorithm")
     algo = algo.upper() if isinstance(algo, str) else None
     draft = record.draft
@@ -236,14 +349,44 @@ def weights_per_gpu(result: Result) -> WeightPlan:
             mtp = True
     elif draft is not None and draft.config_file == model.config_file:
         draft, mtp = None, True
-    target = record.target
-    pad = expert_padding(model.quant_method, v("moe_runner_backend"), sm100=target.is_sm100,
-                         sm90=target.is_sm90, sm120=target.is_sm120, hip=target.is_hip,
-                         aiter=record.env_flag("SGLANG_USE_AITER"),
-                         aiter_k3=record.env_flag("SGLANG_AITER_K3_OPT"),
-                         a2a=v("moe_a2a_backend"))
-    return plan_weights(model, par, dtype=v("dtype"), quantization=v("quantization"),
-                        draft=draft if algo is not None else None, mtp_draft=mtp, pad=pad)
+    if facts.has_experts:
+        target = record.target
+        sm100, sm90, sm120, hip = _target_bits(target)
+        pad = expert_padding(model.quant_method, v("moe_runner_backend"), sm100=sm100,
+                             sm90=sm90, sm120=sm120, hip=hip,
+                             aiter=bool(env) and record.env_flag("SGLANG_USE_AITER"),
+                             aiter_k3=bool(env) and record.env_flag("SGLANG_AITER_K3_OPT"),
+                             a2a=a2a)
+    else:  # no routed experts: nothing to pad
+        pad = NONE
+    return (model, par, v("dtype"), v("quantization"), draft if algo is not None else None,
+            mtp, pad)
+
+
+class _ModelFacts(NamedTuple):
+    """What ``_launch_shape`` asks of a model, looked up once."""
+
+    is_mla: bool
+    attn_tp_embedding: bool  # the embedding shards over attention TP
+    may_fuse_shared_experts: bool  # DeepSeek-V3/R1's shape (``_fuses_shared_experts``)
+    has_experts: bool  # routed experts in the checkpoint (their buffers may be padded)
+
+
+@per_object
+def _model_facts(model: ModelFacts) -> _ModelFacts:
+    mt = model.text_model_type or model.model_type
+    cfg = model.text_config
+    lay = _layout(model)
+    return _ModelFacts(
+        bool(model.is_mla), bool(model.is_mla or mt.startswith(_ATTN_TP_EMBED)),
+        model.arch0 == "DeepseekV3ForCausalLM" and cfg.get("n_routed_experts") == 256
+        and cfg.get("n_shared_experts") == 1,
+        any(t.shard == "experts" for t in (*lay.main, *lay.mtp)))
+
+
+@per_object
+def _target_bits(target: Any) -> tuple[bool, bool, bool, bool]:
+    return target.is_sm100, target.is_sm90, target.is_sm120, target.is_hip
 
 
 # --- internals -------------------------------------------------------------------------------
@@ -313,6 +456,7 @@ def _checkpoint_dtype(model: ModelFacts) -> str:
     return model.config_dtype or "bfloat16"
 
 
+@per_object
 def _checkpoint_scheme(model: ModelFacts) -> tuple[Scheme | None, Ignored]:
     qc = model.quant_config
     scheme = scheme_of(qc, model.quant_method)
@@ -350,18 +494,36 @@ def _sidecar_quant(model: ModelFacts) -> Mapping[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _bytes(t: Tensor, scheme: Scheme | None, ign: Ignored, unq: int) -> float:
-    """Bytes of the whole tensor stack."""
-    plain = t.params * (4 if t.fp32 else unq)
+_UNSET: Any = object()
+
+
+def _bytes(t: Tensor, scheme: Scheme | None, ign: Ignored | None, unq: int,
+           skip: Any = _UNSET, shape: tuple[int, int] | None = None,
+           copies: int | None = None, matrix: float | None = None) -> float:
+    """Bytes of the whole tensor stack (``skip``: ``_skipped``, when known); ``shape`` and
+    ``copies`` replace the tensor's own (a GPU's padded experts); ``matrix`` is
+    ``scheme.matrix_bytes(*shape)`` when known."""
+    if shape is None:
+        shape = t.shape
+    if copies is None:
+        copies = t.copies
+    plain = shape[0] * shape[1] * copies * max(1, len(t.layers)) * (4 if t.fp32 else unq)
     if scheme is None or not t.linear or (scheme.experts_only and t.shard != "experts"):
         return plain
-    skip = ign.layers(t.name, t.layers) if ign else (set() if t.layers else False)
-    one = scheme.matrix_bytes(*t.shape) * t.copies
+    if skip is _UNSET:
+        skip = _skipped(t, scheme, ign)
+    one = (scheme.matrix_bytes(*shape) if matrix is None else matrix) * copies
     if not t.layers:
         return plain if skip else one
     n_skip = len(skip) if isinstance(skip, set) else 0
-    plain_one = t.shape[0] * t.shape[1] * t.copies * unq
+    plain_one = shape[0] * shape[1] * copies * unq
     return one * (len(t.layers) - n_skip) + plain_one * n_skip
+
+
+def _skipped(t: Tensor, scheme: Scheme | None, ign: Ignored | None) -> Any:
+    """The layers of ``t`` left unquantized (a set), or for a tensor outside the stack
+    whether it is (it depends on the name and layers only, not on the shape)."""
+    return ign.layers(t.name, t.layers) if ign else (set() if t.layers else False)
 
 
 def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
@@ -409,7 +571,15 @@ def _padded_experts(t: Tensor, par: Parallel, pad: ExpertPadding) -> Tensor:
     the intermediate size split over the MoE-TP group, both sizes rounded by ``pad``."""
     moe_tp = max(1, par.tp // max(1, par.ep) // max(1, par.moe_dp))
     local = -(-(t.copies + par.redundant_experts) // max(1, par.ep))
-    leaf = t.name.removesuffix(".bias").rsplit(".", 1)[-1]
+    return t._replace(shape=_padded_shape(t, _leaf(t), moe_tp, pad), copies=local)
+
+
+def _leaf(t: Tensor) -> str:
+    return t.name.removesuffix(".bias").rsplit(".", 1)[-1]
+
+
+def _padded_shape(t: Tensor, leaf: str, moe_tp: int, pad: ExpertPadding) -> tuple[int, int]:
+    """``t``'s shape on one GPU: the intermediate size over MoE-TP, both sizes padded."""
     rows, cols = t.shape
     if leaf in ("down_proj", "w2"):  # (hidden, intermediate); its bias (hidden,) is whole
         h, i = pad.sizes(rows, cols // moe_tp)
@@ -419,12 +589,21 @@ def _padded_experts(t: Tensor, par: Parallel, pad: ExpertPadding) -> Tensor:
     else:  # gate/up: (intermediate, hidden)
         h, i = pad.sizes(cols, rows // moe_tp)
         shape = (i, h)
-    return t._replace(shape=shape, copies=local)
+    return shape
 
 
 def _per_gpu(model: ModelFacts, tensors: list[Tensor], par: Parallel, scheme: Scheme | None,
              ign: Ignored, unq: int, pad: ExpertPadding = NONE,
-             ) -> tuple[float, dict[str, float]]:
+             memo: dict[Any, Any] | None = None) -> tuple[float, dict[str, float]]:
+    if par.pp <= 1:  # one stage: every tensor whole, its bytes from the model's table
+        return _per_gpu_one_stage(model, tensors, par, scheme, ign, unq, pad, memo)
+    return _per_gpu_staged(model, tensors, par, scheme, ign, unq, pad)
+
+
+def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
+                    scheme: Scheme | None, ign: Ignored, unq: int, pad: ExpertPadding = NONE,
+                    ) -> tuple[float, dict[str, float]]:
+    """The most loaded pipeline stage, tensor by tensor."""
     n_layers = model.num_hidden_layers or 0
     stages = _stages(n_layers, par)
     per_stage: list[dict[str, float]] = [{} for _ in stages]
@@ -449,17 +628,173 @@ def _per_gpu(model: ModelFacts, tensors: list[Tensor], par: Parallel, scheme: Sc
     return sum(best.values()), best
 
 
+def _per_gpu_one_stage(model: ModelFacts, tensors: list[Tensor], par: Parallel,
+                       scheme: Scheme | None, ign: Ignored, unq: int, pad: ExpertPadding,
+                       memo: dict[Any, Any] | None = None) -> tuple[float, dict[str, float]]:
+    """``_per_gpu`` without pipeline stages: the same products, summed in the same order
+    (per component, in tensor order), from the model's table."""
+    table = _table(tensors, scheme, ign, unq)
+    values = _shares(model, table, par, scheme, unq, pad, memo)
+    out: dict[str, float] = {}
+    for component, pairs in (table.padded_groups if pad else table.groups):
+        acc = 0.0
+        for b, k in pairs:
+            acc += b * values[k]
+        out[component] = acc
+    return sum(out.values()), out
+
+
 def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
                 scheme: Scheme | None, ign: Ignored, unq: int,
-                pad: ExpertPadding = NONE) -> float:
+                pad: ExpertPadding = NONE, memo: dict[Any, Any] | None = None) -> float:
     """A draft's bytes per GPU: sharded like the target, not split over pipeline stages."""
+    table = _table(tensors, scheme, ign, unq)
+    values = _shares(model, table, par, scheme, unq, pad, memo)
     out = 0.0
-    for t in tensors:
-        if pad and t.shard == "experts":
-            out += _bytes(_padded_experts(t, par, pad), scheme, ign, unq)
-        else:
-            out += _bytes(t, scheme, ign, unq) * _share(model, t, par)
+    for b, k in (table.flat_padded if pad else table.flat):
+        out += b * values[k]
     return out
+
+
+def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
+            unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None = None
+            ) -> list[float]:
+    """Each share key's share under ``par``, then (with ``pad``) each routed-expert
+    tensor's padded bytes: the values a table's pairs index. ``memo`` keeps them for the
+    other tables of the same model, sharding and padding."""
+    if memo is None:
+        memo = {}
+    tp = par.tp
+    attn = par.attn_tp or tp
+    ep = max(1, par.ep)
+    moe_tp = max(1, tp // ep // max(1, par.moe_dp))
+    out = []
+    for key, t in table.keys:  # ``_share``, the groups looked up once
+        share = memo.get(key)
+        if share is not None:
+            out.append(share)
+            continue
+        kind = key[0]
+        if kind == "attn_tp":
+            share = 1 / attn
+        elif kind == "tp":
+            share = 1 / tp
+        elif kind == "experts":
+            experts = max(1, key[1])
+            share = -(-(experts + par.redundant_experts) // ep) / experts / moe_tp
+        elif kind in ("replicated", "last"):
+            share = 1 / 1
+        elif kind == "kv":
+            kv = max(1, model.total_num_kv_heads)
+            share = max(1, kv // attn) / kv
+        elif kind in ("vocab", "head"):
+            vocab = key[1]
+            group = (par.embed_tp if kind == "vocab" else par.lm_head_tp) or tp
+            padded = (vocab + 63) // 64 * 64
+            if padded % group:
+                padded = _pad(vocab, 64 * group)
+            share = padded / group / vocab
+        else:
+            share = _share(model, t, par)
+        memo[key] = share
+        out.append(share)
+    if pad:  # ``_bytes(_padded_experts(t, par, pad))``, each expert shape padded once
+        for t, leaf, skip in table.experts:
+            local = -(-(t.copies + par.redundant_experts) // ep)
+            form = ("padded", leaf, t.shape)
+            shape = memo.get(form)
+            if shape is None:
+                shape = memo[form] = _padded_shape(t, leaf, moe_tp, pad)
+            matrix = ("matrix", id(scheme), shape)  # the storage's scheme, alive meanwhile
+            one = memo.get(matrix)
+            if one is None and scheme is not None:
+                one = memo[matrix] = scheme.matrix_bytes(*shape)
+            out.append(_bytes(t, scheme, None, unq, skip, shape, local, one))
+    return out
+
+
+class _Table(NamedTuple):
+    """A tensor list's bytes under one storage (scheme, unquantized modules, dtype bytes),
+    arranged so that a launch's sharding only multiplies and adds.
+
+    A pair ``(b, k)`` is one tensor's contribution ``b * values[k]``: its whole-stack bytes
+    times its share, or (routed experts under a padding kernel) 1 times its padded bytes.
+    """
+
+    keys: tuple[tuple[tuple[Any, ...], Tensor], ...]  # share keys, each with a tensor
+    groups: tuple[tuple[str, tuple[tuple[Any, int], ...]], ...]  # component -> pairs
+    padded_groups: tuple[tuple[str, tuple[tuple[Any, int], ...]], ...]
+    flat: tuple[tuple[Any, int], ...]  # every pair, in tensor order
+    flat_padded: tuple[tuple[Any, int], ...]
+    experts: tuple[tuple[Tensor, str, Any], ...]  # routed experts: tensor, leaf, skipped layers
+    loaded: float  # the bytes of every tensor, summed in order
+    params: int
+
+
+#: (id of a tensor list, scheme, id of its Ignored, dtype bytes) -> (list, Ignored, table).
+#: Tensor lists belong to a model's facts (``_layout``, ``_own_mtp``, ``_draft_layout``),
+#: so these are per-model facts under each storage a launch can pick, not per launch.
+_TABLES: dict[tuple[Any, ...], tuple[Any, Any, _Table]] = {}
+
+
+def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int) -> _Table:
+    key = (id(tensors), scheme, id(ign), unq)
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is tensors and hit[1] is ign:
+        return hit[2]
+    keys: dict[tuple[Any, ...], int] = {}
+    reps: list[tuple[tuple[Any, ...], Tensor]] = []
+    experts: list[tuple[Tensor, str, Any]] = []
+    for t in tensors:  # first the share keys: padded bytes take the slots after them
+        share_key = _share_key(t)
+        if share_key not in keys:
+            keys[share_key] = len(reps)
+            reps.append((share_key, t))
+        if t.shard == "experts":
+            experts.append((t, _leaf(t), _skipped(t, scheme, ign)))
+    plain: list[tuple[str, Any, int]] = []
+    per_gpu: list[tuple[str, Any, int]] = []  # padded experts: bytes * 1.0 (per stage)
+    flat: list[tuple[str, Any, int]] = []  # padded experts: + bytes (a draft's flat sum)
+    slot = len(reps)
+    total = []
+    for t in tensors:
+        b = _bytes(t, scheme, ign, unq)
+        total.append(b)
+        row = (t.component, b, keys[_share_key(t)])
+        plain.append(row)
+        if t.shard == "experts":
+            per_gpu.append((t.component, 1.0, slot))
+            flat.append((t.component, 1, slot))
+            slot += 1
+        else:
+            per_gpu.append(row)
+            flat.append(row)
+    table = _Table(tuple(reps), _grouped(plain), _grouped(per_gpu),
+                   tuple((b, k) for _, b, k in plain), tuple((b, k) for _, b, k in flat),
+                   tuple(experts), sum(total), sum(t.params for t in tensors))
+    if len(_TABLES) >= 1024:
+        _TABLES.clear()
+    _TABLES[key] = (tensors, ign, table)
+    return table
+
+
+def _share_key(t: Tensor) -> tuple[Any, ...]:
+    """What ``_share`` reads of a tensor besides its shard kind."""
+    kind = t.shard
+    if kind == "experts":
+        return kind, t.copies
+    if kind in ("vocab", "head"):
+        return kind, t.shape[0]
+    return (kind,)
+
+
+def _grouped(rows: list[tuple[str, Any, int]]
+             ) -> tuple[tuple[str, tuple[tuple[Any, int], ...]], ...]:
+    """Pairs by component, components in first-use order (the per-GPU dict's order)."""
+    out: dict[str, list[tuple[Any, int]]] = {}
+    for component, b, k in rows:
+        out.setdefault(component, []).append((b, k))
+    return tuple((c, tuple(pairs)) for c, pairs in out.items())
 
 
 def _add(d: dict[str, float], key: str, value: float) -> None:
@@ -471,6 +806,14 @@ def _eagle_kind(model: ModelFacts) -> str | None:
     return "eagle3" if "EAGLE3" in arch else "eagle" if "EAGLE" in arch else None
 
 
+@per_object
+def _own_mtp(model: ModelFacts) -> list[Tensor]:
+    """The MTP layers a speculative draft loads from the target's checkpoint (the
+    embedding and head copies are the target's own)."""
+    return [t for t in _layout(model).mtp if t.component != "mtp_embedding"]
+
+
+@per_object
 def _draft_layout(draft: ModelFacts) -> list[Tensor]:
     """The tensors an EAGLE/EAGLE3 (or standalone) draft loads beyond what it shares.
 

@@ -1,0 +1,106 @@
+"""The resolved values the memory plan reads, fetched once into a plain mapping.
+
+The memory modules ask for a few dozen values, several of them more than once; through
+``Result.value`` each ask is a Python call, together as much time as the arithmetic. A
+``Values`` holds the final value of every name in ``NAMES`` and of every field the input or
+the rules set (the same answers as ``Result.value``), copied in two dictionary updates, so
+a read is a dictionary lookup. Any other name is still answered, from the result, at a
+Python call's cost (a test keeps the memory plan's reads inside ``NAMES``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Every field the memory plan (plan.py, weights.py, kv_pool.py without the capture sizes,
+#: and launch_requirements.gpus_used) may read.
+NAMES = (
+    "tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "attn_cp_size",
+    "moe_dp_size", "dcp_size", "nnodes", "gpu_id_step", "base_gpu_id",
+    "mem_fraction_static", "page_size", "kv_cache_dtype", "dtype", "quantization",
+    "model_path", "speculative_algorithm", "speculative_draft_model_path",
+    "speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens",
+    "enable_dp_attention", "enable_dp_lm_head", "moe_dense_tp_size", "moe_a2a_backend",
+    "moe_runner_backend", "ep_num_redundant_experts", "disable_shared_experts_fusion",
+    "enable_two_batch_overlap", "enable_single_batch_overlap", "max_total_tokens",
+    "max_running_requests", "chunked_prefill_size", "disable_radix_cache",
+    "disable_overlap_schedule", "disaggregation_mode", "disaggregation_decode_extra_slots",
+    "enable_unified_memory", "enable_kv_cache_sharding", "enable_linear_replayssm_spec",
+    "enable_multimodal", "language_model_only", "model_impl", "mm_feature_transport",
+    "disable_hybrid_swa_memory", "swa_full_tokens_ratio", "attention_backend",
+    "prefill_attention_backend", "decode_attention_backend", "dsa_prefill_backend",
+    "dsa_decode_backend", "enable_cp_tp_group_sharing", "mamba_ssm_dtype",
+    "mamba_radix_cache_strategy", "mamba_full_memory_ratio", "max_mamba_cache_size",
+    "disable_attn_tp_gather",
+)
+
+
+class Values(dict):
+    """name -> final value of one resolved launch, read like a ``Result`` (``value``,
+    ``[name]``, ``record``, ``model``, ``target``) by the memory modules."""
+
+    __slots__ = ("record", "result")
+
+    value = dict.__getitem__  # a C-level lookup; ``__missing__`` covers other names
+
+    def __missing__(self, name: str) -> Any:
+        if self.result is None:  # let go of once the plan was made (``plan._remembered``)
+            raise KeyError(name)
+        value = self.result.value(name)
+        self[name] = value
+        return value
+
+    @property
+    def model(self) -> Any:
+        return self.record.model
+
+    @property
+    def target(self) -> Any:
+        return self.record.target
+
+    def value_at(self, dotted: str) -> Any:
+        return self.result.value_at(dotted)
+
+
+#: per release (its defaults table): (name -> what ``Result.value`` gives when unset,
+#: the fields whose unset value is a fallback)
+_BASES: dict[int, tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
+
+
+def _base(fields: Any, defaults: dict[str, Any]) -> tuple[dict[str, Any],
+                                                          tuple[tuple[str, Any], ...]]:
+    hit = _BASES.get(id(defaults))
+    if hit is not None and hit[0] is defaults:
+        return hit[1], hit[2]
+    base = {}
+    for name in NAMES:
+        if name in defaults:
+            value = defaults[name]
+            base[name] = fields[name].fallback if value is None else value
+    fallbacks = tuple((name, field.fallback) for name, field in fields.items()
+                      if field.fallback is not None)
+    if len(_BASES) > 64:
+        _BASES.clear()
+    _BASES[id(defaults)] = (defaults, base, fallbacks)
+    return base, fallbacks
+
+
+def values_of(result: Any) -> Values:
+    """The memory plan's values of ``result`` (an ``engine.result.Result``), read once."""
+    out = Values()
+    out.result, out.record = result, result.record
+    overlay = getattr(result, "_overlay", None)
+    if overlay is None or not hasattr(result, "_defaults"):  # another kind of result
+        for name in NAMES:
+            try:
+                out[name] = result.value(name)
+            except KeyError:
+                pass
+        return out
+    base, fallbacks = _base(result._fields, result._defaults)
+    out.update(base)
+    out.update(overlay)  # every value the rules or the input set (as ``Result.value``, but:)
+    for name, fallback in fallbacks:  # a None no declaration set reads as the fallback
+        if name in overlay and overlay[name] is None and name not in result.declared():
+            out[name] = fallback
+    return out  # a field the release lacks stays out: reading it fails as Result.value does
