@@ -1,7 +1,9 @@
 """GPU targets as facts: what SGLang's platform probes would answer on each machine.
 
-A rule never asks the machine anything; it reads a ``Target``. The catalog uses the same
-facts as the oracle's simulated platforms, so both sides resolve the same machine.
+A rule never asks the machine anything; it reads a ``Target``. The catalog's first nine use
+the same facts as the oracle's simulated platforms, so both sides resolve the same machine; the
+further targets (``data/targets.json``: H20, L40S, RTX 4090, ...) carry public facts with their
+sources, and ``tests/parity/tools/targets_oracle.py`` simulates them the same way.
 """
 
 from __future__ import annotations
