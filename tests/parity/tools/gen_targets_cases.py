@@ -6,7 +6,8 @@ from a GPU's memory (``mem_fraction_static``, ``chunked_prefill_size``, the deco
 ``max_bs``, ``max_running_requests``) and from its capability (the attention backend, FP8 KV,
 speculative decoding) come out right on 24, 48, 80, 96, 120 and 141 GB cards: every target's
 defaults, then tensor parallelism (tp >= 4 moves the graph size), a backend, EAGLE / MTP and
-FP8 KV on the capability classes the oracle's own nine do not cover (SM86, SM89, SM121).
+FP8 KV on the capability classes the oracle's own nine do not cover (SM86, SM89, SM121), and
+the decode context-parallel collective, which SGLang picks partly by device name (GB200).
 
 Record with ``/root/sglang-oracle/bin/python tests/parity/tools/record_suite.py targets --jobs 1``
 (``record_suite.py`` runs this suite through ``targets_oracle.py``).
@@ -29,6 +30,10 @@ FIELDS = ["attention_backend", "prefill_attention_backend", "decode_attention_ba
           "speculative_draft_attention_backend", "moe_runner_backend", "tp_size", "dp_size",
           "disable_radix_cache"]
 LLAMA, QWEN3, DSV2 = "models/llama-3.1-8b", "models/qwen3-8b", "models/deepseek-v2-lite"
+DSV3 = "models/deepseek-v3"
+# the decode context-parallel collective: the one default SGLang derives from a device name
+DCP_FIELDS = ["dcp_comm_backend", "dcp_replicate_q_proj", "attention_backend", "page_size",
+              "tp_size"]
 EAGLE = ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
          "models/llama-3.1-8b-eagle", "--speculative-num-steps", "3",
          "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"]
@@ -69,11 +74,35 @@ CASES: list[tuple[str, str, str, list[str]]] = [
     ("fp8kv/llama/gb10/e4m3", "gb10", LLAMA, ["--kv-cache-dtype", "fp8_e4m3"]),
     ("fp8kv/dsv2lite/h800/e4m3", "h800", DSV2, ["--kv-cache-dtype", "fp8_e4m3"]),
 ]
+# (name, gpu, model, argv): fi_a2a on SM10x when the DCP group fits one NVLink domain, which a
+# GB200's device name alone vouches for across nodes; a2a elsewhere; the collective's checks
+DCP_CASES: list[tuple[str, str, str, list[str]]] = [
+    ("dcp/dsv3/b200/tp8-dcp2", "b200", DSV3, ["--tp-size", "8", "--dcp-size", "2"]),
+    ("dcp/dsv3/gb200/tp4-dcp2", "gb200", DSV3, ["--tp-size", "4", "--dcp-size", "2"]),
+    ("dcp/dsv3/b200/2nodes-dcp8", "b200", DSV3,
+     ["--tp-size", "8", "--nnodes", "2", "--dcp-size", "8"]),
+    ("dcp/dsv3/gb200/2nodes-dcp8", "gb200", DSV3,
+     ["--tp-size", "8", "--nnodes", "2", "--dcp-size", "8"]),
+    ("dcp/dsv3/b300/tp8-dcp2", "b300", DSV3, ["--tp-size", "8", "--dcp-size", "2"]),
+    ("dcp/dsv3/h20/tp8-dcp2", "h20", DSV3, ["--tp-size", "8", "--dcp-size", "2"]),
+    ("dcp/dsv3/rtx-pro-6000/tp8-dcp2", "rtx-pro-6000", DSV3,
+     ["--tp-size", "8", "--dcp-size", "2"]),
+    ("dcp/dsv3/mi300x/tp8-dcp2", "mi300x", DSV3, ["--tp-size", "8", "--dcp-size", "2"]),
+    ("dcp/llama/b200/no-dcp", "b200", LLAMA, ["--tp-size", "8"]),
+    ("dcp/llama/b200/a2a-without-dcp", "b200", LLAMA, ["--dcp-comm-backend", "a2a"]),
+    ("dcp/dsv3/mi300x/fi-a2a", "mi300x", DSV3,
+     ["--tp-size", "8", "--dcp-size", "2", "--dcp-comm-backend", "fi_a2a"]),
+    ("dcp/dsv3/b200/replicate-q-ag-rs", "b200", DSV3,
+     ["--tp-size", "8", "--dcp-size", "2", "--dcp-comm-backend", "ag_rs",
+      "--dcp-replicate-q-proj"]),
+]
 
 
 def main() -> None:
     cases = [{"name": f"targets/{name}", "platform": gpu, "model": model, "argv": argv,
               "fields": FIELDS} for name, gpu, model, argv in CASES]
+    cases += [{"name": f"targets/{name}", "platform": gpu, "model": model, "argv": argv,
+               "fields": DCP_FIELDS} for name, gpu, model, argv in DCP_CASES]
     OUT.write_text(json.dumps(cases, indent=1) + "\n")
     print(f"{OUT}: {len(cases)} cases")
 
