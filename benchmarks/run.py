@@ -204,9 +204,9 @@ def memory_overhead_on_points(points: int) -> float:
 
 def _points(points: int):
     from launchplan.checks.space import Space, default_models
-    from launchplan.facts.targets import CATALOG
+    from launchplan.facts.targets import SIMULATED
 
-    space = Space(list(CATALOG), default_models())
+    space = Space(list(SIMULATED), default_models())  # check's default space
     total = space.size()
     if points <= total:
         return space.sample(points, seed=1)

@@ -32,6 +32,7 @@ PIPELINE: tuple[str, ...] = (
     "pd_transfer_settings",
     "pd_server_roles",
     "prefill_only_kv_cache_args",
+    "dcp_comm_backend_default",
     "decode_context_parallel_checks",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
     "context_length_limit",

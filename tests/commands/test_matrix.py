@@ -14,7 +14,7 @@ import pytest
 from launchplan.checks.matrix import KINDS, SWITCHES, backend_choices, cells
 from launchplan.commands.main import main
 from launchplan.facts.models import load_model
-from launchplan.facts.targets import CATALOG
+from launchplan.facts.targets import SIMULATED
 
 
 def expected_count(gpus) -> int:
@@ -28,11 +28,11 @@ def find(table, **want):
 
 @pytest.fixture(scope="module")
 def table():
-    return list(cells(list(CATALOG)))
+    return list(cells(list(SIMULATED)))
 
 
 def test_every_target_backend_kind_and_switch_has_a_cell(table):
-    assert len(table) == expected_count(CATALOG)
+    assert len(table) == expected_count(SIMULATED)
     assert {c.verdict for c in table} <= {"starts", "fails-at-start", "runtime-error",
                                           "refused", "n/a"}
     assert {c.kind for c in table} == {k for k, _ in KINDS}
@@ -119,7 +119,7 @@ def test_the_page_renders_in_headless_chromium(tmp_path, capsys):
     dom, log = render(page)
     parsed = Cells()
     parsed.feed(dom)
-    assert len(parsed.cells) == expected_count(CATALOG)
+    assert len(parsed.cells) == expected_count(SIMULATED)
     assert parsed.links == 0  # self-contained: nothing to follow or load
     refused = next(c for c in parsed.cells if c["data-model"] == "llama-3.1-8b"
                    and c["data-gpu"] == "a100" and c["data-choice"] == "trtllm_mha"

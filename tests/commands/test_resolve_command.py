@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from launchplan.commands.main import main
+from launchplan.facts.targets import CATALOG
 
 BASE = ["resolve", "--gpu", "b200", "--model-path", "llama-3.1-8b"]
 
@@ -118,7 +119,9 @@ def test_console_script_runs():
 
 def test_targets_and_models_lists(capsys):
     code, out, _ = run_cli(["targets", "--format", "json"], capsys)
-    assert code == 0 and len(json.loads(out)) == 9
+    listed = json.loads(out)
+    assert code == 0 and [t["name"] for t in listed] == list(CATALOG) and len(listed) == 28
+    assert {"h20", "l40s", "rtx4090", "gb10"} <= {t["name"] for t in listed}
     code, out, _ = run_cli(["models"], capsys)
     assert code == 0 and "deepseek-v3" in out and "MLA" in out
 

@@ -25,7 +25,7 @@ from launchplan.checks.runner import check_points, in_order, point_resolver
 from launchplan.checks.space import Point, Space, default_models
 from launchplan.engine.pipeline import _mentioned, run
 from launchplan.errors import InputError, LaunchplanError, Refusal
-from launchplan.facts.targets import CATALOG, get_target
+from launchplan.facts.targets import SIMULATED, get_target
 from launchplan.input.cli import parse_argv
 from launchplan.input.fields import FIELDS
 from launchplan.planner import build_raw, build_record
@@ -39,7 +39,7 @@ EXTRA_POINTS = 700  # per compat, default-space points with random extra flags
 
 def _points(seed: int, plain: int, extra: int) -> list[Point]:
     """Default-space points, then points of the same space with 1-6 random extra flags."""
-    space = Space(list(CATALOG), default_models())
+    space = Space(list(SIMULATED), default_models())
     out = space.sample(plain + extra, seed=seed)
     rng = random.Random(seed)
     triggers, reads = _rule_fields()

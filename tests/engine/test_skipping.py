@@ -9,7 +9,7 @@ import random
 from launchplan.checks.space import Space, default_models
 from launchplan.engine.pipeline import run
 from launchplan.errors import Refusal
-from launchplan.facts.targets import CATALOG, get_target
+from launchplan.facts.targets import SIMULATED, get_target
 from launchplan.planner import build_raw, build_record
 from launchplan.rulesets import get_ruleset
 
@@ -27,7 +27,7 @@ def outcome(point, compat, skip):
 
 
 def test_skipping_rules_changes_nothing():
-    space = Space(list(CATALOG), default_models())
+    space = Space(list(SIMULATED), default_models())
     points = space.sample(2500, seed=7)
     rng = random.Random(11)
     for point in points:

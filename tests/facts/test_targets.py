@@ -1,13 +1,24 @@
-"""GPU targets: the oracle's facts exactly, the probes derived from them, overrides, auto."""
+"""GPU targets: the oracle's facts exactly, the further targets' facts and sources, the probes
+derived from them, overrides, names, auto."""
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 
 import pytest
 
 from launchplan.errors import InputError
-from launchplan.facts.targets import CATALOG, get_target, parse_capability, with_overrides
+from launchplan.facts.targets import (
+    CATALOG,
+    SIMULATED,
+    TARGETS_FILE,
+    get_target,
+    parse_capability,
+    with_overrides,
+)
+from launchplan.rules.memory import tier_of
 
 # name: (capability, MiB per GPU, GPUs, vendor, runtime, flashinfer) from the oracle's README
 ORACLE = {
@@ -73,3 +84,80 @@ def test_auto_without_nvml_says_so_plainly(monkeypatch):
     with pytest.raises(InputError) as info:
         get_target("auto")
     assert "nvidia-ml-py" in info.value.message and "\n" not in info.value.message
+
+
+FURTHER = json.loads(TARGETS_FILE.read_text())["targets"]
+
+# the architecture a device name belongs to, and its compute capability (CUDA's table)
+FAMILIES = [
+    (r"^NVIDIA (H20|H800|H100|H200|GH200)\b", (9, 0)),
+    (r"^NVIDIA A(100|800)-", (8, 0)),
+    (r"^NVIDIA (A10G?|GeForce RTX 3090)$", (8, 6)),
+    (r"^NVIDIA (L40S?|L4|GeForce RTX 4090|RTX 6000 Ada Generation)$", (8, 9)),
+    (r"^NVIDIA RTX PRO 6000 Blackwell", (12, 0)),
+    (r"^NVIDIA GB10$", (12, 1)),
+]
+# (chunked_prefill_size, decode max_bs at tp 1) of SGLang's memory tier each size class falls in
+TIERS = {24: (4096, 48), 40: (4096, 32), 48: (4096, 32), 80: (8192, 256), 94: (8192, 256),
+         96: (8192, 256), 128: (8192, 256), 141: (8192, 256)}
+GB = {"h20": 96, "h800": 80, "h100-pcie": 80, "h100-nvl": 94, "h200-nvl": 141, "gh200": 96,
+      "a800": 80, "a100-40gb": 40, "l40s": 48, "l40": 48, "l4": 24, "a10g": 24, "a10": 24,
+      "rtx4090": 24, "rtx3090": 24, "rtx6000-ada": 48, "rtx-pro-6000": 96,
+      "rtx-pro-6000-ws": 96, "gb10": 128}
+
+
+def test_the_simulated_targets_come_first_and_the_further_ones_are_all_named():
+    assert list(CATALOG)[:len(SIMULATED)] == list(SIMULATED) == sorted(ORACLE, key=list(
+        ORACLE).index)
+    assert [row["name"] for row in FURTHER] == list(CATALOG)[len(SIMULATED):]
+    assert sorted(GB) == sorted(row["name"] for row in FURTHER)
+
+
+@pytest.mark.parametrize("row", FURTHER, ids=lambda row: row["name"])
+def test_further_target_facts_are_consistent_and_sourced(row):
+    t = CATALOG[row["name"]]
+    assert re.fullmatch(r"[a-z][a-z0-9-]{1,15}", t.name)
+    assert (t.vendor, t.runtime_version, t.has_flashinfer) == ("nvidia", "13.0", True)
+    family = [cap for pattern, cap in FAMILIES if re.search(pattern, t.device_name)]
+    assert family == [t.capability], t.device_name
+    # nvidia-smi's MiB sit a few percent around the marketed GB (H100 80 GB: 81559 MiB)
+    assert 0.9 < t.memory_mib * (1 << 20) / (GB[t.name] * 10**9) < 1.1
+    assert tier_of(t.memory_mib, 1) == TIERS[GB[t.name]]
+    assert t.gpu_count in (1, 4, 8) and row["assumes"]
+    sources = " ".join(row["sources"].values())
+    assert "https://" in sources
+    for fact in ("device_name", "capability", "memory_mib"):
+        assert any(fact in key for key in row["sources"]), fact
+
+
+def test_device_names_are_unique_and_resolve_to_their_target():
+    names = [t.device_name for t in CATALOG.values()]
+    assert len(names) == len(set(names))
+    for t in CATALOG.values():
+        assert get_target(t.device_name) is t
+        assert get_target(t.name.upper()) is t
+
+
+@pytest.mark.parametrize("spelling, name", [
+    ("H100_PCIe", "h100-pcie"), ("h100 nvl", "h100-nvl"), ("rtx-4090", "rtx4090"),
+    ("RTX PRO 6000", "rtx-pro-6000"), ("NVIDIA GeForce RTX 3090", "rtx3090"),
+    ("NVIDIA H100 80GB HBM3", "h100"), ("A100-40GB", "a100-40gb"), ("dgx-spark", None),
+])
+def test_spellings(spelling, name):
+    if name is None:
+        with pytest.raises(InputError, match="--gpu"):
+            get_target(spelling)
+    else:
+        assert get_target(spelling).name == name
+
+
+@pytest.mark.parametrize("typed, suggested", [
+    ("4090", "rtx4090"), ("h2o", "h20"), ("l40x", "l40"), ("a100-80gb", "a100"),
+    ("gb10x", "gb10"), ("rtx6000", "rtx6000-ada"),
+])
+def test_unknown_names_suggest_the_close_ones(typed, suggested):
+    with pytest.raises(InputError) as info:
+        get_target(typed)
+    message = info.value.message
+    assert "did you mean" in message and suggested in message.split("did you mean")[1]
+    assert "--gpu-memory-mib" in message and "\n" not in message

@@ -148,7 +148,7 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
     from launchplan.checks.runner import point_resolver
     from launchplan.checks.space import Space, default_models, parse_axis
     from launchplan.errors import LaunchplanError
-    from launchplan.facts.targets import CATALOG
+    from launchplan.facts.targets import SIMULATED
     from launchplan.memory import plan as memory
     from launchplan.memory.values import NAMES, Values, values_of
     from launchplan.memory.weights import (
@@ -165,7 +165,7 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
             self.asked.append(name)
             raise KeyError(f"{name}: the memory plan read a field outside its key's list")
 
-    space = Space(list(CATALOG), default_models(),
+    space = Space(list(SIMULATED), default_models(),
                   axes=[parse_axis("mem_fraction_static=unset,0.7,0.9"),
                         parse_axis("max_total_tokens=unset,50000"),
                         parse_axis("ep_size=unset,8")])

@@ -160,7 +160,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # values outside a field's range (the extreme-number suite)
         (r"--prefill-decode-interval(-min-bs)? must be non-negative",
          {"prefill_decode_interval_check"}),
-        (r"Decode context parallel size .* must be >= 1", {"decode_context_parallel_checks"}),
+        (r"Decode context parallel size .* must be >= 1|--dcp-comm-backend \S+ only affects|"
+         r"--dcp-comm-backend fi_a2a delegates|--dcp-replicate-q-proj (requires|only applies)",
+         {"decode_context_parallel_checks"}),
         (r"--attn-dp-size must be positive", {"data_parallelism_checks"}),
         (r"tp_size must be divisible by (attn_cp_size|moe_dp_size)|"
          r"attn_cp_size != moe_dp_size is only supported", {"context_parallelism_checks"}),

@@ -34,6 +34,7 @@ SUITES = {
     "release": "release-cases.json",  # aimed at what changed between releases
     "reach": "reach-cases.json",  # model-specific rules, one family at a time
     "launcher": "launcher-cases.json",  # with SGLang's launcher check (launcher_oracle.py)
+    "targets": "targets-cases.json",  # the catalog's further GPUs (targets_oracle.py)
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -46,7 +47,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{(suite, compat): count for suite, count in {
         "public": 220, "own": 330, "extra": 105, "random": 300, "extreme": 229,
         "fidelity": 149, "coverage": 61, "families": 44, "release": 27,
-        "reach": 624, "launcher": 23}.items()
+        "reach": 624, "launcher": 23, "targets": 55}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 31,

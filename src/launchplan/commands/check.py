@@ -19,7 +19,8 @@ problems by severity (fails-at-start, runtime-error, degraded: the requirement t
 SGLang's launcher checks), rules that crash instead of refusing, non-idempotence and
 non-determinism. Unverified requirements are listed but never fail the check.
 
-The default space: every target x every bundled model x the attention backends for the
+The default space: every simulated target (the nine the oracle checks; `launchplan targets`
+lists more, name them with --gpu) x every bundled model x the attention backends for the
 model's attention kind (with split pairs) x page_size unset/1/16/64/128 x prefill CUDA graph
 unset/full/breakable/disabled x decode CUDA graph unset/full x speculation (none; EAGLE top-k
 1 and 4 for Llama-class models; MTP for DeepSeek) x KV dtype auto/fp8_e4m3/fp8_e5m2 x tp 1/8.
@@ -133,7 +134,7 @@ def build_space(argv: list[str], allowed: frozenset[str]):
     """The space a check or sweep command line describes, and its launchplan options."""
     from launchplan.checks.space import Space, default_models, parse_axis
     from launchplan.facts.models import load_model
-    from launchplan.facts.targets import CATALOG, get_target
+    from launchplan.facts.targets import SIMULATED, get_target
     from launchplan.planner import local_model
 
     split = split_argv([_model_alias(a) for a in argv], allowed | {"--model-path"},
@@ -143,7 +144,8 @@ def build_space(argv: list[str], allowed: frozenset[str]):
                          message=f"{split.sglang_argv[0]}: not an option of this command; "
                          "use --axis FIELD=v1,v2 to vary SGLang fields")
     opts = split.options
-    gpus = [get_target(g).name for g in _many(opts.get("gpu"))] or list(CATALOG)
+    # the default space walks the simulated targets (facts/targets.py SIMULATED says why)
+    gpus = [get_target(g).name for g in _many(opts.get("gpu"))] or list(SIMULATED)
     models = _many(opts.get("model_path"))
     compats: list[str | None] = [None]
     axes = []

@@ -21,7 +21,7 @@ options:
                   reason is shown on hover
   --format md|json
                   print Markdown (default) or JSON on stdout
-  --gpu NAME      only this target (repeatable; default: every target)
+  --gpu NAME      only this target (repeatable; default: the simulated targets)
   --compat default|0.5.23
 """
 
@@ -35,11 +35,11 @@ def main(argv: list[str]) -> int:
         return 0
     out_file, fmt, gpus, compat = _parse(argv)
     from launchplan.checks.matrix import cells
-    from launchplan.facts.targets import CATALOG, get_target
+    from launchplan.facts.targets import SIMULATED, get_target
 
     for gpu in gpus:
         get_target(gpu)  # one line naming --gpu when unknown
-    table = list(cells(gpus or list(CATALOG), compat))
+    table = list(cells(gpus or list(SIMULATED), compat))
     if out_file is not None:
         try:
             with open(out_file, "w", encoding="utf-8") as fh:

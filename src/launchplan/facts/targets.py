@@ -1,12 +1,16 @@
 """GPU targets as facts: what SGLang's platform probes would answer on each machine.
 
-A rule never asks the machine anything; it reads a ``Target``. The catalog uses the same
-facts as the oracle's simulated platforms, so both sides resolve the same machine.
+A rule never asks the machine anything; it reads a ``Target``. The catalog's first nine use
+the same facts as the oracle's simulated platforms, so both sides resolve the same machine; the
+further targets (``data/targets.json``: H20, L40S, RTX 4090, ...) carry public facts with their
+sources, and ``tests/parity/tools/targets_oracle.py`` simulates them the same way.
 """
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 from launchplan.errors import InputError
 from launchplan.facts.memo import per_object
@@ -148,48 +152,107 @@ def _version(text: str) -> tuple[int, int]:
 
 _NV = dict(vendor="nvidia", runtime_version="13.0", has_flashinfer=True)
 
-CATALOG: dict[str, Target] = {
-    t.name: t
-    for t in (
-        Target("a100", device_name="NVIDIA A100-SXM4-80GB", capability=(8, 0),
-               memory_mib=81920, gpu_count=8, **_NV),
-        Target("h100", device_name="NVIDIA H100 80GB HBM3", capability=(9, 0),
-               memory_mib=81559, gpu_count=8, **_NV),
-        Target("h200", device_name="NVIDIA H200", capability=(9, 0),
-               memory_mib=143771, gpu_count=8, **_NV),
-        Target("b200", device_name="NVIDIA B200", capability=(10, 0),
-               memory_mib=183359, gpu_count=8, **_NV),
-        Target("gb200", device_name="NVIDIA GB200", capability=(10, 0),
-               memory_mib=189471, gpu_count=4, **_NV),
-        Target("b300", device_name="NVIDIA B300 SXM6 AC", capability=(10, 3),
-               memory_mib=275040, gpu_count=8, **_NV),
-        Target("rtx5090", device_name="NVIDIA GeForce RTX 5090", capability=(12, 0),
-               memory_mib=32607, gpu_count=1, **_NV),
-        Target("mi300x", vendor="amd", device_name="AMD Instinct MI300X", capability=(9, 4),
-               memory_mib=196592, gpu_count=8, runtime_version="6.4", has_flashinfer=False,
-               gfx="gfx942"),
-        Target("mi355x", vendor="amd", device_name="AMD Instinct MI355X", capability=(9, 5),
-               memory_mib=294896, gpu_count=8, runtime_version="7.0", has_flashinfer=False,
-               gfx="gfx950"),
-    )
-}
+#: The oracle's simulated platforms: the same facts on both sides (see the module docstring).
+_SIMULATED = (
+    Target("a100", device_name="NVIDIA A100-SXM4-80GB", capability=(8, 0),
+           memory_mib=81920, gpu_count=8, **_NV),
+    Target("h100", device_name="NVIDIA H100 80GB HBM3", capability=(9, 0),
+           memory_mib=81559, gpu_count=8, **_NV),
+    Target("h200", device_name="NVIDIA H200", capability=(9, 0),
+           memory_mib=143771, gpu_count=8, **_NV),
+    Target("b200", device_name="NVIDIA B200", capability=(10, 0),
+           memory_mib=183359, gpu_count=8, **_NV),
+    Target("gb200", device_name="NVIDIA GB200", capability=(10, 0),
+           memory_mib=189471, gpu_count=4, **_NV),
+    Target("b300", device_name="NVIDIA B300 SXM6 AC", capability=(10, 3),
+           memory_mib=275040, gpu_count=8, **_NV),
+    Target("rtx5090", device_name="NVIDIA GeForce RTX 5090", capability=(12, 0),
+           memory_mib=32607, gpu_count=1, **_NV),
+    Target("mi300x", vendor="amd", device_name="AMD Instinct MI300X", capability=(9, 4),
+           memory_mib=196592, gpu_count=8, runtime_version="6.4", has_flashinfer=False,
+           gfx="gfx942"),
+    Target("mi355x", vendor="amd", device_name="AMD Instinct MI355X", capability=(9, 5),
+           memory_mib=294896, gpu_count=8, runtime_version="7.0", has_flashinfer=False,
+           gfx="gfx950"),
+)
+
+#: Where the further targets' facts live, each with the public source it was read from.
+TARGETS_FILE = Path(__file__).with_name("data") / "targets.json"
+
+
+def _more_targets() -> tuple[Target, ...]:
+    """The GPUs people launch SGLang on beyond the simulated set (``data/targets.json``):
+    NVIDIA parts with CUDA 13.0 and FlashInfer, as the simulated NVIDIA targets."""
+    rows = json.loads(TARGETS_FILE.read_text(encoding="utf-8"))["targets"]
+    return tuple(
+        Target(row["name"], device_name=row["device_name"],
+               capability=_capability(row["capability"]), memory_mib=row["memory_mib"],
+               gpu_count=row["gpu_count"], **_NV)
+        for row in rows)
+
+
+def _capability(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")
+    return int(major), int(minor)
+
+
+#: Every named target, by name: the simulated set first, then ``data/targets.json``.
+CATALOG: dict[str, Target] = {t.name: t for t in (*_SIMULATED, *_more_targets())}
+
+#: The targets the oracle simulates. ``check``'s default space, ``matrix`` and the benchmarks
+#: walk these: the others repeat their platform behaviour (a capability class and a memory
+#: tier) and would nearly triple a default ``check`` run. Name any target with ``--gpu``.
+SIMULATED: tuple[str, ...] = tuple(t.name for t in _SIMULATED)
+
+
+def _compact(text: str) -> str:
+    """``"H100_PCIe"``, ``"h100 pcie"``, ``"NVIDIA H100 PCIe"`` -> ``"h100pcie"``."""
+    key = text.strip().lower()
+    for vendor in ("nvidia ", "amd "):
+        if key.startswith(vendor):
+            key = key[len(vendor):]
+    return "".join(ch for ch in key if ch.isalnum())
+
+
+@per_object
+def _aliases(catalog: dict[str, Target]) -> dict[str, str]:
+    """Compact spellings of each name and device name -> the target's name."""
+    out: dict[str, str] = {}
+    for target in catalog.values():
+        out.setdefault(_compact(target.device_name), target.name)
+    for target in catalog.values():  # a name wins over another target's device name
+        out[_compact(target.name)] = target.name
+    return out
 
 
 def get_target(name: str) -> Target:
-    """A catalog target by name (case-insensitive), or ``auto`` for the local GPU."""
+    """A catalog target by name (case-insensitive; ``h100_pcie``, ``H100 PCIe`` and the device
+    name CUDA reports work too), or ``auto`` for the local GPU."""
     key = name.strip().lower()
     if key == "auto":
         return detect()
-    try:
-        return CATALOG[key]
-    except KeyError:
-        import difflib
+    found = CATALOG.get(key) or CATALOG.get(_aliases(CATALOG).get(_compact(name), ""))
+    if found is not None:
+        return found
+    raise InputError(
+        "--gpu", "a target of `launchplan targets` or auto", name,
+        _suggestion(name) + "; for a GPU not listed, name the closest target and add "
+        "--gpu-memory-mib, --gpu-capability, --gpu-count",
+    )
 
-        close = difflib.get_close_matches(key, CATALOG, n=1)
-        raise InputError(
-            "--gpu", "one of " + ", ".join(CATALOG) + " or auto", name,
-            f"did you mean {close[0]}?" if close else None,
-        ) from None
+
+def _suggestion(name: str) -> str:
+    """The closest target names: containment first (``4090`` -> rtx4090), else spelling."""
+    import difflib
+
+    key, aliases = _compact(name), _aliases(CATALOG)
+    close = [] if not key else sorted(
+        {aliases[a] for a in aliases if key in a or (len(a) >= 3 and a in key)},
+        key=lambda n: (abs(len(_compact(n)) - len(key)), n))
+    if not close:
+        close = [aliases[a] for a in difflib.get_close_matches(key, aliases, n=3, cutoff=0.5)]
+    close = list(dict.fromkeys(close))[:3]
+    return ("did you mean " + " or ".join(close) + "?") if close else "no target is close"
 
 
 def with_overrides(

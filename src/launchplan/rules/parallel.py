@@ -36,26 +36,87 @@ def attn_dp_enabled(v: Any) -> bool:
 # --- decode context parallelism (checked before the CUDA-graph parse) ---------------------------
 
 
+#: Device names SGLang takes for a GPU on a multi-node NVLink (MNNVL) fabric.
+MNNVL_DEVICE_TAGS = ("GB200", "GB300")
+
+
+def mnnvl_fabric_device(target: Any) -> bool:
+    """SGLang's ``is_mnnvl_fabric_device``: the GB200/GB300 superchips, told by device name.
+
+    Assumes: no other part registered on an NVLink fabric (0.5.23 also asks NVML for SM107
+    systems with a generic name; no catalog target is one).
+    """
+    name = (target.device_name or "").upper()
+    return target.is_cuda and any(tag in name for tag in MNNVL_DEVICE_TAGS)
+
+
 @rule(
     phase=Phase.MODEL_SOURCE,
-    reads=("dcp_size", "enable_prefill_cp"),
+    reads=("dcp_comm_backend", "dcp_size", "tp_size", "pp_size", "nnodes"),
+    writes=("dcp_comm_backend",),
+    facts=("target.device_name", "target.is_sm100", "target.is_cuda", "target.is_hip"),
+    sglang="_dcp_comm_backend_default",
+)
+def dcp_comm_backend_default(v: View) -> dict | None:
+    """The collective that reduces decode context-parallel attention, when not given.
+
+    When: ``--dcp-comm-backend`` is unset.
+    Effect: declares ``ag_rs`` without DCP (``--dcp-size`` 1); with DCP, ``fi_a2a`` on an
+        SM10x GPU when the DCP group fits in one NVLink domain (a GB200/GB300, whose MNNVL
+        fabric spans nodes, or a node's TP ranks splitting evenly into DCP groups), else
+        ``a2a`` on CUDA and ROCm.
+    Why: FlashInfer's MNNVL all-to-all needs Blackwell and the whole DCP group on one NVLink
+        domain; the plain all-to-all runs anywhere (``_dcp_comm_backend_default``,
+        ``is_fi_a2a_supported``).
+    Assumes: the device name tells an MNNVL part (``mnnvl_fabric_device``).
+    """
+    if v.dcp_comm_backend is not None:
+        return None
+    if v.dcp_size <= 1:
+        return {"dcp_comm_backend": "ag_rs"}
+    t = v.target
+    per_node = v.tp_size // max(v.nnodes // v.pp_size, 1)
+    if t.is_sm100 and (mnnvl_fabric_device(t) or per_node % v.dcp_size == 0):
+        return {"dcp_comm_backend": "fi_a2a"}
+    return {"dcp_comm_backend": "a2a" if t.is_cuda or t.is_hip else "ag_rs"}
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("dcp_size", "enable_prefill_cp", "dcp_comm_backend", "dcp_replicate_q_proj"),
+    facts=("target.is_cuda",),
     sglang="handle_decode_context_parallelism (checks)",
-    triggers=("dcp_size",),
 )
 def decode_context_parallel_checks(v: View) -> Refuse | None:
-    """Decode context parallelism is at least 1 wide, and not combined with prefill CP.
+    """Decode context parallelism is valid: width, prefill CP, its collective, the Q switch.
 
     When: whenever its promises hold.
-    Effect: refuses ``--dcp-size`` below 1, and ``--dcp-size`` > 1 with
-        ``--enable-prefill-cp``.
+    Effect: refuses ``--dcp-size`` below 1; ``--dcp-size`` > 1 with ``--enable-prefill-cp``;
+        ``--dcp-comm-backend a2a``/``fi_a2a`` without DCP; ``fi_a2a`` off CUDA; and
+        ``--dcp-replicate-q-proj`` without DCP or with the ``ag_rs`` collective.
     Why: the KV cache is split over ``dcp_size`` ranks, so 0 or a negative width has no
-        meaning (``handle_decode_context_parallelism``).
+        meaning; the all-to-all collectives only reduce DCP attention, FlashInfer's is a
+        CUDA kernel, and a replicated Q projection removes the all-gather only the
+        all-to-all paths skip (``handle_decode_context_parallelism``).
     Assumes: nothing.
     """
+    backend = v.dcp_comm_backend
     if v.dcp_size < 1:
         return Refuse(f"--dcp-size must be at least 1, got {v.dcp_size}")
     if v.dcp_size > 1 and v.enable_prefill_cp:
         return Refuse("--dcp-size > 1 does not support --enable-prefill-cp")
+    if backend in ("a2a", "fi_a2a") and v.dcp_size <= 1:
+        return Refuse(f"--dcp-comm-backend {backend} needs --dcp-size > 1: it only reduces "
+                      "decode context-parallel attention")
+    if backend == "fi_a2a" and not v.target.is_cuda:
+        return Refuse("--dcp-comm-backend fi_a2a is FlashInfer's MNNVL all-to-all, a CUDA "
+                      "kernel; use a2a or ag_rs here")
+    if v.dcp_replicate_q_proj:
+        if v.dcp_size <= 1:
+            return Refuse("--dcp-replicate-q-proj needs --dcp-size > 1")
+        if backend not in ("a2a", "fi_a2a"):
+            return Refuse("--dcp-replicate-q-proj only applies to the a2a and fi_a2a DCP "
+                          f"collectives, not {backend}")
     return None
 
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from launchplan.checks.space import Space, default_models
-from launchplan.facts.targets import CATALOG
+from launchplan.facts.targets import SIMULATED
 
 DATA = Path(__file__).parents[1] / "data"
 EXTRA_FLAGS = [["--chunked-prefill-size", "4096"], ["--max-running-requests", "64"],
@@ -30,7 +30,7 @@ EXTRA_FLAGS = [["--chunked-prefill-size", "4096"], ["--max-running-requests", "6
 def main() -> None:
     fields = json.loads((DATA / "public-cases.json").read_text())[0]["fields"]
     fields = fields + ["disable_radix_cache", "cuda_graph_config.prefill.bs"]
-    points = Space(list(CATALOG), default_models()).sample(300, seed=424242)
+    points = Space(list(SIMULATED), default_models()).sample(300, seed=424242)
     rng = random.Random(5)
     cases = []
     for i, point in enumerate(points):

@@ -17,7 +17,8 @@ Model paths ``parity-models/<name>`` name the ``config.json`` folders under
 as absolute paths. ``models/<name>`` is the oracle's own folder of that name, or launchplan's
 bundled model of that name when the oracle has none. ``--missing`` records only the cases
 that have no answer yet and merges them into the existing files (in case order). A suite in
-``LAUNCHER_SUITES`` is recorded with ``launcher_oracle.py`` (SGLang's launcher check too).
+``LAUNCHER_SUITES`` is recorded through its wrapper of the oracle: ``launcher_oracle.py``
+(SGLang's launcher check too) or ``targets_oracle.py`` (the catalog's further GPU targets).
 """
 
 from __future__ import annotations
@@ -35,8 +36,10 @@ BUNDLED = PARITY.parents[1] / "src" / "launchplan" / "facts" / "data" / "models"
 ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
 PREFIX, ORACLE_PREFIX = "parity-models/", "models/"
 PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
-# suites recorded with the launcher's check_server_args after resolution (see that script)
-LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py")}
+# suites recorded through a wrapper of the oracle: "launcher" adds the launcher's
+# check_server_args after resolution, "targets" simulates the catalog's further GPU targets
+LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
+                   "targets": Path(__file__).with_name("targets_oracle.py")}
 
 
 def absolute(value: object) -> object:

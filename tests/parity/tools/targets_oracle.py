@@ -1,0 +1,63 @@
+"""The oracle, simulating launchplan's further GPU targets as well as its own platforms.
+
+    ~/sglang-oracle/bin/python tests/parity/tools/targets_oracle.py CASES --out OUT [--jobs N]
+
+Same arguments and output as the oracle's ``sglang_oracle.py`` (``$LAUNCHPLAN_ORACLE_DIR``,
+by default ``/work/shared/oracle``), whose platform table holds the nine simulated targets
+only. This script adds one platform per target of ``src/launchplan/facts/data/targets.json``
+(H20, L40S, A10G, RTX 4090, GB10, ...) with the same facts launchplan plans with: device name,
+capability, memory (what ``nvidia-smi`` reports, which SGLang reads), GPUs per node, CUDA 13.0
+and FlashInfer. Nothing of the oracle changes on disk: the table is extended in memory, and
+its per-platform worker processes start through this script again so they see it too.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
+TARGETS = Path(__file__).resolve().parents[3] / "src/launchplan/facts/data/targets.json"
+# Hosts that are not x86: SGLang asks the CPU architecture only for its CPU device.
+AARCH64 = {"gh200", "gb10"}
+# SGLang's resolution never reads the SM count; the fake device needs one.
+SMS = 132
+
+
+def _oracle() -> Any:
+    spec = importlib.util.spec_from_file_location("sglang_oracle", ORACLE / "sglang_oracle.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sglang_oracle"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def platforms() -> dict[str, dict]:
+    """The oracle's platform entry for each further target (keys as its table spells them)."""
+    out = {}
+    for row in json.loads(TARGETS.read_text(encoding="utf-8"))["targets"]:
+        major, minor = (int(x) for x in row["capability"].split("."))
+        entry = dict(vendor="nvidia", cuda="13.0", has_flashinfer=True, cap=(major, minor),
+                     name=row["device_name"], mem_mib=row["memory_mib"], sms=SMS,
+                     gpus=row["gpu_count"])
+        if row["name"] in AARCH64:
+            entry["host_arch"] = "aarch64"
+        out[row["name"]] = entry
+    return out
+
+
+def main() -> None:
+    oracle = _oracle()
+    for name, entry in platforms().items():
+        oracle.PLATFORMS.setdefault(name, entry)
+    oracle.__file__ = os.path.abspath(__file__)  # its workers start through this script
+    oracle.main()
+
+
+if __name__ == "__main__":
+    main()
