@@ -21,16 +21,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from oracle_common import PLAN_FIELDS
+
 OUT = Path(__file__).resolve().parents[1] / "data" / "release-cases.json"
-FIELDS = ["attention_backend", "prefill_attention_backend", "decode_attention_backend",
-          "page_size", "kv_cache_dtype", "mem_fraction_static", "chunked_prefill_size",
-          "max_running_requests", "disable_cuda_graph", "disable_overlap_schedule",
-          "cuda_graph_config.decode.backend", "cuda_graph_config.prefill.backend",
-          "cuda_graph_config.decode.max_bs", "cuda_graph_config.prefill.max_bs",
-          "cuda_graph_config.prefill.bs", "speculative_algorithm", "speculative_num_steps",
-          "speculative_eagle_topk", "speculative_num_draft_tokens",
-          "speculative_draft_attention_backend", "moe_runner_backend", "tp_size", "dp_size",
-          "enable_dp_attention", "disable_radix_cache", "enable_tf32_matmul",
+FIELDS = PLAN_FIELDS + ["enable_dp_attention", "disable_radix_cache", "enable_tf32_matmul",
           "enable_fused_qk_norm_rope", "speculative_attention_mode"]
 DSV3 = "models/deepseek-v3"
 LLAMA = "models/llama-3.1-8b"

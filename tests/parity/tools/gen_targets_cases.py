@@ -19,16 +19,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from oracle_common import PLAN_FIELDS
+
 OUT = Path(__file__).resolve().parents[1] / "data" / "targets-cases.json"
-FIELDS = ["attention_backend", "prefill_attention_backend", "decode_attention_backend",
-          "page_size", "kv_cache_dtype", "mem_fraction_static", "chunked_prefill_size",
-          "max_running_requests", "disable_cuda_graph", "disable_overlap_schedule",
-          "cuda_graph_config.decode.backend", "cuda_graph_config.prefill.backend",
-          "cuda_graph_config.decode.max_bs", "cuda_graph_config.prefill.max_bs",
-          "cuda_graph_config.prefill.bs", "speculative_algorithm", "speculative_num_steps",
-          "speculative_eagle_topk", "speculative_num_draft_tokens",
-          "speculative_draft_attention_backend", "moe_runner_backend", "tp_size", "dp_size",
-          "disable_radix_cache"]
+FIELDS = PLAN_FIELDS + ["disable_radix_cache"]
 LLAMA, QWEN3, DSV2 = "models/llama-3.1-8b", "models/qwen3-8b", "models/deepseek-v2-lite"
 DSV3 = "models/deepseek-v3"
 # the decode context-parallel collective: the one default SGLang derives from a device name

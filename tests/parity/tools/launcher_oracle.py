@@ -15,13 +15,11 @@ function, and has its per-platform worker processes started through this script 
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
-ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
+from oracle_common import load_oracle
+
 PREFIX = "LauncherCheckError"
 
 
@@ -30,12 +28,7 @@ class LauncherCheckError(Exception):
 
 
 def _oracle() -> Any:
-    spec = importlib.util.spec_from_file_location("sglang_oracle", ORACLE / "sglang_oracle.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["sglang_oracle"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_oracle()
 
 
 def _with_launcher_check(run_case: Any) -> Any:

@@ -13,14 +13,13 @@ its per-platform worker processes start through this script again so they see it
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
-ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
+from oracle_common import load_oracle
+
 TARGETS = Path(__file__).resolve().parents[3] / "src/launchplan/facts/data/targets.json"
 # Hosts that are not x86: SGLang asks the CPU architecture only for its CPU device.
 AARCH64 = {"gh200", "gb10"}
@@ -29,12 +28,7 @@ SMS = 132
 
 
 def _oracle() -> Any:
-    spec = importlib.util.spec_from_file_location("sglang_oracle", ORACLE / "sglang_oracle.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["sglang_oracle"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_oracle()
 
 
 def platforms() -> dict[str, dict]:
