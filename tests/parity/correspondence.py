@@ -176,6 +176,21 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"pd_transfer_settings"}),
         # a non-integer capture size reaches SGLang's range() while sizing the graphs
         (r"'float' object cannot be interpreted as an integer", {"cuda_graph_sizing"}),
+        # flags combined with what they need (the wild suite)
+        (r"Quantization method specified in the model config \(.*\) does not match|"
+         r"(w8a8_int8|bitsandbytes) quantization is currently not supported in ROCm",
+         {"model_quantization_check"}),
+        (r"--return-aux-hidden-state-layer-ids requires --enable-return-aux-hidden-states",
+         {"aux_hidden_state_capture"}),
+        (r"--flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer|"
+         r"Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size",
+         {"a2a_flashinfer_checks"}),
+        (r"mm_process_config must be a dict|--asr-max-buffer-seconds must be positive",
+         {"serving_value_checks"}),
+        (r"--speculative-use-block-verification only supports",
+         {"speculative_block_verification"}),
+        (r"--enable-lmcache with --dcp-size > 1 is not supported", {"cache_compatibility"}),
+        (r"--mamba-radix-cache-strategy extra_buffer needs mamba state", {"mamba_radix_cache"}),
     ))
 
 
