@@ -18,20 +18,24 @@ PIPELINE: tuple[str, ...] = (
     "deprecated_dp_attention",
     "megamoe_runner_alias",
     "megamoe_compat",
+    "watermark_config",
     "prefill_decode_interval_check",
     "response_store_check",
     "sampling_mask_max_tokens_check",
     "aux_hidden_state_capture",
     "serving_value_checks",
+    "ssl_http_checks",
     # Phase.MODEL_SOURCE
     "deprecated_backend_aliases",
     "tokenspeed_mla_implications",
     "missing_default_values",
     "device_default",
     "mooncake_tcp_transport",
+    "prefill_complete_allocation_checks",
     "pd_transfer_settings",
     "pd_server_roles",
     "prefill_only_kv_cache_args",
+    "dcp_comm_backend_default",
     "decode_context_parallel_checks",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
     "context_length_limit",
@@ -179,6 +183,9 @@ PIPELINE: tuple[str, ...] = (
     "a2a_ascend_tp_normalize",
     "a2a_flashinfer_checks",
     "a2a_mori_pplx_modes",
+    "eplb_dispatch",
+    "expert_distribution_metrics",
+    "elastic_ep_checks",
     "pipeline_parallel_overlap_disable",
     # Phase.SPECULATIVE (P32 handle_speculative_decoding, P51 boundary reduction)
     "speculative_draft_revision_default",
@@ -209,6 +216,7 @@ PIPELINE: tuple[str, ...] = (
     "ngram_defaults",
     "ngram_checks",
     "boundary_reduction_default",
+    "layernorm_sp_checks",
     "flashinfer_a2a_token_budget",
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
@@ -286,6 +294,7 @@ RULESETS: dict[str, RuleSet] = {
             "deterministic_tp_collectives": "0.5.22",  # no ROCm RCCL check
             "cuda_graph_compatibility": "0.5.22",  # known-supported prefill CP keeps its graph
             "speculative_algorithm_known": "0.5.22",  # and --speculative-skip-dp-mlp-sync
+            "layernorm_sp_checks": ABSENT,  # its own architecture list and checks: not modelled
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
         }),
         "0.5.22",
@@ -313,6 +322,8 @@ RULESETS: dict[str, RuleSet] = {
             # --enable-dp-attention --dp-size N is 0.5.21's attention DP, reported as such
             "deprecated_dp_attention": "0.5.21",
             "dp_attention_spelling": "0.5.21",
+            "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
+            "layernorm_sp_checks": ABSENT,
         }),
         "0.5.21",
     ),

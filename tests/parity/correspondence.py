@@ -57,7 +57,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"eagle_auto_params"}),
         # a bare assert carries no message: recorded for a partial EAGLE triple and for
         # tp_size not divisible by attn_dp_size, so either rule agrees with it
-        (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments"}),
+        # (and for EPLB on a single EP rank)
+        (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments",
+                                 "eplb_dispatch"}),
         (r"DFLASH speculative decoding requires", {"dflash_defaults"}),
         (r"DSpark", {"dspark_defaults"}),
         (r"UNO requires|UNO reuses the target model", {"uno_defaults"}),
@@ -191,6 +193,21 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"speculative_block_verification"}),
         (r"--enable-lmcache with --dcp-size > 1 is not supported", {"cache_compatibility"}),
         (r"--mamba-radix-cache-strategy extra_buffer needs mamba state", {"mamba_radix_cache"}),
+        (r"--dcp-comm-backend (a2a|fi_a2a) only affects|--dcp-comm-backend fi_a2a delegates|"
+         r"--dcp-replicate-q-proj (requires|only applies)", {"decode_context_parallel_checks"}),
+        (r"^WatermarkConfigError: ", {"watermark_config"}),
+        (r"--ssl-(keyfile|certfile) requires|--ssl-ca-certs has no effect|"
+         r"--ssl-keyfile-password has no effect|--enable-ssl-refresh (requires|is not)|"
+         r"--enable-http-worker-reuseport requires|--http2-(max-concurrent-streams|"
+         r"initial-connection-window-size) must be", {"ssl_http_checks"}),
+        (r"--enable-layernorm-sp (is only supported|requires|is not compatible|supports)|"
+         r"Muse Spark --enable-layernorm-sp|--enable-megamoe-for-layernorm-sp (requires|"
+         r"supports)", {"layernorm_sp_checks"}),
+        (r"--disaggregation-decode-allocation-policy prefill_complete does not yet support",
+         {"prefill_complete_allocation_checks"}),
+        (r"--ep-dispatch-algorithm \w+ picks a different physical replica", {"eplb_dispatch"}),
+        (r"--elastic-ep-join-mode requires --elastic-ep-backend|Elastic EP requires "
+         r"eplb_algorithm|PP size should be set to 1 under elastic EP", {"elastic_ep_checks"}),
     ))
 
 

@@ -61,3 +61,39 @@ def test_serving_value_checks():
                 dict(asr_max_concurrent_sessions=-1)):
         assert isinstance(b.serving_value_checks(make_view(**bad)), Refuse), bad
     assert b.serving_value_checks(make_view(mm_process_config={"image": {}})) is None
+
+
+def test_ssl_http_checks():
+    """Recorded: wild run 1 (--ssl-keyfile alone; --enable-http-worker-reuseport with one
+    tokenizer worker) is refused by SGLang's SSL validation."""
+    for bad in (dict(ssl_keyfile="k.pem"), dict(ssl_certfile="c.pem"),
+                dict(ssl_ca_certs="ca.pem"), dict(ssl_keyfile_password="pw"),
+                dict(enable_ssl_refresh=True), dict(enable_http_worker_reuseport=True),
+                dict(enable_http_worker_reuseport=True, tokenizer_worker_num=4,
+                     enable_http2=True),
+                dict(enable_http2=True, http2_max_concurrent_streams=0),
+                dict(enable_http2=True, http2_initial_connection_window_size=1000),
+                dict(enable_http2=True, ssl_keyfile="k", ssl_certfile="c",
+                     enable_ssl_refresh=True)):
+        assert isinstance(b.ssl_http_checks(make_view(**bad)), Refuse), bad
+    for good in (dict(ssl_keyfile="k", ssl_certfile="c", ssl_ca_certs="ca",
+                      enable_ssl_refresh=True),
+                 dict(enable_http_worker_reuseport=True, tokenizer_worker_num=2),
+                 dict(enable_http2=True)):
+        assert b.ssl_http_checks(make_view(**good)) is None, good
+
+
+def test_watermark_config(tmp_path):
+    """Inline JSON or a file; recorded: wild run 1 (--watermark-config x, no such file)."""
+    out = b.watermark_config(make_view(watermark_config='{"key": "0xabc", "context_window": 4}'))
+    assert out.fields == {"watermark_key": "0xabc", "watermark_context_window": 4}
+    path = tmp_path / "wm.json"
+    path.write_text('{"enforce_all": true}')
+    assert b.watermark_config(make_view(watermark_config=str(path))).fields == {
+        "watermark_enforce_all": True}
+    for bad in ("x", str(tmp_path), "{not json", "[1]", '{"other": 1}', '{"key": "xyz"}',
+                '{"key": "0x' + "f" * 17 + '"}', '{"context_window": 65}',
+                '{"context_window": true}', '{"max_probability": "0.5"}',
+                '{"default_enabled": 1}', '{"key": "' + "a" * 5000 + '"}'):
+        assert isinstance(b.watermark_config(make_view(watermark_config=bad)), Refuse), bad
+    assert b.watermark_config(make_view(watermark_config="{}")) is None

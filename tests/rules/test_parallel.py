@@ -141,3 +141,33 @@ def test_decode_context_parallel_checks():
     assert p.decode_context_parallel_checks(make_view(dcp_size=2)) is None
     for bad in (dict(dcp_size=0), dict(dcp_size=-1), dict(dcp_size=2, enable_prefill_cp=True)):
         assert isinstance(p.decode_context_parallel_checks(make_view(**bad)), Refuse), bad
+
+
+def test_decode_context_parallel_exchange_settings_need_decode_cp():
+    """Recorded: wild/38 (fi_a2a without DCP) and wild/20, wild/191 (--dcp-replicate-q-proj
+    without DCP) are refused by SGLang's decode-CP hook before anything else."""
+    check = p.decode_context_parallel_checks
+    for bad in (dict(dcp_comm_backend="fi_a2a"), dict(dcp_comm_backend="a2a"),
+                dict(dcp_replicate_q_proj=True),
+                dict(dcp_size=2, dcp_comm_backend="ag_rs", dcp_replicate_q_proj=True)):
+        assert isinstance(check(make_view(**bad)), Refuse), bad
+    assert isinstance(check(make_view("mi300x", dcp_size=2, dcp_comm_backend="fi_a2a")), Refuse)
+    assert check(make_view(dcp_size=2, dcp_comm_backend="a2a", dcp_replicate_q_proj=True)) is None
+    assert check(make_view(dcp_comm_backend="ag_rs")) is None
+
+
+def test_dcp_comm_backend_default():
+    """ag_rs without decode CP; with it fi_a2a on SM10x when the node's TP width is a multiple
+    of dcp_size (always on a GB200 fabric), a2a otherwise (oracle probes, 0.5.23)."""
+    default = p.dcp_comm_backend_default
+
+    def pick(gpu, **values):
+        return fields(default(make_view(gpu, **values)))["dcp_comm_backend"]
+
+    assert pick("h100") == "ag_rs"
+    assert pick("h100", tp_size=8, dcp_size=2) == "a2a"
+    assert pick("mi300x", tp_size=8, dcp_size=2) == "a2a"
+    assert pick("b200", tp_size=8, dcp_size=2) == "fi_a2a"
+    assert pick("b200", tp_size=8, dcp_size=3) == "a2a"
+    assert pick("gb200", tp_size=4, dcp_size=3) == "fi_a2a"
+    assert default(make_view(dcp_size=2, dcp_comm_backend="ag_rs")) is None
