@@ -25,9 +25,12 @@ PIPELINE: tuple[str, ...] = (
     "aux_hidden_state_capture",
     "serving_value_checks",
     "ssl_http_checks",
+    "asr_value_checks",
     # Phase.MODEL_SOURCE
+    "deprecated_flags",
     "deprecated_backend_aliases",
     "tokenspeed_mla_implications",
+    "grpc_settings",
     "missing_default_values",
     "device_default",
     "mooncake_tcp_transport",
@@ -38,6 +41,7 @@ PIPELINE: tuple[str, ...] = (
     "dcp_comm_backend_default",
     "decode_context_parallel_checks",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
+    "model_config_parser_known",
     "context_length_limit",
     "model_quantization_check",
     "inkling_prefill_graph_default",
@@ -225,12 +229,14 @@ PIPELINE: tuple[str, ...] = (
     "cache_compatibility",
     "page_major_kv_layout",
     "unified_memory_pool",
+    "other_validations",
     "debug_dump_graph_disable",
     # Phase.LATE (P36 capability gates, P38 prefill max context, P39 sharding re-check)
     "hrm_text_capability",
     "embedding_architecture_capability",
     "embedding_gemma_capability",
     "multimodal_chunking_capability",
+    "encoder_replay_capability",
     "finalize_cuda_graph_prefill_max_context",
     "kv_cache_sharding_recheck",
     "deepep_v2_draft_check",
@@ -295,6 +301,7 @@ RULESETS: dict[str, RuleSet] = {
             "cuda_graph_compatibility": "0.5.22",  # known-supported prefill CP keeps its graph
             "speculative_algorithm_known": "0.5.22",  # and --speculative-skip-dp-mlp-sync
             "layernorm_sp_checks": ABSENT,  # its own architecture list and checks: not modelled
+            "encoder_replay_capability": ABSENT,  # the check came in 0.5.23
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
         }),
         "0.5.22",
@@ -324,6 +331,8 @@ RULESETS: dict[str, RuleSet] = {
             "dp_attention_spelling": "0.5.21",
             "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
             "layernorm_sp_checks": ABSENT,
+            "encoder_replay_capability": ABSENT,
+            "other_validations": "0.5.21",
         }),
         "0.5.21",
     ),

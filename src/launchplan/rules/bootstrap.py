@@ -229,21 +229,19 @@ def aux_hidden_state_capture(v: View) -> Declare | Refuse | None:
 
 @rule(
     phase=Phase.BOOTSTRAP,
-    reads=("mm_preprocess_cache_size_mb", "mm_process_config", "asr_max_buffer_seconds",
-           "asr_max_concurrent_sessions"),
-    sglang="handle_multimodal / handle_asr_validation",
-    triggers=("mm_preprocess_cache_size_mb", "mm_process_config", "asr_max_buffer_seconds",
-              "asr_max_concurrent_sessions"),
+    reads=("mm_preprocess_cache_size_mb", "mm_process_config"),
+    sglang="handle_multimodal",
+    triggers=("mm_preprocess_cache_size_mb", "mm_process_config"),
 )
 def serving_value_checks(v: View) -> Refuse | None:
-    """Multimodal and speech-serving numbers SGLang validates before reading the model.
+    """Multimodal serving values SGLang validates before reading the model.
 
     When: whenever its promises hold.
-    Effect: refuses a negative ``--mm-preprocess-cache-size-mb``, an ``--mm-process-config``
-        that is not an object or whose ``image``/``video``/``audio`` entries are not objects,
-        and a non-positive ``--asr-max-buffer-seconds`` or ``--asr-max-concurrent-sessions``.
-    Why: a negative cache size or an empty buffer cannot serve (``handle_multimodal`` and
-        ``handle_asr_validation``).
+    Effect: refuses a negative ``--mm-preprocess-cache-size-mb``, and an
+        ``--mm-process-config`` that is not an object or whose ``image``/``video``/``audio``
+        entries are not objects.
+    Why: a negative cache size cannot hold anything, and the processors read per-modality
+        objects (``handle_multimodal``).
     Assumes: nothing.
     """
     cache = v.mm_preprocess_cache_size_mb
@@ -258,12 +256,6 @@ def serving_value_checks(v: View) -> Refuse | None:
             if key in config and not isinstance(config[key], dict):
                 return Refuse(f"--mm-process-config {key!r} must be a JSON object, got "
                               f"{type(config[key]).__name__}")
-    if v.asr_max_buffer_seconds <= 0:
-        return Refuse(f"--asr-max-buffer-seconds must be positive, got "
-                      f"{v.asr_max_buffer_seconds}")
-    if v.asr_max_concurrent_sessions <= 0:
-        return Refuse(f"--asr-max-concurrent-sessions must be positive, got "
-                      f"{v.asr_max_concurrent_sessions}")
     return None
 
 
@@ -282,14 +274,16 @@ def ssl_http_checks(v: View) -> Refuse | None:
 
     When: whenever its promises hold.
     Effect: refuses a key without a certificate or a certificate without a key; a CA bundle or
-        key password without both; certificate refresh without both; port reuse with one
+        key password without both; a key, certificate or CA file that is not a file;
+        certificate refresh without both; port reuse with one
         tokenizer worker or with HTTP/2; HTTP/2 with a stream limit outside 1..2^32-1 or an
         initial connection window outside 1024..2^31-1, or with certificate refresh.
     Why: uvicorn serves TLS from the pair, the reused port is shared by several tokenizer
         workers, and granian (HTTP/2) neither reuses ports this way nor reloads certificates
         (``handle_ssl_validation``).
-    Assumes: the files named exist on the serving host (SGLang checks them there) and granian
-        is installed when HTTP/2 is asked for.
+    Assumes: the files are checked where launchplan runs, as SGLang checks them where it
+        resolves (plan on the serving host, or with the same paths); granian is installed when
+        HTTP/2 is asked for.
     """
     key, cert = v.ssl_keyfile, v.ssl_certfile
     if key and not cert:
@@ -302,8 +296,12 @@ def ssl_http_checks(v: View) -> Refuse | None:
         if v.ssl_keyfile_password:
             return Refuse("--ssl-keyfile-password does nothing without --ssl-certfile and "
                           "--ssl-keyfile")
-        if v.enable_ssl_refresh:
-            return Refuse("--enable-ssl-refresh needs --ssl-certfile and --ssl-keyfile")
+    for flag, path in (("--ssl-keyfile", key), ("--ssl-certfile", cert),
+                       ("--ssl-ca-certs", v.ssl_ca_certs)):
+        if path and not Path(str(path)).is_file():
+            return Refuse(f"{flag}: no file {path!r}")
+    if v.enable_ssl_refresh and not (key and cert):
+        return Refuse("--enable-ssl-refresh needs --ssl-certfile and --ssl-keyfile")
     if v.enable_http_worker_reuseport and (v.tokenizer_worker_num == 1 or v.enable_http2):
         return Refuse("--enable-http-worker-reuseport needs --tokenizer-worker-num above 1 and "
                       "does nothing with --enable-http2")
@@ -406,3 +404,28 @@ def watermark_config(v: View) -> Declare | Refuse | None:
     out = {f"watermark_{name}": raw[name] for name in WATERMARK_FIELDS
            if raw.get(name) is not None}
     return Declare(out, "watermark settings from --watermark-config") if out else None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("asr_max_buffer_seconds", "asr_max_concurrent_sessions"),
+    sglang="handle_asr_validation",
+    triggers=("asr_max_buffer_seconds", "asr_max_concurrent_sessions"),
+)
+def asr_value_checks(v: View) -> Refuse | None:
+    """Speech-recognition serving needs a buffer and at least one session.
+
+    When: whenever its promises hold.
+    Effect: refuses a non-positive ``--asr-max-buffer-seconds`` or
+        ``--asr-max-concurrent-sessions``.
+    Why: an empty audio buffer or no session cannot serve a transcription; SGLang checks them
+        after the SSL settings (``handle_asr_validation``).
+    Assumes: nothing.
+    """
+    if v.asr_max_buffer_seconds <= 0:
+        return Refuse(f"--asr-max-buffer-seconds must be positive, got "
+                      f"{v.asr_max_buffer_seconds}")
+    if v.asr_max_concurrent_sessions <= 0:
+        return Refuse(f"--asr-max-concurrent-sessions must be positive, got "
+                      f"{v.asr_max_concurrent_sessions}")
+    return None
