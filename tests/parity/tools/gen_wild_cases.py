@@ -8,9 +8,12 @@ tp x EAGLE); this one goes past it. Each case is a realistic base (a TP width, s
 attention backend, speculative decoding, quantization, attention DP, expert parallelism, a
 chunk, a memory fraction, a running limit, a context length, a page size, a KV dtype, radix
 and mixed-chunk switches, HiCache, LoRA, multimodal switches...) on every simulated target
-and every bundled model, plus 1-6 flags drawn at random from the whole flag surface the rules
-read or trigger on (``random_line`` of ``tests/engine/test_skipping_parity.py``: valid
-choices, small numbers, plausible words). Seeded and reproducible: the fields the random
+and every bundled model, in 60% of the 300 ``wild/<i>`` lines followed by 1-6 flags drawn at
+random from the whole flag surface the rules read or trigger on (``random_line`` of
+``tests/engine/test_skipping_parity.py``: valid choices, small numbers, plausible words).
+Then the lines the first draw found disagreeing (``wild/found/<n>``), lines aimed at each fix
+since (``wild/<topic>/...``) and 200 plain launches without random flags
+(``wild/plain/<i>``). Seeded and reproducible: the fields the random
 flags come from (what the rules triggered on and read when the suite was drawn) are frozen in
 ``wild-pool.json``, so rules added later do not change the draw; ``--new-pool`` redraws the
 pool from today's rules (and then the suite must be recorded anew).
@@ -37,6 +40,7 @@ from launchplan.input.fields import FIELDS
 DATA = Path(__file__).parents[1] / "data"
 SEED = 20261201
 COUNT = 300
+PLAIN = 200
 PLATFORMS = ("a100", "h100", "h200", "b200", "gb200", "b300", "rtx5090", "mi300x", "mi355x")
 DRAFTS = ("llama-3.1-8b-eagle", "llama-3.1-8b-eagle3")
 # flags a wild line never draws at random: the model itself, files the simulation has no
@@ -351,6 +355,18 @@ def main() -> None:
                      if f not in compared + FIX_FIELDS and not f.startswith("_"))
         cases.append({"name": f"wild/{name}", "platform": platform, "model": f"models/{model}",
                       "argv": argv, "fields": compared + FIX_FIELDS + own})
+    # a second draw of plain launches (realistic bases, no random flags), as most real
+    # command lines are: the resolved values, more than the refusals, are what they test
+    plain = random.Random(SEED + 1)
+    for i in range(PLAIN):
+        platform = PLATFORMS[i % len(PLATFORMS)]
+        model = models[plain.randrange(len(models))]
+        argv = base(plain, platform, model)
+        own = sorted(f for f in flag_fields(argv) - NOT_COMPARED - NEVER
+                     if f not in compared + FIX_FIELDS and not f.startswith("_"))
+        cases.append({"name": f"wild/plain/{i}", "platform": platform,
+                      "model": f"models/{model}", "argv": argv,
+                      "fields": compared + FIX_FIELDS + own})
     out = DATA / "wild-cases.json"
     out.write_text("[\n" + ",\n".join(json.dumps(c) for c in cases) + "\n]\n")
     print(f"wild: wrote {len(cases)} cases to {out}")
