@@ -224,6 +224,7 @@ PIPELINE: tuple[str, ...] = (
     "flashinfer_a2a_token_budget",
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
+    "language_model_only_checks",
     "encoder_disaggregation_checks",
     "mm_feature_transport_default",
     "cache_compatibility",
@@ -333,6 +334,7 @@ RULESETS: dict[str, RuleSet] = {
             "layernorm_sp_checks": ABSENT,
             "encoder_replay_capability": ABSENT,
             "other_validations": "0.5.21",
+            "language_model_only_checks": "0.5.21",
         }),
         "0.5.21",
     ),

@@ -197,6 +197,14 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--dcp-comm-backend (a2a|fi_a2a) only affects|--dcp-comm-backend fi_a2a delegates|"
          r"--dcp-replicate-q-proj (requires|only applies)", {"decode_context_parallel_checks"}),
         (r"^WatermarkConfigError: ", {"watermark_config"}),
+        (r"--language-model-only (does not support|cannot be combined|is incompatible)",
+         {"language_model_only_checks"}),
+        (r"disaggregation-decode-enable-offload-kvcache is only supported for decode",
+         {"cache_compatibility"}),
+        (r"NVFP4 decode requires --decode-attention-backend", {"nvfp4_prefill_dequant"}),
+        (r"--quantization nvfp4_online is supported only on", {"moe_runner_quant_constraints"}),
+        (r"--enable-page-major-kv-layout: the resolved attention backends",
+         {"page_major_kv_layout"}),
         (r"Unknown model-config parser", {"model_config_parser_known"}),
         (r"--default-chat-template-kwargs must decode|prefill_complete requires optimistic|"
          r"Invalid modality .* in --limit-mm-data-per-request|watermark is not supported in "
