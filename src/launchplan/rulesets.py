@@ -18,23 +18,30 @@ PIPELINE: tuple[str, ...] = (
     "deprecated_dp_attention",
     "megamoe_runner_alias",
     "megamoe_compat",
+    "watermark_config",
     "prefill_decode_interval_check",
     "response_store_check",
     "sampling_mask_max_tokens_check",
     "aux_hidden_state_capture",
     "serving_value_checks",
+    "ssl_http_checks",
+    "asr_value_checks",
     # Phase.MODEL_SOURCE
+    "deprecated_flags",
     "deprecated_backend_aliases",
     "tokenspeed_mla_implications",
+    "grpc_settings",
     "missing_default_values",
     "device_default",
     "mooncake_tcp_transport",
+    "prefill_complete_allocation_checks",
     "pd_transfer_settings",
     "pd_server_roles",
     "prefill_only_kv_cache_args",
     "dcp_comm_backend_default",
     "decode_context_parallel_checks",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
+    "model_config_parser_known",
     "context_length_limit",
     "model_quantization_check",
     "inkling_prefill_graph_default",
@@ -180,6 +187,9 @@ PIPELINE: tuple[str, ...] = (
     "a2a_ascend_tp_normalize",
     "a2a_flashinfer_checks",
     "a2a_mori_pplx_modes",
+    "eplb_dispatch",
+    "expert_distribution_metrics",
+    "elastic_ep_checks",
     "pipeline_parallel_overlap_disable",
     # Phase.SPECULATIVE (P32 handle_speculative_decoding, P51 boundary reduction)
     "speculative_draft_revision_default",
@@ -210,20 +220,24 @@ PIPELINE: tuple[str, ...] = (
     "ngram_defaults",
     "ngram_checks",
     "boundary_reduction_default",
+    "layernorm_sp_checks",
     "flashinfer_a2a_token_budget",
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
+    "language_model_only_checks",
     "encoder_disaggregation_checks",
     "mm_feature_transport_default",
     "cache_compatibility",
     "page_major_kv_layout",
     "unified_memory_pool",
+    "other_validations",
     "debug_dump_graph_disable",
     # Phase.LATE (P36 capability gates, P38 prefill max context, P39 sharding re-check)
     "hrm_text_capability",
     "embedding_architecture_capability",
     "embedding_gemma_capability",
     "multimodal_chunking_capability",
+    "encoder_replay_capability",
     "finalize_cuda_graph_prefill_max_context",
     "kv_cache_sharding_recheck",
     "deepep_v2_draft_check",
@@ -287,6 +301,8 @@ RULESETS: dict[str, RuleSet] = {
             "deterministic_tp_collectives": "0.5.22",  # no ROCm RCCL check
             "cuda_graph_compatibility": "0.5.22",  # known-supported prefill CP keeps its graph
             "speculative_algorithm_known": "0.5.22",  # and --speculative-skip-dp-mlp-sync
+            "layernorm_sp_checks": ABSENT,  # its own architecture list and checks: not modelled
+            "encoder_replay_capability": ABSENT,  # the check came in 0.5.23
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
         }),
         "0.5.22",
@@ -314,6 +330,11 @@ RULESETS: dict[str, RuleSet] = {
             # --enable-dp-attention --dp-size N is 0.5.21's attention DP, reported as such
             "deprecated_dp_attention": "0.5.21",
             "dp_attention_spelling": "0.5.21",
+            "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
+            "layernorm_sp_checks": ABSENT,
+            "encoder_replay_capability": ABSENT,
+            "other_validations": "0.5.21",
+            "language_model_only_checks": "0.5.21",
         }),
         "0.5.21",
     ),

@@ -27,7 +27,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"TRTLLM MLA backend is only supported on Blackwell", {"trtllm_mla_checks"}),
         (r"TensorRT-LLM MLA backend only supports kv-cache-dtype", {"trtllm_mla_checks"}),
         (r"CuteDSL MLA", {"cutedsl_mla_prefill_fill"}),
-        (r"KV4 MHA expects attention_backend|KV4 is not tested on non-CUDA|"
+        (r"KV4 M[HL]A expects attention_backend|KV4 is not tested on non-CUDA|"
+         r"SM100 native NVFP4 speculative decoding supports|"
          r"--kv-cache-dtype=nvfp4 requires Blackwell", {"kv4_compatibility"}),
         (r"--kv-cache-dtype mxfp8 requires", {"mxfp8_kv_check"}),
         (r"NVFP4 prefill supports|--prefill-kv-cache-dequant-dtype applies only",
@@ -57,7 +58,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"eagle_auto_params"}),
         # a bare assert carries no message: recorded for a partial EAGLE triple and for
         # tp_size not divisible by attn_dp_size, so either rule agrees with it
-        (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments"}),
+        # (and for EPLB on a single EP rank)
+        (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments",
+                                 "eplb_dispatch"}),
         (r"DFLASH speculative decoding requires", {"dflash_defaults"}),
         (r"DSpark", {"dspark_defaults"}),
         (r"UNO requires|UNO reuses the target model", {"uno_defaults"}),
@@ -104,7 +107,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"FlashInfer MoE A2A is supported with", {"a2a_flashinfer_checks"}),
         (r"FlashInfer MoE A2A (requires chunked prefill|per-rank token budget exceeds)",
          {"flashinfer_a2a_token_budget"}),
-        (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL) MOE",
+        (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL|TRTLLM routed) MOE",
          {"moe_runner_quant_checks"}),
         (r"moe_a2a_backend='pplx' requires attention DP|"
          r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK .* must be >=",
@@ -178,6 +181,56 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"pd_transfer_settings"}),
         # a non-integer capture size reaches SGLang's range() while sizing the graphs
         (r"'float' object cannot be interpreted as an integer", {"cuda_graph_sizing"}),
+        # flags combined with what they need (the wild suite)
+        (r"Quantization method specified in the model config \(.*\) does not match|"
+         r"\w+ quantization is currently not supported in ROCm",
+         {"model_quantization_check"}),
+        (r"--return-aux-hidden-state-layer-ids requires --enable-return-aux-hidden-states",
+         {"aux_hidden_state_capture"}),
+        (r"--flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer|"
+         r"Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size",
+         {"a2a_flashinfer_checks"}),
+        (r"mm_process_config must be a dict", {"serving_value_checks"}),
+        (r"--asr-max-(buffer-seconds|concurrent-sessions) must be positive", {"asr_value_checks"}),
+        (r"--speculative-use-block-verification only supports",
+         {"speculative_block_verification"}),
+        (r"--enable-lmcache with --dcp-size > 1 is not supported", {"cache_compatibility"}),
+        (r"--mamba-radix-cache-strategy extra_buffer needs mamba state", {"mamba_radix_cache"}),
+        (r"--dcp-comm-backend (a2a|fi_a2a) only affects|--dcp-comm-backend fi_a2a delegates|"
+         r"--dcp-replicate-q-proj (requires|only applies)", {"decode_context_parallel_checks"}),
+        (r"^WatermarkConfigError: ", {"watermark_config"}),
+        (r"--language-model-only (does not support|cannot be combined|is incompatible)",
+         {"language_model_only_checks"}),
+        (r"disaggregation-decode-enable-offload-kvcache is only supported for decode",
+         {"cache_compatibility"}),
+        (r"NVFP4 decode requires --decode-attention-backend", {"nvfp4_prefill_dequant"}),
+        (r"--quantization nvfp4_online is supported only on", {"moe_runner_quant_constraints"}),
+        (r"--enable-page-major-kv-layout: the resolved attention backends",
+         {"page_major_kv_layout"}),
+        (r"Unknown model-config parser", {"model_config_parser_known"}),
+        (r"--default-chat-template-kwargs must decode|prefill_complete requires optimistic|"
+         r"Invalid modality .* in --limit-mm-data-per-request|watermark is not supported in "
+         r"--preferred-sampling-params", {"other_validations"}),
+        (r"--disable-fast-image-processor conflicts", {"deprecated_flags"}),
+        (r"--grpc-response-timeout-secs must be positive|--grpc-port / SGLANG_GRPC_PORT|"
+         r"SGLANG_GRPC_WORKER_THREADS \(|--sidecar(-args)? (requires|must)|"
+         r"--grpc-port is (not supported|incompatible)|Native gRPC does not yet support",
+         {"grpc_settings"}),
+        (r"--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1",
+         {"encoder_replay_capability"}),
+        (r"--ssl-(keyfile|certfile) requires|--ssl-ca-certs has no effect|"
+         r"--ssl-keyfile-password has no effect|--enable-ssl-refresh (requires|is not)|"
+         r"--enable-http-worker-reuseport requires|--http2-(max-concurrent-streams|"
+         r"initial-connection-window-size) must be|SSL (key|certificate|CA certificates) file "
+         r"not found", {"ssl_http_checks"}),
+        (r"--enable-layernorm-sp (is only supported|requires|is not compatible|supports)|"
+         r"Muse Spark --enable-layernorm-sp|--enable-megamoe-for-layernorm-sp (requires|"
+         r"supports)", {"layernorm_sp_checks"}),
+        (r"--disaggregation-decode-allocation-policy prefill_complete does not yet support",
+         {"prefill_complete_allocation_checks"}),
+        (r"--ep-dispatch-algorithm \w+ picks a different physical replica", {"eplb_dispatch"}),
+        (r"--elastic-ep-join-mode requires --elastic-ep-backend|Elastic EP requires "
+         r"eplb_algorithm|PP size should be set to 1 under elastic EP", {"elastic_ep_checks"}),
     ))
 
 
@@ -193,6 +246,10 @@ def refusal_rules(error: str) -> frozenset[str]:
 # (field, SGLang source) -> (launchplan sources that agree, why they differ from the rule
 # metadata). Each is a recorded difference in *how* the value is declared, never in the value.
 SOURCE_EXCEPTIONS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
+    ("enable_flashinfer_allreduce_fusion", "_handle_deprecated_args"): (
+        frozenset({"default"}),
+        "SGLang re-declares the retired switch false on every launch, a no-op write unless it "
+        "was given; launchplan declares it only then (deprecated_flags)."),
     ("speculative_algorithm", "handle_speculative_decoding"): (
         frozenset({"input", "default", "speculative_algorithm_upper", "speculative_nextn_alias",
                    "aux_hidden_state_capture", "speculative_gemma4_assistant"}),

@@ -12,12 +12,6 @@ UNMET: dict[str, str] = {
         "refuses modelopt_fp4 on ROCm before any rule runs (probed with a DeepSeek-V3 "
         "NVFP4 config on mi355x: 'modelopt_fp4 quantization is currently not supported in "
         "ROCm'), so no simulated launch reaches it"),
-    "deterministic_allreduce_fusion_disable": (
-        "under deterministic inference deterministic_allreduce_fusion_off has already "
-        "enforced fusion off and enforce_disable_allreduce_fusion cleared the backend, so "
-        "this later clear never changes a value; SGLang too records "
-        "_enforce_disable_allreduce_fusion as the source "
-        "(coverage/deterministic_allreduce_fusion_disable agrees)"),
     "dsa_prefill_cp_graph_disable": (
         "with prefill CP on a DSA model the graph compatibility rule has already disabled "
         "the breakable prefill graph (attention CP), so this rule has nothing left to "
@@ -34,9 +28,4 @@ UNMET: dict[str, str] = {
         "and DSPARK may mix), so only an out-of-tree registered algorithm could reach it; "
         "the launcher suite's ngram, standalone and frozen-kv-mtp cases show SGLang's check "
         "passing"),
-    "mla_prefill_cp_graph_disable": (
-        "with prefill CP on an MLA model the graph compatibility rule has already "
-        "disabled the breakable prefill graph (attention CP), so this rule has nothing "
-        "left to change; SGLang re-declares it (see SOURCE_EXCEPTIONS in "
-        "correspondence.py, families/deepseek-v3/b200/prefill-cp)"),
 }

@@ -57,7 +57,55 @@ def test_serving_value_checks():
     assert b.serving_value_checks(make_view()) is None
     assert b.serving_value_checks(make_view(mm_preprocess_cache_size_mb=0)) is None
     for bad in (dict(mm_preprocess_cache_size_mb=-1), dict(mm_process_config=[1]),
-                dict(mm_process_config={"image": 3}), dict(asr_max_buffer_seconds=0),
-                dict(asr_max_concurrent_sessions=-1)):
+                dict(mm_process_config={"image": 3})):
         assert isinstance(b.serving_value_checks(make_view(**bad)), Refuse), bad
     assert b.serving_value_checks(make_view(mm_process_config={"image": {}})) is None
+
+
+def test_asr_value_checks():
+    """Checked after the SSL settings (recorded: wild/182 of the second draw refuses an
+    unpaired --ssl-ca-certs before a zero ASR buffer)."""
+    assert b.asr_value_checks(make_view()) is None
+    for bad in (dict(asr_max_buffer_seconds=0), dict(asr_max_concurrent_sessions=-1)):
+        assert isinstance(b.asr_value_checks(make_view(**bad)), Refuse), bad
+
+
+def test_ssl_http_checks(tmp_path):
+    """Recorded: wild run 1 (--ssl-keyfile alone; --enable-http-worker-reuseport with one
+    tokenizer worker) and wild/ssl/pair (files that do not exist) are refused by SGLang's SSL
+    validation."""
+    key, cert, ca = (tmp_path / name for name in ("k.pem", "c.pem", "ca.pem"))
+    for path in (key, cert, ca):
+        path.write_text("-")
+    pair = dict(ssl_keyfile=str(key), ssl_certfile=str(cert))
+    for bad in (dict(ssl_keyfile=str(key)), dict(ssl_certfile=str(cert)),
+                dict(ssl_ca_certs=str(ca)), dict(ssl_keyfile_password="pw"),
+                dict(enable_ssl_refresh=True), dict(enable_http_worker_reuseport=True),
+                dict(ssl_keyfile="missing.pem", ssl_certfile=str(cert)),
+                dict(pair, ssl_ca_certs=str(tmp_path / "missing")),
+                dict(enable_http_worker_reuseport=True, tokenizer_worker_num=4,
+                     enable_http2=True),
+                dict(enable_http2=True, http2_max_concurrent_streams=0),
+                dict(enable_http2=True, http2_initial_connection_window_size=1000),
+                dict(pair, enable_http2=True, enable_ssl_refresh=True)):
+        assert isinstance(b.ssl_http_checks(make_view(**bad)), Refuse), bad
+    for good in (dict(pair, ssl_ca_certs=str(ca), enable_ssl_refresh=True),
+                 dict(enable_http_worker_reuseport=True, tokenizer_worker_num=2),
+                 dict(enable_http2=True)):
+        assert b.ssl_http_checks(make_view(**good)) is None, good
+
+
+def test_watermark_config(tmp_path):
+    """Inline JSON or a file; recorded: wild run 1 (--watermark-config x, no such file)."""
+    out = b.watermark_config(make_view(watermark_config='{"key": "0xabc", "context_window": 4}'))
+    assert out.fields == {"watermark_key": "0xabc", "watermark_context_window": 4}
+    path = tmp_path / "wm.json"
+    path.write_text('{"enforce_all": true}')
+    assert b.watermark_config(make_view(watermark_config=str(path))).fields == {
+        "watermark_enforce_all": True}
+    for bad in ("x", str(tmp_path), "{not json", "[1]", '{"other": 1}', '{"key": "xyz"}',
+                '{"key": "0x' + "f" * 17 + '"}', '{"context_window": 65}',
+                '{"context_window": true}', '{"max_probability": "0.5"}',
+                '{"default_enabled": 1}', '{"key": "' + "a" * 5000 + '"}'):
+        assert isinstance(b.watermark_config(make_view(watermark_config=bad)), Refuse), bad
+    assert b.watermark_config(make_view(watermark_config="{}")) is None

@@ -7,7 +7,7 @@ import pytest
 from launchplan.engine.declarations import Refuse
 from launchplan.errors import InputError, Refusal
 from launchplan.planner import resolve
-from launchplan.rules.context_length import context_length_limit
+from launchplan.rules.context_length import context_length_limit, model_config_parser_known
 from tests.rules.conftest import fake_model, make_view
 
 MODEL = fake_model(derived_context_len=131072)
@@ -41,3 +41,10 @@ def test_end_to_end_a_refusal_not_bad_input():
     with pytest.raises(InputError):  # a malformed value stays bad input
         resolve(["--context-length", "200000"], gpu="h100", model_path="llama-3.1-8b",
                 env={"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "maybe"})
+
+
+def test_model_config_parser_known():
+    """Recorded: wild/255 (--model-config-parser x) is refused by SGLang's parser registry."""
+    for name in ("auto", "hf", "mistral"):
+        assert model_config_parser_known(make_view(model_config_parser=name)) is None
+    assert isinstance(model_config_parser_known(make_view(model_config_parser="x")), Refuse)

@@ -7,6 +7,7 @@ from launchplan.rules.disaggregation import (
     mooncake_tcp_transport,
     pd_server_roles,
     pd_transfer_settings,
+    prefill_complete_allocation_checks,
 )
 from tests.rules.conftest import make_view
 
@@ -51,3 +52,26 @@ def test_transfer_settings_and_mooncake_tcp():
     out = mooncake_tcp_transport(make_view(disaggregation_transfer_backend="mooncake_tcp"))
     assert out.fields == {"disaggregation_transfer_backend": "mooncake",
                           "disaggregation_ib_device": None}
+
+
+def test_prefill_complete_allocation_needs_a_plain_pd_layout():
+    """Recorded: wild run 1 (prefill_complete without PD mode and with attention TP) is refused
+    by SGLang with every missing piece named."""
+    check = prefill_complete_allocation_checks
+    policy = dict(disaggregation_decode_allocation_policy="prefill_complete")
+    out = check(make_view(tp_size=4, **policy))
+    assert isinstance(out, Refuse)
+    assert "aggregated serving" in out.message and "attention tensor" in out.message
+    assert check(make_view(disaggregation_mode="decode", **policy)) is None
+    # attention DP spelled --enable-dp-attention --dp-size: SGLang counts it as attention DP
+    assert check(make_view(disaggregation_mode="prefill", tp_size=2, dp_size=2,
+                           enable_dp_attention=True, **policy)) is None
+    for bad in (dict(disaggregation_transfer_backend="nixl"), dict(pp_size=2),
+                dict(disaggregation_decode_host_receive_threshold=0.5),
+                dict(disaggregation_decode_enable_radix_cache=True),
+                dict(enable_hierarchical_cache=True)):
+        assert isinstance(check(make_view(disaggregation_mode="decode", **policy, **bad)),
+                          Refuse), bad
+    assert isinstance(check(make_view(disaggregation_mode="decode",
+                                      env={"SGLANG_RUST_SERVER": "1"}, **policy)), Refuse)
+    assert check(make_view(disaggregation_mode="decode")) is None

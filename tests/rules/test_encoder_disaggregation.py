@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from launchplan.engine.declarations import Refuse
-from launchplan.rules.encoder_disaggregation import encoder_disaggregation_checks
+from launchplan.rules.encoder_disaggregation import (
+    encoder_disaggregation_checks,
+    language_model_only_checks,
+    language_model_only_checks_0_5_21,
+)
 from tests.rules.conftest import fake_model, make_view
 
 QWEN_VL = fake_model(architectures=("Qwen2_5_VLForConditionalGeneration",),
@@ -39,3 +43,23 @@ def test_a_mooncake_transfer_redeclares_its_rdma_devices():
     assert out.fields == {"disaggregation_ib_device": "mlx5_0"}
     assert encoder_disaggregation_checks(make_view(
         disaggregation_mode="prefill", disaggregation_transfer_backend="nixl")) is None
+
+
+def test_language_model_only_checks():
+    """Recorded: wild/found-later/158 (--language-model-only on Llama) is refused by SGLang."""
+    glimmer = fake_model(architectures=("MuseGlimmerForConditionalGeneration",),
+                         arch0="MuseGlimmerForConditionalGeneration", model_type="muse_glimmer")
+    v4 = fake_model(architectures=("DeepseekV4ForCausalLM",), arch0="DeepseekV4ForCausalLM",
+                    model_type="deepseek_v41")
+    assert isinstance(language_model_only_checks(make_view(language_model_only=True)), Refuse)
+    assert language_model_only_checks(make_view(model=glimmer, language_model_only=True)) is None
+    assert language_model_only_checks(make_view(language_model_only=False)) is None
+    for bad in (dict(encoder_only=True), dict(mm_enable_dp_encoder=True),
+                dict(disaggregation_mode="prefill")):
+        assert isinstance(language_model_only_checks(make_view(
+            model=glimmer, language_model_only=True, **bad)), Refuse), bad
+    # DeepSeek-V4.1 text-only workers keep PD (0.5.22 on); 0.5.21 has no DeepSeek-V4 at all
+    assert language_model_only_checks(make_view(model=v4, language_model_only=True,
+                                                disaggregation_mode="decode")) is None
+    assert isinstance(language_model_only_checks_0_5_21(make_view(
+        model=v4, language_model_only=True)), Refuse)

@@ -229,3 +229,37 @@ def test_launcher_other_checks():
                                                                 chunked_prefill_size=-1)),
                       Refuse)
     assert late.launcher_scheduling_checks(make_view(chunked_prefill_size=8192)) is None
+
+
+def test_encoder_replay_capability():
+    """Recorded: wild/41 and wild/159 (the flag on Qwen3) are refused by SGLang."""
+    v41 = fake_model(model_type="deepseek_v41")
+    assert late.encoder_replay_capability(make_view(model=v41,
+                                               enable_encoder_swa_bounded_replay=True)) is None
+    other = fake_model(model_type="qwen3")
+    assert isinstance(late.encoder_replay_capability(make_view(
+        model=other, enable_encoder_swa_bounded_replay=True)), Refuse)
+    assert late.encoder_replay_capability(make_view(model=other)) is None
+
+
+def test_other_validations():
+    """Recorded: wild/184 (--default-chat-template-kwargs []) is refused by SGLang."""
+    assert isinstance(late.other_validations(make_view(default_chat_template_kwargs=[])), Refuse)
+    assert late.other_validations(make_view(default_chat_template_kwargs={"a": 1})) is None
+    prefill = dict(disaggregation_mode="prefill", optimistic_prefill_attempts=2)
+    assert late.other_validations(make_view(**prefill, pp_size=2)).fields == {
+        "optimistic_prefill_attempts": 0}
+    assert late.other_validations(make_view(**prefill, enable_hierarchical_cache=True,
+                                            hicache_write_policy="write_through")) is None
+    assert late.other_validations(make_view(**prefill, enable_hierarchical_cache=True,
+                                            hicache_storage_backend="file")).fields == {
+        "optimistic_prefill_attempts": 0}
+    complete = dict(disaggregation_decode_allocation_policy="prefill_complete")
+    assert isinstance(late.other_validations(make_view(**prefill, **complete, pp_size=2)),
+                      Refuse)
+    assert late.other_validations_0_5_21(make_view(**prefill, **complete, pp_size=2)).fields \
+        == {"optimistic_prefill_attempts": 0}
+    assert isinstance(late.other_validations(make_view(limit_mm_data_per_request={"text": 1})),
+                      Refuse)
+    assert isinstance(late.other_validations(make_view(
+        preferred_sampling_params={"watermark": True})), Refuse)

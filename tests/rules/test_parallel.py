@@ -141,31 +141,42 @@ def test_decode_context_parallel_checks():
     assert p.decode_context_parallel_checks(make_view(dcp_size=2)) is None
     for bad in (dict(dcp_size=0), dict(dcp_size=-1), dict(dcp_size=2, enable_prefill_cp=True)):
         assert isinstance(p.decode_context_parallel_checks(make_view(**bad)), Refuse), bad
-    for bad in (dict(dcp_comm_backend="a2a"), dict(dcp_comm_backend="fi_a2a"),
+
+
+def test_decode_context_parallel_exchange_settings_need_decode_cp():
+    """Recorded: wild/38 (fi_a2a without DCP) and wild/20, wild/191 (--dcp-replicate-q-proj
+    without DCP) are refused by SGLang's decode-CP hook before anything else."""
+    check = p.decode_context_parallel_checks
+    for bad in (dict(dcp_comm_backend="fi_a2a"), dict(dcp_comm_backend="a2a"),
                 dict(dcp_replicate_q_proj=True),
                 dict(dcp_size=2, dcp_comm_backend="ag_rs", dcp_replicate_q_proj=True)):
-        assert isinstance(p.decode_context_parallel_checks(make_view(**bad)), Refuse), bad
-    fi_a2a_off_cuda = make_view("mi300x", dcp_size=2, dcp_comm_backend="fi_a2a")
-    assert isinstance(p.decode_context_parallel_checks(fi_a2a_off_cuda), Refuse)
-    assert p.decode_context_parallel_checks(make_view(
-        dcp_size=2, dcp_comm_backend="a2a", dcp_replicate_q_proj=True)) is None
+        assert isinstance(check(make_view(**bad)), Refuse), bad
+    assert isinstance(check(make_view("mi300x", dcp_size=2, dcp_comm_backend="fi_a2a")), Refuse)
+    assert check(make_view(dcp_size=2, dcp_comm_backend="a2a", dcp_replicate_q_proj=True)) is None
+    assert check(make_view(dcp_comm_backend="ag_rs")) is None
 
 
 def test_dcp_comm_backend_default():
-    def backend(gpu="b200", **values):
-        out = p.dcp_comm_backend_default(make_view(gpu, **values))
-        return out and out["dcp_comm_backend"]
+    """ag_rs without decode CP; with it fi_a2a on SM10x when the node's TP width is a multiple
+    of dcp_size (always on a GB200 fabric), a2a otherwise (oracle probes, 0.5.23)."""
+    default = p.dcp_comm_backend_default
 
-    assert backend() == "ag_rs"  # no DCP
-    assert backend(dcp_comm_backend="a2a", dcp_size=2) is None  # given: kept
-    assert backend(tp_size=8, dcp_size=2) == "fi_a2a"  # SM10x, the node's ranks split evenly
-    assert backend("b300", tp_size=8, dcp_size=2) == "fi_a2a"
+    def pick(gpu, **values):
+        return fields(default(make_view(gpu, **values)))["dcp_comm_backend"]
+
+    assert pick("h100") == "ag_rs"
+    assert pick("h100", tp_size=8, dcp_size=2) == "a2a"
+    assert pick("mi300x", tp_size=8, dcp_size=2) == "a2a"
+    assert pick("b200", tp_size=8, dcp_size=2) == "fi_a2a"
+    assert pick("b200", tp_size=8, dcp_size=3) == "a2a"
+    assert pick("gb200", tp_size=4, dcp_size=3) == "fi_a2a"
+    assert default(make_view(dcp_size=2, dcp_comm_backend="ag_rs")) is None
+    assert pick("b300", tp_size=8, dcp_size=2) == "fi_a2a"
     # across two nodes a B200 node holds 4 ranks: a DCP group of 8 leaves its NVLink domain,
     # while a GB200's device name vouches for the MNNVL fabric spanning the nodes
-    assert backend(tp_size=8, nnodes=2, dcp_size=8) == "a2a"
-    assert backend("gb200", tp_size=8, nnodes=2, dcp_size=8) == "fi_a2a"
-    assert backend("h20", tp_size=8, dcp_size=2) == "a2a"  # not SM10x
-    assert backend("rtx-pro-6000", tp_size=8, dcp_size=2) == "a2a"
-    assert backend("mi300x", tp_size=8, dcp_size=2) == "a2a"
+    assert pick("b200", tp_size=8, nnodes=2, dcp_size=8) == "a2a"
+    assert pick("gb200", tp_size=8, nnodes=2, dcp_size=8) == "fi_a2a"
+    assert pick("h20", tp_size=8, dcp_size=2) == "a2a"  # not SM10x
+    assert pick("rtx-pro-6000", tp_size=8, dcp_size=2) == "a2a"
     assert [t for t in ("b200", "gb200", "h20", "gb10") if p.mnnvl_fabric_device(
         make_view(t).target)] == ["gb200"]

@@ -8,6 +8,8 @@ simple range checks refuse bad values early.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from launchplan.engine.declarations import Declare, Refuse
@@ -227,21 +229,19 @@ def aux_hidden_state_capture(v: View) -> Declare | Refuse | None:
 
 @rule(
     phase=Phase.BOOTSTRAP,
-    reads=("mm_preprocess_cache_size_mb", "mm_process_config", "asr_max_buffer_seconds",
-           "asr_max_concurrent_sessions"),
-    sglang="handle_multimodal / handle_asr_validation",
-    triggers=("mm_preprocess_cache_size_mb", "mm_process_config", "asr_max_buffer_seconds",
-              "asr_max_concurrent_sessions"),
+    reads=("mm_preprocess_cache_size_mb", "mm_process_config"),
+    sglang="handle_multimodal",
+    triggers=("mm_preprocess_cache_size_mb", "mm_process_config"),
 )
 def serving_value_checks(v: View) -> Refuse | None:
-    """Multimodal and speech-serving numbers SGLang validates before reading the model.
+    """Multimodal serving values SGLang validates before reading the model.
 
     When: whenever its promises hold.
-    Effect: refuses a negative ``--mm-preprocess-cache-size-mb``, an ``--mm-process-config``
-        that is not an object or whose ``image``/``video``/``audio`` entries are not objects,
-        and a non-positive ``--asr-max-buffer-seconds`` or ``--asr-max-concurrent-sessions``.
-    Why: a negative cache size or an empty buffer cannot serve (``handle_multimodal`` and
-        ``handle_asr_validation``).
+    Effect: refuses a negative ``--mm-preprocess-cache-size-mb``, and an
+        ``--mm-process-config`` that is not an object or whose ``image``/``video``/``audio``
+        entries are not objects.
+    Why: a negative cache size cannot hold anything, and the processors read per-modality
+        objects (``handle_multimodal``).
     Assumes: nothing.
     """
     cache = v.mm_preprocess_cache_size_mb
@@ -256,6 +256,172 @@ def serving_value_checks(v: View) -> Refuse | None:
             if key in config and not isinstance(config[key], dict):
                 return Refuse(f"--mm-process-config {key!r} must be a JSON object, got "
                               f"{type(config[key]).__name__}")
+    return None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("ssl_keyfile", "ssl_certfile", "ssl_ca_certs", "ssl_keyfile_password",
+           "enable_ssl_refresh", "enable_http_worker_reuseport", "tokenizer_worker_num",
+           "enable_http2", "http2_max_concurrent_streams",
+           "http2_initial_connection_window_size"),
+    sglang="handle_ssl_validation",
+    triggers=("ssl_keyfile", "ssl_certfile", "ssl_ca_certs", "ssl_keyfile_password",
+              "enable_ssl_refresh", "enable_http_worker_reuseport", "enable_http2"),
+)
+def ssl_http_checks(v: View) -> Refuse | None:
+    """TLS settings come as a key and certificate pair; HTTP/2 and port-reuse settings hold.
+
+    When: whenever its promises hold.
+    Effect: refuses a key without a certificate or a certificate without a key; a CA bundle or
+        key password without both; a key, certificate or CA file that is not a file;
+        certificate refresh without both; port reuse with one
+        tokenizer worker or with HTTP/2; HTTP/2 with a stream limit outside 1..2^32-1 or an
+        initial connection window outside 1024..2^31-1, or with certificate refresh.
+    Why: uvicorn serves TLS from the pair, the reused port is shared by several tokenizer
+        workers, and granian (HTTP/2) neither reuses ports this way nor reloads certificates
+        (``handle_ssl_validation``).
+    Assumes: the files are checked where launchplan runs, as SGLang checks them where it
+        resolves (plan on the serving host, or with the same paths); granian is installed when
+        HTTP/2 is asked for.
+    """
+    key, cert = v.ssl_keyfile, v.ssl_certfile
+    if key and not cert:
+        return Refuse("--ssl-keyfile needs --ssl-certfile")
+    if cert and not key:
+        return Refuse("--ssl-certfile needs --ssl-keyfile")
+    if not (key or cert):
+        if v.ssl_ca_certs:
+            return Refuse("--ssl-ca-certs does nothing without --ssl-certfile and --ssl-keyfile")
+        if v.ssl_keyfile_password:
+            return Refuse("--ssl-keyfile-password does nothing without --ssl-certfile and "
+                          "--ssl-keyfile")
+    for flag, path in (("--ssl-keyfile", key), ("--ssl-certfile", cert),
+                       ("--ssl-ca-certs", v.ssl_ca_certs)):
+        if path and not Path(str(path)).is_file():
+            return Refuse(f"{flag}: no file {path!r}")
+    if v.enable_ssl_refresh and not (key and cert):
+        return Refuse("--enable-ssl-refresh needs --ssl-certfile and --ssl-keyfile")
+    if v.enable_http_worker_reuseport and (v.tokenizer_worker_num == 1 or v.enable_http2):
+        return Refuse("--enable-http-worker-reuseport needs --tokenizer-worker-num above 1 and "
+                      "does nothing with --enable-http2")
+    if v.enable_http2:
+        if not 0 < v.http2_max_concurrent_streams < 2**32:
+            return Refuse("--http2-max-concurrent-streams must be in 1..4294967295, got "
+                          f"{v.http2_max_concurrent_streams}")
+        if not 1024 <= v.http2_initial_connection_window_size < 2**31:
+            return Refuse("--http2-initial-connection-window-size must be in 1024..2147483647, "
+                          f"got {v.http2_initial_connection_window_size}")
+        if v.enable_ssl_refresh:
+            return Refuse("--enable-ssl-refresh does not work with --enable-http2 (granian "
+                          "cannot reload certificates)")
+    return None
+
+
+WATERMARK_FIELDS = ("key", "key_b", "context_window", "mixing_probability", "max_probability",
+                    "default_enabled", "enforce_all")
+WATERMARK_MAX_BYTES = 4096  # SGLang's cap on the config, inline or read from the file
+HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _watermark_payload(source: str) -> str | None:
+    """The config's JSON text: inline when it starts with ``{``, else the file's first
+    4097 bytes; None when the file cannot be read."""
+    if source.lstrip().startswith("{"):
+        return source
+    try:
+        path = Path(source).expanduser()
+        if not path.is_file():
+            return None
+        with open(path, encoding="utf-8") as fh:
+            return fh.read(WATERMARK_MAX_BYTES + 1)
+    except (OSError, UnicodeError):
+        return None
+
+
+def _watermark_problem(raw: Any) -> str | None:
+    if not isinstance(raw, dict):
+        return "must be a JSON object"
+    unknown = sorted(set(raw) - set(WATERMARK_FIELDS))
+    if unknown:
+        return f"has unknown fields {unknown}"
+    for name in ("key", "key_b"):
+        key = raw.get(name)
+        if key is None:
+            continue
+        digits = key[2:] if isinstance(key, str) and key.lower().startswith("0x") else key
+        if not isinstance(key, str) or not 1 <= len(digits) <= 16 or set(digits) - HEX:
+            return f"{name} must be a string of 1 to 16 hex digits"
+    window = raw.get("context_window")
+    if window is not None and (isinstance(window, bool) or not isinstance(window, int)
+                               or not 1 <= window <= 64):
+        return "context_window must be an integer from 1 to 64"
+    for name in ("mixing_probability", "max_probability"):
+        value = raw.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            return f"{name} must be a number"
+    for name in ("default_enabled", "enforce_all"):
+        if raw.get(name) is not None and not isinstance(raw[name], bool):
+            return f"{name} must be true or false"
+    return None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("watermark_config",),
+    writes=tuple(f"watermark_{name}" for name in WATERMARK_FIELDS),
+    sglang="handle_watermark_config",
+    triggers=("watermark_config",),
+)
+def watermark_config(v: View) -> Declare | Refuse | None:
+    """A watermark config (inline JSON or a file) sets the watermark fields it names.
+
+    When: ``--watermark-config`` is given.
+    Effect: declares ``watermark_<name>`` for each key the config sets; refuses a file that
+        cannot be read, a config over 4096 bytes, text that is not JSON, anything but an
+        object, unknown keys, a key that is not 1-16 hex digits, a context window outside
+        1..64, non-numeric probabilities and non-boolean switches.
+    Why: the config carries the watermark keys so that they stay off the command line
+        (``handle_watermark_config``, ``load_watermark_config``).
+    Assumes: a config file reads the same at launch time as when launchplan reads it (a path
+        that does not exist here is refused, as SGLang refuses it on the serving host).
+    """
+    source = v.watermark_config
+    if source is None:
+        return None
+    payload = _watermark_payload(str(source))
+    if payload is None:
+        return Refuse(f"--watermark-config: cannot read {source!r} as a JSON config")
+    if len(payload.encode("utf-8")) > WATERMARK_MAX_BYTES:
+        return Refuse("--watermark-config exceeds 4096 bytes")
+    try:
+        raw = json.loads(payload)
+    except json.JSONDecodeError:
+        return Refuse(f"--watermark-config: {source!r} is not JSON")
+    problem = _watermark_problem(raw)
+    if problem is not None:
+        return Refuse(f"--watermark-config {problem}")
+    out = {f"watermark_{name}": raw[name] for name in WATERMARK_FIELDS
+           if raw.get(name) is not None}
+    return Declare(out, "watermark settings from --watermark-config") if out else None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("asr_max_buffer_seconds", "asr_max_concurrent_sessions"),
+    sglang="handle_asr_validation",
+    triggers=("asr_max_buffer_seconds", "asr_max_concurrent_sessions"),
+)
+def asr_value_checks(v: View) -> Refuse | None:
+    """Speech-recognition serving needs a buffer and at least one session.
+
+    When: whenever its promises hold.
+    Effect: refuses a non-positive ``--asr-max-buffer-seconds`` or
+        ``--asr-max-concurrent-sessions``.
+    Why: an empty audio buffer or no session cannot serve a transcription; SGLang checks them
+        after the SSL settings (``handle_asr_validation``).
+    Assumes: nothing.
+    """
     if v.asr_max_buffer_seconds <= 0:
         return Refuse(f"--asr-max-buffer-seconds must be positive, got "
                       f"{v.asr_max_buffer_seconds}")

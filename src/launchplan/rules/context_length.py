@@ -48,3 +48,30 @@ def context_length_limit(v: View) -> Refuse | None:
 def _truthy(value: str | None) -> bool:
     """SGLang's boolean spelling (the model loader has already refused other values)."""
     return value is not None and value.strip().lower() in ("true", "1", "yes", "y")
+
+
+# SGLang 0.5.21-0.5.23's registered config parsers (utils/hf_transformers/config.py); "auto"
+# picks between them
+CONFIG_PARSERS = ("auto", "hf", "mistral")
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
+    reads=("model_config_parser",),
+    sglang="get_model_config_parser (first model_config_of, step 22)",
+    triggers=("model_config_parser",),
+)
+def model_config_parser_known(v: View) -> Refuse | None:
+    """The model config is read by a registered parser: auto, hf or mistral.
+
+    When: ``--model-config-parser`` is given.
+    Effect: refuses a name other than auto, hf or mistral.
+    Why: SGLang looks the parser up in its registry when it first builds the model config,
+        before the context length is derived (``get_model_config_parser``).
+    Assumes: no out-of-tree parser is registered by a plugin; launchplan reads config.json
+        whichever parser is named (the mistral parser's params.json is not read).
+    """
+    if v.model_config_parser not in CONFIG_PARSERS:
+        return Refuse(f"--model-config-parser {v.model_config_parser!r} is not registered; "
+                      f"expected one of {', '.join(CONFIG_PARSERS)}")
+    return None

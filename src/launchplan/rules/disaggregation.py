@@ -41,6 +41,66 @@ def mooncake_tcp_transport(v: View) -> Declare | None:
 
 @rule(
     phase=Phase.MODEL_SOURCE,
+    reads=("disaggregation_decode_allocation_policy", "disaggregation_mode",
+           "disaggregation_transfer_backend", "pp_size", "attn_cp_size", "dcp_size", "tp_size",
+           "dp_size", "enable_dp_attention", "enable_pdmux", "decoupled_spec_role",
+           "enable_pd_role_switch", "encoder_only", "language_only", "enable_hisparse",
+           "disaggregation_decode_host_receive_threshold",
+           "disaggregation_decode_enable_radix_cache", "enable_hierarchical_cache",
+           "hicache_storage_backend", "hicache_write_policy"),
+    sglang="handle_pd_disaggregation (_validate_prefill_complete)",
+    triggers={"disaggregation_decode_allocation_policy": ("prefill_complete",)},
+)
+def prefill_complete_allocation_checks(v: View) -> Refuse | None:
+    """The prefill_complete decode allocation runs in a narrow PD layout only.
+
+    When: ``--disaggregation-decode-allocation-policy prefill_complete``.
+    Effect: refuses, naming every missing piece at once: aggregated serving (no PD mode), a
+        transfer backend other than mooncake, PP, attention CP or decode CP, attention TP
+        above 1 (``tp_size`` other than the attention-DP width, counted from
+        ``--enable-dp-attention --dp-size`` as SGLang does after its DP-attention alias, so
+        any TP above 1), PD multiplexing or decoupled speculation, role switching, encoder
+        disaggregation, HiSparse, decode host KV buffering, a decode radix cache or HiCache,
+        a prefill HiCache other than L2 write_back, staging buffers, the Rust bootstrap
+        registry.
+    Why: decode allocates a request's KV only once prefill has finished, which the other
+        layouts cannot signal (``_validate_prefill_complete`` in ``handle_pd_disaggregation``).
+    Assumes: SGLANG_DISAGG_STAGING_BUFFER and SGLANG_RUST_SERVER are unset unless the
+        environment given sets them.
+    """
+    if v.disaggregation_decode_allocation_policy != "prefill_complete":
+        return None
+    mode = v.disaggregation_mode
+    attn_dp = v.dp_size if v.enable_dp_attention else 1
+    gaps = [name for name, hit in (
+        ("aggregated serving", mode not in ("prefill", "decode")),
+        ("transfer backends other than mooncake", v.disaggregation_transfer_backend
+         != "mooncake"),
+        ("pipeline or attention context parallelism",
+         v.pp_size != 1 or v.attn_cp_size != 1 or v.dcp_size != 1),
+        ("attention tensor parallelism greater than one", v.tp_size != attn_dp),
+        ("PD multiplexing or decoupled speculation",
+         v.enable_pdmux or v.decoupled_spec_role != "null"),
+        ("runtime PD role switching", v.enable_pd_role_switch),
+        ("encoder disaggregation", v.encoder_only or v.language_only),
+        ("HiSparse", v.enable_hisparse),
+        ("decode host KV buffering", v.disaggregation_decode_host_receive_threshold < 1),
+        ("decode radix cache or decode HiCache", mode == "decode" and (
+            v.disaggregation_decode_enable_radix_cache or v.enable_hierarchical_cache)),
+        ("prefill HiCache other than L2 write_back", mode == "prefill"
+         and v.enable_hierarchical_cache and (v.hicache_storage_backend is not None
+                                              or v.hicache_write_policy != "write_back")),
+        ("staging buffers", v.record.env_flag("SGLANG_DISAGG_STAGING_BUFFER")),
+        ("the Rust bootstrap registry", v.record.env_flag("SGLANG_RUST_SERVER")),
+    ) if hit]
+    if gaps:
+        return Refuse("--disaggregation-decode-allocation-policy prefill_complete does not "
+                      "support " + ", ".join(gaps))
+    return None
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
     reads=("disaggregation_mode", "disaggregation_decode_allocation_policy",
            "optimistic_prefill_attempts", "disaggregation_decode_host_receive_threshold",
            "enable_hisparse", "enable_pd_role_switch", "disaggregation_decode_retraction_backup",

@@ -27,6 +27,70 @@ ENCODER_SPLIT_ARCHS = frozenset({
     "MuseSparkForConditionalGeneration"})
 
 
+# Architectures a --language-model-only server runs without their encoders (SGLang
+# ServerArgs.LANGUAGE_MODEL_ONLY_ARCHITECTURES; 0.5.22 added DeepSeek-V4).
+LANGUAGE_MODEL_ONLY_ARCHS = ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
+                             "Cosmos3ForConditionalGeneration",
+                             "Cosmos3EdgeForConditionalGeneration")
+LANGUAGE_MODEL_ONLY_ARCHS_0_5_21 = LANGUAGE_MODEL_ONLY_ARCHS[1:]
+_LMO = dict(
+    phase=Phase.SERVING,
+    reads=("language_model_only", "encoder_only", "language_only", "enable_prefix_mm_cache",
+           "enable_broadcast_mm_inputs_process", "mm_enable_dp_encoder", "disaggregation_mode"),
+    facts=("model.architectures", "model.model_type"),
+    triggers=("language_model_only",),
+)
+
+
+@rule(sglang="handle_language_model_only", **_LMO)
+def language_model_only_checks(v: View) -> Refuse | None:
+    """A language-model-only server drops the encoders of a model that allows it.
+
+    When: ``--language-model-only`` is given.
+    Effect: refuses it with ``--encoder-only``, ``--language-only``,
+        ``--enable-prefix-mm-cache``, ``--enable-broadcast-mm-inputs-process`` or
+        ``--mm-enable-dp-encoder``; with a PD role (except DeepSeek-V4.1); and for an
+        architecture outside DeepSeek-V4, Muse Glimmer, Cosmos3 and Cosmos3 Edge.
+    Why: only those model implementations can load without their multimodal encoders
+        (``handle_language_model_only``, first step of ``handle_encoder_disaggregation``).
+    Assumes: nothing.
+    """
+    return _language_model_only(v, LANGUAGE_MODEL_ONLY_ARCHS, v41_pd=True)
+
+
+@rule(name="language_model_only_checks", variant="0.5.21",
+      sglang="handle_language_model_only (0.5.21)", **_LMO)
+def language_model_only_checks_0_5_21(v: View) -> Refuse | None:
+    """As later, without DeepSeek-V4 in the list and without its PD exemption.
+
+    When: ``--language-model-only`` is given.
+    Effect: as ``language_model_only_checks``; DeepSeek-V4 and any PD role are refused.
+    Why: 0.5.21 predates DeepSeek-V4's text-only workers (``handle_language_model_only``).
+    Assumes: nothing.
+    """
+    return _language_model_only(v, LANGUAGE_MODEL_ONLY_ARCHS_0_5_21, v41_pd=False)
+
+
+def _language_model_only(v: View, archs: tuple[str, ...], v41_pd: bool) -> Refuse | None:
+    if not v.language_model_only:
+        return None
+    for on, flag in ((v.encoder_only, "--encoder-only"), (v.language_only, "--language-only"),
+                     (v.enable_prefix_mm_cache, "--enable-prefix-mm-cache"),
+                     (v.enable_broadcast_mm_inputs_process,
+                      "--enable-broadcast-mm-inputs-process"),
+                     (v.mm_enable_dp_encoder, "--mm-enable-dp-encoder")):
+        if on:
+            return Refuse(f"--language-model-only cannot be combined with {flag}")
+    if v.disaggregation_mode != "null" and not (
+            v41_pd and v.model.model_type == "deepseek_v41"):
+        return Refuse("--language-model-only does not work with --disaggregation-mode "
+                      f"{v.disaggregation_mode}")
+    if not any(a in archs for a in v.model.architectures):
+        return Refuse(f"--language-model-only supports {', '.join(archs)} only; this model is "
+                      f"{', '.join(v.model.architectures)}")
+    return None
+
+
 @rule(
     phase=Phase.SERVING,
     reads=("encoder_only", "language_only", "enable_prefix_mm_cache", "disaggregation_mode",
@@ -47,8 +111,9 @@ def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
         encoder).
     Why: splitting needs a model implementation that ships encoder outputs to the language
         server (``handle_encoder_disaggregation`` in ``pd_disaggregation_hook.py``).
-    Assumes: the named RDMA devices exist (unset means auto-discovery); the language-model-only
-        checks and the encoder transfer backend are not modelled.
+    Assumes: the named RDMA devices exist (unset means auto-discovery); the encoder transfer
+        backend is not modelled (the language-model-only checks run just before, in
+        ``language_model_only_checks``).
     """
     refusal = _split_refusal(v)
     if refusal is not None:

@@ -399,6 +399,86 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
 # --- P35 -------------------------------------------------------------------------------------
 
 
+_OTHER = dict(
+    phase=Phase.SERVING,
+    reads=("default_chat_template_kwargs", "optimistic_prefill_attempts", "disaggregation_mode",
+           "pp_size", "enable_hierarchical_cache", "hicache_storage_backend",
+           "hicache_write_policy", "hicache_host_memory_mode",
+           "disaggregation_decode_allocation_policy", "limit_mm_data_per_request",
+           "preferred_sampling_params"),
+    writes=("optimistic_prefill_attempts",),
+    triggers=("default_chat_template_kwargs", "optimistic_prefill_attempts",
+              "disaggregation_decode_allocation_policy", "limit_mm_data_per_request",
+              "preferred_sampling_params"),
+)
+MM_MODALITIES = ("image", "video", "audio")
+
+
+@rule(sglang="handle_other_validations", **_OTHER)
+def other_validations(v: View) -> Declare | Refuse | None:
+    """Last serving checks: chat kwargs, optimistic prefill, multimodal limits, sampling.
+
+    When: whenever its promises hold.
+    Effect: refuses ``--default-chat-template-kwargs`` that is not a JSON object; on a PD
+        prefill server with optimistic prefill, declares ``optimistic_prefill_attempts`` 0
+        under PP or a hierarchical cache other than L2 write-back/write-through or L3
+        buffer-only write-through, and then refuses a prefill_complete decode allocation
+        (it needs optimistic prefill); refuses a ``--limit-mm-data-per-request`` modality other
+        than image, video or audio, and ``watermark`` in ``--preferred-sampling-params``.
+    Why: optimistic prefill re-runs chunks the other layouts cannot roll back, and the
+        watermark is a server setting (``handle_other_validations``).
+    Assumes: preferred sampling parameters need no tokenizer (SGLang also normalizes them
+        without one under --skip-tokenizer-init).
+    """
+    return _other_validations(v, prefill_complete=True)
+
+
+@rule(name="other_validations", variant="0.5.21",
+      sglang="handle_other_validations (0.5.21: no prefill_complete clause)", **_OTHER)
+def other_validations_0_5_21(v: View) -> Declare | Refuse | None:
+    """As in 0.5.22 and later, without the prefill_complete check.
+
+    When: whenever its promises hold.
+    Effect: as ``other_validations``, except that a prefill_complete allocation is not checked.
+    Why: 0.5.21 does not validate the prefill_complete policy (``handle_other_validations``).
+    Assumes: as ``other_validations``.
+    """
+    return _other_validations(v, prefill_complete=False)
+
+
+def _other_validations(v: View, prefill_complete: bool) -> Declare | Refuse | None:
+    kwargs = v.default_chat_template_kwargs
+    if kwargs is not None and not isinstance(kwargs, dict):
+        return Refuse("--default-chat-template-kwargs must be a JSON object, got "
+                      f"{type(kwargs).__name__}")
+    out: dict[str, int] = {}
+    attempts = v.optimistic_prefill_attempts
+    if attempts > 0 and v.disaggregation_mode == "prefill":
+        l2 = v.hicache_storage_backend is None and v.hicache_write_policy in (
+            "write_back", "write_through")
+        l3 = (v.hicache_storage_backend is not None and v.hicache_host_memory_mode == "buffer_only"
+              and v.hicache_write_policy == "write_through")
+        if v.pp_size > 1 or (v.enable_hierarchical_cache and not (l2 or l3)):
+            attempts = out["optimistic_prefill_attempts"] = 0
+    if (prefill_complete and v.disaggregation_decode_allocation_policy == "prefill_complete"
+            and v.disaggregation_mode == "prefill" and attempts <= 0):
+        return Refuse("a prefill_complete decode allocation needs optimistic prefill, which "
+                      "this configuration turned off")
+    limits = v.limit_mm_data_per_request
+    if isinstance(limits, dict):
+        odd = [m for m in limits if m not in MM_MODALITIES]
+        if odd:
+            return Refuse(f"--limit-mm-data-per-request: modality {odd[0]!r} is not one of "
+                          f"{', '.join(MM_MODALITIES)}")
+    preferred = v.preferred_sampling_params
+    if preferred and isinstance(preferred, dict) and "watermark" in preferred:
+        return Refuse("--preferred-sampling-params cannot set watermark (a server setting)")
+    if out:
+        return Declare(out, "optimistic prefill off: it supports neither PP nor this "
+                            "hierarchical cache")
+    return None
+
+
 @rule(
     phase=Phase.SERVING,
     reads=("debug_tensor_dump_output_folder", "msprobe_dump_config", "cuda_graph_config"),
@@ -559,6 +639,28 @@ def multimodal_chunking_capability(v: View) -> Declare | None:
     """
     return Declare({"chunked_prefill_size": -1},
                    f"chunked prefill disabled: {v.model.arch0} does not support it")
+
+
+@rule(
+    phase=Phase.LATE,
+    reads=("enable_encoder_swa_bounded_replay",),
+    facts=("model.model_type",),
+    sglang="handle_model_capability_adjustments (encoder SWA bounded replay)",
+    triggers=("enable_encoder_swa_bounded_replay",),
+)
+def encoder_replay_capability(v: View) -> Refuse | None:
+    """Bounded encoder sliding-window replay is a DeepSeek-V4.1 feature.
+
+    When: ``--enable-encoder-swa-bounded-replay`` is given.
+    Effect: refuses it for a model whose ``model_type`` is not deepseek_v41.
+    Why: only DeepSeek-V4.1's encoder keeps the sliding-window state the replay bounds
+        (``handle_model_capability_adjustments``, last check).
+    Assumes: nothing.
+    """
+    if v.enable_encoder_swa_bounded_replay and v.model.model_type != "deepseek_v41":
+        return Refuse("--enable-encoder-swa-bounded-replay needs DeepSeek-V4.1; this model is "
+                      f"{v.model.model_type}")
+    return None
 
 
 # --- P38 -------------------------------------------------------------------------------------

@@ -54,31 +54,36 @@ def mnnvl_fabric_device(target: Any) -> bool:
     phase=Phase.MODEL_SOURCE,
     reads=("dcp_comm_backend", "dcp_size", "tp_size", "pp_size", "nnodes"),
     writes=("dcp_comm_backend",),
-    facts=("target.device_name", "target.is_sm100", "target.is_cuda", "target.is_hip"),
+    facts=("target.is_sm100", "target.device_name", "target.is_cuda", "target.is_hip"),
     sglang="_dcp_comm_backend_default",
 )
-def dcp_comm_backend_default(v: View) -> dict | None:
-    """The collective that reduces decode context-parallel attention, when not given.
+def dcp_comm_backend_default(v: View) -> Declare | None:
+    """How decode-context-parallel ranks exchange attention partials, when not given.
 
-    When: ``--dcp-comm-backend`` is unset.
-    Effect: declares ``ag_rs`` without DCP (``--dcp-size`` 1); with DCP, ``fi_a2a`` on an
-        SM10x GPU when the DCP group fits in one NVLink domain (a GB200/GB300, whose MNNVL
-        fabric spans nodes, or a node's TP ranks splitting evenly into DCP groups), else
-        ``a2a`` on CUDA and ROCm.
-    Why: FlashInfer's MNNVL all-to-all needs Blackwell and the whole DCP group on one NVLink
-        domain; the plain all-to-all runs anywhere (``_dcp_comm_backend_default``,
-        ``is_fi_a2a_supported``).
-    Assumes: the device name tells an MNNVL part (``mnnvl_fabric_device``).
+    When: ``--dcp-comm-backend`` is not given.
+    Effect: declares ``dcp_comm_backend`` ag_rs without decode CP (``dcp_size`` 1); with it,
+        fi_a2a on an SM10x GPU on an MNNVL fabric or whose per-node TP width is a multiple of
+        ``dcp_size``, else a2a (CUDA and ROCm).
+    Why: FlashInfer's MNNVL all-to-all needs the DCP group inside one NVLink domain; the plain
+        all-to-all works anywhere (``_dcp_comm_backend_default``, ``is_fi_a2a_supported``).
+    Assumes: only GB200/GB300 are on an MNNVL fabric (SGLang also asks NVML whether another
+        GPU completed fabric registration; a plan cannot).
     """
     if v.dcp_comm_backend is not None:
         return None
     if v.dcp_size <= 1:
-        return {"dcp_comm_backend": "ag_rs"}
+        return Declare({"dcp_comm_backend": "ag_rs"})
     t = v.target
-    per_node = v.tp_size // max(v.nnodes // v.pp_size, 1)
+    per_node = v.tp_size // max(v.nnodes // v.pp_size, 1) if v.pp_size else v.tp_size
     if t.is_sm100 and (mnnvl_fabric_device(t) or per_node % v.dcp_size == 0):
-        return {"dcp_comm_backend": "fi_a2a"}
-    return {"dcp_comm_backend": "a2a" if t.is_cuda or t.is_hip else "ag_rs"}
+        backend = "fi_a2a"
+    elif t.is_cuda or t.is_hip:
+        backend = "a2a"
+    else:
+        backend = "ag_rs"
+    return Declare({"dcp_comm_backend": backend},
+                   f"decode context parallelism over {v.dcp_size} ranks exchanges with "
+                   f"{backend}")
 
 
 @rule(
@@ -86,37 +91,38 @@ def dcp_comm_backend_default(v: View) -> dict | None:
     reads=("dcp_size", "enable_prefill_cp", "dcp_comm_backend", "dcp_replicate_q_proj"),
     facts=("target.is_cuda",),
     sglang="handle_decode_context_parallelism (checks)",
+    triggers=("dcp_size", "dcp_comm_backend", "dcp_replicate_q_proj"),
 )
 def decode_context_parallel_checks(v: View) -> Refuse | None:
-    """Decode context parallelism is valid: width, prefill CP, its collective, the Q switch.
+    """Decode CP is at least 1 wide, without prefill CP; its exchange settings need it.
 
     When: whenever its promises hold.
     Effect: refuses ``--dcp-size`` below 1; ``--dcp-size`` > 1 with ``--enable-prefill-cp``;
-        ``--dcp-comm-backend a2a``/``fi_a2a`` without DCP; ``fi_a2a`` off CUDA; and
-        ``--dcp-replicate-q-proj`` without DCP or with the ``ag_rs`` collective.
+        ``--dcp-comm-backend`` a2a or fi_a2a without ``--dcp-size`` > 1; fi_a2a off CUDA;
+        ``--dcp-replicate-q-proj`` without ``--dcp-size`` > 1 or with ag_rs.
     Why: the KV cache is split over ``dcp_size`` ranks, so 0 or a negative width has no
-        meaning; the all-to-all collectives only reduce DCP attention, FlashInfer's is a
-        CUDA kernel, and a replicated Q projection removes the all-gather only the
-        all-to-all paths skip (``handle_decode_context_parallelism``).
+        meaning; the all-to-all backends and the replicated Q projection only change the
+        decode-CP reduction, and fi_a2a is FlashInfer's MNNVL kernel
+        (``handle_decode_context_parallelism``).
     Assumes: nothing.
     """
-    backend = v.dcp_comm_backend
     if v.dcp_size < 1:
         return Refuse(f"--dcp-size must be at least 1, got {v.dcp_size}")
     if v.dcp_size > 1 and v.enable_prefill_cp:
         return Refuse("--dcp-size > 1 does not support --enable-prefill-cp")
+    backend = v.dcp_comm_backend
     if backend in ("a2a", "fi_a2a") and v.dcp_size <= 1:
-        return Refuse(f"--dcp-comm-backend {backend} needs --dcp-size > 1: it only reduces "
-                      "decode context-parallel attention")
+        return Refuse(f"--dcp-comm-backend {backend} changes only the decode context-parallel "
+                      "reduction; it needs --dcp-size > 1")
     if backend == "fi_a2a" and not v.target.is_cuda:
-        return Refuse("--dcp-comm-backend fi_a2a is FlashInfer's MNNVL all-to-all, a CUDA "
-                      "kernel; use a2a or ag_rs here")
+        return Refuse("--dcp-comm-backend fi_a2a is FlashInfer's MNNVL all-to-all (Blackwell "
+                      "CUDA); use a2a or ag_rs here")
     if v.dcp_replicate_q_proj:
         if v.dcp_size <= 1:
             return Refuse("--dcp-replicate-q-proj needs --dcp-size > 1")
         if backend not in ("a2a", "fi_a2a"):
-            return Refuse("--dcp-replicate-q-proj only applies to the a2a and fi_a2a DCP "
-                          f"collectives, not {backend}")
+            return Refuse("--dcp-replicate-q-proj applies to the a2a and fi_a2a DCP backends "
+                          f"only; --dcp-comm-backend is {backend}")
     return None
 
 

@@ -1,0 +1,143 @@
+"""Retired spellings and the gRPC server settings (SGLang's ``handle_deprecated_args``).
+
+Old flags keep working: each is rewritten into its current form before any rule reads it. The
+same hook settles which gRPC server runs (the legacy SMG one, or the native one on
+``--grpc-port``) and refuses the launch paths the native server does not wire into.
+The attention-backend aliases of this hook live in ``kv_cache.py``.
+"""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+
+TOOL_CALL_PARSER_RENAMES = {"qwen25": "qwen", "glm45": "glm"}
+GRPC_WORKER_THREADS = 4  # SGLANG_GRPC_WORKER_THREADS's default (environ.py, 0.5.21-0.5.23)
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("disable_fast_image_processor", "image_processor_backend", "tool_call_parser",
+           "enable_flashinfer_allreduce_fusion", "flashinfer_allreduce_fusion_backend"),
+    writes=("image_processor_backend", "tool_call_parser", "flashinfer_allreduce_fusion_backend",
+            "enable_flashinfer_allreduce_fusion"),
+    sglang="handle_deprecated_args (retired flags)",
+    triggers=("disable_fast_image_processor", "tool_call_parser",
+              "enable_flashinfer_allreduce_fusion"),
+)
+def deprecated_flags(v: View) -> Declare | Refuse | None:
+    """Retired flags become their current spelling.
+
+    When: ``--disable-fast-image-processor``, a retired tool-call parser name, or
+        ``--enable-flashinfer-allreduce-fusion`` is given.
+    Effect: ``--disable-fast-image-processor`` declares ``image_processor_backend`` pil
+        (refused with a backend other than auto or pil); tool-call parser qwen25 becomes qwen
+        and glm45 glm; ``--enable-flashinfer-allreduce-fusion`` declares
+        ``flashinfer_allreduce_fusion_backend`` auto when no backend is given, and the switch
+        itself false.
+    Why: the backend flag replaced the switch, so later rules read the backend only
+        (``handle_deprecated_args``).
+    Assumes: nothing.
+    """
+    out: dict[str, object] = {}
+    if v.disable_fast_image_processor:
+        if v.image_processor_backend not in ("auto", "pil"):
+            return Refuse("--disable-fast-image-processor conflicts with "
+                          f"--image-processor-backend {v.image_processor_backend}")
+        out["image_processor_backend"] = "pil"
+    if v.tool_call_parser in TOOL_CALL_PARSER_RENAMES:
+        out["tool_call_parser"] = TOOL_CALL_PARSER_RENAMES[v.tool_call_parser]
+    if v.enable_flashinfer_allreduce_fusion:
+        if v.flashinfer_allreduce_fusion_backend is None:
+            out["flashinfer_allreduce_fusion_backend"] = "auto"
+        out["enable_flashinfer_allreduce_fusion"] = False
+    if not out:
+        return None
+    return Declare(out, "retired flags rewritten: " + ", ".join(
+        f"{field} {value}" for field, value in out.items()))
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("grpc_mode", "smg_grpc_mode", "grpc_port", "port", "grpc_response_timeout_secs",
+           "sidecar", "sidecar_args", "use_ray", "encoder_only", "tokenizer_worker_num",
+           "api_key", "admin_api_key"),
+    writes=("smg_grpc_mode", "grpc_port", "grpc_worker_threads"),
+    sglang="handle_deprecated_args (gRPC)",
+)
+def grpc_settings(v: View) -> Declare | Refuse:
+    """Which gRPC server runs, on which port, and what it cannot run with.
+
+    When: whenever its promises hold.
+    Effect: ``--grpc-mode`` declares ``smg_grpc_mode``; ``grpc_worker_threads`` is declared
+        from SGLANG_GRPC_WORKER_THREADS (4 when unset) on every launch; without
+        ``--grpc-port``, SGLANG_GRPC_PORT declares it, else the legacy SMG server takes
+        ``--port`` + 10000. Refuses a non-positive
+        ``--grpc-response-timeout-secs``; a gRPC port outside 1..65535 or fewer than one worker
+        thread; ``--sidecar-args`` without ``--sidecar`` or not a list of strings; an empty
+        ``--sidecar``, one with the legacy server, or one without a gRPC port; the native
+        server (a gRPC port, no legacy mode) with Ray, ``--encoder-only``, more than one
+        tokenizer worker, or an API key.
+    Why: the native gRPC listener bypasses the HTTP launch path, its auth middleware and the
+        tokenizer-worker pool; the sidecar talks to it (``handle_deprecated_args``).
+    Assumes: SGLANG_GRPC_PORT and SGLANG_GRPC_WORKER_THREADS are unset (no port, 4 threads)
+        unless the environment given sets them.
+    """
+    out: dict[str, object] = {}
+    legacy = bool(v.smg_grpc_mode or v.grpc_mode)
+    if v.grpc_mode and not v.smg_grpc_mode:
+        out["smg_grpc_mode"] = True
+    threads = _env_int(v, "SGLANG_GRPC_WORKER_THREADS")
+    if isinstance(threads, Refuse):
+        return threads
+    out["grpc_worker_threads"] = threads = GRPC_WORKER_THREADS if threads is None else threads
+    port = v.grpc_port
+    if port is None:
+        port = _env_int(v, "SGLANG_GRPC_PORT")
+        if isinstance(port, Refuse):
+            return port
+        if port is None and legacy:
+            port = v.port + 10000
+        if port is not None:
+            out["grpc_port"] = port
+    if v.grpc_response_timeout_secs <= 0:
+        return Refuse("--grpc-response-timeout-secs must be positive, got "
+                      f"{v.grpc_response_timeout_secs}")
+    if port is not None:
+        if not 1 <= port <= 65535:
+            return Refuse(f"--grpc-port (or SGLANG_GRPC_PORT) must be in 1..65535, got {port}")
+        if threads < 1:
+            return Refuse(f"SGLANG_GRPC_WORKER_THREADS must be at least 1, got {threads}")
+    if v.sidecar_args is not None:
+        if v.sidecar is None:
+            return Refuse("--sidecar-args needs --sidecar")
+        if not isinstance(v.sidecar_args, list) or not all(
+                isinstance(arg, str) for arg in v.sidecar_args):
+            return Refuse("--sidecar-args must be a JSON list of strings")
+    if v.sidecar is not None:
+        if not str(v.sidecar).strip():
+            return Refuse("--sidecar must not be empty")
+        if legacy:
+            return Refuse("--sidecar talks to the native gRPC server, not the legacy "
+                          "--smg-grpc-mode/--grpc-mode one")
+        if port is None:
+            return Refuse("--sidecar needs --grpc-port (or SGLANG_GRPC_PORT)")
+    if port is not None and not legacy:
+        for bad, what in ((v.use_ray, "--use-ray"), (v.encoder_only, "--encoder-only"),
+                          (v.tokenizer_worker_num > 1, "--tokenizer-worker-num above 1"),
+                          (v.api_key or v.admin_api_key, "--api-key/--admin-api-key")):
+            if bad:
+                return Refuse(f"the native gRPC server (--grpc-port) does not support {what}")
+    return Declare(out, "gRPC: " + ", ".join(f"{k} {val}" for k, val in out.items()))
+
+
+def _env_int(v: View, name: str) -> int | None | Refuse:
+    raw = v.record.env.get(name)
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return Refuse(f"{name} must be an integer, got {raw!r}")

@@ -1,0 +1,84 @@
+"""LayerNorm sequence parallelism (SGLang's ``handle_layernorm_sp``, after speculative decoding).
+
+``--enable-layernorm-sp`` shards the sequence over the TP group around the norms; only the
+architectures whose layers mark the sequence-sharded region take it, and the TP group must hold
+one sequence (no attention DP, no pipeline stages).
+"""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Refuse
+from launchplan.engine.phases import Phase
+from launchplan.engine.registry import rule
+from launchplan.engine.view import View
+
+MUSE_SPARK = "MuseSparkForConditionalGeneration"
+# SGLang 0.5.23 layers/layernorm_sp.py: the architectures with a sequence-sharded region
+SUPPORTED = frozenset({MUSE_SPARK, "Qwen3ForCausalLM"})
+
+
+@rule(
+    phase=Phase.SPECULATIVE,
+    reads=("enable_layernorm_sp", "enable_megamoe_for_layernorm_sp", "tp_size", "ep_size",
+           "quantization", "moe_a2a_backend", "moe_runner_backend", "attn_dp_size",
+           "ep_join_mode", "speculative_algorithm", "pp_size"),
+    facts=("model.arch0",),
+    sglang="handle_layernorm_sp (validate_layernorm_sp)",
+    triggers=("enable_layernorm_sp", "enable_megamoe_for_layernorm_sp"),
+)
+def layernorm_sp_checks(v: View) -> Refuse | None:
+    """LayerNorm SP needs a supporting architecture and one sequence per TP group.
+
+    When: ``--enable-layernorm-sp`` (or ``--enable-megamoe-for-layernorm-sp``) is given.
+    Effect: refuses the MegaMoE variant without LayerNorm SP or off Muse Spark; an
+        architecture other than Muse Spark or Qwen3ForCausalLM; TP 1; on Muse Spark, a
+        TP/EP other than 4/4 or 8/8, and (without the MegaMoE variant) weights other than
+        modelopt_fp4, an A2A backend other than flashinfer or a runner other than
+        flashinfer_trtllm; attention DP; speculative decoding other than Muse Spark DFLASH;
+        PP above 1.
+    Why: the sequence is sharded across the whole TP group, which under attention DP holds
+        different sequences and under PP starts on the first stage only
+        (``validate_layernorm_sp``).
+    Assumes: Muse Spark's MegaMoE prefill variant (its token budget and prefill-graph choice)
+        is not modelled beyond its A2A backend check; SGLANG_MOE_NVFP4_DISPATCH is off.
+    """
+    arch = v.model.arch0
+    megamoe = bool(v.get("enable_megamoe_for_layernorm_sp"))
+    if not v.enable_layernorm_sp:
+        if megamoe:
+            return Refuse("--enable-megamoe-for-layernorm-sp needs --enable-layernorm-sp")
+        return None
+    if megamoe and arch != MUSE_SPARK:
+        return Refuse("--enable-megamoe-for-layernorm-sp is for Muse Spark only")
+    if arch not in SUPPORTED:
+        return Refuse(f"--enable-layernorm-sp supports {', '.join(sorted(SUPPORTED))} only; "
+                      f"this model is {arch}")
+    if v.tp_size <= 1:
+        return Refuse("--enable-layernorm-sp needs --tp-size above 1: one rank has no "
+                      "sequence to shard")
+    if arch == MUSE_SPARK:
+        if (v.tp_size, v.ep_size) not in ((4, 4), (8, 8)):
+            return Refuse("Muse Spark --enable-layernorm-sp needs TP4/EP4 or TP8/EP8; got "
+                          f"TP{v.tp_size}/EP{v.ep_size}")
+        if v.quantization != "modelopt_fp4" and not (v.quantization is None and megamoe):
+            return Refuse("Muse Spark --enable-layernorm-sp needs NVFP4 weights "
+                          "(--quantization modelopt_fp4), or BF16 with "
+                          "--enable-megamoe-for-layernorm-sp")
+        if megamoe:
+            if v.moe_a2a_backend not in ("none", "flashinfer"):
+                return Refuse("Muse MegaMoE prefill needs --moe-a2a-backend none or flashinfer")
+        elif v.moe_a2a_backend != "flashinfer":
+            return Refuse("Muse Spark --enable-layernorm-sp needs --moe-a2a-backend flashinfer")
+        if v.moe_runner_backend != "flashinfer_trtllm":
+            return Refuse("Muse Spark --enable-layernorm-sp needs --moe-runner-backend "
+                          "flashinfer_trtllm")
+    if v.attn_dp_size > 1 or v.ep_join_mode == "scale":
+        return Refuse("--enable-layernorm-sp does not work with attention DP: the TP group "
+                      "would hold different sequences")
+    algorithm = v.speculative_algorithm
+    if algorithm is not None and not (arch == MUSE_SPARK and algorithm == "DFLASH"):
+        return Refuse("--enable-layernorm-sp speculates only with Muse Spark DFLASH; got "
+                      f"{algorithm}")
+    if v.pp_size > 1:
+        return Refuse("--enable-layernorm-sp does not work with pipeline parallelism")
+    return None

@@ -1,0 +1,52 @@
+"""Retired flags and the gRPC settings (SGLang's handle_deprecated_args).
+
+Recorded: the wild suite's wild/120 (--enable-flashinfer-allreduce-fusion: SGLang reports the
+switch false and the fusion backend auto) and wild/38 (--sidecar without a gRPC port).
+"""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.rules import deprecated_args as d
+from tests.rules.conftest import make_view
+
+
+def fields(out):
+    return out.fields if isinstance(out, Declare) else out
+
+
+def test_deprecated_flags():
+    assert fields(d.deprecated_flags(make_view(enable_flashinfer_allreduce_fusion=True))) == {
+        "flashinfer_allreduce_fusion_backend": "auto", "enable_flashinfer_allreduce_fusion": False}
+    assert fields(d.deprecated_flags(make_view(
+        enable_flashinfer_allreduce_fusion=True, flashinfer_allreduce_fusion_backend="trtllm"))) \
+        == {"enable_flashinfer_allreduce_fusion": False}
+    assert fields(d.deprecated_flags(make_view(tool_call_parser="qwen25"))) == {
+        "tool_call_parser": "qwen"}
+    assert fields(d.deprecated_flags(make_view(disable_fast_image_processor=True))) == {
+        "image_processor_backend": "pil"}
+    assert isinstance(d.deprecated_flags(make_view(disable_fast_image_processor=True,
+                                                   image_processor_backend="torchvision")),
+                      Refuse)
+    assert d.deprecated_flags(make_view(tool_call_parser="qwen")) is None
+
+
+def test_grpc_settings():
+    assert fields(d.grpc_settings(make_view())) == {"grpc_worker_threads": 4}
+    assert fields(d.grpc_settings(make_view(grpc_mode=True))) == {
+        "smg_grpc_mode": True, "grpc_worker_threads": 4, "grpc_port": 40000}
+    assert fields(d.grpc_settings(make_view(env={"SGLANG_GRPC_PORT": "50051",
+                                                 "SGLANG_GRPC_WORKER_THREADS": "8"}))) == {
+        "grpc_worker_threads": 8, "grpc_port": 50051}
+    assert not isinstance(d.grpc_settings(make_view(sidecar="tool", grpc_port=50051)), Refuse)
+    assert isinstance(d.grpc_settings(make_view(grpc_port=50051,
+                                                env={"SGLANG_GRPC_WORKER_THREADS": "0"})), Refuse)
+    for bad in (dict(sidecar="tool"), dict(sidecar=" ", grpc_port=1),
+                dict(sidecar="tool", smg_grpc_mode=True), dict(sidecar_args=["a"]),
+                dict(grpc_response_timeout_secs=0), dict(grpc_port=70000),
+                dict(smg_grpc_mode=True, port=60000),
+                dict(grpc_port=50051, tokenizer_worker_num=2),
+                dict(grpc_port=50051, api_key="k"), dict(grpc_port=50051, use_ray=True)):
+        assert isinstance(d.grpc_settings(make_view(**bad)), Refuse), bad
+    # the legacy server owns the port: the native server's limits do not apply
+    assert not isinstance(d.grpc_settings(make_view(smg_grpc_mode=True, api_key="k")), Refuse)

@@ -1,0 +1,39 @@
+"""LayerNorm sequence parallelism's checks (recorded: wild run 1, --enable-layernorm-sp on a
+Qwen2 model is refused by SGLang naming the supported architectures)."""
+
+from __future__ import annotations
+
+from launchplan.engine.declarations import Refuse
+from launchplan.rules.layernorm_sp import layernorm_sp_checks
+from tests.rules.conftest import fake_model, make_view
+
+QWEN3 = fake_model(architectures=("Qwen3ForCausalLM",), arch0="Qwen3ForCausalLM")
+MUSE = fake_model(architectures=("MuseSparkForConditionalGeneration",),
+                  arch0="MuseSparkForConditionalGeneration")
+MUSE_OK = dict(enable_layernorm_sp=True, tp_size=4, ep_size=4, quantization="modelopt_fp4",
+               moe_a2a_backend="flashinfer", moe_runner_backend="flashinfer_trtllm")
+
+
+def test_layernorm_sp_architectures_and_layout():
+    assert isinstance(layernorm_sp_checks(make_view(enable_layernorm_sp=True, tp_size=2)),
+                      Refuse)  # Llama
+    assert layernorm_sp_checks(make_view(model=QWEN3, enable_layernorm_sp=True,
+                                         tp_size=2)) is None
+    for bad in (dict(tp_size=1), dict(tp_size=2, attn_dp_size=2), dict(tp_size=2, pp_size=2),
+                dict(tp_size=2, speculative_algorithm="EAGLE")):
+        assert isinstance(layernorm_sp_checks(make_view(model=QWEN3, enable_layernorm_sp=True,
+                                                        **bad)), Refuse), bad
+    assert isinstance(layernorm_sp_checks(make_view(model=QWEN3,
+                                                    enable_megamoe_for_layernorm_sp=True)),
+                      Refuse)
+    assert layernorm_sp_checks(make_view(model=QWEN3)) is None
+
+
+def test_layernorm_sp_on_muse_spark():
+    assert layernorm_sp_checks(make_view(model=MUSE, **MUSE_OK)) is None
+    assert layernorm_sp_checks(make_view(model=MUSE, **MUSE_OK,
+                                         speculative_algorithm="DFLASH")) is None
+    for bad in (dict(tp_size=2, ep_size=2), dict(quantization=None),
+                dict(moe_a2a_backend="deepep"), dict(moe_runner_backend="auto")):
+        assert isinstance(layernorm_sp_checks(make_view(model=MUSE, **{**MUSE_OK, **bad})),
+                          Refuse), bad
