@@ -46,6 +46,11 @@ FAILING = [
      "mem-fraction-range"),
     (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--page-size", "-16"],
      "page-size-positive"),
+    # recorded: wild/found/142 (SGLang 0.5.23 resolves --context-length 0 as given)
+    (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--context-length", "0"],
+     "context-length-above-one"),
+    (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--context-length", "1"],
+     "context-length-above-one"),
     (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--speculative-algorithm", "EAGLE",
       "--speculative-draft-model-path", "llama-3.1-8b-eagle"], "draft-context"),
 ]

@@ -80,13 +80,9 @@ KNOWN_DIVERGENCES: dict[str, frozenset[str]] = {}
 
 # Whole cases launchplan knowingly answers otherwise, as (rule set, case name): the test
 # requires each to keep failing the same way, so a fix shows up. (0.5.21's tc_piecewise graph
-# backend is modelled: rules/cuda_graph.py.)
-# - wild/found/142: ``--context-length 0``. SGLang's resolution keeps a non-positive length
-#   as given (its model config takes any length up to the derived one) and the server then
-#   has no room for a prompt; launchplan rejects it as bad input naming the flag (exit 2,
-#   facts/models/loading.py), which says what is wrong before a launch.
-KNOWN_CASE_DIVERGENCES: frozenset[tuple[str, str]] = frozenset(
-    (compat, "wild/found/142") for compat in ("0.5.23", "default"))
+# backend is modelled: rules/cuda_graph.py; wild/found/142's ``--context-length 0`` is
+# planned as SGLang resolves it, preflight saying the worker refuses it at start.)
+KNOWN_CASE_DIVERGENCES: frozenset[tuple[str, str]] = frozenset()
 
 
 def results_path(suite: str, compat: str) -> Path:

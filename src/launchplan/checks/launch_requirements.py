@@ -63,6 +63,11 @@ def gpus_used(p: Values) -> tuple[int, int]:
     return top + 1, tp_node * pp_node * replicas
 
 
+def _context_ok(p: Values) -> bool:
+    context = p.model.context_len
+    return not isinstance(context, int) or context >= 2
+
+
 def _gpus_fit(p: Values) -> bool:
     return gpus_used(p)[0] <= p.target.gpu_count
 
@@ -306,6 +311,17 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "managers/tp_worker.py _init_model_config when the draft worker starts",
         detail=lambda p: (f"the draft's context length {p.draft.derived_context_len} is "
                           f"shorter than the target's {p.model.context_len}")),
+    Requirement(
+        "context-length-above-one", ALWAYS,
+        cond("the context length is at least 2 tokens", _context_ok, "context_length"),
+        "a request may hold one token less than the context length, and the worker refuses "
+        "to start when that is not positive; resolution keeps any --context-length it is "
+        "given", START,
+        SRT + "managers/tp_worker.py: the worker asserts min(context_len - 1, pool tokens - 1) "
+        "> 0 after the memory pool is allocated; configs/model_config.py: "
+        "_derive_context_length keeps a non-positive length as given",
+        detail=lambda p: (f"context length {p.model.context_len} leaves no room for a "
+                          "request (it must be at least 2)")),
     Requirement(
         "page-size-positive", ALWAYS,
         cond("page_size >= 1", _page_ok, "page_size"),

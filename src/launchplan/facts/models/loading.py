@@ -81,8 +81,10 @@ def _load(path_or_name: Any, json_override: Any, context_length: Any,
         raise InputError("--model-path", "a path or a bundled model name", path_or_name)
     if context_length is not None:
         n = _as_int(context_length)
-        if n is None or n <= 0 or n > MAX_INT:
-            raise InputError("--context-length", "a positive integer", _shown(context_length))
+        # SGLang keeps a zero or negative length as given (the worker refuses it at start:
+        # preflight's context-length-above-one); only what is no integer is bad input
+        if n is None or abs(n) > MAX_INT:
+            raise InputError("--context-length", "an integer", _shown(context_length))
         context_length = n
     if isinstance(json_override, Mapping):
         json_override = json.dumps(json_override, sort_keys=True, default=repr)
