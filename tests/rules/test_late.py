@@ -263,3 +263,12 @@ def test_other_validations():
                       Refuse)
     assert isinstance(late.other_validations(make_view(
         preferred_sampling_params={"watermark": True})), Refuse)
+
+
+def test_a_prefill_max_context_too_long_to_print_is_refused_not_a_crash():
+    # 4,300 nines round up to a page multiple of 4,301 digits: past Python's int-to-text
+    # limit, so the message cannot be made (found by benchmarks/fuzz_lines.py, seed 1202)
+    config = with_phase(default_config(True), "prefill", max_context_size=int("9" * 4300))
+    out = late.finalize_cuda_graph_prefill_max_context(make_view(
+        "h100", page_size=16, cuda_graph_config=config))
+    assert isinstance(out, Refuse) and "digits" in out.message

@@ -697,12 +697,16 @@ def finalize_cuda_graph_prefill_max_context(v: View) -> Declare | Refuse | None:
         return arithmetic_refusal(f"prefill graph max context {requested!r} on page_size "
                                   f"{page}", exc)
     context = v.model.context_len
-    if context and context > 0 and aligned > context:
-        return Refuse(f"--cuda-graph-prefill-max-context {aligned} (page-aligned) exceeds the "
-                      f"model context length {context}")
+    try:  # a value past Python's 4,300-digit int-to-text limit fails to print, as in SGLang
+        if context and context > 0 and aligned > context:
+            return Refuse(f"--cuda-graph-prefill-max-context {aligned} (page-aligned) exceeds "
+                          f"the model context length {context}")
+        note = None if aligned == requested else \
+            f"prefill graph max context {requested} -> {aligned} (page {page})"
+    except ValueError as exc:
+        return arithmetic_refusal("prefill graph max context (too many digits to print)", exc)
     return Declare({"cuda_graph_config": with_phase(config, PREFILL, max_context_size=aligned)},
-                   None if aligned == requested else
-                   f"prefill graph max context {requested} -> {aligned} (page {page})")
+                   note)
 
 
 # --- after resolution: the launcher's check_server_args --------------------------------------
