@@ -147,59 +147,68 @@ def in_process() -> dict[str, dict[str, float]]:
     return out
 
 
-def memory_overhead(*, repeated: bool) -> float:
+def memory_overhead(*, repeated: bool, runs: int = 2000) -> float:
     """What the memory plan adds to a resolution (mean over the three inputs), as a share of
-    the resolution's own time. ``repeated``: a repeated input (the plan is the previous
-    one's, shared); else resolution and memory plan both from scratch (memo cleared)."""
+    the resolution's own time: each plan timed right after its resolution, interleaved, the
+    two intervals summed apart (the difference of two rates would drown a few microseconds
+    in the noise). ``repeated``: a repeated input (the plan is the previous one's, shared);
+    else resolution and memory plan both from scratch (every memo cleared first, untimed)."""
     from launchplan.input.cli import parse_argv
     from launchplan.memory import plan as memory
     from launchplan.planner import resolve
 
-    def planned(fields, gpu, model):
-        if not repeated:
-            memory.forget()
-        return memory.memory_plan(resolve(fields=fields, gpu=gpu, model_path=model,
-                                          incremental=repeated))
-
+    clock = time.perf_counter
     shares = []
     for gpu, model, argv in INPUTS.values():
         fields = parse_argv(argv).values
-        bare = median_rate(lambda f=fields, g=gpu, m=model: resolve(
-            fields=f, gpu=g, model_path=m, incremental=repeated))
-        with_plan = median_rate(lambda f=fields, g=gpu, m=model: planned(f, g, m))
-        shares.append(bare / with_plan - 1)
+        resolve(fields=fields, gpu=gpu, model_path=model, incremental=repeated)  # warm
+        ratios = []
+        for _ in range(5):
+            resolving = planning = 0.0
+            for _ in range(runs):
+                if not repeated:
+                    memory.forget()
+                begin = clock()
+                result = resolve(fields=fields, gpu=gpu, model_path=model,
+                                 incremental=repeated)
+                middle = clock()
+                memory.memory_plan(result)
+                resolving += middle - begin
+                planning += clock() - middle
+            ratios.append(planning / resolving)
+        shares.append(statistics.median(ratios))
     return statistics.mean(shares)
 
 
 def memory_overhead_on_points(points: int) -> float:
     """The memory plan's added time over distinct points of ``check``'s sample, each
-    resolved from scratch; the plan's memo fills as a sweep over those points fills it."""
+    resolved from scratch and planned right after (the two intervals summed apart); the
+    plan's memo fills as a sweep over those points fills it."""
     from launchplan.checks.runner import point_resolver
     from launchplan.errors import InputError, Refusal
     from launchplan.memory import plan as memory
 
     resolve = point_resolver("default", incremental=False)
-    results = []
     chosen = _points(points)
     for point in chosen:  # once, untimed: the facts every point names are loaded
-        try:
-            results.append(resolve(point))
-        except (Refusal, InputError):
-            pass
-    start = time.process_time()
-    for point in chosen:
         try:
             resolve(point)
         except (Refusal, InputError):
             pass
-    bare = time.process_time() - start
-    for result in results:
-        result.extras.clear()
     memory.forget()
-    start = time.process_time()
-    for result in results:
+    clock = time.perf_counter
+    resolving = planning = 0.0
+    for point in chosen:
+        begin = clock()
+        try:
+            result = resolve(point)
+        except (Refusal, InputError):
+            continue
+        middle = clock()
         memory.memory_plan(result)
-    return (time.process_time() - start) / bare
+        resolving += middle - begin
+        planning += clock() - middle
+    return planning / resolving
 
 
 def _points(points: int):
