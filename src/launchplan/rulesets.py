@@ -154,6 +154,7 @@ PIPELINE: tuple[str, ...] = (
     "intel_xpu_page_constraint",
     # Phase.ATTENTION_LATE (P19 DeepSeek trtllm_mla graph, P21 KV4, P22 MXFP8)
     "deepseek_trtllm_mla_prefill_graph",
+    "mamba_backend_checks",
     "kv4_compatibility",
     "mxfp8_kv_check",
     # Phase.PAGE_DEFAULT

@@ -28,6 +28,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"TensorRT-LLM MLA backend only supports kv-cache-dtype", {"trtllm_mla_checks"}),
         (r"CuteDSL MLA", {"cutedsl_mla_prefill_fill"}),
         (r"KV4 M[HL]A expects attention_backend|KV4 is not tested on non-CUDA|"
+         r"KV4 FA4 M[HL]A expects decode_attention_backend|"
          r"SM100 native NVFP4 speculative decoding supports|"
          r"--kv-cache-dtype=nvfp4 requires Blackwell", {"kv4_compatibility"}),
         (r"--kv-cache-dtype mxfp8 requires", {"mxfp8_kv_check"}),
@@ -195,6 +196,11 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--speculative-use-block-verification only supports",
          {"speculative_block_verification"}),
         (r"--enable-lmcache with --dcp-size > 1 is not supported", {"cache_compatibility"}),
+        (r"--radix-eviction-policy tlru needs 'threshold' greater than",
+         {"cache_compatibility"}),
+        (r"Stochastic rounding for the Mamba SSM cache|--mamba-cache-philox-rounds must be|"
+         r"--mamba-max-states-per-path must be|FlashInfer mamba module not available",
+         {"mamba_backend_checks"}),
         (r"--mamba-radix-cache-strategy extra_buffer needs mamba state", {"mamba_radix_cache"}),
         (r"--dcp-comm-backend (a2a|fi_a2a) only affects|--dcp-comm-backend fi_a2a delegates|"
          r"--dcp-replicate-q-proj (requires|only applies)", {"decode_context_parallel_checks"}),

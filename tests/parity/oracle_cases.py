@@ -36,6 +36,7 @@ SUITES = {
     "launcher": "launcher-cases.json",  # with SGLang's launcher check (launcher_oracle.py)
     "targets": "targets-cases.json",  # the catalog's further GPUs (targets_oracle.py)
     "wild": "wild-cases.json",  # realistic command lines plus random flags from every rule
+    "wild2": "wild2-cases.json",  # a second draw of wild lines, over all 38 bundled models
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -49,7 +50,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "public": 220, "own": 330, "extra": 105, "random": 300, "extreme": 229,
         "fidelity": 149, "coverage": 61, "families": 44, "release": 27,
         "reach": 624, "launcher": 23, "targets": 55,
-        "wild": 551}.items()  # of 557: six the oracle's venv cannot answer (HARNESS_MESSAGES)
+        "wild": 551,  # of 557: six the oracle's venv cannot answer (HARNESS_MESSAGES)
+        "wild2": 234}.items()  # of 240, likewise
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 31,

@@ -272,3 +272,21 @@ def test_a_prefill_max_context_too_long_to_print_is_refused_not_a_crash():
     out = late.finalize_cuda_graph_prefill_max_context(make_view(
         "h100", page_size=16, cuda_graph_config=config))
     assert isinstance(out, Refuse) and "digits" in out.message
+
+
+def test_mamba_backend_checks():
+    """Recorded: wild2/75 (stochastic rounding without a float16 SSM cache) is refused by
+    SGLang's Mamba-backend hook, whatever the model."""
+    check = late.mamba_backend_checks
+    assert check(make_view("h100")) is None
+    for bad in (dict(mamba_cache_philox_rounds=-1), dict(mamba_max_states_per_path=0),
+                dict(mamba_max_states_per_path=-2),
+                dict(enable_mamba_cache_stochastic_rounding=True),
+                dict(enable_mamba_cache_stochastic_rounding=True, mamba_ssm_dtype="float16")):
+        assert isinstance(check(make_view("h100", **bad)), Refuse), bad  # triton off SM10x
+    fp16 = dict(enable_mamba_cache_stochastic_rounding=True, mamba_ssm_dtype="float16")
+    assert check(make_view("b200", **fp16)) is None
+    assert check(make_view("h100", mamba_backend="flashinfer", **fp16)) is None
+    assert isinstance(check(make_view("mi300x", mamba_backend="flashinfer", **fp16)), Refuse)
+    assert isinstance(check(make_view("mi300x", mamba_backend="flashinfer")), Refuse)
+    assert check(make_view("h100", mamba_max_states_per_path=-1)) is None

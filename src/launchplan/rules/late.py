@@ -64,6 +64,50 @@ def deepseek_trtllm_mla_prefill_graph(v: View) -> Declare | None:
                    "FlashAttention prefill; pass --cuda-graph-backend-prefill to keep one")
 
 
+@rule(
+    phase=Phase.ATTENTION_LATE,
+    reads=("mamba_cache_philox_rounds", "mamba_max_states_per_path",
+           "enable_mamba_cache_stochastic_rounding", "mamba_ssm_dtype", "mamba_backend"),
+    facts=("target.is_cuda", "target.is_sm100", "target.has_flashinfer"),
+    sglang="handle_mamba_backend",
+    triggers=("mamba_cache_philox_rounds", "mamba_max_states_per_path",
+              "enable_mamba_cache_stochastic_rounding", "mamba_backend"),
+)
+def mamba_backend_checks(v: View) -> Refuse | None:
+    """The Mamba state cache's settings: counts in range, stochastic rounding's needs.
+
+    When: whenever its promises hold (for any model: SGLang checks the flags, not the model).
+    Effect: refuses a negative ``--mamba-cache-philox-rounds``; a
+        ``--mamba-max-states-per-path`` of 0 or below -1; stochastic rounding without
+        ``--mamba-ssm-dtype float16``, off CUDA, or on the triton Mamba backend off SM10x;
+        and ``--mamba-backend flashinfer`` without FlashInfer.
+    Why: stochastic rounding writes the SSM state as float16 with a rounding PTX instruction
+        (``cvt.rs.f16x2.f32``) that only SM10x has for the triton kernels; the flashinfer
+        backend is FlashInfer's Mamba module (``handle_mamba_backend``).
+    Assumes: FlashInfer, where the target has it, ships its Mamba module.
+    """
+    rounds, states = v.mamba_cache_philox_rounds, v.mamba_max_states_per_path
+    if isinstance(rounds, (int, float)) and rounds < 0:
+        return Refuse("--mamba-cache-philox-rounds must be 0 or more")
+    if isinstance(states, (int, float)) and (states == 0 or states < -1):
+        return Refuse(f"--mamba-max-states-per-path must be -1 (no limit) or positive, got "
+                      f"{states}")
+    target = v.target
+    if v.enable_mamba_cache_stochastic_rounding:
+        if v.mamba_ssm_dtype != "float16":
+            return Refuse("stochastic rounding of the Mamba SSM cache needs --mamba-ssm-dtype "
+                          f"float16, got {v.mamba_ssm_dtype}")
+        if not target.is_cuda:
+            return Refuse("stochastic rounding of the Mamba SSM cache runs on NVIDIA CUDA only")
+        if v.mamba_backend == "triton" and not target.is_sm100:
+            return Refuse("stochastic rounding with --mamba-backend triton needs an SM10x GPU "
+                          "(its rounding instruction); use --mamba-backend flashinfer")
+    if v.mamba_backend == "flashinfer" and not target.has_flashinfer:
+        return Refuse("--mamba-backend flashinfer needs FlashInfer's Mamba module, which this "
+                      "target does not have")
+    return None
+
+
 # --- P24-P26 ---------------------------------------------------------------------------------
 
 
