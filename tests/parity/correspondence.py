@@ -198,6 +198,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--enable-lmcache with --dcp-size > 1 is not supported", {"cache_compatibility"}),
         (r"--radix-eviction-policy tlru needs 'threshold' greater than",
          {"cache_compatibility"}),
+        (r"LMCacheUnifiedRadixCache does not yet support DP attention",
+         {"cache_compatibility"}),
+        (r"Native NVFP4 prefill currently requires SM100", {"nvfp4_prefill_dequant"}),
         (r"Stochastic rounding for the Mamba SSM cache|--mamba-cache-philox-rounds must be|"
          r"--mamba-max-states-per-path must be|FlashInfer mamba module not available",
          {"mamba_backend_checks"}),
