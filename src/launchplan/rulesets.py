@@ -41,6 +41,7 @@ PIPELINE: tuple[str, ...] = (
     "dcp_comm_backend_default",
     "decode_context_parallel_checks",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
+    "quantize_and_serve_check",
     "model_config_parser_known",
     "context_length_limit",
     "model_quantization_check",

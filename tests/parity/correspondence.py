@@ -201,6 +201,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"LMCacheUnifiedRadixCache does not yet support DP attention",
          {"cache_compatibility"}),
         (r"Native NVFP4 prefill currently requires SM100", {"nvfp4_prefill_dequant"}),
+        (r"quantize_and_serve requires ModelOpt quantization|"
+         r"quantize_and_serve functionality is currently disabled",
+         {"quantize_and_serve_check"}),
         (r"Stochastic rounding for the Mamba SSM cache|--mamba-cache-philox-rounds must be|"
          r"--mamba-max-states-per-path must be|FlashInfer mamba module not available",
          {"mamba_backend_checks"}),

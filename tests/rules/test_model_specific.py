@@ -434,3 +434,17 @@ def test_dense_model_on_hopper_gets_fusion_and_interval():
     assert result.value("flashinfer_allreduce_fusion_backend") == "auto"
     assert result.value("prefill_decode_interval") == 0
     assert result.value("uses_mamba_radix_cache") is False
+
+
+@pytest.mark.parametrize("compat", ["0.5.23", "0.5.22", "0.5.21", "default"])
+def test_quantize_and_serve_is_refused_with_or_without_modelopt(compat):
+    """Recorded: wild2/aimed/quantize-and-serve-* (SGLang 0.5.23 refuses both at its model
+    config's first check); 0.5.21 and 0.5.22 validate it the same way."""
+    for extra, said in (([], "needs a ModelOpt"),
+                        (["--quantization", "modelopt_fp8"], "disabled")):
+        with pytest.raises(Refusal) as refused:
+            resolve(["--quantize-and-serve", *extra], gpu="h100", model_path="llama-3.1-8b",
+                     compat=compat)
+        assert refused.value.source == "quantize_and_serve_check"
+        assert said in refused.value.message
+    assert resolve([], gpu="h100", model_path="llama-3.1-8b", compat=compat)

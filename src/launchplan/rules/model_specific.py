@@ -30,6 +30,37 @@ from launchplan.rules.model_overrides.granitemoehybrid import has_mamba_layers
 # --- the model config is built (step 22): quantization verification ----------------------
 
 
+#: The ``--quantization`` methods that are ModelOpt recipes (what quantize-and-serve runs).
+MODELOPT_QUANTIZATIONS = ("modelopt", "modelopt_fp8", "modelopt_fp4", "nvfp4_online",
+                          "modelopt_mixed")
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
+    reads=("quantize_and_serve", "quantization"),
+    sglang="ModelConfig._validate_quantize_and_serve_config (first model_config_of, step 22)",
+    triggers=("quantize_and_serve",),
+)
+def quantize_and_serve_check(v: View) -> Refuse | None:
+    """Quantize-and-serve is switched off in these releases, whatever it is combined with.
+
+    When: ``--quantize-and-serve`` is on.
+    Effect: refuses it: without a ModelOpt ``--quantization`` (modelopt, modelopt_fp8,
+        modelopt_fp4, nvfp4_online, modelopt_mixed) for want of one, and with one because
+        the path is disabled (quantize and export first, then serve the export).
+    Why: the model config validates it first thing when it is built, before it reads the
+        checkpoint (``ModelConfig._validate_quantize_and_serve_config``, 0.5.21-0.5.23).
+    Assumes: nothing.
+    """
+    if not v.quantize_and_serve:
+        return None
+    if v.quantization not in MODELOPT_QUANTIZATIONS:
+        return Refuse("--quantize-and-serve needs a ModelOpt --quantization (one of "
+                      f"{', '.join(MODELOPT_QUANTIZATIONS)}); got {v.quantization}")
+    return Refuse("--quantize-and-serve is disabled in this SGLang release: quantize and export "
+                  "the model with ModelOpt first, then serve the exported checkpoint")
+
+
 @rule(
     phase=Phase.GRAPH_DEFAULTS,
     reads=("quantization",),
