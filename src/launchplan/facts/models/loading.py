@@ -84,7 +84,8 @@ def _load(path_or_name: Any, json_override: Any, context_length: Any,
         # SGLang keeps a zero or negative length as given (the worker refuses it at start:
         # preflight's context-length-above-one); only what is no integer is bad input
         if n is None or abs(n) > MAX_INT:
-            raise InputError("--context-length", "an integer", _shown(context_length))
+            raise InputError("--context-length", "an integer within +-(2**63 - 1) tokens",
+                             _shown(context_length))
         context_length = n
     if isinstance(json_override, Mapping):
         json_override = json.dumps(json_override, sort_keys=True, default=repr)
