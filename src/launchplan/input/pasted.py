@@ -33,7 +33,10 @@ _ENV_OPTIONS = frozenset({"-e", "--env"})
 
 def looks_pasted(tokens: Sequence[str]) -> bool:
     """Whether ``tokens`` hold a launcher prefix or a whole command in one argument."""
-    return any(_is_command_token(t) or "\n" in t or (" " in t and _wordy(t)) for t in tokens)
+    from launchplan.input.manifest import looks_like_manifest
+
+    return any(_is_command_token(t) or "\n" in t or (" " in t and (
+        _wordy(t) or looks_like_manifest(t))) for t in tokens)
 
 
 def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -44,14 +47,18 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
     (``python -m sglang.launch_server``, ``sglang serve``) is dropped wherever it stands,
     and assignments right before it are kept as the environment the launch assumes.
     """
+    from launchplan.input.manifest import launch_in, looks_like_manifest
+
     words: list[str] = []
-    for token in tokens:
-        if "\n" in token or (" " in token and _wordy(token)):
-            words.extend(_split(token))
-        else:
-            words.append(token)
-    argv: list[str] = []
     env: list[str] = []
+    for token in tokens:
+        if ("\n" in token or " " in token) and looks_like_manifest(token):
+            found, assigned = launch_in(token)  # a container spec or an exec-form array
+            words.extend(_from_launcher(_expanded(found)))
+            env.extend(assigned)
+        else:
+            words.extend(_expanded([token]))
+    argv: list[str] = []
     i = 0
     while i < len(words):
         end = _prefix_end(words, i)
@@ -71,6 +78,36 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
                 env.insert(at, word)
         i = end
     return argv, env
+
+
+def _expanded(tokens: Sequence[str]) -> list[str]:
+    """``tokens`` with each that holds a command line (not a value with a space in it)
+    split as a POSIX shell would."""
+    words: list[str] = []
+    for token in tokens:
+        if "\n" in token or (" " in token and _wordy(token)):
+            words.extend(_split(token))
+        else:
+            words.append(token)
+    return words
+
+
+def launches_sglang(tokens: Sequence[str]) -> bool:
+    """Whether ``tokens`` (exec-form words, shell lines among them) start SGLang's
+    launcher anywhere."""
+    words = _expanded(tokens)
+    return any(_prefix_end(words, i) is not None for i in range(len(words)))
+
+
+def _from_launcher(words: list[str]) -> list[str]:
+    """A container's words from its launcher on (with the assignments right before it):
+    what runs it (``/bin/sh -c``, an init wrapper) is the image's business."""
+    for at in range(len(words)):
+        if _prefix_end(words, at) is not None:
+            while at > 0 and (_ASSIGNMENT.match(words[at - 1]) or words[at - 1] in _WRAPPERS):
+                at -= 1
+            return words[at:]
+    return words
 
 
 def _runner_start(argv: list[str]) -> int | None:

@@ -1,0 +1,155 @@
+"""Launches written in deployment manifests rather than shell lines.
+
+Operators paste the container spec that runs SGLang as often as a shell line: a Kubernetes
+pod, Deployment or LeaderWorkerSet template (``command:`` and ``args:`` lists, ``env:``
+entries), a Docker Compose service (``entrypoint:``/``command:`` as a list or a string,
+``environment:``), a bare exec-form array (``["python3", "-m", "sglang.launch_server",
+...]``) or a Dockerfile's ``CMD [...]``. This module finds the launch in such a text: the
+first container whose words start SGLang's launcher, its words from the launcher on, and
+the environment the manifest gives it.
+
+Kubernetes expands ``$(NAME)`` in ``command``/``args`` from the container's own ``env``
+entries with literal values; that is done here too, with the variables a LeaderWorkerSet
+sets that its manifest fixes (``LWS_GROUP_SIZE``; ``LWS_WORKER_INDEX`` 0 in the leader's
+template). A reference the manifest cannot
+resolve (``$(LWS_WORKER_INDEX)``, a ``valueFrom`` secret) stays as written, so the flag
+that holds it is reported with the text it got.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from launchplan.errors import InputError
+
+#: A line that only a YAML manifest writes (a key that holds a container's command or env).
+_MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environment|"
+                           r"containers|spec|services|image)\s*:", re.MULTILINE)
+#: A Dockerfile instruction in exec form.
+_DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
+#: Kubernetes' dependent-variable reference in ``command``/``args``.
+_REFERENCE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def looks_like_manifest(text: str) -> bool:
+    """Whether ``text`` is a manifest or an exec-form array rather than a shell line."""
+    stripped = text.strip()
+    if "sglang" not in stripped:  # a flag's value (a JSON list, say), not a launch
+        return False
+    if stripped.startswith("[") and stripped.endswith("]"):
+        return True
+    return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped))
+
+
+def launch_in(text: str) -> tuple[list[str], list[str]]:
+    """(words, env assignments) of the first launch in the manifest ``text``.
+
+    ``words`` are the container's words as a shell would hand them over: exec-form items
+    as they are, a string (Compose's shell form, ``sh -c "..."``) left whole for the
+    pasted-line reader to split. Raises ``InputError`` for text that is not YAML or JSON,
+    or that starts no SGLang launcher.
+    """
+    from launchplan.input.pasted import launches_sglang
+
+    documents = _documents(text.strip())
+    for words, env in _containers(documents):
+        if launches_sglang(words):
+            return words, env
+    raise InputError("the pasted manifest", "a container whose command or args start "
+                     "SGLang's launcher (python -m sglang.launch_server, sglang serve)",
+                     "none that does")
+
+
+def _documents(text: str) -> list[Any]:
+    docker = _DOCKERFILE.match(text)
+    if docker:
+        text = docker.group(1)
+    try:
+        import yaml
+
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        return [doc for doc in yaml.load_all(text, Loader=loader) if doc is not None]
+    except Exception as exc:  # yaml.YAMLError, or a value YAML cannot build
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError("the pasted manifest", "YAML or a JSON array",
+                         f"{problem}{where}") from None
+
+
+def _containers(node: Any, implicit: dict[str, str] | None = None
+                ) -> Iterator[tuple[list[str], list[str]]]:
+    """Every (words, env) a manifest holds, in document order: a mapping with command or
+    argument keys is a container (or a Compose service); a list of scalars is an exec
+    form of its own. ``implicit``: variables the controller sets (LeaderWorkerSet's)."""
+    implicit = implicit or {}
+    if isinstance(node, dict):
+        words = _words_of(node)
+        if words:
+            yield words, _env_of(node, words, implicit)
+        group = node.get("leaderWorkerTemplate")
+        if isinstance(group, dict) and isinstance(group.get("size"), int):
+            # LeaderWorkerSet sets the group's size in every pod, index 0 in the leader's
+            implicit = {**implicit, "LWS_GROUP_SIZE": str(group["size"])}
+        for key, value in node.items():
+            if isinstance(value, (dict, list)):
+                inner = {**implicit, "LWS_WORKER_INDEX": "0"} if key == "leaderTemplate" \
+                    and "LWS_GROUP_SIZE" in implicit else implicit
+                yield from _containers(value, inner)
+    elif isinstance(node, list):
+        if node and all(isinstance(item, (str, int, float)) for item in node):
+            yield [_text(item) for item in node], []
+            return
+        for item in node:
+            yield from _containers(item, implicit)
+
+
+def _words_of(node: dict[Any, Any]) -> list[str]:
+    """Compose runs ``entrypoint`` then ``command``; Kubernetes ``command`` then ``args``."""
+    first, second = ("entrypoint", "command") if "entrypoint" in node else ("command", "args")
+    return [*_as_words(node.get(first)), *_as_words(node.get(second))]
+
+
+def _as_words(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [_text(item) for item in value if item is not None]
+    return [_text(value)]  # a string: one shell line
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    return str(value)
+
+
+def _env_of(node: dict[Any, Any], words: list[str], implicit: dict[str, str]) -> list[str]:
+    """The container's ``NAME=VALUE`` pairs (Kubernetes ``env`` entries with a literal
+    value, Compose ``environment`` as a mapping or a list), with ``$(NAME)`` references in
+    ``words`` replaced in place as Kubernetes does (from those and ``implicit``)."""
+    pairs: list[tuple[str, str]] = []
+    env = node.get("env")
+    if isinstance(env, list):
+        for entry in env:
+            if isinstance(entry, dict) and "value" in entry and "name" in entry:
+                pairs.append((str(entry["name"]), _text(entry["value"])))
+    environment = node.get("environment")
+    if isinstance(environment, dict):
+        pairs.extend((str(k), _text(v)) for k, v in environment.items() if v is not None)
+    elif isinstance(environment, list):
+        for item in environment:
+            name, eq, value = str(item).partition("=")
+            if eq:
+                pairs.append((name, value))
+    known = {**implicit, **dict(pairs)}
+    if known:
+        words[:] = [_REFERENCE.sub(lambda m: known.get(m.group(1), m.group(0)), w)
+                    for w in words]
+    return [f"{name}={value}" for name, value in pairs if _ENV_NAME.match(name)]

@@ -1,0 +1,155 @@
+"""Launches pasted as deployment manifests: Kubernetes, LeaderWorkerSet, Compose, exec form."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.errors import InputError
+from launchplan.input.manifest import launch_in, looks_like_manifest
+from launchplan.input.pasted import looks_pasted, unpaste
+
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: llama
+spec:
+  template:
+    spec:
+      containers:
+        - name: server
+          image: lmsysorg/sglang:latest
+          command: ["python3", "-m", "sglang.launch_server"]
+          args:
+            - --model-path
+            - $(MODEL_ID)
+            - --tp
+            - "2"
+            - --port
+            - 30000
+          env:
+            - name: MODEL_ID
+              value: meta-llama/Llama-3.1-8B-Instruct
+            - name: SGLANG_ENABLE_TORCH_COMPILE
+              value: "1"
+            - name: HF_TOKEN
+              valueFrom:
+                secretKeyRef: {name: hf, key: token}
+"""
+
+LEADER_WORKER_SET = """\
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+spec:
+  leaderWorkerTemplate:
+    size: 2
+    leaderTemplate:
+      spec:
+        containers:
+          - name: leader
+            command:
+              - /bin/sh
+              - -c
+              - |
+                python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1 \\
+                  --tp 16 --dist-init-addr $(LWS_LEADER_ADDRESS):20000 \\
+                  --nnodes $(LWS_GROUP_SIZE) --node-rank $(LWS_WORKER_INDEX)
+    workerTemplate:
+      spec:
+        containers:
+          - name: worker
+            command: ["/bin/sh", "-c", "python3 -m sglang.launch_server --tp 16"]
+"""
+
+COMPOSE = """\
+services:
+  sglang:
+    image: lmsysorg/sglang:latest
+    environment:
+      SGLANG_X: "1"
+    entrypoint: python3 -m sglang.launch_server
+    command: --model-path meta-llama/Llama-3.1-8B-Instruct
+      --host 0.0.0.0
+      --tp 2
+"""
+
+
+def test_a_kubernetes_deployment_gives_its_container_args_and_env():
+    assert looks_pasted([DEPLOYMENT]) and looks_like_manifest(DEPLOYMENT)
+    argv, env = unpaste(["--gpu", "h100", DEPLOYMENT])
+    assert argv == ["--gpu", "h100", "--model-path", "meta-llama/Llama-3.1-8B-Instruct",
+                    "--tp", "2", "--port", "30000"]
+    # literal values only: a secret's value is not in the manifest
+    assert env == ["MODEL_ID=meta-llama/Llama-3.1-8B-Instruct", "SGLANG_ENABLE_TORCH_COMPILE=1"]
+
+
+def test_a_leader_worker_set_plans_the_leader_with_the_sizes_it_fixes():
+    argv, _ = unpaste([LEADER_WORKER_SET])
+    assert argv == ["--model-path", "deepseek-ai/DeepSeek-R1", "--tp", "16",
+                    "--dist-init-addr", "$(LWS_LEADER_ADDRESS):20000", "--nnodes", "2",
+                    "--node-rank", "0"]
+
+
+def test_compose_runs_entrypoint_then_command():
+    argv, env = unpaste([COMPOSE])
+    assert argv == ["--model-path", "meta-llama/Llama-3.1-8B-Instruct", "--host", "0.0.0.0",
+                    "--tp", "2"]
+    assert env == ["SGLANG_X=1"]
+
+
+@pytest.mark.parametrize("text", [
+    '["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"]',
+    'CMD ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"]',
+    'command: ["sglang", "serve", "--model-path", "m", "--tp", "2"]',
+    'args: ["/bin/bash", "-c", "pip list && SGLANG_Y=1 python3 -m sglang.launch_server '
+    '--model-path m --tp 2 > /tmp/log"]',
+])
+def test_exec_forms_leave_the_flags(text):
+    assert looks_pasted([text])
+    argv, _ = unpaste([text])
+    assert argv == ["--model-path", "m", "--tp", "2"]
+
+
+def test_a_shell_line_inside_an_exec_form_keeps_its_assignments():
+    _, env = unpaste(['command: ["sh", "-c", "SGLANG_Y=1 python3 -m sglang.launch_server '
+                      '--model-path m"]'])
+    assert env == ["SGLANG_Y=1"]
+
+
+def test_a_list_valued_flag_is_not_taken_for_a_manifest():
+    tokens = ["--model-path", "m", "--cuda-graph-bs-decode", "[1, 2]"]
+    assert not looks_like_manifest("[1, 2]")
+    assert not looks_pasted(tokens)
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("containers:\n  - command: [python3, -m, sglang.launch_server\n  args: {", "YAML"),
+    ("services:\n  web:\n    image: nginx\n    command: nginx -g 'daemon off;'\n"
+     "# sglang is started elsewhere", "SGLang's launcher"),
+])
+def test_a_manifest_without_a_launch_is_one_line_of_bad_input(text, said, capsys):
+    with pytest.raises(InputError) as err:
+        launch_in(text)
+    assert said in str(err.value) and "pasted manifest" in str(err.value)
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and len(out.err.strip().splitlines()) == 1
+    assert "Traceback" not in out.err
+
+
+def test_an_unresolved_reference_names_the_flag_that_holds_it(capsys):
+    worker = LEADER_WORKER_SET.replace("--node-rank $(LWS_WORKER_INDEX)",
+                                       "--node-rank $(POD_INDEX)")
+    assert main(["resolve", "--gpu", "h100", worker]) == 2
+    err = capsys.readouterr().err
+    assert "--node-rank" in err and "$(POD_INDEX)" in err
+
+
+def test_resolve_plans_a_pasted_deployment(capsys):
+    assert main(["resolve", "--gpu", "h100", DEPLOYMENT, "--format", "json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["resolved"]["tp_size"] == 2 and plan["resolved"]["port"] == 30000
+    assert plan["resolved"]["model_path"] == "meta-llama/Llama-3.1-8B-Instruct"
