@@ -114,3 +114,34 @@ def test_explain_reads_the_same_launch_from_the_log(capsys):
     # the divided chunk the log shows, with the rule that divided it
     assert code == 0 and data["resolved"] == 4096
     assert [s["source"] for s in data["steps"]][-1] == "attention_dp_adjustments"
+
+
+def test_a_log_with_memory_lines_gets_the_plan_beside_them(capsys):
+    entry = next(e for e in SOURCES if e["file"] == "docs-2025-01-23-llama-3.1-8b.log")
+    rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
+    assert set(rows) == {"free before loading", "weights", "max_total_num_tokens",
+                         "max_running_requests", "context_len"}
+    tokens = rows["max_total_num_tokens"]
+    assert tokens["logged"] == 444500  # the log's own figure, read back
+    # planned twice: with the target's assumption and with the log's 78.81 GiB
+    assert tokens["planned"] != tokens["planned_from_logged_free_memory"]
+    for key in ("error", "error_from_logged_free_memory"):
+        assert abs(tokens[key]) < 0.10
+        assert tokens[key] == pytest.approx(
+            (tokens[key.replace("error", "planned")] - 444500) / 444500, abs=1e-4)
+    weights = rows["weights"]  # this release logged no usage: before minus after
+    assert weights["logged"] == pytest.approx(78.81 - 63.72) and weights["unit"] == "GiB"
+    assert rows["context_len"]["planned"] == 131072
+
+
+def test_the_table_shows_the_memory_figures(capsys):
+    entry = next(e for e in SOURCES if e["file"] == "docs-2025-01-23-llama-3.1-8b.log")
+    assert main(["resolve", "--from-log", str(DATA / entry["file"]), "--gpu", "h100",
+                 "--model-path", "llama-3.1-8b"]) == 0
+    out = capsys.readouterr().out
+    assert "memory per GPU" in out and "444,500" in out and "78.81 GiB" in out
+
+
+def test_a_log_without_memory_lines_has_no_memory_rows(capsys):
+    entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b.log")
+    assert run(capsys, entry)["memory"] == []

@@ -64,3 +64,32 @@ def test_any_damage_after_the_marker_reads_or_is_one_clear_error(tail: str) -> N
         assert exc.subject == "--from-log"
         return
     assert all(k.isidentifier() for k in logged.values)
+
+
+def test_memory_lines_of_newer_releases_are_read() -> None:
+    from launchplan.input.server_log import parse_memory
+
+    # PR #4760's TP0 lines (2025), after a TP1 line made up for the test with another
+    # figure: the first line of each kind counts
+    text = ("[2025-03-25 16:37:06 TP1] Load weight end. type=LlamaForCausalLM, "
+            "dtype=torch.bfloat16, avail mem=63.50 GB, mem usage=15.11 GB.\n"
+            "[2025-03-25 16:37:06 TP0] Load weight end. type=LlamaForCausalLM, "
+            "dtype=torch.bfloat16, avail mem=63.48 GB, mem usage=15.11 GB.\n"
+            "[2025-03-25 16:37:06 TP0] KV Cache is allocated. #tokens: 442750, "
+            "K size: 27.02 GB, V size: 27.02 GB\n")
+    memory = parse_memory(text)
+    assert memory.weights_gib == 15.11 and memory.after_load_gib == 63.50
+    assert memory.free_before_gib == pytest.approx(63.50 + 15.11)
+    assert memory.max_total_num_tokens == 442750 and memory.max_running_requests is None
+    assert memory.any() and not parse_memory("no memory lines here").any()
+
+
+def test_the_scheduler_line_wins_over_the_pool_line() -> None:
+    from launchplan.input.server_log import parse_memory
+
+    text = ("KV Cache is allocated. dtype: torch.bfloat16, #tokens: 1000, KV size: 1.00 GB\n"
+            "max_total_num_tokens=990, chunked_prefill_size=8192, max_prefill_tokens=16384, "
+            "max_running_requests=48, context_len=4096, available_gpu_mem=3.10 GB\n")
+    memory = parse_memory(text)
+    assert (memory.max_total_num_tokens, memory.max_running_requests,
+            memory.context_len) == (990, 48, 4096)

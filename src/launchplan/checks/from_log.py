@@ -47,6 +47,7 @@ class LogReport(Struct, frozen=False):
     truncated: bool = False
     compared: int = 0
     result: Any = None
+    memory: list[Any] = factory(list)  # ``checks.log_memory.MemoryRow`` per logged figure
 
     @property
     def agrees(self) -> bool:
@@ -60,6 +61,7 @@ class LogReport(Struct, frozen=False):
             "inputs": self.inputs, "unknown_fields": self.unknown,
             "unreadable_fields": self.unreadable, "not_accepted": self.not_accepted,
             "truncated": self.truncated, "release": SGLANG_VERSION,
+            "memory": [row.to_dict() for row in self.memory],
         }
 
 

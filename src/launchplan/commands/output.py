@@ -247,6 +247,8 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
         rows = [(d.field, _short(d.logged), _short(d.planned), d.rule)
                 for d in report.differences]
         render_table(("field", "logged", "planned", "rule"), rows, out)
+    if report.memory:
+        _print_log_memory(report.memory, out)
     if report.unknown:
         out.write(wrapped(f"fields SGLang 0.5.23 does not have (not used): "
                           f"{', '.join(report.unknown)}", indent="") + "\n")
@@ -255,6 +257,25 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
                           + ", ".join(report.unreadable), indent="") + "\n")
     for name, why in report.not_accepted.items():
         out.write(wrapped(f"{name}: not accepted as input by 0.5.23: {why}", indent="") + "\n")
+
+
+def _print_log_memory(rows: list[Any], out: TextIO) -> None:
+    """The log's memory figures beside the plan's, per GPU, with relative errors."""
+    def shown(value: Any, unit: str) -> str:
+        if value is None:
+            return "-"
+        return f"{value:.2f} {unit}" if unit else f"{value:,}"
+
+    def error(value: float | None) -> str:
+        return "-" if value is None else f"{value:+.1%}"
+
+    out.write("memory per GPU (the plan's figure, then planned again from the log's free "
+              "memory before loading):\n")
+    table = [(r.figure, shown(r.logged, r.unit), shown(r.planned, r.unit), error(r.error(
+        r.planned)), shown(r.from_logged_free, r.unit) if r.from_logged_free is not None
+        else "-", error(r.error(r.from_logged_free))) for r in rows]
+    render_table(("figure", "logged", "planned", "error", "from logged free", "error"),
+                 table, out)
 
 
 def _short(value: Any, width: int = 40) -> str:

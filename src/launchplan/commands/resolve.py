@@ -197,9 +197,9 @@ def log_report(path: str, argv: list[str], target, compat: str, env):
     given = build_raw(argv).values if argv else {}
     base = build_raw()
 
-    def resolve(fields):
+    def resolve(fields, on=target):
         try:
-            record = build_record(overlay(base, fields), target, compat=compat, env=env)
+            record = build_record(overlay(base, fields), on, compat=compat, env=env)
         except InputError as exc:
             if exc.subject == "--model-path" and "model_path" not in given:
                 raise InputError("--from-log", exc.expected, fields.get("model_path"),
@@ -211,10 +211,31 @@ def log_report(path: str, argv: list[str], target, compat: str, env):
         return run(record, rules)
 
     try:
-        return logged, compare(logged, resolve, rules, given)
+        report = compare(logged, resolve, rules, given)
     except Refusal as refusal:
         refusal.logged = logged  # type: ignore[attr-defined]
         raise
+    if logged.memory.any():
+        report.memory = _memory_against_log(logged.memory, report, resolve, target)
+    return logged, report
+
+
+def _memory_against_log(logged, report, resolve, target) -> list:
+    """The log's memory figures beside the plan's: with the target's free-memory figure,
+    and again with the log's own when it has one (``checks.log_memory``)."""
+    from launchplan.checks.log_memory import memory_rows
+    from launchplan.facts.targets import with_overrides
+
+    plan = memory_plan(report.result)
+    again = None
+    free = logged.free_before_gib
+    if free is not None and free > 0:
+        try:
+            on = with_overrides(target, before_load_mib=max(1, round(free * 1024)))
+            again = memory_plan(resolve(report.inputs, on))
+        except (InputError, Refusal):
+            again = None
+    return memory_rows(logged, plan, again)
 
 
 def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str) -> int:

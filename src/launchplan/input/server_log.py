@@ -20,6 +20,40 @@ MARKER = "ServerArgs("
 MAX_LOG_BYTES = 16 << 20
 
 
+class LoggedMemory(Struct):
+    """The memory figures a start-up log printed (GB in SGLang's logs are GiB), each None
+    when the log does not hold its line: the first rank's, as a multi-rank log prints each
+    line once per rank."""
+
+    before_load_gib: float | None = None  # "Load weight begin. avail mem="
+    after_load_gib: float | None = None  # "Load weight end. ... avail mem="
+    weights_gib: float | None = None  # "Load weight end. ... mem usage=" (newer releases)
+    max_total_num_tokens: int | None = None  # the scheduler's line, else "#tokens:"
+    max_running_requests: int | None = None
+    context_len: int | None = None
+
+    @property
+    def free_before_gib(self) -> float | None:
+        """Free memory before loading: logged, or (older releases) after plus usage."""
+        if self.before_load_gib is not None:
+            return self.before_load_gib
+        if self.after_load_gib is not None and self.weights_gib is not None:
+            return self.after_load_gib + self.weights_gib
+        return None
+
+    @property
+    def loaded_gib(self) -> float | None:
+        """What the weights took: logged, or (older releases) before minus after."""
+        if self.weights_gib is not None:
+            return self.weights_gib
+        if self.before_load_gib is not None and self.after_load_gib is not None:
+            return self.before_load_gib - self.after_load_gib
+        return None
+
+    def any(self) -> bool:
+        return any(v is not None for v in self.as_dict().values())
+
+
 class LoggedArgs(Struct, frozen=False):
     """What the log says SGLang resolved."""
 
@@ -27,6 +61,7 @@ class LoggedArgs(Struct, frozen=False):
     unreadable: dict[str, str] = factory(dict)  # field -> the text that is not a literal
     truncated: bool = False
     line: int = 0  # 1-based line of the marker in the log
+    memory: LoggedMemory = factory(LoggedMemory)
 
 
 def read_log(path: str) -> LoggedArgs:
@@ -64,7 +99,34 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
             out.unreadable[key] = value.strip()[:80]
     if not out.values:
         raise InputError("--from-log", "keyword arguments after `ServerArgs(`", name)
+    out.memory = parse_memory(text)
     return out
+
+
+_NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
+_BEFORE = re.compile(r"Load weight begin\. avail mem=" + _NUMBER + " GB")
+_AFTER = re.compile(r"Load weight end\.[^\n]*?avail mem=" + _NUMBER + r" GB"
+                    r"(?:, mem usage=" + _NUMBER + " GB)?")
+_SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+),[^\n]*?max_running_requests=([0-9]+)"
+                        r"(?:,[^\n]*?context_len=([0-9]+))?")
+_ALLOCATED = re.compile(r"(?:KV|Cache) is allocated\.[^\n]*?#tokens: ([0-9]+)")
+
+
+def parse_memory(text: str) -> LoggedMemory:
+    """The memory lines of a start-up log, wherever they stand (a log prefix, a rank tag
+    and other lines between them are fine); the first of each kind counts."""
+    before = _BEFORE.search(text)
+    after = _AFTER.search(text)
+    scheduler = _SCHEDULER.search(text)
+    allocated = _ALLOCATED.search(text)
+    tokens = scheduler.group(1) if scheduler else allocated.group(1) if allocated else None
+    return LoggedMemory(
+        before_load_gib=float(before.group(1)) if before else None,
+        after_load_gib=float(after.group(1)) if after else None,
+        weights_gib=float(after.group(2)) if after and after.group(2) else None,
+        max_total_num_tokens=int(tokens) if tokens else None,
+        max_running_requests=int(scheduler.group(2)) if scheduler else None,
+        context_len=int(scheduler.group(3)) if scheduler and scheduler.group(3) else None)
 
 
 def _segments(body: str) -> tuple[list[str], bool]:

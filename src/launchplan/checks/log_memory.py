@@ -1,0 +1,73 @@
+"""A start-up log's memory figures next to the memory plan of the launch it records.
+
+A user holding a log asks why SGLang sized the KV pool as it did, or whether launchplan's
+plan of the same launch can be trusted on another GPU. Each figure the log printed (free
+memory before loading, what the weights took, ``max_total_num_tokens``,
+``max_running_requests``, the context length) is set beside the plan's, with the relative
+error. The pool is planned twice when the log states the free memory before loading: with
+launchplan's assumption for the target (what a plan made before renting the GPU says),
+and with the logged figure, which isolates the pool's arithmetic from the one figure that
+depends on the machine (driver, CUDA context, other processes on the GPU).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchplan.input.server_log import LoggedMemory
+from launchplan.struct import Struct
+
+GiB = 1 << 30
+
+
+class MemoryRow(Struct):
+    figure: str
+    logged: float | int | None
+    planned: float | int | None
+    from_logged_free: float | int | None = None  # planned from the logged free memory
+    unit: str = ""  # "GiB" for memory figures, "" for counts
+
+    def error(self, planned: float | int | None) -> float | None:
+        if planned is None or not self.logged:
+            return None
+        return (planned - self.logged) / self.logged
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"figure": self.figure, "unit": self.unit or "count", "logged": self.logged,
+                "planned": self.planned, "error": _rounded(self.error(self.planned)),
+                "planned_from_logged_free_memory": self.from_logged_free,
+                "error_from_logged_free_memory": _rounded(self.error(self.from_logged_free))}
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _gib(value: int | None) -> float | None:
+    return None if value is None else round(value / GiB, 2)
+
+
+def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None
+                ) -> list[MemoryRow]:
+    """One row per figure the log holds. ``plan``: the memory plan made with the target's
+    own free-memory figure; ``plan_from_logged``: made with the log's (None without one)."""
+    def both(name: str) -> tuple[Any, Any]:
+        first = getattr(plan, name) if plan is not None else None
+        again = getattr(plan_from_logged, name) if plan_from_logged is not None else None
+        return first, again
+
+    rows: list[MemoryRow] = []
+    if logged.free_before_gib is not None:
+        rows.append(MemoryRow("free before loading", round(logged.free_before_gib, 2),
+                              _gib(plan.before_load_bytes) if plan else None, unit="GiB"))
+    if logged.loaded_gib is not None and plan is not None:
+        weights = plan.weights_bytes + plan.draft_weights_bytes
+        rows.append(MemoryRow("weights", round(logged.loaded_gib, 2), _gib(weights),
+                              unit="GiB"))
+    for name in ("max_total_num_tokens", "max_running_requests", "context_len"):
+        value = getattr(logged, name)
+        if value is not None:
+            first, again = both(name)
+            rows.append(MemoryRow(name, value, first,
+                                  again if name != "context_len" else None))
+    return rows
