@@ -98,3 +98,30 @@ def test_resolve_takes_a_pasted_docker_run(capsys):
 def test_shell_plumbing_around_the_launch_is_dropped(line):
     argv, env = unpaste([line])
     assert argv == ["--model-path", "m", "--tp", "8"] and env == []
+
+
+@pytest.mark.parametrize("prompt", ["$ ", "% ", "(sglang) $ ", "user@host:~$ ",
+                                    "(venv) user@gpu-node-3:~/work$ ",
+                                    "root@a1b2:/sgl-workspace# "])
+def test_a_shell_prompt_before_the_launch_is_dropped(prompt):
+    argv, env = unpaste([f"{prompt}SGLANG_X=1 python3 -m sglang.launch_server --model-path m "
+                         "--tp 2"])
+    assert argv == ["--model-path", "m", "--tp", "2"] and env == ["SGLANG_X=1"]
+
+
+def test_a_script_exports_its_environment_to_the_launch():
+    script = ("# serve the model\n"
+              "export SGLANG_ENABLE_JIT_DEEPGEMM=0\n"
+              "export CUDA_VISIBLE_DEVICES=0,1 NCCL_DEBUG=INFO\n"
+              "LOCAL_ONLY=1\n"  # not exported: the launch does not see it
+              "cd /srv && python3 -m sglang.launch_server --model-path m \\\n"
+              "  --json-model-override-args '{\"a\":\n 1}' --tp=2\n"
+              "echo done\n")
+    argv, env = unpaste([script])
+    assert argv == ["--model-path", "m", "--json-model-override-args", '{"a":\n 1}', "--tp=2"]
+    assert env == ["SGLANG_ENABLE_JIT_DEEPGEMM=0", "CUDA_VISIBLE_DEVICES=0,1", "NCCL_DEBUG=INFO"]
+
+
+def test_an_export_chained_before_the_launch_is_kept():
+    argv, env = unpaste(["export SGLANG_X=1 && python3 -m sglang.launch_server --model-path m"])
+    assert argv == ["--model-path", "m"] and env == ["SGLANG_X=1"]

@@ -151,13 +151,43 @@ def _wordy(token: str) -> bool:
 
 
 def _split(text: str) -> list[str]:
+    """A pasted shell text's launch words. A script's lines are commands of their own
+    (a quoted value may span lines); a shell prompt before a command (``$``,
+    ``user@host:~$``, ``(venv) $``) is not part of it."""
     text = re.sub(r"\\\r?\n", " ", text)  # line continuations
-    try:
-        words = shlex.split(text, comments=True)
-    except ValueError as exc:
-        raise InputError("the pasted command", "a complete shell command line (balanced "
-                         "quotes)", text[:60], str(exc)) from None
+    words: list[str] = []
+    for line in _logical_lines(text):
+        try:
+            words.extend(shlex.split(_PROMPT.sub("", line, count=1), comments=True))
+        except ValueError as exc:
+            raise InputError("the pasted command", "a complete shell command line (balanced "
+                             "quotes)", text[:60], str(exc)) from None
+        words.append(";")
     return _launch_segment(words)
+
+
+#: A shell prompt at the start of a line: an optional ``(env)``, an optional
+#: ``user@host:dir``, then ``$`` or ``%`` (``#`` only after a user@host, since a bare ``#``
+#: starts a comment).
+_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]"
+                     r"|[$%])\s+")
+
+
+def _logical_lines(text: str) -> list[str]:
+    """``text``'s lines, a line whose quotes are still open joined with the next."""
+    out: list[str] = []
+    pending = ""
+    for line in text.splitlines():
+        pending = f"{pending}\n{line}" if pending else line
+        try:
+            shlex.split(pending, comments=True)
+        except ValueError:  # an open quote: the value goes on on the next line
+            continue
+        out.append(pending)
+        pending = ""
+    if pending:
+        out.append(pending)  # unbalanced to the end: shlex says so, in _split
+    return out
 
 
 #: Shell operators that end one command (``pip install sglang && python -m ...``, ``... &``).
@@ -169,9 +199,11 @@ _REDIRECT_WITH_TARGET = re.compile(r"^\d*(?:>&\d+|(?:>>?|<|&>>?)\S+)$")
 
 
 def _launch_segment(words: list[str]) -> list[str]:
-    """The words of the command that starts the launcher (a pasted line may chain others
-    with ``&&``, ``;`` or a pipe), without its redirections: where its output goes is the
-    shell's business, not the launch's."""
+    """The words of the command that starts the launcher (a pasted text may chain others
+    with ``&&``, ``;``, a pipe or a new line), without its redirections: where its output
+    goes is the shell's business, not the launch's. Variables an earlier command exports
+    (``export NAME=VALUE``) are the launch's environment: they come back as assignments
+    right before it. Words before the launch's own command (a prompt left over) are not."""
     segments: list[list[str]] = [[]]
     for word in words:
         if word in _CONTROL:
@@ -181,10 +213,14 @@ def _launch_segment(words: list[str]) -> list[str]:
             segments.append([])
         else:
             segments[-1].append(word)
-    chosen = next((seg for seg in segments
-                   if any(_prefix_end(seg, i) is not None for i in range(len(seg)))),
-                  [w for seg in segments for w in seg])
-    out: list[str] = []
+    at = next((n for n, seg in enumerate(segments)
+               if any(_prefix_end(seg, i) is not None for i in range(len(seg)))), None)
+    if at is None:
+        return [w for seg in segments for w in seg]
+    exported = [w for seg in segments[:at] if seg[:1] == ["export"]
+                for w in seg[1:] if _ASSIGNMENT.match(w)]
+    chosen = _from_command(segments[at])
+    out: list[str] = list(exported)
     skip = False
     for word in chosen:
         if skip:
@@ -194,6 +230,20 @@ def _launch_segment(words: list[str]) -> list[str]:
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.append(word)
     return out
+
+
+def _from_command(words: list[str]) -> list[str]:
+    """``words`` from the start of the command that runs the launcher: its runner
+    (``docker run ...``) or the assignments and wrappers right before its prefix."""
+    prefix = next(i for i in range(len(words)) if _prefix_end(words, i) is not None)
+    before = words[:prefix]
+    runner = _runner_start(before)
+    if runner is not None:
+        return words[runner:]
+    start = prefix
+    while start > 0 and (_ASSIGNMENT.match(words[start - 1]) or words[start - 1] in _WRAPPERS):
+        start -= 1
+    return words[start:]
 
 
 def _is_command_token(token: str) -> bool:
