@@ -145,3 +145,14 @@ def test_the_table_shows_the_memory_figures(capsys):
 def test_a_log_without_memory_lines_has_no_memory_rows(capsys):
     entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b.log")
     assert run(capsys, entry)["memory"] == []
+
+
+def test_a_log_piped_on_standard_input_is_read(capsys, monkeypatch):
+    import io
+
+    text = (DATA / "docs-2025-01-23-llama-3.1-8b.log").read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text)))
+    assert main(["resolve", "--from-log", "-", "--gpu", "h100", "--model-path",
+                 "llama-3.1-8b", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["log"]["path"] == "-" and data["memory"][2]["logged"] == 444500

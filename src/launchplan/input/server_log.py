@@ -65,7 +65,13 @@ class LoggedArgs(Struct, frozen=False):
 
 
 def read_log(path: str) -> LoggedArgs:
-    """The last ``server_args=ServerArgs(...)`` in the file at ``path``."""
+    """The last ``server_args=ServerArgs(...)`` in the file at ``path`` (``-``: standard
+    input, as ``docker logs sglang 2>&1 | launchplan resolve --from-log - ...`` pipes it)."""
+    if path == "-":
+        import sys
+
+        blob = sys.stdin.buffer.read(MAX_LOG_BYTES)
+        return parse_log(blob.decode("utf-8", errors="replace"), "standard input")
     try:
         with open(path, "rb") as fh:
             blob = fh.read(MAX_LOG_BYTES)
