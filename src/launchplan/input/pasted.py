@@ -33,10 +33,11 @@ _ENV_OPTIONS = frozenset({"-e", "--env"})
 
 def looks_pasted(tokens: Sequence[str]) -> bool:
     """Whether ``tokens`` hold a launcher prefix or a whole command in one argument."""
+    from launchplan.input.engine_call import looks_like_engine_call
     from launchplan.input.manifest import looks_like_manifest
 
     return any(_is_command_token(t) or "\n" in t or (" " in t and (
-        _wordy(t) or looks_like_manifest(t))) for t in tokens)
+        _wordy(t) or looks_like_manifest(t))) or looks_like_engine_call(t) for t in tokens)
 
 
 def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -47,12 +48,17 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
     (``python -m sglang.launch_server``, ``sglang serve``) is dropped wherever it stands,
     and assignments right before it are kept as the environment the launch assumes.
     """
+    from launchplan.input.engine_call import engine_launch, looks_like_engine_call
     from launchplan.input.manifest import launch_in, looks_like_manifest
 
     words: list[str] = []
     env: list[str] = []
     for token in tokens:
-        if ("\n" in token or " " in token) and looks_like_manifest(token):
+        if looks_like_engine_call(token):  # a Python script calling sgl.Engine(...)
+            flags, assigned = engine_launch(token)
+            words.extend(flags)
+            env.extend(assigned)
+        elif ("\n" in token or " " in token) and looks_like_manifest(token):
             found, assigned = launch_in(token)  # a container spec or an exec-form array
             words.extend(_from_launcher(_expanded(found)))
             env.extend(assigned)

@@ -1,0 +1,131 @@
+"""Launches written as Python: the offline engine's ``sgl.Engine(...)`` call.
+
+Bug reports about the offline engine paste a script, not a command line: ``llm =
+sgl.Engine(model_path="...", tp_size=2, mem_fraction_static=0.8)``, often after
+``os.environ["SGLANG_X"] = "1"``. The engine hands its keyword arguments to ``ServerArgs``
+as they are, so each is a field. This module reads such a script with ``ast`` (never
+running it) and turns the call into the flags that set the same fields, and the
+``os.environ`` assignments before it into the launch's environment.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any
+
+from launchplan.errors import InputError
+
+#: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``).
+_CALL = re.compile(r"(?:^|[^\w.])(?:[A-Za-z_][\w]*\.)*Engine\s*\(")
+
+
+def looks_like_engine_call(text: str) -> bool:
+    return "=" in text and bool(_CALL.search(text))
+
+
+def engine_launch(text: str) -> tuple[list[str], list[str]]:
+    """(flags, env assignments) of the first ``Engine(...)`` call in the script ``text``."""
+    try:
+        tree = ast.parse(_dedented(text))
+    except SyntaxError as exc:
+        raise InputError("the pasted Python", "a script holding sgl.Engine(...)",
+                         f"{exc.msg} (line {exc.lineno})") from None
+    env: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            env.extend(_environ_assignment(node))
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _is_engine(n.func)]
+    if not calls:
+        raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
+    call = min(calls, key=lambda n: (n.lineno, n.col_offset))
+    return _flags(call), env
+
+
+def _dedented(text: str) -> str:
+    """A snippet cut from inside a function or a notebook cell: its common indent off."""
+    import textwrap
+
+    return textwrap.dedent(text.strip("\n"))
+
+
+def _is_engine(func: ast.expr) -> bool:
+    if isinstance(func, ast.Name):
+        return func.id == "Engine"
+    return isinstance(func, ast.Attribute) and func.attr == "Engine"
+
+
+def _environ_assignment(node: ast.Assign) -> list[str]:
+    """``os.environ["NAME"] = "value"`` as ``NAME=value`` (literal name and value only)."""
+    out = []
+    for target in node.targets:
+        if isinstance(target, ast.Subscript) and _is_environ(target.value):
+            try:
+                name, value = ast.literal_eval(target.slice), ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            if isinstance(name, str):
+                out.append(f"{name}={value}")
+    return out
+
+
+def _is_environ(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Attribute) and node.attr == "environ") or (
+        isinstance(node, ast.Name) and node.id == "environ")
+
+
+def _flags(call: ast.Call) -> list[str]:
+    from launchplan.input.fields import FIELDS
+
+    if call.args:
+        raise InputError("sgl.Engine(...)", "keyword arguments only (ServerArgs fields)",
+                         f"{len(call.args)} positional")
+    argv: list[str] = []
+    for keyword in call.keywords:
+        name = keyword.arg
+        if name is None:  # ``**kwargs``: the values are not in the script
+            raise InputError("sgl.Engine(**...)", "keyword arguments written out",
+                             ast.unparse(keyword.value)[:60])
+        try:
+            value = ast.literal_eval(keyword.value)
+        except (ValueError, SyntaxError):
+            raise InputError(f"sgl.Engine({name}=...)", "a literal value (a variable's value "
+                             "is not in the pasted text)",
+                             ast.unparse(keyword.value)[:60]) from None
+        spec = FIELDS.get(name)
+        if spec is None:  # the command-line reader names it, with suggestions
+            argv.extend([f"--{name.replace('_', '-')}", _text(value)])
+            continue
+        argv.extend(_flag_words(spec, value))
+    return argv
+
+
+def _flag_words(spec: Any, value: Any) -> list[str]:
+    """The flag words that set field ``spec`` to ``value``, as argparse would read them."""
+    if value is None:
+        return []  # ServerArgs' default
+    if not spec.flags:
+        raise InputError(f"sgl.Engine({spec.name}=...)", "a field that has a command-line "
+                         "flag", spec.name)
+    flag = spec.flags[0]
+    if spec.action == "BooleanOptionalAction":
+        return [flag] if value else [f"--no-{flag[2:]}"]
+    if spec.nargs == 0:  # a switch
+        if value is True:
+            return [flag]
+        if value is False and not spec.default:
+            return []
+        raise InputError(f"sgl.Engine({spec.name}=...)", f"True or False (a switch: {flag})",
+                         repr(value))
+    if isinstance(value, (list, tuple)):
+        return [flag, *map(_text, value)]
+    return [flag, _text(value)]
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

@@ -1,0 +1,79 @@
+"""Launches pasted as Python: the offline engine's ``sgl.Engine(...)`` call."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.engine_call import engine_launch, looks_like_engine_call
+from launchplan.input.pasted import looks_pasted, unpaste
+
+SCRIPT = '''
+import os
+os.environ["SGLANG_ENABLE_JIT_DEEPGEMM"] = "0"
+import sglang as sgl
+
+if __name__ == "__main__":
+    llm = sgl.Engine(
+        model_path="meta-llama/Llama-3.1-8B-Instruct",
+        tp_size=2,
+        mem_fraction_static=0.8,
+        enable_torch_compile=True,
+        disable_radix_cache=False,
+        enable_tf32_matmul=False,
+        json_model_override_args={"rope_scaling": None},
+        cuda_graph_bs_decode=[1, 2, 4],
+        chunked_prefill_size=None,
+    )
+    print(llm.generate("hi"))
+'''
+
+
+def test_the_engine_call_becomes_the_flags_that_set_its_fields():
+    assert looks_pasted([SCRIPT]) and looks_like_engine_call(SCRIPT)
+    flags, env = engine_launch(SCRIPT)
+    assert flags == ["--model-path", "meta-llama/Llama-3.1-8B-Instruct", "--tp-size", "2",
+                     "--mem-fraction-static", "0.8", "--enable-torch-compile",
+                     "--no-enable-tf32-matmul",
+                     "--json-model-override-args", '{"rope_scaling": null}',
+                     "--cuda-graph-bs-decode", "1", "2", "4"]
+    assert env == ["SGLANG_ENABLE_JIT_DEEPGEMM=0"]
+
+
+def test_resolve_plans_a_pasted_engine_script(capsys):
+    assert main(["resolve", "--gpu", "h100", SCRIPT, "--format", "json"]) == 0
+    resolved = json.loads(capsys.readouterr().out)["resolved"]
+    assert (resolved["tp_size"], resolved["mem_fraction_static"],
+            resolved["enable_torch_compile"]) == (2, 0.8, True)
+
+
+@pytest.mark.parametrize("call", ["Engine(model_path='m', tp_size=4)",
+                                  "engine = sglang.Engine(model_path='m', tp_size=4)",
+                                  "    llm = sgl.Engine(model_path='m',\n        tp_size=4)"])
+def test_spellings_of_the_call(call):
+    argv, _ = unpaste([call])
+    assert argv == ["--model-path", "m", "--tp-size", "4"]
+
+
+@pytest.mark.parametrize(("call", "said"), [
+    ("sgl.Engine(model_path=path, tp_size=2)", "model_path"),
+    ("sgl.Engine(**server_kwargs)", "**"),
+    ("sgl.Engine(model_path='m', enable_torch_compile=4)", "enable_torch_compile"),
+    ("sgl.Engine(model_path='m', tp_size=2", "Python"),
+])
+def test_what_a_plan_cannot_read_is_one_line_naming_it(call, said, capsys):
+    assert main(["resolve", "--gpu", "h100", call]) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_an_unknown_keyword_is_reported_as_the_flag_it_would_be(capsys):
+    assert main(["resolve", "--gpu", "h100", "sgl.Engine(model_path='m', tp_sise=2)"]) == 2
+    assert "--tp-sise" in capsys.readouterr().err
+
+
+def test_a_flag_value_mentioning_an_engine_is_not_taken_for_python():
+    assert not looks_like_engine_call("Engine")
+    assert not looks_pasted(["--served-model-name", "MyEngine"])
