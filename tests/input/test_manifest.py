@@ -153,3 +153,18 @@ def test_resolve_plans_a_pasted_deployment(capsys):
     plan = json.loads(capsys.readouterr().out)
     assert plan["resolved"]["tp_size"] == 2 and plan["resolved"]["port"] == 30000
     assert plan["resolved"]["model_path"] == "meta-llama/Llama-3.1-8B-Instruct"
+
+
+def test_aliases_cannot_make_a_manifest_huge_or_cyclic():
+    laughs = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi"))
+    with pytest.raises(InputError, match="SGLang's launcher"):
+        launch_in(laughs + "command: sglang\n")  # 9**9 leaves if walked through the aliases
+    cyclic = "spec:\n  x: &a [*a]\n  command: [python3, -m, sglang.launch_server, --tp, '2']\n"
+    assert unpaste([cyclic])[0] == ["--tp", "2"]
+
+
+def test_a_manifest_nested_beyond_reason_is_one_line_of_bad_input(capsys):
+    text = "command: sglang\nx: " + "[" * 20000 + "]" * 20000
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert "nested less deeply" in capsys.readouterr().err

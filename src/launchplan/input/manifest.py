@@ -56,9 +56,13 @@ def launch_in(text: str) -> tuple[list[str], list[str]]:
     from launchplan.input.pasted import launches_sglang
 
     documents = _documents(text.strip())
-    for words, env in _containers(documents):
-        if launches_sglang(words):
-            return words, env
+    try:
+        for words, env in _containers(documents, None, set()):
+            if launches_sglang(words):
+                return words, env
+    except RecursionError:
+        raise InputError("the pasted manifest", "a manifest nested less deeply",
+                         "more levels than a container spec has") from None
     raise InputError("the pasted manifest", "a container whose command or args start "
                      "SGLang's launcher (python -m sglang.launch_server, sglang serve)",
                      "none that does")
@@ -73,6 +77,9 @@ def _documents(text: str) -> list[Any]:
 
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         return [doc for doc in yaml.load_all(text, Loader=loader) if doc is not None]
+    except RecursionError:
+        raise InputError("the pasted manifest", "a manifest nested less deeply",
+                         "more levels than a container spec has") from None
     except Exception as exc:  # yaml.YAMLError, or a value YAML cannot build
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
@@ -81,11 +88,16 @@ def _documents(text: str) -> list[Any]:
                          f"{problem}{where}") from None
 
 
-def _containers(node: Any, implicit: dict[str, str] | None = None
+def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
                 ) -> Iterator[tuple[list[str], list[str]]]:
     """Every (words, env) a manifest holds, in document order: a mapping with command or
     argument keys is a container (or a Compose service); a list of scalars is an exec
-    form of its own. ``implicit``: variables the controller sets (LeaderWorkerSet's)."""
+    form of its own. ``implicit``: variables the controller sets (LeaderWorkerSet's).
+    A node YAML anchors and reuses is walked once (``seen``): aliases can make a short
+    text a huge or cyclic tree."""
+    if id(node) in seen:
+        return
+    seen.add(id(node))
     implicit = implicit or {}
     if isinstance(node, dict):
         words = _words_of(node)
@@ -99,13 +111,13 @@ def _containers(node: Any, implicit: dict[str, str] | None = None
             if isinstance(value, (dict, list)):
                 inner = {**implicit, "LWS_WORKER_INDEX": "0"} if key == "leaderTemplate" \
                     and "LWS_GROUP_SIZE" in implicit else implicit
-                yield from _containers(value, inner)
+                yield from _containers(value, inner, seen)
     elif isinstance(node, list):
         if node and all(isinstance(item, (str, int, float)) for item in node):
             yield [_text(item) for item in node], []
             return
         for item in node:
-            yield from _containers(item, implicit)
+            yield from _containers(item, implicit, seen)
 
 
 def _words_of(node: dict[Any, Any]) -> list[str]:
