@@ -25,11 +25,13 @@ import json
 import os
 import random
 import resource
+import shlex
 import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
@@ -96,15 +98,18 @@ def command_line(rng: random.Random, command: str) -> list[str]:
                or s.parse == "parse_cuda_graph_config_arg"]
     argv: list[str] = []
     axes: list[str] = []
+    keywords: list[tuple[str, Any]] = []  # the same launch as sgl.Engine keyword arguments
     for _ in range(rng.randint(1, 6)):
         spec = rng.choice(numeric if rng.random() < 0.6 else specs)
         flag = rng.choice(spec.flags)
         if spec.nargs == 0:
             argv.append(flag)
             axes.append(f"{spec.name}=true")
+            keywords.append((spec.name, True))
             continue
         count = rng.randint(1, 3) if spec.nargs in ("+", "*") else 1
         values = [value_text(rng, spec) for _ in range(count)]
+        keywords.append((spec.name, values if spec.nargs in ("+", "*") else values[0]))
         if count == 1 and values[0].startswith("-") and rng.random() < 0.8:
             argv.append(f"{flag}={values[0]}")  # argparse reads a lone "-inf" as a flag
         else:
@@ -115,6 +120,8 @@ def command_line(rng: random.Random, command: str) -> list[str]:
     base = ["--gpu", gpu, "--model-path", model]
     if command == "resolve":
         return ["resolve", *base, *argv, "--format", "json"]
+    if command == "paste":
+        return ["resolve", *base, pasted(rng, argv, keywords), "--format", "json"]
     if command == "emit":
         return ["resolve", *base, *argv, "--emit", "sglang"]
     if command == "explain":
@@ -124,6 +131,29 @@ def command_line(rng: random.Random, command: str) -> list[str]:
         return ["check", *base, *axis_args, "--sample", "8", "--seed", "1", "--jobs", "1",
                 "--format", "json"]
     return ["sweep", *base, "--axis", "page_size=1,16", *axis_args, "--format", "json"]
+
+
+def pasted(rng: random.Random, argv: list[str], keywords: list[tuple[str, Any]]) -> str:
+    """The launch as people paste it: after a prompt, in a script, a Kubernetes container,
+    a Compose service, an exec-form array or an offline-engine call."""
+    launcher = ["python3", "-m", "sglang.launch_server"]
+    form = rng.randrange(6)
+    if form == 0:
+        return "user@host:~$ SGLANG_X=1 " + shlex.join([*launcher, *argv])
+    if form == 1:
+        return ("export SGLANG_X=1\ncd /srv && " + shlex.join([*launcher, *argv])
+                + " > server.log 2>&1 &\n")
+    if form == 2:
+        return ("spec:\n  containers:\n  - name: s\n    command: " + json.dumps(launcher)
+                + "\n    args: " + json.dumps(argv)
+                + "\n    env:\n    - {name: SGLANG_X, value: '1'}\n")
+    if form == 3:
+        return ("services:\n  s:\n    entrypoint: " + " ".join(launcher)
+                + "\n    command: " + json.dumps(argv) + "\n")
+    if form == 4:
+        return json.dumps([*launcher, *argv])
+    return ("import sglang as sgl\nllm = sgl.Engine(\n"
+            + "".join(f"    {name}={value!r},\n" for name, value in keywords) + ")\n")
 
 
 def _reject_constant(name: str) -> None:
@@ -192,7 +222,8 @@ def main_cli() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=float, default=20.0, help="seconds per line")
     ap.add_argument("--commands", default="resolve",
-                    help="comma-separated among resolve, emit, explain, sweep, check")
+                    help="comma-separated among resolve, paste (the same launch pasted as "
+                    "a script, manifest or engine call), emit, explain, sweep, check")
     args = ap.parse_args()
     commands = args.commands.split(",")
     rng = random.Random(args.seed)

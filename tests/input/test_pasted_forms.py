@@ -1,0 +1,81 @@
+"""The same launch pasted in every form plans the same: a property over random launches.
+
+Flags, a shell line after a prompt, a script, a Kubernetes container, a Compose service,
+an exec-form array and an offline-engine call are seven spellings of one launch; the plan
+(or the refusal, or the bad-input line) must not depend on which one was pasted.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shlex
+from typing import Any
+
+import pytest
+
+from launchplan.commands.main import main
+
+#: (field, flag, values): the values as a command line writes them (switches: True)
+CHOICES: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
+    ("tp_size", "--tp-size", ("1", "2", "8", "3")),
+    ("page_size", "--page-size", ("1", "16", "64", "0")),
+    ("attention_backend", "--attention-backend", ("fa3", "fa4", "triton", "flashinfer")),
+    ("mem_fraction_static", "--mem-fraction-static", ("0.7", "0.95", "1.5")),
+    ("kv_cache_dtype", "--kv-cache-dtype", ("fp8_e4m3", "auto")),
+    ("enable_torch_compile", "--enable-torch-compile", (True,)),
+    ("disable_radix_cache", "--disable-radix-cache", (True,)),
+    ("context_length", "--context-length", ("4096", "1000000")),
+    ("json_model_override_args", "--json-model-override-args",
+     ('{"max_position_embeddings": 8192}',)),
+    ("cuda_graph_bs_decode", "--cuda-graph-bs-decode", (["1", "2", "8"],)),
+    ("chunked_prefill_size", "--chunked-prefill-size", ("4096", "-1")),
+)
+LAUNCHER = ["python3", "-m", "sglang.launch_server"]
+
+
+def launch(rng: random.Random) -> tuple[list[str], list[tuple[str, Any]]]:
+    argv: list[str] = []
+    keywords: list[tuple[str, Any]] = []
+    for field, flag, values in rng.sample(CHOICES, rng.randint(1, 5)):
+        value = rng.choice(values)
+        if value is True:
+            argv.append(flag)
+        elif isinstance(value, list):
+            argv += [flag, *value]
+        else:
+            argv += [flag, value]
+        keywords.append((field, value))
+    return argv, keywords
+
+
+def forms(argv: list[str], keywords: list[tuple[str, Any]]) -> dict[str, str]:
+    return {
+        "prompt": "(venv) user@host:~$ " + shlex.join([*LAUNCHER, *argv]),
+        "script": "export NCCL_DEBUG=WARN\ncd /srv && " + shlex.join([*LAUNCHER, *argv])
+                  + " 2>&1 | tee server.log\n",
+        "kubernetes": "spec:\n  containers:\n  - name: s\n    command: " + json.dumps(LAUNCHER)
+                      + "\n    args: " + json.dumps(argv) + "\n",
+        "compose": "services:\n  s:\n    entrypoint: " + " ".join(LAUNCHER)
+                   + "\n    command: " + json.dumps(argv) + "\n",
+        "exec": json.dumps([*LAUNCHER, *argv]),
+        "engine": "import sglang as sgl\nllm = sgl.Engine(\n" + "".join(
+            f"    {name}={value!r},\n" for name, value in keywords) + ")\n",
+    }
+
+
+def outcome(capsys, *argv: str) -> tuple[int, Any]:
+    code = main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b", *argv,
+                 "--format", "json"])
+    out, err = capsys.readouterr()
+    if code == 0:
+        return code, json.loads(out)["resolved"]
+    return code, err.strip()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_pasted_form_plans_as_the_flags_do(seed, capsys):
+    argv, keywords = launch(random.Random(seed))
+    expected = outcome(capsys, *argv)
+    for name, text in forms(argv, keywords).items():
+        assert outcome(capsys, text) == expected, name
