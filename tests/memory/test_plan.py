@@ -228,3 +228,22 @@ def test_forget_clears_every_launch_memo():
     memory.forget()
     assert not weights._BYTES and not weights._PLANS and not weights._READ
     assert not memory._MEMO
+
+
+def test_the_pool_is_sized_after_the_loads_overhead_beyond_the_tensors():
+    """SGLang's post-load free memory is short of the tensors by more than their bytes (every
+    public start-up log shows 0.12 GiB or more): the plan charges ``LOAD_OVERHEAD_BYTES``."""
+    from launchplan.memory.kv_pool import _Plan, size
+    from launchplan.memory.plan import LOAD_OVERHEAD_BYTES
+    from launchplan.memory.values import values_of
+
+    result = resolve([], gpu="h100", model_path="llama-3.1-8b")
+    plan = memory_plan(result)
+    loaded = plan.weights_bytes + plan.draft_weights_bytes
+    values = values_of(result)
+    with_overhead = size(_Plan(values), plan.before_load_bytes, loaded + LOAD_OVERHEAD_BYTES,
+                         None, None)[1]
+    without = size(_Plan(values), plan.before_load_bytes, loaded, None, None)[1]
+    assert plan.kv_budget_bytes == with_overhead
+    assert 0 < without - plan.kv_budget_bytes <= LOAD_OVERHEAD_BYTES + (1 << 20)
+    assert ("of which loading beyond the tensors (bytes)", LOAD_OVERHEAD_BYTES) in plan.steps
