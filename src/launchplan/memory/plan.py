@@ -27,10 +27,11 @@ DEFAULT_REQUEST_TOKENS = 2048 + 512
 
 #: What loading spends beyond the checkpoint's tensors, per GPU. SGLang sizes the pool from
 #: the memory free after loading, and its "Load weight end ... mem usage" exceeds the tensor
-#: bytes in every public start-up log in tests/memory/data/startup_logs.json: 0.12-0.15 GiB
+#: bytes in the public start-up logs of tests/memory/data/startup_logs.json: 0.12-0.15 GiB
 #: for Llama-3.x and Qwen3-30B-A3B-FP8 on an H100, 0.19-0.20 GiB for Qwen2.5-7B, more under
 #: tp or a vision tower (kernels loaded into the CUDA context, the allocator's partly used
-#: segments). An assumption: the smallest excess seen, rounded down.
+#: segments), 0.02 GiB for Qwen3-8B under a 2026 build's multi-thread loader. An
+#: assumption: about the smallest excess of the releases before it, rounded down.
 LOAD_OVERHEAD_BYTES = 128 << 20
 
 
