@@ -139,6 +139,21 @@ def test_the_assumed_overhead_grows_with_the_gpus_a_launch_spans():
     assert eight.before_load_bytes == (memory - preload_overhead_mib(8)) << 20
 
 
+def test_pcie_only_gpus_spend_no_more_before_loading_with_more_peers():
+    """Four L4s at tp 4 spent 0.86 GiB each before loading (a public QwQ-32B log): the
+    per-peer part of the overhead is NVLink's, so PCIe-only targets are charged the base."""
+    from launchplan.facts.targets import PRELOAD_BASE_MIB, get_target, preload_overhead_mib
+
+    assert preload_overhead_mib(4, nvlink=False) == PRELOAD_BASE_MIB
+    assert preload_overhead_mib(4) > PRELOAD_BASE_MIB
+    for name in ("l4", "l40s", "a10g", "rtx4090", "rtx-pro-6000"):
+        assert not get_target(name).nvlink, name
+    for name in ("h100", "h200", "a100", "b200", "h20"):
+        assert get_target(name).nvlink, name
+    l4 = memory_plan(resolve(["--tp-size", "4"], gpu="l4", model_path="qwen2.5-32b"))
+    assert l4.before_load_bytes == (get_target("l4").memory_mib - PRELOAD_BASE_MIB) << 20
+
+
 def test_remembered_plans_equal_fresh_ones_on_sampled_points():
     """The early cut-off (a plan reused by a launch with the same values in ``NAMES``, the
     weights by launches that shard them alike) never hands one launch another's figures:
@@ -213,3 +228,22 @@ def test_forget_clears_every_launch_memo():
     memory.forget()
     assert not weights._BYTES and not weights._PLANS and not weights._READ
     assert not memory._MEMO
+
+
+def test_the_pool_is_sized_after_the_loads_overhead_beyond_the_tensors():
+    """SGLang's post-load free memory is short of the tensors by more than their bytes (0.12
+    GiB or more in all public start-up logs but one): the plan charges ``LOAD_OVERHEAD_BYTES``."""
+    from launchplan.memory.kv_pool import _Plan, size
+    from launchplan.memory.plan import LOAD_OVERHEAD_BYTES
+    from launchplan.memory.values import values_of
+
+    result = resolve([], gpu="h100", model_path="llama-3.1-8b")
+    plan = memory_plan(result)
+    loaded = plan.weights_bytes + plan.draft_weights_bytes
+    values = values_of(result)
+    with_overhead = size(_Plan(values), plan.before_load_bytes, loaded + LOAD_OVERHEAD_BYTES,
+                         None, None)[1]
+    without = size(_Plan(values), plan.before_load_bytes, loaded, None, None)[1]
+    assert plan.kv_budget_bytes == with_overhead
+    assert 0 < without - plan.kv_budget_bytes <= LOAD_OVERHEAD_BYTES + (1 << 20)
+    assert ("of which loading beyond the tensors (bytes)", LOAD_OVERHEAD_BYTES) in plan.steps

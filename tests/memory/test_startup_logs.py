@@ -23,8 +23,8 @@ LOGS = bench.load_logs()
 
 #: Agreement measured when the logs were collected (share of logs within 10%).
 FLOOR_TOKENS_LOGGED_BEFORE = 1.0  # #tokens, with the logged before-load figure
-FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption
-FLOOR_WEIGHTS = 0.9  # weights per GPU (11 of 12 once MoE padding is counted)
+FLOOR_TOKENS_ASSUMED = 0.95  # #tokens, with launchplan's before-load assumption (20 of 21)
+FLOOR_WEIGHTS = 0.9  # weights per GPU (17 of 18; the 2024 Llama-3.2-1B log held a second LM head)
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +69,15 @@ def test_tokens_agree_with_the_logs(replays):
         (r.id, r.tokens_error) for r in isolated if r.override]
     within, total = bench.share_within([r.tokens_error for r in assumed])
     assert within / total >= FLOOR_TOKENS_ASSUMED, [(r.id, r.tokens_error) for r in assumed]
+
+
+def test_tokens_carry_no_bias_where_the_log_gives_the_before_load_figure(replays):
+    """With the load overhead counted, launchplan neither over- nor under-sizes on average
+    (18 logs: +1.0% on average when the post-load free memory was taken as before less
+    the tensors alone, +0.4% with it)."""
+    isolated, _ = replays
+    errors = [r.tokens_error for r in isolated if r.override and r.tokens_error is not None]
+    assert abs(sum(errors) / len(errors)) < 0.01, errors
 
 
 def test_weights_agree_with_the_logs(replays):

@@ -32,6 +32,10 @@ class Target(Struct):
     #: Memory free on each GPU just before the weights load (after the CUDA context and the
     #: communication buffers); None: ``memory_mib - PRELOAD_OVERHEAD_MIB``. Overridable.
     before_load_mib: int | None = None
+    #: GPUs of a node joined by NVLink (NVSwitch or bridges). On PCIe-only parts (the
+    #: L4/L40S/A10 class, GeForce and RTX workstation cards) the communication buffers set
+    #: up before loading do not grow with the peers (``preload_overhead_mib``).
+    nvlink: bool = True
 
     # --- what SGLang's platform probes derive from the facts above ---------------------------
 
@@ -88,6 +92,7 @@ class Target(Struct):
             **({"before_load_mib": self.before_load_mib}
                if self.before_load_mib is not None else {}),
             **({"gfx": self.gfx} if self.gfx else {}),
+            **({} if self.nvlink else {"nvlink": False}),
         }
 
 
@@ -97,14 +102,21 @@ class Target(Struct):
 #: one H100 alone spends 0.84-1.17 GiB (SGLang's docs builds and pull request #4760), eight
 #: H200 ranks 3.11 GiB each (pull request #11716: 140.40 - 137.29 GiB). In between it is
 #: taken as linear in the GPUs of the node the launch spans; override with
-#: ``before_load_mib`` when a real launch's log is at hand.
+#: ``before_load_mib`` when a real launch's log is at hand. The per-peer part is NVLink's:
+#: four PCIe-only L4s spend 0.86 GiB each at tp 4, less than one H100 alone (QwQ-32B's
+#: start-up log in github.com/didier-durand/llms-in-clouds docs/sglang.md, where SGLang
+#: also reports its custom all-reduce off on more than two PCIe-only GPUs), so a target
+#: without NVLink is charged the base only.
 PRELOAD_BASE_MIB = 1024
 PRELOAD_PER_PEER_MIB = 309  # (3186 - 1024) / 7: eight GPUs spend the 3.11 GiB above
 PRELOAD_OVERHEAD_MIB = PRELOAD_BASE_MIB + 7 * PRELOAD_PER_PEER_MIB  # an 8-GPU launch
 
 
-def preload_overhead_mib(gpus: int = 8) -> int:
-    """The assumed overhead per GPU for a launch spanning ``gpus`` GPUs of one node."""
+def preload_overhead_mib(gpus: int = 8, nvlink: bool = True) -> int:
+    """The assumed overhead per GPU for a launch spanning ``gpus`` GPUs of one node
+    (joined by NVLink unless ``nvlink`` is false)."""
+    if not nvlink:
+        return PRELOAD_BASE_MIB
     return PRELOAD_BASE_MIB + PRELOAD_PER_PEER_MIB * (max(1, gpus) - 1)
 
 
@@ -117,7 +129,8 @@ def before_load_bytes(target: Target, gpus: int | None = None) -> int | None:
     if target.memory_mib is None:
         return None
     spanned = target.gpu_count if gpus is None else min(gpus, target.gpu_count)
-    return max(0, target.memory_mib - preload_overhead_mib(spanned)) * (1 << 20)
+    overhead = preload_overhead_mib(spanned, target.nvlink)
+    return max(0, target.memory_mib - overhead) * (1 << 20)
 
 
 @per_object
@@ -167,7 +180,7 @@ _SIMULATED = (
     Target("b300", device_name="NVIDIA B300 SXM6 AC", capability=(10, 3),
            memory_mib=275040, gpu_count=8, **_NV),
     Target("rtx5090", device_name="NVIDIA GeForce RTX 5090", capability=(12, 0),
-           memory_mib=32607, gpu_count=1, **_NV),
+           memory_mib=32607, gpu_count=1, nvlink=False, **_NV),
     Target("mi300x", vendor="amd", device_name="AMD Instinct MI300X", capability=(9, 4),
            memory_mib=196592, gpu_count=8, runtime_version="6.4", has_flashinfer=False,
            gfx="gfx942"),
@@ -187,7 +200,7 @@ def _more_targets() -> tuple[Target, ...]:
     return tuple(
         Target(row["name"], device_name=row["device_name"],
                capability=_capability(row["capability"]), memory_mib=row["memory_mib"],
-               gpu_count=row["gpu_count"], **_NV)
+               gpu_count=row["gpu_count"], nvlink=row.get("nvlink", True), **_NV)
         for row in rows)
 
 
