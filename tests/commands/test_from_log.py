@@ -119,7 +119,7 @@ def test_explain_reads_the_same_launch_from_the_log(capsys):
 def test_a_log_with_memory_lines_gets_the_plan_beside_them(capsys):
     entry = next(e for e in SOURCES if e["file"] == "docs-2025-01-23-llama-3.1-8b.log")
     rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
-    assert set(rows) == {"free before loading", "weights", "max_total_num_tokens",
+    assert set(rows) == {"free before loading", "weights as loaded", "max_total_num_tokens",
                          "max_running_requests", "context_len"}
     tokens = rows["max_total_num_tokens"]
     assert tokens["logged"] == 444500  # the log's own figure, read back
@@ -129,7 +129,7 @@ def test_a_log_with_memory_lines_gets_the_plan_beside_them(capsys):
         assert abs(tokens[key]) < 0.10
         assert tokens[key] == pytest.approx(
             (tokens[key.replace("error", "planned")] - 444500) / 444500, abs=1e-4)
-    weights = rows["weights"]  # this release logged no usage: before minus after
+    weights = rows["weights as loaded"]  # this release logged no usage: before minus after
     assert weights["logged"] == pytest.approx(78.81 - 63.72) and weights["unit"] == "GiB"
     assert rows["context_len"]["planned"] == 131072
 

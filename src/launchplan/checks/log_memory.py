@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchplan.input.server_log import LoggedMemory
+from launchplan.memory.plan import LOAD_OVERHEAD_BYTES
 from launchplan.struct import Struct
 
 GiB = 1 << 30
@@ -61,9 +62,10 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None
         rows.append(MemoryRow("free before loading", round(logged.free_before_gib, 2),
                               _gib(plan.before_load_bytes) if plan else None, unit="GiB"))
     if logged.loaded_gib is not None and plan is not None:
-        weights = plan.weights_bytes + plan.draft_weights_bytes
-        rows.append(MemoryRow("weights", round(logged.loaded_gib, 2), _gib(weights),
-                              unit="GiB"))
+        # what loading took, as SGLang measures it: the tensors and loading's own overhead
+        weights = plan.weights_bytes + plan.draft_weights_bytes + LOAD_OVERHEAD_BYTES
+        rows.append(MemoryRow("weights as loaded", round(logged.loaded_gib, 2),
+                              _gib(weights), unit="GiB"))
     for name in ("max_total_num_tokens", "max_running_requests", "context_len"):
         value = getattr(logged, name)
         if value is not None:
