@@ -303,7 +303,8 @@ RULESETS: dict[str, RuleSet] = {
             "deterministic_tp_collectives": "0.5.22",  # no ROCm RCCL check
             "cuda_graph_compatibility": "0.5.22",  # known-supported prefill CP keeps its graph
             "speculative_algorithm_known": "0.5.22",  # and --speculative-skip-dp-mlp-sync
-            "layernorm_sp_checks": ABSENT,  # its own architecture list and checks: not modelled
+            "layernorm_sp_checks": "0.5.22",  # Qwen3 only
+            "unified_memory_pool": "0.5.22",  # and no trtllm_mha decode graph
             "encoder_replay_capability": ABSENT,  # the check came in 0.5.23
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
         }),
@@ -333,7 +334,7 @@ RULESETS: dict[str, RuleSet] = {
             "deprecated_dp_attention": "0.5.21",
             "dp_attention_spelling": "0.5.21",
             "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
-            "layernorm_sp_checks": ABSENT,
+            "layernorm_sp_checks": "0.5.21",  # Qwen3 only, no PP check
             "encoder_replay_capability": ABSENT,
             "other_validations": "0.5.21",
             "language_model_only_checks": "0.5.21",

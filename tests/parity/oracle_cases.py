@@ -55,6 +55,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 31,
+    # of 557 and 242: the cases the oracle's venv cannot answer, as for 0.5.23
+    ("wild", "0.5.22"): 551, ("wild2", "0.5.22"): 238,
     ("public", "0.5.21"): 220, ("own", "0.5.21"): 330, ("extra", "0.5.21"): 105,
     ("random", "0.5.21"): 300, ("release", "0.5.21"): 31,
 }

@@ -289,3 +289,53 @@ def test_0_5_21_prefill_default_off_cuda_is_tc_piecewise_then_disabled():
     assert cuda_graph_compatibility_0_5_21(make_view(
         "mi300x", overlay=parse_cuda_graph_config_0_5_21(chosen),
         cuda_graph_backend_prefill="tc_piecewise")) is None
+
+
+def test_layernorm_sp_before_0_5_23_takes_qwen3_alone():
+    from launchplan.rules.layernorm_sp import (
+        layernorm_sp_checks_0_5_21,
+        layernorm_sp_checks_0_5_22,
+    )
+
+    qwen3 = fake_model(architectures=("Qwen3ForCausalLM",), arch0="Qwen3ForCausalLM")
+    muse = fake_model(architectures=("MuseSparkForConditionalGeneration",),
+                      arch0="MuseSparkForConditionalGeneration")
+    for rule in (layernorm_sp_checks_0_5_22, layernorm_sp_checks_0_5_21):
+        assert rule(make_view(model=qwen3, enable_layernorm_sp=True, tp_size=2)) is None
+        assert rule(make_view(model=qwen3, tp_size=1)) is None  # not asked for
+        for bad in (dict(model=muse), dict(model=None), dict(model=qwen3, tp_size=1),
+                    dict(model=qwen3, attn_dp_size=2),
+                    dict(model=qwen3, speculative_algorithm="EAGLE")):
+            values = {"enable_layernorm_sp": True, "tp_size": 2, **bad}
+            if values["model"] is None:
+                del values["model"]  # the default Llama
+            assert isinstance(rule(make_view(**values)), Refuse), (rule.__name__, bad)
+    # pipeline stages: refused from 0.5.22 on, not checked by 0.5.21
+    staged = dict(model=qwen3, enable_layernorm_sp=True, tp_size=2, pp_size=2)
+    assert isinstance(layernorm_sp_checks_0_5_22(make_view(**staged)), Refuse)
+    assert layernorm_sp_checks_0_5_21(make_view(**staged)) is None
+
+
+def test_unified_memory_refuses_a_trtllm_mha_decode_graph_in_0_5_22_only():
+    from launchplan.rules.late import unified_memory_pool, unified_memory_pool_0_5_22
+
+    hybrid = fake_model(is_hybrid_swa=True)
+
+    def view(**values):
+        return make_view("b200", model=hybrid, overlay=dict(GRAPH),
+                         **{"enable_unified_memory": True, **values})
+
+    trtllm = dict(attention_backend="trtllm_mha")
+    assert isinstance(unified_memory_pool_0_5_22(view(**trtllm)), Refuse)
+    assert unified_memory_pool(view(**trtllm)) is None  # 0.5.21 and 0.5.23 take it
+    assert unified_memory_pool_0_5_22(view(attention_backend="fa3")) is None
+    split = dict(attention_backend="fa3", decode_attention_backend="trtllm_mha")
+    assert isinstance(unified_memory_pool_0_5_22(view(**split)), Refuse)
+    from launchplan.rules.graph_config import DECODE, with_phase
+
+    without_graph = {"cuda_graph_config": with_phase(default_config(True), DECODE,
+                                                     backend="disabled")}
+    assert unified_memory_pool_0_5_22(make_view(
+        "b200", model=hybrid, overlay=without_graph, enable_unified_memory=True,
+        **trtllm)) is None
+    assert unified_memory_pool_0_5_22(view(enable_unified_memory=False, **trtllm)) is None

@@ -440,6 +440,43 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
     return None
 
 
+@rule(
+    name="unified_memory_pool", variant="0.5.22",
+    phase=Phase.SERVING,
+    reads=BACKEND_FIELDS + (
+        "enable_unified_memory", "speculative_algorithm", "speculative_eagle_topk",
+        "speculative_draft_attention_backend", "dcp_size", "enable_two_batch_overlap",
+        "enable_lmcache", "enable_unified_cache_external_linker",
+        "disaggregation_decode_retraction_backup", "enable_hierarchical_cache",
+        "cuda_graph_config"),
+    writes=("cuda_graph_config",),
+    facts=("model.is_mla", "model.is_hybrid_swa", "model.is_hybrid_linear"),
+    sglang="handle_unified_memory_pool (0.5.22)",
+    triggers=("enable_unified_memory",),
+)
+def unified_memory_pool_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.23's unified-pool checks, and no decode CUDA graph under trtllm_mha.
+
+    When: ``enable_unified_memory`` is true.
+    Effect: as ``unified_memory_pool``; then refuses a decode attention backend trtllm_mha
+        with a decode CUDA graph (pass --disable-cuda-graph or another decode backend).
+    Why: in 0.5.22 trtllm_mha refilled its graph's page table before a replay from the
+        previous replay's sequence lengths, which the unified pool's id translation does
+        not survive; 0.5.22 asserts against it, 0.5.21 and 0.5.23 do not.
+    Assumes: as ``unified_memory_pool``.
+    """
+    out = unified_memory_pool(v)
+    if not v.enable_unified_memory or isinstance(out, Refuse):
+        return out
+    config = out.fields["cuda_graph_config"] if isinstance(out, Declare) \
+        else v.cuda_graph_config
+    if effective_backends(v)[1] == "trtllm_mha" and config[DECODE]["backend"] != "disabled":
+        return Refuse("--enable-unified-memory does not support a decode CUDA graph with the "
+                      "trtllm_mha backend in 0.5.22 (its replay reads the previous batch's "
+                      "sequence lengths): pass --disable-cuda-graph or another decode backend")
+    return out
+
+
 # --- P35 -------------------------------------------------------------------------------------
 
 

@@ -82,3 +82,71 @@ def layernorm_sp_checks(v: View) -> Refuse | None:
     if v.pp_size > 1:
         return Refuse("--enable-layernorm-sp does not work with pipeline parallelism")
     return None
+
+
+# SGLang 0.5.21/0.5.22 layers/layernorm_sp.py: Qwen3 alone, and no Muse Spark paths
+SUPPORTED_BEFORE_0_5_23 = frozenset({"Qwen3ForCausalLM"})
+
+
+def _checks_before_0_5_23(v: View, *, pipeline: bool) -> Refuse | None:
+    if not v.enable_layernorm_sp:
+        return None
+    arch = v.model.arch0
+    if arch not in SUPPORTED_BEFORE_0_5_23:
+        return Refuse("--enable-layernorm-sp supports Qwen3ForCausalLM only in this release; "
+                      f"this model is {arch}")
+    if v.tp_size <= 1:
+        return Refuse("--enable-layernorm-sp needs --tp-size above 1: one rank has no "
+                      "sequence to shard")
+    if v.attn_dp_size > 1 or (pipeline and v.ep_join_mode == "scale"):
+        return Refuse("--enable-layernorm-sp does not work with attention DP: the TP group "
+                      "would hold different sequences")
+    if v.speculative_algorithm is not None:
+        return Refuse("--enable-layernorm-sp does not work with speculative decoding: the "
+                      "captured hidden states would be sequence-sharded")
+    if pipeline and v.pp_size > 1:
+        return Refuse("--enable-layernorm-sp does not work with pipeline parallelism")
+    return None
+
+
+@rule(
+    name="layernorm_sp_checks", variant="0.5.22",
+    phase=Phase.SPECULATIVE,
+    reads=("enable_layernorm_sp", "tp_size", "attn_dp_size", "ep_join_mode",
+           "speculative_algorithm", "pp_size"),
+    facts=("model.arch0",),
+    sglang="handle_layernorm_sp (0.5.22 validate_layernorm_sp)",
+    triggers=("enable_layernorm_sp",),
+)
+def layernorm_sp_checks_0_5_22(v: View) -> Refuse | None:
+    """0.5.22: LayerNorm SP on Qwen3 only, over one sequence per TP group.
+
+    When: ``--enable-layernorm-sp`` is given.
+    Effect: refuses an architecture other than Qwen3ForCausalLM, TP 1, attention DP (or an
+        elastic-EP scale joiner), any speculative decoding, and PP above 1.
+    Why: as in 0.5.23, the sequence is sharded across the whole TP group; 0.5.22's list of
+        architectures with a sequence-sharded region holds Qwen3 alone.
+    Assumes: nothing.
+    """
+    return _checks_before_0_5_23(v, pipeline=True)
+
+
+@rule(
+    name="layernorm_sp_checks", variant="0.5.21",
+    phase=Phase.SPECULATIVE,
+    reads=("enable_layernorm_sp", "tp_size", "attn_dp_size", "speculative_algorithm"),
+    facts=("model.arch0",),
+    sglang="handle_layernorm_sp (0.5.21 validate_layernorm_sp)",
+    triggers=("enable_layernorm_sp",),
+)
+def layernorm_sp_checks_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: LayerNorm SP on Qwen3 only, without attention DP or speculation.
+
+    When: ``--enable-layernorm-sp`` is given.
+    Effect: refuses an architecture other than Qwen3ForCausalLM, TP 1, attention DP and any
+        speculative decoding (0.5.21 has no pipeline or elastic-EP check here).
+    Why: as in 0.5.22; 0.5.21 reads attention DP from its own switch, which launchplan holds
+        as ``attn_dp_size``.
+    Assumes: 0.5.21's ``--enable-dp-attention`` with one group counts as no attention DP.
+    """
+    return _checks_before_0_5_23(v, pipeline=False)
