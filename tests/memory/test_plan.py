@@ -247,3 +247,26 @@ def test_the_pool_is_sized_after_the_loads_overhead_beyond_the_tensors():
     assert plan.kv_budget_bytes == with_overhead
     assert 0 < without - plan.kv_budget_bytes <= LOAD_OVERHEAD_BYTES + (1 << 20)
     assert ("of which loading beyond the tensors (bytes)", LOAD_OVERHEAD_BYTES) in plan.steps
+
+
+def test_the_load_overhead_is_a_stated_assumption_the_user_can_replace(capsys):
+    import json
+
+    from launchplan.commands.main import main
+
+    def plan(*extra):
+        assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b", *extra,
+                     "--format", "json"]) == 0
+        return json.loads(capsys.readouterr().out)["memory"]
+
+    assumed, none, more = plan(), plan("--load-overhead-mib", "0"), plan(
+        "--load-overhead-mib", "1024")
+    per_token = assumed["kv_bytes_per_token"]
+    # the pool gives back (or loses) the difference, a token per bytes_per_token
+    assert none["max_total_num_tokens"] > assumed["max_total_num_tokens"] > \
+        more["max_total_num_tokens"]
+    assert abs((none["max_total_num_tokens"] - assumed["max_total_num_tokens"]) * per_token
+               - (128 << 20)) <= 2 * per_token
+    assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                 "--load-overhead-mib", "-1"]) == 2
+    assert "--load-overhead-mib" in capsys.readouterr().err

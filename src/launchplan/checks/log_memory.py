@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchplan.input.server_log import LoggedMemory
-from launchplan.memory.plan import LOAD_OVERHEAD_BYTES
+from launchplan.memory.plan import load_overhead_bytes
 from launchplan.struct import Struct
 
 GiB = 1 << 30
@@ -48,10 +48,11 @@ def _gib(value: int | None) -> float | None:
     return None if value is None else round(value / GiB, 2)
 
 
-def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None
-                ) -> list[MemoryRow]:
+def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
+                target: Any = None) -> list[MemoryRow]:
     """One row per figure the log holds. ``plan``: the memory plan made with the target's
-    own free-memory figure; ``plan_from_logged``: made with the log's (None without one)."""
+    own free-memory figure; ``plan_from_logged``: made with the log's (None without one);
+    ``target``: whose load-overhead figure the plan charged."""
     def both(name: str) -> tuple[Any, Any]:
         first = getattr(plan, name) if plan is not None else None
         again = getattr(plan_from_logged, name) if plan_from_logged is not None else None
@@ -63,7 +64,7 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None
                               _gib(plan.before_load_bytes) if plan else None, unit="GiB"))
     if logged.loaded_gib is not None and plan is not None:
         # what loading took, as SGLang measures it: the tensors and loading's own overhead
-        weights = plan.weights_bytes + plan.draft_weights_bytes + LOAD_OVERHEAD_BYTES
+        weights = plan.weights_bytes + plan.draft_weights_bytes + load_overhead_bytes(target)
         rows.append(MemoryRow("weights as loaded", round(logged.loaded_gib, 2),
                               _gib(weights), unit="GiB"))
     for name in ("max_total_num_tokens", "max_running_requests", "context_len"):

@@ -31,7 +31,7 @@ options: --compat, --to, --format table|json, --env KEY=VALUE, --gpu-* overrides
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--to", "--format", "--env",
-                     "--model-path", "--before-load-mib"})
+                     "--model-path", "--before-load-mib", "--load-overhead-mib"})
 
 
 def main(argv: list[str]) -> int:

@@ -37,6 +37,9 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--before-load-mib", "before_load_mib", "int",
            help="MiB free per GPU just before the weights load (default: memory less the "
            "stated CUDA-context and communication overhead)"),
+    Option("--load-overhead-mib", "load_overhead_mib", "int",
+           help="MiB per GPU that loading spends beyond the weights' tensors (default: the "
+           "stated 128)"),
     Option("--to", "to", "value", help="diff: the right side's rule set; migrate: the release"),
     Option("--from", "from", "value", help="migrate: the release the old line ran on"),
     Option("--upgrade", "upgrade", "value", help="check: OLD:NEW rule sets to compare"),

@@ -18,6 +18,7 @@ options:
   --gpu-memory-mib N, --gpu-capability X.Y, --gpu-count N, --cuda-version X.Y
                          plan for another SKU of the target
   --before-load-mib N    MiB free per GPU before the weights load (memory plan)
+  --load-overhead-mib N  MiB per GPU loading spends beyond the tensors (default 128)
   --assume-request-tokens N
                          one request's tokens for the concurrency figure (default 2560)
   --compat default|0.5.23|0.5.22|0.5.21
@@ -42,7 +43,7 @@ it, including --config FILE.yaml.
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit",
-                     "--before-load-mib", "--assume-request-tokens", "--all", "--from-log"})
+                     "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens", "--all", "--from-log"})
 
 
 def parse_env(pairs: list[str] | None) -> dict[str, str]:
@@ -235,7 +236,7 @@ def _memory_against_log(logged, report, resolve, target) -> list:
             again = memory_plan(resolve(report.inputs, on))
         except (InputError, Refusal):
             again = None
-    return memory_rows(logged, plan, again)
+    return memory_rows(logged, plan, again, target)
 
 
 def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str) -> int:

@@ -20,4 +20,5 @@ def target_from(options: dict[str, Any]) -> Target:
         gpu_count=options.get("gpu_count"),
         cuda_version=options.get("cuda_version"),
         before_load_mib=options.get("before_load_mib"),
+        load_overhead_mib=options.get("load_overhead_mib"),
     )

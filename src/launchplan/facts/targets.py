@@ -32,6 +32,9 @@ class Target(Struct):
     #: Memory free on each GPU just before the weights load (after the CUDA context and the
     #: communication buffers); None: ``memory_mib - PRELOAD_OVERHEAD_MIB``. Overridable.
     before_load_mib: int | None = None
+    #: What loading the weights spends beyond the checkpoint's tensors, per GPU; None: the
+    #: memory plan's stated assumption (``memory.plan.LOAD_OVERHEAD_BYTES``). Overridable.
+    load_overhead_mib: int | None = None
     #: GPUs of a node joined by NVLink (NVSwitch or bridges). On PCIe-only parts (the
     #: L4/L40S/A10 class, GeForce and RTX workstation cards) the communication buffers set
     #: up before loading do not grow with the peers (``preload_overhead_mib``).
@@ -91,6 +94,8 @@ class Target(Struct):
             "has_flashinfer": self.has_flashinfer,
             **({"before_load_mib": self.before_load_mib}
                if self.before_load_mib is not None else {}),
+            **({"load_overhead_mib": self.load_overhead_mib}
+               if self.load_overhead_mib is not None else {}),
             **({"gfx": self.gfx} if self.gfx else {}),
             **({} if self.nvlink else {"nvlink": False}),
         }
@@ -276,9 +281,15 @@ def with_overrides(
     gpu_count: int | None = None,
     cuda_version: str | None = None,
     before_load_mib: int | None = None,
+    load_overhead_mib: int | None = None,
 ) -> Target:
     """Plan for another SKU: the same target with some facts replaced."""
     changes: dict[str, object] = {}
+    if load_overhead_mib is not None:
+        if load_overhead_mib < 0:
+            raise InputError("--load-overhead-mib", "zero or a positive number of MiB",
+                             load_overhead_mib)
+        changes["load_overhead_mib"] = load_overhead_mib
     if before_load_mib is not None:
         if before_load_mib <= 0:
             raise InputError("--before-load-mib", "a positive number of MiB", before_load_mib)

@@ -35,6 +35,12 @@ DEFAULT_REQUEST_TOKENS = 2048 + 512
 LOAD_OVERHEAD_BYTES = 128 << 20
 
 
+def load_overhead_bytes(target: Any) -> int:
+    """The target's stated figure (``--load-overhead-mib``), else the assumption above."""
+    mib = getattr(target, "load_overhead_mib", None)
+    return LOAD_OVERHEAD_BYTES if mib is None else mib << 20
+
+
 #: The quantities ``explain`` and ``sweep --columns`` can show (JSON keys of the plan).
 QUANTITIES = ("gpu_bytes", "before_load_bytes", "weights_bytes", "draft_weights_bytes",
               "kv_budget_bytes", "kv_bytes_per_token", "max_total_num_tokens",
@@ -224,7 +230,8 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     reserved = int(before * (1 - fraction))
     context = result.record.model.context_len
     kv_plan = _Plan(result)
-    loaded = mine + draft + LOAD_OVERHEAD_BYTES
+    overhead = load_overhead_bytes(target)
+    loaded = mine + draft + overhead
     try:
         sizer, budget, pool, max_reqs, _ = size(kv_plan, before, loaded, gpu, None)
     except NotEnoughMemory as exc:
@@ -253,17 +260,17 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         min(budget, int(tokens * per_token)),
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(kv_plan.caveats()),
-        [lambda: _steps(result, before, loaded, gpu)])
+        [lambda: _steps(result, before, loaded, gpu, overhead)])
 
 
-def _steps(values: Values, before: int, weights_bytes: int, gpu: int
+def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int
            ) -> tuple[tuple[str, Any], ...]:
     """The pool's sizing again, this time writing down its steps (``explain``, JSON)."""
     steps: list[tuple[str, Any]] = []
     size(_Plan(values), before, weights_bytes, gpu, steps)
     at = next((i for i, (label, _) in enumerate(steps) if label == "weights (bytes)"), None)
     if at is not None:  # the loaded bytes carry the load overhead: say so next to them
-        steps.insert(at + 1, ("of which loading beyond the tensors (bytes)", LOAD_OVERHEAD_BYTES))
+        steps.insert(at + 1, ("of which loading beyond the tensors (bytes)", overhead))
     return tuple(steps)
 
 
