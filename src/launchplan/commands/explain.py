@@ -26,7 +26,8 @@ options: --all, --format table|json, --compat default|0.5.23|0.5.22|0.5.21,
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--format", "--env", "--all",
-                     "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens", "--from-log"})
+                     "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens",
+                     "--from-log"})
 
 
 def main(argv: list[str]) -> int:

@@ -43,7 +43,8 @@ it, including --config FILE.yaml.
 
 ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit",
-                     "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens", "--all", "--from-log"})
+                     "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens",
+                     "--all", "--from-log"})
 
 
 def parse_env(pairs: list[str] | None) -> dict[str, str]:
