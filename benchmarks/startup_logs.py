@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from launchplan.facts.targets import get_target, with_overrides  # noqa: E402
+from launchplan.input.server_log import LoggedMemory  # noqa: E402
 from launchplan.memory.plan import memory_plan  # noqa: E402
 from launchplan.planner import resolve  # noqa: E402
 
@@ -67,23 +68,21 @@ def load_logs(path: Path = DATA) -> list[dict[str, Any]]:
     return json.loads(path.read_text())["logs"]
 
 
+def logged_memory(entry: dict[str, Any]) -> LoggedMemory:
+    """The entry's logged figures as ``--from-log`` reads them from a log's lines."""
+    logged = entry["logged"]
+    return LoggedMemory(**{name: logged.get(name) for name in (
+        "before_load_gib", "after_load_gib", "weights_gib", "max_total_num_tokens",
+        "max_running_requests", "context_len")})
+
+
 def logged_before_gib(entry: dict[str, Any]) -> float | None:
     """Free memory before loading, in GiB, as the log states it (None when it does not)."""
-    logged = entry["logged"]
-    if logged.get("before_load_gib") is not None:
-        return float(logged["before_load_gib"])
-    if logged.get("after_load_gib") is not None and logged.get("weights_gib") is not None:
-        return float(logged["after_load_gib"]) + float(logged["weights_gib"])
-    return None
+    return logged_memory(entry).free_before_gib
 
 
 def logged_weights_gib(entry: dict[str, Any]) -> float | None:
-    logged = entry["logged"]
-    if logged.get("weights_gib") is not None:
-        return float(logged["weights_gib"])
-    if logged.get("before_load_gib") is not None and logged.get("after_load_gib") is not None:
-        return float(logged["before_load_gib"]) - float(logged["after_load_gib"])
-    return None
+    return logged_memory(entry).loaded_gib
 
 
 def argv_of(entry: dict[str, Any]) -> list[str]:
