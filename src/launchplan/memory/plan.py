@@ -173,6 +173,7 @@ def forget() -> None:
     under each ``--dtype``/``--quantization`` storage, its KV geometry, the facts of its own
     checkpoint as an MTP draft."""
     _MEMO.clear()
+    _LAYOUTS.clear()
     _weights.forget()
 
 
@@ -213,11 +214,10 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     if not isinstance(result, Values):
         result = values_of(result)  # type: ignore[assignment]
     target = result.record.target
-    before = before_load_bytes(target, 1 if target.gpu_count == 1 else None
-                               if target.before_load_mib is not None else _node_gpus(result))
+    before, plausible = _layout_facts(result, target)
     if before is None or target.memory_mib is None:
         return None
-    if not _plausible_shape(result):
+    if not plausible:
         return None  # preflight reports the parallel sizes themselves
     fraction = _fraction(result.value("mem_fraction_static"))
     page = result.value("page_size")
@@ -272,6 +272,37 @@ def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: 
     if at is not None:  # the loaded bytes carry the load overhead: say so next to them
         steps.insert(at + 1, ("of which loading beyond the tensors (bytes)", overhead))
     return tuple(steps)
+
+
+#: The values the free memory before loading and the shape check read (``gpus_used``'s and
+#: the parallel sizes): launches of a sweep share a few layouts, so both are remembered by them.
+_LAYOUT_NAMES = ("tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "moe_dp_size",
+                 "nnodes", "gpu_id_step", "base_gpu_id")
+_LAYOUT = itemgetter(*_LAYOUT_NAMES)
+#: (target id, model id, layout values) -> (target, model, values, (before bytes, plausible))
+_LAYOUTS: dict[tuple[Any, ...], tuple[Any, Any, tuple[Any, ...], tuple[int | None, bool]]] = {}
+
+
+def _layout_facts(values: Values, target: Any) -> tuple[int | None, bool]:
+    """(free bytes before loading, whether the parallel sizes can be planned)."""
+    model = values.record.model
+    try:
+        layout = _LAYOUT(values)
+        key: tuple[Any, ...] | None = (id(target), id(model), layout)
+        hit = _LAYOUTS.get(key)  # type: ignore[arg-type]
+    except (KeyError, TypeError):  # a release without one of them; an unhashable value
+        key = hit = None
+    if hit is not None and hit[0] is target and hit[1] is model \
+            and all(map(is_, map(type, layout), map(type, hit[2]))):  # 1, 1.0, True are ==
+        return hit[3]
+    facts = (before_load_bytes(target, 1 if target.gpu_count == 1 else None
+                               if target.before_load_mib is not None else _node_gpus(values)),
+             _plausible_shape(values))
+    if key is not None:
+        if len(_LAYOUTS) >= _MEMO_KEYS:
+            _LAYOUTS.clear()
+        _LAYOUTS[key] = (target, model, layout, facts)
+    return facts
 
 
 #: No launch has more ranks in one parallel dimension than this (a planning bound, far above
