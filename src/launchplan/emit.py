@@ -93,6 +93,15 @@ def sglang_command(result: Result) -> str:
     return LAUNCHER + " " + " ".join(shlex.quote(t) for t in argv)
 
 
+def input_command(result: Result) -> str:
+    """One line: the launch as it was given (its input fields, the model path first)."""
+    fields = _fields_of(result)
+    given = {name: value for name, value in result.record.raw.values.items()
+             if name in fields and fields[name].flags and name != "model_path"}
+    argv = ["--model-path", str(result.value("model_path"))] + to_argv(given, fields)
+    return LAUNCHER + " " + " ".join(shlex.quote(t) for t in argv)
+
+
 def emitted_argv(result: Result) -> list[str]:
     values = pinned_values(result)
     return ["--model-path", str(values.pop("model_path"))] + to_argv(values, _fields_of(result))

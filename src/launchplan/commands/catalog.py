@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import sys
 
-from launchplan.commands.options import split_argv
+from launchplan.commands.options import no_markdown, split_argv
 from launchplan.commands.output import render_table, to_json
 
 
 def targets_main(argv: list[str]) -> int:
     from launchplan.facts.targets import CATALOG
 
-    fmt = split_argv(argv, frozenset({"--format"})).options.get("format") or "table"
+    fmt = no_markdown(split_argv(argv, frozenset({"--format"})).options.get("format"),
+                      "this listing") or "table"
     if fmt == "json":
         sys.stdout.write(to_json([t.facts() for t in CATALOG.values()]) + "\n")
         return 0
@@ -26,7 +27,8 @@ def targets_main(argv: list[str]) -> int:
 def models_main(argv: list[str]) -> int:
     from launchplan.facts.models import bundled_models, load_model
 
-    fmt = split_argv(argv, frozenset({"--format"})).options.get("format") or "table"
+    fmt = no_markdown(split_argv(argv, frozenset({"--format"})).options.get("format"),
+                      "this listing") or "table"
     facts = [load_model(name) for name in bundled_models()]
     if fmt == "json":
         sys.stdout.write(to_json([{"name": m.name, "architectures": list(m.architectures),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from launchplan.commands.options import split_argv
+from launchplan.commands.options import no_markdown, split_argv
 from launchplan.commands.output import render_table, to_json
 from launchplan.errors import InputError
 
@@ -49,7 +49,7 @@ def main(argv: list[str]) -> int:
     from launchplan.checks.runner import run_check
 
     space, opts = build_space(argv, ALLOWED)
-    fmt = opts.get("format") or "table"
+    fmt = no_markdown(opts.get("format"), "check") or "table"
     if fmt not in ("table", "json"):
         raise InputError("--format", "table or json for check", fmt)
     compat = opts.get("compat") or "default"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from launchplan.commands.options import split_argv
+from launchplan.commands.options import no_markdown, split_argv
 from launchplan.commands.output import cell, print_preflight, to_json, wrapped
 from launchplan.commands.resolve import parse_env
 from launchplan.commands.targets_arg import target_from
@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
         close = difflib.get_close_matches(field, [*FIELDS, *QUANTITIES], n=1)
         raise InputError("explain FIELD", "an SGLang field name", field,
                          f"did you mean {close[0]}?" if close else None)
-    fmt = opts.get("format") or "table"
+    fmt = no_markdown(opts.get("format"), "explain") or "table"
     compat = opts.get("compat") or "default"
     target = target_from(opts)
     env = parse_env(opts.get("env"))

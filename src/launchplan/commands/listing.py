@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import sys
 
-from launchplan.commands.options import split_argv
+from launchplan.commands.options import no_markdown, split_argv
 from launchplan.commands.output import render_table, to_json
 from launchplan.engine.registry import RuleSpec, doc_sections
 
@@ -17,8 +17,8 @@ def rules_main(argv: list[str]) -> int:
     opts = split_argv(argv, frozenset({"--format", "--compat", "--hazards"})).options
     rules = get_ruleset(opts.get("compat") or "default").rules()
     if opts.get("hazards"):
-        return hazards_listing(rules, opts.get("format"))
-    fmt = opts.get("format")
+        return hazards_listing(rules, no_markdown(opts.get("format"), "hazards"))
+    fmt = no_markdown(opts.get("format"), "this listing")
     if fmt == "json":
         sys.stdout.write(to_json([{
             "name": r.name, "phase": r.phase.name.lower(), "variant": r.variant,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 import sys
 
-from launchplan.commands.options import split_argv
+from launchplan.commands.options import no_markdown, split_argv
 from launchplan.commands.output import render_table, to_json, wrapped
 from launchplan.errors import InputError, LaunchplanError
 
@@ -39,7 +39,7 @@ def main(argv: list[str]) -> int:
     split = split_argv(argv, ALLOWED)
     opts = split.options
     to = opts.get("to") or opts.get("compat") or "0.5.23"
-    fmt = opts.get("format") or "table"
+    fmt = no_markdown(opts.get("format"), "migrate") or "table"
     if fmt not in ("table", "json"):
         raise InputError("--format", "table or json for migrate", fmt)
     new_argv, notes = rewrite(list(split.sglang_argv))

@@ -51,7 +51,8 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--compat", "compat", "value", COMPAT_CHOICES,
            help="rule set: default (0.5.23 plus the later FA4 fix), or an SGLang release "
            "exactly (0.5.23, 0.5.22, 0.5.21: its flags, defaults and rules)"),
-    Option("--format", "format", "value", ("table", "json", "csv"), help="output format"),
+    Option("--format", "format", "value", ("table", "json", "csv", "markdown", "md"),
+           help="output format (markdown or md: resolve, to paste into an issue)"),
     Option("--strict", "strict", "flag", help="refuse (exit 3) instead of overriding input"),
     Option("--env", "env", "multi",
            help="an SGLang environment variable the plan assumes, KEY=VALUE (repeatable)"),
@@ -141,3 +142,11 @@ def _convert(option: Option, value: str, previous: Any) -> Any:
     if option.kind == "multi":
         return [*previous, value]
     return value
+
+
+def no_markdown(fmt: str | None, command: str) -> str | None:
+    """``fmt`` as given; markdown is ``resolve``'s alone (one line of bad input elsewhere)."""
+    if fmt in ("markdown", "md"):
+        raise InputError("--format", f"table or json for {command} (markdown is resolve's)",
+                         fmt)
+    return fmt

@@ -72,7 +72,8 @@ def main(argv: list[str]) -> int:
     opts = split.options
     fmt = opts.get("format") or "table"
     if fmt == "csv":
-        raise InputError("--format", "table or json for resolve", fmt)
+        raise InputError("--format", "table, json or markdown for resolve", fmt)
+    fmt = "markdown" if fmt == "md" else fmt
     compat = opts.get("compat") or "default"
     target = target_from(opts)
     env = parse_env(opts.get("env"))
@@ -127,6 +128,10 @@ def main(argv: list[str]) -> int:
         memory = memory_plan(result, request_tokens=request_tokens)
         data["memory"] = memory.to_dict() if memory is not None else None
         sys.stdout.write(to_json(data) + "\n")
+    elif fmt == "markdown":
+        from launchplan.commands.markdown import print_markdown
+
+        print_markdown(result, report, memory_plan(result, request_tokens=request_tokens))
     else:
         print_preflight(report)
         print_plan(result, show_all=bool(opts.get("all")))

@@ -6,6 +6,7 @@ import csv
 import sys
 
 from launchplan.commands.check import build_space
+from launchplan.commands.options import no_markdown
 from launchplan.commands.output import render_table, to_json
 from launchplan.errors import InputError
 
@@ -46,7 +47,7 @@ def main(argv: list[str]) -> int:
         raise InputError("--model-path", "a model or an --axis model=...",
                          message="sweep: name a --model-path (or sweep it with --axis model=...)")
     space.replace_defaults = True
-    fmt = opts.get("format") or "table"
+    fmt = no_markdown(opts.get("format"), "sweep") or "table"
     axes = [name for name, _ in space.axes]
     if len(space.gpus) > 1:
         axes.insert(0, "gpu")
