@@ -364,7 +364,8 @@ _SPEC_VERIFY_AUDITED = frozenset({"triton", "trtllm_mla", "cutedsl_mla", "flashm
 _SPEC_MHA_AUDITED = frozenset({"triton", "flashinfer", "fa3", "trtllm_mha"})
 
 
-@rule(
+#: What the unified-pool checks read and write, in every release that has them.
+_UNIFIED = dict(
     phase=Phase.SERVING,
     reads=BACKEND_FIELDS + (
         "enable_unified_memory", "speculative_algorithm", "speculative_eagle_topk",
@@ -374,9 +375,11 @@ _SPEC_MHA_AUDITED = frozenset({"triton", "flashinfer", "fa3", "trtllm_mha"})
         "cuda_graph_config"),
     writes=("cuda_graph_config",),
     facts=("model.is_mla", "model.is_hybrid_swa", "model.is_hybrid_linear"),
-    sglang="handle_unified_memory_pool",
     triggers=("enable_unified_memory",),
 )
+
+
+@rule(**_UNIFIED, sglang="handle_unified_memory_pool")
 def unified_memory_pool(v: View) -> Declare | Refuse | None:
     """The unified KV pool translates virtual to physical ids only where that was audited.
 
@@ -440,20 +443,8 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
     return None
 
 
-@rule(
-    name="unified_memory_pool", variant="0.5.22",
-    phase=Phase.SERVING,
-    reads=BACKEND_FIELDS + (
-        "enable_unified_memory", "speculative_algorithm", "speculative_eagle_topk",
-        "speculative_draft_attention_backend", "dcp_size", "enable_two_batch_overlap",
-        "enable_lmcache", "enable_unified_cache_external_linker",
-        "disaggregation_decode_retraction_backup", "enable_hierarchical_cache",
-        "cuda_graph_config"),
-    writes=("cuda_graph_config",),
-    facts=("model.is_mla", "model.is_hybrid_swa", "model.is_hybrid_linear"),
-    sglang="handle_unified_memory_pool (0.5.22)",
-    triggers=("enable_unified_memory",),
-)
+@rule(name="unified_memory_pool", variant="0.5.22", **_UNIFIED,
+      sglang="handle_unified_memory_pool (0.5.22)")
 def unified_memory_pool_0_5_22(v: View) -> Declare | Refuse | None:
     """0.5.23's unified-pool checks, and no decode CUDA graph under trtllm_mha.
 
