@@ -33,11 +33,21 @@ _ENV_OPTIONS = frozenset({"-e", "--env"})
 
 def looks_pasted(tokens: Sequence[str]) -> bool:
     """Whether ``tokens`` hold a launcher prefix or a whole command in one argument."""
-    from launchplan.input.engine_call import looks_like_engine_call
-    from launchplan.input.manifest import looks_like_manifest
+    for t in tokens:
+        if _is_command_token(t) or "\n" in t or (" " in t and _wordy(t)):
+            return True
+        # the manifest and Python readers load only for a token that may be one of theirs
+        if " " in t and "sglang" in t:
+            from launchplan.input.manifest import looks_like_manifest
 
-    return any(_is_command_token(t) or "\n" in t or (" " in t and (
-        _wordy(t) or looks_like_manifest(t))) or looks_like_engine_call(t) for t in tokens)
+            if looks_like_manifest(t):
+                return True
+        if "Engine" in t:
+            from launchplan.input.engine_call import looks_like_engine_call
+
+            if looks_like_engine_call(t):
+                return True
+    return False
 
 
 def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -48,17 +58,18 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
     (``python -m sglang.launch_server``, ``sglang serve``) is dropped wherever it stands,
     and assignments right before it are kept as the environment the launch assumes.
     """
-    from launchplan.input.engine_call import engine_launch, looks_like_engine_call
-    from launchplan.input.manifest import launch_in, looks_like_manifest
-
     words: list[str] = []
     env: list[str] = []
     for token in tokens:
-        if looks_like_engine_call(token):  # a Python script calling sgl.Engine(...)
+        if _engine_call(token):  # a Python script calling sgl.Engine(...)
+            from launchplan.input.engine_call import engine_launch
+
             flags, assigned = engine_launch(token)
             words.extend(flags)
             env.extend(assigned)
-        elif ("\n" in token or " " in token) and looks_like_manifest(token):
+        elif _manifest(token):
+            from launchplan.input.manifest import launch_in
+
             found, assigned = launch_in(token)  # a container spec or an exec-form array
             words.extend(_from_launcher(_expanded(found)))
             env.extend(assigned)
@@ -84,6 +95,22 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
                 env.insert(at, word)
         i = end
     return argv, env
+
+
+def _engine_call(token: str) -> bool:
+    if "Engine" not in token:
+        return False
+    from launchplan.input.engine_call import looks_like_engine_call
+
+    return looks_like_engine_call(token)
+
+
+def _manifest(token: str) -> bool:
+    if not (("\n" in token or " " in token) and "sglang" in token):
+        return False
+    from launchplan.input.manifest import looks_like_manifest
+
+    return looks_like_manifest(token)
 
 
 def _expanded(tokens: Sequence[str]) -> list[str]:
