@@ -168,3 +168,25 @@ def test_a_manifest_nested_beyond_reason_is_one_line_of_bad_input(capsys):
     text = "command: sglang\nx: " + "[" * 20000 + "]" * 20000
     assert main(["resolve", "--gpu", "h100", text]) == 2
     assert "nested less deeply" in capsys.readouterr().err
+
+
+def test_the_gpus_a_container_requests_are_the_gpus_it_sees(capsys):
+    from launchplan.input.manifest import gpus_requested
+
+    pod = ("spec:\n  containers:\n  - name: s\n    command: [python3, -m, sglang.launch_server]\n"
+           "    args: [--model-path, llama-3.3-70b, --tp, '8']\n"
+           "    resources:\n      limits:\n        nvidia.com/gpu: \"4\"\n")
+    assert gpus_requested(pod) == 4
+    assert gpus_requested(DEPLOYMENT) is None  # no resources: the node's count stands
+    compose = COMPOSE + ("    deploy:\n      resources:\n        reservations:\n"
+                         "          devices:\n          - driver: nvidia\n            count: 2\n"
+                         "            capabilities: [gpu]\n")
+    assert gpus_requested(compose) == 2
+    # a pod that asks for four GPUs cannot start tp 8, whatever the node holds
+    assert main(["resolve", "--gpu", "h100", pod, "--format", "json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["target"]["gpu_count"] == 4
+    assert "gpus-on-node" in [p["requirement"] for p in plan["preflight"]["problems"]]
+    assert main(["resolve", "--gpu", "h100", pod, "--gpu-count", "8", "--format",
+                 "json"]) == 0  # an explicit count wins
+    assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == 8

@@ -95,7 +95,11 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
 
     out = Split()
     if looks_pasted(argv):
+        requested = _manifest_gpus(argv) if "--gpu-count" in allowed else None
         argv, assignments = unpaste(argv)
+        if requested is not None and not any(t == "--gpu-count" or t.startswith(
+                "--gpu-count=") for t in argv):
+            out.options["gpu_count"] = requested  # the container sees only these
         if assignments:
             if "--env" not in allowed:
                 raise InputError(assignments[0].split("=")[0], "no environment assignment for "
@@ -129,6 +133,19 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
         out.options.setdefault(option.dest, [] if option.kind == "multi" else None)
         out.options[option.dest] = _convert(option, value, out.options[option.dest])
     return out
+
+
+def _manifest_gpus(tokens: Sequence[str]) -> int | None:
+    """The GPUs a pasted manifest's launching container requests (``--gpu-count`` unless
+    given): a pod that asks for four sees four, however many the node has."""
+    from launchplan.input.pasted import is_manifest
+
+    for token in tokens:
+        if is_manifest(token):
+            from launchplan.input.manifest import gpus_requested
+
+            return gpus_requested(token)
+    return None
 
 
 def _convert(option: Option, value: str, previous: Any) -> Any:

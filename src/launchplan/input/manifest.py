@@ -53,13 +53,62 @@ def launch_in(text: str) -> tuple[list[str], list[str]]:
     pasted-line reader to split. Raises ``InputError`` for text that is not YAML or JSON,
     or that starts no SGLang launcher.
     """
+    words, env, _ = _launching(text)
+    return words, env
+
+
+def gpus_requested(text: str) -> int | None:
+    """The GPUs the launching container asks for, when the manifest says: a Kubernetes
+    ``resources`` limit (or request) of an ``<vendor>/gpu`` resource, or a Compose device
+    reservation's ``count``. The container sees only those, whatever the node holds."""
+    _, _, node = _launching(text)
+    if not isinstance(node, dict):
+        return None
+    resources = node.get("resources")
+    if isinstance(resources, dict):
+        for kind in ("limits", "requests"):
+            amounts = resources.get(kind)
+            if isinstance(amounts, dict):
+                for name, amount in amounts.items():
+                    count = _count(amount)
+                    if str(name).endswith("/gpu") and count is not None:
+                        return count
+    deploy = node.get("deploy")
+    reservations = _dig(deploy, "resources", "reservations", "devices")
+    if isinstance(reservations, list):
+        for device in reservations:
+            if isinstance(device, dict) and "gpu" in (device.get("capabilities") or []):
+                count = _count(device.get("count"))
+                if count is not None:
+                    return count
+    return None
+
+
+def _count(value: Any) -> int | None:
+    """A positive whole number of devices (YAML gives ``8`` or ``"8"``), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def _dig(node: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(key)
+    return node
+
+
+def _launching(text: str) -> tuple[list[str], list[str], Any]:
     from launchplan.input.pasted import launches_sglang
 
     documents = _documents(text.strip())
     try:
-        for words, env in _containers(documents, None, set()):
+        for words, env, node in _containers(documents, None, set()):
             if launches_sglang(words):
-                return words, env
+                return words, env, node
     except RecursionError:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
                          "more levels than a container spec has") from None
@@ -89,8 +138,8 @@ def _documents(text: str) -> list[Any]:
 
 
 def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
-                ) -> Iterator[tuple[list[str], list[str]]]:
-    """Every (words, env) a manifest holds, in document order: a mapping with command or
+                ) -> Iterator[tuple[list[str], list[str], Any]]:
+    """Every (words, env, node) a manifest holds, in document order: a mapping with command or
     argument keys is a container (or a Compose service); a list of scalars is an exec
     form of its own. ``implicit``: variables the controller sets (LeaderWorkerSet's).
     A node YAML anchors and reuses is walked once (``seen``): aliases can make a short
@@ -102,7 +151,7 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
     if isinstance(node, dict):
         words = _words_of(node)
         if words:
-            yield words, _env_of(node, words, implicit)
+            yield words, _env_of(node, words, implicit), node
         group = node.get("leaderWorkerTemplate")
         if isinstance(group, dict) and isinstance(group.get("size"), int):
             # LeaderWorkerSet sets the group's size in every pod, index 0 in the leader's
@@ -114,7 +163,7 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
                 yield from _containers(value, inner, seen)
     elif isinstance(node, list):
         if node and all(isinstance(item, (str, int, float)) for item in node):
-            yield [_text(item) for item in node], []
+            yield [_text(item) for item in node], [], None
             return
         for item in node:
             yield from _containers(item, implicit, seen)

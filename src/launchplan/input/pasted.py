@@ -67,7 +67,7 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
             flags, assigned = engine_launch(token)
             words.extend(flags)
             env.extend(assigned)
-        elif _manifest(token):
+        elif is_manifest(token):
             from launchplan.input.manifest import launch_in
 
             found, assigned = launch_in(token)  # a container spec or an exec-form array
@@ -105,7 +105,8 @@ def _engine_call(token: str) -> bool:
     return looks_like_engine_call(token)
 
 
-def _manifest(token: str) -> bool:
+def is_manifest(token: str) -> bool:
+    """Whether ``token`` is a pasted manifest or exec-form array (not a shell line)."""
     if not (("\n" in token or " " in token) and "sglang" in token):
         return False
     from launchplan.input.manifest import looks_like_manifest
