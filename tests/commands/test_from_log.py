@@ -156,3 +156,22 @@ def test_a_log_piped_on_standard_input_is_read(capsys, monkeypatch):
                  "llama-3.1-8b", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["log"]["path"] == "-" and data["memory"][2]["logged"] == 444500
+
+
+def test_a_log_cut_down_to_its_memory_lines_plans_the_flags_given(capsys, tmp_path):
+    log = tmp_path / "memory.log"
+    # PR #4760's lines (2025): no server_args line, so the launch is the flags given
+    log.write_text("[2025-03-25 16:37:06 TP0] Load weight end. type=LlamaForCausalLM, "
+                   "dtype=torch.bfloat16, avail mem=63.48 GB, mem usage=15.11 GB.\n"
+                   "[2025-03-25 16:37:06 TP0] KV Cache is allocated. #tokens: 442750, "
+                   "K size: 27.02 GB, V size: 27.02 GB\n")
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100", "--model-path",
+                 "llama-3.1-8b", "--mem-fraction-static", "0.88", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["log"]["line"] is None and data["compared"] == 0
+    rows = {r["figure"]: r for r in data["memory"]}
+    assert rows["max_total_num_tokens"]["logged"] == 442750
+    assert abs(rows["max_total_num_tokens"]["error_from_logged_free_memory"]) < 0.02
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100"]) == 2
+    err = capsys.readouterr().err
+    assert "--model-path" in err and "server_args" in err and len(err.splitlines()) == 1

@@ -231,8 +231,13 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
     out = out or sys.stdout
     result = report.result
     target = result.record.target
-    out.write(f"log {path} (line {line}): {len(report.inputs)} values taken as input, "
-              f"{report.compared} compared on {target.name} (rules {result.record.compat})\n")
+    if not line:
+        out.write(f"log {path}: no server_args line; the launch is the flags given, planned "
+                  f"on {target.name} (rules {result.record.compat})\n")
+    else:
+        out.write(f"log {path} (line {line}): {len(report.inputs)} values taken as input, "
+                  f"{report.compared} compared on {target.name} (rules "
+                  f"{result.record.compat})\n")
     if report.truncated:
         out.write("  the logged line is cut off: the fields after the cut are not compared\n")
     if report.explicit:
@@ -240,7 +245,9 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
                   "otherwise):\n")
         rows = [(d.field, _short(d.logged), _short(d.planned), d.rule) for d in report.explicit]
         render_table(("field", "logged", "rule would set", "rule"), rows, out)
-    if report.agrees:
+    if not line:
+        pass  # no logged values to compare with
+    elif report.agrees:
         out.write("differences: none (the plan agrees with the log)\n")
     else:
         out.write(f"differences: {len(report.differences)}\n")

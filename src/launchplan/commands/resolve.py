@@ -208,6 +208,11 @@ def log_report(path: str, argv: list[str], target, compat: str, env):
         try:
             record = build_record(overlay(base, fields), on, compat=compat, env=env)
         except InputError as exc:
+            if exc.subject == "--model-path" and fields.get("model_path") is None:
+                raise InputError("--model-path", "the model the log ran (its server_args "
+                                 "line names it; this log has none)", None,
+                                 message=f"--model-path: required ({path} has no "
+                                 "server_args line naming the model)") from None
             if exc.subject == "--model-path" and "model_path" not in given:
                 raise InputError("--from-log", exc.expected, fields.get("model_path"),
                                  message=f"{path}: the logged model {fields.get('model_path')!r}"
@@ -264,7 +269,7 @@ def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str) -> 
         from launchplan.checks.effective import config_hash
 
         data = report.to_dict()
-        data["log"] = {"path": path, "line": logged.line}
+        data["log"] = {"path": path, "line": logged.line or None}
         data["config_hash"] = config_hash(report.result)
         sys.stdout.write(to_json(data) + "\n")
     else:

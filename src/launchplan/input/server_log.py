@@ -60,7 +60,7 @@ class LoggedArgs(Struct, frozen=False):
     values: dict[str, Any] = factory(dict)
     unreadable: dict[str, str] = factory(dict)  # field -> the text that is not a literal
     truncated: bool = False
-    line: int = 0  # 1-based line of the marker in the log
+    line: int = 0  # 1-based line of the marker in the log; 0: the log has none
     memory: LoggedMemory = factory(LoggedMemory)
 
 
@@ -81,10 +81,15 @@ def read_log(path: str) -> LoggedArgs:
 
 
 def parse_log(text: str, name: str = "log") -> LoggedArgs:
+    """The log's resolved arguments and memory figures. A log cut down to its memory lines
+    (no ``server_args`` line) is read for those alone: the launch is then the flags given."""
     at = text.rfind(MARKER)
     if at < 0:
+        memory = parse_memory(text)
+        if memory.any():
+            return LoggedArgs(memory=memory)
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
-                         "start-up line", name)
+                         "start-up line or its memory lines", name)
     line = text.count("\n", 0, at) + 1
     # a terminal or a web page wraps the one long line: join it back
     body = re.sub(r"\r?\n[ \t]*", "", text[at + len(MARKER):])
