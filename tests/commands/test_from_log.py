@@ -175,3 +175,14 @@ def test_a_log_cut_down_to_its_memory_lines_plans_the_flags_given(capsys, tmp_pa
     assert main(["resolve", "--from-log", str(log), "--gpu", "h100"]) == 2
     err = capsys.readouterr().err
     assert "--model-path" in err and "server_args" in err and len(err.splitlines()) == 1
+
+
+def test_a_log_of_an_older_release_names_it_and_agrees_under_its_rules(capsys):
+    entry = next(e for e in SOURCES if e["file"] == "oracle-0.5.22-h100-llama-3.1-8b-tp2.log")
+    data = run(capsys, entry)  # the default rules: 0.5.23's fields
+    assert data["release_hint"] == "0.5.22" and data["release"] == "0.5.23"
+    assert data["unknown_fields"] == ["speculative_skip_dp_mlp_sync"]
+    data = run(capsys, entry, "--compat", "0.5.22")  # its own release: every field known
+    assert data["release"] == "0.5.22" and data["unknown_fields"] == []
+    assert data["agrees"] and data["agrees_if_passed_explicitly"] == []
+    assert data["compared"] > 400 and data["release_hint"] is None

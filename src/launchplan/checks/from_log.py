@@ -15,7 +15,7 @@ from typing import Any
 
 from launchplan.checks.effective import NAMES
 from launchplan.errors import InputError, Refusal
-from launchplan.input.fields import FIELDS, SGLANG_VERSION, default_of
+from launchplan.input.fields import FIELDS, SGLANG_VERSION
 from launchplan.input.server_log import LoggedArgs
 from launchplan.struct import Struct, factory
 
@@ -41,10 +41,13 @@ class LogReport(Struct, frozen=False):
     # logged values a rule would set otherwise, that agree once given explicitly (the plan
     # as first made, without them: ``planned`` and the deciding ``rule``)
     explicit: list[Difference] = factory(list)
-    unknown: list[str] = factory(list)  # logged fields SGLang 0.5.23 does not have
+    unknown: list[str] = factory(list)  # logged fields the modelled release does not have
+    release: str = SGLANG_VERSION  # the release whose fields and defaults were compared
     unreadable: list[str] = factory(list)
     not_accepted: dict[str, str] = factory(dict)  # input the modelled release refuses
     truncated: bool = False
+    # the release whose flag surface holds every logged field, when 0.5.23's does not
+    release_hint: str | None = None
     compared: int = 0
     result: Any = None
     memory: list[Any] = factory(list)  # ``checks.log_memory.MemoryRow`` per logged figure
@@ -60,9 +63,23 @@ class LogReport(Struct, frozen=False):
             "agrees_if_passed_explicitly": [d.to_dict() for d in self.explicit],
             "inputs": self.inputs, "unknown_fields": self.unknown,
             "unreadable_fields": self.unreadable, "not_accepted": self.not_accepted,
-            "truncated": self.truncated, "release": SGLANG_VERSION,
+            "truncated": self.truncated, "release": self.release,
+            "release_hint": self.release_hint,
             "memory": [row.to_dict() for row in self.memory],
         }
+
+
+def release_of(logged: Mapping[str, Any]) -> str | None:
+    """The modelled release whose fields hold every logged one (private ``_`` fields
+    aside), the newest if several do; None when none does (an older or newer build)."""
+    from launchplan.input.fields import RELEASES, release_table
+
+    names = [n for n in logged if not n.startswith("_")]
+    for version in reversed(RELEASES):
+        fields = release_table(version).fields
+        if all(n in fields for n in names):
+            return version
+    return None
 
 
 def written_fields(rules: Any) -> frozenset[str]:
@@ -85,7 +102,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rules: Any,
-            overrides: Mapping[str, Any] | None = None) -> LogReport:
+            overrides: Mapping[str, Any] | None = None,
+            release: str = SGLANG_VERSION) -> LogReport:
     """Plan the logged launch with ``resolve(fields)`` and list what differs from the log.
 
     ``overrides`` (the user's own flags, ``--model-path`` among them) win over logged values.
@@ -95,16 +113,22 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     "agrees if passed explicitly" with the rule that would otherwise decide, and what still
     differs is the list of differences.
     """
+    from launchplan.input.fields import release_table
+
+    table = release_table(release)  # the modelled release's fields and defaults
     writes = written_fields(rules)
-    report = LogReport(truncated=logged.truncated, unreadable=sorted(logged.unreadable))
+    report = LogReport(truncated=logged.truncated, unreadable=sorted(logged.unreadable),
+                       release=release)
     known: dict[str, Any] = {}
     for name, value in logged.values.items():
-        if name not in FIELDS:
+        if name not in table.fields:
             report.unknown.append(name)
         elif not name.startswith("_"):
             known[name] = value
+    if report.unknown:
+        report.release_hint = release_of(logged.values)
     inputs = {n: v for n, v in known.items()
-              if n not in writes and n not in IGNORED and not _same(v, default_of(n))}
+              if n not in writes and n not in IGNORED and not _same(v, table.default_of(n))}
     if "model_path" in known:
         inputs["model_path"] = known["model_path"]
     inputs.update(overrides or {})

@@ -256,14 +256,19 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
         render_table(("field", "logged", "planned", "rule"), rows, out)
     if report.memory:
         _print_log_memory(report.memory, out)
+    if report.release_hint and report.release_hint != result.record.compat:
+        out.write(wrapped(f"every logged field is one of SGLang {report.release_hint}'s: "
+                          f"--compat {report.release_hint} plans it as that release", indent="")
+                  + "\n")
     if report.unknown:
-        out.write(wrapped(f"fields SGLang 0.5.23 does not have (not used): "
+        out.write(wrapped(f"fields SGLang {report.release} does not have (not used): "
                           f"{', '.join(report.unknown)}", indent="") + "\n")
     if report.unreadable:
         out.write(wrapped("values that are not plain literals (not used): "
                           + ", ".join(report.unreadable), indent="") + "\n")
     for name, why in report.not_accepted.items():
-        out.write(wrapped(f"{name}: not accepted as input by 0.5.23: {why}", indent="") + "\n")
+        out.write(wrapped(f"{name}: not accepted as input by {report.release}: {why}",
+                          indent="") + "\n")
 
 
 def _print_log_memory(rows: list[Any], out: TextIO) -> None:

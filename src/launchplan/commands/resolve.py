@@ -223,7 +223,7 @@ def log_report(path: str, argv: list[str], target, compat: str, env):
         return run(record, rules)
 
     try:
-        report = compare(logged, resolve, rules, given)
+        report = compare(logged, resolve, rules, given, get_ruleset(compat).sglang)
     except Refusal as refusal:
         refusal.logged = logged  # type: ignore[attr-defined]
         raise
