@@ -11,9 +11,10 @@ the environment the manifest gives it.
 Kubernetes expands ``$(NAME)`` in ``command``/``args`` from the container's own ``env``
 entries with literal values; that is done here too, with the variables a LeaderWorkerSet
 sets that its manifest fixes (``LWS_GROUP_SIZE``; ``LWS_WORKER_INDEX`` 0 in the leader's
-template). A reference the manifest cannot
-resolve (``$(LWS_WORKER_INDEX)``, a ``valueFrom`` secret) stays as written, so the flag
-that holds it is reported with the text it got.
+template). A reference the manifest cannot resolve (a worker's index, a ``valueFrom``
+secret) stays as written, so the flag that holds it is reported with the text it got. The
+GPUs the launching container requests are read too (``gpus_requested``): the container
+sees those, not the node's.
 """
 
 from __future__ import annotations
