@@ -190,3 +190,13 @@ def test_the_gpus_a_container_requests_are_the_gpus_it_sees(capsys):
     assert main(["resolve", "--gpu", "h100", pod, "--gpu-count", "8", "--format",
                  "json"]) == 0  # an explicit count wins
     assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == 8
+
+
+def test_an_exec_item_is_one_argument_as_the_container_gets_it(capsys):
+    # SGLang's parser gets "--model-path m" as one argument and refuses it; so does the plan
+    pod = ('spec:\n  containers:\n  - command: ["python3", "-m", "sglang.launch_server"]\n'
+           '    args: ["--model-path llama-3.1-8b", "--tp", "2"]\n')
+    assert unpaste([pod])[0] == ["--model-path llama-3.1-8b", "--tp", "2"]
+    assert main(["resolve", "--gpu", "h100", pod]) == 2
+    err = capsys.readouterr().err
+    assert "two items" in err and len(err.strip().splitlines()) == 1

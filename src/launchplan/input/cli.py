@@ -463,7 +463,11 @@ class _Parse:
         while before >= 0 and (before >= len(classified) or classified[before] is None):
             before -= 1
         hint = "SGLang takes no positional arguments"
-        if token == "--" or (before >= 0 and self.tokens[before] == "--"):
+        if token.startswith("-") and " " in token.strip():
+            # one argument holding a flag and its value: a manifest's exec-form item
+            hint = ("one argument holds a flag and its value, which SGLang's parser "
+                    "refuses: give them as two (two items of an exec form or args list)")
+        elif token == "--" or (before >= 0 and self.tokens[before] == "--"):
             hint = "SGLang takes no positional arguments, even after '--'"
         elif before >= 0 and classified[before][0] is not None:
             prev = classified[before]

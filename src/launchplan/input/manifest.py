@@ -173,15 +173,38 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
 def _words_of(node: dict[Any, Any]) -> list[str]:
     """Compose runs ``entrypoint`` then ``command``; Kubernetes ``command`` then ``args``."""
     first, second = ("entrypoint", "command") if "entrypoint" in node else ("command", "args")
-    return [*_as_words(node.get(first)), *_as_words(node.get(second))]
+    return _argv([*_as_words(node.get(first)), *_as_words(node.get(second))])
 
 
 def _as_words(value: Any) -> list[str]:
+    """An exec form's items as they are (each is one argument, spaces and all); a string
+    (Compose's short form) split as Compose splits it, into words."""
     if value is None:
         return []
     if isinstance(value, list):
         return [_text(item) for item in value if item is not None]
-    return [_text(value)]  # a string: one shell line
+    import shlex
+
+    try:
+        return shlex.split(_text(value))
+    except ValueError as exc:
+        raise InputError("the pasted manifest", "a command string with balanced quotes",
+                         _text(value)[:60], str(exc)) from None
+
+
+#: Programs whose ``-c`` argument is a shell script (``sh -c "python3 -m ..."``).
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash"})
+
+
+def _argv(words: list[str]) -> list[str]:
+    """The words a container runs, a shell's ``-c`` script taken apart as the shell would
+    (its other commands, exports and redirections dropped, as for a pasted line)."""
+    for at, word in enumerate(words[:-2]):
+        if word.rsplit("/", 1)[-1] in _SHELLS and words[at + 1] in ("-c", "-lc", "-ec"):
+            from launchplan.input.pasted import shell_words
+
+            return shell_words(words[at + 2])
+    return words
 
 
 def _text(value: Any) -> str:

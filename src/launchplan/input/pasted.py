@@ -71,7 +71,7 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
             from launchplan.input.manifest import launch_in
 
             found, assigned = launch_in(token)  # a container spec or an exec-form array
-            words.extend(_from_launcher(_expanded(found)))
+            words.extend(_from_launcher(found))
             env.extend(assigned)
         else:
             words.extend(_expanded([token]))
@@ -126,11 +126,14 @@ def _expanded(tokens: Sequence[str]) -> list[str]:
     return words
 
 
-def launches_sglang(tokens: Sequence[str]) -> bool:
-    """Whether ``tokens`` (exec-form words, shell lines among them) start SGLang's
-    launcher anywhere."""
-    words = _expanded(tokens)
+def launches_sglang(words: Sequence[str]) -> bool:
+    """Whether ``words`` (a container's, one argument each) start SGLang's launcher."""
     return any(_prefix_end(words, i) is not None for i in range(len(words)))
+
+
+def shell_words(script: str) -> list[str]:
+    """The launch's words in a shell script (``sh -c``'s argument), as a pasted line's."""
+    return _split(script)
 
 
 def _from_launcher(words: list[str]) -> list[str]:
