@@ -334,6 +334,8 @@ RULESETS: dict[str, RuleSet] = {
             "deprecated_dp_attention": "0.5.21",
             "dp_attention_spelling": "0.5.21",
             "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
+            "pd_transfer_settings": "0.5.21",  # host receive on above 0, not below 1
+            "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
             "layernorm_sp_checks": "0.5.21",  # Qwen3 only, no PP check
             "encoder_replay_capability": ABSENT,
             "other_validations": "0.5.21",

@@ -339,3 +339,38 @@ def test_unified_memory_refuses_a_trtllm_mha_decode_graph_in_0_5_22_only():
         "b200", model=hybrid, overlay=without_graph, enable_unified_memory=True,
         **trtllm)) is None
     assert unified_memory_pool_0_5_22(view(enable_unified_memory=False, **trtllm)) is None
+
+
+def test_pd_host_receive_turns_on_above_zero_in_0_5_21():
+    from launchplan.rules.disaggregation import pd_transfer_settings, pd_transfer_settings_0_5_21
+
+    def view(threshold, **values):
+        return make_view(disaggregation_decode_host_receive_threshold=threshold, **values)
+
+    # 0.5.21's default 0 is off; 0.5.22 on read 1 as off and below it as on
+    assert pd_transfer_settings_0_5_21(view(0.0)) is None
+    assert pd_transfer_settings(view(1.0)) is None
+    for rule, on in ((pd_transfer_settings_0_5_21, 0.5), (pd_transfer_settings_0_5_21, 1.0),
+                     (pd_transfer_settings, 0.5), (pd_transfer_settings, 0.0)):
+        out = rule(view(on))
+        assert out["disaggregation_decode_retraction_backup"] == "host_pool", (rule, on)
+        assert isinstance(rule(view(on, enable_hisparse=True)), Refuse)
+    # decode DCP: mori and ascend came in 0.5.22
+    dcp = dict(disaggregation_mode="decode", dcp_size=2, disaggregation_transfer_backend="mori")
+    assert isinstance(pd_transfer_settings_0_5_21(view(0.0, **dcp)), Refuse)
+    assert pd_transfer_settings(view(1.0, **dcp)) is None
+
+
+def test_the_draft_inherits_a_megamoe_runner_in_0_5_21():
+    from launchplan.rules.speculative.normalize import (
+        speculative_moe_runner_default,
+        speculative_moe_runner_default_0_5_21,
+    )
+
+    mega = make_view(moe_runner_backend="flashinfer_megamoe")
+    assert speculative_moe_runner_default_0_5_21(mega) == {
+        "speculative_moe_runner_backend": "flashinfer_megamoe"}
+    assert speculative_moe_runner_default(mega) == {
+        "speculative_moe_runner_backend": "flashinfer_trtllm"}
+    assert speculative_moe_runner_default_0_5_21(make_view(
+        moe_runner_backend="triton", speculative_moe_runner_backend="auto")) is None

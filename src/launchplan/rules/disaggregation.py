@@ -6,6 +6,8 @@ radix (prefix) cache of its own; a PD prefill server never decodes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -99,17 +101,20 @@ def prefill_complete_allocation_checks(v: View) -> Refuse | None:
     return None
 
 
-@rule(
+#: What the PD transfer knobs read and write, in every release.
+_PD_TRANSFER = dict(
     phase=Phase.MODEL_SOURCE,
     reads=("disaggregation_mode", "disaggregation_decode_allocation_policy",
            "optimistic_prefill_attempts", "disaggregation_decode_host_receive_threshold",
            "enable_hisparse", "enable_pd_role_switch", "disaggregation_decode_retraction_backup",
            "dcp_size", "disaggregation_transfer_backend"),
     writes=("optimistic_prefill_attempts", "disaggregation_decode_retraction_backup"),
-    sglang="handle_pd_disaggregation (allocation, host receive, decode DCP)",
     triggers=("disaggregation_decode_allocation_policy",
               "disaggregation_decode_host_receive_threshold", "dcp_size"),
 )
+
+
+@rule(**_PD_TRANSFER, sglang="handle_pd_disaggregation (allocation, host receive, decode DCP)")
 def pd_transfer_settings(v: View) -> Declare | Refuse | None:
     """PD transfer knobs that depend on each other.
 
@@ -125,6 +130,31 @@ def pd_transfer_settings(v: View) -> Declare | Refuse | None:
         (``handle_pd_disaggregation``).
     Assumes: nothing.
     """
+    return _pd_transfer(v, receive_on=lambda t: t < 1, transports=DECODE_DCP_TRANSPORTS)
+
+
+#: 0.5.21's decode-DCP transports (mori and ascend came in 0.5.22).
+DECODE_DCP_TRANSPORTS_0_5_21 = frozenset({"mooncake", "nixl", "fake"})
+
+
+@rule(name="pd_transfer_settings", variant="0.5.21", **_PD_TRANSFER,
+      sglang="handle_pd_disaggregation (0.5.21)")
+def pd_transfer_settings_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21's PD transfer knobs: host receive is on above 0, fewer decode-DCP transports.
+
+    When: whenever its promises hold.
+    Effect: as ``pd_transfer_settings``, except that a host-receive threshold above 0 (the
+        default 0 leaves it off) turns decode host KV receive on, and decode DCP on a PD
+        decode server takes mooncake, nixl or fake only.
+    Why: 0.5.22 turned the threshold around (default 1, on below it) and added the mori and
+        ascend transports (``handle_pd_disaggregation`` of each release).
+    Assumes: nothing.
+    """
+    return _pd_transfer(v, receive_on=lambda t: t > 0, transports=DECODE_DCP_TRANSPORTS_0_5_21)
+
+
+def _pd_transfer(v: View, *, receive_on: Callable[[float], bool], transports: frozenset[str]
+                 ) -> Declare | Refuse | None:
     out: dict = {}
     if (v.disaggregation_decode_allocation_policy == "prefill_complete"
             and v.disaggregation_mode == "prefill" and v.optimistic_prefill_attempts == 0):
@@ -133,7 +163,7 @@ def pd_transfer_settings(v: View) -> Declare | Refuse | None:
     if not 0 <= threshold <= 1:
         return Refuse("--disaggregation-decode-host-receive-threshold must be between 0 and 1, "
                       f"got {threshold}")
-    if threshold < 1:
+    if receive_on(threshold):
         if v.enable_hisparse or v.enable_pd_role_switch:
             return Refuse("decode host KV receive does not support HiSparse or PD role switching")
         if v.disaggregation_decode_retraction_backup == "cpu_tensor":
@@ -141,9 +171,9 @@ def pd_transfer_settings(v: View) -> Declare | Refuse | None:
                           "host_pool")
         out["disaggregation_decode_retraction_backup"] = "host_pool"
     if (v.disaggregation_mode == "decode" and v.dcp_size > 1
-            and v.disaggregation_transfer_backend not in DECODE_DCP_TRANSPORTS):
-        return Refuse("decode context parallelism on a PD decode server needs the mooncake, "
-                      "nixl, mori, ascend or fake transfer backend, got "
+            and v.disaggregation_transfer_backend not in transports):
+        return Refuse("decode context parallelism on a PD decode server needs the "
+                      f"{', '.join(sorted(transports))} transfer backend, got "
                       f"{v.disaggregation_transfer_backend}")
     return out or None
 

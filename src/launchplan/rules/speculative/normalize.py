@@ -42,12 +42,14 @@ def speculative_draft_revision_default(v: View) -> dict | None:
     return None
 
 
-@rule(
+_DRAFT_RUNNER = dict(
     phase=Phase.SPECULATIVE,
     reads=("speculative_moe_runner_backend", "moe_runner_backend"),
     writes=("speculative_moe_runner_backend",),
-    sglang="_speculative_moe_runner_default",
 )
+
+
+@rule(**_DRAFT_RUNNER, sglang="_speculative_moe_runner_default")
 def speculative_moe_runner_default(v: View) -> dict | None:
     """An unset draft MoE runner follows the target's resolved runner (runs without drafts too).
 
@@ -68,6 +70,23 @@ def speculative_moe_runner_default(v: View) -> dict | None:
     elif str(runner).startswith("lora_"):
         runner = "auto"
     return {"speculative_moe_runner_backend": runner}
+
+
+@rule(name="speculative_moe_runner_default", variant="0.5.21", **_DRAFT_RUNNER,
+      sglang="_speculative_moe_runner_default (0.5.21)")
+def speculative_moe_runner_default_0_5_21(v: View) -> dict | None:
+    """0.5.21: an unset draft MoE runner is the target's resolved runner, whatever it is.
+
+    When: ``--speculative-moe-runner-backend`` is unset.
+    Effect: ``speculative_moe_runner_backend`` = the target's ``moe_runner_backend``,
+        flashinfer_megamoe included.
+    Why: the flashinfer_megamoe exception for unquantized MTP drafts came in 0.5.22 (0.5.21
+        has no LoRA runners to except).
+    Assumes: nothing.
+    """
+    if v.speculative_moe_runner_backend is not None:
+        return None
+    return {"speculative_moe_runner_backend": v.moe_runner_backend}
 
 
 @rule(
