@@ -313,6 +313,7 @@ RULESETS: dict[str, RuleSet] = {
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
             # no config read before the model config is built: the parser is looked up there
             "model_config_parser_known": ABSENT,
+            "elastic_ep_scale_up": "0.5.22",  # no attention-replica layout checks
         }),
         "0.5.22",
     ),
@@ -345,6 +346,7 @@ RULESETS: dict[str, RuleSet] = {
             "other_validations": "0.5.21",
             "language_model_only_checks": "0.5.21",
             "model_config_parser_known": ABSENT,
+            "elastic_ep_scale_up": "0.5.22",
         }),
         "0.5.21",
     ),

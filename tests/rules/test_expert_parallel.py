@@ -142,3 +142,20 @@ def test_elastic_ep_scale_up_refusals_in_order():
     assert "--enable-dp-lm-head" in why(enable_dp_lm_head=False)
     assert "nixl" in why(moe_a2a_backend="deepep")
     assert "ep_size" in why(ep_size=4)
+
+
+def test_elastic_ep_scale_up_before_0_5_23_has_no_replica_layout():
+    def older(**values):
+        graphs = with_phase(default_config(True), "prefill", backend="disabled")
+        return ep.elastic_ep_scale_up_0_5_22(make_view(overlay={"cuda_graph_config": graphs},
+                                                       **{**SCALE_UP, **values}))
+
+    assert fields(older()) == {"enable_dp_attention_local_control_broadcast": True,
+                               "elastic_ep_initial_size": 8}
+    # attention DP 2 of TP 8: 0.5.23 asks for a dense TP of 1 first, older releases refuse the
+    # attention DP that does not span TP, after the DP LM head and EP checks
+    out = older(attn_dp_size=2)
+    assert isinstance(out, Refuse) and "as wide as tp_size" in out.message
+    assert "--moe-dense-tp-size" in scale_up(attn_dp_size=2).message
+    assert "attention replicas" in scale_up(attn_dp_size=2, max_ep_size=10).message
+    assert "as wide as tp_size" in older(attn_dp_size=2, max_ep_size=10).message

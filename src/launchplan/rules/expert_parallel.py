@@ -165,16 +165,21 @@ def elastic_scaling(v: View) -> bool:
             and v.max_ep_size > v.tp_size)
 
 
+_SCALE_UP_READS = (
+    "elastic_ep_backend", "max_ep_size", "tp_size", "attn_dp_size", "attn_cp_size",
+    "elastic_ep_initial_size", "ep_join_mode", "ep_join_rank_offset", "moe_dense_tp_size",
+    "elastic_ep_scale_timeout", "tokenizer_worker_num", "use_ray",
+    "enable_elastic_expert_backup", "load_balance_method", "pp_size", "dcp_size",
+    "cuda_graph_config", "device", "speculative_algorithm", "is_embedding", "dllm_algorithm",
+    "encoder_only", "forward_hooks", "enable_pdmux", "enable_dp_lm_head", "moe_dp_size",
+    "ep_size", "moe_a2a_backend")
+_SCALE_UP_WRITES = ("enable_dp_attention_local_control_broadcast", "elastic_ep_initial_size")
+
+
 @rule(
     phase=Phase.MOE,
-    reads=("elastic_ep_backend", "max_ep_size", "tp_size", "attn_dp_size", "attn_cp_size",
-           "elastic_ep_initial_size", "ep_join_mode", "ep_join_rank_offset",
-           "moe_dense_tp_size", "elastic_ep_scale_timeout", "tokenizer_worker_num", "use_ray",
-           "enable_elastic_expert_backup", "load_balance_method", "pp_size", "dcp_size",
-           "cuda_graph_config", "device", "speculative_algorithm", "is_embedding",
-           "dllm_algorithm", "encoder_only", "forward_hooks", "enable_pdmux",
-           "enable_dp_lm_head", "moe_dp_size", "ep_size", "moe_a2a_backend"),
-    writes=("enable_dp_attention_local_control_broadcast", "elastic_ep_initial_size"),
+    reads=_SCALE_UP_READS,
+    writes=_SCALE_UP_WRITES,
     sglang="handle_elastic_ep (runtime scale-up)",
     triggers=("max_ep_size",),
 )
@@ -199,26 +204,56 @@ def elastic_ep_scale_up(v: View) -> Declare | Refuse | None:
         replica and recaptured graphs must be plain (``handle_elastic_ep``).
     Assumes: nothing.
     """
+    return _scale_up(v, replicas=True)
+
+
+@rule(
+    name="elastic_ep_scale_up",
+    variant="0.5.22",
+    phase=Phase.MOE,
+    reads=_SCALE_UP_READS,
+    writes=_SCALE_UP_WRITES,
+    sglang="handle_elastic_ep (runtime scale-up, 0.5.21-0.5.22)",
+    triggers=("max_ep_size",),
+)
+def elastic_ep_scale_up_0_5_22(v: View) -> Declare | Refuse | None:
+    """Before 0.5.23 the scale-up spans all of TP with attention DP: no replica arithmetic.
+
+    When: a backend and ``--max-ep-size`` above ``--tp-size`` (runtime scale-up).
+    Effect: as in 0.5.23 without the attention-replica, dense-TP and DCP checks, and with
+        attention DP as wide as TP required just before the nixl A2A check.
+    Why: those releases ran attention as pure DP over WORLD, so every EP size was a rank
+        count (``handle_elastic_ep``, 0.5.21-0.5.22; 0.5.21 spells attention DP as
+        ``--enable-dp-attention --dp-size``, the same layout).
+    Assumes: nothing.
+    """
+    return _scale_up(v, replicas=False)
+
+
+def _scale_up(v: View, *, replicas: bool) -> Declare | Refuse | None:
+    """The scale-up checks; ``replicas``: 0.5.23's attention-replica layout checks."""
     if not elastic_scaling(v):
         return None
     tp, dp, cp = v.tp_size, v.attn_dp_size, v.attn_cp_size
-    if tp <= 0 or dp <= 0 or cp <= 0 or tp % (dp * cp):
-        return Refuse(f"elastic EP scale-up: --tp-size {tp} does not split into attention "
-                      f"DP {dp} x CP {cp}")
-    attn_tp = tp // dp // cp
-    replica = attn_tp * cp
     join = v.ep_join_mode == "scale"
-    sizes = [("--max-ep-size", v.max_ep_size),
-             ("the initial EP size", v.elastic_ep_initial_size or tp)]
-    if join:
-        sizes.append(("--elastic-ep-join-rank-offset", v.ep_join_rank_offset))
-    for what, size in sizes:
-        if size <= 0 or size % replica:
-            return Refuse(f"elastic EP scale-up: {what} {size} is not a whole number of "
-                          f"attention replicas of {replica} ranks")
-    if attn_tp > 1 and v.moe_dense_tp_size != 1:
-        return Refuse(f"elastic EP scale-up with attention TP {attn_tp} needs "
-                      "--moe-dense-tp-size 1")
+    attn_tp = 1
+    if replicas:
+        if tp <= 0 or dp <= 0 or cp <= 0 or tp % (dp * cp):
+            return Refuse(f"elastic EP scale-up: --tp-size {tp} does not split into attention "
+                          f"DP {dp} x CP {cp}")
+        attn_tp = tp // dp // cp
+        replica = attn_tp * cp
+        sizes = [("--max-ep-size", v.max_ep_size),
+                 ("the initial EP size", v.elastic_ep_initial_size or tp)]
+        if join:
+            sizes.append(("--elastic-ep-join-rank-offset", v.ep_join_rank_offset))
+        for what, size in sizes:
+            if size <= 0 or size % replica:
+                return Refuse(f"elastic EP scale-up: {what} {size} is not a whole number of "
+                              f"attention replicas of {replica} ranks")
+        if attn_tp > 1 and v.moe_dense_tp_size != 1:
+            return Refuse(f"elastic EP scale-up with attention TP {attn_tp} needs "
+                          "--moe-dense-tp-size 1")
     if v.elastic_ep_scale_timeout <= 0:
         return Refuse("--elastic-ep-scale-timeout must be above 0; got "
                       f"{v.elastic_ep_scale_timeout}")
@@ -260,7 +295,7 @@ def elastic_ep_scale_up(v: View) -> Declare | Refuse | None:
                       f"{v.elastic_ep_backend}")
     if v.pp_size != 1:
         return Refuse(f"elastic EP scale-up needs --pp-size 1; got {v.pp_size}")
-    if attn_tp % v.dcp_size:
+    if replicas and attn_tp % v.dcp_size:
         return Refuse(f"elastic EP scale-up: --dcp-size {v.dcp_size} does not divide "
                       f"attention TP {attn_tp}")
     graphs = v.cuda_graph_config
@@ -274,12 +309,15 @@ def elastic_ep_scale_up(v: View) -> Declare | Refuse | None:
         blocker = _recapture_blocker(v)
         if blocker:
             return Refuse(f"elastic EP recaptures decode CUDA graphs, which {blocker}")
-    needs = ((attn_dp_enabled(v), "attention DP (--attn-dp-size)"),
+    needs = [(attn_dp_enabled(v), "attention DP (--attn-dp-size)"),
              (v.enable_dp_lm_head, "--enable-dp-lm-head"),
              (v.attn_cp_size == 1, "--attn-cp-size 1"),
              (v.moe_dp_size == 1, "--moe-dp-size 1"),
-             (v.ep_size == tp, f"ep_size equal to tp_size {tp} (got {v.ep_size})"),
-             (v.moe_a2a_backend == "nixl", f"--moe-a2a-backend nixl (got {v.moe_a2a_backend})"))
+             (v.ep_size == tp, f"ep_size equal to tp_size {tp} (got {v.ep_size})")]
+    if not replicas:
+        needs.append((dp == tp, f"attention DP as wide as tp_size {tp} (got {dp})"))
+    needs.append((v.moe_a2a_backend == "nixl",
+                  f"--moe-a2a-backend nixl (got {v.moe_a2a_backend})"))
     for held, what in needs:
         if not held:
             return Refuse(f"elastic EP scale-up needs {what}")

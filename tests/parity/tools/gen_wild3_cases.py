@@ -215,7 +215,11 @@ def leaning(rng: random.Random, table: dict[str, dict], triggers: list[str],
 
 
 def main() -> None:
-    rng = random.Random(SEED)
+    # ``--probe SEED``: the same kind of draw with another seed into probe-cases.json (lines
+    # named probe/<i>, no aimed ones), to look for the next classes without touching wild3
+    probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
+    suite = "probe" if probe else "wild3"
+    rng = random.Random(int(probe) if probe else SEED)
     table = frozen_rarity("--new-rarity" in sys.argv)
     triggers, reads, compared = wild.pool(False)
     triggers = [t for t in triggers if t not in NEVER]
@@ -229,16 +233,16 @@ def main() -> None:
         if rng.random() < 0.5:
             argv += leaning(rng, table, triggers, reads)
         own = own_fields(argv, compared)
-        cases.append({"name": f"wild3/{i}", "platform": platform, "model": f"models/{model}",
+        cases.append({"name": f"{suite}/{i}", "platform": platform, "model": f"models/{model}",
                       "argv": argv, "fields": compared + own})
-    for name, (platform, model, argv) in AIMED.items():
+    for name, (platform, model, argv) in ({} if probe else AIMED).items():
         own = own_fields(argv, compared + FIX_FIELDS)
         cases.append({"name": f"wild3/aimed/{name}", "platform": platform,
                       "model": f"models/{model}", "argv": argv,
                       "fields": compared + FIX_FIELDS + own})
-    out = wild.DATA / "wild3-cases.json"
+    out = wild.DATA / f"{suite}-cases.json"
     out.write_text("[\n" + ",\n".join(json.dumps(c) for c in cases) + "\n]\n")
-    print(f"wild3: wrote {len(cases)} cases to {out}")
+    print(f"{suite}: wrote {len(cases)} cases to {out}")
 
 
 if __name__ == "__main__":
