@@ -31,6 +31,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"KV4 FA4 M[HL]A expects decode_attention_backend|"
          r"SM100 native NVFP4 speculative decoding supports|"
          r"SM100 native NVFP4 with trtllm_mha does not yet support hierarchical|"
+         r"SM100 native NVFP4 NGRAM speculative decoding requires|"
+         r"FP4 KV cache does not yet support --enable-unified-memory|"
          r"--kv-cache-dtype=nvfp4 requires Blackwell", {"kv4_compatibility"}),
         (r"--kv-cache-dtype mxfp8 requires", {"mxfp8_kv_check"}),
         (r"NVFP4 prefill supports|--prefill-kv-cache-dequant-dtype applies only",
@@ -68,7 +70,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"UNO requires|UNO reuses the target model", {"uno_defaults"}),
         (r"--enable-return-aux-hidden-states needs", {"aux_hidden_state_capture"}),
         # parallelism, caches, serving
-        (r"--cp-strategy must be set", {"context_parallelism_checks"}),
+        (r"--cp-strategy must be set|Prefill CP on HIP is only supported for",
+         {"context_parallelism_checks"}),
         (r"--prefill-decode-interval(-min-bs)? must be non-negative",
          {"prefill_decode_interval_check"}),
         (r"--enable-response-store is not supported with", {"response_store_check"}),
@@ -95,7 +98,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--mm-feature-transport=cuda_(ipc|vmm)", {"mm_feature_transport_default"}),
         (r"--dp-size \d+ with --attn-dp-size \d+: data-parallel replicas",
          {"data_parallelism_checks"}),
-        (r"--enable-kv-cache-sharding is only supported", {"kv_cache_sharding"}),
+        (r"--enable-kv-cache-sharding is only supported|"
+         r"--enable-kv-cache-sharding does not support streaming sessions", {"kv_cache_sharding"}),
         (r"--prefill-only-disable-kv-cache currently requires", {"prefill_only_kv_cache_args"}),
         (r"--swa-full-tokens-ratio should be in range|"
          r"enable-hierarchical-cache and disable-radix-", {"cache_compatibility"}),
