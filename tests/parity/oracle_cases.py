@@ -70,10 +70,12 @@ HARNESS_ERRORS = ("ModuleNotFoundError", "ImportError")
 # ``sglang[http2]`` extra) where a server installed for HTTP/2 has it.
 # Likewise SGLang's in-tree diffusion algorithms, whose modules fail to import under the
 # oracle's stubs (SGLang then skips them and reports the name unknown).
-# And --enable-nvidia-megakernel, whose specs come from an out-of-tree plugin (sgl-nvidia-mega,
-# no dependency or extra of sglang) the venv does not hold: SGLang then refuses every line.
+# And --enable-nvidia-megakernel and --enable-amd-monokernel, whose specs come from out-of-tree
+# plugins (sgl-nvidia-mega, sgl-amd-mono; no dependency or extra of sglang) the venv does not
+# hold: SGLang then refuses every line.
 HARNESS_MESSAGES = ("--enable-http2 requires the 'granian' package",
                     "plugin is not installed; install sgl-nvidia-mega",
+                    "is registered (registered: []); install the plugin that provides it",
                     *(f"Unknown diffusion LLM algorithm: {name}" for name in (
                         "LowConfidence", "JointThreshold", "JointThresholdInDel",
                         "Gemma4Renoise")))

@@ -12,14 +12,15 @@ fields). Rules no suite has reached yet are drawn most. The rarity table is froz
 ``wild3-rarity.json`` (``--new-rarity`` recounts it from today's suites and rules, and then
 the suite must be recorded anew), so later suites and rules do not change the draw.
 
-``--enable-nvidia-megakernel`` is never drawn: SGLang hands it to an out-of-tree plugin
-(``sgl-nvidia-mega``, neither a dependency nor an extra of the sglang package) whose specs
-decide which models, GPUs and settings it serves; without the plugin, as in the oracle's
-venv, SGLang refuses it whatever else the line says, so a recorded answer says what the
-venv holds, not what SGLang resolves. ``--log-level`` takes a real level name: SGLang's
-launcher sets up logging from it before building the server arguments (``prepare_server_args``)
-and fails on an unknown name there, a step the oracle, which builds them directly, skips
-(launchplan reports such a name as bad input, as the launcher fails).
+``--enable-nvidia-megakernel`` and ``--enable-amd-monokernel`` are never drawn: SGLang hands
+each to an out-of-tree plugin (``sgl-nvidia-mega``, ``sgl-amd-mono``: neither a dependency nor
+an extra of the sglang package) whose specs decide which models, GPUs and settings it serves;
+without the plugin, as in the oracle's venv, SGLang refuses it whatever else the line says, so
+a recorded answer says what the venv holds, not what SGLang resolves. ``--log-level`` takes a
+real level name: SGLang's launcher sets up logging from it before building the server
+arguments (``prepare_server_args``) and fails on an unknown name there, a step the oracle,
+which builds them directly, skips (launchplan reports such a name as bad input, as the
+launcher fails).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ SEED = 3033
 COUNT = 240
 RARITY = wild.DATA / "wild3-rarity.json"
 # fields whose recorded answer is the oracle venv's, not SGLang's (see the module docstring)
-HARNESS = {"enable_nvidia_megakernel"}
+HARNESS = {"enable_nvidia_megakernel", "enable_amd_monokernel"}
 NEVER = wild.NEVER | HARNESS
 # a level name for --log-level (as many as the plausible words drawn otherwise, so the draw
 # of every other token is the same)
