@@ -30,7 +30,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"KV4 M[HL]A expects attention_backend|KV4 is not tested on non-CUDA|"
          r"KV4 FA4 M[HL]A expects decode_attention_backend|"
          r"SM100 native NVFP4 speculative decoding supports|"
-         r"SM100 native NVFP4 with trtllm_mha does not yet support hierarchical|"
+         r"SM100 native NVFP4 with trtllm_mha does not yet support (hierarchical|PD disagg)|"
          r"SM100 native NVFP4 NGRAM speculative decoding requires|"
          r"FP4 KV cache does not yet support --enable-unified-memory|"
          r"--kv-cache-dtype=nvfp4 requires Blackwell", {"kv4_compatibility"}),
@@ -115,7 +115,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"flashinfer_a2a_token_budget"}),
         (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL|TRTLLM routed) MOE",
          {"moe_runner_quant_checks"}),
-        (r"moe_a2a_backend='pplx' requires attention DP|"
+        (r"moe_a2a_backend='pplx' (requires attention DP|only supports low-latency mode)|"
          r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK .* must be >=",
          {"a2a_mori_pplx_modes"}),
         (r"--enable-tp-lm-head-all-to-all requires attention DP|--enable-dp-lm-head",

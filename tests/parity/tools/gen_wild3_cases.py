@@ -128,9 +128,11 @@ AIMED: dict[str, tuple[str, str, list[str]]] = {
     "parser/after-aux-hidden": ("h100", "llama-3.1-8b", [
         "--return-aux-hidden-state-layer-ids", "2", "--model-config-parser", "x"]),
 }
-# A further draw (``--probe 5151``, not kept) found these lines refused for reasons whose SGLang
-# texts were not yet mapped to the rules that give them (native NVFP4 NGRAM, KV sharding with
-# streaming sessions, FP4 KV with the unified pool, prefill CP on ROCm): ``wild3/found/<n>``.
+# Further draws (``--probe 5151``, then ``--probe 6262`` as 1065 and 1085; not kept) found these
+# lines refused for reasons whose SGLang texts were not yet mapped to the rules that give them
+# (native NVFP4 NGRAM, KV sharding with streaming sessions, FP4 KV with the unified pool,
+# prefill CP on ROCm; pplx outside low-latency mode, native NVFP4 under PD disaggregation):
+# ``wild3/found/<n>``.
 FOUND: list[tuple[int, str, str, list[str]]] = [
     (138, "b200", "deepseek-r1", (
         "--tensor-parallel-size 4 --attention-backend flashinfer --speculative-algorithm NGRAM "
@@ -158,6 +160,13 @@ FOUND: list[tuple[int, str, str, list[str]]] = [
         "--tp-size 2 --attention-backend torch_native --kv-cache-dtype auto "
         "--moe-runner-backend aiter --enable-mixed-chunk --language-model-only "
         "--enable-prefix-mm-cache --enable-prefill-cp").split()),
+    (1065, "h200", "phi-4", (
+        "--kv-cache-dtype fp8_e5m2 --chunked-prefill-size 16384 --dtype float16 "
+        "--language-model-only --language-model-only --moe-a2a-backend pplx --deepep-mode normal "
+        "--enable-layernorm-sp").split()),
+    (1085, "gb200", "qwen3-1.7b", (
+        "--tp 2 --kv-cache-dtype nvfp4 --disable-radix-cache --disaggregation-mode decode "
+        "--speculative-use-block-verification --random-seed 2").split()),
 ]
 # fields the fixes for this draw write, compared in the aimed lines
 FIX_FIELDS = ["load_balance_method", "enable_dp_attention_local_control_broadcast",
