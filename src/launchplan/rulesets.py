@@ -23,6 +23,7 @@ PIPELINE: tuple[str, ...] = (
     "response_store_check",
     "sampling_mask_max_tokens_check",
     "aux_hidden_state_capture",
+    "model_config_parser_known",  # 0.5.23: the config is first read here (Muse Spark env)
     "serving_value_checks",
     "ssl_http_checks",
     "asr_value_checks",
@@ -42,7 +43,7 @@ PIPELINE: tuple[str, ...] = (
     "decode_context_parallel_checks",
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
     "quantize_and_serve_check",
-    "model_config_parser_known",
+    "model_config_parser_at_model_config",  # 0.5.21-0.5.22: where the model config is built
     "context_length_limit",
     "model_quantization_check",
     "inkling_prefill_graph_default",
@@ -171,6 +172,7 @@ PIPELINE: tuple[str, ...] = (
     "attention_dp_adjustments",
     "tp_lm_head_all_to_all_default",
     "dp_lm_head_validation",
+    "load_balance_method_default",
     "boundary_parallelism",
     "context_parallelism_checks",
     "prefill_cp_cuda_graph_default",
@@ -192,6 +194,7 @@ PIPELINE: tuple[str, ...] = (
     "eplb_dispatch",
     "expert_distribution_metrics",
     "elastic_ep_checks",
+    "elastic_ep_scale_up",
     "pipeline_parallel_overlap_disable",
     # Phase.SPECULATIVE (P32 handle_speculative_decoding, P51 boundary reduction)
     "speculative_draft_revision_default",
@@ -277,12 +280,14 @@ RULESETS: dict[str, RuleSet] = {
     "default": RuleSet(
         "default",
         "SGLang 0.5.23 plus the later FA4 fix: no page-128 force under a full prefill graph",
-        MappingProxyType({"dp_attention_spelling": ABSENT}),
+        MappingProxyType({"dp_attention_spelling": ABSENT,
+                          "model_config_parser_at_model_config": ABSENT}),
     ),
     "0.5.23": RuleSet(
         "0.5.23",
         "SGLang 0.5.23 exactly",
-        MappingProxyType({"fa4_page_constraint": "0.5.23", "dp_attention_spelling": ABSENT}),
+        MappingProxyType({"fa4_page_constraint": "0.5.23", "dp_attention_spelling": ABSENT,
+                          "model_config_parser_at_model_config": ABSENT}),
     ),
     # Older releases: each names only the rules whose variant differs from the default.
     "0.5.22": RuleSet(
@@ -307,6 +312,9 @@ RULESETS: dict[str, RuleSet] = {
             "unified_memory_pool": "0.5.22",  # and no trtllm_mha decode graph
             "encoder_replay_capability": ABSENT,  # the check came in 0.5.23
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
+            # no config read before the model config is built: the parser is looked up there
+            "model_config_parser_known": ABSENT,
+            "elastic_ep_scale_up": "0.5.22",  # no attention-replica layout checks
         }),
         "0.5.22",
     ),
@@ -340,6 +348,8 @@ RULESETS: dict[str, RuleSet] = {
             "encoder_replay_capability": ABSENT,
             "other_validations": "0.5.21",
             "language_model_only_checks": "0.5.21",
+            "model_config_parser_known": ABSENT,
+            "elastic_ep_scale_up": "0.5.22",
         }),
         "0.5.21",
     ),

@@ -30,6 +30,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"KV4 M[HL]A expects attention_backend|KV4 is not tested on non-CUDA|"
          r"KV4 FA4 M[HL]A expects decode_attention_backend|"
          r"SM100 native NVFP4 speculative decoding supports|"
+         r"SM100 native NVFP4 with trtllm_mha does not yet support (hierarchical|PD disagg)|"
+         r"SM100 native NVFP4 NGRAM speculative decoding requires|"
+         r"FP4 KV cache does not yet support --enable-unified-memory|"
          r"--kv-cache-dtype=nvfp4 requires Blackwell", {"kv4_compatibility"}),
         (r"--kv-cache-dtype mxfp8 requires", {"mxfp8_kv_check"}),
         (r"NVFP4 prefill supports|--prefill-kv-cache-dequant-dtype applies only",
@@ -67,7 +70,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"UNO requires|UNO reuses the target model", {"uno_defaults"}),
         (r"--enable-return-aux-hidden-states needs", {"aux_hidden_state_capture"}),
         # parallelism, caches, serving
-        (r"--cp-strategy must be set", {"context_parallelism_checks"}),
+        (r"--cp-strategy must be set|Prefill CP on HIP is only supported for",
+         {"context_parallelism_checks"}),
         (r"--prefill-decode-interval(-min-bs)? must be non-negative",
          {"prefill_decode_interval_check"}),
         (r"--enable-response-store is not supported with", {"response_store_check"}),
@@ -94,7 +98,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--mm-feature-transport=cuda_(ipc|vmm)", {"mm_feature_transport_default"}),
         (r"--dp-size \d+ with --attn-dp-size \d+: data-parallel replicas",
          {"data_parallelism_checks"}),
-        (r"--enable-kv-cache-sharding is only supported", {"kv_cache_sharding"}),
+        (r"--enable-kv-cache-sharding is only supported|"
+         r"--enable-kv-cache-sharding does not support streaming sessions", {"kv_cache_sharding"}),
         (r"--prefill-only-disable-kv-cache currently requires", {"prefill_only_kv_cache_args"}),
         (r"--swa-full-tokens-ratio should be in range|"
          r"enable-hierarchical-cache and disable-radix-", {"cache_compatibility"}),
@@ -110,7 +115,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"flashinfer_a2a_token_budget"}),
         (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL|TRTLLM routed) MOE",
          {"moe_runner_quant_checks"}),
-        (r"moe_a2a_backend='pplx' requires attention DP|"
+        (r"moe_a2a_backend='pplx' (requires attention DP|only supports low-latency mode)|"
          r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK .* must be >=",
          {"a2a_mori_pplx_modes"}),
         (r"--enable-tp-lm-head-all-to-all requires attention DP|--enable-dp-lm-head",
@@ -165,6 +170,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--prefill-decode-interval(-min-bs)? must be non-negative",
          {"prefill_decode_interval_check"}),
         (r"Decode context parallel size .* must be >= 1|--dcp-comm-backend \S+ only affects|"
+         r"--dcp-size > 1 does not support --enable-prefill-cp|"
          r"--dcp-comm-backend fi_a2a delegates|--dcp-replicate-q-proj (requires|only applies)",
          {"decode_context_parallel_checks"}),
         (r"--attn-dp-size must be positive", {"data_parallelism_checks"}),
@@ -219,7 +225,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--quantization nvfp4_online is supported only on", {"moe_runner_quant_constraints"}),
         (r"--enable-page-major-kv-layout: the resolved attention backends",
          {"page_major_kv_layout"}),
-        (r"Unknown model-config parser", {"model_config_parser_known"}),
+        (r"Unknown model-config parser", {"model_config_parser_known",
+                                          "model_config_parser_at_model_config"}),
         (r"--default-chat-template-kwargs must decode|prefill_complete requires optimistic|"
          r"Invalid modality .* in --limit-mm-data-per-request|watermark is not supported in "
          r"--preferred-sampling-params", {"other_validations"}),
@@ -242,7 +249,19 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"prefill_complete_allocation_checks"}),
         (r"--ep-dispatch-algorithm \w+ picks a different physical replica", {"eplb_dispatch"}),
         (r"--elastic-ep-join-mode requires --elastic-ep-backend|Elastic EP requires "
-         r"eplb_algorithm|PP size should be set to 1 under elastic EP", {"elastic_ep_checks"}),
+         r"eplb_algorithm|PP size should be set to 1 under elastic EP|"
+         r"Elastic EP scale-up requires one joining TP group|"
+         r"Elastic EP scale joiners require --elastic-ep-join-rank-offset|"
+         r"--elastic-ep-join-rank-offset is only valid|join rank offset must be >= 0|"
+         r"--max-ep-size (requires|must be)|--elastic-ep-initial-size is only valid",
+         {"elastic_ep_checks"}),
+        (r"Invalid attention topology|EP size -?\d+ must be divisible by attention replica|"
+         r"Elastic EP scale-up (with attention TP|requires (--|attention DP|ep_size))|"
+         r"--elastic-ep-scale-timeout must be|Elastic EP runtime scale-up|"
+         r"Elastic EP scale joiners require --elastic-ep-initial-size|"
+         r"--elastic-ep-initial-size cannot exceed|Elastic EP joining group exceeds|"
+         r"single-rank Elastic EP joining group|primary --elastic-ep-initial-size must|"
+         r"Elastic EP CUDA graph recapture", {"elastic_ep_scale_up"}),
     ))
 
 

@@ -7,7 +7,11 @@ import pytest
 from launchplan.engine.declarations import Refuse
 from launchplan.errors import InputError, Refusal
 from launchplan.planner import resolve
-from launchplan.rules.context_length import context_length_limit, model_config_parser_known
+from launchplan.rules.context_length import (
+    context_length_limit,
+    model_config_parser_at_model_config,
+    model_config_parser_known,
+)
 from tests.rules.conftest import fake_model, make_view
 
 MODEL = fake_model(derived_context_len=131072)
@@ -44,7 +48,17 @@ def test_end_to_end_a_refusal_not_bad_input():
 
 
 def test_model_config_parser_known():
-    """Recorded: wild/255 (--model-config-parser x) is refused by SGLang's parser registry."""
-    for name in ("auto", "hf", "mistral"):
-        assert model_config_parser_known(make_view(model_config_parser=name)) is None
-    assert isinstance(model_config_parser_known(make_view(model_config_parser="x")), Refuse)
+    """Recorded: wild/255 (--model-config-parser x) is refused by SGLang's parser registry;
+    0.5.23 looks it up before the SSL and prefill-only checks (wild3/117, wild3/131), the
+    releases before it where the model config is built."""
+    for check in (model_config_parser_known, model_config_parser_at_model_config):
+        for name in ("auto", "hf", "mistral"):
+            assert check(make_view(model_config_parser=name)) is None
+        assert isinstance(check(make_view(model_config_parser="x")), Refuse)
+    for compat, refusing in (("0.5.23", "model_config_parser_known"),
+                             ("default", "model_config_parser_known"),
+                             ("0.5.22", "ssl_http_checks"), ("0.5.21", "ssl_http_checks")):
+        with pytest.raises(Refusal) as refused:
+            resolve(["--model-config-parser", "x", "--ssl-keyfile", "k"], gpu="h100",
+                    model_path="llama-3.1-8b", compat=compat)
+        assert refused.value.source == refusing, compat

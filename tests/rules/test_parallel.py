@@ -31,6 +31,16 @@ def test_data_parallelism_defaults():
     assert p.data_parallelism_defaults(make_view(enable_dp_lm_head=True, attn_dp_size=2)) is None
 
 
+def test_load_balance_method_default():
+    """Recorded: wild3/aimed/lb/* (a PD prefill server, an explicit method)."""
+    assert p.load_balance_method_default(make_view()) == {"load_balance_method": "round_robin"}
+    assert p.load_balance_method_default(make_view(disaggregation_mode="prefill")) == {
+        "load_balance_method": "follow_bootstrap_room"}
+    assert p.load_balance_method_default(make_view(disaggregation_mode="decode")) == {
+        "load_balance_method": "round_robin"}
+    assert p.load_balance_method_default(make_view(load_balance_method="total_tokens")) is None
+
+
 def test_attention_dp_divides_chunk_and_reclamps_the_prefill_graph():
     out = p.attention_dp_adjustments(make_view(overlay=graph(), tp_size=8, attn_dp_size=4,
                                                chunked_prefill_size=16384))

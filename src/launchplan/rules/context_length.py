@@ -55,23 +55,47 @@ def _truthy(value: str | None) -> bool:
 CONFIG_PARSERS = ("auto", "hf", "mistral")
 
 
-@rule(
-    phase=Phase.GRAPH_DEFAULTS,
-    reads=("model_config_parser",),
-    sglang="get_model_config_parser (first model_config_of, step 22)",
-    triggers=("model_config_parser",),
-)
-def model_config_parser_known(v: View) -> Refuse | None:
-    """The model config is read by a registered parser: auto, hf or mistral.
-
-    When: ``--model-config-parser`` is given.
-    Effect: refuses a name other than auto, hf or mistral.
-    Why: SGLang looks the parser up in its registry when it first builds the model config,
-        before the context length is derived (``get_model_config_parser``).
-    Assumes: no out-of-tree parser is registered by a plugin; launchplan reads config.json
-        whichever parser is named (the mistral parser's params.json is not read).
-    """
+def _unregistered_parser(v: View) -> Refuse | None:
     if v.model_config_parser not in CONFIG_PARSERS:
         return Refuse(f"--model-config-parser {v.model_config_parser!r} is not registered; "
                       f"expected one of {', '.join(CONFIG_PARSERS)}")
     return None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("model_config_parser",),
+    sglang="apply_muse_spark_env_defaults (get_config: get_model_config_parser)",
+    triggers=("model_config_parser",),
+)
+def model_config_parser_known(v: View) -> Refuse | None:
+    """The model's config is read by a registered parser: auto, hf or mistral.
+
+    When: ``--model-config-parser`` is given.
+    Effect: refuses a name other than auto, hf or mistral, right after the model-independent
+        checks: before the multimodal, SSL and ASR validations and everything after them.
+    Why: SGLang 0.5.23 first reads the model's config (to apply Muse Spark's environment
+        defaults) right after those checks, and looks the parser up in its registry to do so
+        (``apply_muse_spark_env_defaults``, ``get_model_config_parser``).
+    Assumes: no out-of-tree parser is registered by a plugin; launchplan reads config.json
+        whichever parser is named (the mistral parser's params.json is not read).
+    """
+    return _unregistered_parser(v)
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
+    reads=("model_config_parser",),
+    sglang="get_model_config_parser (first model_config_of, step 22; 0.5.21-0.5.22)",
+    triggers=("model_config_parser",),
+)
+def model_config_parser_at_model_config(v: View) -> Refuse | None:
+    """Before 0.5.23 the parser is looked up where the model config is first built.
+
+    When: ``--model-config-parser`` is given (SGLang 0.5.21 and 0.5.22).
+    Effect: refuses a name other than auto, hf or mistral, after the PD and DCP checks.
+    Why: those releases read no model config before the model config is first built, ahead
+        of the context length (``get_model_config_parser``).
+    Assumes: as ``model_config_parser_known``.
+    """
+    return _unregistered_parser(v)

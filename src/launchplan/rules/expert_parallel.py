@@ -13,6 +13,8 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.graph_config import DECODE, PREFILL
+from launchplan.rules.parallel import attn_dp_enabled
 
 ELASTIC_EPLB = ("elasticity_aware", "elasticity_aware_hierarchical")
 
@@ -92,23 +94,30 @@ def expert_distribution_metrics(v: View) -> dict | None:
 
 @rule(
     phase=Phase.MOE,
-    reads=("elastic_ep_backend", "enable_eplb", "eplb_algorithm", "pp_size", "ep_join_mode"),
+    reads=("elastic_ep_backend", "enable_eplb", "eplb_algorithm", "pp_size", "ep_join_mode",
+           "node_rank", "ep_join_rank_offset", "max_ep_size", "elastic_ep_initial_size",
+           "tp_size"),
     writes=("eplb_algorithm",),
-    sglang="handle_elastic_ep (backend and join mode)",
-    triggers=("elastic_ep_backend", "ep_join_mode"),
+    sglang="handle_elastic_ep (backend, join mode, rank offset, EP size bounds)",
+    triggers=("elastic_ep_backend", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
+              "elastic_ep_initial_size"),
 )
 def elastic_ep_checks(v: View) -> Declare | Refuse | None:
-    """Elastic EP: an elasticity-aware EPLB, one pipeline stage, and a backend to join with.
+    """Elastic EP: elastic EPLB, one PP stage, a backend, join settings fitting the mode.
 
-    When: ``--elastic-ep-backend`` or ``--elastic-ep-join-mode`` is given.
+    When: any elastic EP setting is given (backend, join mode, join rank offset, max or
+        initial EP size).
     Effect: with a backend and EPLB, an auto ``eplb_algorithm`` becomes elasticity_aware and
         another non-elastic one is refused; a backend with ``--pp-size`` above 1 is refused;
-        a join mode without a backend is refused.
-    Why: rebalancing must know that ranks come and go, and a rank joins through the elastic
-        backend (``handle_elastic_ep``).
-    Assumes: the scale-up join's own requirements (node rank, rank offset, attention DP, DP
-        LM head, graph backends, timeouts) are not modelled; a line reaching them is planned
-        as if they held.
+        a join mode without a backend is refused; a scale join needs ``--node-rank`` 1 and a
+        positive rank offset; a non-zero rank offset needs the scale join mode; a max EP size
+        needs a backend and must be positive; an initial EP size needs a scale-up deployment
+        (a backend and a max EP size above ``--tp-size``). In SGLang's order.
+    Why: rebalancing must know that ranks come and go, a rank joins through the elastic
+        backend, and a joining group's ranks are numbered after the EP ranks already serving
+        (``handle_elastic_ep``).
+    Assumes: the Mooncake InfiniBand device check reads the host, not the arguments: not
+        modelled.
     """
     out: dict[str, str] = {}
     if v.elastic_ep_backend is not None:
@@ -121,7 +130,213 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
                               f"elasticity_aware_hierarchical; got {algorithm}")
         if v.pp_size != 1:
             return Refuse(f"elastic EP needs --pp-size 1; got {v.pp_size}")
-    if v.ep_join_mode is not None and v.elastic_ep_backend is None:
-        return Refuse(f"--elastic-ep-join-mode {v.ep_join_mode} needs --elastic-ep-backend")
+    offset = v.ep_join_rank_offset
+    if v.ep_join_mode is not None:
+        if v.elastic_ep_backend is None:
+            return Refuse(f"--elastic-ep-join-mode {v.ep_join_mode} needs --elastic-ep-backend")
+        if v.ep_join_mode == "scale":
+            if v.node_rank != 1:
+                return Refuse("--elastic-ep-join-mode scale joins one TP group as --node-rank "
+                              f"1; got --node-rank {v.node_rank}")
+            if offset <= 0:
+                return Refuse("--elastic-ep-join-mode scale needs --elastic-ep-join-rank-offset "
+                              f"at the current EP size (above 0); got {offset}")
+    if offset != 0:
+        if v.ep_join_mode != "scale":
+            return Refuse(f"--elastic-ep-join-rank-offset {offset} applies only with "
+                          "--elastic-ep-join-mode scale")
+        if offset < 0:
+            return Refuse(f"--elastic-ep-join-rank-offset must be 0 or more; got {offset}")
+    if v.max_ep_size is not None:
+        if v.elastic_ep_backend is None:
+            return Refuse("--max-ep-size needs --elastic-ep-backend")
+        if v.max_ep_size <= 0:
+            return Refuse(f"--max-ep-size must be above 0; got {v.max_ep_size}")
+    if v.elastic_ep_initial_size is not None and not elastic_scaling(v):
+        return Refuse("--elastic-ep-initial-size needs an elastic EP scale-up deployment "
+                      "(--elastic-ep-backend and a --max-ep-size above --tp-size)")
     return Declare(out, "elastic EP rebalances with eplb_algorithm elasticity_aware") \
         if out else None
+
+
+def elastic_scaling(v: View) -> bool:
+    """SGLang's runtime EP scale-up is on: a backend and room above the launch-time TP width."""
+    return (v.elastic_ep_backend is not None and v.max_ep_size is not None
+            and v.max_ep_size > v.tp_size)
+
+
+_SCALE_UP_READS = (
+    "elastic_ep_backend", "max_ep_size", "tp_size", "attn_dp_size", "attn_cp_size",
+    "elastic_ep_initial_size", "ep_join_mode", "ep_join_rank_offset", "moe_dense_tp_size",
+    "elastic_ep_scale_timeout", "tokenizer_worker_num", "use_ray",
+    "enable_elastic_expert_backup", "load_balance_method", "pp_size", "dcp_size",
+    "cuda_graph_config", "device", "speculative_algorithm", "is_embedding", "dllm_algorithm",
+    "encoder_only", "forward_hooks", "enable_pdmux", "enable_dp_lm_head", "moe_dp_size",
+    "ep_size", "moe_a2a_backend")
+_SCALE_UP_WRITES = ("enable_dp_attention_local_control_broadcast", "elastic_ep_initial_size")
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=_SCALE_UP_READS,
+    writes=_SCALE_UP_WRITES,
+    sglang="handle_elastic_ep (runtime scale-up)",
+    triggers=("max_ep_size",),
+)
+def elastic_ep_scale_up(v: View) -> Declare | Refuse | None:
+    """Elastic EP scale-up: EP sizes in whole attention replicas, graphs that survive joins.
+
+    When: a backend and ``--max-ep-size`` above ``--tp-size`` (runtime scale-up).
+    Effect: refuses an attention layout that does not split TP; EP sizes (max, initial, a
+        joiner's offset) not whole multiples of the attention replica (attention TP x CP);
+        attention TP above 1 without ``--moe-dense-tp-size 1``; a non-positive scale timeout;
+        more than one tokenizer worker; Ray; elastic expert backup. Declares
+        ``enable_dp_attention_local_control_broadcast`` True. A joiner needs an initial EP
+        size no larger than its offset, offset + TP within the max EP size, and (at TP 1)
+        ``--moe-dense-tp-size 1``; the primary's initial size defaults to, and must equal,
+        its TP size. Then refuses a load-balance method other than round_robin, a backend
+        other than mooncake, PP above 1, a DCP size not dividing attention TP, decode graphs
+        other than full or disabled, prefill graphs on, under full decode graphs a non-CUDA
+        device, speculative decoding, embedding, diffusion, encoder-only, forward hooks or
+        PDMux; and no attention DP, no DP LM head, attention CP, MoE DP, ``ep_size`` other
+        than ``tp_size`` or an A2A backend other than nixl. In SGLang's order.
+    Why: joining ranks extend WORLD, so every per-rank layout must be fixed by the attention
+        replica and recaptured graphs must be plain (``handle_elastic_ep``).
+    Assumes: nothing.
+    """
+    return _scale_up(v, replicas=True)
+
+
+@rule(
+    name="elastic_ep_scale_up",
+    variant="0.5.22",
+    phase=Phase.MOE,
+    reads=_SCALE_UP_READS,
+    writes=_SCALE_UP_WRITES,
+    sglang="handle_elastic_ep (runtime scale-up, 0.5.21-0.5.22)",
+    triggers=("max_ep_size",),
+)
+def elastic_ep_scale_up_0_5_22(v: View) -> Declare | Refuse | None:
+    """Before 0.5.23 the scale-up spans all of TP with attention DP: no replica arithmetic.
+
+    When: a backend and ``--max-ep-size`` above ``--tp-size`` (runtime scale-up).
+    Effect: as in 0.5.23 without the attention-replica, dense-TP and DCP checks, and with
+        attention DP as wide as TP required just before the nixl A2A check.
+    Why: those releases ran attention as pure DP over WORLD, so every EP size was a rank
+        count (``handle_elastic_ep``, 0.5.21-0.5.22; 0.5.21 spells attention DP as
+        ``--enable-dp-attention --dp-size``, the same layout).
+    Assumes: nothing.
+    """
+    return _scale_up(v, replicas=False)
+
+
+def _scale_up(v: View, *, replicas: bool) -> Declare | Refuse | None:
+    """The scale-up checks; ``replicas``: 0.5.23's attention-replica layout checks."""
+    if not elastic_scaling(v):
+        return None
+    tp, dp, cp = v.tp_size, v.attn_dp_size, v.attn_cp_size
+    join = v.ep_join_mode == "scale"
+    attn_tp = 1
+    if replicas:
+        if tp <= 0 or dp <= 0 or cp <= 0 or tp % (dp * cp):
+            return Refuse(f"elastic EP scale-up: --tp-size {tp} does not split into attention "
+                          f"DP {dp} x CP {cp}")
+        attn_tp = tp // dp // cp
+        replica = attn_tp * cp
+        sizes = [("--max-ep-size", v.max_ep_size),
+                 ("the initial EP size", v.elastic_ep_initial_size or tp)]
+        if join:
+            sizes.append(("--elastic-ep-join-rank-offset", v.ep_join_rank_offset))
+        for what, size in sizes:
+            if size <= 0 or size % replica:
+                return Refuse(f"elastic EP scale-up: {what} {size} is not a whole number of "
+                              f"attention replicas of {replica} ranks")
+        if attn_tp > 1 and v.moe_dense_tp_size != 1:
+            return Refuse(f"elastic EP scale-up with attention TP {attn_tp} needs "
+                          "--moe-dense-tp-size 1")
+    if v.elastic_ep_scale_timeout <= 0:
+        return Refuse("--elastic-ep-scale-timeout must be above 0; got "
+                      f"{v.elastic_ep_scale_timeout}")
+    if v.tokenizer_worker_num != 1:
+        return Refuse("elastic EP scale-up needs --tokenizer-worker-num 1; got "
+                      f"{v.tokenizer_worker_num}")
+    if v.use_ray:
+        return Refuse("elastic EP scale-up does not run under --use-ray")
+    if v.enable_elastic_expert_backup:
+        return Refuse("elastic EP scale-up does not run with --enable-elastic-expert-backup")
+    out: dict[str, object] = {"enable_dp_attention_local_control_broadcast": True}
+    initial = v.elastic_ep_initial_size
+    offset = v.ep_join_rank_offset
+    if join:
+        if initial is None:
+            return Refuse("an elastic EP scale joiner needs --elastic-ep-initial-size (the "
+                          "primary deployment's EP size at launch)")
+        if initial > offset:
+            return Refuse(f"--elastic-ep-initial-size {initial} exceeds the current EP size "
+                          f"{offset} (--elastic-ep-join-rank-offset)")
+        if offset + tp > v.max_ep_size:
+            return Refuse(f"the joining group would reach EP {offset + tp}, past "
+                          f"--max-ep-size {v.max_ep_size}")
+        if tp == 1 and v.moe_dense_tp_size != 1:
+            return Refuse("a one-rank elastic EP joining group needs --moe-dense-tp-size 1")
+    else:
+        if initial is None:
+            initial = out["elastic_ep_initial_size"] = tp
+        if initial != tp:
+            return Refuse(f"the primary's --elastic-ep-initial-size {initial} must equal its "
+                          f"--tp-size {tp}")
+    if initial <= 0:
+        return Refuse(f"--elastic-ep-initial-size must be above 0; got {initial}")
+    if v.load_balance_method != "round_robin":
+        return Refuse("elastic EP scale-up needs --load-balance-method round_robin; got "
+                      f"{v.load_balance_method}")
+    if v.elastic_ep_backend != "mooncake":
+        return Refuse("elastic EP scale-up needs --elastic-ep-backend mooncake; got "
+                      f"{v.elastic_ep_backend}")
+    if v.pp_size != 1:
+        return Refuse(f"elastic EP scale-up needs --pp-size 1; got {v.pp_size}")
+    if replicas and attn_tp % v.dcp_size:
+        return Refuse(f"elastic EP scale-up: --dcp-size {v.dcp_size} does not divide "
+                      f"attention TP {attn_tp}")
+    graphs = v.cuda_graph_config
+    decode = graphs[DECODE]["backend"]
+    if decode not in ("disabled", "full"):
+        return Refuse(f"elastic EP scale-up recaptures decode graphs only as full or "
+                      f"disabled; got {decode}")
+    if graphs[PREFILL]["backend"] != "disabled":
+        return Refuse("elastic EP scale-up needs prefill CUDA graphs disabled")
+    if decode == "full":
+        blocker = _recapture_blocker(v)
+        if blocker:
+            return Refuse(f"elastic EP recaptures decode CUDA graphs, which {blocker}")
+    needs = [(attn_dp_enabled(v), "attention DP (--attn-dp-size)"),
+             (v.enable_dp_lm_head, "--enable-dp-lm-head"),
+             (v.attn_cp_size == 1, "--attn-cp-size 1"),
+             (v.moe_dp_size == 1, "--moe-dp-size 1"),
+             (v.ep_size == tp, f"ep_size equal to tp_size {tp} (got {v.ep_size})")]
+    if not replicas:
+        needs.append((dp == tp, f"attention DP as wide as tp_size {tp} (got {dp})"))
+    needs.append((v.moe_a2a_backend == "nixl",
+                  f"--moe-a2a-backend nixl (got {v.moe_a2a_backend})"))
+    for held, what in needs:
+        if not held:
+            return Refuse(f"elastic EP scale-up needs {what}")
+    note = "elastic EP scale-up broadcasts DP-attention control locally"
+    if "elastic_ep_initial_size" in out:
+        note += f"; the primary's initial EP size is its TP size {tp}"
+    return Declare(out, note)
+
+
+def _recapture_blocker(v: View) -> str | None:
+    """What stops SGLang recapturing decode graphs after a scale-up, if anything."""
+    if v.device != "cuda":
+        return f"needs CUDA (device {v.device})"
+    for held, what in ((v.speculative_algorithm is not None, "speculative decoding"),
+                       (v.is_embedding, "an embedding model"),
+                       (v.dllm_algorithm is not None, "a diffusion model"),
+                       (v.encoder_only, "an encoder-only server"),
+                       (bool(v.forward_hooks), "forward hooks"),
+                       (v.enable_pdmux, "PDMux")):
+        if held:
+            return f"does not work with {what}"
+    return None

@@ -276,6 +276,28 @@ def dp_lm_head_validation(v: View) -> Refuse | None:
     return None
 
 
+@rule(
+    phase=Phase.PARALLEL,
+    reads=("load_balance_method", "disaggregation_mode"),
+    writes=("load_balance_method",),
+    sglang="handle_load_balance_method",
+)
+def load_balance_method_default(v: View) -> dict | None:
+    """An auto load-balance method is round_robin, or follow_bootstrap_room on PD prefill.
+
+    When: ``--load-balance-method`` is auto (its default).
+    Effect: declares ``load_balance_method`` follow_bootstrap_room on a PD prefill server,
+        round_robin otherwise.
+    Why: a prefill server must send each request to the DP rank its decode peer bootstraps
+        with; elsewhere plain rotation serves (``handle_load_balance_method``).
+    Assumes: nothing.
+    """
+    if v.load_balance_method != "auto":
+        return None
+    prefill = v.disaggregation_mode == "prefill"
+    return {"load_balance_method": "follow_bootstrap_room" if prefill else "round_robin"}
+
+
 # --- P28: context parallelism ----------------------------------------------------------------
 
 _BOUNDARY_SCOPE_ARCHS = ("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",

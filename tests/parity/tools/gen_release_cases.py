@@ -100,6 +100,11 @@ CASES: list[tuple[str, str, str, list[str]]] = [
     ("flags/llama/h100/lora-triton-runner", "h100", "models/qwen3-30b-a3b", [
         "--moe-runner-backend", "lora_triton"]),
     ("flags/llama/h100/tc-compiler", "h100", LLAMA, ["--cuda-graph-tc-compiler", "eager"]),
+    # the model-config parser: 0.5.23 looks it up when it first reads the config (before the
+    # SSL checks), the releases before it when the model config is built (after them)
+    ("config-parser/llama/h100/unknown", "h100", LLAMA, ["--model-config-parser", "x"]),
+    ("config-parser/llama/h100/with-ssl-keyfile", "h100", LLAMA, [
+        "--ssl-keyfile", "key.pem", "--model-config-parser", "x"]),
 ]
 
 
