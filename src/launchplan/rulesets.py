@@ -309,6 +309,7 @@ RULESETS: dict[str, RuleSet] = {
             "cuda_graph_compatibility": "0.5.22",  # known-supported prefill CP keeps its graph
             "speculative_algorithm_known": "0.5.22",  # and --speculative-skip-dp-mlp-sync
             "layernorm_sp_checks": "0.5.22",  # Qwen3 only
+            "pd_server_roles": "0.5.22",  # a decode radix cache refuses speculation
             "unified_memory_pool": "0.5.22",  # and no trtllm_mha decode graph
             "encoder_replay_capability": ABSENT,  # the check came in 0.5.23
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
@@ -343,6 +344,7 @@ RULESETS: dict[str, RuleSet] = {
             "dp_attention_spelling": "0.5.21",
             "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
             "pd_transfer_settings": "0.5.21",  # host receive on above 0, not below 1
+            "pd_server_roles": "0.5.22",
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
             "layernorm_sp_checks": "0.5.21",  # Qwen3 only, no PP check
             "encoder_replay_capability": ABSENT,

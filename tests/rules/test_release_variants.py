@@ -374,3 +374,16 @@ def test_the_draft_inherits_a_megamoe_runner_in_0_5_21():
         "speculative_moe_runner_backend": "flashinfer_trtllm"}
     assert speculative_moe_runner_default_0_5_21(make_view(
         moe_runner_backend="triton", speculative_moe_runner_backend="auto")) is None
+
+
+def test_a_decode_radix_cache_refuses_speculation_before_0_5_23():
+    from launchplan.rules.disaggregation import pd_server_roles, pd_server_roles_0_5_22
+
+    decode = dict(disaggregation_mode="decode", disaggregation_decode_enable_radix_cache=True)
+    assert isinstance(pd_server_roles_0_5_22(make_view(**decode,
+                                                       speculative_algorithm="EAGLE")), Refuse)
+    assert pd_server_roles(make_view(**decode, speculative_algorithm="EAGLE"))[
+        "disable_radix_cache"] is False
+    for algorithm in (None, "DSPARK"):  # no draft KV to track, or DSPARK's own
+        assert pd_server_roles_0_5_22(make_view(**decode, speculative_algorithm=algorithm))[
+            "disable_radix_cache"] is False

@@ -178,15 +178,17 @@ def _pd_transfer(v: View, *, receive_on: Callable[[float], bool], transports: fr
     return out or None
 
 
-@rule(
+_PD_ROLES = dict(
     phase=Phase.MODEL_SOURCE,
     reads=("disaggregation_mode", "disaggregation_decode_enable_radix_cache", "enable_hisparse",
            "disaggregation_transfer_backend", "disaggregation_decode_extra_slots",
-           "max_running_requests", "dp_size", "attn_dp_size"),
+           "max_running_requests", "dp_size", "attn_dp_size", "speculative_algorithm"),
     writes=("disable_radix_cache", "disaggregation_decode_extra_slots"),
     triggers=("disaggregation_mode",),
-    sglang="handle_pd_disaggregation (decode and prefill roles)",
 )
+
+
+@rule(**_PD_ROLES, sglang="handle_pd_disaggregation (decode and prefill roles)")
 def pd_server_roles(v: View) -> Declare | Refuse | None:
     """A PD decode server keeps no radix cache unless asked, and reserves transfer slots.
 
@@ -200,6 +202,25 @@ def pd_server_roles(v: View) -> Declare | Refuse | None:
         still in transfer need slots (``handle_pd_disaggregation``, decode and prefill roles).
     Assumes: nothing.
     """
+    return _pd_roles(v, speculation_allowed=True)
+
+
+@rule(name="pd_server_roles", variant="0.5.22", **_PD_ROLES,
+      sglang="handle_pd_disaggregation (0.5.21-0.5.22 decode and prefill roles)")
+def pd_server_roles_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.21-0.5.22: as ``pd_server_roles``; a decode radix cache refuses speculation.
+
+    When: ``disaggregation_mode`` is decode (or prefill, for the transport check).
+    Effect: as ``pd_server_roles``, and ``--disaggregation-decode-enable-radix-cache`` with a
+        speculative algorithm other than DSPARK is refused.
+    Why: the decode radix cache did not track draft KV before 0.5.23, which lifted the check
+        (``handle_pd_disaggregation`` of each release).
+    Assumes: nothing.
+    """
+    return _pd_roles(v, speculation_allowed=False)
+
+
+def _pd_roles(v: View, *, speculation_allowed: bool) -> Declare | Refuse | None:
     mode = v.disaggregation_mode
     if mode == "prefill" and v.disaggregation_transfer_backend == "fake":
         return Refuse("a PD prefill server cannot use the fake transfer backend")
@@ -212,6 +233,9 @@ def pd_server_roles(v: View) -> Declare | Refuse | None:
         if v.disaggregation_transfer_backend == "fake":
             return Refuse("--disaggregation-decode-enable-radix-cache cannot be combined with "
                           "the fake transfer backend")
+        if not speculation_allowed and v.speculative_algorithm not in (None, "DSPARK"):
+            return Refuse("--disaggregation-decode-enable-radix-cache cannot be combined with "
+                          f"speculative decoding ({v.speculative_algorithm}) in this release")
         out: dict = {"disable_radix_cache": False}
         note = "the radix cache on a PD decode server is experimental"
     else:
