@@ -382,8 +382,8 @@ def test_a_decode_radix_cache_refuses_speculation_before_0_5_23():
     decode = dict(disaggregation_mode="decode", disaggregation_decode_enable_radix_cache=True)
     assert isinstance(pd_server_roles_0_5_22(make_view(**decode,
                                                        speculative_algorithm="EAGLE")), Refuse)
-    assert pd_server_roles(make_view(**decode, speculative_algorithm="EAGLE"))[
+    assert pd_server_roles(make_view(**decode, speculative_algorithm="EAGLE")).fields[
         "disable_radix_cache"] is False
     for algorithm in (None, "DSPARK"):  # no draft KV to track, or DSPARK's own
-        assert pd_server_roles_0_5_22(make_view(**decode, speculative_algorithm=algorithm))[
-            "disable_radix_cache"] is False
+        assert pd_server_roles_0_5_22(make_view(
+            **decode, speculative_algorithm=algorithm)).fields["disable_radix_cache"] is False
