@@ -346,6 +346,10 @@ RULESETS: dict[str, RuleSet] = {
             "pd_transfer_settings": "0.5.21",  # host receive on above 0, not below 1
             "pd_server_roles": "0.5.22",
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
+            "deepep_v2_token_budget": "0.5.21",  # the prefill ceiling, not split over ranks
+            # DSA prefill CP: the dense TP pinned, attention DP on while fusion is checked
+            "deepseek_family_overrides": "0.5.21",
+            "flashinfer_allreduce_fusion_auto_enable": "0.5.21",
             "layernorm_sp_checks": "0.5.21",  # Qwen3 only, no PP check
             "encoder_replay_capability": ABSENT,
             "other_validations": "0.5.21",

@@ -64,6 +64,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("public", "0.5.21"): 220, ("own", "0.5.21"): 330, ("extra", "0.5.21"): 105,
     ("random", "0.5.21"): 300, ("release", "0.5.21"): 33,
     ("wild", "0.5.21"): 551, ("wild2", "0.5.21"): 241,  # 0.5.21 answers three more
+    ("fidelity", "0.5.21"): 149, ("coverage", "0.5.21"): 61, ("families", "0.5.21"): 44,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

@@ -387,3 +387,34 @@ def test_a_decode_radix_cache_refuses_speculation_before_0_5_23():
     for algorithm in (None, "DSPARK"):  # no draft KV to track, or DSPARK's own
         assert pd_server_roles_0_5_22(make_view(
             **decode, speculative_algorithm=algorithm)).fields["disable_radix_cache"] is False
+
+
+def test_deepep_v2_prefill_budget_is_not_split_over_ranks_in_0_5_21():
+    from launchplan.rules.deepep_v2 import deepep_v2_token_budget, deepep_v2_token_budget_0_5_21
+
+    view = make_view("b200", moe_a2a_backend="deepep_v2", tp_size=8, chunked_prefill_size=8192,
+                     env={"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "1024"},
+                     overlay={"cuda_graph_config": default_config(False)})
+    assert deepep_v2_token_budget(view) is None  # 8192 over 8 ranks: 1024 each
+    assert isinstance(deepep_v2_token_budget_0_5_21(view), Refuse)  # the whole 8192
+
+
+def test_dsa_prefill_cp_in_0_5_21_pins_dense_tp_and_skips_the_fusion():
+    from launchplan.planner import resolve
+    from launchplan.rules.model_overrides.deepseek_v2 import deepseek_family_overrides_0_5_21
+    from launchplan.rules.model_specific import flashinfer_allreduce_fusion_auto_enable_0_5_21
+    from launchplan.rulesets import get_ruleset
+
+    chosen = {s.name: s.func for s in get_ruleset("0.5.21").rules()}
+    assert chosen["deepseek_family_overrides"] is deepseek_family_overrides_0_5_21
+    assert chosen["flashinfer_allreduce_fusion_auto_enable"] is \
+        flashinfer_allreduce_fusion_auto_enable_0_5_21
+
+    model = "tests/parity/models/deepseek-v3.2-exp"
+    argv = ["--tp-size", "8", "--enable-prefill-cp", "--cp-strategy", "interleave",
+            "--attn-cp-size", "8"]
+    old = resolve(argv, gpu="b200", model_path=model, compat="0.5.21")
+    new = resolve(argv, gpu="b200", model_path=model, compat="0.5.22")
+    assert old.value("moe_dense_tp_size") == 1 and new.value("moe_dense_tp_size") is None
+    assert old.value("flashinfer_allreduce_fusion_backend") is None
+    assert new.value("flashinfer_allreduce_fusion_backend") == "auto"

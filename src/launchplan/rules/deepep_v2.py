@@ -74,15 +74,17 @@ def deepep_v2_draft_check(v: View) -> Refuse | None:
                   "--speculative-moe-a2a-backend with another backend")
 
 
-@rule(
+_BUDGET = dict(
     phase=Phase.LATE,
     reads=("moe_a2a_backend", "disaggregation_mode", "chunked_prefill_size",
            "enable_dynamic_chunking", "pp_size", "max_prefill_tokens", "tp_size",
            "attn_dp_size", "cuda_graph_config", "max_running_requests",
            "speculative_algorithm", "speculative_num_draft_tokens"),
-    sglang="validate_deepep_v2_dispatch_token_budget (moe_hook.py)",
     triggers={"moe_a2a_backend": ("deepep_v2",)},
 )
+
+
+@rule(**_BUDGET, sglang="validate_deepep_v2_dispatch_token_budget (moe_hook.py)")
 def deepep_v2_token_budget(v: View) -> Refuse | None:
     """The largest prefill chunk and decode graph one rank dispatches must fit DeepEP v2's buffer.
 
@@ -98,10 +100,30 @@ def deepep_v2_token_budget(v: View) -> Refuse | None:
     Assumes: SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK is 128 unless the environment
         given sets it; adaptive speculation's widest step is speculative_num_draft_tokens.
     """
+    return _budget(v, scattered=True)
+
+
+@rule(name="deepep_v2_token_budget", variant="0.5.21", **_BUDGET,
+      sglang="validate_deepep_v2_dispatch_token_budget (0.5.21)")
+def deepep_v2_token_budget_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: the whole prefill-buffer ceiling must fit one rank's DeepEP v2 buffer.
+
+    When: as ``deepep_v2_token_budget``.
+    Effect: as ``deepep_v2_token_budget``, except that the prefill ceiling is not split over
+        the ranks a DP chunk is scattered on.
+    Why: 0.5.22 divided it by tp_size / attn_dp_size (each rank dispatches its share of the
+        scattered chunk); 0.5.21 checked the ceiling itself.
+    Assumes: as ``deepep_v2_token_budget``.
+    """
+    return _budget(v, scattered=False)
+
+
+def _budget(v: View, *, scattered: bool) -> Refuse | None:
     capacity = _capacity(v)
     if v.disaggregation_mode != "decode":
         ceiling = prefill_buffer_tokens(v) or (v.max_prefill_tokens or 0)
-        per_rank = -(-ceiling // max(1, v.tp_size // v.attn_dp_size))
+        ranks = max(1, v.tp_size // v.attn_dp_size) if scattered else 1
+        per_rank = -(-ceiling // ranks)
         if per_rank > capacity:
             return Refuse(f"DeepEP v2 dispatches up to {per_rank} prefill tokens per rank, "
                           f"above {CAPACITY_ENV}={capacity}; raise it or lower "

@@ -430,17 +430,20 @@ MIMO_ARCHS = frozenset({"MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"})
 CUTEDSL_FUSION_TP = (2, 4, 8, 16)
 
 
-@rule(
+_FUSION = dict(
     phase=Phase.MODEL,
     reads=("tp_size", "attn_cp_size", "encoder_only", "enable_pdmux", "nnodes",
            "disable_custom_all_reduce", "flashinfer_allreduce_fusion_backend", "attn_dp_size",
-           "ep_join_mode", "moe_a2a_backend", "dtype"),
+           "ep_join_mode", "moe_a2a_backend", "dtype", "enable_prefill_cp"),
     writes=("flashinfer_allreduce_fusion_backend",),
     facts=("model.arch0", "model.model_type", "model.hidden_size", "model.dtype",
-           "target.is_sm90", "target.is_sm100", "target.is_blackwell"),
+           "model.is_deepseek_dsa", "target.is_sm90", "target.is_sm100",
+           "target.is_blackwell"),
     archs=ALLREDUCE_FUSION_ARCHS | MIMO_ARCHS,
-    sglang="_flashinfer_allreduce_fusion_auto_enable",
 )
+
+
+@rule(**_FUSION, sglang="_flashinfer_allreduce_fusion_auto_enable")
 def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
     """Supported models fuse the TP all-reduce with the norm on Hopper and SM10x.
 
@@ -471,6 +474,24 @@ def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
         return Declare({"flashinfer_allreduce_fusion_backend": backend},
                        f"FlashInfer all-reduce fusion ({backend}) enabled for {arch}")
     return None
+
+
+@rule(name="flashinfer_allreduce_fusion_auto_enable", variant="0.5.21", **_FUSION,
+      sglang="_flashinfer_allreduce_fusion_auto_enable (0.5.21)")
+def flashinfer_allreduce_fusion_auto_enable_0_5_21(v: View) -> Declare | None:
+    """0.5.21: as the current rule, but not for a DSA model under prefill CP.
+
+    When: as ``flashinfer_allreduce_fusion_auto_enable``.
+    Effect: as ``flashinfer_allreduce_fusion_auto_enable``; a DSA model (DeepSeek-V3.2, GLM-5)
+        with ``--enable-prefill-cp`` keeps the backend unset.
+    Why: 0.5.21's DSA context-parallel override turns ``enable_dp_attention`` on before the
+        fusion check reads it (a later default turns it off again with one DP group), so
+        the check sees attention DP.
+    Assumes: nothing.
+    """
+    if v.model.is_deepseek_dsa and v.enable_prefill_cp:
+        return None
+    return flashinfer_allreduce_fusion_auto_enable(v)
 
 
 @rule(

@@ -138,7 +138,7 @@ def _mla_prefill_cp(v: Any) -> dict[str, Any] | Refuse:
             "attn_cp_size": v.tp_size // attn_dp}
 
 
-@rule(
+_FAMILY = dict(
     phase=Phase.MODEL,
     batch=BATCH,
     archs=DEEPSEEK_FAMILY,
@@ -155,8 +155,10 @@ def _mla_prefill_cp(v: Any) -> dict[str, Any] | Refuse:
     facts=("model.arch0", "model.is_deepseek_dsa", "model.is_mla", "model.config",
            "target.is_sm100", "target.is_hip", "target.is_cuda", "target.sm",
            "model.quantization_config"),
-    sglang="_deepseek_family_overrides (model_overrides/deepseek_v2.py)",
 )
+
+
+@rule(**_FAMILY, sglang="_deepseek_family_overrides (model_overrides/deepseek_v2.py)")
 def deepseek_family_overrides(v: View) -> dict | Refuse | None:
     """DeepSeek defaults: ``dsa`` attention and DSA page sizes, or ``trtllm_mla`` on SM10x.
 
@@ -220,6 +222,30 @@ def deepseek_family_overrides(v: View) -> dict | Refuse | None:
             return cp
         out.update(cp)
     return out or None
+
+
+@rule(name="deepseek_family_overrides", variant="0.5.21", **_FAMILY,
+      sglang="_deepseek_family_overrides (0.5.21)")
+def deepseek_family_overrides_0_5_21(v: View) -> dict | Refuse | None:
+    """0.5.21: as the current rule; DSA prefill CP always pins the dense MLP's TP to 1.
+
+    When: as ``deepseek_family_overrides``.
+    Effect: as ``deepseek_family_overrides``; on a DSA model with ``--enable-prefill-cp``,
+        ``moe_dense_tp_size`` 1 for both strategies, the interleave strategy refuses more than
+        one DP group, and ``attn_cp_size`` is tp_size / DP groups.
+    Why: 0.5.21's DSA context-parallel branch set the dense TP for both strategies and had no
+        interleave attention-CP layout of its own (``_deepseek_family_overrides``).
+    Assumes: nothing.
+    """
+    out = deepseek_family_overrides(v)
+    if not (v.model.is_deepseek_dsa and v.enable_prefill_cp and isinstance(out, dict)):
+        return out
+    if v.cp_strategy != "zigzag" and v.dp_size > 1:
+        return Refuse("interleave DSA context parallelism does not support DP attention in "
+                      "this release")
+    attn_dp = out.get("attn_dp_size", 1)
+    return {**out, "moe_dense_tp_size": 1,
+            "attn_cp_size": v.tp_size // max(1, attn_dp)}
 
 
 # --- outside the override batch: the family's pass in handle_model_specific_adjustments ---
