@@ -52,6 +52,12 @@ SCALE_UP = ["--tp-size", "8", "--attn-dp-size", "8", "--enable-dp-lm-head", "--e
             "16", "--cuda-graph-config", '{"prefill": {"backend": "disabled"}}']
 JOIN = ["--elastic-ep-join-mode", "scale", "--node-rank", "1", "--elastic-ep-join-rank-offset",
         "8", "--elastic-ep-initial-size", "8"]
+# a one-rank joining group (TP 1; a scale joiner is attention DP by itself)
+ONE_RANK = ["--tp-size", "1", "--ep-size", "1", "--moe-a2a-backend", "nixl",
+            "--enable-dp-lm-head", "--elastic-ep-backend", "mooncake", "--max-ep-size", "16",
+            "--cuda-graph-config", '{"prefill": {"backend": "disabled"}}',
+            "--elastic-ep-join-mode", "scale", "--node-rank", "1",
+            "--elastic-ep-join-rank-offset", "8", "--elastic-ep-initial-size", "8"]
 #: Lines aimed at the classes this draw found (``wild3/aimed/<name>``): platform, model, argv.
 #: SGLang's elastic EP checks (handle_elastic_ep: join rank offset, join mode, EP size bounds,
 #: the runtime scale-up's requirements) run before LayerNorm SP and speculative decoding; the
@@ -113,6 +119,23 @@ AIMED: dict[str, tuple[str, str, list[str]]] = {
         a for a in SCALE_UP if a != "--enable-dp-lm-head"]),
     "elastic/scale-up-deepep": ("h200", "deepseek-v3", [
         "deepep" if a == "nixl" else a for a in SCALE_UP]),
+    "elastic/scale-up-primary-mi300x": ("mi300x", "deepseek-v3", SCALE_UP),
+    "elastic/scale-up-one-rank-joiner": ("h200", "deepseek-v3", ONE_RANK),
+    "elastic/scale-up-one-rank-joiner-dense-tp": ("h200", "deepseek-v3", ONE_RANK + [
+        "--moe-dense-tp-size", "1"]),
+    "elastic/scale-up-timeout": ("h200", "deepseek-v3", SCALE_UP + [
+        "--elastic-ep-scale-timeout", "0"]),
+    "elastic/scale-up-expert-backup": ("h200", "deepseek-v3", SCALE_UP + [
+        "--enable-elastic-expert-backup"]),
+    "elastic/scale-up-dcp": ("h200", "deepseek-v3", SCALE_UP + ["--dcp-size", "2"]),
+    "elastic/scale-up-moe-dp": ("h200", "deepseek-v3", SCALE_UP + ["--moe-dp-size", "2"]),
+    "elastic/scale-up-ep-4": ("h200", "deepseek-v3", [
+        "4" if i == 6 else a for i, a in enumerate(SCALE_UP)]),
+    "elastic/scale-up-decode-disabled": ("h200", "deepseek-v3", SCALE_UP[:-2] + [
+        "--cuda-graph-config",
+        '{"prefill": {"backend": "disabled"}, "decode": {"backend": "disabled"}}']),
+    "elastic/scale-up-pd-prefill": ("h200", "deepseek-v3", SCALE_UP + [
+        "--disaggregation-mode", "prefill"]),
     "lb/pd-prefill": ("h100", "llama-3.1-8b", ["--disaggregation-mode", "prefill"]),
     "lb/explicit": ("h100", "llama-3.1-8b", ["--load-balance-method", "total_tokens"]),
     "parser/before-ssl-refresh": ("a100", "mistral-7b-v0.3", [
@@ -167,6 +190,12 @@ FOUND: list[tuple[int, str, str, list[str]]] = [
     (1085, "gb200", "qwen3-1.7b", (
         "--tp 2 --kv-cache-dtype nvfp4 --disable-radix-cache --disaggregation-mode decode "
         "--speculative-use-block-verification --random-seed 2").split()),
+    # a third draw (``--probe 7373``, as 2033) found no new class; this line keeps the parser
+    # lookup ahead of the model config's quantize-and-serve check
+    (2033, "rtx5090", "llama-3.1-70b", (
+        "--kv-cache-dtype fp8_e5m2 --mem-fraction-static 0.7 --page-size 1 "
+        "--speculative-use-block-verification --mm-enable-dp-encoder --model-config-parser none "
+        "--quantize-and-serve --speculative-draft-attention-backend trtllm_mha").split()),
 ]
 # fields the fixes for this draw write, compared in the aimed lines
 FIX_FIELDS = ["load_balance_method", "enable_dp_attention_local_control_broadcast",
