@@ -227,9 +227,11 @@ def _set_fields(case: dict) -> set[str]:
     return wild.flag_fields(case.get("argv", []))
 
 
-def rarity() -> dict[str, int]:
-    """Per rule (``name`` or ``name@variant``): how many recorded cases set a trigger field."""
-    cases = [c for path in sorted(wild.DATA.glob("*-cases.json")) if "wild3" not in path.name
+def rarity(every_suite: bool = False) -> dict[str, int]:
+    """Per rule (``name`` or ``name@variant``): how many recorded cases set a trigger field
+    (wild3's own cases counted only with ``every_suite``)."""
+    cases = [c for path in sorted(wild.DATA.glob("*-cases.json"))
+             if every_suite or "wild3" not in path.name
              for c in json.loads(path.read_text())]
     seen = [_set_fields(c) for c in cases]
     counts: dict[str, int] = {}
@@ -241,21 +243,25 @@ def rarity() -> dict[str, int]:
     return counts
 
 
+def rarity_table(counts: dict[str, int]) -> dict[str, dict]:
+    """Rule -> its count and the flagged fields it triggers on and reads."""
+    table = {}
+    for spec in get_ruleset("0.5.23").rules():
+        key = spec.name if not spec.variant else f"{spec.name}@{spec.variant}"
+        if key in counts:
+            triggers = sorted({t for t in spec.triggers
+                               if FIELDS.get(t) and FIELDS[t].flags} - NEVER)
+            table[key] = {"count": counts[key], "triggers": triggers,
+                          "reads": sorted(r for r in spec.reads
+                                          if FIELDS.get(r) and FIELDS[r].flags
+                                          and r not in NEVER)}
+    return table
+
+
 def frozen_rarity(new: bool) -> dict[str, dict]:
-    """Rule -> its trigger fields and count (frozen unless ``new``)."""
+    """The frozen table (recounted, without wild3's cases, when ``new``)."""
     if new or not RARITY.exists():
-        counts = rarity()
-        table = {}
-        for spec in get_ruleset("0.5.23").rules():
-            key = spec.name if not spec.variant else f"{spec.name}@{spec.variant}"
-            if key in counts:
-                triggers = sorted({t for t in spec.triggers
-                                   if FIELDS.get(t) and FIELDS[t].flags} - NEVER)
-                table[key] = {"count": counts[key], "triggers": triggers,
-                              "reads": sorted(r for r in spec.reads
-                                              if FIELDS.get(r) and FIELDS[r].flags
-                                              and r not in NEVER)}
-        RARITY.write_text(json.dumps(table, indent=0, sort_keys=True) + "\n")
+        RARITY.write_text(json.dumps(rarity_table(rarity()), indent=0, sort_keys=True) + "\n")
     return json.loads(RARITY.read_text())
 
 
@@ -290,7 +296,9 @@ def main() -> None:
     probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
     suite = "probe" if probe else "wild3"
     rng = random.Random(int(probe) if probe else SEED)
-    table = frozen_rarity("--new-rarity" in sys.argv)
+    # a probe leans on what is rarest now, wild3's own lines counted (the table is not kept)
+    table = (rarity_table(rarity(every_suite=True)) if probe
+             else frozen_rarity("--new-rarity" in sys.argv))
     triggers, reads, compared = wild.pool(False)
     triggers = [t for t in triggers if t not in NEVER]
     reads = [r for r in reads if r not in NEVER]
