@@ -16,7 +16,10 @@ the suite must be recorded anew), so later suites and rules do not change the dr
 each to an out-of-tree plugin (``sgl-nvidia-mega``, ``sgl-amd-mono``: neither a dependency nor
 an extra of the sglang package) whose specs decide which models, GPUs and settings it serves;
 without the plugin, as in the oracle's venv, SGLang refuses it whatever else the line says, so
-a recorded answer says what the venv holds, not what SGLang resolves. ``--log-level`` takes a
+a recorded answer says what the venv holds, not what SGLang resolves. Nor is
+``--remote-instance-weight-loader-start-seed-via-transfer-engine``: SGLang keeps it only where
+Mooncake's transfer engine imports, which the venv lacks (aimed lines with the memory saver,
+which turns it off anyway, stand for it). ``--log-level`` takes a
 real level name: SGLang's launcher sets up logging from it before building the server
 arguments (``prepare_server_args``) and fails on an unknown name there, a step the oracle,
 which builds them directly, skips (launchplan reports such a name as bad input, as the
@@ -40,7 +43,8 @@ SEED = 3033
 COUNT = 240
 RARITY = wild.DATA / "wild3-rarity.json"
 # fields whose recorded answer is the oracle venv's, not SGLang's (see the module docstring)
-HARNESS = {"enable_nvidia_megakernel", "enable_amd_monokernel"}
+HARNESS = {"enable_nvidia_megakernel", "enable_amd_monokernel",
+           "remote_instance_weight_loader_start_seed_via_transfer_engine"}
 NEVER = wild.NEVER | HARNESS
 # a level name for --log-level (as many as the plausible words drawn otherwise, so the draw
 # of every other token is the same)
@@ -136,6 +140,15 @@ AIMED: dict[str, tuple[str, str, list[str]]] = {
         '{"prefill": {"backend": "disabled"}, "decode": {"backend": "disabled"}}']),
     "elastic/scale-up-pd-prefill": ("h200", "deepseek-v3", SCALE_UP + [
         "--disaggregation-mode", "prefill"]),
+    "seed-transfer-engine/memory-saver": ("h100", "llama-3.1-8b", [
+        "--remote-instance-weight-loader-start-seed-via-transfer-engine",
+        "--enable-memory-saver"]),
+    "seed-transfer-engine/memory-saver-b200": ("b200", "qwen3-8b", [
+        "--tp-size", "2", "--enable-memory-saver",
+        "--remote-instance-weight-loader-start-seed-via-transfer-engine"]),
+    "page-major/unified-and-explicit": ("h100", "llama-3.1-8b", [
+        "--enable-unified-memory", "--enable-page-major-kv-layout", "--attention-backend",
+        "fa3"]),
     "lb/pd-prefill": ("h100", "llama-3.1-8b", ["--disaggregation-mode", "prefill"]),
     "lb/explicit": ("h100", "llama-3.1-8b", ["--load-balance-method", "total_tokens"]),
     "parser/before-ssl-refresh": ("a100", "mistral-7b-v0.3", [
@@ -213,7 +226,7 @@ def own_fields(argv: list[str], compared: list[str]) -> list[str]:
     """The fields a line's own flags set, beyond those compared in every line. The CUDA-graph
     config is compared key by key (SGLang's record also carries ``tc_compiler``, a setting
     0.5.23 keeps at eager and refuses to take, which launchplan's plan leaves out)."""
-    own = wild.flag_fields(argv) - wild.NOT_COMPARED - NEVER
+    own = wild.flag_fields(argv) - wild.NOT_COMPARED - wild.NEVER  # HARNESS: aimed lines only
     if "cuda_graph_config" in own:
         own = (own - {"cuda_graph_config"}) | {f"cuda_graph_config.{phase}.{key}"
                                               for phase, keys in GRAPH_KEYS.items()
