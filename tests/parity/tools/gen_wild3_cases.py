@@ -45,7 +45,10 @@ RARITY = wild.DATA / "wild3-rarity.json"
 # fields whose recorded answer is the oracle venv's, not SGLang's (see the module docstring)
 HARNESS = {"enable_nvidia_megakernel", "enable_amd_monokernel",
            "remote_instance_weight_loader_start_seed_via_transfer_engine"}
-NEVER = wild.NEVER | HARNESS
+# files the simulation has no copy of: SGLang reads the decrypted configs from the model's
+# folder while it builds the model config (a word drawn for them names no file there)
+FILES = {"decrypted_config_file", "decrypted_draft_config_file"}
+NEVER = wild.NEVER | HARNESS | FILES
 # a level name for --log-level (as many as the plausible words drawn otherwise, so the draw
 # of every other token is the same)
 LOG_LEVELS = ("debug", "info", "warning", "error")
