@@ -230,6 +230,7 @@ PIPELINE: tuple[str, ...] = (
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
     "language_model_only_checks",
+    "transfer_engine_seed",
     "encoder_disaggregation_checks",
     "mm_feature_transport_default",
     "cache_compatibility",

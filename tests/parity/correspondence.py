@@ -175,6 +175,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"decode_context_parallel_checks"}),
         (r"--attn-dp-size must be positive", {"data_parallelism_checks"}),
         (r"tp_size must be divisible by (attn_cp_size|moe_dp_size)|"
+         r"ep_size \* moe_dp_size must be (less than or )?equal to tp_size|"
          r"attn_cp_size != moe_dp_size is only supported", {"context_parallelism_checks"}),
         (r"--cuda-graph-prefill-max-context must be a positive integer",
          {"finalize_cuda_graph_prefill_max_context"}),

@@ -112,6 +112,10 @@ def test_elastic_ep_scale_up_primary_and_joiner():
     joiner = scale_up(ep_join_mode="scale", node_rank=1, ep_join_rank_offset=8,
                       elastic_ep_initial_size=8)
     assert fields(joiner) == {"enable_dp_attention_local_control_broadcast": True}
+    one_rank = dict(tp_size=1, attn_dp_size=1, ep_size=1, ep_join_mode="scale", node_rank=1,
+                    ep_join_rank_offset=8, elastic_ep_initial_size=8)
+    assert "one-rank" in scale_up(**one_rank).message
+    assert not isinstance(scale_up(**one_rank, moe_dense_tp_size=1), Refuse)
     assert scale_up(max_ep_size=8) is None  # no room above TP: no scale-up
     assert scale_up(max_ep_size=None) is None
 

@@ -105,6 +105,11 @@ def test_page_major_kv_layout():
     assert isinstance(late.page_major_kv_layout(make_view(enable_unified_memory=True,
                                                           attention_backend="aiter")), Refuse)
     assert late.page_major_kv_layout(make_view(attention_backend="fa3")) is None
+    # unified memory declares the layout even when it was given (SGLang's source; probe 8484/186)
+    assert late.page_major_kv_layout(make_view(enable_unified_memory=True,
+                                               enable_page_major_kv_layout=True,
+                                               attention_backend="fa3")) == {
+        "enable_page_major_kv_layout": True}
 
 
 def test_unified_memory_full_prefill_fallback():

@@ -87,6 +87,12 @@ def test_graph_reserve_counts_what_is_captured():
     assert graph_reserve_mib(view) == 256 * 2 + prefill_buckets * 8
     mla = make_view("h100", model=fake_model(**MLA), overlay=overlay)
     assert graph_reserve_mib(mla) == 256 * 2 + 1536
+    # attention DP pads the decode graphs; an elastic EP scale joiner is attention DP even at
+    # attn_dp_size 1 (wild3/aimed/elastic/scale-up-one-rank-joiner-dense-tp)
+    joiner = make_view("h100", overlay=overlay, ep_join_mode="scale")
+    assert graph_reserve_mib(joiner) == graph_reserve_mib(view) + 256 * 1 * 3
+    dp4 = make_view("h100", overlay=overlay, attn_dp_size=4)
+    assert graph_reserve_mib(dp4) == graph_reserve_mib(view) + 256 * 4 * 3
 
 
 def _vlm(model_type, vision, arch="Qwen2_5_VLForConditionalGeneration"):

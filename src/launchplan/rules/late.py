@@ -326,8 +326,8 @@ def page_major_kv_layout(v: View) -> dict | Refuse | None:
     Why: only those kernels take the page-major strides (``handle_page_major_kv_layout``).
     Assumes: nothing.
     """
-    out = {"enable_page_major_kv_layout": True} if (
-        v.enable_unified_memory and not v.enable_page_major_kv_layout) else None
+    # declared whenever unified memory is on, also over an explicit True (as SGLang does)
+    out = {"enable_page_major_kv_layout": True} if v.enable_unified_memory else None
     if not (v.enable_page_major_kv_layout or v.enable_unified_memory):
         return None
     if not v.enable_unified_memory:

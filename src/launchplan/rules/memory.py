@@ -215,7 +215,8 @@ def graph_reserve_mib(v: Any) -> float:
     reserve = 0.0
     if role != "prefill" and decode["backend"] != "disabled":
         reserve += decode["max_bs"] * 2
-    if v.attn_dp_size > 1 and role != "prefill":
+    # attention DP as SGLang tests it: wider than 1, or an elastic EP scale-up joiner
+    if (v.attn_dp_size > 1 or v.ep_join_mode == "scale") and role != "prefill":
         reserve += decode["max_bs"] * v.attn_dp_size * 3
         if decode["max_bs"] > 300:
             reserve += decode["max_bs"] * v.attn_dp_size * 1.5
@@ -263,9 +264,9 @@ def post_capture_sizing_planned(v: Any) -> bool:
     phase=Phase.MEMORY,
     reads=("mem_fraction_static", "cuda_graph_config", "chunked_prefill_size",
            "max_prefill_tokens", "max_running_requests", "speculative_num_draft_tokens",
-           "tp_size", "pp_size", "attn_dp_size", "disaggregation_mode", "moe_a2a_backend",
-           "language_only", "language_model_only", "enable_multimodal", "model_impl",
-           "device", "dcp_size",
+           "tp_size", "pp_size", "attn_dp_size", "ep_join_mode", "disaggregation_mode",
+           "moe_a2a_backend", "language_only", "language_model_only", "enable_multimodal",
+           "model_impl", "device", "dcp_size",
            "enable_kv_cache_sharding", "prefill_only_disable_kv_cache",
            "enable_memory_saver", "enable_unified_memory"),
     writes=("mem_fraction_static",),

@@ -16,7 +16,10 @@ the suite must be recorded anew), so later suites and rules do not change the dr
 each to an out-of-tree plugin (``sgl-nvidia-mega``, ``sgl-amd-mono``: neither a dependency nor
 an extra of the sglang package) whose specs decide which models, GPUs and settings it serves;
 without the plugin, as in the oracle's venv, SGLang refuses it whatever else the line says, so
-a recorded answer says what the venv holds, not what SGLang resolves. ``--log-level`` takes a
+a recorded answer says what the venv holds, not what SGLang resolves. Nor is
+``--remote-instance-weight-loader-start-seed-via-transfer-engine``: SGLang keeps it only where
+Mooncake's transfer engine imports, which the venv lacks (aimed lines with the memory saver,
+which turns it off anyway, stand for it). ``--log-level`` takes a
 real level name: SGLang's launcher sets up logging from it before building the server
 arguments (``prepare_server_args``) and fails on an unknown name there, a step the oracle,
 which builds them directly, skips (launchplan reports such a name as bad input, as the
@@ -40,8 +43,12 @@ SEED = 3033
 COUNT = 240
 RARITY = wild.DATA / "wild3-rarity.json"
 # fields whose recorded answer is the oracle venv's, not SGLang's (see the module docstring)
-HARNESS = {"enable_nvidia_megakernel", "enable_amd_monokernel"}
-NEVER = wild.NEVER | HARNESS
+HARNESS = {"enable_nvidia_megakernel", "enable_amd_monokernel",
+           "remote_instance_weight_loader_start_seed_via_transfer_engine"}
+# files the simulation has no copy of: SGLang reads the decrypted configs from the model's
+# folder while it builds the model config (a word drawn for them names no file there)
+FILES = {"decrypted_config_file", "decrypted_draft_config_file"}
+NEVER = wild.NEVER | HARNESS | FILES
 # a level name for --log-level (as many as the plausible words drawn otherwise, so the draw
 # of every other token is the same)
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -52,6 +59,12 @@ SCALE_UP = ["--tp-size", "8", "--attn-dp-size", "8", "--enable-dp-lm-head", "--e
             "16", "--cuda-graph-config", '{"prefill": {"backend": "disabled"}}']
 JOIN = ["--elastic-ep-join-mode", "scale", "--node-rank", "1", "--elastic-ep-join-rank-offset",
         "8", "--elastic-ep-initial-size", "8"]
+# a one-rank joining group (TP 1; a scale joiner is attention DP by itself)
+ONE_RANK = ["--tp-size", "1", "--ep-size", "1", "--moe-a2a-backend", "nixl",
+            "--enable-dp-lm-head", "--elastic-ep-backend", "mooncake", "--max-ep-size", "16",
+            "--cuda-graph-config", '{"prefill": {"backend": "disabled"}}',
+            "--elastic-ep-join-mode", "scale", "--node-rank", "1",
+            "--elastic-ep-join-rank-offset", "8", "--elastic-ep-initial-size", "8"]
 #: Lines aimed at the classes this draw found (``wild3/aimed/<name>``): platform, model, argv.
 #: SGLang's elastic EP checks (handle_elastic_ep: join rank offset, join mode, EP size bounds,
 #: the runtime scale-up's requirements) run before LayerNorm SP and speculative decoding; the
@@ -113,6 +126,32 @@ AIMED: dict[str, tuple[str, str, list[str]]] = {
         a for a in SCALE_UP if a != "--enable-dp-lm-head"]),
     "elastic/scale-up-deepep": ("h200", "deepseek-v3", [
         "deepep" if a == "nixl" else a for a in SCALE_UP]),
+    "elastic/scale-up-primary-mi300x": ("mi300x", "deepseek-v3", SCALE_UP),
+    "elastic/scale-up-one-rank-joiner": ("h200", "deepseek-v3", ONE_RANK),
+    "elastic/scale-up-one-rank-joiner-dense-tp": ("h200", "deepseek-v3", ONE_RANK + [
+        "--moe-dense-tp-size", "1"]),
+    "elastic/scale-up-timeout": ("h200", "deepseek-v3", SCALE_UP + [
+        "--elastic-ep-scale-timeout", "0"]),
+    "elastic/scale-up-expert-backup": ("h200", "deepseek-v3", SCALE_UP + [
+        "--enable-elastic-expert-backup"]),
+    "elastic/scale-up-dcp": ("h200", "deepseek-v3", SCALE_UP + ["--dcp-size", "2"]),
+    "elastic/scale-up-moe-dp": ("h200", "deepseek-v3", SCALE_UP + ["--moe-dp-size", "2"]),
+    "elastic/scale-up-ep-4": ("h200", "deepseek-v3", [
+        "4" if i == 6 else a for i, a in enumerate(SCALE_UP)]),
+    "elastic/scale-up-decode-disabled": ("h200", "deepseek-v3", SCALE_UP[:-2] + [
+        "--cuda-graph-config",
+        '{"prefill": {"backend": "disabled"}, "decode": {"backend": "disabled"}}']),
+    "elastic/scale-up-pd-prefill": ("h200", "deepseek-v3", SCALE_UP + [
+        "--disaggregation-mode", "prefill"]),
+    "seed-transfer-engine/memory-saver": ("h100", "llama-3.1-8b", [
+        "--remote-instance-weight-loader-start-seed-via-transfer-engine",
+        "--enable-memory-saver"]),
+    "seed-transfer-engine/memory-saver-b200": ("b200", "qwen3-8b", [
+        "--tp-size", "2", "--enable-memory-saver",
+        "--remote-instance-weight-loader-start-seed-via-transfer-engine"]),
+    "page-major/unified-and-explicit": ("h100", "llama-3.1-8b", [
+        "--enable-unified-memory", "--enable-page-major-kv-layout", "--attention-backend",
+        "fa3"]),
     "lb/pd-prefill": ("h100", "llama-3.1-8b", ["--disaggregation-mode", "prefill"]),
     "lb/explicit": ("h100", "llama-3.1-8b", ["--load-balance-method", "total_tokens"]),
     "parser/before-ssl-refresh": ("a100", "mistral-7b-v0.3", [
@@ -167,6 +206,12 @@ FOUND: list[tuple[int, str, str, list[str]]] = [
     (1085, "gb200", "qwen3-1.7b", (
         "--tp 2 --kv-cache-dtype nvfp4 --disable-radix-cache --disaggregation-mode decode "
         "--speculative-use-block-verification --random-seed 2").split()),
+    # a third draw (``--probe 7373``, as 2033) found no new class; this line keeps the parser
+    # lookup ahead of the model config's quantize-and-serve check
+    (2033, "rtx5090", "llama-3.1-70b", (
+        "--kv-cache-dtype fp8_e5m2 --mem-fraction-static 0.7 --page-size 1 "
+        "--speculative-use-block-verification --mm-enable-dp-encoder --model-config-parser none "
+        "--quantize-and-serve --speculative-draft-attention-backend trtllm_mha").split()),
 ]
 # fields the fixes for this draw write, compared in the aimed lines
 FIX_FIELDS = ["load_balance_method", "enable_dp_attention_local_control_broadcast",
@@ -184,7 +229,7 @@ def own_fields(argv: list[str], compared: list[str]) -> list[str]:
     """The fields a line's own flags set, beyond those compared in every line. The CUDA-graph
     config is compared key by key (SGLang's record also carries ``tc_compiler``, a setting
     0.5.23 keeps at eager and refuses to take, which launchplan's plan leaves out)."""
-    own = wild.flag_fields(argv) - wild.NOT_COMPARED - NEVER
+    own = wild.flag_fields(argv) - wild.NOT_COMPARED - wild.NEVER  # HARNESS: aimed lines only
     if "cuda_graph_config" in own:
         own = (own - {"cuda_graph_config"}) | {f"cuda_graph_config.{phase}.{key}"
                                               for phase, keys in GRAPH_KEYS.items()
@@ -198,9 +243,11 @@ def _set_fields(case: dict) -> set[str]:
     return wild.flag_fields(case.get("argv", []))
 
 
-def rarity() -> dict[str, int]:
-    """Per rule (``name`` or ``name@variant``): how many recorded cases set a trigger field."""
-    cases = [c for path in sorted(wild.DATA.glob("*-cases.json")) if "wild3" not in path.name
+def rarity(every_suite: bool = False) -> dict[str, int]:
+    """Per rule (``name`` or ``name@variant``): how many recorded cases set a trigger field
+    (wild3's own cases counted only with ``every_suite``)."""
+    cases = [c for path in sorted(wild.DATA.glob("*-cases.json"))
+             if every_suite or "wild3" not in path.name
              for c in json.loads(path.read_text())]
     seen = [_set_fields(c) for c in cases]
     counts: dict[str, int] = {}
@@ -212,21 +259,25 @@ def rarity() -> dict[str, int]:
     return counts
 
 
+def rarity_table(counts: dict[str, int]) -> dict[str, dict]:
+    """Rule -> its count and the flagged fields it triggers on and reads."""
+    table = {}
+    for spec in get_ruleset("0.5.23").rules():
+        key = spec.name if not spec.variant else f"{spec.name}@{spec.variant}"
+        if key in counts:
+            triggers = sorted({t for t in spec.triggers
+                               if FIELDS.get(t) and FIELDS[t].flags} - NEVER)
+            table[key] = {"count": counts[key], "triggers": triggers,
+                          "reads": sorted(r for r in spec.reads
+                                          if FIELDS.get(r) and FIELDS[r].flags
+                                          and r not in NEVER)}
+    return table
+
+
 def frozen_rarity(new: bool) -> dict[str, dict]:
-    """Rule -> its trigger fields and count (frozen unless ``new``)."""
+    """The frozen table (recounted, without wild3's cases, when ``new``)."""
     if new or not RARITY.exists():
-        counts = rarity()
-        table = {}
-        for spec in get_ruleset("0.5.23").rules():
-            key = spec.name if not spec.variant else f"{spec.name}@{spec.variant}"
-            if key in counts:
-                triggers = sorted({t for t in spec.triggers
-                                   if FIELDS.get(t) and FIELDS[t].flags} - NEVER)
-                table[key] = {"count": counts[key], "triggers": triggers,
-                              "reads": sorted(r for r in spec.reads
-                                              if FIELDS.get(r) and FIELDS[r].flags
-                                              and r not in NEVER)}
-        RARITY.write_text(json.dumps(table, indent=0, sort_keys=True) + "\n")
+        RARITY.write_text(json.dumps(rarity_table(rarity()), indent=0, sort_keys=True) + "\n")
     return json.loads(RARITY.read_text())
 
 
@@ -261,7 +312,9 @@ def main() -> None:
     probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
     suite = "probe" if probe else "wild3"
     rng = random.Random(int(probe) if probe else SEED)
-    table = frozen_rarity("--new-rarity" in sys.argv)
+    # a probe leans on what is rarest now, wild3's own lines counted (the table is not kept)
+    table = (rarity_table(rarity(every_suite=True)) if probe
+             else frozen_rarity("--new-rarity" in sys.argv))
     triggers, reads, compared = wild.pool(False)
     triggers = [t for t in triggers if t not in NEVER]
     reads = [r for r in reads if r not in NEVER]
