@@ -176,13 +176,11 @@ _SCALE_UP_READS = (
 _SCALE_UP_WRITES = ("enable_dp_attention_local_control_broadcast", "elastic_ep_initial_size")
 
 
-@rule(
-    phase=Phase.MOE,
-    reads=_SCALE_UP_READS,
-    writes=_SCALE_UP_WRITES,
-    sglang="handle_elastic_ep (runtime scale-up)",
-    triggers=("max_ep_size",),
-)
+_SCALE_UP = dict(phase=Phase.MOE, reads=_SCALE_UP_READS, writes=_SCALE_UP_WRITES,
+                 triggers=("max_ep_size",))
+
+
+@rule(**_SCALE_UP, sglang="handle_elastic_ep (runtime scale-up)")
 def elastic_ep_scale_up(v: View) -> Declare | Refuse | None:
     """Elastic EP scale-up: EP sizes in whole attention replicas, graphs that survive joins.
 
@@ -207,15 +205,8 @@ def elastic_ep_scale_up(v: View) -> Declare | Refuse | None:
     return _scale_up(v, replicas=True)
 
 
-@rule(
-    name="elastic_ep_scale_up",
-    variant="0.5.22",
-    phase=Phase.MOE,
-    reads=_SCALE_UP_READS,
-    writes=_SCALE_UP_WRITES,
-    sglang="handle_elastic_ep (runtime scale-up, 0.5.21-0.5.22)",
-    triggers=("max_ep_size",),
-)
+@rule(name="elastic_ep_scale_up", variant="0.5.22", **_SCALE_UP,
+      sglang="handle_elastic_ep (runtime scale-up, 0.5.21-0.5.22)")
 def elastic_ep_scale_up_0_5_22(v: View) -> Declare | Refuse | None:
     """Before 0.5.23 the scale-up spans all of TP with attention DP: no replica arithmetic.
 
