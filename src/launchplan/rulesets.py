@@ -348,6 +348,7 @@ RULESETS: dict[str, RuleSet] = {
             "pd_server_roles": "0.5.22",
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
             "deepep_v2_token_budget": "0.5.21",  # the prefill ceiling, not split over ranks
+            "dp_lm_head_validation": "0.5.21",  # a scale joiner is not attention DP
             # DSA prefill CP: the dense TP pinned, attention DP on while fusion is checked
             "deepseek_family_overrides": "0.5.21",
             "flashinfer_allreduce_fusion_auto_enable": "0.5.21",

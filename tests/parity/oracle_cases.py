@@ -65,6 +65,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("random", "0.5.21"): 300, ("release", "0.5.21"): 33,
     ("wild", "0.5.21"): 551, ("wild2", "0.5.21"): 241,  # 0.5.21 answers three more
     ("fidelity", "0.5.21"): 149, ("coverage", "0.5.21"): 61, ("families", "0.5.21"): 44,
+    ("wild3", "0.5.21"): 292,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

@@ -418,3 +418,13 @@ def test_dsa_prefill_cp_in_0_5_21_pins_dense_tp_and_skips_the_fusion():
     assert old.value("moe_dense_tp_size") == 1 and new.value("moe_dense_tp_size") is None
     assert old.value("flashinfer_allreduce_fusion_backend") is None
     assert new.value("flashinfer_allreduce_fusion_backend") == "auto"
+
+
+def test_a_scale_joiners_dp_lm_head_needs_attention_dp_groups_in_0_5_21():
+    from launchplan.rules.parallel import dp_lm_head_validation, dp_lm_head_validation_0_5_21
+
+    joiner = make_view(enable_dp_lm_head=True, ep_join_mode="scale", tp_size=1)
+    assert dp_lm_head_validation(joiner) is None  # 0.5.22 on: a joiner is attention DP
+    assert isinstance(dp_lm_head_validation_0_5_21(joiner), Refuse)
+    grouped = make_view(enable_dp_lm_head=True, attn_dp_size=2, tp_size=2)
+    assert dp_lm_head_validation_0_5_21(grouped) is None

@@ -245,12 +245,14 @@ def tp_lm_head_all_to_all_default(v: View) -> dict | None:
     return {"enable_tp_lm_head_all_to_all": enable}
 
 
-@rule(
+_LM_HEAD = dict(
     phase=Phase.PARALLEL,
     reads=("enable_dp_lm_head", "enable_tp_lm_head_all_to_all", "attn_dp_size",
            "ep_join_mode", "tp_size", "attn_cp_size"),
-    sglang="_dp_lm_head_validation",
 )
+
+
+@rule(**_LM_HEAD, sglang="_dp_lm_head_validation")
 def dp_lm_head_validation(v: View) -> Refuse | None:
     """A DP LM head and the TP LM-head all-to-all both need attention DP; the latter, TP = DP.
 
@@ -261,10 +263,29 @@ def dp_lm_head_validation(v: View) -> Refuse | None:
         they exclude each other (``_dp_lm_head_validation``).
     Assumes: nothing.
     """
-    if v.enable_dp_lm_head and not attn_dp_enabled(v):
+    return _lm_head_checks(v, attn_dp_enabled(v))
+
+
+@rule(name="dp_lm_head_validation", variant="0.5.21", **_LM_HEAD,
+      sglang="_dp_lm_head_validation (0.5.21)")
+def dp_lm_head_validation_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: as the current rule, with attention DP read from its own switch alone.
+
+    When: as ``dp_lm_head_validation``.
+    Effect: as ``dp_lm_head_validation``, except that an elastic-EP scale joiner does not
+        count as attention DP: its DP LM head is refused without attention-DP groups.
+    Why: 0.5.21 checked ``enable_dp_attention`` itself; 0.5.22 counts a scale joiner, which
+        joins an attention-DP deployment, as attention DP.
+    Assumes: nothing.
+    """
+    return _lm_head_checks(v, v.attn_dp_size > 1)
+
+
+def _lm_head_checks(v: View, attn_dp: bool) -> Refuse | None:
+    if v.enable_dp_lm_head and not attn_dp:
         return Refuse("--enable-dp-lm-head needs attention DP (--attn-dp-size > 1)")
     if v.enable_tp_lm_head_all_to_all:
-        if not attn_dp_enabled(v):
+        if not attn_dp:
             return Refuse("--enable-tp-lm-head-all-to-all needs attention DP")
         if v.enable_dp_lm_head:
             return Refuse("--enable-tp-lm-head-all-to-all shards the LM head over TP and "
