@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from launchplan.errors import InputError
@@ -55,7 +56,7 @@ def launch_in(text: str) -> tuple[list[str], list[str]]:
     or that starts no SGLang launcher.
     """
     words, env, _ = _launching(text)
-    return words, env
+    return list(words), list(env)
 
 
 def gpus_requested(text: str) -> int | None:
@@ -102,14 +103,15 @@ def _dig(node: Any, *keys: str) -> Any:
     return node
 
 
-def _launching(text: str) -> tuple[list[str], list[str], Any]:
+@lru_cache(maxsize=4)  # a pasted manifest is read for its launch and its GPU request
+def _launching(text: str) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
     from launchplan.input.pasted import launches_sglang
 
     documents = _documents(text.strip())
     try:
         for words, env, node in _containers(documents, None, set()):
             if launches_sglang(words):
-                return words, env, node
+                return tuple(words), tuple(env), node
     except RecursionError:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
                          "more levels than a container spec has") from None
