@@ -321,23 +321,29 @@ KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
 def _reserve_matches(plan: Values) -> bool:
     """Recompute SGLang's reserve estimate on the final values; compare with the plan's.
 
-    When no declaration after the estimate touched a field the estimate reads, it saw the
-    final values and matches by construction (the common case, decided without rerunning).
+    When every field the estimate reads ends with the value it had when the estimate was
+    made (nothing after it touched them, or what did left the same value), the estimate saw
+    the final values and matches by construction: the common case, decided without
+    rerunning it.
     """
     from launchplan.rules.memory import mem_fraction_default
 
     if not isinstance(plan, Plan):
         return True
-    chain = plan.result.chain("mem_fraction_static")
-    if any(d.source == "aiter_memory_scaling" for d in chain):
-        return True  # a deliberate scaling on top of the estimate, not a stale estimate
-    estimate = next((d for d in reversed(chain) if d.source == "mem_fraction_default"), None)
-    if estimate is None:
+    declarations = plan.result.declarations
+    estimate = -1
+    for at in range(len(declarations) - 1, -1, -1):
+        d = declarations[at]
+        if "mem_fraction_static" in d.fields:
+            if d.source == "aiter_memory_scaling":
+                return True  # a deliberate scaling on top of the estimate, not a stale one
+            if estimate < 0 and d.source == "mem_fraction_default":
+                estimate = at
+    if estimate < 0:
         return True
     reads = _estimate_reads()
-    declarations = plan.result.declarations
-    later = declarations[declarations.index(estimate) + 1:]
-    if not any(reads.intersection(d.fields) for d in later):
+    if all(_unchanged_after(declarations, estimate, name, plan.result.record.raw)
+           for d in declarations[estimate + 1:] for name in reads.intersection(d.fields)):
         return True
     decided = plan["mem_fraction_static"]
     again = mem_fraction_default(_FinalView(plan))
@@ -347,6 +353,22 @@ def _reserve_matches(plan: Values) -> bool:
         return abs(again["mem_fraction_static"] - decided) < 5e-4
     except TypeError:
         return True
+
+
+def _unchanged_after(declarations: list[Any], at: int, name: str, raw: Any) -> bool:
+    """Whether ``name`` ends as it was when declaration ``at`` was made (same type too)."""
+    before = final = _UNSET
+    if raw.explicit(name):
+        before = final = raw.get(name)
+    for i, d in enumerate(declarations):
+        if name in d.fields:
+            if i < at:
+                before = d.fields[name]
+            final = d.fields[name]
+    return final is before or (type(final) is type(before) and final == before)
+
+
+_UNSET: Any = object()
 
 
 _ESTIMATE_READS: list[frozenset[str]] = []

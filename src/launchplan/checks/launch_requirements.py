@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from launchplan.checks.predicates import ALWAYS, Plan, Requirement, Severity, Values, cond
+from launchplan.facts.memo import per_object
 
 START = Severity.FAILS_AT_START
 SRT = "sglang/srt/"
@@ -26,7 +27,7 @@ EXPERT_KEYS = ("n_routed_experts", "num_experts", "num_local_experts", "moe_num_
 
 
 def _int(value: Any, default: int = 1) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
+    return value if type(value) is int else default  # not a bool, nor a float
 
 
 def _text(p: Values) -> Mapping[str, Any]:
@@ -126,12 +127,20 @@ def _heads_detail(p: Values) -> str:
 
 
 def experts(p: Values) -> int:
-    text = _text(p)
-    for key in EXPERT_KEYS:
-        value = text.get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-    return 0
+    return _mlp_facts(p.model)[0]
+
+
+@per_object
+def _mlp_facts(model: Any) -> tuple[int, int, int, bool]:
+    """(routed experts, MoE intermediate size, dense intermediate size, has a dense MLP) of
+    a model's text config: per-model facts, read once, not once per plan."""
+    cfg = getattr(model, "text_config", None)
+    text: Mapping[str, Any] = cfg if isinstance(cfg, Mapping) else {}
+    n = next((v for k in EXPERT_KEYS if type(v := text.get(k)) is int and v > 0), 0)
+    moe = text.get("moe_intermediate_size") or text.get("intermediate_size")
+    dense = text.get("intermediate_size")
+    return (n, moe if isinstance(moe, int) and moe > 0 else 0,
+            dense if type(dense) is int and dense > 0 else 0, _has_dense_mlp(model, text))
 
 
 def moe_tp(p: Values) -> int:
@@ -141,9 +150,7 @@ def moe_tp(p: Values) -> int:
 
 
 def _moe_intermediate(p: Values) -> int:
-    text = _text(p)
-    value = text.get("moe_intermediate_size") or text.get("intermediate_size")
-    return value if isinstance(value, int) and value > 0 else 0
+    return _mlp_facts(p.model)[1]
 
 
 def _moe_split(p: Values) -> bool:
@@ -178,9 +185,8 @@ def _dense_width(p: Values) -> int:
 
 
 def _dense_split(p: Values) -> bool:
-    text = _text(p)
-    inter = text.get("intermediate_size")
-    if not isinstance(inter, int) or inter <= 0 or not _has_dense_mlp(p.model, text):
+    _, _, inter, dense = _mlp_facts(p.model)
+    if not inter or not dense:
         return True
     return inter % _dense_width(p) == 0
 

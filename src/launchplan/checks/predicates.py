@@ -47,10 +47,13 @@ class Values:
         raise NotImplementedError
 
 
-class Plan(Values):
-    """The final values of a result, as SGLang hands them to the server."""
+class Plan(dict, Values):  # type: ignore[misc]
+    """The final values of a result, as SGLang hands them to the server.
 
-    __slots__ = ("result", "target", "model", "draft", "env", "_cache")
+    A dict of the values read so far: a row reads a value with one C-level lookup, and only
+    the first read of a name asks the result (``__missing__``). Every plan is truthy."""
+
+    __slots__ = ("result", "target", "model", "draft", "env")
 
     def __init__(self, result: Result) -> None:
         self.result = result
@@ -59,13 +62,13 @@ class Plan(Values):
         self.model = record.model
         self.draft = record.draft
         self.env = record.env
-        self._cache: dict[str, Any] = {}
 
-    def __getitem__(self, name: str) -> Any:
-        cache = self._cache
-        if name not in cache:
-            cache[name] = self.result.value_at(name)
-        return cache[name]
+    def __missing__(self, name: str) -> Any:
+        value = self[name] = self.result.value_at(name)
+        return value
+
+    def __bool__(self) -> bool:
+        return True
 
     def explicit(self, name: str) -> bool:
         return self.result.record.raw.explicit(name)
@@ -88,7 +91,6 @@ class TracedPlan(Plan):
         self.model = record.model
         self.draft = record.draft
         self.env = record.env
-        self._cache = {}
 
     @property  # type: ignore[override]
     def result(self) -> Result:
@@ -151,21 +153,26 @@ class Cond(Struct):
     def __call__(self, values: Values) -> bool:
         return bool(self.test(values))
 
+    # The combinators join the raw tests (truthy values, not bools): every row is evaluated
+    # for every plan, so a layer of calls per operator is paid thousands of times a second.
     def __and__(self, other: Cond) -> Cond:
         gate = self.gate if self.gate is not None else other.gate
-        return Cond(f"{self.text} and {other.text}", lambda p: self(p) and other(p),
+        first, second = self.test, other.test
+        return Cond(f"{self.text} and {other.text}", lambda p: first(p) and second(p),
                     self.fields + other.fields,
                     lambda p: self.fields_for(p) + other.fields_for(p), gate)
 
     def __or__(self, other: Cond) -> Cond:
         gate = (self.gate | other.gate) if self.gate is not None and other.gate is not None \
             else None
-        return Cond(f"{self.text} or {other.text}", lambda p: self(p) or other(p),
+        first, second = self.test, other.test
+        return Cond(f"{self.text} or {other.text}", lambda p: first(p) or second(p),
                     self.fields + other.fields,
                     lambda p: self.fields_for(p) + other.fields_for(p), gate)
 
     def __invert__(self) -> Cond:
-        return Cond(f"not {self.text}", lambda p: not self(p), self.fields, self.relevant)
+        test = self.test
+        return Cond(f"not {self.text}", lambda p: not test(p), self.fields, self.relevant)
 
 
 def uses(backend: str, *, sides: Iterable[str] = ("prefill", "decode")) -> Cond:
@@ -269,7 +276,8 @@ class Requirement(Struct):
     detail: Callable[[Values], str] | None = None
 
     def violated(self, values: Values) -> bool:
-        return self.when(values) and not self.needs(values)
+        when = self.when
+        return (when is ALWAYS or when.test(values)) and not self.needs.test(values)
 
     def culprits(self, values: Values) -> tuple[str, ...]:
         """The offending fields: what ``needs`` constrains, else what ``when`` selected."""

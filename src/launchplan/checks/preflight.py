@@ -15,7 +15,6 @@ from typing import Any
 from launchplan.checks.launch_requirements import LAUNCH_REQUIREMENTS
 from launchplan.checks.requirements import (
     REQUIREMENTS,
-    Plan,
     Requirement,
     Severity,
     by_name,
@@ -93,8 +92,7 @@ def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
         req = v.requirement
         seen.add(req.name)
         problems.append(Problem(req.name, req.severity, v.message, req.evidence,
-                                req.verified, req.culprits(Plan(result)), _plain(v.values),
-                                v.sources))
+                                req.verified, v.culprits, _plain(v.values), v.sources))
     for rule, message, requirement in result.launcher:
         if requirement in seen:
             continue

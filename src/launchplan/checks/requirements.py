@@ -43,6 +43,7 @@ class Violation(Struct):
     sources: tuple[str, ...]  # the rules whose declarations produced the offending values
     values: dict[str, Any]
     message: str
+    culprits: tuple[str, ...] = ()  # the offending fields (``Requirement.culprits``)
 
 
 def check(result: Result, requirements: Iterable[Requirement] | None = None,
@@ -68,10 +69,11 @@ def check(result: Result, requirements: Iterable[Requirement] | None = None,
         else:
             broken = _remembered(req, plan, result, known)
         if broken:
+            culprits = req.culprits(plan)
             sources = tuple(dict.fromkeys(
-                s for f in req.culprits(plan) if (s := result.source(f)) != "default"))
-            values = {f: plan[f] for f in (*req.when.fields_for(plan), *req.culprits(plan))}
-            out.append(Violation(req, sources, values, req.describe(plan)))
+                s for f in culprits if (s := result.source(f)) != "default"))
+            values = {f: plan[f] for f in (*req.when.fields_for(plan), *culprits)}
+            out.append(Violation(req, sources, values, req.describe(plan), culprits))
     return out
 
 

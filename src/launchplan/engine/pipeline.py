@@ -229,6 +229,9 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         steps = PLANS.shaped(PLANS.plan(rules, record), frozenset(record.raw.values))
     view: View = TracingView(record) if trace else View(record)
     values_of = view.__dict__  # the view's field values, updated in place as rules declare
+    if inc is None and skip and not trace:  # the common walk: every step afresh
+        _walk(steps, view, result, overlay, launcher_refuses)
+        return result
     if start:
         values_of.update(overlay)
     at = start - 1
@@ -286,28 +289,15 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
             fields = out
         elif type(out) is Declare:
             fields, note = out.fields, out.note
-        elif type(out) is Refuse and spec.phase is Phase.LAUNCHER and not launcher_refuses:
-            warnings.append(f"SGLang's launcher will refuse this at start-up: {out.message}")
-            result.launcher.append((spec.name, out.message, out.requirement))
-            continue
-        elif type(out) is Refuse:  # a batch in flight never lands, as in SGLang
-            result.refusal = (spec.name, out.message)
-            result.refusal_requirement = out.requirement
-            raise Refusal(spec.name, out.message, result, out.requirement)
         else:
-            raise RuleContractError(
-                f"rule {spec.name} returned {type(out).__name__}; expected a dict, "
-                "Declare, Refuse or None"
-            )
+            _stop_or_warn(spec, out, result, launcher_refuses)
+            continue
         if note:
             warnings.append(note)
         if not fields:
             continue
         if not spec.writes.issuperset(fields):
-            stray = sorted(set(fields) - spec.writes)
-            raise RuleContractError(
-                f"rule {spec.name} declared {stray}, which it does not list in writes="
-            )
+            _stray(spec, fields)
         reads = dict(view.reads) if trace else _NO_READS  # type: ignore[attr-defined]
         if spec_batch is not None:
             batch = spec_batch
@@ -320,6 +310,82 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     if inc is not None:
         inc.finish(result)
     return result
+
+
+def _walk(steps: Sequence[tuple[Any, ...]], view: View, result: Result,
+          overlay: dict[str, Any], launcher_refuses: bool) -> None:
+    """``run``'s loop without tracing or early cut-off: the same decisions, with only the
+    tests this walk needs (a resolution from a command line takes this path)."""
+    stash, warnings = result.declarations, result.warnings
+    values_of = view.__dict__
+    keys = overlay.keys()
+    pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
+    batch: str | None = None
+    for spec, func, triggers, trigger_values, spec_batch in steps:
+        if batch is not None and spec_batch != batch:  # land before anything reads on
+            _land(pending, stash, view, overlay)
+            batch = None
+        if triggers:
+            if keys.isdisjoint(triggers):
+                continue
+            if trigger_values is not None:
+                for f, allowed in trigger_values:
+                    if f in overlay and overlay[f] in allowed:
+                        break
+                else:
+                    continue
+        try:
+            out = func(view)
+        except LaunchplanError:
+            raise
+        except Exception as exc:  # a rule bug: name it, never a bare traceback
+            raise RuleCrash(spec.name, exc) from exc
+        if out is None:
+            continue
+        kind = type(out)
+        if kind is dict:
+            fields, note = out, None
+        elif kind is Declare:
+            fields, note = out.fields, out.note
+            if note:
+                warnings.append(note)
+        else:
+            _stop_or_warn(spec, out, result, launcher_refuses)
+            continue
+        if not fields:
+            continue
+        if not spec.writes.issuperset(fields):
+            _stray(spec, fields)
+        if spec_batch is not None:
+            batch = spec_batch
+            pending.append((spec, fields, note, _NO_READS))
+            continue
+        stash.append(Declaration(spec.name, fields, note, spec.normalizes, _NO_READS))
+        values_of.update(fields)
+        overlay.update(fields)
+    _land(pending, stash, view, overlay)
+
+
+def _stop_or_warn(spec: RuleSpec, out: Any, result: Result, launcher_refuses: bool) -> None:
+    """A rule returned something other than declarations: a launcher check's refusal
+    (a warning unless ``launcher_refuses``), a refusal (raised), or a contract breach."""
+    if type(out) is Refuse and spec.phase is Phase.LAUNCHER and not launcher_refuses:
+        result.warnings.append(f"SGLang's launcher will refuse this at start-up: {out.message}")
+        result.launcher.append((spec.name, out.message, out.requirement))
+        return
+    if type(out) is Refuse:  # a batch in flight never lands, as in SGLang
+        result.refusal = (spec.name, out.message)
+        result.refusal_requirement = out.requirement
+        raise Refusal(spec.name, out.message, result, out.requirement)
+    raise RuleContractError(
+        f"rule {spec.name} returned {type(out).__name__}; expected a dict, Declare, Refuse "
+        "or None")
+
+
+def _stray(spec: RuleSpec, fields: dict[str, Any]) -> None:
+    stray = sorted(set(fields) - spec.writes)
+    raise RuleContractError(f"rule {spec.name} declared {stray}, which it does not list in "
+                            "writes=")
 
 
 # --- early cut-off across resolutions ---------------------------------------------------------
