@@ -317,6 +317,11 @@ RULESETS: dict[str, RuleSet] = {
             # no config read before the model config is built: the parser is looked up there
             "model_config_parser_known": ABSENT,
             "elastic_ep_scale_up": "0.5.22",  # no attention-replica layout checks
+            "beam_overrides": ABSENT,  # Beam's trtllm_mha default came in 0.5.23
+            "flashinfer_allreduce_fusion_auto_enable": "0.5.22",  # no MiMo-V2 CuTeDSL default
+            # DeepSeek-V4: no resolution of the attention kernel, V4.1's older feature limits
+            "deepseek_v4_defaults": "0.5.22",
+            "deepseek_v41_features": "0.5.22",
         }),
         "0.5.22",
     ),
@@ -358,6 +363,13 @@ RULESETS: dict[str, RuleSet] = {
             "language_model_only_checks": "0.5.21",
             "model_config_parser_known": ABSENT,
             "elastic_ep_scale_up": "0.5.22",
+            "beam_overrides": ABSENT,
+            "deepseek_v4_defaults": "0.5.22",
+            "deepseek_v41_features": "0.5.21",
+            "deepseek_v4_context_parallel": "0.5.21",  # no ROCm limits
+            # EmbeddingGemma 2 and ERNIE 4.5 VL overrides came in 0.5.22
+            "embedding_gemma2_overrides": ABSENT,
+            "ernie45_vl_overrides": ABSENT,
         }),
         "0.5.21",
     ),

@@ -428,3 +428,135 @@ def test_a_scale_joiners_dp_lm_head_needs_attention_dp_groups_in_0_5_21():
     assert isinstance(dp_lm_head_validation_0_5_21(joiner), Refuse)
     grouped = make_view(enable_dp_lm_head=True, attn_dp_size=2, tp_size=2)
     assert dp_lm_head_validation_0_5_21(grouped) is None
+
+
+V41 = dict(architectures=("DeepseekV4ForCausalLM",), arch0="DeepseekV4ForCausalLM",
+           model_type="deepseek_v41")
+
+
+def _v41_view(gpu="b200", prefill="breakable", **values):
+    graph = default_config(True)
+    graph["prefill"]["backend"] = prefill
+    return make_view(gpu, model=fake_model(**V41), overlay={"cuda_graph_config": graph},
+                     **values)
+
+
+def test_dsv4_attention_kernel_is_picked_at_resolution_from_0_5_23_only():
+    from launchplan.rules.model_overrides.deepseek_v4 import (
+        deepseek_v4_defaults,
+        deepseek_v4_defaults_0_5_22,
+    )
+
+    view = make_view("b200", model=fake_model(**V41), kv_cache_dtype="fp8_e4m3", tp_size=8,
+                     attn_dp_size=8, device="cuda")
+    assert deepseek_v4_defaults(view).fields["dsv4_attn_backend"] == "flashmla_mega"
+    old = deepseek_v4_defaults_0_5_22(view).fields
+    assert "dsv4_attn_backend" not in old and old["max_running_requests"] == 256
+    trtllm = make_view("h100", model=fake_model(**V41), dsv4_attn_backend="trtllm",
+                       device="cuda")
+    assert isinstance(deepseek_v4_defaults_0_5_22(trtllm), Refuse)  # SM10x only, as before
+
+
+def test_v41_prefill_graph_is_capped_at_16k_tokens_before_0_5_23():
+    from launchplan.rules.model_overrides.deepseek_v4 import (
+        deepseek_v41_features,
+        deepseek_v41_features_0_5_21,
+        deepseek_v41_features_0_5_22,
+    )
+
+    view = _v41_view()
+    assert "cuda_graph_config" not in (deepseek_v41_features(view) or {})
+    for rule in (deepseek_v41_features_0_5_22, deepseek_v41_features_0_5_21):
+        assert rule(view)["cuda_graph_config"]["prefill"]["max_seq_len"] == 16384
+    assert deepseek_v41_features_0_5_22(_v41_view(prefill="disabled")) is None
+    # 0.5.22 exempts a breakable graph under interleave prefill CP; 0.5.21 does not
+    cp = _v41_view(enable_prefill_cp=True, cp_strategy="interleave", tp_size=8)
+    assert deepseek_v41_features_0_5_22(cp) is None
+    assert deepseek_v41_features_0_5_21(cp)["cuda_graph_config"]["prefill"]["max_seq_len"] \
+        == 16384
+
+
+def test_v41_trtllm_and_swa_replay_limits_before_0_5_23():
+    from launchplan.rules.model_overrides.deepseek_v4 import (
+        deepseek_v41_features,
+        deepseek_v41_features_0_5_21,
+        deepseek_v41_features_0_5_22,
+    )
+
+    trtllm = _v41_view(prefill="disabled", dsv4_attn_backend="trtllm")
+    assert isinstance(deepseek_v41_features_0_5_21(trtllm), Refuse)  # no trtllm on V4.1
+    assert deepseek_v41_features_0_5_22(trtllm) is None
+    breakable = _v41_view(dsv4_attn_backend="trtllm")
+    assert isinstance(deepseek_v41_features_0_5_22(breakable), Refuse)  # disabled only
+    assert not isinstance(deepseek_v41_features(breakable), Refuse)
+    # encoder replay: 0.5.22 refuses any prefill graph and checks the budget itself
+    replay = dict(enable_encoder_swa_bounded_replay=True, max_running_requests=64,
+                  chunked_prefill_size=4096)
+    assert isinstance(deepseek_v41_features_0_5_22(_v41_view(**replay)), Refuse)
+    assert deepseek_v41_features_0_5_22(_v41_view(prefill="disabled", **replay)) is None
+    small = {**replay, "chunked_prefill_size": 64}
+    assert isinstance(deepseek_v41_features_0_5_22(_v41_view(prefill="disabled", **small)),
+                      Refuse)
+    # decoder replay is not turned on by default before 0.5.23
+    assert deepseek_v41_features(_v41_view(prefill="disabled")) == {
+        "enable_decoder_swa_bounded_replay": True}
+    assert deepseek_v41_features_0_5_22(_v41_view(prefill="disabled")) is None
+
+
+def test_dsv4_prefill_cp_on_rocm_has_no_limits_in_0_5_21():
+    from launchplan.rules.model_overrides.deepseek_v4 import (
+        deepseek_v4_context_parallel,
+        deepseek_v4_context_parallel_0_5_21,
+    )
+
+    view = make_view("mi300x", model=fake_model(**V41), enable_prefill_cp=True,
+                     cp_strategy="interleave", tp_size=8)
+    assert isinstance(deepseek_v4_context_parallel(view), Refuse)  # V4.1 on ROCm
+    assert deepseek_v4_context_parallel_0_5_21(view)["attn_cp_size"] == 8
+
+
+def test_mimo_and_dsv4_cp_allreduce_fusion_before_0_5_23():
+    from launchplan.planner import resolve
+    from launchplan.rules.model_specific import (
+        flashinfer_allreduce_fusion_auto_enable_0_5_21,
+        flashinfer_allreduce_fusion_auto_enable_0_5_22,
+    )
+    from launchplan.rulesets import get_ruleset
+
+    chosen = {s.name: s.func for s in get_ruleset("0.5.22").rules()}
+    assert chosen["flashinfer_allreduce_fusion_auto_enable"] is \
+        flashinfer_allreduce_fusion_auto_enable_0_5_22
+    chosen = {s.name: s.func for s in get_ruleset("0.5.21").rules()}
+    assert chosen["flashinfer_allreduce_fusion_auto_enable"] is \
+        flashinfer_allreduce_fusion_auto_enable_0_5_21
+
+    def fusion(model, argv, compat):
+        result = resolve(argv, gpu="b200", model_path=f"tests/parity/models/{model}",
+                         compat=compat)
+        return result.value("flashinfer_allreduce_fusion_backend")
+
+    assert fusion("mimo-v2-flash-synth", ["--tp-size", "4"], "0.5.23") == "cutedsl"
+    assert fusion("mimo-v2-flash-synth", ["--tp-size", "4"], "0.5.22") is None
+    cp = ["--tp-size", "8", "--enable-prefill-cp", "--cp-strategy", "interleave"]
+    assert fusion("deepseek-v4-synth", cp, "0.5.22") == "auto"
+    assert fusion("deepseek-v4-synth", cp, "0.5.21") is None
+
+
+def test_model_overrides_absent_before_their_release():
+    from launchplan.planner import resolve
+    from launchplan.rulesets import get_ruleset
+
+    def names(compat):
+        return {s.name for s in get_ruleset(compat).rules()}
+
+    assert "beam_overrides" in names("0.5.23")
+    assert "beam_overrides" not in names("0.5.22") | names("0.5.21")
+    for rule in ("embedding_gemma2_overrides", "ernie45_vl_overrides"):
+        assert rule in names("0.5.22") and rule not in names("0.5.21")
+
+    def backend(compat):
+        return resolve([], gpu="h100", model_path="tests/parity/models/beam-synth",
+                       compat=compat).value("attention_backend")
+
+    assert backend("0.5.23") == "trtllm_mha"
+    assert backend("0.5.22") == "fa3"
