@@ -367,6 +367,13 @@ RULESETS: dict[str, RuleSet] = {
             "deepseek_v4_defaults": "0.5.22",
             "deepseek_v41_features": "0.5.21",
             "deepseek_v4_context_parallel": "0.5.21",  # no ROCm limits
+            "boundary_reduction_default": "0.5.21",  # Kimi-K3 and Qwen4-Exp not all-reduce
+            # EXAONE: no SWA backend default, so the backend check meets None
+            "exaone_overrides": "0.5.21",
+            "exaone_backend_check": "0.5.21",
+            "inkling_overrides": "0.5.21",  # fa4 by default on SM10x only
+            "glm5_next_spec_backend_defaults": ABSENT,  # glm5_next_hook came in 0.5.22
+            "mimo_v2_overrides": "0.5.21",  # no fa4 default on SM10x
             # EmbeddingGemma 2 and ERNIE 4.5 VL overrides came in 0.5.22
             "embedding_gemma2_overrides": ABSENT,
             "ernie45_vl_overrides": ABSENT,

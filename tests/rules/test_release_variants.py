@@ -560,3 +560,102 @@ def test_model_overrides_absent_before_their_release():
 
     assert backend("0.5.23") == "trtllm_mha"
     assert backend("0.5.22") == "fa3"
+
+
+def _resolve(model, gpu, compat, argv=()):
+    from launchplan.planner import resolve
+
+    return resolve(list(argv), gpu=gpu, model_path=f"tests/parity/models/{model}",
+                   compat=compat)
+
+
+def test_kimi_k3_reduces_by_all_reduce_from_0_5_22_only():
+    from launchplan.rules.speculative.boundary import (
+        boundary_reduction_default,
+        boundary_reduction_default_0_5_21,
+    )
+
+    for arch in ("KimiK3ForConditionalGeneration", "Qwen4ExpForConditionalGeneration"):
+        model = fake_model(config={"architectures": [arch]})
+        view = make_view(model=model, boundary_reduction="auto")
+        assert boundary_reduction_default(view)["boundary_reduction"] == "ar"
+        assert boundary_reduction_default_0_5_21(view) == {
+            "boundary_reduction": "rs+rsv", "speculative_boundary_reduction": "rs+rsv"}
+    qwen3 = make_view(model=fake_model(config={"architectures": ["Qwen3ForCausalLM"]}),
+                      boundary_reduction="auto")
+    assert boundary_reduction_default_0_5_21(qwen3)["boundary_reduction"] == "ar"
+
+
+def test_exaone_without_a_backend_is_refused_in_0_5_21():
+    from launchplan.errors import Refusal
+    from launchplan.rules.model_overrides.exaone import (
+        exaone_backend_check_0_5_21,
+        exaone_overrides_0_5_21,
+    )
+
+    model = fake_model(architectures=("Exaone4ForCausalLM",), arch0="Exaone4ForCausalLM",
+                       model_type="exaone4", config={"sliding_window": 4096})
+    assert exaone_overrides_0_5_21(make_view("h100", model=model)) == {
+        "disable_hybrid_swa_memory": True}
+    assert isinstance(exaone_backend_check_0_5_21(make_view("h100", model=model)), Refuse)
+    assert exaone_backend_check_0_5_21(
+        make_view("h100", model=model, attention_backend="fa3")) is None
+    assert _resolve("exaone-4-synth", "h100", "0.5.22").value("attention_backend") == "fa3"
+    try:
+        _resolve("exaone-4-synth", "h100", "0.5.21")
+    except Refusal as exc:
+        assert exc.source == "exaone_backend_check"
+    else:
+        raise AssertionError("0.5.21 resolves EXAONE with no attention backend")
+    given = _resolve("exaone-4-synth", "h100", "0.5.21", ["--attention-backend", "triton"])
+    assert given.value("attention_backend") == "triton"
+
+
+def test_inkling_defaults_to_fa4_on_hopper_from_0_5_22_only():
+    from launchplan.rules.model_overrides.inkling import (
+        inkling_overrides,
+        inkling_overrides_0_5_21,
+    )
+
+    model = fake_model(architectures=("InklingForConditionalGeneration",),
+                       arch0="InklingForConditionalGeneration")
+    for gpu, old in (("h100", "triton"), ("b200", "fa4"), ("a100", "triton")):
+        view = make_view(gpu, model=model)
+        assert inkling_overrides_0_5_21(view)["attention_backend"] == old
+    assert inkling_overrides(make_view("h100", model=model))["attention_backend"] == "fa4"
+
+
+def test_mimo_v2_has_no_fa4_default_in_0_5_21():
+    from launchplan.rules.model_overrides.mimo_v2 import (
+        mimo_v2_overrides,
+        mimo_v2_overrides_0_5_21,
+    )
+
+    model = fake_model(architectures=("MiMoV2FlashForCausalLM",), arch0="MiMoV2FlashForCausalLM",
+                       config={"quantization_config": {"quant_method": "fp8"}},
+                       quantization_config={"quant_method": "fp8"})
+    view = make_view("b200", model=model, moe_a2a_backend="deepep")
+    assert mimo_v2_overrides(view)["attention_backend"] == "fa4"
+    assert "moe_runner_backend" not in mimo_v2_overrides(view)  # A2A picks its runner
+    assert mimo_v2_overrides_0_5_21(view) == {"moe_runner_backend": "flashinfer_trtllm"}
+    ngram = ["--tp-size", "8", "--speculative-algorithm", "NGRAM"]
+    old = _resolve("mimo-v2-flash-synth", "b200", "0.5.21", ngram)
+    assert (old.value("attention_backend"), old.value("page_size")) == ("flashinfer", 1)
+
+
+def test_glm5_next_loses_its_default_breakable_graph_in_0_5_21():
+    from launchplan.rulesets import get_ruleset
+
+    def prefill(compat, argv=()):
+        return _resolve("glm5-next-synth", "b200", compat, argv).value(
+            "cuda_graph_config")["prefill"]["backend"]
+
+    assert prefill("0.5.22") == "breakable"
+    assert prefill("0.5.21") == "disabled"  # KDA to SGLang's GLM-5-Next config class
+    assert prefill("0.5.21", ["--cuda-graph-backend-prefill", "breakable"]) == "breakable"
+    eagle = ["--speculative-algorithm", "EAGLE", "--speculative-num-steps", "1",
+             "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2"]
+    assert _resolve("glm5-next-synth", "b200", "0.5.22", eagle).value(
+        "linear_attn_verify_backend") == "nv_cutedsl"
+    assert "glm5_next_spec_backend_defaults" not in {
+        s.name for s in get_ruleset("0.5.21").rules()}
