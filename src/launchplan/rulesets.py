@@ -322,6 +322,12 @@ RULESETS: dict[str, RuleSet] = {
             # DeepSeek-V4: no resolution of the attention kernel, V4.1's older feature limits
             "deepseek_v4_defaults": "0.5.22",
             "deepseek_v41_features": "0.5.22",
+            # model overrides 0.5.23 extended: MiniCPM-V 4.7, Nemotron-H expert remapping,
+            # MiniMax-M3.1 NVFP4, Kimi-K3's tokenspeed_mla (an alias only from 0.5.23)
+            "minicpm_v4_6_overrides": "0.5.22",
+            "nemotron_h_overrides": "0.5.22",
+            "minimax_m3_overrides": "0.5.22",
+            "kimi_k3_overrides": "0.5.22",
         }),
         "0.5.22",
     ),
@@ -366,6 +372,10 @@ RULESETS: dict[str, RuleSet] = {
             "beam_overrides": ABSENT,
             "deepseek_v4_defaults": "0.5.22",
             "deepseek_v41_features": "0.5.21",
+            "minicpm_v4_6_overrides": "0.5.22",
+            "nemotron_h_overrides": "0.5.22",
+            "minimax_m3_overrides": "0.5.22",
+            "kimi_k3_overrides": "0.5.22",
             "deepseek_v4_context_parallel": "0.5.21",  # no ROCm limits
             "boundary_reduction_default": "0.5.21",  # Kimi-K3 and Qwen4-Exp not all-reduce
             # EXAONE: no SWA backend default, so the backend check meets None
