@@ -328,6 +328,8 @@ RULESETS: dict[str, RuleSet] = {
             "nemotron_h_overrides": "0.5.22",
             "minimax_m3_overrides": "0.5.22",
             "kimi_k3_overrides": "0.5.22",
+            "kv_cache_sharding": "0.5.22",  # no speculation, HiCache or DSA
+            "kv_cache_sharding_recheck": "0.5.22",
         }),
         "0.5.22",
     ),
@@ -384,6 +386,9 @@ RULESETS: dict[str, RuleSet] = {
             "inkling_overrides": "0.5.21",  # fa4 by default on SM10x only
             "glm5_next_spec_backend_defaults": ABSENT,  # glm5_next_hook came in 0.5.22
             "mimo_v2_overrides": "0.5.21",  # no fa4 default on SM10x
+            # no KV-cache sharding in 0.5.21 (kv_shard_hook came in 0.5.22)
+            "kv_cache_sharding": ABSENT,
+            "kv_cache_sharding_recheck": ABSENT,
             # EmbeddingGemma 2 and ERNIE 4.5 VL overrides came in 0.5.22
             "embedding_gemma2_overrides": ABSENT,
             "ernie45_vl_overrides": ABSENT,

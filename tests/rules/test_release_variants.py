@@ -659,3 +659,33 @@ def test_glm5_next_loses_its_default_breakable_graph_in_0_5_21():
         "linear_attn_verify_backend") == "nv_cutedsl"
     assert "glm5_next_spec_backend_defaults" not in {
         s.name for s in get_ruleset("0.5.21").rules()}
+
+
+def test_kv_sharding_before_0_5_23_refuses_speculation_hicache_and_dsa():
+    from launchplan.rules.parallel import (
+        kv_cache_sharding,
+        kv_cache_sharding_0_5_22,
+        kv_cache_sharding_recheck_0_5_22,
+    )
+    from launchplan.rulesets import get_ruleset
+
+    base = dict(enable_kv_cache_sharding=True, disaggregation_mode="prefill", tp_size=8,
+                attention_backend="fa3", page_size=64, chunked_prefill_size=8192,
+                enable_prefill_cp=True, attn_cp_size=8, disaggregation_transfer_backend="nixl")
+    overlay = {"cuda_graph_config": default_config(False)}
+    gqa = fake_model(is_deepseek_dsa=False)
+    plain = make_view("h100", model=gqa, overlay=overlay, **base)
+    assert not isinstance(kv_cache_sharding(plain), Refuse)
+    assert not isinstance(kv_cache_sharding_0_5_22(plain), Refuse)
+    hicache = make_view("h100", model=gqa, overlay=overlay, enable_hierarchical_cache=True,
+                        **base)
+    assert not isinstance(kv_cache_sharding(hicache), Refuse)
+    assert isinstance(kv_cache_sharding_0_5_22(hicache), Refuse)
+    assert isinstance(kv_cache_sharding_recheck_0_5_22(hicache), Refuse)
+    glm = fake_model(architectures=("GlmMoeDsaForCausalLM",), arch0="GlmMoeDsaForCausalLM",
+                     is_mla=True, is_deepseek_dsa=True)
+    spec = make_view("h100", model=glm, overlay=overlay, speculative_algorithm="EAGLE",
+                     speculative_eagle_topk=1, **{**base, "attention_backend": "dsa"})
+    assert not isinstance(kv_cache_sharding(spec), Refuse)
+    assert isinstance(kv_cache_sharding_0_5_22(spec), Refuse)
+    assert "kv_cache_sharding" not in {s.name for s in get_ruleset("0.5.21").rules()}
