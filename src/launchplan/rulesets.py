@@ -330,6 +330,9 @@ RULESETS: dict[str, RuleSet] = {
             "kimi_k3_overrides": "0.5.22",
             "kv_cache_sharding": "0.5.22",  # no speculation, HiCache or DSA
             "kv_cache_sharding_recheck": "0.5.22",
+            # FlashInfer A2A: no Muse Spark SP exception; MegaMoE without Beam, Kimi-K3, W4A16
+            "a2a_flashinfer_checks": "0.5.22",
+            "a2a_flashinfer_megamoe_checks": "0.5.22",
         }),
         "0.5.22",
     ),
@@ -389,6 +392,8 @@ RULESETS: dict[str, RuleSet] = {
             # no KV-cache sharding in 0.5.21 (kv_shard_hook came in 0.5.22)
             "kv_cache_sharding": ABSENT,
             "kv_cache_sharding_recheck": ABSENT,
+            "a2a_flashinfer_checks": "0.5.22",
+            "a2a_flashinfer_megamoe_checks": "0.5.22",
             # EmbeddingGemma 2 and ERNIE 4.5 VL overrides came in 0.5.22
             "embedding_gemma2_overrides": ABSENT,
             "ernie45_vl_overrides": ABSENT,

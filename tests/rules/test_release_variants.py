@@ -689,3 +689,35 @@ def test_kv_sharding_before_0_5_23_refuses_speculation_hicache_and_dsa():
     assert not isinstance(kv_cache_sharding(spec), Refuse)
     assert isinstance(kv_cache_sharding_0_5_22(spec), Refuse)
     assert "kv_cache_sharding" not in {s.name for s in get_ruleset("0.5.21").rules()}
+
+
+def test_flashinfer_a2a_and_megamoe_before_0_5_23():
+    from launchplan.rules.mega_moe import (
+        a2a_flashinfer_megamoe_checks,
+        a2a_flashinfer_megamoe_checks_0_5_22,
+    )
+    from launchplan.rules.moe import a2a_flashinfer_checks, a2a_flashinfer_checks_0_5_22
+
+    muse = fake_model(architectures=("MuseSparkForConditionalGeneration",),
+                      arch0="MuseSparkForConditionalGeneration")
+    sp = make_view(model=muse, moe_a2a_backend="flashinfer", tp_size=4, ep_size=4,
+                   enable_layernorm_sp=True, moe_runner_backend="flashinfer_cutlass")
+    assert a2a_flashinfer_checks(sp) is None
+    assert isinstance(a2a_flashinfer_checks_0_5_22(sp), Refuse)
+    groups = make_view(moe_a2a_backend="flashinfer", tp_size=4, attn_dp_size=4,
+                       moe_runner_backend="flashinfer_cutlass")
+    assert a2a_flashinfer_checks_0_5_22(groups) is None
+
+    kimi = fake_model(architectures=("KimiK3ForConditionalGeneration",),
+                      arch0="KimiK3ForConditionalGeneration", dtype="bfloat16",
+                      quant_config={"routed_experts_quant_method": "mxfp4"})
+    mega = dict(moe_a2a_backend="flashinfer_megamoe", tp_size=4, attn_dp_size=4)
+    assert not isinstance(a2a_flashinfer_megamoe_checks(make_view(model=kimi, **mega)), Refuse)
+    assert isinstance(a2a_flashinfer_megamoe_checks_0_5_22(make_view(model=kimi, **mega)),
+                      Refuse)
+    qwen = fake_model(architectures=("Qwen3MoeForCausalLM",), arch0="Qwen3MoeForCausalLM",
+                      dtype="bfloat16", quant_config={})
+    w4a16 = make_view(model=qwen, quantization="nvfp4_online", dtype="bfloat16",
+                      env={"SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": "1"}, **mega)
+    assert not isinstance(a2a_flashinfer_megamoe_checks(w4a16), Refuse)
+    assert isinstance(a2a_flashinfer_megamoe_checks_0_5_22(w4a16), Refuse)
