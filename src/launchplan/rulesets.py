@@ -333,6 +333,7 @@ RULESETS: dict[str, RuleSet] = {
             # FlashInfer A2A: no Muse Spark SP exception; MegaMoE without Beam, Kimi-K3, W4A16
             "a2a_flashinfer_checks": "0.5.22",
             "a2a_flashinfer_megamoe_checks": "0.5.22",
+            "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
         }),
         "0.5.22",
     ),
@@ -394,6 +395,7 @@ RULESETS: dict[str, RuleSet] = {
             "kv_cache_sharding_recheck": ABSENT,
             "a2a_flashinfer_checks": "0.5.22",
             "a2a_flashinfer_megamoe_checks": "0.5.22",
+            "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
             # EmbeddingGemma 2 and ERNIE 4.5 VL overrides came in 0.5.22
             "embedding_gemma2_overrides": ABSENT,
             "ernie45_vl_overrides": ABSENT,

@@ -721,3 +721,21 @@ def test_flashinfer_a2a_and_megamoe_before_0_5_23():
                       env={"SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": "1"}, **mega)
     assert not isinstance(a2a_flashinfer_megamoe_checks(w4a16), Refuse)
     assert isinstance(a2a_flashinfer_megamoe_checks_0_5_22(w4a16), Refuse)
+
+
+def test_megamoe_budget_before_0_5_23_checks_encoders_and_caps_nothing():
+    from launchplan.rules.mega_moe import megamoe_token_budget, megamoe_token_budget_0_5_22
+
+    qwen = fake_model(architectures=("Qwen3MoeForCausalLM",), arch0="Qwen3MoeForCausalLM",
+                      quant_config={})
+    graph = default_config(True)
+    graph["decode"]["max_bs"] = 16384
+    base = dict(moe_a2a_backend="megamoe", chunked_prefill_size=4096, tp_size=8)
+    capped = make_view("h100", model=qwen, overlay={"cuda_graph_config": graph},
+                       max_running_requests=64, **base)
+    assert megamoe_token_budget(capped) is None  # 64 requests bound the decode forward
+    assert isinstance(megamoe_token_budget_0_5_22(capped), Refuse)  # 16384 > 8192
+    encoder = make_view("h100", model=qwen, overlay={"cuda_graph_config": graph},
+                        encoder_only=True, **base)
+    assert megamoe_token_budget(encoder) is None
+    assert isinstance(megamoe_token_budget_0_5_22(encoder), Refuse)

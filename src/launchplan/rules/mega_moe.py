@@ -86,7 +86,7 @@ def _needs_budget(v: View) -> bool:
             or v.quantization in ("modelopt_fp4", "minimax_m3_nvfp4") or "FP4" in algo)
 
 
-@rule(
+_BUDGET = dict(
     phase=Phase.SPECULATIVE,
     reads=("moe_a2a_backend", "encoder_only", "disaggregation_mode", "cuda_graph_config",
            "max_running_requests", "attn_dp_size", "ep_join_mode", "tp_size", "attn_cp_size",
@@ -94,9 +94,11 @@ def _needs_budget(v: View) -> bool:
            "enable_dynamic_chunking", "chunked_prefill_size", "enable_prefill_cp",
            "quantization"),
     facts=("model.arch0", "model.quant_config", "target.is_hip"),
-    sglang="validate_mega_moe_token_budget_for_model (mega_moe_hook.py)",
     triggers={"moe_a2a_backend": ("megamoe",)},
 )
+
+
+@rule(**_BUDGET, sglang="validate_mega_moe_token_budget_for_model (mega_moe_hook.py)")
 def megamoe_token_budget(v: View) -> Refuse | None:
     """Without a fallback, MegaMoE's per-rank buffer must hold the largest decode and prefill.
 
@@ -111,14 +113,20 @@ def megamoe_token_budget(v: View) -> Refuse | None:
     Assumes: SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK is 8192 unless the environment
         given sets it; ROCm's FlyDSL decode-capacity check is not modelled.
     """
-    if v.encoder_only or v.target.is_hip or not _needs_budget(v):
+    return _token_budget(v, newer=True)
+
+
+def _token_budget(v: View, *, newer: bool) -> Refuse | None:
+    """``newer`` False: 0.5.21-0.5.22, which check encoder-only servers too and size the
+    decode forward by the graph's max batch alone."""
+    if (newer and v.encoder_only) or v.target.is_hip or not _needs_budget(v):
         return None
     capacity = env_int(v, TOKENS_ENV, DEFAULT_TOKENS)
     label = v.model.arch0
     attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
     if v.disaggregation_mode != "prefill":
         decode_bs = v.cuda_graph_config[DECODE]["max_bs"] or 0
-        if v.max_running_requests is not None:
+        if newer and v.max_running_requests is not None:
             rounding = v.tp_size // v.attn_dp_size
             per_rank = -(-(v.max_running_requests // v.attn_dp_size) // rounding) * rounding
             decode_bs = min(decode_bs, per_rank)
@@ -264,3 +272,18 @@ def a2a_flashinfer_megamoe_checks_0_5_22(v: View) -> Declare | Refuse | None:
     Assumes: as ``a2a_flashinfer_megamoe_checks``.
     """
     return _megamoe(v, FLASHINFER_MEGAMOE_ARCHS_0_5_22, w4a16_path=False)
+
+
+@rule(name="megamoe_token_budget", variant="0.5.22", **_BUDGET,
+      sglang="validate_mega_moe_token_budget_for_model (0.5.21-0.5.22)")
+def megamoe_token_budget_0_5_22(v: View) -> Refuse | None:
+    """0.5.21-0.5.22: as ``megamoe_token_budget``, on encoder-only servers too, uncapped.
+
+    When: as ``megamoe_token_budget``, encoder-only servers included.
+    Effect: as ``megamoe_token_budget``, but the largest decode forward is the decode graph's
+        max batch x draft tokens, not capped by the running requests per DP rank.
+    Why: 0.5.23 skipped encoder-only servers and capped the decode bound by the request pool
+        (``validate_mega_moe_token_budget`` in 0.5.22).
+    Assumes: as ``megamoe_token_budget``.
+    """
+    return _token_budget(v, newer=False)
