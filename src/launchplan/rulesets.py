@@ -329,6 +329,7 @@ RULESETS: dict[str, RuleSet] = {
             "minimax_m3_overrides": "0.5.22",
             "kimi_k3_overrides": "0.5.22",
             "kv_cache_sharding": "0.5.22",  # no speculation, HiCache or DSA
+            "grpc_settings": "0.5.22",  # no sidecar under SGLANG_RUST_SERVER (0.5.22 only)
             "kv_cache_sharding_recheck": "0.5.22",
             # FlashInfer A2A: no Muse Spark SP exception; MegaMoE without Beam, Kimi-K3, W4A16
             "a2a_flashinfer_checks": "0.5.22",

@@ -739,3 +739,14 @@ def test_megamoe_budget_before_0_5_23_checks_encoders_and_caps_nothing():
                         encoder_only=True, **base)
     assert megamoe_token_budget(encoder) is None
     assert isinstance(megamoe_token_budget_0_5_22(encoder), Refuse)
+
+
+def test_a_sidecar_under_the_rust_server_is_refused_in_0_5_22_only():
+    from launchplan.rules.deprecated_args import grpc_settings, grpc_settings_0_5_22
+
+    rust = {"SGLANG_RUST_SERVER": "1"}
+    view = make_view(sidecar="python -m side", grpc_port=30001, env=rust)
+    assert not isinstance(grpc_settings(view), Refuse)
+    assert isinstance(grpc_settings_0_5_22(view), Refuse)
+    assert not isinstance(grpc_settings_0_5_22(make_view(sidecar="python -m side",
+                                                         grpc_port=30001)), Refuse)
