@@ -750,3 +750,13 @@ def test_a_sidecar_under_the_rust_server_is_refused_in_0_5_22_only():
     assert isinstance(grpc_settings_0_5_22(view), Refuse)
     assert not isinstance(grpc_settings_0_5_22(make_view(sidecar="python -m side",
                                                          grpc_port=30001)), Refuse)
+
+
+def test_watermark_in_preferred_sampling_params_before_watermarking():
+    from launchplan.rules.late import other_validations, other_validations_0_5_21
+
+    preferred = {"preferred_sampling_params": {"temperature": 0.5, "watermark": True}}
+    assert isinstance(other_validations(make_view(**preferred)), Refuse)
+    assert other_validations_0_5_21(make_view(**preferred)) is None  # no watermarking yet
+    assert isinstance(other_validations_0_5_21(make_view(skip_tokenizer_init=True, **preferred)),
+                      Refuse)  # the check's SamplingParams has no such argument
