@@ -549,8 +549,9 @@ def test_model_overrides_absent_before_their_release():
     def names(compat):
         return {s.name for s in get_ruleset(compat).rules()}
 
-    assert "beam_overrides" in names("0.5.23")
-    assert "beam_overrides" not in names("0.5.22") | names("0.5.21")
+    for rule in ("beam_overrides", "muse_spark_overrides"):
+        assert rule in names("0.5.23")
+        assert rule not in names("0.5.22") | names("0.5.21")
     for rule in ("embedding_gemma2_overrides", "ernie45_vl_overrides"):
         assert rule in names("0.5.22") and rule not in names("0.5.21")
 
