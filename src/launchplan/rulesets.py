@@ -331,6 +331,7 @@ RULESETS: dict[str, RuleSet] = {
             "kv_cache_sharding": "0.5.22",  # no speculation, HiCache or DSA
             "grpc_settings": "0.5.22",  # no sidecar under SGLANG_RUST_SERVER (0.5.22 only)
             "muse_spark_overrides": ABSENT,  # SGLang knows Muse Spark from 0.5.23 on
+            "encoder_disaggregation_checks": "0.5.22",  # no MiniMax-M3 VL or Muse Spark split
             "kv_cache_sharding_recheck": "0.5.22",
             # FlashInfer A2A: no Muse Spark SP exception; MegaMoE without Beam, Kimi-K3, W4A16
             "a2a_flashinfer_checks": "0.5.22",
@@ -393,6 +394,7 @@ RULESETS: dict[str, RuleSet] = {
             "glm5_next_spec_backend_defaults": ABSENT,  # glm5_next_hook came in 0.5.22
             "mimo_v2_overrides": "0.5.21",  # no fa4 default on SM10x
             "muse_spark_overrides": ABSENT,
+            "encoder_disaggregation_checks": "0.5.22",
             # no KV-cache sharding in 0.5.21 (kv_shard_hook came in 0.5.22)
             "kv_cache_sharding": ABSENT,
             "kv_cache_sharding_recheck": ABSENT,

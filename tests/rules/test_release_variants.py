@@ -761,3 +761,22 @@ def test_watermark_in_preferred_sampling_params_before_watermarking():
     assert other_validations_0_5_21(make_view(**preferred)) is None  # no watermarking yet
     assert isinstance(other_validations_0_5_21(make_view(skip_tokenizer_init=True, **preferred)),
                       Refuse)  # the check's SamplingParams has no such argument
+
+
+def test_pd_extra_slots_and_encoder_split_before_0_5_23():
+    from launchplan.rules.disaggregation import pd_server_roles, pd_server_roles_0_5_22
+    from launchplan.rules.encoder_disaggregation import (
+        encoder_disaggregation_checks,
+        encoder_disaggregation_checks_0_5_22,
+    )
+
+    # 2 running requests over 4 attention-DP ranks: 0.5.23 counts one per worker
+    few = make_view(disaggregation_mode="decode", max_running_requests=2, attn_dp_size=4,
+                    tp_size=4)
+    assert pd_server_roles(few).fields["disaggregation_decode_extra_slots"] == 2
+    assert pd_server_roles_0_5_22(few).fields["disaggregation_decode_extra_slots"] == 0
+    m3 = fake_model(architectures=("MiniMaxM3SparseForConditionalGeneration",),
+                    arch0="MiniMaxM3SparseForConditionalGeneration")
+    encoder = make_view(model=m3, encoder_only=True)
+    assert not isinstance(encoder_disaggregation_checks(encoder), Refuse)
+    assert isinstance(encoder_disaggregation_checks_0_5_22(encoder), Refuse)
