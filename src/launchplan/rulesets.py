@@ -317,6 +317,26 @@ RULESETS: dict[str, RuleSet] = {
             # no config read before the model config is built: the parser is looked up there
             "model_config_parser_known": ABSENT,
             "elastic_ep_scale_up": "0.5.22",  # no attention-replica layout checks
+            "beam_overrides": ABSENT,  # Beam's trtllm_mha default came in 0.5.23
+            "flashinfer_allreduce_fusion_auto_enable": "0.5.22",  # no MiMo-V2 CuTeDSL default
+            # DeepSeek-V4: no resolution of the attention kernel, V4.1's older feature limits
+            "deepseek_v4_defaults": "0.5.22",
+            "deepseek_v41_features": "0.5.22",
+            # model overrides 0.5.23 extended: MiniCPM-V 4.7, Nemotron-H expert remapping,
+            # MiniMax-M3.1 NVFP4, Kimi-K3's tokenspeed_mla (an alias only from 0.5.23)
+            "minicpm_v4_6_overrides": "0.5.22",
+            "nemotron_h_overrides": "0.5.22",
+            "minimax_m3_overrides": "0.5.22",
+            "kimi_k3_overrides": "0.5.22",
+            "kv_cache_sharding": "0.5.22",  # no speculation, HiCache or DSA
+            "grpc_settings": "0.5.22",  # no sidecar under SGLANG_RUST_SERVER (0.5.22 only)
+            "muse_spark_overrides": ABSENT,  # SGLang knows Muse Spark from 0.5.23 on
+            "encoder_disaggregation_checks": "0.5.22",  # no MiniMax-M3 VL or Muse Spark split
+            "kv_cache_sharding_recheck": "0.5.22",
+            # FlashInfer A2A: no Muse Spark SP exception; MegaMoE without Beam, Kimi-K3, W4A16
+            "a2a_flashinfer_checks": "0.5.22",
+            "a2a_flashinfer_megamoe_checks": "0.5.22",
+            "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
         }),
         "0.5.22",
     ),
@@ -358,6 +378,32 @@ RULESETS: dict[str, RuleSet] = {
             "language_model_only_checks": "0.5.21",
             "model_config_parser_known": ABSENT,
             "elastic_ep_scale_up": "0.5.22",
+            "beam_overrides": ABSENT,
+            "deepseek_v4_defaults": "0.5.22",
+            "deepseek_v41_features": "0.5.21",
+            "minicpm_v4_6_overrides": "0.5.22",
+            "nemotron_h_overrides": "0.5.22",
+            "minimax_m3_overrides": "0.5.22",
+            "kimi_k3_overrides": "0.5.22",
+            "deepseek_v4_context_parallel": "0.5.21",  # no ROCm limits
+            "boundary_reduction_default": "0.5.21",  # Kimi-K3 and Qwen4-Exp not all-reduce
+            # EXAONE: no SWA backend default, so the backend check meets None
+            "exaone_overrides": "0.5.21",
+            "exaone_backend_check": "0.5.21",
+            "inkling_overrides": "0.5.21",  # fa4 by default on SM10x only
+            "glm5_next_spec_backend_defaults": ABSENT,  # glm5_next_hook came in 0.5.22
+            "mimo_v2_overrides": "0.5.21",  # no fa4 default on SM10x
+            "muse_spark_overrides": ABSENT,
+            "encoder_disaggregation_checks": "0.5.22",
+            # no KV-cache sharding in 0.5.21 (kv_shard_hook came in 0.5.22)
+            "kv_cache_sharding": ABSENT,
+            "kv_cache_sharding_recheck": ABSENT,
+            "a2a_flashinfer_checks": "0.5.22",
+            "a2a_flashinfer_megamoe_checks": "0.5.22",
+            "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
+            # EmbeddingGemma 2 and ERNIE 4.5 VL overrides came in 0.5.22
+            "embedding_gemma2_overrides": ABSENT,
+            "ernie45_vl_overrides": ABSENT,
         }),
         "0.5.21",
     ),

@@ -583,3 +583,62 @@ def test_pipeline_lists_every_provider_in_sglang_order():
     assert batch.index("deepseek_family_overrides") < batch.index("gpt_oss_overrides") \
         < batch.index("qwen3_5_hybrid_overrides") < batch.index("qwen3_moe_family_overrides")
     assert batch.index("kimi_k3_overrides") + 1 == batch.index("kimi_k3_moe_runner_overrides")
+
+
+def test_deepseek_dsa_pages_are_flat_and_decode_cp_plain_in_0_5_21(facts):
+    from launchplan.rules.model_overrides.deepseek_v2 import deepseek_family_overrides_0_5_21
+
+    pooled = deepseek(facts, "DeepseekV32ForCausalLM", index_topk=2048, index_kpool=4)
+    assert deepseek_family_overrides_0_5_21(view("b200", pooled))["page_size"] == 64
+    dsa = deepseek(facts, "DeepseekV32ForCausalLM", index_topk=2048)
+    dcp = view("b200", dsa, dcp_size=2, tp_size=8, speculative_eagle_topk=2)
+    assert isinstance(deepseek_family_overrides(dcp), Refuse)
+    assert deepseek_family_overrides_0_5_21(dcp) == {"attention_backend": "dsa",
+                                                     "page_size": 64}
+    # interleave prefill CP refuses attention-DP groups in 0.5.21 too
+    groups = view("h200", dsa, tp_size=8, enable_prefill_cp=True, cp_strategy="interleave",
+                  attn_dp_size=2)
+    assert isinstance(deepseek_family_overrides_0_5_21(groups), Refuse)
+
+
+def test_model_overrides_before_0_5_23(facts):
+    """What 0.5.23 added to four model overrides, absent from their 0.5.21-0.5.22 variants."""
+    from launchplan.rules.model_overrides.kimi_k3 import kimi_k3_overrides_0_5_22
+    from launchplan.rules.model_overrides.minicpmv import minicpm_v4_6_overrides_0_5_22
+    from launchplan.rules.model_overrides.minimax_m3 import minimax_m3_overrides_0_5_22
+    from launchplan.rules.model_overrides.nemotron_h import nemotron_h_overrides_0_5_22
+    from tests.rules.conftest import decide
+
+    v47 = facts("MiniCPMV4_7ForConditionalGeneration")
+    assert decide(minicpm_v4_6_overrides, view("b200", v47)) == {"attention_backend": "triton"}
+    assert decide(minicpm_v4_6_overrides_0_5_22, view("b200", v47)) is None
+    v46 = facts("MiniCPMV4_6ForConditionalGeneration")
+    assert decide(minicpm_v4_6_overrides_0_5_22, view("b200", v46)) == {
+        "attention_backend": "triton"}
+
+    nemotron = facts("NemotronHForCausalLM", "nemotron_h")
+    eplb = view("b200", nemotron, enable_eplb=True, moe_runner_backend="flashinfer_trtllm")
+    assert isinstance(nemotron_h_overrides(eplb), Refuse)
+    assert nemotron_h_overrides_0_5_22(eplb) == {"attention_backend": "trtllm_mha"}
+    redundant = view("b200", nemotron, ep_num_redundant_experts=8)
+    assert nemotron_h_overrides(redundant)["moe_runner_backend"] == "flashinfer_trtllm_routed"
+    assert nemotron_h_overrides_0_5_22(redundant)["moe_runner_backend"] == "flashinfer_trtllm"
+
+    qc = {"quant_method": "mxfp8", "moe_quant_algo": "NVFP4",
+          "moe_quant_format": "nvfp4-pack-quantized"}
+    m3 = facts("MiniMaxM3SparseForCausalLM", quantization_config=qc)
+    old = minimax_m3_overrides_0_5_22(view("b200", m3))
+    assert old["quantization"] == "mxfp8" and "moe_a2a_backend" not in old
+
+    k3 = facts("KimiK3ForConditionalGeneration", **MLA_KEYS)
+    tokenspeed = view("b200", k3, dcp_size=2, tp_size=8,
+                      decode_attention_backend="tokenspeed_mla")
+    assert isinstance(kimi_k3_overrides(tokenspeed), Refuse)
+    assert kimi_k3_overrides_0_5_22(tokenspeed) == {
+        "prefill_attention_backend": "tokenspeed_mla",
+        "decode_attention_backend": "tokenspeed_mla", "kv_cache_dtype": "fp8_e4m3"}
+    dspark = dict(speculative_algorithm="DSPARK", decode_attention_backend="tokenspeed_mla")
+    assert kimi_k3_overrides_0_5_22(view("b200", k3, kv_cache_dtype="fp8_e4m3", **dspark)) == {
+        "speculative_attention_mode": "decode"}
+    assert kimi_k3_overrides_0_5_22(view("b200", k3, kv_cache_dtype="fp8_e4m3",
+                                         speculative_num_draft_tokens=16, **dspark)) is None

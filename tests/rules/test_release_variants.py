@@ -428,3 +428,355 @@ def test_a_scale_joiners_dp_lm_head_needs_attention_dp_groups_in_0_5_21():
     assert isinstance(dp_lm_head_validation_0_5_21(joiner), Refuse)
     grouped = make_view(enable_dp_lm_head=True, attn_dp_size=2, tp_size=2)
     assert dp_lm_head_validation_0_5_21(grouped) is None
+
+
+V41 = dict(architectures=("DeepseekV4ForCausalLM",), arch0="DeepseekV4ForCausalLM",
+           model_type="deepseek_v41")
+
+
+def _v41_view(gpu="b200", prefill="breakable", **values):
+    graph = default_config(True)
+    graph["prefill"]["backend"] = prefill
+    return make_view(gpu, model=fake_model(**V41), overlay={"cuda_graph_config": graph},
+                     **values)
+
+
+def test_dsv4_attention_kernel_is_picked_at_resolution_from_0_5_23_only():
+    from launchplan.rules.model_overrides.deepseek_v4 import (
+        deepseek_v4_defaults,
+        deepseek_v4_defaults_0_5_22,
+    )
+
+    view = make_view("b200", model=fake_model(**V41), kv_cache_dtype="fp8_e4m3", tp_size=8,
+                     attn_dp_size=8, device="cuda")
+    assert deepseek_v4_defaults(view).fields["dsv4_attn_backend"] == "flashmla_mega"
+    old = deepseek_v4_defaults_0_5_22(view).fields
+    assert "dsv4_attn_backend" not in old and old["max_running_requests"] == 256
+    trtllm = make_view("h100", model=fake_model(**V41), dsv4_attn_backend="trtllm",
+                       device="cuda")
+    assert isinstance(deepseek_v4_defaults_0_5_22(trtllm), Refuse)  # SM10x only, as before
+
+
+def test_v41_prefill_graph_is_capped_at_16k_tokens_before_0_5_23():
+    from launchplan.rules.model_overrides.deepseek_v4 import (
+        deepseek_v41_features,
+        deepseek_v41_features_0_5_21,
+        deepseek_v41_features_0_5_22,
+    )
+
+    view = _v41_view()
+    assert "cuda_graph_config" not in (deepseek_v41_features(view) or {})
+    for rule in (deepseek_v41_features_0_5_22, deepseek_v41_features_0_5_21):
+        assert rule(view)["cuda_graph_config"]["prefill"]["max_seq_len"] == 16384
+    assert deepseek_v41_features_0_5_22(_v41_view(prefill="disabled")) is None
+    # 0.5.22 exempts a breakable graph under interleave prefill CP; 0.5.21 does not
+    cp = _v41_view(enable_prefill_cp=True, cp_strategy="interleave", tp_size=8)
+    assert deepseek_v41_features_0_5_22(cp) is None
+    assert deepseek_v41_features_0_5_21(cp)["cuda_graph_config"]["prefill"]["max_seq_len"] \
+        == 16384
+
+
+def test_v41_trtllm_and_swa_replay_limits_before_0_5_23():
+    from launchplan.rules.model_overrides.deepseek_v4 import (
+        deepseek_v41_features,
+        deepseek_v41_features_0_5_21,
+        deepseek_v41_features_0_5_22,
+    )
+
+    trtllm = _v41_view(prefill="disabled", dsv4_attn_backend="trtllm")
+    assert isinstance(deepseek_v41_features_0_5_21(trtllm), Refuse)  # no trtllm on V4.1
+    assert deepseek_v41_features_0_5_22(trtllm) is None
+    breakable = _v41_view(dsv4_attn_backend="trtllm")
+    assert isinstance(deepseek_v41_features_0_5_22(breakable), Refuse)  # disabled only
+    assert not isinstance(deepseek_v41_features(breakable), Refuse)
+    # encoder replay: 0.5.22 refuses any prefill graph and checks the budget itself
+    replay = dict(enable_encoder_swa_bounded_replay=True, max_running_requests=64,
+                  chunked_prefill_size=4096)
+    assert isinstance(deepseek_v41_features_0_5_22(_v41_view(**replay)), Refuse)
+    assert deepseek_v41_features_0_5_22(_v41_view(prefill="disabled", **replay)) is None
+    small = {**replay, "chunked_prefill_size": 64}
+    assert isinstance(deepseek_v41_features_0_5_22(_v41_view(prefill="disabled", **small)),
+                      Refuse)
+    # decoder replay is not turned on by default before 0.5.23
+    assert deepseek_v41_features(_v41_view(prefill="disabled")) == {
+        "enable_decoder_swa_bounded_replay": True}
+    assert deepseek_v41_features_0_5_22(_v41_view(prefill="disabled")) is None
+
+
+def test_dsv4_prefill_cp_on_rocm_has_no_limits_in_0_5_21():
+    from launchplan.rules.model_overrides.deepseek_v4 import (
+        deepseek_v4_context_parallel,
+        deepseek_v4_context_parallel_0_5_21,
+    )
+
+    view = make_view("mi300x", model=fake_model(**V41), enable_prefill_cp=True,
+                     cp_strategy="interleave", tp_size=8)
+    assert isinstance(deepseek_v4_context_parallel(view), Refuse)  # V4.1 on ROCm
+    assert deepseek_v4_context_parallel_0_5_21(view)["attn_cp_size"] == 8
+
+
+def test_mimo_and_dsv4_cp_allreduce_fusion_before_0_5_23():
+    from launchplan.planner import resolve
+    from launchplan.rules.model_specific import (
+        flashinfer_allreduce_fusion_auto_enable_0_5_21,
+        flashinfer_allreduce_fusion_auto_enable_0_5_22,
+    )
+    from launchplan.rulesets import get_ruleset
+
+    chosen = {s.name: s.func for s in get_ruleset("0.5.22").rules()}
+    assert chosen["flashinfer_allreduce_fusion_auto_enable"] is \
+        flashinfer_allreduce_fusion_auto_enable_0_5_22
+    chosen = {s.name: s.func for s in get_ruleset("0.5.21").rules()}
+    assert chosen["flashinfer_allreduce_fusion_auto_enable"] is \
+        flashinfer_allreduce_fusion_auto_enable_0_5_21
+
+    def fusion(model, argv, compat):
+        result = resolve(argv, gpu="b200", model_path=f"tests/parity/models/{model}",
+                         compat=compat)
+        return result.value("flashinfer_allreduce_fusion_backend")
+
+    assert fusion("mimo-v2-flash-synth", ["--tp-size", "4"], "0.5.23") == "cutedsl"
+    assert fusion("mimo-v2-flash-synth", ["--tp-size", "4"], "0.5.22") is None
+    cp = ["--tp-size", "8", "--enable-prefill-cp", "--cp-strategy", "interleave"]
+    assert fusion("deepseek-v4-synth", cp, "0.5.22") == "auto"
+    assert fusion("deepseek-v4-synth", cp, "0.5.21") is None
+
+
+def test_model_overrides_absent_before_their_release():
+    from launchplan.planner import resolve
+    from launchplan.rulesets import get_ruleset
+
+    def names(compat):
+        return {s.name for s in get_ruleset(compat).rules()}
+
+    for rule in ("beam_overrides", "muse_spark_overrides"):
+        assert rule in names("0.5.23")
+        assert rule not in names("0.5.22") | names("0.5.21")
+    for rule in ("embedding_gemma2_overrides", "ernie45_vl_overrides"):
+        assert rule in names("0.5.22") and rule not in names("0.5.21")
+
+    def backend(compat):
+        return resolve([], gpu="h100", model_path="tests/parity/models/beam-synth",
+                       compat=compat).value("attention_backend")
+
+    assert backend("0.5.23") == "trtllm_mha"
+    assert backend("0.5.22") == "fa3"
+
+
+def _resolve(model, gpu, compat, argv=()):
+    from launchplan.planner import resolve
+
+    return resolve(list(argv), gpu=gpu, model_path=f"tests/parity/models/{model}",
+                   compat=compat)
+
+
+def test_kimi_k3_reduces_by_all_reduce_from_0_5_22_only():
+    from launchplan.rules.speculative.boundary import (
+        boundary_reduction_default,
+        boundary_reduction_default_0_5_21,
+    )
+
+    for arch in ("KimiK3ForConditionalGeneration", "Qwen4ExpForConditionalGeneration"):
+        model = fake_model(config={"architectures": [arch]})
+        view = make_view(model=model, boundary_reduction="auto")
+        assert boundary_reduction_default(view)["boundary_reduction"] == "ar"
+        assert boundary_reduction_default_0_5_21(view) == {
+            "boundary_reduction": "rs+rsv", "speculative_boundary_reduction": "rs+rsv"}
+    qwen3 = make_view(model=fake_model(config={"architectures": ["Qwen3ForCausalLM"]}),
+                      boundary_reduction="auto")
+    assert boundary_reduction_default_0_5_21(qwen3)["boundary_reduction"] == "ar"
+
+
+def test_exaone_without_a_backend_is_refused_in_0_5_21():
+    from launchplan.errors import Refusal
+    from launchplan.rules.model_overrides.exaone import (
+        exaone_backend_check_0_5_21,
+        exaone_overrides_0_5_21,
+    )
+
+    model = fake_model(architectures=("Exaone4ForCausalLM",), arch0="Exaone4ForCausalLM",
+                       model_type="exaone4", config={"sliding_window": 4096})
+    assert exaone_overrides_0_5_21(make_view("h100", model=model)) == {
+        "disable_hybrid_swa_memory": True}
+    assert isinstance(exaone_backend_check_0_5_21(make_view("h100", model=model)), Refuse)
+    assert exaone_backend_check_0_5_21(
+        make_view("h100", model=model, attention_backend="fa3")) is None
+    assert _resolve("exaone-4-synth", "h100", "0.5.22").value("attention_backend") == "fa3"
+    try:
+        _resolve("exaone-4-synth", "h100", "0.5.21")
+    except Refusal as exc:
+        assert exc.source == "exaone_backend_check"
+    else:
+        raise AssertionError("0.5.21 resolves EXAONE with no attention backend")
+    given = _resolve("exaone-4-synth", "h100", "0.5.21", ["--attention-backend", "triton"])
+    assert given.value("attention_backend") == "triton"
+
+
+def test_inkling_defaults_to_fa4_on_hopper_from_0_5_22_only():
+    from launchplan.rules.model_overrides.inkling import (
+        inkling_overrides,
+        inkling_overrides_0_5_21,
+    )
+
+    model = fake_model(architectures=("InklingForConditionalGeneration",),
+                       arch0="InklingForConditionalGeneration")
+    for gpu, old in (("h100", "triton"), ("b200", "fa4"), ("a100", "triton")):
+        view = make_view(gpu, model=model)
+        assert inkling_overrides_0_5_21(view)["attention_backend"] == old
+    assert inkling_overrides(make_view("h100", model=model))["attention_backend"] == "fa4"
+
+
+def test_mimo_v2_has_no_fa4_default_in_0_5_21():
+    from launchplan.rules.model_overrides.mimo_v2 import (
+        mimo_v2_overrides,
+        mimo_v2_overrides_0_5_21,
+    )
+
+    model = fake_model(architectures=("MiMoV2FlashForCausalLM",), arch0="MiMoV2FlashForCausalLM",
+                       config={"quantization_config": {"quant_method": "fp8"}},
+                       quantization_config={"quant_method": "fp8"})
+    view = make_view("b200", model=model, moe_a2a_backend="deepep")
+    assert mimo_v2_overrides(view)["attention_backend"] == "fa4"
+    assert "moe_runner_backend" not in mimo_v2_overrides(view)  # A2A picks its runner
+    assert mimo_v2_overrides_0_5_21(view) == {"moe_runner_backend": "flashinfer_trtllm"}
+    ngram = ["--tp-size", "8", "--speculative-algorithm", "NGRAM"]
+    old = _resolve("mimo-v2-flash-synth", "b200", "0.5.21", ngram)
+    assert (old.value("attention_backend"), old.value("page_size")) == ("flashinfer", 1)
+
+
+def test_glm5_next_loses_its_default_breakable_graph_in_0_5_21():
+    from launchplan.rulesets import get_ruleset
+
+    def prefill(compat, argv=()):
+        return _resolve("glm5-next-synth", "b200", compat, argv).value(
+            "cuda_graph_config")["prefill"]["backend"]
+
+    assert prefill("0.5.22") == "breakable"
+    assert prefill("0.5.21") == "disabled"  # KDA to SGLang's GLM-5-Next config class
+    assert prefill("0.5.21", ["--cuda-graph-backend-prefill", "breakable"]) == "breakable"
+    eagle = ["--speculative-algorithm", "EAGLE", "--speculative-num-steps", "1",
+             "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2"]
+    assert _resolve("glm5-next-synth", "b200", "0.5.22", eagle).value(
+        "linear_attn_verify_backend") == "nv_cutedsl"
+    assert "glm5_next_spec_backend_defaults" not in {
+        s.name for s in get_ruleset("0.5.21").rules()}
+
+
+def test_kv_sharding_before_0_5_23_refuses_speculation_hicache_and_dsa():
+    from launchplan.rules.parallel import (
+        kv_cache_sharding,
+        kv_cache_sharding_0_5_22,
+        kv_cache_sharding_recheck_0_5_22,
+    )
+    from launchplan.rulesets import get_ruleset
+
+    base = dict(enable_kv_cache_sharding=True, disaggregation_mode="prefill", tp_size=8,
+                attention_backend="fa3", page_size=64, chunked_prefill_size=8192,
+                enable_prefill_cp=True, attn_cp_size=8, disaggregation_transfer_backend="nixl")
+    overlay = {"cuda_graph_config": default_config(False)}
+    gqa = fake_model(is_deepseek_dsa=False)
+    plain = make_view("h100", model=gqa, overlay=overlay, **base)
+    assert not isinstance(kv_cache_sharding(plain), Refuse)
+    assert not isinstance(kv_cache_sharding_0_5_22(plain), Refuse)
+    hicache = make_view("h100", model=gqa, overlay=overlay, enable_hierarchical_cache=True,
+                        **base)
+    assert not isinstance(kv_cache_sharding(hicache), Refuse)
+    assert isinstance(kv_cache_sharding_0_5_22(hicache), Refuse)
+    assert isinstance(kv_cache_sharding_recheck_0_5_22(hicache), Refuse)
+    glm = fake_model(architectures=("GlmMoeDsaForCausalLM",), arch0="GlmMoeDsaForCausalLM",
+                     is_mla=True, is_deepseek_dsa=True)
+    spec = make_view("h100", model=glm, overlay=overlay, speculative_algorithm="EAGLE",
+                     speculative_eagle_topk=1, **{**base, "attention_backend": "dsa"})
+    assert not isinstance(kv_cache_sharding(spec), Refuse)
+    assert isinstance(kv_cache_sharding_0_5_22(spec), Refuse)
+    assert "kv_cache_sharding" not in {s.name for s in get_ruleset("0.5.21").rules()}
+
+
+def test_flashinfer_a2a_and_megamoe_before_0_5_23():
+    from launchplan.rules.mega_moe import (
+        a2a_flashinfer_megamoe_checks,
+        a2a_flashinfer_megamoe_checks_0_5_22,
+    )
+    from launchplan.rules.moe import a2a_flashinfer_checks, a2a_flashinfer_checks_0_5_22
+
+    muse = fake_model(architectures=("MuseSparkForConditionalGeneration",),
+                      arch0="MuseSparkForConditionalGeneration")
+    sp = make_view(model=muse, moe_a2a_backend="flashinfer", tp_size=4, ep_size=4,
+                   enable_layernorm_sp=True, moe_runner_backend="flashinfer_cutlass")
+    assert a2a_flashinfer_checks(sp) is None
+    assert isinstance(a2a_flashinfer_checks_0_5_22(sp), Refuse)
+    groups = make_view(moe_a2a_backend="flashinfer", tp_size=4, attn_dp_size=4,
+                       moe_runner_backend="flashinfer_cutlass")
+    assert a2a_flashinfer_checks_0_5_22(groups) is None
+
+    kimi = fake_model(architectures=("KimiK3ForConditionalGeneration",),
+                      arch0="KimiK3ForConditionalGeneration", dtype="bfloat16",
+                      quant_config={"routed_experts_quant_method": "mxfp4"})
+    mega = dict(moe_a2a_backend="flashinfer_megamoe", tp_size=4, attn_dp_size=4)
+    assert not isinstance(a2a_flashinfer_megamoe_checks(make_view(model=kimi, **mega)), Refuse)
+    assert isinstance(a2a_flashinfer_megamoe_checks_0_5_22(make_view(model=kimi, **mega)),
+                      Refuse)
+    qwen = fake_model(architectures=("Qwen3MoeForCausalLM",), arch0="Qwen3MoeForCausalLM",
+                      dtype="bfloat16", quant_config={})
+    w4a16 = make_view(model=qwen, quantization="nvfp4_online", dtype="bfloat16",
+                      env={"SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": "1"}, **mega)
+    assert not isinstance(a2a_flashinfer_megamoe_checks(w4a16), Refuse)
+    assert isinstance(a2a_flashinfer_megamoe_checks_0_5_22(w4a16), Refuse)
+
+
+def test_megamoe_budget_before_0_5_23_checks_encoders_and_caps_nothing():
+    from launchplan.rules.mega_moe import megamoe_token_budget, megamoe_token_budget_0_5_22
+
+    qwen = fake_model(architectures=("Qwen3MoeForCausalLM",), arch0="Qwen3MoeForCausalLM",
+                      quant_config={})
+    graph = default_config(True)
+    graph["decode"]["max_bs"] = 16384
+    base = dict(moe_a2a_backend="megamoe", chunked_prefill_size=4096, tp_size=8)
+    capped = make_view("h100", model=qwen, overlay={"cuda_graph_config": graph},
+                       max_running_requests=64, **base)
+    assert megamoe_token_budget(capped) is None  # 64 requests bound the decode forward
+    assert isinstance(megamoe_token_budget_0_5_22(capped), Refuse)  # 16384 > 8192
+    encoder = make_view("h100", model=qwen, overlay={"cuda_graph_config": graph},
+                        encoder_only=True, **base)
+    assert megamoe_token_budget(encoder) is None
+    assert isinstance(megamoe_token_budget_0_5_22(encoder), Refuse)
+
+
+def test_a_sidecar_under_the_rust_server_is_refused_in_0_5_22_only():
+    from launchplan.rules.deprecated_args import grpc_settings, grpc_settings_0_5_22
+
+    rust = {"SGLANG_RUST_SERVER": "1"}
+    view = make_view(sidecar="python -m side", grpc_port=30001, env=rust)
+    assert not isinstance(grpc_settings(view), Refuse)
+    assert isinstance(grpc_settings_0_5_22(view), Refuse)
+    assert not isinstance(grpc_settings_0_5_22(make_view(sidecar="python -m side",
+                                                         grpc_port=30001)), Refuse)
+
+
+def test_watermark_in_preferred_sampling_params_before_watermarking():
+    from launchplan.rules.late import other_validations, other_validations_0_5_21
+
+    preferred = {"preferred_sampling_params": {"temperature": 0.5, "watermark": True}}
+    assert isinstance(other_validations(make_view(**preferred)), Refuse)
+    assert other_validations_0_5_21(make_view(**preferred)) is None  # no watermarking yet
+    assert isinstance(other_validations_0_5_21(make_view(skip_tokenizer_init=True, **preferred)),
+                      Refuse)  # the check's SamplingParams has no such argument
+
+
+def test_pd_extra_slots_and_encoder_split_before_0_5_23():
+    from launchplan.rules.disaggregation import pd_server_roles, pd_server_roles_0_5_22
+    from launchplan.rules.encoder_disaggregation import (
+        encoder_disaggregation_checks,
+        encoder_disaggregation_checks_0_5_22,
+    )
+
+    # 2 running requests over 4 attention-DP ranks: 0.5.23 counts one per worker
+    few = make_view(disaggregation_mode="decode", max_running_requests=2, attn_dp_size=4,
+                    tp_size=4)
+    assert pd_server_roles(few).fields["disaggregation_decode_extra_slots"] == 2
+    assert pd_server_roles_0_5_22(few).fields["disaggregation_decode_extra_slots"] == 0
+    m3 = fake_model(architectures=("MiniMaxM3SparseForConditionalGeneration",),
+                    arch0="MiniMaxM3SparseForConditionalGeneration")
+    encoder = make_view(model=m3, encoder_only=True)
+    assert not isinstance(encoder_disaggregation_checks(encoder), Refuse)
+    assert isinstance(encoder_disaggregation_checks_0_5_22(encoder), Refuse)

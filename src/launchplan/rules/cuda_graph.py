@@ -177,7 +177,7 @@ PIECEWISE_DISABLED_ARCHS_0_5_21 = frozenset({
           "enable_eplb", "expert_distribution_recorder_mode", "debug_cuda_graph",
           "attn_dp_size", "ep_join_mode"),
          "facts": _COMPATIBILITY["facts"] + ("model.multimodal_default", "model.is_gguf",
-                                             "target.is_cuda")})
+                                             "target.is_cuda", "model.config")})
 def cuda_graph_compatibility_0_5_21(v: View) -> Declare | None:
     """0.5.21's prefill-graph compatibility, with the tc_piecewise graph it still has.
 
@@ -283,6 +283,17 @@ def _cp_graph_supported_0_5_22(v: View) -> bool:
             or (v.cp_strategy == "interleave" and prefill == "dsv4"))
 
 
+def _glm5_next_linear(model: Any) -> bool:
+    """GLM-5-Next with linear-attention layers: KDA to SGLang, whose GLM-5-Next config class
+    fills in ``linear_num_heads`` (64) and ``linear_head_dim`` (128) when a config omits them
+    (configs/glm5_next.py), so the layer types alone decide."""
+    if model.arch0 != "Glm5NextForConditionalGeneration":
+        return False
+    text = model.config.get("text_config")
+    layers = (text if isinstance(text, dict) else model.config).get("layer_types") or ()
+    return "linear_attention" in layers
+
+
 def _breakable_prefill_blocker(v: View, cp_supported: Any = None,
                                release: str | None = None) -> str | None:
     """Why a default breakable prefill graph is disabled (``release`` 0.5.21: every KDA model
@@ -290,6 +301,8 @@ def _breakable_prefill_blocker(v: View, cp_supported: Any = None,
     model = v.model
     if v.pp_size > 1:
         return "pipeline parallelism makes prefill graphs opt-in"
+    if release == "0.5.21" and _glm5_next_linear(model):
+        return "KDA linear attention cannot run a breakable prefill graph"
     if model.uses_kda and (release == "0.5.21"
                            or model.arch0 != "Glm5NextForConditionalGeneration"):
         return "KDA linear attention cannot run a breakable prefill graph"

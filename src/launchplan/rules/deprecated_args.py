@@ -59,14 +59,16 @@ def deprecated_flags(v: View) -> Declare | Refuse | None:
         f"{field} {value}" for field, value in out.items()))
 
 
-@rule(
+_GRPC = dict(
     phase=Phase.MODEL_SOURCE,
     reads=("grpc_mode", "smg_grpc_mode", "grpc_port", "port", "grpc_response_timeout_secs",
            "sidecar", "sidecar_args", "use_ray", "encoder_only", "tokenizer_worker_num",
            "api_key", "admin_api_key"),
     writes=("smg_grpc_mode", "grpc_port", "grpc_worker_threads"),
-    sglang="handle_deprecated_args (gRPC)",
 )
+
+
+@rule(**_GRPC, sglang="handle_deprecated_args (gRPC)")
 def grpc_settings(v: View) -> Declare | Refuse:
     """Which gRPC server runs, on which port, and what it cannot run with.
 
@@ -85,6 +87,11 @@ def grpc_settings(v: View) -> Declare | Refuse:
     Assumes: SGLANG_GRPC_PORT and SGLANG_GRPC_WORKER_THREADS are unset (no port, 4 threads)
         unless the environment given sets them.
     """
+    return _grpc(v, rust_sidecar=True)
+
+
+def _grpc(v: View, *, rust_sidecar: bool) -> Declare | Refuse:
+    """``rust_sidecar`` False: 0.5.22, which refuses a sidecar under SGLANG_RUST_SERVER."""
     out: dict[str, object] = {}
     legacy = bool(v.smg_grpc_mode or v.grpc_mode)
     if v.grpc_mode and not v.smg_grpc_mode:
@@ -124,6 +131,9 @@ def grpc_settings(v: View) -> Declare | Refuse:
                           "--smg-grpc-mode/--grpc-mode one")
         if port is None:
             return Refuse("--sidecar needs --grpc-port (or SGLANG_GRPC_PORT)")
+        if not rust_sidecar and v.record.env_flag("SGLANG_RUST_SERVER"):
+            return Refuse("--sidecar does not run with SGLANG_RUST_SERVER in this release: "
+                          "the Rust server has no Python sidecar lifecycle")
     if port is not None and not legacy:
         for bad, what in ((v.use_ray, "--use-ray"), (v.encoder_only, "--encoder-only"),
                           (v.tokenizer_worker_num > 1, "--tokenizer-worker-num above 1"),
@@ -141,3 +151,18 @@ def _env_int(v: View, name: str) -> int | None | Refuse:
         return int(raw)
     except ValueError:
         return Refuse(f"{name} must be an integer, got {raw!r}")
+
+
+@rule(name="grpc_settings", variant="0.5.22", **_GRPC,
+      sglang="handle_deprecated_args (gRPC, 0.5.22)")
+def grpc_settings_0_5_22(v: View) -> Declare | Refuse:
+    """0.5.22: as ``grpc_settings``; a sidecar cannot run under SGLANG_RUST_SERVER.
+
+    When: whenever its promises hold.
+    Effect: as ``grpc_settings``; besides, ``--sidecar`` with SGLANG_RUST_SERVER set is refused
+        (after the sidecar's own checks, before the native server's).
+    Why: 0.5.22's Rust server did not run the Python sidecar lifecycle; 0.5.21 had no such
+        check and 0.5.23 dropped it (``handle_deprecated_args`` in 0.5.22).
+    Assumes: SGLANG_RUST_SERVER is unset unless the environment given sets it.
+    """
+    return _grpc(v, rust_sidecar=False)

@@ -202,7 +202,7 @@ def pd_server_roles(v: View) -> Declare | Refuse | None:
         still in transfer need slots (``handle_pd_disaggregation``, decode and prefill roles).
     Assumes: nothing.
     """
-    return _pd_roles(v, speculation_allowed=True)
+    return _pd_roles(v, speculation_allowed=True, per_worker_floor=1)
 
 
 @rule(name="pd_server_roles", variant="0.5.22", **_PD_ROLES,
@@ -212,15 +212,19 @@ def pd_server_roles_0_5_22(v: View) -> Declare | Refuse | None:
 
     When: ``disaggregation_mode`` is decode (or prefill, for the transport check).
     Effect: as ``pd_server_roles``, and ``--disaggregation-decode-enable-radix-cache`` with a
-        speculative algorithm other than DSPARK is refused.
+        speculative algorithm other than DSPARK is refused; fewer running requests than DP
+        ranks reserve no extra decode slots (0.5.23 counts at least one request per worker).
     Why: the decode radix cache did not track draft KV before 0.5.23, which lifted the check
         (``handle_pd_disaggregation`` of each release).
     Assumes: nothing.
     """
-    return _pd_roles(v, speculation_allowed=False)
+    return _pd_roles(v, speculation_allowed=False, per_worker_floor=0)
 
 
-def _pd_roles(v: View, *, speculation_allowed: bool) -> Declare | Refuse | None:
+def _pd_roles(v: View, *, speculation_allowed: bool,
+              per_worker_floor: int) -> Declare | Refuse | None:
+    """``per_worker_floor`` 0 (before 0.5.23): fewer running requests than DP ranks reserve
+    no extra slots."""
     mode = v.disaggregation_mode
     if mode == "prefill" and v.disaggregation_transfer_backend == "fake":
         return Refuse("a PD prefill server cannot use the fake transfer backend")
@@ -244,7 +248,8 @@ def _pd_roles(v: View, *, speculation_allowed: bool) -> Declare | Refuse | None:
     if v.disaggregation_decode_extra_slots is None:
         slots = 0
         if v.max_running_requests is not None:
-            per_worker = max(1, v.max_running_requests // (v.dp_size * v.attn_dp_size))
+            per_worker = max(per_worker_floor,
+                             v.max_running_requests // (v.dp_size * v.attn_dp_size))
             if per_worker <= 32:
                 slots = per_worker * 2
         out["disaggregation_decode_extra_slots"] = slots

@@ -91,15 +91,17 @@ def _language_model_only(v: View, archs: tuple[str, ...], v41_pd: bool) -> Refus
     return None
 
 
-@rule(
+_SPLIT = dict(
     phase=Phase.SERVING,
     reads=("encoder_only", "language_only", "enable_prefix_mm_cache", "disaggregation_mode",
            "enable_adaptive_dispatch_to_encoder", "disaggregation_transfer_backend",
            "encoder_transfer_backend", "disaggregation_ib_device"),
     writes=("disaggregation_ib_device",),
     facts=("model.arch0",),
-    sglang="handle_encoder_disaggregation (pd_disaggregation_hook.py)",
 )
+
+
+@rule(**_SPLIT, sglang="handle_encoder_disaggregation (pd_disaggregation_hook.py)")
 def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
     """An encoder-only or language-only server needs a model that splits at the encoder.
 
@@ -115,7 +117,11 @@ def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
         backend is not modelled (the language-model-only checks run just before, in
         ``language_model_only_checks``).
     """
-    refusal = _split_refusal(v)
+    return _encoder_split(v, ENCODER_SPLIT_ARCHS)
+
+
+def _encoder_split(v: View, archs: frozenset[str]) -> Declare | Refuse | None:
+    refusal = _split_refusal(v, archs)
     if refusal is not None:
         return refusal
     if ((v.disaggregation_transfer_backend == "mooncake"
@@ -125,7 +131,7 @@ def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
     return None
 
 
-def _split_refusal(v: View) -> Refuse | None:
+def _split_refusal(v: View, archs: frozenset[str]) -> Refuse | None:
     if v.enable_prefix_mm_cache and not v.encoder_only:
         return Refuse("--enable-prefix-mm-cache needs --encoder-only")
     if not (v.encoder_only or v.language_only):
@@ -135,7 +141,7 @@ def _split_refusal(v: View) -> Refuse | None:
     if v.encoder_only and v.disaggregation_mode != "null":
         return Refuse("an --encoder-only server takes no --disaggregation-mode role")
     arch = v.model.arch0
-    if arch not in ENCODER_SPLIT_ARCHS:
+    if arch not in archs:
         flag = "--encoder-only" if v.encoder_only else "--language-only"
         return Refuse(f"{flag}: {arch} does not support encoder disaggregation")
     if (arch == "MuseSparkForConditionalGeneration" and v.language_only
@@ -143,3 +149,23 @@ def _split_refusal(v: View) -> Refuse | None:
         return Refuse("Muse Spark language-only servers load no encoder: "
                       "--enable-adaptive-dispatch-to-encoder is not supported")
     return None
+
+
+# 0.5.21-0.5.22's split list: MiniMax-M3 VL and Muse Spark came in 0.5.23.
+ENCODER_SPLIT_ARCHS_0_5_22 = ENCODER_SPLIT_ARCHS - {
+    "MiniMaxM3SparseForConditionalGeneration", "MuseSparkForConditionalGeneration"}
+
+
+@rule(name="encoder_disaggregation_checks", variant="0.5.22", **_SPLIT,
+      sglang="handle_encoder_disaggregation (0.5.21-0.5.22)")
+def encoder_disaggregation_checks_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.21-0.5.22: as ``encoder_disaggregation_checks``, with a shorter split list.
+
+    When: as ``encoder_disaggregation_checks``.
+    Effect: as ``encoder_disaggregation_checks``, but MiniMax-M3 VL and Muse Spark are not
+        split models: ``--encoder-only``/``--language-only`` on them are refused.
+    Why: 0.5.23 added both to the encoder-disaggregation list
+        (``handle_encoder_disaggregation`` in 0.5.22).
+    Assumes: as ``encoder_disaggregation_checks``.
+    """
+    return _encoder_split(v, ENCODER_SPLIT_ARCHS_0_5_22)

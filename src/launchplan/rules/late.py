@@ -506,19 +506,26 @@ def other_validations(v: View) -> Declare | Refuse | None:
 
 
 @rule(name="other_validations", variant="0.5.21",
-      sglang="handle_other_validations (0.5.21: no prefill_complete clause)", **_OTHER)
+      sglang="handle_other_validations (0.5.21: no prefill_complete clause)",
+      **{**_OTHER, "reads": _OTHER["reads"] + ("skip_tokenizer_init",)})
 def other_validations_0_5_21(v: View) -> Declare | Refuse | None:
     """As in 0.5.22 and later, without the prefill_complete check.
 
     When: whenever its promises hold.
-    Effect: as ``other_validations``, except that a prefill_complete allocation is not checked.
+    Effect: as ``other_validations``, except that a prefill_complete allocation is not checked
+        and ``watermark`` in the preferred sampling parameters is refused only with
+        ``--skip-tokenizer-init``.
     Why: 0.5.21 does not validate the prefill_complete policy (``handle_other_validations``).
+        Nor does it refuse ``watermark`` in ``--preferred-sampling-params``: it has no
+        watermarking (only with ``--skip-tokenizer-init``, whose check builds the sampling
+        parameters, is the unknown argument refused).
     Assumes: as ``other_validations``.
     """
     return _other_validations(v, prefill_complete=False)
 
 
 def _other_validations(v: View, prefill_complete: bool) -> Declare | Refuse | None:
+    """``prefill_complete`` False: 0.5.21, also without watermarking."""
     kwargs = v.default_chat_template_kwargs
     if kwargs is not None and not isinstance(kwargs, dict):
         return Refuse("--default-chat-template-kwargs must be a JSON object, got "
@@ -544,7 +551,11 @@ def _other_validations(v: View, prefill_complete: bool) -> Declare | Refuse | No
                           f"{', '.join(MM_MODALITIES)}")
     preferred = v.preferred_sampling_params
     if preferred and isinstance(preferred, dict) and "watermark" in preferred:
-        return Refuse("--preferred-sampling-params cannot set watermark (a server setting)")
+        if prefill_complete:
+            return Refuse("--preferred-sampling-params cannot set watermark (a server setting)")
+        if v.skip_tokenizer_init:
+            return Refuse("--preferred-sampling-params: watermark is not a sampling parameter "
+                          "of this release")
     if out:
         return Declare(out, "optimistic prefill off: it supports neither PP nor this "
                             "hierarchical cache")

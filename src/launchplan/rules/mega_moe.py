@@ -86,7 +86,7 @@ def _needs_budget(v: View) -> bool:
             or v.quantization in ("modelopt_fp4", "minimax_m3_nvfp4") or "FP4" in algo)
 
 
-@rule(
+_BUDGET = dict(
     phase=Phase.SPECULATIVE,
     reads=("moe_a2a_backend", "encoder_only", "disaggregation_mode", "cuda_graph_config",
            "max_running_requests", "attn_dp_size", "ep_join_mode", "tp_size", "attn_cp_size",
@@ -94,9 +94,11 @@ def _needs_budget(v: View) -> bool:
            "enable_dynamic_chunking", "chunked_prefill_size", "enable_prefill_cp",
            "quantization"),
     facts=("model.arch0", "model.quant_config", "target.is_hip"),
-    sglang="validate_mega_moe_token_budget_for_model (mega_moe_hook.py)",
     triggers={"moe_a2a_backend": ("megamoe",)},
 )
+
+
+@rule(**_BUDGET, sglang="validate_mega_moe_token_budget_for_model (mega_moe_hook.py)")
 def megamoe_token_budget(v: View) -> Refuse | None:
     """Without a fallback, MegaMoE's per-rank buffer must hold the largest decode and prefill.
 
@@ -111,14 +113,20 @@ def megamoe_token_budget(v: View) -> Refuse | None:
     Assumes: SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK is 8192 unless the environment
         given sets it; ROCm's FlyDSL decode-capacity check is not modelled.
     """
-    if v.encoder_only or v.target.is_hip or not _needs_budget(v):
+    return _token_budget(v, newer=True)
+
+
+def _token_budget(v: View, *, newer: bool) -> Refuse | None:
+    """``newer`` False: 0.5.21-0.5.22, which check encoder-only servers too and size the
+    decode forward by the graph's max batch alone."""
+    if (newer and v.encoder_only) or v.target.is_hip or not _needs_budget(v):
         return None
     capacity = env_int(v, TOKENS_ENV, DEFAULT_TOKENS)
     label = v.model.arch0
     attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
     if v.disaggregation_mode != "prefill":
         decode_bs = v.cuda_graph_config[DECODE]["max_bs"] or 0
-        if v.max_running_requests is not None:
+        if newer and v.max_running_requests is not None:
             rounding = v.tp_size // v.attn_dp_size
             per_rank = -(-(v.max_running_requests // v.attn_dp_size) // rounding) * rounding
             decode_bs = min(decode_bs, per_rank)
@@ -160,6 +168,9 @@ FLASHINFER_MEGAMOE_ARCHS = frozenset({
     "GlmMoeDsaForCausalLM", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM",
     "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "KimiK3ForConditionalGeneration",
     "KimiK3LinearForCausalLM"})
+# 0.5.21-0.5.22's list: Beam and Kimi-K3 came in 0.5.23.
+FLASHINFER_MEGAMOE_ARCHS_0_5_22 = FLASHINFER_MEGAMOE_ARCHS - {
+    "BeamForCausalLM", "KimiK3ForConditionalGeneration", "KimiK3LinearForCausalLM"}
 W4A16_ENV = "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16"
 COMBINE_ENV = "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE"
 FC2_REDUCE_ENV = "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE"
@@ -184,16 +195,18 @@ def _fp4_experts(v: View) -> bool:
         "SGLANG_DSV4_FP4_EXPERTS")
 
 
-@rule(
+_MEGAMOE = dict(
     phase=Phase.MOE,
     reads=("moe_a2a_backend", "quantization", "attn_dp_size", "ep_join_mode", "tp_size",
            "moe_runner_backend", "dtype"),
     writes=("moe_runner_backend",),
     facts=("model.architectures", "model.arch0", "model.quant_config", "model.dtype",
            "target.is_sm100"),
-    sglang="handle_a2a_moe (flashinfer_megamoe, moe_hook.py)",
     triggers={"moe_a2a_backend": ("flashinfer_megamoe",)},
 )
+
+
+@rule(**_MEGAMOE, sglang="handle_a2a_moe (flashinfer_megamoe, moe_hook.py)")
 def a2a_flashinfer_megamoe_checks(v: View) -> Declare | Refuse | None:
     """FlashInfer MegaMoE: validated MoE models, FP4/MXFP8 experts, attention DP = TP, SM100.
 
@@ -210,9 +223,13 @@ def a2a_flashinfer_megamoe_checks(v: View) -> Declare | Refuse | None:
         DeepSeek-V4's FP4-expert auto-detection reads weights and is not modelled (only
         SGLANG_DSV4_FP4_EXPERTS counts).
     """
-    if not any(a in FLASHINFER_MEGAMOE_ARCHS for a in v.model.architectures):
+    return _megamoe(v, FLASHINFER_MEGAMOE_ARCHS, w4a16_path=True)
+
+
+def _megamoe(v: View, archs: frozenset[str], *, w4a16_path: bool) -> Declare | Refuse | None:
+    if not any(a in archs for a in v.model.architectures):
         return Refuse(f"FlashInfer MegaMoE is not validated for {v.model.arch0}")
-    w4a16 = v.record.env_flag(W4A16_ENV)
+    w4a16 = w4a16_path and v.record.env_flag(W4A16_ENV)
     if not (v.quantization in ("mxfp8", "modelopt_fp4")
             or (v.quantization == "nvfp4_online" and w4a16) or _fp4_experts(v)):
         return Refuse("FlashInfer MegaMoE needs MXFP8, ModelOpt NVFP4, FP4-expert or hybrid "
@@ -239,3 +256,34 @@ def a2a_flashinfer_megamoe_checks(v: View) -> Declare | Refuse | None:
     if not v.target.is_sm100:
         return Refuse("FlashInfer MegaMoE needs an SM100-family GPU (B200/GB200/B300)")
     return Declare(out, "FlashInfer MegaMoE: flashinfer_megamoe MoE runner") if out else None
+
+
+@rule(name="a2a_flashinfer_megamoe_checks", variant="0.5.22", **_MEGAMOE,
+      sglang="handle_a2a_moe (flashinfer_megamoe, 0.5.21-0.5.22)")
+def a2a_flashinfer_megamoe_checks_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.21-0.5.22: as ``a2a_flashinfer_megamoe_checks``, without Beam, Kimi-K3 or W4A16.
+
+    When: as ``a2a_flashinfer_megamoe_checks``.
+    Effect: as ``a2a_flashinfer_megamoe_checks``, but Beam and Kimi-K3 (and its linear variant)
+        are not validated architectures, and ``nvfp4_online`` weights are refused whatever
+        SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16 says (nor does the switch ask for bf16).
+    Why: 0.5.23 validated those models and added the NVFP4 W4A16 path
+        (``validate_flashinfer_megamoe_model`` in 0.5.22).
+    Assumes: as ``a2a_flashinfer_megamoe_checks``.
+    """
+    return _megamoe(v, FLASHINFER_MEGAMOE_ARCHS_0_5_22, w4a16_path=False)
+
+
+@rule(name="megamoe_token_budget", variant="0.5.22", **_BUDGET,
+      sglang="validate_mega_moe_token_budget_for_model (0.5.21-0.5.22)")
+def megamoe_token_budget_0_5_22(v: View) -> Refuse | None:
+    """0.5.21-0.5.22: as ``megamoe_token_budget``, on encoder-only servers too, uncapped.
+
+    When: as ``megamoe_token_budget``, encoder-only servers included.
+    Effect: as ``megamoe_token_budget``, but the largest decode forward is the decode graph's
+        max batch x draft tokens, not capped by the running requests per DP rank.
+    Why: 0.5.23 skipped encoder-only servers and capped the decode bound by the request pool
+        (``validate_mega_moe_token_budget`` in 0.5.22).
+    Assumes: as ``megamoe_token_budget``.
+    """
+    return _token_budget(v, newer=False)

@@ -476,22 +476,39 @@ def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
     return None
 
 
+@rule(name="flashinfer_allreduce_fusion_auto_enable", variant="0.5.22", **_FUSION,
+      sglang="_flashinfer_allreduce_fusion_auto_enable (0.5.22)")
+def flashinfer_allreduce_fusion_auto_enable_0_5_22(v: View) -> Declare | None:
+    """0.5.22: as the current rule, without MiMo-V2.
+
+    When: as ``flashinfer_allreduce_fusion_auto_enable``.
+    Effect: as ``flashinfer_allreduce_fusion_auto_enable``; MiMo-V2 keeps the backend unset.
+    Why: MiMo-V2's CuTeDSL fusion default came in 0.5.23; 0.5.22's list of fused
+        architectures has no MiMo (``_flashinfer_allreduce_fusion_auto_enable``).
+    Assumes: nothing.
+    """
+    if arch0(v) in MIMO_ARCHS:
+        return None
+    return flashinfer_allreduce_fusion_auto_enable(v)
+
+
 @rule(name="flashinfer_allreduce_fusion_auto_enable", variant="0.5.21", **_FUSION,
       sglang="_flashinfer_allreduce_fusion_auto_enable (0.5.21)")
 def flashinfer_allreduce_fusion_auto_enable_0_5_21(v: View) -> Declare | None:
-    """0.5.21: as the current rule, but not for a DSA model under prefill CP.
+    """0.5.21: as the 0.5.22 variant, but not for DSA or DeepSeek-V4 under prefill CP.
 
     When: as ``flashinfer_allreduce_fusion_auto_enable``.
-    Effect: as ``flashinfer_allreduce_fusion_auto_enable``; a DSA model (DeepSeek-V3.2, GLM-5)
-        with ``--enable-prefill-cp`` keeps the backend unset.
-    Why: 0.5.21's DSA context-parallel override turns ``enable_dp_attention`` on before the
-        fusion check reads it (a later default turns it off again with one DP group), so
-        the check sees attention DP.
+    Effect: as the 0.5.22 variant (no MiMo-V2); a DSA model (DeepSeek-V3.2, GLM-5) or
+        DeepSeek-V4 with ``--enable-prefill-cp`` keeps the backend unset.
+    Why: 0.5.21's DSA and DeepSeek-V4 context-parallel overrides turn ``enable_dp_attention``
+        on before the fusion check reads it (a later default turns it off again with one DP
+        group), so the check sees attention DP.
     Assumes: nothing.
     """
-    if v.model.is_deepseek_dsa and v.enable_prefill_cp:
+    if v.enable_prefill_cp and (v.model.is_deepseek_dsa
+                                or arch0(v) == "DeepseekV4ForCausalLM"):
         return None
-    return flashinfer_allreduce_fusion_auto_enable(v)
+    return flashinfer_allreduce_fusion_auto_enable_0_5_22(v)
 
 
 @rule(

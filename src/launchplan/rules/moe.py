@@ -347,15 +347,17 @@ _FLASHINFER_A2A_RUNNERS = ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinf
                            "flashinfer_trtllm_routed", "deep_gemm")
 
 
-@rule(
+_FLASHINFER_A2A = dict(
     phase=Phase.MOE,
     reads=("moe_a2a_backend", "flashinfer_a2a_dispatch_type", "attn_dp_size", "ep_join_mode",
            "tp_size", "ep_size", "enable_layernorm_sp", "moe_runner_backend"),
     writes=("moe_runner_backend",),
     facts=("model.arch0",),
-    sglang="handle_a2a_moe (flashinfer)",
     triggers=("moe_a2a_backend", "flashinfer_a2a_dispatch_type"),
 )
+
+
+@rule(**_FLASHINFER_A2A, sglang="handle_a2a_moe (flashinfer)")
 def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
     """FlashInfer A2A needs rank-uniform token sources and a runner that takes its dispatch.
 
@@ -368,12 +370,16 @@ def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
         (``handle_a2a_moe``, flashinfer).
     Assumes: nothing.
     """
+    return _flashinfer_a2a(v, _flashinfer_a2a_topology_ok)
+
+
+def _flashinfer_a2a(v: View, topology_ok: Any) -> Declare | Refuse | None:
     a2a = v.moe_a2a_backend
     if a2a != "flashinfer":
         if v.flashinfer_a2a_dispatch_type not in (None, "auto"):
             return Refuse("--flashinfer-a2a-dispatch-type needs --moe-a2a-backend flashinfer")
         return None
-    if not _flashinfer_a2a_topology_ok(v):
+    if not topology_ok(v):
         return Refuse("FlashInfer MoE A2A needs --attn-dp-size equal to --tp-size")
     runner = v.moe_runner_backend
     out: dict[str, str] = {}
@@ -384,6 +390,22 @@ def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
                       f"flashinfer_trtllm(_routed) or deep_gemm MoE runner, not {runner}")
     return Declare(out, "FlashInfer A2A dispatches top-k ids: flashinfer_trtllm_routed") \
         if out else None
+
+
+@rule(name="a2a_flashinfer_checks", variant="0.5.22", **_FLASHINFER_A2A,
+      sglang="handle_a2a_moe (flashinfer, 0.5.21-0.5.22)")
+def a2a_flashinfer_checks_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.21-0.5.22: as ``a2a_flashinfer_checks``, with attention DP over all of TP only.
+
+    When: as ``a2a_flashinfer_checks``.
+    Effect: as ``a2a_flashinfer_checks``, but Muse Spark's prefill sequence parallelism on
+        TP4/EP4 or TP8/EP8 is refused like any layout without attention DP = TP.
+    Why: the Muse Spark exception came in 0.5.23 (``handle_a2a_moe`` in 0.5.22 asserts
+        attention DP equal to TP).
+    Assumes: nothing.
+    """
+    return _flashinfer_a2a(v, lambda view: (view.attn_dp_size > 1 or view.ep_join_mode == "scale")
+                           and view.attn_dp_size == view.tp_size)
 
 
 @rule(

@@ -632,6 +632,60 @@ def kv_cache_sharding_recheck(v: View) -> Declare | Refuse | None:
     return _kv_sharding(v)
 
 
+def _kv_sharding_0_5_22(v: Any) -> Declare | Refuse | None:
+    """0.5.22's narrower KV sharding: no speculation, no HiCache, no DSA model."""
+    if not v.enable_kv_cache_sharding or v.disaggregation_mode != "prefill":
+        return _kv_sharding(v)
+    if v.speculative_algorithm is not None:
+        return Refuse("--enable-kv-cache-sharding does not support speculative decoding in "
+                      "this release")
+    if v.enable_hierarchical_cache:
+        return Refuse("--enable-kv-cache-sharding does not support the hierarchical cache in "
+                      "this release: HiCache moves whole pages")
+    if v.model.is_deepseek_dsa or effective_backends(v)[0] == "dsa":
+        return Refuse("--enable-kv-cache-sharding does not support DSA models in this release "
+                      "(their indexer buffers are not striped)")
+    return _kv_sharding(v)
+
+
+_KV_SHARD_0_5_22 = dict(
+    reads=_KV_SHARD_READS + ("enable_hierarchical_cache",),
+    writes=("chunked_prefill_size", "mem_fraction_static", "cuda_graph_config"),
+    facts=("model.is_mla", "model.arch0", "target.memory_mib", "model.is_deepseek_dsa"),
+    triggers=("enable_kv_cache_sharding",),
+)
+
+
+@rule(name="kv_cache_sharding", variant="0.5.22", phase=Phase.PARALLEL, **_KV_SHARD_0_5_22,
+      sglang="handle_kv_cache_sharding (0.5.22)")
+def kv_cache_sharding_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.22: as ``kv_cache_sharding``, without speculation, HiCache or DSA models.
+
+    When: ``enable_kv_cache_sharding`` is true.
+    Effect: as ``kv_cache_sharding``; besides, on a PD prefill server any speculative decoding,
+        ``--enable-hierarchical-cache`` and a DSA model (or the dsa prefill backend) are
+        refused.
+    Why: 0.5.23 admitted GLM DSA NextN speculation, HiCache host offload and DSA sharding
+        (``handle_kv_cache_sharding`` in 0.5.22 refuses all three).
+    Assumes: as ``kv_cache_sharding``.
+    """
+    return _kv_sharding_0_5_22(v)
+
+
+@rule(name="kv_cache_sharding_recheck", variant="0.5.22", phase=Phase.LATE,
+      **_KV_SHARD_0_5_22, sglang="handle_kv_cache_sharding (second run, 0.5.22)")
+def kv_cache_sharding_recheck_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.22: ``kv_cache_sharding_0_5_22`` re-checked over the final view.
+
+    When: ``enable_kv_cache_sharding`` is true.
+    Effect: the refusals and declarations of ``kv_cache_sharding_0_5_22`` over the values every
+        later rule left.
+    Why: 0.5.22 runs ``handle_kv_cache_sharding`` a second time at the end too.
+    Assumes: as ``kv_cache_sharding``.
+    """
+    return _kv_sharding_0_5_22(v)
+
+
 # --- P31 -------------------------------------------------------------------------------------
 
 

@@ -3,7 +3,7 @@
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py SUITE[,SUITE...] [--jobs N]
         [--missing]
     ~/sglang-oracle-0.5.22/bin/python tests/parity/tools/record_suite.py SUITE[,SUITE...]
-        --release 0.5.22 [--jobs N] [--missing]
+        --release 0.5.22 [--jobs N] [--missing] [--timeout SECONDS]
 
 Reads ``tests/parity/data/SUITE-cases.json`` and writes ``results-SUITE-0.5.23.jsonl`` and
 ``results-SUITE-main.jsonl`` beside it with the oracle (``$LAUNCHPLAN_ORACLE_DIR``, by default
@@ -16,7 +16,9 @@ Model paths ``parity-models/<name>`` name the ``config.json`` folders under
 ``tests/parity/models/`` (configs the project does not bundle); they are handed to the oracle
 as absolute paths. ``models/<name>`` is the oracle's own folder of that name, or launchplan's
 bundled model of that name when the oracle has none. ``--missing`` records only the cases
-that have no answer yet and merges them into the existing files (in case order). A suite in
+that have no answer yet and merges them into the existing files (in case order); a case
+the oracle stops at ``--timeout`` (seconds per case, the oracle's own default otherwise) is
+written as its error row, so ``--missing`` does not take it again. A suite in
 ``LAUNCHER_SUITES`` is recorded through its wrapper of the oracle: ``launcher_oracle.py``
 (SGLang's launcher check too) or ``targets_oracle.py`` (the catalog's further GPU targets).
 """
@@ -99,6 +101,9 @@ def main(argv: list[str]) -> int:
             json.dump([for_oracle(c) for c in todo], f)
         fresh = Path(f.name + ".out")
         cmd = [sys.executable, str(script), f.name, "--out", str(fresh), "--jobs", jobs]
+        timeout = _option(argv, "--timeout", None)
+        if timeout is not None:
+            cmd += ["--timeout", timeout]
         if tag == "main":
             cmd += ["--rules", "main"]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

@@ -177,6 +177,11 @@ def deepseek_family_overrides(v: View) -> dict | Refuse | None:
     Assumes: Triton >= 3.5 for the ROCm paged-MQA kernel (so ``SGLANG_USE_AITER`` and
         ``SGLANG_DSA_HIP_DISABLE_PRESHUFFLE`` decide); sgl-deep-gemm is installed.
     """
+    return _family(v, pooled_pages=True)
+
+
+def _family(v: Any, *, pooled_pages: bool) -> dict | Refuse | None:
+    """``pooled_pages`` False: 0.5.21, with flat 64-token DSA pages and no DSA decode CP."""
     arch = arch0(v)
     if arch in HYV4:
         if v.enable_prefill_cp:
@@ -193,7 +198,7 @@ def deepseek_family_overrides(v: View) -> dict | Refuse | None:
             out["fp8_gemm_runner_backend"] = "deep_gemm"
     t = v.target
     if v.model.is_deepseek_dsa:
-        dcp = _dsa_dcp(v)
+        dcp = _dsa_dcp(v) if pooled_pages else {}
         if isinstance(dcp, Refuse):
             return dcp
         out.update(dcp)
@@ -208,7 +213,7 @@ def deepseek_family_overrides(v: View) -> dict | Refuse | None:
         if t.is_hip and not aiter_preshuffle_paged_mqa(v):
             out["page_size"] = 1
         else:
-            kpool = config(v).get("index_kpool", 1) or 1
+            kpool = (config(v).get("index_kpool", 1) or 1) if pooled_pages else 1
             if kpool > 1 and v.dcp_size > 1:
                 return Refuse(f"--dcp-size > 1 is not supported for DSA with index_kpool "
                               f"{kpool}: a pooled index key spans several DCP ranks")
@@ -227,20 +232,22 @@ def deepseek_family_overrides(v: View) -> dict | Refuse | None:
 @rule(name="deepseek_family_overrides", variant="0.5.21", **_FAMILY,
       sglang="_deepseek_family_overrides (0.5.21)")
 def deepseek_family_overrides_0_5_21(v: View) -> dict | Refuse | None:
-    """0.5.21: as the current rule; DSA prefill CP always pins the dense MLP's TP to 1.
+    """0.5.21: DSA pages of 64 tokens, no DSA decode CP, prefill CP pins the dense TP to 1.
 
     When: as ``deepseek_family_overrides``.
-    Effect: as ``deepseek_family_overrides``; on a DSA model with ``--enable-prefill-cp``,
-        ``moe_dense_tp_size`` 1 for both strategies, the interleave strategy refuses more than
-        one DP group, and ``attn_cp_size`` is tp_size / DP groups.
-    Why: 0.5.21's DSA context-parallel branch set the dense TP for both strategies and had no
-        interleave attention-CP layout of its own (``_deepseek_family_overrides``).
-    Assumes: nothing.
+    Effect: as ``deepseek_family_overrides``, except on a DSA model: ``page_size`` is 64 whatever
+        ``index_kpool`` says, decode CP neither fills the DSA backends nor is refused here, and
+        with ``--enable-prefill-cp`` ``moe_dense_tp_size`` is 1 for both strategies, the
+        interleave strategy refuses more than one DP group, and ``attn_cp_size`` is tp_size /
+        DP groups.
+    Why: 0.5.22 added pooled index pages, the DSA decode-CP defaults and the interleave
+        attention-CP layout (``_deepseek_family_overrides`` in 0.5.21 has none of them).
+    Assumes: as ``deepseek_family_overrides``.
     """
-    out = deepseek_family_overrides(v)
+    out = _family(v, pooled_pages=False)
     if not (v.model.is_deepseek_dsa and v.enable_prefill_cp and isinstance(out, dict)):
         return out
-    if v.cp_strategy != "zigzag" and v.dp_size > 1:
+    if v.cp_strategy != "zigzag" and (v.dp_size > 1 or v.attn_dp_size > 1):
         return Refuse("interleave DSA context parallelism does not support DP attention in "
                       "this release")
     attn_dp = out.get("attn_dp_size", 1)

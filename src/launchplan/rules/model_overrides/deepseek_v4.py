@@ -9,7 +9,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.attention import effective_backends
-from launchplan.rules.graph_config import PREFILL
+from launchplan.rules.graph_config import PREFILL, with_phase
 from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
@@ -127,7 +127,7 @@ def _dsv4_trtllm_problem(v: Any, kv_cache_dtype: str) -> str | None:
     return None
 
 
-@rule(
+_V4_DEFAULTS = dict(
     phase=Phase.MODEL,
     reads=("kv_cache_dtype", "dsv4_attn_backend", "device", "disaggregation_mode",
            "enable_prefill_cp", "tp_size", "attn_dp_size", "attn_cp_size", "enable_hisparse",
@@ -136,8 +136,11 @@ def _dsv4_trtllm_problem(v: Any, kv_cache_dtype: str) -> str | None:
     writes=("kv_cache_dtype", "dsv4_attn_backend", "max_running_requests"),
     facts=("model.arch0", "model.model_type", "target.is_sm100"),
     archs=ARCHS,
-    sglang="apply_deepseek_v4_defaults (deepseek_v4_hook.py, with _deepseek_v4_kv_cache_dtype)",
 )
+
+
+@rule(**_V4_DEFAULTS,
+      sglang="apply_deepseek_v4_defaults (deepseek_v4_hook.py, with _deepseek_v4_kv_cache_dtype)")
 def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
     """DeepSeek-V4: an fp8_e4m3 KV cache, its attention kernel, 256 running requests.
 
@@ -240,7 +243,7 @@ def _v41_replay_blockers(v: Any) -> list[str]:
     return blockers
 
 
-@rule(
+_V41_FEATURES = dict(
     phase=Phase.MODEL,
     reads=("dsv4_attn_backend", "cuda_graph_config", "enable_encoder_swa_bounded_replay",
            "attn_cp_size", "attn_dp_size", "ep_join_mode", "enable_unified_memory",
@@ -249,12 +252,14 @@ def _v41_replay_blockers(v: Any) -> list[str]:
            "enable_two_batch_overlap", "pp_size", "enable_prefill_cp", "cp_strategy",
            "disaggregation_transfer_backend", "dcp_size", "tp_size", "moe_a2a_backend",
            "enable_decoder_swa_bounded_replay", "enable_return_hidden_states"),
-    writes=("enable_decoder_swa_bounded_replay",),
     facts=("model.arch0", "model.model_type", "target.is_cuda", "target.is_hip",
            "target.is_gfx95"),
     archs=ARCHS,
-    sglang="validate_deepseek_v41_features (deepseek_v4_hook.py)",
 )
+
+
+@rule(**_V41_FEATURES, writes=("enable_decoder_swa_bounded_replay",),
+      sglang="validate_deepseek_v41_features (deepseek_v4_hook.py)")
 def deepseek_v41_features(v: View) -> dict | Refuse | None:
     """DeepSeek-V4.1's unsupported features, and whether decoder SWA replay is on.
 
@@ -294,7 +299,7 @@ def deepseek_v41_features(v: View) -> dict | Refuse | None:
     return {"enable_decoder_swa_bounded_replay": enabled}
 
 
-@rule(
+_V4_CP = dict(
     phase=Phase.MODEL,
     reads=BACKEND_FIELDS + ("enable_prefill_cp", "cp_strategy", "nnodes",
                             "enable_decoder_swa_bounded_replay", "enable_two_batch_overlap",
@@ -303,8 +308,10 @@ def deepseek_v41_features(v: View) -> dict | Refuse | None:
     facts=("model.arch0", "model.model_type", "target.is_hip"),
     archs=ARCHS,
     triggers=("enable_prefill_cp",),
-    sglang="validate_deepseek_v4_cp (deepseek_v4_hook.py)",
 )
+
+
+@rule(**_V4_CP, sglang="validate_deepseek_v4_cp (deepseek_v4_hook.py)")
 def deepseek_v4_context_parallel(v: View) -> dict | Refuse | None:
     """DeepSeek-V4 prefill CP: interleave only (zigzag is NPU-only), one TP group of CP.
 
@@ -316,6 +323,10 @@ def deepseek_v4_context_parallel(v: View) -> dict | Refuse | None:
     Why: ``validate_deepseek_v4_cp`` (deepseek_v4_hook.py): CP spans one machine's TP group.
     Assumes: the target is not an Ascend NPU.
     """
+    return _v4_cp(v, rocm_checks=True)
+
+
+def _v4_cp(v: Any, *, rocm_checks: bool) -> dict | Refuse | None:
     if not v.enable_prefill_cp:
         return None
     if v.cp_strategy not in ("interleave", "zigzag"):
@@ -323,7 +334,7 @@ def deepseek_v4_context_parallel(v: View) -> dict | Refuse | None:
                       f"{v.cp_strategy!r}")
     if v.cp_strategy == "zigzag":  # no launchplan target is an Ascend NPU
         return Refuse("DeepSeek-V4 zigzag CP runs on Ascend NPUs only; use interleave")
-    if v.target.is_hip:
+    if rocm_checks and v.target.is_hip:
         backends = effective_backends(v)
         if backends != ("dsv4", "dsv4"):
             return Refuse("DeepSeek-V4 prefill CP on ROCm needs the dsv4 attention backend "
@@ -346,3 +357,188 @@ def deepseek_v4_context_parallel(v: View) -> dict | Refuse | None:
                       f"backends, not {v.moe_a2a_backend}")
     return {"attn_dp_size": attn_dp, "dp_size": 1, "moe_dense_tp_size": 1,
             "attn_cp_size": v.tp_size // attn_dp}
+
+
+# --- SGLang 0.5.21 and 0.5.22 --------------------------------------------------------------
+
+
+@rule(name="deepseek_v4_defaults", variant="0.5.22", **_V4_DEFAULTS,
+      sglang="apply_deepseek_v4_defaults (0.5.21-0.5.22)")
+def deepseek_v4_defaults_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.21-0.5.22: as ``deepseek_v4_defaults``, but the attention kernel stays ``auto``.
+
+    When: whenever its promises hold.
+    Effect: as ``deepseek_v4_defaults``, except that ``dsv4_attn_backend`` keeps the value given
+        (``auto`` is left for the model to pick at load time; there is no flashmla_mega).
+    Why: picking flashmla or flashmla_mega during resolution came in 0.5.23 with MegaAttention
+        (``apply_deepseek_v4_defaults`` in 0.5.22 checks trtllm only).
+    Assumes: nothing beyond ``deepseek_v4_defaults``.
+    """
+    out: dict[str, Any] = {}
+    kv = v.kv_cache_dtype
+    if kv == "auto":
+        kv = out["kv_cache_dtype"] = "fp8_e4m3"
+    if kv not in DSV4_KV_DTYPES:
+        return Refuse(f"DeepSeek-V4 supports kv_cache_dtype fp8_e4m3 or bfloat16, not {kv}")
+    if v.dsv4_attn_backend == "trtllm":
+        problem = _dsv4_trtllm_problem(v, kv)
+        if problem:
+            return Refuse(problem)
+    if v.max_running_requests is None:
+        out["max_running_requests"] = 256
+    algorithm = v.speculative_algorithm
+    if algorithm is not None:
+        if algorithm not in ("EAGLE", "DSPARK"):
+            return Refuse("DeepSeek-V4 speculates with EAGLE or DSPARK only")
+        if algorithm == "EAGLE" and v.speculative_eagle_topk != 1:
+            return Refuse("DeepSeek-V4 EAGLE needs --speculative-eagle-topk 1")
+    note = "max_running_requests 256 for DeepSeek-V4" if "max_running_requests" in out else None
+    return Declare(out, note) if out else None
+
+
+# V4.1's captured prefill graph covers contexts up to this many tokens (0.5.21-0.5.22).
+V41_PREFILL_GRAPH_MAX_SEQ_LEN = 16 * 1024
+
+_V41_OLD = {**_V41_FEATURES, "writes": ("cuda_graph_config",),
+            "reads": _V41_FEATURES["reads"] + ("enable_unified_cache_external_linker",
+                                               "max_running_requests", "chunked_prefill_size",
+                                               "dp_size")}
+
+
+def _v41_old_problem(v: Any, release: str) -> str | None:
+    """What 0.5.21 or 0.5.22 refuses of a V4.1 launch, or None."""
+    t = v.target
+    older = release == "0.5.21"
+    prefill_graph = v.cuda_graph_config[PREFILL]["backend"]
+    attn_dp = v.attn_dp_size > 1 if older else attn_dp_enabled(v)
+    if not older and v.dsv4_attn_backend == "trtllm" and prefill_graph != "disabled":
+        return "DeepSeek-V4.1 TRT-LLM needs a disabled prefill CUDA graph"
+    if v.enable_encoder_swa_bounded_replay:
+        hardware = ("hardware other than CUDA", not t.is_cuda) if older else (
+            "hardware other than CUDA or gfx950", not (t.is_cuda or t.is_gfx95))
+        for feature, bad in (
+                hardware,
+                ("prefill CUDA graphs", prefill_graph != "disabled"),
+                ("DP attention", attn_dp),
+                ("context parallelism", v.attn_cp_size > 1),
+                ("the external cache linker", v.enable_unified_cache_external_linker),
+                ("unified memory", v.enable_unified_memory),
+                ("PD disaggregation", v.disaggregation_mode != "null"),
+                ("mixed prefill/decode", v.enable_mixed_chunk),
+                ("LoRA", v.enable_lora),
+                ("radix sessions", v.enable_session_radix_cache)):
+            if bad:
+                return f"--enable-encoder-swa-bounded-replay does not support {feature} yet"
+        if (v.max_running_requests is None or v.max_running_requests <= 0
+                or not v.chunked_prefill_size or v.chunked_prefill_size < 128):
+            return ("encoder SWA replay needs --max-running-requests above 0 and at least 128 "
+                    "chunked prefill tokens")
+    algorithm = v.speculative_algorithm
+    unified_kv = t.is_hip and v.env.get("SGLANG_HACK_FLASHMLA_BACKEND") == "unified_kv_triton"
+    trtllm = v.dsv4_attn_backend == "trtllm"
+    replay = v.enable_encoder_swa_bounded_replay or v.enable_decoder_swa_bounded_replay
+    for feature, bad in (
+            ("speculative decoding other than DSpark",
+             algorithm is not None and str(algorithm).upper() != "DSPARK"),
+            ("HiSparse", v.enable_hisparse),
+            ("the unified KV layout", unified_kv),
+            ("the trtllm attention backend" if older else "TRT-LLM with SWA bounded replay",
+             trtllm and (older or replay)),
+            ("two-batch overlap", v.enable_two_batch_overlap),
+            ("pipeline parallelism", v.pp_size > 1)):
+        if bad:
+            return f"DeepSeek-V4.1 does not support {feature} yet"
+    if v.disaggregation_mode != "null" and algorithm is not None:
+        verify = str(v.env.get("SGLANG_RAGGED_VERIFY_MODE", "static")) != "static"
+        if older:
+            if (verify or v.disaggregation_transfer_backend != "mooncake" or v.dp_size != 1
+                    or attn_dp or v.attn_cp_size != 1 or v.dcp_size != 1):
+                return "DeepSeek-V4.1 DSpark with PD needs static verify, Mooncake, DP 1 and CP 1"
+        else:
+            prefill_cp_ok = (v.disaggregation_mode == "prefill" and v.enable_prefill_cp
+                             and v.cp_strategy == "interleave")
+            if (verify or v.disaggregation_transfer_backend not in ("mooncake", "nixl")
+                    or ((v.enable_prefill_cp or v.attn_cp_size != 1) and not prefill_cp_ok)
+                    or v.dcp_size != 1):
+                return ("DeepSeek-V4.1 DSpark with PD needs static verify, Mooncake or NIXL, "
+                        "no decode CP, and prefill CP only as --enable-prefill-cp interleave")
+    return None
+
+
+def _v41_old_features(v: Any, release: str) -> dict | Refuse | None:
+    if v.model.model_type != "deepseek_v41":
+        if v.enable_encoder_swa_bounded_replay:
+            return Refuse("--enable-encoder-swa-bounded-replay needs DeepSeek-V4.1")
+        return None
+    problem = _v41_old_problem(v, release)
+    if problem:
+        return Refuse(problem)
+    if v.enable_decoder_swa_bounded_replay:
+        if release == "0.5.21":
+            blockers = [f for f, bad in (
+                ("the prefill CUDA graph", v.cuda_graph_config[PREFILL]["backend"] != "disabled"),
+                ("DP attention", v.attn_dp_size > 1)) if bad]
+        else:
+            blockers = _v41_replay_blockers(v)
+        if blockers:
+            return Refuse("--enable-decoder-swa-bounded-replay cannot be combined with "
+                          f"{blockers[0]} yet")
+    prefill = v.cuda_graph_config[PREFILL]
+    cp_breakable = (release != "0.5.21" and v.enable_prefill_cp and v.cp_strategy == "interleave"
+                    and v.tp_size > 1 and prefill["backend"] == "breakable")
+    if prefill["backend"] != "disabled" and prefill["max_seq_len"] is None and not cp_breakable:
+        return {"cuda_graph_config": with_phase(v.cuda_graph_config, PREFILL,
+                                                max_seq_len=V41_PREFILL_GRAPH_MAX_SEQ_LEN)}
+    return None
+
+
+@rule(name="deepseek_v41_features", variant="0.5.22", **_V41_OLD,
+      sglang="validate_deepseek_v41_features (0.5.22)")
+def deepseek_v41_features_0_5_22(v: View) -> dict | Refuse | None:
+    """0.5.22: V4.1's unsupported features; a captured prefill graph stops at 16384 tokens.
+
+    When: whenever its promises hold; for V4 (not V4.1) only encoder SWA replay is checked.
+    Effect: refuses as ``deepseek_v41_features`` with 0.5.22's limits: TRT-LLM with any prefill
+        graph; encoder SWA replay with prefill graphs, attention DP, the external cache linker,
+        PD, or below 128 chunked tokens or no running-request cap; TRT-LLM with either SWA
+        replay. Decoder SWA replay stays off unless asked (its blockers refuse it then). A
+        prefill graph without ``max_seq_len`` gets 16384, except a breakable one under
+        interleave prefill CP over TP > 1.
+    Why: 0.5.23 moved the replay budget to its own check, admitted breakable graphs, turned
+        decoder replay on by default and dropped the prefill graph's length cap
+        (``validate_deepseek_v41_features``, deepseek_v4_hook.py in 0.5.22).
+    Assumes: as ``deepseek_v41_features``.
+    """
+    return _v41_old_features(v, "0.5.22")
+
+
+@rule(name="deepseek_v41_features", variant="0.5.21", **_V41_OLD,
+      sglang="validate_deepseek_v41_features (0.5.21)")
+def deepseek_v41_features_0_5_21(v: View) -> dict | Refuse | None:
+    """0.5.21: as the 0.5.22 variant, with 0.5.21's narrower paths.
+
+    When: as the 0.5.22 variant.
+    Effect: as the 0.5.22 variant, except: no TRT-LLM prefill-graph check, but the trtllm
+        backend is refused on V4.1 outright; encoder SWA replay needs NVIDIA CUDA; DSpark with
+        PD needs Mooncake, one DP group and no attention DP or CP; decoder SWA replay is
+        refused with any prefill graph or attention DP; every prefill graph gets the 16384 cap.
+    Why: 0.5.22 added gfx950 replay, NIXL and prefill CP for DSpark PD, the breakable
+        exemptions and TRT-LLM on V4.1 (``validate_deepseek_v41_features`` in 0.5.21).
+    Assumes: as ``deepseek_v41_features``.
+    """
+    return _v41_old_features(v, "0.5.21")
+
+
+@rule(name="deepseek_v4_context_parallel", variant="0.5.21", **_V4_CP,
+      sglang="validate_deepseek_v4_cp (0.5.21)")
+def deepseek_v4_context_parallel_0_5_21(v: View) -> dict | Refuse | None:
+    """0.5.21: as ``deepseek_v4_context_parallel``, without the ROCm limits.
+
+    When: ``--enable-prefill-cp`` is on.
+    Effect: as ``deepseek_v4_context_parallel`` on every platform, the ROCm backend, node,
+        V4.1, replay and two-batch-overlap refusals aside.
+    Why: 0.5.22 added prefill CP on ROCm with its limits (``validate_deepseek_v4_cp`` in 0.5.21
+        has none).
+    Assumes: the target is not an Ascend NPU.
+    """
+    return _v4_cp(v, rocm_checks=False)

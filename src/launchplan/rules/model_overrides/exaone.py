@@ -100,3 +100,53 @@ def exaone_backend_check(v: View) -> Refuse | None:
         return Refuse(f"{arch0(v)} needs one of {', '.join(EXAONE_BACKENDS)} as the attention "
                       f"backend, not {v.attention_backend}")
     return None
+
+
+# --- SGLang 0.5.21 ---------------------------------------------------------------------------
+
+# 0.5.21 registers EXAONE MoE under one spelling only (0.5.22 added ``ExaoneMoeForCausalLM``).
+ARCHS_0_5_21 = frozenset({"Exaone4ForCausalLM", "ExaoneMoEForCausalLM"})
+
+
+@rule(
+    name="exaone_overrides", variant="0.5.21",
+    phase=Phase.MODEL,
+    batch=BATCH,
+    archs=ARCHS_0_5_21,
+    writes=("disable_hybrid_swa_memory",),
+    facts=("model.arch0", "model.model_type", "model.config"),
+    sglang="_exaone_overrides (0.5.21)",
+)
+def exaone_overrides_0_5_21(v: View) -> dict | None:
+    """0.5.21: with ``sliding_window_pattern``, no hybrid SWA memory; no backend default.
+
+    When: as ``exaone_overrides``, for the two architectures 0.5.21 registers.
+    Effect: ``disable_hybrid_swa_memory`` = true; the attention backend is left as given.
+    Why: the SWA-capable backend default came in 0.5.22 (``_exaone_overrides`` in 0.5.21 sets
+        only the memory switch), so an unset backend meets the EXAONE check as None.
+    Assumes: nothing.
+    """
+    if sliding_window_pattern(v) is None:
+        return None
+    return {"disable_hybrid_swa_memory": True}
+
+
+@rule(
+    name="exaone_backend_check", variant="0.5.21",
+    phase=Phase.MODEL,
+    reads=("attention_backend",),
+    facts=("model.arch0", "model.config", "model.model_type"),
+    archs=ARCHS_0_5_21,
+    sglang="handle_model_specific_adjustments (Exaone assert, 0.5.21)",
+)
+def exaone_backend_check_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: as ``exaone_backend_check``, for the two architectures 0.5.21 knows.
+
+    When: as ``exaone_backend_check``.
+    Effect: as ``exaone_backend_check``: without ``--attention-backend`` fa3, triton or
+        trtllm_mha, a sliding-window EXAONE launch is refused (nothing picked one yet).
+    Why: the assert runs before the attention backend default in 0.5.21 too
+        (``handle_model_specific_adjustments``, model_hook.py).
+    Assumes: nothing.
+    """
+    return exaone_backend_check(v)

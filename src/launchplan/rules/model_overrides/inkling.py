@@ -12,7 +12,7 @@ from launchplan.rules.model_overrides import BACKEND_FIELDS, BATCH, backends_uns
 ARCHS = frozenset({"InklingForConditionalGeneration", "InklingForConditionalGenerationMTP"})
 
 
-@rule(
+_INKLING = dict(
     phase=Phase.MODEL,
     batch=BATCH,
     archs=ARCHS,
@@ -21,8 +21,10 @@ ARCHS = frozenset({"InklingForConditionalGeneration", "InklingForConditionalGene
     writes=("swa_full_tokens_ratio", "mamba_full_memory_ratio", "mamba_radix_cache_strategy",
             "uses_mamba_radix_cache", "attention_backend"),
     facts=("model.arch0", "target.is_sm90", "target.is_sm100"),
-    sglang="_inkling_overrides (model_overrides/inkling.py)",
 )
+
+
+@rule(**_INKLING, sglang="_inkling_overrides (model_overrides/inkling.py)")
 def inkling_overrides(v: View) -> dict | None:
     """Inkling's layout: pool ratios 0.1, extra-buffer Mamba cache, fa4 (SM90/SM10x) or triton.
 
@@ -47,4 +49,21 @@ def inkling_overrides(v: View) -> dict | None:
     if backends_unset(v):
         t = v.target
         out["attention_backend"] = "fa4" if t.is_sm90 or t.is_sm100 else "triton"
+    return out
+
+
+@rule(name="inkling_overrides", variant="0.5.21", **_INKLING,
+      sglang="_inkling_overrides (0.5.21)")
+def inkling_overrides_0_5_21(v: View) -> dict | None:
+    """0.5.21: as ``inkling_overrides``, with fa4 as the default on SM10x only.
+
+    When: as ``inkling_overrides``.
+    Effect: as ``inkling_overrides``, but Hopper's unset backend becomes triton, not fa4.
+    Why: 0.5.22 extended the fa4 default to Hopper (``_inkling_overrides`` in 0.5.21 picks fa4
+        on Blackwell alone).
+    Assumes: nothing.
+    """
+    out = inkling_overrides(v)
+    if out is not None and out.get("attention_backend") == "fa4" and not v.target.is_sm100:
+        out["attention_backend"] = "triton"
     return out

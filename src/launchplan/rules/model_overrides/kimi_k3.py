@@ -36,7 +36,7 @@ def _gluon_mla_available(v: Any) -> bool:
     return not env_set(v, "SGLANG_AITER_MLA_GLUON") or env_true(v, "SGLANG_AITER_MLA_GLUON")
 
 
-def _dcp(v: Any) -> dict[str, Any] | Refuse:
+def _dcp(v: Any, tokenspeed: bool = False) -> dict[str, Any] | Refuse:
     out: dict[str, Any] = {}
     if v.enable_symm_mem:
         out["enable_symm_mem"] = False  # decode graphs are wrong with it under DCP
@@ -51,6 +51,9 @@ def _dcp(v: Any) -> dict[str, Any] | Refuse:
         return Refuse("Kimi-K3 decode context parallelism on cutedsl_mla needs FlashInfer's "
                       "DCP-capable trtllm-gen MLA decode (FlashInfer 0.6.17+), which launchplan "
                       "assumes absent, as the oracle harness does")
+    elif tokenspeed and decode == "tokenspeed_mla":
+        out.update(prefill_attention_backend="tokenspeed_mla",
+                   decode_attention_backend="tokenspeed_mla", kv_cache_dtype="fp8_e4m3")
     elif decode == "aiter":
         if not _gluon_mla_available(v):
             return Refuse("Kimi-K3 decode context parallelism on aiter needs aiter's gluon "
@@ -65,7 +68,7 @@ def _dcp(v: Any) -> dict[str, Any] | Refuse:
     return out
 
 
-@rule(
+_OVERRIDES = dict(
     phase=Phase.MODEL,
     batch=BATCH,
     archs=ARCHS,
@@ -74,8 +77,10 @@ def _dcp(v: Any) -> dict[str, Any] | Refuse:
     writes=("enable_symm_mem", "speculative_attention_mode", "prefill_attention_backend",
             "decode_attention_backend", "dcp_replicate_q_proj"),
     facts=("model.arch0", "target.is_sm100", "target.sm"),
-    sglang="_kimi_k3_overrides (model_overrides/kimi_k3.py)",
 )
+
+
+@rule(**_OVERRIDES, sglang="_kimi_k3_overrides (model_overrides/kimi_k3.py)")
 def kimi_k3_overrides(v: View) -> dict | Refuse | None:
     """Kimi-K3's MLA backends: trtllm_mla on SM100/SM103, a cutedsl_mla or aiter DCP pair.
 
@@ -95,6 +100,10 @@ def kimi_k3_overrides(v: View) -> dict | Refuse | None:
     """
     if v.dcp_size > 1:
         return _dcp(v)
+    return _sm100_defaults(v, lambda backend: backend in DSPARK_VERIFY_BACKENDS)
+
+
+def _sm100_defaults(v: Any, verifies: Any) -> dict | None:
     t = v.target
     if not (t.is_sm100 and t.sm in (100, 103)):
         return None
@@ -110,9 +119,35 @@ def kimi_k3_overrides(v: View) -> dict | Refuse | None:
         out.update(decode_attention_backend="trtllm_mla", prefill_attention_backend="trtllm_mla")
     else:
         backend = effective_backends(v)[1]
-    if backend in DSPARK_VERIFY_BACKENDS:
+    if verifies(backend):
         out["speculative_attention_mode"] = "decode"
     return out or None
+
+
+@rule(name="kimi_k3_overrides", variant="0.5.22",
+      **{**_OVERRIDES,
+         "reads": _OVERRIDES["reads"] + ("kv_cache_dtype", "speculative_num_draft_tokens",
+                                         "speculative_dspark_block_size"),
+         "writes": _OVERRIDES["writes"] + ("kv_cache_dtype",)},
+      sglang="_kimi_k3_overrides (0.5.21-0.5.22)")
+def kimi_k3_overrides_0_5_22(v: View) -> dict | Refuse | None:
+    """0.5.21-0.5.22: as ``kimi_k3_overrides``, with tokenspeed_mla as a backend of its own.
+
+    When: as ``kimi_k3_overrides``.
+    Effect: as ``kimi_k3_overrides``; besides, a tokenspeed_mla decode side under decode CP
+        runs tokenspeed_mla for prefill and decode with an fp8_e4m3 KV cache, and DSPARK
+        verifies on a tokenspeed_mla decode backend when the KV cache is fp8_e4m3 and the
+        verify is at most 8 tokens wide (the draft tokens, else the DSPARK block + 1, else 8).
+    Why: 0.5.23 folded tokenspeed_mla into cutedsl_mla; before, Kimi-K3 handled it apart
+        (``_kimi_k3_overrides`` and ``_dspark_verify_on_decode_backend`` in 0.5.22).
+    Assumes: as ``kimi_k3_overrides``.
+    """
+    if v.dcp_size > 1:
+        return _dcp(v, tokenspeed=True)
+    block = v.speculative_dspark_block_size
+    q_len = v.speculative_num_draft_tokens or (block + 1 if block is not None else 8)
+    return _sm100_defaults(v, lambda backend: backend in DSPARK_VERIFY_BACKENDS or (
+        backend == "tokenspeed_mla" and v.kv_cache_dtype == "fp8_e4m3" and q_len <= 8))
 
 
 @rule(

@@ -20,7 +20,7 @@ from launchplan.rules.model_overrides import (
 ARCHS = frozenset({"MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"})
 
 
-@rule(
+_OVERRIDES = dict(
     phase=Phase.MODEL,
     batch=BATCH,
     archs=ARCHS,
@@ -28,8 +28,10 @@ ARCHS = frozenset({"MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"})
     writes=("enable_multi_layer_eagle", "attention_backend", "moe_runner_backend"),
     facts=("model.arch0", "model.config", "target.is_sm100", "target.is_sm90",
            "model.quantization_config"),
-    sglang="_mimo_v2_overrides (model_overrides/mimo_v2.py)",
 )
+
+
+@rule(**_OVERRIDES, sglang="_mimo_v2_overrides (model_overrides/mimo_v2.py)")
 def mimo_v2_overrides(v: View) -> dict | None:
     """MiMo-V2: EAGLE drafts multi-layer; fa4 on SM10x (K and V widths differ).
 
@@ -55,6 +57,28 @@ def mimo_v2_overrides(v: View) -> dict | None:
                                          else "flashinfer_trtllm")
     elif t.is_sm90 and v.moe_runner_backend == "auto" and fp8 and routed_experts_fp4(v):
         out["moe_runner_backend"] = "marlin"
+    return out or None
+
+
+@rule(name="mimo_v2_overrides", variant="0.5.21", **_OVERRIDES,
+      sglang="_mimo_v2_overrides (0.5.21)")
+def mimo_v2_overrides_0_5_21(v: View) -> dict | None:
+    """0.5.21: multi-layer EAGLE, and flashinfer_trtllm for any fp8 checkpoint on SM10x.
+
+    When: whenever its promises hold; each field has its own condition below.
+    Effect: ``enable_multi_layer_eagle`` = true with EAGLE; with an automatic runner and an fp8
+        checkpoint on SM10x, ``moe_runner_backend`` = ``flashinfer_trtllm`` (A2A or MXFP4 experts
+        alike). The attention backend is left to the generic default.
+    Why: 0.5.22 added the fa4 default on SM10x, the MXFP4 and A2A cases and Hopper's marlin
+        (``_mimo_v2_overrides`` in 0.5.21).
+    Assumes: nothing.
+    """
+    out: dict[str, Any] = {}
+    if v.speculative_algorithm == "EAGLE":
+        out["enable_multi_layer_eagle"] = True
+    if (v.target.is_sm100 and v.moe_runner_backend == "auto"
+            and checkpoint_quant_method(v) == "fp8"):
+        out["moe_runner_backend"] = "flashinfer_trtllm"
     return out or None
 
 

@@ -30,3 +30,25 @@ def minicpm_v4_6_overrides(v: View) -> dict | None:
     Assumes: nothing.
     """
     return sm100_base_default(v, "triton")
+
+
+@rule(
+    name="minicpm_v4_6_overrides", variant="0.5.22",
+    phase=Phase.MODEL,
+    batch=BATCH,
+    archs=("MiniCPMV4_6ForConditionalGeneration",),
+    reads=("attention_backend",),
+    writes=("attention_backend",),
+    facts=("model.arch0", "target.is_sm100"),
+    sglang="_minicpm_v4_6_overrides (0.5.21-0.5.22)",
+)
+def minicpm_v4_6_overrides_0_5_22(v: View) -> dict | None:
+    """0.5.21-0.5.22: as ``minicpm_v4_6_overrides``, for MiniCPM-V 4.6 alone.
+
+    When: the model is MiniCPM-V 4.6, the GPU SM10x and no attention backend is set.
+    Effect: ``attention_backend`` = ``triton``; MiniCPM-V 4.7 keeps the generic default.
+    Why: 0.5.23 registered the override for MiniCPM-V 4.7 too (``_minicpm_v4_6_overrides`` in
+        0.5.22 names 4.6 only).
+    Assumes: nothing.
+    """
+    return sm100_base_default(v, "triton")

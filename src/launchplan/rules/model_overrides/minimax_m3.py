@@ -120,7 +120,7 @@ def _platform_defaults(v: Any, out: dict[str, Any], quantization: str | None) ->
             out["page_size"] = MSA_PAGE_SIZE
 
 
-@rule(
+_OVERRIDES = dict(
     phase=Phase.MODEL,
     batch=BATCH,
     archs=ARCHS,
@@ -136,8 +136,10 @@ def _platform_defaults(v: Any, out: dict[str, Any], quantization: str | None) ->
         "disable_custom_all_reduce"),
     facts=("model.arch0", "model.config", "target.is_blackwell", "target.is_sm100",
            "target.is_sm90", "target.is_hip", "model.quantization_config"),
-    sglang="_minimax_m3_overrides (model_overrides/minimax_m3.py)",
 )
+
+
+@rule(**_OVERRIDES, sglang="_minimax_m3_overrides (model_overrides/minimax_m3.py)")
 def minimax_m3_overrides(v: View) -> dict | Refuse | None:
     """MiniMax-M3's sparse attention decides backends, page size and MoE runner per platform.
 
@@ -156,9 +158,12 @@ def minimax_m3_overrides(v: View) -> dict | Refuse | None:
     Assumes: the ``SGLANG_*`` variables named above keep their defaults (off, and a static
         ragged verify) unless the given environment sets them.
     """
+    return _overrides(v, m3_quant_method(v))
+
+
+def _overrides(v: Any, method: str | None) -> dict | Refuse | None:
     out: dict[str, Any] = {}
     quantization = v.quantization
-    method = m3_quant_method(v)
     if quantization is None and not quantization_unset_explicitly(v) and method is not None:
         out["quantization"] = quantization = method
     if quantization == NVFP4:
@@ -168,3 +173,19 @@ def minimax_m3_overrides(v: View) -> dict | Refuse | None:
     if quantization is None and runner in ("auto", "deep_gemm"):
         out["moe_runner_backend"] = "triton"
     return out or None
+
+
+@rule(name="minimax_m3_overrides", variant="0.5.22", **_OVERRIDES,
+      sglang="_minimax_m3_overrides (0.5.21-0.5.22)")
+def minimax_m3_overrides_0_5_22(v: View) -> dict | Refuse | None:
+    """0.5.21-0.5.22: as ``minimax_m3_overrides``, without M3.1 NVFP4.
+
+    When: as ``minimax_m3_overrides``.
+    Effect: as ``minimax_m3_overrides``, but the checkpoint's method is taken as declared: an
+        mxfp8 checkpoint with NVFP4 packed experts stays ``mxfp8`` and follows the platform
+        defaults of every other checkpoint.
+    Why: M3.1 NVFP4 (its method, MegaMoE, page and speculation limits) came in 0.5.23
+        (``_minimax_m3_overrides`` in 0.5.22 reads the declared method).
+    Assumes: as ``minimax_m3_overrides``.
+    """
+    return _overrides(v, checkpoint_quant_method(v))

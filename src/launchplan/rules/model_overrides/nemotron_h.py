@@ -104,7 +104,7 @@ def _blackwell_backends(v: Any, out: dict[str, Any]) -> None:
             out["speculative_draft_attention_backend"] = "flashinfer"
 
 
-@rule(
+_OVERRIDES = dict(
     phase=Phase.MODEL,
     batch=BATCH,
     archs=ARCHS,
@@ -119,8 +119,10 @@ def _blackwell_backends(v: Any, out: dict[str, Any]) -> None:
            "target.is_blackwell", "target.is_cuda", "target.capability",
            "model.quant_config", "model.quantization_config", "target.gfx", "target.sm",
            "target.vendor"),
-    sglang="_nemotron_h_overrides (model_overrides/nemotron_h.py)",
 )
+
+
+@rule(**_OVERRIDES, sglang="_nemotron_h_overrides (model_overrides/nemotron_h.py)")
 def nemotron_h_overrides(v: View) -> dict | Refuse | None:
     """Nemotron-H: ModelOpt method, MoE runner and Blackwell attention defaults.
 
@@ -138,6 +140,10 @@ def nemotron_h_overrides(v: View) -> dict | Refuse | None:
         (``_nemotron_h_overrides``, arg_groups/model_overrides/nemotron_h.py).
     Assumes: nothing.
     """
+    return _overrides(v, expert_remap=True)
+
+
+def _overrides(v: Any, *, expert_remap: bool) -> dict | Refuse | None:
     out: dict[str, Any] = {}
     is_modelopt = model_quantization(v) in MODELOPT
     quantization = v.quantization
@@ -146,8 +152,8 @@ def nemotron_h_overrides(v: View) -> dict | Refuse | None:
         if language.get("mlp_hidden_act", "relu2") != "relu2":  # relu2: the class default
             return Refuse("a ModelOpt Nemotron-H checkpoint must use the relu2 MLP activation")
         out["quantization"] = quantization = _modelopt_method(v)
-    remap = (v.enable_eplb or v.ep_num_redundant_experts > 0
-             or v.init_expert_location != "trivial")
+    remap = expert_remap and (v.enable_eplb or v.ep_num_redundant_experts > 0
+                              or v.init_expert_location != "trivial")
     if remap:
         reason = _expert_remap_refusal(v)
         if reason:
@@ -160,3 +166,18 @@ def nemotron_h_overrides(v: View) -> dict | Refuse | None:
     if v.target.is_blackwell and backends_unset(v):
         _blackwell_backends(v, out)
     return out or None
+
+
+@rule(name="nemotron_h_overrides", variant="0.5.22", **_OVERRIDES,
+      sglang="_nemotron_h_overrides (0.5.21-0.5.22)")
+def nemotron_h_overrides_0_5_22(v: View) -> dict | Refuse | None:
+    """0.5.21-0.5.22: as ``nemotron_h_overrides``, with nothing said about expert remapping.
+
+    When: as ``nemotron_h_overrides``.
+    Effect: as ``nemotron_h_overrides``, but EPLB, redundant experts and a non-trivial initial
+        expert layout neither pick flashinfer_trtllm_routed nor refuse a runner.
+    Why: the expert-remap validation and its routed-runner default came in 0.5.23
+        (``_nemotron_h_overrides`` in 0.5.22 has neither).
+    Assumes: nothing.
+    """
+    return _overrides(v, expert_remap=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -24,6 +24,11 @@ _AR_ARCHS = frozenset({"KimiK3ForConditionalGeneration", "KimiK3LinearForCausalL
                        "Qwen4ExpForCausalLMMTP"})
 
 
+# 0.5.21's all-reduce list: Kimi-K3 and Qwen4-Exp were added in 0.5.22.
+_AR_ARCHS_0_5_21 = _AR_ARCHS - {"KimiK3ForConditionalGeneration", "KimiK3LinearForCausalLM",
+                                "Qwen4ExpForConditionalGeneration", "Qwen4ExpForCausalLMMTP"}
+
+
 @per_object
 def model_boundary_reduction(config: Mapping) -> str:
     """How a model reduces at layer boundaries: ``rsv``, ``ar`` or the default ``rs+rsv``.
@@ -31,10 +36,20 @@ def model_boundary_reduction(config: Mapping) -> str:
     Decided by the architectures, MiniCPM-V 4.5, the Qwen3 model types, else the nested
     language config of a wrapper.
     """
+    return _boundary_reduction(config, _AR_ARCHS)
+
+
+@per_object
+def model_boundary_reduction_0_5_21(config: Mapping) -> str:
+    """As ``model_boundary_reduction`` with 0.5.21's shorter all-reduce list."""
+    return _boundary_reduction(config, _AR_ARCHS_0_5_21)
+
+
+def _boundary_reduction(config: Mapping, ar_archs: frozenset[str]) -> str:
     archs = set(config.get("architectures") or ())
     if archs & _RSV_ARCHS:
         return "rsv"
-    if archs & _AR_ARCHS:
+    if archs & ar_archs:
         return "ar"
     model_type = config.get("model_type")
     if model_type == "minicpmv" and str(config.get("version", "")) == "4.5":
@@ -44,17 +59,19 @@ def model_boundary_reduction(config: Mapping) -> str:
     for name in ("text_config", "llm_config", "language_config"):
         nested = config.get(name)
         if isinstance(nested, Mapping) and nested is not config:
-            return model_boundary_reduction(nested)
+            return _boundary_reduction(nested, ar_archs)
     return "rs+rsv"
 
 
-@rule(
+_BOUNDARY = dict(
     phase=Phase.SPECULATIVE,
     reads=ALGO + ("boundary_reduction", "model_path", "speculative_draft_model_path"),
     writes=("boundary_reduction", "speculative_boundary_reduction"),
     facts=("model.config", "draft.config"),
-    sglang="resolve_boundary_reduction",
 )
+
+
+@rule(**_BOUNDARY, sglang="resolve_boundary_reduction")
 def boundary_reduction_default(v: View) -> dict:
     """``auto`` boundary reduction becomes the model's (and a separate draft's) preference.
 
@@ -67,13 +84,32 @@ def boundary_reduction_default(v: View) -> dict:
         (``resolve_boundary_reduction``, arg_groups/boundary_reduction.py).
     Assumes: nothing.
     """
+    return _resolve(v, model_boundary_reduction)
+
+
+@rule(name="boundary_reduction_default", variant="0.5.21", **_BOUNDARY,
+      sglang="resolve_boundary_reduction (0.5.21)")
+def boundary_reduction_default_0_5_21(v: View) -> dict:
+    """0.5.21: as ``boundary_reduction_default``; Kimi-K3 and Qwen4-Exp keep ``rs+rsv``.
+
+    When: whenever its promises hold (every launch).
+    Effect: as ``boundary_reduction_default``, but Kimi-K3 (and its linear variant) and
+        Qwen4-Exp (and its MTP draft) are not all-reduce models.
+    Why: 0.5.22 added them to the all-reduce list (``resolve_boundary_reduction``,
+        arg_groups/boundary_reduction.py in 0.5.21).
+    Assumes: nothing.
+    """
+    return _resolve(v, model_boundary_reduction_0_5_21)
+
+
+def _resolve(v: View, preference: Callable[[Mapping], str]) -> dict:
     requested = v.boundary_reduction
     if requested != "auto":
         return {"boundary_reduction": requested, "speculative_boundary_reduction": requested}
-    target = draft = model_boundary_reduction(v.model.config)
+    target = draft = preference(v.model.config)
     path = v.speculative_draft_model_path
     if algorithm_of(v) is not None and path is not None and path != v.model_path:
         config = draft_config_of(v)
         if config is not None:
-            draft = model_boundary_reduction(config)
+            draft = preference(config)
     return {"boundary_reduction": target, "speculative_boundary_reduction": draft}
