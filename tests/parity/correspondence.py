@@ -249,6 +249,19 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"weight_cache_checks"}),
         (r"--shared-experts-tp-size", {"shared_experts_tp_checks"}),
         (r"--enable-int8-mamba-checkpoint", {"int8_mamba_checkpoint_checks"}),
+        (r"DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype",
+         {"dsa_kv_cache_dtype_default"}),
+        (r"The expert parallel size must be 1 or the same as the tensor parallel size",
+         {"moe_runner_quant_checks"}),
+        (r"DeepEP v2 MoE has not implemented the TBO/SBO overlap hooks",
+         {"a2a_deepep_v2_adjustments"}),
+        (r"Prefill server does not support 'fake' as the transfer backend|"
+         r"--disaggregation-decode-enable-radix-cache is incompatible with "
+         r"--disaggregation-transfer-backend fake", {"pd_server_roles"}),
+        (r"Decode host receive does not yet support HiSparse|Decode host KV buffering requires "
+         r"host_pool retraction", {"pd_transfer_settings"}),
+        (r"--enable-return-aux-hidden-states with \w+ requires --return-aux-hidden-state-layer",
+         {"aux_hidden_state_capture"}),
         (r"--linear-attn-(decode|verify|prefill)-backend (flashinfer on SM100\+|flashkda is "
          r"not)|--enable-linear-replayssm|--linear-replayssm-cache-len must",
          {"linear_attn_backend_checks"}),
