@@ -19,6 +19,7 @@ PIPELINE: tuple[str, ...] = (
     "megamoe_runner_alias",
     "megamoe_compat",
     "watermark_config",
+    "hicache_ratio_default",
     "prefill_decode_interval_check",
     "response_store_check",
     "sampling_mask_max_tokens_check",
@@ -157,6 +158,8 @@ PIPELINE: tuple[str, ...] = (
     # Phase.ATTENTION_LATE (P19 DeepSeek trtllm_mla graph, P21 KV4, P22 MXFP8)
     "deepseek_trtllm_mla_prefill_graph",
     "mamba_backend_checks",
+    "int8_mamba_checkpoint_checks",
+    "linear_attn_backend_checks",
     "kv4_compatibility",
     "mxfp8_kv_check",
     # Phase.PAGE_DEFAULT
@@ -166,6 +169,7 @@ PIPELINE: tuple[str, ...] = (
     "grammar_backend_default",
     "multi_item_scoring",
     "prefill_only_kv_backend_check",
+    "hicache_normalization",  # handle_hicache, before data parallelism
     # Phase.PARALLEL (P27 data, P28 context parallelism, P29 KV sharding)
     "data_parallelism_checks",
     "data_parallelism_defaults",
@@ -191,6 +195,7 @@ PIPELINE: tuple[str, ...] = (
     "a2a_ascend_tp_normalize",
     "a2a_flashinfer_checks",
     "a2a_mori_pplx_modes",
+    "shared_experts_tp_checks",
     "eplb_dispatch",
     "expert_distribution_metrics",
     "elastic_ep_checks",
@@ -231,7 +236,9 @@ PIPELINE: tuple[str, ...] = (
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
     "language_model_only_checks",
     "transfer_engine_seed",
+    "weight_cache_checks",
     "encoder_disaggregation_checks",
+    "tokenizer_batching",
     "mm_feature_transport_default",
     "cache_compatibility",
     "page_major_kv_layout",
@@ -337,6 +344,7 @@ RULESETS: dict[str, RuleSet] = {
             "a2a_flashinfer_checks": "0.5.22",
             "a2a_flashinfer_megamoe_checks": "0.5.22",
             "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
+            "hicache_normalization": "0.5.22",  # no linker checks; DCP refuses any L3
         }),
         "0.5.22",
     ),
@@ -404,6 +412,7 @@ RULESETS: dict[str, RuleSet] = {
             # EmbeddingGemma 2 and ERNIE 4.5 VL overrides came in 0.5.22
             "embedding_gemma2_overrides": ABSENT,
             "ernie45_vl_overrides": ABSENT,
+            "hicache_normalization": "0.5.21",  # receive above 0; write_back refused
         }),
         "0.5.21",
     ),

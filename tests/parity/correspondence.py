@@ -202,7 +202,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--asr-max-(buffer-seconds|concurrent-sessions) must be positive", {"asr_value_checks"}),
         (r"--speculative-use-block-verification only supports",
          {"speculative_block_verification"}),
-        (r"--enable-lmcache with --dcp-size > 1 is not supported", {"cache_compatibility"}),
+        # with HiCache on, handle_hicache's DCP step says it first (same words)
+        (r"--enable-lmcache with --dcp-size > 1 is not supported",
+         {"cache_compatibility", "hicache_normalization"}),
         (r"--radix-eviction-policy tlru needs 'threshold' greater than",
          {"cache_compatibility"}),
         (r"LMCacheUnifiedRadixCache does not yet support DP attention",
@@ -226,6 +228,43 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--quantization nvfp4_online is supported only on", {"moe_runner_quant_constraints"}),
         (r"--enable-page-major-kv-layout: the resolved attention backends",
          {"page_major_kv_layout"}),
+        # the hierarchical cache and the external linker (the wild4 suite)
+        (r"--hicache-host-memory-fraction must be in \(0, 1\]", {"hicache_ratio_default"}),
+        (r"--unified-cache-external-linker-config|--enable-linker-mla-dedup requires|"
+         r"--enable-unified-cache-external-linker (requires|and --enable-hier|does not use)|"
+         r"--hicache-host-memory-mode buffer_only (requires a storage|is not supported on "
+         r"decode|does not support --hicache-write)|The resolved HiCache storage layout|"
+         r"HiCache L3 with DCP|HiCache with --dcp-size|--enable-hisparse with --dcp-size > 1 "
+         r"is not supported: the HiSparse host|--hicache-storage-backend \(L3\) with --dcp",
+         {"hicache_normalization"}),
+        (r"--enable-lmcache and --enable-(hierarchical-cache|unified-cache-external-linker) are "
+         r"mutually|--enable-lmcache requires radix|LMCacheUnifiedRadixCache (does not yet "
+         r"support (speculative|streaming)|currently supports colocated)|"
+         r"--hicache-host-memory-mode=buffer_only is a HiCache-only|"
+         r"disaggregation-decode-enable-offload-kvcache is only supported when|"
+         r"disaggregation-decode-retraction-backup=host_pool (are mutually|does not support)",
+         {"cache_compatibility"}),
+        (r"Cannot enable both --enable-tokenizer-batch-encode", {"tokenizer_batching"}),
+        (r"--weight-cache-mode is not supported together|load_format='ipc_cache'",
+         {"weight_cache_checks"}),
+        (r"--shared-experts-tp-size", {"shared_experts_tp_checks"}),
+        (r"--enable-int8-mamba-checkpoint", {"int8_mamba_checkpoint_checks"}),
+        (r"DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype",
+         {"dsa_kv_cache_dtype_default"}),
+        (r"The expert parallel size must be 1 or the same as the tensor parallel size",
+         {"moe_runner_quant_checks"}),
+        (r"DeepEP v2 MoE has not implemented the TBO/SBO overlap hooks",
+         {"a2a_deepep_v2_adjustments"}),
+        (r"Prefill server does not support 'fake' as the transfer backend|"
+         r"--disaggregation-decode-enable-radix-cache is incompatible with "
+         r"--disaggregation-transfer-backend fake", {"pd_server_roles"}),
+        (r"Decode host receive does not yet support HiSparse|Decode host KV buffering requires "
+         r"host_pool retraction", {"pd_transfer_settings"}),
+        (r"--enable-return-aux-hidden-states with \w+ requires --return-aux-hidden-state-layer",
+         {"aux_hidden_state_capture"}),
+        (r"--linear-attn-(decode|verify|prefill)-backend (flashinfer on SM100\+|flashkda is "
+         r"not)|--enable-linear-replayssm|--linear-replayssm-cache-len must",
+         {"linear_attn_backend_checks"}),
         (r"Unknown model-config parser", {"model_config_parser_known",
                                           "model_config_parser_at_model_config"}),
         (r"--default-chat-template-kwargs must decode|prefill_complete requires optimistic|"

@@ -71,11 +71,12 @@ _INVERSES: Mapping[str, Mapping[str, Any]] = {
 
 def unapplied(result: Result, values: dict[str, Any]) -> dict[str, Any]:
     """``values`` (a plan's pinned values) with each value a listed rule transforms replaced by
-    the one SGLang turns into the planned value, so the pinned launch runs as planned.
+    the one SGLang turns into the planned value, so the pinned launch runs as planned (and
+    the defaults in ``_REDERIVED`` left out).
 
     The draft's quantization is pinned as ``unquant`` when the plan runs a draft without one
     while the target's quantization is pinned (SGLang would otherwise copy it)."""
-    out = dict(values)
+    out = {name: value for name, value in values.items() if not _rederived(result, name)}
     for rule, inverses in _INVERSES.items():
         if not _reapplies(result, rule):
             continue
@@ -98,17 +99,29 @@ def _reapplies(result: Result, rule: str) -> bool:
     return any(d.source == rule for d in result.declarations)
 
 
+# field -> the rule whose default for it is left unpinned: SGLang derives the same value again
+# from the same input, while a pinned one would count as the user's own (an explicit host
+# ratio turns the automatic host memory fraction off)
+_REDERIVED: Mapping[str, str] = {"hicache_ratio": "hicache_ratio_default"}
+
+
+def _rederived(result: Result, name: str) -> bool:
+    return name in _REDERIVED and result.source(name) == _REDERIVED[name]
+
+
 def pinned_fields(result: Result) -> dict[str, Any]:
     """The plan's decided values as explicit input: every input field and every declared field.
 
     ``random_seed`` stays unset (it is drawn at start-up), internal fields (those starting
-    with an underscore) are left to SGLang, and ``None`` is not pinned: a command line cannot
-    say it, and it means "unset".
+    with an underscore) and the defaults in ``_REDERIVED`` are left to SGLang, and ``None``
+    is not pinned: a command line cannot say it, and it means "unset".
     """
     names = dict.fromkeys(result.record.raw.values)
     names.update(dict.fromkeys(result.declared()))
     out = {}
     for n in names:
+        if _rederived(result, n):
+            continue
         if n in FIELDS and not n.startswith("_") and n != "random_seed":
             value = result.value(n)
             if value is not None:

@@ -331,3 +331,40 @@ def _recapture_blocker(v: View) -> str | None:
         if held:
             return f"does not work with {what}"
     return None
+
+
+# all-to-all backends that give Kimi-K3's shared experts their own TP group
+SHARED_EXPERT_A2A = ("deepep", "megamoe", "mooncake", "ascend_fuseep", "mori")
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("shared_experts_tp_size", "tp_size", "attn_cp_size", "attn_dp_size",
+           "moe_a2a_backend"),
+    facts=("model.arch0",),
+    sglang="handle_shared_experts_tp",
+    triggers=("shared_experts_tp_size",),
+)
+def shared_experts_tp_checks(v: View) -> Refuse | None:
+    """A TP width for shared experts is Kimi-K3's, divides attention TP and needs an EP A2A.
+
+    When: ``--shared-experts-tp-size`` is given.
+    Effect: refuses a size that is not a positive divisor of the attention TP width (TP over
+        attention DP and CP), a first architecture other than KimiK3ForConditionalGeneration,
+        and an all-to-all backend outside deepep, megamoe, mooncake, ascend_fuseep and mori.
+    Why: only Kimi-K3 splits its shared experts off the routed ones, over groups carved from
+        the attention TP ranks while the routed experts travel over the EP all-to-all
+        (``handle_shared_experts_tp``).
+    Assumes: the model is loaded from a path (not an instance connector).
+    """
+    size = v.shared_experts_tp_size
+    attn_tp = v.tp_size // v.attn_dp_size // v.attn_cp_size
+    if size < 1 or attn_tp % size:
+        return Refuse(f"--shared-experts-tp-size {size} must be a positive divisor of the "
+                      f"attention TP width {attn_tp}")
+    if v.model.arch0 != "KimiK3ForConditionalGeneration":
+        return Refuse("--shared-experts-tp-size is for Kimi-K3 only")
+    if v.moe_a2a_backend not in SHARED_EXPERT_A2A:
+        return Refuse("--shared-experts-tp-size needs an expert-parallel all-to-all backend ("
+                      + ", ".join(SHARED_EXPERT_A2A) + ")")
+    return None

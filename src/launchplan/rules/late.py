@@ -108,6 +108,141 @@ def mamba_backend_checks(v: View) -> Refuse | None:
     return None
 
 
+@rule(
+    phase=Phase.ATTENTION_LATE,
+    reads=("enable_int8_mamba_checkpoint", "enable_hierarchical_cache", "radix_cache_backend",
+           "enable_lmcache"),
+    sglang="handle_int8_mamba_checkpoint",
+    triggers=("enable_int8_mamba_checkpoint",),
+)
+def int8_mamba_checkpoint_checks(v: View) -> Refuse | None:
+    """Int8 Mamba state checkpoints need the built-in Mamba radix cache, without offload.
+
+    When: ``--enable-int8-mamba-checkpoint`` is on (for any model: SGLang checks the flags).
+    Effect: refuses it with HiCache, with a ``--radix-cache-backend`` and with LMCache.
+    Why: the host offload, custom radix caches and LMCache read checkpoint slots as bf16
+        states; only the built-in Mamba radix cache knows the int8 slots
+        (``handle_int8_mamba_checkpoint``).
+    Assumes: nothing.
+    """
+    for failed, what in ((v.enable_hierarchical_cache, "--enable-hierarchical-cache"),
+                         (v.radix_cache_backend is not None, "--radix-cache-backend"),
+                         (v.enable_lmcache, "--enable-lmcache")):
+        if failed:
+            return Refuse(f"--enable-int8-mamba-checkpoint does not work with {what} (not "
+                          "int8-aware)")
+    return None
+
+
+@rule(
+    phase=Phase.ATTENTION_LATE,
+    reads=("linear_attn_backend", "linear_attn_decode_backend", "linear_attn_prefill_backend",
+           "linear_attn_verify_backend", "mamba_ssm_dtype", "enable_linear_replayssm",
+           "linear_replayssm_cache_len", "enable_linear_replayssm_spec",
+           "mamba_radix_cache_strategy", "disable_radix_cache", "disaggregation_mode",
+           "speculative_eagle_topk", "speculative_algorithm"),
+    writes=("linear_attn_decode_backend", "linear_attn_verify_backend", "mamba_ssm_dtype"),
+    facts=("target.is_cuda", "target.is_sm100", "target.capability", "model.uses_kda"),
+    sglang="handle_linear_attn_backend",
+)
+def linear_attn_backend_checks(v: View) -> Declare | Refuse | None:
+    """Linear-attention kernels: FlashInfer decode on SM100 with bf16 state, and their limits.
+
+    When: whenever its promises hold (for any model: SGLang checks the flags, not the model).
+    Effect: on SM10x with ``--mamba-ssm-dtype bfloat16`` and no decode backend chosen (nor the
+        helion base) declares ``linear_attn_decode_backend`` flashinfer (and, for a KDA model
+        under SGLANG_ENABLE_PP_SPEC, a triton verify backend); refuses flashkda as
+        the decode backend (flashkda inherited from the base becomes triton for decode);
+        refuses FlashInfer decode or verify on CUDA SM>=10 without bf16 state, and FlashInfer
+        prefill there before CUDA 13; ReplaySSM needs triton or helion decode, no extra-buffer
+        Mamba cache, no PD role and a cache length >= 1; its speculative form needs top-k 1,
+        triton or flashinfer decode, no PD prefill role and not plain ReplaySSM, and sets an
+        unset Mamba state dtype to float32.
+    Why: FlashInfer's GDN kernels keep bf16 state on Blackwell and its prefill kernel needs
+        CUDA 13; FlashKDA has no decode kernel; the ReplaySSM ring is wired only for the
+        no-buffer Mamba cache outside PD, and its verify form for a linear draft chain
+        (``handle_linear_attn_backend``).
+    Assumes: SGLANG_ENABLE_PP_SPEC is off and SGLANG_RAGGED_VERIFY_MODE static unless the
+        environment given sets them.
+    """
+    out: dict[str, Any] = {}
+    notes = []
+    dtype = v.mamba_ssm_dtype
+    if (v.linear_attn_decode_backend is None and v.linear_attn_backend != "helion"
+            and v.target.is_sm100 and dtype == "bfloat16"):
+        out["linear_attn_decode_backend"] = "flashinfer"
+        notes.append("SM10x with bf16 Mamba state: FlashInfer linear-attention decode")
+    decode = out.get("linear_attn_decode_backend") or v.linear_attn_decode_backend \
+        or v.linear_attn_backend
+    if decode == "flashkda":
+        if v.linear_attn_decode_backend == "flashkda":
+            return Refuse("--linear-attn-decode-backend flashkda: FlashKDA is prefill-only")
+        decode = out["linear_attn_decode_backend"] = "triton"
+        notes.append("FlashKDA is prefill-only: triton linear-attention decode")
+    blackwell = v.target.is_cuda and v.target.capability[0] >= 10
+    verify = v.linear_attn_verify_backend
+    if verify is None and decode == "flashinfer":
+        verify = "flashinfer"
+    if verify == "flashinfer" and v.record.env_flag("SGLANG_ENABLE_PP_SPEC") \
+            and v.model.uses_kda:
+        verify = out["linear_attn_verify_backend"] = "triton"
+        notes.append("SGLANG_ENABLE_PP_SPEC with KDA: triton linear-attention verify")
+    for kind, backend in (("decode", decode), ("verify", verify)):
+        if backend == "flashinfer" and dtype != "bfloat16" and blackwell:
+            return Refuse(f"--linear-attn-{kind}-backend flashinfer on SM100+ needs "
+                          f"--mamba-ssm-dtype bfloat16; got {dtype}")
+    prefill = v.linear_attn_prefill_backend or v.linear_attn_backend
+    if prefill == "flashinfer" and blackwell and _cuda_major(v) < 13:
+        return Refuse("--linear-attn-prefill-backend flashinfer on SM100+ needs CUDA 13")
+    refusal = _replayssm_refusal(v, decode)
+    if refusal is not None:
+        return refusal
+    if v.enable_linear_replayssm_spec and dtype is None:
+        out["mamba_ssm_dtype"] = "float32"
+        notes.append("ReplaySSM verify keeps float32 Mamba state")
+    if not out:
+        return None
+    return Declare(out, "; ".join(notes))
+
+
+def _cuda_major(v: View) -> int:
+    version = v.target.runtime_version if v.target.is_cuda else None
+    return int(str(version).split(".")[0]) if version else 0
+
+
+def _replayssm_refusal(v: View, decode: str | None) -> Refuse | None:
+    if v.enable_linear_replayssm:
+        extra = v.disable_radix_cache is False and v.mamba_radix_cache_strategy in (
+            "extra_buffer", "extra_buffer_lazy")
+        for failed, what in (
+            (decode not in ("triton", "helion"), f"a triton or helion decode backend, not "
+                                                 f"{decode}"),
+            (extra, "the no_buffer Mamba radix cache"),
+            (v.disaggregation_mode != "null", "no PD disaggregation"),
+            (v.linear_replayssm_cache_len < 1, "--linear-replayssm-cache-len >= 1"),
+        ):
+            if failed:
+                return Refuse(f"--enable-linear-replayssm needs {what}")
+    if not v.enable_linear_replayssm_spec:
+        return None
+    ragged = v.record.env.get("SGLANG_RAGGED_VERIFY_MODE", "static")
+    algorithm = (v.speculative_algorithm or "").upper()
+    for failed, what in (
+        (v.speculative_eagle_topk not in (None, 1), "a linear draft chain (top-k 1)"),
+        (decode not in ("triton", "flashinfer"), f"the triton or flashinfer decode backend, "
+                                                 f"not {decode}"),
+        (ragged != "static" and (algorithm not in ("DSPARK", "DFLASH")
+                                 or v.linear_attn_verify_backend not in ("triton",
+                                                                         "nv_cutedsl")),
+         "DSPARK or DFLASH with a ring-writing verify kernel under ragged verify"),
+        (v.disaggregation_mode == "prefill", "a server that verifies (not PD prefill)"),
+        (v.enable_linear_replayssm, "plain ReplaySSM off (they share the ring)"),
+    ):
+        if failed:
+            return Refuse(f"--enable-linear-replayssm-spec needs {what}")
+    return None
+
+
 # --- P24-P26 ---------------------------------------------------------------------------------
 
 

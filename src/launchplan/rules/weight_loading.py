@@ -7,7 +7,7 @@ that engine can run.
 
 from __future__ import annotations
 
-from launchplan.engine.declarations import Declare
+from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -38,3 +38,28 @@ def transfer_engine_seed(v: View) -> Declare | None:
         return Declare({SEED_FLAG: False}, "the TransferEngine weight seed does not work with "
                                            "--enable-memory-saver: switched off")
     return Declare({SEED_FLAG: True})
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("weight_cache_mode", "speculative_algorithm", "load_format"),
+    sglang="handle_load_format",
+    triggers=("weight_cache_mode", "load_format"),
+)
+def weight_cache_checks(v: View) -> Refuse | None:
+    """The weight cache daemon serves the target model only, and ipc_cache is internal.
+
+    When: ``--weight-cache-mode`` or a load format is given.
+    Effect: refuses ``load_format`` ipc_cache (only the weight cache selects it), and a weight
+        cache mode other than off with speculative decoding.
+    Why: the daemon exports the target model's weights, never a draft model's; ipc_cache is the
+        format the weight cache picks itself (``handle_load_format``).
+    Assumes: nothing.
+    """
+    if v.load_format == "ipc_cache":
+        return Refuse("--load-format ipc_cache is internal: use --weight-cache-mode client or "
+                      "daemon")
+    if v.weight_cache_mode != "off" and v.speculative_algorithm is not None:
+        return Refuse("--weight-cache-mode does not work with speculative decoding (the daemon "
+                      "does not export the draft model's weights)")
+    return None
