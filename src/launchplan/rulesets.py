@@ -341,6 +341,7 @@ RULESETS: dict[str, RuleSet] = {
             "a2a_flashinfer_checks": "0.5.22",
             "a2a_flashinfer_megamoe_checks": "0.5.22",
             "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
+            "dflash_defaults": "0.5.22",  # attention DP on NPUs only
         }),
         "0.5.22",
     ),
@@ -406,6 +407,7 @@ RULESETS: dict[str, RuleSet] = {
             "a2a_flashinfer_checks": "0.5.22",
             "a2a_flashinfer_megamoe_checks": "0.5.22",
             "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
+            "dflash_defaults": "0.5.22",  # attention DP on NPUs only
             # EmbeddingGemma 2 and ERNIE 4.5 VL overrides came in 0.5.22
             "embedding_gemma2_overrides": ABSENT,
             "ernie45_vl_overrides": ABSENT,

@@ -819,3 +819,15 @@ def test_prefill_cp_on_rocm_is_refused_by_0_5_21_alone():
         assert exc.source == "prefill_cp_platform_check"
     else:
         raise AssertionError("0.5.21 plans prefill CP on ROCm")
+
+
+def test_dflash_with_attention_dp_on_cuda_came_in_0_5_23():
+    from launchplan.rules.speculative.dflash import dflash_defaults, dflash_defaults_0_5_22
+
+    view = make_view("h100", speculative_algorithm="DFLASH", speculative_draft_model_path="d",
+                     attn_dp_size=2, tp_size=2, enable_dp_lm_head=True, device="cuda")
+    assert not isinstance(dflash_defaults(view), Refuse)
+    assert isinstance(dflash_defaults_0_5_22(view), Refuse)
+    plain = make_view("h100", speculative_algorithm="DFLASH", speculative_draft_model_path="d",
+                      device="cuda")
+    assert not isinstance(dflash_defaults_0_5_22(plain), Refuse)
