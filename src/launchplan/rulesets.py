@@ -23,6 +23,7 @@ PIPELINE: tuple[str, ...] = (
     "prefill_decode_interval_check",
     "response_store_check",
     "sampling_mask_max_tokens_check",
+    "prefill_cp_platform_check",  # 0.5.21 only: no prefill CP on ROCm
     "aux_hidden_state_capture",
     "model_config_parser_known",  # 0.5.23: the config is first read here (Muse Spark env)
     "serving_value_checks",
@@ -289,13 +290,15 @@ RULESETS: dict[str, RuleSet] = {
         "default",
         "SGLang 0.5.23 plus the later FA4 fix: no page-128 force under a full prefill graph",
         MappingProxyType({"dp_attention_spelling": ABSENT,
-                          "model_config_parser_at_model_config": ABSENT}),
+                          "model_config_parser_at_model_config": ABSENT,
+                          "prefill_cp_platform_check": ABSENT}),
     ),
     "0.5.23": RuleSet(
         "0.5.23",
         "SGLang 0.5.23 exactly",
         MappingProxyType({"fa4_page_constraint": "0.5.23", "dp_attention_spelling": ABSENT,
-                          "model_config_parser_at_model_config": ABSENT}),
+                          "model_config_parser_at_model_config": ABSENT,
+                          "prefill_cp_platform_check": ABSENT}),
     ),
     # Older releases: each names only the rules whose variant differs from the default.
     "0.5.22": RuleSet(
@@ -321,6 +324,7 @@ RULESETS: dict[str, RuleSet] = {
             "unified_memory_pool": "0.5.22",  # and no trtllm_mha decode graph
             "encoder_replay_capability": ABSENT,  # the check came in 0.5.23
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
+            "prefill_cp_platform_check": ABSENT,  # prefill CP on ROCm is back in 0.5.22
             # no config read before the model config is built: the parser is looked up there
             "model_config_parser_known": ABSENT,
             "elastic_ep_scale_up": "0.5.22",  # no attention-replica layout checks
@@ -345,6 +349,7 @@ RULESETS: dict[str, RuleSet] = {
             "a2a_flashinfer_megamoe_checks": "0.5.22",
             "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
             "hicache_normalization": "0.5.22",  # no linker checks; DCP refuses any L3
+            "dflash_defaults": "0.5.22",  # attention DP on NPUs only
         }),
         "0.5.22",
     ),
@@ -371,6 +376,7 @@ RULESETS: dict[str, RuleSet] = {
             # --enable-dp-attention --dp-size N is 0.5.21's attention DP, reported as such
             "deprecated_dp_attention": "0.5.21",
             "dp_attention_spelling": "0.5.21",
+            "prefill_cp_platform_check": "0.5.21",
             "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
             "pd_transfer_settings": "0.5.21",  # host receive on above 0, not below 1
             "pd_server_roles": "0.5.22",
@@ -409,6 +415,7 @@ RULESETS: dict[str, RuleSet] = {
             "a2a_flashinfer_checks": "0.5.22",
             "a2a_flashinfer_megamoe_checks": "0.5.22",
             "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
+            "dflash_defaults": "0.5.22",  # attention DP on NPUs only
             # EmbeddingGemma 2 and ERNIE 4.5 VL overrides came in 0.5.22
             "embedding_gemma2_overrides": ABSENT,
             "ernie45_vl_overrides": ABSENT,

@@ -205,6 +205,13 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # with HiCache on, handle_hicache's DCP step says it first (same words)
         (r"--enable-lmcache with --dcp-size > 1 is not supported",
          {"cache_compatibility", "hicache_normalization"}),
+        # DeepSeek-V4 prefill CP: its strategies, and its ROCm limits
+        (r"DeepSeekV4 only supports interleave/zigzag CP strategy|"
+         r"DeepSeekV4 prefill CP on HIP (requires|does not support)",
+         {"deepseek_v4_context_parallel"}),
+        # Kimi-K3 decode CP on cutedsl_mla: FlashInfer's DCP-capable MLA decode is absent
+        (r"Kimi-K3 DCP with decode_attention_backend='cutedsl_mla' requires enable_dcp",
+         {"kimi_k3_overrides"}),
         (r"--radix-eviction-policy tlru needs 'threshold' greater than",
          {"cache_compatibility"}),
         (r"LMCacheUnifiedRadixCache does not yet support DP attention",

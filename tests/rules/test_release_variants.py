@@ -675,18 +675,20 @@ def test_kv_sharding_before_0_5_23_refuses_speculation_hicache_and_dsa():
                 enable_prefill_cp=True, attn_cp_size=8, disaggregation_transfer_backend="nixl")
     overlay = {"cuda_graph_config": default_config(False)}
     gqa = fake_model(is_deepseek_dsa=False)
-    plain = make_view("h100", model=gqa, overlay=overlay, **base)
+    python = {"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "python"}  # 0.5.22 defaults to Rust
+    plain = make_view("h100", model=gqa, overlay=overlay, env=python, **base)
     assert not isinstance(kv_cache_sharding(plain), Refuse)
     assert not isinstance(kv_cache_sharding_0_5_22(plain), Refuse)
     hicache = make_view("h100", model=gqa, overlay=overlay, enable_hierarchical_cache=True,
-                        **base)
+                        env=python, **base)
     assert not isinstance(kv_cache_sharding(hicache), Refuse)
     assert isinstance(kv_cache_sharding_0_5_22(hicache), Refuse)
     assert isinstance(kv_cache_sharding_recheck_0_5_22(hicache), Refuse)
     glm = fake_model(architectures=("GlmMoeDsaForCausalLM",), arch0="GlmMoeDsaForCausalLM",
                      is_mla=True, is_deepseek_dsa=True)
     spec = make_view("h100", model=glm, overlay=overlay, speculative_algorithm="EAGLE",
-                     speculative_eagle_topk=1, **{**base, "attention_backend": "dsa"})
+                     speculative_eagle_topk=1, env=python,
+                     **{**base, "attention_backend": "dsa"})
     assert not isinstance(kv_cache_sharding(spec), Refuse)
     assert isinstance(kv_cache_sharding_0_5_22(spec), Refuse)
     assert "kv_cache_sharding" not in {s.name for s in get_ruleset("0.5.21").rules()}
@@ -780,3 +782,52 @@ def test_pd_extra_slots_and_encoder_split_before_0_5_23():
     encoder = make_view(model=m3, encoder_only=True)
     assert not isinstance(encoder_disaggregation_checks(encoder), Refuse)
     assert isinstance(encoder_disaggregation_checks_0_5_22(encoder), Refuse)
+
+
+def test_kv_sharding_radix_tree_core():
+    from launchplan.rules.parallel import kv_cache_sharding, kv_cache_sharding_0_5_22
+
+    base = dict(enable_kv_cache_sharding=True, disaggregation_mode="prefill", tp_size=8,
+                attention_backend="fa3", page_size=64, chunked_prefill_size=8192,
+                enable_prefill_cp=True, attn_cp_size=8, disaggregation_transfer_backend="nixl")
+    overlay = {"cuda_graph_config": default_config(False)}
+    gqa = fake_model(is_deepseek_dsa=False)
+    plain = make_view("h100", model=gqa, overlay=overlay, **base)
+    assert not isinstance(kv_cache_sharding(plain), Refuse)  # 0.5.23 picks the Python core
+    assert isinstance(kv_cache_sharding_0_5_22(plain), Refuse)  # 0.5.22 keeps Rust
+    python = make_view("h100", model=gqa, overlay=overlay,
+                       env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "python"}, **base)
+    assert not isinstance(kv_cache_sharding_0_5_22(python), Refuse)
+    no_radix = make_view("h100", model=gqa, overlay=overlay, disable_radix_cache=True, **base)
+    assert not isinstance(kv_cache_sharding_0_5_22(no_radix), Refuse)
+    rust = make_view("h100", model=gqa, overlay=overlay,
+                     env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "rust"}, **base)
+    assert isinstance(kv_cache_sharding(rust), Refuse)  # an explicit choice is kept
+
+
+def test_prefill_cp_on_rocm_is_refused_by_0_5_21_alone():
+    from launchplan.rules.bootstrap import prefill_cp_platform_check_0_5_21
+
+    assert isinstance(prefill_cp_platform_check_0_5_21(
+        make_view("mi300x", enable_prefill_cp=True)), Refuse)
+    assert prefill_cp_platform_check_0_5_21(make_view("h100", enable_prefill_cp=True)) is None
+    cp = ["--tp-size", "8", "--enable-prefill-cp", "--cp-strategy", "interleave"]
+    from launchplan.errors import Refusal
+    try:
+        _resolve("deepseek-v4-synth", "mi300x", "0.5.21", cp)
+    except Refusal as exc:
+        assert exc.source == "prefill_cp_platform_check"
+    else:
+        raise AssertionError("0.5.21 plans prefill CP on ROCm")
+
+
+def test_dflash_with_attention_dp_on_cuda_came_in_0_5_23():
+    from launchplan.rules.speculative.dflash import dflash_defaults, dflash_defaults_0_5_22
+
+    view = make_view("h100", speculative_algorithm="DFLASH", speculative_draft_model_path="d",
+                     attn_dp_size=2, tp_size=2, enable_dp_lm_head=True, device="cuda")
+    assert not isinstance(dflash_defaults(view), Refuse)
+    assert isinstance(dflash_defaults_0_5_22(view), Refuse)
+    plain = make_view("h100", speculative_algorithm="DFLASH", speculative_draft_model_path="d",
+                      device="cuda")
+    assert not isinstance(dflash_defaults_0_5_22(plain), Refuse)

@@ -106,6 +106,28 @@ def dp_attention_spelling_0_5_21(v: View) -> Declare | None:
                    f"{v.attn_dp_size} --enable-dp-attention")
 
 
+@rule(name="prefill_cp_platform_check", variant="0.5.21",
+      phase=Phase.BOOTSTRAP,
+      reads=("enable_prefill_cp",),
+      facts=("target.is_hip",),
+      sglang="validate_prefill_cp_platform (0.5.21)",
+      triggers=("enable_prefill_cp",))
+def prefill_cp_platform_check_0_5_21(v: View) -> Refuse | None:
+    """0.5.21 refuses prefill context parallelism on ROCm before it looks at the model.
+
+    When: ``--enable-prefill-cp`` on a ROCm target (0.5.21 only; later releases have no
+        such rule).
+    Effect: refuses the launch (prefill CP on ROCm is deprecated in that release).
+    Why: 0.5.21 withdrew prefill CP on HIP and MUSA pending a rework
+        (``validate_prefill_cp_platform``); 0.5.22 brought it back with per-model limits.
+    Assumes: no launchplan target is a Moore Threads (MUSA) GPU.
+    """
+    if v.enable_prefill_cp and v.target.is_hip:
+        return Refuse("--enable-prefill-cp is not supported on ROCm in this release (SGLang "
+                      "0.5.21 deprecated prefill context parallelism on HIP)")
+    return None
+
+
 @rule(
     phase=Phase.BOOTSTRAP,
     reads=("prefill_decode_interval", "prefill_decode_interval_min_bs"),

@@ -499,10 +499,15 @@ _KV_SHARD_READS = BACKEND_FIELDS + (
     "attn_dp_size", "ep_join_mode", "tp_size", "page_size", "chunked_prefill_size",
     "cuda_graph_config", "disaggregation_transfer_backend", "enable_streaming_session",
     "enable_session_radix_cache", "enable_flexkv", "enable_unified_cache_external_linker",
-    "mem_fraction_static", "disable_chunked_prefix_cache")
+    "mem_fraction_static", "disable_chunked_prefix_cache", "disable_radix_cache")
 
 
-def _kv_sharding(v: Any) -> Declare | Refuse | None:
+_TREE_CORE_ENV = "SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND"
+
+
+def _kv_sharding(v: Any, tree_core_default: str = "python") -> Declare | Refuse | None:
+    """``tree_core_default``: the radix tree core KV sharding meets when the environment names
+    none (0.5.23 picks Python for it; 0.5.22 keeps the general default, Rust)."""
     if not v.enable_kv_cache_sharding:
         return None
     if v.disaggregation_mode != "prefill":
@@ -524,6 +529,11 @@ def _kv_sharding(v: Any) -> Declare | Refuse | None:
                        ("enable_two_batch_overlap", "two-batch overlap")):
         if v[flag]:
             return Refuse(f"--enable-kv-cache-sharding does not support {what}")
+        if flag == "radix_cache_backend":
+            core = str(v.record.env.get(_TREE_CORE_ENV, tree_core_default)).strip().lower()
+            if not v.disable_radix_cache and core != "python":
+                return Refuse("--enable-kv-cache-sharding needs the Python radix tree core; "
+                              f"{_TREE_CORE_ENV}={core!r} is not supported for sharded KV")
     if v.dcp_size > 1:
         return Refuse("--enable-kv-cache-sharding and decode context parallelism are "
                       "mutually exclusive")
@@ -598,7 +608,8 @@ def kv_cache_sharding(v: View) -> Declare | Refuse | None:
 
     When: ``enable_kv_cache_sharding`` is true.
     Effect: refuses (one line naming the conflict) a role other than PD prefill; speculation
-        other than GLM DSA single-layer NextN EAGLE top-k 1; DLLM, other radix backends, the
+        other than GLM DSA single-layer NextN EAGLE top-k 1; DLLM, other radix backends, a
+        radix cache on a tree core other than Python (the default for sharding), the
         external linker, sessions, FlexKV, unified memory, LMCache, HiSparse, TBO, decode CP;
         a prefill backend other than fa3 (or trtllm_mla for plain-TP MLA, or dsa); transports
         other than mooncake/nixl; layouts without the needed TP or CP; page 1; chunking off.
@@ -645,7 +656,7 @@ def _kv_sharding_0_5_22(v: Any) -> Declare | Refuse | None:
     if v.model.is_deepseek_dsa or effective_backends(v)[0] == "dsa":
         return Refuse("--enable-kv-cache-sharding does not support DSA models in this release "
                       "(their indexer buffers are not striped)")
-    return _kv_sharding(v)
+    return _kv_sharding(v, tree_core_default="rust")
 
 
 _KV_SHARD_0_5_22 = dict(
@@ -664,7 +675,8 @@ def kv_cache_sharding_0_5_22(v: View) -> Declare | Refuse | None:
     When: ``enable_kv_cache_sharding`` is true.
     Effect: as ``kv_cache_sharding``; besides, on a PD prefill server any speculative decoding,
         ``--enable-hierarchical-cache`` and a DSA model (or the dsa prefill backend) are
-        refused.
+        refused, and so is a radix cache on the default (Rust) tree core: only
+        SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND=python, or no radix cache, shards.
     Why: 0.5.23 admitted GLM DSA NextN speculation, HiCache host offload and DSA sharding
         (``handle_kv_cache_sharding`` in 0.5.22 refuses all three).
     Assumes: as ``kv_cache_sharding``.

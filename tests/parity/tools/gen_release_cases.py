@@ -13,7 +13,8 @@ oracle records them on every release and on ``--rules main``::
     /root/sglang-oracle/bin/python sglang_oracle.py .../release-cases.json \\
         --out .../results-release-0.5.23.jsonl --jobs 2       # and --rules main -> -main
 
-Usage: ``python tests/parity/tools/gen_release_cases.py``.
+Usage: ``python tests/parity/tools/gen_release_cases.py``; new cases are recorded alone with
+``tools/record_suite.py release --missing`` (and ``--release X`` for each older release).
 """
 
 from __future__ import annotations
@@ -108,9 +109,73 @@ CASES: list[tuple[str, str, str, list[str]]] = [
 ]
 
 
+# Differences between the releases found later, each with the fields it moves and the
+# environment it needs: (name, gpu, model, argv, extra fields, env).
+MORE_FIELDS = ["disaggregation_decode_extra_slots", "dsa_prefill_backend", "dsa_decode_backend",
+               "dsv4_attn_backend", "enable_decoder_swa_bounded_replay",
+               "cuda_graph_config.prefill.max_seq_len", "flashinfer_allreduce_fusion_backend",
+               "moe_a2a_backend", "attn_cp_size", "attn_dp_size"]
+KIMI_K3 = "parity-models/kimi-k3-synth"
+V41 = "parity-models/deepseek-v4.1-synth"
+MORE: list[tuple[str, str, str, list[str], dict[str, str]]] = [
+    # KV-cache sharding: 0.5.22 keeps the Rust radix tree core (which it refuses) and refuses
+    # HiCache with it (0.5.23 picks the Python core and keeps host offload)
+    ("kv-shard/dsv3/b200/plain", "b200", DSV3, [
+        "--tp-size", "8", "--disaggregation-mode", "prefill", "--enable-kv-cache-sharding",
+        "--page-size", "64"], {}),
+    ("kv-shard/dsv3/b200/hicache", "b200", DSV3, [
+        "--tp-size", "8", "--disaggregation-mode", "prefill", "--enable-kv-cache-sharding",
+        "--page-size", "64", "--enable-hierarchical-cache"], {}),
+    ("kv-shard/dsv3/b200/hicache-python-core", "b200", DSV3, [
+        "--tp-size", "8", "--disaggregation-mode", "prefill", "--enable-kv-cache-sharding",
+        "--page-size", "64", "--enable-hierarchical-cache"],
+     {"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "python"}),
+    # MegaMoE's decode bound: capped by the running requests per DP rank from 0.5.23 on
+    ("megamoe-budget/qwen3moe/h100/mrr64", "h100", "models/qwen3-30b-a3b", [
+        "--tp-size", "8", "--moe-a2a-backend", "megamoe", "--max-running-requests", "64",
+        "--cuda-graph-max-bs-decode", "9000"], {}),
+    # Nemotron-H expert remapping: the routed runner and its checks came in 0.5.23
+    ("nemotron/b200/eplb", "b200", "parity-models/nemotron-h-synth", [
+        "--tp-size", "4", "--ep-size", "4", "--enable-eplb"], {}),
+    # Kimi-K3 decode CP on tokenspeed_mla: its own pair before 0.5.23, cutedsl_mla after
+    ("kimi-k3/b200/tokenspeed-dcp", "b200", KIMI_K3, [
+        "--tp-size", "8", "--dcp-size", "2", "--decode-attention-backend", "tokenspeed_mla"],
+     {}),
+    # a sidecar under the Rust server: refused by 0.5.22 alone
+    ("grpc/llama/h100/sidecar-rust", "h100", LLAMA, [
+        "--sidecar", "python -m sidecar", "--grpc-port", "30001"], {"SGLANG_RUST_SERVER": "1"}),
+    # watermark among the preferred sampling parameters: refused from 0.5.22 (watermarking)
+    ("watermark/llama/h100/preferred", "h100", LLAMA, [
+        "--preferred-sampling-params", '{"temperature": 0.5, "watermark": true}'], {}),
+    # PD decode extra slots with fewer requests than DP ranks
+    ("pd-decode/llama/h100/extra-slots", "h100", LLAMA, [
+        "--disaggregation-mode", "decode", "--max-running-requests", "2", "--dp-size", "4"],
+     {}),
+    # DSA decode CP: trtllm DSA backends from 0.5.22
+    ("dsa-dcp/dsv32/b200/dcp2", "b200", "parity-models/deepseek-v3.2-exp", [
+        "--tp-size", "8", "--dcp-size", "2"], {}),
+    # DeepSeek-V4.1: the 16k prefill graph cap and no default decoder replay before 0.5.23
+    ("dsv41/b200/tp8", "b200", V41, ["--tp-size", "8"], {}),
+    ("dsv41/b200/kv-fp8-attn-dp", "b200", V41, [
+        "--tp-size", "8", "--attn-dp-size", "8", "--kv-cache-dtype", "fp8_e4m3"], {}),
+    ("dsv41/mi300x/prefill-cp", "mi300x", V41, ["--tp-size", "8", "--enable-prefill-cp"], {}),
+    ("dsv41/mi300x/prefill-cp-interleave", "mi300x", V41, [
+        "--tp-size", "8", "--enable-prefill-cp", "--cp-strategy", "interleave"], {}),
+    # MiniMax-M3 VL: an encoder-split model from 0.5.23
+    ("encoder-split/minimax-m3/h100", "h100", "parity-models/minimax-m3-synth", [
+        "--tp-size", "8", "--encoder-only"], {}),
+]
+
+
 def main() -> None:
     cases = [{"name": f"release/{name}", "platform": gpu, "model": model, "argv": argv,
               "fields": FIELDS} for name, gpu, model, argv in CASES]
+    for name, gpu, model, argv, env in MORE:
+        case = {"name": f"release/{name}", "platform": gpu, "model": model, "argv": argv,
+                "fields": FIELDS + MORE_FIELDS}
+        if env:
+            case["env"] = env
+        cases.append(case)
     OUT.write_text(json.dumps(cases, indent=1) + "\n")
     print(f"wrote {OUT} ({len(cases)} cases)")
 

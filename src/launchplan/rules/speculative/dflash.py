@@ -21,7 +21,7 @@ from launchplan.rules.speculative.common import (
 DRAFT_BACKENDS = ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu")
 
 
-@rule(
+_DEFAULTS = dict(
     phase=Phase.SPECULATIVE,
     reads=ALGO + ("device", "attn_dp_size", "ep_join_mode", "enable_dp_lm_head",
                   "attn_cp_size", "pp_size", "speculative_draft_model_path",
@@ -31,9 +31,11 @@ DRAFT_BACKENDS = ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", 
     writes=("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens",
             "max_running_requests"),
     facts=("draft.config",),
-    sglang="_handle_dflash",
     triggers={"speculative_algorithm": ("DFLASH",)},
 )
+
+
+@rule(**_DEFAULTS, sglang="_handle_dflash")
 def dflash_defaults(v: View) -> Declare | Refuse | None:
     """DFLASH drafts a whole block in one pass: steps and top-k are 1, tokens the block size.
 
@@ -51,9 +53,29 @@ def dflash_defaults(v: View) -> Declare | Refuse | None:
     Assumes: ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` is off unless the given environment
         sets it.
     """
+    return _dflash(v, dp_attention_on_cuda=True)
+
+
+@rule(name="dflash_defaults", variant="0.5.22", **_DEFAULTS,
+      sglang="_handle_dflash (0.5.21-0.5.22)")
+def dflash_defaults_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.21-0.5.22: as ``dflash_defaults``; attention DP runs DFLASH on NPUs only.
+
+    When: the algorithm is ``DFLASH``.
+    Effect: as ``dflash_defaults``, but attention DP is refused on every device but an NPU.
+    Why: DFLASH with attention DP on CUDA (borrowing the target's DP LM head) came in 0.5.23
+        (``_handle_dflash`` in 0.5.22 validates it on NPU only).
+    Assumes: as ``dflash_defaults``.
+    """
+    return _dflash(v, dp_attention_on_cuda=False)
+
+
+def _dflash(v: View, *, dp_attention_on_cuda: bool) -> Declare | Refuse | None:
     device = str(v.device)
     if not (device.startswith("cuda") or device in ("npu", "xpu")):
         return Refuse(f"DFLASH speculative decoding is not supported on device {device}")
+    if not dp_attention_on_cuda and attn_dp_on(v) and device != "npu":
+        return Refuse("DFLASH with attention DP runs on NPUs only in this release")
     if attn_dp_on(v) and device != "npu":
         if not device.startswith("cuda"):
             return Refuse("DFLASH with attention DP needs CUDA or NPU")
