@@ -18,15 +18,21 @@ aimed at the classes this draw found (``wild4/aimed/<name>``). Seeded and frozen
 and the rarity table are data here, so later rules do not change the draw.
 
 ``--probe SEED`` draws the same kind of lines with another seed into ``probe-cases.json``
-(named ``probe/<i>``, no aimed lines), to look for the next classes.
+(named ``probe/<i>``, no aimed lines), to look for the next classes. ``--record-older X``
+records the lines that reach the HiCache host-pool rules (``older_subset``) with the oracle
+venv of release X (``~/sglang-oracle-X``) into ``results-wild4-X.jsonl``, the answers those
+rules' older variants are checked against.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 from tests.parity.tools import gen_wild3_cases as wild3
 from tests.parity.tools import gen_wild_cases as wild
@@ -384,7 +390,37 @@ def models() -> list[str]:
     return bundled + [f"parity-models/{m}" for m in PUBLISHED]
 
 
+def older_subset(case: dict) -> bool:
+    """A line that reaches the HiCache host-pool rules: aimed at HiCache, the linker, LMCache or
+    a PD decode host pool, or setting a HiCache flag."""
+    aimed = ("/aimed/hicache/", "/aimed/linker/", "/aimed/lmcache/", "/aimed/pd/")
+    return (any(a in case["name"] for a in aimed)
+            or any(t.startswith("--hicache") or t == "--enable-hierarchical-cache"
+                   for t in case["argv"]))
+
+
+def record_older(release: str) -> None:
+    from tests.parity.tools.record_suite import ORACLE, for_oracle
+
+    cases = [c for c in json.loads((wild.DATA / "wild4-cases.json").read_text())
+             if older_subset(c)]
+    with tempfile.TemporaryDirectory() as tmp:
+        todo, answers = Path(tmp) / "cases.json", Path(tmp) / "out.jsonl"
+        todo.write_text(json.dumps([for_oracle(c) for c in cases]))
+        subprocess.run([str(Path.home() / f"sglang-oracle-{release}" / "bin" / "python"),
+                        str(ORACLE / "sglang_oracle.py"), str(todo), "--out", str(answers),
+                        "--jobs", "2"], check=True, stdout=subprocess.DEVNULL)
+        rows = {json.loads(line)["name"]: line.rstrip("\n")
+                for line in answers.read_text().splitlines() if line.strip()}
+    out = wild.DATA / f"results-wild4-{release}.jsonl"
+    out.write_text("".join(rows[c["name"]] + "\n" for c in cases if c["name"] in rows))
+    print(f"wild4: {len(rows)} answers of SGLang {release} in {out}")
+
+
 def main() -> None:
+    if "--record-older" in sys.argv:
+        record_older(sys.argv[sys.argv.index("--record-older") + 1])
+        return
     probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
     suite = "probe" if probe else "wild4"
     rng = random.Random(int(probe) if probe else SEED)
