@@ -8,13 +8,13 @@ linker, which replaces HiCache, is checked there too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.struct import Struct
 
 # the keys a dynamic linker's JSON config may hold (SGLang's UnifiedCacheLinkerConfig)
 LINKER_KEYS = frozenset({"linker", "linker_module_path", "linker_extra_config"})
@@ -53,8 +53,7 @@ def hicache_ratio_default(v: View) -> dict | Refuse | None:
     return out or None
 
 
-@dataclass(frozen=True)
-class _Form:
+class _Form(Struct):  # not a dataclass: importing dataclasses costs a cold start ~10 ms
     """What a release's ``handle_hicache`` does differently (the defaults are 0.5.23's)."""
 
     linker_config: bool = True  # the linker config's JSON and dynamic-backend checks
