@@ -172,6 +172,12 @@ def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
         problem = _dsv4_trtllm_problem(v, kv)
         if problem:
             return Refuse(problem)
+    return _running_and_speculation(v, out)
+
+
+def _running_and_speculation(v: Any, out: dict[str, Any]) -> Declare | Refuse | None:
+    """The end both releases' V4 defaults share: 256 running requests when unset, and
+    speculation limited to EAGLE (top-k 1) or DSPARK."""
     if v.max_running_requests is None:
         out["max_running_requests"] = 256
     algorithm = v.speculative_algorithm
@@ -384,16 +390,7 @@ def deepseek_v4_defaults_0_5_22(v: View) -> Declare | Refuse | None:
         problem = _dsv4_trtllm_problem(v, kv)
         if problem:
             return Refuse(problem)
-    if v.max_running_requests is None:
-        out["max_running_requests"] = 256
-    algorithm = v.speculative_algorithm
-    if algorithm is not None:
-        if algorithm not in ("EAGLE", "DSPARK"):
-            return Refuse("DeepSeek-V4 speculates with EAGLE or DSPARK only")
-        if algorithm == "EAGLE" and v.speculative_eagle_topk != 1:
-            return Refuse("DeepSeek-V4 EAGLE needs --speculative-eagle-topk 1")
-    note = "max_running_requests 256 for DeepSeek-V4" if "max_running_requests" in out else None
-    return Declare(out, note) if out else None
+    return _running_and_speculation(v, out)
 
 
 # V4.1's captured prefill graph covers contexts up to this many tokens (0.5.21-0.5.22).
