@@ -20,6 +20,7 @@ PIPELINE: tuple[str, ...] = (
     "megamoe_compat",
     "watermark_config",
     "hicache_ratio_default",
+    "offload_compatibility",
     "prefill_decode_interval_check",
     "response_store_check",
     "sampling_mask_max_tokens_check",
@@ -133,6 +134,7 @@ PIPELINE: tuple[str, ...] = (
     "flashinfer_allreduce_fusion_auto_enable",
     "enforce_disable_allreduce_fusion",
     "prefill_decode_interval_default",
+    "offload_compatibility_recheck",
     # Phase.KERNEL (P16 deterministic inference, P17 NVFP4 prefill dequant)
     "sampling_backend_default",
     "deterministic_on_policy_target",

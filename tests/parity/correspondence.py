@@ -202,6 +202,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--asr-max-(buffer-seconds|concurrent-sessions) must be positive", {"asr_value_checks"}),
         (r"--speculative-use-block-verification only supports",
          {"speculative_block_verification"}),
+        (r"--ple-offload-embedding cannot be combined with --cpu-offload-gb|"
+         r"--ple-offload-backend file requires --ple-offload-embedding",
+         {"offload_compatibility", "offload_compatibility_recheck"}),
         # with HiCache on, handle_hicache's DCP step says it first (same words)
         (r"--enable-lmcache with --dcp-size > 1 is not supported",
          {"cache_compatibility", "hicache_normalization"}),
