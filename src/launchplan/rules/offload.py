@@ -13,8 +13,13 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 
-_READS = ("ple_offload_embedding", "ple_offload_backend", "cpu_offload_gb",
-          "offload_group_size")
+# what both runs of the check read (refusals only: nothing is declared)
+_OFFLOAD = dict(
+    reads=("ple_offload_embedding", "ple_offload_backend", "cpu_offload_gb",
+           "offload_group_size"),
+    writes=(),
+    triggers=("ple_offload_embedding", "ple_offload_backend"),
+)
 
 
 def _above_zero(value: Any) -> bool:
@@ -34,13 +39,7 @@ def _offload_problem(v: Any) -> Refuse | None:
     return None
 
 
-@rule(
-    phase=Phase.BOOTSTRAP,
-    reads=_READS,
-    writes=(),
-    sglang="handle_offload_compatibility",
-    triggers=("ple_offload_embedding", "ple_offload_backend"),
-)
+@rule(phase=Phase.BOOTSTRAP, sglang="handle_offload_compatibility", **_OFFLOAD)
 def offload_compatibility(v: View) -> Refuse | None:
     """PLE offload excludes generic layer offload; a file backend needs PLE offload on.
 
@@ -56,13 +55,7 @@ def offload_compatibility(v: View) -> Refuse | None:
     return _offload_problem(v)
 
 
-@rule(
-    phase=Phase.MODEL,
-    reads=_READS,
-    writes=(),
-    sglang="handle_offload_compatibility (second run)",
-    triggers=("ple_offload_embedding", "ple_offload_backend"),
-)
+@rule(phase=Phase.MODEL, sglang="handle_offload_compatibility (second run)", **_OFFLOAD)
 def offload_compatibility_recheck(v: View) -> Refuse | None:
     """The offload check again, after model overrides may have turned PLE offload on.
 

@@ -157,11 +157,10 @@ def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
     Assumes: ``SGLANG_DSV4_KV_LAYOUT`` is ``auto`` unless the given environment sets it.
     """
     out: dict[str, Any] = {}
-    kv = v.kv_cache_dtype
-    if kv == "auto":
-        kv = out["kv_cache_dtype"] = "fp8_e4m3"
-    if kv not in DSV4_KV_DTYPES:
-        return Refuse(f"DeepSeek-V4 supports kv_cache_dtype fp8_e4m3 or bfloat16, not {kv}")
+    kv = _kv_dtype(v, out)
+    if kv is None:
+        return Refuse("DeepSeek-V4 supports kv_cache_dtype fp8_e4m3 or bfloat16, not "
+                      f"{v.kv_cache_dtype}")
     backend = v.dsv4_attn_backend
     if backend == "auto":
         backend = out["dsv4_attn_backend"] = _dsv4_default_backend(v, kv)
@@ -173,6 +172,15 @@ def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
         if problem:
             return Refuse(problem)
     return _running_and_speculation(v, out)
+
+
+def _kv_dtype(v: Any, out: dict[str, Any]) -> str | None:
+    """The V4 KV dtype: ``auto`` becomes fp8_e4m3 (declared in ``out``); None for one the
+    compressed pool cannot hold (both releases' defaults refuse it)."""
+    kv = v.kv_cache_dtype
+    if kv == "auto":
+        kv = out["kv_cache_dtype"] = "fp8_e4m3"
+    return kv if kv in DSV4_KV_DTYPES else None
 
 
 def _running_and_speculation(v: Any, out: dict[str, Any]) -> Declare | Refuse | None:
@@ -381,11 +389,10 @@ def deepseek_v4_defaults_0_5_22(v: View) -> Declare | Refuse | None:
     Assumes: nothing beyond ``deepseek_v4_defaults``.
     """
     out: dict[str, Any] = {}
-    kv = v.kv_cache_dtype
-    if kv == "auto":
-        kv = out["kv_cache_dtype"] = "fp8_e4m3"
-    if kv not in DSV4_KV_DTYPES:
-        return Refuse(f"DeepSeek-V4 supports kv_cache_dtype fp8_e4m3 or bfloat16, not {kv}")
+    kv = _kv_dtype(v, out)
+    if kv is None:
+        return Refuse("DeepSeek-V4 supports kv_cache_dtype fp8_e4m3 or bfloat16, not "
+                      f"{v.kv_cache_dtype}")
     if v.dsv4_attn_backend == "trtllm":
         problem = _dsv4_trtllm_problem(v, kv)
         if problem:
