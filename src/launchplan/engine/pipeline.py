@@ -61,26 +61,29 @@ class _Plan:
         self.rules, self.target, self.model = rules, target, model
         self.steps = [(s, s.func, s.triggers, s.trigger_values, s.batch) for s in rules
                       if _admits(s, target, model)]
-        self._writable: tuple[frozenset[str], ...] | None = None
+        self._writable: tuple[int, ...] | None = None
         self._shapes: dict[frozenset[str], Any] = {}
         self._depends: tuple[frozenset[str], ...] | None = None
 
     def pruned(self, given: frozenset[str]) -> list[tuple[Any, ...]]:
         """The steps for inputs of this shape: a rule none of whose trigger fields is
         given, nor declarable by a rule before it, can never run, so it is left out."""
-        return [step for step, before in zip(self.steps, self.writable())
-                if not step[2] or not given.isdisjoint(step[2])
-                or not before.isdisjoint(step[2])]
+        return [step for i, (step, first) in enumerate(zip(self.steps, self.writable()))
+                if not step[2] or first < i or not given.isdisjoint(step[2])]
 
-    def writable(self) -> tuple[frozenset[str], ...]:
-        """For each step, every field some earlier step may declare."""
+    def writable(self) -> tuple[int, ...]:
+        """For each step, the first step that may declare one of its trigger fields (the
+        step count when none does). One integer a step, not the set of fields declarable
+        before it: sets that large, made once per plan, would keep the garbage collector
+        busy for the rest of a sweep."""
         if self._writable is None:
-            seen: set[str] = set()
-            out = []
-            for step in self.steps:
-                out.append(frozenset(seen))
-                seen |= step[0].writes
-            self._writable = tuple(out)
+            first: dict[str, int] = {}
+            for i, step in enumerate(self.steps):
+                for name in step[0].writes:
+                    first.setdefault(name, i)
+            never = len(self.steps)
+            self._writable = tuple(min((first.get(name, never) for name in step[2]),
+                                       default=never) for step in self.steps)
         return self._writable
 
     def depends(self) -> tuple[frozenset[str], ...]:
