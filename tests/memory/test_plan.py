@@ -155,8 +155,8 @@ def test_pcie_only_gpus_spend_no_more_before_loading_with_more_peers():
 
 
 def test_remembered_plans_equal_fresh_ones_on_sampled_points():
-    """The early cut-off (a plan reused by a launch with the same values in ``NAMES``, the
-    weights by launches that shard them alike) never hands one launch another's figures:
+    """The early cut-off (the weights reused by launches that shard them alike, the free
+    memory by launches of the same layout) never hands one launch another's figures:
     2,000 sampled points, each planned with the memos filled as a sweep fills them and again
     after ``forget()``, give equal plans, steps included; and the plan reads nothing
     outside ``NAMES``."""
@@ -200,7 +200,7 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
         values = values_of(result)  # the plan's copy of the values reads as the result does
         assert all(values[name] == result.value(name)
                    for name in (*NAMES, *result._overlay)), point
-        strict = Values({name: values[name] for name in NAMES})  # the memo's key: NAMES
+        strict = Values({name: values[name] for name in NAMES})  # all the plan may read
         strict.record, strict.result = result.record, _Spy()
         memory.forget()  # nothing remembered: every stage reads
         again = memory._plan(strict, DEFAULT_REQUEST_TOKENS)
@@ -227,7 +227,7 @@ def test_forget_clears_every_launch_memo():
     assert weights._BYTES
     memory.forget()
     assert not weights._BYTES and not weights._PLANS and not weights._READ
-    assert not memory._MEMO
+    assert not memory._LAYOUTS
 
 
 def test_the_pool_is_sized_after_the_loads_overhead_beyond_the_tensors():

@@ -19,7 +19,7 @@ from launchplan.engine.result import Result
 from launchplan.facts.targets import before_load_bytes
 from launchplan.memory import weights as _weights
 from launchplan.memory.kv_pool import NotEnoughMemory, _Plan, size
-from launchplan.memory.values import NAMES, Values, values_of
+from launchplan.memory.values import Values, values_of
 from launchplan.memory.weights import weight_bytes
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
@@ -154,50 +154,27 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
 
 
 # --- memos -----------------------------------------------------------------------------------
-# A repeated input shares its plan's memory plan (``SAME_PLAN``). Other launches reuse what
-# was computed for launches that read the same values: the whole plan when every value in
-# ``values.NAMES`` is the same (a repeat after other resolutions, say), else the weights by
-# the sharding they read (``weights.weight_bytes``); the KV pool's arithmetic is cheaper
-# than a lookup.
-
-#: (target, model, draft ids, rule set, release, env, request size, NAMES' values) ->
-#: (target, model, draft, NAMES' values, plan); the objects keep their ids theirs
-_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Any, tuple[Any, ...], MemoryPlan | None]] = {}
-_MEMO_KEYS = 1024  # bounded: oldest keys go first
-_NAMED = itemgetter(*NAMES)
+# A repeated input shares its plan's memory plan (``SAME_PLAN``). Other launches reuse the
+# stages whose read values repeat: the weights by the sharding they read
+# (``weights.weight_bytes``), the free memory before loading by the parallel layout
+# (``_layout_facts``). A whole plan is not remembered by every value it reads: over
+# check's sampled points one in sixty would be found again, and the memo's entries, kept
+# alive, cost the garbage collector more than the plans they saved (callgrind, 1,000
+# points: 136k instructions a point of 313k, 52k of them the collector).
 
 
 def forget() -> None:
-    """Drop every memo keyed by a launch's values (whole plans, the weight plans and figures
-    by sharding). Per-model facts stay, as the parsed config does: a model's tensor tables
-    under each ``--dtype``/``--quantization`` storage, its KV geometry, the facts of its own
-    checkpoint as an MTP draft."""
-    _MEMO.clear()
+    """Drop every memo keyed by a launch's values (the weight plans and figures by
+    sharding, the layouts). Per-model facts stay, as the parsed config does: a model's
+    tensor tables under each ``--dtype``/``--quantization`` storage, its KV geometry, the
+    facts of its own checkpoint as an MTP draft."""
     _LAYOUTS.clear()
     _weights.forget()
 
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
     values = values_of(result)
-    record = result.record
-    target, model, draft = record.target, record.model, record.draft
-    try:
-        named = _NAMED(values)
-        key: tuple[Any, ...] | None = (
-            id(target), id(model), id(draft), record.compat, record.raw.release,
-            tuple(sorted(record.env.items())) if record.env else (), request_tokens, named)
-        hit = _MEMO.get(key)  # type: ignore[arg-type]
-    except (KeyError, TypeError):  # a release without one of the fields; an unhashable value
-        key = hit = None
-    if hit is not None and hit[0] is target and hit[1] is model and hit[2] is draft \
-            and all(map(is_, map(type, named), map(type, hit[3]))):  # 1, 1.0, True are ==
-        plan = hit[4]
-    else:
-        plan = _fresh(values, request_tokens)
-        if key is not None:
-            if len(_MEMO) >= _MEMO_KEYS:
-                del _MEMO[next(iter(_MEMO))]
-            _MEMO[key] = (target, model, draft, named, plan)
+    plan = _fresh(values, request_tokens)
     values.result = None  # the plan's lazy steps keep the values, not the whole result
     return plan
 
@@ -279,6 +256,7 @@ def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: 
 _LAYOUT_NAMES = ("tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "moe_dp_size",
                  "nnodes", "gpu_id_step", "base_gpu_id")
 _LAYOUT = itemgetter(*_LAYOUT_NAMES)
+_LAYOUT_KEYS = 1024  # bounded: past it, every layout is forgotten
 #: (target id, model id, layout values) -> (target, model, values, (before bytes, plausible))
 _LAYOUTS: dict[tuple[Any, ...], tuple[Any, Any, tuple[Any, ...], tuple[int | None, bool]]] = {}
 
@@ -299,7 +277,7 @@ def _layout_facts(values: Values, target: Any) -> tuple[int | None, bool]:
                                if target.before_load_mib is not None else _node_gpus(values)),
              _plausible_shape(values))
     if key is not None:
-        if len(_LAYOUTS) >= _MEMO_KEYS:
+        if len(_LAYOUTS) >= _LAYOUT_KEYS:
             _LAYOUTS.clear()
         _LAYOUTS[key] = (target, model, layout, facts)
     return facts
