@@ -190,9 +190,9 @@ def memory_overhead_on_points(points: int) -> float:
 
     resolve = point_resolver("default", incremental=False)
     chosen = _points(points)
-    for point in chosen:  # once, untimed: the facts every point names are loaded
-        try:
-            resolve(point)
+    for point in chosen:  # once, untimed: the facts every point names are loaded, the
+        try:  # memory plan's per-model ones (tensor tables by storage) too; forget() then
+            memory.memory_plan(resolve(point))  # drops every memo a launch's values key
         except (Refusal, InputError):
             pass
     memory.forget()
