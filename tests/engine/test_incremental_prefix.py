@@ -87,8 +87,9 @@ def test_repeated_input_gets_its_own_plan_object():
 
 
 def test_repeats_share_their_plans_analyses_and_only_those():
-    """A repeated input's memory plan and preflight verdict are its first plan's; a report
-    is still each caller's own (fixes are added to it), and a changed input gets its own."""
+    """A repeated input's memory plan and preflight verdict equal its first plan's (the
+    fixes' resolutions ran in between, so it is not a consecutive repeat); a report is still
+    each caller's own (fixes are added to it), and a changed input gets its own."""
     from launchplan.checks.preflight import preflight, with_fixes
     from launchplan.memory.plan import memory_plan
 
@@ -102,7 +103,7 @@ def test_repeats_share_their_plans_analyses_and_only_those():
     fresh = resolve(argv, gpu="h100", model_path="llama-3.1-8b", incremental=False)
     assert repeated.problems and repeated.problems[0].fixes == []
     assert repeated.to_dict() == preflight(fresh, memo=None).to_dict()
-    assert memory_plan(again) is memory_plan(first) and memory_plan(again) == memory_plan(fresh)
+    assert memory_plan(again) == memory_plan(first) == memory_plan(fresh)
     other = resolve(["--tp-size", "2"], gpu="h100", model_path="llama-3.1-8b")
     assert preflight(other).problems == [] and memory_plan(other) != memory_plan(first)
 
