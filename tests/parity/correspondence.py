@@ -196,8 +196,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--return-aux-hidden-state-layer-ids requires --enable-return-aux-hidden-states",
          {"aux_hidden_state_capture"}),
         (r"--flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer|"
-         r"Flashinfer MoE A2A (requires|is only supported with) --attn-dp-size equal to "
-         r"--tp-size",
+         r"Flashinfer MoE A2A (requires|is only supported with) (--attn-dp-size equal to "
+         r"--tp-size|dp_size == tp_size and --enable-dp-attention)",
          {"a2a_flashinfer_checks"}),
         (r"mm_process_config must be a dict", {"serving_value_checks"}),
         (r"--asr-max-(buffer-seconds|concurrent-sessions) must be positive", {"asr_value_checks"}),
