@@ -382,6 +382,7 @@ RULESETS: dict[str, RuleSet] = {
             "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
             "pd_transfer_settings": "0.5.21",  # host receive on above 0, not below 1
             "pd_server_roles": "0.5.22",
+            "decode_context_parallel_checks": "0.5.21",  # prefill CP allowed with decode CP
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
             "deepep_v2_token_budget": "0.5.21",  # the prefill ceiling, not split over ranks
             "dp_lm_head_validation": "0.5.21",  # a scale joiner is not attention DP

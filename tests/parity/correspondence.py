@@ -196,7 +196,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--return-aux-hidden-state-layer-ids requires --enable-return-aux-hidden-states",
          {"aux_hidden_state_capture"}),
         (r"--flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer|"
-         r"Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size",
+         r"Flashinfer MoE A2A (requires|is only supported with) (--attn-dp-size equal to "
+         r"--tp-size|dp_size == tp_size and --enable-dp-attention)",
          {"a2a_flashinfer_checks"}),
         (r"mm_process_config must be a dict", {"serving_value_checks"}),
         (r"--asr-max-(buffer-seconds|concurrent-sessions) must be positive", {"asr_value_checks"}),
@@ -315,10 +316,37 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     ))
 
 
-def refusal_rules(error: str) -> frozenset[str]:
-    """The launchplan rules that may refuse for SGLang's error (empty: an unmapped error)."""
+# The older releases' own wording (0.5.22, 0.5.21) of a refusal, or a refusal a rule's older
+# variant makes where 0.5.23 refuses elsewhere: read only for those releases' recordings.
+OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (pattern, frozenset(rules)) for pattern, rules in (
+        (r"tokenspeed_mla backend (requires kv-cache-dtype|is only supported on Blackwell)",
+         {"trtllm_mla_checks"}),
+        # the PD role check refuses a decode radix cache under speculation before 0.5.23
+        (r"--disaggregation-decode-enable-radix-cache is incompatible with speculative",
+         {"pd_server_roles"}),
+        (r"--speculative-use-rejection-sampling is incompatible with "
+         r"--enable-deterministic-inference", {"eagle_rejection_sampling_checks"}),
+        (r"--speculative-skip-dp-mlp-sync is only supported with speculative_algorithm",
+         {"speculative_algorithm_known"}),
+        (r"--enable-kv-cache-sharding (requires the Python UnifiedTreeCore|does not support "
+         r"--enable-hierarchical-cache)", {"kv_cache_sharding", "kv_cache_sharding_recheck"}),
+        (r"--sidecar is not yet supported with SGLANG_RUST_SERVER", {"grpc_settings"}),
+        (r"Prefill CP on HIP/MUSA is deprecated", {"prefill_cp_platform_check"}),
+        (r"moe_a2a_backend='pplx' requires --enable-dp-attention", {"a2a_mori_pplx_modes"}),
+        (r"Please enable dp attention when setting enable_(dp_lm_head|tp_lm_head_all_to_all)",
+         {"dp_lm_head_validation"}),
+        (r"multi-node data parallel is not supported unless dp attention",
+         {"launcher_layout_checks"}),
+    )
+)
+
+
+def refusal_rules(error: str, older: bool = False) -> frozenset[str]:
+    """The launchplan rules that may refuse for SGLang's error (empty: an unmapped error);
+    ``older`` for an older release's recording, which may word it in its own way."""
     out: frozenset[str] = frozenset()
-    for pattern, rules in REFUSALS:
+    for pattern, rules in REFUSALS + (OLDER_REFUSALS if older else ()):
         if re.search(pattern, error):
             out |= rules
     return out

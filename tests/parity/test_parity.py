@@ -7,7 +7,8 @@ oracle's ``--rules main`` (0.5.23 plus the later FA4 full-prefill exemption), ``
 a refusal *from the rule that corresponds to SGLang's error*; a command line SGLang's parser
 rejects must be bad input (exit 2); in an accepted case each field's value must agree and,
 for 0.5.23 and the default rules, so must the rule that decided it (``correspondence.py``
-holds both mappings, written against 0.5.23's error texts and resolver names). A suite
+holds both mappings, written against 0.5.23's error texts, with the older releases' own
+wordings, and resolver names). A suite
 recorded with SGLang's launcher check (``tools/launcher_oracle.py``) must also agree on it:
 where SGLang's launcher refuses a resolved launch, launchplan's corresponding LAUNCHER rule
 flags its plan, and nowhere else. Each suite must hold exactly the number of cases it is
@@ -69,8 +70,8 @@ def test_case_agrees_with_sglang(case, compat):
         parser_error = "argparse" in error or "Unexpected keyword argument" in error
         wanted = "bad-input" if parser_error else "refused"
         assert kind == wanted, f"SGLang: {error[:200]}; launchplan: {kind} {got}"
-        if kind == "refused" and compat in CURRENT:
-            rules = refusal_rules(error)
+        if kind == "refused":
+            rules = refusal_rules(error, older=compat not in CURRENT)
             assert rules, f"no launchplan rule is mapped to SGLang's error: {error[:200]}"
             assert sources["rule"] in rules, (
                 f"launchplan refused in {sources['rule']} ({got}); SGLang's error "
@@ -110,9 +111,8 @@ def _launcher_refusal_agrees(case, compat, kind, got, error):
     assert kind == "ok", f"resolution accepts this (launcher check: {error[:160]}); {kind} {got}"
     found = LAUNCHER_FINDINGS[(case.suite, case.name, compat)]
     assert found, f"SGLang's launcher refuses ({error[:160]}); launchplan's checks pass"
-    if compat in CURRENT:
-        rules = refusal_rules(error)
-        assert rules, f"no launchplan rule is mapped to SGLang's launcher error: {error[:200]}"
-        assert found[0] in rules, (
-            f"launchplan's launcher check {found[0]} flags it; SGLang's error {error[:160]!r} "
-            f"corresponds to {sorted(rules)}")
+    rules = refusal_rules(error, older=compat not in CURRENT)
+    assert rules, f"no launchplan rule is mapped to SGLang's launcher error: {error[:200]}"
+    assert found[0] in rules, (
+        f"launchplan's launcher check {found[0]} flags it; SGLang's error {error[:160]!r} "
+        f"corresponds to {sorted(rules)}")

@@ -831,3 +831,29 @@ def test_dflash_with_attention_dp_on_cuda_came_in_0_5_23():
     plain = make_view("h100", speculative_algorithm="DFLASH", speculative_draft_model_path="d",
                       device="cuda")
     assert not isinstance(dflash_defaults_0_5_22(plain), Refuse)
+
+
+def test_decode_cp_with_prefill_cp_is_refused_from_0_5_22_only():
+    """Recorded: release/dcp-prefill-cp/* (0.5.21 plans both; a missing strategy is still
+    refused there, by the context-parallelism check)."""
+    from launchplan.rules.parallel import (
+        decode_context_parallel_checks,
+        decode_context_parallel_checks_0_5_21,
+    )
+
+    both = make_view(dcp_size=2, enable_prefill_cp=True, cp_strategy="zigzag")
+    assert isinstance(decode_context_parallel_checks(both), Refuse)
+    assert decode_context_parallel_checks_0_5_21(both) is None
+    for bad in (dict(dcp_size=0), dict(dcp_comm_backend="a2a"),
+                dict(dcp_size=2, dcp_comm_backend="ag_rs", dcp_replicate_q_proj=True)):
+        assert isinstance(decode_context_parallel_checks_0_5_21(make_view(**bad)), Refuse), bad
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    try:
+        resolve(["--tp-size", "8", "--dcp-size", "4", "--enable-prefill-cp"], gpu="h200",
+                model_path="deepseek-v3", compat="0.5.21")
+    except Refusal as exc:
+        assert exc.source == "context_parallelism_checks"
+    else:
+        raise AssertionError("0.5.21 plans prefill CP without a strategy")

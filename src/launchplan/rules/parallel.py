@@ -86,13 +86,16 @@ def dcp_comm_backend_default(v: View) -> Declare | None:
                    f"{backend}")
 
 
-@rule(
+_DCP_CHECKS = dict(
     phase=Phase.MODEL_SOURCE,
-    reads=("dcp_size", "enable_prefill_cp", "dcp_comm_backend", "dcp_replicate_q_proj"),
     facts=("target.is_cuda",),
-    sglang="handle_decode_context_parallelism (checks)",
     triggers=("dcp_size", "dcp_comm_backend", "dcp_replicate_q_proj"),
 )
+
+
+@rule(**_DCP_CHECKS,
+      reads=("dcp_size", "enable_prefill_cp", "dcp_comm_backend", "dcp_replicate_q_proj"),
+      sglang="handle_decode_context_parallelism (checks)")
 def decode_context_parallel_checks(v: View) -> Refuse | None:
     """Decode CP is at least 1 wide, without prefill CP; its exchange settings need it.
 
@@ -106,10 +109,31 @@ def decode_context_parallel_checks(v: View) -> Refuse | None:
         (``handle_decode_context_parallelism``).
     Assumes: nothing.
     """
+    if v.dcp_size > 1 and v.enable_prefill_cp:  # a width above 1 passes the width check
+        return Refuse("--dcp-size > 1 does not support --enable-prefill-cp")
+    return _dcp_checks(v)
+
+
+@rule(name="decode_context_parallel_checks", variant="0.5.21", **_DCP_CHECKS,
+      reads=("dcp_size", "dcp_comm_backend", "dcp_replicate_q_proj"),
+      sglang="handle_decode_context_parallelism (checks, 0.5.21)")
+def decode_context_parallel_checks_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: as the current rule, with decode CP and prefill CP allowed together.
+
+    When: as ``decode_context_parallel_checks``.
+    Effect: as ``decode_context_parallel_checks``, except that ``--dcp-size`` > 1 with
+        ``--enable-prefill-cp`` is not refused here.
+    Why: 0.5.21's ``handle_decode_context_parallelism`` has no prefill-CP check; 0.5.22 added
+        it (prefill CP still needs its ``--cp-strategy``, checked with context parallelism).
+    Assumes: nothing.
+    """
+    return _dcp_checks(v)
+
+
+def _dcp_checks(v: View) -> Refuse | None:
+    """The width and exchange checks every release makes."""
     if v.dcp_size < 1:
         return Refuse(f"--dcp-size must be at least 1, got {v.dcp_size}")
-    if v.dcp_size > 1 and v.enable_prefill_cp:
-        return Refuse("--dcp-size > 1 does not support --enable-prefill-cp")
     backend = v.dcp_comm_backend
     if backend in ("a2a", "fi_a2a") and v.dcp_size <= 1:
         return Refuse(f"--dcp-comm-backend {backend} changes only the decode context-parallel "

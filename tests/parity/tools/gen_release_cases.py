@@ -164,6 +164,15 @@ MORE: list[tuple[str, str, str, list[str], dict[str, str]]] = [
     # MiniMax-M3 VL: an encoder-split model from 0.5.23
     ("encoder-split/minimax-m3/h100", "h100", "parity-models/minimax-m3-synth", [
         "--tp-size", "8", "--encoder-only"], {}),
+    # decode CP with prefill CP: refused from 0.5.22 on, 0.5.21 only wants the CP strategy
+    ("dcp-prefill-cp/llama/h100/zigzag", "h100", LLAMA, [
+        "--tp-size", "2", "--dcp-size", "2", "--enable-prefill-cp", "--cp-strategy", "zigzag"],
+     {}),
+    ("dcp-prefill-cp/dsv3/b200/attn-cp-interleave", "b200", DSV3, [
+        "--tp-size", "8", "--dcp-size", "2", "--attn-cp-size", "2", "--enable-prefill-cp",
+        "--cp-strategy", "interleave"], {}),
+    ("dcp-prefill-cp/dsv3/h200/no-strategy", "h200", DSV3, [
+        "--tp-size", "8", "--dcp-size", "4", "--enable-prefill-cp"], {}),
 ]
 
 

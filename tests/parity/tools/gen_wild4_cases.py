@@ -21,7 +21,8 @@ and the rarity table are data here, so later rules do not change the draw.
 (named ``probe/<i>``, no aimed lines), to look for the next classes. ``--record-older X``
 records the lines that reach the HiCache host-pool rules (``older_subset``) with the oracle
 venv of release X (``~/sglang-oracle-X``) into ``results-wild4-X.jsonl``, the answers those
-rules' older variants are checked against.
+rules' older variants are checked against (the first older recording); the other lines are
+recorded after them with ``record_suite.py wild4 --release X --missing``.
 """
 
 from __future__ import annotations
