@@ -52,6 +52,7 @@ PIPELINE: tuple[str, ...] = (
     "model_quantization_check",
     "inkling_prefill_graph_default",
     "muse_glimmer_prefill_graph_max_bs",
+    "dwdp_layout",
     # Phase.CUDA_GRAPH
     "parse_cuda_graph_config",
     "cuda_graph_compatibility",
@@ -271,6 +272,7 @@ PIPELINE: tuple[str, ...] = (
     "launcher_hisparse_checks",
     "launcher_metrics_checks",
     "launcher_two_batch_overlap_check",
+    "launcher_device_checks",
     "launcher_watermark_checks",
     # 0.5.21 only: its own spelling of attention DP, once everything read the layout
     "dp_attention_spelling",

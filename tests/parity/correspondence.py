@@ -163,6 +163,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--enable-pd-role-switch does not rebuild role-specific state",
          {"pd_role_switch_checks"}),
         (r"--enable-deepseek-v4-fp4-indexer requires SM100", {"environment_variable_checks"}),
+        (r"dwdp_size \(\d+\) must equal tp_size|DWDP requires|EPLB dynamic migration "
+         r"conflicts with static DWDP|DWDP does not support|DWDP's prefetch event protocol",
+         {"dwdp_layout"}),
         # SGLang's launcher check (check_server_args; the launcher suite)
         (r"chunked_prefill_size must be divisible by page_size",
          {"launcher_chunk_page_alignment"}),
@@ -195,6 +198,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"launcher_metrics_checks"}),
         (r"When enabling two batch overlap without an EP a2a backend",
          {"launcher_two_batch_overlap_check"}),
+        (r"MindSpore model impl is only supported|InstantTensor requires a CUDA-compatible|"
+         r"Communications quantization is only|--sampling-backend intel_xpu requires|"
+         r"--grpc-port \(\d+\) must differ from --port", {"launcher_device_checks"}),
         (r"Pipeline parallelism (is not compatible with overlap|currently only supports EAGLE)|"
          r"Pipeline parallel DSPARK requires|SGLANG_ENABLE_PP_SPEC (does not support|is not "
          r"compatible)|PP \+ speculative decoding \(MTP\) is only supported|"

@@ -215,3 +215,22 @@ def test_hisparse_in_0_5_21_takes_mixed_chunks_and_any_speculation():
         assert launcher_hisparse_checks_0_5_21(view) is None
     radix = make_view(model=dsa, enable_hisparse=True)
     assert isinstance(launcher_hisparse_checks_0_5_21(radix), Refuse)
+
+
+@pytest.mark.parametrize(("values", "refused"), [
+    ({}, False),
+    (dict(model_impl="mindspore"), True),
+    (dict(load_format="instanttensor", device="cuda"), False),
+    (dict(load_format="instanttensor", device="cpu"), True),
+    (dict(enable_quant_communications=True, tp_size=2, device="cuda"), True),
+    (dict(enable_quant_communications=True, tp_size=1, device="npu"), True),
+    (dict(enable_quant_communications=True, tp_size=2, device="npu"), False),
+    (dict(sampling_backend="intel_xpu", device="cuda"), True),
+    (dict(grpc_port=30000), True),  # the HTTP port's default
+    (dict(grpc_port=30000, grpc_mode=True), False),
+    (dict(grpc_port=30001), False),
+])
+def test_device_bound_features_and_ports(values, refused):
+    from launchplan.rules.launcher import launcher_device_checks
+
+    assert isinstance(launcher_device_checks(make_view(**values)), Refuse) is refused

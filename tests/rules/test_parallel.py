@@ -310,3 +310,20 @@ def test_kv_sharding_refuses_layouts_it_cannot_stripe():
     assert isinstance(shard(enable_hierarchical_cache=True, hicache_storage_backend="file"),
                       Refuse)
     assert not isinstance(shard(enable_hierarchical_cache=True), Refuse)
+
+
+def test_dwdp_spreads_attention_dp_and_ep_over_the_group_without_graphs():
+    got = fields(p.dwdp_layout(make_view(tp_size=4, dwdp_size=4, attn_dp_size=2,
+                                         moe_a2a_backend="deepep")))
+    assert got == {"attn_dp_size": 4, "dp_size": 1,
+                   "enable_dp_attention_local_control_broadcast": True,
+                   "enable_dp_lm_head": True, "moe_dense_tp_size": 1, "ep_size": 4,
+                   "moe_dp_size": 1, "moe_a2a_backend": "none", "disable_cuda_graph": True}
+    assert p.dwdp_layout(make_view(tp_size=4, dwdp_size=4,
+                                   disaggregation_mode="prefill")) is not None
+    assert p.dwdp_layout(make_view(tp_size=4)) is None
+    for values in (dict(dwdp_size=2), dict(disaggregation_mode="decode"),
+                   dict(enable_eplb=True), dict(speculative_algorithm="NGRAM"),
+                   dict(pp_size=2), dict(enable_two_batch_overlap=True)):
+        assert isinstance(p.dwdp_layout(make_view(**{"tp_size": 4, "dwdp_size": 4,
+                                                     **values})), Refuse), values

@@ -527,3 +527,38 @@ def launcher_hisparse_checks_0_5_21(v: View) -> Refuse | None:
     """
     problem = _hisparse_problem(v, batch_checks=False)
     return Refuse(problem) if problem else None
+
+
+@rule(
+    phase=Phase.LAUNCHER,
+    reads=("model_impl", "load_format", "device", "enable_quant_communications", "tp_size",
+           "sampling_backend", "smg_grpc_mode", "grpc_mode", "grpc_port", "port"),
+    sglang="check_server_args (device-bound features, ports)",
+)
+def launcher_device_checks(v: View) -> Refuse | None:
+    """Features bound to one device family, and the gRPC port, checked before workers start.
+
+    When: whenever its promises hold.
+    Effect: refuses the MindSpore model implementation off Ascend NPUs; InstantTensor loading
+        on a device other than cuda (ROCm included); communication quantization at tp_size 1
+        or off NPUs; the intel_xpu sampling backend off XPU; a gRPC port equal to the HTTP
+        port outside the gRPC modes.
+    Why: those kernels and loaders exist for one device family only, and two servers cannot
+        bind one port (``check_server_args``).
+    Assumes: every catalogued target is a GPU (no NPU), so MindSpore is always refused.
+    """
+    for hit, what in (
+            (v.model_impl == "mindspore", "--model-impl mindspore runs on Ascend NPUs only"),
+            (v.load_format == "instanttensor" and v.device != "cuda",
+             f"--load-format instanttensor needs a CUDA or ROCm device, not {v.device}"),
+            (v.enable_quant_communications and v.tp_size == 1,
+             "--enable-quant-communications needs tp_size above 1"),
+            (v.enable_quant_communications and v.device != "npu",
+             "--enable-quant-communications runs on NPUs only"),
+            (v.sampling_backend == "intel_xpu" and v.device != "xpu",
+             f"--sampling-backend intel_xpu needs --device xpu, not {v.device}"),
+            (not (v.smg_grpc_mode or v.grpc_mode) and v.grpc_port == v.port,
+             f"--grpc-port {v.grpc_port} must differ from --port {v.port}")):
+        if hit:
+            return Refuse(what)
+    return None

@@ -358,6 +358,55 @@ def boundary_parallelism(v: View) -> Declare | Refuse | None:
     return None
 
 
+# --- DWDP: distributed weight data parallelism (before the CUDA-graph parse) ---------------
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
+    reads=("dwdp_size", "tp_size", "disaggregation_mode", "enable_eplb",
+           "speculative_algorithm", "pp_size", "enable_two_batch_overlap"),
+    writes=("attn_dp_size", "dp_size", "enable_dp_attention_local_control_broadcast",
+            "enable_dp_lm_head", "moe_dense_tp_size", "ep_size", "moe_dp_size",
+            "moe_a2a_backend", "disable_cuda_graph"),
+    sglang="handle_dwdp",
+    triggers=("dwdp_size",),
+)
+def dwdp_layout(v: View) -> Declare | Refuse | None:
+    """DWDP prefetches remote experts' weights instead of exchanging tokens: its own layout.
+
+    When: ``dwdp_size`` above 1.
+    Effect: refuses a DWDP size other than ``tp_size``, a PD decode server, EPLB, speculative
+        decoding, PP and TBO; otherwise declares attention DP over the whole DWDP group
+        (``attn_dp_size`` = ``dwdp_size``, ``dp_size`` 1, local control broadcast, DP LM
+        head), ``ep_size`` = ``dwdp_size`` with ``moe_dense_tp_size`` 1, ``moe_dp_size`` 1
+        and no MoE all-to-all, and ``disable_cuda_graph``.
+    Why: every rank holds a static slice of the experts and prefetches the rest each layer, so
+        tokens never move and the prefetch events cannot be captured (``handle_dwdp``).
+    Assumes: nothing.
+    """
+    size = v.dwdp_size
+    if size is None or size <= 1:
+        return None
+    for hit, what in (
+            (size != v.tp_size, f"--dwdp-size {size} must equal tp_size {v.tp_size}"),
+            (v.disaggregation_mode not in ("null", "prefill"),
+             "DWDP runs without PD or on a PD prefill server only"),
+            (v.enable_eplb, "DWDP's static expert partition excludes EPLB"),
+            (v.speculative_algorithm is not None, "DWDP does not support speculative decoding"),
+            (v.pp_size != 1, "DWDP needs pp_size 1"),
+            (v.enable_two_batch_overlap, "DWDP's prefetch events exclude two-batch overlap")):
+        if hit:
+            return Refuse(what)
+    note = f"DWDP over {size} ranks: attention DP {size}, EP {size}, no CUDA graphs"
+    if v.disaggregation_mode == "null":
+        note += " (without PD, every decode step fetches all remote experts again)"
+    return Declare({"attn_dp_size": size, "dp_size": 1,
+                    "enable_dp_attention_local_control_broadcast": True,
+                    "enable_dp_lm_head": True, "moe_dense_tp_size": 1, "ep_size": size,
+                    "moe_dp_size": 1, "moe_a2a_backend": "none",
+                    "disable_cuda_graph": True}, note)
+
+
 # --- CP-TP group sharing: prefill CP over the whole TP group (hybrid linear attention) -------
 
 #: Architectures whose model code runs prefill CP with the CP group equal to the TP group,

@@ -561,6 +561,21 @@ def appended_coverage() -> list[Appended]:
     fp4 = ["--enable-deepseek-v4-fp4-indexer"]
     for gpu in ("h100", "b200", "mi300x", "mi355x"):
         add(f"environment_variable_checks/fp4-indexer/{gpu}", gpu, llama, fp4)
+    # DWDP: attention DP and EP over the whole group, no CUDA graphs
+    dwdp = ["--tp-size", "2", "--dwdp-size", "2"]
+    extra = CP_TP_FIELDS + ["moe_dp_size"]
+    add("dwdp_layout", "h100", moe, dwdp, extra=extra)
+    add("dwdp_layout/pd-prefill", "h100", moe, dwdp + ["--disaggregation-mode", "prefill"],
+        extra=extra)
+    add("dwdp_layout/attn-dp-given", "b200", moe, ["--tp-size", "4", "--dwdp-size", "4",
+                                                   "--attn-dp-size", "2"], extra=extra)
+    add("dwdp_layout/not-tp", "h100", moe, ["--tp-size", "4", "--dwdp-size", "2"], extra=extra)
+    add("dwdp_layout/pd-decode", "h100", moe, dwdp + ["--disaggregation-mode", "decode"],
+        extra=extra)
+    add("dwdp_layout/eplb", "h100", moe, dwdp + ["--enable-eplb"], extra=extra)
+    add("dwdp_layout/ngram", "h100", moe, dwdp + ["--speculative-algorithm", "NGRAM"],
+        extra=extra)
+    add("dwdp_layout/tbo", "h100", moe, dwdp + ["--enable-two-batch-overlap"], extra=extra)
     return out
 
 
@@ -637,6 +652,14 @@ def appended_launcher() -> list[Appended]:
     add("launcher_hisparse_checks/dsa-radix", ["--tp-size", "8", "--enable-hisparse"], *dsa)
     add("launcher_hisparse_checks/dsa-mixed-chunk",
         ["--tp-size", "8", "--enable-mixed-chunk"] + hisparse, *dsa)
+    add("launcher_device_checks/mindspore", ["--model-impl", "mindspore"])
+    # (InstantTensor off cuda needs --device cpu, whose CPU backends launchplan does not plan)
+    add("launcher_device_checks/instanttensor", ["--load-format", "instanttensor"])
+    add("launcher_device_checks/quant-comms", ["--tp-size", "2",
+                                               "--enable-quant-communications"])
+    add("launcher_device_checks/xpu-sampling", ["--sampling-backend", "intel_xpu"])
+    add("launcher_device_checks/grpc-port", ["--grpc-port", "30000"])
+    add("launcher_device_checks/grpc-port-other", ["--grpc-port", "30001"])
     add("launcher_hisparse_checks/dsa-fp8-sparse-prefill",
         ["--tp-size", "8", "--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend",
          "flashmla_sparse"] + hisparse, *dsa)
