@@ -41,6 +41,7 @@ PIPELINE: tuple[str, ...] = (
     "prefill_complete_allocation_checks",
     "pd_transfer_settings",
     "pd_server_roles",
+    "pd_staging_buffer_transport",
     "pd_role_switch_checks",
     "prefill_only_kv_cache_args",
     "dcp_comm_backend_default",

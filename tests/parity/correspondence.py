@@ -162,6 +162,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"--tp-size=", {"cp_tp_group_sharing"}),
         (r"--enable-pd-role-switch does not rebuild role-specific state",
          {"pd_role_switch_checks"}),
+        (r"SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend",
+         {"pd_staging_buffer_transport"}),
         (r"--enable-deepseek-v4-fp4-indexer requires SM100", {"environment_variable_checks"}),
         (r"dwdp_size \(\d+\) must equal tp_size|DWDP requires|EPLB dynamic migration "
          r"conflicts with static DWDP|DWDP does not support|DWDP's prefetch event protocol",

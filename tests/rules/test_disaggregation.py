@@ -100,3 +100,17 @@ def test_pd_role_switch_refuses_what_a_role_flip_cannot_rebuild():
         assert switch(disaggregation_mode="prefill", **values) is None, values
         assert isinstance(switch(pd_role_switch_checks_0_5_22, disaggregation_mode="prefill",
                                  **values), Refuse), values
+
+
+def test_staging_buffers_need_mooncake_or_nixl():
+    from launchplan.rules.disaggregation import pd_staging_buffer_transport
+
+    staging = {"SGLANG_DISAGG_STAGING_BUFFER": "1"}
+    for mode, backend, refused in (("decode", "mori", True), ("prefill", "fake", True),
+                                   ("prefill", "nixl", False), ("decode", "mooncake", False),
+                                   ("null", "mori", False)):
+        out = pd_staging_buffer_transport(make_view(
+            env=staging, disaggregation_mode=mode, disaggregation_transfer_backend=backend))
+        assert isinstance(out, Refuse) is refused, (mode, backend)
+    assert pd_staging_buffer_transport(make_view(
+        disaggregation_mode="decode", disaggregation_transfer_backend="mori")) is None

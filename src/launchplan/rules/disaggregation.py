@@ -256,6 +256,29 @@ def _pd_roles(v: View, *, speculation_allowed: bool,
     return Declare(out, note)
 
 
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("disaggregation_mode", "disaggregation_transfer_backend"),
+    sglang="handle_pd_disaggregation (staging buffer)",
+    triggers=("disaggregation_mode",),
+)
+def pd_staging_buffer_transport(v: View) -> Refuse | None:
+    """PD KV staging buffers go through Mooncake or NIXL only.
+
+    When: a PD prefill or decode server with SGLANG_DISAGG_STAGING_BUFFER set.
+    Effect: refuses a transfer backend other than mooncake or nixl.
+    Why: only those two senders stage KV slices through the buffer
+        (``handle_pd_disaggregation``, before the role-switch check).
+    Assumes: SGLANG_DISAGG_STAGING_BUFFER is unset unless the environment given sets it.
+    """
+    if (v.disaggregation_mode in ("prefill", "decode")
+            and v.record.env_flag("SGLANG_DISAGG_STAGING_BUFFER")
+            and v.disaggregation_transfer_backend not in ("mooncake", "nixl")):
+        return Refuse("SGLANG_DISAGG_STAGING_BUFFER needs the mooncake or nixl transfer "
+                      f"backend, not {v.disaggregation_transfer_backend}")
+    return None
+
+
 _ROLE_SWITCH = dict(
     phase=Phase.MODEL_SOURCE,
     reads=("disaggregation_mode", "enable_pd_role_switch", "ep_size", "moe_a2a_backend",

@@ -503,6 +503,13 @@ def appended_coverage() -> list[Appended]:
     add("pd_role_switch_checks/pp-dcp", "h100", "models/deepseek-v2-lite",
         switch + ["--disaggregation-mode", "decode", "--tp-size", "2", "--dcp-size", "2",
                   "--pp-size", "2"])
+    staging = {"SGLANG_DISAGG_STAGING_BUFFER": "1"}
+    add("pd_staging_buffer_transport/mori", "mi300x", llama,
+        ["--disaggregation-mode", "decode", "--disaggregation-transfer-backend", "mori"],
+        staging)
+    add("pd_staging_buffer_transport/nixl", "h100", llama,
+        ["--disaggregation-mode", "prefill", "--disaggregation-transfer-backend", "nixl"],
+        staging)
     # CP-TP group sharing: prefill CP over the whole TP group
     qwen4, glm5 = "parity-models/qwen4-exp-synth", "parity-models/glm5-next-synth"
     cp = ["--enable-prefill-cp"]
