@@ -41,6 +41,8 @@ PIPELINE: tuple[str, ...] = (
     "prefill_complete_allocation_checks",
     "pd_transfer_settings",
     "pd_server_roles",
+    "pd_staging_buffer_transport",
+    "pd_role_switch_checks",
     "prefill_only_kv_cache_args",
     "dcp_comm_backend_default",
     "decode_context_parallel_checks",
@@ -51,6 +53,7 @@ PIPELINE: tuple[str, ...] = (
     "model_quantization_check",
     "inkling_prefill_graph_default",
     "muse_glimmer_prefill_graph_max_bs",
+    "dwdp_layout",
     # Phase.CUDA_GRAPH
     "parse_cuda_graph_config",
     "cuda_graph_compatibility",
@@ -181,6 +184,7 @@ PIPELINE: tuple[str, ...] = (
     "dp_lm_head_validation",
     "load_balance_method_default",
     "boundary_parallelism",
+    "cp_tp_group_sharing",
     "context_parallelism_checks",
     "prefill_cp_cuda_graph_default",
     "kv_cache_sharding",
@@ -242,6 +246,7 @@ PIPELINE: tuple[str, ...] = (
     "weight_cache_checks",
     "encoder_disaggregation_checks",
     "tokenizer_batching",
+    "environment_variable_checks",
     "mm_feature_transport_default",
     "cache_compatibility",
     "page_major_kv_layout",
@@ -260,9 +265,16 @@ PIPELINE: tuple[str, ...] = (
     "deepep_v2_token_budget",
     # Phase.LAUNCHER (check_server_args, after resolution)
     "launcher_layout_checks",
+    "launcher_pipeline_parallel_checks",
+    "launcher_lora_checks",
     "launcher_spec_mixed_chunk",
     "launcher_chunk_page_alignment",
     "launcher_scheduling_checks",
+    "launcher_hisparse_checks",
+    "launcher_metrics_checks",
+    "launcher_two_batch_overlap_check",
+    "launcher_device_checks",
+    "launcher_watermark_checks",
     # 0.5.21 only: its own spelling of attention DP, once everything read the layout
     "dp_attention_spelling",
 )
@@ -323,6 +335,7 @@ RULESETS: dict[str, RuleSet] = {
             "speculative_algorithm_known": "0.5.22",  # and --speculative-skip-dp-mlp-sync
             "layernorm_sp_checks": "0.5.22",  # Qwen3 only
             "pd_server_roles": "0.5.22",  # a decode radix cache refuses speculation
+            "pd_role_switch_checks": "0.5.22",  # any attention DP or DP replicas refused
             "unified_memory_pool": "0.5.22",  # and no trtllm_mha decode graph
             "encoder_replay_capability": ABSENT,  # the check came in 0.5.23
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
@@ -342,6 +355,8 @@ RULESETS: dict[str, RuleSet] = {
             "minimax_m3_overrides": "0.5.22",
             "kimi_k3_overrides": "0.5.22",
             "kv_cache_sharding": "0.5.22",  # no speculation, HiCache or DSA
+            "cp_tp_group_sharing": "0.5.22",  # GLM-5 Next only, no PD or DFLASH
+            "launcher_lora_checks": "0.5.22",  # no triton_v2 or LoRA MoE runner checks
             "grpc_settings": "0.5.22",  # no sidecar under SGLANG_RUST_SERVER (0.5.22 only)
             "muse_spark_overrides": ABSENT,  # SGLang knows Muse Spark from 0.5.23 on
             "encoder_disaggregation_checks": "0.5.22",  # no MiniMax-M3 VL or Muse Spark split
@@ -383,6 +398,7 @@ RULESETS: dict[str, RuleSet] = {
             "pd_transfer_settings": "0.5.21",  # host receive on above 0, not below 1
             "pd_server_roles": "0.5.22",
             "decode_context_parallel_checks": "0.5.21",  # prefill CP allowed with decode CP
+            "pd_role_switch_checks": "0.5.22",
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
             "deepep_v2_token_budget": "0.5.21",  # the prefill ceiling, not split over ranks
             "dp_lm_head_validation": "0.5.21",  # a scale joiner is not attention DP
@@ -414,6 +430,10 @@ RULESETS: dict[str, RuleSet] = {
             "encoder_disaggregation_checks": "0.5.22",
             # no KV-cache sharding in 0.5.21 (kv_shard_hook came in 0.5.22)
             "kv_cache_sharding": ABSENT,
+            "cp_tp_group_sharing": ABSENT,  # came in 0.5.22
+            "launcher_lora_checks": "0.5.22",
+            "launcher_watermark_checks": ABSENT,  # the text watermark came in 0.5.22
+            "launcher_hisparse_checks": "0.5.21",  # no mixed-chunk or speculation checks
             "kv_cache_sharding_recheck": ABSENT,
             "a2a_flashinfer_checks": "0.5.22",
             "a2a_flashinfer_megamoe_checks": "0.5.22",

@@ -152,6 +152,22 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"speculative_gemma4_assistant"}),
         (r"--enable-kv-cache-sharding currently requires the fa3 prefill",
          {"kv_cache_sharding", "kv_cache_sharding_recheck"}),
+        (r"DSA KV sharding requires|CP-sharded DSA HiCache requires|"
+         r"--enable-kv-cache-sharding supports HiCache host offload but not|"
+         r"--enable-kv-cache-sharding does not support (dynamic chunk sizing|chunked/local-att|"
+         r"encoder-decoder)|--enable-kv-cache-sharding is incompatible with SGLANG_DISAGG_ST",
+         {"kv_cache_sharding", "kv_cache_sharding_recheck"}),
+        (r"CP-TP group sharing|CP/TP group sharing|"
+         r"(linear_num_key_heads|linear_num_value_heads|num_heads)=\d+ must be divisible by "
+         r"--tp-size=", {"cp_tp_group_sharing"}),
+        (r"--enable-pd-role-switch does not rebuild role-specific state",
+         {"pd_role_switch_checks"}),
+        (r"SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend",
+         {"pd_staging_buffer_transport"}),
+        (r"--enable-deepseek-v4-fp4-indexer requires SM100", {"environment_variable_checks"}),
+        (r"dwdp_size \(\d+\) must equal tp_size|DWDP requires|EPLB dynamic migration "
+         r"conflicts with static DWDP|DWDP does not support|DWDP's prefetch event protocol",
+         {"dwdp_layout"}),
         # SGLang's launcher check (check_server_args; the launcher suite)
         (r"chunked_prefill_size must be divisible by page_size",
          {"launcher_chunk_page_alignment"}),
@@ -166,6 +182,38 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"launcher_scheduling_checks"}),
         (r"enable_mixed_chunk is not supported with speculative_algorithm",
          {"launcher_spec_mixed_chunk"}),
+        (r"max_loras_per_batch must be positive|When no initial --lora-paths is provided|"
+         r"If 'all' is specified in --lora-target-modules|The number of LoRA paths should not|"
+         r"max_loaded_loras should be greater than or equal|Enabling LoRA overlap loading "
+         r"requires|LoRA is only compatible with|LoRA with EAGLE/NEXTN/EAGLE3 speculative|"
+         r"--lora-backend triton_v2 does not yet support|--moe-runner-backend lora_\w+ |"
+         r"--speculative-moe-runner-backend lora|--max-lora-chunk-size must be|"
+         r"--lora-drain-wait-threshold must be|When providing LoRA paths as a list of dict|"
+         r"Invalid type for (item in )?--lora-paths", {"launcher_lora_checks"}),
+        (r"--watermark-config requires --enable-watermark|--enable-watermark (requires|is|"
+         r"does|supports)|ValueError: watermark (key|context_window|mixing_probability|"
+         r"max_probability|default_enabled)", {"launcher_watermark_checks"}),
+        (r"tokens-buckets (cannot be empty|TSE |default rule|custom rule)|Unsupported "
+         r"--(prompt|generation)-tokens-buckets rule type|Please set "
+         r"--tokenizer-metrics-custom-labels-header|--export-metrics-to-file-dir is required|"
+         r"When setting gc_threshold|Multimodal (processor|I/O) worker num must",
+         {"launcher_metrics_checks"}),
+        (r"When enabling two batch overlap without an EP a2a backend",
+         {"launcher_two_batch_overlap_check"}),
+        (r"MindSpore model impl is only supported|InstantTensor requires a CUDA-compatible|"
+         r"Communications quantization is only|--sampling-backend intel_xpu requires|"
+         r"--grpc-port \(\d+\) must differ from --port", {"launcher_device_checks"}),
+        (r"Pipeline parallelism (is not compatible with overlap|currently only supports EAGLE)|"
+         r"Pipeline parallel DSPARK requires|SGLANG_ENABLE_PP_SPEC (does not support|is not "
+         r"compatible)|PP \+ speculative decoding \(MTP\) is only supported|"
+         r"--min-free-slots-delay is not supported with pipeline",
+         {"launcher_pipeline_parallel_checks"}),
+        (r"--enable-hisparse is only supported for DSA|Hierarchical sparse attention "
+         r"currently requires --disable-radix-cache|--enable-hisparse does not support "
+         r"--enable-mixed-chunk|minimal HiSparse spec integration|HiSparse speculative "
+         r"decoding uses statically|--enable-hisparse is not supported with the unified-KV|"
+         r"HiSparse requires one of|HiSparse supports DSA \w+ backend",
+         {"launcher_hisparse_checks"}),
         # values outside a field's range (the extreme-number suite)
         (r"--prefill-decode-interval(-min-bs)? must be non-negative",
          {"prefill_decode_interval_check"}),

@@ -75,3 +75,42 @@ def test_prefill_complete_allocation_needs_a_plain_pd_layout():
     assert isinstance(check(make_view(disaggregation_mode="decode",
                                       env={"SGLANG_RUST_SERVER": "1"}, **policy)), Refuse)
     assert check(make_view(disaggregation_mode="decode")) is None
+
+
+def test_pd_role_switch_refuses_what_a_role_flip_cannot_rebuild():
+    from launchplan.rules.disaggregation import (
+        pd_role_switch_checks,
+        pd_role_switch_checks_0_5_22,
+    )
+
+    def switch(rule=pd_role_switch_checks, **values):
+        return rule(make_view(enable_pd_role_switch=True, **values))
+
+    assert switch(disaggregation_mode="prefill") is None
+    assert switch(pp_size=2) is None  # not a PD server: nothing is checked
+    for values in (dict(ep_size=2), dict(moe_a2a_backend="deepep"), dict(pp_size=2),
+                   dict(dcp_size=2), dict(speculative_algorithm="NGRAM"),
+                   dict(attn_dp_size=2, enable_dp_attention_local_control_broadcast=True)):
+        out = switch(disaggregation_mode="decode", **values)
+        assert isinstance(out, Refuse), values
+    out = switch(disaggregation_mode="decode", pp_size=2, speculative_algorithm="NGRAM")
+    assert "pipeline" in out.message and "NGRAM" in out.message  # every feature named
+    # 0.5.23 keeps attention DP (without the local broadcast) and DP replicas; before, no
+    for values in (dict(attn_dp_size=2), dict(dp_size=2), dict(ep_join_mode="scale")):
+        assert switch(disaggregation_mode="prefill", **values) is None, values
+        assert isinstance(switch(pd_role_switch_checks_0_5_22, disaggregation_mode="prefill",
+                                 **values), Refuse), values
+
+
+def test_staging_buffers_need_mooncake_or_nixl():
+    from launchplan.rules.disaggregation import pd_staging_buffer_transport
+
+    staging = {"SGLANG_DISAGG_STAGING_BUFFER": "1"}
+    for mode, backend, refused in (("decode", "mori", True), ("prefill", "fake", True),
+                                   ("prefill", "nixl", False), ("decode", "mooncake", False),
+                                   ("null", "mori", False)):
+        out = pd_staging_buffer_transport(make_view(
+            env=staging, disaggregation_mode=mode, disaggregation_transfer_backend=backend))
+        assert isinstance(out, Refuse) is refused, (mode, backend)
+    assert pd_staging_buffer_transport(make_view(
+        disaggregation_mode="decode", disaggregation_transfer_backend="mori")) is None

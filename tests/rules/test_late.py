@@ -295,3 +295,16 @@ def test_mamba_backend_checks():
     assert isinstance(check(make_view("mi300x", mamba_backend="flashinfer", **fp16)), Refuse)
     assert isinstance(check(make_view("mi300x", mamba_backend="flashinfer")), Refuse)
     assert check(make_view("h100", mamba_max_states_per_path=-1)) is None
+
+
+def test_environment_variable_checks():
+    from launchplan.rules.late import environment_variable_checks
+
+    for gpu in ("b200", "rtx5090", "mi355x"):
+        assert environment_variable_checks(make_view(
+            gpu, enable_deepseek_v4_fp4_indexer=True)) is None, gpu
+    for gpu in ("h100", "mi300x"):
+        assert isinstance(environment_variable_checks(make_view(
+            gpu, enable_deepseek_v4_fp4_indexer=True)), Refuse), gpu
+    assert environment_variable_checks(make_view("h100", debug_cuda_graph=True)) is None
+    assert environment_variable_checks(make_view("mi300x", debug_cuda_graph=True)) is None

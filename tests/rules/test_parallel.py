@@ -190,3 +190,140 @@ def test_dcp_comm_backend_default():
     assert pick("rtx-pro-6000", tp_size=8, dcp_size=2) == "a2a"
     assert [t for t in ("b200", "gb200", "h20", "gb10") if p.mnnvl_fabric_device(
         make_view(t).target)] == ["gb200"]
+
+
+QWEN4_EXP = dict(architectures=("Qwen4ExpForConditionalGeneration",),
+                 arch0="Qwen4ExpForConditionalGeneration",
+                 text_config={"linear_num_key_heads": 16, "linear_num_value_heads": 32})
+GLM5_NEXT = dict(architectures=("Glm5NextForConditionalGeneration",),
+                 arch0="Glm5NextForConditionalGeneration", text_config={})
+
+
+def _sharing(model=QWEN4_EXP, variant=p.cp_tp_group_sharing, gpu="h100", **values):
+    cp = dict(enable_prefill_cp=True, tp_size=4, attn_cp_size=4,
+              cp_strategy="zigzag" if model is QWEN4_EXP else "interleave")
+    return variant(make_view(gpu, model=fake_model(**model), overlay=graph(),
+                             **{**cp, **values}))
+
+
+def test_cp_tp_group_sharing_declares_and_drops_qwen4_exps_prefill_graph():
+    got = fields(_sharing())
+    assert got["enable_cp_tp_group_sharing"] is True
+    assert got["cuda_graph_config"]["prefill"]["backend"] == "disabled"
+    got = fields(_sharing(GLM5_NEXT))  # GLM-5 Next keeps its graph in 0.5.23 ...
+    assert got == {"enable_cp_tp_group_sharing": True}
+    got = fields(_sharing(GLM5_NEXT, p.cp_tp_group_sharing_0_5_22))  # ... not in 0.5.22
+    assert got["cuda_graph_config"]["prefill"]["backend"] == "disabled"
+    assert _sharing(QWEN4_EXP, p.cp_tp_group_sharing_0_5_22) is None  # not known there
+    assert _sharing(enable_prefill_cp=False) is None
+    assert _sharing(attn_cp_size=1) is None
+    assert p.cp_tp_group_sharing(make_view(enable_prefill_cp=True, tp_size=4,
+                                           attn_cp_size=4, cp_strategy="zigzag")) is None
+    assert _sharing(gpu="mi300x") is None  # ROCm refuses prefill CP for them first
+
+
+def test_cp_tp_group_sharing_refusals():
+    for values in (dict(attn_cp_size=2), dict(cp_strategy="interleave"), dict(ep_size=4),
+                   dict(moe_a2a_backend="deepep"), dict(enable_mixed_chunk=True),
+                   dict(dcp_size=2), dict(speculative_algorithm="NGRAM"),
+                   dict(disaggregation_mode="decode"), dict(pp_size=2)):
+        assert isinstance(_sharing(**values), Refuse), values
+    assert not isinstance(_sharing(disaggregation_mode="prefill"), Refuse)
+    assert isinstance(_sharing(disaggregation_mode="prefill",
+                               env={"SGLANG_DISAGG_STAGING_BUFFER": "1"}), Refuse)
+    # GLM-5 Next: native MTP or DFLASH; under PD only a DFLASH prefill over mooncake
+    assert not isinstance(_sharing(GLM5_NEXT, speculative_algorithm="EAGLE"), Refuse)
+    assert not isinstance(_sharing(GLM5_NEXT, speculative_algorithm="DFLASH"), Refuse)
+    assert isinstance(_sharing(GLM5_NEXT, p.cp_tp_group_sharing_0_5_22,
+                               speculative_algorithm="DFLASH"), Refuse)
+    assert isinstance(_sharing(GLM5_NEXT, speculative_algorithm="EAGLE",
+                               speculative_eagle_topk=2), Refuse)
+    assert isinstance(_sharing(GLM5_NEXT, disaggregation_mode="prefill"), Refuse)
+    assert not isinstance(_sharing(GLM5_NEXT, disaggregation_mode="prefill",
+                                   speculative_algorithm="DFLASH",
+                                   disaggregation_transfer_backend="mooncake"), Refuse)
+    assert isinstance(_sharing(GLM5_NEXT, p.cp_tp_group_sharing_0_5_22,
+                               disaggregation_mode="prefill"), Refuse)
+
+
+def test_cp_tp_group_sharing_needs_tp_to_divide_the_linear_heads():
+    odd = {**QWEN4_EXP, "text_config": {"linear_num_key_heads": 6,
+                                        "linear_num_value_heads": 12}}
+    assert isinstance(_sharing(odd), Refuse)
+    # GLM-5 Next's KDA heads: linear_attn_config, linear_num_heads, or the class default 64
+    assert isinstance(_sharing({**GLM5_NEXT, "text_config": {"linear_num_heads": 6}}), Refuse)
+    assert isinstance(_sharing({**GLM5_NEXT, "text_config": {
+        "linear_attn_config": {"num_heads": 6}}}), Refuse)
+    assert not isinstance(_sharing(GLM5_NEXT, tp_size=8, attn_cp_size=8), Refuse)
+    assert isinstance(_sharing(GLM5_NEXT, tp_size=128, attn_cp_size=128), Refuse)
+
+
+DSA_MODEL = dict(architectures=("GlmMoeDsaForCausalLM",), arch0="GlmMoeDsaForCausalLM",
+                 is_mla=True, is_deepseek_dsa=True)
+DSA_SHARD = dict(enable_kv_cache_sharding=True, disaggregation_mode="prefill", tp_size=8,
+                 page_size=64, chunked_prefill_size=8192, attention_backend="dsa",
+                 device="cuda", enable_prefill_cp=True, attn_cp_size=8,
+                 cp_strategy="interleave", dsa_prefill_backend="trtllm",
+                 dsa_decode_backend="trtllm", kv_cache_dtype="fp8_e4m3",
+                 disaggregation_transfer_backend="mooncake")
+
+
+def _dsa_shard(model=DSA_MODEL, **values):
+    return p.kv_cache_sharding(make_view(model=fake_model(**model), overlay=graph(),
+                                         **{**DSA_SHARD, **values}))
+
+
+def test_dsa_kv_sharding_needs_interleave_cp_trtllm_fp8_page_64_and_mooncake():
+    assert not isinstance(_dsa_shard(), Refuse)
+    assert not isinstance(_dsa_shard(enable_hierarchical_cache=True), Refuse)
+    for values in (dict(enable_prefill_cp=False), dict(cp_strategy="zigzag"),
+                   dict(pp_size=2), dict(dsa_prefill_backend="flashmla_sparse"),
+                   dict(kv_cache_dtype="bfloat16"), dict(page_size=128),
+                   dict(disaggregation_transfer_backend="nixl"),
+                   dict(enable_dsa_cache_layer_split=True),
+                   dict(attention_backend="fa3"),  # a DSA model shards only on dsa
+                   dict(enable_hierarchical_cache=True, hicache_io_backend="direct"),
+                   dict(enable_hierarchical_cache=True, hicache_mem_layout="page_first_direct"),
+                   dict(enable_hierarchical_cache=True, hicache_storage_backend="file")):
+        assert isinstance(_dsa_shard(**values), Refuse), values
+    pooled = {**DSA_MODEL, "config": {"index_kpool": 4}}
+    assert isinstance(_dsa_shard(pooled), Refuse)
+    assert isinstance(_dsa_shard({**DSA_MODEL, "config": {"index_kpool_compress": True}}),
+                      Refuse)
+
+
+def test_kv_sharding_refuses_layouts_it_cannot_stripe():
+    gqa = dict(enable_kv_cache_sharding=True, disaggregation_mode="prefill", tp_size=2,
+               page_size=64, chunked_prefill_size=8192, attention_backend="fa3",
+               enable_prefill_cp=True, attn_cp_size=2, disaggregation_transfer_backend="nixl")
+
+    def shard(model=None, env=None, **values):
+        return p.kv_cache_sharding(make_view("h100", model=model or fake_model(), env=env,
+                                             overlay=graph(), **{**gqa, **values}))
+
+    assert not isinstance(shard(), Refuse)
+    assert not isinstance(shard(enable_dynamic_chunking=True), Refuse)  # PP 1: no sizer
+    assert isinstance(shard(enable_dynamic_chunking=True, pp_size=2), Refuse)
+    assert isinstance(shard(env={"SGLANG_DISAGG_STAGING_BUFFER": "1"}), Refuse)
+    assert isinstance(shard(fake_model(is_encoder_decoder=True)), Refuse)
+    assert isinstance(shard(fake_model(attention_chunk_size=8192)), Refuse)
+    assert isinstance(shard(enable_hierarchical_cache=True, hicache_storage_backend="file"),
+                      Refuse)
+    assert not isinstance(shard(enable_hierarchical_cache=True), Refuse)
+
+
+def test_dwdp_spreads_attention_dp_and_ep_over_the_group_without_graphs():
+    got = fields(p.dwdp_layout(make_view(tp_size=4, dwdp_size=4, attn_dp_size=2,
+                                         moe_a2a_backend="deepep")))
+    assert got == {"attn_dp_size": 4, "dp_size": 1,
+                   "enable_dp_attention_local_control_broadcast": True,
+                   "enable_dp_lm_head": True, "moe_dense_tp_size": 1, "ep_size": 4,
+                   "moe_dp_size": 1, "moe_a2a_backend": "none", "disable_cuda_graph": True}
+    assert p.dwdp_layout(make_view(tp_size=4, dwdp_size=4,
+                                   disaggregation_mode="prefill")) is not None
+    assert p.dwdp_layout(make_view(tp_size=4)) is None
+    for values in (dict(dwdp_size=2), dict(disaggregation_mode="decode"),
+                   dict(enable_eplb=True), dict(speculative_algorithm="NGRAM"),
+                   dict(pp_size=2), dict(enable_two_batch_overlap=True)):
+        assert isinstance(p.dwdp_layout(make_view(**{"tp_size": 4, "dwdp_size": 4,
+                                                     **values})), Refuse), values

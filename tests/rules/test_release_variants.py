@@ -685,10 +685,12 @@ def test_kv_sharding_before_0_5_23_refuses_speculation_hicache_and_dsa():
     assert isinstance(kv_cache_sharding_0_5_22(hicache), Refuse)
     assert isinstance(kv_cache_sharding_recheck_0_5_22(hicache), Refuse)
     glm = fake_model(architectures=("GlmMoeDsaForCausalLM",), arch0="GlmMoeDsaForCausalLM",
-                     is_mla=True, is_deepseek_dsa=True)
+                     is_mla=True, is_deepseek_dsa=True, num_nextn_predict_layers=1)
+    dsa = dict(attention_backend="dsa", device="cuda", cp_strategy="interleave",
+               dsa_prefill_backend="trtllm", dsa_decode_backend="trtllm",
+               kv_cache_dtype="fp8_e4m3", disaggregation_transfer_backend="mooncake")
     spec = make_view("h100", model=glm, overlay=overlay, speculative_algorithm="EAGLE",
-                     speculative_eagle_topk=1, env=python,
-                     **{**base, "attention_backend": "dsa"})
+                     speculative_eagle_topk=1, env=python, **{**base, **dsa})
     assert not isinstance(kv_cache_sharding(spec), Refuse)
     assert isinstance(kv_cache_sharding_0_5_22(spec), Refuse)
     assert "kv_cache_sharding" not in {s.name for s in get_ruleset("0.5.21").rules()}

@@ -254,3 +254,90 @@ def _pd_roles(v: View, *, speculation_allowed: bool,
                 slots = per_worker * 2
         out["disaggregation_decode_extra_slots"] = slots
     return Declare(out, note)
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("disaggregation_mode", "disaggregation_transfer_backend"),
+    sglang="handle_pd_disaggregation (staging buffer)",
+    triggers=("disaggregation_mode",),
+)
+def pd_staging_buffer_transport(v: View) -> Refuse | None:
+    """PD KV staging buffers go through Mooncake or NIXL only.
+
+    When: a PD prefill or decode server with SGLANG_DISAGG_STAGING_BUFFER set.
+    Effect: refuses a transfer backend other than mooncake or nixl.
+    Why: only those two senders stage KV slices through the buffer
+        (``handle_pd_disaggregation``, before the role-switch check).
+    Assumes: SGLANG_DISAGG_STAGING_BUFFER is unset unless the environment given sets it.
+    """
+    if (v.disaggregation_mode in ("prefill", "decode")
+            and v.record.env_flag("SGLANG_DISAGG_STAGING_BUFFER")
+            and v.disaggregation_transfer_backend not in ("mooncake", "nixl")):
+        return Refuse("SGLANG_DISAGG_STAGING_BUFFER needs the mooncake or nixl transfer "
+                      f"backend, not {v.disaggregation_transfer_backend}")
+    return None
+
+
+_ROLE_SWITCH = dict(
+    phase=Phase.MODEL_SOURCE,
+    reads=("disaggregation_mode", "enable_pd_role_switch", "ep_size", "moe_a2a_backend",
+           "pp_size", "attn_dp_size", "ep_join_mode", "dp_size", "dcp_size",
+           "enable_dp_attention_local_control_broadcast", "speculative_algorithm"),
+    triggers=("enable_pd_role_switch",),
+)
+
+
+def _role_switch_refusal(v: View, *, dp_layouts: bool) -> Refuse | None:
+    """``dp_layouts``: before 0.5.23 any attention DP and any DP replicas were refused too;
+    0.5.23 keeps them and refuses only attention DP's local control broadcast."""
+    if not v.enable_pd_role_switch or v.disaggregation_mode not in ("prefill", "decode"):
+        return None
+    attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+    found = [what for what, hit in (
+        ("attention DP", dp_layouts and attn_dp),
+        (f"expert parallelism (ep_size {v.ep_size})", v.ep_size > 1),
+        (f"MoE all-to-all ({v.moe_a2a_backend})", v.moe_a2a_backend != "none"),
+        (f"pipeline parallelism (pp_size {v.pp_size})", v.pp_size > 1),
+        ("attention DP's local control broadcast", not dp_layouts and attn_dp
+         and v.enable_dp_attention_local_control_broadcast),
+        (f"data-parallel replicas (dp_size {v.dp_size})", dp_layouts and v.dp_size > 1),
+        (f"decode context parallelism (dcp_size {v.dcp_size})", v.dcp_size > 1),
+        (f"speculative decoding ({v.speculative_algorithm})",
+         v.speculative_algorithm is not None),
+    ) if hit]
+    if found:
+        return Refuse("--enable-pd-role-switch cannot carry over the role-specific state of "
+                      + ", ".join(found))
+    return None
+
+
+@rule(**_ROLE_SWITCH, sglang="handle_pd_disaggregation (role switch)")
+def pd_role_switch_checks(v: View) -> Refuse | None:
+    """A server that may flip between PD prefill and decode refuses features tied to a role.
+
+    When: ``--enable-pd-role-switch`` on a PD prefill or decode server.
+    Effect: refuses, naming them all, EP above 1, a MoE all-to-all backend other than none,
+        PP above 1, attention DP with its local control broadcast, decode CP above 1 and any
+        speculative algorithm.
+    Why: a role flip does not rebuild the state these set up for one role
+        (``handle_pd_disaggregation``, after the staging-buffer check).
+    Assumes: nothing.
+    """
+    return _role_switch_refusal(v, dp_layouts=False)
+
+
+@rule(name="pd_role_switch_checks", variant="0.5.22", **_ROLE_SWITCH,
+      sglang="handle_pd_disaggregation (role switch, 0.5.21-0.5.22)")
+def pd_role_switch_checks_0_5_22(v: View) -> Refuse | None:
+    """0.5.21-0.5.22: the role-switch refusals, with any attention DP or DP replicas too.
+
+    When: ``--enable-pd-role-switch`` on a PD prefill or decode server.
+    Effect: as ``pd_role_switch_checks``, but attention DP of any width (0.5.21: its
+        ``--enable-dp-attention``) and ``dp_size`` above 1 are refused outright.
+    Why: 0.5.23 narrowed the DP refusals to the local control broadcast
+        (``handle_pd_disaggregation`` of each release).
+    Assumes: 0.5.21's ``--enable-dp-attention`` with ``--dp-size 1`` (no attention groups)
+        is read as no attention DP, which 0.5.21 itself would refuse.
+    """
+    return _role_switch_refusal(v, dp_layouts=True)

@@ -342,6 +342,39 @@ def prefill_only_kv_backend_check(v: View) -> Refuse | None:
     return None
 
 
+# --- P32b: what handle_environment_variables checks while it exports the environment --------
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("debug_cuda_graph", "enable_deepseek_v4_fp4_indexer"),
+    writes=("debug_cuda_graph",),
+    facts=("target.name", "target.is_cuda", "target.is_hip", "target.is_sm100",
+           "target.is_sm120", "target.is_gfx95"),
+    sglang="handle_environment_variables",
+    triggers=("debug_cuda_graph", "enable_deepseek_v4_fp4_indexer"),
+)
+def environment_variable_checks(v: View) -> Declare | Refuse | None:
+    """The CUDA-graph debug mode needs CUDA or ROCm; DeepSeek-V4's FP4 indexer needs its GPUs.
+
+    When: ``--debug-cuda-graph`` or ``--enable-deepseek-v4-fp4-indexer`` is given.
+    Effect: declares ``debug_cuda_graph`` False off CUDA and ROCm; refuses the FP4 indexer
+        on GPUs other than SM100, SM120 or gfx95.
+    Why: the debug mode replays through the breakable CUDA graph, and only those GPUs have the
+        FP4 indexer kernels (``handle_environment_variables``).
+    Assumes: nothing.
+    """
+    target = v.target
+    if v.enable_deepseek_v4_fp4_indexer and not (
+            target.is_sm100 or target.is_sm120 or target.is_gfx95):
+        return Refuse("--enable-deepseek-v4-fp4-indexer needs an SM100, SM120 or gfx95 GPU "
+                      f"(FP4 indexer kernels); {target.name} has none")
+    if v.debug_cuda_graph and not (target.is_cuda or target.is_hip):
+        return Declare({"debug_cuda_graph": False},
+                       "--debug-cuda-graph needs CUDA or ROCm: turned off")
+    return None
+
+
 # --- P33: caches, page-major layout, unified memory ------------------------------------------
 
 

@@ -382,6 +382,190 @@ def boundary_parallelism(v: View) -> Declare | Refuse | None:
     return None
 
 
+# --- DWDP: distributed weight data parallelism (before the CUDA-graph parse) ---------------
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
+    reads=("dwdp_size", "tp_size", "disaggregation_mode", "enable_eplb",
+           "speculative_algorithm", "pp_size", "enable_two_batch_overlap"),
+    writes=("attn_dp_size", "dp_size", "enable_dp_attention_local_control_broadcast",
+            "enable_dp_lm_head", "moe_dense_tp_size", "ep_size", "moe_dp_size",
+            "moe_a2a_backend", "disable_cuda_graph"),
+    sglang="handle_dwdp",
+    triggers=("dwdp_size",),
+)
+def dwdp_layout(v: View) -> Declare | Refuse | None:
+    """DWDP prefetches remote experts' weights instead of exchanging tokens: its own layout.
+
+    When: ``dwdp_size`` above 1.
+    Effect: refuses a DWDP size other than ``tp_size``, a PD decode server, EPLB, speculative
+        decoding, PP and TBO; otherwise declares attention DP over the whole DWDP group
+        (``attn_dp_size`` = ``dwdp_size``, ``dp_size`` 1, local control broadcast, DP LM
+        head), ``ep_size`` = ``dwdp_size`` with ``moe_dense_tp_size`` 1, ``moe_dp_size`` 1
+        and no MoE all-to-all, and ``disable_cuda_graph``.
+    Why: every rank holds a static slice of the experts and prefetches the rest each layer, so
+        tokens never move and the prefetch events cannot be captured (``handle_dwdp``).
+    Assumes: nothing.
+    """
+    size = v.dwdp_size
+    if size is None or size <= 1:
+        return None
+    for hit, what in (
+            (size != v.tp_size, f"--dwdp-size {size} must equal tp_size {v.tp_size}"),
+            (v.disaggregation_mode not in ("null", "prefill"),
+             "DWDP runs without PD or on a PD prefill server only"),
+            (v.enable_eplb, "DWDP's static expert partition excludes EPLB"),
+            (v.speculative_algorithm is not None, "DWDP does not support speculative decoding"),
+            (v.pp_size != 1, "DWDP needs pp_size 1"),
+            (v.enable_two_batch_overlap, "DWDP's prefetch events exclude two-batch overlap")):
+        if hit:
+            return Refuse(what)
+    note = f"DWDP over {size} ranks: attention DP {size}, EP {size}, no CUDA graphs"
+    if v.disaggregation_mode == "null":
+        note += " (without PD, every decode step fetches all remote experts again)"
+    return Declare({"attn_dp_size": size, "dp_size": 1,
+                    "enable_dp_attention_local_control_broadcast": True,
+                    "enable_dp_lm_head": True, "moe_dense_tp_size": 1, "ep_size": size,
+                    "moe_dp_size": 1, "moe_a2a_backend": "none",
+                    "disable_cuda_graph": True}, note)
+
+
+# --- CP-TP group sharing: prefill CP over the whole TP group (hybrid linear attention) -------
+
+#: Architectures whose model code runs prefill CP with the CP group equal to the TP group,
+#: and the CP strategy each one implements (SGLang's ``resolve_cp_tp_group_sharing``).
+CP_TP_SHARING_STRATEGY = {"Glm5NextForConditionalGeneration": "interleave",
+                          "Qwen4ExpForConditionalGeneration": "zigzag"}
+#: GLM-5 Next's config class default for ``linear_num_heads``, the KDA head count when the
+#: config gives no ``linear_attn_config`` (SGLang 0.5.23, ``configs/glm5_next.py``).
+GLM5_NEXT_LINEAR_HEADS_DEFAULT = 64
+
+_CP_TP_READS = ("enable_prefill_cp", "attn_cp_size", "tp_size", "cp_strategy",
+                "speculative_algorithm", "speculative_draft_model_path", "model_path",
+                "speculative_eagle_topk", "enable_dsa_cache_layer_split", "dcp_size",
+                "enable_mixed_chunk", "moe_dp_size", "ep_size", "moe_a2a_backend",
+                "enable_waterfill", "pp_size", "dp_size", "disaggregation_mode",
+                "disaggregation_transfer_backend", "cuda_graph_config")
+
+
+def _linear_heads(model: Any) -> dict[str, Any]:
+    """The linear-attention head counts that keep their TP partition, by config key."""
+    text = model.text_config
+    if text.get("linear_num_key_heads") is not None:
+        return {k: text.get(k) for k in ("linear_num_key_heads", "linear_num_value_heads")}
+    linear = text.get("linear_attn_config")
+    if isinstance(linear, dict) and "num_heads" in linear:
+        return {"num_heads": linear["num_heads"]}
+    return {"num_heads": text.get("linear_num_heads", GLM5_NEXT_LINEAR_HEADS_DEFAULT)}
+
+
+def _cp_tp_sharing(v: Any, *, qwen4: bool) -> Declare | Refuse | None:
+    """``qwen4``: 0.5.23 added Qwen4-Exp, DFLASH on GLM-5 Next and PD prefill for GLM-5 Next
+    (0.5.22 knows GLM-5 Next alone, refuses any PD role and always drops its prefill graph)."""
+    arch = v.model.arch0
+    known = CP_TP_SHARING_STRATEGY if qwen4 else {
+        "Glm5NextForConditionalGeneration": "interleave"}
+    if not v.enable_prefill_cp or v.attn_cp_size <= 1 or arch not in known:
+        return None
+    if v.target.is_hip:
+        return None  # prefill CP on ROCm is refused first (context_parallelism_checks)
+    if v.attn_cp_size != v.tp_size:
+        return Refuse(f"CP-TP group sharing ({arch}) needs attn_cp_size equal to tp_size, got "
+                      f"{v.attn_cp_size} and {v.tp_size}")
+    if v.cp_strategy != known[arch]:
+        return Refuse(f"CP-TP group sharing ({arch}) needs --cp-strategy {known[arch]}")
+    glm = arch == "Glm5NextForConditionalGeneration"
+    algorithm = v.speculative_algorithm
+    if algorithm is not None:
+        if not glm:
+            return Refuse("CP-TP group sharing does not support speculative decoding here")
+        native_mtp = (str(algorithm).upper() in ("EAGLE", "NEXTN")
+                      and v.speculative_draft_model_path in (None, v.model_path)
+                      and v.speculative_eagle_topk in (None, 1))
+        if not native_mtp and not (qwen4 and algorithm == "DFLASH"):
+            return Refuse("CP-TP group sharing supports only native MTP with top-k 1"
+                          + (" or DFLASH" if qwen4 else ""))
+    unsupported = [("--enable-dsa-cache-layer-split", v.enable_dsa_cache_layer_split),
+                   ("--dcp-size > 1", v.dcp_size > 1),
+                   ("--enable-mixed-chunk", v.enable_mixed_chunk),
+                   ("--moe-dp-size > 1", v.moe_dp_size > 1)]
+    pd = v.disaggregation_mode
+    if not qwen4:
+        unsupported.append(("PD disaggregation", pd != "null"))
+    elif not glm:
+        unsupported += [("--ep-size > 1", v.ep_size > 1),
+                        ("--moe-a2a-backend", v.moe_a2a_backend != "none"),
+                        ("--enable-waterfill", v.enable_waterfill),
+                        ("--pp-size > 1", v.pp_size > 1),
+                        ("a PD decode server", pd == "decode")]
+    elif pd != "null":
+        unsupported += [("a PD decode server", pd == "decode"),
+                        ("a transfer backend other than mooncake",
+                         v.disaggregation_transfer_backend != "mooncake"),
+                        ("PD prefill without DFLASH", algorithm != "DFLASH"),
+                        ("--pp-size > 1", v.pp_size > 1), ("--dp-size > 1", v.dp_size > 1),
+                        ("--ep-size > 1", v.ep_size > 1)]
+    for what, hit in unsupported:
+        if hit:
+            return Refuse(f"CP-TP group sharing does not support {what}")
+    if qwen4 and pd == "prefill" and v.record.env_flag("SGLANG_DISAGG_STAGING_BUFFER"):
+        return Refuse("CP-TP group sharing does not support SGLANG_DISAGG_STAGING_BUFFER")
+    for key, count in _linear_heads(v.model).items():
+        if not isinstance(count, int) or count % v.tp_size:
+            return Refuse(f"CP-TP group sharing keeps linear attention TP-partitioned: "
+                          f"{key} {count} must be divisible by tp_size {v.tp_size}")
+    out: dict[str, Any] = {"enable_cp_tp_group_sharing": True}
+    if not glm or not qwen4:
+        out["cuda_graph_config"] = with_phase(v.cuda_graph_config, PREFILL, backend="disabled")
+    return Declare(out, f"prefill CP shares the TP group ({arch})"
+                   + ("; prefill CUDA graph off (batch-dependent sequence collectives)"
+                      if "cuda_graph_config" in out else ""))
+
+
+_CP_TP = dict(phase=Phase.PARALLEL, reads=_CP_TP_READS,
+              writes=("enable_cp_tp_group_sharing", "cuda_graph_config"),
+              facts=("model.arch0", "model.text_config", "target.is_hip"),
+              triggers=("enable_prefill_cp",))
+
+
+@rule(**_CP_TP, sglang="resolve_cp_tp_group_sharing")
+def cp_tp_group_sharing(v: View) -> Declare | Refuse | None:
+    """GLM-5 Next and Qwen4-Exp run prefill CP over the whole TP group.
+
+    When: ``--enable-prefill-cp`` with ``attn_cp_size`` above 1 on GLM-5 Next or Qwen4-Exp
+        (not on ROCm, which refuses prefill CP for them first).
+    Effect: refuses a CP width other than TP, a CP strategy other than the model's
+        (interleave for GLM-5 Next, zigzag for Qwen4-Exp), speculation other than GLM-5
+        Next's native MTP (top-k 1) or DFLASH, DSA cache-layer split, decode CP, mixed chunks,
+        MoE DP; on Qwen4-Exp EP, a MoE all-to-all, waterfill, PP and a PD decode role; on
+        GLM-5 Next under PD a decode role, a transport other than mooncake, no DFLASH, PP, DP
+        replicas and EP; linear-attention head counts TP does not divide. Declares
+        ``enable_cp_tp_group_sharing``, and on Qwen4-Exp the prefill graph off.
+    Why: the CP group is the TP group; MoE and linear attention keep their TP partition, and
+        Qwen4-Exp's sequence collectives have batch-dependent sizes
+        (``resolve_cp_tp_group_sharing``, inside ``handle_context_parallelism``).
+    Assumes: a GLM-5 Next config without ``linear_attn_config`` or ``linear_num_heads`` has
+        its class default of 64 KDA heads.
+    """
+    return _cp_tp_sharing(v, qwen4=True)
+
+
+@rule(name="cp_tp_group_sharing", variant="0.5.22", **_CP_TP,
+      sglang="resolve_cp_tp_group_sharing (0.5.22)")
+def cp_tp_group_sharing_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.22: CP-TP group sharing for GLM-5 Next only, without PD or DFLASH.
+
+    When: ``--enable-prefill-cp`` with ``attn_cp_size`` above 1 on GLM-5 Next.
+    Effect: as ``cp_tp_group_sharing``, except that speculation must be native MTP (no
+        DFLASH), any PD role is refused, and the prefill graph is always turned off.
+    Why: 0.5.23 added Qwen4-Exp, DFLASH and PD prefill (``resolve_cp_tp_group_sharing`` of
+        each release).
+    Assumes: as ``cp_tp_group_sharing``.
+    """
+    return _cp_tp_sharing(v, qwen4=False)
+
+
 @rule(
     phase=Phase.PARALLEL,
     reads=("enable_prefill_cp", "cp_strategy", "attn_cp_size", "tp_size", "attn_dp_size",
@@ -523,7 +707,14 @@ _KV_SHARD_READS = BACKEND_FIELDS + (
     "attn_dp_size", "ep_join_mode", "tp_size", "page_size", "chunked_prefill_size",
     "cuda_graph_config", "disaggregation_transfer_backend", "enable_streaming_session",
     "enable_session_radix_cache", "enable_flexkv", "enable_unified_cache_external_linker",
-    "mem_fraction_static", "disable_chunked_prefix_cache", "disable_radix_cache")
+    "mem_fraction_static", "disable_chunked_prefix_cache", "disable_radix_cache",
+    "enable_hierarchical_cache", "hicache_storage_backend", "hicache_host_memory_mode",
+    "hicache_io_backend", "hicache_mem_layout", "enable_dynamic_chunking", "pp_size", "device",
+    "cp_strategy", "dsa_prefill_backend", "dsa_decode_backend", "kv_cache_dtype",
+    "enable_dsa_cache_layer_split")
+_KV_SHARD_FACTS = ("model.is_mla", "model.arch0", "target.memory_mib", "model.is_deepseek_dsa",
+                   "model.num_nextn_predict_layers", "model.is_encoder_decoder",
+                   "model.attention_chunk_size", "model.config")
 
 
 _TREE_CORE_ENV = "SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND"
@@ -540,6 +731,7 @@ def _kv_sharding(v: Any, tree_core_default: str = "python") -> Declare | Refuse 
     model = v.model
     if v.speculative_algorithm is not None and not (
             v.speculative_algorithm == "EAGLE" and model.arch0 == "GlmMoeDsaForCausalLM"
+            and model.num_nextn_predict_layers == 1
             and v.speculative_eagle_topk == 1 and not v.enable_multi_layer_eagle):
         return Refuse("KV sharding supports speculative decoding only for GLM DSA single-layer "
                       "NextN MTP with EAGLE and top-k 1")
@@ -548,9 +740,7 @@ def _kv_sharding(v: Any, tree_core_default: str = "python") -> Declare | Refuse 
                        ("enable_unified_cache_external_linker", "the external cache linker"),
                        ("enable_streaming_session", "streaming sessions"),
                        ("enable_session_radix_cache", "the session radix cache"),
-                       ("enable_flexkv", "FlexKV"), ("enable_unified_memory", "unified memory"),
-                       ("enable_lmcache", "LMCache"), ("enable_hisparse", "HiSparse"),
-                       ("enable_two_batch_overlap", "two-batch overlap")):
+                       ("enable_flexkv", "FlexKV"), ("enable_unified_memory", "unified memory")):
         if v[flag]:
             return Refuse(f"--enable-kv-cache-sharding does not support {what}")
         if flag == "radix_cache_backend":
@@ -561,7 +751,16 @@ def _kv_sharding(v: Any, tree_core_default: str = "python") -> Declare | Refuse 
     if v.dcp_size > 1:
         return Refuse("--enable-kv-cache-sharding and decode context parallelism are "
                       "mutually exclusive")
+    refusal = _kv_sharding_layout_problem(v)
+    if refusal is not None:
+        return refusal
     prefill = effective_backends(v)[0]
+    if prefill == "dsa":
+        refusal = _dsa_kv_sharding_problem(v)
+        if refusal is not None:
+            return refusal
+    elif model.is_deepseek_dsa:
+        return Refuse("DSA KV sharding needs the dsa attention backend")
     if prefill not in ("fa3", "trtllm_mla", "dsa"):
         return Refuse("--enable-kv-cache-sharding needs the fa3 prefill backend, or "
                       f"trtllm_mla for plain-TP MLA; got {prefill}")
@@ -575,6 +774,9 @@ def _kv_sharding(v: Any, tree_core_default: str = "python") -> Declare | Refuse 
     if v.disaggregation_transfer_backend not in ("mooncake", "nixl"):
         return Refuse("--enable-kv-cache-sharding supports the mooncake and nixl transfer "
                       f"backends only, not {v.disaggregation_transfer_backend}")
+    if v.record.env_flag("SGLANG_DISAGG_STAGING_BUFFER"):
+        return Refuse("--enable-kv-cache-sharding cannot send through "
+                      "SGLANG_DISAGG_STAGING_BUFFER (it assumes contiguous slices)")
     if model.is_mla:
         if v.attn_cp_size <= 1 and attn_dp_enabled(v):
             return Refuse("KV sharding for MLA without prefill CP needs plain TP attention")
@@ -619,11 +821,60 @@ def _kv_sharding(v: Any, tree_core_default: str = "python") -> Declare | Refuse 
     return Declare(out, "; ".join(notes) or None) if out else None
 
 
+def _kv_sharding_layout_problem(v: Any) -> Refuse | None:
+    """The HiCache, chunking and model-shape limits of KV sharding, in SGLang's order."""
+    model = v.model
+    hicache = v.enable_hierarchical_cache
+    for hit, what in (
+        (hicache and v.hicache_storage_backend is not None,
+         "--enable-kv-cache-sharding keeps HiCache on the host only: no "
+         "--hicache-storage-backend (storage moves whole pages)"),
+        (hicache and model.is_deepseek_dsa and v.hicache_host_memory_mode != "cache",
+         "KV-sharded DSA HiCache needs --hicache-host-memory-mode cache"),
+        (hicache and model.is_deepseek_dsa and (
+            v.hicache_io_backend != "kernel"
+            or v.hicache_mem_layout not in ("layer_first", "page_first")),
+         "KV-sharded DSA HiCache needs kernel I/O with the layer_first or page_first layout"),
+        (v.enable_lmcache, "--enable-kv-cache-sharding does not support LMCache"),
+        (v.enable_hisparse, "--enable-kv-cache-sharding does not support HiSparse"),
+        (v.enable_dynamic_chunking and v.pp_size > 1,
+         "--enable-kv-cache-sharding does not support dynamic chunking under pipeline "
+         "parallelism (its chunks can outgrow the shard scratch)"),
+        (v.enable_two_batch_overlap,
+         "--enable-kv-cache-sharding does not support two-batch overlap"),
+        (model.is_encoder_decoder,
+         "--enable-kv-cache-sharding does not support encoder-decoder models"),
+        (model.attention_chunk_size is not None,
+         "--enable-kv-cache-sharding does not support chunked local attention"),
+    ):
+        if hit:
+            return Refuse(what)
+    return None
+
+
+def _dsa_kv_sharding_problem(v: Any) -> Refuse | None:
+    """What the dsa prefill backend needs to shard KV (0.5.23's DSA sub-checks)."""
+    config = v.model.config
+    if (v.device != "cuda" or not v.enable_prefill_cp or v.attn_cp_size <= 1
+            or v.cp_strategy != "interleave" or v.pp_size != 1):
+        return Refuse("DSA KV sharding needs interleave prefill CP wider than 1 on CUDA, "
+                      "at pp_size 1")
+    if (v.dsa_prefill_backend != "trtllm" or v.dsa_decode_backend != "trtllm"
+            or v.kv_cache_dtype != "fp8_e4m3" or v.page_size != 64):
+        return Refuse("DSA KV sharding needs the trtllm DSA backends for prefill and decode, "
+                      "an fp8_e4m3 KV cache and page size 64")
+    if (v.disaggregation_transfer_backend != "mooncake" or v.enable_dsa_cache_layer_split
+            or config.get("index_kpool", 1) != 1 or config.get("index_kpool_compress", False)):
+        return Refuse("DSA KV sharding needs mooncake, an uncompressed index_kpool of 1 and "
+                      "no DSA cache-layer split")
+    return None
+
+
 @rule(
     phase=Phase.PARALLEL,
     reads=_KV_SHARD_READS,
     writes=("chunked_prefill_size", "mem_fraction_static", "cuda_graph_config"),
-    facts=("model.is_mla", "model.arch0", "target.memory_mib"),
+    facts=_KV_SHARD_FACTS,
     sglang="handle_kv_cache_sharding",
     triggers=("enable_kv_cache_sharding",),
 )
@@ -634,15 +885,20 @@ def kv_cache_sharding(v: View) -> Declare | Refuse | None:
     Effect: refuses (one line naming the conflict) a role other than PD prefill; speculation
         other than GLM DSA single-layer NextN EAGLE top-k 1; DLLM, other radix backends, a
         radix cache on a tree core other than Python (the default for sharding), the
-        external linker, sessions, FlexKV, unified memory, LMCache, HiSparse, TBO, decode CP;
-        a prefill backend other than fa3 (or trtllm_mla for plain-TP MLA, or dsa); transports
-        other than mooncake/nixl; layouts without the needed TP or CP; page 1; chunking off.
+        external linker, sessions, FlexKV, unified memory, decode CP, HiCache storage (L3),
+        DSA HiCache other than a cache-mode host with kernel I/O on layer_first or
+        page_first, LMCache, HiSparse, dynamic chunking under PP, TBO, encoder-decoder and
+        chunked-attention models; a prefill backend other than fa3 (or trtllm_mla for
+        plain-TP MLA, or dsa: then interleave prefill CP > 1 on CUDA at PP 1, trtllm DSA
+        backends, fp8_e4m3 KV, page 64, mooncake, index_kpool 1 uncompressed, no cache-layer
+        split; a DSA model needs dsa); transports other than mooncake/nixl, or a staging
+        buffer; layouts without the needed TP or CP; page 1; chunking off.
         Rounds ``chunked_prefill_size`` up to the page (an automatic ``mem_fraction_static``
         pays for the larger activations) and disables the prefill graph (and the decode graph
         under speculation) in ``cuda_graph_config``, even when chosen.
     Why: a rank stores only its stripe of each page, so pages are the transfer and gather unit,
         and graphs cannot replay the per-batch gather plan (``handle_kv_cache_sharding``).
-    Assumes: the DSA sub-checks (interleave CP, TRT-LLM DSA, fp8 KV, page 64) are not modelled.
+    Assumes: nothing.
     """
     return _kv_sharding(v)
 
@@ -651,7 +907,7 @@ def kv_cache_sharding(v: View) -> Declare | Refuse | None:
     phase=Phase.LATE,
     reads=_KV_SHARD_READS,
     writes=("chunked_prefill_size", "mem_fraction_static", "cuda_graph_config"),
-    facts=("model.is_mla", "model.arch0", "target.memory_mib"),
+    facts=_KV_SHARD_FACTS,
     sglang="handle_kv_cache_sharding (second run)",
     triggers=("enable_kv_cache_sharding",),
 )
@@ -662,7 +918,7 @@ def kv_cache_sharding_recheck(v: View) -> Declare | Refuse | None:
     Effect: the same refusals and declarations as ``kv_cache_sharding``, now over the values
         every later rule left.
     Why: SGLang runs ``handle_kv_cache_sharding`` a second time at the end of resolution.
-    Assumes: the DSA sub-checks (interleave CP, TRT-LLM DSA, fp8 KV, page 64) are not modelled.
+    Assumes: nothing.
     """
     return _kv_sharding(v)
 
@@ -684,9 +940,9 @@ def _kv_sharding_0_5_22(v: Any) -> Declare | Refuse | None:
 
 
 _KV_SHARD_0_5_22 = dict(
-    reads=_KV_SHARD_READS + ("enable_hierarchical_cache",),
+    reads=_KV_SHARD_READS,
     writes=("chunked_prefill_size", "mem_fraction_static", "cuda_graph_config"),
-    facts=("model.is_mla", "model.arch0", "target.memory_mib", "model.is_deepseek_dsa"),
+    facts=_KV_SHARD_FACTS,
     triggers=("enable_kv_cache_sharding",),
 )
 

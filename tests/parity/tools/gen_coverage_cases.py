@@ -1,7 +1,7 @@
 """Generate ``tests/parity/data/coverage-cases.json``: cases that bring rules no other
 recorded case reaches in front of SGLang, comparing *every* field a rule may write.
 
-    PYTHONPATH=src python tests/parity/tools/gen_coverage_cases.py
+    PYTHONPATH=src python tests/parity/tools/gen_coverage_cases.py [--append]
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py coverage
 
 Each case aims at one rule of ``tests/parity/unmet_rules.py`` (its name says which); its
@@ -437,6 +437,261 @@ def launcher(f: list[str]) -> list[dict]:
     return cases
 
 
+# --- cases appended after a suite was first recorded ----------------------------------------
+# A later rule writes fields the first recording did not compare; regenerating would change
+# every recorded case's field list. These cases are appended (``--append``) with the suite's
+# recorded fields plus the extra fields named here, so earlier rows stay valid.
+
+OFFLOAD_FIELDS = ["ple_offload_backend", "cpu_offload_gb", "offload_group_size"]
+CP_TP_FIELDS = ["enable_cp_tp_group_sharing"]
+#: a PD prefill server sharding KV over DSA's interleave prefill CP on TRT-LLM's DSA kernels
+DSA_SHARD = ["--tp-size", "8", "--disaggregation-mode", "prefill",
+             "--disaggregation-transfer-backend", "mooncake", "--enable-kv-cache-sharding",
+             "--page-size", "64", "--enable-prefill-cp", "--cp-strategy", "interleave",
+             "--attn-cp-size", "8", "--dsa-prefill-backend", "trtllm", "--dsa-decode-backend",
+             "trtllm", "--kv-cache-dtype", "fp8_e4m3"]
+#: the same for a GQA model (fa3, interleave prefill CP over two ranks)
+GQA_SHARD = ["--disaggregation-mode", "prefill", "--disaggregation-transfer-backend",
+             "mooncake", "--enable-kv-cache-sharding", "--attention-backend", "fa3",
+             "--tp-size", "2", "--enable-prefill-cp", "--attn-cp-size", "2", "--cp-strategy",
+             "interleave", "--page-size", "64"]
+
+
+Appended = tuple[str, str, str, list[str], "dict | None", list[str], tuple[str, ...]]
+
+
+def appended_coverage() -> list[Appended]:
+    """(name, platform, model, argv, env, extra fields, dropped fields) of the coverage
+    cases appended."""
+    out: list[Appended] = []
+
+    def add(name: str, platform: str, model: str, argv: list[str], env: dict | None = None,
+            extra: list[str] = CP_TP_FIELDS) -> None:
+        out.append((name, platform, model, argv, env, extra, ()))
+
+    offload = "offload_compatibility"
+    for name, model, argv in (
+            (f"{offload}/ple-with-cpu-offload", "models/llama-3.1-8b",
+             ["--ple-offload-embedding", "--cpu-offload-gb", "4"]),
+            (f"{offload}/ple-with-group-offload", "models/qwen3-8b",
+             ["--ple-offload-embedding", "--offload-group-size", "2"]),
+            (f"{offload}/file-backend-without-ple", "models/llama-3.1-8b",
+             ["--ple-offload-backend", "file", "--no-ple-offload-embedding"]),
+            (f"{offload}/ple-alone", "models/llama-3.1-8b",
+             ["--ple-offload-embedding", "--offload-group-size", "0"]),
+            (f"{offload}_recheck/qwen4-exp-default-ple", "parity-models/qwen4-exp-synth",
+             ["--cpu-offload-gb", "4", "--ple-offload-backend", "file"]),
+            (f"{offload}_recheck/qwen4-exp-ple-off", "parity-models/qwen4-exp-synth",
+             ["--cpu-offload-gb", "4", "--no-ple-offload-embedding"])):
+        add(name, "h100", model, argv, extra=OFFLOAD_FIELDS)
+    # PD role switching: what a role flip cannot carry over
+    llama, moe = "models/llama-3.1-8b", "models/qwen3-30b-a3b"
+    switch = ["--enable-pd-role-switch"]
+    add("pd_role_switch_checks/prefill", "h100", llama,
+        switch + ["--disaggregation-mode", "prefill"])
+    add("pd_role_switch_checks/aggregated-pp", "h100", llama, switch + ["--pp-size", "2"])
+    add("pd_role_switch_checks/attn-dp", "h100", llama,
+        switch + ["--disaggregation-mode", "prefill", "--tp-size", "2", "--attn-dp-size", "2"])
+    add("pd_role_switch_checks/local-broadcast", "h100", llama,
+        switch + ["--disaggregation-mode", "decode", "--tp-size", "2", "--attn-dp-size", "2",
+                  "--enable-dp-attention-local-control-broadcast"])
+    add("pd_role_switch_checks/dp-replicas", "h100", llama,
+        switch + ["--disaggregation-mode", "prefill", "--dp-size", "2"])
+    add("pd_role_switch_checks/ep-ngram", "h100", moe,
+        switch + ["--disaggregation-mode", "decode", "--tp-size", "2", "--ep-size", "2",
+                  "--speculative-algorithm", "NGRAM"])
+    add("pd_role_switch_checks/pp-dcp", "h100", "models/deepseek-v2-lite",
+        switch + ["--disaggregation-mode", "decode", "--tp-size", "2", "--dcp-size", "2",
+                  "--pp-size", "2"])
+    staging = {"SGLANG_DISAGG_STAGING_BUFFER": "1"}
+    add("pd_staging_buffer_transport/mori", "mi300x", llama,
+        ["--disaggregation-mode", "decode", "--disaggregation-transfer-backend", "mori"],
+        staging)
+    add("pd_staging_buffer_transport/nixl", "h100", llama,
+        ["--disaggregation-mode", "prefill", "--disaggregation-transfer-backend", "nixl"],
+        staging)
+    # CP-TP group sharing: prefill CP over the whole TP group
+    qwen4, glm5 = "parity-models/qwen4-exp-synth", "parity-models/glm5-next-synth"
+    cp = ["--enable-prefill-cp"]
+    qcp = ["--tp-size", "4", "--attn-cp-size", "4", "--cp-strategy", "zigzag"] + cp
+    gcp = ["--tp-size", "4", "--cp-strategy", "interleave"] + cp
+    add("cp_tp_group_sharing/qwen4-exp", "h100", qwen4, qcp)
+    add("cp_tp_group_sharing/qwen4-exp/b200", "b200", qwen4, qcp)
+    add("cp_tp_group_sharing/qwen4-exp/narrow", "h100", qwen4,
+        ["--tp-size", "4", "--attn-cp-size", "2", "--cp-strategy", "zigzag"] + cp)
+    add("cp_tp_group_sharing/qwen4-exp/interleave", "h100", qwen4,
+        ["--tp-size", "4", "--attn-cp-size", "4", "--cp-strategy", "interleave"] + cp)
+    add("cp_tp_group_sharing/qwen4-exp/ep", "h100", qwen4, qcp + ["--ep-size", "4"])
+    add("cp_tp_group_sharing/qwen4-exp/ngram", "h100", qwen4,
+        qcp + ["--speculative-algorithm", "NGRAM"])
+    add("cp_tp_group_sharing/qwen4-exp/pd-decode", "h100", qwen4,
+        qcp + ["--disaggregation-mode", "decode"])
+    add("cp_tp_group_sharing/glm5-next", "h100", glm5, gcp)
+    add("cp_tp_group_sharing/glm5-next/b200", "b200", glm5, gcp)
+    add("cp_tp_group_sharing/glm5-next/zigzag", "h100", glm5,
+        ["--tp-size", "4", "--cp-strategy", "zigzag"] + cp)
+    add("cp_tp_group_sharing/glm5-next/narrow", "h100", glm5, gcp + ["--attn-cp-size", "2"])
+    add("cp_tp_group_sharing/glm5-next/mixed-chunk", "h100", glm5,
+        gcp + ["--enable-mixed-chunk"])
+    add("cp_tp_group_sharing/glm5-next/pd-prefill", "h100", glm5,
+        gcp + ["--disaggregation-mode", "prefill"])
+    add("cp_tp_group_sharing/glm5-next/mtp", "h100", glm5,
+        gcp + ["--speculative-algorithm", "EAGLE"])
+    # KV-cache sharding: DSA's sub-checks and the HiCache, chunking and model-shape limits
+    dsa = "parity-models/glm-moe-dsa-synth"
+    shard = "kv_cache_sharding"
+    add(f"{shard}/dsa", "b200", dsa, DSA_SHARD)
+    add(f"{shard}/dsa/hicache", "b200", dsa, DSA_SHARD + ["--enable-hierarchical-cache"])
+    add(f"{shard}/dsa/hicache-direct-io", "b200", dsa,
+        DSA_SHARD + ["--enable-hierarchical-cache", "--hicache-io-backend", "direct"])
+    add(f"{shard}/dsa/hicache-storage", "b200", dsa,
+        DSA_SHARD + ["--enable-hierarchical-cache", "--hicache-storage-backend", "file"])
+    add(f"{shard}/dsa/nixl", "b200", dsa,
+        DSA_SHARD + ["--disaggregation-transfer-backend", "nixl"])
+    add(f"{shard}/dsa/flashmla-sparse", "b200", dsa,
+        DSA_SHARD + ["--dsa-prefill-backend", "flashmla_sparse"])
+    add(f"{shard}/dsa/bf16-kv", "b200", dsa, DSA_SHARD + ["--kv-cache-dtype", "bfloat16"])
+    add(f"{shard}/dsa/no-prefill-cp", "b200", dsa,
+        DSA_SHARD[:DSA_SHARD.index("--enable-prefill-cp")])
+    add(f"{shard}/dsa/fa3-backend", "h100", dsa, DSA_SHARD[:9] + ["--attention-backend", "fa3"])
+    add(f"{shard}/gqa", "h100", llama, GQA_SHARD)
+    add(f"{shard}/gqa/hicache-storage", "h100", llama,
+        GQA_SHARD + ["--enable-hierarchical-cache", "--hicache-storage-backend", "file"])
+    add(f"{shard}/gqa/dynamic-chunking-pp", "h100", llama,
+        GQA_SHARD + ["--enable-dynamic-chunking", "--pp-size", "2"])
+    add(f"{shard}/gqa/staging-buffer", "h100", llama, GQA_SHARD,
+        {"SGLANG_DISAGG_STAGING_BUFFER": "1"})
+    add(f"{shard}/gqa/chunked-attention", "h100", "parity-models/llama-4-scout-synth",
+        GQA_SHARD)
+    add(f"{shard}/gqa/encoder-decoder", "h100", "parity-models/mllama-synth", GQA_SHARD)
+    # DeepSeek-V4's FP4 indexer: SM100, SM120 or gfx95 only
+    fp4 = ["--enable-deepseek-v4-fp4-indexer"]
+    for gpu in ("h100", "b200", "mi300x", "mi355x"):
+        add(f"environment_variable_checks/fp4-indexer/{gpu}", gpu, llama, fp4)
+    # DWDP: attention DP and EP over the whole group, no CUDA graphs
+    dwdp = ["--tp-size", "2", "--dwdp-size", "2"]
+    extra = CP_TP_FIELDS + ["moe_dp_size"]
+    add("dwdp_layout", "h100", moe, dwdp, extra=extra)
+    add("dwdp_layout/pd-prefill", "h100", moe, dwdp + ["--disaggregation-mode", "prefill"],
+        extra=extra)
+    add("dwdp_layout/attn-dp-given", "b200", moe, ["--tp-size", "4", "--dwdp-size", "4",
+                                                   "--attn-dp-size", "2"], extra=extra)
+    add("dwdp_layout/not-tp", "h100", moe, ["--tp-size", "4", "--dwdp-size", "2"], extra=extra)
+    add("dwdp_layout/pd-decode", "h100", moe, dwdp + ["--disaggregation-mode", "decode"],
+        extra=extra)
+    add("dwdp_layout/eplb", "h100", moe, dwdp + ["--enable-eplb"], extra=extra)
+    add("dwdp_layout/ngram", "h100", moe, dwdp + ["--speculative-algorithm", "NGRAM"],
+        extra=extra)
+    add("dwdp_layout/tbo", "h100", moe, dwdp + ["--enable-two-batch-overlap"], extra=extra)
+    return out
+
+
+#: what the launcher's LoRA check declares itself (no resolution rule decides it): a LoRA
+#: launch has overlap loading off once started, while the resolved plan leaves it unset
+LORA_LAUNCH_DECLARED = ("enable_lora_overlap_loading",)
+
+
+def appended_launcher() -> list[Appended]:
+    """The launcher cases appended: LoRA, the text watermark, metrics, TBO, PP and HiSparse
+    checks (the LoRA ones without the field the LoRA check itself declares)."""
+    out: list[Appended] = []
+
+    def add(name: str, argv: list[str], model: str = "models/llama-3.1-8b",
+            platform: str = "h100") -> None:
+        drop = LORA_LAUNCH_DECLARED if name.startswith("launcher_lora_checks/") else ()
+        out.append((name, platform, model, argv, None, [], drop))
+
+    lora = ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all"]
+    add("launcher_lora_checks/no-adapters", ["--enable-lora"])
+    add("launcher_lora_checks/rank-and-modules", lora)
+    add("launcher_lora_checks/all-among-others", lora + ["q_proj"])
+    add("launcher_lora_checks/paths-over-cap",
+        ["--lora-paths", "a=/adapters/a", "b=/adapters/b", "--max-loaded-loras", "1",
+         "--max-loras-per-batch", "1"])
+    add("launcher_lora_checks/cap-below-batch", lora + ["--max-loaded-loras", "2"])
+    add("launcher_lora_checks/overlap-loading", lora + ["--enable-lora-overlap-loading"])
+    add("launcher_lora_checks/standalone",
+        lora + ["--speculative-algorithm", "STANDALONE", "--speculative-draft-model-path",
+                "models/llama-3.1-8b"])
+    add("launcher_lora_checks/eagle3", lora + EAGLE3)
+    add("launcher_lora_checks/triton-v2-attn-dp",
+        lora + ["--lora-backend", "triton_v2", "--tp-size", "2", "--attn-dp-size", "2"])
+    add("launcher_lora_checks/moe-runner-without-lora", ["--moe-runner-backend", "lora_triton"],
+        "models/qwen3-30b-a3b")
+    watermark = ["--enable-watermark"]
+    add("launcher_watermark_checks/config-without-switch",
+        ["--watermark-config", '{"key": "a1b2"}'])
+    add("launcher_watermark_checks/on", watermark)
+    add("launcher_watermark_checks/keyed", watermark + ["--watermark-config", '{"key": "a1b2"}'])
+    add("launcher_watermark_checks/key-b-alone",
+        watermark + ["--watermark-config", '{"key_b": "12"}'])
+    add("launcher_watermark_checks/mixing-without-key-b",
+        watermark + ["--watermark-config", '{"key": "a1", "mixing_probability": 0.3}'])
+    add("launcher_watermark_checks/pd", watermark + ["--disaggregation-mode", "prefill"])
+    add("launcher_watermark_checks/ngram", watermark + ["--speculative-algorithm", "NGRAM"])
+    add("launcher_metrics_checks/export-without-dir", ["--export-metrics-to-file"])
+    add("launcher_metrics_checks/export-with-dir",
+        ["--export-metrics-to-file", "--export-metrics-to-file-dir", "/tmp/metrics"])
+    add("launcher_metrics_checks/labels-empty-header",
+        ["--tokenizer-metrics-allowed-custom-labels", "team",
+         "--tokenizer-metrics-custom-labels-header", ""])
+    add("launcher_metrics_checks/tse-base-one", ["--prompt-tokens-buckets", "tse", "1000", "1",
+                                                 "8"])
+    add("launcher_metrics_checks/custom-ok", ["--generation-tokens-buckets", "custom", "10",
+                                              "100", "1000"])
+    add("launcher_metrics_checks/custom-repeated", ["--generation-tokens-buckets", "custom",
+                                                    "10", "10"])
+    add("launcher_metrics_checks/unknown-rule", ["--prompt-tokens-buckets", "linear"])
+    add("launcher_metrics_checks/gc-four", ["--gc-threshold", "1", "2", "3", "4"])
+    add("launcher_metrics_checks/mm-io-workers", ["--mm-io-worker-num", "-1"])
+    add("launcher_two_batch_overlap_check/no-a2a", ["--enable-two-batch-overlap"])
+    add("launcher_two_batch_overlap_check/attn-dp",
+        ["--enable-two-batch-overlap", "--tp-size", "2", "--attn-dp-size", "2"])
+    add("launcher_pipeline_parallel_checks/eagle3", ["--pp-size", "2"] + EAGLE3)
+    add("launcher_pipeline_parallel_checks/eagle-pd-prefill",
+        ["--pp-size", "2", "--disaggregation-mode", "prefill"] + EAGLE)
+    add("launcher_pipeline_parallel_checks/min-free-slots",
+        ["--pp-size", "2", "--min-free-slots-delay", "2"])
+    hisparse = ["--enable-hisparse", "--disable-radix-cache"]
+    dsa = ("parity-models/glm-moe-dsa-synth", "b200")
+    add("launcher_hisparse_checks/dense", hisparse)
+    add("launcher_hisparse_checks/dsa", ["--tp-size", "8"] + hisparse, *dsa)
+    add("launcher_hisparse_checks/dsa-radix", ["--tp-size", "8", "--enable-hisparse"], *dsa)
+    add("launcher_hisparse_checks/dsa-mixed-chunk",
+        ["--tp-size", "8", "--enable-mixed-chunk"] + hisparse, *dsa)
+    add("launcher_device_checks/mindspore", ["--model-impl", "mindspore"])
+    # (InstantTensor off cuda needs --device cpu, whose CPU backends launchplan does not plan)
+    add("launcher_device_checks/instanttensor", ["--load-format", "instanttensor"])
+    add("launcher_device_checks/quant-comms", ["--tp-size", "2",
+                                               "--enable-quant-communications"])
+    add("launcher_device_checks/xpu-sampling", ["--sampling-backend", "intel_xpu"])
+    add("launcher_device_checks/grpc-port", ["--grpc-port", "30000"])
+    add("launcher_device_checks/grpc-port-other", ["--grpc-port", "30001"])
+    add("launcher_hisparse_checks/dsa-fp8-sparse-prefill",
+        ["--tp-size", "8", "--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend",
+         "flashmla_sparse"] + hisparse, *dsa)
+    return out
+
+
+def append(suite: str, cases: list[Appended]) -> None:
+    """Append the cases not yet in ``SUITE-cases.json``, with the suite's recorded fields."""
+    path = DATA / f"{suite}-cases.json"
+    existing = json.loads(path.read_text())
+    recorded = existing[0]["fields"]
+    names = {c["name"] for c in existing}
+    for name, platform, model, argv, env, extra, drop in cases:
+        name = f"{suite}/{name}"
+        if name in names:
+            continue
+        fields = [f for f in recorded if f not in drop]
+        case = {"name": name, "platform": platform, "model": model, "argv": argv,
+                "fields": fields + [x for x in extra if x not in recorded]}
+        if env:
+            case["env"] = env
+        existing.append(case)
+    write(suite, existing, recorded)
+
+
 def write(suite: str, cases: list[dict], f: list[str]) -> None:
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
@@ -446,4 +701,10 @@ def write(suite: str, cases: list[dict], f: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if "--append" in sys.argv[1:]:
+        append("coverage", appended_coverage())
+        append("launcher", appended_launcher())
+    else:
+        main()
