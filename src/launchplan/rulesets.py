@@ -207,6 +207,7 @@ PIPELINE: tuple[str, ...] = (
     "expert_distribution_metrics",
     "elastic_ep_checks",
     "elastic_ep_scale_up",
+    "experimental_marlin_checks",
     "pipeline_parallel_overlap_disable",
     # Phase.SPECULATIVE (P32 handle_speculative_decoding, P51 boundary reduction)
     "speculative_draft_revision_default",

@@ -155,8 +155,10 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"DSA KV sharding requires|CP-sharded DSA HiCache requires|"
          r"--enable-kv-cache-sharding supports HiCache host offload but not|"
          r"--enable-kv-cache-sharding does not support (dynamic chunk sizing|chunked/local-att|"
-         r"encoder-decoder)|--enable-kv-cache-sharding is incompatible with SGLANG_DISAGG_ST",
+         r"encoder-decoder)|--enable-kv-cache-sharding is incompatible with SGLANG_DISAGG_ST|"
+         r"KV sharding supports speculative decoding only for GLM DSA",
          {"kv_cache_sharding", "kv_cache_sharding_recheck"}),
+        (r"experimental_sgl_marlin (EP requires|LoRA requires)", {"experimental_marlin_checks"}),
         (r"CP-TP group sharing|CP/TP group sharing|"
          r"(linear_num_key_heads|linear_num_value_heads|num_heads)=\d+ must be divisible by "
          r"--tp-size=", {"cp_tp_group_sharing"}),

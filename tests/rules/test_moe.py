@@ -156,3 +156,31 @@ def test_flashinfer_a2a_workspace_budget():
     small = dict(base, chunked_prefill_size=2048)
     assert isinstance(decide(budget, make_view(overlay=big_decode, **small)), Refuse)
     assert decide(budget, make_view(overlay=graph)) is None
+
+
+def test_experimental_marlin_contract():
+    """SGLang's experimental Marlin MoE-LoRA runner: no A2A under EP; LoRA needs virtual
+    experts, the triton LoRA backend and, under EP, the plain expert placement."""
+    marlin = {"moe_runner_backend": "experimental_sgl_marlin"}
+    lora = {**marlin, "enable_lora": True, "lora_use_virtual_experts": True,
+            "lora_backend": "triton"}
+    check = m.experimental_marlin_checks
+    assert decide(check, make_view(moe_runner_backend="triton", enable_lora=True)) is None
+    assert decide(check, make_view(**marlin)) is None  # no LoRA: the stock Marlin path
+    refused = decide(check, make_view(**marlin, ep_size=8, moe_a2a_backend="deepep"))
+    assert isinstance(refused, Refuse) and "--moe-a2a-backend none" in refused.message
+    assert decide(check, make_view(**marlin, ep_size=8, enable_eplb=True)) is None
+    for given, said in (({"lora_use_virtual_experts": False}, "--lora-use-virtual-experts"),
+                        ({"lora_backend": "csgmv"}, "--lora-backend triton"),
+                        ({"ep_size": 8, "enable_eplb": True}, "enable_eplb True"),
+                        ({"ep_size": 8, "ep_num_redundant_experts": 8},
+                         "ep_num_redundant_experts 8"),
+                        ({"ep_size": 8, "init_expert_location": "random"},
+                         "init_expert_location random")):
+        out = decide(check, make_view(**{**lora, **given}))
+        assert isinstance(out, Refuse) and said in out.message, (given, out)
+    assert decide(check, make_view(**lora)) is None
+    assert decide(check, make_view(**lora, ep_size=8)) is None
+    # adapters given with the switch unset turn LoRA on; an explicit False keeps it off
+    assert isinstance(decide(check, make_view(**marlin, lora_paths=["a=/x"])), Refuse)
+    assert decide(check, make_view(**marlin, lora_paths=["a=/x"], enable_lora=False)) is None

@@ -543,3 +543,59 @@ def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
                       f"workspace of {capacity}; set {_FLASHINFER_A2A_ENV} or lower "
                       "--chunked-prefill-size / the CUDA graph max batch sizes")
     return None
+
+
+#: what the experimental Marlin MoE-LoRA runner needs of an EP launch: experts where the
+#: trivial placement puts them, one copy each, no rebalancing while serving
+_MARLIN_EP_PLACEMENT = (
+    ("init_expert_location", lambda value: value != "trivial"),
+    ("ep_num_redundant_experts", lambda value: value != 0),
+    ("enable_eplb", bool),
+    ("elastic_ep_backend", lambda value: value is not None),
+    ("enable_elastic_expert_backup", bool),
+)
+
+
+@rule(
+    phase=Phase.MOE,
+    reads=("moe_runner_backend", "ep_size", "moe_a2a_backend", "enable_lora", "lora_paths",
+           "lora_use_virtual_experts", "lora_backend", "init_expert_location",
+           "ep_num_redundant_experts", "enable_eplb", "elastic_ep_backend",
+           "enable_elastic_expert_backup"),
+    sglang="validate_experimental_sgl_marlin",
+    triggers={"moe_runner_backend": ("experimental_sgl_marlin",)},
+)
+def experimental_marlin_checks(v: View) -> Refuse | None:
+    """Experimental Marlin MoE: no A2A under EP; LoRA on virtual experts, triton, plain EP.
+
+    When: ``moe_runner_backend`` is experimental_sgl_marlin once the EP hooks have run.
+    Effect: refuses EP above 1 with an A2A backend; with LoRA on (``--enable-lora``, or
+        adapters given with the switch unset), refuses it without
+        ``--lora-use-virtual-experts``, with a LoRA backend other than triton, and under EP
+        with a non-trivial expert location, redundant experts, EPLB, an elastic EP backend
+        or elastic expert backup. In SGLang's order.
+    Why: this runner fuses the LoRA deltas into the Marlin expert GEMMs through virtual
+        experts fed by the triton LoRA kernels' batch layout; it implements neither token
+        dispatch nor moving experts between ranks (``validate_experimental_sgl_marlin``,
+        the same in 0.5.21-0.5.23).
+    Assumes: nothing.
+    """
+    ep = v.ep_size > 1
+    if ep and v.moe_a2a_backend != "none":
+        return Refuse("--moe-runner-backend experimental_sgl_marlin with EP needs "
+                      f"--moe-a2a-backend none; got {v.moe_a2a_backend}")
+    if not (bool(v.enable_lora) or (v.enable_lora is None and bool(v.lora_paths))):
+        return None
+    if not v.lora_use_virtual_experts:
+        return Refuse("LoRA on --moe-runner-backend experimental_sgl_marlin needs "
+                      "--lora-use-virtual-experts")
+    if v.lora_backend != "triton":
+        return Refuse("LoRA on --moe-runner-backend experimental_sgl_marlin needs "
+                      f"--lora-backend triton; got {v.lora_backend}")
+    if ep:
+        moved = [name for name, off_plain in _MARLIN_EP_PLACEMENT if off_plain(v[name])]
+        if moved:
+            return Refuse("LoRA on --moe-runner-backend experimental_sgl_marlin with EP needs "
+                          "the trivial expert placement, no redundant experts, no EPLB and "
+                          "no elastic EP; got " + ", ".join(f"{n} {v[n]}" for n in moved))
+    return None

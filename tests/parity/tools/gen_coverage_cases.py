@@ -583,6 +583,20 @@ def appended_coverage() -> list[Appended]:
     add("dwdp_layout/ngram", "h100", moe, dwdp + ["--speculative-algorithm", "NGRAM"],
         extra=extra)
     add("dwdp_layout/tbo", "h100", moe, dwdp + ["--enable-two-batch-overlap"], extra=extra)
+    # the experimental Marlin MoE-LoRA runner's contract (found by a wild4 probe)
+    marlin = ["--moe-runner-backend", "experimental_sgl_marlin"]
+    lora = marlin + ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all"]
+    ready = lora + ["--lora-use-virtual-experts", "--lora-backend", "triton"]
+    ep = ["--tp-size", "2", "--ep-size", "2"]
+    for name, argv in (("no-lora-ep", marlin + ep),
+                       ("ep-a2a", marlin + ep + ["--moe-a2a-backend", "deepep"]),
+                       ("lora-without-virtual-experts", lora),
+                       ("lora-backend-csgmv", lora + ["--lora-use-virtual-experts"]),
+                       ("lora-ready", ready),
+                       ("lora-ep-eplb", ready + ep + ["--enable-eplb"]),
+                       ("lora-ep-redundant", ready + ep + ["--ep-num-redundant-experts", "2"]),
+                       ("lora-ep", ready + ep)):
+        add(f"experimental_marlin_checks/{name}", "h100", moe, argv)
     return out
 
 
