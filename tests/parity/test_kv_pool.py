@@ -27,10 +27,39 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES = DATA / "kv-pool-cases.json"
 RESULTS = DATA / "results-kv-pool.jsonl"
 #: Cases recorded; a smaller number means the recording lost cases.
-EXPECTED_CASES = 1662
+EXPECTED_CASES = 2644
+#: Recorded models launchplan's sizing does not follow yet (tests/parity/models/), and why.
+#: Their cases stay recorded; ``test_the_models_not_followed_yet_still_disagree`` fails once
+#: one agrees everywhere, so it leaves this list.
+NOT_FOLLOWED = {
+    "deepseek-v4-synth": "DeepSeek-V4's compressed-KV pool (DSV4PoolConfigurator) is not modelled",
+    "deepseek-v4.1-synth": "DeepSeek-V4's compressed-KV pool (DSV4PoolConfigurator) is not "
+                           "modelled",
+    "kimi-k3-synth": "Kimi-K3's KDA state (its text config's own shape) is not modelled",
+    "kimi-k3-mxfp4-synth": "Kimi-K3's KDA state (its text config's own shape) is not modelled",
+    "glm5-next-synth": "GLM-5-Next's KDA state is not modelled",
+    "gigachat-3.5-synth": "GigaChat-3.5's gated-delta-net state (registry config) is not modelled",
+    "qwen4-exp-synth": "Qwen4-Exp's state (gated delta net plus PLE short convolutions) is not "
+                       "modelled",
+    "beam-synth": "SGLang's hybrid-SWA layer split for Beam is not modelled (sized as one pool)",
+    "embedding-gemma2-synth": "SGLang's hybrid-SWA layer split for EmbeddingGemma2 is not "
+                              "modelled (sized as one pool)",
+    "mimo-v2-flash-synth": "MiMo-V2's hybrid_layer_pattern split (hybrid SWA) is not followed",
+    "mimo-v2-fused-qkv-synth": "MiMo-V2's hybrid_layer_pattern split (hybrid SWA) is not "
+                               "followed",
+    "gemma-4-synth": "Gemma 4's full-attention rows (global head dims, shared KV layers) differ",
+    "hrm-text-synth": "HRM's repeated layers (SGLang counts 8x the KV layers) are not modelled",
+    "whisper-large-v3": "Whisper's encoder-decoder KV (3x the decoder layers) is not modelled",
+    "step-3.5-synth": "launchplan's context length misses Step-3.5's class default max_seq_len "
+                      "(128000), which SGLang's request estimate reads",
+}
 FIELDS = ("kv_bytes_per_token", "max_total_num_tokens", "max_running_requests",
           "kv_budget_bytes", "full_max_total_num_tokens", "swa_max_total_num_tokens",
           "max_mamba_cache_size", "capture_bs")
+
+
+def _label(case: dict) -> str:
+    return case["model"].rsplit("/", 1)[-1]
 
 
 def _load() -> list[tuple[dict, dict]]:
@@ -44,15 +73,16 @@ def _load() -> list[tuple[dict, dict]]:
     return [(case, results[case["name"]]) for case in cases if case["name"] in results]
 
 
-PAIRS = _load() if CASES.exists() and RESULTS.exists() else []
+ALL_PAIRS = _load() if CASES.exists() and RESULTS.exists() else []
+PAIRS = [(c, r) for c, r in ALL_PAIRS if _label(c) not in NOT_FOLLOWED]
 
 
 def test_recordings_present_and_complete():
     assert CASES.exists(), f"missing {CASES}: run tests/parity/tools/record_kv_pool.py"
     assert RESULTS.exists(), f"missing {RESULTS}: run tests/parity/tools/record_kv_pool.py"
-    assert len(PAIRS) == EXPECTED_CASES
-    assert sum(1 for _, r in PAIRS if r["ok"]) >= EXPECTED_CASES * 3 // 4
-    broken = [c["name"] for c, r in PAIRS if r.get("stage") == "harness"]
+    assert len(ALL_PAIRS) == EXPECTED_CASES
+    assert sum(1 for _, r in ALL_PAIRS if r["ok"]) >= EXPECTED_CASES * 3 // 4
+    broken = [c["name"] for c, r in ALL_PAIRS if r.get("stage") == "harness"]
     assert not broken, f"the recording failed on {broken}: record again"
 
 
@@ -65,6 +95,33 @@ def _plan(case: dict):
     model = str(ROOT / model) if "/" in model else model
     return resolve([str(a) for a in case["argv"]], gpu=target, model_path=model,
                    compat="0.5.23", env=case.get("env"))
+
+
+def _disagreement(case: dict, expected: dict) -> dict:
+    """What launchplan answers differently from the recording (empty: it agrees)."""
+    try:
+        result = _plan(case)
+    except (Refusal, InputError) as e:
+        return {} if expected["stage"] == "resolve" else {"refused": str(e)}
+    if expected["stage"] == "resolve":
+        return {"refused": "not by launchplan"}
+    args = dict(weights_bytes=case["weights_bytes"], before_load_bytes=case["before_load_bytes"])
+    try:
+        pool = kv_pool(result, **args).as_json()
+    except NotEnoughMemory:
+        return {} if not expected["ok"] else {"fits": "not by launchplan"}
+    if not expected["ok"]:
+        return {"fits": "by launchplan"}
+    want = expected["result"]
+    return {f: (want[f], pool[f]) for f in FIELDS if f in want and f != "max_mamba_cache_size"
+            and pool[f] != want[f]}
+
+
+def test_the_models_not_followed_yet_still_disagree():
+    """Every model in NOT_FOLLOWED still has a recorded case launchplan gets wrong."""
+    wrong = {_label(c) for c, r in ALL_PAIRS if _label(c) in NOT_FOLLOWED
+             and r["stage"] in ("resolve", "sizing", "done") and _disagreement(c, r)}
+    assert wrong == set(NOT_FOLLOWED), set(NOT_FOLLOWED) - wrong
 
 
 @pytest.mark.parametrize(("case", "expected"), PAIRS, ids=[c["name"] for c, _ in PAIRS])
@@ -86,6 +143,8 @@ def test_kv_pool_agrees_with_sglang(case, expected):
     for field in FIELDS + ("mamba_state_bytes_per_slot",):
         if field not in want:
             continue
+        if field == "max_mamba_cache_size" and want.get("mamba_state_bytes_per_slot") is None:
+            continue  # no state cache: SGLang reports the flag as given, sizing nothing
         stats = AGREEMENT[("kv-pool", field)]
         stats[1] += 1
         if pool[field] == want[field]:
