@@ -38,15 +38,11 @@ NOT_FOLLOWED = {
     "kimi-k3-synth": "Kimi-K3's KDA state (its text config's own shape) is not modelled",
     "kimi-k3-mxfp4-synth": "Kimi-K3's KDA state (its text config's own shape) is not modelled",
     "glm5-next-synth": "GLM-5-Next's KDA state is not modelled",
-    "gigachat-3.5-synth": "GigaChat-3.5's gated-delta-net state (registry config) is not modelled",
     "qwen4-exp-synth": "Qwen4-Exp's state (gated delta net plus PLE short convolutions) is not "
                        "modelled",
     "beam-synth": "SGLang's hybrid-SWA layer split for Beam is not modelled (sized as one pool)",
     "embedding-gemma2-synth": "SGLang's hybrid-SWA layer split for EmbeddingGemma2 is not "
                               "modelled (sized as one pool)",
-    "mimo-v2-flash-synth": "MiMo-V2's hybrid_layer_pattern split (hybrid SWA) is not followed",
-    "mimo-v2-fused-qkv-synth": "MiMo-V2's hybrid_layer_pattern split (hybrid SWA) is not "
-                               "followed",
     "gemma-4-synth": "Gemma 4's full-attention rows (global head dims, shared KV layers) differ",
     "hrm-text-synth": "HRM's repeated layers (SGLang counts 8x the KV layers) are not modelled",
     "whisper-large-v3": "Whisper's encoder-decoder KV (3x the decoder layers) is not modelled",

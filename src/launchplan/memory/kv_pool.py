@@ -401,7 +401,7 @@ def _layer_split(model: Any) -> tuple[list[int], list[int]]:
         return ([i for i in range(layers) if (i + 1) % 4],
                 [i for i in range(layers) if (i + 1) % 4 == 0])
     pattern = text.get("hybrid_layer_pattern")
-    if isinstance(pattern, list) and not text.get("layer_types"):
+    if isinstance(pattern, (list, tuple)) and not text.get("layer_types"):
         return ([i for i in range(layers) if pattern[i] == 1],
                 [i for i in range(layers) if pattern[i] == 0])
     kinds = list(text.get("layer_types") or ())
@@ -785,7 +785,12 @@ def _state_kind(model: Any) -> str | None:
     return None
 
 
-_GDN_MODEL_TYPES = ("qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe")
+_GDN_MODEL_TYPES = ("qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe",
+                    "gigachat3_5")
+#: Gated-delta-net shape defaults of the config classes (key heads, value heads, key dim,
+#: value dim, conv kernel): Qwen3-Next's, and GigaChat-3.5's (SGLang's GigaChat35Config).
+_GDN_DEFAULTS = {"gigachat3_5": (8, 16, 128, 128, 4)}
+_GDN_DEFAULT = (16, 32, 128, 128, 4)
 _MAMBA2_MODEL_TYPES = {"nemotron_h": "mamba2", "falcon_h1": "mamba2",
                        "granitemoehybrid": "mamba2", "lfm2": "short_conv"}
 #: Falcon-H1's config-class defaults (SGLang's ``FalconH1Config``) for the keys its
@@ -800,6 +805,10 @@ def _state_layers(model: Any) -> tuple[list[int], list[int]]:
     text = model.text_config
     layers = range(int(model.num_hidden_layers or 0))
     kind = _state_kind(model)
+    if kind == "gdn" and model.text_model_type == "gigachat3_5":
+        kinds = list(text.get("layer_types") or ())
+        return ([i for i in layers if i < len(kinds) and kinds[i] == "linear_attention"],
+                [i for i in layers if i < len(kinds) and kinds[i] == "full_attention"])
     if kind == "gdn":
         interval = int(text.get("full_attention_interval") or 1)
         return ([i for i in layers if (i + 1) % interval],
@@ -836,11 +845,11 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
     of one state layer on one rank."""
     text, kind = model.text_config, _state_kind(model)
     if kind == "gdn":
-        k_heads = int(text.get("linear_num_key_heads", 16))
-        v_heads = int(text.get("linear_num_value_heads", 32))
-        k_dim = int(text.get("linear_key_head_dim", 128))
-        v_dim = int(text.get("linear_value_head_dim", 128))
-        kernel = int(text.get("linear_conv_kernel_dim", 4))
+        keys = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+                "linear_value_head_dim", "linear_conv_kernel_dim")
+        defaults = _GDN_DEFAULTS.get(model.text_model_type, _GDN_DEFAULT)
+        k_heads, v_heads, k_dim, v_dim, kernel = (
+            int(text[k]) if text.get(k) is not None else d for k, d in zip(keys, defaults))
         return (*_mamba2_elements(tp, v_heads * v_dim, k_heads, v_heads, v_dim, k_dim,
                                   kernel), True)
     if kind == "kda":
