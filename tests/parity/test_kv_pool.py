@@ -35,9 +35,6 @@ NOT_FOLLOWED = {
     "deepseek-v4-synth": "DeepSeek-V4's compressed-KV pool (DSV4PoolConfigurator) is not modelled",
     "deepseek-v4.1-synth": "DeepSeek-V4's compressed-KV pool (DSV4PoolConfigurator) is not "
                            "modelled",
-    "kimi-k3-synth": "Kimi-K3's KDA state (its text config's own shape) is not modelled",
-    "kimi-k3-mxfp4-synth": "Kimi-K3's KDA state (its text config's own shape) is not modelled",
-    "glm5-next-synth": "GLM-5-Next's KDA state is not modelled",
     "qwen4-exp-synth": "Qwen4-Exp's state (gated delta net plus PLE short convolutions) is not "
                        "modelled",
     "beam-synth": "SGLang's hybrid-SWA layer split for Beam is not modelled (sized as one pool)",

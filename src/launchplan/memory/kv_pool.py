@@ -12,12 +12,13 @@ Modelled: MHA/GQA (KV heads sharded over attention-TP, one per rank at least), M
 (``kv_lora_rank + qk_rope_head_dim``; DSA's scaled FP8 layout and indexer bytes), hybrid
 sliding-window pools (full/SWA split by ``--swa-full-tokens-ratio``, or the request-capped
 SWA pool), FP8, MXFP8 and FP4 KV caches with their scale bytes, the EAGLE/MTP draft's KV
-charged to the target's bytes per token, and the gated-delta-net state pools of Qwen3-Next
-and Qwen3.5 (a share of the budget set aside per request slot, before the KV pool). Not
-modelled (``caveats`` says so when a plan needs them): other Mamba/linear-attention state
-pools (Mamba2, KDA, lightning), unified memory pools, DeepSeek-V4,
-MiniMax sparse and QSA pools, KV-cache sharding, pipeline-parallel layer splits, DFLASH
-drafts and post-capture resizing (off by default in 0.5.23).
+charged to the target's bytes per token, and the per-request state pools of linear
+attention and Mamba layers (gated delta net, Mamba2, short convolutions, KDA; a share of the
+budget set aside per request slot, before the KV pool). Not modelled (``caveats`` says so
+when a plan needs them): other state pools (lightning, Inkling's, Qwen4-Exp's), unified
+memory pools, DeepSeek-V4, MiniMax sparse and QSA pools, KV-cache sharding,
+pipeline-parallel layer splits, DFLASH drafts and post-capture resizing (off by default in
+0.5.23).
 
 Pure and fast: integer and float arithmetic on the plan's values, nothing imported lazily
 except the draft model's facts when the plan names a draft the record does not carry.
@@ -772,16 +773,19 @@ MAMBA_SLOTS_PER_REQUEST = 3
 @per_object
 def _state_kind(model: Any) -> str | None:
     """Which per-request state cache SGLang sets up (its ``mambaish_config``), for the
-    families whose state shape is modelled here: ``gdn`` (Qwen3-Next / Qwen3.5), ``mamba2``
-    (Nemotron-H, Falcon-H1, Granite-4.0-H), ``short_conv`` (LFM2) and ``kda``
-    (Kimi-Linear); None for others (and for models without one)."""
+    families whose state shape is modelled here: ``gdn`` (Qwen3-Next / Qwen3.5,
+    GigaChat-3.5), ``mamba2`` (Nemotron-H, Falcon-H1, Granite-4.0-H), ``short_conv`` (LFM2),
+    ``kda`` (Kimi-Linear, Kimi-K3) and ``kda_glm5`` (GLM-5-Next); None for others (and for
+    models without one)."""
     kind, text_type = model.linear_attn_kind, model.text_model_type
     if kind == "gdn" and text_type in _GDN_MODEL_TYPES:
         return "gdn"
     if kind == "mamba" and text_type in _MAMBA2_MODEL_TYPES:
         return _MAMBA2_MODEL_TYPES[text_type]
-    if kind == "kda" and text_type == "kimi_linear" and model.arch0 == "KimiLinearForCausalLM":
+    if kind == "kda" and text_type == "kimi_linear":
         return "kda"
+    if kind == "kda" and model.model_type == "glm5_next":
+        return "kda_glm5"
     return None
 
 
@@ -813,9 +817,12 @@ def _state_layers(model: Any) -> tuple[list[int], list[int]]:
         interval = int(text.get("full_attention_interval") or 1)
         return ([i for i in layers if (i + 1) % interval],
                 [i for i in layers if (i + 1) % interval == 0])
-    if kind == "kda":
+    if kind == "kda":  # Kimi: 1-based KDA layer numbers
         linear = set((text.get("linear_attn_config") or {}).get("kda_layers") or ())
         return ([i for i in layers if i + 1 in linear], [i for i in layers if i + 1 not in linear])
+    if kind == "kda_glm5":
+        linear = set(_glm5_next_linear(text)["kda_layers"])
+        return [i for i in layers if i in linear], [i for i in layers if i not in linear]
     if model.text_model_type == "falcon_h1":  # every layer has both
         return list(layers), list(layers)
     if model.text_model_type == "nemotron_h":
@@ -827,6 +834,23 @@ def _state_layers(model: Any) -> tuple[list[int], list[int]]:
         else (("mamba",), ("attention",))
     return ([i for i in layers if i < len(kinds) and kinds[i] in state],
             [i for i in layers if i < len(kinds) and kinds[i] in full])
+
+
+def _glm5_next_linear(text: Any) -> dict:
+    """GLM-5-Next's KDA settings: its ``linear_attn_config``, else what SGLang's
+    ``Glm5NextConfig`` builds from ``layer_types`` (0-based KDA layer ids; without them,
+    every layer but each fourth) and the ``linear_*`` keys (defaults 64 heads of 128, a
+    4-wide conv)."""
+    given = text.get("linear_attn_config")
+    if given:
+        return given
+    kinds = text.get("layer_types")
+    layers = int(text.get("num_hidden_layers") or 0)
+    kda = [i for i, k in enumerate(kinds) if k == "linear_attention"] if kinds is not None \
+        else [i for i in range(layers) if i % 4 != 3]
+    return {"kda_layers": kda, "num_heads": int(text.get("linear_num_heads") or 64),
+            "head_dim": int(text.get("linear_head_dim") or 128),
+            "short_conv_kernel_size": int(text.get("linear_conv_kernel_dim") or 4)}
 
 
 def _mamba2_elements(tp: int, intermediate: int, groups: int, heads: int, head_dim: int,
@@ -852,8 +876,9 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
             int(text[k]) if text.get(k) is not None else d for k, d in zip(keys, defaults))
         return (*_mamba2_elements(tp, v_heads * v_dim, k_heads, v_heads, v_dim, k_dim,
                                   kernel), True)
-    if kind == "kda":
-        linear = text.get("linear_attn_config") or {}
+    if kind in ("kda", "kda_glm5"):
+        linear = (text.get("linear_attn_config") or {}) if kind == "kda" \
+            else _glm5_next_linear(text)
         heads, dim = int(linear["num_heads"]), int(linear["head_dim"])
         kernel = int(linear.get("short_conv_kernel_size", 4))
         return ((kernel - 1) * 3 * (heads * dim // tp), heads // tp * dim * dim, False)
