@@ -35,8 +35,6 @@ NOT_FOLLOWED = {
     "deepseek-v4-synth": "DeepSeek-V4's compressed-KV pool (DSV4PoolConfigurator) is not modelled",
     "deepseek-v4.1-synth": "DeepSeek-V4's compressed-KV pool (DSV4PoolConfigurator) is not "
                            "modelled",
-    "qwen4-exp-synth": "Qwen4-Exp's state (gated delta net plus PLE short convolutions) is not "
-                       "modelled",
     "beam-synth": "SGLang's hybrid-SWA layer split for Beam is not modelled (sized as one pool)",
     "embedding-gemma2-synth": "SGLang's hybrid-SWA layer split for EmbeddingGemma2 is not "
                               "modelled (sized as one pool)",

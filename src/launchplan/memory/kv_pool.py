@@ -15,7 +15,7 @@ SWA pool), FP8, MXFP8 and FP4 KV caches with their scale bytes, the EAGLE/MTP dr
 charged to the target's bytes per token, and the per-request state pools of linear
 attention and Mamba layers (gated delta net, Mamba2, short convolutions, KDA; a share of the
 budget set aside per request slot, before the KV pool). Not modelled (``caveats`` says so
-when a plan needs them): other state pools (lightning, Inkling's, Qwen4-Exp's), unified
+when a plan needs them): other state pools (lightning, Inkling's, Qwen4-Exp's PLE convolutions), unified
 memory pools, DeepSeek-V4, MiniMax sparse and QSA pools, KV-cache sharding,
 pipeline-parallel layer splits, DFLASH drafts and post-capture resizing (off by default in
 0.5.23).
@@ -774,11 +774,13 @@ MAMBA_SLOTS_PER_REQUEST = 3
 def _state_kind(model: Any) -> str | None:
     """Which per-request state cache SGLang sets up (its ``mambaish_config``), for the
     families whose state shape is modelled here: ``gdn`` (Qwen3-Next / Qwen3.5,
-    GigaChat-3.5), ``mamba2`` (Nemotron-H, Falcon-H1, Granite-4.0-H), ``short_conv`` (LFM2),
+    GigaChat-3.5, Qwen4-Exp without PLE layers), ``mamba2`` (Nemotron-H, Falcon-H1, Granite-4.0-H), ``short_conv`` (LFM2),
     ``kda`` (Kimi-Linear, Kimi-K3) and ``kda_glm5`` (GLM-5-Next); None for others (and for
     models without one)."""
     kind, text_type = model.linear_attn_kind, model.text_model_type
     if kind == "gdn" and text_type in _GDN_MODEL_TYPES:
+        if text_type == "qwen4_exp_text" and model.text_config.get("ple_layer_ids"):
+            return None  # its PLE short-conv state rides on each request too
         return "gdn"
     if kind == "mamba" and text_type in _MAMBA2_MODEL_TYPES:
         return _MAMBA2_MODEL_TYPES[text_type]
@@ -790,7 +792,7 @@ def _state_kind(model: Any) -> str | None:
 
 
 _GDN_MODEL_TYPES = ("qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe",
-                    "gigachat3_5")
+                    "gigachat3_5", "qwen4_exp_text")
 #: Gated-delta-net shape defaults of the config classes (key heads, value heads, key dim,
 #: value dim, conv kernel): Qwen3-Next's, and GigaChat-3.5's (SGLang's GigaChat35Config).
 _GDN_DEFAULTS = {"gigachat3_5": (8, 16, 128, 128, 4)}
