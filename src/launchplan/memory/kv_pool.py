@@ -15,10 +15,10 @@ SWA pool), FP8, MXFP8 and FP4 KV caches with their scale bytes, the EAGLE/MTP dr
 charged to the target's bytes per token, and the per-request state pools of linear
 attention and Mamba layers (gated delta net, Mamba2, short convolutions, KDA; a share of the
 budget set aside per request slot, before the KV pool). Not modelled (``caveats`` says so
-when a plan needs them): other state pools (lightning, Inkling's, Qwen4-Exp's PLE convolutions), unified
-memory pools, DeepSeek-V4, MiniMax sparse and QSA pools, KV-cache sharding,
-pipeline-parallel layer splits, DFLASH drafts and post-capture resizing (off by default in
-0.5.23).
+when a plan needs them): other state pools (lightning, Inkling's, Qwen4-Exp's PLE
+convolutions), unified memory pools, DeepSeek-V4, MiniMax sparse and QSA pools, KV-cache
+sharding, pipeline-parallel layer splits, DFLASH drafts and post-capture resizing (off by
+default in 0.5.23).
 
 Pure and fast: integer and float arithmetic on the plan's values, nothing imported lazily
 except the draft model's facts when the plan names a draft the record does not carry.
@@ -177,6 +177,14 @@ class _Plan:
         self.spec = v("speculative_algorithm")
         self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory")
         self.draft_layers, self.draft = _draft_layers(result, self)
+        # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
+        # --max-running-requests down to none when it is below the ranks
+        self.one_request_at_least = record.raw.release not in ("0.5.22", "0.5.21")
+
+    def requests_per_rank(self, requests: Any) -> int:
+        """--max-running-requests (or a request count) per attention-DP rank."""
+        share = int(requests) // self.attn_dp
+        return max(1, share) if self.one_request_at_least else share
 
     def caveats(self) -> list[str]:
         v, model, facts = self.v, self.model, self.facts
@@ -734,7 +742,7 @@ def _swa_request_cap(plan: _Plan, window: int | None) -> int:
         else:
             decode = 2 * _spec_alloc_per_decode(plan, steps, topk, draft_tokens)
     per_request = trailing + decode
-    requests = max(1, int(v("max_running_requests")) // plan.attn_dp)
+    requests = plan.requests_per_rank(v("max_running_requests"))
     if v("disaggregation_mode") == "decode":
         extra = v("disaggregation_decode_extra_slots") or 0
         return per_request * requests + (int(window or 0) + page) * extra
@@ -774,9 +782,9 @@ MAMBA_SLOTS_PER_REQUEST = 3
 def _state_kind(model: Any) -> str | None:
     """Which per-request state cache SGLang sets up (its ``mambaish_config``), for the
     families whose state shape is modelled here: ``gdn`` (Qwen3-Next / Qwen3.5,
-    GigaChat-3.5, Qwen4-Exp without PLE layers), ``mamba2`` (Nemotron-H, Falcon-H1, Granite-4.0-H), ``short_conv`` (LFM2),
-    ``kda`` (Kimi-Linear, Kimi-K3) and ``kda_glm5`` (GLM-5-Next); None for others (and for
-    models without one)."""
+    GigaChat-3.5, Qwen4-Exp without PLE layers), ``mamba2`` (Nemotron-H, Falcon-H1,
+    Granite-4.0-H), ``short_conv`` (LFM2), ``kda`` (Kimi-Linear, Kimi-K3) and ``kda_glm5``
+    (GLM-5-Next); None for others (and for models without one)."""
     kind, text_type = model.linear_attn_kind, model.text_model_type
     if kind == "gdn" and text_type in _GDN_MODEL_TYPES:
         if text_type == "qwen4_exp_text" and model.text_config.get("ple_layer_ids"):
@@ -953,10 +961,10 @@ class _GdnState:
         if v("max_mamba_cache_size") is not None:
             self.slots = int(v("max_mamba_cache_size")) // plan.attn_dp
             if spec:
-                reqs = min(max(1, int(asked_reqs) // plan.attn_dp), self.slots // self.ratio)
+                reqs = min(plan.requests_per_rank(asked_reqs), self.slots // self.ratio)
                 rest_gib -= per_slot * (reqs + 1) * draft_tokens / GIB
         elif v("disable_radix_cache") and asked_reqs is not None:
-            self.slots = max(1, int(asked_reqs) // plan.attn_dp)
+            self.slots = plan.requests_per_rank(asked_reqs)
             if spec:
                 rest_gib -= per_slot * (self.slots + 1) * draft_tokens / GIB
         else:
@@ -966,7 +974,7 @@ class _GdnState:
                 tokens = draft_tokens
                 self.slots = int((budget - per_slot * (1 + tokens))
                                  // (per_slot * (1 + tokens / self.ratio)))
-                reqs = min(max(1, int(asked_reqs) // plan.attn_dp), self.slots // self.ratio)
+                reqs = min(plan.requests_per_rank(asked_reqs), self.slots // self.ratio)
                 rest_gib -= per_slot * (reqs + 1) * tokens / GIB
             else:
                 self.slots = int((budget - per_slot) // per_slot)
@@ -989,7 +997,7 @@ def _max_running_requests(plan: _Plan, capacity: int, steps: list | None,
     estimate = max(min(estimate, REQ_ESTIMATE_MAX), REQ_ESTIMATE_MIN)
     asked = plan.v("max_running_requests")
     if asked is not None:
-        per_worker = max(1, int(asked) // plan.attn_dp)
+        per_worker = plan.requests_per_rank(asked)
         reqs = min(per_worker, capacity // 2)
         if steps is not None:
             steps.append((f"max_running_requests = min({per_worker} per attention-DP worker, "
@@ -1011,6 +1019,11 @@ def _max_running_requests(plan: _Plan, capacity: int, steps: list | None,
                 f"the linear-attention state cache ({mamba.slots} slots, {mamba.ratio} per "
                 "request) cannot serve one request: lower --max-running-requests or raise "
                 "--mem-fraction-static")
+    if reqs <= 0:  # 0.5.22 and 0.5.21: fewer requests than attention-DP ranks
+        raise NotEnoughMemory(
+            f"--max-running-requests {asked} leaves no request for each of the "
+            f"{plan.attn_dp} attention-DP ranks (SGLang then stops capturing CUDA graphs "
+            "for 0 requests): give it one per rank at least")
     return reqs
 
 

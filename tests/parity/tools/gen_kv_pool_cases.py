@@ -10,6 +10,10 @@ budgets, and the speculative launches it supports (EAGLE/EAGLE3 with the bundled
 drafts, MTP/NEXTN for models with next-token layers). Hybrid sliding-window models add
 the SWA ratio, the request-capped SWA pool and ``--disable-hybrid-swa-memory``.
 
+Then every parity-suite model config (``tests/parity/models/``: DSA indexers, linear
+attention and Mamba state, sliding-window hybrids, MLA variants, compressed and shared KV)
+under a shorter list of launches, plus the state-cache and SWA launches where they apply.
+
 The memory figures are inputs, not claims about a real launch: ``before_load_bytes`` is the
 GPU's memory less a nominal 1.5 GiB of context and buffers, ``weights_bytes`` a share of it
 chosen per case so that budgets of every size (and a few non-positive ones) occur.
@@ -198,7 +202,25 @@ def generate() -> list[dict]:
             add(f"x-pd-{role}", "h100", ["--disaggregation-mode", role, "--tp-size", tps[-1]],
                 0.3 / tps[-1])
     cases.extend(_architecture_cases())
+    cases.extend(_fewer_requests_than_ranks())
     return cases
+
+
+def _fewer_requests_than_ranks() -> list[dict]:
+    """--max-running-requests below the attention-DP ranks, where the releases part: 0.5.23
+    gives each rank one request at least, 0.5.22 and 0.5.21 divide down to none. Over the
+    default pool, the request-capped SWA pool and a gated-delta-net state cache."""
+    dp = ["--tp-size", 8, "--dp-size", 8, "--enable-dp-attention", "--max-running-requests", 4]
+    return [
+        _case("kv/llama-3.1-8b/h100/dp8-mrr4", "h100", "llama-3.1-8b", dp, 0.05),
+        _case("kv/gpt-oss-20b/h100/dp8-mrr4-no-radix", "h100", "gpt-oss-20b",
+              dp + ["--disable-radix-cache"], 0.05),
+        _case("kv/qwen3-coder-next/h200/dp4-mrr2-no-radix", "h200",
+              FIXTURES + "/qwen3-coder-next", ["--tp-size", 4, "--dp-size", 4,
+                                                "--enable-dp-attention",
+                                                "--max-running-requests", 2,
+                                                "--disable-radix-cache"], 0.1),
+    ]
 
 
 def _parity_configs() -> dict[str, dict]:

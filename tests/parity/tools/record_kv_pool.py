@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Record SGLang 0.5.23's own KV-pool sizing for launchplan's KV-pool parity suite.
+"""Record SGLang's own KV-pool sizing for launchplan's KV-pool parity suite.
 
-    # write tests/parity/data/kv-pool-cases.json from the bundled models
+    # write tests/parity/data/kv-pool-cases.json from the bundled and parity models
     python tests/parity/tools/record_kv_pool.py --generate
     # run SGLang's configurator on every case (the oracle venv's python)
     /root/sglang-oracle/bin/python tests/parity/tools/record_kv_pool.py \\
         tests/parity/data/kv-pool-cases.json --out tests/parity/data/results-kv-pool.jsonl
+
+The same script runs under an older release's venv (``/root/sglang-oracle-0.5.22``,
+``-0.5.21``: the functions it calls have the same names in all three); ``test_kv_pool.py``
+replays those recordings of the bundled-model cases, kept compact, under ``--compat``.
 
 A case is an oracle case (``name``, ``platform``, ``model``, ``argv``; optional ``env`` and
 ``platform_overrides``) plus the memory a GPU shows: ``before_load_bytes`` (free before
