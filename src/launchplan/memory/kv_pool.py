@@ -30,6 +30,7 @@ import struct
 from typing import Any, NamedTuple
 
 from launchplan.facts.memo import per_object
+from launchplan.rules.model_overrides.qwen3_vl import large_hopper_qwen3_vl
 from launchplan.struct import Struct
 
 GIB = 1 << 30
@@ -370,8 +371,6 @@ def _mm_cache_defaults(plan: _Plan) -> tuple[int, int]:
     Qwen3-VL serving path on a large Hopper sets the first to 0 and, for 400 or more
     requests over CUDA IPC without any cache kept, the second to 3 GiB; an RL on-policy
     target sets the first to 0."""
-    from launchplan.rules.model_overrides.qwen3_vl import large_hopper_qwen3_vl
-
     v = plan.v
     if not large_hopper_qwen3_vl(plan):
         return (0 if v("rl_on_policy_target") is not None else VLM_CACHE_MB), \
@@ -1019,11 +1018,13 @@ def _max_running_requests(plan: _Plan, capacity: int, steps: list | None,
                 f"the linear-attention state cache ({mamba.slots} slots, {mamba.ratio} per "
                 "request) cannot serve one request: lower --max-running-requests or raise "
                 "--mem-fraction-static")
-    if reqs <= 0:  # 0.5.22 and 0.5.21: fewer requests than attention-DP ranks
-        raise NotEnoughMemory(
-            f"--max-running-requests {asked} leaves no request for each of the "
-            f"{plan.attn_dp} attention-DP ranks (SGLang then stops capturing CUDA graphs "
-            "for 0 requests): give it one per rank at least")
+    if reqs <= 0:  # SGLang stops capturing CUDA graphs for 0 requests
+        if asked is not None and plan.requests_per_rank(asked) <= 0:  # 0.5.22 and 0.5.21
+            raise NotEnoughMemory(
+                f"--max-running-requests {asked} leaves no request for each of the "
+                f"{plan.attn_dp} attention-DP ranks: give it one per rank at least")
+        raise NotEnoughMemory(f"a pool of {capacity} tokens holds no request: raise "
+                              "--mem-fraction-static")
     return reqs
 
 
