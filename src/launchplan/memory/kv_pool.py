@@ -204,6 +204,9 @@ class _Plan:
             out.append("KV-cache sharding / decode context parallelism: per-rank rows only")
         if facts.unmodelled_arch:
             out.append(f"{model.arch0} pools are not modelled")
+        elif self.hybrid_swa and not any(_layer_split(model)):
+            out.append("its sliding-window layers are not known from config.json (SGLang's "
+                       "config class sets them): sized as one pool of every layer")
         if self.spec in ("DFLASH", "DSPARK"):
             out.append(f"{self.spec} draft pools are not modelled")
         if self.env and self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
