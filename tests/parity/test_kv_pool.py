@@ -27,10 +27,30 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES = DATA / "kv-pool-cases.json"
 RESULTS = DATA / "results-kv-pool.jsonl"
 #: Cases recorded; a smaller number means the recording lost cases.
-EXPECTED_CASES = 1662
+EXPECTED_CASES = 2647
+#: Recorded models launchplan's sizing does not follow yet (tests/parity/models/), and why.
+#: Their cases stay recorded; ``test_the_models_not_followed_yet_still_disagree`` fails once
+#: one agrees everywhere, so it leaves this list.
+NOT_FOLLOWED = {
+    "deepseek-v4-synth": "DeepSeek-V4's compressed-KV pool (DSV4PoolConfigurator) is not modelled",
+    "deepseek-v4.1-synth": "DeepSeek-V4's compressed-KV pool (DSV4PoolConfigurator) is not "
+                           "modelled",
+    "beam-synth": "SGLang's hybrid-SWA layer split for Beam is not modelled (sized as one pool)",
+    "embedding-gemma2-synth": "SGLang's hybrid-SWA layer split for EmbeddingGemma2 is not "
+                              "modelled (sized as one pool)",
+    "gemma-4-synth": "Gemma 4's full-attention rows (global head dims, shared KV layers) differ",
+    "hrm-text-synth": "HRM's repeated layers (SGLang counts 8x the KV layers) are not modelled",
+    "whisper-large-v3": "Whisper's encoder-decoder KV (3x the decoder layers) is not modelled",
+    "step-3.5-synth": "launchplan's context length misses Step-3.5's class default max_seq_len "
+                      "(128000), which SGLang's request estimate reads",
+}
 FIELDS = ("kv_bytes_per_token", "max_total_num_tokens", "max_running_requests",
           "kv_budget_bytes", "full_max_total_num_tokens", "swa_max_total_num_tokens",
           "max_mamba_cache_size", "capture_bs")
+
+
+def _label(case: dict) -> str:
+    return case["model"].rsplit("/", 1)[-1]
 
 
 def _load() -> list[tuple[dict, dict]]:
@@ -44,19 +64,30 @@ def _load() -> list[tuple[dict, dict]]:
     return [(case, results[case["name"]]) for case in cases if case["name"] in results]
 
 
-PAIRS = _load() if CASES.exists() and RESULTS.exists() else []
+ALL_PAIRS = _load() if CASES.exists() and RESULTS.exists() else []
+PAIRS = [(c, r) for c, r in ALL_PAIRS if _label(c) not in NOT_FOLLOWED]
 
 
 def test_recordings_present_and_complete():
     assert CASES.exists(), f"missing {CASES}: run tests/parity/tools/record_kv_pool.py"
     assert RESULTS.exists(), f"missing {RESULTS}: run tests/parity/tools/record_kv_pool.py"
-    assert len(PAIRS) == EXPECTED_CASES
-    assert sum(1 for _, r in PAIRS if r["ok"]) >= EXPECTED_CASES * 3 // 4
-    broken = [c["name"] for c, r in PAIRS if r.get("stage") == "harness"]
+    assert len(ALL_PAIRS) == EXPECTED_CASES
+    assert sum(1 for _, r in ALL_PAIRS if r["ok"]) >= EXPECTED_CASES * 3 // 4
+    broken = [c["name"] for c, r in ALL_PAIRS if r.get("stage") == "harness"]
     assert not broken, f"the recording failed on {broken}: record again"
 
 
-def _plan(case: dict):
+def _plan(case: dict, compat: str = "0.5.23"):
+    key = (case["name"], compat)
+    if key not in _PLANS:  # each case is planned once for all the tests that read it
+        _PLANS[key] = _resolve(case, compat)
+    return _PLANS[key]
+
+
+_PLANS: dict = {}
+
+
+def _resolve(case: dict, compat: str):
     target = get_target(case["platform"])
     over = case.get("platform_overrides") or {}
     target = with_overrides(target, memory_mib=over.get("mem_mib"),
@@ -64,34 +95,73 @@ def _plan(case: dict):
     model = case["model"]  # a bundled name, or a test fixture's path from the repository root
     model = str(ROOT / model) if "/" in model else model
     return resolve([str(a) for a in case["argv"]], gpu=target, model_path=model,
-                   compat="0.5.23", env=case.get("env"))
+                   compat=compat, env=case.get("env"))
 
 
-@pytest.mark.parametrize(("case", "expected"), PAIRS, ids=[c["name"] for c, _ in PAIRS])
-def test_kv_pool_agrees_with_sglang(case, expected):
+def _capture_refused(expected: dict) -> bool:
+    """SGLang sized the pool but its CUDA-graph capture refuses the request count (0.5.22's
+    zero requests per rank): the launch does not start."""
+    return str(expected["result"].get("capture_bs")).startswith("<AssertionError")
+
+
+def _disagreement(case: dict, expected: dict, compat: str = "0.5.23") -> dict:
+    """What launchplan answers differently from the recording (empty: it agrees)."""
+    try:
+        result = _plan(case, compat)
+    except (Refusal, InputError) as e:
+        return {} if expected["stage"] == "resolve" else {"refused": str(e)}
     if expected["stage"] == "resolve":
-        with pytest.raises((Refusal, InputError)):
-            _plan(case)
-        return
-    assert expected["stage"] in ("sizing", "done"), expected["error"]
-    result = _plan(case)
+        return {"refused": "not by launchplan"}
     args = dict(weights_bytes=case["weights_bytes"], before_load_bytes=case["before_load_bytes"])
-    if not expected["ok"]:
-        with pytest.raises(NotEnoughMemory):
-            kv_pool(result, **args)
-        return
-    pool = kv_pool(result, **args).as_json()
+    starts = expected["ok"] and not _capture_refused(expected)
+    try:
+        pool = kv_pool(result, **args).as_json()
+    except NotEnoughMemory:
+        return {} if not starts else {"fits": "not by launchplan"}
+    if not starts:
+        return {"fits": "by launchplan"}
     want = expected["result"]
+    state = want.get("mamba_state_bytes_per_slot") is not None
+    return {f: (want[f], pool[f]) for f in FIELDS + ("mamba_state_bytes_per_slot",)
+            if f in want and (state or f != "max_mamba_cache_size") and pool[f] != want[f]}
+
+
+def test_the_models_not_followed_yet_still_disagree():
+    """Every model in NOT_FOLLOWED still has a recorded case launchplan gets wrong."""
+    wrong = {_label(c) for c, r in ALL_PAIRS if _label(c) in NOT_FOLLOWED
+             and r["stage"] in ("resolve", "sizing", "done") and _disagreement(c, r)}
+    assert wrong == set(NOT_FOLLOWED), set(NOT_FOLLOWED) - wrong
+
+
+def _by_model(pairs: list) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for case, expected in pairs:
+        out.setdefault(_label(case), []).append((case, expected))
+    return out
+
+
+BY_MODEL = _by_model(PAIRS)
+
+
+@pytest.mark.parametrize("model", sorted(BY_MODEL))
+def test_kv_pool_agrees_with_sglang(model):
+    """Every recorded case of one model (one test item per model keeps the replay fast):
+    SGLang's refusals refused alike, pools that do not fit said so, and every sized field
+    equal. The message names each disagreeing case."""
     wrong = {}
-    for field in FIELDS + ("mamba_state_bytes_per_slot",):
-        if field not in want:
-            continue
-        stats = AGREEMENT[("kv-pool", field)]
-        stats[1] += 1
-        if pool[field] == want[field]:
-            stats[0] += 1
-        else:
-            wrong[field] = {"sglang": want[field], "launchplan": pool[field]}
+    for case, expected in BY_MODEL[model]:
+        assert expected["stage"] in ("resolve", "sizing", "done"), expected["error"]
+        miss = _disagreement(case, expected)
+        if miss:
+            wrong[case["name"]] = miss
+        if expected["stage"] == "done" and expected["ok"] and not _capture_refused(expected):
+            want = expected["result"]
+            state = want.get("mamba_state_bytes_per_slot") is not None
+            for field in FIELDS + ("mamba_state_bytes_per_slot",):
+                if field in want and (state or field != "max_mamba_cache_size"):
+                    stats = AGREEMENT[("kv-pool", field)]
+                    stats[1] += 1
+                    stats[0] += field not in miss and "fits" not in miss
     assert not wrong, wrong
 
 
@@ -144,3 +214,23 @@ def test_the_memory_plans_reader_sizes_every_case_alike():
         assert not spy.asked, (case["name"], spy.asked)
         compared += 1
     assert compared > len(PAIRS) // 2
+
+
+#: The bundled-model cases recorded again under older releases (record_kv_pool.py run by
+#: each release's own oracle venv), kept compact: each row's stage and compared fields.
+RELEASES = ("0.5.22", "0.5.21")
+BUNDLED_CASES = 1665
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_older_releases_size_as_recorded(release):
+    """launchplan under ``--compat RELEASE`` sizes every bundled-model case as that release
+    did (one test per release: a loop, not 1,662 test items, keeps it to a second or two)."""
+    path = DATA / f"results-kv-pool-{release}.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    cases = {c["name"]: c for c, _ in ALL_PAIRS}
+    assert len(rows) == BUNDLED_CASES
+    assert not [r["name"] for r in rows if r["stage"] == "harness"]
+    wrong = {r["name"]: d for r in rows if (d := _disagreement(cases[r["name"]], r, release))}
+    assert not wrong, dict(list(wrong.items())[:5])
+

@@ -12,12 +12,13 @@ Modelled: MHA/GQA (KV heads sharded over attention-TP, one per rank at least), M
 (``kv_lora_rank + qk_rope_head_dim``; DSA's scaled FP8 layout and indexer bytes), hybrid
 sliding-window pools (full/SWA split by ``--swa-full-tokens-ratio``, or the request-capped
 SWA pool), FP8, MXFP8 and FP4 KV caches with their scale bytes, the EAGLE/MTP draft's KV
-charged to the target's bytes per token, and the gated-delta-net state pools of Qwen3-Next
-and Qwen3.5 (a share of the budget set aside per request slot, before the KV pool). Not
-modelled (``caveats`` says so when a plan needs them): other Mamba/linear-attention state
-pools (Mamba2, KDA, lightning), unified memory pools, DeepSeek-V4,
-MiniMax sparse and QSA pools, KV-cache sharding, pipeline-parallel layer splits, DFLASH
-drafts and post-capture resizing (off by default in 0.5.23).
+charged to the target's bytes per token, and the per-request state pools of linear
+attention and Mamba layers (gated delta net, Mamba2, short convolutions, KDA; a share of the
+budget set aside per request slot, before the KV pool). Not modelled (``caveats`` says so
+when a plan needs them): other state pools (lightning, Inkling's, Qwen4-Exp's PLE
+convolutions), unified memory pools, DeepSeek-V4, MiniMax sparse and QSA pools, KV-cache
+sharding, pipeline-parallel layer splits, DFLASH drafts and post-capture resizing (off by
+default in 0.5.23).
 
 Pure and fast: integer and float arithmetic on the plan's values, nothing imported lazily
 except the draft model's facts when the plan names a draft the record does not carry.
@@ -29,6 +30,7 @@ import struct
 from typing import Any, NamedTuple
 
 from launchplan.facts.memo import per_object
+from launchplan.rules.model_overrides.qwen3_vl import large_hopper_qwen3_vl
 from launchplan.struct import Struct
 
 GIB = 1 << 30
@@ -49,8 +51,13 @@ SWA_EVICTION_INTERVAL = 128
 #: SGLANG_VLM_CACHE_SIZE_MB and SGLANG_MM_FEATURE_CACHE_MB defaults, reserved from the KV
 #: budget of multimodal models (the second only for CUDA-IPC/VMM feature transport).
 VLM_CACHE_MB, MM_FEATURE_CACHE_MB = 100, 1024
-#: Architectures whose model class shortens the configured window by one token.
-_WINDOW_MINUS_ONE = ("GptOssForCausalLM",)
+#: Architectures whose model class shortens the configured window by one token (their
+#: ``get_attention_sliding_window_size``), and those whose class gives a fixed window.
+_WINDOW_MINUS_ONE = ("GptOssForCausalLM", "MuseGlimmerForCausalLM", "Exaone4ForCausalLM",
+                     "BeamForCausalLM", "MuseGlimmerForConditionalGeneration",
+                     "Gemma4ForConditionalGeneration", "Gemma4ForCausalLM",
+                     "Olmo2ForCausalLM", "AfmoeForCausalLM", "MellumForCausalLM")
+_WINDOW_FIXED = {"EmbeddingGemma2Model": 512}
 
 
 class NotEnoughMemory(ValueError):
@@ -131,7 +138,7 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
     arithmetic, in order."""
     if steps is not None and gpu_bytes is not None:
         steps.append(("gpu memory (bytes)", gpu_bytes))
-    mamba = _GdnState(plan) if plan.facts.gdn else None
+    mamba = _GdnState(plan) if plan.facts.state else None
     budget = _budget(plan, before_load_bytes, weights_bytes, steps, mamba)
     sizer = _sizer(plan, steps is not None)
     if steps is not None:
@@ -171,11 +178,19 @@ class _Plan:
         self.spec = v("speculative_algorithm")
         self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory")
         self.draft_layers, self.draft = _draft_layers(result, self)
+        # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
+        # --max-running-requests down to none when it is below the ranks
+        self.one_request_at_least = record.raw.release not in ("0.5.22", "0.5.21")
+
+    def requests_per_rank(self, requests: Any) -> int:
+        """--max-running-requests (or a request count) per attention-DP rank."""
+        share = int(requests) // self.attn_dp
+        return max(1, share) if self.one_request_at_least else share
 
     def caveats(self) -> list[str]:
         v, model, facts = self.v, self.model, self.facts
         out = []
-        if facts.hybrid_linear and not facts.gdn:
+        if facts.hybrid_linear and not facts.state:
             out.append(f"{model.linear_attn_kind} linear-attention state pools are not "
                        "modelled: the KV figures leave out the state memory SGLang sets "
                        "aside per request slot")
@@ -189,6 +204,9 @@ class _Plan:
             out.append("KV-cache sharding / decode context parallelism: per-rank rows only")
         if facts.unmodelled_arch:
             out.append(f"{model.arch0} pools are not modelled")
+        elif self.hybrid_swa and not any(_layer_split(model)):
+            out.append("its sliding-window layers are not known from config.json (SGLang's "
+                       "config class sets them): sized as one pool of every layer")
         if self.spec in ("DFLASH", "DSPARK"):
             out.append(f"{self.spec} draft pools are not modelled")
         if self.env and self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
@@ -202,7 +220,7 @@ class _Plan:
 class _ModelFacts(NamedTuple):
     """What the sizing asks of a model on every launch, looked up once per model."""
 
-    gdn: bool  # gated-delta-net state pools (``_is_gdn``)
+    state: bool  # a modelled per-request state cache (``_state_kind``)
     hybrid_linear: bool
     hybrid_swa: bool  # sliding-window layers in a pool of their own
     unmodelled_arch: bool  # DeepSeek-V4, MiniMax sparse
@@ -215,11 +233,11 @@ class _ModelFacts(NamedTuple):
 
 @per_object
 def _model_facts(model: Any) -> _ModelFacts:
-    gdn = _is_gdn(model)
+    state = _state_kind(model) is not None
     return _ModelFacts(
-        gdn, bool(model.is_hybrid_linear), bool(model.is_hybrid_swa),
+        state, bool(model.is_hybrid_linear), bool(model.is_hybrid_swa),
         model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse")), _kv_kind("auto", model),
-        len(_gdn_layers(model)[1]) if gdn else _attention_layers(model),
+        len(_state_layers(model)[1]) if state else _attention_layers(model),
         model.multimodal(True, model_impl="auto")
         or model.multimodal(True, model_impl="transformers"),
         bool(model.is_mla), bool(model.is_deepseek_dsa))
@@ -344,10 +362,28 @@ def _multimodal_reserve_gib(plan: _Plan) -> float:
                             language_model_only=bool(v("language_model_only")),
                             model_impl=str(v("model_impl") or "auto")):
         return 0.0
-    reserve = _env_int(plan.env, "SGLANG_VLM_CACHE_SIZE_MB", VLM_CACHE_MB)
+    vlm_default, feature_default = _mm_cache_defaults(plan)
+    reserve = _env_int(plan.env, "SGLANG_VLM_CACHE_SIZE_MB", vlm_default)
     if v("mm_feature_transport") in ("cuda_ipc", "cuda_vmm"):
-        reserve += _env_int(plan.env, "SGLANG_MM_FEATURE_CACHE_MB", MM_FEATURE_CACHE_MB)
+        reserve += _env_int(plan.env, "SGLANG_MM_FEATURE_CACHE_MB", feature_default)
     return reserve / 1024
+
+
+def _mm_cache_defaults(plan: _Plan) -> tuple[int, int]:
+    """SGLANG_VLM_CACHE_SIZE_MB and SGLANG_MM_FEATURE_CACHE_MB when unset. SGLang's
+    Qwen3-VL serving path on a large Hopper sets the first to 0 and, for 400 or more
+    requests over CUDA IPC without any cache kept, the second to 3 GiB; an RL on-policy
+    target sets the first to 0."""
+    v = plan.v
+    if not large_hopper_qwen3_vl(plan):
+        return (0 if v("rl_on_policy_target") is not None else VLM_CACHE_MB), \
+            MM_FEATURE_CACHE_MB
+    vlm = _env_int(plan.env, "SGLANG_VLM_CACHE_SIZE_MB", 0)
+    retains = (v("mm_preprocess_cache_size_mb") or 0) > 0 or vlm > 0
+    reqs = v("max_running_requests")
+    wave = reqs is not None and reqs >= 400 and not retains \
+        and v("mm_feature_transport") == "cuda_ipc"
+    return 0, 3 * 1024 if wave else MM_FEATURE_CACHE_MB
 
 
 def _env_int(env: Any, name: str, default: int) -> int:
@@ -376,7 +412,7 @@ def _layer_split(model: Any) -> tuple[list[int], list[int]]:
         return ([i for i in range(layers) if (i + 1) % 4],
                 [i for i in range(layers) if (i + 1) % 4 == 0])
     pattern = text.get("hybrid_layer_pattern")
-    if isinstance(pattern, list) and not text.get("layer_types"):
+    if isinstance(pattern, (list, tuple)) and not text.get("layer_types"):
         return ([i for i in range(layers) if pattern[i] == 1],
                 [i for i in range(layers) if pattern[i] == 0])
     kinds = list(text.get("layer_types") or ())
@@ -672,9 +708,12 @@ def _swa_kv_heads(model: Any, attn_tp: int) -> int:
 
 @per_object
 def _sliding_window(model: Any) -> int | None:
+    if model.arch0 in _WINDOW_FIXED:
+        return _WINDOW_FIXED[model.arch0]
     window = model.sliding_window
-    if window is None:
-        return None
+    if window is None:  # no window: a chunked-attention model's chunk stands in (Llama 4)
+        chunk = model.text_config.get("attention_chunk_size")
+        return int(chunk) if chunk else None
     return int(window) - 1 if model.has_arch(*_WINDOW_MINUS_ONE) else int(window)
 
 
@@ -705,7 +744,7 @@ def _swa_request_cap(plan: _Plan, window: int | None) -> int:
         else:
             decode = 2 * _spec_alloc_per_decode(plan, steps, topk, draft_tokens)
     per_request = trailing + decode
-    requests = max(1, int(v("max_running_requests")) // plan.attn_dp)
+    requests = plan.requests_per_rank(v("max_running_requests"))
     if v("disaggregation_mode") == "decode":
         extra = v("disaggregation_decode_extra_slots") or 0
         return per_request * requests + (int(window or 0) + page) * extra
@@ -733,7 +772,7 @@ def _spec_alloc_per_decode(plan: _Plan, steps: int, topk: int, draft_tokens: int
     return max(pages_per_branch * page * topk, draft_tokens)
 
 
-# --- linear-attention state (gated delta net) -----------------------------------------------
+# --- linear-attention and Mamba state ------------------------------------------------------
 
 _STATE_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
 #: Request slots of state per running request with the radix cache on (two more for the
@@ -742,45 +781,157 @@ MAMBA_SLOTS_PER_REQUEST = 3
 
 
 @per_object
-def _is_gdn(model: Any) -> bool:
-    """Qwen3-Next / Qwen3.5: gated-delta-net layers with a full-attention layer every
-    ``full_attention_interval`` layers."""
-    return model.linear_attn_kind == "gdn" and model.text_model_type in (
-        "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe")
+def _state_kind(model: Any) -> str | None:
+    """Which per-request state cache SGLang sets up (its ``mambaish_config``), for the
+    families whose state shape is modelled here: ``gdn`` (Qwen3-Next / Qwen3.5,
+    GigaChat-3.5, Qwen4-Exp without PLE layers), ``mamba2`` (Nemotron-H, Falcon-H1,
+    Granite-4.0-H), ``short_conv`` (LFM2), ``kda`` (Kimi-Linear, Kimi-K3) and ``kda_glm5``
+    (GLM-5-Next); None for others (and for models without one)."""
+    kind, text_type = model.linear_attn_kind, model.text_model_type
+    if kind == "gdn" and text_type in _GDN_MODEL_TYPES:
+        if text_type == "qwen4_exp_text" and model.text_config.get("ple_layer_ids"):
+            return None  # its PLE short-conv state rides on each request too
+        return "gdn"
+    if kind == "mamba" and text_type in _MAMBA2_MODEL_TYPES:
+        return _MAMBA2_MODEL_TYPES[text_type]
+    if kind == "kda" and text_type == "kimi_linear":
+        return "kda"
+    if kind == "kda" and model.model_type == "glm5_next":
+        return "kda_glm5"
+    return None
+
+
+_GDN_MODEL_TYPES = ("qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe",
+                    "gigachat3_5", "qwen4_exp_text")
+#: Gated-delta-net shape defaults of the config classes (key heads, value heads, key dim,
+#: value dim, conv kernel): Qwen3-Next's, and GigaChat-3.5's (SGLang's GigaChat35Config).
+_GDN_DEFAULTS = {"gigachat3_5": (8, 16, 128, 128, 4)}
+_GDN_DEFAULT = (16, 32, 128, 128, 4)
+_MAMBA2_MODEL_TYPES = {"nemotron_h": "mamba2", "falcon_h1": "mamba2",
+                       "granitemoehybrid": "mamba2", "lfm2": "short_conv"}
+#: Falcon-H1's config-class defaults (SGLang's ``FalconH1Config``) for the keys its
+#: state shape reads.
+_FALCON_H1_DEFAULTS = {"mamba_d_ssm": 1024, "mamba_n_heads": 128, "mamba_n_groups": 1,
+                       "mamba_d_state": 256, "mamba_d_conv": 4, "mamba_expand": 2}
 
 
 @per_object
-def _gdn_layers(model: Any) -> tuple[list[int], list[int]]:
-    """(linear-attention layer ids, full-attention layer ids)."""
-    interval = int(model.text_config.get("full_attention_interval") or 1)
+def _state_layers(model: Any) -> tuple[list[int], list[int]]:
+    """(state layer ids, full-attention layer ids) of a model with a state cache."""
+    text = model.text_config
     layers = range(int(model.num_hidden_layers or 0))
-    return ([i for i in layers if (i + 1) % interval],
-            [i for i in layers if (i + 1) % interval == 0])
+    kind = _state_kind(model)
+    if kind == "gdn" and model.text_model_type == "gigachat3_5":
+        kinds = list(text.get("layer_types") or ())
+        return ([i for i in layers if i < len(kinds) and kinds[i] == "linear_attention"],
+                [i for i in layers if i < len(kinds) and kinds[i] == "full_attention"])
+    if kind == "gdn":
+        interval = int(text.get("full_attention_interval") or 1)
+        return ([i for i in layers if (i + 1) % interval],
+                [i for i in layers if (i + 1) % interval == 0])
+    if kind == "kda":  # Kimi: 1-based KDA layer numbers
+        linear = set((text.get("linear_attn_config") or {}).get("kda_layers") or ())
+        return ([i for i in layers if i + 1 in linear], [i for i in layers if i + 1 not in linear])
+    if kind == "kda_glm5":
+        linear = set(_glm5_next_linear(text)["kda_layers"])
+        return [i for i in layers if i in linear], [i for i in layers if i not in linear]
+    if model.text_model_type == "falcon_h1":  # every layer has both
+        return list(layers), list(layers)
+    if model.text_model_type == "nemotron_h":
+        pattern = str(text.get("hybrid_override_pattern") or "")
+        return ([i for i in layers if i < len(pattern) and pattern[i] == "M"],
+                [i for i in layers if i < len(pattern) and pattern[i] == "*"])
+    kinds = list(text.get("layer_types") or ())
+    state, full = (("conv", "short_conv"), ("full_attention",)) if kind == "short_conv" \
+        else (("mamba",), ("attention",))
+    return ([i for i in layers if i < len(kinds) and kinds[i] in state],
+            [i for i in layers if i < len(kinds) and kinds[i] in full])
+
+
+def _glm5_next_linear(text: Any) -> dict:
+    """GLM-5-Next's KDA settings: its ``linear_attn_config``, else what SGLang's
+    ``Glm5NextConfig`` builds from ``layer_types`` (0-based KDA layer ids; without them,
+    every layer but each fourth) and the ``linear_*`` keys (defaults 64 heads of 128, a
+    4-wide conv)."""
+    given = text.get("linear_attn_config")
+    if given:
+        return given
+    kinds = text.get("layer_types")
+    layers = int(text.get("num_hidden_layers") or 0)
+    kda = [i for i, k in enumerate(kinds) if k == "linear_attention"] if kinds is not None \
+        else [i for i in range(layers) if i % 4 != 3]
+    return {"kda_layers": kda, "num_heads": int(text.get("linear_num_heads") or 64),
+            "head_dim": int(text.get("linear_head_dim") or 128),
+            "short_conv_kernel_size": int(text.get("linear_conv_kernel_dim") or 4)}
+
+
+def _mamba2_elements(tp: int, intermediate: int, groups: int, heads: int, head_dim: int,
+                     state: int, kernel: int) -> tuple[int, int]:
+    """(conv, temporal) state elements of one Mamba2-shaped layer on one rank: the conv
+    window over x, B and C (groups widened to a multiple of the ranks) and the
+    (heads x head dim x state) matrix, both head-sharded."""
+    if groups % tp:
+        groups = tp
+    return ((intermediate + 2 * groups * state) // tp * (kernel - 1),
+            heads // tp * head_dim * state)
+
+
+def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
+    """(conv elements, temporal elements, whether the config's ``mamba_ssm_dtype`` counts)
+    of one state layer on one rank."""
+    text, kind = model.text_config, _state_kind(model)
+    if kind == "gdn":
+        keys = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+                "linear_value_head_dim", "linear_conv_kernel_dim")
+        defaults = _GDN_DEFAULTS.get(model.text_model_type, _GDN_DEFAULT)
+        k_heads, v_heads, k_dim, v_dim, kernel = (
+            int(text[k]) if text.get(k) is not None else d for k, d in zip(keys, defaults))
+        return (*_mamba2_elements(tp, v_heads * v_dim, k_heads, v_heads, v_dim, k_dim,
+                                  kernel), True)
+    if kind in ("kda", "kda_glm5"):
+        linear = (text.get("linear_attn_config") or {}) if kind == "kda" \
+            else _glm5_next_linear(text)
+        heads, dim = int(linear["num_heads"]), int(linear["head_dim"])
+        kernel = int(linear.get("short_conv_kernel_size", 4))
+        return ((kernel - 1) * 3 * (heads * dim // tp), heads // tp * dim * dim, False)
+    if kind == "short_conv":
+        return int(text.get("hidden_size")) // tp * (int(text.get("conv_L_cache")) - 1), 0, True
+    model_type = model.text_model_type
+    if model_type == "falcon_h1":
+        get = {**_FALCON_H1_DEFAULTS, **{k: v for k, v in text.items() if v is not None}}.get
+        heads = int(get("mamba_n_heads"))
+        inner = int(get("mamba_d_ssm") or int(get("mamba_expand")) * int(text["hidden_size"]))
+        head_dim = get("mamba_d_head")
+        head_dim = inner // heads if head_dim in (None, "auto") else int(head_dim)
+        return (*_mamba2_elements(tp, inner, int(get("mamba_n_groups")), heads, head_dim,
+                                  int(get("mamba_d_state")), int(get("mamba_d_conv"))), True)
+    if model_type == "nemotron_h":
+        heads, head_dim = int(text["mamba_num_heads"]), int(text["mamba_head_dim"])
+        return (*_mamba2_elements(tp, heads * head_dim, int(text["mamba_n_groups"]), heads,
+                                  head_dim, int(text["ssm_state_size"]),
+                                  int(text["mamba_d_conv"])), True)
+    heads = int(text["mamba_n_heads"])  # Granite-4.0-H
+    return (*_mamba2_elements(tp, int(text["mamba_expand"]) * int(text["hidden_size"]),
+                              int(text["mamba_n_groups"]), heads, int(text["mamba_d_head"]),
+                              int(text["mamba_d_state"]), int(text["mamba_d_conv"])), False)
 
 
 class _GdnState:
-    """The per-request recurrent state of every linear-attention layer: a causal-conv
-    window over q, k and v and a (value heads x v dim x k dim) state matrix, head-sharded
-    over attention TP. SGLang gives it ``mamba_full_memory_ratio / (1 + ratio)`` of the
-    budget (or as many slots as asked), before the KV pool takes the rest."""
+    """The per-request recurrent state of every linear-attention (or Mamba) layer: a
+    causal-conv window and a state matrix, head-sharded over attention TP, shaped per
+    family (``_state_elements``). SGLang gives it ``mamba_full_memory_ratio / (1 + ratio)``
+    of the budget (or as many slots as asked), before the KV pool takes the rest."""
 
     def __init__(self, plan: _Plan) -> None:
         self.plan = plan
         v, text = plan.v, plan.model.text_config
         tp = plan.tp if v("enable_cp_tp_group_sharing") else plan.attn_tp
-        k_heads = int(text.get("linear_num_key_heads", 16))
-        v_heads = int(text.get("linear_num_value_heads", 32))
-        k_dim = int(text.get("linear_key_head_dim", 128))
-        v_dim = int(text.get("linear_value_head_dim", 128))
-        kernel = int(text.get("linear_conv_kernel_dim", 4))
-        groups = k_heads if k_heads % tp == 0 else k_heads + (tp - k_heads)
-        conv = (v_heads * v_dim + 2 * groups * k_dim) // tp * (kernel - 1)
-        temporal = v_heads // tp * v_dim * k_dim
+        conv, temporal, config_dtype = _state_elements(plan.model, tp)
         env = plan.env
         conv_dtype = env.get("SGLANG_MAMBA_CONV_DTYPE", "bfloat16")
         ssm_dtype = (v("mamba_ssm_dtype") or env.get("SGLANG_MAMBA_SSM_DTYPE")
-                     or text.get("mamba_ssm_dtype") or "float32")
-        self.layers = len(_gdn_layers(plan.model)[0])
+                     or (text.get("mamba_ssm_dtype") if config_dtype else None) or "float32")
+        self.layers = len(_state_layers(plan.model)[0])
         self.per_slot = (conv * _STATE_DTYPE_BYTES.get(conv_dtype, 2)
                          + temporal * _STATE_DTYPE_BYTES.get(ssm_dtype, 4)) * self.layers
         self.ratio = self._slots_per_request()
@@ -812,10 +963,10 @@ class _GdnState:
         if v("max_mamba_cache_size") is not None:
             self.slots = int(v("max_mamba_cache_size")) // plan.attn_dp
             if spec:
-                reqs = min(max(1, int(asked_reqs) // plan.attn_dp), self.slots // self.ratio)
+                reqs = min(plan.requests_per_rank(asked_reqs), self.slots // self.ratio)
                 rest_gib -= per_slot * (reqs + 1) * draft_tokens / GIB
         elif v("disable_radix_cache") and asked_reqs is not None:
-            self.slots = max(1, int(asked_reqs) // plan.attn_dp)
+            self.slots = plan.requests_per_rank(asked_reqs)
             if spec:
                 rest_gib -= per_slot * (self.slots + 1) * draft_tokens / GIB
         else:
@@ -825,7 +976,7 @@ class _GdnState:
                 tokens = draft_tokens
                 self.slots = int((budget - per_slot * (1 + tokens))
                                  // (per_slot * (1 + tokens / self.ratio)))
-                reqs = min(max(1, int(asked_reqs) // plan.attn_dp), self.slots // self.ratio)
+                reqs = min(plan.requests_per_rank(asked_reqs), self.slots // self.ratio)
                 rest_gib -= per_slot * (reqs + 1) * tokens / GIB
             else:
                 self.slots = int((budget - per_slot) // per_slot)
@@ -848,7 +999,7 @@ def _max_running_requests(plan: _Plan, capacity: int, steps: list | None,
     estimate = max(min(estimate, REQ_ESTIMATE_MAX), REQ_ESTIMATE_MIN)
     asked = plan.v("max_running_requests")
     if asked is not None:
-        per_worker = max(1, int(asked) // plan.attn_dp)
+        per_worker = plan.requests_per_rank(asked)
         reqs = min(per_worker, capacity // 2)
         if steps is not None:
             steps.append((f"max_running_requests = min({per_worker} per attention-DP worker, "
@@ -870,6 +1021,13 @@ def _max_running_requests(plan: _Plan, capacity: int, steps: list | None,
                 f"the linear-attention state cache ({mamba.slots} slots, {mamba.ratio} per "
                 "request) cannot serve one request: lower --max-running-requests or raise "
                 "--mem-fraction-static")
+    if reqs <= 0:  # SGLang stops capturing CUDA graphs for 0 requests
+        if asked is not None and plan.requests_per_rank(asked) <= 0:  # 0.5.22 and 0.5.21
+            raise NotEnoughMemory(
+                f"--max-running-requests {asked} leaves no request for each of the "
+                f"{plan.attn_dp} attention-DP ranks: give it one per rank at least")
+        raise NotEnoughMemory(f"a pool of {capacity} tokens holds no request: raise "
+                              "--mem-fraction-static")
     return reqs
 
 

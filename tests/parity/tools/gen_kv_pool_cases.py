@@ -10,6 +10,10 @@ budgets, and the speculative launches it supports (EAGLE/EAGLE3 with the bundled
 drafts, MTP/NEXTN for models with next-token layers). Hybrid sliding-window models add
 the SWA ratio, the request-capped SWA pool and ``--disable-hybrid-swa-memory``.
 
+Then every parity-suite model config (``tests/parity/models/``: DSA indexers, linear
+attention and Mamba state, sliding-window hybrids, MLA variants, compressed and shared KV)
+under a shorter list of launches, plus the state-cache and SWA launches where they apply.
+
 The memory figures are inputs, not claims about a real launch: ``before_load_bytes`` is the
 GPU's memory less a nominal 1.5 GiB of context and buffers, ``weights_bytes`` a share of it
 chosen per case so that budgets of every size (and a few non-positive ones) occur.
@@ -26,6 +30,11 @@ BUNDLED = os.path.join(ROOT, "src", "launchplan", "facts", "data", "models")
 #: from the repository root. qwen3-coder-next: Qwen/Qwen3-Coder-Next's config.json (the
 #: fields that shape its memory; quantization_config left out), a gated-delta-net hybrid.
 FIXTURES = os.path.join("tests", "parity", "data", "models")
+#: The parity suites' model configs (published and synthetic, ``tests/parity/models/README.md``
+#: says which): the architectures no bundled model has (DSA indexers, linear attention and
+#: Mamba state, sliding-window hybrids, MLA variants, compressed and shared KV), each under a
+#: shorter list of launches (``_architecture_cases``).
+PARITY_MODELS = os.path.join("tests", "parity", "models")
 MIB = 1 << 20
 GIB = 1 << 30
 MEM_MIB = {"a100": 81920, "h100": 81559, "h200": 143771, "b200": 183359, "mi300x": 196592,
@@ -37,6 +46,19 @@ DRAFT_ARCHS = ("LlamaForCausalLMEagle", "LlamaForCausalLMEagle3")
 #: Bundled models the recording harness cannot size, and why (their sizing is still written
 #: from SGLang's code, but no recording backs it).
 NOT_RECORDABLE: dict[str, str] = {}
+#: Parity-suite models left out of the KV-pool cases, and why.
+NOT_SIZED: dict[str, str] = {
+    "gemma-4-assistant-synth": "a draft-only checkpoint (its layers all share the target's KV)",
+    "iquest-q1-mtp-synth": "a draft-only checkpoint (the MTP head of IQuest-Q1)",
+    # SGLang 0.5.23 stops while sizing these test configs (each case, each flag): the
+    # synthetic files lack a key the pool code reads and the config class does not default.
+    "nemotron-h-synth": "NemotronHConfig has no attribute 'n_groups' (the state shape reads it)",
+    "interns2-mobius-synth": "its text config has no 'full_attention_interval'",
+    "minicpm-v-4.6-synth": "its Qwen3.5 text config has no 'full_attention_interval'",
+    "iquest-q1-synth": "hybrid SWA without a sliding-window layer (SGLang asserts one)",
+    "minimax-m3-synth": "no sparse-attention config (SGLang's MiniMax-M3 pool needs one)",
+    "inkling-synth": "the harness's stand-in model has no 'text_config' for its hybrid pools",
+}
 
 
 def _configs() -> dict[str, dict]:
@@ -179,6 +201,118 @@ def generate() -> list[dict]:
         for role in ("prefill", "decode"):
             add(f"x-pd-{role}", "h100", ["--disaggregation-mode", role, "--tp-size", tps[-1]],
                 0.3 / tps[-1])
+    cases.extend(_architecture_cases())
+    cases.extend(_fewer_requests_than_ranks())
+    return cases
+
+
+def _fewer_requests_than_ranks() -> list[dict]:
+    """--max-running-requests below the attention-DP ranks, where the releases part: 0.5.23
+    gives each rank one request at least, 0.5.22 and 0.5.21 divide down to none. Over the
+    default pool, the request-capped SWA pool and a gated-delta-net state cache."""
+    dp = ["--tp-size", 8, "--dp-size", 8, "--enable-dp-attention", "--max-running-requests", 4]
+    return [
+        _case("kv/llama-3.1-8b/h100/dp8-mrr4", "h100", "llama-3.1-8b", dp, 0.05),
+        _case("kv/gpt-oss-20b/h100/dp8-mrr4-no-radix", "h100", "gpt-oss-20b",
+              dp + ["--disable-radix-cache"], 0.05),
+        _case("kv/qwen3-coder-next/h200/dp4-mrr2-no-radix", "h200",
+              FIXTURES + "/qwen3-coder-next", ["--tp-size", 4, "--dp-size", 4,
+                                                "--enable-dp-attention",
+                                                "--max-running-requests", 2,
+                                                "--disable-radix-cache"], 0.1),
+    ]
+
+
+def _parity_configs() -> dict[str, dict]:
+    folder = os.path.join(ROOT, PARITY_MODELS)
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name, "config.json")
+        if name not in NOT_SIZED and os.path.isfile(path):
+            with open(path) as f:
+                out[PARITY_MODELS + "/" + name] = json.load(f)
+    return out
+
+
+#: Keys (of the text config) or layer kinds that mark a per-request state cache: gated delta
+#: net, Mamba2, KDA, short convolutions.
+_STATE_KEYS = ("linear_num_value_heads", "linear_attn_config", "mamba_n_heads",
+               "mamba_num_heads", "hybrid_override_pattern", "conv_L_cache", "mamba_d_state")
+_STATE_KINDS = ("linear_attention", "mamba", "conv")
+#: Architectures whose state layers their config class sets up from defaults (no key says so).
+_STATE_ARCHS = ("FalconH1ForCausalLM", "InklingForConditionalGeneration",
+                "InternS2MobiusForConditionalGeneration", "MiniCPMSALAForCausalLM")
+
+
+def _has_state(config: dict) -> bool:
+    text = _text(config)
+    return (any(k in text for k in _STATE_KEYS)
+            or bool(set(text.get("layer_types") or ()) & set(_STATE_KINDS))
+            or bool(set(config.get("architectures") or ()) & set(_STATE_ARCHS)))
+
+
+def _architecture_cases() -> list[dict]:
+    """The parity models' launches: dtypes and TP, a page, caps, a short context, small and
+    exhausted budgets, attention DP, MTP where the model has next-token layers, and the
+    launches that move a sliding-window split or a state cache."""
+    cases: list[dict] = []
+    shares = (0.12, 0.35, 0.55, 0.2, 0.7, 0.45, 0.28, 0.6)
+    for model, config in _parity_configs().items():
+        text = _text(config)
+        tps = _tp_sizes(config)
+        top = tps[-1]
+        extra = ["--trust-remote-code"] if os.path.isfile(os.path.join(
+            ROOT, model, "configuration_" + str(config.get("model_type")) + ".py")) else []
+        k = 0
+
+        def add(detail, platform, argv, share=None, env=None, model=model, extra=extra):
+            nonlocal k
+            share = shares[k % len(shares)] if share is None else share
+            k += 1
+            label = model.rsplit("/", 1)[-1]
+            cases.append(_case(f"kv/{label}/{platform}/{detail}", platform, model,
+                               extra + list(argv), share, env=env))
+
+        for tp in tps:
+            add(f"auto/tp{tp}", "h100", ["--tp-size", tp], shares[(k + tp) % len(shares)] / tp)
+        add(f"fp8_e4m3/tp{tps[min(1, len(tps) - 1)]}", "h100",
+            ["--tp-size", tps[min(1, len(tps) - 1)], "--kv-cache-dtype", "fp8_e4m3"])
+        add("bf16/tp1", "a100", ["--kv-cache-dtype", "bf16"])
+        add("nvfp4/tp1", "b200", ["--kv-cache-dtype", "nvfp4"])
+        if not _is_mla(config):
+            add("mxfp8/fa4", "b200", ["--kv-cache-dtype", "mxfp8", "--attention-backend", "fa4"])
+        add("page64", "h100", ["--page-size", 64, "--tp-size", tps[min(1, len(tps) - 1)]])
+        for cap in (4096, 200000):
+            add(f"max-total-tokens{cap}", "h200", ["--max-total-tokens", cap])
+        for mrr in (7, 5000):
+            add(f"max-running{mrr}", "h100", ["--max-running-requests", mrr])
+        add("context4096", "h100", ["--context-length", 4096])
+        add("tight-budget", "rtx5090", ["--mem-fraction-static", 0.9], share=0.82)
+        add("no-budget", "h100", ["--mem-fraction-static", 0.5], share=0.8)
+        add("x-target-mi300x", "mi300x", ["--tp-size", min(2, top)], 0.3 / min(2, top))
+        if top >= 8:
+            add("dp-attention", "h100", ["--tp-size", 8, "--dp-size", 8,
+                                         "--enable-dp-attention"], share=0.05)
+        if text.get("num_nextn_predict_layers"):
+            add("eagle-mtp", "b200", ["--tp-size", top, "--speculative-algorithm", "EAGLE"])
+            add("mtp-steps", "h200", ["--tp-size", top, "--speculative-algorithm", "EAGLE",
+                                      "--speculative-num-steps", 2,
+                                      "--speculative-eagle-topk", 1,
+                                      "--speculative-num-draft-tokens", 3])
+        if _has_state(config):
+            add("mamba-no-radix-mrr32", "h100", ["--disable-radix-cache",
+                                                 "--max-running-requests", 32])
+            add("mamba-max-cache200", "h100", ["--max-mamba-cache-size", 200])
+            add("mamba-ratio0.5", "h200", ["--mamba-full-memory-ratio", 0.5])
+            add("mamba-ssm-bf16", "h100", ["--mamba-ssm-dtype", "bfloat16"])
+            add("mamba-extra_buffer", "b200", ["--mamba-radix-cache-strategy", "extra_buffer",
+                                               "--tp-size", min(2, top)])
+        if _hybrid_swa(config) or text.get("sliding_window") or text.get("hybrid_layer_pattern") \
+                or "Llama4ForConditionalGeneration" in (config.get("architectures") or ()):
+            add("swa-ratio0.1", "h100", ["--swa-full-tokens-ratio", 0.1])
+            add("swa-request-cap", "h100", ["--disable-radix-cache",
+                                            "--max-running-requests", 64])
+            add("swa-disabled", "h100", ["--disable-hybrid-swa-memory"])
     return cases
 
 

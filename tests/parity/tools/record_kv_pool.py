@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Record SGLang 0.5.23's own KV-pool sizing for launchplan's KV-pool parity suite.
+"""Record SGLang's own KV-pool sizing for launchplan's KV-pool parity suite.
 
-    # write tests/parity/data/kv-pool-cases.json from the bundled models
+    # write tests/parity/data/kv-pool-cases.json from the bundled and parity models
     python tests/parity/tools/record_kv_pool.py --generate
     # run SGLang's configurator on every case (the oracle venv's python)
     /root/sglang-oracle/bin/python tests/parity/tools/record_kv_pool.py \\
         tests/parity/data/kv-pool-cases.json --out tests/parity/data/results-kv-pool.jsonl
+
+The same script runs under an older release's venv (``/root/sglang-oracle-0.5.22``,
+``-0.5.21``: the functions it calls have the same names in all three); ``test_kv_pool.py``
+replays those recordings of the bundled-model cases, kept compact, under ``--compat``.
 
 A case is an oracle case (``name``, ``platform``, ``model``, ``argv``; optional ``env`` and
 ``platform_overrides``) plus the memory a GPU shows: ``before_load_bytes`` (free before
@@ -117,6 +121,8 @@ def _model_class(architectures):
     import sglang.srt.models as models
 
     arch = architectures[0]
+    if arch in _MODEL_CLASSES:
+        return _MODEL_CLASSES[arch]
     folder = list(models.__path__)[0]
     for file in sorted(os.listdir(folder)):
         if not file.endswith(".py"):
@@ -126,13 +132,16 @@ def _model_class(architectures):
                 continue
         try:
             module = importlib.import_module(f"sglang.srt.models.{file[:-3]}")
-            return getattr(module, arch)
+            _MODEL_CLASSES[arch] = getattr(module, arch)
+            return _MODEL_CLASSES[arch]
         except Exception as e:  # noqa: BLE001 - without its class, no window hook
             _MODEL_CLASS_ERRORS.append(f"{file}: {type(e).__name__}: {e}")
     return None
 
 
 _MODEL_CLASS_ERRORS: list = []
+#: architecture -> its class, once imported (the worker fills it before forking)
+_MODEL_CLASSES: dict = {}
 
 
 def run_kv_case(case: dict, facts: dict, oracle) -> dict:
@@ -352,6 +361,7 @@ def worker(platform: str, cases: list, timeout: float) -> None:
     import sglang.srt.model_executor.model_runner_components.spec_aux_hidden_state  # noqa
     import sglang.srt.model_executor.pool_configurator  # noqa: F401
     _capture_sizes_function()
+    _preload_model_classes(cases)
     from sglang.srt.runtime_context import get_platform
     facts = oracle.platform_facts(p)
     facts = {k: v for k, v in facts.items() if hasattr(get_platform(), k)}
@@ -393,6 +403,27 @@ def worker(platform: str, cases: list, timeout: float) -> None:
                        error="harness: case process died")
         emit.write(json.dumps(res, default=repr) + "\n")
         emit.flush()
+
+
+def _preload_model_classes(cases: list) -> None:
+    """Import each case model's class once in the worker, so that the forked children
+    find its module loaded (importing a model module is most of a case's time). A class
+    that fails to import here is tried again, and its error noted, in the child."""
+    seen: set = set()
+    for case in cases:
+        path = os.path.join(_model_path(case["model"]), "config.json")
+        try:
+            with open(path) as f:
+                archs = tuple(json.load(f).get("architectures") or ())
+        except (OSError, ValueError):
+            continue
+        if archs and archs[0] not in seen:
+            seen.add(archs[0])
+            try:
+                _model_class(archs)
+            except BaseException:  # noqa: BLE001 - the child meets it again
+                pass
+    _MODEL_CLASS_ERRORS.clear()
 
 
 def run_all(cases: list, jobs: int, timeout: float) -> list:
