@@ -164,3 +164,20 @@ def test_gdn_state_slots_can_be_asked_for():
     assert p.max_mamba_cache_size == 200
     free = pool(model=GDN, weights=40 * GIB)
     assert p.max_total_num_tokens != free.max_total_num_tokens
+
+
+def test_a_state_model_without_countable_state_layers_is_sized_as_attention_only():
+    """A linear-attention architecture whose config.json lets no state layer be counted (a
+    Qwen3.5 text config without ``full_attention_interval``) gets a pool sized as attention
+    only, with a caveat saying so: never a division by a zero-byte state slot."""
+    from pathlib import Path
+
+    from launchplan.memory.plan import memory_plan
+
+    folder = Path(__file__).parents[1] / "parity" / "models" / "minicpm-v-4.6-synth"
+    result = resolve([], gpu="h100", model_path=str(folder))
+    plan = memory_plan(result)
+    assert plan is not None and plan.fits and plan.max_total_num_tokens > 0
+    assert any("no linear-attention state layer" in c for c in plan.caveats)
+    pool = kv_pool(result, before_load_bytes=40 << 30, weights_bytes=8 << 30)
+    assert pool.max_mamba_cache_size is None and pool.max_total_num_tokens > 0

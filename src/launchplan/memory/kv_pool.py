@@ -139,6 +139,8 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
     if steps is not None and gpu_bytes is not None:
         steps.append(("gpu memory (bytes)", gpu_bytes))
     mamba = _GdnState(plan) if plan.facts.state else None
+    if mamba is not None and mamba.per_slot <= 0:  # no state layer the config lets us count
+        mamba = None  # (a caveat says so): sized as attention only, never a division by 0
     budget = _budget(plan, before_load_bytes, weights_bytes, steps, mamba)
     sizer = _sizer(plan, steps is not None)
     if steps is not None:
@@ -202,6 +204,9 @@ class _Plan:
             out.append("pipeline parallelism: sized as if every stage held every layer")
         if v("enable_kv_cache_sharding") or self.dcp > 1:
             out.append("KV-cache sharding / decode context parallelism: per-rank rows only")
+        if facts.state and not _state_layers(model)[0]:
+            out.append(f"{model.arch0}: no linear-attention state layer can be counted from "
+                       "config.json: no state cache sized")
         if facts.unmodelled_arch:
             out.append(f"{model.arch0} pools are not modelled")
         elif self.hybrid_swa and not any(_layer_split(model)):
