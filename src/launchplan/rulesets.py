@@ -19,6 +19,7 @@ PIPELINE: tuple[str, ...] = (
     "megamoe_runner_alias",
     "megamoe_compat",
     "watermark_config",
+    "media_url_policy",
     "hicache_ratio_default",
     "offload_compatibility",
     "prefill_decode_interval_check",

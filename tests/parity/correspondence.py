@@ -159,6 +159,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"KV sharding supports speculative decoding only for GLM DSA",
          {"kv_cache_sharding", "kv_cache_sharding_recheck"}),
         (r"experimental_sgl_marlin (EP requires|LoRA requires)", {"experimental_marlin_checks"}),
+        (r"media_url_max_file_size_mb must be non-negative|allowed media domain|"
+         r"Invalid allowed media domain", {"media_url_policy"}),
         (r"CP-TP group sharing|CP/TP group sharing|"
          r"(linear_num_key_heads|linear_num_value_heads|num_heads)=\d+ must be divisible by "
          r"--tp-size=", {"cp_tp_group_sharing"}),

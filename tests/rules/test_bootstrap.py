@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.rules import bootstrap as b
-from tests.rules.conftest import make_view
+from tests.rules.conftest import decide, make_view
 
 
 def fields(out):
@@ -109,3 +109,23 @@ def test_watermark_config(tmp_path):
                 '{"default_enabled": 1}', '{"key": "' + "a" * 5000 + '"}'):
         assert isinstance(b.watermark_config(make_view(watermark_config=bad)), Refuse), bad
     assert b.watermark_config(make_view(watermark_config="{}")) is None
+
+
+def test_media_url_policy():
+    """SGLang fixes the media-URL policy before workers start: a size limit of 0 or more,
+    allowed domains as bare hostnames, normalised, de-duplicated and sorted."""
+    from launchplan.rules.bootstrap import media_url_policy
+
+    refused = decide(media_url_policy, make_view(media_url_max_file_size_mb=-1))
+    assert isinstance(refused, Refuse) and "-1" in refused.message
+    assert decide(media_url_policy, make_view(media_url_max_file_size_mb=0)).fields == {
+        "allowed_media_domains": []}
+    out = decide(media_url_policy, make_view(
+        allowed_media_domains=["Example.COM.", "[::1]", "b.org", "example.com", "10.0.0.1"]))
+    assert out.fields == {"allowed_media_domains": ["10.0.0.1", "::1", "b.org", "example.com"]}
+    assert decide(media_url_policy, make_view(allowed_media_domains=["b.org", "a.org"])).fields \
+        == {"allowed_media_domains": ["a.org", "b.org"]}
+    assert decide(media_url_policy, make_view()) is None  # no media flag: nothing to fix
+    for bad in ("https://a.org", "a.org/x", "user@a.org", "a.org:8080", " ", "."):
+        out = decide(media_url_policy, make_view(allowed_media_domains=[bad]))
+        assert isinstance(out, Refuse), bad

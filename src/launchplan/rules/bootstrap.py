@@ -451,3 +451,65 @@ def asr_value_checks(v: View) -> Refuse | None:
         return Refuse(f"--asr-max-concurrent-sessions must be positive, got "
                       f"{v.asr_max_concurrent_sessions}")
     return None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    reads=("allowed_media_domains", "media_url_max_file_size_mb"),
+    writes=("allowed_media_domains",),
+    sglang="handle_media_url_security",
+    triggers=("allowed_media_domains", "media_url_max_file_size_mb"),
+)
+def media_url_policy(v: View) -> Declare | Refuse | None:
+    """The media-URL policy: a size limit of 0 or more, allowed domains as bare hostnames.
+
+    When: ``--allowed-media-domains`` or ``--media-url-max-file-size-mb`` is given.
+    Effect: refuses a negative size limit; refuses a domain that is not a string, is empty,
+        carries a scheme, path, query, fragment, user or port; declares the domains
+        normalised (trailing dots and IPv6 brackets dropped, IP addresses in canonical
+        form, names IDNA-encoded and lower-cased), de-duplicated and sorted (an empty list
+        when none is given).
+    Why: workers fetch client-supplied media URLs and check each host against this list
+        and each body against the limit, so both are fixed once before workers start
+        (``handle_media_url_security``, the same in 0.5.21-0.5.23).
+    Assumes: nothing.
+    """
+    limit = v.media_url_max_file_size_mb
+    if limit < 0:
+        return Refuse(f"--media-url-max-file-size-mb must be 0 or more; got {limit}")
+    normalised = set()
+    for domain in v.allowed_media_domains or ():
+        host = _media_host(domain)
+        if isinstance(host, Refuse):
+            return host
+        normalised.add(host)
+    return Declare({"allowed_media_domains": sorted(normalised)},
+                   "the media-URL policy: allowed domains normalised")
+
+
+def _media_host(domain: Any) -> str | Refuse:
+    """One allowed media domain as the URL check compares hosts, or why it cannot be one."""
+    if not isinstance(domain, str):
+        return Refuse(f"--allowed-media-domains takes hostnames; got {domain!r}")
+    host = domain.strip().rstrip(".")
+    if not host:
+        return Refuse("--allowed-media-domains has an empty domain")
+    if "://" in host or any(char in host for char in "/?#@"):
+        return Refuse(f"--allowed-media-domains {domain!r}: give a hostname only, without "
+                      "scheme, path, query or user")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    import ipaddress  # only when domains are given: off the plain resolve's import path
+
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        if ":" in host:
+            return Refuse(f"--allowed-media-domains {domain!r}: a port cannot be given")
+    try:
+        name = host.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        return Refuse(f"--allowed-media-domains {domain!r} is not a valid hostname")
+    if not name:
+        return Refuse("--allowed-media-domains has an empty domain")
+    return name

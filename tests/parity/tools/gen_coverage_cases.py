@@ -597,6 +597,15 @@ def appended_coverage() -> list[Appended]:
                        ("lora-ep-redundant", ready + ep + ["--ep-num-redundant-experts", "2"]),
                        ("lora-ep", ready + ep)):
         add(f"experimental_marlin_checks/{name}", "h100", moe, argv)
+    # the media-URL policy (found by a wild4 probe)
+    for name, argv in (("negative-size", ["--media-url-max-file-size-mb", "-1"]),
+                       ("zero-size", ["--media-url-max-file-size-mb", "0"]),
+                       ("domains", ["--allowed-media-domains", "Example.COM.", "[::1]",
+                                    "b.org"]),
+                       ("domain-with-scheme", ["--allowed-media-domains", "https://a.org"]),
+                       ("domain-with-port", ["--allowed-media-domains", "a.org:8080"])):
+        add(f"media_url_policy/{name}", "h100", llama, argv,
+            extra=CP_TP_FIELDS + ["allowed_media_domains"])
     return out
 
 
