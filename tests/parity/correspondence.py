@@ -113,7 +113,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"FlashInfer MoE A2A is supported with", {"a2a_flashinfer_checks"}),
         (r"FlashInfer MoE A2A (requires chunked prefill|per-rank token budget exceeds)",
          {"flashinfer_a2a_token_budget"}),
-        (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL|TRTLLM routed) MOE",
+        (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL|TRTLLM|TRTLLM routed) MOE",
          {"moe_runner_quant_checks"}),
         (r"moe_a2a_backend='pplx' (requires attention DP|only supports low-latency mode)|"
          r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK .* must be >=",
