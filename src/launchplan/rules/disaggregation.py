@@ -12,6 +12,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.parallel import attn_dp_enabled
 
 DECODE_DCP_TRANSPORTS = frozenset({"mooncake", "nixl", "mori", "ascend", "fake"})
 
@@ -293,7 +294,7 @@ def _role_switch_refusal(v: View, *, dp_layouts: bool) -> Refuse | None:
     0.5.23 keeps them and refuses only attention DP's local control broadcast."""
     if not v.enable_pd_role_switch or v.disaggregation_mode not in ("prefill", "decode"):
         return None
-    attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+    attn_dp = attn_dp_enabled(v)
     found = [what for what, hit in (
         ("attention DP", dp_layouts and attn_dp),
         (f"expert parallelism (ep_size {v.ep_size})", v.ep_size > 1),

@@ -23,6 +23,7 @@ from launchplan.rules.graph_config import (
     prefill_sizes,
     with_phase,
 )
+from launchplan.rules.parallel import attn_dp_enabled
 from launchplan.vocabulary import MIXED_CHUNK_ALGORITHMS
 
 
@@ -458,7 +459,7 @@ def _lmcache_refusal(v: Any) -> Refuse | None:
         (v.enable_unified_cache_external_linker, "--enable-unified-cache-external-linker"),
         (v.disable_radix_cache, "a disabled radix cache"),
         (v.speculative_algorithm is not None, "speculative decoding"),
-        (v.attn_dp_size > 1 or v.ep_join_mode == "scale", "attention DP"),
+        (attn_dp_enabled(v), "attention DP"),
         (v.dcp_size > 1, "--dcp-size > 1"),
         (v.enable_streaming_session, "streaming sessions"),
         (v.hicache_host_memory_mode == "buffer_only", "a buffer-only host pool"),

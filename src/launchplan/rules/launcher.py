@@ -15,6 +15,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.parallel import attn_dp_enabled
 from launchplan.vocabulary import MIXED_CHUNK_ALGORITHMS
 
 #: speculative algorithms whose verify step keeps one token width per request, which LoRA's
@@ -379,7 +380,7 @@ def launcher_two_batch_overlap_check(v: View) -> Refuse | None:
     Assumes: nothing.
     """
     if (v.enable_two_batch_overlap and v.moe_a2a_backend == "none"
-            and not (v.attn_dp_size > 1 or v.ep_join_mode == "scale")):
+            and not attn_dp_enabled(v)):
         return Refuse("--enable-two-batch-overlap without a MoE all-to-all backend needs "
                       "attention DP (--attn-dp-size)")
     return None
@@ -421,7 +422,7 @@ def launcher_pipeline_parallel_checks(v: View) -> Refuse | None:
         if str(algorithm).upper() != "EAGLE" or v.enable_multi_layer_eagle:
             problem = "pipeline parallelism supports single-layer EAGLE speculation only"
         elif pp_spec and (v.disaggregation_mode != "null" or v.speculative_adaptive
-                          or v.attn_dp_size > 1 or v.ep_join_mode == "scale"):
+                          or attn_dp_enabled(v)):
             problem = ("SGLANG_ENABLE_PP_SPEC excludes PD disaggregation, adaptive "
                        "speculation and attention DP")
         elif not pp_spec and not prefill:

@@ -11,6 +11,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.parallel import attn_dp_enabled
 
 MUSE_SPARK = "MuseSparkForConditionalGeneration"
 # SGLang 0.5.23 layers/layernorm_sp.py: the architectures with a sequence-sharded region
@@ -72,7 +73,7 @@ def layernorm_sp_checks(v: View) -> Refuse | None:
         if v.moe_runner_backend != "flashinfer_trtllm":
             return Refuse("Muse Spark --enable-layernorm-sp needs --moe-runner-backend "
                           "flashinfer_trtllm")
-    if v.attn_dp_size > 1 or v.ep_join_mode == "scale":
+    if attn_dp_enabled(v):
         return Refuse("--enable-layernorm-sp does not work with attention DP: the TP group "
                       "would hold different sequences")
     algorithm = v.speculative_algorithm

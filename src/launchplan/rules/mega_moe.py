@@ -14,6 +14,7 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.graph_config import DECODE
 from launchplan.rules.moe import env_int
+from launchplan.rules.parallel import attn_dp_enabled
 
 
 @rule(
@@ -123,7 +124,7 @@ def _token_budget(v: View, *, newer: bool) -> Refuse | None:
         return None
     capacity = env_int(v, TOKENS_ENV, DEFAULT_TOKENS)
     label = v.model.arch0
-    attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+    attn_dp = attn_dp_enabled(v)
     if v.disaggregation_mode != "prefill":
         decode_bs = v.cuda_graph_config[DECODE]["max_bs"] or 0
         if newer and v.max_running_requests is not None:
@@ -243,7 +244,7 @@ def _megamoe(v: View, archs: frozenset[str], *, w4a16_path: bool) -> Declare | R
         return Refuse(f"{COMBINE_ENV}={combine} cannot be combined with {FC2_REDUCE_ENV}=1")
     if w4a16 and (v.model.dtype if v.dtype == "auto" else v.dtype) != "bfloat16":
         return Refuse("FlashInfer MegaMoE NVFP4 W4A16 needs --dtype bfloat16")
-    attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+    attn_dp = attn_dp_enabled(v)
     if not (attn_dp and v.attn_dp_size == v.tp_size):
         return Refuse("FlashInfer MegaMoE needs --attn-dp-size equal to --tp-size")
     runner = v.moe_runner_backend

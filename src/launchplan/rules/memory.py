@@ -22,6 +22,7 @@ from launchplan.rules.graph_config import (
     is_locked,
     prefill_sizes,
 )
+from launchplan.rules.parallel import attn_dp_enabled
 from launchplan.rules.size_lists import count_of, described_note, is_described, largest
 
 # (MiB below which the tier applies, chunked_prefill_size, decode max_bs at tp < 4, at tp >= 4)
@@ -216,7 +217,7 @@ def graph_reserve_mib(v: Any) -> float:
     if role != "prefill" and decode["backend"] != "disabled":
         reserve += decode["max_bs"] * 2
     # attention DP as SGLang tests it: wider than 1, or an elastic EP scale-up joiner
-    if (v.attn_dp_size > 1 or v.ep_join_mode == "scale") and role != "prefill":
+    if attn_dp_enabled(v) and role != "prefill":
         reserve += decode["max_bs"] * v.attn_dp_size * 3
         if decode["max_bs"] > 300:
             reserve += decode["max_bs"] * v.attn_dp_size * 1.5

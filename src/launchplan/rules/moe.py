@@ -18,6 +18,7 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.errors import InputError
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
+from launchplan.rules.parallel import attn_dp_enabled
 
 MXFP8_RUNNERS = ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm",
                  "flashinfer_trtllm_routed")
@@ -335,7 +336,7 @@ def a2a_ascend_tp_normalize(v: View) -> dict | None:
 def _flashinfer_a2a_topology_ok(v: Any) -> bool:
     """Rank-uniform token sources: attention DP over all of TP, or Muse Spark's prefill
     sequence parallelism on TP4/EP4 or TP8/EP8."""
-    attn_dp = v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+    attn_dp = attn_dp_enabled(v)
     if attn_dp and v.attn_dp_size == v.tp_size:
         return True
     return (v.model.arch0 == "MuseSparkForConditionalGeneration" and v.enable_layernorm_sp

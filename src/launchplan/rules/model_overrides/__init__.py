@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from launchplan.rules.parallel import attn_dp_enabled as attn_dp_enabled  # for the providers
 from launchplan.vocabulary import BACKEND_FIELDS as BACKEND_FIELDS
 
 BATCH = "model_overrides"
@@ -157,6 +158,3 @@ def env_set(v: Any, name: str) -> bool:
     return name in v.env
 
 
-def attn_dp_enabled(v: Any) -> bool:
-    """Attention data parallelism is on (or this is an elastic-EP scale-up joiner)."""
-    return v.attn_dp_size > 1 or v.ep_join_mode == "scale"

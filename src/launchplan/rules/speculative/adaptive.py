@@ -11,7 +11,7 @@ from launchplan.engine.view import View
 from launchplan.rules.speculative.common import (
     ALGO,
     algorithm_of,
-    attn_dp_on,
+    attn_dp_enabled,
 )
 
 # Adaptive speculation's default candidate steps (the union over its batch-size tiers).
@@ -46,7 +46,7 @@ def speculative_adaptive_gate(v: View) -> Declare | None:
         reason = f"only EAGLE and EAGLE3 support it, not {algorithm_of(v)}"
     elif topk is not None and topk != 1:
         reason = f"it needs top-k 1, not {topk}"
-    elif attn_dp_on(v):
+    elif attn_dp_enabled(v):
         reason = "attention DP ranks would pick tiers independently"
     elif v.enable_multi_layer_eagle:
         reason = "multi-layer EAGLE does not implement it"

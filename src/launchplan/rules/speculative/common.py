@@ -6,6 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from launchplan.rules.parallel import (
+    attn_dp_enabled as attn_dp_enabled,  # for the speculative rules
+)
+
 SPEC_MAX_RUNNING_REQUESTS = 48
 
 ALGO = ("speculative_algorithm",)
@@ -17,9 +21,6 @@ def algorithm_of(v: Any) -> str | None:
     return v.speculative_algorithm
 
 
-def attn_dp_on(v: Any) -> bool:
-    """SGLang's ``attn_dp_enabled``: attention DP wider than 1, or an EP scale-up joiner."""
-    return v.attn_dp_size > 1 or v.ep_join_mode == "scale"
 
 
 def draft_config_of(v: Any) -> Mapping | None:

@@ -10,7 +10,7 @@ from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
 from launchplan.rules.speculative.common import (
     ALGO,
     RUNNING_NOTE,
-    attn_dp_on,
+    attn_dp_enabled,
     dflash_block_size_of,
     draft_config_of,
     running_requests_default,
@@ -74,9 +74,9 @@ def _dflash(v: View, *, dp_attention_on_cuda: bool) -> Declare | Refuse | None:
     device = str(v.device)
     if not (device.startswith("cuda") or device in ("npu", "xpu")):
         return Refuse(f"DFLASH speculative decoding is not supported on device {device}")
-    if not dp_attention_on_cuda and attn_dp_on(v) and device != "npu":
+    if not dp_attention_on_cuda and attn_dp_enabled(v) and device != "npu":
         return Refuse("DFLASH with attention DP runs on NPUs only in this release")
-    if attn_dp_on(v) and device != "npu":
+    if attn_dp_enabled(v) and device != "npu":
         if not device.startswith("cuda"):
             return Refuse("DFLASH with attention DP needs CUDA or NPU")
         if not v.enable_dp_lm_head:

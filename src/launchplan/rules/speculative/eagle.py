@@ -17,7 +17,7 @@ from launchplan.rules.speculative.common import (
     ALGO,
     RUNNING_NOTE,
     algorithm_of,
-    attn_dp_on,
+    attn_dp_enabled,
     running_requests_default,
 )
 from launchplan.vocabulary import EAGLE_FAMILY, MIXED_CHUNK_ALGORITHMS
@@ -61,7 +61,7 @@ def eagle_family_defaults(v: View) -> Declare | Refuse | None:
         arg_groups/speculative_hook.py).
     Assumes: nothing.
     """
-    if algorithm_of(v) == "STANDALONE" and attn_dp_on(v):
+    if algorithm_of(v) == "STANDALONE" and attn_dp_enabled(v):
         return Refuse("STANDALONE speculative decoding does not support attention DP")
     out = running_requests_default(v)
     notes = [RUNNING_NOTE] if out else []

@@ -11,7 +11,7 @@ from launchplan.engine.view import View
 from launchplan.rules.speculative.common import (
     ALGO,
     RUNNING_NOTE,
-    attn_dp_on,
+    attn_dp_enabled,
     running_requests_default,
 )
 
@@ -95,6 +95,6 @@ def ngram_checks(v: View) -> Refuse | None:
     if topk > 1 and v.page_size > 1 and v.attention_backend != "flashinfer":
         return Refuse(f"NGRAM with top-k {topk} and page_size {v.page_size} gives wrong results "
                       f"on {v.attention_backend}; only flashinfer supports it")
-    if attn_dp_on(v):
+    if attn_dp_enabled(v):
         return Refuse("NGRAM speculative decoding does not support attention DP")
     return None

@@ -11,7 +11,7 @@ from launchplan.engine.view import View
 from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
 from launchplan.rules.speculative.common import (
     ALGO,
-    attn_dp_on,
+    attn_dp_enabled,
 )
 
 
@@ -76,7 +76,7 @@ def uno_defaults(v: View) -> Declare | Refuse | None:
         out.update(speculative_num_steps=1, speculative_eagle_topk=1)
     if (v.tp_size, v.pp_size) != (1, 1):
         return Refuse("UNO needs tp_size 1 and pp_size 1")
-    if attn_dp_on(v) or v.attn_cp_size != 1:
+    if attn_dp_enabled(v) or v.attn_cp_size != 1:
         return Refuse("UNO does not support attention DP or context parallelism")
     if v.enable_lora or v.lora_paths:
         return Refuse("UNO does not support serving other LoRA adapters")
