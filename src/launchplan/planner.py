@@ -66,7 +66,7 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
                          message="--model-path: required (a folder holding config.json or a "
                          "bundled model name; see `launchplan models`)")
     env = dict(env or {})
-    path = local_model(str(model_path), raw.values.get("revision"))
+    path = local_model(str(model_path), raw.values.get("revision"), notes=raw.notices)
     json_override = raw.values.get("json_model_override_args")
     context_length = raw.values.get("context_length")
     try:
@@ -110,7 +110,7 @@ def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> A
     starts (resolution never builds the draft's config): preflight reports it
     (``draft-context``), so the facts are built as if the longer context were allowed."""
     path = local_model(draft_path, raw.values.get("speculative_draft_model_revision"),
-                  "--speculative-draft-model-path")
+                       "--speculative-draft-model-path", notes=raw.notices)
     algorithm = raw.values.get("speculative_algorithm")
     try:
         return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=env)
@@ -121,18 +121,29 @@ def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> A
         return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=allow)
 
 
-def local_model(path: str, revision: str | None = None, flag: str = "--model-path") -> str:
-    """A Hugging Face id (``org/name``) becomes the local folder of its ``config.json``."""
+def local_model(path: str, revision: str | None = None, flag: str = "--model-path",
+                notes: list[str] | None = None) -> str:
+    """A Hugging Face id (``org/name``) becomes the local folder of its ``config.json``; a
+    path that is not on this machine but names a bundled model (a launch pasted from
+    another machine) becomes that model, with a note in ``notes``."""
     if "/" not in path or path in bundled_models():  # the common cases, without a stat
         return path
     from launchplan.facts.hub import config_folder, looks_like_hub_id
-    from launchplan.facts.models import bundled_alias
+    from launchplan.facts.models import bundled_alias, bundled_for_path
 
     if looks_like_hub_id(path):
         alias = bundled_alias(path) if revision in (None, "main") else None
         if alias is not None and not os.path.exists(path):
             return alias  # the same config.json, shipped: no network, no cache needed
         return str(config_folder(path, revision, flag))
+    if revision in (None, "main") and not os.path.exists(path):
+        alias = bundled_for_path(path)
+        if alias is not None:
+            if notes is not None:
+                notes.append(f"{flag} {path} is not on this machine: planned with the bundled "
+                             f"model {alias}, which its name matches (give {flag} with a "
+                             "folder holding the real config.json to plan that instead)")
+            return alias
     return path
 
 

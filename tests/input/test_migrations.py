@@ -25,3 +25,13 @@ def test_the_replacement_works_when_followed(capsys):
                      "--format", "json"])
         capsys.readouterr()
         assert code == 0, argv
+
+
+@pytest.mark.parametrize("flag", sorted(MIGRATIONS))
+def test_each_replacement_is_a_command_line_sglang_accepts(flag):
+    from launchplan.input.cli import parse_argv
+
+    words = ["8" if w == "N" else w for w in MIGRATIONS[flag].new.split()
+             if not w.startswith("(") and w not in ("[N", "...]", "=", "--tp-size)")]
+    parsed = parse_argv(words)  # bad input would raise, naming the flag
+    assert parsed.values, words

@@ -32,6 +32,24 @@ MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
               "folded into the MoE runner choice"),
     Migration("--disable-flashinfer", "--attention-backend triton --sampling-backend pytorch",
               "retired; it meant the triton attention kernels and PyTorch sampling"),
+    # SGLang's docs, "Deprecated Features, Server Arguments and Environment Variables" (its
+    # MoE runner backend table), list these with their replacements
+    Migration("--enable-deepep-moe", "--moe-a2a-backend deepep",
+              "DeepEP became one of the MoE all-to-all backends"),
+    Migration("--enable-flashinfer-cutedsl-moe", "--moe-runner-backend flashinfer_cutedsl",
+              "folded into the MoE runner choice"),
+    Migration("--enable-triton-kernel-moe", "--moe-runner-backend triton_kernel",
+              "folded into the MoE runner choice"),
+    Migration("--enable-flashinfer-mxfp4-moe", "--moe-runner-backend flashinfer_mxfp4",
+              "folded into the MoE runner choice"),
+    # sgl-project/sglang#5480 replaced the MLA switches with attention backends
+    Migration("--enable-flashinfer-mla", "--attention-backend flashinfer",
+              "the FlashInfer MLA kernels are the flashinfer attention backend"),
+    Migration("--enable-flashmla", "--attention-backend flashmla",
+              "FlashMLA became an attention backend"),
+    # sgl-project/sglang#2065 retired the sampling switch with --disable-flashinfer
+    Migration("--disable-flashinfer-sampling", "--sampling-backend pytorch",
+              "the sampling kernels are chosen with --sampling-backend"),
 )}
 
 

@@ -32,6 +32,29 @@ def bundled_alias(hub_id: str) -> str | None:
     return table.get(HUB_RENAMES.get(hub_id, hub_id)) or table.get(hub_id.lower())
 
 
+def bundled_for_path(path: str) -> str | None:
+    """The bundled model a path from another machine names: a launch line pasted from a bug
+    report or a cluster script points at its own copy (``/data/deepseek-ai/DeepSeek-R1``,
+    ``/models/Qwen3-32B/``). Its last two components as a Hub id, else its last component
+    as exactly one bundled Hub repository's name or a bundled model's own name; None when
+    nothing matches (or more than one does)."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
+    if not parts:
+        return None
+    if len(parts) >= 2:
+        alias = bundled_alias(f"{parts[-2]}/{parts[-1]}")
+        if alias is not None:
+            return alias
+    last = parts[-1].lower()
+    table = _hub_ids()
+    named = {name for hub, name in table.items() if hub.rsplit("/", 1)[-1].lower() == last}
+    named.update(table[new] for old, new in HUB_RENAMES.items()
+                 if old.rsplit("/", 1)[-1].lower() == last and new in table)
+    if len(named) == 1:
+        return named.pop()
+    return last if any(name == last for name, _ in _bundled()) else None
+
+
 @lru_cache(maxsize=1)
 def _hub_ids() -> dict[str, str]:
     data = json.loads((_BUNDLED_DIR.parent / "published_weights.json").read_text())

@@ -60,8 +60,11 @@ def _locate_path(given: str) -> _Source:
 
 def _no_model(given: str) -> InputError:
     names = ", ".join(name for name, _ in _bundled())
+    elsewhere = "/" in given or "\\" in given
     return InputError("--model-path", f"a folder holding config.json or a bundled model name "
-                      f"({names})", given)
+                      f"({names})", given,
+                      hint="a path on another machine: give --model-path again after the "
+                      "pasted launch, SGLang keeps the last one" if elsewhere else None)
 
 
 def _starts_with_gguf(p: Path) -> bool:
