@@ -65,7 +65,7 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
         raise InputError("--model-path", "a folder holding config.json or a bundled model name",
                          message="--model-path: required (a folder holding config.json or a "
                          "bundled model name; see `launchplan models`)")
-    env = dict(env or {})
+    env = _legacy_env(dict(env or {}), raw.notices) if env else {}
     path = local_model(str(model_path), raw.values.get("revision"), notes=raw.notices)
     json_override = raw.values.get("json_model_override_args")
     context_length = raw.values.get("context_length")
@@ -88,6 +88,20 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
     if raw.release != release:
         raw = _reread(raw, release)
     return Record(raw, target, model, draft, compat, env)
+
+
+def _legacy_env(env: dict[str, str], notes: list[str]) -> dict[str, str]:
+    """``env`` as SGLang reads it: every ``SGL_``-prefixed variable also under its ``SGLANG_``
+    name, the ``SGL_`` value winning (``srt/environ.py`` renames them when it is imported,
+    in 0.5.21 to 0.5.23 alike), so ``SGL_ENABLE_JIT_DEEPGEMM=0`` pasted from an older
+    launch line reaches the rules that read ``SGLANG_ENABLE_JIT_DEEPGEMM``."""
+    for key in [k for k in env if k.startswith("SGL_")]:
+        new = "SGLANG_" + key[4:]
+        env[new] = env[key]
+        note = f"{key} is the legacy spelling of {new}: SGLang reads it as {new}"
+        if note not in notes:
+            notes.append(note)
+    return env
 
 
 def _reread(raw: RawInput, release: str) -> RawInput:
