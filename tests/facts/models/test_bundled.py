@@ -43,6 +43,10 @@ def test_a_path_from_another_machine_names_the_bundled_model_it_ends_in():
     assert bundled_for_path("/models/Qwen3-32B/") == "qwen3-32b"  # the repository's name
     assert bundled_for_path("/mnt/Meta-Llama-3.1-8B-Instruct") == "llama-3.1-8b"  # renamed
     assert bundled_for_path("/x/llama-3.1-8b") == "llama-3.1-8b"  # a bundled name
+    assert bundled_for_path(  # the Hugging Face cache's layout
+        "/home/u/hf/models--Qwen--Qwen3-8B/snapshots/2069b3fae1114555f3c020c81410e51fa0f656f2"
+    ) == "qwen3-8b"
+    assert bundled_for_path("/c/hub/models--someone--qwen3-8b/snapshots/abc") is None
     assert bundled_for_path("/mnt/model/") is None
     assert bundled_for_path("/models/DeepSeek-R1-0528") is None  # no near match
     assert bundled_for_path("/") is None

@@ -35,12 +35,17 @@ def bundled_alias(hub_id: str) -> str | None:
 def bundled_for_path(path: str) -> str | None:
     """The bundled model a path from another machine names: a launch line pasted from a bug
     report or a cluster script points at its own copy (``/data/deepseek-ai/DeepSeek-R1``,
-    ``/models/Qwen3-32B/``). Its last two components as a Hub id, else its last component
-    as exactly one bundled Hub repository's name or a bundled model's own name; None when
-    nothing matches (or more than one does)."""
+    ``/models/Qwen3-32B/``, a Hub cache snapshot ``.../models--Qwen--Qwen3-8B/snapshots/REV``).
+    The cache folder's Hub id, else its last two components as a Hub id, else its last
+    component as exactly one bundled Hub repository's name or a bundled model's own name;
+    None when nothing matches (or more than one does)."""
     parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
     if not parts:
         return None
+    for part in reversed(parts):  # the Hub cache's own layout: models--ORG--NAME/snapshots/REV
+        if part.startswith("models--") and part.count("--") >= 2:
+            org, _, name = part[len("models--"):].partition("--")
+            return bundled_alias(f"{org}/{name}")
     if len(parts) >= 2:
         alias = bundled_alias(f"{parts[-2]}/{parts[-1]}")
         if alias is not None:
