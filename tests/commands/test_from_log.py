@@ -191,7 +191,8 @@ def test_a_log_of_an_older_release_names_it_and_agrees_under_its_rules(capsys):
 def test_a_logged_hub_cache_path_is_planned_as_the_bundled_model_it_names(capsys, tmp_path):
     """A log's model path is the poster's Hugging Face cache snapshot; the line is that of
     sgl-project/sglang#7883 (Qwen3-8B, cut off as posted)."""
-    snapshot = "/home/u/hf/models--Qwen--Qwen3-8B/snapshots/2069b3fae1114555f3c020c81410e51fa0f656f2"
+    snapshot = ("/home/u/hf/models--Qwen--Qwen3-8B/snapshots/"
+                "2069b3fae1114555f3c020c81410e51fa0f656f2")
     log = tmp_path / "server.log"
     log.write_text(f"[2025-07-09 11:52:19] server_args=ServerArgs(model_path='{snapshot}', "
                    f"tokenizer_path='{snapshot}', dtype='auto', kv_cache_dtype='auto', "
