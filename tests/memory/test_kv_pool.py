@@ -181,3 +181,25 @@ def test_a_state_model_without_countable_state_layers_is_sized_as_attention_only
     assert any("no linear-attention state layer" in c for c in plan.caveats)
     pool = kv_pool(result, before_load_bytes=40 << 30, weights_bytes=8 << 30)
     assert pool.max_mamba_cache_size is None and pool.max_total_num_tokens > 0
+
+
+def _state_per_slot(result) -> int:
+    from launchplan.memory.plan import memory_plan
+
+    steps = dict(memory_plan(result).to_dict()["steps"])
+    return next(v for k, v in steps.items() if k.startswith("linear-attention state per"))
+
+
+def test_nemotron_h_state_reads_the_hub_files_keys():
+    """A published Nemotron-H config.json spells the Mamba2 groups ``n_groups`` and the
+    convolution ``conv_kernel`` (SGLang's config class sizes the state from those, not from
+    its own ``mamba_n_groups``/``mamba_d_conv``); the real Nemotron-3-Nano file has only them.
+    SGLang 0.5.23's configurator gives 6,135,296 bytes a slot for it at tp 8 (recorded)."""
+    from tests.parity.oracle_cases import MODELS
+
+    real = str(MODELS / "nemotron-3-nano-30b-a3b")
+    tp8 = resolve(["--tp-size", "8"], gpu="h200", model_path=real)
+    assert _state_per_slot(tp8) == 6_135_296
+    more = resolve(["--tp-size", "8", "--json-model-override-args", '{"n_groups": 16}'],
+                   gpu="h200", model_path=real)
+    assert _state_per_slot(more) > _state_per_slot(tp8)

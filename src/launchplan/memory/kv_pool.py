@@ -911,10 +911,14 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
         return (*_mamba2_elements(tp, inner, int(get("mamba_n_groups")), heads, head_dim,
                                   int(get("mamba_d_state")), int(get("mamba_d_conv"))), True)
     if model_type == "nemotron_h":
+        # SGLang's config class stores its own spellings (mamba_n_groups, mamba_d_conv) but
+        # sizes the state from ``n_groups`` and ``conv_kernel``: the Hub files' keys, which
+        # land on the config as given (``conv_kernel`` over mamba_d_conv's default 4)
         heads, head_dim = int(text["mamba_num_heads"]), int(text["mamba_head_dim"])
-        return (*_mamba2_elements(tp, heads * head_dim, int(text["mamba_n_groups"]), heads,
-                                  head_dim, int(text["ssm_state_size"]),
-                                  int(text["mamba_d_conv"])), True)
+        groups = text.get("n_groups", text.get("mamba_n_groups", 8))
+        kernel = text.get("conv_kernel", text.get("mamba_d_conv", 4))
+        return (*_mamba2_elements(tp, heads * head_dim, int(groups), heads, head_dim,
+                                  int(text["ssm_state_size"]), int(kernel)), True)
     heads = int(text["mamba_n_heads"])  # Granite-4.0-H
     return (*_mamba2_elements(tp, int(text["mamba_expand"]) * int(text["hidden_size"]),
                               int(text["mamba_n_groups"]), heads, int(text["mamba_d_head"]),
