@@ -248,3 +248,27 @@ def test_platform_from_target():
     p = QuantPlatform.from_target(get_target("mi355x"))
     assert (p.vendor, p.sm, p.is_gfx95, p.is_hip) == ("amd", 95, True, True)
     assert QuantPlatform.from_target(get_target("h100")) == H100
+
+
+@pytest.mark.parametrize("declared, method", [
+    ({"quant_method": "modelopt", "quant_algo": "NVFP4"}, "modelopt_fp4"),
+    ({"quant_algo": "FP8"}, "modelopt_fp8"),
+    ({"quant_method": "modelopt", "quant_algo": "SOMETHING_ELSE"}, "modelopt"),
+    ({"quant_method": "fp8", "quant_algo": "NVFP4"}, "fp8"),  # only modelopt is refined
+])
+def test_a_modelopt_config_json_names_the_method_sglang_rules_read(tmp_path, declared, method):
+    """SGLang's model config refines a ModelOpt ``quantization_config`` in the config's own
+    mapping, so the overrides that read the checkpoint's method see ``modelopt_fp4`` where
+    the file says ``modelopt`` with NVFP4 (a published NVFP4 Kimi K2.6 checkpoint: SGLang
+    0.5.23 resolves ``quantization`` to modelopt_fp4 on B200, the hub suite records it)."""
+    import json
+
+    (tmp_path / "config.json").write_text(json.dumps({
+        "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+        "num_attention_heads": 32, "num_hidden_layers": 2, "vocab_size": 1000,
+        "quantization_config": declared}))
+    clear_cache()
+    model = load_model(str(tmp_path))
+    assert model.quantization_config.get("quant_method", "modelopt") == method
+    if "quant_algo" in declared:
+        assert model.quantization_config["quant_algo"] == declared["quant_algo"]

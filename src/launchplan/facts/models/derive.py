@@ -204,7 +204,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
         dtype=dtype,
         config_dtype=config_dtype,
         quant_method=quant_method,
-        quantization_config=_freeze(qc_raw) if qc_raw is not None else None,
+        quantization_config=_freeze(_as_verified(qc_raw)) if qc_raw is not None else None,
         quant_config=_freeze(qc) if qc is not None else None,
         sliding_window=window,
         attention_chunk_size=t.int("attention_chunk_size"),
@@ -296,6 +296,18 @@ _TORCH_DTYPES: Mapping[str, str] = {
 
 _CONTEXT_KEYS = ("max_sequence_length", "seq_length", "max_seq_len", "model_max_length",
                  "max_position_embeddings")
+
+
+def _as_verified(qc: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``quantization_config`` as SGLang's rules read it once its model config is built: a
+    ModelOpt export that names its method ``modelopt`` (or none) gets the method its
+    ``quant_algo`` means (``modelopt_fp4`` for NVFP4, ...) written into the very dict
+    (``ModelConfig._parse_quant_hf_config`` updates the config's own mapping, 0.5.21-0.5.23),
+    so the overrides that read the checkpoint's method see the refined one."""
+    if "quant_method" in qc and qc.get("quant_method") != "modelopt":
+        return qc
+    parsed = quant.modelopt_parse(qc)
+    return {**qc, **parsed} if parsed else qc
 
 
 def _derived_context(text: Mapping[str, Any], t: _Fields,
