@@ -395,12 +395,19 @@ RULESETS: dict[str, RuleSet] = {
             # --enable-dp-attention --dp-size N is 0.5.21's attention DP, reported as such
             "deprecated_dp_attention": "0.5.21",
             "dp_attention_spelling": "0.5.21",
+            # one group's --enable-dp-attention stays on until the data-parallelism defaults
+            # clear it: the rules before them read the switch (dp_attention_switch_0_5_21)
+            "data_parallelism_defaults": "0.5.21",
+            "mem_fraction_default": "0.5.21",
+            "pd_role_switch_checks": "0.5.21",
+            "minicpm_sala_overrides": "0.5.21",
+            "iquest_q1_overrides": "0.5.21",
+            "glm_dsa_aiter_allreduce_fusion": "0.5.21",
             "prefill_cp_platform_check": "0.5.21",
             "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
             "pd_transfer_settings": "0.5.21",  # host receive on above 0, not below 1
             "pd_server_roles": "0.5.22",
             "decode_context_parallel_checks": "0.5.21",  # prefill CP allowed with decode CP
-            "pd_role_switch_checks": "0.5.22",
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
             "deepep_v2_token_budget": "0.5.21",  # the prefill ceiling, not split over ranks
             "dp_lm_head_validation": "0.5.21",  # a scale joiner is not attention DP

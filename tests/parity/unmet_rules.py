@@ -12,11 +12,6 @@ UNMET: dict[str, str] = {
         "refuses modelopt_fp4 on ROCm before any rule runs (probed with a DeepSeek-V3 "
         "NVFP4 config on mi355x: 'modelopt_fp4 quantization is currently not supported in "
         "ROCm'), so no simulated launch reaches it"),
-    "dsa_prefill_cp_graph_disable": (
-        "with prefill CP on a DSA model the graph compatibility rule has already disabled "
-        "the breakable prefill graph (attention CP), so this rule has nothing left to "
-        "change; SGLang re-declares it (see SOURCE_EXCEPTIONS in correspondence.py, "
-        "families/deepseek-v3.2-exp/b200/prefill-cp)"),
     "intel_xpu_page_constraint": (
         "decides only on an Intel XPU device; the oracle simulates the CUDA and ROCm "
         "targets of its README only, so no recorded launch can reach it"),

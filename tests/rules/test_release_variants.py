@@ -10,7 +10,7 @@ from __future__ import annotations
 from launchplan.engine.declarations import Refuse
 from launchplan.rules import speculative as s
 from launchplan.rules.attention import attention_backend_default, attention_backend_default_0_5_22
-from launchplan.rules.graph_config import default_config
+from launchplan.rules.graph_config import default_config, with_phase
 from launchplan.rules.memory import (
     cuda_graph_sizing,
     cuda_graph_sizing_0_5_21,
@@ -859,3 +859,151 @@ def test_decode_cp_with_prefill_cp_is_refused_from_0_5_22_only():
         assert exc.source == "context_parallelism_checks"
     else:
         raise AssertionError("0.5.21 plans prefill CP without a strategy")
+
+
+# --- 0.5.21: one group's --enable-dp-attention, read until its data-parallelism defaults ---------
+
+def test_0_5_21_keeps_one_groups_switch_until_its_data_parallelism_defaults():
+    from launchplan.rules.bootstrap import deprecated_dp_attention, deprecated_dp_attention_0_5_21
+    from launchplan.rules.parallel import (
+        attn_dp_enabled,
+        data_parallelism_defaults,
+        data_parallelism_defaults_0_5_21,
+        dp_attention_switch_0_5_21,
+    )
+
+    one = make_view(enable_dp_attention=True, tp_size=8)
+    assert deprecated_dp_attention_0_5_21(one) is None  # left on, as given
+    assert deprecated_dp_attention(one).fields["enable_dp_attention"] is False  # 0.5.22 on
+    assert dp_attention_switch_0_5_21(one) and not attn_dp_enabled(one)
+    assert data_parallelism_defaults_0_5_21(one) == {"enable_dp_attention": False,
+                                                     "enable_dp_lm_head": False}
+    assert data_parallelism_defaults(one) == {"enable_dp_lm_head": False}
+    groups = make_view(tp_size=8, overlay={"attn_dp_size": 8, "dp_size": 1})
+    assert dp_attention_switch_0_5_21(groups)
+    assert data_parallelism_defaults_0_5_21(groups) is None
+    # a scale joiner keeps the switch (and is attention DP in 0.5.21 only with it)
+    assert data_parallelism_defaults_0_5_21(make_view(enable_dp_attention=True,
+                                                      ep_join_mode="scale")) is None
+    assert not dp_attention_switch_0_5_21(make_view(ep_join_mode="scale"))
+
+
+def test_0_5_21_graph_reserve_pads_for_one_groups_switch():
+    from launchplan.rules.memory import (
+        cuda_graph_sizing,
+        graph_reserve_mib,
+        mem_fraction_default,
+        mem_fraction_default_0_5_21,
+    )
+    from launchplan.rules.parallel import dp_attention_switch_0_5_21
+
+    def sized(max_bs):
+        view = make_view("h100", overlay={**GRAPH, "chunked_prefill_size": 8192})
+        graph = cuda_graph_sizing(view)["cuda_graph_config"]
+        return {"chunked_prefill_size": 8192,
+                "cuda_graph_config": with_phase(graph, "decode", max_bs=max_bs)}
+
+    for max_bs, padding in ((256, 256 * 3), (512, 512 * 4.5)):  # x 1.5 more above 300
+        on = make_view("h100", overlay=sized(max_bs), enable_dp_attention=True)
+        assert graph_reserve_mib(on, dp_attention_switch_0_5_21) == \
+            graph_reserve_mib(on) + padding
+    on = make_view("h100", overlay=sized(256), enable_dp_attention=True, tp_size=8)
+    assert mem_fraction_default_0_5_21(on)["mem_fraction_static"] < \
+        mem_fraction_default(on)["mem_fraction_static"]
+    off = make_view("h100", overlay=sized(256), tp_size=8)
+    assert mem_fraction_default_0_5_21(off) == mem_fraction_default(off)
+
+
+def test_0_5_21_model_and_pd_checks_see_one_groups_switch():
+    from launchplan.rules.disaggregation import (
+        pd_role_switch_checks_0_5_21,
+        pd_role_switch_checks_0_5_22,
+    )
+    from launchplan.rules.model_overrides.deepseek_v2 import (
+        glm_dsa_aiter_allreduce_fusion,
+        glm_dsa_aiter_allreduce_fusion_0_5_21,
+    )
+    from launchplan.rules.model_overrides.deepseek_v4 import deepseek_v41_features_0_5_21
+    from launchplan.rules.model_overrides.iquest_q1 import (
+        iquest_q1_overrides,
+        iquest_q1_overrides_0_5_21,
+    )
+    from launchplan.rules.model_overrides.minicpm import (
+        minicpm_sala_overrides,
+        minicpm_sala_overrides_0_5_21,
+    )
+
+    switch = dict(enable_dp_attention=True)
+    role = dict(enable_pd_role_switch=True, disaggregation_mode="prefill")
+    assert isinstance(pd_role_switch_checks_0_5_21(make_view(**role, **switch)), Refuse)
+    assert pd_role_switch_checks_0_5_22(make_view(**role, **switch)) is None
+    joiner = make_view(**role, ep_join_mode="scale")  # attention DP only from 0.5.22 on
+    assert pd_role_switch_checks_0_5_21(joiner) is None
+    assert isinstance(pd_role_switch_checks_0_5_22(joiner), Refuse)
+    for rule, rule_0_5_21, arch in (
+            (minicpm_sala_overrides, minicpm_sala_overrides_0_5_21, "MiniCPMSALAForCausalLM"),
+            (iquest_q1_overrides, iquest_q1_overrides_0_5_21, "IQuestQ1ForCausalLM")):
+        model = fake_model(architectures=(arch,), arch0=arch, model_type="llama", config={})
+        assert isinstance(rule_0_5_21(make_view("h100", model=model, **switch)), Refuse)
+        assert not isinstance(rule(make_view("h100", model=model, **switch)), Refuse)
+        assert not isinstance(rule_0_5_21(make_view("h100", model=model)), Refuse)
+    glm = fake_model(architectures=("GlmMoeDsaForCausalLM",), arch0="GlmMoeDsaForCausalLM")
+    assert glm_dsa_aiter_allreduce_fusion_0_5_21(make_view("mi300x", model=glm, **switch)) \
+        is None
+    assert glm_dsa_aiter_allreduce_fusion(make_view("mi300x", model=glm, **switch)) == \
+        glm_dsa_aiter_allreduce_fusion_0_5_21(make_view("mi300x", model=glm))
+    replay = _v41_view(prefill="disabled", enable_decoder_swa_bounded_replay=True, tp_size=8)
+    assert deepseek_v41_features_0_5_21(replay) is None
+    replay = _v41_view(prefill="disabled", enable_decoder_swa_bounded_replay=True, tp_size=8,
+                       **switch)
+    assert "DP attention" in deepseek_v41_features_0_5_21(replay).message
+
+
+def test_0_5_21_graph_and_fusion_defaults_see_one_groups_switch():
+    from launchplan.rules.cuda_graph import cuda_graph_compatibility_0_5_21
+    from launchplan.rules.model_specific import (
+        flashinfer_allreduce_fusion_auto_enable_0_5_21,
+        flashinfer_allreduce_fusion_auto_enable_0_5_22,
+    )
+
+    model = fake_model(**MINIMAX_VL)
+    out = cuda_graph_compatibility_0_5_21(make_view("h100", model=model, overlay=GRAPH,
+                                                    enable_dp_attention=True))
+    assert _prefill_backend(out) == "disabled" and "attention DP" in out.note
+    qwen = fake_model(architectures=("Qwen3MoeForCausalLM",), arch0="Qwen3MoeForCausalLM",
+                      model_type="qwen3_moe")
+    on = make_view("h100", model=qwen, tp_size=8, enable_dp_attention=True)
+    assert flashinfer_allreduce_fusion_auto_enable_0_5_21(on) is None
+    assert flashinfer_allreduce_fusion_auto_enable_0_5_22(on).fields == {
+        "flashinfer_allreduce_fusion_backend": "auto"}
+
+
+def test_0_5_21_context_parallel_layouts_turn_the_switch_on():
+    from launchplan.rules.model_overrides.deepseek_v4 import deepseek_v4_context_parallel_0_5_21
+
+    view = make_view("b200", model=fake_model(**V41), enable_prefill_cp=True,
+                     cp_strategy="interleave", tp_size=8)
+    assert deepseek_v4_context_parallel_0_5_21(view)["enable_dp_attention"] is True
+    dsa = _resolve("deepseek-v3.2-exp", "b200", "0.5.21", [
+        "--tp-size", "8", "--enable-prefill-cp", "--cp-strategy", "interleave"])
+    turned_on = [d.source for d in dsa.declarations
+                 if d.fields.get("enable_dp_attention") is True]
+    assert turned_on == ["deepseek_family_overrides"]
+    assert dsa.value("enable_dp_attention") is False  # one DP group: cleared again
+
+
+def test_one_groups_switch_moves_0_5_21_plans_alone():
+    from launchplan.planner import resolve
+
+    def plan(compat, *extra):
+        result = resolve(["--tp-size", "8", *extra], gpu="h100", model_path="qwen3-30b-a3b",
+                         compat=compat)
+        return (result.value("mem_fraction_static"),
+                result.value("flashinfer_allreduce_fusion_backend"),
+                result.value("enable_dp_attention"))
+
+    for compat in ("0.5.23", "0.5.22", "default"):
+        assert plan(compat, "--enable-dp-attention") == plan(compat)
+    on, off = plan("0.5.21", "--enable-dp-attention"), plan("0.5.21")
+    assert on[0] < off[0] and on[1] is None and off[1] == "auto"
+    assert on[2] is False and off[2] is False  # reported cleared, as 0.5.21 does

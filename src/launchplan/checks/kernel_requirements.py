@@ -6,6 +6,7 @@ on one of these read the row (``launchplan.checks.requirements.by_name``).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from launchplan.checks.predicates import (
@@ -307,14 +308,15 @@ KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
         "mem-fraction-reserve",
         cond("mem_fraction_static was derived (not given)",
              lambda p: not p.explicit("mem_fraction_static"), "mem_fraction_static"),
-        cond("it matches the final CUDA-graph and chunk setup",
+        cond("it matches the final CUDA-graph, chunk and attention-DP setup",
              lambda p: _reserve_matches(p), "mem_fraction_static",
              "cuda_graph_config.prefill.backend", "cuda_graph_config.decode.backend",
-             "chunked_prefill_size"),
-        "the static fraction was estimated for graphs or a chunk the final plan does not "
-        "have, so part of the KV pool is left unused", DEGRADED,
+             "chunked_prefill_size", "enable_dp_attention"),
+        "the static fraction was estimated for graphs, a chunk or attention-DP padding the "
+        "final plan does not have, so part of the KV pool is left unused", DEGRADED,
         SRT + "arg_groups/memory_hook.py estimates the reserve before later hooks turn "
-        "graphs off (torch_native, DeepSeek trtllm_mla prefill)"),
+        "graphs off (torch_native, DeepSeek trtllm_mla prefill) or, in 0.5.21, clear a "
+        "single DP group's --enable-dp-attention (handle_data_parallelism)"),
 )
 
 
@@ -326,8 +328,6 @@ def _reserve_matches(plan: Values) -> bool:
     the final values and matches by construction: the common case, decided without
     rerunning it.
     """
-    from launchplan.rules.memory import mem_fraction_default
-
     if not isinstance(plan, Plan):
         return True
     declarations = plan.result.declarations
@@ -341,12 +341,12 @@ def _reserve_matches(plan: Values) -> bool:
                 estimate = at
     if estimate < 0:
         return True
-    reads = _estimate_reads()
+    spec = _estimate_rule(plan.result.record.compat)
     if all(_unchanged_after(declarations, estimate, name, plan.result.record.raw)
-           for d in declarations[estimate + 1:] for name in reads.intersection(d.fields)):
+           for d in declarations[estimate + 1:] for name in spec.reads.intersection(d.fields)):
         return True
     decided = plan["mem_fraction_static"]
-    again = mem_fraction_default(_FinalView(plan))
+    again = spec.func(_FinalView(plan))
     if not again:
         return True
     try:
@@ -371,16 +371,13 @@ def _unchanged_after(declarations: list[Any], at: int, name: str, raw: Any) -> b
 _UNSET: Any = object()
 
 
-_ESTIMATE_READS: list[frozenset[str]] = []
+@cache
+def _estimate_rule(compat: str) -> Any:
+    """The rule set's ``mem_fraction_default`` (0.5.21's also reads its DP-attention switch,
+    which its data-parallelism defaults may clear after the estimate)."""
+    from launchplan.rulesets import get_ruleset
 
-
-def _estimate_reads() -> frozenset[str]:
-    """The fields ``mem_fraction_default`` declares it reads (looked up once)."""
-    if not _ESTIMATE_READS:
-        from launchplan.engine.registry import discover
-
-        _ESTIMATE_READS.append(discover()[("mem_fraction_default", None)].reads)
-    return _ESTIMATE_READS[0]
+    return next(s for s in get_ruleset(compat).rules() if s.name == "mem_fraction_default")
 
 
 class _FinalView:

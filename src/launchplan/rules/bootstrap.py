@@ -65,15 +65,19 @@ def deprecated_dp_attention(v: View) -> Declare | None:
 def deprecated_dp_attention_0_5_21(v: View) -> Declare | None:
     """Read 0.5.21's ``--enable-dp-attention --dp-size N`` as N attention-DP groups.
 
-    When: ``--enable-dp-attention`` is on (not deprecated in 0.5.21).
+    When: ``--enable-dp-attention`` is on (not deprecated in 0.5.21) with ``--dp-size`` above 1
+        (or an ``attn_dp_size`` already set).
     Effect: the switch off and, with no ``attn_dp_size`` given, ``attn_dp_size`` N and
         ``dp_size`` 1: the layout every later rule reads; ``dp_attention_spelling`` reports it
-        back in 0.5.21's spelling once the plan is resolved.
+        back in 0.5.21's spelling once the plan is resolved. With one group the switch stays
+        on as given.
     Why: in 0.5.21 ``--dp-size`` with the switch counts attention groups inside TP, which is
-        what 0.5.22 renamed ``attn_dp_size``.
+        what 0.5.22 renamed ``attn_dp_size``. With one group nothing moves: 0.5.21's rules read
+        the switch as given (``dp_attention_switch_0_5_21``) until its data-parallelism
+        defaults clear it (``data_parallelism_defaults``, 0.5.21).
     Assumes: nothing.
     """
-    if not v.enable_dp_attention:
+    if not v.enable_dp_attention or (v.dp_size == 1 and v.attn_dp_size == 1):
         return None
     out: dict[str, Any] = {"enable_dp_attention": False}
     if v.attn_dp_size == 1:

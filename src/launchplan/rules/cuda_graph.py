@@ -28,7 +28,7 @@ from launchplan.rules.graph_config import (
     requested_settings,
     with_phase,
 )
-from launchplan.rules.parallel import attn_dp_enabled, supports_prefill_cp_graph
+from launchplan.rules.parallel import dp_attention_switch_0_5_21, supports_prefill_cp_graph
 from launchplan.rules.size_lists import as_sequence, largest, rounded_up
 from launchplan.vocabulary import BREAKABLE_GRAPH_A2A
 
@@ -175,7 +175,7 @@ PIECEWISE_DISABLED_ARCHS_0_5_21 = frozenset({
           "dllm_algorithm", "cpu_offload_gb", "enable_hierarchical_cache",
           "enable_deterministic_inference", "disaggregation_mode", "enable_symm_mem",
           "enable_eplb", "expert_distribution_recorder_mode", "debug_cuda_graph",
-          "attn_dp_size", "ep_join_mode"),
+          "attn_dp_size", "enable_dp_attention"),
          "facts": _COMPATIBILITY["facts"] + ("model.multimodal_default", "model.is_gguf",
                                              "target.is_cuda", "model.config")})
 def cuda_graph_compatibility_0_5_21(v: View) -> Declare | None:
@@ -188,8 +188,10 @@ def cuda_graph_compatibility_0_5_21(v: View) -> Declare | None:
         run, a breakable one by the breakable blockers (every KDA model, and 0.5.21's shorter
         list of validated multimodal models); off CUDA the default tc_piecewise graph is
         always disabled; pipeline parallelism disables a breakable prefill graph.
-    Why: 0.5.21's ``apply_cuda_graph_compatibility`` checks its 18 blockers in this order;
-        0.5.22 removed tc_piecewise and widened the breakable lists.
+    Why: 0.5.21's ``apply_cuda_graph_compatibility`` checks its 18 blockers in this order
+        (attention DP is its switch, on with one group too: it is cleared only later, in
+        ``handle_data_parallelism``); 0.5.22 removed tc_piecewise and widened the breakable
+        lists.
     Assumes: nothing.
     """
     config = v.cuda_graph_config
@@ -246,7 +248,7 @@ def _piecewise_blocker_0_5_21(v: View) -> str | None:
             a in PIECEWISE_DISABLED_ARCHS_0_5_21 for a in model.architectures) or (
             multimodal() and not any(a in MULTIMODAL_PIECEWISE_ARCHS_0_5_21
                                      for a in model.architectures))),
-        ("attention DP cannot", lambda: attn_dp_enabled(v)),
+        ("attention DP cannot", lambda: dp_attention_switch_0_5_21(v)),
         ("full torch.compile cannot", lambda: v.enable_torch_compile),
         ("pipeline parallelism cannot", lambda: v.pp_size > 1),
         ("hardware other than CUDA cannot", lambda: not v.target.is_cuda),

@@ -7,12 +7,13 @@ radix (prefix) cache of its own; a PD prefill server never decodes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.parallel import attn_dp_enabled
+from launchplan.rules.parallel import attn_dp_enabled, dp_attention_switch_0_5_21
 
 DECODE_DCP_TRANSPORTS = frozenset({"mooncake", "nixl", "mori", "ascend", "fake"})
 
@@ -289,12 +290,14 @@ _ROLE_SWITCH = dict(
 )
 
 
-def _role_switch_refusal(v: View, *, dp_layouts: bool) -> Refuse | None:
+def _role_switch_refusal(v: View, *, dp_layouts: bool,
+                         attn_dp_test: Callable[[Any], bool] = attn_dp_enabled) -> Refuse | None:
     """``dp_layouts``: before 0.5.23 any attention DP and any DP replicas were refused too;
-    0.5.23 keeps them and refuses only attention DP's local control broadcast."""
+    0.5.23 keeps them and refuses only attention DP's local control broadcast.
+    ``attn_dp_test``: the release's test of attention DP."""
     if not v.enable_pd_role_switch or v.disaggregation_mode not in ("prefill", "decode"):
         return None
-    attn_dp = attn_dp_enabled(v)
+    attn_dp = attn_dp_test(v)
     found = [what for what, hit in (
         ("attention DP", dp_layouts and attn_dp),
         (f"expert parallelism (ep_size {v.ep_size})", v.ep_size > 1),
@@ -329,16 +332,31 @@ def pd_role_switch_checks(v: View) -> Refuse | None:
 
 
 @rule(name="pd_role_switch_checks", variant="0.5.22", **_ROLE_SWITCH,
-      sglang="handle_pd_disaggregation (role switch, 0.5.21-0.5.22)")
+      sglang="handle_pd_disaggregation (role switch, 0.5.22)")
 def pd_role_switch_checks_0_5_22(v: View) -> Refuse | None:
-    """0.5.21-0.5.22: the role-switch refusals, with any attention DP or DP replicas too.
+    """0.5.22: the role-switch refusals, with any attention DP or DP replicas too.
 
     When: ``--enable-pd-role-switch`` on a PD prefill or decode server.
-    Effect: as ``pd_role_switch_checks``, but attention DP of any width (0.5.21: its
-        ``--enable-dp-attention``) and ``dp_size`` above 1 are refused outright.
+    Effect: as ``pd_role_switch_checks``, but attention DP of any width and ``dp_size`` above
+        1 are refused outright.
     Why: 0.5.23 narrowed the DP refusals to the local control broadcast
         (``handle_pd_disaggregation`` of each release).
-    Assumes: 0.5.21's ``--enable-dp-attention`` with ``--dp-size 1`` (no attention groups)
-        is read as no attention DP, which 0.5.21 itself would refuse.
+    Assumes: nothing.
     """
     return _role_switch_refusal(v, dp_layouts=True)
+
+
+@rule(name="pd_role_switch_checks", variant="0.5.21",
+      **{**_ROLE_SWITCH, "reads": _ROLE_SWITCH["reads"] + ("enable_dp_attention",)},
+      sglang="handle_pd_disaggregation (role switch, 0.5.21)")
+def pd_role_switch_checks_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: as the 0.5.22 variant, with attention DP read from 0.5.21's switch.
+
+    When: ``--enable-pd-role-switch`` on a PD prefill or decode server.
+    Effect: as the 0.5.22 variant, but ``--enable-dp-attention`` is refused with one DP group
+        too, and a scale-up joiner without the switch is not.
+    Why: 0.5.21 tests ``enable_dp_attention``, which it clears with one DP group only later,
+        in ``handle_data_parallelism``.
+    Assumes: nothing.
+    """
+    return _role_switch_refusal(v, dp_layouts=True, attn_dp_test=dp_attention_switch_0_5_21)

@@ -7,6 +7,7 @@ fraction is then whatever is left after an estimate of activations and graph buf
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
@@ -22,7 +23,7 @@ from launchplan.rules.graph_config import (
     is_locked,
     prefill_sizes,
 )
-from launchplan.rules.parallel import attn_dp_enabled
+from launchplan.rules.parallel import attn_dp_enabled, dp_attention_switch_0_5_21
 from launchplan.rules.size_lists import count_of, described_note, is_described, largest
 
 # (MiB below which the tier applies, chunked_prefill_size, decode max_bs at tp < 4, at tp >= 4)
@@ -208,16 +209,19 @@ def _graph_sizing(v: View, mla_prefill_max_bs: int | None, cap_at_running: bool)
     return out or None
 
 
-def graph_reserve_mib(v: Any) -> float:
-    """MiB kept free for captured graphs: decode buffers, attention DP padding, prefill."""
+def graph_reserve_mib(v: Any, attn_dp: Callable[[Any], bool] = attn_dp_enabled) -> float:
+    """MiB kept free for captured graphs: decode buffers, attention DP padding, prefill.
+
+    ``attn_dp`` is how the release tests attention DP: wider than 1 or an elastic EP scale-up
+    joiner (``attn_dp_enabled``), or 0.5.21's switch (``dp_attention_switch_0_5_21``).
+    """
     config = v.cuda_graph_config
     decode, prefill = config[DECODE], config[PREFILL]
     role = v.disaggregation_mode
     reserve = 0.0
     if role != "prefill" and decode["backend"] != "disabled":
         reserve += decode["max_bs"] * 2
-    # attention DP as SGLang tests it: wider than 1, or an elastic EP scale-up joiner
-    if attn_dp_enabled(v) and role != "prefill":
+    if attn_dp(v) and role != "prefill":
         reserve += decode["max_bs"] * v.attn_dp_size * 3
         if decode["max_bs"] > 300:
             reserve += decode["max_bs"] * v.attn_dp_size * 1.5
@@ -261,7 +265,7 @@ def post_capture_sizing_planned(v: Any) -> bool:
     return not v.model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse"))
 
 
-@rule(
+_MEM_FRACTION = dict(
     phase=Phase.MEMORY,
     reads=("mem_fraction_static", "cuda_graph_config", "chunked_prefill_size",
            "max_prefill_tokens", "max_running_requests", "speculative_num_draft_tokens",
@@ -273,8 +277,10 @@ def post_capture_sizing_planned(v: Any) -> bool:
     writes=("mem_fraction_static",),
     facts=("target.memory_mib", "model.is_mla", "model.is_multimodal", "model.model_type",
            "model.config", "model.arch0"),
-    sglang="handle_gpu_memory_settings (mem_fraction_static)",
 )
+
+
+@rule(**_MEM_FRACTION, sglang="handle_gpu_memory_settings (mem_fraction_static)")
 def mem_fraction_default(v: View) -> dict | Refuse | None:
     """An unset mem_fraction_static is what remains after activations and graph buffers.
 
@@ -290,15 +296,37 @@ def mem_fraction_default(v: View) -> dict | Refuse | None:
     Assumes: the smallest visible GPU has the target profile's memory;
         SGLANG_ENABLE_POST_CAPTURE_KV_SIZING is unset unless the environment given sets it.
     """
+    return _fraction_or_refusal(v, attn_dp_enabled)
+
+
+@rule(name="mem_fraction_default", variant="0.5.21",
+      **{**_MEM_FRACTION, "reads": _MEM_FRACTION["reads"] + ("enable_dp_attention",)},
+      sglang="handle_gpu_memory_settings (mem_fraction_static, 0.5.21)")
+def mem_fraction_default_0_5_21(v: View) -> dict | Refuse | None:
+    """0.5.21: the same estimate, its attention-DP padding keyed on 0.5.21's switch.
+
+    When: as ``mem_fraction_default``.
+    Effect: as ``mem_fraction_default``, except that the graph reserve's attention-DP padding
+        (decode max_bs x groups x 3, x 1.5 more above 300) is counted whenever
+        ``--enable-dp-attention`` is on, one group included, and not for a scale-up joiner
+        without it.
+    Why: 0.5.21's ``reserve_for_graph_mb`` tests ``enable_dp_attention``, which it clears with
+        one group only later, in ``handle_data_parallelism``.
+    Assumes: as ``mem_fraction_default``.
+    """
+    return _fraction_or_refusal(v, dp_attention_switch_0_5_21)
+
+
+def _fraction_or_refusal(v: View, attn_dp: Callable[[Any], bool]) -> dict | Refuse | None:
     if v.mem_fraction_static is not None:
         return None
     try:
-        return _default_fraction(v)
+        return _default_fraction(v, attn_dp)
     except ArithmeticError as exc:  # sizes beyond a float: SGLang's formula overflows too
         return arithmetic_refusal("the mem_fraction_static reserve", exc)
 
 
-def _default_fraction(v: View) -> dict:
+def _default_fraction(v: View, attn_dp: Callable[[Any], bool]) -> dict:
     memory = v.target.memory_mib
     if memory is None:
         return {"mem_fraction_static": 0.95}
@@ -315,7 +343,7 @@ def _default_fraction(v: View) -> dict:
         else:
             tokens = max(v.max_prefill_tokens, 2048)
         reserve = 512 + tokens * 1.5 + v.tp_size * v.pp_size / 8 * 1024
-        reserve += graph_reserve_mib(v)
+        reserve += graph_reserve_mib(v, attn_dp)
         if memory > 60 * 1024:
             reserve = max(reserve, 10 * 1024)
         if (v.disaggregation_mode != "prefill" and config[DECODE]["backend"] != "disabled"

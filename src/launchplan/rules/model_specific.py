@@ -13,6 +13,7 @@ Also here: the quantization check SGLang makes when it first builds the model co
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from launchplan.engine.declarations import Declare, Refuse
@@ -22,6 +23,7 @@ from launchplan.engine.view import View
 from launchplan.rules.model_overrides import (
     arch0,
     attn_dp_enabled,
+    dp_attention_switch_0_5_21,
     env_set,
     model_dtype,
 )
@@ -434,7 +436,7 @@ _FUSION = dict(
     phase=Phase.MODEL,
     reads=("tp_size", "attn_cp_size", "encoder_only", "enable_pdmux", "nnodes",
            "disable_custom_all_reduce", "flashinfer_allreduce_fusion_backend", "attn_dp_size",
-           "ep_join_mode", "moe_a2a_backend", "dtype", "enable_prefill_cp"),
+           "ep_join_mode", "moe_a2a_backend", "dtype"),
     writes=("flashinfer_allreduce_fusion_backend",),
     facts=("model.arch0", "model.model_type", "model.hidden_size", "model.dtype",
            "model.is_deepseek_dsa", "target.is_sm90", "target.is_sm100",
@@ -456,6 +458,11 @@ def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
         (``_flashinfer_allreduce_fusion_auto_enable``, arg_groups/overrides.py).
     Assumes: nothing.
     """
+    return _fusion(v, attn_dp_enabled)
+
+
+def _fusion(v: View, attn_dp: Callable[[Any], bool]) -> Declare | None:
+    """The auto-enable, with ``attn_dp`` the release's test of attention DP."""
     arch = arch0(v)
     is_mimo = arch in MIMO_ARCHS
     t = v.target
@@ -468,7 +475,7 @@ def flashinfer_allreduce_fusion_auto_enable(v: View) -> Declare | None:
                     and not v.disable_custom_all_reduce)
     if (v.flashinfer_allreduce_fusion_backend is None
             and not custom_dsv41
-            and (t.is_sm90 or t.is_sm100) and v.tp_size > 1 and not attn_dp_enabled(v)
+            and (t.is_sm90 or t.is_sm100) and v.tp_size > 1 and not attn_dp(v)
             and (v.nnodes == 1 or t.is_sm100) and v.moe_a2a_backend == "none"):
         backend = "cutedsl" if is_mimo else "auto"
         return Declare({"flashinfer_allreduce_fusion_backend": backend},
@@ -489,26 +496,27 @@ def flashinfer_allreduce_fusion_auto_enable_0_5_22(v: View) -> Declare | None:
     """
     if arch0(v) in MIMO_ARCHS:
         return None
-    return flashinfer_allreduce_fusion_auto_enable(v)
+    return _fusion(v, attn_dp_enabled)
 
 
-@rule(name="flashinfer_allreduce_fusion_auto_enable", variant="0.5.21", **_FUSION,
+@rule(name="flashinfer_allreduce_fusion_auto_enable", variant="0.5.21",
+      **{**_FUSION, "reads": _FUSION["reads"] + ("enable_dp_attention",)},
       sglang="_flashinfer_allreduce_fusion_auto_enable (0.5.21)")
 def flashinfer_allreduce_fusion_auto_enable_0_5_21(v: View) -> Declare | None:
-    """0.5.21: as the 0.5.22 variant, but not for DSA or DeepSeek-V4 under prefill CP.
+    """0.5.21: as the 0.5.22 variant, with attention DP read from 0.5.21's switch.
 
     When: as ``flashinfer_allreduce_fusion_auto_enable``.
-    Effect: as the 0.5.22 variant (no MiMo-V2); a DSA model (DeepSeek-V3.2, GLM-5) or
-        DeepSeek-V4 with ``--enable-prefill-cp`` keeps the backend unset.
-    Why: 0.5.21's DSA and DeepSeek-V4 context-parallel overrides turn ``enable_dp_attention``
-        on before the fusion check reads it (a later default turns it off again with one DP
-        group), so the check sees attention DP.
+    Effect: as the 0.5.22 variant (no MiMo-V2), but ``--enable-dp-attention`` keeps the backend
+        unset with one DP group too, and so does a prefill-CP layout of DSA, MLA or
+        DeepSeek-V4 (whose 0.5.21 overrides turn the switch on); a scale-up joiner without the
+        switch does not.
+    Why: 0.5.21 tests ``enable_dp_attention``, which it clears with one DP group only later,
+        in ``handle_data_parallelism``.
     Assumes: nothing.
     """
-    if v.enable_prefill_cp and (v.model.is_deepseek_dsa
-                                or arch0(v) == "DeepseekV4ForCausalLM"):
+    if arch0(v) in MIMO_ARCHS:
         return None
-    return flashinfer_allreduce_fusion_auto_enable_0_5_22(v)
+    return _fusion(v, dp_attention_switch_0_5_21)
 
 
 @rule(

@@ -33,6 +33,19 @@ def attn_dp_enabled(v: Any) -> bool:
     return v.attn_dp_size > 1 or v.ep_join_mode == "scale"
 
 
+def dp_attention_switch_0_5_21(v: Any) -> bool:
+    """SGLang 0.5.21's ``enable_dp_attention`` as its rules read it (0.5.21 only).
+
+    0.5.21 has no ``attn_dp_size``: its rules test the switch itself. launchplan's 0.5.21
+    bootstrap moves N > 1 groups to ``attn_dp_size`` and clears the switch, but leaves a
+    single group's switch on as given, as 0.5.21 does until its data-parallelism defaults
+    clear it (``data_parallelism_defaults``, 0.5.21); a context-parallel override may also
+    turn it on. A rule calling this declares both ``attn_dp_size`` and ``enable_dp_attention``
+    in ``reads=``. Unlike ``attn_dp_enabled``, a scale-up joiner alone is not attention DP.
+    """
+    return v.attn_dp_size > 1 or bool(v.enable_dp_attention)
+
+
 # --- decode context parallelism (checked before the CUDA-graph parse) ---------------------------
 
 
@@ -197,6 +210,30 @@ def data_parallelism_defaults(v: View) -> dict | None:
 
 
 @rule(
+    name="data_parallelism_defaults", variant="0.5.21",
+    phase=Phase.PARALLEL,
+    reads=("dp_size", "attn_dp_size", "ep_join_mode", "enable_dp_lm_head"),
+    writes=("enable_dp_lm_head", "enable_dp_attention"),
+    sglang="_data_parallelism_defaults (0.5.21)",
+)
+def data_parallelism_defaults_0_5_21(v: View) -> dict | None:
+    """0.5.21: one DP group (and no EP scale-up) clears ``--enable-dp-attention`` too.
+
+    When: as ``data_parallelism_defaults`` (0.5.21's ``dp_size`` is launchplan's ``dp_size`` x
+        ``attn_dp_size``: one of them is 1).
+    Effect: declares ``enable_dp_attention`` and ``enable_dp_lm_head`` False.
+    Why: 0.5.21 has no deprecation step for the switch: a single group's switch stays on, and
+        every rule before ``handle_data_parallelism`` reads it (graph reserve, all-reduce
+        fusion, tc_piecewise graph, model and PD checks), until ``_data_parallelism_defaults``
+        clears it with the DP LM head.
+    Assumes: nothing.
+    """
+    if v.dp_size * v.attn_dp_size == 1 and v.ep_join_mode != "scale":
+        return {"enable_dp_attention": False, "enable_dp_lm_head": False}
+    return None
+
+
+@rule(
     phase=Phase.PARALLEL,
     reads=("attn_dp_size", "ep_join_mode", "tp_size", "schedule_conservativeness",
            "chunked_prefill_size") + INPUT_FIELDS,
@@ -290,19 +327,22 @@ def dp_lm_head_validation(v: View) -> Refuse | None:
     return _lm_head_checks(v, attn_dp_enabled(v))
 
 
-@rule(name="dp_lm_head_validation", variant="0.5.21", **_LM_HEAD,
+@rule(name="dp_lm_head_validation", variant="0.5.21",
+      **{**_LM_HEAD, "reads": _LM_HEAD["reads"] + ("enable_dp_attention",)},
       sglang="_dp_lm_head_validation (0.5.21)")
 def dp_lm_head_validation_0_5_21(v: View) -> Refuse | None:
     """0.5.21: as the current rule, with attention DP read from its own switch alone.
 
     When: as ``dp_lm_head_validation``.
     Effect: as ``dp_lm_head_validation``, except that an elastic-EP scale joiner does not
-        count as attention DP: its DP LM head is refused without attention-DP groups.
+        count as attention DP unless ``--enable-dp-attention`` is on (which 0.5.21's
+        data-parallelism defaults leave on for a joiner): without it, its DP LM head is
+        refused.
     Why: 0.5.21 checked ``enable_dp_attention`` itself; 0.5.22 counts a scale joiner, which
         joins an attention-DP deployment, as attention DP.
     Assumes: nothing.
     """
-    return _lm_head_checks(v, v.attn_dp_size > 1)
+    return _lm_head_checks(v, dp_attention_switch_0_5_21(v))
 
 
 def _lm_head_checks(v: View, attn_dp: bool) -> Refuse | None:

@@ -176,6 +176,49 @@ MORE: list[tuple[str, str, str, list[str], dict[str, str]]] = [
 ]
 
 
+# 0.5.21's --enable-dp-attention with one DP group: on as given until its data-parallelism
+# defaults clear it, so every rule before them reads it (0.5.22 on clears it at once). One
+# case per such reader: the graph reserve (and its x 1.5 above max_bs 300), FlashInfer and
+# aiter all-reduce fusion, the tc_piecewise graph, the PD role switch, model refusals, and the
+# context-parallel layouts that turn the switch on themselves.
+DP_ONE_FIELDS = ["enable_dp_lm_head", "schedule_conservativeness",
+                 "flashinfer_allreduce_fusion_backend", "enable_aiter_allreduce_fusion",
+                 "moe_a2a_backend", "ep_size", "moe_dense_tp_size", "attn_cp_size",
+                 "enable_decoder_swa_bounded_replay"]
+DP_ONE = ["--enable-dp-attention"]
+QWEN3_MOE = "models/qwen3-30b-a3b"
+V41_MODEL = "parity-models/deepseek-v4.1-synth"
+DP_ONE_CASES: list[tuple[str, str, str, list[str]]] = [
+    ("dp-attention-one/llama/h100/tp8", "h100", LLAMA, ["--tp-size", "8", *DP_ONE]),
+    ("dp-attention-one/llama/h100/maxbs512", "h100", LLAMA, [
+        "--tp-size", "2", *DP_ONE, "--cuda-graph-max-bs-decode", "512"]),
+    ("dp-attention-one/qwen3moe/b200/dp1", "b200", QWEN3_MOE, [
+        "--tp-size", "4", "--dp-size", "1", *DP_ONE]),
+    ("dp-attention-one/dsv3/b200/deepep", "b200", DSV3, [
+        "--tp-size", "8", *DP_ONE, "--moe-a2a-backend", "deepep"]),
+    ("dp-attention-one/dsv3/h200/mtp", "h200", DSV3, ["--tp-size", "8", *DP_ONE, *EAGLE_MTP]),
+    ("dp-attention-one/dsv3/h200/pd-decode", "h200", DSV3, [
+        "--tp-size", "8", *DP_ONE, "--disaggregation-mode", "decode"]),
+    ("dp-attention-one/llama/h100/role-switch", "h100", LLAMA, [
+        *DP_ONE, "--disaggregation-mode", "prefill", "--enable-pd-role-switch"]),
+    ("dp-attention-one/minimax-m3/h100/tp8", "h100", "parity-models/minimax-m3-synth", [
+        "--tp-size", "8", *DP_ONE]),
+    ("dp-attention-one/minicpm-sala/h100", "h100", "parity-models/minicpm-sala-synth",
+     DP_ONE),
+    ("dp-attention-one/iquest-q1/h100", "h100", "parity-models/iquest-q1-synth", DP_ONE),
+    ("dp-attention-one/glm-dsa/mi300x/tp8", "mi300x", "parity-models/glm-moe-dsa-synth", [
+        "--tp-size", "8", *DP_ONE]),
+    ("dp-attention-one/dsv41/b200/decoder-replay", "b200", V41_MODEL, [
+        "--tp-size", "8", *DP_ONE, "--enable-decoder-swa-bounded-replay",
+        "--cuda-graph-backend-prefill", "disabled"]),
+    # the context-parallel layouts that turn 0.5.21's switch on (no --enable-dp-attention)
+    ("dp-attention-one/dsv4/b200/prefill-cp", "b200", "parity-models/deepseek-v4-synth", [
+        "--tp-size", "8", "--enable-prefill-cp", "--cp-strategy", "interleave"]),
+    ("dp-attention-one/glm-dsa/h200/prefill-cp", "h200", "parity-models/glm-moe-dsa-synth", [
+        "--tp-size", "8", "--enable-prefill-cp", "--cp-strategy", "interleave"]),
+]
+
+
 def main() -> None:
     cases = [{"name": f"release/{name}", "platform": gpu, "model": model, "argv": argv,
               "fields": FIELDS} for name, gpu, model, argv in CASES]
@@ -185,6 +228,8 @@ def main() -> None:
         if env:
             case["env"] = env
         cases.append(case)
+    cases += [{"name": f"release/{name}", "platform": gpu, "model": model, "argv": argv,
+               "fields": FIELDS + DP_ONE_FIELDS} for name, gpu, model, argv in DP_ONE_CASES]
     OUT.write_text(json.dumps(cases, indent=1) + "\n")
     print(f"wrote {OUT} ({len(cases)} cases)")
 

@@ -27,6 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from launchplan.rules.parallel import attn_dp_enabled as attn_dp_enabled  # for the providers
+from launchplan.rules.parallel import (
+    dp_attention_switch_0_5_21 as dp_attention_switch_0_5_21,
+)
 from launchplan.vocabulary import BACKEND_FIELDS as BACKEND_FIELDS
 
 BATCH = "model_overrides"

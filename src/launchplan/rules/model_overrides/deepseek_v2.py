@@ -6,7 +6,7 @@ recognised by ``index_topk`` in their config, and plain MLA ones (V3/R1/V3.1).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from launchplan.engine.declarations import Declare, Refuse
@@ -24,6 +24,7 @@ from launchplan.rules.model_overrides import (
     backends_unset,
     checkpoint_quant_method,
     config,
+    dp_attention_switch_0_5_21,
     env_set,
     env_true,
     quantization_config,
@@ -229,7 +230,8 @@ def _family(v: Any, *, pooled_pages: bool) -> dict | Refuse | None:
     return out or None
 
 
-@rule(name="deepseek_family_overrides", variant="0.5.21", **_FAMILY,
+@rule(name="deepseek_family_overrides", variant="0.5.21",
+      **{**_FAMILY, "writes": _FAMILY["writes"] + ("enable_dp_attention",)},
       sglang="_deepseek_family_overrides (0.5.21)")
 def deepseek_family_overrides_0_5_21(v: View) -> dict | Refuse | None:
     """0.5.21: DSA pages of 64 tokens, no DSA decode CP, prefill CP pins the dense TP to 1.
@@ -239,20 +241,25 @@ def deepseek_family_overrides_0_5_21(v: View) -> dict | Refuse | None:
         ``index_kpool`` says, decode CP neither fills the DSA backends nor is refused here, and
         with ``--enable-prefill-cp`` ``moe_dense_tp_size`` is 1 for both strategies, the
         interleave strategy refuses more than one DP group, and ``attn_cp_size`` is tp_size /
-        DP groups.
+        DP groups. A DSA or MLA prefill-CP layout also turns ``enable_dp_attention`` on.
     Why: 0.5.22 added pooled index pages, the DSA decode-CP defaults and the interleave
-        attention-CP layout (``_deepseek_family_overrides`` in 0.5.21 has none of them).
+        attention-CP layout (``_deepseek_family_overrides`` in 0.5.21 has none of them); 0.5.21
+        lays CP out as attention DP by its switch, which the rules up to its data-parallelism
+        defaults read (``dp_attention_switch_0_5_21``) and those clear with one DP group.
     Assumes: as ``deepseek_family_overrides``.
     """
     out = _family(v, pooled_pages=False)
-    if not (v.model.is_deepseek_dsa and v.enable_prefill_cp and isinstance(out, dict)):
+    if not (v.enable_prefill_cp and isinstance(out, dict)):
         return out
-    if v.cp_strategy != "zigzag" and (v.dp_size > 1 or v.attn_dp_size > 1):
-        return Refuse("interleave DSA context parallelism does not support DP attention in "
-                      "this release")
-    attn_dp = out.get("attn_dp_size", 1)
-    return {**out, "moe_dense_tp_size": 1,
-            "attn_cp_size": v.tp_size // max(1, attn_dp)}
+    if v.model.is_deepseek_dsa:
+        if v.cp_strategy != "zigzag" and (v.dp_size > 1 or v.attn_dp_size > 1):
+            return Refuse("interleave DSA context parallelism does not support DP attention "
+                          "in this release")
+        attn_dp = out.get("attn_dp_size", 1)
+        out = {**out, "moe_dense_tp_size": 1, "attn_cp_size": v.tp_size // max(1, attn_dp)}
+    elif not v.model.is_mla:
+        return out
+    return {**out, "enable_dp_attention": True}
 
 
 # --- outside the override batch: the family's pass in handle_model_specific_adjustments ---
@@ -621,14 +628,17 @@ def deepseek_moe_quant_resolution(v: View) -> Declare | None:
     return Declare(out, note)
 
 
-@rule(
+_GLM_AITER = dict(
     phase=Phase.MODEL,
     reads=("attn_dp_size", "ep_join_mode", "nnodes"),
     writes=("enable_aiter_allreduce_fusion", "disable_aiter_allreduce_fusion_in_prefill"),
     facts=("model.arch0", "target.is_hip"),
     archs=("GlmMoeDsaForCausalLM",),
-    sglang="handle_model_specific_adjustments (GLM-5 DSA aiter all-reduce fusion on ROCm)",
 )
+
+
+@rule(**_GLM_AITER,
+      sglang="handle_model_specific_adjustments (GLM-5 DSA aiter all-reduce fusion on ROCm)")
 def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
     """GLM-5 DSA on one ROCm node without attention DP fuses aiter all-reduce for decode.
 
@@ -639,7 +649,28 @@ def glm_dsa_aiter_allreduce_fusion(v: View) -> dict | None:
         GLM-5 DSA branch of ``handle_model_specific_adjustments``, model_hook.py).
     Assumes: nothing.
     """
-    if v.target.is_hip and not attn_dp_enabled(v) and v.nnodes == 1:
+    return _glm_aiter(v, attn_dp_enabled)
+
+
+@rule(name="glm_dsa_aiter_allreduce_fusion", variant="0.5.21",
+      **{**_GLM_AITER, "reads": _GLM_AITER["reads"] + ("enable_dp_attention",)},
+      sglang="handle_model_specific_adjustments (GLM-5 DSA aiter fusion on ROCm, 0.5.21)")
+def glm_dsa_aiter_allreduce_fusion_0_5_21(v: View) -> dict | None:
+    """0.5.21: as the current rule, with attention DP read from 0.5.21's switch.
+
+    When: as ``glm_dsa_aiter_allreduce_fusion``.
+    Effect: as ``glm_dsa_aiter_allreduce_fusion``, but ``--enable-dp-attention`` with one DP
+        group (or the prefill-CP layout, which turns the switch on) leaves the fusion off, and
+        a scale-up joiner without the switch does not.
+    Why: 0.5.21 tests ``enable_dp_attention``, which it clears with one DP group only later,
+        in ``handle_data_parallelism``.
+    Assumes: nothing.
+    """
+    return _glm_aiter(v, dp_attention_switch_0_5_21)
+
+
+def _glm_aiter(v: View, attn_dp: Callable[[Any], bool]) -> dict | None:
+    if v.target.is_hip and not attn_dp(v) and v.nnodes == 1:
         return {"enable_aiter_allreduce_fusion": True,
                 "disable_aiter_allreduce_fusion_in_prefill": True}
     return None

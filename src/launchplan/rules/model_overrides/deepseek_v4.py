@@ -14,6 +14,7 @@ from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
     attn_dp_enabled,
+    dp_attention_switch_0_5_21,
     env_true,
     quantization_config,
     routed_experts_fp4,
@@ -414,7 +415,7 @@ def _v41_old_problem(v: Any, release: str) -> str | None:
     t = v.target
     older = release == "0.5.21"
     prefill_graph = v.cuda_graph_config[PREFILL]["backend"]
-    attn_dp = v.attn_dp_size > 1 if older else attn_dp_enabled(v)
+    attn_dp = dp_attention_switch_0_5_21(v) if older else attn_dp_enabled(v)
     if not older and v.dsv4_attn_backend == "trtllm" and prefill_graph != "disabled":
         return "DeepSeek-V4.1 TRT-LLM needs a disabled prefill CUDA graph"
     if v.enable_encoder_swa_bounded_replay:
@@ -481,7 +482,7 @@ def _v41_old_features(v: Any, release: str) -> dict | Refuse | None:
         if release == "0.5.21":
             blockers = [f for f, bad in (
                 ("the prefill CUDA graph", v.cuda_graph_config[PREFILL]["backend"] != "disabled"),
-                ("DP attention", v.attn_dp_size > 1)) if bad]
+                ("DP attention", dp_attention_switch_0_5_21(v))) if bad]
         else:
             blockers = _v41_replay_blockers(v)
         if blockers:
@@ -516,7 +517,8 @@ def deepseek_v41_features_0_5_22(v: View) -> dict | Refuse | None:
     return _v41_old_features(v, "0.5.22")
 
 
-@rule(name="deepseek_v41_features", variant="0.5.21", **_V41_OLD,
+@rule(name="deepseek_v41_features", variant="0.5.21",
+      **{**_V41_OLD, "reads": _V41_OLD["reads"] + ("enable_dp_attention",)},
       sglang="validate_deepseek_v41_features (0.5.21)")
 def deepseek_v41_features_0_5_21(v: View) -> dict | Refuse | None:
     """0.5.21: as the 0.5.22 variant, with 0.5.21's narrower paths.
@@ -526,23 +528,31 @@ def deepseek_v41_features_0_5_21(v: View) -> dict | Refuse | None:
         backend is refused on V4.1 outright; encoder SWA replay needs NVIDIA CUDA; DSpark with
         PD needs Mooncake, one DP group and no attention DP or CP; decoder SWA replay is
         refused with any prefill graph or attention DP; every prefill graph gets the 16384 cap.
+        Attention DP is 0.5.21's switch: ``--enable-dp-attention`` with one group counts.
     Why: 0.5.22 added gfx950 replay, NIXL and prefill CP for DSpark PD, the breakable
-        exemptions and TRT-LLM on V4.1 (``validate_deepseek_v41_features`` in 0.5.21).
+        exemptions and TRT-LLM on V4.1 (``validate_deepseek_v41_features`` in 0.5.21, which
+        runs before 0.5.21's data-parallelism defaults clear a single group's switch).
     Assumes: as ``deepseek_v41_features``.
     """
     return _v41_old_features(v, "0.5.21")
 
 
-@rule(name="deepseek_v4_context_parallel", variant="0.5.21", **_V4_CP,
+@rule(name="deepseek_v4_context_parallel", variant="0.5.21",
+      **{**_V4_CP, "writes": _V4_CP["writes"] + ("enable_dp_attention",)},
       sglang="validate_deepseek_v4_cp (0.5.21)")
 def deepseek_v4_context_parallel_0_5_21(v: View) -> dict | Refuse | None:
     """0.5.21: as ``deepseek_v4_context_parallel``, without the ROCm limits.
 
     When: ``--enable-prefill-cp`` is on.
     Effect: as ``deepseek_v4_context_parallel`` on every platform, the ROCm backend, node,
-        V4.1, replay and two-batch-overlap refusals aside.
+        V4.1, replay and two-batch-overlap refusals aside; ``enable_dp_attention`` on too.
     Why: 0.5.22 added prefill CP on ROCm with its limits (``validate_deepseek_v4_cp`` in 0.5.21
-        has none).
+        has none); 0.5.21 lays CP out as attention DP by its switch, which the rules up to its
+        data-parallelism defaults read (``dp_attention_switch_0_5_21``) and those clear with one
+        DP group.
     Assumes: the target is not an Ascend NPU.
     """
-    return _v4_cp(v, rocm_checks=False)
+    out = _v4_cp(v, rocm_checks=False)
+    if isinstance(out, dict):
+        return {**out, "enable_dp_attention": True}
+    return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from launchplan.engine.declarations import Refuse
@@ -13,12 +14,13 @@ from launchplan.rules.model_overrides import (
     BATCH,
     attn_dp_enabled,
     backends_unset,
+    dp_attention_switch_0_5_21,
 )
 
 ARCHS = frozenset({"IQuestQ1ForCausalLM", "IQuestQ1MTP"})
 
 
-def _refusal(v: Any) -> str | None:
+def _refusal(v: Any, attn_dp: Callable[[Any], bool]) -> str | None:
     if any(b not in (None, "fa3") for b in (v.attention_backend, v.prefill_attention_backend,
                                             v.decode_attention_backend)):
         return ("IQuest Q1 applies its attention sink through the softmax LSE, which only "
@@ -35,14 +37,14 @@ def _refusal(v: Any) -> str | None:
         return "IQuest Q1 speculative decoding needs --speculative-eagle-topk 1"
     if v.enable_multi_layer_eagle:
         return "IQuest Q1 MTP drafting does not support multi-layer EAGLE"
-    if attn_dp_enabled(v):
+    if attn_dp(v):
         return "IQuest Q1 does not support attention data parallelism"
     if v.pp_size > 1:
         return "IQuest Q1 does not support pipeline parallelism"
     return None
 
 
-@rule(
+_OVERRIDES = dict(
     phase=Phase.MODEL,
     batch=BATCH,
     archs=ARCHS,
@@ -52,8 +54,10 @@ def _refusal(v: Any) -> str | None:
                             "attn_dp_size", "ep_join_mode", "pp_size"),
     writes=BACKEND_FIELDS,
     facts=("model.arch0",),
-    sglang="_iquest_q1_overrides (model_overrides/iquest_q1.py)",
 )
+
+
+@rule(**_OVERRIDES, sglang="_iquest_q1_overrides (model_overrides/iquest_q1.py)")
 def iquest_q1_overrides(v: View) -> dict | Refuse | None:
     """IQuest Q1 runs on fa3 only: every unset side becomes fa3, anything else is refused.
 
@@ -66,7 +70,27 @@ def iquest_q1_overrides(v: View) -> dict | Refuse | None:
         (``_iquest_q1_overrides``, arg_groups/model_overrides/iquest_q1.py).
     Assumes: nothing.
     """
-    reason = _refusal(v)
+    return _overrides(v, attn_dp_enabled)
+
+
+@rule(name="iquest_q1_overrides", variant="0.5.21",
+      **{**_OVERRIDES, "reads": _OVERRIDES["reads"] + ("enable_dp_attention",)},
+      sglang="_iquest_q1_overrides (0.5.21)")
+def iquest_q1_overrides_0_5_21(v: View) -> dict | Refuse | None:
+    """0.5.21: as the current rule, with attention DP read from 0.5.21's switch.
+
+    When: as ``iquest_q1_overrides``.
+    Effect: as ``iquest_q1_overrides``, but ``--enable-dp-attention`` is refused with one DP
+        group too, and a scale-up joiner without the switch is not.
+    Why: 0.5.21 tests ``enable_dp_attention``, which it clears with one DP group only later,
+        in ``handle_data_parallelism``.
+    Assumes: nothing.
+    """
+    return _overrides(v, dp_attention_switch_0_5_21)
+
+
+def _overrides(v: View, attn_dp: Callable[[Any], bool]) -> dict | Refuse | None:
+    reason = _refusal(v, attn_dp)
     if reason is not None:
         return Refuse(reason)
     if backends_unset(v):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from launchplan.engine.declarations import Refuse
@@ -14,6 +15,7 @@ from launchplan.rules.model_overrides import (
     attn_dp_enabled,
     backends_unset,
     config,
+    dp_attention_switch_0_5_21,
     env_true,
 )
 
@@ -40,7 +42,7 @@ def sparse_and_lightning(v: Any) -> tuple[bool, bool]:
             "lightning-attn" in mixers)
 
 
-@rule(
+_OVERRIDES = dict(
     phase=Phase.MODEL,
     batch=BATCH,
     archs=ARCHS,
@@ -48,8 +50,10 @@ def sparse_and_lightning(v: Any) -> tuple[bool, bool]:
                             "disaggregation_mode"),
     writes=BACKEND_FIELDS + ("disable_radix_cache",),
     facts=("model.arch0", "model.model_type", "model.config", "target.is_blackwell"),
-    sglang="_minicpm_sala_overrides (model_overrides/minicpm.py)",
 )
+
+
+@rule(**_OVERRIDES, sglang="_minicpm_sala_overrides (model_overrides/minicpm.py)")
 def minicpm_sala_overrides(v: View) -> dict | Refuse | None:
     """MiniCPM sparse attention picks its own backends; hybrid layers turn the radix cache off.
 
@@ -65,7 +69,27 @@ def minicpm_sala_overrides(v: View) -> dict | Refuse | None:
         (``_minicpm_sala_overrides``, arg_groups/model_overrides/minicpm.py).
     Assumes: ``SGLANG_MINICPM_FORCE_DENSE`` is off unless the given environment sets it.
     """
-    if attn_dp_enabled(v):
+    return _overrides(v, attn_dp_enabled)
+
+
+@rule(name="minicpm_sala_overrides", variant="0.5.21",
+      **{**_OVERRIDES, "reads": _OVERRIDES["reads"] + ("enable_dp_attention",)},
+      sglang="_minicpm_sala_overrides (0.5.21)")
+def minicpm_sala_overrides_0_5_21(v: View) -> dict | Refuse | None:
+    """0.5.21: as the current rule, with attention DP read from 0.5.21's switch.
+
+    When: as ``minicpm_sala_overrides``.
+    Effect: as ``minicpm_sala_overrides``, but ``--enable-dp-attention`` is refused with one
+        DP group too, and a scale-up joiner without the switch is not.
+    Why: 0.5.21 tests ``enable_dp_attention``, which it clears with one DP group only later,
+        in ``handle_data_parallelism``.
+    Assumes: as ``minicpm_sala_overrides``.
+    """
+    return _overrides(v, dp_attention_switch_0_5_21)
+
+
+def _overrides(v: View, attn_dp: Callable[[Any], bool]) -> dict | Refuse | None:
+    if attn_dp(v):
         return Refuse("MiniCPM does not support attention data parallelism")
     sparse, lightning = sparse_and_lightning(v)
     hybrid = sparse or lightning
