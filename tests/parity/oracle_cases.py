@@ -39,6 +39,7 @@ SUITES = {
     "wild2": "wild2-cases.json",  # a second draw of wild lines, over all 38 bundled models
     "wild3": "wild3-cases.json",  # a third, leaning on the rules the suites reach least
     "wild4": "wild4-cases.json",  # feature groups set together (PD, LoRA, HiCache, ...)
+    "hub": "hub-cases.json",  # published Hub configs of 2026's architectures, as they are
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -55,7 +56,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "wild": 551,  # of 557: six the oracle's venv cannot answer (HARNESS_MESSAGES)
         "wild2": 236,  # of 242, likewise
         "wild3": 292,  # of 293: one asks for HTTP/2 (granian)
-        "wild4": 318}.items()
+        "wild4": 318,
+        "hub": 253}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 65,
