@@ -18,6 +18,8 @@ from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
 from launchplan.facts.targets import before_load_bytes
 from launchplan.memory import weights as _weights
+from launchplan.memory.cpu_offload import CAVEAT as _OFFLOAD_CAVEAT
+from launchplan.memory.cpu_offload import offloaded_bytes
 from launchplan.memory.kv_pool import NotEnoughMemory, _Plan, size
 from launchplan.memory.values import Values, values_of
 from launchplan.memory.weights import weight_bytes
@@ -204,6 +206,10 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
     mine, draft, weight_caveats = weight_bytes(result)
+    offload = result.value("cpu_offload_gb")
+    if offload and offload > 0:  # decoder layers kept in CPU memory: not loaded on the GPU
+        mine -= offloaded_bytes(offload, _weights.weights_per_gpu(result).breakdown)
+        weight_caveats = (*weight_caveats, _OFFLOAD_CAVEAT)
     reserved = int(before * (1 - fraction))
     context = result.record.model.context_len
     kv_plan = _Plan(result)
