@@ -32,6 +32,8 @@ NAMES = (
     "dsa_decode_backend", "enable_cp_tp_group_sharing", "mamba_ssm_dtype",
     "mamba_radix_cache_strategy", "mamba_full_memory_ratio", "max_mamba_cache_size",
     "disable_attn_tp_gather", "rl_on_policy_target", "mm_preprocess_cache_size_mb",
+    "dsv4_attn_backend", "_swa_full_tokens_ratio_explicitly_set", "swa_prefix_tails",
+    "enable_deepseek_v4_fp4_indexer", "enable_hisparse", "enable_encoder_swa_bounded_replay",
 )
 
 
