@@ -33,14 +33,8 @@ EXPECTED_CASES = 2661
 #: Their cases stay recorded; ``test_the_models_not_followed_yet_still_disagree`` fails once
 #: one agrees everywhere, so it leaves this list.
 NOT_FOLLOWED = {
-    "beam-synth": "SGLang's hybrid-SWA layer split for Beam is not modelled (sized as one pool)",
-    "embedding-gemma2-synth": "SGLang's hybrid-SWA layer split for EmbeddingGemma2 is not "
-                              "modelled (sized as one pool)",
-    "gemma-4-synth": "Gemma 4's full-attention rows (global head dims, shared KV layers) differ",
     "hrm-text-synth": "HRM's repeated layers (SGLang counts 8x the KV layers) are not modelled",
     "whisper-large-v3": "Whisper's encoder-decoder KV (3x the decoder layers) is not modelled",
-    "step-3.5-synth": "launchplan's context length misses Step-3.5's class default max_seq_len "
-                      "(128000), which SGLang's request estimate reads",
 }
 FIELDS = ("kv_bytes_per_token", "max_total_num_tokens", "max_running_requests",
           "kv_budget_bytes", "full_max_total_num_tokens", "swa_max_total_num_tokens",

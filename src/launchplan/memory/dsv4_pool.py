@@ -313,7 +313,7 @@ class Dsv4Pool:
             full -= page
         if steps is not None:
             steps.extend([(f"compress-state rings for {requests} requests (bytes)", c128 + c2),
-                          ("SWA pool of the request cap (bytes)", swa_fixed),
+                          ("SWA pool of the request cap (bytes)", int(swa_fixed)),
                           ("full tokens = (budget - fixed) // bytes per full token, "
                            "page-aligned", full)])
         if full <= 0 and self.cap_tokens is not None:

@@ -11,15 +11,15 @@ batch sizes above it are dropped.
 Modelled: MHA/GQA (KV heads sharded over attention-TP, one per rank at least), MLA
 (``kv_lora_rank + qk_rope_head_dim``; DSA's scaled FP8 layout and indexer bytes), hybrid
 sliding-window pools (full/SWA split by ``--swa-full-tokens-ratio``, or the request-capped
-SWA pool), FP8, MXFP8 and FP4 KV caches with their scale bytes, the EAGLE/MTP draft's KV
-charged to the target's bytes per token, and the per-request state pools of linear
-attention and Mamba layers (gated delta net, Mamba2, short convolutions, KDA; a share of the
-budget set aside per request slot, before the KV pool); DeepSeek-V4's compressed pools are
-``dsv4_pool``'s. Not modelled (``caveats`` says so
-when a plan needs them): other state pools (lightning, Inkling's, Qwen4-Exp's PLE
-convolutions), unified memory pools, MiniMax sparse and QSA pools, KV-cache
-sharding, pipeline-parallel layer splits, DFLASH drafts and post-capture resizing (off by
-default in 0.5.23).
+SWA pool of ``swa_request_cap``; the layer kinds and full-attention shapes a config class
+fills in, ``class_layers``), FP8, MXFP8 and FP4 KV caches with their scale bytes, the
+EAGLE/MTP draft's KV charged to the target's bytes per token, and the per-request state
+pools of linear attention and Mamba layers (gated delta net, Mamba2, short convolutions,
+KDA; a share of the budget set aside per request slot, before the KV pool); DeepSeek-V4's
+compressed pools are ``dsv4_pool``'s. Not modelled (``caveats`` says so when a plan needs
+them): other state pools (lightning, Inkling's, Qwen4-Exp's PLE convolutions), unified
+memory pools, MiniMax sparse and QSA pools, KV-cache sharding, pipeline-parallel layer
+splits, DFLASH drafts and post-capture resizing (off by default in 0.5.23).
 
 Pure and fast: integer and float arithmetic on the plan's values, nothing imported lazily
 except the draft model's facts when the plan names a draft the record does not carry.
@@ -31,6 +31,7 @@ import struct
 from typing import Any, NamedTuple
 
 from launchplan.facts.memo import per_object
+from launchplan.memory.class_layers import attention_shapes, layer_kinds
 from launchplan.memory.dsv4_pool import Dsv4Pool
 from launchplan.memory.env_settings import env_int
 from launchplan.memory.shortfall import NotEnoughMemory
@@ -443,7 +444,9 @@ def _layer_split(model: Any) -> tuple[list[int], list[int]]:
     if isinstance(pattern, (list, tuple)) and not text.get("layer_types"):
         return ([i for i in range(layers) if pattern[i] == 1],
                 [i for i in range(layers) if pattern[i] == 0])
-    kinds = list(text.get("layer_types") or ())
+    kinds = layer_kinds(model)
+    if kinds is None:
+        kinds = list(text.get("layer_types") or ())
     if model.has_arch("Step3p5ForCausalLM", "Step3p7ForConditionalGeneration"):
         kinds = kinds[:layers]
     return ([i for i, k in enumerate(kinds) if k == "sliding_attention"],
@@ -545,18 +548,18 @@ class _Default:
                 if parts is not None:
                     parts.append(("DSA indexer rows", indexer))
         else:
-            heads = model.num_kv_heads(plan.attn_tp, plan.attn_dcp)
-            dims = model.head_dim + model.v_head_dim
+            heads, k_dim, v_dim = _full_geometry(plan)
+            dims = k_dim + v_dim
             if plan.kv_kind == "fp4":
-                cell = _fp4_mha_bytes(plan, heads, model.head_dim, layers)
+                cell = _fp4_mha_bytes(plan, heads, k_dim, layers)
                 if parts is not None:
                     parts.append((f"FP4 ({plan.kv_flag}) K+V with scales, {heads} KV "
                                   f"heads x {layers} layers", cell))
             else:
                 cell = heads * dims * layers * kv
                 if parts is not None:
-                    parts.append((f"{heads} KV heads x (K {model.head_dim} + V "
-                                  f"{model.v_head_dim}) x {layers} layers x {kv} B", cell))
+                    parts.append((f"{heads} KV heads x (K {k_dim} + V {v_dim}) x {layers} "
+                                  f"layers x {kv} B", cell))
                 if plan.kv_flag == "mxfp8":
                     cell += heads * dims * layers // MXFP8_SCALE_BLOCK
                     if parts is not None:
@@ -618,14 +621,13 @@ class _HybridSwa:
             swa_rope = model.text_config.get("swa_qk_rope_head_dim")
             swa = (int(swa_rank or 0) + int(swa_rope or 0)) * kv
         else:
-            heads = model.num_kv_heads(plan.attn_tp)
-            swa_heads = _swa_kv_heads(model, plan.attn_tp)
-            full = heads * (model.head_dim + model.v_head_dim) * kv
-            swa = swa_heads * (model.swa_head_dim + model.swa_v_head_dim) * kv
+            heads, k_dim, v_dim = _full_geometry(plan, dcp=False)
+            swa_heads, swa_k, swa_v = _swa_geometry(plan)
+            full = heads * (k_dim + v_dim) * kv
+            swa = swa_heads * (swa_k + swa_v) * kv
             if plan.kv_flag == "mxfp8":
-                full += heads * (model.head_dim + model.v_head_dim) // MXFP8_SCALE_BLOCK
-                swa += swa_heads * (model.swa_head_dim + model.swa_v_head_dim) \
-                    // MXFP8_SCALE_BLOCK
+                full += heads * (k_dim + v_dim) // MXFP8_SCALE_BLOCK
+                swa += swa_heads * (swa_k + swa_v) // MXFP8_SCALE_BLOCK
         self.full_per_token, self.swa_per_token = full, swa
         draft_swa = 0
         if plan.draft_layers and plan.draft is not None and plan.draft.is_hybrid_swa:
@@ -722,6 +724,30 @@ def _positive(tokens: int) -> None:
     if tokens <= 0:
         raise NotEnoughMemory("not enough memory for the KV cache: raise "
                               "--mem-fraction-static")
+
+
+def _full_geometry(plan: _Plan, dcp: bool = True) -> tuple[int, int, int]:
+    """(KV heads per rank, K width, V width) of a full-attention layer: the model facts',
+    or the full-attention shape a Gemma-4-typed config class sets (``class_layers``)."""
+    model = plan.model
+    shapes = attention_shapes(model)
+    dcp_size = plan.attn_dcp if dcp else 1
+    if shapes is None:
+        return model.num_kv_heads(plan.attn_tp, dcp_size), model.head_dim, model.v_head_dim
+    groups = max(plan.attn_tp // dcp_size, 1)
+    return (max(1, shapes.full_kv_heads // groups), shapes.full_head_dim,
+            shapes.full_v_head_dim)
+
+
+def _swa_geometry(plan: _Plan) -> tuple[int, int, int]:
+    """(KV heads per rank, K width, V width) of a sliding-window layer."""
+    model = plan.model
+    shapes = attention_shapes(model)
+    if shapes is None:
+        return (_swa_kv_heads(model, plan.attn_tp), model.swa_head_dim,
+                model.swa_v_head_dim)
+    return (max(1, shapes.swa_kv_heads // plan.attn_tp), shapes.swa_head_dim,
+            shapes.swa_v_head_dim)
 
 
 def _swa_kv_heads(model: Any, attn_tp: int) -> int:
