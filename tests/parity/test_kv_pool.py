@@ -32,10 +32,7 @@ EXPECTED_CASES = 2661
 #: Recorded models launchplan's sizing does not follow yet (tests/parity/models/), and why.
 #: Their cases stay recorded; ``test_the_models_not_followed_yet_still_disagree`` fails once
 #: one agrees everywhere, so it leaves this list.
-NOT_FOLLOWED = {
-    "hrm-text-synth": "HRM's repeated layers (SGLang counts 8x the KV layers) are not modelled",
-    "whisper-large-v3": "Whisper's encoder-decoder KV (3x the decoder layers) is not modelled",
-}
+NOT_FOLLOWED: dict[str, str] = {}
 FIELDS = ("kv_bytes_per_token", "max_total_num_tokens", "max_running_requests",
           "kv_budget_bytes", "full_max_total_num_tokens", "swa_max_total_num_tokens",
           "max_mamba_cache_size", "capture_bs", "c4_max_total_num_tokens",

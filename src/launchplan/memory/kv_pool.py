@@ -13,13 +13,14 @@ Modelled: MHA/GQA (KV heads sharded over attention-TP, one per rank at least), M
 sliding-window pools (full/SWA split by ``--swa-full-tokens-ratio``, or the request-capped
 SWA pool of ``swa_request_cap``; the layer kinds and full-attention shapes a config class
 fills in, ``class_layers``), FP8, MXFP8 and FP4 KV caches with their scale bytes, the
-EAGLE/MTP draft's KV charged to the target's bytes per token, and the per-request state
-pools of linear attention and Mamba layers (gated delta net, Mamba2, short convolutions,
-KDA; a share of the budget set aside per request slot, before the KV pool); DeepSeek-V4's
-compressed pools are ``dsv4_pool``'s. Not modelled (``caveats`` says so when a plan needs
-them): other state pools (lightning, Inkling's, Qwen4-Exp's PLE convolutions), unified
-memory pools, MiniMax sparse and QSA pools, KV-cache sharding, pipeline-parallel layer
-splits, DFLASH drafts and post-capture resizing (off by default in 0.5.23).
+EAGLE/MTP draft's KV charged to the target's bytes per token, the layers loop, recurrent and
+encoder-decoder models attend (``kv_layers``), and the per-request state pools of linear
+attention and Mamba layers (gated delta net, Mamba2, short convolutions, KDA; a share of the
+budget set aside per request slot, before the KV pool); DeepSeek-V4's compressed pools are
+``dsv4_pool``'s. Not modelled (``caveats`` says so when a plan needs them): other state
+pools (lightning, Inkling's, Qwen4-Exp's PLE convolutions), unified memory pools, MiniMax
+sparse and QSA pools, KV-cache sharding, pipeline-parallel layer splits, DFLASH drafts and
+post-capture resizing (off by default in 0.5.23).
 
 Pure and fast: integer and float arithmetic on the plan's values, nothing imported lazily
 except the draft model's facts when the plan names a draft the record does not carry.
@@ -34,6 +35,7 @@ from launchplan.facts.memo import per_object
 from launchplan.memory.class_layers import attention_shapes, layer_kinds
 from launchplan.memory.dsv4_pool import Dsv4Pool
 from launchplan.memory.env_settings import env_int
+from launchplan.memory.kv_layers import attention_layers
 from launchplan.memory.shortfall import NotEnoughMemory
 from launchplan.memory.swa_request_cap import swa_request_cap
 from launchplan.rules.model_overrides.qwen3_vl import large_hopper_qwen3_vl
@@ -271,7 +273,7 @@ def _model_facts(model: Any) -> _ModelFacts:
         state, bool(model.is_hybrid_linear), bool(model.is_hybrid_swa),
         model.arch0.startswith("MiniMaxM3Sparse"), model.arch0.startswith("DeepseekV4"),
         _kv_kind("auto", model),
-        len(_state_layers(model)[1]) if state else _attention_layers(model),
+        len(_state_layers(model)[1]) if state else attention_layers(model),
         model.multimodal(True, model_impl="auto")
         or model.multimodal(True, model_impl="transformers"),
         bool(model.is_mla), bool(model.is_deepseek_dsa))
@@ -320,7 +322,7 @@ def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
     if source.num_nextn_predict_layers is not None:
         return int(source.num_nextn_predict_layers), draft
     if path and draft is not None:
-        return int(_attention_layers(draft)), draft
+        return int(attention_layers(draft)), draft
     return 0, draft
 
 
@@ -336,19 +338,6 @@ def _load_draft(plan: _Plan, path: str) -> Any:
                                 env=plan.env)
     except Exception:  # noqa: BLE001 - an unreadable draft leaves the target's own
         return None
-
-
-@per_object
-def _attention_layers(model: Any) -> int:
-    """``max(num_hidden_layers, num_attention_layers)``: loop models count each loop."""
-    layers = int(model.num_hidden_layers or 0)
-    text = model.text_config
-    loops = text.get("loop_num", text.get("num_loops", 1)) or 1
-    if model.has_arch("LongcatFlashForCausalLM"):
-        return layers * 2
-    if model.has_arch("IQuestLoopCoderForCausalLM", "NanbeigeForCausalLM"):
-        return layers * int(loops)
-    return layers
 
 
 def _f32(value: int) -> float:
