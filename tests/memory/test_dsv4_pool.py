@@ -124,9 +124,9 @@ def test_max_total_tokens_caps_the_full_pool_and_an_swa_pool_too_small_refuses()
 
 
 def test_low_ratio_layers_keep_their_reserved_pages_inside_the_budget(tmp_path):
-    """A V4.1-shaped config with ratio-1 and ratio-2 KV-source layers (no recording has
-    one): the reserved pages are paid for, the tokens stay page-aligned, and one more page
-    would not fit."""
+    """A V4.1-shaped config with ratio-1 and ratio-2 KV-source layers (the recorded
+    ``deepseek-v4.1-low-ratio-synth`` checks the figures): the reserved pages are paid for,
+    the tokens stay page-aligned, and one more page would not fit."""
     config = json.loads((Path(V41) / "config.json").read_text())
     ratios = [1 if i % 6 == 0 else 2 if i % 6 == 3 else r
               for i, r in enumerate(config["compress_ratios"])]
