@@ -160,3 +160,12 @@ def test_the_memory_plan_shows_the_compressed_token_counts():
     assert data["kv_pool_bytes"] <= data["kv_budget_bytes"]
     plain = memory_plan(resolve([], gpu="h100", model_path="llama-3.1-8b")).to_dict()
     assert "c4_max_total_num_tokens" not in plain
+
+
+def test_resolve_shows_the_compressed_pools(capsys):
+    from launchplan.commands.main import main
+
+    code = main(["resolve", "--gpu", "b200", "--model-path", V4, "--tp-size", "8"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "c4_max_total_num_tokens" in out and "c128_max_total_num_tokens" in out
