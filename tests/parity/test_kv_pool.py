@@ -224,3 +224,22 @@ def test_older_releases_size_as_recorded(release):
     wrong = {r["name"]: d for r in rows if (d := _disagreement(cases[r["name"]], r, release))}
     assert not wrong, dict(list(wrong.items())[:5])
 
+
+
+#: DeepSeek-V4's cases (both synthetic V4.1 configs included) recorded again under 0.5.22
+#: (record_kv_pool.py run by that release's venv on the ``deepseek-v4`` cases), kept compact
+#: like the files above. 0.5.21 has no DeepSeek-V4.
+DSV4_CASES = 81
+
+
+def test_deepseek_v4_under_0_5_22_sizes_as_recorded():
+    """0.5.22's DSV4 configurator prices ratio-1/2 rows unpadded and lets a rank have no
+    request; launchplan under ``--compat 0.5.22`` sizes every DeepSeek-V4 case as it did."""
+    path = DATA / "results-kv-pool-dsv4-0.5.22.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    cases = {c["name"]: c for c, _ in ALL_PAIRS}
+    assert len(rows) == DSV4_CASES
+    assert not [r["name"] for r in rows if r["stage"] == "harness"]
+    assert sum(1 for r in rows if r["ok"]) > DSV4_CASES // 2
+    wrong = {r["name"]: d for r in rows if (d := _disagreement(cases[r["name"]], r, "0.5.22"))}
+    assert not wrong, dict(list(wrong.items())[:5])

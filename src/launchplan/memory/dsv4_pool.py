@@ -17,6 +17,10 @@ row stride (``LAYOUTS``): V4 on every GPU by default; the V4.1 layouts when
 ``SGLANG_DSV4_KV_LAYOUT`` or the ``flashmla_mega`` backend asks for them (SM100/SM103).
 The ``trtllm`` backend stores unpadded FP8 rows of the head dimension.
 
+SGLang 0.5.22 differs in two ways (``--compat 0.5.22``): a ratio-1/2 row costs the unpadded
+latent row (no page padding, no reserved pages), and ``--max-running-requests`` below the
+attention-DP ranks leaves a rank no request rather than one. 0.5.21 has no DeepSeek-V4.
+
 Not modelled (``caveats`` in ``kv_pool`` says so): the unified-KV pools of the ROCm
 ``unified_kv_triton`` backend, HiSparse's shrunk ratio-4 pool, encoder-bounded SWA replay
 (DSpark drafts) and pipeline stages.
@@ -100,6 +104,7 @@ class Dsv4Pool:
     def __init__(self, plan: Any) -> None:
         self.plan = plan
         v, env, model = plan.v, plan.env, plan.model
+        self.legacy = not plan.one_request_at_least  # 0.5.22's sizing (see the docstring)
         text = model.text_config
         self.page = page = plan.page
         if page % PAGE_GRANULE:
@@ -138,7 +143,7 @@ class Dsv4Pool:
         self.swa_ratio = self.operator_ratio if explicit else DEFAULT_SWA_RATIO
         self.window = _window(text)
         asked = v("max_running_requests")
-        self.requested = max(1, int(asked) // plan.attn_dp) if asked is not None else None
+        self.requested = None if asked is None else plan.requests_per_rank(asked)
         self.decode = v("disaggregation_mode") == "decode"
         self.extra_slots = int(v("disaggregation_decode_extra_slots") or 0)
         self.cap_tokens = self._cap_tokens()
@@ -197,7 +202,8 @@ class Dsv4Pool:
     def compressed(self, ratio: int) -> float:
         """Compressed rows (and indexer keys) one full token adds to one layer of ``ratio``."""
         if ratio in (1, 2):
-            return (self.paged(ratio) + self.low_ratio_indexer) / ratio
+            row = self.row if self.legacy else self.paged(ratio)
+            return (row + self.low_ratio_indexer) / ratio
         if ratio == 4:
             return 1 / 4 * self.paged(4) + 1 / 4 * self.indexer
         return 1 / 128 * self.paged(128)
@@ -271,7 +277,7 @@ class Dsv4Pool:
     def _padding(self, full: int) -> float:
         """Reserved pages of the ratio-1/2 pools beyond their token-scaled bytes: a logical
         page of compressed rows, and the indexer's own page rounding."""
-        if self.trtllm:
+        if self.trtllm or self.legacy:
             return 0
         out = 0.0
         for ratio in (1, 2):
