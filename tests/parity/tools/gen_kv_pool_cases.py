@@ -12,7 +12,9 @@ the SWA ratio, the request-capped SWA pool and ``--disable-hybrid-swa-memory``.
 
 Then every parity-suite model config (``tests/parity/models/``: DSA indexers, linear
 attention and Mamba state, sliding-window hybrids, MLA variants, compressed and shared KV)
-under a shorter list of launches, plus the state-cache and SWA launches where they apply.
+under a shorter list of launches, plus the state-cache and SWA launches where they apply,
+and for DeepSeek-V4's compressed pools the B200 layouts, the trtllm backend, MTP, a bf16
+compress state, no prefix tails and a large request count.
 
 The memory figures are inputs, not claims about a real launch: ``before_load_bytes`` is the
 GPU's memory less a nominal 1.5 GiB of context and buffers, ``weights_bytes`` a share of it
