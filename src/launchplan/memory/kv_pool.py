@@ -64,6 +64,8 @@ _WINDOW_MINUS_ONE = ("GptOssForCausalLM", "MuseGlimmerForCausalLM", "Exaone4ForC
                      "Gemma4ForConditionalGeneration", "Gemma4ForCausalLM",
                      "Olmo2ForCausalLM", "AfmoeForCausalLM", "MellumForCausalLM")
 _WINDOW_FIXED = {"EmbeddingGemma2Model": 512}
+#: Architectures whose sliding-window pool 0.5.22 and 0.5.21 do not know (one pool there).
+_SWA_SINCE_0_5_23 = ("BeamForCausalLM",)
 
 
 class KvPool(Struct):
@@ -191,7 +193,8 @@ class _Plan:
         self.kv_kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[self.kv_kind]
         self.spec = v("speculative_algorithm")
-        self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory")
+        self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory") and not (
+            record.raw.release in ("0.5.22", "0.5.21") and model.has_arch(*_SWA_SINCE_0_5_23))
         self.draft_layers, self.draft = _draft_layers(result, self)
         # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
         # --max-running-requests down to none when it is below the ranks
