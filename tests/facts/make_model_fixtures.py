@@ -152,6 +152,24 @@ def run_platform(platform: str, names: list[str]) -> dict:
     return out
 
 
+def _declared_default(cls, key: str):
+    """The plain default a config class declares for ``key`` (a heterogeneous class, like
+    EmbeddingGemma 2's, refuses to read it back from an instance)."""
+    for klass in cls.__mro__:
+        value = vars(klass).get(key)
+        if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def _probe(config, key: str):
+    """``config.key``, or None where the class refuses the read (a per-layer attribute)."""
+    try:
+        return getattr(config, key, None)
+    except Exception:  # noqa: BLE001
+        return None
+
+
 def class_defaults(types: list[str]) -> dict:
     """transformers' (or SGLang's registry) class defaults for the tabulated types."""
     _setup("h100")
@@ -177,14 +195,14 @@ def class_defaults(types: list[str]) -> dict:
         for k in keys:
             try:
                 v = getattr(plain, k) if hasattr(plain, k) else None
-            except Exception:  # noqa: BLE001
-                v = None
+            except Exception:  # noqa: BLE001 - a per-layer config refuses the read: its
+                v = _declared_default(cls, k)  # base (first-layer-kind) value is declared
             if v is None or v is False:
                 continue
-            if probe is not None and k == "head_dim" and getattr(probe, k, None) == 100:
+            if probe is not None and k == "head_dim" and _probe(probe, k) == 100:
                 continue  # derived from hidden_size // heads, as SGLang would
             if probe is not None and k == "num_key_value_heads" \
-                    and getattr(probe, k, None) == 12:
+                    and _probe(probe, k) == 12:
                 continue  # derived from the head count, as SGLang would
             row[k] = v
         out[t] = row

@@ -208,7 +208,8 @@ def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
     per_token = plan.kv_bytes_per_token
     out.write(f"  max_total_num_tokens {plan.max_total_num_tokens:,} "
               f"({per_token:,} bytes per token)\n")
-    for key in ("full_max_total_num_tokens", "swa_max_total_num_tokens"):
+    for key in ("full_max_total_num_tokens", "swa_max_total_num_tokens",
+                "c4_max_total_num_tokens", "c128_max_total_num_tokens"):
         if key in plan.extra:
             out.write(f"  {key} {plan.extra[key]:,}\n")
     out.write(f"  max_running_requests {plan.max_running_requests:,}\n")

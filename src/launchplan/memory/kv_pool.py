@@ -11,14 +11,16 @@ batch sizes above it are dropped.
 Modelled: MHA/GQA (KV heads sharded over attention-TP, one per rank at least), MLA
 (``kv_lora_rank + qk_rope_head_dim``; DSA's scaled FP8 layout and indexer bytes), hybrid
 sliding-window pools (full/SWA split by ``--swa-full-tokens-ratio``, or the request-capped
-SWA pool), FP8, MXFP8 and FP4 KV caches with their scale bytes, the EAGLE/MTP draft's KV
-charged to the target's bytes per token, and the per-request state pools of linear
+SWA pool of ``swa_request_cap``; the layer kinds and full-attention shapes a config class
+fills in, ``class_layers``), FP8, MXFP8 and FP4 KV caches with their scale bytes, the
+EAGLE/MTP draft's KV charged to the target's bytes per token, the layers loop, recurrent and
+encoder-decoder models attend (``kv_layers``), and the per-request state pools of linear
 attention and Mamba layers (gated delta net, Mamba2, short convolutions, KDA; a share of the
-budget set aside per request slot, before the KV pool). Not modelled (``caveats`` says so
-when a plan needs them): other state pools (lightning, Inkling's, Qwen4-Exp's PLE
-convolutions), unified memory pools, DeepSeek-V4, MiniMax sparse and QSA pools, KV-cache
-sharding, pipeline-parallel layer splits, DFLASH drafts and post-capture resizing (off by
-default in 0.5.23).
+budget set aside per request slot, before the KV pool); DeepSeek-V4's compressed pools are
+``dsv4_pool``'s. Not modelled (``caveats`` says so when a plan needs them): other state
+pools (lightning, Inkling's, Qwen4-Exp's PLE convolutions), unified memory pools, MiniMax
+sparse and QSA pools, KV-cache sharding, pipeline-parallel layer splits, DFLASH drafts and
+post-capture resizing (off by default in 0.5.23).
 
 Pure and fast: integer and float arithmetic on the plan's values, nothing imported lazily
 except the draft model's facts when the plan names a draft the record does not carry.
@@ -30,6 +32,12 @@ import struct
 from typing import Any, NamedTuple
 
 from launchplan.facts.memo import per_object
+from launchplan.memory.class_layers import attention_shapes, layer_kinds
+from launchplan.memory.dsv4_pool import Dsv4Pool
+from launchplan.memory.env_settings import env_int
+from launchplan.memory.kv_layers import attention_layers
+from launchplan.memory.shortfall import NotEnoughMemory
+from launchplan.memory.swa_request_cap import swa_request_cap
 from launchplan.rules.model_overrides.qwen3_vl import large_hopper_qwen3_vl
 from launchplan.struct import Struct
 
@@ -46,8 +54,6 @@ DSA_ROPE_BYTES = 2  # DSA keeps the rope part in bf16
 #: Context lengths SGLang scales its request estimate by: 512 requests per context's worth
 #: of tokens, clamped to [2048, 4096].
 REQ_ESTIMATE_PER_CONTEXT, REQ_ESTIMATE_MIN, REQ_ESTIMATE_MAX = 512, 2048, 4096
-#: SGLANG_SWA_EVICTION_INTERVAL's default (tokens between SWA evictions).
-SWA_EVICTION_INTERVAL = 128
 #: SGLANG_VLM_CACHE_SIZE_MB and SGLANG_MM_FEATURE_CACHE_MB defaults, reserved from the KV
 #: budget of multimodal models (the second only for CUDA-IPC/VMM feature transport).
 VLM_CACHE_MB, MM_FEATURE_CACHE_MB = 100, 1024
@@ -58,10 +64,8 @@ _WINDOW_MINUS_ONE = ("GptOssForCausalLM", "MuseGlimmerForCausalLM", "Exaone4ForC
                      "Gemma4ForConditionalGeneration", "Gemma4ForCausalLM",
                      "Olmo2ForCausalLM", "AfmoeForCausalLM", "MellumForCausalLM")
 _WINDOW_FIXED = {"EmbeddingGemma2Model": 512}
-
-
-class NotEnoughMemory(ValueError):
-    """SGLang would refuse to start: the KV pool gets no (or too little) memory."""
+#: Architectures whose sliding-window pool 0.5.22 and 0.5.21 do not know (one pool there).
+_SWA_SINCE_0_5_23 = ("BeamForCausalLM",)
 
 
 class KvPool(Struct):
@@ -88,6 +92,13 @@ class KvPool(Struct):
     draft_layers: int = 0  # draft KV layers charged to each token (EAGLE/MTP)
     mamba_state_bytes_per_slot: int | None = None  # linear-attention state of one request
     max_mamba_cache_size: int | None = None  # request slots of linear-attention state
+    #: DeepSeek-V4's compressed pools (``dsv4_pool``): rows of the ratio-4 and ratio-128
+    #: pools, and the compress-state slots of the ratio-4 ring (per SWA page) and the
+    #: ratio-128 ring (per request slot)
+    c4_max_total_num_tokens: int | None = None
+    c128_max_total_num_tokens: int | None = None
+    c4_state_pool_size: int | None = None
+    c128_state_pool_size: int | None = None
     capture_bs: tuple[int, ...] = ()  # decode CUDA-graph batch sizes that survive
     steps: tuple[tuple[str, Any], ...] = ()  # (label, value): the arithmetic, in order
     caveats: tuple[str, ...] = ()
@@ -127,6 +138,8 @@ def kv_pool(result: Any, *, weights_bytes: int, before_load_bytes: int,
         draft_layers=plan.draft_layers,
         mamba_state_bytes_per_slot=mamba.per_slot if mamba else None,
         max_mamba_cache_size=mamba.slots if mamba else None,
+        c4_max_total_num_tokens=pool.get("c4"), c128_max_total_num_tokens=pool.get("c128"),
+        c4_state_pool_size=pool.get("c4_state"), c128_state_pool_size=pool.get("c128_state"),
         capture_bs=tuple(capture), steps=tuple(steps),
         caveats=tuple(caveats))
 
@@ -147,6 +160,8 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
         steps.extend(sizer.describe())
     pool = sizer.size(budget, steps)
     max_reqs = _max_running_requests(plan, pool["max_total_num_tokens"], steps, mamba)
+    if isinstance(sizer, Dsv4Pool):  # its ratio-128 state slots follow the request count
+        pool.update(sizer.finalize(max_reqs))
     return sizer, budget, pool, max_reqs, mamba
 
 
@@ -178,7 +193,8 @@ class _Plan:
         self.kv_kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[self.kv_kind]
         self.spec = v("speculative_algorithm")
-        self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory")
+        self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory") and not (
+            record.raw.release in ("0.5.22", "0.5.21") and model.has_arch(*_SWA_SINCE_0_5_23))
         self.draft_layers, self.draft = _draft_layers(result, self)
         # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
         # --max-running-requests down to none when it is below the ranks
@@ -207,9 +223,11 @@ class _Plan:
         if facts.state and not _state_layers(model)[0]:
             out.append(f"{model.arch0}: no linear-attention state layer can be counted from "
                        "config.json: no state cache sized")
+        if facts.dsv4 and self.hybrid_swa:
+            out.extend(_dsv4_caveats(self))
         if facts.unmodelled_arch:
             out.append(f"{model.arch0} pools are not modelled")
-        elif self.hybrid_swa and not any(_layer_split(model)):
+        elif self.hybrid_swa and not facts.dsv4 and not any(_layer_split(model)):
             out.append("its sliding-window layers are not known from config.json (SGLang's "
                        "config class sets them): sized as one pool of every layer")
         if self.spec in ("DFLASH", "DSPARK"):
@@ -222,13 +240,28 @@ class _Plan:
         return out
 
 
+def _dsv4_caveats(plan: _Plan) -> list[str]:
+    """What DeepSeek-V4's pool sizing leaves out on this launch."""
+    v, env, out = plan.v, plan.env, []
+    if plan.target.is_hip and str(env.get("SGLANG_HACK_FLASHMLA_BACKEND", "")).lower() \
+            == "unified_kv_triton":
+        out.append("DeepSeek-V4's unified-KV pools (unified_kv_triton) are not modelled: "
+                   "sized as FlashMLA's paged pools")
+    if v("enable_hisparse"):
+        out.append("HiSparse's host-offloaded ratio-4 pool is not modelled")
+    if v("enable_encoder_swa_bounded_replay"):
+        out.append("encoder-bounded SWA replay (DSpark) is not modelled")
+    return out
+
+
 class _ModelFacts(NamedTuple):
     """What the sizing asks of a model on every launch, looked up once per model."""
 
     state: bool  # a modelled per-request state cache (``_state_kind``)
     hybrid_linear: bool
     hybrid_swa: bool  # sliding-window layers in a pool of their own
-    unmodelled_arch: bool  # DeepSeek-V4, MiniMax sparse
+    unmodelled_arch: bool  # MiniMax sparse
+    dsv4: bool  # DeepSeek-V4's compressed pools (``dsv4_pool``)
     auto_kv_kind: str  # the KV storage under --kv-cache-dtype auto
     kv_layers: int  # KV layers of the default pool
     maybe_multimodal: bool  # multimodal under some flags (the flags can only turn it off)
@@ -241,8 +274,9 @@ def _model_facts(model: Any) -> _ModelFacts:
     state = _state_kind(model) is not None
     return _ModelFacts(
         state, bool(model.is_hybrid_linear), bool(model.is_hybrid_swa),
-        model.arch0.startswith(("DeepseekV4", "MiniMaxM3Sparse")), _kv_kind("auto", model),
-        len(_state_layers(model)[1]) if state else _attention_layers(model),
+        model.arch0.startswith("MiniMaxM3Sparse"), model.arch0.startswith("DeepseekV4"),
+        _kv_kind("auto", model),
+        len(_state_layers(model)[1]) if state else attention_layers(model),
         model.multimodal(True, model_impl="auto")
         or model.multimodal(True, model_impl="transformers"),
         bool(model.is_mla), bool(model.is_deepseek_dsa))
@@ -291,7 +325,7 @@ def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
     if source.num_nextn_predict_layers is not None:
         return int(source.num_nextn_predict_layers), draft
     if path and draft is not None:
-        return int(_attention_layers(draft)), draft
+        return int(attention_layers(draft)), draft
     return 0, draft
 
 
@@ -307,19 +341,6 @@ def _load_draft(plan: _Plan, path: str) -> Any:
                                 env=plan.env)
     except Exception:  # noqa: BLE001 - an unreadable draft leaves the target's own
         return None
-
-
-@per_object
-def _attention_layers(model: Any) -> int:
-    """``max(num_hidden_layers, num_attention_layers)``: loop models count each loop."""
-    layers = int(model.num_hidden_layers or 0)
-    text = model.text_config
-    loops = text.get("loop_num", text.get("num_loops", 1)) or 1
-    if model.has_arch("LongcatFlashForCausalLM"):
-        return layers * 2
-    if model.has_arch("IQuestLoopCoderForCausalLM", "NanbeigeForCausalLM"):
-        return layers * int(loops)
-    return layers
 
 
 def _f32(value: int) -> float:
@@ -368,9 +389,9 @@ def _multimodal_reserve_gib(plan: _Plan) -> float:
                             model_impl=str(v("model_impl") or "auto")):
         return 0.0
     vlm_default, feature_default = _mm_cache_defaults(plan)
-    reserve = _env_int(plan.env, "SGLANG_VLM_CACHE_SIZE_MB", vlm_default)
+    reserve = env_int(plan.env, "SGLANG_VLM_CACHE_SIZE_MB", vlm_default)
     if v("mm_feature_transport") in ("cuda_ipc", "cuda_vmm"):
-        reserve += _env_int(plan.env, "SGLANG_MM_FEATURE_CACHE_MB", feature_default)
+        reserve += env_int(plan.env, "SGLANG_MM_FEATURE_CACHE_MB", feature_default)
     return reserve / 1024
 
 
@@ -383,7 +404,7 @@ def _mm_cache_defaults(plan: _Plan) -> tuple[int, int]:
     if not large_hopper_qwen3_vl(plan):
         return (0 if v("rl_on_policy_target") is not None else VLM_CACHE_MB), \
             MM_FEATURE_CACHE_MB
-    vlm = _env_int(plan.env, "SGLANG_VLM_CACHE_SIZE_MB", 0)
+    vlm = env_int(plan.env, "SGLANG_VLM_CACHE_SIZE_MB", 0)
     retains = (v("mm_preprocess_cache_size_mb") or 0) > 0 or vlm > 0
     reqs = v("max_running_requests")
     wave = reqs is not None and reqs >= 400 and not retains \
@@ -391,16 +412,11 @@ def _mm_cache_defaults(plan: _Plan) -> tuple[int, int]:
     return 0, 3 * 1024 if wave else MM_FEATURE_CACHE_MB
 
 
-def _env_int(env: Any, name: str, default: int) -> int:
-    try:
-        return int(env.get(name, default))
-    except (TypeError, ValueError):
-        return default
-
-
 # --- bytes per token --------------------------------------------------------------------------
 
 def _sizer(plan: _Plan, explain: bool = True) -> Any:
+    if plan.hybrid_swa and plan.facts.dsv4:
+        return Dsv4Pool(plan)
     if plan.hybrid_swa and _layer_split(plan.model)[0]:
         if _request_cap_applies(plan):
             return _SwaRequestCap(plan)
@@ -420,7 +436,9 @@ def _layer_split(model: Any) -> tuple[list[int], list[int]]:
     if isinstance(pattern, (list, tuple)) and not text.get("layer_types"):
         return ([i for i in range(layers) if pattern[i] == 1],
                 [i for i in range(layers) if pattern[i] == 0])
-    kinds = list(text.get("layer_types") or ())
+    kinds = layer_kinds(model)
+    if kinds is None:
+        kinds = list(text.get("layer_types") or ())
     if model.has_arch("Step3p5ForCausalLM", "Step3p7ForConditionalGeneration"):
         kinds = kinds[:layers]
     return ([i for i, k in enumerate(kinds) if k == "sliding_attention"],
@@ -522,18 +540,18 @@ class _Default:
                 if parts is not None:
                     parts.append(("DSA indexer rows", indexer))
         else:
-            heads = model.num_kv_heads(plan.attn_tp, plan.attn_dcp)
-            dims = model.head_dim + model.v_head_dim
+            heads, k_dim, v_dim = _full_geometry(plan)
+            dims = k_dim + v_dim
             if plan.kv_kind == "fp4":
-                cell = _fp4_mha_bytes(plan, heads, model.head_dim, layers)
+                cell = _fp4_mha_bytes(plan, heads, k_dim, layers)
                 if parts is not None:
                     parts.append((f"FP4 ({plan.kv_flag}) K+V with scales, {heads} KV "
                                   f"heads x {layers} layers", cell))
             else:
                 cell = heads * dims * layers * kv
                 if parts is not None:
-                    parts.append((f"{heads} KV heads x (K {model.head_dim} + V "
-                                  f"{model.v_head_dim}) x {layers} layers x {kv} B", cell))
+                    parts.append((f"{heads} KV heads x (K {k_dim} + V {v_dim}) x {layers} "
+                                  f"layers x {kv} B", cell))
                 if plan.kv_flag == "mxfp8":
                     cell += heads * dims * layers // MXFP8_SCALE_BLOCK
                     if parts is not None:
@@ -595,14 +613,13 @@ class _HybridSwa:
             swa_rope = model.text_config.get("swa_qk_rope_head_dim")
             swa = (int(swa_rank or 0) + int(swa_rope or 0)) * kv
         else:
-            heads = model.num_kv_heads(plan.attn_tp)
-            swa_heads = _swa_kv_heads(model, plan.attn_tp)
-            full = heads * (model.head_dim + model.v_head_dim) * kv
-            swa = swa_heads * (model.swa_head_dim + model.swa_v_head_dim) * kv
+            heads, k_dim, v_dim = _full_geometry(plan, dcp=False)
+            swa_heads, swa_k, swa_v = _swa_geometry(plan)
+            full = heads * (k_dim + v_dim) * kv
+            swa = swa_heads * (swa_k + swa_v) * kv
             if plan.kv_flag == "mxfp8":
-                full += heads * (model.head_dim + model.v_head_dim) // MXFP8_SCALE_BLOCK
-                swa += swa_heads * (model.swa_head_dim + model.swa_v_head_dim) \
-                    // MXFP8_SCALE_BLOCK
+                full += heads * (k_dim + v_dim) // MXFP8_SCALE_BLOCK
+                swa += swa_heads * (swa_k + swa_v) // MXFP8_SCALE_BLOCK
         self.full_per_token, self.swa_per_token = full, swa
         draft_swa = 0
         if plan.draft_layers and plan.draft is not None and plan.draft.is_hybrid_swa:
@@ -668,7 +685,7 @@ class _SwaRequestCap(_HybridSwa):
 
     def __init__(self, plan: _Plan) -> None:
         super().__init__(plan)
-        self.swa_cap = _swa_request_cap(plan, self.window)
+        self.swa_cap = swa_request_cap(plan, self.window)
 
     def size(self, budget: int, steps: list | None) -> dict[str, int]:
         page = self.plan.page
@@ -701,6 +718,30 @@ def _positive(tokens: int) -> None:
                               "--mem-fraction-static")
 
 
+def _full_geometry(plan: _Plan, dcp: bool = True) -> tuple[int, int, int]:
+    """(KV heads per rank, K width, V width) of a full-attention layer: the model facts',
+    or the full-attention shape a Gemma-4-typed config class sets (``class_layers``)."""
+    model = plan.model
+    shapes = attention_shapes(model)
+    dcp_size = plan.attn_dcp if dcp else 1
+    if shapes is None:
+        return model.num_kv_heads(plan.attn_tp, dcp_size), model.head_dim, model.v_head_dim
+    groups = max(plan.attn_tp // dcp_size, 1)
+    return (max(1, shapes.full_kv_heads // groups), shapes.full_head_dim,
+            shapes.full_v_head_dim)
+
+
+def _swa_geometry(plan: _Plan) -> tuple[int, int, int]:
+    """(KV heads per rank, K width, V width) of a sliding-window layer."""
+    model = plan.model
+    shapes = attention_shapes(model)
+    if shapes is None:
+        return (_swa_kv_heads(model, plan.attn_tp), model.swa_head_dim,
+                model.swa_v_head_dim)
+    return (max(1, shapes.swa_kv_heads // plan.attn_tp), shapes.swa_head_dim,
+            shapes.swa_v_head_dim)
+
+
 def _swa_kv_heads(model: Any, attn_tp: int) -> int:
     text = model.text_config
     total = text.get("swa_num_key_value_heads")
@@ -730,51 +771,6 @@ def _request_cap_applies(plan: _Plan) -> bool:
     if v("disaggregation_mode") != "decode" and (chunk is None or chunk <= 0):
         return False
     return _sliding_window(plan.model) is not None and bool(_layer_split(plan.model)[1])
-
-
-def _swa_request_cap(plan: _Plan, window: int | None) -> int:
-    """SWA slots the scheduler can hold live at --max-running-requests."""
-    v, page = plan.v, plan.page
-    draft_tokens = v("speculative_num_draft_tokens") or 1
-    interval = max(1, _env_int(plan.env, "SGLANG_SWA_EVICTION_INTERVAL",
-                               SWA_EVICTION_INTERVAL))
-    trailing = int(window or 0) + interval * draft_tokens + page
-    if plan.spec is None:
-        decode = page
-    else:
-        steps = v("speculative_num_steps") or 0
-        topk = v("speculative_eagle_topk") or 1
-        if v("disable_overlap_schedule"):
-            decode = _spec_alloc_per_request(page, steps, topk, draft_tokens)
-        else:
-            decode = 2 * _spec_alloc_per_decode(plan, steps, topk, draft_tokens)
-    per_request = trailing + decode
-    requests = plan.requests_per_rank(v("max_running_requests"))
-    if v("disaggregation_mode") == "decode":
-        extra = v("disaggregation_decode_extra_slots") or 0
-        return per_request * requests + (int(window or 0) + page) * extra
-    in_flight = 1 if v("disable_overlap_schedule") else 2
-    return per_request * requests + in_flight * int(v("chunked_prefill_size")) + page
-
-
-def _spec_alloc_per_request(page: int, steps: int, topk: int, draft_tokens: int) -> int:
-    """KV tokens one (non-overlapped) speculative decode step allocates per request: the
-    draft tree's peak or the verified tokens, page-aligned."""
-    per_branch, tokens = steps or 1, draft_tokens or 1
-    if page > 1:
-        per_branch = -(-(per_branch + (page if topk > 1 else 0)) // page) * page
-        tokens = -(-tokens // page) * page
-    return max(per_branch * topk, tokens)
-
-
-def _spec_alloc_per_decode(plan: _Plan, steps: int, topk: int, draft_tokens: int) -> int:
-    """KV tokens one overlapped speculative decode step may allocate per request."""
-    steps = steps or 1
-    page = plan.page * plan.attn_dcp
-    if page == 1 or topk == 1:
-        return max(steps * topk, draft_tokens)
-    pages_per_branch = ((page - 1) + steps + page - 1) // page
-    return max(pages_per_branch * page * topk, draft_tokens)
 
 
 # --- linear-attention and Mamba state ------------------------------------------------------

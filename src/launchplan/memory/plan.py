@@ -233,14 +233,16 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     for name, value in (("full_max_total_num_tokens", pool.get("full")),
                         ("swa_max_total_num_tokens", pool.get("swa")),
                         ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
-                        ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None))):
+                        ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None)),
+                        ("c4_max_total_num_tokens", pool.get("c4")),
+                        ("c128_max_total_num_tokens", pool.get("c128"))):
         if value is not None:
             extra[name] = value
     return MemoryPlan(
         gpu, before, mine, draft, budget, per_token, tokens, max_reqs, context,
         request_tokens, _concurrent(cells, context, max_reqs),
         _concurrent(cells, request_tokens, max_reqs), tokens > 0, reserved,
-        min(budget, int(tokens * per_token)),
+        min(budget, int(tokens * per_token) + getattr(sizer, "fixed_bytes", 0)),
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(kv_plan.caveats()),
         [lambda: _steps(result, before, loaded, gpu, overhead)])

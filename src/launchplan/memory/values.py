@@ -33,6 +33,8 @@ NAMES = (
     "mamba_radix_cache_strategy", "mamba_full_memory_ratio", "max_mamba_cache_size",
     "disable_attn_tp_gather", "rl_on_policy_target", "mm_preprocess_cache_size_mb",
     "cpu_offload_gb",
+    "dsv4_attn_backend", "_swa_full_tokens_ratio_explicitly_set", "swa_prefix_tails",
+    "enable_deepseek_v4_fp4_indexer", "enable_hisparse", "enable_encoder_swa_bounded_replay",
 )
 
 

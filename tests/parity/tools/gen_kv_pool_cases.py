@@ -12,7 +12,9 @@ the SWA ratio, the request-capped SWA pool and ``--disable-hybrid-swa-memory``.
 
 Then every parity-suite model config (``tests/parity/models/``: DSA indexers, linear
 attention and Mamba state, sliding-window hybrids, MLA variants, compressed and shared KV)
-under a shorter list of launches, plus the state-cache and SWA launches where they apply.
+under a shorter list of launches, plus the state-cache and SWA launches where they apply,
+and for DeepSeek-V4's compressed pools the B200 layouts, the trtllm backend, MTP, a bf16
+compress state, no prefix tails and a large request count.
 
 The memory figures are inputs, not claims about a real launch: ``before_load_bytes`` is the
 GPU's memory less a nominal 1.5 GiB of context and buffers, ``weights_bytes`` a share of it
@@ -313,6 +315,19 @@ def _architecture_cases() -> list[dict]:
             add("swa-request-cap", "h100", ["--disable-radix-cache",
                                             "--max-running-requests", 64])
             add("swa-disabled", "h100", ["--disable-hybrid-swa-memory"])
+        if text.get("compress_ratios"):  # DeepSeek-V4's compressed pools
+            add("dsv4-b200-tp1", "b200", ["--tp-size", 1])  # the V4.1 KV layouts' GPU
+            add("dsv4-b200-tp4", "b200", ["--tp-size", 4])
+            add("dsv4-trtllm", "b200", ["--tp-size", 4, "--dsv4-attn-backend", "trtllm"])
+            add("dsv4-mtp", "h200", ["--tp-size", top, "--speculative-algorithm", "EAGLE",
+                                     "--speculative-num-steps", 1,
+                                     "--speculative-eagle-topk", 1,
+                                     "--speculative-num-draft-tokens", 2])
+            add("dsv4-state-bf16", "h100", [],
+                env={"SGLANG_DSV4_COMPRESS_STATE_DTYPE": "bfloat16"})
+            add("dsv4-prefix-tails0", "h100", ["--swa-prefix-tails", 0])
+            add("dsv4-mrr1000-tp8", "h200", ["--tp-size", 8, "--max-running-requests",
+                                              1000])
     return cases
 
 

@@ -294,6 +294,7 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
             eagle_draft_num_layers=aux.eagle_draft_num_layers,
             capture_bs=capture_bs,
             model_class_errors=_MODEL_CLASS_ERRORS,
+            **_compressed(config),
         )
     return out
 
@@ -334,8 +335,22 @@ def _capture_sizes_function():
 
 
 def _cell(configurator) -> int | float | None:
+    """The configurator's bytes per ``max_total_num_tokens`` token: its cell size, or, for
+    DeepSeek-V4's compressed pools (which keep none), its bytes per full token."""
     cell = getattr(configurator, "_cell_size", None)
+    if cell is None:
+        cell = getattr(configurator, "bytes_per_full_token", None)
     return cell if cell is None or isinstance(cell, int) else float(cell)
+
+
+def _compressed(config) -> dict:
+    """DeepSeek-V4's compressed-pool token counts and compress-state slots (none for
+    other pools: their config leaves them at 0)."""
+    names = ("c4_max_total_num_tokens", "c128_max_total_num_tokens", "c4_state_pool_size",
+             "c128_state_pool_size")
+    if not any(getattr(config, n, 0) for n in names):
+        return {}
+    return {n: getattr(config, n) for n in names}
 
 
 # ---------------------------- worker and driver ------------------------------------------

@@ -156,6 +156,9 @@ def _is_hybrid_swa(archs: frozenset[str], text: Mapping[str, Any]) -> bool:
     if archs & _HYBRID_SWA_ARCHS:
         if "BeamForCausalLM" in archs:
             layer_types = text.get("layer_types")
+            if layer_types is None:  # SGLang's BeamConfig: every sixth layer, and the last,
+                # full attention; the others sliding
+                return int(text.get("num_hidden_layers") or 0) > 1
             return isinstance(layer_types, list) and "sliding_attention" in layer_types
         if "LagunaForCausalLM" in archs and not text.get("sliding_window"):
             return False

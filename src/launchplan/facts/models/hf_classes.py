@@ -301,6 +301,14 @@ _TYPE_DEFAULTS: Mapping[str, _ClassSpec] = {
     "gemma2": _d(8192, 2304, 8, 26, 256000, kv=4, head_dim=256, window=4096, strict=_CORE_KV_HD),
     "gemma3_text": _d(131072, 2304, 8, 26, 262208, kv=4, head_dim=256, window=4096,
                       strict=_CORE_KV_HD),
+    # transformers 5.24's EmbeddingGemma2TextConfig (the default text config of an
+    # embedding_gemma2 file without one) and SGLang 0.5.23's own BeamConfig
+    "embedding_gemma2_text": _d(262144, 512, 4, 24, 262144, kv=2, head_dim=256, window=512,
+                                strict=()),
+    "beam": _d(1048576, 5120, 48, 52, 151936, kv=8, head_dim=128, window=512, strict=()),
+    # SGLang 0.5.23's own Step3p5Config: its max_seq_len (read before
+    # max_position_embeddings) sets the context a file without one derives
+    "step3p5": _d(128000, 4096, 64, 45, 128815, head_dim=128, max_seq_len=128000, strict=()),
     "phi": _d(2048, 2048, 32, 24, 51200),
     "phi3": _d(4096, 3072, 32, 32, 32064),
     "phimoe": _d(131072, 4096, 32, 32, 32064, kv=8, strict=_CORE_KV),
@@ -392,7 +400,8 @@ _TYPE_DEFAULTS = {
 _DEFAULT_TEXT_TYPE: Mapping[Any, str] = {
     "audioflamingo3": "qwen2", "aya_vision": "cohere2", "cohere2_vision": "cohere2",
     "cosmos3_omni": "qwen3_vl_text", "deepseek_vl": "llama", "deepseek_vl_hybrid": "llama",
-    "exaone4_5": "exaone4", "fast_vlm": "qwen2", "fun_asr_nano": "qwen3", "gemma3": "gemma3_text",
+    "embedding_gemma2": "embedding_gemma2_text", "exaone4_5": "exaone4", "fast_vlm": "qwen2",
+    "fun_asr_nano": "qwen3", "gemma3": "gemma3_text",
     "glmasr": "llama", "got_ocr2": "qwen2", "granite_speech": "granite",
     "granite_speech_plus": "granite", "idefics2": "mistral", "idefics3": "llama",
     "intern_s2_preview": "qwen3_5_moe_text", "internvl": "qwen2", "janus": "llama",
