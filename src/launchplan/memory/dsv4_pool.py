@@ -32,6 +32,7 @@ from typing import Any
 
 from launchplan.memory.shortfall import NotEnoughMemory
 from launchplan.memory.swa_request_cap import swa_request_cap
+from launchplan.memory.token_cap import capped
 
 #: FlashMLA's paged KV layouts: (bytes per token, the unit a page's stride is padded to).
 #: V4: 448 FP8 nope + 64 bf16 rope values and 8 scale bytes; V4.1: 512 FP8 values and 16
@@ -328,12 +329,7 @@ class Dsv4Pool:
                 "room for the compressed pools: lower --max-running-requests or "
                 "--swa-prefix-tails, or raise --mem-fraction-static")
         self.fixed_bytes = int(fixed)
-        cap = self.plan.v("max_total_tokens")
-        if cap is not None and cap < full:
-            full = cap
-            if steps is not None:
-                steps.append((f"capped by --max-total-tokens {cap}", full))
-        return self._sizes(full, steps)
+        return self._sizes(capped(self.plan, full, steps), steps)
 
     def _sizes(self, full: int, steps: list | None) -> dict[str, int]:
         page = self.page

@@ -38,6 +38,7 @@ from launchplan.memory.env_settings import env_int
 from launchplan.memory.kv_layers import attention_layers
 from launchplan.memory.shortfall import NotEnoughMemory
 from launchplan.memory.swa_request_cap import swa_request_cap
+from launchplan.memory.token_cap import capped
 from launchplan.rules.model_overrides.qwen3_vl import large_hopper_qwen3_vl
 from launchplan.struct import Struct
 
@@ -647,12 +648,7 @@ class _HybridSwa:
         tokens = int(budget // self.cell)
         if steps is not None:
             steps.append(("full tokens = budget // bytes per full token", tokens))
-        cap = self.plan.v("max_total_tokens")
-        if cap is not None and cap < tokens:
-            tokens = cap
-            if steps is not None:
-                steps.append((f"capped by --max-total-tokens {cap}", tokens))
-        return self._split(tokens, steps)
+        return self._split(capped(self.plan, tokens, steps), steps)
 
     def _split(self, tokens: int, steps: list | None) -> dict[str, int]:
         page = self.plan.page
