@@ -351,3 +351,24 @@ def test_one_stage_sums_equal_the_staged_walk():
                                                    pad) == flat, (name, par, pad)
                         checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("folder", ["deepseek-v4-flash", "deepseek-v4-pro"])
+def test_deepseek_v4_routed_experts_are_counted_as_mxfp4(folder):
+    """DeepSeek-V4's checkpoints say quant_method fp8 and ``expert_dtype`` fp4: SGLang loads
+    the routed experts packed as MXFP4 (``is_fp4_experts``, on by SGLANG_DSV4_FP4_EXPERTS's
+    default), half a byte a weight plus a byte of scale per 32; the rest stays FP8. Counted
+    as FP8, V4-Pro at tp 8 would not fit a B200 (about 184 GiB a GPU)."""
+    from tests.parity.oracle_cases import MODELS
+
+    path = MODELS / folder
+    qc = json.loads((path / "config.json").read_text())["quantization_config"]
+    fp8_experts = json.dumps({"quantization_config": {**qc, "routed_experts_quant_method": "fp8"}})
+    mxfp4 = weights_per_gpu(resolve(["--tp-size", "8"], gpu="b200", model_path=str(path)))
+    as_fp8 = weights_per_gpu(resolve(["--tp-size", "8", "--json-model-override-args",
+                                      fp8_experts], gpu="b200", model_path=str(path)))
+    assert mxfp4.breakdown["experts"] / as_fp8.breakdown["experts"] == pytest.approx(
+        (0.5 + 1 / 32) / 1.0, rel=0.01)  # the FP8 blocks' scales are 1/4096 of a byte
+    assert mxfp4.breakdown["attention"] == as_fp8.breakdown["attention"]
+    if folder == "deepseek-v4-pro":
+        assert mxfp4.bytes_per_gpu < 110 * 2**30 < as_fp8.bytes_per_gpu

@@ -42,6 +42,13 @@ class Scheme(NamedTuple):
     scale_bytes: int = 4
     static_input: bool = False  # a float32 input scale per matrix
     experts_only: bool = False  # the method quantizes MoE experts only
+    # routed experts stored another way than the rest (DeepSeek-V4's MXFP4 experts in an FP8
+    # checkpoint): the scheme their matrices take, None when they share this one
+    experts: Scheme | None = None
+
+    def of(self, shard: str) -> Scheme:
+        """The scheme a tensor of this shard kind is stored in."""
+        return self.experts if self.experts is not None and shard == "experts" else self
 
     def matrix_bytes(self, rows: int, cols: int) -> float:
         n = rows * cols

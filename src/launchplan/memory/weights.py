@@ -460,7 +460,26 @@ def _checkpoint_dtype(model: ModelFacts) -> str:
 def _checkpoint_scheme(model: ModelFacts) -> tuple[Scheme | None, Ignored]:
     qc = model.quant_config
     scheme = scheme_of(qc, model.quant_method)
+    if scheme is not None and scheme.kind != "mxfp4" and _mxfp4_routed_experts(model):
+        scheme = scheme._replace(experts=Scheme("mxfp4", "mxfp4"))
     return scheme, ignored(_sidecar_quant(model) or qc)
+
+
+def _mxfp4_routed_experts(model: ModelFacts) -> bool:
+    """Routed experts packed as MXFP4 inside another quantization (SGLang's
+    ``is_fp4_experts``, ``configs/model_config.py``): a ``routed_experts_quant_method`` of
+    mxfp4, MiMo-V2's ``store_dtype`` mxfp4, and DeepSeek-V4 without the key, whose FP4 expert
+    layout ``SGLANG_DSV4_FP4_EXPERTS`` turns on by default (the checkpoints say
+    ``expert_dtype`` fp4). Assumes that default: the variable set to 0 (FP8 experts, a
+    converted checkpoint) is not read here."""
+    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
+    method = qc.get("routed_experts_quant_method")
+    if method == "mxfp4":
+        return True
+    arch = model.arch0
+    if arch in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"):
+        return str(qc.get("store_dtype") or "").lower() == "mxfp4"
+    return arch.startswith("DeepseekV4") and method is None
 
 
 def _runtime_scheme(model: ModelFacts, quantization: str | None,
@@ -510,6 +529,8 @@ def _bytes(t: Tensor, scheme: Scheme | None, ign: Ignored | None, unq: int,
     plain = shape[0] * shape[1] * copies * max(1, len(t.layers)) * (4 if t.fp32 else unq)
     if scheme is None or not t.linear or (scheme.experts_only and t.shard != "experts"):
         return plain
+    if scheme.experts is not None and t.shard == "experts":
+        scheme = scheme.experts
     if skip is _UNSET:
         skip = _skipped(t, scheme, ign)
     one = (scheme.matrix_bytes(*shape) if matrix is None else matrix) * copies
@@ -708,7 +729,7 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
             matrix = ("matrix", id(scheme), shape)  # the storage's scheme, alive meanwhile
             one = memo.get(matrix)
             if one is None and scheme is not None:
-                one = memo[matrix] = scheme.matrix_bytes(*shape)
+                one = memo[matrix] = scheme.of("experts").matrix_bytes(*shape)
             out.append(_bytes(t, scheme, None, unq, skip, shape, local, one))
     return out
 
