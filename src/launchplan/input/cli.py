@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.input import shell_vars
 from launchplan.input.fields import (
     EXTRA_FLAGS,
     FIELDS,
@@ -369,6 +370,8 @@ class _Parse:
 
     def error(self, at: int, subject: str, expected: str, got: Any = None,
               hint: str | None = None) -> InputError:
+        if hint is None and isinstance(got, str) and shell_vars.open_reference(got):
+            hint = shell_vars.OPEN_REFERENCE_HINT
         if at < self.n_config:
             where = f"from --config {self.config_path}"
             hint = f"{hint}; {where}" if hint else where

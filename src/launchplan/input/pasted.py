@@ -16,6 +16,7 @@ import shlex
 from collections.abc import Sequence
 
 from launchplan.errors import InputError
+from launchplan.input import shell_vars
 
 #: ``NAME=value`` before the command: a shell environment assignment.
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -73,6 +74,8 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
             found, assigned = launch_in(token)  # a container spec or an exec-form array
             words.extend(_from_launcher(found))
             env.extend(assigned)
+        elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
+            words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
         else:
             words.extend(_expanded([token]))
     argv: list[str] = []
@@ -103,6 +106,15 @@ def _engine_call(token: str) -> bool:
     from launchplan.input.engine_call import looks_like_engine_call
 
     return looks_like_engine_call(token)
+
+
+def _python_literal(token: str) -> str | list[str] | None:
+    """The launch command a pasted Python script holds in a literal, if it is one."""
+    if "\n" not in token and "(" not in token:
+        return None
+    from launchplan.input.python_launch import launch_literal
+
+    return launch_literal(token)
 
 
 def is_manifest(token: str) -> bool:
@@ -191,7 +203,7 @@ def _split(text: str) -> list[str]:
     """A pasted shell text's launch words. A script's lines are commands of their own
     (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
-    text = re.sub(r"\\\r?\n", " ", text)  # line continuations
+    text = _joined_continuations(text)
     words: list[str] = []
     for line in _logical_lines(text):
         try:
@@ -201,6 +213,34 @@ def _split(text: str) -> list[str]:
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
     return _launch_segment(words)
+
+
+def _joined_continuations(text: str) -> str:
+    """``text`` with each backslash-newline continuation joined, as the shell joins them: a
+    backslash that ends a comment (``#SGLANG_X=1 \\``, ``# --tp 2 \\``) is part of the
+    comment, so the next line starts a command of its own."""
+    out: list[str] = []
+    pending = ""
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        joined = f"{pending} {line}" if pending else line
+        if line.endswith("\\") and _live_backslash(joined):
+            pending = joined[:-1]
+            continue
+        out.append(joined)
+        pending = ""
+    if pending:
+        out.append(pending)
+    return "\n".join(out)
+
+
+def _live_backslash(line: str) -> bool:
+    """Whether the backslash that ends ``line`` escapes its newline (not in a comment)."""
+    try:
+        shlex.split(line, comments=True)
+    except ValueError:  # a live trailing backslash (or a quote still open)
+        return True
+    return False
 
 
 #: A shell prompt at the start of a line: an optional ``(env)``, an optional
@@ -254,8 +294,16 @@ def _launch_segment(words: list[str]) -> list[str]:
                if any(_prefix_end(seg, i) is not None for i in range(len(seg)))), None)
     if at is None:
         return [w for seg in segments for w in seg]
-    exported = [w for seg in segments[:at] if seg[:1] == ["export"]
-                for w in seg[1:] if _ASSIGNMENT.match(w)]
+    values: dict[str, str] = {}  # the shell variables the text sets before the launch
+    exported: list[str] = []
+    for seg in segments[:at]:
+        if seg[:1] == ["export"]:
+            names = [w for w in seg[1:] if _ASSIGNMENT.match(w)]
+            shell_vars.assigned(names, values)
+            exported.extend(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
+                            for w in names)
+        elif seg and all(_ASSIGNMENT.match(w) for w in seg):
+            shell_vars.assigned(seg, values)  # set for the script, not exported
     chosen = _from_command(segments[at])
     out: list[str] = list(exported)
     skip = False
@@ -265,7 +313,7 @@ def _launch_segment(words: list[str]) -> list[str]:
         elif _REDIRECT.match(word):
             skip = True
         elif not _REDIRECT_WITH_TARGET.match(word):
-            out.append(word)
+            out.append(shell_vars.expand(word, values))
     return out
 
 
