@@ -62,7 +62,14 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
     words: list[str] = []
     env: list[str] = []
     for token in tokens:
-        if _engine_call(token):  # a Python script calling sgl.Engine(...)
+        if "\n" in token and _dockerfile(token):  # FROM ... ENV ... CMD [...]
+            from launchplan.input.dockerfile import dockerfile_launch
+
+            found, assigned = dockerfile_launch(token)
+            shell = found[:2] == ["/bin/sh", "-c"] and len(found) == 3
+            words.extend(_split(found[2]) if shell else _from_launcher(found))
+            env.extend(assigned)
+        elif _engine_call(token):  # a Python script calling sgl.Engine(...)
             from launchplan.input.engine_call import engine_launch
 
             flags, assigned = engine_launch(token)
@@ -106,6 +113,14 @@ def _engine_call(token: str) -> bool:
     from launchplan.input.engine_call import looks_like_engine_call
 
     return looks_like_engine_call(token)
+
+
+def _dockerfile(token: str) -> bool:
+    if "sglang" not in token:
+        return False
+    from launchplan.input.dockerfile import looks_like_dockerfile
+
+    return looks_like_dockerfile(token)
 
 
 def _python_literal(token: str) -> str | list[str] | None:
