@@ -457,7 +457,8 @@ class _Parse:
         if item is not None:  # an unknown flag
             head = token.partition("=")[0] if token.startswith("--") else token
             release = self.surface.version
-            hint = _migration(head) or _did_you_mean(head, self.surface.all_flags)
+            hint = (_migration(head) or _foreign(head, self.surface.all_flags)
+                    or _did_you_mean(head, self.surface.all_flags))
             other = release_introducing(head, release) if head.startswith("--") else None
             if other is not None:
                 hint = f"{head} is a flag of SGLang {other}, not of {release}"
@@ -648,6 +649,12 @@ def _migration(flag: str) -> str | None:
     from launchplan.input.migrations import migration_hint  # error path only
 
     return migration_hint(flag)
+
+
+def _foreign(flag: str, known: Sequence[str]) -> str | None:
+    from launchplan.input.foreign_flags import foreign_hint  # error path only
+
+    return foreign_hint(flag, known)
 
 
 def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:

@@ -22,7 +22,10 @@ from launchplan.input import shell_vars
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: A Python interpreter, however it is spelled (``python``, ``python3.11``, a path, ``uv run``).
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
-_MODULES = frozenset({"sglang.launch_server", "sglang.launch_server.py"})
+#: ``sglang_router.launch_server`` (the router package's data-parallel launcher, which SGLang's
+#: docs recommended for DP) parses SGLang's flags plus its own ``--router-*`` ones.
+_ROUTER_MODULE = "sglang_router.launch_server"
+_MODULES = frozenset({"sglang.launch_server", "sglang.launch_server.py", _ROUTER_MODULE})
 _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: Programs that start the launcher in a container or a job: everything from one of them to
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
@@ -103,8 +106,52 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
             word = argv.pop()
             if _ASSIGNMENT.match(word):
                 env.insert(at, word)
+        if words[end - 1] == "serve":
+            words = [*words[:end], *_serve_arguments(words[end:])]
+        elif words[end - 1] == _ROUTER_MODULE:
+            words = [*words[:end], *_without_router_arguments(words[end:])]
         i = end
     return argv, env
+
+
+def _without_router_arguments(words: list[str]) -> list[str]:
+    """The router launcher's words without its own ``--router-*`` options and their values
+    (the words up to the next flag): the rest are SGLang's server flags. Each of its
+    ``--dp-size`` workers is then an SGLang server built from those same flags."""
+    out: list[str] = []
+    skipping = False
+    for word in words:
+        if word.startswith("--router-"):
+            skipping = "=" not in word
+        elif skipping and not word.startswith("-"):
+            continue
+        else:
+            skipping = False
+            out.append(word)
+    return out
+
+
+def _serve_arguments(words: list[str]) -> list[str]:
+    """``sglang serve``'s own reading of its arguments before SGLang's parser sees them:
+    a first word that is not a flag is the model (``sglang serve Qwen/Qwen3-8B --tp 2``),
+    and ``--model-type`` picks the serving backend (the language-model one is planned)."""
+    out: list[str] = []
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word == "--model-type" or word.startswith("--model-type="):
+            value = word.partition("=")[2] if "=" in word else (
+                words[at + 1] if at + 1 < len(words) else "")
+            if value not in ("auto", "llm"):
+                raise InputError("--model-type", "auto or llm (launchplan plans SGLang's "
+                                 "language-model server)", value)
+            at += 1 if "=" in word else 2
+            continue
+        out.append(word)
+        at += 1
+    if out and not out[0].startswith("-"):
+        out.insert(0, "--model-path")
+    return out
 
 
 def _engine_call(token: str) -> bool:
