@@ -155,3 +155,13 @@ def test_migrate_keeps_a_pasted_lines_environment_in_front(capsys):
     assert line.startswith("no_proxy='*' SGLANG_TORCH_PROFILER_DIR=./ python -m "
                            "sglang.launch_server ")
     assert "--cuda-graph-max-bs-decode 64" in line
+
+
+@pytest.mark.parametrize("line, names", [
+    ("python3 -m sglang.launch_server —model-path qwen3-8b", "(U+2014)"),
+    ("python3 -m sglang.launch_server --model-path qwen3-8b –-tp 2", "write --tp"),
+    ("python3 -m sglang.launch_server --model-path qwen3-8b --tp “2”", "typographic quotes"),
+])
+def test_typographic_dashes_and_quotes_are_named(line, names, capsys):
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    assert names in capsys.readouterr().err

@@ -37,6 +37,7 @@ from launchplan.input.fields import (
     release_table,
 )
 from launchplan.input.raw import RawInput
+from launchplan.input.typography import typographic_hint
 
 __all__ = ["parse_argv", "ALL_FLAGS"]
 
@@ -370,8 +371,11 @@ class _Parse:
 
     def error(self, at: int, subject: str, expected: str, got: Any = None,
               hint: str | None = None) -> InputError:
-        if hint is None and isinstance(got, str) and shell_vars.open_reference(got):
-            hint = shell_vars.OPEN_REFERENCE_HINT
+        if hint is None and isinstance(got, str):
+            if shell_vars.open_reference(got):
+                hint = shell_vars.OPEN_REFERENCE_HINT
+            else:
+                hint = typographic_hint(got)
         if at < self.n_config:
             where = f"from --config {self.config_path}"
             hint = f"{hint}; {where}" if hint else where
@@ -467,7 +471,9 @@ class _Parse:
         while before >= 0 and (before >= len(classified) or classified[before] is None):
             before -= 1
         hint = "SGLang takes no positional arguments"
-        if token.startswith("-") and " " in token.strip():
+        if (typographic := typographic_hint(token)) is not None:
+            hint = typographic
+        elif token.startswith("-") and " " in token.strip():
             # one argument holding a flag and its value: a manifest's exec-form item
             hint = ("one argument holds a flag and its value, which SGLang's parser "
                     "refuses: give them as two (two items of an exec form or args list)")
