@@ -15,7 +15,7 @@ _QUOTES = "\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb"
 def typographic_hint(text: str) -> str | None:
     """One clause for an error about ``text``, when it holds a typographic dash at its start
     or typographic quotes; None otherwise."""
-    if text[:1] in _DASHES:
+    if text and text[0] in _DASHES:
         plain = "--" + text.lstrip(_DASHES + "-")
         return (f"it starts with a typographic dash (U+{ord(text[0]):04X}) a web page or "
                 f"editor put in place of '--': write {plain}")
