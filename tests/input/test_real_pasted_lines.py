@@ -165,3 +165,9 @@ def test_migrate_keeps_a_pasted_lines_environment_in_front(capsys):
 def test_typographic_dashes_and_quotes_are_named(line, names, capsys):
     assert main(["resolve", "--gpu", "h100", line]) == 2
     assert names in capsys.readouterr().err
+
+
+def test_a_space_after_a_continuation_backslash_is_named(capsys):
+    line = "python3 -m sglang.launch_server --model-path qwen3-8b \\ \n  --tp 2"
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    assert "remove the space after the backslash" in capsys.readouterr().err

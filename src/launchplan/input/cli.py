@@ -473,6 +473,11 @@ class _Parse:
         hint = "SGLang takes no positional arguments"
         if (typographic := typographic_hint(token)) is not None:
             hint = typographic
+        elif token and not token.strip():
+            # ``--tp 2 \ `` then a line break: the escaped space is an argument of its own
+            # and the break ends the command, so the next line's flags never reach SGLang
+            hint = ("a blank argument: a backslash followed by a space at a line's end escapes "
+                    "the space, not the line break; remove the space after the backslash")
         elif token.startswith("-") and " " in token.strip():
             # one argument holding a flag and its value: a manifest's exec-form item
             hint = ("one argument holds a flag and its value, which SGLang's parser "
