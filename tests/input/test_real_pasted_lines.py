@@ -171,3 +171,16 @@ def test_a_space_after_a_continuation_backslash_is_named(capsys):
     line = "python3 -m sglang.launch_server --model-path qwen3-8b \\ \n  --tp 2"
     assert main(["resolve", "--gpu", "h100", line]) == 2
     assert "remove the space after the backslash" in capsys.readouterr().err
+
+
+def test_a_paste_with_several_launches_says_the_first_is_planned(capsys):
+    entry = _by_source("issues/3467")  # node 1's and node 2's commands
+    assert main(["resolve", "--gpu", "h100", entry["text"], "--model-path", "llama-3.1-70b",
+                 "--format", "json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert any("holds 2 launch commands: the first is planned" in w for w in warnings)
+    single = _by_source("issues/9590")
+    assert main(["resolve", "--gpu", "h20", single["text"], "--model-path", "deepseek-v3",
+                 "--format", "json"]) == 0
+    assert not any("launch commands" in w for w in json.loads(capsys.readouterr().out)[
+        "warnings"])

@@ -154,6 +154,22 @@ def _serve_arguments(words: list[str]) -> list[str]:
     return out
 
 
+def launch_count(tokens: Sequence[str]) -> int:
+    """How many launcher commands a pasted shell text holds (a node-per-command script, a
+    prefill and a decode server): only the first is planned, which a note should say."""
+    count = 0
+    for token in tokens:
+        if "\n" not in token or _dockerfile(token) or is_manifest(token):
+            continue
+        for line in _logical_lines(_joined_continuations(token)):
+            try:
+                words = shlex.split(_PROMPT.sub("", line, count=1), comments=True)
+            except ValueError:
+                continue
+            count += any(_prefix_end(words, i) is not None for i in range(len(words)))
+    return count
+
+
 def _engine_call(token: str) -> bool:
     if "Engine" not in token:
         return False
