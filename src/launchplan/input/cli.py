@@ -398,9 +398,14 @@ class _Parse:
                 if len(amb.matches) > 6:
                     shown += f" … ({len(amb.matches)} in all)"
                 head = token.partition("=")[0]
+                migrated = _migration(head)
+                if migrated is not None:  # a retired flag that is now a prefix of its heirs
+                    raise self.error(i, head, f"a flag SGLang {self.surface.version} accepts",
+                                     None, f"{migrated}; as a prefix it is ambiguous there: "
+                                     f"{shown}") from None
                 raise self.error(i, head,
                                  "an unambiguous flag (SGLang accepts unique prefixes)", None,
-                                 _migration(head) or f"it could be {shown}") from None
+                                 f"it could be {shown}") from None
         stray: int | None = end if end < len(tokens) else None
         i = 0
         while i < end:
