@@ -46,7 +46,10 @@ def main(argv: list[str]) -> int:
     model = opts.get("model_path")
     model = model[-1] if isinstance(model, list) else model
     head = ["--model-path", model] if model else []
-    line = "python -m sglang.launch_server " + shlex.join([*head, *new_argv])
+    env = opts.get("env") or []  # a pasted line's assignments stay in front of it
+    env = [env] if isinstance(env, str) else list(env)
+    line = " ".join([*(_assignment(e) for e in env), "python -m sglang.launch_server",
+                     shlex.join([*head, *new_argv])])
     new_side = _side({**opts, "compat": to}, new_argv)
     old_side, differences, old_error = None, None, None
     if opts.get("from"):
@@ -82,3 +85,10 @@ def main(argv: list[str]) -> int:
                 render_table(("field", opts["from"], to),
                              [(d["field"], d["left"], d["right"]) for d in differences], out)
     return 1 if differences else 0
+
+
+def _assignment(pair: str) -> str:
+    """``NAME=VALUE`` as a shell assignment: only the value is quoted (a quoted name would
+    make the word a command, not an assignment)."""
+    name, _, value = pair.partition("=")
+    return f"{name}={shlex.quote(value)}"

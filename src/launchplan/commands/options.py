@@ -80,6 +80,7 @@ class Split(Struct, frozen=False):
 
     options: dict[str, Any] = factory(dict)
     sglang_argv: list[str] = factory(list)
+    notes: list[str] = factory(list)  # about how a pasted text was read
 
 
 def split_argv(argv: Sequence[str], allowed: frozenset[str],
@@ -91,12 +92,16 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
     continuations, ``KEY=VALUE`` assignments before it) is taken apart first: the
     assignments become ``--env`` values.
     """
-    from launchplan.input.pasted import looks_pasted, unpaste
+    from launchplan.input.pasted import launch_count, looks_pasted, unpaste
 
     out = Split()
     if looks_pasted(argv):
         requested = _manifest_gpus(argv) if "--gpu-count" in allowed else None
+        launches = launch_count(argv)
         argv, assignments = unpaste(argv)
+        if launches > 1:
+            out.notes.append(f"the pasted text holds {launches} launch commands: the first "
+                             "is planned (paste another on its own to plan it)")
         if requested is not None and not any(t == "--gpu-count" or t.startswith(
                 "--gpu-count=") for t in argv):
             out.options["gpu_count"] = requested  # the container sees only these

@@ -114,6 +114,7 @@ def main(argv: list[str]) -> int:
     from launchplan.checks.idempotence import reapplied
 
     result.warnings.extend(reapplied(result))
+    result.warnings.extend(split.notes)
     if opts.get("emit") in ("sglang", "yaml"):
         if not report.starts:
             sys.stderr.write(f"launchplan: note: preflight: {VERDICT_TEXT[report.verdict]}; "

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.input import shell_vars
 from launchplan.input.fields import (
     EXTRA_FLAGS,
     FIELDS,
@@ -36,6 +37,7 @@ from launchplan.input.fields import (
     release_table,
 )
 from launchplan.input.raw import RawInput
+from launchplan.input.typography import typographic_hint
 
 __all__ = ["parse_argv", "ALL_FLAGS"]
 
@@ -369,6 +371,11 @@ class _Parse:
 
     def error(self, at: int, subject: str, expected: str, got: Any = None,
               hint: str | None = None) -> InputError:
+        if hint is None and isinstance(got, str):
+            if shell_vars.open_reference(got):
+                hint = shell_vars.OPEN_REFERENCE_HINT
+            else:
+                hint = typographic_hint(got)
         if at < self.n_config:
             where = f"from --config {self.config_path}"
             hint = f"{hint}; {where}" if hint else where
@@ -391,9 +398,14 @@ class _Parse:
                 if len(amb.matches) > 6:
                     shown += f" … ({len(amb.matches)} in all)"
                 head = token.partition("=")[0]
+                migrated = _migration(head)
+                if migrated is not None:  # a retired flag that is now a prefix of its heirs
+                    raise self.error(i, head, f"a flag SGLang {self.surface.version} accepts",
+                                     None, f"{migrated}; as a prefix it is ambiguous there: "
+                                     f"{shown}") from None
                 raise self.error(i, head,
                                  "an unambiguous flag (SGLang accepts unique prefixes)", None,
-                                 _migration(head) or f"it could be {shown}") from None
+                                 f"it could be {shown}") from None
         stray: int | None = end if end < len(tokens) else None
         i = 0
         while i < end:
@@ -454,7 +466,8 @@ class _Parse:
         if item is not None:  # an unknown flag
             head = token.partition("=")[0] if token.startswith("--") else token
             release = self.surface.version
-            hint = _migration(head) or _did_you_mean(head, self.surface.all_flags)
+            hint = (_migration(head) or _foreign(head, self.surface.all_flags)
+                    or _did_you_mean(head, self.surface.all_flags))
             other = release_introducing(head, release) if head.startswith("--") else None
             if other is not None:
                 hint = f"{head} is a flag of SGLang {other}, not of {release}"
@@ -463,7 +476,14 @@ class _Parse:
         while before >= 0 and (before >= len(classified) or classified[before] is None):
             before -= 1
         hint = "SGLang takes no positional arguments"
-        if token.startswith("-") and " " in token.strip():
+        if (typographic := typographic_hint(token)) is not None:
+            hint = typographic
+        elif token and not token.strip():
+            # ``--tp 2 \ `` then a line break: the escaped space is an argument of its own
+            # and the break ends the command, so the next line's flags never reach SGLang
+            hint = ("a blank argument: a backslash followed by a space at a line's end escapes "
+                    "the space, not the line break; remove the space after the backslash")
+        elif token.startswith("-") and " " in token.strip():
             # one argument holding a flag and its value: a manifest's exec-form item
             hint = ("one argument holds a flag and its value, which SGLang's parser "
                     "refuses: give them as two (two items of an exec form or args list)")
@@ -645,6 +665,12 @@ def _migration(flag: str) -> str | None:
     from launchplan.input.migrations import migration_hint  # error path only
 
     return migration_hint(flag)
+
+
+def _foreign(flag: str, known: Sequence[str]) -> str | None:
+    from launchplan.input.foreign_flags import foreign_hint  # error path only
+
+    return foreign_hint(flag, known)
 
 
 def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:

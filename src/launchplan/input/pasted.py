@@ -16,12 +16,16 @@ import shlex
 from collections.abc import Sequence
 
 from launchplan.errors import InputError
+from launchplan.input import shell_vars
 
 #: ``NAME=value`` before the command: a shell environment assignment.
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: A Python interpreter, however it is spelled (``python``, ``python3.11``, a path, ``uv run``).
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
-_MODULES = frozenset({"sglang.launch_server", "sglang.launch_server.py"})
+#: ``sglang_router.launch_server`` (the router package's data-parallel launcher, which SGLang's
+#: docs recommended for DP) parses SGLang's flags plus its own ``--router-*`` ones.
+_ROUTER_MODULE = "sglang_router.launch_server"
+_MODULES = frozenset({"sglang.launch_server", "sglang.launch_server.py", _ROUTER_MODULE})
 _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: Programs that start the launcher in a container or a job: everything from one of them to
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
@@ -61,7 +65,14 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
     words: list[str] = []
     env: list[str] = []
     for token in tokens:
-        if _engine_call(token):  # a Python script calling sgl.Engine(...)
+        if "\n" in token and _dockerfile(token):  # FROM ... ENV ... CMD [...]
+            from launchplan.input.dockerfile import dockerfile_launch
+
+            found, assigned = dockerfile_launch(token)
+            shell = found[:2] == ["/bin/sh", "-c"] and len(found) == 3
+            words.extend(_split(found[2]) if shell else _from_launcher(found))
+            env.extend(assigned)
+        elif _engine_call(token):  # a Python script calling sgl.Engine(...)
             from launchplan.input.engine_call import engine_launch
 
             flags, assigned = engine_launch(token)
@@ -73,6 +84,8 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
             found, assigned = launch_in(token)  # a container spec or an exec-form array
             words.extend(_from_launcher(found))
             env.extend(assigned)
+        elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
+            words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
         else:
             words.extend(_expanded([token]))
     argv: list[str] = []
@@ -93,8 +106,68 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
             word = argv.pop()
             if _ASSIGNMENT.match(word):
                 env.insert(at, word)
+        if words[end - 1] == "serve":
+            words = [*words[:end], *_serve_arguments(words[end:])]
+        elif words[end - 1] == _ROUTER_MODULE:
+            words = [*words[:end], *_without_router_arguments(words[end:])]
         i = end
     return argv, env
+
+
+def _without_router_arguments(words: list[str]) -> list[str]:
+    """The router launcher's words without its own ``--router-*`` options and their values
+    (the words up to the next flag): the rest are SGLang's server flags. Each of its
+    ``--dp-size`` workers is then an SGLang server built from those same flags."""
+    out: list[str] = []
+    skipping = False
+    for word in words:
+        if word.startswith("--router-"):
+            skipping = "=" not in word
+        elif skipping and not word.startswith("-"):
+            continue
+        else:
+            skipping = False
+            out.append(word)
+    return out
+
+
+def _serve_arguments(words: list[str]) -> list[str]:
+    """``sglang serve``'s own reading of its arguments before SGLang's parser sees them:
+    a first word that is not a flag is the model (``sglang serve Qwen/Qwen3-8B --tp 2``),
+    and ``--model-type`` picks the serving backend (the language-model one is planned)."""
+    out: list[str] = []
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word == "--model-type" or word.startswith("--model-type="):
+            value = word.partition("=")[2] if "=" in word else (
+                words[at + 1] if at + 1 < len(words) else "")
+            if value not in ("auto", "llm"):
+                raise InputError("--model-type", "auto or llm (launchplan plans SGLang's "
+                                 "language-model server)", value)
+            at += 1 if "=" in word else 2
+            continue
+        out.append(word)
+        at += 1
+    if out and not out[0].startswith("-"):
+        out.insert(0, "--model-path")
+    return out
+
+
+def launch_count(tokens: Sequence[str]) -> int:
+    """How many launcher commands a pasted shell text holds (a node-per-command script, a
+    prefill and a decode server): only the first is planned, which a note should say."""
+    count = 0
+    for token in tokens:
+        if "\n" not in token or _dockerfile(token) or is_manifest(token):
+            continue
+        for line in _logical_lines(_joined_continuations(token)):
+            try:
+                words = shlex.split(_PROMPT.sub("", line, count=1), comments=True)
+            except ValueError:
+                continue
+            count += any(_prefix_end(words, i) is not None for i in range(len(words)))
+    return count
 
 
 def _engine_call(token: str) -> bool:
@@ -103,6 +176,23 @@ def _engine_call(token: str) -> bool:
     from launchplan.input.engine_call import looks_like_engine_call
 
     return looks_like_engine_call(token)
+
+
+def _dockerfile(token: str) -> bool:
+    if "sglang" not in token:
+        return False
+    from launchplan.input.dockerfile import looks_like_dockerfile
+
+    return looks_like_dockerfile(token)
+
+
+def _python_literal(token: str) -> str | list[str] | None:
+    """The launch command a pasted Python script holds in a literal, if it is one."""
+    if "\n" not in token and "(" not in token:
+        return None
+    from launchplan.input.python_launch import launch_literal
+
+    return launch_literal(token)
 
 
 def is_manifest(token: str) -> bool:
@@ -191,7 +281,7 @@ def _split(text: str) -> list[str]:
     """A pasted shell text's launch words. A script's lines are commands of their own
     (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
-    text = re.sub(r"\\\r?\n", " ", text)  # line continuations
+    text = _joined_continuations(text)
     words: list[str] = []
     for line in _logical_lines(text):
         try:
@@ -201,6 +291,34 @@ def _split(text: str) -> list[str]:
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
     return _launch_segment(words)
+
+
+def _joined_continuations(text: str) -> str:
+    """``text`` with each backslash-newline continuation joined, as the shell joins them: a
+    backslash that ends a comment (``#SGLANG_X=1 \\``, ``# --tp 2 \\``) is part of the
+    comment, so the next line starts a command of its own."""
+    out: list[str] = []
+    pending = ""
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        joined = f"{pending} {line}" if pending else line
+        if line.endswith("\\") and _live_backslash(joined):
+            pending = joined[:-1]
+            continue
+        out.append(joined)
+        pending = ""
+    if pending:
+        out.append(pending)
+    return "\n".join(out)
+
+
+def _live_backslash(line: str) -> bool:
+    """Whether the backslash that ends ``line`` escapes its newline (not in a comment)."""
+    try:
+        shlex.split(line, comments=True)
+    except ValueError:  # a live trailing backslash (or a quote still open)
+        return True
+    return False
 
 
 #: A shell prompt at the start of a line: an optional ``(env)``, an optional
@@ -254,8 +372,16 @@ def _launch_segment(words: list[str]) -> list[str]:
                if any(_prefix_end(seg, i) is not None for i in range(len(seg)))), None)
     if at is None:
         return [w for seg in segments for w in seg]
-    exported = [w for seg in segments[:at] if seg[:1] == ["export"]
-                for w in seg[1:] if _ASSIGNMENT.match(w)]
+    values: dict[str, str] = {}  # the shell variables the text sets before the launch
+    exported: list[str] = []
+    for seg in segments[:at]:
+        if seg[:1] == ["export"]:
+            names = [w for w in seg[1:] if _ASSIGNMENT.match(w)]
+            shell_vars.assigned(names, values)
+            exported.extend(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
+                            for w in names)
+        elif seg and all(_ASSIGNMENT.match(w) for w in seg):
+            shell_vars.assigned(seg, values)  # set for the script, not exported
     chosen = _from_command(segments[at])
     out: list[str] = list(exported)
     skip = False
@@ -265,7 +391,7 @@ def _launch_segment(words: list[str]) -> list[str]:
         elif _REDIRECT.match(word):
             skip = True
         elif not _REDIRECT_WITH_TARGET.match(word):
-            out.append(word)
+            out.append(shell_vars.expand(word, values))
     return out
 
 

@@ -1,0 +1,90 @@
+"""A whole Dockerfile whose image starts SGLang: its ``ENTRYPOINT``/``CMD`` and ``ENV``.
+
+Serving repositories ship a short Dockerfile (``FROM lmsysorg/sglang``, ``ENV ...``, ``CMD
+["python3", "-m", "sglang.launch_server", ...]``); pasting that file is pasting the launch.
+Docker runs the last ``ENTRYPOINT`` followed by the last ``CMD`` (an exec-form JSON array
+as it is; a shell form through ``/bin/sh -c``), with the ``ENV`` values set before them in
+the container's environment. The file is read as text, never built.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+
+#: A Dockerfile line: an instruction keyword (case-insensitive, by convention upper case).
+_INSTRUCTION = re.compile(r"^\s*([A-Za-z]+)(?:\s+(.*))?$", re.DOTALL)
+_KEYWORDS = frozenset({"FROM", "RUN", "CMD", "LABEL", "EXPOSE", "ENV", "ADD", "COPY",
+                       "ENTRYPOINT", "VOLUME", "USER", "WORKDIR", "ARG", "ONBUILD",
+                       "STOPSIGNAL", "HEALTHCHECK", "SHELL", "MAINTAINER"})
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def looks_like_dockerfile(text: str) -> bool:
+    """Whether ``text`` is a Dockerfile: it starts (after comments) with ``FROM`` or
+    ``ARG`` and every instruction line is one of Docker's."""
+    lines = _instructions(text)
+    if not lines or lines[0][0] not in ("FROM", "ARG"):
+        return False
+    return all(keyword in _KEYWORDS for keyword, _ in lines) and any(
+        keyword in ("CMD", "ENTRYPOINT") for keyword, _ in lines)
+
+
+def dockerfile_launch(text: str) -> tuple[list[str], list[str]]:
+    """(words, env assignments): what the image runs (``ENTRYPOINT`` then ``CMD``, each
+    the last one given) and its ``ENV`` values, in order."""
+    entrypoint: list[str] = []
+    cmd: list[str] = []
+    env: list[str] = []
+    for keyword, rest in _instructions(text):
+        if keyword == "ENV":
+            env.extend(_env_pairs(rest))
+        elif keyword == "ENTRYPOINT":
+            entrypoint = _command(rest)
+            cmd = []  # Docker resets an inherited CMD when ENTRYPOINT is set
+        elif keyword == "CMD":
+            cmd = _command(rest)
+    return entrypoint + cmd, env
+
+
+def _instructions(text: str) -> list[tuple[str, str]]:
+    """(KEYWORD, rest) per instruction, continuation lines joined, comments skipped."""
+    out: list[tuple[str, str]] = []
+    pending = ""
+    for line in text.splitlines():
+        if not pending and (not line.strip() or line.lstrip().startswith("#")):
+            continue
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        match = _INSTRUCTION.match(pending + line)
+        pending = ""
+        if match:
+            out.append((match.group(1).upper(), (match.group(2) or "").strip()))
+        else:
+            out.append(("", line))
+    return out
+
+
+def _command(rest: str) -> list[str]:
+    """An exec form's items, or a shell form as ``/bin/sh -c`` runs it."""
+    if rest.startswith("["):
+        try:
+            items = json.loads(rest)
+        except ValueError:
+            items = None
+        if isinstance(items, list) and all(isinstance(i, str) for i in items):
+            return items
+    return ["/bin/sh", "-c", rest]
+
+
+def _env_pairs(rest: str) -> list[str]:
+    """``ENV A=1 B="two"`` or the older ``ENV NAME value`` form, as ``NAME=VALUE``."""
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        return []
+    if words and "=" not in words[0]:
+        return [f"{words[0]}={' '.join(words[1:])}"] if _ENV_NAME.match(words[0]) else []
+    return [w for w in words if "=" in w and _ENV_NAME.match(w.partition("=")[0])]

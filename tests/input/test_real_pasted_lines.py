@@ -1,0 +1,186 @@
+"""Real launch lines, scripts, manifests and notebook cells from public sources, pasted as
+they were written (tests/input/data/pasted_lines.json: each with its source, the GPU target
+and, where its model is not bundled, the bundled model given after it).
+
+Every entry must give its recorded exit code (0 a plan, 2 bad input naming the flag, 3 an
+SGLang refusal), never 1; a planned entry's launch words and environment are pinned too,
+as the shell would run them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import unpaste
+
+LINES = json.loads((Path(__file__).parent / "data" / "pasted_lines.json").read_text())
+
+
+def _by_source(fragment: str) -> dict:
+    found = [e for e in LINES if fragment in e["source"]]
+    assert found, fragment
+    return found[0]
+
+
+def test_the_set_is_real_and_varied():
+    assert len(LINES) >= 60
+    assert all(e["source"] and e["text"] and e["exit"] in (0, 2, 3) for e in LINES)
+    kinds = {"docker run": 0, "sglang serve": 0, "sgl.Engine": 0, "kind: ": 0, "export ": 0,
+             "--nnodes": 0, "--disaggregation-mode": 0, "--speculative-": 0, "deepep": 0,
+             "SGLANG_USE_AITER": 0, "${": 0, "\\\n": 0, "--config": 0}
+    for e in LINES:
+        for kind in kinds:
+            kinds[kind] += kind in e["text"]
+    assert all(kinds.values()), kinds
+
+
+@pytest.mark.parametrize("entry", LINES, ids=[f"{n}" for n in range(len(LINES))])
+def test_each_real_line_gives_its_exit_code(entry, capsys, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # a Hub id that is not bundled stays unknown
+    argv = ["resolve", "--gpu", entry["gpu"], entry["text"]]
+    if "model" in entry:
+        argv += ["--model-path", entry["model"]]
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == entry["exit"], err
+    assert "Traceback" not in err
+    if code:
+        first = err.strip().splitlines()[0]
+        assert first.startswith("launchplan: ") and entry["error_names"] in first
+    else:
+        assert unpaste([entry["text"]]) == (entry["argv"], entry["env"])
+
+
+def test_a_comment_that_ends_in_a_backslash_does_not_swallow_the_launch():
+    # the first line is a commented-out variable with a trailing backslash: in the shell it
+    # stays a comment, and the assignments and launch on the next lines still run
+    entry = _by_source("Alpamayo")
+    argv, env = unpaste([entry["text"]])
+    assert argv[:2] == ["--model-path", "/data/models/Alpamayo-R1-10B-Origin"]
+    assert "--attention-backend" in argv and "--skip-server-warmup" not in argv
+    assert env == ["FLASHINFER_DISABLE_VERSION_CHECK=1", "CUDA_VISIBLE_DEVICES=4"]
+
+
+def test_the_variables_a_script_sets_are_expanded_in_its_launch():
+    argv, env = unpaste([_by_source("Qwen3.5-397B GPTQ")["text"]])
+    assert argv[:2] == ["--model-path", "Qwen/Qwen3.5-397B-A17B-GPTQ-Int4"]
+    assert argv[argv.index("--tp-size") + 1] == "2"
+    assert env == ["SGLANG_USE_AITER=1"]  # set, not exported: not the launch's environment
+    argv, env = unpaste([_by_source("issues/10001")["text"]])
+    assert argv[argv.index("--disaggregation-mode") + 1] == "decode"
+    assert argv[argv.index("--dist-init-addr") + 1] == "10.160.1.22:5000"
+    assert argv[1] == "${MODEL}"  # the script never sets it
+
+
+def test_exported_values_are_expanded_and_kept_as_the_environment():
+    argv, env = unpaste([_by_source("hip-attention")["text"]])
+    assert argv[argv.index("--port") + 1] == "8921"
+    assert argv[argv.index("--model-path") + 1] == (
+        "ibnzterrell/Meta-Llama-3.3-70B-Instruct-AWQ-INT4")
+    assert "CHUNK_SIZE=32768" in env and env[-2:] == ["HIP_HEAD_REDUCE=2", "PASSKEY_LEN=1000"]
+
+
+def test_a_default_in_a_reference_is_taken_when_the_script_leaves_the_name_unset():
+    argv, _ = unpaste(["TP=4\npython3 -m sglang.launch_server --model-path m "
+                       "--tp ${TP:-8} --port ${PORT:-30000} --host ${HOST}"])
+    assert argv == ["--model-path", "m", "--tp", "4", "--port", "30000", "--host", "${HOST}"]
+
+
+def test_a_value_left_as_a_shell_reference_is_reported_as_one(capsys):
+    entry = _by_source("AMD GSM8K")
+    assert main(["resolve", "--gpu", "mi300x", entry["text"], "--model-path", "qwen3-8b"]) == 2
+    err = capsys.readouterr().err
+    assert "--tp-size: expected an integer, got '${TP}'" in err
+    assert "shell variable" in err
+
+
+def test_a_launch_held_in_a_python_string_is_read():
+    argv, _ = unpaste([_by_source("openai_api_completions")["text"]])
+    assert argv == ["--model-path", "meta-llama/Meta-Llama-3.1-8B-Instruct", "--host", "0.0.0.0",
+                    "--log-level", "warning"]
+    popen = ('import subprocess\nproc = subprocess.Popen(["python3", "-m", '
+             '"sglang.launch_server", "--model-path", "Qwen/Qwen3-8B", "--tp", "2"])\n')
+    assert unpaste([popen]) == (["--model-path", "Qwen/Qwen3-8B", "--tp", "2"], [])
+
+
+def test_a_whole_dockerfile_pastes_as_its_cmd_and_env():
+    argv, env = unpaste([_by_source("RubricLab")["text"]])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--host", "0.0.0.0", "--port", "8000",
+                    "--grammar-backend", "llguidance"]
+    assert env == ["HF_TOKEN="]
+    shell_form = ("FROM lmsysorg/sglang:latest\nENV SGLANG_X 1\n"
+                  "CMD python3 -m sglang.launch_server --model-path m --tp 2\n")
+    assert unpaste([shell_form]) == (["--model-path", "m", "--tp", "2"], ["SGLANG_X=1"])
+
+
+def test_sglang_serve_reads_a_positional_model_and_its_backend_choice(capsys):
+    assert unpaste(["sglang serve Qwen/Qwen3-8B --tp 2"])[0] == [
+        "--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+    assert unpaste(["sglang serve --model-type llm Qwen/Qwen3-8B"])[0] == [
+        "--model-path", "Qwen/Qwen3-8B"]
+    assert main(["resolve", "--gpu", "h100",
+                 "sglang serve --model-type=diffusion --model-path qwen3-8b"]) == 2
+    assert "--model-type: expected auto or llm" in capsys.readouterr().err
+
+
+def test_the_router_launcher_plans_its_server_flags():
+    argv, env = unpaste([_by_source("evalhub")["text"]])
+    assert argv == ["--model-path", "$HOME/models/DeepSeek-R1-Distill-Qwen-1.5B",
+                    "--context-length", "32768", "--dp", "8", "--port", "30000"]
+    argv, _ = unpaste([_by_source("delphi")["text"]])  # in a docstring, behind `uv run`
+    assert "--dp-size" in argv and "--tensor-parallel-size=2" in argv
+
+
+@pytest.mark.parametrize("flag, names", [
+    ("--max-model-len", "--max-model-len is a vLLM flag: use --context-length N"),
+    ("--max_model_len", "use --context-length N"),
+    ("--gpu-memory-utilization", "use --mem-fraction-static F"),
+    ("--enable-prefix-caching", "SGLang needs none"),
+    ("--mem_fraction_static", "written with dashes: --mem-fraction-static"),
+])
+def test_a_flag_of_another_spelling_names_sglangs(flag, names, capsys):
+    assert main(["resolve", "--gpu", "h100", "--model-path", "qwen3-8b", flag, "1"]) == 2
+    assert names in capsys.readouterr().err
+
+
+def test_migrate_keeps_a_pasted_lines_environment_in_front(capsys):
+    entry = _by_source("issues/16026")
+    assert main(["migrate", "--to", "0.5.23", "--gpu", "h100", entry["text"],
+                 "--model-path", "deepseek-v3"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("no_proxy='*' SGLANG_TORCH_PROFILER_DIR=./ python -m "
+                           "sglang.launch_server ")
+    assert "--cuda-graph-max-bs-decode 64" in line
+
+
+@pytest.mark.parametrize("line, names", [
+    ("python3 -m sglang.launch_server —model-path qwen3-8b", "(U+2014)"),
+    ("python3 -m sglang.launch_server --model-path qwen3-8b –-tp 2", "write --tp"),
+    ("python3 -m sglang.launch_server --model-path qwen3-8b --tp “2”", "typographic quotes"),
+])
+def test_typographic_dashes_and_quotes_are_named(line, names, capsys):
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    assert names in capsys.readouterr().err
+
+
+def test_a_space_after_a_continuation_backslash_is_named(capsys):
+    line = "python3 -m sglang.launch_server --model-path qwen3-8b \\ \n  --tp 2"
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    assert "remove the space after the backslash" in capsys.readouterr().err
+
+
+def test_a_paste_with_several_launches_says_the_first_is_planned(capsys):
+    entry = _by_source("issues/3467")  # node 1's and node 2's commands
+    assert main(["resolve", "--gpu", "h100", entry["text"], "--model-path", "llama-3.1-70b",
+                 "--format", "json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert any("holds 2 launch commands: the first is planned" in w for w in warnings)
+    single = _by_source("issues/9590")
+    assert main(["resolve", "--gpu", "h20", single["text"], "--model-path", "deepseek-v3",
+                 "--format", "json"]) == 0
+    assert not any("launch commands" in w for w in json.loads(capsys.readouterr().out)[
+        "warnings"])
