@@ -226,7 +226,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"--dcp-comm-backend fi_a2a delegates|--dcp-replicate-q-proj (requires|only applies)",
          {"decode_context_parallel_checks"}),
         (r"--attn-dp-size must be positive", {"data_parallelism_checks"}),
-        (r"tp_size must be divisible by (attn_cp_size|moe_dp_size)|"
+        (r"tp_size must be divisible by (attn_cp_size|moe_dp_size|attn_dp_size \* attn_cp_size)|"
          r"ep_size \* moe_dp_size must be (less than or )?equal to tp_size|"
          r"attn_cp_size != moe_dp_size is only supported", {"context_parallelism_checks"}),
         (r"--cuda-graph-prefill-max-context must be a positive integer",
