@@ -117,6 +117,7 @@ PIPELINE: tuple[str, ...] = (
     "deepseek_v4_defaults",
     "dsa_two_batch_overlap_check",
     "dsa_prefill_cp_graph_disable",
+    "dsa_attention_tp_width",
     "dsa_kv_cache_dtype_default",
     "dsa_split_backend_resolution",
     "dsa_context_parallel_checks",
@@ -406,6 +407,7 @@ RULESETS: dict[str, RuleSet] = {
             "dp_lm_head_validation": "0.5.21",  # a scale joiner is not attention DP
             # DSA prefill CP: the dense TP pinned, attention DP on while fusion is checked
             "deepseek_family_overrides": "0.5.21",
+            "dsa_attention_tp_width": "0.5.21",  # only with fewer DP groups than TP ranks
             "flashinfer_allreduce_fusion_auto_enable": "0.5.21",
             "layernorm_sp_checks": "0.5.21",  # Qwen3 only, no PP check
             "encoder_replay_capability": ABSENT,
