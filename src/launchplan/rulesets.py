@@ -399,7 +399,7 @@ RULESETS: dict[str, RuleSet] = {
             "prefill_cp_platform_check": "0.5.21",
             "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
             "pd_transfer_settings": "0.5.21",  # host receive on above 0, not below 1
-            "pd_server_roles": "0.5.22",
+            "pd_server_roles": "0.5.21",  # requests shared over max(1, dp_size)
             "decode_context_parallel_checks": "0.5.21",  # prefill CP allowed with decode CP
             "pd_role_switch_checks": "0.5.22",
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe

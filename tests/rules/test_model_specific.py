@@ -425,6 +425,9 @@ def test_mamba_radix_cache_validation(facts):
                                              disable_overlap_schedule=True)), Refuse)
     # an interval that is not a page multiple
     assert isinstance(mamba_radix_cache(view("h100", qwen, page_size=48)), Refuse)
+    # a page size of 0: the multiple test itself fails, as SGLang's modulo does
+    zero = mamba_radix_cache(view("h100", qwen, page_size=0))
+    assert isinstance(zero, Refuse) and "ZeroDivisionError" in zero.message
     llama = facts("LlamaForCausalLM")
     assert isinstance(mamba_radix_cache(view("h100", llama, overlay={
         "uses_mamba_radix_cache": False}, mamba_radix_cache_strategy="extra_buffer")), Refuse)

@@ -636,7 +636,16 @@ def appended_coverage() -> list[Appended]:
              tp8 + [cp_alias, "0", "--shared-experts-tp-size", "2"]),
             ("megamoe_token_budget/cp0", "b200", moe,
              tp8 + ["--enable-dp-attention", "--dp-size", "2", cp_alias, "0",
-                    "--moe-a2a-backend", "megamoe"])):
+                    "--moe-a2a-backend", "megamoe"]),
+            ("pd_server_roles/decode-dp0", "h100", llama,
+             ["--dp-size", "0", "--disaggregation-mode", "decode", "--max-running-requests",
+              "16"]),
+            ("pd_server_roles/decode-attn-dp0", "h100", llama,
+             ["--tp-size", "2", "--attn-dp-size", "0", "--disaggregation-mode", "decode",
+              "--max-running-requests", "16"]),
+            ("pd_server_roles/dp0-without-pd", "h100", llama, ["--dp-size", "0"]),
+            ("mamba_radix_cache/page-0", "h100", "parity-models/qwen3-next-synth",
+             ["--tp-size", "8", "--page-size", "0"])):
         add(name, platform, model, argv)
     return out
 
