@@ -117,6 +117,7 @@ PIPELINE: tuple[str, ...] = (
     "deepseek_v4_defaults",
     "dsa_two_batch_overlap_check",
     "dsa_prefill_cp_graph_disable",
+    "dsa_attention_tp_width",
     "dsa_kv_cache_dtype_default",
     "dsa_split_backend_resolution",
     "dsa_context_parallel_checks",
@@ -406,13 +407,14 @@ RULESETS: dict[str, RuleSet] = {
             "prefill_cp_platform_check": "0.5.21",
             "prefill_complete_allocation_checks": ABSENT,  # 0.5.21 does not validate it
             "pd_transfer_settings": "0.5.21",  # host receive on above 0, not below 1
-            "pd_server_roles": "0.5.22",
+            "pd_server_roles": "0.5.21",  # requests shared over max(1, dp_size)
             "decode_context_parallel_checks": "0.5.21",  # prefill CP allowed with decode CP
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
             "deepep_v2_token_budget": "0.5.21",  # the prefill ceiling, not split over ranks
             "dp_lm_head_validation": "0.5.21",  # a scale joiner is not attention DP
             # DSA prefill CP: the dense TP pinned, attention DP on while fusion is checked
             "deepseek_family_overrides": "0.5.21",
+            "dsa_attention_tp_width": "0.5.21",  # only with fewer DP groups than TP ranks
             "flashinfer_allreduce_fusion_auto_enable": "0.5.21",
             "layernorm_sp_checks": "0.5.21",  # Qwen3 only, no PP check
             "encoder_replay_capability": ABSENT,

@@ -6,6 +6,8 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.rules.disaggregation import (
     mooncake_tcp_transport,
     pd_server_roles,
+    pd_server_roles_0_5_21,
+    pd_server_roles_0_5_22,
     pd_transfer_settings,
     prefill_complete_allocation_checks,
 )
@@ -20,6 +22,19 @@ def test_decode_server_turns_the_radix_cache_off_unless_asked():
     assert out.fields["disable_radix_cache"] is False
     assert pd_server_roles(make_view()) is None
     assert pd_server_roles(make_view(disaggregation_mode="prefill")) is None
+
+
+def test_decode_extra_slots_over_a_dp_width_of_zero():
+    # 0.5.22 on share the requests over dp_size x attn_dp_size unchecked; 0.5.21 over at least 1
+    for zero in (dict(dp_size=0), dict(attn_dp_size=0)):
+        view = make_view(disaggregation_mode="decode", max_running_requests=16, **zero)
+        for rule in (pd_server_roles, pd_server_roles_0_5_22):
+            out = rule(view)
+            assert isinstance(out, Refuse) and "ZeroDivisionError" in out.message
+        assert pd_server_roles_0_5_21(view).fields["disaggregation_decode_extra_slots"] == 32
+        # without a request cap nothing is divided
+        assert isinstance(pd_server_roles(make_view(disaggregation_mode="decode", **zero)),
+                          Declare)
 
 
 def test_decode_extra_slots_for_small_batches():

@@ -11,7 +11,7 @@ from __future__ import annotations
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.rules import expert_parallel as ep
 from launchplan.rules.graph_config import default_config, with_phase
-from tests.rules.conftest import make_view
+from tests.rules.conftest import fake_model, make_view
 
 
 def fields(out):
@@ -163,3 +163,12 @@ def test_elastic_ep_scale_up_before_0_5_23_has_no_replica_layout():
     assert "--moe-dense-tp-size" in scale_up(attn_dp_size=2).message
     assert "attention replicas" in scale_up(attn_dp_size=2, max_ep_size=10).message
     assert "as wide as tp_size" in older(attn_dp_size=2, max_ep_size=10).message
+
+
+def test_shared_experts_tp_over_an_attention_cp_width_of_zero():
+    # nothing checks attn_cp_size before this division: SGLang's fails, and so does the rule
+    for model in (fake_model(architectures=("KimiK3ForConditionalGeneration",),
+                             arch0="KimiK3ForConditionalGeneration"), fake_model()):
+        out = ep.shared_experts_tp_checks(make_view(model=model, tp_size=8, attn_cp_size=0,
+                                                    shared_experts_tp_size=4))
+        assert isinstance(out, Refuse) and "ZeroDivisionError" in out.message

@@ -86,3 +86,13 @@ def test_flashinfer_megamoe_needs_a_validated_model_fp4_or_mxfp8_attention_dp_an
     assert isinstance(decide(check, make_view(model=fp4_experts, **dict(ok, quantization=None))),
                       Declare)
     assert decide(check, make_view(model=model)) is None
+
+
+def test_the_token_budget_over_an_attention_cp_width_of_zero():
+    # SGLang aligns the prefill chunk to tp / attention DP / attention CP unchecked
+    zero = dict(moe_a2a_backend="megamoe", chunked_prefill_size=8192, tp_size=8,
+                attn_dp_size=2, attn_cp_size=0)
+    out = megamoe_token_budget(make_view("b200", model=QWEN_MOE, overlay=GRAPH, **zero))
+    assert isinstance(out, Refuse) and "ZeroDivisionError" in out.message
+    # a model with a fallback is not budgeted, so nothing divides
+    assert megamoe_token_budget(make_view("b200", model=LLAMA, overlay=GRAPH, **zero)) is None

@@ -151,6 +151,20 @@ def test_deepseek_dsa_decode_cp_and_prefill_cp(facts):
     assert cp["attn_cp_size"] == 8 and cp["moe_a2a_backend"] == "deepep" and cp["ep_size"] == 8
 
 
+def test_deepseek_prefill_cp_over_zero_dp_groups(facts):
+    # the CP width is tp_size over the DP groups: SGLang's division by 0 stops it, for DSA and
+    # plain MLA alike; an explicit interleave width divides nothing
+    dsa = deepseek(facts, "DeepseekV32ForCausalLM", index_topk=2048)
+    zero = dict(tp_size=8, attn_dp_size=0, enable_prefill_cp=True)
+    assert isinstance(deepseek_family_overrides(view("h200", dsa, **zero, cp_strategy="zigzag")),
+                      Refuse)
+    interleave = deepseek_family_overrides(view("h200", dsa, **zero, cp_strategy="interleave",
+                                                attn_cp_size=4))
+    assert interleave["attn_cp_size"] == 4 and interleave["attn_dp_size"] == 0
+    mla = deepseek(facts, "DeepseekV3ForCausalLM")
+    assert isinstance(deepseek_family_overrides(view("h200", mla, **zero)), Refuse)
+
+
 def test_hyv4_refuses_prefill_cp(facts):
     m = deepseek(facts, "HYV4ForCausalLM")
     assert isinstance(deepseek_family_overrides(view("b200", m, enable_prefill_cp=True)),

@@ -12,6 +12,8 @@ from launchplan.rules.graph_config import default_config
 from launchplan.rules.model_overrides.deepseek_v2 import (
     deepseek_moe_quant_resolution,
     deepseek_spec_moe_resolution,
+    dsa_attention_tp_width,
+    dsa_attention_tp_width_0_5_21,
     dsa_context_parallel_checks,
     dsa_kv_cache_dtype_default,
     dsa_prefill_cp_graph_disable,
@@ -170,6 +172,53 @@ def test_deepseek_v4_defaults(facts):
                                                 speculative_eagle_topk=2)), Refuse)
 
 
+def test_deepseek_v4_attention_widths_of_zero(facts):
+    v41 = facts("DeepseekV4ForCausalLM", "deepseek_v41", **DSV4_KEYS)
+    # V4.1 on SM10x tests attention TP for its default kernel: a width of 0 fails there
+    for widths in (dict(attn_dp_size=0), dict(attn_cp_size=0)):
+        assert isinstance(deepseek_v4_defaults(view("b200", v41, device="cuda", tp_size=8,
+                                                    **widths)), Refuse)
+    # ... unless another test decides first (PD, not SM10x) or a backend is given
+    assert "dsv4_attn_backend" in fields(deepseek_v4_defaults(
+        view("b200", v41, device="cuda", tp_size=8, attn_dp_size=0,
+             disaggregation_mode="decode")))
+    assert not isinstance(deepseek_v4_defaults(view("h200", v41, device="cuda", tp_size=8,
+                                                    attn_dp_size=0)), Refuse)
+    assert not isinstance(deepseek_v4_defaults(view("b200", v41, device="cuda", tp_size=8,
+                                                    attn_dp_size=0, dsv4_attn_backend="flashmla")),
+                          Refuse)
+    # prefill CP declares tp_size over the DP groups before refusing attention DP
+    m = facts("DeepseekV4ForCausalLM", "deepseek_v4", **DSV4_KEYS)
+    cp = dict(enable_prefill_cp=True, cp_strategy="interleave", tp_size=8)
+    zero = deepseek_v4_context_parallel(view("b200", m, attn_dp_size=0, **cp))
+    assert isinstance(zero, Refuse) and "ZeroDivisionError" in zero.message
+    two = deepseek_v4_context_parallel(view("b200", m, attn_dp_size=2, **cp))
+    assert isinstance(two, Refuse) and "ZeroDivisionError" not in two.message
+
+
+@pytest.mark.parametrize("gpu", ["h100", "b200", "mi300x"])
+def test_dsa_attention_tp_width_of_zero(facts, gpu):
+    for widths in (dict(attn_dp_size=0), dict(attn_cp_size=0)):
+        assert isinstance(dsa_attention_tp_width(view(gpu, dsa(facts), tp_size=8, **widths)),
+                          Refuse)
+        # prefill CP lays the widths out itself and skips the division
+        assert dsa_attention_tp_width(view(gpu, dsa(facts), tp_size=8, enable_prefill_cp=True,
+                                           cp_strategy="interleave", **widths)) is None
+    # a negative width divides: the positivity check refuses it later
+    assert dsa_attention_tp_width(view(gpu, dsa(facts), tp_size=8, attn_dp_size=-1)) is None
+    assert dsa_attention_tp_width(view(gpu, dsa(facts), tp_size=2, attn_dp_size=4)) is None
+
+
+def test_dsa_attention_tp_width_in_0_5_21_needs_fewer_dp_groups_than_tp(facts):
+    assert isinstance(dsa_attention_tp_width_0_5_21(view("h100", dsa(facts), tp_size=8,
+                                                         attn_cp_size=0)), Refuse)
+    assert isinstance(dsa_attention_tp_width_0_5_21(view("h100", dsa(facts), tp_size=8,
+                                                         attn_dp_size=0)), Refuse)
+    # one rank, one group: 0.5.21 computes nothing there (0.5.22 on still divides)
+    assert dsa_attention_tp_width_0_5_21(view("h100", dsa(facts), attn_cp_size=0)) is None
+    assert isinstance(dsa_attention_tp_width(view("h100", dsa(facts), attn_cp_size=0)), Refuse)
+
+
 def test_dsa_two_batch_overlap_with_shared_indices(facts):
     shared = dsa(facts, index_topk_freq=2)
     assert isinstance(dsa_two_batch_overlap_check(view("h200", shared,
@@ -326,6 +375,17 @@ def test_mimo_v2_fused_qkv_tp(facts):
     assert isinstance(mimo_v2_attention_tp_check(view("b200", m, tp_size=8)), Refuse)
     split = facts("MiMoV2ForCausalLM", attention_projection_layout="split")
     assert mimo_v2_attention_tp_check(view("b200", split, tp_size=8)) is None
+    # the effective width is computed for every layout: a DP or CP width of 0 fails it, and
+    # an effective width of 0 (tp 2 over 4 DP groups) fails the fused layout's modulo
+    for layout in (split, m):
+        for widths in (dict(attn_dp_size=0), dict(attn_cp_size=0)):
+            assert isinstance(mimo_v2_attention_tp_check(view("b200", layout, tp_size=8,
+                                                              **widths)), Refuse)
+    narrow = mimo_v2_attention_tp_check(view("b200", m, tp_size=2, attn_dp_size=4))
+    assert isinstance(narrow, Refuse) and "ZeroDivisionError" in narrow.message
+    assert mimo_v2_attention_tp_check(view("b200", split, tp_size=2, attn_dp_size=4)) is None
+    assert mimo_v2_attention_tp_check(view("b200", split, attn_dp_size=0,
+                                           encoder_only=True)) is None
 
 
 @pytest.mark.parametrize(("check", "arch", "bad", "good", "cfg"), [
@@ -365,6 +425,9 @@ def test_mamba_radix_cache_validation(facts):
                                              disable_overlap_schedule=True)), Refuse)
     # an interval that is not a page multiple
     assert isinstance(mamba_radix_cache(view("h100", qwen, page_size=48)), Refuse)
+    # a page size of 0: the multiple test itself fails, as SGLang's modulo does
+    zero = mamba_radix_cache(view("h100", qwen, page_size=0))
+    assert isinstance(zero, Refuse) and "ZeroDivisionError" in zero.message
     llama = facts("LlamaForCausalLM")
     assert isinstance(mamba_radix_cache(view("h100", llama, overlay={
         "uses_mamba_radix_cache": False}, mamba_radix_cache_strategy="extra_buffer")), Refuse)

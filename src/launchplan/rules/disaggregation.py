@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -223,10 +223,26 @@ def pd_server_roles_0_5_22(v: View) -> Declare | Refuse | None:
     return _pd_roles(v, speculation_allowed=False, per_worker_floor=0)
 
 
-def _pd_roles(v: View, *, speculation_allowed: bool,
-              per_worker_floor: int) -> Declare | Refuse | None:
+@rule(name="pd_server_roles", variant="0.5.21", **_PD_ROLES,
+      sglang="handle_pd_disaggregation (0.5.21 decode and prefill roles)")
+def pd_server_roles_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: as 0.5.22's ``pd_server_roles``, with at least one DP rank to share requests.
+
+    When: as ``pd_server_roles``.
+    Effect: as 0.5.22's ``pd_server_roles``, except that a DP width of 0 counts as one rank
+        when the running requests are shared out, so it refuses nothing there.
+    Why: 0.5.21 divides by ``max(1, dp_size)``; 0.5.22 by the DP ranks as given, which a width
+        of 0 stops (``handle_pd_disaggregation`` of each release).
+    Assumes: nothing.
+    """
+    return _pd_roles(v, speculation_allowed=False, per_worker_floor=0, one_rank_at_least=True)
+
+
+def _pd_roles(v: View, *, speculation_allowed: bool, per_worker_floor: int,
+              one_rank_at_least: bool = False) -> Declare | Refuse | None:
     """``per_worker_floor`` 0 (before 0.5.23): fewer running requests than DP ranks reserve
-    no extra slots."""
+    no extra slots. ``one_rank_at_least`` (0.5.21): a DP width of 0 shares them over one rank;
+    later releases divide by it, which fails as SGLang's own division does."""
     mode = v.disaggregation_mode
     if mode == "prefill" and v.disaggregation_transfer_backend == "fake":
         return Refuse("a PD prefill server cannot use the fake transfer backend")
@@ -250,8 +266,15 @@ def _pd_roles(v: View, *, speculation_allowed: bool,
     if v.disaggregation_decode_extra_slots is None:
         slots = 0
         if v.max_running_requests is not None:
-            per_worker = max(per_worker_floor,
-                             v.max_running_requests // (v.dp_size * v.attn_dp_size))
+            ranks = v.dp_size * v.attn_dp_size
+            if one_rank_at_least:
+                ranks = max(1, ranks)
+            try:
+                per_worker = max(per_worker_floor, v.max_running_requests // ranks)
+            except ZeroDivisionError as exc:
+                return arithmetic_refusal(f"the running requests per PD decode worker "
+                                          f"(dp_size {v.dp_size}, attn_dp_size "
+                                          f"{v.attn_dp_size})", exc)
             if per_worker <= 32:
                 slots = per_worker * 2
         out["disaggregation_decode_extra_slots"] = slots

@@ -9,7 +9,7 @@ ranks when no all-to-all backend routes each token to one rank.
 
 from __future__ import annotations
 
-from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -349,8 +349,9 @@ def shared_experts_tp_checks(v: View) -> Refuse | None:
     """A TP width for shared experts is Kimi-K3's, divides attention TP and needs an EP A2A.
 
     When: ``--shared-experts-tp-size`` is given.
-    Effect: refuses a size that is not a positive divisor of the attention TP width (TP over
-        attention DP and CP), a first architecture other than KimiK3ForConditionalGeneration,
+    Effect: refuses an attention CP width of 0 (the division by it fails), a size that is not
+        a positive divisor of the attention TP width (TP over attention DP and CP), a first
+        architecture other than KimiK3ForConditionalGeneration,
         and an all-to-all backend outside deepep, megamoe, mooncake, ascend_fuseep and mori.
     Why: only Kimi-K3 splits its shared experts off the routed ones, over groups carved from
         the attention TP ranks while the routed experts travel over the EP all-to-all
@@ -358,7 +359,11 @@ def shared_experts_tp_checks(v: View) -> Refuse | None:
     Assumes: the model is loaded from a path (not an instance connector).
     """
     size = v.shared_experts_tp_size
-    attn_tp = v.tp_size // v.attn_dp_size // v.attn_cp_size
+    try:
+        attn_tp = v.tp_size // v.attn_dp_size // v.attn_cp_size
+    except ZeroDivisionError as exc:  # an attention CP width of 0 is checked nowhere before
+        return arithmetic_refusal(f"the attention TP width for --shared-experts-tp-size "
+                                  f"(tp_size {v.tp_size}, attn_cp_size {v.attn_cp_size})", exc)
     if size < 1 or attn_tp % size:
         return Refuse(f"--shared-experts-tp-size {size} must be a positive divisor of the "
                       f"attention TP width {attn_tp}")

@@ -8,7 +8,7 @@ no split for two- or single-batch overlap.
 
 from __future__ import annotations
 
-from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -119,7 +119,20 @@ def megamoe_token_budget(v: View) -> Refuse | None:
 
 def _token_budget(v: View, *, newer: bool) -> Refuse | None:
     """``newer`` False: 0.5.21-0.5.22, which check encoder-only servers too and size the
-    decode forward by the graph's max batch alone."""
+    decode forward by the graph's max batch alone.
+
+    SGLang divides by the attention widths here without checking them: an attention CP width
+    of 0 (checked nowhere before) stops its resolution, and launchplan's in the same place.
+    """
+    try:
+        return _budget_checks(v, newer=newer)
+    except ZeroDivisionError as exc:
+        return arithmetic_refusal(f"MegaMoE's per-rank token budget (tp_size {v.tp_size}, "
+                                  f"attn_dp_size {v.attn_dp_size}, attn_cp_size "
+                                  f"{v.attn_cp_size})", exc)
+
+
+def _budget_checks(v: View, *, newer: bool) -> Refuse | None:
     if (newer and v.encoder_only) or v.target.is_hip or not _needs_budget(v):
         return None
     capacity = env_int(v, TOKENS_ENV, DEFAULT_TOKENS)

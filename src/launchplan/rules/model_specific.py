@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -322,7 +322,12 @@ def _mamba_problem(v: Any, after: dict[str, Any]) -> str | None:
         return (f"--mamba-track-interval {interval} must be at least the "
                 f"{drafts} speculative draft tokens")
     if page is not None:
-        if interval % page:
+        try:  # SGLang takes the modulo unchecked: a page size of 0 stops it here
+            off_page = interval % page
+        except ZeroDivisionError as exc:
+            return arithmetic_refusal(f"--mamba-track-interval {interval} over page size "
+                                      f"{page}", exc).message
+        if off_page:
             return f"--mamba-track-interval {interval} must be a multiple of page size {page}"
         chunk = v.model.mamba_chunk_size
         if max(chunk, page) % min(chunk, page):
@@ -388,7 +393,8 @@ def mamba_radix_cache(v: View) -> Declare | Refuse | None:
         triton linear-attention backend) supports it, else ``no_buffer`` with
         ``disable_overlap_schedule`` = true. Refuses no_buffer with pages > 1, overlap or
         trtllm_mha; extra_buffer on an unsupported model, lazy under PD, a track interval below
-        the draft tokens or not a page multiple, or a page and Mamba chunk that do not divide.
+        the draft tokens or not a page multiple (a page size of 0 fails SGLang's modulo), or a
+        page and Mamba chunk that do not divide.
     Why: ``handle_mamba_radix_cache`` and ``_mamba_radix_cache_resolution`` pick the strategy;
         the validators in arg_groups/mamba_hook.py state each strategy's limits. This runs at
         step 30 only, before backend page snaps (rules.md C6).

@@ -606,6 +606,47 @@ def appended_coverage() -> list[Appended]:
                        ("domain-with-port", ["--allowed-media-domains", "a.org:8080"])):
         add(f"media_url_policy/{name}", "h100", llama, argv,
             extra=CP_TP_FIELDS + ["allowed_media_domains"])
+    # attention widths of 0 divided by before SGLang checks them (found by a wild4 probe)
+    dsa, glm = "parity-models/deepseek-v3.2-exp", "parity-models/glm-moe-dsa-synth"
+    mimo, v41 = "parity-models/mimo-v2-fused-qkv-synth", "parity-models/deepseek-v4.1-synth"
+    tp8, cp_alias = ["--tp-size", "8"], "--attention-context-parallel-size"
+    for name, platform, model, argv in (
+            ("dsa_attention_tp_width/dp0", "h100", dsa, tp8 + ["--attn-dp-size", "0"]),
+            ("dsa_attention_tp_width/cp0", "b200", glm, tp8 + [cp_alias, "0"]),
+            ("dsa_attention_tp_width/dp0-rocm", "mi300x", glm, tp8 + ["--attn-dp-size", "0"]),
+            ("dsa_attention_tp_width/dp-negative", "h100", dsa, tp8 + ["--attn-dp-size", "-1"]),
+            ("dsa_attention_tp_width/one-rank-cp0", "h100", dsa, [cp_alias, "0"]),
+            ("deepseek_family_overrides/dsa-prefill-cp-dp0", "h100", dsa,
+             tp8 + ["--attn-dp-size", "0", "--enable-prefill-cp", "--cp-strategy", "interleave"]),
+            ("deepseek_family_overrides/mla-prefill-cp-dp0", "h100", "models/deepseek-v3",
+             tp8 + ["--attn-dp-size", "0", "--enable-prefill-cp", "--cp-strategy", "zigzag"]),
+            ("mimo_v2_attention_tp_check/cp0", "h100", mimo, tp8 + [cp_alias, "0"]),
+            ("mimo_v2_attention_tp_check/width-0", "h100", mimo,
+             ["--tp-size", "2", "--attn-dp-size", "4"]),
+            ("deepseek_v4_defaults/v41-dp0", "b200", v41, tp8 + ["--attn-dp-size", "0"]),
+            ("deepseek_v4_defaults/v41-cp0-pd", "b200", v41,
+             tp8 + [cp_alias, "0", "--disaggregation-mode", "decode"]),
+            ("deepseek_v4_context_parallel/dp0", "b200", "parity-models/deepseek-v4-synth",
+             tp8 + ["--attn-dp-size", "0", "--enable-prefill-cp", "--cp-strategy", "interleave"]),
+            ("dsa_attention_tp_width/not-dsa-cp0", "h100", llama, tp8 + [cp_alias, "0"]),
+            ("shared_experts_tp_checks/cp0", "b200", "parity-models/kimi-k3-synth",
+             tp8 + [cp_alias, "0", "--shared-experts-tp-size", "2", "--moe-a2a-backend",
+                    "deepep"]),
+            ("shared_experts_tp_checks/cp0-not-kimi", "h100", moe,
+             tp8 + [cp_alias, "0", "--shared-experts-tp-size", "2"]),
+            ("megamoe_token_budget/cp0", "b200", moe,
+             tp8 + ["--enable-dp-attention", "--dp-size", "2", cp_alias, "0",
+                    "--moe-a2a-backend", "megamoe"]),
+            ("pd_server_roles/decode-dp0", "h100", llama,
+             ["--dp-size", "0", "--disaggregation-mode", "decode", "--max-running-requests",
+              "16"]),
+            ("pd_server_roles/decode-attn-dp0", "h100", llama,
+             ["--tp-size", "2", "--attn-dp-size", "0", "--disaggregation-mode", "decode",
+              "--max-running-requests", "16"]),
+            ("pd_server_roles/dp0-without-pd", "h100", llama, ["--dp-size", "0"]),
+            ("mamba_radix_cache/page-0", "h100", "parity-models/qwen3-next-synth",
+             ["--tp-size", "8", "--page-size", "0"])):
+        add(name, platform, model, argv)
     return out
 
 

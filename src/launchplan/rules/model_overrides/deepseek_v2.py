@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -62,6 +62,19 @@ def context_parallel_attn_dp(v: Any) -> int | Refuse:
         return Refuse(f"--dp-size {v.dp_size} together with --attn-dp-size {v.attn_dp_size} "
                       "is not supported under context parallelism")
     return v.attn_dp_size * v.dp_size
+
+
+def cp_group_width(v: Any, attn_dp: int) -> int | Refuse:
+    """The attention-CP width of a CP layout spanning the TP group: ``tp_size`` / DP groups.
+
+    SGLang divides without a check, so zero DP groups (``--attn-dp-size 0``) stop its
+    resolution here, before its own positivity check of the width.
+    """
+    try:
+        return v.tp_size // attn_dp
+    except ZeroDivisionError as exc:
+        return arithmetic_refusal(f"the CP group width (tp_size {v.tp_size} over {attn_dp} "
+                                  "attention-DP groups)", exc)
 
 
 def aiter_preshuffle_paged_mqa(v: Any) -> bool:
@@ -125,8 +138,11 @@ def _dsa_prefill_cp(v: Any) -> dict[str, Any] | Refuse:
         return Refuse("context parallelism runs on one machine only (--tp-size 8 or less)")
     if v.cp_strategy == "interleave" and v.attn_cp_size > 1:
         out["attn_cp_size"] = v.attn_cp_size
-    else:
-        out["attn_cp_size"] = v.tp_size // attn_dp
+        return out
+    width = cp_group_width(v, attn_dp)
+    if isinstance(width, Refuse):
+        return width
+    out["attn_cp_size"] = width
     return out
 
 
@@ -134,9 +150,11 @@ def _mla_prefill_cp(v: Any) -> dict[str, Any] | Refuse:
     attn_dp = context_parallel_attn_dp(v)
     if isinstance(attn_dp, Refuse):
         return attn_dp
+    width = cp_group_width(v, attn_dp)
+    if isinstance(width, Refuse):
+        return width
     return {"attn_dp_size": attn_dp, "dp_size": 1, "moe_dense_tp_size": 1,
-            "moe_a2a_backend": "deepep", "ep_size": v.tp_size,
-            "attn_cp_size": v.tp_size // attn_dp}
+            "moe_a2a_backend": "deepep", "ep_size": v.tp_size, "attn_cp_size": width}
 
 
 _FAMILY = dict(
@@ -358,6 +376,59 @@ def dsa_prefill_cp_graph_disable(v: View) -> Declare | None:
     return Declare({"cuda_graph_config": with_phase(config_, PREFILL, backend="disabled")},
                    "prefill CUDA graph disabled: DSA prefill context parallelism cannot "
                    "capture it here")
+
+
+_TP_WIDTH = dict(
+    phase=Phase.MODEL,
+    reads=("enable_prefill_cp", "tp_size", "attn_dp_size", "attn_cp_size", "dp_size"),
+    facts=("model.arch0", "model.is_deepseek_dsa"),
+    archs=DEEPSEEK_BRANCH,
+    applies=_dsa_model,
+    triggers=("attn_dp_size", "attn_cp_size"),
+)
+
+
+def _tp_width_refusal(v: Any) -> Refuse | None:
+    try:
+        v.tp_size // v.attn_dp_size // v.attn_cp_size
+    except ZeroDivisionError as exc:
+        return arithmetic_refusal(f"DSA attention-TP width (tp_size {v.tp_size}, attn_dp_size "
+                                  f"{v.attn_dp_size}, attn_cp_size {v.attn_cp_size})", exc)
+    return None
+
+
+@rule(**_TP_WIDTH,
+      sglang="handle_model_specific_adjustments (DSA attention-TP width, model_hook.py)")
+def dsa_attention_tp_width(v: View) -> Refuse | None:
+    """Without prefill CP, a DSA model's attention-TP width is computed before any width check.
+
+    When: a DSA model without ``--enable-prefill-cp``, with ``--attn-dp-size`` or
+        ``--attn-cp-size`` given.
+    Effect: refuses a width of 0 for either: the division by it fails.
+    Why: SGLang's DSA branch of ``handle_model_specific_adjustments`` (model_hook.py) divides
+        ``tp_size`` by both widths to report attention-TP sharding, on CUDA and ROCm alike,
+        well before ``handle_data_parallelism`` checks that ``attn_dp_size`` is positive; an
+        ``attn_cp_size`` of 0 is checked nowhere and fails only here.
+    Assumes: nothing (no launchplan target is an Ascend NPU or an Intel XPU, which skip it).
+    """
+    return None if v.enable_prefill_cp else _tp_width_refusal(v)
+
+
+@rule(name="dsa_attention_tp_width", variant="0.5.21", **_TP_WIDTH,
+      sglang="handle_model_specific_adjustments (DSA attention-TP width, 0.5.21)")
+def dsa_attention_tp_width_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: the width is computed only while there are fewer DP groups than TP ranks.
+
+    When: as ``dsa_attention_tp_width``.
+    Effect: as ``dsa_attention_tp_width``, when ``dp_size`` as 0.5.21 holds it (its attention
+        groups, or its replicas) is below ``tp_size``; otherwise nothing.
+    Why: 0.5.21 reports attention-TP sharding only then (``derive_attention_widths`` under a
+        ``dp_size < tp_size`` test); 0.5.22 computes it for every layout.
+    Assumes: nothing.
+    """
+    if v.enable_prefill_cp or v.attn_dp_size * v.dp_size >= v.tp_size:
+        return None
+    return _tp_width_refusal(v)
 
 
 @rule(

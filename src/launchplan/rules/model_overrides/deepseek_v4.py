@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchplan.engine.declarations import Declare, Refuse
+from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -19,7 +19,7 @@ from launchplan.rules.model_overrides import (
     quantization_config,
     routed_experts_fp4,
 )
-from launchplan.rules.model_overrides.deepseek_v2 import context_parallel_attn_dp
+from launchplan.rules.model_overrides.deepseek_v2 import context_parallel_attn_dp, cp_group_width
 
 ARCHS = frozenset({"DeepseekV4ForCausalLM"})
 
@@ -164,7 +164,12 @@ def deepseek_v4_defaults(v: View) -> Declare | Refuse | None:
                       f"{v.kv_cache_dtype}")
     backend = v.dsv4_attn_backend
     if backend == "auto":
-        backend = out["dsv4_attn_backend"] = _dsv4_default_backend(v, kv)
+        try:  # its attention-TP test divides by both widths, before any check of them
+            backend = out["dsv4_attn_backend"] = _dsv4_default_backend(v, kv)
+        except ZeroDivisionError as exc:
+            return arithmetic_refusal(f"DeepSeek-V4's attention-TP width (tp_size {v.tp_size}, "
+                                      f"attn_dp_size {v.attn_dp_size}, attn_cp_size "
+                                      f"{v.attn_cp_size})", exc)
     if backend == "flashmla_mega" and not (v.model.model_type == "deepseek_v41"
                                            and v.device == "cuda" and v.target.is_sm100):
         return Refuse("--dsv4-attn-backend flashmla_mega needs DeepSeek-V4.1 on SM10x")
@@ -363,6 +368,9 @@ def _v4_cp(v: Any, *, rocm_checks: bool) -> dict | Refuse | None:
     attn_dp = context_parallel_attn_dp(v)
     if isinstance(attn_dp, Refuse):
         return attn_dp
+    width = cp_group_width(v, attn_dp)  # declared before the DP check, so 0 fails first
+    if isinstance(width, Refuse):
+        return width
     if attn_dp != 1:
         return Refuse("DeepSeek-V4 prefill CP does not support attention data parallelism")
     if v.tp_size > 8:
@@ -371,7 +379,7 @@ def _v4_cp(v: Any, *, rocm_checks: bool) -> dict | Refuse | None:
         return Refuse("DeepSeek-V4 prefill CP supports the none, deepep, megamoe and mori A2A "
                       f"backends, not {v.moe_a2a_backend}")
     return {"attn_dp_size": attn_dp, "dp_size": 1, "moe_dense_tp_size": 1,
-            "attn_cp_size": v.tp_size // attn_dp}
+            "attn_cp_size": width}
 
 
 # --- SGLang 0.5.21 and 0.5.22 --------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchplan.engine.declarations import Refuse
+from launchplan.engine.declarations import Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -95,33 +95,39 @@ def mimo_v2_overrides_0_5_21(v: View) -> dict | None:
 def mimo_v2_attention_tp_check(v: View) -> Refuse | None:
     """A MiMo-V2 checkpoint with fused QKV weights fixes the attention TP size.
 
-    When: the model is not encoder-only and the config's ``attention_projection_layout`` is set
-        and not ``split``.
+    When: the model is not encoder-only.
     Effect: refuses a layout other than fused_qkv/split/unset, a fused_qkv config without
-        ``num_key_value_heads``, and an effective attention TP (tp / attention DP / attention CP)
-        that does not divide ``num_key_value_heads``.
+        ``num_key_value_heads``, an attention DP or CP width of 0 (any layout), and with
+        fused_qkv an effective attention TP (tp / attention DP / attention CP) that does not
+        divide ``num_key_value_heads`` (0 included: the modulo by it fails).
     Why: its ``qkv_proj`` is interleaved for TP = ``num_key_value_heads`` (the MiMoV2 fused-QKV TP
-        check in ``handle_model_specific_adjustments``, model_hook.py).
+        check in ``handle_model_specific_adjustments``, model_hook.py, which computes the
+        effective width for every layout, before SGLang checks any width is positive).
     Assumes: nothing.
     """
     if v.encoder_only:
         return None
     cfg = config(v)
     layout = cfg.get("attention_projection_layout")
-    if layout in (None, "split"):
-        return None
-    if layout != "fused_qkv":
-        return Refuse(f"MiMo-V2 attention_projection_layout {layout!r} is not one of "
-                      "fused_qkv, split or unset")
-    heads = cfg.get("num_key_value_heads")
-    sub = cfg.get("text_config")
-    if heads is None and isinstance(sub, dict):
-        heads = sub.get("num_key_value_heads")
-    if heads is None:
-        return Refuse("MiMo-V2 with fused_qkv needs num_key_value_heads to size its TP")
-    attn_tp = v.tp_size // v.attn_dp_size // v.attn_cp_size
-    if heads % attn_tp:
+    heads = None
+    if layout not in (None, "split"):
+        if layout != "fused_qkv":
+            return Refuse(f"MiMo-V2 attention_projection_layout {layout!r} is not one of "
+                          "fused_qkv, split or unset")
+        heads = cfg.get("num_key_value_heads")
+        sub = cfg.get("text_config")
+        if heads is None and isinstance(sub, dict):
+            heads = sub.get("num_key_value_heads")
+        if heads is None:
+            return Refuse("MiMo-V2 with fused_qkv needs num_key_value_heads to size its TP")
+    widths = (f"tp {v.tp_size}, attention DP {v.attn_dp_size}, attention CP "
+              f"{v.attn_cp_size}")
+    try:  # computed for every layout; a fused one then needs it to divide the KV heads
+        attn_tp = v.tp_size // v.attn_dp_size // v.attn_cp_size
+        misfit = heads is not None and heads % attn_tp
+    except ZeroDivisionError as exc:
+        return arithmetic_refusal(f"MiMo-V2's effective attention TP ({widths})", exc)
+    if misfit:
         return Refuse(f"MiMo-V2's fused qkv_proj weights need an effective attention TP that "
-                      f"divides {heads}; got {attn_tp} (tp {v.tp_size}, attention DP "
-                      f"{v.attn_dp_size}, attention CP {v.attn_cp_size})")
+                      f"divides {heads}; got {attn_tp} ({widths})")
     return None
