@@ -144,19 +144,28 @@ def local_model(path: str, revision: str | None = None, flag: str = "--model-pat
         return path
     from launchplan.facts.hub import config_folder, looks_like_hub_id
     from launchplan.facts.models import bundled_alias, bundled_for_path
+    from launchplan.facts.models.snapshots import snapshot_hub_id, snapshot_source
 
     if looks_like_hub_id(path):
         alias = bundled_alias(path) if revision in (None, "main") else None
         if alias is not None and not os.path.exists(path):
             return alias  # the same config.json, shipped: no network, no cache needed
-        return str(config_folder(path, revision, flag))
+        folder = config_folder(path, revision, flag)
+        if notes is not None and snapshot_hub_id(folder) is not None:
+            notes.append(f"{flag} {path}: planned with the config.json launchplan ships for "
+                         f"it ({snapshot_source()}); the Hub's current revision may differ "
+                         "(a local copy or the Hugging Face cache is read first)")
+        return str(folder)
     if revision in (None, "main") and not os.path.exists(path):
         alias = bundled_for_path(path)
         if alias is not None:
+            hub = snapshot_hub_id(alias) if os.sep in alias else None
+            what = (f"the config.json launchplan ships for {hub} ({snapshot_source()})"
+                    if hub is not None else f"the bundled model {alias}")
             if notes is not None:
-                notes.append(f"{flag} {path} is not on this machine: planned with the bundled "
-                             f"model {alias}, which its name matches (give {flag} with a "
-                             "folder holding the real config.json to plan that instead)")
+                notes.append(f"{flag} {path} is not on this machine: planned with {what}, "
+                             f"which its name matches (give {flag} with a folder holding the "
+                             "real config.json to plan that instead)")
             return alias
     return path
 

@@ -25,18 +25,23 @@ def targets_main(argv: list[str]) -> int:
 
 
 def models_main(argv: list[str]) -> int:
+    """The bundled models, then the Hub configs launchplan ships (planned by their Hub id,
+    offline); each row says which it is."""
     from launchplan.facts.models import bundled_models, load_model
+    from launchplan.facts.models.snapshots import snapshot_folder, snapshot_ids
 
     fmt = no_markdown(split_argv(argv, frozenset({"--format"})).options.get("format"),
                       "this listing") or "table"
-    facts = [load_model(name) for name in bundled_models()]
+    facts = [("bundled", load_model(name)) for name in bundled_models()]
+    facts += [("hub", load_model(str(snapshot_folder(hub)))) for hub in snapshot_ids()]
     if fmt == "json":
-        sys.stdout.write(to_json([{"name": m.name, "architectures": list(m.architectures),
+        sys.stdout.write(to_json([{"name": m.name, "kind": kind,
+                                   "architectures": list(m.architectures),
                                    "attention": m.attention_arch, "context": m.context_len}
-                                  for m in facts]) + "\n")
+                                  for kind, m in facts]) + "\n")
         return 0
-    rows = [(m.name, m.arch0, m.attention_arch, m.context_len, m.quant_method)
-            for m in facts]
-    render_table(("model", "architecture", "attention", "context", "quantization"), rows,
-                 sys.stdout)
+    rows = [(m.name, kind, m.arch0, m.attention_arch, m.context_len, m.quant_method)
+            for kind, m in facts]
+    render_table(("model", "kind", "architecture", "attention", "context", "quantization"),
+                 rows, sys.stdout)
     return 0

@@ -31,12 +31,19 @@ def config_folder(model_id: str, revision: str | None = None,
                   flag: str = "--model-path") -> Path:
     """The local folder holding the id's ``config.json`` (from the cache, else downloaded).
 
-    The cache is read first; the network is tried only when the Hub answers a quick probe,
+    The cache is read first, then the configs launchplan ships (``facts.models.snapshots``,
+    for the default revision); the network is tried only when the Hub answers a quick probe,
     so an offline machine gets one line in about a second instead of minutes of retries.
     """
     cached = _cached(model_id, revision)
     if cached is not None:
         return cached
+    if revision in (None, "main"):  # a published config launchplan ships: no network
+        from launchplan.facts.models.snapshots import snapshot_folder
+
+        shipped = snapshot_folder(model_id)
+        if shipped is not None:
+            return shipped
     import os
 
     if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):

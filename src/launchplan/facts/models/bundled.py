@@ -38,16 +38,17 @@ def bundled_for_path(path: str) -> str | None:
     ``/models/Qwen3-32B/``, a Hub cache snapshot ``.../models--Qwen--Qwen3-8B/snapshots/REV``).
     The cache folder's Hub id, else its last two components as a Hub id, else its last
     component as exactly one bundled Hub repository's name or a bundled model's own name;
-    None when nothing matches (or more than one does)."""
+    None when nothing matches (or more than one does). A Hub id launchplan does not bundle
+    but ships the config of (``snapshots``) gives that config's folder."""
     parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
     if not parts:
         return None
     for part in reversed(parts):  # the Hub cache's own layout: models--ORG--NAME/snapshots/REV
         if part.startswith("models--") and part.count("--") >= 2:
             org, _, name = part[len("models--"):].partition("--")
-            return bundled_alias(f"{org}/{name}")
+            return _shipped(f"{org}/{name}")
     if len(parts) >= 2:
-        alias = bundled_alias(f"{parts[-2]}/{parts[-1]}")
+        alias = _shipped(f"{parts[-2]}/{parts[-1]}")
         if alias is not None:
             return alias
     last = parts[-1].lower()
@@ -57,7 +58,26 @@ def bundled_for_path(path: str) -> str | None:
                  if old.rsplit("/", 1)[-1].lower() == last and new in table)
     if len(named) == 1:
         return named.pop()
-    return last if any(name == last for name, _ in _bundled()) else None
+    if any(name == last for name, _ in _bundled()):
+        return last
+    if not named:  # no bundled model: one shipped Hub config of that name
+        from launchplan.facts.models.snapshots import snapshot_folder, snapshot_ids
+
+        hubs = [h for h in snapshot_ids() if h.rsplit("/", 1)[-1].lower() == last]
+        if len(hubs) == 1:
+            return str(snapshot_folder(hubs[0]))
+    return None
+
+
+def _shipped(hub_id: str) -> str | None:
+    """A bundled model's name for ``hub_id``, else the folder of its shipped Hub config."""
+    alias = bundled_alias(hub_id)
+    if alias is not None:
+        return alias
+    from launchplan.facts.models.snapshots import snapshot_folder
+
+    folder = snapshot_folder(hub_id)
+    return str(folder) if folder is not None else None
 
 
 @lru_cache(maxsize=1)

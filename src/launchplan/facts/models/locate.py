@@ -7,6 +7,7 @@ from pathlib import Path
 
 from launchplan.errors import InputError
 from launchplan.facts.models.bundled import _CONFIG, _bundled
+from launchplan.facts.models.snapshots import snapshot_hub_id
 from launchplan.struct import Struct
 
 
@@ -40,6 +41,10 @@ def _locate_path(given: str) -> _Source:
         if not cfg.is_file():
             raise InputError(str(cfg), "a config.json in the model folder",
                              hint="the folder exists but holds no config.json")
+        hub = snapshot_hub_id(p)
+        if hub is not None:  # a shipped Hub config: named by its Hub id, never re-checked
+            return _Source(given, hub, str(cfg), str(p), f"{hub} ({_CONFIG} shipped)",
+                           bundled=True)
         return _Source(given, p.resolve().name or given, str(cfg), str(p), str(cfg))
     if p.is_file():
         if p.suffix == ".gguf" or _starts_with_gguf(p):

@@ -1,0 +1,98 @@
+"""Hub configs launchplan ships: a Hub id that is neither bundled nor cached plans offline."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.facts.models import bundled_alias, load_model
+from launchplan.facts.models.snapshots import (
+    HUB_DIR,
+    snapshot_folder,
+    snapshot_hub_id,
+    snapshot_ids,
+)
+from launchplan.planner import resolve
+
+SOURCES = json.loads((HUB_DIR / "SOURCES.json").read_text())
+GLM = "zai-org/GLM-5-FP8"
+
+
+@pytest.fixture
+def empty_offline_cache(tmp_path, monkeypatch):
+    import huggingface_hub.constants as constants
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    return tmp_path
+
+
+def test_every_shipped_config_is_recorded_with_its_source_and_loads():
+    ids = snapshot_ids()
+    assert len(ids) >= 50 and set(ids) == set(SOURCES["shipped"])
+    assert len(SOURCES["commit"]) == 40
+    for hub in ids:
+        assert bundled_alias(hub) is None, f"{hub} is bundled: the bundled model wins"
+        folder = snapshot_folder(hub)
+        assert folder is not None and snapshot_hub_id(folder) == hub
+        assert load_model(str(folder)).name == hub
+
+
+def test_a_shipped_id_plans_offline_in_any_letter_case_and_says_where_from(
+        empty_offline_cache, capsys):
+    for spelling in (GLM, GLM.lower()):
+        code = main(["resolve", "--gpu", "h200", "--model-path", spelling, "--tp", "8",
+                     "--format", "json"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        plan = json.loads(out)
+        assert plan["resolved"]["model_path"] == spelling  # the user's spelling is kept
+        assert plan["model"]["name"] == GLM
+        assert any("ships" in w and SOURCES["commit"][:12] in w for w in plan["warnings"])
+        assert plan["memory"]["max_total_num_tokens"] > 0
+
+
+def test_the_local_cache_wins_over_the_shipped_copy(empty_offline_cache):
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    repo = empty_offline_cache / "models--zai-org--GLM-5-FP8"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(commit)
+    snapshot = repo / "snapshots" / commit
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text(
+        (HUB_DIR.parent / "models" / "llama-3.1-8b" / "config.json").read_text())
+    result = resolve(["--model-path", GLM], gpu="h100")
+    assert result.record.model.arch0 == "LlamaForCausalLM"
+    assert not any("ships" in w for w in result.to_dict()["warnings"])
+
+
+def test_another_revision_is_not_the_shipped_one(empty_offline_cache, capsys):
+    code = main(["resolve", "--gpu", "h200", "--model-path", GLM, "--revision", "v0.1"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and GLM in err
+
+
+def test_a_path_from_another_machine_plans_the_shipped_config_it_names():
+    for path in ("/models/GLM-5-FP8", "/data/zai-org/GLM-5-FP8/",
+                 "/root/.cache/huggingface/hub/models--zai-org--GLM-5-FP8/snapshots/abc"):
+        result = resolve(["--model-path", path, "--tp", "8"], gpu="h200")
+        assert result.record.model.name == GLM, path
+        assert result.value("model_path") == path
+        assert any("not on this machine" in w and GLM in w
+                   for w in result.to_dict()["warnings"])
+
+
+@pytest.mark.parametrize("gpu", ["h200", "b200", "mi300x"])
+def test_every_shipped_config_resolves_or_is_refused_with_a_plan(gpu, capsys):
+    for hub in snapshot_ids():
+        code = main(["resolve", "--gpu", gpu, "--model-path", str(snapshot_folder(hub)),
+                     "--tp", "8", "--format", "json"])
+        out, err = capsys.readouterr()
+        assert code in (0, 3), f"{hub} on {gpu}: {err}"
+        plan = json.loads(out)
+        assert plan["model"]["name"] == hub
+        assert ("error" in plan) == (code == 3)
