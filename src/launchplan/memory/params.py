@@ -431,17 +431,26 @@ def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, ti
         e, ly = f"{p}.mixer", by["E"]
         experts = _int(t, "n_routed_experts")
         inter = _int(t, "moe_intermediate_size")
-        shared = _int(t, "moe_shared_expert_intermediate_size") * \
-            max(1, _int(t, "n_shared_experts", default=1))
+        # latent MoE (Nemotron 3 Super and Ultra): the experts work in ``moe_latent_size``
+        # dimensions, between two replicated projections from and back to the hidden size
+        latent = _int(t, "moe_latent_size", default=0) or hidden
         out += [Tensor(f"{e}.gate", "router", (experts, hidden), ly),
                 Tensor(f"{e}.gate.e_score_correction_bias", "router", (experts, 1), ly,
                        fp32=True),
-                Tensor(f"{e}.experts.{{e}}.up_proj", "experts", (inter, hidden), ly, experts,
+                Tensor(f"{e}.experts.{{e}}.up_proj", "experts", (inter, latent), ly, experts,
                        True, "experts"),
-                Tensor(f"{e}.experts.{{e}}.down_proj", "experts", (hidden, inter), ly, experts,
-                       True, "experts"),
-                Tensor(f"{e}.shared_experts.up_proj", "shared_experts", (shared, hidden), ly,
-                       linear=True, shard="shared"),
-                Tensor(f"{e}.shared_experts.down_proj", "shared_experts", (hidden, shared), ly,
-                       linear=True, shard="shared")]
+                Tensor(f"{e}.experts.{{e}}.down_proj", "experts", (latent, inter), ly, experts,
+                       True, "experts")]
+        if latent != hidden:
+            out += [Tensor(f"{e}.fc1_latent_proj", "experts", (latent, hidden), ly,
+                           linear=True),
+                    Tensor(f"{e}.fc2_latent_proj", "experts", (hidden, latent), ly,
+                           linear=True)]
+        n_shared = _int(t, "n_shared_experts", default=1)
+        if n_shared:  # none at all when the config says 0
+            shared = _int(t, "moe_shared_expert_intermediate_size") * n_shared
+            out += [Tensor(f"{e}.shared_experts.up_proj", "shared_experts", (shared, hidden),
+                           ly, linear=True, shard="shared"),
+                    Tensor(f"{e}.shared_experts.down_proj", "shared_experts",
+                           (hidden, shared), ly, linear=True, shard="shared")]
     return out

@@ -77,7 +77,8 @@ def _with_class_defaults(d: dict[str, Any], model_type: str | None, where: str,
     mt = model_type or ""
     aliases = _ATTRIBUTE_ALIASES.get(mt, {})
     spec = _TYPE_DEFAULTS.get(mt)
-    if not aliases and spec is None and mt not in _WINDOW_NEEDS_FLAG:
+    if not aliases and spec is None and mt not in _WINDOW_NEEDS_FLAG \
+            and mt not in _NEMOTRON_H_TYPES:
         return d
     out = dict(d)
     if spec is not None:
@@ -91,12 +92,47 @@ def _with_class_defaults(d: dict[str, Any], model_type: str | None, where: str,
         # the class stores the value under the alias; a JSON alias wins over a default
         if d.get(alias) is not None or (alias in out and canonical not in d):
             out[canonical] = out[alias]
+    if mt in _NEMOTRON_H_TYPES:
+        _nemotron_h_layers(out, d)
     if mt in _WINDOW_NEEDS_FLAG and not d.get("use_sliding_window"):
         out["sliding_window"] = _WINDOW_NEEDS_FLAG[mt]
     if mt == "gemma3_text" and d.get("use_bidirectional_attention") \
             and _as_int(out.get("sliding_window")) is not None:
         out["sliding_window"] = _as_int(out["sliding_window"]) // 2 + 1  # EmbeddingGemma
     return out
+
+
+_NEMOTRON_H_TYPES = ("nemotron_h", "nemotron_h_puzzle")
+#: SGLang's NemotronHConfig (the same in 0.5.21-0.5.23): one character a layer kind in the
+#: legacy ``hybrid_override_pattern`` string, one word in the canonical ``layers_block_type``
+_LAYER_CHARS = {"mamba": "M", "attention": "*", "mlp": "-", "moe": "E"}
+_LEGACY_PATTERN = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-"
+_MTP_KINDS = ("attention", "moe")
+
+
+def _nemotron_h_layers(out: dict[str, Any], given: Mapping[str, Any]) -> None:
+    """SGLang's Nemotron-H config class keeps the layer layout as ``layers_block_type`` (a
+    list; newer checkpoints such as Nemotron 3 Ultra publish only that) and derives the
+    rest from it: ``num_hidden_layers`` is its length (a JSON value is ignored) and
+    ``hybrid_override_pattern`` its string form. The legacy string is read only when the
+    list is absent (its signature default when both are). The MTP layout follows the same
+    way, except that a legacy ``mtp_hybrid_override_pattern`` replaces a missing or default
+    list. Written back as strings here, which the layer readers take."""
+    kinds = given.get("layers_block_type")
+    pattern = given.get("hybrid_override_pattern", _LEGACY_PATTERN)
+    if isinstance(kinds, list) and all(k in _LAYER_CHARS for k in kinds):
+        pattern = "".join(_LAYER_CHARS[k] for k in kinds)
+    if isinstance(pattern, str):
+        out["hybrid_override_pattern"] = pattern
+        out["num_hidden_layers"] = len(pattern)
+    mtp = given.get("mtp_layers_block_type")
+    legacy = given.get("mtp_hybrid_override_pattern")
+    if isinstance(legacy, str) and (mtp is None or list(mtp) == list(_MTP_KINDS)):
+        out["mtp_hybrid_override_pattern"] = legacy
+    elif isinstance(mtp, list) and all(k in _LAYER_CHARS for k in mtp):
+        out["mtp_hybrid_override_pattern"] = "".join(_LAYER_CHARS[k] for k in mtp)
+    elif mtp is None:
+        out["mtp_hybrid_override_pattern"] = "".join(_LAYER_CHARS[k] for k in _MTP_KINDS)
 
 
 def _text_config(top: dict[str, Any], archs: list[str],
