@@ -50,6 +50,7 @@ PIPELINE: tuple[str, ...] = (
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
     "quantize_and_serve_check",
     "model_config_parser_at_model_config",  # 0.5.21-0.5.22: where the model config is built
+    "remote_code_needs_trust",
     "context_length_limit",
     "model_quantization_check",
     "inkling_prefill_graph_default",

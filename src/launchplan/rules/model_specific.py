@@ -65,6 +65,31 @@ def quantize_and_serve_check(v: View) -> Refuse | None:
 
 @rule(
     phase=Phase.GRAPH_DEFAULTS,
+    reads=("trust_remote_code",),
+    facts=("model.model_type_known", "model.has_remote_code"),
+    sglang="get_config: AutoConfig.from_pretrained (first model_config_of, step 22)",
+)
+def remote_code_needs_trust(v: View) -> Refuse | None:
+    """A checkpoint whose config class only its own code defines needs --trust-remote-code.
+
+    When: the config's ``model_type`` is one neither transformers nor SGLang registers and
+        its ``auto_map`` names the checkpoint's configuration code (DeciLM's ``nemotron-nas``,
+        Llama-3.3-Nemotron-Super-49B), and ``--trust-remote-code`` is off.
+    Effect: refuses; with the flag the config is read as given (launchplan reads the JSON
+        only, never runs that code, and says so in the model's caveats).
+    Why: transformers' ``AutoConfig.from_pretrained`` refuses to run a repository's own code
+        unless trusted, and SGLang builds the model config with it while resolving.
+    Assumes: nothing.
+    """
+    model = v.model
+    if model.model_type_known or not model.has_remote_code or v.trust_remote_code:
+        return None
+    return Refuse(f"the checkpoint's config class (model_type {model.model_type!r}) is defined "
+                  "by code in its repository, which runs only with --trust-remote-code")
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
     reads=("quantization",),
     facts=("model.quant_config", "target.vendor", "target.gfx", "target.sm"),
     sglang="ModelConfig._verify_quantization (first model_config_of, step 22)",

@@ -450,7 +450,10 @@ _DEFAULT_TEXT_TYPE: Mapping[Any, str] = {
     "qianfan_ocr": "qwen3", "qwen2_5_vl": "qwen2_5_vl_text", "qwen2_audio": "qwen2",
     "qwen2_vl": "qwen2_vl_text", "qwen3_5": "qwen3_5_text", "qwen3_5_moe": "qwen3_5_moe_text",
     "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text",
-    "shieldgemma2": "gemma3_text", "smolvlm": "llama", "vibevoice": "qwen2",
+    "shieldgemma2": "gemma3_text", "smolvlm": "llama",
+    # SGLang's own Step3p7Config: without ``text_config`` it builds a default Step3p5Config
+    # (the top-level keys stay on the parent) and a default vision encoder config
+    "step3p7": "step3p5", "vibevoice": "qwen2",
     "vibevoice_asr": "qwen2", "video_llama_3": "qwen2", "video_llava": "llama",
     "vipllava": "llama", "voxtral": "llama",
 }
