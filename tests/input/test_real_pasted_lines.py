@@ -184,3 +184,24 @@ def test_a_paste_with_several_launches_says_the_first_is_planned(capsys):
                  "--format", "json"]) == 0
     assert not any("launch commands" in w for w in json.loads(capsys.readouterr().out)[
         "warnings"])
+
+
+@pytest.mark.parametrize("path", ["“qwen3-8b”", "‘qwen3-8b’", "„qwen3-8b“", "”qwen3-8b”",
+                                  "«qwen3-8b»"])
+def test_a_model_path_in_typographic_quotes_is_read_as_the_path(path, capsys):
+    line = f"python3 -m sglang.launch_server --model-path {path} --tp 1"
+    assert main(["resolve", "--gpu", "h100", line, "--emit", "sglang"]) == 0
+    out, err = capsys.readouterr()
+    assert "--model-path qwen3-8b " in out and path not in out
+    assert main(["resolve", "--gpu", "h100", line, "--format", "json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert any(f"--model-path {path} is wrapped in typographic quotes" in w
+               and "planned as qwen3-8b" in w for w in warnings)
+
+
+def test_a_model_path_with_one_typographic_quote_is_named_in_the_error(capsys):
+    line = "python3 -m sglang.launch_server --model-path “/models/my-own-model"
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("launchplan: --model-path: expected a folder")
+    assert "typographic quotes" in err and err.count("\n") == 1
