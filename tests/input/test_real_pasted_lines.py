@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import unpaste
+from launchplan.input.pasted import launch_count, unpaste
 
 LINES = json.loads((Path(__file__).parent / "data" / "pasted_lines.json").read_text())
 
@@ -127,12 +127,28 @@ def test_sglang_serve_reads_a_positional_model_and_its_backend_choice(capsys):
     assert "--model-type: expected auto or llm" in capsys.readouterr().err
 
 
-def test_the_router_launcher_plans_its_server_flags():
-    argv, env = unpaste([_by_source("evalhub")["text"]])
+def test_the_router_launcher_plans_one_of_its_workers():
+    # its --dp-size counts SGLang servers, each started with --dp-size 1 (the router
+    # launcher's launch_server_process): one worker's flags are planned
+    notes: list[str] = []
+    argv, env = unpaste([_by_source("evalhub")["text"]], notes=notes)
     assert argv == ["--model-path", "$HOME/models/DeepSeek-R1-Distill-Qwen-1.5B",
-                    "--context-length", "32768", "--dp", "8", "--port", "30000"]
+                    "--context-length", "32768", "--port", "30000"]
+    assert len(notes) == 1 and "--dp-size 8 starts 8 separate SGLang servers" in notes[0]
     argv, _ = unpaste([_by_source("delphi")["text"]])  # in a docstring, behind `uv run`
-    assert "--dp-size" in argv and "--tensor-parallel-size=2" in argv
+    assert "--dp-size" not in argv and "--tensor-parallel-size=2" in argv
+    assert unpaste(["python -m sglang_router.launch_server --model-path m --dp=4 --tp 2"]) == (
+        ["--model-path", "m", "--tp", "2"], [])
+
+
+def test_the_router_launchers_dp_is_explained_as_workers_not_attention_dp(capsys):
+    entry = _by_source("verl GenRM")
+    assert main(["resolve", "--gpu", "h100", entry["text"], "--model-path", "qwen2.5-0.5b",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    note = next(w for w in data["warnings"] if "sglang_router.launch_server" in w)
+    assert "starts 4 separate SGLang servers" in note and "--attn-dp-size" in note
+    assert data["resolved"]["dp_size"] == 1
 
 
 @pytest.mark.parametrize("flag, names", [
@@ -173,12 +189,13 @@ def test_a_space_after_a_continuation_backslash_is_named(capsys):
     assert "remove the space after the backslash" in capsys.readouterr().err
 
 
-def test_a_paste_with_several_launches_says_the_first_is_planned(capsys):
+def test_a_paste_with_several_launches_lists_them_and_plans_the_first(capsys):
     entry = _by_source("issues/3467")  # node 1's and node 2's commands
     assert main(["resolve", "--gpu", "h100", entry["text"], "--model-path", "llama-3.1-70b",
                  "--format", "json"]) == 0
     warnings = json.loads(capsys.readouterr().out)["warnings"]
-    assert any("holds 2 launch commands: the first is planned" in w for w in warnings)
+    assert any("holds 2 launch commands: [1] --node-rank 0 --port 3000 --dist-init-addr" in w
+               and "launch 1 is planned (--launch N plans another)" in w for w in warnings)
     single = _by_source("issues/9590")
     assert main(["resolve", "--gpu", "h20", single["text"], "--model-path", "deepseek-v3",
                  "--format", "json"]) == 0
@@ -205,3 +222,50 @@ def test_a_model_path_with_one_typographic_quote_is_named_in_the_error(capsys):
     err = capsys.readouterr().err
     assert err.startswith("launchplan: --model-path: expected a folder")
     assert "typographic quotes" in err and err.count("\n") == 1
+
+
+PD_PAIR = ("# prefill\n"
+           "python -m sglang.launch_server --model-path qwen3-8b --disaggregation-mode prefill "
+           "--port 30000 &\n"
+           "# decode\n"
+           "CUDA_VISIBLE_DEVICES=1 python -m sglang.launch_server --model-path qwen3-8b "
+           "--disaggregation-mode decode --port 30001 &\n"
+           "python -m sglang_router.launch_router --pd-disaggregation "
+           "--prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001\n")
+
+
+def test_launch_picks_one_launch_of_several(capsys):
+    assert unpaste([PD_PAIR], launch=2) == (
+        ["--model-path", "qwen3-8b", "--disaggregation-mode", "decode", "--port", "30001"],
+        ["CUDA_VISIBLE_DEVICES=1"])
+    for chosen, mode in (("1", "prefill"), ("2", "decode")):
+        assert main(["resolve", "--gpu", "h100", PD_PAIR, "--launch", chosen,
+                     "--format", "json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["resolved"]["disaggregation_mode"] == mode
+        note = next(w for w in data["warnings"] if "launch commands" in w)
+        assert ("[1] --disaggregation-mode prefill --port 30000, [2] --disaggregation-mode "
+                "decode --port 30001") in note and f"launch {chosen} is planned" in note
+
+
+def test_one_line_with_two_background_launches_counts_two():
+    line = ("python -m sglang.launch_server --model-path m --port 1 & "
+            "python -m sglang.launch_server --model-path m --port 2 &")
+    assert launch_count([line]) == 2
+    assert unpaste([line], launch=2)[0] == ["--model-path", "m", "--port", "2"]
+
+
+@pytest.mark.parametrize("extra, names", [
+    (["--launch", "3"], "--launch: expected 1 to 2 (the pasted text holds 2 launch commands)"),
+    (["--launch=0"], "--launch: expected 1 to 2"),
+    (["--launch", "two"], "--launch: expected an integer"),
+    (["--launch"], "--launch: expected a value"),
+])
+def test_a_launch_out_of_range_is_named(extra, names, capsys):
+    assert main(["resolve", "--gpu", "h100", PD_PAIR, *extra]) == 2
+    assert capsys.readouterr().err.startswith(f"launchplan: {names}")
+
+
+def test_launch_without_a_pasted_text_is_named(capsys):
+    assert main(["resolve", "--gpu", "h100", "--model-path", "qwen3-8b", "--launch", "2"]) == 2
+    assert "--launch: expected a pasted launch text" in capsys.readouterr().err

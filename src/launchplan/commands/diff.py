@@ -29,7 +29,7 @@ Exit 0 when equal, 1 when they differ, 2 for bad input.
 options: --compat, --to, --format table|json, --env KEY=VALUE, --gpu-* overrides
 """
 
-ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--to", "--format", "--env",
                      "--model-path", "--before-load-mib", "--load-overhead-mib"})
 

@@ -24,7 +24,7 @@ options: --all, --format table|json, --compat default|0.5.23|0.5.22|0.5.21,
   server_args line records, with the values `resolve --from-log` takes as input)
 """
 
-ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--format", "--env", "--all",
                      "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens",
                      "--from-log"})

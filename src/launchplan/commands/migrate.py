@@ -24,7 +24,7 @@ plan is unchanged (or only the new line could be planned), 1 when it changed, 2 
 options: --to, --from, --format table|json, --env KEY=VALUE, --gpu-* overrides
 """
 
-ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--to", "--from", "--format", "--env",
                      "--model-path"})
 

@@ -54,13 +54,16 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
     return False
 
 
-def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
+def unpaste(tokens: Sequence[str], *, launch: int | None = None,
+            notes: list[str] | None = None) -> tuple[list[str], list[str]]:
     """(argv, env assignments): the launch's own flags in order, and ``KEY=VALUE`` pairs.
 
     Tokens that hold several words (a whole pasted command in one argument) are split as a
     POSIX shell would, after joining backslash-newline continuations. The launcher prefix
     (``python -m sglang.launch_server``, ``sglang serve``) is dropped wherever it stands,
-    and assignments right before it are kept as the environment the launch assumes.
+    and assignments right before it are kept as the environment the launch assumes. A
+    pasted script with several launches gives its ``launch``-th (from 1; the first by
+    default). What a reader should know about how the text was read goes into ``notes``.
     """
     words: list[str] = []
     env: list[str] = []
@@ -87,7 +90,7 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
         elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
         else:
-            words.extend(_expanded([token]))
+            words.extend(_expanded([token], launch))
     argv: list[str] = []
     i = 0
     while i < len(words):
@@ -109,26 +112,57 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
         if words[end - 1] == "serve":
             words = [*words[:end], *_serve_arguments(words[end:])]
         elif words[end - 1] == _ROUTER_MODULE:
-            words = [*words[:end], *_without_router_arguments(words[end:])]
+            server, workers = _router_server_words(words[end:])
+            words = [*words[:end], *server]
+            if notes is not None and workers is not None:
+                notes.append(_router_note(workers))
         i = end
     return argv, env
 
 
-def _without_router_arguments(words: list[str]) -> list[str]:
-    """The router launcher's words without its own ``--router-*`` options and their values
-    (the words up to the next flag): the rest are SGLang's server flags. Each of its
-    ``--dp-size`` workers is then an SGLang server built from those same flags."""
+#: SGLang's spellings of its data-parallel size (which the router launcher reads as workers).
+_DP_FLAGS = ("--dp-size", "--dp", "--data-parallel-size")
+
+
+def _router_server_words(words: list[str]) -> tuple[list[str], str | None]:
+    """(one worker's SGLang flags, the worker count given) from the router launcher's words.
+
+    Its own ``--router-*`` options (and their values: the words up to the next flag) are the
+    router's. Its ``--dp-size N`` starts N SGLang servers, each a copy of the same flags with
+    its data-parallel size set to 1, its own port and the next ``--tp-size`` GPUs
+    (sgl-project/sglang, sgl-router/py_src/sglang_router/launch_server.py,
+    ``launch_server_process``): the plan is one such server, so the size is taken out.
+    """
     out: list[str] = []
+    workers: str | None = None
     skipping = False
-    for word in words:
-        if word.startswith("--router-"):
+    at = 0
+    while at < len(words):
+        word = words[at]
+        name, eq, value = word.partition("=")
+        at += 1
+        if name in _DP_FLAGS:
+            if not eq and at < len(words) and not words[at].startswith("-"):
+                value = words[at]
+                at += 1
+            workers = value
+            skipping = False
+        elif word.startswith("--router-"):
             skipping = "=" not in word
         elif skipping and not word.startswith("-"):
             continue
         else:
             skipping = False
             out.append(word)
-    return out
+    return out, workers
+
+
+def _router_note(workers: str) -> str:
+    return (f"sglang_router.launch_server --dp-size {workers} starts {workers} separate SGLang "
+            "servers behind the router (one per --tp-size GPUs, each with --dp-size 1 and its "
+            "own port): one of them is planned. This is the router's data parallelism, whole "
+            "replicas; it is not SGLang's in-server --dp-size nor attention DP "
+            "(--attn-dp-size)")
 
 
 def _serve_arguments(words: list[str]) -> list[str]:
@@ -156,18 +190,59 @@ def _serve_arguments(words: list[str]) -> list[str]:
 
 def launch_count(tokens: Sequence[str]) -> int:
     """How many launcher commands a pasted shell text holds (a node-per-command script, a
-    prefill and a decode server): only the first is planned, which a note should say."""
+    prefill and a decode server, workers started with ``&``): one of them is planned."""
     count = 0
     for token in tokens:
-        if "\n" not in token or _dockerfile(token) or is_manifest(token):
+        if not ("\n" in token or (" " in token and _wordy(token))):
             continue
-        for line in _logical_lines(_joined_continuations(token)):
-            try:
-                words = shlex.split(_PROMPT.sub("", line, count=1), comments=True)
-            except ValueError:
-                continue
-            count += any(_prefix_end(words, i) is not None for i in range(len(words)))
+        if _dockerfile(token) or is_manifest(token) or _engine_call(token):
+            continue
+        try:
+            words = _shell_words(token)
+        except InputError:
+            continue
+        count += sum(any(_prefix_end(seg, i) is not None for i in range(len(seg)))
+                     for seg in _segments(words))
     return count
+
+
+def launch_summaries(tokens: Sequence[str], count: int) -> list[str]:
+    """One short line per launch of a pasted text with ``count`` of them: the flags that tell
+    it from the others (its role, rank or port), so a reader can pick one with --launch."""
+    argvs = [unpaste(tokens, launch=n)[0] for n in range(1, count + 1)]
+    pairs = [_flag_values(argv) for argv in argvs]
+    shown: list[str] = []
+    for n, own in enumerate(pairs):
+        differ = [flag for flag, value in own.items()
+                  if any(other.get(flag, None) != value for other in pairs)]
+        differ.sort(key=lambda flag: _ROLE_FLAGS.index(flag) if flag in _ROLE_FLAGS
+                    else len(_ROLE_FLAGS))  # stable: the rest keep their order
+        distinct = [f"{flag} {own[flag]}".rstrip() for flag in differ]
+        text = " ".join(distinct[:3]) + (" …" if len(distinct) > 3 else "")
+        shown.append(f"[{n + 1}] {text or 'the same flags as another'}")
+    return shown
+
+
+#: The flags that name a launch's role among several, shown first.
+_ROLE_FLAGS = ("--disaggregation-mode", "--node-rank", "--model-path", "--port",
+               "--base-gpu-id")
+
+
+def _flag_values(argv: list[str]) -> dict[str, str]:
+    """A launch's flags and the words after each (``""`` for a switch), in order."""
+    out: dict[str, str] = {}
+    at = 0
+    while at < len(argv):
+        name, eq, value = argv[at].partition("=")
+        at += 1
+        if not name.startswith("-"):
+            continue
+        values = [value] if eq else []
+        while not eq and at < len(argv) and not argv[at].startswith("-"):
+            values.append(argv[at])
+            at += 1
+        out[name] = " ".join(values)
+    return out
 
 
 def _engine_call(token: str) -> bool:
@@ -204,13 +279,13 @@ def is_manifest(token: str) -> bool:
     return looks_like_manifest(token)
 
 
-def _expanded(tokens: Sequence[str]) -> list[str]:
+def _expanded(tokens: Sequence[str], launch: int | None = None) -> list[str]:
     """``tokens`` with each that holds a command line (not a value with a space in it)
     split as a POSIX shell would."""
     words: list[str] = []
     for token in tokens:
         if "\n" in token or (" " in token and _wordy(token)):
-            words.extend(_split(token))
+            words.extend(_split(token, launch))
         else:
             words.append(token)
     return words
@@ -277,9 +352,15 @@ def _wordy(token: str) -> bool:
         m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0]))
 
 
-def _split(text: str) -> list[str]:
-    """A pasted shell text's launch words. A script's lines are commands of their own
-    (a quoted value may span lines); a shell prompt before a command (``$``,
+def _split(text: str, launch: int | None = None) -> list[str]:
+    """A pasted shell text's launch words (its ``launch``-th launch's; the first by
+    default)."""
+    return _launch_segment(_shell_words(text), launch)
+
+
+def _shell_words(text: str) -> list[str]:
+    """A pasted shell text's words, each line ended by ``;``. A script's lines are commands
+    of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
     text = _joined_continuations(text)
     words: list[str] = []
@@ -290,7 +371,7 @@ def _split(text: str) -> list[str]:
             raise InputError("the pasted command", "a complete shell command line (balanced "
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
-    return _launch_segment(words)
+    return words
 
 
 def _joined_continuations(text: str) -> str:
@@ -353,12 +434,8 @@ _REDIRECT = re.compile(r"^\d*(?:>>?|<|&>>?|>\|)$")
 _REDIRECT_WITH_TARGET = re.compile(r"^\d*(?:>&\d+|(?:>>?|<|&>>?)\S+)$")
 
 
-def _launch_segment(words: list[str]) -> list[str]:
-    """The words of the command that starts the launcher (a pasted text may chain others
-    with ``&&``, ``;``, a pipe or a new line), without its redirections: where its output
-    goes is the shell's business, not the launch's. Variables an earlier command exports
-    (``export NAME=VALUE``) are the launch's environment: they come back as assignments
-    right before it. Words before the launch's own command (a prompt left over) are not."""
+def _segments(words: list[str]) -> list[list[str]]:
+    """``words`` cut into commands at the shell's control operators."""
     segments: list[list[str]] = [[]]
     for word in words:
         if word in _CONTROL:
@@ -368,10 +445,22 @@ def _launch_segment(words: list[str]) -> list[str]:
             segments.append([])
         else:
             segments[-1].append(word)
-    at = next((n for n, seg in enumerate(segments)
-               if any(_prefix_end(seg, i) is not None for i in range(len(seg)))), None)
-    if at is None:
+    return segments
+
+
+def _launch_segment(words: list[str], launch: int | None = None) -> list[str]:
+    """The words of the command that starts the launcher (a pasted text may chain others
+    with ``&&``, ``;``, a pipe or a new line; of several launches, the ``launch``-th),
+    without its redirections: where its output goes is the shell's business, not the
+    launch's. Variables an earlier command exports (``export NAME=VALUE``) are the launch's
+    environment: they come back as assignments right before it. Words before the launch's
+    own command (a prompt left over) are not."""
+    segments = _segments(words)
+    found = [n for n, seg in enumerate(segments)
+             if any(_prefix_end(seg, i) is not None for i in range(len(seg)))]
+    if not found:
         return [w for seg in segments for w in seg]
+    at = found[min(max(launch or 1, 1), len(found)) - 1]
     values: dict[str, str] = {}  # the shell variables the text sets before the launch
     exported: list[str] = []
     for seg in segments[:at]:
