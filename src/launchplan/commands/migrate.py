@@ -42,7 +42,7 @@ def main(argv: list[str]) -> int:
     fmt = no_markdown(opts.get("format"), "migrate") or "table"
     if fmt not in ("table", "json"):
         raise InputError("--format", "table or json for migrate", fmt)
-    new_argv, notes = rewrite(list(split.sglang_argv))
+    new_argv, notes = rewrite(list(split.sglang_argv), to)
     model = opts.get("model_path")
     model = model[-1] if isinstance(model, list) else model
     head = ["--model-path", model] if model else []
