@@ -129,7 +129,9 @@ def migration_hint(flag: str) -> str | None:
     if entry is None:
         return NOT_SGLANG.get(flag)
     if not entry.new:
-        return f"{entry.old} was removed in SGLang {entry.since} ({entry.note}): drop it"
+        last = RELEASES[RELEASES.index(entry.since) - 1]
+        return (f"{entry.old} is a flag of SGLang {last}, removed in {entry.since} "
+                f"({entry.note}): drop it")
     return f"{entry.old} is an older SGLang flag ({entry.note}): use {entry.new}"
 
 
