@@ -27,11 +27,13 @@ def _by_source(fragment: str) -> dict:
 
 
 def test_the_set_is_real_and_varied():
-    assert len(LINES) >= 60
+    assert len(LINES) >= 95
     assert all(e["source"] and e["text"] and e["exit"] in (0, 2, 3) for e in LINES)
     kinds = {"docker run": 0, "sglang serve": 0, "sgl.Engine": 0, "kind: ": 0, "export ": 0,
              "--nnodes": 0, "--disaggregation-mode": 0, "--speculative-": 0, "deepep": 0,
-             "SGLANG_USE_AITER": 0, "${": 0, "\\\n": 0, "--config": 0}
+             "SGLANG_USE_AITER": 0, "${": 0, "\\\n": 0, "--config": 0,
+             "sglang_router.launch_server": 0, "GLM-5": 0, "Kimi-K2.5": 0, "Qwen3.5": 0,
+             "DeepSeek-V3.2": 0, "DeepSeek-V4": 0, "gpt-oss": 0, "Llama-4": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
@@ -269,3 +271,53 @@ def test_a_launch_out_of_range_is_named(extra, names, capsys):
 def test_launch_without_a_pasted_text_is_named(capsys):
     assert main(["resolve", "--gpu", "h100", "--model-path", "qwen3-8b", "--launch", "2"]) == 2
     assert "--launch: expected a pasted launch text" in capsys.readouterr().err
+
+
+def test_a_required_variable_the_script_leaves_to_the_caller_stays_a_reference():
+    # ${NAME:?message}: the shell stops unless the caller's environment sets NAME
+    argv, _ = unpaste([_by_source("586355895")["text"]])
+    assert argv[argv.index("--dist-init-addr") + 1] == "${DIST_INIT_ADDR}"
+    assert argv[argv.index("--nnodes") + 1] == "2"  # ${NNODES:-2}
+    from launchplan.input.shell_vars import expand
+
+    assert expand("${A:+on}${B:+off}", {"A": "1"}) == "on"
+    assert expand("${B:=7}", {}) == "7"
+
+
+def test_flags_on_lines_after_a_missing_backslash_are_named_not_planned(capsys):
+    entry = _by_source("gpustack/gpustack/pull/4022")
+    notes: list[str] = []
+    argv, _ = unpaste([entry["text"]], notes=notes)
+    assert "--reasoning-parser" not in argv  # the shell ends the launch at that line
+    assert len(notes) == 1 and "does not end in a backslash" in notes[0]
+    assert "(--reasoning-parser deepseek-v3 --tool-call-parser deepseekv32)" in notes[0]
+    assert main(["resolve", "--gpu", "h200", entry["text"], "--model-path", "deepseek-v3",
+                 "--format", "json"]) == 0
+    assert any("does not end in a backslash" in w
+               for w in json.loads(capsys.readouterr().out)["warnings"])
+    whole = "python3 -m sglang.launch_server --model-path m --tp 2\n\necho done\n"
+    notes = []
+    assert unpaste([whole], notes=notes)[0] == ["--model-path", "m", "--tp", "2"] and not notes
+
+
+def test_a_flag_wrapped_across_two_lines_is_read_whole():
+    entry = _by_source("sglang/pull/18389")  # "--chunked-prefill-" / "size 131072 ..."
+    notes: list[str] = []
+    argv, _ = unpaste([entry["text"]], notes=notes)
+    assert argv[argv.index("--chunked-prefill-size") + 1] == "131072"
+    assert "--disaggregation-transfer-backend" in argv  # the rest of the wrapped line too
+    assert any("read as --chunked-prefill-size" in n for n in notes)
+    # a dash that ends a value or a comment is not a broken flag
+    argv, _ = unpaste(["python -m sglang.launch_server --model-path m-\nsize 2"])
+    assert argv == ["--model-path", "m-"]
+
+
+def test_the_new_models_lines_with_renamed_flags_name_the_new_spelling(capsys):
+    for fragment, new in (("issues/28431", "use --mamba-radix-cache-strategy"),
+                          ("GLM-5-FP8)", "use --dsa-prefill-backend"),
+                          ("40325693943", "use --cuda-graph-backend-prefill breakable")):
+        entry = _by_source(fragment)
+        argv = ["resolve", "--gpu", entry["gpu"], entry["text"]]
+        argv += ["--model-path", entry["model"]] if "model" in entry else []
+        assert main(argv) == 2
+        assert new in capsys.readouterr().err

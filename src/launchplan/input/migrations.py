@@ -87,6 +87,17 @@ MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
     Migration("--prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
               "interleave"),
+    # the piecewise (torch.compile) prefill CUDA graph became on by default
+    # (sgl-project/sglang#16331), then one of the prefill graph backends (#23906); the
+    # breakable backend is the default prefill graph since (#23004), and an explicitly named
+    # prefill backend is what --enforce-piecewise-cuda-graph used to ask for (0.5.21's
+    # cuda_graph_hook.apply_cuda_graph_compatibility)
+    Migration("--enable-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
+              "prefill CUDA graphs are on by default; the prefill graph backend names them"),
+    Migration("--enforce-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
+              "naming the prefill graph backend keeps it from being switched off"),
+    Migration("--disable-piecewise-cuda-graph", "--cuda-graph-backend-prefill disabled",
+              "the prefill CUDA graph is switched off by its backend"),
     # removed between 0.5.21 and 0.5.23 (the three releases' flag sets, diffed): 0.5.22's
     # CUDA-graph config refuses the tc_piecewise backend and its compiler key as removed
     Migration("--cuda-graph-tc-compiler", "",

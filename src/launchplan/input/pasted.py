@@ -90,7 +90,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
         elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
         else:
-            words.extend(_expanded([token], launch))
+            words.extend(_expanded([token], launch, notes))
     argv: list[str] = []
     i = 0
     while i < len(words):
@@ -158,11 +158,12 @@ def _router_server_words(words: list[str]) -> tuple[list[str], str | None]:
 
 
 def _router_note(workers: str) -> str:
-    return (f"sglang_router.launch_server --dp-size {workers} starts {workers} separate SGLang "
-            "servers behind the router (one per --tp-size GPUs, each with --dp-size 1 and its "
-            "own port): one of them is planned. This is the router's data parallelism, whole "
-            "replicas; it is not SGLang's in-server --dp-size nor attention DP "
-            "(--attn-dp-size)")
+    servers = "one SGLang server" if workers == "1" else f"{workers} separate SGLang servers"
+    return (f"sglang_router.launch_server --dp-size {workers} starts {servers} behind the "
+            f"router (each on its own --tp-size GPUs, {workers} x --tp-size in all, with "
+            "--dp-size 1 and its own port): one of them is planned. This is the router's data "
+            "parallelism, whole replicas; it is not SGLang's in-server --dp-size nor "
+            "attention DP (--attn-dp-size)")
 
 
 def _serve_arguments(words: list[str]) -> list[str]:
@@ -279,13 +280,14 @@ def is_manifest(token: str) -> bool:
     return looks_like_manifest(token)
 
 
-def _expanded(tokens: Sequence[str], launch: int | None = None) -> list[str]:
+def _expanded(tokens: Sequence[str], launch: int | None = None,
+              notes: list[str] | None = None) -> list[str]:
     """``tokens`` with each that holds a command line (not a value with a space in it)
     split as a POSIX shell would."""
     words: list[str] = []
     for token in tokens:
         if "\n" in token or (" " in token and _wordy(token)):
-            words.extend(_split(token, launch))
+            words.extend(_split(token, launch, notes))
         else:
             words.append(token)
     return words
@@ -352,17 +354,18 @@ def _wordy(token: str) -> bool:
         m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0]))
 
 
-def _split(text: str, launch: int | None = None) -> list[str]:
+def _split(text: str, launch: int | None = None,
+           notes: list[str] | None = None) -> list[str]:
     """A pasted shell text's launch words (its ``launch``-th launch's; the first by
     default)."""
-    return _launch_segment(_shell_words(text), launch)
+    return _launch_segment(_shell_words(text, notes), launch, notes)
 
 
-def _shell_words(text: str) -> list[str]:
+def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     """A pasted shell text's words, each line ended by ``;``. A script's lines are commands
     of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
-    text = _joined_continuations(text)
+    text = _joined_continuations(_unwrapped_flags(text, notes))
     words: list[str] = []
     for line in _logical_lines(text):
         try:
@@ -372,6 +375,29 @@ def _shell_words(text: str) -> list[str]:
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
     return words
+
+
+#: A line that ends inside a flag's name (``--chunked-prefill-``) and a next line that goes
+#: on with the rest of it (``size 131072 ...``).
+_BROKEN_FLAG = re.compile(r"(?<![\w-])(--[a-z0-9]+(?:-[a-z0-9]+)*-)[ \t]*\r?\n([a-z0-9][\w-]*)")
+
+
+def _unwrapped_flags(text: str, notes: list[str] | None) -> str:
+    """``text`` with each flag a line break cut in two made whole again: no flag name ends
+    in a dash, so the break is a web page's or a terminal's wrapping of a long line (the
+    shell itself would end the command there)."""
+    if "-\n" not in text and "- \n" not in text:
+        return text
+
+    def join(match: re.Match[str]) -> str:
+        whole = match.group(1) + match.group(2)
+        if notes is not None:
+            notes.append(f"a line ends inside a flag ({match.group(1)}) and the next goes on "
+                         f"with {match.group(2)!r}: read as {whole}, a long line wrapped in "
+                         "the middle of a flag (the shell would cut the command there)")
+        return whole
+
+    return _BROKEN_FLAG.sub(join, text)
 
 
 def _joined_continuations(text: str) -> str:
@@ -448,7 +474,8 @@ def _segments(words: list[str]) -> list[list[str]]:
     return segments
 
 
-def _launch_segment(words: list[str], launch: int | None = None) -> list[str]:
+def _launch_segment(words: list[str], launch: int | None = None,
+                    notes: list[str] | None = None) -> list[str]:
     """The words of the command that starts the launcher (a pasted text may chain others
     with ``&&``, ``;``, a pipe or a new line; of several launches, the ``launch``-th),
     without its redirections: where its output goes is the shell's business, not the
@@ -461,6 +488,8 @@ def _launch_segment(words: list[str], launch: int | None = None) -> list[str]:
     if not found:
         return [w for seg in segments for w in seg]
     at = found[min(max(launch or 1, 1), len(found)) - 1]
+    if notes is not None:
+        _orphaned_flags(segments[at + 1:], notes)
     values: dict[str, str] = {}  # the shell variables the text sets before the launch
     exported: list[str] = []
     for seg in segments[:at]:
@@ -482,6 +511,26 @@ def _launch_segment(words: list[str], launch: int | None = None) -> list[str]:
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.append(shell_vars.expand(word, values))
     return out
+
+
+def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:
+    """A note when the lines right after the launch start with flags: the launch's last line
+    lacks its continuation backslash, so the shell ends the command there and runs those
+    lines on their own (failing); SGLang never sees their flags, and the plan leaves them
+    out as well."""
+    lost: list[str] = []
+    for seg in after:
+        if not seg:
+            continue
+        if not (seg[0].startswith("--") and len(seg[0]) > 2):
+            break
+        lost.extend(seg)
+    if lost:
+        shown = " ".join(lost[:6]) + (" …" if len(lost) > 6 else "")
+        notes.append(f"the launch's last line does not end in a backslash, so the lines after "
+                     f"it ({shown}) are a command of their own to the shell: SGLang does not "
+                     "get those flags and they are not planned (end the line before them "
+                     "with ' \\' to pass them)")
 
 
 def _from_command(words: list[str]) -> list[str]:
