@@ -321,3 +321,11 @@ def test_the_new_models_lines_with_renamed_flags_name_the_new_spelling(capsys):
         argv += ["--model-path", entry["model"]] if "model" in entry else []
         assert main(argv) == 2
         assert new in capsys.readouterr().err
+
+
+def test_a_launch_inside_markdown_inline_code_is_read_from_the_code():
+    argv, _ = unpaste([_by_source("31177646277")["text"]])  # "e.g.`python -m ...`"
+    assert argv == ["--model-path", "meta-llama/Llama-4-Scout-17B-16E-Instruct", "--tp", "8",
+                    "--context-length", "65536"]
+    assert unpaste(["run ``python -m sglang.launch_server --model-path m --tp 2`` here"])[0] == [
+        "--model-path", "m", "--tp", "2"]

@@ -365,7 +365,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     """A pasted shell text's words, each line ended by ``;``. A script's lines are commands
     of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
-    text = _joined_continuations(_unwrapped_flags(text, notes))
+    text = _joined_continuations(_unwrapped_flags(_inline_code(text), notes))
     words: list[str] = []
     for line in _logical_lines(text):
         try:
@@ -375,6 +375,30 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
     return words
+
+
+#: A Markdown inline-code span on one line (`` `python -m ...` ``, or with double backticks).
+_INLINE_CODE = re.compile(r"(?<!`)(`{1,2})(?!`)([^`\n]+)\1(?!`)")
+
+
+def _inline_code(text: str) -> str:
+    """``text`` with each line that holds a launch inside Markdown inline code (an issue's
+    "e.g. `python -m sglang.launch_server ...`") reduced to that code: the backticks are
+    the page's markup, not the shell's command substitution."""
+    if "`" not in text:
+        return text
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        for match in _INLINE_CODE.finditer(line):
+            code = match.group(2)
+            try:
+                words = shlex.split(code, comments=True)
+            except ValueError:
+                continue
+            if launches_sglang(words):
+                lines[at] = code
+                break
+    return "\n".join(lines)
 
 
 #: A line that ends inside a flag's name (``--chunked-prefill-``) and a next line that goes
