@@ -329,3 +329,36 @@ def test_a_launch_inside_markdown_inline_code_is_read_from_the_code():
                     "--context-length", "65536"]
     assert unpaste(["run ``python -m sglang.launch_server --model-path m --tp 2`` here"])[0] == [
         "--model-path", "m", "--tp", "2"]
+
+
+def test_each_launch_of_a_real_pd_script_is_listed_and_can_be_planned(capsys):
+    entry = _by_source("Mooncake, DeepSeek multi-node")  # prefill 0/1, decode 0/1
+    assert launch_count([entry["text"]]) == 4
+    assert main(["resolve", "--gpu", "h100", entry["text"], "--model-path", "deepseek-v3",
+                 "--launch", "3", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["resolved"]["disaggregation_mode"] == "decode"
+    assert data["resolved"]["max_running_requests"] == 128
+    note = next(w for w in data["warnings"] if "launch commands" in w)
+    assert "[1] --disaggregation-mode prefill --node-rank 0" in note
+    assert "[4] --disaggregation-mode decode --node-rank 1" in note
+    assert "launch 3 is planned (--launch 3)" in note
+
+
+def test_a_scripts_interpreter_variable_and_flag_variable_are_read_as_the_shell_does(capsys):
+    # CUDA_VISIBLE_DEVICES=$DECODE_GPUS $PYTHON -m sglang.launch_server ...; the prefill
+    # launch ends in an unquoted $PREFILL_EXTRA holding four flags
+    text = _by_source("LAPS PD leak")["text"]
+    argv, env = unpaste([text])
+    assert env == ["CUDA_VISIBLE_DEVICES=1"]
+    assert argv[argv.index("--disaggregation-mode") + 1] == "decode"
+    argv, env = unpaste([text], launch=2)
+    assert env == ["CUDA_VISIBLE_DEVICES=0"]
+    assert argv[-5:] == ["--enable-piecewise-cuda-graph", "--enable-batch-prefill-cuda-graph",
+                         "--enable-laps-scheduler", "--laps-length-threshold", "256"]
+    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen2.5-7b",
+                 "--launch", "2"]) == 2
+    assert "use --cuda-graph-backend-prefill breakable" in capsys.readouterr().err
+    # a quoted value that is one word stays one word
+    assert unpaste(['P="/my models/x"\npython -m sglang.launch_server --model-path $P'])[0] == [
+        "--model-path", "/my models/x"]

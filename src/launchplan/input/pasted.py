@@ -533,7 +533,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
         elif _REDIRECT.match(word):
             skip = True
         elif not _REDIRECT_WITH_TARGET.match(word):
-            out.append(shell_vars.expand(word, values))
+            out.extend(_expanded_word(word, values))
     return out
 
 
@@ -557,6 +557,24 @@ def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:
                      "with ' \\' to pass them)")
 
 
+#: A word that is one variable reference and nothing else (``$EXTRA_ARGS``, ``${EXTRA}``).
+_WHOLE_REFERENCE = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
+    """A launch word with the script's variables expanded: one word, or several when the
+    word is a bare reference to a value holding flags (``PREFILL_EXTRA="--a --b 2"`` then
+    ``$PREFILL_EXTRA``), which the shell splits at its spaces. The quotes that would keep
+    it whole are gone by now, so only a value that starts with a flag is split: a quoted
+    path with a space in it stays one word."""
+    value = shell_vars.expand(word, values)
+    if value != word and _WHOLE_REFERENCE.match(word):
+        parts = value.split()
+        if len(parts) > 1 and parts[0].startswith("-"):
+            return parts
+    return [value]
+
+
 def _from_command(words: list[str]) -> list[str]:
     """``words`` from the start of the command that runs the launcher: its runner
     (``docker run ...``) or the assignments and wrappers right before its prefix."""
@@ -571,6 +589,13 @@ def _from_command(words: list[str]) -> list[str]:
     return words[start:]
 
 
+def _interpreter_variable(words: list[str], i: int) -> bool:
+    """A script's interpreter held in a variable (``$PYTHON -m sglang.launch_server``): a
+    bare reference right before ``-m`` and SGLang's launcher module."""
+    return (bool(_WHOLE_REFERENCE.match(words[i])) and i + 2 < len(words)
+            and words[i + 1] == "-m" and words[i + 2] in _MODULES)
+
+
 def _is_command_token(token: str) -> bool:
     return token in _MODULES or token == "sglang" or bool(_PYTHON.match(token))
 
@@ -578,7 +603,7 @@ def _is_command_token(token: str) -> bool:
 def _prefix_end(words: list[str], i: int) -> int | None:
     """If a launcher prefix starts at ``i``, the index just after it."""
     word = words[i]
-    if _PYTHON.match(word):
+    if _PYTHON.match(word) or _interpreter_variable(words, i):
         j = i + 1
         while j < len(words) and words[j] in ("-u", "-O", "-B"):
             j += 1
