@@ -66,6 +66,7 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
                          message="--model-path: required (a folder holding config.json or a "
                          "bundled model name; see `launchplan models`)")
     env = _legacy_env(dict(env or {}), raw.notices) if env else {}
+    model_path = _plain_quotes(raw, "model_path", model_path)
     path = local_model(str(model_path), raw.values.get("revision"), notes=raw.notices)
     json_override = raw.values.get("json_model_override_args")
     context_length = raw.values.get("context_length")
@@ -81,6 +82,8 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
         model = load_model(path, json_override=json_override, context_length=context_length,
                            env=allow)
     draft_path = raw.values.get("speculative_draft_model_path")
+    if draft_path:
+        draft_path = _plain_quotes(raw, "speculative_draft_model_path", draft_path)
     draft = None
     if draft_path:
         draft = _draft(raw, model, str(draft_path), env)
@@ -88,6 +91,29 @@ def build_record(raw: RawInput, gpu: str | Target, *, compat: str = "default",
     if raw.release != release:
         raw = _reread(raw, release)
     return Record(raw, target, model, draft, compat, env)
+
+
+#: The path-valued fields whose typographic quotes are read away (their flags, for the note).
+_PATH_FLAGS = {"model_path": "--model-path",
+               "speculative_draft_model_path": "--speculative-draft-model-path"}
+
+
+def _plain_quotes(raw: RawInput, field: str, value: Any) -> Any:
+    """``value`` without the typographic quotes a web page or chat client wrapped it in
+    (``“/models/x”``), noted: the shell keeps such quotes in the word, so SGLang itself
+    would look for a path with them and not find it."""
+    if not isinstance(value, str):
+        return value
+    from launchplan.input.typography import unquoted
+
+    inner = unquoted(value)
+    if inner is None:
+        return value
+    raw.values[field] = inner
+    raw.notices.append(f"{_PATH_FLAGS[field]} {value} is wrapped in typographic quotes, which "
+                       f"the shell keeps as part of the path (SGLang would not find it): "
+                       f"planned as {inner}; retype them as plain ' or \" quotes")
+    return inner
 
 
 def _legacy_env(env: dict[str, str], notes: list[str]) -> dict[str, str]:

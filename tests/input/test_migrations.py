@@ -13,8 +13,72 @@ def test_each_old_flag_names_its_replacement(flag, capsys):
     code = main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b", flag])
     _, err = capsys.readouterr()
     assert code == 2 and err.count("\n") == 1
-    assert f"use {MIGRATIONS[flag].new}" in err
+    entry = MIGRATIONS[flag]
+    if entry.new:
+        assert f"use {entry.new}" in err
+    else:  # removed outright: the release and what to do instead
+        assert f", removed in {entry.since} (" in err and "drop it" in err
     assert "did you mean" not in err
+
+
+def test_the_flags_removed_between_the_modeled_releases_are_all_named():
+    # every flag 0.5.21 or 0.5.22 accepts that 0.5.23 does not has an entry saying so
+    from launchplan.input.fields import RELEASES, release_table
+
+    latest = set(release_table(RELEASES[-1]).flag_to_field)
+    for older in RELEASES[:-1]:
+        for flag in set(release_table(older).flag_to_field) - latest:
+            entry = MIGRATIONS.get(flag)
+            assert entry is not None and entry.since, flag
+            assert flag not in release_table(entry.since).flag_to_field
+            before = RELEASES[RELEASES.index(entry.since) - 1]
+            assert flag in release_table(before).flag_to_field
+
+
+def test_a_removed_flag_is_still_accepted_by_the_release_that_had_it(capsys):
+    assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b", "--compat",
+                 "0.5.21", "--cuda-graph-tc-compiler", "eager", "--format", "json"]) == 0
+    capsys.readouterr()
+
+
+def test_a_flag_no_release_has_gets_a_pointer_not_a_did_you_mean(capsys):
+    assert main(["resolve", "--gpu", "h100", "--model-path", "qwen3-8b",
+                 "--disable-mamba-scheduler"]) == 2
+    err = capsys.readouterr().err
+    assert "not a flag of any SGLang release" in err and "--mamba-radix-cache-strategy" in err
+    assert "did you mean" not in err
+
+
+@pytest.mark.parametrize("argv, new", [
+    (["--mamba-scheduler-strategy", "extra_buffer"],
+     ["--mamba-radix-cache-strategy", "extra_buffer"]),
+    (["--nsa-prefill-backend=flashmla_sparse", "--nsa-decode-backend", "fa3"],
+     ["--dsa-prefill-backend", "flashmla_sparse", "--dsa-decode-backend", "fa3"]),
+    (["--tp", "8", "--enable-nsa-prefill-context-parallel"],
+     ["--tp", "8", "--enable-prefill-cp", "--cp-strategy", "interleave"]),
+    (["--enable-nsa-prefill-context-parallel", "--nsa-prefill-cp-mode", "in-seq-split"],
+     ["--enable-prefill-cp", "--cp-strategy", "zigzag"]),
+    (["--cuda-graph-tc-compiler", "inductor", "--tp", "2"], ["--tp", "2"]),
+    (["--speculative-skip-dp-mlp-sync", "--tp", "2"], ["--tp", "2"]),
+])
+def test_rewrite_carries_values_and_drops_removed_flags(argv, new):
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(argv)
+    assert out == new and notes
+    from launchplan.input.cli import parse_argv
+
+    assert parse_argv(out) is not None  # SGLang 0.5.23's parser takes the new line
+
+
+def test_rewrite_keeps_a_flag_the_target_release_still_has():
+    from launchplan.input.migrations import rewrite
+
+    assert rewrite(["--cuda-graph-tc-compiler", "eager"], "0.5.21") == (
+        ["--cuda-graph-tc-compiler", "eager"], [])
+    assert rewrite(["--speculative-skip-dp-mlp-sync"], "0.5.22")[0] == [
+        "--speculative-skip-dp-mlp-sync"]
+    assert rewrite(["--speculative-skip-dp-mlp-sync"], "0.5.23")[0] == []
 
 
 def test_the_replacement_works_when_followed(capsys):
@@ -31,7 +95,14 @@ def test_the_replacement_works_when_followed(capsys):
 def test_each_replacement_is_a_command_line_sglang_accepts(flag):
     from launchplan.input.cli import parse_argv
 
+    if not MIGRATIONS[flag].new:
+        return  # removed without a replacement
     words = ["8" if w == "N" else w for w in MIGRATIONS[flag].new.split()
              if not w.startswith("(") and w not in ("[N", "...]", "=", "--tp-size)")]
+    words = [w.split("|")[0] for w in words]  # one of the choices named
+    if words[-1] == "8" and words[0] in ("--mamba-radix-cache-strategy",):
+        words[-1] = "auto"
+    if words[0] in ("--dsa-prefill-backend", "--dsa-decode-backend"):
+        words[-1] = "flashmla_sparse"
     parsed = parse_argv(words)  # bad input would raise, naming the flag
     assert parsed.values, words

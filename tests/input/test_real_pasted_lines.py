@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import unpaste
+from launchplan.input.pasted import launch_count, unpaste
 
 LINES = json.loads((Path(__file__).parent / "data" / "pasted_lines.json").read_text())
 
@@ -27,11 +27,13 @@ def _by_source(fragment: str) -> dict:
 
 
 def test_the_set_is_real_and_varied():
-    assert len(LINES) >= 60
+    assert len(LINES) >= 95
     assert all(e["source"] and e["text"] and e["exit"] in (0, 2, 3) for e in LINES)
     kinds = {"docker run": 0, "sglang serve": 0, "sgl.Engine": 0, "kind: ": 0, "export ": 0,
              "--nnodes": 0, "--disaggregation-mode": 0, "--speculative-": 0, "deepep": 0,
-             "SGLANG_USE_AITER": 0, "${": 0, "\\\n": 0, "--config": 0}
+             "SGLANG_USE_AITER": 0, "${": 0, "\\\n": 0, "--config": 0,
+             "sglang_router.launch_server": 0, "GLM-5": 0, "Kimi-K2.5": 0, "Qwen3.5": 0,
+             "DeepSeek-V3.2": 0, "DeepSeek-V4": 0, "gpt-oss": 0, "Llama-4": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
@@ -127,12 +129,28 @@ def test_sglang_serve_reads_a_positional_model_and_its_backend_choice(capsys):
     assert "--model-type: expected auto or llm" in capsys.readouterr().err
 
 
-def test_the_router_launcher_plans_its_server_flags():
-    argv, env = unpaste([_by_source("evalhub")["text"]])
+def test_the_router_launcher_plans_one_of_its_workers():
+    # its --dp-size counts SGLang servers, each started with --dp-size 1 (the router
+    # launcher's launch_server_process): one worker's flags are planned
+    notes: list[str] = []
+    argv, env = unpaste([_by_source("evalhub")["text"]], notes=notes)
     assert argv == ["--model-path", "$HOME/models/DeepSeek-R1-Distill-Qwen-1.5B",
-                    "--context-length", "32768", "--dp", "8", "--port", "30000"]
+                    "--context-length", "32768", "--port", "30000"]
+    assert len(notes) == 1 and "--dp-size 8 starts 8 separate SGLang servers" in notes[0]
     argv, _ = unpaste([_by_source("delphi")["text"]])  # in a docstring, behind `uv run`
-    assert "--dp-size" in argv and "--tensor-parallel-size=2" in argv
+    assert "--dp-size" not in argv and "--tensor-parallel-size=2" in argv
+    assert unpaste(["python -m sglang_router.launch_server --model-path m --dp=4 --tp 2"]) == (
+        ["--model-path", "m", "--tp", "2"], [])
+
+
+def test_the_router_launchers_dp_is_explained_as_workers_not_attention_dp(capsys):
+    entry = _by_source("verl GenRM")
+    assert main(["resolve", "--gpu", "h100", entry["text"], "--model-path", "qwen2.5-0.5b",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    note = next(w for w in data["warnings"] if "sglang_router.launch_server" in w)
+    assert "starts 4 separate SGLang servers" in note and "--attn-dp-size" in note
+    assert data["resolved"]["dp_size"] == 1
 
 
 @pytest.mark.parametrize("flag, names", [
@@ -173,14 +191,174 @@ def test_a_space_after_a_continuation_backslash_is_named(capsys):
     assert "remove the space after the backslash" in capsys.readouterr().err
 
 
-def test_a_paste_with_several_launches_says_the_first_is_planned(capsys):
+def test_a_paste_with_several_launches_lists_them_and_plans_the_first(capsys):
     entry = _by_source("issues/3467")  # node 1's and node 2's commands
     assert main(["resolve", "--gpu", "h100", entry["text"], "--model-path", "llama-3.1-70b",
                  "--format", "json"]) == 0
     warnings = json.loads(capsys.readouterr().out)["warnings"]
-    assert any("holds 2 launch commands: the first is planned" in w for w in warnings)
+    assert any("holds 2 launch commands: [1] --node-rank 0 --port 3000 --dist-init-addr" in w
+               and "launch 1 is planned (--launch N plans another)" in w for w in warnings)
     single = _by_source("issues/9590")
     assert main(["resolve", "--gpu", "h20", single["text"], "--model-path", "deepseek-v3",
                  "--format", "json"]) == 0
     assert not any("launch commands" in w for w in json.loads(capsys.readouterr().out)[
         "warnings"])
+
+
+@pytest.mark.parametrize("path", ["“qwen3-8b”", "‘qwen3-8b’", "„qwen3-8b“", "”qwen3-8b”",
+                                  "«qwen3-8b»"])
+def test_a_model_path_in_typographic_quotes_is_read_as_the_path(path, capsys):
+    line = f"python3 -m sglang.launch_server --model-path {path} --tp 1"
+    assert main(["resolve", "--gpu", "h100", line, "--emit", "sglang"]) == 0
+    out, err = capsys.readouterr()
+    assert "--model-path qwen3-8b " in out and path not in out
+    assert main(["resolve", "--gpu", "h100", line, "--format", "json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert any(f"--model-path {path} is wrapped in typographic quotes" in w
+               and "planned as qwen3-8b" in w for w in warnings)
+
+
+def test_a_model_path_with_one_typographic_quote_is_named_in_the_error(capsys):
+    line = "python3 -m sglang.launch_server --model-path “/models/my-own-model"
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("launchplan: --model-path: expected a folder")
+    assert "typographic quotes" in err and err.count("\n") == 1
+
+
+PD_PAIR = ("# prefill\n"
+           "python -m sglang.launch_server --model-path qwen3-8b --disaggregation-mode prefill "
+           "--port 30000 &\n"
+           "# decode\n"
+           "CUDA_VISIBLE_DEVICES=1 python -m sglang.launch_server --model-path qwen3-8b "
+           "--disaggregation-mode decode --port 30001 &\n"
+           "python -m sglang_router.launch_router --pd-disaggregation "
+           "--prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001\n")
+
+
+def test_launch_picks_one_launch_of_several(capsys):
+    assert unpaste([PD_PAIR], launch=2) == (
+        ["--model-path", "qwen3-8b", "--disaggregation-mode", "decode", "--port", "30001"],
+        ["CUDA_VISIBLE_DEVICES=1"])
+    for chosen, mode in (("1", "prefill"), ("2", "decode")):
+        assert main(["resolve", "--gpu", "h100", PD_PAIR, "--launch", chosen,
+                     "--format", "json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["resolved"]["disaggregation_mode"] == mode
+        note = next(w for w in data["warnings"] if "launch commands" in w)
+        assert ("[1] --disaggregation-mode prefill --port 30000, [2] --disaggregation-mode "
+                "decode --port 30001") in note and f"launch {chosen} is planned" in note
+
+
+def test_one_line_with_two_background_launches_counts_two():
+    line = ("python -m sglang.launch_server --model-path m --port 1 & "
+            "python -m sglang.launch_server --model-path m --port 2 &")
+    assert launch_count([line]) == 2
+    assert unpaste([line], launch=2)[0] == ["--model-path", "m", "--port", "2"]
+
+
+@pytest.mark.parametrize("extra, names", [
+    (["--launch", "3"], "--launch: expected 1 to 2 (the pasted text holds 2 launch commands)"),
+    (["--launch=0"], "--launch: expected 1 to 2"),
+    (["--launch", "two"], "--launch: expected an integer"),
+    (["--launch"], "--launch: expected a value"),
+])
+def test_a_launch_out_of_range_is_named(extra, names, capsys):
+    assert main(["resolve", "--gpu", "h100", PD_PAIR, *extra]) == 2
+    assert capsys.readouterr().err.startswith(f"launchplan: {names}")
+
+
+def test_launch_without_a_pasted_text_is_named(capsys):
+    assert main(["resolve", "--gpu", "h100", "--model-path", "qwen3-8b", "--launch", "2"]) == 2
+    assert "--launch: expected a pasted launch text" in capsys.readouterr().err
+
+
+def test_a_required_variable_the_script_leaves_to_the_caller_stays_a_reference():
+    # ${NAME:?message}: the shell stops unless the caller's environment sets NAME
+    argv, _ = unpaste([_by_source("586355895")["text"]])
+    assert argv[argv.index("--dist-init-addr") + 1] == "${DIST_INIT_ADDR}"
+    assert argv[argv.index("--nnodes") + 1] == "2"  # ${NNODES:-2}
+    from launchplan.input.shell_vars import expand
+
+    assert expand("${A:+on}${B:+off}", {"A": "1"}) == "on"
+    assert expand("${B:=7}", {}) == "7"
+
+
+def test_flags_on_lines_after_a_missing_backslash_are_named_not_planned(capsys):
+    entry = _by_source("gpustack/gpustack/pull/4022")
+    notes: list[str] = []
+    argv, _ = unpaste([entry["text"]], notes=notes)
+    assert "--reasoning-parser" not in argv  # the shell ends the launch at that line
+    assert len(notes) == 1 and "does not end in a backslash" in notes[0]
+    assert "(--reasoning-parser deepseek-v3 --tool-call-parser deepseekv32)" in notes[0]
+    assert main(["resolve", "--gpu", "h200", entry["text"], "--model-path", "deepseek-v3",
+                 "--format", "json"]) == 0
+    assert any("does not end in a backslash" in w
+               for w in json.loads(capsys.readouterr().out)["warnings"])
+    whole = "python3 -m sglang.launch_server --model-path m --tp 2\n\necho done\n"
+    notes = []
+    assert unpaste([whole], notes=notes)[0] == ["--model-path", "m", "--tp", "2"] and not notes
+
+
+def test_a_flag_wrapped_across_two_lines_is_read_whole():
+    entry = _by_source("sglang/pull/18389")  # "--chunked-prefill-" / "size 131072 ..."
+    notes: list[str] = []
+    argv, _ = unpaste([entry["text"]], notes=notes)
+    assert argv[argv.index("--chunked-prefill-size") + 1] == "131072"
+    assert "--disaggregation-transfer-backend" in argv  # the rest of the wrapped line too
+    assert any("read as --chunked-prefill-size" in n for n in notes)
+    # a dash that ends a value or a comment is not a broken flag
+    argv, _ = unpaste(["python -m sglang.launch_server --model-path m-\nsize 2"])
+    assert argv == ["--model-path", "m-"]
+
+
+def test_the_new_models_lines_with_renamed_flags_name_the_new_spelling(capsys):
+    for fragment, new in (("issues/28431", "use --mamba-radix-cache-strategy"),
+                          ("GLM-5-FP8)", "use --dsa-prefill-backend"),
+                          ("40325693943", "use --cuda-graph-backend-prefill breakable")):
+        entry = _by_source(fragment)
+        argv = ["resolve", "--gpu", entry["gpu"], entry["text"]]
+        argv += ["--model-path", entry["model"]] if "model" in entry else []
+        assert main(argv) == 2
+        assert new in capsys.readouterr().err
+
+
+def test_a_launch_inside_markdown_inline_code_is_read_from_the_code():
+    argv, _ = unpaste([_by_source("31177646277")["text"]])  # "e.g.`python -m ...`"
+    assert argv == ["--model-path", "meta-llama/Llama-4-Scout-17B-16E-Instruct", "--tp", "8",
+                    "--context-length", "65536"]
+    assert unpaste(["run ``python -m sglang.launch_server --model-path m --tp 2`` here"])[0] == [
+        "--model-path", "m", "--tp", "2"]
+
+
+def test_each_launch_of_a_real_pd_script_is_listed_and_can_be_planned(capsys):
+    entry = _by_source("Mooncake, DeepSeek multi-node")  # prefill 0/1, decode 0/1
+    assert launch_count([entry["text"]]) == 4
+    assert main(["resolve", "--gpu", "h100", entry["text"], "--model-path", "deepseek-v3",
+                 "--launch", "3", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["resolved"]["disaggregation_mode"] == "decode"
+    assert data["resolved"]["max_running_requests"] == 128
+    note = next(w for w in data["warnings"] if "launch commands" in w)
+    assert "[1] --disaggregation-mode prefill --node-rank 0" in note
+    assert "[4] --disaggregation-mode decode --node-rank 1" in note
+    assert "launch 3 is planned (--launch 3)" in note
+
+
+def test_a_scripts_interpreter_variable_and_flag_variable_are_read_as_the_shell_does(capsys):
+    # CUDA_VISIBLE_DEVICES=$DECODE_GPUS $PYTHON -m sglang.launch_server ...; the prefill
+    # launch ends in an unquoted $PREFILL_EXTRA holding four flags
+    text = _by_source("LAPS PD leak")["text"]
+    argv, env = unpaste([text])
+    assert env == ["CUDA_VISIBLE_DEVICES=1"]
+    assert argv[argv.index("--disaggregation-mode") + 1] == "decode"
+    argv, env = unpaste([text], launch=2)
+    assert env == ["CUDA_VISIBLE_DEVICES=0"]
+    assert argv[-5:] == ["--enable-piecewise-cuda-graph", "--enable-batch-prefill-cuda-graph",
+                         "--enable-laps-scheduler", "--laps-length-threshold", "256"]
+    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen2.5-7b",
+                 "--launch", "2"]) == 2
+    assert "use --cuda-graph-backend-prefill breakable" in capsys.readouterr().err
+    # a quoted value that is one word stays one word
+    assert unpaste(['P="/my models/x"\npython -m sglang.launch_server --model-path $P'])[0] == [
+        "--model-path", "/my models/x"]

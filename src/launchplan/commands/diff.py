@@ -26,10 +26,11 @@ nothing the launch does. --to names the right side's rule set (default: the left
 replace the left's.
 Exit 0 when equal, 1 when they differ, 2 for bad input.
 
-options: --compat, --to, --format table|json, --env KEY=VALUE, --gpu-* overrides
+options: --compat, --to, --format table|json, --env KEY=VALUE, --gpu-* overrides,
+  --launch N (a pasted text with several launch commands: the Nth)
 """
 
-ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--to", "--format", "--env",
                      "--model-path", "--before-load-mib", "--load-overhead-mib"})
 

@@ -21,10 +21,11 @@ the plan comes first (JSON: a "preflight" key; --all gives {"explanations": [...
 
 options: --all, --format table|json, --compat default|0.5.23|0.5.22|0.5.21,
   --gpu-* overrides, --env K=V, --from-log FILE (explain the launch a start-up log's
-  server_args line records, with the values `resolve --from-log` takes as input)
+  server_args line records, with the values `resolve --from-log` takes as input),
+  --launch N (a pasted text with several launch commands: explain the Nth)
 """
 
-ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--format", "--env", "--all",
                      "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens",
                      "--from-log"})

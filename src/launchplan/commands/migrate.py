@@ -21,10 +21,11 @@ prints the new launch line, and compares the plans of the old and the new line (
 the release the old line ran on; without it only the new line is planned). Exit 0 when the
 plan is unchanged (or only the new line could be planned), 1 when it changed, 2 bad input.
 
-options: --to, --from, --format table|json, --env KEY=VALUE, --gpu-* overrides
+options: --to, --from, --format table|json, --env KEY=VALUE, --gpu-* overrides,
+  --launch N (a pasted text with several launch commands: migrate the Nth)
 """
 
-ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--to", "--from", "--format", "--env",
                      "--model-path"})
 
@@ -42,7 +43,7 @@ def main(argv: list[str]) -> int:
     fmt = no_markdown(opts.get("format"), "migrate") or "table"
     if fmt not in ("table", "json"):
         raise InputError("--format", "table or json for migrate", fmt)
-    new_argv, notes = rewrite(list(split.sglang_argv))
+    new_argv, notes = rewrite(list(split.sglang_argv), to)
     model = opts.get("model_path")
     model = model[-1] if isinstance(model, list) else model
     head = ["--model-path", model] if model else []

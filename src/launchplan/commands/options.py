@@ -72,6 +72,8 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
            help="plan the launch a log's server_args=ServerArgs(...) line records"),
     Option("--emit", "emit", "value", ("sglang", "yaml"),
            help="print a pinned SGLang command line, or a pinned --config YAML file"),
+    Option("--launch", "launch", "int",
+           help="a pasted text with several launch commands: plan the Nth (from 1)"),
 )}
 
 
@@ -95,13 +97,25 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
     from launchplan.input.pasted import launch_count, looks_pasted, unpaste
 
     out = Split()
+    argv, chosen = _launch_option(argv) if "--launch" in allowed else (list(argv), None)
+    if chosen is not None and not looks_pasted(argv):
+        raise InputError("--launch", "a pasted launch text (python -m sglang.launch_server "
+                         "...) to pick from", chosen)
     if looks_pasted(argv):
         requested = _manifest_gpus(argv) if "--gpu-count" in allowed else None
         launches = launch_count(argv)
-        argv, assignments = unpaste(argv)
+        if chosen is not None and not 1 <= chosen <= max(launches, 1):
+            raise InputError("--launch", f"1 to {max(launches, 1)} (the pasted text holds "
+                             f"{launches or 'one'} launch command{'s' if launches > 1 else ''})",
+                             chosen)
         if launches > 1:
-            out.notes.append(f"the pasted text holds {launches} launch commands: the first "
-                             "is planned (paste another on its own to plan it)")
+            from launchplan.input.pasted import launch_summaries
+
+            listed = ", ".join(launch_summaries(argv, launches))
+            how = f"(--launch {chosen})" if chosen else "(--launch N plans another)"
+            out.notes.append(f"the pasted text holds {launches} launch commands: {listed}; "
+                             f"launch {chosen or 1} is planned {how}")
+        argv, assignments = unpaste(argv, launch=chosen, notes=out.notes)
         if requested is not None and not any(t == "--gpu-count" or t.startswith(
                 "--gpu-count=") for t in argv):
             out.options["gpu_count"] = requested  # the container sees only these
@@ -138,6 +152,34 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
         out.options.setdefault(option.dest, [] if option.kind == "multi" else None)
         out.options[option.dest] = _convert(option, value, out.options[option.dest])
     return out
+
+
+def _launch_option(argv: Sequence[str]) -> tuple[list[str], int | None]:
+    """``argv`` without ``--launch N``, and N: it picks among a pasted text's launches, so
+    it is read before the text is taken apart."""
+    rest: list[str] = []
+    chosen: str | None = None
+    at = 0
+    while at < len(argv):
+        name, eq, value = argv[at].partition("=")
+        if name != "--launch":
+            rest.append(argv[at])
+            at += 1
+            continue
+        if not eq:
+            if at + 1 >= len(argv):
+                raise InputError("--launch", "a value",
+                                 message="--launch: expected a value after it")
+            value = argv[at + 1]
+        at += 1 if eq else 2
+        chosen = value
+    if chosen is None:
+        return rest, None
+    try:
+        return rest, int(chosen)
+    except ValueError:
+        raise InputError("--launch", "an integer (which launch of the pasted text, from 1)",
+                         chosen) from None
 
 
 def _manifest_gpus(tokens: Sequence[str]) -> int | None:

@@ -32,6 +32,8 @@ options:
   --from-log FILE        read the server_args=ServerArgs(...) line SGLang logged at start-up,
                          plan that launch and list where the plan differs from the log
                          (SGLang flags given here, --model-path among them, win)
+  --launch N             a pasted text with several launch commands (a prefill and a decode
+                         server, one per node): plan the Nth, from 1 (default: the first)
   --emit sglang          print one `python -m sglang.launch_server ...` line pinning the plan
   --emit yaml            print a YAML file for SGLang's --config pinning the plan (its first
                          line is the launch command, with any switch a file cannot hold)
@@ -41,7 +43,7 @@ it, including --config FILE.yaml.
 --help=GROUP, --help=FLAG or --help=WORD narrows this help.
 """
 
-ALLOWED = frozenset({"--gpu", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
                      "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit",
                      "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens",
                      "--all", "--from-log"})

@@ -466,10 +466,11 @@ class _Parse:
         if item is not None:  # an unknown flag
             head = token.partition("=")[0] if token.startswith("--") else token
             release = self.surface.version
-            hint = (_migration(head) or _foreign(head, self.surface.all_flags)
+            migrated = _migration(head)
+            hint = (migrated or _foreign(head, self.surface.all_flags)
                     or _did_you_mean(head, self.surface.all_flags))
             other = release_introducing(head, release) if head.startswith("--") else None
-            if other is not None:
+            if other is not None and migrated is None:
                 hint = f"{head} is a flag of SGLang {other}, not of {release}"
             return self.error(at, head, f"a flag SGLang {release} accepts", None, hint)
         before = at - 1

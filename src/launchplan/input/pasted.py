@@ -54,13 +54,16 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
     return False
 
 
-def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
+def unpaste(tokens: Sequence[str], *, launch: int | None = None,
+            notes: list[str] | None = None) -> tuple[list[str], list[str]]:
     """(argv, env assignments): the launch's own flags in order, and ``KEY=VALUE`` pairs.
 
     Tokens that hold several words (a whole pasted command in one argument) are split as a
     POSIX shell would, after joining backslash-newline continuations. The launcher prefix
     (``python -m sglang.launch_server``, ``sglang serve``) is dropped wherever it stands,
-    and assignments right before it are kept as the environment the launch assumes.
+    and assignments right before it are kept as the environment the launch assumes. A
+    pasted script with several launches gives its ``launch``-th (from 1; the first by
+    default). What a reader should know about how the text was read goes into ``notes``.
     """
     words: list[str] = []
     env: list[str] = []
@@ -87,7 +90,7 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
         elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
         else:
-            words.extend(_expanded([token]))
+            words.extend(_expanded([token], launch, notes))
     argv: list[str] = []
     i = 0
     while i < len(words):
@@ -109,26 +112,58 @@ def unpaste(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
         if words[end - 1] == "serve":
             words = [*words[:end], *_serve_arguments(words[end:])]
         elif words[end - 1] == _ROUTER_MODULE:
-            words = [*words[:end], *_without_router_arguments(words[end:])]
+            server, workers = _router_server_words(words[end:])
+            words = [*words[:end], *server]
+            if notes is not None and workers is not None:
+                notes.append(_router_note(workers))
         i = end
     return argv, env
 
 
-def _without_router_arguments(words: list[str]) -> list[str]:
-    """The router launcher's words without its own ``--router-*`` options and their values
-    (the words up to the next flag): the rest are SGLang's server flags. Each of its
-    ``--dp-size`` workers is then an SGLang server built from those same flags."""
+#: SGLang's spellings of its data-parallel size (which the router launcher reads as workers).
+_DP_FLAGS = ("--dp-size", "--dp", "--data-parallel-size")
+
+
+def _router_server_words(words: list[str]) -> tuple[list[str], str | None]:
+    """(one worker's SGLang flags, the worker count given) from the router launcher's words.
+
+    Its own ``--router-*`` options (and their values: the words up to the next flag) are the
+    router's. Its ``--dp-size N`` starts N SGLang servers, each a copy of the same flags with
+    its data-parallel size set to 1, its own port and the next ``--tp-size`` GPUs
+    (sgl-project/sglang, sgl-router/py_src/sglang_router/launch_server.py,
+    ``launch_server_process``): the plan is one such server, so the size is taken out.
+    """
     out: list[str] = []
+    workers: str | None = None
     skipping = False
-    for word in words:
-        if word.startswith("--router-"):
+    at = 0
+    while at < len(words):
+        word = words[at]
+        name, eq, value = word.partition("=")
+        at += 1
+        if name in _DP_FLAGS:
+            if not eq and at < len(words) and not words[at].startswith("-"):
+                value = words[at]
+                at += 1
+            workers = value
+            skipping = False
+        elif word.startswith("--router-"):
             skipping = "=" not in word
         elif skipping and not word.startswith("-"):
             continue
         else:
             skipping = False
             out.append(word)
-    return out
+    return out, workers
+
+
+def _router_note(workers: str) -> str:
+    servers = "one SGLang server" if workers == "1" else f"{workers} separate SGLang servers"
+    return (f"sglang_router.launch_server --dp-size {workers} starts {servers} behind the "
+            f"router (each on its own --tp-size GPUs, {workers} x --tp-size in all, with "
+            "--dp-size 1 and its own port): one of them is planned. This is the router's data "
+            "parallelism, whole replicas; it is not SGLang's in-server --dp-size nor "
+            "attention DP (--attn-dp-size)")
 
 
 def _serve_arguments(words: list[str]) -> list[str]:
@@ -156,18 +191,59 @@ def _serve_arguments(words: list[str]) -> list[str]:
 
 def launch_count(tokens: Sequence[str]) -> int:
     """How many launcher commands a pasted shell text holds (a node-per-command script, a
-    prefill and a decode server): only the first is planned, which a note should say."""
+    prefill and a decode server, workers started with ``&``): one of them is planned."""
     count = 0
     for token in tokens:
-        if "\n" not in token or _dockerfile(token) or is_manifest(token):
+        if not ("\n" in token or (" " in token and _wordy(token))):
             continue
-        for line in _logical_lines(_joined_continuations(token)):
-            try:
-                words = shlex.split(_PROMPT.sub("", line, count=1), comments=True)
-            except ValueError:
-                continue
-            count += any(_prefix_end(words, i) is not None for i in range(len(words)))
+        if _dockerfile(token) or is_manifest(token) or _engine_call(token):
+            continue
+        try:
+            words = _shell_words(token)
+        except InputError:
+            continue
+        count += sum(any(_prefix_end(seg, i) is not None for i in range(len(seg)))
+                     for seg in _segments(words))
     return count
+
+
+def launch_summaries(tokens: Sequence[str], count: int) -> list[str]:
+    """One short line per launch of a pasted text with ``count`` of them: the flags that tell
+    it from the others (its role, rank or port), so a reader can pick one with --launch."""
+    argvs = [unpaste(tokens, launch=n)[0] for n in range(1, count + 1)]
+    pairs = [_flag_values(argv) for argv in argvs]
+    shown: list[str] = []
+    for n, own in enumerate(pairs):
+        differ = [flag for flag, value in own.items()
+                  if any(other.get(flag, None) != value for other in pairs)]
+        differ.sort(key=lambda flag: _ROLE_FLAGS.index(flag) if flag in _ROLE_FLAGS
+                    else len(_ROLE_FLAGS))  # stable: the rest keep their order
+        distinct = [f"{flag} {own[flag]}".rstrip() for flag in differ]
+        text = " ".join(distinct[:3]) + (" …" if len(distinct) > 3 else "")
+        shown.append(f"[{n + 1}] {text or 'the same flags as another'}")
+    return shown
+
+
+#: The flags that name a launch's role among several, shown first.
+_ROLE_FLAGS = ("--disaggregation-mode", "--node-rank", "--model-path", "--port",
+               "--base-gpu-id")
+
+
+def _flag_values(argv: list[str]) -> dict[str, str]:
+    """A launch's flags and the words after each (``""`` for a switch), in order."""
+    out: dict[str, str] = {}
+    at = 0
+    while at < len(argv):
+        name, eq, value = argv[at].partition("=")
+        at += 1
+        if not name.startswith("-"):
+            continue
+        values = [value] if eq else []
+        while not eq and at < len(argv) and not argv[at].startswith("-"):
+            values.append(argv[at])
+            at += 1
+        out[name] = " ".join(values)
+    return out
 
 
 def _engine_call(token: str) -> bool:
@@ -204,13 +280,14 @@ def is_manifest(token: str) -> bool:
     return looks_like_manifest(token)
 
 
-def _expanded(tokens: Sequence[str]) -> list[str]:
+def _expanded(tokens: Sequence[str], launch: int | None = None,
+              notes: list[str] | None = None) -> list[str]:
     """``tokens`` with each that holds a command line (not a value with a space in it)
     split as a POSIX shell would."""
     words: list[str] = []
     for token in tokens:
         if "\n" in token or (" " in token and _wordy(token)):
-            words.extend(_split(token))
+            words.extend(_split(token, launch, notes))
         else:
             words.append(token)
     return words
@@ -277,11 +354,18 @@ def _wordy(token: str) -> bool:
         m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0]))
 
 
-def _split(text: str) -> list[str]:
-    """A pasted shell text's launch words. A script's lines are commands of their own
-    (a quoted value may span lines); a shell prompt before a command (``$``,
+def _split(text: str, launch: int | None = None,
+           notes: list[str] | None = None) -> list[str]:
+    """A pasted shell text's launch words (its ``launch``-th launch's; the first by
+    default)."""
+    return _launch_segment(_shell_words(text, notes), launch, notes)
+
+
+def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
+    """A pasted shell text's words, each line ended by ``;``. A script's lines are commands
+    of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
-    text = _joined_continuations(text)
+    text = _joined_continuations(_unwrapped_flags(_inline_code(text), notes))
     words: list[str] = []
     for line in _logical_lines(text):
         try:
@@ -290,7 +374,54 @@ def _split(text: str) -> list[str]:
             raise InputError("the pasted command", "a complete shell command line (balanced "
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
-    return _launch_segment(words)
+    return words
+
+
+#: A Markdown inline-code span on one line (`` `python -m ...` ``, or with double backticks).
+_INLINE_CODE = re.compile(r"(?<!`)(`{1,2})(?!`)([^`\n]+)\1(?!`)")
+
+
+def _inline_code(text: str) -> str:
+    """``text`` with each line that holds a launch inside Markdown inline code (an issue's
+    "e.g. `python -m sglang.launch_server ...`") reduced to that code: the backticks are
+    the page's markup, not the shell's command substitution."""
+    if "`" not in text:
+        return text
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        for match in _INLINE_CODE.finditer(line):
+            code = match.group(2)
+            try:
+                words = shlex.split(code, comments=True)
+            except ValueError:
+                continue
+            if launches_sglang(words):
+                lines[at] = code
+                break
+    return "\n".join(lines)
+
+
+#: A line that ends inside a flag's name (``--chunked-prefill-``) and a next line that goes
+#: on with the rest of it (``size 131072 ...``).
+_BROKEN_FLAG = re.compile(r"(?<![\w-])(--[a-z0-9]+(?:-[a-z0-9]+)*-)[ \t]*\r?\n([a-z0-9][\w-]*)")
+
+
+def _unwrapped_flags(text: str, notes: list[str] | None) -> str:
+    """``text`` with each flag a line break cut in two made whole again: no flag name ends
+    in a dash, so the break is a web page's or a terminal's wrapping of a long line (the
+    shell itself would end the command there)."""
+    if "-\n" not in text and "- \n" not in text:
+        return text
+
+    def join(match: re.Match[str]) -> str:
+        whole = match.group(1) + match.group(2)
+        if notes is not None:
+            notes.append(f"a line ends inside a flag ({match.group(1)}) and the next goes on "
+                         f"with {match.group(2)!r}: read as {whole}, a long line wrapped in "
+                         "the middle of a flag (the shell would cut the command there)")
+        return whole
+
+    return _BROKEN_FLAG.sub(join, text)
 
 
 def _joined_continuations(text: str) -> str:
@@ -353,12 +484,8 @@ _REDIRECT = re.compile(r"^\d*(?:>>?|<|&>>?|>\|)$")
 _REDIRECT_WITH_TARGET = re.compile(r"^\d*(?:>&\d+|(?:>>?|<|&>>?)\S+)$")
 
 
-def _launch_segment(words: list[str]) -> list[str]:
-    """The words of the command that starts the launcher (a pasted text may chain others
-    with ``&&``, ``;``, a pipe or a new line), without its redirections: where its output
-    goes is the shell's business, not the launch's. Variables an earlier command exports
-    (``export NAME=VALUE``) are the launch's environment: they come back as assignments
-    right before it. Words before the launch's own command (a prompt left over) are not."""
+def _segments(words: list[str]) -> list[list[str]]:
+    """``words`` cut into commands at the shell's control operators."""
     segments: list[list[str]] = [[]]
     for word in words:
         if word in _CONTROL:
@@ -368,10 +495,25 @@ def _launch_segment(words: list[str]) -> list[str]:
             segments.append([])
         else:
             segments[-1].append(word)
-    at = next((n for n, seg in enumerate(segments)
-               if any(_prefix_end(seg, i) is not None for i in range(len(seg)))), None)
-    if at is None:
+    return segments
+
+
+def _launch_segment(words: list[str], launch: int | None = None,
+                    notes: list[str] | None = None) -> list[str]:
+    """The words of the command that starts the launcher (a pasted text may chain others
+    with ``&&``, ``;``, a pipe or a new line; of several launches, the ``launch``-th),
+    without its redirections: where its output goes is the shell's business, not the
+    launch's. Variables an earlier command exports (``export NAME=VALUE``) are the launch's
+    environment: they come back as assignments right before it. Words before the launch's
+    own command (a prompt left over) are not."""
+    segments = _segments(words)
+    found = [n for n, seg in enumerate(segments)
+             if any(_prefix_end(seg, i) is not None for i in range(len(seg)))]
+    if not found:
         return [w for seg in segments for w in seg]
+    at = found[min(max(launch or 1, 1), len(found)) - 1]
+    if notes is not None:
+        _orphaned_flags(segments[at + 1:], notes)
     values: dict[str, str] = {}  # the shell variables the text sets before the launch
     exported: list[str] = []
     for seg in segments[:at]:
@@ -391,8 +533,46 @@ def _launch_segment(words: list[str]) -> list[str]:
         elif _REDIRECT.match(word):
             skip = True
         elif not _REDIRECT_WITH_TARGET.match(word):
-            out.append(shell_vars.expand(word, values))
+            out.extend(_expanded_word(word, values))
     return out
+
+
+def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:
+    """A note when the lines right after the launch start with flags: the launch's last line
+    lacks its continuation backslash, so the shell ends the command there and runs those
+    lines on their own (failing); SGLang never sees their flags, and the plan leaves them
+    out as well."""
+    lost: list[str] = []
+    for seg in after:
+        if not seg:
+            continue
+        if not (seg[0].startswith("--") and len(seg[0]) > 2):
+            break
+        lost.extend(seg)
+    if lost:
+        shown = " ".join(lost[:6]) + (" …" if len(lost) > 6 else "")
+        notes.append(f"the launch's last line does not end in a backslash, so the lines after "
+                     f"it ({shown}) are a command of their own to the shell: SGLang does not "
+                     "get those flags and they are not planned (end the line before them "
+                     "with ' \\' to pass them)")
+
+
+#: A word that is one variable reference and nothing else (``$EXTRA_ARGS``, ``${EXTRA}``).
+_WHOLE_REFERENCE = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
+    """A launch word with the script's variables expanded: one word, or several when the
+    word is a bare reference to a value holding flags (``PREFILL_EXTRA="--a --b 2"`` then
+    ``$PREFILL_EXTRA``), which the shell splits at its spaces. The quotes that would keep
+    it whole are gone by now, so only a value that starts with a flag is split: a quoted
+    path with a space in it stays one word."""
+    value = shell_vars.expand(word, values)
+    if value != word and _WHOLE_REFERENCE.match(word):
+        parts = value.split()
+        if len(parts) > 1 and parts[0].startswith("-"):
+            return parts
+    return [value]
 
 
 def _from_command(words: list[str]) -> list[str]:
@@ -409,6 +589,13 @@ def _from_command(words: list[str]) -> list[str]:
     return words[start:]
 
 
+def _interpreter_variable(words: list[str], i: int) -> bool:
+    """A script's interpreter held in a variable (``$PYTHON -m sglang.launch_server``): a
+    bare reference right before ``-m`` and SGLang's launcher module."""
+    return (bool(_WHOLE_REFERENCE.match(words[i])) and i + 2 < len(words)
+            and words[i + 1] == "-m" and words[i + 2] in _MODULES)
+
+
 def _is_command_token(token: str) -> bool:
     return token in _MODULES or token == "sglang" or bool(_PYTHON.match(token))
 
@@ -416,7 +603,7 @@ def _is_command_token(token: str) -> bool:
 def _prefix_end(words: list[str], i: int) -> int | None:
     """If a launcher prefix starts at ``i``, the index just after it."""
     word = words[i]
-    if _PYTHON.match(word):
+    if _PYTHON.match(word) or _interpreter_variable(words, i):
         j = i + 1
         while j < len(words) and words[j] in ("-u", "-O", "-B"):
             j += 1

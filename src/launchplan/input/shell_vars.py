@@ -17,10 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-#: ``$NAME``, ``${NAME}``, and ``${NAME:-default}`` / ``${NAME-default}`` (the default taken
-#: when the text does not set the name).
+#: ``$NAME``, ``${NAME}``, and the forms with a word: ``${NAME:-word}`` / ``${NAME:=word}``
+#: (the word when the text does not set the name), ``${NAME:+word}`` (the word when it
+#: does, else nothing) and ``${NAME:?message}`` (the shell stops with the message when the
+#: name is unset: the value must come from the caller's shell), each also without the colon.
 _REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)"
-                        r"(?:(?P<op>:?-)(?P<default>[^}]*))?\}"
+                        r"(?:(?P<op>:?[-=+?])(?P<default>[^}]*))?\}"
                         r"|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))")
 #: What still looks like a shell expansion after expanding what the text sets.
 _OPEN = re.compile(r"\$(?:\{|\(|[A-Za-z_])")
@@ -41,10 +43,15 @@ def expand(word: str, values: Mapping[str, str]) -> str:
 
     def replace(match: re.Match[str]) -> str:
         name = match.group("braced") or match.group("bare")
+        op = (match.group("op") or "").lstrip(":")
+        if op == "+":
+            return expand(match.group("default"), values) if name in values else ""
         if name in values:
             return values[name]
-        if match.group("op") is not None:
+        if op in ("-", "="):
             return expand(match.group("default"), values)
+        if op == "?":
+            return "${" + name + "}"  # required from the caller: left open, without the message
         return match.group(0)
 
     return _REFERENCE.sub(replace, word)
