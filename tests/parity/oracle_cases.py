@@ -17,6 +17,8 @@ from launchplan.planner import resolve
 DATA = Path(__file__).with_name("data")
 # configs the project does not bundle, named ``parity-models/<name>`` in the cases
 MODELS = Path(__file__).with_name("models")
+# the Hub configs launchplan ships, named ``shipped/<ORG--NAME>``
+SHIPPED = Path(__file__).resolve().parents[2] / "src" / "launchplan" / "facts" / "data" / "hub"
 
 # (compat, field) -> [agreeing cases, compared cases], printed after the run by conftest.py
 AGREEMENT: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -40,6 +42,7 @@ SUITES = {
     "wild3": "wild3-cases.json",  # a third, leaning on the rules the suites reach least
     "wild4": "wild4-cases.json",  # feature groups set together (PD, LoRA, HiCache, ...)
     "hub": "hub-cases.json",  # published Hub configs of 2026's architectures, as they are
+    "shipped": "shipped-cases.json",  # every other Hub config launchplan ships
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -57,7 +60,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "wild2": 236,  # of 242, likewise
         "wild3": 292,  # of 293: one asks for HTTP/2 (granian)
         "wild4": 318,
-        "hub": 253}.items()
+        "hub": 253, "shipped": 440}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 65,
@@ -142,11 +145,14 @@ class Case:
 
 def _local(path: Any) -> Any:
     """The oracle names models as ``models/<name>``; launchplan ships them under ``<name>``.
-    ``parity-models/<name>`` is a config folder under ``tests/parity/models/``."""
+    ``parity-models/<name>`` is a config folder under ``tests/parity/models/``;
+    ``shipped/<ORG--NAME>`` one of the Hub configs launchplan ships."""
     if isinstance(path, str) and path.startswith("models/"):
         return path[len("models/"):]
     if isinstance(path, str) and path.startswith("parity-models/"):
         return str(MODELS / path[len("parity-models/"):])
+    if isinstance(path, str) and path.startswith("shipped/"):
+        return str(SHIPPED / path[len("shipped/"):])
     return path
 
 

@@ -14,13 +14,15 @@ once (about 25 s) for all of them.
 
 Model paths ``parity-models/<name>`` name the ``config.json`` folders under
 ``tests/parity/models/`` (configs the project does not bundle); they are handed to the oracle
-as absolute paths. ``models/<name>`` is the oracle's own folder of that name, or launchplan's
-bundled model of that name when the oracle has none. ``--missing`` records only the cases
-that have no answer yet and merges them into the existing files (in case order); a case
-the oracle stops at ``--timeout`` (seconds per case, the oracle's own default otherwise) is
-written as its error row, so ``--missing`` does not take it again. A suite in
-``LAUNCHER_SUITES`` is recorded through its wrapper of the oracle: ``launcher_oracle.py``
-(SGLang's launcher check too) or ``targets_oracle.py`` (the catalog's further GPU targets).
+as absolute paths, as are ``shipped/<ORG--NAME>`` (the Hub configs launchplan ships, under
+``src/launchplan/facts/data/hub/``). ``models/<name>`` is the oracle's own folder of that
+name, or launchplan's bundled model of that name when the oracle has none. ``--missing``
+records only the cases that have no answer yet and merges them into the existing files (in
+case order); a case the oracle stops at ``--timeout`` (seconds per case, the oracle's own
+default otherwise) is written as its error row, so ``--missing`` does not take it again. A
+suite in ``LAUNCHER_SUITES`` is recorded through its wrapper of the oracle:
+``launcher_oracle.py`` (SGLang's launcher check too) or ``targets_oracle.py`` (the catalog's
+further GPU targets).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ DATA, MODELS = PARITY / "data", PARITY / "models"
 BUNDLED = PARITY.parents[1] / "src" / "launchplan" / "facts" / "data" / "models"
 ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
 PREFIX, ORACLE_PREFIX = "parity-models/", "models/"
+SHIPPED, SHIPPED_PREFIX = BUNDLED.parent / "hub", "shipped/"  # the Hub configs launchplan ships
 PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
 # suites recorded through a wrapper of the oracle: "launcher" adds the launcher's
 # check_server_args after resolution, "targets" simulates the catalog's further GPU targets
@@ -50,6 +53,8 @@ def absolute(value: object) -> object:
         return value
     if value.startswith(PREFIX):
         folder = MODELS / value[len(PREFIX):]
+    elif value.startswith(SHIPPED_PREFIX):
+        folder = SHIPPED / value[len(SHIPPED_PREFIX):]
     elif value.startswith(ORACLE_PREFIX) and not (ORACLE / value).is_dir():
         folder = BUNDLED / value[len(ORACLE_PREFIX):]
     else:
