@@ -21,6 +21,7 @@ from launchplan.checks.predicates import Severity
 from launchplan.checks.preflight import preflight
 from launchplan.checks.space import Point
 from launchplan.errors import InputError, Refusal
+from launchplan.facts.models.snapshots import shown_model
 
 DETERMINISM_EVERY = 16  # re-resolve every Nth point from scratch to compare
 
@@ -54,7 +55,7 @@ class ProblemClass:
         assert self.example is not None
         return {"kind": self.kind, "requirement": self.requirement, "verified": self.verified,
                 "sources": list(self.sources), "count": self.count,
-                "example": {"gpu": self.example.gpu, "model": self.example.model,
+                "example": {"gpu": self.example.gpu, "model": shown_model(self.example.model),
                             "argv": self.example.argv(),
                             **({"compat": self.example.compat} if self.example.compat else {})},
                 "detail": self.detail}

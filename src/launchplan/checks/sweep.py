@@ -16,6 +16,7 @@ from launchplan.checks.effective import candidate_names, key_of
 from launchplan.checks.space import Point
 from launchplan.engine.result import Result, default_value
 from launchplan.errors import InputError, Refusal
+from launchplan.facts.models.snapshots import shown_model
 
 
 @dataclass
@@ -60,7 +61,7 @@ def axis_values(point: Point, axes: Sequence[str]) -> dict[str, Any]:
         elif axis == "compat":
             out["compat"] = point.compat
         elif axis == "model":
-            out["model"] = point.model
+            out["model"] = shown_model(point.model)
         else:
             out[axis] = given.get(axis)
     return out

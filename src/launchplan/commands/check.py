@@ -7,6 +7,7 @@ import sys
 from launchplan.commands.options import no_markdown, split_argv
 from launchplan.commands.output import render_table, to_json
 from launchplan.errors import InputError
+from launchplan.facts.models.snapshots import shown_model
 
 HELP = """usage: launchplan check [--gpu NAME]... [--model-path MODEL]... [--axis FIELD=v1,v2]...
                         [--sample N --seed S] [--jobs N] [--compat default|0.5.23|0.5.22|0.5.21]
@@ -93,7 +94,7 @@ def main(argv: list[str]) -> int:
             rows = [(p.kind + ("" if p.verified else " (unverified)"),
                      "yes" if p.failing(fail_on) else "no", p.requirement,
                      ", ".join("input" if s == "input" else s for s in p.sources), p.count,
-                     f"--gpu {p.example.gpu} --model-path {p.example.model} "
+                     f"--gpu {p.example.gpu} --model-path {shown_model(p.example.model)} "
                      + " ".join(p.example.argv())) for p in problems if p.example]
             render_table(("kind", "fails", "requirement", "rules", "points",
                           "smallest example"), rows, out)
@@ -122,7 +123,7 @@ def upgrade(points, spec: str, fmt: str) -> int:
             rows.append((", ".join(c.fields), ", ".join(c.rules) or "-", c.count,
                          "; ".join(f"{f}: {c.before.get(f)} -> {c.after.get(f)}"
                                    for f in c.fields)[:70],
-                         f"--gpu {example.gpu} --model-path {example.model} "
+                         f"--gpu {example.gpu} --model-path {shown_model(example.model)} "
                          + " ".join(example.argv())))
         if rows:
             render_table(("fields", "rules", "points", "smallest example's change",

@@ -96,3 +96,15 @@ def test_every_shipped_config_resolves_or_is_refused_with_a_plan(gpu, capsys):
         plan = json.loads(out)
         assert plan["model"]["name"] == hub
         assert ("error" in plan) == (code == 3)
+
+
+def test_reports_name_a_shipped_model_by_its_hub_id(capsys):
+    from launchplan.facts.models.snapshots import shown_model
+
+    assert shown_model(str(snapshot_folder(GLM))) == GLM
+    assert shown_model("llama-3.1-8b") == "llama-3.1-8b"
+    code = main(["sweep", "--gpu", "b200", "--model-path", GLM, "--axis", "tp_size=8",
+                 "--axis", "model=zai-org/GLM-5-FP8,deepseek-ai/DeepSeek-V3.2"])
+    out = capsys.readouterr().out
+    assert code == 0 and GLM in out and "deepseek-ai/DeepSeek-V3.2" in out
+    assert str(HUB_DIR) not in out

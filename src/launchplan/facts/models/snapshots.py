@@ -42,6 +42,12 @@ def snapshot_hub_id(folder: str | Path) -> str | None:
     return _hub_id(p) if (p / _CONFIG).is_file() else None
 
 
+@lru_cache(maxsize=256)
+def shown_model(path: str) -> str:
+    """How reports name a model path: a shipped folder by its Hub id, anything else as is."""
+    return snapshot_hub_id(path) or path if "/" in path else path
+
+
 def snapshot_source() -> str:
     """Where the shipped files come from, in one phrase (for notes)."""
     sources = _sources()
