@@ -66,7 +66,7 @@ def quantize_and_serve_check(v: View) -> Refuse | None:
 @rule(
     phase=Phase.GRAPH_DEFAULTS,
     reads=("trust_remote_code",),
-    facts=("model.model_type_known", "model.has_remote_code"),
+    facts=("model.model_type_known", "model.has_remote_code", "model.model_type"),
     sglang="get_config: AutoConfig.from_pretrained (first model_config_of, step 22)",
 )
 def remote_code_needs_trust(v: View) -> Refuse | None:
