@@ -61,7 +61,14 @@ _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qw
                              "qwen2_vl_text"})
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
-                            "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe"})
+                            "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
+                            "qwen3_5_text", "qwen3_5_moe_text"})
+# model types whose layers alternate Gated DeltaNet (linear attention) and gated full
+# attention: Qwen3-Next, and Qwen3.5/3.6 (``qwen3_5.py``), which list the kinds in layer_types
+_GDN_TYPES = frozenset({"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"})
+# MiMo-V2 (Flash): full and sliding-window layers by hybrid_layer_pattern, each kind with its
+# own head counts and dimensions
+_MIMO_V2_TYPES = frozenset({"mimo_v2_flash", "mimo_v2"})
 # model types whose transformers config class ties the LM head to the embedding when
 # config.json leaves tie_word_embeddings out (GemmaConfig and its successors default to True;
 # SGLang's Gemma model classes compute logits from embed_tokens)
@@ -95,14 +102,16 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     layers = tuple(range(n_layers))
     if mt == "nemotron_h":
         return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats), [], caveats)
+    if mt == "nemotron-nas" and isinstance(t.get("block_configs"), (list, tuple)):
+        return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats)
-    if mt == "qwen3_next":
-        return Layout(main, _qwen3_next_mtp(t, n_layers, caveats), caveats)
 
     mtp: list[Tensor] = []
     n_mtp = _int(t, "num_nextn_predict_layers")
-    if n_mtp and _int(t, "kv_lora_rank", "n_routed_experts"):
+    if mt in _GDN_TYPES:
+        mtp = _qwen3_next_mtp(t, n_layers, caveats)
+    elif n_mtp and _int(t, "kv_lora_rank", "n_routed_experts"):
         # DeepSeek-style MTP modules stored as layers L..L+n-1: a full (MoE) decoder layer,
         # two input norms, the 2h -> h projection, and copies of the embedding and head
         extra = tuple(range(n_layers, n_layers + n_mtp))
@@ -128,10 +137,16 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
     experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts")
     if not experts:
         return (), tuple(range(n_layers))
-    if "first_k_dense_replace" in t or "moe_layer_freq" in t:
+    freq = t.get("moe_layer_freq")
+    if isinstance(freq, (list, tuple)):  # one flag per layer (MiMo-V2-Flash): 1 marks MoE
+        moe = tuple(i for i in range(n_layers) if i < len(freq) and freq[i])
+    elif "first_k_dense_replace" in t or "moe_layer_freq" in t:
         k = _int(t, "first_k_dense_replace")
         freq = max(1, _int(t, "moe_layer_freq", default=1))
         moe = tuple(i for i in range(n_layers) if i >= k and i % freq == 0)
+    elif mt == "llama4_text":  # ``llama4.py``: every interleave_moe_layer_step-th layer
+        step = _int(t, "interleave_moe_layer_step", default=1)
+        moe = tuple(i for i in range(n_layers) if step and (i + 1) % step == 0)
     else:
         only = t.get("mlp_only_layers") or ()
         step = max(1, _int(t, "decoder_sparse_step", default=1))
@@ -150,18 +165,42 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     if mt in _FOUR_NORM_TYPES:
         out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
-    if _int(t, "kv_lora_rank"):
+    if mt == "kimi_linear" and isinstance(t.get("linear_attn_config"), Mapping):
+        out += _kimi_linear_mixers(t, layers, p)
+    elif _int(t, "kv_lora_rank"):
         out += _mla(t, layers, p)
-    elif mt == "qwen3_next":
-        interval = max(1, _int(t, "full_attention_interval", default=4))
-        full = tuple(i for i in layers if (i + 1) % interval == 0)
+    elif mt in _MIMO_V2_TYPES and isinstance(t.get("hybrid_layer_pattern"), (list, tuple)):
+        pattern = t["hybrid_layer_pattern"]
+        swa = tuple(i for i in layers if i < len(pattern) and pattern[i] == 1)
+        full = tuple(i for i in layers if i not in set(swa))
+        if full:
+            out += _gqa(t, mt, full, p)
+        if swa:
+            sw = dict(t)
+            for key in ("num_attention_heads", "num_key_value_heads", "head_dim",
+                        "v_head_dim"):
+                if t.get(f"swa_{key}") is not None:
+                    sw[key] = t[f"swa_{key}"]
+            out += _gqa(sw, mt, swa, p)
+            if t.get("add_swa_attention_sink_bias"):
+                out.append(Tensor(f"{p}.self_attn.attention_sink_bias", "attention",
+                                  (_int(sw, "num_attention_heads"), 1), swa, shard="attn_tp"))
+    elif mt in _GDN_TYPES:
+        kinds = t.get("layer_types")
+        if isinstance(kinds, (list, tuple)) and len(kinds) >= len(layers) and layers == tuple(
+                range(len(layers))):
+            full = tuple(i for i in layers if kinds[i] != "linear_attention")
+        else:
+            interval = max(1, _int(t, "full_attention_interval", default=4))
+            full = tuple(i for i in layers if (i + 1) % interval == 0)
         out += _gqa(t, mt, full, p, gated_q=True) if full else []
-        linear = tuple(i for i in layers if (i + 1) % interval)
+        linear = tuple(i for i in layers if i not in set(full))
         out += _gated_delta_net(t, linear, p) if linear else []
     else:
         out += _gqa(t, mt, layers, p)
     if dense_layers:
-        inter = _int(t, "intermediate_size", "ffn_dim", "n_inner")
+        # (Llama 4's dense layers are wider than its experts: intermediate_size_mlp)
+        inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner")
         out += _mlp(f"{p}.mlp", "mlp", hidden, inter, dense_layers,
                     "dense" if _int(t, "first_k_dense_replace") else "tp",
                     bias=bool(t.get("mlp_bias")))
@@ -179,11 +218,13 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
     hd = _int(t, "head_dim", "attention_head_dim") or hidden // max(heads, 1)
     a = f"{p}.{name}"
     q_rows = heads * hd * (2 if gated_q else 1)
+    # MiMo-V2's values are narrower than its queries and keys (``mimo_v2.py``)
+    vd = (_int(t, "v_head_dim") or hd) if mt in _MIMO_V2_TYPES else hd
     out = [Tensor(f"{a}.q_proj", "attention", (q_rows, hidden), layers, linear=True,
                   shard="attn_tp"),
            Tensor(f"{a}.k_proj", "attention", (kv * hd, hidden), layers, linear=True, shard="kv"),
-           Tensor(f"{a}.v_proj", "attention", (kv * hd, hidden), layers, linear=True, shard="kv"),
-           Tensor(f"{a}.o_proj", "attention", (hidden, heads * hd), layers, linear=True,
+           Tensor(f"{a}.v_proj", "attention", (kv * vd, hidden), layers, linear=True, shard="kv"),
+           Tensor(f"{a}.o_proj", "attention", (hidden, heads * vd), layers, linear=True,
                   shard="attn_tp")]
     bias = bool(t.get("attention_bias"))
     qkv_bias = bias or mt in _QKV_BIAS_TYPES
@@ -264,6 +305,14 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                        "experts"),
                 Tensor(f"{m}.experts.{{e}}.w2", "experts", (hidden, inter), layers, experts, True,
                        "experts")]
+    if mt == "kimi_linear":
+        return _kimi_linear_moe(t, layers, p, experts, inter)
+    if mt == "llama4_text":  # ``llama4.py``: a router, the experts, one shared expert
+        m = f"{p}.feed_forward"
+        return [Tensor(f"{m}.router", "router", (experts, hidden), layers),
+                *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts",
+                      experts),
+                *_mlp(f"{m}.shared_expert", "shared_experts", hidden, inter, layers, "tp")]
     m = f"{p}.mlp"
     if mt == "gpt_oss":
         return [Tensor(f"{m}.router", "router", (experts, hidden), layers),
@@ -309,7 +358,9 @@ def _vision(v: Mapping[str, Any], model_type: str, text_hidden: int,
     def vec(n: str, size: int) -> Tensor:
         return Tensor(n, "vision", (size, 1), blocks)
 
-    if model_type in ("qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"):
+    if model_type in _QWEN3_VISION:
+        return out + _qwen3_vision(v, name, h, depth, inter, patch, chans, text_hidden)
+    if model_type == "qwen2_5_vl":
         temporal = _int(v, "temporal_patch_size", default=2)
         merge = _int(v, "spatial_merge_size", default=2)
         out_h = _int(v, "out_hidden_size", default=text_hidden)
@@ -372,13 +423,15 @@ def _qwen3_next_mtp(t: Mapping[str, Any], n_layers: int, caveats: list[str]) -> 
     """Qwen3-Next's MTP block (``mtp.*``), when the config declares one: a full-attention
     MoE layer, the 2h -> h fc and its norms. (Qwen3-Next-80B-A3B declares none, and its
     published total matches the main stack alone.)"""
-    n = _int(t, "num_nextn_predict_layers")
+    n = _int(t, "num_nextn_predict_layers", "mtp_num_hidden_layers")
     if not n:
         return []
     hidden = _int(t, "hidden_size")
     layers = tuple(range(n))
-    out = _decoder({**t, "full_attention_interval": 1}, "qwen3_next", layers, layers, (),
-                   "mtp", caveats)
+    full = {**t, "full_attention_interval": 1, "layer_types": None}
+    moe = layers if _int(t, "num_experts", "n_routed_experts") else ()
+    dense = () if moe else layers  # (Qwen3.5's dense models: a dense MTP layer)
+    out = _decoder(full, "qwen3_next", layers, moe, dense, "mtp", caveats)
     return out + [Tensor("mtp.fc", "mtp", (hidden, 2 * hidden)),
                   Tensor("mtp.norms", "mtp", (3 * hidden, 1))]
 
@@ -453,4 +506,161 @@ def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, ti
                            ly, linear=True, shard="shared"),
                     Tensor(f"{e}.shared_experts.down_proj", "shared_experts",
                            (hidden, shared), ly, linear=True, shard="shared")]
+    return out
+
+
+#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``)
+_QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
+
+
+def _qwen3_vision(v: Mapping[str, Any], name: str, h: int, depth: int, inter: int, patch: int,
+                  chans: int, text_hidden: int) -> list[Tensor]:
+    """Qwen3-VL's vision tower: a biased 3-D patch embedding, learned position embeddings,
+    blocks of LayerNorms, a biased qkv/proj and a two-matrix biased MLP, the merger to the
+    LM's width, and one more merger per deepstack layer (its norm after the 2x2 shuffle)."""
+    blocks = tuple(range(depth))
+    b = f"{name}.blocks.{{i}}"
+    temporal = _int(v, "temporal_patch_size", default=2)
+    merge = _int(v, "spatial_merge_size", default=2)
+    out_h = _int(v, "out_hidden_size", default=text_hidden)
+    mh = h * merge * merge
+    deepstack = len(v.get("deepstack_visual_indexes") or ())
+    out = [Tensor(f"{name}.patch_embed.proj", "vision",
+                  (h, chans * temporal * patch * patch + 1)),
+           Tensor(f"{name}.pos_embed", "vision", (_int(v, "num_position_embeddings"), h)),
+           Tensor(f"{b}.attn.qkv", "vision", (3 * h, h + 1), blocks),
+           Tensor(f"{b}.attn.proj", "vision", (h, h + 1), blocks),
+           Tensor(f"{b}.mlp.linear_fc1", "vision", (inter, h + 1), blocks),
+           Tensor(f"{b}.mlp.linear_fc2", "vision", (h, inter + 1), blocks),
+           Tensor(f"{b}.norm1_norm2", "vision", (4 * h, 1), blocks),
+           Tensor(f"{name}.merger.norm", "vision", (2 * h, 1)),
+           Tensor(f"{name}.merger.linear_fc1", "vision", (mh, mh + 1)),
+           Tensor(f"{name}.merger.linear_fc2", "vision", (out_h, mh + 1))]
+    if deepstack:
+        out += [Tensor(f"{name}.deepstack_merger_list.norm", "vision", (2 * mh, deepstack)),
+                Tensor(f"{name}.deepstack_merger_list.linear_fc1", "vision",
+                       (mh, (mh + 1) * deepstack)),
+                Tensor(f"{name}.deepstack_merger_list.linear_fc2", "vision",
+                       (out_h, (mh + 1) * deepstack))]
+    return out
+
+
+def _decilm_ffn_width(mult: float, hidden: int) -> int:
+    """DeciLM's FFN width: two thirds of ``ffn_mult`` times the hidden size, rounded up to a
+    multiple of 256 (``nemotron_nas.py``)."""
+    width = int(2 * mult * hidden / 3)
+    return -(-width // 256) * 256
+
+
+def _decilm(t: Mapping[str, Any], n_layers: int, caveats: list[str]) -> list[Tensor]:
+    """DeciLM / Nemotron-NAS (Llama-3.3-Nemotron-Super-49B): each layer's ``block_configs``
+    entry says whether it has attention (and its GQA group) and how wide its FFN is; a no-op
+    attention or FFN has neither weights nor its norm (``nemotron_nas.py``)."""
+    hidden = _int(t, "hidden_size")
+    heads = _int(t, "num_attention_heads")
+    p = "model.layers.{i}"
+    blocks = t.get("block_configs") or []
+    if len(blocks) < n_layers:
+        caveats.append("block_configs does not cover every layer: weights unknown")
+        return []
+    by_kv: dict[int, list[int]] = {}
+    by_ffn: dict[int, list[int]] = {}
+    for i, block in enumerate(blocks[:n_layers]):
+        block = block if isinstance(block, Mapping) else {}
+        attn, ffn = block.get("attention") or {}, block.get("ffn") or {}
+        if not attn.get("no_op"):
+            group = _int(attn, "n_heads_in_group", default=1) or 1
+            by_kv.setdefault(max(1, heads // group), []).append(i)
+        if not ffn.get("no_op"):
+            mult = ffn.get("ffn_mult")
+            width = _decilm_ffn_width(float(mult), hidden) if isinstance(
+                mult, (int, float)) else _int(t, "intermediate_size")
+            by_ffn.setdefault(width, []).append(i)
+        if attn.get("replace_with_linear") or ffn.get("replace_with_linear"):
+            caveats.append(f"block_configs[{i}] replaces a block with a linear layer: "
+                           "not counted")
+    out: list[Tensor] = []
+    for kv, ly in sorted(by_kv.items()):
+        out += [Tensor(f"{p}.input_layernorm", "norms", (hidden, 1), tuple(ly)),
+                *_gqa({**t, "num_key_value_heads": kv}, "llama", tuple(ly), p)]
+    for width, ly in sorted(by_ffn.items()):
+        out += [Tensor(f"{p}.post_attention_layernorm", "norms", (hidden, 1), tuple(ly)),
+                *_mlp(f"{p}.mlp", "mlp", hidden, width, tuple(ly), "tp")]
+    return out
+
+
+def _kimi_linear_mixers(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
+    """Kimi-Linear / Kimi-K3 (``kimi_linear.py``, ``kimi_k3.py``): MLA on the layers
+    ``linear_attn_config.full_attn_layers`` lists (1-based), with an output gate where
+    ``mla_use_output_gate``; Kimi Delta Attention on the others: q/k/v, the two-step forget
+    gate, the beta projection, an output gate (full rank or two-step), the short
+    convolutions, and per-head decay; plus Kimi-K3's attention-residual scorers."""
+    lin = t["linear_attn_config"]
+    hidden = _int(t, "hidden_size")
+    full_ids = {int(x) - 1 for x in lin.get("full_attn_layers") or ()}
+    full = tuple(i for i in layers if i in full_ids)
+    kda = tuple(i for i in layers if i not in full_ids)
+    out: list[Tensor] = []
+    if full:
+        out += _mla(t, full, p)
+        if t.get("mla_use_output_gate"):
+            gate = _int(t, "num_attention_heads") * _int(t, "v_head_dim")
+            out.append(Tensor(f"{p}.self_attn.g_proj", "attention", (gate, hidden), full,
+                              linear=True, shard="attn_tp"))
+    if kda:
+        hd, heads = _int(lin, "head_dim"), _int(lin, "num_heads")
+        proj = hd * heads
+        kernel = _int(lin, "short_conv_kernel_size", default=4)
+        a = f"{p}.self_attn"
+        out += [Tensor(f"{a}.qkv_proj", "linear_attention", (3 * proj, hidden), kda,
+                       linear=True, shard="attn_tp"),
+                Tensor(f"{a}.f_a_proj", "linear_attention", (hd, hidden), kda, linear=True),
+                Tensor(f"{a}.f_b_proj", "linear_attention", (proj, hd), kda, linear=True,
+                       shard="attn_tp"),
+                Tensor(f"{a}.b_proj", "linear_attention", (heads, hidden), kda, linear=True,
+                       shard="attn_tp"),
+                Tensor(f"{a}.qkv_conv1d", "linear_attention", (3 * proj, kernel), kda,
+                       shard="attn_tp", fp32=True),
+                Tensor(f"{a}.dt_bias", "linear_attention", (proj, 1), kda, shard="attn_tp",
+                       fp32=True),
+                Tensor(f"{a}.A_log", "linear_attention", (heads, 1), kda, shard="attn_tp",
+                       fp32=True),
+                Tensor(f"{a}.o_norm", "norms", (hd, 1), kda),
+                Tensor(f"{a}.o_proj", "linear_attention", (hidden, proj), kda, linear=True,
+                       shard="attn_tp")]
+        if lin.get("use_full_rank_gate"):
+            out.append(Tensor(f"{a}.g_proj", "linear_attention", (proj, hidden), kda,
+                              linear=True, shard="attn_tp"))
+        else:
+            out += [Tensor(f"{a}.g_a_proj", "linear_attention", (hd, hidden), kda,
+                           linear=True),
+                    Tensor(f"{a}.g_b_proj", "linear_attention", (proj, hd), kda, linear=True,
+                           shard="attn_tp")]
+    if t.get("attn_res_block_size") is not None:
+        out.append(Tensor(f"{p}.attn_res_norms_projs", "norms", (4 * hidden, 1), layers))
+    return out
+
+
+def _kimi_linear_moe(t: Mapping[str, Any], layers: tuple[int, ...], p: str, experts: int,
+                     inter: int) -> list[Tensor]:
+    """Kimi-Linear's MoE: a router with its correction bias, the routed experts, and
+    ``num_shared_experts`` shared ones fused into one MLP. Kimi-K3's latent MoE
+    (``routed_expert_hidden_size``) runs the routed experts in that narrower width,
+    between two replicated projections with an optional norm (``kimi_k3.py``)."""
+    hidden = _int(t, "hidden_size")
+    latent = _int(t, "routed_expert_hidden_size") or hidden
+    m = f"{p}.block_sparse_moe"
+    out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
+           Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
+                  fp32=True),
+           *_mlp(f"{m}.experts.{{e}}", "experts", latent, inter, layers, "experts", experts)]
+    if latent != hidden:
+        out += [Tensor(f"{m}.routed_expert_down_proj", "experts", (latent, hidden), layers),
+                Tensor(f"{m}.routed_expert_up_proj", "experts", (hidden, latent), layers)]
+        if t.get("latent_moe_use_norm"):
+            out.append(Tensor(f"{m}.routed_expert_norm", "norms", (latent, 1), layers))
+    shared = _int(t, "num_shared_experts")
+    if shared:
+        out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * shared, layers,
+                    "shared")
     return out

@@ -527,6 +527,9 @@ def _bytes(t: Tensor, scheme: Scheme | None, ign: Ignored | None, unq: int,
     if copies is None:
         copies = t.copies
     plain = shape[0] * shape[1] * copies * max(1, len(t.layers)) * (4 if t.fp32 else unq)
+    if scheme is not None and scheme.parts and (t.linear or t.component == "lm_head"):
+        scheme = dict(scheme.parts).get(t.component)  # mixed precision: by component
+        t = t._replace(linear=True)
     if scheme is None or not t.linear or (scheme.experts_only and t.shard != "experts"):
         return plain
     if scheme.experts is not None and t.shard == "experts":
