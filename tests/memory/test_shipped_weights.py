@@ -141,3 +141,21 @@ def test_modelopt_mixed_precision_stores_each_component_by_its_listed_algorithm(
     # FP8 instead of FP4 (1 byte vs 9/16) for the attention side; an FP4 LM head (not bf16)
     expected = fp8 * (1 - 9 / 16) - head * (2 - 9 / 16)
     assert abs((size - all_fp4) / expected - 1) < 0.01, (size, all_fp4, expected)
+
+
+def test_step3p5_config_class_keys_count_its_moe():
+    """SGLang's own Step3p5Config (the text config Step-3.7 falls back to) names its MoE
+    ``moe_num_experts`` / ``moe_layers_enum`` / ``share_expert_dim`` and its KV heads
+    ``num_attention_groups``: read alike, its defaults describe the 196B backbone."""
+    from launchplan.memory.params import layout
+
+    # the class defaults (sglang/srt/configs/step3p5.py, 0.5.23)
+    text = {"hidden_size": 4096, "intermediate_size": 11264, "num_attention_heads": 64,
+            "num_attention_groups": 8, "num_hidden_layers": 45, "vocab_size": 128815,
+            "moe_intermediate_size": 1280, "moe_num_experts": 288, "share_expert_dim": 1280,
+            "head_dim": 128, "moe_layers_enum": tuple(range(3, 45))}
+    lay = layout({"architectures": ["Step3p5ForCausalLM"]}, text, "step3p5", None,
+                 "Step3p5ForCausalLM")
+    assert abs(sum(t.params for t in lay.main) / 196e9 - 1) < 0.02
+    k = [t for t in lay.main if t.name.endswith("k_proj")]
+    assert k[0].shape == (8 * 128, 4096)

@@ -134,10 +134,17 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
 def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int, ...],
                                                                        tuple[int, ...]]:
     """(MoE layers, dense layers) of the main stack."""
-    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts")
+    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts")
     if not experts:
         return (), tuple(range(n_layers))
     freq = t.get("moe_layer_freq")
+    enum = t.get("moe_layers_enum")  # Step-3.5's config class: the MoE layers, listed
+    if isinstance(enum, str):
+        enum = [x for x in enum.split(",") if x.strip()]
+    if isinstance(enum, (list, tuple)) and "first_k_dense_replace" not in t:
+        listed = {int(x) for x in enum}
+        moe = tuple(i for i in range(n_layers) if i in listed)
+        return moe, tuple(i for i in range(n_layers) if i not in listed)
     if isinstance(freq, (list, tuple)):  # one flag per layer (MiMo-V2-Flash): 1 marks MoE
         moe = tuple(i for i in range(n_layers) if i < len(freq) and freq[i])
     elif "first_k_dense_replace" in t or "moe_layer_freq" in t:
@@ -214,7 +221,7 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
     """GQA attention; ``gated_q``: q_proj also yields an output gate (Qwen3-Next)."""
     hidden = _int(t, "hidden_size")
     heads = _int(t, "num_attention_heads")
-    kv = _int(t, "num_key_value_heads", default=heads) or heads
+    kv = _int(t, "num_key_value_heads", "num_attention_groups", default=heads) or heads
     hd = _int(t, "head_dim", "attention_head_dim") or hidden // max(heads, 1)
     a = f"{p}.{name}"
     q_rows = heads * hd * (2 if gated_q else 1)
@@ -294,7 +301,7 @@ def _mlp(name: str, component: str, hidden: int, inter: int, layers: tuple[int, 
 
 def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list[Tensor]:
     hidden = _int(t, "hidden_size")
-    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts")
+    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts")
     inter = _int(t, "moe_intermediate_size") or _int(t, "intermediate_size")
     if mt == "mixtral":
         m = f"{p}.block_sparse_moe"
@@ -328,6 +335,9 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
     if shared:
         out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * shared, layers,
                     "shared")
+    elif _int(t, "share_expert_dim"):  # Step-3.5's config class: one shared expert this wide
+        out += _mlp(f"{m}.share_expert", "shared_experts", hidden, _int(t, "share_expert_dim"),
+                    layers, "shared")
     shared_inter = _int(t, "shared_expert_intermediate_size")
     if shared_inter:
         out += _mlp(f"{m}.shared_expert", "shared_experts", hidden, shared_inter, layers, "tp")
