@@ -36,6 +36,9 @@ PUBLISHED = {
     # vLLM's Step-3.7-Flash recipe: a 196B language backbone (plus a 1.8B vision encoder
     # the text-only config does not describe)
     "stepfun-ai/Step-3.7-Flash": 196e9,
+    # Kimi K2's report: 1.04 trillion total parameters (K2.5 adds the 0.5B MoonViT tower)
+    "moonshotai/Kimi-K2.5": 1.04e12,
+    "nvidia/Kimi-K2.7-Code-NVFP4": 1.04e12,
     # Qwen3-VL model cards (the names; 8B: 8.77B on the Hub page)
     "Qwen/Qwen3-VL-2B-Instruct": 2.1e9,
     "Qwen/Qwen3-VL-4B-Instruct": 4.4e9,

@@ -359,6 +359,8 @@ def _vision(v: Mapping[str, Any], model_type: str, text_hidden: int,
     chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
     name = "visual" if model_type.startswith("qwen") else "vision_tower"
     out: list[Tensor] = []
+    if not h and _int(v, "vt_hidden_size"):
+        return _moonvit(v, text_hidden)
     if not h or not depth:
         caveats.append("vision_config without hidden_size/depth: vision tower not counted")
         return out
@@ -674,3 +676,32 @@ def _kimi_linear_moe(t: Mapping[str, Any], layers: tuple[int, ...], p: str, expe
         out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * shared, layers,
                     "shared")
     return out
+
+
+def _moonvit(v: Mapping[str, Any], text_hidden: int) -> list[Tensor]:
+    """Kimi's MoonViT (``kimi_k25.py``): a patch embedding, a learned height x width position
+    table, LayerNorm blocks of attention and a two-layer MLP, a final norm, and the projector
+    that merges ``merge_kernel_size`` patches into the LM's width. Biases counted as
+    present (the class's default)."""
+    h = _int(v, "vt_hidden_size")
+    depth = _int(v, "vt_num_hidden_layers")
+    inter = _int(v, "vt_intermediate_size")
+    patch = _int(v, "patch_size", default=14)
+    merge = v.get("merge_kernel_size") or (2, 2)
+    mh = h * int(merge[0]) * int(merge[1])
+    positions = _int(v, "init_pos_emb_height", default=64) * _int(v, "init_pos_emb_width",
+                                                                   default=64)
+    out_h = _int(v, "text_hidden_size") or text_hidden
+    blocks = tuple(range(depth))
+    b = "vision_tower.encoder.blocks.{i}"
+    return [Tensor("vision_tower.patch_embed.proj", "vision", (h, 3 * patch * patch + 1)),
+            Tensor("vision_tower.patch_embed.pos_emb", "vision", (positions, h)),
+            Tensor(f"{b}.attn.qkv", "vision", (3 * h, h + 1), blocks),
+            Tensor(f"{b}.attn.proj", "vision", (h, h + 1), blocks),
+            Tensor(f"{b}.mlp.fc0", "vision", (inter, h + 1), blocks),
+            Tensor(f"{b}.mlp.fc1", "vision", (h, inter + 1), blocks),
+            Tensor(f"{b}.norms", "vision", (4 * h, 1), blocks),
+            Tensor("vision_tower.encoder.final_layernorm", "vision", (2 * h, 1)),
+            Tensor("mm_projector.pre_norm", "vision", (2 * h, 1)),
+            Tensor("mm_projector.linear_1", "vision", (mh, mh + 1)),
+            Tensor("mm_projector.linear_2", "vision", (out_h, mh + 1))]
