@@ -39,6 +39,17 @@ PUBLISHED = {
     # Kimi K2's report: 1.04 trillion total parameters (K2.5 adds the 0.5B MoonViT tower)
     "moonshotai/Kimi-K2.5": 1.04e12,
     "nvidia/Kimi-K2.7-Code-NVFP4": 1.04e12,
+    # configs checked with no change of class (regression guards), each its publisher's total:
+    # NVIDIA's Nemotron-H-56B (the name), MiniMax-M2's card ("230B total, 10B active"),
+    # Z.ai's GLM-5 ("744B total, 40B active"), DeepSeek-V4-Flash ("284B total, 13B
+    # active"), Mistral's Mixtral-8x22B ("141B"), Meta's Llama 3.1 70B and 8B
+    "nvidia/Nemotron-H-56B-Base-8K": 56e9,
+    "MiniMaxAI/MiniMax-M2.5": 230e9,
+    "zai-org/GLM-5.1": 744e9,
+    "deepseek-ai/DeepSeek-V4-Flash": 284e9,
+    "mistralai/Mixtral-8x22B-v0.1": 141e9,
+    "nvidia/Llama-3.1-70B-Instruct-FP8": 70.6e9,
+    "meta-llama/Meta-Llama-3.1-8B": 8.03e9,
     # Qwen3-VL model cards (the names; 8B: 8.77B on the Hub page)
     "Qwen/Qwen3-VL-2B-Instruct": 2.1e9,
     "Qwen/Qwen3-VL-4B-Instruct": 4.4e9,
