@@ -343,12 +343,8 @@ _TYPE_DEFAULTS: Mapping[str, _ClassSpec] = {
                                 strict=()),
     "beam": _d(1048576, 5120, 48, 52, 151936, kv=8, head_dim=128, window=512, strict=()),
     # SGLang 0.5.23's own Step3p5Config: its max_seq_len (read before
-    # max_position_embeddings) sets the context a file without one derives; its KV heads
-    # (num_attention_groups) and MoE keys size the KV pool and the weights
-    "step3p5": _d(128000, 4096, 64, 45, 128815, head_dim=128, max_seq_len=128000, strict=(),
-                  num_attention_groups=8, intermediate_size=11264, moe_intermediate_size=1280,
-                  moe_num_experts=288, moe_top_k=8, share_expert_dim=1280,
-                  moe_layers_enum=tuple(range(3, 45))),
+    # max_position_embeddings) sets the context a file without one derives
+    "step3p5": _d(128000, 4096, 64, 45, 128815, head_dim=128, max_seq_len=128000, strict=()),
     "phi": _d(2048, 2048, 32, 24, 51200),
     "phi3": _d(4096, 3072, 32, 32, 32064),
     "phimoe": _d(131072, 4096, 32, 32, 32064, kv=8, strict=_CORE_KV),
@@ -454,10 +450,7 @@ _DEFAULT_TEXT_TYPE: Mapping[Any, str] = {
     "qianfan_ocr": "qwen3", "qwen2_5_vl": "qwen2_5_vl_text", "qwen2_audio": "qwen2",
     "qwen2_vl": "qwen2_vl_text", "qwen3_5": "qwen3_5_text", "qwen3_5_moe": "qwen3_5_moe_text",
     "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text",
-    "shieldgemma2": "gemma3_text", "smolvlm": "llama",
-    # SGLang's own Step3p7Config: without ``text_config`` it builds a default Step3p5Config
-    # (the top-level keys stay on the parent) and a default vision encoder config
-    "step3p7": "step3p5", "vibevoice": "qwen2",
+    "shieldgemma2": "gemma3_text", "smolvlm": "llama", "vibevoice": "qwen2",
     "vibevoice_asr": "qwen2", "video_llama_3": "qwen2", "video_llava": "llama",
     "vipllava": "llama", "voxtral": "llama",
 }
