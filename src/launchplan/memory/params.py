@@ -73,6 +73,11 @@ _MIMO_V2_TYPES = frozenset({"mimo_v2_flash", "mimo_v2"})
 # config.json leaves tie_word_embeddings out (GemmaConfig and its successors default to True;
 # SGLang's Gemma model classes compute logits from embed_tokens)
 _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text"})
+# SGLang 0.5.23's Step3p5Config (``configs/step3p5.py``): the MoE and KV-head keys it sets
+# when a config leaves them out (Step-3.7's file without text_config falls back to it)
+_STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
+                     "moe_intermediate_size": 1280, "moe_num_experts": 288,
+                     "share_expert_dim": 1280, "moe_layers_enum": tuple(range(3, 45))}
 # model types with four norms per decoder layer (sandwich norms)
 _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
 
@@ -100,6 +105,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     main.append(Tensor(f"{prefix}.norm", "norms", (hidden, 1), shard="last"))
 
     layers = tuple(range(n_layers))
+    if mt == "step3p5":  # the class's own sizes where the file leaves them out
+        t = {**_STEP3P5_DEFAULTS, **t}
     if mt == "nemotron_h":
         return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats), [], caveats)
     if mt == "nemotron-nas" and isinstance(t.get("block_configs"), (list, tuple)):
