@@ -377,6 +377,8 @@ def _vision(v: Mapping[str, Any], model_type: str, text_hidden: int,
     def vec(n: str, size: int) -> Tensor:
         return Tensor(n, "vision", (size, 1), blocks)
 
+    if model_type == "gemma4":
+        return out + _gemma4_vision(v, h, depth, inter, patch, text_hidden)
     if model_type in _QWEN3_VISION:
         return out + _qwen3_vision(v, name, h, depth, inter, patch, chans, text_hidden)
     if model_type == "qwen2_5_vl":
@@ -712,3 +714,25 @@ def _moonvit(v: Mapping[str, Any], text_hidden: int) -> list[Tensor]:
             Tensor("mm_projector.pre_norm", "vision", (2 * h, 1)),
             Tensor("mm_projector.linear_1", "vision", (mh, mh + 1)),
             Tensor("mm_projector.linear_2", "vision", (out_h, mh + 1))]
+
+
+def _gemma4_vision(v: Mapping[str, Any], h: int, depth: int, inter: int, patch: int,
+                   text_hidden: int) -> list[Tensor]:
+    """Gemma 4's vision tower (``gemma4_vision.py``, ``gemma4_mm.py``): a linear patch
+    embedding with a two-axis position table, blocks of four RMS norms, q/k norms, a fused
+    qkv and o projection and a gated MLP, and the embedder projecting into the LM."""
+    heads = _int(v, "num_attention_heads", default=16)
+    kv = _int(v, "num_key_value_heads", default=heads) or heads
+    hd = _int(v, "head_dim") or h // max(heads, 1)
+    blocks = tuple(range(depth))
+    b = "vision_tower.encoder.layers.{i}"
+    return [Tensor("vision_tower.patch_embedder.input_proj", "vision", (h, 3 * patch * patch)),
+            Tensor("vision_tower.patch_embedder.position_embedding_table", "vision",
+                   (2 * _int(v, "position_embedding_size", default=10240), h)),
+            Tensor(f"{b}.self_attn.qkv", "vision", ((heads + 2 * kv) * hd, h), blocks),
+            Tensor(f"{b}.self_attn.o_proj", "vision", (h, heads * hd), blocks),
+            Tensor(f"{b}.self_attn.qk_norms", "vision", (2 * hd, 1), blocks),
+            Tensor(f"{b}.mlp.gate_up", "vision", (2 * inter, h), blocks),
+            Tensor(f"{b}.mlp.down_proj", "vision", (h, inter), blocks),
+            Tensor(f"{b}.norms", "vision", (4 * h, 1), blocks),
+            Tensor("embed_vision.embedding_projection", "vision", (text_hidden, h))]
