@@ -177,3 +177,16 @@ def test_step3p5_config_class_keys_count_its_moe():
     assert abs(sum(t.params for t in lay.main) / 196e9 - 1) < 0.02
     k = [t for t in lay.main if t.name.endswith("k_proj")]
     assert k[0].shape == (8 * 128, 4096)
+
+
+def test_deepseek_v4_nvfp4_routed_experts_are_nvfp4_in_an_fp8_checkpoint():
+    """nvidia/DeepSeek-V4-*-NVFP4 declare quant_method fp8 with moe_quant_algo NVFP4 (SGLang's
+    hybrid FP8+NVFP4 config): the routed experts are NVFP4, where the official V4 checkpoints'
+    are MXFP4; everything else is block FP8 in both."""
+    nvfp4, _ = _checkpoint_scheme(_model("nvidia/DeepSeek-V4-Flash-NVFP4"))
+    official, _ = _checkpoint_scheme(_model("deepseek-ai/DeepSeek-V4-Flash"))
+    assert (nvfp4.kind, nvfp4.experts.kind) == ("fp8_block", "nvfp4")
+    assert (official.kind, official.experts.kind) == ("fp8_block", "mxfp4")
+    _, a = checkpoint_size(_model("nvidia/DeepSeek-V4-Flash-NVFP4"))
+    _, b = checkpoint_size(_model("deepseek-ai/DeepSeek-V4-Flash"))
+    assert 1.04 < a / b < 1.07  # 9/16 against 17/32 bytes per expert weight
