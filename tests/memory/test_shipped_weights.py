@@ -190,3 +190,17 @@ def test_deepseek_v4_nvfp4_routed_experts_are_nvfp4_in_an_fp8_checkpoint():
     _, a = checkpoint_size(_model("nvidia/DeepSeek-V4-Flash-NVFP4"))
     _, b = checkpoint_size(_model("deepseek-ai/DeepSeek-V4-Flash"))
     assert 1.04 < a / b < 1.07  # 9/16 against 17/32 bytes per expert weight
+
+
+def test_nemotron_3_stores_its_mtp_block_beside_the_main_stack():
+    """Nemotron 3 Super's MTP block (attention then latent MoE, ``mtp_hybrid_override_pattern``
+    '*E'): main stack plus MTP come to the 123.61B a GGUF conversion of the checkpoint counts
+    (prositronic.eu's Nemotron 3 Super 120B A12B page); Ultra names the same block by
+    ``mtp_layers_block_type``; Nano declares none."""
+    super_ = _layout(_model("nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8"))
+    stored = sum(t.params for t in super_.main + super_.mtp)
+    assert abs(stored / 123.61e9 - 1) < 0.002, stored
+    assert {t.component for t in super_.mtp} >= {"attention", "experts", "mtp"}
+    ultra = _layout(_model("nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16"))
+    assert any(".experts." in t.name for t in ultra.mtp)
+    assert not _layout(_model("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16")).mtp

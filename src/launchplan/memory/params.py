@@ -108,7 +108,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if mt == "step3p5":  # the class's own sizes where the file leaves them out
         t = {**_STEP3P5_DEFAULTS, **t}
     if mt == "nemotron_h":
-        return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats), [], caveats)
+        return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats),
+                      _nemotron_h_mtp(t, vocab, hidden, n_layers), caveats)
     if mt == "nemotron-nas" and isinstance(t.get("block_configs"), (list, tuple)):
         return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
@@ -460,12 +461,9 @@ def _qwen3_next_mtp(t: Mapping[str, Any], n_layers: int, caveats: list[str]) -> 
 def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, tied: bool,
                 caveats: list[str]) -> list[Tensor]:
     """Nemotron-H: one mixer per layer, by ``hybrid_override_pattern`` (M Mamba2,
-    * attention, - squared-ReLU MLP, E MoE), each behind one RMS norm.
-
-    Not yet checked against a published checkpoint size (none was found): said in caveats.
-    """
-    caveats.append("Nemotron-H weights are counted from the layer pattern but not yet checked "
-                   "against a published checkpoint size")
+    * attention, - squared-ReLU MLP, E MoE), each behind one RMS norm. (Checked against
+    the published totals: Nemotron 3 Nano's 31.6B, Super's 123.61B stored with its MTP
+    block, Nemotron-H-56B's name.)"""
     pattern = str(t.get("hybrid_override_pattern") or "")
     if len(pattern) != n_layers:
         caveats.append("hybrid_override_pattern does not cover every layer: weights unknown")
@@ -736,3 +734,34 @@ def _gemma4_vision(v: Mapping[str, Any], h: int, depth: int, inter: int, patch: 
             Tensor(f"{b}.mlp.down_proj", "vision", (h, inter), blocks),
             Tensor(f"{b}.norms", "vision", (4 * h, 1), blocks),
             Tensor("embed_vision.embedding_projection", "vision", (text_hidden, h))]
+
+
+#: Nemotron-H's layer kinds by name (``mtp_layers_block_type``) as pattern letters
+_NEMOTRON_H_KINDS = {"mamba": "M", "attention": "*", "mlp": "-", "moe": "E"}
+
+
+def _nemotron_h_mtp(t: Mapping[str, Any], vocab: int, hidden: int,
+                    n_layers: int) -> list[Tensor]:
+    """Nemotron 3's MTP block (``nemotron_h_mtp.py``), when ``num_nextn_predict_layers``
+    says the checkpoint has one: the layers ``mtp_hybrid_override_pattern`` (or the
+    canonical ``mtp_layers_block_type``; the class default is attention then MoE) lists,
+    each like a main layer of its kind, the first with the embedding/hidden norms and the
+    2h -> h projection, the last with a final norm."""
+    n = _int(t, "num_nextn_predict_layers")
+    if not n:
+        return []
+    pattern = t.get("mtp_hybrid_override_pattern")
+    kinds = t.get("mtp_layers_block_type")
+    if not (isinstance(pattern, str) and pattern):
+        pattern = "".join(_NEMOTRON_H_KINDS.get(str(k), "?") for k in kinds) \
+            if isinstance(kinds, (list, tuple)) and kinds else "*E"
+    pattern *= n
+    sub = _nemotron_h({**t, "hybrid_override_pattern": pattern}, vocab, hidden, len(pattern),
+                      True, [])
+    out = [x._replace(name=x.name.replace("backbone.", "mtp.", 1),
+                      layers=tuple(n_layers + i for i in x.layers)) for x in sub if x.layers]
+    first, last = (n_layers,), (n_layers + len(pattern) - 1,)
+    return out + [Tensor("mtp.layers.{i}.enorm_hnorm", "mtp", (2 * hidden, 1), first),
+                  Tensor("mtp.layers.{i}.eh_proj", "mtp", (hidden, 2 * hidden), first,
+                         linear=True, shard="tp"),
+                  Tensor("mtp.layers.{i}.final_layernorm", "norms", (hidden, 1), last)]
