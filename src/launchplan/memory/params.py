@@ -61,11 +61,23 @@ _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qw
                              "qwen2_vl_text"})
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
-                            "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe"})
+                            "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
+                            "qwen3_5_text", "qwen3_5_moe_text"})
+# model types whose layers alternate Gated DeltaNet (linear attention) and gated full
+# attention: Qwen3-Next, and Qwen3.5/3.6 (``qwen3_5.py``), which list the kinds in layer_types
+_GDN_TYPES = frozenset({"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"})
+# MiMo-V2 (Flash): full and sliding-window layers by hybrid_layer_pattern, each kind with its
+# own head counts and dimensions
+_MIMO_V2_TYPES = frozenset({"mimo_v2_flash", "mimo_v2"})
 # model types whose transformers config class ties the LM head to the embedding when
 # config.json leaves tie_word_embeddings out (GemmaConfig and its successors default to True;
 # SGLang's Gemma model classes compute logits from embed_tokens)
 _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text"})
+# SGLang 0.5.23's Step3p5Config (``configs/step3p5.py``): the MoE and KV-head keys it sets
+# when a config leaves them out (Step-3.7's file without text_config falls back to it)
+_STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
+                     "moe_intermediate_size": 1280, "moe_num_experts": 288,
+                     "share_expert_dim": 1280, "moe_layers_enum": tuple(range(3, 45))}
 # model types with four norms per decoder layer (sandwich norms)
 _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
 
@@ -93,16 +105,21 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     main.append(Tensor(f"{prefix}.norm", "norms", (hidden, 1), shard="last"))
 
     layers = tuple(range(n_layers))
+    if mt == "step3p5":  # the class's own sizes where the file leaves them out
+        t = {**_STEP3P5_DEFAULTS, **t}
     if mt == "nemotron_h":
-        return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats), [], caveats)
+        return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats),
+                      _nemotron_h_mtp(t, vocab, hidden, n_layers), caveats)
+    if mt == "nemotron-nas" and isinstance(t.get("block_configs"), (list, tuple)):
+        return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats)
-    if mt == "qwen3_next":
-        return Layout(main, _qwen3_next_mtp(t, n_layers, caveats), caveats)
 
     mtp: list[Tensor] = []
     n_mtp = _int(t, "num_nextn_predict_layers")
-    if n_mtp and _int(t, "kv_lora_rank", "n_routed_experts"):
+    if mt in _GDN_TYPES:
+        mtp = _qwen3_next_mtp(t, n_layers, caveats)
+    elif n_mtp and _int(t, "kv_lora_rank", "n_routed_experts"):
         # DeepSeek-style MTP modules stored as layers L..L+n-1: a full (MoE) decoder layer,
         # two input norms, the 2h -> h projection, and copies of the embedding and head
         extra = tuple(range(n_layers, n_layers + n_mtp))
@@ -125,13 +142,26 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
 def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int, ...],
                                                                        tuple[int, ...]]:
     """(MoE layers, dense layers) of the main stack."""
-    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts")
+    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts")
     if not experts:
         return (), tuple(range(n_layers))
-    if "first_k_dense_replace" in t or "moe_layer_freq" in t:
+    freq = t.get("moe_layer_freq")
+    enum = t.get("moe_layers_enum")  # Step-3.5's config class: the MoE layers, listed
+    if isinstance(enum, str):
+        enum = [x for x in enum.split(",") if x.strip()]
+    if isinstance(enum, (list, tuple)) and "first_k_dense_replace" not in t:
+        listed = {int(x) for x in enum}
+        moe = tuple(i for i in range(n_layers) if i in listed)
+        return moe, tuple(i for i in range(n_layers) if i not in listed)
+    if isinstance(freq, (list, tuple)):  # one flag per layer (MiMo-V2-Flash): 1 marks MoE
+        moe = tuple(i for i in range(n_layers) if i < len(freq) and freq[i])
+    elif "first_k_dense_replace" in t or "moe_layer_freq" in t:
         k = _int(t, "first_k_dense_replace")
         freq = max(1, _int(t, "moe_layer_freq", default=1))
         moe = tuple(i for i in range(n_layers) if i >= k and i % freq == 0)
+    elif mt == "llama4_text":  # ``llama4.py``: every interleave_moe_layer_step-th layer
+        step = _int(t, "interleave_moe_layer_step", default=1)
+        moe = tuple(i for i in range(n_layers) if step and (i + 1) % step == 0)
     else:
         only = t.get("mlp_only_layers") or ()
         step = max(1, _int(t, "decoder_sparse_step", default=1))
@@ -150,18 +180,42 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     if mt in _FOUR_NORM_TYPES:
         out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
-    if _int(t, "kv_lora_rank"):
+    if mt == "kimi_linear" and isinstance(t.get("linear_attn_config"), Mapping):
+        out += _kimi_linear_mixers(t, layers, p)
+    elif _int(t, "kv_lora_rank"):
         out += _mla(t, layers, p)
-    elif mt == "qwen3_next":
-        interval = max(1, _int(t, "full_attention_interval", default=4))
-        full = tuple(i for i in layers if (i + 1) % interval == 0)
+    elif mt in _MIMO_V2_TYPES and isinstance(t.get("hybrid_layer_pattern"), (list, tuple)):
+        pattern = t["hybrid_layer_pattern"]
+        swa = tuple(i for i in layers if i < len(pattern) and pattern[i] == 1)
+        full = tuple(i for i in layers if i not in set(swa))
+        if full:
+            out += _gqa(t, mt, full, p)
+        if swa:
+            sw = dict(t)
+            for key in ("num_attention_heads", "num_key_value_heads", "head_dim",
+                        "v_head_dim"):
+                if t.get(f"swa_{key}") is not None:
+                    sw[key] = t[f"swa_{key}"]
+            out += _gqa(sw, mt, swa, p)
+            if t.get("add_swa_attention_sink_bias"):
+                out.append(Tensor(f"{p}.self_attn.attention_sink_bias", "attention",
+                                  (_int(sw, "num_attention_heads"), 1), swa, shard="attn_tp"))
+    elif mt in _GDN_TYPES:
+        kinds = t.get("layer_types")
+        if isinstance(kinds, (list, tuple)) and len(kinds) >= len(layers) and layers == tuple(
+                range(len(layers))):
+            full = tuple(i for i in layers if kinds[i] != "linear_attention")
+        else:
+            interval = max(1, _int(t, "full_attention_interval", default=4))
+            full = tuple(i for i in layers if (i + 1) % interval == 0)
         out += _gqa(t, mt, full, p, gated_q=True) if full else []
-        linear = tuple(i for i in layers if (i + 1) % interval)
+        linear = tuple(i for i in layers if i not in set(full))
         out += _gated_delta_net(t, linear, p) if linear else []
     else:
         out += _gqa(t, mt, layers, p)
     if dense_layers:
-        inter = _int(t, "intermediate_size", "ffn_dim", "n_inner")
+        # (Llama 4's dense layers are wider than its experts: intermediate_size_mlp)
+        inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner")
         out += _mlp(f"{p}.mlp", "mlp", hidden, inter, dense_layers,
                     "dense" if _int(t, "first_k_dense_replace") else "tp",
                     bias=bool(t.get("mlp_bias")))
@@ -175,15 +229,17 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
     """GQA attention; ``gated_q``: q_proj also yields an output gate (Qwen3-Next)."""
     hidden = _int(t, "hidden_size")
     heads = _int(t, "num_attention_heads")
-    kv = _int(t, "num_key_value_heads", default=heads) or heads
+    kv = _int(t, "num_key_value_heads", "num_attention_groups", default=heads) or heads
     hd = _int(t, "head_dim", "attention_head_dim") or hidden // max(heads, 1)
     a = f"{p}.{name}"
     q_rows = heads * hd * (2 if gated_q else 1)
+    # MiMo-V2's values are narrower than its queries and keys (``mimo_v2.py``)
+    vd = (_int(t, "v_head_dim") or hd) if mt in _MIMO_V2_TYPES else hd
     out = [Tensor(f"{a}.q_proj", "attention", (q_rows, hidden), layers, linear=True,
                   shard="attn_tp"),
            Tensor(f"{a}.k_proj", "attention", (kv * hd, hidden), layers, linear=True, shard="kv"),
-           Tensor(f"{a}.v_proj", "attention", (kv * hd, hidden), layers, linear=True, shard="kv"),
-           Tensor(f"{a}.o_proj", "attention", (hidden, heads * hd), layers, linear=True,
+           Tensor(f"{a}.v_proj", "attention", (kv * vd, hidden), layers, linear=True, shard="kv"),
+           Tensor(f"{a}.o_proj", "attention", (hidden, heads * vd), layers, linear=True,
                   shard="attn_tp")]
     bias = bool(t.get("attention_bias"))
     qkv_bias = bias or mt in _QKV_BIAS_TYPES
@@ -253,7 +309,7 @@ def _mlp(name: str, component: str, hidden: int, inter: int, layers: tuple[int, 
 
 def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list[Tensor]:
     hidden = _int(t, "hidden_size")
-    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts")
+    experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts")
     inter = _int(t, "moe_intermediate_size") or _int(t, "intermediate_size")
     if mt == "mixtral":
         m = f"{p}.block_sparse_moe"
@@ -264,6 +320,14 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                        "experts"),
                 Tensor(f"{m}.experts.{{e}}.w2", "experts", (hidden, inter), layers, experts, True,
                        "experts")]
+    if mt == "kimi_linear":
+        return _kimi_linear_moe(t, layers, p, experts, inter)
+    if mt == "llama4_text":  # ``llama4.py``: a router, the experts, one shared expert
+        m = f"{p}.feed_forward"
+        return [Tensor(f"{m}.router", "router", (experts, hidden), layers),
+                *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts",
+                      experts),
+                *_mlp(f"{m}.shared_expert", "shared_experts", hidden, inter, layers, "tp")]
     m = f"{p}.mlp"
     if mt == "gpt_oss":
         return [Tensor(f"{m}.router", "router", (experts, hidden), layers),
@@ -279,6 +343,9 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
     if shared:
         out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * shared, layers,
                     "shared")
+    elif _int(t, "share_expert_dim"):  # Step-3.5's config class: one shared expert this wide
+        out += _mlp(f"{m}.share_expert", "shared_experts", hidden, _int(t, "share_expert_dim"),
+                    layers, "shared")
     shared_inter = _int(t, "shared_expert_intermediate_size")
     if shared_inter:
         out += _mlp(f"{m}.shared_expert", "shared_experts", hidden, shared_inter, layers, "tp")
@@ -300,6 +367,8 @@ def _vision(v: Mapping[str, Any], model_type: str, text_hidden: int,
     chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
     name = "visual" if model_type.startswith("qwen") else "vision_tower"
     out: list[Tensor] = []
+    if not h and _int(v, "vt_hidden_size"):
+        return _moonvit(v, text_hidden)
     if not h or not depth:
         caveats.append("vision_config without hidden_size/depth: vision tower not counted")
         return out
@@ -309,7 +378,11 @@ def _vision(v: Mapping[str, Any], model_type: str, text_hidden: int,
     def vec(n: str, size: int) -> Tensor:
         return Tensor(n, "vision", (size, 1), blocks)
 
-    if model_type in ("qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"):
+    if model_type == "gemma4":
+        return out + _gemma4_vision(v, h, depth, inter, patch, text_hidden)
+    if model_type in _QWEN3_VISION:
+        return out + _qwen3_vision(v, name, h, depth, inter, patch, chans, text_hidden)
+    if model_type == "qwen2_5_vl":
         temporal = _int(v, "temporal_patch_size", default=2)
         merge = _int(v, "spatial_merge_size", default=2)
         out_h = _int(v, "out_hidden_size", default=text_hidden)
@@ -372,13 +445,15 @@ def _qwen3_next_mtp(t: Mapping[str, Any], n_layers: int, caveats: list[str]) -> 
     """Qwen3-Next's MTP block (``mtp.*``), when the config declares one: a full-attention
     MoE layer, the 2h -> h fc and its norms. (Qwen3-Next-80B-A3B declares none, and its
     published total matches the main stack alone.)"""
-    n = _int(t, "num_nextn_predict_layers")
+    n = _int(t, "num_nextn_predict_layers", "mtp_num_hidden_layers")
     if not n:
         return []
     hidden = _int(t, "hidden_size")
     layers = tuple(range(n))
-    out = _decoder({**t, "full_attention_interval": 1}, "qwen3_next", layers, layers, (),
-                   "mtp", caveats)
+    full = {**t, "full_attention_interval": 1, "layer_types": None}
+    moe = layers if _int(t, "num_experts", "n_routed_experts") else ()
+    dense = () if moe else layers  # (Qwen3.5's dense models: a dense MTP layer)
+    out = _decoder(full, "qwen3_next", layers, moe, dense, "mtp", caveats)
     return out + [Tensor("mtp.fc", "mtp", (hidden, 2 * hidden)),
                   Tensor("mtp.norms", "mtp", (3 * hidden, 1))]
 
@@ -386,12 +461,9 @@ def _qwen3_next_mtp(t: Mapping[str, Any], n_layers: int, caveats: list[str]) -> 
 def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, tied: bool,
                 caveats: list[str]) -> list[Tensor]:
     """Nemotron-H: one mixer per layer, by ``hybrid_override_pattern`` (M Mamba2,
-    * attention, - squared-ReLU MLP, E MoE), each behind one RMS norm.
-
-    Not yet checked against a published checkpoint size (none was found): said in caveats.
-    """
-    caveats.append("Nemotron-H weights are counted from the layer pattern but not yet checked "
-                   "against a published checkpoint size")
+    * attention, - squared-ReLU MLP, E MoE), each behind one RMS norm. (Checked against
+    the published totals: Nemotron 3 Nano's 31.6B, Super's 123.61B stored with its MTP
+    block, Nemotron-H-56B's name.)"""
     pattern = str(t.get("hybrid_override_pattern") or "")
     if len(pattern) != n_layers:
         caveats.append("hybrid_override_pattern does not cover every layer: weights unknown")
@@ -454,3 +526,242 @@ def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, ti
                     Tensor(f"{e}.shared_experts.down_proj", "shared_experts",
                            (hidden, shared), ly, linear=True, shard="shared")]
     return out
+
+
+#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``)
+_QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
+
+
+def _qwen3_vision(v: Mapping[str, Any], name: str, h: int, depth: int, inter: int, patch: int,
+                  chans: int, text_hidden: int) -> list[Tensor]:
+    """Qwen3-VL's vision tower: a biased 3-D patch embedding, learned position embeddings,
+    blocks of LayerNorms, a biased qkv/proj and a two-matrix biased MLP, the merger to the
+    LM's width, and one more merger per deepstack layer (its norm after the 2x2 shuffle)."""
+    blocks = tuple(range(depth))
+    b = f"{name}.blocks.{{i}}"
+    temporal = _int(v, "temporal_patch_size", default=2)
+    merge = _int(v, "spatial_merge_size", default=2)
+    out_h = _int(v, "out_hidden_size", default=text_hidden)
+    mh = h * merge * merge
+    deepstack = len(v.get("deepstack_visual_indexes") or ())
+    out = [Tensor(f"{name}.patch_embed.proj", "vision",
+                  (h, chans * temporal * patch * patch + 1)),
+           Tensor(f"{name}.pos_embed", "vision", (_int(v, "num_position_embeddings"), h)),
+           Tensor(f"{b}.attn.qkv", "vision", (3 * h, h + 1), blocks),
+           Tensor(f"{b}.attn.proj", "vision", (h, h + 1), blocks),
+           Tensor(f"{b}.mlp.linear_fc1", "vision", (inter, h + 1), blocks),
+           Tensor(f"{b}.mlp.linear_fc2", "vision", (h, inter + 1), blocks),
+           Tensor(f"{b}.norm1_norm2", "vision", (4 * h, 1), blocks),
+           Tensor(f"{name}.merger.norm", "vision", (2 * h, 1)),
+           Tensor(f"{name}.merger.linear_fc1", "vision", (mh, mh + 1)),
+           Tensor(f"{name}.merger.linear_fc2", "vision", (out_h, mh + 1))]
+    if deepstack:
+        out += [Tensor(f"{name}.deepstack_merger_list.norm", "vision", (2 * mh, deepstack)),
+                Tensor(f"{name}.deepstack_merger_list.linear_fc1", "vision",
+                       (mh, (mh + 1) * deepstack)),
+                Tensor(f"{name}.deepstack_merger_list.linear_fc2", "vision",
+                       (out_h, (mh + 1) * deepstack))]
+    return out
+
+
+def _decilm_ffn_width(mult: float, hidden: int) -> int:
+    """DeciLM's FFN width: two thirds of ``ffn_mult`` times the hidden size, rounded up to a
+    multiple of 256 (``nemotron_nas.py``)."""
+    width = int(2 * mult * hidden / 3)
+    return -(-width // 256) * 256
+
+
+def _decilm(t: Mapping[str, Any], n_layers: int, caveats: list[str]) -> list[Tensor]:
+    """DeciLM / Nemotron-NAS (Llama-3.3-Nemotron-Super-49B): each layer's ``block_configs``
+    entry says whether it has attention (and its GQA group) and how wide its FFN is; a no-op
+    attention or FFN has neither weights nor its norm (``nemotron_nas.py``)."""
+    hidden = _int(t, "hidden_size")
+    heads = _int(t, "num_attention_heads")
+    p = "model.layers.{i}"
+    blocks = t.get("block_configs") or []
+    if len(blocks) < n_layers:
+        caveats.append("block_configs does not cover every layer: weights unknown")
+        return []
+    by_kv: dict[int, list[int]] = {}
+    by_ffn: dict[int, list[int]] = {}
+    for i, block in enumerate(blocks[:n_layers]):
+        block = block if isinstance(block, Mapping) else {}
+        attn, ffn = block.get("attention") or {}, block.get("ffn") or {}
+        if not attn.get("no_op"):
+            group = _int(attn, "n_heads_in_group", default=1) or 1
+            by_kv.setdefault(max(1, heads // group), []).append(i)
+        if not ffn.get("no_op"):
+            mult = ffn.get("ffn_mult")
+            width = _decilm_ffn_width(float(mult), hidden) if isinstance(
+                mult, (int, float)) else _int(t, "intermediate_size")
+            by_ffn.setdefault(width, []).append(i)
+        if attn.get("replace_with_linear") or ffn.get("replace_with_linear"):
+            caveats.append(f"block_configs[{i}] replaces a block with a linear layer: "
+                           "not counted")
+    out: list[Tensor] = []
+    for kv, ly in sorted(by_kv.items()):
+        out += [Tensor(f"{p}.input_layernorm", "norms", (hidden, 1), tuple(ly)),
+                *_gqa({**t, "num_key_value_heads": kv}, "llama", tuple(ly), p)]
+    for width, ly in sorted(by_ffn.items()):
+        out += [Tensor(f"{p}.post_attention_layernorm", "norms", (hidden, 1), tuple(ly)),
+                *_mlp(f"{p}.mlp", "mlp", hidden, width, tuple(ly), "tp")]
+    return out
+
+
+def _kimi_linear_mixers(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
+    """Kimi-Linear / Kimi-K3 (``kimi_linear.py``, ``kimi_k3.py``): MLA on the layers
+    ``linear_attn_config.full_attn_layers`` lists (1-based), with an output gate where
+    ``mla_use_output_gate``; Kimi Delta Attention on the others: q/k/v, the two-step forget
+    gate, the beta projection, an output gate (full rank or two-step), the short
+    convolutions, and per-head decay; plus Kimi-K3's attention-residual scorers."""
+    lin = t["linear_attn_config"]
+    hidden = _int(t, "hidden_size")
+    full_ids = {int(x) - 1 for x in lin.get("full_attn_layers") or ()}
+    full = tuple(i for i in layers if i in full_ids)
+    kda = tuple(i for i in layers if i not in full_ids)
+    out: list[Tensor] = []
+    if full:
+        out += _mla(t, full, p)
+        if t.get("mla_use_output_gate"):
+            gate = _int(t, "num_attention_heads") * _int(t, "v_head_dim")
+            out.append(Tensor(f"{p}.self_attn.g_proj", "attention", (gate, hidden), full,
+                              linear=True, shard="attn_tp"))
+    if kda:
+        hd, heads = _int(lin, "head_dim"), _int(lin, "num_heads")
+        proj = hd * heads
+        kernel = _int(lin, "short_conv_kernel_size", default=4)
+        a = f"{p}.self_attn"
+        out += [Tensor(f"{a}.qkv_proj", "linear_attention", (3 * proj, hidden), kda,
+                       linear=True, shard="attn_tp"),
+                Tensor(f"{a}.f_a_proj", "linear_attention", (hd, hidden), kda, linear=True),
+                Tensor(f"{a}.f_b_proj", "linear_attention", (proj, hd), kda, linear=True,
+                       shard="attn_tp"),
+                Tensor(f"{a}.b_proj", "linear_attention", (heads, hidden), kda, linear=True,
+                       shard="attn_tp"),
+                Tensor(f"{a}.qkv_conv1d", "linear_attention", (3 * proj, kernel), kda,
+                       shard="attn_tp", fp32=True),
+                Tensor(f"{a}.dt_bias", "linear_attention", (proj, 1), kda, shard="attn_tp",
+                       fp32=True),
+                Tensor(f"{a}.A_log", "linear_attention", (heads, 1), kda, shard="attn_tp",
+                       fp32=True),
+                Tensor(f"{a}.o_norm", "norms", (hd, 1), kda),
+                Tensor(f"{a}.o_proj", "linear_attention", (hidden, proj), kda, linear=True,
+                       shard="attn_tp")]
+        if lin.get("use_full_rank_gate"):
+            out.append(Tensor(f"{a}.g_proj", "linear_attention", (proj, hidden), kda,
+                              linear=True, shard="attn_tp"))
+        else:
+            out += [Tensor(f"{a}.g_a_proj", "linear_attention", (hd, hidden), kda,
+                           linear=True),
+                    Tensor(f"{a}.g_b_proj", "linear_attention", (proj, hd), kda, linear=True,
+                           shard="attn_tp")]
+    if t.get("attn_res_block_size") is not None:
+        out.append(Tensor(f"{p}.attn_res_norms_projs", "norms", (4 * hidden, 1), layers))
+    return out
+
+
+def _kimi_linear_moe(t: Mapping[str, Any], layers: tuple[int, ...], p: str, experts: int,
+                     inter: int) -> list[Tensor]:
+    """Kimi-Linear's MoE: a router with its correction bias, the routed experts, and
+    ``num_shared_experts`` shared ones fused into one MLP. Kimi-K3's latent MoE
+    (``routed_expert_hidden_size``) runs the routed experts in that narrower width,
+    between two replicated projections with an optional norm (``kimi_k3.py``)."""
+    hidden = _int(t, "hidden_size")
+    latent = _int(t, "routed_expert_hidden_size") or hidden
+    m = f"{p}.block_sparse_moe"
+    out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
+           Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
+                  fp32=True),
+           *_mlp(f"{m}.experts.{{e}}", "experts", latent, inter, layers, "experts", experts)]
+    if latent != hidden:
+        out += [Tensor(f"{m}.routed_expert_down_proj", "experts", (latent, hidden), layers),
+                Tensor(f"{m}.routed_expert_up_proj", "experts", (hidden, latent), layers)]
+        if t.get("latent_moe_use_norm"):
+            out.append(Tensor(f"{m}.routed_expert_norm", "norms", (latent, 1), layers))
+    shared = _int(t, "num_shared_experts")
+    if shared:
+        out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * shared, layers,
+                    "shared")
+    return out
+
+
+def _moonvit(v: Mapping[str, Any], text_hidden: int) -> list[Tensor]:
+    """Kimi's MoonViT (``kimi_k25.py``): a patch embedding, a learned height x width position
+    table, LayerNorm blocks of attention and a two-layer MLP, a final norm, and the projector
+    that merges ``merge_kernel_size`` patches into the LM's width. Biases counted as
+    present (the class's default)."""
+    h = _int(v, "vt_hidden_size")
+    depth = _int(v, "vt_num_hidden_layers")
+    inter = _int(v, "vt_intermediate_size")
+    patch = _int(v, "patch_size", default=14)
+    merge = v.get("merge_kernel_size") or (2, 2)
+    mh = h * int(merge[0]) * int(merge[1])
+    positions = _int(v, "init_pos_emb_height", default=64) * _int(v, "init_pos_emb_width",
+                                                                   default=64)
+    out_h = _int(v, "text_hidden_size") or text_hidden
+    blocks = tuple(range(depth))
+    b = "vision_tower.encoder.blocks.{i}"
+    return [Tensor("vision_tower.patch_embed.proj", "vision", (h, 3 * patch * patch + 1)),
+            Tensor("vision_tower.patch_embed.pos_emb", "vision", (positions, h)),
+            Tensor(f"{b}.attn.qkv", "vision", (3 * h, h + 1), blocks),
+            Tensor(f"{b}.attn.proj", "vision", (h, h + 1), blocks),
+            Tensor(f"{b}.mlp.fc0", "vision", (inter, h + 1), blocks),
+            Tensor(f"{b}.mlp.fc1", "vision", (h, inter + 1), blocks),
+            Tensor(f"{b}.norms", "vision", (4 * h, 1), blocks),
+            Tensor("vision_tower.encoder.final_layernorm", "vision", (2 * h, 1)),
+            Tensor("mm_projector.pre_norm", "vision", (2 * h, 1)),
+            Tensor("mm_projector.linear_1", "vision", (mh, mh + 1)),
+            Tensor("mm_projector.linear_2", "vision", (out_h, mh + 1))]
+
+
+def _gemma4_vision(v: Mapping[str, Any], h: int, depth: int, inter: int, patch: int,
+                   text_hidden: int) -> list[Tensor]:
+    """Gemma 4's vision tower (``gemma4_vision.py``, ``gemma4_mm.py``): a linear patch
+    embedding with a two-axis position table, blocks of four RMS norms, q/k norms, a fused
+    qkv and o projection and a gated MLP, and the embedder projecting into the LM."""
+    heads = _int(v, "num_attention_heads", default=16)
+    kv = _int(v, "num_key_value_heads", default=heads) or heads
+    hd = _int(v, "head_dim") or h // max(heads, 1)
+    blocks = tuple(range(depth))
+    b = "vision_tower.encoder.layers.{i}"
+    return [Tensor("vision_tower.patch_embedder.input_proj", "vision", (h, 3 * patch * patch)),
+            Tensor("vision_tower.patch_embedder.position_embedding_table", "vision",
+                   (2 * _int(v, "position_embedding_size", default=10240), h)),
+            Tensor(f"{b}.self_attn.qkv", "vision", ((heads + 2 * kv) * hd, h), blocks),
+            Tensor(f"{b}.self_attn.o_proj", "vision", (h, heads * hd), blocks),
+            Tensor(f"{b}.self_attn.qk_norms", "vision", (2 * hd, 1), blocks),
+            Tensor(f"{b}.mlp.gate_up", "vision", (2 * inter, h), blocks),
+            Tensor(f"{b}.mlp.down_proj", "vision", (h, inter), blocks),
+            Tensor(f"{b}.norms", "vision", (4 * h, 1), blocks),
+            Tensor("embed_vision.embedding_projection", "vision", (text_hidden, h))]
+
+
+#: Nemotron-H's layer kinds by name (``mtp_layers_block_type``) as pattern letters
+_NEMOTRON_H_KINDS = {"mamba": "M", "attention": "*", "mlp": "-", "moe": "E"}
+
+
+def _nemotron_h_mtp(t: Mapping[str, Any], vocab: int, hidden: int,
+                    n_layers: int) -> list[Tensor]:
+    """Nemotron 3's MTP block (``nemotron_h_mtp.py``), when ``num_nextn_predict_layers``
+    says the checkpoint has one: the layers ``mtp_hybrid_override_pattern`` (or the
+    canonical ``mtp_layers_block_type``; the class default is attention then MoE) lists,
+    each like a main layer of its kind, the first with the embedding/hidden norms and the
+    2h -> h projection, the last with a final norm."""
+    n = _int(t, "num_nextn_predict_layers")
+    if not n:
+        return []
+    pattern = t.get("mtp_hybrid_override_pattern")
+    kinds = t.get("mtp_layers_block_type")
+    if not (isinstance(pattern, str) and pattern):
+        pattern = "".join(_NEMOTRON_H_KINDS.get(str(k), "?") for k in kinds) \
+            if isinstance(kinds, (list, tuple)) and kinds else "*E"
+    pattern *= n
+    sub = _nemotron_h({**t, "hybrid_override_pattern": pattern}, vocab, hidden, len(pattern),
+                      True, [])
+    out = [x._replace(name=x.name.replace("backbone.", "mtp.", 1),
+                      layers=tuple(n_layers + i for i in x.layers)) for x in sub if x.layers]
+    first, last = (n_layers,), (n_layers + len(pattern) - 1,)
+    return out + [Tensor("mtp.layers.{i}.enorm_hnorm", "mtp", (2 * hidden, 1), first),
+                  Tensor("mtp.layers.{i}.eh_proj", "mtp", (hidden, 2 * hidden), first,
+                         linear=True, shard="tp"),
+                  Tensor("mtp.layers.{i}.final_layernorm", "norms", (hidden, 1), last)]

@@ -45,6 +45,9 @@ class Scheme(NamedTuple):
     # routed experts stored another way than the rest (DeepSeek-V4's MXFP4 experts in an FP8
     # checkpoint): the scheme their matrices take, None when they share this one
     experts: Scheme | None = None
+    # ModelOpt mixed precision: (component, scheme) for each component its quantized_layers
+    # name, None for one left unquantized; a component not listed stays unquantized
+    parts: tuple[tuple[str, Scheme | None], ...] = ()
 
     def of(self, shard: str) -> Scheme:
         """The scheme a tensor of this shard kind is stored in."""
@@ -172,6 +175,8 @@ def scheme_of(qc: Mapping[str, Any] | None, method: str | None) -> Scheme | None
         return Scheme(method, "fp8_tensor", static_input=static)
     if m in ("fbgemm-fp8", "w8a8-int8"):
         return Scheme(method, "fp8_channel")
+    if m == "modelopt-mixed" and isinstance(q.get("quantized_layers"), Mapping):
+        return _modelopt_mixed(q["quantized_layers"], method)
     if m in ("modelopt-fp4", "modelopt-mixed", "nvfp4"):
         return Scheme(method, "nvfp4")
     if m == "mxfp4":
@@ -221,3 +226,45 @@ def _compressed_tensors(q: Mapping[str, Any], method: str) -> Scheme | None:
         return Scheme(method, "fp8_channel" if bits == 8 else "int_group", bits=bits, group=0,
                       scale_bytes=2, zero_points=not w.get("symmetric", True))
     return Scheme(method, "bits", bits=bits)
+
+
+#: ModelOpt mixed precision's per-layer algorithms and the storage each takes (SGLang's
+#: ``ModelOptMixedPrecisionConfig``: FP8 is per-tensor with a static input scale, the
+#: NVFP4 variants FP4 with an FP8 scale per 16, block FP8 by its group size)
+_MIXED_ALGOS = {"FP8": ("fp8_tensor", True), "NVFP4": ("nvfp4", False),
+                "W4A16_NVFP4": ("nvfp4", False), "FP8_PB_WO": ("fp8_block", False),
+                "FP8_BLOCK": ("fp8_block", False), "MXFP8": ("mxfp8", False)}
+#: Checkpoint-name markers of the plan's components, most specific first
+_MIXED_PARTS = ((".shared_expert", "shared_experts"), (".experts", "experts"),
+                (".self_attn.", "attention"), (".linear_attn.", "linear_attention"),
+                (".mlp.", "mlp"), ("lm_head", "lm_head"))
+
+
+def _modelopt_mixed(layers: Mapping[str, Any], method: str) -> Scheme:
+    """A ModelOpt MIXED_PRECISION checkpoint: SGLang quantizes each linear layer by the
+    algorithm ``quantized_layers`` gives it and leaves unlisted ones unquantized. The plan's
+    tensors are per component, so each component takes the algorithm most of its listed
+    layers have (Qwen3.6's NVFP4 checkpoints: FP8 attention and linear attention, NVFP4
+    MLPs, experts and LM head)."""
+    votes: dict[str, dict[str, int]] = {}
+    for name, info in layers.items():
+        algo = str(info.get("quant_algo", "") if isinstance(info, Mapping) else "").upper()
+        part = next((c for marker, c in _MIXED_PARTS if marker in str(name)), None)
+        if part is not None:
+            votes.setdefault(part, {})
+            votes[part][algo] = votes[part].get(algo, 0) + 1
+    parts: list[tuple[str, Scheme | None]] = []
+    for part, counts in sorted(votes.items()):
+        algo = max(counts, key=lambda a: counts[a])
+        kind, static = _MIXED_ALGOS.get(algo, ("", False))
+        if kind == "fp8_block":
+            sizes = [int(i.get("group_size", 128)) for i in layers.values()
+                     if isinstance(i, Mapping) and str(i.get("quant_algo", "")).upper() == algo]
+            size = sizes[0] if sizes else 128
+            parts.append((part, Scheme(method, kind, block=(size, size))))
+        elif kind == "mxfp8":
+            parts.append((part, Scheme(method, "int_group", bits=8, group=32, scale_bytes=1)))
+        else:
+            parts.append((part, Scheme(method, kind, static_input=static) if kind else None))
+    experts = dict(parts).get("experts")
+    return Scheme(method, "nvfp4", experts=experts, parts=tuple(parts))

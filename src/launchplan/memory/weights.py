@@ -460,9 +460,22 @@ def _checkpoint_dtype(model: ModelFacts) -> str:
 def _checkpoint_scheme(model: ModelFacts) -> tuple[Scheme | None, Ignored]:
     qc = model.quant_config
     scheme = scheme_of(qc, model.quant_method)
-    if scheme is not None and scheme.kind != "mxfp4" and _mxfp4_routed_experts(model):
+    if scheme is not None and _nvfp4_routed_experts(model):
+        scheme = scheme._replace(experts=Scheme("nvfp4", "nvfp4"))
+    elif scheme is not None and scheme.kind != "mxfp4" and _mxfp4_routed_experts(model):
         scheme = scheme._replace(experts=Scheme("mxfp4", "mxfp4"))
     return scheme, ignored(_sidecar_quant(model) or qc)
+
+
+def _nvfp4_routed_experts(model: ModelFacts) -> bool:
+    """An FP8 checkpoint whose routed experts are NVFP4 (SGLang's hybrid FP8+NVFP4 config,
+    ``nvfp4_moe_meta`` in ``configs/model_config.py``: nvidia/DeepSeek-V4-*-NVFP4): a
+    ``quant_algo`` MIXED_PRECISION with ``moe_quant_algo`` NVFP4 and a group size. (Their
+    MTP experts stay MXFP4; counted NVFP4 here, a few hundred MB over.)"""
+    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
+    return (str(qc.get("quant_algo", "")).upper() == "MIXED_PRECISION"
+            and str(qc.get("moe_quant_algo", "")).upper() == "NVFP4"
+            and qc.get("group_size") is not None)
 
 
 def _mxfp4_routed_experts(model: ModelFacts) -> bool:
@@ -527,6 +540,9 @@ def _bytes(t: Tensor, scheme: Scheme | None, ign: Ignored | None, unq: int,
     if copies is None:
         copies = t.copies
     plain = shape[0] * shape[1] * copies * max(1, len(t.layers)) * (4 if t.fp32 else unq)
+    if scheme is not None and scheme.parts and (t.linear or t.component == "lm_head"):
+        scheme = dict(scheme.parts).get(t.component)  # mixed precision: by component
+        t = t._replace(linear=True)
     if scheme is None or not t.linear or (scheme.experts_only and t.shard != "experts"):
         return plain
     if scheme.experts is not None and t.shard == "experts":

@@ -14,7 +14,11 @@ Then every parity-suite model config (``tests/parity/models/``: DSA indexers, li
 attention and Mamba state, sliding-window hybrids, MLA variants, compressed and shared KV)
 under a shorter list of launches, plus the state-cache and SWA launches where they apply,
 and for DeepSeek-V4's compressed pools the B200 layouts, the trtllm backend, MTP, a bf16
-compress state, no prefix tails and a large request count.
+compress state, no prefix tails and a large request count. Last, the shipped Hub configs
+(``shipped/<ORG--NAME>``) whose architecture or config shape none of those covers, under the
+same launches (``SHIPPED`` says why each is there), appended after the others: record
+just them (a cases file of that subset, or ``record_kv_pool.py --only <ORG--NAME>``) and
+merge the rows into the results in case order.
 
 The memory figures are inputs, not claims about a real launch: ``before_load_bytes`` is the
 GPU's memory less a nominal 1.5 GiB of context and buffers, ``weights_bytes`` a share of it
@@ -37,6 +41,29 @@ FIXTURES = os.path.join("tests", "parity", "data", "models")
 #: Mamba state, sliding-window hybrids, MLA variants, compressed and shared KV), each under a
 #: shorter list of launches (``_architecture_cases``).
 PARITY_MODELS = os.path.join("tests", "parity", "models")
+#: The Hub configs launchplan ships (``src/launchplan/facts/data/hub/``), named
+#: ``shipped/<ORG--NAME>`` like the other suites name them. Only those whose architecture or
+#: config shape no bundled, fixture or parity model covers, each under the parity models'
+#: launches, and why each one is there:
+SHIPPED_DIR = os.path.join("src", "launchplan", "facts", "data", "hub")
+SHIPPED_PREFIX = "shipped/"
+SHIPPED: dict[str, str] = {
+    "stepfun-ai--Step-3.7-Flash": "Step-3.7's architecture (Step3p7FlashForCausalLM)",
+    "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4": "Nemotron-H by layers_block_type "
+                                                       "alone, with a ModelOpt FP8 KV cache",
+    "nvidia--Nemotron-H-56B-Base-8K": "Nemotron-H without MoE (Mamba, attention, MLP only)",
+    "Qwen--Qwen3-VL-2B-Instruct": "a published dense Qwen3-VL (only a synthetic one before)",
+    "Qwen--Qwen3-32B-FP8-Static-PerTensor": "an FP8 KV cache from compressed-tensors' "
+                                            "kv_cache_scheme",
+    "nvidia--Llama-3.1-70B-Instruct-FP8": "a dense GQA model with a ModelOpt FP8 KV cache",
+    "nvidia--Qwen3.6-27B-NVFP4": "gated delta net with a ModelOpt FP8 KV cache",
+    "nvidia--GLM-5.1-NVFP4": "a DSA indexer with a ModelOpt FP8 KV cache",
+}
+#: Shipped configs of an uncovered architecture left out, and why.
+SHIPPED_NOT_SIZED: dict[str, str] = {
+    "nvidia--Llama-3_3-Nemotron-Super-49B-v1": "DeciLM's config class is the checkpoint's own "
+    "code (auto_map), which the shipped folder does not hold: SGLang cannot load the config",
+}
 MIB = 1 << 20
 GIB = 1 << 30
 MEM_MIB = {"a100": 81920, "h100": 81559, "h200": 143771, "b200": 183359, "mi300x": 196592,
@@ -205,6 +232,7 @@ def generate() -> list[dict]:
                 0.3 / tps[-1])
     cases.extend(_architecture_cases())
     cases.extend(_fewer_requests_than_ranks())
+    cases.extend(_architecture_cases(_shipped_configs()))
     return cases
 
 
@@ -253,13 +281,21 @@ def _has_state(config: dict) -> bool:
             or bool(set(config.get("architectures") or ()) & set(_STATE_ARCHS)))
 
 
-def _architecture_cases() -> list[dict]:
-    """The parity models' launches: dtypes and TP, a page, caps, a short context, small and
-    exhausted budgets, attention DP, MTP where the model has next-token layers, and the
-    launches that move a sliding-window split or a state cache."""
+def _shipped_configs() -> dict[str, dict]:
+    out = {}
+    for name in SHIPPED:
+        with open(os.path.join(ROOT, SHIPPED_DIR, name, "config.json")) as f:
+            out[SHIPPED_PREFIX + name] = json.load(f)
+    return out
+
+
+def _architecture_cases(configs: dict[str, dict] | None = None) -> list[dict]:
+    """The parity models' (or ``configs``') launches: dtypes and TP, a page, caps, a short
+    context, small and exhausted budgets, attention DP, MTP where the model has next-token
+    layers, and the launches that move a sliding-window split or a state cache."""
     cases: list[dict] = []
     shares = (0.12, 0.35, 0.55, 0.2, 0.7, 0.45, 0.28, 0.6)
-    for model, config in _parity_configs().items():
+    for model, config in (_parity_configs() if configs is None else configs).items():
         text = _text(config)
         tps = _tp_sizes(config)
         top = tps[-1]

@@ -15,7 +15,9 @@ A case is an oracle case (``name``, ``platform``, ``model``, ``argv``; optional 
 ``platform_overrides``) plus the memory a GPU shows: ``before_load_bytes`` (free before
 the weights are loaded) and ``weights_bytes`` (what the loaded weights take). The model is
 a bundled model name (``src/launchplan/facts/data/models/<name>``), so models added there
-are picked up by ``--generate`` and recorded without touching the oracle.
+are picked up by ``--generate`` and recorded without touching the oracle; a shipped Hub
+config (``shipped/<ORG--NAME>``, under ``src/launchplan/facts/data/hub/``); or a test
+config's path from the repository root.
 
 How it runs. The oracle's own machinery (``/work/shared/oracle/sglang_oracle.py``,
 imported as a module: device fakes, stubs for GPU-only packages, platform facts) sets up
@@ -45,6 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(os.path.dirname(HERE), "data")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 BUNDLED = os.path.join(ROOT, "src", "launchplan", "facts", "data", "models")
+SHIPPED, SHIPPED_PREFIX = os.path.join(os.path.dirname(BUNDLED), "hub"), "shipped/"
 ORACLE = os.environ.get("SGLANG_ORACLE", "/work/shared/oracle/sglang_oracle.py")
 CASES = os.path.join(DATA, "kv-pool-cases.json")
 RESULTS = os.path.join(DATA, "results-kv-pool.jsonl")
@@ -69,9 +72,12 @@ def _oracle():
 
 
 def _model_path(name: str) -> str:
-    """A bundled model's name, or a test fixture's path from the repository root."""
+    """A bundled model's name, ``shipped/<ORG--NAME>`` (a Hub config launchplan ships), or a
+    test fixture's path from the repository root."""
     if os.path.isabs(name):
         return name
+    if name.startswith(SHIPPED_PREFIX):
+        return os.path.join(SHIPPED, name[len(SHIPPED_PREFIX):])
     return os.path.join(ROOT, name) if "/" in name else os.path.join(BUNDLED, name)
 
 
