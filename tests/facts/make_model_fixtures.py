@@ -180,7 +180,7 @@ def class_defaults(types: list[str]) -> dict:
             "num_hidden_layers", "vocab_size", "num_key_value_heads", "head_dim",
             "sliding_window", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
             "v_head_dim", "num_nextn_predict_layers", "attention_chunk_size", "multi_query",
-            "max_seq_len", "index_topk", "mamba_chunk_size")
+            "max_seq_len", "index_topk", "mamba_chunk_size", "num_attention_groups")
     out = {}
     for t in types:
         cls = _CONFIG_REGISTRY.get(t)

@@ -33,12 +33,7 @@ EXPECTED_CASES = 3373
 #: Recorded models launchplan's sizing does not follow yet (tests/parity/models/), and why.
 #: Their cases stay recorded; ``test_the_models_not_followed_yet_still_disagree`` fails once
 #: one agrees everywhere, so it leaves this list.
-NOT_FOLLOWED: dict[str, str] = {
-    "stepfun-ai--Step-3.7-Flash": "SGLang resolves mem_fraction_static lower (0.79325 for "
-    "0.83 at h100 tp1): its Step3p7Config builds a default vision config and a default "
-    "Step3p5Config text config for a file without text_config; the KV cell (45 layers x 8 "
-    "KV heads) and the plain (not hybrid-SWA) pool already agree",
-}
+NOT_FOLLOWED: dict[str, str] = {}
 FIELDS = ("kv_bytes_per_token", "max_total_num_tokens", "max_running_requests",
           "kv_budget_bytes", "full_max_total_num_tokens", "swa_max_total_num_tokens",
           "max_mamba_cache_size", "capture_bs", "c4_max_total_num_tokens",

@@ -344,7 +344,8 @@ _TYPE_DEFAULTS: Mapping[str, _ClassSpec] = {
     "beam": _d(1048576, 5120, 48, 52, 151936, kv=8, head_dim=128, window=512, strict=()),
     # SGLang 0.5.23's own Step3p5Config: its max_seq_len (read before
     # max_position_embeddings) sets the context a file without one derives
-    "step3p5": _d(128000, 4096, 64, 45, 128815, head_dim=128, max_seq_len=128000, strict=()),
+    "step3p5": _d(128000, 4096, 64, 45, 128815, head_dim=128, max_seq_len=128000,
+                  num_attention_groups=8, strict=()),
     "phi": _d(2048, 2048, 32, 24, 51200),
     "phi3": _d(4096, 3072, 32, 32, 32064),
     "phimoe": _d(131072, 4096, 32, 32, 32064, kv=8, strict=_CORE_KV),
