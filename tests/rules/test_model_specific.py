@@ -49,6 +49,7 @@ from launchplan.rules.model_specific import (
     model_arch_constraints,
     model_quantization_check,
     prefill_decode_interval_default,
+    remote_code_needs_trust,
     sparse_head_overlap_disable,
 )
 from tests.rules.conftest import decide, make_view
@@ -85,6 +86,17 @@ def test_quantization_check_refuses_mxfp4_on_gfx942_only(facts):
     # an explicit requantization serves it on the MI300X
     assert not isinstance(model_quantization_check(view("mi300x", m, quantization="quark_mxfp4")),
                           Refuse)
+
+
+def test_a_config_class_only_remote_code_defines_needs_trust(facts):
+    remote = facts("AcmeForCausalLM", "acme_private",
+                   auto_map={"AutoConfig": "configuration_decilm.DeciLMConfig"})
+    refused = remote_code_needs_trust(view("h100", remote))
+    assert isinstance(refused, Refuse) and "--trust-remote-code" in refused.message
+    assert remote_code_needs_trust(view("h100", remote, trust_remote_code=True)) is None
+    # a type transformers knows is read with its own class, remote code or not
+    known = facts("LlamaForCausalLM", auto_map={"AutoConfig": "configuration_x.XConfig"})
+    assert remote_code_needs_trust(view("h100", known)) is None
 
 
 def test_quantization_check_refuses_a_contradicting_flag(facts):
