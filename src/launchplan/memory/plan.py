@@ -283,7 +283,7 @@ def _layout_facts(values: Values, target: Any) -> tuple[int | None, bool]:
         return hit[3]
     facts = (before_load_bytes(target, 1 if target.gpu_count == 1 else None
                                if target.before_load_mib is not None else _node_gpus(values)),
-             _plausible_shape(values))
+             _plausible_shape(values) if key is None else _plausible(layout[:6], model))
     if key is not None:
         if len(_LAYOUTS) >= _LAYOUT_KEYS:
             _LAYOUTS.clear()
@@ -299,14 +299,18 @@ MAX_PARALLEL = 1 << 16
 def _plausible_shape(result: Result) -> bool:
     """Parallel sizes a memory plan can describe: each at least 1 and bounded, and no more
     pipeline stages than layers (preflight reports any other value as a problem)."""
-    for name in ("tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "moe_dp_size"):
-        value = result.value(name)
-        if value is None:
-            continue
-        if not isinstance(value, int) or not 1 <= value <= MAX_PARALLEL:
+    return _plausible(tuple(map(result.value, _LAYOUT_NAMES[:6])), result.record.model)
+
+
+def _plausible(sizes: tuple[Any, ...], model: Any) -> bool:
+    """``_plausible_shape`` of the sizes tp, pp, dp, ep, attention DP and MoE DP."""
+    for value in sizes:
+        if value is not None and (not isinstance(value, int) or value < 1
+                                  or value > MAX_PARALLEL):
             return False
-    layers = result.record.model.num_hidden_layers
-    return not layers or result.value("pp_size") in (None, 1) or result.value("pp_size") <= layers
+    layers = model.num_hidden_layers
+    pp = sizes[1]
+    return not layers or pp is None or pp == 1 or pp <= layers
 
 
 def _node_gpus(result: Result) -> int:
