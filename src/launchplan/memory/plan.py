@@ -10,6 +10,7 @@ fit at once. The memory seen before loading is a stated fact of the target
 from __future__ import annotations
 
 import math
+from functools import partial
 from operator import is_, itemgetter
 from typing import Any, NamedTuple
 
@@ -75,6 +76,10 @@ class _Figures(NamedTuple):
     made_steps: Any = ()
 
 
+#: a ``MemoryPlan`` from a tuple of every field, without the generated ``__new__``'s call
+#: (defined below)
+_new_plan: Any = None
+
 #: the fields equality compares (``extra`` repeats figures; ``made_steps`` is ``steps``)
 _COMPARED = _Figures._fields[:16] + ("caveats",)
 
@@ -134,6 +139,9 @@ class MemoryPlan(_Figures):
         out["steps"] = [[label, value] for label, value in self.steps]
         out["caveats"] = list(self.caveats)
         return out
+
+
+_new_plan = partial(tuple.__new__, MemoryPlan)
 
 
 def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
@@ -230,22 +238,28 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     cells = pool.get("full") or tokens
     per_token = sizer.cell
     extra: dict[str, Any] = {}
-    for name, value in (("full_max_total_num_tokens", pool.get("full")),
-                        ("swa_max_total_num_tokens", pool.get("swa")),
-                        ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
-                        ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None)),
-                        ("c4_max_total_num_tokens", pool.get("c4")),
-                        ("c128_max_total_num_tokens", pool.get("c128"))):
-        if value is not None:
-            extra[name] = value
-    return MemoryPlan(
+    if len(pool) > 1 or sizer.name != "default":  # the default pool has none of these
+        for name, value in (("full_max_total_num_tokens", pool.get("full")),
+                            ("swa_max_total_num_tokens", pool.get("swa")),
+                            ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
+                            ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None)),
+                            ("c4_max_total_num_tokens", pool.get("c4")),
+                            ("c128_max_total_num_tokens", pool.get("c128"))):
+            if value is not None:
+                extra[name] = value
+        fixed = getattr(sizer, "fixed_bytes", 0)
+    else:
+        fixed = 0
+    pool_bytes = int(tokens * per_token) + fixed
+    caveats = kv_plan.caveats()
+    return _new_plan((
         gpu, before, mine, draft, budget, per_token, tokens, max_reqs, context,
         request_tokens, _concurrent(cells, context, max_reqs),
         _concurrent(cells, request_tokens, max_reqs), tokens > 0, reserved,
-        min(budget, int(tokens * per_token) + getattr(sizer, "fixed_bytes", 0)),
+        budget if budget < pool_bytes else pool_bytes,
         None if tokens > 0 else "the KV pool holds no token",
-        extra, weight_caveats + tuple(kv_plan.caveats()),
-        [lambda: _steps(result, before, loaded, gpu, overhead)])
+        extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
+        [lambda: _steps(result, before, loaded, gpu, overhead)]))
 
 
 def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int
@@ -328,4 +342,7 @@ def _concurrent(tokens: int, per_request: int, running_cap: int) -> int:
     """Requests of ``per_request`` tokens that fit at once (the scheduler's cap applies)."""
     if per_request <= 0:
         return 0
-    return max(0, min(tokens // per_request, running_cap))
+    fit = tokens // per_request
+    if fit > running_cap:
+        fit = running_cap
+    return fit if fit > 0 else 0
