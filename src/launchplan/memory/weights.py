@@ -33,7 +33,7 @@ from operator import is_, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from launchplan.facts.memo import per_object
-from launchplan.memory.moe_padding import NONE, ExpertPadding, expert_padding
+from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
 from launchplan.struct import Struct
@@ -796,12 +796,21 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
     if pad is not NONE:  # ``_bytes(_padded_experts(t, par, pad))``, each shape padded once
         if memo is None:
             memo = {}
+        hidden_pad, inter_pad = pad
         for t, leaf, skip, n_skip, elem in table.experts:
             local = -(-(t.copies + redundant) // ep)
             shape = t.shape
             one = memo.get(shape)  # (padded shape, its matrix bytes) of this leaf's shape
             if one is None or one[0] != leaf:
-                padded_shape = _padded_shape(t, leaf, moe_tp, pad)
+                rows, cols = shape  # ``_padded_shape``, ``pad.sizes`` inline
+                if leaf == "down_proj" or leaf == "w2":
+                    inter = cols // moe_tp
+                    padded_shape = (_up(rows, hidden_pad), _up(inter, inter_pad)
+                                    if cols > 1 else 1)
+                elif leaf == "gate_up_proj":
+                    padded_shape = (2 * _up(rows // 2 // moe_tp, inter_pad), cols)
+                else:
+                    padded_shape = (_up(rows // moe_tp, inter_pad), _up(cols, hidden_pad))
                 one = memo[shape] = (leaf, padded_shape, None if scheme is None else
                                      scheme.of("experts").matrix_bytes(*padded_shape))
             rows, cols = one[1]
