@@ -832,7 +832,8 @@ class _Table(NamedTuple):
     arranged so that a launch's sharding only multiplies and adds.
 
     A pair ``(b, k)`` is one tensor's contribution ``b * values[k]``: its whole-stack bytes
-    times its share, or (routed experts under a padding kernel) 1 times its padded bytes.
+    (a float) times its share, or (routed experts under a padding kernel) 1.0 times its
+    padded bytes.
     """
 
     keys: tuple[tuple[tuple[Any, ...], Tensor], ...]  # share keys, each with a tensor
@@ -879,11 +880,13 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
     for t in tensors:
         b = _bytes(t, scheme, ign, unq)
         total.append(b)
-        row = (t.component, b, keys[_share_key(t)])
+        # as a float: ``b * share`` converts it to a double anyway (the same rounding), and
+        # a float times a float is the interpreter's fast path
+        row = (t.component, float(b), keys[_share_key(t)])
         plain.append(row)
         if t.shard == "experts":
             per_gpu.append((t.component, 1.0, slot))
-            flat.append((t.component, 1, slot))
+            flat.append((t.component, 1.0, slot))
             slot += 1
         else:
             per_gpu.append(row)
