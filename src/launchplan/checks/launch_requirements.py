@@ -52,14 +52,21 @@ def gpus_used(p: Values) -> tuple[int, int]:
     one replica bind ``base_gpu_id + pp_rank_on_node * tp_on_node + tp_rank * gpu_id_step``
     (``engine.py``); replicas shift by tp x pp x gpu_id_step.
     """
-    tp, pp = _positive(p, "tp_size"), _positive(p, "pp_size")
-    nnodes = max(1, _int(p["nnodes"], 1))
-    dp = max(1, _int(p["dp_size"], 1))
-    replicas = dp if _int(p["attn_dp_size"], 1) <= 1 else 1
-    step = max(1, _int(p["gpu_id_step"], 1))
-    base = max(0, _int(p["base_gpu_id"], 0))
-    pp_node = max(pp // nnodes, 1)
-    tp_node = max(tp // max(nnodes // max(pp, 1), 1), 1)
+    tp, pp, nnodes, dp = p["tp_size"], p["pp_size"], p["nnodes"], p["dp_size"]
+    attn_dp, step, base = p["attn_dp_size"], p["gpu_id_step"], p["base_gpu_id"]
+    # ``_positive``, ``_int`` and the floors inline: the memory plan asks on every launch
+    tp = (tp if tp >= 1 else 0) if type(tp) is int else 1
+    pp = (pp if pp >= 1 else 0) if type(pp) is int else 1
+    nnodes = nnodes if type(nnodes) is int and nnodes > 1 else 1
+    dp = dp if type(dp) is int and dp > 1 else 1
+    replicas = dp if (attn_dp if type(attn_dp) is int else 1) <= 1 else 1
+    step = step if type(step) is int and step > 1 else 1
+    base = base if type(base) is int and base > 0 else 0
+    pp_node = pp // nnodes if pp // nnodes > 1 else 1
+    spread = nnodes // pp if pp > 1 else nnodes  # nodes a pipeline stage spans
+    tp_node = tp // spread if spread > 1 else tp
+    if tp_node < 1:
+        tp_node = 1
     top = base + (replicas - 1) * tp * pp * step + (pp_node - 1) * tp_node + (tp_node - 1) * step
     return top + 1, tp_node * pp_node * replicas
 

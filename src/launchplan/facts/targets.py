@@ -133,9 +133,14 @@ def before_load_bytes(target: Target, gpus: int | None = None) -> int | None:
         return target.before_load_mib * (1 << 20)
     if target.memory_mib is None:
         return None
-    spanned = target.gpu_count if gpus is None else min(gpus, target.gpu_count)
-    overhead = preload_overhead_mib(spanned, target.nvlink)
-    return max(0, target.memory_mib - overhead) * (1 << 20)
+    count = target.gpu_count
+    spanned = count if gpus is None or gpus > count else gpus
+    if not target.nvlink:  # ``preload_overhead_mib``, inline (asked on every memory plan)
+        overhead = PRELOAD_BASE_MIB
+    else:
+        overhead = PRELOAD_BASE_MIB + PRELOAD_PER_PEER_MIB * (spanned - 1 if spanned > 1 else 0)
+    free = target.memory_mib - overhead
+    return free * (1 << 20) if free > 0 else 0
 
 
 @per_object

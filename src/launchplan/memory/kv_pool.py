@@ -179,13 +179,17 @@ class _Plan:
         self.env = record.env
         v = result.value
         self.v = v
-        self.page = int(v("page_size") or 1)
-        self.tp = int(v("tp_size") or 1)
-        self.pp = int(v("pp_size") or 1)
-        self.attn_dp = int(v("attn_dp_size") or 1)
-        self.attn_cp = int(v("attn_cp_size") or 1)
-        self.dcp = int(v("dcp_size") or 1)
-        self.attn_tp = max(1, self.tp // self.attn_dp // self.attn_cp)
+        # each ``int(value or 1)``; an int as it is (the common case, without a call)
+        page, tp, pp = v("page_size"), v("tp_size"), v("pp_size")
+        attn_dp, attn_cp, dcp = v("attn_dp_size"), v("attn_cp_size"), v("dcp_size")
+        self.page = page if type(page) is int and page else int(page or 1)
+        self.tp = tp if type(tp) is int and tp else int(tp or 1)
+        self.pp = pp if type(pp) is int and pp else int(pp or 1)
+        self.attn_dp = attn_dp if type(attn_dp) is int and attn_dp else int(attn_dp or 1)
+        self.attn_cp = attn_cp if type(attn_cp) is int and attn_cp else int(attn_cp or 1)
+        self.dcp = dcp if type(dcp) is int and dcp else int(dcp or 1)
+        attn_tp = self.tp // self.attn_dp // self.attn_cp
+        self.attn_tp = attn_tp if attn_tp > 1 else 1
         self.attn_dcp = self.dcp if self.dcp > 1 else 1
         self.world = self.tp * self.pp
         self.mem_fraction = float(v("mem_fraction_static"))
@@ -995,18 +999,23 @@ class _GdnState:
 
 def _max_running_requests(plan: _Plan, capacity: int, steps: list | None,
                           mamba: _GdnState | None = None) -> int:
-    context = int(plan.model.context_len)
+    context = plan.model.context_len
+    if type(context) is not int:
+        context = int(context)
     estimate = int(capacity / context * REQ_ESTIMATE_PER_CONTEXT)
-    estimate = max(min(estimate, REQ_ESTIMATE_MAX), REQ_ESTIMATE_MIN)
+    # clamped to [REQ_ESTIMATE_MIN, REQ_ESTIMATE_MAX] (conditionals: no builtin calls)
+    estimate = REQ_ESTIMATE_MAX if estimate > REQ_ESTIMATE_MAX else \
+        REQ_ESTIMATE_MIN if estimate < REQ_ESTIMATE_MIN else estimate
+    half = capacity // 2
     asked = plan.v("max_running_requests")
     if asked is not None:
         per_worker = plan.requests_per_rank(asked)
-        reqs = min(per_worker, capacity // 2)
+        reqs = half if half < per_worker else per_worker
         if steps is not None:
             steps.append((f"max_running_requests = min({per_worker} per attention-DP worker, "
                           "tokens // 2)", reqs))
     else:
-        reqs = min(estimate, capacity // 2)
+        reqs = half if half < estimate else estimate
         if steps is not None:
             steps.append((f"max_running_requests = min(tokens / context {context} x 512 "
                           "in [2048, 4096], tokens // 2)", reqs))

@@ -58,7 +58,7 @@ def expert_padding(quant: str | None, runner: str | None, *, sm100: bool = False
     inter = 128 if runner in _TRTLLM and quant != "modelopt_fp4" else 1
     hidden = 256 if quant == "mxfp4" and runner == "flashinfer_mxfp4" else 1
     if quant != "mxfp4":
-        return ExpertPadding(hidden, inter)
+        return _PADDINGS[hidden, inter]
     h, i = 1, 1
     if runner in _MARLIN and a2a != "megamoe":
         h, i = 256, 128
@@ -70,7 +70,13 @@ def expert_padding(quant: str | None, runner: str | None, *, sm100: bool = False
         h, i = 128, 128  # buffers rebuilt padded after loading
     elif hip and aiter:
         h, i = 256, 128 if aiter_k3 else 256
-    return ExpertPadding(max(hidden, h), max(inter, i))  # powers of two: max is the lcm
+    # powers of two: the larger is the lcm
+    return _PADDINGS[hidden if hidden > h else h, inter if inter > i else i]
+
+
+#: every padding ``expert_padding`` can give, made once (a launch picks one of them)
+_PADDINGS = {(h, i): ExpertPadding(h, i) for h in (1, 128, 256) for i in (1, 64, 128, 256)}
+_PADDINGS[1, 1] = NONE
 
 
 def _up(n: int, to: int) -> int:

@@ -10,6 +10,7 @@ fit at once. The memory seen before loading is a stated fact of the target
 from __future__ import annotations
 
 import math
+from functools import partial
 from operator import is_, itemgetter
 from typing import Any, NamedTuple
 
@@ -75,6 +76,10 @@ class _Figures(NamedTuple):
     made_steps: Any = ()
 
 
+#: a ``MemoryPlan`` from a tuple of every field, without the generated ``__new__``'s call
+#: (defined below)
+_new_plan: Any = None
+
 #: the fields equality compares (``extra`` repeats figures; ``made_steps`` is ``steps``)
 _COMPARED = _Figures._fields[:16] + ("caveats",)
 
@@ -134,6 +139,9 @@ class MemoryPlan(_Figures):
         out["steps"] = [[label, value] for label, value in self.steps]
         out["caveats"] = list(self.caveats)
         return out
+
+
+_new_plan = partial(tuple.__new__, MemoryPlan)
 
 
 def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
@@ -230,22 +238,28 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     cells = pool.get("full") or tokens
     per_token = sizer.cell
     extra: dict[str, Any] = {}
-    for name, value in (("full_max_total_num_tokens", pool.get("full")),
-                        ("swa_max_total_num_tokens", pool.get("swa")),
-                        ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
-                        ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None)),
-                        ("c4_max_total_num_tokens", pool.get("c4")),
-                        ("c128_max_total_num_tokens", pool.get("c128"))):
-        if value is not None:
-            extra[name] = value
-    return MemoryPlan(
+    if len(pool) > 1 or sizer.name != "default":  # the default pool has none of these
+        for name, value in (("full_max_total_num_tokens", pool.get("full")),
+                            ("swa_max_total_num_tokens", pool.get("swa")),
+                            ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
+                            ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None)),
+                            ("c4_max_total_num_tokens", pool.get("c4")),
+                            ("c128_max_total_num_tokens", pool.get("c128"))):
+            if value is not None:
+                extra[name] = value
+        fixed = getattr(sizer, "fixed_bytes", 0)
+    else:
+        fixed = 0
+    pool_bytes = int(tokens * per_token) + fixed
+    caveats = kv_plan.caveats()
+    return _new_plan((
         gpu, before, mine, draft, budget, per_token, tokens, max_reqs, context,
         request_tokens, _concurrent(cells, context, max_reqs),
         _concurrent(cells, request_tokens, max_reqs), tokens > 0, reserved,
-        min(budget, int(tokens * per_token) + getattr(sizer, "fixed_bytes", 0)),
+        budget if budget < pool_bytes else pool_bytes,
         None if tokens > 0 else "the KV pool holds no token",
-        extra, weight_caveats + tuple(kv_plan.caveats()),
-        [lambda: _steps(result, before, loaded, gpu, overhead)])
+        extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
+        [lambda: _steps(result, before, loaded, gpu, overhead)]))
 
 
 def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int
@@ -283,7 +297,7 @@ def _layout_facts(values: Values, target: Any) -> tuple[int | None, bool]:
         return hit[3]
     facts = (before_load_bytes(target, 1 if target.gpu_count == 1 else None
                                if target.before_load_mib is not None else _node_gpus(values)),
-             _plausible_shape(values))
+             _plausible_shape(values) if key is None else _plausible(layout[:6], model))
     if key is not None:
         if len(_LAYOUTS) >= _LAYOUT_KEYS:
             _LAYOUTS.clear()
@@ -299,14 +313,18 @@ MAX_PARALLEL = 1 << 16
 def _plausible_shape(result: Result) -> bool:
     """Parallel sizes a memory plan can describe: each at least 1 and bounded, and no more
     pipeline stages than layers (preflight reports any other value as a problem)."""
-    for name in ("tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "moe_dp_size"):
-        value = result.value(name)
-        if value is None:
-            continue
-        if not isinstance(value, int) or not 1 <= value <= MAX_PARALLEL:
+    return _plausible(tuple(map(result.value, _LAYOUT_NAMES[:6])), result.record.model)
+
+
+def _plausible(sizes: tuple[Any, ...], model: Any) -> bool:
+    """``_plausible_shape`` of the sizes tp, pp, dp, ep, attention DP and MoE DP."""
+    for value in sizes:
+        if value is not None and (not isinstance(value, int) or value < 1
+                                  or value > MAX_PARALLEL):
             return False
-    layers = result.record.model.num_hidden_layers
-    return not layers or result.value("pp_size") in (None, 1) or result.value("pp_size") <= layers
+    layers = model.num_hidden_layers
+    pp = sizes[1]
+    return not layers or pp is None or pp == 1 or pp <= layers
 
 
 def _node_gpus(result: Result) -> int:
@@ -324,4 +342,7 @@ def _concurrent(tokens: int, per_request: int, running_cap: int) -> int:
     """Requests of ``per_request`` tokens that fit at once (the scheduler's cap applies)."""
     if per_request <= 0:
         return 0
-    return max(0, min(tokens // per_request, running_cap))
+    fit = tokens // per_request
+    if fit > running_cap:
+        fit = running_cap
+    return fit if fit > 0 else 0

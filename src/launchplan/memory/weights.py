@@ -28,11 +28,12 @@ with the target), or the MTP layers of a DeepSeek-style checkpoint, sharded like
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from operator import is_, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from launchplan.facts.memo import per_object
-from launchplan.memory.moe_padding import NONE, ExpertPadding, expert_padding
+from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
 from launchplan.struct import Struct
@@ -194,41 +195,71 @@ def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str
 def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
              draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding
              ) -> tuple[int, int, tuple[str, ...]]:
-    """``_plan``'s per-GPU figures and caveats alone."""
-    caveats: list[str] = []
-    scheme, ign, unq = _storage(model, quantization, dtype, caveats)
-    lay = _layout(model)
-    memo: dict[Any, Any] = {}  # shares and padded shapes, shared by target and draft
-    per_gpu = _per_gpu(model, lay.main, par, scheme, ign, unq, pad, memo)[0]
-    _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, scheme, ign, unq,
-                                caveats, memo)
+    """``_plan``'s per-GPU figures and caveats alone: the model's stored tables (per-model
+    facts, ``_stored``) times this launch's shares."""
+    st = _stored(model, quantization, dtype)
+    memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
+    if par.pp <= 1:
+        per_gpu = _one_stage_sum(model, st.main, par, st.scheme, st.unq, pad, memo)
+    else:
+        per_gpu = _per_gpu_staged(model, st.tensors, par, st.scheme, st.ign, st.unq, pad)[0]
+    if draft is None:
+        if not mtp_draft:
+            return int(round(per_gpu)), 0, st.caveats
+        if st.mtp is not None:  # the checkpoint's own MTP layers (``_draft_share``)
+            draft_gpu = _flat_sum(model, st.mtp, par, st.scheme, st.unq, pad, memo)
+            return int(round(per_gpu)), int(round(draft_gpu)), st.caveats
+    caveats = list(st.caveats)
+    _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, st.scheme, st.ign,
+                                st.unq, caveats, memo)
     return int(round(per_gpu)), int(round(draft_gpu)), tuple(caveats)
 
 
-def _storage(model: ModelFacts, quantization: str | None, dtype: str | None,
-             caveats: list[str]) -> tuple[Scheme | None, Ignored, int]:
-    """(scheme, unquantized modules, dtype bytes) of the target's weights; ``caveats``
-    gets the layout's and the storage's."""
-    key = (id(model), quantization, dtype)
-    hit = _STORAGES.get(key)
-    if hit is None or hit[0] is not model:
+class _Stored:
+    """A model's weights under one storage (``--quantization``, ``--dtype``): its scheme,
+    unquantized modules, dtype bytes, the caveats they bring, and the byte tables of its
+    tensors. Per-model facts, made once, like the parsed config."""
+
+    __slots__ = ("model", "scheme", "ign", "unq", "notes", "caveats", "tensors", "main", "mtp")
+
+    def __init__(self, model: ModelFacts, quantization: str | None, dtype: str | None) -> None:
         lay = _layout(model)
         notes = list(lay.caveats)
         if model.config_dtype is None:
             notes.append("config.json names no torch_dtype: checkpoint tensors assumed bf16")
         scheme, ign = _runtime_scheme(model, quantization, notes)
         unq = _dtype_bytes(model.dtype if dtype in (None, "auto") else dtype)
-        hit = (model, scheme, ign, unq, notes)
+        self.model, self.scheme, self.ign, self.unq = model, scheme, ign, unq
+        self.notes, self.caveats = notes, tuple(notes)
+        self.tensors = lay.main
+        self.main = _table(lay.main, scheme, ign, unq)
+        #: the MTP layers a speculative draft loads from this checkpoint (``_own_mtp``)
+        self.mtp = _table(_own_mtp(model), scheme, ign, unq) if lay.mtp else None
+
+
+def _stored(model: ModelFacts, quantization: str | None, dtype: str | None) -> _Stored:
+    key = (id(model), quantization, dtype)
+    hit = _STORAGES.get(key)
+    if hit is None or hit.model is not model:
+        hit = _Stored(model, quantization, dtype)
         if len(_STORAGES) >= 1024:
             _STORAGES.clear()
-        _STORAGES[key] = hit
-    caveats += hit[4]
-    return hit[1], hit[2], hit[3]
+        _STORAGES[key] = hit  # holding the model keeps its id unique
+    return hit
 
 
-#: (model id, --quantization, --dtype) -> (model, scheme, Ignored, dtype bytes, caveats): how
-#: a model's weights are stored under each storage flag (per-model facts, as ``_TABLES``)
-_STORAGES: dict[tuple[Any, ...], tuple[Any, Scheme | None, Ignored, int, list[str]]] = {}
+def _storage(model: ModelFacts, quantization: str | None, dtype: str | None,
+             caveats: list[str]) -> tuple[Scheme | None, Ignored, int]:
+    """(scheme, unquantized modules, dtype bytes) of the target's weights; ``caveats``
+    gets the layout's and the storage's."""
+    st = _stored(model, quantization, dtype)
+    caveats += st.notes
+    return st.scheme, st.ign, st.unq
+
+
+#: (model id, --quantization, --dtype) -> how a model's weights are stored under each
+#: storage flag (per-model facts, as ``_TABLES``)
+_STORAGES: dict[tuple[Any, ...], _Stored] = {}
 
 
 def _draft_share(model: ModelFacts, par: Parallel, dtype: str | None,
@@ -317,28 +348,37 @@ def _launch_shape(result: Result) -> tuple[Any, ...]:
     record = result.record
     model = record.model
     facts = _model_facts(model)
-    tp = _pos(v("tp_size"))
+    # each size as ``_pos`` takes it (a positive int, else 1), inline: thousands a second
+    tp = v("tp_size")
+    tp = tp if type(tp) is int and tp > 0 else 1
     # attention TP = tp / (attention DP x attention CP); 0.5.23 keeps attention DP in
     # attn_dp_size (--enable-dp-attention with --dp-size lands there)
-    attn_dp = _pos(v("attn_dp_size"))
+    attn_dp = v("attn_dp_size")
+    attn_dp = attn_dp if type(attn_dp) is int and attn_dp > 0 else 1
     if attn_dp == 1 and v("enable_dp_attention"):
         attn_dp = _pos(v("dp_size"))
-    split = attn_dp * _pos(v("attn_cp_size"))
+    cp = v("attn_cp_size")
+    split = attn_dp * (cp if type(cp) is int and cp > 0 else 1)
     attn_tp = tp // split if tp % split == 0 else tp
-    ep = _pos(v("ep_size"))
+    ep = v("ep_size")
+    ep = ep if type(ep) is int and ep > 0 else 1
+    pp = v("pp_size")
+    moe_dp = v("moe_dp_size")
+    redundant = v("ep_num_redundant_experts")
     dense = v("moe_dense_tp_size")
     a2a = v("moe_a2a_backend")
     env = record.env
-    par = Parallel(
-        tp, _pos(v("pp_size")), ep if tp % ep == 0 else 1, attn_tp,
+    par = _parallel((
+        tp, pp if type(pp) is int and pp > 0 else 1, ep if tp % ep == 0 else 1, attn_tp,
         dense if isinstance(dense, int) and dense > 0 else 0,
         attn_tp if v("enable_dp_lm_head") else 0,
         1 if facts.is_mla and env and record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION")
         else (attn_tp if facts.attn_tp_embedding else 0),
-        _pos(v("moe_dp_size")), _pos(v("ep_num_redundant_experts"), 0),
+        moe_dp if type(moe_dp) is int and moe_dp > 0 else 1,
+        redundant if type(redundant) is int and redundant > 0 else 0,
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
         facts.may_fuse_shared_experts and _fuses_shared_experts(result, ep),
-        _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None)
+        _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None))
     algo = v("speculative_algorithm")
     algo = algo.upper() if isinstance(algo, str) else None
     draft = record.draft
@@ -361,6 +401,10 @@ def _launch_shape(result: Result) -> tuple[Any, ...]:
         pad = NONE
     return (model, par, v("dtype"), v("quantization"), draft if algo is not None else None,
             mtp, pad)
+
+
+#: ``Parallel`` from a tuple of every field, without the generated ``__new__``'s call
+_parallel = partial(tuple.__new__, Parallel)
 
 
 class _ModelFacts(NamedTuple):
@@ -671,9 +715,10 @@ def _per_gpu_one_stage(model: ModelFacts, tensors: list[Tensor], par: Parallel,
     """``_per_gpu`` without pipeline stages: the same products, summed in the same order
     (per component, in tensor order), from the model's table."""
     table = _table(tensors, scheme, ign, unq)
-    values = _shares(model, table, par, scheme, unq, pad, memo)
+    padded = pad.hidden > 1 or pad.intermediate > 1
+    values = _shares(model, table, par, scheme, unq, pad if padded else NONE, memo)
     out: dict[str, float] = {}
-    for component, pairs in (table.padded_groups if pad else table.groups):
+    for component, pairs in (table.padded_groups if padded else table.groups):
         acc = 0.0
         for b, k in pairs:
             acc += b * values[k]
@@ -681,14 +726,40 @@ def _per_gpu_one_stage(model: ModelFacts, tensors: list[Tensor], par: Parallel,
     return sum(out.values()), out
 
 
+def _one_stage_sum(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
+                   unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None) -> float:
+    """``_per_gpu_one_stage``'s total alone (the same sums, without the breakdown)."""
+    padded = pad.hidden > 1 or pad.intermediate > 1
+    values = _shares(model, table, par, scheme, unq, pad if padded else NONE, memo)
+    parts = []
+    for _, pairs in (table.padded_groups if padded else table.groups):
+        acc = 0.0
+        for b, k in pairs:
+            acc += b * values[k]
+        parts.append(acc)
+    return sum(parts)
+
+
 def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
                 scheme: Scheme | None, ign: Ignored, unq: int,
                 pad: ExpertPadding = NONE, memo: dict[Any, Any] | None = None) -> float:
     """A draft's bytes per GPU: sharded like the target, not split over pipeline stages."""
     table = _table(tensors, scheme, ign, unq)
-    values = _shares(model, table, par, scheme, unq, pad, memo)
+    padded = pad.hidden > 1 or pad.intermediate > 1
+    values = _shares(model, table, par, scheme, unq, pad if padded else NONE, memo)
     out = 0.0
-    for b, k in (table.flat_padded if pad else table.flat):
+    for b, k in (table.flat_padded if padded else table.flat):
+        out += b * values[k]
+    return out
+
+
+def _flat_sum(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
+              unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None) -> float:
+    """``_flat_share`` of a table at hand."""
+    padded = pad.hidden > 1 or pad.intermediate > 1
+    values = _shares(model, table, par, scheme, unq, pad if padded else NONE, memo)
+    out = 0.0
+    for b, k in (table.flat_padded if padded else table.flat):
         out += b * values[k]
     return out
 
@@ -696,57 +767,79 @@ def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
 def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
             unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None = None
             ) -> list[float]:
-    """Each share key's share under ``par``, then (with ``pad``) each routed-expert
-    tensor's padded bytes: the values a table's pairs index. ``memo`` keeps them for the
+    """Each share key's share under ``par`` (``_share``, the groups worked out once), then
+    (with a padding other than ``NONE``) each routed-expert tensor's padded bytes: the
+    values a table's pairs index. ``memo`` keeps the padded shapes and matrix bytes for the
     other tables of the same model, sharding and padding."""
-    if memo is None:
-        memo = {}
     tp = par.tp
     attn = par.attn_tp or tp
-    ep = max(1, par.ep)
-    moe_tp = max(1, tp // ep // max(1, par.moe_dp))
+    ep = par.ep if par.ep > 1 else 1
+    moe_tp = tp // ep // (par.moe_dp if par.moe_dp > 1 else 1)
+    if moe_tp < 1:
+        moe_tp = 1
+    redundant = par.redundant_experts
     out = []
-    for key, t in table.keys:  # ``_share``, the groups looked up once
-        share = memo.get(key)
-        if share is not None:
-            out.append(share)
-            continue
+    for key, t in table.keys:  # plain branches: a few launches' worth of builtin calls
         kind = key[0]
         if kind == "attn_tp":
-            share = 1 / attn
+            out.append(1 / attn)
         elif kind == "tp":
-            share = 1 / tp
-        elif kind == "experts":
-            experts = max(1, key[1])
-            share = -(-(experts + par.redundant_experts) // ep) / experts / moe_tp
-        elif kind in ("replicated", "last"):
-            share = 1 / 1
+            out.append(1 / tp)
+        elif kind == "replicated" or kind == "last":
+            out.append(1 / 1)
         elif kind == "kv":
-            kv = max(1, model.total_num_kv_heads)
-            share = max(1, kv // attn) / kv
-        elif kind in ("vocab", "head"):
+            kv = model.total_num_kv_heads
+            kv = kv if kv > 1 else 1
+            local = kv // attn
+            out.append((local if local > 1 else 1) / kv)
+        elif kind == "experts":
+            experts = key[1] if key[1] > 1 else 1
+            out.append(-(-(experts + redundant) // ep) / experts / moe_tp)
+        elif kind == "vocab" or kind == "head":
             vocab = key[1]
             group = (par.embed_tp if kind == "vocab" else par.lm_head_tp) or tp
             padded = (vocab + 63) // 64 * 64
             if padded % group:
                 padded = _pad(vocab, 64 * group)
-            share = padded / group / vocab
+            out.append(padded / group / vocab)
+        elif kind == "dense":
+            out.append(1 / (par.dense_tp or tp))
+        elif kind == "shared":
+            out.append(1 / (moe_tp if par.shared_experts_fused else
+                            1 if par.shared_experts_replicated else tp))
         else:
-            share = _share(model, t, par)
-        memo[key] = share
-        out.append(share)
-    if pad:  # ``_bytes(_padded_experts(t, par, pad))``, each expert shape padded once
-        for t, leaf, skip in table.experts:
-            local = -(-(t.copies + par.redundant_experts) // ep)
-            form = ("padded", leaf, t.shape)
-            shape = memo.get(form)
-            if shape is None:
-                shape = memo[form] = _padded_shape(t, leaf, moe_tp, pad)
-            matrix = ("matrix", id(scheme), shape)  # the storage's scheme, alive meanwhile
-            one = memo.get(matrix)
-            if one is None and scheme is not None:
-                one = memo[matrix] = scheme.of("experts").matrix_bytes(*shape)
-            out.append(_bytes(t, scheme, None, unq, skip, shape, local, one))
+            out.append(_share(model, t, par))
+    if pad is not NONE:  # ``_bytes(_padded_experts(t, par, pad))``, each shape padded once
+        if memo is None:
+            memo = {}
+        hidden_pad, inter_pad = pad
+        for t, leaf, skip, n_skip, elem in table.experts:
+            local = -(-(t.copies + redundant) // ep)
+            shape = t.shape
+            one = memo.get(shape)  # (padded shape, its matrix bytes) of this leaf's shape
+            if one is None or one[0] != leaf:
+                rows, cols = shape  # ``_padded_shape``, ``pad.sizes`` inline
+                if leaf == "down_proj" or leaf == "w2":
+                    inter = cols // moe_tp
+                    padded_shape = (_up(rows, hidden_pad), _up(inter, inter_pad)
+                                    if cols > 1 else 1)
+                elif leaf == "gate_up_proj":
+                    padded_shape = (2 * _up(rows // 2 // moe_tp, inter_pad), cols)
+                else:
+                    padded_shape = (_up(rows // moe_tp, inter_pad), _up(cols, hidden_pad))
+                one = memo[shape] = (leaf, padded_shape, None if scheme is None else
+                                     scheme.of("experts").matrix_bytes(*padded_shape))
+            rows, cols = one[1]
+            layers = t.layers
+            if scheme is None or not t.linear:
+                out.append(rows * cols * local * (len(layers) or 1) * elem)
+                continue
+            one = one[2]
+            one = one * local
+            if not layers:
+                out.append(rows * cols * local * elem if skip else one)
+            else:
+                out.append(one * (len(layers) - n_skip) + rows * cols * local * unq * n_skip)
     return out
 
 
@@ -755,7 +848,8 @@ class _Table(NamedTuple):
     arranged so that a launch's sharding only multiplies and adds.
 
     A pair ``(b, k)`` is one tensor's contribution ``b * values[k]``: its whole-stack bytes
-    times its share, or (routed experts under a padding kernel) 1 times its padded bytes.
+    (a float) times its share, or (routed experts under a padding kernel) 1.0 times its
+    padded bytes.
     """
 
     keys: tuple[tuple[tuple[Any, ...], Tensor], ...]  # share keys, each with a tensor
@@ -763,32 +857,37 @@ class _Table(NamedTuple):
     padded_groups: tuple[tuple[str, tuple[tuple[Any, int], ...]], ...]
     flat: tuple[tuple[Any, int], ...]  # every pair, in tensor order
     flat_padded: tuple[tuple[Any, int], ...]
-    experts: tuple[tuple[Tensor, str, Any], ...]  # routed experts: tensor, leaf, skipped layers
+    #: routed experts: tensor, leaf, skipped layers (and how many), bytes of an unquantized
+    #: element
+    experts: tuple[tuple[Tensor, str, Any, int, int], ...]
     loaded: float  # the bytes of every tensor, summed in order
     params: int
 
 
-#: (id of a tensor list, scheme, id of its Ignored, dtype bytes) -> (list, Ignored, table).
+#: (ids of a tensor list, a scheme and an Ignored, dtype bytes) -> (list, scheme, Ignored,
+#: table): holding them keeps their ids theirs.
 #: Tensor lists belong to a model's facts (``_layout``, ``_own_mtp``, ``_draft_layout``),
 #: so these are per-model facts under each storage a launch can pick, not per launch.
-_TABLES: dict[tuple[Any, ...], tuple[Any, Any, _Table]] = {}
+_TABLES: dict[tuple[Any, ...], tuple[Any, Any, Any, _Table]] = {}
 
 
 def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int) -> _Table:
-    key = (id(tensors), scheme, id(ign), unq)
+    key = (id(tensors), id(scheme), id(ign), unq)
     hit = _TABLES.get(key)
-    if hit is not None and hit[0] is tensors and hit[1] is ign:
-        return hit[2]
+    if hit is not None and hit[0] is tensors and hit[1] is scheme and hit[2] is ign:
+        return hit[3]
     keys: dict[tuple[Any, ...], int] = {}
     reps: list[tuple[tuple[Any, ...], Tensor]] = []
-    experts: list[tuple[Tensor, str, Any]] = []
+    experts: list[tuple[Tensor, str, Any, int, int]] = []
     for t in tensors:  # first the share keys: padded bytes take the slots after them
         share_key = _share_key(t)
         if share_key not in keys:
             keys[share_key] = len(reps)
             reps.append((share_key, t))
         if t.shard == "experts":
-            experts.append((t, _leaf(t), _skipped(t, scheme, ign)))
+            skip = _skipped(t, scheme, ign)
+            experts.append((t, _leaf(t), skip, len(skip) if isinstance(skip, set) else 0,
+                            4 if t.fp32 else unq))
     plain: list[tuple[str, Any, int]] = []
     per_gpu: list[tuple[str, Any, int]] = []  # padded experts: bytes * 1.0 (per stage)
     flat: list[tuple[str, Any, int]] = []  # padded experts: + bytes (a draft's flat sum)
@@ -797,11 +896,13 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
     for t in tensors:
         b = _bytes(t, scheme, ign, unq)
         total.append(b)
-        row = (t.component, b, keys[_share_key(t)])
+        # as a float: ``b * share`` converts it to a double anyway (the same rounding), and
+        # a float times a float is the interpreter's fast path
+        row = (t.component, float(b), keys[_share_key(t)])
         plain.append(row)
         if t.shard == "experts":
             per_gpu.append((t.component, 1.0, slot))
-            flat.append((t.component, 1, slot))
+            flat.append((t.component, 1.0, slot))
             slot += 1
         else:
             per_gpu.append(row)
@@ -811,7 +912,7 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
                    tuple(experts), sum(total), sum(t.params for t in tensors))
     if len(_TABLES) >= 1024:
         _TABLES.clear()
-    _TABLES[key] = (tensors, ign, table)
+    _TABLES[key] = (tensors, scheme, ign, table)
     return table
 
 
