@@ -744,13 +744,7 @@ def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
                 scheme: Scheme | None, ign: Ignored, unq: int,
                 pad: ExpertPadding = NONE, memo: dict[Any, Any] | None = None) -> float:
     """A draft's bytes per GPU: sharded like the target, not split over pipeline stages."""
-    table = _table(tensors, scheme, ign, unq)
-    padded = pad.hidden > 1 or pad.intermediate > 1
-    values = _shares(model, table, par, scheme, unq, pad if padded else NONE, memo)
-    out = 0.0
-    for b, k in (table.flat_padded if padded else table.flat):
-        out += b * values[k]
-    return out
+    return _flat_sum(model, _table(tensors, scheme, ign, unq), par, scheme, unq, pad, memo)
 
 
 def _flat_sum(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
