@@ -77,6 +77,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("launcher", "0.5.21"): 64,  # of 65: a Gemma 4 line under transformers 5.24
     ("extreme", "0.5.21"): 229,
     ("wild3", "0.5.21"): 292, ("wild4", "0.5.21"): 318,  # as for 0.5.22
+    # of 253: 18 Gemma 4 and 9 Nemotron 3 Super lines under transformers 5.24 (HARNESS_MESSAGES)
+    ("hub", "0.5.21"): 226,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
@@ -99,10 +101,16 @@ HARNESS_ERRORS = ("ModuleNotFoundError", "ImportError")
 # whose per-layer config guard refuses a global ``head_dim`` read of Gemma 4 and EmbeddingGemma
 # 2 configs; SGLang 0.5.21 pins transformers 5.12.1, which has no such guard
 # (transformers/integrations/heterogeneity is absent there), so a real 0.5.21 install reads it.
+# Likewise 0.5.21 reads a Nemotron-H config through transformers' class first (AutoConfig, then
+# its own NemotronHConfig): 5.24's class wants ``mtp_layers_block_type`` spelled
+# ``full_attention``, and refuses the published Nemotron 3 Super file's ``attention``; 5.12.1's
+# class, and SGLang's own, take ``attention`` (its valid types are mamba, attention, mlp, moe).
 HARNESS_MESSAGES = ("--enable-http2 requires the 'granian' package",
                     "`audio_config.out_hidden_size` (8192) must match `text_config.hidden_size` "
                     "(2048)",
                     "AmbiguousGlobalPerLayerAttributeError: 'head_dim' is a per-layer attribute",
+                    "`mtp_layers_block_type` contains invalid types: {'attention'}. Must be one "
+                    "of: {",  # a set: its order varies from run to run
                     "plugin is not installed; install sgl-nvidia-mega",
                     "is registered (registered: []); install the plugin that provides it",
                     *(f"Unknown diffusion LLM algorithm: {name}" for name in (
