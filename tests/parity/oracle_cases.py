@@ -40,6 +40,7 @@ SUITES = {
     "wild3": "wild3-cases.json",  # a third, leaning on the rules the suites reach least
     "wild4": "wild4-cases.json",  # feature groups set together (PD, LoRA, HiCache, ...)
     "hub": "hub-cases.json",  # published Hub configs of 2026's architectures, as they are
+    "wild5": "wild5-cases.json",  # realistic launches of those configs on every target
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -57,7 +58,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "wild2": 236,  # of 242, likewise
         "wild3": 292,  # of 293: one asks for HTTP/2 (granian)
         "wild4": 318,
-        "hub": 253}.items()
+        "hub": 253, "wild5": 240}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 65,
