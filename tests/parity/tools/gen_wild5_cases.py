@@ -199,8 +199,8 @@ def _remote_code(model: str) -> bool:
 
 def _width(rng: random.Random, profile: Profile, gpus: int) -> int:
     """The TP width such a model is launched with on a node of ``gpus`` GPUs."""
-    if profile.size == "big":
-        return gpus if gpus >= 4 else gpus
+    if profile.size == "big":  # the whole node (a GB200 tray holds four)
+        return gpus
     if profile.size == "mid":
         return min(gpus, rng.choice((1, 2, 2, 4, 8)))
     return min(gpus, rng.choice((1, 1, 1, 2)))
