@@ -145,8 +145,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"DeepSeek-V4.1 does not support", {"deepseek_v41_features"}),
         (r"--enable-two-batch-overlap is not supported with DSA index-topk sharing",
          {"dsa_two_batch_overlap_check"}),
-        (r"Only EAGLE and DSPARK speculative algorithms are supported for DeepseekV4",
-         {"deepseek_v4_defaults"}),
+        (r"Only EAGLE and DSPARK speculative algorithms are supported for DeepseekV4|"
+         r"Only EAGLE speculative algorithm with topk == 1 is supported for DeepseekV4|"
+         r"\S+ is not supported for DeepseekV4ForCausalLM", {"deepseek_v4_defaults"}),
         (r"IQuest Q1 MTP requires serial EAGLE or NEXTN|IQuest Q1 does not support",
          {"iquest_q1_overrides"}),
         (r"Gemma4AssistantForCausalLM draft requires --speculative-algorithm",
@@ -289,6 +290,12 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"--mamba-max-states-per-path must be|FlashInfer mamba module not available",
          {"mamba_backend_checks"}),
         (r"--mamba-radix-cache-strategy extra_buffer needs mamba state", {"mamba_radix_cache"}),
+        # the Mamba radix cache's strategy checks (validate_mamba_no_buffer and the extra-buffer
+        # ones), made by the rule for linear-attention speculation too
+        (r"no_buffer only supports page_size=1|no_buffer do not support (overlap schedule|"
+         r"trtllm_mha attention backend)|extra_buffer is not supported for \S+; use no_buffer|"
+         r"extra_buffer_lazy unsupported under PD disaggregation",
+         {"mamba_radix_cache", "mamba_radix_cache_for_linear_attn_spec"}),
         (r"--dcp-comm-backend (a2a|fi_a2a) only affects|--dcp-comm-backend fi_a2a delegates|"
          r"--dcp-replicate-q-proj (requires|only applies)", {"decode_context_parallel_checks"}),
         (r"^WatermarkConfigError: ", {"watermark_config"}),

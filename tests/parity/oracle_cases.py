@@ -43,6 +43,7 @@ SUITES = {
     "wild4": "wild4-cases.json",  # feature groups set together (PD, LoRA, HiCache, ...)
     "hub": "hub-cases.json",  # published Hub configs of 2026's architectures, as they are
     "shipped": "shipped-cases.json",  # every other Hub config launchplan ships
+    "wild5": "wild5-cases.json",  # realistic launches of those configs on every target
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -60,7 +61,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "wild2": 236,  # of 242, likewise
         "wild3": 292,  # of 293: one asks for HTTP/2 (granian)
         "wild4": 318,
-        "hub": 253, "shipped": 440}.items()
+        "hub": 253, "shipped": 440, "wild5": 240}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 65,
@@ -70,7 +71,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("extreme", "0.5.22"): 229, ("wild3", "0.5.22"): 292,
     ("reach", "0.5.22"): 606,  # of 624: 18 Muse Spark lines (HARNESS_MESSAGES)
     ("targets", "0.5.22"): 55, ("launcher", "0.5.22"): 65,
-    ("wild4", "0.5.22"): 318, ("hub", "0.5.22"): 253, ("shipped", "0.5.22"): 440,
+    ("wild4", "0.5.22"): 318, ("hub", "0.5.22"): 253, ("wild5", "0.5.22"): 240,
+    ("shipped", "0.5.22"): 440,
     ("public", "0.5.21"): 220, ("own", "0.5.21"): 330, ("extra", "0.5.21"): 105,
     ("random", "0.5.21"): 300, ("release", "0.5.21"): 65,
     ("wild", "0.5.21"): 551, ("wild2", "0.5.21"): 241,  # 0.5.21 answers three more
@@ -80,6 +82,10 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("launcher", "0.5.21"): 64,  # of 65: a Gemma 4 line under transformers 5.24
     ("extreme", "0.5.21"): 229,
     ("wild3", "0.5.21"): 292, ("wild4", "0.5.21"): 318,  # as for 0.5.22
+    # of 253: 18 Gemma 4 and 9 Nemotron 3 Super lines under transformers 5.24 (HARNESS_MESSAGES)
+    ("hub", "0.5.21"): 226,
+    ("wild5", "0.5.21"): 230,  # of 240: 8 Gemma 4 and 2 Nemotron 3 Super lines, likewise
+    ("shipped", "0.5.21"): 422,  # of 440: 9 Gemma 4 NVFP4 and 9 Nemotron 3 Super NVFP4, likewise
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
@@ -102,10 +108,16 @@ HARNESS_ERRORS = ("ModuleNotFoundError", "ImportError")
 # whose per-layer config guard refuses a global ``head_dim`` read of Gemma 4 and EmbeddingGemma
 # 2 configs; SGLang 0.5.21 pins transformers 5.12.1, which has no such guard
 # (transformers/integrations/heterogeneity is absent there), so a real 0.5.21 install reads it.
+# Likewise 0.5.21 reads a Nemotron-H config through transformers' class first (AutoConfig, then
+# its own NemotronHConfig): 5.24's class wants ``mtp_layers_block_type`` spelled
+# ``full_attention``, and refuses the published Nemotron 3 Super file's ``attention``; 5.12.1's
+# class, and SGLang's own, take ``attention`` (its valid types are mamba, attention, mlp, moe).
 HARNESS_MESSAGES = ("--enable-http2 requires the 'granian' package",
                     "`audio_config.out_hidden_size` (8192) must match `text_config.hidden_size` "
                     "(2048)",
                     "AmbiguousGlobalPerLayerAttributeError: 'head_dim' is a per-layer attribute",
+                    "`mtp_layers_block_type` contains invalid types: {'attention'}. Must be one "
+                    "of: {",  # a set: its order varies from run to run
                     "plugin is not installed; install sgl-nvidia-mega",
                     "is registered (registered: []); install the plugin that provides it",
                     *(f"Unknown diffusion LLM algorithm: {name}" for name in (
