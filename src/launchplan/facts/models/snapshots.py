@@ -45,7 +45,9 @@ def snapshot_hub_id(folder: str | Path) -> str | None:
 @lru_cache(maxsize=256)
 def shown_model(path: str) -> str:
     """How reports name a model path: a shipped folder by its Hub id, anything else as is."""
-    return snapshot_hub_id(path) or path if "/" in path else path
+    if "/" not in path:  # a bundled name or a bare folder name: never a shipped folder
+        return path
+    return snapshot_hub_id(path) or path
 
 
 def snapshot_source() -> str:
