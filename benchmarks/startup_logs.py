@@ -101,7 +101,7 @@ def replay(entry: dict[str, Any], *, override: bool) -> Replay:
         gpu_count=entry.get("gpu_count"),
         before_load_mib=None if before is None else round(before * 1024))
     path = entry["model_path"]
-    if "/" in path:
+    if (ROOT / path).is_dir():  # a config kept in the repo; otherwise a bundled or Hub name
         path = str(ROOT / path)
     plan = memory_plan(resolve(argv_of(entry), gpu=target, model_path=path))
     if plan is None:
