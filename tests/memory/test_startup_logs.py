@@ -23,9 +23,9 @@ LOGS = bench.load_logs()
 
 #: Agreement measured when the logs were collected (share of logs within 10%).
 FLOOR_TOKENS_LOGGED_BEFORE = 1.0  # #tokens, with the logged before-load figure
-FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (32 of 34:
+FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (33 of 35:
 # the two misses are shared GPUs, whose free memory no assumption about an idle card can know)
-FLOOR_WEIGHTS = 0.9  # weights per GPU (29 of 31; the 2024 Llama-3.2-1B log held a second LM
+FLOOR_WEIGHTS = 0.9  # weights per GPU (30 of 32; the 2024 Llama-3.2-1B log held a second LM
 # head, Qwen3-0.6B's 1.1 GiB of tensors read -11% against a mem usage with the load overhead)
 
 
@@ -87,3 +87,20 @@ def test_weights_agree_with_the_logs(replays):
     within, total = bench.share_within([r.weights_error for r in isolated])
     assert total >= 8
     assert within / total >= FLOOR_WEIGHTS, [(r.id, r.weights_error) for r in isolated]
+
+
+def test_dsa_fp8_rows_on_rocm_are_sized_as_the_glm5_log_sized_them():
+    """GLM-5-FP8 on 8 x MI355X (FP8 KV, triton): the logged token count times launchplan's bytes
+    a token is the budget the log's own figures leave (after-load free memory less the GPU's
+    1 - 0.908), so the raw 576-byte latent plus the indexer's 132 bytes is the sizing cell."""
+    entry = next(e for e in LOGS if e["id"] == "glm-5-fp8-tp8-mi355x-fp8kv-triton")
+    before = bench.logged_before_gib(entry)
+    target = bench.with_overrides(bench.get_target(entry["target"]), gpu_count=8,
+                                  before_load_mib=round(before * 1024))
+    plan = bench.memory_plan(bench.resolve(bench.argv_of(entry), gpu=target,
+                                           model_path=entry["model_path"]))
+    assert plan.kv_bytes_per_token == 78 * (512 + 64 + 128 + 4)
+    logged = entry["logged"]
+    budget = (logged["after_load_gib"] - plan.gpu_bytes / bench.GiB * (1 - 0.908)) * bench.GiB
+    sized = logged["max_total_num_tokens"] * plan.kv_bytes_per_token
+    assert sized == pytest.approx(budget, rel=0.01)
