@@ -25,22 +25,41 @@ def looks_like_engine_call(text: str) -> bool:
     return "=" in text and bool(_CALL.search(text))
 
 
-def engine_launch(text: str) -> tuple[list[str], list[str]]:
-    """(flags, env assignments) of the first ``Engine(...)`` call in the script ``text``."""
-    try:
-        tree = ast.parse(_dedented(text))
-    except SyntaxError as exc:
-        raise InputError("the pasted Python", "a script holding sgl.Engine(...)",
-                         f"{exc.msg} (line {exc.lineno})") from None
+def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list[str]]:
+    """(flags, env assignments) of the ``launch``-th ``Engine(...)`` call in the script
+    ``text`` (in source order, from 1; the first by default): a script that compares two
+    settings, or loads a teacher and a student, starts an engine for each."""
+    tree = _tree(text)
     env: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             env.extend(_environ_assignment(node))
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _is_engine(n.func)]
+    calls = _calls(tree)
     if not calls:
         raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
-    call = min(calls, key=lambda n: (n.lineno, n.col_offset))
+    call = calls[min(max(launch or 1, 1), len(calls)) - 1]
     return _flags(call), env
+
+
+def engine_total(text: str) -> int:
+    """How many ``Engine(...)`` calls the script ``text`` makes (0 when it is not Python)."""
+    try:
+        return len(_calls(_tree(text)))
+    except InputError:
+        return 0
+
+
+def _tree(text: str) -> ast.Module:
+    try:
+        return ast.parse(_dedented(text))
+    except SyntaxError as exc:
+        raise InputError("the pasted Python", "a script holding sgl.Engine(...)",
+                         f"{exc.msg} (line {exc.lineno})") from None
+
+
+def _calls(tree: ast.Module) -> list[ast.Call]:
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _is_engine(n.func)]
+    return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
 
 
 def _dedented(text: str) -> str:

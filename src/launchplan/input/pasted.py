@@ -67,7 +67,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
     """
     words: list[str] = []
     env: list[str] = []
-    for token in tokens:
+    for token in map(cleaned, tokens):
         if "\n" in token and _dockerfile(token):  # FROM ... ENV ... CMD [...]
             from launchplan.input.dockerfile import dockerfile_launch
 
@@ -78,13 +78,13 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
         elif _engine_call(token):  # a Python script calling sgl.Engine(...)
             from launchplan.input.engine_call import engine_launch
 
-            flags, assigned = engine_launch(token)
+            flags, assigned = engine_launch(token, launch)
             words.extend(flags)
             env.extend(assigned)
         elif is_manifest(token):
             from launchplan.input.manifest import launch_in
 
-            found, assigned = launch_in(token)  # a container spec or an exec-form array
+            found, assigned = launch_in(token, launch)  # a container spec, an exec form
             words.extend(_from_launcher(found))
             env.extend(assigned)
         elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
@@ -193,10 +193,20 @@ def launch_count(tokens: Sequence[str]) -> int:
     """How many launcher commands a pasted shell text holds (a node-per-command script, a
     prefill and a decode server, workers started with ``&``): one of them is planned."""
     count = 0
-    for token in tokens:
+    for token in map(cleaned, tokens):
         if not ("\n" in token or (" " in token and _wordy(token))):
             continue
-        if _dockerfile(token) or is_manifest(token) or _engine_call(token):
+        if is_manifest(token):
+            from launchplan.input.manifest import launch_total
+
+            count += launch_total(token)
+            continue
+        if _engine_call(token):
+            from launchplan.input.engine_call import engine_total
+
+            count += engine_total(token)
+            continue
+        if _dockerfile(token):
             continue
         try:
             words = _shell_words(token)
@@ -210,7 +220,8 @@ def launch_count(tokens: Sequence[str]) -> int:
 def launch_summaries(tokens: Sequence[str], count: int) -> list[str]:
     """One short line per launch of a pasted text with ``count`` of them: the flags that tell
     it from the others (its role, rank or port), so a reader can pick one with --launch."""
-    argvs = [unpaste(tokens, launch=n)[0] for n in range(1, count + 1)]
+    pasted = [token for token in tokens if looks_pasted([token])]  # not flags given after
+    argvs = [unpaste(pasted, launch=n)[0] for n in range(1, count + 1)]
     pairs = [_flag_values(argv) for argv in argvs]
     shown: list[str] = []
     for n, own in enumerate(pairs):
@@ -244,6 +255,18 @@ def _flag_values(argv: list[str]) -> dict[str, str]:
             at += 1
         out[name] = " ".join(values)
     return out
+
+
+def cleaned(token: str) -> str:
+    """``token`` as the command it shows: a web page's Markdown around it (code fences,
+    blockquote markers) taken off, and a PowerShell launch rewritten as a POSIX one."""
+    if "\n" not in token and not token.lstrip().startswith(">"):
+        return token
+    from launchplan.input.page_markup import unmarked
+    from launchplan.input.powershell import as_posix, looks_like_powershell
+
+    token = unmarked(token)
+    return as_posix(token) if looks_like_powershell(token) else token
 
 
 def _engine_call(token: str) -> bool:
@@ -366,6 +389,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
     text = _joined_continuations(_unwrapped_flags(_inline_code(text), notes))
+    text = shell_vars.substitutions_kept_whole(text)
     words: list[str] = []
     for line in _logical_lines(text):
         try:
@@ -387,6 +411,7 @@ def _inline_code(text: str) -> str:
     the page's markup, not the shell's command substitution."""
     if "`" not in text:
         return text
+    text = _inline_code_over_lines(text)
     lines = text.split("\n")
     for at, line in enumerate(lines):
         for match in _INLINE_CODE.finditer(line):
@@ -399,6 +424,27 @@ def _inline_code(text: str) -> str:
                 lines[at] = code
                 break
     return "\n".join(lines)
+
+
+#: An inline-code span that a page's text wrapping carried over several lines.
+_INLINE_SPAN = re.compile(r"(?<!`)`(?!`)([^`]*\n[^`]*)`(?!`)")
+
+
+def _inline_code_over_lines(text: str) -> str:
+    """``text`` with an inline-code launch that runs over several lines (a bullet's
+    "Serve command: `sglang serve --model-path M\\n  --tp 8`") reduced to that code, on
+    one line: Markdown joins the lines of a span, so the line breaks are not the shell's."""
+    for match in _INLINE_SPAN.finditer(text):
+        code = " ".join(match.group(1).split())
+        try:
+            words = shlex.split(code, comments=True)
+        except ValueError:
+            continue
+        if launches_sglang(words):
+            start = text.rfind("\n", 0, match.start()) + 1
+            end = text.find("\n", match.end())
+            return text[:start] + code + ("" if end < 0 else text[end:])
+    return text
 
 
 #: A line that ends inside a flag's name (``--chunked-prefill-``) and a next line that goes

@@ -19,9 +19,8 @@ def launch_literal(text: str) -> str | list[str] | None:
     ``text`` that starts SGLang's launcher; None when ``text`` is not Python or has none."""
     if "sglang" not in text or not ("launch_server" in text or "serve" in text):
         return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = _parsed(text)
+    if tree is None:
         return None
     from launchplan.input.pasted import launches_sglang
 
@@ -38,4 +37,19 @@ def launch_literal(text: str) -> str | list[str] | None:
             words = [e.value for e in node.elts]  # type: ignore[attr-defined]
             if launches_sglang(words):
                 return words
+    return None
+
+
+def _parsed(text: str) -> ast.Module | None:
+    """``text`` parsed as Python: as it is, or, for a piece cut out of a larger literal (an
+    indented dict entry ``"cmd": ("sglang serve ..." "--tp 8"),``, list items), dedented
+    and put back inside the braces, brackets or parentheses it came from."""
+    import textwrap
+
+    body = textwrap.dedent(text.strip("\n"))
+    for candidate in (text, body, f"{{\n{body}\n}}", f"[\n{body}\n]", f"(\n{body}\n)"):
+        try:
+            return ast.parse(candidate)
+        except (SyntaxError, ValueError):
+            continue
     return None

@@ -1,0 +1,182 @@
+"""Forms a launch takes on the pages people copy it from, beyond a plain shell line: a
+PowerShell launch, Markdown fences and blockquotes around it, inline code wrapped over
+lines, a piece of a Python literal, shell arithmetic and command substitution, several
+launching containers in one manifest or several engines in one script, and task files
+whose launch is a shell script (dstack ``commands``).
+
+Each test pins how the text is read, as the shell (or PowerShell, Kubernetes, Python)
+would hand it to SGLang.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import launch_count, unpaste
+from launchplan.input.shell_vars import substitutions_kept_whole
+
+POWERSHELL = ("param(\n  [string]$Model = \"qwen3-8b\",\n  [int]$Port = 30000\n)\n"
+              "$env:HF_ENDPOINT = \"https://hf-mirror.com\"\n"
+              "$env:HF_TOKEN = (Read-Host -AsSecureString)\n"
+              "python -m sglang.launch_server `\n  --model-path $Model `\n"
+              "  --tokenizer-path G:\\models\\tok `\n  --port $Port `\n  --tp-size 1\n")
+
+
+def test_a_powershell_launch_is_read_as_the_shell_line_it_stands_for():
+    argv, env = unpaste([POWERSHELL])
+    # backtick continuations joined, param() defaults and $env: values taken, a backslash
+    # in a Windows path kept; a value PowerShell computes is left out
+    assert argv == ["--model-path", "qwen3-8b", "--tokenizer-path", "G:\\models\\tok",
+                    "--port", "30000", "--tp-size", "1"]
+    assert env == ["HF_ENDPOINT=https://hf-mirror.com"]
+
+
+def test_a_powershell_docker_run_keeps_its_env_option_and_drops_the_rest(capsys):
+    line = ("docker run -d `\n  --gpus all `\n  -e HF_TOKEN=$env:HF_TOKEN `\n"
+            "  -e SGLANG_X=1 `\n  lmsysorg/sglang:latest `\n"
+            "  python3 -m sglang.launch_server `\n    --model-path qwen3-8b `\n    --tp 1\n")
+    assert unpaste([line]) == (["--model-path", "qwen3-8b", "--tp", "1"],
+                               ["HF_TOKEN=${HF_TOKEN}", "SGLANG_X=1"])
+    assert main(["resolve", "--gpu", "h100", line]) == 0
+
+
+@pytest.mark.parametrize("text", [
+    "```bash\npython -m sglang.launch_server --model-path qwen3-8b \\\n  --tp 1 \\\n```",
+    "```yaml\ncommand: [\"python3\", \"-m\", \"sglang.launch_server\", \"--model-path\", "
+    "\"qwen3-8b\", \"--tp\", \"1\"]\n```",
+    "```python\nimport sglang as sgl\nllm = sgl.Engine(model_path=\"qwen3-8b\", tp_size=1)\n```",
+    "~~~shell\npython -m sglang.launch_server --model-path qwen3-8b --tp 1\n~~~",
+    "> ```\n> python -m sglang.launch_server --model-path qwen3-8b \\\n>   --tp 1\n> ```",
+    "> > python -m sglang.launch_server --model-path qwen3-8b --tp 1",
+])
+def test_markdown_fences_and_blockquotes_are_not_part_of_the_launch(text):
+    argv, _ = unpaste([text])
+    assert argv[:2] == ["--model-path", "qwen3-8b"] and argv[-1] == "1"
+    assert main(["resolve", "--gpu", "h100", text]) == 0
+
+
+def test_a_redirection_is_still_a_redirection():
+    # only a text whose every line is quoted is a blockquote
+    assert unpaste(["python -m sglang.launch_server --model-path m > log.txt\n"])[0] == [
+        "--model-path", "m"]
+
+
+def test_inline_code_wrapped_over_lines_is_read_as_one_launch():
+    text = ("- Serve command: `sglang serve --model-path qwen3-8b\n  --port 8000 --tp 1` — the "
+            "plan's bullets match")
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--port", "8000", "--tp", "1"]
+
+
+def test_a_piece_of_a_python_literal_with_joined_strings_is_read():
+    text = ('            "sglang_cmd": (\n'
+            '                "sglang serve --model-path qwen3-8b --tp 2 "\n'
+            '                "--trust-remote-code"\n'
+            '            ),')
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp", "2",
+                                  "--trust-remote-code"]
+
+
+@pytest.mark.parametrize("text, value", [
+    ("$((4 << 30))", "4294967296"), ("$(( (2+3) * 4 ))", "20"), ("$((1/0))", "$((1/0))"),
+    ("$((TP * 2))", "$((TP\\ *\\ 2))"), ("$(hostname -i):5000", "$(hostname\\ -i):5000"),
+    ("\"$(hostname -i)\"", "\"$(hostname -i)\""), ("'$(a b)'", "'$(a b)'"),
+])
+def test_arithmetic_is_worked_out_and_a_command_substitution_kept_whole(text, value):
+    assert substitutions_kept_whole(text) == value
+
+
+def test_a_substitution_stays_one_word_and_is_named_as_open(capsys):
+    text = ("export WS=$((4 << 30))\nNODE0=$(scontrol show hostnames $SLURM_JOB_NODELIST | "
+            "head -n 1)\npython -m sglang.launch_server --model-path qwen3-8b --tp 2 "
+            "--dist-init-addr $NODE0:5000 --nnodes 2 --node-rank $(hostname | cut -c1)")
+    argv, env = unpaste([text])
+    assert env == ["WS=4294967296"]
+    assert argv[argv.index("--dist-init-addr") + 1] == (
+        "$(scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1):5000")
+    assert argv[-1] == "$(hostname | cut -c1)"
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert "--node-rank: expected an integer, got '$(hostname | cut -c1)'" in err
+    assert "shell variable or expansion" in err
+
+
+RBG = """apiVersion: workloads.x-k8s.io/v1alpha2
+kind: RoleBasedGroup
+spec:
+  roles:
+    - name: router
+      standalonePattern:
+        template:
+          spec:
+            containers:
+              - name: router
+                command: ["python3", "-m", "sglang_router.launch_router", "--pd-disaggregation"]
+    - name: prefill
+      standalonePattern:
+        template:
+          spec:
+            containers:
+              - name: sglang
+                command: [python3, -m, sglang.launch_server, --model-path, qwen3-8b,
+                          --disaggregation-mode, prefill]
+                resources: {limits: {nvidia.com/gpu: "2"}}
+    - name: decode
+      standalonePattern:
+        template:
+          spec:
+            containers:
+              - name: sglang
+                command: [python3, -m, sglang.launch_server, --model-path, qwen3-8b,
+                          --disaggregation-mode, decode]
+                resources: {limits: {nvidia.com/gpu: "1"}}
+"""
+
+
+def test_each_launching_container_of_a_manifest_is_listed_and_can_be_planned(capsys):
+    assert launch_count([RBG]) == 2
+    for chosen, mode, gpus in (("1", "prefill", 2), ("2", "decode", 1)):
+        assert main(["resolve", "--gpu", "h100", RBG, "--launch", chosen,
+                     "--format", "json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["resolved"]["disaggregation_mode"] == mode
+        assert data["target"]["gpu_count"] == gpus  # that container's own request
+        note = next(w for w in data["warnings"] if "launch commands" in w)
+        assert ("[1] --disaggregation-mode prefill, [2] --disaggregation-mode decode"
+                in note)
+
+
+def test_each_engine_of_a_script_is_listed_and_can_be_planned(capsys):
+    script = ("import sglang as sgl\n"
+              "a = sgl.Engine(model_path='qwen3-8b', ep_size=1)\n"
+              "b = sgl.Engine(model_path='qwen3-8b', ep_size=2, tp_size=2)\n")
+    assert launch_count([script]) == 2
+    assert unpaste([script], launch=2)[0] == ["--model-path", "qwen3-8b", "--ep-size", "2",
+                                              "--tp-size", "2"]
+    # the summary tells them apart by their own flags, not by a flag given after the paste
+    assert main(["resolve", "--gpu", "h100", script, "--model-path", "qwen3-4b",
+                 "--format", "json"]) == 0
+    note = next(w for w in json.loads(capsys.readouterr().out)["warnings"]
+                if "launch commands" in w)
+    assert "[1] --ep-size 1, [2] --ep-size 2 --tp-size 2" in note
+
+
+def test_a_task_file_whose_launch_is_a_shell_script_is_read():
+    dstack = ("type: service\nname: s\nimage: lmsysorg/sglang:latest\ncommands:\n"
+              "  - pip list\n  - |\n    sglang serve \\\n      --model-path qwen3-8b \\\n"
+              "      --tp 2\nport: 30000\n")
+    assert unpaste([dstack])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    skypilot = ("resources:\n  accelerators: H100:2\nrun: |\n  export SGLANG_X=1\n"
+                "  python -m sglang.launch_server --model-path qwen3-8b --tp 2\n")
+    assert unpaste([skypilot]) == (["--model-path", "qwen3-8b", "--tp", "2"], ["SGLANG_X=1"])
+
+
+def test_a_model_path_left_as_a_kubernetes_reference_says_how_to_give_it(capsys):
+    pod = ("command: [python3, -m, sglang.launch_server]\n"
+           "args: [--model-path=$(MODEL_PATH), --tp-size=1]\n")
+    assert main(["resolve", "--gpu", "h100", pod]) == 2
+    err = capsys.readouterr().err
+    assert "got '$(MODEL_PATH)'" in err and "give --model-path again after the pasted" in err
+    assert main(["resolve", "--gpu", "h100", pod, "--model-path", "qwen3-8b"]) == 0
