@@ -87,6 +87,9 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             found, assigned = launch_in(token, launch)  # a container spec, an exec form
             words.extend(_from_launcher(found))
             env.extend(assigned)
+        elif (config := _pasted_config(token)) is not None:  # a --config file's content
+            words.extend(config[0])
+            env.extend(config[1])
         elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
         else:
@@ -212,8 +215,10 @@ def launch_count(tokens: Sequence[str]) -> int:
             words = _shell_words(token)
         except InputError:
             continue
-        count += sum(any(_prefix_end(seg, i) is not None for i in range(len(seg)))
-                     for seg in _segments(words))
+        segments = _segments(words)
+        direct = sum(any(_prefix_end(seg, i) is not None for i in range(len(seg)))
+                     for seg in segments)
+        count += direct or len(_quoted_launches(segments))
     return count
 
 
@@ -267,6 +272,16 @@ def cleaned(token: str) -> str:
 
     token = unmarked(token)
     return as_posix(token) if looks_like_powershell(token) else token
+
+
+def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:
+    """(flags, env) of a pasted ``--config`` file's content (``model-path: M``, ``tp-size:
+    4``), with the ``export NAME=VALUE`` lines before it; None for any other text."""
+    if "\n" not in token or ": " not in token or launches_sglang(token.split()):
+        return None
+    from launchplan.input.config_paste import pasted_config
+
+    return pasted_config(token)
 
 
 def _engine_call(token: str) -> bool:
@@ -556,6 +571,10 @@ def _launch_segment(words: list[str], launch: int | None = None,
     found = [n for n, seg in enumerate(segments)
              if any(_prefix_end(seg, i) is not None for i in range(len(seg)))]
     if not found:
+        quoted = _quoted_launches(segments)
+        if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
+            return _launch_segment(quoted[min(max(launch or 1, 1), len(quoted)) - 1],
+                                   None, notes)
         return [w for seg in segments for w in seg]
     at = found[min(max(launch or 1, 1), len(found)) - 1]
     if notes is not None:
@@ -580,6 +599,25 @@ def _launch_segment(words: list[str], launch: int | None = None,
             skip = True
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.extend(_expanded_word(word, values))
+    return out
+
+
+def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
+    """The words of each launch a command passes as one quoted argument, for another shell
+    to run: ``ssh node0 "cd /srv && python -m sglang.launch_server ..."``, ``bash -c '...'``,
+    ``tmux new-session -d "..."``, ``screen -dm bash -c "..."``. That shell runs it as a
+    command line of its own, so it is read as one."""
+    out: list[list[str]] = []
+    for seg in segments:
+        for word in seg:
+            if " " not in word or "sglang" not in word:
+                continue
+            try:
+                inner = _shell_words(word)
+            except InputError:
+                continue
+            if any(_prefix_end(inner, i) is not None for i in range(len(inner))):
+                out.append(inner)
     return out
 
 

@@ -86,6 +86,12 @@ def substitutions_kept_whole(text: str) -> str:
     quote = ""
     while at < len(text):
         char = text[at]
+        if char == "#" and not quote and (at == 0 or text[at - 1] in " \t\n"):
+            end = text.find("\n", at)  # a comment (its apostrophes are not quotes)
+            end = len(text) if end < 0 else end
+            out.append(text[at:end])
+            at = end
+            continue
         if char in "'\"" and (not quote or quote == char) and (at == 0 or text[at - 1] != "\\"):
             quote = "" if quote else char
         elif char == "$" and quote != "'" and text.startswith("$(", at):
