@@ -2,10 +2,11 @@
 
 Bug reports show the YAML a server was started with (``model-path: Qwen/...``,
 ``tp-size: 4``, ``enable-dp-attention: true``) rather than the launch that named it, often
-after the ``export`` lines of the environment or a line of prose. SGLang turns such a file into flags (see
-``config_file``); a pasted one is read the same way, as if given with ``--config``. Only a
-text whose every top-level key is spelled like an option, and which names at least one
-SGLang option, is taken for one: anything else is left to the other readers.
+after the ``export`` lines of the environment or a line of prose. SGLang turns such a file
+into flags (see ``config_file``); a pasted one is read the same way, as if given with
+``--config``. Only a text whose top-level keys (after any lines of prose) are all spelled
+like options, one at least naming an SGLang option, is taken for one: anything else is left
+to the other readers.
 """
 
 from __future__ import annotations
