@@ -180,3 +180,29 @@ def test_a_model_path_left_as_a_kubernetes_reference_says_how_to_give_it(capsys)
     err = capsys.readouterr().err
     assert "got '$(MODEL_PATH)'" in err and "give --model-path again after the pasted" in err
     assert main(["resolve", "--gpu", "h100", pod, "--model-path", "qwen3-8b"]) == 0
+
+
+def test_a_pasted_config_files_content_is_read_as_that_config(capsys):
+    text = ("launch server\nexport SGLANG_X=1\n```\nmodel-path: qwen3-8b\ntp-size: 2\n"
+            "trust-remote-code: true\nmem-fraction-static: 0.8\n```")
+    assert unpaste([text]) == (["--model-path", "qwen3-8b", "--tp-size", "2",
+                                "--trust-remote-code", "--mem-fraction-static", "0.8"],
+                               ["SGLANG_X=1"])
+    assert main(["resolve", "--gpu", "h100", text]) == 0
+    # a key SGLang reads only from the command line is named as it names it
+    assert main(["resolve", "--gpu", "h100", "model-path: qwen3-8b\nenable-dp-attention: "
+                 "true\n"]) == 2
+    assert "key 'enable-dp-attention'" in capsys.readouterr().err
+    # YAML that names no SGLang option is not taken for a config
+    assert unpaste(["name: x\nreplicas: 2\n"])[0] == ["name:", "x", "replicas:", "2"]
+
+
+def test_a_launch_passed_to_another_shell_is_read_and_counted():
+    text = ("ssh node0 \"cd /srv && CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server "
+            "--model-path m --port 1\"\n"
+            "tmux new-session -d -s d 'python -m sglang.launch_server --model-path m --port 2'\n")
+    assert launch_count([text]) == 2
+    assert unpaste([text]) == (["--model-path", "m", "--port", "1"], ["CUDA_VISIBLE_DEVICES=0"])
+    assert unpaste([text], launch=2)[0] == ["--model-path", "m", "--port", "2"]
+    assert unpaste(["bash -c \"python -m sglang.launch_server --model-path m --tp 2\""])[0] == [
+        "--model-path", "m", "--tp", "2"]
