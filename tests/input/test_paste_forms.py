@@ -206,3 +206,18 @@ def test_a_launch_passed_to_another_shell_is_read_and_counted():
     assert unpaste([text], launch=2)[0] == ["--model-path", "m", "--port", "2"]
     assert unpaste(["bash -c \"python -m sglang.launch_server --model-path m --tp 2\""])[0] == [
         "--model-path", "m", "--tp", "2"]
+
+
+@pytest.mark.parametrize("line", [
+    "uvx --from \"sglang[all]\" sglang serve qwen3-8b --tp 2",
+    "docker run --gpus all lmsysorg/sglang:latest sglang serve --model-path qwen3-8b --tp 2",
+])
+def test_sglang_serve_behind_a_runner_on_one_line_is_read(line):
+    argv, _ = unpaste([line])
+    assert argv == ["--model-path", "qwen3-8b", "--tp", "2"]
+    assert main(["resolve", "--gpu", "h100", line, "--emit", "sglang"]) == 0
+
+
+def test_an_engine_started_by_python_dash_c_is_read():
+    line = "python -c \"import sglang as sgl; llm = sgl.Engine(model_path='qwen3-8b', tp_size=2)\""
+    assert unpaste([line]) == (["--model-path", "qwen3-8b", "--tp-size", "2"], [])

@@ -53,8 +53,29 @@ def _tree(text: str) -> ast.Module:
     try:
         return ast.parse(_dedented(text))
     except SyntaxError as exc:
+        script = _inline_script(text)
+        if script is not None:
+            try:
+                return ast.parse(script)
+            except SyntaxError:
+                pass
         raise InputError("the pasted Python", "a script holding sgl.Engine(...)",
                          f"{exc.msg} (line {exc.lineno})") from None
+
+
+def _inline_script(text: str) -> str | None:
+    """The program of a shell line that runs Python on one (``python -c "import sglang as
+    sgl; llm = sgl.Engine(...)"``), or None."""
+    import shlex
+
+    try:
+        words = shlex.split(text.strip(), comments=True)
+    except ValueError:
+        return None
+    for at, word in enumerate(words[:-1]):
+        if word == "-c" and at > 0 and "python" in words[at - 1].rsplit("/", 1)[-1]:
+            return words[at + 1]
+    return None
 
 
 def _calls(tree: ast.Module) -> list[ast.Call]:

@@ -30,7 +30,9 @@ _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: Programs that start the launcher in a container or a job: everything from one of them to
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
 RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singularity", "srun",
-                     "enroot", "kubectl", "uv", "conda", "mpirun", "sudo"})
+                     "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo"})
+#: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``).
+_SERVE = re.compile(r"(?:^|\s)sglang\s+serve(?:\s|$)")
 #: A runner's option that sets one environment variable of the launch (``-e NAME=VALUE``).
 _ENV_OPTIONS = frozenset({"-e", "--env"})
 
@@ -389,7 +391,8 @@ def _wordy(token: str) -> bool:
     """A single argument that is really a command line (not a value with a space in it)."""
     stripped = token.strip()
     return stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
-        m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0]))
+        m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
+        or bool(_SERVE.search(stripped))
 
 
 def _split(text: str, launch: int | None = None,
