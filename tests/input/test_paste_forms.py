@@ -221,3 +221,12 @@ def test_sglang_serve_behind_a_runner_on_one_line_is_read(line):
 def test_an_engine_started_by_python_dash_c_is_read():
     line = "python -c \"import sglang as sgl; llm = sgl.Engine(model_path='qwen3-8b', tp_size=2)\""
     assert unpaste([line]) == (["--model-path", "qwen3-8b", "--tp-size", "2"], [])
+
+
+def test_a_cmd_exe_launch_with_caret_continuations_is_read():
+    text = ("set CUDA_VISIBLE_DEVICES=0\nset MODEL=qwen3-8b\n"
+            "python -m sglang.launch_server ^\n  --model-path %MODEL% ^\n"
+            "  --tokenizer-path C:\\models\\tok ^\n  --tp 1\n")
+    assert unpaste([text]) == (["--model-path", "qwen3-8b", "--tokenizer-path",
+                                "C:\\models\\tok", "--tp", "1"],
+                               ["CUDA_VISIBLE_DEVICES=0", "MODEL=qwen3-8b"])

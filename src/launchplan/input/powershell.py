@@ -1,8 +1,9 @@
-"""A launch written for Windows PowerShell, read as the POSIX shell line it stands for.
+"""A launch written for a Windows shell, read as the POSIX shell line it stands for.
 
 Windows users (and docs written for them) continue a long command with a backtick at the
-end of the line (``python -m sglang.launch_server `\\n  --model-path ... `\\n  --tp 2``),
-set the environment with ``$env:NAME = "value"``, give a script's defaults in a
+end of the line in PowerShell (``python -m sglang.launch_server `\\n  --model-path ...``)
+or a caret in ``cmd.exe`` (``... ^``, with ``set NAME=value`` and ``%NAME%``), set the
+environment with ``$env:NAME = "value"``, give a script's defaults in a
 ``param([string]$Model = "...")`` block, and write paths with backslashes, which
 PowerShell keeps as they are. This module rewrites such a text into the POSIX form the
 pasted-line reader knows: ``\\`` continuations, ``export NAME=value``, ``Model=...``
@@ -15,8 +16,13 @@ from __future__ import annotations
 
 import re
 
-#: A line that ends in PowerShell's continuation: a backtick after a space.
-_CONTINUED = re.compile(r"[ \t]`[ \t]*$", re.MULTILINE)
+#: A line that ends in PowerShell's continuation (a backtick after a space) or cmd.exe's
+#: (a caret).
+_CONTINUED = re.compile(r"[ \t][`^][ \t]*$", re.MULTILINE)
+#: cmd.exe's ``set NAME=value`` and its ``%NAME%`` references.
+_CMD_SET = re.compile(r"^[ \t]*set[ \t]+\"?([A-Za-z_][A-Za-z0-9_]*)=([^\"]*)\"?[ \t]*$",
+                      re.IGNORECASE)
+_CMD_READ = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)%")
 #: ``$env:NAME = value`` on a line of its own.
 _ENV_SET = re.compile(r"^[ \t]*\$env:([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.*?)[ \t]*$",
                       re.IGNORECASE)
@@ -31,8 +37,9 @@ _ENV_READ = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
 
 def looks_like_powershell(text: str) -> bool:
     """Whether ``text`` continues lines with backticks or sets ``$env:`` variables."""
-    return "`" in text and bool(_CONTINUED.search(text)) or "$env:" in text.lower() and bool(
-        re.search(r"^[ \t]*\$env:\w+[ \t]*=", text, re.MULTILINE | re.IGNORECASE))
+    return ("`" in text or "^" in text) and bool(_CONTINUED.search(text)) or (
+        "$env:" in text.lower() and bool(
+            re.search(r"^[ \t]*\$env:\w+[ \t]*=", text, re.MULTILINE | re.IGNORECASE)))
 
 
 def as_posix(text: str) -> str:
@@ -51,6 +58,11 @@ def as_posix(text: str) -> str:
             value = found.group(2).rstrip(",").strip() if found else ""
             out.append(f"{found.group(1)}={value}" if found and _LITERAL.match(value) else "")
             continue
+        cmd_set = _CMD_SET.match(line)
+        if cmd_set:
+            out.append(f"export {cmd_set.group(1)}={_escaped(cmd_set.group(2))}")
+            continue
+        line = _CMD_READ.sub(r"${\1}", line)
         setting = _ENV_SET.match(line)
         if setting:
             value = setting.group(2)
