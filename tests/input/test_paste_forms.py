@@ -230,3 +230,22 @@ def test_a_cmd_exe_launch_with_caret_continuations_is_read():
     assert unpaste([text]) == (["--model-path", "qwen3-8b", "--tokenizer-path",
                                 "C:\\models\\tok", "--tp", "1"],
                                ["CUDA_VISIBLE_DEVICES=0", "MODEL=qwen3-8b"])
+
+
+def test_a_powershell_splat_of_a_literal_array_is_its_items(capsys):
+    text = ('$serve = @(\n    "--model-path", "qwen3-8b",\n    "--tp-size", "1"\n)\n'
+            '$serve += @(\n    "--port", "30000"\n)\n'
+            'wslc run -d --gpus all `\n    lmsysorg/sglang:latest sglang serve @serve\n')
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp-size", "1", "--port",
+                                  "30000"]
+    # an array the script adds to under a condition is not known before it runs
+    conditional = text.replace('$serve += @(', 'if (-not $X) {\n    $serve += @(') + "}\n"
+    assert unpaste([conditional])[0] == ["--model-path", "@serve"]
+    assert main(["resolve", "--gpu", "h100", conditional]) == 2
+    assert "got '@serve' (a variable the pasted text leaves open" in capsys.readouterr().err
+
+
+def test_a_windows_path_in_a_pasted_python_literal_prints_no_warning(capsys, recwarn):
+    text = 'cmd = "python -m sglang.launch_server --model-path E:\\models\\q --tp 1"\n'
+    assert unpaste([text])[0][0] == "--model-path"  # read as a shell line, as it runs
+    assert not [w for w in recwarn if "escape" in str(w.message)]

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.input.python_launch import quiet_parse
 
 #: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``).
 _CALL = re.compile(r"(?:^|[^\w.])(?:[A-Za-z_][\w]*\.)*Engine\s*\(")
@@ -51,12 +52,12 @@ def engine_total(text: str) -> int:
 
 def _tree(text: str) -> ast.Module:
     try:
-        return ast.parse(_dedented(text))
+        return quiet_parse(_dedented(text))
     except SyntaxError as exc:
         script = _inline_script(text)
         if script is not None:
             try:
-                return ast.parse(script)
+                return quiet_parse(script)
             except SyntaxError:
                 pass
         raise InputError("the pasted Python", "a script holding sgl.Engine(...)",

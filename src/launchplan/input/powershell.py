@@ -42,8 +42,43 @@ def looks_like_powershell(text: str) -> bool:
             re.search(r"^[ \t]*\$env:\w+[ \t]*=", text, re.MULTILINE | re.IGNORECASE)))
 
 
+#: A top-level array assignment, ``$serve = @(`` or ``$serve += @(``, to its ``)``.
+_ARRAY = re.compile(r"^\$([A-Za-z_]\w*)[ \t]*(\+?=)[ \t]*@\((.*?)^\)", re.MULTILINE | re.DOTALL)
+#: An array's item that is a literal string.
+_ITEM = re.compile(r"""^(?:"([^"`$]*)"|'([^']*)')$""")
+
+
+def _arrays(text: str) -> dict[str, list[str]]:
+    """The arrays of literal strings ``text`` builds at its top level, for splatting
+    (``sglang serve @serve``). An array also added to in a nested block (an ``if``) or
+    holding a computed item is left out: its contents depend on the run."""
+    arrays: dict[str, list[str]] = {}
+    broken: set[str] = set()
+    for match in _ARRAY.finditer(text):
+        name, op, body = match.groups()
+        items: list[str] = []
+        for raw in re.split(r"[,\n]", re.sub(r"#[^\n]*", "", body)):
+            raw = raw.strip()
+            if not raw:
+                continue
+            item = _ITEM.match(raw)
+            if item is None:
+                broken.add(name)
+                break
+            items.append(item.group(1) if item.group(1) is not None else item.group(2))
+        arrays[name] = arrays.get(name, []) + items if op == "+=" else items
+    for nested in re.finditer(r"^[ \t]+\$([A-Za-z_]\w*)[ \t]*\+?=", text, re.MULTILINE):
+        broken.add(nested.group(1))
+    return {name: items for name, items in arrays.items() if name not in broken}
+
+
 def as_posix(text: str) -> str:
     """The POSIX shell text that runs what the PowerShell ``text`` runs (see the module)."""
+    arrays = _arrays(text) if "@(" in text else {}
+    if arrays:
+        text = re.sub(r"(?<![\w@])@([A-Za-z_]\w*)\b",
+                      lambda m: " ".join(_quoted(i) for i in arrays[m.group(1)])
+                      if m.group(1) in arrays else m.group(0), _ARRAY.sub("", text))
     out: list[str] = []
     in_param = False
     for line in text.split("\n"):
@@ -88,3 +123,8 @@ def _escaped(line: str) -> str:
             quoted = not quoted
         out.append("\\\\" if char == "\\" and not quoted else char)
     return "".join(out)
+
+
+def _quoted(item: str) -> str:
+    """``item`` as one word of a POSIX command line (single-quoted when it needs it)."""
+    return item if re.fullmatch(r"[\w@%+=:,./-]+", item) else "'" + item.replace("'", "") + "'"

@@ -40,6 +40,17 @@ def launch_literal(text: str) -> str | list[str] | None:
     return None
 
 
+def quiet_parse(source: str) -> ast.Module:
+    """``ast.parse`` without the warnings Python prints for a pasted string's escapes
+    (``"E:\\models"`` is an invalid escape sequence to Python 3.12, a SyntaxWarning on
+    stderr): the text is read for its literals, not run."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source)
+
+
 def _parsed(text: str) -> ast.Module | None:
     """``text`` parsed as Python: as it is, or, for a piece cut out of a larger literal (an
     indented dict entry ``"cmd": ("sglang serve ..." "--tp 8"),``, list items), dedented
@@ -49,7 +60,7 @@ def _parsed(text: str) -> ast.Module | None:
     body = textwrap.dedent(text.strip("\n"))
     for candidate in (text, body, f"{{\n{body}\n}}", f"[\n{body}\n]", f"(\n{body}\n)"):
         try:
-            return ast.parse(candidate)
+            return quiet_parse(candidate)
         except (SyntaxError, ValueError):
             continue
     return None
