@@ -249,3 +249,23 @@ def test_a_windows_path_in_a_pasted_python_literal_prints_no_warning(capsys, rec
     text = 'cmd = "python -m sglang.launch_server --model-path E:\\models\\q --tp 1"\n'
     assert unpaste([text])[0][0] == "--model-path"  # read as a shell line, as it runs
     assert not [w for w in recwarn if "escape" in str(w.message)]
+
+
+def test_a_launch_built_in_an_f_string_takes_the_literals_the_script_assigns(capsys):
+    script = ('import subprocess\nmodel = "qwen3-8b"\ntp = 2\n'
+              'cmd = f"python -m sglang.launch_server --model-path {model} --tp {tp} '
+              '--port {args.port}"\nsubprocess.Popen(cmd, shell=True)\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--port",
+                                    "${args.port}"]
+    assert main(["resolve", "--gpu", "h100", script]) == 2
+    assert "--port: expected an integer, got '${args.port}' (a shell variable or expansion" \
+        in capsys.readouterr().err
+
+
+def test_a_template_placeholder_is_named_as_a_value_left_open(capsys):
+    chart = ('command: [python3, -m, sglang.launch_server]\n'
+             'args: [--model-path, qwen3-8b, --tp-size, "{{ .Values.tp }}"]\n')
+    assert main(["resolve", "--gpu", "h100", chart]) == 2
+    err = capsys.readouterr().err
+    assert "--tp-size: expected an integer, got '{{ .Values.tp }}'" in err
+    assert "expansion the pasted text does not set" in err

@@ -24,7 +24,12 @@ def launch_literal(text: str) -> str | list[str] | None:
         return None
     from launchplan.input.pasted import launches_sglang
 
+    literals: dict[str, str] | None = None
     for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
+            if literals is None:
+                literals = _literal_names(tree)
+            node = ast.Constant(_rendered(node, literals))
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             try:
                 words = shlex.split(node.value, comments=True)
@@ -64,3 +69,33 @@ def _parsed(text: str) -> ast.Module | None:
         except (SyntaxError, ValueError):
             continue
     return None
+
+
+def _literal_names(tree: ast.Module) -> dict[str, str]:
+    """The script's top-level ``NAME = <literal>`` assignments (the last of each wins)."""
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, (str, int, float))
+                and not isinstance(node.value.value, bool)):
+            out[node.targets[0].id] = str(node.value.value)
+    return out
+
+
+def _rendered(node: ast.JoinedStr, literals: dict[str, str]) -> str:
+    """An f-string's text: a placeholder that names a literal the script assigns is that
+    value; any other stays a ``${...}`` reference, left open (and reported where a flag
+    needs its value)."""
+    parts: list[str] = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue):
+            expr = value.value
+            if isinstance(expr, ast.Name) and expr.id in literals:
+                parts.append(literals[expr.id])
+            else:
+                parts.append("${" + "".join(ast.unparse(expr).split()) + "}")
+    return "".join(parts)

@@ -25,8 +25,9 @@ _REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)"
                         r"(?:(?P<op>:?[-=+?])(?P<default>[^}]*))?\}"
                         r"|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))")
 #: What still looks like a shell expansion after expanding what the text sets (a
-#: PowerShell splat, ``@serve``, whose array the text builds at run time, too).
-_OPEN = re.compile(r"\$(?:\{|\(|[A-Za-z_])|^@[A-Za-z_]\w*$")
+#: PowerShell splat, ``@serve``, whose array the text builds at run time, and a template's
+#: ``{{ .Values.model }}``, too).
+_OPEN = re.compile(r"\$(?:\{|\(|[A-Za-z_])|^@[A-Za-z_]\w*$|\{\{.*\}\}")
 
 
 def assigned(words: Iterable[str], values: dict[str, str]) -> None:
