@@ -269,3 +269,10 @@ def test_a_template_placeholder_is_named_as_a_value_left_open(capsys):
     err = capsys.readouterr().err
     assert "--tp-size: expected an integer, got '{{ .Values.tp }}'" in err
     assert "expansion the pasted text does not set" in err
+
+
+def test_a_notebook_cells_ipython_lines_do_not_hide_its_launch_literal():
+    cell = ('!pip install sglang\nmodel = "qwen3-8b"\nif True:\n'
+            '    cmd = f"python -m sglang.launch_server --model-path {model} --tp 1"\n'
+            '    %time proc = run(cmd)\n')
+    assert unpaste([cell])[0] == ["--model-path", "qwen3-8b", "--tp", "1"]

@@ -57,13 +57,19 @@ def quiet_parse(source: str) -> ast.Module:
 
 
 def _parsed(text: str) -> ast.Module | None:
-    """``text`` parsed as Python: as it is, or, for a piece cut out of a larger literal (an
-    indented dict entry ``"cmd": ("sglang serve ..." "--tp 8"),``, list items), dedented
-    and put back inside the braces, brackets or parentheses it came from."""
+    """``text`` parsed as Python: as it is, without a notebook cell's IPython lines, or, for
+    a piece cut out of a larger literal (an indented dict entry ``"cmd": ("sglang serve
+    ..." "--tp 8"),``, list items), dedented and put back inside the braces, brackets or
+    parentheses it came from."""
     import textwrap
 
     body = textwrap.dedent(text.strip("\n"))
-    for candidate in (text, body, f"{{\n{body}\n}}", f"[\n{body}\n]", f"(\n{body}\n)"):
+    # a notebook cell's IPython lines (``!pip install ...``, ``%%time``) are not Python
+    cell = "\n".join(line[:len(line) - len(line.lstrip())] + "pass"
+                     if line.lstrip().startswith(("!", "%")) else line
+                     for line in body.split("\n"))
+    for candidate in (text, body, cell, f"{{\n{body}\n}}", f"[\n{body}\n]",
+                      f"(\n{body}\n)"):
         try:
             return quiet_parse(candidate)
         except (SyntaxError, ValueError):
