@@ -276,3 +276,23 @@ def test_a_notebook_cells_ipython_lines_do_not_hide_its_launch_literal():
             '    cmd = f"python -m sglang.launch_server --model-path {model} --tp 1"\n'
             '    %time proc = run(cmd)\n')
     assert unpaste([cell])[0] == ["--model-path", "qwen3-8b", "--tp", "1"]
+
+
+@pytest.mark.parametrize("line, names", [
+    ("python -m sglang.launch_server --model-path qwen3-8b --tp\u00a02",
+     "holds a no-break space (U+00A0)"),
+    ("python -m sglang.launch_server --model-path qwen3-8b \u200b--tp 2",
+     "holds a zero-width space (U+200B)"),
+    ("python -m sglang.launch_server --model-path qwen3-8b\u3000--tp 2",
+     "the word before it, 'qwen3-8b\\u3000--tp', holds an ideographic space (U+3000)"),
+])
+def test_a_space_a_web_page_changed_is_named_as_the_shell_reads_it(line, names, capsys):
+    # the shell splits only at plain blanks, so SGLang would get the joined word too
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    err = capsys.readouterr().err
+    assert names in err and "retype it as a plain space" in err and err.count("\n") == 1
+
+
+def test_a_powershell_script_saved_with_crlf_line_ends_is_read():
+    text = "python -m sglang.launch_server `\r\n  --model-path qwen3-8b `\r\n  --tp 2\r\n"
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]

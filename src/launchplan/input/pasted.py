@@ -269,6 +269,7 @@ def cleaned(token: str) -> str:
     blockquote markers) taken off, and a PowerShell launch rewritten as a POSIX one."""
     if "\n" not in token and not token.lstrip().startswith(">"):
         return token
+    token = token.replace("\r\n", "\n")  # a file saved on Windows
     from launchplan.input.page_markup import unmarked
     from launchplan.input.powershell import as_posix, looks_like_powershell
 
