@@ -296,3 +296,24 @@ def test_a_space_a_web_page_changed_is_named_as_the_shell_reads_it(line, names, 
 def test_a_powershell_script_saved_with_crlf_line_ends_is_read():
     text = "python -m sglang.launch_server `\r\n  --model-path qwen3-8b `\r\n  --tp 2\r\n"
     assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+
+
+def test_an_engines_arguments_from_names_the_script_sets_are_read():
+    script = ('import sglang as sgl\nMODEL = "qwen3-8b"\n'
+              'engine_kwargs = dict(tp_size=2, mem_fraction_static=0.8)\n'
+              'llm = sgl.Engine(model_path=MODEL, **engine_kwargs)\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2",
+                                    "--mem-fraction-static", "0.8"]
+    braces = 'kw = {"model_path": "qwen3-8b", "tp_size": 2}\nllm = Engine(**kw)\n'
+    assert unpaste([braces])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2"]
+
+
+@pytest.mark.parametrize("script, names", [
+    ("llm = sgl.Engine(model_path=args.model)\n", "sgl.Engine(model_path=...): expected a "
+     "literal value"),
+    ("kw = load()\nllm = sgl.Engine(**kw)\n", "sgl.Engine(**...): expected keyword arguments "
+     "written out, or a mapping the script sets to literals, got 'kw'"),
+])
+def test_an_engine_argument_only_known_at_run_time_is_named(script, names, capsys):
+    assert main(["resolve", "--gpu", "h100", script]) == 2
+    assert names in capsys.readouterr().err

@@ -39,7 +39,7 @@ def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list
     if not calls:
         raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
     call = calls[min(max(launch or 1, 1), len(calls)) - 1]
-    return _flags(call), env
+    return _flags(call, _literals_before(tree, call)), env
 
 
 def engine_total(text: str) -> int:
@@ -116,24 +116,61 @@ def _is_environ(node: ast.expr) -> bool:
         isinstance(node, ast.Name) and node.id == "environ")
 
 
-def _flags(call: ast.Call) -> list[str]:
+def _literals_before(tree: ast.Module, call: ast.Call) -> dict[str, ast.expr]:
+    """The names the script sets to a literal (``MODEL = "Qwen/..."``, ``args =
+    dict(tp_size=2)``, ``kw = {"tp_size": 2}``) before ``call``, the last setting of
+    each: what ``Engine(model_path=MODEL, **kw)`` gets when the script runs straight
+    through. A name set again inside a branch or loop is still taken at its last value
+    before the call: the reading of a script that is not run."""
+    found: list[tuple[int, int, str, ast.expr]] = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.lineno < call.lineno):
+            found.append((node.lineno, node.col_offset, node.targets[0].id, node.value))
+    return {name: value for _, _, name, value in sorted(found, key=lambda f: f[:2])}
+
+
+def _keywords(call: ast.Call, names: dict[str, ast.expr]) -> list[tuple[str, ast.expr]]:
+    """``call``'s keyword arguments, each ``**name`` of a literal mapping the script sets
+    spread into its entries."""
+    out: list[tuple[str, ast.expr]] = []
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            out.append((keyword.arg, keyword.value))
+            continue
+        mapping = keyword.value
+        if isinstance(mapping, ast.Name) and mapping.id in names:
+            mapping = names[mapping.id]
+        if isinstance(mapping, ast.Dict) and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in mapping.keys):
+            out.extend((k.value, v) for k, v in zip(mapping.keys, mapping.values))  # type: ignore[union-attr]
+        elif (isinstance(mapping, ast.Call) and isinstance(mapping.func, ast.Name)
+              and mapping.func.id == "dict" and not mapping.args
+              and all(k.arg is not None for k in mapping.keywords)):
+            out.extend((k.arg, k.value) for k in mapping.keywords)  # type: ignore[misc]
+        else:  # ``**kwargs`` built at run time: the values are not in the script
+            raise InputError("sgl.Engine(**...)", "keyword arguments written out, or a "
+                             "mapping the script sets to literals", ast.unparse(keyword.value)[:60])
+    return out
+
+
+def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str]:
     from launchplan.input.fields import FIELDS
 
     if call.args:
         raise InputError("sgl.Engine(...)", "keyword arguments only (ServerArgs fields)",
                          f"{len(call.args)} positional")
+    names = names or {}
     argv: list[str] = []
-    for keyword in call.keywords:
-        name = keyword.arg
-        if name is None:  # ``**kwargs``: the values are not in the script
-            raise InputError("sgl.Engine(**...)", "keyword arguments written out",
-                             ast.unparse(keyword.value)[:60])
+    for name, expr in _keywords(call, names):
+        if isinstance(expr, ast.Name) and expr.id in names:
+            expr = names[expr.id]  # ``model_path=MODEL`` with ``MODEL = "..."`` above
         try:
-            value = ast.literal_eval(keyword.value)
+            value = ast.literal_eval(expr)
         except (ValueError, SyntaxError):
             raise InputError(f"sgl.Engine({name}=...)", "a literal value (a variable's value "
                              "is not in the pasted text)",
-                             ast.unparse(keyword.value)[:60]) from None
+                             ast.unparse(expr)[:60]) from None
         spec = FIELDS.get(name)
         if spec is None:  # the command-line reader names it, with suggestions
             argv.extend([f"--{name.replace('_', '-')}", _text(value)])
