@@ -309,11 +309,21 @@ def test_an_engines_arguments_from_names_the_script_sets_are_read():
 
 
 @pytest.mark.parametrize("script, names", [
-    ("llm = sgl.Engine(model_path=args.model)\n", "sgl.Engine(model_path=...): expected a "
-     "literal value"),
+    ("llm = sgl.Engine(model_path=args.model)\n", "got '${args.model}' (a variable the "
+     "pasted text leaves open"),
+    ("llm = sgl.Engine(model_path='qwen3-8b', disable_cuda_graph=flag)\n",
+     "sgl.Engine(disable_cuda_graph=...): expected a literal value"),
     ("kw = load()\nllm = sgl.Engine(**kw)\n", "sgl.Engine(**...): expected keyword arguments "
      "written out, or a mapping the script sets to literals, got 'kw'"),
 ])
 def test_an_engine_argument_only_known_at_run_time_is_named(script, names, capsys):
     assert main(["resolve", "--gpu", "h100", script]) == 2
     assert names in capsys.readouterr().err
+
+
+def test_an_engine_argument_known_at_run_time_yields_to_a_flag_given_after():
+    # (a typed value is checked where it stands, as argparse does: only a text value such
+    # as the model path can wait for a later flag)
+    script = "llm = sgl.Engine(model_path=args.model_path, tp_size=2)\n"
+    assert unpaste([script])[0] == ["--model-path", "${args.model_path}", "--tp-size", "2"]
+    assert main(["resolve", "--gpu", "h100", script, "--model-path", "qwen3-8b"]) == 0

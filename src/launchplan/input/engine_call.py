@@ -165,13 +165,19 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
     for name, expr in _keywords(call, names):
         if isinstance(expr, ast.Name) and expr.id in names:
             expr = names[expr.id]  # ``model_path=MODEL`` with ``MODEL = "..."`` above
+        spec = FIELDS.get(name)
         try:
             value = ast.literal_eval(expr)
         except (ValueError, SyntaxError):
-            raise InputError(f"sgl.Engine({name}=...)", "a literal value (a variable's value "
-                             "is not in the pasted text)",
-                             ast.unparse(expr)[:60]) from None
-        spec = FIELDS.get(name)
+            if spec is None or spec.nargs == 0 or not spec.flags:
+                raise InputError(f"sgl.Engine({name}=...)", "a literal value (a variable's "
+                                 "value is not in the pasted text)",
+                                 ast.unparse(expr)[:60]) from None
+            # a value known only when the script runs (``args.model_path``) stays open, as a
+            # shell reference does: a flag given after the paste replaces it, and if none
+            # does, the flag is reported with the expression it holds
+            argv.extend([spec.flags[0], "${" + "".join(ast.unparse(expr).split()) + "}"])
+            continue
         if spec is None:  # the command-line reader names it, with suggestions
             argv.extend([f"--{name.replace('_', '-')}", _text(value)])
             continue
