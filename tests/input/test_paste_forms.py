@@ -327,3 +327,12 @@ def test_an_engine_argument_known_at_run_time_yields_to_a_flag_given_after():
     script = "llm = sgl.Engine(model_path=args.model_path, tp_size=2)\n"
     assert unpaste([script])[0] == ["--model-path", "${args.model_path}", "--tp-size", "2"]
     assert main(["resolve", "--gpu", "h100", script, "--model-path", "qwen3-8b"]) == 0
+
+
+def test_an_argv_list_built_from_names_and_f_strings_is_read():
+    script = ('import subprocess, sys\nMODEL = "qwen3-8b"\nport = 30000\n'
+              'cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", MODEL,\n'
+              '       "--port", str(port), f"--tp={2}", "--host", args.host]\n'
+              'subprocess.Popen(cmd)\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--port", "30000", "--tp=2",
+                                    "--host", "${args.host}"]

@@ -37,12 +37,36 @@ def launch_literal(text: str) -> str | list[str] | None:
                 continue
             if launches_sglang(words):
                 return node.value
-        elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and all(
-                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
-            words = [e.value for e in node.elts]  # type: ignore[attr-defined]
+        elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and any(
+                isinstance(e, ast.Constant) and e.value in _LAUNCHERS for e in node.elts):
+            if literals is None:
+                literals = _literal_names(tree)
+            words = [_word(e, literals) for e in node.elts]
             if launches_sglang(words):
                 return words
     return None
+
+
+#: The argv items that name SGLang's launcher (a list holding one is worth reading).
+_LAUNCHERS = frozenset({"sglang.launch_server", "sglang_router.launch_server", "serve"})
+
+
+def _word(node: ast.expr, literals: dict[str, str]) -> str:
+    """One argv item as the script builds it: a literal, a name it sets to one, an f-string,
+    ``str(x)``; ``sys.executable`` is the interpreter. Anything known only at run time
+    stays a ``${...}`` reference, left open."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)):
+        return str(node.value)
+    if isinstance(node, ast.Name) and node.id in literals:
+        return literals[node.id]
+    if isinstance(node, ast.JoinedStr):
+        return _rendered(node, literals)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("str", "int", "float") and len(node.args) == 1):
+        return _word(node.args[0], literals)
+    if ast.unparse(node) == "sys.executable":
+        return "python3"
+    return "${" + "".join(ast.unparse(node).split()) + "}"
 
 
 def quiet_parse(source: str) -> ast.Module:
@@ -99,9 +123,5 @@ def _rendered(node: ast.JoinedStr, literals: dict[str, str]) -> str:
         if isinstance(value, ast.Constant):
             parts.append(str(value.value))
         elif isinstance(value, ast.FormattedValue):
-            expr = value.value
-            if isinstance(expr, ast.Name) and expr.id in literals:
-                parts.append(literals[expr.id])
-            else:
-                parts.append("${" + "".join(ast.unparse(expr).split()) + "}")
+            parts.append(_word(value.value, literals))
     return "".join(parts)
