@@ -332,7 +332,16 @@ def test_an_engine_argument_known_at_run_time_yields_to_a_flag_given_after():
 def test_an_argv_list_built_from_names_and_f_strings_is_read():
     script = ('import subprocess, sys\nMODEL = "qwen3-8b"\nport = 30000\n'
               'cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", MODEL,\n'
-              '       "--port", str(port), f"--tp={2}", "--host", args.host]\n'
+              '       "--port", str(port), f"--tp={2}", "--host", args.host,\n'
+              '       "--attention-backend", os.environ.get("BACKEND", "fa3")]\n'
               'subprocess.Popen(cmd)\n')
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--port", "30000", "--tp=2",
-                                    "--host", "${args.host}"]
+                                    "--host", "${args.host}", "--attention-backend", "fa3"]
+
+
+def test_a_launch_built_in_a_function_takes_its_parameters_defaults():
+    script = ('def start(model_path: str = "qwen3-8b", port: int = 30000, *, tp=2):\n'
+              '    cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path",\n'
+              '           model_path, "--port", str(port), "--tp", str(tp)]\n'
+              '    return subprocess.Popen(cmd)\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--port", "30000", "--tp", "2"]

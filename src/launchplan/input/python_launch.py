@@ -53,8 +53,8 @@ _LAUNCHERS = frozenset({"sglang.launch_server", "sglang_router.launch_server", "
 
 def _word(node: ast.expr, literals: dict[str, str]) -> str:
     """One argv item as the script builds it: a literal, a name it sets to one, an f-string,
-    ``str(x)``; ``sys.executable`` is the interpreter. Anything known only at run time
-    stays a ``${...}`` reference, left open."""
+    ``str(x)``, ``os.environ.get(NAME, default)`` (its default); ``sys.executable`` is the
+    interpreter. Anything known only at run time stays a ``${...}`` reference, left open."""
     if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)):
         return str(node.value)
     if isinstance(node, ast.Name) and node.id in literals:
@@ -66,6 +66,9 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
         return _word(node.args[0], literals)
     if ast.unparse(node) == "sys.executable":
         return "python3"
+    if (isinstance(node, ast.Call) and ast.unparse(node.func) in ("os.environ.get", "os.getenv")
+            and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)):
+        return str(node.args[1].value)  # the value with the variable unset, as ${NAME:-word}
     return "${" + "".join(ast.unparse(node).split()) + "}"
 
 
@@ -102,8 +105,22 @@ def _parsed(text: str) -> ast.Module | None:
 
 
 def _literal_names(tree: ast.Module) -> dict[str, str]:
-    """The script's top-level ``NAME = <literal>`` assignments (the last of each wins)."""
+    """The script's top-level ``NAME = <literal>`` assignments (the last of each wins), and
+    the literal defaults of its functions' parameters (``def serve(model_path: str =
+    "Qwen/...", port: int = 30000)``: what a call that leaves them out runs with)."""
     out: dict[str, str] = {}
+    for func in ast.walk(tree):
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            params = [*func.args.posonlyargs, *func.args.args]
+            defaults = func.args.defaults
+            pairs = [*zip(params[len(params) - len(defaults):], defaults),
+                     *((a, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults)
+                       if d is not None)]
+            for param, default in pairs:
+                if (isinstance(default, ast.Constant)
+                        and isinstance(default.value, (str, int, float))
+                        and not isinstance(default.value, bool)):
+                    out[param.arg] = str(default.value)
     for node in tree.body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
