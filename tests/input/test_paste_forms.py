@@ -345,3 +345,21 @@ def test_a_launch_built_in_a_function_takes_its_parameters_defaults():
               '           model_path, "--port", str(port), "--tp", str(tp)]\n'
               '    return subprocess.Popen(cmd)\n')
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--port", "30000", "--tp", "2"]
+
+
+def test_a_config_written_out_before_the_launch_that_names_it_is_read(capsys):
+    text = ("Create config.yaml:\n```yaml\n# config.yaml\nmodel-path: qwen3-8b\ntp-size: 2\n"
+            "mem-fraction-static: 0.8\n```\nThen:\n```bash\n"
+            "python -m sglang.launch_server --config config.yaml --tp-size 1\n```")
+    notes: list[str] = []
+    # the config's flags come first, as SGLang puts them: the command line's --tp-size wins
+    assert unpaste([text], notes=notes)[0] == ["--model-path", "qwen3-8b", "--tp-size", "2",
+                                               "--mem-fraction-static", "0.8", "--tp-size", "1"]
+    assert notes == ["--config config.yaml is not on this machine: the config written out in "
+                     "the pasted text is read as that file"]
+    assert main(["resolve", "--gpu", "h100", text, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["resolved"]["tp_size"] == 1
+    # without the YAML in the paste, the missing file is named as before
+    assert main(["resolve", "--gpu", "h100",
+                 "python -m sglang.launch_server --config config.yaml\n"]) == 2
+    assert "config.yaml" in capsys.readouterr().err

@@ -70,3 +70,23 @@ def _loaded(text: str) -> dict[Any, Any] | None:
     except Exception:  # yaml.YAMLError or a value YAML cannot build: not a config, then
         return None
     return data if isinstance(data, dict) else None
+
+
+def config_block(text: str) -> list[str] | None:
+    """The flags of a config file's content written out inside a longer paste (the YAML,
+    then the ``--config config.yaml`` launch that names it, as docs show them), or None:
+    the first run of top-level ``key: value`` lines, one at least naming an SGLang option."""
+    run: list[str] = []
+    for line in [*text.split("\n"), ""]:
+        if _TOP_KEY.match(line) or (run and line[:1] in (" ", "\t", "-") and line.strip()):
+            run.append(line)
+            continue
+        if run:
+            keys = [m.group(1) for m in map(_TOP_KEY.match, run) if m]
+            data = _loaded("\n".join(run)) if any(_is_option(k) for k in keys) else None
+            if data is not None:
+                from launchplan.input.config_file import config_tokens
+
+                return config_tokens(data, "the pasted config")[0]
+            run = []
+    return None

@@ -96,6 +96,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
         else:
             words.extend(_expanded([token], launch, notes))
+            words = _with_pasted_config(words, token, notes)
     argv: list[str] = []
     i = 0
     while i < len(words):
@@ -275,6 +276,32 @@ def cleaned(token: str) -> str:
 
     token = unmarked(token)
     return as_posix(token) if looks_like_powershell(token) else token
+
+
+def _with_pasted_config(words: list[str], token: str, notes: list[str] | None) -> list[str]:
+    """``words`` with ``--config FILE`` replaced by the config the paste itself writes out
+    (the YAML block, then the launch that names it), when FILE is not on this machine:
+    SGLang puts a config's flags before the command line's, so those come first."""
+    if "--config" not in words or ": " not in token:
+        return words
+    at = words.index("--config")
+    import os
+
+    if at + 1 >= len(words) or os.path.exists(words[at + 1]):
+        return words
+    from launchplan.input.config_paste import config_block
+
+    flags = config_block(token)
+    if flags is None:
+        return words
+    if notes is not None:
+        notes.append(f"--config {words[at + 1]} is not on this machine: the config written out "
+                     "in the pasted text is read as that file")
+    start = next((i for i in range(at, -1, -1) if _prefix_end(words, i) is not None), None)
+    if start is None:
+        return [*flags, *words[:at], *words[at + 2:]]
+    end = _prefix_end(words, start) or start
+    return [*words[:end], *flags, *words[end:at], *words[at + 2:]]
 
 
 def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:
