@@ -363,3 +363,26 @@ def test_a_config_written_out_before_the_launch_that_names_it_is_read(capsys):
     assert main(["resolve", "--gpu", "h100",
                  "python -m sglang.launch_server --config config.yaml\n"]) == 2
     assert "config.yaml" in capsys.readouterr().err
+
+
+def test_a_config_written_by_a_here_document_is_read_for_the_launch_that_names_it():
+    # as SGLang's server-arguments page writes it, indented under a list item
+    text = ("  ```bash\n  # Create config.yaml\n  cat > config.yaml << EOF\n"
+            "  model-path: qwen3-8b\n  port: 30000\n  tensor-parallel-size: 2\n"
+            "  enable-metrics: true\n  EOF\n\n  # Launch server with config file\n"
+            "  python -m sglang.launch_server --config config.yaml --port 31000\n  ```")
+    notes: list[str] = []
+    assert unpaste([text], notes=notes)[0] == [
+        "--model-path", "qwen3-8b", "--port", "30000", "--tensor-parallel-size", "2",
+        "--enable-metrics", "--port", "31000"]
+    assert notes == ["--config config.yaml is not on this machine: the here-document that "
+                     "writes it is read as that file"]
+
+
+def test_a_here_documents_lines_are_a_file_not_commands_until_the_file_runs():
+    text = ("cat > run.sh <<'EOF'\npython -m sglang.launch_server --model-path a --tp 2\nEOF\n"
+            "srun bash run.sh\npython -m sglang.launch_server --model-path b\n")
+    assert launch_count([text]) == 2  # run.sh's launch (started by srun bash), then b
+    assert unpaste([text])[0] == ["--model-path", "a", "--tp", "2"]
+    written_only = "cat > run.sh <<EOF\npython -m sglang.launch_server --model-path a\nEOF\n"
+    assert launch_count([written_only]) == 0

@@ -90,3 +90,13 @@ def config_block(text: str) -> list[str] | None:
                 return config_tokens(data, "the pasted config")[0]
             run = []
     return None
+
+
+def config_flags(text: str) -> list[str] | None:
+    """The flags of a config file's ``text`` (None when it is not a YAML mapping)."""
+    data = _loaded(text)
+    if data is None:
+        return None
+    from launchplan.input.config_file import config_tokens
+
+    return config_tokens(data, "the pasted config")[0]

@@ -289,14 +289,18 @@ def _with_pasted_config(words: list[str], token: str, notes: list[str] | None) -
 
     if at + 1 >= len(words) or os.path.exists(words[at + 1]):
         return words
-    from launchplan.input.config_paste import config_block
+    from launchplan.input.config_paste import config_block, config_flags
+    from launchplan.input.heredoc import split_off, written
 
-    flags = config_block(token)
+    path = words[at + 1]
+    text = written(split_off(token)[1], path)  # cat > config.yaml << EOF ... EOF
+    flags = config_flags(text) if text is not None else config_block(token)
     if flags is None:
         return words
     if notes is not None:
-        notes.append(f"--config {words[at + 1]} is not on this machine: the config written out "
-                     "in the pasted text is read as that file")
+        how = "the here-document that writes it" if text is not None else (
+            "the config written out in the pasted text")
+        notes.append(f"--config {path} is not on this machine: {how} is read as that file")
     start = next((i for i in range(at, -1, -1) if _prefix_end(words, i) is not None), None)
     if start is None:
         return [*flags, *words[:at], *words[at + 2:]]
@@ -434,6 +438,9 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     """A pasted shell text's words, each line ended by ``;``. A script's lines are commands
     of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
+    from launchplan.input.heredoc import run_inline, split_off
+
+    text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _joined_continuations(_unwrapped_flags(_inline_code(text), notes))
     text = shell_vars.substitutions_kept_whole(text)
     words: list[str] = []
