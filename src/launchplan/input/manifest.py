@@ -4,9 +4,10 @@ Operators paste the container spec that runs SGLang as often as a shell line: a 
 pod, Deployment or LeaderWorkerSet template (``command:`` and ``args:`` lists, ``env:``
 entries), a Docker Compose service (``entrypoint:``/``command:`` as a list or a string,
 ``environment:``), a bare exec-form array (``["python3", "-m", "sglang.launch_server",
-...]``) or a Dockerfile's ``CMD [...]``. This module finds the launch in such a text: the
-first container whose words start SGLang's launcher, its words from the launcher on, and
-the environment the manifest gives it.
+...]``), a Dockerfile's ``CMD [...]`` or a task whose ``commands``/``run`` is a shell script
+(dstack, SkyPilot). This module finds the launches in such a text: each container whose
+words start SGLang's launcher (a RoleBasedGroup's prefill and decode roles are two), its
+words from the launcher on, and the environment the manifest gives it.
 
 Kubernetes expands ``$(NAME)`` in ``command``/``args`` from the container's own ``env``
 entries with literal values; that is done here too, with the variables a LeaderWorkerSet

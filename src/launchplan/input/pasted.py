@@ -266,8 +266,9 @@ def _flag_values(argv: list[str]) -> dict[str, str]:
 
 
 def cleaned(token: str) -> str:
-    """``token`` as the command it shows: a web page's Markdown around it (code fences,
-    blockquote markers) taken off, and a PowerShell launch rewritten as a POSIX one."""
+    """``token`` as the command it shows: Windows line ends made plain, a web page's
+    Markdown around it (code fences, blockquote markers) taken off, and a PowerShell or
+    ``cmd.exe`` launch rewritten as the POSIX one it stands for."""
     if "\n" not in token and not token.lstrip().startswith(">"):
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
