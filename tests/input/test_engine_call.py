@@ -58,7 +58,7 @@ def test_spellings_of_the_call(call):
 
 
 @pytest.mark.parametrize(("call", "said"), [
-    ("sgl.Engine(model_path=path, tp_size=2)", "model_path"),
+    ("sgl.Engine(model_path=path, tp_size=2)", "got '${path}'"),  # left open, then named
     ("sgl.Engine(**server_kwargs)", "**"),
     ("sgl.Engine(model_path='m', enable_torch_compile=4)", "enable_torch_compile"),
     ("sgl.Engine(model_path='m', tp_size=2", "Python"),

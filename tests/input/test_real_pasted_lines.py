@@ -27,13 +27,19 @@ def _by_source(fragment: str) -> dict:
 
 
 def test_the_set_is_real_and_varied():
-    assert len(LINES) >= 95
+    assert len(LINES) >= 170
     assert all(e["source"] and e["text"] and e["exit"] in (0, 2, 3) for e in LINES)
+    assert len({e["text"] for e in LINES}) == len(LINES)
     kinds = {"docker run": 0, "sglang serve": 0, "sgl.Engine": 0, "kind: ": 0, "export ": 0,
              "--nnodes": 0, "--disaggregation-mode": 0, "--speculative-": 0, "deepep": 0,
              "SGLANG_USE_AITER": 0, "${": 0, "\\\n": 0, "--config": 0,
              "sglang_router.launch_server": 0, "GLM-5": 0, "Kimi-K2.5": 0, "Qwen3.5": 0,
-             "DeepSeek-V3.2": 0, "DeepSeek-V4": 0, "gpt-oss": 0, "Llama-4": 0}
+             "DeepSeek-V3.2": 0, "DeepSeek-V4": 0, "gpt-oss": 0, "Llama-4": 0,
+             " `\n": 0, "$env:": 0, "kind: RoleBasedGroup": 0, "kind: ServingRuntime": 0,
+             "commands:": 0, "entrypoint:": 0, "```": 0, "\n> ": 0, "ssh ": 0, "uv run": 0,
+             "$((": 0, "$SLURM_NODEID": 0, " ^\n": 0, "@serve": 0, "MiniMax-M2": 0,
+             "Nemotron-3": 0, "Qwen3.6": 0, 'f"python -m sglang': 0, "\n    ! python": 0,
+             "<< EOF": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
@@ -362,3 +368,35 @@ def test_a_scripts_interpreter_variable_and_flag_variable_are_read_as_the_shell_
     # a quoted value that is one word stays one word
     assert unpaste(['P="/my models/x"\npython -m sglang.launch_server --model-path $P'])[0] == [
         "--model-path", "/my models/x"]
+
+
+def test_a_real_powershell_launch_is_read_as_windows_runs_it():
+    argv, env = unpaste([_by_source("66046137957")["text"]])  # param() defaults, $env:
+    assert argv[:6] == ["--model-path", "Qwen/Qwen2.5-0.5B-Instruct", "--host", "0.0.0.0",
+                        "--port", "30000"]
+    assert env == ["HF_ENDPOINT=https://hf-mirror.com"]  # PYTHONPATH is computed: left out
+    argv, _ = unpaste([_by_source("54627205538")["text"]])
+    assert argv[:2] == ["--model-path", "G:\\你的BARD模型目录"]  # the backslash is kept
+
+
+def test_real_rolebasedgroup_roles_are_two_launches(capsys):
+    entry = _by_source("sgl-project/rbg")
+    assert main(["resolve", "--gpu", "h100", entry["text"], "--model-path", entry["model"],
+                 "--launch", "2", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["resolved"]["disaggregation_mode"] == "decode"
+    assert data["target"]["gpu_count"] == 1  # the decode container's nvidia.com/gpu limit
+
+
+def test_real_launches_in_markup_quotes_and_config_text_are_found():
+    argv, env = unpaste([_by_source("60410968983")["text"]])  # a Markdown blockquote
+    assert argv[:4] == ["--model-path", "zai-org/GLM-5.1-FP8", "--tp", "8"]
+    assert env == ["SGLANG_ENABLE_SPEC_V2=1"]
+    argv, env = unpaste([_by_source("issues/5873")["text"]])  # ssh host "... && ( ... )"
+    assert argv[argv.index("--disaggregation-mode") + 1] == "prefill"
+    assert env[0] == "CUDA_VISIBLE_DEVICES=0,1,2,3"
+    argv, _ = unpaste([_by_source("1274879981")["text"]])  # $(...) kept whole
+    assert argv[argv.index("--dist-init-addr") + 1] == (
+        "$(echo $SLURM_JOB_NODELIST | cut -d',' -f1):5000")
+    assert unpaste([_by_source("55587791167")["text"]])[1] == [
+        "FLASHINFER_WORKSPACE_SIZE=4294967296"]  # $((4 << 30))

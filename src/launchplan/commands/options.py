@@ -102,7 +102,7 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
         raise InputError("--launch", "a pasted launch text (python -m sglang.launch_server "
                          "...) to pick from", chosen)
     if looks_pasted(argv):
-        requested = _manifest_gpus(argv) if "--gpu-count" in allowed else None
+        requested = _manifest_gpus(argv, chosen) if "--gpu-count" in allowed else None
         launches = launch_count(argv)
         if chosen is not None and not 1 <= chosen <= max(launches, 1):
             raise InputError("--launch", f"1 to {max(launches, 1)} (the pasted text holds "
@@ -182,16 +182,17 @@ def _launch_option(argv: Sequence[str]) -> tuple[list[str], int | None]:
                          chosen) from None
 
 
-def _manifest_gpus(tokens: Sequence[str]) -> int | None:
+def _manifest_gpus(tokens: Sequence[str], launch: int | None) -> int | None:
     """The GPUs a pasted manifest's launching container requests (``--gpu-count`` unless
-    given): a pod that asks for four sees four, however many the node has."""
-    from launchplan.input.pasted import is_manifest
+    given): a pod that asks for four sees four, however many the node has. Of several
+    launching containers, the ``launch``-th's (the first by default)."""
+    from launchplan.input.pasted import cleaned, is_manifest
 
-    for token in tokens:
+    for token in map(cleaned, tokens):
         if is_manifest(token):
             from launchplan.input.manifest import gpus_requested
 
-            return gpus_requested(token)
+            return gpus_requested(token, launch)
     return None
 
 

@@ -37,7 +37,7 @@ from launchplan.input.fields import (
     release_table,
 )
 from launchplan.input.raw import RawInput
-from launchplan.input.typography import typographic_hint
+from launchplan.input.typography import odd_space_hint, typographic_hint
 
 __all__ = ["parse_argv", "ALL_FLAGS"]
 
@@ -467,7 +467,7 @@ class _Parse:
             head = token.partition("=")[0] if token.startswith("--") else token
             release = self.surface.version
             migrated = _migration(head)
-            hint = (migrated or _foreign(head, self.surface.all_flags)
+            hint = (migrated or typographic_hint(head) or _foreign(head, self.surface.all_flags)
                     or _did_you_mean(head, self.surface.all_flags))
             other = release_introducing(head, release) if head.startswith("--") else None
             if other is not None and migrated is None:
@@ -479,6 +479,9 @@ class _Parse:
         hint = "SGLang takes no positional arguments"
         if (typographic := typographic_hint(token)) is not None:
             hint = typographic
+        elif at > 0 and (spaced := odd_space_hint(
+                self.tokens[at - 1], f"the word before it, {self.tokens[at - 1]!r},")):
+            hint = spaced  # ``--model-path M\u3000--tp 2``: the flag went into the value
         elif token and not token.strip():
             # ``--tp 2 \ `` then a line break: the escaped space is an argument of its own
             # and the break ends the command, so the next line's flags never reach SGLang

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.input.python_launch import quiet_parse
 
 #: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``).
 _CALL = re.compile(r"(?:^|[^\w.])(?:[A-Za-z_][\w]*\.)*Engine\s*\(")
@@ -25,22 +26,62 @@ def looks_like_engine_call(text: str) -> bool:
     return "=" in text and bool(_CALL.search(text))
 
 
-def engine_launch(text: str) -> tuple[list[str], list[str]]:
-    """(flags, env assignments) of the first ``Engine(...)`` call in the script ``text``."""
-    try:
-        tree = ast.parse(_dedented(text))
-    except SyntaxError as exc:
-        raise InputError("the pasted Python", "a script holding sgl.Engine(...)",
-                         f"{exc.msg} (line {exc.lineno})") from None
+def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list[str]]:
+    """(flags, env assignments) of the ``launch``-th ``Engine(...)`` call in the script
+    ``text`` (in source order, from 1; the first by default): a script that compares two
+    settings, or loads a teacher and a student, starts an engine for each."""
+    tree = _tree(text)
     env: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             env.extend(_environ_assignment(node))
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _is_engine(n.func)]
+    calls = _calls(tree)
     if not calls:
         raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
-    call = min(calls, key=lambda n: (n.lineno, n.col_offset))
-    return _flags(call), env
+    call = calls[min(max(launch or 1, 1), len(calls)) - 1]
+    return _flags(call, _literals_before(tree, call)), env
+
+
+def engine_total(text: str) -> int:
+    """How many ``Engine(...)`` calls the script ``text`` makes (0 when it is not Python)."""
+    try:
+        return len(_calls(_tree(text)))
+    except InputError:
+        return 0
+
+
+def _tree(text: str) -> ast.Module:
+    try:
+        return quiet_parse(_dedented(text))
+    except SyntaxError as exc:
+        script = _inline_script(text)
+        if script is not None:
+            try:
+                return quiet_parse(script)
+            except SyntaxError:
+                pass
+        raise InputError("the pasted Python", "a script holding sgl.Engine(...)",
+                         f"{exc.msg} (line {exc.lineno})") from None
+
+
+def _inline_script(text: str) -> str | None:
+    """The program of a shell line that runs Python on one (``python -c "import sglang as
+    sgl; llm = sgl.Engine(...)"``), or None."""
+    import shlex
+
+    try:
+        words = shlex.split(text.strip(), comments=True)
+    except ValueError:
+        return None
+    for at, word in enumerate(words[:-1]):
+        if word == "-c" and at > 0 and "python" in words[at - 1].rsplit("/", 1)[-1]:
+            return words[at + 1]
+    return None
+
+
+def _calls(tree: ast.Module) -> list[ast.Call]:
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _is_engine(n.func)]
+    return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
 
 
 def _dedented(text: str) -> str:
@@ -75,25 +116,68 @@ def _is_environ(node: ast.expr) -> bool:
         isinstance(node, ast.Name) and node.id == "environ")
 
 
-def _flags(call: ast.Call) -> list[str]:
+def _literals_before(tree: ast.Module, call: ast.Call) -> dict[str, ast.expr]:
+    """The names the script sets to a literal (``MODEL = "Qwen/..."``, ``args =
+    dict(tp_size=2)``, ``kw = {"tp_size": 2}``) before ``call``, the last setting of
+    each: what ``Engine(model_path=MODEL, **kw)`` gets when the script runs straight
+    through. A name set again inside a branch or loop is still taken at its last value
+    before the call: the reading of a script that is not run."""
+    found: list[tuple[int, int, str, ast.expr]] = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.lineno < call.lineno):
+            found.append((node.lineno, node.col_offset, node.targets[0].id, node.value))
+    return {name: value for _, _, name, value in sorted(found, key=lambda f: f[:2])}
+
+
+def _keywords(call: ast.Call, names: dict[str, ast.expr]) -> list[tuple[str, ast.expr]]:
+    """``call``'s keyword arguments, each ``**name`` of a literal mapping the script sets
+    spread into its entries."""
+    out: list[tuple[str, ast.expr]] = []
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            out.append((keyword.arg, keyword.value))
+            continue
+        mapping = keyword.value
+        if isinstance(mapping, ast.Name) and mapping.id in names:
+            mapping = names[mapping.id]
+        if isinstance(mapping, ast.Dict) and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in mapping.keys):
+            out.extend((k.value, v) for k, v in zip(mapping.keys, mapping.values))  # type: ignore[union-attr]
+        elif (isinstance(mapping, ast.Call) and isinstance(mapping.func, ast.Name)
+              and mapping.func.id == "dict" and not mapping.args
+              and all(k.arg is not None for k in mapping.keywords)):
+            out.extend((k.arg, k.value) for k in mapping.keywords)  # type: ignore[misc]
+        else:  # ``**kwargs`` built at run time: the values are not in the script
+            raise InputError("sgl.Engine(**...)", "keyword arguments written out, or a "
+                             "mapping the script sets to literals", ast.unparse(keyword.value)[:60])
+    return out
+
+
+def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str]:
     from launchplan.input.fields import FIELDS
 
     if call.args:
         raise InputError("sgl.Engine(...)", "keyword arguments only (ServerArgs fields)",
                          f"{len(call.args)} positional")
+    names = names or {}
     argv: list[str] = []
-    for keyword in call.keywords:
-        name = keyword.arg
-        if name is None:  # ``**kwargs``: the values are not in the script
-            raise InputError("sgl.Engine(**...)", "keyword arguments written out",
-                             ast.unparse(keyword.value)[:60])
-        try:
-            value = ast.literal_eval(keyword.value)
-        except (ValueError, SyntaxError):
-            raise InputError(f"sgl.Engine({name}=...)", "a literal value (a variable's value "
-                             "is not in the pasted text)",
-                             ast.unparse(keyword.value)[:60]) from None
+    for name, expr in _keywords(call, names):
+        if isinstance(expr, ast.Name) and expr.id in names:
+            expr = names[expr.id]  # ``model_path=MODEL`` with ``MODEL = "..."`` above
         spec = FIELDS.get(name)
+        try:
+            value = ast.literal_eval(expr)
+        except (ValueError, SyntaxError):
+            if spec is None or spec.nargs == 0 or not spec.flags:
+                raise InputError(f"sgl.Engine({name}=...)", "a literal value (a variable's "
+                                 "value is not in the pasted text)",
+                                 ast.unparse(expr)[:60]) from None
+            # a value known only when the script runs (``args.model_path``) stays open, as a
+            # shell reference does: a flag given after the paste replaces it, and if none
+            # does, the flag is reported with the expression it holds
+            argv.extend([spec.flags[0], "${" + "".join(ast.unparse(expr).split()) + "}"])
+            continue
         if spec is None:  # the command-line reader names it, with suggestions
             argv.extend([f"--{name.replace('_', '-')}", _text(value)])
             continue

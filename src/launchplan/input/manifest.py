@@ -4,9 +4,10 @@ Operators paste the container spec that runs SGLang as often as a shell line: a 
 pod, Deployment or LeaderWorkerSet template (``command:`` and ``args:`` lists, ``env:``
 entries), a Docker Compose service (``entrypoint:``/``command:`` as a list or a string,
 ``environment:``), a bare exec-form array (``["python3", "-m", "sglang.launch_server",
-...]``) or a Dockerfile's ``CMD [...]``. This module finds the launch in such a text: the
-first container whose words start SGLang's launcher, its words from the launcher on, and
-the environment the manifest gives it.
+...]``), a Dockerfile's ``CMD [...]`` or a task whose ``commands``/``run`` is a shell script
+(dstack, SkyPilot). This module finds the launches in such a text: each container whose
+words start SGLang's launcher (a RoleBasedGroup's prefill and decode roles are two), its
+words from the launcher on, and the environment the manifest gives it.
 
 Kubernetes expands ``$(NAME)`` in ``command``/``args`` from the container's own ``env``
 entries with literal values; that is done here too, with the variables a LeaderWorkerSet
@@ -29,7 +30,7 @@ from launchplan.errors import InputError
 
 #: A line that only a YAML manifest writes (a key that holds a container's command or env).
 _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environment|"
-                           r"containers|spec|services|image)\s*:", re.MULTILINE)
+                           r"containers|spec|services|image|commands)\s*:", re.MULTILINE)
 #: A Dockerfile instruction in exec form.
 _DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
 #: Kubernetes' dependent-variable reference in ``command``/``args``.
@@ -47,23 +48,33 @@ def looks_like_manifest(text: str) -> bool:
     return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped))
 
 
-def launch_in(text: str) -> tuple[list[str], list[str]]:
-    """(words, env assignments) of the first launch in the manifest ``text``.
+def launch_in(text: str, launch: int | None = None) -> tuple[list[str], list[str]]:
+    """(words, env assignments) of the ``launch``-th launch (from 1; the first by default)
+    in the manifest ``text``: a RoleBasedGroup's prefill and decode roles, or a file of
+    several Deployments, each start one.
 
     ``words`` are the container's words as a shell would hand them over: exec-form items
     as they are, a string (Compose's shell form, ``sh -c "..."``) left whole for the
     pasted-line reader to split. Raises ``InputError`` for text that is not YAML or JSON,
     or that starts no SGLang launcher.
     """
-    words, env, _ = _launching(text)
+    words, env, _ = _chosen(text, launch)
     return list(words), list(env)
 
 
-def gpus_requested(text: str) -> int | None:
+def launch_total(text: str) -> int:
+    """How many containers of the manifest ``text`` start SGLang's launcher."""
+    try:
+        return len(_launching(text))
+    except InputError:
+        return 0
+
+
+def gpus_requested(text: str, launch: int | None = None) -> int | None:
     """The GPUs the launching container asks for, when the manifest says: a Kubernetes
     ``resources`` limit (or request) of an ``<vendor>/gpu`` resource, or a Compose device
     reservation's ``count``. The container sees only those, whatever the node holds."""
-    _, _, node = _launching(text)
+    _, _, node = _chosen(text, launch)
     if not isinstance(node, dict):
         return None
     resources = node.get("resources")
@@ -103,21 +114,29 @@ def _dig(node: Any, *keys: str) -> Any:
     return node
 
 
-@lru_cache(maxsize=4)  # a pasted manifest is read for its launch and its GPU request
-def _launching(text: str) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
+def _chosen(text: str, launch: int | None) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
+    found = _launching(text)
+    return found[min(max(launch or 1, 1), len(found)) - 1]
+
+
+@lru_cache(maxsize=4)  # a pasted manifest is read for its launches and its GPU request
+def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any], ...]:
+    """Every launching container of the manifest, in document order (at least one)."""
     from launchplan.input.pasted import launches_sglang
 
     documents = _documents(text.strip())
     try:
-        for words, env, node in _containers(documents, None, set()):
-            if launches_sglang(words):
-                return tuple(words), tuple(env), node
+        found = tuple((tuple(words), tuple(env), node)
+                      for words, env, node in _containers(documents, None, set())
+                      if launches_sglang(words))
     except RecursionError:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
                          "more levels than a container spec has") from None
-    raise InputError("the pasted manifest", "a container whose command or args start "
-                     "SGLang's launcher (python -m sglang.launch_server, sglang serve)",
-                     "none that does")
+    if not found:
+        raise InputError("the pasted manifest", "a container whose command or args start "
+                         "SGLang's launcher (python -m sglang.launch_server, sglang serve)",
+                         "none that does")
+    return found
 
 
 def _documents(text: str) -> list[Any]:
@@ -155,6 +174,8 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
         words = _words_of(node)
         if words:
             yield words, _env_of(node, words, implicit), node
+            # its command lists are its own, not exec forms of their own
+            seen.update(id(node.get(key)) for key in _WORD_KEYS if key in node)
         group = node.get("leaderWorkerTemplate")
         if isinstance(group, dict) and isinstance(group.get("size"), int):
             # LeaderWorkerSet sets the group's size in every pod, index 0 in the leader's
@@ -172,10 +193,27 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
             yield from _containers(item, implicit, seen)
 
 
+#: Keys whose values are a container's words.
+_WORD_KEYS = ("entrypoint", "command", "args", "commands", "run", "script")
+#: Keys that hold a shell script rather than a command: dstack's ``commands`` (a list of
+#: scripts), SkyPilot's and CI steps' ``run``, GitLab CI's ``script``.
+_SCRIPT_KEYS = ("commands", "run", "script")
+
+
 def _words_of(node: dict[Any, Any]) -> list[str]:
-    """Compose runs ``entrypoint`` then ``command``; Kubernetes ``command`` then ``args``."""
+    """Compose runs ``entrypoint`` then ``command``; Kubernetes ``command`` then ``args``;
+    a task that gives a shell script runs it with the shell."""
     first, second = ("entrypoint", "command") if "entrypoint" in node else ("command", "args")
-    return _argv([*_as_words(node.get(first)), *_as_words(node.get(second))])
+    words = _argv([*_as_words(node.get(first)), *_as_words(node.get(second))])
+    if words:
+        return words
+    for key in _SCRIPT_KEYS:
+        script = node.get(key)
+        if isinstance(script, list) and all(isinstance(line, str) for line in script):
+            script = "\n".join(script)
+        if isinstance(script, str) and "sglang" in script:
+            return _argv(["sh", "-c", script])
+    return []
 
 
 def _as_words(value: Any) -> list[str]:

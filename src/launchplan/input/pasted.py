@@ -30,7 +30,9 @@ _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: Programs that start the launcher in a container or a job: everything from one of them to
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
 RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singularity", "srun",
-                     "enroot", "kubectl", "uv", "conda", "mpirun", "sudo"})
+                     "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo"})
+#: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``).
+_SERVE = re.compile(r"(?:^|\s)sglang\s+serve(?:\s|$)")
 #: A runner's option that sets one environment variable of the launch (``-e NAME=VALUE``).
 _ENV_OPTIONS = frozenset({"-e", "--env"})
 
@@ -67,7 +69,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
     """
     words: list[str] = []
     env: list[str] = []
-    for token in tokens:
+    for token in map(cleaned, tokens):
         if "\n" in token and _dockerfile(token):  # FROM ... ENV ... CMD [...]
             from launchplan.input.dockerfile import dockerfile_launch
 
@@ -78,19 +80,23 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
         elif _engine_call(token):  # a Python script calling sgl.Engine(...)
             from launchplan.input.engine_call import engine_launch
 
-            flags, assigned = engine_launch(token)
+            flags, assigned = engine_launch(token, launch)
             words.extend(flags)
             env.extend(assigned)
         elif is_manifest(token):
             from launchplan.input.manifest import launch_in
 
-            found, assigned = launch_in(token)  # a container spec or an exec-form array
+            found, assigned = launch_in(token, launch)  # a container spec, an exec form
             words.extend(_from_launcher(found))
             env.extend(assigned)
+        elif (config := _pasted_config(token)) is not None:  # a --config file's content
+            words.extend(config[0])
+            env.extend(config[1])
         elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
         else:
             words.extend(_expanded([token], launch, notes))
+            words = _with_pasted_config(words, token, notes)
     argv: list[str] = []
     i = 0
     while i < len(words):
@@ -193,24 +199,37 @@ def launch_count(tokens: Sequence[str]) -> int:
     """How many launcher commands a pasted shell text holds (a node-per-command script, a
     prefill and a decode server, workers started with ``&``): one of them is planned."""
     count = 0
-    for token in tokens:
+    for token in map(cleaned, tokens):
         if not ("\n" in token or (" " in token and _wordy(token))):
             continue
-        if _dockerfile(token) or is_manifest(token) or _engine_call(token):
+        if is_manifest(token):
+            from launchplan.input.manifest import launch_total
+
+            count += launch_total(token)
+            continue
+        if _engine_call(token):
+            from launchplan.input.engine_call import engine_total
+
+            count += engine_total(token)
+            continue
+        if _dockerfile(token):
             continue
         try:
             words = _shell_words(token)
         except InputError:
             continue
-        count += sum(any(_prefix_end(seg, i) is not None for i in range(len(seg)))
-                     for seg in _segments(words))
+        segments = _segments(words)
+        direct = sum(any(_prefix_end(seg, i) is not None for i in range(len(seg)))
+                     for seg in segments)
+        count += direct or len(_quoted_launches(segments))
     return count
 
 
 def launch_summaries(tokens: Sequence[str], count: int) -> list[str]:
     """One short line per launch of a pasted text with ``count`` of them: the flags that tell
     it from the others (its role, rank or port), so a reader can pick one with --launch."""
-    argvs = [unpaste(tokens, launch=n)[0] for n in range(1, count + 1)]
+    pasted = [token for token in tokens if looks_pasted([token])]  # not flags given after
+    argvs = [unpaste(pasted, launch=n)[0] for n in range(1, count + 1)]
     pairs = [_flag_values(argv) for argv in argvs]
     shown: list[str] = []
     for n, own in enumerate(pairs):
@@ -244,6 +263,60 @@ def _flag_values(argv: list[str]) -> dict[str, str]:
             at += 1
         out[name] = " ".join(values)
     return out
+
+
+def cleaned(token: str) -> str:
+    """``token`` as the command it shows: Windows line ends made plain, a web page's
+    Markdown around it (code fences, blockquote markers) taken off, and a PowerShell or
+    ``cmd.exe`` launch rewritten as the POSIX one it stands for."""
+    if "\n" not in token and not token.lstrip().startswith(">"):
+        return token
+    token = token.replace("\r\n", "\n")  # a file saved on Windows
+    from launchplan.input.page_markup import unmarked
+    from launchplan.input.powershell import as_posix, looks_like_powershell
+
+    token = unmarked(token)
+    return as_posix(token) if looks_like_powershell(token) else token
+
+
+def _with_pasted_config(words: list[str], token: str, notes: list[str] | None) -> list[str]:
+    """``words`` with ``--config FILE`` replaced by the config the paste itself writes out
+    (the YAML block, then the launch that names it), when FILE is not on this machine:
+    SGLang puts a config's flags before the command line's, so those come first."""
+    if "--config" not in words or ": " not in token:
+        return words
+    at = words.index("--config")
+    import os
+
+    if at + 1 >= len(words) or os.path.exists(words[at + 1]):
+        return words
+    from launchplan.input.config_paste import config_block, config_flags
+    from launchplan.input.heredoc import split_off, written
+
+    path = words[at + 1]
+    text = written(split_off(token)[1], path)  # cat > config.yaml << EOF ... EOF
+    flags = config_flags(text) if text is not None else config_block(token)
+    if flags is None:
+        return words
+    if notes is not None:
+        how = "the here-document that writes it" if text is not None else (
+            "the config written out in the pasted text")
+        notes.append(f"--config {path} is not on this machine: {how} is read as that file")
+    start = next((i for i in range(at, -1, -1) if _prefix_end(words, i) is not None), None)
+    if start is None:
+        return [*flags, *words[:at], *words[at + 2:]]
+    end = _prefix_end(words, start) or start
+    return [*words[:end], *flags, *words[end:at], *words[at + 2:]]
+
+
+def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:
+    """(flags, env) of a pasted ``--config`` file's content (``model-path: M``, ``tp-size:
+    4``), with the ``export NAME=VALUE`` lines before it; None for any other text."""
+    if "\n" not in token or ": " not in token or launches_sglang(token.split()):
+        return None
+    from launchplan.input.config_paste import pasted_config
+
+    return pasted_config(token)
 
 
 def _engine_call(token: str) -> bool:
@@ -351,7 +424,8 @@ def _wordy(token: str) -> bool:
     """A single argument that is really a command line (not a value with a space in it)."""
     stripped = token.strip()
     return stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
-        m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0]))
+        m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
+        or bool(_SERVE.search(stripped))
 
 
 def _split(text: str, launch: int | None = None,
@@ -365,7 +439,11 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     """A pasted shell text's words, each line ended by ``;``. A script's lines are commands
     of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
+    from launchplan.input.heredoc import run_inline, split_off
+
+    text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _joined_continuations(_unwrapped_flags(_inline_code(text), notes))
+    text = shell_vars.substitutions_kept_whole(text)
     words: list[str] = []
     for line in _logical_lines(text):
         try:
@@ -387,6 +465,7 @@ def _inline_code(text: str) -> str:
     the page's markup, not the shell's command substitution."""
     if "`" not in text:
         return text
+    text = _inline_code_over_lines(text)
     lines = text.split("\n")
     for at, line in enumerate(lines):
         for match in _INLINE_CODE.finditer(line):
@@ -399,6 +478,27 @@ def _inline_code(text: str) -> str:
                 lines[at] = code
                 break
     return "\n".join(lines)
+
+
+#: An inline-code span that a page's text wrapping carried over several lines.
+_INLINE_SPAN = re.compile(r"(?<!`)`(?!`)([^`]*\n[^`]*)`(?!`)")
+
+
+def _inline_code_over_lines(text: str) -> str:
+    """``text`` with an inline-code launch that runs over several lines (a bullet's
+    "Serve command: `sglang serve --model-path M\\n  --tp 8`") reduced to that code, on
+    one line: Markdown joins the lines of a span, so the line breaks are not the shell's."""
+    for match in _INLINE_SPAN.finditer(text):
+        code = " ".join(match.group(1).split())
+        try:
+            words = shlex.split(code, comments=True)
+        except ValueError:
+            continue
+        if launches_sglang(words):
+            start = text.rfind("\n", 0, match.start()) + 1
+            end = text.find("\n", match.end())
+            return text[:start] + code + ("" if end < 0 else text[end:])
+    return text
 
 
 #: A line that ends inside a flag's name (``--chunked-prefill-``) and a next line that goes
@@ -510,6 +610,10 @@ def _launch_segment(words: list[str], launch: int | None = None,
     found = [n for n, seg in enumerate(segments)
              if any(_prefix_end(seg, i) is not None for i in range(len(seg)))]
     if not found:
+        quoted = _quoted_launches(segments)
+        if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
+            return _launch_segment(quoted[min(max(launch or 1, 1), len(quoted)) - 1],
+                                   None, notes)
         return [w for seg in segments for w in seg]
     at = found[min(max(launch or 1, 1), len(found)) - 1]
     if notes is not None:
@@ -534,6 +638,25 @@ def _launch_segment(words: list[str], launch: int | None = None,
             skip = True
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.extend(_expanded_word(word, values))
+    return out
+
+
+def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
+    """The words of each launch a command passes as one quoted argument, for another shell
+    to run: ``ssh node0 "cd /srv && python -m sglang.launch_server ..."``, ``bash -c '...'``,
+    ``tmux new-session -d "..."``, ``screen -dm bash -c "..."``. That shell runs it as a
+    command line of its own, so it is read as one."""
+    out: list[list[str]] = []
+    for seg in segments:
+        for word in seg:
+            if " " not in word or "sglang" not in word:
+                continue
+            try:
+                inner = _shell_words(word)
+            except InputError:
+                continue
+            if any(_prefix_end(inner, i) is not None for i in range(len(inner))):
+                out.append(inner)
     return out
 
 

@@ -19,13 +19,17 @@ def launch_literal(text: str) -> str | list[str] | None:
     ``text`` that starts SGLang's launcher; None when ``text`` is not Python or has none."""
     if "sglang" not in text or not ("launch_server" in text or "serve" in text):
         return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = _parsed(text)
+    if tree is None:
         return None
     from launchplan.input.pasted import launches_sglang
 
+    literals: dict[str, str] | None = None
     for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
+            if literals is None:
+                literals = _literal_names(tree)
+            node = ast.Constant(_rendered(node, literals))
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             try:
                 words = shlex.split(node.value, comments=True)
@@ -33,9 +37,108 @@ def launch_literal(text: str) -> str | list[str] | None:
                 continue
             if launches_sglang(words):
                 return node.value
-        elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and all(
-                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
-            words = [e.value for e in node.elts]  # type: ignore[attr-defined]
+        elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and any(
+                isinstance(e, ast.Constant) and e.value in _LAUNCHERS for e in node.elts):
+            if literals is None:
+                literals = _literal_names(tree)
+            words = [_word(e, literals) for e in node.elts]
             if launches_sglang(words):
                 return words
     return None
+
+
+#: The argv items that name SGLang's launcher (a list holding one is worth reading).
+_LAUNCHERS = frozenset({"sglang.launch_server", "sglang_router.launch_server", "serve"})
+
+
+def _word(node: ast.expr, literals: dict[str, str]) -> str:
+    """One argv item as the script builds it: a literal, a name it sets to one, an f-string,
+    ``str(x)``, ``os.environ.get(NAME, default)`` (its default); ``sys.executable`` is the
+    interpreter. Anything known only at run time stays a ``${...}`` reference, left open."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)):
+        return str(node.value)
+    if isinstance(node, ast.Name) and node.id in literals:
+        return literals[node.id]
+    if isinstance(node, ast.JoinedStr):
+        return _rendered(node, literals)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("str", "int", "float") and len(node.args) == 1):
+        return _word(node.args[0], literals)
+    if ast.unparse(node) == "sys.executable":
+        return "python3"
+    if (isinstance(node, ast.Call) and ast.unparse(node.func) in ("os.environ.get", "os.getenv")
+            and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)):
+        return str(node.args[1].value)  # the value with the variable unset, as ${NAME:-word}
+    return "${" + "".join(ast.unparse(node).split()) + "}"
+
+
+def quiet_parse(source: str) -> ast.Module:
+    """``ast.parse`` without the warnings Python prints for a pasted string's escapes
+    (``"E:\\models"`` is an invalid escape sequence to Python 3.12, a SyntaxWarning on
+    stderr): the text is read for its literals, not run."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source)
+
+
+def _parsed(text: str) -> ast.Module | None:
+    """``text`` parsed as Python: as it is, without a notebook cell's IPython lines, or, for
+    a piece cut out of a larger literal (an indented dict entry ``"cmd": ("sglang serve
+    ..." "--tp 8"),``, list items), dedented and put back inside the braces, brackets or
+    parentheses it came from."""
+    import textwrap
+
+    body = textwrap.dedent(text.strip("\n"))
+    # a notebook cell's IPython lines (``!pip install ...``, ``%%time``) are not Python
+    cell = "\n".join(line[:len(line) - len(line.lstrip())] + "pass"
+                     if line.lstrip().startswith(("!", "%")) else line
+                     for line in body.split("\n"))
+    for candidate in (text, body, cell, f"{{\n{body}\n}}", f"[\n{body}\n]",
+                      f"(\n{body}\n)"):
+        try:
+            return quiet_parse(candidate)
+        except (SyntaxError, ValueError):
+            continue
+    return None
+
+
+def _literal_names(tree: ast.Module) -> dict[str, str]:
+    """The script's top-level ``NAME = <literal>`` assignments (the last of each wins), and
+    the literal defaults of its functions' parameters (``def serve(model_path: str =
+    "Qwen/...", port: int = 30000)``: what a call that leaves them out runs with)."""
+    out: dict[str, str] = {}
+    for func in ast.walk(tree):
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            params = [*func.args.posonlyargs, *func.args.args]
+            defaults = func.args.defaults
+            pairs = [*zip(params[len(params) - len(defaults):], defaults),
+                     *((a, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults)
+                       if d is not None)]
+            for param, default in pairs:
+                if (isinstance(default, ast.Constant)
+                        and isinstance(default.value, (str, int, float))
+                        and not isinstance(default.value, bool)):
+                    out[param.arg] = str(default.value)
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, (str, int, float))
+                and not isinstance(node.value.value, bool)):
+            out[node.targets[0].id] = str(node.value.value)
+    return out
+
+
+def _rendered(node: ast.JoinedStr, literals: dict[str, str]) -> str:
+    """An f-string's text: a placeholder that names a literal the script assigns is that
+    value; any other stays a ``${...}`` reference, left open (and reported where a flag
+    needs its value)."""
+    parts: list[str] = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue):
+            parts.append(_word(value.value, literals))
+    return "".join(parts)

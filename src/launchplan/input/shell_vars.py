@@ -24,8 +24,10 @@ from collections.abc import Iterable, Mapping
 _REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)"
                         r"(?:(?P<op>:?[-=+?])(?P<default>[^}]*))?\}"
                         r"|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))")
-#: What still looks like a shell expansion after expanding what the text sets.
-_OPEN = re.compile(r"\$(?:\{|\(|[A-Za-z_])")
+#: What still looks like a shell expansion after expanding what the text sets (a
+#: PowerShell splat, ``@serve``, whose array the text builds at run time, and a template's
+#: ``{{ .Values.model }}``, too).
+_OPEN = re.compile(r"\$(?:\{|\(|[A-Za-z_])|^@[A-Za-z_]\w*$|\{\{.*\}\}")
 
 
 def assigned(words: Iterable[str], values: dict[str, str]) -> None:
@@ -65,3 +67,100 @@ def open_reference(value: str) -> bool:
 #: The hint an unparsable value holding an open reference gets.
 OPEN_REFERENCE_HINT = ("a shell variable or expansion the pasted text does not set: put its "
                        "value in the launch, or set it in the pasted script")
+
+
+#: Arithmetic the shell can do on literals alone (``$((4 << 30))``): integers and operators.
+_LITERAL_ARITHMETIC = re.compile(r"^[\d\s+\-*/%<>&|^~()]+$")
+#: Characters a command substitution's text holds that the word splitter would act on.
+_SPLITTING = frozenset(" \t|;&<>'\"")
+
+
+def substitutions_kept_whole(text: str) -> str:
+    """``text`` with each ``$(...)`` and ``$((...))`` made one word, as the shell keeps it
+    within the word it stands in: arithmetic on literals is worked out (``$((4 << 30))``
+    is ``4294967296``); anything else (``$(hostname -i)``, ``$((TP * 2))``) stays as
+    written, escaped so the splitter does not cut it at its spaces or pipes, and is later
+    reported as an expansion the paste leaves open. Single-quoted text is left alone."""
+    if "$(" not in text:
+        return text
+    out: list[str] = []
+    at = 0
+    quote = ""
+    while at < len(text):
+        char = text[at]
+        if char == "#" and not quote and (at == 0 or text[at - 1] in " \t\n"):
+            end = text.find("\n", at)  # a comment (its apostrophes are not quotes)
+            end = len(text) if end < 0 else end
+            out.append(text[at:end])
+            at = end
+            continue
+        if char in "'\"" and (not quote or quote == char) and (at == 0 or text[at - 1] != "\\"):
+            quote = "" if quote else char
+        elif char == "$" and quote != "'" and text.startswith("$(", at):
+            end = _closing(text, at + 1)
+            if end is not None:
+                out.append(_substitution(text[at:end + 1], inside_quotes=quote == '"'))
+                at = end + 1
+                continue
+        out.append(char)
+        at += 1
+    return "".join(out)
+
+
+def _closing(text: str, opening: int) -> int | None:
+    """The index of the parenthesis that closes the one at ``opening`` (nesting counted)."""
+    depth = 0
+    for at in range(opening, len(text)):
+        if text[at] == "(":
+            depth += 1
+        elif text[at] == ")":
+            depth -= 1
+            if depth == 0:
+                return at
+        elif text[at] == "\n":
+            return None
+    return None
+
+
+def _substitution(span: str, *, inside_quotes: bool) -> str:
+    if span.startswith("$((") and span.endswith("))"):
+        inner = span[3:-2]
+        if _LITERAL_ARITHMETIC.match(inner):
+            value = _arithmetic(inner)
+            if value is not None:
+                return str(value)
+    if inside_quotes:
+        return span
+    return "".join("\\" + c if c in _SPLITTING else c for c in span)
+
+
+def _arithmetic(expression: str) -> int | None:
+    """The shell's integer value of ``expression`` (literals and operators only), or None
+    when it is not one the shell would compute (a division by zero, a stray token)."""
+    import ast
+    import operator
+
+    ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.FloorDiv: operator.floordiv, ast.Div: operator.floordiv, ast.Mod: operator.mod,
+           ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+           ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor}
+
+    def value(node: ast.AST) -> int:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd,
+                                                                  ast.Invert)):
+            inner = value(node.operand)
+            return -inner if isinstance(node.op, ast.USub) else (
+                ~inner if isinstance(node.op, ast.Invert) else inner)
+        if isinstance(node, ast.BinOp) and type(node.op) in ops:
+            right = value(node.right)
+            if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= right < 64:
+                raise ValueError(right)
+            return ops[type(node.op)](value(node.left), right)
+        raise ValueError(node)
+
+    try:
+        return value(ast.parse(expression.strip(), mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError):
+        return None

@@ -1,8 +1,9 @@
-"""Typographic dashes and quotes that web pages and word processors put into commands.
+"""Typographic dashes, quotes and spaces that web pages and word processors put into commands.
 
 A blog or a chat client turns ``--tp`` into ``—tp`` (an em dash) or ``–-tp`` and ``"x"``
-into ``“x”``. The shell passes those characters through unchanged, so SGLang's parser
-refuses the dash as a positional argument and keeps the curly quotes in the value; the
+into ``“x”``, and a space into a no-break one. The shell passes those characters through
+unchanged, so SGLang's parser refuses the dash as a positional argument, keeps the curly
+quotes in the value and a flag and its value joined by a no-break space as one word; the
 error says which character it is and what to type instead. A path or model name wholly
 inside a pair of them (``--model-path “/models/x”``) is plainly that path: it is read so,
 with a note, since no real folder or Hub id starts and ends with such a quote.
@@ -16,6 +17,14 @@ _QUOTES = "\u201c\u201d\u201e\u2018\u2019\u201a\u00ab\u00bb"
 #: which some editors produce), German low-high pairs, guillemets either way.
 _OPENERS = "\u201c\u201d\u201e\u2018\u2019\u201a\u00ab\u00bb"
 _CLOSERS = "\u201c\u201d\u2018\u2019\u00ab\u00bb"
+#: Spaces a web page or chat client puts where a plain one was typed (no-break, thin,
+#: ideographic, zero-width): the shell does not split at them, so a flag and its value
+#: become one word.
+_SPACES = {"\u00a0": "no-break space", "\u2002": "en space", "\u2003": "em space",
+           "\u2007": "figure space", "\u2008": "punctuation space", "\u2009": "thin space",
+           "\u200a": "hair space", "\u200b": "zero-width space", "\u202f": "narrow no-break "
+           "space", "\u205f": "math space", "\u3000": "ideographic space",
+           "\ufeff": "zero-width no-break space"}
 
 
 def typographic_hint(text: str) -> str | None:
@@ -25,10 +34,25 @@ def typographic_hint(text: str) -> str | None:
         plain = "--" + text.lstrip(_DASHES + "-")
         return (f"it starts with a typographic dash (U+{ord(text[0]):04X}) a web page or "
                 f"editor put in place of '--': write {plain}")
+    spaced = odd_space_hint(text)
+    if spaced is not None:
+        return spaced
     if any(ch in _QUOTES for ch in text):
         return ("it holds typographic quotes, which the shell keeps as part of the value: "
                 "use plain ' or \" quotes")
     return None
+
+
+def odd_space_hint(text: str, subject: str = "it") -> str | None:
+    """One clause for an error about ``text`` (called ``subject``) when it holds a space
+    other than a plain one (or a zero-width one); None otherwise."""
+    odd = next((ch for ch in text if ch in _SPACES), None)
+    if odd is None:
+        return None
+    name = _SPACES[odd]
+    article = "an" if name[0] in "aeiou" else "a"
+    return (f"{subject} holds {article} {name} (U+{ord(odd):04X}) from a web page; the shell "
+            "does not split at it, so it stays inside the word: retype it as a plain space")
 
 
 def unquoted(text: str) -> str | None:

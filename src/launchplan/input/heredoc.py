@@ -1,0 +1,75 @@
+"""Here-documents in a pasted script: the files they write, and the script without them.
+
+SGLang's own docs write a config file with ``cat > config.yaml << EOF`` ... ``EOF`` and then
+start ``python -m sglang.launch_server --config config.yaml``; scripts write a launch script
+or an environment file the same way. The lines of a here-document are the file's text, not
+commands: the script is read without them, and the text of each file a ``cat > FILE`` (or
+``tee FILE``) writes is kept, so a launch that names the file can be read with it.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+#: A line that opens a here-document: ``<< EOF``, ``<<'EOF'``, ``<<-"END"``.
+_OPENER = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\1")
+#: The file such a line writes: ``cat > FILE``, ``cat <<EOF >FILE``, ``tee FILE``.
+_TARGET = re.compile(r"(?:(?<![<>&\d])>>?|\btee(?:[ \t]+-a)?)[ \t]*(['\"]?)([^\s'\"<>|;&]+)\1")
+
+
+def split_off(text: str) -> tuple[str, dict[str, str]]:
+    """(``text`` with every here-document's body left out, {file written: its text}). A
+    body is dedented (a page indents the whole block under a list item); a here-document
+    that never closes keeps its lines, as text that is not one."""
+    if "<<" not in text:
+        return text, {}
+    lines = text.split("\n")
+    kept: list[str] = []
+    files: dict[str, str] = {}
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        kept.append(line)
+        opener = _OPENER.search(line)
+        at += 1
+        if opener is None:
+            continue
+        delimiter = opener.group(2)
+        end = next((i for i in range(at, len(lines)) if lines[i].strip() == delimiter), None)
+        if end is None:
+            continue
+        target = _TARGET.search(line)
+        if target is not None:
+            files[target.group(2)] = textwrap.dedent("\n".join(lines[at:end]))
+        kept.extend("" for _ in range(at, end + 1))  # line numbers stay put
+        at = end + 1
+    return "\n".join(kept), files
+
+
+def written(files: dict[str, str], path: str) -> str | None:
+    """The text a here-document writes to ``path`` (or to a file of the same name)."""
+    if path in files:
+        return files[path]
+    name = path.rsplit("/", 1)[-1]
+    return next((text for file, text in files.items() if file.rsplit("/", 1)[-1] == name),
+                None)
+
+
+#: A line that runs a script file: ``bash run.sh``, ``sh -x run.sh``, ``./run.sh``,
+#: ``source env.sh`` (after anything that starts it, ``srun``, ``nohup``).
+_RUNS = re.compile(r"(?:^|\s)(?:(?:bash|sh|source)(?:[ \t]+-\w+)*[ \t]+|\.[ \t]+|(?=\./))"
+                   r"(\S+)[ \t]*(?:&[ \t]*)?$")
+
+
+def run_inline(text: str, files: dict[str, str]) -> str:
+    """``text`` with each line that runs a file a here-document wrote replaced by that
+    file's text: the launch a script writes to ``run.sh`` and then starts is its launch."""
+    if not files:
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        runs = _RUNS.search(line)
+        body = written(files, runs.group(1)) if runs else None
+        out.append(body if body is not None else line)
+    return "\n".join(out)

@@ -1,0 +1,130 @@
+"""A launch written for a Windows shell, read as the POSIX shell line it stands for.
+
+Windows users (and docs written for them) continue a long command with a backtick at the
+end of the line in PowerShell (``python -m sglang.launch_server `\\n  --model-path ...``)
+or a caret in ``cmd.exe`` (``... ^``, with ``set NAME=value`` and ``%NAME%``), set the
+environment with ``$env:NAME = "value"``, give a script's defaults in a
+``param([string]$Model = "...")`` block, and write paths with backslashes, which
+PowerShell keeps as they are. This module rewrites such a text into the POSIX form the
+pasted-line reader knows: ``\\`` continuations, ``export NAME=value``, ``Model=...``
+assignments, ``${NAME}`` references and backslashes escaped so the shell splitter keeps
+them. A value PowerShell computes (``(Read-Host ...)``) is not a literal and is left out,
+so a flag that uses it reports the open reference.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A line that ends in PowerShell's continuation (a backtick after a space) or cmd.exe's
+#: (a caret).
+_CONTINUED = re.compile(r"[ \t][`^][ \t]*$", re.MULTILINE)
+#: cmd.exe's ``set NAME=value`` and its ``%NAME%`` references.
+_CMD_SET = re.compile(r"^[ \t]*set[ \t]+\"?([A-Za-z_][A-Za-z0-9_]*)=([^\"]*)\"?[ \t]*$",
+                      re.IGNORECASE)
+_CMD_READ = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)%")
+#: ``$env:NAME = value`` on a line of its own.
+_ENV_SET = re.compile(r"^[ \t]*\$env:([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.*?)[ \t]*$",
+                      re.IGNORECASE)
+#: A ``param(...)`` entry with a default: ``[string]$Model = "Qwen/Qwen3-8B",``.
+_PARAM = re.compile(r"^[ \t]*(?:\[[\w.\[\]]+\][ \t]*)*\$([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*"
+                    r"(.*?)[ \t]*,?[ \t]*$")
+#: A literal PowerShell value: a quoted string or a bare word (no call, no pipeline).
+_LITERAL = re.compile(r"""^(?:"[^"`$]*"|'[^']*'|[^\s"'()|;`$]+)(?:[ \t]+#.*)?$""")
+#: ``$env:NAME`` read inside a command.
+_ENV_READ = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
+
+
+def looks_like_powershell(text: str) -> bool:
+    """Whether ``text`` continues lines with backticks or sets ``$env:`` variables."""
+    return ("`" in text or "^" in text) and bool(_CONTINUED.search(text)) or (
+        "$env:" in text.lower() and bool(
+            re.search(r"^[ \t]*\$env:\w+[ \t]*=", text, re.MULTILINE | re.IGNORECASE)))
+
+
+#: A top-level array assignment, ``$serve = @(`` or ``$serve += @(``, to its ``)``.
+_ARRAY = re.compile(r"^\$([A-Za-z_]\w*)[ \t]*(\+?=)[ \t]*@\((.*?)^\)", re.MULTILINE | re.DOTALL)
+#: An array's item that is a literal string.
+_ITEM = re.compile(r"""^(?:"([^"`$]*)"|'([^']*)')$""")
+
+
+def _arrays(text: str) -> dict[str, list[str]]:
+    """The arrays of literal strings ``text`` builds at its top level, for splatting
+    (``sglang serve @serve``). An array also added to in a nested block (an ``if``) or
+    holding a computed item is left out: its contents depend on the run."""
+    arrays: dict[str, list[str]] = {}
+    broken: set[str] = set()
+    for match in _ARRAY.finditer(text):
+        name, op, body = match.groups()
+        items: list[str] = []
+        for raw in re.split(r"[,\n]", re.sub(r"#[^\n]*", "", body)):
+            raw = raw.strip()
+            if not raw:
+                continue
+            item = _ITEM.match(raw)
+            if item is None:
+                broken.add(name)
+                break
+            items.append(item.group(1) if item.group(1) is not None else item.group(2))
+        arrays[name] = arrays.get(name, []) + items if op == "+=" else items
+    for nested in re.finditer(r"^[ \t]+\$([A-Za-z_]\w*)[ \t]*\+?=", text, re.MULTILINE):
+        broken.add(nested.group(1))
+    return {name: items for name, items in arrays.items() if name not in broken}
+
+
+def as_posix(text: str) -> str:
+    """The POSIX shell text that runs what the PowerShell ``text`` runs (see the module)."""
+    arrays = _arrays(text) if "@(" in text else {}
+    if arrays:
+        text = re.sub(r"(?<![\w@])@([A-Za-z_]\w*)\b",
+                      lambda m: " ".join(_quoted(i) for i in arrays[m.group(1)])
+                      if m.group(1) in arrays else m.group(0), _ARRAY.sub("", text))
+    out: list[str] = []
+    in_param = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if re.match(r"^param\s*\(", stripped, re.IGNORECASE):
+            in_param = not stripped.endswith(")")
+            out.append("")
+            continue
+        if in_param:
+            in_param = stripped != ")"
+            found = _PARAM.match(line)
+            value = found.group(2).rstrip(",").strip() if found else ""
+            out.append(f"{found.group(1)}={value}" if found and _LITERAL.match(value) else "")
+            continue
+        cmd_set = _CMD_SET.match(line)
+        if cmd_set:
+            out.append(f"export {cmd_set.group(1)}={_escaped(cmd_set.group(2))}")
+            continue
+        line = _CMD_READ.sub(r"${\1}", line)
+        setting = _ENV_SET.match(line)
+        if setting:
+            value = setting.group(2)
+            out.append(f"export {setting.group(1)}={_escaped(value)}"
+                       if _LITERAL.match(value) else "")
+            continue
+        line = _ENV_READ.sub(r"${\1}", line)
+        if _CONTINUED.search(line):
+            line = _CONTINUED.sub(" \\\\", line)
+            out.append(_escaped(line[:-1]) + "\\")
+        else:
+            out.append(_escaped(line))
+    return "\n".join(out)
+
+
+def _escaped(line: str) -> str:
+    """``line`` with each backslash outside single quotes doubled: PowerShell keeps a
+    backslash (``G:\\models\\x``) where the POSIX splitter would take it as an escape."""
+    out: list[str] = []
+    quoted = False
+    for char in line:
+        if char == "'":
+            quoted = not quoted
+        out.append("\\\\" if char == "\\" and not quoted else char)
+    return "".join(out)
+
+
+def _quoted(item: str) -> str:
+    """``item`` as one word of a POSIX command line (single-quoted when it needs it)."""
+    return item if re.fullmatch(r"[\w@%+=:,./-]+", item) else "'" + item.replace("'", "") + "'"

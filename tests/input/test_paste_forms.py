@@ -1,0 +1,388 @@
+"""Forms a launch takes on the pages people copy it from, beyond a plain shell line: a
+PowerShell launch, Markdown fences and blockquotes around it, inline code wrapped over
+lines, a piece of a Python literal, shell arithmetic and command substitution, several
+launching containers in one manifest or several engines in one script, and task files
+whose launch is a shell script (dstack ``commands``).
+
+Each test pins how the text is read, as the shell (or PowerShell, Kubernetes, Python)
+would hand it to SGLang.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import launch_count, unpaste
+from launchplan.input.shell_vars import substitutions_kept_whole
+
+POWERSHELL = ("param(\n  [string]$Model = \"qwen3-8b\",\n  [int]$Port = 30000\n)\n"
+              "$env:HF_ENDPOINT = \"https://hf-mirror.com\"\n"
+              "$env:HF_TOKEN = (Read-Host -AsSecureString)\n"
+              "python -m sglang.launch_server `\n  --model-path $Model `\n"
+              "  --tokenizer-path G:\\models\\tok `\n  --port $Port `\n  --tp-size 1\n")
+
+
+def test_a_powershell_launch_is_read_as_the_shell_line_it_stands_for():
+    argv, env = unpaste([POWERSHELL])
+    # backtick continuations joined, param() defaults and $env: values taken, a backslash
+    # in a Windows path kept; a value PowerShell computes is left out
+    assert argv == ["--model-path", "qwen3-8b", "--tokenizer-path", "G:\\models\\tok",
+                    "--port", "30000", "--tp-size", "1"]
+    assert env == ["HF_ENDPOINT=https://hf-mirror.com"]
+
+
+def test_a_powershell_docker_run_keeps_its_env_option_and_drops_the_rest(capsys):
+    line = ("docker run -d `\n  --gpus all `\n  -e HF_TOKEN=$env:HF_TOKEN `\n"
+            "  -e SGLANG_X=1 `\n  lmsysorg/sglang:latest `\n"
+            "  python3 -m sglang.launch_server `\n    --model-path qwen3-8b `\n    --tp 1\n")
+    assert unpaste([line]) == (["--model-path", "qwen3-8b", "--tp", "1"],
+                               ["HF_TOKEN=${HF_TOKEN}", "SGLANG_X=1"])
+    assert main(["resolve", "--gpu", "h100", line]) == 0
+
+
+@pytest.mark.parametrize("text", [
+    "```bash\npython -m sglang.launch_server --model-path qwen3-8b \\\n  --tp 1 \\\n```",
+    "```yaml\ncommand: [\"python3\", \"-m\", \"sglang.launch_server\", \"--model-path\", "
+    "\"qwen3-8b\", \"--tp\", \"1\"]\n```",
+    "```python\nimport sglang as sgl\nllm = sgl.Engine(model_path=\"qwen3-8b\", tp_size=1)\n```",
+    "~~~shell\npython -m sglang.launch_server --model-path qwen3-8b --tp 1\n~~~",
+    "> ```\n> python -m sglang.launch_server --model-path qwen3-8b \\\n>   --tp 1\n> ```",
+    "> > python -m sglang.launch_server --model-path qwen3-8b --tp 1",
+])
+def test_markdown_fences_and_blockquotes_are_not_part_of_the_launch(text):
+    argv, _ = unpaste([text])
+    assert argv[:2] == ["--model-path", "qwen3-8b"] and argv[-1] == "1"
+    assert main(["resolve", "--gpu", "h100", text]) == 0
+
+
+def test_a_redirection_is_still_a_redirection():
+    # only a text whose every line is quoted is a blockquote
+    assert unpaste(["python -m sglang.launch_server --model-path m > log.txt\n"])[0] == [
+        "--model-path", "m"]
+
+
+def test_inline_code_wrapped_over_lines_is_read_as_one_launch():
+    text = ("- Serve command: `sglang serve --model-path qwen3-8b\n  --port 8000 --tp 1` — the "
+            "plan's bullets match")
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--port", "8000", "--tp", "1"]
+
+
+def test_a_piece_of_a_python_literal_with_joined_strings_is_read():
+    text = ('            "sglang_cmd": (\n'
+            '                "sglang serve --model-path qwen3-8b --tp 2 "\n'
+            '                "--trust-remote-code"\n'
+            '            ),')
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp", "2",
+                                  "--trust-remote-code"]
+
+
+@pytest.mark.parametrize("text, value", [
+    ("$((4 << 30))", "4294967296"), ("$(( (2+3) * 4 ))", "20"), ("$((1/0))", "$((1/0))"),
+    ("$((TP * 2))", "$((TP\\ *\\ 2))"), ("$(hostname -i):5000", "$(hostname\\ -i):5000"),
+    ("\"$(hostname -i)\"", "\"$(hostname -i)\""), ("'$(a b)'", "'$(a b)'"),
+])
+def test_arithmetic_is_worked_out_and_a_command_substitution_kept_whole(text, value):
+    assert substitutions_kept_whole(text) == value
+
+
+def test_a_substitution_stays_one_word_and_is_named_as_open(capsys):
+    text = ("export WS=$((4 << 30))\nNODE0=$(scontrol show hostnames $SLURM_JOB_NODELIST | "
+            "head -n 1)\npython -m sglang.launch_server --model-path qwen3-8b --tp 2 "
+            "--dist-init-addr $NODE0:5000 --nnodes 2 --node-rank $(hostname | cut -c1)")
+    argv, env = unpaste([text])
+    assert env == ["WS=4294967296"]
+    assert argv[argv.index("--dist-init-addr") + 1] == (
+        "$(scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1):5000")
+    assert argv[-1] == "$(hostname | cut -c1)"
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert "--node-rank: expected an integer, got '$(hostname | cut -c1)'" in err
+    assert "shell variable or expansion" in err
+
+
+RBG = """apiVersion: workloads.x-k8s.io/v1alpha2
+kind: RoleBasedGroup
+spec:
+  roles:
+    - name: router
+      standalonePattern:
+        template:
+          spec:
+            containers:
+              - name: router
+                command: ["python3", "-m", "sglang_router.launch_router", "--pd-disaggregation"]
+    - name: prefill
+      standalonePattern:
+        template:
+          spec:
+            containers:
+              - name: sglang
+                command: [python3, -m, sglang.launch_server, --model-path, qwen3-8b,
+                          --disaggregation-mode, prefill]
+                resources: {limits: {nvidia.com/gpu: "2"}}
+    - name: decode
+      standalonePattern:
+        template:
+          spec:
+            containers:
+              - name: sglang
+                command: [python3, -m, sglang.launch_server, --model-path, qwen3-8b,
+                          --disaggregation-mode, decode]
+                resources: {limits: {nvidia.com/gpu: "1"}}
+"""
+
+
+def test_each_launching_container_of_a_manifest_is_listed_and_can_be_planned(capsys):
+    assert launch_count([RBG]) == 2
+    for chosen, mode, gpus in (("1", "prefill", 2), ("2", "decode", 1)):
+        assert main(["resolve", "--gpu", "h100", RBG, "--launch", chosen,
+                     "--format", "json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["resolved"]["disaggregation_mode"] == mode
+        assert data["target"]["gpu_count"] == gpus  # that container's own request
+        note = next(w for w in data["warnings"] if "launch commands" in w)
+        assert ("[1] --disaggregation-mode prefill, [2] --disaggregation-mode decode"
+                in note)
+
+
+def test_each_engine_of_a_script_is_listed_and_can_be_planned(capsys):
+    script = ("import sglang as sgl\n"
+              "a = sgl.Engine(model_path='qwen3-8b', ep_size=1)\n"
+              "b = sgl.Engine(model_path='qwen3-8b', ep_size=2, tp_size=2)\n")
+    assert launch_count([script]) == 2
+    assert unpaste([script], launch=2)[0] == ["--model-path", "qwen3-8b", "--ep-size", "2",
+                                              "--tp-size", "2"]
+    # the summary tells them apart by their own flags, not by a flag given after the paste
+    assert main(["resolve", "--gpu", "h100", script, "--model-path", "qwen3-4b",
+                 "--format", "json"]) == 0
+    note = next(w for w in json.loads(capsys.readouterr().out)["warnings"]
+                if "launch commands" in w)
+    assert "[1] --ep-size 1, [2] --ep-size 2 --tp-size 2" in note
+
+
+def test_a_task_file_whose_launch_is_a_shell_script_is_read():
+    dstack = ("type: service\nname: s\nimage: lmsysorg/sglang:latest\ncommands:\n"
+              "  - pip list\n  - |\n    sglang serve \\\n      --model-path qwen3-8b \\\n"
+              "      --tp 2\nport: 30000\n")
+    assert unpaste([dstack])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    skypilot = ("resources:\n  accelerators: H100:2\nrun: |\n  export SGLANG_X=1\n"
+                "  python -m sglang.launch_server --model-path qwen3-8b --tp 2\n")
+    assert unpaste([skypilot]) == (["--model-path", "qwen3-8b", "--tp", "2"], ["SGLANG_X=1"])
+
+
+def test_a_model_path_left_as_a_kubernetes_reference_says_how_to_give_it(capsys):
+    pod = ("command: [python3, -m, sglang.launch_server]\n"
+           "args: [--model-path=$(MODEL_PATH), --tp-size=1]\n")
+    assert main(["resolve", "--gpu", "h100", pod]) == 2
+    err = capsys.readouterr().err
+    assert "got '$(MODEL_PATH)'" in err and "give --model-path again after the pasted" in err
+    assert main(["resolve", "--gpu", "h100", pod, "--model-path", "qwen3-8b"]) == 0
+
+
+def test_a_pasted_config_files_content_is_read_as_that_config(capsys):
+    text = ("launch server\nexport SGLANG_X=1\n```\nmodel-path: qwen3-8b\ntp-size: 2\n"
+            "trust-remote-code: true\nmem-fraction-static: 0.8\n```")
+    assert unpaste([text]) == (["--model-path", "qwen3-8b", "--tp-size", "2",
+                                "--trust-remote-code", "--mem-fraction-static", "0.8"],
+                               ["SGLANG_X=1"])
+    assert main(["resolve", "--gpu", "h100", text]) == 0
+    # a key SGLang reads only from the command line is named as it names it
+    assert main(["resolve", "--gpu", "h100", "model-path: qwen3-8b\nenable-dp-attention: "
+                 "true\n"]) == 2
+    assert "key 'enable-dp-attention'" in capsys.readouterr().err
+    # YAML that names no SGLang option is not taken for a config
+    assert unpaste(["name: x\nreplicas: 2\n"])[0] == ["name:", "x", "replicas:", "2"]
+
+
+def test_a_launch_passed_to_another_shell_is_read_and_counted():
+    text = ("ssh node0 \"cd /srv && CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server "
+            "--model-path m --port 1\"\n"
+            "tmux new-session -d -s d 'python -m sglang.launch_server --model-path m --port 2'\n")
+    assert launch_count([text]) == 2
+    assert unpaste([text]) == (["--model-path", "m", "--port", "1"], ["CUDA_VISIBLE_DEVICES=0"])
+    assert unpaste([text], launch=2)[0] == ["--model-path", "m", "--port", "2"]
+    assert unpaste(["bash -c \"python -m sglang.launch_server --model-path m --tp 2\""])[0] == [
+        "--model-path", "m", "--tp", "2"]
+
+
+@pytest.mark.parametrize("line", [
+    "uvx --from \"sglang[all]\" sglang serve qwen3-8b --tp 2",
+    "docker run --gpus all lmsysorg/sglang:latest sglang serve --model-path qwen3-8b --tp 2",
+])
+def test_sglang_serve_behind_a_runner_on_one_line_is_read(line):
+    argv, _ = unpaste([line])
+    assert argv == ["--model-path", "qwen3-8b", "--tp", "2"]
+    assert main(["resolve", "--gpu", "h100", line, "--emit", "sglang"]) == 0
+
+
+def test_an_engine_started_by_python_dash_c_is_read():
+    line = "python -c \"import sglang as sgl; llm = sgl.Engine(model_path='qwen3-8b', tp_size=2)\""
+    assert unpaste([line]) == (["--model-path", "qwen3-8b", "--tp-size", "2"], [])
+
+
+def test_a_cmd_exe_launch_with_caret_continuations_is_read():
+    text = ("set CUDA_VISIBLE_DEVICES=0\nset MODEL=qwen3-8b\n"
+            "python -m sglang.launch_server ^\n  --model-path %MODEL% ^\n"
+            "  --tokenizer-path C:\\models\\tok ^\n  --tp 1\n")
+    assert unpaste([text]) == (["--model-path", "qwen3-8b", "--tokenizer-path",
+                                "C:\\models\\tok", "--tp", "1"],
+                               ["CUDA_VISIBLE_DEVICES=0", "MODEL=qwen3-8b"])
+
+
+def test_a_powershell_splat_of_a_literal_array_is_its_items(capsys):
+    text = ('$serve = @(\n    "--model-path", "qwen3-8b",\n    "--tp-size", "1"\n)\n'
+            '$serve += @(\n    "--port", "30000"\n)\n'
+            'wslc run -d --gpus all `\n    lmsysorg/sglang:latest sglang serve @serve\n')
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp-size", "1", "--port",
+                                  "30000"]
+    # an array the script adds to under a condition is not known before it runs
+    conditional = text.replace('$serve += @(', 'if (-not $X) {\n    $serve += @(') + "}\n"
+    assert unpaste([conditional])[0] == ["--model-path", "@serve"]
+    assert main(["resolve", "--gpu", "h100", conditional]) == 2
+    assert "got '@serve' (a variable the pasted text leaves open" in capsys.readouterr().err
+
+
+def test_a_windows_path_in_a_pasted_python_literal_prints_no_warning(capsys, recwarn):
+    text = 'cmd = "python -m sglang.launch_server --model-path E:\\models\\q --tp 1"\n'
+    assert unpaste([text])[0][0] == "--model-path"  # read as a shell line, as it runs
+    assert not [w for w in recwarn if "escape" in str(w.message)]
+
+
+def test_a_launch_built_in_an_f_string_takes_the_literals_the_script_assigns(capsys):
+    script = ('import subprocess\nmodel = "qwen3-8b"\ntp = 2\n'
+              'cmd = f"python -m sglang.launch_server --model-path {model} --tp {tp} '
+              '--port {args.port}"\nsubprocess.Popen(cmd, shell=True)\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--port",
+                                    "${args.port}"]
+    assert main(["resolve", "--gpu", "h100", script]) == 2
+    assert "--port: expected an integer, got '${args.port}' (a shell variable or expansion" \
+        in capsys.readouterr().err
+
+
+def test_a_template_placeholder_is_named_as_a_value_left_open(capsys):
+    chart = ('command: [python3, -m, sglang.launch_server]\n'
+             'args: [--model-path, qwen3-8b, --tp-size, "{{ .Values.tp }}"]\n')
+    assert main(["resolve", "--gpu", "h100", chart]) == 2
+    err = capsys.readouterr().err
+    assert "--tp-size: expected an integer, got '{{ .Values.tp }}'" in err
+    assert "expansion the pasted text does not set" in err
+
+
+def test_a_notebook_cells_ipython_lines_do_not_hide_its_launch_literal():
+    cell = ('!pip install sglang\nmodel = "qwen3-8b"\nif True:\n'
+            '    cmd = f"python -m sglang.launch_server --model-path {model} --tp 1"\n'
+            '    %time proc = run(cmd)\n')
+    assert unpaste([cell])[0] == ["--model-path", "qwen3-8b", "--tp", "1"]
+
+
+@pytest.mark.parametrize("line, names", [
+    ("python -m sglang.launch_server --model-path qwen3-8b --tp\u00a02",
+     "holds a no-break space (U+00A0)"),
+    ("python -m sglang.launch_server --model-path qwen3-8b \u200b--tp 2",
+     "holds a zero-width space (U+200B)"),
+    ("python -m sglang.launch_server --model-path qwen3-8b\u3000--tp 2",
+     "the word before it, 'qwen3-8b\\u3000--tp', holds an ideographic space (U+3000)"),
+])
+def test_a_space_a_web_page_changed_is_named_as_the_shell_reads_it(line, names, capsys):
+    # the shell splits only at plain blanks, so SGLang would get the joined word too
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    err = capsys.readouterr().err
+    assert names in err and "retype it as a plain space" in err and err.count("\n") == 1
+
+
+def test_a_powershell_script_saved_with_crlf_line_ends_is_read():
+    text = "python -m sglang.launch_server `\r\n  --model-path qwen3-8b `\r\n  --tp 2\r\n"
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+
+
+def test_an_engines_arguments_from_names_the_script_sets_are_read():
+    script = ('import sglang as sgl\nMODEL = "qwen3-8b"\n'
+              'engine_kwargs = dict(tp_size=2, mem_fraction_static=0.8)\n'
+              'llm = sgl.Engine(model_path=MODEL, **engine_kwargs)\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2",
+                                    "--mem-fraction-static", "0.8"]
+    braces = 'kw = {"model_path": "qwen3-8b", "tp_size": 2}\nllm = Engine(**kw)\n'
+    assert unpaste([braces])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2"]
+
+
+@pytest.mark.parametrize("script, names", [
+    ("llm = sgl.Engine(model_path=args.model)\n", "got '${args.model}' (a variable the "
+     "pasted text leaves open"),
+    ("llm = sgl.Engine(model_path='qwen3-8b', disable_cuda_graph=flag)\n",
+     "sgl.Engine(disable_cuda_graph=...): expected a literal value"),
+    ("kw = load()\nllm = sgl.Engine(**kw)\n", "sgl.Engine(**...): expected keyword arguments "
+     "written out, or a mapping the script sets to literals, got 'kw'"),
+])
+def test_an_engine_argument_only_known_at_run_time_is_named(script, names, capsys):
+    assert main(["resolve", "--gpu", "h100", script]) == 2
+    assert names in capsys.readouterr().err
+
+
+def test_an_engine_argument_known_at_run_time_yields_to_a_flag_given_after():
+    # (a typed value is checked where it stands, as argparse does: only a text value such
+    # as the model path can wait for a later flag)
+    script = "llm = sgl.Engine(model_path=args.model_path, tp_size=2)\n"
+    assert unpaste([script])[0] == ["--model-path", "${args.model_path}", "--tp-size", "2"]
+    assert main(["resolve", "--gpu", "h100", script, "--model-path", "qwen3-8b"]) == 0
+
+
+def test_an_argv_list_built_from_names_and_f_strings_is_read():
+    script = ('import subprocess, sys\nMODEL = "qwen3-8b"\nport = 30000\n'
+              'cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", MODEL,\n'
+              '       "--port", str(port), f"--tp={2}", "--host", args.host,\n'
+              '       "--attention-backend", os.environ.get("BACKEND", "fa3")]\n'
+              'subprocess.Popen(cmd)\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--port", "30000", "--tp=2",
+                                    "--host", "${args.host}", "--attention-backend", "fa3"]
+
+
+def test_a_launch_built_in_a_function_takes_its_parameters_defaults():
+    script = ('def start(model_path: str = "qwen3-8b", port: int = 30000, *, tp=2):\n'
+              '    cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path",\n'
+              '           model_path, "--port", str(port), "--tp", str(tp)]\n'
+              '    return subprocess.Popen(cmd)\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--port", "30000", "--tp", "2"]
+
+
+def test_a_config_written_out_before_the_launch_that_names_it_is_read(capsys):
+    text = ("Create config.yaml:\n```yaml\n# config.yaml\nmodel-path: qwen3-8b\ntp-size: 2\n"
+            "mem-fraction-static: 0.8\n```\nThen:\n```bash\n"
+            "python -m sglang.launch_server --config config.yaml --tp-size 1\n```")
+    notes: list[str] = []
+    # the config's flags come first, as SGLang puts them: the command line's --tp-size wins
+    assert unpaste([text], notes=notes)[0] == ["--model-path", "qwen3-8b", "--tp-size", "2",
+                                               "--mem-fraction-static", "0.8", "--tp-size", "1"]
+    assert notes == ["--config config.yaml is not on this machine: the config written out in "
+                     "the pasted text is read as that file"]
+    assert main(["resolve", "--gpu", "h100", text, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["resolved"]["tp_size"] == 1
+    # without the YAML in the paste, the missing file is named as before
+    assert main(["resolve", "--gpu", "h100",
+                 "python -m sglang.launch_server --config config.yaml\n"]) == 2
+    assert "config.yaml" in capsys.readouterr().err
+
+
+def test_a_config_written_by_a_here_document_is_read_for_the_launch_that_names_it():
+    # as SGLang's server-arguments page writes it, indented under a list item
+    text = ("  ```bash\n  # Create config.yaml\n  cat > config.yaml << EOF\n"
+            "  model-path: qwen3-8b\n  port: 30000\n  tensor-parallel-size: 2\n"
+            "  enable-metrics: true\n  EOF\n\n  # Launch server with config file\n"
+            "  python -m sglang.launch_server --config config.yaml --port 31000\n  ```")
+    notes: list[str] = []
+    assert unpaste([text], notes=notes)[0] == [
+        "--model-path", "qwen3-8b", "--port", "30000", "--tensor-parallel-size", "2",
+        "--enable-metrics", "--port", "31000"]
+    assert notes == ["--config config.yaml is not on this machine: the here-document that "
+                     "writes it is read as that file"]
+
+
+def test_a_here_documents_lines_are_a_file_not_commands_until_the_file_runs():
+    text = ("cat > run.sh <<'EOF'\npython -m sglang.launch_server --model-path a --tp 2\nEOF\n"
+            "srun bash run.sh\npython -m sglang.launch_server --model-path b\n")
+    assert launch_count([text]) == 2  # run.sh's launch (started by srun bash), then b
+    assert unpaste([text])[0] == ["--model-path", "a", "--tp", "2"]
+    written_only = "cat > run.sh <<EOF\npython -m sglang.launch_server --model-path a\nEOF\n"
+    assert launch_count([written_only]) == 0
