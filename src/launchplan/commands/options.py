@@ -94,36 +94,12 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
     continuations, ``KEY=VALUE`` assignments before it) is taken apart first: the
     assignments become ``--env`` values.
     """
-    from launchplan.input.pasted import launch_count, looks_pasted, unpaste
-
     out = Split()
     argv, chosen = _launch_option(argv) if "--launch" in allowed else (list(argv), None)
-    if chosen is not None and not looks_pasted(argv):
-        raise InputError("--launch", "a pasted launch text (python -m sglang.launch_server "
-                         "...) to pick from", chosen)
-    if looks_pasted(argv):
-        requested = _manifest_gpus(argv, chosen) if "--gpu-count" in allowed else None
-        launches = launch_count(argv)
-        if chosen is not None and not 1 <= chosen <= max(launches, 1):
-            raise InputError("--launch", f"1 to {max(launches, 1)} (the pasted text holds "
-                             f"{launches or 'one'} launch command{'s' if launches > 1 else ''})",
-                             chosen)
-        if launches > 1:
-            from launchplan.input.pasted import launch_summaries
-
-            listed = ", ".join(launch_summaries(argv, launches))
-            how = f"(--launch {chosen})" if chosen else "(--launch N plans another)"
-            out.notes.append(f"the pasted text holds {launches} launch commands: {listed}; "
-                             f"launch {chosen or 1} is planned {how}")
-        argv, assignments = unpaste(argv, launch=chosen, notes=out.notes)
-        if requested is not None and not any(t == "--gpu-count" or t.startswith(
-                "--gpu-count=") for t in argv):
-            out.options["gpu_count"] = requested  # the container sees only these
-        if assignments:
-            if "--env" not in allowed:
-                raise InputError(assignments[0].split("=")[0], "no environment assignment for "
-                                 "this command", assignments[0])
-            out.options["env"] = list(assignments)
+    if chosen is not None or _may_be_pasted(argv):  # else no reader needs loading
+        _unpaste_into(out, argv, chosen, allowed)
+        argv = out.sglang_argv
+        out.sglang_argv = []
     i = 0
     while i < len(argv):
         token = argv[i]
@@ -152,6 +128,49 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
         out.options.setdefault(option.dest, [] if option.kind == "multi" else None)
         out.options[option.dest] = _convert(option, value, out.options[option.dest])
     return out
+
+
+def _may_be_pasted(argv: Sequence[str]) -> bool:
+    """A cheap screen: only a token with a space or a line break, or naming python, sglang
+    or an ``Engine``, can make ``looks_pasted`` true (a plain command line skips the
+    readers' import, a few milliseconds of every cold start)."""
+    return any(" " in t or "\n" in t or "python" in t or "sglang" in t or "Engine" in t
+               for t in argv)
+
+
+def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
+                  allowed: frozenset[str]) -> None:
+    """A pasted launch taken apart: its flags into ``out.sglang_argv`` (to be split next),
+    its environment assignments and the GPUs its container asks for into ``out.options``."""
+    from launchplan.input.pasted import launch_count, looks_pasted, unpaste
+
+    if chosen is not None and not looks_pasted(argv):
+        raise InputError("--launch", "a pasted launch text (python -m sglang.launch_server "
+                         "...) to pick from", chosen)
+    if looks_pasted(argv):
+        requested = _manifest_gpus(argv, chosen) if "--gpu-count" in allowed else None
+        launches = launch_count(argv)
+        if chosen is not None and not 1 <= chosen <= max(launches, 1):
+            raise InputError("--launch", f"1 to {max(launches, 1)} (the pasted text holds "
+                             f"{launches or 'one'} launch command{'s' if launches > 1 else ''})",
+                             chosen)
+        if launches > 1:
+            from launchplan.input.pasted import launch_summaries
+
+            listed = ", ".join(launch_summaries(argv, launches))
+            how = f"(--launch {chosen})" if chosen else "(--launch N plans another)"
+            out.notes.append(f"the pasted text holds {launches} launch commands: {listed}; "
+                             f"launch {chosen or 1} is planned {how}")
+        argv, assignments = unpaste(argv, launch=chosen, notes=out.notes)
+        if requested is not None and not any(t == "--gpu-count" or t.startswith(
+                "--gpu-count=") for t in argv):
+            out.options["gpu_count"] = requested  # the container sees only these
+        if assignments:
+            if "--env" not in allowed:
+                raise InputError(assignments[0].split("=")[0], "no environment assignment for "
+                                 "this command", assignments[0])
+            out.options["env"] = list(assignments)
+    out.sglang_argv = list(argv)
 
 
 def _launch_option(argv: Sequence[str]) -> tuple[list[str], int | None]:

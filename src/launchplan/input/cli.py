@@ -25,7 +25,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from launchplan.errors import InputError
-from launchplan.input import shell_vars
 from launchplan.input.fields import (
     EXTRA_FLAGS,
     FIELDS,
@@ -372,6 +371,8 @@ class _Parse:
     def error(self, at: int, subject: str, expected: str, got: Any = None,
               hint: str | None = None) -> InputError:
         if hint is None and isinstance(got, str):
+            from launchplan.input import shell_vars  # only when reporting an error
+
             if shell_vars.open_reference(got):
                 hint = shell_vars.OPEN_REFERENCE_HINT
             else:
