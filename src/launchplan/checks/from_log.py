@@ -22,6 +22,7 @@ from launchplan.struct import Struct, factory
 # Where things are and when they ran, not how: never compared.
 IGNORED = NAMES | {"model_path", "tokenizer_path", "served_model_name"}
 MAX_DROPPED = 20
+MAX_PAIRED = 8  # pairs of differing fields are tried as given together up to this many
 
 
 class Difference(Struct):
@@ -135,27 +136,41 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     result = _resolve_dropping(resolve, inputs, report)
     diffs = _differences(known, result, report)
     report.compared = sum(1 for n in known if n not in IGNORED and n not in report.not_accepted)
-    while diffs:  # best first: the given value that explains the most differences
-        best = None
-        for candidate in diffs:
-            if candidate.field not in writes or candidate.field in inputs:
-                continue
-            trial = {**inputs, candidate.field: candidate.logged}
-            try:
-                again = resolve(trial)
-            except (InputError, Refusal):
-                continue
-            fewer = _differences(known, again, report)
-            if len(fewer) < len(diffs) and (best is None or len(fewer) < len(best[3])):
-                best = (candidate, trial, again, fewer)
+    while diffs:  # best first: the given value(s) that explain the most differences
+        open_ = [d for d in diffs if d.field in writes and d.field not in inputs]
+        best = _best_given([(d,) for d in open_], inputs, resolve, known, report, diffs)
+        if best is None and len(open_) <= MAX_PAIRED:
+            # two values a user passed together can each move what the other decides
+            # (an explicit --max-running-requests and --disable-cuda-graph both move
+            # mem_fraction_static): alone each trades one difference for another
+            pairs = [(a, b) for i, a in enumerate(open_) for b in open_[i + 1:]]
+            best = _best_given(pairs, inputs, resolve, known, report, diffs)
         if best is None:
             break
-        report.explicit.append(best[0])
+        report.explicit.extend(best[0])
         _, inputs, result, diffs = best
     report.inputs = inputs
     report.result = result
     report.differences = diffs
     return report
+
+
+def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],
+                resolve: Callable[[Mapping[str, Any]], Any], known: Mapping[str, Any],
+                report: LogReport, diffs: list[Difference]) -> tuple | None:
+    """The group of logged values that, given as input, leaves the fewest differences (fewer
+    than now), with the new inputs, result and differences; None when no group helps."""
+    best = None
+    for group in groups:
+        trial = {**inputs, **{d.field: d.logged for d in group}}
+        try:
+            again = resolve(trial)
+        except (InputError, Refusal):
+            continue
+        fewer = _differences(known, again, report)
+        if len(fewer) < len(diffs) and (best is None or len(fewer) < len(best[3])):
+            best = (list(group), trial, again, fewer)
+    return best
 
 
 def _differences(known: Mapping[str, Any], result: Any, report: LogReport) -> list[Difference]:
