@@ -83,6 +83,16 @@ def release_of(logged: Mapping[str, Any]) -> str | None:
     return None
 
 
+def siblings_of(rules: Any) -> dict[str, frozenset[str]]:
+    """For each field a rule writes, the other fields the same rule writes: values a user
+    gives together (``--speculative-eagle-topk`` needs ``--speculative-num-steps`` given)."""
+    out: dict[str, set[str]] = {}
+    for spec in rules:
+        for name in spec.writes:
+            out.setdefault(name, set()).update(n for n in spec.writes if n != name)
+    return {name: frozenset(group) for name, group in out.items()}
+
+
 def written_fields(rules: Any) -> frozenset[str]:
     out: set[str] = set()
     for spec in rules:
@@ -136,15 +146,26 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     result = _resolve_dropping(resolve, inputs, report)
     diffs = _differences(known, result, report)
     report.compared = sum(1 for n in known if n not in IGNORED and n not in report.not_accepted)
+    siblings = siblings_of(rules)
+
+    def given_with_siblings(group: tuple[Difference, ...]) -> dict[str, Any]:
+        """The logged values of the fields the rules deciding ``group`` also write, where
+        they agree with the plan: given too when the group alone is refused."""
+        differing = {d.field for d in diffs}
+        return {n: known[n] for d in group for n in siblings.get(d.field, ())
+                if n in known and n not in inputs and n not in differing and n not in IGNORED}
+
     while diffs:  # best first: the given value(s) that explain the most differences
         open_ = [d for d in diffs if d.field in writes and d.field not in inputs]
-        best = _best_given([(d,) for d in open_], inputs, resolve, known, report, diffs)
+        best = _best_given([(d,) for d in open_], inputs, resolve, known, report, diffs,
+                           given_with_siblings)
         if best is None and len(open_) <= MAX_PAIRED:
             # two values a user passed together can each move what the other decides
             # (an explicit --max-running-requests and --disable-cuda-graph both move
             # mem_fraction_static): alone each trades one difference for another
             pairs = [(a, b) for i, a in enumerate(open_) for b in open_[i + 1:]]
-            best = _best_given(pairs, inputs, resolve, known, report, diffs)
+            best = _best_given(pairs, inputs, resolve, known, report, diffs,
+                               given_with_siblings)
         if best is None:
             break
         report.explicit.extend(best[0])
@@ -157,16 +178,25 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
 
 def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],
                 resolve: Callable[[Mapping[str, Any]], Any], known: Mapping[str, Any],
-                report: LogReport, diffs: list[Difference]) -> tuple | None:
+                report: LogReport, diffs: list[Difference],
+                companions: Callable[[tuple[Difference, ...]], dict[str, Any]]) -> tuple | None:
     """The group of logged values that, given as input, leaves the fewest differences (fewer
-    than now), with the new inputs, result and differences; None when no group helps."""
+    than now), with the new inputs, result and differences; None when no group helps. A group
+    the modelled release refuses alone is tried once more with its ``companions``."""
     best = None
     for group in groups:
         trial = {**inputs, **{d.field: d.logged for d in group}}
         try:
             again = resolve(trial)
         except (InputError, Refusal):
-            continue
+            extra = companions(group)
+            if not extra:
+                continue
+            trial = {**trial, **extra}
+            try:
+                again = resolve(trial)
+            except (InputError, Refusal):
+                continue
         fewer = _differences(known, again, report)
         if len(fewer) < len(diffs) and (best is None or len(fewer) < len(best[3])):
             best = (list(group), trial, again, fewer)
