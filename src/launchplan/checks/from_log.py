@@ -46,6 +46,9 @@ class LogReport(Struct, frozen=False):
     release: str = SGLANG_VERSION  # the release whose fields and defaults were compared
     unreadable: list[str] = factory(list)
     not_accepted: dict[str, str] = factory(dict)  # input the modelled release refuses
+    # remaining differences whose logged value, given explicitly, the modelled release
+    # refuses (an older default such as ep_dispatch_algorithm static): field -> the refusal
+    refused_if_given: dict[str, str] = factory(dict)
     truncated: bool = False
     # the release whose flag surface holds every logged field, when 0.5.23's does not
     release_hint: str | None = None
@@ -64,6 +67,7 @@ class LogReport(Struct, frozen=False):
             "agrees_if_passed_explicitly": [d.to_dict() for d in self.explicit],
             "inputs": self.inputs, "unknown_fields": self.unknown,
             "unreadable_fields": self.unreadable, "not_accepted": self.not_accepted,
+            "refused_if_given": self.refused_if_given,
             "truncated": self.truncated, "release": self.release,
             "release_hint": self.release_hint,
             "memory": [row.to_dict() for row in self.memory],
@@ -173,6 +177,14 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     report.inputs = inputs
     report.result = result
     report.differences = diffs
+    for d in diffs:  # why a remaining difference cannot be given: the release refuses it
+        if d.field in writes and d.field not in inputs:
+            try:
+                resolve({**inputs, d.field: d.logged, **given_with_siblings((d,))})
+            except Refusal as refusal:
+                report.refused_if_given[d.field] = refusal.message
+            except InputError as exc:
+                report.refused_if_given[d.field] = exc.message
     return report
 
 
