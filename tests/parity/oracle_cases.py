@@ -44,6 +44,7 @@ SUITES = {
     "hub": "hub-cases.json",  # published Hub configs of 2026's architectures, as they are
     "shipped": "shipped-cases.json",  # every other Hub config launchplan ships
     "wild5": "wild5-cases.json",  # realistic launches of those configs on every target
+    "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -61,7 +62,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "wild2": 236,  # of 242, likewise
         "wild3": 292,  # of 293: one asks for HTTP/2 (granian)
         "wild4": 318,
-        "hub": 253, "shipped": 440, "wild5": 240}.items()
+        "hub": 253, "shipped": 440, "wild5": 240, "logs": 30}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 65,
