@@ -261,3 +261,12 @@ def test_a_logged_hub_cache_path_is_planned_as_the_bundled_model_it_names(capsys
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "planned with the bundled model qwen3-8b" in out
+
+
+def test_a_recent_real_log_s_pool_is_planned_within_a_percent(capsys):
+    """Qwen3-30B-A3B-FP8 on an H100 (August 2026): weights and the KV pool as logged."""
+    entry = next(e for e in SOURCES if e["file"].startswith("vllm-hybrid"))
+    rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
+    assert abs(rows["weights as loaded"]["error"]) < 0.01
+    tokens = rows["max_total_num_tokens"]
+    assert tokens["logged"] == 392920 and abs(tokens["error_from_logged_free_memory"]) < 0.01
