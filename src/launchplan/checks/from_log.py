@@ -124,9 +124,11 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     ``overrides`` (the user's own flags, ``--model-path`` among them) win over logged values.
     First the fields no rule writes are input. Then, repeatedly, the differing field a rule
     writes that removes the most differences once given as input is taken as input (a
-    user's ``--attn-dp-size 2`` explains the divided chunk too); those are reported as
-    "agrees if passed explicitly" with the rule that would otherwise decide, and what still
-    differs is the list of differences.
+    user's ``--attn-dp-size 2`` explains the divided chunk too); when no single one does,
+    pairs are tried, and a value refused alone is tried with the agreeing values its rule
+    also writes. Those are reported as "agrees if passed explicitly" with the rule that
+    would otherwise decide; what still differs is the list of differences, each named in
+    ``refused_if_given`` when the modelled release refuses its logged value.
     """
     from launchplan.input.fields import release_table
 
