@@ -19,7 +19,8 @@ SOURCES = json.loads((DATA / "sources.json").read_text())["logs"]
 
 def run(capsys, entry, *extra):
     code = main(["resolve", "--from-log", str(DATA / entry["file"]), "--gpu", entry["gpu"],
-                 "--model-path", entry["model"], "--format", "json", *extra])
+                 "--model-path", entry["model"], "--format", "json",
+                 *entry.get("flags", []), *extra])
     out, err = capsys.readouterr()
     assert code == 0, err
     return json.loads(out)
@@ -49,6 +50,64 @@ def test_public_logs_of_older_releases_are_planned_and_explained(capsys, entry):
     # whatever differs names the field and the rule (or default) that decided it
     for d in data["differences"] + data["agrees_if_passed_explicitly"]:
         assert d["field"] and d["rule"]
+
+
+@pytest.mark.parametrize("entry", [e for e in SOURCES if "differences_classified" in e],
+                         ids=lambda e: e["file"])
+def test_real_logs_plan_with_only_their_classified_differences(capsys, entry):
+    """Each public log's outcome, as recorded in sources.json: the values that agree once
+    given, and every remaining difference with its class (an older release or the log's
+    environment; none is launchplan's)."""
+    data = run(capsys, entry)
+    assert data["truncated"] == entry["truncated"] and data["unreadable_fields"] in (
+        [], ["lora_paths"])
+    assert {d["field"] for d in data["differences"]} == set(entry["differences_classified"])
+    assert sorted(d["field"] for d in data["agrees_if_passed_explicitly"]) == \
+        entry["explicit_set"]
+    # an older default 0.5.23 refuses is named as such
+    refused = {f for f, why in entry["differences_classified"].items() if "refuse" in why}
+    assert set(data["refused_if_given"]) == refused
+    if "compat_too" in entry:
+        again = run(capsys, entry, "--compat", entry["compat_too"])
+        assert again["agrees"] and again["release"] == entry["compat_too"]
+
+
+def test_a_recent_log_compares_its_cuda_graph_config(capsys, tmp_path):
+    """0.5.19 and later log the CUDA-graph settings as CudaGraphConfig(decode=PhaseConfig(...),
+    ...): read as a mapping, compared; a decode max_bs changed by hand is a difference."""
+    entry = next(e for e in SOURCES if e["file"].startswith("vllm-hybrid"))
+    data = run(capsys, entry)
+    assert "cuda_graph_config" not in data["unreadable_fields"] and data["agrees"]
+    decode = "decode=PhaseConfig(backend='full', max_bs="
+    text = (DATA / entry["file"]).read_text().replace(decode + "256,", decode + "96,")
+    log = tmp_path / "edited.log"
+    log.write_text(text)
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100", "--model-path",
+                 entry["model"], "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["field"] for d in data["differences"]] == ["cuda_graph_config"]
+
+
+def test_values_given_together_explain_what_neither_does_alone(capsys):
+    """An explicit --max-running-requests and --disable-cuda-graph each move
+    mem_fraction_static: alone each trades one difference for another, together they
+    explain both (the docs CI's launch helper passes both)."""
+    entry = next(e for e in SOURCES if e["file"] == "docs-2026-03-offline-engine-qwen2.5-0.5b.log")
+    data = run(capsys, entry)
+    assert data["agrees"]
+    assert {"max_running_requests", "disable_cuda_graph"} <= {
+        d["field"] for d in data["agrees_if_passed_explicitly"]}
+
+
+def test_a_rule_s_sibling_outputs_are_given_with_a_value_it_would_refuse_alone(capsys):
+    """--speculative-eagle-topk 8 alone is refused (it needs --speculative-num-steps given,
+    which the log shows at its auto value 5): tried again with the steps, it agrees."""
+    entry = next(e for e in SOURCES if e["file"] == "docs-2025-08-eagle3-llama-3.1-8b.log")
+    data = run(capsys, entry)
+    explicit = {d["field"]: d for d in data["agrees_if_passed_explicitly"]}
+    assert explicit["speculative_eagle_topk"]["logged"] == 8
+    assert explicit["speculative_eagle_topk"]["rule"] == "eagle_auto_params"
+    assert data["inputs"]["speculative_num_steps"] == 5
 
 
 def test_fields_0_5_23_does_not_have_are_reported(capsys):
@@ -202,3 +261,12 @@ def test_a_logged_hub_cache_path_is_planned_as_the_bundled_model_it_names(capsys
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "planned with the bundled model qwen3-8b" in out
+
+
+def test_a_recent_real_log_s_pool_is_planned_within_a_percent(capsys):
+    """Qwen3-30B-A3B-FP8 on an H100 (August 2026): weights and the KV pool as logged."""
+    entry = next(e for e in SOURCES if e["file"].startswith("vllm-hybrid"))
+    rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
+    assert abs(rows["weights as loaded"]["error"]) < 0.01
+    tokens = rows["max_total_num_tokens"]
+    assert tokens["logged"] == 392920 and abs(tokens["error_from_logged_free_memory"]) < 0.01

@@ -93,3 +93,30 @@ def test_the_scheduler_line_wins_over_the_pool_line() -> None:
     memory = parse_memory(text)
     assert (memory.max_total_num_tokens, memory.max_running_requests,
             memory.context_len) == (990, 48, 4096)
+
+
+def test_the_cuda_graph_record_is_read_as_a_mapping() -> None:
+    """SGLang 0.5.19 on logs cuda_graph_config by its repr; its keyword arguments are read."""
+    logged = parse_log("server_args=ServerArgs(tp_size=1, cuda_graph_config=CudaGraphConfig("
+                       "decode=PhaseConfig(backend='full', max_bs=8, bs=[1, 2, 4, 8]), "
+                       "prefill=PhaseConfig(backend='disabled', max_bs=None)), page_size=1)")
+    assert logged.values["cuda_graph_config"] == {
+        "decode": {"backend": "full", "max_bs": 8, "bs": [1, 2, 4, 8]},
+        "prefill": {"backend": "disabled", "max_bs": None}}
+    assert logged.values["page_size"] == 1 and logged.unreadable == {}
+
+
+@pytest.mark.parametrize("value", [
+    "CudaGraphConfig(PhaseConfig(backend='full'))",  # positional: not a plain record
+    "CudaGraphConfig(decode=Other(backend='full'))",  # a type launchplan does not read
+    "CudaGraphConfig(decode=PhaseConfig(backend=__import__('os')))",  # code
+])
+def test_other_calls_inside_the_record_stay_unread(value: str) -> None:
+    logged = parse_log(f"server_args=ServerArgs(tp_size=1, cuda_graph_config={value})")
+    assert set(logged.unreadable) == {"cuda_graph_config"} and logged.values == {"tp_size": 1}
+
+
+def test_a_record_cut_off_by_the_paste_is_dropped() -> None:
+    logged = parse_log("server_args=ServerArgs(tp_size=1, cuda_graph_config=CudaGraphConfig("
+                       "decode=PhaseConfig(backend='full', max_bs=2")
+    assert logged.truncated and logged.values == {"tp_size": 1}

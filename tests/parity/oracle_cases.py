@@ -44,6 +44,7 @@ SUITES = {
     "hub": "hub-cases.json",  # published Hub configs of 2026's architectures, as they are
     "shipped": "shipped-cases.json",  # every other Hub config launchplan ships
     "wild5": "wild5-cases.json",  # realistic launches of those configs on every target
+    "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -61,7 +62,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "wild2": 236,  # of 242, likewise
         "wild3": 292,  # of 293: one asks for HTTP/2 (granian)
         "wild4": 318,
-        "hub": 253, "shipped": 440, "wild5": 240}.items()
+        "hub": 253, "shipped": 440, "wild5": 240, "logs": 30}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 65,
@@ -72,7 +73,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("reach", "0.5.22"): 606,  # of 624: 18 Muse Spark lines (HARNESS_MESSAGES)
     ("targets", "0.5.22"): 55, ("launcher", "0.5.22"): 65,
     ("wild4", "0.5.22"): 318, ("hub", "0.5.22"): 253, ("wild5", "0.5.22"): 240,
-    ("shipped", "0.5.22"): 440,
+    ("shipped", "0.5.22"): 440, ("logs", "0.5.22"): 30,
     ("public", "0.5.21"): 220, ("own", "0.5.21"): 330, ("extra", "0.5.21"): 105,
     ("random", "0.5.21"): 300, ("release", "0.5.21"): 65,
     ("wild", "0.5.21"): 551, ("wild2", "0.5.21"): 241,  # 0.5.21 answers three more
@@ -85,6 +86,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # of 253: 18 Gemma 4 and 9 Nemotron 3 Super lines under transformers 5.24 (HARNESS_MESSAGES)
     ("hub", "0.5.21"): 226,
     ("wild5", "0.5.21"): 230,  # of 240: 8 Gemma 4 and 2 Nemotron 3 Super lines, likewise
+    ("logs", "0.5.21"): 30,
     ("shipped", "0.5.21"): 422,  # of 440: 9 Gemma 4 NVFP4 and 9 Nemotron 3 Super NVFP4, likewise
 }
 

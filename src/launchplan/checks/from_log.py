@@ -22,6 +22,7 @@ from launchplan.struct import Struct, factory
 # Where things are and when they ran, not how: never compared.
 IGNORED = NAMES | {"model_path", "tokenizer_path", "served_model_name"}
 MAX_DROPPED = 20
+MAX_PAIRED = 8  # pairs of differing fields are tried as given together up to this many
 
 
 class Difference(Struct):
@@ -45,6 +46,9 @@ class LogReport(Struct, frozen=False):
     release: str = SGLANG_VERSION  # the release whose fields and defaults were compared
     unreadable: list[str] = factory(list)
     not_accepted: dict[str, str] = factory(dict)  # input the modelled release refuses
+    # remaining differences whose logged value, given explicitly, the modelled release
+    # refuses (an older default such as ep_dispatch_algorithm static): field -> the refusal
+    refused_if_given: dict[str, str] = factory(dict)
     truncated: bool = False
     # the release whose flag surface holds every logged field, when 0.5.23's does not
     release_hint: str | None = None
@@ -63,6 +67,7 @@ class LogReport(Struct, frozen=False):
             "agrees_if_passed_explicitly": [d.to_dict() for d in self.explicit],
             "inputs": self.inputs, "unknown_fields": self.unknown,
             "unreadable_fields": self.unreadable, "not_accepted": self.not_accepted,
+            "refused_if_given": self.refused_if_given,
             "truncated": self.truncated, "release": self.release,
             "release_hint": self.release_hint,
             "memory": [row.to_dict() for row in self.memory],
@@ -80,6 +85,16 @@ def release_of(logged: Mapping[str, Any]) -> str | None:
         if all(n in fields for n in names):
             return version
     return None
+
+
+def siblings_of(rules: Any) -> dict[str, frozenset[str]]:
+    """For each field a rule writes, the other fields the same rule writes: values a user
+    gives together (``--speculative-eagle-topk`` needs ``--speculative-num-steps`` given)."""
+    out: dict[str, set[str]] = {}
+    for spec in rules:
+        for name in spec.writes:
+            out.setdefault(name, set()).update(n for n in spec.writes if n != name)
+    return {name: frozenset(group) for name, group in out.items()}
 
 
 def written_fields(rules: Any) -> frozenset[str]:
@@ -109,9 +124,11 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     ``overrides`` (the user's own flags, ``--model-path`` among them) win over logged values.
     First the fields no rule writes are input. Then, repeatedly, the differing field a rule
     writes that removes the most differences once given as input is taken as input (a
-    user's ``--attn-dp-size 2`` explains the divided chunk too); those are reported as
-    "agrees if passed explicitly" with the rule that would otherwise decide, and what still
-    differs is the list of differences.
+    user's ``--attn-dp-size 2`` explains the divided chunk too); when no single one does,
+    pairs are tried, and a value refused alone is tried with the agreeing values its rule
+    also writes. Those are reported as "agrees if passed explicitly" with the rule that
+    would otherwise decide; what still differs is the list of differences, each named in
+    ``refused_if_given`` when the modelled release refuses its logged value.
     """
     from launchplan.input.fields import release_table
 
@@ -135,27 +152,69 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     result = _resolve_dropping(resolve, inputs, report)
     diffs = _differences(known, result, report)
     report.compared = sum(1 for n in known if n not in IGNORED and n not in report.not_accepted)
-    while diffs:  # best first: the given value that explains the most differences
-        best = None
-        for candidate in diffs:
-            if candidate.field not in writes or candidate.field in inputs:
-                continue
-            trial = {**inputs, candidate.field: candidate.logged}
-            try:
-                again = resolve(trial)
-            except (InputError, Refusal):
-                continue
-            fewer = _differences(known, again, report)
-            if len(fewer) < len(diffs) and (best is None or len(fewer) < len(best[3])):
-                best = (candidate, trial, again, fewer)
+    siblings = siblings_of(rules)
+
+    def given_with_siblings(group: tuple[Difference, ...]) -> dict[str, Any]:
+        """The logged values of the fields the rules deciding ``group`` also write, where
+        they agree with the plan: given too when the group alone is refused."""
+        differing = {d.field for d in diffs}
+        return {n: known[n] for d in group for n in siblings.get(d.field, ())
+                if n in known and n not in inputs and n not in differing and n not in IGNORED}
+
+    while diffs:  # best first: the given value(s) that explain the most differences
+        open_ = [d for d in diffs if d.field in writes and d.field not in inputs]
+        best = _best_given([(d,) for d in open_], inputs, resolve, known, report, diffs,
+                           given_with_siblings)
+        if best is None and len(open_) <= MAX_PAIRED:
+            # two values a user passed together can each move what the other decides
+            # (an explicit --max-running-requests and --disable-cuda-graph both move
+            # mem_fraction_static): alone each trades one difference for another
+            pairs = [(a, b) for i, a in enumerate(open_) for b in open_[i + 1:]]
+            best = _best_given(pairs, inputs, resolve, known, report, diffs,
+                               given_with_siblings)
         if best is None:
             break
-        report.explicit.append(best[0])
+        report.explicit.extend(best[0])
         _, inputs, result, diffs = best
     report.inputs = inputs
     report.result = result
     report.differences = diffs
+    for d in diffs:  # why a remaining difference cannot be given: the release refuses it
+        if d.field in writes and d.field not in inputs:
+            try:
+                resolve({**inputs, d.field: d.logged, **given_with_siblings((d,))})
+            except Refusal as refusal:
+                report.refused_if_given[d.field] = refusal.message
+            except InputError as exc:
+                report.refused_if_given[d.field] = exc.message
     return report
+
+
+def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],
+                resolve: Callable[[Mapping[str, Any]], Any], known: Mapping[str, Any],
+                report: LogReport, diffs: list[Difference],
+                companions: Callable[[tuple[Difference, ...]], dict[str, Any]]) -> tuple | None:
+    """The group of logged values that, given as input, leaves the fewest differences (fewer
+    than now), with the new inputs, result and differences; None when no group helps. A group
+    the modelled release refuses alone is tried once more with its ``companions``."""
+    best = None
+    for group in groups:
+        trial = {**inputs, **{d.field: d.logged for d in group}}
+        try:
+            again = resolve(trial)
+        except (InputError, Refusal):
+            extra = companions(group)
+            if not extra:
+                continue
+            trial = {**trial, **extra}
+            try:
+                again = resolve(trial)
+            except (InputError, Refusal):
+                continue
+        fewer = _differences(known, again, report)
+        if len(fewer) < len(diffs) and (best is None or len(fewer) < len(best[3])):
+            best = (list(group), trial, again, fewer)
+    return best
 
 
 def _differences(known: Mapping[str, Any], result: Any, report: LogReport) -> list[Difference]:

@@ -273,6 +273,9 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
     for name, why in report.not_accepted.items():
         out.write(wrapped(f"{name}: not accepted as input by {report.release}: {why}",
                           indent="") + "\n")
+    for name, why in report.refused_if_given.items():
+        out.write(wrapped(f"{name}: the logged value, given, is refused by {report.release} "
+                          f"(the log's release decided otherwise): {why}", indent="") + "\n")
 
 
 def _print_log_memory(rows: list[Any], out: TextIO) -> None:

@@ -2,9 +2,13 @@
 
 The line is the repr of SGLang's resolved arguments: keyword arguments whose values are
 Python literals (and, for a few fields, objects such as ``LoRARef(...)``). It is read with
-``ast.literal_eval`` value by value, never evaluated. Pasted logs are often damaged: a log
-prefix before it, lines wrapped by a terminal or a web page, the end cut off. A wrapped
-line is joined back; a cut-off value is dropped and the line marked truncated.
+``ast.literal_eval`` value by value, never evaluated. Since the CUDA-graph settings became
+one field (0.5.19 on), it is logged as ``CudaGraphConfig(decode=PhaseConfig(...), ...)``:
+those two record types are read as mappings of their keyword arguments, the form
+launchplan plans them in, so the most rule-written field of a recent log is compared.
+Pasted logs are often damaged: a log prefix before it, lines wrapped by a terminal or a
+web page, the end cut off. A wrapped line is joined back; a cut-off value is dropped and
+the line marked truncated.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from launchplan.struct import Struct, factory
 
 MARKER = "ServerArgs("
 MAX_LOG_BYTES = 16 << 20
+# Record types SGLang logs by their repr whose keyword arguments are plain settings.
+RECORDS = frozenset({"CudaGraphConfig", "PhaseConfig"})
 
 
 class LoggedMemory(Struct):
@@ -103,7 +109,7 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
                 break
             continue
         try:
-            out.values[key] = ast.literal_eval(value.strip())
+            out.values[key] = _literal(value.strip())
         except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
             if i == len(segments) - 1 and not closed:
                 break  # the value the cut went through
@@ -112,6 +118,21 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
         raise InputError("--from-log", "keyword arguments after `ServerArgs(`", name)
     out.memory = parse_memory(text)
     return out
+
+
+def _literal(text: str) -> Any:
+    """A Python literal, or one of ``RECORDS`` as a dict of its (literal) keyword arguments."""
+    if not any(text.startswith(name + "(") for name in RECORDS):
+        return ast.literal_eval(text)
+    return _record(ast.parse(text, mode="eval").body)
+
+
+def _record(node: ast.expr) -> Any:
+    if isinstance(node, ast.Call):
+        if not (isinstance(node.func, ast.Name) and node.func.id in RECORDS) or node.args:
+            raise ValueError("not a record launchplan reads")
+        return {kw.arg: _record(kw.value) for kw in node.keywords if kw.arg}
+    return ast.literal_eval(node)
 
 
 _NUMBER = r"([0-9]+(?:\.[0-9]+)?)"

@@ -462,12 +462,12 @@ def asr_value_checks(v: View) -> Refuse | None:
     reads=("allowed_media_domains", "media_url_max_file_size_mb"),
     writes=("allowed_media_domains",),
     sglang="handle_media_url_security",
-    triggers=("allowed_media_domains", "media_url_max_file_size_mb"),
 )
 def media_url_policy(v: View) -> Declare | Refuse | None:
     """The media-URL policy: a size limit of 0 or more, allowed domains as bare hostnames.
 
-    When: ``--allowed-media-domains`` or ``--media-url-max-file-size-mb`` is given.
+    When: always (SGLang runs the hook on every launch and declares the list, empty when
+        none is given: a real start-up log's ``allowed_media_domains=[]`` is its answer).
     Effect: refuses a negative size limit; refuses a domain that is not a string, is empty,
         carries a scheme, path, query, fragment, user or port; declares the domains
         normalised (trailing dots and IPv6 brackets dropped, IP addresses in canonical

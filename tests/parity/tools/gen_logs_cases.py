@@ -1,0 +1,61 @@
+"""Generate ``tests/parity/data/logs-cases.json``: the launch each real start-up log records
+(``tests/input/data/server_logs/``), as ``launchplan resolve --from-log`` reconstructs it, for
+the oracle to resolve: SGLang 0.5.23's own answer on every rule-written field the log holds,
+so a difference left in a log is shown to be the log's release or environment, not a rule.
+
+    python tests/parity/tools/gen_logs_cases.py
+    ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py logs
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+LOGS = ROOT / "tests" / "input" / "data" / "server_logs"
+DATA = Path(__file__).parents[1] / "data"
+GRAPH = [f"cuda_graph_config.{phase}.{key}" for phase in ("decode", "prefill")
+         for key in ("backend", "max_bs")]
+PATH_FIELDS = ("speculative_draft_model_path",)
+# Where the model's config is read from and which host devices serve it, not how the launch
+# resolves: a bundled config folder holds no remote code (SGLang would import it for
+# trust_remote_code), and the oracle's host has no InfiniBand devices to check.
+LEFT_OUT = ("model_path", "trust_remote_code", "disaggregation_ib_device")
+
+
+def reconstructed(entry: dict) -> tuple[dict, list[str]]:
+    """The logged launch's input fields and the rule-written fields the log holds."""
+    from launchplan.checks.from_log import IGNORED, written_fields
+    from launchplan.commands.resolve import log_report
+    from launchplan.facts.targets import get_target
+    from launchplan.input.fields import release_table
+    from launchplan.rulesets import get_ruleset
+
+    argv = ["--model-path", entry["model"], *entry.get("flags", [])]
+    logged, report = log_report(str(LOGS / entry["file"]), argv, get_target(entry["gpu"]),
+                                "default", None)
+    writes = written_fields(get_ruleset("default").rules())
+    table = release_table("0.5.23")
+    fields = sorted(n for n in logged.values if n in writes and n in table.fields
+                    and n not in IGNORED and n != "cuda_graph_config")
+    args = {k: (f"models/{v}" if k in PATH_FIELDS else v)
+            for k, v in report.inputs.items() if k not in LEFT_OUT}
+    return args, fields + GRAPH
+
+
+def main() -> None:
+    entries = json.loads((LOGS / "sources.json").read_text())["logs"]
+    cases = []
+    for entry in entries:
+        args, fields = reconstructed(entry)
+        cases.append({"name": f"logs/{entry['file'].removesuffix('.log')}",
+                      "platform": entry["gpu"], "model": f"models/{entry['model']}",
+                      "args": args, "fields": fields})
+    (DATA / "logs-cases.json").write_text(
+        "[\n" + ",\n".join(json.dumps(c) for c in cases) + "\n]\n")
+    print(f"wrote {len(cases)} cases")
+
+
+if __name__ == "__main__":
+    main()
