@@ -10,11 +10,20 @@ code, its flags and environment). This suite checks that what is read is *resolv
 SGLang resolves it. For every text launchplan plans or refuses (recorded exit 0 or 3), each
 launch it holds (``--launch N`` of a multi-launch text) becomes one case, read by the same
 call ``launchplan resolve`` makes (``commands.options.split_argv``, with the text's recorded
-``--model-path`` substitute appended as the test passes it):
+``--model-path`` substitute appended as the test passes it; a launch that is bad input, as
+a flag 0.5.23 no longer has, stays: SGLang's parser must refuse it too):
 
 - ``argv``: the SGLang flags read from the text, as read (host, port, served name, paths and
-  all: resolution reads none of them as files, so nothing is dropped), except the model
-  path's own flags (``--model-path``/``--model``), which the case names in ``model``;
+  all: resolution opens none of them), except
+  the model path's own flags (``--model-path``/``--model``), which the case names in ``model``;
+  ``--trust-remote-code`` where that config names code of its checkpoint (``auto_map``): the
+  folders hold the config alone, so transformers could not import the code (``gen_wild5_cases``
+  never draws the flag for such configs, for the same reason; SGLang or transformers knows each
+  of these architectures without it);
+  and ``--disaggregation-ib-device``, whose InfiniBand device names are the poster's host's:
+  SGLang checks them against ``/sys/class/infiniband`` while resolving a Mooncake PD launch,
+  and this CPU machine has none (no other suite sets the flag; launchplan cannot know a host's
+  NICs and passes the value through);
 - ``model``: the folder launchplan planned with, as ``planner.local_model`` maps the text's
   model path (a Hub id, a path on the poster's machine or the recorded substitute) offline:
   a bundled model (``models/<name>``) or a Hub config launchplan ships
@@ -56,6 +65,9 @@ OUT = PARITY / "data" / "pasted-cases.json"
 #: the recorded exits whose texts launchplan reads through to a plan or a refusal
 PLANNED = (0, 3)
 MODEL_FLAGS = FIELDS["model_path"].flags
+#: host facts the oracle's machine cannot stand for (see the docstring): flag -> takes a value
+UNHONOURED = {"--disaggregation-ib-device": True}
+BUNDLED = Path(__file__).resolve().parents[3] / "src" / "launchplan" / "facts" / "data" / "models"
 
 
 def oracle_model(path: str) -> str | None:
@@ -83,13 +95,24 @@ def model_path(argv: list[str]) -> str:
         return values[-1]
 
 
-def without_model(argv: list[str]) -> list[str]:
-    """``argv`` without the model path's flags and values (the case's ``model`` holds it)."""
+def remote_code(model: str) -> bool:
+    """Whether the config of ``model`` (as a case names it) names code of its checkpoint."""
+    kind, _, name = model.partition("/")
+    folder = (BUNDLED if kind == "models" else HUB_DIR) / name
+    return "auto_map" in json.loads((folder / "config.json").read_text())
+
+
+def for_oracle(argv: list[str], model: str) -> list[str]:
+    """``argv`` without the model path's flags and values (the case's ``model`` holds it) and
+    the flags the oracle's machine cannot honour (see the docstring)."""
+    dropped = {**dict.fromkeys(MODEL_FLAGS, True), **UNHONOURED}
+    if remote_code(model):
+        dropped["--trust-remote-code"] = False
     out, at = [], 0
     while at < len(argv):
-        name = argv[at].partition("=")[0]
-        if name in MODEL_FLAGS:
-            at += 1 if "=" in argv[at] else 2
+        name, eq, _ = argv[at].partition("=")
+        if name in dropped:
+            at += 2 if dropped[name] and not eq else 1
             continue
         out.append(argv[at])
         at += 1
@@ -127,7 +150,7 @@ def cases() -> tuple[list[dict], list[str]]:
             if model is None:
                 skipped.append(f"{name}: {path} maps to no bundled model or shipped config")
                 continue
-            argv = without_model(split.sglang_argv)
+            argv = for_oracle(split.sglang_argv, model)
             case = {"name": name, "source": entry["source"], "platform": entry["gpu"],
                     "model": model, "argv": argv,
                     "fields": compared + wild3.own_fields(argv, compared)}
