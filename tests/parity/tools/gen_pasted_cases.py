@@ -14,8 +14,8 @@ call ``launchplan resolve`` makes (``commands.options.split_argv``, with the tex
 a flag 0.5.23 no longer has, stays: SGLang's parser must refuse it too):
 
 - ``argv``: the SGLang flags read from the text, as read (host, port, served name, paths and
-  all: resolution opens none of them), except
-  the model path's own flags (``--model-path``/``--model``), which the case names in ``model``;
+  all: resolution opens none of them), except the model path's own flags
+  (``--model-path``/``--model``), which the case names in ``model``;
   ``--trust-remote-code`` where that config names code of its checkpoint (``auto_map``): the
   folders hold the config alone, so transformers could not import the code (``gen_wild5_cases``
   never draws the flag for such configs, for the same reason; SGLang or transformers knows each
