@@ -267,3 +267,17 @@ def test_every_refusing_row_is_what_a_rule_refuses_on():
         with pytest.raises(Refusal) as caught:
             resolve(argv, gpu=gpu, model_path=model)
         assert caught.value.requirement == name, (name, caught.value.message)
+
+
+@pytest.mark.parametrize(("device", "fails"), [
+    ("npu", True), ("xpu", True), ("hpu", True), ("musa", True), ("mps", True),
+    ("cuda", False), ("cuda:0", False), ("cpu", False)])
+def test_a_device_the_gpu_target_lacks_fails_at_start(device, fails):
+    """An NPU recipe's --device npu pasted onto a GPU host: resolution accepts it, the
+    scheduler's first memory probe does not."""
+    for gpu in ("h100", "mi300x"):
+        report = preflight(resolve(["--device", device], gpu=gpu, model_path="llama-3.1-8b"))
+        named = [p for p in report.problems if p.requirement == "device-on-target"]
+        assert bool(named) is fails
+        if fails:
+            assert named[0].severity is Severity.FAILS_AT_START and device in named[0].why

@@ -218,6 +218,10 @@ def _draft_context_ok(p: Values) -> bool:
     return draft.derived_context_len >= p.model.context_len
 
 
+def _device_ok(p: Values) -> bool:
+    return p["device"] in (None, "cuda", "cpu")
+
+
 def _page_ok(p: Values) -> bool:
     page = p["page_size"]
     return page is None or (isinstance(page, int) and page >= 1)
@@ -335,6 +339,15 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "_derive_context_length keeps a non-positive length as given",
         detail=lambda p: (f"context length {p.model.context_len} leaves no room for a "
                           "request (it must be at least 2)")),
+    Requirement(
+        "device-on-target", ALWAYS,
+        cond("the device is this GPU's (cuda) or the host CPU", _device_ok, "device"),
+        "the scheduler probes the device's own runtime for its memory when it starts: an "
+        "NVIDIA or AMD GPU target has no NPU, XPU, HPU, MUSA or MPS device to find", START,
+        SRT + "utils/common.py: get_available_gpu_memory queries torch.xpu, torch.hpu, torch.npu, "
+        "MUSA or MPS for those devices (model_executor/model_runner.py, at start-up)",
+        detail=lambda p: (f"device {p['device']} on {p.target.name}, a GPU whose device "
+                          "SGLang calls cuda")),
     Requirement(
         "page-size-positive", ALWAYS,
         cond("page_size >= 1", _page_ok, "page_size"),
