@@ -730,14 +730,8 @@ def _one_stage_sum(model: ModelFacts, table: _Table, par: Parallel, scheme: Sche
                    unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None) -> float:
     """``_per_gpu_one_stage``'s total alone (the same sums, without the breakdown)."""
     padded = pad.hidden > 1 or pad.intermediate > 1
-    values = _shares(model, table, par, scheme, unq, pad if padded else NONE, memo)
-    parts = []
-    for _, pairs in (table.padded_groups if padded else table.groups):
-        acc = 0.0
-        for b, k in pairs:
-            acc += b * values[k]
-        parts.append(acc)
-    return sum(parts)
+    return _summed(model, table, par, scheme, unq, pad, memo, _GROUPS_PADDED if padded
+                   else _GROUPS)
 
 
 def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
@@ -751,10 +745,117 @@ def _flat_sum(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | 
               unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None) -> float:
     """``_flat_share`` of a table at hand."""
     padded = pad.hidden > 1 or pad.intermediate > 1
-    values = _shares(model, table, par, scheme, unq, pad if padded else NONE, memo)
-    out = 0.0
-    for b, k in (table.flat_padded if padded else table.flat):
-        out += b * values[k]
+    return _summed(model, table, par, scheme, unq, pad, memo, _FLAT_PADDED if padded
+                   else _FLAT)
+
+
+#: the sums a table's function can make: per component then in all (a stage's total), or
+#: flat (a draft's), each with routed experts at their padded bytes or not
+_GROUPS, _GROUPS_PADDED, _FLAT, _FLAT_PADDED = range(4)
+
+
+def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
+            unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None, kind: int) -> float:
+    """One of ``table``'s sums under ``par``: its function (``_summer``) called with the
+    launch's group sizes and, under a padding kernel, the padded experts' bytes."""
+    summer = table.summers.get(kind, _UNSET)
+    if summer is _UNSET:
+        summer = table.summers[kind] = _summer(table, kind)
+    if summer is None:
+        return _looped(model, table, par, scheme, unq, pad, memo, kind)
+    tp = par.tp
+    ep = par.ep if par.ep > 1 else 1
+    moe_tp = tp // ep // (par.moe_dp if par.moe_dp > 1 else 1)
+    if moe_tp < 1:
+        moe_tp = 1
+    padded = _padded_values(table, ep, moe_tp, par.redundant_experts, scheme, unq, pad,
+                            memo) if kind == _GROUPS_PADDED or kind == _FLAT_PADDED else None
+    return summer(model, tp, par.attn_tp or tp, ep, moe_tp, par.redundant_experts,
+                  par.embed_tp or tp, par.lm_head_tp or tp, par.dense_tp or tp,
+                  moe_tp if par.shared_experts_fused else
+                  1 if par.shared_experts_replicated else tp, padded)
+
+
+def _looped(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
+            unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None, kind: int) -> float:
+    """``_summed`` as loops over ``_shares``' values (what a table's function writes out)."""
+    values = _shares(model, table, par, scheme, unq, pad if kind == _GROUPS_PADDED
+                     or kind == _FLAT_PADDED else NONE, memo)
+    if kind == _FLAT or kind == _FLAT_PADDED:
+        out = 0.0
+        for b, k in (table.flat if kind == _FLAT else table.flat_padded):
+            out += b * values[k]
+        return out
+    parts = []
+    for _, pairs in (table.groups if kind == _GROUPS else table.padded_groups):
+        acc = 0.0
+        for b, k in pairs:
+            acc += b * values[k]
+        parts.append(acc)
+    return sum(parts)
+
+
+def _summer(table: _Table, kind: int) -> Any:
+    """A function computing one of ``table``'s sums from a launch's group sizes, written
+    out for this table: each share key's share as ``_shares`` works it out, then each
+    pair's product added in the table's order, as the loops over ``values`` add them (the
+    very same floating-point operations, so the very same sum), without the loops' per-pair
+    tuple and list work. Made once per table (a per-model fact, as the table is)."""
+    lines = ["def summer(model, tp, attn, ep, moe_tp, red, vocab_g, head_g, dense, shared, x):"]
+    n = len(table.keys)
+    for i, (key, _) in enumerate(table.keys):
+        share = key[0]
+        if share == "attn_tp":
+            expr = "1 / attn"
+        elif share == "tp":
+            expr = "1 / tp"
+        elif share == "replicated" or share == "last":
+            expr = "1 / 1"
+        elif share == "kv":
+            lines.append("    kv = model.total_num_kv_heads")
+            lines.append("    kv = kv if kv > 1 else 1")
+            expr = "(kv // attn if kv // attn > 1 else 1) / kv"
+        elif share == "experts":
+            experts = key[1] if key[1] > 1 else 1
+            expr = f"-(-({experts} + red) // ep) / {experts} / moe_tp"
+        elif share == "vocab" or share == "head":
+            vocab, group = key[1], "vocab_g" if share == "vocab" else "head_g"
+            whole = (vocab + 63) // 64 * 64  # ``_pad`` to 64, then to 64 x group if need be
+            expr = (f"({whole} if not {whole} % {group} else ({vocab} + 64 * {group} - 1) "
+                    f"// (64 * {group}) * (64 * {group})) / {group} / {vocab}")
+        elif share == "dense":
+            expr = "1 / dense"
+        elif share == "shared":
+            expr = "1 / shared"
+        else:  # a shard kind only ``_share`` knows: the loops over ``_shares``
+            return None
+        lines.append(f"    s{i} = {expr}")
+
+    def term(b: float, k: int) -> str:
+        return f"{b!r} * s{k}" if k < n else f"{b!r} * x[{k - n}]"
+
+    if kind == _FLAT or kind == _FLAT_PADDED:
+        pairs = table.flat if kind == _FLAT else table.flat_padded
+        lines += _chain("out", [term(b, k) for b, k in pairs])
+        lines.append("    return out")
+    else:
+        groups = table.groups if kind == _GROUPS else table.padded_groups
+        parts = []
+        for g, (_, pairs) in enumerate(groups):
+            lines += _chain(f"p{g}", [term(b, k) for b, k in pairs])
+            parts.append(f"p{g}")
+        lines.append(f"    return sum(({''.join(p + ', ' for p in parts)}))")  # sum(()): 0
+    scope: dict[str, Any] = {}
+    exec("\n".join(lines), scope)  # noqa: S102 - code written above from the table's numbers
+    return scope["summer"]
+
+
+def _chain(name: str, terms: list[str]) -> list[str]:
+    """``name = 0.0``, then each term added in order (``acc += b * share``), a few per line
+    (``a + b + c`` adds left to right: the same additions)."""
+    out = [f"    {name} = 0.0"]
+    for at in range(0, len(terms), 16):
+        out.append(f"    {name} = {name} + {' + '.join(terms[at:at + 16])}")
     return out
 
 
@@ -803,38 +904,52 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
                             1 if par.shared_experts_replicated else tp))
         else:
             out.append(_share(model, t, par))
-    if pad is not NONE:  # ``_bytes(_padded_experts(t, par, pad))``, each shape padded once
-        if memo is None:
-            memo = {}
-        hidden_pad, inter_pad = pad
-        for t, leaf, skip, n_skip, elem in table.experts:
-            local = -(-(t.copies + redundant) // ep)
-            shape = t.shape
-            one = memo.get(shape)  # (padded shape, its matrix bytes) of this leaf's shape
-            if one is None or one[0] != leaf:
-                rows, cols = shape  # ``_padded_shape``, ``pad.sizes`` inline
-                if leaf == "down_proj" or leaf == "w2":
-                    inter = cols // moe_tp
-                    padded_shape = (_up(rows, hidden_pad), _up(inter, inter_pad)
-                                    if cols > 1 else 1)
-                elif leaf == "gate_up_proj":
-                    padded_shape = (2 * _up(rows // 2 // moe_tp, inter_pad), cols)
-                else:
-                    padded_shape = (_up(rows // moe_tp, inter_pad), _up(cols, hidden_pad))
-                one = memo[shape] = (leaf, padded_shape, None if scheme is None else
-                                     scheme.of("experts").matrix_bytes(*padded_shape))
-            rows, cols = one[1]
-            layers = t.layers
-            if scheme is None or not t.linear:
-                out.append(rows * cols * local * (len(layers) or 1) * elem)
-                continue
-            one = one[2]
-            one = one * local
-            if not layers:
-                out.append(rows * cols * local * elem if skip else one)
-            else:
-                out.append(one * (len(layers) - n_skip) + rows * cols * local * unq * n_skip)
+    if pad is not NONE:  # each routed-expert tensor's padded bytes
+        out += _padded_values(table, ep, moe_tp, redundant, scheme, unq, pad, memo)
     return out
+
+
+def _padded_values(table: _Table, ep: int, moe_tp: int, redundant: int,
+                   scheme: Scheme | None, unq: int, pad: ExpertPadding,
+                   memo: dict[Any, Any] | None) -> list[Any]:
+    """``_bytes(_padded_experts(t, par, pad))`` of each routed-expert tensor of ``table``,
+    each padded shape worked out once (``memo`` keeps them for the other tables of the same
+    model, sharding and padding)."""
+    out: list[Any] = []
+    if memo is None:
+        memo = {}
+    hidden_pad, inter_pad = pad
+    for t, _, skip, n_skip, elem, key in table.experts:
+        local = -(-(t.copies + redundant) // ep)
+        one = memo.get(key)  # (padded shape, its matrix bytes) of this shape and leaf kind
+        if one is None:
+            kind, (rows, cols) = key  # ``_padded_shape``, ``pad.sizes`` inline
+            if kind == 0:  # down_proj, w2
+                inter = cols // moe_tp
+                padded_shape = (_up(rows, hidden_pad), _up(inter, inter_pad)
+                                if cols > 1 else 1)
+            elif kind == 1:  # gate_up_proj
+                padded_shape = (2 * _up(rows // 2 // moe_tp, inter_pad), cols)
+            else:
+                padded_shape = (_up(rows // moe_tp, inter_pad), _up(cols, hidden_pad))
+            one = memo[key] = (padded_shape, None if scheme is None else
+                               scheme.of("experts").matrix_bytes(*padded_shape))
+        rows, cols = one[0]
+        layers = t.layers
+        if scheme is None or not t.linear:
+            out.append(rows * cols * local * (len(layers) or 1) * elem)
+            continue
+        one = one[1] * local
+        if not layers:
+            out.append(rows * cols * local * elem if skip else one)
+        else:
+            out.append(one * (len(layers) - n_skip) + rows * cols * local * unq * n_skip)
+    return out
+
+
+#: how a routed-expert leaf's shape pads (``_padded_shape``): 0 as (hidden, intermediate),
+#: 1 as a fused gate/up bias, 2 (any other leaf) as (intermediate, hidden)
+_PAD_KIND = {"down_proj": 0, "w2": 0, "gate_up_proj": 1}
 
 
 class _Table(NamedTuple):
@@ -852,10 +967,12 @@ class _Table(NamedTuple):
     flat: tuple[tuple[Any, int], ...]  # every pair, in tensor order
     flat_padded: tuple[tuple[Any, int], ...]
     #: routed experts: tensor, leaf, skipped layers (and how many), bytes of an unquantized
-    #: element
-    experts: tuple[tuple[Tensor, str, Any, int, int], ...]
+    #: element, and (how its shape pads, the shape): the key of its padded shape
+    experts: tuple[tuple[Tensor, str, Any, int, int, tuple[Any, ...]], ...]
     loaded: float  # the bytes of every tensor, summed in order
     params: int
+    #: ``_summer``'s functions of this table, made on first use (one per sum kind)
+    summers: dict[int, Any]
 
 
 #: (ids of a tensor list, a scheme and an Ignored, dtype bytes) -> (list, scheme, Ignored,
@@ -872,7 +989,7 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
         return hit[3]
     keys: dict[tuple[Any, ...], int] = {}
     reps: list[tuple[tuple[Any, ...], Tensor]] = []
-    experts: list[tuple[Tensor, str, Any, int, int]] = []
+    experts: list[tuple[Tensor, str, Any, int, int, tuple[Any, ...]]] = []
     for t in tensors:  # first the share keys: padded bytes take the slots after them
         share_key = _share_key(t)
         if share_key not in keys:
@@ -880,8 +997,9 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
             reps.append((share_key, t))
         if t.shard == "experts":
             skip = _skipped(t, scheme, ign)
-            experts.append((t, _leaf(t), skip, len(skip) if isinstance(skip, set) else 0,
-                            4 if t.fp32 else unq))
+            leaf = _leaf(t)
+            experts.append((t, leaf, skip, len(skip) if isinstance(skip, set) else 0,
+                            4 if t.fp32 else unq, (_PAD_KIND.get(leaf, 2), t.shape)))
     plain: list[tuple[str, Any, int]] = []
     per_gpu: list[tuple[str, Any, int]] = []  # padded experts: bytes * 1.0 (per stage)
     flat: list[tuple[str, Any, int]] = []  # padded experts: + bytes (a draft's flat sum)
@@ -903,7 +1021,7 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
             flat.append(row)
     table = _Table(tuple(reps), _grouped(plain), _grouped(per_gpu),
                    tuple((b, k) for _, b, k in plain), tuple((b, k) for _, b, k in flat),
-                   tuple(experts), sum(total), sum(t.params for t in tensors))
+                   tuple(experts), sum(total), sum(t.params for t in tensors), {})
     if len(_TABLES) >= 1024:
         _TABLES.clear()
     _TABLES[key] = (tensors, scheme, ign, table)
