@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from operator import is_, itemgetter
 from typing import Any, NamedTuple
 
 from launchplan.checks.launch_requirements import gpus_used
@@ -165,20 +164,18 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
 
 # --- memos -----------------------------------------------------------------------------------
 # A repeated input shares its plan's memory plan (``SAME_PLAN``). Other launches reuse the
-# stages whose read values repeat: the weights by the sharding they read
-# (``weights.weight_bytes``), the free memory before loading by the parallel layout
-# (``_layout_facts``). A whole plan is not remembered by every value it reads: over
-# check's sampled points one in sixty would be found again, and the memo's entries, kept
-# alive, cost the garbage collector more than the plans they saved (callgrind, 1,000
-# points: 136k instructions a point of 313k, 52k of them the collector).
+# weights by the sharding they come to (``weights.weight_bytes``). A whole plan is not
+# remembered by every value it reads: over check's sampled points one in sixty would be
+# found again, and the memo's entries, kept alive, cost the garbage collector more than the
+# plans they saved (callgrind, 1,000 points: 136k instructions a point of 313k, 52k of them
+# the collector). The free memory before loading is worked out afresh (``_layout_facts``).
 
 
 def forget() -> None:
     """Drop every memo keyed by a launch's values (the weight plans and figures by
-    sharding, the layouts). Per-model facts stay, as the parsed config does: a model's
+    sharding). Per-model facts stay, as the parsed config does: a model's
     tensor tables under each ``--dtype``/``--quantization`` storage, its KV geometry, the
     facts of its own checkpoint as an MTP draft."""
-    _LAYOUTS.clear()
     _weights.forget()
 
 
@@ -273,36 +270,14 @@ def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: 
     return tuple(steps)
 
 
-#: The values the free memory before loading and the shape check read (``gpus_used``'s and
-#: the parallel sizes): launches of a sweep share a few layouts, so both are remembered by them.
-_LAYOUT_NAMES = ("tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "moe_dp_size",
-                 "nnodes", "gpu_id_step", "base_gpu_id")
-_LAYOUT = itemgetter(*_LAYOUT_NAMES)
-_LAYOUT_KEYS = 1024  # bounded: past it, every layout is forgotten
-#: (target id, model id, layout values) -> (target, model, values, (before bytes, plausible))
-_LAYOUTS: dict[tuple[Any, ...], tuple[Any, Any, tuple[Any, ...], tuple[int | None, bool]]] = {}
-
-
 def _layout_facts(values: Values, target: Any) -> tuple[int | None, bool]:
-    """(free bytes before loading, whether the parallel sizes can be planned)."""
-    model = values.record.model
-    try:
-        layout = _LAYOUT(values)
-        key: tuple[Any, ...] | None = (id(target), id(model), layout)
-        hit = _LAYOUTS.get(key)  # type: ignore[arg-type]
-    except (KeyError, TypeError):  # a release without one of them; an unhashable value
-        key = hit = None
-    if hit is not None and hit[0] is target and hit[1] is model \
-            and all(map(is_, map(type, layout), map(type, hit[2]))):  # 1, 1.0, True are ==
-        return hit[3]
-    facts = (before_load_bytes(target, 1 if target.gpu_count == 1 else None
-                               if target.before_load_mib is not None else _node_gpus(values)),
-             _plausible_shape(values) if key is None else _plausible(layout[:6], model))
-    if key is not None:
-        if len(_LAYOUTS) >= _LAYOUT_KEYS:
-            _LAYOUTS.clear()
-        _LAYOUTS[key] = (target, model, layout, facts)
-    return facts
+    """(free bytes before loading, whether the parallel sizes can be planned). Worked out
+    afresh: a memo of them by the parallel layout cost as much to look up as they take."""
+    v = values.value
+    return (before_load_bytes(target, 1 if target.gpu_count == 1 else None
+                              if target.before_load_mib is not None else _node_gpus(values)),
+            _plausible((v("tp_size"), v("pp_size"), v("dp_size"), v("ep_size"),
+                        v("attn_dp_size"), v("moe_dp_size")), values.record.model))
 
 
 #: No launch has more ranks in one parallel dimension than this (a planning bound, far above
@@ -310,17 +285,14 @@ def _layout_facts(values: Values, target: Any) -> tuple[int | None, bool]:
 MAX_PARALLEL = 1 << 16
 
 
-def _plausible_shape(result: Result) -> bool:
-    """Parallel sizes a memory plan can describe: each at least 1 and bounded, and no more
-    pipeline stages than layers (preflight reports any other value as a problem)."""
-    return _plausible(tuple(map(result.value, _LAYOUT_NAMES[:6])), result.record.model)
-
-
 def _plausible(sizes: tuple[Any, ...], model: Any) -> bool:
-    """``_plausible_shape`` of the sizes tp, pp, dp, ep, attention DP and MoE DP."""
+    """Parallel sizes (tp, pp, dp, ep, attention DP, MoE DP) a memory plan can describe:
+    each at least 1 and bounded, and no more pipeline stages than layers (preflight reports
+    any other value as a problem)."""
     for value in sizes:
-        if value is not None and (not isinstance(value, int) or value < 1
-                                  or value > MAX_PARALLEL):
+        if type(value) is int and 0 < value <= MAX_PARALLEL or value is None:
+            continue
+        if not isinstance(value, int) or value < 1 or value > MAX_PARALLEL:
             return False
     layers = model.num_hidden_layers
     pp = sizes[1]

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from operator import is_, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from launchplan.facts.memo import per_object
@@ -170,7 +169,6 @@ def forget() -> None:
     """Drop the weight plans and figures remembered per launch (``memory.plan.forget``)."""
     _PLANS.clear()
     _BYTES.clear()
-    _READ.clear()
 
 
 def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
@@ -295,34 +293,18 @@ def weight_bytes(result: Result) -> tuple[int, int, tuple[str, ...]]:
     """(``bytes_per_gpu``, ``draft_bytes_per_gpu``, ``caveats``) of ``weights_per_gpu``:
     what the memory plan needs, without the breakdown and totals.
 
-    Remembered twice (the early cut-off): by the values ``_launch_shape`` reads
-    (``SHAPE_NAMES``: no normalising on a hit), and by the sharding they come to."""
-    record = result.record
-    model, draft, target, env = record.model, record.draft, record.target, record.env
-    try:
-        read = _SHAPE_VALUES(result)
-        raw: tuple[Any, ...] | None = (id(model), id(draft), id(target),
-                                       tuple(sorted(env.items())) if env else (), read)
-        hit = _READ.get(raw)  # type: ignore[arg-type]
-    except (KeyError, TypeError):  # a release without one of the fields; unhashable
-        raw = hit = None
-    if hit is not None and hit[0] is model and hit[1] is draft and hit[2] is target \
-            and all(map(is_, map(type, read), map(type, hit[3]))):  # 1, 1.0, True are ==
-        return hit[4]
-    model, par, dtype, quantization, draft_used, mtp, pad = _launch_shape(result)
-    key = (id(model), par, dtype, quantization, id(draft_used), mtp, pad)
+    Remembered by the sharding the launch's values come to (``_launch_shape``): a sweep's
+    launches share a few. (A memo by the values read, before normalising them, cost about
+    what ``_launch_shape`` does, found or not.)"""
+    model, par, dtype, quantization, draft, mtp, pad = _launch_shape(result)
+    key = (id(model), par, dtype, quantization, id(draft), mtp, pad)
     hit = _BYTES.get(key)
-    if hit is not None and hit[0] is model and hit[1] is draft_used:
-        figures = hit[2]
-    else:
-        figures = _figures(model, par, dtype, quantization, draft_used, mtp, pad)
-        if len(_BYTES) >= 4096:
-            _BYTES.clear()
-        _BYTES[key] = (model, draft_used, figures)  # holding both keeps their ids unique
-    if raw is not None:
-        if len(_READ) >= 4096:
-            _READ.clear()
-        _READ[raw] = (model, draft, target, read, figures)
+    if hit is not None and hit[0] is model and hit[1] is draft:
+        return hit[2]
+    figures = _figures(model, par, dtype, quantization, draft, mtp, pad)
+    if len(_BYTES) >= 4096:
+        _BYTES.clear()
+    _BYTES[key] = (model, draft, figures)  # holding both keeps their ids unique
     return figures
 
 
@@ -333,11 +315,8 @@ SHAPE_NAMES = (
     "ep_num_redundant_experts", "disable_shared_experts_fusion", "enable_two_batch_overlap",
     "enable_single_batch_overlap", "speculative_algorithm", "speculative_draft_model_path",
     "model_path", "moe_runner_backend", "dtype", "quantization")
-_SHAPE_VALUES = itemgetter(*SHAPE_NAMES)
-#: (model, draft, target ids, env, SHAPE_NAMES' values) -> (model, draft, target, values,
-#: figures); (model id, sharding, dtype, quantization, draft id, MTP?, padding) ->
-#: (model, draft, figures). Holding the objects keeps their ids theirs.
-_READ: dict[tuple[Any, ...], tuple[Any, Any, Any, tuple[Any, ...], Any]] = {}
+#: (model id, sharding, dtype, quantization, draft id, MTP?, padding) -> (model, draft,
+#: figures). Holding the objects keeps their ids theirs.
 _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]] = {}
 
 
