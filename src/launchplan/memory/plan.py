@@ -168,7 +168,7 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
 # remembered by every value it reads: over check's sampled points one in sixty would be
 # found again, and the memo's entries, kept alive, cost the garbage collector more than the
 # plans they saved (callgrind, 1,000 points: 136k instructions a point of 313k, 52k of them
-# the collector). The free memory before loading is worked out afresh (``_layout_facts``).
+# the collector). The free memory before loading is worked out afresh.
 
 
 def forget() -> None:
@@ -181,7 +181,10 @@ def forget() -> None:
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
     values = values_of(result)
-    plan = _fresh(values, request_tokens)
+    try:
+        plan = _plan(values, request_tokens)  # type: ignore[arg-type]
+    except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
+        plan = None
     values.result = None  # the plan's lazy steps keep the values, not the whole result
     return plan
 
@@ -197,28 +200,37 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh."""
     if not isinstance(result, Values):
         result = values_of(result)  # type: ignore[assignment]
-    target = result.record.target
-    before, plausible = _layout_facts(result, target)
+    record = result.record
+    target = record.target
+    v = result.value
+    before = before_load_bytes(target, 1 if target.gpu_count == 1 else None
+                               if target.before_load_mib is not None else _node_gpus(result))
     if before is None or target.memory_mib is None:
         return None
-    if not plausible:
+    if not _plausible((v("tp_size"), v("pp_size"), v("dp_size"), v("ep_size"),
+                       v("attn_dp_size"), v("moe_dp_size")), record.model):
         return None  # preflight reports the parallel sizes themselves
-    fraction = _fraction(result.value("mem_fraction_static"))
-    page = result.value("page_size")
+    fraction = v("mem_fraction_static")  # a finite number (``_fraction``, inline)
+    if type(fraction) is float or type(fraction) is int:
+        fraction = float(fraction) if math.isfinite(fraction) else None
+    else:
+        fraction = _fraction(fraction)
+    page = v("page_size")
     if fraction is None or not 0 < fraction <= 1 or (page is not None and not (
             isinstance(page, int) and page >= 1)):
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
     mine, draft, weight_caveats = weight_bytes(result)
-    offload = result.value("cpu_offload_gb")
+    offload = v("cpu_offload_gb")
     if offload and offload > 0:  # decoder layers kept in CPU memory: not loaded on the GPU
         mine -= offloaded_bytes(offload, _weights.weights_per_gpu(result).breakdown)
         weight_caveats = (*weight_caveats, _OFFLOAD_CAVEAT)
     reserved = int(before * (1 - fraction))
-    context = result.record.model.context_len
+    context = record.model.context_len
     kv_plan = _Plan(result)
-    overhead = load_overhead_bytes(target)
+    overhead = getattr(target, "load_overhead_mib", None)  # ``load_overhead_bytes``, inline
+    overhead = LOAD_OVERHEAD_BYTES if overhead is None else overhead << 20
     loaded = mine + draft + overhead
     try:
         sizer, budget, pool, max_reqs, _ = size(kv_plan, before, loaded, gpu, None)
@@ -249,10 +261,17 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         fixed = 0
     pool_bytes = int(tokens * per_token) + fixed
     caveats = kv_plan.caveats()
+    # ``_concurrent`` twice, inline: requests of a context's and of a request's tokens
+    at_context = cells // context if context > 0 else 0
+    if at_context > max_reqs:
+        at_context = max_reqs
+    at_request = cells // request_tokens if request_tokens > 0 else 0
+    if at_request > max_reqs:
+        at_request = max_reqs
     return _new_plan((
         gpu, before, mine, draft, budget, per_token, tokens, max_reqs, context,
-        request_tokens, _concurrent(cells, context, max_reqs),
-        _concurrent(cells, request_tokens, max_reqs), tokens > 0, reserved,
+        request_tokens, at_context if at_context > 0 else 0,
+        at_request if at_request > 0 else 0, tokens > 0, reserved,
         budget if budget < pool_bytes else pool_bytes,
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
@@ -268,16 +287,6 @@ def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: 
     if at is not None:  # the loaded bytes carry the load overhead: say so next to them
         steps.insert(at + 1, ("of which loading beyond the tensors (bytes)", overhead))
     return tuple(steps)
-
-
-def _layout_facts(values: Values, target: Any) -> tuple[int | None, bool]:
-    """(free bytes before loading, whether the parallel sizes can be planned). Worked out
-    afresh: a memo of them by the parallel layout cost as much to look up as they take."""
-    v = values.value
-    return (before_load_bytes(target, 1 if target.gpu_count == 1 else None
-                              if target.before_load_mib is not None else _node_gpus(values)),
-            _plausible((v("tp_size"), v("pp_size"), v("dp_size"), v("ep_size"),
-                        v("attn_dp_size"), v("moe_dp_size")), values.record.model))
 
 
 #: No launch has more ranks in one parallel dimension than this (a planning bound, far above
