@@ -195,17 +195,22 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
              ) -> tuple[int, int, tuple[str, ...]]:
     """``_plan``'s per-GPU figures and caveats alone: the model's stored tables (per-model
     facts, ``_stored``) times this launch's shares."""
-    st = _stored(model, quantization, dtype)
+    st = _STORAGES.get((id(model), quantization, dtype))  # ``_stored``, inline
+    if st is None or st.model is not model:
+        st = _stored(model, quantization, dtype)
     memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
-    if par.pp <= 1:
-        per_gpu = _one_stage_sum(model, st.main, par, st.scheme, st.unq, pad, memo)
+    padded = pad.hidden > 1 or pad.intermediate > 1
+    if par.pp <= 1:  # ``_one_stage_sum``
+        per_gpu = _summed(model, st.main, par, st.scheme, st.unq, pad, memo,
+                          _GROUPS_PADDED if padded else _GROUPS)
     else:
         per_gpu = _per_gpu_staged(model, st.tensors, par, st.scheme, st.ign, st.unq, pad)[0]
     if draft is None:
         if not mtp_draft:
             return int(round(per_gpu)), 0, st.caveats
         if st.mtp is not None:  # the checkpoint's own MTP layers (``_draft_share``)
-            draft_gpu = _flat_sum(model, st.mtp, par, st.scheme, st.unq, pad, memo)
+            draft_gpu = _summed(model, st.mtp, par, st.scheme, st.unq, pad, memo,
+                                _FLAT_PADDED if padded else _FLAT)  # ``_flat_sum``
             return int(round(per_gpu)), int(round(draft_gpu)), st.caveats
     caveats = list(st.caveats)
     _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, st.scheme, st.ign,
