@@ -752,12 +752,12 @@ def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
     moe_tp = tp // ep // (par.moe_dp if par.moe_dp > 1 else 1)
     if moe_tp < 1:
         moe_tp = 1
-    padded = _padded_values(table, ep, moe_tp, par.redundant_experts, scheme, unq, pad,
-                            memo) if kind == _GROUPS_PADDED or kind == _FLAT_PADDED else None
     return summer(model, tp, par.attn_tp or tp, ep, moe_tp, par.redundant_experts,
                   par.embed_tp or tp, par.lm_head_tp or tp, par.dense_tp or tp,
                   moe_tp if par.shared_experts_fused else
-                  1 if par.shared_experts_replicated else tp, padded)
+                  1 if par.shared_experts_replicated else tp, pad.hidden, pad.intermediate,
+                  None if scheme is None else scheme.of("experts").matrix_bytes, unq,
+                  {} if memo is None else memo)
 
 
 def _looped(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
@@ -785,7 +785,8 @@ def _summer(table: _Table, kind: int) -> Any:
     pair's product added in the table's order, as the loops over ``values`` add them (the
     very same floating-point operations, so the very same sum), without the loops' per-pair
     tuple and list work. Made once per table (a per-model fact, as the table is)."""
-    lines = ["def summer(model, tp, attn, ep, moe_tp, red, vocab_g, head_g, dense, shared, x):"]
+    lines = ["def summer(model, tp, attn, ep, moe_tp, red, vocab_g, head_g, dense, shared, hp, "
+             "ip, mb, unq, memo):"]
     n = len(table.keys)
     for i, (key, _) in enumerate(table.keys):
         share = key[0]
@@ -815,8 +816,26 @@ def _summer(table: _Table, kind: int) -> Any:
             return None
         lines.append(f"    s{i} = {expr}")
 
+    if kind == _GROUPS_PADDED or kind == _FLAT_PADDED:  # ``_padded_values``, written out
+        for j, (t, _, skip, n_skip, elem, key) in enumerate(table.experts):
+            kind_, (rows, cols) = key
+            layers = len(t.layers)
+            lines += [f"    l = -(-({t.copies} + red) // ep)",
+                      f"    o = memo.get({key!r})",
+                      "    if o is None:",
+                      f"        o = memo[{key!r}] = _padded_entry({kind_}, {rows}, {cols}, "
+                      "moe_tp, hp, ip, mb)",
+                      "    r, c = o[0]"]
+            plain = f"r * c * l * {layers or 1} * {elem}"
+            if not t.linear:
+                lines.append(f"    x{j} = {plain}")
+                continue
+            quantized = (f"r * c * l * {elem} if {bool(skip)} else o[1] * l" if not layers else
+                         f"o[1] * l * {layers - n_skip} + r * c * l * unq * {n_skip}")
+            lines.append(f"    x{j} = {plain} if mb is None else {quantized}")
+
     def term(b: float, k: int) -> str:
-        return f"{b!r} * s{k}" if k < n else f"{b!r} * x[{k - n}]"
+        return f"{b!r} * s{k}" if k < n else f"{b!r} * x{k - n}"
 
     if kind == _FLAT or kind == _FLAT_PADDED:
         pairs = table.flat if kind == _FLAT else table.flat_padded
@@ -829,9 +848,23 @@ def _summer(table: _Table, kind: int) -> Any:
             lines += _chain(f"p{g}", [term(b, k) for b, k in pairs])
             parts.append(f"p{g}")
         lines.append(f"    return sum(({''.join(p + ', ' for p in parts)}))")  # sum(()): 0
-    scope: dict[str, Any] = {}
+    scope: dict[str, Any] = {"_padded_entry": _padded_entry}
     exec("\n".join(lines), scope)  # noqa: S102 - code written above from the table's numbers
     return scope["summer"]
+
+
+def _padded_entry(kind: int, rows: int, cols: int, moe_tp: int, hidden_pad: int,
+                  inter_pad: int, matrix_bytes: Any) -> tuple[tuple[int, int], Any]:
+    """(padded shape, its matrix bytes or None) of a routed-expert tensor on one GPU, as
+    ``_padded_values`` works them out (``kind``: ``_PAD_KIND``)."""
+    if kind == 0:  # down_proj, w2
+        inter = cols // moe_tp
+        shape = (_up(rows, hidden_pad), _up(inter, inter_pad) if cols > 1 else 1)
+    elif kind == 1:  # gate_up_proj
+        shape = (2 * _up(rows // 2 // moe_tp, inter_pad), cols)
+    else:
+        shape = (_up(rows // moe_tp, inter_pad), _up(cols, hidden_pad))
+    return shape, None if matrix_bytes is None else matrix_bytes(*shape)
 
 
 def _chain(name: str, terms: list[str]) -> list[str]:
