@@ -3,7 +3,8 @@
 
     PYTHONPATH=src python tools/memory_equivalence.py /tmp/before.json
     (change the code)
-    PYTHONPATH=src python tools/memory_equivalence.py /tmp/after.json && cmp /tmp/before.json /tmp/after.json
+    PYTHONPATH=src python tools/memory_equivalence.py /tmp/after.json
+    cmp /tmp/before.json /tmp/after.json
 
 Every bundled model and shipped Hub config x ``TARGETS`` x ``FLAG_SETS`` (plus a few
 environments), resolved from scratch. Each launch is planned twice: with every
