@@ -315,7 +315,8 @@ def test_fused_shared_expert_under_ep_on_amd_sits_on_every_ep_rank():
 def test_one_stage_sums_equal_the_staged_walk():
     """Without pipeline stages the per-GPU bytes come from per-model tables; they must be
     the very floats the tensor-by-tensor walk adds up (same products, same order), padded
-    experts and MTP drafts included."""
+    experts and MTP drafts included; the tables' written-out sum functions (``_summer``)
+    give the very floats of the loops they replace."""
     from launchplan.memory import weights
     from launchplan.memory.moe_padding import ExpertPadding
 
@@ -339,6 +340,12 @@ def test_one_stage_sums_equal_the_staged_walk():
                         walk = weights._per_gpu_staged(model, tensors, par, scheme, ign,
                                                        unq, pad)
                         assert fast == walk, (name, par, pad)
+                        table = weights._table(tensors, scheme, ign, unq)  # its written-
+                        summed = weights._one_stage_sum(  # out function: the same floats
+                            model, table, par, scheme, unq, pad, None)
+                        assert summed == fast[0] == weights._looped(
+                            model, table, par, scheme, unq, pad, None,
+                            weights._GROUPS_PADDED if pad else weights._GROUPS), (name, par)
                         flat = 0.0  # a draft's flat share, tensor by tensor
                         for t in tensors:
                             if pad and t.shard == "experts":

@@ -156,7 +156,8 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
     if mamba is not None and mamba.per_slot <= 0:  # no state layer the config lets us count
         mamba = None  # (a caveat says so): sized as attention only, never a division by 0
     budget = _budget(plan, before_load_bytes, weights_bytes, steps, mamba)
-    sizer = _sizer(plan, steps is not None)
+    sizer = _Default(plan, steps is not None) if not plan.hybrid_swa \
+        else _sizer(plan, steps is not None)
     if steps is not None:
         steps.extend(sizer.describe())
     pool = sizer.size(budget, steps)
@@ -197,13 +198,15 @@ class _Plan:
         self.facts = facts = _model_facts(model)
         self.kv_kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[self.kv_kind]
-        self.spec = v("speculative_algorithm")
+        self.spec = spec = v("speculative_algorithm")
+        old = record.raw.release in ("0.5.22", "0.5.21")
         self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory") and not (
-            record.raw.release in ("0.5.22", "0.5.21") and model.has_arch(*_SWA_SINCE_0_5_23))
-        self.draft_layers, self.draft = _draft_layers(result, self)
+            old and model.has_arch(*_SWA_SINCE_0_5_23))
+        self.draft_layers, self.draft = _draft_layers(result, self) if spec in _DRAFT_ALGOS \
+            else _NO_DRAFT
         # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
         # --max-running-requests down to none when it is below the ranks
-        self.one_request_at_least = record.raw.release not in ("0.5.22", "0.5.21")
+        self.one_request_at_least = not old
 
     def requests_per_rank(self, requests: Any) -> int:
         """--max-running-requests (or a request count) per attention-DP rank."""
@@ -272,6 +275,7 @@ class _ModelFacts(NamedTuple):
     maybe_multimodal: bool  # multimodal under some flags (the flags can only turn it off)
     mla: bool
     dsa: bool  # DeepSeek sparse attention (its indexer rows)
+    shapes: Any  # a Gemma-4-typed config class's attention shapes (``attention_shapes``)
 
 
 @per_object
@@ -284,7 +288,7 @@ def _model_facts(model: Any) -> _ModelFacts:
         len(_state_layers(model)[1]) if state else attention_layers(model),
         model.multimodal(True, model_impl="auto")
         or model.multimodal(True, model_impl="transformers"),
-        bool(model.is_mla), bool(model.is_deepseek_dsa))
+        bool(model.is_mla), bool(model.is_deepseek_dsa), attention_shapes(model))
 
 
 def _kv_kind(flag: str, model: Any) -> str:
@@ -311,8 +315,8 @@ def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
     With a draft checkpoint: its next-token layer count if it declares one, else its layer
     count. Without one, the target's own next-token layers (MTP heads); none for others.
     """
-    if plan.spec not in ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE"):
-        return 0, None
+    if plan.spec not in _DRAFT_ALGOS:
+        return _NO_DRAFT
     draft = result.record.draft
     path = plan.v("speculative_draft_model_path")
     if draft is None and path:
@@ -334,6 +338,9 @@ def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
     return 0, draft
 
 
+#: speculative algorithms whose draft's KV layers are charged to the target's tokens
+_DRAFT_ALGOS = ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE")
+_NO_DRAFT = (0, None)
 #: (target model id, algorithm) -> (target, its own checkpoint's facts as a draft, or None)
 _OWN_DRAFTS: dict[tuple[int, Any], tuple[Any, Any]] = {}
 
@@ -350,19 +357,24 @@ def _load_draft(plan: _Plan, path: str) -> Any:
 
 def _f32(value: int) -> float:
     """A byte count as it comes out of SGLang's float32 all-reduce."""
-    return struct.unpack("f", struct.pack("f", float(value)))[0]
+    return _F32_UNPACK(_F32_PACK(float(value)))[0]
+
+
+_F32_PACK, _F32_UNPACK = struct.Struct("f").pack, struct.Struct("f").unpack
 
 
 # --- the budget -------------------------------------------------------------------------------
 
 def _budget(plan: _Plan, before: int, weights: int, steps: list | None,
             mamba: _GdnState | None = None) -> int:
-    shared = plan.world > 1  # the MIN all-reduce passes the byte count through float32
-    before_gib = (_f32(before) if shared else before) / GIB
     after = before - weights
-    after_gib = (_f32(after) if shared else after) / GIB
+    if plan.world > 1:  # the MIN all-reduce passes the byte count through float32 (``_f32``)
+        before_gib = _F32_UNPACK(_F32_PACK(float(before)))[0] / GIB
+        after_gib = _F32_UNPACK(_F32_PACK(float(after)))[0] / GIB
+    else:
+        before_gib, after_gib = before / GIB, after / GIB
     slack_gib = before_gib * (1 - plan.mem_fraction)
-    mm_gib = _multimodal_reserve_gib(plan)
+    mm_gib = _multimodal_reserve_gib(plan) if plan.facts.maybe_multimodal else 0.0
     rest = after_gib - slack_gib - mm_gib
     if steps is not None:
         steps.extend([
@@ -545,7 +557,11 @@ class _Default:
                 if parts is not None:
                     parts.append(("DSA indexer rows", indexer))
         else:
-            heads, k_dim, v_dim = _full_geometry(plan)
+            if plan.facts.shapes is None:  # ``_full_geometry``'s common case, inline
+                heads, k_dim, v_dim = (model.num_kv_heads(plan.attn_tp, plan.attn_dcp),
+                                       model.head_dim, model.v_head_dim)
+            else:
+                heads, k_dim, v_dim = _full_geometry(plan)
             dims = k_dim + v_dim
             if plan.kv_kind == "fp4":
                 cell = _fp4_mha_bytes(plan, heads, k_dim, layers)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from operator import is_, itemgetter
 from typing import Any, NamedTuple
 
 from launchplan.checks.launch_requirements import gpus_used
@@ -165,26 +164,27 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
 
 # --- memos -----------------------------------------------------------------------------------
 # A repeated input shares its plan's memory plan (``SAME_PLAN``). Other launches reuse the
-# stages whose read values repeat: the weights by the sharding they read
-# (``weights.weight_bytes``), the free memory before loading by the parallel layout
-# (``_layout_facts``). A whole plan is not remembered by every value it reads: over
-# check's sampled points one in sixty would be found again, and the memo's entries, kept
-# alive, cost the garbage collector more than the plans they saved (callgrind, 1,000
-# points: 136k instructions a point of 313k, 52k of them the collector).
+# weights by the sharding they come to (``weights.weight_bytes``). A whole plan is not
+# remembered by every value it reads: over check's sampled points one in sixty would be
+# found again, and the memo's entries, kept alive, cost the garbage collector more than the
+# plans they saved (callgrind, 1,000 points: 136k instructions a point of 313k, 52k of them
+# the collector). The free memory before loading is worked out afresh.
 
 
 def forget() -> None:
     """Drop every memo keyed by a launch's values (the weight plans and figures by
-    sharding, the layouts). Per-model facts stay, as the parsed config does: a model's
+    sharding). Per-model facts stay, as the parsed config does: a model's
     tensor tables under each ``--dtype``/``--quantization`` storage, its KV geometry, the
     facts of its own checkpoint as an MTP draft."""
-    _LAYOUTS.clear()
     _weights.forget()
 
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
     values = values_of(result)
-    plan = _fresh(values, request_tokens)
+    try:
+        plan = _plan(values, request_tokens)  # type: ignore[arg-type]
+    except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
+        plan = None
     values.result = None  # the plan's lazy steps keep the values, not the whole result
     return plan
 
@@ -200,28 +200,37 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh."""
     if not isinstance(result, Values):
         result = values_of(result)  # type: ignore[assignment]
-    target = result.record.target
-    before, plausible = _layout_facts(result, target)
+    record = result.record
+    target = record.target
+    v = result.value
+    before = before_load_bytes(target, 1 if target.gpu_count == 1 else None
+                               if target.before_load_mib is not None else _node_gpus(result))
     if before is None or target.memory_mib is None:
         return None
-    if not plausible:
+    if not _plausible((v("tp_size"), v("pp_size"), v("dp_size"), v("ep_size"),
+                       v("attn_dp_size"), v("moe_dp_size")), record.model):
         return None  # preflight reports the parallel sizes themselves
-    fraction = _fraction(result.value("mem_fraction_static"))
-    page = result.value("page_size")
+    fraction = v("mem_fraction_static")  # a finite number (``_fraction``, inline)
+    if type(fraction) is float or type(fraction) is int:
+        fraction = float(fraction) if math.isfinite(fraction) else None
+    else:
+        fraction = _fraction(fraction)
+    page = v("page_size")
     if fraction is None or not 0 < fraction <= 1 or (page is not None and not (
             isinstance(page, int) and page >= 1)):
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
     mine, draft, weight_caveats = weight_bytes(result)
-    offload = result.value("cpu_offload_gb")
+    offload = v("cpu_offload_gb")
     if offload and offload > 0:  # decoder layers kept in CPU memory: not loaded on the GPU
         mine -= offloaded_bytes(offload, _weights.weights_per_gpu(result).breakdown)
         weight_caveats = (*weight_caveats, _OFFLOAD_CAVEAT)
     reserved = int(before * (1 - fraction))
-    context = result.record.model.context_len
+    context = record.model.context_len
     kv_plan = _Plan(result)
-    overhead = load_overhead_bytes(target)
+    overhead = getattr(target, "load_overhead_mib", None)  # ``load_overhead_bytes``, inline
+    overhead = LOAD_OVERHEAD_BYTES if overhead is None else overhead << 20
     loaded = mine + draft + overhead
     try:
         sizer, budget, pool, max_reqs, _ = size(kv_plan, before, loaded, gpu, None)
@@ -252,10 +261,17 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         fixed = 0
     pool_bytes = int(tokens * per_token) + fixed
     caveats = kv_plan.caveats()
+    # ``_concurrent`` twice, inline: requests of a context's and of a request's tokens
+    at_context = cells // context if context > 0 else 0
+    if at_context > max_reqs:
+        at_context = max_reqs
+    at_request = cells // request_tokens if request_tokens > 0 else 0
+    if at_request > max_reqs:
+        at_request = max_reqs
     return _new_plan((
         gpu, before, mine, draft, budget, per_token, tokens, max_reqs, context,
-        request_tokens, _concurrent(cells, context, max_reqs),
-        _concurrent(cells, request_tokens, max_reqs), tokens > 0, reserved,
+        request_tokens, at_context if at_context > 0 else 0,
+        at_request if at_request > 0 else 0, tokens > 0, reserved,
         budget if budget < pool_bytes else pool_bytes,
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
@@ -273,54 +289,19 @@ def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: 
     return tuple(steps)
 
 
-#: The values the free memory before loading and the shape check read (``gpus_used``'s and
-#: the parallel sizes): launches of a sweep share a few layouts, so both are remembered by them.
-_LAYOUT_NAMES = ("tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "moe_dp_size",
-                 "nnodes", "gpu_id_step", "base_gpu_id")
-_LAYOUT = itemgetter(*_LAYOUT_NAMES)
-_LAYOUT_KEYS = 1024  # bounded: past it, every layout is forgotten
-#: (target id, model id, layout values) -> (target, model, values, (before bytes, plausible))
-_LAYOUTS: dict[tuple[Any, ...], tuple[Any, Any, tuple[Any, ...], tuple[int | None, bool]]] = {}
-
-
-def _layout_facts(values: Values, target: Any) -> tuple[int | None, bool]:
-    """(free bytes before loading, whether the parallel sizes can be planned)."""
-    model = values.record.model
-    try:
-        layout = _LAYOUT(values)
-        key: tuple[Any, ...] | None = (id(target), id(model), layout)
-        hit = _LAYOUTS.get(key)  # type: ignore[arg-type]
-    except (KeyError, TypeError):  # a release without one of them; an unhashable value
-        key = hit = None
-    if hit is not None and hit[0] is target and hit[1] is model \
-            and all(map(is_, map(type, layout), map(type, hit[2]))):  # 1, 1.0, True are ==
-        return hit[3]
-    facts = (before_load_bytes(target, 1 if target.gpu_count == 1 else None
-                               if target.before_load_mib is not None else _node_gpus(values)),
-             _plausible_shape(values) if key is None else _plausible(layout[:6], model))
-    if key is not None:
-        if len(_LAYOUTS) >= _LAYOUT_KEYS:
-            _LAYOUTS.clear()
-        _LAYOUTS[key] = (target, model, layout, facts)
-    return facts
-
-
 #: No launch has more ranks in one parallel dimension than this (a planning bound, far above
 #: any cluster SGLang has been run on).
 MAX_PARALLEL = 1 << 16
 
 
-def _plausible_shape(result: Result) -> bool:
-    """Parallel sizes a memory plan can describe: each at least 1 and bounded, and no more
-    pipeline stages than layers (preflight reports any other value as a problem)."""
-    return _plausible(tuple(map(result.value, _LAYOUT_NAMES[:6])), result.record.model)
-
-
 def _plausible(sizes: tuple[Any, ...], model: Any) -> bool:
-    """``_plausible_shape`` of the sizes tp, pp, dp, ep, attention DP and MoE DP."""
+    """Parallel sizes (tp, pp, dp, ep, attention DP, MoE DP) a memory plan can describe:
+    each at least 1 and bounded, and no more pipeline stages than layers (preflight reports
+    any other value as a problem)."""
     for value in sizes:
-        if value is not None and (not isinstance(value, int) or value < 1
-                                  or value > MAX_PARALLEL):
+        if type(value) is int and 0 < value <= MAX_PARALLEL or value is None:
+            continue
+        if not isinstance(value, int) or value < 1 or value > MAX_PARALLEL:
             return False
     layers = model.num_hidden_layers
     pp = sizes[1]

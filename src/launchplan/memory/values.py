@@ -100,7 +100,12 @@ def values_of(result: Any) -> Values:
             except KeyError:
                 pass
         return out
-    base, fallbacks = _base(result._fields, result._defaults)
+    defaults = result._defaults
+    hit = _BASES.get(id(defaults))  # ``_base``, inline
+    if hit is not None and hit[0] is defaults:
+        base, fallbacks = hit[1], hit[2]
+    else:
+        base, fallbacks = _base(result._fields, defaults)
     out.update(base)
     out.update(overlay)  # every value the rules or the input set (as ``Result.value``, but:)
     for name, fallback in fallbacks:  # a None no declaration set reads as the fallback

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from operator import is_, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from launchplan.facts.memo import per_object
@@ -170,7 +169,6 @@ def forget() -> None:
     """Drop the weight plans and figures remembered per launch (``memory.plan.forget``)."""
     _PLANS.clear()
     _BYTES.clear()
-    _READ.clear()
 
 
 def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
@@ -197,17 +195,22 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
              ) -> tuple[int, int, tuple[str, ...]]:
     """``_plan``'s per-GPU figures and caveats alone: the model's stored tables (per-model
     facts, ``_stored``) times this launch's shares."""
-    st = _stored(model, quantization, dtype)
+    st = _STORAGES.get((id(model), quantization, dtype))  # ``_stored``, inline
+    if st is None or st.model is not model:
+        st = _stored(model, quantization, dtype)
     memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
-    if par.pp <= 1:
-        per_gpu = _one_stage_sum(model, st.main, par, st.scheme, st.unq, pad, memo)
+    padded = pad.hidden > 1 or pad.intermediate > 1
+    if par.pp <= 1:  # ``_one_stage_sum``
+        per_gpu = _summed(model, st.main, par, st.scheme, st.unq, pad, memo,
+                          _GROUPS_PADDED if padded else _GROUPS)
     else:
         per_gpu = _per_gpu_staged(model, st.tensors, par, st.scheme, st.ign, st.unq, pad)[0]
     if draft is None:
         if not mtp_draft:
             return int(round(per_gpu)), 0, st.caveats
         if st.mtp is not None:  # the checkpoint's own MTP layers (``_draft_share``)
-            draft_gpu = _flat_sum(model, st.mtp, par, st.scheme, st.unq, pad, memo)
+            draft_gpu = _summed(model, st.mtp, par, st.scheme, st.unq, pad, memo,
+                                _FLAT_PADDED if padded else _FLAT)  # ``_flat_sum``
             return int(round(per_gpu)), int(round(draft_gpu)), st.caveats
     caveats = list(st.caveats)
     _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, st.scheme, st.ign,
@@ -295,34 +298,18 @@ def weight_bytes(result: Result) -> tuple[int, int, tuple[str, ...]]:
     """(``bytes_per_gpu``, ``draft_bytes_per_gpu``, ``caveats``) of ``weights_per_gpu``:
     what the memory plan needs, without the breakdown and totals.
 
-    Remembered twice (the early cut-off): by the values ``_launch_shape`` reads
-    (``SHAPE_NAMES``: no normalising on a hit), and by the sharding they come to."""
-    record = result.record
-    model, draft, target, env = record.model, record.draft, record.target, record.env
-    try:
-        read = _SHAPE_VALUES(result)
-        raw: tuple[Any, ...] | None = (id(model), id(draft), id(target),
-                                       tuple(sorted(env.items())) if env else (), read)
-        hit = _READ.get(raw)  # type: ignore[arg-type]
-    except (KeyError, TypeError):  # a release without one of the fields; unhashable
-        raw = hit = None
-    if hit is not None and hit[0] is model and hit[1] is draft and hit[2] is target \
-            and all(map(is_, map(type, read), map(type, hit[3]))):  # 1, 1.0, True are ==
-        return hit[4]
-    model, par, dtype, quantization, draft_used, mtp, pad = _launch_shape(result)
-    key = (id(model), par, dtype, quantization, id(draft_used), mtp, pad)
+    Remembered by the sharding the launch's values come to (``_launch_shape``): a sweep's
+    launches share a few. (A memo by the values read, before normalising them, cost about
+    what ``_launch_shape`` does, found or not.)"""
+    model, par, dtype, quantization, draft, mtp, pad = _launch_shape(result)
+    key = (id(model), par, dtype, quantization, id(draft), mtp, pad)
     hit = _BYTES.get(key)
-    if hit is not None and hit[0] is model and hit[1] is draft_used:
-        figures = hit[2]
-    else:
-        figures = _figures(model, par, dtype, quantization, draft_used, mtp, pad)
-        if len(_BYTES) >= 4096:
-            _BYTES.clear()
-        _BYTES[key] = (model, draft_used, figures)  # holding both keeps their ids unique
-    if raw is not None:
-        if len(_READ) >= 4096:
-            _READ.clear()
-        _READ[raw] = (model, draft, target, read, figures)
+    if hit is not None and hit[0] is model and hit[1] is draft:
+        return hit[2]
+    figures = _figures(model, par, dtype, quantization, draft, mtp, pad)
+    if len(_BYTES) >= 4096:
+        _BYTES.clear()
+    _BYTES[key] = (model, draft, figures)  # holding both keeps their ids unique
     return figures
 
 
@@ -333,11 +320,8 @@ SHAPE_NAMES = (
     "ep_num_redundant_experts", "disable_shared_experts_fusion", "enable_two_batch_overlap",
     "enable_single_batch_overlap", "speculative_algorithm", "speculative_draft_model_path",
     "model_path", "moe_runner_backend", "dtype", "quantization")
-_SHAPE_VALUES = itemgetter(*SHAPE_NAMES)
-#: (model, draft, target ids, env, SHAPE_NAMES' values) -> (model, draft, target, values,
-#: figures); (model id, sharding, dtype, quantization, draft id, MTP?, padding) ->
-#: (model, draft, figures). Holding the objects keeps their ids theirs.
-_READ: dict[tuple[Any, ...], tuple[Any, Any, Any, tuple[Any, ...], Any]] = {}
+#: (model id, sharding, dtype, quantization, draft id, MTP?, padding) -> (model, draft,
+#: figures). Holding the objects keeps their ids theirs.
 _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]] = {}
 
 
@@ -730,14 +714,8 @@ def _one_stage_sum(model: ModelFacts, table: _Table, par: Parallel, scheme: Sche
                    unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None) -> float:
     """``_per_gpu_one_stage``'s total alone (the same sums, without the breakdown)."""
     padded = pad.hidden > 1 or pad.intermediate > 1
-    values = _shares(model, table, par, scheme, unq, pad if padded else NONE, memo)
-    parts = []
-    for _, pairs in (table.padded_groups if padded else table.groups):
-        acc = 0.0
-        for b, k in pairs:
-            acc += b * values[k]
-        parts.append(acc)
-    return sum(parts)
+    return _summed(model, table, par, scheme, unq, pad, memo, _GROUPS_PADDED if padded
+                   else _GROUPS)
 
 
 def _flat_share(model: ModelFacts, tensors: list[Tensor], par: Parallel,
@@ -751,10 +729,150 @@ def _flat_sum(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | 
               unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None) -> float:
     """``_flat_share`` of a table at hand."""
     padded = pad.hidden > 1 or pad.intermediate > 1
-    values = _shares(model, table, par, scheme, unq, pad if padded else NONE, memo)
-    out = 0.0
-    for b, k in (table.flat_padded if padded else table.flat):
-        out += b * values[k]
+    return _summed(model, table, par, scheme, unq, pad, memo, _FLAT_PADDED if padded
+                   else _FLAT)
+
+
+#: the sums a table's function can make: per component then in all (a stage's total), or
+#: flat (a draft's), each with routed experts at their padded bytes or not
+_GROUPS, _GROUPS_PADDED, _FLAT, _FLAT_PADDED = range(4)
+
+
+def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
+            unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None, kind: int) -> float:
+    """One of ``table``'s sums under ``par``: its function (``_summer``) called with the
+    launch's group sizes and, under a padding kernel, the padded experts' bytes."""
+    summer = table.summers.get(kind, _UNSET)
+    if summer is _UNSET:
+        summer = table.summers[kind] = _summer(table, kind)
+    if summer is None:
+        return _looped(model, table, par, scheme, unq, pad, memo, kind)
+    tp = par.tp
+    ep = par.ep if par.ep > 1 else 1
+    moe_tp = tp // ep // (par.moe_dp if par.moe_dp > 1 else 1)
+    if moe_tp < 1:
+        moe_tp = 1
+    return summer(model, tp, par.attn_tp or tp, ep, moe_tp, par.redundant_experts,
+                  par.embed_tp or tp, par.lm_head_tp or tp, par.dense_tp or tp,
+                  moe_tp if par.shared_experts_fused else
+                  1 if par.shared_experts_replicated else tp, pad.hidden, pad.intermediate,
+                  None if scheme is None else scheme.of("experts").matrix_bytes, unq,
+                  {} if memo is None else memo)
+
+
+def _looped(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
+            unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None, kind: int) -> float:
+    """``_summed`` as loops over ``_shares``' values (what a table's function writes out)."""
+    values = _shares(model, table, par, scheme, unq, pad if kind == _GROUPS_PADDED
+                     or kind == _FLAT_PADDED else NONE, memo)
+    if kind == _FLAT or kind == _FLAT_PADDED:
+        out = 0.0
+        for b, k in (table.flat if kind == _FLAT else table.flat_padded):
+            out += b * values[k]
+        return out
+    parts = []
+    for _, pairs in (table.groups if kind == _GROUPS else table.padded_groups):
+        acc = 0.0
+        for b, k in pairs:
+            acc += b * values[k]
+        parts.append(acc)
+    return sum(parts)
+
+
+def _summer(table: _Table, kind: int) -> Any:
+    """A function computing one of ``table``'s sums from a launch's group sizes, written
+    out for this table: each share key's share as ``_shares`` works it out, then each
+    pair's product added in the table's order, as the loops over ``values`` add them (the
+    very same floating-point operations, so the very same sum), without the loops' per-pair
+    tuple and list work. Made once per table (a per-model fact, as the table is)."""
+    lines = ["def summer(model, tp, attn, ep, moe_tp, red, vocab_g, head_g, dense, shared, hp, "
+             "ip, mb, unq, memo):"]
+    n = len(table.keys)
+    for i, (key, _) in enumerate(table.keys):
+        share = key[0]
+        if share == "attn_tp":
+            expr = "1 / attn"
+        elif share == "tp":
+            expr = "1 / tp"
+        elif share == "replicated" or share == "last":
+            expr = "1 / 1"
+        elif share == "kv":
+            lines.append("    kv = model.total_num_kv_heads")
+            lines.append("    kv = kv if kv > 1 else 1")
+            expr = "(kv // attn if kv // attn > 1 else 1) / kv"
+        elif share == "experts":
+            experts = key[1] if key[1] > 1 else 1
+            expr = f"-(-({experts} + red) // ep) / {experts} / moe_tp"
+        elif share == "vocab" or share == "head":
+            vocab, group = key[1], "vocab_g" if share == "vocab" else "head_g"
+            whole = (vocab + 63) // 64 * 64  # ``_pad`` to 64, then to 64 x group if need be
+            expr = (f"({whole} if not {whole} % {group} else ({vocab} + 64 * {group} - 1) "
+                    f"// (64 * {group}) * (64 * {group})) / {group} / {vocab}")
+        elif share == "dense":
+            expr = "1 / dense"
+        elif share == "shared":
+            expr = "1 / shared"
+        else:  # a shard kind only ``_share`` knows: the loops over ``_shares``
+            return None
+        lines.append(f"    s{i} = {expr}")
+
+    if kind == _GROUPS_PADDED or kind == _FLAT_PADDED:  # ``_padded_values``, written out
+        for j, (t, _, skip, n_skip, elem, key) in enumerate(table.experts):
+            kind_, (rows, cols) = key
+            layers = len(t.layers)
+            lines += [f"    l = -(-({t.copies} + red) // ep)",
+                      f"    o = memo.get({key!r})",
+                      "    if o is None:",
+                      f"        o = memo[{key!r}] = _padded_entry({kind_}, {rows}, {cols}, "
+                      "moe_tp, hp, ip, mb)",
+                      "    r, c = o[0]"]
+            plain = f"r * c * l * {layers or 1} * {elem}"
+            if not t.linear:
+                lines.append(f"    x{j} = {plain}")
+                continue
+            quantized = (f"r * c * l * {elem} if {bool(skip)} else o[1] * l" if not layers else
+                         f"o[1] * l * {layers - n_skip} + r * c * l * unq * {n_skip}")
+            lines.append(f"    x{j} = {plain} if mb is None else {quantized}")
+
+    def term(b: float, k: int) -> str:
+        return f"{b!r} * s{k}" if k < n else f"{b!r} * x{k - n}"
+
+    if kind == _FLAT or kind == _FLAT_PADDED:
+        pairs = table.flat if kind == _FLAT else table.flat_padded
+        lines += _chain("out", [term(b, k) for b, k in pairs])
+        lines.append("    return out")
+    else:
+        groups = table.groups if kind == _GROUPS else table.padded_groups
+        parts = []
+        for g, (_, pairs) in enumerate(groups):
+            lines += _chain(f"p{g}", [term(b, k) for b, k in pairs])
+            parts.append(f"p{g}")
+        lines.append(f"    return sum(({''.join(p + ', ' for p in parts)}))")  # sum(()): 0
+    scope: dict[str, Any] = {"_padded_entry": _padded_entry}
+    exec("\n".join(lines), scope)  # noqa: S102 - code written above from the table's numbers
+    return scope["summer"]
+
+
+def _padded_entry(kind: int, rows: int, cols: int, moe_tp: int, hidden_pad: int,
+                  inter_pad: int, matrix_bytes: Any) -> tuple[tuple[int, int], Any]:
+    """(padded shape, its matrix bytes or None) of a routed-expert tensor on one GPU, as
+    ``_padded_values`` works them out (``kind``: ``_PAD_KIND``)."""
+    if kind == 0:  # down_proj, w2
+        inter = cols // moe_tp
+        shape = (_up(rows, hidden_pad), _up(inter, inter_pad) if cols > 1 else 1)
+    elif kind == 1:  # gate_up_proj
+        shape = (2 * _up(rows // 2 // moe_tp, inter_pad), cols)
+    else:
+        shape = (_up(rows // moe_tp, inter_pad), _up(cols, hidden_pad))
+    return shape, None if matrix_bytes is None else matrix_bytes(*shape)
+
+
+def _chain(name: str, terms: list[str]) -> list[str]:
+    """``name = 0.0``, then each term added in order (``acc += b * share``), a few per line
+    (``a + b + c`` adds left to right: the same additions)."""
+    out = [f"    {name} = 0.0"]
+    for at in range(0, len(terms), 16):
+        out.append(f"    {name} = {name} + {' + '.join(terms[at:at + 16])}")
     return out
 
 
@@ -803,38 +921,52 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
                             1 if par.shared_experts_replicated else tp))
         else:
             out.append(_share(model, t, par))
-    if pad is not NONE:  # ``_bytes(_padded_experts(t, par, pad))``, each shape padded once
-        if memo is None:
-            memo = {}
-        hidden_pad, inter_pad = pad
-        for t, leaf, skip, n_skip, elem in table.experts:
-            local = -(-(t.copies + redundant) // ep)
-            shape = t.shape
-            one = memo.get(shape)  # (padded shape, its matrix bytes) of this leaf's shape
-            if one is None or one[0] != leaf:
-                rows, cols = shape  # ``_padded_shape``, ``pad.sizes`` inline
-                if leaf == "down_proj" or leaf == "w2":
-                    inter = cols // moe_tp
-                    padded_shape = (_up(rows, hidden_pad), _up(inter, inter_pad)
-                                    if cols > 1 else 1)
-                elif leaf == "gate_up_proj":
-                    padded_shape = (2 * _up(rows // 2 // moe_tp, inter_pad), cols)
-                else:
-                    padded_shape = (_up(rows // moe_tp, inter_pad), _up(cols, hidden_pad))
-                one = memo[shape] = (leaf, padded_shape, None if scheme is None else
-                                     scheme.of("experts").matrix_bytes(*padded_shape))
-            rows, cols = one[1]
-            layers = t.layers
-            if scheme is None or not t.linear:
-                out.append(rows * cols * local * (len(layers) or 1) * elem)
-                continue
-            one = one[2]
-            one = one * local
-            if not layers:
-                out.append(rows * cols * local * elem if skip else one)
-            else:
-                out.append(one * (len(layers) - n_skip) + rows * cols * local * unq * n_skip)
+    if pad is not NONE:  # each routed-expert tensor's padded bytes
+        out += _padded_values(table, ep, moe_tp, redundant, scheme, unq, pad, memo)
     return out
+
+
+def _padded_values(table: _Table, ep: int, moe_tp: int, redundant: int,
+                   scheme: Scheme | None, unq: int, pad: ExpertPadding,
+                   memo: dict[Any, Any] | None) -> list[Any]:
+    """``_bytes(_padded_experts(t, par, pad))`` of each routed-expert tensor of ``table``,
+    each padded shape worked out once (``memo`` keeps them for the other tables of the same
+    model, sharding and padding)."""
+    out: list[Any] = []
+    if memo is None:
+        memo = {}
+    hidden_pad, inter_pad = pad
+    for t, _, skip, n_skip, elem, key in table.experts:
+        local = -(-(t.copies + redundant) // ep)
+        one = memo.get(key)  # (padded shape, its matrix bytes) of this shape and leaf kind
+        if one is None:
+            kind, (rows, cols) = key  # ``_padded_shape``, ``pad.sizes`` inline
+            if kind == 0:  # down_proj, w2
+                inter = cols // moe_tp
+                padded_shape = (_up(rows, hidden_pad), _up(inter, inter_pad)
+                                if cols > 1 else 1)
+            elif kind == 1:  # gate_up_proj
+                padded_shape = (2 * _up(rows // 2 // moe_tp, inter_pad), cols)
+            else:
+                padded_shape = (_up(rows // moe_tp, inter_pad), _up(cols, hidden_pad))
+            one = memo[key] = (padded_shape, None if scheme is None else
+                               scheme.of("experts").matrix_bytes(*padded_shape))
+        rows, cols = one[0]
+        layers = t.layers
+        if scheme is None or not t.linear:
+            out.append(rows * cols * local * (len(layers) or 1) * elem)
+            continue
+        one = one[1] * local
+        if not layers:
+            out.append(rows * cols * local * elem if skip else one)
+        else:
+            out.append(one * (len(layers) - n_skip) + rows * cols * local * unq * n_skip)
+    return out
+
+
+#: how a routed-expert leaf's shape pads (``_padded_shape``): 0 as (hidden, intermediate),
+#: 1 as a fused gate/up bias, 2 (any other leaf) as (intermediate, hidden)
+_PAD_KIND = {"down_proj": 0, "w2": 0, "gate_up_proj": 1}
 
 
 class _Table(NamedTuple):
@@ -852,10 +984,12 @@ class _Table(NamedTuple):
     flat: tuple[tuple[Any, int], ...]  # every pair, in tensor order
     flat_padded: tuple[tuple[Any, int], ...]
     #: routed experts: tensor, leaf, skipped layers (and how many), bytes of an unquantized
-    #: element
-    experts: tuple[tuple[Tensor, str, Any, int, int], ...]
+    #: element, and (how its shape pads, the shape): the key of its padded shape
+    experts: tuple[tuple[Tensor, str, Any, int, int, tuple[Any, ...]], ...]
     loaded: float  # the bytes of every tensor, summed in order
     params: int
+    #: ``_summer``'s functions of this table, made on first use (one per sum kind)
+    summers: dict[int, Any]
 
 
 #: (ids of a tensor list, a scheme and an Ignored, dtype bytes) -> (list, scheme, Ignored,
@@ -872,7 +1006,7 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
         return hit[3]
     keys: dict[tuple[Any, ...], int] = {}
     reps: list[tuple[tuple[Any, ...], Tensor]] = []
-    experts: list[tuple[Tensor, str, Any, int, int]] = []
+    experts: list[tuple[Tensor, str, Any, int, int, tuple[Any, ...]]] = []
     for t in tensors:  # first the share keys: padded bytes take the slots after them
         share_key = _share_key(t)
         if share_key not in keys:
@@ -880,8 +1014,9 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
             reps.append((share_key, t))
         if t.shard == "experts":
             skip = _skipped(t, scheme, ign)
-            experts.append((t, _leaf(t), skip, len(skip) if isinstance(skip, set) else 0,
-                            4 if t.fp32 else unq))
+            leaf = _leaf(t)
+            experts.append((t, leaf, skip, len(skip) if isinstance(skip, set) else 0,
+                            4 if t.fp32 else unq, (_PAD_KIND.get(leaf, 2), t.shape)))
     plain: list[tuple[str, Any, int]] = []
     per_gpu: list[tuple[str, Any, int]] = []  # padded experts: bytes * 1.0 (per stage)
     flat: list[tuple[str, Any, int]] = []  # padded experts: + bytes (a draft's flat sum)
@@ -903,7 +1038,7 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
             flat.append(row)
     table = _Table(tuple(reps), _grouped(plain), _grouped(per_gpu),
                    tuple((b, k) for _, b, k in plain), tuple((b, k) for _, b, k in flat),
-                   tuple(experts), sum(total), sum(t.params for t in tensors))
+                   tuple(experts), sum(total), sum(t.params for t in tensors), {})
     if len(_TABLES) >= 1024:
         _TABLES.clear()
     _TABLES[key] = (tensors, scheme, ign, table)
