@@ -92,6 +92,9 @@ class Parallel(NamedTuple):
     shared_experts_replicated: bool = False
     shared_experts_fused: bool = False  # one more expert on every EP rank, over MoE-TP
     pp_partition: tuple[int, ...] | None = None
+    #: routed experts a GPU holds per MoE layer when the rest live elsewhere (paged experts'
+    #: resident slots, KTransformers' GPU experts); None: all its local experts
+    resident_experts: int | None = None
 
     def group(self, kind: str) -> int:
         if kind in ("attn_tp", "kv"):
@@ -319,7 +322,8 @@ SHAPE_NAMES = (
     "moe_dense_tp_size", "moe_a2a_backend", "enable_dp_lm_head", "pp_size", "moe_dp_size",
     "ep_num_redundant_experts", "disable_shared_experts_fusion", "enable_two_batch_overlap",
     "enable_single_batch_overlap", "speculative_algorithm", "speculative_draft_model_path",
-    "model_path", "moe_runner_backend", "dtype", "quantization")
+    "model_path", "moe_runner_backend", "dtype", "quantization", "enable_paged_experts",
+    "paged_experts_num_resident", "kt_weight_path", "kt_num_gpu_experts")
 #: (model id, sharding, dtype, quantization, draft id, MTP?, padding) -> (model, draft,
 #: figures). Holding the objects keeps their ids theirs.
 _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]] = {}
@@ -362,7 +366,8 @@ def _launch_shape(result: Result) -> tuple[Any, ...]:
         redundant if type(redundant) is int and redundant > 0 else 0,
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
         facts.may_fuse_shared_experts and _fuses_shared_experts(result, ep),
-        _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None))
+        _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
+        _resident_experts(v) if facts.has_experts else None))
     algo = v("speculative_algorithm")
     algo = algo.upper() if isinstance(algo, str) else None
     draft = record.draft
@@ -385,6 +390,21 @@ def _launch_shape(result: Result) -> tuple[Any, ...]:
         pad = NONE
     return (model, par, v("dtype"), v("quantization"), draft if algo is not None else None,
             mtp, pad)
+
+
+def _resident_experts(v: Any) -> int | None:
+    """Routed experts per MoE layer the GPU holds when the launch keeps the rest off it:
+    KTransformers' ``--kt-num-gpu-experts`` once ``--kt-weight-path`` gives the CPU experts
+    (``layers/moe/kt_ep_wrapper.py`` builds the GPU method for that many), else paged
+    experts' ``--paged-experts-num-resident`` (``layers/moe/paged_experts``: at most the
+    local experts). None: every local expert is on the GPU."""
+    if v("kt_weight_path") is not None:
+        n = v("kt_num_gpu_experts")
+        return n if type(n) is int and n >= 0 else None
+    if v("enable_paged_experts") is True:
+        n = v("paged_experts_num_resident")
+        return n if type(n) is int and n >= 1 else None
+    return None
 
 
 #: ``Parallel`` from a tuple of every field, without the generated ``__new__``'s call
@@ -601,6 +621,8 @@ def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
         experts = max(1, t.copies)
         ep = max(1, par.ep)
         local = -(-(experts + par.redundant_experts) // ep)  # integer ceil: exact for any size
+        if par.resident_experts is not None and local > par.resident_experts:
+            local = par.resident_experts
         return local / experts / max(1, par.tp // ep // max(1, par.moe_dp))
     if kind in ("vocab", "head"):
         vocab = t.shape[0]
@@ -636,6 +658,8 @@ def _padded_experts(t: Tensor, par: Parallel, pad: ExpertPadding) -> Tensor:
     the intermediate size split over the MoE-TP group, both sizes rounded by ``pad``."""
     moe_tp = max(1, par.tp // max(1, par.ep) // max(1, par.moe_dp))
     local = -(-(t.copies + par.redundant_experts) // max(1, par.ep))
+    if par.resident_experts is not None and local > par.resident_experts:
+        local = par.resident_experts
     return t._replace(shape=_padded_shape(t, _leaf(t), moe_tp, pad), copies=local)
 
 
@@ -745,8 +769,8 @@ def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
     summer = table.summers.get(kind, _UNSET)
     if summer is _UNSET:
         summer = table.summers[kind] = _summer(table, kind)
-    if summer is None:
-        return _looped(model, table, par, scheme, unq, pad, memo, kind)
+    if summer is None or par.resident_experts is not None:  # the written-out sums hold
+        return _looped(model, table, par, scheme, unq, pad, memo, kind)  # every local expert
     tp = par.tp
     ep = par.ep if par.ep > 1 else 1
     moe_tp = tp // ep // (par.moe_dp if par.moe_dp > 1 else 1)
@@ -890,6 +914,7 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
     if moe_tp < 1:
         moe_tp = 1
     redundant = par.redundant_experts
+    resident = par.resident_experts
     out = []
     for key, t in table.keys:  # plain branches: a few launches' worth of builtin calls
         kind = key[0]
@@ -906,7 +931,10 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
             out.append((local if local > 1 else 1) / kv)
         elif kind == "experts":
             experts = key[1] if key[1] > 1 else 1
-            out.append(-(-(experts + redundant) // ep) / experts / moe_tp)
+            local = -(-(experts + redundant) // ep)
+            if resident is not None and local > resident:
+                local = resident
+            out.append(local / experts / moe_tp)
         elif kind == "vocab" or kind == "head":
             vocab = key[1]
             group = (par.embed_tp if kind == "vocab" else par.lm_head_tp) or tp
@@ -922,13 +950,13 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
         else:
             out.append(_share(model, t, par))
     if pad is not NONE:  # each routed-expert tensor's padded bytes
-        out += _padded_values(table, ep, moe_tp, redundant, scheme, unq, pad, memo)
+        out += _padded_values(table, ep, moe_tp, redundant, scheme, unq, pad, memo, resident)
     return out
 
 
 def _padded_values(table: _Table, ep: int, moe_tp: int, redundant: int,
                    scheme: Scheme | None, unq: int, pad: ExpertPadding,
-                   memo: dict[Any, Any] | None) -> list[Any]:
+                   memo: dict[Any, Any] | None, resident: int | None = None) -> list[Any]:
     """``_bytes(_padded_experts(t, par, pad))`` of each routed-expert tensor of ``table``,
     each padded shape worked out once (``memo`` keeps them for the other tables of the same
     model, sharding and padding)."""
@@ -938,6 +966,8 @@ def _padded_values(table: _Table, ep: int, moe_tp: int, redundant: int,
     hidden_pad, inter_pad = pad
     for t, _, skip, n_skip, elem, key in table.experts:
         local = -(-(t.copies + redundant) // ep)
+        if resident is not None and local > resident:
+            local = resident
         one = memo.get(key)  # (padded shape, its matrix bytes) of this shape and leaf kind
         if one is None:
             kind, (rows, cols) = key  # ``_padded_shape``, ``pad.sizes`` inline
