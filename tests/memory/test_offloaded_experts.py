@@ -50,3 +50,22 @@ def test_the_freed_memory_goes_to_the_kv_pool():
                                 model_path=MODEL))
     assert paged.weights_bytes < full.weights_bytes
     assert paged.max_total_num_tokens > full.max_total_num_tokens
+
+
+def _captured(argv: list[str]) -> list[int]:
+    from launchplan.memory.kv_pool import kv_pool
+
+    result = resolve(argv, gpu="h100", model_path=MODEL)
+    plan = memory_plan(result)
+    return list(kv_pool(result, weights_bytes=plan.weights_bytes,
+                        before_load_bytes=plan.before_load_bytes).capture_bs)
+
+
+def test_paged_experts_cap_the_decode_graphs_at_resident_over_top_k():
+    """SGLang's first MoE layer keeps full decode graphs only up to resident // top_k
+    requests (16 // 8 = 2 here) when the model is built; a launch without paging keeps
+    them all."""
+    assert _captured([*PAGED, "--paged-experts-num-resident", "16"]) == [1, 2]
+    assert _captured([*PAGED, "--paged-experts-num-resident", "20"]) == [1, 2]
+    assert _captured([*PAGED, "--paged-experts-num-resident", "100"]) == [1, 2, 4, 8, 12]
+    assert max(_captured([])) == 256

@@ -137,6 +137,11 @@ def experts(p: Values) -> int:
     return _mlp_facts(p.model)[0]
 
 
+def routed_experts(model: Any) -> int:
+    """Routed experts per MoE layer in a model's text config (0: no MoE layers)."""
+    return _mlp_facts(model)[0]
+
+
 @per_object
 def _mlp_facts(model: Any) -> tuple[int, int, int, bool]:
     """(routed experts, MoE intermediate size, dense intermediate size, has a dense MLP) of

@@ -1065,6 +1065,9 @@ def _capture_sizes(plan: _Plan, max_reqs: int) -> list[int]:
     given = decode.get("bs")
     if given is None or (not isinstance(given, SizeList) and not given):
         return []
+    cap = _paged_experts_cap(plan, decode)
+    if cap is not None:
+        given = sorted({bs for bs in given if bs <= cap} | {min(cap, max(given))})
     align = _graph_alignment(plan)
     limit = -(-max_reqs // align) * align
     if type(given) is list and max(given) <= limit:  # the common case: every size kept
@@ -1081,6 +1084,24 @@ def _capture_sizes(plan: _Plan, max_reqs: int) -> list[int]:
     if over:
         sizes.append(limit)
     return sorted({bs for bs in sizes if bs % align == 0 and bs <= limit})
+
+
+def _paged_experts_cap(plan: _Plan, decode: Any) -> int | None:
+    """The largest decode graph paged experts keep: with a full decode graph, SGLang's first
+    MoE layer caps the capture sizes at ``resident // top_k`` requests (at least one), the
+    batches whose routed experts fit the resident slots at once, when the model is built
+    (``layers/moe/paged_experts/method.py``, ``_cap_decode_capture_batch_sizes``), before
+    the pool's request cap trims them. None: no cap."""
+    v = plan.v
+    if v("enable_paged_experts") is not True or decode.get("backend") != "full":
+        return None
+    from launchplan.checks.launch_requirements import routed_experts
+    from launchplan.checks.paged_experts import router_top_k
+
+    resident, top_k = v("paged_experts_num_resident"), router_top_k(plan.model)
+    if type(resident) is not int or top_k is None or not routed_experts(plan.model):
+        return None
+    return max(1, resident // top_k)
 
 
 def _graph_alignment(plan: _Plan) -> int:
