@@ -17,8 +17,10 @@ EXPERTS = 128
 PAGED = ["--enable-paged-experts", "--cuda-graph-backend-prefill", "breakable"]
 
 
-def breakdown(argv: list[str], model: str = MODEL) -> dict[str, int]:
-    return dict(weights_per_gpu(resolve(argv, gpu="h100", model_path=model)).breakdown)
+def breakdown(argv: list[str], model: str = MODEL, env: dict[str, str] | None = None
+              ) -> dict[str, int]:
+    return dict(weights_per_gpu(resolve(argv, gpu="h100", model_path=model,
+                                        env=env)).breakdown)
 
 
 @pytest.mark.parametrize(("argv", "on_gpu"), [
@@ -69,3 +71,33 @@ def test_paged_experts_cap_the_decode_graphs_at_resident_over_top_k():
     assert _captured([*PAGED, "--paged-experts-num-resident", "20"]) == [1, 2]
     assert _captured([*PAGED, "--paged-experts-num-resident", "100"]) == [1, 2, 4, 8, 12]
     assert max(_captured([])) == 256
+
+
+DSV4 = "deepseek-ai/DeepSeek-V4-Flash"  # FP8 checkpoint, routed experts packed as MXFP4
+
+
+@pytest.mark.parametrize(("env", "fp8"), [
+    ([], False),
+    (["SGLANG_DSV4_FP4_DEQUANT=1"], True),  # dequantized to FP8 at load
+    (["SGLANG_DSV4_FP4_EXPERTS=0"], True),  # the checkpoint's experts are FP8
+    (["SGLANG_DSV4_FP4_EXPERTS=0", "SGLANG_DSV4_FP4_DEQUANT=0"], False),  # detected FP4
+    (["SGLANG_DSV4_FP4_EXPERTS=1"], False),
+])
+def test_deepseek_v4_experts_held_as_fp8_under_its_switches(env, fp8):
+    """SGLang 0.5.23 (``configs/model_config.py``, ``Fp8Config.get_quant_method``): the
+    DeepSeek-V4 experts are MXFP4 unless ``SGLANG_DSV4_FP4_DEQUANT`` dequantizes them to
+    FP8 at load, or ``SGLANG_DSV4_FP4_EXPERTS`` off (with no DEQUANT variable, so no
+    detection runs) says they are FP8. FP8 takes a byte a weight, MXFP4 half a byte and a
+    scale per 32: the experts grow by about 1.9x; nothing else moves."""
+    base = breakdown(["--tp", "8"], DSV4)
+    got = breakdown(["--tp", "8"], DSV4, dict(e.split("=") for e in env))
+    assert {k: v for k, v in got.items() if k != "experts"} == \
+        {k: v for k, v in base.items() if k != "experts"}
+    if fp8:
+        assert 1.8 < got["experts"] / base["experts"] < 2.0
+    else:
+        assert got["experts"] == base["experts"]
+
+
+def test_the_dequant_switch_leaves_other_models_alone():
+    assert breakdown([], env={"SGLANG_DSV4_FP4_DEQUANT": "1"}) == breakdown([])

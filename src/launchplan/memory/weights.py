@@ -147,18 +147,20 @@ _SINGLE = Parallel()
 
 def plan_weights(model: ModelFacts, par: Parallel = _SINGLE, *, dtype: str | None = None,
                  quantization: str | None = None, draft: ModelFacts | None = None,
-                 mtp_draft: bool = False, pad: ExpertPadding = NONE) -> WeightPlan:
+                 mtp_draft: bool = False, pad: ExpertPadding = NONE,
+                 fp8_experts: bool = False) -> WeightPlan:
     """Weights of ``model`` under ``par``; ``dtype``/``quantization`` are SGLang's flags.
 
     ``draft`` is a separate draft checkpoint's facts; ``mtp_draft`` means the draft is the
     target's own MTP layers (DeepSeek-style NextN). ``pad`` is how the MoE kernel that will
-    run the routed experts rounds their buffers (``moe_padding.py``).
+    run the routed experts rounds their buffers (``moe_padding.py``). ``fp8_experts``: the
+    routed experts an FP8 checkpoint packs as MXFP4 are held as FP8 (``_fp8_experts``).
     """
-    key = (id(model), par, dtype, quantization, id(draft), mtp_draft, pad)
+    key = (id(model), par, dtype, quantization, id(draft), mtp_draft, pad, fp8_experts)
     hit = _PLANS.get(key)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
-    plan = _plan(model, par, dtype, quantization, draft, mtp_draft, pad)
+    plan = _plan(model, par, dtype, quantization, draft, mtp_draft, pad, fp8_experts)
     if len(_PLANS) > 1024:
         _PLANS.clear()
     _PLANS[key] = (model, draft, plan)  # holding both keeps their ids unique
@@ -175,10 +177,11 @@ def forget() -> None:
 
 
 def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
-          draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding) -> WeightPlan:
+          draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
+          fp8_experts: bool = False) -> WeightPlan:
     lay = _layout(model)
     caveats: list[str] = []
-    scheme, ign, unq = _storage(model, quantization, dtype, caveats)
+    scheme, ign, unq = _storage(model, quantization, dtype, caveats, fp8_experts)
     ck_params, ck_bytes = checkpoint_size(model)
     main = _table(lay.main, scheme, ign, unq)
     per_gpu, breakdown = _per_gpu(model, lay.main, par, scheme, ign, unq, pad)
@@ -194,13 +197,13 @@ def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str
 
 
 def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
-             draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding
-             ) -> tuple[int, int, tuple[str, ...]]:
+             draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
+             fp8_experts: bool = False) -> tuple[int, int, tuple[str, ...]]:
     """``_plan``'s per-GPU figures and caveats alone: the model's stored tables (per-model
     facts, ``_stored``) times this launch's shares."""
-    st = _STORAGES.get((id(model), quantization, dtype))  # ``_stored``, inline
+    st = _STORAGES.get((id(model), quantization, dtype, fp8_experts))  # ``_stored``, inline
     if st is None or st.model is not model:
-        st = _stored(model, quantization, dtype)
+        st = _stored(model, quantization, dtype, fp8_experts)
     memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
     padded = pad.hidden > 1 or pad.intermediate > 1
     if par.pp <= 1:  # ``_one_stage_sum``
@@ -228,12 +231,13 @@ class _Stored:
 
     __slots__ = ("model", "scheme", "ign", "unq", "notes", "caveats", "tensors", "main", "mtp")
 
-    def __init__(self, model: ModelFacts, quantization: str | None, dtype: str | None) -> None:
+    def __init__(self, model: ModelFacts, quantization: str | None, dtype: str | None,
+                 fp8_experts: bool = False) -> None:
         lay = _layout(model)
         notes = list(lay.caveats)
         if model.config_dtype is None:
             notes.append("config.json names no torch_dtype: checkpoint tensors assumed bf16")
-        scheme, ign = _runtime_scheme(model, quantization, notes)
+        scheme, ign = _runtime_scheme(model, quantization, notes, fp8_experts)
         unq = _dtype_bytes(model.dtype if dtype in (None, "auto") else dtype)
         self.model, self.scheme, self.ign, self.unq = model, scheme, ign, unq
         self.notes, self.caveats = notes, tuple(notes)
@@ -243,11 +247,12 @@ class _Stored:
         self.mtp = _table(_own_mtp(model), scheme, ign, unq) if lay.mtp else None
 
 
-def _stored(model: ModelFacts, quantization: str | None, dtype: str | None) -> _Stored:
-    key = (id(model), quantization, dtype)
+def _stored(model: ModelFacts, quantization: str | None, dtype: str | None,
+            fp8_experts: bool = False) -> _Stored:
+    key = (id(model), quantization, dtype, fp8_experts)
     hit = _STORAGES.get(key)
     if hit is None or hit.model is not model:
-        hit = _Stored(model, quantization, dtype)
+        hit = _Stored(model, quantization, dtype, fp8_experts)
         if len(_STORAGES) >= 1024:
             _STORAGES.clear()
         _STORAGES[key] = hit  # holding the model keeps its id unique
@@ -255,15 +260,16 @@ def _stored(model: ModelFacts, quantization: str | None, dtype: str | None) -> _
 
 
 def _storage(model: ModelFacts, quantization: str | None, dtype: str | None,
-             caveats: list[str]) -> tuple[Scheme | None, Ignored, int]:
+             caveats: list[str], fp8_experts: bool = False
+             ) -> tuple[Scheme | None, Ignored, int]:
     """(scheme, unquantized modules, dtype bytes) of the target's weights; ``caveats``
     gets the layout's and the storage's."""
-    st = _stored(model, quantization, dtype)
+    st = _stored(model, quantization, dtype, fp8_experts)
     caveats += st.notes
     return st.scheme, st.ign, st.unq
 
 
-#: (model id, --quantization, --dtype) -> how a model's weights are stored under each
+#: (model id, --quantization, --dtype, FP8 experts?) -> how a model's weights are stored under each
 #: storage flag (per-model facts, as ``_TABLES``)
 _STORAGES: dict[tuple[Any, ...], _Stored] = {}
 
@@ -292,9 +298,9 @@ def _draft_share(model: ModelFacts, par: Parallel, dtype: str | None,
 
 def weights_per_gpu(result: Result) -> WeightPlan:
     """The weight plan of a resolved launch (its final tp/ep/pp/DP values and draft)."""
-    model, par, dtype, quantization, draft, mtp, pad = _launch_shape(result)
+    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result)
     return plan_weights(model, par, dtype=dtype, quantization=quantization, draft=draft,
-                        mtp_draft=mtp, pad=pad)
+                        mtp_draft=mtp, pad=pad, fp8_experts=fp8)
 
 
 def weight_bytes(result: Result) -> tuple[int, int, tuple[str, ...]]:
@@ -304,12 +310,12 @@ def weight_bytes(result: Result) -> tuple[int, int, tuple[str, ...]]:
     Remembered by the sharding the launch's values come to (``_launch_shape``): a sweep's
     launches share a few. (A memo by the values read, before normalising them, cost about
     what ``_launch_shape`` does, found or not.)"""
-    model, par, dtype, quantization, draft, mtp, pad = _launch_shape(result)
-    key = (id(model), par, dtype, quantization, id(draft), mtp, pad)
+    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result)
+    key = (id(model), par, dtype, quantization, id(draft), mtp, pad, fp8)
     hit = _BYTES.get(key)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
-    figures = _figures(model, par, dtype, quantization, draft, mtp, pad)
+    figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8)
     if len(_BYTES) >= 4096:
         _BYTES.clear()
     _BYTES[key] = (model, draft, figures)  # holding both keeps their ids unique
@@ -330,8 +336,8 @@ _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]]
 
 
 def _launch_shape(result: Result) -> tuple[Any, ...]:
-    """(model, sharding, dtype, quantization, draft, MTP draft?, expert padding): all that
-    decides a launch's weights, from its final values."""
+    """(model, sharding, dtype, quantization, draft, MTP draft?, expert padding, FP8
+    experts?): all that decides a launch's weights, from its final values and environment."""
     v = result.value
     record = result.record
     model = record.model
@@ -389,7 +395,7 @@ def _launch_shape(result: Result) -> tuple[Any, ...]:
     else:  # no routed experts: nothing to pad
         pad = NONE
     return (model, par, v("dtype"), v("quantization"), draft if algo is not None else None,
-            mtp, pad)
+            mtp, pad, bool(env) and facts.fp4_experts and _fp8_experts(record, model))
 
 
 def _resident_experts(v: Any) -> int | None:
@@ -418,6 +424,7 @@ class _ModelFacts(NamedTuple):
     attn_tp_embedding: bool  # the embedding shards over attention TP
     may_fuse_shared_experts: bool  # DeepSeek-V3/R1's shape (``_fuses_shared_experts``)
     has_experts: bool  # routed experts in the checkpoint (their buffers may be padded)
+    fp4_experts: bool  # routed experts packed as MXFP4 inside an FP8 checkpoint
 
 
 @per_object
@@ -429,7 +436,14 @@ def _model_facts(model: ModelFacts) -> _ModelFacts:
         bool(model.is_mla), bool(model.is_mla or mt.startswith(_ATTN_TP_EMBED)),
         model.arch0 == "DeepseekV3ForCausalLM" and cfg.get("n_routed_experts") == 256
         and cfg.get("n_shared_experts") == 1,
-        any(t.shard == "experts" for t in (*lay.main, *lay.mtp)))
+        any(t.shard == "experts" for t in (*lay.main, *lay.mtp)),
+        _fp4_in_fp8(model))
+
+
+def _fp4_in_fp8(model: ModelFacts) -> bool:
+    scheme = _checkpoint_scheme(model)[0]
+    return scheme is not None and scheme.experts is not None \
+        and scheme.experts.kind == "mxfp4"
 
 
 @per_object
@@ -543,9 +557,29 @@ def _mxfp4_routed_experts(model: ModelFacts) -> bool:
     return arch.startswith("DeepseekV4") and method is None
 
 
+def _fp8_experts(record: Any, model: ModelFacts) -> bool:
+    """Whether routed experts an FP8 checkpoint packs as MXFP4 are held as FP8 instead
+    (``configs/model_config.py`` and ``Fp8Config.get_quant_method``, 0.5.23):
+    ``SGLANG_DSV4_FP4_DEQUANT`` on dequantizes them to FP8 at load (the FP8 MoE method
+    serves them); ``SGLANG_DSV4_FP4_EXPERTS`` set off, without the former, tells DeepSeek-V4
+    (no ``routed_experts_quant_method``) that its experts are FP8, and no detection runs."""
+    if record.env_flag("SGLANG_DSV4_FP4_DEQUANT"):
+        return True
+    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
+    fp4 = record.env.get("SGLANG_DSV4_FP4_EXPERTS")
+    return (fp4 is not None and not record.env_flag("SGLANG_DSV4_FP4_EXPERTS")
+            and "SGLANG_DSV4_FP4_DEQUANT" not in record.env
+            and model.arch0.startswith("DeepseekV4")
+            and qc.get("routed_experts_quant_method") is None)
+
+
 def _runtime_scheme(model: ModelFacts, quantization: str | None,
-                    caveats: list[str]) -> tuple[Scheme | None, Ignored]:
+                    caveats: list[str], fp8_experts: bool = False
+                    ) -> tuple[Scheme | None, Ignored]:
     scheme, ign = _checkpoint_scheme(model)
+    if fp8_experts and scheme is not None and scheme.experts is not None \
+            and scheme.experts.kind == "mxfp4":  # held as the checkpoint's FP8
+        scheme = scheme._replace(experts=None)
     if model.quant_method is not None and scheme is None:
         caveats.append(f"quantization {model.quant_method!r}: storage format unknown to "
                        "launchplan; weights counted at the model dtype")
