@@ -545,8 +545,8 @@ def _mxfp4_routed_experts(model: ModelFacts) -> bool:
     ``is_fp4_experts``, ``configs/model_config.py``): a ``routed_experts_quant_method`` of
     mxfp4, MiMo-V2's ``store_dtype`` mxfp4, and DeepSeek-V4 without the key, whose FP4 expert
     layout ``SGLANG_DSV4_FP4_EXPERTS`` turns on by default (the checkpoints say
-    ``expert_dtype`` fp4). Assumes that default: the variable set to 0 (FP8 experts, a
-    converted checkpoint) is not read here."""
+    ``expert_dtype`` fp4). The model's fact; the switches that hold them as FP8 instead
+    are a launch's environment (``_fp8_experts``)."""
     qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
     method = qc.get("routed_experts_quant_method")
     if method == "mxfp4":
