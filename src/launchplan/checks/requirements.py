@@ -17,7 +17,7 @@ from typing import Any
 
 from launchplan.checks.kernel_requirements import KERNEL_REQUIREMENTS
 from launchplan.checks.launch_requirements import LAUNCH_REQUIREMENTS
-from launchplan.checks.paged_experts import PAGED_EXPERTS_REQUIREMENTS
+from launchplan.checks.offloaded_experts import OFFLOADED_EXPERTS_REQUIREMENTS
 from launchplan.checks.predicates import (
     SIDES,
     OnView,
@@ -33,7 +33,7 @@ __all__ = ["REQUIREMENTS", "OnView", "Plan", "Requirement", "Severity", "Violati
            "by_name", "check"]
 
 REQUIREMENTS: tuple[Requirement, ...] = (KERNEL_REQUIREMENTS + LAUNCH_REQUIREMENTS
-                                         + PAGED_EXPERTS_REQUIREMENTS)
+                                         + OFFLOADED_EXPERTS_REQUIREMENTS)
 
 def by_name(name: str) -> Requirement:
     """One row of the table (rules that refuse on a pure constraint read their row here)."""

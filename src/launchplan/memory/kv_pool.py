@@ -1096,7 +1096,7 @@ def _paged_experts_cap(plan: _Plan, decode: Any) -> int | None:
     if v("enable_paged_experts") is not True or decode.get("backend") != "full":
         return None
     from launchplan.checks.launch_requirements import routed_experts
-    from launchplan.checks.paged_experts import router_top_k
+    from launchplan.checks.offloaded_experts import router_top_k
 
     resident, top_k = v("paged_experts_num_resident"), router_top_k(plan.model)
     if type(resident) is not int or top_k is None or not routed_experts(plan.model):

@@ -1,10 +1,15 @@
-"""Paged experts: what a launch with ``--enable-paged-experts`` needs to start.
+"""Routed experts kept off the GPU: what such a launch needs to start.
 
-SGLang 0.5.23's resolution does nothing with the switch; the first MoE layer built checks
-the launch (``check_paged_experts_compat``) and raises one error listing every problem. The
-feature keeps ``--paged-experts-num-resident`` routed experts per MoE layer on the GPU and
-pages the rest in from pinned host memory, one GPU only, with CUDA graphs that can break out
-for the host-planned waves. A model without MoE layers never reaches the check.
+Paged experts (``--enable-paged-experts``): SGLang 0.5.23's resolution does nothing with the
+switch; the first MoE layer built checks the launch (``check_paged_experts_compat``) and
+raises one error listing every problem. The feature keeps ``--paged-experts-num-resident``
+routed experts per MoE layer on the GPU and pages the rest in from pinned host memory, one
+GPU only, with CUDA graphs that can break out for the host-planned waves.
+
+KTransformers (``--kt-weight-path``): the CPU runs the experts past ``--kt-num-gpu-experts``;
+the GPU's MoE method is built for that many experts, so the count must be given.
+
+A model without MoE layers never reaches either.
 """
 
 from __future__ import annotations
@@ -74,7 +79,7 @@ NEEDS = ("tp_size", "ep_size", "pp_size", "dp_size", "enable_eplb", "speculative
 COMPATIBLE = Cond("a launch paged experts support", lambda p: not problems(p), NEEDS,
                   lambda p: tuple(dict.fromkeys(f for f, _ in problems(p))))
 
-PAGED_EXPERTS_REQUIREMENTS: tuple[Requirement, ...] = (
+OFFLOADED_EXPERTS_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "paged-experts-compatible", ON, COMPATIBLE,
         "paged experts keep a few routed experts per MoE layer on one GPU and page the rest "
@@ -83,4 +88,17 @@ PAGED_EXPERTS_REQUIREMENTS: tuple[Requirement, ...] = (
         "least the router's top-k", START, EVIDENCE,
         detail=lambda p: "paged experts cannot start with " + "; ".join(
             text for _, text in problems(p))),
+    Requirement(
+        "kt-gpu-experts-given",
+        cond("KTransformers CPU experts on a MoE model",
+             lambda p: p["kt_weight_path"] is not None and experts(p) > 0, "kt_weight_path"),
+        cond("--kt-num-gpu-experts given (0 or more)",
+             lambda p: type(p["kt_num_gpu_experts"]) is int and p["kt_num_gpu_experts"] >= 0,
+             "kt_num_gpu_experts"),
+        "the GPU's share of each MoE layer is built for --kt-num-gpu-experts experts; without "
+        "the count there is nothing to build it for", START,
+        "sglang/srt/layers/moe/kt_ep_wrapper.py: KTEPWrapperMethod.create_weights builds the "
+        "wrapped GPU method with num_experts=kt_num_gpu_experts (None by default)",
+        detail=lambda p: (f"--kt-weight-path with kt_num_gpu_experts "
+                          f"{p['kt_num_gpu_experts']}")),
 )

@@ -1,13 +1,14 @@
-"""Paged experts (``--enable-paged-experts``): the launches SGLang 0.5.23's first MoE layer
-refuses to build (``check_paged_experts_compat``) are preflight problems, each named; a
-dense model never builds that layer, so the switch is harmless there."""
+"""Routed experts kept off the GPU. Paged experts (``--enable-paged-experts``): the launches
+SGLang 0.5.23's first MoE layer refuses to build (``check_paged_experts_compat``) are
+preflight problems, each named; KTransformers (``--kt-weight-path``) needs its GPU expert
+count. A dense model never builds such a layer, so the switches are harmless there."""
 
 from __future__ import annotations
 
 import pytest
 
 from launchplan import resolve
-from launchplan.checks.paged_experts import router_top_k
+from launchplan.checks.offloaded_experts import router_top_k
 from launchplan.checks.preflight import preflight
 
 ROW = "paged-experts-compatible"
@@ -61,3 +62,17 @@ def test_every_problem_is_listed_at_once():
     assert found is not None
     assert all(text in found.why for text in ("tp_size 2", "ep_size 2", "--enable-eplb",
                                                   "no --paged-experts-num-resident"))
+
+
+@pytest.mark.parametrize(("argv", "fails"), [
+    (["--kt-weight-path", "/models/cpu-experts"], True),
+    (["--kt-weight-path", "/models/cpu-experts", "--kt-num-gpu-experts", "-1"], True),
+    (["--kt-weight-path", "/models/cpu-experts", "--kt-num-gpu-experts", "0"], False),
+    (["--kt-weight-path", "/models/cpu-experts", "--kt-num-gpu-experts", "30"], False),
+    (["--kt-num-gpu-experts", "30"], False),  # no CPU experts: KTransformers is off
+])
+def test_ktransformers_needs_the_gpu_expert_count(argv, fails):
+    report = preflight(resolve(argv, gpu="h100", model_path="qwen3-30b-a3b"))
+    assert any(p.requirement == "kt-gpu-experts-given" for p in report.problems) is fails
+    dense = preflight(resolve(argv, gpu="h100", model_path="llama-3.1-8b"))
+    assert not any(p.requirement == "kt-gpu-experts-given" for p in dense.problems)
