@@ -400,3 +400,16 @@ def test_real_launches_in_markup_quotes_and_config_text_are_found():
         "$(echo $SLURM_JOB_NODELIST | cut -d',' -f1):5000")
     assert unpaste([_by_source("55587791167")["text"]])[1] == [
         "FLASHINFER_WORKSPACE_SIZE=4294967296"]  # $((4 << 30))
+
+
+def test_the_cold_start_screen_lets_every_real_paste_through():
+    """``split_argv`` loads the paste readers only when its cheap screen says a token may
+    be pasted; the screen must never turn away what ``looks_pasted`` would take."""
+    from launchplan.commands.options import _may_be_pasted
+    from launchplan.input.pasted import looks_pasted
+
+    texts = [[e["text"]] for e in LINES]
+    tokens = [[t] for e in LINES for t in e.get("argv", [])]
+    assert sum(looks_pasted(t) for t in texts) > 100
+    for argv in (*texts, *tokens):
+        assert _may_be_pasted(argv) or not looks_pasted(argv), argv
