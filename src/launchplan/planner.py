@@ -11,6 +11,7 @@ from launchplan.engine.pipeline import run
 from launchplan.engine.record import Record
 from launchplan.engine.result import Result
 from launchplan.errors import InputError
+from launchplan.facts.environment import unreadable
 from launchplan.facts.models import bundled_models, load_draft_model, load_model
 from launchplan.facts.targets import Target, get_target
 from launchplan.input.cli import parse_argv
@@ -120,11 +121,15 @@ def _legacy_env(env: dict[str, str], notes: list[str]) -> dict[str, str]:
     """``env`` as SGLang reads it: every ``SGL_``-prefixed variable also under its ``SGLANG_``
     name, the ``SGL_`` value winning (``srt/environ.py`` renames them when it is imported,
     in 0.5.21 to 0.5.23 alike), so ``SGL_ENABLE_JIT_DEEPGEMM=0`` pasted from an older
-    launch line reaches the rules that read ``SGLANG_ENABLE_JIT_DEEPGEMM``."""
+    launch line reaches the rules that read ``SGLANG_ENABLE_JIT_DEEPGEMM``. A value SGLang
+    cannot parse is noted (it warns and keeps the variable's default)."""
     for key in [k for k in env if k.startswith("SGL_")]:
         new = "SGLANG_" + key[4:]
         env[new] = env[key]
         note = f"{key} is the legacy spelling of {new}: SGLang reads it as {new}"
+        if note not in notes:
+            notes.append(note)
+    for note in unreadable(env):
         if note not in notes:
             notes.append(note)
     return env

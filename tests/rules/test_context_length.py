@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from launchplan.engine.declarations import Refuse
-from launchplan.errors import InputError, Refusal
+from launchplan.errors import Refusal
 from launchplan.planner import resolve
 from launchplan.rules.context_length import (
     context_length_limit,
@@ -42,9 +42,11 @@ def test_end_to_end_a_refusal_not_bad_input():
     result = resolve(["--context-length", "200000"], gpu="h100", model_path="llama-3.1-8b",
                      env={"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"})
     assert result.value("context_length") == 200000
-    with pytest.raises(InputError):  # a malformed value stays bad input
+    # a value SGLang cannot parse is its default, off (recorded: environment/longer-context)
+    with pytest.raises(Refusal) as refused:
         resolve(["--context-length", "200000"], gpu="h100", model_path="llama-3.1-8b",
                 env={"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "maybe"})
+    assert refused.value.source == "context_length_limit"
 
 
 def test_model_config_parser_known():

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from launchplan.checks.predicates import ALWAYS, Plan, Requirement, Severity, Values, cond
+from launchplan.facts import environment
 from launchplan.facts.memo import per_object
 
 START = Severity.FAILS_AT_START
@@ -217,8 +218,7 @@ def _draft_context_ok(p: Values) -> bool:
     draft = p.draft
     if draft is None or p["speculative_algorithm"] is None:
         return True
-    if p.env.get("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "").strip().lower() in (
-            "1", "true", "yes", "on"):
+    if environment.flag(p.env, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"):
         return True
     return draft.derived_context_len >= p.model.context_len
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from launchplan.facts.environment import flag
 from launchplan.struct import Struct
 
 if TYPE_CHECKING:
@@ -31,4 +32,5 @@ class Record(Struct):
     env: Mapping[str, str] = _EMPTY
 
     def env_flag(self, name: str) -> bool:
-        return self.env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+        """A boolean SGLang variable as SGLang reads it (``facts.environment``)."""
+        return flag(self.env, name)

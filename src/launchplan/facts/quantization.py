@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from launchplan.facts.environment import flag
 from launchplan.struct import Struct
 
 # --- tables -------------------------------------------------------------------------------
@@ -458,3 +459,57 @@ def verify_quantization(qc: Mapping[str, Any] | None, cli: str | None, platform:
     if method is None:
         return QuantVerdict(None)
     return QuantVerdict(method, check_registered(method, platform, is_cpu=is_cpu))
+
+
+# --- routed experts packed as MXFP4 inside another checkpoint ------------------------------
+
+_MIMO_V2 = ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM")
+
+
+def mxfp4_routed_experts(model: Any) -> bool:
+    """The checkpoint packs its routed experts as MXFP4 inside another quantization
+    (``configs/model_config.py``): a ``routed_experts_quant_method`` of mxfp4, MiMo-V2's
+    ``store_dtype`` mxfp4, and DeepSeek-V4 without that key, whose published checkpoints say
+    ``expert_dtype`` fp4 (SGLang probes the weights; a plan has only the config)."""
+    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
+    method = qc.get("routed_experts_quant_method")
+    if method == "mxfp4":
+        return True
+    arch = model.arch0
+    if arch in _MIMO_V2:
+        return str(qc.get("store_dtype") or "").lower() == "mxfp4"
+    return arch.startswith("DeepseekV4") and method is None
+
+
+def _env_decides(model: Any) -> bool:
+    """DeepSeek-V4 without ``routed_experts_quant_method``: the environment says the layout."""
+    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
+    return model.arch0.startswith("DeepseekV4") and qc.get("routed_experts_quant_method") is None
+
+
+def fp4_experts(model: Any, env: Mapping[str, str]) -> bool:
+    """SGLang's ``is_fp4_experts`` under an environment: the checkpoint's layout, except that
+    ``SGLANG_DSV4_FP4_EXPERTS`` (on by default) says it for DeepSeek-V4 without the key.
+    (SGLang may also probe the weights' dtype; it keeps the variable's answer when it cannot
+    read them, as before a Hub checkpoint is downloaded, which is where a plan stands.)"""
+    if _env_decides(model):
+        return flag(env, "SGLANG_DSV4_FP4_EXPERTS")
+    return mxfp4_routed_experts(model)
+
+
+def dequantized_experts(model: Any, env: Mapping[str, str]) -> bool:
+    """MXFP4 routed experts dequantized to FP8 at load (``SGLANG_DSV4_FP4_DEQUANT``): the
+    FP8 MoE method serves them, and only under the automatic MoE runner (``Fp8Config``'s
+    ``get_quant_method`` asserts it)."""
+    return flag(env, "SGLANG_DSV4_FP4_DEQUANT") and fp4_experts(model, env)
+
+
+def fp8_held_experts(model: Any, env: Mapping[str, str]) -> bool:
+    """Routed experts a checkpoint packs as MXFP4 that the GPU holds as FP8 instead: the
+    dequantizing switch is on, or DeepSeek-V4 is told its experts are not FP4
+    (``SGLANG_DSV4_FP4_EXPERTS`` off, without the switch: no detection runs)."""
+    if flag(env, "SGLANG_DSV4_FP4_DEQUANT"):
+        return True
+    return (_env_decides(model) and "SGLANG_DSV4_FP4_EXPERTS" in env
+            and "SGLANG_DSV4_FP4_DEQUANT" not in env
+            and not flag(env, "SGLANG_DSV4_FP4_EXPERTS"))

@@ -13,6 +13,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
 from launchplan.vocabulary import BACKEND_FIELDS
 
@@ -313,10 +314,8 @@ def trtllm_mha_platform_checks(v: View) -> Refuse | None:
 
 
 def _float_env(v: Any, name: str) -> float:
-    try:
-        return float(v.env.get(name, "") or 0.0)
-    except ValueError:
-        return 0.0
+    """A float variable, 0 when unset or unreadable (SGLang reads it ``or 0.0``)."""
+    return environment.value(v.env, name) or 0.0
 
 
 @rule(

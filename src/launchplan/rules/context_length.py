@@ -11,6 +11,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 
 # Either variable lets SGLang take a --context-length above the derived one (CI counts too).
 LONGER_CONTEXT_ENV = ("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "SGLANG_IS_IN_CI")
@@ -38,16 +39,11 @@ def context_length_limit(v: View) -> Refuse | None:
     wanted, derived = v.context_length, v.model.derived_context_len
     if wanted is None or wanted <= derived:
         return None
-    if any(_truthy(v.record.env.get(name)) for name in LONGER_CONTEXT_ENV):
+    if any(environment.flag(v.env, name) for name in LONGER_CONTEXT_ENV):
         return None
     return Refuse(f"--context-length {wanted} is above the context length derived from the "
                   f"model's config.json ({derived}); set "
                   "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 to allow a longer one")
-
-
-def _truthy(value: str | None) -> bool:
-    """SGLang's boolean spelling (the model loader has already refused other values)."""
-    return value is not None and value.strip().lower() in ("true", "1", "yes", "y")
 
 
 # SGLang 0.5.21-0.5.23's registered config parsers (utils/hf_transformers/config.py); "auto"

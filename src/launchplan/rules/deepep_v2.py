@@ -22,7 +22,6 @@ DEEPEP_V2_ARCHS = frozenset({
     "Glm5NextForConditionalGeneration", "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM",
     "MiMoV2FlashForCausalLM"})
 CAPACITY_ENV = "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
-DEFAULT_CAPACITY = 128
 
 
 @rule(
@@ -138,4 +137,4 @@ def _budget(v: View, *, scattered: bool) -> Refuse | None:
 
 
 def _capacity(v: View) -> int:
-    return env_int(v, CAPACITY_ENV, DEFAULT_CAPACITY)
+    return env_int(v, CAPACITY_ENV)

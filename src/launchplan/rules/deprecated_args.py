@@ -12,9 +12,9 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 
 TOOL_CALL_PARSER_RENAMES = {"qwen25": "qwen", "glm45": "glm"}
-GRPC_WORKER_THREADS = 4  # SGLANG_GRPC_WORKER_THREADS's default (environ.py, 0.5.21-0.5.23)
 
 
 @rule(
@@ -96,15 +96,10 @@ def _grpc(v: View, *, rust_sidecar: bool) -> Declare | Refuse:
     legacy = bool(v.smg_grpc_mode or v.grpc_mode)
     if v.grpc_mode and not v.smg_grpc_mode:
         out["smg_grpc_mode"] = True
-    threads = _env_int(v, "SGLANG_GRPC_WORKER_THREADS")
-    if isinstance(threads, Refuse):
-        return threads
-    out["grpc_worker_threads"] = threads = GRPC_WORKER_THREADS if threads is None else threads
+    out["grpc_worker_threads"] = threads = environment.value(v.env, "SGLANG_GRPC_WORKER_THREADS")
     port = v.grpc_port
     if port is None:
-        port = _env_int(v, "SGLANG_GRPC_PORT")
-        if isinstance(port, Refuse):
-            return port
+        port = environment.value(v.env, "SGLANG_GRPC_PORT")
         if port is None and legacy:
             port = v.port + 10000
         if port is not None:
@@ -141,16 +136,6 @@ def _grpc(v: View, *, rust_sidecar: bool) -> Declare | Refuse:
             if bad:
                 return Refuse(f"the native gRPC server (--grpc-port) does not support {what}")
     return Declare(out, "gRPC: " + ", ".join(f"{k} {val}" for k, val in out.items()))
-
-
-def _env_int(v: View, name: str) -> int | None | Refuse:
-    raw = v.record.env.get(name)
-    if raw is None:
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        return Refuse(f"{name} must be an integer, got {raw!r}")
 
 
 @rule(name="grpc_settings", variant="0.5.22", **_GRPC,

@@ -76,7 +76,6 @@ NO_FALLBACK_ARCHS = frozenset({
     "Qwen3VLMoeForConditionalGeneration", "Qwen3_5MoeForCausalLM",
     "Qwen3_5MoeForConditionalGeneration"})
 TOKENS_ENV = "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK"
-DEFAULT_TOKENS = 8192
 
 
 def _needs_budget(v: View) -> bool:
@@ -135,7 +134,7 @@ def _token_budget(v: View, *, newer: bool) -> Refuse | None:
 def _budget_checks(v: View, *, newer: bool) -> Refuse | None:
     if (newer and v.encoder_only) or v.target.is_hip or not _needs_budget(v):
         return None
-    capacity = env_int(v, TOKENS_ENV, DEFAULT_TOKENS)
+    capacity = env_int(v, TOKENS_ENV)
     label = v.model.arch0
     attn_dp = attn_dp_enabled(v)
     if v.disaggregation_mode != "prefill":

@@ -11,6 +11,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 
 LEGACY_ENV = "SGLANG_USE_CUDA_IPC_TRANSPORT"
 
@@ -38,9 +39,8 @@ def mm_feature_transport_default(v: View) -> Declare | Refuse | None:
     transport = v.mm_feature_transport
     note = None
     if transport is None:
-        legacy = v.record.env.get(LEGACY_ENV)
-        if legacy is not None:
-            transport = "cuda_ipc" if _truthy(legacy) else "cpu"
+        if environment.given(v.env, LEGACY_ENV):
+            transport = "cuda_ipc" if environment.flag(v.env, LEGACY_ENV) else "cpu"
             note = f"{LEGACY_ENV} is retired: mm_feature_transport -> {transport}"
         else:
             transport = "cpu"
@@ -59,7 +59,3 @@ def mm_feature_transport_default(v: View) -> Declare | Refuse | None:
         if v.nnodes != 1:
             return Refuse("--mm-feature-transport cuda_ipc works on a single node only")
     return Declare({"mm_feature_transport": transport}, note)
-
-
-def _truthy(value: str) -> bool:
-    return value.strip().lower() in ("true", "1", "yes", "y")

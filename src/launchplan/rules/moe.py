@@ -16,7 +16,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.errors import InputError
+from launchplan.facts import environment
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
 from launchplan.rules.parallel import attn_dp_enabled
 
@@ -434,7 +434,7 @@ def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
     a2a, mode = v.moe_a2a_backend, v.deepep_mode
     budgeted = (v.chunked_prefill_size or 0) > 0 and v.disaggregation_mode != "decode"
     if a2a == "mori":
-        if budgeted and v.chunked_prefill_size > env_int(v, _MORI_ENV, 4096):
+        if budgeted and v.chunked_prefill_size > env_int(v, _MORI_ENV):
             return Refuse(f"MoRI EP dispatches a {v.chunked_prefill_size}-token chunk per "
                           f"rank, above {_MORI_ENV}; raise it or lower --chunked-prefill-size")
         if mode == "auto":
@@ -450,7 +450,7 @@ def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
         return Refuse("moe_a2a_backend pplx runs with the deep_gemm MoE runner only")
     if budgeted:
         tokens = max(v.chunked_prefill_size, v.cuda_graph_max_bs_decode or 0)
-        if tokens > env_int(v, _PPLX_ENV, 128):
+        if tokens > env_int(v, _PPLX_ENV):
             return Refuse(f"pplx EP dispatches up to {tokens} tokens per rank, above "
                           f"{_PPLX_ENV}; raise it or lower --chunked-prefill-size")
     out: dict[str, str] = {}
@@ -466,16 +466,10 @@ _MORI_ENV = "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 _PPLX_ENV = "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 
 
-def env_int(v: View, name: str, default: int) -> int:
-    """An integer environment variable the plan assumes (``--env``), else ``default``; a
-    value that is not an integer is bad input naming the variable."""
-    raw = v.record.env.get(name)
-    if raw is None:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise InputError(name, "an integer", raw) from None
+def env_int(v: View, name: str) -> Any:
+    """An integer variable the plan assumes (``--env``), as SGLang reads it: its default
+    when unset or not an integer (``facts.environment``)."""
+    return environment.value(v.env, name)
 
 
 def prefill_buffer_tokens(v: View) -> int:
@@ -537,8 +531,9 @@ def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
             tokens = max(tokens, prefill["max_bs"] or 0)
     requests, per_request = decode_graph_tokens(v)
     required = max(tokens, requests * per_request)
-    raw = v.record.env.get(_FLASHINFER_A2A_ENV)
-    capacity = env_int(v, _FLASHINFER_A2A_ENV, 0) if raw is not None else max(buffer, 4096)
+    capacity = env_int(v, _FLASHINFER_A2A_ENV)  # no default: the buffer, at least 4096
+    if capacity is None:
+        capacity = max(buffer, 4096)
     if required > capacity:
         return Refuse(f"FlashInfer MoE A2A needs {required} tokens per rank, above its "
                       f"workspace of {capacity}; set {_FLASHINFER_A2A_ENV} or lower "

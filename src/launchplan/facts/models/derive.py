@@ -10,6 +10,7 @@ from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.facts import quantization as quant
+from launchplan.facts.environment import flag
 from launchplan.facts.models.architectures import (
     _AUTO_EMBEDDING_ARCHS,
     _DSA_ARCHS,
@@ -258,16 +259,8 @@ def _context_too_long(requested: int, derived: int, where: str, is_draft: bool) 
 
 
 def _longer_context_allowed(env: Mapping[str, str]) -> bool:
-    for name in LONGER_CONTEXT_ENV:
-        value = env.get(name)
-        if value is None:
-            continue
-        low = value.lower()
-        if low in ("true", "1", "yes", "y"):
-            return True
-        if low not in ("false", "0", "no", "n"):
-            raise InputError(name, "a boolean (true/false, 1/0, yes/no, y/n)", value)
-    return False
+    """Either variable true as SGLang reads it (an unreadable value is its default, off)."""
+    return any(flag(env, name) for name in LONGER_CONTEXT_ENV)
 
 
 def _config_dtype(text: Mapping[str, Any], t: _Fields, arch0: str) -> str | None:

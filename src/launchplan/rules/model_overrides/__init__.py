@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from launchplan.facts.environment import flag
+from launchplan.facts.quantization import fp4_experts
 from launchplan.rules.parallel import attn_dp_enabled as attn_dp_enabled  # for the providers
 from launchplan.rules.parallel import (
     dp_attention_switch_0_5_21 as dp_attention_switch_0_5_21,
@@ -33,10 +35,6 @@ from launchplan.rules.parallel import (
 from launchplan.vocabulary import BACKEND_FIELDS as BACKEND_FIELDS
 
 BATCH = "model_overrides"
-
-
-# SGLang's EnvBool spellings of "true".
-_TRUE = frozenset({"true", "1", "yes", "y"})
 
 
 def backends_unset(v: Any) -> bool:
@@ -120,23 +118,8 @@ def quantization_unset_explicitly(v: Any) -> bool:
 
 
 def routed_experts_fp4(v: Any) -> bool:
-    """Routed experts stored as MXFP4 (SGLang's ``is_fp4_experts``).
-
-    Mixed FP8/MXFP4 checkpoints name it in ``routed_experts_quant_method``; MiMo-V2 in
-    ``store_dtype``. DeepSeek-V4 without that key is decided by ``SGLANG_DSV4_FP4_EXPERTS``
-    (default true), since a plan has no weight headers to probe.
-    """
-    qc = quantization_config(v)
-    method = qc.get("routed_experts_quant_method")
-    if method == "mxfp4":
-        return True
-    arch = v.model.arch0
-    if arch in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"):
-        return str(qc.get("store_dtype") or "").lower() == "mxfp4"
-    if arch.startswith("DeepseekV4") and method is None:
-        return env_true(v, "SGLANG_DSV4_FP4_EXPERTS") if env_set(
-            v, "SGLANG_DSV4_FP4_EXPERTS") else True
-    return False
+    """Routed experts stored as MXFP4 (SGLang's ``is_fp4_experts``; ``facts.quantization``)."""
+    return fp4_experts(v.model, v.env)
 
 
 def mxfp4_pack_quantized(v: Any) -> bool:
@@ -152,8 +135,9 @@ def mxfp4_pack_quantized(v: Any) -> bool:
 
 
 def env_true(v: Any, name: str) -> bool:
-    """An SGLang boolean environment variable, set to a true spelling."""
-    return str(v.env.get(name, "")).strip().lower() in _TRUE
+    """An SGLang boolean environment variable, true as SGLang reads it (its default when
+    unset or unreadable: ``facts.environment``)."""
+    return flag(v.env, name)
 
 
 def env_set(v: Any, name: str) -> bool:

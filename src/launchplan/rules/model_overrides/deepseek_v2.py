@@ -25,7 +25,6 @@ from launchplan.rules.model_overrides import (
     checkpoint_quant_method,
     config,
     dp_attention_switch_0_5_21,
-    env_set,
     env_true,
     quantization_config,
     quantization_unset_explicitly,
@@ -94,8 +93,7 @@ def jit_deep_gemm(v: Any) -> bool:
 
     The pinned ``sgl-deep-gemm`` is assumed installed, as with any SGLang GPU install.
     """
-    enabled = (not env_set(v, "SGLANG_ENABLE_JIT_DEEPGEMM")
-               or env_true(v, "SGLANG_ENABLE_JIT_DEEPGEMM"))
+    enabled = env_true(v, "SGLANG_ENABLE_JIT_DEEPGEMM")  # on by default
     return v.target.is_cuda and v.target.sm >= 90 and enabled
 
 

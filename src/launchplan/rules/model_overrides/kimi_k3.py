@@ -13,7 +13,6 @@ from launchplan.rules.model_overrides import (
     BACKEND_FIELDS,
     BATCH,
     backends_unset,
-    env_set,
     env_true,
     mxfp4_pack_quantized,
 )
@@ -33,7 +32,7 @@ def _gluon_mla_available(v: Any) -> bool:
 
     Assumed: aiter and a Triton with Gluon ``cga_layout`` (>= 3.7) are installed.
     """
-    return not env_set(v, "SGLANG_AITER_MLA_GLUON") or env_true(v, "SGLANG_AITER_MLA_GLUON")
+    return env_true(v, "SGLANG_AITER_MLA_GLUON")  # on by default
 
 
 def _dcp(v: Any, tokenspeed: bool = False) -> dict[str, Any] | Refuse:

@@ -8,6 +8,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 from launchplan.rules.model_overrides import BATCH, env_set, env_true
 
 ARCHS = frozenset({"Qwen3VLForConditionalGeneration"})
@@ -69,7 +70,7 @@ def qwen3vl_hopper_serving_overrides(v: View) -> dict | Refuse | None:
         ``cuda_ipc`` on one node when no embedding cache is kept; ``radix_eviction_policy`` =
         ``priority`` (an implicit ``lru`` only); ``prefill_decode_interval`` = 22;
         ``decode_attention_backend`` = flashinfer when no base or decode backend is chosen.
-        Refuses a non-integer ``SGLANG_VLM_CACHE_SIZE_MB``.
+        A ``SGLANG_VLM_CACHE_SIZE_MB`` that is not an integer reads as its default, 100.
     Why: these are SGLang's profiled defaults for that hardware
         (``_qwen3vl_hopper_serving_overrides``, arg_groups/model_overrides/qwen3_vl.py).
     Assumes: ``SGLANG_VLM_CACHE_SIZE_MB`` unset counts as 0 (SGLang sets it so).
@@ -77,12 +78,9 @@ def qwen3vl_hopper_serving_overrides(v: View) -> dict | Refuse | None:
     if not large_hopper_qwen3_vl(v):
         return None
     out: dict[str, Any] = {}
-    vlm_cache_mb = 0
-    if env_set(v, "SGLANG_VLM_CACHE_SIZE_MB"):
-        try:
-            vlm_cache_mb = int(v.env["SGLANG_VLM_CACHE_SIZE_MB"])
-        except ValueError:
-            return Refuse("SGLANG_VLM_CACHE_SIZE_MB must be an integer number of MiB")
+    # unset, SGLang sets it to 0 first; set but unreadable, it reads the default (100)
+    vlm_cache_mb = (environment.value(v.env, "SGLANG_VLM_CACHE_SIZE_MB")
+                    if env_set(v, "SGLANG_VLM_CACHE_SIZE_MB") else 0)
     preprocess_mb = v.mm_preprocess_cache_size_mb
     if preprocess_mb is None:
         preprocess_mb = out["mm_preprocess_cache_size_mb"] = 0

@@ -12,6 +12,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
 from launchplan.rules.speculative.common import (
     ALGO,
@@ -259,11 +260,7 @@ def eagle_hip_rejection_sampling(v: View) -> Declare | None:
             or v.speculative_accept_threshold_acc != 1.0
             or v.enable_deterministic_inference):
         return None
-    try:
-        simulated = float(v.env.get("SGLANG_SIMULATE_ACC_LEN", "") or -1)
-    except ValueError:
-        simulated = -1.0
-    if simulated > 0:
+    if environment.value(v.env, "SGLANG_SIMULATE_ACC_LEN") > 0:
         return None
     return Declare({"speculative_use_rejection_sampling": True},
                    "ROCm verifies EAGLE drafts by rejection sampling (no sampling-verify kernel)")
