@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from launchplan.checks.expert_formats import EXPERT_FORMATS_REQUIREMENTS
 from launchplan.checks.kernel_requirements import KERNEL_REQUIREMENTS
 from launchplan.checks.launch_requirements import LAUNCH_REQUIREMENTS
 from launchplan.checks.offloaded_experts import OFFLOADED_EXPERTS_REQUIREMENTS
@@ -33,7 +34,8 @@ __all__ = ["REQUIREMENTS", "OnView", "Plan", "Requirement", "Severity", "Violati
            "by_name", "check"]
 
 REQUIREMENTS: tuple[Requirement, ...] = (KERNEL_REQUIREMENTS + LAUNCH_REQUIREMENTS
-                                         + OFFLOADED_EXPERTS_REQUIREMENTS)
+                                         + OFFLOADED_EXPERTS_REQUIREMENTS
+                                         + EXPERT_FORMATS_REQUIREMENTS)
 
 def by_name(name: str) -> Requirement:
     """One row of the table (rules that refuse on a pure constraint read their row here)."""
