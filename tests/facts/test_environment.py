@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from launchplan.facts import environment
-from launchplan.facts.environment import VARIABLES, flag, given, unreadable, value
+from launchplan.facts.environment import (
+    VARIABLES,
+    flag,
+    given,
+    plain_flag,
+    unreadable,
+    value,
+)
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "launchplan"
 
@@ -54,6 +61,10 @@ def test_plain_flags_know_only_true_and_1() -> None:
     name = "SGLANG_AITER_K3_OPT"
     assert flag({name: "TRUE"}, name) and flag({name: "1"}, name)
     assert not flag({name: "yes"}, name) and not flag({}, name)
+    # a declared variable read the plain way at one site (recorded: environment/dsa-aiter)
+    aiter = "SGLANG_USE_AITER"
+    assert flag({aiter: "y"}, aiter) and not plain_flag({aiter: "y"}, aiter)
+    assert plain_flag({aiter: "True"}, aiter) and not plain_flag({}, aiter)
 
 
 def test_given_is_set_whatever_the_text() -> None:

@@ -48,6 +48,7 @@ SUITES = {
     "wild5": "wild5-cases.json",  # realistic launches of those configs on every target
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
+    "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -98,6 +99,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # and 0.5.21 imports modelscope for a line that sets SGLANG_USE_MODELSCOPE (the venv has
     # none; a server set up for ModelScope does)
     ("pasted", "0.5.21"): 125,
+    # every variable launchplan's environment table reads to a decision, in SGLang's own
+    # spellings and in others (tools/gen_environment_cases.py)
+    **{("environment", compat): 59 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

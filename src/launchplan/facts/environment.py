@@ -114,11 +114,18 @@ def value(env: Mapping[str, str], name: str) -> Any:
 
 
 def flag(env: Mapping[str, str], name: str) -> bool:
-    """A boolean variable: declared ones as ``value`` reads them, the undeclared ones that
-    ``get_bool_env_var`` reads true only for ``true`` or ``1`` (any case)."""
+    """A boolean variable: declared ones as ``value`` reads them, the undeclared ones as
+    ``plain_flag`` does."""
     if name in PLAIN_FLAGS:
-        return env.get(name, "false").lower() in ("true", "1")
+        return plain_flag(env, name)
     return bool(value(env, name))
+
+
+def plain_flag(env: Mapping[str, str], name: str) -> bool:
+    """A boolean as ``get_bool_env_var`` reads it: true only for ``true`` or ``1`` (any
+    case), off when unset. Some code still reads a declared variable this way (the DSA
+    indexer's aiter test reads ``SGLANG_USE_AITER`` so), and then ``y`` or ``yes`` is off."""
+    return env.get(name, "false").lower() in ("true", "1")
 
 
 def given(env: Mapping[str, str], name: str) -> bool:

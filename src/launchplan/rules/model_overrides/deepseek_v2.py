@@ -13,6 +13,7 @@ from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.environment import plain_flag
 from launchplan.facts.memo import per_object
 from launchplan.rules.attention import effective_backends
 from launchplan.rules.graph_config import PREFILL, with_phase
@@ -82,9 +83,10 @@ def aiter_preshuffle_paged_mqa(v: Any) -> bool:
     SGLang needs aiter enabled (``SGLANG_USE_AITER``), not disabled by
     ``SGLANG_DSA_HIP_DISABLE_PRESHUFFLE``, and Triton >= 3.5 or the AOT kernels
     (``AITER_ENABLE_AOT_GLUON_PA_MQA_LOGITS``). launchplan assumes Triton >= 3.5 (the oracle
-    harness has 3.9), so the environment decides.
+    harness has 3.9), so the environment decides. ``SGLANG_USE_AITER`` is read the plain
+    way here (``aiter_can_use_preshuffle_paged_mqa``: ``true``/``1`` only).
     """
-    return (v.target.is_hip and env_true(v, "SGLANG_USE_AITER")
+    return (v.target.is_hip and plain_flag(v.env, "SGLANG_USE_AITER")
             and not env_true(v, "SGLANG_DSA_HIP_DISABLE_PRESHUFFLE"))
 
 
