@@ -32,6 +32,7 @@ class Tensor(NamedTuple):
     linear: bool = False  # a projection matrix a quantization method may store quantized
     shard: str = "replicated"  # see weights.py: tp, attn_tp, kv, vocab, head, experts, ...
     fp32: bool = False  # kept in float32 whatever the model's dtype (e.g. a router bias)
+    every_stage: bool = False  # outside the layer stack, built on every pipeline rank
 
     @property
     def params(self) -> int:
@@ -135,7 +136,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                        shard="head")]
     vision = config.get("vision_config")
     if isinstance(vision, Mapping) and vision:
-        main += _vision(vision, model_type, hidden, caveats)
+        from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
+        main += vision_tower(vision, model_type, hidden, caveats, Tensor)
     return Layout(main, mtp, caveats)
 
 
@@ -353,71 +355,6 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
     return out
 
 
-def _vision(v: Mapping[str, Any], model_type: str, text_hidden: int,
-            caveats: list[str]) -> list[Tensor]:
-    """A vision tower: patch embedding, transformer blocks, and the projector to the LM.
-
-    SGLang keeps vision towers unquantized and, for the families here, replicated or
-    sharded like the LM; they are counted as one replicated component ("vision").
-    """
-    h = _int(v, "hidden_size", "embed_dim")
-    depth = _int(v, "depth", "num_hidden_layers")
-    inter = _int(v, "intermediate_size")
-    patch = _int(v, "patch_size", "spatial_patch_size", default=14)
-    chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
-    name = "visual" if model_type.startswith("qwen") else "vision_tower"
-    out: list[Tensor] = []
-    if not h and _int(v, "vt_hidden_size"):
-        return _moonvit(v, text_hidden)
-    if not h or not depth:
-        caveats.append("vision_config without hidden_size/depth: vision tower not counted")
-        return out
-    blocks = tuple(range(depth))
-    b = f"{name}.blocks.{{i}}"
-
-    def vec(n: str, size: int) -> Tensor:
-        return Tensor(n, "vision", (size, 1), blocks)
-
-    if model_type == "gemma4":
-        return out + _gemma4_vision(v, h, depth, inter, patch, text_hidden)
-    if model_type in _QWEN3_VISION:
-        return out + _qwen3_vision(v, name, h, depth, inter, patch, chans, text_hidden)
-    if model_type == "qwen2_5_vl":
-        temporal = _int(v, "temporal_patch_size", default=2)
-        merge = _int(v, "spatial_merge_size", default=2)
-        out_h = _int(v, "out_hidden_size", default=text_hidden)
-        mh = h * merge * merge
-        out += [Tensor(f"{name}.patch_embed.proj", "vision",
-                       (h, chans * temporal * patch * patch)),
-                Tensor(f"{b}.attn.qkv", "vision", (3 * h, h), blocks),
-                vec(f"{b}.attn.qkv.b", 3 * h),
-                Tensor(f"{b}.attn.proj", "vision", (h, h), blocks), vec(f"{b}.attn.proj.b", h),
-                Tensor(f"{b}.mlp.gate_proj", "vision", (inter, h), blocks),
-                Tensor(f"{b}.mlp.up_proj", "vision", (inter, h), blocks),
-                Tensor(f"{b}.mlp.down_proj", "vision", (h, inter), blocks),
-                vec(f"{b}.mlp.bias", 2 * inter + h), vec(f"{b}.norm1", h), vec(f"{b}.norm2", h),
-                Tensor(f"{name}.merger.ln_q", "vision", (h, 1)),
-                Tensor(f"{name}.merger.mlp.0", "vision", (mh, mh + 1)),
-                Tensor(f"{name}.merger.mlp.2", "vision", (out_h, mh + 1))]
-        return out
-    # SigLIP-style encoder (Gemma 3, PaliGemma, ...): layer norms with bias, biased linears
-    image = _int(v, "image_size", default=224)
-    positions = (image // max(patch, 1)) ** 2
-    out += [Tensor(f"{name}.patch_embedding", "vision", (h, chans * patch * patch + 1)),
-            Tensor(f"{name}.position_embedding", "vision", (positions, h)),
-            Tensor(f"{b}.self_attn.qkvo", "vision", (4 * h, h + 1), blocks),
-            Tensor(f"{b}.mlp.fc1", "vision", (inter, h + 1), blocks),
-            Tensor(f"{b}.mlp.fc2", "vision", (h, inter), blocks), vec(f"{b}.mlp.fc2.b", h),
-            vec(f"{b}.layer_norms", 4 * h),
-            Tensor(f"{name}.post_layernorm", "vision", (2 * h, 1))]
-    if model_type == "gemma3":
-        out += [Tensor("multi_modal_projector.mm_input_projection", "vision", (h, text_hidden)),
-                Tensor("multi_modal_projector.mm_soft_emb_norm", "vision", (h, 1))]
-    else:
-        caveats.append(f"vision projector of model_type {model_type!r} not counted")
-    return out
-
-
 def _gated_delta_net(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
     """Qwen3-Next's linear attention (Gated DeltaNet), as ``qwen3_next.py`` loads it."""
     hidden = _int(t, "hidden_size")
@@ -525,42 +462,6 @@ def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, ti
                            ly, linear=True, shard="shared"),
                     Tensor(f"{e}.shared_experts.down_proj", "shared_experts",
                            (hidden, shared), ly, linear=True, shard="shared")]
-    return out
-
-
-#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``)
-_QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
-
-
-def _qwen3_vision(v: Mapping[str, Any], name: str, h: int, depth: int, inter: int, patch: int,
-                  chans: int, text_hidden: int) -> list[Tensor]:
-    """Qwen3-VL's vision tower: a biased 3-D patch embedding, learned position embeddings,
-    blocks of LayerNorms, a biased qkv/proj and a two-matrix biased MLP, the merger to the
-    LM's width, and one more merger per deepstack layer (its norm after the 2x2 shuffle)."""
-    blocks = tuple(range(depth))
-    b = f"{name}.blocks.{{i}}"
-    temporal = _int(v, "temporal_patch_size", default=2)
-    merge = _int(v, "spatial_merge_size", default=2)
-    out_h = _int(v, "out_hidden_size", default=text_hidden)
-    mh = h * merge * merge
-    deepstack = len(v.get("deepstack_visual_indexes") or ())
-    out = [Tensor(f"{name}.patch_embed.proj", "vision",
-                  (h, chans * temporal * patch * patch + 1)),
-           Tensor(f"{name}.pos_embed", "vision", (_int(v, "num_position_embeddings"), h)),
-           Tensor(f"{b}.attn.qkv", "vision", (3 * h, h + 1), blocks),
-           Tensor(f"{b}.attn.proj", "vision", (h, h + 1), blocks),
-           Tensor(f"{b}.mlp.linear_fc1", "vision", (inter, h + 1), blocks),
-           Tensor(f"{b}.mlp.linear_fc2", "vision", (h, inter + 1), blocks),
-           Tensor(f"{b}.norm1_norm2", "vision", (4 * h, 1), blocks),
-           Tensor(f"{name}.merger.norm", "vision", (2 * h, 1)),
-           Tensor(f"{name}.merger.linear_fc1", "vision", (mh, mh + 1)),
-           Tensor(f"{name}.merger.linear_fc2", "vision", (out_h, mh + 1))]
-    if deepstack:
-        out += [Tensor(f"{name}.deepstack_merger_list.norm", "vision", (2 * mh, deepstack)),
-                Tensor(f"{name}.deepstack_merger_list.linear_fc1", "vision",
-                       (mh, (mh + 1) * deepstack)),
-                Tensor(f"{name}.deepstack_merger_list.linear_fc2", "vision",
-                       (out_h, (mh + 1) * deepstack))]
     return out
 
 
@@ -683,57 +584,6 @@ def _kimi_linear_moe(t: Mapping[str, Any], layers: tuple[int, ...], p: str, expe
         out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * shared, layers,
                     "shared")
     return out
-
-
-def _moonvit(v: Mapping[str, Any], text_hidden: int) -> list[Tensor]:
-    """Kimi's MoonViT (``kimi_k25.py``): a patch embedding, a learned height x width position
-    table, LayerNorm blocks of attention and a two-layer MLP, a final norm, and the projector
-    that merges ``merge_kernel_size`` patches into the LM's width. Biases counted as
-    present (the class's default)."""
-    h = _int(v, "vt_hidden_size")
-    depth = _int(v, "vt_num_hidden_layers")
-    inter = _int(v, "vt_intermediate_size")
-    patch = _int(v, "patch_size", default=14)
-    merge = v.get("merge_kernel_size") or (2, 2)
-    mh = h * int(merge[0]) * int(merge[1])
-    positions = _int(v, "init_pos_emb_height", default=64) * _int(v, "init_pos_emb_width",
-                                                                   default=64)
-    out_h = _int(v, "text_hidden_size") or text_hidden
-    blocks = tuple(range(depth))
-    b = "vision_tower.encoder.blocks.{i}"
-    return [Tensor("vision_tower.patch_embed.proj", "vision", (h, 3 * patch * patch + 1)),
-            Tensor("vision_tower.patch_embed.pos_emb", "vision", (positions, h)),
-            Tensor(f"{b}.attn.qkv", "vision", (3 * h, h + 1), blocks),
-            Tensor(f"{b}.attn.proj", "vision", (h, h + 1), blocks),
-            Tensor(f"{b}.mlp.fc0", "vision", (inter, h + 1), blocks),
-            Tensor(f"{b}.mlp.fc1", "vision", (h, inter + 1), blocks),
-            Tensor(f"{b}.norms", "vision", (4 * h, 1), blocks),
-            Tensor("vision_tower.encoder.final_layernorm", "vision", (2 * h, 1)),
-            Tensor("mm_projector.pre_norm", "vision", (2 * h, 1)),
-            Tensor("mm_projector.linear_1", "vision", (mh, mh + 1)),
-            Tensor("mm_projector.linear_2", "vision", (out_h, mh + 1))]
-
-
-def _gemma4_vision(v: Mapping[str, Any], h: int, depth: int, inter: int, patch: int,
-                   text_hidden: int) -> list[Tensor]:
-    """Gemma 4's vision tower (``gemma4_vision.py``, ``gemma4_mm.py``): a linear patch
-    embedding with a two-axis position table, blocks of four RMS norms, q/k norms, a fused
-    qkv and o projection and a gated MLP, and the embedder projecting into the LM."""
-    heads = _int(v, "num_attention_heads", default=16)
-    kv = _int(v, "num_key_value_heads", default=heads) or heads
-    hd = _int(v, "head_dim") or h // max(heads, 1)
-    blocks = tuple(range(depth))
-    b = "vision_tower.encoder.layers.{i}"
-    return [Tensor("vision_tower.patch_embedder.input_proj", "vision", (h, 3 * patch * patch)),
-            Tensor("vision_tower.patch_embedder.position_embedding_table", "vision",
-                   (2 * _int(v, "position_embedding_size", default=10240), h)),
-            Tensor(f"{b}.self_attn.qkv", "vision", ((heads + 2 * kv) * hd, h), blocks),
-            Tensor(f"{b}.self_attn.o_proj", "vision", (h, heads * hd), blocks),
-            Tensor(f"{b}.self_attn.qk_norms", "vision", (2 * hd, 1), blocks),
-            Tensor(f"{b}.mlp.gate_up", "vision", (2 * inter, h), blocks),
-            Tensor(f"{b}.mlp.down_proj", "vision", (h, inter), blocks),
-            Tensor(f"{b}.norms", "vision", (4 * h, 1), blocks),
-            Tensor("embed_vision.embedding_projection", "vision", (text_hidden, h))]
 
 
 #: Nemotron-H's layer kinds by name (``mtp_layers_block_type``) as pattern letters

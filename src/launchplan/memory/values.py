@@ -36,6 +36,7 @@ NAMES = (
     "dsv4_attn_backend", "_swa_full_tokens_ratio_explicitly_set", "swa_prefix_tails",
     "enable_deepseek_v4_fp4_indexer", "enable_hisparse", "enable_encoder_swa_bounded_replay",
     "enable_paged_experts", "paged_experts_num_resident", "kt_weight_path", "kt_num_gpu_experts",
+    "mm_enable_dp_encoder",
 )
 
 

@@ -35,6 +35,8 @@ from launchplan.facts.memo import per_object
 from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
+from launchplan.memory.vision import POS_KINDS
+from launchplan.memory.vision import group as vision_group
 from launchplan.struct import Struct
 
 if TYPE_CHECKING:
@@ -95,6 +97,9 @@ class Parallel(NamedTuple):
     #: routed experts a GPU holds per MoE layer when the rest live elsewhere (paged experts'
     #: resident slots, KTransformers' GPU experts); None: all its local experts
     resident_experts: int | None = None
+    #: ``--mm-enable-dp-encoder``: a tower that reads it is whole on every GPU (``vision.py``)
+    encoder_dp: bool = False
+    dp_attention: bool = False  # attention DP (a vision position table's group, ``vision.py``)
 
     def group(self, kind: str) -> int:
         if kind in ("attn_tp", "kv"):
@@ -111,6 +116,9 @@ class Parallel(NamedTuple):
             return 1 if self.shared_experts_replicated else self.tp
         if kind in ("tp", "experts"):
             return self.tp
+        if kind.startswith("vision_"):
+            return vision_group(kind, self.tp, self.attn_tp or self.tp, self.encoder_dp,
+                                self.dp_attention)
         return 1
 
 
@@ -329,7 +337,8 @@ SHAPE_NAMES = (
     "ep_num_redundant_experts", "disable_shared_experts_fusion", "enable_two_batch_overlap",
     "enable_single_batch_overlap", "speculative_algorithm", "speculative_draft_model_path",
     "model_path", "moe_runner_backend", "dtype", "quantization", "enable_paged_experts",
-    "paged_experts_num_resident", "kt_weight_path", "kt_num_gpu_experts")
+    "paged_experts_num_resident", "kt_weight_path", "kt_num_gpu_experts",
+    "mm_enable_dp_encoder")
 #: (model id, sharding, dtype, quantization, draft id, MTP?, padding) -> (model, draft,
 #: figures). Holding the objects keeps their ids theirs.
 _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]] = {}
@@ -373,7 +382,8 @@ def _launch_shape(result: Result) -> tuple[Any, ...]:
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
         facts.may_fuse_shared_experts and _fuses_shared_experts(result, ep),
         _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
-        _resident_experts(v) if facts.has_experts else None))
+        _resident_experts(v) if facts.has_experts else None,
+        v("mm_enable_dp_encoder") is True, attn_dp > 1))
     algo = v("speculative_algorithm")
     algo = algo.upper() if isinstance(algo, str) else None
     draft = record.draft
@@ -658,7 +668,7 @@ def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
         if par.resident_experts is not None and local > par.resident_experts:
             local = par.resident_experts
         return local / experts / max(1, par.tp // ep // max(1, par.moe_dp))
-    if kind in ("vocab", "head"):
+    if kind in ("vocab", "head") or kind in POS_KINDS:
         vocab = t.shape[0]
         group = par.group(kind)
         pad = 64 if _pad(vocab, 64) % group == 0 else 64 * group
@@ -743,6 +753,10 @@ def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
                          _bytes(t._replace(layers=mine), scheme, ign, unq) * share)
             continue
         b = _bytes(t, scheme, ign, unq) * share
+        if t.every_stage:  # a vision tower every pipeline rank builds
+            for stage in per_stage:
+                _add(stage, t.component, b)
+            continue
         last = t.component == "lm_head" or t.shard == "last"
         _add(per_stage[-1 if last else 0], t.component, b)
         if tied_head and t.component == "embedding":
@@ -1114,7 +1128,7 @@ def _share_key(t: Tensor) -> tuple[Any, ...]:
     kind = t.shard
     if kind == "experts":
         return kind, t.copies
-    if kind in ("vocab", "head"):
+    if kind in ("vocab", "head") or kind in POS_KINDS:
         return kind, t.shape[0]
     return (kind,)
 

@@ -1,0 +1,333 @@
+"""Vision towers: their tensors, and how SGLang 0.5.23 splits each one over the GPUs.
+
+One table, ``FAMILIES``, says per tower family which group each kind of tensor is split over
+(established from SGLang 0.5.23's model code, the file named in each row):
+
+* ``attn`` the attention projections (qkv, output), ``mlp`` the block MLPs, ``merger`` the
+  patch merger / projector into the LM, ``pos`` a learned position table;
+* a split is one of the shard kinds below, or ``replicated``. A column-parallel linear
+  splits its weight and bias; a row-parallel one splits its weight and keeps its bias
+  whole on every GPU, so builders list that bias as a replicated vector of its own;
+* patch embeddings, norms and anything a family builds as a plain ``nn.Linear`` /
+  ``ReplicatedLinear`` / ``nn.Parameter`` are replicated;
+* ``every_stage``: the model class builds its tower on every pipeline rank (Qwen-VL, Kimi,
+  Gemma 3), or only on the first (Gemma 4). A tensor built only on the first rank (Qwen3-VL's
+  position table) says so itself.
+
+Shard kinds (``weights.Parallel.group`` asks ``group`` for them):
+
+* ``vision_tp``: the full TP group; one GPU's whole copy under ``--mm-enable-dp-encoder``
+  (the model then builds its tower with ``use_data_parallel``);
+* ``vision_attn_tp``: the attention-TP group (``tp / (attn_dp x attn_cp)``, as
+  ``VisionAttention`` reads ``attn_tp_size``); whole under ``--mm-enable-dp-encoder``;
+* ``vision_pos``: a vocabulary-parallel position table (padded as SGLang pads a
+  vocabulary) over TP, over attention TP under attention DP; whole under the DP encoder;
+* ``vision_pos_tp``: the same over TP whatever the flags (SigLIP's, which Gemma 3 builds
+  without ``use_data_parallel``);
+* the plain ``tp`` / ``attn_tp`` kinds: split whatever ``--mm-enable-dp-encoder`` says
+  (families whose class never reads it).
+
+Not modelled: a launch SGLang refuses when it builds the tower (heads or widths that the
+group does not divide; a tower sharded over an attention TP narrower than TP that reduces
+over full TP); Qwen2.5-VL's MLP width rounded up to a multiple of 8 (3420 -> 3424 on the 7B:
+0.006% of its weights); Gemma 4's K/V heads replicated beyond their count (16 heads).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from launchplan.memory.params import Tensor
+
+REP = "replicated"
+TP = "vision_tp"
+ATTN = "vision_attn_tp"
+POS = "vision_pos"
+POS_TP = "vision_pos_tp"
+#: the shard kinds of this module that a vocabulary-style padding applies to
+POS_KINDS = frozenset({POS, POS_TP})
+
+
+class Family(NamedTuple):
+    """How one tower family splits its tensors (see the module docstring)."""
+
+    source: str  # SGLang 0.5.23's model file and class
+    attn: str
+    mlp: str
+    merger: str
+    pos: str
+    every_stage: bool
+
+
+#: family -> split per kind of tensor (SGLang 0.5.23, ``sglang/srt/models``)
+FAMILIES: dict[str, Family] = {
+    # VisionAttention over attn_tp; Qwen2_5_VLMLP and Qwen2_5_VisionPatchMerger over
+    # parallel_group "tp"; all "replicated" with use_data_parallel; built on every PP rank
+    "qwen2_5_vl": Family("qwen2_5_vl.py Qwen2_5_VisionTransformer", ATTN, TP, TP, REP, True),
+    # every linear over "attn_tp" (_resolve_vision_parallel_group), pos_embed a
+    # VocabParallelEmbedding on the first PP rank (attn-TP group under DP attention)
+    "qwen3_vl": Family("qwen3_vl.py Qwen3VLMoeVisionModel", ATTN, ATTN, ATTN, POS, True),
+    # VisionAttention over attn_tp; MLP2 built without use_tensor_parallel (nn.Linear);
+    # K2VLMultiModalProjector of ReplicatedLinear; the position table an nn.Parameter
+    "moonvit": Family("kimi_k25.py MoonViT3dPretrainedModel", ATTN, REP, REP, REP, True),
+    # nn.Linear / nn.Conv2d / nn.RMSNorm throughout: a whole copy on every GPU
+    "moonvit_k3": Family("kimi_k3_vl.py KimiK3VisionTower", REP, REP, REP, REP, True),
+    # VisionAttention over attn_tp, SiglipMLP over "tp", position table vocab-parallel over
+    # tp; Gemma3ForConditionalGeneration never passes use_data_parallel; projector a Parameter
+    "siglip": Family("siglip.py SiglipVisionModel (gemma3_mm.py)", "attn_tp", "tp", REP,
+                     POS_TP, True),
+    # Clippable QKV/GateUp/Row parallel linears on the default "tp" group; patch embedder
+    # and embed_vision replicated; built on the first PP rank only
+    "gemma4": Family("gemma4_vision.py Gemma4VisionEncoder", "tp", "tp", REP, REP, False),
+}
+
+
+def group(kind: str, tp: int, attn_tp: int, encoder_dp: bool, dp_attention: bool) -> int:
+    """The number of GPUs one vision tensor of shard ``kind`` is split over."""
+    if kind == POS_TP:
+        return tp
+    if encoder_dp:
+        return 1
+    if kind == TP:
+        return tp
+    if kind == ATTN:
+        return attn_tp
+    if kind == POS:
+        return attn_tp if dp_attention else tp
+    return 1
+
+
+def family_of(model_type: str, v: Mapping[str, Any]) -> str:
+    """The tower family of a checkpoint (``siglip`` for the towers not told apart here:
+    their encoders are SigLIP/CLIP-like, counted and split as SigLIP's, an assumption)."""
+    if model_type == "gemma4":
+        return "gemma4"
+    if model_type in _QWEN3_VISION:
+        return "qwen3_vl"
+    if model_type == "qwen2_5_vl":
+        return "qwen2_5_vl"
+    if not _int(v, "hidden_size", "embed_dim") and _int(v, "vt_hidden_size"):
+        return "moonvit_k3" if model_type == "kimi_k3" else "moonvit"
+    return "siglip"
+
+
+#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``)
+_QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
+
+
+def _int(cfg: Mapping[str, Any], *keys: str, default: int = 0) -> int:
+    for key in keys:
+        v = cfg.get(key)
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, (int, float)) and v == v:
+            return int(v)
+    return default
+
+
+def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
+                 caveats: list[str], tensor: type[Tensor]) -> list[Tensor]:
+    """A multimodal checkpoint's vision tower, each tensor with its family's split.
+
+    ``tensor`` is ``params.Tensor`` (passed in: ``params`` imports this module)."""
+    fam_name = family_of(model_type, v)
+    fam = FAMILIES[fam_name]
+    if fam_name in ("moonvit", "moonvit_k3"):
+        return _moonvit(v, text_hidden, fam, _maker(tensor, fam), fam_name == "moonvit_k3")
+    h = _int(v, "hidden_size", "embed_dim")
+    depth = _int(v, "depth", "num_hidden_layers")
+    if not h or not depth:
+        caveats.append("vision_config without hidden_size/depth: vision tower not counted")
+        return []
+    make = _maker(tensor, fam)
+    if fam_name == "gemma4":
+        return _gemma4(v, h, depth, text_hidden, fam, make)
+    if fam_name == "qwen3_vl":
+        return _qwen3(v, h, depth, text_hidden, fam, make)
+    if fam_name == "qwen2_5_vl":
+        return _qwen2_5(v, h, depth, text_hidden, fam, make)
+    return _siglip(v, h, depth, text_hidden, model_type, fam, make, caveats)
+
+
+_Make = Callable[..., list[Any]]
+
+
+def _maker(tensor: type[Tensor], fam: Family) -> _Make:
+    """``make(name, split, out, in_, blocks, bias=, row=)``: a linear's tensors (a
+    row-parallel one's bias whole, apart), or with ``in_`` 1 a vector; ``first``: built on
+    the first pipeline rank only."""
+    every = fam.every_stage
+
+    def make(name: str, split: str, out: int, in_: int, blocks: tuple[int, ...] = (), *,
+             bias: bool = False, row: bool = False, first: bool = False) -> list[Any]:
+        stage = every and not first
+        if row and bias and split != REP:
+            return [tensor(name, "vision", (out, in_), blocks, shard=split, every_stage=stage),
+                    tensor(f"{name}.bias", "vision", (out, 1), blocks, every_stage=stage)]
+        return [tensor(name, "vision", (out, in_ + (1 if bias else 0)), blocks, shard=split,
+                       every_stage=stage)]
+
+    return make
+
+
+def _qwen2_5(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+             make: _Make) -> list[Any]:
+    """Qwen2.5-VL: an unbiased 3-D patch embedding, RMS-normed blocks of a biased qkv/proj
+    and a biased gated MLP, and the merger (RMS norm, two biased linears)."""
+    blocks = tuple(range(depth))
+    b = "visual.blocks.{i}"
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", "spatial_patch_size", default=14)
+    chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
+    temporal = _int(v, "temporal_patch_size", default=2)
+    merge = _int(v, "spatial_merge_size", default=2)
+    out_h = _int(v, "out_hidden_size", default=text_hidden)
+    mh = h * merge * merge
+    return [*make("visual.patch_embed.proj", REP, h, chans * temporal * patch * patch),
+            *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.mlp.gate_up_proj", fam.mlp, 2 * inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.down_proj", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.norm1_norm2", REP, 2 * h, 1, blocks),
+            *make("visual.merger.ln_q", REP, h, 1),
+            *make("visual.merger.mlp.0", fam.merger, mh, mh, bias=True),
+            *make("visual.merger.mlp.2", fam.merger, out_h, mh, bias=True, row=True)]
+
+
+def _qwen3(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+           make: _Make) -> list[Any]:
+    """Qwen3-VL (and Qwen3.5's tower): a biased 3-D patch embedding, learned position
+    embeddings, LayerNorm blocks of a biased qkv/proj and a two-matrix biased MLP, the
+    merger to the LM's width, and one more merger per deepstack layer (its norm after the
+    2x2 shuffle)."""
+    blocks = tuple(range(depth))
+    b = "visual.blocks.{i}"
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", "spatial_patch_size", default=14)
+    chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
+    temporal = _int(v, "temporal_patch_size", default=2)
+    merge = _int(v, "spatial_merge_size", default=2)
+    out_h = _int(v, "out_hidden_size", default=text_hidden)
+    mh = h * merge * merge
+    out = [*make("visual.patch_embed.proj", REP, h, chans * temporal * patch * patch,
+                 bias=True),
+           *make("visual.pos_embed", fam.pos, _int(v, "num_position_embeddings"), h,
+                 first=True),
+           *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=True),
+           *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+           *make(f"{b}.mlp.linear_fc1", fam.mlp, inter, h, blocks, bias=True),
+           *make(f"{b}.mlp.linear_fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+           *make(f"{b}.norm1_norm2", REP, 4 * h, 1, blocks)]
+    mergers = [("visual.merger", 2 * h)]
+    mergers += [(f"visual.deepstack_merger_list.{k}", 2 * mh)
+                for k in range(len(v.get("deepstack_visual_indexes") or ()))]
+    for name, norm in mergers:
+        out += [*make(f"{name}.norm", REP, norm, 1),
+                *make(f"{name}.linear_fc1", fam.merger, mh, mh, bias=True),
+                *make(f"{name}.linear_fc2", fam.merger, out_h, mh, bias=True, row=True)]
+    return out
+
+
+def _moonvit(v: Mapping[str, Any], text_hidden: int, fam: Family, make: _Make,
+             k3: bool) -> list[Any]:
+    """Kimi's MoonViT: a patch embedding, a learned height x width position table, blocks
+    of attention and a two-layer MLP between two norms, a final norm, and the projector
+    that merges ``merge_kernel_size`` patches into the LM's width.
+
+    K2.5 (``kimi_k25.py``): LayerNorms, biases throughout. K3 (``kimi_k3_vl.py``): the
+    config's ``qkv_hidden_size``, ``attn_bias``, ``linear_bias``, ``patch_embed_proj_bias``
+    and ``norm_type``, and a projector of two unbiased linears and an RMS norm after them."""
+    h = _int(v, "vt_hidden_size")
+    depth = _int(v, "vt_num_hidden_layers")
+    inter = _int(v, "vt_intermediate_size")
+    patch = _int(v, "patch_size", default=14)
+    merge = v.get("merge_kernel_size") or (2, 2)
+    mh = h * int(merge[0]) * int(merge[1])
+    positions = _int(v, "init_pos_emb_height", default=64) * _int(v, "init_pos_emb_width",
+                                                                   default=64)
+    out_h = _int(v, "text_hidden_size") or text_hidden
+    blocks = tuple(range(depth))
+    b = "vision_tower.encoder.blocks.{i}"
+    if not k3:
+        return [*make("vision_tower.patch_embed.proj", REP, h, 3 * patch * patch, bias=True),
+                *make("vision_tower.patch_embed.pos_emb", REP, positions, h),
+                *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=True),
+                *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+                *make(f"{b}.mlp.fc0", fam.mlp, inter, h, blocks, bias=True),
+                *make(f"{b}.mlp.fc1", fam.mlp, h, inter, blocks, bias=True, row=True),
+                *make(f"{b}.norms", REP, 4 * h, 1, blocks),
+                *make("vision_tower.encoder.final_layernorm", REP, 2 * h, 1),
+                *make("mm_projector.pre_norm", REP, 2 * h, 1),
+                *make("mm_projector.linear_1", fam.merger, mh, mh, bias=True),
+                *make("mm_projector.linear_2", fam.merger, out_h, mh, bias=True, row=True)]
+    qh = _int(v, "qkv_hidden_size") or h
+    attn_bias = v.get("attn_bias", True) is not False
+    mlp_bias = v.get("linear_bias", True) is not False
+    norm = (1 if v.get("norm_type") == "rmsnorm" else 2) * h  # weight (and a LayerNorm's bias)
+    return [*make("vision_tower.patch_embed.proj", REP, h, 3 * patch * patch,
+                  bias=v.get("patch_embed_proj_bias", True) is not False),
+            *make("vision_tower.patch_embed.pos_emb", REP, positions, h),
+            *make(f"{b}.wqkv", fam.attn, 3 * qh, h, blocks, bias=attn_bias),
+            *make(f"{b}.wo", fam.attn, h, qh, blocks, bias=attn_bias, row=True),
+            *make(f"{b}.mlp.fc0", fam.mlp, inter, h, blocks, bias=mlp_bias),
+            *make(f"{b}.mlp.fc1", fam.mlp, h, inter, blocks, bias=mlp_bias, row=True),
+            *make(f"{b}.norms", REP, 2 * norm, 1, blocks),
+            *make("vision_tower.encoder.final_layernorm", REP, norm, 1),
+            *make("mm_projector.proj.0", fam.merger, mh, mh),
+            *make("mm_projector.proj.2", fam.merger, out_h, mh, row=True),
+            *make("mm_projector.post_norm", REP, out_h, 1)]
+
+
+def _gemma4(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+            make: _Make) -> list[Any]:
+    """Gemma 4 (``gemma4_vision.py``, ``gemma4_mm.py``): a linear patch embedding with a
+    two-axis position table, blocks of four RMS norms, q/k norms, a fused qkv and o
+    projection and a gated MLP, and the embedder projecting into the LM."""
+    heads = _int(v, "num_attention_heads", default=16)
+    kv = _int(v, "num_key_value_heads", default=heads) or heads
+    hd = _int(v, "head_dim") or h // max(heads, 1)
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", "spatial_patch_size", default=14)
+    blocks = tuple(range(depth))
+    b = "vision_tower.encoder.layers.{i}"
+    return [*make("vision_tower.patch_embedder.input_proj", REP, h, 3 * patch * patch),
+            *make("vision_tower.patch_embedder.position_embedding_table", fam.pos,
+                  2 * _int(v, "position_embedding_size", default=10240), h),
+            *make(f"{b}.self_attn.qkv", fam.attn, (heads + 2 * kv) * hd, h, blocks),
+            *make(f"{b}.self_attn.o_proj", fam.attn, h, heads * hd, blocks, row=True),
+            *make(f"{b}.self_attn.qk_norms", REP, 2 * hd, 1, blocks),
+            *make(f"{b}.mlp.gate_up", fam.mlp, 2 * inter, h, blocks),
+            *make(f"{b}.mlp.down_proj", fam.mlp, h, inter, blocks, row=True),
+            *make(f"{b}.norms", REP, 4 * h, 1, blocks),
+            *make("embed_vision.embedding_projection", fam.merger, text_hidden, h)]
+
+
+def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,
+            fam: Family, make: _Make, caveats: list[str]) -> list[Any]:
+    """A SigLIP-style encoder (Gemma 3's; also taken for the towers not told apart):
+    biased conv patch embedding, a position table, LayerNorm blocks of biased attention and
+    MLP, a final LayerNorm; Gemma 3's projector (a matrix and an RMS norm)."""
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", "spatial_patch_size", default=14)
+    chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
+    image = _int(v, "image_size", default=224)
+    positions = (image // max(patch, 1)) ** 2
+    blocks = tuple(range(depth))
+    b = "vision_tower.blocks.{i}"
+    out = [*make("vision_tower.patch_embedding", REP, h, chans * patch * patch, bias=True),
+           *make("vision_tower.position_embedding", fam.pos, positions, h),
+           *make(f"{b}.self_attn.qkv_proj", fam.attn, 3 * h, h, blocks, bias=True),
+           *make(f"{b}.self_attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+           *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+           *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+           *make(f"{b}.layer_norms", REP, 4 * h, 1, blocks),
+           *make("vision_tower.post_layernorm", REP, 2 * h, 1)]
+    if model_type == "gemma3":
+        out += [*make("multi_modal_projector.mm_input_projection", fam.merger, h,
+                      text_hidden),
+                *make("multi_modal_projector.mm_soft_emb_norm", REP, h, 1)]
+    else:
+        caveats.append(f"vision projector of model_type {model_type!r} not counted")
+    return out
