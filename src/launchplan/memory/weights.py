@@ -745,6 +745,11 @@ def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
         share = _share(model, t, par)
         if pad and t.shard == "experts":
             t, share = _padded_experts(t, par, pad), 1.0
+        if t.component == "vision":  # its blocks are not the LM's layers: on every rank
+            b = _bytes(t, scheme, ign, unq) * share  # that builds the tower, or the first
+            for stage in per_stage if t.every_stage else per_stage[:1]:
+                _add(stage, t.component, b)
+            continue
         if t.layers:
             for s, rng in enumerate(stages):
                 mine = t.layers if len(stages) == 1 else tuple(i for i in t.layers if i in rng)
@@ -753,10 +758,6 @@ def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
                          _bytes(t._replace(layers=mine), scheme, ign, unq) * share)
             continue
         b = _bytes(t, scheme, ign, unq) * share
-        if t.every_stage:  # a vision tower every pipeline rank builds
-            for stage in per_stage:
-                _add(stage, t.component, b)
-            continue
         last = t.component == "lm_head" or t.shard == "last"
         _add(per_stage[-1 if last else 0], t.component, b)
         if tied_head and t.component == "embedding":
