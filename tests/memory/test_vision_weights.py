@@ -3,10 +3,16 @@ SGLang 0.5.23's model class splits it over (``memory/vision.py`` holds the table
 
 Each expectation restates, from the checkpoint's ``config.json`` values, which tensors the
 family's SGLang class builds as column/row-parallel linears (and over which group) and which
-it keeps whole; nothing here is read back from launchplan's own table.
+it keeps whole; nothing here is read back from launchplan's own table. The recording
+``tests/parity/data/results-vision-params.jsonl`` (``tools/record_vision_params.py``: SGLang
+0.5.23's own tower classes built on the meta device under each launch) is the truth the
+last test replays.
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 
@@ -73,7 +79,8 @@ def test_qwen3_vl_under_attention_dp_and_the_dp_encoder():
 @pytest.mark.parametrize("tp", [1, 2, 4, 8])
 def test_qwen2_5_vl_attention_over_attention_tp_mlp_and_merger_over_tp(tp):
     m = load_model("qwen2.5-vl-7b")
-    h, depth, inter, out, mh = 1280, 32, 3420, 3584, 5120
+    # the MLP width 3420 rounded up to a multiple of 8 as SGLang allocates it
+    h, depth, inter, out, mh = 1280, 32, 3424, 3584, 5120
     whole = h * 3 * 2 * 14 * 14  # Conv3d patch embedding, no bias
     whole += depth * (2 * h + h + h) + h + out  # RMS norms, row biases, ln_q, mlp.2's bias
     attn = depth * (3 * h * (h + 1) + h * h)
@@ -169,3 +176,24 @@ def test_the_dp_encoder_flag_reaches_the_plan():
     assert dp.breakdown["vision"] == BF16 * (whole + split + pos)
     assert dp.bytes_per_gpu - plain.bytes_per_gpu == pytest.approx(
         BF16 * (split + pos) * 3 / 4, abs=2)
+
+
+RECORDED = Path(__file__).parents[1] / "parity" / "data" / "results-vision-params.jsonl"
+DATA = Path(__file__).parents[2] / "src" / "launchplan" / "facts" / "data"
+
+
+def _recorded() -> list[dict]:
+    return [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("row", _recorded(), ids=lambda r: r["name"])
+def test_recorded_sglang_towers_per_gpu(row):
+    """Rank 0's vision parameters as SGLang 0.5.23's classes build them (6 families, tp 1 to
+    8 and the DP encoder) equal launchplan's vision bytes a GPU over the dtype's 2 bytes."""
+    assert row["ok"], row
+    model = row["model"]
+    path = (DATA / "hub" / model.removeprefix("shipped/") if model.startswith("shipped/")
+            else DATA / "models" / model)
+    from launchplan.memory.weights import weights_per_gpu
+    plan = weights_per_gpu(resolve(row["argv"], gpu="h100", model_path=str(path)))
+    assert plan.breakdown["vision"] == BF16 * row["params_rank0"]

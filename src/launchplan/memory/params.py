@@ -33,6 +33,7 @@ class Tensor(NamedTuple):
     shard: str = "replicated"  # see weights.py: tp, attn_tp, kv, vocab, head, experts, ...
     fp32: bool = False  # kept in float32 whatever the model's dtype (e.g. a router bias)
     every_stage: bool = False  # outside the layer stack, built on every pipeline rank
+    padding: bool = False  # rows SGLang allocates beyond the checkpoint's (not stored)
 
     @property
     def params(self) -> int:

@@ -29,8 +29,9 @@ Shard kinds (``weights.Parallel.group`` asks ``group`` for them):
 
 Not modelled: a launch SGLang refuses when it builds the tower (heads or widths that the
 group does not divide; a tower sharded over an attention TP narrower than TP that reduces
-over full TP); Qwen2.5-VL's MLP width rounded up to a multiple of 8 (3420 -> 3424 on the 7B:
-0.006% of its weights); Gemma 4's K/V heads replicated beyond their count (16 heads).
+over full TP); Gemma 4's K/V heads replicated beyond their count (16 heads). Qwen2.5-VL's
+MLP width, rounded up to a multiple of 8 (``Qwen2_5_VisionTransformer``), is counted as
+padding rows: loaded and split, not in the checkpoint's size.
 """
 
 from __future__ import annotations
@@ -157,17 +158,22 @@ _Make = Callable[..., list[Any]]
 def _maker(tensor: type[Tensor], fam: Family) -> _Make:
     """``make(name, split, out, in_, blocks, bias=, row=)``: a linear's tensors (a
     row-parallel one's bias whole, apart), or with ``in_`` 1 a vector; ``first``: built on
-    the first pipeline rank only."""
+    the first pipeline rank only; ``padding``: rows SGLang adds to the checkpoint's."""
     every = fam.every_stage
 
     def make(name: str, split: str, out: int, in_: int, blocks: tuple[int, ...] = (), *,
-             bias: bool = False, row: bool = False, first: bool = False) -> list[Any]:
+             bias: bool = False, row: bool = False, first: bool = False,
+             padding: bool = False) -> list[Any]:
+        if not out or not in_:
+            return []
         stage = every and not first
         if row and bias and split != REP:
-            return [tensor(name, "vision", (out, in_), blocks, shard=split, every_stage=stage),
-                    tensor(f"{name}.bias", "vision", (out, 1), blocks, every_stage=stage)]
+            return [tensor(name, "vision", (out, in_), blocks, shard=split, every_stage=stage,
+                           padding=padding),
+                    tensor(f"{name}.bias", "vision", (out, 1), blocks, every_stage=stage,
+                           padding=padding)]
         return [tensor(name, "vision", (out, in_ + (1 if bias else 0)), blocks, shard=split,
-                       every_stage=stage)]
+                       every_stage=stage, padding=padding)]
 
     return make
 
@@ -185,11 +191,16 @@ def _qwen2_5(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fa
     merge = _int(v, "spatial_merge_size", default=2)
     out_h = _int(v, "out_hidden_size", default=text_hidden)
     mh = h * merge * merge
+    pad = -inter % 8
     return [*make("visual.patch_embed.proj", REP, h, chans * temporal * patch * patch),
             *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=True),
             *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
             *make(f"{b}.mlp.gate_up_proj", fam.mlp, 2 * inter, h, blocks, bias=True),
             *make(f"{b}.mlp.down_proj", fam.mlp, h, inter, blocks, bias=True, row=True),
+            # the MLP width rounded up to a multiple of 8 (3420 -> 3424 on the 7B)
+            *make(f"{b}.mlp.gate_up_proj.pad", fam.mlp, 2 * pad, h, blocks, bias=True,
+                  padding=True),
+            *make(f"{b}.mlp.down_proj.pad", fam.mlp, h, pad, blocks, padding=True),
             *make(f"{b}.norm1_norm2", REP, 2 * h, 1, blocks),
             *make("visual.merger.ln_q", REP, h, 1),
             *make("visual.merger.mlp.0", fam.merger, mh, mh, bias=True),

@@ -135,7 +135,7 @@ def checkpoint_size(model: ModelFacts) -> tuple[int, int]:
     lay = _layout(model)
     scheme, ign = _checkpoint_scheme(model)
     unq = _dtype_bytes(_checkpoint_dtype(model))
-    tensors = lay.main + lay.mtp
+    tensors = [t for t in lay.main if not t.padding] + lay.mtp
     kind = _eagle_kind(model)
     if kind:
         tensors = list(_draft_layout(model))

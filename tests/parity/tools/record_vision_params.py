@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Record how many vision-tower parameters SGLang's own classes put on one GPU.
+
+    /root/sglang-oracle/bin/python tests/parity/tools/record_vision_params.py \\
+        --out tests/parity/data/results-vision-params.jsonl
+
+Each case resolves a launch with SGLang's ``ServerArgs`` and publishes it as a scheduler
+process would (``record_kv_pool.py``'s machinery: device fakes, stubs, forked children),
+then builds the model's vision tower and projector with SGLang 0.5.23's classes on the
+``meta`` device (no memory, no weights) and counts the parameters rank 0 holds: what each
+tower family's split leaves on one GPU. ``test_vision_weights.py`` replays the recording.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(os.path.dirname(HERE), "data")
+RESULTS = os.path.join(DATA, "results-vision-params.jsonl")
+
+#: (model as record_kv_pool names it, tp sizes, extra flag sets)
+MODELS = (
+    ("qwen2.5-vl-7b", "qwen2_5_vl"),
+    ("shipped/Qwen--Qwen3-VL-2B-Instruct", "qwen3_vl"),
+    ("gemma-3-27b", "siglip"),
+    ("shipped/moonshotai--Kimi-K2.5", "moonvit"),
+    ("shipped/google--gemma-4-26B-A4B", "gemma4"),
+    ("shipped/moonshotai--Kimi-K3", "moonvit_k3"),
+)
+LAUNCHES = (["--tp-size", "1"], ["--tp-size", "2"], ["--tp-size", "4"], ["--tp-size", "8"],
+            ["--tp-size", "4", "--mm-enable-dp-encoder"])
+
+
+def cases() -> list[dict]:
+    return [dict(name=f"{family}-{'-'.join(a[1:]).replace('--', '')}", model=model,
+                 family=family, platform="h100", argv=list(a))
+            for model, family in MODELS for a in LAUNCHES]
+
+
+def _towers(family: str, config, dp: bool) -> list:
+    """The modules SGLang's model class builds for the family's tower and projector."""
+    import importlib
+
+    def m(name):
+        return importlib.import_module(f"sglang.srt.models.{name}")
+
+    v = config.vision_config
+    if family == "qwen2_5_vl":
+        return [m("qwen2_5_vl").Qwen2_5_VisionTransformer(
+            v, norm_eps=getattr(config, "rms_norm_eps", 1e-6), prefix="visual",
+            use_data_parallel=dp)]
+    if family == "qwen3_vl":
+        return [m("qwen3_vl").Qwen3VLMoeVisionModel(
+            v, quant_config=None, norm_eps=getattr(config, "rms_norm_eps", 1e-6),
+            prefix="model.visual", use_data_parallel=dp)]
+    if family == "siglip":
+        g3 = m("gemma3_mm")
+        return [m("siglip").SiglipVisionModel(config=v, prefix="vision_tower"),
+                g3.Gemma3MultiModalProjector(config)]
+    if family == "moonvit":
+        k = m("kimi_k25")
+        return [k.MoonViT3dPretrainedModel(v, use_data_parallel=dp, prefix="vision_tower"),
+                k.K2VLMultiModalProjector(v)]
+    if family == "gemma4":
+        g4v, g4 = m("gemma4_vision"), m("gemma4_mm")
+        return [g4v.Gemma4VisionEncoder(config=v, prefix="vision_tower"),
+                g4.Gemma4MultimodalEmbedder(v, config.text_config, prefix="embed_vision")]
+    if family == "moonvit_k3":
+        k3 = m("kimi_k3_vl")
+        return [k3.KimiK3VisionTower(v), k3.KimiK3MultiModalProjector(v)]
+    raise ValueError(family)
+
+
+def run_vision_case(case: dict, facts: dict, oracle) -> dict:
+    import argparse as ap
+
+    import record_kv_pool as rk
+    import torch
+    import torch.distributed
+    from sglang.srt.runtime_context import (
+        SpawnRanks,
+        get_mm,
+        get_parallel,
+        override_platform,
+        publish,
+    )
+    from sglang.srt.server_args import ServerArgs
+
+    torch.distributed.all_reduce = lambda tensor, *a, **k: None
+
+    class _Parser(ap.ArgumentParser):
+        def error(self, message):
+            raise ValueError(f"argparse: {message}")
+
+    parser = _Parser(prog="sglang serve")
+    ServerArgs.add_cli_args(parser)
+    argv = ["--model-path", rk._model_path(case["model"]), *case["argv"]]
+    out = dict(name=case["name"], family=case["family"], model=case["model"],
+               argv=case["argv"], ok=False, error=None)
+    with override_platform(**facts):
+        sa = ServerArgs.from_cli_args(parser.parse_args(argv))
+        sa.resolve_once()
+        publish(sa, role="scheduler", ranks=SpawnRanks(world_rank=0, dp_rank=None, gpu_id=0))
+        par = get_parallel()
+        # one process stands for rank 0 of one pipeline stage; the TP groups stay unbuilt,
+        # so SGLang's linears take their logical (rank, size) partitions
+        par.override_permanently(
+            world_group=types.SimpleNamespace(cpu_group=None, world_size=par.tp_size),
+            pp_group=types.SimpleNamespace(cpu_group=None, world_size=1, rank_in_group=0,
+                                           is_first_rank=True, is_last_rank=True))
+        from sglang.srt.configs.model_config import ModelConfig
+
+        mc = ModelConfig.from_server_args(sa)
+        dp = bool(get_mm().mm_enable_dp_encoder)
+        with torch.device("meta"):
+            towers = _towers(case["family"], mc.hf_config, dp)
+        out["params_rank0"] = sum(p.numel() for t in towers for p in t.parameters())
+        out["tp_size"], out["attn_tp_size"] = par.tp_size, par.attn_tp_size
+        out["mm_enable_dp_encoder"] = dp
+        out["ok"] = True
+    return out
+
+
+def main() -> None:
+    a = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    a.add_argument("--out", default=RESULTS)
+    a.add_argument("--timeout", type=float, default=300)
+    a.add_argument("--worker", help=argparse.SUPPRESS)
+    args = a.parse_args()
+    sys.path.insert(0, HERE)
+    if args.worker:
+        import record_kv_pool as rk
+
+        rk.run_kv_case = run_vision_case  # the worker's per-case call
+        rk.worker(args.worker, json.load(sys.stdin), args.timeout)
+        return
+    todo = cases()
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", "h100",
+                           "--timeout", str(args.timeout)], input=json.dumps(todo),
+                          capture_output=True, text=True)
+    rows = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if len(rows) < len(todo):
+        sys.stderr.write(proc.stderr[-3000:])
+    with open(args.out, "w") as f:
+        for row in rows:
+            f.write(json.dumps(row, sort_keys=True) + "\n")
+    print(f"{sum(r.get('ok', False) for r in rows)}/{len(todo)} cases recorded -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
