@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(os.path.dirname(HERE), "data")
 RESULTS = os.path.join(DATA, "results-vision-params.jsonl")
 
-#: (model as record_kv_pool names it, tp sizes, extra flag sets)
+#: (model as record_kv_pool names it, tower family); every model under every launch below
 MODELS = (
     ("qwen2.5-vl-7b", "qwen2_5_vl"),
     ("shipped/Qwen--Qwen3-VL-2B-Instruct", "qwen3_vl"),
@@ -33,7 +33,10 @@ MODELS = (
     ("shipped/moonshotai--Kimi-K3", "moonvit_k3"),
 )
 LAUNCHES = (["--tp-size", "1"], ["--tp-size", "2"], ["--tp-size", "4"], ["--tp-size", "8"],
-            ["--tp-size", "4", "--mm-enable-dp-encoder"])
+            ["--tp-size", "4", "--mm-enable-dp-encoder"],
+            # attention DP: attention TP 2 of 4, and 1 of 4
+            ["--tp-size", "4", "--enable-dp-attention", "--dp-size", "2"],
+            ["--tp-size", "4", "--enable-dp-attention", "--dp-size", "4"])
 
 
 def cases() -> list[dict]:
@@ -84,6 +87,7 @@ def run_vision_case(case: dict, facts: dict, oracle) -> dict:
     import torch.distributed
     from sglang.srt.runtime_context import (
         SpawnRanks,
+        get_flags,
         get_mm,
         get_parallel,
         override_platform,
@@ -113,12 +117,18 @@ def run_vision_case(case: dict, facts: dict, oracle) -> dict:
             world_group=types.SimpleNamespace(cpu_group=None, world_size=par.tp_size),
             pp_group=types.SimpleNamespace(cpu_group=None, world_size=1, rank_in_group=0,
                                            is_first_rank=True, is_last_rank=True))
+        # as initialize_dp_attention does when the process groups are built
+        get_flags().dp.enabled = bool(par.attn_dp_enabled)
         from sglang.srt.configs.model_config import ModelConfig
 
         mc = ModelConfig.from_server_args(sa)
         dp = bool(get_mm().mm_enable_dp_encoder)
-        with torch.device("meta"):
-            towers = _towers(case["family"], mc.hf_config, dp)
+        try:
+            with torch.device("meta"):
+                towers = _towers(case["family"], mc.hf_config, dp)
+        except Exception as e:  # noqa: BLE001 - SGLang refusing to build the tower is an answer
+            out["error"] = f"{type(e).__name__}: {e}"
+            return out
         out["params_rank0"] = sum(p.numel() for t in towers for p in t.parameters())
         out["tp_size"], out["attn_tp_size"] = par.tp_size, par.attn_tp_size
         out["mm_enable_dp_encoder"] = dp
