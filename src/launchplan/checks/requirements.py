@@ -27,6 +27,7 @@ from launchplan.checks.predicates import (
     Severity,
     TracedPlan,
 )
+from launchplan.checks.vision_attention import VISION_ATTENTION_REQUIREMENTS
 from launchplan.engine.result import Result
 from launchplan.struct import Struct
 
@@ -35,7 +36,8 @@ __all__ = ["REQUIREMENTS", "OnView", "Plan", "Requirement", "Severity", "Violati
 
 REQUIREMENTS: tuple[Requirement, ...] = (KERNEL_REQUIREMENTS + LAUNCH_REQUIREMENTS
                                          + OFFLOADED_EXPERTS_REQUIREMENTS
-                                         + EXPERT_FORMATS_REQUIREMENTS)
+                                         + EXPERT_FORMATS_REQUIREMENTS
+                                         + VISION_ATTENTION_REQUIREMENTS)
 
 def by_name(name: str) -> Requirement:
     """One row of the table (rules that refuse on a pure constraint read their row here)."""
