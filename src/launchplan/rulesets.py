@@ -36,6 +36,7 @@ PIPELINE: tuple[str, ...] = (
     "deprecated_backend_aliases",
     "tokenspeed_mla_implications",
     "grpc_settings",
+    "prefill_delayer_env",
     "missing_default_values",
     "device_default",
     "mooncake_tcp_transport",

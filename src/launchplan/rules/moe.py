@@ -20,6 +20,10 @@ from launchplan.facts import environment
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
 from launchplan.rules.parallel import attn_dp_enabled
 
+#: Set to anything, it picks the FlashInfer A2A dispatch dtype (true: NVFP4) the old way.
+NVFP4_DISPATCH_ENV = "SGLANG_MOE_NVFP4_DISPATCH"
+PER_TOKEN_ACTIVATION_ENV = "SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION"
+
 MXFP8_RUNNERS = ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm",
                  "flashinfer_trtllm_routed")
 NVFP4_ONLINE_RUNNERS = ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl")
@@ -105,13 +109,17 @@ def moe_runner_quant_checks(v: View) -> Refuse | None:
 
     When: ``moe_runner_backend`` is a FlashInfer runner, experimental_sgl_trtllm or cutlass.
     Effect: refuses formats or layouts outside: cutlass: modelopt fp4/fp8/mixed or bf16, EP 1
-        or TP; cutedsl: NVFP4 formats, EP 1 or TP, A2A none/deepep/flashinfer; trtllm:
+        or TP; cutedsl: NVFP4 formats, EP 1 or TP, A2A none/deepep/flashinfer (not deepep
+        with per-token NVFP4 activations: nvfp4_online or
+        SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION); trtllm:
         modelopt fp4/fp8/mixed, nvfp4_online, fp8, mxfp8, compressed-tensors or bf16;
         trtllm_routed: fp8, mxfp8, modelopt fp4/mixed, nvfp4_online, minimax_m3_nvfp4 or bf16;
         FP8/MXFP8 (non-FlashInfer) cutlass: EP 1.
     Why: each kernel family is compiled for those formats (``handle_moe_kernel_config``,
         runner checks).
-    Assumes: the checkpoint is not a hybrid-NVFP4 one that cutedsl would accept (not detected).
+    Assumes: the checkpoint is not a hybrid-NVFP4 one that cutedsl would accept (not detected);
+        SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION is unset unless the environment given
+        sets it.
     """
     runner, quant = v.moe_runner_backend, v.quantization
     ep_ok = v.ep_size in (1, v.tp_size)
@@ -128,6 +136,11 @@ def moe_runner_quant_checks(v: View) -> Refuse | None:
         if v.moe_a2a_backend not in ("none", "deepep", "flashinfer"):
             return Refuse("flashinfer_cutedsl MoE supports moe_a2a_backend none, deepep or "
                           f"flashinfer, not {v.moe_a2a_backend}")
+        if v.moe_a2a_backend == "deepep" and (
+                quant == "nvfp4_online" or v.record.env_flag(PER_TOKEN_ACTIVATION_ENV)):
+            return Refuse("flashinfer_cutedsl with per-token NVFP4 activations (nvfp4_online or "
+                          f"{PER_TOKEN_ACTIVATION_ENV}) runs with moe_a2a_backend none or "
+                          "flashinfer, not deepep")
     if runner in ("flashinfer_trtllm", "experimental_sgl_trtllm") and quant not in (
             "modelopt_fp4", "nvfp4_online", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed",
             "compressed-tensors", None):
@@ -366,10 +379,13 @@ def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
     Effect: refuses a layout other than attention DP over the whole TP group (or Muse Spark
         prefill SP on TP4/EP4, TP8/EP8), and a runner other than a FlashInfer one or
         deep_gemm; with an explicit dispatch type flashinfer_trtllm becomes
-        flashinfer_trtllm_routed.
+        flashinfer_trtllm_routed. Refuses SGLANG_MOE_NVFP4_DISPATCH set (any value) beside an
+        explicit dispatch type, and on under CuTe DSL's W4A16 switch with flashinfer_cutedsl.
     Why: an explicit dispatch type hands the experts top-k ids and weights
-        (``handle_a2a_moe``, flashinfer).
-    Assumes: nothing.
+        (``handle_a2a_moe``, flashinfer); the variable is the older way to pick the dispatch
+        dtype, and W4A16 needs BF16 activations (``handle_flashinfer_a2a_dispatch_type``).
+    Assumes: SGLANG_MOE_NVFP4_DISPATCH and SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16 are unset
+        unless the environment given sets them.
     """
     return _flashinfer_a2a(v, _flashinfer_a2a_topology_ok)
 
@@ -383,9 +399,18 @@ def _flashinfer_a2a(v: View, topology_ok: Any) -> Declare | Refuse | None:
     if not topology_ok(v):
         return Refuse("FlashInfer MoE A2A needs --attn-dp-size equal to --tp-size")
     runner = v.moe_runner_backend
+    if (runner == "flashinfer_cutedsl"
+            and v.record.env_flag("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")
+            and v.record.env_flag(NVFP4_DISPATCH_ENV)):
+        return Refuse("CuTe DSL NVFP4 W4A16 takes BF16 FlashInfer dispatch: "
+                      f"{NVFP4_DISPATCH_ENV} must not be on")
     out: dict[str, str] = {}
-    if v.flashinfer_a2a_dispatch_type is not None and runner == "flashinfer_trtllm":
-        runner = out["moe_runner_backend"] = "flashinfer_trtllm_routed"
+    if v.flashinfer_a2a_dispatch_type is not None:
+        if runner == "flashinfer_trtllm":
+            runner = out["moe_runner_backend"] = "flashinfer_trtllm_routed"
+        if environment.given(v.env, NVFP4_DISPATCH_ENV):
+            return Refuse(f"{NVFP4_DISPATCH_ENV} (set to anything) and "
+                          "--flashinfer-a2a-dispatch-type exclude each other")
     if runner not in _FLASHINFER_A2A_RUNNERS:
         return Refuse("FlashInfer MoE A2A runs with the flashinfer_cutlass, flashinfer_cutedsl, "
                       f"flashinfer_trtllm(_routed) or deep_gemm MoE runner, not {runner}")
