@@ -12,7 +12,9 @@ means to SGLang instead of whatever each call site guessed.
 
 The kinds and defaults are SGLang 0.5.23's (``srt/environ.py``); 0.5.21 and 0.5.22 declare
 the same ones for every variable listed, except ``SGLANG_HACK_FLASHMLA_BACKEND``'s default
-(``tilelang`` in 0.5.21), which no rule reads as a default.
+(``tilelang`` in 0.5.21), which no rule reads as a default, and two variables older releases
+lack: ``SGLANG_MORI_EP_V2`` (from 0.5.22) and ``SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR``
+(0.5.23); the rules that read them have release variants without them.
 """
 
 from __future__ import annotations

@@ -58,6 +58,10 @@ LAUNCHES = (
     ("nvfp4-dispatch", "b200", QWEN_MOE, FI_A2A, {},
      {"SGLANG_MOE_NVFP4_DISPATCH": "0"},
      {"SGLANG_MOE_NVFP4_DISPATCH": "1"}),
+    # the same in the spelling 0.5.21 knows (attention DP by --enable-dp-attention --dp-size)
+    ("nvfp4-dispatch-dp", "b200", QWEN_MOE,
+     ["--tp-size", "2", "--enable-dp-attention", "--dp-size", "2"] + FI_A2A[4:], {},
+     {"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
     ("nvfp4-dispatch-w4a16", "b200", DSV31_NVFP4, CUTEDSL_FI_A2A, W4A16,
      {"SGLANG_MOE_NVFP4_DISPATCH": "1"},
      {"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
