@@ -21,10 +21,12 @@ from launchplan.rulesets import RULESETS, get_ruleset
 
 
 def build_raw(argv: Sequence[str] = (), fields: Mapping[str, Any] | None = None,
-              model_path: str | None = None, *, compat: str = "default") -> RawInput:
+              model_path: str | None = None, *, compat: str = "default",
+              env: Mapping[str, str] | None = None) -> RawInput:
     """The raw input: ``argv`` parsed as a command line, then ``fields`` (which win).
 
-    Both are read against the flag surface of the SGLang release ``compat`` names.
+    Both are read against the flag surface of the SGLang release ``compat`` names; ``env``
+    (the launch's environment) can widen that surface, as it widens SGLang's parser.
     """
     release = get_ruleset(compat).sglang
     if not argv and model_path is None:
@@ -36,7 +38,7 @@ def build_raw(argv: Sequence[str] = (), fields: Mapping[str, Any] | None = None,
         raw.values["model_path"] = model_path
         raw.origin["model_path"] = "keyword"
         return raw
-    raw = parse_argv(list(argv), release)
+    raw = parse_argv(list(argv), release, _legacy_env(dict(env), []) if env else None)
     if fields:
         keyword = RawInput.from_fields(dict(fields), release)
         raw.values.update(keyword.values)
@@ -229,7 +231,7 @@ def resolve(argv: Sequence[str] = (), *, fields: Mapping[str, Any] | None = None
     resolution with the same facts (``engine.pipeline.run``'s ``memo``); the outcome is the
     same either way (``tests/engine/test_incremental.py``). ``False`` resolves from scratch.
     """
-    raw = build_raw(argv, fields, model_path, compat=compat)
+    raw = build_raw(argv, fields, model_path, compat=compat, env=env)
     record = build_record(raw, gpu, compat=compat, env=env)
     return run(record, get_ruleset(compat).rules(), trace=trace,
                memo=_previous() if incremental and not trace else None)

@@ -36,6 +36,7 @@ PIPELINE: tuple[str, ...] = (
     "deprecated_backend_aliases",
     "tokenspeed_mla_implications",
     "grpc_settings",
+    "prefill_delayer_env",
     "missing_default_values",
     "device_default",
     "mooncake_tcp_transport",
@@ -412,6 +413,7 @@ RULESETS: dict[str, RuleSet] = {
             "decode_context_parallel_checks": "0.5.21",  # prefill CP allowed with decode CP
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
             "deepep_v2_token_budget": "0.5.21",  # the prefill ceiling, not split over ranks
+            "a2a_mori_pplx_modes": "0.5.21",  # no MoRI EPv2: low_latency is kept
             "dp_lm_head_validation": "0.5.21",  # a scale joiner is not attention DP
             # DSA prefill CP: the dense TP pinned, attention DP on while fusion is checked
             "deepseek_family_overrides": "0.5.21",

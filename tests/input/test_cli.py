@@ -284,3 +284,21 @@ def test_short_command_line_is_fast() -> None:
         parse_argv(argv)
     per_call = (time.perf_counter() - start) / runs
     assert per_call < 500e-6  # ~15 µs on a laptop; generous for slow CI
+
+
+def test_the_token_oracle_variable_widens_the_sampling_backend_choices():
+    argv = ["--sampling-backend", "token_oracle"]
+    with pytest.raises(InputError):
+        parse_argv(argv)
+    with pytest.raises(InputError):
+        parse_argv(argv, env={"SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE": "0"})
+    for release in ("0.5.23", "0.5.22", "0.5.21"):
+        raw = parse_argv(argv, release, env={"SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE": "y"})
+        assert raw.values["sampling_backend"] == "token_oracle"
+    # the wider surface is the parser's only change: other choices still hold
+    with pytest.raises(InputError):
+        parse_argv(["--sampling-backend", "nope"],
+                   env={"SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE": "1"})
+    assert parse_argv(["--sampling-backend", "pytorch"],
+                      env={"SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE": "1"}).values[
+        "sampling_backend"] == "pytorch"

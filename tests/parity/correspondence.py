@@ -122,7 +122,11 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--enable-tp-lm-head-all-to-all requires attention DP|--enable-dp-lm-head",
          {"dp_lm_head_validation"}),
         (r"--moe-a2a-backend megamoe (needs|has no)", {"megamoe_compat"}),
-        (r"with MegaMoE requires", {"megamoe_token_budget"}),
+        (r"with MegaMoE requires|SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR( is not supported|"
+         r" needs|=\d+ must cover)", {"megamoe_token_budget"}),
+        (r"SGLANG_MOE_NVFP4_DISPATCH cannot be set together with|CuTe DSL NVFP4 W4A16 "
+         r"requires BF16 FlashInfer MoE dispatch", {"a2a_flashinfer_checks"}),
+        (r"flashinfer_cutedsl per-token NVFP4 activation requires", {"moe_runner_quant_checks"}),
         (r"FlashInfer MegaMOE|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE",
          {"a2a_flashinfer_megamoe_checks"}),
         (r"DeepEP v2 MoE is not validated for '", {"deepep_v2_model_check"}),

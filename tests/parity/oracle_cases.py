@@ -49,6 +49,7 @@ SUITES = {
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
+    "env-reach": "env-reach-cases.json",  # the further variables resolution reads, on and off
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -102,6 +103,11 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # every variable launchplan's environment table reads to a decision, in SGLang's own
     # spellings and in others (tools/gen_environment_cases.py)
     **{("environment", compat): 59 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # each further variable resolution reads, on a launch it changes and on the same launch
+    # without it (tools/gen_env_reach_cases.py)
+    **{("env-reach", compat): 51 for compat in ("0.5.23", "default")},
+    # of 51: the six Muse Spark lines (the synthetic config, HARNESS_MESSAGES)
+    **{("env-reach", compat): 45 for compat in ("0.5.22", "0.5.21")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

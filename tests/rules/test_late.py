@@ -308,3 +308,14 @@ def test_environment_variable_checks():
             gpu, enable_deepseek_v4_fp4_indexer=True)), Refuse), gpu
     assert environment_variable_checks(make_view("h100", debug_cuda_graph=True)) is None
     assert environment_variable_checks(make_view("mi300x", debug_cuda_graph=True)) is None
+
+
+def test_unified_memory_under_pd_needs_lazy_compaction():
+    on = dict(enable_unified_memory=True, attention_backend="fa3", overlay=GRAPH)
+    off = {"SGLANG_DISABLE_LAZY_COMPACTION": "1"}
+    assert late.unified_memory_pool(make_view(env=off, **on)) is None  # no PD: not read
+    assert late.unified_memory_pool(make_view(disaggregation_mode="prefill", **on)) is None
+    assert isinstance(late.unified_memory_pool(make_view(
+        env=off, disaggregation_mode="prefill", **on)), Refuse)
+    assert isinstance(late.unified_memory_pool_0_5_22(make_view(
+        env=off, disaggregation_mode="decode", **on)), Refuse)

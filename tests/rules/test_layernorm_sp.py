@@ -29,11 +29,24 @@ def test_layernorm_sp_architectures_and_layout():
     assert layernorm_sp_checks(make_view(model=QWEN3)) is None
 
 
+BF16_DISPATCH = {"SGLANG_MOE_NVFP4_DISPATCH": "0"}
+
+
 def test_layernorm_sp_on_muse_spark():
-    assert layernorm_sp_checks(make_view(model=MUSE, **MUSE_OK)) is None
-    assert layernorm_sp_checks(make_view(model=MUSE, **MUSE_OK,
+    assert layernorm_sp_checks(make_view(model=MUSE, env=BF16_DISPATCH, **MUSE_OK)) is None
+    assert layernorm_sp_checks(make_view(model=MUSE, env=BF16_DISPATCH, **MUSE_OK,
                                          speculative_algorithm="DFLASH")) is None
     for bad in (dict(tp_size=2, ep_size=2), dict(quantization=None),
                 dict(moe_a2a_backend="deepep"), dict(moe_runner_backend="auto")):
-        assert isinstance(layernorm_sp_checks(make_view(model=MUSE, **{**MUSE_OK, **bad})),
-                          Refuse), bad
+        assert isinstance(layernorm_sp_checks(make_view(
+            model=MUSE, env=BF16_DISPATCH, **{**MUSE_OK, **bad})), Refuse), bad
+
+
+def test_muse_spark_layernorm_sp_needs_bf16_dispatch():
+    """Recorded: env-reach's nvfp4-dispatch-muse-sp (unset and 1 refused, 0 resolves)."""
+    for env in ({}, {"SGLANG_MOE_NVFP4_DISPATCH": "1"}, {"SGLANG_MOE_NVFP4_DISPATCH": "yes"}):
+        out = layernorm_sp_checks(make_view(model=MUSE, env=env, **MUSE_OK))
+        assert isinstance(out, Refuse) and "SGLANG_MOE_NVFP4_DISPATCH" in out.message, env
+    # an unparsable value is set, so SGLang leaves it alone and reads its default (off)
+    assert layernorm_sp_checks(make_view(model=MUSE, env={"SGLANG_MOE_NVFP4_DISPATCH": "on"},
+                                         **MUSE_OK)) is None

@@ -96,3 +96,25 @@ def test_the_token_budget_over_an_attention_cp_width_of_zero():
     assert isinstance(out, Refuse) and "ZeroDivisionError" in out.message
     # a model with a fallback is not budgeted, so nothing divides
     assert megamoe_token_budget(make_view("b200", model=LLAMA, overlay=GRAPH, **zero)) is None
+
+
+def test_flydsl_decode_capacity_on_rocm():
+    """Recorded: env-reach's flydsl-decode-capacity and flydsl-no-request-cap cases."""
+    base = dict(moe_a2a_backend="megamoe", tp_size=8, ep_size=8, max_running_requests=128)
+    fly = {"SGLANG_AMD_USE_FLYDSL_MEGA_MOE": "1", "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR": "64"}
+
+    def budget(gpu="mi355x", env=fly, **over):
+        return megamoe_token_budget(make_view(gpu, model=QWEN_MOE, overlay=GRAPH, env=env,
+                                              **{**base, **over}))
+
+    assert isinstance(budget(), Refuse)  # 128 requests on one rank > 64
+    assert budget(max_running_requests=64) is None
+    assert budget(attn_dp_size=8) is None  # 16 requests per attention-DP rank
+    assert isinstance(budget(max_running_requests=None), Refuse)
+    assert isinstance(budget(max_running_requests=32, attn_cp_size=2), Refuse)
+    assert isinstance(budget(max_running_requests=16, speculative_algorithm="EAGLE",
+                             speculative_num_draft_tokens=8), Refuse)  # 16 x 8 > 64
+    assert budget(disaggregation_mode="prefill") is None
+    assert budget(env={**fly, "SGLANG_AMD_FLYDSL_MEGA_MOE_MTPR": "64"}) is None  # merged
+    assert budget(env={"SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR": "64"}) is None  # switch off
+    assert budget(encoder_only=True) is None

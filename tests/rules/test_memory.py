@@ -142,3 +142,16 @@ def test_muse_spark_turns_post_capture_kv_sizing_on_unless_the_environment_says(
         "h100", model=muse, overlay=overlay, device="cuda",
         env={"SGLANG_ENABLE_POST_CAPTURE_KV_SIZING": "0"}))
     assert off["mem_fraction_static"] == plain
+
+
+def test_a_custom_mooncake_pool_rules_post_capture_kv_sizing_out():
+    overlay = sized("h100")
+    on = {"SGLANG_ENABLE_POST_CAPTURE_KV_SIZING": "1"}
+    plain = mem_fraction_default(make_view("h100", overlay=overlay, device="cuda"))[
+        "mem_fraction_static"]
+    post = mem_fraction_default(make_view("h100", overlay=overlay, device="cuda", env=on))
+    assert post["mem_fraction_static"] > plain
+    for pool in ("NVLINK", ""):  # any value, the empty one too: SGLang tests "is set"
+        env = {**on, "SGLANG_MOONCAKE_CUSTOM_MEM_POOL": pool}
+        out = mem_fraction_default(make_view("h100", overlay=overlay, device="cuda", env=env))
+        assert out["mem_fraction_static"] == plain

@@ -5,7 +5,7 @@ from __future__ import annotations
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.rules import moe as m
 from launchplan.rules.graph_config import default_config, with_phase
-from tests.rules.conftest import decide, make_view
+from tests.rules.conftest import decide, fake_model, make_view
 
 GRAPH = {"cuda_graph_config": default_config(True)}
 
@@ -184,3 +184,75 @@ def test_experimental_marlin_contract():
     # adapters given with the switch unset turn LoRA on; an explicit False keeps it off
     assert isinstance(decide(check, make_view(**marlin, lora_paths=["a=/x"])), Refuse)
     assert decide(check, make_view(**marlin, lora_paths=["a=/x"], enable_lora=False)) is None
+
+
+def test_nvfp4_dispatch_variable_under_flashinfer_a2a():
+    base = dict(moe_a2a_backend="flashinfer", tp_size=4, attn_dp_size=4,
+                moe_runner_backend="flashinfer_cutlass", flashinfer_a2a_dispatch_type="bf16")
+    assert m.a2a_flashinfer_checks(make_view(**base)) is None
+    for value in ("1", "0", "abc"):  # set at all: refused beside an explicit dispatch type
+        out = m.a2a_flashinfer_checks(make_view(env={"SGLANG_MOE_NVFP4_DISPATCH": value},
+                                                **base))
+        assert isinstance(out, Refuse) and "SGLANG_MOE_NVFP4_DISPATCH" in out.message
+    auto = {**base, "flashinfer_a2a_dispatch_type": None}
+    assert m.a2a_flashinfer_checks(make_view(env={"SGLANG_MOE_NVFP4_DISPATCH": "1"},
+                                             **auto)) is None
+    cutedsl = {**auto, "moe_runner_backend": "flashinfer_cutedsl"}
+    w4a16 = {"SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": "1"}
+    assert m.a2a_flashinfer_checks(make_view(env=w4a16, **cutedsl)) is None
+    assert isinstance(m.a2a_flashinfer_checks(make_view(
+        env={**w4a16, "SGLANG_MOE_NVFP4_DISPATCH": "true"}, **cutedsl)), Refuse)
+    assert m.a2a_flashinfer_checks(make_view(
+        env={**w4a16, "SGLANG_MOE_NVFP4_DISPATCH": "0"}, **cutedsl)) is None
+
+
+def test_cutedsl_per_token_activation_refuses_deepep():
+    base = dict(moe_runner_backend="flashinfer_cutedsl", quantization="modelopt_fp4",
+                moe_a2a_backend="deepep", tp_size=8, ep_size=8)
+    assert m.moe_runner_quant_checks(make_view(**base)) is None
+    env = {"SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION": "1"}
+    assert isinstance(m.moe_runner_quant_checks(make_view(env=env, **base)), Refuse)
+    assert isinstance(m.moe_runner_quant_checks(make_view(
+        **{**base, "quantization": "nvfp4_online"})), Refuse)
+    assert m.moe_runner_quant_checks(make_view(
+        env=env, **{**base, "moe_a2a_backend": "flashinfer"})) is None
+
+
+def test_muse_spark_turns_per_token_activation_on_for_modelopt_fp4():
+    muse = fake_model(arch0="MuseSparkForConditionalGeneration")
+    base = dict(moe_runner_backend="flashinfer_cutedsl", quantization="modelopt_fp4",
+                moe_a2a_backend="deepep", tp_size=8, ep_size=8)
+    assert isinstance(m.moe_runner_quant_checks(make_view(model=muse, **base)), Refuse)
+    for off in ("0", "abc"):  # set: SGLang keeps it, and "abc" reads as the default (off)
+        assert m.moe_runner_quant_checks(make_view(
+            model=muse, env={"SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION": off},
+            **base)) is None
+    assert m.moe_runner_quant_checks(make_view(
+        model=muse, **{**base, "quantization": "modelopt_mixed"})) is None
+
+
+def test_mori_ep_v2_turns_low_latency_into_normal():
+    """Recorded: env-reach's mori-ep-v2-forced and mori-ep-v2-dsv4 cases."""
+    mori = dict(moe_a2a_backend="mori", deepep_mode="low_latency", tp_size=8,
+                chunked_prefill_size=4096)
+    dsv4 = fake_model(arch0="DeepseekV4ForCausalLM", dtype="bfloat16")
+    qwen = fake_model(arch0="Qwen3MoeForCausalLM", dtype="bfloat16")
+    aiter = {"SGLANG_USE_AITER": "1"}
+
+    def mode(model, env, rule=m.a2a_mori_pplx_modes):
+        out = rule(make_view("mi355x", model=model, env=env, **mori))
+        return fields(out)["deepep_mode"] if out else "low_latency"
+
+    assert mode(dsv4, aiter) == "normal"  # supported: EPv2 by default
+    assert mode(dsv4, {}) == "low_latency"  # no aiter runner: falls back to EPv1
+    assert mode(dsv4, {**aiter, "MORI_ENABLE_SDMA": "1"}) == "low_latency"
+    assert mode(dsv4, {**aiter, "SGLANG_MORI_EP_V2": "0"}) == "low_latency"
+    assert mode(qwen, aiter) == "low_latency"  # validated on DeepSeek-V4 only
+    for forced in ("1", "true", "abc"):  # set and not false: EPv2 even where unsupported
+        assert mode(qwen, {"SGLANG_MORI_EP_V2": forced}) == "normal"
+    assert mode(qwen, {"SGLANG_MORI_EP_V2": "1"}, m.a2a_mori_pplx_modes_0_5_21) == \
+        "low_latency"  # no EPv2 in 0.5.21
+    wide = fake_model(arch0="DeepseekV4ForCausalLM", dtype="bfloat16")
+    out = m.a2a_mori_pplx_modes(make_view("mi355x", model=wide, env=aiter,
+                                          **{**mori, "tp_size": 16}))
+    assert out is None  # across hosts: EPv1

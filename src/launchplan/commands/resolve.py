@@ -88,7 +88,7 @@ def main(argv: list[str]) -> int:
 
     if opts.get("from_log"):
         return from_log(opts["from_log"], split.sglang_argv, target, compat, env, fmt)
-    parsed = build_raw(split.sglang_argv, compat=compat)
+    parsed = build_raw(split.sglang_argv, compat=compat, env=env)
 
     def resolve_with(extra: dict, *, trace: bool = strict):
         raw = overlay(parsed, extra)
@@ -184,7 +184,8 @@ def emit_pinned(result, target, env, form: str) -> int:
     from launchplan.rulesets import get_ruleset
 
     def resolve_again(argv, compat):
-        record = build_record(build_raw(argv, compat=compat), target, compat=compat, env=env)
+        record = build_record(build_raw(argv, compat=compat, env=env), target, compat=compat,
+                              env=env)
         return run(record, get_ruleset(compat).rules())
 
     sys.stdout.write(sglang_command(result) + "\n" if form == "sglang" else config_yaml(result))

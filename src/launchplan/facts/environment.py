@@ -12,7 +12,9 @@ means to SGLang instead of whatever each call site guessed.
 
 The kinds and defaults are SGLang 0.5.23's (``srt/environ.py``); 0.5.21 and 0.5.22 declare
 the same ones for every variable listed, except ``SGLANG_HACK_FLASHMLA_BACKEND``'s default
-(``tilelang`` in 0.5.21), which no rule reads as a default.
+(``tilelang`` in 0.5.21), which no rule reads as a default, and two variables older releases
+lack: ``SGLANG_MORI_EP_V2`` (from 0.5.22) and ``SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR``
+(0.5.23); the rules that read them have release variants without them.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ VARIABLES: dict[str, tuple[str, Any]] = {
     "SGLANG_AITER_KV_CACHE_LAYOUT": ("str", "nhd"),
     "SGLANG_AITER_MLA_GLUON": ("bool", True),
     "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": ("bool", False),
+    "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR": ("int", 0),
+    "SGLANG_AMD_FLYDSL_MEGA_MOE_MTPR": ("int", 8192),
+    "SGLANG_AMD_USE_FLYDSL_MEGA_MOE": ("bool", False),
     "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": ("int", 128),
+    "SGLANG_DISABLE_LAZY_COMPACTION": ("bool", False),
     "SGLANG_DISABLE_M3_FP8_ATTN_GEMM": ("bool", False),
     "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS": ("int", None),
     "SGLANG_DISAGG_STAGING_BUFFER": ("bool", False),
@@ -51,24 +57,32 @@ VARIABLES: dict[str, tuple[str, Any]] = {
     "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": ("str", "bf16"),
     "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE": ("bool", False),
     "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": ("int", None),
+    "SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION": ("bool", False),
     "SGLANG_GRPC_PORT": ("int", None),
     "SGLANG_GRPC_WORKER_THREADS": ("int", 4),
     "SGLANG_HACK_FLASHMLA_BACKEND": ("str", "auto"),
     "SGLANG_IS_FLASHINFER_AVAILABLE": ("bool", True),
     "SGLANG_IS_IN_CI": ("bool", False),
+    "SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE": ("bool", False),
     "SGLANG_M3_ALLOW_CUSTOM_AR": ("bool", False),
     "SGLANG_MAMBA_CONV_DTYPE": ("str", "bfloat16"),
     "SGLANG_MAMBA_SSM_DTYPE": ("str", None),
     "SGLANG_MINICPM_FORCE_DENSE": ("bool", False),
     "SGLANG_MM_FEATURE_CACHE_MB": ("int", 1024),
+    "SGLANG_MOE_NVFP4_DISPATCH": ("bool", False),
+    "SGLANG_MOONCAKE_CUSTOM_MEM_POOL": ("str", None),
+    "SGLANG_MORI_EP_V2": ("bool", True),
     "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK": ("int", 4096),
     "SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE": ("bool", False),
     "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK": ("int", 8192),
     "SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK": ("bool", False),
     "SGLANG_OPT_USE_ONLINE_COMPRESS": ("bool", False),
     "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK": ("int", 128),
+    "SGLANG_PREFILL_DELAYER_MAX_DELAY_PASSES": ("int", None),
+    "SGLANG_PREFILL_DELAYER_TOKEN_USAGE_LOW_WATERMARK": ("float", None),
     "SGLANG_RAGGED_VERIFY_MODE": ("str", "static"),
     "SGLANG_RUST_SERVER": ("bool", False),
+    "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE": ("bool", False),
     "SGLANG_SHARED_EXPERT_TP1": ("bool", False),
     "SGLANG_SIMULATE_ACC_LEN": ("float", -1.0),
     "SGLANG_SKIP_SOFTMAX_PREFILL_THRESHOLD_SCALE_FACTOR": ("float", None),

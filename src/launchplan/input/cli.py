@@ -21,10 +21,11 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.facts import environment
 from launchplan.input.fields import (
     EXTRA_FLAGS,
     FIELDS,
@@ -633,16 +634,43 @@ class _Parse:
         return raw
 
 
-def parse_argv(argv: Sequence[str], release: str = SGLANG_VERSION) -> RawInput:
+#: The environment switch that makes SGLang's parser offer one more sampling backend, and it.
+TOKEN_ORACLE_ENV, TOKEN_ORACLE_BACKEND = "SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE", "token_oracle"
+_TOKEN_ORACLE_SURFACES: dict[str, _Surface] = {}
+
+
+def _with_token_oracle(surface: _Surface) -> _Surface:
+    """``surface`` whose ``--sampling-backend`` also takes token_oracle: SGLang adds that
+    choice when its parser is built under SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE (every
+    release 0.5.21-0.5.23), so the variable decides whether the command line parses."""
+    cached = _TOKEN_ORACLE_SURFACES.get(surface.version)
+    if cached is not None:
+        return cached
+    opts = dict(surface.opts)
+    for flag, opt in surface.opts.items():
+        if opt.field == "sampling_backend" and opt.choices is not None:
+            wider = _Opt(opt.field, opt.kind, opt.nargs, None,
+                         opt.choices + (TOKEN_ORACLE_BACKEND,), opt.const, opt.canonical)
+            wider.convert, wider.expected = opt.convert, opt.expected
+            opts[flag] = wider
+    _TOKEN_ORACLE_SURFACES[surface.version] = out = _Surface(surface.version, opts)
+    return out
+
+
+def parse_argv(argv: Sequence[str], release: str = SGLANG_VERSION,
+               env: Mapping[str, str] | None = None) -> RawInput:
     """Parse an SGLang server command line (without the program name) as ``release`` would.
 
     Returns the explicit input; raises :class:`InputError` for anything SGLang's parser (or its
-    config merger) would reject. ``--model-path`` is not required here.
+    config merger) would reject. ``--model-path`` is not required here. ``env``: the launch's
+    environment, for the one variable SGLang's parser itself reads (``TOKEN_ORACLE_ENV``).
     """
     if isinstance(argv, str):
         raise TypeError("parse_argv() takes a sequence of arguments, not one string")
     argv = list(argv)
     surface = _DEFAULT_SURFACE if release == SGLANG_VERSION else _surface(release)
+    if env and environment.flag(env, TOKEN_ORACLE_ENV):
+        surface = _with_token_oracle(surface)
     if "--config" in argv:
         from launchplan.input.config_file import expand_config
 

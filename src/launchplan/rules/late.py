@@ -541,7 +541,7 @@ _UNIFIED = dict(
         "speculative_draft_attention_backend", "dcp_size", "enable_two_batch_overlap",
         "enable_lmcache", "enable_unified_cache_external_linker",
         "disaggregation_decode_retraction_backup", "enable_hierarchical_cache",
-        "cuda_graph_config"),
+        "cuda_graph_config", "disaggregation_mode"),
     writes=("cuda_graph_config",),
     facts=("model.is_mla", "model.is_hybrid_swa", "model.is_hybrid_linear"),
     triggers=("enable_unified_memory",),
@@ -556,15 +556,21 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
     Effect: refuses speculation other than none, DSPARK, EAGLE, EAGLE3 or DFLASH, or top-k > 1;
         EAGLE/EAGLE3 without a hybrid (SWA or Mamba) target or off audited verify and draft
         backends; DSPARK/DFLASH off their backends; two-batch overlap, LMCache, the external
-        linker, and EAGLE with the host-pool backup or HiCache. A ``full`` prefill graph off
-        fa3/fa4 is disabled, even when chosen.
-    Why: the id translation was audited only on those paths, and a full prefill graph builds
-        its block table only in the fa3/fa4 path (``handle_unified_memory_pool``, which
-        mutates it in place with a warning).
-    Assumes: the PD-transfer and DCP sub-checks are not modelled.
+        linker, and EAGLE with the host-pool backup or HiCache; under PD disaggregation,
+        SGLANG_DISABLE_LAZY_COMPACTION on. A ``full`` prefill graph off fa3/fa4 is disabled,
+        even when chosen.
+    Why: the id translation was audited only on those paths, a PD transfer sends the pool
+        whole and needs its lazy compaction, and a full prefill graph builds its block table
+        only in the fa3/fa4 path (``handle_unified_memory_pool``, which mutates it in place
+        with a warning).
+    Assumes: the PD-transfer backend, pipeline and DCP sub-checks are not modelled;
+        SGLANG_DISABLE_LAZY_COMPACTION is unset unless the environment given sets it.
     """
     if not v.enable_unified_memory:
         return None
+    if v.disaggregation_mode != "null" and v.record.env_flag("SGLANG_DISABLE_LAZY_COMPACTION"):
+        return Refuse("--enable-unified-memory under PD disaggregation needs lazy compaction: "
+                      "SGLANG_DISABLE_LAZY_COMPACTION must not be on")
     algorithm = v.speculative_algorithm
     if algorithm not in (None, "DSPARK", "EAGLE", "EAGLE3", "DFLASH"):
         return Refuse("--enable-unified-memory supports speculative decoding with DSPARK, "

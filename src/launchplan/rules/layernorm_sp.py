@@ -11,6 +11,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.moe import NVFP4_DISPATCH_ENV, nvfp4_dispatch
 from launchplan.rules.parallel import attn_dp_enabled
 
 MUSE_SPARK = "MuseSparkForConditionalGeneration"
@@ -22,7 +23,7 @@ SUPPORTED = frozenset({MUSE_SPARK, "Qwen3ForCausalLM"})
     phase=Phase.SPECULATIVE,
     reads=("enable_layernorm_sp", "enable_megamoe_for_layernorm_sp", "tp_size", "ep_size",
            "quantization", "moe_a2a_backend", "moe_runner_backend", "attn_dp_size",
-           "ep_join_mode", "speculative_algorithm", "pp_size"),
+           "ep_join_mode", "speculative_algorithm", "pp_size", "flashinfer_a2a_dispatch_type"),
     facts=("model.arch0",),
     sglang="handle_layernorm_sp (validate_layernorm_sp)",
     triggers=("enable_layernorm_sp", "enable_megamoe_for_layernorm_sp"),
@@ -36,12 +37,16 @@ def layernorm_sp_checks(v: View) -> Refuse | None:
         TP/EP other than 4/4 or 8/8, and (without the MegaMoE variant) weights other than
         modelopt_fp4, an A2A backend other than flashinfer or a runner other than
         flashinfer_trtllm; attention DP; speculative decoding other than Muse Spark DFLASH;
-        PP above 1.
+        PP above 1; then, on Muse Spark without the MegaMoE variant, NVFP4 A2A dispatch
+        (SGLANG_MOE_NVFP4_DISPATCH on, or unset with no dispatch type given: SGLang turns
+        it on for modelopt_fp4 under FlashInfer A2A).
     Why: the sequence is sharded across the whole TP group, which under attention DP holds
         different sequences and under PP starts on the first stage only
-        (``validate_layernorm_sp``).
+        (``validate_layernorm_sp``); Muse Spark's SP sizes its A2A workspace for BF16
+        activations (``handle_layernorm_sp``).
     Assumes: Muse Spark's MegaMoE prefill variant (its token budget and prefill-graph choice)
-        is not modelled beyond its A2A backend check; SGLANG_MOE_NVFP4_DISPATCH is off.
+        is not modelled beyond its A2A backend check; SGLANG_MOE_NVFP4_DISPATCH is unset
+        unless the environment given sets it.
     """
     arch = v.model.arch0
     megamoe = bool(v.get("enable_megamoe_for_layernorm_sp"))
@@ -82,6 +87,10 @@ def layernorm_sp_checks(v: View) -> Refuse | None:
                       f"{algorithm}")
     if v.pp_size > 1:
         return Refuse("--enable-layernorm-sp does not work with pipeline parallelism")
+    if arch == MUSE_SPARK and not megamoe and nvfp4_dispatch(v):
+        return Refuse(f"Muse Spark --enable-layernorm-sp needs {NVFP4_DISPATCH_ENV}=0: its "
+                      "FlashInfer A2A carries BF16 activations (unset, SGLang turns NVFP4 "
+                      "dispatch on for modelopt_fp4)")
     return None
 
 

@@ -92,28 +92,70 @@ _BUDGET = dict(
            "max_running_requests", "attn_dp_size", "ep_join_mode", "tp_size", "attn_cp_size",
            "speculative_algorithm", "speculative_num_draft_tokens", "pp_size",
            "enable_dynamic_chunking", "chunked_prefill_size", "enable_prefill_cp",
-           "quantization"),
+           "quantization", "speculative_eagle_topk"),
     facts=("model.arch0", "model.quant_config", "target.is_hip"),
     triggers={"moe_a2a_backend": ("megamoe",)},
 )
+
+#: ROCm's FlyDSL MegaMoE switch and its two per-rank token capacities (0.5.23).
+FLYDSL_ENV = "SGLANG_AMD_USE_FLYDSL_MEGA_MOE"
+FLYDSL_MTPR_ENV = "SGLANG_AMD_FLYDSL_MEGA_MOE_MTPR"
+FLYDSL_DECODE_MTPR_ENV = "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR"
 
 
 @rule(**_BUDGET, sglang="validate_mega_moe_token_budget_for_model (mega_moe_hook.py)")
 def megamoe_token_budget(v: View) -> Refuse | None:
     """Without a fallback, MegaMoE's per-rank buffer must hold the largest decode and prefill.
 
-    When: on CUDA, not on an encoder-only server, for the no-fallback MoE architectures
-        (Qwen2/3/3.5 MoE, Qwen3-Next, DeepSeek-V4, ...) or NVFP4 experts.
+    When: not on an encoder-only server; on CUDA, for the no-fallback MoE architectures
+        (Qwen2/3/3.5 MoE, Qwen3-Next, DeepSeek-V4, ...) or NVFP4 experts; on ROCm, with
+        FlyDSL's separate decode capacity.
     Effect: refuses when the decode graph's max batch (capped by the per-DP-rank requests,
         rounded up to attention-TP) x draft tokens, or the prefill chunk per prefill-CP rank,
         per DP rank or whole (rounded up to the attention-TP size), exceeds the capacity;
         refuses chunked prefill off (unless PP dynamic chunking) and an empty per-rank chunk.
+        On ROCm under SGLANG_AMD_USE_FLYDSL_MEGA_MOE with a separate decode capacity
+        (SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR above 0, below ..._MTPR), off PD prefill:
+        refuses attention CP, no --max-running-requests, and running requests per attention-DP
+        rank x max(draft tokens, top-k) above that capacity.
     Why: the fused kernel's symmetric-memory buffer is sized per rank at start-up
-        (``validate_mega_moe_token_budget_for_model`` in ``mega_moe_hook.py``).
-    Assumes: SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK is 8192 unless the environment
-        given sets it; ROCm's FlyDSL decode-capacity check is not modelled.
+        (``validate_mega_moe_token_budget_for_model`` in ``mega_moe_hook.py``; FlyDSL's
+        decode buffer in ``validate_flydsl_decode_capacity``).
+    Assumes: SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK is 8192, the FlyDSL switch
+        off, its capacities 8192 and 0, unless the environment given sets them.
     """
+    if not v.encoder_only:
+        refused = _flydsl_decode_capacity(v)
+        if refused is not None:
+            return refused
     return _token_budget(v, newer=True)
+
+
+def _flydsl_decode_capacity(v: View) -> Refuse | None:
+    """ROCm FlyDSL MegaMoE with its own decode capacity: the largest decode step must fit."""
+    if not (v.target.is_hip and v.record.env_flag(FLYDSL_ENV)):
+        return None
+    decode = env_int(v, FLYDSL_DECODE_MTPR_ENV)
+    if decode <= 0 or decode >= env_int(v, FLYDSL_MTPR_ENV):
+        return None  # one merged capacity (or off)
+    if v.disaggregation_mode == "prefill":
+        return None
+    if v.attn_cp_size > 1:
+        return Refuse(f"{FLYDSL_DECODE_MTPR_ENV} does not run with attention context "
+                      "parallelism (--attn-cp-size above 1)")
+    if v.max_running_requests is None:
+        return Refuse(f"{FLYDSL_DECODE_MTPR_ENV} needs --max-running-requests to bound a "
+                      "rank's largest decode step")
+    requests = v.max_running_requests
+    if attn_dp_enabled(v):
+        requests //= v.attn_dp_size
+    per_request = max(v.speculative_num_draft_tokens or 1, v.speculative_eagle_topk or 1) \
+        if v.speculative_algorithm else 1
+    if requests * per_request > decode:
+        return Refuse(f"{FLYDSL_DECODE_MTPR_ENV}={decode} is below a rank's largest decode "
+                      f"step ({requests} requests x {per_request} tokens); raise it or lower "
+                      "--max-running-requests")
+    return None
 
 
 def _token_budget(v: View, *, newer: bool) -> Refuse | None:

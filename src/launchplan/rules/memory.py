@@ -14,6 +14,7 @@ from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 from launchplan.facts.vision import builds_default_vision, vision_encoder_size
 from launchplan.rules.graph_config import (
     DECODE,
@@ -236,6 +237,8 @@ def graph_reserve_mib(v: Any, attn_dp: Callable[[Any], bool] = attn_dp_enabled) 
 # leaves SGLANG_ENABLE_POST_CAPTURE_KV_SIZING unset (SGLang's apply_muse_spark_env_defaults).
 POST_CAPTURE_BY_DEFAULT = frozenset({"MuseSparkForConditionalGeneration"})
 _POST_CAPTURE_ENV = "SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"
+#: Set to any text, it hands KV allocation to Mooncake's pool and rules post-capture sizing out.
+MOONCAKE_POOL_ENV = "SGLANG_MOONCAKE_CUSTOM_MEM_POOL"
 
 
 def post_capture_switch(v: Any) -> bool:
@@ -252,6 +255,8 @@ def post_capture_sizing_planned(v: Any) -> bool:
     if (v.device != "cuda" or v.dcp_size != 1 or v.model.is_mla
             or v.prefill_only_disable_kv_cache or v.enable_memory_saver):
         return False
+    if environment.given(v.env, MOONCAKE_POOL_ENV):
+        return False  # SGLang does not size after capture with a custom Mooncake pool
     if v.enable_unified_memory:
         return False  # only hybrid-SWA pools resize after capture; not modelled further
     config = v.cuda_graph_config
@@ -294,7 +299,8 @@ def mem_fraction_default(v: View) -> dict | Refuse | None:
     Why: the static pool gets what the other buffers leave (``handle_gpu_memory_settings``,
         mem_fraction_static); vision encoders need headroom growing with their size.
     Assumes: the smallest visible GPU has the target profile's memory;
-        SGLANG_ENABLE_POST_CAPTURE_KV_SIZING is unset unless the environment given sets it.
+        SGLANG_ENABLE_POST_CAPTURE_KV_SIZING and SGLANG_MOONCAKE_CUSTOM_MEM_POOL (which rules
+        post-capture sizing out when set) are unset unless the environment given sets them.
     """
     return _fraction_or_refusal(v, attn_dp_enabled)
 

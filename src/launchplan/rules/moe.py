@@ -18,7 +18,37 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.facts import environment
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
+from launchplan.rules.model_overrides import model_dtype
 from launchplan.rules.parallel import attn_dp_enabled
+
+#: Set to anything, it picks the FlashInfer A2A dispatch dtype (true: NVFP4) the old way.
+NVFP4_DISPATCH_ENV = "SGLANG_MOE_NVFP4_DISPATCH"
+PER_TOKEN_ACTIVATION_ENV = "SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION"
+
+#: SGLang's launch defaults turn per-token NVFP4 activations on for this architecture's
+#: modelopt_fp4 checkpoints when the variable is unset (``apply_muse_spark_env_defaults``).
+PER_TOKEN_BY_DEFAULT = frozenset({"MuseSparkForConditionalGeneration"})
+
+
+def per_token_nvfp4_activation(v: Any) -> bool:
+    """Whether FlashInfer's NVFP4 MoE quantizes activations per token: the variable as read,
+    or, unset, on for Muse Spark's modelopt_fp4 checkpoints (they carry per-token scales)."""
+    if environment.given(v.env, PER_TOKEN_ACTIVATION_ENV):
+        return v.record.env_flag(PER_TOKEN_ACTIVATION_ENV)
+    return v.model.arch0 in PER_TOKEN_BY_DEFAULT and v.quantization == "modelopt_fp4"
+
+
+def nvfp4_dispatch(v: Any) -> bool:
+    """SGLANG_MOE_NVFP4_DISPATCH as SGLang reads it once the A2A checks ran: as given, or,
+    unset, turned on for FlashInfer A2A with no dispatch type given over modelopt_fp4 experts
+    (unless CuTe DSL's W4A16 path runs), where ``handle_a2a_moe`` sets it."""
+    if environment.given(v.env, NVFP4_DISPATCH_ENV):
+        return v.record.env_flag(NVFP4_DISPATCH_ENV)
+    w4a16 = (v.moe_runner_backend == "flashinfer_cutedsl"
+             and v.record.env_flag("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16"))
+    return (v.moe_a2a_backend == "flashinfer" and v.flashinfer_a2a_dispatch_type is None
+            and not w4a16 and v.quantization == "modelopt_fp4")
+
 
 MXFP8_RUNNERS = ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm",
                  "flashinfer_trtllm_routed")
@@ -97,6 +127,7 @@ def moe_runner_quant_constraints(v: View) -> Declare | Refuse | None:
 @rule(
     phase=Phase.MOE,
     reads=("moe_runner_backend", "quantization", "ep_size", "tp_size", "moe_a2a_backend"),
+    facts=("model.arch0",),
     sglang="handle_moe_kernel_config (runner checks)",
     triggers=("moe_runner_backend",),
 )
@@ -105,13 +136,17 @@ def moe_runner_quant_checks(v: View) -> Refuse | None:
 
     When: ``moe_runner_backend`` is a FlashInfer runner, experimental_sgl_trtllm or cutlass.
     Effect: refuses formats or layouts outside: cutlass: modelopt fp4/fp8/mixed or bf16, EP 1
-        or TP; cutedsl: NVFP4 formats, EP 1 or TP, A2A none/deepep/flashinfer; trtllm:
+        or TP; cutedsl: NVFP4 formats, EP 1 or TP, A2A none/deepep/flashinfer (not deepep
+        with per-token NVFP4 activations: nvfp4_online or
+        SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION); trtllm:
         modelopt fp4/fp8/mixed, nvfp4_online, fp8, mxfp8, compressed-tensors or bf16;
         trtllm_routed: fp8, mxfp8, modelopt fp4/mixed, nvfp4_online, minimax_m3_nvfp4 or bf16;
         FP8/MXFP8 (non-FlashInfer) cutlass: EP 1.
     Why: each kernel family is compiled for those formats (``handle_moe_kernel_config``,
         runner checks).
-    Assumes: the checkpoint is not a hybrid-NVFP4 one that cutedsl would accept (not detected).
+    Assumes: the checkpoint is not a hybrid-NVFP4 one that cutedsl would accept (not detected);
+        SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION is unset (on for Muse Spark's modelopt_fp4
+        checkpoints, off otherwise) unless the environment given sets it.
     """
     runner, quant = v.moe_runner_backend, v.quantization
     ep_ok = v.ep_size in (1, v.tp_size)
@@ -128,6 +163,11 @@ def moe_runner_quant_checks(v: View) -> Refuse | None:
         if v.moe_a2a_backend not in ("none", "deepep", "flashinfer"):
             return Refuse("flashinfer_cutedsl MoE supports moe_a2a_backend none, deepep or "
                           f"flashinfer, not {v.moe_a2a_backend}")
+        if v.moe_a2a_backend == "deepep" and (
+                quant == "nvfp4_online" or per_token_nvfp4_activation(v)):
+            return Refuse("flashinfer_cutedsl with per-token NVFP4 activations (nvfp4_online or "
+                          f"{PER_TOKEN_ACTIVATION_ENV}) runs with moe_a2a_backend none or "
+                          "flashinfer, not deepep")
     if runner in ("flashinfer_trtllm", "experimental_sgl_trtllm") and quant not in (
             "modelopt_fp4", "nvfp4_online", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed",
             "compressed-tensors", None):
@@ -366,10 +406,13 @@ def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
     Effect: refuses a layout other than attention DP over the whole TP group (or Muse Spark
         prefill SP on TP4/EP4, TP8/EP8), and a runner other than a FlashInfer one or
         deep_gemm; with an explicit dispatch type flashinfer_trtllm becomes
-        flashinfer_trtllm_routed.
+        flashinfer_trtllm_routed. Refuses SGLANG_MOE_NVFP4_DISPATCH set (any value) beside an
+        explicit dispatch type, and on under CuTe DSL's W4A16 switch with flashinfer_cutedsl.
     Why: an explicit dispatch type hands the experts top-k ids and weights
-        (``handle_a2a_moe``, flashinfer).
-    Assumes: nothing.
+        (``handle_a2a_moe``, flashinfer); the variable is the older way to pick the dispatch
+        dtype, and W4A16 needs BF16 activations (``handle_flashinfer_a2a_dispatch_type``).
+    Assumes: SGLANG_MOE_NVFP4_DISPATCH and SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16 are unset
+        unless the environment given sets them.
     """
     return _flashinfer_a2a(v, _flashinfer_a2a_topology_ok)
 
@@ -383,9 +426,18 @@ def _flashinfer_a2a(v: View, topology_ok: Any) -> Declare | Refuse | None:
     if not topology_ok(v):
         return Refuse("FlashInfer MoE A2A needs --attn-dp-size equal to --tp-size")
     runner = v.moe_runner_backend
+    if (runner == "flashinfer_cutedsl"
+            and v.record.env_flag("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")
+            and v.record.env_flag(NVFP4_DISPATCH_ENV)):
+        return Refuse("CuTe DSL NVFP4 W4A16 takes BF16 FlashInfer dispatch: "
+                      f"{NVFP4_DISPATCH_ENV} must not be on")
     out: dict[str, str] = {}
-    if v.flashinfer_a2a_dispatch_type is not None and runner == "flashinfer_trtllm":
-        runner = out["moe_runner_backend"] = "flashinfer_trtllm_routed"
+    if v.flashinfer_a2a_dispatch_type is not None:
+        if runner == "flashinfer_trtllm":
+            runner = out["moe_runner_backend"] = "flashinfer_trtllm_routed"
+        if environment.given(v.env, NVFP4_DISPATCH_ENV):
+            return Refuse(f"{NVFP4_DISPATCH_ENV} (set to anything) and "
+                          "--flashinfer-a2a-dispatch-type exclude each other")
     if runner not in _FLASHINFER_A2A_RUNNERS:
         return Refuse("FlashInfer MoE A2A runs with the flashinfer_cutlass, flashinfer_cutedsl, "
                       f"flashinfer_trtllm(_routed) or deep_gemm MoE runner, not {runner}")
@@ -409,28 +461,75 @@ def a2a_flashinfer_checks_0_5_22(v: View) -> Declare | Refuse | None:
                            and view.attn_dp_size == view.tp_size)
 
 
-@rule(
+_MORI_PPLX = dict(
     phase=Phase.MOE,
     reads=("moe_a2a_backend", "deepep_mode", "attn_dp_size", "moe_runner_backend",
-           "chunked_prefill_size", "disaggregation_mode", "cuda_graph_max_bs_decode"),
+           "chunked_prefill_size", "disaggregation_mode", "cuda_graph_max_bs_decode",
+           "tp_size", "dtype"),
     writes=("deepep_mode", "moe_runner_backend"),
-    sglang="handle_a2a_moe (mori, pplx)",
+    facts=("model.arch0", "model.dtype"),
     triggers=("moe_a2a_backend",),
 )
+
+
+@rule(**_MORI_PPLX, sglang="handle_a2a_moe (mori, pplx)")
 def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
     """MoRI EP dispatches in normal mode by default; pplx is low-latency DeepGEMM only.
 
     When: ``moe_a2a_backend`` is mori or pplx.
-    Effect: MoRI: auto ``deepep_mode`` becomes normal; a prefill chunk above its buffer is
-        refused. pplx: refuses normal mode, fewer than two attention-DP groups, a runner other
-        than deep_gemm, and a chunk or explicit --cuda-graph-max-bs-decode above its buffer;
-        auto mode becomes low_latency and an auto runner deep_gemm.
+    Effect: MoRI: auto ``deepep_mode`` becomes normal, and so does low_latency under MoRI
+        EPv2 (``mori_ep_v2``); a prefill chunk above its buffer is refused. pplx: refuses
+        normal mode, fewer than two attention-DP groups, a runner other than deep_gemm, and a
+        chunk or explicit --cuda-graph-max-bs-decode above its buffer; auto mode becomes
+        low_latency and an auto runner deep_gemm.
     Why: pplx's all-to-all needs attention-DP groups and the masked DeepGEMM expert path; each
-        rank's dispatch buffer must hold a prefill chunk (``handle_a2a_moe``, mori, pplx).
-    Assumes: SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK is 4096 and
-        SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK 128 unless the environment given sets
-        them; MoRI EPv2's low-latency remap is not modelled.
+        rank's dispatch buffer must hold a prefill chunk; MoRI EPv2 has no low-latency kernel
+        of its own (``handle_a2a_moe``, mori, pplx).
+    Assumes: SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK is 4096,
+        SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK 128, SGLANG_MORI_EP_V2 unset (on where
+        supported) and SGLANG_USE_AITER and MORI_ENABLE_SDMA off unless the environment
+        given sets them; the model is not loaded through an instance connector.
     """
+    return _mori_pplx(v, epv2=True)
+
+
+@rule(name="a2a_mori_pplx_modes", variant="0.5.21", **_MORI_PPLX,
+      sglang="handle_a2a_moe (mori, pplx; 0.5.21)")
+def a2a_mori_pplx_modes_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: as ``a2a_mori_pplx_modes``, without MoRI EPv2 (low_latency stays).
+
+    When: as ``a2a_mori_pplx_modes``.
+    Effect: as ``a2a_mori_pplx_modes``, except that an explicit low_latency ``deepep_mode``
+        under MoRI is kept whatever SGLANG_MORI_EP_V2 says.
+    Why: MoRI EPv2 and its variable came in 0.5.22 (0.5.21's ``handle_a2a_moe`` remaps only
+        an auto mode).
+    Assumes: as ``a2a_mori_pplx_modes``.
+    """
+    return _mori_pplx(v, epv2=False)
+
+
+#: SGLang's MoRI EPv2 switch: on by default where supported; set true, it is forced.
+MORI_EP_V2_ENV = "SGLANG_MORI_EP_V2"
+#: The architectures MoRI EPv2 was validated on (``is_deepseek_v4``).
+MORI_EP_V2_ARCHS = frozenset({"DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN",
+                              "DeepseekV4ForCausalLMDSpark"})
+
+
+def mori_ep_v2(v: Any) -> bool:
+    """Whether MoRI runs EPv2: the variable off means EPv1; set true (any value it reads as
+    true, or one it cannot parse), EPv2 even where unsupported; unset, EPv2 only within one
+    8-GPU host, with the aiter MoE runner on, SDMA off, bf16 weights and a DeepSeek-V4
+    model, else EPv1 (SGLang falls back with a warning)."""
+    if not v.record.env_flag(MORI_EP_V2_ENV):
+        return False
+    if environment.given(v.env, MORI_EP_V2_ENV):
+        return True
+    return (v.tp_size <= 8 and v.record.env_flag("SGLANG_USE_AITER")
+            and not environment.plain_flag(v.env, "MORI_ENABLE_SDMA")
+            and model_dtype(v) == "bfloat16" and v.model.arch0 in MORI_EP_V2_ARCHS)
+
+
+def _mori_pplx(v: View, *, epv2: bool) -> Declare | Refuse | None:
     a2a, mode = v.moe_a2a_backend, v.deepep_mode
     budgeted = (v.chunked_prefill_size or 0) > 0 and v.disaggregation_mode != "decode"
     if a2a == "mori":
@@ -439,6 +538,9 @@ def a2a_mori_pplx_modes(v: View) -> Declare | Refuse | None:
                           f"rank, above {_MORI_ENV}; raise it or lower --chunked-prefill-size")
         if mode == "auto":
             return Declare({"deepep_mode": "normal"}, "MoRI EP uses deepep_mode normal")
+        if mode == "low_latency" and epv2 and mori_ep_v2(v):
+            return Declare({"deepep_mode": "normal"},
+                           "MoRI EPv2 has no low-latency kernel: deepep_mode normal")
         return None
     if a2a != "pplx":
         return None
