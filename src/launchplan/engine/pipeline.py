@@ -101,7 +101,7 @@ class _Plan:
     def index(self) -> _Index:
         """Which steps each field reaches (for early cut-off), built once per plan."""
         if self._index is None:
-            self._index = _Index(self.steps, self.depends())
+            self._index = _index_of(self.steps, self.depends())
         return self._index
 
 
@@ -422,12 +422,15 @@ def _mentioned(func: Any) -> frozenset[str]:
 
 
 class _Index:
-    """Per plan, which steps each field reaches: ``readers`` maps a field to the steps (one
-    bit a step) whose trigger test or rule can read it. A step inside a batch stands for
-    its whole batch: batch rules read the view as it was before the batch, so a walk that
-    visits one of them must visit all, landing their declarations together after it."""
+    """Per rule steps, which steps each field reaches, one bit a step: ``by_trigger`` the
+    steps whose trigger test reads it, ``by_rule`` those whose rule can read it. A step
+    whose trigger did not hold in the previous run, and none of whose trigger fields
+    changed, stays untriggered whatever else changed: a walk visits it only through
+    ``by_trigger``. A step inside a batch stands for its whole batch: batch rules read the
+    view as it was before the batch, so a walk that visits one of them visits all, landing
+    their declarations together after it."""
 
-    __slots__ = ("readers", "starts", "depends", "everything")
+    __slots__ = ("by_trigger", "by_rule", "starts", "depends", "everything")
 
     def __init__(self, steps: list[tuple[Any, ...]],
                  depends: tuple[frozenset[str], ...]) -> None:
@@ -439,12 +442,15 @@ class _Index:
         group: dict[int, int] = {}
         for at, start in enumerate(starts):
             group[start] = group.get(start, 0) | 1 << at
-        readers: dict[str, int] = {}
+        by_trigger: dict[str, int] = {}
+        by_rule: dict[str, int] = {}
         for at, ((_, _, triggers, trigger_values, _), reads) in enumerate(zip(steps, depends)):
             bits = group[starts[at]]
-            for name in (*(triggers or ()), *(f for f, _ in trigger_values or ()), *reads):
-                readers[name] = readers.get(name, 0) | bits
-        self.readers = readers
+            for name in (*(triggers or ()), *(f for f, _ in trigger_values or ())):
+                by_trigger[name] = by_trigger.get(name, 0) | bits
+            for name in reads:
+                by_rule[name] = by_rule.get(name, 0) | bits
+        self.by_trigger, self.by_rule = by_trigger, by_rule
         self.starts = tuple(starts)
         self.depends = depends
         self.everything = (1 << len(steps)) - 1
@@ -457,20 +463,41 @@ class _Index:
         return self.everything >> start << start
 
 
+_INDEXES: dict[tuple[int, ...], tuple[tuple[Any, ...], _Index]] = {}
+
+
+def _index_of(steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...]) -> _Index:
+    """The index of these rule steps, shared by every plan with the same steps (targets and
+    models admit the same rules far more often than not: building one costs milliseconds,
+    a ``check`` meets a thousand plans)."""
+    specs = tuple(step[0] for step in steps)
+    key = tuple(map(id, specs))
+    found = _INDEXES.get(key)
+    if found is not None and all(a is b for a, b in zip(found[0], specs)):
+        return found[1]
+    if len(_INDEXES) >= 256:
+        _INDEXES.clear()
+    index = _Index(steps, depends)
+    _INDEXES[key] = (specs, index)
+    return index
+
+
 class _Lane:
     """The previous resolution with the same facts and rule steps, for early cut-off: its
     input, each step's output (``outs``: None where the step's trigger did not hold, else
     ``(output, its Declaration or None)``), the steps whose output landed something
-    (``made``, in order), the step it stopped at (``stop``: the step count when it went
-    through) and, when it went through, its ``SamePlan`` (``final``)."""
+    (``made``, in order), the steps whose trigger held (``called``, one bit a step), the
+    step it stopped at (``stop``: the step count when it went through) and, when it went
+    through, its ``SamePlan`` (``final``)."""
 
-    __slots__ = ("steps", "objects", "inputs", "outs", "made", "stop", "final")
+    __slots__ = ("steps", "objects", "inputs", "outs", "made", "called", "stop", "final")
 
     def __init__(self, steps: list[tuple[Any, ...]], objects: tuple[Any, ...]) -> None:
         self.steps, self.objects = steps, objects
         self.inputs: dict[str, Any] | None = None
         self.outs: list[Any] = [None] * len(steps)
         self.made: list[int] = []
+        self.called = 0
         self.stop = 0
         self.final: SamePlan | None = None
 
@@ -502,15 +529,15 @@ def _rerun(plan: _Plan, memo: dict[Any, Any], record: Record, result: Result) ->
     given), then every field a visited step declared differently (or declared in one run
     only). A step none of whose trigger fields nor possible reads (``_depends``) is dirty
     does what it did before: its previous declarations land again, in order, as the same
-    objects, with no test at all. A visited step tests its trigger afresh; a triggered step
-    whose reads avoid ``dirty`` (only a trigger field changed) gives its previous output
-    without a call (a rule is a pure function of what it reads and of the facts, and the
-    lane is per facts). Each field a step declares differently adds the later steps it
-    reaches.
+    objects, with no test at all; so does a step whose trigger did not hold before and none
+    of whose trigger fields is dirty (``_Index``). A visited step tests its trigger afresh;
+    a triggered step whose reads avoid ``dirty`` (only a trigger field changed) gives its
+    previous output without a call (a rule is a pure function of what it reads and of the
+    facts, and the lane is per facts). Each field a step declares differently adds the
+    later steps it reaches.
 
-    The walk visits ~36 of ~170 steps on ``check``'s points and costs little besides its
-    rule calls: nothing is done for the others beyond landing the ~20 declarations among
-    them.
+    Unlike a walk that tests every step in turn, nothing is paid for the steps no change
+    reaches (most of ~170) beyond landing the ~20 declarations among them.
     """
     steps = plan.steps
     index = plan.index()
@@ -518,7 +545,8 @@ def _rerun(plan: _Plan, memo: dict[Any, Any], record: Record, result: Result) ->
     n = len(steps)
     new = record.raw.values
     old, basis = lane.inputs, lane.final
-    readers = index.readers
+    by_trigger, by_rule = index.by_trigger, index.by_rule
+    called = lane.called
     dirty: set[str] = set()
     if old is None:
         todo = index.everything
@@ -529,7 +557,7 @@ def _rerun(plan: _Plan, memo: dict[Any, Any], record: Record, result: Result) ->
         dirty.update(k for k in old if k not in new)
         todo = 0
         for name in dirty:
-            todo |= readers.get(name, 0)
+            todo |= by_trigger.get(name, 0) | (by_rule.get(name, 0) & called)
         if lane.stop < n:  # past where the previous run stopped, every step runs
             todo |= index.from_step(lane.stop)
     lane.inputs = dict(new)  # a copy: a caller may change its input afterwards
@@ -603,10 +631,14 @@ def _rerun(plan: _Plan, memo: dict[Any, Any], record: Record, result: Result) ->
                 except Exception as exc:  # a rule bug: name it, never a bare traceback
                     raise RuleCrash(spec.name, exc) from exc
             if now is not before:
+                if now is None:
+                    called &= ~low
+                else:
+                    called |= low
                 later = ~((low << 1) - 1)
                 for name in _changed(now, before):
                     dirty.add(name)
-                    todo |= readers.get(name, 0) & later
+                    todo |= (by_trigger.get(name, 0) | (by_rule.get(name, 0) & called)) & later
                 outs[at] = now
             if now is not None and (out := now[0]) is not None:
                 if type(out) is not dict:
@@ -624,8 +656,10 @@ def _rerun(plan: _Plan, memo: dict[Any, Any], record: Record, result: Result) ->
         _land_again(pending, stash, values_of, overlay)
     except BaseException:
         lane.stop = at  # the next run reuses what came before this step
+        lane.called = called
         raise
     lane.stop = n
+    lane.called = called
     lane.final = same = SamePlan(tuple(stash), tuple(warnings), tuple(launcher))
     result.extras[SAME_PLAN] = same
     if basis is not None:
