@@ -56,3 +56,56 @@ def test_every_listed_rule_really_changes_a_pinned_value(rule):
 
 def test_plain_plans_warn_about_nothing():
     assert reapplied(resolve([], gpu="h100", model_path="llama-3.1-8b")) == []
+
+
+# --- the fast reads agree with Result.value -------------------------------------------------
+
+
+def _pinned_plainly(result):
+    """``pinned_fields`` as its docstring says it, one ``Result.value`` a name."""
+    from launchplan.checks.idempotence import _rederived
+    from launchplan.input.fields import FIELDS
+
+    names = dict.fromkeys(result.record.raw.values)
+    names.update(dict.fromkeys(result.declared()))
+    return {n: result.value(n) for n in names
+            if not _rederived(result, n) and n in FIELDS and not n.startswith("_")
+            and n != "random_seed" and result.value(n) is not None}
+
+
+def _differences_plainly(first, second):
+    from launchplan.checks.effective import candidate_fields
+
+    return {n: (first.value(n), second.value(n), second.source(n))
+            for n in candidate_fields((first, second)) if first.value(n) != second.value(n)}
+
+
+@pytest.mark.parametrize("compat", ["default", "0.5.22", "0.5.21"])
+def test_pinned_fields_and_differences_read_values_as_result_value_does(compat):
+    """``pinned_fields`` and ``differences`` read the overlay directly (``Result.value`` only
+    for a None): on 1,200 sampled points under each rule set, each plan's pinned fields, and
+    its differences from its own re-resolution and from the previous point's plan (many
+    fields differ, None and fallbacks among them), equal the plain definitions."""
+    from launchplan.checks.runner import in_order, point_resolver
+    from launchplan.errors import LaunchplanError
+
+    resolve_point = point_resolver(compat, incremental=False)
+    previous = None
+    compared = 0
+    for point in in_order(Space(list(SIMULATED), default_models()).sample(1200, seed=31)):
+        try:
+            result = resolve_point(point)
+        except LaunchplanError:
+            continue
+        pinned = pinned_fields(result)
+        assert pinned == _pinned_plainly(result), point
+        pairs = [(result, resolve_point(point, pinned))]
+        if previous is not None and previous.record.model is result.record.model:
+            pairs += [(previous, result), (result, previous)]
+        for first, second in pairs:
+            found = differences(first, second)
+            assert found == _differences_plainly(first, second), point
+            assert list(found) == list(_differences_plainly(first, second)), point
+            compared += bool(found)
+        previous = result
+    assert compared > 300  # plans that differ were compared, not only equal ones

@@ -3,7 +3,8 @@
 The early cut-off in ``engine.pipeline`` reuses a rule's previous output when none of the
 fields it can read (``reads=`` plus every field name its code and helpers mention) differs
 from the previous resolution at the same step; the preflight memo reuses a requirement's
-verdict while the values it read (traced) are the same. Both are checked the way
+verdict while none of the fields it read changed since the previous plan of the same
+facts (the resolution's ``CHANGES``). Both are checked the way
 ``test_skipping*.py`` checks skipping: on thousands of
 points of ``check``'s default space, with random extra flags on some, resolved both ways in
 neighbour order (as ``check`` walks them) and in random order.
@@ -19,6 +20,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from launchplan.checks.preflight import preflight
 from launchplan.checks.runner import check_points, in_order, point_resolver
@@ -180,6 +183,22 @@ def test_incremental_resolution_changes_nothing():
                 assert _outcome(incremental, point) == _outcome(fresh, point), point
 
 
+@pytest.mark.parametrize("compat", ["0.5.22", "0.5.21"])
+def test_older_rule_sets_resolve_the_same_incrementally(compat):
+    """The older releases' rule lists (their own steps, batches and variants) under the
+    same walk, in check's order, both lanes."""
+    from launchplan.checks.idempotence import pinned_fields
+
+    fresh = point_resolver(compat, incremental=False)
+    incremental = point_resolver(compat)
+    for point in in_order(_points(50, 400, 150)):
+        first = _outcome(incremental, point)
+        assert first == _outcome(fresh, point), point
+        if first[0] == "ok":
+            pinned = pinned_fields(fresh(point))
+            assert _outcome(incremental, point, pinned) == _outcome(fresh, point, pinned), point
+
+
 def test_incremental_pinned_plans_change_nothing():
     """``check``'s second lane: each point's own plan pinned, resolved again."""
     from launchplan.checks.idempotence import pinned_fields
@@ -196,17 +215,26 @@ def test_incremental_pinned_plans_change_nothing():
         assert _outcome(incremental, point, pinned) == _outcome(fresh, point, pinned), point
 
 
-def test_preflight_memo_changes_no_verdict():
-    resolve = point_resolver("default", incremental=False)
+@pytest.mark.parametrize("compat", ["default", "0.5.22", "0.5.21"])
+def test_preflight_cut_off_changes_no_verdict(compat):
+    """Preflight's early cut-off (a row whose reads the resolution did not change keeps the
+    previous plan's verdict) against every row evaluated afresh: points resolved
+    incrementally in check's order, then in random order (neighbours that differ a lot),
+    each plan and its pinned re-resolution (the second lane) preflighted both ways."""
+    from launchplan.checks.idempotence import pinned_fields
+
+    resolve = point_resolver(compat)
     memo: dict[Any, Any] = {}
-    points = _points(80, 1500, 500)
-    for point in in_order(points) + points[:1000]:
+    points = _points(80, 900, 300)
+    for point in in_order(points) + random.Random(3).sample(points, 300):
         try:
             result = resolve(point)
+            again = resolve(point, pinned_fields(result))
         except LaunchplanError:
             continue
-        fresh = preflight(result, memo=None).to_dict()
-        assert preflight(result, memo=memo).to_dict() == fresh, point
+        for plan in (result, again):
+            fresh = preflight(plan, memo=None).to_dict()
+            assert preflight(plan, memo=memo).to_dict() == fresh, point
 
 
 def test_check_reports_the_same_incrementally(monkeypatch):

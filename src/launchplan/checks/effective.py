@@ -30,6 +30,7 @@ NOT_EFFECTIVE = FOLDED | NAMES
 
 
 _ORDER = {name: i for i, name in enumerate(FIELDS)}
+_KNOWN = frozenset(_ORDER)
 
 
 _SPECULATIVE = frozenset(n for n, s in FIELDS.items()
@@ -56,6 +57,23 @@ def candidate_fields(results: Iterable[Result]) -> list[str]:
     less those with no effect in every one of them."""
     return candidate_names((frozenset(r.record.raw.values) | r.declared(), inert(r))
                            for r in results)
+
+
+def candidate_set(first: Result, second: Result) -> set[str]:
+    """``candidate_fields`` of two results, unordered (``differences`` orders only the
+    names that differ: sorting every candidate would cost more than comparing them)."""
+    names = set(first.record.raw.values)
+    names.update(first.declared())
+    names.update(second.record.raw.values)
+    names.update(second.declared())
+    names -= NOT_EFFECTIVE
+    names -= inert(first) & inert(second)
+    names &= _KNOWN
+    return names
+
+
+def in_field_order(names: Iterable[str]) -> list[str]:
+    return sorted(names, key=_ORDER.__getitem__)
 
 
 def candidate_names(plans: Iterable[tuple[frozenset[str], frozenset[str]]]) -> list[str]:

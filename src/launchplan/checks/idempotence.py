@@ -115,18 +115,28 @@ def pinned_fields(result: Result) -> dict[str, Any]:
     ``random_seed`` stays unset (it is drawn at start-up), internal fields (those starting
     with an underscore) and the defaults in ``_REDERIVED`` are left to SGLang, and ``None``
     is not pinned: a command line cannot say it, and it means "unset".
+
+    The names are those of the result's overlay (input, then declarations), each value read
+    from it directly unless it is None (``Result.value`` then decides: a fallback or None);
+    ``check`` pins every point's plan, and this is a loop over a few hundred names.
     """
-    names = dict.fromkeys(result.record.raw.values)
-    names.update(dict.fromkeys(result.declared()))
     out = {}
-    for n in names:
-        if _rederived(result, n):
+    for name, value in result._overlay.items():
+        if name not in _PINNABLE:
             continue
-        if n in FIELDS and not n.startswith("_") and n != "random_seed":
-            value = result.value(n)
-            if value is not None:
-                out[n] = value
+        if value is None:
+            value = result.value(name)
+            if value is None:
+                continue
+        out[name] = value
+    for name, rule in _REDERIVED.items():
+        if name in out and result.source(name) == rule:
+            del out[name]
     return out
+
+
+#: Fields a plan may pin: SGLang's, less internal ones and what is drawn at start-up.
+_PINNABLE = frozenset(n for n in FIELDS if not n.startswith("_") and n != "random_seed")
 
 
 def reapplied(result: Result) -> list[str]:
@@ -140,15 +150,23 @@ def reapplied(result: Result) -> list[str]:
 
 
 def differences(first: Result, second: Result) -> dict[str, tuple[Any, Any, str]]:
-    """Fields whose value changed on re-resolution: field -> (before, after, rule)."""
-    from launchplan.checks.effective import candidate_fields
+    """Fields whose value changed on re-resolution: field -> (before, after, rule), in
+    field order. A value is read from the result's overlay unless it is None there (or
+    absent): then ``Result.value`` decides (a default, or a fallback)."""
+    from launchplan.checks.effective import candidate_set, in_field_order
 
-    out = {}
-    for name in candidate_fields((first, second)):
-        before, after = first.value(name), second.value(name)
+    mine, theirs = first._overlay, second._overlay
+    changed = []
+    for name in candidate_set(first, second):
+        before, after = mine.get(name), theirs.get(name)
+        if before is None:
+            before = first.value(name)
+        if after is None:
+            after = second.value(name)
         if before != after:
-            out[name] = (before, after, second.source(name))
-    return out
+            changed.append(name)
+    return {name: (first.value(name), second.value(name), second.source(name))
+            for name in in_field_order(changed)}
 
 
 def unexpected(diffs: Mapping[str, tuple[Any, Any, str]]) -> dict[str, tuple[Any, Any, str]]:

@@ -72,15 +72,16 @@ class Preflight(Struct, frozen=False):
         return {"verdict": self.verdict, "problems": [p.to_dict() for p in self.problems]}
 
 
-_VERDICTS: dict[Any, Any] = {}  # requirement verdicts by the values they read (bounded)
+_VERDICTS: dict[Any, Any] = {}  # the default ``memo``: early cut-off on
 
 
 def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
               memo: dict[Any, Any] | None = _VERDICTS) -> Preflight:
     """The verdict on a resolved plan: requirement violations and launcher refusals.
 
-    ``memo``: each requirement's verdict remembered by the values it read, across plans
-    (early cut-off, as the memory plan does); ``None`` evaluates every row afresh.
+    ``memo``: not None turns on early cut-off for incrementally resolved results (a row
+    whose reads the resolution did not change keeps its verdict from the previous plan of
+    the same facts: ``requirements.check``); ``None`` evaluates every row afresh.
     """
     same = result.extras.get(SAME_PLAN) if requirements is None and memo is not None \
         else None  # a repeated input: its plan's verdict

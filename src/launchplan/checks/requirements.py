@@ -28,6 +28,7 @@ from launchplan.checks.predicates import (
     TracedPlan,
 )
 from launchplan.checks.vision_attention import VISION_ATTENTION_REQUIREMENTS
+from launchplan.engine.pipeline import CHANGES, SAME_PLAN
 from launchplan.engine.result import Result
 from launchplan.struct import Struct
 
@@ -56,74 +57,84 @@ def check(result: Result, requirements: Iterable[Requirement] | None = None,
           memo: dict[Any, Any] | None = None) -> list[Violation]:
     """Every requirement the result breaks, with the declarations behind the values.
 
-    With ``memo`` (a dict the caller keeps across results: ``check`` and ``sweep``), each
-    requirement's verdict is remembered by the values and explicitness it read (early
-    cut-off): a later plan that gives the same answers to those reads gets the same verdict
-    without evaluating the row again. Rows that reach into the result's declarations are
-    always evaluated.
+    ``memo`` (any dict: ``check`` and ``sweep`` pass one) turns on early cut-off for results
+    resolved incrementally: each row's verdict is kept with its plan (``SamePlan``), with
+    the fields it read, and the next plan of the same facts evaluates again only the rows
+    that read a field the resolution found changed (``engine.pipeline.CHANGES``).
     """
+    if memo is not None and requirements is None:
+        same = result.extras.get(SAME_PLAN)
+        if same is not None:
+            rows = same.analyses.get(_ROWS)
+            if rows is None:
+                rows = same.analyses[_ROWS] = _rows(result)
+            return [violation for _, violation in rows if violation is not None]
     plan = Plan(result)
-    present = {plan[f] for f in SIDES} | {plan["speculative_draft_attention_backend"]}
-    known = _context(memo, result) if memo is not None else None
+    present = {plan[f] for f in _GATE_FIELDS}
     out = []
     for req in REQUIREMENTS if requirements is None else requirements:
         gate = req.when.gate
         if gate is not None and gate.isdisjoint(present):
             continue
-        if known is None or req.name in _OPAQUE:
-            broken = req.violated(plan)
-        else:
-            broken = _remembered(req, plan, result, known)
-        if broken:
-            culprits = req.culprits(plan)
-            sources = tuple(dict.fromkeys(
-                s for f in culprits if (s := result.source(f)) != "default"))
-            values = {f: plan[f] for f in (*req.when.fields_for(plan), *culprits)}
-            out.append(Violation(req, sources, values, req.describe(plan), culprits))
+        if req.violated(plan):
+            out.append(_violation(req, plan, result))
     return out
 
 
-_VARIANTS = 32  # verdicts kept per requirement and context
-#: Requirements whose reading reached into a result's declarations once: their verdicts
-#: are never remembered, so they are evaluated on the shared plan without tracing.
-_OPAQUE: set[str] = set()
+def _violation(req: Requirement, plan: Plan, result: Result) -> Violation:
+    culprits = req.culprits(plan)
+    sources = tuple(dict.fromkeys(
+        s for f in culprits if (s := result.source(f)) != "default"))
+    values = {f: plan[f] for f in (*req.when.fields_for(plan), *culprits)}
+    return Violation(req, sources, values, req.describe(plan), culprits)
 
 
-def _context(memo: dict[Any, Any], result: Result) -> dict[str, list[Any]]:
-    """The memo's verdicts for this result's facts (target, model, draft, environment);
-    the fact objects are kept, so an id is never mistaken for a later object's."""
-    record = result.record
-    objects = (record.target, record.model, record.draft)
-    key = (*map(id, objects), tuple(sorted(record.env.items())))
-    entry = memo.get(key)
-    if entry is None or any(a is not b for a, b in zip(entry[0], objects)):
-        if len(memo) >= 256:
-            memo.clear()
-        entry = memo[key] = (objects, {})
-    return entry[1]
+#: The fields a row's gate reads (the backends a plan names).
+_GATE_FIELDS = (*SIDES, "speculative_draft_attention_backend")
+_GATE_READS = frozenset(_GATE_FIELDS)
+#: ``SamePlan.analyses`` key: per row of ``REQUIREMENTS``, (the fields its verdict and
+#: violation read, or None when it reached into the declarations; its violation or None).
+_ROWS = "requirement rows"
 
 
-def _remembered(req: Requirement, plan: Plan, result: Result,
-                known: dict[str, list[Any]]) -> bool:
-    entries = known.get(req.name)
-    if entries is not None:
-        for reads, broken in entries:
-            for name, value in reads.items():
-                now = plan.explicit(name[1:]) if name[0] == "?" else plan[name]
-                if now is not value and (type(now) is not type(value) or now != value):
-                    break
-            else:
-                return broken
-    traced = TracedPlan(result)
-    broken = req.violated(traced)
-    if traced.opaque:  # it reached into the declarations: never remembered, not traced again
-        _OPAQUE.add(req.name)
-    else:
-        if entries is None:
-            entries = known[req.name] = []
-        entries.insert(0, (traced.reads, broken))
-        del entries[_VARIANTS:]
-    return broken
+def _rows(result: Result) -> tuple[tuple[frozenset[str] | None, Violation | None], ...]:
+    """Every row's verdict on this plan. Against the previous plan of the same facts (the
+    resolution's ``CHANGES``), a row none of whose reads changed keeps its verdict and its
+    violation: a row is a pure function of the values and explicitness it reads and of the
+    facts, and a violation's sources (the last rule to declare each offending field) change
+    only with a field the resolution marks changed. Other rows are evaluated on a traced
+    plan, which records what they read for the next plan."""
+    changes = result.extras.get(CHANGES)
+    before = changes[0].analyses.get(_ROWS) if changes is not None else None
+    changed = changes[1] if changes is not None else frozenset()
+    plan = Plan(result)
+    present: set[Any] | None = None
+    out = []
+    for at, req in enumerate(REQUIREMENTS):
+        if before is not None:
+            row = before[at]
+            if row[0] is not None and row[0].isdisjoint(changed):
+                out.append(row)
+                continue
+        gate = req.when.gate
+        if gate is not None:
+            if present is None:
+                present = {plan[f] for f in _GATE_FIELDS}
+            if gate.isdisjoint(present):
+                out.append((_GATE_READS, None))
+                continue
+        traced = TracedPlan(result)
+        violation = _violation(req, traced, result) if req.violated(traced) else None
+        if traced.opaque:  # it reached into the declarations: evaluated every time
+            out.append((None, violation))
+            continue
+        reads = {name.lstrip("?").partition(".")[0] for name in traced.reads}
+        if gate is not None:
+            reads.update(_GATE_READS)
+        if violation is not None:
+            reads.update(f.partition(".")[0] for f in violation.culprits)
+        out.append((frozenset(reads), violation))
+    return tuple(out)
 
 
 _BY_NAME: dict[str, Requirement] = {}

@@ -55,7 +55,8 @@ class _Plan:
     ``applies`` admit, each unpacked once into what the loop reads; and the input shapes
     (sets of fields given) seen with it, each with its pruned steps once it repeats."""
 
-    __slots__ = ("rules", "target", "model", "steps", "_writable", "_shapes", "_depends")
+    __slots__ = ("rules", "target", "model", "steps", "_writable", "_shapes", "_depends",
+                 "_index")
 
     def __init__(self, rules: Sequence[RuleSpec], target: Any, model: Any) -> None:
         self.rules, self.target, self.model = rules, target, model
@@ -64,6 +65,7 @@ class _Plan:
         self._writable: tuple[int, ...] | None = None
         self._shapes: dict[frozenset[str], Any] = {}
         self._depends: tuple[frozenset[str], ...] | None = None
+        self._index: _Index | None = None
 
     def pruned(self, given: frozenset[str]) -> list[tuple[Any, ...]]:
         """The steps for inputs of this shape: a rule none of whose trigger fields is
@@ -95,6 +97,12 @@ class _Plan:
             self._depends = tuple(frozenset(spec.reads) | _mentioned(spec.func)
                                   for spec, *_ in self.steps)
         return self._depends
+
+    def index(self) -> _Index:
+        """Which steps each field reaches (for early cut-off), built once per plan."""
+        if self._index is None:
+            self._index = _index_of(self.steps, self.depends())
+        return self._index
 
 
 class _PlanCache:
@@ -192,8 +200,8 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     early cut-off against the previous resolution with the same facts and rule steps: a
     rule none of whose possible reads (``reads=`` and every field name its code, and the
     launchplan helpers it calls, mention: ``_depends``) can differ at the same step is not
-    called; its previous output is used again (see ``_Incremental``). Trigger tests are
-    always made afresh.
+    called; its previous output is used again, and a step none of whose trigger fields nor
+    possible reads can differ is not even visited (see ``_rerun``).
     """
     stash: list[Declaration] = []
     warnings: list[str] = []
@@ -202,44 +210,21 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
     batch: str | None = None
     keys = overlay.keys()  # a live view: grows as declarations land
-    inc = None
-    start = 0
     if not skip:  # the plain path: every promise evaluated afresh, rule by rule
         target, model = record.target, record.model
         steps = [(s, s.func, s.triggers, None, s.batch) for s in rules
                  if _admits(s, target, model)]
     elif memo is not None and not trace and not launcher_refuses:
-        # every input shape walks the same steps, so resolutions line up step by step
-        plan = PLANS.plan(rules, record)
-        steps = plan.steps
-        depends = plan.depends()
-        inc = _Incremental(memo, record, steps, depends)
-        outs = inc.outs
-        previous, dirty = inc.previous, inc.dirty
-        n_previous = len(previous)
-        start = inc.start
-        final = inc.final
-        if start == len(steps) and final is not None:  # no rule reads a change: replayed
-            stash.extend(final.declarations)
-            warnings.extend(final.warnings)
-            result.launcher.extend(final.launcher)
-            overlay.update(final.declared())  # over this input (fields no rule reads)
-            inc.finish(result, final if not dirty else None)
-            return result
-        if start:  # the prefix no changed field reaches: its outputs again, no rule called
-            _replay(previous, start, steps, result)
+        _rerun(PLANS.plan(rules, record), memo, record, result)
+        return result
     else:
         steps = PLANS.shaped(PLANS.plan(rules, record), frozenset(record.raw.values))
     view: View = TracingView(record) if trace else View(record)
     values_of = view.__dict__  # the view's field values, updated in place as rules declare
-    if inc is None and skip and not trace:  # the common walk: every step afresh
+    if skip and not trace:  # the common walk: every step afresh
         _walk(steps, view, result, overlay, launcher_refuses)
         return result
-    if start:
-        values_of.update(overlay)
-    at = start - 1
-    for spec, func, triggers, trigger_values, spec_batch in (steps[start:] if start else steps):
-        at += 1
+    for spec, func, triggers, trigger_values, spec_batch in steps:
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
@@ -248,43 +233,21 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
                 continue
         elif triggers:
             if keys.isdisjoint(triggers):
-                if inc is not None:
-                    outs.append(None)
-                    if at < n_previous and previous[at] is not None:
-                        inc.differs(None, previous[at][0])
                 continue
-            values = trigger_values
-            if values is not None:
-                for f, allowed in values:
+            if trigger_values is not None:
+                for f, allowed in trigger_values:
                     if f in overlay and overlay[f] in allowed:
                         break
                 else:
-                    if inc is not None:
-                        outs.append(None)
-                        if at < n_previous and previous[at] is not None:
-                            inc.differs(None, previous[at][0])
                     continue
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
-        if inc is not None and at < n_previous and (before := previous[at]) is not None \
-                and depends[at].isdisjoint(dirty):
-            out: Any = before[0]  # nothing it can read differs: the same output
-            outs.append(before)
-        else:
-            try:
-                out = func(view)
-                if inc is not None:
-                    outs.append((out,))
-                    before = previous[at] if at < n_previous else None
-                    if before is not None:
-                        if before[0] is not out:
-                            inc.differs(out, before[0])
-                    elif out is not None:
-                        inc.differs(out, None)
-            except LaunchplanError:
-                raise
-            except Exception as exc:  # a rule bug: name it, never a bare traceback
-                raise RuleCrash(spec.name, exc) from exc
+        try:
+            out = func(view)
+        except LaunchplanError:
+            raise
+        except Exception as exc:  # a rule bug: name it, never a bare traceback
+            raise RuleCrash(spec.name, exc) from exc
         if out is None:
             continue
         note = None
@@ -310,8 +273,6 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         values_of.update(fields)
         overlay.update(fields)
     _land(pending, stash, view, overlay)
-    if inc is not None:
-        inc.finish(result)
     return result
 
 
@@ -459,154 +420,318 @@ def _mentioned(func: Any) -> frozenset[str]:
     return out
 
 
-def _fields_of(out: Any) -> Any:
-    if type(out) is dict:
-        return out
-    if type(out) is Declare:
-        return out.fields
-    return _NO_READS
+
+class _Index:
+    """Per rule steps, which steps each field reaches, one bit a step: ``by_trigger`` the
+    steps whose trigger test reads it, ``by_rule`` those whose rule can read it. A step
+    whose trigger did not hold in the previous run, and none of whose trigger fields
+    changed, stays untriggered whatever else changed: a walk visits it only through
+    ``by_trigger``. A step inside a batch stands for its whole batch: batch rules read the
+    view as it was before the batch, so a walk that visits one of them visits all, landing
+    their declarations together after it."""
+
+    __slots__ = ("by_trigger", "by_rule", "starts", "depends", "everything")
+
+    def __init__(self, steps: list[tuple[Any, ...]],
+                 depends: tuple[frozenset[str], ...]) -> None:
+        starts: list[int] = []  # per step, the first step of its batch (itself outside one)
+        for at, step in enumerate(steps):
+            batch = step[4]
+            same = batch is not None and at > 0 and steps[at - 1][4] == batch
+            starts.append(starts[at - 1] if same else at)
+        group: dict[int, int] = {}
+        for at, start in enumerate(starts):
+            group[start] = group.get(start, 0) | 1 << at
+        by_trigger: dict[str, int] = {}
+        by_rule: dict[str, int] = {}
+        for at, ((_, _, triggers, trigger_values, _), reads) in enumerate(zip(steps, depends)):
+            bits = group[starts[at]]
+            for name in (*(triggers or ()), *(f for f, _ in trigger_values or ())):
+                by_trigger[name] = by_trigger.get(name, 0) | bits
+            for name in reads:
+                by_rule[name] = by_rule.get(name, 0) | bits
+        self.by_trigger, self.by_rule = by_trigger, by_rule
+        self.starts = tuple(starts)
+        self.depends = depends
+        self.everything = (1 << len(steps)) - 1
+
+    def from_step(self, at: int) -> int:
+        """Every step from ``at`` on (from the start of its batch)."""
+        if at >= len(self.starts):
+            return 0
+        start = self.starts[at]
+        return self.everything >> start << start
 
 
-class _Incremental:
-    """One resolution's link to the previous one with the same facts and rule steps.
+_INDEXES: dict[tuple[int, ...], tuple[tuple[Any, ...], _Index]] = {}
+
+
+def _index_of(steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...]) -> _Index:
+    """The index of these rule steps, shared by every plan with the same steps (targets and
+    models admit the same rules far more often than not: building one costs milliseconds,
+    a ``check`` meets a thousand plans)."""
+    specs = tuple(step[0] for step in steps)
+    key = tuple(map(id, specs))
+    found = _INDEXES.get(key)
+    if found is not None and all(a is b for a, b in zip(found[0], specs)):
+        return found[1]
+    if len(_INDEXES) >= 256:
+        _INDEXES.clear()
+    index = _Index(steps, depends)
+    _INDEXES[key] = (specs, index)
+    return index
+
+
+class _Lane:
+    """The previous resolution with the same facts and rule steps, for early cut-off: its
+    input, each step's output (``outs``: None where the step's trigger did not hold, else
+    ``(output, its Declaration or None)``), the steps whose output landed something
+    (``made``, in order), the steps whose trigger held (``called``, one bit a step), the
+    step it stopped at (``stop``: the step count when it went through) and, when it went
+    through, its ``SamePlan`` (``final``)."""
+
+    __slots__ = ("steps", "objects", "inputs", "outs", "made", "called", "stop", "final")
+
+    def __init__(self, steps: list[tuple[Any, ...]], objects: tuple[Any, ...]) -> None:
+        self.steps, self.objects = steps, objects
+        self.inputs: dict[str, Any] | None = None
+        self.outs: list[Any] = [None] * len(steps)
+        self.made: list[int] = []
+        self.called = 0
+        self.stop = 0
+        self.final: SamePlan | None = None
+
+
+def _lane(memo: dict[Any, Any], record: Record, steps: list[tuple[Any, ...]]) -> _Lane:
+    """The memo's lane for this record's facts (target, model, draft, rule set, environment)
+    and steps; the objects are kept, so an id is never mistaken for a later object's."""
+    target, model, draft = objects = (record.target, record.model, record.draft)
+    env = record.env
+    key = (id(target), id(model), id(draft), record.compat,
+           tuple(sorted(env.items())) if env else (), id(steps))
+    lane = memo.get(key)
+    if lane is None or lane.steps is not steps or lane.objects[0] is not target \
+            or lane.objects[1] is not model or lane.objects[2] is not draft:
+        if len(memo) >= 1024:
+            memo.clear()
+        lane = memo[key] = _Lane(steps, objects)
+    return lane
+
+
+_UNKNOWN: Any = object()  # a step the previous run never reached: nothing to reuse or compare
+
+
+def _rerun(plan: _Plan, memo: dict[Any, Any], record: Record, result: Result) -> None:
+    """``run`` with early cut-off: only the steps a changed field can reach are visited.
 
     ``dirty`` holds every field whose value at the current step may differ from the
-    previous resolution's at the same step: the input fields that differ (in value or in
-    being given), then every field a rule declared differently (or declared in one run
-    only). A rule whose possible reads (``_depends``) avoid ``dirty`` reads exactly the same
-    values now, and a rule is a pure function of what it reads and of the facts (the memo
-    is kept per target, model, draft, rule set and environment), so its previous output is
-    its output. ``outs`` records this run's outputs per step (None: not called) for the
-    next run.
+    previous run's at the same step: the input fields that differ (in value or in being
+    given), then every field a visited step declared differently (or declared in one run
+    only). A step none of whose trigger fields nor possible reads (``_depends``) is dirty
+    does what it did before: its previous declarations land again, in order, as the same
+    objects, with no test at all; so does a step whose trigger did not hold before and none
+    of whose trigger fields is dirty (``_Index``). A visited step tests its trigger afresh;
+    a triggered step whose reads avoid ``dirty`` (only a trigger field changed) gives its
+    previous output without a call (a rule is a pure function of what it reads and of the
+    facts, and the lane is per facts). Each field a step declares differently adds the
+    later steps it reaches.
+
+    Unlike a walk that tests every step in turn, nothing is paid for the steps no change
+    reaches (most of ~170) beyond landing the ~20 declarations among them.
     """
-
-    __slots__ = ("outs", "previous", "dirty", "start", "final", "_slot")
-
-    def __init__(self, memo: dict[Any, Any], record: Record,
-                 steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...]) -> None:
-        target, model, draft = objects = (record.target, record.model, record.draft)
-        env = record.env
-        key = (id(target), id(model), id(draft), record.compat,
-               tuple(sorted(env.items())) if env else (), id(steps))
-        slot = memo.get(key)
-        if slot is None or slot[0] is not steps or slot[1][0] is not target \
-                or slot[1][1] is not model or slot[1][2] is not draft:
-            if len(memo) >= 1024:
-                memo.clear()
-            slot = memo[key] = [steps, objects, None, (), None]
-        new = record.raw.values
-        old = slot[2]
-        self.start = 0
-        self.final = slot[4]
-        if old is None:
-            self.previous: Any = ()
-            self.dirty: set[str] = set()
-            self.outs: list[Any] = []
-        else:
-            self.previous = previous = slot[3]
-            dirty = {k for k, v in new.items()
-                     if (w := old.get(k, _MISSING)) is not v
-                     and (type(w) is not type(v) or w != v)}
-            dirty.update(k for k in old if k not in new)
-            self.dirty = dirty
-            self.start = start = _resume_at(steps, depends, dirty, len(previous),
-                                            slot[4] is not None)
-            self.outs = previous if start == len(steps) else previous[:start]
-        slot[2] = dict(new)  # a copy: a caller may change its input afterwards
-        slot[3] = self.outs  # grows as this run goes; a run that stops keeps its prefix
-        slot[4] = None  # until this run finishes: a run that stopped ends in its stop
-        self._slot = slot
-
-    def finish(self, result: Result, same: SamePlan | None = None) -> None:
-        """This run went through every step (no refusal, no error): what it decided, for
-        a next run whose input no rule reads differently. ``same``: the input repeats the
-        previous one exactly, so the result shares its plan's analyses."""
-        if same is None:
-            same = SamePlan(tuple(result.declarations), tuple(result.warnings),
-                            tuple(result.launcher))
-        self._slot[4] = same
-        result.extras[SAME_PLAN] = same
-
-    def differs(self, out: Any, before: Any) -> None:
-        """Mark the fields whose declared values differ between this output and the
-        previous run's at the same step."""
-        if out is before:
-            return
-        now, then = _fields_of(out), _fields_of(before)
-        dirty = self.dirty
-        for name, value in now.items():
-            was = then.get(name, _MISSING)
-            if was is not value and (type(was) is not type(value) or was != value):
-                dirty.add(name)
-        for name in then:
-            if name not in now:
-                dirty.add(name)
-
-
-# --- the unchanged prefix ---------------------------------------------------------------------
-
-_READERS: dict[int, tuple[list[Any], dict[str, int]]] = {}
-
-
-def _first_readers(steps: list[tuple[Any, ...]],
-                   depends: tuple[frozenset[str], ...]) -> dict[str, int]:
-    """Per field, the first step whose trigger test or rule can read it."""
-    known = _READERS.get(id(steps))
-    if known is not None and known[0] is steps:
-        return known[1]
-    first: dict[str, int] = {}
-    for at, ((_, _, triggers, trigger_values, _), reads) in enumerate(zip(steps, depends)):
-        for name in (*(triggers or ()), *(f for f, _ in trigger_values or ()), *reads):
-            first.setdefault(name, at)
-    if len(_READERS) > 4096:
-        _READERS.clear()
-    _READERS[id(steps)] = (steps, first)
-    return first
-
-
-def _resume_at(steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...],
-               dirty: set[str], n_previous: int, complete: bool) -> int:
-    """The first step that must run again: before it no trigger test nor rule can read a
-    changed input field, so every step does what it did in the previous run.
-
-    A previous run that stopped (a refusal, an error) is reused up to, not including, the
-    step that stopped it; the point moves back to the start of a batch, so nothing is in
-    flight there."""
+    steps = plan.steps
+    index = plan.index()
+    lane = _lane(memo, record, steps)
     n = len(steps)
-    if dirty:
-        first = _first_readers(steps, depends)
-        at = min([first.get(name, n) for name in dirty])
+    new = record.raw.values
+    old, basis = lane.inputs, lane.final
+    by_trigger, by_rule = index.by_trigger, index.by_rule
+    called = lane.called
+    dirty: set[str] = set()
+    if old is None:
+        todo = index.everything
     else:
-        at = n
-    at = min(at, n_previous if complete else max(0, n_previous - 1))
-    while 0 < at < n and steps[at][4] is not None and steps[at - 1][4] == steps[at][4]:
-        at -= 1
-    return at
+        dirty.update(k for k, v in new.items()
+                     if (w := old.get(k, _MISSING)) is not v
+                     and (type(w) is not type(v) or w != v))
+        dirty.update(k for k in old if k not in new)
+        todo = 0
+        for name in dirty:
+            todo |= by_trigger.get(name, 0) | (by_rule.get(name, 0) & called)
+        if lane.stop < n:  # past where the previous run stopped, every step runs
+            todo |= index.from_step(lane.stop)
+    lane.inputs = dict(new)  # a copy: a caller may change its input afterwards
+    lane.final = None  # until this run goes through
+    stash, warnings, launcher = result.declarations, result.warnings, result.launcher
+    overlay = result._overlay
+    if not todo and basis is not None:  # no step can see a change: the previous plan again
+        stash.extend(basis.declarations)
+        warnings.extend(basis.warnings)
+        launcher.extend(basis.launcher)
+        overlay.update(basis.declared())  # over this input (fields no step reads)
+        same = basis if not dirty else SamePlan(basis.declarations, basis.warnings,
+                                                basis.launcher)
+        lane.final = result.extras[SAME_PLAN] = same
+        if dirty:
+            result.extras[CHANGES] = (basis, frozenset(dirty))
+        return
+    keys = overlay.keys()  # a live view: grows as declarations land
+    view = View(record)
+    values_of = view.__dict__
+    depends = index.depends
+    outs = lane.outs  # updated in place: only a visited step's entry changes
+    known = lane.stop  # entries before it are the previous run's outputs
+    before_made = lane.made
+    made: list[int] = []
+    lane.made = made
+    pending: list[Declaration] = []  # a batch's declarations, landed when it ends
+    batch: str | None = None
+    p, count = 0, len(before_made)
+    at = -1
+    try:
+        while True:
+            if todo:
+                low = todo & -todo
+                todo ^= low
+                at = low.bit_length() - 1
+            else:
+                at = n
+            while p < count and before_made[p] < at:  # unvisited steps: as before
+                i = before_made[p]
+                p += 1
+                if pending:
+                    _land_again(pending, stash, values_of, overlay)
+                    batch = None
+                out, decl = outs[i]
+                if type(out) is not dict:
+                    _notes(steps[i][0], out, warnings, launcher)
+                if decl is not None:
+                    stash.append(decl)
+                    values_of.update(decl.fields)
+                    overlay.update(decl.fields)
+                made.append(i)
+            if at == n:
+                break
+            if p < count and before_made[p] == at:
+                p += 1
+            spec, func, triggers, trigger_values, spec_batch = steps[at]
+            if batch is not None and spec_batch != batch:  # land before anything reads on
+                _land_again(pending, stash, values_of, overlay)
+                batch = None
+            before = outs[at] if at < known else _UNKNOWN
+            now: Any = before
+            if triggers and (keys.isdisjoint(triggers) or (
+                    trigger_values is not None and not _admitted(trigger_values, overlay))):
+                now = None
+            elif before is None or before is _UNKNOWN or not depends[at].isdisjoint(dirty):
+                try:
+                    now = _entry(spec, func(view), result)
+                except LaunchplanError:
+                    raise
+                except Exception as exc:  # a rule bug: name it, never a bare traceback
+                    raise RuleCrash(spec.name, exc) from exc
+            if now is not before:
+                if now is None:
+                    called &= ~low
+                else:
+                    called |= low
+                later = ~((low << 1) - 1)
+                for name in _changed(now, before):
+                    dirty.add(name)
+                    todo |= (by_trigger.get(name, 0) | (by_rule.get(name, 0) & called)) & later
+                outs[at] = now
+            if now is not None and (out := now[0]) is not None:
+                if type(out) is not dict:
+                    _notes(spec, out, warnings, launcher)
+                decl = now[1]
+                if decl is not None:
+                    if spec_batch is not None:
+                        batch = spec_batch
+                        pending.append(decl)
+                    else:
+                        stash.append(decl)
+                        values_of.update(decl.fields)
+                        overlay.update(decl.fields)
+                made.append(at)
+        _land_again(pending, stash, values_of, overlay)
+    except BaseException:
+        lane.stop = at  # the next run reuses what came before this step
+        lane.called = called
+        raise
+    lane.stop = n
+    lane.called = called
+    lane.final = same = SamePlan(tuple(stash), tuple(warnings), tuple(launcher))
+    result.extras[SAME_PLAN] = same
+    if basis is not None:
+        result.extras[CHANGES] = (basis, frozenset(dirty))
 
 
-def _replay(previous: Sequence[Any], end: int, steps: list[tuple[Any, ...]],
-            result: Result) -> None:
-    """The outputs of steps before ``end`` in the previous run, landed in order (the stash
-    order is the order rules declared, batches included)."""
-    stash, warnings, overlay = result.declarations, result.warnings, result._overlay
-    for at in range(end):
-        before = previous[at]
-        if before is None or (out := before[0]) is None:
-            continue
-        spec = steps[at][0]
-        if type(out) is dict:
-            fields, note = out, None
-        elif type(out) is Declare:
-            fields, note = out.fields, out.note
-        else:  # a launcher check's refusal (only those end no run): a warning, as before
-            warnings.append(f"SGLang's launcher will refuse this at start-up: {out.message}")
-            result.launcher.append((spec.name, out.message, out.requirement))
-            continue
-        if note:
-            warnings.append(note)
-        if fields:
-            stash.append(Declaration(spec.name, fields, note, spec.normalizes, _NO_READS))
-            overlay.update(fields)
+def _admitted(trigger_values: Any, overlay: dict[str, Any]) -> bool:
+    for name, allowed in trigger_values:
+        if name in overlay and overlay[name] in allowed:
+            return True
+    return False
+
+
+def _entry(spec: RuleSpec, out: Any, result: Result) -> tuple[Any, Declaration | None]:
+    """A rule's output as a lane keeps it, checked as ``run`` checks it; a refusal (other
+    than a launcher check's) raises here."""
+    kind = type(out)
+    if out is None:
+        return (None, None)
+    if kind is dict:
+        fields, note = out, None
+    elif kind is Declare:
+        fields, note = out.fields, out.note
+    elif kind is Refuse and spec.phase is Phase.LAUNCHER:
+        return (out, None)
+    else:
+        _stop_or_warn(spec, out, result, False)  # raises
+    if not fields:
+        return (out, None)
+    if not spec.writes.issuperset(fields):
+        _stray(spec, fields)
+    return (out, Declaration(spec.name, fields, note, spec.normalizes, _NO_READS))
+
+
+def _notes(spec: RuleSpec, out: Any, warnings: list[str], launcher: list[Any]) -> None:
+    """What an output other than a plain dict adds besides declarations: a note's warning,
+    or a launcher check's refusal (a warning, as ``run`` gives it)."""
+    if type(out) is Declare:
+        if out.note:
+            warnings.append(out.note)
+    else:
+        warnings.append(f"SGLang's launcher will refuse this at start-up: {out.message}")
+        launcher.append((spec.name, out.message, out.requirement))
+
+
+def _land_again(pending: list[Declaration], stash: list[Declaration],
+                values_of: dict[str, Any], overlay: dict[str, Any]) -> None:
+    for decl in pending:
+        stash.append(decl)
+        values_of.update(decl.fields)
+        overlay.update(decl.fields)
+    pending.clear()
+
+
+def _changed(now: Any, before: Any) -> list[str]:
+    """The fields whose declared values differ between two entries of a step."""
+    now_fields = now[1].fields if now is not None and now[1] is not None else _NO_READS
+    if before is _UNKNOWN:
+        return list(now_fields)
+    then = before[1].fields if before is not None and before[1] is not None else _NO_READS
+    out = [name for name in then if name not in now_fields]
+    for name, value in now_fields.items():
+        was = then.get(name, _MISSING)
+        if was is not value and (type(was) is not type(value) or was != value):
+            out.append(name)
+    return out
+
+
+#: ``Result.extras`` key of ``(basis, changed)`` on a result resolved with a ``memo``
+#: against a previous run that went through: that run's ``SamePlan`` and every field whose
+#: final value (or whether it was given, or declared, or by which rule) may differ from it.
+CHANGES = "changes"
 
 
 #: ``Result.extras`` key of a ``SamePlan`` (set on results resolved with a ``memo``).
