@@ -49,6 +49,8 @@ SUITES = {
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
+    # operators' launches of the Hub configs shipped from earlier commits (SOURCES.json origin)
+    "shipped2": "shipped2-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -102,6 +104,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # every variable launchplan's environment table reads to a decision, in SGLang's own
     # spellings and in others (tools/gen_environment_cases.py)
     **{("environment", compat): 59 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_shipped2_cases.py: every line answered on every release
+    **{("shipped2", compat): 84 for compat in ("0.5.23", "default")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
