@@ -66,13 +66,21 @@ def main(mirror: str) -> int:
             skipped[hub_id] = f"not loadable: {exc}"
             continue
         shipped[hub_id] = {dest: f"{FOLDER}/{source}" for dest, source in files.items()}
+    # files shipped from earlier commits (tools/ship_hub_history.py) keep their own source
+    previous = json.loads((OUT / "SOURCES.json").read_text()) if (OUT / "SOURCES.json").is_file() \
+        else {}
+    origin = previous.get("origin", {})
+    for hub_id in origin:
+        shipped.setdefault(hub_id, previous["shipped"][hub_id])
+        skipped.pop(hub_id, None)
     sources = {"about": "Hugging Face config files as vendored by ai-dynamo/aiconfigurator "
                "(Apache-2.0) at the commit below, copied unchanged (not byte-checked against "
                "the Hub: this workplace cannot reach it); launchplan reads "
                "them for a Hub id that is neither bundled nor in the local Hugging Face "
                "cache, so a pasted launch naming the checkpoint plans offline.",
                "repository": "https://github.com/ai-dynamo/aiconfigurator",
-               "commit": commit, "shipped": shipped, "left_out": skipped}
+               "commit": commit, "shipped": shipped, "left_out": skipped,
+               **({"origin": origin} if origin else {})}
     (OUT / "SOURCES.json").write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
     print(f"shipped {len(shipped)}, left out {len(skipped)}")
     return 0

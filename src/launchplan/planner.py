@@ -185,15 +185,16 @@ def local_model(path: str, revision: str | None = None, flag: str = "--model-pat
             return alias  # the same config.json, shipped: no network, no cache needed
         folder = config_folder(path, revision, flag)
         if notes is not None and snapshot_hub_id(folder) is not None:
+            source = snapshot_source(snapshot_hub_id(folder))
             notes.append(f"{flag} {path}: planned with the config.json launchplan ships for "
-                         f"it ({snapshot_source()}); the Hub's current revision may differ "
+                         f"it ({source}); the Hub's current revision may differ "
                          "(a local copy or the Hugging Face cache is read first)")
         return str(folder)
     if revision in (None, "main") and not os.path.exists(path):
         alias = bundled_for_path(path)
         if alias is not None:
             hub = snapshot_hub_id(alias) if os.sep in alias else None
-            what = (f"the config.json launchplan ships for {hub} ({snapshot_source()})"
+            what = (f"the config.json launchplan ships for {hub} ({snapshot_source(hub)})"
                     if hub is not None else f"the bundled model {alias}")
             if notes is not None:
                 notes.append(f"{flag} {path} is not on this machine: planned with {what}, "

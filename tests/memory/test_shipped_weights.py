@@ -58,6 +58,22 @@ PUBLISHED = {
     "Qwen/Qwen3-VL-2B-Instruct": 2.1e9,
     "Qwen/Qwen3-VL-4B-Instruct": 4.4e9,
     "Qwen/Qwen3-VL-8B-Instruct": 8.77e9,
+    # configs shipped from earlier commits (tools/ship_hub_history.py), each its publisher's
+    # total: Qwen3-Coder-30B-A3B-Instruct's model card (as committed with its config by
+    # ztxz16/fastllm) and Qwen3-30B-A3B-Instruct-2507's: "30.5B in total and 3.3B
+    # activated"; transformers' Qwen3-Next documentation: "80 billion parameters"; the
+    # DeepSeek-V3 report's 671B (V3.1 and V3-0324 are post-trained V3, MTP not counted); the
+    # Qwen2.5 model cards' 32.5B, 7.61B and 1.54B (R1-Distill-Qwen-32B is Qwen2.5-32B's shape)
+    "Qwen/Qwen3-Coder-30B-A3B-Instruct": 30.5e9,
+    "Qwen/Qwen3-30B-A3B-Instruct-2507": 30.5e9,
+    "Qwen/Qwen3-Next-80B-A3B-Thinking": 80e9,
+    "deepseek-ai/DeepSeek-V3.1": 671e9,
+    "nvidia/DeepSeek-V3-0324-NVFP4": 671e9,
+    "Qwen/Qwen3.6-35B-A3B": 35e9,
+    "Qwen/Qwen2.5-32B": 32.5e9,
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": 32.5e9,
+    "Qwen/Qwen2.5-7B": 7.61e9,
+    "Qwen/Qwen2.5-1.5B": 1.54e9,
 }
 
 

@@ -50,6 +50,8 @@ SUITES = {
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
     "env-reach": "env-reach-cases.json",  # the further variables resolution reads, on and off
+    # operators' launches of the Hub configs shipped from earlier commits (SOURCES.json origin)
+    "shipped2": "shipped2-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -108,6 +110,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("env-reach", compat): 51 for compat in ("0.5.23", "default")},
     # of 51: the six Muse Spark lines (the synthetic config, HARNESS_MESSAGES)
     **{("env-reach", compat): 45 for compat in ("0.5.22", "0.5.21")},
+    # tools/gen_shipped2_cases.py: every line answered on every release
+    **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

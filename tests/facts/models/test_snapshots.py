@@ -108,3 +108,30 @@ def test_reports_name_a_shipped_model_by_its_hub_id(capsys):
     out = capsys.readouterr().out
     assert code == 0 and GLM in out and "deepseek-ai/DeepSeek-V3.2" in out
     assert str(HUB_DIR) not in out
+
+
+def test_a_config_taken_from_an_earlier_commit_names_that_commit(empty_offline_cache):
+    origin = SOURCES["origin"]
+    assert origin and set(origin) <= set(SOURCES["shipped"])
+    for hub, entry in origin.items():
+        assert entry["repository"].startswith("https://github.com/")
+        assert len(entry["commit"]) == 40 and entry["commit"] != SOURCES["commit"]
+        assert entry["checked"], f"{hub}: say what its copy was compared with"
+    hub = "deepseek-ai/DeepSeek-V3.1"
+    warnings = resolve(["--model-path", hub, "--tp-size", "8"], gpu="h200").to_dict()["warnings"]
+    assert any("ships" in w and origin[hub]["commit"][:12] in w for w in warnings)
+    assert not any(SOURCES["commit"][:12] in w for w in warnings)
+
+
+def test_every_config_from_an_earlier_commit_gets_a_memory_plan(empty_offline_cache, capsys):
+    from tests.parity.tools.gen_shipped2_cases import MODELS
+
+    assert {folder.replace("--", "/", 1) for folder in MODELS} == set(SOURCES["origin"])
+    for folder, (tps, _) in MODELS.items():
+        hub = folder.replace("--", "/", 1)
+        code = main(["resolve", "--gpu", "h200", "--model-path", hub, "--tp",
+                     str(tps["h200"]), "--format", "json"])
+        out, err = capsys.readouterr()
+        assert code == 0, f"{hub}: {err}"
+        memory = json.loads(out)["memory"]
+        assert memory["max_total_num_tokens"] > 0, hub

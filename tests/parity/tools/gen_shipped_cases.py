@@ -20,9 +20,12 @@ HUB = PARITY.parents[1] / "src" / "launchplan" / "facts" / "data" / "hub"
 
 
 def folders() -> list[str]:
-    in_hub_suite = set(MODELS.values())
+    """Every shipped folder but the hub suite's and those from earlier commits (``origin``
+    in SOURCES.json: the shipped2 suite, ``gen_shipped2_cases.py``)."""
+    origin = json.loads((HUB / "SOURCES.json").read_text()).get("origin", {})
+    elsewhere = set(MODELS.values()) | {hub.replace("/", "--", 1) for hub in origin}
     return sorted(p.name for p in HUB.iterdir()
-                  if (p / "config.json").is_file() and p.name not in in_hub_suite)
+                  if (p / "config.json").is_file() and p.name not in elsewhere)
 
 
 def cases() -> list[dict]:

@@ -5,7 +5,9 @@ Face cache.
 Launch lines people paste name the checkpoints of their day (``zai-org/GLM-5-FP8``,
 ``deepseek-ai/DeepSeek-V3.2``); a machine without Hub access could not plan them. These
 files are the Hub's own, vendored unchanged by ai-dynamo/aiconfigurator
-(``data/hub/SOURCES.json`` names the commit; ``tools/ship_hub_configs.py`` refreshes them).
+(``data/hub/SOURCES.json`` names the commit; ``tools/ship_hub_configs.py`` refreshes them;
+``tools/ship_hub_history.py`` adds files that repository held in earlier commits, each with
+its own commit under ``origin``).
 They are planned like a local folder holding the checkpoint's files, with a note that the
 Hub's current revision may differ. Unlike bundled models they carry no published weight
 size and are not part of ``check``'s default space.
@@ -50,12 +52,19 @@ def shown_model(path: str) -> str:
     return snapshot_hub_id(path) or path
 
 
-def snapshot_source() -> str:
-    """Where the shipped files come from, in one phrase (for notes)."""
+def snapshot_source(hub_id: str | None = None) -> str:
+    """Where a shipped file comes from, in one phrase (for notes): the commit of the vendoring
+    repository that held it (``origin`` in SOURCES.json for a file taken from that
+    repository's history, the top-level ``commit`` otherwise)."""
     sources = _sources()
-    commit = str(sources.get("commit", ""))[:12]
-    return f"the Hub file as vendored by ai-dynamo/aiconfigurator at {commit}" if commit \
-        else "the Hub file as vendored by ai-dynamo/aiconfigurator"
+    origin = sources.get("origin")
+    entry = origin.get(hub_id) if isinstance(origin, dict) and hub_id else None
+    where = entry if isinstance(entry, dict) else sources
+    repository = str(where.get("repository", "")).rstrip("/").rsplit("github.com/", 1)[-1] \
+        or "ai-dynamo/aiconfigurator"
+    commit = str(where.get("commit", ""))[:12]
+    return f"the Hub file as vendored by {repository} at {commit}" if commit \
+        else f"the Hub file as vendored by {repository}"
 
 
 def _hub_id(folder: Path) -> str:

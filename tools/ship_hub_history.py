@@ -1,0 +1,118 @@
+"""Ship published Hugging Face configs found in repositories' histories, each at its commit.
+
+Usage: ``python tools/ship_hub_history.py [MIRRORS]``: MIRRORS holds a git directory (bare or
+a checkout, whole history) of each repository named below as ``MIRRORS/OWNER+NAME/repo``
+(default ``/work/.mirror``, where the workplace's ``fetch`` puts them).
+
+``tools/ship_hub_configs.py`` copies the ``model_configs`` of one aiconfigurator commit. Files
+that repository vendored earlier and removed or renamed later (supported-model lists were cut
+down; work branches added checkpoints never merged) are still the Hub's own files. ``FILES``
+below names each one by commit and path, as chosen by hand: only copies that are whole
+(every key of the Hub file, its ``transformers_version``, its quantization description), each
+compared with another copy (``checked``). Left out: the retyped summaries the history also
+holds (``Kimi-K2-Thinking``, ``GLM-4.7-FP8``, ``GLM-4.7-Flash``: a dozen keys, no
+``transformers_version`` or ``quantization_config``; ``Qwen3-VL-235B-A22B-Thinking``: a cut
+``vision_config``), and ``nvidia/Qwen3-30B-A3B-NVFP4`` and ``nvidia/Qwen3-32B-NVFP4``, whose
+``config.json`` is byte for byte the BF16 checkpoint's (a ModelOpt 0.33 export rewrites it), so
+possibly not the published file. Each copy
+becomes ``src/launchplan/facts/data/hub/ORG--NAME/`` and ``SOURCES.json`` gains its id under
+``shipped`` and its repository and commit under ``origin`` (ids without an ``origin`` entry
+come from the top-level ``commit``).
+
+Two more come from repositories that hold a checkpoint's files as published: ztxz16/fastllm
+once committed a whole Hub snapshot of Qwen3-Coder-30B-A3B-Instruct (model card, LICENSE,
+tokenizer, safetensors index, config), and casys-kaist/LLMServingSim keeps ``configs/model/
+ORG/NAME.json`` as "the full raw config.json from the model's HuggingFace repo", verbatim by
+its README's rule (its Qwen3.6 file, rewritten for its profiler, is not one of them).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "src" / "launchplan" / "facts" / "data" / "hub"
+AIC = "ai-dynamo/aiconfigurator"
+OLD = "src/aiconfigurator/model_configs/"
+
+# the last commit holding each file (the file is the same in every commit that holds it)
+NEXT = "1b7cfb10a6fa06880ad7911db5ddb949882ff76a"  # branch jasonzho/qwen3.5
+DEEPSEEK = "39033e8cd1f8aa03770a7820bce974ea9238eff9"  # branch jasonzho/deepseek3.2
+QWEN36 = "abbac647cd87e18557a8cb398b347db2257a6a9a"  # branch simonec/dev-layerwise-...
+LEGACY = "b5369e1fb89f7ad67b160c749227b415f4e7fe01"  # main, before c78d3fabf (#553)
+
+#: Hub id -> (repository, commit, {file shipped: its path there}, how it was checked)
+FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
+    "Qwen/Qwen3-Next-80B-A3B-Thinking": (
+        AIC, NEXT, {"config.json": OLD + "Qwen--Qwen3-Next-80B-A3B-Thinking_config.json"},
+        "the same keys and values as alibaba/InferSim's hf_configs/qwen3-next-80B-A3B_config.json "
+        "(f2293da)"),
+    "deepseek-ai/DeepSeek-V3.1": (
+        AIC, DEEPSEEK, {"config.json": OLD + "deepseek-ai--DeepSeek-V3.1_config.json"},
+        "the keys and values of the shipped nvidia/DeepSeek-V3.1-NVFP4 file, plus the FP8 "
+        "quantization_config (ue8m0 scales) that build replaces"),
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": (
+        AIC, DEEPSEEK,
+        {"config.json": OLD + "deepseek-ai--DeepSeek-R1-Distill-Qwen-32B_config.json"},
+        "the keys of Qwen/Qwen2.5-32B's file, on which it was distilled"),
+    "nvidia/DeepSeek-V3-0324-NVFP4": (
+        AIC, DEEPSEEK, {"config.json": OLD + "nvidia--DeepSeek-V3-0324-NVFP4_config.json",
+                   "hf_quant_config.json":
+                       OLD + "nvidia--DeepSeek-V3-0324-NVFP4_hf_quant_config.json"},
+        "DeepSeek-V3's keys with auto_map and V3-0324's transformers_version; ModelOpt 0.27 "
+        "exports drop quantization_config for hf_quant_config.json"),
+    "Qwen/Qwen3.6-35B-A3B": (
+        AIC, QWEN36, {"config.json": OLD + "Qwen--Qwen3.6-35B-A3B_config.json"},
+        "the keys and text_config values of the shipped nvidia/Qwen3.6-35B-A3B-NVFP4 file"),
+    **{f"Qwen/Qwen2.5-{size}": (
+        AIC, LEGACY, {"config.json": OLD + f"Qwen--Qwen2.5-{size}_config.json"},
+        "the keys of the bundled Qwen2.5 files") for size in ("1.5B", "7B", "32B")},
+    **{f"meta-llama/Llama-2-{size}-hf": (
+        AIC, LEGACY, {"config.json": OLD + f"meta-llama--Llama-2-{size}-hf_config.json"},
+        "its _name_or_path names the checkpoint") for size in ("7b", "13b", "70b")},
+    "Qwen/Qwen3-Coder-30B-A3B-Instruct": (
+        "ztxz16/fastllm", "f8f04c33abb63f6cd4e45f9427a55949a8ebbb44",
+        {"config.json": "Qwen3-Coder-30B-A3B-Instruct/config.json"},
+        "committed with the rest of the Hub snapshot (model card, LICENSE, tokenizer, "
+        "safetensors index); Qwen3-30B-A3B's keys but attention_bias and bos_token_id, with "
+        "Qwen3-Coder's qkv_bias, use_qk_norm and shared_expert_intermediate_size"),
+    "Qwen/Qwen3-30B-A3B-Instruct-2507": (
+        "casys-kaist/LLMServingSim", "3012eb1843305512415ac66dfef7743c9f1dea64",
+        {"config.json": "configs/model/Qwen/Qwen3-30B-A3B-Instruct-2507.json"},
+        "the keys of the bundled Qwen/Qwen3-30B-A3B file, with 2507's 262144 context and "
+        "rope_theta 1e7"),
+}
+
+
+def main(mirrors: str = "/work/.mirror") -> int:
+    sys.path.insert(0, str(ROOT / "src"))
+    from launchplan.facts.models import bundled_alias, load_model
+
+    sources = json.loads((OUT / "SOURCES.json").read_text())
+    origin = sources.setdefault("origin", {})
+    for hub_id, (repository, commit, files, checked) in FILES.items():
+        mirror = str(Path(mirrors) / repository.replace("/", "+") / "repo")
+        if bundled_alias(hub_id) is not None:
+            raise SystemExit(f"{hub_id} is bundled: the bundled model wins")
+        target = OUT / hub_id.replace("/", "--", 1)
+        target.mkdir(parents=True, exist_ok=True)
+        for dest, path in files.items():
+            text = subprocess.run(["git", "-C", mirror, "show", f"{commit}:{path}"], check=True,
+                                  capture_output=True, text=True).stdout
+            json.loads(text)
+            (target / dest).write_text(text)
+        load_model(str(target))  # one that does not load is not shipped: InputError
+        sources["shipped"][hub_id] = dict(files)
+        sources["left_out"].pop(hub_id, None)
+        origin[hub_id] = {"repository": f"https://github.com/{repository}", "commit": commit,
+                          "checked": checked}
+    (OUT / "SOURCES.json").write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
+    print(f"shipped {len(FILES)} from history; {len(sources['shipped'])} in all")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(*sys.argv[1:2]))
