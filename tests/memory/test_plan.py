@@ -269,3 +269,30 @@ def test_the_load_overhead_is_a_stated_assumption_the_user_can_replace(capsys):
     assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
                  "--load-overhead-mib", "-1"]) == 2
     assert "--load-overhead-mib" in capsys.readouterr().err
+
+
+def test_node_gpus_from_the_plausible_sizes_is_gpus_useds_count():
+    """The plan's free memory before loading reads the GPUs a launch spans on its node from
+    the parallel sizes it has already checked (``plan._node_gpus``): the count
+    ``gpus_used`` gives, for every size ``_plausible`` accepts (None, a bool, odd nodes)."""
+    import itertools
+
+    from launchplan.checks.launch_requirements import gpus_used
+    from launchplan.facts.models.loading import load_model
+    from launchplan.memory.plan import _node_gpus, _plausible
+    from launchplan.memory.values import Values
+
+    model = load_model("llama-3.1-8b")
+    sizes = (None, True, 1, 2, 3, 4, 8, 16)
+    compared = 0
+    for tp, pp, dp, attn_dp, nnodes in itertools.product(sizes, sizes, sizes, sizes,
+                                                         (None, 0, 1, 2, 3, 4, "2")):
+        if not _plausible((tp, pp, dp, 1, attn_dp, 1), model):
+            continue
+        values = Values(tp_size=tp, pp_size=pp, dp_size=dp, attn_dp_size=attn_dp,
+                        nnodes=nnodes, gpu_id_step=1, base_gpu_id=0)
+        values.result = None
+        assert _node_gpus(values, tp, pp, dp, attn_dp) == max(1, gpus_used(values)[1]), \
+            (tp, pp, dp, attn_dp, nnodes)
+        compared += 1
+    assert compared > 20000

@@ -67,15 +67,16 @@ class Values(dict):
 
 
 #: per release (its defaults table): (name -> what ``Result.value`` gives when unset,
-#: the fields whose unset value is a fallback)
-_BASES: dict[int, tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
+#: the fields whose unset value is a fallback, their names)
+_BASES: dict[int, tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str]]] = {}
 
 
 def _base(fields: Any, defaults: dict[str, Any]) -> tuple[dict[str, Any],
-                                                          tuple[tuple[str, Any], ...]]:
+                                                          tuple[tuple[str, Any], ...],
+                                                          frozenset[str]]:
     hit = _BASES.get(id(defaults))
     if hit is not None and hit[0] is defaults:
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3]
     base = {}
     for name in NAMES:
         if name in defaults:
@@ -83,10 +84,11 @@ def _base(fields: Any, defaults: dict[str, Any]) -> tuple[dict[str, Any],
             base[name] = fields[name].fallback if value is None else value
     fallbacks = tuple((name, field.fallback) for name, field in fields.items()
                       if field.fallback is not None)
+    names = frozenset(name for name, _ in fallbacks)
     if len(_BASES) > 64:
         _BASES.clear()
-    _BASES[id(defaults)] = (defaults, base, fallbacks)
-    return base, fallbacks
+    _BASES[id(defaults)] = (defaults, base, fallbacks, names)
+    return base, fallbacks, names
 
 
 def values_of(result: Any) -> Values:
@@ -104,12 +106,13 @@ def values_of(result: Any) -> Values:
     defaults = result._defaults
     hit = _BASES.get(id(defaults))  # ``_base``, inline
     if hit is not None and hit[0] is defaults:
-        base, fallbacks = hit[1], hit[2]
+        base, fallbacks, names = hit[1], hit[2], hit[3]
     else:
-        base, fallbacks = _base(result._fields, defaults)
+        base, fallbacks, names = _base(result._fields, defaults)
     out.update(base)
     out.update(overlay)  # every value the rules or the input set (as ``Result.value``, but:)
-    for name, fallback in fallbacks:  # a None no declaration set reads as the fallback
-        if name in overlay and overlay[name] is None and name not in result.declared():
-            out[name] = fallback
+    if not names.isdisjoint(overlay):  # (one C call: launches seldom set those fields)
+        for name, fallback in fallbacks:  # a None no declaration set reads as the fallback
+            if name in overlay and overlay[name] is None and name not in result.declared():
+                out[name] = fallback
     return out  # a field the release lacks stays out: reading it fails as Result.value does
