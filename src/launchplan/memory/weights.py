@@ -842,10 +842,25 @@ def _summer(table: _Table, kind: int) -> Any:
     out for this table: each share key's share as ``_shares`` works it out, then each
     pair's product added in the table's order, as the loops over ``values`` add them (the
     very same floating-point operations, so the very same sum), without the loops' per-pair
-    tuple and list work. Made once per table (a per-model fact, as the table is)."""
+    tuple and list work. Made once per table (a per-model fact, as the table is).
+
+    What never changes is written as a constant: a replicated tensor's share is 1.0 and
+    ``b * 1.0`` is ``b`` exactly, so its term is ``b`` itself, and a sum's leading
+    constants fold when the function is compiled (the same additions, done once). Local
+    expert counts and padded expert shapes are worked out once per distinct value."""
     lines = ["def summer(model, tp, attn, ep, moe_tp, red, vocab_g, head_g, dense, shared, hp, "
              "ip, mb, unq, memo):"]
     n = len(table.keys)
+    padded = kind == _GROUPS_PADDED or kind == _FLAT_PADDED
+    local: set[int] = set()  # expert counts whose local count ``n{count}`` is written
+
+    def local_experts(count: int) -> str:
+        if count not in local:
+            local.add(count)
+            lines.append(f"    n{count} = -(-({count} + red) // ep)")
+        return f"n{count}"
+
+    shares: dict[int, str | None] = {}  # share index -> its variable (None: exactly 1.0)
     for i, (key, _) in enumerate(table.keys):
         share = key[0]
         if share == "attn_tp":
@@ -853,14 +868,15 @@ def _summer(table: _Table, kind: int) -> Any:
         elif share == "tp":
             expr = "1 / tp"
         elif share == "replicated" or share == "last":
-            expr = "1 / 1"
+            shares[i] = None  # 1 / 1
+            continue
         elif share == "kv":
             lines.append("    kv = model.total_num_kv_heads")
             lines.append("    kv = kv if kv > 1 else 1")
             expr = "(kv // attn if kv // attn > 1 else 1) / kv"
         elif share == "experts":
             experts = key[1] if key[1] > 1 else 1
-            expr = f"-(-({experts} + red) // ep) / {experts} / moe_tp"
+            expr = f"{local_experts(experts)} / {experts} / moe_tp"
         elif share == "vocab" or share == "head":
             vocab, group = key[1], "vocab_g" if share == "vocab" else "head_g"
             whole = (vocab + 63) // 64 * 64  # ``_pad`` to 64, then to 64 x group if need be
@@ -873,39 +889,65 @@ def _summer(table: _Table, kind: int) -> Any:
         else:  # a shard kind only ``_share`` knows: the loops over ``_shares``
             return None
         lines.append(f"    s{i} = {expr}")
+        shares[i] = f"s{i}"
 
-    if kind == _GROUPS_PADDED or kind == _FLAT_PADDED:  # ``_padded_values``, written out
+    experts: dict[int, str] = {}  # padded experts' index -> the variable of their bytes
+    if padded:  # ``_padded_values``, written out
+        entries: dict[Any, int] = {}  # padded-shape key -> its entry ``o{index}``
+        written: dict[str, str] = {}  # an expression -> the variable holding it
         for j, (t, _, skip, n_skip, elem, key) in enumerate(table.experts):
             kind_, (rows, cols) = key
+            at = entries.get(key)
+            if at is None:
+                at = entries[key] = len(entries)
+                lines += [f"    o{at} = memo.get({key!r})",
+                          f"    if o{at} is None:",
+                          f"        o{at} = memo[{key!r}] = _padded_entry({kind_}, {rows}, "
+                          f"{cols}, moe_tp, hp, ip, mb)",
+                          f"    r{at}, c{at} = o{at}[0]"]
             layers = len(t.layers)
-            lines += [f"    l = -(-({t.copies} + red) // ep)",
-                      f"    o = memo.get({key!r})",
-                      "    if o is None:",
-                      f"        o = memo[{key!r}] = _padded_entry({kind_}, {rows}, {cols}, "
-                      "moe_tp, hp, ip, mb)",
-                      "    r, c = o[0]"]
-            plain = f"r * c * l * {layers or 1} * {elem}"
+            r, c, o, ll = f"r{at}", f"c{at}", f"o{at}", local_experts(t.copies)
+            plain = f"{r} * {c} * {ll} * {layers or 1} * {elem}"
             if not t.linear:
-                lines.append(f"    x{j} = {plain}")
-                continue
-            quantized = (f"r * c * l * {elem} if {bool(skip)} else o[1] * l" if not layers else
-                         f"o[1] * l * {layers - n_skip} + r * c * l * unq * {n_skip}")
-            lines.append(f"    x{j} = {plain} if mb is None else {quantized}")
+                expr = plain
+            else:  # (``+ 0`` when no layer is skipped: a sum from 0.0 adds the same then)
+                expr = (f"{r} * {c} * {ll} * {elem} if {bool(skip)} else {o}[1] * {ll}"
+                        if not layers else f"{o}[1] * {ll} * {layers - n_skip}" + (
+                            f" + {r} * {c} * {ll} * unq * {n_skip}" if n_skip else ""))
+                expr = f"{plain} if mb is None else {expr}"
+            if expr not in written:  # gate and up projections alike: one product
+                written[expr] = f"x{j}"
+                lines.append(f"    x{j} = {expr}")
+            experts[j] = written[expr]
 
     def term(b: float, k: int) -> str:
-        return f"{b!r} * s{k}" if k < n else f"{b!r} * x{k - n}"
+        if k >= n:
+            return f"{b!r} * {experts[k - n]}"
+        share = shares[k]
+        return repr(b) if share is None else f"{b!r} * {share}"
 
     if kind == _FLAT or kind == _FLAT_PADDED:
-        pairs = table.flat if kind == _FLAT else table.flat_padded
-        lines += _chain("out", [term(b, k) for b, k in pairs])
+        chains = [("out", [term(b, k) for b, k in
+                           (table.flat if kind == _FLAT else table.flat_padded)])]
+    else:
+        chains = [(f"p{g}", [term(b, k) for b, k in pairs]) for g, (_, pairs) in
+                  enumerate(table.groups if kind == _GROUPS else table.padded_groups)]
+    seen: dict[str, int] = {}
+    for _, terms in chains:
+        for text in terms:
+            seen[text] = seen.get(text, 0) + 1
+    products: dict[str, str] = {}  # a product added more than once: multiplied once
+    for text, count in seen.items():
+        if count > 1 and " * " in text:
+            products[text] = f"m{len(products)}"
+            lines.append(f"    m{len(products) - 1} = {text}")
+    for name, terms in chains:
+        lines += _chain(name, [products.get(text, text) for text in terms])
+    if kind == _FLAT or kind == _FLAT_PADDED:
         lines.append("    return out")
     else:
-        groups = table.groups if kind == _GROUPS else table.padded_groups
-        parts = []
-        for g, (_, pairs) in enumerate(groups):
-            lines += _chain(f"p{g}", [term(b, k) for b, k in pairs])
-            parts.append(f"p{g}")
-        lines.append(f"    return sum(({''.join(p + ', ' for p in parts)}))")  # sum(()): 0
+        parts = "".join(f"{name}, " for name, _ in chains)
+        lines.append(f"    return sum(({parts}))")  # sum(()): 0
     scope: dict[str, Any] = {"_padded_entry": _padded_entry}
     exec("\n".join(lines), scope)  # noqa: S102 - code written above from the table's numbers
     return scope["summer"]
@@ -928,9 +970,12 @@ def _padded_entry(kind: int, rows: int, cols: int, moe_tp: int, hidden_pad: int,
 def _chain(name: str, terms: list[str]) -> list[str]:
     """``name = 0.0``, then each term added in order (``acc += b * share``), a few per line
     (``a + b + c`` adds left to right: the same additions)."""
-    out = [f"    {name} = 0.0"]
-    for at in range(0, len(terms), 16):
-        out.append(f"    {name} = {name} + {' + '.join(terms[at:at + 16])}")
+    if not terms:
+        return [f"    {name} = 0.0"]
+    out = []
+    for at in range(0, len(terms), 16):  # the first line starts from 0.0 itself, so that
+        start = "0.0" if at == 0 else name  # its leading constants fold
+        out.append(f"    {name} = {start} + {' + '.join(terms[at:at + 16])}")
     return out
 
 
