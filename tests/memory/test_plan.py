@@ -198,8 +198,8 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
         memory.forget()
         fresh = memory._plan(result, DEFAULT_REQUEST_TOKENS)
         values = values_of(result)  # the plan's copy of the values reads as the result does
-        assert all(values[name] == result.value(name)
-                   for name in (*NAMES, *result._overlay)), point
+        assert all(values[name] == result.value(name)  # (and what the base learned from
+                   for name in (*NAMES, *result._overlay, *values)), point  # other launches)
         strict = Values({name: values[name] for name in NAMES})  # all the plan may read
         strict.record, strict.result = result.record, _Spy()
         memory.forget()  # nothing remembered: every stage reads
