@@ -213,6 +213,13 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
             and 0 < moe_dp <= MAX_PARALLEL and (pp == 1 or _pp_fits(pp, record.model))):
         if not _plausible((tp, pp, dp, ep, attn_dp, moe_dp), record.model):
             return None  # preflight reports the parallel sizes themselves
+    # post-check, each of the six is a positive int, None or True: read as 1 unless an int,
+    # as ``weights._launch_shape``, ``kv_pool._Plan`` and ``gpus_used`` all take them
+    tp = tp if type(tp) is int else 1
+    pp = pp if type(pp) is int else 1
+    ep = ep if type(ep) is int else 1
+    attn_dp = attn_dp if type(attn_dp) is int else 1
+    moe_dp = moe_dp if type(moe_dp) is int else 1
     if target.gpu_count == 1 or target.before_load_mib is not None or not target.nvlink:
         before = before_load_bytes(target, 1)  # the GPUs spanned change nothing then
     else:
@@ -228,14 +235,14 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
-    mine, draft, weight_caveats = weight_bytes(result)
+    mine, draft, weight_caveats = weight_bytes(result, (tp, pp, ep, attn_dp, moe_dp))
     offload = v("cpu_offload_gb")
     if offload and offload > 0:  # decoder layers kept in CPU memory: not loaded on the GPU
         mine -= offloaded_bytes(offload, _weights.weights_per_gpu(result).breakdown)
         weight_caveats = (*weight_caveats, _OFFLOAD_CAVEAT)
     reserved = int(before * (1 - fraction))
     context = record.model.context_len
-    kv_plan = _Plan(result)
+    kv_plan = _Plan(result, (tp, pp, attn_dp))
     overhead = getattr(target, "load_overhead_mib", None)  # ``load_overhead_bytes``, inline
     overhead = LOAD_OVERHEAD_BYTES if overhead is None else overhead << 20
     loaded = mine + draft + overhead
@@ -282,7 +289,7 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         budget if budget < pool_bytes else pool_bytes,
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
-        [lambda: _steps(result, before, loaded, gpu, overhead)]))
+        [partial(_steps, result, before, loaded, gpu, overhead)]))
 
 
 def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int

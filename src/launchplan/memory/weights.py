@@ -303,16 +303,19 @@ def weights_per_gpu(result: Result) -> WeightPlan:
                         mtp_draft=mtp, pad=pad, fp8_experts=fp8)
 
 
-def weight_bytes(result: Result) -> tuple[int, int, tuple[str, ...]]:
+def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = None
+                 ) -> tuple[int, int, tuple[str, ...]]:
     """(``bytes_per_gpu``, ``draft_bytes_per_gpu``, ``caveats``) of ``weights_per_gpu``:
-    what the memory plan needs, without the breakdown and totals.
+    what the memory plan needs, without the breakdown and totals. ``sizes``: the launch's
+    (tp, pp, ep, attention DP, MoE DP) as ``_launch_shape`` normalises them, when the
+    caller has them at hand (``_launch_shape``).
 
     Remembered by the sharding the launch's values come to (``_launch_shape``): a sweep's
     launches share a few. (A memo by the values read, before normalising them, cost about
     what ``_launch_shape`` does, found or not.)"""
-    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result)
+    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result, sizes)
     key = (id(model), par, dtype, quantization, id(draft), mtp, pad, fp8)
-    hit = _BYTES.get(key)
+    hit = _BYTES.get(key) if _BYTES else None  # (empty after ``forget``: no hash to take)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
     figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8)
@@ -335,40 +338,44 @@ SHAPE_NAMES = (
 _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]] = {}
 
 
-def _launch_shape(result: Result) -> tuple[Any, ...]:
+def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None = None
+                  ) -> tuple[Any, ...]:
     """(model, sharding, dtype, quantization, draft, MTP draft?, expert padding, FP8
-    experts?): all that decides a launch's weights, from its final values and environment."""
+    experts?): all that decides a launch's weights, from its final values and environment.
+    ``sizes``: (tp, pp, ep, attn_dp_size, moe_dp_size) each as ``_pos`` takes it, when the
+    caller has read them already (the memory plan checks them first)."""
     v = result.value
     record = result.record
     model = record.model
     facts = _model_facts(model)
-    # each size as ``_pos`` takes it (a positive int, else 1), inline: thousands a second
-    tp = v("tp_size")
-    tp = tp if type(tp) is int and tp > 0 else 1
+    if sizes is None:  # each size as ``_pos`` takes it (a positive int, else 1), inline
+        tp, pp, ep, attn_dp, moe_dp = (v("tp_size"), v("pp_size"), v("ep_size"),
+                                       v("attn_dp_size"), v("moe_dp_size"))
+        tp = tp if type(tp) is int and tp > 0 else 1
+        pp = pp if type(pp) is int and pp > 0 else 1
+        ep = ep if type(ep) is int and ep > 0 else 1
+        attn_dp = attn_dp if type(attn_dp) is int and attn_dp > 0 else 1
+        moe_dp = moe_dp if type(moe_dp) is int and moe_dp > 0 else 1
+    else:
+        tp, pp, ep, attn_dp, moe_dp = sizes
     # attention TP = tp / (attention DP x attention CP); 0.5.23 keeps attention DP in
     # attn_dp_size (--enable-dp-attention with --dp-size lands there)
-    attn_dp = v("attn_dp_size")
-    attn_dp = attn_dp if type(attn_dp) is int and attn_dp > 0 else 1
     if attn_dp == 1 and v("enable_dp_attention"):
         attn_dp = _pos(v("dp_size"))
     cp = v("attn_cp_size")
     split = attn_dp * (cp if type(cp) is int and cp > 0 else 1)
     attn_tp = tp // split if tp % split == 0 else tp
-    ep = v("ep_size")
-    ep = ep if type(ep) is int and ep > 0 else 1
-    pp = v("pp_size")
-    moe_dp = v("moe_dp_size")
     redundant = v("ep_num_redundant_experts")
     dense = v("moe_dense_tp_size")
     a2a = v("moe_a2a_backend")
     env = record.env
     par = _parallel((
-        tp, pp if type(pp) is int and pp > 0 else 1, ep if tp % ep == 0 else 1, attn_tp,
+        tp, pp, ep if tp % ep == 0 else 1, attn_tp,
         dense if isinstance(dense, int) and dense > 0 else 0,
         attn_tp if v("enable_dp_lm_head") else 0,
         1 if facts.is_mla and env and record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION")
         else (attn_tp if facts.attn_tp_embedding else 0),
-        moe_dp if type(moe_dp) is int and moe_dp > 0 else 1,
+        moe_dp,
         redundant if type(redundant) is int and redundant > 0 else 0,
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
         facts.may_fuse_shared_experts and _fuses_shared_experts(result, ep),
