@@ -213,13 +213,13 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
             and 0 < moe_dp <= MAX_PARALLEL and (pp == 1 or _pp_fits(pp, record.model))):
         if not _plausible((tp, pp, dp, ep, attn_dp, moe_dp), record.model):
             return None  # preflight reports the parallel sizes themselves
-    # post-check, each of the six is a positive int, None or True: read as 1 unless an int,
-    # as ``weights._launch_shape``, ``kv_pool._Plan`` and ``gpus_used`` all take them
-    tp = tp if type(tp) is int else 1
-    pp = pp if type(pp) is int else 1
-    ep = ep if type(ep) is int else 1
-    attn_dp = attn_dp if type(attn_dp) is int else 1
-    moe_dp = moe_dp if type(moe_dp) is int else 1
+        # each is then a positive int, None or True: read as 1 unless an int, as
+        # ``weights._launch_shape``, ``kv_pool._Plan`` and ``gpus_used`` all take them
+        tp = tp if type(tp) is int else 1
+        pp = pp if type(pp) is int else 1
+        ep = ep if type(ep) is int else 1
+        attn_dp = attn_dp if type(attn_dp) is int else 1
+        moe_dp = moe_dp if type(moe_dp) is int else 1
     if target.gpu_count == 1 or target.before_load_mib is not None or not target.nvlink:
         before = before_load_bytes(target, 1)  # the GPUs spanned change nothing then
     else:
@@ -328,17 +328,15 @@ def _pp_fits(pp: int, model: Any) -> bool:
     return not layers or pp <= layers
 
 
-def _node_gpus(result: Result, tp: Any, pp: Any, dp: Any, attn_dp: Any) -> int:
+def _node_gpus(result: Result, tp: int, pp: int, dp: Any, attn_dp: int) -> int:
     """GPUs the launch spans on one node (its ranks talk to each other's buffers):
-    ``gpus_used(result)[1]`` (at least 1), from parallel sizes ``_plausible`` accepted (a
-    test holds the two equal). Without attention DP, ``dp`` replicas take GPUs of their
-    own; a pipeline stage spans ``nnodes // pp`` nodes."""
+    ``gpus_used(result)[1]`` (at least 1), from parallel sizes ``_plausible`` accepted,
+    ``tp``, ``pp`` and ``attn_dp`` as positive ints (a test holds the two equal). Without
+    attention DP, ``dp`` replicas take GPUs of their own; a pipeline stage spans
+    ``nnodes // pp`` nodes."""
     nnodes = result.value("nnodes")
     nnodes = nnodes if type(nnodes) is int and nnodes > 1 else 1
-    tp = tp if type(tp) is int else 1
-    pp = pp if type(pp) is int else 1
-    replicas = dp if type(dp) is int and dp > 1 and (type(attn_dp) is not int
-                                                      or attn_dp <= 1) else 1
+    replicas = dp if type(dp) is int and dp > 1 and attn_dp <= 1 else 1
     pp_node = pp // nnodes if pp // nnodes > 1 else 1
     spread = nnodes // pp if pp > 1 else nnodes
     tp_node = tp // spread if spread > 1 else tp
