@@ -198,8 +198,10 @@ class _Plan:
         self.attn_tp = attn_tp if attn_tp > 1 else 1
         self.attn_dcp = self.dcp if self.dcp > 1 else 1
         self.world = self.tp * self.pp
-        self.mem_fraction = float(v("mem_fraction_static"))
-        self.kv_flag = flag = str(v("kv_cache_dtype") or "auto")
+        fraction = v("mem_fraction_static")
+        self.mem_fraction = fraction if type(fraction) is float else float(fraction)
+        flag = v("kv_cache_dtype") or "auto"
+        self.kv_flag = flag = flag if type(flag) is str else str(flag)
         self.facts = facts = _model_facts(model)
         self.kv_kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[self.kv_kind]

@@ -69,8 +69,8 @@ class _Figures(NamedTuple):
     problem: str | None = None  # in launchplan's words, when it does not fit
     extra: dict[str, Any] = {}  # architecture-specific figures (SWA token counts, ...)
     caveats: tuple[str, ...] = ()
-    #: the sizing's steps, or a one-item list holding a function that makes them (most
-    #: plans are never explained)
+    #: the sizing's steps, or a list holding the arguments of ``_steps`` that makes them
+    #: (then the steps too, once asked: most plans are never explained)
     made_steps: Any = ()
 
 
@@ -96,9 +96,9 @@ class MemoryPlan(_Figures):
         made = self.made_steps
         if type(made) is tuple:
             return made
-        if type(made[0]) is not tuple:
-            made[0] = made[0]()
-        return made[0]
+        if len(made) == 1:
+            made.append(_steps(*made[0]))
+        return made[1]
 
     @property
     def other_bytes(self) -> int:
@@ -289,7 +289,7 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         budget if budget < pool_bytes else pool_bytes,
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
-        [partial(_steps, result, before, loaded, gpu, overhead)]))
+        [(result, before, loaded, gpu, overhead)]))
 
 
 def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int

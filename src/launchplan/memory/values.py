@@ -73,6 +73,8 @@ class Values(dict):
         return self.result.value_at(dotted)
 
 
+_new_values = dict.__new__
+
 #: per release (its defaults table): (name -> what ``Result.value`` gives when unset,
 #: the fields whose unset value is a fallback, their names)
 _BASES: dict[int, tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str]]] = {}
@@ -113,7 +115,7 @@ def _learn(defaults: dict[str, Any], fields: Any, overlay: dict[str, Any]) -> No
 
 def values_of(result: Any) -> Values:
     """The memory plan's values of ``result`` (an ``engine.result.Result``), read once."""
-    out = Values()
+    out = _new_values(Values)  # (``dict.__new__``: an empty dictionary, no type call)
     out.result, out.record = result, result.record
     overlay = getattr(result, "_overlay", None)
     if overlay is None or not hasattr(result, "_defaults"):  # another kind of result
