@@ -205,7 +205,8 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
     if st is None or st.model is not model:
         st = _stored(model, quantization, dtype, fp8_experts)
     memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
-    padded = pad.hidden > 1 or pad.intermediate > 1
+    hidden, inter = pad
+    padded = hidden > 1 or inter > 1
     if par.pp <= 1:  # ``_one_stage_sum``
         per_gpu = _summed(model, st.main, par, st.scheme, st.unq, pad, memo,
                           _GROUPS_PADDED if padded else _GROUPS)
@@ -347,7 +348,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     v = result.value
     record = result.record
     model = record.model
-    facts = _model_facts(model)
+    is_mla, attn_tp_embedding, may_fuse_shared, has_experts, fp4_experts = _model_facts(model)
     if sizes is None:  # each size as ``_pos`` takes it (a positive int, else 1), inline
         tp, pp, ep, attn_dp, moe_dp = (v("tp_size"), v("pp_size"), v("ep_size"),
                                        v("attn_dp_size"), v("moe_dp_size"))
@@ -373,14 +374,14 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
         tp, pp, ep if tp % ep == 0 else 1, attn_tp,
         dense if isinstance(dense, int) and dense > 0 else 0,
         attn_tp if v("enable_dp_lm_head") else 0,
-        1 if facts.is_mla and env and record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION")
-        else (attn_tp if facts.attn_tp_embedding else 0),
+        1 if is_mla and env and record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION")
+        else (attn_tp if attn_tp_embedding else 0),
         moe_dp,
         redundant if type(redundant) is int and redundant > 0 else 0,
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
-        facts.may_fuse_shared_experts and _fuses_shared_experts(result, ep),
+        may_fuse_shared and _fuses_shared_experts(result, ep),
         _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
-        _resident_experts(v) if facts.has_experts else None))
+        _resident_experts(v) if has_experts else None))
     algo = v("speculative_algorithm")
     algo = algo.upper() if isinstance(algo, str) else None
     draft = record.draft
@@ -391,7 +392,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
             mtp = True
     elif draft is not None and draft.config_file == model.config_file:
         draft, mtp = None, True
-    if facts.has_experts:
+    if has_experts:
         target = record.target
         sm100, sm90, sm120, hip = _target_bits(target)
         pad = expert_padding(model.quant_method, v("moe_runner_backend"), sm100=sm100,
@@ -402,7 +403,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     else:  # no routed experts: nothing to pad
         pad = NONE
     return (model, par, v("dtype"), v("quantization"), draft if algo is not None else None,
-            mtp, pad, bool(env) and facts.fp4_experts and _fp8_experts(record, model))
+            mtp, pad, bool(env) and fp4_experts and _fp8_experts(record, model))
 
 
 def _resident_experts(v: Any) -> int | None:
@@ -810,17 +811,19 @@ def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
     summer = table.summers.get(kind, _UNSET)
     if summer is _UNSET:
         summer = table.summers[kind] = _summer(table, kind)
-    if summer is None or par.resident_experts is not None:  # the written-out sums hold
-        return _looped(model, table, par, scheme, unq, pad, memo, kind)  # every local expert
-    tp = par.tp
-    ep = par.ep if par.ep > 1 else 1
-    moe_tp = tp // ep // (par.moe_dp if par.moe_dp > 1 else 1)
+    # unpacked at once: each named-tuple field read is a descriptor call of its own
+    (tp, _, ep, attn_tp, dense_tp, head_tp, embed_tp, moe_dp, redundant, replicated, fused,
+     _, resident) = par
+    if summer is None or resident is not None:  # the written-out sums hold every local
+        return _looped(model, table, par, scheme, unq, pad, memo, kind)  # expert
+    ep = ep if ep > 1 else 1
+    moe_tp = tp // ep // (moe_dp if moe_dp > 1 else 1)
     if moe_tp < 1:
         moe_tp = 1
-    return summer(model, tp, par.attn_tp or tp, ep, moe_tp, par.redundant_experts,
-                  par.embed_tp or tp, par.lm_head_tp or tp, par.dense_tp or tp,
-                  moe_tp if par.shared_experts_fused else
-                  1 if par.shared_experts_replicated else tp, pad.hidden, pad.intermediate,
+    hidden, inter = pad
+    return summer(model, tp, attn_tp or tp, ep, moe_tp, redundant, embed_tp or tp,
+                  head_tp or tp, dense_tp or tp,
+                  moe_tp if fused else 1 if replicated else tp, hidden, inter,
                   None if scheme is None else scheme.of("experts").matrix_bytes, unq,
                   {} if memo is None else memo)
 
