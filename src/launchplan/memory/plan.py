@@ -179,7 +179,8 @@ def forget() -> None:
     """Drop every memo keyed by a launch's values (the weight plans and figures by
     sharding). Per-model facts stay, as the parsed config does: a model's
     tensor tables under each ``--dtype``/``--quantization`` storage, its KV geometry, the
-    facts of its own checkpoint as an MTP draft."""
+    facts of its own checkpoint as an MTP draft; so do each release's unset field values
+    (``values._BASES``), which no launch's values change."""
     _weights.forget()
 
 
