@@ -198,8 +198,8 @@ def test_remembered_plans_equal_fresh_ones_on_sampled_points():
         memory.forget()
         fresh = memory._plan(result, DEFAULT_REQUEST_TOKENS)
         values = values_of(result)  # the plan's copy of the values reads as the result does
-        assert all(values[name] == result.value(name)
-                   for name in (*NAMES, *result._overlay)), point
+        assert all(values[name] == result.value(name)  # (and what the base learned from
+                   for name in (*NAMES, *result._overlay, *values)), point  # other launches)
         strict = Values({name: values[name] for name in NAMES})  # all the plan may read
         strict.record, strict.result = result.record, _Spy()
         memory.forget()  # nothing remembered: every stage reads
@@ -269,3 +269,31 @@ def test_the_load_overhead_is_a_stated_assumption_the_user_can_replace(capsys):
     assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
                  "--load-overhead-mib", "-1"]) == 2
     assert "--load-overhead-mib" in capsys.readouterr().err
+
+
+def test_node_gpus_from_the_plausible_sizes_is_gpus_useds_count():
+    """The plan's free memory before loading reads the GPUs a launch spans on its node from
+    the parallel sizes it has already checked (``plan._node_gpus``): the count
+    ``gpus_used`` gives, for every size ``_plausible`` accepts (None, a bool, odd nodes)."""
+    import itertools
+
+    from launchplan.checks.launch_requirements import gpus_used
+    from launchplan.facts.models.loading import load_model
+    from launchplan.memory.plan import _node_gpus, _plausible
+    from launchplan.memory.values import Values
+
+    model = load_model("llama-3.1-8b")
+    sizes = (None, True, 1, 2, 3, 4, 8, 16)
+    compared = 0
+    for tp, pp, dp, attn_dp, nnodes in itertools.product(sizes, sizes, sizes, sizes,
+                                                         (None, 0, 1, 2, 3, 4, "2")):
+        if not _plausible((tp, pp, dp, 1, attn_dp, 1), model):
+            continue
+        values = Values(tp_size=tp, pp_size=pp, dp_size=dp, attn_dp_size=attn_dp,
+                        nnodes=nnodes, gpu_id_step=1, base_gpu_id=0)
+        values.result = None
+        one = [size if type(size) is int else 1 for size in (tp, pp, attn_dp)]  # as _plan
+        assert _node_gpus(values, one[0], one[1], dp, one[2]) == max(
+            1, gpus_used(values)[1]), (tp, pp, dp, attn_dp, nnodes)
+        compared += 1
+    assert compared > 20000

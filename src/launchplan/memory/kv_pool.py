@@ -172,7 +172,9 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
 class _Plan:
     """The resolved values and model facts the sizing reads, looked up once."""
 
-    def __init__(self, result: Any) -> None:
+    def __init__(self, result: Any, sizes: tuple[int, int, int] | None = None) -> None:
+        """``sizes``: (tp, pp, attn_dp_size) as read below, when the caller has them (the
+        memory plan, from the sizes it checked: positive ints)."""
         self.result = result
         record = result.record
         self.model = model = record.model
@@ -181,20 +183,25 @@ class _Plan:
         v = result.value
         self.v = v
         # each ``int(value or 1)``; an int as it is (the common case, without a call)
-        page, tp, pp = v("page_size"), v("tp_size"), v("pp_size")
-        attn_dp, attn_cp, dcp = v("attn_dp_size"), v("attn_cp_size"), v("dcp_size")
+        page, attn_cp, dcp = v("page_size"), v("attn_cp_size"), v("dcp_size")
         self.page = page if type(page) is int and page else int(page or 1)
-        self.tp = tp if type(tp) is int and tp else int(tp or 1)
-        self.pp = pp if type(pp) is int and pp else int(pp or 1)
-        self.attn_dp = attn_dp if type(attn_dp) is int and attn_dp else int(attn_dp or 1)
+        if sizes is None:
+            tp, pp, attn_dp = v("tp_size"), v("pp_size"), v("attn_dp_size")
+            self.tp = tp if type(tp) is int and tp else int(tp or 1)
+            self.pp = pp if type(pp) is int and pp else int(pp or 1)
+            self.attn_dp = attn_dp if type(attn_dp) is int and attn_dp else int(attn_dp or 1)
+        else:
+            self.tp, self.pp, self.attn_dp = sizes
         self.attn_cp = attn_cp if type(attn_cp) is int and attn_cp else int(attn_cp or 1)
         self.dcp = dcp if type(dcp) is int and dcp else int(dcp or 1)
         attn_tp = self.tp // self.attn_dp // self.attn_cp
         self.attn_tp = attn_tp if attn_tp > 1 else 1
         self.attn_dcp = self.dcp if self.dcp > 1 else 1
         self.world = self.tp * self.pp
-        self.mem_fraction = float(v("mem_fraction_static"))
-        self.kv_flag = flag = str(v("kv_cache_dtype") or "auto")
+        fraction = v("mem_fraction_static")
+        self.mem_fraction = fraction if type(fraction) is float else float(fraction)
+        flag = v("kv_cache_dtype") or "auto"
+        self.kv_flag = flag = flag if type(flag) is str else str(flag)
         self.facts = facts = _model_facts(model)
         self.kv_kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[self.kv_kind]

@@ -13,7 +13,6 @@ import math
 from functools import partial
 from typing import Any, NamedTuple
 
-from launchplan.checks.launch_requirements import gpus_used
 from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
 from launchplan.facts.targets import before_load_bytes
@@ -70,8 +69,8 @@ class _Figures(NamedTuple):
     problem: str | None = None  # in launchplan's words, when it does not fit
     extra: dict[str, Any] = {}  # architecture-specific figures (SWA token counts, ...)
     caveats: tuple[str, ...] = ()
-    #: the sizing's steps, or a one-item list holding a function that makes them (most
-    #: plans are never explained)
+    #: the sizing's steps, or a list holding the arguments of ``_steps`` that makes them
+    #: (then the steps too, once asked: most plans are never explained)
     made_steps: Any = ()
 
 
@@ -97,9 +96,9 @@ class MemoryPlan(_Figures):
         made = self.made_steps
         if type(made) is tuple:
             return made
-        if type(made[0]) is not tuple:
-            made[0] = made[0]()
-        return made[0]
+        if len(made) == 1:
+            made.append(_steps(*made[0]))
+        return made[1]
 
     @property
     def other_bytes(self) -> int:
@@ -153,8 +152,13 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     key = ("memory", request_tokens)
     if key not in cache:
         same = cache.get(SAME_PLAN)  # a repeated input: its plan's memory plan
-        if same is None:
-            cache[key] = _remembered(result, request_tokens)
+        if same is None:  # ``_remembered``, inline (the path of every launch from scratch)
+            values = values_of(result)
+            try:
+                cache[key] = _plan(values, request_tokens)  # type: ignore[arg-type]
+            except (ArithmeticError, ValueError):  # a number no real launch has: no plan
+                cache[key] = None
+            values.result = None
         elif key in same.analyses:
             cache[key] = same.analyses[key]
         else:
@@ -175,7 +179,8 @@ def forget() -> None:
     """Drop every memo keyed by a launch's values (the weight plans and figures by
     sharding). Per-model facts stay, as the parsed config does: a model's
     tensor tables under each ``--dtype``/``--quantization`` storage, its KV geometry, the
-    facts of its own checkpoint as an MTP draft."""
+    facts of its own checkpoint as an MTP draft; so do each release's unset field values
+    (``values._BASES``), which no launch's values change."""
     _weights.forget()
 
 
@@ -189,27 +194,37 @@ def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
     return plan
 
 
-def _fresh(values: Values, request_tokens: int) -> MemoryPlan | None:
-    try:
-        return _plan(values, request_tokens)  # type: ignore[arg-type]
-    except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
-        return None
-
-
 def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh."""
     if not isinstance(result, Values):
         result = values_of(result)  # type: ignore[assignment]
     record = result.record
     target = record.target
-    v = result.value
-    before = before_load_bytes(target, 1 if target.gpu_count == 1 else None
-                               if target.before_load_mib is not None else _node_gpus(result))
-    if before is None or target.memory_mib is None:
+    if target.memory_mib is None:  # (``before_load_bytes`` is None only then)
         return None
-    if not _plausible((v("tp_size"), v("pp_size"), v("dp_size"), v("ep_size"),
-                       v("attn_dp_size"), v("moe_dp_size")), record.model):
-        return None  # preflight reports the parallel sizes themselves
+    v = result.value
+    tp, pp, dp, attn_dp = v("tp_size"), v("pp_size"), v("dp_size"), v("attn_dp_size")
+    ep, moe_dp = v("ep_size"), v("moe_dp_size")
+    # ``_plausible``'s common case inline: every size a bounded positive int, pp within the
+    # layers (a launch's sizes nearly always are; else the general test)
+    if not (type(tp) is int and 0 < tp <= MAX_PARALLEL and type(pp) is int
+            and 0 < pp <= MAX_PARALLEL and type(dp) is int and 0 < dp <= MAX_PARALLEL
+            and type(ep) is int and 0 < ep <= MAX_PARALLEL and type(attn_dp) is int
+            and 0 < attn_dp <= MAX_PARALLEL and type(moe_dp) is int
+            and 0 < moe_dp <= MAX_PARALLEL and (pp == 1 or _pp_fits(pp, record.model))):
+        if not _plausible((tp, pp, dp, ep, attn_dp, moe_dp), record.model):
+            return None  # preflight reports the parallel sizes themselves
+        # each is then a positive int, None or True: read as 1 unless an int, as
+        # ``weights._launch_shape``, ``kv_pool._Plan`` and ``gpus_used`` all take them
+        tp = tp if type(tp) is int else 1
+        pp = pp if type(pp) is int else 1
+        ep = ep if type(ep) is int else 1
+        attn_dp = attn_dp if type(attn_dp) is int else 1
+        moe_dp = moe_dp if type(moe_dp) is int else 1
+    if target.gpu_count == 1 or target.before_load_mib is not None or not target.nvlink:
+        before = before_load_bytes(target, 1)  # the GPUs spanned change nothing then
+    else:
+        before = before_load_bytes(target, _node_gpus(result, tp, pp, dp, attn_dp))
     fraction = v("mem_fraction_static")  # a finite number (``_fraction``, inline)
     if type(fraction) is float or type(fraction) is int:
         fraction = float(fraction) if math.isfinite(fraction) else None
@@ -221,14 +236,14 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
-    mine, draft, weight_caveats = weight_bytes(result)
+    mine, draft, weight_caveats = weight_bytes(result, (tp, pp, ep, attn_dp, moe_dp))
     offload = v("cpu_offload_gb")
     if offload and offload > 0:  # decoder layers kept in CPU memory: not loaded on the GPU
         mine -= offloaded_bytes(offload, _weights.weights_per_gpu(result).breakdown)
         weight_caveats = (*weight_caveats, _OFFLOAD_CAVEAT)
     reserved = int(before * (1 - fraction))
     context = record.model.context_len
-    kv_plan = _Plan(result)
+    kv_plan = _Plan(result, (tp, pp, attn_dp))
     overhead = getattr(target, "load_overhead_mib", None)  # ``load_overhead_bytes``, inline
     overhead = LOAD_OVERHEAD_BYTES if overhead is None else overhead << 20
     loaded = mine + draft + overhead
@@ -275,7 +290,7 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         budget if budget < pool_bytes else pool_bytes,
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
-        [lambda: _steps(result, before, loaded, gpu, overhead)]))
+        [(result, before, loaded, gpu, overhead)]))
 
 
 def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int
@@ -308,9 +323,25 @@ def _plausible(sizes: tuple[Any, ...], model: Any) -> bool:
     return not layers or pp is None or pp == 1 or pp <= layers
 
 
-def _node_gpus(result: Result) -> int:
-    """GPUs the launch spans on one node (its ranks talk to each other's buffers)."""
-    return max(1, gpus_used(result)[1])  # it reads values by name only
+def _pp_fits(pp: int, model: Any) -> bool:
+    """No more pipeline stages than layers (``_plausible``'s last test)."""
+    layers = model.num_hidden_layers
+    return not layers or pp <= layers
+
+
+def _node_gpus(result: Result, tp: int, pp: int, dp: Any, attn_dp: int) -> int:
+    """GPUs the launch spans on one node (its ranks talk to each other's buffers):
+    ``gpus_used(result)[1]`` (at least 1), from parallel sizes ``_plausible`` accepted,
+    ``tp``, ``pp`` and ``attn_dp`` as positive ints (a test holds the two equal). Without
+    attention DP, ``dp`` replicas take GPUs of their own; a pipeline stage spans
+    ``nnodes // pp`` nodes."""
+    nnodes = result.value("nnodes")
+    nnodes = nnodes if type(nnodes) is int and nnodes > 1 else 1
+    replicas = dp if type(dp) is int and dp > 1 and attn_dp <= 1 else 1
+    pp_node = pp // nnodes if pp // nnodes > 1 else 1
+    spread = nnodes // pp if pp > 1 else nnodes
+    tp_node = tp // spread if spread > 1 else tp
+    return (tp_node if tp_node > 1 else 1) * pp_node * replicas
 
 
 def _fraction(value: Any) -> float | None:

@@ -6,6 +6,13 @@ The memory modules ask for a few dozen values, several of them more than once; t
 the rules set (the same answers as ``Result.value``), copied in two dictionary updates, so
 a read is a dictionary lookup. Any other name is still answered, from the result, at a
 Python call's cost (a test keeps the memory plan's reads inside ``NAMES``).
+
+The first update copies a per-release base: each name's value when unset, for ``NAMES``
+and for every field a launch of that release has set so far (a few dozen: launches set
+the same fields). The second then only replaces values: a field new to the dictionary
+would grow it, and growing (a new table, every entry placed again) cost more than the
+two copies. The base learns a field the first time an input or a rule sets it; what it
+holds is the release's unset value, the same for every launch.
 """
 
 from __future__ import annotations
@@ -67,16 +74,19 @@ class Values(dict):
         return self.result.value_at(dotted)
 
 
+_new_values = dict.__new__
+
 #: per release (its defaults table): (name -> what ``Result.value`` gives when unset,
-#: the fields whose unset value is a fallback)
-_BASES: dict[int, tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
+#: the fields whose unset value is a fallback, their names)
+_BASES: dict[int, tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str]]] = {}
 
 
 def _base(fields: Any, defaults: dict[str, Any]) -> tuple[dict[str, Any],
-                                                          tuple[tuple[str, Any], ...]]:
+                                                          tuple[tuple[str, Any], ...],
+                                                          frozenset[str]]:
     hit = _BASES.get(id(defaults))
     if hit is not None and hit[0] is defaults:
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3]
     base = {}
     for name in NAMES:
         if name in defaults:
@@ -84,15 +94,29 @@ def _base(fields: Any, defaults: dict[str, Any]) -> tuple[dict[str, Any],
             base[name] = fields[name].fallback if value is None else value
     fallbacks = tuple((name, field.fallback) for name, field in fields.items()
                       if field.fallback is not None)
+    names = frozenset(name for name, _ in fallbacks)
     if len(_BASES) > 64:
         _BASES.clear()
-    _BASES[id(defaults)] = (defaults, base, fallbacks)
-    return base, fallbacks
+    _BASES[id(defaults)] = (defaults, base, fallbacks, names)
+    return base, fallbacks, names
+
+
+def _learn(defaults: dict[str, Any], fields: Any, overlay: dict[str, Any]) -> None:
+    """Add to the release's base every field of ``overlay`` it lacks, at its unset value
+    (``Result.value`` of a field no one set); names the release lacks stay out."""
+    defaults_, base, fallbacks, names = _BASES[id(defaults)]
+    grown = dict(base)
+    for name in overlay:
+        if name not in grown and name in defaults:
+            value = defaults[name]
+            grown[name] = fields[name].fallback if value is None else value
+    # a fresh copy: its table just large enough, so that ``update`` copies it whole
+    _BASES[id(defaults)] = (defaults_, dict(grown), fallbacks, names)
 
 
 def values_of(result: Any) -> Values:
     """The memory plan's values of ``result`` (an ``engine.result.Result``), read once."""
-    out = Values()
+    out = _new_values(Values)  # (``dict.__new__``: an empty dictionary, no type call)
     out.result, out.record = result, result.record
     overlay = getattr(result, "_overlay", None)
     if overlay is None or not hasattr(result, "_defaults"):  # another kind of result
@@ -105,12 +129,15 @@ def values_of(result: Any) -> Values:
     defaults = result._defaults
     hit = _BASES.get(id(defaults))  # ``_base``, inline
     if hit is not None and hit[0] is defaults:
-        base, fallbacks = hit[1], hit[2]
+        base, fallbacks, names = hit[1], hit[2], hit[3]
     else:
-        base, fallbacks = _base(result._fields, defaults)
+        base, fallbacks, names = _base(result._fields, defaults)
     out.update(base)
     out.update(overlay)  # every value the rules or the input set (as ``Result.value``, but:)
-    for name, fallback in fallbacks:  # a None no declaration set reads as the fallback
-        if name in overlay and overlay[name] is None and name not in result.declared():
-            out[name] = fallback
+    if len(out) != len(base):  # a field the base does not hold yet: it learns it
+        _learn(defaults, result._fields, overlay)
+    if not overlay.keys().isdisjoint(names):  # (C: launches seldom set those fields)
+        for name, fallback in fallbacks:  # a None no declaration set reads as the fallback
+            if name in overlay and overlay[name] is None and name not in result.declared():
+                out[name] = fallback
     return out  # a field the release lacks stays out: reading it fails as Result.value does

@@ -213,7 +213,8 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
     if st is None or st.model is not model:
         st = _stored(model, quantization, dtype, fp8_experts)
     memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
-    padded = pad.hidden > 1 or pad.intermediate > 1
+    hidden, inter = pad
+    padded = hidden > 1 or inter > 1
     if par.pp <= 1:  # ``_one_stage_sum``
         per_gpu = _summed(model, st.main, par, st.scheme, st.unq, pad, memo,
                           _GROUPS_PADDED if padded else _GROUPS)
@@ -311,16 +312,19 @@ def weights_per_gpu(result: Result) -> WeightPlan:
                         mtp_draft=mtp, pad=pad, fp8_experts=fp8)
 
 
-def weight_bytes(result: Result) -> tuple[int, int, tuple[str, ...]]:
+def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = None
+                 ) -> tuple[int, int, tuple[str, ...]]:
     """(``bytes_per_gpu``, ``draft_bytes_per_gpu``, ``caveats``) of ``weights_per_gpu``:
-    what the memory plan needs, without the breakdown and totals.
+    what the memory plan needs, without the breakdown and totals. ``sizes``: the launch's
+    (tp, pp, ep, attention DP, MoE DP) as ``_launch_shape`` normalises them, when the
+    caller has them at hand (``_launch_shape``).
 
     Remembered by the sharding the launch's values come to (``_launch_shape``): a sweep's
     launches share a few. (A memo by the values read, before normalising them, cost about
     what ``_launch_shape`` does, found or not.)"""
-    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result)
+    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result, sizes)
     key = (id(model), par, dtype, quantization, id(draft), mtp, pad, fp8)
-    hit = _BYTES.get(key)
+    hit = _BYTES.get(key) if _BYTES else None  # (empty after ``forget``: no hash to take)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
     figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8)
@@ -344,45 +348,49 @@ SHAPE_NAMES = (
 _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]] = {}
 
 
-def _launch_shape(result: Result) -> tuple[Any, ...]:
+def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None = None
+                  ) -> tuple[Any, ...]:
     """(model, sharding, dtype, quantization, draft, MTP draft?, expert padding, FP8
-    experts?): all that decides a launch's weights, from its final values and environment."""
+    experts?): all that decides a launch's weights, from its final values and environment.
+    ``sizes``: (tp, pp, ep, attn_dp_size, moe_dp_size) each as ``_pos`` takes it, when the
+    caller has read them already (the memory plan checks them first)."""
     v = result.value
     record = result.record
     model = record.model
-    facts = _model_facts(model)
-    # each size as ``_pos`` takes it (a positive int, else 1), inline: thousands a second
-    tp = v("tp_size")
-    tp = tp if type(tp) is int and tp > 0 else 1
+    is_mla, attn_tp_embedding, may_fuse_shared, has_experts, fp4_experts = _model_facts(model)
+    if sizes is None:  # each size as ``_pos`` takes it (a positive int, else 1), inline
+        tp, pp, ep, attn_dp, moe_dp = (v("tp_size"), v("pp_size"), v("ep_size"),
+                                       v("attn_dp_size"), v("moe_dp_size"))
+        tp = tp if type(tp) is int and tp > 0 else 1
+        pp = pp if type(pp) is int and pp > 0 else 1
+        ep = ep if type(ep) is int and ep > 0 else 1
+        attn_dp = attn_dp if type(attn_dp) is int and attn_dp > 0 else 1
+        moe_dp = moe_dp if type(moe_dp) is int and moe_dp > 0 else 1
+    else:
+        tp, pp, ep, attn_dp, moe_dp = sizes
     # attention TP = tp / (attention DP x attention CP); 0.5.23 keeps attention DP in
     # attn_dp_size (--enable-dp-attention with --dp-size lands there)
-    attn_dp = v("attn_dp_size")
-    attn_dp = attn_dp if type(attn_dp) is int and attn_dp > 0 else 1
     if attn_dp == 1 and v("enable_dp_attention"):
         attn_dp = _pos(v("dp_size"))
     cp = v("attn_cp_size")
     split = attn_dp * (cp if type(cp) is int and cp > 0 else 1)
     attn_tp = tp // split if tp % split == 0 else tp
-    ep = v("ep_size")
-    ep = ep if type(ep) is int and ep > 0 else 1
-    pp = v("pp_size")
-    moe_dp = v("moe_dp_size")
     redundant = v("ep_num_redundant_experts")
     dense = v("moe_dense_tp_size")
     a2a = v("moe_a2a_backend")
     env = record.env
     par = _parallel((
-        tp, pp if type(pp) is int and pp > 0 else 1, ep if tp % ep == 0 else 1, attn_tp,
+        tp, pp, ep if tp % ep == 0 else 1, attn_tp,
         dense if isinstance(dense, int) and dense > 0 else 0,
         attn_tp if v("enable_dp_lm_head") else 0,
-        1 if facts.is_mla and env and record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION")
-        else (attn_tp if facts.attn_tp_embedding else 0),
-        moe_dp if type(moe_dp) is int and moe_dp > 0 else 1,
+        1 if is_mla and env and record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION")
+        else (attn_tp if attn_tp_embedding else 0),
+        moe_dp,
         redundant if type(redundant) is int and redundant > 0 else 0,
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
-        facts.may_fuse_shared_experts and _fuses_shared_experts(result, ep),
+        may_fuse_shared and _fuses_shared_experts(result, ep),
         _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
-        _resident_experts(v) if facts.has_experts else None,
+        _resident_experts(v) if has_experts else None,
         v("mm_enable_dp_encoder") is True, attn_dp > 1))
     algo = v("speculative_algorithm")
     algo = algo.upper() if isinstance(algo, str) else None
@@ -394,7 +402,7 @@ def _launch_shape(result: Result) -> tuple[Any, ...]:
             mtp = True
     elif draft is not None and draft.config_file == model.config_file:
         draft, mtp = None, True
-    if facts.has_experts:
+    if has_experts:
         target = record.target
         sm100, sm90, sm120, hip = _target_bits(target)
         pad = expert_padding(model.quant_method, v("moe_runner_backend"), sm100=sm100,
@@ -405,7 +413,7 @@ def _launch_shape(result: Result) -> tuple[Any, ...]:
     else:  # no routed experts: nothing to pad
         pad = NONE
     return (model, par, v("dtype"), v("quantization"), draft if algo is not None else None,
-            mtp, pad, bool(env) and facts.fp4_experts and _fp8_experts(record, model))
+            mtp, pad, bool(env) and fp4_experts and _fp8_experts(record, model))
 
 
 def _resident_experts(v: Any) -> int | None:
@@ -818,17 +826,19 @@ def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
     summer = table.summers.get(kind, _UNSET)
     if summer is _UNSET:
         summer = table.summers[kind] = _summer(table, kind)
-    if summer is None or par.resident_experts is not None:  # the written-out sums hold
-        return _looped(model, table, par, scheme, unq, pad, memo, kind)  # every local expert
-    tp = par.tp
-    ep = par.ep if par.ep > 1 else 1
-    moe_tp = tp // ep // (par.moe_dp if par.moe_dp > 1 else 1)
+    # unpacked at once: each named-tuple field read is a descriptor call of its own
+    (tp, _, ep, attn_tp, dense_tp, head_tp, embed_tp, moe_dp, redundant, replicated, fused,
+     _, resident) = par
+    if summer is None or resident is not None:  # the written-out sums hold every local
+        return _looped(model, table, par, scheme, unq, pad, memo, kind)  # expert
+    ep = ep if ep > 1 else 1
+    moe_tp = tp // ep // (moe_dp if moe_dp > 1 else 1)
     if moe_tp < 1:
         moe_tp = 1
-    return summer(model, tp, par.attn_tp or tp, ep, moe_tp, par.redundant_experts,
-                  par.embed_tp or tp, par.lm_head_tp or tp, par.dense_tp or tp,
-                  moe_tp if par.shared_experts_fused else
-                  1 if par.shared_experts_replicated else tp, pad.hidden, pad.intermediate,
+    hidden, inter = pad
+    return summer(model, tp, attn_tp or tp, ep, moe_tp, redundant, embed_tp or tp,
+                  head_tp or tp, dense_tp or tp,
+                  moe_tp if fused else 1 if replicated else tp, hidden, inter,
                   None if scheme is None else scheme.of("experts").matrix_bytes, unq,
                   {} if memo is None else memo)
 
@@ -857,10 +867,25 @@ def _summer(table: _Table, kind: int) -> Any:
     out for this table: each share key's share as ``_shares`` works it out, then each
     pair's product added in the table's order, as the loops over ``values`` add them (the
     very same floating-point operations, so the very same sum), without the loops' per-pair
-    tuple and list work. Made once per table (a per-model fact, as the table is)."""
+    tuple and list work. Made once per table (a per-model fact, as the table is).
+
+    What never changes is written as a constant: a replicated tensor's share is 1.0 and
+    ``b * 1.0`` is ``b`` exactly, so its term is ``b`` itself, and a sum's leading
+    constants fold when the function is compiled (the same additions, done once). Local
+    expert counts and padded expert shapes are worked out once per distinct value."""
     lines = ["def summer(model, tp, attn, ep, moe_tp, red, vocab_g, head_g, dense, shared, hp, "
              "ip, mb, unq, memo):"]
     n = len(table.keys)
+    padded = kind == _GROUPS_PADDED or kind == _FLAT_PADDED
+    local: set[int] = set()  # expert counts whose local count ``n{count}`` is written
+
+    def local_experts(count: int) -> str:
+        if count not in local:
+            local.add(count)
+            lines.append(f"    n{count} = -(-({count} + red) // ep)")
+        return f"n{count}"
+
+    shares: dict[int, str | None] = {}  # share index -> its variable (None: exactly 1.0)
     for i, (key, _) in enumerate(table.keys):
         share = key[0]
         if share == "attn_tp":
@@ -868,14 +893,15 @@ def _summer(table: _Table, kind: int) -> Any:
         elif share == "tp":
             expr = "1 / tp"
         elif share == "replicated" or share == "last":
-            expr = "1 / 1"
+            shares[i] = None  # 1 / 1
+            continue
         elif share == "kv":
             lines.append("    kv = model.total_num_kv_heads")
             lines.append("    kv = kv if kv > 1 else 1")
             expr = "(kv // attn if kv // attn > 1 else 1) / kv"
         elif share == "experts":
             experts = key[1] if key[1] > 1 else 1
-            expr = f"-(-({experts} + red) // ep) / {experts} / moe_tp"
+            expr = f"{local_experts(experts)} / {experts} / moe_tp"
         elif share == "vocab" or share == "head":
             vocab, group = key[1], "vocab_g" if share == "vocab" else "head_g"
             whole = (vocab + 63) // 64 * 64  # ``_pad`` to 64, then to 64 x group if need be
@@ -888,39 +914,65 @@ def _summer(table: _Table, kind: int) -> Any:
         else:  # a shard kind only ``_share`` knows: the loops over ``_shares``
             return None
         lines.append(f"    s{i} = {expr}")
+        shares[i] = f"s{i}"
 
-    if kind == _GROUPS_PADDED or kind == _FLAT_PADDED:  # ``_padded_values``, written out
+    experts: dict[int, str] = {}  # padded experts' index -> the variable of their bytes
+    if padded:  # ``_padded_values``, written out
+        entries: dict[Any, int] = {}  # padded-shape key -> its entry ``o{index}``
+        written: dict[str, str] = {}  # an expression -> the variable holding it
         for j, (t, _, skip, n_skip, elem, key) in enumerate(table.experts):
             kind_, (rows, cols) = key
+            at = entries.get(key)
+            if at is None:
+                at = entries[key] = len(entries)
+                lines += [f"    o{at} = memo.get({key!r})",
+                          f"    if o{at} is None:",
+                          f"        o{at} = memo[{key!r}] = _padded_entry({kind_}, {rows}, "
+                          f"{cols}, moe_tp, hp, ip, mb)",
+                          f"    r{at}, c{at} = o{at}[0]"]
             layers = len(t.layers)
-            lines += [f"    l = -(-({t.copies} + red) // ep)",
-                      f"    o = memo.get({key!r})",
-                      "    if o is None:",
-                      f"        o = memo[{key!r}] = _padded_entry({kind_}, {rows}, {cols}, "
-                      "moe_tp, hp, ip, mb)",
-                      "    r, c = o[0]"]
-            plain = f"r * c * l * {layers or 1} * {elem}"
+            r, c, o, ll = f"r{at}", f"c{at}", f"o{at}", local_experts(t.copies)
+            plain = f"{r} * {c} * {ll} * {layers or 1} * {elem}"
             if not t.linear:
-                lines.append(f"    x{j} = {plain}")
-                continue
-            quantized = (f"r * c * l * {elem} if {bool(skip)} else o[1] * l" if not layers else
-                         f"o[1] * l * {layers - n_skip} + r * c * l * unq * {n_skip}")
-            lines.append(f"    x{j} = {plain} if mb is None else {quantized}")
+                expr = plain
+            else:  # (``+ 0`` when no layer is skipped: a sum from 0.0 adds the same then)
+                expr = (f"{r} * {c} * {ll} * {elem} if {bool(skip)} else {o}[1] * {ll}"
+                        if not layers else f"{o}[1] * {ll} * {layers - n_skip}" + (
+                            f" + {r} * {c} * {ll} * unq * {n_skip}" if n_skip else ""))
+                expr = f"{plain} if mb is None else {expr}"
+            if expr not in written:  # gate and up projections alike: one product
+                written[expr] = f"x{j}"
+                lines.append(f"    x{j} = {expr}")
+            experts[j] = written[expr]
 
     def term(b: float, k: int) -> str:
-        return f"{b!r} * s{k}" if k < n else f"{b!r} * x{k - n}"
+        if k >= n:
+            return f"{b!r} * {experts[k - n]}"
+        share = shares[k]
+        return repr(b) if share is None else f"{b!r} * {share}"
 
     if kind == _FLAT or kind == _FLAT_PADDED:
-        pairs = table.flat if kind == _FLAT else table.flat_padded
-        lines += _chain("out", [term(b, k) for b, k in pairs])
+        chains = [("out", [term(b, k) for b, k in
+                           (table.flat if kind == _FLAT else table.flat_padded)])]
+    else:
+        chains = [(f"p{g}", [term(b, k) for b, k in pairs]) for g, (_, pairs) in
+                  enumerate(table.groups if kind == _GROUPS else table.padded_groups)]
+    seen: dict[str, int] = {}
+    for _, terms in chains:
+        for text in terms:
+            seen[text] = seen.get(text, 0) + 1
+    products: dict[str, str] = {}  # a product added more than once: multiplied once
+    for text, count in seen.items():
+        if count > 1 and " * " in text:
+            products[text] = f"m{len(products)}"
+            lines.append(f"    m{len(products) - 1} = {text}")
+    for name, terms in chains:
+        lines += _chain(name, [products.get(text, text) for text in terms])
+    if kind == _FLAT or kind == _FLAT_PADDED:
         lines.append("    return out")
     else:
-        groups = table.groups if kind == _GROUPS else table.padded_groups
-        parts = []
-        for g, (_, pairs) in enumerate(groups):
-            lines += _chain(f"p{g}", [term(b, k) for b, k in pairs])
-            parts.append(f"p{g}")
-        lines.append(f"    return sum(({''.join(p + ', ' for p in parts)}))")  # sum(()): 0
+        parts = "".join(f"{name}, " for name, _ in chains)
+        lines.append(f"    return sum(({parts}))")  # sum(()): 0
     scope: dict[str, Any] = {"_padded_entry": _padded_entry}
     exec("\n".join(lines), scope)  # noqa: S102 - code written above from the table's numbers
     return scope["summer"]
@@ -943,9 +995,12 @@ def _padded_entry(kind: int, rows: int, cols: int, moe_tp: int, hidden_pad: int,
 def _chain(name: str, terms: list[str]) -> list[str]:
     """``name = 0.0``, then each term added in order (``acc += b * share``), a few per line
     (``a + b + c`` adds left to right: the same additions)."""
-    out = [f"    {name} = 0.0"]
-    for at in range(0, len(terms), 16):
-        out.append(f"    {name} = {name} + {' + '.join(terms[at:at + 16])}")
+    if not terms:
+        return [f"    {name} = 0.0"]
+    out = []
+    for at in range(0, len(terms), 16):  # the first line starts from 0.0 itself, so that
+        start = "0.0" if at == 0 else name  # its leading constants fold
+        out.append(f"    {name} = {start} + {' + '.join(terms[at:at + 16])}")
     return out
 
 
