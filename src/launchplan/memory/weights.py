@@ -828,7 +828,7 @@ def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
         summer = table.summers[kind] = _summer(table, kind)
     # unpacked at once: each named-tuple field read is a descriptor call of its own
     (tp, _, ep, attn_tp, dense_tp, head_tp, embed_tp, moe_dp, redundant, replicated, fused,
-     _, resident) = par
+     _, resident, _, _) = par
     if summer is None or resident is not None:  # the written-out sums hold every local
         return _looped(model, table, par, scheme, unq, pad, memo, kind)  # expert
     ep = ep if ep > 1 else 1
