@@ -31,7 +31,9 @@ from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from launchplan.facts.environment import plain_flag
 from launchplan.facts.memo import per_object
+from launchplan.facts.quantization import fp8_held_experts, mxfp4_routed_experts
 from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
@@ -162,7 +164,8 @@ def plan_weights(model: ModelFacts, par: Parallel = _SINGLE, *, dtype: str | Non
     ``draft`` is a separate draft checkpoint's facts; ``mtp_draft`` means the draft is the
     target's own MTP layers (DeepSeek-style NextN). ``pad`` is how the MoE kernel that will
     run the routed experts rounds their buffers (``moe_padding.py``). ``fp8_experts``: the
-    routed experts an FP8 checkpoint packs as MXFP4 are held as FP8 (``_fp8_experts``).
+    routed experts an FP8 checkpoint packs as MXFP4 are held as FP8
+    (``facts.quantization.fp8_held_experts``).
     """
     key = (id(model), par, dtype, quantization, id(draft), mtp_draft, pad, fp8_experts)
     hit = _PLANS.get(key)
@@ -407,13 +410,14 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
         sm100, sm90, sm120, hip = _target_bits(target)
         pad = expert_padding(model.quant_method, v("moe_runner_backend"), sm100=sm100,
                              sm90=sm90, sm120=sm120, hip=hip,
-                             aiter=bool(env) and record.env_flag("SGLANG_USE_AITER"),
-                             aiter_k3=bool(env) and record.env_flag("SGLANG_AITER_K3_OPT"),
+                             # mxfp4.py reads both the plain way (true/1 only)
+                             aiter=bool(env) and plain_flag(env, "SGLANG_USE_AITER"),
+                             aiter_k3=bool(env) and plain_flag(env, "SGLANG_AITER_K3_OPT"),
                              a2a=a2a)
     else:  # no routed experts: nothing to pad
         pad = NONE
     return (model, par, v("dtype"), v("quantization"), draft if algo is not None else None,
-            mtp, pad, bool(env) and fp4_experts and _fp8_experts(record, model))
+            mtp, pad, bool(env) and fp4_experts and fp8_held_experts(model, env))
 
 
 def _resident_experts(v: Any) -> int | None:
@@ -542,7 +546,7 @@ def _checkpoint_scheme(model: ModelFacts) -> tuple[Scheme | None, Ignored]:
     scheme = scheme_of(qc, model.quant_method)
     if scheme is not None and _nvfp4_routed_experts(model):
         scheme = scheme._replace(experts=Scheme("nvfp4", "nvfp4"))
-    elif scheme is not None and scheme.kind != "mxfp4" and _mxfp4_routed_experts(model):
+    elif scheme is not None and scheme.kind != "mxfp4" and mxfp4_routed_experts(model):
         scheme = scheme._replace(experts=Scheme("mxfp4", "mxfp4"))
     return scheme, ignored(_sidecar_quant(model) or qc)
 
@@ -556,39 +560,6 @@ def _nvfp4_routed_experts(model: ModelFacts) -> bool:
     return (str(qc.get("quant_algo", "")).upper() == "MIXED_PRECISION"
             and str(qc.get("moe_quant_algo", "")).upper() == "NVFP4"
             and qc.get("group_size") is not None)
-
-
-def _mxfp4_routed_experts(model: ModelFacts) -> bool:
-    """Routed experts packed as MXFP4 inside another quantization (SGLang's
-    ``is_fp4_experts``, ``configs/model_config.py``): a ``routed_experts_quant_method`` of
-    mxfp4, MiMo-V2's ``store_dtype`` mxfp4, and DeepSeek-V4 without the key, whose FP4 expert
-    layout ``SGLANG_DSV4_FP4_EXPERTS`` turns on by default (the checkpoints say
-    ``expert_dtype`` fp4). The model's fact; the switches that hold them as FP8 instead
-    are a launch's environment (``_fp8_experts``)."""
-    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
-    method = qc.get("routed_experts_quant_method")
-    if method == "mxfp4":
-        return True
-    arch = model.arch0
-    if arch in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"):
-        return str(qc.get("store_dtype") or "").lower() == "mxfp4"
-    return arch.startswith("DeepseekV4") and method is None
-
-
-def _fp8_experts(record: Any, model: ModelFacts) -> bool:
-    """Whether routed experts an FP8 checkpoint packs as MXFP4 are held as FP8 instead
-    (``configs/model_config.py`` and ``Fp8Config.get_quant_method``, 0.5.23):
-    ``SGLANG_DSV4_FP4_DEQUANT`` on dequantizes them to FP8 at load (the FP8 MoE method
-    serves them); ``SGLANG_DSV4_FP4_EXPERTS`` set off, without the former, tells DeepSeek-V4
-    (no ``routed_experts_quant_method``) that its experts are FP8, and no detection runs."""
-    if record.env_flag("SGLANG_DSV4_FP4_DEQUANT"):
-        return True
-    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
-    fp4 = record.env.get("SGLANG_DSV4_FP4_EXPERTS")
-    return (fp4 is not None and not record.env_flag("SGLANG_DSV4_FP4_EXPERTS")
-            and "SGLANG_DSV4_FP4_DEQUANT" not in record.env
-            and model.arch0.startswith("DeepseekV4")
-            and qc.get("routed_experts_quant_method") is None)
 
 
 def _runtime_scheme(model: ModelFacts, quantization: str | None,
