@@ -317,6 +317,7 @@ def test_one_stage_sums_equal_the_staged_walk():
     the very floats the tensor-by-tensor walk adds up (same products, same order), padded
     experts and MTP drafts included; the tables' written-out sum functions (``_summer``)
     give the very floats of the loops they replace."""
+    from launchplan.facts.models.snapshots import snapshot_folder
     from launchplan.memory import weights
     from launchplan.memory.moe_padding import ExpertPadding
 
@@ -324,10 +325,14 @@ def test_one_stage_sums_equal_the_staged_walk():
                                                              lm_head_tp=1, embed_tp=1),
             Parallel(tp=4, attn_tp=2, dense_tp=1, moe_dp=2, redundant_experts=32,
                      shared_experts_replicated=True),
-            Parallel(tp=16, ep=4, attn_tp=16, shared_experts_fused=True)]
+            Parallel(tp=16, ep=4, attn_tp=16, shared_experts_fused=True),
+            # vision towers: attention DP, and the DP encoder keeping a tower whole
+            Parallel(tp=4, attn_tp=2, dp_attention=True),
+            Parallel(tp=8, attn_tp=2, encoder_dp=True, dp_attention=True)]
     pads = [ExpertPadding(), ExpertPadding(1, 128), ExpertPadding(256, 128)]
     checked = 0
-    for name in bundled_models():
+    # every bundled model, and a shipped Qwen3-VL (its vision position table over attention TP)
+    for name in (*bundled_models(), str(snapshot_folder("Qwen/Qwen3-VL-2B-Instruct"))):
         model = load_model(name)
         lay = weights._layout(model)
         for quantization, dtype in ((None, None), ("fp8", "float16")):

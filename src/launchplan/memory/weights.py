@@ -37,7 +37,11 @@ from launchplan.facts.quantization import fp8_held_experts, mxfp4_routed_experts
 from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
+from launchplan.memory.vision import ATTN as VISION_ATTN
+from launchplan.memory.vision import POS as VISION_POS
 from launchplan.memory.vision import POS_KINDS
+from launchplan.memory.vision import POS_TP as VISION_POS_TP
+from launchplan.memory.vision import TP as VISION_TP
 from launchplan.memory.vision import group as vision_group
 from launchplan.struct import Struct
 
@@ -799,7 +803,7 @@ def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
         summer = table.summers[kind] = _summer(table, kind)
     # unpacked at once: each named-tuple field read is a descriptor call of its own
     (tp, _, ep, attn_tp, dense_tp, head_tp, embed_tp, moe_dp, redundant, replicated, fused,
-     _, resident, _, _) = par
+     _, resident, encoder_dp, dp_attention) = par
     if summer is None or resident is not None:  # the written-out sums hold every local
         return _looped(model, table, par, scheme, unq, pad, memo, kind)  # expert
     ep = ep if ep > 1 else 1
@@ -807,11 +811,16 @@ def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
     if moe_tp < 1:
         moe_tp = 1
     hidden, inter = pad
-    return summer(model, tp, attn_tp or tp, ep, moe_tp, redundant, embed_tp or tp,
+    attn = attn_tp or tp
+    # a vision tower's groups (``vision.group``): whole on every GPU under the DP encoder
+    # but for a TP-split position table; its position table over attention TP under DP
+    # attention
+    vtp, vattn, vpos = (1, 1, 1) if encoder_dp else (tp, attn, attn if dp_attention else tp)
+    return summer(model, tp, attn, ep, moe_tp, redundant, embed_tp or tp,
                   head_tp or tp, dense_tp or tp,
                   moe_tp if fused else 1 if replicated else tp, hidden, inter,
                   None if scheme is None else scheme.of("experts").matrix_bytes, unq,
-                  {} if memo is None else memo)
+                  {} if memo is None else memo, vtp, vattn, vpos)
 
 
 def _looped(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
@@ -845,7 +854,7 @@ def _summer(table: _Table, kind: int) -> Any:
     constants fold when the function is compiled (the same additions, done once). Local
     expert counts and padded expert shapes are worked out once per distinct value."""
     lines = ["def summer(model, tp, attn, ep, moe_tp, red, vocab_g, head_g, dense, shared, hp, "
-             "ip, mb, unq, memo):"]
+             "ip, mb, unq, memo, vtp, vattn, vpos):"]
     n = len(table.keys)
     padded = kind == _GROUPS_PADDED or kind == _FLAT_PADDED
     local: set[int] = set()  # expert counts whose local count ``n{count}`` is written
@@ -873,8 +882,8 @@ def _summer(table: _Table, kind: int) -> Any:
         elif share == "experts":
             experts = key[1] if key[1] > 1 else 1
             expr = f"{local_experts(experts)} / {experts} / moe_tp"
-        elif share == "vocab" or share == "head":
-            vocab, group = key[1], "vocab_g" if share == "vocab" else "head_g"
+        elif share in _PADDED_GROUPS:
+            vocab, group = key[1], _PADDED_GROUPS[share]
             whole = (vocab + 63) // 64 * 64  # ``_pad`` to 64, then to 64 x group if need be
             expr = (f"({whole} if not {whole} % {group} else ({vocab} + 64 * {group} - 1) "
                     f"// (64 * {group}) * (64 * {group})) / {group} / {vocab}")
@@ -882,6 +891,10 @@ def _summer(table: _Table, kind: int) -> Any:
             expr = "1 / dense"
         elif share == "shared":
             expr = "1 / shared"
+        elif share == VISION_TP:
+            expr = "1 / vtp"
+        elif share == VISION_ATTN:
+            expr = "1 / vattn"
         else:  # a shard kind only ``_share`` knows: the loops over ``_shares``
             return None
         lines.append(f"    s{i} = {expr}")
@@ -947,6 +960,11 @@ def _summer(table: _Table, kind: int) -> Any:
     scope: dict[str, Any] = {"_padded_entry": _padded_entry}
     exec("\n".join(lines), scope)  # noqa: S102 - code written above from the table's numbers
     return scope["summer"]
+
+
+#: shard kinds padded like a vocabulary -> the summer's argument holding their group size
+_PADDED_GROUPS = {"vocab": "vocab_g", "head": "head_g", VISION_POS: "vpos",
+                  VISION_POS_TP: "tp"}
 
 
 def _padded_entry(kind: int, rows: int, cols: int, moe_tp: int, hidden_pad: int,
