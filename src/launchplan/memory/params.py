@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from launchplan.memory.config_ints import config_int as _int
+
 
 class Tensor(NamedTuple):
     """One weight tensor (or a stack of identical ones: every layer, every expert).
@@ -46,16 +48,6 @@ class Layout(NamedTuple):
     main: list[Tensor]
     mtp: list[Tensor]  # DeepSeek-style next-token-prediction layers stored after the main ones
     caveats: list[str]
-
-
-def _int(cfg: Mapping[str, Any], *keys: str, default: int = 0) -> int:
-    for key in keys:
-        v = cfg.get(key)
-        if isinstance(v, bool):
-            continue
-        if isinstance(v, (int, float)) and v == v:
-            return int(v)
-    return default
 
 
 # model types whose q/k/v projections carry a bias and whose o_proj does not

@@ -39,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from launchplan.memory.config_ints import config_int as _int
+
 if TYPE_CHECKING:
     from launchplan.memory.params import Tensor
 
@@ -118,16 +120,6 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
 _QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 
 
-def _int(cfg: Mapping[str, Any], *keys: str, default: int = 0) -> int:
-    for key in keys:
-        v = cfg.get(key)
-        if isinstance(v, bool):
-            continue
-        if isinstance(v, (int, float)) and v == v:
-            return int(v)
-    return default
-
-
 def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
                  caveats: list[str], tensor: type[Tensor]) -> list[Tensor]:
     """A multimodal checkpoint's vision tower, each tensor with its family's split.
@@ -178,21 +170,26 @@ def _maker(tensor: type[Tensor], fam: Family) -> _Make:
     return make
 
 
-def _qwen2_5(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
-             make: _Make) -> list[Any]:
-    """Qwen2.5-VL: an unbiased 3-D patch embedding, RMS-normed blocks of a biased qkv/proj
-    and a biased gated MLP, and the merger (RMS norm, two biased linears)."""
-    blocks = tuple(range(depth))
-    b = "visual.blocks.{i}"
-    inter = _int(v, "intermediate_size")
+def _qwen_geometry(v: Mapping[str, Any], h: int, text_hidden: int
+                   ) -> tuple[int, int, int, int]:
+    """What the Qwen-VL towers' configs share: (MLP width, a 3-D patch's input values, the
+    merger's output width, its input width after the spatial merge)."""
     patch = _int(v, "patch_size", "spatial_patch_size", default=14)
     chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
     temporal = _int(v, "temporal_patch_size", default=2)
     merge = _int(v, "spatial_merge_size", default=2)
-    out_h = _int(v, "out_hidden_size", default=text_hidden)
-    mh = h * merge * merge
+    return (_int(v, "intermediate_size"), chans * temporal * patch * patch,
+            _int(v, "out_hidden_size", default=text_hidden), h * merge * merge)
+
+
+def _qwen2_5(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+             make: _Make) -> list[Any]:
+    """Qwen2.5-VL: an unbiased 3-D patch embedding, RMS-normed blocks of a biased qkv/proj
+    and a biased gated MLP, and the merger (RMS norm, two biased linears)."""
+    blocks, b = tuple(range(depth)), "visual.blocks.{i}"
+    inter, patch_in, out_h, mh = _qwen_geometry(v, h, text_hidden)
     pad = -inter % 8
-    return [*make("visual.patch_embed.proj", REP, h, chans * temporal * patch * patch),
+    return [*make("visual.patch_embed.proj", REP, h, patch_in),
             *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=True),
             *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
             *make(f"{b}.mlp.gate_up_proj", fam.mlp, 2 * inter, h, blocks, bias=True),
@@ -213,16 +210,9 @@ def _qwen3(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fami
     embeddings, LayerNorm blocks of a biased qkv/proj and a two-matrix biased MLP, the
     merger to the LM's width, and one more merger per deepstack layer (its norm after the
     2x2 shuffle)."""
-    blocks = tuple(range(depth))
-    b = "visual.blocks.{i}"
-    inter = _int(v, "intermediate_size")
-    patch = _int(v, "patch_size", "spatial_patch_size", default=14)
-    chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
-    temporal = _int(v, "temporal_patch_size", default=2)
-    merge = _int(v, "spatial_merge_size", default=2)
-    out_h = _int(v, "out_hidden_size", default=text_hidden)
-    mh = h * merge * merge
-    out = [*make("visual.patch_embed.proj", REP, h, chans * temporal * patch * patch,
+    blocks, b = tuple(range(depth)), "visual.blocks.{i}"
+    inter, patch_in, out_h, mh = _qwen_geometry(v, h, text_hidden)
+    out = [*make("visual.patch_embed.proj", REP, h, patch_in,
                  bias=True),
            *make("visual.pos_embed", fam.pos, _int(v, "num_position_embeddings"), h,
                  first=True),
