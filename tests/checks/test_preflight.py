@@ -191,6 +191,9 @@ def test_draft_context_is_allowed_by_the_environment_variable():
     allowed = resolve(argv, gpu="h100", model_path="llama-3.1-8b",
                       env={"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"})
     assert "draft-context" not in {p.requirement for p in preflight(allowed).problems}
+    # SGLang's CI switch allows it too, in the same check as the model's own context
+    in_ci = resolve(argv, gpu="h100", model_path="llama-3.1-8b", env={"SGLANG_IS_IN_CI": "y"})
+    assert "draft-context" not in {p.requirement for p in preflight(in_ci).problems}
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "0", "-0.5", "1"])

@@ -218,7 +218,7 @@ def _draft_context_ok(p: Values) -> bool:
     draft = p.draft
     if draft is None or p["speculative_algorithm"] is None:
         return True
-    if environment.flag(p.env, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"):
+    if environment.longer_context_allowed(p.env):
         return True
     return draft.derived_context_len >= p.model.context_len
 

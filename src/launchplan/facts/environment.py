@@ -148,6 +148,16 @@ def given(env: Mapping[str, str], name: str) -> bool:
     return name in env
 
 
+#: Either variable lets SGLang take a context above the one derived from the config, for the
+#: model and for a draft alike (``ModelConfig._derive_context_length``; CI counts too).
+LONGER_CONTEXT_ENV = ("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "SGLANG_IS_IN_CI")
+
+
+def longer_context_allowed(env: Mapping[str, str]) -> bool:
+    """Whether SGLang takes a context length above the derived one under ``env``."""
+    return any(flag(env, name) for name in LONGER_CONTEXT_ENV)
+
+
 def unreadable(env: Mapping[str, str]) -> list[str]:
     """One line per declared variable whose text SGLang would not parse and would replace
     by its default (what SGLang's warning says, in launchplan's words)."""

@@ -13,9 +13,6 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.facts import environment
 
-# Either variable lets SGLang take a --context-length above the derived one (CI counts too).
-LONGER_CONTEXT_ENV = ("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "SGLANG_IS_IN_CI")
-
 
 @rule(
     phase=Phase.GRAPH_DEFAULTS,
@@ -39,7 +36,7 @@ def context_length_limit(v: View) -> Refuse | None:
     wanted, derived = v.context_length, v.model.derived_context_len
     if wanted is None or wanted <= derived:
         return None
-    if any(environment.flag(v.env, name) for name in LONGER_CONTEXT_ENV):
+    if environment.longer_context_allowed(v.env):
         return None
     return Refuse(f"--context-length {wanted} is above the context length derived from the "
                   f"model's config.json ({derived}); set "

@@ -13,7 +13,8 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.moe import decode_graph_tokens, env_int, prefill_buffer_tokens
+from launchplan.facts import environment
+from launchplan.rules.moe import decode_graph_tokens, prefill_buffer_tokens
 
 # Architectures registered for DeepEP v2 in SGLang 0.5.23 (configs/moe_model_registry.py);
 # only the first architecture counts. None registers its own prefill sizing.
@@ -137,4 +138,4 @@ def _budget(v: View, *, scattered: bool) -> Refuse | None:
 
 
 def _capacity(v: View) -> int:
-    return env_int(v, CAPACITY_ENV)
+    return environment.value(v.env, CAPACITY_ENV)

@@ -12,8 +12,8 @@ from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 from launchplan.rules.graph_config import DECODE
-from launchplan.rules.moe import env_int
 from launchplan.rules.parallel import attn_dp_enabled
 
 
@@ -135,8 +135,8 @@ def _flydsl_decode_capacity(v: View) -> Refuse | None:
     """ROCm FlyDSL MegaMoE with its own decode capacity: the largest decode step must fit."""
     if not (v.target.is_hip and v.record.env_flag(FLYDSL_ENV)):
         return None
-    decode = env_int(v, FLYDSL_DECODE_MTPR_ENV)
-    if decode <= 0 or decode >= env_int(v, FLYDSL_MTPR_ENV):
+    decode = environment.value(v.env, FLYDSL_DECODE_MTPR_ENV)
+    if decode <= 0 or decode >= environment.value(v.env, FLYDSL_MTPR_ENV):
         return None  # one merged capacity (or off)
     if v.disaggregation_mode == "prefill":
         return None
@@ -176,7 +176,7 @@ def _token_budget(v: View, *, newer: bool) -> Refuse | None:
 def _budget_checks(v: View, *, newer: bool) -> Refuse | None:
     if (newer and v.encoder_only) or v.target.is_hip or not _needs_budget(v):
         return None
-    capacity = env_int(v, TOKENS_ENV)
+    capacity = environment.value(v.env, TOKENS_ENV)
     label = v.model.arch0
     attn_dp = attn_dp_enabled(v)
     if v.disaggregation_mode != "prefill":

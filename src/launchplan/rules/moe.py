@@ -533,7 +533,7 @@ def _mori_pplx(v: View, *, epv2: bool) -> Declare | Refuse | None:
     a2a, mode = v.moe_a2a_backend, v.deepep_mode
     budgeted = (v.chunked_prefill_size or 0) > 0 and v.disaggregation_mode != "decode"
     if a2a == "mori":
-        if budgeted and v.chunked_prefill_size > env_int(v, _MORI_ENV):
+        if budgeted and v.chunked_prefill_size > environment.value(v.env, _MORI_ENV):
             return Refuse(f"MoRI EP dispatches a {v.chunked_prefill_size}-token chunk per "
                           f"rank, above {_MORI_ENV}; raise it or lower --chunked-prefill-size")
         if mode == "auto":
@@ -552,7 +552,7 @@ def _mori_pplx(v: View, *, epv2: bool) -> Declare | Refuse | None:
         return Refuse("moe_a2a_backend pplx runs with the deep_gemm MoE runner only")
     if budgeted:
         tokens = max(v.chunked_prefill_size, v.cuda_graph_max_bs_decode or 0)
-        if tokens > env_int(v, _PPLX_ENV):
+        if tokens > environment.value(v.env, _PPLX_ENV):
             return Refuse(f"pplx EP dispatches up to {tokens} tokens per rank, above "
                           f"{_PPLX_ENV}; raise it or lower --chunked-prefill-size")
     out: dict[str, str] = {}
@@ -566,12 +566,6 @@ def _mori_pplx(v: View, *, epv2: bool) -> Declare | Refuse | None:
 
 _MORI_ENV = "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 _PPLX_ENV = "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
-
-
-def env_int(v: View, name: str) -> Any:
-    """An integer variable the plan assumes (``--env``), as SGLang reads it: its default
-    when unset or not an integer (``facts.environment``)."""
-    return environment.value(v.env, name)
 
 
 def prefill_buffer_tokens(v: View) -> int:
@@ -633,7 +627,7 @@ def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
             tokens = max(tokens, prefill["max_bs"] or 0)
     requests, per_request = decode_graph_tokens(v)
     required = max(tokens, requests * per_request)
-    capacity = env_int(v, _FLASHINFER_A2A_ENV)  # no default: the buffer, at least 4096
+    capacity = environment.value(v.env, _FLASHINFER_A2A_ENV)  # unset: the buffer, >= 4096
     if capacity is None:
         capacity = max(buffer, 4096)
     if required > capacity:

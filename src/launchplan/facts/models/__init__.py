@@ -14,13 +14,13 @@ the record), ``attention`` (shapes, KV heads, hybrid kinds), ``draft`` (draft re
 
 from __future__ import annotations
 
+from launchplan.facts.environment import LONGER_CONTEXT_ENV
 from launchplan.facts.models.bundled import (
     HUB_RENAMES,
     bundled_alias,
     bundled_for_path,
     bundled_models,
 )
-from launchplan.facts.models.derive import LONGER_CONTEXT_ENV
 from launchplan.facts.models.fields import MAX_CONFIG_BYTES, MAX_INT
 from launchplan.facts.models.loading import clear_cache, load_draft_model, load_model
 from launchplan.facts.models.record import ModelFacts

@@ -10,7 +10,7 @@ from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.facts import quantization as quant
-from launchplan.facts.environment import flag
+from launchplan.facts.environment import longer_context_allowed
 from launchplan.facts.models.architectures import (
     _AUTO_EMBEDDING_ARCHS,
     _DSA_ARCHS,
@@ -47,7 +47,6 @@ from launchplan.facts.models.locate import _Source
 from launchplan.facts.models.record import ModelFacts
 
 #: Environment variables that let ``--context-length`` exceed the derived length.
-LONGER_CONTEXT_ENV = ("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "SGLANG_IS_IN_CI")
 
 
 def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | None,
@@ -116,7 +115,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
     derived = _derived_context(text, t, rope)
     if context_length is None:
         context_len = min(derived, 8192) if arch0 == "EmbeddingGemma2Model" else derived
-    elif context_length <= derived or _longer_context_allowed(env):
+    elif context_length <= derived or longer_context_allowed(env):
         context_len = context_length
     else:
         raise _context_too_long(context_length, derived, where, is_draft)
@@ -256,11 +255,6 @@ def _context_too_long(requested: int, derived: int, where: str, is_draft: bool) 
                           f"context length, {allow}", requested)
     return InputError("--context-length", f"at most {derived}, the context length derived from "
                       f"{where}, {allow}", requested)
-
-
-def _longer_context_allowed(env: Mapping[str, str]) -> bool:
-    """Either variable true as SGLang reads it (an unreadable value is its default, off)."""
-    return any(flag(env, name) for name in LONGER_CONTEXT_ENV)
 
 
 def _config_dtype(text: Mapping[str, Any], t: _Fields, arch0: str) -> str | None:

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.facts.environment import longer_context_allowed
 from launchplan.facts.models.derive import (
     _context_too_long,
     _derive,
-    _longer_context_allowed,
 )
 from launchplan.facts.models.fields import (
     MAX_INT,
@@ -107,7 +107,7 @@ def _load(path_or_name: Any, json_override: Any, context_length: Any,
         if fresh:
             # the environment matters only for a --context-length above the derived length
             if context_length is not None and context_length > facts.derived_context_len \
-                    and not _longer_context_allowed(env):
+                    and not longer_context_allowed(env):
                 raise _context_too_long(context_length, facts.derived_context_len, display,
                                         draft is not None)
             return facts
