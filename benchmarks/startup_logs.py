@@ -13,6 +13,11 @@ the end of loading was posted, its "avail mem" plus "mem usage" (the same figure
 after). Logged weights are "mem usage", or before minus after when the release did not
 print it. "pinned" values are what an older release's server_args show it resolved
 differently from SGLang 0.5.23 (its default ``mem_fraction_static``); they are passed as flags.
+
+A log whose checkpoint's quantization is not published (a private AWQ build) carries
+``"weights": "logged"``: its ``model_path`` is a published config of the same architecture,
+and its pool is sized from the logged weights ("mem usage") instead of launchplan's, so it
+checks the KV pool's formulas and not the weights (no weights error is counted for it).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from launchplan.facts.targets import get_target, with_overrides  # noqa: E402
 from launchplan.input.server_log import LoggedMemory  # noqa: E402
+from launchplan.memory.kv_pool import kv_pool  # noqa: E402
 from launchplan.memory.plan import memory_plan  # noqa: E402
 from launchplan.planner import resolve  # noqa: E402
 
@@ -50,9 +56,12 @@ class Replay(NamedTuple):
     logged_weights_bytes: int | None
     tokens: int
     logged_tokens: int | None
+    weights_logged: bool = False  # the pool was sized from the logged weights
 
     @property
     def weights_error(self) -> float | None:
+        if self.weights_logged:  # the logged figure itself: nothing was predicted
+            return None
         return _rel(self.weights_bytes, self.logged_weights_bytes)
 
     @property
@@ -103,15 +112,26 @@ def replay(entry: dict[str, Any], *, override: bool) -> Replay:
     path = entry["model_path"]
     if (ROOT / path).is_dir():  # a config kept in the repo; otherwise a bundled or Hub name
         path = str(ROOT / path)
-    plan = memory_plan(resolve(argv_of(entry), gpu=target, model_path=path))
+    result = resolve(argv_of(entry), gpu=target, model_path=path)
+    plan = memory_plan(result)
     if plan is None:
         raise ValueError(f"{entry['id']}: no memory plan (target memory unknown)")
     weights = logged_weights_gib(entry)
+    logged_tokens = entry["logged"].get("max_total_num_tokens")
+    if entry.get("weights") == "logged":
+        if weights is None:
+            raise ValueError(f"{entry['id']}: 'weights': 'logged' needs a logged mem usage")
+        loaded = round(weights * GiB)
+        pool = kv_pool(result, weights_bytes=loaded, before_load_bytes=plan.before_load_bytes)
+        return Replay(
+            id=entry["id"], override=before is not None, before_bytes=plan.before_load_bytes,
+            weights_bytes=loaded, logged_weights_bytes=loaded, tokens=pool.max_total_num_tokens,
+            logged_tokens=logged_tokens, weights_logged=True)
     return Replay(
         id=entry["id"], override=before is not None, before_bytes=plan.before_load_bytes,
         weights_bytes=plan.weights_bytes + plan.draft_weights_bytes,
         logged_weights_bytes=None if weights is None else round(weights * GiB),
-        tokens=plan.max_total_num_tokens, logged_tokens=entry["logged"].get("max_total_num_tokens"))
+        tokens=plan.max_total_num_tokens, logged_tokens=logged_tokens)
 
 
 def share_within(errors: Sequence[float | None], tolerance: float = TOLERANCE) -> tuple[int, int]:
@@ -157,7 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             entry["id"],
             entry["gpu_short"],
             entry["model_path"].rsplit("/", 1)[-1], _gib(iso.logged_weights_bytes),
-            _gib(iso.weights_bytes), _pct(iso.weights_error), _tokens(iso.logged_tokens),
+            "(logged)" if iso.weights_logged else _gib(iso.weights_bytes),
+            _pct(iso.weights_error), _tokens(iso.logged_tokens),
             _tokens(iso.tokens) if iso.override else "(no figure)",
             _pct(iso.tokens_error) if iso.override else "-",
             _tokens(asm.tokens), _pct(asm.tokens_error)))
@@ -169,7 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             version = entry["sglang_version"].split(" (")[0]
             print(f"| [{entry['id']}]({entry['source']['url']}) | {version} | "
                   f"{entry['gpu_short']} | {entry['model_path'].rsplit('/', 1)[-1]} | "
-                  f"{_pct(iso.weights_error)} | {_tokens(iso.logged_tokens)} | "
+                  f"{'(logged)' if iso.weights_logged else _pct(iso.weights_error)} | "
+                  f"{_tokens(iso.logged_tokens)} | "
                   f"{_tokens(iso.tokens) if iso.override else '-'} | "
                   f"{_pct(iso.tokens_error) if iso.override else '-'} | "
                   f"{_tokens(asm.tokens)} | {_pct(asm.tokens_error)} |")

@@ -25,9 +25,9 @@ LOGS = bench.load_logs()
 
 #: Agreement measured when the logs were collected (share of logs within 10%).
 FLOOR_TOKENS_LOGGED_BEFORE = 1.0  # #tokens, with the logged before-load figure
-FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (36 of 38:
+FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (45 of 47:
 # the two misses are shared GPUs, whose free memory no assumption about an idle card can know)
-FLOOR_WEIGHTS = 0.9  # weights per GPU (33 of 36; the 2024 Llama-3.2-1B log held a second LM
+FLOOR_WEIGHTS = 0.9  # weights per GPU (35 of 38; the 2024 Llama-3.2-1B log held a second LM
 # head, Qwen3-0.6B's 1.1 GiB of tensors read -11% against a mem usage with the load overhead,
 # and Qwen3.5-397B with every layer in CPU memory kept a GiB on the GPU beyond its embedding,
 # head and vision tower that the log does not show the source of)
@@ -130,3 +130,41 @@ def test_hybrid_gdn_pools_are_sized_as_the_qwen35_log_sized_them():
     assert abs(pool.max_mamba_cache_size - slots) <= 1
     assert pool.max_total_num_tokens == pytest.approx(logged["max_total_num_tokens"], rel=0.02)
     assert pool.max_running_requests == logged["max_running_requests"]
+
+
+def test_hybrid_swa_pools_are_split_as_the_gemma4_logs_split_them():
+    """Gemma-4-31B and 26B-A4B (sliding-window and full-attention layers in two pools) on
+    2 x RTX 3090 at tp 2, over a ladder of --swa-full-tokens-ratio, two mem_fraction_static
+    and an FP8 (e5m2) KV cache: given each log's own before-load and weights figures,
+    launchplan's full and SWA token counts are the logged ones within 1%, and the SWA pool
+    holds the ratio's share of the full pool as SGLang's did."""
+    entries = [e for e in LOGS if e["logged"].get("swa_max_total_num_tokens")]
+    assert len(entries) >= 5
+    ratios = set()
+    for entry in entries:
+        logged = entry["logged"]
+        before = bench.logged_before_gib(entry)
+        target = bench.with_overrides(bench.get_target(entry["target"]),
+                                      gpu_count=entry["gpu_count"],
+                                      before_load_mib=round(before * 1024))
+        result = bench.resolve(bench.argv_of(entry), gpu=target,
+                               model_path=entry["model_path"])
+        pool = kv_pool(result, weights_bytes=round(logged["weights_gib"] * bench.GiB),
+                       before_load_bytes=round(before * 1024) << 20)
+        assert pool.configurator == "hybrid_swa", entry["id"]
+        full, swa = logged["max_total_num_tokens"], logged["swa_max_total_num_tokens"]
+        assert pool.full_max_total_num_tokens == pytest.approx(full, rel=0.01), entry["id"]
+        assert pool.swa_max_total_num_tokens == pytest.approx(swa, rel=0.01), entry["id"]
+        ratio = float(result.value("swa_full_tokens_ratio"))
+        assert pool.swa_max_total_num_tokens == int(pool.full_max_total_num_tokens * ratio)
+        ratios.add(ratio)
+    assert len(ratios) >= 4  # a ladder, not one point
+
+
+def test_logged_weights_logs_count_no_weights_error(replays):
+    """A log planned from a same-architecture config with its own logged weights checks the
+    pool only: its weights are not a prediction, so they stay out of the weights share."""
+    isolated, _ = replays
+    logged = [r for r in isolated if r.weights_logged]
+    assert logged and all(r.weights_error is None for r in logged)
+    assert all(r.weights_bytes == r.logged_weights_bytes for r in logged)
