@@ -25,9 +25,9 @@ LOGS = bench.load_logs()
 
 #: Agreement measured when the logs were collected (share of logs within 10%).
 FLOOR_TOKENS_LOGGED_BEFORE = 1.0  # #tokens, with the logged before-load figure
-FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (48 of 50:
+FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (49 of 51:
 # the two misses are shared GPUs, whose free memory no assumption about an idle card can know)
-FLOOR_WEIGHTS = 0.9  # weights per GPU (40 of 43; the 2024 Llama-3.2-1B log held a second LM
+FLOOR_WEIGHTS = 0.9  # weights per GPU (41 of 44; the 2024 Llama-3.2-1B log held a second LM
 # head, Qwen3-0.6B's 1.1 GiB of tensors read -11% against a mem usage with the load overhead,
 # and Qwen3.5-397B with every layer in CPU memory kept a GiB on the GPU beyond its embedding,
 # head and vision tower that the log does not show the source of)
