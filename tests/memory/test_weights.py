@@ -15,6 +15,7 @@ import pytest
 
 from launchplan.facts.models import bundled_models, clear_cache, load_model
 from launchplan.memory.params import layout
+from launchplan.memory.plan import memory_plan
 from launchplan.memory.quant_bytes import Ignored, Scheme, scheme_of
 from launchplan.memory.weights import (
     Parallel,
@@ -182,8 +183,27 @@ def test_mtp_draft_is_the_checkpoints_nextn_layer():
     assert full.draft_bytes_per_gpu == 0
     # one MoE layer's worth (the main stack has 58 of them) plus the 2h -> h projection
     moe_layer = (full.breakdown["experts"] + full.breakdown["shared_experts"]) / 58
-    assert moe_layer < w.draft_bytes_per_gpu < 1.5 * moe_layer
+    # plus the embedding and head the NextN model builds for itself (bf16, vocabulary-split
+    # over tp 8), resident until the target's pool is sized (``_own_copies``)
+    copies = 2 * 2 * 129280 * 7168 / 8
+    assert moe_layer < w.draft_bytes_per_gpu - copies < 1.5 * moe_layer
     assert w.checkpoint_params - w.total_params > w.draft_params  # + embedding/head copies
+
+
+def test_mtp_draft_holds_its_own_embedding_and_head_while_the_pool_is_sized():
+    """SGLang 0.5.23 loads the draft before sizing the target's KV pool and swaps the NextN
+    model's own embedding and head for the target's only afterwards (``init_lm_head`` in
+    ``alloc_memory_pool``): the draft's bytes, which the pool is sized without, carry both
+    tables (bf16, vocabulary-split over tp), the pair sgl-project/sglang#36452 reports for
+    a 248320 x 5120 vocabulary (2.54 GB each)."""
+    r = resolve(["--tp-size", "2", "--speculative-algorithm", "NEXTN"], gpu="h100",
+                model_path="Qwen/Qwen3.5-27B")
+    w = weights_per_gpu(r)
+    copies = 2 * 2 * 248320 * 5120 / 2  # embedding and untied head, bf16, over tp 2
+    # what is left is the one MTP decoder layer and its 2h -> h projection (under 0.6 GiB)
+    assert 0 < w.draft_bytes_per_gpu - copies < 0.6 * 2**30
+    plan = memory_plan(r)
+    assert plan.draft_weights_bytes == w.draft_bytes_per_gpu
 
 
 def test_eagle_drafts_share_embedding_and_head():
@@ -203,7 +223,15 @@ def test_eagle_drafts_share_embedding_and_head():
     assert eagle3.draft_params == eagle3_layer + 3 * h * h + 32000 * h + h
     # fp16 over tp 2: the layer's matrices split in two, its norms and the fc (a plain
     # torch Linear in SGLang's EAGLE model) whole on each rank
-    assert eagle.draft_bytes_per_gpu == 2 * (layer - 2 * h) / 2 + 2 * 2 * h + 2 * h * (2 * h + 1)
+    # plus the embedding and head the draft builds for itself, held until the target's pool
+    # is sized (``_draft_copies``): 128256-token tables in fp16, vocabulary-split over tp 2
+    copy = 2 * 128256 * h / 2
+    assert eagle.draft_bytes_per_gpu == (2 * (layer - 2 * h) / 2 + 2 * 2 * h
+                                         + 2 * h * (2 * h + 1) + 2 * copy)
+    # EAGLE3 with its own 32000-token head holds a copy of the embedding only
+    eagle3_own = (2 * (eagle3_layer - 3 * h) / 2 + 2 * 3 * h + 2 * 3 * h * h
+                  + 2 * 32000 * h / 2 + 2 * h)  # layer, its norms, fc, head, final norm
+    assert eagle3.draft_bytes_per_gpu == eagle3_own + copy
 
 
 # --- quantized storage -------------------------------------------------------------------------

@@ -233,6 +233,8 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
         if st.mtp is not None:  # the checkpoint's own MTP layers (``_draft_share``)
             draft_gpu = _summed(model, st.mtp, par, st.scheme, st.unq, pad, memo,
                                 _FLAT_PADDED if padded else _FLAT)  # ``_flat_sum``
+            draft_gpu += _flat_share(model, _own_copies(model), par, None, st.ign, st.unq,
+                                     NONE, memo)
             return int(round(per_gpu)), int(round(draft_gpu)), st.caveats
     caveats = list(st.caveats)
     _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, st.scheme, st.ign,
@@ -300,12 +302,15 @@ def _draft_share(model: ModelFacts, par: Parallel, dtype: str | None,
         d_scheme, d_ign = _runtime_scheme(draft, None, caveats)
         d_unq = _dtype_bytes(draft.dtype if dtype in (None, "auto") else dtype)
         return (_table(d_lay, d_scheme, d_ign, d_unq).params,
-                _flat_share(model, d_lay, par, d_scheme, d_ign, d_unq, NONE, memo))
+                _flat_share(model, d_lay, par, d_scheme, d_ign, d_unq, NONE, memo)
+                + _flat_share(model, _draft_copies(draft), par, None, d_ign, d_unq, NONE,
+                              memo))
     lay = _layout(model)
     if mtp_draft and lay.mtp:
         own = _own_mtp(model)
         return (_table(own, scheme, ign, unq).params,
-                _flat_share(model, own, par, scheme, ign, unq, pad, memo))
+                _flat_share(model, own, par, scheme, ign, unq, pad, memo)
+                + _flat_share(model, _own_copies(model), par, None, ign, unq, NONE, memo))
     if mtp_draft:
         caveats.append("speculative MTP draft, but the checkpoint declares no MTP layers "
                        "launchplan can count: draft weights taken as 0")
@@ -1198,16 +1203,57 @@ def _eagle_kind(model: ModelFacts) -> str | None:
 
 @per_object
 def _own_mtp(model: ModelFacts) -> list[Tensor]:
-    """The MTP layers a speculative draft loads from the target's checkpoint (the
-    embedding and head copies are the target's own)."""
+    """The MTP layers a speculative draft loads from the target's checkpoint (its
+    embedding and head end up the target's; the copies it holds until then are
+    ``_own_copies``)."""
     return [t for t in _layout(model).mtp if t.component != "mtp_embedding"]
+
+
+@per_object
+def _own_copies(model: ModelFacts) -> list[Tensor]:
+    """The embedding and LM head an MTP draft builds for itself (unquantized, in the
+    model's dtype, vocabulary-sharded like the target's), resident while the target's
+    KV pool is sized.
+
+    SGLang 0.5.23's NextN/MTP classes (``deepseek_nextn.py``, ``qwen3_5_mtp.py``,
+    ``qwen3_next_mtp.py``, ``glm4_moe_nextn.py``, ...) construct a ``VocabParallelEmbedding``
+    and a ``ParallelLMHead`` (the embedding itself where the config ties them); the
+    scheduler loads the draft, then sizes the target's pool from the free memory
+    (``init_model_worker`` -> ``init_memory_pools`` -> ``init_target_memory_pool``), and
+    only then does ``EAGLEWorkerV2.alloc_memory_pool`` call ``init_lm_head``, which swaps in
+    the target's tensors (``set_embed_and_head``) and frees the copies. So the pool is
+    short by them, and the draft's 'Load weight end' mem usage includes them.
+    """
+    return [t for t in _layout(model).main if t.component in ("embedding", "lm_head")]
+
+
+@per_object
+def _draft_copies(draft: ModelFacts) -> list[Tensor]:
+    """The embedding (and head) an EAGLE/EAGLE3 draft builds and holds until
+    ``init_lm_head`` hands it the target's, after the target's pool is sized (as
+    ``_own_copies``): an EAGLE draft's embedding and untied head, an EAGLE3 draft's
+    embedding, and its full-vocabulary head when it names no ``draft_vocab_size``
+    (``load_lm_head_from_target``). A standalone draft keeps its own (counted already)."""
+    kind = _eagle_kind(draft)
+    cfg = draft.text_config
+    vocab, h = int(cfg.get("vocab_size") or 0), draft.hidden_size or 0
+    if kind is None or not vocab or not h:
+        return []
+    out = [Tensor("model.embed_tokens", "embedding", (vocab, h), shard="vocab")]
+    draft_vocab = cfg.get("draft_vocab_size")
+    if not cfg.get("tie_word_embeddings") and (
+            kind == "eagle" or not (isinstance(draft_vocab, int) and draft_vocab > 0)):
+        # (an EAGLE3 draft's reduced head is its own, ``_draft_layout``)
+        out.append(Tensor("lm_head", "lm_head", (vocab, h), shard="head"))
+    return out
 
 
 @per_object
 def _draft_layout(draft: ModelFacts) -> list[Tensor]:
     """The tensors an EAGLE/EAGLE3 (or standalone) draft loads beyond what it shares.
 
-    EAGLE drafts share the target's embedding and LM head; an EAGLE3 draft with its own
+    EAGLE drafts end up sharing the target's embedding and LM head (the copies they hold
+    until the target's pool is sized are ``_draft_copies``); an EAGLE3 draft with its own
     ``draft_vocab_size`` keeps a reduced LM head. EAGLE feeds ``fc`` with 2 x hidden
     (token embedding and target feature); EAGLE3 with the target's three auxiliary hidden
     states, and its first layer's q/k/v read 2 x hidden.
