@@ -7,7 +7,7 @@ import json
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import looks_pasted, unpaste
+from launchplan.input.pasted import is_manifest, launch_count, looks_pasted, unpaste
 
 
 @pytest.mark.parametrize("tokens", [
@@ -125,3 +125,49 @@ def test_a_script_exports_its_environment_to_the_launch():
 def test_an_export_chained_before_the_launch_is_kept():
     argv, env = unpaste(["export SGLANG_X=1 && python3 -m sglang.launch_server --model-path m"])
     assert argv == ["--model-path", "m"] and env == ["SGLANG_X=1"]
+
+
+def test_a_continuation_inside_a_word_joins_the_word_as_the_shell_does():
+    # the path is cut at the backslash: the shell drops backslash and newline, nothing else
+    argv, _ = unpaste(["nohup python3 -m sglang.launch_server --model /models/\\\nQwen/Qwen3-8B/"
+                       "  --tp 1 >log 2>&1 &"])
+    assert argv == ["--model", "/models/Qwen/Qwen3-8B/", "--tp", "1"]
+    # a next line that starts a flag is still a word of its own without a space before `\`
+    argv, _ = unpaste(["python -m sglang.launch_server --model-path m --tp 2\\\n--port 1"])
+    assert argv == ["--model-path", "m", "--tp", "2", "--port", "1"]
+
+
+def test_a_variable_set_to_nothing_passes_no_word():
+    script = ('EXTRA=""\npython -m sglang.launch_server --model-path m $EXTRA --tp 2 '
+              '${EXTRA}')
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+@pytest.mark.parametrize(("mode", "argv", "env"), [
+    ("native", ["--model-path", "m", "--moe-runner-backend", "x"], ["A=1"]),
+    ("dequant", ["--model-path", "m"], ["A=1", "FP4_DEQUANT=1"]),
+])
+def test_an_if_block_runs_the_branch_its_test_picks(mode, argv, env):
+    script = (f'MODE=${{MODE:-{mode}}}\nexport A=1\nMOE="--moe-runner-backend x"\n'
+              'if [ "$MODE" = dequant ]; then\n  export FP4_DEQUANT=1\n  MOE=""\nfi\n'
+              "python3 -m sglang.launch_server --model-path m $MOE")
+    assert unpaste([script]) == (argv, env)
+
+
+def test_if_elif_else_and_an_undecided_test():
+    script = ("TP=4\nif [[ $TP -eq 8 ]]; then\n  PORT=1\nelif test $TP -lt 8; then PORT=2\n"
+              "else\n  PORT=3\nfi\npython -m sglang.launch_server --model-path m --port $PORT")
+    assert unpaste([script])[0] == ["--model-path", "m", "--port", "2"]
+    # a test on the caller's variable decides nothing: both launches stay, as before
+    script = ('if [ "$RANK" -eq 0 ]; then\n  python -m sglang.launch_server --model-path m '
+              "--node-rank 0\nelse\n  python -m sglang.launch_server --model-path m "
+              "--node-rank $RANK\nfi")
+    assert launch_count([script]) == 2
+
+
+def test_a_script_writing_a_compose_file_is_read_as_a_script():
+    script = ("cat > docker-compose.yml << 'EOF'\nservices:\n  sglang:\n    image: lmsysorg/sglang\n"
+              "    entrypoint: python3 -m sglang.launch_server\n    command: --model-path x\n"
+              "EOF\npython3 -m sglang.launch_server --model-path m --tp 2\n")
+    assert not is_manifest(script)
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])

@@ -39,8 +39,14 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def looks_like_manifest(text: str) -> bool:
-    """Whether ``text`` is a manifest or an exec-form array rather than a shell line."""
+    """Whether ``text`` is a manifest or an exec-form array rather than a shell line. A
+    shell script that writes a manifest in a here-document (``cat > compose.yml << EOF``)
+    is a script: the document's lines are a file's, not the paste's."""
     stripped = text.strip()
+    if "<<" in stripped:
+        from launchplan.input.heredoc import split_off
+
+        stripped = split_off(stripped)[0].strip()
     if "sglang" not in stripped:  # a flag's value (a JSON list, say), not a launch
         return False
     if stripped.startswith("[") and stripped.endswith("]"):

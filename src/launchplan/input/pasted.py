@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Sequence
 
 from launchplan.errors import InputError
-from launchplan.input import shell_vars
+from launchplan.input import shell_branches, shell_vars
 
 #: ``NAME=value`` before the command: a shell environment assignment.
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -532,7 +532,7 @@ def _joined_continuations(text: str) -> str:
     pending = ""
     for line in text.splitlines():
         line = line.rstrip("\r")
-        joined = f"{pending} {line}" if pending else line
+        joined = _continued(pending, line) if pending else line
         if line.endswith("\\") and _live_backslash(joined):
             pending = joined[:-1]
             continue
@@ -541,6 +541,18 @@ def _joined_continuations(text: str) -> str:
     if pending:
         out.append(pending)
     return "\n".join(out)
+
+
+def _continued(before: str, line: str) -> str:
+    """``before`` (a line without its continuation backslash) and the ``line`` it goes on
+    with. The shell takes the backslash and the newline out and nothing else, so a word the
+    break cuts in two (``--model /models/\\`` then ``Qwen/Qwen3-8B``) is one word again. A
+    next line that starts a flag stays a word of its own even without a space before the
+    backslash (``--tp 8\\`` then ``--port 1``): the shell would glue ``8--port``, which no
+    launch means, and pages drop a line's trailing space."""
+    if before and not before[-1].isspace() and line[:1] not in ("", " ", "\t", "-"):
+        return before + line
+    return f"{before} {line}"
 
 
 def _live_backslash(line: str) -> bool:
@@ -585,7 +597,8 @@ _REDIRECT_WITH_TARGET = re.compile(r"^\d*(?:>&\d+|(?:>>?|<|&>>?)\S+)$")
 
 
 def _segments(words: list[str]) -> list[list[str]]:
-    """``words`` cut into commands at the shell's control operators."""
+    """``words`` cut into commands at the shell's control operators, without the commands
+    of ``if`` branches the script's own values decide against."""
     segments: list[list[str]] = [[]]
     for word in words:
         if word in _CONTROL:
@@ -595,7 +608,7 @@ def _segments(words: list[str]) -> list[list[str]]:
             segments.append([])
         else:
             segments[-1].append(word)
-    return segments
+    return shell_branches.live_segments(segments)
 
 
 def _launch_segment(words: list[str], launch: int | None = None,
@@ -689,10 +702,13 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
     word is a bare reference to a value holding flags (``PREFILL_EXTRA="--a --b 2"`` then
     ``$PREFILL_EXTRA``), which the shell splits at its spaces. The quotes that would keep
     it whole are gone by now, so only a value that starts with a flag is split: a quoted
-    path with a space in it stays one word."""
+    path with a space in it stays one word. A bare reference to an empty value is no word
+    (a quoted one would be an empty argument, which no launch passes on purpose)."""
     value = shell_vars.expand(word, values)
     if value != word and _WHOLE_REFERENCE.match(word):
         parts = value.split()
+        if not parts:  # set to nothing (``MOE_ARGS=""``): the shell passes no word at all
+            return []
         if len(parts) > 1 and parts[0].startswith("-"):
             return parts
     return [value]
