@@ -167,7 +167,8 @@ def test_if_elif_else_and_an_undecided_test():
 
 def test_a_script_writing_a_compose_file_is_read_as_a_script():
     script = ("cat > docker-compose.yml << 'EOF'\nservices:\n  sglang:\n"
-              "    image: lmsysorg/sglang\n    entrypoint: python3 -m sglang.launch_server\n    command: --model-path x\n"
+              "    image: lmsysorg/sglang\n    entrypoint: python3 -m sglang.launch_server\n"
+              "    command: --model-path x\n"
               "EOF\npython3 -m sglang.launch_server --model-path m --tp 2\n")
     assert not is_manifest(script)
     assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
