@@ -172,3 +172,13 @@ def test_a_script_writing_a_compose_file_is_read_as_a_script():
               "EOF\npython3 -m sglang.launch_server --model-path m --tp 2\n")
     assert not is_manifest(script)
     assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+@pytest.mark.parametrize("line", [
+    "CUDA_VISIBLE_DEVICES=1 numactl --cpunodebind=0 python3 -m sglang.launch_server "
+    "--model-path m",
+    "CUDA_VISIBLE_DEVICES=1 timeout 600 python -m sglang.launch_server --model-path m",
+    "CUDA_VISIBLE_DEVICES=1 pixi run python -m sglang.launch_server --model-path m",
+])
+def test_assignments_before_another_program_reach_the_launch_it_starts(line):
+    assert unpaste([line]) == (["--model-path", "m"], ["CUDA_VISIBLE_DEVICES=1"])

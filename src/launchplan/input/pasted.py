@@ -716,7 +716,10 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
 
 def _from_command(words: list[str]) -> list[str]:
     """``words`` from the start of the command that runs the launcher: its runner
-    (``docker run ...``) or the assignments and wrappers right before its prefix."""
+    (``docker run ...``) or the assignments and wrappers right before its prefix, after the
+    assignments that start the command when a program of another kind stands between
+    (``numactl``, ``timeout 600``, ``poetry run``): the shell sets those for it, and the
+    launcher it starts inherits them."""
     prefix = next(i for i in range(len(words)) if _prefix_end(words, i) is not None)
     before = words[:prefix]
     runner = _runner_start(before)
@@ -725,7 +728,10 @@ def _from_command(words: list[str]) -> list[str]:
     start = prefix
     while start > 0 and (_ASSIGNMENT.match(words[start - 1]) or words[start - 1] in _WRAPPERS):
         start -= 1
-    return words[start:]
+    lead = 0  # ``CUDA_VISIBLE_DEVICES=1 numactl -N 0 python -m ...``: the command's own
+    while lead < start and (_ASSIGNMENT.match(words[lead]) or words[lead] in _WRAPPERS):
+        lead += 1  # assignments are its environment, whatever program it starts first
+    return [w for w in words[:lead] if _ASSIGNMENT.match(w)] + words[start:]
 
 
 def _interpreter_variable(words: list[str], i: int) -> bool:
