@@ -182,3 +182,15 @@ def test_a_script_writing_a_compose_file_is_read_as_a_script():
 ])
 def test_assignments_before_another_program_reach_the_launch_it_starts(line):
     assert unpaste([line]) == (["--model-path", "m"], ["CUDA_VISIBLE_DEVICES=1"])
+
+
+def test_each_inline_code_launch_over_lines_is_read_with_its_continuations():
+    notes = ("1. `CUDA_VISIBLE_DEVICES=0 uv run python -m sglang.launch_server \\\n"
+             "  --model-path a \\\n  --port 8000`\n"
+             "2. `CUDA_VISIBLE_DEVICES=1 uv run python -m sglang.launch_server \\\n"
+             "  --model-path b \\\n  --port 8080`")
+    assert launch_count([notes]) == 2
+    assert unpaste([notes], launch=1) == (["--model-path", "a", "--port", "8000"],
+                                          ["CUDA_VISIBLE_DEVICES=0"])
+    assert unpaste([notes], launch=2) == (["--model-path", "b", "--port", "8080"],
+                                          ["CUDA_VISIBLE_DEVICES=1"])

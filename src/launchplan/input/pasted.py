@@ -487,9 +487,14 @@ _INLINE_SPAN = re.compile(r"(?<!`)`(?!`)([^`]*\n[^`]*)`(?!`)")
 def _inline_code_over_lines(text: str) -> str:
     """``text`` with an inline-code launch that runs over several lines (a bullet's
     "Serve command: `sglang serve --model-path M\\n  --tp 8`") reduced to that code, on
-    one line: Markdown joins the lines of a span, so the line breaks are not the shell's."""
-    for match in _INLINE_SPAN.finditer(text):
-        code = " ".join(match.group(1).split())
+    one line: Markdown joins the lines of a span, so the line breaks are not the shell's
+    (nor are the continuation backslashes a span written as a shell block keeps). Each
+    such span is, as a list of launches writes one per item."""
+    at = 0
+    while (match := _INLINE_SPAN.search(text, at)) is not None:
+        at = match.end()
+        # a span may keep the shell's own continuations (``\\`` at each line's end)
+        code = " ".join(match.group(1).replace("\\\n", "\n").split())
         try:
             words = shlex.split(code, comments=True)
         except ValueError:
@@ -497,7 +502,8 @@ def _inline_code_over_lines(text: str) -> str:
         if launches_sglang(words):
             start = text.rfind("\n", 0, match.start()) + 1
             end = text.find("\n", match.end())
-            return text[:start] + code + ("" if end < 0 else text[end:])
+            text = text[:start] + code + ("" if end < 0 else text[end:])
+            at = start + len(code)
     return text
 
 
