@@ -194,3 +194,13 @@ def test_each_inline_code_launch_over_lines_is_read_with_its_continuations():
                                           ["CUDA_VISIBLE_DEVICES=0"])
     assert unpaste([notes], launch=2) == (["--model-path", "b", "--port", "8080"],
                                           ["CUDA_VISIBLE_DEVICES=1"])
+
+
+def test_a_script_passes_on_the_arguments_it_sets_or_none():
+    script = ('if [ $# -eq 0 ]; then\n  set -- \\\n    --model-path m \\\n    --tp 4\nfi\n'
+              'python3 -m sglang.launch_server "$@"\n')
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "4"], [])
+    notes: list[str] = []
+    wrapper = 'exec python3 -m sglang.launch_server --model-path m "$@"'
+    assert unpaste([wrapper], notes=notes) == (["--model-path", "m"], [])
+    assert any("($@)" in note for note in notes)

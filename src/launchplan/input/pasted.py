@@ -623,8 +623,9 @@ def _launch_segment(words: list[str], launch: int | None = None,
     with ``&&``, ``;``, a pipe or a new line; of several launches, the ``launch``-th),
     without its redirections: where its output goes is the shell's business, not the
     launch's. Variables an earlier command exports (``export NAME=VALUE``) are the launch's
-    environment: they come back as assignments right before it. Words before the launch's
-    own command (a prompt left over) are not."""
+    environment: they come back as assignments right before it. ``"$@"`` passes on the
+    script's arguments: those its ``set -- ...`` sets, else none (it is run as pasted).
+    Words before the launch's own command (a prompt left over) are not."""
     segments = _segments(words)
     found = [n for n, seg in enumerate(segments)
              if any(_prefix_end(seg, i) is not None for i in range(len(seg)))]
@@ -639,8 +640,11 @@ def _launch_segment(words: list[str], launch: int | None = None,
         _orphaned_flags(segments[at + 1:], notes)
     values: dict[str, str] = {}  # the shell variables the text sets before the launch
     exported: list[str] = []
+    arguments: list[str] | None = None  # the script's own, as ``set -- ...`` sets them
     for seg in segments[:at]:
-        if seg[:1] == ["export"]:
+        if seg[:2] == ["set", "--"]:
+            arguments = [shell_vars.expand(w, values) for w in seg[2:]]
+        elif seg[:1] == ["export"]:
             names = [w for w in seg[1:] if _ASSIGNMENT.match(w)]
             shell_vars.assigned(names, values)
             exported.extend(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
@@ -655,9 +659,19 @@ def _launch_segment(words: list[str], launch: int | None = None,
             skip = False
         elif _REDIRECT.match(word):
             skip = True
+        elif word in _ALL_ARGUMENTS:
+            out.extend(arguments or [])
+            if arguments is None and notes is not None:
+                notes.append(f"the launch passes on the script's own arguments ({word}), "
+                             "which the paste does not give: it is planned without them "
+                             "(give those flags after the paste)")
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.extend(_expanded_word(word, values))
     return out
+
+
+#: A script's arguments, all of them, as a launch passes them on (``"$@"`` unquoted by now).
+_ALL_ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
 
 
 def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
