@@ -204,3 +204,14 @@ def test_a_script_passes_on_the_arguments_it_sets_or_none():
     wrapper = 'exec python3 -m sglang.launch_server --model-path m "$@"'
     assert unpaste([wrapper], notes=notes) == (["--model-path", "m"], [])
     assert any("($@)" in note for note in notes)
+
+
+@pytest.mark.parametrize("before", [
+    "pkill -f sglang.launch_server\nsleep 2",
+    "ps aux | grep sglang.launch_server",
+    "printf '  %q' python3 -m sglang.launch_server; echo",
+])
+def test_a_command_that_only_names_the_launcher_is_not_a_launch(before):
+    script = f"{before}\npython -m sglang.launch_server --model-path m --tp 2\n"
+    assert launch_count([script]) == 1
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])

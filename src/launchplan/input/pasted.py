@@ -219,8 +219,7 @@ def launch_count(tokens: Sequence[str]) -> int:
         except InputError:
             continue
         segments = _segments(words)
-        direct = sum(any(_prefix_end(seg, i) is not None for i in range(len(seg)))
-                     for seg in segments)
+        direct = sum(_starts_launch(seg) for seg in segments)
         count += direct or len(_quoted_launches(segments))
     return count
 
@@ -364,6 +363,23 @@ def _expanded(tokens: Sequence[str], launch: int | None = None,
         else:
             words.append(token)
     return words
+
+
+#: Commands that take a launch's words as data (they print, search for or signal a running
+#: server: ``pkill -f sglang.launch_server``, ``printf ' %q' python3 -m sglang.launch_server``):
+#: a launcher named in their arguments is not started.
+_INERT = frozenset({"echo", "printf", "pkill", "pgrep", "kill", "killall", "grep", "egrep",
+                    "fgrep", "ps", "which", "type", "whereis", "cat", "tail", "head", "less",
+                    "sed", "awk", "ls", "rm", "tee", "logger", ":"})
+
+
+def _starts_launch(segment: list[str]) -> bool:
+    """Whether the command ``segment`` starts SGLang's launcher: its prefix stands in it and
+    the command's program is not one that only names it."""
+    program = next((w for w in segment if not _ASSIGNMENT.match(w)), "")
+    if program.rsplit("/", 1)[-1] in _INERT:
+        return False
+    return any(_prefix_end(segment, i) is not None for i in range(len(segment)))
 
 
 def launches_sglang(words: Sequence[str]) -> bool:
@@ -627,8 +643,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
     script's arguments: those its ``set -- ...`` sets, else none (it is run as pasted).
     Words before the launch's own command (a prompt left over) are not."""
     segments = _segments(words)
-    found = [n for n, seg in enumerate(segments)
-             if any(_prefix_end(seg, i) is not None for i in range(len(seg)))]
+    found = [n for n, seg in enumerate(segments) if _starts_launch(seg)]
     if not found:
         quoted = _quoted_launches(segments)
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
@@ -688,7 +703,7 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
                 inner = _shell_words(word)
             except InputError:
                 continue
-            if any(_prefix_end(inner, i) is not None for i in range(len(inner))):
+            if any(_starts_launch(part) for part in _segments(inner)):
                 out.append(inner)
     return out
 
