@@ -215,3 +215,9 @@ def test_a_command_that_only_names_the_launcher_is_not_a_launch(before):
     script = f"{before}\npython -m sglang.launch_server --model-path m --tp 2\n"
     assert launch_count([script]) == 1
     assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+def test_local_and_declare_set_variables_declare_x_exports_them():
+    script = ('launch() {\n  local port=8000 model="m"\n  declare -x SGLANG_X=1\n'
+              '  python -m sglang.launch_server --model-path "$model" --port $port\n}\n')
+    assert unpaste([script]) == (["--model-path", "m", "--port", "8000"], ["SGLANG_X=1"])

@@ -659,13 +659,9 @@ def _launch_segment(words: list[str], launch: int | None = None,
     for seg in segments[:at]:
         if seg[:2] == ["set", "--"]:
             arguments = [shell_vars.expand(w, values) for w in seg[2:]]
-        elif seg[:1] == ["export"]:
-            names = [w for w in seg[1:] if _ASSIGNMENT.match(w)]
-            shell_vars.assigned(names, values)
-            exported.extend(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
-                            for w in names)
-        elif seg and all(_ASSIGNMENT.match(w) for w in seg):
-            shell_vars.assigned(seg, values)  # set for the script, not exported
+        else:
+            exported.extend(f"{name}={values[name]}"
+                            for name in shell_vars.declared(seg, values))
     chosen = _from_command(segments[at])
     out: list[str] = list(exported)
     skip = False

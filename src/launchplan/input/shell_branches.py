@@ -12,13 +12,10 @@ its block is read, as before.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from launchplan.input import shell_vars
 
-#: ``NAME=value`` words (a shell assignment).
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: Words that start a branch's body, written on the same line as its first command.
 _BODY_KEYWORDS = ("then", "else", "do")
 _INTEGER_TESTS = {"-eq": int.__eq__, "-ne": int.__ne__, "-lt": int.__lt__,
@@ -59,10 +56,7 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
         if head in ("if", "elif") or not (not blocks or blocks[-1].live):
             out.append(seg if head in ("if", "elif") else [])
             continue
-        if seg[:1] == ["export"]:
-            shell_vars.assigned([w for w in seg[1:] if _ASSIGNMENT.match(w)], values)
-        elif seg and all(_ASSIGNMENT.match(w) for w in seg):
-            shell_vars.assigned(seg, values)
+        shell_vars.declared(seg, values)
         out.append(seg)
     return out
 

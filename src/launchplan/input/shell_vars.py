@@ -30,6 +30,29 @@ _REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)"
 _OPEN = re.compile(r"\$(?:\{|\(|[A-Za-z_])|^@[A-Za-z_]\w*$|\{\{.*\}\}")
 
 
+#: ``NAME=value``: a shell assignment word.
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: Builtins that set variables from their ``NAME=VALUE`` words.
+_DECLARING = frozenset({"export", "local", "declare", "typeset", "readonly"})
+
+
+def declared(segment: list[str], values: dict[str, str]) -> list[str]:
+    """Record the variables the command ``segment`` sets into ``values`` (assignments alone,
+    or after ``export``, ``local``, ``declare``, ``readonly``), and give the names it exports
+    (``export``, ``declare -x``): those are the environment of what the script starts."""
+    if segment and all(_ASSIGNMENT.match(w) for w in segment):
+        assigned(segment, values)  # set for the script, not exported
+        return []
+    if not segment or segment[0] not in _DECLARING:
+        return []
+    words = [w for w in segment[1:] if _ASSIGNMENT.match(w)]
+    assigned(words, values)
+    exports = segment[0] == "export" or (
+        segment[0] in ("declare", "typeset")
+        and any(w.startswith("-") and "x" in w for w in segment[1:]))
+    return [w.partition("=")[0] for w in words] if exports else []
+
+
 def assigned(words: Iterable[str], values: dict[str, str]) -> None:
     """Record ``NAME=VALUE`` words into ``values`` (later ones win, as in the shell); a
     value is itself expanded against what was set before it."""
