@@ -210,6 +210,7 @@ def test_a_script_passes_on_the_arguments_it_sets_or_none():
     "pkill -f sglang.launch_server\nsleep 2",
     "ps aux | grep sglang.launch_server",
     "printf '  %q' python3 -m sglang.launch_server; echo",
+    'if ! pgrep -f "sglang.launch_server" > /dev/null; then echo down; fi',
 ])
 def test_a_command_that_only_names_the_launcher_is_not_a_launch(before):
     script = f"{before}\npython -m sglang.launch_server --model-path m --tp 2\n"

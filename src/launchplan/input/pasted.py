@@ -373,10 +373,16 @@ _INERT = frozenset({"echo", "printf", "pkill", "pgrep", "kill", "killall", "grep
                     "sed", "awk", "ls", "rm", "tee", "logger", ":"})
 
 
+#: Shell words before a command that are not its program (``if ! pgrep -f ...; then``).
+_COMPOUND_WORDS = frozenset({"if", "elif", "while", "until", "then", "do", "else", "!", "{",
+                             "(", "time"})
+
+
 def _starts_launch(segment: list[str]) -> bool:
     """Whether the command ``segment`` starts SGLang's launcher: its prefix stands in it and
     the command's program is not one that only names it."""
-    program = next((w for w in segment if not _ASSIGNMENT.match(w)), "")
+    program = next((w for w in segment
+                    if not _ASSIGNMENT.match(w) and w not in _COMPOUND_WORDS), "")
     if program.rsplit("/", 1)[-1] in _INERT:
         return False
     return any(_prefix_end(segment, i) is not None for i in range(len(segment)))
