@@ -79,7 +79,8 @@ def launch_total(text: str) -> int:
 def gpus_requested(text: str, launch: int | None = None) -> int | None:
     """The GPUs the launching container asks for, when the manifest says: a Kubernetes
     ``resources`` limit (or request) of an ``<vendor>/gpu`` resource, or a Compose device
-    reservation's ``count``. The container sees only those, whatever the node holds."""
+    reservation's (or ``gpus:`` request's) ``count`` or ``device_ids``. The container sees
+    only those, whatever the node holds."""
     _, _, node = _chosen(text, launch)
     if not isinstance(node, dict):
         return None
@@ -94,12 +95,16 @@ def gpus_requested(text: str, launch: int | None = None) -> int | None:
                         return count
     deploy = node.get("deploy")
     reservations = _dig(deploy, "resources", "reservations", "devices")
-    if isinstance(reservations, list):
-        for device in reservations:
-            if isinstance(device, dict) and "gpu" in (device.get("capabilities") or []):
-                count = _count(device.get("count"))
-                if count is not None:
-                    return count
+    requests = node.get("gpus")  # Compose's own ``gpus:`` (``all``, or device requests)
+    for device in [*(reservations if isinstance(reservations, list) else []),
+                   *(requests if isinstance(requests, list) else [])]:
+        if not isinstance(device, dict) or (
+                "capabilities" in device and "gpu" not in (device["capabilities"] or [])):
+            continue
+        ids = device.get("device_ids")
+        count = len(ids) if isinstance(ids, list) and ids else _count(device.get("count"))
+        if count is not None:
+            return count
     return None
 
 

@@ -423,6 +423,49 @@ def _runner_start(argv: list[str]) -> int | None:
     return None
 
 
+def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
+    """The GPUs the container around a pasted launch is given (``docker run --gpus 2``,
+    ``--gpus '"device=0,1"'``): the launch sees only those, whatever the host holds. None
+    for ``--gpus all``, no such option, or no container."""
+    for token in map(cleaned, tokens):
+        if not ("\n" in token or (" " in token and _wordy(token))) or is_manifest(token):
+            continue
+        try:
+            segments = _segments(_shell_words(token))
+        except InputError:
+            continue
+        found = [seg for seg in segments if _starts_launch(seg)]
+        if not found:
+            continue
+        seg = found[min(max(launch or 1, 1), len(found)) - 1]
+        prefix = next(i for i in range(len(seg)) if _prefix_end(seg, i) is not None)
+        runner = _runner_start(seg[:prefix])
+        return None if runner is None else _gpus_option(seg[runner:prefix])
+    return None
+
+
+#: Docker's ``--gpus`` device list (``device=0,1``, quoted or not, with other fields after).
+_DEVICE_IDS = re.compile(r'^"?device=([^"=]+?)"?(?:,[a-z]+=.*)?$')
+
+
+def _gpus_option(words: list[str]) -> int | None:
+    """The GPU count a runner's ``--gpus`` option gives: a number, or the devices listed."""
+    for at, word in enumerate(words):
+        name, eq, value = word.partition("=")
+        if name != "--gpus":
+            continue
+        if not eq:
+            value = words[at + 1] if at + 1 < len(words) else ""
+        value = value.strip().strip("'")
+        if value.isdigit():
+            return int(value) or None
+        ids = _DEVICE_IDS.match(value)
+        if ids is not None:
+            return len([i for i in ids.group(1).split(",") if i.strip()]) or None
+        return None
+    return None
+
+
 def _runner_env(words: list[str]) -> list[str]:
     """The ``NAME=VALUE`` assignments a runner's words carry: leading shell assignments (and
     those after an ``env`` wrapper) and ``-e``/``--env`` options (``--env=NAME=VALUE`` too).
