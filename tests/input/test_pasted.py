@@ -222,3 +222,14 @@ def test_local_and_declare_set_variables_declare_x_exports_them():
     script = ('launch() {\n  local port=8000 model="m"\n  declare -x SGLANG_X=1\n'
               '  python -m sglang.launch_server --model-path "$model" --port $port\n}\n')
     assert unpaste([script]) == (["--model-path", "m", "--port", "8000"], ["SGLANG_X=1"])
+
+
+def test_a_bash_array_of_flags_is_the_launch_it_passes():
+    script = ('COMMON=(\n  --model-path m   # the checkpoint\n  --tp 2\n)\n'
+              'if [ "$ROLE" = prefill ]; then\n  COMMON+=(--disaggregation-mode prefill)\nfi\n'
+              'FLAGS=("${COMMON[@]}" --port 1)\nEXTRA=()\n'
+              'SGLANG_X=1 python3 -m sglang.launch_server "${FLAGS[@]}" "${EXTRA[@]}" > log 2>&1')
+    argv, env = unpaste([script])
+    assert argv == ["--model-path", "m", "--tp", "2", "--disaggregation-mode", "prefill",
+                    "--port", "1"]  # the test on the caller's ROLE decides nothing
+    assert env == ["SGLANG_X=1"]

@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Sequence
 
 from launchplan.errors import InputError
-from launchplan.input import shell_branches, shell_vars
+from launchplan.input import shell_arrays, shell_branches, shell_vars
 
 #: ``NAME=value`` before the command: a shell environment assignment.
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -508,7 +508,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
 
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _joined_continuations(_unwrapped_flags(_inline_code(text), notes))
-    text = shell_vars.substitutions_kept_whole(text)
+    text = shell_arrays.on_one_line(shell_vars.substitutions_kept_whole(text))
     words: list[str] = []
     for line in _logical_lines(text):
         try:
@@ -784,6 +784,9 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
     it whole are gone by now, so only a value that starts with a flag is split: a quoted
     path with a space in it stays one word. A bare reference to an empty value is no word
     (a quoted one would be an empty argument, which no launch passes on purpose)."""
+    listed = shell_arrays.items(word, values)  # "${ARGS[@]}": the array's items
+    if listed is not None:
+        return listed
     value = shell_vars.expand(word, values)
     if value != word and _WHOLE_REFERENCE.match(word):
         parts = value.split()

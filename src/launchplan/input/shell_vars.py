@@ -39,7 +39,12 @@ _DECLARING = frozenset({"export", "local", "declare", "typeset", "readonly"})
 def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     """Record the variables the command ``segment`` sets into ``values`` (assignments alone,
     or after ``export``, ``local``, ``declare``, ``readonly``), and give the names it exports
-    (``export``, ``declare -x``): those are the environment of what the script starts."""
+    (``export``, ``declare -x``): those are the environment of what the script starts. An
+    array assignment (``shell_arrays``) is recorded too."""
+    from launchplan.input import shell_arrays
+
+    if shell_arrays.assign(segment, values):
+        return []
     if segment and all(_ASSIGNMENT.match(w) for w in segment):
         assigned(segment, values)  # set for the script, not exported
         return []
