@@ -48,7 +48,7 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
 
             if looks_like_manifest(t):
                 return True
-        if "Engine" in t:
+        if "Engine" in t or "Runtime" in t:
             from launchplan.input.engine_call import looks_like_engine_call
 
             if looks_like_engine_call(t):
@@ -319,7 +319,7 @@ def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:
 
 
 def _engine_call(token: str) -> bool:
-    if "Engine" not in token:
+    if "Engine" not in token and "Runtime" not in token:
         return False
     from launchplan.input.engine_call import looks_like_engine_call
 
