@@ -233,3 +233,20 @@ def test_a_bash_array_of_flags_is_the_launch_it_passes():
     assert argv == ["--model-path", "m", "--tp", "2", "--disaggregation-mode", "prefill",
                     "--port", "1"]  # the test on the caller's ROLE decides nothing
     assert env == ["SGLANG_X=1"]
+
+
+@pytest.mark.parametrize(("mode", "tp", "env"), [
+    ("big", "8", ["SGLANG_X=1"]), ("tiny", "1", []), ("other", "2", []),
+])
+def test_a_case_block_runs_the_branch_its_word_matches(mode, tp, env):
+    script = (f"MODE=${{MODE:-{mode}}}\n"
+              'case "$MODE" in\n  small|tiny)\n    TP=1\n    ;;\n'
+              "  big) TP=8; export SGLANG_X=1 ;;\n  *)\n    TP=2\n    ;;\nesac\n"
+              "python -m sglang.launch_server --model-path m --tp $TP")
+    assert unpaste([script]) == (["--model-path", "m", "--tp", tp], env)
+
+
+def test_export_of_a_name_set_before_exports_its_value():
+    script = ("GPUS=0,1\nCUDA_VISIBLE_DEVICES=$GPUS\nexport CUDA_VISIBLE_DEVICES\n"
+              "python -m sglang.launch_server --model-path m --tp 2")
+    assert unpaste([script])[1] == ["CUDA_VISIBLE_DEVICES=0,1"]

@@ -12,6 +12,7 @@ its block is read, as before.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
 
 from launchplan.input import shell_vars
@@ -30,18 +31,34 @@ class _Block:
     live: bool  # the branch being read runs (or may: its test decides nothing here)
     taken: bool  # an earlier branch's test was decided true
     unsure: bool  # an earlier branch's test decided nothing
+    subject: str | None = None  # a ``case`` block's word (None: an ``if`` block)
+    in_branch: bool = False  # a ``case`` block: between a pattern and its ``;;``
 
 
 def live_segments(segments: list[list[str]]) -> list[list[str]]:
     """``segments`` (commands, in order) without those in branches the shell skips, each
-    body command without the ``then``/``else``/``do`` written before it on its line."""
+    body command without the ``then``/``else``/``do`` (or ``case`` pattern) written before
+    it on its line."""
     values: dict[str, str] = {}
     blocks: list[_Block] = []
     out: list[list[str]] = []
     for seg in segments:
         head = seg[0] if seg else ""
         running = not blocks or blocks[-1].live
-        if head == "if":
+        if blocks and blocks[-1].subject is not None and head != "esac":
+            seg = _case_branch(blocks[-1], seg)
+            head = ""
+        elif head == "case" and len(seg) >= 3 and seg[2] == "in":
+            subject = shell_vars.expand(seg[1], values)
+            known = not (shell_vars.open_reference(subject) or subject.startswith("$"))
+            blocks.append(_Block(outer=running, live=False, taken=False, unsure=not known,
+                                 subject=subject if known else ""))
+            out.append([])
+            continue
+        elif head == "esac" and blocks:
+            blocks.pop()
+            seg = seg[1:]
+        elif head == "if":
             blocks.append(_opened(running, _decided(seg[1:], values)))
         elif head == "elif" and blocks:
             _next_branch(blocks[-1], _decided(seg[1:], values))
@@ -59,6 +76,23 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
         shell_vars.declared(seg, values)
         out.append(seg)
     return out
+
+
+def _case_branch(block: _Block, seg: list[str]) -> list[str]:
+    """``seg`` inside a ``case`` block: a pattern (``fast)``, ``a|b)``, ``*)``) starts a
+    branch, which runs when it is the first to match the block's word (any may, when the
+    word is the caller's); ``;;`` ends it. The command words the branch runs come back."""
+    if not block.in_branch and seg and seg[0].endswith(")"):
+        patterns = seg[0].lstrip("(")[:-1].split("|")
+        decided = None if block.unsure else any(
+            fnmatch.fnmatchcase(block.subject or "", p.strip("\"'")) for p in patterns)
+        _next_branch(block, decided)
+        block.in_branch = True
+        seg = seg[1:]
+    if seg[-1:] == [";"]:  # ``;;`` (the splitter left one ``;``)
+        block.in_branch = False
+        seg = seg[:-1]
+    return seg
 
 
 def _opened(running: bool, decided: bool | None) -> _Block:

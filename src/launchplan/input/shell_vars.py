@@ -55,7 +55,11 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     exports = segment[0] == "export" or (
         segment[0] in ("declare", "typeset")
         and any(w.startswith("-") and "x" in w for w in segment[1:]))
-    return [w.partition("=")[0] for w in words] if exports else []
+    if not exports:
+        return []
+    # ``export NAME`` of a name the script set before exports that value
+    return [w.partition("=")[0] for w in segment[1:]
+            if _ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
 
 
 def assigned(words: Iterable[str], values: dict[str, str]) -> None:
