@@ -250,3 +250,20 @@ def test_export_of_a_name_set_before_exports_its_value():
     script = ("GPUS=0,1\nCUDA_VISIBLE_DEVICES=$GPUS\nexport CUDA_VISIBLE_DEVICES\n"
               "python -m sglang.launch_server --model-path m --tp 2")
     assert unpaste([script])[1] == ["CUDA_VISIBLE_DEVICES=0,1"]
+
+
+def test_a_function_holding_the_launch_gets_the_arguments_of_its_call():
+    script = ('serve() {\n  local model=$1 port=${2:-30000}\n'
+              "  CUDA_VISIBLE_DEVICES=$3 python -m sglang.launch_server --model-path $model "
+              '--port $port --tp $((TP * 2))\n}\nTP=2\nserve Qwen/Qwen3-8B "" 1\n')
+    assert unpaste([script]) == (["--model-path", "Qwen/Qwen3-8B", "--port", "30000",
+                                  "--tp", "4"], ["CUDA_VISIBLE_DEVICES=1"])
+
+
+def test_positional_defaults_and_arithmetic_on_the_script_values():
+    script = ("num_prefill=${1:-4}\n"
+              "python -m sglang.launch_server --model-path m --tp-size $((${num_prefill}*8)) "
+              "--dp-size $((num_prefill * 8)) --nnodes $num_prefill --port $((30000 + $2))")
+    argv, _ = unpaste([script])
+    assert argv == ["--model-path", "m", "--tp-size", "32", "--dp-size", "32", "--nnodes", "4",
+                    "--port", "$((30000 + $2))"]  # $2 is not given: left open

@@ -705,9 +705,15 @@ def _launch_segment(words: list[str], launch: int | None = None,
     values: dict[str, str] = {}  # the shell variables the text sets before the launch
     exported: list[str] = []
     arguments: list[str] | None = None  # the script's own, as ``set -- ...`` sets them
-    for seg in segments[:at]:
+    call = _function_call(segments, at)  # the launch is in a function the script calls
+    for n, seg in enumerate(segments[:at]):
+        if call is not None and n == call[0]:  # what the script sets before it calls it
+            for before in segments[call[1] + 1:call[2]]:
+                exported.extend(f"{name}={values[name]}"
+                                for name in shell_vars.declared(before, values))
+            arguments = _positional([shell_vars.expand(w, values) for w in call[3]], values)
         if seg[:2] == ["set", "--"]:
-            arguments = [shell_vars.expand(w, values) for w in seg[2:]]
+            arguments = _positional([shell_vars.expand(w, values) for w in seg[2:]], values)
         else:
             exported.extend(f"{name}={values[name]}"
                             for name in shell_vars.declared(seg, values))
@@ -728,6 +734,58 @@ def _launch_segment(words: list[str], launch: int | None = None,
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.extend(_expanded_word(word, values))
     return out
+
+
+def _positional(arguments: list[str], values: dict[str, str]) -> list[str]:
+    """Set ``$1``, ``$2``, ... to ``arguments`` (the others unset); give them back."""
+    for name in [name for name in values if name.isdigit()]:
+        del values[name]
+    values.update((str(n), word) for n, word in enumerate(arguments, 1))
+    return arguments
+
+
+def _function_call(segments: list[list[str]],
+                   at: int) -> tuple[int, int, int, list[str]] | None:
+    """(where the function holding command ``at`` starts, where its body ends, where the
+    script first calls it after that, the call's arguments) when the launch is inside a
+    shell function the script calls (``launch Qwen/Qwen3-8B 30000``), else None."""
+    opened: list[tuple[str, int]] = []  # (function name, index of its definition)
+    inside: tuple[str, int] | None = None
+    end = None
+    for n, seg in enumerate(segments):
+        name = _defined_function(seg)
+        if name is not None:
+            opened.append((name, n))
+        elif seg[:1] == ["}"] and opened:
+            done = opened.pop()
+            if inside is not None and done == inside:
+                end = n
+                break
+        if n == at and opened:
+            inside = opened[-1]
+    if inside is None or end is None:
+        return None
+    for n in range(end + 1, len(segments)):
+        words = [w for w in segments[n] if not _ASSIGNMENT.match(w)]
+        if words[:1] == [inside[0]]:
+            args: list[str] = []
+            for word in words[1:]:
+                if _REDIRECT.match(word) or _REDIRECT_WITH_TARGET.match(word):
+                    break
+                args.append(word)
+            return inside[1], end, n, args
+    return None
+
+
+def _defined_function(segment: list[str]) -> str | None:
+    """The name a function definition starting ``segment`` defines (``serve() {``,
+    ``function serve {``), else None."""
+    if segment[:1] == ["function"] and len(segment) > 1:
+        return segment[1].removesuffix("()")
+    if segment and segment[0].endswith("()") and len(segment[0]) > 2 and segment[1:] in (
+            [], ["{"]):
+        return segment[0][:-2]
+    return None
 
 
 #: A script's arguments, all of them, as a launch passes them on (``"$@"`` unquoted by now).

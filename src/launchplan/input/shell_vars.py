@@ -21,9 +21,12 @@ from collections.abc import Iterable, Mapping
 #: (the word when the text does not set the name), ``${NAME:+word}`` (the word when it
 #: does, else nothing) and ``${NAME:?message}`` (the shell stops with the message when the
 #: name is unset: the value must come from the caller's shell), each also without the colon.
-_REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)"
+#: A positional parameter (``$1``, ``${2:-8}``) is a name too: the script's arguments, which
+#: a pasted script run as it stands does not have, unless it sets them (``set --``, a call
+#: of the function that holds the launch).
+_REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*|\d+)"
                         r"(?:(?P<op>:?[-=+?])(?P<default>[^}]*))?\}"
-                        r"|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))")
+                        r"|(?P<bare>[A-Za-z_][A-Za-z0-9_]*|\d))")
 #: What still looks like a shell expansion after expanding what the text sets (a
 #: PowerShell splat, ``@serve``, whose array the text builds at run time, and a template's
 #: ``{{ .Values.model }}``, too).
@@ -77,18 +80,39 @@ def expand(word: str, values: Mapping[str, str]) -> str:
 
     def replace(match: re.Match[str]) -> str:
         name = match.group("braced") or match.group("bare")
-        op = (match.group("op") or "").lstrip(":")
+        written = match.group("op") or ""
+        op = written.lstrip(":")
+        # with the colon, a name set to nothing counts as unset (``${2:-30000}`` of "")
+        is_set = name in values and not (written.startswith(":") and values[name] == "")
         if op == "+":
-            return expand(match.group("default"), values) if name in values else ""
+            return expand(match.group("default"), values) if is_set else ""
+        if op in ("-", "=") and not is_set:
+            return expand(match.group("default"), values)
         if name in values:
             return values[name]
-        if op in ("-", "="):
-            return expand(match.group("default"), values)
         if op == "?":
             return "${" + name + "}"  # required from the caller: left open, without the message
         return match.group(0)
 
-    return _REFERENCE.sub(replace, word)
+    expanded = _REFERENCE.sub(replace, word)
+    return _ARITHMETIC.sub(lambda m: _worked_out(m, values), expanded) if "$((" in expanded \
+        else expanded
+
+
+#: ``$((...))`` arithmetic (one level of parentheses inside).
+_ARITHMETIC = re.compile(r"\$\(\(((?:[^()]|\([^()]*\))*)\)\)")
+#: A bare name inside arithmetic (``$((num * 2))``), which the shell reads as its value.
+_ARITHMETIC_NAME = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+
+
+def _worked_out(match: re.Match[str], values: Mapping[str, str]) -> str:
+    """An arithmetic expansion's value when its names are integers the script sets (the
+    shell works it out then); else the span as written, an expansion left open."""
+    inner = _ARITHMETIC_NAME.sub(lambda n: values.get(n.group(0), n.group(0)), match.group(1))
+    if not _LITERAL_ARITHMETIC.match(inner):
+        return match.group(0)
+    value = _arithmetic(inner)
+    return match.group(0) if value is None else str(value)
 
 
 def open_reference(value: str) -> bool:
