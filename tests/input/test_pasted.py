@@ -267,3 +267,18 @@ def test_positional_defaults_and_arithmetic_on_the_script_values():
     argv, _ = unpaste([script])
     assert argv == ["--model-path", "m", "--tp-size", "32", "--dp-size", "32", "--nnodes", "4",
                     "--port", "$((30000 + $2))"]  # $2 is not given: left open
+
+
+@pytest.mark.parametrize(("line", "flag", "placeholder"), [
+    ("python -m sglang.launch_server --model-path <your-model-path> --tp 2",
+     "--model-path", "<your-model-path>"),
+    ("python -m sglang.launch_server --model-path llama-3.1-8b --tp <tp_size> > log 2>&1",
+     "--tp-size", "<tp_size>"),
+    ("python3 -m sglang.launch_server --model-path {trained/model/path} --tp 2",
+     "--model-path", "{trained/model/path}"),
+])
+def test_a_page_placeholder_is_named_as_one(line, flag, placeholder, capsys):
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith(f"launchplan: {flag}:") and f"'{placeholder}'" in first
+    assert "placeholder the pasted text leaves to fill in" in first

@@ -725,6 +725,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
             skip = False
         elif _REDIRECT.match(word):
             skip = True
+        elif shell_vars.placeholder(word):  # ``<your-model>``: a value to fill in, kept so
+            out.append(word)  # the flag it stands for is reported with it
         elif word in _ALL_ARGUMENTS:
             out.extend(arguments or [])
             if arguments is None and notes is not None:

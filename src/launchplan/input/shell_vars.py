@@ -120,6 +120,20 @@ def open_reference(value: str) -> bool:
     return bool(_OPEN.search(value))
 
 
+#: A docs page's placeholder for a value to fill in: ``<your-model-path>``, ``{model/path}``.
+_PLACEHOLDER = re.compile(r"^(?:<[^<>\s]+>|\{[A-Za-z_][\w./ -]*\})$")
+
+
+def placeholder(value: str) -> bool:
+    """Whether ``value`` is a placeholder a page leaves for the reader to fill in (the shell
+    would take ``<...>`` for redirections; the launch was never meant to run as written)."""
+    return bool(_PLACEHOLDER.match(value))
+
+
+#: The hint a value that is a placeholder gets.
+PLACEHOLDER_HINT = "a placeholder the pasted text leaves to fill in: put the real value there"
+
+
 #: The hint an unparsable value holding an open reference gets.
 OPEN_REFERENCE_HINT = ("a shell variable or expansion the pasted text does not set: put its "
                        "value in the launch, or set it in the pasted script")
