@@ -225,3 +225,12 @@ def test_docker_gpus_is_the_gpu_count_the_launch_sees(option, count, capsys):
     assert plan["target"]["gpu_count"] == (count or 8)
     short = "gpus-on-node" in [p["requirement"] for p in plan["preflight"]["problems"]]
     assert short == (count is not None and count < 4)
+
+
+def test_a_helm_template_is_named_as_one(capsys):
+    template = ("containers:\n  - name: sglang\n    command: [python3, -m, sglang.launch_server]\n"
+                "    args: [--model-path, llama-3.1-8b]\n    resources:\n      limits:\n"
+                "        nvidia.com/gpu: {{ .Values.gpus }}\n")
+    assert main(["resolve", "--gpu", "h100", template]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith("launchplan: the pasted manifest:") and "helm template" in first

@@ -166,8 +166,10 @@ def _documents(text: str) -> list[Any]:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        helm = ("a Helm chart's template ({{ ... }}), not YAML until it is rendered: paste "
+                "the output of helm template CHART -f values.yaml") if "{{" in text else None
         raise InputError("the pasted manifest", "YAML or a JSON array",
-                         f"{problem}{where}") from None
+                         f"{problem}{where}", helm) from None
 
 
 def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
