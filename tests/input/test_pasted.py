@@ -282,3 +282,13 @@ def test_a_page_placeholder_is_named_as_one(line, flag, placeholder, capsys):
     first = capsys.readouterr().err.strip().splitlines()[0]
     assert first.startswith(f"launchplan: {flag}:") and f"'{placeholder}'" in first
     assert "placeholder the pasted text leaves to fill in" in first
+
+
+def test_an_address_an_editor_linked_to_itself_is_the_address():
+    line = ("python -m sglang.launch_server --model-path m --trust-remote --host "
+            "[0.0.0.0](http://0.0.0.0/) --port 30000")
+    assert unpaste([line])[0] == ["--model-path", "m", "--trust-remote", "--host", "0.0.0.0",
+                                  "--port", "30000"]
+    # a link to somewhere else is not an address of the launch: left as written
+    other = "python -m sglang.launch_server --model-path [m](https://hf.co/m)"
+    assert unpaste([other])[0] == ["--model-path", "[m](https://hf.co/m)"]

@@ -268,7 +268,7 @@ def cleaned(token: str) -> str:
     """``token`` as the command it shows: Windows line ends made plain, a web page's
     Markdown around it (code fences, blockquote markers) taken off, and a PowerShell or
     ``cmd.exe`` launch rewritten as the POSIX one it stands for."""
-    if "\n" not in token and not token.lstrip().startswith(">"):
+    if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
     from launchplan.input.page_markup import unmarked
