@@ -77,3 +77,14 @@ def test_an_unknown_keyword_is_reported_as_the_flag_it_would_be(capsys):
 def test_a_flag_value_mentioning_an_engine_is_not_taken_for_python():
     assert not looks_like_engine_call("Engine")
     assert not looks_pasted(["--served-model-name", "MyEngine"])
+
+
+def test_the_frontend_runtime_starts_a_server_from_the_same_keywords():
+    script = ('import sglang as sgl\n\n@sgl.function\ndef qa(s, q):\n    s += sgl.user(q)\n\n'
+              'runtime = sgl.Runtime(model_path="m", tp_size=4, launch_timeout=600)\n'
+              "sgl.set_default_backend(runtime)\n")
+    assert looks_pasted([script])
+    # launch_timeout is how long Runtime waits for its server, not a server argument
+    assert unpaste([script]) == (["--model-path", "m", "--tp-size", "4"], [])
+    # another library's Runtime is not SGLang's
+    assert not looks_like_engine_call("rt = tvm.Runtime(model_path='m')")

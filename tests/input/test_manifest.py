@@ -200,3 +200,37 @@ def test_an_exec_item_is_one_argument_as_the_container_gets_it(capsys):
     assert main(["resolve", "--gpu", "h100", pod]) == 2
     err = capsys.readouterr().err
     assert "two items" in err and len(err.strip().splitlines()) == 1
+
+
+def test_compose_device_ids_and_gpus_requests_count_the_gpus():
+    from launchplan.input.manifest import gpus_requested
+
+    pinned = COMPOSE + ("    deploy:\n      resources:\n        reservations:\n"
+                        "          devices:\n          - driver: nvidia\n"
+                        "            device_ids: [\"1\", \"3\"]\n            capabilities: [gpu]\n")
+    assert gpus_requested(pinned) == 2
+    assert gpus_requested(COMPOSE + "    gpus:\n    - driver: nvidia\n      count: 4\n") == 4
+    assert gpus_requested(COMPOSE + "    gpus: all\n") is None
+
+
+@pytest.mark.parametrize(("option", "count"), [
+    ("--gpus all", None), ("--gpus 2", 2), ("--gpus '\"device=0,1,2\"'", 3),
+    ("--gpus=device=7", 1), ("--gpus '\"device=0,1\",capabilities=compute'", 2),
+])
+def test_docker_gpus_is_the_gpu_count_the_launch_sees(option, count, capsys):
+    line = (f"docker run --rm {option} -e SGLANG_X=1 lmsysorg/sglang:latest python3 -m "
+            "sglang.launch_server --model-path llama-3.1-8b --tp 4")
+    assert main(["resolve", "--gpu", "h100", line, "--format", "json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["target"]["gpu_count"] == (count or 8)
+    short = "gpus-on-node" in [p["requirement"] for p in plan["preflight"]["problems"]]
+    assert short == (count is not None and count < 4)
+
+
+def test_a_helm_template_is_named_as_one(capsys):
+    template = ("containers:\n  - name: sglang\n    command: [python3, -m, sglang.launch_server]\n"
+                "    args: [--model-path, llama-3.1-8b]\n    resources:\n      limits:\n"
+                "        nvidia.com/gpu: {{ .Values.gpus }}\n")
+    assert main(["resolve", "--gpu", "h100", template]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith("launchplan: the pasted manifest:") and "helm template" in first

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import looks_pasted, unpaste
+from launchplan.input.pasted import is_manifest, launch_count, looks_pasted, unpaste
 
 
 @pytest.mark.parametrize("tokens", [
@@ -125,3 +125,170 @@ def test_a_script_exports_its_environment_to_the_launch():
 def test_an_export_chained_before_the_launch_is_kept():
     argv, env = unpaste(["export SGLANG_X=1 && python3 -m sglang.launch_server --model-path m"])
     assert argv == ["--model-path", "m"] and env == ["SGLANG_X=1"]
+
+
+def test_a_continuation_inside_a_word_joins_the_word_as_the_shell_does():
+    # the path is cut at the backslash: the shell drops backslash and newline, nothing else
+    argv, _ = unpaste(["nohup python3 -m sglang.launch_server --model /models/\\\nQwen/Qwen3-8B/"
+                       "  --tp 1 >log 2>&1 &"])
+    assert argv == ["--model", "/models/Qwen/Qwen3-8B/", "--tp", "1"]
+    # a next line that starts a flag is still a word of its own without a space before `\`
+    argv, _ = unpaste(["python -m sglang.launch_server --model-path m --tp 2\\\n--port 1"])
+    assert argv == ["--model-path", "m", "--tp", "2", "--port", "1"]
+
+
+def test_a_variable_set_to_nothing_passes_no_word():
+    script = ('EXTRA=""\npython -m sglang.launch_server --model-path m $EXTRA --tp 2 '
+              '${EXTRA}')
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+@pytest.mark.parametrize(("mode", "argv", "env"), [
+    ("native", ["--model-path", "m", "--moe-runner-backend", "x"], ["A=1"]),
+    ("dequant", ["--model-path", "m"], ["A=1", "FP4_DEQUANT=1"]),
+])
+def test_an_if_block_runs_the_branch_its_test_picks(mode, argv, env):
+    script = (f'MODE=${{MODE:-{mode}}}\nexport A=1\nMOE="--moe-runner-backend x"\n'
+              'if [ "$MODE" = dequant ]; then\n  export FP4_DEQUANT=1\n  MOE=""\nfi\n'
+              "python3 -m sglang.launch_server --model-path m $MOE")
+    assert unpaste([script]) == (argv, env)
+
+
+def test_if_elif_else_and_an_undecided_test():
+    script = ("TP=4\nif [[ $TP -eq 8 ]]; then\n  PORT=1\nelif test $TP -lt 8; then PORT=2\n"
+              "else\n  PORT=3\nfi\npython -m sglang.launch_server --model-path m --port $PORT")
+    assert unpaste([script])[0] == ["--model-path", "m", "--port", "2"]
+    # a test on the caller's variable decides nothing: both launches stay, as before
+    script = ('if [ "$RANK" -eq 0 ]; then\n  python -m sglang.launch_server --model-path m '
+              "--node-rank 0\nelse\n  python -m sglang.launch_server --model-path m "
+              "--node-rank $RANK\nfi")
+    assert launch_count([script]) == 2
+
+
+def test_a_script_writing_a_compose_file_is_read_as_a_script():
+    script = ("cat > docker-compose.yml << 'EOF'\nservices:\n  sglang:\n"
+              "    image: lmsysorg/sglang\n    entrypoint: python3 -m sglang.launch_server\n"
+              "    command: --model-path x\n"
+              "EOF\npython3 -m sglang.launch_server --model-path m --tp 2\n")
+    assert not is_manifest(script)
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+@pytest.mark.parametrize("line", [
+    "CUDA_VISIBLE_DEVICES=1 numactl --cpunodebind=0 python3 -m sglang.launch_server "
+    "--model-path m",
+    "CUDA_VISIBLE_DEVICES=1 timeout 600 python -m sglang.launch_server --model-path m",
+    "CUDA_VISIBLE_DEVICES=1 pixi run python -m sglang.launch_server --model-path m",
+])
+def test_assignments_before_another_program_reach_the_launch_it_starts(line):
+    assert unpaste([line]) == (["--model-path", "m"], ["CUDA_VISIBLE_DEVICES=1"])
+
+
+def test_each_inline_code_launch_over_lines_is_read_with_its_continuations():
+    notes = ("1. `CUDA_VISIBLE_DEVICES=0 uv run python -m sglang.launch_server \\\n"
+             "  --model-path a \\\n  --port 8000`\n"
+             "2. `CUDA_VISIBLE_DEVICES=1 uv run python -m sglang.launch_server \\\n"
+             "  --model-path b \\\n  --port 8080`")
+    assert launch_count([notes]) == 2
+    assert unpaste([notes], launch=1) == (["--model-path", "a", "--port", "8000"],
+                                          ["CUDA_VISIBLE_DEVICES=0"])
+    assert unpaste([notes], launch=2) == (["--model-path", "b", "--port", "8080"],
+                                          ["CUDA_VISIBLE_DEVICES=1"])
+
+
+def test_a_script_passes_on_the_arguments_it_sets_or_none():
+    script = ('if [ $# -eq 0 ]; then\n  set -- \\\n    --model-path m \\\n    --tp 4\nfi\n'
+              'python3 -m sglang.launch_server "$@"\n')
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "4"], [])
+    notes: list[str] = []
+    wrapper = 'exec python3 -m sglang.launch_server --model-path m "$@"'
+    assert unpaste([wrapper], notes=notes) == (["--model-path", "m"], [])
+    assert any("($@)" in note for note in notes)
+
+
+@pytest.mark.parametrize("before", [
+    "pkill -f sglang.launch_server\nsleep 2",
+    "ps aux | grep sglang.launch_server",
+    "printf '  %q' python3 -m sglang.launch_server; echo",
+    'if ! pgrep -f "sglang.launch_server" > /dev/null; then echo down; fi',
+])
+def test_a_command_that_only_names_the_launcher_is_not_a_launch(before):
+    script = f"{before}\npython -m sglang.launch_server --model-path m --tp 2\n"
+    assert launch_count([script]) == 1
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+def test_local_and_declare_set_variables_declare_x_exports_them():
+    script = ('launch() {\n  local port=8000 model="m"\n  declare -x SGLANG_X=1\n'
+              '  python -m sglang.launch_server --model-path "$model" --port $port\n}\n')
+    assert unpaste([script]) == (["--model-path", "m", "--port", "8000"], ["SGLANG_X=1"])
+
+
+def test_a_bash_array_of_flags_is_the_launch_it_passes():
+    script = ('COMMON=(\n  --model-path m   # the checkpoint\n  --tp 2\n)\n'
+              'if [ "$ROLE" = prefill ]; then\n  COMMON+=(--disaggregation-mode prefill)\nfi\n'
+              'FLAGS=("${COMMON[@]}" --port 1)\nEXTRA=()\n'
+              'SGLANG_X=1 python3 -m sglang.launch_server "${FLAGS[@]}" "${EXTRA[@]}" > log 2>&1')
+    argv, env = unpaste([script])
+    assert argv == ["--model-path", "m", "--tp", "2", "--disaggregation-mode", "prefill",
+                    "--port", "1"]  # the test on the caller's ROLE decides nothing
+    assert env == ["SGLANG_X=1"]
+
+
+@pytest.mark.parametrize(("mode", "tp", "env"), [
+    ("big", "8", ["SGLANG_X=1"]), ("tiny", "1", []), ("other", "2", []),
+])
+def test_a_case_block_runs_the_branch_its_word_matches(mode, tp, env):
+    script = (f"MODE=${{MODE:-{mode}}}\n"
+              'case "$MODE" in\n  small|tiny)\n    TP=1\n    ;;\n'
+              "  big) TP=8; export SGLANG_X=1 ;;\n  *)\n    TP=2\n    ;;\nesac\n"
+              "python -m sglang.launch_server --model-path m --tp $TP")
+    assert unpaste([script]) == (["--model-path", "m", "--tp", tp], env)
+
+
+def test_export_of_a_name_set_before_exports_its_value():
+    script = ("GPUS=0,1\nCUDA_VISIBLE_DEVICES=$GPUS\nexport CUDA_VISIBLE_DEVICES\n"
+              "python -m sglang.launch_server --model-path m --tp 2")
+    assert unpaste([script])[1] == ["CUDA_VISIBLE_DEVICES=0,1"]
+
+
+def test_a_function_holding_the_launch_gets_the_arguments_of_its_call():
+    script = ('serve() {\n  local model=$1 port=${2:-30000}\n'
+              "  CUDA_VISIBLE_DEVICES=$3 python -m sglang.launch_server --model-path $model "
+              '--port $port --tp $((TP * 2))\n}\nTP=2\nserve Qwen/Qwen3-8B "" 1\n')
+    assert unpaste([script]) == (["--model-path", "Qwen/Qwen3-8B", "--port", "30000",
+                                  "--tp", "4"], ["CUDA_VISIBLE_DEVICES=1"])
+
+
+def test_positional_defaults_and_arithmetic_on_the_script_values():
+    script = ("num_prefill=${1:-4}\n"
+              "python -m sglang.launch_server --model-path m --tp-size $((${num_prefill}*8)) "
+              "--dp-size $((num_prefill * 8)) --nnodes $num_prefill --port $((30000 + $2))")
+    argv, _ = unpaste([script])
+    assert argv == ["--model-path", "m", "--tp-size", "32", "--dp-size", "32", "--nnodes", "4",
+                    "--port", "$((30000 + $2))"]  # $2 is not given: left open
+
+
+@pytest.mark.parametrize(("line", "flag", "placeholder"), [
+    ("python -m sglang.launch_server --model-path <your-model-path> --tp 2",
+     "--model-path", "<your-model-path>"),
+    ("python -m sglang.launch_server --model-path llama-3.1-8b --tp <tp_size> > log 2>&1",
+     "--tp-size", "<tp_size>"),
+    ("python3 -m sglang.launch_server --model-path {trained/model/path} --tp 2",
+     "--model-path", "{trained/model/path}"),
+])
+def test_a_page_placeholder_is_named_as_one(line, flag, placeholder, capsys):
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith(f"launchplan: {flag}:") and f"'{placeholder}'" in first
+    assert "placeholder the pasted text leaves to fill in" in first
+
+
+def test_an_address_an_editor_linked_to_itself_is_the_address():
+    line = ("python -m sglang.launch_server --model-path m --trust-remote --host "
+            "[0.0.0.0](http://0.0.0.0/) --port 30000")
+    assert unpaste([line])[0] == ["--model-path", "m", "--trust-remote", "--host", "0.0.0.0",
+                                  "--port", "30000"]
+    # a link to somewhere else is not an address of the launch: left as written
+    other = "python -m sglang.launch_server --model-path [m](https://hf.co/m)"
+    assert unpaste([other])[0] == ["--model-path", "[m](https://hf.co/m)"]

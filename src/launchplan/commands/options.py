@@ -202,17 +202,18 @@ def _launch_option(argv: Sequence[str]) -> tuple[list[str], int | None]:
 
 
 def _manifest_gpus(tokens: Sequence[str], launch: int | None) -> int | None:
-    """The GPUs a pasted manifest's launching container requests (``--gpu-count`` unless
-    given): a pod that asks for four sees four, however many the node has. Of several
-    launching containers, the ``launch``-th's (the first by default)."""
-    from launchplan.input.pasted import cleaned, is_manifest
+    """The GPUs a pasted manifest's launching container requests, or a pasted ``docker run
+    --gpus N`` gives its container (``--gpu-count`` unless given): a pod that asks for four
+    sees four, however many the node has. Of several launching containers, the
+    ``launch``-th's (the first by default)."""
+    from launchplan.input.pasted import cleaned, is_manifest, runner_gpus
 
     for token in map(cleaned, tokens):
         if is_manifest(token):
             from launchplan.input.manifest import gpus_requested
 
             return gpus_requested(token, launch)
-    return None
+    return runner_gpus(tokens, launch)
 
 
 def _convert(option: Option, value: str, previous: Any) -> Any:

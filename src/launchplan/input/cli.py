@@ -374,7 +374,9 @@ class _Parse:
         if hint is None and isinstance(got, str):
             from launchplan.input import shell_vars  # only when reporting an error
 
-            if shell_vars.open_reference(got):
+            if shell_vars.placeholder(got):
+                hint = shell_vars.PLACEHOLDER_HINT
+            elif shell_vars.open_reference(got):
                 hint = shell_vars.OPEN_REFERENCE_HINT
             else:
                 hint = typographic_hint(got)

@@ -18,8 +18,11 @@ from typing import Any
 from launchplan.errors import InputError
 from launchplan.input.python_launch import quiet_parse
 
-#: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``).
-_CALL = re.compile(r"(?:^|[^\w.])(?:[A-Za-z_][\w]*\.)*Engine\s*\(")
+#: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``), or of
+#: the frontend language's ``sgl.Runtime(``, which starts a server from the same keywords.
+_CALL = re.compile(r"(?:^|[^\w.])(?:(?:[A-Za-z_][\w]*\.)*Engine|(?:sgl|sglang)\.Runtime)\s*\(")
+#: ``Runtime``'s own keywords (how long it waits for its server), not ServerArgs fields.
+_RUNTIME_OWN = frozenset({"launch_timeout"})
 
 
 def looks_like_engine_call(text: str) -> bool:
@@ -94,7 +97,14 @@ def _dedented(text: str) -> str:
 def _is_engine(func: ast.expr) -> bool:
     if isinstance(func, ast.Name):
         return func.id == "Engine"
-    return isinstance(func, ast.Attribute) and func.attr == "Engine"
+    return isinstance(func, ast.Attribute) and (func.attr == "Engine" or _is_runtime(func))
+
+
+def _is_runtime(func: ast.expr) -> bool:
+    """``sgl.Runtime`` / ``sglang.Runtime``: the frontend's server, started from ServerArgs
+    keywords as the engine is (sglang/lang/backend/runtime_endpoint.py)."""
+    return (isinstance(func, ast.Attribute) and func.attr == "Runtime"
+            and isinstance(func.value, ast.Name) and func.value.id in ("sgl", "sglang"))
 
 
 def _environ_assignment(node: ast.Assign) -> list[str]:
@@ -162,7 +172,10 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
                          f"{len(call.args)} positional")
     names = names or {}
     argv: list[str] = []
+    own = _RUNTIME_OWN if _is_runtime(call.func) else frozenset()
     for name, expr in _keywords(call, names):
+        if name in own:
+            continue
         if isinstance(expr, ast.Name) and expr.id in names:
             expr = names[expr.id]  # ``model_path=MODEL`` with ``MODEL = "..."`` above
         spec = FIELDS.get(name)

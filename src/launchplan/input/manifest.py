@@ -39,8 +39,14 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def looks_like_manifest(text: str) -> bool:
-    """Whether ``text`` is a manifest or an exec-form array rather than a shell line."""
+    """Whether ``text`` is a manifest or an exec-form array rather than a shell line. A
+    shell script that writes a manifest in a here-document (``cat > compose.yml << EOF``)
+    is a script: the document's lines are a file's, not the paste's."""
     stripped = text.strip()
+    if "<<" in stripped:
+        from launchplan.input.heredoc import split_off
+
+        stripped = split_off(stripped)[0].strip()
     if "sglang" not in stripped:  # a flag's value (a JSON list, say), not a launch
         return False
     if stripped.startswith("[") and stripped.endswith("]"):
@@ -73,7 +79,8 @@ def launch_total(text: str) -> int:
 def gpus_requested(text: str, launch: int | None = None) -> int | None:
     """The GPUs the launching container asks for, when the manifest says: a Kubernetes
     ``resources`` limit (or request) of an ``<vendor>/gpu`` resource, or a Compose device
-    reservation's ``count``. The container sees only those, whatever the node holds."""
+    reservation's (or ``gpus:`` request's) ``count`` or ``device_ids``. The container sees
+    only those, whatever the node holds."""
     _, _, node = _chosen(text, launch)
     if not isinstance(node, dict):
         return None
@@ -88,12 +95,16 @@ def gpus_requested(text: str, launch: int | None = None) -> int | None:
                         return count
     deploy = node.get("deploy")
     reservations = _dig(deploy, "resources", "reservations", "devices")
-    if isinstance(reservations, list):
-        for device in reservations:
-            if isinstance(device, dict) and "gpu" in (device.get("capabilities") or []):
-                count = _count(device.get("count"))
-                if count is not None:
-                    return count
+    requests = node.get("gpus")  # Compose's own ``gpus:`` (``all``, or device requests)
+    for device in [*(reservations if isinstance(reservations, list) else []),
+                   *(requests if isinstance(requests, list) else [])]:
+        if not isinstance(device, dict) or (
+                "capabilities" in device and "gpu" not in (device["capabilities"] or [])):
+            continue
+        ids = device.get("device_ids")
+        count = len(ids) if isinstance(ids, list) and ids else _count(device.get("count"))
+        if count is not None:
+            return count
     return None
 
 
@@ -155,8 +166,10 @@ def _documents(text: str) -> list[Any]:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        helm = ("a Helm chart's template ({{ ... }}), not YAML until it is rendered: paste "
+                "the output of helm template CHART -f values.yaml") if "{{" in text else None
         raise InputError("the pasted manifest", "YAML or a JSON array",
-                         f"{problem}{where}") from None
+                         f"{problem}{where}", helm) from None
 
 
 def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]

@@ -5,7 +5,9 @@ along: the fence lines of a code block (```` ```bash ````, ```` ```yaml ````, ``
 the ``> `` of a quoted reply or a ``> [!NOTE]`` box in front of every line. Neither is part
 of the command, manifest or script: a fence line would otherwise be a word of the launch
 (after a last line that kept its ``\\``) or a Python syntax error, and ``>`` a shell
-redirection. This module takes that markup off, and nothing else.
+redirection. An address a rich-text editor turned into a link to itself
+(``--host [0.0.0.0](http://0.0.0.0/)``) is the address again. This module takes that markup
+off, and nothing else.
 """
 
 from __future__ import annotations
@@ -18,9 +20,23 @@ _FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[\w+.#-]*(?:[ \t]+[^`\n]*)?[ \t]*$")
 _QUOTE = re.compile(r"^[ \t]*>(?:[ \t]?>)*[ \t]?")
 
 
+#: A link an editor made of an address in the command (``[0.0.0.0](http://0.0.0.0/)``):
+#: its text and its target are the same address.
+_AUTOLINK = re.compile(r"\[([^\]\s]+)\]\((?:[a-z]+://)?([^)\s]+?)/?\)")
+
+
+def _address(link: re.Match[str]) -> str:
+    """The address a link to itself stands for; any other link as it is."""
+    text = re.sub(r"^[a-z]+://", "", link.group(1)).rstrip("/")
+    return link.group(1) if text == link.group(2) else link.group(0)
+
+
 def unmarked(text: str) -> str:
     """``text`` without Markdown fence lines and, when every line that holds anything is
-    quoted, without the blockquote markers. Text with neither comes back as it is."""
+    quoted, without the blockquote markers; an address an editor turned into a link to
+    itself is the address again. Text with none of these comes back as it is."""
+    if "](" in text:
+        text = _AUTOLINK.sub(_address, text)
     if "```" not in text and "~~~" not in text and ">" not in text:
         return text
     lines = text.split("\n")

@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Sequence
 
 from launchplan.errors import InputError
-from launchplan.input import shell_vars
+from launchplan.input import shell_arrays, shell_branches, shell_vars
 
 #: ``NAME=value`` before the command: a shell environment assignment.
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -48,7 +48,7 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
 
             if looks_like_manifest(t):
                 return True
-        if "Engine" in t:
+        if "Engine" in t or "Runtime" in t:
             from launchplan.input.engine_call import looks_like_engine_call
 
             if looks_like_engine_call(t):
@@ -219,8 +219,7 @@ def launch_count(tokens: Sequence[str]) -> int:
         except InputError:
             continue
         segments = _segments(words)
-        direct = sum(any(_prefix_end(seg, i) is not None for i in range(len(seg)))
-                     for seg in segments)
+        direct = sum(_starts_launch(seg) for seg in segments)
         count += direct or len(_quoted_launches(segments))
     return count
 
@@ -269,7 +268,7 @@ def cleaned(token: str) -> str:
     """``token`` as the command it shows: Windows line ends made plain, a web page's
     Markdown around it (code fences, blockquote markers) taken off, and a PowerShell or
     ``cmd.exe`` launch rewritten as the POSIX one it stands for."""
-    if "\n" not in token and not token.lstrip().startswith(">"):
+    if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
     from launchplan.input.page_markup import unmarked
@@ -320,7 +319,7 @@ def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:
 
 
 def _engine_call(token: str) -> bool:
-    if "Engine" not in token:
+    if "Engine" not in token and "Runtime" not in token:
         return False
     from launchplan.input.engine_call import looks_like_engine_call
 
@@ -366,6 +365,29 @@ def _expanded(tokens: Sequence[str], launch: int | None = None,
     return words
 
 
+#: Commands that take a launch's words as data (they print, search for or signal a running
+#: server: ``pkill -f sglang.launch_server``, ``printf ' %q' python3 -m sglang.launch_server``):
+#: a launcher named in their arguments is not started.
+_INERT = frozenset({"echo", "printf", "pkill", "pgrep", "kill", "killall", "grep", "egrep",
+                    "fgrep", "ps", "which", "type", "whereis", "cat", "tail", "head", "less",
+                    "sed", "awk", "ls", "rm", "tee", "logger", ":"})
+
+
+#: Shell words before a command that are not its program (``if ! pgrep -f ...; then``).
+_COMPOUND_WORDS = frozenset({"if", "elif", "while", "until", "then", "do", "else", "!", "{",
+                             "(", "time"})
+
+
+def _starts_launch(segment: list[str]) -> bool:
+    """Whether the command ``segment`` starts SGLang's launcher: its prefix stands in it and
+    the command's program is not one that only names it."""
+    program = next((w for w in segment
+                    if not _ASSIGNMENT.match(w) and w not in _COMPOUND_WORDS), "")
+    if program.rsplit("/", 1)[-1] in _INERT:
+        return False
+    return any(_prefix_end(segment, i) is not None for i in range(len(segment)))
+
+
 def launches_sglang(words: Sequence[str]) -> bool:
     """Whether ``words`` (a container's, one argument each) start SGLang's launcher."""
     return any(_prefix_end(words, i) is not None for i in range(len(words)))
@@ -398,6 +420,49 @@ def _runner_start(argv: list[str]) -> int | None:
             while at > 0 and _ASSIGNMENT.match(argv[at - 1]):
                 at -= 1
             return at
+    return None
+
+
+def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
+    """The GPUs the container around a pasted launch is given (``docker run --gpus 2``,
+    ``--gpus '"device=0,1"'``): the launch sees only those, whatever the host holds. None
+    for ``--gpus all``, no such option, or no container."""
+    for token in map(cleaned, tokens):
+        if not ("\n" in token or (" " in token and _wordy(token))) or is_manifest(token):
+            continue
+        try:
+            segments = _segments(_shell_words(token))
+        except InputError:
+            continue
+        found = [seg for seg in segments if _starts_launch(seg)]
+        if not found:
+            continue
+        seg = found[min(max(launch or 1, 1), len(found)) - 1]
+        prefix = next(i for i in range(len(seg)) if _prefix_end(seg, i) is not None)
+        runner = _runner_start(seg[:prefix])
+        return None if runner is None else _gpus_option(seg[runner:prefix])
+    return None
+
+
+#: Docker's ``--gpus`` device list (``device=0,1``, quoted or not, with other fields after).
+_DEVICE_IDS = re.compile(r'^"?device=([^"=]+?)"?(?:,[a-z]+=.*)?$')
+
+
+def _gpus_option(words: list[str]) -> int | None:
+    """The GPU count a runner's ``--gpus`` option gives: a number, or the devices listed."""
+    for at, word in enumerate(words):
+        name, eq, value = word.partition("=")
+        if name != "--gpus":
+            continue
+        if not eq:
+            value = words[at + 1] if at + 1 < len(words) else ""
+        value = value.strip().strip("'")
+        if value.isdigit():
+            return int(value) or None
+        ids = _DEVICE_IDS.match(value)
+        if ids is not None:
+            return len([i for i in ids.group(1).split(",") if i.strip()]) or None
+        return None
     return None
 
 
@@ -443,7 +508,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
 
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _joined_continuations(_unwrapped_flags(_inline_code(text), notes))
-    text = shell_vars.substitutions_kept_whole(text)
+    text = shell_arrays.on_one_line(shell_vars.substitutions_kept_whole(text))
     words: list[str] = []
     for line in _logical_lines(text):
         try:
@@ -487,9 +552,14 @@ _INLINE_SPAN = re.compile(r"(?<!`)`(?!`)([^`]*\n[^`]*)`(?!`)")
 def _inline_code_over_lines(text: str) -> str:
     """``text`` with an inline-code launch that runs over several lines (a bullet's
     "Serve command: `sglang serve --model-path M\\n  --tp 8`") reduced to that code, on
-    one line: Markdown joins the lines of a span, so the line breaks are not the shell's."""
-    for match in _INLINE_SPAN.finditer(text):
-        code = " ".join(match.group(1).split())
+    one line: Markdown joins the lines of a span, so the line breaks are not the shell's
+    (nor are the continuation backslashes a span written as a shell block keeps). Each
+    such span is, as a list of launches writes one per item."""
+    at = 0
+    while (match := _INLINE_SPAN.search(text, at)) is not None:
+        at = match.end()
+        # a span may keep the shell's own continuations (``\\`` at each line's end)
+        code = " ".join(match.group(1).replace("\\\n", "\n").split())
         try:
             words = shlex.split(code, comments=True)
         except ValueError:
@@ -497,7 +567,8 @@ def _inline_code_over_lines(text: str) -> str:
         if launches_sglang(words):
             start = text.rfind("\n", 0, match.start()) + 1
             end = text.find("\n", match.end())
-            return text[:start] + code + ("" if end < 0 else text[end:])
+            text = text[:start] + code + ("" if end < 0 else text[end:])
+            at = start + len(code)
     return text
 
 
@@ -532,7 +603,7 @@ def _joined_continuations(text: str) -> str:
     pending = ""
     for line in text.splitlines():
         line = line.rstrip("\r")
-        joined = f"{pending} {line}" if pending else line
+        joined = _continued(pending, line) if pending else line
         if line.endswith("\\") and _live_backslash(joined):
             pending = joined[:-1]
             continue
@@ -541,6 +612,18 @@ def _joined_continuations(text: str) -> str:
     if pending:
         out.append(pending)
     return "\n".join(out)
+
+
+def _continued(before: str, line: str) -> str:
+    """``before`` (a line without its continuation backslash) and the ``line`` it goes on
+    with. The shell takes the backslash and the newline out and nothing else, so a word the
+    break cuts in two (``--model /models/\\`` then ``Qwen/Qwen3-8B``) is one word again. A
+    next line that starts a flag stays a word of its own even without a space before the
+    backslash (``--tp 8\\`` then ``--port 1``): the shell would glue ``8--port``, which no
+    launch means, and pages drop a line's trailing space."""
+    if before and not before[-1].isspace() and line[:1] not in ("", " ", "\t", "-"):
+        return before + line
+    return f"{before} {line}"
 
 
 def _live_backslash(line: str) -> bool:
@@ -585,7 +668,8 @@ _REDIRECT_WITH_TARGET = re.compile(r"^\d*(?:>&\d+|(?:>>?|<|&>>?)\S+)$")
 
 
 def _segments(words: list[str]) -> list[list[str]]:
-    """``words`` cut into commands at the shell's control operators."""
+    """``words`` cut into commands at the shell's control operators, without the commands
+    of ``if`` branches the script's own values decide against."""
     segments: list[list[str]] = [[]]
     for word in words:
         if word in _CONTROL:
@@ -595,7 +679,7 @@ def _segments(words: list[str]) -> list[list[str]]:
             segments.append([])
         else:
             segments[-1].append(word)
-    return segments
+    return shell_branches.live_segments(segments)
 
 
 def _launch_segment(words: list[str], launch: int | None = None,
@@ -604,11 +688,11 @@ def _launch_segment(words: list[str], launch: int | None = None,
     with ``&&``, ``;``, a pipe or a new line; of several launches, the ``launch``-th),
     without its redirections: where its output goes is the shell's business, not the
     launch's. Variables an earlier command exports (``export NAME=VALUE``) are the launch's
-    environment: they come back as assignments right before it. Words before the launch's
-    own command (a prompt left over) are not."""
+    environment: they come back as assignments right before it. ``"$@"`` passes on the
+    script's arguments: those its ``set -- ...`` sets, else none (it is run as pasted).
+    Words before the launch's own command (a prompt left over) are not."""
     segments = _segments(words)
-    found = [n for n, seg in enumerate(segments)
-             if any(_prefix_end(seg, i) is not None for i in range(len(seg)))]
+    found = [n for n, seg in enumerate(segments) if _starts_launch(seg)]
     if not found:
         quoted = _quoted_launches(segments)
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
@@ -620,14 +704,19 @@ def _launch_segment(words: list[str], launch: int | None = None,
         _orphaned_flags(segments[at + 1:], notes)
     values: dict[str, str] = {}  # the shell variables the text sets before the launch
     exported: list[str] = []
-    for seg in segments[:at]:
-        if seg[:1] == ["export"]:
-            names = [w for w in seg[1:] if _ASSIGNMENT.match(w)]
-            shell_vars.assigned(names, values)
-            exported.extend(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
-                            for w in names)
-        elif seg and all(_ASSIGNMENT.match(w) for w in seg):
-            shell_vars.assigned(seg, values)  # set for the script, not exported
+    arguments: list[str] | None = None  # the script's own, as ``set -- ...`` sets them
+    call = _function_call(segments, at)  # the launch is in a function the script calls
+    for n, seg in enumerate(segments[:at]):
+        if call is not None and n == call[0]:  # what the script sets before it calls it
+            for before in segments[call[1] + 1:call[2]]:
+                exported.extend(f"{name}={values[name]}"
+                                for name in shell_vars.declared(before, values))
+            arguments = _positional([shell_vars.expand(w, values) for w in call[3]], values)
+        if seg[:2] == ["set", "--"]:
+            arguments = _positional([shell_vars.expand(w, values) for w in seg[2:]], values)
+        else:
+            exported.extend(f"{name}={values[name]}"
+                            for name in shell_vars.declared(seg, values))
     chosen = _from_command(segments[at])
     out: list[str] = list(exported)
     skip = False
@@ -636,9 +725,73 @@ def _launch_segment(words: list[str], launch: int | None = None,
             skip = False
         elif _REDIRECT.match(word):
             skip = True
+        elif shell_vars.placeholder(word):  # ``<your-model>``: a value to fill in, kept so
+            out.append(word)  # the flag it stands for is reported with it
+        elif word in _ALL_ARGUMENTS:
+            out.extend(arguments or [])
+            if arguments is None and notes is not None:
+                notes.append(f"the launch passes on the script's own arguments ({word}), "
+                             "which the paste does not give: it is planned without them "
+                             "(give those flags after the paste)")
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.extend(_expanded_word(word, values))
     return out
+
+
+def _positional(arguments: list[str], values: dict[str, str]) -> list[str]:
+    """Set ``$1``, ``$2``, ... to ``arguments`` (the others unset); give them back."""
+    for name in [name for name in values if name.isdigit()]:
+        del values[name]
+    values.update((str(n), word) for n, word in enumerate(arguments, 1))
+    return arguments
+
+
+def _function_call(segments: list[list[str]],
+                   at: int) -> tuple[int, int, int, list[str]] | None:
+    """(where the function holding command ``at`` starts, where its body ends, where the
+    script first calls it after that, the call's arguments) when the launch is inside a
+    shell function the script calls (``launch Qwen/Qwen3-8B 30000``), else None."""
+    opened: list[tuple[str, int]] = []  # (function name, index of its definition)
+    inside: tuple[str, int] | None = None
+    end = None
+    for n, seg in enumerate(segments):
+        name = _defined_function(seg)
+        if name is not None:
+            opened.append((name, n))
+        elif seg[:1] == ["}"] and opened:
+            done = opened.pop()
+            if inside is not None and done == inside:
+                end = n
+                break
+        if n == at and opened:
+            inside = opened[-1]
+    if inside is None or end is None:
+        return None
+    for n in range(end + 1, len(segments)):
+        words = [w for w in segments[n] if not _ASSIGNMENT.match(w)]
+        if words[:1] == [inside[0]]:
+            args: list[str] = []
+            for word in words[1:]:
+                if _REDIRECT.match(word) or _REDIRECT_WITH_TARGET.match(word):
+                    break
+                args.append(word)
+            return inside[1], end, n, args
+    return None
+
+
+def _defined_function(segment: list[str]) -> str | None:
+    """The name a function definition starting ``segment`` defines (``serve() {``,
+    ``function serve {``), else None."""
+    if segment[:1] == ["function"] and len(segment) > 1:
+        return segment[1].removesuffix("()")
+    if segment and segment[0].endswith("()") and len(segment[0]) > 2 and segment[1:] in (
+            [], ["{"]):
+        return segment[0][:-2]
+    return None
+
+
+#: A script's arguments, all of them, as a launch passes them on (``"$@"`` unquoted by now).
+_ALL_ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
 
 
 def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
@@ -655,7 +808,7 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
                 inner = _shell_words(word)
             except InputError:
                 continue
-            if any(_prefix_end(inner, i) is not None for i in range(len(inner))):
+            if any(_starts_launch(part) for part in _segments(inner)):
                 out.append(inner)
     return out
 
@@ -689,10 +842,16 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
     word is a bare reference to a value holding flags (``PREFILL_EXTRA="--a --b 2"`` then
     ``$PREFILL_EXTRA``), which the shell splits at its spaces. The quotes that would keep
     it whole are gone by now, so only a value that starts with a flag is split: a quoted
-    path with a space in it stays one word."""
+    path with a space in it stays one word. A bare reference to an empty value is no word
+    (a quoted one would be an empty argument, which no launch passes on purpose)."""
+    listed = shell_arrays.items(word, values)  # "${ARGS[@]}": the array's items
+    if listed is not None:
+        return listed
     value = shell_vars.expand(word, values)
     if value != word and _WHOLE_REFERENCE.match(word):
         parts = value.split()
+        if not parts:  # set to nothing (``MOE_ARGS=""``): the shell passes no word at all
+            return []
         if len(parts) > 1 and parts[0].startswith("-"):
             return parts
     return [value]
@@ -700,7 +859,10 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
 
 def _from_command(words: list[str]) -> list[str]:
     """``words`` from the start of the command that runs the launcher: its runner
-    (``docker run ...``) or the assignments and wrappers right before its prefix."""
+    (``docker run ...``) or the assignments and wrappers right before its prefix, after the
+    assignments that start the command when a program of another kind stands between
+    (``numactl``, ``timeout 600``, ``poetry run``): the shell sets those for it, and the
+    launcher it starts inherits them."""
     prefix = next(i for i in range(len(words)) if _prefix_end(words, i) is not None)
     before = words[:prefix]
     runner = _runner_start(before)
@@ -709,7 +871,10 @@ def _from_command(words: list[str]) -> list[str]:
     start = prefix
     while start > 0 and (_ASSIGNMENT.match(words[start - 1]) or words[start - 1] in _WRAPPERS):
         start -= 1
-    return words[start:]
+    lead = 0  # ``CUDA_VISIBLE_DEVICES=1 numactl -N 0 python -m ...``: the command's own
+    while lead < start and (_ASSIGNMENT.match(words[lead]) or words[lead] in _WRAPPERS):
+        lead += 1  # assignments are its environment, whatever program it starts first
+    return [w for w in words[:lead] if _ASSIGNMENT.match(w)] + words[start:]
 
 
 def _interpreter_variable(words: list[str], i: int) -> bool:

@@ -21,13 +21,48 @@ from collections.abc import Iterable, Mapping
 #: (the word when the text does not set the name), ``${NAME:+word}`` (the word when it
 #: does, else nothing) and ``${NAME:?message}`` (the shell stops with the message when the
 #: name is unset: the value must come from the caller's shell), each also without the colon.
-_REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)"
+#: A positional parameter (``$1``, ``${2:-8}``) is a name too: the script's arguments, which
+#: a pasted script run as it stands does not have, unless it sets them (``set --``, a call
+#: of the function that holds the launch).
+_REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*|\d+)"
                         r"(?:(?P<op>:?[-=+?])(?P<default>[^}]*))?\}"
-                        r"|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))")
+                        r"|(?P<bare>[A-Za-z_][A-Za-z0-9_]*|\d))")
 #: What still looks like a shell expansion after expanding what the text sets (a
 #: PowerShell splat, ``@serve``, whose array the text builds at run time, and a template's
 #: ``{{ .Values.model }}``, too).
 _OPEN = re.compile(r"\$(?:\{|\(|[A-Za-z_])|^@[A-Za-z_]\w*$|\{\{.*\}\}")
+
+
+#: ``NAME=value``: a shell assignment word.
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: Builtins that set variables from their ``NAME=VALUE`` words.
+_DECLARING = frozenset({"export", "local", "declare", "typeset", "readonly"})
+
+
+def declared(segment: list[str], values: dict[str, str]) -> list[str]:
+    """Record the variables the command ``segment`` sets into ``values`` (assignments alone,
+    or after ``export``, ``local``, ``declare``, ``readonly``), and give the names it exports
+    (``export``, ``declare -x``): those are the environment of what the script starts. An
+    array assignment (``shell_arrays``) is recorded too."""
+    from launchplan.input import shell_arrays
+
+    if shell_arrays.assign(segment, values):
+        return []
+    if segment and all(_ASSIGNMENT.match(w) for w in segment):
+        assigned(segment, values)  # set for the script, not exported
+        return []
+    if not segment or segment[0] not in _DECLARING:
+        return []
+    words = [w for w in segment[1:] if _ASSIGNMENT.match(w)]
+    assigned(words, values)
+    exports = segment[0] == "export" or (
+        segment[0] in ("declare", "typeset")
+        and any(w.startswith("-") and "x" in w for w in segment[1:]))
+    if not exports:
+        return []
+    # ``export NAME`` of a name the script set before exports that value
+    return [w.partition("=")[0] for w in segment[1:]
+            if _ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
 
 
 def assigned(words: Iterable[str], values: dict[str, str]) -> None:
@@ -45,23 +80,58 @@ def expand(word: str, values: Mapping[str, str]) -> str:
 
     def replace(match: re.Match[str]) -> str:
         name = match.group("braced") or match.group("bare")
-        op = (match.group("op") or "").lstrip(":")
+        written = match.group("op") or ""
+        op = written.lstrip(":")
+        # with the colon, a name set to nothing counts as unset (``${2:-30000}`` of "")
+        is_set = name in values and not (written.startswith(":") and values[name] == "")
         if op == "+":
-            return expand(match.group("default"), values) if name in values else ""
+            return expand(match.group("default"), values) if is_set else ""
+        if op in ("-", "=") and not is_set:
+            return expand(match.group("default"), values)
         if name in values:
             return values[name]
-        if op in ("-", "="):
-            return expand(match.group("default"), values)
         if op == "?":
             return "${" + name + "}"  # required from the caller: left open, without the message
         return match.group(0)
 
-    return _REFERENCE.sub(replace, word)
+    expanded = _REFERENCE.sub(replace, word)
+    return _ARITHMETIC.sub(lambda m: _worked_out(m, values), expanded) if "$((" in expanded \
+        else expanded
+
+
+#: ``$((...))`` arithmetic (one level of parentheses inside).
+_ARITHMETIC = re.compile(r"\$\(\(((?:[^()]|\([^()]*\))*)\)\)")
+#: A bare name inside arithmetic (``$((num * 2))``), which the shell reads as its value.
+_ARITHMETIC_NAME = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+
+
+def _worked_out(match: re.Match[str], values: Mapping[str, str]) -> str:
+    """An arithmetic expansion's value when its names are integers the script sets (the
+    shell works it out then); else the span as written, an expansion left open."""
+    inner = _ARITHMETIC_NAME.sub(lambda n: values.get(n.group(0), n.group(0)), match.group(1))
+    if not _LITERAL_ARITHMETIC.match(inner):
+        return match.group(0)
+    value = _arithmetic(inner)
+    return match.group(0) if value is None else str(value)
 
 
 def open_reference(value: str) -> bool:
     """Whether ``value`` still holds a shell expansion the pasted text does not resolve."""
     return bool(_OPEN.search(value))
+
+
+#: A docs page's placeholder for a value to fill in: ``<your-model-path>``, ``{model/path}``.
+_PLACEHOLDER = re.compile(r"^(?:<[^<>\s]+>|\{[A-Za-z_][\w./ -]*\})$")
+
+
+def placeholder(value: str) -> bool:
+    """Whether ``value`` is a placeholder a page leaves for the reader to fill in (the shell
+    would take ``<...>`` for redirections; the launch was never meant to run as written)."""
+    return bool(_PLACEHOLDER.match(value))
+
+
+#: The hint a value that is a placeholder gets.
+PLACEHOLDER_HINT = "a placeholder the pasted text leaves to fill in: put the real value there"
 
 
 #: The hint an unparsable value holding an open reference gets.

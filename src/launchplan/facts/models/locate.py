@@ -65,12 +65,15 @@ def _locate_path(given: str) -> _Source:
 
 def _no_model(given: str) -> InputError:
     names = ", ".join(name for name, _ in _bundled())
-    from launchplan.input.shell_vars import open_reference
+    from launchplan.input.shell_vars import open_reference, placeholder
     from launchplan.input.typography import typographic_hint  # error path only
 
     elsewhere = "/" in given or "\\" in given
     hint = typographic_hint(given)
-    if hint is None and open_reference(given):
+    if hint is None and placeholder(given):
+        hint = ("a placeholder the pasted text leaves to fill in: give --model-path again "
+                "after the pasted launch, SGLang keeps the last one")
+    elif hint is None and open_reference(given):
         hint = ("a variable the pasted text leaves open (a shell $NAME, a Kubernetes $(NAME) "
                 "the manifest does not set): give --model-path again after the pasted launch, "
                 "SGLang keeps the last one")

@@ -1,0 +1,103 @@
+"""Bash arrays in a pasted script: the flags a launch script gathers before it starts SGLang.
+
+Scripts of 2025-2026 build the launch in an array (``COMMON=(--model-path M --tp 8 ...)``
+over several lines, one flag a line, comments between), add to it under conditions
+(``COMMON+=(--disaggregation-bootstrap-port 8998)``) and start ``python -m
+sglang.launch_server "${COMMON[@]}"``. Read line by line, the array's lines would be
+commands of their own and ``${COMMON[@]}`` a word SGLang cannot parse. Here an array's
+literal is put on one line, marked, so the script reader records its items (expanded as the
+shell expands them when it assigns) and a launch's ``"${NAME[@]}"`` becomes those items.
+"""
+
+from __future__ import annotations
+
+import re
+
+from launchplan.input import shell_vars
+
+#: The first word of the one-line form of an array assignment: ``MARK NAME = items...``.
+MARK = "__launchplan_array__"
+#: An array assignment's start: ``NAME=(``, ``NAME+=(``, after ``local``/``declare -a``.
+_OPENER = re.compile(r"^([ \t]*)(?:(?:local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
+                     r"([A-Za-z_]\w*)(\+?)=\(", re.MULTILINE)
+#: A reference to all of an array's items: ``${NAME[@]}`` (quotes taken off by now).
+_ALL_ITEMS = re.compile(r"^\$\{([A-Za-z_]\w*)\[[@*]\]\}$")
+#: How the items are kept among the script's string values.
+_SEPARATOR = "\x1f"
+
+
+def on_one_line(text: str) -> str:
+    """``text`` with each array assignment written as one line the script reader knows:
+    ``MARK NAME = items`` (``+=`` to add), its items as written, comments left out."""
+    if "=(" not in text:
+        return text
+    out: list[str] = []
+    at = 0
+    while (opener := _OPENER.search(text, at)) is not None:
+        body = _body(text, opener.end())
+        if body is None:  # never closed: left as it is
+            break
+        items, end = body
+        out.append(text[at:opener.start()])
+        op = "+=" if opener.group(3) else "="
+        out.append(f"{opener.group(1)}{MARK} {opener.group(2)} {op} {items}")
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _body(text: str, start: int) -> tuple[str, int] | None:
+    """(the items' text from ``start`` to the closing parenthesis, on one line and without
+    comments; the index after that parenthesis), or None when it never closes."""
+    out: list[str] = []
+    quote = ""
+    depth = 0
+    at = start
+    while at < len(text):
+        char = text[at]
+        if char == "\\" and quote != "'" and at + 1 < len(text):
+            out.append(text[at:at + 2])
+            at += 2
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (at == start or text[at - 1] in " \t\n("):
+            end = text.find("\n", at)
+            at = len(text) if end < 0 else end
+            continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                return "".join(out).replace("\n", " "), at + 1
+            depth -= 1
+        out.append(char)
+        at += 1
+    return None
+
+
+def assign(segment: list[str], values: dict[str, str]) -> bool:
+    """Record the array a marked ``segment`` assigns into ``values``; whether it was one."""
+    if segment[:1] != [MARK] or len(segment) < 3:
+        return False
+    name, op, words = segment[1], segment[2], segment[3:]
+    found: list[str] = []
+    for word in words:
+        listed = items(word, values)
+        found.extend(listed if listed is not None else [shell_vars.expand(word, values)])
+    if op == "+=":
+        found = [*(items(f"${{{name}[@]}}", values) or []), *found]
+    values[f"{name}[@]"] = _SEPARATOR.join(found)
+    return True
+
+
+def items(word: str, values: dict[str, str]) -> list[str] | None:
+    """The items ``word`` stands for when it is ``${NAME[@]}`` of an array the script set
+    (an empty list for an empty array), else None."""
+    match = _ALL_ITEMS.match(word)
+    if match is None or f"{match.group(1)}[@]" not in values:
+        return None
+    joined = values[f"{match.group(1)}[@]"]
+    return joined.split(_SEPARATOR) if joined else []

@@ -1,0 +1,149 @@
+"""The branches of a pasted script's ``if`` blocks that the shell would not run.
+
+Launch scripts pick between settings with a test on a variable they set themselves
+(``EXPERT_MODE=${EXPERT_MODE:-native}`` then ``if [ "$EXPERT_MODE" = dequant ]; then
+export SGLANG_X=1; MOE_ARGS=""; fi``). Read line by line, the body's assignments would all
+apply; the shell runs only the branch its test picks. This module drops the commands of the
+branches a test decides against, when the test compares words whose values the script fixes
+(``[ A = B ]``, ``[[ A != B ]]``, ``test -z A``, ``[ A -eq 1 ]``). A test on anything else (a
+caller's variable, ``$#``, a file, a command's status) decides nothing here: every branch of
+its block is read, as before.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+
+from launchplan.input import shell_vars
+
+#: Words that start a branch's body, written on the same line as its first command.
+_BODY_KEYWORDS = ("then", "else", "do")
+_INTEGER_TESTS = {"-eq": int.__eq__, "-ne": int.__ne__, "-lt": int.__lt__,
+                  "-le": int.__le__, "-gt": int.__gt__, "-ge": int.__ge__}
+
+
+@dataclass
+class _Block:
+    """One open ``if`` block: whether the text around it runs, and what its tests decided."""
+
+    outer: bool  # the block itself is in a branch that runs
+    live: bool  # the branch being read runs (or may: its test decides nothing here)
+    taken: bool  # an earlier branch's test was decided true
+    unsure: bool  # an earlier branch's test decided nothing
+    subject: str | None = None  # a ``case`` block's word (None: an ``if`` block)
+    in_branch: bool = False  # a ``case`` block: between a pattern and its ``;;``
+
+
+def live_segments(segments: list[list[str]]) -> list[list[str]]:
+    """``segments`` (commands, in order) without those in branches the shell skips, each
+    body command without the ``then``/``else``/``do`` (or ``case`` pattern) written before
+    it on its line."""
+    values: dict[str, str] = {}
+    blocks: list[_Block] = []
+    out: list[list[str]] = []
+    for seg in segments:
+        head = seg[0] if seg else ""
+        running = not blocks or blocks[-1].live
+        if blocks and blocks[-1].subject is not None and head != "esac":
+            seg = _case_branch(blocks[-1], seg)
+            head = ""
+        elif head == "case" and len(seg) >= 3 and seg[2] == "in":
+            subject = shell_vars.expand(seg[1], values)
+            known = not (shell_vars.open_reference(subject) or subject.startswith("$"))
+            blocks.append(_Block(outer=running, live=False, taken=False, unsure=not known,
+                                 subject=subject if known else ""))
+            out.append([])
+            continue
+        elif head == "esac" and blocks:
+            blocks.pop()
+            seg = seg[1:]
+        elif head == "if":
+            blocks.append(_opened(running, _decided(seg[1:], values)))
+        elif head == "elif" and blocks:
+            _next_branch(blocks[-1], _decided(seg[1:], values))
+        elif head == "else" and blocks:
+            _next_branch(blocks[-1], None if blocks[-1].unsure else True)
+            seg = seg[1:]
+        elif head == "fi" and blocks:
+            blocks.pop()
+            seg = seg[1:]
+        elif head in _BODY_KEYWORDS:
+            seg = seg[1:]
+        if head in ("if", "elif") or not (not blocks or blocks[-1].live):
+            out.append(seg if head in ("if", "elif") else [])
+            continue
+        shell_vars.declared(seg, values)
+        out.append(seg)
+    return out
+
+
+def _case_branch(block: _Block, seg: list[str]) -> list[str]:
+    """``seg`` inside a ``case`` block: a pattern (``fast)``, ``a|b)``, ``*)``) starts a
+    branch, which runs when it is the first to match the block's word (any may, when the
+    word is the caller's); ``;;`` ends it. The command words the branch runs come back."""
+    if not block.in_branch and seg and seg[0].endswith(")"):
+        patterns = seg[0].lstrip("(")[:-1].split("|")
+        decided = None if block.unsure else any(
+            fnmatch.fnmatchcase(block.subject or "", p.strip("\"'")) for p in patterns)
+        _next_branch(block, decided)
+        block.in_branch = True
+        seg = seg[1:]
+    if seg[-1:] == [";"]:  # ``;;`` (the splitter left one ``;``)
+        block.in_branch = False
+        seg = seg[:-1]
+    return seg
+
+
+def _opened(running: bool, decided: bool | None) -> _Block:
+    return _Block(outer=running, live=running and decided is not False,
+                  taken=decided is True, unsure=decided is None)
+
+
+def _next_branch(block: _Block, decided: bool | None) -> None:
+    """Move ``block`` on to its next branch (``elif`` or ``else``), whose test gave
+    ``decided`` (``else``: true, unless an earlier test decided nothing)."""
+    if block.taken:
+        block.live = False
+        return
+    block.live = block.outer and decided is not False
+    block.taken = decided is True and not block.unsure
+    block.unsure = block.unsure or decided is None
+
+
+def _decided(words: list[str], values: dict[str, str]) -> bool | None:
+    """The outcome of the test ``words`` (after ``if``), or None when it is not a test of
+    values the script fixes."""
+    negate = words[:1] == ["!"]
+    words = words[1:] if negate else words
+    if words[:1] == ["["] and words[-1:] == ["]"]:
+        words = words[1:-1]
+    elif words[:1] == ["[["] and words[-1:] == ["]]"]:
+        words = words[1:-1]
+    elif words[:1] == ["test"]:
+        words = words[1:]
+    else:
+        return None
+    operands = [shell_vars.expand(w, values) for w in words]
+    if any(shell_vars.open_reference(w) or w.startswith("$") for w in operands):
+        return None
+    outcome = _compared(operands)
+    return None if outcome is None else outcome != negate
+
+
+def _compared(operands: list[str]) -> bool | None:
+    if len(operands) == 2 and operands[0] in ("-n", "-z"):
+        return (operands[1] != "") == (operands[0] == "-n")
+    if len(operands) != 3:
+        return None
+    left, op, right = operands
+    if op in ("=", "=="):
+        return left == right
+    if op == "!=":
+        return left != right
+    if op in _INTEGER_TESTS:
+        try:
+            return bool(_INTEGER_TESTS[op](int(left), int(right)))
+        except ValueError:
+            return None
+    return None
