@@ -29,7 +29,8 @@ except the draft model's facts when the plan names a draft the record does not c
 from __future__ import annotations
 
 import struct
-from typing import Any, NamedTuple
+from operator import itemgetter
+from typing import Any
 
 from launchplan.facts.memo import per_object
 from launchplan.memory.class_layers import attention_shapes, layer_kinds
@@ -169,6 +170,11 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
 
 # --- the plan's values ------------------------------------------------------------------------
 
+#: the values every plan reads, in one call (others only under some launches)
+_READ = itemgetter("page_size", "attn_cp_size", "dcp_size", "mem_fraction_static",
+                   "kv_cache_dtype", "speculative_algorithm", "disable_hybrid_swa_memory")
+
+
 class _Plan:
     """The resolved values and model facts the sizing reads, looked up once."""
 
@@ -182,8 +188,8 @@ class _Plan:
         self.env = record.env
         v = result.value
         self.v = v
+        page, attn_cp, dcp, fraction, flag, spec, swa_off = _READ(result)
         # each ``int(value or 1)``; an int as it is (the common case, without a call)
-        page, attn_cp, dcp = v("page_size"), v("attn_cp_size"), v("dcp_size")
         self.page = page if type(page) is int and page else int(page or 1)
         if sizes is None:
             tp, pp, attn_dp = v("tp_size"), v("pp_size"), v("attn_dp_size")
@@ -198,16 +204,15 @@ class _Plan:
         self.attn_tp = attn_tp if attn_tp > 1 else 1
         self.attn_dcp = self.dcp if self.dcp > 1 else 1
         self.world = self.tp * self.pp
-        fraction = v("mem_fraction_static")
         self.mem_fraction = fraction if type(fraction) is float else float(fraction)
-        flag = v("kv_cache_dtype") or "auto"
+        flag = flag or "auto"
         self.kv_flag = flag = flag if type(flag) is str else str(flag)
         self.facts = facts = _model_facts(model)
         self.kv_kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[self.kv_kind]
-        self.spec = spec = v("speculative_algorithm")
+        self.spec = spec
         old = record.raw.release in ("0.5.22", "0.5.21")
-        self.hybrid_swa = facts.hybrid_swa and not v("disable_hybrid_swa_memory") and not (
+        self.hybrid_swa = facts.hybrid_swa and not swa_off and not (
             old and model.has_arch(*_SWA_SINCE_0_5_23))
         self.draft_layers, self.draft = _draft_layers(result, self) if spec in _DRAFT_ALGOS \
             else _NO_DRAFT
@@ -269,8 +274,9 @@ def _dsv4_caveats(plan: _Plan) -> list[str]:
     return out
 
 
-class _ModelFacts(NamedTuple):
-    """What the sizing asks of a model on every launch, looked up once per model."""
+class _ModelFacts(Struct):
+    """What the sizing asks of a model on every launch, looked up once per model (a
+    ``Struct``: its slots read at an attribute's cost, a named tuple's fields at a call's)."""
 
     state: bool  # a modelled per-request state cache (``_state_kind``)
     hybrid_linear: bool

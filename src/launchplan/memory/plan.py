@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from launchplan.engine.pipeline import SAME_PLAN
 from launchplan.engine.result import Result
+from launchplan.facts.memo import per_object
 from launchplan.facts.targets import before_load_bytes
 from launchplan.memory import weights as _weights
 from launchplan.memory.cpu_offload import CAVEAT as _OFFLOAD_CAVEAT
@@ -200,11 +202,10 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         result = values_of(result)  # type: ignore[assignment]
     record = result.record
     target = record.target
-    if target.memory_mib is None:  # (``before_load_bytes`` is None only then)
+    free = _free_before(target)
+    if free is None:  # the target's memory is unknown
         return None
-    v = result.value
-    tp, pp, dp, attn_dp = v("tp_size"), v("pp_size"), v("dp_size"), v("attn_dp_size")
-    ep, moe_dp = v("ep_size"), v("moe_dp_size")
+    tp, pp, dp, attn_dp, ep, moe_dp, fraction, page, offload = _READ(result)
     # ``_plausible``'s common case inline: every size a bounded positive int, pp within the
     # layers (a launch's sizes nearly always are; else the general test)
     if not (type(tp) is int and 0 < tp <= MAX_PARALLEL and type(pp) is int
@@ -221,23 +222,19 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         ep = ep if type(ep) is int else 1
         attn_dp = attn_dp if type(attn_dp) is int else 1
         moe_dp = moe_dp if type(moe_dp) is int else 1
-    if target.gpu_count == 1 or target.before_load_mib is not None or not target.nvlink:
-        before = before_load_bytes(target, 1)  # the GPUs spanned change nothing then
+    if len(free) == 1:  # the GPUs spanned change nothing
+        before = free[0]
     else:
-        before = before_load_bytes(target, _node_gpus(result, tp, pp, dp, attn_dp))
-    fraction = v("mem_fraction_static")  # a finite number (``_fraction``, inline)
-    if type(fraction) is float or type(fraction) is int:
-        fraction = float(fraction) if math.isfinite(fraction) else None
-    else:
+        spanned = _node_gpus(result, tp, pp, dp, attn_dp)
+        before = free[spanned] if spanned < len(free) else free[-1]
+    if type(fraction) is not float:  # (a float's range test below rejects inf and nan)
         fraction = _fraction(fraction)
-    page = v("page_size")
     if fraction is None or not 0 < fraction <= 1 or (page is not None and not (
             isinstance(page, int) and page >= 1)):
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
     mine, draft, weight_caveats = weight_bytes(result, (tp, pp, ep, attn_dp, moe_dp))
-    offload = v("cpu_offload_gb")
     if offload and offload > 0:  # decoder layers kept in CPU memory: not loaded on the GPU
         mine -= offloaded_bytes(offload, _weights.weights_per_gpu(result).breakdown)
         weight_caveats = (*weight_caveats, _OFFLOAD_CAVEAT)
@@ -293,6 +290,11 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         [(result, before, loaded, gpu, overhead)]))
 
 
+#: the values ``_plan`` reads itself, in one call (a ``Values`` holds every one of them)
+_READ = itemgetter("tp_size", "pp_size", "dp_size", "attn_dp_size", "ep_size", "moe_dp_size",
+                   "mem_fraction_static", "page_size", "cpu_offload_gb")
+
+
 def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int
            ) -> tuple[tuple[str, Any], ...]:
     """The pool's sizing again, this time writing down its steps (``explain``, JSON)."""
@@ -302,6 +304,20 @@ def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: 
     if at is not None:  # the loaded bytes carry the load overhead: say so next to them
         steps.insert(at + 1, ("of which loading beyond the tensors (bytes)", overhead))
     return tuple(steps)
+
+
+@per_object
+def _free_before(target: Any) -> tuple[int, ...] | None:
+    """``before_load_bytes`` of the target for each count of GPUs a launch spans on its
+    node (index 1 up to the node's GPUs; more read as all of them), or one figure when the
+    span changes nothing (one GPU, a stated figure, no NVLink); None when its memory is
+    unknown. A per-target fact, as the target's other facts."""
+    if target.memory_mib is None:  # (``before_load_bytes`` is None only then)
+        return None
+    if target.gpu_count == 1 or target.before_load_mib is not None or not target.nvlink:
+        return (before_load_bytes(target, 1),)  # type: ignore[return-value]
+    return tuple(before_load_bytes(target, n)  # type: ignore[misc]
+                 for n in range(target.gpu_count + 1))
 
 
 #: No launch has more ranks in one parallel dimension than this (a planning bound, far above

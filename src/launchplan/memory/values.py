@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchplan.engine.result import Result
+
 #: Every field the memory plan (plan.py, weights.py, kv_pool.py without the capture sizes,
 #: and launch_requirements.gpus_used) may read.
 NAMES = (
@@ -118,15 +120,14 @@ def values_of(result: Any) -> Values:
     """The memory plan's values of ``result`` (an ``engine.result.Result``), read once."""
     out = _new_values(Values)  # (``dict.__new__``: an empty dictionary, no type call)
     out.result, out.record = result, result.record
-    overlay = getattr(result, "_overlay", None)
-    if overlay is None or not hasattr(result, "_defaults"):  # another kind of result
+    if type(result) is not Result:  # another kind of result: asked name by name
         for name in NAMES:
             try:
                 out[name] = result.value(name)
             except KeyError:
                 pass
         return out
-    defaults = result._defaults
+    overlay, defaults = result._overlay, result._defaults
     hit = _BASES.get(id(defaults))  # ``_base``, inline
     if hit is not None and hit[0] is defaults:
         base, fallbacks, names = hit[1], hit[2], hit[3]

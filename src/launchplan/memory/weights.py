@@ -27,8 +27,10 @@ with the target), or the MTP layers of a DeepSeek-style checkpoint, sharded like
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import partial
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from launchplan.facts.environment import plain_flag
@@ -380,21 +382,19 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
         moe_dp = moe_dp if type(moe_dp) is int and moe_dp > 0 else 1
     else:
         tp, pp, ep, attn_dp, moe_dp = sizes
+    (dp_attention, cp, redundant, dense, a2a, dp_lm_head, encoder_dp, algo, dtype,
+     quantization) = _SHAPE_READ(result)
     # attention TP = tp / (attention DP x attention CP); 0.5.23 keeps attention DP in
     # attn_dp_size (--enable-dp-attention with --dp-size lands there)
-    if attn_dp == 1 and v("enable_dp_attention"):
+    if attn_dp == 1 and dp_attention:
         attn_dp = _pos(v("dp_size"))
-    cp = v("attn_cp_size")
     split = attn_dp * (cp if type(cp) is int and cp > 0 else 1)
     attn_tp = tp // split if tp % split == 0 else tp
-    redundant = v("ep_num_redundant_experts")
-    dense = v("moe_dense_tp_size")
-    a2a = v("moe_a2a_backend")
     env = record.env
     par = _parallel((
         tp, pp, ep if tp % ep == 0 else 1, attn_tp,
         dense if isinstance(dense, int) and dense > 0 else 0,
-        attn_tp if v("enable_dp_lm_head") else 0,
+        attn_tp if dp_lm_head else 0,
         1 if is_mla and env and record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION")
         else (attn_tp if attn_tp_embedding else 0),
         moe_dp,
@@ -403,8 +403,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
         may_fuse_shared and _fuses_shared_experts(result, ep),
         _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
         _resident_experts(v) if has_experts else None,
-        v("mm_enable_dp_encoder") is True, attn_dp > 1))
-    algo = v("speculative_algorithm")
+        encoder_dp is True, attn_dp > 1))
     algo = algo.upper() if isinstance(algo, str) else None
     draft = record.draft
     mtp = False
@@ -425,8 +424,15 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
                              a2a=a2a)
     else:  # no routed experts: nothing to pad
         pad = NONE
-    return (model, par, v("dtype"), v("quantization"), draft if algo is not None else None,
+    return (model, par, dtype, quantization, draft if algo is not None else None,
             mtp, pad, bool(env) and fp4_experts and fp8_held_experts(model, env))
+
+
+#: the values every launch's shape reads, in one call (the rest only in some launches)
+_SHAPE_READ = itemgetter("enable_dp_attention", "attn_cp_size", "ep_num_redundant_experts",
+                         "moe_dense_tp_size", "moe_a2a_backend", "enable_dp_lm_head",
+                         "mm_enable_dp_encoder", "speculative_algorithm", "dtype",
+                         "quantization")
 
 
 def _resident_experts(v: Any) -> int | None:
@@ -801,31 +807,14 @@ _GROUPS, _GROUPS_PADDED, _FLAT, _FLAT_PADDED = range(4)
 
 def _summed(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
             unq: int, pad: ExpertPadding, memo: dict[Any, Any] | None, kind: int) -> float:
-    """One of ``table``'s sums under ``par``: its function (``_summer``) called with the
-    launch's group sizes and, under a padding kernel, the padded experts' bytes."""
+    """One of ``table``'s sums under ``par``: its function (``_summer``), which works out
+    from the sharding only the group sizes its table's shares use."""
     summer = table.summers.get(kind, _UNSET)
     if summer is _UNSET:
         summer = table.summers[kind] = _summer(table, kind)
-    # unpacked at once: each named-tuple field read is a descriptor call of its own
-    (tp, _, ep, attn_tp, dense_tp, head_tp, embed_tp, moe_dp, redundant, replicated, fused,
-     _, resident, encoder_dp, dp_attention) = par
-    if summer is None or resident is not None:  # the written-out sums hold every local
-        return _looped(model, table, par, scheme, unq, pad, memo, kind)  # expert
-    ep = ep if ep > 1 else 1
-    moe_tp = tp // ep // (moe_dp if moe_dp > 1 else 1)
-    if moe_tp < 1:
-        moe_tp = 1
-    hidden, inter = pad
-    attn = attn_tp or tp
-    # a vision tower's groups (``vision.group``): whole on every GPU under the DP encoder
-    # but for a TP-split position table; its position table over attention TP under DP
-    # attention
-    vtp, vattn, vpos = (1, 1, 1) if encoder_dp else (tp, attn, attn if dp_attention else tp)
-    return summer(model, tp, attn, ep, moe_tp, redundant, embed_tp or tp,
-                  head_tp or tp, dense_tp or tp,
-                  moe_tp if fused else 1 if replicated else tp, hidden, inter,
-                  None if scheme is None else scheme.of("experts").matrix_bytes, unq,
-                  {} if memo is None else memo, vtp, vattn, vpos)
+    if summer is None or par.resident_experts is not None:  # the written-out sums hold
+        return _looped(model, table, par, scheme, unq, pad, memo, kind)  # every local expert
+    return summer(model, par, pad, scheme, unq, {} if memo is None else memo)
 
 
 def _looped(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | None,
@@ -858,8 +847,7 @@ def _summer(table: _Table, kind: int) -> Any:
     ``b * 1.0`` is ``b`` exactly, so its term is ``b`` itself, and a sum's leading
     constants fold when the function is compiled (the same additions, done once). Local
     expert counts and padded expert shapes are worked out once per distinct value."""
-    lines = ["def summer(model, tp, attn, ep, moe_tp, red, vocab_g, head_g, dense, shared, hp, "
-             "ip, mb, unq, memo, vtp, vattn, vpos):"]
+    lines: list[str] = []
     n = len(table.keys)
     padded = kind == _GROUPS_PADDED or kind == _FLAT_PADDED
     local: set[int] = set()  # expert counts whose local count ``n{count}`` is written
@@ -963,8 +951,52 @@ def _summer(table: _Table, kind: int) -> Any:
         parts = "".join(f"{name}, " for name, _ in chains)
         lines.append(f"    return sum(({parts}))")  # sum(()): 0
     scope: dict[str, Any] = {"_padded_entry": _padded_entry}
-    exec("\n".join(lines), scope)  # noqa: S102 - code written above from the table's numbers
+    exec("\n".join(_prologue(lines) + lines), scope)  # noqa: S102 - code written above from the table's numbers
     return scope["summer"]
+
+
+#: What a summer's body may use, worked out from its arguments (``model, par, pad, scheme,
+#: unq, memo``) as ``_shares`` works them out: (the name, the names its line reads, the line).
+#: The sharding is unpacked at once (each named-tuple field read is a descriptor call).
+_DERIVED = (
+    ("attn", ("attn_tp", "tp"), "attn = attn_tp or tp"),
+    ("ep", (), "ep = ep if ep > 1 else 1"),
+    ("moe_tp", ("ep", "moe_dp", "tp"),
+     "moe_tp = tp // ep // (moe_dp if moe_dp > 1 else 1)\n"
+     "    moe_tp = moe_tp if moe_tp > 1 else 1"),
+    ("vocab_g", ("embed_tp", "tp"), "vocab_g = embed_tp or tp"),
+    ("head_g", ("head_tp", "tp"), "head_g = head_tp or tp"),
+    ("dense", ("dense_tp", "tp"), "dense = dense_tp or tp"),
+    ("shared", ("fused", "moe_tp", "replicated", "tp"),
+     "shared = moe_tp if fused else 1 if replicated else tp"),
+    # a vision tower's groups (``vision.group``): whole on every GPU under the DP encoder
+    # but for a TP-split position table; its position table over attention TP under DP
+    # attention
+    ("vtp", ("encoder_dp", "tp"), "vtp = 1 if encoder_dp else tp"),
+    ("vattn", ("encoder_dp", "attn"), "vattn = 1 if encoder_dp else attn"),
+    ("vpos", ("encoder_dp", "dp_attention", "attn", "tp"),
+     "vpos = 1 if encoder_dp else attn if dp_attention else tp"),
+    ("hp", (), "hp, ip = pad"),
+    ("mb", (), 'mb = None if scheme is None else scheme.of("experts").matrix_bytes'),
+)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _prologue(body: list[str]) -> list[str]:
+    """A summer's first lines: its signature, the sharding unpacked, then each derived
+    value ``body`` reads (or a derived line reads), in ``_DERIVED``'s order."""
+    used = set(_WORD.findall("\n".join(body)))
+    if "ip" in used:
+        used.add("hp")
+    needed: list[str] = []
+    for name, reads, line in reversed(_DERIVED):  # a later line may read an earlier one
+        if name in used:
+            needed.append(line)
+            used.update(reads)
+    return ["def summer(model, par, pad, scheme, unq, memo):",
+            "    (tp, _, ep, attn_tp, dense_tp, head_tp, embed_tp, moe_dp, red, replicated, "
+            "fused, _, _, encoder_dp, dp_attention) = par",
+            *(f"    {line}" for line in reversed(needed))]
 
 
 #: shard kinds padded like a vocabulary -> the summer's argument holding their group size
@@ -1097,9 +1129,10 @@ def _padded_values(table: _Table, ep: int, moe_tp: int, redundant: int,
 _PAD_KIND = {"down_proj": 0, "w2": 0, "gate_up_proj": 1}
 
 
-class _Table(NamedTuple):
+class _Table(Struct):
     """A tensor list's bytes under one storage (scheme, unquantized modules, dtype bytes),
-    arranged so that a launch's sharding only multiplies and adds.
+    arranged so that a launch's sharding only multiplies and adds (a ``Struct``: its slots
+    read at an attribute's cost).
 
     A pair ``(b, k)`` is one tensor's contribution ``b * values[k]``: its whole-stack bytes
     (a float) times its share, or (routed experts under a padding kernel) 1.0 times its
