@@ -293,7 +293,7 @@ def test_node_gpus_from_the_plausible_sizes_is_gpus_useds_count():
                         nnodes=nnodes, gpu_id_step=1, base_gpu_id=0)
         values.result = None
         one = [size if type(size) is int else 1 for size in (tp, pp, attn_dp)]  # as _plan
-        assert _node_gpus(values, one[0], one[1], dp, one[2]) == max(
+        assert _node_gpus(nnodes, one[0], one[1], dp, one[2]) == max(
             1, gpus_used(values)[1]), (tp, pp, dp, attn_dp, nnodes)
         compared += 1
     assert compared > 20000

@@ -163,7 +163,7 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
         steps.extend(sizer.describe())
     pool = sizer.size(budget, steps)
     max_reqs = _max_running_requests(plan, pool["max_total_num_tokens"], steps, mamba)
-    if isinstance(sizer, Dsv4Pool):  # its ratio-128 state slots follow the request count
+    if type(sizer) is Dsv4Pool:  # its ratio-128 state slots follow the request count
         pool.update(sizer.finalize(max_reqs))
     return sizer, budget, pool, max_reqs, mamba
 
@@ -228,36 +228,45 @@ class _Plan:
     def caveats(self) -> list[str]:
         v, model, facts = self.v, self.model, self.facts
         out = []
-        if facts.hybrid_linear and not facts.state:
+        unified, sharding, disaggregation = _CAVEAT_READ(self.result)
+        special = facts.special  # (a plain model skips the tests only its kind can pass)
+        if special and facts.hybrid_linear and not facts.state:
             out.append(f"{model.linear_attn_kind} linear-attention state pools are not "
                        "modelled: the KV figures leave out the state memory SGLang sets "
                        "aside per request slot")
-        if facts.hybrid_linear and v("enable_linear_replayssm_spec"):
+        if special and facts.hybrid_linear and v("enable_linear_replayssm_spec"):
             out.append("ReplaySSM speculative state rings are not modelled")
-        if v("enable_unified_memory"):
+        if unified:
             out.append("unified memory pools are not modelled")
         if self.pp > 1:
             out.append("pipeline parallelism: sized as if every stage held every layer")
-        if v("enable_kv_cache_sharding") or self.dcp > 1:
+        if sharding or self.dcp > 1:
             out.append("KV-cache sharding / decode context parallelism: per-rank rows only")
-        if facts.state and not _state_layers(model)[0]:
-            out.append(f"{model.arch0}: no linear-attention state layer can be counted from "
-                       "config.json: no state cache sized")
-        if facts.dsv4 and self.hybrid_swa:
-            out.extend(_dsv4_caveats(self))
-        if facts.unmodelled_arch:
-            out.append(f"{model.arch0} pools are not modelled")
-        elif self.hybrid_swa and not facts.dsv4 and not any(_layer_split(model)):
-            out.append("its sliding-window layers are not known from config.json (SGLang's "
-                       "config class sets them): sized as one pool of every layer")
+        if special:
+            if facts.state and not _state_layers(model)[0]:
+                out.append(f"{model.arch0}: no linear-attention state layer can be counted "
+                           "from config.json: no state cache sized")
+            if facts.dsv4 and self.hybrid_swa:
+                out.extend(_dsv4_caveats(self))
+            if facts.unmodelled_arch:
+                out.append(f"{model.arch0} pools are not modelled")
+            elif self.hybrid_swa and not facts.dsv4 and not any(_layer_split(model)):
+                out.append("its sliding-window layers are not known from config.json "
+                           "(SGLang's config class sets them): sized as one pool of every "
+                           "layer")
         if self.spec in ("DFLASH", "DSPARK"):
             out.append(f"{self.spec} draft pools are not modelled")
         if self.env and self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
             out.append("post-capture KV sizing is on: SGLang shrinks this pool again after "
                        "capturing CUDA graphs, by what the graphs took")
-        if self.v("disaggregation_mode") == "decode":
+        if disaggregation == "decode":
             out.append("PD decode: the pre-allocated transfer slots are not modelled")
         return out
+
+
+#: the values every plan's caveats read
+_CAVEAT_READ = itemgetter("enable_unified_memory", "enable_kv_cache_sharding",
+                          "disaggregation_mode")
 
 
 def _dsv4_caveats(plan: _Plan) -> list[str]:
@@ -289,19 +298,23 @@ class _ModelFacts(Struct):
     mla: bool
     dsa: bool  # DeepSeek sparse attention (its indexer rows)
     shapes: Any  # a Gemma-4-typed config class's attention shapes (``attention_shapes``)
+    #: any of state, hybrid_linear, hybrid_swa, unmodelled_arch, dsv4 (a model's own
+    #: caveats can apply)
+    special: bool
 
 
 @per_object
 def _model_facts(model: Any) -> _ModelFacts:
     state = _state_kind(model) is not None
+    kinds = (state, bool(model.is_hybrid_linear), bool(model.is_hybrid_swa),
+             model.arch0.startswith("MiniMaxM3Sparse"), model.arch0.startswith("DeepseekV4"))
     return _ModelFacts(
-        state, bool(model.is_hybrid_linear), bool(model.is_hybrid_swa),
-        model.arch0.startswith("MiniMaxM3Sparse"), model.arch0.startswith("DeepseekV4"),
+        *kinds,
         _kv_kind("auto", model),
         len(_state_layers(model)[1]) if state else attention_layers(model),
         model.multimodal(True, model_impl="auto")
         or model.multimodal(True, model_impl="transformers"),
-        bool(model.is_mla), bool(model.is_deepseek_dsa), attention_shapes(model))
+        bool(model.is_mla), bool(model.is_deepseek_dsa), attention_shapes(model), any(kinds))
 
 
 def _kv_kind(flag: str, model: Any) -> str:

@@ -198,14 +198,14 @@ def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
 
 def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh."""
-    if not isinstance(result, Values):
+    if type(result) is not Values:
         result = values_of(result)  # type: ignore[assignment]
     record = result.record
     target = record.target
     free = _free_before(target)
     if free is None:  # the target's memory is unknown
         return None
-    tp, pp, dp, attn_dp, ep, moe_dp, fraction, page, offload = _READ(result)
+    tp, pp, dp, attn_dp, ep, moe_dp, fraction, page, offload, nnodes = _READ(result)
     # ``_plausible``'s common case inline: every size a bounded positive int, pp within the
     # layers (a launch's sizes nearly always are; else the general test)
     if not (type(tp) is int and 0 < tp <= MAX_PARALLEL and type(pp) is int
@@ -225,12 +225,12 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     if len(free) == 1:  # the GPUs spanned change nothing
         before = free[0]
     else:
-        spanned = _node_gpus(result, tp, pp, dp, attn_dp)
+        spanned = _node_gpus(nnodes, tp, pp, dp, attn_dp)
         before = free[spanned] if spanned < len(free) else free[-1]
     if type(fraction) is not float:  # (a float's range test below rejects inf and nan)
         fraction = _fraction(fraction)
     if fraction is None or not 0 < fraction <= 1 or (page is not None and not (
-            isinstance(page, int) and page >= 1)):
+            page >= 1 if type(page) is int else isinstance(page, int) and page >= 1)):
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
@@ -256,10 +256,12 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
             concurrency_at_request=0, fits=False, reserved_bytes=reserved, kv_pool_bytes=0,
             problem=str(exc), caveats=weight_caveats)
     tokens = pool["max_total_num_tokens"]
-    cells = pool.get("full") or tokens
     per_token = sizer.cell
     extra: dict[str, Any] = {}
-    if len(pool) > 1 or sizer.name != "default":  # the default pool has none of these
+    if len(pool) == 1 and sizer.name == "default":  # the default pool has none of these
+        cells, fixed = tokens, 0
+    else:
+        cells = pool.get("full") or tokens
         for name, value in (("full_max_total_num_tokens", pool.get("full")),
                             ("swa_max_total_num_tokens", pool.get("swa")),
                             ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
@@ -269,8 +271,6 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
             if value is not None:
                 extra[name] = value
         fixed = getattr(sizer, "fixed_bytes", 0)
-    else:
-        fixed = 0
     pool_bytes = int(tokens * per_token) + fixed
     caveats = kv_plan.caveats()
     # ``_concurrent`` twice, inline: requests of a context's and of a request's tokens
@@ -292,7 +292,7 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
 
 #: the values ``_plan`` reads itself, in one call (a ``Values`` holds every one of them)
 _READ = itemgetter("tp_size", "pp_size", "dp_size", "attn_dp_size", "ep_size", "moe_dp_size",
-                   "mem_fraction_static", "page_size", "cpu_offload_gb")
+                   "mem_fraction_static", "page_size", "cpu_offload_gb", "nnodes")
 
 
 def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int
@@ -345,15 +345,15 @@ def _pp_fits(pp: int, model: Any) -> bool:
     return not layers or pp <= layers
 
 
-def _node_gpus(result: Result, tp: int, pp: int, dp: Any, attn_dp: int) -> int:
+def _node_gpus(nnodes: Any, tp: int, pp: int, dp: Any, attn_dp: int) -> int:
     """GPUs the launch spans on one node (its ranks talk to each other's buffers):
-    ``gpus_used(result)[1]`` (at least 1), from parallel sizes ``_plausible`` accepted,
-    ``tp``, ``pp`` and ``attn_dp`` as positive ints (a test holds the two equal). Without
-    attention DP, ``dp`` replicas take GPUs of their own; a pipeline stage spans
-    ``nnodes // pp`` nodes."""
-    nnodes = result.value("nnodes")
-    nnodes = nnodes if type(nnodes) is int and nnodes > 1 else 1
+    ``gpus_used(result)[1]`` (at least 1), from ``nnodes`` and parallel sizes
+    ``_plausible`` accepted, ``tp``, ``pp`` and ``attn_dp`` as positive ints (a test holds
+    the two equal). Without attention DP, ``dp`` replicas take GPUs of their own; a
+    pipeline stage spans ``nnodes // pp`` nodes."""
     replicas = dp if type(dp) is int and dp > 1 and attn_dp <= 1 else 1
+    if type(nnodes) is not int or nnodes <= 1:  # one node holds every rank
+        return tp * pp * replicas
     pp_node = pp // nnodes if pp // nnodes > 1 else 1
     spread = nnodes // pp if pp > 1 else nnodes
     tp_node = tp // spread if spread > 1 else tp

@@ -393,7 +393,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     env = record.env
     par = _parallel((
         tp, pp, ep if tp % ep == 0 else 1, attn_tp,
-        dense if isinstance(dense, int) and dense > 0 else 0,
+        dense if dense is not None and isinstance(dense, int) and dense > 0 else 0,
         attn_tp if dp_lm_head else 0,
         1 if is_mla and env and record.env_flag("SGLANG_ENABLE_EMBED_REPLICATION")
         else (attn_tp if attn_tp_embedding else 0),
@@ -404,7 +404,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
         _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
         _resident_experts(v) if has_experts else None,
         encoder_dp is True, attn_dp > 1))
-    algo = algo.upper() if isinstance(algo, str) else None
+    algo = algo.upper() if algo is not None and isinstance(algo, str) else None
     draft = record.draft
     mtp = False
     if algo is not None and draft is None:
