@@ -297,3 +297,26 @@ def test_node_gpus_from_the_plausible_sizes_is_gpus_useds_count():
             1, gpus_used(values)[1]), (tp, pp, dp, attn_dp, nnodes)
         compared += 1
     assert compared > 20000
+
+
+def test_the_plans_inline_size_test_agrees_with_plausible():
+    """``_plan`` tests the six parallel sizes at once (their types, then one bitwise range
+    test): a size it accepts or refuses is one ``_plausible`` accepts or refuses, at the
+    bounds and on values of other types."""
+    from launchplan.memory.plan import MAX_PARALLEL, _plan, _plausible
+    from launchplan.memory.values import values_of
+
+    result = resolve([], gpu="h100", model_path="llama-3.1-8b")
+    edges = (-1, 0, 1, 2, 3, 255, 256, MAX_PARALLEL - 1, MAX_PARALLEL, MAX_PARALLEL + 1,
+             1 << 40, True, False, None, 2.0, "2")
+    checked = 0
+    for name in ("ep_size", "moe_dp_size", "attn_dp_size", "dp_size"):
+        for size in edges:
+            values = values_of(result)
+            values[name] = size
+            sizes = tuple(values[n] for n in ("tp_size", "pp_size", "dp_size", "ep_size",
+                                              "attn_dp_size", "moe_dp_size"))
+            expected = _plausible(sizes, result.record.model)
+            assert (_plan(values, DEFAULT_REQUEST_TOKENS) is not None) == expected, (name, size)
+            checked += 1
+    assert checked == 64

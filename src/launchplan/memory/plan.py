@@ -152,20 +152,26 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     """
     cache = result.extras
     key = ("memory", request_tokens)
-    if key not in cache:
-        same = cache.get(SAME_PLAN)  # a repeated input: its plan's memory plan
-        if same is None:  # ``_remembered``, inline (the path of every launch from scratch)
-            values = values_of(result)
-            try:
-                cache[key] = _plan(values, request_tokens)  # type: ignore[arg-type]
-            except (ArithmeticError, ValueError):  # a number no real launch has: no plan
-                cache[key] = None
-            values.result = None
-        elif key in same.analyses:
-            cache[key] = same.analyses[key]
-        else:
-            cache[key] = same.analyses[key] = _remembered(result, request_tokens)
-    return cache[key]
+    plan = cache.get(key, _UNSET)
+    if plan is not _UNSET:
+        return plan
+    same = cache.get(SAME_PLAN)  # a repeated input: its plan's memory plan
+    if same is None:  # ``_remembered``, inline (the path of every launch from scratch)
+        values = values_of(result)
+        try:
+            plan = _plan(values, request_tokens)  # type: ignore[arg-type]
+        except (ArithmeticError, ValueError):  # a number no real launch has: no plan
+            plan = None
+        values.result = None
+    elif key in same.analyses:
+        plan = same.analyses[key]
+    else:
+        plan = same.analyses[key] = _remembered(result, request_tokens)
+    cache[key] = plan
+    return plan
+
+
+_UNSET: Any = object()
 
 
 # --- memos -----------------------------------------------------------------------------------
@@ -207,12 +213,12 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         return None
     tp, pp, dp, attn_dp, ep, moe_dp, fraction, page, offload, nnodes = _READ(result)
     # ``_plausible``'s common case inline: every size a bounded positive int, pp within the
-    # layers (a launch's sizes nearly always are; else the general test)
-    if not (type(tp) is int and 0 < tp <= MAX_PARALLEL and type(pp) is int
-            and 0 < pp <= MAX_PARALLEL and type(dp) is int and 0 < dp <= MAX_PARALLEL
-            and type(ep) is int and 0 < ep <= MAX_PARALLEL and type(attn_dp) is int
-            and 0 < attn_dp <= MAX_PARALLEL and type(moe_dp) is int
-            and 0 < moe_dp <= MAX_PARALLEL and (pp == 1 or _pp_fits(pp, record.model))):
+    # layers (a launch's sizes nearly always are; else the general test). Of ints, each
+    # ``size - 1`` is in [0, MAX_PARALLEL - 1] exactly when their bitwise or is (a power of
+    # two's bits below it all set): one range test for the six
+    if not ((type(tp), type(pp), type(dp), type(ep), type(attn_dp), type(moe_dp)) == _INTS
+            and 0 <= (tp - 1 | pp - 1 | dp - 1 | ep - 1 | attn_dp - 1 | moe_dp - 1)
+            < MAX_PARALLEL and (pp == 1 or _pp_fits(pp, record.model))):
         if not _plausible((tp, pp, dp, ep, attn_dp, moe_dp), record.model):
             return None  # preflight reports the parallel sizes themselves
         # each is then a positive int, None or True: read as 1 unless an int, as
@@ -321,8 +327,9 @@ def _free_before(target: Any) -> tuple[int, ...] | None:
 
 
 #: No launch has more ranks in one parallel dimension than this (a planning bound, far above
-#: any cluster SGLang has been run on).
+#: any cluster SGLang has been run on; a power of two, as ``_plan``'s range test needs).
 MAX_PARALLEL = 1 << 16
+_INTS = (int,) * 6
 
 
 def _plausible(sizes: tuple[Any, ...], model: Any) -> bool:
