@@ -395,8 +395,8 @@ def _budget(plan: _Plan, before: int, weights: int, steps: list | None,
             mamba: _GdnState | None = None) -> int:
     after = before - weights
     if plan.world > 1:  # the MIN all-reduce passes the byte count through float32 (``_f32``)
-        before_gib = _F32_UNPACK(_F32_PACK(float(before)))[0] / GIB
-        after_gib = _F32_UNPACK(_F32_PACK(float(after)))[0] / GIB
+        before_gib = _F32_UNPACK(_F32_PACK(before))[0] / GIB  # (packing converts an int as
+        after_gib = _F32_UNPACK(_F32_PACK(after))[0] / GIB  # ``float`` does)
     else:
         before_gib, after_gib = before / GIB, after / GIB
     slack_gib = before_gib * (1 - plan.mem_fraction)

@@ -217,7 +217,7 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
              draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
              fp8_experts: bool = False) -> tuple[int, int, tuple[str, ...]]:
     """``_plan``'s per-GPU figures and caveats alone: the model's stored tables (per-model
-    facts, ``_stored``) times this launch's shares."""
+    facts, ``_stored``) times this launch's shares. (``round`` of a number is an int.)"""
     st = _STORAGES.get((id(model), quantization, dtype, fp8_experts))  # ``_stored``, inline
     if st is None or st.model is not model:
         st = _stored(model, quantization, dtype, fp8_experts)
@@ -231,17 +231,17 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
         per_gpu = _per_gpu_staged(model, st.tensors, par, st.scheme, st.ign, st.unq, pad)[0]
     if draft is None:
         if not mtp_draft:
-            return int(round(per_gpu)), 0, st.caveats
+            return round(per_gpu), 0, st.caveats
         if st.mtp is not None:  # the checkpoint's own MTP layers (``_draft_share``)
             draft_gpu = _summed(model, st.mtp, par, st.scheme, st.unq, pad, memo,
                                 _FLAT_PADDED if padded else _FLAT)  # ``_flat_sum``
             draft_gpu += _flat_share(model, _own_copies(model), par, None, st.ign, st.unq,
                                      NONE, memo)
-            return int(round(per_gpu)), int(round(draft_gpu)), st.caveats
+            return round(per_gpu), round(draft_gpu), st.caveats
     caveats = list(st.caveats)
     _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, st.scheme, st.ign,
                                 st.unq, caveats, memo)
-    return int(round(per_gpu)), int(round(draft_gpu)), tuple(caveats)
+    return round(per_gpu), round(draft_gpu), tuple(caveats)
 
 
 class _Stored:
@@ -902,9 +902,10 @@ def _summer(table: _Table, kind: int) -> Any:
             at = entries.get(key)
             if at is None:
                 at = entries[key] = len(entries)
-                lines += [f"    o{at} = memo.get({key!r})",
+                name = repr(f"{kind_}:{rows}x{cols}")  # (a string's hash is kept)
+                lines += [f"    o{at} = memo.get({name})",
                           f"    if o{at} is None:",
-                          f"        o{at} = memo[{key!r}] = _padded_entry({kind_}, {rows}, "
+                          f"        o{at} = memo[{name}] = _padded_entry({kind_}, {rows}, "
                           f"{cols}, moe_tp, hp, ip, mb)",
                           f"    r{at}, c{at} = o{at}[0]"]
             layers = len(t.layers)
