@@ -21,7 +21,7 @@ from launchplan.facts.targets import before_load_bytes
 from launchplan.memory import weights as _weights
 from launchplan.memory.cpu_offload import CAVEAT as _OFFLOAD_CAVEAT
 from launchplan.memory.cpu_offload import offloaded_bytes
-from launchplan.memory.kv_pool import NotEnoughMemory, _Plan, size
+from launchplan.memory.kv_pool import NotEnoughMemory, _Default, _Plan, size
 from launchplan.memory.values import Values, values_of
 from launchplan.memory.weights import weight_bytes
 
@@ -264,7 +264,7 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     tokens = pool["max_total_num_tokens"]
     per_token = sizer.cell
     extra: dict[str, Any] = {}
-    if len(pool) == 1 and sizer.name == "default":  # the default pool has none of these
+    if len(pool) == 1 and type(sizer) is _Default:  # the default pool has none of these
         cells, fixed = tokens, 0
     else:
         cells = pool.get("full") or tokens
