@@ -193,23 +193,25 @@ class _Plan:
         self.page = page if type(page) is int and page else int(page or 1)
         if sizes is None:
             tp, pp, attn_dp = v("tp_size"), v("pp_size"), v("attn_dp_size")
-            self.tp = tp if type(tp) is int and tp else int(tp or 1)
-            self.pp = pp if type(pp) is int and pp else int(pp or 1)
-            self.attn_dp = attn_dp if type(attn_dp) is int and attn_dp else int(attn_dp or 1)
+            tp = tp if type(tp) is int and tp else int(tp or 1)
+            pp = pp if type(pp) is int and pp else int(pp or 1)
+            attn_dp = attn_dp if type(attn_dp) is int and attn_dp else int(attn_dp or 1)
         else:
-            self.tp, self.pp, self.attn_dp = sizes
-        self.attn_cp = attn_cp if type(attn_cp) is int and attn_cp else int(attn_cp or 1)
-        self.dcp = dcp if type(dcp) is int and dcp else int(dcp or 1)
-        attn_tp = self.tp // self.attn_dp // self.attn_cp
+            tp, pp, attn_dp = sizes
+        self.tp, self.pp, self.attn_dp = tp, pp, attn_dp
+        self.attn_cp = attn_cp = attn_cp if type(attn_cp) is int and attn_cp \
+            else int(attn_cp or 1)
+        self.dcp = dcp = dcp if type(dcp) is int and dcp else int(dcp or 1)
+        attn_tp = tp // attn_dp // attn_cp
         self.attn_tp = attn_tp if attn_tp > 1 else 1
-        self.attn_dcp = self.dcp if self.dcp > 1 else 1
-        self.world = self.tp * self.pp
+        self.attn_dcp = dcp if dcp > 1 else 1
+        self.world = tp * pp
         self.mem_fraction = fraction if type(fraction) is float else float(fraction)
         flag = flag or "auto"
         self.kv_flag = flag = flag if type(flag) is str else str(flag)
         self.facts = facts = _model_facts(model)
-        self.kv_kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
-        self.kv_bytes = _DTYPE_BYTES[self.kv_kind]
+        self.kv_kind = kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
+        self.kv_bytes = _DTYPE_BYTES[kind]
         self.spec = spec
         old = record.raw.release in ("0.5.22", "0.5.21")
         self.hybrid_swa = facts.hybrid_swa and not swa_off and not (
