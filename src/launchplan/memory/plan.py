@@ -188,7 +188,8 @@ def forget() -> None:
     sharding). Per-model facts stay, as the parsed config does: a model's
     tensor tables under each ``--dtype``/``--quantization`` storage, its KV geometry, the
     facts of its own checkpoint as an MTP draft; so do each release's unset field values
-    (``values._BASES``), which no launch's values change."""
+    (``values._BASES``) and each target's free memory by GPUs spanned (``_free_before``),
+    which no launch's values change."""
     _weights.forget()
 
 
