@@ -156,9 +156,9 @@ def memory_overhead(*, repeated: bool, runs: int = 2000) -> float:
 
     Fair to both sides: ``memory.forget()`` drops only what a launch's values key (the
     weights by sharding); what depends on the model alone (tensor tables under each
-    storage, KV geometry, its own MTP draft) and each release's unset values stay, as the
-    resolution's loaded facts do. One untimed plan per input first loads them, so that no
-    timed plan pays a model's first load."""
+    storage, KV geometry, its own MTP draft), each release's unset values and each target's
+    free memory by GPUs spanned stay, as the resolution's loaded facts do. One untimed
+    plan per input first loads them, so that no timed plan pays a model's first load."""
     from launchplan.input.cli import parse_argv
     from launchplan.memory import plan as memory
     from launchplan.planner import resolve
