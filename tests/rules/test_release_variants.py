@@ -1007,3 +1007,42 @@ def test_one_groups_switch_moves_0_5_21_plans_alone():
     on, off = plan("0.5.21", "--enable-dp-attention"), plan("0.5.21")
     assert on[0] < off[0] and on[1] is None and off[1] == "auto"
     assert on[2] is False and off[2] is False  # reported cleared, as 0.5.21 does
+
+
+def test_kda_verify_keeps_flashinfer_under_pp_spec_in_0_5_21():
+    from launchplan.planner import resolve
+
+    def verify(compat, env):
+        result = resolve(["--mamba-ssm-dtype", "bfloat16", "--linear-attn-decode-backend",
+                          "flashinfer"], gpu="b200",
+                         model_path="tests/parity/models/kimi-linear-synth", compat=compat,
+                         env=env)
+        return result.value("linear_attn_verify_backend")
+
+    pp_spec = {"SGLANG_ENABLE_PP_SPEC": "1"}
+    assert verify("0.5.22", pp_spec) == verify("0.5.23", pp_spec) == "triton"
+    assert verify("0.5.21", pp_spec) is None  # the fallback came in 0.5.22
+    assert verify("0.5.22", None) is None
+
+
+def test_glm5_next_breakable_prefill_policy_is_0_5_21_only():
+    from launchplan.planner import resolve
+
+    def plan(compat, gpu, *extra):
+        result = resolve(["--tp-size", "8", *extra], gpu=gpu,
+                         model_path="tests/parity/models/glm5-next-synth", compat=compat)
+        prefill = result.value("cuda_graph_config")["prefill"]
+        return result.value("chunked_prefill_size"), prefill["max_bs"], prefill["bs"]
+
+    breakable = ("--cuda-graph-backend-prefill", "breakable")
+    chunk, max_bs, sizes = plan("0.5.21", "h200", *breakable)
+    assert (chunk, max_bs, sizes[-1]) == (4096, 4096, 4096)
+    assert plan("0.5.22", "h200", *breakable)[:2] == (8192, 2048)
+    # the chunk default is CUDA-only; a given max_bs is kept; DeepEP rounds up to 8s
+    assert plan("0.5.21", "mi300x", *breakable)[:2] == (16384, 4096)
+    assert plan("0.5.21", "h200", *breakable, "--cuda-graph-max-bs-prefill", "512")[:2] == (
+        4096, 512)
+    deepep = plan("0.5.21", "b200", *breakable, "--moe-a2a-backend", "deepep", "--ep-size", "8")
+    assert deepep[2][0] == 8 and all(s % 8 == 0 for s in deepep[2]) and deepep[1] == 4096
+    # no opt-in: the breakable prefill graph stays off, nothing moves
+    assert plan("0.5.21", "h200")[:2] == plan("0.5.22", "h200")[:2]

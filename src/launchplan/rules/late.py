@@ -135,7 +135,7 @@ def int8_mamba_checkpoint_checks(v: View) -> Refuse | None:
     return None
 
 
-@rule(
+_LINEAR_ATTN: dict[str, Any] = dict(
     phase=Phase.ATTENTION_LATE,
     reads=("linear_attn_backend", "linear_attn_decode_backend", "linear_attn_prefill_backend",
            "linear_attn_verify_backend", "mamba_ssm_dtype", "enable_linear_replayssm",
@@ -144,8 +144,10 @@ def int8_mamba_checkpoint_checks(v: View) -> Refuse | None:
            "speculative_eagle_topk", "speculative_algorithm"),
     writes=("linear_attn_decode_backend", "linear_attn_verify_backend", "mamba_ssm_dtype"),
     facts=("target.is_cuda", "target.is_sm100", "target.capability", "model.uses_kda"),
-    sglang="handle_linear_attn_backend",
 )
+
+
+@rule(**_LINEAR_ATTN, sglang="handle_linear_attn_backend")
 def linear_attn_backend_checks(v: View) -> Declare | Refuse | None:
     """Linear-attention kernels: FlashInfer decode on SM100 with bf16 state, and their limits.
 
@@ -166,6 +168,25 @@ def linear_attn_backend_checks(v: View) -> Declare | Refuse | None:
     Assumes: SGLANG_ENABLE_PP_SPEC is off and SGLANG_RAGGED_VERIFY_MODE static unless the
         environment given sets them.
     """
+    return _linear_attn_checks(v, kda_pp_spec_fallback=True)
+
+
+@rule(name="linear_attn_backend_checks", variant="0.5.21", **_LINEAR_ATTN,
+      sglang="handle_linear_attn_backend (0.5.21)")
+def linear_attn_backend_checks_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: the linear-attention checks without the KDA verify fallback.
+
+    When: as ``linear_attn_backend_checks``.
+    Effect: as ``linear_attn_backend_checks``, but a KDA model under SGLANG_ENABLE_PP_SPEC
+        keeps FlashInfer verify (and so meets the same SM100 state-dtype check).
+    Why: the triton verify fallback for SGLANG_ENABLE_PP_SPEC with KDA came in 0.5.22
+        (``handle_linear_attn_backend``).
+    Assumes: as ``linear_attn_backend_checks``.
+    """
+    return _linear_attn_checks(v, kda_pp_spec_fallback=False)
+
+
+def _linear_attn_checks(v: View, kda_pp_spec_fallback: bool) -> Declare | Refuse | None:
     out: dict[str, Any] = {}
     notes = []
     dtype = v.mamba_ssm_dtype
@@ -184,8 +205,8 @@ def linear_attn_backend_checks(v: View) -> Declare | Refuse | None:
     verify = v.linear_attn_verify_backend
     if verify is None and decode == "flashinfer":
         verify = "flashinfer"
-    if verify == "flashinfer" and v.record.env_flag("SGLANG_ENABLE_PP_SPEC") \
-            and v.model.uses_kda:
+    if kda_pp_spec_fallback and verify == "flashinfer" \
+            and v.record.env_flag("SGLANG_ENABLE_PP_SPEC") and v.model.uses_kda:
         verify = out["linear_attn_verify_backend"] = "triton"
         notes.append("SGLANG_ENABLE_PP_SPEC with KDA: triton linear-attention verify")
     for kind, backend in (("decode", decode), ("verify", verify)):
