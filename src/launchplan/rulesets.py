@@ -225,6 +225,7 @@ PIPELINE: tuple[str, ...] = (
     "speculative_block_verification",
     "speculative_draft_window",
     "speculative_algorithm_known",
+    "speculative_dp_coordination_check",
     "speculative_adaptive_gate",
     "speculative_adaptive_params",
     "dflash_defaults",
@@ -467,6 +468,7 @@ RULESETS: dict[str, RuleSet] = {
             "ernie45_vl_overrides": ABSENT,
             "hicache_normalization": "0.5.21",  # receive above 0; write_back refused
             "linear_attn_backend_checks": "0.5.21",  # no KDA verify fallback under PP spec
+            "speculative_dp_coordination_check": "0.5.21",  # DSPARK not coordinated yet
             # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
             **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),

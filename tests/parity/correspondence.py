@@ -348,6 +348,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--linear-attn-(decode|verify|prefill)-backend (flashinfer on SM100\+|flashkda is "
          r"not)|--enable-linear-replayssm|--linear-replayssm-cache-len must",
          {"linear_attn_backend_checks"}),
+        (r"DP spec/prefill coordination requires single-layer EAGLE",
+         {"speculative_dp_coordination_check"}),
         (r"Unknown model-config parser", {"model_config_parser_known",
                                           "model_config_parser_at_model_config"}),
         (r"--default-chat-template-kwargs must decode|prefill_complete requires optimistic|"

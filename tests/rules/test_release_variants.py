@@ -1046,3 +1046,31 @@ def test_glm5_next_breakable_prefill_policy_is_0_5_21_only():
     assert deepep[2][0] == 8 and all(s % 8 == 0 for s in deepep[2]) and deepep[1] == 4096
     # no opt-in: the breakable prefill graph stays off, nothing moves
     assert plan("0.5.21", "h200")[:2] == plan("0.5.22", "h200")[:2]
+
+
+def test_dp_spec_prefill_coordination_wants_single_layer_eagle_and_dspark_from_0_5_22():
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    env = {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}
+    eagle = ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
+             "llama-3.1-8b-eagle"]
+    dspark = ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path",
+              "llama-3.1-8b"]
+
+    def refused(compat, argv, environment=env):
+        try:
+            resolve(argv, gpu="h100", model_path="llama-3.1-8b", compat=compat, env=environment)
+        except Refusal as exc:
+            assert exc.source == "speculative_dp_coordination_check"
+            return True
+        return False
+
+    for compat in ("0.5.23", "0.5.22", "0.5.21"):
+        assert refused(compat, [])  # the variable without speculation
+        assert refused(compat, ["--speculative-algorithm", "NGRAM"])
+        assert refused(compat, [*eagle, "--enable-multi-layer-eagle"])
+        assert not refused(compat, eagle)
+        assert not refused(compat, [], environment=None)
+    assert not refused("0.5.22", dspark) and not refused("0.5.23", dspark)
+    assert refused("0.5.21", dspark)
