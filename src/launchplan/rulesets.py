@@ -469,6 +469,7 @@ RULESETS: dict[str, RuleSet] = {
             "hicache_normalization": "0.5.21",  # receive above 0; write_back refused
             "linear_attn_backend_checks": "0.5.21",  # no KDA verify fallback under PP spec
             "speculative_dp_coordination_check": "0.5.21",  # DSPARK not coordinated yet
+            "dsa_split_backend_resolution": "0.5.21",  # TileLang FP8 KV on ROCm only
             # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
             **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),

@@ -1074,3 +1074,25 @@ def test_dp_spec_prefill_coordination_wants_single_layer_eagle_and_dspark_from_0
         assert not refused(compat, [], environment=None)
     assert not refused("0.5.22", dspark) and not refused("0.5.23", dspark)
     assert refused("0.5.21", dspark)
+
+
+def test_tilelang_dsa_takes_an_fp8_cache_on_cuda_from_0_5_22():
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    both = ["--tp-size", "8", "--dsa-prefill-backend", "tilelang", "--dsa-decode-backend",
+            "tilelang", "--kv-cache-dtype", "fp8_e4m3"]
+
+    def outcome(compat, gpu, *extra):
+        try:
+            result = resolve([*both, *extra], gpu=gpu,
+                             model_path="tests/parity/models/deepseek-v3.2-exp", compat=compat)
+        except Refusal as exc:
+            assert exc.source == "dsa_split_backend_resolution"
+            return "refused"
+        return result.value("dsa_decode_backend")
+
+    assert outcome("0.5.22", "h200") == outcome("0.5.23", "h200") == "tilelang"
+    assert outcome("0.5.21", "h200") == "refused"
+    assert outcome("0.5.22", "a100") == outcome("0.5.21", "a100") == "refused"  # SM89+
+    assert outcome("0.5.21", "mi300x") == "tilelang"  # ROCm reads FP8 in every release
