@@ -417,6 +417,9 @@ OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"launcher_layout_checks"}),
         # 0.5.21's decoder replay blockers (0.5.22 moved them after the feature list)
         (r"--enable-decoder-swa-bounded-replay cannot be combined with", {"deepseek_v41_features"}),
+        # DFLASH under attention DP: NPUs only before 0.5.23
+        (r"Currently DFLASH speculative decoding does not support dp attention on non-NPU",
+         {"dflash_defaults"}),
         # 0.5.21's TileLang DSA kernels take no FP8 cache on CUDA
         (r"DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm",
          {"dsa_split_backend_resolution"}),
