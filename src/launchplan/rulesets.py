@@ -470,6 +470,7 @@ RULESETS: dict[str, RuleSet] = {
             "linear_attn_backend_checks": "0.5.21",  # no KDA verify fallback under PP spec
             "speculative_dp_coordination_check": "0.5.21",  # DSPARK not coordinated yet
             "dsa_split_backend_resolution": "0.5.21",  # TileLang FP8 KV on ROCm only
+            "flashinfer_a2a_token_budget": "0.5.21",  # CuteDSL only, capacity x ep_size
             # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
             **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),

@@ -417,6 +417,8 @@ OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"launcher_layout_checks"}),
         # 0.5.21's decoder replay blockers (0.5.22 moved them after the feature list)
         (r"--enable-decoder-swa-bounded-replay cannot be combined with", {"deepseek_v41_features"}),
+        (r"FlashInfer MoE A2A with flashinfer_cutedsl requires "
+         r"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", {"flashinfer_a2a_token_budget"}),
         # DFLASH under attention DP: NPUs only before 0.5.23
         (r"Currently DFLASH speculative decoding does not support dp attention on non-NPU",
          {"dflash_defaults"}),

@@ -1096,3 +1096,30 @@ def test_tilelang_dsa_takes_an_fp8_cache_on_cuda_from_0_5_22():
     assert outcome("0.5.21", "h200") == "refused"
     assert outcome("0.5.22", "a100") == outcome("0.5.21", "a100") == "refused"  # SM89+
     assert outcome("0.5.21", "mi300x") == "tilelang"  # ROCm reads FP8 in every release
+
+
+def test_flashinfer_a2a_budget_is_cutedsl_only_and_over_ep_ranks_in_0_5_21():
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    a2a = ["--tp-size", "8", "--enable-dp-attention", "--dp-size", "8", "--ep-size", "8",
+           "--moe-a2a-backend", "flashinfer", "--quantization", "modelopt_fp4"]
+    cutedsl = [*a2a, "--moe-runner-backend", "flashinfer_cutedsl"]
+
+    def refused(compat, argv, env=None):
+        try:
+            resolve(argv, gpu="b200", model_path="qwen3-30b-a3b", compat=compat, env=env)
+        except Refusal as exc:
+            assert exc.source == "flashinfer_a2a_token_budget"
+            return True
+        return False
+
+    # 16384 prefill tokens against 1024 x 8 EP ranks; 4096 per rank covers them
+    assert refused("0.5.21", cutedsl)
+    assert not refused("0.5.21", cutedsl,
+                       {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "4096"})
+    assert not refused("0.5.21", [*cutedsl, "--max-prefill-tokens", "4096"])
+    # chunked prefill off: refused from 0.5.22 on, for any runner
+    no_chunk = [*a2a, "--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size",
+                "-1"]
+    assert not refused("0.5.21", no_chunk) and refused("0.5.22", no_chunk)

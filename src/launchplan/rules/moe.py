@@ -637,6 +637,46 @@ def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
     return None
 
 
+@rule(
+    name="flashinfer_a2a_token_budget",
+    variant="0.5.21",
+    phase=Phase.SPECULATIVE,
+    reads=("moe_a2a_backend", "moe_runner_backend", "disaggregation_mode",
+           "max_prefill_tokens", "cuda_graph_config", "ep_size", "speculative_algorithm",
+           "speculative_num_draft_tokens"),
+    sglang="validate_cutedsl_a2a_token_budget (moe_hook.py, 0.5.21)",
+    triggers={"moe_a2a_backend": ("flashinfer",)},
+)
+def flashinfer_a2a_token_budget_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: FlashInfer A2A's budget is checked for the CuteDSL runner only, over all EP ranks.
+
+    When: ``moe_a2a_backend`` flashinfer with the flashinfer_cutedsl runner, max_prefill_tokens
+        above 0, not a PD decode server.
+    Effect: refuses when the largest CuteDSL forward (max_prefill_tokens, a tc_piecewise
+        prefill graph's max batch, the decode graph's max batch x draft tokens) exceeds the
+        per-rank capacity times ``ep_size``; chunked prefill off is not refused.
+    Why: 0.5.21's ``validate_cutedsl_a2a_token_budget``; 0.5.22 replaced it with a per-rank
+        check of every FlashInfer A2A launch (``validate_flashinfer_a2a_token_budget``).
+    Assumes: SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK is unset (1024 per rank) unless
+        the environment given sets it.
+    """
+    prefill_tokens = v.max_prefill_tokens or 0
+    if (v.moe_runner_backend != "flashinfer_cutedsl" or prefill_tokens <= 0
+            or v.disaggregation_mode == "decode"):
+        return None
+    config = v.cuda_graph_config
+    if config[PREFILL]["backend"] == "tc_piecewise":
+        prefill_tokens = max(prefill_tokens, config[PREFILL]["max_bs"] or 0)
+    per_request = (v.speculative_num_draft_tokens or 1) if v.speculative_algorithm else 1
+    required = max(prefill_tokens, (config[DECODE]["max_bs"] or 0) * per_request)
+    capacity = (environment.value(v.env, _FLASHINFER_A2A_ENV) or 1024) * v.ep_size
+    if capacity < required:
+        return Refuse(f"FlashInfer MoE A2A with flashinfer_cutedsl needs {required} tokens, "
+                      f"above {_FLASHINFER_A2A_ENV} x ep_size = {capacity}; set it to "
+                      f"{-(-required // v.ep_size)} or lower --max-prefill-tokens")
+    return None
+
+
 #: what the experimental Marlin MoE-LoRA runner needs of an EP launch: experts where the
 #: trivial placement puts them, one copy each, no rebalancing while serving
 _MARLIN_EP_PLACEMENT = (
