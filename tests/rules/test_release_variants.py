@@ -1123,3 +1123,25 @@ def test_flashinfer_a2a_budget_is_cutedsl_only_and_over_ep_ranks_in_0_5_21():
     no_chunk = [*a2a, "--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size",
                 "-1"]
     assert not refused("0.5.21", no_chunk) and refused("0.5.22", no_chunk)
+
+
+def test_unified_memory_pool_in_0_5_21_is_dspark_only_and_keeps_the_linker():
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    def refused(compat, *extra):
+        try:
+            resolve(["--enable-unified-memory", *extra], gpu="h100", model_path="llama-3.1-8b",
+                    compat=compat)
+        except Refusal as exc:
+            assert exc.source == "unified_memory_pool"
+            return True
+        return False
+
+    linker = ("--enable-unified-cache-external-linker",)
+    assert refused("0.5.22", *linker) and not refused("0.5.21", *linker)
+    host_pool_radix = ("--disaggregation-mode", "decode", "--disaggregation-decode-retraction-"
+                       "backup", "host_pool", "--disaggregation-decode-enable-radix-cache")
+    assert refused("0.5.21", *host_pool_radix) and not refused("0.5.22", *host_pool_radix)
+    assert refused("0.5.21", "--speculative-algorithm", "NGRAM")
+    assert not refused("0.5.21")

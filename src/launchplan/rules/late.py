@@ -631,6 +631,11 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
     ):
         if failed:
             return Refuse(f"--enable-unified-memory does not support {what}")
+    return _unified_full_prefill_fallback(v, backends)
+
+
+def _unified_full_prefill_fallback(v: View, backends: set[str]) -> Declare | None:
+    """A full prefill graph builds its block table only on fa3/fa4: off elsewhere."""
     config = v.cuda_graph_config
     if config[PREFILL]["backend"] == "full" and not backends <= {"fa3", "fa4"}:
         return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
@@ -662,6 +667,58 @@ def unified_memory_pool_0_5_22(v: View) -> Declare | Refuse | None:
                       "trtllm_mha backend in 0.5.22 (its replay reads the previous batch's "
                       "sequence lengths): pass --disable-cuda-graph or another decode backend")
     return out
+
+
+_DSPARK_AUDITED_0_5_21 = frozenset({"triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"})
+
+
+@rule(name="unified_memory_pool", variant="0.5.21",
+      **{**_UNIFIED, "reads": _UNIFIED["reads"] + ("disaggregation_decode_enable_radix_cache",)},
+      sglang="handle_unified_memory_pool (0.5.21)")
+def unified_memory_pool_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: the unified pool audited for DSPARK only, and no host-pool backup for caches.
+
+    When: ``enable_unified_memory`` is true.
+    Effect: refuses speculation other than DSPARK (top-k 1, backends triton or the trtllm,
+        CuteDSL and TokenSpeed MLA kernels); a PD host-pool retraction backup with a decode
+        radix cache, a hybrid-Mamba or a hybrid-SWA model; two-batch overlap, LMCache,
+        SGLANG_DISABLE_LAZY_COMPACTION under PD; a full prefill graph off fa3/fa4 is
+        disabled. The external cache linker passes.
+    Why: 0.5.21's ``handle_unified_memory_pool``; 0.5.22 audited EAGLE, EAGLE3 and DFLASH,
+        the host-pool transfers, and refused the linker.
+    Assumes: as ``unified_memory_pool``.
+    """
+    if not v.enable_unified_memory:
+        return None
+    if v.disaggregation_mode != "null":
+        if v.record.env_flag("SGLANG_DISABLE_LAZY_COMPACTION"):
+            return Refuse("--enable-unified-memory under PD disaggregation needs lazy "
+                          "compaction: SGLANG_DISABLE_LAZY_COMPACTION must not be on")
+        if v.disaggregation_decode_retraction_backup == "host_pool":
+            for failed, what in ((v.disaggregation_decode_enable_radix_cache,
+                                  "a decode radix cache"),
+                                 (v.model.is_hybrid_linear, "a hybrid-Mamba model"),
+                                 (v.model.is_hybrid_swa, "a hybrid-SWA model")):
+                if failed:
+                    return Refuse("--enable-unified-memory's host-pool decode retraction does "
+                                  f"not support {what} in 0.5.21")
+    algorithm = v.speculative_algorithm
+    if algorithm not in (None, "DSPARK"):
+        return Refuse("--enable-unified-memory supports speculative decoding with DSPARK only "
+                      f"in 0.5.21, not {algorithm}")
+    backends = set(effective_backends(v)) - {None}
+    if algorithm == "DSPARK":
+        if v.speculative_eagle_topk not in (None, 1):
+            return Refuse("--enable-unified-memory with DSPARK needs a linear draft chain "
+                          "(top-k 1)")
+        if not backends <= _DSPARK_AUDITED_0_5_21:
+            return Refuse("--enable-unified-memory with DSPARK needs backends in "
+                          f"{sorted(_DSPARK_AUDITED_0_5_21)}; got {sorted(backends)}")
+    for failed, what in ((v.enable_two_batch_overlap, "--enable-two-batch-overlap"),
+                         (v.enable_lmcache, "--enable-lmcache")):
+        if failed:
+            return Refuse(f"--enable-unified-memory does not support {what}")
+    return _unified_full_prefill_fallback(v, backends)
 
 
 # --- P35 -------------------------------------------------------------------------------------
