@@ -472,6 +472,7 @@ RULESETS: dict[str, RuleSet] = {
             "dsa_split_backend_resolution": "0.5.21",  # TileLang FP8 KV on ROCm only
             "flashinfer_a2a_token_budget": "0.5.21",  # CuteDSL only, capacity x ep_size
             "unified_memory_pool": "0.5.21",  # DSPARK only; host-pool limits; no linker check
+            "a2a_deepep_v2_adjustments": "0.5.21",  # direct mode across nodes not refused
             # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
             **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),

@@ -1145,3 +1145,25 @@ def test_unified_memory_pool_in_0_5_21_is_dspark_only_and_keeps_the_linker():
     assert refused("0.5.21", *host_pool_radix) and not refused("0.5.22", *host_pool_radix)
     assert refused("0.5.21", "--speculative-algorithm", "NGRAM")
     assert not refused("0.5.21")
+
+
+def test_deepep_v2_direct_mode_runs_across_nodes_in_0_5_21():
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    env = {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "16384"}
+    nodes = ["--tp-size", "16", "--nnodes", "2", "--node-rank", "0", "--moe-a2a-backend",
+             "deepep_v2"]
+
+    def refused(compat, *extra):
+        try:
+            resolve([*nodes, *extra], gpu="b200", model_path="deepseek-v3", compat=compat,
+                    env=env)
+        except Refusal as exc:
+            assert exc.source == "a2a_deepep_v2_adjustments"
+            return True
+        return False
+
+    assert refused("0.5.22") and refused("0.5.23")  # direct, the default, is NVLink-only
+    assert not refused("0.5.21")
+    assert not refused("0.5.22", "--deepep-v2-mode", "hybrid")

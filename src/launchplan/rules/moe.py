@@ -314,15 +314,17 @@ def a2a_deepep_adjustments(v: View) -> Declare | Refuse | None:
     return Declare(out, "DeepEP low_latency dispatch for flashinfer_cutedsl") if out else None
 
 
-@rule(
+_DEEPEP_V2: dict[str, Any] = dict(
     phase=Phase.MOE,
     reads=("moe_a2a_backend", "moe_runner_backend", "enable_two_batch_overlap",
            "enable_single_batch_overlap", "enforce_shared_experts_fusion", "deepep_v2_mode",
            "nnodes", "cuda_graph_config"),
     writes=("moe_runner_backend", "cuda_graph_config"),
-    sglang="handle_a2a_moe (deepep_v2)",
     triggers=("moe_a2a_backend",),
 )
+
+
+@rule(**_DEEPEP_V2, sglang="handle_a2a_moe (deepep_v2)")
 def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
     """DeepEP v2 runs DeepGEMM experts and an eager prefill.
 
@@ -334,6 +336,24 @@ def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
         (``handle_a2a_moe``, deepep_v2).
     Assumes: nothing.
     """
+    return _deepep_v2(v, direct_single_node=True)
+
+
+@rule(name="a2a_deepep_v2_adjustments", variant="0.5.21", **_DEEPEP_V2,
+      sglang="handle_a2a_moe (deepep_v2, 0.5.21)")
+def a2a_deepep_v2_adjustments_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: DeepEP v2's runner and prefill graph, and ``direct`` mode across nodes too.
+
+    When: ``moe_a2a_backend`` is deepep_v2.
+    Effect: as ``a2a_deepep_v2_adjustments``, but ``--deepep-v2-mode direct`` (the default)
+        with ``--nnodes`` above 1 is not refused.
+    Why: the NVLink-only check of ``direct`` mode came in 0.5.22 (``handle_a2a_moe``).
+    Assumes: nothing.
+    """
+    return _deepep_v2(v, direct_single_node=False)
+
+
+def _deepep_v2(v: View, direct_single_node: bool) -> Declare | Refuse | None:
     if v.moe_a2a_backend != "deepep_v2":
         return None
     out: dict[str, Any] = {}
@@ -347,7 +367,7 @@ def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
         return Refuse("DeepEP v2 MoE does not support two- or single-batch overlap")
     if v.enforce_shared_experts_fusion:
         return Refuse("DeepEP v2 MoE does not support --enforce-shared-experts-fusion")
-    if v.deepep_v2_mode == "direct" and v.nnodes > 1:
+    if direct_single_node and v.deepep_v2_mode == "direct" and v.nnodes > 1:
         return Refuse("--deepep-v2-mode direct is NVLink-only; use hybrid across nodes")
     out["cuda_graph_config"] = with_phase(v.cuda_graph_config, PREFILL, backend="disabled")
     return Declare(out, "DeepEP v2: deep_gemm MoE runner, prefill CUDA graph disabled")
