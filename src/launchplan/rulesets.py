@@ -381,6 +381,7 @@ RULESETS: dict[str, RuleSet] = {
             "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
             "hicache_normalization": "0.5.22",  # no linker checks; DCP refuses any L3
             "dflash_defaults": "0.5.22",  # attention DP on NPUs only
+            "boundary_parallelism": "0.5.22",  # Inkling keeps scattered-input attention
             **dict.fromkeys(ONLY_0_5_21, ABSENT),
         }),
         "0.5.22",
@@ -473,6 +474,8 @@ RULESETS: dict[str, RuleSet] = {
             "flashinfer_a2a_token_budget": "0.5.21",  # CuteDSL only, capacity x ep_size
             "unified_memory_pool": "0.5.21",  # DSPARK only; host-pool limits; no linker check
             "a2a_deepep_v2_adjustments": "0.5.21",  # direct mode across nodes not refused
+            "gemma4_backend_check": "0.5.21",  # no fa4 for Gemma 4
+            "boundary_parallelism": "0.5.21",  # no Kimi-K3 or Inkling scattered-input reset
             # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
             **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),

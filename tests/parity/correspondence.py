@@ -351,6 +351,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"DSA backend is only supported on ROCm/HIP|CUDA TileLang FP8 KV (requires|does not "
          r"support)|uses learnable attention sinks and requires --dsa-",
          {"dsa_split_backend_resolution"}),
+        (r"--deepep-v2-mode direct is NVLink-only", {"a2a_deepep_v2_adjustments"}),
         (r"DP spec/prefill coordination requires single-layer EAGLE",
          {"speculative_dp_coordination_check"}),
         (r"Unknown model-config parser", {"model_config_parser_known",

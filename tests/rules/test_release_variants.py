@@ -1167,3 +1167,35 @@ def test_deepep_v2_direct_mode_runs_across_nodes_in_0_5_21():
     assert refused("0.5.22") and refused("0.5.23")  # direct, the default, is NVLink-only
     assert not refused("0.5.21")
     assert not refused("0.5.22", "--deepep-v2-mode", "hybrid")
+
+
+def test_gemma4_takes_fa4_from_0_5_22():
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    def backend(compat, *extra):
+        try:
+            result = resolve(list(extra), gpu="b200", compat=compat,
+                             model_path="tests/parity/models/gemma-4-31b-it-nvfp4")
+        except Refusal as exc:
+            assert exc.source == "gemma4_backend_check"
+            return "refused"
+        return result.value("attention_backend")
+
+    assert backend("0.5.22", "--attention-backend", "fa4") == "fa4"
+    assert backend("0.5.21", "--attention-backend", "fa4") == "refused"
+    assert backend("0.5.21") == backend("0.5.22") == "trtllm_mha"
+
+
+def test_input_scattered_attention_reset_grew_kimi_k3_then_inkling():
+    from launchplan.planner import resolve
+
+    def scattered(model, compat):
+        result = resolve(["--tp-size", "8", "--enable-attn-tp-input-scattered"], gpu="b200",
+                         model_path=f"tests/parity/models/{model}", compat=compat)
+        return result.value("enable_attn_tp_input_scattered")
+
+    assert [scattered("kimi-k3-synth", c) for c in ("0.5.21", "0.5.22", "0.5.23")] == [
+        True, False, False]
+    assert [scattered("inkling-synth", c) for c in ("0.5.21", "0.5.22", "0.5.23")] == [
+        True, True, False]

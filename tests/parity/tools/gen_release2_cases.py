@@ -215,6 +215,8 @@ COORDINATION = {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}
 UNIFIED = ["--enable-unified-memory"]
 DEEPEP_V2_NODES = ["--tp-size", "16", "--nnodes", "2", "--node-rank", "0", "--moe-a2a-backend",
                    "deepep_v2"]
+GEMMA4 = "parity-models/gemma-4-31b-it-nvfp4"
+SCATTERED = ["--tp-size", "8", "--enable-attn-tp-input-scattered"]
 DEEPEP_V2_ENV = {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "16384"}
 FOUND: list[tuple[str, str, str, list[str], dict[str, str]]] = [
     ("dflash-attention-dp", "h100", "models/deepseek-r1", [
@@ -298,9 +300,17 @@ FOUND: list[tuple[str, str, str, list[str], dict[str, str]]] = [
      DEEPEP_V2_NODES + ["--deepep-v2-mode", "hybrid"], DEEPEP_V2_ENV),
     ("deepep-v2/one-node", "b200", "models/deepseek-v3", [
         "--tp-size", "8", "--moe-a2a-backend", "deepep_v2"], DEEPEP_V2_ENV),
+    # Gemma 4 on fa4: refused by 0.5.21's backend assert
+    ("gemma4/b200/fa4", "b200", GEMMA4, ["--attention-backend", "fa4"], {}),
+    ("gemma4/b200/default", "b200", GEMMA4, [], {}),
+    ("gemma4/b200/decode-fa4", "b200", GEMMA4, ["--decode-attention-backend", "fa4"], {}),
+    # input-scattered attention turned off for Kimi-K3 from 0.5.22, Inkling from 0.5.23
+    ("scattered/inkling", "b200", "parity-models/inkling-synth", SCATTERED, {}),
+    ("scattered/kimi-k3", "b200", "parity-models/kimi-k3-synth", SCATTERED, {}),
 ]
 # fields the found lines' fixes write, compared in those lines
 FOUND_FIELDS = ["cuda_graph_config.prefill.bs", "linear_attn_decode_backend",
+                "enable_attn_tp_input_scattered",
                 "linear_attn_verify_backend", "mamba_ssm_dtype", "max_prefill_tokens",
                 "enable_page_major_kv_layout"]
 
