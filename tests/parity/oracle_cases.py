@@ -52,6 +52,9 @@ SUITES = {
     "env-reach": "env-reach-cases.json",  # the further variables resolution reads, on and off
     # operators' launches of the Hub configs shipped from earlier commits (SOURCES.json origin)
     "shipped2": "shipped2-cases.json",
+    # realistic launches leaning on what changed between the releases, and the lines aimed at
+    # the classes that found (tools/gen_release2_cases.py)
+    "release2": "release2-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -112,6 +115,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("env-reach", compat): 45 for compat in ("0.5.22", "0.5.21")},
     # tools/gen_shipped2_cases.py: every line answered on every release
     **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    **{("release2", compat): 192 for compat in ("0.5.23", "default", "0.5.22",
+                                                            "0.5.21")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

@@ -1049,8 +1049,6 @@ def test_glm5_next_breakable_prefill_policy_is_0_5_21_only():
 
 
 def test_dp_spec_prefill_coordination_wants_single_layer_eagle_and_dspark_from_0_5_22():
-    from launchplan.errors import Refusal
-    from launchplan.planner import resolve
 
     env = {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}
     eagle = ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
@@ -1059,12 +1057,8 @@ def test_dp_spec_prefill_coordination_wants_single_layer_eagle_and_dspark_from_0
               "llama-3.1-8b"]
 
     def refused(compat, argv, environment=env):
-        try:
-            resolve(argv, gpu="h100", model_path="llama-3.1-8b", compat=compat, env=environment)
-        except Refusal as exc:
-            assert exc.source == "speculative_dp_coordination_check"
-            return True
-        return False
+        return _refused_by("speculative_dp_coordination_check", argv, "h100", "llama-3.1-8b",
+                           compat, environment)
 
     for compat in ("0.5.23", "0.5.22", "0.5.21"):
         assert refused(compat, [])  # the variable without speculation
@@ -1099,20 +1093,14 @@ def test_tilelang_dsa_takes_an_fp8_cache_on_cuda_from_0_5_22():
 
 
 def test_flashinfer_a2a_budget_is_cutedsl_only_and_over_ep_ranks_in_0_5_21():
-    from launchplan.errors import Refusal
-    from launchplan.planner import resolve
 
     a2a = ["--tp-size", "8", "--enable-dp-attention", "--dp-size", "8", "--ep-size", "8",
            "--moe-a2a-backend", "flashinfer", "--quantization", "modelopt_fp4"]
     cutedsl = [*a2a, "--moe-runner-backend", "flashinfer_cutedsl"]
 
     def refused(compat, argv, env=None):
-        try:
-            resolve(argv, gpu="b200", model_path="qwen3-30b-a3b", compat=compat, env=env)
-        except Refusal as exc:
-            assert exc.source == "flashinfer_a2a_token_budget"
-            return True
-        return False
+        return _refused_by("flashinfer_a2a_token_budget", argv, "b200", "qwen3-30b-a3b",
+                           compat, env)
 
     # 16384 prefill tokens against 1024 x 8 EP ranks; 4096 per rank covers them
     assert refused("0.5.21", cutedsl)
@@ -1126,17 +1114,10 @@ def test_flashinfer_a2a_budget_is_cutedsl_only_and_over_ep_ranks_in_0_5_21():
 
 
 def test_unified_memory_pool_in_0_5_21_is_dspark_only_and_keeps_the_linker():
-    from launchplan.errors import Refusal
-    from launchplan.planner import resolve
 
     def refused(compat, *extra):
-        try:
-            resolve(["--enable-unified-memory", *extra], gpu="h100", model_path="llama-3.1-8b",
-                    compat=compat)
-        except Refusal as exc:
-            assert exc.source == "unified_memory_pool"
-            return True
-        return False
+        return _refused_by("unified_memory_pool", ["--enable-unified-memory", *extra], "h100",
+                           "llama-3.1-8b", compat)
 
     linker = ("--enable-unified-cache-external-linker",)
     assert refused("0.5.22", *linker) and not refused("0.5.21", *linker)
@@ -1148,21 +1129,14 @@ def test_unified_memory_pool_in_0_5_21_is_dspark_only_and_keeps_the_linker():
 
 
 def test_deepep_v2_direct_mode_runs_across_nodes_in_0_5_21():
-    from launchplan.errors import Refusal
-    from launchplan.planner import resolve
 
     env = {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "16384"}
     nodes = ["--tp-size", "16", "--nnodes", "2", "--node-rank", "0", "--moe-a2a-backend",
              "deepep_v2"]
 
     def refused(compat, *extra):
-        try:
-            resolve([*nodes, *extra], gpu="b200", model_path="deepseek-v3", compat=compat,
-                    env=env)
-        except Refusal as exc:
-            assert exc.source == "a2a_deepep_v2_adjustments"
-            return True
-        return False
+        return _refused_by("a2a_deepep_v2_adjustments", [*nodes, *extra], "b200",
+                           "deepseek-v3", compat, env)
 
     assert refused("0.5.22") and refused("0.5.23")  # direct, the default, is NVLink-only
     assert not refused("0.5.21")
@@ -1199,3 +1173,16 @@ def test_input_scattered_attention_reset_grew_kimi_k3_then_inkling():
         True, False, False]
     assert [scattered("inkling-synth", c) for c in ("0.5.21", "0.5.22", "0.5.23")] == [
         True, True, False]
+
+
+def _refused_by(rule, argv, gpu, model, compat, env=None):
+    """Whether launchplan refuses the launch, asserting the refusal comes from ``rule``."""
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    try:
+        resolve(argv, gpu=gpu, model_path=model, compat=compat, env=env)
+    except Refusal as exc:
+        assert exc.source == rule, exc.source
+        return True
+    return False
