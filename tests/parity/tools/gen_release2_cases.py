@@ -6,6 +6,14 @@ between SGLang 0.5.21, 0.5.22 and 0.5.23.
         --release 0.5.22 --jobs 1 --timeout 120       # likewise 0.5.21 (PYTHONPATH=tf 5.12.1)
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py release2 --jobs 1
 
+0.5.21 runs under its pinned transformers 5.12.1 (``PYTHONPATH=/root/tf-5.12.1``); the venv as
+built on 2026-12-02 lacked what that transformers imports (httpx, torchvision) and holds newer
+tokenizers and huggingface_hub than it accepts, so the recording put an overlay after it on
+``PYTHONPATH``: httpx, httpcore and h11 (``pip install --no-deps --target``), version
+metadata of tokenizers 0.23.0 and huggingface_hub 1.99.0, and an inert ``torchvision`` package
+(resolution never runs an image processor). 24 public cases recorded so equal the stored
+0.5.21 answers.
+
 ``release-cases.json`` holds one case per difference found by reading the wheels. Here each
 ``release2/<i>`` line is a realistic base (``gen_wild_cases.base``) plus one or two groups of
 flags whose surface or meaning moved between the releases (``../shared/spec/versions.md`` and
