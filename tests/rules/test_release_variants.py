@@ -1186,3 +1186,33 @@ def _refused_by(rule, argv, gpu, model, compat, env=None):
         assert exc.source == rule, exc.source
         return True
     return False
+
+
+def test_this_rounds_variants_are_the_ones_their_releases_run():
+    from launchplan.rules.cuda_graph import (
+        glm5_next_breakable_chunk_default_0_5_21,
+        glm5_next_breakable_prefill_sizes_0_5_21,
+    )
+    from launchplan.rules.late import linear_attn_backend_checks_0_5_21, unified_memory_pool_0_5_21
+    from launchplan.rules.model_overrides.deepseek_v2 import dsa_split_backend_resolution_0_5_21
+    from launchplan.rules.model_overrides.gemma4 import gemma4_backend_check_0_5_21
+    from launchplan.rules.moe import (
+        a2a_deepep_v2_adjustments_0_5_21,
+        flashinfer_a2a_token_budget_0_5_21,
+    )
+    from launchplan.rules.parallel import boundary_parallelism_0_5_21, boundary_parallelism_0_5_22
+    from launchplan.rules.speculative import speculative_dp_coordination_check_0_5_21
+    from launchplan.rulesets import RULESETS
+
+    def functions(name):
+        return {spec.func for spec in RULESETS[name].rules()}
+
+    only_0_5_21 = {glm5_next_breakable_chunk_default_0_5_21,
+                   glm5_next_breakable_prefill_sizes_0_5_21, linear_attn_backend_checks_0_5_21,
+                   unified_memory_pool_0_5_21, dsa_split_backend_resolution_0_5_21,
+                   gemma4_backend_check_0_5_21, a2a_deepep_v2_adjustments_0_5_21,
+                   flashinfer_a2a_token_budget_0_5_21, boundary_parallelism_0_5_21,
+                   speculative_dp_coordination_check_0_5_21}
+    assert only_0_5_21 <= functions("0.5.21")
+    assert not only_0_5_21 & (functions("0.5.22") | functions("0.5.23") | functions("default"))
+    assert boundary_parallelism_0_5_22 in functions("0.5.22") - functions("0.5.21")
