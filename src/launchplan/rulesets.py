@@ -63,6 +63,7 @@ PIPELINE: tuple[str, ...] = (
     "deepep_prefill_alignment",
     "disaggregation_graph_roles",
     "validate_cuda_graph_config",
+    "glm5_next_breakable_chunk_default",  # 0.5.21 only
     # Phase.MEMORY
     "chunked_prefill_default",
     "cuda_graph_sizing",
@@ -170,6 +171,7 @@ PIPELINE: tuple[str, ...] = (
     "mamba_backend_checks",
     "int8_mamba_checkpoint_checks",
     "linear_attn_backend_checks",
+    "glm5_next_breakable_prefill_sizes",  # 0.5.21 only
     "kv4_compatibility",
     "mxfp8_kv_check",
     # Phase.PAGE_DEFAULT
@@ -223,6 +225,7 @@ PIPELINE: tuple[str, ...] = (
     "speculative_block_verification",
     "speculative_draft_window",
     "speculative_algorithm_known",
+    "speculative_dp_coordination_check",
     "speculative_adaptive_gate",
     "speculative_adaptive_params",
     "dflash_defaults",
@@ -289,6 +292,10 @@ ABSENT = "absent"
 """A variant tag meaning: the release has no such rule (it came later); the rule is left out."""
 
 
+# rules of 0.5.21 that later releases dropped: absent from every other rule set
+ONLY_0_5_21 = ("glm5_next_breakable_chunk_default", "glm5_next_breakable_prefill_sizes")
+
+
 class RuleSet(Struct):
     """A named selection: the pipeline order with one variant chosen per rule.
 
@@ -310,14 +317,16 @@ RULESETS: dict[str, RuleSet] = {
         "SGLang 0.5.23 plus the later FA4 fix: no page-128 force under a full prefill graph",
         MappingProxyType({"dp_attention_spelling": ABSENT,
                           "model_config_parser_at_model_config": ABSENT,
-                          "prefill_cp_platform_check": ABSENT}),
+                          "prefill_cp_platform_check": ABSENT,
+                          **dict.fromkeys(ONLY_0_5_21, ABSENT)}),
     ),
     "0.5.23": RuleSet(
         "0.5.23",
         "SGLang 0.5.23 exactly",
         MappingProxyType({"fa4_page_constraint": "0.5.23", "dp_attention_spelling": ABSENT,
                           "model_config_parser_at_model_config": ABSENT,
-                          "prefill_cp_platform_check": ABSENT}),
+                          "prefill_cp_platform_check": ABSENT,
+                          **dict.fromkeys(ONLY_0_5_21, ABSENT)}),
     ),
     # Older releases: each names only the rules whose variant differs from the default.
     "0.5.22": RuleSet(
@@ -372,6 +381,8 @@ RULESETS: dict[str, RuleSet] = {
             "megamoe_token_budget": "0.5.22",  # encoder-only too; decode bound uncapped
             "hicache_normalization": "0.5.22",  # no linker checks; DCP refuses any L3
             "dflash_defaults": "0.5.22",  # attention DP on NPUs only
+            "boundary_parallelism": "0.5.22",  # Inkling keeps scattered-input attention
+            **dict.fromkeys(ONLY_0_5_21, ABSENT),
         }),
         "0.5.22",
     ),
@@ -457,6 +468,16 @@ RULESETS: dict[str, RuleSet] = {
             "embedding_gemma2_overrides": ABSENT,
             "ernie45_vl_overrides": ABSENT,
             "hicache_normalization": "0.5.21",  # receive above 0; write_back refused
+            "linear_attn_backend_checks": "0.5.21",  # no KDA verify fallback under PP spec
+            "speculative_dp_coordination_check": "0.5.21",  # DSPARK not coordinated yet
+            "dsa_split_backend_resolution": "0.5.21",  # TileLang FP8 KV on ROCm only
+            "flashinfer_a2a_token_budget": "0.5.21",  # CuteDSL only, capacity x ep_size
+            "unified_memory_pool": "0.5.21",  # DSPARK only; host-pool limits; no linker check
+            "a2a_deepep_v2_adjustments": "0.5.21",  # direct mode across nodes not refused
+            "gemma4_backend_check": "0.5.21",  # no fa4 for Gemma 4
+            "boundary_parallelism": "0.5.21",  # no Kimi-K3 or Inkling scattered-input reset
+            # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
+            **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),
         "0.5.21",
     ),

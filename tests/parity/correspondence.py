@@ -348,6 +348,12 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--linear-attn-(decode|verify|prefill)-backend (flashinfer on SM100\+|flashkda is "
          r"not)|--enable-linear-replayssm|--linear-replayssm-cache-len must",
          {"linear_attn_backend_checks"}),
+        (r"DSA backend is only supported on ROCm/HIP|CUDA TileLang FP8 KV (requires|does not "
+         r"support)|uses learnable attention sinks and requires --dsa-",
+         {"dsa_split_backend_resolution"}),
+        (r"--deepep-v2-mode direct is NVLink-only", {"a2a_deepep_v2_adjustments"}),
+        (r"DP spec/prefill coordination requires single-layer EAGLE",
+         {"speculative_dp_coordination_check"}),
         (r"Unknown model-config parser", {"model_config_parser_known",
                                           "model_config_parser_at_model_config"}),
         (r"--default-chat-template-kwargs must decode|prefill_complete requires optimistic|"
@@ -412,6 +418,14 @@ OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"launcher_layout_checks"}),
         # 0.5.21's decoder replay blockers (0.5.22 moved them after the feature list)
         (r"--enable-decoder-swa-bounded-replay cannot be combined with", {"deepseek_v41_features"}),
+        (r"FlashInfer MoE A2A with flashinfer_cutedsl requires "
+         r"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", {"flashinfer_a2a_token_budget"}),
+        # DFLASH under attention DP: NPUs only before 0.5.23
+        (r"Currently DFLASH speculative decoding does not support dp attention on non-NPU",
+         {"dflash_defaults"}),
+        # 0.5.21's TileLang DSA kernels take no FP8 cache on CUDA
+        (r"DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm",
+         {"dsa_split_backend_resolution"}),
     )
 )
 

@@ -52,6 +52,9 @@ SUITES = {
     "env-reach": "env-reach-cases.json",  # the further variables resolution reads, on and off
     # operators' launches of the Hub configs shipped from earlier commits (SOURCES.json origin)
     "shipped2": "shipped2-cases.json",
+    # realistic launches leaning on what changed between the releases, and the lines aimed at
+    # the classes that found (tools/gen_release2_cases.py)
+    "release2": "release2-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -112,6 +115,11 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("env-reach", compat): 45 for compat in ("0.5.22", "0.5.21")},
     # tools/gen_shipped2_cases.py: every line answered on every release
     **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_release2_cases.py, of 197: three lines whose draft loader wants openai on
+    # 0.5.23, one wanting einops on 0.5.22 (HARNESS_ERRORS), and on 0.5.21 five beam /
+    # mimo_v2_flash lines (HARNESS_MESSAGES)
+    ("release2", "0.5.23"): 194, ("release2", "default"): 194, ("release2", "0.5.22"): 196,
+    ("release2", "0.5.21"): 192,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
@@ -138,7 +146,13 @@ HARNESS_ERRORS = ("ModuleNotFoundError", "ImportError")
 # its own NemotronHConfig): 5.24's class wants ``mtp_layers_block_type`` spelled
 # ``full_attention``, and refuses the published Nemotron 3 Super file's ``attention``; 5.12.1's
 # class, and SGLang's own, take ``attention`` (its valid types are mamba, attention, mlp, moe).
+# And release2's 0.5.21 recording ran under 0.5.21's pinned transformers 5.12.1 (the earlier
+# 0.5.21 recordings ran under the venv's 5.24): 5.12.1 knows no ``beam`` or ``mimo_v2_flash``
+# model type, so it refuses those configs before SGLang resolves anything; under 5.24 (the
+# earlier recordings) they resolve. Left out as the environment's answer, as the other
+# transformers-version rows are.
 HARNESS_MESSAGES = ("--enable-http2 requires the 'granian' package",
+                    "but Transformers does not recognize this architecture",
                     "`audio_config.out_hidden_size` (8192) must match `text_config.hidden_size` "
                     "(2048)",
                     "AmbiguousGlobalPerLayerAttributeError: 'head_dim' is a per-layer attribute",

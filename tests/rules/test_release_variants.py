@@ -1007,3 +1007,212 @@ def test_one_groups_switch_moves_0_5_21_plans_alone():
     on, off = plan("0.5.21", "--enable-dp-attention"), plan("0.5.21")
     assert on[0] < off[0] and on[1] is None and off[1] == "auto"
     assert on[2] is False and off[2] is False  # reported cleared, as 0.5.21 does
+
+
+def test_kda_verify_keeps_flashinfer_under_pp_spec_in_0_5_21():
+    from launchplan.planner import resolve
+
+    def verify(compat, env):
+        result = resolve(["--mamba-ssm-dtype", "bfloat16", "--linear-attn-decode-backend",
+                          "flashinfer"], gpu="b200",
+                         model_path="tests/parity/models/kimi-linear-synth", compat=compat,
+                         env=env)
+        return result.value("linear_attn_verify_backend")
+
+    pp_spec = {"SGLANG_ENABLE_PP_SPEC": "1"}
+    assert verify("0.5.22", pp_spec) == verify("0.5.23", pp_spec) == "triton"
+    assert verify("0.5.21", pp_spec) is None  # the fallback came in 0.5.22
+    assert verify("0.5.22", None) is None
+
+
+def test_glm5_next_breakable_prefill_policy_is_0_5_21_only():
+    from launchplan.planner import resolve
+
+    def plan(compat, gpu, *extra):
+        result = resolve(["--tp-size", "8", *extra], gpu=gpu,
+                         model_path="tests/parity/models/glm5-next-synth", compat=compat)
+        prefill = result.value("cuda_graph_config")["prefill"]
+        return result.value("chunked_prefill_size"), prefill["max_bs"], prefill["bs"]
+
+    breakable = ("--cuda-graph-backend-prefill", "breakable")
+    chunk, max_bs, sizes = plan("0.5.21", "h200", *breakable)
+    assert (chunk, max_bs, sizes[-1]) == (4096, 4096, 4096)
+    assert plan("0.5.22", "h200", *breakable)[:2] == (8192, 2048)
+    # the chunk default is CUDA-only; a given max_bs is kept; DeepEP rounds up to 8s
+    assert plan("0.5.21", "mi300x", *breakable)[:2] == (16384, 4096)
+    assert plan("0.5.21", "h200", *breakable, "--cuda-graph-max-bs-prefill", "512")[:2] == (
+        4096, 512)
+    deepep = plan("0.5.21", "b200", *breakable, "--moe-a2a-backend", "deepep", "--ep-size", "8")
+    assert deepep[2][0] == 8 and all(s % 8 == 0 for s in deepep[2]) and deepep[1] == 4096
+    # no opt-in: the breakable prefill graph stays off, nothing moves
+    assert plan("0.5.21", "h200")[:2] == plan("0.5.22", "h200")[:2]
+
+
+def test_dp_spec_prefill_coordination_wants_single_layer_eagle_and_dspark_from_0_5_22():
+
+    env = {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}
+    eagle = ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
+             "llama-3.1-8b-eagle"]
+    dspark = ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path",
+              "llama-3.1-8b"]
+
+    def refused(compat, argv, environment=env):
+        return _refused_by("speculative_dp_coordination_check", argv, "h100", "llama-3.1-8b",
+                           compat, environment)
+
+    for compat in ("0.5.23", "0.5.22", "0.5.21"):
+        assert refused(compat, [])  # the variable without speculation
+        assert refused(compat, ["--speculative-algorithm", "NGRAM"])
+        assert refused(compat, [*eagle, "--enable-multi-layer-eagle"])
+        assert not refused(compat, eagle)
+        assert not refused(compat, [], environment=None)
+    assert not refused("0.5.22", dspark) and not refused("0.5.23", dspark)
+    assert refused("0.5.21", dspark)
+
+
+def test_tilelang_dsa_takes_an_fp8_cache_on_cuda_from_0_5_22():
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    both = ["--tp-size", "8", "--dsa-prefill-backend", "tilelang", "--dsa-decode-backend",
+            "tilelang", "--kv-cache-dtype", "fp8_e4m3"]
+
+    def outcome(compat, gpu, *extra):
+        try:
+            result = resolve([*both, *extra], gpu=gpu,
+                             model_path="tests/parity/models/deepseek-v3.2-exp", compat=compat)
+        except Refusal as exc:
+            assert exc.source == "dsa_split_backend_resolution"
+            return "refused"
+        return result.value("dsa_decode_backend")
+
+    assert outcome("0.5.22", "h200") == outcome("0.5.23", "h200") == "tilelang"
+    assert outcome("0.5.21", "h200") == "refused"
+    assert outcome("0.5.22", "a100") == outcome("0.5.21", "a100") == "refused"  # SM89+
+    assert outcome("0.5.21", "mi300x") == "tilelang"  # ROCm reads FP8 in every release
+
+
+def test_flashinfer_a2a_budget_is_cutedsl_only_and_over_ep_ranks_in_0_5_21():
+
+    a2a = ["--tp-size", "8", "--enable-dp-attention", "--dp-size", "8", "--ep-size", "8",
+           "--moe-a2a-backend", "flashinfer", "--quantization", "modelopt_fp4"]
+    cutedsl = [*a2a, "--moe-runner-backend", "flashinfer_cutedsl"]
+
+    def refused(compat, argv, env=None):
+        return _refused_by("flashinfer_a2a_token_budget", argv, "b200", "qwen3-30b-a3b",
+                           compat, env)
+
+    # 16384 prefill tokens against 1024 x 8 EP ranks; 4096 per rank covers them
+    assert refused("0.5.21", cutedsl)
+    assert not refused("0.5.21", cutedsl,
+                       {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "4096"})
+    assert not refused("0.5.21", [*cutedsl, "--max-prefill-tokens", "4096"])
+    # chunked prefill off: refused from 0.5.22 on, for any runner
+    no_chunk = [*a2a, "--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size",
+                "-1"]
+    assert not refused("0.5.21", no_chunk) and refused("0.5.22", no_chunk)
+
+
+def test_unified_memory_pool_in_0_5_21_is_dspark_only_and_keeps_the_linker():
+
+    def refused(compat, *extra):
+        return _refused_by("unified_memory_pool", ["--enable-unified-memory", *extra], "h100",
+                           "llama-3.1-8b", compat)
+
+    linker = ("--enable-unified-cache-external-linker",)
+    assert refused("0.5.22", *linker) and not refused("0.5.21", *linker)
+    host_pool_radix = ("--disaggregation-mode", "decode", "--disaggregation-decode-retraction-"
+                       "backup", "host_pool", "--disaggregation-decode-enable-radix-cache")
+    assert refused("0.5.21", *host_pool_radix) and not refused("0.5.22", *host_pool_radix)
+    assert refused("0.5.21", "--speculative-algorithm", "NGRAM")
+    assert not refused("0.5.21")
+
+
+def test_deepep_v2_direct_mode_runs_across_nodes_in_0_5_21():
+
+    env = {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "16384"}
+    nodes = ["--tp-size", "16", "--nnodes", "2", "--node-rank", "0", "--moe-a2a-backend",
+             "deepep_v2"]
+
+    def refused(compat, *extra):
+        return _refused_by("a2a_deepep_v2_adjustments", [*nodes, *extra], "b200",
+                           "deepseek-v3", compat, env)
+
+    assert refused("0.5.22") and refused("0.5.23")  # direct, the default, is NVLink-only
+    assert not refused("0.5.21")
+    assert not refused("0.5.22", "--deepep-v2-mode", "hybrid")
+
+
+def test_gemma4_takes_fa4_from_0_5_22():
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    def backend(compat, *extra):
+        try:
+            result = resolve(list(extra), gpu="b200", compat=compat,
+                             model_path="tests/parity/models/gemma-4-31b-it-nvfp4")
+        except Refusal as exc:
+            assert exc.source == "gemma4_backend_check"
+            return "refused"
+        return result.value("attention_backend")
+
+    assert backend("0.5.22", "--attention-backend", "fa4") == "fa4"
+    assert backend("0.5.21", "--attention-backend", "fa4") == "refused"
+    assert backend("0.5.21") == backend("0.5.22") == "trtllm_mha"
+
+
+def test_input_scattered_attention_reset_grew_kimi_k3_then_inkling():
+    from launchplan.planner import resolve
+
+    def scattered(model, compat):
+        result = resolve(["--tp-size", "8", "--enable-attn-tp-input-scattered"], gpu="b200",
+                         model_path=f"tests/parity/models/{model}", compat=compat)
+        return result.value("enable_attn_tp_input_scattered")
+
+    assert [scattered("kimi-k3-synth", c) for c in ("0.5.21", "0.5.22", "0.5.23")] == [
+        True, False, False]
+    assert [scattered("inkling-synth", c) for c in ("0.5.21", "0.5.22", "0.5.23")] == [
+        True, True, False]
+
+
+def _refused_by(rule, argv, gpu, model, compat, env=None):
+    """Whether launchplan refuses the launch, asserting the refusal comes from ``rule``."""
+    from launchplan.errors import Refusal
+    from launchplan.planner import resolve
+
+    try:
+        resolve(argv, gpu=gpu, model_path=model, compat=compat, env=env)
+    except Refusal as exc:
+        assert exc.source == rule, exc.source
+        return True
+    return False
+
+
+def test_this_rounds_variants_are_the_ones_their_releases_run():
+    from launchplan.rules.cuda_graph import (
+        glm5_next_breakable_chunk_default_0_5_21,
+        glm5_next_breakable_prefill_sizes_0_5_21,
+    )
+    from launchplan.rules.late import linear_attn_backend_checks_0_5_21, unified_memory_pool_0_5_21
+    from launchplan.rules.model_overrides.deepseek_v2 import dsa_split_backend_resolution_0_5_21
+    from launchplan.rules.model_overrides.gemma4 import gemma4_backend_check_0_5_21
+    from launchplan.rules.moe import (
+        a2a_deepep_v2_adjustments_0_5_21,
+        flashinfer_a2a_token_budget_0_5_21,
+    )
+    from launchplan.rules.parallel import boundary_parallelism_0_5_21, boundary_parallelism_0_5_22
+    from launchplan.rules.speculative import speculative_dp_coordination_check_0_5_21
+    from launchplan.rulesets import RULESETS
+
+    def functions(name):
+        return {spec.func for spec in RULESETS[name].rules()}
+
+    only_0_5_21 = {glm5_next_breakable_chunk_default_0_5_21,
+                   glm5_next_breakable_prefill_sizes_0_5_21, linear_attn_backend_checks_0_5_21,
+                   unified_memory_pool_0_5_21, dsa_split_backend_resolution_0_5_21,
+                   gemma4_backend_check_0_5_21, a2a_deepep_v2_adjustments_0_5_21,
+                   flashinfer_a2a_token_budget_0_5_21, boundary_parallelism_0_5_21,
+                   speculative_dp_coordination_check_0_5_21}
+    assert only_0_5_21 <= functions("0.5.21")
+    assert not only_0_5_21 & (functions("0.5.22") | functions("0.5.23") | functions("default"))
+    assert boundary_parallelism_0_5_22 in functions("0.5.22") - functions("0.5.21")

@@ -471,3 +471,62 @@ def muse_glimmer_prefill_graph_max_bs(v: View) -> dict | None:
     if v.cuda_graph_max_bs_prefill is not None:
         return None
     return {"cuda_graph_max_bs_prefill": 512}
+
+
+# 0.5.21's GLM-5 Next policy for an opted-in breakable prefill graph (gone in 0.5.22)
+GLM5_NEXT_ARCHS = ("Glm5NextForConditionalGeneration",)
+GLM5_NEXT_BREAKABLE_CHUNK_0_5_21 = 4096
+GLM5_NEXT_BREAKABLE_MAX_BS_0_5_21 = 4096
+
+
+@rule(name="glm5_next_breakable_chunk_default", variant="0.5.21",
+      phase=Phase.CUDA_GRAPH,
+      reads=INPUT_FIELDS + ("chunked_prefill_size",),
+      writes=("chunked_prefill_size",),
+      facts=("target.is_cuda", "model.arch0"),
+      archs=GLM5_NEXT_ARCHS,
+      sglang="apply_glm5_chunked_prefill_default (0.5.21)")
+def glm5_next_breakable_chunk_default_0_5_21(v: View) -> dict | None:
+    """0.5.21: GLM-5 Next with a breakable prefill graph asked for prefills in 4096 chunks.
+
+    When: GLM-5 Next on CUDA, the prefill graph backend given as breakable, no chunk size
+        (0.5.21 only; later releases have no such rule).
+    Effect: declares ``chunked_prefill_size`` 4096 (before the memory tier would pick one).
+    Why: 0.5.21's opt-in GLM breakable-graph default (``apply_glm5_chunked_prefill_default``),
+        which feeds the memory budget; 0.5.22 dropped it.
+    Assumes: nothing.
+    """
+    if (not v.target.is_cuda or v.chunked_prefill_size is not None
+            or not is_locked(v, PREFILL, "backend")
+            or v.cuda_graph_config[PREFILL]["backend"] != "breakable"):
+        return None
+    return {"chunked_prefill_size": GLM5_NEXT_BREAKABLE_CHUNK_0_5_21}
+
+
+@rule(name="glm5_next_breakable_prefill_sizes", variant="0.5.21",
+      phase=Phase.ATTENTION_LATE,
+      reads=INPUT_FIELDS + ("moe_a2a_backend", "cuda_graph_bs_prefill"),
+      writes=("cuda_graph_config",),
+      facts=("model.arch0",),
+      archs=GLM5_NEXT_ARCHS,
+      sglang="apply_glm5_prefill_cuda_graph_policy (0.5.21)")
+def glm5_next_breakable_prefill_sizes_0_5_21(v: View) -> dict | None:
+    """0.5.21: GLM-5 Next captures breakable prefill graphs up to 4096 tokens.
+
+    When: GLM-5 Next with a breakable prefill graph (asked for or by default) and neither its
+        max_bs nor its sizes given (0.5.21 only).
+    Effect: sets the prefill ``max_bs`` 4096 and its generated sizes (rounded up to multiples
+        of 8 under DeepEP, as ``deepep_prefill_alignment`` does), after the memory budget.
+    Why: 0.5.21's ``apply_glm5_prefill_cuda_graph_policy`` replaced the memory-derived
+        ceiling after the attention backends were resolved; 0.5.22 dropped it.
+    Assumes: nothing.
+    """
+    config = v.cuda_graph_config
+    if (config[PREFILL]["backend"] != "breakable" or is_locked(v, PREFILL, "max_bs")
+            or is_locked(v, PREFILL, "bs")):
+        return None
+    sizes = prefill_sizes(GLM5_NEXT_BREAKABLE_MAX_BS_0_5_21)
+    if v.moe_a2a_backend == "deepep":
+        sizes = rounded_up(sizes, 8)
+    return {"cuda_graph_config": with_phase(config, PREFILL, max_bs=largest(sizes),
+                                            bs=as_sequence(sizes))}

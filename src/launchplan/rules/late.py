@@ -135,7 +135,7 @@ def int8_mamba_checkpoint_checks(v: View) -> Refuse | None:
     return None
 
 
-@rule(
+_LINEAR_ATTN: dict[str, Any] = dict(
     phase=Phase.ATTENTION_LATE,
     reads=("linear_attn_backend", "linear_attn_decode_backend", "linear_attn_prefill_backend",
            "linear_attn_verify_backend", "mamba_ssm_dtype", "enable_linear_replayssm",
@@ -144,8 +144,10 @@ def int8_mamba_checkpoint_checks(v: View) -> Refuse | None:
            "speculative_eagle_topk", "speculative_algorithm"),
     writes=("linear_attn_decode_backend", "linear_attn_verify_backend", "mamba_ssm_dtype"),
     facts=("target.is_cuda", "target.is_sm100", "target.capability", "model.uses_kda"),
-    sglang="handle_linear_attn_backend",
 )
+
+
+@rule(**_LINEAR_ATTN, sglang="handle_linear_attn_backend")
 def linear_attn_backend_checks(v: View) -> Declare | Refuse | None:
     """Linear-attention kernels: FlashInfer decode on SM100 with bf16 state, and their limits.
 
@@ -166,6 +168,25 @@ def linear_attn_backend_checks(v: View) -> Declare | Refuse | None:
     Assumes: SGLANG_ENABLE_PP_SPEC is off and SGLANG_RAGGED_VERIFY_MODE static unless the
         environment given sets them.
     """
+    return _linear_attn_checks(v, kda_pp_spec_fallback=True)
+
+
+@rule(name="linear_attn_backend_checks", variant="0.5.21", **_LINEAR_ATTN,
+      sglang="handle_linear_attn_backend (0.5.21)")
+def linear_attn_backend_checks_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: the linear-attention checks without the KDA verify fallback.
+
+    When: as ``linear_attn_backend_checks``.
+    Effect: as ``linear_attn_backend_checks``, but a KDA model under SGLANG_ENABLE_PP_SPEC
+        keeps FlashInfer verify (and so meets the same SM100 state-dtype check).
+    Why: the triton verify fallback for SGLANG_ENABLE_PP_SPEC with KDA came in 0.5.22
+        (``handle_linear_attn_backend``).
+    Assumes: as ``linear_attn_backend_checks``.
+    """
+    return _linear_attn_checks(v, kda_pp_spec_fallback=False)
+
+
+def _linear_attn_checks(v: View, kda_pp_spec_fallback: bool) -> Declare | Refuse | None:
     out: dict[str, Any] = {}
     notes = []
     dtype = v.mamba_ssm_dtype
@@ -184,8 +205,8 @@ def linear_attn_backend_checks(v: View) -> Declare | Refuse | None:
     verify = v.linear_attn_verify_backend
     if verify is None and decode == "flashinfer":
         verify = "flashinfer"
-    if verify == "flashinfer" and v.record.env_flag("SGLANG_ENABLE_PP_SPEC") \
-            and v.model.uses_kda:
+    if kda_pp_spec_fallback and verify == "flashinfer" \
+            and v.record.env_flag("SGLANG_ENABLE_PP_SPEC") and v.model.uses_kda:
         verify = out["linear_attn_verify_backend"] = "triton"
         notes.append("SGLANG_ENABLE_PP_SPEC with KDA: triton linear-attention verify")
     for kind, backend in (("decode", decode), ("verify", verify)):
@@ -610,6 +631,11 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
     ):
         if failed:
             return Refuse(f"--enable-unified-memory does not support {what}")
+    return _unified_full_prefill_fallback(v, backends)
+
+
+def _unified_full_prefill_fallback(v: View, backends: set[str]) -> Declare | None:
+    """A full prefill graph builds its block table only on fa3/fa4: off elsewhere."""
     config = v.cuda_graph_config
     if config[PREFILL]["backend"] == "full" and not backends <= {"fa3", "fa4"}:
         return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend="disabled")},
@@ -641,6 +667,58 @@ def unified_memory_pool_0_5_22(v: View) -> Declare | Refuse | None:
                       "trtllm_mha backend in 0.5.22 (its replay reads the previous batch's "
                       "sequence lengths): pass --disable-cuda-graph or another decode backend")
     return out
+
+
+_DSPARK_AUDITED_0_5_21 = frozenset({"triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"})
+
+
+@rule(name="unified_memory_pool", variant="0.5.21",
+      **{**_UNIFIED, "reads": _UNIFIED["reads"] + ("disaggregation_decode_enable_radix_cache",)},
+      sglang="handle_unified_memory_pool (0.5.21)")
+def unified_memory_pool_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: the unified pool audited for DSPARK only, and no host-pool backup for caches.
+
+    When: ``enable_unified_memory`` is true.
+    Effect: refuses speculation other than DSPARK (top-k 1, backends triton or the trtllm,
+        CuteDSL and TokenSpeed MLA kernels); a PD host-pool retraction backup with a decode
+        radix cache, a hybrid-Mamba or a hybrid-SWA model; two-batch overlap, LMCache,
+        SGLANG_DISABLE_LAZY_COMPACTION under PD; a full prefill graph off fa3/fa4 is
+        disabled. The external cache linker passes.
+    Why: 0.5.21's ``handle_unified_memory_pool``; 0.5.22 audited EAGLE, EAGLE3 and DFLASH,
+        the host-pool transfers, and refused the linker.
+    Assumes: as ``unified_memory_pool``.
+    """
+    if not v.enable_unified_memory:
+        return None
+    if v.disaggregation_mode != "null":
+        if v.record.env_flag("SGLANG_DISABLE_LAZY_COMPACTION"):
+            return Refuse("--enable-unified-memory under PD disaggregation needs lazy "
+                          "compaction: SGLANG_DISABLE_LAZY_COMPACTION must not be on")
+        if v.disaggregation_decode_retraction_backup == "host_pool":
+            for failed, what in ((v.disaggregation_decode_enable_radix_cache,
+                                  "a decode radix cache"),
+                                 (v.model.is_hybrid_linear, "a hybrid-Mamba model"),
+                                 (v.model.is_hybrid_swa, "a hybrid-SWA model")):
+                if failed:
+                    return Refuse("--enable-unified-memory's host-pool decode retraction does "
+                                  f"not support {what} in 0.5.21")
+    algorithm = v.speculative_algorithm
+    if algorithm not in (None, "DSPARK"):
+        return Refuse("--enable-unified-memory supports speculative decoding with DSPARK only "
+                      f"in 0.5.21, not {algorithm}")
+    backends = set(effective_backends(v)) - {None}
+    if algorithm == "DSPARK":
+        if v.speculative_eagle_topk not in (None, 1):
+            return Refuse("--enable-unified-memory with DSPARK needs a linear draft chain "
+                          "(top-k 1)")
+        if not backends <= _DSPARK_AUDITED_0_5_21:
+            return Refuse("--enable-unified-memory with DSPARK needs backends in "
+                          f"{sorted(_DSPARK_AUDITED_0_5_21)}; got {sorted(backends)}")
+    for failed, what in ((v.enable_two_batch_overlap, "--enable-two-batch-overlap"),
+                         (v.enable_lmcache, "--enable-lmcache")):
+        if failed:
+            return Refuse(f"--enable-unified-memory does not support {what}")
+    return _unified_full_prefill_fallback(v, backends)
 
 
 # --- P35 -------------------------------------------------------------------------------------

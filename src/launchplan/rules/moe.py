@@ -314,15 +314,17 @@ def a2a_deepep_adjustments(v: View) -> Declare | Refuse | None:
     return Declare(out, "DeepEP low_latency dispatch for flashinfer_cutedsl") if out else None
 
 
-@rule(
+_DEEPEP_V2: dict[str, Any] = dict(
     phase=Phase.MOE,
     reads=("moe_a2a_backend", "moe_runner_backend", "enable_two_batch_overlap",
            "enable_single_batch_overlap", "enforce_shared_experts_fusion", "deepep_v2_mode",
            "nnodes", "cuda_graph_config"),
     writes=("moe_runner_backend", "cuda_graph_config"),
-    sglang="handle_a2a_moe (deepep_v2)",
     triggers=("moe_a2a_backend",),
 )
+
+
+@rule(**_DEEPEP_V2, sglang="handle_a2a_moe (deepep_v2)")
 def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
     """DeepEP v2 runs DeepGEMM experts and an eager prefill.
 
@@ -334,6 +336,24 @@ def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
         (``handle_a2a_moe``, deepep_v2).
     Assumes: nothing.
     """
+    return _deepep_v2(v, direct_single_node=True)
+
+
+@rule(name="a2a_deepep_v2_adjustments", variant="0.5.21", **_DEEPEP_V2,
+      sglang="handle_a2a_moe (deepep_v2, 0.5.21)")
+def a2a_deepep_v2_adjustments_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: DeepEP v2's runner and prefill graph, and ``direct`` mode across nodes too.
+
+    When: ``moe_a2a_backend`` is deepep_v2.
+    Effect: as ``a2a_deepep_v2_adjustments``, but ``--deepep-v2-mode direct`` (the default)
+        with ``--nnodes`` above 1 is not refused.
+    Why: the NVLink-only check of ``direct`` mode came in 0.5.22 (``handle_a2a_moe``).
+    Assumes: nothing.
+    """
+    return _deepep_v2(v, direct_single_node=False)
+
+
+def _deepep_v2(v: View, direct_single_node: bool) -> Declare | Refuse | None:
     if v.moe_a2a_backend != "deepep_v2":
         return None
     out: dict[str, Any] = {}
@@ -347,7 +367,7 @@ def a2a_deepep_v2_adjustments(v: View) -> Declare | Refuse | None:
         return Refuse("DeepEP v2 MoE does not support two- or single-batch overlap")
     if v.enforce_shared_experts_fusion:
         return Refuse("DeepEP v2 MoE does not support --enforce-shared-experts-fusion")
-    if v.deepep_v2_mode == "direct" and v.nnodes > 1:
+    if direct_single_node and v.deepep_v2_mode == "direct" and v.nnodes > 1:
         return Refuse("--deepep-v2-mode direct is NVLink-only; use hybrid across nodes")
     out["cuda_graph_config"] = with_phase(v.cuda_graph_config, PREFILL, backend="disabled")
     return Declare(out, "DeepEP v2: deep_gemm MoE runner, prefill CUDA graph disabled")
@@ -634,6 +654,46 @@ def flashinfer_a2a_token_budget(v: View) -> Refuse | None:
         return Refuse(f"FlashInfer MoE A2A needs {required} tokens per rank, above its "
                       f"workspace of {capacity}; set {_FLASHINFER_A2A_ENV} or lower "
                       "--chunked-prefill-size / the CUDA graph max batch sizes")
+    return None
+
+
+@rule(
+    name="flashinfer_a2a_token_budget",
+    variant="0.5.21",
+    phase=Phase.SPECULATIVE,
+    reads=("moe_a2a_backend", "moe_runner_backend", "disaggregation_mode",
+           "max_prefill_tokens", "cuda_graph_config", "ep_size", "speculative_algorithm",
+           "speculative_num_draft_tokens"),
+    sglang="validate_cutedsl_a2a_token_budget (moe_hook.py, 0.5.21)",
+    triggers={"moe_a2a_backend": ("flashinfer",)},
+)
+def flashinfer_a2a_token_budget_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: FlashInfer A2A's budget is checked for the CuteDSL runner only, over all EP ranks.
+
+    When: ``moe_a2a_backend`` flashinfer with the flashinfer_cutedsl runner, max_prefill_tokens
+        above 0, not a PD decode server.
+    Effect: refuses when the largest CuteDSL forward (max_prefill_tokens, a tc_piecewise
+        prefill graph's max batch, the decode graph's max batch x draft tokens) exceeds the
+        per-rank capacity times ``ep_size``; chunked prefill off is not refused.
+    Why: 0.5.21's ``validate_cutedsl_a2a_token_budget``; 0.5.22 replaced it with a per-rank
+        check of every FlashInfer A2A launch (``validate_flashinfer_a2a_token_budget``).
+    Assumes: SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK is unset (1024 per rank) unless
+        the environment given sets it.
+    """
+    prefill_tokens = v.max_prefill_tokens or 0
+    if (v.moe_runner_backend != "flashinfer_cutedsl" or prefill_tokens <= 0
+            or v.disaggregation_mode == "decode"):
+        return None
+    config = v.cuda_graph_config
+    if config[PREFILL]["backend"] == "tc_piecewise":
+        prefill_tokens = max(prefill_tokens, config[PREFILL]["max_bs"] or 0)
+    per_request = (v.speculative_num_draft_tokens or 1) if v.speculative_algorithm else 1
+    required = max(prefill_tokens, (config[DECODE]["max_bs"] or 0) * per_request)
+    capacity = (environment.value(v.env, _FLASHINFER_A2A_ENV) or 1024) * v.ep_size
+    if capacity < required:
+        return Refuse(f"FlashInfer MoE A2A with flashinfer_cutedsl needs {required} tokens, "
+                      f"above {_FLASHINFER_A2A_ENV} x ep_size = {capacity}; set it to "
+                      f"{-(-required // v.ep_size)} or lower --max-prefill-tokens")
     return None
 
 

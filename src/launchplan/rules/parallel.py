@@ -385,18 +385,19 @@ def load_balance_method_default(v: View) -> dict | None:
 
 # --- P28: context parallelism ----------------------------------------------------------------
 
+_KIMI_K3_ARCHS = ("KimiK3ForConditionalGeneration", "KimiK3LinearForCausalLM")
 _BOUNDARY_SCOPE_ARCHS = ("InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",
-                         "KimiK3ForConditionalGeneration", "KimiK3LinearForCausalLM")
-
-
-@rule(
+                         *_KIMI_K3_ARCHS)
+_BOUNDARY: dict[str, Any] = dict(
     phase=Phase.PARALLEL,
     reads=("attn_cp_size", "enable_prefill_cp", "enable_attn_tp_input_scattered"),
     writes=("enable_attn_tp_input_scattered",),
     facts=("model.model_type", "model.arch0"),
-    sglang="handle_context_parallelism (_boundary_parallelism_overrides)",
     triggers=("attn_cp_size", "enable_attn_tp_input_scattered"),
 )
+
+
+@rule(**_BOUNDARY, sglang="handle_context_parallelism (_boundary_parallelism_overrides)")
 def boundary_parallelism(v: View) -> Declare | Refuse | None:
     """Models whose forward never enters the input-scattered attention scope turn it off.
 
@@ -407,6 +408,36 @@ def boundary_parallelism(v: View) -> Declare | Refuse | None:
         (``handle_context_parallelism``, ``_boundary_parallelism_overrides``).
     Assumes: nothing.
     """
+    return _boundary(v, _BOUNDARY_SCOPE_ARCHS)
+
+
+@rule(name="boundary_parallelism", variant="0.5.22", **_BOUNDARY,
+      sglang="handle_context_parallelism (_boundary_parallelism_overrides, 0.5.22)")
+def boundary_parallelism_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.22: as in 0.5.23, but Inkling keeps input-scattered attention as asked.
+
+    When: as ``boundary_parallelism``.
+    Effect: as ``boundary_parallelism`` for Nemotron-H, LongCat-Flash and Kimi-K3 only.
+    Why: 0.5.23 added Inkling to the models turned off (``_boundary_parallelism_overrides``).
+    Assumes: nothing.
+    """
+    return _boundary(v, _KIMI_K3_ARCHS)
+
+
+@rule(name="boundary_parallelism", variant="0.5.21", **_BOUNDARY,
+      sglang="handle_context_parallelism (_boundary_parallelism_overrides, 0.5.21)")
+def boundary_parallelism_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: only Nemotron-H and LongCat-Flash turn input-scattered attention off.
+
+    When: as ``boundary_parallelism``.
+    Effect: as ``boundary_parallelism`` for Nemotron-H and LongCat-Flash only.
+    Why: 0.5.22 added Kimi-K3, 0.5.23 Inkling (``_boundary_parallelism_overrides``).
+    Assumes: nothing.
+    """
+    return _boundary(v, ())
+
+
+def _boundary(v: View, scope_archs: tuple[str, ...]) -> Declare | Refuse | None:
     model_type = v.model.model_type
     nemotron = model_type in ("nemotron_h", "nemotron_h_puzzle")
     longcat = model_type == "longcat_flash"
@@ -415,7 +446,7 @@ def boundary_parallelism(v: View) -> Declare | Refuse | None:
     if longcat and v.enable_prefill_cp and v.attn_cp_size > 1:
         return Refuse("LongCat-Flash does not support --enable-prefill-cp with "
                       "--attn-cp-size > 1")
-    if (nemotron or longcat or v.model.arch0 in _BOUNDARY_SCOPE_ARCHS) and \
+    if (nemotron or longcat or v.model.arch0 in scope_archs) and \
             v.enable_attn_tp_input_scattered:
         return Declare({"enable_attn_tp_input_scattered": False},
                        f"input-scattered attention disabled: {v.model.arch0} does not use it")

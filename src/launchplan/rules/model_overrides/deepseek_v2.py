@@ -469,8 +469,8 @@ def dsa_kv_cache_dtype_default(v: View) -> Declare | Refuse | None:
     return Declare(out, note) if out or note else None
 
 
-def _dsa_backend_problem(v: Any, kv: str, prefill: str | None,
-                         decode: str | None) -> str | None:
+def _dsa_backend_problem(v: Any, kv: str, prefill: str | None, decode: str | None,
+                         tilelang_fp8_on_cuda: bool = True) -> str | None:
     chosen = {prefill, decode}
     hip = v.target.is_hip
     if not hip and "triton" in chosen:
@@ -478,6 +478,9 @@ def _dsa_backend_problem(v: Any, kv: str, prefill: str | None,
                 "or trtllm (Blackwell)")
     if hip or kv != "fp8_e4m3" or "tilelang" not in chosen:
         return None
+    if not tilelang_fp8_on_cuda:
+        return ("the tilelang DSA kernels read an fp8_e4m3 KV cache on ROCm only; on CUDA "
+                "use --kv-cache-dtype bfloat16 or flashmla_kv (Hopper) / trtllm (Blackwell)")
     if prefill != "tilelang" or decode != "tilelang":
         return ("a TileLang FP8 KV cache needs tilelang for both DSA backends: the FP8 "
                 "layouts cannot be mixed")
@@ -488,7 +491,7 @@ def _dsa_backend_problem(v: Any, kv: str, prefill: str | None,
     return None
 
 
-@rule(
+_DSA_SPLIT: dict[str, Any] = dict(
     phase=Phase.MODEL,
     reads=("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend", "enable_hisparse",
            "dcp_size"),
@@ -496,9 +499,11 @@ def _dsa_backend_problem(v: Any, kv: str, prefill: str | None,
     facts=("model.arch0", "model.is_deepseek_dsa", "model.learnable_sink", "target.capability",
            "target.is_hip"),
     archs=DEEPSEEK_BRANCH,
-    sglang="_dsa_split_backend_resolution",
     applies=_dsa_model,
 )
+
+
+@rule(**_DSA_SPLIT, sglang="_dsa_split_backend_resolution")
 def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
     """DSA's prefill/decode kernels, filled where unset, from the KV dtype and the GPU.
 
@@ -513,6 +518,25 @@ def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
         and the other kernels cannot be mixed (``_dsa_split_backend_resolution``).
     Assumes: nothing.
     """
+    return _dsa_split(v, tilelang_fp8_on_cuda=True)
+
+
+@rule(name="dsa_split_backend_resolution", variant="0.5.21", **_DSA_SPLIT,
+      sglang="_dsa_split_backend_resolution (0.5.21)")
+def dsa_split_backend_resolution_0_5_21(v: View) -> dict | Refuse | None:
+    """0.5.21: the same DSA kernel defaults, and no TileLang kernel with an FP8 cache on CUDA.
+
+    When: as ``dsa_split_backend_resolution``.
+    Effect: as ``dsa_split_backend_resolution``, but tilelang for either phase with an
+        fp8_e4m3 KV cache is refused on CUDA (both phases tilelang too), HiSparse included.
+    Why: 0.5.21's TileLang DSA kernels read FP8 caches on ROCm only; 0.5.22 brought the CUDA
+        FP8 layout (both phases, SM89+, no decode CP).
+    Assumes: nothing.
+    """
+    return _dsa_split(v, tilelang_fp8_on_cuda=False)
+
+
+def _dsa_split(v: View, tilelang_fp8_on_cuda: bool) -> dict | Refuse | None:
     t = v.target
     major = t.capability[0]
     kv = v.kv_cache_dtype
@@ -542,7 +566,8 @@ def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
         fill(backend, backend)
         prefill = out.get("dsa_prefill_backend", v.dsa_prefill_backend)
         decode = out.get("dsa_decode_backend", v.dsa_decode_backend)
-        if not t.is_hip and kv == "fp8_e4m3" and "tilelang" in (prefill, decode):
+        if (tilelang_fp8_on_cuda and not t.is_hip and kv == "fp8_e4m3"
+                and "tilelang" in (prefill, decode)):
             return Refuse("a TileLang FP8 KV cache does not support HiSparse")
     elif t.is_hip:
         fill("triton", "triton")
@@ -553,7 +578,7 @@ def dsa_split_backend_resolution(v: View) -> dict | Refuse | None:
         fill("flashmla_sparse", "trtllm" if major >= 10 else "fa3")
     prefill = out.get("dsa_prefill_backend", v.dsa_prefill_backend)
     decode = out.get("dsa_decode_backend", v.dsa_decode_backend)
-    problem = _dsa_backend_problem(v, kv, prefill, decode)
+    problem = _dsa_backend_problem(v, kv, prefill, decode, tilelang_fp8_on_cuda)
     if problem:
         return Refuse(problem)
     return out or None

@@ -68,13 +68,15 @@ def gemma4_overrides(v: View) -> dict | None:
 GEMMA4_BACKENDS = ("trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_amx", "aiter")
 
 
-@rule(
+_BACKEND_CHECK: dict[str, Any] = dict(
     phase=Phase.MODEL,
     reads=BACKEND_FIELDS,
     facts=("model.arch0",),
     archs=ARCHS - {"DiffusionGemmaForBlockDiffusion"},
-    sglang="handle_model_specific_adjustments (Gemma4 assert)",
 )
+
+
+@rule(**_BACKEND_CHECK, sglang="handle_model_specific_adjustments (Gemma4 assert)")
 def gemma4_backend_check(v: View) -> Refuse | None:
     """Gemma 4 runs on trtllm_mha, triton, fa4, ascend, intel_xpu, intel_amx or aiter only.
 
@@ -84,8 +86,25 @@ def gemma4_backend_check(v: View) -> Refuse | None:
         those backends for its attention.
     Assumes: nothing.
     """
+    return _gemma4_backend_refusal(v, GEMMA4_BACKENDS)
+
+
+@rule(name="gemma4_backend_check", variant="0.5.21", **_BACKEND_CHECK,
+      sglang="handle_model_specific_adjustments (Gemma4 assert, 0.5.21)")
+def gemma4_backend_check_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: Gemma 4's backends without fa4.
+
+    When: as ``gemma4_backend_check``.
+    Effect: as ``gemma4_backend_check``, fa4 refused too.
+    Why: 0.5.22 added fa4 to the Gemma4 assert's list (``handle_model_specific_adjustments``).
+    Assumes: nothing.
+    """
+    return _gemma4_backend_refusal(v, tuple(b for b in GEMMA4_BACKENDS if b != "fa4"))
+
+
+def _gemma4_backend_refusal(v: View, allowed: tuple[str, ...]) -> Refuse | None:
     prefill, decode = effective_backends(v)
-    if prefill not in GEMMA4_BACKENDS or decode not in GEMMA4_BACKENDS:
-        return Refuse(f"Gemma 4 needs one of {', '.join(GEMMA4_BACKENDS)}; got prefill "
+    if prefill not in allowed or decode not in allowed:
+        return Refuse(f"Gemma 4 needs one of {', '.join(allowed)}; got prefill "
                       f"{prefill}, decode {decode}")
     return None

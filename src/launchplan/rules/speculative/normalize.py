@@ -7,6 +7,8 @@ algorithms are settled here (SGLang's P32 ``handle_speculative_decoding``, its f
 
 from __future__ import annotations
 
+from typing import Any
+
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -307,3 +309,51 @@ def speculative_algorithm_known_0_5_22(v: View) -> Refuse | None:
         return Refuse("--speculative-skip-dp-mlp-sync works with the EAGLE algorithm only, not "
                       f"{algorithm_of(v)}")
     return refused
+
+
+# the algorithms whose scheduler coordinates DP speculation with prefill (0.5.22 on: DSPARK)
+DP_COORDINATION_ALGORITHMS = ("EAGLE", "EAGLE3", "DSPARK")
+_DP_COORDINATION: dict[str, Any] = dict(
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("enable_multi_layer_eagle",),
+)
+
+
+@rule(**_DP_COORDINATION,
+      sglang="handle_speculative_decoding (SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION)")
+def speculative_dp_coordination_check(v: View) -> Refuse | None:
+    """DP spec/prefill coordination is built for a single-layer EAGLE, EAGLE3 or DSPARK chain.
+
+    When: ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` is on in the given environment.
+    Effect: refuses the launch unless the algorithm is EAGLE (NEXTN), EAGLE3 or DSPARK without
+        multi-layer EAGLE: no speculation at all is refused too.
+    Why: the scheduler's coordination of DP speculation with prefill exists for those chains
+        only (``handle_speculative_decoding``).
+    Assumes: the variable is off unless the given environment sets it.
+    """
+    return _dp_coordination_refusal(v, DP_COORDINATION_ALGORITHMS)
+
+
+@rule(name="speculative_dp_coordination_check", variant="0.5.21", **_DP_COORDINATION,
+      sglang="handle_speculative_decoding (SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION, 0.5.21)")
+def speculative_dp_coordination_check_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: DP spec/prefill coordination is for single-layer EAGLE or EAGLE3 only.
+
+    When: as ``speculative_dp_coordination_check``.
+    Effect: as ``speculative_dp_coordination_check``, DSPARK refused too.
+    Why: DSPARK joined the coordinated chains in 0.5.22 (``handle_speculative_decoding``).
+    Assumes: as ``speculative_dp_coordination_check``.
+    """
+    return _dp_coordination_refusal(v, DP_COORDINATION_ALGORITHMS[:2])
+
+
+def _dp_coordination_refusal(v: View, algorithms: tuple[str, ...]) -> Refuse | None:
+    if not v.record.env_flag("SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION"):
+        return None
+    algorithm = algorithm_of(v)
+    if algorithm in algorithms and not v.enable_multi_layer_eagle:
+        return None
+    return Refuse("SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION needs single-layer "
+                  + ", ".join(algorithms[:-1]) + f" or {algorithms[-1]} speculation, not "
+                  + (f"{algorithm}" + (" (multi-layer)" if algorithm in algorithms else "")
+                     if algorithm else "none"))
