@@ -192,15 +192,16 @@ def _remote_code(model: str) -> bool:
     """Whether the config names code of its checkpoint (``auto_map``): with
     ``--trust-remote-code`` transformers would import it, and these folders hold the config
     alone, so such a line is not drawn with that flag (the oracle cannot open the code)."""
-    folder = (wild.DATA.parent / "models" / model.split("/", 1)[1]
-              if model.startswith("parity-models/") else BUNDLED / model.split("/", 1)[1])
+    prefix, name = model.split("/", 1)
+    folder = {"parity-models": wild.DATA.parent / "models",
+              "shipped": BUNDLED.parent / "hub"}.get(prefix, BUNDLED) / name
     return "auto_map" in json.loads((folder / "config.json").read_text())
 
 
-def _width(rng: random.Random, profile: Profile, gpus: int) -> int:
-    """The TP width such a model is launched with on a node of ``gpus`` GPUs."""
-    if profile.size == "big":  # the whole node (a GB200 tray holds four)
-        return gpus
+def _width(rng: random.Random, profile: Profile, gpus: int, nodes: int = 1) -> int:
+    """The TP width such a model is launched with on ``nodes`` nodes of ``gpus`` GPUs."""
+    if profile.size == "big":  # the whole node (a GB200 tray holds four), or all of them
+        return gpus * nodes
     if profile.size == "mid":
         return min(gpus, rng.choice((1, 2, 2, 4, 8)))
     return min(gpus, rng.choice((1, 1, 1, 2)))
@@ -238,11 +239,16 @@ def _speculative(rng: random.Random, profile: Profile) -> list[str]:
 
 def line(rng: random.Random, model: str, platform: str) -> list[str]:
     """One launch of ``model`` on ``platform``, with the flags its guides write."""
-    profile = MODELS[model]
-    gpus, arch = TARGETS[platform]
+    return launch(rng, MODELS[model], model, *TARGETS[platform])
+
+
+def launch(rng: random.Random, profile: Profile, model: str, gpus: int, arch: str,
+           nodes: int = 1) -> list[str]:
+    """One launch of ``model`` (deployed as ``profile`` says) on ``nodes`` nodes of ``gpus``
+    GPUs of architecture ``arch``: a big model spans every node in TP."""
     p = rng.random
     argv: list[str] = []
-    tp = _width(rng, profile, gpus)
+    tp = _width(rng, profile, gpus, nodes)
     if tp > 1:
         argv += [rng.choice(("--tp", "--tp-size", "--tp", "--tensor-parallel-size")), str(tp)]
     if p() < 0.35 and not _remote_code(model):
