@@ -185,7 +185,12 @@ MOE_RUNNERS = {"sm90": ("deep_gemm", "triton", "flashinfer_cutlass", "cutlass"),
                "rocm": ("aiter", "triton")}
 QUANT_OVERRIDES = {"bf16": ("fp8", "w8a8_fp8", "fp8"), "fp8": ("fp8", "w8a8_fp8"),
                    "nvfp4": ("modelopt_fp4", "modelopt_fp4"), "int4": ("compressed-tensors",),
-                   "mxfp4": ("mxfp4",)}
+                   "mxfp4": ("mxfp4",),
+                   # the community's AWQ/GPTQ and llm-compressor checkpoints (gen_wild6_cases)
+                   "awq": ("awq", "awq_marlin", "awq_marlin", "moe_wna16"),
+                   "gptq": ("gptq", "gptq_marlin", "gptq_marlin", "moe_wna16"),
+                   "w4a16": ("compressed-tensors",), "w8a8": ("compressed-tensors", "w8a8_int8"),
+                   "fp8-ct": ("compressed-tensors", "fp8")}
 
 
 def _remote_code(model: str) -> bool:
