@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -365,10 +366,15 @@ def _some(rng: random.Random, *options: list[str], p: float = 0.5) -> list[str]:
     return [t for option in options if rng.random() < p for t in option]
 
 
+def compared_fields() -> list[str]:
+    """The rule-written fields every line compares: the frozen pool and wild4's fixes."""
+    _, _, compared = wild.pool(False)
+    return compared + [f for f in wild4.FIX_FIELDS if f not in compared]
+
+
 def cases(seed: int, suite: str) -> list[dict]:
     rng = random.Random(seed)
-    _, _, compared = wild.pool(False)
-    compared = compared + [f for f in wild4.FIX_FIELDS if f not in compared]
+    compared = compared_fields()
     names = sorted(MODELS)
     out = []
     for i in range(COUNT):
@@ -381,9 +387,15 @@ def cases(seed: int, suite: str) -> list[dict]:
 
 
 def main() -> None:
+    write_draw("wild5", SEED, cases)
+
+
+def write_draw(name: str, seed: int, draw: Callable[[int, str], list[dict]]) -> None:
+    """Write suite ``name``'s draw (``seed``), or with ``--probe SEED`` the same kind of lines
+    drawn with that seed into ``probe-cases.json``."""
     probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
-    suite = "probe" if probe else "wild5"
-    rows = cases(int(probe) if probe else SEED, suite)
+    suite = "probe" if probe else name
+    rows = draw(int(probe) if probe else seed, suite)
     out = wild.DATA / f"{suite}-cases.json"
     out.write_text("[\n" + ",\n".join(json.dumps(c) for c in rows) + "\n]\n")
     print(f"{suite}: wrote {len(rows)} cases to {out}")

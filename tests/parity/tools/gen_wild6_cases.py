@@ -31,14 +31,10 @@ the draw. ``--probe SEED`` draws the same kind of lines with another seed into
 
 from __future__ import annotations
 
-import json
 import random
-import sys
 
 from tests.parity.tools import gen_wild3_cases as wild3
-from tests.parity.tools import gen_wild4_cases as wild4
 from tests.parity.tools import gen_wild5_cases as wild5
-from tests.parity.tools import gen_wild_cases as wild
 
 SEED = 6060
 COUNT = 200  # lines drawn; those on AWQ/GPTQ checkpoints are left out (MARLIN_CONVERTED)
@@ -270,8 +266,7 @@ MARLIN_CONVERTED = ("awq", "gptq")
 
 def cases(seed: int, suite: str) -> list[dict]:
     rng = random.Random(seed)
-    _, _, compared = wild.pool(False)
-    compared = compared + [f for f in wild4.FIX_FIELDS if f not in compared]
+    compared = wild5.compared_fields()
     names = sorted(MODELS)
     out = []
     for i in range(COUNT):
@@ -293,12 +288,7 @@ def cases(seed: int, suite: str) -> list[dict]:
 
 
 def main() -> None:
-    probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
-    suite = "probe" if probe else "wild6"
-    rows = cases(int(probe) if probe else SEED, suite)
-    out = wild.DATA / f"{suite}-cases.json"
-    out.write_text("[\n" + ",\n".join(json.dumps(c) for c in rows) + "\n]\n")
-    print(f"{suite}: wrote {len(rows)} cases to {out}")
+    wild5.write_draw("wild6", SEED, cases)
 
 
 if __name__ == "__main__":
