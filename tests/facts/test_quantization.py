@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import SimpleNamespace
+
 import pytest
 
 from launchplan.facts import quantization as q
@@ -272,3 +275,14 @@ def test_a_modelopt_config_json_names_the_method_sglang_rules_read(tmp_path, dec
     assert model.quantization_config.get("quant_method", "modelopt") == method
     if "quant_algo" in declared:
         assert model.quantization_config["quant_algo"] == declared["quant_algo"]
+
+
+def test_hybrid_nvfp4_experts_reads_the_published_v4_nvfp4_config():
+    """nvidia/DeepSeek-V4-Flash-NVFP4 (an FP8 quant_method with NVFP4 MoE layers) is a hybrid
+    NVFP4 MoE checkpoint; the plain V4-Flash FP8 one and a ModelOpt NVFP4 one are not."""
+    models = Path(__file__).resolve().parents[1] / "parity" / "models"
+    assert q.hybrid_nvfp4_experts(load_model(str(models / "deepseek-v4-flash-nvfp4")))
+    assert not q.hybrid_nvfp4_experts(load_model(str(models / "deepseek-v4-flash")))
+    assert not q.hybrid_nvfp4_experts(SimpleNamespace(quantization_config={
+        "quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 16}))
+    assert not q.hybrid_nvfp4_experts(SimpleNamespace(quantization_config=None))

@@ -262,6 +262,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--return-aux-hidden-state-layer-ids requires --enable-return-aux-hidden-states",
          {"aux_hidden_state_capture"}),
         (r"--flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer|"
+         r"--flashinfer-a2a-dispatch-type (nvfp4|mxfp8) requires|"
+         r"CuTe DSL NVFP4 W4A16 requires --flashinfer-a2a-dispatch-type bf16|"
          r"Flashinfer MoE A2A (requires|is only supported with) (--attn-dp-size equal to "
          r"--tp-size|dp_size == tp_size and --enable-dp-attention)",
          {"a2a_flashinfer_checks"}),

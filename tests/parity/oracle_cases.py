@@ -46,6 +46,8 @@ SUITES = {
     "hub": "hub-cases.json",  # published Hub configs of 2026's architectures, as they are
     "shipped": "shipped-cases.json",  # every other Hub config launchplan ships
     "wild5": "wild5-cases.json",  # realistic launches of those configs on every target
+    # the whole target catalog, multi-node, quantized community checkpoints, operational flags
+    "wild6": "wild6-cases.json",
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
@@ -72,7 +74,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
         "wild2": 236,  # of 242, likewise
         "wild3": 292,  # of 293: one asks for HTTP/2 (granian)
         "wild4": 318,
-        "hub": 253, "shipped": 440, "wild5": 240, "logs": 30}.items()
+        "hub": 253, "shipped": 440, "wild5": 240, "logs": 30, "wild6": 183}.items()
        for compat in ("0.5.23", "default")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 65,
@@ -83,6 +85,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("reach", "0.5.22"): 606,  # of 624: 18 Muse Spark lines (HARNESS_MESSAGES)
     ("targets", "0.5.22"): 55, ("launcher", "0.5.22"): 65,
     ("wild4", "0.5.22"): 318, ("hub", "0.5.22"): 253, ("wild5", "0.5.22"): 240,
+    ("wild6", "0.5.22"): 183,
     ("shipped", "0.5.22"): 440, ("logs", "0.5.22"): 30,
     ("public", "0.5.21"): 220, ("own", "0.5.21"): 330, ("extra", "0.5.21"): 105,
     ("random", "0.5.21"): 300, ("release", "0.5.21"): 65,

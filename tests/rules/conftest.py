@@ -21,7 +21,7 @@ def fake_model(**facts):
                 has_asymmetric_kv=False, has_attention_sinks=False, context_len=131072,
                 uses_kda=False, is_multimodal=False, config={}, is_deepseek_dsa=False,
                 is_encoder_decoder=False, attention_chunk_size=None,
-                num_nextn_predict_layers=None)
+                num_nextn_predict_layers=None, quantization_config=None)
     base.update(facts)
     base.setdefault("num_kv_heads", lambda tp: max(1, 8 // tp))
     mm = base["is_multimodal"]

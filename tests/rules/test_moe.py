@@ -105,13 +105,60 @@ def test_flashinfer_a2a():
                                              **base)) is None
     out = m.a2a_flashinfer_checks(make_view(moe_runner_backend="flashinfer_trtllm",
                                             flashinfer_a2a_dispatch_type="bf16", **base))
-    assert fields(out) == {"moe_runner_backend": "flashinfer_trtllm_routed"}
+    assert fields(out) == {"moe_runner_backend": "flashinfer_trtllm_routed",
+                           "flashinfer_a2a_dispatch_type": "bf16"}
     assert isinstance(m.a2a_flashinfer_checks(make_view(
         moe_a2a_backend="flashinfer", tp_size=4, moe_runner_backend="flashinfer_cutlass")),
         Refuse)
     assert isinstance(m.a2a_flashinfer_checks(make_view(flashinfer_a2a_dispatch_type="bf16")),
                       Refuse)
     assert m.a2a_flashinfer_checks(make_view()) is None
+
+
+# nvidia/DeepSeek-V4-*-NVFP4's quantization_config: FP8 checkpoint, NVFP4 routed experts
+HYBRID_NVFP4 = {"quant_method": "fp8", "quant_algo": "MIXED_PRECISION", "moe_quant_algo": "NVFP4",
+                "group_size": 16}
+
+
+def test_flashinfer_a2a_dispatch_type():
+    """An explicit dispatch type is resolved from the experts' format and checked against it;
+    a hybrid NVFP4 MoE checkpoint dispatches NVFP4 whatever ``quantization`` says."""
+    base = dict(moe_a2a_backend="flashinfer", tp_size=8, attn_dp_size=8,
+                moe_runner_backend="flashinfer_cutlass")
+
+    def dispatch(given, model=None, **values):
+        return m.a2a_flashinfer_checks(make_view(model=model, flashinfer_a2a_dispatch_type=given,
+                                                 **{**base, **values}))
+
+    hybrid = fake_model(quantization_config=HYBRID_NVFP4)
+    assert fields(dispatch("auto")) == {"flashinfer_a2a_dispatch_type": "bf16"}
+    assert fields(dispatch("auto", quantization="modelopt_fp4")) == {
+        "flashinfer_a2a_dispatch_type": "nvfp4"}
+    assert fields(dispatch("auto", hybrid)) == {"flashinfer_a2a_dispatch_type": "nvfp4"}
+    assert fields(dispatch("nvfp4", hybrid)) == {"flashinfer_a2a_dispatch_type": "nvfp4"}
+    assert isinstance(dispatch("nvfp4"), Refuse)  # bf16 experts
+    assert isinstance(dispatch("mxfp8"), Refuse)  # no --quantization mxfp8
+    assert fields(dispatch("auto", quantization="mxfp8",
+                           moe_runner_backend="flashinfer_trtllm")) == {
+        "flashinfer_a2a_dispatch_type": "mxfp8", "moe_runner_backend": "flashinfer_trtllm_routed"}
+    assert isinstance(dispatch("mxfp8", quantization="mxfp8"), Refuse)  # cutlass runner
+    w4a16 = {"SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": "1"}
+    assert isinstance(m.a2a_flashinfer_checks(make_view(
+        env=w4a16, flashinfer_a2a_dispatch_type="auto", quantization="nvfp4_online",
+        **{**base, "moe_runner_backend": "flashinfer_cutedsl"})), Refuse)
+    assert m.a2a_flashinfer_checks(make_view(**base)) is None  # no type given: none resolved
+    assert m.nvfp4_dispatch(make_view(model=hybrid, **base))
+    assert not m.nvfp4_dispatch(make_view(**base))
+
+
+def test_cutedsl_runner_takes_hybrid_nvfp4_experts():
+    base = dict(moe_runner_backend="flashinfer_cutedsl", tp_size=8)
+    hybrid = fake_model(quantization_config=HYBRID_NVFP4)
+    assert m.moe_runner_quant_checks(make_view(model=hybrid, **base)) is None
+    assert isinstance(m.moe_runner_quant_checks(make_view(**base)), Refuse)
+    no_group = fake_model(quantization_config={k: v for k, v in HYBRID_NVFP4.items()
+                                               if k != "group_size"})
+    assert isinstance(m.moe_runner_quant_checks(make_view(model=no_group, **base)), Refuse)
 
 
 def test_mori_and_pplx_modes():
@@ -189,7 +236,8 @@ def test_experimental_marlin_contract():
 def test_nvfp4_dispatch_variable_under_flashinfer_a2a():
     base = dict(moe_a2a_backend="flashinfer", tp_size=4, attn_dp_size=4,
                 moe_runner_backend="flashinfer_cutlass", flashinfer_a2a_dispatch_type="bf16")
-    assert m.a2a_flashinfer_checks(make_view(**base)) is None
+    assert fields(m.a2a_flashinfer_checks(make_view(**base))) == {
+        "flashinfer_a2a_dispatch_type": "bf16"}
     for value in ("1", "0", "abc"):  # set at all: refused beside an explicit dispatch type
         out = m.a2a_flashinfer_checks(make_view(env={"SGLANG_MOE_NVFP4_DISPATCH": value},
                                                 **base))

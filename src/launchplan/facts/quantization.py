@@ -463,6 +463,19 @@ def verify_quantization(qc: Mapping[str, Any] | None, cli: str | None, platform:
 
 # --- routed experts packed as MXFP4 inside another checkpoint ------------------------------
 
+
+def hybrid_nvfp4_experts(model: Any) -> bool:
+    """A hybrid FP8+NVFP4 MoE checkpoint (SGLang's ``nvfp4_moe_meta``, built in
+    ``configs/model_config.py`` from ``config.json``'s own ``quantization_config``): a
+    ``quant_algo`` MIXED_PRECISION with ``moe_quant_algo`` NVFP4 and a group size
+    (nvidia/DeepSeek-V4-*-NVFP4). Its routed experts are NVFP4 whatever the ``quantization``
+    field says (an FP8 one, or none), so the NVFP4 MoE runners and dispatch take them."""
+    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
+    return (str(qc.get("quant_algo", "")).upper() == "MIXED_PRECISION"
+            and str(qc.get("moe_quant_algo", "")).upper() == "NVFP4"
+            and qc.get("group_size") is not None)
+
+
 _MIMO_V2 = ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM")
 
 

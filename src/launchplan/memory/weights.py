@@ -35,7 +35,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from launchplan.facts.environment import plain_flag
 from launchplan.facts.memo import per_object
-from launchplan.facts.quantization import fp8_held_experts, mxfp4_routed_experts
+from launchplan.facts.quantization import (
+    fp8_held_experts,
+    hybrid_nvfp4_experts,
+    mxfp4_routed_experts,
+)
 from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
@@ -559,22 +563,11 @@ def _checkpoint_dtype(model: ModelFacts) -> str:
 def _checkpoint_scheme(model: ModelFacts) -> tuple[Scheme | None, Ignored]:
     qc = model.quant_config
     scheme = scheme_of(qc, model.quant_method)
-    if scheme is not None and _nvfp4_routed_experts(model):
+    if scheme is not None and hybrid_nvfp4_experts(model):
         scheme = scheme._replace(experts=Scheme("nvfp4", "nvfp4"))
     elif scheme is not None and scheme.kind != "mxfp4" and mxfp4_routed_experts(model):
         scheme = scheme._replace(experts=Scheme("mxfp4", "mxfp4"))
     return scheme, ignored(_sidecar_quant(model) or qc)
-
-
-def _nvfp4_routed_experts(model: ModelFacts) -> bool:
-    """An FP8 checkpoint whose routed experts are NVFP4 (SGLang's hybrid FP8+NVFP4 config,
-    ``nvfp4_moe_meta`` in ``configs/model_config.py``: nvidia/DeepSeek-V4-*-NVFP4): a
-    ``quant_algo`` MIXED_PRECISION with ``moe_quant_algo`` NVFP4 and a group size. (Their
-    MTP experts stay MXFP4; counted NVFP4 here, a few hundred MB over.)"""
-    qc = model.quantization_config if isinstance(model.quantization_config, Mapping) else {}
-    return (str(qc.get("quant_algo", "")).upper() == "MIXED_PRECISION"
-            and str(qc.get("moe_quant_algo", "")).upper() == "NVFP4"
-            and qc.get("group_size") is not None)
 
 
 def _runtime_scheme(model: ModelFacts, quantization: str | None,

@@ -13,6 +13,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.facts import environment
+from launchplan.facts.quantization import hybrid_nvfp4_experts
 from launchplan.rules.graph_config import DECODE
 from launchplan.rules.parallel import attn_dp_enabled
 
@@ -242,9 +243,7 @@ def _fp4_experts(v: View) -> bool:
     if v.model.arch0 in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM") \
             and str(qc.get("store_dtype") or "").lower() == "mxfp4":
         return True
-    if str(qc.get("quant_algo", "")).upper() == "MIXED_PRECISION" \
-            and str(qc.get("moe_quant_algo", "")).upper() == "NVFP4" \
-            and qc.get("group_size") is not None:
+    if hybrid_nvfp4_experts(v.model):
         return True
     return v.model.arch0 == "DeepseekV4ForCausalLM" and v.record.env_flag(
         "SGLANG_DSV4_FP4_EXPERTS")
@@ -255,8 +254,8 @@ _MEGAMOE = dict(
     reads=("moe_a2a_backend", "quantization", "attn_dp_size", "ep_join_mode", "tp_size",
            "moe_runner_backend", "dtype"),
     writes=("moe_runner_backend",),
-    facts=("model.architectures", "model.arch0", "model.quant_config", "model.dtype",
-           "target.is_sm100"),
+    facts=("model.architectures", "model.arch0", "model.quant_config",
+           "model.quantization_config", "model.dtype", "target.is_sm100"),
     triggers={"moe_a2a_backend": ("flashinfer_megamoe",)},
 )
 

@@ -17,6 +17,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.facts import environment
+from launchplan.facts.quantization import hybrid_nvfp4_experts
 from launchplan.rules.graph_config import DECODE, PREFILL, with_phase
 from launchplan.rules.model_overrides import model_dtype
 from launchplan.rules.parallel import attn_dp_enabled
@@ -40,14 +41,21 @@ def per_token_nvfp4_activation(v: Any) -> bool:
 
 def nvfp4_dispatch(v: Any) -> bool:
     """SGLANG_MOE_NVFP4_DISPATCH as SGLang reads it once the A2A checks ran: as given, or,
-    unset, turned on for FlashInfer A2A with no dispatch type given over modelopt_fp4 experts
-    (unless CuTe DSL's W4A16 path runs), where ``handle_a2a_moe`` sets it."""
+    unset, turned on for FlashInfer A2A with no dispatch type given over NVFP4 experts
+    (modelopt_fp4 or a hybrid NVFP4 MoE checkpoint; unless CuTe DSL's W4A16 path runs), where
+    ``handle_a2a_moe`` sets it."""
     if environment.given(v.env, NVFP4_DISPATCH_ENV):
         return v.record.env_flag(NVFP4_DISPATCH_ENV)
     w4a16 = (v.moe_runner_backend == "flashinfer_cutedsl"
              and v.record.env_flag("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16"))
     return (v.moe_a2a_backend == "flashinfer" and v.flashinfer_a2a_dispatch_type is None
-            and not w4a16 and v.quantization == "modelopt_fp4")
+            and not w4a16 and nvfp4_dispatchable(v))
+
+
+def nvfp4_dispatchable(v: Any) -> bool:
+    """Whether FlashInfer A2A can dispatch NVFP4 activations: the experts are NVFP4, by the
+    ``quantization`` field (modelopt_fp4) or a hybrid NVFP4 MoE checkpoint."""
+    return v.quantization == "modelopt_fp4" or hybrid_nvfp4_experts(v.model)
 
 
 MXFP8_RUNNERS = ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm",
@@ -127,7 +135,7 @@ def moe_runner_quant_constraints(v: View) -> Declare | Refuse | None:
 @rule(
     phase=Phase.MOE,
     reads=("moe_runner_backend", "quantization", "ep_size", "tp_size", "moe_a2a_backend"),
-    facts=("model.arch0",),
+    facts=("model.arch0", "model.quantization_config"),
     sglang="handle_moe_kernel_config (runner checks)",
     triggers=("moe_runner_backend",),
 )
@@ -136,16 +144,15 @@ def moe_runner_quant_checks(v: View) -> Refuse | None:
 
     When: ``moe_runner_backend`` is a FlashInfer runner, experimental_sgl_trtllm or cutlass.
     Effect: refuses formats or layouts outside: cutlass: modelopt fp4/fp8/mixed or bf16, EP 1
-        or TP; cutedsl: NVFP4 formats, EP 1 or TP, A2A none/deepep/flashinfer (not deepep
-        with per-token NVFP4 activations: nvfp4_online or
+        or TP; cutedsl: NVFP4 formats or a hybrid NVFP4 MoE checkpoint, EP 1 or TP, A2A
+        none/deepep/flashinfer (not deepep with per-token NVFP4 activations: nvfp4_online or
         SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION); trtllm:
         modelopt fp4/fp8/mixed, nvfp4_online, fp8, mxfp8, compressed-tensors or bf16;
         trtllm_routed: fp8, mxfp8, modelopt fp4/mixed, nvfp4_online, minimax_m3_nvfp4 or bf16;
         FP8/MXFP8 (non-FlashInfer) cutlass: EP 1.
     Why: each kernel family is compiled for those formats (``handle_moe_kernel_config``,
         runner checks).
-    Assumes: the checkpoint is not a hybrid-NVFP4 one that cutedsl would accept (not detected);
-        SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION is unset (on for Muse Spark's modelopt_fp4
+    Assumes: SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION is unset (on for Muse Spark's modelopt_fp4
         checkpoints, off otherwise) unless the environment given sets it.
     """
     runner, quant = v.moe_runner_backend, v.quantization
@@ -156,7 +163,8 @@ def moe_runner_quant_checks(v: View) -> Refuse | None:
         if not ep_ok:
             return Refuse("flashinfer_cutlass MoE needs ep_size 1 or tp_size")
     if runner == "flashinfer_cutedsl":
-        if quant not in ("modelopt_fp4", "modelopt_mixed", "nvfp4_online"):
+        if quant not in ("modelopt_fp4", "modelopt_mixed", "nvfp4_online") \
+                and not hybrid_nvfp4_experts(v.model):
             return Refuse(f"the flashinfer_cutedsl MoE runner does not support {quant}")
         if not ep_ok:
             return Refuse("flashinfer_cutedsl MoE needs ep_size 1 or tp_size")
@@ -411,14 +419,15 @@ _FLASHINFER_A2A_RUNNERS = ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinf
 _FLASHINFER_A2A = dict(
     phase=Phase.MOE,
     reads=("moe_a2a_backend", "flashinfer_a2a_dispatch_type", "attn_dp_size", "ep_join_mode",
-           "tp_size", "ep_size", "enable_layernorm_sp", "moe_runner_backend"),
-    writes=("moe_runner_backend",),
-    facts=("model.arch0",),
+           "tp_size", "ep_size", "enable_layernorm_sp", "moe_runner_backend", "quantization"),
+    writes=("moe_runner_backend", "flashinfer_a2a_dispatch_type"),
+    facts=("model.arch0", "model.quantization_config"),
     triggers=("moe_a2a_backend", "flashinfer_a2a_dispatch_type"),
 )
 
 
-@rule(**_FLASHINFER_A2A, sglang="handle_a2a_moe (flashinfer)")
+@rule(**_FLASHINFER_A2A,
+      sglang="handle_a2a_moe (flashinfer), handle_flashinfer_a2a_dispatch_type")
 def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
     """FlashInfer A2A needs rank-uniform token sources and a runner that takes its dispatch.
 
@@ -426,11 +435,16 @@ def a2a_flashinfer_checks(v: View) -> Declare | Refuse | None:
     Effect: refuses a layout other than attention DP over the whole TP group (or Muse Spark
         prefill SP on TP4/EP4, TP8/EP8), and a runner other than a FlashInfer one or
         deep_gemm; with an explicit dispatch type flashinfer_trtllm becomes
-        flashinfer_trtllm_routed. Refuses SGLANG_MOE_NVFP4_DISPATCH set (any value) beside an
-        explicit dispatch type, and on under CuTe DSL's W4A16 switch with flashinfer_cutedsl.
+        flashinfer_trtllm_routed, and the dispatch type is resolved: auto becomes mxfp8 over
+        --quantization mxfp8, nvfp4 over NVFP4 experts (modelopt_fp4 or a hybrid NVFP4 MoE
+        checkpoint), else bf16; mxfp8 needs --quantization mxfp8 and the
+        flashinfer_trtllm_routed runner, nvfp4 NVFP4 experts. Refuses SGLANG_MOE_NVFP4_DISPATCH
+        set (any value) beside an explicit dispatch type, and on under CuTe DSL's W4A16 switch
+        with flashinfer_cutedsl, where an explicit type must be bf16.
     Why: an explicit dispatch type hands the experts top-k ids and weights
-        (``handle_a2a_moe``, flashinfer); the variable is the older way to pick the dispatch
-        dtype, and W4A16 needs BF16 activations (``handle_flashinfer_a2a_dispatch_type``).
+        (``handle_a2a_moe``, flashinfer) in a dtype the experts' kernels take; the variable is
+        the older way to pick the dispatch dtype, and W4A16 needs BF16 activations
+        (``handle_flashinfer_a2a_dispatch_type``).
     Assumes: SGLANG_MOE_NVFP4_DISPATCH and SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16 are unset
         unless the environment given sets them.
     """
@@ -452,17 +466,45 @@ def _flashinfer_a2a(v: View, topology_ok: Any) -> Declare | Refuse | None:
         return Refuse("CuTe DSL NVFP4 W4A16 takes BF16 FlashInfer dispatch: "
                       f"{NVFP4_DISPATCH_ENV} must not be on")
     out: dict[str, str] = {}
+    note = None
     if v.flashinfer_a2a_dispatch_type is not None:
         if runner == "flashinfer_trtllm":
             runner = out["moe_runner_backend"] = "flashinfer_trtllm_routed"
-        if environment.given(v.env, NVFP4_DISPATCH_ENV):
-            return Refuse(f"{NVFP4_DISPATCH_ENV} (set to anything) and "
-                          "--flashinfer-a2a-dispatch-type exclude each other")
+            note = "FlashInfer A2A dispatches top-k ids: flashinfer_trtllm_routed"
+        dispatch = _dispatch_type(v, runner)
+        if isinstance(dispatch, Refuse):
+            return dispatch
+        out["flashinfer_a2a_dispatch_type"] = dispatch  # declared even as given, as SGLang
     if runner not in _FLASHINFER_A2A_RUNNERS:
         return Refuse("FlashInfer MoE A2A runs with the flashinfer_cutlass, flashinfer_cutedsl, "
                       f"flashinfer_trtllm(_routed) or deep_gemm MoE runner, not {runner}")
-    return Declare(out, "FlashInfer A2A dispatches top-k ids: flashinfer_trtllm_routed") \
-        if out else None
+    return Declare(out, note) if out else None
+
+
+def _dispatch_type(v: View, runner: str) -> str | Refuse:
+    """The dtype an explicit ``--flashinfer-a2a-dispatch-type`` dispatches in (``auto``
+    resolved from the experts' format), or why it cannot."""
+    given = v.flashinfer_a2a_dispatch_type
+    w4a16 = (runner == "flashinfer_cutedsl"
+             and v.record.env_flag("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16"))
+    if w4a16 and given in ("auto", "nvfp4"):
+        return Refuse("CuTe DSL NVFP4 W4A16 needs --flashinfer-a2a-dispatch-type bf16")
+    if environment.given(v.env, NVFP4_DISPATCH_ENV):
+        return Refuse(f"{NVFP4_DISPATCH_ENV} (set to anything) and "
+                      "--flashinfer-a2a-dispatch-type exclude each other")
+    nvfp4 = nvfp4_dispatchable(v)
+    if given == "auto":
+        given = "mxfp8" if v.quantization == "mxfp8" else "nvfp4" if nvfp4 else "bf16"
+    if given == "mxfp8" and v.quantization != "mxfp8":
+        return Refuse("--flashinfer-a2a-dispatch-type mxfp8 needs --quantization mxfp8, not "
+                      f"{v.quantization}")
+    if given == "mxfp8" and runner != "flashinfer_trtllm_routed":
+        return Refuse("--flashinfer-a2a-dispatch-type mxfp8 needs the flashinfer_trtllm_routed "
+                      f"MoE runner, not {runner}")
+    if given == "nvfp4" and not nvfp4:
+        return Refuse("--flashinfer-a2a-dispatch-type nvfp4 needs NVFP4 experts (modelopt_fp4 "
+                      f"or a hybrid NVFP4 MoE checkpoint); quantization is {v.quantization}")
+    return given
 
 
 @rule(name="a2a_flashinfer_checks", variant="0.5.22", **_FLASHINFER_A2A,

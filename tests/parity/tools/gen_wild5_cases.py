@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -185,22 +186,28 @@ MOE_RUNNERS = {"sm90": ("deep_gemm", "triton", "flashinfer_cutlass", "cutlass"),
                "rocm": ("aiter", "triton")}
 QUANT_OVERRIDES = {"bf16": ("fp8", "w8a8_fp8", "fp8"), "fp8": ("fp8", "w8a8_fp8"),
                    "nvfp4": ("modelopt_fp4", "modelopt_fp4"), "int4": ("compressed-tensors",),
-                   "mxfp4": ("mxfp4",)}
+                   "mxfp4": ("mxfp4",),
+                   # the community's AWQ/GPTQ and llm-compressor checkpoints (gen_wild6_cases)
+                   "awq": ("awq", "awq_marlin", "awq_marlin", "moe_wna16"),
+                   "gptq": ("gptq", "gptq_marlin", "gptq_marlin", "moe_wna16"),
+                   "w4a16": ("compressed-tensors",), "w8a8": ("compressed-tensors", "w8a8_int8"),
+                   "fp8-ct": ("compressed-tensors", "fp8")}
 
 
 def _remote_code(model: str) -> bool:
     """Whether the config names code of its checkpoint (``auto_map``): with
     ``--trust-remote-code`` transformers would import it, and these folders hold the config
     alone, so such a line is not drawn with that flag (the oracle cannot open the code)."""
-    folder = (wild.DATA.parent / "models" / model.split("/", 1)[1]
-              if model.startswith("parity-models/") else BUNDLED / model.split("/", 1)[1])
+    prefix, name = model.split("/", 1)
+    folder = {"parity-models": wild.DATA.parent / "models",
+              "shipped": BUNDLED.parent / "hub"}.get(prefix, BUNDLED) / name
     return "auto_map" in json.loads((folder / "config.json").read_text())
 
 
-def _width(rng: random.Random, profile: Profile, gpus: int) -> int:
-    """The TP width such a model is launched with on a node of ``gpus`` GPUs."""
-    if profile.size == "big":  # the whole node (a GB200 tray holds four)
-        return gpus
+def _width(rng: random.Random, profile: Profile, gpus: int, nodes: int = 1) -> int:
+    """The TP width such a model is launched with on ``nodes`` nodes of ``gpus`` GPUs."""
+    if profile.size == "big":  # the whole node (a GB200 tray holds four), or all of them
+        return gpus * nodes
     if profile.size == "mid":
         return min(gpus, rng.choice((1, 2, 2, 4, 8)))
     return min(gpus, rng.choice((1, 1, 1, 2)))
@@ -238,11 +245,16 @@ def _speculative(rng: random.Random, profile: Profile) -> list[str]:
 
 def line(rng: random.Random, model: str, platform: str) -> list[str]:
     """One launch of ``model`` on ``platform``, with the flags its guides write."""
-    profile = MODELS[model]
-    gpus, arch = TARGETS[platform]
+    return launch(rng, MODELS[model], model, *TARGETS[platform])
+
+
+def launch(rng: random.Random, profile: Profile, model: str, gpus: int, arch: str,
+           nodes: int = 1) -> list[str]:
+    """One launch of ``model`` (deployed as ``profile`` says) on ``nodes`` nodes of ``gpus``
+    GPUs of architecture ``arch``: a big model spans every node in TP."""
     p = rng.random
     argv: list[str] = []
-    tp = _width(rng, profile, gpus)
+    tp = _width(rng, profile, gpus, nodes)
     if tp > 1:
         argv += [rng.choice(("--tp", "--tp-size", "--tp", "--tensor-parallel-size")), str(tp)]
     if p() < 0.35 and not _remote_code(model):
@@ -354,10 +366,15 @@ def _some(rng: random.Random, *options: list[str], p: float = 0.5) -> list[str]:
     return [t for option in options if rng.random() < p for t in option]
 
 
+def compared_fields() -> list[str]:
+    """The rule-written fields every line compares: the frozen pool and wild4's fixes."""
+    _, _, compared = wild.pool(False)
+    return compared + [f for f in wild4.FIX_FIELDS if f not in compared]
+
+
 def cases(seed: int, suite: str) -> list[dict]:
     rng = random.Random(seed)
-    _, _, compared = wild.pool(False)
-    compared = compared + [f for f in wild4.FIX_FIELDS if f not in compared]
+    compared = compared_fields()
     names = sorted(MODELS)
     out = []
     for i in range(COUNT):
@@ -370,9 +387,15 @@ def cases(seed: int, suite: str) -> list[dict]:
 
 
 def main() -> None:
+    write_draw("wild5", SEED, cases)
+
+
+def write_draw(name: str, seed: int, draw: Callable[[int, str], list[dict]]) -> None:
+    """Write suite ``name``'s draw (``seed``), or with ``--probe SEED`` the same kind of lines
+    drawn with that seed into ``probe-cases.json``."""
     probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
-    suite = "probe" if probe else "wild5"
-    rows = cases(int(probe) if probe else SEED, suite)
+    suite = "probe" if probe else name
+    rows = draw(int(probe) if probe else seed, suite)
     out = wild.DATA / f"{suite}-cases.json"
     out.write_text("[\n" + ",\n".join(json.dumps(c) for c in rows) + "\n]\n")
     print(f"{suite}: wrote {len(rows)} cases to {out}")

@@ -42,11 +42,12 @@ PREFIX, ORACLE_PREFIX = "parity-models/", "models/"
 SHIPPED, SHIPPED_PREFIX = BUNDLED.parent / "hub", "shipped/"  # the Hub configs launchplan ships
 PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
 # suites recorded through a wrapper of the oracle: "launcher" adds the launcher's
-# check_server_args after resolution, "targets", "wild5" and "pasted" simulate the catalog's
-# further GPU targets too
+# check_server_args after resolution, "targets", "wild5", "wild6" and "pasted" simulate the
+# catalog's further GPU targets too, as do the probe draws (a suite named probe*)
 LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
                    "targets": Path(__file__).with_name("targets_oracle.py"),
                    "wild5": Path(__file__).with_name("targets_oracle.py"),
+                   "wild6": Path(__file__).with_name("targets_oracle.py"),
                    "pasted": Path(__file__).with_name("targets_oracle.py")}
 
 
@@ -94,7 +95,8 @@ def main(argv: list[str]) -> int:
     names = [c["name"] for s in suites for c in cases[s]]
     if len(names) != len(set(names)):
         raise SystemExit(f"{','.join(suites)}: duplicate case names")
-    scripts = {LAUNCHER_SUITES.get(s, ORACLE / "sglang_oracle.py") for s in suites}
+    scripts = {LAUNCHER_SUITES.get("targets" if s.startswith("probe") else s,
+                                   ORACLE / "sglang_oracle.py") for s in suites}
     if len(scripts) != 1:
         raise SystemExit(f"{','.join(suites)}: launcher suites ({', '.join(LAUNCHER_SUITES)}) "
                          "are recorded in a batch of their own")

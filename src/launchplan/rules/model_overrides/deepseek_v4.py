@@ -8,6 +8,7 @@ from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.quantization import hybrid_nvfp4_experts
 from launchplan.rules.attention import effective_backends
 from launchplan.rules.graph_config import PREFILL, with_phase
 from launchplan.rules.model_overrides import (
@@ -25,14 +26,6 @@ ARCHS = frozenset({"DeepseekV4ForCausalLM"})
 
 # V4's compressed KV is laid out in pages of 256 tokens (128 on Ascend NPUs).
 DSV4_PAGE_SIZE = 256
-
-
-def nvfp4_moe_meta(v: Any) -> bool:
-    """A hybrid checkpoint with NVFP4 experts (``MIXED_PRECISION`` + ``NVFP4`` + group size)."""
-    qc = quantization_config(v)
-    return (str(qc.get("quant_algo", "")).upper() == "MIXED_PRECISION"
-            and str(qc.get("moe_quant_algo", "")).upper() == "NVFP4"
-            and qc.get("group_size") is not None)
 
 
 @rule(
@@ -77,7 +70,7 @@ def deepseek_v4_overrides(v: View) -> dict | None:
     # No launchplan target is an Ascend NPU, whose V4 pages are 128 tokens.
     out["page_size"] = DSV4_PAGE_SIZE
     if v.moe_runner_backend == "auto":
-        if nvfp4_moe_meta(v):
+        if hybrid_nvfp4_experts(v.model):
             out["moe_runner_backend"] = "flashinfer_trtllm_routed"
         elif (v.device == "cuda" and not t.is_hip and v.moe_a2a_backend == "none"
               and not env_true(v, "SGLANG_DSV4_FP4_DEQUANT") and routed_experts_fp4(v)
