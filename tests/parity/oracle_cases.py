@@ -99,6 +99,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # of 253: 18 Gemma 4 and 9 Nemotron 3 Super lines under transformers 5.24 (HARNESS_MESSAGES)
     ("hub", "0.5.21"): 226,
     ("wild5", "0.5.21"): 230,  # of 240: 8 Gemma 4 and 2 Nemotron 3 Super lines, likewise
+    ("wild6", "0.5.21"): 173,  # of 183: the lines transformers 5.24 cannot read, likewise
     ("logs", "0.5.21"): 30,
     ("shipped", "0.5.21"): 422,  # of 440: 9 Gemma 4 NVFP4 and 9 Nemotron 3 Super NVFP4, likewise
     # the real pasted launches (tools/gen_pasted_cases.py), of 165: one line runs
