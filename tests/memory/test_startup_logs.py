@@ -25,11 +25,13 @@ LOGS = bench.load_logs()
 
 #: Agreement measured when the logs were collected (share of logs within 10%).
 FLOOR_TOKENS_LOGGED_BEFORE = 1.0  # #tokens, with the logged before-load figure
-FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (49 of 51:
-# the two misses are shared GPUs, whose free memory no assumption about an idle card can know)
-FLOOR_WEIGHTS = 0.9  # weights per GPU (41 of 44; the 2024 Llama-3.2-1B log held a second LM
-# head, Qwen3-0.6B's 1.1 GiB of tensors read -11% against a mem usage with the load overhead,
-# and Qwen3.5-397B with every layer in CPU memory kept a GiB on the GPU beyond its embedding,
+FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (52 of 56:
+# two shared GPUs, whose free memory no assumption about an idle card can know, and two tp-2
+# runs on an MI355X host that spent 8.8 GB per GPU before loading)
+FLOOR_WEIGHTS_2PCT = 0.75  # weights within 2% (34 of 45: the misses are the 10% ones, small
+# models whose loading cost less than the 128 MiB charged, and Kimi-K2.5 and DeepSeek-R1 on ROCm)
+FLOOR_WEIGHTS = 0.9  # weights per GPU (43 of 45; the 2024 Llama-3.2-1B log held a second LM
+# head, and Qwen3.5-397B with every layer in CPU memory kept a GiB on the GPU beyond its embedding,
 # head and vision tower that the log does not show the source of)
 
 
@@ -91,6 +93,22 @@ def test_weights_agree_with_the_logs(replays):
     within, total = bench.share_within([r.weights_error for r in isolated])
     assert total >= 8
     assert within / total >= FLOOR_WEIGHTS, [(r.id, r.weights_error) for r in isolated]
+
+
+def test_weights_agree_within_two_percent(replays):
+    isolated, _ = replays
+    within, total = bench.share_within([r.weights_error for r in isolated], 0.02)
+    assert within / total >= FLOOR_WEIGHTS_2PCT, [
+        (r.id, r.weights_error) for r in isolated if r.weights_error is not None]
+
+
+def test_logged_mem_usage_is_compared_with_tensors_and_load_overhead(replays):
+    """SGLang's "mem usage" is what loading took from the GPU, the tensors and loading's own
+    overhead, so the replay compares it with both (as ``--from-log``'s "weights as loaded"):
+    Qwen3-0.6B's 1.11 GiB of tensors against its 1.25 GB read -11% without the overhead."""
+    isolated, _ = replays
+    small = next(r for r in isolated if r.id == "mineru-docker-qwen3-0.6b-rtx5080")
+    assert abs(small.weights_error) < 0.02
 
 
 def test_dsa_fp8_rows_on_rocm_are_sized_as_the_glm5_log_sized_them():
