@@ -109,6 +109,14 @@ def test_a_shell_prompt_before_the_launch_is_dropped(prompt):
     assert argv == ["--model-path", "m", "--tp", "2"] and env == ["SGLANG_X=1"]
 
 
+@pytest.mark.parametrize("prompt", ["root@srv-ia-010:/var/tmp# ", "user@host:~$ ", "$ "])
+def test_a_prompt_before_a_continued_command_does_not_hide_its_backslash(prompt):
+    # a root prompt's ``#`` would start a comment that swallows the line's continuation
+    text = (f"{prompt}docker run \\\n    --gpus all \\\n    lmsysorg/sglang:latest \\\n"
+            "    python -m sglang.launch_server \\\n    --model-path m \\\n    --tp 2\n")
+    assert unpaste([text]) == (["--model-path", "m", "--tp", "2"], [])
+
+
 def test_a_script_exports_its_environment_to_the_launch():
     script = ("# serve the model\n"
               "export SGLANG_ENABLE_JIT_DEEPGEMM=0\n"

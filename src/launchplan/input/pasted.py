@@ -598,11 +598,14 @@ def _unwrapped_flags(text: str, notes: list[str] | None) -> str:
 def _joined_continuations(text: str) -> str:
     """``text`` with each backslash-newline continuation joined, as the shell joins them: a
     backslash that ends a comment (``#SGLANG_X=1 \\``, ``# --tp 2 \\``) is part of the
-    comment, so the next line starts a command of its own."""
+    comment, so the next line starts a command of its own. A shell prompt that starts a
+    command's first line is taken off first: it is the terminal's, not the command's."""
     out: list[str] = []
     pending = ""
     for line in text.splitlines():
         line = line.rstrip("\r")
+        if not pending:  # a prompt's ``#`` (``root@host:/srv#``) would hide the backslash
+            line = _PROMPT.sub("", line, count=1)
         joined = _continued(pending, line) if pending else line
         if line.endswith("\\") and _live_backslash(joined):
             pending = joined[:-1]
