@@ -193,8 +193,10 @@ def test_a_pasted_config_files_content_is_read_as_that_config(capsys):
     assert main(["resolve", "--gpu", "h100", "model-path: qwen3-8b\nenable-dp-attention: "
                  "true\n"]) == 2
     assert "key 'enable-dp-attention'" in capsys.readouterr().err
-    # YAML that names no SGLang option is not taken for a config
-    assert unpaste(["name: x\nreplicas: 2\n"])[0] == ["name:", "x", "replicas:", "2"]
+    # YAML that names no SGLang option is not taken for a config (nor for a launch)
+    assert main(["resolve", "--gpu", "h100", "name: x\nreplicas: 2\n"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "launchplan: the pasted text: expected an SGLang launch (")
 
 
 def test_a_launch_passed_to_another_shell_is_read_and_counted():

@@ -300,3 +300,25 @@ def test_an_address_an_editor_linked_to_itself_is_the_address():
     # a link to somewhere else is not an address of the launch: left as written
     other = "python -m sglang.launch_server --model-path [m](https://hf.co/m)"
     assert unpaste([other])[0] == ["--model-path", "[m](https://hf.co/m)"]
+
+
+@pytest.mark.parametrize("text, runs", [
+    ("export logfile=./router.log\nnohup \\\npython -u -m sglang_router.launch_router \\\n"
+     "    --pd-disaggregation --prefill http://10.0.0.1:8000 \\\n> $logfile 2>&1 &\n",
+     ": it runs python -m sglang_router.launch_router"),
+    ("`python3 -u -m sgl_jax.launch_server --model-path Qwen/Qwen3-32B --tp-size 4`",
+     ": it runs python3 -m sgl_jax.launch_server"),
+    ("(base) (base) root@node1:~# conda deactivate\nroot@node1:~# python3 -m sglang.check_env\n"
+     "CUDA available: True\n", ": it runs conda deactivate, python3 -m sglang.check_env"),
+    ("vllm serve Qwen/Qwen3-8B \\\n  --tensor-parallel-size 2", ": it runs vllm serve"),
+])
+def test_a_paste_that_starts_no_sglang_launch_names_what_it_runs(text, runs, capsys):
+    # its words are no SGLang argv: reading them as flags named a stray word instead
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("launchplan: the pasted text: expected an SGLang launch (")
+    assert runs in err and err.count("\n") == 1
+
+
+def test_flags_pasted_over_lines_without_a_launcher_stay_the_launchs():
+    assert unpaste(["--model-path m\n--tp 2\n"])[0] == ["--model-path", "m", "--tp", "2"]

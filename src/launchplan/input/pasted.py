@@ -359,7 +359,7 @@ def _expanded(tokens: Sequence[str], launch: int | None = None,
     words: list[str] = []
     for token in tokens:
         if "\n" in token or (" " in token and _wordy(token)):
-            words.extend(_split(token, launch, notes))
+            words.extend(_split(token, launch, notes, strict=True))
         else:
             words.append(token)
     return words
@@ -487,17 +487,17 @@ def _runner_env(words: list[str]) -> list[str]:
 
 def _wordy(token: str) -> bool:
     """A single argument that is really a command line (not a value with a space in it)."""
-    stripped = token.strip()
+    stripped = token.strip().lstrip("`")  # a launch in Markdown inline code
     return stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
         m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
         or bool(_SERVE.search(stripped))
 
 
-def _split(text: str, launch: int | None = None,
-           notes: list[str] | None = None) -> list[str]:
+def _split(text: str, launch: int | None = None, notes: list[str] | None = None,
+           strict: bool = False) -> list[str]:
     """A pasted shell text's launch words (its ``launch``-th launch's; the first by
-    default)."""
-    return _launch_segment(_shell_words(text, notes), launch, notes)
+    default). ``strict``: a text of commands none of which starts SGLang is bad input."""
+    return _launch_segment(_shell_words(text, notes), launch, notes, strict)
 
 
 def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
@@ -638,10 +638,10 @@ def _live_backslash(line: str) -> bool:
     return False
 
 
-#: A shell prompt at the start of a line: an optional ``(env)``, an optional
+#: A shell prompt at the start of a line: optional ``(env)`` names, an optional
 #: ``user@host:dir``, then ``$`` or ``%`` (``#`` only after a user@host, since a bare ``#``
 #: starts a comment).
-_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]"
+_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]"
                      r"|[$%])\s+")
 
 
@@ -686,7 +686,7 @@ def _segments(words: list[str]) -> list[list[str]]:
 
 
 def _launch_segment(words: list[str], launch: int | None = None,
-                    notes: list[str] | None = None) -> list[str]:
+                    notes: list[str] | None = None, strict: bool = False) -> list[str]:
     """The words of the command that starts the launcher (a pasted text may chain others
     with ``&&``, ``;``, a pipe or a new line; of several launches, the ``launch``-th),
     without its redirections: where its output goes is the shell's business, not the
@@ -701,6 +701,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
             return _launch_segment(quoted[min(max(launch or 1, 1), len(quoted)) - 1],
                                    None, notes)
+        if strict:
+            _require_flags(segments)
         return [w for seg in segments for w in seg]
     at = found[min(max(launch or 1, 1), len(found)) - 1]
     if notes is not None:
@@ -739,6 +741,51 @@ def _launch_segment(words: list[str], launch: int | None = None,
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.extend(_expanded_word(word, values))
     return out
+
+
+#: Shell builtins that set up a session rather than run a program.
+_SETUP = frozenset({"export", "unset", "source", ".", "cd", "set", "local", "declare",
+                    "readonly", "module", "ulimit", "mkdir"})
+#: A word that can name a program (not prose, not a YAML key).
+_PROGRAM = re.compile(r"^[\w.~/+-]+$")
+#: A conda or venv name a prompt shows before it (``(base)``).
+_ENV_PROMPT = re.compile(r"^\([\w.-]+\)$")
+
+
+def _require_flags(segments: list[list[str]]) -> None:
+    """Refuse a pasted text that starts no SGLang launch when none of its commands is bare
+    flags either (which are read as the launch's): it runs other programs only (another
+    engine's server, the router alone, a check script), and its words are no SGLang argv.
+    The error names what it runs, so the reader sees what was pasted instead."""
+    programs: list[str] = []
+    commands = 0
+    for seg in segments:
+        words = [w.strip("`") for w in seg if not _ASSIGNMENT.match(w)
+                 and w not in _COMPOUND_WORDS and w not in _WRAPPERS
+                 and not _ENV_PROMPT.match(w)]  # a ``(base)`` a prompt left behind
+        if not words or not words[0] or words[0] in _SETUP:
+            continue
+        if words[0].startswith("-"):
+            return  # flags on a line of their own: the launch's, as given
+        commands += 1
+        if not _PROGRAM.match(words[0]):
+            continue  # prose or YAML (``name: x``): no program to name
+        program = words[0].rsplit("/", 1)[-1]
+        if _PYTHON.match(words[0]):
+            module = next((words[n + 1] for n in range(len(words) - 1) if words[n] == "-m"),
+                          None)
+            program += f" -m {module}" if module else ""
+        elif len(words) > 1 and words[1].isalpha():
+            program += f" {words[1]}"  # ``vllm serve``, ``conda activate``
+        if program not in programs:
+            programs.append(program)
+    if commands:
+        shown = ", ".join(programs[:3]) + (", …" if len(programs) > 3 else "")
+        expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
+                    "or a manifest or script that starts one)")
+        raise InputError("the pasted text", expected,
+                         message=f"the pasted text: expected {expected}, got none"
+                         + (f": it runs {shown}" if shown else ""))
 
 
 def _positional(arguments: list[str], values: dict[str, str]) -> list[str]:
