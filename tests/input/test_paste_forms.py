@@ -388,3 +388,32 @@ def test_a_here_documents_lines_are_a_file_not_commands_until_the_file_runs():
     assert unpaste([text])[0] == ["--model-path", "a", "--tp", "2"]
     written_only = "cat > run.sh <<EOF\npython -m sglang.launch_server --model-path a\nEOF\n"
     assert launch_count([written_only]) == 0
+
+
+def test_a_launch_shown_in_a_review_diff_is_read_as_the_change_leaves_it():
+    fenced = ("````diff\n-python -m sglang.launch_server \\\n-    --model-path old/model \\\n"
+              "-    --tp-size 4 \\\n+sglang serve new/model \\\n+    --tp-size 8\n"
+              " \n````")
+    assert unpaste([fenced]) == (["--model-path", "new/model", "--tp-size", "8"], [])
+    raw = ("diff --git a/run.sh b/run.sh\nindex 1a2b3c4..5d6e7f8 100644\n--- a/run.sh\n"
+           "+++ b/run.sh\n@@ -1,3 +1,3 @@\n python -m sglang.launch_server \\\n"
+           "-  --model-path m --tp 2\n+  --model-path m --tp 4\n")
+    assert unpaste([raw]) == (["--model-path", "m", "--tp", "4"], [])
+    # a launch's own flag lines are not diff lines outside a diff
+    plain = "python -m sglang.launch_server \\\n--model-path m \\\n--tp 2\n"
+    assert unpaste([plain])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+@pytest.mark.parametrize("text", [
+    "Replace `<host>` with your server's hostname.\n```bash\n"
+    "python3 -m sglang.launch_server --model-path m --tp 8\n```\n",
+    "python3 -m sglang.launch_server --model-path m --tp 8\nIt's the model's folder.\n",
+])
+def test_an_apostrophe_in_the_prose_around_a_launch_is_not_an_open_quote(text):
+    assert unpaste([text])[0] == ["--model-path", "m", "--tp", "8"]
+
+
+def test_an_open_quote_in_the_launch_itself_is_still_reported(capsys):
+    assert main(["resolve", "--gpu", "h100",
+                 "python3 -m sglang.launch_server --model-path 'qwen3-8b --tp 2"]) == 2
+    assert "balanced quotes" in capsys.readouterr().err

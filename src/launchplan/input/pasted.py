@@ -646,20 +646,38 @@ _PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\
 
 
 def _logical_lines(text: str) -> list[str]:
-    """``text``'s lines, a line whose quotes are still open joined with the next."""
+    """``text``'s lines, a line whose quotes are still open joined with the next. A quote
+    that no later line closes is no value going on but prose around the launch (a page's
+    "with your server's hostname"): that line is left out when it names no launcher (one
+    that does stays, and its quote is reported)."""
     out: list[str] = []
-    pending = ""
-    for line in text.splitlines():
-        pending = f"{pending}\n{line}" if pending else line
-        try:
-            shlex.split(pending, comments=True)
-        except ValueError:  # an open quote: the value goes on on the next line
-            continue
-        out.append(pending)
-        pending = ""
-    if pending:
-        out.append(pending)  # unbalanced to the end: shlex says so, in _split
+    lines = text.splitlines()
+    start = 0
+    while start < len(lines):
+        end, pending = start, lines[start]
+        while not _balanced(pending) and end + 1 < len(lines):
+            end += 1
+            pending = f"{pending}\n{lines[end]}"
+        if _balanced(pending) or _LAUNCHER_WORD.search(lines[start]):
+            out.append(pending)  # unbalanced to the end: shlex says so, in _split
+            start = end + 1
+        else:
+            out.append("")  # an apostrophe in prose: the line is not a command
+            start += 1
     return out
+
+
+#: A word that names SGLang's launcher on a line.
+_LAUNCHER_WORD = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
+
+
+def _balanced(line: str) -> bool:
+    """Whether ``line``'s quotes are closed (its words split as the shell's would)."""
+    try:
+        shlex.split(line, comments=True)
+    except ValueError:
+        return False
+    return True
 
 
 #: Shell operators that end one command (``pip install sglang && python -m ...``, ``... &``).
