@@ -41,7 +41,15 @@ VLLM: dict[str, tuple[str, str]] = {
 
 def foreign_hint(flag: str, known: Collection[str]) -> str | None:
     """One clause for an error line about an unknown ``flag``: the SGLang spelling of a
-    vLLM flag, or the dashed form of an underscored flag SGLang has; None otherwise."""
+    vLLM flag, the dashed form of an underscored flag SGLang has, or the two-dash form of
+    a long flag written with one (``-dp 4``, ``-tp 2``: SGLang has no short options, so
+    its parser refuses them); None otherwise."""
+    if flag[:1] == "-" and flag[1:2].isalpha() and len(flag) > 2:
+        long = "-" + flag.replace("_", "-")
+        # argparse takes a unique prefix (``--dp`` for ``--dp-size``), so such a one is meant
+        if long in known or len([k for k in known if k.startswith(long)]) == 1:
+            return f"SGLang's flags are written with two dashes: {long}"
+        return None
     dashed = "--" + flag[2:].replace("_", "-") if flag.startswith("--") else flag
     if dashed != flag and dashed in known:
         return f"SGLang's flags are written with dashes: {dashed}"
