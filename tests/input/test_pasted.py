@@ -322,3 +322,12 @@ def test_a_paste_that_starts_no_sglang_launch_names_what_it_runs(text, runs, cap
 
 def test_flags_pasted_over_lines_without_a_launcher_stay_the_launchs():
     assert unpaste(["--model-path m\n--tp 2\n"])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+def test_a_container_env_option_in_typographic_quotes_is_read_as_the_assignment():
+    text = ("docker run --gpus all --env “HF_TOKEN=<secret>” -e ‘SGLANG_X=1’ \\\n"
+            "    lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path m --tp 8")
+    notes: list[str] = []
+    assert unpaste([text], notes=notes) == (["--model-path", "m", "--tp", "8"],
+                                            ["HF_TOKEN=<secret>", "SGLANG_X=1"])
+    assert len(notes) == 2 and "read as HF_TOKEN=<secret>" in notes[0]

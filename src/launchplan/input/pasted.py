@@ -123,7 +123,27 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             if notes is not None and workers is not None:
                 notes.append(_router_note(workers))
         i = end
-    return argv, env
+    return argv, _plain_assignments(env, notes)
+
+
+def _plain_assignments(env: list[str], notes: list[str] | None) -> list[str]:
+    """``env`` with an assignment a rich-text editor wrapped in typographic quotes
+    (``--env “HF_TOKEN=<secret>”``) read as the assignment inside them, with a note: the
+    shell would keep the quotes, making a variable no program reads."""
+    from launchplan.input.typography import unquoted
+
+    out: list[str] = []
+    for assignment in env:
+        inner = unquoted(assignment)
+        if inner is not None and _ASSIGNMENT.match(inner):
+            if notes is not None:
+                notes.append(f"the environment assignment {assignment} is wrapped in "
+                             f"typographic quotes (a web page's or editor's): read as {inner} "
+                             "(the shell would keep the quotes in the variable's name; type "
+                             "plain quotes)")
+            assignment = inner
+        out.append(assignment)
+    return out
 
 
 #: SGLang's spellings of its data-parallel size (which the router launcher reads as workers).
