@@ -284,6 +284,10 @@ def test_positional_defaults_and_arithmetic_on_the_script_values():
      "--tp-size", "<tp_size>"),
     ("python3 -m sglang.launch_server --model-path {trained/model/path} --tp 2",
      "--model-path", "{trained/model/path}"),
+    # a template's path with a placeholder part, through a quoted variable
+    ('MODEL_PATH="/workspace/models/<change-your-model-here>"\nnohup python3 -m '
+     'sglang.launch_server \\\n    --model-path "$MODEL_PATH" \\\n    > "$LOG" 2>&1 &\n',
+     "--model-path", "/workspace/models/<change-your-model-here>"),
 ])
 def test_a_page_placeholder_is_named_as_one(line, flag, placeholder, capsys):
     assert main(["resolve", "--gpu", "h100", line]) == 2
