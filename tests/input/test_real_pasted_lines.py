@@ -168,6 +168,9 @@ def test_the_router_launchers_dp_is_explained_as_workers_not_attention_dp(capsys
     # one dash (``-dp 4`` in an issue): SGLang has no short options, argparse refuses it
     ("-dp", "written with two dashes: --dp"),
     ("-mem-fraction-static", "written with two dashes: --mem-fraction-static"),
+    # SGLang Diffusion's own (a FLUX sglang serve line in issue 19104)
+    ("--text-encoder-cpu-offload", "a flag of SGLang Diffusion's server"),
+    ("--ulysses-degree", "a flag of SGLang Diffusion's server"),
 ])
 def test_a_flag_of_another_spelling_names_sglangs(flag, names, capsys):
     assert main(["resolve", "--gpu", "h100", "--model-path", "qwen3-8b", flag, "1"]) == 2
