@@ -417,3 +417,20 @@ def test_an_open_quote_in_the_launch_itself_is_still_reported(capsys):
     assert main(["resolve", "--gpu", "h100",
                  "python3 -m sglang.launch_server --model-path 'qwen3-8b --tp 2"]) == 2
     assert "balanced quotes" in capsys.readouterr().err
+
+
+def test_a_launch_a_terminal_wrapped_at_its_width_is_read_joined():
+    # copied out of a 72-column terminal: each cut line exactly as wide, cut mid-word
+    whole = ("python3 -m sglang.launch_server --model-path /mnt/hub/models--deepseek-ai--Deep"
+             "Seek-V3.1/snapshots/19510d6dc61f --tp 8 --trust-remote-code --chunked-prefill-"
+             "size 131072 --host 0.0.0.0 --port 30000 > /mnt/out.log 2>&1")
+    cut = "\n".join(whole[i:i + 72] for i in range(0, len(whole), 72))
+    assert cut.count("\n") == 2
+    notes: list[str] = []
+    argv, _ = unpaste([cut], notes=notes)
+    assert argv == unpaste([whole])[0] and argv[-2:] == ["--port", "30000"]
+    assert len(notes) == 1 and "wrapped at 72 columns" in notes[0]
+    # lines of one width that end a word each are commands of their own
+    two = ("python3 -m sglang.launch_server --model-path qwen3-8b --port 30000 --tp 2 \n"
+           "python3 -m sglang.launch_server --model-path qwen3-8b --port 30001 --tp 2 \n")
+    assert launch_count([two]) == 2

@@ -527,7 +527,8 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     from launchplan.input.heredoc import run_inline, split_off
 
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
-    text = _joined_continuations(_unwrapped_flags(_inline_code(text), notes))
+    text = _unwrapped_flags(_terminal_rejoined(_inline_code(text), notes), notes)
+    text = _joined_continuations(text)
     text = shell_arrays.on_one_line(shell_vars.substitutions_kept_whole(text))
     words: list[str] = []
     for line in _logical_lines(text):
@@ -613,6 +614,42 @@ def _unwrapped_flags(text: str, notes: list[str] | None) -> str:
         return whole
 
     return _BROKEN_FLAG.sub(join, text)
+
+
+#: The narrowest terminal whose hard wrapping of a long line is rejoined.
+_WRAP_WIDTH = 60
+
+
+def _terminal_rejoined(text: str, notes: list[str] | None) -> str:
+    """``text`` with a launch line a terminal cut at its width rejoined: copied out of a
+    terminal (or a file that was), a long command comes as lines of exactly the same
+    length, each cut mid-word (``--model-path .../models--deepseek-ai--De`` then
+    ``epSeek-V3.1-...``), with no backslash. The shell would end the command at the first
+    cut; the lines are one command wrapped at a fixed width, so they are read joined, with
+    a note. Two or more such lines, at least ``_WRAP_WIDTH`` wide, starting at a line that
+    names the launcher, are taken for one; nothing else is."""
+    lines = text.split("\n")
+    out: list[str] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        width = len(line)
+        end = at
+        while (end + 1 < len(lines) and len(lines[end]) == width
+               and lines[end][-1:] not in ("", " ", "\t", "\\") and lines[end + 1][:1].strip()):
+            end += 1
+        if width >= _WRAP_WIDTH and end - at >= 2 and _LAUNCHER_WORD.search(line):
+            out.append("".join(lines[at:end + 1]))
+            if notes is not None:
+                notes.append(f"{end - at + 1} lines of the paste are one command a terminal "
+                             f"wrapped at {width} columns (each cut mid-word, without a "
+                             "backslash): read joined (the shell itself would end the "
+                             "command at the first cut)")
+            at = end + 1
+            continue
+        out.append(line)
+        at += 1
+    return "\n".join(out)
 
 
 def _joined_continuations(text: str) -> str:
