@@ -838,8 +838,8 @@ def _require_flags(segments: list[list[str]]) -> None:
         words = [w.strip("`") for w in seg if not _ASSIGNMENT.match(w)
                  and w not in _COMPOUND_WORDS and w not in _WRAPPERS
                  and not _ENV_PROMPT.match(w)]  # a ``(base)`` a prompt left behind
-        if not words or not words[0] or words[0] in _SETUP:
-            continue
+        if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
+            continue  # a session's setup, or a label (``Server launch command:``)
         if words[0].startswith("-"):
             return  # flags on a line of their own: the launch's, as given
         commands += 1
