@@ -39,7 +39,8 @@ def test_the_set_is_real_and_varied():
              "commands:": 0, "entrypoint:": 0, "```": 0, "\n> ": 0, "ssh ": 0, "uv run": 0,
              "$((": 0, "$SLURM_NODEID": 0, " ^\n": 0, "@serve": 0, "MiniMax-M2": 0,
              "Nemotron-3": 0, "Qwen3.6": 0, 'f"python -m sglang': 0, "\n    ! python": 0,
-             "<< EOF": 0, "````diff": 0, "@app.cell": 0, "root@": 0, "sglang_router.launch_router": 0}
+             "<< EOF": 0, "````diff": 0, "@app.cell": 0, "root@": 0,
+             "sglang_router.launch_router": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
