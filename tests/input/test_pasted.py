@@ -315,6 +315,10 @@ def test_an_address_an_editor_linked_to_itself_is_the_address():
     ("(base) (base) root@node1:~# conda deactivate\nroot@node1:~# python3 -m sglang.check_env\n"
      "CUDA available: True\n", ": it runs conda deactivate, python3 -m sglang.check_env"),
     ("vllm serve Qwen/Qwen3-8B \\\n  --tensor-parallel-size 2", ": it runs vllm serve"),
+    # a workflow's YAML list items (``- name: ...``) are no flags
+    ("jobs:\n  t:\n    steps:\n      - name: Bench\n        run: |\n          python3 -m "
+     "sglang.bench_latency --model m --batch-size 1\n",
+     ": it runs python3 -m sglang.bench_latency"),
 ])
 def test_a_paste_that_starts_no_sglang_launch_names_what_it_runs(text, runs, capsys):
     # its words are no SGLang argv: reading them as flags named a stray word instead

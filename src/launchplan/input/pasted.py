@@ -821,6 +821,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
 #: Shell builtins that set up a session rather than run a program.
 _SETUP = frozenset({"export", "unset", "source", ".", "cd", "set", "local", "declare",
                     "readonly", "module", "ulimit", "mkdir"})
+#: A word that is a flag (not a YAML or Markdown list's ``-``).
+_FLAG_WORD = re.compile(r"^--?[A-Za-z]")
 #: A word that can name a program (not prose, not a YAML key).
 _PROGRAM = re.compile(r"^[\w.~/+-]+$")
 #: A conda or venv name a prompt shows before it (``(base)``).
@@ -838,9 +840,11 @@ def _require_flags(segments: list[list[str]]) -> None:
         words = [w.strip("`") for w in seg if not _ASSIGNMENT.match(w)
                  and w not in _COMPOUND_WORDS and w not in _WRAPPERS
                  and not _ENV_PROMPT.match(w)]  # a ``(base)`` a prompt left behind
+        while words and words[0] in ("-", "*", "+"):  # a YAML or Markdown list's item
+            words = words[1:]
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
-        if words[0].startswith("-"):
+        if _FLAG_WORD.match(words[0]):
             return  # flags on a line of their own: the launch's, as given
         commands += 1
         if not _PROGRAM.match(words[0]):
