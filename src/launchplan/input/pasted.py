@@ -847,7 +847,7 @@ def _require_flags(segments: list[list[str]]) -> None:
         if _FLAG_WORD.match(words[0]):
             return  # flags on a line of their own: the launch's, as given
         commands += 1
-        if not _PROGRAM.match(words[0]):
+        if not _PROGRAM.match(words[0]) or words[0].startswith("-"):
             continue  # prose or YAML (``name: x``): no program to name
         program = words[0].rsplit("/", 1)[-1]
         if _PYTHON.match(words[0]):
