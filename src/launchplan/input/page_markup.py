@@ -57,11 +57,13 @@ def _new_side(lines: list[str]) -> list[str]:
                 if raw:
                     while out and _DIFF_HEADER.match(out[-1]):
                         out.pop()
+                out.append("")
                 continue
             out.append(line)
         elif fence is not None and line.strip() and set(line.strip()) == {fence[0]} \
                 and len(line.strip()) >= len(fence):
             fence = None  # the block ends
+            out.append("")
         elif _HUNK.match(line) or line.startswith("\\ No newline"):
             continue
         elif line.startswith("-"):
