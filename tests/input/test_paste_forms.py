@@ -434,3 +434,15 @@ def test_a_launch_a_terminal_wrapped_at_its_width_is_read_joined():
     two = ("python3 -m sglang.launch_server --model-path qwen3-8b --port 30000 --tp 2 \n"
            "python3 -m sglang.launch_server --model-path qwen3-8b --port 30001 --tp 2 \n")
     assert launch_count([two]) == 2
+
+
+def test_a_notebook_files_json_is_read_as_its_code_cells():
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["```bash\n",
+              "python -m sglang.launch_server --model-path other --tp 8\n", "```"]},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": ["!python -m sglang.launch_server --model-path m \\\n",
+                         "    --tp 2 --port 30000"]}]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
+                      indent=1)
+    assert unpaste([text]) == (["--model-path", "m", "--tp", "2", "--port", "30000"], [])
+    assert launch_count([text]) == 1  # the Markdown cell's block is prose

@@ -9,11 +9,14 @@ redirection. An address a rich-text editor turned into a link to itself
 (``--host [0.0.0.0](http://0.0.0.0/)``) is the address again. A launch a pull request's
 review shows in a diff (a ```` ```diff ```` block, or a hunk under ``@@ -1,4 +1,5 @@``) is
 read as the change leaves it: its ``+`` and context lines without their marker column, its
-``-`` lines gone. This module takes that markup off, and nothing else.
+``-`` lines gone. A Jupyter notebook's file pasted raw (its JSON, ``"cells": [...]``) is
+read as its code cells' source, one after the other, as the notebook runs them (its
+Markdown cells are prose). This module takes that markup off, and nothing else.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 #: A Markdown code-fence line: three or more backticks or tildes, an optional info string.
@@ -73,10 +76,34 @@ def _new_side(lines: list[str]) -> list[str]:
     return out
 
 
+def notebook_code(text: str) -> str | None:
+    """The code cells' source of a Jupyter notebook given as its file's JSON (each cell's
+    ``source``, a string or a list of lines, cells one after the other), or None when
+    ``text`` is no notebook."""
+    if not text.lstrip().startswith("{") or '"cell_type"' not in text:
+        return None
+    try:
+        cells = json.loads(text).get("cells")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(cells, list):
+        return None
+    code: list[str] = []
+    for cell in cells:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            code.append("".join(source) if isinstance(source, list) else str(source))
+    return "\n\n".join(code)
+
+
 def unmarked(text: str) -> str:
     """``text`` without Markdown fence lines and, when every line that holds anything is
     quoted, without the blockquote markers; an address an editor turned into a link to
-    itself is the address again. Text with none of these comes back as it is."""
+    itself is the address again; a notebook's JSON is its code. Text with none of these
+    comes back as it is."""
+    code = notebook_code(text)
+    if code is not None:
+        return code
     if "](" in text:
         text = _AUTOLINK.sub(_address, text)
     if "```" not in text and "~~~" not in text and ">" not in text and "@@ -" not in text:
