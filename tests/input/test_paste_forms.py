@@ -193,8 +193,10 @@ def test_a_pasted_config_files_content_is_read_as_that_config(capsys):
     assert main(["resolve", "--gpu", "h100", "model-path: qwen3-8b\nenable-dp-attention: "
                  "true\n"]) == 2
     assert "key 'enable-dp-attention'" in capsys.readouterr().err
-    # YAML that names no SGLang option is not taken for a config
-    assert unpaste(["name: x\nreplicas: 2\n"])[0] == ["name:", "x", "replicas:", "2"]
+    # YAML that names no SGLang option is not taken for a config (nor for a launch)
+    assert main(["resolve", "--gpu", "h100", "name: x\nreplicas: 2\n"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "launchplan: the pasted text: expected an SGLang launch (")
 
 
 def test_a_launch_passed_to_another_shell_is_read_and_counted():
@@ -386,3 +388,61 @@ def test_a_here_documents_lines_are_a_file_not_commands_until_the_file_runs():
     assert unpaste([text])[0] == ["--model-path", "a", "--tp", "2"]
     written_only = "cat > run.sh <<EOF\npython -m sglang.launch_server --model-path a\nEOF\n"
     assert launch_count([written_only]) == 0
+
+
+def test_a_launch_shown_in_a_review_diff_is_read_as_the_change_leaves_it():
+    fenced = ("````diff\n-python -m sglang.launch_server \\\n-    --model-path old/model \\\n"
+              "-    --tp-size 4 \\\n+sglang serve new/model \\\n+    --tp-size 8\n"
+              " \n````")
+    assert unpaste([fenced]) == (["--model-path", "new/model", "--tp-size", "8"], [])
+    raw = ("diff --git a/run.sh b/run.sh\nindex 1a2b3c4..5d6e7f8 100644\n--- a/run.sh\n"
+           "+++ b/run.sh\n@@ -1,3 +1,3 @@\n python -m sglang.launch_server \\\n"
+           "-  --model-path m --tp 2\n+  --model-path m --tp 4\n")
+    assert unpaste([raw]) == (["--model-path", "m", "--tp", "4"], [])
+    # a launch's own flag lines are not diff lines outside a diff
+    plain = "python -m sglang.launch_server \\\n--model-path m \\\n--tp 2\n"
+    assert unpaste([plain])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+@pytest.mark.parametrize("text", [
+    "Replace `<host>` with your server's hostname.\n```bash\n"
+    "python3 -m sglang.launch_server --model-path m --tp 8\n```\n",
+    "python3 -m sglang.launch_server --model-path m --tp 8\nIt's the model's folder.\n",
+])
+def test_an_apostrophe_in_the_prose_around_a_launch_is_not_an_open_quote(text):
+    assert unpaste([text])[0] == ["--model-path", "m", "--tp", "8"]
+
+
+def test_an_open_quote_in_the_launch_itself_is_still_reported(capsys):
+    assert main(["resolve", "--gpu", "h100",
+                 "python3 -m sglang.launch_server --model-path 'qwen3-8b --tp 2"]) == 2
+    assert "balanced quotes" in capsys.readouterr().err
+
+
+def test_a_launch_a_terminal_wrapped_at_its_width_is_read_joined():
+    # copied out of a 72-column terminal: each cut line exactly as wide, cut mid-word
+    whole = ("python3 -m sglang.launch_server --model-path /mnt/hub/models--deepseek-ai--Deep"
+             "Seek-V3.1/snapshots/19510d6dc61f --tp 8 --trust-remote-code --chunked-prefill-"
+             "size 131072 --host 0.0.0.0 --port 30000 > /mnt/out.log 2>&1")
+    cut = "\n".join(whole[i:i + 72] for i in range(0, len(whole), 72))
+    assert cut.count("\n") == 2
+    notes: list[str] = []
+    argv, _ = unpaste([cut], notes=notes)
+    assert argv == unpaste([whole])[0] and argv[-2:] == ["--port", "30000"]
+    assert len(notes) == 1 and "wrapped at 72 columns" in notes[0]
+    # lines of one width that end a word each are commands of their own
+    two = ("python3 -m sglang.launch_server --model-path qwen3-8b --port 30000 --tp 2 \n"
+           "python3 -m sglang.launch_server --model-path qwen3-8b --port 30001 --tp 2 \n")
+    assert launch_count([two]) == 2
+
+
+def test_a_notebook_files_json_is_read_as_its_code_cells():
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["```bash\n",
+              "python -m sglang.launch_server --model-path other --tp 8\n", "```"]},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": ["!python -m sglang.launch_server --model-path m \\\n",
+                         "    --tp 2 --port 30000"]}]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
+                      indent=1)
+    assert unpaste([text]) == (["--model-path", "m", "--tp", "2", "--port", "30000"], [])
+    assert launch_count([text]) == 1  # the Markdown cell's block is prose

@@ -109,6 +109,14 @@ def test_a_shell_prompt_before_the_launch_is_dropped(prompt):
     assert argv == ["--model-path", "m", "--tp", "2"] and env == ["SGLANG_X=1"]
 
 
+@pytest.mark.parametrize("prompt", ["root@srv-ia-010:/var/tmp# ", "user@host:~$ ", "$ "])
+def test_a_prompt_before_a_continued_command_does_not_hide_its_backslash(prompt):
+    # a root prompt's ``#`` would start a comment that swallows the line's continuation
+    text = (f"{prompt}docker run \\\n    --gpus all \\\n    lmsysorg/sglang:latest \\\n"
+            "    python -m sglang.launch_server \\\n    --model-path m \\\n    --tp 2\n")
+    assert unpaste([text]) == (["--model-path", "m", "--tp", "2"], [])
+
+
 def test_a_script_exports_its_environment_to_the_launch():
     script = ("# serve the model\n"
               "export SGLANG_ENABLE_JIT_DEEPGEMM=0\n"
@@ -276,6 +284,10 @@ def test_positional_defaults_and_arithmetic_on_the_script_values():
      "--tp-size", "<tp_size>"),
     ("python3 -m sglang.launch_server --model-path {trained/model/path} --tp 2",
      "--model-path", "{trained/model/path}"),
+    # a template's path with a placeholder part, through a quoted variable
+    ('MODEL_PATH="/workspace/models/<change-your-model-here>"\nnohup python3 -m '
+     'sglang.launch_server \\\n    --model-path "$MODEL_PATH" \\\n    > "$LOG" 2>&1 &\n',
+     "--model-path", "/workspace/models/<change-your-model-here>"),
 ])
 def test_a_page_placeholder_is_named_as_one(line, flag, placeholder, capsys):
     assert main(["resolve", "--gpu", "h100", line]) == 2
@@ -292,3 +304,38 @@ def test_an_address_an_editor_linked_to_itself_is_the_address():
     # a link to somewhere else is not an address of the launch: left as written
     other = "python -m sglang.launch_server --model-path [m](https://hf.co/m)"
     assert unpaste([other])[0] == ["--model-path", "[m](https://hf.co/m)"]
+
+
+@pytest.mark.parametrize("text, runs", [
+    ("export logfile=./router.log\nnohup \\\npython -u -m sglang_router.launch_router \\\n"
+     "    --pd-disaggregation --prefill http://10.0.0.1:8000 \\\n> $logfile 2>&1 &\n",
+     ": it runs python -m sglang_router.launch_router"),
+    ("`python3 -u -m sgl_jax.launch_server --model-path Qwen/Qwen3-32B --tp-size 4`",
+     ": it runs python3 -m sgl_jax.launch_server"),
+    ("(base) (base) root@node1:~# conda deactivate\nroot@node1:~# python3 -m sglang.check_env\n"
+     "CUDA available: True\n", ": it runs conda deactivate, python3 -m sglang.check_env"),
+    ("vllm serve Qwen/Qwen3-8B \\\n  --tensor-parallel-size 2", ": it runs vllm serve"),
+    # a workflow's YAML list items (``- name: ...``) are no flags
+    ("jobs:\n  t:\n    steps:\n      - name: Bench\n        run: |\n          python3 -m "
+     "sglang.bench_latency --model m --batch-size 1\n",
+     ": it runs python3 -m sglang.bench_latency"),
+])
+def test_a_paste_that_starts_no_sglang_launch_names_what_it_runs(text, runs, capsys):
+    # its words are no SGLang argv: reading them as flags named a stray word instead
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("launchplan: the pasted text: expected an SGLang launch (")
+    assert runs in err and err.count("\n") == 1
+
+
+def test_flags_pasted_over_lines_without_a_launcher_stay_the_launchs():
+    assert unpaste(["--model-path m\n--tp 2\n"])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+def test_a_container_env_option_in_typographic_quotes_is_read_as_the_assignment():
+    text = ("docker run --gpus all --env “HF_TOKEN=<secret>” -e ‘SGLANG_X=1’ \\\n"
+            "    lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path m --tp 8")
+    notes: list[str] = []
+    assert unpaste([text], notes=notes) == (["--model-path", "m", "--tp", "8"],
+                                            ["HF_TOKEN=<secret>", "SGLANG_X=1"])
+    assert len(notes) == 2 and "read as HF_TOKEN=<secret>" in notes[0]

@@ -39,7 +39,8 @@ def test_the_set_is_real_and_varied():
              "commands:": 0, "entrypoint:": 0, "```": 0, "\n> ": 0, "ssh ": 0, "uv run": 0,
              "$((": 0, "$SLURM_NODEID": 0, " ^\n": 0, "@serve": 0, "MiniMax-M2": 0,
              "Nemotron-3": 0, "Qwen3.6": 0, 'f"python -m sglang': 0, "\n    ! python": 0,
-             "<< EOF": 0}
+             "<< EOF": 0, "````diff": 0, "@app.cell": 0, "root@": 0,
+             "sglang_router.launch_router": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
@@ -165,6 +166,12 @@ def test_the_router_launchers_dp_is_explained_as_workers_not_attention_dp(capsys
     ("--gpu-memory-utilization", "use --mem-fraction-static F"),
     ("--enable-prefix-caching", "SGLang needs none"),
     ("--mem_fraction_static", "written with dashes: --mem-fraction-static"),
+    # one dash (``-dp 4`` in an issue): SGLang has no short options, argparse refuses it
+    ("-dp", "written with two dashes: --dp"),
+    ("-mem-fraction-static", "written with two dashes: --mem-fraction-static"),
+    # SGLang Diffusion's own (a FLUX sglang serve line in issue 19104)
+    ("--text-encoder-cpu-offload", "a flag of SGLang Diffusion's server"),
+    ("--ulysses-degree", "a flag of SGLang Diffusion's server"),
 ])
 def test_a_flag_of_another_spelling_names_sglangs(flag, names, capsys):
     assert main(["resolve", "--gpu", "h100", "--model-path", "qwen3-8b", flag, "1"]) == 2

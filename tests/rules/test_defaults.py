@@ -25,4 +25,6 @@ def test_draft_quantization_inherits_the_targets_input():
 def test_device_defaults_to_cuda_and_loses_its_index():
     assert device_default(make_view("mi300x")) == {"device": "cuda"}
     assert device_default(make_view(device="cuda:3")) == {"device": "cuda"}
-    assert device_default(make_view(device="cuda")) is None
+    # a given device is SGLang's step's too: it strips whatever device it has (recorded on
+    # a pasted ``sglang serve ... --device cuda``, PR 21752)
+    assert device_default(make_view(device="cuda")) == {"device": "cuda"}

@@ -6,12 +6,17 @@ the ``> `` of a quoted reply or a ``> [!NOTE]`` box in front of every line. Neit
 of the command, manifest or script: a fence line would otherwise be a word of the launch
 (after a last line that kept its ``\\``) or a Python syntax error, and ``>`` a shell
 redirection. An address a rich-text editor turned into a link to itself
-(``--host [0.0.0.0](http://0.0.0.0/)``) is the address again. This module takes that markup
-off, and nothing else.
+(``--host [0.0.0.0](http://0.0.0.0/)``) is the address again. A launch a pull request's
+review shows in a diff (a ```` ```diff ```` block, or a hunk under ``@@ -1,4 +1,5 @@``) is
+read as the change leaves it: its ``+`` and context lines without their marker column, its
+``-`` lines gone. A Jupyter notebook's file pasted raw (its JSON, ``"cells": [...]``) is
+read as its code cells' source, one after the other, as the notebook runs them (its
+Markdown cells are prose). This module takes that markup off, and nothing else.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 #: A Markdown code-fence line: three or more backticks or tildes, an optional info string.
@@ -31,15 +36,81 @@ def _address(link: re.Match[str]) -> str:
     return link.group(1) if text == link.group(2) else link.group(0)
 
 
+#: The opening line of a Markdown block of a diff (```` ```diff ````, ```` ````diff ````).
+_DIFF_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})diff[ \t]*$")
+#: A unified diff's hunk header.
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+#: The file header lines of a raw unified diff, before its first hunk.
+_DIFF_HEADER = re.compile(r"^(?:diff --git |index [0-9a-f]|--- |\+\+\+ )")
+
+
+def _new_side(lines: list[str]) -> list[str]:
+    """``lines`` with each diff in them (a ```` ```diff ```` block; a raw diff from its first
+    hunk header on) replaced by the text the change leaves: added and context lines
+    without their marker column, removed lines, hunk headers and fences dropped."""
+    out: list[str] = []
+    fence: str | None = None  # the diff block's fence, while inside one
+    raw = False
+    for line in lines:
+        if fence is None and not raw:
+            opening = _DIFF_FENCE.match(line)
+            if opening is not None or _HUNK.match(line):
+                fence = opening.group(1) if opening is not None else None
+                raw = opening is None
+                if raw:
+                    while out and _DIFF_HEADER.match(out[-1]):
+                        out.pop()
+                out.append("")
+                continue
+            out.append(line)
+        elif fence is not None and line.strip() and set(line.strip()) == {fence[0]} \
+                and len(line.strip()) >= len(fence):
+            fence = None  # the block ends
+            out.append("")
+        elif _HUNK.match(line) or line.startswith("\\ No newline"):
+            continue
+        elif line.startswith("-"):
+            continue  # the old side's line: the change takes it out
+        else:
+            out.append(line[1:] if line.startswith(("+", " ")) else line)
+    return out
+
+
+def notebook_code(text: str) -> str | None:
+    """The code cells' source of a Jupyter notebook given as its file's JSON (each cell's
+    ``source``, a string or a list of lines, cells one after the other), or None when
+    ``text`` is no notebook."""
+    if not text.lstrip().startswith("{") or '"cell_type"' not in text:
+        return None
+    try:
+        cells = json.loads(text).get("cells")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(cells, list):
+        return None
+    code: list[str] = []
+    for cell in cells:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            code.append("".join(source) if isinstance(source, list) else str(source))
+    return "\n\n".join(code)
+
+
 def unmarked(text: str) -> str:
     """``text`` without Markdown fence lines and, when every line that holds anything is
     quoted, without the blockquote markers; an address an editor turned into a link to
-    itself is the address again. Text with none of these comes back as it is."""
+    itself is the address again; a notebook's JSON is its code. Text with none of these
+    comes back as it is."""
+    code = notebook_code(text)
+    if code is not None:
+        return code
     if "](" in text:
         text = _AUTOLINK.sub(_address, text)
-    if "```" not in text and "~~~" not in text and ">" not in text:
+    if "```" not in text and "~~~" not in text and ">" not in text and "@@ -" not in text:
         return text
     lines = text.split("\n")
+    if any(_DIFF_FENCE.match(line) or _HUNK.match(line) for line in lines):
+        lines = _new_side(lines)
     filled = [line for line in lines if line.strip()]
     if filled and all(_QUOTE.match(line) for line in filled):
         lines = [_QUOTE.sub("", line, count=1) for line in lines]

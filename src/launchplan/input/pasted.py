@@ -123,7 +123,27 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             if notes is not None and workers is not None:
                 notes.append(_router_note(workers))
         i = end
-    return argv, env
+    return argv, _plain_assignments(env, notes)
+
+
+def _plain_assignments(env: list[str], notes: list[str] | None) -> list[str]:
+    """``env`` with an assignment a rich-text editor wrapped in typographic quotes
+    (``--env “HF_TOKEN=<secret>”``) read as the assignment inside them, with a note: the
+    shell would keep the quotes, making a variable no program reads."""
+    from launchplan.input.typography import unquoted
+
+    out: list[str] = []
+    for assignment in env:
+        inner = unquoted(assignment)
+        if inner is not None and _ASSIGNMENT.match(inner):
+            if notes is not None:
+                notes.append(f"the environment assignment {assignment} is wrapped in "
+                             f"typographic quotes (a web page's or editor's): read as {inner} "
+                             "(the shell would keep the quotes in the variable's name; type "
+                             "plain quotes)")
+            assignment = inner
+        out.append(assignment)
+    return out
 
 
 #: SGLang's spellings of its data-parallel size (which the router launcher reads as workers).
@@ -359,7 +379,7 @@ def _expanded(tokens: Sequence[str], launch: int | None = None,
     words: list[str] = []
     for token in tokens:
         if "\n" in token or (" " in token and _wordy(token)):
-            words.extend(_split(token, launch, notes))
+            words.extend(_split(token, launch, notes, strict=True))
         else:
             words.append(token)
     return words
@@ -487,17 +507,17 @@ def _runner_env(words: list[str]) -> list[str]:
 
 def _wordy(token: str) -> bool:
     """A single argument that is really a command line (not a value with a space in it)."""
-    stripped = token.strip()
+    stripped = token.strip().lstrip("`")  # a launch in Markdown inline code
     return stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
         m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
         or bool(_SERVE.search(stripped))
 
 
-def _split(text: str, launch: int | None = None,
-           notes: list[str] | None = None) -> list[str]:
+def _split(text: str, launch: int | None = None, notes: list[str] | None = None,
+           strict: bool = False) -> list[str]:
     """A pasted shell text's launch words (its ``launch``-th launch's; the first by
-    default)."""
-    return _launch_segment(_shell_words(text, notes), launch, notes)
+    default). ``strict``: a text of commands none of which starts SGLang is bad input."""
+    return _launch_segment(_shell_words(text, notes), launch, notes, strict)
 
 
 def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
@@ -507,7 +527,8 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     from launchplan.input.heredoc import run_inline, split_off
 
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
-    text = _joined_continuations(_unwrapped_flags(_inline_code(text), notes))
+    text = _unwrapped_flags(_terminal_rejoined(_inline_code(text), notes), notes)
+    text = _joined_continuations(text)
     text = shell_arrays.on_one_line(shell_vars.substitutions_kept_whole(text))
     words: list[str] = []
     for line in _logical_lines(text):
@@ -595,14 +616,53 @@ def _unwrapped_flags(text: str, notes: list[str] | None) -> str:
     return _BROKEN_FLAG.sub(join, text)
 
 
+#: The narrowest terminal whose hard wrapping of a long line is rejoined.
+_WRAP_WIDTH = 60
+
+
+def _terminal_rejoined(text: str, notes: list[str] | None) -> str:
+    """``text`` with a launch line a terminal cut at its width rejoined: copied out of a
+    terminal (or a file that was), a long command comes as lines of exactly the same
+    length, each cut mid-word (``--model-path .../models--deepseek-ai--De`` then
+    ``epSeek-V3.1-...``), with no backslash. The shell would end the command at the first
+    cut; the lines are one command wrapped at a fixed width, so they are read joined, with
+    a note. Two or more such lines, at least ``_WRAP_WIDTH`` wide, starting at a line that
+    names the launcher, are taken for one; nothing else is."""
+    lines = text.split("\n")
+    out: list[str] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        width = len(line)
+        end = at
+        while (end + 1 < len(lines) and len(lines[end]) == width
+               and lines[end][-1:] not in ("", " ", "\t", "\\") and lines[end + 1][:1].strip()):
+            end += 1
+        if width >= _WRAP_WIDTH and end - at >= 2 and _LAUNCHER_WORD.search(line):
+            out.append("".join(lines[at:end + 1]))
+            if notes is not None:
+                notes.append(f"{end - at + 1} lines of the paste are one command a terminal "
+                             f"wrapped at {width} columns (each cut mid-word, without a "
+                             "backslash): read joined (the shell itself would end the "
+                             "command at the first cut)")
+            at = end + 1
+            continue
+        out.append(line)
+        at += 1
+    return "\n".join(out)
+
+
 def _joined_continuations(text: str) -> str:
     """``text`` with each backslash-newline continuation joined, as the shell joins them: a
     backslash that ends a comment (``#SGLANG_X=1 \\``, ``# --tp 2 \\``) is part of the
-    comment, so the next line starts a command of its own."""
+    comment, so the next line starts a command of its own. A shell prompt that starts a
+    command's first line is taken off first: it is the terminal's, not the command's."""
     out: list[str] = []
     pending = ""
     for line in text.splitlines():
         line = line.rstrip("\r")
+        if not pending:  # a prompt's ``#`` (``root@host:/srv#``) would hide the backslash
+            line = _PROMPT.sub("", line, count=1)
         joined = _continued(pending, line) if pending else line
         if line.endswith("\\") and _live_backslash(joined):
             pending = joined[:-1]
@@ -635,28 +695,46 @@ def _live_backslash(line: str) -> bool:
     return False
 
 
-#: A shell prompt at the start of a line: an optional ``(env)``, an optional
+#: A shell prompt at the start of a line: optional ``(env)`` names, an optional
 #: ``user@host:dir``, then ``$`` or ``%`` (``#`` only after a user@host, since a bare ``#``
 #: starts a comment).
-_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]"
+_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]"
                      r"|[$%])\s+")
 
 
 def _logical_lines(text: str) -> list[str]:
-    """``text``'s lines, a line whose quotes are still open joined with the next."""
+    """``text``'s lines, a line whose quotes are still open joined with the next. A quote
+    that no later line closes is no value going on but prose around the launch (a page's
+    "with your server's hostname"): that line is left out when it names no launcher (one
+    that does stays, and its quote is reported)."""
     out: list[str] = []
-    pending = ""
-    for line in text.splitlines():
-        pending = f"{pending}\n{line}" if pending else line
-        try:
-            shlex.split(pending, comments=True)
-        except ValueError:  # an open quote: the value goes on on the next line
-            continue
-        out.append(pending)
-        pending = ""
-    if pending:
-        out.append(pending)  # unbalanced to the end: shlex says so, in _split
+    lines = text.splitlines()
+    start = 0
+    while start < len(lines):
+        end, pending = start, lines[start]
+        while not _balanced(pending) and end + 1 < len(lines):
+            end += 1
+            pending = f"{pending}\n{lines[end]}"
+        if _balanced(pending) or _LAUNCHER_WORD.search(lines[start]):
+            out.append(pending)  # unbalanced to the end: shlex says so, in _split
+            start = end + 1
+        else:
+            out.append("")  # an apostrophe in prose: the line is not a command
+            start += 1
     return out
+
+
+#: A word that names SGLang's launcher on a line.
+_LAUNCHER_WORD = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
+
+
+def _balanced(line: str) -> bool:
+    """Whether ``line``'s quotes are closed (its words split as the shell's would)."""
+    try:
+        shlex.split(line, comments=True)
+    except ValueError:
+        return False
+    return True
 
 
 #: Shell operators that end one command (``pip install sglang && python -m ...``, ``... &``).
@@ -683,7 +761,7 @@ def _segments(words: list[str]) -> list[list[str]]:
 
 
 def _launch_segment(words: list[str], launch: int | None = None,
-                    notes: list[str] | None = None) -> list[str]:
+                    notes: list[str] | None = None, strict: bool = False) -> list[str]:
     """The words of the command that starts the launcher (a pasted text may chain others
     with ``&&``, ``;``, a pipe or a new line; of several launches, the ``launch``-th),
     without its redirections: where its output goes is the shell's business, not the
@@ -698,6 +776,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
             return _launch_segment(quoted[min(max(launch or 1, 1), len(quoted)) - 1],
                                    None, notes)
+        if strict:
+            _require_flags(segments)
         return [w for seg in segments for w in seg]
     at = found[min(max(launch or 1, 1), len(found)) - 1]
     if notes is not None:
@@ -736,6 +816,55 @@ def _launch_segment(words: list[str], launch: int | None = None,
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.extend(_expanded_word(word, values))
     return out
+
+
+#: Shell builtins that set up a session rather than run a program.
+_SETUP = frozenset({"export", "unset", "source", ".", "cd", "set", "local", "declare",
+                    "readonly", "module", "ulimit", "mkdir"})
+#: A word that is a flag (not a YAML or Markdown list's ``-``).
+_FLAG_WORD = re.compile(r"^--?[A-Za-z]")
+#: A word that can name a program (not prose, not a YAML key).
+_PROGRAM = re.compile(r"^[\w.~/+-]+$")
+#: A conda or venv name a prompt shows before it (``(base)``).
+_ENV_PROMPT = re.compile(r"^\([\w.-]+\)$")
+
+
+def _require_flags(segments: list[list[str]]) -> None:
+    """Refuse a pasted text that starts no SGLang launch when none of its commands is bare
+    flags either (which are read as the launch's): it runs other programs only (another
+    engine's server, the router alone, a check script), and its words are no SGLang argv.
+    The error names what it runs, so the reader sees what was pasted instead."""
+    programs: list[str] = []
+    commands = 0
+    for seg in segments:
+        words = [w.strip("`") for w in seg if not _ASSIGNMENT.match(w)
+                 and w not in _COMPOUND_WORDS and w not in _WRAPPERS
+                 and not _ENV_PROMPT.match(w)]  # a ``(base)`` a prompt left behind
+        while words and words[0] in ("-", "*", "+"):  # a YAML or Markdown list's item
+            words = words[1:]
+        if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
+            continue  # a session's setup, or a label (``Server launch command:``)
+        if _FLAG_WORD.match(words[0]):
+            return  # flags on a line of their own: the launch's, as given
+        commands += 1
+        if not _PROGRAM.match(words[0]) or words[0].startswith("-"):
+            continue  # prose or YAML (``name: x``): no program to name
+        program = words[0].rsplit("/", 1)[-1]
+        if _PYTHON.match(words[0]):
+            module = next((words[n + 1] for n in range(len(words) - 1) if words[n] == "-m"),
+                          None)
+            program += f" -m {module}" if module else ""
+        elif len(words) > 1 and words[1].isalpha():
+            program += f" {words[1]}"  # ``vllm serve``, ``conda activate``
+        if program not in programs:
+            programs.append(program)
+    if commands:
+        shown = ", ".join(programs[:3]) + (", …" if len(programs) > 3 else "")
+        expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
+                    "or a manifest or script that starts one)")
+        raise InputError("the pasted text", expected,
+                         message=f"the pasted text: expected {expected}, got none"
+                         + (f": it runs {shown}" if shown else ""))
 
 
 def _positional(arguments: list[str], values: dict[str, str]) -> list[str]:

@@ -126,8 +126,11 @@ _PLACEHOLDER = re.compile(r"^(?:<[^<>\s]+>|\{[A-Za-z_][\w./ -]*\})$")
 
 def placeholder(value: str) -> bool:
     """Whether ``value`` is a placeholder a page leaves for the reader to fill in (the shell
-    would take ``<...>`` for redirections; the launch was never meant to run as written)."""
-    return bool(_PLACEHOLDER.match(value))
+    would take ``<...>`` for redirections; the launch was never meant to run as written),
+    or a path one of whose parts is (``/workspace/models/<change-your-model-here>``, a
+    template's variable quoted so the shell kept it)."""
+    return bool(_PLACEHOLDER.match(value)) or (
+        "/" in value and any(_PLACEHOLDER.match(part) for part in value.split("/")))
 
 
 #: The hint a value that is a placeholder gets.

@@ -61,13 +61,13 @@ def device_default(v: View) -> dict | None:
 
     When: whenever its promises hold.
     Effect: an unset ``device`` becomes cuda; an indexed one (``cuda:0``) is stripped to its
-        type.
+        type, and a given one (``--device cuda``) is declared again as it is.
     Why: ROCm builds of torch also call their device ``cuda``
-        (``handle_missing_default_values``, device).
+        (``handle_missing_default_values``, device); SGLang strips the index of whatever
+        device it has, so the field is always that step's (a pasted ``--device cuda`` too).
     Assumes: the target profile's GPU is the device present (SGLang probes the platform).
     """
     device = v.device
     if device is None:
         return {"device": "cuda"}
-    stripped = str(device).split(":")[0]
-    return {"device": stripped} if stripped != device else None
+    return {"device": str(device).split(":")[0]}
