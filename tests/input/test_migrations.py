@@ -106,3 +106,76 @@ def test_each_replacement_is_a_command_line_sglang_accepts(flag):
         words[-1] = "flashmla_sparse"
     parsed = parse_argv(words)  # bad input would raise, naming the flag
     assert parsed.values, words
+
+
+def _old_flags() -> dict:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "sglang-old-flags.json"
+    return json.loads(path.read_text())
+
+
+def test_every_flag_of_the_older_releases_is_accepted_or_named():
+    # the flags of every SGLang wheel from 0.3.6 to 0.5.20 (tools/old_sglang_flags.py): each one
+    # 0.5.23 does not accept has an entry, with the first wheel without it as its release
+    from launchplan.input.fields import RELEASES, release_table
+
+    data = _old_flags()
+    releases = data["releases"]
+    current = set(release_table().flag_to_field) | {"--config"}
+    missing = []
+    for flag, (_, last) in data["flags"].items():
+        if flag in current:
+            continue
+        entry = MIGRATIONS.get(flag)
+        if entry is None:
+            missing.append(flag)
+            continue
+        if any(flag in release_table(r).flag_to_field for r in RELEASES):
+            continue  # removed between the modeled releases: the test above checks those
+        following = releases[releases.index(last) + 1] if last != releases[-1] else RELEASES[0]
+        assert entry.since == following, (flag, entry.since, following)
+    assert not missing, missing
+    assert len(data["flags"]) > 550 and len(releases) >= 30
+
+
+@pytest.mark.parametrize("argv, new", [
+    (["--file-storage-pth", "/srv/f"], ["--file-storage-path", "/srv/f"]),
+    (["--nsa-prefill", "flashmla_prefill", "--nsa-decode=flashmla_decode"],
+     ["--dsa-prefill-backend", "flashmla_sparse", "--dsa-decode-backend", "flashmla_kv"]),
+    (["--piecewise-cuda-graph-tokens", "64", "128", "--tp", "2"],
+     ["--cuda-graph-bs-prefill", "64", "128", "--tp", "2"]),
+    (["--enable-double-sparsity", "--ds-heavy-channel-num", "16", "--tp", "2"], ["--tp", "2"]),
+    (["--hybrid-kvcache-ratio", "0.5", "--tp", "2"], ["--tp", "2"]),
+    (["--enable-deepep-waterfill"], ["--enable-waterfill", "--moe-a2a-backend", "deepep"]),
+    (["--stream-output", "--torchao-config", "int4wo-128"], ["--incremental-streaming-output"]),
+])
+def test_older_releases_flags_rewrite_to_a_line_0_5_23_parses(argv, new):
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(argv)
+    assert out == new and len(notes) == sum(t.startswith("--") and t.partition("=")[0]
+                                            in MIGRATIONS for t in argv)
+    parse_argv(out)
+
+
+def test_a_retired_flag_that_prefixes_a_current_one_is_named(capsys):
+    # --return-hidden-states (0.4.3) is a unique prefix of 0.5.23's --return-hidden-states-mode:
+    # argparse reads it as that flag, so the bare switch is refused for a missing value
+    assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                 "--return-hidden-states"]) == 2
+    err = capsys.readouterr().err
+    assert "use --enable-return-hidden-states" in err and "--return-hidden-states-mode" in err
+    from launchplan.input.cli import parse_argv
+
+    raw = parse_argv(["--return-hidden-states", "last"])
+    assert any("read as --return-hidden-states-mode" in n for n in raw.notices)
+
+
+def test_an_older_flag_removed_without_replacement_says_so(capsys):
+    assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                 "--enable-double-sparsity"]) == 2
+    err = capsys.readouterr().err
+    assert "removed in 0.5.11" in err and "no replacement: drop it" in err

@@ -19,85 +19,97 @@ class Migration(NamedTuple):
     old: str
     new: str  # the replacement, as flags; "" for a flag removed without one
     note: str  # what changed, in a few words
-    since: str = ""  # the first release without the flag ("" = before 0.5.21)
-    takes_value: bool = False  # a removed flag's value goes with it
+    since: str = ""  # the first release without the flag (of the wheels read)
+    takes_value: bool = False  # the old flag took a value: it goes with the flag or moves
+    carry: str = ""  # "one"/"many": the old value(s) move to the replacement's first flag
+    values: tuple[tuple[str, str], ...] = ()  # old value -> new value, where renamed
+    source: str = ""  # where the replacement is read from (a release's wheel, a PR)
 
+
+#: 0.5.3's NSA backend names as 0.5.4 renamed them (the two releases' choice lists, in order).
+_NSA_VALUES = (("flashmla_prefill", "flashmla_sparse"), ("flashmla_decode", "flashmla_kv"))
 
 MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
     Migration("--cuda-graph-max-bs", "--cuda-graph-max-bs-decode N",
-              "split per CUDA-graph phase; the old flag sized the decode graphs"),
+              "split per CUDA-graph phase; the old flag sized the decode graphs", "0.5.20",
+              True, "one"),
     Migration("--cuda-graph-bs", "--cuda-graph-bs-decode N [N ...]",
-              "split per CUDA-graph phase; the old flag listed the decode batch sizes"),
+              "split per CUDA-graph phase; the old flag listed the decode batch sizes", "0.5.20",
+              True, "many"),
     Migration("--enable-ep-moe", "--ep-size N (N = --tp-size)",
-              "expert parallelism is sized, not switched on"),
+              "expert parallelism is sized, not switched on", "0.5.5"),
     Migration("--enable-flashinfer-moe", "--moe-runner-backend flashinfer_cutlass",
-              "renamed --enable-flashinfer-cutlass-moe, then folded into the MoE runner choice"),
+              "renamed --enable-flashinfer-cutlass-moe, then folded into the MoE runner choice",
+              "0.4.10"),
     Migration("--enable-flashinfer-cutlass-moe", "--moe-runner-backend flashinfer_cutlass",
-              "folded into the MoE runner choice"),
+              "folded into the MoE runner choice", "0.5.5"),
     Migration("--enable-flashinfer-trtllm-moe", "--moe-runner-backend flashinfer_trtllm",
-              "folded into the MoE runner choice"),
+              "folded into the MoE runner choice", "0.5.5"),
     Migration("--disable-flashinfer", "--attention-backend triton --sampling-backend pytorch",
-              "retired; it meant the triton attention kernels and PyTorch sampling"),
+              "retired; it meant the triton attention kernels and PyTorch sampling", "0.4.2"),
     # SGLang's docs, "Deprecated Features, Server Arguments and Environment Variables" (its
     # MoE runner backend table), list these with their replacements
     Migration("--enable-deepep-moe", "--moe-a2a-backend deepep",
-              "DeepEP became one of the MoE all-to-all backends"),
+              "DeepEP became one of the MoE all-to-all backends", "0.5.5"),
     Migration("--enable-flashinfer-cutedsl-moe", "--moe-runner-backend flashinfer_cutedsl",
-              "folded into the MoE runner choice"),
+              "folded into the MoE runner choice", "0.5.5"),
     Migration("--enable-triton-kernel-moe", "--moe-runner-backend triton_kernel",
-              "folded into the MoE runner choice"),
+              "folded into the MoE runner choice", "0.5.5"),
     Migration("--enable-flashinfer-mxfp4-moe", "--moe-runner-backend flashinfer_mxfp4",
-              "folded into the MoE runner choice"),
+              "folded into the MoE runner choice", "0.5.5"),
     # sgl-project/sglang#5480 replaced the MLA switches with attention backends
     Migration("--enable-flashinfer-mla", "--attention-backend flashinfer",
-              "the FlashInfer MLA kernels are the flashinfer attention backend"),
+              "the FlashInfer MLA kernels are the flashinfer attention backend", "0.4.8"),
     Migration("--enable-flashmla", "--attention-backend flashmla",
-              "FlashMLA became an attention backend"),
+              "FlashMLA became an attention backend", "0.4.8"),
     # sgl-project/sglang#2065 retired the sampling switch with --disable-flashinfer
     Migration("--disable-flashinfer-sampling", "--sampling-backend pytorch",
-              "the sampling kernels are chosen with --sampling-backend"),
+              "the sampling kernels are chosen with --sampling-backend", "0.4.2"),
     # sgl-project/sglang#27418 renamed the hybrid (mamba) models' cache strategy; 0.5.21 to
     # 0.5.23 accept only the new name (a later main takes the old one as an alias, #37960)
     Migration("--mamba-scheduler-strategy", "--mamba-radix-cache-strategy N",
-              "renamed: it picks how the mamba state is kept for the radix cache"),
+              "renamed: it picks how the mamba state is kept for the radix cache", "0.5.20", True,
+              "one"),
     # sgl-project/sglang#25821 renamed NSA to DSA (DeepSeek Sparse Attention); 0.5.21 to
     # 0.5.23 accept only the --dsa-* flags (the "nsa" attention backend stays an alias)
-    Migration("--nsa-prefill-backend", "--dsa-prefill-backend N", "NSA was renamed DSA"),
-    Migration("--nsa-decode-backend", "--dsa-decode-backend N", "NSA was renamed DSA"),
+    Migration("--nsa-prefill-backend", "--dsa-prefill-backend N", "NSA was renamed DSA", "0.5.20",
+              True, "one"),
+    Migration("--nsa-decode-backend", "--dsa-decode-backend N", "NSA was renamed DSA", "0.5.20",
+              True, "one"),
     # sgl-project/sglang#27312 merged the context-parallel switches into --enable-prefill-cp
     # with --cp-strategy; the DSA mode round-robin-split (its default, #26179) is interleave
     # and in-seq-split is zigzag (#27252)
     Migration("--enable-nsa-prefill-context-parallel",
               "--enable-prefill-cp --cp-strategy interleave",
               "prefill context parallelism is one switch with a strategy; the old default "
-              "round-robin-split layout is interleave"),
+              "round-robin-split layout is interleave", "0.5.20"),
     Migration("--enable-dsa-prefill-context-parallel",
               "--enable-prefill-cp --cp-strategy interleave",
               "prefill context parallelism is one switch with a strategy; the old default "
-              "round-robin-split layout is interleave"),
+              "round-robin-split layout is interleave", "0.5.20"),
     Migration("--enable-prefill-context-parallel", "--enable-prefill-cp --cp-strategy zigzag",
               "prefill context parallelism is one switch with a strategy; the in-seq-split "
-              "layout is zigzag"),
+              "layout is zigzag", "0.5.20"),
     Migration("--nsa-prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
-              "interleave"),
+              "interleave", "0.5.20", True),
     Migration("--dsa-prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
-              "interleave"),
+              "interleave", "0.5.20", True),
     Migration("--prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
-              "interleave"),
+              "interleave", "0.5.20", True),
     # the piecewise (torch.compile) prefill CUDA graph became on by default
     # (sgl-project/sglang#16331), then one of the prefill graph backends (#23906); the
     # breakable backend is the default prefill graph since (#23004), and an explicitly named
     # prefill backend is what --enforce-piecewise-cuda-graph used to ask for (0.5.21's
     # cuda_graph_hook.apply_cuda_graph_compatibility)
     Migration("--enable-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
-              "prefill CUDA graphs are on by default; the prefill graph backend names them"),
+              "prefill CUDA graphs are on by default; the prefill graph backend names them", "0.5.14"),
     Migration("--enforce-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
-              "naming the prefill graph backend keeps it from being switched off"),
+              "naming the prefill graph backend keeps it from being switched off", "0.5.20"),
     Migration("--disable-piecewise-cuda-graph", "--cuda-graph-backend-prefill disabled",
-              "the prefill CUDA graph is switched off by its backend"),
+              "the prefill CUDA graph is switched off by its backend", "0.5.20"),
     # removed between 0.5.21 and 0.5.23 (the three releases' flag sets, diffed): 0.5.22's
     # CUDA-graph config refuses the tc_piecewise backend and its compiler key as removed
     Migration("--cuda-graph-tc-compiler", "",
@@ -111,6 +123,129 @@ MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
               "the extra DP MLP sync with speculative decoding is no longer optional "
               "(SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=1 is the one way around it, for "
               "single-layer EAGLE, EAGLE3 or DSPARK)", since="0.5.23"),
+    # Older releases, read from their wheels (tools/old_sglang_flags.py; every x.y.z from
+    # 0.4.0 to 0.5.20 and 0.3.6): ``since`` is the first wheel without the flag, and the
+    # replacement is what the last wheel with it says (its deprecation action or help), or the
+    # flag that took its place in the next one.
+    *(Migration(*row[:3], since=row[3], takes_value=row[4], carry=row[5], source=row[6],
+                values=row[7] if len(row) > 7 else ())
+      for row in (
+        ("--disable-nan-detection", "", "NaN detection became opt-in", "0.4.1", False, "",
+         "0.4.1 wheel: --enable-nan-detection in its place"),
+        ("--disable-disk-cache", "--disable-outlines-disk-cache", "renamed", "0.4.2", False, "",
+         "0.4.1 wheel: its deprecation names the new flag"),
+        ("--enable-overlap-schedule", "", "the overlap scheduler is on by default "
+         "(--disable-overlap-schedule turns it off)", "0.4.2", False, "",
+         "0.4.1 wheel: its deprecation says to drop it"),
+        ("--disable-jump-forward", "", "jump-forward decoding was removed", "0.4.4", False, "",
+         "0.4.4 wheel"),
+        ("--file-storage-pth", "--file-storage-path N", "renamed", "0.4.4", True, "one",
+         "0.4.4 wheel"),
+        ("--prefill-only-one-req", "", "removed", "0.4.4", True, "", "0.4.4 wheel"),
+        ("--return-hidden-states", "--enable-return-hidden-states",
+         "hidden states are asked for per request, once the server allows them", "0.4.4",
+         False, "", "0.4.8 wheel: --enable-return-hidden-states"),
+        ("--disable-mla", "", "MLA models always run MLA attention", "0.4.6", False, "",
+         "0.4.6 wheel: no disable_mla left in sglang/srt"),
+        ("--n-share-experts-fusion", "", "shared-expert fusion is automatic "
+         "(--disable-shared-experts-fusion turns it off)", "0.4.7", True, "", "0.4.7 wheel"),
+        ("--disable-overlap-cg-plan", "", "removed", "0.4.10", False, "", "0.4.10 wheel"),
+        ("--impl", "--model-impl N", "renamed", "0.4.10", True, "one", "0.4.10 wheel"),
+        ("--pdlb-url", "", "the PD load-balancer registration was removed", "0.5.2", True, "",
+         "0.5.2 wheel"),
+        ("--debug-tensor-dump-prefill-only", "", "removed", "0.5.4", False, "", "0.5.4 wheel"),
+        ("--max-micro-batch-size", "--pp-max-micro-batch-size N",
+         "renamed for pipeline parallelism", "0.5.4", True, "one", "0.5.4 wheel"),
+        ("--nsa-prefill", "--dsa-prefill-backend N", "renamed --nsa-prefill-backend, then DSA; "
+         "flashmla_prefill is flashmla_sparse, flashmla_decode flashmla_kv", "0.5.4", True,
+         "one", "0.5.3 and 0.5.4 wheels: their NSA backend choices, in order", _NSA_VALUES),
+        ("--nsa-decode", "--dsa-decode-backend N", "renamed --nsa-decode-backend, then DSA; "
+         "flashmla_prefill is flashmla_sparse, flashmla_decode flashmla_kv", "0.5.4", True,
+         "one", "0.5.3 and 0.5.4 wheels: their NSA backend choices, in order", _NSA_VALUES),
+        ("--enable-beta-spec", "", "0.5.5 moved the overlapped speculative path to the "
+         "SGLANG_ENABLE_SPEC_V2 variable, which 0.5.23 no longer reads", "0.5.5", False, "",
+         "0.5.5 wheel: server_args.py and environ.py"),
+        ("--oltp-traces-endpoint", "--otlp-traces-endpoint N", "the misspelling was fixed",
+         "0.5.5", True, "one", "0.5.5 wheel"),
+        ("--kt-amx-method", "--kt-method N", "renamed", "0.5.6", True, "one", "0.5.6 wheel"),
+        ("--kt-amx-weight-path", "--kt-weight-path N", "renamed", "0.5.6", True, "one",
+         "0.5.6 wheel"),
+        ("--dllm-block-size", "", "the block size is the model's (32 for LLaDA2); "
+         "--dllm-algorithm-config takes a YAML file of algorithm options", "0.5.7", True, "",
+         "0.5.7 wheel: sglang/srt/dllm/config.py"),
+        ("--enable-flashinfer-autotune", "", "FlashInfer autotuning is on by default "
+         "(--disable-flashinfer-autotune turns it off)", "0.5.7", False, "", "0.5.7 wheel"),
+        ("--load-watch-interval", "", "removed", "0.5.7", True, "", "0.5.7 wheel"),
+        ("--disaggregation-decode-enable-fake-auto", "", "removed", "0.5.9", False, "",
+         "0.5.9 wheel"),
+        ("--disable-hicache-numa-detect", "", "removed (NUMA binding is --numa-node)", "0.5.10",
+         False, "", "0.5.10 wheel"),
+        ("--disaggregation-decode-tp", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--disaggregation-decode-dp", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--disaggregation-prefill-pp", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--mm-max-concurrent-calls", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--mm-per-request-timeout", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--speculative-ngram-branch-length", "--speculative-ngram-max-trie-depth N",
+         "renamed (both default to 18)", "0.5.10", True, "one", "0.5.9 and 0.5.10 wheels"),
+        ("--speculative-ngram-min-match-window-size", "", "matching covers every suffix up "
+         "to --speculative-ngram-max-trie-depth", "0.5.10", True, "", "sgl-project/sglang#21225"),
+        ("--speculative-ngram-max-match-window-size", "", "matching covers every suffix up "
+         "to --speculative-ngram-max-trie-depth", "0.5.10", True, "", "sgl-project/sglang#21225"),
+        *((flag, "", "double sparsity attention was removed", "0.5.11", flag != "--enable-"
+           "double-sparsity", "", "sgl-project/sglang#23009")
+          for flag in ("--enable-double-sparsity", "--ds-channel-config-path",
+                       "--ds-heavy-channel-num", "--ds-heavy-token-num", "--ds-heavy-channel-type",
+                       "--ds-sparse-decode-threshold")),
+        ("--multi-item-scoring-delimiter", "", "multi-item scoring is switched on with "
+         "--enable-mis", "0.5.11", True, "", "0.5.11 wheel: --enable-mis"),
+        ("--enable-nan-detection", "", "0.5.12 pointed to environment variables 0.5.23 no "
+         "longer reads", "0.5.13", False, "", "0.5.12 wheel: its help"),
+        ("--record-nolora-graph", "", "removed", "0.5.13", False, "", "0.5.13 wheel"),
+        ("--no-record-nolora-graph", "", "removed", "0.5.13", False, "", "0.5.13 wheel"),
+        ("--custom-sigquit-handler", "", "it only ever applied to the Python Engine",
+         "0.5.14", True, "", "0.5.13 wheel: its help"),
+        ("--debug-tensor-dump-inject", "", "removed", "0.5.14", True, "", "0.5.14 wheel"),
+        ("--hybrid-kvcache-ratio", "--swa-full-tokens-ratio N", "a different ratio (SWA-layer "
+         "over full-layer KV tokens): choose it anew", "0.5.14", True, "",
+         "0.4.10 wheel: its deprecation names the new flag"),
+        ("--enable-deepep-waterfill", "--enable-waterfill --moe-a2a-backend deepep",
+         "Waterfill serves more all-to-all backends; the old switch implied DeepEP", "0.5.16",
+         False, "", "0.5.15 and 0.5.16 wheels: the two flags' help"),
+        ("--optimistic-prefill-retries", "--optimistic-prefill-attempts N", "renamed",
+         "0.5.16", True, "one", "0.5.16 wheel"),
+        ("--torchao-config", "", "the torchao integration was removed", "0.5.18", True, "",
+         "sgl-project/sglang#34295"),
+        ("--collect-tokens-histogram", "", "token histograms are collected whenever "
+         "--enable-metrics is set", "0.5.20", False, "", "0.5.19 wheel: its deprecation"),
+        ("--enable-breakable-cuda-graph", "--cuda-graph-backend-prefill breakable",
+         "the prefill graph backend names it", "0.5.20", False, "",
+         "0.5.19 wheel: its deprecation"),
+        ("--enable-expert-distribution-metrics", "--expert-balancedness-report-mode server_log",
+         "refused from 0.5.18: the report is routed, server_log (as the old switch logged), "
+         "prometheus or both", "0.5.20", False, "", "0.5.17 and 0.5.18 wheels"),
+        ("--enable-gdn-replayssm-spec", "--enable-linear-replayssm-spec", "renamed", "0.5.20",
+         False, "", "0.5.19 wheel: its deprecation"),
+        ("--piecewise-cuda-graph-compiler", "", "an alias of --cuda-graph-tc-compiler, which "
+         "0.5.22 removed with the tc_piecewise backend", "0.5.20", True, "",
+         "0.5.19 wheel: its deprecation"),
+        ("--piecewise-cuda-graph-max-tokens", "--cuda-graph-max-bs-prefill N",
+         "the prefill graph sizes are per phase", "0.5.20", True, "one",
+         "0.5.19 wheel: its deprecation"),
+        ("--piecewise-cuda-graph-tokens", "--cuda-graph-bs-prefill N [N ...]",
+         "the prefill graph sizes are per phase", "0.5.20", True, "many",
+         "0.5.19 wheel: its deprecation"),
+        ("--prefill-round-robin-balance", "", "removed", "0.5.20", False, "",
+         "0.5.19 wheel: its deprecation"),
+        ("--speculative-dflash-draft-window-size", "--speculative-draft-window-size N",
+         "renamed", "0.5.20", True, "one", "0.5.19 wheel: its deprecation"),
+        ("--stream-output", "--incremental-streaming-output", "renamed", "0.5.20", False, "",
+         "0.5.19 wheel: its deprecation"),
+        ("--elastic-ep-rejoin", "--elastic-ep-join-mode recover", "the join mode names it",
+         "0.5.21", False, "", "0.5.20 wheel: its help"),
+        ("--keep-mm-feature-on-device", "--mm-feature-transport cuda_ipc",
+         "GPU-resident features are a transport choice", "0.5.21", False, "",
+         "0.5.20 wheel: its help"),
+    )),
 )}
 
 #: Flags seen in pasted launch lines that no SGLang release launchplan knows has, for which
@@ -140,15 +275,13 @@ def migration_hint(flag: str) -> str | None:
     if entry is None:
         return NOT_SGLANG.get(flag)
     if not entry.new:
-        last = RELEASES[RELEASES.index(entry.since) - 1]
-        return (f"{entry.old} is a flag of SGLang {last}, removed in {entry.since} "
-                f"({entry.note}): drop it")
+        at = RELEASES.index(entry.since) if entry.since in RELEASES else 0
+        if at:  # the last release with it is one launchplan models
+            return (f"{entry.old} is a flag of SGLang {RELEASES[at - 1]}, removed in "
+                    f"{entry.since} ({entry.note}): drop it")
+        return (f"{entry.old} is an older SGLang flag, removed in {entry.since} "
+                f"({entry.note}), no replacement: drop it")
     return f"{entry.old} is an older SGLang flag ({entry.note}): use {entry.new}"
-
-
-#: Old flags whose value is carried over to the replacement flag unchanged.
-_RENAMED_WITH_VALUE = ("--mamba-scheduler-strategy", "--nsa-prefill-backend",
-                       "--nsa-decode-backend")
 
 
 def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str]]:
@@ -169,19 +302,19 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
             continue
         values = [inline] if eq else []
         i += 1
-        many = flag == "--cuda-graph-bs"
-        if not eq and (many or flag in _RENAMED_WITH_VALUE or flag == "--cuda-graph-max-bs"
-                       or entry.takes_value):
+        if not eq and entry.takes_value:
             while i < len(argv) and not argv[i].startswith("--"):
                 values.append(argv[i])
                 i += 1
-                if not many:
+                if entry.carry != "many":
                     break
-        new = _replacement(flag, values, tp)
+        new = _replacement(entry, values, tp)
         out.extend(new)
         said = f"{token}{' ' + ' '.join(values) if values and not eq else ''}"
         if new:
             notes.append(f"{said} -> {' '.join(new)}: {entry.note}")
+        elif entry.new:  # a replacement whose value is the user's to choose
+            notes.append(f"{said} dropped: {entry.note}; set {entry.new} yourself")
         else:
             notes.append(f"{said} dropped: removed in SGLang {entry.since}; {entry.note}")
     return _dp_attention(out, notes)
@@ -189,9 +322,13 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
 
 def _gone(entry: Migration, to: str | None) -> bool:
     """Whether release ``to`` no longer has the entry's flag (the latest when not given)."""
-    if not entry.since or to is None or to not in RELEASES:
+    if to is None or to not in RELEASES:
         return True
-    return RELEASES.index(to) >= RELEASES.index(entry.since)
+    return _key(to) >= _key(entry.since)
+
+
+def _key(release: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in release.split(".") if part.isdigit())
 
 
 def _prefill_cp(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -224,18 +361,18 @@ def _prefill_cp(argv: list[str]) -> tuple[list[str], list[str]]:
     return out, [f"{old} -> {' '.join(new)}: {entry.note}"]
 
 
-def _replacement(flag: str, values: list[str], tp: str) -> list[str]:
-    if flag == "--cuda-graph-max-bs":
-        return ["--cuda-graph-max-bs-decode", *values]
-    if flag == "--cuda-graph-bs":
-        return ["--cuda-graph-bs-decode", *values]
-    if flag == "--enable-ep-moe":
+def _replacement(entry: Migration, values: list[str], tp: str) -> list[str]:
+    """The flags that replace ``entry.old`` given with ``values``; [] when the flag goes
+    (removed outright, or its replacement's value is the user's to choose)."""
+    if entry.old == "--enable-ep-moe":
         return ["--ep-size", tp]
-    if flag == "--disable-flashinfer":
-        return ["--attention-backend", "triton", "--sampling-backend", "pytorch"]
-    if flag in _RENAMED_WITH_VALUE:
-        return [MIGRATIONS[flag].new.split()[0], *values]
-    return MIGRATIONS[flag].new.split()
+    words = entry.new.split()
+    if entry.carry:
+        renamed = dict(entry.values)
+        return [words[0], *(renamed.get(v, v) for v in values)]
+    if "N" in words:
+        return []
+    return words
 
 
 def _tp(argv: list[str]) -> str:
