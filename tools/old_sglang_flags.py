@@ -25,8 +25,8 @@ import json
 import re
 import sys
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "input" / "data" / "sglang-old-flags.json"
 MEMBER = "sglang/srt/server_args.py"
@@ -128,13 +128,16 @@ def wheel_release(path: Path) -> str:
     return path.name.split("-")[1]
 
 
+def _member_reader(archive: zipfile.ZipFile) -> Callable[[str], str | None]:
+    names = set(archive.namelist())
+    return lambda member: archive.read(member).decode() if member in names else None
+
+
 def collect(wheel_dir: Path) -> dict[str, object]:
     per_release: dict[str, set[str]] = {}
     for wheel in sorted(wheel_dir.glob("sglang-*.whl")):
         with zipfile.ZipFile(wheel) as archive:
-            names = set(archive.namelist())
-            per_release[wheel_release(wheel)] = flags_in(
-                lambda m: archive.read(m).decode() if m in names else None)
+            per_release[wheel_release(wheel)] = flags_in(_member_reader(archive))
     releases = sorted(per_release, key=release_key)
     flags: dict[str, list[str]] = {}
     for release in releases:

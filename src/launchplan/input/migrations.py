@@ -105,7 +105,8 @@ MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
     # prefill backend is what --enforce-piecewise-cuda-graph used to ask for (0.5.21's
     # cuda_graph_hook.apply_cuda_graph_compatibility)
     Migration("--enable-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
-              "prefill CUDA graphs are on by default; the prefill graph backend names them", "0.5.14"),
+              "prefill CUDA graphs are on by default; the prefill graph backend names them",
+              "0.5.14"),
     Migration("--enforce-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
               "naming the prefill graph backend keeps it from being switched off", "0.5.20"),
     Migration("--disable-piecewise-cuda-graph", "--cuda-graph-backend-prefill disabled",
