@@ -179,3 +179,25 @@ def test_an_older_flag_removed_without_replacement_says_so(capsys):
                  "--enable-double-sparsity"]) == 2
     err = capsys.readouterr().err
     assert "removed in 0.5.11" in err and "no replacement: drop it" in err
+
+
+def test_attention_dp_keeps_its_switch_for_a_release_without_attn_dp_size():
+    # --attn-dp-size came in 0.5.22: for 0.5.21 the switch and --dp stay as they are
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.migrations import rewrite
+
+    old = ["--tp", "8", "--enable-dp-attention", "--dp", "8"]
+    assert rewrite(old, "0.5.21") == (old, [])
+    assert rewrite(old, "0.5.22")[0] == ["--tp", "8", "--attn-dp-size", "8"]
+    parse_argv(rewrite(old + ["--cuda-graph-max-bs", "64"], "0.5.21")[0], "0.5.21")
+
+
+def test_every_replacement_flag_exists_in_each_modeled_release():
+    # migrate --to R writes only flags R has
+    from launchplan.input.fields import RELEASES, release_table
+
+    for release in RELEASES:
+        flags = release_table(release).flag_to_field
+        for entry in MIGRATIONS.values():
+            named = [w.rstrip(")") for w in entry.new.split() if w.startswith("--")]
+            assert all(w in flags for w in named), (release, entry.old, named)

@@ -57,6 +57,9 @@ SUITES = {
     # realistic launches leaning on what changed between the releases, and the lines aimed at
     # the classes that found (tools/gen_release2_cases.py)
     "release2": "release2-cases.json",
+    # lines written for SGLang 0.3.6 to 0.5.20, as `launchplan migrate --to 0.5.23` rewrites
+    # them (tools/gen_migrate_cases.py)
+    "migrate": "migrate-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from launchplan.input.fields import RELEASES
+from launchplan.input.fields import RELEASES, release_table
 
 
 class Migration(NamedTuple):
@@ -318,6 +318,8 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
             notes.append(f"{said} dropped: {entry.note}; set {entry.new} yourself")
         else:
             notes.append(f"{said} dropped: removed in SGLang {entry.since}; {entry.note}")
+    if to in RELEASES and "--attn-dp-size" not in release_table(to).flag_to_field:
+        return out, notes  # 0.5.21 sizes attention DP only with --enable-dp-attention
     return _dp_attention(out, notes)
 
 
