@@ -201,3 +201,45 @@ def test_every_replacement_flag_exists_in_each_modeled_release():
         for entry in MIGRATIONS.values():
             named = [w.rstrip(")") for w in entry.new.split() if w.startswith("--")]
             assert all(w in flags for w in named), (release, entry.old, named)
+
+
+def test_every_value_the_modeled_releases_retired_is_named():
+    from launchplan.input.fields import RELEASES, release_table
+    from launchplan.input.migrations import RETIRED_VALUES
+
+    latest = release_table(RELEASES[-1])
+    for older in RELEASES[:-1]:
+        for name, spec in release_table(older).fields.items():
+            now = latest.fields.get(name)
+            if not (spec.choices and now and now.choices):
+                continue
+            for value in set(map(str, spec.choices)) - set(map(str, now.choices)):
+                assert any((flag, value) in RETIRED_VALUES for flag in spec.flags), (name, value)
+
+
+@pytest.mark.parametrize("argv, to, new", [
+    (["--cuda-graph-backend-prefill", "tc_piecewise", "--cuda-graph-tc-compiler", "eager",
+      "--tp", "2"], "0.5.23", ["--tp", "2"]),
+    (["--cuda-graph-backend-decode=tc_piecewise"], "0.5.22", []),
+    (["--cuda-graph-backend-decode", "tc_piecewise"], "0.5.21",
+     ["--cuda-graph-backend-decode", "tc_piecewise"]),
+    (["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise", "tc_compiler": "eager", '
+      '"max_bs": 64}, "decode": {"tc_compiler": "eager"}}'], "0.5.23",
+     ["--cuda-graph-config", '{"prefill": {"max_bs": 64}}']),
+])
+def test_a_retired_value_is_dropped_for_a_release_that_refuses_it(argv, to, new):
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(argv, to)
+    assert out == new and (notes or new == argv)
+    parse_argv(out, to)
+
+
+def test_attention_dp_takes_the_last_of_the_data_parallel_spellings():
+    # --dp, --dp-size and --data-parallel-size are one field: the last wins, none may stay
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(["--tp", "2", "--enable-dp-attention", "--dp-size", "2", "--page-size",
+                          "1", "--enable-dp-attention", "--dp", "8"])
+    assert out == ["--tp", "2", "--page-size", "1", "--attn-dp-size", "8"] and len(notes) == 1

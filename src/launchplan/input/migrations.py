@@ -261,6 +261,20 @@ NOT_SGLANG: dict[str, str] = {
         "--mamba-scheduler-strategy), and with --disable-radix-cache it has no role: drop it"),
 }
 
+class RetiredValue(NamedTuple):
+    flag: str
+    value: str
+    note: str  # what to choose instead; the rewrite drops the flag, so the default applies
+    since: str  # the first release that refuses the value
+
+
+#: Values of current flags that a release stopped accepting (the modeled releases' choices,
+#: diffed; a test keeps this complete). 0.5.22's CUDA-graph config refuses the backend as removed.
+RETIRED_VALUES: dict[tuple[str, str], RetiredValue] = {(v.flag, v.value): v for v in (
+    RetiredValue(f"--cuda-graph-backend-{phase}", "tc_piecewise",
+                 f"the tc_piecewise backend was removed (breakable, full or disabled remain; "
+                 f"without the flag the {phase} default, {default}, applies)", "0.5.22")
+    for phase, default in (("prefill", "breakable"), ("decode", "full")))}
 #: The CP layout names of the retired mode flags, as --cp-strategy values.
 _CP_LAYOUT = {"in-seq-split": "zigzag", "round-robin-split": "interleave"}
 _CP_MODES = ("--nsa-prefill-cp-mode", "--dsa-prefill-cp-mode", "--prefill-cp-mode")
@@ -290,6 +304,7 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
     as old (or that release ``to`` still has) pass through unchanged; values keep their
     order."""
     argv, notes = _prefill_cp(argv)
+    argv = _retired_values(argv, to, notes)
     out: list[str] = []
     i = 0
     tp = _tp(argv)
@@ -323,11 +338,70 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
     return _dp_attention(out, notes)
 
 
-def _gone(entry: Migration, to: str | None) -> bool:
-    """Whether release ``to`` no longer has the entry's flag (the latest when not given)."""
+def _gone(entry: Migration | RetiredValue, to: str | None) -> bool:
+    """Whether release ``to`` no longer has the entry's flag or value (the latest when not
+    given)."""
     if to is None or to not in RELEASES:
         return True
     return _key(to) >= _key(entry.since)
+
+
+def _retired_values(argv: list[str], to: str | None, notes: list[str]) -> list[str]:
+    """Drop a current flag given a value its release ``to`` refuses (its default applies),
+    and the retired backend and keys inside ``--cuda-graph-config``."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        flag, eq, inline = argv[i].partition("=")
+        value = inline if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        width = 1 if eq else 2
+        retired = RETIRED_VALUES.get((flag, value))
+        if retired is not None and _gone(retired, to):
+            notes.append(f"{flag} {value} dropped: {retired.note}")
+            i += width
+            continue
+        if flag == "--cuda-graph-config" and value.startswith("{"):
+            config = _graph_config(value, to, notes)
+            if config is None:
+                i += width
+                continue
+            out += [f"{flag}={config}"] if eq else [flag, config]
+            i += width
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
+def _graph_config(text: str, to: str | None, notes: list[str]) -> str | None:
+    """A --cuda-graph-config JSON without what ``to`` refuses; None when nothing is left."""
+    import json  # only for a line that sets the graph config
+
+    try:
+        config = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(config, dict):
+        return text
+    changed = False
+    for phase, settings in list(config.items()):
+        if not isinstance(settings, dict):
+            continue
+        if "tc_compiler" in settings and _gone(MIGRATIONS["--cuda-graph-tc-compiler"], to):
+            del settings["tc_compiler"]  # the config key of the flag, gone with it
+            changed = True
+        retired = RETIRED_VALUES.get((f"--cuda-graph-backend-{phase}", str(settings.get(
+            "backend"))))
+        if retired is not None and _gone(retired, to):
+            del settings["backend"]
+            changed = True
+        if not settings:
+            del config[phase]
+    if not changed:
+        return text
+    notes.append(f"--cuda-graph-config {text} -> {json.dumps(config) if config else '(dropped)'}"
+                 ": the tc_piecewise backend and its tc_compiler key were removed in 0.5.22")
+    return json.dumps(config) if config else None
 
 
 def _key(release: str) -> tuple[int, ...]:
@@ -390,22 +464,32 @@ def _tp(argv: list[str]) -> str:
 
 
 def _dp_attention(argv: list[str], notes: list[str]) -> tuple[list[str], list[str]]:
-    """``--enable-dp-attention`` with ``--dp N``: the older spelling of ``--attn-dp-size N``."""
+    """``--enable-dp-attention`` with ``--dp N``: the older spelling of ``--attn-dp-size N``.
+    ``--dp``, ``--dp-size`` and ``--data-parallel-size`` set one field, the last one given
+    wins, so every one of them goes and the last value is the size."""
     if "--enable-dp-attention" not in argv:
         return argv, notes
-    out = [t for t in argv if t != "--enable-dp-attention"]
-    for flag in ("--dp", "--dp-size", "--data-parallel-size"):
-        for i, token in enumerate(out):
-            name, eq, inline = token.partition("=")
-            if name != flag:
-                continue
-            value = inline if eq else (out[i + 1] if i + 1 < len(out) else "1")
-            del out[i:i + (1 if eq else 2)]
-            out += ["--attn-dp-size", value]
-            notes.append(f"--enable-dp-attention {flag} {value} -> --attn-dp-size {value}: "
-                         "attention data parallelism has its own size; --dp-size now counts "
-                         "whole replicas")
-            return out, notes
-    notes.append("--enable-dp-attention without --dp-size: it has no effect; use "
-                 "--attn-dp-size N")
+    out: list[str] = []
+    said: list[str] = []
+    value = None
+    i = 0
+    while i < len(argv):
+        name, eq, inline = argv[i].partition("=")
+        if argv[i] == "--enable-dp-attention":
+            i += 1
+            continue
+        if name in ("--dp", "--dp-size", "--data-parallel-size"):
+            value = inline if eq else (argv[i + 1] if i + 1 < len(argv) else "1")
+            said.append(f"{name} {value}")
+            i += 1 if eq else 2
+            continue
+        out.append(argv[i])
+        i += 1
+    if value is None:
+        notes.append("--enable-dp-attention without --dp-size: it has no effect; use "
+                     "--attn-dp-size N")
+        return out, notes
+    out += ["--attn-dp-size", value]
+    notes.append(f"--enable-dp-attention {' '.join(said)} -> --attn-dp-size {value}: attention "
+                 "data parallelism has its own size; --dp-size now counts whole replicas")
     return out, notes

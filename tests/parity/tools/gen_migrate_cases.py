@@ -8,7 +8,11 @@ two groups of flags from older SGLang releases (0.3.6 to 0.5.20, the retired fla
 ``input/migrations.py`` with the values tutorials and issues pass them), and stores the line
 ``launchplan migrate --to 0.5.23`` prints: the oracle then says whether real 0.5.23 accepts
 the migrated line and how it resolves it. ``old`` keeps the line as pasted. Every group is
-used at least once (line i takes group i first). Seeded and frozen.
+used at least once (line i takes group i first). Then pairs of a line 0.5.21 reads whose
+flags or values later releases retired (``migrate/old/<k>``, recorded on 0.5.21 too) and its
+migration (``migrate/new/<k>``): the two answers say whether the plan really changed, which
+``migrate --from 0.5.21`` must tell (``tests/parity/test_migrate_from.py``). Seeded and
+frozen.
 """
 
 from __future__ import annotations
@@ -124,10 +128,50 @@ def draw(rng: random.Random, compared: list[str]) -> list[dict]:
     return cases
 
 
+# lines 0.5.21 still reads whose flags or values later releases retired: their plan on 0.5.21
+# against the migrated line's on 0.5.23 checks what `migrate --from 0.5.21` says
+FROM_GROUPS: list[tuple[Group, str | None]] = [
+    (lambda r: ["--cuda-graph-tc-compiler", _pick("eager", "inductor")(r)], None),
+    (lambda r: ["--cuda-graph-backend-prefill", "tc_piecewise", "--cuda-graph-tc-compiler",
+                _pick("eager", "inductor")(r)], None),
+    (lambda r: ["--cuda-graph-backend-decode", "tc_piecewise"], None),
+    (lambda r: ["--cuda-graph-config", json.dumps(
+        {"prefill": {"backend": "tc_piecewise", "tc_compiler": _pick("eager", "inductor")(r),
+                     "max_bs": int(_pick("16", "64")(r))}})], None),
+    (lambda r: ["--enable-dp-attention", "--dp", _pick("2", "4", "8")(r)], "models/deepseek-v3"),
+    (lambda r: ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
+                "models/llama-3.1-8b-eagle", "--enable-dp-attention", "--dp", "2",
+                "--speculative-skip-dp-mlp-sync"], "models/llama-3.1-8b"),
+]
+FROM_COUNT = 18
+
+
+def draw_from(rng: random.Random, compared: list[str]) -> list[dict]:
+    """``migrate/old/<k>`` (the line as 0.5.21 read it) and ``migrate/new/<k>`` (migrated)."""
+    pool = [m for m in release2.models() if m.startswith("models/")]
+    cases: list[dict] = []
+    for k in range(FROM_COUNT):
+        platform = wild.PLATFORMS[k % len(wild.PLATFORMS)]
+        group, need = FROM_GROUPS[k % len(FROM_GROUPS)]
+        for _ in range(40):
+            model = need or pool[rng.randrange(len(pool))]
+            old = wild.base(rng, platform, model.split("/", 1)[1]) + group(rng)
+            if release2.fits(old, "0.5.21") and migrated(platform, model, old) is not None:
+                break
+        new = rewrite(old, "0.5.23")[0]
+        fields = compared + wild3.own_fields(old + new, compared)
+        cases.append({"name": f"migrate/old/{k}", "platform": platform, "model": model,
+                      "argv": old, "migrated": new, "fields": fields})
+        cases.append({"name": f"migrate/new/{k}", "platform": platform, "model": model,
+                      "argv": new, "old": old, "fields": fields})
+    return cases
+
+
 def main() -> None:
     _, _, compared = wild.pool(False)
     compared = compared + [f for f in release2.RELEASE_FIELDS if f not in compared]
     cases = draw(random.Random(SEED), compared)
+    cases += draw_from(random.Random(SEED + 1), compared)
     out = wild.DATA / "migrate-cases.json"
     out.write_text("[\n" + ",\n".join(json.dumps(c) for c in cases) + "\n]\n")
     print(f"migrate: wrote {len(cases)} cases to {out}")
