@@ -1,10 +1,10 @@
-"""``launchplan migrate --from 0.5.21`` tells the truth about whether the plan changes.
+"""``launchplan migrate --from R`` tells the truth about whether the plan changes.
 
 The ``migrate`` suite holds pairs: a line 0.5.21 reads whose flags or values later releases
-retired (``migrate/old/<k>``, answered by SGLang 0.5.21) and the line ``migrate --to 0.5.23``
-makes of it (``migrate/new/<k>``, answered by SGLang 0.5.23). Where both start, the fields
-whose recorded answers differ are exactly the compared fields ``migrate --from 0.5.21``
-reports as changed: no change it misses, none it invents.
+retired (``migrate/old/<k>``, answered by SGLang 0.5.21, and by 0.5.22 where it still reads
+it) and the line ``migrate --to 0.5.23`` makes of it (``migrate/new/<k>``, answered by SGLang
+0.5.23). Where both start, the fields whose recorded answers differ are exactly the compared
+fields ``migrate --from R`` reports as changed: no change it misses, none it invents.
 """
 
 from __future__ import annotations
@@ -23,26 +23,27 @@ def _readable(value: object) -> bool:
     return not (isinstance(value, str) and value.startswith("<unreadable"))
 
 
-def _pairs():
-    if not (results_path("migrate", "0.5.21").exists()
+def _pairs(release: str):
+    if not (results_path("migrate", release).exists()
             and results_path("migrate", "0.5.23").exists()):
         return []
-    old = {c.name: c for c in load("migrate", "0.5.21")}
+    old = {c.name: c for c in load("migrate", release)}
     new = {c.name: c for c in load("migrate", "0.5.23")}
-    return [(case, new[f"migrate/new/{name.rsplit('/', 1)[1]}"]) for name, case in old.items()
-            if name.startswith("migrate/old/")
+    return [(release, case, new[f"migrate/new/{name.rsplit('/', 1)[1]}"])
+            for name, case in old.items() if name.startswith("migrate/old/")
             and f"migrate/new/{name.rsplit('/', 1)[1]}" in new]
 
 
-PAIRS = _pairs()
+PAIRS = _pairs("0.5.21") + _pairs("0.5.22")
 
 
 def test_the_pairs_are_recorded():
-    assert len(PAIRS) >= 15
+    assert sum(release == "0.5.21" for release, _, _ in PAIRS) >= 15
 
 
-@pytest.mark.parametrize("old, new", PAIRS, ids=[o.name for o, _ in PAIRS])
-def test_migrate_from_says_which_fields_change(old, new):
+@pytest.mark.parametrize("release, old, new", PAIRS,
+                         ids=[f"{r}:{o.name}" for r, o, _ in PAIRS])
+def test_migrate_from_says_which_fields_change(release, old, new):
     if not (old.expected["ok"] and new.expected["ok"]):
         pytest.skip("SGLang refuses one of the two lines")
     a, b = old.expected["resolved"], new.expected["resolved"]
@@ -51,7 +52,7 @@ def test_migrate_from_says_which_fields_change(old, new):
     spec = old.spec
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = main(["migrate", "--from", "0.5.21", "--to", "0.5.23", "--gpu", spec["platform"],
+        code = main(["migrate", "--from", release, "--to", "0.5.23", "--gpu", spec["platform"],
                      "--model-path", _local(spec["model"]), *map(_local, spec["argv"]),
                      "--format", "json"])
     data = json.loads(out.getvalue())

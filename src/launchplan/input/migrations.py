@@ -296,7 +296,8 @@ def migration_hint(flag: str) -> str | None:
                     f"{entry.since} ({entry.note}): drop it")
         return (f"{entry.old} is an older SGLang flag, removed in {entry.since} "
                 f"({entry.note}), no replacement: drop it")
-    return f"{entry.old} is an older SGLang flag ({entry.note}): use {entry.new}"
+    return (f"{entry.old} is an older SGLang flag (removed in {entry.since}; {entry.note}): "
+            f"use {entry.new}")
 
 
 def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str]]:
