@@ -117,7 +117,7 @@ def _old_flags() -> dict:
 
 
 def test_every_flag_of_the_older_releases_is_accepted_or_named():
-    # the flags of every SGLang wheel from 0.3.6 to 0.5.20 (tools/old_sglang_flags.py): each one
+    # the flags of every SGLang wheel from 0.3.0 to 0.5.20 (tools/old_sglang_flags.py): each one
     # 0.5.23 does not accept has an entry, with the first wheel without it as its release
     from launchplan.input.fields import RELEASES, release_table
 
@@ -137,7 +137,7 @@ def test_every_flag_of_the_older_releases_is_accepted_or_named():
         following = releases[releases.index(last) + 1] if last != releases[-1] else RELEASES[0]
         assert entry.since == following, (flag, entry.since, following)
     assert not missing, missing
-    assert len(data["flags"]) > 550 and len(releases) >= 30
+    assert len(data["flags"]) > 600 and len(releases) >= 38
 
 
 @pytest.mark.parametrize("argv, new", [
@@ -150,6 +150,8 @@ def test_every_flag_of_the_older_releases_is_accepted_or_named():
     (["--hybrid-kvcache-ratio", "0.5", "--tp", "2"], ["--tp", "2"]),
     (["--enable-deepep-waterfill"], ["--enable-waterfill", "--moe-a2a-backend", "deepep"]),
     (["--stream-output", "--torchao-config", "int4wo-128"], ["--incremental-streaming-output"]),
+    (["--additional-ports", "30001", "30002", "--max-torch-compile-bs", "32"],
+     ["--torch-compile-max-bs", "32"]),
 ])
 def test_older_releases_flags_rewrite_to_a_line_0_5_23_parses(argv, new):
     from launchplan.input.cli import parse_argv

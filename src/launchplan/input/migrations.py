@@ -22,6 +22,7 @@ class Migration(NamedTuple):
     since: str = ""  # the first release without the flag (of the wheels read)
     takes_value: bool = False  # the old flag took a value: it goes with the flag or moves
     carry: str = ""  # "one"/"many": the old value(s) move to the replacement's first flag
+    # (with no replacement, "many" only says how many values go with the flag)
     values: tuple[tuple[str, str], ...] = ()  # old value -> new value, where renamed
     source: str = ""  # where the replacement is read from (a release's wheel, a PR)
 
@@ -125,12 +126,22 @@ MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
               "(SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=1 is the one way around it, for "
               "single-layer EAGLE, EAGLE3 or DSPARK)", since="0.5.23"),
     # Older releases, read from their wheels (tools/old_sglang_flags.py; every x.y.z from
-    # 0.4.0 to 0.5.20 and 0.3.6): ``since`` is the first wheel without the flag, and the
+    # 0.3.0 to 0.5.20): ``since`` is the first wheel without the flag, and the
     # replacement is what the last wheel with it says (its deprecation action or help), or the
     # flag that took its place in the next one.
     *(Migration(*row[:3], since=row[3], takes_value=row[4], carry=row[5], source=row[6],
                 values=row[7] if len(row) > 7 else ())
       for row in (
+        ("--max-num-reqs", "", "removed", "0.3.1", True, "", "0.3.1 wheel"),
+        ("--enable-mla", "", "MLA became the default (0.3.2 to 0.4.5 had --disable-mla)",
+         "0.3.2", False, "", "0.3.2 wheel: --disable-mla in its place"),
+        ("--additional-ports", "", "removed", "0.3.3", True, "many", "0.3.3 wheel"),
+        ("--efficient-weight-load", "", "removed", "0.3.4", False, "", "0.3.4 wheel"),
+        ("--max-torch-compile-bs", "--torch-compile-max-bs N", "renamed", "0.3.5", True, "one",
+         "0.3.5 wheel"),
+        ("--disable-penalizer", "", "removed", "0.3.6", False, "", "0.3.6 wheel"),
+        ("--disable-regex-jump-forward", "", "removed (jump-forward decoding went in 0.4.4)",
+         "0.3.6", False, "", "0.3.6 wheel"),
         ("--disable-nan-detection", "", "NaN detection became opt-in", "0.4.1", False, "",
          "0.4.1 wheel: --enable-nan-detection in its place"),
         ("--disable-disk-cache", "--disable-outlines-disk-cache", "renamed", "0.4.2", False, "",
@@ -445,6 +456,8 @@ def _replacement(entry: Migration, values: list[str], tp: str) -> list[str]:
     if entry.old == "--enable-ep-moe":
         return ["--ep-size", tp]
     words = entry.new.split()
+    if not words:
+        return []
     if entry.carry:
         renamed = dict(entry.values)
         return [words[0], *(renamed.get(v, v) for v in values)]

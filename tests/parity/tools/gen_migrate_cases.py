@@ -4,7 +4,7 @@
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py migrate --jobs 1
 
 Each ``migrate/<i>`` case starts from a realistic base (``gen_wild_cases.base``) plus one or
-two groups of flags from older SGLang releases (0.3.6 to 0.5.20, the retired flags of
+two groups of flags from older SGLang releases (0.3.0 to 0.5.20, the retired flags of
 ``input/migrations.py`` with the values tutorials and issues pass them), and stores the line
 ``launchplan migrate --to 0.5.23`` prints: the oracle then says whether real 0.5.23 accepts
 the migrated line and how it resolves it. ``old`` keeps the line as pasted. Every group is
