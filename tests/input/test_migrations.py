@@ -245,3 +245,26 @@ def test_attention_dp_takes_the_last_of_the_data_parallel_spellings():
     out, notes = rewrite(["--tp", "2", "--enable-dp-attention", "--dp-size", "2", "--page-size",
                           "1", "--enable-dp-attention", "--dp", "8"])
     assert out == ["--tp", "2", "--page-size", "1", "--attn-dp-size", "8"] and len(notes) == 1
+
+
+def test_disable_flashinfer_was_the_attention_backend_only():
+    # 0.3.x set attention_backend = "triton" for it; sampling kept FlashInfer unless
+    # --disable-flashinfer-sampling was given too
+    from launchplan.input.migrations import rewrite
+
+    assert rewrite(["--disable-flashinfer"])[0] == ["--attention-backend", "triton"]
+    assert rewrite(["--disable-flashinfer", "--disable-flashinfer-sampling"])[0] == [
+        "--attention-backend", "triton", "--sampling-backend", "pytorch"]
+
+
+def test_the_enable_piecewise_switch_was_a_no_op_and_is_dropped():
+    # 0.5.13 deprecated it as already the default; naming breakable instead would also skip
+    # the conditions that switch the prefill graph off
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(["--tp", "2", "--enable-piecewise-cuda-graph"])
+    assert out == ["--tp", "2"] and "no-op" in notes[0]
+
+
+def test_every_entry_says_where_it_is_read_from():
+    assert all(entry.source and entry.since for entry in MIGRATIONS.values())

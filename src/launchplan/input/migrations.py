@@ -33,98 +33,131 @@ _NSA_VALUES = (("flashmla_prefill", "flashmla_sparse"), ("flashmla_decode", "fla
 MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
     Migration("--cuda-graph-max-bs", "--cuda-graph-max-bs-decode N",
               "split per CUDA-graph phase; the old flag sized the decode graphs", "0.5.20",
-              True, "one"),
+              True, "one",
+              source="0.5.19 wheel: its deprecation"),
     Migration("--cuda-graph-bs", "--cuda-graph-bs-decode N [N ...]",
               "split per CUDA-graph phase; the old flag listed the decode batch sizes", "0.5.20",
-              True, "many"),
+              True, "many",
+              source="0.5.19 wheel: its deprecation"),
     Migration("--enable-ep-moe", "--ep-size N (N = --tp-size)",
-              "expert parallelism is sized, not switched on", "0.5.5"),
+              "expert parallelism is sized, not switched on", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-flashinfer-moe", "--moe-runner-backend flashinfer_cutlass",
               "renamed --enable-flashinfer-cutlass-moe, then folded into the MoE runner choice",
-              "0.4.10"),
+              "0.4.10",
+              source="0.4.10 wheel; SGLang docs, deprecated features"),
     Migration("--enable-flashinfer-cutlass-moe", "--moe-runner-backend flashinfer_cutlass",
-              "folded into the MoE runner choice", "0.5.5"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-flashinfer-trtllm-moe", "--moe-runner-backend flashinfer_trtllm",
-              "folded into the MoE runner choice", "0.5.5"),
-    Migration("--disable-flashinfer", "--attention-backend triton --sampling-backend pytorch",
-              "retired; it meant the triton attention kernels and PyTorch sampling", "0.4.2"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
+    # 0.3.x's ServerArgs turned it into attention_backend = "triton" and nothing else; the
+    # sampling kernels had their own switch, --disable-flashinfer-sampling
+    Migration("--disable-flashinfer", "--attention-backend triton",
+              "retired; it chose the triton attention kernels", "0.4.2",
+              source="0.3.5 wheel: ServerArgs.__post_init__"),
     # SGLang's docs, "Deprecated Features, Server Arguments and Environment Variables" (its
     # MoE runner backend table), list these with their replacements
     Migration("--enable-deepep-moe", "--moe-a2a-backend deepep",
-              "DeepEP became one of the MoE all-to-all backends", "0.5.5"),
+              "DeepEP became one of the MoE all-to-all backends", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-flashinfer-cutedsl-moe", "--moe-runner-backend flashinfer_cutedsl",
-              "folded into the MoE runner choice", "0.5.5"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-triton-kernel-moe", "--moe-runner-backend triton_kernel",
-              "folded into the MoE runner choice", "0.5.5"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-flashinfer-mxfp4-moe", "--moe-runner-backend flashinfer_mxfp4",
-              "folded into the MoE runner choice", "0.5.5"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     # sgl-project/sglang#5480 replaced the MLA switches with attention backends
     Migration("--enable-flashinfer-mla", "--attention-backend flashinfer",
-              "the FlashInfer MLA kernels are the flashinfer attention backend", "0.4.8"),
+              "the FlashInfer MLA kernels are the flashinfer attention backend", "0.4.8",
+              source="0.4.7 wheel: its deprecation; sgl-project/sglang#5480"),
     Migration("--enable-flashmla", "--attention-backend flashmla",
-              "FlashMLA became an attention backend", "0.4.8"),
+              "FlashMLA became an attention backend", "0.4.8",
+              source="0.4.7 wheel: its deprecation; sgl-project/sglang#5480"),
     # sgl-project/sglang#2065 retired the sampling switch with --disable-flashinfer
     Migration("--disable-flashinfer-sampling", "--sampling-backend pytorch",
-              "the sampling kernels are chosen with --sampling-backend", "0.4.2"),
+              "the sampling kernels are chosen with --sampling-backend", "0.4.2",
+              source="0.4.1 wheel: its deprecation; sgl-project/sglang#2065"),
     # sgl-project/sglang#27418 renamed the hybrid (mamba) models' cache strategy; 0.5.21 to
     # 0.5.23 accept only the new name (a later main takes the old one as an alias, #37960)
     Migration("--mamba-scheduler-strategy", "--mamba-radix-cache-strategy N",
               "renamed: it picks how the mamba state is kept for the radix cache", "0.5.20", True,
-              "one"),
+              "one",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27418"),
     # sgl-project/sglang#25821 renamed NSA to DSA (DeepSeek Sparse Attention); 0.5.21 to
     # 0.5.23 accept only the --dsa-* flags (the "nsa" attention backend stays an alias)
     Migration("--nsa-prefill-backend", "--dsa-prefill-backend N", "NSA was renamed DSA", "0.5.20",
-              True, "one"),
+              True, "one",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#25821"),
     Migration("--nsa-decode-backend", "--dsa-decode-backend N", "NSA was renamed DSA", "0.5.20",
-              True, "one"),
+              True, "one",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#25821"),
     # sgl-project/sglang#27312 merged the context-parallel switches into --enable-prefill-cp
     # with --cp-strategy; the DSA mode round-robin-split (its default, #26179) is interleave
     # and in-seq-split is zigzag (#27252)
     Migration("--enable-nsa-prefill-context-parallel",
               "--enable-prefill-cp --cp-strategy interleave",
               "prefill context parallelism is one switch with a strategy; the old default "
-              "round-robin-split layout is interleave", "0.5.20"),
+              "round-robin-split layout is interleave", "0.5.20",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27312"),
     Migration("--enable-dsa-prefill-context-parallel",
               "--enable-prefill-cp --cp-strategy interleave",
               "prefill context parallelism is one switch with a strategy; the old default "
-              "round-robin-split layout is interleave", "0.5.20"),
+              "round-robin-split layout is interleave", "0.5.20",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27312"),
     Migration("--enable-prefill-context-parallel", "--enable-prefill-cp --cp-strategy zigzag",
               "prefill context parallelism is one switch with a strategy; the in-seq-split "
-              "layout is zigzag", "0.5.20"),
+              "layout is zigzag", "0.5.20",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27312"),
     Migration("--nsa-prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
-              "interleave", "0.5.20", True),
+              "interleave", "0.5.20", True,
+              source="sgl-project/sglang#27312, #27252"),
     Migration("--dsa-prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
-              "interleave", "0.5.20", True),
+              "interleave", "0.5.20", True,
+              source="sgl-project/sglang#27312, #27252"),
     Migration("--prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
-              "interleave", "0.5.20", True),
+              "interleave", "0.5.20", True,
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27312"),
     # the piecewise (torch.compile) prefill CUDA graph became on by default
-    # (sgl-project/sglang#16331), then one of the prefill graph backends (#23906); the
-    # breakable backend is the default prefill graph since (#23004), and an explicitly named
-    # prefill backend is what --enforce-piecewise-cuda-graph used to ask for (0.5.21's
+    # (sgl-project/sglang#16331): 0.5.13 kept --enable-piecewise-cuda-graph as a no-op, so the
+    # default (subject to SGLang's auto-disable conditions) is its meaning; then one of the
+    # prefill graph backends (#23906), the breakable backend the default since (#23004).
+    # --enforce-piecewise-cuda-graph skipped those conditions: 0.5.19 made it an alias of
+    # --cuda-graph-backend-prefill=tc_piecewise, gone in 0.5.22; a named prefill backend is
+    # what keeps the graph from being switched off (0.5.21's
     # cuda_graph_hook.apply_cuda_graph_compatibility)
-    Migration("--enable-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
-              "prefill CUDA graphs are on by default; the prefill graph backend names them",
-              "0.5.14"),
+    Migration("--enable-piecewise-cuda-graph", "",
+              "prefill CUDA graphs are on by default; 0.5.13 made the switch a no-op", "0.5.14",
+              source="0.5.13 wheel: its deprecation"),
     Migration("--enforce-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
-              "naming the prefill graph backend keeps it from being switched off", "0.5.20"),
+              "naming the prefill graph backend keeps it from being switched off (0.5.19 "
+              "aliased it to tc_piecewise, removed in 0.5.22)", "0.5.20",
+              source="0.5.19 wheel: its deprecation"),
     Migration("--disable-piecewise-cuda-graph", "--cuda-graph-backend-prefill disabled",
-              "the prefill CUDA graph is switched off by its backend", "0.5.20"),
+              "the prefill CUDA graph is switched off by its backend", "0.5.20",
+              source="0.5.19 wheel: its deprecation"),
     # removed between 0.5.21 and 0.5.23 (the three releases' flag sets, diffed): 0.5.22's
     # CUDA-graph config refuses the tc_piecewise backend and its compiler key as removed
     Migration("--cuda-graph-tc-compiler", "",
               "it chose the compiler of the tc_piecewise CUDA-graph backend, removed with it "
               "(prefill graphs: --cuda-graph-backend-prefill breakable, full or disabled)",
-              since="0.5.22", takes_value=True),
+              since="0.5.22", takes_value=True,
+              source="0.5.21 and 0.5.22's field tables; 0.5.22's cuda_graph_config.py"),
     # 0.5.23's scheduler always runs that extra sync with speculative decoding and DP
     # attention, unless SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=1 (0.5.22 and 0.5.23's
     # scheduler.py, the batch-merge step)
     Migration("--speculative-skip-dp-mlp-sync", "",
               "the extra DP MLP sync with speculative decoding is no longer optional "
               "(SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=1 is the one way around it, for "
-              "single-layer EAGLE, EAGLE3 or DSPARK)", since="0.5.23"),
+              "single-layer EAGLE, EAGLE3 or DSPARK)", since="0.5.23",
+              source="0.5.22 and 0.5.23's field tables and scheduler.py"),
     # Older releases, read from their wheels (tools/old_sglang_flags.py; every x.y.z from
     # 0.3.0 to 0.5.20): ``since`` is the first wheel without the flag, and the
     # replacement is what the last wheel with it says (its deprecation action or help), or the
