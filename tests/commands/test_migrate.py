@@ -41,3 +41,23 @@ def test_migrate_between_rule_sets_says_whether_the_plan_changed(capsys):
                "--cuda-graph-backend-prefill", "full"]
     assert main(changed) == 1
     assert "page_size" in capsys.readouterr()[0]
+
+
+def test_migrate_from_reads_the_old_line_with_its_own_releases_flags(capsys):
+    # the old side is parsed against 0.5.21's surface: its tc_piecewise backend and compiler
+    # flag plan there (they were read as 0.5.23 flags, refused, and the change went unreported)
+    code = main(["migrate", "--from", "0.5.21", "--to", "0.5.23", "--gpu", "h100",
+                 "--model-path", "llama-3.1-8b", "--cuda-graph-backend-prefill", "tc_piecewise",
+                 "--cuda-graph-tc-compiler", "inductor", "--format", "json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert data["old_error"] is None and code == 1
+    fields = {d["field"]: d for d in data["differences"]}
+    assert fields["cuda_graph_config.prefill.backend"]["right"] == "breakable"
+
+
+def test_diff_reads_each_side_with_its_own_releases_flags(capsys):
+    code = main(["diff", "--compat", "0.5.21", "--to", "0.5.21", "--gpu", "h100",
+                 "--model-path", "llama-3.1-8b", "--cuda-graph-tc-compiler", "eager", "--",
+                 "--cuda-graph-tc-compiler", "inductor", "--format", "json"])
+    out = capsys.readouterr()[0]
+    assert code in (0, 1) and "cuda_graph_tc_compiler" in out

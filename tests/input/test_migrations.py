@@ -106,3 +106,165 @@ def test_each_replacement_is_a_command_line_sglang_accepts(flag):
         words[-1] = "flashmla_sparse"
     parsed = parse_argv(words)  # bad input would raise, naming the flag
     assert parsed.values, words
+
+
+def _old_flags() -> dict:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "sglang-old-flags.json"
+    return json.loads(path.read_text())
+
+
+def test_every_flag_of_the_older_releases_is_accepted_or_named():
+    # the flags of every SGLang wheel from 0.3.0 to 0.5.20 (tools/old_sglang_flags.py): each one
+    # 0.5.23 does not accept has an entry, with the first wheel without it as its release
+    from launchplan.input.fields import RELEASES, release_table
+
+    data = _old_flags()
+    releases = data["releases"]
+    current = set(release_table().flag_to_field) | {"--config"}
+    missing = []
+    for flag, (_, last) in data["flags"].items():
+        if flag in current:
+            continue
+        entry = MIGRATIONS.get(flag)
+        if entry is None:
+            missing.append(flag)
+            continue
+        if any(flag in release_table(r).flag_to_field for r in RELEASES):
+            continue  # removed between the modeled releases: the test above checks those
+        following = releases[releases.index(last) + 1] if last != releases[-1] else RELEASES[0]
+        assert entry.since == following, (flag, entry.since, following)
+    assert not missing, missing
+    assert len(data["flags"]) > 600 and len(releases) >= 38
+
+
+@pytest.mark.parametrize("argv, new", [
+    (["--file-storage-pth", "/srv/f"], ["--file-storage-path", "/srv/f"]),
+    (["--nsa-prefill", "flashmla_prefill", "--nsa-decode=flashmla_decode"],
+     ["--dsa-prefill-backend", "flashmla_sparse", "--dsa-decode-backend", "flashmla_kv"]),
+    (["--piecewise-cuda-graph-tokens", "64", "128", "--tp", "2"],
+     ["--cuda-graph-bs-prefill", "64", "128", "--tp", "2"]),
+    (["--enable-double-sparsity", "--ds-heavy-channel-num", "16", "--tp", "2"], ["--tp", "2"]),
+    (["--hybrid-kvcache-ratio", "0.5", "--tp", "2"], ["--tp", "2"]),
+    (["--enable-deepep-waterfill"], ["--enable-waterfill", "--moe-a2a-backend", "deepep"]),
+    (["--stream-output", "--torchao-config", "int4wo-128"], ["--incremental-streaming-output"]),
+    (["--additional-ports", "30001", "30002", "--max-torch-compile-bs", "32"],
+     ["--torch-compile-max-bs", "32"]),
+])
+def test_older_releases_flags_rewrite_to_a_line_0_5_23_parses(argv, new):
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(argv)
+    assert out == new and len(notes) == sum(t.startswith("--") and t.partition("=")[0]
+                                            in MIGRATIONS for t in argv)
+    parse_argv(out)
+
+
+def test_a_retired_flag_that_prefixes_a_current_one_is_named(capsys):
+    # --return-hidden-states (0.4.3) is a unique prefix of 0.5.23's --return-hidden-states-mode:
+    # argparse reads it as that flag, so the bare switch is refused for a missing value
+    assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                 "--return-hidden-states"]) == 2
+    err = capsys.readouterr().err
+    assert "use --enable-return-hidden-states" in err and "--return-hidden-states-mode" in err
+    from launchplan.input.cli import parse_argv
+
+    raw = parse_argv(["--return-hidden-states", "last"])
+    assert any("read as --return-hidden-states-mode" in n for n in raw.notices)
+
+
+def test_an_older_flag_removed_without_replacement_says_so(capsys):
+    assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                 "--enable-double-sparsity"]) == 2
+    err = capsys.readouterr().err
+    assert "removed in 0.5.11" in err and "no replacement: drop it" in err
+
+
+def test_attention_dp_keeps_its_switch_for_a_release_without_attn_dp_size():
+    # --attn-dp-size came in 0.5.22: for 0.5.21 the switch and --dp stay as they are
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.migrations import rewrite
+
+    old = ["--tp", "8", "--enable-dp-attention", "--dp", "8"]
+    assert rewrite(old, "0.5.21") == (old, [])
+    assert rewrite(old, "0.5.22")[0] == ["--tp", "8", "--attn-dp-size", "8"]
+    parse_argv(rewrite(old + ["--cuda-graph-max-bs", "64"], "0.5.21")[0], "0.5.21")
+
+
+def test_every_replacement_flag_exists_in_each_modeled_release():
+    # migrate --to R writes only flags R has
+    from launchplan.input.fields import RELEASES, release_table
+
+    for release in RELEASES:
+        flags = release_table(release).flag_to_field
+        for entry in MIGRATIONS.values():
+            named = [w.rstrip(")") for w in entry.new.split() if w.startswith("--")]
+            assert all(w in flags for w in named), (release, entry.old, named)
+
+
+def test_every_value_the_modeled_releases_retired_is_named():
+    from launchplan.input.fields import RELEASES, release_table
+    from launchplan.input.migrations import RETIRED_VALUES
+
+    latest = release_table(RELEASES[-1])
+    for older in RELEASES[:-1]:
+        for name, spec in release_table(older).fields.items():
+            now = latest.fields.get(name)
+            if not (spec.choices and now and now.choices):
+                continue
+            for value in set(map(str, spec.choices)) - set(map(str, now.choices)):
+                assert any((flag, value) in RETIRED_VALUES for flag in spec.flags), (name, value)
+
+
+@pytest.mark.parametrize("argv, to, new", [
+    (["--cuda-graph-backend-prefill", "tc_piecewise", "--cuda-graph-tc-compiler", "eager",
+      "--tp", "2"], "0.5.23", ["--tp", "2"]),
+    (["--cuda-graph-backend-decode=tc_piecewise"], "0.5.22", []),
+    (["--cuda-graph-backend-decode", "tc_piecewise"], "0.5.21",
+     ["--cuda-graph-backend-decode", "tc_piecewise"]),
+    (["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise", "tc_compiler": "eager", '
+      '"max_bs": 64}, "decode": {"tc_compiler": "eager"}}'], "0.5.23",
+     ["--cuda-graph-config", '{"prefill": {"max_bs": 64}}']),
+])
+def test_a_retired_value_is_dropped_for_a_release_that_refuses_it(argv, to, new):
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(argv, to)
+    assert out == new and (notes or new == argv)
+    parse_argv(out, to)
+
+
+def test_attention_dp_takes_the_last_of_the_data_parallel_spellings():
+    # --dp, --dp-size and --data-parallel-size are one field: the last wins, none may stay
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(["--tp", "2", "--enable-dp-attention", "--dp-size", "2", "--page-size",
+                          "1", "--enable-dp-attention", "--dp", "8"])
+    assert out == ["--tp", "2", "--page-size", "1", "--attn-dp-size", "8"] and len(notes) == 1
+
+
+def test_disable_flashinfer_was_the_attention_backend_only():
+    # 0.3.x set attention_backend = "triton" for it; sampling kept FlashInfer unless
+    # --disable-flashinfer-sampling was given too
+    from launchplan.input.migrations import rewrite
+
+    assert rewrite(["--disable-flashinfer"])[0] == ["--attention-backend", "triton"]
+    assert rewrite(["--disable-flashinfer", "--disable-flashinfer-sampling"])[0] == [
+        "--attention-backend", "triton", "--sampling-backend", "pytorch"]
+
+
+def test_the_enable_piecewise_switch_was_a_no_op_and_is_dropped():
+    # 0.5.13 deprecated it as already the default; naming breakable instead would also skip
+    # the conditions that switch the prefill graph off
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(["--tp", "2", "--enable-piecewise-cuda-graph"])
+    assert out == ["--tp", "2"] and "no-op" in notes[0]
+
+
+def test_every_entry_says_where_it_is_read_from():
+    assert all(entry.source and entry.since for entry in MIGRATIONS.values())

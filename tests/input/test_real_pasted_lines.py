@@ -328,7 +328,8 @@ def test_a_flag_wrapped_across_two_lines_is_read_whole():
 def test_the_new_models_lines_with_renamed_flags_name_the_new_spelling(capsys):
     for fragment, new in (("issues/28431", "use --mamba-radix-cache-strategy"),
                           ("GLM-5-FP8)", "use --dsa-prefill-backend"),
-                          ("40325693943", "use --cuda-graph-backend-prefill breakable")):
+                          # a no-op since 0.5.13: nothing to use instead
+                          ("40325693943", "no replacement: drop it")):
         entry = _by_source(fragment)
         argv = ["resolve", "--gpu", entry["gpu"], entry["text"]]
         argv += ["--model-path", entry["model"]] if "model" in entry else []
@@ -371,7 +372,8 @@ def test_a_scripts_interpreter_variable_and_flag_variable_are_read_as_the_shell_
                          "--enable-laps-scheduler", "--laps-length-threshold", "256"]
     assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen2.5-7b",
                  "--launch", "2"]) == 2
-    assert "use --cuda-graph-backend-prefill breakable" in capsys.readouterr().err
+    err = capsys.readouterr().err  # a no-op since 0.5.13: the default prefill graph applies
+    assert "--enable-piecewise-cuda-graph" in err and "no replacement: drop it" in err
     # a quoted value that is one word stays one word
     assert unpaste(['P="/my models/x"\npython -m sglang.launch_server --model-path $P'])[0] == [
         "--model-path", "/my models/x"]

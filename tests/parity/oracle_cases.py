@@ -57,6 +57,9 @@ SUITES = {
     # realistic launches leaning on what changed between the releases, and the lines aimed at
     # the classes that found (tools/gen_release2_cases.py)
     "release2": "release2-cases.json",
+    # lines written for SGLang 0.3.6 to 0.5.20, as `launchplan migrate --to 0.5.23` rewrites
+    # them (tools/gen_migrate_cases.py)
+    "migrate": "migrate-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -124,6 +127,10 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # mimo_v2_flash lines (HARNESS_MESSAGES)
     ("release2", "0.5.23"): 194, ("release2", "default"): 194, ("release2", "0.5.22"): 196,
     ("release2", "0.5.21"): 192,
+    # tools/gen_migrate_cases.py: 60 migrated old lines and 18 pairs (a 0.5.21 line, its
+    # migration), every one answered
+    ("migrate", "0.5.23"): 96, ("migrate", "default"): 96, ("migrate", "0.5.21"): 96,
+    ("migrate", "0.5.22"): 96,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

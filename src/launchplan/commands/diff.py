@@ -92,7 +92,7 @@ def _side(opts: dict[str, Any], sglang_argv: list[str]) -> dict[str, Any]:
     env = parse_env(opts.get("env"))
     model = opts.get("model_path")
     model = model[-1] if isinstance(model, list) else model
-    raw = build_raw(sglang_argv, model_path=model)
+    raw = build_raw(sglang_argv, model_path=model, compat=compat, env=env)  # its release's flags
     about = {"gpu": target.name, "model": raw.values.get("model_path"), "compat": compat,
              "argv": list(sglang_argv)}
     try:

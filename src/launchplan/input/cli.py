@@ -421,6 +421,9 @@ class _Parse:
                 continue
             opt, spelling, explicit = item
             start = i
+            typed = tokens[i].partition("=")[0]
+            if typed != spelling and typed.startswith("--"):
+                self._retired_prefix(i, typed, spelling)
             if explicit is not None:
                 if opt.nargs == 0:
                     # only -h takes glued text, and only more h's ("-hh" is -h -h)
@@ -454,10 +457,25 @@ class _Parse:
             raise self._stray(stray, classified)
         return self._finish()
 
+    def _retired_prefix(self, at: int, typed: str, spelling: str) -> None:
+        """A retired flag that is a unique prefix of a current one (``--return-hidden-states``
+        of ``--return-hidden-states-mode``): SGLang reads it as the longer flag, silently, with
+        another meaning; say so (a notice, or the error's hint if the value is missing)."""
+        migrated = _migration(typed)
+        if migrated is not None:
+            self.raw.notices.append(f"{typed} is read as {spelling} (a prefix of it), not as "
+                                    f"the old flag: {migrated}")
+
     def _missing(self, at: int, spelling: str, expected: str,
                  classified: list[_Token | None]) -> InputError:
         nxt = at + 1
         hint = None
+        typed = self.tokens[at].partition("=")[0]
+        migrated = _migration(typed) if typed != spelling else None
+        if migrated is not None:
+            return self.error(at, typed, f"a flag SGLang {self.surface.version} accepts", None,
+                              f"{migrated}; as a prefix SGLang reads it as {spelling}, which "
+                              f"expects {expected}")
         if nxt < len(classified) and classified[nxt] is not None and classified[nxt][0] is None:
             # a dash-led value that is no flag, e.g. -1e5: argparse still reads it as one
             hint = (f"{self.tokens[nxt]!r} is read as a flag; "

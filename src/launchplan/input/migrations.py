@@ -12,105 +12,285 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from launchplan.input.fields import RELEASES
+from launchplan.input.fields import RELEASES, release_table
 
 
 class Migration(NamedTuple):
     old: str
     new: str  # the replacement, as flags; "" for a flag removed without one
     note: str  # what changed, in a few words
-    since: str = ""  # the first release without the flag ("" = before 0.5.21)
-    takes_value: bool = False  # a removed flag's value goes with it
+    since: str = ""  # the first release without the flag (of the wheels read)
+    takes_value: bool = False  # the old flag took a value: it goes with the flag or moves
+    carry: str = ""  # "one"/"many": the old value(s) move to the replacement's first flag
+    # (with no replacement, "many" only says how many values go with the flag)
+    values: tuple[tuple[str, str], ...] = ()  # old value -> new value, where renamed
+    source: str = ""  # where the replacement is read from (a release's wheel, a PR)
 
+
+#: 0.5.3's NSA backend names as 0.5.4 renamed them (the two releases' choice lists, in order).
+_NSA_VALUES = (("flashmla_prefill", "flashmla_sparse"), ("flashmla_decode", "flashmla_kv"))
 
 MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
     Migration("--cuda-graph-max-bs", "--cuda-graph-max-bs-decode N",
-              "split per CUDA-graph phase; the old flag sized the decode graphs"),
+              "split per CUDA-graph phase; the old flag sized the decode graphs", "0.5.20",
+              True, "one",
+              source="0.5.19 wheel: its deprecation"),
     Migration("--cuda-graph-bs", "--cuda-graph-bs-decode N [N ...]",
-              "split per CUDA-graph phase; the old flag listed the decode batch sizes"),
+              "split per CUDA-graph phase; the old flag listed the decode batch sizes", "0.5.20",
+              True, "many",
+              source="0.5.19 wheel: its deprecation"),
     Migration("--enable-ep-moe", "--ep-size N (N = --tp-size)",
-              "expert parallelism is sized, not switched on"),
+              "expert parallelism is sized, not switched on", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-flashinfer-moe", "--moe-runner-backend flashinfer_cutlass",
-              "renamed --enable-flashinfer-cutlass-moe, then folded into the MoE runner choice"),
+              "renamed --enable-flashinfer-cutlass-moe, then folded into the MoE runner choice",
+              "0.4.10",
+              source="0.4.10 wheel; SGLang docs, deprecated features"),
     Migration("--enable-flashinfer-cutlass-moe", "--moe-runner-backend flashinfer_cutlass",
-              "folded into the MoE runner choice"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-flashinfer-trtllm-moe", "--moe-runner-backend flashinfer_trtllm",
-              "folded into the MoE runner choice"),
-    Migration("--disable-flashinfer", "--attention-backend triton --sampling-backend pytorch",
-              "retired; it meant the triton attention kernels and PyTorch sampling"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
+    # 0.3.x's ServerArgs turned it into attention_backend = "triton" and nothing else; the
+    # sampling kernels had their own switch, --disable-flashinfer-sampling
+    Migration("--disable-flashinfer", "--attention-backend triton",
+              "retired; it chose the triton attention kernels", "0.4.2",
+              source="0.3.5 wheel: ServerArgs.__post_init__"),
     # SGLang's docs, "Deprecated Features, Server Arguments and Environment Variables" (its
     # MoE runner backend table), list these with their replacements
     Migration("--enable-deepep-moe", "--moe-a2a-backend deepep",
-              "DeepEP became one of the MoE all-to-all backends"),
+              "DeepEP became one of the MoE all-to-all backends", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-flashinfer-cutedsl-moe", "--moe-runner-backend flashinfer_cutedsl",
-              "folded into the MoE runner choice"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-triton-kernel-moe", "--moe-runner-backend triton_kernel",
-              "folded into the MoE runner choice"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     Migration("--enable-flashinfer-mxfp4-moe", "--moe-runner-backend flashinfer_mxfp4",
-              "folded into the MoE runner choice"),
+              "folded into the MoE runner choice", "0.5.5",
+              source="0.5.4 wheel: its deprecation"),
     # sgl-project/sglang#5480 replaced the MLA switches with attention backends
     Migration("--enable-flashinfer-mla", "--attention-backend flashinfer",
-              "the FlashInfer MLA kernels are the flashinfer attention backend"),
+              "the FlashInfer MLA kernels are the flashinfer attention backend", "0.4.8",
+              source="0.4.7 wheel: its deprecation; sgl-project/sglang#5480"),
     Migration("--enable-flashmla", "--attention-backend flashmla",
-              "FlashMLA became an attention backend"),
+              "FlashMLA became an attention backend", "0.4.8",
+              source="0.4.7 wheel: its deprecation; sgl-project/sglang#5480"),
     # sgl-project/sglang#2065 retired the sampling switch with --disable-flashinfer
     Migration("--disable-flashinfer-sampling", "--sampling-backend pytorch",
-              "the sampling kernels are chosen with --sampling-backend"),
+              "the sampling kernels are chosen with --sampling-backend", "0.4.2",
+              source="0.4.1 wheel: its deprecation; sgl-project/sglang#2065"),
     # sgl-project/sglang#27418 renamed the hybrid (mamba) models' cache strategy; 0.5.21 to
     # 0.5.23 accept only the new name (a later main takes the old one as an alias, #37960)
     Migration("--mamba-scheduler-strategy", "--mamba-radix-cache-strategy N",
-              "renamed: it picks how the mamba state is kept for the radix cache"),
+              "renamed: it picks how the mamba state is kept for the radix cache", "0.5.20", True,
+              "one",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27418"),
     # sgl-project/sglang#25821 renamed NSA to DSA (DeepSeek Sparse Attention); 0.5.21 to
     # 0.5.23 accept only the --dsa-* flags (the "nsa" attention backend stays an alias)
-    Migration("--nsa-prefill-backend", "--dsa-prefill-backend N", "NSA was renamed DSA"),
-    Migration("--nsa-decode-backend", "--dsa-decode-backend N", "NSA was renamed DSA"),
+    Migration("--nsa-prefill-backend", "--dsa-prefill-backend N", "NSA was renamed DSA", "0.5.20",
+              True, "one",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#25821"),
+    Migration("--nsa-decode-backend", "--dsa-decode-backend N", "NSA was renamed DSA", "0.5.20",
+              True, "one",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#25821"),
     # sgl-project/sglang#27312 merged the context-parallel switches into --enable-prefill-cp
     # with --cp-strategy; the DSA mode round-robin-split (its default, #26179) is interleave
     # and in-seq-split is zigzag (#27252)
     Migration("--enable-nsa-prefill-context-parallel",
               "--enable-prefill-cp --cp-strategy interleave",
               "prefill context parallelism is one switch with a strategy; the old default "
-              "round-robin-split layout is interleave"),
+              "round-robin-split layout is interleave", "0.5.20",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27312"),
     Migration("--enable-dsa-prefill-context-parallel",
               "--enable-prefill-cp --cp-strategy interleave",
               "prefill context parallelism is one switch with a strategy; the old default "
-              "round-robin-split layout is interleave"),
+              "round-robin-split layout is interleave", "0.5.20",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27312"),
     Migration("--enable-prefill-context-parallel", "--enable-prefill-cp --cp-strategy zigzag",
               "prefill context parallelism is one switch with a strategy; the in-seq-split "
-              "layout is zigzag"),
+              "layout is zigzag", "0.5.20",
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27312"),
     Migration("--nsa-prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
-              "interleave"),
+              "interleave", "0.5.20", True,
+              source="sgl-project/sglang#27312, #27252"),
     Migration("--dsa-prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
-              "interleave"),
+              "interleave", "0.5.20", True,
+              source="sgl-project/sglang#27312, #27252"),
     Migration("--prefill-cp-mode", "--cp-strategy zigzag|interleave",
               "the layout is --cp-strategy: in-seq-split is zigzag, round-robin-split "
-              "interleave"),
+              "interleave", "0.5.20", True,
+              source="0.5.19 wheel: its deprecation; sgl-project/sglang#27312"),
     # the piecewise (torch.compile) prefill CUDA graph became on by default
-    # (sgl-project/sglang#16331), then one of the prefill graph backends (#23906); the
-    # breakable backend is the default prefill graph since (#23004), and an explicitly named
-    # prefill backend is what --enforce-piecewise-cuda-graph used to ask for (0.5.21's
+    # (sgl-project/sglang#16331): 0.5.13 kept --enable-piecewise-cuda-graph as a no-op, so the
+    # default (subject to SGLang's auto-disable conditions) is its meaning; then one of the
+    # prefill graph backends (#23906), the breakable backend the default since (#23004).
+    # --enforce-piecewise-cuda-graph skipped those conditions: 0.5.19 made it an alias of
+    # --cuda-graph-backend-prefill=tc_piecewise, gone in 0.5.22; a named prefill backend is
+    # what keeps the graph from being switched off (0.5.21's
     # cuda_graph_hook.apply_cuda_graph_compatibility)
-    Migration("--enable-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
-              "prefill CUDA graphs are on by default; the prefill graph backend names them"),
+    Migration("--enable-piecewise-cuda-graph", "",
+              "prefill CUDA graphs are on by default; 0.5.13 made the switch a no-op", "0.5.14",
+              source="0.5.13 wheel: its deprecation"),
     Migration("--enforce-piecewise-cuda-graph", "--cuda-graph-backend-prefill breakable",
-              "naming the prefill graph backend keeps it from being switched off"),
+              "naming the prefill graph backend keeps it from being switched off (0.5.19 "
+              "aliased it to tc_piecewise, removed in 0.5.22)", "0.5.20",
+              source="0.5.19 wheel: its deprecation"),
     Migration("--disable-piecewise-cuda-graph", "--cuda-graph-backend-prefill disabled",
-              "the prefill CUDA graph is switched off by its backend"),
+              "the prefill CUDA graph is switched off by its backend", "0.5.20",
+              source="0.5.19 wheel: its deprecation"),
     # removed between 0.5.21 and 0.5.23 (the three releases' flag sets, diffed): 0.5.22's
     # CUDA-graph config refuses the tc_piecewise backend and its compiler key as removed
     Migration("--cuda-graph-tc-compiler", "",
               "it chose the compiler of the tc_piecewise CUDA-graph backend, removed with it "
               "(prefill graphs: --cuda-graph-backend-prefill breakable, full or disabled)",
-              since="0.5.22", takes_value=True),
+              since="0.5.22", takes_value=True,
+              source="0.5.21 and 0.5.22's field tables; 0.5.22's cuda_graph_config.py"),
     # 0.5.23's scheduler always runs that extra sync with speculative decoding and DP
     # attention, unless SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=1 (0.5.22 and 0.5.23's
     # scheduler.py, the batch-merge step)
     Migration("--speculative-skip-dp-mlp-sync", "",
               "the extra DP MLP sync with speculative decoding is no longer optional "
               "(SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=1 is the one way around it, for "
-              "single-layer EAGLE, EAGLE3 or DSPARK)", since="0.5.23"),
+              "single-layer EAGLE, EAGLE3 or DSPARK)", since="0.5.23",
+              source="0.5.22 and 0.5.23's field tables and scheduler.py"),
+    # Older releases, read from their wheels (tools/old_sglang_flags.py; every x.y.z from
+    # 0.3.0 to 0.5.20): ``since`` is the first wheel without the flag, and the
+    # replacement is what the last wheel with it says (its deprecation action or help), or the
+    # flag that took its place in the next one.
+    *(Migration(*row[:3], since=row[3], takes_value=row[4], carry=row[5], source=row[6],
+                values=row[7] if len(row) > 7 else ())
+      for row in (
+        ("--max-num-reqs", "", "removed", "0.3.1", True, "", "0.3.1 wheel"),
+        ("--enable-mla", "", "MLA became the default (0.3.2 to 0.4.5 had --disable-mla)",
+         "0.3.2", False, "", "0.3.2 wheel: --disable-mla in its place"),
+        ("--additional-ports", "", "removed", "0.3.3", True, "many", "0.3.3 wheel"),
+        ("--efficient-weight-load", "", "removed", "0.3.4", False, "", "0.3.4 wheel"),
+        ("--max-torch-compile-bs", "--torch-compile-max-bs N", "renamed", "0.3.5", True, "one",
+         "0.3.5 wheel"),
+        ("--disable-penalizer", "", "removed", "0.3.6", False, "", "0.3.6 wheel"),
+        ("--disable-regex-jump-forward", "", "removed (jump-forward decoding went in 0.4.4)",
+         "0.3.6", False, "", "0.3.6 wheel"),
+        ("--disable-nan-detection", "", "NaN detection became opt-in", "0.4.1", False, "",
+         "0.4.1 wheel: --enable-nan-detection in its place"),
+        ("--disable-disk-cache", "--disable-outlines-disk-cache", "renamed", "0.4.2", False, "",
+         "0.4.1 wheel: its deprecation names the new flag"),
+        ("--enable-overlap-schedule", "", "the overlap scheduler is on by default "
+         "(--disable-overlap-schedule turns it off)", "0.4.2", False, "",
+         "0.4.1 wheel: its deprecation says to drop it"),
+        ("--disable-jump-forward", "", "jump-forward decoding was removed", "0.4.4", False, "",
+         "0.4.4 wheel"),
+        ("--file-storage-pth", "--file-storage-path N", "renamed", "0.4.4", True, "one",
+         "0.4.4 wheel"),
+        ("--prefill-only-one-req", "", "removed", "0.4.4", True, "", "0.4.4 wheel"),
+        ("--return-hidden-states", "--enable-return-hidden-states",
+         "hidden states are asked for per request, once the server allows them", "0.4.4",
+         False, "", "0.4.8 wheel: --enable-return-hidden-states"),
+        ("--disable-mla", "", "MLA models always run MLA attention", "0.4.6", False, "",
+         "0.4.6 wheel: no disable_mla left in sglang/srt"),
+        ("--n-share-experts-fusion", "", "shared-expert fusion is automatic "
+         "(--disable-shared-experts-fusion turns it off)", "0.4.7", True, "", "0.4.7 wheel"),
+        ("--disable-overlap-cg-plan", "", "removed", "0.4.10", False, "", "0.4.10 wheel"),
+        ("--impl", "--model-impl N", "renamed", "0.4.10", True, "one", "0.4.10 wheel"),
+        ("--pdlb-url", "", "the PD load-balancer registration was removed", "0.5.2", True, "",
+         "0.5.2 wheel"),
+        ("--debug-tensor-dump-prefill-only", "", "removed", "0.5.4", False, "", "0.5.4 wheel"),
+        ("--max-micro-batch-size", "--pp-max-micro-batch-size N",
+         "renamed for pipeline parallelism", "0.5.4", True, "one", "0.5.4 wheel"),
+        ("--nsa-prefill", "--dsa-prefill-backend N", "renamed --nsa-prefill-backend, then DSA; "
+         "flashmla_prefill is flashmla_sparse, flashmla_decode flashmla_kv", "0.5.4", True,
+         "one", "0.5.3 and 0.5.4 wheels: their NSA backend choices, in order", _NSA_VALUES),
+        ("--nsa-decode", "--dsa-decode-backend N", "renamed --nsa-decode-backend, then DSA; "
+         "flashmla_prefill is flashmla_sparse, flashmla_decode flashmla_kv", "0.5.4", True,
+         "one", "0.5.3 and 0.5.4 wheels: their NSA backend choices, in order", _NSA_VALUES),
+        ("--enable-beta-spec", "", "0.5.5 moved the overlapped speculative path to the "
+         "SGLANG_ENABLE_SPEC_V2 variable, which 0.5.23 no longer reads", "0.5.5", False, "",
+         "0.5.5 wheel: server_args.py and environ.py"),
+        ("--oltp-traces-endpoint", "--otlp-traces-endpoint N", "the misspelling was fixed",
+         "0.5.5", True, "one", "0.5.5 wheel"),
+        ("--kt-amx-method", "--kt-method N", "renamed", "0.5.6", True, "one", "0.5.6 wheel"),
+        ("--kt-amx-weight-path", "--kt-weight-path N", "renamed", "0.5.6", True, "one",
+         "0.5.6 wheel"),
+        ("--dllm-block-size", "", "the block size is the model's (32 for LLaDA2); "
+         "--dllm-algorithm-config takes a YAML file of algorithm options", "0.5.7", True, "",
+         "0.5.7 wheel: sglang/srt/dllm/config.py"),
+        ("--enable-flashinfer-autotune", "", "FlashInfer autotuning is on by default "
+         "(--disable-flashinfer-autotune turns it off)", "0.5.7", False, "", "0.5.7 wheel"),
+        ("--load-watch-interval", "", "removed", "0.5.7", True, "", "0.5.7 wheel"),
+        ("--disaggregation-decode-enable-fake-auto", "", "removed", "0.5.9", False, "",
+         "0.5.9 wheel"),
+        ("--disable-hicache-numa-detect", "", "removed (NUMA binding is --numa-node)", "0.5.10",
+         False, "", "0.5.10 wheel"),
+        ("--disaggregation-decode-tp", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--disaggregation-decode-dp", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--disaggregation-prefill-pp", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--mm-max-concurrent-calls", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--mm-per-request-timeout", "", "removed", "0.5.10", True, "", "0.5.10 wheel"),
+        ("--speculative-ngram-branch-length", "--speculative-ngram-max-trie-depth N",
+         "renamed (both default to 18)", "0.5.10", True, "one", "0.5.9 and 0.5.10 wheels"),
+        ("--speculative-ngram-min-match-window-size", "", "matching covers every suffix up "
+         "to --speculative-ngram-max-trie-depth", "0.5.10", True, "", "sgl-project/sglang#21225"),
+        ("--speculative-ngram-max-match-window-size", "", "matching covers every suffix up "
+         "to --speculative-ngram-max-trie-depth", "0.5.10", True, "", "sgl-project/sglang#21225"),
+        *((flag, "", "double sparsity attention was removed", "0.5.11", flag != "--enable-"
+           "double-sparsity", "", "sgl-project/sglang#23009")
+          for flag in ("--enable-double-sparsity", "--ds-channel-config-path",
+                       "--ds-heavy-channel-num", "--ds-heavy-token-num", "--ds-heavy-channel-type",
+                       "--ds-sparse-decode-threshold")),
+        ("--multi-item-scoring-delimiter", "", "multi-item scoring is switched on with "
+         "--enable-mis", "0.5.11", True, "", "0.5.11 wheel: --enable-mis"),
+        ("--enable-nan-detection", "", "0.5.12 pointed to environment variables 0.5.23 no "
+         "longer reads", "0.5.13", False, "", "0.5.12 wheel: its help"),
+        ("--record-nolora-graph", "", "removed", "0.5.13", False, "", "0.5.13 wheel"),
+        ("--no-record-nolora-graph", "", "removed", "0.5.13", False, "", "0.5.13 wheel"),
+        ("--custom-sigquit-handler", "", "it only ever applied to the Python Engine",
+         "0.5.14", True, "", "0.5.13 wheel: its help"),
+        ("--debug-tensor-dump-inject", "", "removed", "0.5.14", True, "", "0.5.14 wheel"),
+        ("--hybrid-kvcache-ratio", "--swa-full-tokens-ratio N", "a different ratio (SWA-layer "
+         "over full-layer KV tokens): choose it anew", "0.5.14", True, "",
+         "0.4.10 wheel: its deprecation names the new flag"),
+        ("--enable-deepep-waterfill", "--enable-waterfill --moe-a2a-backend deepep",
+         "Waterfill serves more all-to-all backends; the old switch implied DeepEP", "0.5.16",
+         False, "", "0.5.15 and 0.5.16 wheels: the two flags' help"),
+        ("--optimistic-prefill-retries", "--optimistic-prefill-attempts N", "renamed",
+         "0.5.16", True, "one", "0.5.16 wheel"),
+        ("--torchao-config", "", "the torchao integration was removed", "0.5.18", True, "",
+         "sgl-project/sglang#34295"),
+        ("--collect-tokens-histogram", "", "token histograms are collected whenever "
+         "--enable-metrics is set", "0.5.20", False, "", "0.5.19 wheel: its deprecation"),
+        ("--enable-breakable-cuda-graph", "--cuda-graph-backend-prefill breakable",
+         "the prefill graph backend names it", "0.5.20", False, "",
+         "0.5.19 wheel: its deprecation"),
+        ("--enable-expert-distribution-metrics", "--expert-balancedness-report-mode server_log",
+         "refused from 0.5.18: the report is routed, server_log (as the old switch logged), "
+         "prometheus or both", "0.5.20", False, "", "0.5.17 and 0.5.18 wheels"),
+        ("--enable-gdn-replayssm-spec", "--enable-linear-replayssm-spec", "renamed", "0.5.20",
+         False, "", "0.5.19 wheel: its deprecation"),
+        ("--piecewise-cuda-graph-compiler", "", "an alias of --cuda-graph-tc-compiler, which "
+         "0.5.22 removed with the tc_piecewise backend", "0.5.20", True, "",
+         "0.5.19 wheel: its deprecation"),
+        ("--piecewise-cuda-graph-max-tokens", "--cuda-graph-max-bs-prefill N",
+         "the prefill graph sizes are per phase", "0.5.20", True, "one",
+         "0.5.19 wheel: its deprecation"),
+        ("--piecewise-cuda-graph-tokens", "--cuda-graph-bs-prefill N [N ...]",
+         "the prefill graph sizes are per phase", "0.5.20", True, "many",
+         "0.5.19 wheel: its deprecation"),
+        ("--prefill-round-robin-balance", "", "removed", "0.5.20", False, "",
+         "0.5.19 wheel: its deprecation"),
+        ("--speculative-dflash-draft-window-size", "--speculative-draft-window-size N",
+         "renamed", "0.5.20", True, "one", "0.5.19 wheel: its deprecation"),
+        ("--stream-output", "--incremental-streaming-output", "renamed", "0.5.20", False, "",
+         "0.5.19 wheel: its deprecation"),
+        ("--elastic-ep-rejoin", "--elastic-ep-join-mode recover", "the join mode names it",
+         "0.5.21", False, "", "0.5.20 wheel: its help"),
+        ("--keep-mm-feature-on-device", "--mm-feature-transport cuda_ipc",
+         "GPU-resident features are a transport choice", "0.5.21", False, "",
+         "0.5.20 wheel: its help"),
+    )),
 )}
 
 #: Flags seen in pasted launch lines that no SGLang release launchplan knows has, for which
@@ -125,6 +305,20 @@ NOT_SGLANG: dict[str, str] = {
         "--mamba-scheduler-strategy), and with --disable-radix-cache it has no role: drop it"),
 }
 
+class RetiredValue(NamedTuple):
+    flag: str
+    value: str
+    note: str  # what to choose instead; the rewrite drops the flag, so the default applies
+    since: str  # the first release that refuses the value
+
+
+#: Values of current flags that a release stopped accepting (the modeled releases' choices,
+#: diffed; a test keeps this complete). 0.5.22's CUDA-graph config refuses the backend as removed.
+RETIRED_VALUES: dict[tuple[str, str], RetiredValue] = {(v.flag, v.value): v for v in (
+    RetiredValue(f"--cuda-graph-backend-{phase}", "tc_piecewise",
+                 f"the tc_piecewise backend was removed (breakable, full or disabled remain; "
+                 f"without the flag the {phase} default, {default}, applies)", "0.5.22")
+    for phase, default in (("prefill", "breakable"), ("decode", "full")))}
 #: The CP layout names of the retired mode flags, as --cp-strategy values.
 _CP_LAYOUT = {"in-seq-split": "zigzag", "round-robin-split": "interleave"}
 _CP_MODES = ("--nsa-prefill-cp-mode", "--dsa-prefill-cp-mode", "--prefill-cp-mode")
@@ -140,15 +334,14 @@ def migration_hint(flag: str) -> str | None:
     if entry is None:
         return NOT_SGLANG.get(flag)
     if not entry.new:
-        last = RELEASES[RELEASES.index(entry.since) - 1]
-        return (f"{entry.old} is a flag of SGLang {last}, removed in {entry.since} "
-                f"({entry.note}): drop it")
-    return f"{entry.old} is an older SGLang flag ({entry.note}): use {entry.new}"
-
-
-#: Old flags whose value is carried over to the replacement flag unchanged.
-_RENAMED_WITH_VALUE = ("--mamba-scheduler-strategy", "--nsa-prefill-backend",
-                       "--nsa-decode-backend")
+        at = RELEASES.index(entry.since) if entry.since in RELEASES else 0
+        if at:  # the last release with it is one launchplan models
+            return (f"{entry.old} is a flag of SGLang {RELEASES[at - 1]}, removed in "
+                    f"{entry.since} ({entry.note}): drop it")
+        return (f"{entry.old} is an older SGLang flag, removed in {entry.since} "
+                f"({entry.note}), no replacement: drop it")
+    return (f"{entry.old} is an older SGLang flag (removed in {entry.since}; {entry.note}): "
+            f"use {entry.new}")
 
 
 def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str]]:
@@ -156,6 +349,7 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
     as old (or that release ``to`` still has) pass through unchanged; values keep their
     order."""
     argv, notes = _prefill_cp(argv)
+    argv = _retired_values(argv, to, notes)
     out: list[str] = []
     i = 0
     tp = _tp(argv)
@@ -169,29 +363,94 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
             continue
         values = [inline] if eq else []
         i += 1
-        many = flag == "--cuda-graph-bs"
-        if not eq and (many or flag in _RENAMED_WITH_VALUE or flag == "--cuda-graph-max-bs"
-                       or entry.takes_value):
+        if not eq and entry.takes_value:
             while i < len(argv) and not argv[i].startswith("--"):
                 values.append(argv[i])
                 i += 1
-                if not many:
+                if entry.carry != "many":
                     break
-        new = _replacement(flag, values, tp)
+        new = _replacement(entry, values, tp)
         out.extend(new)
         said = f"{token}{' ' + ' '.join(values) if values and not eq else ''}"
         if new:
             notes.append(f"{said} -> {' '.join(new)}: {entry.note}")
+        elif entry.new:  # a replacement whose value is the user's to choose
+            notes.append(f"{said} dropped: {entry.note}; set {entry.new} yourself")
         else:
             notes.append(f"{said} dropped: removed in SGLang {entry.since}; {entry.note}")
+    if to in RELEASES and "--attn-dp-size" not in release_table(to).flag_to_field:
+        return out, notes  # 0.5.21 sizes attention DP only with --enable-dp-attention
     return _dp_attention(out, notes)
 
 
-def _gone(entry: Migration, to: str | None) -> bool:
-    """Whether release ``to`` no longer has the entry's flag (the latest when not given)."""
-    if not entry.since or to is None or to not in RELEASES:
+def _gone(entry: Migration | RetiredValue, to: str | None) -> bool:
+    """Whether release ``to`` no longer has the entry's flag or value (the latest when not
+    given)."""
+    if to is None or to not in RELEASES:
         return True
-    return RELEASES.index(to) >= RELEASES.index(entry.since)
+    return _key(to) >= _key(entry.since)
+
+
+def _retired_values(argv: list[str], to: str | None, notes: list[str]) -> list[str]:
+    """Drop a current flag given a value its release ``to`` refuses (its default applies),
+    and the retired backend and keys inside ``--cuda-graph-config``."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        flag, eq, inline = argv[i].partition("=")
+        value = inline if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        width = 1 if eq else 2
+        retired = RETIRED_VALUES.get((flag, value))
+        if retired is not None and _gone(retired, to):
+            notes.append(f"{flag} {value} dropped: {retired.note}")
+            i += width
+            continue
+        if flag == "--cuda-graph-config" and value.startswith("{"):
+            config = _graph_config(value, to, notes)
+            if config is None:
+                i += width
+                continue
+            out += [f"{flag}={config}"] if eq else [flag, config]
+            i += width
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
+def _graph_config(text: str, to: str | None, notes: list[str]) -> str | None:
+    """A --cuda-graph-config JSON without what ``to`` refuses; None when nothing is left."""
+    import json  # only for a line that sets the graph config
+
+    try:
+        config = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(config, dict):
+        return text
+    changed = False
+    for phase, settings in list(config.items()):
+        if not isinstance(settings, dict):
+            continue
+        if "tc_compiler" in settings and _gone(MIGRATIONS["--cuda-graph-tc-compiler"], to):
+            del settings["tc_compiler"]  # the config key of the flag, gone with it
+            changed = True
+        retired = RETIRED_VALUES.get((f"--cuda-graph-backend-{phase}", str(settings.get(
+            "backend"))))
+        if retired is not None and _gone(retired, to):
+            del settings["backend"]
+            changed = True
+        if not settings:
+            del config[phase]
+    if not changed:
+        return text
+    notes.append(f"--cuda-graph-config {text} -> {json.dumps(config) if config else '(dropped)'}"
+                 ": the tc_piecewise backend and its tc_compiler key were removed in 0.5.22")
+    return json.dumps(config) if config else None
+
+
+def _key(release: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in release.split(".") if part.isdigit())
 
 
 def _prefill_cp(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -224,18 +483,20 @@ def _prefill_cp(argv: list[str]) -> tuple[list[str], list[str]]:
     return out, [f"{old} -> {' '.join(new)}: {entry.note}"]
 
 
-def _replacement(flag: str, values: list[str], tp: str) -> list[str]:
-    if flag == "--cuda-graph-max-bs":
-        return ["--cuda-graph-max-bs-decode", *values]
-    if flag == "--cuda-graph-bs":
-        return ["--cuda-graph-bs-decode", *values]
-    if flag == "--enable-ep-moe":
+def _replacement(entry: Migration, values: list[str], tp: str) -> list[str]:
+    """The flags that replace ``entry.old`` given with ``values``; [] when the flag goes
+    (removed outright, or its replacement's value is the user's to choose)."""
+    if entry.old == "--enable-ep-moe":
         return ["--ep-size", tp]
-    if flag == "--disable-flashinfer":
-        return ["--attention-backend", "triton", "--sampling-backend", "pytorch"]
-    if flag in _RENAMED_WITH_VALUE:
-        return [MIGRATIONS[flag].new.split()[0], *values]
-    return MIGRATIONS[flag].new.split()
+    words = entry.new.split()
+    if not words:
+        return []
+    if entry.carry:
+        renamed = dict(entry.values)
+        return [words[0], *(renamed.get(v, v) for v in values)]
+    if "N" in words:
+        return []
+    return words
 
 
 def _tp(argv: list[str]) -> str:
@@ -250,22 +511,32 @@ def _tp(argv: list[str]) -> str:
 
 
 def _dp_attention(argv: list[str], notes: list[str]) -> tuple[list[str], list[str]]:
-    """``--enable-dp-attention`` with ``--dp N``: the older spelling of ``--attn-dp-size N``."""
+    """``--enable-dp-attention`` with ``--dp N``: the older spelling of ``--attn-dp-size N``.
+    ``--dp``, ``--dp-size`` and ``--data-parallel-size`` set one field, the last one given
+    wins, so every one of them goes and the last value is the size."""
     if "--enable-dp-attention" not in argv:
         return argv, notes
-    out = [t for t in argv if t != "--enable-dp-attention"]
-    for flag in ("--dp", "--dp-size", "--data-parallel-size"):
-        for i, token in enumerate(out):
-            name, eq, inline = token.partition("=")
-            if name != flag:
-                continue
-            value = inline if eq else (out[i + 1] if i + 1 < len(out) else "1")
-            del out[i:i + (1 if eq else 2)]
-            out += ["--attn-dp-size", value]
-            notes.append(f"--enable-dp-attention {flag} {value} -> --attn-dp-size {value}: "
-                         "attention data parallelism has its own size; --dp-size now counts "
-                         "whole replicas")
-            return out, notes
-    notes.append("--enable-dp-attention without --dp-size: it has no effect; use "
-                 "--attn-dp-size N")
+    out: list[str] = []
+    said: list[str] = []
+    value = None
+    i = 0
+    while i < len(argv):
+        name, eq, inline = argv[i].partition("=")
+        if argv[i] == "--enable-dp-attention":
+            i += 1
+            continue
+        if name in ("--dp", "--dp-size", "--data-parallel-size"):
+            value = inline if eq else (argv[i + 1] if i + 1 < len(argv) else "1")
+            said.append(f"{name} {value}")
+            i += 1 if eq else 2
+            continue
+        out.append(argv[i])
+        i += 1
+    if value is None:
+        notes.append("--enable-dp-attention without --dp-size: it has no effect; use "
+                     "--attn-dp-size N")
+        return out, notes
+    out += ["--attn-dp-size", value]
+    notes.append(f"--enable-dp-attention {' '.join(said)} -> --attn-dp-size {value}: attention "
+                 "data parallelism has its own size; --dp-size now counts whole replicas")
     return out, notes
