@@ -21,7 +21,7 @@ from launchplan.facts.targets import before_load_bytes
 from launchplan.memory import weights as _weights
 from launchplan.memory.cpu_offload import CAVEAT as _OFFLOAD_CAVEAT
 from launchplan.memory.cpu_offload import offloaded_bytes
-from launchplan.memory.kv_pool import NotEnoughMemory, _Default, _Plan, size
+from launchplan.memory.kv_pool import NotEnoughMemory, _Default, _Plan, plain_size, size
 from launchplan.memory.values import Values, values_of
 from launchplan.memory.weights import weight_bytes
 
@@ -247,39 +247,31 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         weight_caveats = (*weight_caveats, _OFFLOAD_CAVEAT)
     reserved = int(before * (1 - fraction))
     context = record.model.context_len
-    kv_plan = _Plan(result, (tp, pp, attn_dp))
     overhead = getattr(target, "load_overhead_mib", None)  # ``load_overhead_bytes``, inline
     overhead = LOAD_OVERHEAD_BYTES if overhead is None else overhead << 20
     loaded = mine + draft + overhead
-    try:
-        sizer, budget, pool, max_reqs, _ = size(kv_plan, before, loaded, gpu, None)
-    except NotEnoughMemory as exc:
-        budget = before - loaded - reserved
-        return MemoryPlan(
-            gpu_bytes=gpu, before_load_bytes=before, weights_bytes=mine,
-            draft_weights_bytes=draft, kv_budget_bytes=budget, kv_bytes_per_token=0,
-            max_total_num_tokens=0, max_running_requests=0, context_len=context,
-            request_tokens=request_tokens, concurrency_at_context=0,
-            concurrency_at_request=0, fits=False, reserved_bytes=reserved, kv_pool_bytes=0,
-            problem=str(exc), caveats=weight_caveats)
-    tokens = pool["max_total_num_tokens"]
-    per_token = sizer.cell
-    extra: dict[str, Any] = {}
-    if len(pool) == 1 and type(sizer) is _Default:  # the default pool has none of these
-        cells, fixed = tokens, 0
+    plain = plain_size(result, tp, pp, attn_dp, before, loaded)
+    if plain is not None:  # the commonest pool, without the sizing's objects
+        budget, tokens, per_token, max_reqs, caveats = plain
+        cells, fixed, extra = tokens, 0, _NO_EXTRA
     else:
-        cells = pool.get("full") or tokens
-        for name, value in (("full_max_total_num_tokens", pool.get("full")),
-                            ("swa_max_total_num_tokens", pool.get("swa")),
-                            ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
-                            ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None)),
-                            ("c4_max_total_num_tokens", pool.get("c4")),
-                            ("c128_max_total_num_tokens", pool.get("c128"))):
-            if value is not None:
-                extra[name] = value
-        fixed = getattr(sizer, "fixed_bytes", 0)
+        kv_plan = _Plan(result, (tp, pp, attn_dp))
+        try:
+            sizer, budget, pool, max_reqs, _ = size(kv_plan, before, loaded, gpu, None)
+        except NotEnoughMemory as exc:
+            budget = before - loaded - reserved
+            return MemoryPlan(
+                gpu_bytes=gpu, before_load_bytes=before, weights_bytes=mine,
+                draft_weights_bytes=draft, kv_budget_bytes=budget, kv_bytes_per_token=0,
+                max_total_num_tokens=0, max_running_requests=0, context_len=context,
+                request_tokens=request_tokens, concurrency_at_context=0,
+                concurrency_at_request=0, fits=False, reserved_bytes=reserved,
+                kv_pool_bytes=0, problem=str(exc), caveats=weight_caveats)
+        tokens = pool["max_total_num_tokens"]
+        per_token = sizer.cell
+        caveats = kv_plan.caveats()
+        extra, cells, fixed = _pool_extra(sizer, pool, tokens)
     pool_bytes = int(tokens * per_token) + fixed
-    caveats = kv_plan.caveats()
     # ``_concurrent`` twice, inline: requests of a context's and of a request's tokens
     at_context = cells // context if context > 0 else 0
     if at_context > max_reqs:
@@ -296,6 +288,27 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
         [(result, before, loaded, gpu, overhead)]))
 
+
+def _pool_extra(sizer: Any, pool: dict[str, int], tokens: int
+                ) -> tuple[dict[str, Any], int, int]:
+    """(the architecture-specific figures of a pool, its cells a request takes tokens
+    from, its bytes beyond the per-token ones)."""
+    if len(pool) == 1 and type(sizer) is _Default:  # the default pool has none of these
+        return _NO_EXTRA, tokens, 0
+    extra: dict[str, Any] = {}
+    for name, value in (("full_max_total_num_tokens", pool.get("full")),
+                        ("swa_max_total_num_tokens", pool.get("swa")),
+                        ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
+                        ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None)),
+                        ("c4_max_total_num_tokens", pool.get("c4")),
+                        ("c128_max_total_num_tokens", pool.get("c128"))):
+        if value is not None:
+            extra[name] = value
+    return extra, pool.get("full") or tokens, getattr(sizer, "fixed_bytes", 0)
+
+
+#: a plan's ``extra`` when its pool has no figures of its own (shared: plans never change it)
+_NO_EXTRA: dict[str, Any] = {}
 
 #: the values ``_plan`` reads itself, in one call (a ``Values`` holds every one of them)
 _READ = itemgetter("tp_size", "pp_size", "dp_size", "attn_dp_size", "ep_size", "moe_dp_size",
