@@ -151,7 +151,7 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     Computed once per result and request size (preflight and the output share it).
     """
     cache = result.extras
-    key = ("memory", request_tokens)
+    key = _KEY if request_tokens == DEFAULT_REQUEST_TOKENS else ("memory", request_tokens)
     plan = cache.get(key, _UNSET)
     if plan is not _UNSET:
         return plan
@@ -172,6 +172,8 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
 
 
 _UNSET: Any = object()
+#: the plan's key among a result's analyses for the default request (made once: its hash kept)
+_KEY = ("memory", DEFAULT_REQUEST_TOKENS)
 
 
 # --- memos -----------------------------------------------------------------------------------
@@ -232,7 +234,10 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     if len(free) == 1:  # the GPUs spanned change nothing
         before = free[0]
     else:
-        spanned = _node_gpus(nnodes, tp, pp, dp, attn_dp)
+        if nnodes is None or nnodes == 1:  # ``_node_gpus`` of one node, inline
+            spanned = tp * pp * (dp if type(dp) is int and dp > 1 and attn_dp <= 1 else 1)
+        else:
+            spanned = _node_gpus(nnodes, tp, pp, dp, attn_dp)
         before = free[spanned] if spanned < len(free) else free[-1]
     if type(fraction) is not float:  # (a float's range test below rejects inf and nan)
         fraction = _fraction(fraction)

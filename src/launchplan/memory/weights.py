@@ -222,24 +222,9 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
              fp8_experts: bool = False) -> tuple[int, int, tuple[str, ...]]:
     """``_plan``'s per-GPU figures and caveats alone: the model's stored tables (per-model
     facts, ``_stored``) times this launch's shares. (``round`` of a number is an int.)"""
-    st = _STORAGES.get((id(model), quantization, dtype, fp8_experts))  # ``_stored``, inline
-    if st is None or st.model is not model:
-        st = _stored(model, quantization, dtype, fp8_experts)
+    st = _stored(model, quantization, dtype, fp8_experts)
     hidden, inter = pad
     padded = hidden > 1 or inter > 1
-    if draft is None and par.pp <= 1 and par.resident_experts is None:
-        # one stage, no draft checkpoint: one written-out function for the target's layers
-        # (and, for an MTP draft, its MTP layers and the copies it holds), per storage
-        kind = (_FUSED_MTP if mtp_draft and st.mtp is not None else 0) + padded
-        summer = st.sums.get(kind, _UNSET)
-        if summer is _UNSET:
-            summer = st.sums[kind] = _stored_summer(model, st, kind)
-        if summer is not None:
-            if kind < _FUSED_MTP:
-                return round(summer(model, par, pad, st.scheme, st.unq, None)), 0, \
-                    st.caveats if not mtp_draft else (*st.caveats, _NO_MTP)
-            per_gpu, mtp_gpu, copies_gpu = summer(model, par, pad, st.scheme, st.unq, None)
-            return round(per_gpu), round(mtp_gpu + copies_gpu), st.caveats
     memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
     if par.pp <= 1:  # ``_one_stage_sum``
         per_gpu = _summed(model, st.main, par, st.scheme, st.unq, pad, memo,
@@ -380,7 +365,27 @@ def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = 
     hit = _BYTES.get(key) if _BYTES else None  # (empty after ``forget``: no hash to take)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
-    figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8)
+    st = _STORAGES.get((id(model), quantization, dtype, fp8))  # ``_stored``, inline
+    if st is None or st.model is not model:
+        st = _stored(model, quantization, dtype, fp8)
+    if draft is None and par.pp <= 1 and par.resident_experts is None:
+        # one stage, no draft checkpoint: one written-out function for the target's layers
+        # (and, for an MTP draft, its MTP layers and the copies it holds), per storage
+        hidden, inter = pad
+        kind = (_FUSED_MTP if mtp and st.mtp is not None else 0) + (hidden > 1 or inter > 1)
+        summer = st.sums.get(kind, _UNSET)
+        if summer is _UNSET:
+            summer = st.sums[kind] = _stored_summer(model, st, kind)
+    else:
+        summer = None
+    if summer is None:  # (``_figures`` says why: the general sums)
+        figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8)
+    elif kind < _FUSED_MTP:
+        figures = (round(summer(model, par, pad, st.scheme, st.unq, None)), 0,
+                   st.caveats if not mtp else (*st.caveats, _NO_MTP))
+    else:
+        per_gpu, mtp_gpu, copies_gpu = summer(model, par, pad, st.scheme, st.unq, None)
+        figures = round(per_gpu), round(mtp_gpu + copies_gpu), st.caveats
     if len(_BYTES) >= 4096:
         _BYTES.clear()
     _BYTES[key] = (model, draft, figures)  # holding both keeps their ids unique
