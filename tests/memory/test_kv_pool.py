@@ -232,7 +232,8 @@ def test_the_plain_pool_is_the_general_sizing():
                 tp, pp, attn_dp = values["tp_size"], values["pp_size"], values["attn_dp_size"]
                 before = before_load_bytes(values.record.target)
                 for weights in (8 * GIB, 60 * GIB, before - GIB // 2):
-                    plain = plain_size(values, tp, pp, attn_dp, before, weights)
+                    plain = plain_size(dict(values), values.record, tp, pp, attn_dp, before,
+                                       weights)
                     plan = _Plan(values, (tp, pp, attn_dp))
                     try:
                         sizer, budget, pool_, reqs, _ = size(plan, before, weights, None, None)

@@ -168,29 +168,30 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
     return sizer, budget, pool, max_reqs, mamba
 
 
-def plain_size(result: Any, tp: int, pp: int, attn_dp: int, before: int, weights: int
-               ) -> tuple[int, int, int, int, list[str]] | None:
+def plain_size(values: dict[str, Any], record: Any, tp: int, pp: int, attn_dp: int,
+               before: int, weights: int) -> tuple[int, int, int, int, list[str]] | None:
     """``size`` and ``_Plan.caveats`` of the commonest launch, without their objects: a
     model with one pool of every layer (no state cache, sliding-window, DeepSeek-V4 or
     MiniMax pool, no multimodal reserve, no DSA indexer), an EAGLE/MTP draft or none, a
-    KV cache of 1 or 2 bytes or FP8, well-typed values (``tp``, ``pp``, ``attn_dp``:
+    KV cache of 1 or 2 bytes or FP8, well-typed ``values`` (a plain dict, ``values.
+    plain_values``, of the launch of ``record``; ``tp``, ``pp``, ``attn_dp``:
     positive ints, as the memory plan checked them). (KV budget, ``max_total_num_tokens``,
     bytes per token, ``max_running_requests``, caveats), or None: then ``size`` (which
     also words any shortfall) gives them. ``tests/memory/test_kv_pool.py`` holds the two
     equal."""
-    record = result.record
     model = record.model
     facts = _model_facts(model)
     if facts.special or facts.maybe_multimodal or facts.shapes is not None or facts.dsa:
         return None
     (page, attn_cp, dcp, fraction, flag, spec, cap, asked, unified, sharding,
-     disaggregation) = _PLAIN_READ(result)
+     disaggregation) = _PLAIN_READ(values)
     if type(fraction) is not float:
         return None
     if spec is None:
         draft_layers = 0
     elif spec in _DRAFT_ALGOS:
-        draft_layers = _draft_layers(result, spec, model, record.env)[0]
+        draft_layers = _draft_layers(values.__getitem__, record.draft, spec, model,
+                                     record.env)[0]
     else:  # other algorithms' caveats
         return None
     if page is None:
@@ -239,7 +240,7 @@ def plain_size(result: Any, tp: int, pp: int, attn_dp: int, before: int, weights
     reqs = _estimate(tokens, model.context_len)  # (raising as it does for a 0 context)
     if asked is not None:
         reqs = int(asked) // attn_dp
-        if reqs < 1 and result.record.raw.release not in _OLD:  # ``requests_per_rank``
+        if reqs < 1 and record.raw.release not in _OLD:  # ``requests_per_rank``
             reqs = 1
     if half < reqs:
         reqs = half
@@ -335,7 +336,7 @@ class _Plan:
         old = record.raw.release in _OLD
         self.hybrid_swa = facts.hybrid_swa and not swa_off and not (
             old and model.has_arch(*_SWA_SINCE_0_5_23))
-        self.draft_layers, self.draft = _draft_layers(result, spec, model, self.env) \
+        self.draft_layers, self.draft = _draft_layers(v, record.draft, spec, model, self.env) \
             if spec in _DRAFT_ALGOS else _NO_DRAFT
         # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
         # --max-running-requests down to none when it is below the ranks
@@ -461,17 +462,16 @@ def _checkpoint_fp8_kv(model: Any) -> bool:
         isinstance(algo, str) and algo.upper() == "FP8"
 
 
-def _draft_layers(result: Any, spec: Any, model: Any, env: Any) -> tuple[int, Any]:
-    """KV layers of an EAGLE/MTP draft (``spec``: the speculative algorithm), charged to
-    every target token (0 without one), and the draft's facts.
+def _draft_layers(v: Any, draft: Any, spec: Any, model: Any, env: Any) -> tuple[int, Any]:
+    """KV layers of an EAGLE/MTP draft (``spec``: the speculative algorithm; ``v`` reads
+    the launch's values, ``draft`` the draft facts its record carries), charged to every
+    target token (0 without one), and the draft's facts.
 
     With a draft checkpoint: its next-token layer count if it declares one, else its layer
     count. Without one, the target's own next-token layers (MTP heads); none for others.
     """
     if spec not in _DRAFT_ALGOS:
         return _NO_DRAFT
-    draft = result.record.draft
-    v = result.value
     path = v("speculative_draft_model_path")
     if draft is None and path:
         if path == v("model_path"):  # the target's own checkpoint (MTP): once per model

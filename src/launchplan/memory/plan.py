@@ -22,7 +22,7 @@ from launchplan.memory import weights as _weights
 from launchplan.memory.cpu_offload import CAVEAT as _OFFLOAD_CAVEAT
 from launchplan.memory.cpu_offload import offloaded_bytes
 from launchplan.memory.kv_pool import NotEnoughMemory, _Default, _Plan, plain_size, size
-from launchplan.memory.values import Values, values_of
+from launchplan.memory.values import Values, as_values, plain_values
 from launchplan.memory.weights import weight_bytes
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
@@ -157,12 +157,10 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
         return plan
     same = cache.get(SAME_PLAN)  # a repeated input: its plan's memory plan
     if same is None:  # ``_remembered``, inline (the path of every launch from scratch)
-        values = values_of(result)
         try:
-            plan = _plan(values, request_tokens)  # type: ignore[arg-type]
+            plan = _plan(plain_values(result), request_tokens, result.record)
         except (ArithmeticError, ValueError):  # a number no real launch has: no plan
             plan = None
-        values.result = None
     elif key in same.analyses:
         plan = same.analyses[key]
     else:
@@ -196,20 +194,18 @@ def forget() -> None:
 
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
-    values = values_of(result)
-    try:
-        plan = _plan(values, request_tokens)  # type: ignore[arg-type]
+    try:  # (the plan's lazy steps keep the values, not the whole result)
+        return _plan(plain_values(result), request_tokens, result.record)
     except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
-        plan = None
-    values.result = None  # the plan's lazy steps keep the values, not the whole result
-    return plan
+        return None
 
 
-def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
-    """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh."""
-    if type(result) is not Values:
-        result = values_of(result)  # type: ignore[assignment]
-    record = result.record
+def _plan(result: Any, request_tokens: int, record: Any = None) -> MemoryPlan | None:
+    """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh; or
+    of its ``plain_values`` with its ``record``."""
+    if record is None:
+        record = result.record
+        result = dict(result) if isinstance(result, Values) else plain_values(result)
     target = record.target
     free = _free_before(target)
     if free is None:  # the target's memory is unknown
@@ -246,21 +242,22 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
-    mine, draft, weight_caveats = weight_bytes(result, (tp, pp, ep, attn_dp, moe_dp))
+    mine, draft, weight_caveats = weight_bytes(result, (tp, pp, ep, attn_dp, moe_dp), record)
     if offload and offload > 0:  # decoder layers kept in CPU memory: not loaded on the GPU
-        mine -= offloaded_bytes(offload, _weights.weights_per_gpu(result).breakdown)
+        mine -= offloaded_bytes(offload,
+                                _weights.weights_per_gpu(as_values(result, record)).breakdown)
         weight_caveats = (*weight_caveats, _OFFLOAD_CAVEAT)
     reserved = int(before * (1 - fraction))
     context = record.model.context_len
     overhead = getattr(target, "load_overhead_mib", None)  # ``load_overhead_bytes``, inline
     overhead = LOAD_OVERHEAD_BYTES if overhead is None else overhead << 20
     loaded = mine + draft + overhead
-    plain = plain_size(result, tp, pp, attn_dp, before, loaded)
+    plain = plain_size(result, record, tp, pp, attn_dp, before, loaded)
     if plain is not None:  # the commonest pool, without the sizing's objects
         budget, tokens, per_token, max_reqs, caveats = plain
         cells, fixed, extra = tokens, 0, _NO_EXTRA
     else:
-        kv_plan = _Plan(result, (tp, pp, attn_dp))
+        kv_plan = _Plan(as_values(result, record), (tp, pp, attn_dp))
         try:
             sizer, budget, pool, max_reqs, _ = size(kv_plan, before, loaded, gpu, None)
         except NotEnoughMemory as exc:
@@ -291,7 +288,7 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         budget if budget < pool_bytes else pool_bytes,
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
-        [(result, before, loaded, gpu, overhead)]))
+        [(result, record, before, loaded, gpu, overhead)]))
 
 
 def _pool_extra(sizer: Any, pool: dict[str, int], tokens: int
@@ -320,11 +317,11 @@ _READ = itemgetter("tp_size", "pp_size", "dp_size", "attn_dp_size", "ep_size", "
                    "mem_fraction_static", "page_size", "cpu_offload_gb", "nnodes")
 
 
-def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int
-           ) -> tuple[tuple[str, Any], ...]:
+def _steps(values: dict[str, Any], record: Any, before: int, weights_bytes: int, gpu: int,
+           overhead: int) -> tuple[tuple[str, Any], ...]:
     """The pool's sizing again, this time writing down its steps (``explain``, JSON)."""
     steps: list[tuple[str, Any]] = []
-    size(_Plan(values), before, weights_bytes, gpu, steps)
+    size(_Plan(as_values(values, record)), before, weights_bytes, gpu, steps)
     at = next((i for i, (label, _) in enumerate(steps) if label == "weights (bytes)"), None)
     if at is not None:  # the loaded bytes carry the load overhead: say so next to them
         steps.insert(at + 1, ("of which loading beyond the tensors (bytes)", overhead))

@@ -350,17 +350,18 @@ def weights_per_gpu(result: Result) -> WeightPlan:
                         mtp_draft=mtp, pad=pad, fp8_experts=fp8)
 
 
-def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = None
-                 ) -> tuple[int, int, tuple[str, ...]]:
+def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = None,
+                 record: Any = None) -> tuple[int, int, tuple[str, ...]]:
     """(``bytes_per_gpu``, ``draft_bytes_per_gpu``, ``caveats``) of ``weights_per_gpu``:
     what the memory plan needs, without the breakdown and totals. ``sizes``: the launch's
     (tp, pp, ep, attention DP, MoE DP) as ``_launch_shape`` normalises them, when the
-    caller has them at hand (``_launch_shape``).
+    caller has them at hand (``_launch_shape``). ``record``: the launch's, when ``result``
+    is its values as a plain ``dict`` (``values.plain_values``).
 
     Remembered by the sharding the launch's values come to (``_launch_shape``): a sweep's
     launches share a few. (A memo by the values read, before normalising them, cost about
     what ``_launch_shape`` does, found or not.)"""
-    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result, sizes)
+    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result, sizes, record)
     key = (id(model), par, dtype, quantization, id(draft), mtp, pad, fp8)
     hit = _BYTES.get(key) if _BYTES else None  # (empty after ``forget``: no hash to take)
     if hit is not None and hit[0] is model and hit[1] is draft:
@@ -406,14 +407,17 @@ SHAPE_NAMES = (
 _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]] = {}
 
 
-def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None = None
-                  ) -> tuple[Any, ...]:
+def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None = None,
+                  record: Any = None) -> tuple[Any, ...]:
     """(model, sharding, dtype, quantization, draft, MTP draft?, expert padding, FP8
     experts?): all that decides a launch's weights, from its final values and environment.
     ``sizes``: (tp, pp, ep, attn_dp_size, moe_dp_size) each as ``_pos`` takes it, when the
-    caller has read them already (the memory plan checks them first)."""
-    v = result.value
-    record = result.record
+    caller has read them already (the memory plan checks them first). ``record``: given
+    when ``result`` is a plain ``dict`` of the values (``values.plain_values``)."""
+    if record is None:
+        v, record = result.value, result.record
+    else:
+        v = result.__getitem__
     model = record.model
     is_mla, attn_tp_embedding, may_fuse_shared, has_experts, fp4_experts = _model_facts(model)
     if sizes is None:  # each size as ``_pos`` takes it (a positive int, else 1), inline
@@ -444,7 +448,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
         moe_dp,
         redundant if type(redundant) is int and redundant > 0 else 0,
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
-        may_fuse_shared and _fuses_shared_experts(result, ep),
+        may_fuse_shared and _fuses_shared_experts(v, record, ep),
         _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
         _resident_experts(v) if has_experts else None,
         encoder_dp is True, attn_dp > 1))
@@ -534,7 +538,7 @@ def _target_bits(target: Any) -> tuple[bool, bool, bool, bool]:
 
 # --- internals -------------------------------------------------------------------------------
 
-def _fuses_shared_experts(result: Result, ep: int) -> bool:
+def _fuses_shared_experts(v: Any, record: Any, ep: int) -> bool:
     """Whether DeepSeek-V3/R1's shared expert rides in the fused MoE under EP.
 
     It matters for memory only with EP > 1 (without EP both layouts split it over TP), and
@@ -542,10 +546,9 @@ def _fuses_shared_experts(result: Result, ep: int) -> bool:
     or single-batch overlap and W4AFP8 checkpoints keep it apart
     (``DeepseekV2ForCausalLM.shared_experts_fusion_disable_reason``).
     """
-    v = result.value
-    model = result.record.model
+    model = record.model
     cfg = model.text_config
-    if ep <= 1 or not result.record.target.is_hip or v("disable_shared_experts_fusion"):
+    if ep <= 1 or not record.target.is_hip or v("disable_shared_experts_fusion"):
         return False
     if model.arch0 != "DeepseekV3ForCausalLM" or cfg.get("n_routed_experts") != 256 \
             or cfg.get("n_shared_experts") != 1:
