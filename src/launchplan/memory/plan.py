@@ -312,7 +312,7 @@ def _pool_extra(sizer: Any, pool: dict[str, int], tokens: int
 #: a plan's ``extra`` when its pool has no figures of its own (shared: plans never change it)
 _NO_EXTRA: dict[str, Any] = {}
 
-#: the values ``_plan`` reads itself, in one call (a ``Values`` holds every one of them)
+#: the values ``_plan`` reads itself, in one call (its values hold every one of them)
 _READ = itemgetter("tp_size", "pp_size", "dp_size", "attn_dp_size", "ep_size", "moe_dp_size",
                    "mem_fraction_static", "page_size", "cpu_offload_gb", "nnodes")
 
