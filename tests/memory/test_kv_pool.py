@@ -203,3 +203,47 @@ def test_nemotron_h_state_reads_the_hub_files_keys():
     more = resolve(["--tp-size", "8", "--json-model-override-args", '{"n_groups": 16}'],
                    gpu="h200", model_path=real)
     assert _state_per_slot(more) > _state_per_slot(tp8)
+
+
+def test_the_plain_pool_is_the_general_sizing():
+    """``plain_size`` (the commonest pool, without the sizing's objects) gives the figures
+    and caveats of ``size`` and ``_Plan.caveats`` wherever it answers, including weights
+    and fractions that leave no room (then it leaves the wording to ``size``)."""
+    from launchplan.facts.models import bundled_models
+    from launchplan.memory.kv_pool import _Plan, plain_size, size
+    from launchplan.memory.values import values_of
+
+    flag_sets = [[], ["--tp-size", "8"], ["--tp-size", "4", "--kv-cache-dtype", "fp8_e4m3"],
+                 ["--tp-size", "2", "--kv-cache-dtype", "mxfp8", "--page-size", "64"],
+                 ["--tp-size", "8", "--enable-dp-attention", "--dp-size", "4"],
+                 ["--tp-size", "8", "--speculative-algorithm", "EAGLE"],
+                 ["--tp-size", "4", "--pp-size", "2", "--max-running-requests", "3"],
+                 ["--max-total-tokens", "5000", "--enable-kv-cache-sharding"],
+                 ["--tp-size", "2", "--mem-fraction-static", "0.05"],
+                 ["--disaggregation-mode", "decode", "--max-running-requests", "100000"]]
+    answered = compared = 0
+    for model in bundled_models():
+        for gpu in ("h100", "b200", "mi300x"):
+            for argv in flag_sets:
+                try:
+                    values = values_of(resolve(["--model-path", model, *argv], gpu=gpu))
+                except Exception:  # noqa: BLE001 - a refused launch has no pool
+                    continue
+                tp, pp, attn_dp = values["tp_size"], values["pp_size"], values["attn_dp_size"]
+                before = before_load_bytes(values.record.target)
+                for weights in (8 * GIB, 60 * GIB, before - GIB // 2):
+                    plain = plain_size(dict(values), values.record, tp, pp, attn_dp, before,
+                                       weights)
+                    plan = _Plan(values, (tp, pp, attn_dp))
+                    try:
+                        sizer, budget, pool_, reqs, _ = size(plan, before, weights, None, None)
+                    except NotEnoughMemory:
+                        assert plain is None
+                        continue
+                    compared += 1
+                    if plain is None:
+                        continue
+                    answered += 1
+                    assert plain == (budget, pool_["max_total_num_tokens"], sizer.cell, reqs,
+                                     plan.caveats()), (model, gpu, argv, weights)
+    assert answered > 200 and compared > answered

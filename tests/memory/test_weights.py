@@ -393,6 +393,47 @@ def test_one_stage_sums_equal_the_staged_walk():
     assert checked > 500
 
 
+def test_a_storage_s_one_function_gives_the_separate_sums():
+    """A model's one written-out function per storage (``_stored_summer``: the target's
+    layers, with an MTP draft its MTP layers and the copies it holds) returns the very
+    floats of the separate sums it replaces, padded experts included."""
+    from launchplan.memory import weights
+    from launchplan.memory.moe_padding import ExpertPadding
+
+    pars = [Parallel(), Parallel(tp=8, attn_tp=8, embed_tp=8),
+            Parallel(tp=8, ep=8, attn_tp=1, lm_head_tp=1, embed_tp=1),
+            Parallel(tp=4, attn_tp=2, dense_tp=1, moe_dp=2, redundant_experts=32,
+                     shared_experts_replicated=True)]
+    checked = 0
+    for name in bundled_models():
+        model = load_model(name)
+        for quantization, dtype in ((None, None), ("fp8", "float16")):
+            st = weights._stored(model, quantization, dtype)
+            copies = weights._table(weights._own_copies(model), None, st.ign, st.unq)
+            for pad in (ExpertPadding(), ExpertPadding(1, 128)):
+                padded = pad.hidden > 1 or pad.intermediate > 1
+                for mtp in (False, True):
+                    if mtp and st.mtp is None:
+                        continue
+                    fused = weights._stored_summer(model, st, padded + 2 * mtp)
+                    if fused is None:
+                        continue
+                    for par in pars:
+                        main = weights._one_stage_sum(model, st.main, par, st.scheme,
+                                                      st.unq, pad, None)
+                        got = fused(model, par, pad, st.scheme, st.unq, None)
+                        checked += 1
+                        if not mtp:
+                            assert got == main, (name, par, pad)
+                            continue
+                        draft = weights._flat_sum(model, st.mtp, par, st.scheme, st.unq,
+                                                  pad, None)
+                        held = weights._flat_sum(model, copies, par, None, st.unq,
+                                                 weights.NONE, None)
+                        assert got == (main, draft, held), (name, par, pad)
+    assert checked > 300
+
+
 @pytest.mark.parametrize("folder", ["deepseek-v4-flash", "deepseek-v4-pro"])
 def test_deepseek_v4_routed_experts_are_counted_as_mxfp4(folder):
     """DeepSeek-V4's checkpoints say quant_method fp8 and ``expert_dtype`` fp4: SGLang loads

@@ -168,6 +168,126 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
     return sizer, budget, pool, max_reqs, mamba
 
 
+def plain_size(values: dict[str, Any], record: Any, tp: int, pp: int, attn_dp: int,
+               before: int, weights: int) -> tuple[int, int, int, int, list[str]] | None:
+    """``size`` and ``_Plan.caveats`` of the commonest launch, without their objects: a
+    model with one pool of every layer (no state cache, sliding-window, DeepSeek-V4 or
+    MiniMax pool, no multimodal reserve, no DSA indexer), an EAGLE/MTP draft or none, a
+    KV cache of 1 or 2 bytes or FP8, well-typed ``values`` (a plain dict, ``values.
+    plain_values``, of the launch of ``record``; ``tp``, ``pp``, ``attn_dp``:
+    positive ints, as the memory plan checked them). (KV budget, ``max_total_num_tokens``,
+    bytes per token, ``max_running_requests``, caveats), or None: then ``size`` (which
+    also words any shortfall) gives them. ``tests/memory/test_kv_pool.py`` holds the two
+    equal."""
+    model = record.model
+    facts = _model_facts(model)
+    if facts.special or facts.maybe_multimodal or facts.shapes is not None or facts.dsa:
+        return None
+    (page, attn_cp, dcp, fraction, flag, spec, cap, asked, unified, sharding,
+     disaggregation) = _PLAIN_READ(values)
+    if type(fraction) is not float:
+        return None
+    if spec is None:
+        draft_layers = 0
+    elif spec in _DRAFT_ALGOS:
+        draft_layers = _draft_layers(values.__getitem__, record.draft, spec, model,
+                                     record.env)[0]
+    else:  # other algorithms' caveats
+        return None
+    if page is None:
+        page = 1
+    if attn_cp is None:
+        attn_cp = 1
+    if dcp is None:
+        dcp = 1
+    if not (type(page) is int and type(attn_cp) is int and type(dcp) is int
+            and page > 0 and attn_cp > 0 and dcp > 0):
+        return None
+    if flag is None or flag == "auto":
+        kind = facts.auto_kv_kind
+    elif type(flag) is str:
+        kind = _KV_KIND.get(flag, "bfloat16")
+    else:
+        return None
+    if kind == "fp4":
+        return None
+    kv = _DTYPE_BYTES[kind]
+    layers = facts.kv_layers
+    if facts.mla:  # ``_Default``'s rows, as it writes them
+        cell = (int(model.kv_lora_rank) + int(model.qk_rope_head_dim)) * layers * kv
+    else:
+        attn_tp = tp // attn_dp // attn_cp
+        heads = model.num_kv_heads(attn_tp if attn_tp > 1 else 1, dcp)
+        dims = model.head_dim + model.v_head_dim
+        cell = heads * dims * layers * kv
+        if flag == "mxfp8":
+            cell += heads * dims * layers // MXFP8_SCALE_BLOCK
+    if draft_layers and layers:
+        cell += int(cell * draft_layers / layers)
+    if not cell:
+        return None
+    before_gib, after_gib = _gib(before, weights, tp * pp)  # ``_budget``
+    rest = after_gib - before_gib * (1 - fraction)
+    if rest <= 0:
+        return None
+    budget = int(rest * GIB)
+    tokens = budget // cell // page * page  # ``_Default.size``
+    if cap is not None and cap < tokens:
+        tokens = cap // page * page
+    if tokens <= 0:
+        return None
+    half = tokens // 2  # ``_max_running_requests``
+    reqs = _estimate(tokens, model.context_len)  # (raising as it does for a 0 context)
+    if asked is not None:
+        reqs = int(asked) // attn_dp
+        if reqs < 1 and record.raw.release not in _OLD:  # ``requests_per_rank``
+            reqs = 1
+    if half < reqs:
+        reqs = half
+    if reqs <= 0:
+        return None
+    caveats = []  # ``_Plan.caveats`` of such a launch
+    if unified:
+        caveats.append(_UNIFIED)
+    if pp > 1:
+        caveats.append(_PP)
+    if sharding or dcp > 1:
+        caveats.append(_SHARDED)
+    if record.env and record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
+        caveats.append(_POST_CAPTURE)
+    if disaggregation == "decode":
+        caveats.append(_PD_DECODE)
+    return budget, tokens, cell, reqs, caveats
+
+
+_PLAIN_READ = itemgetter("page_size", "attn_cp_size", "dcp_size", "mem_fraction_static",
+                         "kv_cache_dtype", "speculative_algorithm", "max_total_tokens",
+                         "max_running_requests", "enable_unified_memory",
+                         "enable_kv_cache_sharding", "disaggregation_mode")
+#: releases that divide --max-running-requests down to none per attention-DP rank
+_OLD = frozenset({"0.5.22", "0.5.21"})
+
+
+def _gib(before: int, weights: int, world: int) -> tuple[float, float]:
+    """The free memory before and after loading, in GiB as SGLang reads them: through its
+    float32 MIN all-reduce when more than one rank measures (``_f32``; packing converts an
+    int as ``float`` does)."""
+    after = before - weights
+    if world > 1:
+        return _F32_UNPACK(_F32_PACK(before))[0] / GIB, _F32_UNPACK(_F32_PACK(after))[0] / GIB
+    return before / GIB, after / GIB
+
+
+def _estimate(capacity: int, context: Any) -> int:
+    """SGLang's request estimate: 512 per context's worth of tokens, in [2048, 4096]."""
+    if type(context) is not int:
+        context = int(context)
+    estimate = int(capacity / context * REQ_ESTIMATE_PER_CONTEXT)
+    # clamped to [REQ_ESTIMATE_MIN, REQ_ESTIMATE_MAX] (conditionals: no builtin calls)
+    return REQ_ESTIMATE_MAX if estimate > REQ_ESTIMATE_MAX else \
+        REQ_ESTIMATE_MIN if estimate < REQ_ESTIMATE_MIN else estimate
+
+
 # --- the plan's values ------------------------------------------------------------------------
 
 #: the values every plan reads, in one call (others only under some launches)
@@ -213,11 +333,11 @@ class _Plan:
         self.kv_kind = kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[kind]
         self.spec = spec
-        old = record.raw.release in ("0.5.22", "0.5.21")
+        old = record.raw.release in _OLD
         self.hybrid_swa = facts.hybrid_swa and not swa_off and not (
             old and model.has_arch(*_SWA_SINCE_0_5_23))
-        self.draft_layers, self.draft = _draft_layers(result, self) if spec in _DRAFT_ALGOS \
-            else _NO_DRAFT
+        self.draft_layers, self.draft = _draft_layers(v, record.draft, spec, model, self.env) \
+            if spec in _DRAFT_ALGOS else _NO_DRAFT
         # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
         # --max-running-requests down to none when it is below the ranks
         self.one_request_at_least = not old
@@ -239,11 +359,11 @@ class _Plan:
         if special and facts.hybrid_linear and v("enable_linear_replayssm_spec"):
             out.append("ReplaySSM speculative state rings are not modelled")
         if unified:
-            out.append("unified memory pools are not modelled")
+            out.append(_UNIFIED)
         if self.pp > 1:
-            out.append("pipeline parallelism: sized as if every stage held every layer")
+            out.append(_PP)
         if sharding or self.dcp > 1:
-            out.append("KV-cache sharding / decode context parallelism: per-rank rows only")
+            out.append(_SHARDED)
         if special:
             if facts.state and not _state_layers(model)[0]:
                 out.append(f"{model.arch0}: no linear-attention state layer can be counted "
@@ -259,13 +379,18 @@ class _Plan:
         if self.spec in ("DFLASH", "DSPARK"):
             out.append(f"{self.spec} draft pools are not modelled")
         if self.env and self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
-            out.append("post-capture KV sizing is on: SGLang shrinks this pool again after "
-                       "capturing CUDA graphs, by what the graphs took")
+            out.append(_POST_CAPTURE)
         if disaggregation == "decode":
-            out.append("PD decode: the pre-allocated transfer slots are not modelled")
+            out.append(_PD_DECODE)
         return out
 
 
+_UNIFIED = "unified memory pools are not modelled"
+_PP = "pipeline parallelism: sized as if every stage held every layer"
+_SHARDED = "KV-cache sharding / decode context parallelism: per-rank rows only"
+_POST_CAPTURE = ("post-capture KV sizing is on: SGLang shrinks this pool again after "
+                 "capturing CUDA graphs, by what the graphs took")
+_PD_DECODE = "PD decode: the pre-allocated transfer slots are not modelled"
 #: the values every plan's caveats read
 _CAVEAT_READ = itemgetter("enable_unified_memory", "enable_kv_cache_sharding",
                           "disaggregation_mode")
@@ -337,28 +462,29 @@ def _checkpoint_fp8_kv(model: Any) -> bool:
         isinstance(algo, str) and algo.upper() == "FP8"
 
 
-def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
-    """KV layers of an EAGLE/MTP draft, charged to every target token (0 without one).
+def _draft_layers(v: Any, draft: Any, spec: Any, model: Any, env: Any) -> tuple[int, Any]:
+    """KV layers of an EAGLE/MTP draft (``spec``: the speculative algorithm; ``v`` reads
+    the launch's values, ``draft`` the draft facts its record carries), charged to every
+    target token (0 without one), and the draft's facts.
 
     With a draft checkpoint: its next-token layer count if it declares one, else its layer
     count. Without one, the target's own next-token layers (MTP heads); none for others.
     """
-    if plan.spec not in _DRAFT_ALGOS:
+    if spec not in _DRAFT_ALGOS:
         return _NO_DRAFT
-    draft = result.record.draft
-    path = plan.v("speculative_draft_model_path")
+    path = v("speculative_draft_model_path")
     if draft is None and path:
-        if path == plan.v("model_path"):  # the target's own checkpoint (MTP): once per model
-            key = (id(plan.model), plan.spec)
+        if path == v("model_path"):  # the target's own checkpoint (MTP): once per model
+            key = (id(model), spec)
             hit = _OWN_DRAFTS.get(key)
-            if hit is None or hit[0] is not plan.model:
-                hit = _OWN_DRAFTS[key] = (plan.model, _load_draft(plan, str(path)))
+            if hit is None or hit[0] is not model:
+                hit = _OWN_DRAFTS[key] = (model, _load_draft(model, spec, env, str(path)))
                 if len(_OWN_DRAFTS) > 256:
                     _OWN_DRAFTS.clear()
             draft = hit[1]
         else:
-            draft = _load_draft(plan, str(path))
-    source = draft if (path and draft is not None) else plan.model
+            draft = _load_draft(model, spec, env, str(path))
+    source = draft if (path and draft is not None) else model
     if source.num_nextn_predict_layers is not None:
         return int(source.num_nextn_predict_layers), draft
     if path and draft is not None:
@@ -366,19 +492,19 @@ def _draft_layers(result: Any, plan: _Plan) -> tuple[int, Any]:
     return 0, draft
 
 
-#: speculative algorithms whose draft's KV layers are charged to the target's tokens
-_DRAFT_ALGOS = ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE")
+#: speculative algorithms whose draft's KV layers are charged to the target's tokens (a set:
+#: the usual None is not compared with each)
+_DRAFT_ALGOS = frozenset({"EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE"})
 _NO_DRAFT = (0, None)
 #: (target model id, algorithm) -> (target, its own checkpoint's facts as a draft, or None)
 _OWN_DRAFTS: dict[tuple[int, Any], tuple[Any, Any]] = {}
 
 
-def _load_draft(plan: _Plan, path: str) -> Any:
+def _load_draft(model: Any, spec: Any, env: Any, path: str) -> Any:
     from launchplan.facts.models import load_draft_model
 
     try:
-        return load_draft_model(path, target=plan.model, speculative_algorithm=plan.spec,
-                                env=plan.env)
+        return load_draft_model(path, target=model, speculative_algorithm=spec, env=env)
     except Exception:  # noqa: BLE001 - an unreadable draft leaves the target's own
         return None
 
@@ -395,12 +521,7 @@ _F32_PACK, _F32_UNPACK = struct.Struct("f").pack, struct.Struct("f").unpack
 
 def _budget(plan: _Plan, before: int, weights: int, steps: list | None,
             mamba: _GdnState | None = None) -> int:
-    after = before - weights
-    if plan.world > 1:  # the MIN all-reduce passes the byte count through float32 (``_f32``)
-        before_gib = _F32_UNPACK(_F32_PACK(before))[0] / GIB  # (packing converts an int as
-        after_gib = _F32_UNPACK(_F32_PACK(after))[0] / GIB  # ``float`` does)
-    else:
-        before_gib, after_gib = before / GIB, after / GIB
+    before_gib, after_gib = _gib(before, weights, plan.world)
     slack_gib = before_gib * (1 - plan.mem_fraction)
     mm_gib = _multimodal_reserve_gib(plan) if plan.facts.maybe_multimodal else 0.0
     rest = after_gib - slack_gib - mm_gib
@@ -1044,12 +1165,7 @@ class _GdnState:
 def _max_running_requests(plan: _Plan, capacity: int, steps: list | None,
                           mamba: _GdnState | None = None) -> int:
     context = plan.model.context_len
-    if type(context) is not int:
-        context = int(context)
-    estimate = int(capacity / context * REQ_ESTIMATE_PER_CONTEXT)
-    # clamped to [REQ_ESTIMATE_MIN, REQ_ESTIMATE_MAX] (conditionals: no builtin calls)
-    estimate = REQ_ESTIMATE_MAX if estimate > REQ_ESTIMATE_MAX else \
-        REQ_ESTIMATE_MIN if estimate < REQ_ESTIMATE_MIN else estimate
+    estimate = _estimate(capacity, context)
     half = capacity // 2
     asked = plan.v("max_running_requests")
     if asked is not None:

@@ -21,8 +21,8 @@ from launchplan.facts.targets import before_load_bytes
 from launchplan.memory import weights as _weights
 from launchplan.memory.cpu_offload import CAVEAT as _OFFLOAD_CAVEAT
 from launchplan.memory.cpu_offload import offloaded_bytes
-from launchplan.memory.kv_pool import NotEnoughMemory, _Default, _Plan, size
-from launchplan.memory.values import Values, values_of
+from launchplan.memory.kv_pool import NotEnoughMemory, _Default, _Plan, plain_size, size
+from launchplan.memory.values import Values, as_values, plain_values
 from launchplan.memory.weights import weight_bytes
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
@@ -151,18 +151,16 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
     Computed once per result and request size (preflight and the output share it).
     """
     cache = result.extras
-    key = ("memory", request_tokens)
+    key = _KEY if request_tokens == DEFAULT_REQUEST_TOKENS else ("memory", request_tokens)
     plan = cache.get(key, _UNSET)
     if plan is not _UNSET:
         return plan
     same = cache.get(SAME_PLAN)  # a repeated input: its plan's memory plan
     if same is None:  # ``_remembered``, inline (the path of every launch from scratch)
-        values = values_of(result)
         try:
-            plan = _plan(values, request_tokens)  # type: ignore[arg-type]
+            plan = _plan(plain_values(result), request_tokens, result.record)
         except (ArithmeticError, ValueError):  # a number no real launch has: no plan
             plan = None
-        values.result = None
     elif key in same.analyses:
         plan = same.analyses[key]
     else:
@@ -172,6 +170,8 @@ def memory_plan(result: Result, *, request_tokens: int = DEFAULT_REQUEST_TOKENS
 
 
 _UNSET: Any = object()
+#: the plan's key among a result's analyses for the default request (made once: its hash kept)
+_KEY = ("memory", DEFAULT_REQUEST_TOKENS)
 
 
 # --- memos -----------------------------------------------------------------------------------
@@ -194,20 +194,18 @@ def forget() -> None:
 
 
 def _remembered(result: Result, request_tokens: int) -> MemoryPlan | None:
-    values = values_of(result)
-    try:
-        plan = _plan(values, request_tokens)  # type: ignore[arg-type]
+    try:  # (the plan's lazy steps keep the values, not the whole result)
+        return _plan(plain_values(result), request_tokens, result.record)
     except (ArithmeticError, ValueError):  # a number no real launch has: no plan, no crash
-        plan = None
-    values.result = None  # the plan's lazy steps keep the values, not the whole result
-    return plan
+        return None
 
 
-def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
-    """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh."""
-    if type(result) is not Values:
-        result = values_of(result)  # type: ignore[assignment]
-    record = result.record
+def _plan(result: Any, request_tokens: int, record: Any = None) -> MemoryPlan | None:
+    """The memory plan of ``result`` (a ``Result``, or its ``Values``), computed afresh; or
+    of its ``plain_values`` with its ``record``."""
+    if record is None:
+        record = result.record
+        result = dict(result) if isinstance(result, Values) else plain_values(result)
     target = record.target
     free = _free_before(target)
     if free is None:  # the target's memory is unknown
@@ -232,7 +230,10 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
     if len(free) == 1:  # the GPUs spanned change nothing
         before = free[0]
     else:
-        spanned = _node_gpus(nnodes, tp, pp, dp, attn_dp)
+        if nnodes is None or nnodes == 1:  # ``_node_gpus`` of one node, inline
+            spanned = tp * pp * (dp if type(dp) is int and dp > 1 and attn_dp <= 1 else 1)
+        else:
+            spanned = _node_gpus(nnodes, tp, pp, dp, attn_dp)
         before = free[spanned] if spanned < len(free) else free[-1]
     if type(fraction) is not float:  # (a float's range test below rejects inf and nan)
         fraction = _fraction(fraction)
@@ -241,45 +242,38 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         return None  # no pool can be sized; preflight reports the value itself (a fraction
         # above 1 claims memory the GPU does not have)
     gpu = target.memory_mib << 20
-    mine, draft, weight_caveats = weight_bytes(result, (tp, pp, ep, attn_dp, moe_dp))
+    mine, draft, weight_caveats = weight_bytes(result, (tp, pp, ep, attn_dp, moe_dp), record)
     if offload and offload > 0:  # decoder layers kept in CPU memory: not loaded on the GPU
-        mine -= offloaded_bytes(offload, _weights.weights_per_gpu(result).breakdown)
+        mine -= offloaded_bytes(offload,
+                                _weights.weights_per_gpu(as_values(result, record)).breakdown)
         weight_caveats = (*weight_caveats, _OFFLOAD_CAVEAT)
     reserved = int(before * (1 - fraction))
     context = record.model.context_len
-    kv_plan = _Plan(result, (tp, pp, attn_dp))
     overhead = getattr(target, "load_overhead_mib", None)  # ``load_overhead_bytes``, inline
     overhead = LOAD_OVERHEAD_BYTES if overhead is None else overhead << 20
     loaded = mine + draft + overhead
-    try:
-        sizer, budget, pool, max_reqs, _ = size(kv_plan, before, loaded, gpu, None)
-    except NotEnoughMemory as exc:
-        budget = before - loaded - reserved
-        return MemoryPlan(
-            gpu_bytes=gpu, before_load_bytes=before, weights_bytes=mine,
-            draft_weights_bytes=draft, kv_budget_bytes=budget, kv_bytes_per_token=0,
-            max_total_num_tokens=0, max_running_requests=0, context_len=context,
-            request_tokens=request_tokens, concurrency_at_context=0,
-            concurrency_at_request=0, fits=False, reserved_bytes=reserved, kv_pool_bytes=0,
-            problem=str(exc), caveats=weight_caveats)
-    tokens = pool["max_total_num_tokens"]
-    per_token = sizer.cell
-    extra: dict[str, Any] = {}
-    if len(pool) == 1 and type(sizer) is _Default:  # the default pool has none of these
-        cells, fixed = tokens, 0
+    plain = plain_size(result, record, tp, pp, attn_dp, before, loaded)
+    if plain is not None:  # the commonest pool, without the sizing's objects
+        budget, tokens, per_token, max_reqs, caveats = plain
+        cells, fixed, extra = tokens, 0, _NO_EXTRA
     else:
-        cells = pool.get("full") or tokens
-        for name, value in (("full_max_total_num_tokens", pool.get("full")),
-                            ("swa_max_total_num_tokens", pool.get("swa")),
-                            ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
-                            ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None)),
-                            ("c4_max_total_num_tokens", pool.get("c4")),
-                            ("c128_max_total_num_tokens", pool.get("c128"))):
-            if value is not None:
-                extra[name] = value
-        fixed = getattr(sizer, "fixed_bytes", 0)
+        kv_plan = _Plan(as_values(result, record), (tp, pp, attn_dp))
+        try:
+            sizer, budget, pool, max_reqs, _ = size(kv_plan, before, loaded, gpu, None)
+        except NotEnoughMemory as exc:
+            budget = before - loaded - reserved
+            return MemoryPlan(
+                gpu_bytes=gpu, before_load_bytes=before, weights_bytes=mine,
+                draft_weights_bytes=draft, kv_budget_bytes=budget, kv_bytes_per_token=0,
+                max_total_num_tokens=0, max_running_requests=0, context_len=context,
+                request_tokens=request_tokens, concurrency_at_context=0,
+                concurrency_at_request=0, fits=False, reserved_bytes=reserved,
+                kv_pool_bytes=0, problem=str(exc), caveats=weight_caveats)
+        tokens = pool["max_total_num_tokens"]
+        per_token = sizer.cell
+        caveats = kv_plan.caveats()
+        extra, cells, fixed = _pool_extra(sizer, pool, tokens)
     pool_bytes = int(tokens * per_token) + fixed
-    caveats = kv_plan.caveats()
     # ``_concurrent`` twice, inline: requests of a context's and of a request's tokens
     at_context = cells // context if context > 0 else 0
     if at_context > max_reqs:
@@ -294,19 +288,40 @@ def _plan(result: Result, request_tokens: int) -> MemoryPlan | None:
         budget if budget < pool_bytes else pool_bytes,
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
-        [(result, before, loaded, gpu, overhead)]))
+        [(result, record, before, loaded, gpu, overhead)]))
 
 
-#: the values ``_plan`` reads itself, in one call (a ``Values`` holds every one of them)
+def _pool_extra(sizer: Any, pool: dict[str, int], tokens: int
+                ) -> tuple[dict[str, Any], int, int]:
+    """(the architecture-specific figures of a pool, its cells a request takes tokens
+    from, its bytes beyond the per-token ones)."""
+    if len(pool) == 1 and type(sizer) is _Default:  # the default pool has none of these
+        return _NO_EXTRA, tokens, 0
+    extra: dict[str, Any] = {}
+    for name, value in (("full_max_total_num_tokens", pool.get("full")),
+                        ("swa_max_total_num_tokens", pool.get("swa")),
+                        ("full_bytes_per_token", getattr(sizer, "full_bytes", None)),
+                        ("swa_bytes_per_token", getattr(sizer, "swa_bytes", None)),
+                        ("c4_max_total_num_tokens", pool.get("c4")),
+                        ("c128_max_total_num_tokens", pool.get("c128"))):
+        if value is not None:
+            extra[name] = value
+    return extra, pool.get("full") or tokens, getattr(sizer, "fixed_bytes", 0)
+
+
+#: a plan's ``extra`` when its pool has no figures of its own (shared: plans never change it)
+_NO_EXTRA: dict[str, Any] = {}
+
+#: the values ``_plan`` reads itself, in one call (its values hold every one of them)
 _READ = itemgetter("tp_size", "pp_size", "dp_size", "attn_dp_size", "ep_size", "moe_dp_size",
                    "mem_fraction_static", "page_size", "cpu_offload_gb", "nnodes")
 
 
-def _steps(values: Values, before: int, weights_bytes: int, gpu: int, overhead: int
-           ) -> tuple[tuple[str, Any], ...]:
+def _steps(values: dict[str, Any], record: Any, before: int, weights_bytes: int, gpu: int,
+           overhead: int) -> tuple[tuple[str, Any], ...]:
     """The pool's sizing again, this time writing down its steps (``explain``, JSON)."""
     steps: list[tuple[str, Any]] = []
-    size(_Plan(values), before, weights_bytes, gpu, steps)
+    size(_Plan(as_values(values, record)), before, weights_bytes, gpu, steps)
     at = next((i for i, (label, _) in enumerate(steps) if label == "weights (bytes)"), None)
     if at is not None:  # the loaded bytes carry the load overhead: say so next to them
         steps.insert(at + 1, ("of which loading beyond the tensors (bytes)", overhead))

@@ -222,12 +222,10 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
              fp8_experts: bool = False) -> tuple[int, int, tuple[str, ...]]:
     """``_plan``'s per-GPU figures and caveats alone: the model's stored tables (per-model
     facts, ``_stored``) times this launch's shares. (``round`` of a number is an int.)"""
-    st = _STORAGES.get((id(model), quantization, dtype, fp8_experts))  # ``_stored``, inline
-    if st is None or st.model is not model:
-        st = _stored(model, quantization, dtype, fp8_experts)
-    memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
+    st = _stored(model, quantization, dtype, fp8_experts)
     hidden, inter = pad
     padded = hidden > 1 or inter > 1
+    memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
     if par.pp <= 1:  # ``_one_stage_sum``
         per_gpu = _summed(model, st.main, par, st.scheme, st.unq, pad, memo,
                           _GROUPS_PADDED if padded else _GROUPS)
@@ -253,7 +251,8 @@ class _Stored:
     unquantized modules, dtype bytes, the caveats they bring, and the byte tables of its
     tensors. Per-model facts, made once, like the parsed config."""
 
-    __slots__ = ("model", "scheme", "ign", "unq", "notes", "caveats", "tensors", "main", "mtp")
+    __slots__ = ("model", "scheme", "ign", "unq", "notes", "caveats", "tensors", "main", "mtp",
+                 "sums")
 
     def __init__(self, model: ModelFacts, quantization: str | None, dtype: str | None,
                  fp8_experts: bool = False) -> None:
@@ -269,6 +268,8 @@ class _Stored:
         self.main = _table(lay.main, scheme, ign, unq)
         #: the MTP layers a speculative draft loads from this checkpoint (``_own_mtp``)
         self.mtp = _table(_own_mtp(model), scheme, ign, unq) if lay.mtp else None
+        #: written-out sums of these tables (``_stored_summer``), made on first use
+        self.sums: dict[int, Any] = {}
 
 
 def _stored(model: ModelFacts, quantization: str | None, dtype: str | None,
@@ -318,9 +319,28 @@ def _draft_share(model: ModelFacts, par: Parallel, dtype: str | None,
                 _flat_share(model, own, par, scheme, ign, unq, pad, memo)
                 + _flat_share(model, _own_copies(model), par, None, ign, unq, NONE, memo))
     if mtp_draft:
-        caveats.append("speculative MTP draft, but the checkpoint declares no MTP layers "
-                       "launchplan can count: draft weights taken as 0")
+        caveats.append(_NO_MTP)
     return 0, 0
+
+
+_NO_MTP = ("speculative MTP draft, but the checkpoint declares no MTP layers launchplan can "
+           "count: draft weights taken as 0")
+#: ``_Stored.sums`` keys: 0 the target's layers, 1 with padded experts; plus this, with
+#: the MTP draft's layers and copies
+_FUSED_MTP = 2
+
+
+def _stored_summer(model: ModelFacts, st: _Stored, kind: int) -> Any:
+    """``_Stored.sums[kind]``: the target's one-stage sum (``_one_stage_sum``), and with
+    an MTP draft also its MTP layers' flat sum and that of the embedding and head copies
+    it holds (``_draft_share``), in one function; None when a table needs the loops."""
+    padded = kind & 1
+    main = _GROUPS_PADDED if padded else _GROUPS
+    if kind < _FUSED_MTP:
+        return _fused_summer((st.main,), (main,))
+    copies = _table(_own_copies(model), None, st.ign, st.unq)
+    return _fused_summer((st.main, st.mtp, copies),
+                         (main, _FLAT_PADDED if padded else _FLAT, _FLAT))
 
 
 def weights_per_gpu(result: Result) -> WeightPlan:
@@ -330,22 +350,43 @@ def weights_per_gpu(result: Result) -> WeightPlan:
                         mtp_draft=mtp, pad=pad, fp8_experts=fp8)
 
 
-def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = None
-                 ) -> tuple[int, int, tuple[str, ...]]:
+def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = None,
+                 record: Any = None) -> tuple[int, int, tuple[str, ...]]:
     """(``bytes_per_gpu``, ``draft_bytes_per_gpu``, ``caveats``) of ``weights_per_gpu``:
     what the memory plan needs, without the breakdown and totals. ``sizes``: the launch's
     (tp, pp, ep, attention DP, MoE DP) as ``_launch_shape`` normalises them, when the
-    caller has them at hand (``_launch_shape``).
+    caller has them at hand (``_launch_shape``). ``record``: the launch's, when ``result``
+    is its values as a plain ``dict`` (``values.plain_values``).
 
     Remembered by the sharding the launch's values come to (``_launch_shape``): a sweep's
     launches share a few. (A memo by the values read, before normalising them, cost about
     what ``_launch_shape`` does, found or not.)"""
-    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result, sizes)
+    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result, sizes, record)
     key = (id(model), par, dtype, quantization, id(draft), mtp, pad, fp8)
     hit = _BYTES.get(key) if _BYTES else None  # (empty after ``forget``: no hash to take)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
-    figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8)
+    st = _STORAGES.get((id(model), quantization, dtype, fp8))  # ``_stored``, inline
+    if st is None or st.model is not model:
+        st = _stored(model, quantization, dtype, fp8)
+    if draft is None and par.pp <= 1 and par.resident_experts is None:
+        # one stage, no draft checkpoint: one written-out function for the target's layers
+        # (and, for an MTP draft, its MTP layers and the copies it holds), per storage
+        hidden, inter = pad
+        kind = (_FUSED_MTP if mtp and st.mtp is not None else 0) + (hidden > 1 or inter > 1)
+        summer = st.sums.get(kind, _UNSET)
+        if summer is _UNSET:
+            summer = st.sums[kind] = _stored_summer(model, st, kind)
+    else:
+        summer = None
+    if summer is None:  # (``_figures`` says why: the general sums)
+        figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8)
+    elif kind < _FUSED_MTP:
+        figures = (round(summer(model, par, pad, st.scheme, st.unq, None)), 0,
+                   st.caveats if not mtp else (*st.caveats, _NO_MTP))
+    else:
+        per_gpu, mtp_gpu, copies_gpu = summer(model, par, pad, st.scheme, st.unq, None)
+        figures = round(per_gpu), round(mtp_gpu + copies_gpu), st.caveats
     if len(_BYTES) >= 4096:
         _BYTES.clear()
     _BYTES[key] = (model, draft, figures)  # holding both keeps their ids unique
@@ -366,14 +407,17 @@ SHAPE_NAMES = (
 _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]] = {}
 
 
-def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None = None
-                  ) -> tuple[Any, ...]:
+def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None = None,
+                  record: Any = None) -> tuple[Any, ...]:
     """(model, sharding, dtype, quantization, draft, MTP draft?, expert padding, FP8
     experts?): all that decides a launch's weights, from its final values and environment.
     ``sizes``: (tp, pp, ep, attn_dp_size, moe_dp_size) each as ``_pos`` takes it, when the
-    caller has read them already (the memory plan checks them first)."""
-    v = result.value
-    record = result.record
+    caller has read them already (the memory plan checks them first). ``record``: given
+    when ``result`` is a plain ``dict`` of the values (``values.plain_values``)."""
+    if record is None:
+        v, record = result.value, result.record
+    else:
+        v = result.__getitem__
     model = record.model
     is_mla, attn_tp_embedding, may_fuse_shared, has_experts, fp4_experts = _model_facts(model)
     if sizes is None:  # each size as ``_pos`` takes it (a positive int, else 1), inline
@@ -404,7 +448,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
         moe_dp,
         redundant if type(redundant) is int and redundant > 0 else 0,
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
-        may_fuse_shared and _fuses_shared_experts(result, ep),
+        may_fuse_shared and _fuses_shared_experts(v, record, ep),
         _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
         _resident_experts(v) if has_experts else None,
         encoder_dp is True, attn_dp > 1))
@@ -494,7 +538,7 @@ def _target_bits(target: Any) -> tuple[bool, bool, bool, bool]:
 
 # --- internals -------------------------------------------------------------------------------
 
-def _fuses_shared_experts(result: Result, ep: int) -> bool:
+def _fuses_shared_experts(v: Any, record: Any, ep: int) -> bool:
     """Whether DeepSeek-V3/R1's shared expert rides in the fused MoE under EP.
 
     It matters for memory only with EP > 1 (without EP both layouts split it over TP), and
@@ -502,10 +546,9 @@ def _fuses_shared_experts(result: Result, ep: int) -> bool:
     or single-batch overlap and W4AFP8 checkpoints keep it apart
     (``DeepseekV2ForCausalLM.shared_experts_fusion_disable_reason``).
     """
-    v = result.value
-    model = result.record.model
+    model = record.model
     cfg = model.text_config
-    if ep <= 1 or not result.record.target.is_hip or v("disable_shared_experts_fusion"):
+    if ep <= 1 or not record.target.is_hip or v("disable_shared_experts_fusion"):
         return False
     if model.arch0 != "DeepseekV3ForCausalLM" or cfg.get("n_routed_experts") != 256 \
             or cfg.get("n_shared_experts") != 1:
@@ -840,6 +883,44 @@ def _summer(table: _Table, kind: int) -> Any:
     ``b * 1.0`` is ``b`` exactly, so its term is ``b`` itself, and a sum's leading
     constants fold when the function is compiled (the same additions, done once). Local
     expert counts and padded expert shapes are worked out once per distinct value."""
+    written = _sum_lines(table, kind, "", None)
+    if written is None:
+        return None
+    lines, result = written
+    return _compiled(lines + [f"    return {result}"])
+
+
+def _fused_summer(tables: tuple[_Table, ...], kinds: tuple[int, ...]) -> Any:
+    """One function returning the sums of several tables of one model under the same
+    sharding, padding and storage (a target's layers, its MTP layers, the embedding and
+    head copies the MTP draft holds): each table's sum written out as ``_summer`` writes
+    it (its own variables), the derived group sizes and padded expert shapes worked out
+    once for all; the result is the tuple of the sums. None when a table has a shard kind
+    only the loops know."""
+    lines: list[str] = []
+    results = []
+    entries: dict[Any, str] = {}
+    for i, (table, kind) in enumerate(zip(tables, kinds)):
+        written = _sum_lines(table, kind, f"_{i}", entries)
+        if written is None:
+            return None
+        lines += written[0]
+        results.append(written[1])
+    return _compiled(lines + [f"    return {', '.join(results)}"])
+
+
+def _compiled(lines: list[str]) -> Any:
+    scope: dict[str, Any] = {"_padded_entry": _padded_entry}
+    exec("\n".join(_prologue(lines) + lines), scope)  # noqa: S102 - code written from a table's numbers
+    return scope["summer"]
+
+
+def _sum_lines(table: _Table, kind: int, tag: str, entries: dict[Any, str] | None
+               ) -> tuple[list[str], str] | None:
+    """The body lines of ``_summer`` for ``table`` and the expression of its sum, its
+    variables ending in ``tag``. ``entries``: padded expert shapes already worked out in
+    the function (shape key -> its variable's index), each then computed once without a
+    memo; None: looked up in the call's ``memo`` (shared with other calls)."""
     lines: list[str] = []
     n = len(table.keys)
     padded = kind == _GROUPS_PADDED or kind == _FLAT_PADDED
@@ -848,8 +929,8 @@ def _summer(table: _Table, kind: int) -> Any:
     def local_experts(count: int) -> str:
         if count not in local:
             local.add(count)
-            lines.append(f"    n{count} = -(-({count} + red) // ep)")
-        return f"n{count}"
+            lines.append(f"    n{count}{tag} = -(-({count} + red) // ep)")
+        return f"n{count}{tag}"
 
     shares: dict[int, str | None] = {}  # share index -> its variable (None: exactly 1.0)
     for i, (key, _) in enumerate(table.keys):
@@ -862,9 +943,9 @@ def _summer(table: _Table, kind: int) -> Any:
             shares[i] = None  # 1 / 1
             continue
         elif share == "kv":
-            lines.append("    kv = model.total_num_kv_heads")
-            lines.append("    kv = kv if kv > 1 else 1")
-            expr = "(kv // attn if kv // attn > 1 else 1) / kv"
+            lines.append(f"    kv{tag} = model.total_num_kv_heads")
+            lines.append(f"    kv{tag} = kv{tag} if kv{tag} > 1 else 1")
+            expr = f"(kv{tag} // attn if kv{tag} // attn > 1 else 1) / kv{tag}"
         elif share == "experts":
             experts = key[1] if key[1] > 1 else 1
             expr = f"{local_experts(experts)} / {experts} / moe_tp"
@@ -883,24 +964,27 @@ def _summer(table: _Table, kind: int) -> Any:
             expr = "1 / vattn"
         else:  # a shard kind only ``_share`` knows: the loops over ``_shares``
             return None
-        lines.append(f"    s{i} = {expr}")
-        shares[i] = f"s{i}"
+        lines.append(f"    s{i}{tag} = {expr}")
+        shares[i] = f"s{i}{tag}"
 
     experts: dict[int, str] = {}  # padded experts' index -> the variable of their bytes
     if padded:  # ``_padded_values``, written out
-        entries: dict[Any, int] = {}  # padded-shape key -> its entry ``o{index}``
+        mine: dict[Any, str] = {} if entries is None else entries  # shape key -> ``o{..}``
         written: dict[str, str] = {}  # an expression -> the variable holding it
         for j, (t, _, skip, n_skip, elem, key) in enumerate(table.experts):
             kind_, (rows, cols) = key
-            at = entries.get(key)
+            at = mine.get(key)
             if at is None:
-                at = entries[key] = len(entries)
-                name = repr(f"{kind_}:{rows}x{cols}")  # (a string's hash is kept)
-                lines += [f"    o{at} = memo.get({name})",
-                          f"    if o{at} is None:",
-                          f"        o{at} = memo[{name}] = _padded_entry({kind_}, {rows}, "
-                          f"{cols}, moe_tp, hp, ip, mb)",
-                          f"    r{at}, c{at} = o{at}[0]"]
+                at = mine[key] = f"{len(mine)}{tag}"
+                args = f"{kind_}, {rows}, {cols}, moe_tp, hp, ip, mb"
+                if entries is None:
+                    name = repr(f"{kind_}:{rows}x{cols}")  # (a string's hash is kept)
+                    lines += [f"    o{at} = memo.get({name})",
+                              f"    if o{at} is None:",
+                              f"        o{at} = memo[{name}] = _padded_entry({args})"]
+                else:
+                    lines.append(f"    o{at} = _padded_entry({args})")
+                lines.append(f"    r{at}, c{at} = o{at}[0]")
             layers = len(t.layers)
             r, c, o, ll = f"r{at}", f"c{at}", f"o{at}", local_experts(t.copies)
             plain = f"{r} * {c} * {ll} * {layers or 1} * {elem}"
@@ -912,8 +996,8 @@ def _summer(table: _Table, kind: int) -> Any:
                             f" + {r} * {c} * {ll} * unq * {n_skip}" if n_skip else ""))
                 expr = f"{plain} if mb is None else {expr}"
             if expr not in written:  # gate and up projections alike: one product
-                written[expr] = f"x{j}"
-                lines.append(f"    x{j} = {expr}")
+                written[expr] = f"x{j}{tag}"
+                lines.append(f"    x{j}{tag} = {expr}")
             experts[j] = written[expr]
 
     def term(b: float, k: int) -> str:
@@ -923,10 +1007,10 @@ def _summer(table: _Table, kind: int) -> Any:
         return repr(b) if share is None else f"{b!r} * {share}"
 
     if kind == _FLAT or kind == _FLAT_PADDED:
-        chains = [("out", [term(b, k) for b, k in
-                           (table.flat if kind == _FLAT else table.flat_padded)])]
+        chains = [(f"out{tag}", [term(b, k) for b, k in
+                                 (table.flat if kind == _FLAT else table.flat_padded)])]
     else:
-        chains = [(f"p{g}", [term(b, k) for b, k in pairs]) for g, (_, pairs) in
+        chains = [(f"p{g}{tag}", [term(b, k) for b, k in pairs]) for g, (_, pairs) in
                   enumerate(table.groups if kind == _GROUPS else table.padded_groups)]
     seen: dict[str, int] = {}
     for _, terms in chains:
@@ -935,18 +1019,14 @@ def _summer(table: _Table, kind: int) -> Any:
     products: dict[str, str] = {}  # a product added more than once: multiplied once
     for text, count in seen.items():
         if count > 1 and " * " in text:
-            products[text] = f"m{len(products)}"
-            lines.append(f"    m{len(products) - 1} = {text}")
+            products[text] = f"m{len(products)}{tag}"
+            lines.append(f"    m{len(products) - 1}{tag} = {text}")
     for name, terms in chains:
         lines += _chain(name, [products.get(text, text) for text in terms])
     if kind == _FLAT or kind == _FLAT_PADDED:
-        lines.append("    return out")
-    else:
-        parts = "".join(f"{name}, " for name, _ in chains)
-        lines.append(f"    return sum(({parts}))")  # sum(()): 0
-    scope: dict[str, Any] = {"_padded_entry": _padded_entry}
-    exec("\n".join(_prologue(lines) + lines), scope)  # noqa: S102 - code written above from the table's numbers
-    return scope["summer"]
+        return lines, f"out{tag}"
+    parts = "".join(f"{name}, " for name, _ in chains)
+    return lines, f"sum(({parts}))"  # sum(()): 0
 
 
 #: What a summer's body may use, worked out from its arguments (``model, par, pad, scheme,
