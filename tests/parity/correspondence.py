@@ -310,8 +310,10 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"disaggregation-decode-enable-offload-kvcache is only supported for decode",
          {"cache_compatibility"}),
         (r"NVFP4 decode requires --decode-attention-backend", {"nvfp4_prefill_dequant"}),
-        (r"--quantization nvfp4_online is supported only on", {"moe_runner_quant_constraints"}),
-        (r"--enable-page-major-kv-layout: the resolved attention backends",
+        (r"--quantization nvfp4_online (is supported only on|supports only --moe-runner-backend)",
+         {"moe_runner_quant_constraints"}),
+        (r"--enable-page-major-kv-layout: (the resolved attention backends|linear-attention "
+         r"(DECODE|PREFILL) backend must|requires the Triton Mamba kernels)",
          {"page_major_kv_layout"}),
         # the hierarchical cache and the external linker (the wild4 suite)
         (r"--hicache-host-memory-fraction must be in \(0, 1\]", {"hicache_ratio_default"}),
@@ -428,6 +430,10 @@ OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # 0.5.21's TileLang DSA kernels take no FP8 cache on CUDA
         (r"DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm",
          {"dsa_split_backend_resolution"}),
+        # unified memory and asymmetric K/V rows (MiMo-V2): refused by the page-major
+        # layout's checks before 0.5.23 (0.5.22's and 0.5.21's wordings)
+        (r"--enable-unified-memory (does not yet admit asymmetric K/V rows|requires uniform "
+         r"K/V rows)", {"page_major_kv_layout"}),
     )
 )
 
