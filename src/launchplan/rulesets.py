@@ -354,6 +354,8 @@ RULESETS: dict[str, RuleSet] = {
             # asymmetric K/V rows refused, tokenspeed_mla a paged MLA kernel
             "page_major_kv_layout": "0.5.22",
             "moe_runner_quant_constraints": "0.5.22",  # no MegaMoE W4A16 for nvfp4_online
+            # no local control broadcast for the Rust server's attention DP
+            "attention_dp_adjustments": "0.5.22",
             "encoder_replay_capability": ABSENT,  # the check came in 0.5.23
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
             "prefill_cp_platform_check": ABSENT,  # prefill CP on ROCm is back in 0.5.22
@@ -478,6 +480,7 @@ RULESETS: dict[str, RuleSet] = {
             "unified_memory_pool": "0.5.21",  # DSPARK only; host-pool limits; no linker check
             "page_major_kv_layout": "0.5.22",
             "moe_runner_quant_constraints": "0.5.22",
+            "attention_dp_adjustments": "0.5.22",
             "a2a_deepep_v2_adjustments": "0.5.21",  # direct mode across nodes not refused
             "gemma4_backend_check": "0.5.21",  # no fa4 for Gemma 4
             "boundary_parallelism": "0.5.21",  # no Kimi-K3 or Inkling scattered-input reset

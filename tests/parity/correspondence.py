@@ -106,6 +106,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"enable-hierarchical-cache and disable-radix-", {"cache_compatibility"}),
         (r"--enable-page-major-kv-layout without", {"page_major_kv_layout"}),
         (r"--enable-unified-memory", {"unified_memory_pool"}),
+        (r"SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api port",
+         {"pd_server_roles"}),
         (r"is not supported for encoder disaggregation|--enable-prefix-mm-cache requires|"
          r"Cannot set --encoder-only|Muse language-only servers",
          {"encoder_disaggregation_checks"}),

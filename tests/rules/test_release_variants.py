@@ -1277,3 +1277,16 @@ def test_nvfp4_online_megamoe_runner_came_in_0_5_23():
     chosen = {**line, "moe_runner_backend": "flashinfer_megamoe"}
     assert moe_runner_quant_constraints(make_view(env=w4a16, **chosen)) is None
     assert isinstance(moe_runner_quant_constraints_0_5_22(make_view(env=w4a16, **chosen)), Refuse)
+
+
+def test_rust_server_attention_dp_broadcast_came_in_0_5_23():
+    from launchplan.rules.parallel import attention_dp_adjustments, attention_dp_adjustments_0_5_22
+
+    rust = {"SGLANG_RUST_SERVER": "1"}
+    line = dict(tp_size=8, attn_dp_size=8, chunked_prefill_size=8192)
+    broadcast = "enable_dp_attention_local_control_broadcast"
+    assert attention_dp_adjustments(make_view(env=rust, overlay=dict(GRAPH), **line)).fields[
+        broadcast] is True
+    older = attention_dp_adjustments_0_5_22(make_view(env=rust, overlay=dict(GRAPH), **line))
+    assert broadcast not in older.fields
+    assert older.fields["chunked_prefill_size"] == 1024  # the rest as in 0.5.23
