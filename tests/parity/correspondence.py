@@ -66,7 +66,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # (and for EPLB on a single EP rank)
         (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments",
                                  "eplb_dispatch"}),
-        (r"DFLASH speculative decoding requires", {"dflash_defaults"}),
+        (r"DFLASH speculative decoding (requires|only supports pp_size)", {"dflash_defaults"}),
         (r"DSpark", {"dspark_defaults"}),
         (r"UNO requires|UNO reuses the target model", {"uno_defaults"}),
         (r"--enable-return-aux-hidden-states needs", {"aux_hidden_state_capture"}),
@@ -121,7 +121,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"moe_a2a_backend='pplx' (requires attention DP|only supports low-latency mode)|"
          r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK .* must be >=",
          {"a2a_mori_pplx_modes"}),
-        (r"--enable-tp-lm-head-all-to-all requires attention DP|--enable-dp-lm-head",
+        (r"--enable-tp-lm-head-all-to-all (requires attention DP|currently requires)|"
+         r"--enable-dp-lm-head",
          {"dp_lm_head_validation"}),
         (r"--moe-a2a-backend megamoe (needs|has no)", {"megamoe_compat"}),
         (r"with MegaMoE requires|SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR( is not supported|"
@@ -279,12 +280,17 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # with HiCache on, handle_hicache's DCP step says it first (same words)
         (r"--enable-lmcache with --dcp-size > 1 is not supported",
          {"cache_compatibility", "hicache_normalization"}),
+        # DeepSeek-V4's trtllm kernel under PD (every release)
+        (r"--dsv4-attn-backend trtllm does not support PD disaggregation",
+         {"deepseek_v4_defaults"}),
         # DeepSeek-V4 prefill CP: its strategies, and its ROCm limits
         (r"DeepSeekV4 only supports interleave/zigzag CP strategy|"
-         r"DeepSeekV4 prefill CP on HIP (requires|does not support)",
+         r"DeepSeekV4 prefill CP on HIP (requires|does not support)|"
+         r"DeepSeekV4 zigzag CP requires the NPU backend",
          {"deepseek_v4_context_parallel"}),
         # Kimi-K3 decode CP on cutedsl_mla: FlashInfer's DCP-capable MLA decode is absent
-        (r"Kimi-K3 DCP with decode_attention_backend='cutedsl_mla' requires enable_dcp",
+        (r"Kimi-K3 DCP with decode_attention_backend='cutedsl_mla' requires enable_dcp|"
+         r"Decode attention backend for Kimi-K3 DCP must be",
          {"kimi_k3_overrides"}),
         (r"--radix-eviction-policy tlru needs 'threshold' greater than",
          {"cache_compatibility"}),
