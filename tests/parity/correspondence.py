@@ -438,6 +438,11 @@ OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # 0.5.21's TileLang DSA kernels take no FP8 cache on CUDA
         (r"DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm",
          {"dsa_split_backend_resolution"}),
+        # 0.5.21's wordings: attention DP under interleaved DSA CP, the DP x CP width, and the
+        # transfer backends a PD decode server's DCP takes
+        (r"interleave DSA CP does not support DP attention", {"deepseek_family_overrides"}),
+        (r"tp_size must be divisible by dp_size \* attn_cp_size", {"context_parallelism_checks"}),
+        (r"PD decode DCP requires --disaggregation-transfer-backend", {"pd_transfer_settings"}),
         # unified memory and asymmetric K/V rows (MiMo-V2): refused by the page-major
         # layout's checks before 0.5.23 (0.5.22's and 0.5.21's wordings)
         (r"--enable-unified-memory (does not yet admit asymmetric K/V rows|requires uniform "
