@@ -280,9 +280,21 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # with HiCache on, handle_hicache's DCP step says it first (same words)
         (r"--enable-lmcache with --dcp-size > 1 is not supported",
          {"cache_compatibility", "hicache_normalization"}),
-        # DeepSeek-V4's trtllm kernel under PD (every release)
-        (r"--dsv4-attn-backend trtllm does not support PD disaggregation",
-         {"deepseek_v4_defaults"}),
+        # DeepSeek-V4's trtllm kernel: Blackwell, an FP8 cache, chunked prefill, no HiSparse,
+        # no PD (every release)
+        (r"--dsv4-attn-backend trtllm (does not support PD disaggregation|requires an SM100|"
+         r"requires kv_cache_dtype=fp8_e4m3|does not support enable_hisparse|requires chunked "
+         r"prefill)", {"deepseek_v4_defaults"}),
+        # the decode host pools: the host-pool backup without DCP (priority scheduling without
+        # preemption), decode KV offload with a storage backend and not with that backup
+        (r"--disaggregation-decode-retraction-backup=host_pool (does not support --dcp-size|"
+         r"requires --disable-priority-preemption)|The argument "
+         r"disaggregation-decode-enable-offload-kvcache is only supported when hicache-storage|"
+         r"The arguments disaggregation-decode-enable-offload-kvcache and "
+         r"disaggregation-decode-retraction-backup=host_pool are mutually exclusive",
+         {"cache_compatibility"}),
+        (r"Context parallel only supports single machine \(tp_size <= 8\)",
+         {"deepseek_family_overrides"}),
         # DeepSeek-V4 prefill CP: its strategies, and its ROCm limits
         (r"DeepSeekV4 only supports interleave/zigzag CP strategy|"
          r"DeepSeekV4 prefill CP on HIP (requires|does not support)|"
