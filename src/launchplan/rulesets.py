@@ -351,6 +351,11 @@ RULESETS: dict[str, RuleSet] = {
             "pd_server_roles": "0.5.22",  # a decode radix cache refuses speculation
             "pd_role_switch_checks": "0.5.22",  # any attention DP or DP replicas refused
             "unified_memory_pool": "0.5.22",  # and no trtllm_mha decode graph
+            # asymmetric K/V rows refused, tokenspeed_mla a paged MLA kernel
+            "page_major_kv_layout": "0.5.22",
+            "moe_runner_quant_constraints": "0.5.22",  # no MegaMoE W4A16 for nvfp4_online
+            # no local control broadcast for the Rust server's attention DP
+            "attention_dp_adjustments": "0.5.22",
             "encoder_replay_capability": ABSENT,  # the check came in 0.5.23
             "dp_attention_spelling": ABSENT,  # attn_dp_size is a field from 0.5.22 on
             "prefill_cp_platform_check": ABSENT,  # prefill CP on ROCm is back in 0.5.22
@@ -473,6 +478,9 @@ RULESETS: dict[str, RuleSet] = {
             "dsa_split_backend_resolution": "0.5.21",  # TileLang FP8 KV on ROCm only
             "flashinfer_a2a_token_budget": "0.5.21",  # CuteDSL only, capacity x ep_size
             "unified_memory_pool": "0.5.21",  # DSPARK only; host-pool limits; no linker check
+            "page_major_kv_layout": "0.5.22",
+            "moe_runner_quant_constraints": "0.5.22",
+            "attention_dp_adjustments": "0.5.22",
             "a2a_deepep_v2_adjustments": "0.5.21",  # direct mode across nodes not refused
             "gemma4_backend_check": "0.5.21",  # no fa4 for Gemma 4
             "boundary_parallelism": "0.5.21",  # no Kimi-K3 or Inkling scattered-input reset

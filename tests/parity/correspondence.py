@@ -66,7 +66,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # (and for EPLB on a single EP rank)
         (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments",
                                  "eplb_dispatch"}),
-        (r"DFLASH speculative decoding requires", {"dflash_defaults"}),
+        (r"DFLASH speculative decoding (requires|only supports pp_size)", {"dflash_defaults"}),
         (r"DSpark", {"dspark_defaults"}),
         (r"UNO requires|UNO reuses the target model", {"uno_defaults"}),
         (r"--enable-return-aux-hidden-states needs", {"aux_hidden_state_capture"}),
@@ -106,6 +106,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"enable-hierarchical-cache and disable-radix-", {"cache_compatibility"}),
         (r"--enable-page-major-kv-layout without", {"page_major_kv_layout"}),
         (r"--enable-unified-memory", {"unified_memory_pool"}),
+        (r"SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api port",
+         {"pd_server_roles"}),
         (r"is not supported for encoder disaggregation|--enable-prefix-mm-cache requires|"
          r"Cannot set --encoder-only|Muse language-only servers",
          {"encoder_disaggregation_checks"}),
@@ -119,7 +121,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"moe_a2a_backend='pplx' (requires attention DP|only supports low-latency mode)|"
          r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK .* must be >=",
          {"a2a_mori_pplx_modes"}),
-        (r"--enable-tp-lm-head-all-to-all requires attention DP|--enable-dp-lm-head",
+        (r"--enable-tp-lm-head-all-to-all (requires attention DP|currently requires)|"
+         r"--enable-dp-lm-head",
          {"dp_lm_head_validation"}),
         (r"--moe-a2a-backend megamoe (needs|has no)", {"megamoe_compat"}),
         (r"with MegaMoE requires|SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR( is not supported|"
@@ -277,12 +280,29 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # with HiCache on, handle_hicache's DCP step says it first (same words)
         (r"--enable-lmcache with --dcp-size > 1 is not supported",
          {"cache_compatibility", "hicache_normalization"}),
+        # DeepSeek-V4's trtllm kernel: Blackwell, an FP8 cache, chunked prefill, no HiSparse,
+        # no PD (every release)
+        (r"--dsv4-attn-backend trtllm (does not support PD disaggregation|requires an SM100|"
+         r"requires kv_cache_dtype=fp8_e4m3|does not support enable_hisparse|requires chunked "
+         r"prefill)", {"deepseek_v4_defaults"}),
+        # the decode host pools: the host-pool backup without DCP (priority scheduling without
+        # preemption), decode KV offload with a storage backend and not with that backup
+        (r"--disaggregation-decode-retraction-backup=host_pool (does not support --dcp-size|"
+         r"requires --disable-priority-preemption)|The argument "
+         r"disaggregation-decode-enable-offload-kvcache is only supported when hicache-storage|"
+         r"The arguments disaggregation-decode-enable-offload-kvcache and "
+         r"disaggregation-decode-retraction-backup=host_pool are mutually exclusive",
+         {"cache_compatibility"}),
+        (r"Context parallel only supports single machine \(tp_size <= 8\)",
+         {"deepseek_family_overrides"}),
         # DeepSeek-V4 prefill CP: its strategies, and its ROCm limits
         (r"DeepSeekV4 only supports interleave/zigzag CP strategy|"
-         r"DeepSeekV4 prefill CP on HIP (requires|does not support)",
+         r"DeepSeekV4 prefill CP on HIP (requires|does not support)|"
+         r"DeepSeekV4 zigzag CP requires the NPU backend",
          {"deepseek_v4_context_parallel"}),
         # Kimi-K3 decode CP on cutedsl_mla: FlashInfer's DCP-capable MLA decode is absent
-        (r"Kimi-K3 DCP with decode_attention_backend='cutedsl_mla' requires enable_dcp",
+        (r"Kimi-K3 DCP with decode_attention_backend='cutedsl_mla' requires enable_dcp|"
+         r"Decode attention backend for Kimi-K3 DCP must be",
          {"kimi_k3_overrides"}),
         (r"--radix-eviction-policy tlru needs 'threshold' greater than",
          {"cache_compatibility"}),
@@ -310,8 +330,10 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"disaggregation-decode-enable-offload-kvcache is only supported for decode",
          {"cache_compatibility"}),
         (r"NVFP4 decode requires --decode-attention-backend", {"nvfp4_prefill_dequant"}),
-        (r"--quantization nvfp4_online is supported only on", {"moe_runner_quant_constraints"}),
-        (r"--enable-page-major-kv-layout: the resolved attention backends",
+        (r"--quantization nvfp4_online (is supported only on|supports only --moe-runner-backend)",
+         {"moe_runner_quant_constraints"}),
+        (r"--enable-page-major-kv-layout: (the resolved attention backends|linear-attention "
+         r"(DECODE|PREFILL) backend must|requires the Triton Mamba kernels)",
          {"page_major_kv_layout"}),
         # the hierarchical cache and the external linker (the wild4 suite)
         (r"--hicache-host-memory-fraction must be in \(0, 1\]", {"hicache_ratio_default"}),
@@ -428,6 +450,15 @@ OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # 0.5.21's TileLang DSA kernels take no FP8 cache on CUDA
         (r"DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm",
          {"dsa_split_backend_resolution"}),
+        # 0.5.21's wordings: attention DP under interleaved DSA CP, the DP x CP width, and the
+        # transfer backends a PD decode server's DCP takes
+        (r"interleave DSA CP does not support DP attention", {"deepseek_family_overrides"}),
+        (r"tp_size must be divisible by dp_size \* attn_cp_size", {"context_parallelism_checks"}),
+        (r"PD decode DCP requires --disaggregation-transfer-backend", {"pd_transfer_settings"}),
+        # unified memory and asymmetric K/V rows (MiMo-V2): refused by the page-major
+        # layout's checks before 0.5.23 (0.5.22's and 0.5.21's wordings)
+        (r"--enable-unified-memory (does not yet admit asymmetric K/V rows|requires uniform "
+         r"K/V rows)", {"page_major_kv_layout"}),
     )
 )
 

@@ -60,6 +60,9 @@ SUITES = {
     # lines written for SGLang 0.3.6 to 0.5.20, as `launchplan migrate --to 0.5.23` rewrites
     # them (tools/gen_migrate_cases.py)
     "migrate": "migrate-cases.json",
+    # launches aimed at the branches that moved between the releases' wheels, and a fresh
+    # release-leaning draw (tools/gen_release3_cases.py)
+    "release3": "release3-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -131,6 +134,11 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # migration), every one answered
     ("migrate", "0.5.23"): 96, ("migrate", "default"): 96, ("migrate", "0.5.21"): 96,
     ("migrate", "0.5.22"): 96,
+    # tools/gen_release3_cases.py, of 155: lines whose draft loader or transfer backend wants a
+    # module the venv lacks (HARNESS_ERRORS: openai and prometheus_client on 0.5.23, einops
+    # on 0.5.22 and 0.5.21)
+    ("release3", "0.5.23"): 144, ("release3", "default"): 144,
+    ("release3", "0.5.22"): 148, ("release3", "0.5.21"): 149,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

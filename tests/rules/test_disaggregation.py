@@ -129,3 +129,26 @@ def test_staging_buffers_need_mooncake_or_nixl():
         assert isinstance(out, Refuse) is refused, (mode, backend)
     assert pd_staging_buffer_transport(make_view(
         disaggregation_mode="decode", disaggregation_transfer_backend="mori")) is None
+
+
+def test_rust_server_prefill_serves_kv_bootstrap_on_the_api_port():
+    """Every release: under SGLANG_RUST_SERVER a prefill server's bootstrap port is its api
+    port; a third port given for it is refused; decode servers keep theirs."""
+    from launchplan.rules.disaggregation import (
+        pd_server_roles,
+        pd_server_roles_0_5_21,
+        pd_server_roles_0_5_22,
+    )
+
+    rust = {"SGLANG_RUST_SERVER": "1"}
+    for rule in (pd_server_roles, pd_server_roles_0_5_22, pd_server_roles_0_5_21):
+        def roles(env=rust, rule=rule, **values):
+            return rule(make_view(env=env, **{"disaggregation_mode": "prefill", "port": 31000,
+                                              "disaggregation_bootstrap_port": 8998, **values}))
+        assert roles().fields == {"disaggregation_bootstrap_port": 31000}
+        assert roles(disaggregation_bootstrap_port=31000) is None
+        assert isinstance(roles(disaggregation_bootstrap_port=9100), Refuse)
+        assert roles(env={}) is None
+        assert "disaggregation_bootstrap_port" not in rule(make_view(
+            env=rust, disaggregation_mode="decode", port=31000,
+            disaggregation_bootstrap_port=8998)).fields

@@ -319,3 +319,41 @@ def test_unified_memory_under_pd_needs_lazy_compaction():
         env=off, disaggregation_mode="prefill", **on)), Refuse)
     assert isinstance(late.unified_memory_pool_0_5_22(make_view(
         env=off, disaggregation_mode="decode", **on)), Refuse)
+
+
+def test_unified_pool_under_pd_ships_whole_envelopes():
+    """Every release: the PD transfer of the unified pool is Mooncake's, without PP,
+    speculation over Mooncake or HiSparse; decode offload to file storage of a plain MHA
+    model; the host-pool backup without a Mamba hybrid."""
+    def model_of(**facts):
+        return fake_model(**{"is_hybrid_swa": False, "is_hybrid_linear": False, **facts})
+
+    def view(model=None, **values):
+        return make_view("h100", model=model or model_of(),
+                         overlay={"cuda_graph_config": default_config(True)},
+                         enable_unified_memory=True, attention_backend="fa3",
+                         disaggregation_mode="decode", **values)
+
+    assert late.unified_memory_pool(view()) is None
+    offload = dict(disaggregation_decode_enable_offload_kvcache=True,
+                   hicache_storage_backend="file")
+    assert late.unified_memory_pool(view(**offload)) is None
+    host_pool = dict(disaggregation_decode_retraction_backup="host_pool")
+    assert late.unified_memory_pool(view(**host_pool)) is None
+    for model, values in (
+            (None, dict(disaggregation_transfer_backend="nixl")),
+            (None, dict(pp_size=2)),
+            (None, dict(speculative_algorithm="DSPARK", speculative_eagle_topk=1)),
+            (None, dict(enable_hisparse=True)),
+            (None, {**offload, "hicache_storage_backend": "mooncake"}),
+            (model_of(is_mla=True), offload),
+            (model_of(is_hybrid_linear=True), offload),
+            (model_of(is_hybrid_swa=True), offload),
+            (model_of(is_hybrid_linear=True), host_pool)):
+        for rule in (late.unified_memory_pool, late.unified_memory_pool_0_5_22,
+                     late.unified_memory_pool_0_5_21):
+            assert isinstance(rule(view(model, **values)), Refuse), (rule.__name__, values)
+    # 0.5.21's host-pool backup refuses hybrid-SWA models too
+    swa = model_of(is_hybrid_swa=True)
+    assert late.unified_memory_pool(view(swa, **host_pool)) is None
+    assert isinstance(late.unified_memory_pool_0_5_21(view(swa, **host_pool)), Refuse)

@@ -10,6 +10,7 @@ from launchplan.rules.memory import (
     cuda_graph_sizing,
     graph_reserve_mib,
     mem_fraction_default,
+    mem_fraction_default_0_5_21,
     tier_of,
 )
 from tests.rules.conftest import MLA, fake_model, make_view
@@ -155,3 +156,27 @@ def test_a_custom_mooncake_pool_rules_post_capture_kv_sizing_out():
         env = {**on, "SGLANG_MOONCAKE_CUSTOM_MEM_POOL": pool}
         out = mem_fraction_default(make_view("h100", overlay=overlay, device="cuda", env=env))
         assert out["mem_fraction_static"] == plain
+
+
+def test_post_capture_kv_sizing_under_efa_and_the_unified_pool():
+    """Mooncake over EFA rules post-capture sizing out (every release); a hybrid-SWA unified
+    pool without draft pools is sized after capture from 0.5.22 on, never in 0.5.21."""
+    overlay = sized("h100")
+    on = {"SGLANG_ENABLE_POST_CAPTURE_KV_SIZING": "1"}
+
+    def fraction(rule=mem_fraction_default, model=None, env=on, **values):
+        return rule(make_view("h100", model=model or fake_model(
+            is_hybrid_swa=False, is_hybrid_linear=False), overlay=overlay, device="cuda",
+            env=env, **{"disaggregation_transfer_backend": "mooncake", **values}))[
+            "mem_fraction_static"]
+
+    plain, post = fraction(env={}), fraction()
+    assert post > plain
+    assert fraction(env={**on, "MOONCAKE_PROTOCOL": "EFA"}) == plain
+    assert fraction(env={**on, "MOONCAKE_PROTOCOL": "efa"},
+                    disaggregation_transfer_backend="nixl") == post
+    swa = fake_model(is_hybrid_swa=True, is_hybrid_linear=False)
+    assert fraction(model=swa, enable_unified_memory=True) == post
+    assert fraction(mem_fraction_default_0_5_21, model=swa, enable_unified_memory=True) == plain
+    assert fraction(model=swa, enable_unified_memory=True, speculative_algorithm="EAGLE3") == plain
+    assert fraction(enable_unified_memory=True) == plain  # not a hybrid-SWA pool

@@ -1216,3 +1216,77 @@ def test_this_rounds_variants_are_the_ones_their_releases_run():
     assert only_0_5_21 <= functions("0.5.21")
     assert not only_0_5_21 & (functions("0.5.22") | functions("0.5.23") | functions("default"))
     assert boundary_parallelism_0_5_22 in functions("0.5.22") - functions("0.5.21")
+
+
+def test_unified_memory_audited_backends_of_0_5_22():
+    from launchplan.rules.late import unified_memory_pool, unified_memory_pool_0_5_22
+
+    def view(model, **values):
+        return make_view("b200", model=model, overlay=dict(GRAPH), enable_unified_memory=True,
+                         **values)
+
+    swa = fake_model(is_hybrid_swa=True)
+    eagle3 = dict(speculative_algorithm="EAGLE3", speculative_eagle_topk=1)
+    no_graph = dict(attention_backend="trtllm_mha", disable_cuda_graph=True)
+    for values in ({**eagle3, **no_graph},  # an MHA target verifying on trtllm_mha
+                   {**eagle3, "attention_backend": "triton",  # a fused draft on trtllm_mha
+                    "speculative_draft_attention_backend": "trtllm_mha"},
+                   {"speculative_algorithm": "DFLASH", **no_graph},
+                   {"speculative_algorithm": "DSPARK", "attention_backend": "fa4"}):
+        assert not isinstance(unified_memory_pool(view(swa, **values)), Refuse), values
+        assert isinstance(unified_memory_pool_0_5_22(view(swa, **values)), Refuse), values
+    # tokenspeed_mla is a verify kernel of its own in 0.5.22 (an alias from 0.5.23 on)
+    mla_swa = fake_model(**{**MLA, "is_hybrid_swa": True})
+    tokenspeed = dict(speculative_algorithm="DSPARK", attention_backend="tokenspeed_mla")
+    assert unified_memory_pool_0_5_22(view(mla_swa, **tokenspeed)) is None
+    assert isinstance(unified_memory_pool(view(mla_swa, **tokenspeed)), Refuse)
+
+
+def test_page_major_layout_of_0_5_22_and_0_5_21():
+    from launchplan.rules.late import page_major_kv_layout, page_major_kv_layout_0_5_22
+
+    unified = {"enable_page_major_kv_layout": True}
+    mimo = fake_model(has_asymmetric_kv=True)  # K rows 192 wide, V rows 128
+    fa3 = dict(enable_unified_memory=True, attention_backend="fa3")
+    assert page_major_kv_layout(make_view("h200", model=mimo, **fa3)) == unified
+    assert isinstance(page_major_kv_layout_0_5_22(make_view("h200", model=mimo, **fa3)), Refuse)
+    mla = fake_model(**MLA)
+    tokenspeed = dict(enable_unified_memory=True, attention_backend="tokenspeed_mla")
+    assert page_major_kv_layout_0_5_22(make_view(model=mla, **tokenspeed)) == unified
+    assert isinstance(page_major_kv_layout(make_view(model=mla, **tokenspeed)), Refuse)
+    gdn_prefill = dict(enable_unified_memory=True, attention_backend="fa3",
+                       linear_attn_prefill_backend="flashinfer")
+    assert page_major_kv_layout(make_view("h200", **gdn_prefill)) == unified
+    assert isinstance(page_major_kv_layout_0_5_22(make_view("h200", **gdn_prefill)), Refuse)
+    assert page_major_kv_layout_0_5_22(make_view("h200", **fa3)) == unified
+
+
+def test_nvfp4_online_megamoe_runner_came_in_0_5_23():
+    from launchplan.rules.moe import (
+        moe_runner_quant_constraints,
+        moe_runner_quant_constraints_0_5_22,
+    )
+
+    w4a16 = {"SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": "1"}
+    line = dict(quantization="nvfp4_online", moe_a2a_backend="flashinfer_megamoe",
+                moe_runner_backend="auto")
+    assert moe_runner_quant_constraints(make_view(env=w4a16, **line)).fields == {
+        "moe_runner_backend": "flashinfer_megamoe"}
+    assert moe_runner_quant_constraints_0_5_22(make_view(env=w4a16, **line)).fields == {
+        "moe_runner_backend": "flashinfer_trtllm"}
+    chosen = {**line, "moe_runner_backend": "flashinfer_megamoe"}
+    assert moe_runner_quant_constraints(make_view(env=w4a16, **chosen)) is None
+    assert isinstance(moe_runner_quant_constraints_0_5_22(make_view(env=w4a16, **chosen)), Refuse)
+
+
+def test_rust_server_attention_dp_broadcast_came_in_0_5_23():
+    from launchplan.rules.parallel import attention_dp_adjustments, attention_dp_adjustments_0_5_22
+
+    rust = {"SGLANG_RUST_SERVER": "1"}
+    line = dict(tp_size=8, attn_dp_size=8, chunked_prefill_size=8192)
+    broadcast = "enable_dp_attention_local_control_broadcast"
+    assert attention_dp_adjustments(make_view(env=rust, overlay=dict(GRAPH), **line)).fields[
+        broadcast] is True
+    older = attention_dp_adjustments_0_5_22(make_view(env=rust, overlay=dict(GRAPH), **line))
+    assert broadcast not in older.fields
+    assert older.fields["chunked_prefill_size"] == 1024  # the rest as in 0.5.23

@@ -27,6 +27,7 @@ _FALSE = frozenset({"false", "0", "no", "n"})
 
 #: name -> (kind, default): kind is "bool", "int", "float" or "str" (``srt/environ.py``).
 VARIABLES: dict[str, tuple[str, Any]] = {
+    "MOONCAKE_PROTOCOL": ("str", "rdma"),
     "SGLANG_AITER_HONOR_EXPLICIT_MEM_FRACTION": ("bool", False),
     "SGLANG_AITER_KV_CACHE_LAYOUT": ("str", "nhd"),
     "SGLANG_AITER_MLA_GLUON": ("bool", True),

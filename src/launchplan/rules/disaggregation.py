@@ -184,25 +184,35 @@ _PD_ROLES = dict(
     phase=Phase.MODEL_SOURCE,
     reads=("disaggregation_mode", "disaggregation_decode_enable_radix_cache", "enable_hisparse",
            "disaggregation_transfer_backend", "disaggregation_decode_extra_slots",
-           "max_running_requests", "dp_size", "attn_dp_size", "speculative_algorithm"),
-    writes=("disable_radix_cache", "disaggregation_decode_extra_slots"),
+           "max_running_requests", "dp_size", "attn_dp_size", "speculative_algorithm",
+           "disaggregation_bootstrap_port", "port"),
+    writes=("disable_radix_cache", "disaggregation_decode_extra_slots",
+            "disaggregation_bootstrap_port"),
     triggers=("disaggregation_mode",),
 )
+# the KV bootstrap port a PD prefill server listens on unless told otherwise (every release)
+DEFAULT_BOOTSTRAP_PORT = 8998
 
 
-@rule(**_PD_ROLES, sglang="handle_pd_disaggregation (decode and prefill roles)")
+@rule(**_PD_ROLES, sglang="handle_pd_disaggregation (decode and prefill roles; "
+                          "_alias_bootstrap_port_to_api_port)")
 def pd_server_roles(v: View) -> Declare | Refuse | None:
     """A PD decode server keeps no radix cache unless asked, and reserves transfer slots.
 
     When: ``disaggregation_mode`` is decode (or prefill, for the transport check).
-    Effect: refuses the fake transport on a prefill server. On a decode server sets
+    Effect: refuses the fake transport on a prefill server; under SGLANG_RUST_SERVER a
+        prefill server's ``disaggregation_bootstrap_port`` becomes its ``port`` (an explicit
+        bootstrap port other than both is refused). On a decode server sets
         ``disable_radix_cache`` True, or False with
         ``--disaggregation-decode-enable-radix-cache`` (experimental; refused with HiSparse or
         the fake transport); an unset ``disaggregation_decode_extra_slots`` becomes twice the
         per-worker batch when that is at most 32, else 0.
-    Why: the decode server's prefixes arrive computed from the prefill server, and requests
-        still in transfer need slots (``handle_pd_disaggregation``, decode and prefill roles).
-    Assumes: nothing.
+    Why: the decode server's prefixes arrive computed from the prefill server, requests
+        still in transfer need slots, and the Rust server serves the KV bootstrap registry on
+        its api listener (``handle_pd_disaggregation``, decode and prefill roles).
+    Assumes: SGLANG_RUST_SERVER is unset unless the environment given sets it; the transfer
+        backend is a built-in one (0.5.23 keeps the port of a backend that brings its own
+        bootstrap server; every built-in one uses the common registry).
     """
     return _pd_roles(v, speculation_allowed=True, per_worker_floor=1)
 
@@ -246,6 +256,8 @@ def _pd_roles(v: View, *, speculation_allowed: bool, per_worker_floor: int,
     mode = v.disaggregation_mode
     if mode == "prefill" and v.disaggregation_transfer_backend == "fake":
         return Refuse("a PD prefill server cannot use the fake transfer backend")
+    if mode == "prefill" and v.record.env_flag("SGLANG_RUST_SERVER"):
+        return _rust_bootstrap_port(v)
     if mode != "decode":
         return None
     if v.disaggregation_decode_enable_radix_cache:
@@ -279,6 +291,20 @@ def _pd_roles(v: View, *, speculation_allowed: bool, per_worker_floor: int,
                 slots = per_worker * 2
         out["disaggregation_decode_extra_slots"] = slots
     return Declare(out, note)
+
+
+def _rust_bootstrap_port(v: View) -> Declare | Refuse | None:
+    """The Rust server answers KV bootstrap requests on the api port: a prefill server's
+    bootstrap port is its ``port``, and a third port given for it is refused."""
+    port, bootstrap = v.port, v.disaggregation_bootstrap_port
+    if bootstrap not in (DEFAULT_BOOTSTRAP_PORT, port):
+        return Refuse(f"under SGLANG_RUST_SERVER the KV bootstrap registry is served on the api "
+                      f"port: --disaggregation-bootstrap-port {bootstrap} conflicts with "
+                      f"--port {port}; drop it")
+    if bootstrap == port:
+        return None
+    return Declare({"disaggregation_bootstrap_port": port},
+                   f"SGLANG_RUST_SERVER: the KV bootstrap registry is served on port {port}")
 
 
 @rule(

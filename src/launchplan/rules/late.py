@@ -24,6 +24,7 @@ from launchplan.rules.graph_config import (
     with_phase,
 )
 from launchplan.rules.parallel import attn_dp_enabled
+from launchplan.struct import Struct
 from launchplan.vocabulary import MIXED_CHUNK_ALGORITHMS
 
 
@@ -493,18 +494,22 @@ def _lmcache_refusal(v: Any) -> Refuse | None:
 
 # Backends that carry v_head_dim to the kernel (K and V rows of different widths).
 _ASYMMETRIC_KV_BACKENDS = {"triton", "fa3", "fa4"}
+_PAGE_MAJOR_MLA = frozenset({"triton", "fa3", "trtllm_mla", "flashinfer", "cutedsl_mla",
+                             "flashmla"})
+_PAGE_MAJOR_MHA = frozenset({"triton", "fa3", "fa4", "flashinfer", "trtllm_mha"})
 
-
-@rule(
+_PAGE_MAJOR = dict(
     phase=Phase.SERVING,
     reads=BACKEND_FIELDS + ("enable_unified_memory", "enable_page_major_kv_layout",
                             "linear_attn_decode_backend", "linear_attn_prefill_backend",
                             "linear_attn_backend", "mamba_backend"),
     writes=("enable_page_major_kv_layout",),
     facts=("model.is_mla", "model.has_asymmetric_kv"),
-    sglang="handle_page_major_kv_layout",
     triggers=("enable_page_major_kv_layout", "enable_unified_memory"),
 )
+
+
+@rule(**_PAGE_MAJOR, sglang="handle_page_major_kv_layout")
 def page_major_kv_layout(v: View) -> dict | Refuse | None:
     """Unified memory implies the page-major KV layout, which only some kernels can stride.
 
@@ -516,33 +521,61 @@ def page_major_kv_layout(v: View) -> dict | Refuse | None:
     Why: only those kernels take the page-major strides (``handle_page_major_kv_layout``).
     Assumes: nothing.
     """
+    return _page_major(v, asymmetric_refused=False, mla=_PAGE_MAJOR_MLA,
+                       linear_prefill={"triton", "flashkda", "flashinfer"})
+
+
+@rule(**_PAGE_MAJOR, name="page_major_kv_layout", variant="0.5.22",
+      sglang="handle_page_major_kv_layout (0.5.21, 0.5.22)")
+def page_major_kv_layout_0_5_22(v: View) -> dict | Refuse | None:
+    """0.5.21-0.5.22: asymmetric K/V rows refused outright, tokenspeed_mla a paged MLA kernel.
+
+    When: as ``page_major_kv_layout``.
+    Effect: as ``page_major_kv_layout``, except that a non-MLA model whose K and V rows differ
+        in width (MiMo-V2: 192 / 128) is refused under unified memory whatever its backend,
+        tokenspeed_mla joins the MLA backends, and flashinfer is no linear-attention prefill
+        backend here.
+    Why: 0.5.23 audited the asymmetric rows on the kernels that carry v_head_dim, made
+        tokenspeed_mla an alias of cutedsl_mla and took FlashInfer's GDN prefill (it gathers
+        contiguous state); the releases before refuse them (``handle_page_major_kv_layout``).
+    Assumes: nothing.
+    """
+    return _page_major(v, asymmetric_refused=True, mla=_PAGE_MAJOR_MLA | {"tokenspeed_mla"},
+                       linear_prefill={"triton", "flashkda"})
+
+
+def _page_major(v: View, *, asymmetric_refused: bool, mla: frozenset[str],
+                linear_prefill: set[str]) -> dict | Refuse | None:
     # declared whenever unified memory is on, also over an explicit True (as SGLang does)
     out = {"enable_page_major_kv_layout": True} if v.enable_unified_memory else None
     if not (v.enable_page_major_kv_layout or v.enable_unified_memory):
         return None
     if not v.enable_unified_memory:
         return Refuse("--enable-page-major-kv-layout needs --enable-unified-memory for now")
-    mla = v.model.is_mla
-    if mla:
-        allowed = {"triton", "fa3", "trtllm_mla", "flashinfer", "cutedsl_mla", "flashmla"}
+    is_mla = v.model.is_mla
+    if asymmetric_refused and not is_mla and v.model.has_asymmetric_kv:
+        return Refuse("--enable-unified-memory does not take a model whose K and V rows differ "
+                      "in width (head_dim != v_head_dim) in this release")
+    if is_mla:
+        allowed = set(mla)
     elif v.model.has_asymmetric_kv:
         allowed = set(_ASYMMETRIC_KV_BACKENDS)
     else:
-        allowed = {"triton", "fa3", "fa4", "flashinfer", "trtllm_mha"}
+        allowed = set(_PAGE_MAJOR_MHA)
     backends = set(effective_backends(v)) - {None}
     if not backends <= allowed:
         return Refuse(f"the page-major KV layout supports {sorted(allowed)} here; got "
                       f"{sorted(backends)}")
-    decode_ok = {"triton", "flashinfer"} | ({"cutedsl", "helion"} if mla else set())
-    prefill_ok = {"triton", "flashkda", "flashinfer"} | ({"cutedsl", "helion"} if mla else set())
+    decode_ok = {"triton", "flashinfer"} | ({"cutedsl", "helion"} if is_mla else set())
+    prefill_ok = linear_prefill | ({"cutedsl", "helion"} if is_mla else set())
     linear_decode = v.linear_attn_decode_backend or v.linear_attn_backend
-    linear_prefill = v.linear_attn_prefill_backend or v.linear_attn_backend
+    linear_prefill_backend = v.linear_attn_prefill_backend or v.linear_attn_backend
     if linear_decode not in decode_ok | {None}:
         return Refuse(f"the page-major layout needs a linear-attention decode backend in "
                       f"{sorted(decode_ok)}; got {linear_decode}")
-    if linear_prefill not in prefill_ok | {None}:
+    if linear_prefill_backend not in prefill_ok | {None}:
         return Refuse(f"the page-major layout needs a linear-attention prefill backend in "
-                      f"{sorted(prefill_ok)}; got {linear_prefill}")
+                      f"{sorted(prefill_ok)}; got {linear_prefill_backend}")
     if v.mamba_backend not in (None, "triton"):
         return Refuse(f"the page-major layout needs --mamba-backend triton; got "
                       f"{v.mamba_backend}")
@@ -562,11 +595,28 @@ _UNIFIED = dict(
         "speculative_draft_attention_backend", "dcp_size", "enable_two_batch_overlap",
         "enable_lmcache", "enable_unified_cache_external_linker",
         "disaggregation_decode_retraction_backup", "enable_hierarchical_cache",
-        "cuda_graph_config", "disaggregation_mode"),
+        "cuda_graph_config", "disaggregation_mode", "disaggregation_transfer_backend",
+        "pp_size", "enable_hisparse", "disaggregation_decode_enable_offload_kvcache",
+        "hicache_storage_backend", "disaggregation_decode_enable_radix_cache"),
     writes=("cuda_graph_config",),
     facts=("model.is_mla", "model.is_hybrid_swa", "model.is_hybrid_linear"),
     triggers=("enable_unified_memory",),
 )
+
+
+class _Audited(Struct):
+    """The attention backends one release audited for the unified pool's id translation."""
+
+    verify: frozenset[str]  # an MLA target's speculative verify
+    mha: frozenset[str]  # an MHA target's verify, a fused draft's and DFLASH's
+    dspark: frozenset[str]
+
+
+_AUDITED = _Audited(_SPEC_VERIFY_AUDITED, _SPEC_MHA_AUDITED, _SPEC_VERIFY_AUDITED | {"fa4"})
+# 0.5.22: the MHA rails without trtllm_mha, tokenspeed_mla a verify kernel, no fa4 for DSPARK
+_AUDITED_0_5_22 = _Audited(_SPEC_VERIFY_AUDITED | {"tokenspeed_mla"},
+                           frozenset({"triton", "flashinfer", "fa3"}),
+                           _SPEC_VERIFY_AUDITED | {"tokenspeed_mla"})
 
 
 @rule(**_UNIFIED, sglang="handle_unified_memory_pool")
@@ -574,24 +624,69 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
     """The unified KV pool translates virtual to physical ids only where that was audited.
 
     When: ``enable_unified_memory`` is true.
-    Effect: refuses speculation other than none, DSPARK, EAGLE, EAGLE3 or DFLASH, or top-k > 1;
-        EAGLE/EAGLE3 without a hybrid (SWA or Mamba) target or off audited verify and draft
-        backends; DSPARK/DFLASH off their backends; two-batch overlap, LMCache, the external
-        linker, and EAGLE with the host-pool backup or HiCache; under PD disaggregation,
-        SGLANG_DISABLE_LAZY_COMPACTION on. A ``full`` prefill graph off fa3/fa4 is disabled,
-        even when chosen.
-    Why: the id translation was audited only on those paths, a PD transfer sends the pool
-        whole and needs its lazy compaction, and a full prefill graph builds its block table
-        only in the fa3/fa4 path (``handle_unified_memory_pool``, which mutates it in place
-        with a warning).
-    Assumes: the PD-transfer backend, pipeline and DCP sub-checks are not modelled;
-        SGLANG_DISABLE_LAZY_COMPACTION is unset unless the environment given sets it.
+    Effect: under PD disaggregation, refuses what the whole-envelope transfer cannot carry
+        (``_unified_pd_refusal``); refuses speculation other than none, DSPARK, EAGLE, EAGLE3
+        or DFLASH, or top-k > 1; EAGLE/EAGLE3 without a hybrid (SWA or Mamba) target or off
+        audited verify and draft backends; DSPARK/DFLASH off their backends; two-batch
+        overlap, LMCache, the external linker, and EAGLE with the host-pool backup or HiCache.
+        A ``full`` prefill graph off fa3/fa4 is disabled, even when chosen.
+    Why: the id translation was audited only on those paths, and a full prefill graph builds
+        its block table only in the fa3/fa4 path (``handle_unified_memory_pool``, which
+        mutates it in place with a warning).
+    Assumes: the DCP sub-checks are not modelled; SGLANG_DISABLE_LAZY_COMPACTION is unset
+        unless the environment given sets it.
     """
+    return _unified_pool(v, _AUDITED)
+
+
+def _unified_pd_refusal(v: View, *, host_pool_0_5_21: bool = False) -> Refuse | None:
+    """Under PD disaggregation the unified pool ships whole page envelopes: Mooncake only,
+    no PP, no speculation over Mooncake, lazy compaction, no HiSparse; decode offload to file
+    storage only, of a plain MHA model; the host-pool backup without a Mamba hybrid (in
+    0.5.21 without a decode radix cache or a hybrid-SWA model either)."""
+    if v.disaggregation_mode == "null":
+        return None
+    model = v.model
+    transfer = v.disaggregation_transfer_backend
+    for failed, what in (
+        (transfer != "mooncake", f"the {transfer} transfer backend (Mooncake only)"),
+        (v.pp_size != 1, "pipeline parallelism"),
+        (transfer == "mooncake" and v.speculative_algorithm is not None,
+         "speculative decoding over Mooncake"),
+        (v.record.env_flag("SGLANG_DISABLE_LAZY_COMPACTION"),
+         "SGLANG_DISABLE_LAZY_COMPACTION (it needs lazy compaction)"),
+        (v.enable_hisparse, "--enable-hisparse"),
+    ):
+        if failed:
+            return Refuse(f"--enable-unified-memory under PD disaggregation does not support "
+                          f"{what}")
+    offload = v.disaggregation_decode_enable_offload_kvcache
+    host_pool = v.disaggregation_decode_retraction_backup == "host_pool"
+    for failed, what in (
+        (offload and v.hicache_storage_backend != "file",
+         "decode KV offload to storage other than file"),
+        (offload and model.is_mla, "decode KV offload of an MLA model"),
+        (offload and model.is_hybrid_linear, "decode KV offload of a hybrid-Mamba model"),
+        (offload and model.is_hybrid_swa, "decode KV offload of a hybrid-SWA model"),
+        (host_pool and host_pool_0_5_21 and v.disaggregation_decode_enable_radix_cache,
+         "the host-pool retraction backup with a decode radix cache"),
+        (host_pool and model.is_hybrid_linear,
+         "the host-pool retraction backup of a hybrid-Mamba model"),
+        (host_pool and host_pool_0_5_21 and model.is_hybrid_swa,
+         "the host-pool retraction backup of a hybrid-SWA model"),
+    ):
+        if failed:
+            return Refuse(f"--enable-unified-memory under PD disaggregation does not support "
+                          f"{what}")
+    return None
+
+
+def _unified_pool(v: View, audited: _Audited) -> Declare | Refuse | None:
     if not v.enable_unified_memory:
         return None
-    if v.disaggregation_mode != "null" and v.record.env_flag("SGLANG_DISABLE_LAZY_COMPACTION"):
-        return Refuse("--enable-unified-memory under PD disaggregation needs lazy compaction: "
-                      "SGLANG_DISABLE_LAZY_COMPACTION must not be on")
+    refusal = _unified_pd_refusal(v)
+    if refusal is not None:
+        return refusal
     algorithm = v.speculative_algorithm
     if algorithm not in (None, "DSPARK", "EAGLE", "EAGLE3", "DFLASH"):
         return Refuse("--enable-unified-memory supports speculative decoding with DSPARK, "
@@ -603,15 +698,15 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
         if not (v.model.is_hybrid_swa or v.model.is_hybrid_linear):
             return Refuse("--enable-unified-memory with EAGLE/EAGLE3 needs a hybrid (SWA or "
                           "Mamba) target: the draft's KV lives inside the target's pool")
-        allowed = _SPEC_VERIFY_AUDITED if v.model.is_mla else _SPEC_MHA_AUDITED
+        allowed = audited.verify if v.model.is_mla else audited.mha
         if not backends or not backends <= allowed:
             return Refuse(f"--enable-unified-memory with {algorithm} needs target backends in "
                           f"{sorted(allowed)}; got {sorted(backends)}")
         draft = v.speculative_draft_attention_backend
-        if not ({draft} if draft else backends) <= _SPEC_MHA_AUDITED:
+        if not ({draft} if draft else backends) <= audited.mha:
             return Refuse("--enable-unified-memory with EAGLE runs the draft on an "
-                          f"MHA-audited backend {sorted(_SPEC_MHA_AUDITED)}")
-    spec_allowed = {"DSPARK": _SPEC_VERIFY_AUDITED | {"fa4"}, "DFLASH": _SPEC_MHA_AUDITED}
+                          f"MHA-audited backend {sorted(audited.mha)}")
+    spec_allowed = {"DSPARK": audited.dspark, "DFLASH": audited.mha}
     if algorithm in spec_allowed:
         allowed = set(spec_allowed[algorithm])
         if v.dcp_size > 1:
@@ -647,17 +742,21 @@ def _unified_full_prefill_fallback(v: View, backends: set[str]) -> Declare | Non
 @rule(name="unified_memory_pool", variant="0.5.22", **_UNIFIED,
       sglang="handle_unified_memory_pool (0.5.22)")
 def unified_memory_pool_0_5_22(v: View) -> Declare | Refuse | None:
-    """0.5.23's unified-pool checks, and no decode CUDA graph under trtllm_mha.
+    """0.5.22's unified-pool checks: narrower audited backends, no trtllm_mha decode graph.
 
     When: ``enable_unified_memory`` is true.
-    Effect: as ``unified_memory_pool``; then refuses a decode attention backend trtllm_mha
-        with a decode CUDA graph (pass --disable-cuda-graph or another decode backend).
-    Why: in 0.5.22 trtllm_mha refilled its graph's page table before a replay from the
-        previous replay's sequence lengths, which the unified pool's id translation does
-        not survive; 0.5.22 asserts against it, 0.5.21 and 0.5.23 do not.
+    Effect: as ``unified_memory_pool``, with 0.5.22's audited lists: an MHA target's EAGLE
+        verify, a fused draft and DFLASH on triton, flashinfer or fa3 only (no trtllm_mha);
+        tokenspeed_mla among the MLA verify kernels; DSPARK without fa4. Then refuses a decode
+        attention backend trtllm_mha with a decode CUDA graph (pass --disable-cuda-graph or
+        another decode backend).
+    Why: 0.5.23 audited trtllm_mha's and fa4's id rails and made tokenspeed_mla an alias; in
+        0.5.22 trtllm_mha refilled its graph's page table before a replay from the previous
+        replay's sequence lengths, which the unified pool's id translation does not survive
+        (0.5.22 asserts against it, 0.5.21 and 0.5.23 do not).
     Assumes: as ``unified_memory_pool``.
     """
-    out = unified_memory_pool(v)
+    out = _unified_pool(v, _AUDITED_0_5_22)
     if not v.enable_unified_memory or isinstance(out, Refuse):
         return out
     config = out.fields["cuda_graph_config"] if isinstance(out, Declare) \
@@ -672,36 +771,26 @@ def unified_memory_pool_0_5_22(v: View) -> Declare | Refuse | None:
 _DSPARK_AUDITED_0_5_21 = frozenset({"triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"})
 
 
-@rule(name="unified_memory_pool", variant="0.5.21",
-      **{**_UNIFIED, "reads": _UNIFIED["reads"] + ("disaggregation_decode_enable_radix_cache",)},
+@rule(name="unified_memory_pool", variant="0.5.21", **_UNIFIED,
       sglang="handle_unified_memory_pool (0.5.21)")
 def unified_memory_pool_0_5_21(v: View) -> Declare | Refuse | None:
     """0.5.21: the unified pool audited for DSPARK only, and no host-pool backup for caches.
 
     When: ``enable_unified_memory`` is true.
-    Effect: refuses speculation other than DSPARK (top-k 1, backends triton or the trtllm,
-        CuteDSL and TokenSpeed MLA kernels); a PD host-pool retraction backup with a decode
-        radix cache, a hybrid-Mamba or a hybrid-SWA model; two-batch overlap, LMCache,
-        SGLANG_DISABLE_LAZY_COMPACTION under PD; a full prefill graph off fa3/fa4 is
-        disabled. The external cache linker passes.
+    Effect: under PD disaggregation, as ``unified_memory_pool``, and the host-pool retraction
+        backup refused with a decode radix cache or a hybrid-SWA model too; refuses
+        speculation other than DSPARK (top-k 1, backends triton or the trtllm, CuteDSL and
+        TokenSpeed MLA kernels); two-batch overlap, LMCache; a full prefill graph off fa3/fa4
+        is disabled. The external cache linker passes.
     Why: 0.5.21's ``handle_unified_memory_pool``; 0.5.22 audited EAGLE, EAGLE3 and DFLASH,
         the host-pool transfers, and refused the linker.
     Assumes: as ``unified_memory_pool``.
     """
     if not v.enable_unified_memory:
         return None
-    if v.disaggregation_mode != "null":
-        if v.record.env_flag("SGLANG_DISABLE_LAZY_COMPACTION"):
-            return Refuse("--enable-unified-memory under PD disaggregation needs lazy "
-                          "compaction: SGLANG_DISABLE_LAZY_COMPACTION must not be on")
-        if v.disaggregation_decode_retraction_backup == "host_pool":
-            for failed, what in ((v.disaggregation_decode_enable_radix_cache,
-                                  "a decode radix cache"),
-                                 (v.model.is_hybrid_linear, "a hybrid-Mamba model"),
-                                 (v.model.is_hybrid_swa, "a hybrid-SWA model")):
-                if failed:
-                    return Refuse("--enable-unified-memory's host-pool decode retraction does "
-                                  f"not support {what} in 0.5.21")
+    refusal = _unified_pd_refusal(v, host_pool_0_5_21=True)
+    if refusal is not None:
+        return refusal
     algorithm = v.speculative_algorithm
     if algorithm not in (None, "DSPARK"):
         return Refuse("--enable-unified-memory supports speculative decoding with DSPARK only "

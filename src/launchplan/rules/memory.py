@@ -248,8 +248,17 @@ def post_capture_switch(v: Any) -> bool:
     return v.model.arch0 in POST_CAPTURE_BY_DEFAULT
 
 
-def post_capture_sizing_planned(v: Any) -> bool:
-    """Whether SGLang will size the KV pool after capture (opt-in by environment variable)."""
+# Speculative algorithms whose draft pools the unified pool's post-capture solver budgets
+# again (SGLang's eagle, standalone and DFLASH-family algorithms)
+_SEPARATE_DRAFT_POOLS = frozenset({"EAGLE", "EAGLE3", "FROZEN_KV_MTP", "STANDALONE", "DFLASH",
+                                   "DSPARK"})
+
+
+def post_capture_sizing_planned(v: Any, *, unified_resizes: bool = True) -> bool:
+    """Whether SGLang will size the KV pool after capture (opt-in by environment variable).
+
+    ``unified_resizes`` False (0.5.21): the unified pool is never sized after capture; later
+    releases resize its hybrid-SWA byte pool when no separate draft pool is budgeted."""
     if v.enable_kv_cache_sharding or not post_capture_switch(v):
         return False
     if (v.device != "cuda" or v.dcp_size != 1 or v.model.is_mla
@@ -257,8 +266,13 @@ def post_capture_sizing_planned(v: Any) -> bool:
         return False
     if environment.given(v.env, MOONCAKE_POOL_ENV):
         return False  # SGLang does not size after capture with a custom Mooncake pool
-    if v.enable_unified_memory:
-        return False  # only hybrid-SWA pools resize after capture; not modelled further
+    if (v.disaggregation_transfer_backend == "mooncake"
+            and environment.value(v.env, "MOONCAKE_PROTOCOL").lower() == "efa"):
+        return False  # Mooncake over EFA cannot register the resizable (VMM) allocation
+    if v.enable_unified_memory and (
+            not unified_resizes or not v.model.is_hybrid_swa or v.model.is_hybrid_linear
+            or v.speculative_algorithm in _SEPARATE_DRAFT_POOLS):
+        return False  # only a hybrid-SWA unified pool without draft pools resizes
     config = v.cuda_graph_config
     if v.disaggregation_mode != "prefill" and config[DECODE]["backend"] == "disabled":
         return False
@@ -278,10 +292,11 @@ _MEM_FRACTION = dict(
            "moe_a2a_backend", "language_only", "language_model_only", "enable_multimodal",
            "model_impl", "device", "dcp_size",
            "enable_kv_cache_sharding", "prefill_only_disable_kv_cache",
-           "enable_memory_saver", "enable_unified_memory"),
+           "enable_memory_saver", "enable_unified_memory", "disaggregation_transfer_backend",
+           "speculative_algorithm"),
     writes=("mem_fraction_static",),
     facts=("target.memory_mib", "model.is_mla", "model.is_multimodal", "model.model_type",
-           "model.config", "model.arch0"),
+           "model.config", "model.arch0", "model.is_hybrid_swa", "model.is_hybrid_linear"),
 )
 
 
@@ -299,8 +314,9 @@ def mem_fraction_default(v: View) -> dict | Refuse | None:
     Why: the static pool gets what the other buffers leave (``handle_gpu_memory_settings``,
         mem_fraction_static); vision encoders need headroom growing with their size.
     Assumes: the smallest visible GPU has the target profile's memory;
-        SGLANG_ENABLE_POST_CAPTURE_KV_SIZING and SGLANG_MOONCAKE_CUSTOM_MEM_POOL (which rules
-        post-capture sizing out when set) are unset unless the environment given sets them.
+        SGLANG_ENABLE_POST_CAPTURE_KV_SIZING, SGLANG_MOONCAKE_CUSTOM_MEM_POOL and
+        MOONCAKE_PROTOCOL (either of which can rule post-capture sizing out) are unset unless
+        the environment given sets them.
     """
     return _fraction_or_refusal(v, attn_dp_enabled)
 
@@ -315,29 +331,32 @@ def mem_fraction_default_0_5_21(v: View) -> dict | Refuse | None:
     Effect: as ``mem_fraction_default``, except that the graph reserve's attention-DP padding
         (decode max_bs x groups x 3, x 1.5 more above 300) is counted whenever
         ``--enable-dp-attention`` is on, one group included, and not for a scale-up joiner
-        without it.
+        without it; and a unified pool is never planned for post-capture sizing.
     Why: 0.5.21's ``reserve_for_graph_mb`` tests ``enable_dp_attention``, which it clears with
-        one group only later, in ``handle_data_parallelism``.
+        one group only later, in ``handle_data_parallelism``; its
+        ``post_capture_kv_sizing_planned`` rules unified memory out (0.5.22 resizes a
+        hybrid-SWA unified pool).
     Assumes: as ``mem_fraction_default``.
     """
-    return _fraction_or_refusal(v, dp_attention_switch_0_5_21)
+    return _fraction_or_refusal(v, dp_attention_switch_0_5_21, unified_resizes=False)
 
 
-def _fraction_or_refusal(v: View, attn_dp: Callable[[Any], bool]) -> dict | Refuse | None:
+def _fraction_or_refusal(v: View, attn_dp: Callable[[Any], bool], *,
+                         unified_resizes: bool = True) -> dict | Refuse | None:
     if v.mem_fraction_static is not None:
         return None
     try:
-        return _default_fraction(v, attn_dp)
+        return _default_fraction(v, attn_dp, unified_resizes)
     except ArithmeticError as exc:  # sizes beyond a float: SGLang's formula overflows too
         return arithmetic_refusal("the mem_fraction_static reserve", exc)
 
 
-def _default_fraction(v: View, attn_dp: Callable[[Any], bool]) -> dict:
+def _default_fraction(v: View, attn_dp: Callable[[Any], bool], unified_resizes: bool) -> dict:
     memory = v.target.memory_mib
     if memory is None:
         return {"mem_fraction_static": 0.95}
     config = v.cuda_graph_config
-    planned = post_capture_sizing_planned(v)
+    planned = post_capture_sizing_planned(v, unified_resizes=unified_resizes)
     if planned:
         reserve = 1536 + v.tp_size * v.pp_size / 8 * 1024
     else:

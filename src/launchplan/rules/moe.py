@@ -70,15 +70,17 @@ _UNFUSED_RUNNERS = ("lora_triton", "lora_cutedsl", "lora_marlin", "flashinfer_cu
                     "flashinfer_trtllm", "experimental_sgl_trtllm", "flashinfer_trtllm_routed")
 
 
-@rule(
+_RUNNER_QUANT = dict(
     phase=Phase.MOE,
     reads=("moe_runner_backend", "quantization", "moe_a2a_backend"),
     writes=("moe_runner_backend",),
     facts=("target.is_sm100", "target.is_sm110", "target.is_sm120", "target.is_hip",
            "target.is_gfx95"),
-    sglang="_moe_runner_backend_quant_constraints",
     triggers=("quantization",),
 )
+
+
+@rule(**_RUNNER_QUANT, sglang="_moe_runner_backend_quant_constraints")
 def moe_runner_quant_constraints(v: View) -> Declare | Refuse | None:
     """The MoE runner a quantization format needs.
 
@@ -92,12 +94,32 @@ def moe_runner_quant_constraints(v: View) -> Declare | Refuse | None:
     Assumes: SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16 and SGLANG_USE_AITER are unset unless the
         environment given sets them.
     """
+    return _runner_quant(v, megamoe_w4a16=True)
+
+
+@rule(**_RUNNER_QUANT, name="moe_runner_quant_constraints", variant="0.5.22",
+      sglang="_moe_runner_backend_quant_constraints (0.5.21, 0.5.22)")
+def moe_runner_quant_constraints_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.21-0.5.22: nvfp4_online's MoE never runs on flashinfer_megamoe.
+
+    When: as ``moe_runner_quant_constraints``.
+    Effect: as ``moe_runner_quant_constraints``, except that nvfp4_online's auto runner is
+        flashinfer_trtllm and an explicit flashinfer_megamoe is refused, whatever the A2A
+        backend and SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16 say.
+    Why: the MegaMoE W4A16 path for online NVFP4 came in 0.5.23
+        (``_moe_runner_backend_quant_constraints`` of each release).
+    Assumes: as ``moe_runner_quant_constraints``.
+    """
+    return _runner_quant(v, megamoe_w4a16=False)
+
+
+def _runner_quant(v: View, *, megamoe_w4a16: bool) -> Declare | Refuse | None:
     runner = v.moe_runner_backend
     quant = v.quantization
     target = v.target
     note = None
     if quant == "nvfp4_online":
-        w4a16 = (v.moe_a2a_backend == "flashinfer_megamoe"
+        w4a16 = (megamoe_w4a16 and v.moe_a2a_backend == "flashinfer_megamoe"
                  and v.record.env_flag("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16"))
         if not target.is_sm100:
             return Refuse("--quantization nvfp4_online needs an SM100/SM103 GPU")

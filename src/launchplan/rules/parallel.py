@@ -233,15 +233,17 @@ def data_parallelism_defaults_0_5_21(v: View) -> dict | None:
     return None
 
 
-@rule(
+_ATTENTION_DP = dict(
     phase=Phase.PARALLEL,
     reads=("attn_dp_size", "ep_join_mode", "tp_size", "schedule_conservativeness",
            "chunked_prefill_size") + INPUT_FIELDS,
     writes=("schedule_conservativeness", "chunked_prefill_size", "cuda_graph_config",
             "enable_dp_attention_local_control_broadcast"),
-    sglang="handle_data_parallelism (attention DP)",
     triggers=("attn_dp_size", "ep_join_mode"),
 )
+
+
+@rule(**_ATTENTION_DP, sglang="handle_data_parallelism (attention DP)")
 def attention_dp_adjustments(v: View) -> Declare | Refuse | None:
     """Attention DP: chunk //= attn_dp_size, conservativeness x 0.3, prefill graph re-clamped.
 
@@ -256,6 +258,25 @@ def attention_dp_adjustments(v: View) -> Declare | Refuse | None:
     Assumes: SGLANG_RUST_SERVER is unset unless the environment given sets it; nothing
         re-aligns the divided chunk to the page size (the launcher check may then fail).
     """
+    return _attention_dp(v, rust_broadcast=True)
+
+
+@rule(**_ATTENTION_DP, name="attention_dp_adjustments", variant="0.5.22",
+      sglang="handle_data_parallelism (attention DP; 0.5.21, 0.5.22)")
+def attention_dp_adjustments_0_5_22(v: View) -> Declare | Refuse | None:
+    """0.5.21-0.5.22: attention DP's adjustments without the Rust server's broadcast.
+
+    When: as ``attention_dp_adjustments``.
+    Effect: as ``attention_dp_adjustments``, except that SGLANG_RUST_SERVER leaves
+        ``enable_dp_attention_local_control_broadcast`` as it is.
+    Why: 0.5.23 turned the local control broadcast on for the Rust server's attention DP
+        (``handle_data_parallelism`` of each release).
+    Assumes: as ``attention_dp_adjustments``.
+    """
+    return _attention_dp(v, rust_broadcast=False)
+
+
+def _attention_dp(v: View, *, rust_broadcast: bool) -> Declare | Refuse | None:
     if not attn_dp_enabled(v):
         return None
     if v.tp_size % v.attn_dp_size:
@@ -265,7 +286,7 @@ def attention_dp_adjustments(v: View) -> Declare | Refuse | None:
         "schedule_conservativeness": v.schedule_conservativeness * 0.3,
         "chunked_prefill_size": chunk,
     }
-    if v.record.env_flag("SGLANG_RUST_SERVER"):
+    if rust_broadcast and v.record.env_flag("SGLANG_RUST_SERVER"):
         out["enable_dp_attention_local_control_broadcast"] = True
     config = v.cuda_graph_config
     prefill = config[PREFILL]
