@@ -66,7 +66,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # (and for EPLB on a single EP rank)
         (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments",
                                  "eplb_dispatch"}),
-        (r"DFLASH speculative decoding requires", {"dflash_defaults"}),
+        # every refusal of SGLang's DFLASH hook (draft path, pp, attention DP's conditions)
+        (r"DFLASH (speculative decoding (requires|only supports)|with dp attention)",
+         {"dflash_defaults"}),
         (r"DSpark", {"dspark_defaults"}),
         (r"UNO requires|UNO reuses the target model", {"uno_defaults"}),
         (r"--enable-return-aux-hidden-states needs", {"aux_hidden_state_capture"}),
