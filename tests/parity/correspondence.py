@@ -118,6 +118,10 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"flashinfer_a2a_token_budget"}),
         (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL|TRTLLM|TRTLLM routed) MOE",
          {"moe_runner_quant_checks"}),
+        # the runner's own A2A and EP limits (CuteDSL's A2A list, Cutlass FP8 without EP)
+        (r"flashinfer_cutedsl supports moe_a2a_backend=|"
+         r"FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1",
+         {"moe_runner_quant_checks"}),
         (r"moe_a2a_backend='pplx' (requires attention DP|only supports low-latency mode)|"
          r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK .* must be >=",
          {"a2a_mori_pplx_modes"}),
