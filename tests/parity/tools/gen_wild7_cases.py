@@ -258,19 +258,17 @@ def cases(seed: int, suite: str) -> list[dict]:
         argv, env = line(rng, model, platform)
         if _graph_too_big(argv):
             continue
-        case = {"name": f"{suite}/{i}", "platform": platform, "model": model, "argv": argv,
-                "fields": compared + wild3.own_fields(argv, compared)}
-        if env:
-            case["env"] = env
-        out.append(case)
+        out.append(_case(f"{suite}/{i}", platform, model, argv, env, compared))
     if suite == "wild7":
-        for name, (platform, model, argv, env) in FOUND.items():
-            case = {"name": f"wild7/found/{name}", "platform": platform, "model": model,
-                    "argv": argv, "fields": compared + wild3.own_fields(argv, compared)}
-            if env:
-                case["env"] = env
-            out.append(case)
+        out += [_case(f"wild7/found/{name}", *found, compared) for name, found in FOUND.items()]
     return out
+
+
+def _case(name: str, platform: str, model: str, argv: list[str], env: dict[str, str],
+          compared: list[str]) -> dict:
+    case = {"name": name, "platform": platform, "model": model, "argv": argv,
+            "fields": compared + wild3.own_fields(argv, compared)}
+    return {**case, "env": env} if env else case
 
 
 def main() -> None:
