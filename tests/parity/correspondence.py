@@ -66,7 +66,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # (and for EPLB on a single EP rank)
         (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments",
                                  "eplb_dispatch"}),
-        (r"DFLASH speculative decoding (requires|only supports pp_size)", {"dflash_defaults"}),
+        # every refusal of SGLang's DFLASH hook (draft path, pp, attention DP's conditions)
+        (r"DFLASH (speculative decoding (requires|only supports)|with dp attention)",
+         {"dflash_defaults"}),
         (r"DSpark", {"dspark_defaults"}),
         (r"UNO requires|UNO reuses the target model", {"uno_defaults"}),
         (r"--enable-return-aux-hidden-states needs", {"aux_hidden_state_capture"}),
@@ -117,6 +119,10 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"FlashInfer MoE A2A (requires chunked prefill|per-rank token budget exceeds)",
          {"flashinfer_a2a_token_budget"}),
         (r"Invalid quantization '.*'\.\s+FlashInfer (Cutlass|CuteDSL|TRTLLM|TRTLLM routed) MOE",
+         {"moe_runner_quant_checks"}),
+        # the runner's own A2A and EP limits (CuteDSL's A2A list, Cutlass FP8 without EP)
+        (r"flashinfer_cutedsl supports moe_a2a_backend=|"
+         r"FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1",
          {"moe_runner_quant_checks"}),
         (r"moe_a2a_backend='pplx' (requires attention DP|only supports low-latency mode)|"
          r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK .* must be >=",
