@@ -142,8 +142,10 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # on 0.5.22 and 0.5.21)
     ("release3", "0.5.23"): 144, ("release3", "default"): 144,
     ("release3", "0.5.22"): 148, ("release3", "0.5.21"): 149,
-    # tools/gen_wild7_cases.py
+    # tools/gen_wild7_cases.py; on 0.5.21, three configs its venv's transformers cannot
+    # read (HARNESS_MESSAGES)
     ("wild7", "0.5.23"): 179, ("wild7", "default"): 179, ("wild7", "0.5.22"): 179,
+    ("wild7", "0.5.21"): 176,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
