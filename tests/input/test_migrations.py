@@ -268,3 +268,12 @@ def test_the_enable_piecewise_switch_was_a_no_op_and_is_dropped():
 
 def test_every_entry_says_where_it_is_read_from():
     assert all(entry.source and entry.since for entry in MIGRATIONS.values())
+
+
+def test_two_retired_flags_rewritten_to_one_flag_keep_only_the_last():
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(["--enable-flashinfer-mla", "--disable-flashinfer", "--tp", "2"],
+                         to="0.5.23")
+    assert out == ["--attention-backend", "triton", "--tp", "2"]
+    assert any("--attention-backend flashinfer left out" in n for n in notes)

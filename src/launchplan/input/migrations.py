@@ -351,6 +351,7 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
     argv, notes = _prefill_cp(argv)
     argv = _retired_values(argv, to, notes)
     out: list[str] = []
+    spans: list[tuple[int, int, str]] = []  # (start, length, flag) of each replacement
     i = 0
     tp = _tp(argv)
     while i < len(argv):
@@ -370,6 +371,7 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
                 if entry.carry != "many":
                     break
         new = _replacement(entry, values, tp)
+        spans.append((len(out), len(new), new[0] if new else ""))
         out.extend(new)
         said = f"{token}{' ' + ' '.join(values) if values and not eq else ''}"
         if new:
@@ -378,9 +380,29 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
             notes.append(f"{said} dropped: {entry.note}; set {entry.new} yourself")
         else:
             notes.append(f"{said} dropped: removed in SGLang {entry.since}; {entry.note}")
+    out = _one_replacement_per_flag(out, spans, notes)
     if to in RELEASES and "--attn-dp-size" not in release_table(to).flag_to_field:
         return out, notes  # 0.5.21 sizes attention DP only with --enable-dp-attention
     return _dp_attention(out, notes)
+
+
+def _one_replacement_per_flag(out: list[str], spans: list[tuple[int, int, str]],
+                              notes: list[str]) -> list[str]:
+    """Two retired flags rewritten to the same flag (``--enable-flashinfer-mla`` and
+    ``--disable-flashinfer`` both name an attention backend) keep only the last: the one
+    SGLang's parser would read, so the line says once what it runs."""
+    last: dict[str, int] = {}
+    for start, _, flag in spans:
+        if flag:
+            last[flag] = start
+    drop = [(start, length, flag) for start, length, flag in spans
+            if flag and last[flag] != start]
+    for start, length, flag in reversed(drop):
+        value = " ".join(out[start:start + length])
+        notes.append(f"{value} left out: a later retired flag also sets {flag}, and the "
+                     "parser keeps the last")
+        del out[start:start + length]
+    return out
 
 
 def _gone(entry: Migration | RetiredValue, to: str | None) -> bool:
