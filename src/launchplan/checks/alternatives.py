@@ -8,6 +8,7 @@ the user's value survives resolution.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -36,13 +37,30 @@ ALWAYS_TRY = ("attention_backend", "prefill_attention_backend", "decode_attentio
               "cuda_graph_backend_prefill")
 
 
-def trial_values(name: str) -> tuple[Any, ...]:
+def trial_values(name: str, current: Any = None) -> tuple[Any, ...]:
+    """The values worth trying for ``name``; a number's trials nearest ``current`` first, so
+    the change offered is the smallest that works (a 65,536-token context over a 40,960
+    limit is better served by 32,768 than by 2,048)."""
     spec = FIELDS[name]
     if spec.choices:
         return tuple(spec.choices)
     if spec.type in ("bool", "Optional[bool]"):
         return (True, False)
-    return NUMERIC_TRIALS.get(name, ())
+    trials = NUMERIC_TRIALS.get(name, ())
+    if isinstance(current, (int, float)) and not isinstance(current, bool) \
+            and current == current:  # nan has no nearest value: keep the table's order
+        return tuple(sorted(trials, key=lambda value: _distance(value, current)))
+    return trials
+
+
+def _distance(value: float, current: float) -> float:
+    """How far apart two settings are: by ratio for positive numbers (8 is as far from 16 as
+    64 from 128), else by difference; an infinite current value is nearest the largest."""
+    if current == float("inf"):
+        return -value
+    if value > 0 and current > 0:
+        return abs(math.log(value / current))
+    return abs(value - current)
 
 
 def keeping_changes(
@@ -65,7 +83,7 @@ def keeping_changes(
     found: list[dict[str, Any]] = []
     for name in dict.fromkeys(candidates):
         current = result.value(name)
-        for value in trial_values(name):
+        for value in trial_values(name, current):
             if value == current:
                 continue
             try:
