@@ -14,12 +14,19 @@ import pytest
 from launchplan.commands.main import main
 
 DATA = Path(__file__).parents[1] / "input" / "data" / "server_logs"
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = json.loads((DATA / "sources.json").read_text())["logs"]
+
+
+def model_path(entry: dict) -> str:
+    """A bundled model's name, or a config folder of the repository (tests/parity/models)."""
+    folder = ROOT / entry["model"]
+    return str(folder) if folder.is_dir() else entry["model"]
 
 
 def run(capsys, entry, *extra):
     code = main(["resolve", "--from-log", str(DATA / entry["file"]), "--gpu", entry["gpu"],
-                 "--model-path", entry["model"], "--format", "json",
+                 "--model-path", model_path(entry), "--format", "json",
                  *entry.get("flags", []), *extra])
     out, err = capsys.readouterr()
     assert code == 0, err

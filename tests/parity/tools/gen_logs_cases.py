@@ -22,6 +22,15 @@ PATH_FIELDS = ("speculative_draft_model_path",)
 # resolves: a bundled config folder holds no remote code (SGLang would import it for
 # trust_remote_code), and the oracle's host has no InfiniBand devices to check.
 LEFT_OUT = ("model_path", "trust_remote_code", "disaggregation_ib_device")
+#: a log planned from a config under tests/parity/models (one launchplan does not bundle)
+PARITY_MODELS = "tests/parity/models/"
+
+
+def oracle_model(model: str) -> str:
+    """The oracle's name for a log's model: a parity config folder or a bundled model."""
+    if model.startswith(PARITY_MODELS):
+        return "parity-models/" + model[len(PARITY_MODELS):]
+    return f"models/{model}"
 
 
 def reconstructed(entry: dict) -> tuple[dict, list[str]]:
@@ -32,7 +41,9 @@ def reconstructed(entry: dict) -> tuple[dict, list[str]]:
     from launchplan.input.fields import release_table
     from launchplan.rulesets import get_ruleset
 
-    argv = ["--model-path", entry["model"], *entry.get("flags", [])]
+    model = entry["model"]
+    argv = ["--model-path", str(ROOT / model) if (ROOT / model).is_dir() else model,
+            *entry.get("flags", [])]
     logged, report = log_report(str(LOGS / entry["file"]), argv, get_target(entry["gpu"]),
                                 "default", None)
     writes = written_fields(get_ruleset("default").rules())
@@ -50,7 +61,7 @@ def main() -> None:
     for entry in entries:
         args, fields = reconstructed(entry)
         cases.append({"name": f"logs/{entry['file'].removesuffix('.log')}",
-                      "platform": entry["gpu"], "model": f"models/{entry['model']}",
+                      "platform": entry["gpu"], "model": oracle_model(entry["model"]),
                       "args": args, "fields": fields})
     (DATA / "logs-cases.json").write_text(
         "[\n" + ",\n".join(json.dumps(c) for c in cases) + "\n]\n")
