@@ -92,6 +92,7 @@ VARIABLES: dict[str, tuple[str, Any]] = {
     "SGLANG_USE_AITER": ("bool", False),
     "SGLANG_USE_AITER_UNIFIED_ATTN": ("bool", False),
     "SGLANG_USE_CUDA_IPC_TRANSPORT": ("bool", False),
+    "SGLANG_USE_DEEPGEMM_BMM": ("bool", False),
     "SGLANG_VLM_CACHE_SIZE_MB": ("int", 100),
 }
 

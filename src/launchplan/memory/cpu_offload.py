@@ -13,7 +13,8 @@ Qwen3-14B at tp 2 with 48 GB offloaded: 1.50 GB loaded, the embedding and head's
 The limit is a lower bound of what moves: the parameter that crosses it moves whole (SGLang
 fuses q/k/v and gate/up into one parameter each, so the excess is at most one such matrix).
 An MLA layer's ``kv_b_proj`` stays (its ``w_kc``/``w_vc`` views need it on the GPU); that
-small matrix is counted as moved.
+small matrix is counted as moved. The absorbed ``w_kc``/``w_vc`` copies themselves are made
+after loading, on the GPU, from that projection: they stay.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 #: weight components built outside ``make_layers`` (``memory.params`` breakdown keys)
-RESIDENT = frozenset({"embedding", "lm_head", "vision", "mtp", "mtp_embedding"})
+RESIDENT = frozenset({"embedding", "lm_head", "vision", "mtp", "mtp_embedding",
+                      "mla_absorbed"})
 
 CAVEAT = ("--cpu-offload-gb: the decoder layers' weights up to the limit are counted in CPU "
           "memory (SGLang moves whole parameters, so up to one more matrix may move)")

@@ -35,7 +35,8 @@ class Tensor(NamedTuple):
     shard: str = "replicated"  # see weights.py: tp, attn_tp, kv, vocab, head, experts, ...
     fp32: bool = False  # kept in float32 whatever the model's dtype (e.g. a router bias)
     every_stage: bool = False  # outside the layer stack, built on every pipeline rank
-    padding: bool = False  # rows SGLang allocates beyond the checkpoint's (not stored)
+    padding: bool = False  # allocated beyond the checkpoint's tensors (not stored): padded
+    # rows, and the copies SGLang makes at load (MLA's absorbed ``w_kc``/``w_vc``)
 
     @property
     def params(self) -> int:
@@ -277,7 +278,12 @@ def _mla(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
             Tensor(f"{a}.kv_b_proj", "attention", (heads * (nope + v), kv_rank), layers,
                    linear=True, shard="attn_tp"),
             Tensor(f"{a}.o_proj", "attention", (hidden, heads * v), layers, linear=True,
-                   shard="attn_tp")]
+                   shard="attn_tp"),
+            # the absorbed w_kc/w_vc SGLang's post_load_weights splits out of kv_b_proj
+            # (deepseek_weight_loader.py): contiguous copies beside it, in bf16 unless
+            # weights.py narrows them to the fp8 copy some storages keep
+            Tensor(f"{a}.kv_b_proj", "mla_absorbed", (heads * (nope + v), kv_rank), layers,
+                   shard="attn_tp", padding=True)]
     if t.get("index_topk") is not None:
         n = _int(t, "index_n_heads", default=64)
         d = _int(t, "index_head_dim", default=128)

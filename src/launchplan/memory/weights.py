@@ -33,7 +33,7 @@ from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from launchplan.facts.environment import plain_flag
+from launchplan.facts.environment import flag, plain_flag
 from launchplan.facts.memo import per_object
 from launchplan.facts.quantization import (
     fp8_held_experts,
@@ -147,7 +147,7 @@ def checkpoint_size(model: ModelFacts) -> tuple[int, int]:
     lay = _layout(model)
     scheme, ign = _checkpoint_scheme(model)
     unq = _dtype_bytes(_checkpoint_dtype(model))
-    tensors = [t for t in lay.main if not t.padding] + lay.mtp
+    tensors = [t for t in lay.main if not t.padding] + [t for t in lay.mtp if not t.padding]
     kind = _eagle_kind(model)
     if kind:
         tensors = list(_draft_layout(model))
@@ -168,20 +168,23 @@ _SINGLE = Parallel()
 def plan_weights(model: ModelFacts, par: Parallel = _SINGLE, *, dtype: str | None = None,
                  quantization: str | None = None, draft: ModelFacts | None = None,
                  mtp_draft: bool = False, pad: ExpertPadding = NONE,
-                 fp8_experts: bool = False) -> WeightPlan:
+                 fp8_experts: bool = False, fp8_absorbed: bool = False) -> WeightPlan:
     """Weights of ``model`` under ``par``; ``dtype``/``quantization`` are SGLang's flags.
 
     ``draft`` is a separate draft checkpoint's facts; ``mtp_draft`` means the draft is the
     target's own MTP layers (DeepSeek-style NextN). ``pad`` is how the MoE kernel that will
     run the routed experts rounds their buffers (``moe_padding.py``). ``fp8_experts``: the
     routed experts an FP8 checkpoint packs as MXFP4 are held as FP8
-    (``facts.quantization.fp8_held_experts``).
+    (``facts.quantization.fp8_held_experts``). ``fp8_absorbed``: MLA's absorbed copies are
+    kept as the FP8 projection is stored (``_fp8_absorbed``), not dequantized to bf16.
     """
-    key = (id(model), par, dtype, quantization, id(draft), mtp_draft, pad, fp8_experts)
+    key = (id(model), par, dtype, quantization, id(draft), mtp_draft, pad, fp8_experts,
+           fp8_absorbed)
     hit = _PLANS.get(key)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
-    plan = _plan(model, par, dtype, quantization, draft, mtp_draft, pad, fp8_experts)
+    plan = _plan(model, par, dtype, quantization, draft, mtp_draft, pad, fp8_experts,
+                 fp8_absorbed)
     if len(_PLANS) > 1024:
         _PLANS.clear()
     _PLANS[key] = (model, draft, plan)  # holding both keeps their ids unique
@@ -199,15 +202,16 @@ def forget() -> None:
 
 def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
           draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
-          fp8_experts: bool = False) -> WeightPlan:
-    lay = _layout(model)
+          fp8_experts: bool = False, fp8_absorbed: bool = False) -> WeightPlan:
     caveats: list[str] = []
-    scheme, ign, unq = _storage(model, quantization, dtype, caveats, fp8_experts)
+    st = _stored(model, quantization, dtype, fp8_experts, fp8_absorbed)
+    caveats += st.notes
+    scheme, ign, unq = st.scheme, st.ign, st.unq
     ck_params, ck_bytes = checkpoint_size(model)
-    main = _table(lay.main, scheme, ign, unq)
-    per_gpu, breakdown = _per_gpu(model, lay.main, par, scheme, ign, unq, pad)
+    main = _table(st.tensors, scheme, ign, unq)
+    per_gpu, breakdown = _per_gpu(model, st.tensors, par, scheme, ign, unq, pad)
     draft_params, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad,
-                                           scheme, ign, unq, caveats)
+                                           scheme, ign, unq, caveats, own=st.own_mtp)
     return WeightPlan(
         total_params=main.params, checkpoint_params=ck_params,
         bytes_total=int(round(main.loaded)), checkpoint_bytes=ck_bytes,
@@ -219,10 +223,11 @@ def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str
 
 def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
              draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
-             fp8_experts: bool = False) -> tuple[int, int, tuple[str, ...]]:
+             fp8_experts: bool = False, fp8_absorbed: bool = False
+             ) -> tuple[int, int, tuple[str, ...]]:
     """``_plan``'s per-GPU figures and caveats alone: the model's stored tables (per-model
     facts, ``_stored``) times this launch's shares. (``round`` of a number is an int.)"""
-    st = _stored(model, quantization, dtype, fp8_experts)
+    st = _stored(model, quantization, dtype, fp8_experts, fp8_absorbed)
     hidden, inter = pad
     padded = hidden > 1 or inter > 1
     memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
@@ -242,7 +247,7 @@ def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: 
             return round(per_gpu), round(draft_gpu), st.caveats
     caveats = list(st.caveats)
     _, draft_gpu = _draft_share(model, par, dtype, draft, mtp_draft, pad, st.scheme, st.ign,
-                                st.unq, caveats, memo)
+                                st.unq, caveats, memo, st.own_mtp)
     return round(per_gpu), round(draft_gpu), tuple(caveats)
 
 
@@ -251,11 +256,11 @@ class _Stored:
     unquantized modules, dtype bytes, the caveats they bring, and the byte tables of its
     tensors. Per-model facts, made once, like the parsed config."""
 
-    __slots__ = ("model", "scheme", "ign", "unq", "notes", "caveats", "tensors", "main", "mtp",
-                 "sums")
+    __slots__ = ("model", "scheme", "ign", "unq", "notes", "caveats", "tensors", "own_mtp",
+                 "main", "mtp", "sums")
 
     def __init__(self, model: ModelFacts, quantization: str | None, dtype: str | None,
-                 fp8_experts: bool = False) -> None:
+                 fp8_experts: bool = False, fp8_absorbed: bool = False) -> None:
         lay = _layout(model)
         notes = list(lay.caveats)
         if model.config_dtype is None:
@@ -264,20 +269,22 @@ class _Stored:
         unq = _dtype_bytes(model.dtype if dtype in (None, "auto") else dtype)
         self.model, self.scheme, self.ign, self.unq = model, scheme, ign, unq
         self.notes, self.caveats = notes, tuple(notes)
-        self.tensors = lay.main
-        self.main = _table(lay.main, scheme, ign, unq)
-        #: the MTP layers a speculative draft loads from this checkpoint (``_own_mtp``)
-        self.mtp = _table(_own_mtp(model), scheme, ign, unq) if lay.mtp else None
+        #: the target's layers and the MTP layers a speculative draft loads from this
+        #: checkpoint (``_own_mtp``), MLA's absorbed copies as this storage keeps them
+        self.tensors, self.own_mtp = (_fp8_absorbed_lists(model) if fp8_absorbed
+                                      else (lay.main, _own_mtp(model)))
+        self.main = _table(self.tensors, scheme, ign, unq)
+        self.mtp = _table(self.own_mtp, scheme, ign, unq) if lay.mtp else None
         #: written-out sums of these tables (``_stored_summer``), made on first use
         self.sums: dict[int, Any] = {}
 
 
 def _stored(model: ModelFacts, quantization: str | None, dtype: str | None,
-            fp8_experts: bool = False) -> _Stored:
-    key = (id(model), quantization, dtype, fp8_experts)
+            fp8_experts: bool = False, fp8_absorbed: bool = False) -> _Stored:
+    key = (id(model), quantization, dtype, fp8_experts, fp8_absorbed)
     hit = _STORAGES.get(key)
     if hit is None or hit.model is not model:
-        hit = _Stored(model, quantization, dtype, fp8_experts)
+        hit = _Stored(model, quantization, dtype, fp8_experts, fp8_absorbed)
         if len(_STORAGES) >= 1024:
             _STORAGES.clear()
         _STORAGES[key] = hit  # holding the model keeps its id unique
@@ -294,7 +301,8 @@ def _storage(model: ModelFacts, quantization: str | None, dtype: str | None,
     return st.scheme, st.ign, st.unq
 
 
-#: (model id, --quantization, --dtype, FP8 experts?) -> how a model's weights are stored under each
+#: (model id, --quantization, --dtype, FP8 experts?, FP8 absorbed copies?) -> how a model's
+#: weights are stored under each
 #: storage flag (per-model facts, as ``_TABLES``)
 _STORAGES: dict[tuple[Any, ...], _Stored] = {}
 
@@ -302,8 +310,10 @@ _STORAGES: dict[tuple[Any, ...], _Stored] = {}
 def _draft_share(model: ModelFacts, par: Parallel, dtype: str | None,
                  draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
                  scheme: Scheme | None, ign: Ignored, unq: int, caveats: list[str],
-                 memo: dict[Any, Any] | None = None) -> tuple[int, float]:
-    """(the draft's parameters, its bytes per GPU); 0s without one."""
+                 memo: dict[Any, Any] | None = None, own: list[Tensor] | None = None
+                 ) -> tuple[int, float]:
+    """(the draft's parameters, its bytes per GPU); 0s without one. ``own``: the MTP
+    layers as the storage keeps them (``_Stored.own_mtp``), else ``_own_mtp``."""
     if draft is not None:
         d_lay = _draft_layout(draft)
         d_scheme, d_ign = _runtime_scheme(draft, None, caveats)
@@ -314,7 +324,8 @@ def _draft_share(model: ModelFacts, par: Parallel, dtype: str | None,
                               memo))
     lay = _layout(model)
     if mtp_draft and lay.mtp:
-        own = _own_mtp(model)
+        if own is None:
+            own = _own_mtp(model)
         return (_table(own, scheme, ign, unq).params,
                 _flat_share(model, own, par, scheme, ign, unq, pad, memo)
                 + _flat_share(model, _own_copies(model), par, None, ign, unq, NONE, memo))
@@ -345,9 +356,9 @@ def _stored_summer(model: ModelFacts, st: _Stored, kind: int) -> Any:
 
 def weights_per_gpu(result: Result) -> WeightPlan:
     """The weight plan of a resolved launch (its final tp/ep/pp/DP values and draft)."""
-    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result)
+    model, par, dtype, quantization, draft, mtp, pad, fp8, narrow = _launch_shape(result)
     return plan_weights(model, par, dtype=dtype, quantization=quantization, draft=draft,
-                        mtp_draft=mtp, pad=pad, fp8_experts=fp8)
+                        mtp_draft=mtp, pad=pad, fp8_experts=fp8, fp8_absorbed=narrow)
 
 
 def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = None,
@@ -361,14 +372,15 @@ def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = 
     Remembered by the sharding the launch's values come to (``_launch_shape``): a sweep's
     launches share a few. (A memo by the values read, before normalising them, cost about
     what ``_launch_shape`` does, found or not.)"""
-    model, par, dtype, quantization, draft, mtp, pad, fp8 = _launch_shape(result, sizes, record)
-    key = (id(model), par, dtype, quantization, id(draft), mtp, pad, fp8)
+    model, par, dtype, quantization, draft, mtp, pad, fp8, narrow = _launch_shape(
+        result, sizes, record)
+    key = (id(model), par, dtype, quantization, id(draft), mtp, pad, fp8, narrow)
     hit = _BYTES.get(key) if _BYTES else None  # (empty after ``forget``: no hash to take)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
-    st = _STORAGES.get((id(model), quantization, dtype, fp8))  # ``_stored``, inline
+    st = _STORAGES.get((id(model), quantization, dtype, fp8, narrow))  # ``_stored``, inline
     if st is None or st.model is not model:
-        st = _stored(model, quantization, dtype, fp8)
+        st = _stored(model, quantization, dtype, fp8, narrow)
     if draft is None and par.pp <= 1 and par.resident_experts is None:
         # one stage, no draft checkpoint: one written-out function for the target's layers
         # (and, for an MTP draft, its MTP layers and the copies it holds), per storage
@@ -380,7 +392,7 @@ def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = 
     else:
         summer = None
     if summer is None:  # (``_figures`` says why: the general sums)
-        figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8)
+        figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8, narrow)
     elif kind < _FUSED_MTP:
         figures = (round(summer(model, par, pad, st.scheme, st.unq, None)), 0,
                    st.caveats if not mtp else (*st.caveats, _NO_MTP))
@@ -410,7 +422,8 @@ _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]]
 def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None = None,
                   record: Any = None) -> tuple[Any, ...]:
     """(model, sharding, dtype, quantization, draft, MTP draft?, expert padding, FP8
-    experts?): all that decides a launch's weights, from its final values and environment.
+    experts?, FP8 absorbed copies?): all that decides a launch's weights, from its final
+    values, target and environment.
     ``sizes``: (tp, pp, ep, attn_dp_size, moe_dp_size) each as ``_pos`` takes it, when the
     caller has read them already (the memory plan checks them first). ``record``: given
     when ``result`` is a plain ``dict`` of the values (``values.plain_values``)."""
@@ -461,8 +474,8 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
             mtp = True
     elif draft is not None and draft.config_file == model.config_file:
         draft, mtp = None, True
+    target = record.target
     if has_experts:
-        target = record.target
         sm100, sm90, sm120, hip = _target_bits(target)
         pad = expert_padding(model.quant_method, v("moe_runner_backend"), sm100=sm100,
                              sm90=sm90, sm120=sm120, hip=hip,
@@ -473,7 +486,40 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     else:  # no routed experts: nothing to pad
         pad = NONE
     return (model, par, dtype, quantization, draft if algo is not None else None,
-            mtp, pad, bool(env) and fp4_experts and fp8_held_experts(model, env))
+            mtp, pad, bool(env) and fp4_experts and fp8_held_experts(model, env),
+            is_mla and _fp8_absorbed(model, quantization, dtype, target, env))
+
+
+def _fp8_absorbed(model: ModelFacts, quantization: str | None, dtype: str | None,
+                  target: Any, env: Mapping[str, str] | None) -> bool:
+    """Whether SGLang keeps MLA's absorbed ``w_kc``/``w_vc`` in FP8 (one byte an element)
+    rather than bf16: ``post_load_weights`` (``deepseek_weight_loader.py``) dequantizes a
+    128 x 128 block-FP8 ``kv_b_proj`` to bf16 on CUDA, unless DeepGEMM's BMM is on
+    (``SGLANG_USE_DEEPGEMM_BMM`` with DeepGEMM, which is Hopper's path: Blackwell's DeepGEMM
+    skips it); it re-quantizes any other FP8 projection per tensor (ROCm's, other block
+    sizes, per-channel and per-tensor FP8). An int8, AWQ or unquantized projection is
+    copied in bf16 (the default tensors), as is a mixed-precision checkpoint's (assumed)."""
+    scheme = _stored(model, quantization, dtype).scheme
+    if scheme is None or scheme.experts_only or scheme.parts or "int8" in scheme.name \
+            or not scheme.kind.startswith("fp8"):
+        return False
+    _, sm90, _, hip = _target_bits(target) if target is not None else (False,) * 4
+    if scheme.kind != "fp8_block" or scheme.block != (128, 128) or hip:
+        return True
+    env = env or {}
+    return sm90 and flag(env, "SGLANG_USE_DEEPGEMM_BMM") \
+        and flag(env, "SGLANG_ENABLE_JIT_DEEPGEMM")
+
+
+@per_object
+def _fp8_absorbed_lists(model: ModelFacts) -> tuple[list[Tensor], list[Tensor]]:
+    """The model's layers and its MTP draft's (``_own_mtp``) with the absorbed copies
+    stored as their ``kv_b_proj`` is (``linear``: FP8 where the projection is, its block
+    scales' few bytes included; bf16 where a config leaves it unquantized)."""
+    def stored_as_projection(tensors: list[Tensor]) -> list[Tensor]:
+        return [t._replace(linear=True) if t.component == "mla_absorbed" else t
+                for t in tensors]
+    return stored_as_projection(_layout(model).main), stored_as_projection(_own_mtp(model))
 
 
 #: the values every launch's shape reads, in one call (the rest only in some launches)
