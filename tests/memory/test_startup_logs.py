@@ -219,3 +219,17 @@ def test_a_drafts_own_embedding_counts_with_its_weights(replays):
     with_logged, _ = replays
     eagle3 = next(r for r in with_logged if r.id == "docs-2025-08-31-llama-3.1-8b-eagle3")
     assert abs(eagle3.weights_error) < 0.02
+
+
+@pytest.mark.parametrize("log_id,bound", [
+    # attention DP 4 at tp 4 on B200: every head's copies, 1.9 GiB (-1.7% without them)
+    ("attnrepro-deepseek-v3.2-dp4-tp4-b200-not-enough-memory", 0.01),
+    # tp 4 on B200 with a bf16 kv_b_proj (the NVFP4 checkpoint keeps attention bf16): -0.6%
+    ("pr9162-deepseek-r1-nvfp4-tp4-b200-weights", 0.003),
+])
+def test_mla_logs_weights_count_the_absorbed_copies(log_id, bound):
+    """MLA's absorbed w_kc/w_vc copies (``tests/memory/test_mla_absorbed.py``) are in the
+    logged mem usage: counted, these logs' weights agree closely."""
+    entry = next(e for e in bench.load_logs() if e["id"] == log_id)
+    replay = bench.replay(entry, override=True)
+    assert abs(replay.weights_error) < bound, replay.weights_error
