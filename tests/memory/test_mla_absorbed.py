@@ -13,19 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from launchplan.facts.models import clear_cache, load_model
+from launchplan.facts.models import load_model
 from launchplan.memory.weights import checkpoint_size, weight_bytes, weights_per_gpu
 from launchplan.planner import resolve
 
 #: DeepSeek-V3's MLA: 128 heads of 128 (nope) + 128 (v) from a 512-wide latent, 61 layers
 HEADS, NOPE_V, RANK, LAYERS = 128, 256, 512, 61
-
-
-@pytest.fixture(autouse=True)
-def _fresh():
-    clear_cache()
-    yield
-    clear_cache()
 
 
 def absorbed(argv: list[str], gpu: str, model: str = "deepseek-v3",

@@ -29,9 +29,9 @@ FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption 
 # two shared GPUs, whose free memory no assumption about an idle card can know (an H100 NVL,
 # a 24 GB card under Windows at +10.1%), and two tp-2 runs on an MI355X host that spent 8.8 GB
 # per GPU before loading)
-FLOOR_WEIGHTS_2PCT = 0.75  # weights within 2% (39 of 51: the misses are the 10% ones, small
-# models whose loading cost less than the 128 MiB charged, Kimi-K2.5 and DeepSeek-R1 on ROCm, and
-# an older build's EAGLE draft cut to FR-Spec's token map before loading)
+FLOOR_WEIGHTS_2PCT = 0.75  # weights within 2% (40 of 51: the misses are the 10% ones, small
+# models whose loading cost less than the 128 MiB charged, DeepSeek-R1 on ROCm under 0.4.6 (its
+# shared-expert replicas), and an older build's EAGLE draft cut to FR-Spec's token map)
 FLOOR_WEIGHTS = 0.9  # weights per GPU (49 of 51; the 2024 Llama-3.2-1B log held a second LM
 # head, and Qwen3.5-397B with every layer in CPU memory kept a GiB on the GPU beyond its embedding,
 # head and vision tower that the log does not show the source of)

@@ -168,23 +168,23 @@ _SINGLE = Parallel()
 def plan_weights(model: ModelFacts, par: Parallel = _SINGLE, *, dtype: str | None = None,
                  quantization: str | None = None, draft: ModelFacts | None = None,
                  mtp_draft: bool = False, pad: ExpertPadding = NONE,
-                 fp8_experts: bool = False, fp8_absorbed: bool = False) -> WeightPlan:
+                 fp8_experts: bool = False, extras: int = 0) -> WeightPlan:
     """Weights of ``model`` under ``par``; ``dtype``/``quantization`` are SGLang's flags.
 
     ``draft`` is a separate draft checkpoint's facts; ``mtp_draft`` means the draft is the
     target's own MTP layers (DeepSeek-style NextN). ``pad`` is how the MoE kernel that will
     run the routed experts rounds their buffers (``moe_padding.py``). ``fp8_experts``: the
     routed experts an FP8 checkpoint packs as MXFP4 are held as FP8
-    (``facts.quantization.fp8_held_experts``). ``fp8_absorbed``: MLA's absorbed copies are
-    kept as the FP8 projection is stored (``_fp8_absorbed``), not dequantized to bf16.
+    (``facts.quantization.fp8_held_experts``). ``extras``: what loading leaves beside the
+    checkpoint's tensors on this platform (``FP8_ABSORBED``, ``MOE_INDEX``).
     """
     key = (id(model), par, dtype, quantization, id(draft), mtp_draft, pad, fp8_experts,
-           fp8_absorbed)
+           extras)
     hit = _PLANS.get(key)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
     plan = _plan(model, par, dtype, quantization, draft, mtp_draft, pad, fp8_experts,
-                 fp8_absorbed)
+                 extras)
     if len(_PLANS) > 1024:
         _PLANS.clear()
     _PLANS[key] = (model, draft, plan)  # holding both keeps their ids unique
@@ -202,9 +202,9 @@ def forget() -> None:
 
 def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
           draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
-          fp8_experts: bool = False, fp8_absorbed: bool = False) -> WeightPlan:
+          fp8_experts: bool = False, extras: int = 0) -> WeightPlan:
     caveats: list[str] = []
-    st = _stored(model, quantization, dtype, fp8_experts, fp8_absorbed)
+    st = _stored(model, quantization, dtype, fp8_experts, extras)
     caveats += st.notes
     scheme, ign, unq = st.scheme, st.ign, st.unq
     ck_params, ck_bytes = checkpoint_size(model)
@@ -223,11 +223,11 @@ def _plan(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str
 
 def _figures(model: ModelFacts, par: Parallel, dtype: str | None, quantization: str | None,
              draft: ModelFacts | None, mtp_draft: bool, pad: ExpertPadding,
-             fp8_experts: bool = False, fp8_absorbed: bool = False
+             fp8_experts: bool = False, extras: int = 0
              ) -> tuple[int, int, tuple[str, ...]]:
     """``_plan``'s per-GPU figures and caveats alone: the model's stored tables (per-model
     facts, ``_stored``) times this launch's shares. (``round`` of a number is an int.)"""
-    st = _stored(model, quantization, dtype, fp8_experts, fp8_absorbed)
+    st = _stored(model, quantization, dtype, fp8_experts, extras)
     hidden, inter = pad
     padded = hidden > 1 or inter > 1
     memo: dict[Any, Any] = {}  # padded expert shapes and bytes, shared by target and draft
@@ -260,7 +260,7 @@ class _Stored:
                  "main", "mtp", "sums")
 
     def __init__(self, model: ModelFacts, quantization: str | None, dtype: str | None,
-                 fp8_experts: bool = False, fp8_absorbed: bool = False) -> None:
+                 fp8_experts: bool = False, extras: int = 0) -> None:
         lay = _layout(model)
         notes = list(lay.caveats)
         if model.config_dtype is None:
@@ -271,7 +271,7 @@ class _Stored:
         self.notes, self.caveats = notes, tuple(notes)
         #: the target's layers and the MTP layers a speculative draft loads from this
         #: checkpoint (``_own_mtp``), MLA's absorbed copies as this storage keeps them
-        self.tensors, self.own_mtp = (_fp8_absorbed_lists(model) if fp8_absorbed
+        self.tensors, self.own_mtp = (_with_extras(model, extras) if extras
                                       else (lay.main, _own_mtp(model)))
         self.main = _table(self.tensors, scheme, ign, unq)
         self.mtp = _table(self.own_mtp, scheme, ign, unq) if lay.mtp else None
@@ -280,11 +280,11 @@ class _Stored:
 
 
 def _stored(model: ModelFacts, quantization: str | None, dtype: str | None,
-            fp8_experts: bool = False, fp8_absorbed: bool = False) -> _Stored:
-    key = (id(model), quantization, dtype, fp8_experts, fp8_absorbed)
+            fp8_experts: bool = False, extras: int = 0) -> _Stored:
+    key = (id(model), quantization, dtype, fp8_experts, extras)
     hit = _STORAGES.get(key)
     if hit is None or hit.model is not model:
-        hit = _Stored(model, quantization, dtype, fp8_experts, fp8_absorbed)
+        hit = _Stored(model, quantization, dtype, fp8_experts, extras)
         if len(_STORAGES) >= 1024:
             _STORAGES.clear()
         _STORAGES[key] = hit  # holding the model keeps its id unique
@@ -356,9 +356,9 @@ def _stored_summer(model: ModelFacts, st: _Stored, kind: int) -> Any:
 
 def weights_per_gpu(result: Result) -> WeightPlan:
     """The weight plan of a resolved launch (its final tp/ep/pp/DP values and draft)."""
-    model, par, dtype, quantization, draft, mtp, pad, fp8, narrow = _launch_shape(result)
+    model, par, dtype, quantization, draft, mtp, pad, fp8, extras = _launch_shape(result)
     return plan_weights(model, par, dtype=dtype, quantization=quantization, draft=draft,
-                        mtp_draft=mtp, pad=pad, fp8_experts=fp8, fp8_absorbed=narrow)
+                        mtp_draft=mtp, pad=pad, fp8_experts=fp8, extras=extras)
 
 
 def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = None,
@@ -372,15 +372,15 @@ def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = 
     Remembered by the sharding the launch's values come to (``_launch_shape``): a sweep's
     launches share a few. (A memo by the values read, before normalising them, cost about
     what ``_launch_shape`` does, found or not.)"""
-    model, par, dtype, quantization, draft, mtp, pad, fp8, narrow = _launch_shape(
+    model, par, dtype, quantization, draft, mtp, pad, fp8, extras = _launch_shape(
         result, sizes, record)
-    key = (id(model), par, dtype, quantization, id(draft), mtp, pad, fp8, narrow)
+    key = (id(model), par, dtype, quantization, id(draft), mtp, pad, fp8, extras)
     hit = _BYTES.get(key) if _BYTES else None  # (empty after ``forget``: no hash to take)
     if hit is not None and hit[0] is model and hit[1] is draft:
         return hit[2]
-    st = _STORAGES.get((id(model), quantization, dtype, fp8, narrow))  # ``_stored``, inline
+    st = _STORAGES.get((id(model), quantization, dtype, fp8, extras))  # ``_stored``, inline
     if st is None or st.model is not model:
-        st = _stored(model, quantization, dtype, fp8, narrow)
+        st = _stored(model, quantization, dtype, fp8, extras)
     if draft is None and par.pp <= 1 and par.resident_experts is None:
         # one stage, no draft checkpoint: one written-out function for the target's layers
         # (and, for an MTP draft, its MTP layers and the copies it holds), per storage
@@ -392,7 +392,7 @@ def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = 
     else:
         summer = None
     if summer is None:  # (``_figures`` says why: the general sums)
-        figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8, narrow)
+        figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8, extras)
     elif kind < _FUSED_MTP:
         figures = (round(summer(model, par, pad, st.scheme, st.unq, None)), 0,
                    st.caveats if not mtp else (*st.caveats, _NO_MTP))
@@ -422,8 +422,8 @@ _BYTES: dict[tuple[Any, ...], tuple[Any, Any, tuple[int, int, tuple[str, ...]]]]
 def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None = None,
                   record: Any = None) -> tuple[Any, ...]:
     """(model, sharding, dtype, quantization, draft, MTP draft?, expert padding, FP8
-    experts?, FP8 absorbed copies?): all that decides a launch's weights, from its final
-    values, target and environment.
+    experts?, extras): all that decides a launch's weights, from its final values, target and
+    environment.
     ``sizes``: (tp, pp, ep, attn_dp_size, moe_dp_size) each as ``_pos`` takes it, when the
     caller has read them already (the memory plan checks them first). ``record``: given
     when ``result`` is a plain ``dict`` of the values (``values.plain_values``)."""
@@ -475,9 +475,14 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     elif draft is not None and draft.config_file == model.config_file:
         draft, mtp = None, True
     target = record.target
+    extras = FP8_ABSORBED if is_mla and _fp8_absorbed(model, quantization, dtype, target,
+                                                         env) else 0
     if has_experts:
         sm100, sm90, sm120, hip = _target_bits(target)
-        pad = expert_padding(model.quant_method, v("moe_runner_backend"), sm100=sm100,
+        runner = v("moe_runner_backend")
+        if _keeps_moe_index(model, runner, sm100, hip):
+            extras |= MOE_INDEX
+        pad = expert_padding(model.quant_method, runner, sm100=sm100,
                              sm90=sm90, sm120=sm120, hip=hip,
                              # mxfp4.py reads both the plain way (true/1 only)
                              aiter=bool(env) and plain_flag(env, "SGLANG_USE_AITER"),
@@ -486,8 +491,51 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     else:  # no routed experts: nothing to pad
         pad = NONE
     return (model, par, dtype, quantization, draft if algo is not None else None,
-            mtp, pad, bool(env) and fp4_experts and fp8_held_experts(model, env),
-            is_mla and _fp8_absorbed(model, quantization, dtype, target, env))
+            mtp, pad, bool(env) and fp4_experts and fp8_held_experts(model, env), extras)
+
+
+#: ``extras`` bits: MLA's absorbed copies kept in FP8 (``_fp8_absorbed``); the compressed-
+#: tensors WNA16 MoE's index buffers left allocated (``_keeps_moe_index``)
+FP8_ABSORBED, MOE_INDEX = 1, 2
+
+
+def _keeps_moe_index(model: ModelFacts, runner: Any, sm100: bool, hip: bool) -> bool:
+    """Whether a compressed-tensors weight-only integer MoE (WNA16) keeps its act-order
+    index buffers on the GPU. SGLang 0.5.23's ``CompressedTensorsWNA16MoE.create_weights``
+    allocates ``w13_weight_g_idx``, ``w2_weight_g_idx`` and their sort indices (int32, per
+    expert over the input dimension); the Marlin path swaps them for empty tensors after
+    loading, the Triton path (``CompressedTensorsWNA16TritonMoE``) keeps them. The Triton
+    path is ROCm's, ``--moe-runner-backend triton``'s, and Blackwell's default for a
+    symmetric int4 checkpoint grouped by 32 or 128 without act order; a group-32 one under
+    ``flashinfer_trtllm`` takes the MXINT4 method instead (``compressed_tensors.py``)."""
+    if model.quant_method != "compressed-tensors":
+        return False
+    w = _wna16_weights(model)
+    if w is None:
+        return False
+    symmetric = w.get("symmetric", True) is not False
+    group, bits, actorder = w.get("group_size"), w.get("num_bits"), w.get("actorder")
+    if runner == "flashinfer_trtllm" and bits == 4 and group == 32 and symmetric:
+        return False  # CompressedTensorsMxInt4MoE
+    if hip or runner == "triton":
+        return True
+    return runner in (None, "auto") and sm100 and bits == 4 and group in (32, 128) \
+        and symmetric and not actorder
+
+
+def _wna16_weights(model: ModelFacts) -> Mapping[str, Any] | None:
+    """The weights spec of a compressed-tensors config whose linear layers are weight-only
+    static integers by group or channel (SGLang's ``_is_wNa16_group_channel``), else None."""
+    groups = (model.quant_config or {}).get("config_groups")
+    if not isinstance(groups, Mapping) or not groups:
+        return None
+    first = next(iter(groups.values()))
+    if not isinstance(first, Mapping) or first.get("input_activations") is not None:
+        return None
+    w = first.get("weights")
+    if not isinstance(w, Mapping) or w.get("type", "int") != "int" or w.get("dynamic"):
+        return None
+    return w if w.get("strategy") in ("group", "channel") else None
 
 
 def _fp8_absorbed(model: ModelFacts, quantization: str | None, dtype: str | None,
@@ -511,15 +559,40 @@ def _fp8_absorbed(model: ModelFacts, quantization: str | None, dtype: str | None
         and flag(env, "SGLANG_ENABLE_JIT_DEEPGEMM")
 
 
-@per_object
-def _fp8_absorbed_lists(model: ModelFacts) -> tuple[list[Tensor], list[Tensor]]:
-    """The model's layers and its MTP draft's (``_own_mtp``) with the absorbed copies
-    stored as their ``kv_b_proj`` is (``linear``: FP8 where the projection is, its block
-    scales' few bytes included; bf16 where a config leaves it unquantized)."""
-    def stored_as_projection(tensors: list[Tensor]) -> list[Tensor]:
-        return [t._replace(linear=True) if t.component == "mla_absorbed" else t
-                for t in tensors]
-    return stored_as_projection(_layout(model).main), stored_as_projection(_own_mtp(model))
+def _with_extras(model: ModelFacts, extras: int) -> tuple[list[Tensor], list[Tensor]]:
+    """The model's layers and its MTP draft's (``_own_mtp``) with what loading leaves beside
+    them (``extras``): MLA's absorbed copies stored as their ``kv_b_proj`` is (``linear``: FP8
+    where the projection is, its block scales' few bytes included; bf16 where a config leaves
+    it unquantized), and each routed-expert stack's index buffers (int32: two per input
+    column of w13, whole on every MoE-TP rank, and two per column of w2, split)."""
+    key = (id(model), extras)
+    hit = _EXTRAS.get(key)
+    if hit is not None and hit[0] is model:
+        return hit[1]
+
+    def loaded(tensors: list[Tensor]) -> list[Tensor]:
+        out: list[Tensor] = []
+        for t in tensors:
+            if extras & FP8_ABSORBED and t.component == "mla_absorbed":
+                t = t._replace(linear=True)
+            out.append(t)
+            if extras & MOE_INDEX and t.shard == "experts" and t.name.endswith("down_proj"):
+                hidden, inter = t.shape
+                base = t.name[: -len("down_proj")]
+                out += [Tensor(base + "w13_g_idx", "moe_index", (2 * hidden, 1), t.layers,
+                               t.copies, shard="expert_index", fp32=True, padding=True),
+                        Tensor(base + "w2_g_idx", "moe_index", (2 * inter, 1), t.layers,
+                               t.copies, shard="expert_index_tp", fp32=True, padding=True)]
+        return out
+    lists = loaded(_layout(model).main), loaded(_own_mtp(model))
+    if len(_EXTRAS) >= 256:
+        _EXTRAS.clear()
+    _EXTRAS[key] = (model, lists)  # holding the model keeps its id unique
+    return lists
+
+
+#: (model id, extras) -> (model, the lists ``_with_extras`` makes)
+_EXTRAS: dict[tuple[int, int], tuple[Any, tuple[list[Tensor], list[Tensor]]]] = {}
 
 
 #: the values every launch's shape reads, in one call (the rest only in some launches)
@@ -737,12 +810,14 @@ def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
     if kind == "kv":
         kv = max(1, model.total_num_kv_heads)
         return max(1, kv // par.group("kv")) / kv
-    if kind == "experts":
+    if kind in ("experts", "expert_index", "expert_index_tp"):
         experts = max(1, t.copies)
         ep = max(1, par.ep)
         local = -(-(experts + par.redundant_experts) // ep)  # integer ceil: exact for any size
         if par.resident_experts is not None and local > par.resident_experts:
             local = par.resident_experts
+        if kind == "expert_index":  # over w13's input columns: whole on every MoE-TP rank
+            return local / experts
         return local / experts / max(1, par.tp // ep // max(1, par.moe_dp))
     if kind in ("vocab", "head") or kind in POS_KINDS:
         vocab = t.shape[0]
@@ -1329,7 +1404,7 @@ def _table(tensors: list[Tensor], scheme: Scheme | None, ign: Ignored, unq: int)
 def _share_key(t: Tensor) -> tuple[Any, ...]:
     """What ``_share`` reads of a tensor besides its shard kind."""
     kind = t.shard
-    if kind == "experts":
+    if kind in ("experts", "expert_index", "expert_index_tp"):
         return kind, t.copies
     if kind in ("vocab", "head") or kind in POS_KINDS:
         return kind, t.shape[0]
