@@ -12,7 +12,6 @@ layers.
 
 from __future__ import annotations
 
-
 from launchplan.memory.weights import weight_bytes, weights_per_gpu
 from launchplan.planner import resolve
 
