@@ -73,6 +73,13 @@ _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text"})
 _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
                      "moe_intermediate_size": 1280, "moe_num_experts": 288,
                      "share_expert_dim": 1280, "moe_layers_enum": tuple(range(3, 45))}
+#: model types whose MLP is one up and one down projection, no gate: SGLang's
+#: ``starcoder2.py`` (c_fc, c_proj) and the BERT-family encoders (``bert.py``, ``roberta.py``:
+#: BertIntermediate, BertOutput)
+_UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta"})
+#: BERT-family encoders: learned absolute positions and token types beside the words, and a
+#: bias on every linear
+_BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 # model types with four norms per decoder layer (sandwich norms)
 _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
 
@@ -93,6 +100,10 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         return Layout(main, [], caveats)
 
     main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (vocab, hidden), shard="vocab"))
+    if mt in _BERT_TYPES:  # (replicated, ``bert.py``'s BertEmbedding)
+        positions = _int(t, "max_position_embeddings") + _int(t, "type_vocab_size")
+        main.append(Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
+                           (positions, hidden)))
     tied = bool(config.get("tie_word_embeddings",
                            t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
     if arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel")) and not tied:
@@ -212,9 +223,13 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     if dense_layers:
         # (Llama 4's dense layers are wider than its experts: intermediate_size_mlp)
         inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner")
-        out += _mlp(f"{p}.mlp", "mlp", hidden, inter, dense_layers,
-                    "dense" if _int(t, "first_k_dense_replace") else "tp",
-                    bias=bool(t.get("mlp_bias")))
+        if mt in _UNGATED_MLP_TYPES:
+            bias = mt in _BERT_TYPES or bool(t.get("use_bias", t.get("mlp_bias")))
+            out += _ungated_mlp(f"{p}.mlp", hidden, inter, dense_layers, bias)
+        else:
+            out += _mlp(f"{p}.mlp", "mlp", hidden, inter, dense_layers,
+                        "dense" if _int(t, "first_k_dense_replace") else "tp",
+                        bias=bool(t.get("mlp_bias")))
     if moe_layers:
         out += _moe(t, mt, moe_layers, p)
     return out
@@ -237,7 +252,8 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
            Tensor(f"{a}.v_proj", "attention", (kv * vd, hidden), layers, linear=True, shard="kv"),
            Tensor(f"{a}.o_proj", "attention", (hidden, heads * vd), layers, linear=True,
                   shard="attn_tp")]
-    bias = bool(t.get("attention_bias"))
+    bias = bool(t.get("attention_bias")) or mt in _BERT_TYPES or bool(
+        mt == "starcoder2" and t.get("use_bias"))
     qkv_bias = bias or mt in _QKV_BIAS_TYPES
     if qkv_bias:
         out += [Tensor(f"{a}.q_proj.bias", "attention", (heads * hd, 1), layers, shard="attn_tp"),
@@ -292,6 +308,18 @@ def _mla(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
                 Tensor(f"{i}.wk", "indexer", (d, hidden), layers, linear=True),
                 Tensor(f"{i}.k_norm", "indexer", (d, 2), layers),  # weight and bias
                 Tensor(f"{i}.weights_proj", "indexer", (n, hidden), layers)]
+    return out
+
+
+def _ungated_mlp(name: str, hidden: int, inter: int, layers: tuple[int, ...],
+                 bias: bool) -> list[Tensor]:
+    """An MLP without a gate: the up projection column-parallel, the down one row-parallel
+    (its bias whole on every GPU)."""
+    out = [Tensor(f"{name}.up_proj", "mlp", (inter, hidden), layers, 1, True, "tp"),
+           Tensor(f"{name}.down_proj", "mlp", (hidden, inter), layers, 1, True, "tp")]
+    if bias:
+        out += [Tensor(f"{name}.up_proj.bias", "mlp", (inter, 1), layers, shard="tp"),
+                Tensor(f"{name}.down_proj.bias", "mlp", (hidden, 1), layers)]
     return out
 
 
