@@ -93,7 +93,10 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             words.extend(config[0])
             env.extend(config[1])
         elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
+            from launchplan.input.python_launch import script_environment
+
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
+            env.extend(script_environment(token))
         else:
             words.extend(_expanded([token], launch, notes))
             words = _with_pasted_config(words, token, notes)
@@ -862,9 +865,19 @@ def _require_flags(segments: list[list[str]]) -> None:
         shown = ", ".join(programs[:3]) + (", …" if len(programs) > 3 else "")
         expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
                     "or a manifest or script that starts one)")
+        if any(_LOGGED_ARGS in word for seg in segments for word in seg):
+            shown = ("none: it is SGLang's start-up log (its server_args=ServerArgs(...) "
+                     "line holds the resolved values, not the launch); save it to a file and "
+                     "compare it with its plan: launchplan resolve --from-log FILE")
+            raise InputError("the pasted text", expected,
+                             message=f"the pasted text: expected {expected}, got {shown}")
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
                          + (f": it runs {shown}" if shown else ""))
+
+
+#: What SGLang's start-up log prints its resolved arguments after.
+_LOGGED_ARGS = "server_args=ServerArgs("
 
 
 def _positional(arguments: list[str], values: dict[str, str]) -> list[str]:

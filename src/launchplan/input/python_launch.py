@@ -47,6 +47,49 @@ def launch_literal(text: str) -> str | list[str] | None:
     return None
 
 
+def script_environment(text: str) -> list[str]:
+    """The ``NAME=value`` pairs a Python script that holds a launch literal gives the
+    server's environment, in source order: ``os.environ["NAME"] = "value"``,
+    ``os.environ.update({...})``, a container image's ``.env({...})`` (Modal's
+    ``Image.env``, the environment the server runs in) and a ``subprocess`` call's
+    ``env={...}``. Literal names and values only; one computed at run time is left out."""
+    tree = _parsed(text)
+    if tree is None:
+        return []
+    from launchplan.input.engine_call import environ_assignment, is_environ
+
+    found: list[tuple[int, int, list[str]]] = []
+    for node in ast.walk(tree):
+        pairs: list[str] = []
+        if isinstance(node, ast.Assign):
+            pairs = environ_assignment(node)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            func = node.func
+            if func.attr == "update" and is_environ(func.value) or func.attr == "env":
+                pairs = [pair for arg in node.args for pair in _literal_mapping(arg)]
+        if isinstance(node, ast.Call):
+            pairs += [pair for kw in node.keywords if kw.arg == "env"
+                      for pair in _literal_mapping(kw.value)]
+        if pairs:
+            found.append((node.lineno, node.col_offset, pairs))
+    return [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
+
+
+def _literal_mapping(node: ast.expr) -> list[str]:
+    """A dict literal's entries whose key and value are plain strings (or numbers), as
+    ``NAME=value``; ``**os.environ`` and computed entries are left out."""
+    if not isinstance(node, ast.Dict):
+        return []
+    out = []
+    for key, value in zip(node.keys, node.values):
+        if (isinstance(key, ast.Constant) and isinstance(key.value, str)
+                and isinstance(value, ast.Constant)
+                and isinstance(value.value, (str, int, float))
+                and not isinstance(value.value, bool)):
+            out.append(f"{key.value}={value.value}")
+    return out
+
+
 #: The argv items that name SGLang's launcher (a list holding one is worth reading).
 _LAUNCHERS = frozenset({"sglang.launch_server", "sglang_router.launch_server", "serve"})
 

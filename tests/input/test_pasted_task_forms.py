@@ -1,0 +1,118 @@
+"""Forms of pasted launches first seen in the fourth round of real texts (SkyPilot and
+dstack task files, a Modal script's image environment, a notebook cell's JSON source in a
+review diff, a ``--config`` YAML copied out of an indented block, a start-up log pasted in
+place of the launch, a draft path that is not on this machine). Each test fails on the
+reader before these forms were handled.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import unpaste
+
+SKYPILOT = """\
+envs:
+  MODEL_NAME: Qwen/Qwen3-8B
+  HF_TOKEN: # pass it with --env
+
+resources:
+  accelerators: {L4:1, A100:1}
+
+run: |
+  source ~/sglang/bin/activate
+  python -m sglang.launch_server --model-path $MODEL_NAME \\
+    --host 0.0.0.0 --port 8000
+"""
+
+DSTACK = """\
+type: task
+env:
+  - MODEL=Qwen/Qwen3-8B
+  - HF_TOKEN
+commands:
+  - python -m sglang.launch_server --model-path $MODEL --tp 2
+"""
+
+
+def test_a_task_files_variables_reach_its_script():
+    argv, env = unpaste([SKYPILOT])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--host", "0.0.0.0", "--port", "8000"]
+    assert env == ["MODEL_NAME=Qwen/Qwen3-8B"]  # HF_TOKEN: left to the caller, unset
+
+
+def test_a_dstack_env_list_reaches_its_commands():
+    argv, env = unpaste([DSTACK])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+    assert env == ["MODEL=Qwen/Qwen3-8B"]
+
+
+def test_a_python_scripts_environment_goes_with_its_launch_literal():
+    script = """\
+import os, subprocess
+import modal
+
+image = modal.Image.from_registry("lmsysorg/sglang:latest").env({"HF_XET_HIGH_PERFORMANCE": "1"})
+os.environ["CUDA_HOME"] = "/usr/local/cuda"
+os.environ.update({"SGLANG_ENABLE_SPEC_V2": "1"})
+cmd = ["python", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-8B"]
+proc = subprocess.Popen(cmd, env={"NCCL_DEBUG": "INFO", **os.environ})
+"""
+    argv, env = unpaste([script])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B"]
+    assert env == ["HF_XET_HIGH_PERFORMANCE=1", "CUDA_HOME=/usr/local/cuda",
+                   "SGLANG_ENABLE_SPEC_V2=1", "NCCL_DEBUG=INFO"]
+
+
+CELL_DIFF = """\
+```diff
++    "docker run -d --gpus '\\"device=0\\"' \\\\\\n",
++    "  lmsysorg/sglang:dev \\\\\\n",
++    "  sglang serve \\\\\\n",
++    "  --model-path Qwen/Qwen3-8B --tp 1\\n",
++    "\\n",
++    "curl http://localhost:30000/v1/models\\n",
+```
+"""
+
+
+def test_a_notebook_cells_json_source_in_a_review_diff_is_its_code():
+    argv, _ = unpaste([CELL_DIFF])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "1"]
+
+
+def test_a_notebook_cells_json_source_pasted_bare_is_its_code():
+    text = '    "!python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2\\n",\n' \
+           '    "print(1)\\n"\n'
+    assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+
+
+def test_a_config_yaml_copied_out_of_an_indented_block_is_read_as_one():
+    text = " # Memory\n mem-fraction-static: 0.82\n chunked-prefill-size: 4096\n" \
+           " enable-metrics: true  # observability\n"
+    argv, _ = unpaste([text])
+    assert argv == ["--mem-fraction-static", "0.82", "--chunked-prefill-size", "4096",
+                    "--enable-metrics"]
+
+
+def test_a_start_up_log_pasted_for_a_launch_is_named_with_the_command_that_reads_it(capsys):
+    log = ("[2026-05-15 08:39:19] server_args=ServerArgs(model_path='/models/Qwen3-8B', "
+           "tp_size=8, mem_fraction_static=0.88)\n"
+           "[2026-05-15 08:39:36 TP0] Load weight begin. avail mem=93.61 GB\n")
+    assert main(["resolve", "--gpu", "h100", log]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "start-up log" in lines[0] and "--from-log" in lines[0]
+
+
+@pytest.mark.parametrize("flags", [
+    ["--speculative-draft-model-path", "/tmp/lmsys/EAGLE3-draft"],
+    ["--speculative-draft-model-path=/tmp/lmsys/EAGLE3-draft"],
+])
+def test_a_draft_not_on_this_machine_is_named_by_the_drafts_flag(capsys, flags):
+    line = " ".join(["python -m sglang.launch_server --model-path llama-3.1-8b",
+                     "--speculative-algorithm EAGLE3", *flags])
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith("launchplan: --speculative-draft-model-path: ")
+    assert "give --speculative-draft-model-path again" in first
