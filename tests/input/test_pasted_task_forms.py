@@ -116,3 +116,12 @@ def test_a_draft_not_on_this_machine_is_named_by_the_drafts_flag(capsys, flags):
     first = capsys.readouterr().err.strip().splitlines()[0]
     assert first.startswith("launchplan: --speculative-draft-model-path: ")
     assert "give --speculative-draft-model-path again" in first
+
+
+def test_a_default_that_is_itself_a_default_expansion_is_worked_out():
+    script = ('MAXRUN=${MAXRUN:-10}\n'
+              'python3 -m sglang.launch_server --model-path qwen3-8b \\\n'
+              '  --max-running-requests "${MAXRUN:-10}" \\\n'
+              '  --cuda-graph-max-bs-decode "${CUDA_GRAPH_MAX_BS:-${MAXRUN:-10}}"\n')
+    argv, _ = unpaste([script])
+    assert argv[-2:] == ["--cuda-graph-max-bs-decode", "10"]
