@@ -125,3 +125,21 @@ def test_a_default_that_is_itself_a_default_expansion_is_worked_out():
               '  --cuda-graph-max-bs-decode "${CUDA_GRAPH_MAX_BS:-${MAXRUN:-10}}"\n')
     argv, _ = unpaste([script])
     assert argv[-2:] == ["--cuda-graph-max-bs-decode", "10"]
+
+
+def test_a_default_assigned_inside_another_command_holds_for_the_launch():
+    script = ('echo "Port: ${SGL_PORT:=30000}"\n'
+              ': "${TP:=2}"\n'
+              'python3 -m sglang.launch_server --model-path qwen3-8b --port ${SGL_PORT} '
+              '--tp $TP\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--port", "30000",
+                                    "--tp", "2"]
+
+
+def test_a_launch_kept_in_a_variable_and_run_by_eval_is_its_value():
+    script = ('PORT=30000\n'
+              'CMD="python3 -m sglang.launch_server \\\n'
+              '  --model-path qwen3-8b --port $PORT" \\\n'
+              '  || sleep infinity\n'
+              'eval "$CMD"\n')
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--port", "30000"], [])

@@ -940,9 +940,18 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
     """The words of each launch a command passes as one quoted argument, for another shell
     to run: ``ssh node0 "cd /srv && python -m sglang.launch_server ..."``, ``bash -c '...'``,
     ``tmux new-session -d "..."``, ``screen -dm bash -c "..."``. That shell runs it as a
-    command line of its own, so it is read as one."""
+    command line of its own, so it is read as one. So is a launch the script keeps in a
+    variable to run later (``CMD="python -m ..."``, then ``eval "$CMD"``): the value as the
+    assignment left it, the variables set before it expanded."""
     out: list[list[str]] = []
+    values: dict[str, str] = {}  # what the script sets, for a launch it keeps in a variable
     for seg in segments:
+        assignment = bool(seg) and all(_ASSIGNMENT.match(word) for word in seg)
+        if assignment:  # CMD="python -m sglang.launch_server --port $PORT", run by eval "$CMD"
+            shell_vars.declared(seg, values)
+            seg = [values[word.partition("=")[0]] for word in seg]
+        else:
+            shell_vars.declared(seg, values)
         for word in seg:
             if " " not in word or "sglang" not in word:
                 continue

@@ -47,6 +47,7 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     array assignment (``shell_arrays``) is recorded too."""
     from launchplan.input import shell_arrays
 
+    _defaults_assigned(segment, values)
     if shell_arrays.assign(segment, values):
         return []
     if segment and all(_ASSIGNMENT.match(w) for w in segment):
@@ -64,6 +65,23 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     # ``export NAME`` of a name the script set before exports that value
     return [w.partition("=")[0] for w in segment[1:]
             if _ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
+
+
+def _defaults_assigned(segment: list[str], values: dict[str, str]) -> None:
+    """Record the defaults ``${NAME:=word}`` (or ``${NAME=word}``) assigns when the command
+    ``segment`` runs, wherever it stands (``echo "Port: ${PORT:=30000}"``, ``: "${TP:=8}"``):
+    the shell sets NAME for the rest of the script when it is unset (or, with the colon,
+    empty)."""
+    for word in segment:
+        if "=" not in word or "${" not in word:
+            continue
+        for match in _REFERENCE.finditer(word):
+            written = match.group("op") or ""
+            name = match.group("braced")
+            if written.lstrip(":") != "=" or name is None or name.isdigit():
+                continue
+            if name not in values or (written.startswith(":") and values[name] == ""):
+                values[name] = expand(match.group("default"), values)
 
 
 def assigned(words: Iterable[str], values: dict[str, str]) -> None:
