@@ -143,3 +143,12 @@ def test_a_launch_kept_in_a_variable_and_run_by_eval_is_its_value():
               '  || sleep infinity\n'
               'eval "$CMD"\n')
     assert unpaste([script]) == (["--model-path", "qwen3-8b", "--port", "30000"], [])
+
+
+def test_flags_cut_inside_a_quoted_value_are_named_as_unbalanced_not_dropped(capsys):
+    text = ('  --serving-framework sglang \\\n'
+            '  --framework-args "--model-path /models/gpt-oss-20b \\\n'
+            '    --host 0.0.0.0 \\\n')
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert "balanced quotes" in first

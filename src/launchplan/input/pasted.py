@@ -708,8 +708,9 @@ _PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\
 def _logical_lines(text: str) -> list[str]:
     """``text``'s lines, a line whose quotes are still open joined with the next. A quote
     that no later line closes is no value going on but prose around the launch (a page's
-    "with your server's hostname"): that line is left out when it names no launcher (one
-    that does stays, and its quote is reported)."""
+    "with your server's hostname"): that line is left out when it names no launcher and
+    starts no flag (one that does stays, and its quote is reported: a launch cut inside a
+    quoted value, ``--framework-args "--model-path ...``, is no prose)."""
     out: list[str] = []
     lines = text.splitlines()
     start = 0
@@ -718,7 +719,8 @@ def _logical_lines(text: str) -> list[str]:
         while not _balanced(pending) and end + 1 < len(lines):
             end += 1
             pending = f"{pending}\n{lines[end]}"
-        if _balanced(pending) or _LAUNCHER_WORD.search(lines[start]):
+        if _balanced(pending) or _LAUNCHER_WORD.search(lines[start]) \
+                or _FLAG_LINE.match(lines[start]):
             out.append(pending)  # unbalanced to the end: shlex says so, in _split
             start = end + 1
         else:
@@ -727,6 +729,8 @@ def _logical_lines(text: str) -> list[str]:
     return out
 
 
+#: A line that starts with a flag (a launch's continued line).
+_FLAG_LINE = re.compile(r"^\s*--?[A-Za-z]")
 #: A word that names SGLang's launcher on a line.
 _LAUNCHER_WORD = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
 
