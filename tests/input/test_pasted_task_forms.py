@@ -152,3 +152,11 @@ def test_flags_cut_inside_a_quoted_value_are_named_as_unbalanced_not_dropped(cap
     assert main(["resolve", "--gpu", "h100", text]) == 2
     first = capsys.readouterr().err.strip().splitlines()[0]
     assert "balanced quotes" in first
+
+
+def test_a_flag_whose_dashes_a_page_dropped_is_named_with_them(capsys):
+    text = ("server = subprocess.Popen([\n'python', 'm', 'sglang.launch_server',\n"
+            "'modelpath', 'meta-llama/Llama-3.1-8B', 'port', '30000'\n])\n")
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert "'modelpath'" in first and "--model-path with its dashes lost" in first

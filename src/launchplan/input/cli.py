@@ -513,6 +513,10 @@ class _Parse:
             # one argument holding a flag and its value: a manifest's exec-form item
             hint = ("one argument holds a flag and its value, which SGLang's parser "
                     "refuses: give them as two (two items of an exec form or args list)")
+        elif (dashless := _dashless_flag(token, self.surface.all_flags)) is not None:
+            # ``'modelpath', 'port'``: a page's text extraction dropped every '-'
+            hint = (f"it reads as {dashless} with its dashes lost (a web page's text "
+                    "extraction drops them): type the flag with its dashes")
         elif token == "--" or (before >= 0 and self.tokens[before] == "--"):
             hint = "SGLang takes no positional arguments, even after '--'"
         elif before >= 0 and classified[before][0] is not None:
@@ -724,6 +728,17 @@ def _foreign(flag: str, known: Sequence[str]) -> str | None:
     from launchplan.input.foreign_flags import foreign_hint  # error path only
 
     return foreign_hint(flag, known)
+
+
+def _dashless_flag(word: str, flags: Sequence[str]) -> str | None:
+    """The flag ``word`` spells with every dash taken out (``modelpath`` for
+    ``--model-path``), when it is one of SGLang's with at least two parts: a single word
+    (``port``) is as likely a value as a flag."""
+    if not word.isalpha() or not word.islower() or len(word) < 6:
+        return None
+    found = [flag for flag in flags if "-" in flag.lstrip("-")
+             and flag.replace("-", "").replace("_", "") == word]
+    return found[0] if len(found) == 1 else None
 
 
 def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:
