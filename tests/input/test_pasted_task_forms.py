@@ -160,3 +160,20 @@ def test_a_flag_whose_dashes_a_page_dropped_is_named_with_them(capsys):
     assert main(["resolve", "--gpu", "h100", text]) == 2
     first = capsys.readouterr().err.strip().splitlines()[0]
     assert "'modelpath'" in first and "--model-path with its dashes lost" in first
+
+
+def test_the_launchers_module_named_in_a_sentence_is_no_launch(capsys):
+    text = ("2. install from source. start sglang.launch_server get error. Error is below:\n"
+            " 30000 --host 0.0.0.0\n"
+            "[2024-12-20 02:00:36] server_args=ServerArgs(model_path='models/Qwen2.5-0.5B', "
+            "port=30000, mem_fraction_\n")
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert "start-up log" in capsys.readouterr().err.strip().splitlines()[0]
+
+
+@pytest.mark.parametrize("reference", ["$EXTRA_ARGS", "${EXTRA_ARGS}"])
+def test_an_unset_variable_where_flags_go_is_named_as_one(capsys, reference):
+    text = f"python -m sglang.launch_server --model-path qwen3-8b --port 30000 {reference}"
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert "takes a single value" not in first and "does not set" in first

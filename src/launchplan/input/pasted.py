@@ -1057,6 +1057,11 @@ def _prefix_end(words: list[str], i: int) -> int | None:
         return None
     if word == "sglang" and i + 1 < len(words) and words[i + 1] in ("serve", "launch_server"):
         return i + 2
-    if word in _MODULES:
-        return i + 1
+    if word in _MODULES and (i == 0 or words[i - 1] in ("-m", "m", ";") or _ASSIGNMENT.match(
+            words[i - 1]) or not _PROSE_WORD.match(words[i - 1])):
+        return i + 1  # any program's -m (its dash lost too); a sentence's word is prose
     return None
+
+
+#: A word of a sentence (``start sglang.launch_server get error``): lower-case letters only.
+_PROSE_WORD = re.compile(r"^[a-z]+[,.]?$")
