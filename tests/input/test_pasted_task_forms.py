@@ -177,3 +177,22 @@ def test_an_unset_variable_where_flags_go_is_named_as_one(capsys, reference):
     assert main(["resolve", "--gpu", "h100", text]) == 2
     first = capsys.readouterr().err.strip().splitlines()[0]
     assert "takes a single value" not in first and "does not set" in first
+
+
+def test_the_environment_a_script_sets_after_its_launch_is_not_the_servers():
+    script = ('import os\n'
+              'os.environ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"] = "1"\n'
+              'proc, port = launch_server_cmd("python3 -m sglang.launch_server '
+              '--model-path qwen3-8b")\n'
+              'os.environ["API_KEY"] = "sglang"\n')
+    assert unpaste([script]) == (["--model-path", "qwen3-8b"],
+                                 ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+
+
+def test_a_json_value_whose_quotes_the_shell_removed_is_named_so(capsys):
+    text = ('python -m sglang.launch_server --model-path qwen3-8b '
+            '--json-model-override-args {"rope_scaling":{"factor":4.0}}')
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith("launchplan: --json-model-override-args: ")
+    assert "double quotes are gone" in first
