@@ -196,3 +196,10 @@ def test_a_json_value_whose_quotes_the_shell_removed_is_named_so(capsys):
     first = capsys.readouterr().err.strip().splitlines()[0]
     assert first.startswith("launchplan: --json-model-override-args: ")
     assert "double quotes are gone" in first
+
+
+def test_a_launch_in_double_quotes_for_another_shell_gets_this_shells_variables():
+    script = ('PORT="${2:-30000}"\nMODEL=/models/qwen3-8b\n'
+              'tmux new-session -d -s sglang \\\n'
+              '    "python -m sglang.launch_server --model-path \'${MODEL}\' --port ${PORT}"\n')
+    assert unpaste([script])[0] == ["--model-path", "/models/qwen3-8b", "--port", "30000"]

@@ -944,7 +944,9 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
     """The words of each launch a command passes as one quoted argument, for another shell
     to run: ``ssh node0 "cd /srv && python -m sglang.launch_server ..."``, ``bash -c '...'``,
     ``tmux new-session -d "..."``, ``screen -dm bash -c "..."``. That shell runs it as a
-    command line of its own, so it is read as one. So is a launch the script keeps in a
+    command line of its own, so it is read as one, with the variables this script sets
+    expanded first (the double quotes people pass it in let this shell do so, even inside
+    the inner script's single quotes). So is a launch the script keeps in a
     variable to run later (``CMD="python -m ..."``, then ``eval "$CMD"``): the value as the
     assignment left it, the variables set before it expanded."""
     out: list[list[str]] = []
@@ -959,6 +961,8 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
         for word in seg:
             if " " not in word or "sglang" not in word:
                 continue
+            if not assignment:  # bash -c "... '$MODEL' ...": this shell expands its own first
+                word = shell_vars.expand(word, values)
             try:
                 inner = _shell_words(word)
             except InputError:
