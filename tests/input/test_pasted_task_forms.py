@@ -125,6 +125,8 @@ def test_a_default_that_is_itself_a_default_expansion_is_worked_out():
               '  --cuda-graph-max-bs-decode "${CUDA_GRAPH_MAX_BS:-${MAXRUN:-10}}"\n')
     argv, _ = unpaste([script])
     assert argv[-2:] == ["--cuda-graph-max-bs-decode", "10"]
+    deeper = "python3 -m sglang.launch_server --model-path qwen3-8b --port ${A:-${B:-${C:-1}}}"
+    assert unpaste([deeper])[0][-1] == "1"
 
 
 def test_a_default_assigned_inside_another_command_holds_for_the_launch():

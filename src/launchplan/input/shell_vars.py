@@ -21,12 +21,12 @@ from collections.abc import Iterable, Mapping
 #: (the word when the text does not set the name), ``${NAME:+word}`` (the word when it
 #: does, else nothing) and ``${NAME:?message}`` (the shell stops with the message when the
 #: name is unset: the value must come from the caller's shell), each also without the colon;
-#: a word may hold one more reference (``${CUDA_GRAPH_MAX_BS:-${MAXRUN:-10}}``).
+#: a word may hold further references, two deep (``${CUDA_GRAPH_MAX_BS:-${MAXRUN:-10}}``).
 #: A positional parameter (``$1``, ``${2:-8}``) is a name too: the script's arguments, which
 #: a pasted script run as it stands does not have, unless it sets them (``set --``, a call
 #: of the function that holds the launch).
 _REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*|\d+)"
-                        r"(?:(?P<op>:?[-=+?])(?P<default>(?:\$\{[^{}]*\}|[^}])*))?\}"
+                        r"(?:(?P<op>:?[-=+?])(?P<default>(?:\$\{(?:\$\{[^{}]*\}|[^{}])*\}|[^}])*))?\}"
                         r"|(?P<bare>[A-Za-z_][A-Za-z0-9_]*|\d))")
 #: What still looks like a shell expansion after expanding what the text sets (a
 #: PowerShell splat, ``@serve``, whose array the text builds at run time, and a template's
