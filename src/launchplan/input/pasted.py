@@ -871,8 +871,8 @@ def _require_flags(segments: list[list[str]]) -> None:
                     "or a manifest or script that starts one)")
         if any(_LOGGED_ARGS in word for seg in segments for word in seg):
             shown = ("none: it is SGLang's start-up log (its server_args=ServerArgs(...) "
-                     "line holds the resolved values, not the launch); save it to a file and "
-                     "compare it with its plan: launchplan resolve --from-log FILE")
+                     "line holds the resolved values, not the launch); compare it with its plan: "
+                     "launchplan resolve --from-log FILE (- reads it from stdin)")
             raise InputError("the pasted text", expected,
                              message=f"the pasted text: expected {expected}, got {shown}")
         raise InputError("the pasted text", expected,
