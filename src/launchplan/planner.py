@@ -162,10 +162,20 @@ def _draft(raw: RawInput, model: Any, draft_path: str, env: dict[str, str]) -> A
     try:
         return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=env)
     except InputError as exc:
+        if exc.subject == "--model-path":  # the model files' lookup names the target's flag
+            raise _as_draft_error(exc) from None
         if "context length" not in exc.expected:
             raise
         allow = {**env, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"}
         return load_draft_model(path, target=model, speculative_algorithm=algorithm, env=allow)
+
+
+def _as_draft_error(exc: InputError) -> InputError:
+    """``exc`` (a model folder that cannot be read) about the draft: named by the flag that
+    gave the draft's path, so the reader fixes that flag, not the target's."""
+    flag = "--speculative-draft-model-path"
+    hint = exc.hint.replace("--model-path", flag) if exc.hint else None
+    return InputError(flag, exc.expected, exc.got, hint)
 
 
 def local_model(path: str, revision: str | None = None, flag: str = "--model-path",

@@ -64,6 +64,8 @@ PIPELINE: tuple[str, ...] = (
     "disaggregation_graph_roles",
     "validate_cuda_graph_config",
     "glm5_next_breakable_chunk_default",  # 0.5.21 only
+    # Phase.DEVICE
+    "cpu_backends",
     # Phase.MEMORY
     "chunked_prefill_default",
     "cuda_graph_sizing",
@@ -165,6 +167,7 @@ PIPELINE: tuple[str, ...] = (
     "fa3_fp8_e5m2_fallback",
     "fa4_page_constraint",
     "aiter_memory_scaling",
+    "cpu_attention_fallback",
     "intel_xpu_page_constraint",
     # Phase.ATTENTION_LATE (P19 DeepSeek trtllm_mla graph, P21 KV4, P22 MXFP8)
     "deepseek_trtllm_mla_prefill_graph",

@@ -40,7 +40,9 @@ def test_the_set_is_real_and_varied():
              "$((": 0, "$SLURM_NODEID": 0, " ^\n": 0, "@serve": 0, "MiniMax-M2": 0,
              "Nemotron-3": 0, "Qwen3.6": 0, 'f"python -m sglang': 0, "\n    ! python": 0,
              "<< EOF": 0, "````diff": 0, "@app.cell": 0, "root@": 0,
-             "sglang_router.launch_router": 0}
+             "sglang_router.launch_router": 0, "envs:": 0, "server_args=ServerArgs(": 0,
+             ".env(": 0, "--json-model-override-args": 0, "--lora-paths": 0, "eval ": 0,
+             "apptainer exec": 0, "--is-embedding": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from launchplan.rules.defaults import device_default, missing_default_values
+from launchplan.rules.defaults import (
+    cpu_attention_fallback,
+    cpu_backends,
+    device_default,
+    missing_default_values,
+)
 from tests.rules.conftest import make_view
 
 
@@ -28,3 +33,22 @@ def test_device_defaults_to_cuda_and_loses_its_index():
     # a given device is SGLang's step's too: it strips whatever device it has (recorded on
     # a pasted ``sglang serve ... --device cuda``, PR 21752)
     assert device_default(make_view(device="cuda")) == {"device": "cuda"}
+
+
+def test_a_cpu_server_samples_with_pytorch_and_attends_with_the_hosts_cpu_kernels():
+    # SGLang's handle_cpu_backends: intel_amx on an x86-64 host, torch_native on Grace
+    assert cpu_backends(make_view("h100", device="cpu")) == {
+        "sampling_backend": "pytorch", "attention_backend": "intel_amx"}
+    assert cpu_backends(make_view("gh200", device="cpu"))["attention_backend"] == "torch_native"
+    # a given backend stays; the sampling backend is the hook's whatever was given
+    assert cpu_backends(make_view(device="cpu", attention_backend="torch_native",
+                                  sampling_backend="flashinfer")) == {
+        "sampling_backend": "pytorch"}
+    assert cpu_backends(make_view(device="cuda")) is None
+
+
+def test_amx_attention_falls_back_to_torch_native_on_a_cpu_without_amx():
+    out = cpu_attention_fallback(make_view(device="cpu", attention_backend="intel_amx"))
+    assert out.fields == {"attention_backend": "torch_native"} and "AMX" in out.note
+    assert cpu_attention_fallback(make_view(device="cuda", attention_backend="intel_amx")) is None
+    assert cpu_attention_fallback(make_view(device="cpu", attention_backend="triton")) is None

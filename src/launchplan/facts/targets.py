@@ -51,6 +51,14 @@ class Target(Struct):
         return self.vendor == "amd"
 
     @property
+    def host_arm64(self) -> bool:
+        """The GPU comes with an Arm host CPU: NVIDIA's Grace superchips (GH200, GB200, GB300:
+        Neoverse V2 cores) and GB10 (DGX Spark: Cortex-X925/A725 cores), SGLang's
+        ``is_host_cpu_arm64``; every other target is assumed on an x86-64 host."""
+        return self.is_cuda and any(part in self.device_name
+                                    for part in ("GH200", "GB200", "GB300", "GB10"))
+
+    @property
     def sm(self) -> int:
         """Capability as SGLang's ``device_sm`` number (9.0 → 90, 10.3 → 103)."""
         return self.capability[0] * 10 + self.capability[1]

@@ -513,6 +513,16 @@ class _Parse:
             # one argument holding a flag and its value: a manifest's exec-form item
             hint = ("one argument holds a flag and its value, which SGLang's parser "
                     "refuses: give them as two (two items of an exec form or args list)")
+        elif _WHOLE_REFERENCE.match(token):
+            # ``... --port 30000 $EXTRA_ARGS`` or Compose's ``${EXTRA_ARGS}``: a variable the
+            # paste leaves unset where flags stand
+            hint = ("a variable the pasted text does not set, standing where flags go: the "
+                    "shell drops it when unset and splits it into flags when set; give those "
+                    "flags after the paste, or set it in the pasted script")
+        elif (dashless := _dashless_flag(token, self.surface.all_flags)) is not None:
+            # ``'modelpath', 'port'``: a page's text extraction dropped every '-'
+            hint = (f"it reads as {dashless} with its dashes lost (a web page's text "
+                    "extraction drops them): type the flag with its dashes")
         elif token == "--" or (before >= 0 and self.tokens[before] == "--"):
             hint = "SGLang takes no positional arguments, even after '--'"
         elif before >= 0 and classified[before][0] is not None:
@@ -724,6 +734,21 @@ def _foreign(flag: str, known: Sequence[str]) -> str | None:
     from launchplan.input.foreign_flags import foreign_hint  # error path only
 
     return foreign_hint(flag, known)
+
+
+#: A word that is one shell or Compose variable reference and nothing else.
+_WHOLE_REFERENCE = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def _dashless_flag(word: str, flags: Sequence[str]) -> str | None:
+    """The flag ``word`` spells with every dash taken out (``modelpath`` for
+    ``--model-path``), when it is one of SGLang's with at least two parts: a single word
+    (``port``) is as likely a value as a flag."""
+    if not word.isalpha() or not word.islower() or len(word) < 6:
+        return None
+    found = [flag for flag in flags if "-" in flag.lstrip("-")
+             and flag.replace("-", "").replace("_", "") == word]
+    return found[0] if len(found) == 1 else None
 
 
 def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:

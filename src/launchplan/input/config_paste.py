@@ -23,10 +23,14 @@ _EXPORT = re.compile(r"^(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)[ \t]*$")
 def pasted_config(text: str) -> tuple[list[str], list[str]] | None:
     """(flags, env assignments) of ``text`` read as a config file, or None when it is not
     one (see the module)."""
+    import textwrap
+
     env: list[str] = []
     body: list[str] = []
     keys: list[str] = []
-    for line in text.split("\n"):
+    # a file copied out of an indented block (a Python string, a list item) is indented as
+    # a whole: YAML reads it the same, so its keys are top-level keys
+    for line in textwrap.dedent(text).split("\n"):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue

@@ -37,7 +37,7 @@ def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list
     env: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
-            env.extend(_environ_assignment(node))
+            env.extend(environ_assignment(node))
     calls = _calls(tree)
     if not calls:
         raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
@@ -107,11 +107,11 @@ def _is_runtime(func: ast.expr) -> bool:
             and isinstance(func.value, ast.Name) and func.value.id in ("sgl", "sglang"))
 
 
-def _environ_assignment(node: ast.Assign) -> list[str]:
+def environ_assignment(node: ast.Assign) -> list[str]:
     """``os.environ["NAME"] = "value"`` as ``NAME=value`` (literal name and value only)."""
     out = []
     for target in node.targets:
-        if isinstance(target, ast.Subscript) and _is_environ(target.value):
+        if isinstance(target, ast.Subscript) and is_environ(target.value):
             try:
                 name, value = ast.literal_eval(target.slice), ast.literal_eval(node.value)
             except ValueError:
@@ -121,7 +121,7 @@ def _environ_assignment(node: ast.Assign) -> list[str]:
     return out
 
 
-def _is_environ(node: ast.expr) -> bool:
+def is_environ(node: ast.expr) -> bool:
     return (isinstance(node, ast.Attribute) and node.attr == "environ") or (
         isinstance(node, ast.Name) and node.id == "environ")
 

@@ -28,9 +28,10 @@ from typing import Any
 
 from launchplan.errors import InputError
 
-#: A line that only a YAML manifest writes (a key that holds a container's command or env).
+#: A line that only a YAML manifest writes (a key that holds a container's command or env, a
+#: task's environment: SkyPilot's ``envs``).
 _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environment|"
-                           r"containers|spec|services|image|commands)\s*:", re.MULTILINE)
+                           r"containers|spec|services|image|commands|envs)\s*:", re.MULTILINE)
 #: A Dockerfile instruction in exec form.
 _DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
 #: Kubernetes' dependent-variable reference in ``command``/``args``.
@@ -225,8 +226,33 @@ def _words_of(node: dict[Any, Any]) -> list[str]:
         if isinstance(script, list) and all(isinstance(line, str) for line in script):
             script = "\n".join(script)
         if isinstance(script, str) and "sglang" in script:
-            return _argv(["sh", "-c", script])
+            return _argv(["sh", "-c", _task_exports(node) + script])
     return []
+
+
+def _task_exports(node: dict[Any, Any]) -> str:
+    """The variables a task file gives its script, as ``export`` lines to run before it:
+    SkyPilot's ``envs`` mapping, a CI step's ``env`` mapping, dstack's ``env`` list of
+    ``NAME=value`` items. The script reads them (``--model-path $MODEL_NAME``) and the
+    launch inherits them. An entry left empty (SkyPilot's ``HF_TOKEN:``, for ``--env`` at
+    launch time) or naming only the variable (dstack's ``- HF_TOKEN``) is the caller's,
+    left unset, so a flag holding it is reported."""
+    import shlex
+
+    pairs: list[tuple[str, str]] = []
+    for key in ("envs", "env"):
+        entries = node.get(key)
+        if isinstance(entries, dict):
+            pairs.extend((str(name), _text(value)) for name, value in entries.items()
+                         if value is not None and not isinstance(value, (dict, list)))
+        elif isinstance(entries, list):
+            for entry in entries:
+                name, eq, value = str(entry).partition("=") if isinstance(entry, str) \
+                    else ("", "", "")
+                if eq:
+                    pairs.append((name.strip(), value))
+    return "".join(f"export {name}={shlex.quote(value)}\n" for name, value in pairs
+                   if _ENV_NAME.match(name))
 
 
 def _as_words(value: Any) -> list[str]:

@@ -11,7 +11,9 @@ review shows in a diff (a ```` ```diff ```` block, or a hunk under ``@@ -1,4 +1,
 read as the change leaves it: its ``+`` and context lines without their marker column, its
 ``-`` lines gone. A Jupyter notebook's file pasted raw (its JSON, ``"cells": [...]``) is
 read as its code cells' source, one after the other, as the notebook runs them (its
-Markdown cells are prose). This module takes that markup off, and nothing else.
+Markdown cells are prose); so is a piece of one cell's ``source`` list (its lines as JSON
+strings, ``"sglang serve \\\n",``), as a review diff of a notebook shows it. This
+module takes that markup off, and nothing else.
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ def unmarked(text: str) -> str:
     if "](" in text:
         text = _AUTOLINK.sub(_address, text)
     if "```" not in text and "~~~" not in text and ">" not in text and "@@ -" not in text:
-        return text
+        return (_cell_source(text.split("\n")) if '\\n"' in text else None) or text
     lines = text.split("\n")
     if any(_DIFF_FENCE.match(line) or _HUNK.match(line) for line in lines):
         lines = _new_side(lines)
@@ -116,4 +118,23 @@ def unmarked(text: str) -> str:
         lines = [_QUOTE.sub("", line, count=1) for line in lines]
     if "```" in text or "~~~" in text:
         lines = ["" if _FENCE.match(line) else line for line in lines]
-    return "\n".join(lines)
+    return _cell_source(lines) or "\n".join(lines)
+
+
+#: One item of a notebook cell's ``source`` list as its file holds it: a JSON string, then
+#: the comma that separates it from the next.
+_SOURCE_LINE = re.compile(r'^[ \t]*("(?:[^"\\]|\\.)*")[ \t]*,?[ \t]*$')
+
+
+def _cell_source(lines: list[str]) -> str | None:
+    """The code a notebook cell's ``source`` list stands for, when every line that holds
+    anything is one of its JSON strings (``"docker run ... \\\n",``: a piece of the
+    ``.ipynb`` file, as a review diff of a notebook shows it), else None."""
+    filled = [line for line in lines if line.strip()]
+    matches = [_SOURCE_LINE.match(line) for line in filled]
+    if not filled or not all(matches) or not any("\\n" in line for line in filled):
+        return None
+    try:
+        return "".join(json.loads(m.group(1)) for m in matches if m is not None)
+    except ValueError:
+        return None

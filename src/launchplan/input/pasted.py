@@ -93,7 +93,10 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             words.extend(config[0])
             env.extend(config[1])
         elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
+            from launchplan.input.python_launch import script_environment
+
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
+            env.extend(script_environment(token))
         else:
             words.extend(_expanded([token], launch, notes))
             words = _with_pasted_config(words, token, notes)
@@ -705,8 +708,9 @@ _PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\
 def _logical_lines(text: str) -> list[str]:
     """``text``'s lines, a line whose quotes are still open joined with the next. A quote
     that no later line closes is no value going on but prose around the launch (a page's
-    "with your server's hostname"): that line is left out when it names no launcher (one
-    that does stays, and its quote is reported)."""
+    "with your server's hostname"): that line is left out when it names no launcher and
+    starts no flag (one that does stays, and its quote is reported: a launch cut inside a
+    quoted value, ``--framework-args "--model-path ...``, is no prose)."""
     out: list[str] = []
     lines = text.splitlines()
     start = 0
@@ -715,7 +719,8 @@ def _logical_lines(text: str) -> list[str]:
         while not _balanced(pending) and end + 1 < len(lines):
             end += 1
             pending = f"{pending}\n{lines[end]}"
-        if _balanced(pending) or _LAUNCHER_WORD.search(lines[start]):
+        if _balanced(pending) or _LAUNCHER_WORD.search(lines[start]) \
+                or _FLAG_LINE.match(lines[start]):
             out.append(pending)  # unbalanced to the end: shlex says so, in _split
             start = end + 1
         else:
@@ -724,6 +729,8 @@ def _logical_lines(text: str) -> list[str]:
     return out
 
 
+#: A line that starts with a flag (a launch's continued line).
+_FLAG_LINE = re.compile(r"^\s*--?[A-Za-z]")
 #: A word that names SGLang's launcher on a line.
 _LAUNCHER_WORD = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
 
@@ -862,9 +869,19 @@ def _require_flags(segments: list[list[str]]) -> None:
         shown = ", ".join(programs[:3]) + (", …" if len(programs) > 3 else "")
         expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
                     "or a manifest or script that starts one)")
+        if any(_LOGGED_ARGS in word for seg in segments for word in seg):
+            shown = ("none: it is SGLang's start-up log (its server_args=ServerArgs(...) "
+                     "line holds the resolved values, not the launch); compare it with its plan: "
+                     "launchplan resolve --from-log FILE (- reads it from stdin)")
+            raise InputError("the pasted text", expected,
+                             message=f"the pasted text: expected {expected}, got {shown}")
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
                          + (f": it runs {shown}" if shown else ""))
+
+
+#: What SGLang's start-up log prints its resolved arguments after.
+_LOGGED_ARGS = "server_args=ServerArgs("
 
 
 def _positional(arguments: list[str], values: dict[str, str]) -> list[str]:
@@ -927,12 +944,25 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
     """The words of each launch a command passes as one quoted argument, for another shell
     to run: ``ssh node0 "cd /srv && python -m sglang.launch_server ..."``, ``bash -c '...'``,
     ``tmux new-session -d "..."``, ``screen -dm bash -c "..."``. That shell runs it as a
-    command line of its own, so it is read as one."""
+    command line of its own, so it is read as one, with the variables this script sets
+    expanded first (the double quotes people pass it in let this shell do so, even inside
+    the inner script's single quotes). So is a launch the script keeps in a
+    variable to run later (``CMD="python -m ..."``, then ``eval "$CMD"``): the value as the
+    assignment left it, the variables set before it expanded."""
     out: list[list[str]] = []
+    values: dict[str, str] = {}  # what the script sets, for a launch it keeps in a variable
     for seg in segments:
+        assignment = bool(seg) and all(_ASSIGNMENT.match(word) for word in seg)
+        if assignment:  # CMD="python -m sglang.launch_server --port $PORT", run by eval "$CMD"
+            shell_vars.declared(seg, values)
+            seg = [values[word.partition("=")[0]] for word in seg]
+        else:
+            shell_vars.declared(seg, values)
         for word in seg:
             if " " not in word or "sglang" not in word:
                 continue
+            if not assignment:  # bash -c "... '$MODEL' ...": this shell expands its own first
+                word = shell_vars.expand(word, values)
             try:
                 inner = _shell_words(word)
             except InputError:
@@ -1031,6 +1061,11 @@ def _prefix_end(words: list[str], i: int) -> int | None:
         return None
     if word == "sglang" and i + 1 < len(words) and words[i + 1] in ("serve", "launch_server"):
         return i + 2
-    if word in _MODULES:
-        return i + 1
+    if word in _MODULES and (i == 0 or words[i - 1] in ("-m", "m", ";") or _ASSIGNMENT.match(
+            words[i - 1]) or not _PROSE_WORD.match(words[i - 1])):
+        return i + 1  # any program's -m (its dash lost too); a sentence's word is prose
     return None
+
+
+#: A word of a sentence (``start sglang.launch_server get error``): lower-case letters only.
+_PROSE_WORD = re.compile(r"^[a-z]+[,.]?$")

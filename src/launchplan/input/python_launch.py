@@ -22,29 +22,83 @@ def launch_literal(text: str) -> str | list[str] | None:
     tree = _parsed(text)
     if tree is None:
         return None
+    found = _launch_node(tree)
+    return found[0] if found is not None else None
+
+
+def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
+    """The first launch literal in ``tree`` (see ``launch_literal``) and its node."""
     from launchplan.input.pasted import launches_sglang
 
     literals: dict[str, str] | None = None
     for node in ast.walk(tree):
+        value: ast.AST = node
         if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
             if literals is None:
                 literals = _literal_names(tree)
-            node = ast.Constant(_rendered(node, literals))
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            value = ast.Constant(_rendered(node, literals))
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
             try:
-                words = shlex.split(node.value, comments=True)
+                words = shlex.split(value.value, comments=True)
             except ValueError:
                 continue
             if launches_sglang(words):
-                return node.value
+                return value.value, node
         elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and any(
                 isinstance(e, ast.Constant) and e.value in _LAUNCHERS for e in node.elts):
             if literals is None:
                 literals = _literal_names(tree)
             words = [_word(e, literals) for e in node.elts]
             if launches_sglang(words):
-                return words
+                return words, node
     return None
+
+
+def script_environment(text: str) -> list[str]:
+    """The ``NAME=value`` pairs a Python script that holds a launch literal gives the
+    server's environment, in source order: ``os.environ["NAME"] = "value"``,
+    ``os.environ.update({...})``, a container image's ``.env({...})`` (Modal's
+    ``Image.env``, the environment the server runs in), each before the launch literal's
+    line (one set after it is the client's), and a ``subprocess`` call's ``env={...}``.
+    Literal names and values only; one computed at run time is left out."""
+    tree = _parsed(text)
+    launch = _launch_node(tree) if tree is not None else None
+    if tree is None or launch is None:
+        return []
+    from launchplan.input.engine_call import environ_assignment, is_environ
+
+    before = getattr(launch[1], "lineno", 0)
+    found: list[tuple[int, int, list[str]]] = []
+    for node in ast.walk(tree):
+        pairs: list[str] = []
+        if isinstance(node, ast.Assign) and node.lineno <= before:
+            pairs = environ_assignment(node)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.lineno <= before):
+            func = node.func
+            if func.attr == "update" and is_environ(func.value) or func.attr == "env":
+                pairs = [pair for arg in node.args for pair in _literal_mapping(arg)]
+        if isinstance(node, ast.Call):
+            pairs += [pair for kw in node.keywords if kw.arg == "env"
+                      for pair in _literal_mapping(kw.value)]
+        if pairs:
+            found.append((node.lineno, node.col_offset, pairs))
+    return [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
+
+
+def _literal_mapping(node: ast.expr) -> list[str]:
+    """A dict literal's entries whose key and value are plain strings (or numbers), as
+    ``NAME=value``; ``**os.environ`` and computed entries are left out."""
+    if not isinstance(node, ast.Dict):
+        return []
+    out = []
+    for key, value in zip(node.keys, node.values):
+        if (isinstance(key, ast.Constant) and isinstance(key.value, str)
+                and isinstance(value, ast.Constant)
+                and isinstance(value.value, (str, int, float))
+                and not isinstance(value.value, bool)):
+            out.append(f"{key.value}={value.value}")
+    return out
 
 
 #: The argv items that name SGLang's launcher (a list holding one is worth reading).

@@ -20,12 +20,13 @@ from collections.abc import Iterable, Mapping
 #: ``$NAME``, ``${NAME}``, and the forms with a word: ``${NAME:-word}`` / ``${NAME:=word}``
 #: (the word when the text does not set the name), ``${NAME:+word}`` (the word when it
 #: does, else nothing) and ``${NAME:?message}`` (the shell stops with the message when the
-#: name is unset: the value must come from the caller's shell), each also without the colon.
+#: name is unset: the value must come from the caller's shell), each also without the colon;
+#: a word may hold further references, two deep (``${CUDA_GRAPH_MAX_BS:-${MAXRUN:-10}}``).
 #: A positional parameter (``$1``, ``${2:-8}``) is a name too: the script's arguments, which
 #: a pasted script run as it stands does not have, unless it sets them (``set --``, a call
 #: of the function that holds the launch).
 _REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*|\d+)"
-                        r"(?:(?P<op>:?[-=+?])(?P<default>[^}]*))?\}"
+                        r"(?:(?P<op>:?[-=+?])(?P<default>(?:\$\{(?:\$\{[^{}]*\}|[^{}])*\}|[^}])*))?\}"
                         r"|(?P<bare>[A-Za-z_][A-Za-z0-9_]*|\d))")
 #: What still looks like a shell expansion after expanding what the text sets (a
 #: PowerShell splat, ``@serve``, whose array the text builds at run time, and a template's
@@ -46,6 +47,7 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     array assignment (``shell_arrays``) is recorded too."""
     from launchplan.input import shell_arrays
 
+    _defaults_assigned(segment, values)
     if shell_arrays.assign(segment, values):
         return []
     if segment and all(_ASSIGNMENT.match(w) for w in segment):
@@ -63,6 +65,23 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     # ``export NAME`` of a name the script set before exports that value
     return [w.partition("=")[0] for w in segment[1:]
             if _ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
+
+
+def _defaults_assigned(segment: list[str], values: dict[str, str]) -> None:
+    """Record the defaults ``${NAME:=word}`` (or ``${NAME=word}``) assigns when the command
+    ``segment`` runs, wherever it stands (``echo "Port: ${PORT:=30000}"``, ``: "${TP:=8}"``):
+    the shell sets NAME for the rest of the script when it is unset (or, with the colon,
+    empty)."""
+    for word in segment:
+        if "=" not in word or "${" not in word:
+            continue
+        for match in _REFERENCE.finditer(word):
+            written = match.group("op") or ""
+            name = match.group("braced")
+            if written.lstrip(":") != "=" or name is None or name.isdigit():
+                continue
+            if name not in values or (written.startswith(":") and values[name] == ""):
+                values[name] = expand(match.group("default"), values)
 
 
 def assigned(words: Iterable[str], values: dict[str, str]) -> None:

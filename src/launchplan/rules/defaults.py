@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from launchplan.engine.declarations import Declare
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
@@ -71,3 +72,57 @@ def device_default(v: View) -> dict | None:
     if device is None:
         return {"device": "cuda"}
     return {"device": str(device).split(":")[0]}
+
+
+
+@rule(
+    phase=Phase.DEVICE,
+    reads=("device", "attention_backend"),
+    writes=("attention_backend", "sampling_backend"),
+    facts=("target.host_arm64",),
+    sglang="handle_cpu_backends",
+)
+def cpu_backends(v: View) -> dict | None:
+    """A CPU server (``--device cpu``) samples with PyTorch and attends with CPU kernels.
+
+    When: ``device`` is cpu.
+    Effect: declares ``sampling_backend`` pytorch (even a given one) and, when unset,
+        ``attention_backend`` intel_amx (torch_native on an Arm host).
+    Why: SGLang's CPU hook sets both (``handle_cpu_backends``); a CPU without AMX falls back
+        later (``cpu_attention_fallback``).
+    Assumes: the host CPU is the one the target profile's GPUs come with (Grace on GH200 and
+        GB200, x86-64 elsewhere).
+    """
+    if v.device != "cpu":
+        return None
+    out: dict = {"sampling_backend": "pytorch"}
+    if v.attention_backend is None:
+        out["attention_backend"] = "torch_native" if v.target.host_arm64 else "intel_amx"
+    return out
+
+
+@rule(
+    phase=Phase.ATTENTION,
+    reads=("device", "attention_backend"),
+    writes=("attention_backend",),
+    sglang="_attention_backend_platform_fallbacks",
+)
+def cpu_attention_fallback(v: View) -> Declare | None:
+    """Intel AMX attention on a host CPU without AMX falls back to torch_native.
+
+    When: ``device`` is cpu and ``attention_backend`` is intel_amx.
+    Effect: declares ``attention_backend`` torch_native, with a note: an AMX host (Intel
+        Sapphire Rapids and later) keeps intel_amx.
+    Why: SGLang checks the host for AMX after the attention compatibility checks
+        (``_attention_backend_platform_fallbacks``), so the CUDA-graph settings those made
+        for intel_amx stay.
+    Assumes: the host CPU has no AMX (AMD EPYC, Intel before Sapphire Rapids): the target
+        profile describes the GPUs, not the host's instruction set; give
+        ``--attention-backend torch_native`` or run on an AMX host to be sure.
+    """
+    if v.device != "cpu" or v.attention_backend != "intel_amx":
+        return None
+    return Declare({"attention_backend": "torch_native"},
+                   "--device cpu: intel_amx attention falls back to torch_native on a host "
+                   "CPU without Intel AMX, as planned here; an AMX host (Sapphire Rapids and "
+                   "later) keeps intel_amx")

@@ -47,8 +47,12 @@ def _parse_json(text: str, display: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise InputError(display, "valid JSON",
-                         hint=f"line {e.lineno}, column {e.colno}: {e.msg}") from None
+        hint = f"line {e.lineno}, column {e.colno}: {e.msg}"
+        if text.lstrip().startswith("{") and ":" in text and '"' not in text:
+            # ``--json-model-override-args {"a":1}`` unquoted: the shell ate the quotes
+            hint += ("; its double quotes are gone, as the shell removes them from a value "
+                     "not wrapped in single quotes: write '{\"key\": value}'")
+        raise InputError(display, "valid JSON", hint=hint) from None
     except RecursionError:
         raise InputError(display, "valid JSON", hint="nested too deeply") from None
     except ValueError as e:  # e.g. an integer literal with too many digits

@@ -1,0 +1,207 @@
+"""Forms of pasted launches first seen in the fourth round of real texts (SkyPilot and
+dstack task files, a Modal script's image environment, a notebook cell's JSON source in a
+review diff, a ``--config`` YAML copied out of an indented block, a start-up log pasted in
+place of the launch, a draft path that is not on this machine). Each test fails on the
+reader before these forms were handled.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import unpaste
+
+SKYPILOT = """\
+envs:
+  MODEL_NAME: Qwen/Qwen3-8B
+  HF_TOKEN: # pass it with --env
+
+resources:
+  accelerators: {L4:1, A100:1}
+
+run: |
+  source ~/sglang/bin/activate
+  python -m sglang.launch_server --model-path $MODEL_NAME \\
+    --host 0.0.0.0 --port 8000
+"""
+
+DSTACK = """\
+type: task
+env:
+  - MODEL=Qwen/Qwen3-8B
+  - HF_TOKEN
+commands:
+  - python -m sglang.launch_server --model-path $MODEL --tp 2
+"""
+
+
+def test_a_task_files_variables_reach_its_script():
+    argv, env = unpaste([SKYPILOT])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--host", "0.0.0.0", "--port", "8000"]
+    assert env == ["MODEL_NAME=Qwen/Qwen3-8B"]  # HF_TOKEN: left to the caller, unset
+
+
+def test_a_dstack_env_list_reaches_its_commands():
+    argv, env = unpaste([DSTACK])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+    assert env == ["MODEL=Qwen/Qwen3-8B"]
+
+
+def test_a_python_scripts_environment_goes_with_its_launch_literal():
+    script = """\
+import os, subprocess
+import modal
+
+image = modal.Image.from_registry("lmsysorg/sglang:latest").env({"HF_XET_HIGH_PERFORMANCE": "1"})
+os.environ["CUDA_HOME"] = "/usr/local/cuda"
+os.environ.update({"SGLANG_ENABLE_SPEC_V2": "1"})
+cmd = ["python", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-8B"]
+proc = subprocess.Popen(cmd, env={"NCCL_DEBUG": "INFO", **os.environ})
+"""
+    argv, env = unpaste([script])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B"]
+    assert env == ["HF_XET_HIGH_PERFORMANCE=1", "CUDA_HOME=/usr/local/cuda",
+                   "SGLANG_ENABLE_SPEC_V2=1", "NCCL_DEBUG=INFO"]
+
+
+CELL_DIFF = """\
+```diff
++    "docker run -d --gpus '\\"device=0\\"' \\\\\\n",
++    "  lmsysorg/sglang:dev \\\\\\n",
++    "  sglang serve \\\\\\n",
++    "  --model-path Qwen/Qwen3-8B --tp 1\\n",
++    "\\n",
++    "curl http://localhost:30000/v1/models\\n",
+```
+"""
+
+
+def test_a_notebook_cells_json_source_in_a_review_diff_is_its_code():
+    argv, _ = unpaste([CELL_DIFF])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "1"]
+
+
+def test_a_notebook_cells_json_source_pasted_bare_is_its_code():
+    text = '    "!python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2\\n",\n' \
+           '    "print(1)\\n"\n'
+    assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+
+
+def test_a_config_yaml_copied_out_of_an_indented_block_is_read_as_one():
+    text = " # Memory\n mem-fraction-static: 0.82\n chunked-prefill-size: 4096\n" \
+           " enable-metrics: true  # observability\n"
+    argv, _ = unpaste([text])
+    assert argv == ["--mem-fraction-static", "0.82", "--chunked-prefill-size", "4096",
+                    "--enable-metrics"]
+
+
+def test_a_start_up_log_pasted_for_a_launch_is_named_with_the_command_that_reads_it(capsys):
+    log = ("[2026-05-15 08:39:19] server_args=ServerArgs(model_path='/models/Qwen3-8B', "
+           "tp_size=8, mem_fraction_static=0.88)\n"
+           "[2026-05-15 08:39:36 TP0] Load weight begin. avail mem=93.61 GB\n")
+    assert main(["resolve", "--gpu", "h100", log]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "start-up log" in lines[0] and "--from-log" in lines[0]
+
+
+@pytest.mark.parametrize("flags", [
+    ["--speculative-draft-model-path", "/tmp/lmsys/EAGLE3-draft"],
+    ["--speculative-draft-model-path=/tmp/lmsys/EAGLE3-draft"],
+])
+def test_a_draft_not_on_this_machine_is_named_by_the_drafts_flag(capsys, flags):
+    line = " ".join(["python -m sglang.launch_server --model-path llama-3.1-8b",
+                     "--speculative-algorithm EAGLE3", *flags])
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith("launchplan: --speculative-draft-model-path: ")
+    assert "give --speculative-draft-model-path again" in first
+
+
+def test_a_default_that_is_itself_a_default_expansion_is_worked_out():
+    script = ('MAXRUN=${MAXRUN:-10}\n'
+              'python3 -m sglang.launch_server --model-path qwen3-8b \\\n'
+              '  --max-running-requests "${MAXRUN:-10}" \\\n'
+              '  --cuda-graph-max-bs-decode "${CUDA_GRAPH_MAX_BS:-${MAXRUN:-10}}"\n')
+    argv, _ = unpaste([script])
+    assert argv[-2:] == ["--cuda-graph-max-bs-decode", "10"]
+    deeper = "python3 -m sglang.launch_server --model-path qwen3-8b --port ${A:-${B:-${C:-1}}}"
+    assert unpaste([deeper])[0][-1] == "1"
+
+
+def test_a_default_assigned_inside_another_command_holds_for_the_launch():
+    script = ('echo "Port: ${SGL_PORT:=30000}"\n'
+              ': "${TP:=2}"\n'
+              'python3 -m sglang.launch_server --model-path qwen3-8b --port ${SGL_PORT} '
+              '--tp $TP\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--port", "30000",
+                                    "--tp", "2"]
+
+
+def test_a_launch_kept_in_a_variable_and_run_by_eval_is_its_value():
+    script = ('PORT=30000\n'
+              'CMD="python3 -m sglang.launch_server \\\n'
+              '  --model-path qwen3-8b --port $PORT" \\\n'
+              '  || sleep infinity\n'
+              'eval "$CMD"\n')
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--port", "30000"], [])
+
+
+def test_flags_cut_inside_a_quoted_value_are_named_as_unbalanced_not_dropped(capsys):
+    text = ('  --serving-framework sglang \\\n'
+            '  --framework-args "--model-path /models/gpt-oss-20b \\\n'
+            '    --host 0.0.0.0 \\\n')
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert "balanced quotes" in first
+
+
+def test_a_flag_whose_dashes_a_page_dropped_is_named_with_them(capsys):
+    text = ("server = subprocess.Popen([\n'python', 'm', 'sglang.launch_server',\n"
+            "'modelpath', 'meta-llama/Llama-3.1-8B', 'port', '30000'\n])\n")
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert "'modelpath'" in first and "--model-path with its dashes lost" in first
+
+
+def test_the_launchers_module_named_in_a_sentence_is_no_launch(capsys):
+    text = ("2. install from source. start sglang.launch_server get error. Error is below:\n"
+            " 30000 --host 0.0.0.0\n"
+            "[2024-12-20 02:00:36] server_args=ServerArgs(model_path='models/Qwen2.5-0.5B', "
+            "port=30000, mem_fraction_\n")
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert "start-up log" in capsys.readouterr().err.strip().splitlines()[0]
+
+
+@pytest.mark.parametrize("reference", ["$EXTRA_ARGS", "${EXTRA_ARGS}"])
+def test_an_unset_variable_where_flags_go_is_named_as_one(capsys, reference):
+    text = f"python -m sglang.launch_server --model-path qwen3-8b --port 30000 {reference}"
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert "takes a single value" not in first and "does not set" in first
+
+
+def test_the_environment_a_script_sets_after_its_launch_is_not_the_servers():
+    script = ('import os\n'
+              'os.environ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"] = "1"\n'
+              'proc, port = launch_server_cmd("python3 -m sglang.launch_server '
+              '--model-path qwen3-8b")\n'
+              'os.environ["API_KEY"] = "sglang"\n')
+    assert unpaste([script]) == (["--model-path", "qwen3-8b"],
+                                 ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+
+
+def test_a_json_value_whose_quotes_the_shell_removed_is_named_so(capsys):
+    text = ('python -m sglang.launch_server --model-path qwen3-8b '
+            '--json-model-override-args {"rope_scaling":{"factor":4.0}}')
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith("launchplan: --json-model-override-args: ")
+    assert "double quotes are gone" in first
+
+
+def test_a_launch_in_double_quotes_for_another_shell_gets_this_shells_variables():
+    script = ('PORT="${2:-30000}"\nMODEL=/models/qwen3-8b\n'
+              'tmux new-session -d -s sglang \\\n'
+              '    "python -m sglang.launch_server --model-path \'${MODEL}\' --port ${PORT}"\n')
+    assert unpaste([script])[0] == ["--model-path", "/models/qwen3-8b", "--port", "30000"]
