@@ -283,6 +283,7 @@ PIPELINE: tuple[str, ...] = (
     "launcher_two_batch_overlap_check",
     "launcher_device_checks",
     "launcher_watermark_checks",
+    "launcher_load_publish_checks",
     # 0.5.21 only: its own spelling of attention DP, once everything read the layout
     "dp_attention_spelling",
 )
