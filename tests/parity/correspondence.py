@@ -471,6 +471,11 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"kv4_compatibility"}),
         (r"--load-publish-endpoint (requires|needs an active) --kv-events-config|"
          r"--kv-events-config is not parseable", {"launcher_load_publish_checks"}),
+        (r"--enable-kv-cache-sharding requires chunked prefill", {"kv_cache_sharding"}),
+        (r"DeepSeek-V4.1 TRT-LLM requires --cuda-graph-backend-prefill",
+         {"deepseek_v41_features"}),
+        (r"MiniCPM SALA does not support hierarchical cache", {"minicpm_sala_overrides"}),
+        (r"mm_process_config\[.*\] must be a dict", {"serving_value_checks"}),
         (r"--enable-page-major-kv-layout requires the Triton Mamba kernels",
          {"page_major_kv_layout"}),
         (r"--prefill-only-disable-kv-cache does not currently support",
@@ -479,7 +484,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"KV sharding with trtllm_mla|--enable-kv-cache-sharding (does not support|and decode "
          r"context parallelism|requires a real page size|for (GQA|MLA) models)",
          {"kv_cache_sharding"}),
-        (r"Muse MegaMoE prefill requires --moe-a2a-backend", {"layernorm_sp_checks"}),
+        (r"Muse MegaMoE (prefill requires --moe-a2a-backend|requires positive|needs \d+ tokens "
+         r"per rank|breakable prefill requires)|--enable-megamoe-for-layernorm-sp is "
+         r"incompatible with --enable-mixed-chunk", {"layernorm_sp_checks"}),
         (r"UNO manages its own stochastic verification", {"uno_defaults"}),
         # the launcher check's (check_server_args) scheduling asserts
         (r"PD-Multiplexing is (only supported|not compatible)|Detokenizer worker num must|"

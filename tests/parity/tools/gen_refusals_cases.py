@@ -64,14 +64,15 @@ WM = "--enable-watermark --watermark-config"
 PD_P = "--disaggregation-mode prefill"
 PD_D = "--disaggregation-mode decode"
 # a prefill-only embedding server without a KV cache
-PO = "--is-embedding --prefill-only-disable-kv-cache"
+PO = "--is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1"
 # KV cache sharding, which runs on PD prefill workers only
 KVS8 = f"--tp-size 8 {PD_P} --enable-kv-cache-sharding"
 # Muse Spark's layer-norm sequence parallelism as its deployment runs it (NVFP4, TP8/EP8)
 LNSP = ("--tp-size 8 --ep-size 8 --enable-layernorm-sp --quantization modelopt_fp4 "
         "--moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm")
 LNSP4 = LNSP.replace("8", "4")
-MEGA_SP = "--tp-size 8 --ep-size 8 --enable-layernorm-sp --enable-megamoe-for-layernorm-sp"
+MEGA_SP = ("--tp-size 8 --ep-size 8 --enable-layernorm-sp --enable-megamoe-for-layernorm-sp "
+           "--moe-runner-backend flashinfer_trtllm")
 UNO = "--speculative-algorithm UNO --uno-lora-path /tmp/uno --speculative-num-draft-tokens 4"
 
 # (tag, family, model, command line, environment): one per aimed refusal
@@ -171,9 +172,9 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
      "EAGLE --speculative-eagle-topk 2 --speculative-num-steps 3 "
      "--speculative-num-draft-tokens 6", {}),
     ("hisparse/adaptive", "hopper", DSA, "--tp-size 8 --enable-hisparse "
-     "--speculative-algorithm EAGLE --speculative-adaptive", {}),
+     "--disable-radix-cache --speculative-algorithm EAGLE --speculative-adaptive", {}),
     ("hisparse/dcp", "hopper", DSA, "--tp-size 8 --enable-hisparse --dcp-size 2", {}),
-    ("hisparse/rocm-unified", "rocm", DSA, "--tp-size 8 --enable-hisparse",
+    ("hisparse/rocm-unified", "rocm", DSA, "--tp-size 8 --enable-hisparse --disable-radix-cache",
      {"SGLANG_HACK_FLASHMLA_BACKEND": "unified"}),
     ("hisparse/pd-radix", "hopper", DSA, f"--tp-size 8 --enable-hisparse {PD_D} "
      "--disaggregation-decode-enable-radix-cache", {}),
@@ -239,6 +240,12 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
      "--attn-dp-size 8", {}),
     ("kvshard/radix-off", "hopper", DS3, KVS8 + " "
      "--disable-radix-cache", {}),
+    ("kvshard/chunked-off-paged", "hopper", DS3, KVS8 + " --page-size 64 "
+     "--chunked-prefill-size -1", {}),
+    ("kvshard/session-paged", "hopper", DS3, KVS8 + " --page-size 64 "
+     "--enable-streaming-session", {}),
+    ("kvshard/linker-paged", "hopper", DS3, KVS8 + " --page-size 64 "
+     "--enable-unified-cache-external-linker", {}),
     ("kvshard/mamba", "hopper", NEXT, KVS8.replace("8", "4"), {}),
     # LayerNorm SP and MegaMoE
     ("layernorm-sp/megamoe-llama", "blackwell", L8, "--enable-megamoe-for-layernorm-sp", {}),
@@ -260,7 +267,7 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
     ("layernorm-sp/megamoe-chunk", "blackwell", MUSE, MEGA_SP + " --chunked-prefill-size -1",
      {}),
     ("layernorm-sp/megamoe-ok", "blackwell", MUSE, MEGA_SP, {}),
-    ("layernorm-sp/ok", "blackwell", MUSE, LNSP, {}),
+    ("layernorm-sp/ok", "blackwell", MUSE, LNSP, {"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
     # MegaMoE token budgets
     ("megamoe/chunked-off", "blackwell", DS3, "--tp-size 8 --ep-size 8 --moe-a2a-backend "
      "megamoe --chunked-prefill-size -1", {}),
@@ -304,9 +311,9 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
     ("moe/megamoe-nvfp4-budget", "blackwell", K26, "--tp-size 8 --ep-size 8 "
      "--moe-a2a-backend megamoe --cuda-graph-max-bs-decode 512",
      {"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK": "64"}),
-    ("moe/fi-dispatch-mxfp8-runner", "blackwell", K26, "--tp-size 8 --ep-size 8 "
-     "--attn-dp-size 8 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl "
-     "--flashinfer-a2a-dispatch-type mxfp8", {}),
+    ("moe/fi-dispatch-mxfp8-runner", "blackwell", MOE, "--tp-size 8 --ep-size 8 "
+     "--attn-dp-size 8 --quantization mxfp8 --moe-a2a-backend flashinfer "
+     "--moe-runner-backend triton --flashinfer-a2a-dispatch-type mxfp8", {}),
     ("hicache/buffer-only-ratio", "cuda", L8, "--enable-hierarchical-cache "
      "--hicache-host-memory-mode buffer_only --hicache-storage-backend file "
      "--hicache-ratio 0", {}),
@@ -333,7 +340,8 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
      "--speculative-ngram-external-sam-budget 0", {}),
     ("spec/ngram-corpus-tokens", "cuda", L8, "--speculative-algorithm NGRAM "
      "--speculative-ngram-external-corpus-path /tmp/corpus.jsonl "
-     "--speculative-ngram-external-corpus-max-tokens 0", {}),
+     "--speculative-ngram-external-sam-budget 4 --speculative-ngram-external-corpus-max-tokens 0",
+     {}),
     ("spec/ngram-sam-over", "cuda", L8, "--speculative-algorithm NGRAM "
      "--speculative-num-draft-tokens 8 --speculative-ngram-external-corpus-path "
      "/tmp/corpus.jsonl --speculative-ngram-external-sam-budget 16", {}),
@@ -397,6 +405,21 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
     ("spec/uno-q-big", "hopper", L8, "--speculative-algorithm UNO --uno-lora-path /tmp/uno "
      "--attention-backend fa3 --speculative-eagle-topk 8 --speculative-num-steps 4 "
      "--speculative-num-draft-tokens 256", {}),
+    ("spec/uno-q-below-f", "hopper", L8, "--speculative-algorithm UNO --uno-lora-path /tmp/uno "
+     "--attention-backend fa3 --speculative-eagle-topk 2 --speculative-num-steps 5 "
+     "--speculative-num-draft-tokens 3", {}),
+    ("spec/uno-qk-big", "hopper", L8, "--speculative-algorithm UNO --uno-lora-path /tmp/uno "
+     "--attention-backend fa3 --speculative-eagle-topk 32 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 100", {}),
+    ("spec/uno-tree-pdmux", "hopper", L8, "--speculative-algorithm UNO --uno-lora-path /tmp/uno "
+     "--attention-backend fa3 --speculative-eagle-topk 2 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 6 --enable-pdmux --chunked-prefill-size -1", {}),
+    ("spec/uno-tree-threshold", "hopper", L8, "--speculative-algorithm UNO --uno-lora-path "
+     "/tmp/uno --attention-backend fa3 --speculative-eagle-topk 2 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 6 --speculative-accept-threshold-single 0.5", {}),
+    ("spec/uno-tree-steps-zero", "hopper", L8, "--speculative-algorithm UNO --uno-lora-path "
+     "/tmp/uno --attention-backend fa3 --speculative-eagle-topk 2 --speculative-num-steps 0 "
+     "--speculative-num-draft-tokens 6", {}),
     ("spec/adaptive-steps", "cuda", L8, "--speculative-algorithm EAGLE "
      "--speculative-draft-model-path " + EAGLE + " --speculative-adaptive "
      "--speculative-num-steps 7", {}),
@@ -484,6 +507,17 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
      "--attn-cp-size 2", {}),
     ("dsv4/cp-a2a", "blackwell", HYV, "--tp-size 8 --ep-size 8 --attn-cp-size 2 "
      "--moe-a2a-backend mooncake", {}),
+    ("dsv4/cp-deepep", "blackwell", HYV, "--tp-size 8 --ep-size 8 --attn-cp-size 2 "
+     "--moe-a2a-backend deepep", {}),
+    ("dsv4/v41-trtllm-graph", "blackwell", "parity-models/deepseek-v4.1-synth", "--tp-size 8 "
+     "--dsv4-attn-backend trtllm --cuda-graph-backend-prefill full", {}),
+    ("dsv4/hip-prefill-cp", "rocm", HYV, "--tp-size 8 --enable-prefill-cp --cp-strategy "
+     "interleave", {}),
+    ("minicpm-sala/sparse-hicache", "cuda", "parity-models/minicpm-sala-sparse-synth",
+     "--enable-hierarchical-cache", {}),
+    ("lora/moe-runner-nvfp4", "blackwell", MOE, "--enable-lora --max-lora-rank 16 "
+     "--lora-target-modules all --moe-runner-backend lora_triton --lora-backend triton_v2 "
+     "--quantization modelopt_fp4", {}),
     # context parallelism and PP
     ("cp/pp", "hopper", DS3, "--tp-size 4 --pp-size 2 --attn-cp-size 2", {}),
     ("cp/aiter-fusion", "rocm", DS3, "--tp-size 8 --attn-cp-size 2 "
@@ -519,6 +553,13 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
     # serving front ends
     ("serve/ssl-cert", "cuda", L8, "--ssl-certfile /nonexistent/cert.pem "
      "--ssl-keyfile /nonexistent/key.pem", {}),
+    ("serve/ssl-cert-missing", "cuda", L8, "--ssl-keyfile /etc/hosts --ssl-certfile "
+     "/nonexistent/cert.pem", {}),
+    ("serve/ssl-ca-missing", "cuda", L8, "--ssl-keyfile /etc/hosts --ssl-certfile /etc/hosts "
+     "--ssl-ca-certs /nonexistent/ca.pem", {}),
+    ("serve/mm-process-config", "cuda", VL, '--mm-process-config {"image":3}', {}),
+    ("serve/prefill-complete-mamba", "hopper", NEXT, f"{PD_D} "
+     "--disaggregation-decode-allocation-policy prefill_complete", {}),
     ("serve/ssl-ca", "cuda", L8, "--ssl-ca-certs /nonexistent/ca.pem", {}),
     ("serve/http2-streams", "cuda", L8, "--http2-max-concurrent-streams 0", {}),
     ("serve/http2-window", "cuda", L8, "--http2-initial-connection-window-size 10", {}),
@@ -568,6 +609,8 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
      "--attention-backend triton", {}),
     ("attn/deterministic-mla-trtllm", "blackwell", DS3, "--tp-size 8 "
      "--enable-deterministic-inference --attention-backend trtllm_mla", {}),
+    ("attn/deterministic-flashmla", "hopper", DS3, "--tp-size 8 "
+     "--enable-deterministic-inference --attention-backend flashmla", {}),
     ("kv4/spec-draft", "blackwell", L8, "--kv-cache-dtype nvfp4 --attention-backend trtllm_mha "
      "--speculative-algorithm EAGLE --speculative-draft-model-path " + EAGLE
      + " --speculative-draft-attention-backend flashinfer", {}),
