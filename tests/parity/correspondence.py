@@ -478,8 +478,11 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"mm_process_config\[.*\] must be a dict", {"serving_value_checks"}),
         (r"--enable-page-major-kv-layout requires the Triton Mamba kernels",
          {"page_major_kv_layout"}),
-        (r"--prefill-only-disable-kv-cache does not currently support",
+        (r"--prefill-only-disable-kv-cache (does not currently support|is incompatible with)",
          {"prefill_only_kv_cache_args"}),
+        (r"supported for deterministic inference with absorbed-MLA models",
+         {"deterministic_mla_backend_check"}),
+        (r"DeepSeekV4 CP supports moe_a2a_backend in", {"deepseek_v4_context_parallel"}),
         (r"--radix-eviction-policy tlru requires non-negative", {"cache_compatibility"}),
         (r"KV sharding with trtllm_mla|--enable-kv-cache-sharding (does not support|and decode "
          r"context parallelism|requires a real page size|for (GQA|MLA) models)",

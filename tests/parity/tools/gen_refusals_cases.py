@@ -621,6 +621,26 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
     # model config
     ("dtype/unknown", "cuda", L8, "--dtype float8", {}),
     ("quant/modelopt-mixed", "cuda", L8, "--quantization modelopt_mixed", {}),
+    # a fourth batch (lines are only ever appended: each line's target is drawn in order)
+    ("prefill-only/no-radix-attn-cp", "hopper", L8, PO + " --disable-radix-cache --tp-size 4 "
+     "--attn-cp-size 2", {}),
+    ("prefill-only/no-radix-prefill-cp", "hopper", DSA, PO + " --disable-radix-cache "
+     "--tp-size 8 --enable-prefill-cp", {}),
+    ("prefill-only/no-radix-hisparse", "hopper", DSA, PO + " --disable-radix-cache "
+     "--tp-size 8 --enable-hisparse", {}),
+    ("layernorm-sp/megamoe-capacity", "blackwell", MUSE, MEGA_SP,
+     {"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK": "512"}),
+    ("layernorm-sp/megamoe-big-chunk", "blackwell", MUSE, MEGA_SP
+     + " --chunked-prefill-size 32768", {}),
+    ("hisparse/bf16-spelling", "hopper", DSA, "--tp-size 8 --enable-hisparse "
+     "--disable-radix-cache --kv-cache-dtype bf16", {}),
+    ("attn/deterministic-mla-flashinfer", "hopper", DS3, "--tp-size 8 "
+     "--enable-deterministic-inference --attention-backend flashinfer", {}),
+    ("kvshard/mla-tp1", "hopper", DSL, f"{PD_P} --enable-kv-cache-sharding --page-size 64",
+     {}),
+    ("kvshard/mla-dp-paged", "hopper", DS3, KVS8 + " --page-size 64 --attn-dp-size 8", {}),
+    ("dsv4/prefill-cp-mooncake", "blackwell", HYV, f"--tp-size 8 --ep-size 8 {PD_P} "
+     "--enable-prefill-cp --cp-strategy interleave --moe-a2a-backend mooncake", {}),
 )
 
 
