@@ -578,6 +578,11 @@ SOURCE_EXCEPTIONS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
         "trtllm_mha), SGLang 0.5.23 turns the graph off in its compatibility step and a later "
         "hook turns it back on, after the graphs were sized; launchplan keeps it on in "
         "cuda_graph_compatibility, so its last declarer is the sizing rule. Same values."),
+    ("lora_target_modules", "check_lora_server_args"): (
+        frozenset({"input"}),
+        "SGLang's launcher check (check_server_args, after resolution: only in rows recorded "
+        "with it) re-declares the target modules as a set, the same modules; launchplan's "
+        "plan is resolution's, where they stay as given."),
     ("cuda_graph_config", "_handle_gpu_memory_settings"): (
         frozenset({"unified_memory_pool"}),
         "handle_unified_memory_pool mutates the cuda_graph_config object in place (no "

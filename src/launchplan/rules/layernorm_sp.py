@@ -7,12 +7,12 @@ one sequence (no attention DP, no pipeline stages).
 
 from __future__ import annotations
 
-from launchplan.engine.declarations import Refuse
+from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.facts import environment
-from launchplan.rules.graph_config import PREFILL
+from launchplan.rules.graph_config import PREFILL, with_phase
 from launchplan.rules.mega_moe import TOKENS_ENV
 from launchplan.rules.moe import NVFP4_DISPATCH_ENV, nvfp4_dispatch
 from launchplan.rules.parallel import attn_dp_enabled
@@ -29,11 +29,12 @@ SUPPORTED = frozenset({MUSE_SPARK, "Qwen3ForCausalLM"})
            "ep_join_mode", "speculative_algorithm", "pp_size", "flashinfer_a2a_dispatch_type",
            "enable_mixed_chunk", "chunked_prefill_size", "max_prefill_tokens",
            "cuda_graph_config"),
+    writes=("cuda_graph_config",),
     facts=("model.arch0",),
     sglang="handle_layernorm_sp (validate_layernorm_sp)",
     triggers=("enable_layernorm_sp", "enable_megamoe_for_layernorm_sp"),
 )
-def layernorm_sp_checks(v: View) -> Refuse | None:
+def layernorm_sp_checks(v: View) -> Declare | Refuse | None:
     """LayerNorm SP needs a supporting architecture and one sequence per TP group.
 
     When: ``--enable-layernorm-sp`` (or ``--enable-megamoe-for-layernorm-sp``) is given.
@@ -48,13 +49,13 @@ def layernorm_sp_checks(v: View) -> Refuse | None:
         (the chunk, else ``max_prefill_tokens``) or MegaMoE capacity that is not positive, a
         per-rank share of the budget above the capacity, and under a breakable prefill graph
         chunked prefill off or a largest capture size below the chunk
-        (``_megamoe_sp_problem``).
+        (``_megamoe_sp_problem``); else it declares the prefill CUDA graph breakable if it
+        was, disabled otherwise.
     Why: the sequence is sharded across the whole TP group, which under attention DP holds
         different sequences and under PP starts on the first stage only
         (``validate_layernorm_sp``); Muse Spark's SP sizes its A2A workspace for BF16
         activations (``handle_layernorm_sp``).
-    Assumes: the MegaMoE variant's prefill-graph choice (kept breakable, else disabled) is
-        not declared here; SGLANG_MOE_NVFP4_DISPATCH is unset and
+    Assumes: SGLANG_MOE_NVFP4_DISPATCH is unset and
         SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK 8192 unless the environment given
         sets them.
     """
@@ -99,7 +100,13 @@ def layernorm_sp_checks(v: View) -> Refuse | None:
         return Refuse("--enable-layernorm-sp does not work with pipeline parallelism")
     if arch == MUSE_SPARK and megamoe:
         problem = _megamoe_sp_problem(v)
-        return Refuse(problem) if problem else None
+        if problem:
+            return Refuse(problem)
+        config = v.cuda_graph_config
+        backend = "breakable" if config[PREFILL]["backend"] == "breakable" else "disabled"
+        return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend=backend)},
+                       f"Muse MegaMoE SP prefill: prefill CUDA graph {backend} (it warms every "
+                       "captured size first; other graph backends run eagerly)")
     if arch == MUSE_SPARK and nvfp4_dispatch(v):
         return Refuse(f"Muse Spark --enable-layernorm-sp needs {NVFP4_DISPATCH_ENV}=0: its "
                       "FlashInfer A2A carries BF16 activations (unset, SGLang turns NVFP4 "
