@@ -239,8 +239,15 @@ def test_launcher_other_checks():
 def test_encoder_replay_capability():
     """Recorded: wild/41 and wild/159 (the flag on Qwen3) are refused by SGLang."""
     v41 = fake_model(model_type="deepseek_v41")
-    assert late.encoder_replay_capability(make_view(model=v41,
-                                               enable_encoder_swa_bounded_replay=True)) is None
+    sized = dict(enable_encoder_swa_bounded_replay=True, max_running_requests=64,
+                 chunked_prefill_size=4096, page_size=256)
+    assert late.encoder_replay_capability(make_view(model=v41, **sized)) is None
+    # refusals' dsv41/replay-small-chunk: 128 replay rows plus a page (384) exceed a 64 chunk
+    for short in (dict(chunked_prefill_size=64), dict(chunked_prefill_size=383),
+                  dict(chunked_prefill_size=-1), dict(max_running_requests=None),
+                  dict(max_running_requests=0)):
+        assert isinstance(late.encoder_replay_capability(make_view(
+            model=v41, **{**sized, **short})), Refuse), short
     other = fake_model(model_type="qwen3")
     assert isinstance(late.encoder_replay_capability(make_view(
         model=other, enable_encoder_swa_bounded_replay=True)), Refuse)

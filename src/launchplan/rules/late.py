@@ -1095,25 +1095,44 @@ def multimodal_chunking_capability(v: View) -> Declare | None:
                    f"chunked prefill disabled: {v.model.arch0} does not support it")
 
 
+#: the encoder replay's rows a cache hit's first chunk may run besides its own extend
+REPLAY_ROWS = 128
+
+
 @rule(
     phase=Phase.LATE,
-    reads=("enable_encoder_swa_bounded_replay",),
+    reads=("enable_encoder_swa_bounded_replay", "max_running_requests", "chunked_prefill_size",
+           "page_size"),
     facts=("model.model_type",),
-    sglang="handle_model_capability_adjustments (encoder SWA bounded replay)",
+    sglang="handle_model_capability_adjustments (encoder SWA bounded replay, "
+           "validate_deepseek_v41_encoder_replay_budget)",
     triggers=("enable_encoder_swa_bounded_replay",),
 )
 def encoder_replay_capability(v: View) -> Refuse | None:
-    """Bounded encoder sliding-window replay is a DeepSeek-V4.1 feature.
+    """Bounded encoder sliding-window replay is a DeepSeek-V4.1 feature with a chunk budget.
 
     When: ``--enable-encoder-swa-bounded-replay`` is given.
-    Effect: refuses it for a model whose ``model_type`` is not deepseek_v41.
-    Why: only DeepSeek-V4.1's encoder keeps the sliding-window state the replay bounds
-        (``handle_model_capability_adjustments``, last check).
+    Effect: refuses it for a model whose ``model_type`` is not deepseek_v41; on DeepSeek-V4.1,
+        without a positive ``--max-running-requests`` or with a prefill chunk (per attention
+        DP rank) below 128 replay rows plus one page.
+    Why: only DeepSeek-V4.1's encoder keeps the sliding-window state the replay bounds; a hit's
+        first chunk also runs up to 128 replay rows and floors its extend to whole pages, so a
+        smaller chunk never admits the hit (``handle_model_capability_adjustments``, last
+        check, ``validate_deepseek_v41_encoder_replay_budget``).
     Assumes: nothing.
     """
-    if v.enable_encoder_swa_bounded_replay and v.model.model_type != "deepseek_v41":
+    if not v.enable_encoder_swa_bounded_replay:
+        return None
+    if v.model.model_type != "deepseek_v41":
         return Refuse("--enable-encoder-swa-bounded-replay needs DeepSeek-V4.1; this model is "
                       f"{v.model.model_type}")
+    least = REPLAY_ROWS + (v.page_size or 1)
+    running, chunk = v.max_running_requests, v.chunked_prefill_size
+    if running is None or running <= 0 or not chunk or chunk < least:
+        return Refuse("--enable-encoder-swa-bounded-replay needs a positive "
+                      f"--max-running-requests (got {running}) and at least {least} chunked "
+                      f"prefill tokens per attention DP rank (got {chunk}): {REPLAY_ROWS} "
+                      "replay rows plus one page")
     return None
 
 
