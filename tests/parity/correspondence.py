@@ -472,8 +472,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--load-publish-endpoint (requires|needs an active) --kv-events-config|"
          r"--kv-events-config is not parseable", {"launcher_load_publish_checks"}),
         (r"--enable-kv-cache-sharding requires chunked prefill", {"kv_cache_sharding"}),
-        (r"DeepSeek-V4.1 TRT-LLM requires --cuda-graph-backend-prefill",
-         {"deepseek_v41_features"}),
+        (r"DeepSeek-V4.1 TRT-LLM requires --cuda-graph-backend-prefill|"
+         r"--enable-encoder-swa-bounded-replay does not support", {"deepseek_v41_features"}),
+        (r"encoder SWA replay requires --max-running-requests", {"encoder_replay_capability"}),
         (r"MiniCPM SALA does not support hierarchical cache", {"minicpm_sala_overrides"}),
         (r"mm_process_config\[.*\] must be a dict", {"serving_value_checks"}),
         (r"--enable-page-major-kv-layout requires the Triton Mamba kernels",

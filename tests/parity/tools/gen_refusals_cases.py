@@ -56,6 +56,7 @@ MIMO = "parity-models/mimo-v2-flash"
 Q4X = "parity-models/qwen4-exp-synth"
 SALA = "parity-models/minicpm-sala-synth"
 HYV = "parity-models/deepseek-v4-flash"
+V41 = "parity-models/deepseek-v4.1-synth"
 GLMDSA = "parity-models/glm-moe-dsa-synth"
 MOBIUS = "parity-models/interns2-mobius-synth"
 EAGLE = "models/llama-3.1-8b-eagle"
@@ -73,6 +74,7 @@ LNSP = ("--tp-size 8 --ep-size 8 --enable-layernorm-sp --quantization modelopt_f
 LNSP4 = LNSP.replace("8", "4")
 MEGA_SP = ("--tp-size 8 --ep-size 8 --enable-layernorm-sp --enable-megamoe-for-layernorm-sp "
            "--moe-runner-backend flashinfer_trtllm")
+REPLAY = "--tp-size 8 --enable-encoder-swa-bounded-replay"
 UNO = "--speculative-algorithm UNO --uno-lora-path /tmp/uno --speculative-num-draft-tokens 4"
 
 # (tag, family, model, command line, environment): one per aimed refusal
@@ -641,6 +643,17 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
     ("kvshard/mla-dp-paged", "hopper", DS3, KVS8 + " --page-size 64 --attn-dp-size 8", {}),
     ("dsv4/prefill-cp-mooncake", "blackwell", HYV, f"--tp-size 8 --ep-size 8 {PD_P} "
      "--enable-prefill-cp --cp-strategy interleave --moe-a2a-backend mooncake", {}),
+    # a fifth: DeepSeek-V4.1's encoder SWA replay
+    ("dsv41/replay-no-cap", "blackwell", V41, f"{REPLAY}", {}),
+    ("dsv41/replay-small-chunk", "blackwell", V41, f"{REPLAY} --max-running-requests 64 "
+     "--chunked-prefill-size 64", {}),
+    ("dsv41/replay-mixed", "blackwell", V41, f"{REPLAY} --max-running-requests 64 "
+     "--enable-mixed-chunk", {}),
+    ("dsv41/replay-pd-decode", "blackwell", V41, f"{REPLAY} --max-running-requests 64 "
+     f"{PD_D}", {}),
+    ("dsv41/replay-rocm-graph", "rocm", V41, f"{REPLAY} --max-running-requests 64 "
+     "--cuda-graph-backend-prefill breakable", {}),
+    ("dsv41/replay-ok", "blackwell", V41, f"{REPLAY} --max-running-requests 64", {}),
 )
 
 
