@@ -520,6 +520,9 @@ OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"dp_lm_head_validation"}),
         (r"multi-node data parallel is not supported unless dp attention",
          {"launcher_layout_checks"}),
+        # 0.5.22's encoder replay budget, checked among DeepSeek-V4.1's feature limits
+        (r"encoder SWA replay requires explicit --max-running-requests",
+         {"deepseek_v41_features"}),
         # 0.5.21's decoder replay blockers (0.5.22 moved them after the feature list)
         (r"--enable-decoder-swa-bounded-replay cannot be combined with", {"deepseek_v41_features"}),
         (r"FlashInfer MoE A2A with flashinfer_cutedsl requires "
