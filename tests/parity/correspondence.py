@@ -467,8 +467,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"sampling_mask_max_tokens_check"}),
         (r"Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100",
          {"trtllm_mha_platform_checks"}),
-        (r"SM100 native NVFP4 speculative decoding requires --speculative-draft-attention",
-         {"kv4_compatibility"}),
+        (r"SM100 native NVFP4 speculative decoding (requires --speculative-draft-attention|does "
+         r"not yet support)", {"kv4_compatibility"}),
         (r"--load-publish-endpoint (requires|needs an active) --kv-events-config|"
          r"--kv-events-config is not parseable", {"launcher_load_publish_checks"}),
         (r"--enable-kv-cache-sharding requires chunked prefill", {"kv_cache_sharding"}),

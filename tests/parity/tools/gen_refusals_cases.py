@@ -654,6 +654,21 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
     ("dsv41/replay-rocm-graph", "rocm", V41, f"{REPLAY} --max-running-requests 64 "
      "--cuda-graph-backend-prefill breakable", {}),
     ("dsv41/replay-ok", "blackwell", V41, f"{REPLAY} --max-running-requests 64", {}),
+    # a sixth: prefill_complete allocation on prefill servers, NVFP4 KV with DFLASH
+    ("pd/prefill-complete-prefill", "hopper", L8, f"{PD_P} "
+     "--disaggregation-decode-allocation-policy prefill_complete", {}),
+    ("pd/prefill-complete-pp", "hopper", L8, f"{PD_P} --tp-size 2 --pp-size 2 "
+     "--disaggregation-decode-allocation-policy prefill_complete "
+     "--optimistic-prefill-attempts 2", {}),
+    ("pd/prefill-complete-hicache", "hopper", L8, f"{PD_P} --enable-hierarchical-cache "
+     "--hicache-storage-backend file --hicache-write-policy write_back "
+     "--disaggregation-decode-allocation-policy prefill_complete "
+     "--optimistic-prefill-attempts 2", {}),
+    ("pd/prefill-complete-ok", "hopper", L8, f"{PD_P} --enable-hierarchical-cache "
+     "--disaggregation-decode-allocation-policy prefill_complete "
+     "--optimistic-prefill-attempts 2", {}),
+    ("kv4/dflash", "blackwell", Q3, "--kv-cache-dtype nvfp4 --attention-backend trtllm_mha "
+     "--speculative-algorithm DFLASH --speculative-draft-model-path " + Q3, {}),
 )
 
 
