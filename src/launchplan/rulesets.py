@@ -18,6 +18,7 @@ PIPELINE: tuple[str, ...] = (
     "deprecated_dp_attention",
     "megamoe_runner_alias",
     "megamoe_compat",
+    "return_hidden_states_mode",
     "watermark_config",
     "media_url_policy",
     "hicache_ratio_default",
@@ -286,6 +287,7 @@ PIPELINE: tuple[str, ...] = (
     "launcher_two_batch_overlap_check",
     "launcher_device_checks",
     "launcher_watermark_checks",
+    "launcher_load_publish_checks",
     # 0.5.21 only: its own spelling of attention DP, once everything read the layout
     "dp_attention_spelling",
 )

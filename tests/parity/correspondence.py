@@ -421,6 +421,80 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"--elastic-ep-initial-size cannot exceed|Elastic EP joining group exceeds|"
          r"single-rank Elastic EP joining group|primary --elastic-ep-initial-size must|"
          r"Elastic EP CUDA graph recapture", {"elastic_ep_scale_up"}),
+        # first met by the refusals suite (tools/gen_refusals_cases.py), each in the rule
+        # whose sglang= metadata names the function that raises it
+        (r"DSA DCP (does not support|requires)", {"deepseek_family_overrides"}),
+        (r"--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse",
+         {"pd_server_roles"}),
+        (r"--enable-kv-cache-sharding currently only supports the mooncake and nixl",
+         {"kv_cache_sharding"}),
+        (r"moe_a2a_backend='pplx' is only supported with --moe-runner-backend",
+         {"a2a_mori_pplx_modes"}),
+        (r"DeepEP v2 MoE (currently supports only --moe-runner-backend|has not validated fused)",
+         {"a2a_deepep_v2_adjustments"}),
+        (r"flashinfer_cutedsl FP4 MoE only supports DeepEP low_latency",
+         {"a2a_deepep_adjustments"}),
+        (r"Triton kernel MoE is only supported when ep_size == 1", {"gpt_oss_backend_check"}),
+        (r"does not support EPLB or redundant experts on Nemotro|without an a2a backend does "
+         r"not migrate its expert scales", {"nemotron_h_overrides"}),
+        (r"--speculative-use-rejection-sampling is only supported for EAGLE",
+         {"eagle_rejection_sampling_checks"}),
+        (r"--speculative-ngram-external-(sam-budget|corpus-max-tokens) must be positive|"
+         r"speculative_ngram_external_sam_budget must be less than", {"ngram_defaults"}),
+        (r"DFLASH requires --speculative-dflash-block-size|--speculative-num-draft-tokens and "
+         r"--speculative-dflash-block-size are set but they differ|--speculative-draft-window-"
+         r"size must be >= --speculative-num-draft-tokens", {"dflash_defaults"}),
+        (r"UNO (does not support|tree mode)", {"uno_defaults"}),
+        (r"IQuestQ1 (applies its attention sink|does not support|speculative decoding requires|"
+         r"requires FA3)|IQuest Q1 MTP drafting does not support", {"iquest_q1_overrides"}),
+        (r"IQuest Q1 requires an independent|MTP (verification width|draft hidden size|draft "
+         r"target layer|requires positive|requires --speculative-eagle-topk|uses its own full)",
+         {"iquest_q1_mtp_draft"}),
+        (r"Kimi-K3 DCP with decode_attention_backend=", {"kimi_k3_overrides"}),
+        (r"Qwen4-Exp (does not support|PD with MORI)|--qsa-indexer-dtype fp8_e4m3 requires",
+         {"qwen4_exp_overrides"}),
+        (r"MiniCPM sparse attention does not support PD", {"minicpm_sala_overrides"}),
+        (r"MiMo V2 prefill CP only supports|Aiter allreduce fusion is not supported with "
+         r"context parallelism", {"context_parallelism_checks"}),
+        (r"Intern-S2-Mobius does not support", {"model_arch_constraints"}),
+        (r"--enable-dsa-cache-layer-split (requires|currently only supports|is not supported)",
+         {"dsa_context_parallel_checks"}),
+        (r"--dsv4-attn-backend (flashmla_mega requires|trtllm does not support context)",
+         {"deepseek_v4_defaults"}),
+        (r"--enable-return-aux-hidden-states (captures without a draft|only supports pp_size)|"
+         r"--return-aux-hidden-state-layer-ids must", {"aux_hidden_state_capture"}),
+        (r"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported",
+         {"sampling_mask_max_tokens_check"}),
+        (r"Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100",
+         {"trtllm_mha_platform_checks"}),
+        (r"SM100 native NVFP4 speculative decoding (requires --speculative-draft-attention|does "
+         r"not yet support)", {"kv4_compatibility"}),
+        (r"--load-publish-endpoint (requires|needs an active) --kv-events-config|"
+         r"--kv-events-config is not parseable", {"launcher_load_publish_checks"}),
+        (r"--enable-kv-cache-sharding requires chunked prefill", {"kv_cache_sharding"}),
+        (r"DeepSeek-V4.1 TRT-LLM requires --cuda-graph-backend-prefill|"
+         r"--enable-encoder-swa-bounded-replay does not support", {"deepseek_v41_features"}),
+        (r"encoder SWA replay requires --max-running-requests", {"encoder_replay_capability"}),
+        (r"MiniCPM SALA does not support hierarchical cache", {"minicpm_sala_overrides"}),
+        (r"mm_process_config\[.*\] must be a dict", {"serving_value_checks"}),
+        (r"--enable-page-major-kv-layout requires the Triton Mamba kernels",
+         {"page_major_kv_layout"}),
+        (r"--prefill-only-disable-kv-cache (does not currently support|is incompatible with)",
+         {"prefill_only_kv_cache_args"}),
+        (r"supported for deterministic inference with absorbed-MLA models",
+         {"deterministic_mla_backend_check"}),
+        (r"DeepSeekV4 CP supports moe_a2a_backend in", {"deepseek_v4_context_parallel"}),
+        (r"--radix-eviction-policy tlru requires non-negative", {"cache_compatibility"}),
+        (r"KV sharding with trtllm_mla|--enable-kv-cache-sharding (does not support|and decode "
+         r"context parallelism|requires a real page size|for (GQA|MLA) models)",
+         {"kv_cache_sharding"}),
+        (r"Muse MegaMoE (prefill requires --moe-a2a-backend|requires positive|needs \d+ tokens "
+         r"per rank|breakable prefill requires)|--enable-megamoe-for-layernorm-sp is "
+         r"incompatible with --enable-mixed-chunk", {"layernorm_sp_checks"}),
+        (r"UNO manages its own stochastic verification", {"uno_defaults"}),
+        # the launcher check's (check_server_args) scheduling asserts
+        (r"PD-Multiplexing is (only supported|not compatible)|Detokenizer worker num must|"
+         r"Multimodal processor worker num must", {"launcher_scheduling_checks"}),
     ))
 
 
@@ -446,6 +520,9 @@ OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"dp_lm_head_validation"}),
         (r"multi-node data parallel is not supported unless dp attention",
          {"launcher_layout_checks"}),
+        # 0.5.22's encoder replay budget, checked among DeepSeek-V4.1's feature limits
+        (r"encoder SWA replay requires explicit --max-running-requests",
+         {"deepseek_v41_features"}),
         # 0.5.21's decoder replay blockers (0.5.22 moved them after the feature list)
         (r"--enable-decoder-swa-bounded-replay cannot be combined with", {"deepseek_v41_features"}),
         (r"FlashInfer MoE A2A with flashinfer_cutedsl requires "
@@ -505,6 +582,11 @@ SOURCE_EXCEPTIONS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
         "trtllm_mha), SGLang 0.5.23 turns the graph off in its compatibility step and a later "
         "hook turns it back on, after the graphs were sized; launchplan keeps it on in "
         "cuda_graph_compatibility, so its last declarer is the sizing rule. Same values."),
+    ("lora_target_modules", "check_lora_server_args"): (
+        frozenset({"input"}),
+        "SGLang's launcher check (check_server_args, after resolution: only in rows recorded "
+        "with it) re-declares the target modules as a set, the same modules; launchplan's "
+        "plan is resolution's, where they stay as given."),
     ("cuda_graph_config", "_handle_gpu_memory_settings"): (
         frozenset({"unified_memory_pool"}),
         "handle_unified_memory_pool mutates the cuda_graph_config object in place (no "

@@ -66,6 +66,9 @@ SUITES = {
     # launches aimed at the branches that moved between the releases' wheels, and a fresh
     # release-leaning draw (tools/gen_release3_cases.py)
     "release3": "release3-cases.json",
+    # lines aimed at SGLang's refusals no recorded case had met, recorded with the launcher
+    # check (tools/gen_refusals_cases.py)
+    "refusals": "refusals-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -148,6 +151,13 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # read (HARNESS_MESSAGES)
     ("wild7", "0.5.23"): 179, ("wild7", "default"): 179, ("wild7", "0.5.22"): 179,
     ("wild7", "0.5.21"): 176,
+    # tools/gen_refusals_cases.py, of 307: eight DFLASH/DSPARK lines whose draft loader wants
+    # openai on 0.5.23 (HARNESS_ERRORS)
+    ("refusals", "0.5.23"): 299, ("refusals", "default"): 299,
+    # on 0.5.22, eight lines wanting einops and nine Muse Spark lines on the synthetic config
+    # transformers' class refuses (HARNESS_ERRORS, HARNESS_MESSAGES); on 0.5.21 (the venv's
+    # own transformers) six and eight
+    ("refusals", "0.5.22"): 290, ("refusals", "0.5.21"): 293,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
@@ -191,6 +201,11 @@ HARNESS_MESSAGES = ("--enable-http2 requires the 'granian' package",
                     *(f"Unknown diffusion LLM algorithm: {name}" for name in (
                         "LowConfidence", "JointThreshold", "JointThresholdInDel",
                         "Gemma4Renoise")))
+
+# What SGLang's own argparse actions raise while parsing, outside argparse's error path (so
+# without its "argparse:" prefix): a command line launchplan reads as bad input, like a parser
+# error. LoRAPathAction asserts that a JSON-looking --lora-paths entry names both keys.
+PARSER_ACTION_ERRORS = ("looks like a JSON str, but it does not contain 'lora_name' and",)
 
 # Fields where launchplan knowingly reports otherwise than a release, per rule set: compared
 # and counted in the agreement table, and required to differ exactly here (so a fix shows up).

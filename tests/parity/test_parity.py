@@ -29,6 +29,7 @@ from tests.parity.oracle_cases import (
     KNOWN_CASE_DIVERGENCES,
     KNOWN_DIVERGENCES,
     LAUNCHER_FINDINGS,
+    PARSER_ACTION_ERRORS,
     SUITES,
     launcher_error,
     load,
@@ -65,9 +66,10 @@ def test_case_agrees_with_sglang(case, compat):
         assert not found, f"SGLang's launcher check passes; launchplan's {found} would refuse"
     if not expected["ok"] and checked is None:
         error = expected["error"] or ""
-        # argparse errors, and a keyword that is no field of the release (SGLang's record
-        # raises TypeError on construction), are bad input
-        parser_error = "argparse" in error or "Unexpected keyword argument" in error
+        # argparse errors (and its actions' own), and a keyword that is no field of the
+        # release (SGLang's record raises TypeError on construction), are bad input
+        parser_error = ("argparse" in error or "Unexpected keyword argument" in error
+                        or any(text in error for text in PARSER_ACTION_ERRORS))
         wanted = "bad-input" if parser_error else "refused"
         assert kind == wanted, f"SGLang: {error[:200]}; launchplan: {kind} {got}"
         if kind == "refused":

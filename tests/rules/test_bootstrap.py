@@ -130,3 +130,15 @@ def test_media_url_policy():
     for bad in ("https://a.org", "a.org/x", "user@a.org", "a.org:8080", " ", "."):
         out = decide(media_url_policy, make_view(allowed_media_domains=[bad]))
         assert isinstance(out, Refuse), bad
+
+
+def test_return_hidden_states_mode_and_its_switch_imply_each_other():
+    """Recorded: refusals' serve/return-hidden-mode (the mode given: SGLang re-declares the
+    switch true in _handle_return_hidden_states_mode)."""
+    out = b.return_hidden_states_mode(make_view(return_hidden_states_mode="last"))
+    assert isinstance(out, Declare) and out.fields == {"enable_return_hidden_states": True}
+    for on in (dict(enable_return_hidden_states=True),
+               dict(enable_return_aux_hidden_states=True)):
+        out = b.return_hidden_states_mode(make_view(**on))
+        assert isinstance(out, Declare) and out.fields == {"return_hidden_states_mode": "full"}
+    assert b.return_hidden_states_mode(make_view()) is None

@@ -239,8 +239,15 @@ def test_launcher_other_checks():
 def test_encoder_replay_capability():
     """Recorded: wild/41 and wild/159 (the flag on Qwen3) are refused by SGLang."""
     v41 = fake_model(model_type="deepseek_v41")
-    assert late.encoder_replay_capability(make_view(model=v41,
-                                               enable_encoder_swa_bounded_replay=True)) is None
+    sized = dict(enable_encoder_swa_bounded_replay=True, max_running_requests=64,
+                 chunked_prefill_size=4096, page_size=256)
+    assert late.encoder_replay_capability(make_view(model=v41, **sized)) is None
+    # refusals' dsv41/replay-small-chunk: 128 replay rows plus a page (384) exceed a 64 chunk
+    for short in (dict(chunked_prefill_size=64), dict(chunked_prefill_size=383),
+                  dict(chunked_prefill_size=-1), dict(max_running_requests=None),
+                  dict(max_running_requests=0)):
+        assert isinstance(late.encoder_replay_capability(make_view(
+            model=v41, **{**sized, **short})), Refuse), short
     other = fake_model(model_type="qwen3")
     assert isinstance(late.encoder_replay_capability(make_view(
         model=other, enable_encoder_swa_bounded_replay=True)), Refuse)
@@ -357,3 +364,23 @@ def test_unified_pool_under_pd_ships_whole_envelopes():
     swa = model_of(is_hybrid_swa=True)
     assert late.unified_memory_pool(view(swa, **host_pool)) is None
     assert isinstance(late.unified_memory_pool_0_5_21(view(swa, **host_pool)), Refuse)
+
+
+@pytest.mark.parametrize("rule", [late.unified_memory_pool, late.unified_memory_pool_0_5_22,
+                                  late.unified_memory_pool_0_5_21])
+def test_unified_pool_under_dcp_takes_a_colocated_mla_model_on_audited_backends(rule):
+    """Every release: with --dcp-size > 1 the unified pool takes an MLA model without SWA,
+    colocated, on flashinfer or the trtllm/CuteDSL MLA kernels."""
+    mla = fake_model(**{**MLA, "is_hybrid_swa": False, "is_hybrid_linear": False})
+    on = dict(enable_unified_memory=True, dcp_size=2, overlay=GRAPH)
+    assert rule(make_view(model=mla, attention_backend="flashinfer", **on)) is None
+    assert rule(make_view(model=mla, attention_backend="trtllm_mla", **on)) is None
+    mha = fake_model(is_hybrid_swa=False, is_hybrid_linear=False)
+    for refused in (make_view(model=mha, attention_backend="flashinfer", **on),
+                    make_view(model=mla, attention_backend="triton", **on),
+                    make_view(model=mla, attention_backend="flashinfer",
+                              disaggregation_mode="decode", **on)):
+        out = rule(refused)
+        assert isinstance(out, Refuse) and "--dcp-size 2" in out.message
+    swa = fake_model(**{**MLA, "is_hybrid_swa": True, "is_hybrid_linear": False})
+    assert isinstance(rule(make_view(model=swa, attention_backend="flashinfer", **on)), Refuse)

@@ -8,6 +8,7 @@ import pytest
 
 from launchplan.engine.declarations import Refuse
 from launchplan.rules.launcher import (
+    launcher_load_publish_checks,
     launcher_lora_checks,
     launcher_lora_checks_0_5_22,
     launcher_metrics_checks,
@@ -234,3 +235,19 @@ def test_device_bound_features_and_ports(values, refused):
     from launchplan.rules.launcher import launcher_device_checks
 
     assert isinstance(launcher_device_checks(make_view(**values)), Refuse) is refused
+
+
+@pytest.mark.parametrize("config", [
+    None, "", "not-json", '["zmq"]', '{"endpoint": "tcp://*:5557"}', '{"publisher": "null"}',
+    '{"publisher": "zmq", "endpoint": ""}'])
+def test_load_publishing_needs_an_active_kv_events_publisher(config):
+    view = make_view(load_publish_endpoint="tcp://*:6000", kv_events_config=config)
+    assert isinstance(launcher_load_publish_checks(view), Refuse)
+
+
+def test_load_publishing_off_or_with_a_publisher_starts():
+    active = '{"publisher": "zmq", "endpoint": "tcp://*:5557"}'
+    assert launcher_load_publish_checks(make_view(load_publish_endpoint="auto",
+                                                  kv_events_config=active)) is None
+    for off in (None, "", " off "):
+        assert launcher_load_publish_checks(make_view(load_publish_endpoint=off)) is None

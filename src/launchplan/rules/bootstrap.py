@@ -134,6 +134,37 @@ def prefill_cp_platform_check_0_5_21(v: View) -> Refuse | None:
 
 @rule(
     phase=Phase.BOOTSTRAP,
+    reads=("return_hidden_states_mode", "enable_return_hidden_states",
+           "enable_return_aux_hidden_states"),
+    writes=("return_hidden_states_mode", "enable_return_hidden_states"),
+    sglang="handle_return_hidden_states_mode",
+    triggers=("return_hidden_states_mode", "enable_return_hidden_states",
+              "enable_return_aux_hidden_states"),
+)
+def return_hidden_states_mode(v: View) -> Declare | None:
+    """The hidden-state return mode and its switch name one setting: each implies the other.
+
+    When: a mode is given, or returning hidden states (or, from 0.5.23, the auxiliary ones)
+        is switched on.
+    Effect: a mode given (``last`` or ``full``) declares ``enable_return_hidden_states`` true;
+        no mode with the switch on declares ``return_hidden_states_mode`` ``full``.
+    Why: requests are checked against the mode, and the switch is its older spelling
+        (``handle_return_hidden_states_mode``; the aux capture returns its states in their
+        place, so it wants ``full`` too).
+    Assumes: nothing (the parser admits only those two modes).
+    """
+    mode = v.return_hidden_states_mode
+    if mode is not None:
+        return Declare({"enable_return_hidden_states": True},
+                       f"--return-hidden-states-mode {mode} returns hidden states")
+    if v.enable_return_hidden_states or v.get("enable_return_aux_hidden_states"):
+        return Declare({"return_hidden_states_mode": "full"},
+                       "returning hidden states without a mode allows the full states")
+    return None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
     reads=("prefill_decode_interval", "prefill_decode_interval_min_bs"),
     sglang="validate_prefill_decode_interval",
     triggers=("prefill_decode_interval", "prefill_decode_interval_min_bs"),

@@ -144,7 +144,8 @@ _LINEAR_ATTN: dict[str, Any] = dict(
            "mamba_radix_cache_strategy", "disable_radix_cache", "disaggregation_mode",
            "speculative_eagle_topk", "speculative_algorithm"),
     writes=("linear_attn_decode_backend", "linear_attn_verify_backend", "mamba_ssm_dtype"),
-    facts=("target.is_cuda", "target.is_sm100", "target.capability", "model.uses_kda"),
+    facts=("target.is_cuda", "target.is_sm100", "target.capability", "target.runtime_version",
+           "model.uses_kda"),
 )
 
 
@@ -610,13 +611,18 @@ class _Audited(Struct):
     verify: frozenset[str]  # an MLA target's speculative verify
     mha: frozenset[str]  # an MHA target's verify, a fused draft's and DFLASH's
     dspark: frozenset[str]
+    dcp: frozenset[str]  # the full-attention backends under decode context parallelism
 
 
-_AUDITED = _Audited(_SPEC_VERIFY_AUDITED, _SPEC_MHA_AUDITED, _SPEC_VERIFY_AUDITED | {"fa4"})
-# 0.5.22: the MHA rails without trtllm_mha, tokenspeed_mla a verify kernel, no fa4 for DSPARK
+_DCP_AUDITED = frozenset({"flashinfer", "trtllm_mla", "cutedsl_mla"})
+_AUDITED = _Audited(_SPEC_VERIFY_AUDITED, _SPEC_MHA_AUDITED, _SPEC_VERIFY_AUDITED | {"fa4"},
+                    _DCP_AUDITED)
+# 0.5.22: the MHA rails without trtllm_mha, tokenspeed_mla a verify kernel (and a DCP one: an
+# alias of trtllm_mla from 0.5.23), no fa4 for DSPARK
 _AUDITED_0_5_22 = _Audited(_SPEC_VERIFY_AUDITED | {"tokenspeed_mla"},
                            frozenset({"triton", "flashinfer", "fa3"}),
-                           _SPEC_VERIFY_AUDITED | {"tokenspeed_mla"})
+                           _SPEC_VERIFY_AUDITED | {"tokenspeed_mla"},
+                           _DCP_AUDITED | {"tokenspeed_mla"})
 
 
 @rule(**_UNIFIED, sglang="handle_unified_memory_pool")
@@ -628,13 +634,14 @@ def unified_memory_pool(v: View) -> Declare | Refuse | None:
         (``_unified_pd_refusal``); refuses speculation other than none, DSPARK, EAGLE, EAGLE3
         or DFLASH, or top-k > 1; EAGLE/EAGLE3 without a hybrid (SWA or Mamba) target or off
         audited verify and draft backends; DSPARK/DFLASH off their backends; two-batch
-        overlap, LMCache, the external linker, and EAGLE with the host-pool backup or HiCache.
+        overlap, LMCache, the external linker, and EAGLE with the host-pool backup or HiCache;
+        then, under --dcp-size > 1, a non-MLA or hybrid-SWA model, PD disaggregation, or
+        backends other than flashinfer, trtllm_mla and cutedsl_mla (``_unified_dcp_refusal``).
         A ``full`` prefill graph off fa3/fa4 is disabled, even when chosen.
     Why: the id translation was audited only on those paths, and a full prefill graph builds
         its block table only in the fa3/fa4 path (``handle_unified_memory_pool``, which
         mutates it in place with a warning).
-    Assumes: the DCP sub-checks are not modelled; SGLANG_DISABLE_LAZY_COMPACTION is unset
-        unless the environment given sets it.
+    Assumes: SGLANG_DISABLE_LAZY_COMPACTION is unset unless the environment given sets it.
     """
     return _unified_pool(v, _AUDITED)
 
@@ -726,7 +733,28 @@ def _unified_pool(v: View, audited: _Audited) -> Declare | Refuse | None:
     ):
         if failed:
             return Refuse(f"--enable-unified-memory does not support {what}")
-    return _unified_full_prefill_fallback(v, backends)
+    return _unified_dcp_refusal(v, backends, audited.dcp) \
+        or _unified_full_prefill_fallback(v, backends)
+
+
+def _unified_dcp_refusal(v: View, backends: set[str], allowed: frozenset[str]) -> Refuse | None:
+    """Under decode context parallelism the unified pool widens its virtual ids per row; only
+    the MLA pool, without SWA and colocated, and the backends that build their block table
+    through the pool's page map were converted to that (``_validate_unified_memory_dcp``)."""
+    if v.dcp_size <= 1:
+        return None
+    for failed, what in (
+        (not v.model.is_mla, "a non-MLA model (the MHA unified pool has no DCP-aware write)"),
+        (v.model.is_hybrid_swa, "a hybrid sliding-window model"),
+        (v.disaggregation_mode != "null",
+         "PD disaggregation (a page envelope would hold one rank's shard only)"),
+        (not backends <= allowed,
+         f"attention backends {sorted(backends)} (it needs {sorted(allowed)})"),
+    ):
+        if failed:
+            return Refuse(f"--enable-unified-memory with --dcp-size {v.dcp_size} does not "
+                          f"support {what}")
+    return None
 
 
 def _unified_full_prefill_fallback(v: View, backends: set[str]) -> Declare | None:
@@ -807,7 +835,8 @@ def unified_memory_pool_0_5_21(v: View) -> Declare | Refuse | None:
                          (v.enable_lmcache, "--enable-lmcache")):
         if failed:
             return Refuse(f"--enable-unified-memory does not support {what}")
-    return _unified_full_prefill_fallback(v, backends)
+    return _unified_dcp_refusal(v, backends, _AUDITED_0_5_22.dcp) \
+        or _unified_full_prefill_fallback(v, backends)
 
 
 # --- P35 -------------------------------------------------------------------------------------
@@ -1066,25 +1095,44 @@ def multimodal_chunking_capability(v: View) -> Declare | None:
                    f"chunked prefill disabled: {v.model.arch0} does not support it")
 
 
+#: the encoder replay's rows a cache hit's first chunk may run besides its own extend
+REPLAY_ROWS = 128
+
+
 @rule(
     phase=Phase.LATE,
-    reads=("enable_encoder_swa_bounded_replay",),
+    reads=("enable_encoder_swa_bounded_replay", "max_running_requests", "chunked_prefill_size",
+           "page_size"),
     facts=("model.model_type",),
-    sglang="handle_model_capability_adjustments (encoder SWA bounded replay)",
+    sglang="handle_model_capability_adjustments (encoder SWA bounded replay, "
+           "validate_deepseek_v41_encoder_replay_budget)",
     triggers=("enable_encoder_swa_bounded_replay",),
 )
 def encoder_replay_capability(v: View) -> Refuse | None:
-    """Bounded encoder sliding-window replay is a DeepSeek-V4.1 feature.
+    """Bounded encoder sliding-window replay is a DeepSeek-V4.1 feature with a chunk budget.
 
     When: ``--enable-encoder-swa-bounded-replay`` is given.
-    Effect: refuses it for a model whose ``model_type`` is not deepseek_v41.
-    Why: only DeepSeek-V4.1's encoder keeps the sliding-window state the replay bounds
-        (``handle_model_capability_adjustments``, last check).
+    Effect: refuses it for a model whose ``model_type`` is not deepseek_v41; on DeepSeek-V4.1,
+        without a positive ``--max-running-requests`` or with a prefill chunk (per attention
+        DP rank) below 128 replay rows plus one page.
+    Why: only DeepSeek-V4.1's encoder keeps the sliding-window state the replay bounds; a hit's
+        first chunk also runs up to 128 replay rows and floors its extend to whole pages, so a
+        smaller chunk never admits the hit (``handle_model_capability_adjustments``, last
+        check, ``validate_deepseek_v41_encoder_replay_budget``).
     Assumes: nothing.
     """
-    if v.enable_encoder_swa_bounded_replay and v.model.model_type != "deepseek_v41":
+    if not v.enable_encoder_swa_bounded_replay:
+        return None
+    if v.model.model_type != "deepseek_v41":
         return Refuse("--enable-encoder-swa-bounded-replay needs DeepSeek-V4.1; this model is "
                       f"{v.model.model_type}")
+    least = REPLAY_ROWS + (v.page_size or 1)
+    running, chunk = v.max_running_requests, v.chunked_prefill_size
+    if running is None or running <= 0 or not chunk or chunk < least:
+        return Refuse("--enable-encoder-swa-bounded-replay needs a positive "
+                      f"--max-running-requests (got {running}) and at least {least} chunked "
+                      f"prefill tokens per attention DP rank (got {chunk}): {REPLAY_ROWS} "
+                      "replay rows plus one page")
     return None
 
 

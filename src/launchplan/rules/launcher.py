@@ -8,6 +8,7 @@ checks of the layout and the scheduler.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -562,4 +563,47 @@ def launcher_device_checks(v: View) -> Refuse | None:
              f"--grpc-port {v.grpc_port} must differ from --port {v.port}")):
         if hit:
             return Refuse(what)
+    return None
+
+
+def _kv_events_config(text: str) -> dict[str, Any] | None:
+    """The ``--kv-events-config`` JSON object, or None when it is no JSON object."""
+    try:
+        config = json.loads(text)
+    except ValueError:
+        return None
+    return config if isinstance(config, dict) else None
+
+
+@rule(
+    phase=Phase.LAUNCHER,
+    reads=("load_publish_endpoint", "kv_events_config"),
+    sglang="check_server_args (check_load_publish_args)",
+    triggers=("load_publish_endpoint",),
+)
+def launcher_load_publish_checks(v: View) -> Refuse | None:
+    """A load-publishing endpoint needs an active KV-events publisher to be advertised through.
+
+    When: ``--load-publish-endpoint`` is set and not ``off``.
+    Effect: refuses it without ``--kv-events-config``, with a config that is no JSON object,
+        or with one whose publisher is ``null`` (its default) or whose endpoint is empty.
+    Why: routers find the load range in ``/server_info``'s KV-events block, which exists only
+        with a running publisher; the launcher fails fast rather than have a scheduler bind a
+        range nobody can discover (``check_load_publish_args``).
+    Assumes: the port-range checks that follow (overlap with the KV-events and replay ranges,
+        the 16-bit ceiling) pass.
+    """
+    mode = (v.load_publish_endpoint or "").strip()
+    if not mode or mode.lower() == "off":
+        return None
+    text = v.kv_events_config
+    if not text:
+        return Refuse("--load-publish-endpoint needs --kv-events-config (routers find the "
+                      "load range through its publisher)")
+    config = _kv_events_config(text)
+    if config is None:
+        return Refuse(f"--kv-events-config must be a JSON object; got {text!r}")
+    if config.get("publisher", "null") == "null" or not config.get("endpoint", "tcp://*:5557"):
+        return Refuse("--load-publish-endpoint needs an active --kv-events-config publisher "
+                      "(not 'null') with an endpoint")
     return None

@@ -7,10 +7,13 @@ one sequence (no attention DP, no pipeline stages).
 
 from __future__ import annotations
 
-from launchplan.engine.declarations import Refuse
+from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
+from launchplan.rules.graph_config import PREFILL, with_phase
+from launchplan.rules.mega_moe import TOKENS_ENV
 from launchplan.rules.moe import NVFP4_DISPATCH_ENV, nvfp4_dispatch
 from launchplan.rules.parallel import attn_dp_enabled
 
@@ -23,12 +26,15 @@ SUPPORTED = frozenset({MUSE_SPARK, "Qwen3ForCausalLM"})
     phase=Phase.SPECULATIVE,
     reads=("enable_layernorm_sp", "enable_megamoe_for_layernorm_sp", "tp_size", "ep_size",
            "quantization", "moe_a2a_backend", "moe_runner_backend", "attn_dp_size",
-           "ep_join_mode", "speculative_algorithm", "pp_size", "flashinfer_a2a_dispatch_type"),
+           "ep_join_mode", "speculative_algorithm", "pp_size", "flashinfer_a2a_dispatch_type",
+           "enable_mixed_chunk", "chunked_prefill_size", "max_prefill_tokens",
+           "cuda_graph_config"),
+    writes=("cuda_graph_config",),
     facts=("model.arch0",),
     sglang="handle_layernorm_sp (validate_layernorm_sp)",
     triggers=("enable_layernorm_sp", "enable_megamoe_for_layernorm_sp"),
 )
-def layernorm_sp_checks(v: View) -> Refuse | None:
+def layernorm_sp_checks(v: View) -> Declare | Refuse | None:
     """LayerNorm SP needs a supporting architecture and one sequence per TP group.
 
     When: ``--enable-layernorm-sp`` (or ``--enable-megamoe-for-layernorm-sp``) is given.
@@ -39,14 +45,19 @@ def layernorm_sp_checks(v: View) -> Refuse | None:
         flashinfer_trtllm; attention DP; speculative decoding other than Muse Spark DFLASH;
         PP above 1; then, on Muse Spark without the MegaMoE variant, NVFP4 A2A dispatch
         (SGLANG_MOE_NVFP4_DISPATCH on, or unset with no dispatch type given: SGLang turns
-        it on for modelopt_fp4 under FlashInfer A2A).
+        it on for modelopt_fp4 under FlashInfer A2A); with it, mixed chunks, a prefill budget
+        (the chunk, else ``max_prefill_tokens``) or MegaMoE capacity that is not positive, a
+        per-rank share of the budget above the capacity, and under a breakable prefill graph
+        chunked prefill off or a largest capture size below the chunk
+        (``_megamoe_sp_problem``); else it declares the prefill CUDA graph breakable if it
+        was, disabled otherwise.
     Why: the sequence is sharded across the whole TP group, which under attention DP holds
         different sequences and under PP starts on the first stage only
         (``validate_layernorm_sp``); Muse Spark's SP sizes its A2A workspace for BF16
         activations (``handle_layernorm_sp``).
-    Assumes: Muse Spark's MegaMoE prefill variant (its token budget and prefill-graph choice)
-        is not modelled beyond its A2A backend check; SGLANG_MOE_NVFP4_DISPATCH is unset
-        unless the environment given sets it.
+    Assumes: SGLANG_MOE_NVFP4_DISPATCH is unset and
+        SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK 8192 unless the environment given
+        sets them.
     """
     arch = v.model.arch0
     megamoe = bool(v.get("enable_megamoe_for_layernorm_sp"))
@@ -87,10 +98,47 @@ def layernorm_sp_checks(v: View) -> Refuse | None:
                       f"{algorithm}")
     if v.pp_size > 1:
         return Refuse("--enable-layernorm-sp does not work with pipeline parallelism")
-    if arch == MUSE_SPARK and not megamoe and nvfp4_dispatch(v):
+    if arch == MUSE_SPARK and megamoe:
+        problem = _megamoe_sp_problem(v)
+        if problem:
+            return Refuse(problem)
+        config = v.cuda_graph_config
+        backend = "breakable" if config[PREFILL]["backend"] == "breakable" else "disabled"
+        return Declare({"cuda_graph_config": with_phase(config, PREFILL, backend=backend)},
+                       f"Muse MegaMoE SP prefill: prefill CUDA graph {backend} (it warms every "
+                       "captured size first; other graph backends run eagerly)")
+    if arch == MUSE_SPARK and nvfp4_dispatch(v):
         return Refuse(f"Muse Spark --enable-layernorm-sp needs {NVFP4_DISPATCH_ENV}=0: its "
                       "FlashInfer A2A carries BF16 activations (unset, SGLang turns NVFP4 "
                       "dispatch on for modelopt_fp4)")
+    return None
+
+
+def _megamoe_sp_problem(v: View) -> str | None:
+    """Muse Spark's MegaMoE prefill shares one symmetric buffer sized per rank, filled by
+    SP prefill only; a breakable prefill graph must have captured every chunk it replays."""
+    if v.enable_mixed_chunk:
+        return ("--enable-megamoe-for-layernorm-sp does not work with --enable-mixed-chunk: "
+                "mixed batches skip the SP prefill")
+    chunk = v.chunked_prefill_size
+    budget = chunk if chunk > 0 else v.max_prefill_tokens
+    capacity = environment.value(v.env, TOKENS_ENV)
+    if capacity <= 0 or budget <= 0:
+        return (f"Muse MegaMoE needs a positive prefill budget ({budget}) and {TOKENS_ENV} "
+                f"({capacity})")
+    per_rank = -(-budget // v.tp_size)
+    if per_rank > capacity:
+        return (f"Muse MegaMoE needs {per_rank} tokens per rank, above {TOKENS_ENV} "
+                f"{capacity}: raise it or lower --chunked-prefill-size")
+    prefill = v.cuda_graph_config[PREFILL]
+    if prefill["backend"] == "breakable":
+        if chunk <= 0:
+            return ("Muse MegaMoE under a breakable prefill CUDA graph needs chunked prefill "
+                    "(a positive --chunked-prefill-size bounds its SP workspace)")
+        sizes = prefill.get("bs")
+        if not sizes or max(sizes) < chunk:
+            return ("Muse MegaMoE under a breakable prefill CUDA graph needs the largest "
+                    f"prefill capture size to cover --chunked-prefill-size {chunk}")
     return None
 
 
