@@ -61,7 +61,8 @@ class Plan(dict, Values):  # type: ignore[misc]
     updates; any other name asks the result once (``__missing__``), and the base learns
     it. Every plan is truthy."""
 
-    __slots__ = ("result", "target", "model", "draft", "env")
+    __slots__ = ("result", "target", "model", "draft", "env", "prefill_backend",
+                 "decode_backend")
 
     def __init__(self, result: Result) -> None:
         self.result = result
@@ -72,6 +73,9 @@ class Plan(dict, Values):  # type: ignore[misc]
         self.env = record.env
         if type(result) is Result:
             _fill(self, result, _PLAN_BASES, _GATE_NAMES)
+        # ``Values``' two properties, as plain attributes: rows ask them a dozen times
+        self.prefill_backend = self["prefill_attention_backend"] or self["attention_backend"]
+        self.decode_backend = self["decode_attention_backend"] or self["attention_backend"]
 
     def __missing__(self, name: str) -> Any:
         head, dot, path = name.partition(".")
@@ -99,6 +103,10 @@ class TracedPlan(Plan):
     such a verdict is never reused."""
 
     __slots__ = ("reads", "opaque", "_result")
+
+    # traced reads, not the attributes a ``Plan`` sets
+    prefill_backend = Values.prefill_backend
+    decode_backend = Values.decode_backend
 
     def __init__(self, result: Result) -> None:
         self._result = result

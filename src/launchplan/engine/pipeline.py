@@ -327,8 +327,8 @@ def _walk(steps: Sequence[tuple[Any, ...]], view: View, result: Result,
             pending.append((spec, fields, note, _NO_READS))
             continue
         stash.append(Declaration(spec.name, fields, note, spec.normalizes, _NO_READS))
-        values_of.update(fields)
-        overlay.update(fields)
+        values_of |= fields  # (an operator: no method call, no argument tuple)
+        overlay |= fields
     _land(pending, stash, view, overlay)
 
 
