@@ -93,7 +93,7 @@ def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
         req = v.requirement
         seen.add(req.name)
         problems.append(Problem(req.name, req.severity, v.message, req.evidence,
-                                req.verified, v.culprits, _plain(v.values), v.sources))
+                                req.verified, v.culprits, _plain(v.values), v.sources, []))
     for rule, message, requirement in result.launcher:
         if requirement in seen:
             continue

@@ -35,8 +35,7 @@ class Result:
     """
 
     __slots__ = ("record", "declarations", "warnings", "_overlay", "refusal", "_declared",
-                 "launcher", "refusal_requirement", "extras", "_fields", "_defaults",
-                 "_chains")
+                 "launcher", "refusal_requirement", "extras", "_fields", "_defaults")
 
     def __init__(self, record: Record, declarations: list[Declaration], warnings: list[str],
                  overlay: dict[str, Any]) -> None:
@@ -47,7 +46,6 @@ class Result:
         self.refusal: tuple[str, str] | None = None
         self.refusal_requirement: str | None = None
         self._declared: frozenset[str] | None = None
-        self._chains: tuple[int, dict[str, list[Declaration]]] | None = None
         # (rule, message, requirement or None) for each check SGLang's launcher would fail
         self.launcher: list[tuple[str, str, str | None]] = []
         # analyses derived from the final plan, computed once (the memory plan, ...)
@@ -89,26 +87,7 @@ class Result:
 
     def chain(self, name: str) -> list[Declaration]:
         """Every declaration of ``name``, oldest first."""
-        return list(self._chain_of().get(name, ()))
-
-    def _chain_of(self) -> dict[str, list[Declaration]]:
-        """Per declared field, its declarations, oldest first: made once for every ``source``
-        and ``chain`` asked of a result (preflight asks several per problem), made again if
-        declarations were appended since."""
-        declarations = self.declarations
-        known = self._chains
-        if known is not None and known[0] == len(declarations):
-            return known[1]
-        chains: dict[str, list[Declaration]] = {}
-        for d in declarations:
-            for name in d.fields:
-                found = chains.get(name)
-                if found is None:
-                    chains[name] = [d]
-                else:
-                    found.append(d)
-        self._chains = (len(declarations), chains)
-        return chains
+        return [d for d in self.declarations if name in d.fields]
 
     def source(self, name: str) -> str:
         """The rule that decided ``name`` last, or ``input`` / ``default``.
@@ -119,19 +98,20 @@ class Result:
         head, _, path = name.partition(".")
         if path:
             return self._key_source(head, path.split("."))
-        chain = self._chain_of().get(name)
-        if chain:
-            return chain[-1].source
+        for d in reversed(self.declarations):
+            if name in d.fields:
+                return d.source
         return "input" if self.record.raw.explicit(name) else "default"
 
     def _key_source(self, head: str, path: list[str]) -> str:
         source = "input" if self.record.raw.explicit(head) else "default"
         previous: Any = _dig(self.record.raw.get(head), path)
-        for d in self._chain_of().get(head, ()):
-            value = _dig(d.fields[head], path)
-            if value != previous:
-                source = d.source
-            previous = value
+        for d in self.declarations:
+            if head in d.fields:
+                value = _dig(d.fields[head], path)
+                if value != previous:
+                    source = d.source
+                previous = value
         return source
 
     def overrides(self) -> list[dict[str, Any]]:
