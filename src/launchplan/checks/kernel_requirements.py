@@ -342,8 +342,15 @@ def _reserve_matches(plan: Values) -> bool:
     if estimate < 0:
         return True
     spec = _estimate_rule(plan.result.record.compat)
-    if all(_unchanged_after(declarations, estimate, name, plan.result.record.raw)
-           for d in declarations[estimate + 1:] for name in spec.reads.intersection(d.fields)):
+    reads, raw = spec.reads, plan.result.record.raw
+    for at in range(estimate + 1, len(declarations)):
+        fields = declarations[at].fields
+        if reads.isdisjoint(fields):  # the common case: no set made
+            continue
+        if not all(_unchanged_after(declarations, estimate, name, raw)
+                   for name in reads.intersection(fields)):
+            break
+    else:  # every field the estimate reads ends as it was then
         return True
     decided = plan["mem_fraction_static"]
     again = spec.func(_FinalView(plan))
