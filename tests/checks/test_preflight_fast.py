@@ -90,3 +90,19 @@ def test_filled_plan_reads_a_given_none_as_the_fallback():
         plan = Plan(result)
         for name in (*fields, "mm_enable_dp_encoder"):
             assert plan[name] == result.value_at(name) is not None, name
+
+
+def test_source_answers_as_the_declarations_say():
+    """``Result.source`` answers 'default' for a field neither given nor declared without
+    looking at the declarations: the same answer as walking them."""
+    seen = 0
+    for result in _results(300, seed=8):
+        release = result.record.raw.release
+        names = FIELDS if release == SGLANG_VERSION else release_table(release).fields
+        for name in names:
+            last = [d.source for d in result.declarations if name in d.fields]
+            expected = last[-1] if last else (
+                "input" if result.record.raw.explicit(name) else "default")
+            assert result.source(name) == expected, name
+        seen += 1
+    assert seen > 150
