@@ -150,6 +150,8 @@ class OnView(Values):
         self.env = view.env
 
     def __getitem__(self, name: str) -> Any:
+        if "." not in name:  # a field's own value: most reads
+            return self.view[name]
         head, _, path = name.partition(".")
         value = self.view[head]
         for part in path.split(".") if path else ():
