@@ -105,7 +105,7 @@ def _plain_quotes(raw: RawInput, field: str, value: Any) -> Any:
     """``value`` without the typographic quotes a web page or chat client wrapped it in
     (``“/models/x”``), noted: the shell keeps such quotes in the word, so SGLang itself
     would look for a path with them and not find it."""
-    if not isinstance(value, str):
+    if not isinstance(value, str) or value.isascii():  # every typographic quote is not ASCII
         return value
     from launchplan.input.typography import unquoted
 

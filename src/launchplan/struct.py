@@ -62,6 +62,9 @@ class _StructMeta(type):
 
     def __init__(cls, name: str, bases: tuple, namespace: dict, frozen: bool = True) -> None:
         super().__init__(name, bases, namespace)
+        # each field's slot setter, in order: storing through it skips the attribute lookup
+        # ``object.__setattr__`` makes per field (construction is on every plan's path)
+        cls._setters = tuple(getattr(cls, f).__set__ for f in cls._fields)
 
 
 class Struct(metaclass=_StructMeta):
@@ -72,9 +75,14 @@ class Struct(metaclass=_StructMeta):
     _compared: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
     _frozen: ClassVar[bool] = True
+    _setters: ClassVar[tuple[Any, ...]] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
+        if not kwargs and len(args) == len(fields):  # every field, in order
+            for set_field, value in zip(self._setters, args):
+                set_field(self, value)
+            return
         if len(args) > len(fields):
             raise TypeError(f"{type(self).__name__} takes {len(fields)} fields")
         set_ = object.__setattr__

@@ -342,8 +342,15 @@ def _reserve_matches(plan: Values) -> bool:
     if estimate < 0:
         return True
     spec = _estimate_rule(plan.result.record.compat)
-    if all(_unchanged_after(declarations, estimate, name, plan.result.record.raw)
-           for d in declarations[estimate + 1:] for name in spec.reads.intersection(d.fields)):
+    reads, raw = spec.reads, plan.result.record.raw
+    for at in range(estimate + 1, len(declarations)):
+        fields = declarations[at].fields
+        if reads.isdisjoint(fields):  # the common case: no set made
+            continue
+        if not all(_unchanged_after(declarations, estimate, name, raw)
+                   for name in reads.intersection(fields)):
+            break
+    else:  # every field the estimate reads ends as it was then
         return True
     decided = plan["mem_fraction_static"]
     again = spec.func(_FinalView(plan))
@@ -381,17 +388,23 @@ def _estimate_rule(compat: str) -> Any:
 
 
 class _FinalView:
-    """The final values, read like a view with ``mem_fraction_static`` unset."""
+    """The final values, read like a view with ``mem_fraction_static`` unset: the values the
+    plan holds are attributes (a read is a dictionary lookup, as a view's), others are asked
+    of the plan."""
 
     def __init__(self, plan: Plan) -> None:
-        self._plan = plan
-        self.target = plan.target
-        self.model = plan.model
-        self.record = plan.result.record
+        values = self.__dict__
+        values.update(plan)
+        values["mem_fraction_static"] = None
+        values["_plan"] = plan
+        values["target"] = plan.target
+        values["model"] = plan.model
+        values["record"] = plan.result.record
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> Any:  # a name the plan has not read yet
+        return self._plan[name]
+
+    def __getitem__(self, name: str) -> Any:
         if name == "mem_fraction_static":
             return None
         return self._plan[name]
-
-    __getitem__ = __getattr__

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from launchplan.checks.predicates import ALWAYS, Plan, Requirement, Severity, Values, cond
@@ -235,9 +236,16 @@ def _page_ok(p: Values) -> bool:
 def _memory(p: Values) -> Any:
     if not isinstance(p, Plan):
         return None
+    return _memory_plan()(p.result)
+
+
+@cache
+def _memory_plan() -> Any:
+    """``memory.plan.memory_plan``, imported once when first asked (not with this table:
+    the memory modules import it)."""
     from launchplan.memory.plan import memory_plan
 
-    return memory_plan(p.result)
+    return memory_plan
 
 
 def _memory_fits(p: Values) -> bool:

@@ -12,11 +12,16 @@ from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
 
-from launchplan.engine.result import Result
+from launchplan.engine.result import Result, _dig
+from launchplan.memory.values import _fill, _learn
 from launchplan.struct import Struct
 from launchplan.vocabulary import BACKEND_FIELDS
 
 SIDES = BACKEND_FIELDS
+#: Per release, the unset value of every field a ``Plan`` holds from the start (``_fill``).
+_PLAN_BASES: dict[int, Any] = {}
+#: What every preflight reads first: the backends a row's gate tests.
+_GATE_NAMES = (*SIDES, "speculative_draft_attention_backend")
 PAGE_TREE_BACKENDS = frozenset({"flashinfer", "fa3", "triton"})
 
 
@@ -50,10 +55,14 @@ class Values:
 class Plan(dict, Values):  # type: ignore[misc]
     """The final values of a result, as SGLang hands them to the server.
 
-    A dict of the values read so far: a row reads a value with one C-level lookup, and only
-    the first read of a name asks the result (``__missing__``). Every plan is truthy."""
+    A dict of final values: a row reads a value with one C-level lookup. It starts with
+    every field the input or the rules set and every field rows read before (at its unset
+    value: a per-release base, as the memory plan's ``values`` copies), in two dictionary
+    updates; any other name asks the result once (``__missing__``), and the base learns
+    it. Every plan is truthy."""
 
-    __slots__ = ("result", "target", "model", "draft", "env")
+    __slots__ = ("result", "target", "model", "draft", "env", "prefill_backend",
+                 "decode_backend")
 
     def __init__(self, result: Result) -> None:
         self.result = result
@@ -62,9 +71,22 @@ class Plan(dict, Values):  # type: ignore[misc]
         self.model = record.model
         self.draft = record.draft
         self.env = record.env
+        if type(result) is Result:
+            _fill(self, result, _PLAN_BASES, _GATE_NAMES)
+        # ``Values``' two properties, as plain attributes: rows ask them a dozen times
+        self.prefill_backend = self["prefill_attention_backend"] or self["attention_backend"]
+        self.decode_backend = self["decode_attention_backend"] or self["attention_backend"]
 
     def __missing__(self, name: str) -> Any:
-        value = self[name] = self.result.value_at(name)
+        head, dot, path = name.partition(".")
+        result = self.result
+        if dot:  # ``Result.value_at``, from the head's final value
+            value = _dig(self[head], path.split("."))
+        else:
+            value = result.value(name)
+            if type(result) is Result:
+                _learn(result._defaults, result._fields, (name,), _PLAN_BASES)
+        self[name] = value
         return value
 
     def __bool__(self) -> bool:
@@ -81,6 +103,10 @@ class TracedPlan(Plan):
     such a verdict is never reused."""
 
     __slots__ = ("reads", "opaque", "_result")
+
+    # traced reads, not the attributes a ``Plan`` sets
+    prefill_backend = Values.prefill_backend
+    decode_backend = Values.decode_backend
 
     def __init__(self, result: Result) -> None:
         self._result = result
@@ -124,6 +150,8 @@ class OnView(Values):
         self.env = view.env
 
     def __getitem__(self, name: str) -> Any:
+        if "." not in name:  # a field's own value: most reads
+            return self.view[name]
         head, _, path = name.partition(".")
         value = self.view[head]
         for part in path.split(".") if path else ():

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from launchplan.checks.bounds import oversized
 from launchplan.checks.launch_requirements import LAUNCH_REQUIREMENTS
 from launchplan.checks.requirements import (
     REQUIREMENTS,
@@ -93,7 +94,7 @@ def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
         req = v.requirement
         seen.add(req.name)
         problems.append(Problem(req.name, req.severity, v.message, req.evidence,
-                                req.verified, v.culprits, _plain(v.values), v.sources))
+                                req.verified, v.culprits, _plain(v.values), v.sources, []))
     for rule, message, requirement in result.launcher:
         if requirement in seen:
             continue
@@ -115,8 +116,6 @@ def _copy(report: Preflight) -> Preflight:
 
 def _oversized(result: Result) -> list[Problem]:
     """Structures SGLang would build in proportion to a user number (kept described here)."""
-    from launchplan.checks.bounds import oversized
-
     return [Problem("oversized-structure", Severity.DEGRADED,
                     f"{b.field} holds {b.bounded}: {b.why}",
                     "sglang/srt/model_executor/base_cuda_graph_runner.py: "

@@ -20,6 +20,7 @@ from launchplan.checks.kernel_requirements import KERNEL_REQUIREMENTS
 from launchplan.checks.launch_requirements import LAUNCH_REQUIREMENTS
 from launchplan.checks.offloaded_experts import OFFLOADED_EXPERTS_REQUIREMENTS
 from launchplan.checks.predicates import (
+    ALWAYS,
     SIDES,
     OnView,
     Plan,
@@ -72,12 +73,77 @@ def check(result: Result, requirements: Iterable[Requirement] | None = None,
     plan = Plan(result)
     present = {plan[f] for f in _GATE_FIELDS}
     out = []
-    for req in REQUIREMENTS if requirements is None else requirements:
+    if requirements is None:
+        table = _table(result)
+        if table is not None:
+            for gate, when, needs, req in table:
+                if gate is not None and gate.isdisjoint(present):
+                    continue
+                if (when is None or when(plan)) and not needs(plan):
+                    out.append(_violation(req, plan, result))
+            return out
+        return _learn_table(result, plan, present)
+    for req in requirements:
         gate = req.when.gate
         if gate is not None and gate.isdisjoint(present):
             continue
         if req.violated(plan):
             out.append(_violation(req, plan, result))
+    return out
+
+
+#: Per row of ``REQUIREMENTS``: (its gate or None, its ``when`` test or None for ``ALWAYS``,
+#: its ``needs`` test, the row): what ``check`` reads of a row, unpacked once.
+_ROW_TESTS = tuple((req.when.gate, None if req.when is ALWAYS else req.when.test,
+                    req.needs.test, req) for req in REQUIREMENTS)
+#: Per facts (target, model, draft, environment): the rows of ``_ROW_TESTS`` a plan of them
+#: can break, with the objects the key names (so a reused id is never mistaken for them).
+_TABLES: dict[tuple[Any, ...], tuple[Any, Any, Any, tuple[Any, ...]]] = {}
+
+
+def _facts_key(result: Result) -> tuple[Any, ...]:
+    record = result.record
+    env = record.env
+    return (id(record.target), id(record.model), id(record.draft),
+            tuple(sorted(env.items())) if env else ())
+
+
+def _table(result: Result) -> tuple[Any, ...] | None:
+    """The rows a plan of these facts can break (None the first time the facts are met)."""
+    found = _TABLES.get(_facts_key(result))
+    record = result.record
+    if found is not None and found[0] is record.target and found[1] is record.model \
+            and found[2] is record.draft:
+        return found[3]
+    return None
+
+
+def _learn_table(result: Result, plan: Plan, present: set[Any]) -> list[Violation]:
+    """``check`` of every row on the first plan of its facts, each row on a traced plan: a
+    row that held while reading no value nor explicitness (nor the declarations) is a
+    function of the facts alone (``_rows`` relies on the same purity), so it holds for
+    every plan of these facts and is left out of their table."""
+    out = []
+    kept = []
+    for entry in _ROW_TESTS:
+        gate, _, _, req = entry
+        gated_out = gate is not None and gate.isdisjoint(present)
+        traced = TracedPlan(result)
+        try:
+            broken = req.violated(traced)
+        except Exception:
+            if not gated_out:
+                raise
+            kept.append(entry)  # a row may assume its gate: kept, learned another time
+            continue
+        if broken or traced.reads or traced.opaque:
+            kept.append(entry)
+        if broken and not gated_out:
+            out.append(_violation(req, plan, result))
+    if len(_TABLES) >= 512:
+        _TABLES.clear()
+    record = result.record
+    _TABLES[_facts_key(result)] = (record.target, record.model, record.draft, tuple(kept))
     return out
 
 

@@ -287,12 +287,12 @@ def _walk(steps: Sequence[tuple[Any, ...]], view: View, result: Result,
     keys = overlay.keys()
     pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
     batch: str | None = None
-    for spec, func, triggers, trigger_values, spec_batch in steps:
+    for spec, func, first, triggers, trigger_values, spec_batch in _walk_steps(steps):
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
-        if triggers:
-            if keys.isdisjoint(triggers):
+        if first is not None:  # triggered: one of its trigger fields is set
+            if first not in overlay and (triggers is None or keys.isdisjoint(triggers)):
                 continue
             if trigger_values is not None:
                 for f, allowed in trigger_values:
@@ -327,9 +327,28 @@ def _walk(steps: Sequence[tuple[Any, ...]], view: View, result: Result,
             pending.append((spec, fields, note, _NO_READS))
             continue
         stash.append(Declaration(spec.name, fields, note, spec.normalizes, _NO_READS))
-        values_of.update(fields)
-        overlay.update(fields)
+        values_of |= fields  # (an operator: no method call, no argument tuple)
+        overlay |= fields
     _land(pending, stash, view, overlay)
+
+
+_WALKS: dict[int, tuple[Sequence[tuple[Any, ...]], list[tuple[Any, ...]]]] = {}
+
+
+def _walk_steps(steps: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """``steps`` as ``_walk`` reads them, made once per step list: each step's first trigger
+    field apart (most steps have one: a dictionary membership test instead of
+    ``isdisjoint``), its trigger fields kept only when there are more."""
+    found = _WALKS.get(id(steps))
+    if found is not None and found[0] is steps:
+        return found[1]
+    if len(_WALKS) >= 1024:
+        _WALKS.clear()
+    walk = [(spec, func, triggers[0] if triggers else None,
+             triggers if triggers and len(triggers) > 1 else None, trigger_values, batch)
+            for spec, func, triggers, trigger_values, batch in steps]
+    _WALKS[id(steps)] = (steps, walk)
+    return walk
 
 
 def _stop_or_warn(spec: RuleSpec, out: Any, result: Result, launcher_refuses: bool) -> None:

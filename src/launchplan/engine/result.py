@@ -98,6 +98,8 @@ class Result:
         head, _, path = name.partition(".")
         if path:
             return self._key_source(head, path.split("."))
+        if name not in self._overlay:  # neither given nor declared: no chain to look at
+            return "default"
         for d in reversed(self.declarations):
             if name in d.fields:
                 return d.source

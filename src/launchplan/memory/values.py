@@ -83,37 +83,40 @@ _new_values = dict.__new__
 _BASES: dict[int, tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str]]] = {}
 
 
-def _base(fields: Any, defaults: dict[str, Any]) -> tuple[dict[str, Any],
-                                                          tuple[tuple[str, Any], ...],
-                                                          frozenset[str]]:
-    hit = _BASES.get(id(defaults))
+def _base(fields: Any, defaults: dict[str, Any], bases: dict[int, Any] = _BASES,
+          names: tuple[str, ...] = NAMES) -> tuple[dict[str, Any],
+                                                   tuple[tuple[str, Any], ...],
+                                                   frozenset[str]]:
+    hit = bases.get(id(defaults))
     if hit is not None and hit[0] is defaults:
         return hit[1], hit[2], hit[3]
     base = {}
-    for name in NAMES:
+    for name in names:
         if name in defaults:
             value = defaults[name]
             base[name] = fields[name].fallback if value is None else value
     fallbacks = tuple((name, field.fallback) for name, field in fields.items()
                       if field.fallback is not None)
     names = frozenset(name for name, _ in fallbacks)
-    if len(_BASES) > 64:
-        _BASES.clear()
-    _BASES[id(defaults)] = (defaults, base, fallbacks, names)
-    return base, fallbacks, names
+    fallback_names = frozenset(name for name, _ in fallbacks)
+    if len(bases) > 64:
+        bases.clear()
+    bases[id(defaults)] = (defaults, base, fallbacks, fallback_names)
+    return base, fallbacks, fallback_names
 
 
-def _learn(defaults: dict[str, Any], fields: Any, overlay: dict[str, Any]) -> None:
-    """Add to the release's base every field of ``overlay`` it lacks, at its unset value
-    (``Result.value`` of a field no one set); names the release lacks stay out."""
-    defaults_, base, fallbacks, names = _BASES[id(defaults)]
+def _learn(defaults: dict[str, Any], fields: Any, overlay: Any,
+           bases: dict[int, Any] = _BASES) -> None:
+    """Add to the release's base every field of ``overlay`` (names) it lacks, at its unset
+    value (``Result.value`` of a field no one set); names the release lacks stay out."""
+    defaults_, base, fallbacks, names = bases[id(defaults)]
     grown = dict(base)
     for name in overlay:
         if name not in grown and name in defaults:
             value = defaults[name]
             grown[name] = fields[name].fallback if value is None else value
     # a fresh copy: its table just large enough, so that ``update`` copies it whole
-    _BASES[id(defaults)] = (defaults_, dict(grown), fallbacks, names)
+    bases[id(defaults)] = (defaults_, dict(grown), fallbacks, names)
 
 
 def values_of(result: Any) -> Values:
@@ -138,24 +141,27 @@ def as_values(values: dict[str, Any], record: Any) -> Values:
     return out
 
 
-def _fill(out: dict[str, Any], result: Any) -> Any:
+def _fill(out: dict[str, Any], result: Any, bases: dict[int, Any] = _BASES,
+          names: tuple[str, ...] = NAMES) -> Any:
+    """``out`` filled with the final value of every name of the release's base in ``bases``
+    (``names``, then what launches set) and of every field the input or the rules set."""
     if type(result) is not Result:  # another kind of result: asked name by name
-        for name in NAMES:
+        for name in names:
             try:
                 out[name] = result.value(name)
             except KeyError:
                 pass
         return out
     overlay, defaults = result._overlay, result._defaults
-    hit = _BASES.get(id(defaults))  # ``_base``, inline
+    hit = bases.get(id(defaults))  # ``_base``, inline
     if hit is not None and hit[0] is defaults:
         base, fallbacks, names = hit[1], hit[2], hit[3]
     else:
-        base, fallbacks, names = _base(result._fields, defaults)
+        base, fallbacks, names = _base(result._fields, defaults, bases, names)
     out.update(base)
     out.update(overlay)  # every value the rules or the input set (as ``Result.value``, but:)
     if len(out) != len(base):  # a field the base does not hold yet: it learns it
-        _learn(defaults, result._fields, overlay)
+        _learn(defaults, result._fields, overlay, bases)
     if not overlay.keys().isdisjoint(names):  # (C: launches seldom set those fields)
         for name, fallback in fallbacks:  # a None no declaration set reads as the fallback
             if name in overlay and overlay[name] is None and name not in result.declared():

@@ -295,6 +295,8 @@ def trtllm_mha_platform_checks(v: View) -> Refuse | None:
         environment (unset means 0, skip-softmax off).
     """
     prefill, decode = effective_backends(v)
+    if prefill != "trtllm_mha" and decode != "trtllm_mha":
+        return None  # (the common case: neither side, nothing below applies)
     t = v.target
     supported = not TRTLLM_MHA_GPU.violated(OnView(v))
     if prefill == "trtllm_mha":
