@@ -18,6 +18,7 @@ PIPELINE: tuple[str, ...] = (
     "deprecated_dp_attention",
     "megamoe_runner_alias",
     "megamoe_compat",
+    "return_hidden_states_mode",
     "watermark_config",
     "media_url_policy",
     "hicache_ratio_default",

@@ -130,3 +130,20 @@ def test_media_url_policy():
     for bad in ("https://a.org", "a.org/x", "user@a.org", "a.org:8080", " ", "."):
         out = decide(media_url_policy, make_view(allowed_media_domains=[bad]))
         assert isinstance(out, Refuse), bad
+
+
+def test_return_hidden_states_mode():
+    """A given hidden-states mode turns capture on; capture without a mode returns every
+    position (full), auxiliary capture too; neither set leaves both alone."""
+    from launchplan.rules.bootstrap import return_hidden_states_mode as rule
+
+    assert decide(rule, make_view(return_hidden_states_mode="last")).fields == {
+        "enable_return_hidden_states": True}
+    assert decide(rule, make_view(enable_return_hidden_states=True)).fields == {
+        "return_hidden_states_mode": "full"}
+    assert decide(rule, make_view(enable_return_aux_hidden_states=True)).fields == {
+        "return_hidden_states_mode": "full"}
+    assert decide(rule, make_view(enable_return_hidden_states=True,
+                                  return_hidden_states_mode="last")).fields == {
+        "enable_return_hidden_states": True}
+    assert decide(rule, make_view()) is None

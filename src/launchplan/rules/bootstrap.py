@@ -394,6 +394,37 @@ def _watermark_problem(raw: Any) -> str | None:
 
 @rule(
     phase=Phase.BOOTSTRAP,
+    reads=("return_hidden_states_mode", "enable_return_hidden_states",
+           "enable_return_aux_hidden_states"),
+    writes=("return_hidden_states_mode", "enable_return_hidden_states"),
+    sglang="handle_return_hidden_states_mode",
+    triggers=("return_hidden_states_mode", "enable_return_hidden_states",
+              "enable_return_aux_hidden_states"),
+)
+def return_hidden_states_mode(v: View) -> Declare | None:
+    """A hidden-states mode turns capture on; capture without a mode returns every position.
+
+    When: ``--return-hidden-states-mode`` is given, or hidden states (0.5.23: or auxiliary
+        hidden states) are returned without it.
+    Effect: a given mode (last or full) declares ``enable_return_hidden_states``; capture
+        without a mode declares the mode ``full``.
+    Why: the model runner captures hidden states by this one mode, so SGLang settles the
+        pair before anything reads it (``handle_return_hidden_states_mode``; 0.5.21 and
+        0.5.22 have no auxiliary capture, whose switch is then off).
+    Assumes: nothing.
+    """
+    if v.return_hidden_states_mode is not None:
+        return Declare({"enable_return_hidden_states": True},
+                       f"--return-hidden-states-mode {v.return_hidden_states_mode} turns "
+                       "hidden-state capture on")
+    if v.enable_return_hidden_states or v.enable_return_aux_hidden_states:
+        return Declare({"return_hidden_states_mode": "full"},
+                       "hidden states are captured at every position (no mode given)")
+    return None
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
     reads=("watermark_config",),
     writes=tuple(f"watermark_{name}" for name in WATERMARK_FIELDS),
     sglang="handle_watermark_config",
