@@ -39,7 +39,6 @@ import json
 import random
 from functools import cache
 
-from tests.parity.tools import gen_wild3_cases as wild3
 from tests.parity.tools import gen_wild5_cases as wild5
 from tests.parity.tools import gen_wild6_cases as wild6
 from tests.parity.tools import gen_wild7_cases as wild7
@@ -182,7 +181,8 @@ def _choice_groups(rng: random.Random) -> dict[str, list[str]]:
         + wild5._some(rng, ["--speculative-draft-kv-cache-dtype",
                             c(("auto", "fp8_e5m2", "fp8_e4m3", "bfloat16"))],
                       ["--speculative-moe-runner-backend", c(MOE_RUNNERS)],
-                      ["--speculative-moe-a2a-backend", c(("none", "deepep", "flashinfer", "mooncake", "megamoe"))],
+                      ["--speculative-moe-a2a-backend", c(("none", "deepep", "flashinfer",
+                                                           "mooncake", "megamoe"))],
                       ["--speculative-draft-model-quantization", c(QUANT)],
                       ["--speculative-draft-load-format", c(LOAD_FORMATS)],
                       ["--speculative-ngram-match-type", c(("BFS", "PROB"))], p=0.45),
@@ -206,7 +206,8 @@ def _choice_groups(rng: random.Random) -> dict[str, list[str]]:
             ["--lora-backend", c(("triton", "csgmv", "torch_native", "triton_v2"))],
             ["--max-lora-rank", c(("8", "64", "256"))], p=0.5),
         "kernels": wild5._some(
-            rng, ["--fp4-gemm-backend", c(("auto", "marlin", "flashinfer_cutedsl", "flashinfer_cudnn"))],
+            rng, ["--fp4-gemm-backend", c(("auto", "marlin", "flashinfer_cutedsl",
+                                           "flashinfer_cudnn"))],
             ["--bf16-gemm-backend", c(("auto", "cutedsl", "gemv", "torch"))],
             ["--flashinfer-mxfp4-moe-precision", c(("default", "fp8", "bf16"))],
             ["--deepep-dispatcher-output-dtype", c(("bf16", "fp8", "int8", "nvfp4"))],
