@@ -39,6 +39,7 @@ PIPELINE: tuple[str, ...] = (
     "grpc_settings",
     "prefill_delayer_env",
     "missing_default_values",
+    "expert_pack_checks",
     "device_default",
     "mooncake_tcp_transport",
     "prefill_complete_allocation_checks",

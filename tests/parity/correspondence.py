@@ -153,7 +153,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"MossVLForConditionalGeneration requires flashinfer prefill",
          {"moss_vl_overrides"}),
         (r"ERNIE 4.5 VL MoE does not support DP attention", {"ernie45_vl_overrides"}),
-        (r"MiniCPM does not support DP attention", {"minicpm_sala_overrides"}),
+        (r"MiniCPM does not support DP attention|MiniCPM SALA does not support hierarchical",
+         {"minicpm_sala_overrides"}),
         (r"Nemotron-H does not support --attn-cp-size", {"boundary_parallelism"}),
         (r"DeepSeek-V4.1 does not support", {"deepseek_v41_features"}),
         (r"--enable-two-batch-overlap is not supported with DSA index-topk sharing",
@@ -161,8 +162,17 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"Only EAGLE and DSPARK speculative algorithms are supported for DeepseekV4|"
          r"Only EAGLE speculative algorithm with topk == 1 is supported for DeepseekV4|"
          r"\S+ is not supported for DeepseekV4ForCausalLM", {"deepseek_v4_defaults"}),
-        (r"IQuest Q1 MTP requires serial EAGLE or NEXTN|IQuest Q1 does not support",
-         {"iquest_q1_overrides"}),
+        (r"Invalid expert_pack configuration", {"expert_pack_checks"}),
+        # every refusal of the IQuest Q1 override hook (both spellings of the name)
+        (r"IQuest ?Q1 (MTP requires serial EAGLE or NEXTN|does not support|applies its "
+         r"attention sink|requires FA3 attention for the MTP draft|speculative decoding "
+         r"requires|MTP drafting does not support)", {"iquest_q1_overrides"}),
+        # and of its MTP draft hook
+        (r"IQuest Q1 requires an independent (draft model path|MTP draft checkpoint)|"
+         r"MTP draft (hidden size and vocabulary|target layer count) must match the target|"
+         r"MTP uses its own full-vocabulary|MTP requires (positive speculative_num_steps|"
+         r"--speculative-eagle-topk 1)|MTP verification width must equal",
+         {"iquest_q1_mtp_draft"}),
         (r"Gemma4AssistantForCausalLM draft requires --speculative-algorithm",
          {"speculative_gemma4_assistant"}),
         (r"--enable-kv-cache-sharding currently requires the fa3 prefill",
