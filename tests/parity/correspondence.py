@@ -63,9 +63,11 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"eagle_auto_params"}),
         # a bare assert carries no message: recorded for a partial EAGLE triple and for
         # tp_size not divisible by attn_dp_size, so either rule agrees with it
-        # (and for EPLB on a single EP rank)
+        # (and for EPLB on a single EP rank, and for the Mamba extra buffer's track interval
+        # below the draft tokens or off the page size)
         (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments",
-                                 "eplb_dispatch"}),
+                                 "eplb_dispatch", "mamba_radix_cache",
+                                 "mamba_radix_cache_for_linear_attn_spec"}),
         # every refusal of SGLang's DFLASH hook (draft path, pp, attention DP's conditions)
         (r"DFLASH (speculative decoding (requires|only supports)|with dp attention)",
          {"dflash_defaults"}),
@@ -262,7 +264,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"tp_size must be divisible by (attn_cp_size|moe_dp_size|attn_dp_size \* attn_cp_size)|"
          r"ep_size \* moe_dp_size must be (less than or )?equal to tp_size|"
          r"attn_cp_size != moe_dp_size is only supported", {"context_parallelism_checks"}),
-        (r"--cuda-graph-prefill-max-context must be a positive integer",
+        (r"--cuda-graph-prefill-max-context must be a positive integer|"
+         r"page_size must be resolved before prefill CUDA graph max context",
          {"finalize_cuda_graph_prefill_max_context"}),
         (r"--speculative-draft-(window|sink)-size (must|requires)", {"speculative_draft_window"}),
         (r"mm_preprocess_cache_size_mb must be non-negative", {"serving_value_checks"}),
