@@ -37,8 +37,10 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from functools import cache
 
+from tests.parity.tools import gen_wild3_cases as wild3
 from tests.parity.tools import gen_wild5_cases as wild5
 from tests.parity.tools import gen_wild6_cases as wild6
 from tests.parity.tools import gen_wild7_cases as wild7
@@ -145,6 +147,61 @@ NUMBERS = {"--prefill-max-requests": ("1", "8", "0", "-1"),
            "--mamba-track-interval": ("0", "64", "256", "-1"),
            "--decode-log-interval": ("0", "40", "-1"),
            "--linear-replayssm-cache-len": ("0", "16", "-1")}
+
+
+#: lines aimed at the classes the probes found (``wild8/found/<name>``): platform, model, argv,
+#: environment, and fields compared beyond the line's own. The probe of seed 8181 (299 lines)
+#: agreed on 287 on SGLang 0.5.23: SGLang settles --return-hidden-states-mode with hidden-state
+#: capture in a hook launchplan lacked (5 lines), ``--load-format expert_pack`` is refused by
+#: a hook launchplan lacked (2), a page size of -1 meets an assert before the prefill graph's
+#: max context is aligned (1), and four refusals launchplan made from the right rule in words
+#: the harness did not map (IQuest Q1's FA3 sink, MiniCPM SALA's HiCache, the Mamba extra
+#: buffer's bare assert).
+PACK = '{"pack_path": "/etc/hosts", "source_path": "/etc/hosts", "source_sha256": "a", ' \
+       '"model_identity_sha256": "b", "config_sha256": "c"}'
+FOUND: dict[str, tuple[str, str, list[str], dict[str, str], list[str]]] = {
+    "hidden-mode-last": ("h100", "models/llama-3.1-8b", [
+        "--return-hidden-states-mode", "last"], {}, []),
+    "hidden-no-mode": ("h100", "models/qwen3-8b", ["--enable-return-hidden-states"], {},
+                       ["return_hidden_states_mode"]),
+    "hidden-both": ("b200", "parity-models/gemma-7b", [
+        "--enable-return-hidden-states", "--return-hidden-states-mode", "full"], {}, []),
+    "hidden-aux": ("h100", "models/llama-3.1-8b", [
+        "--enable-return-aux-hidden-states", "--speculative-algorithm", "EAGLE3"], {},
+                   ["return_hidden_states_mode", "enable_return_hidden_states"]),
+    "expert-pack-no-pack": ("h200", "parity-models/deepseek-v4-synth", [
+        "--load-format", "expert_pack"], {}, []),
+    "expert-pack-wide": ("h200", "parity-models/deepseek-v4-synth", [
+        "--load-format", "expert_pack", "--tp", "8", "--cuda-graph-backend-decode", "full",
+        "--model-loader-extra-config", PACK], {}, []),
+    "expert-pack-served": ("h200", "parity-models/deepseek-v4-synth", [
+        "--load-format", "expert_pack", "--model-loader-extra-config", PACK], {}, []),
+    "expert-pack-env": ("b200", "parity-models/deepseek-v4-synth", [
+        "--load-format", "expert_pack", "--model-loader-extra-config",
+        '{"source_path": "/etc/hosts", "source_sha256": "a", "model_identity_sha256": "b", '
+        '"config_sha256": "c"}'], {"SGLANG_EXPERT_PACK_PATH": "/etc/hosts"}, []),
+    "expert-pack-kimi-linear": ("h100", "parity-models/kimi-linear-synth", [
+        "--load-format", "expert_pack", "--trust-remote-code"],
+                                {"SGLANG_EXPERT_PACK_PATH": "/etc/hosts"}, []),
+    "expert-pack-llama": ("h100", "models/llama-3.1-8b", [
+        "--load-format", "expert_pack", "--model-loader-extra-config", PACK], {}, []),
+    "page-negative-prefill-context": ("h100", "models/llama-3.1-8b", [
+        "--page-size", "-1", "--cuda-graph-prefill-max-context", "4096"], {}, []),
+    "page-zero-prefill-context": ("b200", "models/qwen3-8b", [
+        "--page-size", "0", "--cuda-graph-prefill-max-context", "2048"], {}, []),
+    "mamba-track-off-page": ("h200", "shipped/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", [
+        "--tp", "2", "--mamba-radix-cache-strategy", "extra_buffer", "--page-size", "48"], {},
+                             []),
+    "mamba-track-below-drafts": ("h200", "parity-models/qwen3-next-synth", [
+        "--mamba-radix-cache-strategy", "extra_buffer", "--speculative-num-draft-tokens",
+        "2147483648"], {}, []),
+    "iquest-flashinfer": ("h100", "parity-models/iquest-q1-synth", [
+        "--attention-backend", "flashinfer"], {}, []),
+    "iquest-topk": ("h100", "parity-models/iquest-q1-synth", [
+        "--speculative-algorithm", "EAGLE", "--speculative-eagle-topk", "2"], {}, []),
+    "minicpm-sala-hicache": ("h100", "parity-models/minicpm-sala-synth", [
+        "--trust-remote-code", "--enable-hierarchical-cache"], {}, []),
+}
 
 
 def _choice_groups(rng: random.Random) -> dict[str, list[str]]:
@@ -302,9 +359,32 @@ def line(rng: random.Random, model: str, platform: str) -> tuple[list[str], dict
     return argv, env
 
 
+def every_field() -> list[str]:
+    """Every field of SGLang 0.5.23's record a plan can be held to (``--every-field``: a probe
+    asks the oracle for all of them, so a field SGLang decides that no line compares shows
+    up): the spelled-differently, environment and harness ones left out, the CUDA-graph
+    config key by key."""
+    from launchplan.input.fields import release_table
+
+    names = set(release_table("0.5.23").fields) - wild.NOT_COMPARED - wild3.HARNESS
+    graph = {f"cuda_graph_config.{phase}.{key}" for phase, keys in wild3.GRAPH_KEYS.items()
+             for key in keys}
+    return sorted((names - {"cuda_graph_config"}) | graph)
+
+
+def written() -> list[str]:
+    """wild5's compared fields and every other field a rule writes now (the hidden-states
+    pair, load balancing, the prefill delayer, gRPC, ...), bar the harness's."""
+    from tests.parity.tools.gen_coverage_cases import fields
+
+    compared = wild5.compared_fields()
+    return compared + [f for f in fields() if f not in compared and f not in wild3.HARNESS
+                       and f not in wild.NOT_COMPARED]
+
+
 def cases(seed: int, suite: str) -> list[dict]:
     rng = random.Random(seed)
-    compared = wild5.compared_fields()
+    compared = every_field() if "--every-field" in sys.argv else written()
     pool = models()
     old, new = sorted(wild7.MODELS), sorted(pool.keys() - wild7.MODELS.keys())
     out = []
@@ -315,6 +395,11 @@ def cases(seed: int, suite: str) -> list[dict]:
         if wild7._graph_too_big(argv):
             continue
         out.append(wild7._case(f"{suite}/{i}", platform, model, argv, env, compared))
+    if suite == "wild8":
+        for name, (platform, model, argv, env, extra) in FOUND.items():
+            case = wild7._case(f"wild8/found/{name}", platform, model, argv, env, compared)
+            case["fields"] += [f for f in extra if f not in case["fields"]]
+            out.append(case)
     return out
 
 
