@@ -252,6 +252,7 @@ PIPELINE: tuple[str, ...] = (
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
     "language_model_only_checks",
+    "load_format_resolution",
     "transfer_engine_seed",
     "weight_cache_checks",
     "encoder_disaggregation_checks",

@@ -51,6 +51,9 @@ SUITES = {
     # architectures no suite had, feature groups crossed from SGLang's whole choice lists, odd
     # values the parser takes (tools/gen_wild7_cases.py)
     "wild7": "wild7-cases.json",
+    # the choice values, flags and configs no suite had, over every model family and target
+    # (tools/gen_wild8_cases.py)
+    "wild8": "wild8-cases.json",
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
@@ -146,6 +149,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # read (HARNESS_MESSAGES)
     ("wild7", "0.5.23"): 179, ("wild7", "default"): 179, ("wild7", "0.5.22"): 179,
     ("wild7", "0.5.21"): 176,
+    # tools/gen_wild8_cases.py: 200 drawn lines and 17 aimed at the classes its probes found
+    ("wild8", "0.5.23"): 217, ("wild8", "default"): 217,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

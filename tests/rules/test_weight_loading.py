@@ -45,3 +45,25 @@ def test_expert_pack_checks():
         model=kimi, load_format="expert_pack", env={"SGLANG_EXPERT_PACK_PATH": "/p"},
         model_loader_extra_config='{"manifest_path": "/m"}')).fields["disable_cuda_graph"]
     assert decide(expert_pack_checks, make_view(model=v4, load_format="auto")) is None
+
+
+def test_load_format_resolution():
+    """An empty custom-loader list on every launch; a remote-instance load that cannot reach
+    its seed falls back to auto."""
+    from launchplan.rules.weight_loading import load_format_resolution
+    from tests.rules.conftest import decide
+
+    assert decide(load_format_resolution, make_view()).fields == {"custom_weight_loader": []}
+    assert decide(load_format_resolution, make_view(custom_weight_loader=["m.f"])) is None
+    seed = {"remote_instance_weight_loader_seed_instance_ip": "10.0.0.2",
+            "remote_instance_weight_loader_seed_instance_service_port": 9000}
+    for values in ({}, seed,  # nccl without its group ports
+                   {**seed, "remote_instance_weight_loader_backend": "transfer_engine",
+                    "enable_memory_saver": True}):
+        out = decide(load_format_resolution, make_view(load_format="remote_instance", **values))
+        assert out.fields["load_format"] == "auto", values
+    for values in ({**seed, "remote_instance_weight_loader_send_weights_group_ports": [1, 2]},
+                   {**seed, "remote_instance_weight_loader_backend": "transfer_engine"},
+                   {"remote_instance_weight_loader_backend": "modelexpress"}):
+        out = decide(load_format_resolution, make_view(load_format="remote_instance", **values))
+        assert "load_format" not in out.fields, values

@@ -42,6 +42,46 @@ def transfer_engine_seed(v: View) -> Declare | None:
     return Declare({SEED_FLAG: True})
 
 
+REMOTE = "remote_instance_weight_loader_"
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("custom_weight_loader", "load_format", "enable_memory_saver", REMOTE + "backend",
+           REMOTE + "seed_instance_ip", REMOTE + "seed_instance_service_port",
+           REMOTE + "send_weights_group_ports"),
+    writes=("custom_weight_loader", "load_format"),
+    sglang="handle_load_format",
+)
+def load_format_resolution(v: View) -> Declare | None:
+    """No custom weight loaders is an empty list; an unusable remote-instance load falls back.
+
+    When: always (the list is declared on every launch).
+    Effect: ``custom_weight_loader`` = [] when none is given; ``load_format`` remote_instance
+        becomes auto without a seed instance's IP and port (unless the backend is
+        modelexpress), without the NCCL group's ports (nccl backend), or under the memory
+        saver (transfer_engine backend).
+    Why: the loader list is iterated unconditionally, and a remote-instance load that cannot
+        reach its seed loads from disk instead, with a warning (``handle_load_format``,
+        the same in 0.5.21-0.5.23).
+    Assumes: Mooncake's ``mooncake.engine`` is importable on the serving host (as
+        ``transfer_engine_seed`` does).
+    """
+    out: dict = {}
+    if v.custom_weight_loader is None:
+        out["custom_weight_loader"] = []
+    backend = v[REMOTE + "backend"]
+    if v.load_format == "remote_instance" and (
+            (backend != "modelexpress" and (v[REMOTE + "seed_instance_ip"] is None
+                                            or v[REMOTE + "seed_instance_service_port"] is None))
+            or (backend == "nccl" and v[REMOTE + "send_weights_group_ports"] is None)
+            or (backend == "transfer_engine" and v.enable_memory_saver)):
+        return Declare({**out, "load_format": "auto"},
+                       "--load-format remote_instance cannot reach its seed instance here: "
+                       "weights load from disk (auto)")
+    return Declare(out) if out else None
+
+
 @rule(
     phase=Phase.SERVING,
     reads=("weight_cache_mode", "speculative_algorithm", "load_format"),

@@ -157,8 +157,10 @@ NUMBERS = {"--prefill-max-requests": ("1", "8", "0", "-1"),
 #: max context is aligned (1), and four refusals launchplan made from the right rule in words
 #: the harness did not map (IQuest Q1's FA3 sink, MiniCPM SALA's HiCache, the Mamba extra
 #: buffer's bare assert).
-PACK = '{"pack_path": "/etc/hosts", "source_path": "/etc/hosts", "source_sha256": "a", ' \
-       '"model_identity_sha256": "b", "config_sha256": "c"}'
+#: a DeepSeek-V4 pack's loader config naming files every host has (SGLang checks they exist;
+#: its manifest defaults to ``<pack_path>.manifest.json``)
+PACK = '{"pack_path": "/etc/hosts", "manifest_path": "/etc/hosts", "source_path": ' \
+       '"/etc/hosts", "source_sha256": "a", "model_identity_sha256": "b", "config_sha256": "c"}'
 FOUND: dict[str, tuple[str, str, list[str], dict[str, str], list[str]]] = {
     "hidden-mode-last": ("h100", "models/llama-3.1-8b", [
         "--return-hidden-states-mode", "last"], {}, []),
@@ -178,8 +180,9 @@ FOUND: dict[str, tuple[str, str, list[str], dict[str, str], list[str]]] = {
         "--load-format", "expert_pack", "--model-loader-extra-config", PACK], {}, []),
     "expert-pack-env": ("b200", "parity-models/deepseek-v4-synth", [
         "--load-format", "expert_pack", "--model-loader-extra-config",
-        '{"source_path": "/etc/hosts", "source_sha256": "a", "model_identity_sha256": "b", '
-        '"config_sha256": "c"}'], {"SGLANG_EXPERT_PACK_PATH": "/etc/hosts"}, []),
+        '{"manifest_path": "/etc/hosts", "source_path": "/etc/hosts", "source_sha256": "a", '
+        '"model_identity_sha256": "b", "config_sha256": "c"}'],
+                        {"SGLANG_EXPERT_PACK_PATH": "/etc/hosts"}, []),
     "expert-pack-kimi-linear": ("h100", "parity-models/kimi-linear-synth", [
         "--load-format", "expert_pack", "--trust-remote-code"],
                                 {"SGLANG_EXPERT_PACK_PATH": "/etc/hosts"}, []),
@@ -362,13 +365,16 @@ def line(rng: random.Random, model: str, platform: str) -> tuple[list[str], dict
 def every_field() -> list[str]:
     """Every field of SGLang 0.5.23's record a plan can be held to (``--every-field``: a probe
     asks the oracle for all of them, so a field SGLang decides that no line compares shows
-    up): the spelled-differently, environment and harness ones left out, the CUDA-graph
+    up): the spelled-differently, drawn, private and harness ones left out, the CUDA-graph
     config key by key."""
     from launchplan.input.fields import release_table
 
     names = set(release_table("0.5.23").fields) - wild.NOT_COMPARED - wild3.HARNESS
     graph = {f"cuda_graph_config.{phase}.{key}" for phase, keys in wild3.GRAPH_KEYS.items()
              for key in keys}
+    # SGLang draws a seed when none is given; private fields are the CLI parser's (the oracle
+    # builds the record without it)
+    names = {n for n in names if not n.startswith("_")} - {"random_seed"}
     return sorted((names - {"cuda_graph_config"}) | graph)
 
 
