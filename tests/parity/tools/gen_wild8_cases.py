@@ -204,6 +204,24 @@ FOUND: dict[str, tuple[str, str, list[str], dict[str, str], list[str]]] = {
         "--speculative-algorithm", "EAGLE", "--speculative-eagle-topk", "2"], {}, []),
     "minicpm-sala-hicache": ("h100", "parity-models/minicpm-sala-synth", [
         "--trust-remote-code", "--enable-hierarchical-cache"], {}, []),
+    # the every-field probe (seed 8383): fields SGLang declares on every launch
+    "custom-loader-default": ("h100", "models/llama-3.1-8b", [], {},
+                              ["custom_weight_loader", "load_format", "encoder_transfer_backend"]),
+    "remote-instance-no-seed": ("h100", "models/llama-3.1-8b", [
+        "--load-format", "remote_instance"], {}, ["custom_weight_loader", "load_format"]),
+    "remote-instance-nccl-no-ports": ("b200", "models/qwen3-8b", [
+        "--load-format", "remote_instance", "--remote-instance-weight-loader-seed-instance-ip",
+        "10.0.0.2", "--remote-instance-weight-loader-seed-instance-service-port", "9000"], {},
+                                      ["load_format"]),
+    "remote-instance-ready": ("b200", "models/qwen3-8b", [
+        "--load-format", "remote_instance", "--remote-instance-weight-loader-seed-instance-ip",
+        "10.0.0.2", "--remote-instance-weight-loader-seed-instance-service-port", "9000",
+        "--remote-instance-weight-loader-send-weights-group-ports", "[30001,30002]"], {},
+                              ["load_format"]),
+    "encoder-transfer-kimi-k3-tp8": ("h200", "parity-models/kimi-k3-synth", ["--tp", "8"], {},
+                                     ["encoder_transfer_backend"]),
+    "encoder-transfer-kimi-k3-tp1": ("h200", "parity-models/kimi-k3-synth", [], {},
+                                     ["encoder_transfer_backend"]),
 }
 
 
