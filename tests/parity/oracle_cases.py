@@ -151,6 +151,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("wild7", "0.5.21"): 176,
     # tools/gen_wild8_cases.py: 200 drawn lines and 23 aimed at the classes its probes found
     ("wild8", "0.5.23"): 223, ("wild8", "default"): 223, ("wild8", "0.5.22"): 223,
+    # of 223: nine Gemma 4 / EmbeddingGemma 2 and three Nemotron 3 Super lines under the
+    # venv's transformers 5.24 (HARNESS_MESSAGES)
+    ("wild8", "0.5.21"): 211,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
