@@ -144,7 +144,8 @@ _LINEAR_ATTN: dict[str, Any] = dict(
            "mamba_radix_cache_strategy", "disable_radix_cache", "disaggregation_mode",
            "speculative_eagle_topk", "speculative_algorithm"),
     writes=("linear_attn_decode_backend", "linear_attn_verify_backend", "mamba_ssm_dtype"),
-    facts=("target.is_cuda", "target.is_sm100", "target.capability", "model.uses_kda"),
+    facts=("target.is_cuda", "target.is_sm100", "target.capability", "target.runtime_version",
+           "model.uses_kda"),
 )
 
 
