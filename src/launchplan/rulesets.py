@@ -39,6 +39,7 @@ PIPELINE: tuple[str, ...] = (
     "grpc_settings",
     "prefill_delayer_env",
     "missing_default_values",
+    "expert_pack_checks",
     "device_default",
     "mooncake_tcp_transport",
     "prefill_complete_allocation_checks",
@@ -254,6 +255,7 @@ PIPELINE: tuple[str, ...] = (
     "megamoe_token_budget",
     # Phase.SERVING (P33 caches and unified memory, P35 debug dumps)
     "language_model_only_checks",
+    "load_format_resolution",
     "transfer_engine_seed",
     "weight_cache_checks",
     "encoder_disaggregation_checks",

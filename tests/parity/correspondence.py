@@ -63,9 +63,11 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"eagle_auto_params"}),
         # a bare assert carries no message: recorded for a partial EAGLE triple and for
         # tp_size not divisible by attn_dp_size, so either rule agrees with it
-        # (and for EPLB on a single EP rank)
+        # (and for EPLB on a single EP rank, and for the Mamba extra buffer's track interval
+        # below the draft tokens or off the page size)
         (r"^AssertionError: $", {"eagle_auto_params", "attention_dp_adjustments",
-                                 "eplb_dispatch"}),
+                                 "eplb_dispatch", "mamba_radix_cache",
+                                 "mamba_radix_cache_for_linear_attn_spec"}),
         # every refusal of SGLang's DFLASH hook (draft path, pp, attention DP's conditions)
         (r"DFLASH (speculative decoding (requires|only supports)|with dp attention)",
          {"dflash_defaults"}),
@@ -153,7 +155,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"MossVLForConditionalGeneration requires flashinfer prefill",
          {"moss_vl_overrides"}),
         (r"ERNIE 4.5 VL MoE does not support DP attention", {"ernie45_vl_overrides"}),
-        (r"MiniCPM does not support DP attention", {"minicpm_sala_overrides"}),
+        (r"MiniCPM does not support DP attention|MiniCPM SALA does not support hierarchical",
+         {"minicpm_sala_overrides"}),
         (r"Nemotron-H does not support --attn-cp-size", {"boundary_parallelism"}),
         (r"DeepSeek-V4.1 does not support", {"deepseek_v41_features"}),
         (r"--enable-two-batch-overlap is not supported with DSA index-topk sharing",
@@ -161,8 +164,17 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"Only EAGLE and DSPARK speculative algorithms are supported for DeepseekV4|"
          r"Only EAGLE speculative algorithm with topk == 1 is supported for DeepseekV4|"
          r"\S+ is not supported for DeepseekV4ForCausalLM", {"deepseek_v4_defaults"}),
-        (r"IQuest Q1 MTP requires serial EAGLE or NEXTN|IQuest Q1 does not support",
-         {"iquest_q1_overrides"}),
+        (r"Invalid expert_pack configuration", {"expert_pack_checks"}),
+        # every refusal of the IQuest Q1 override hook (both spellings of the name)
+        (r"IQuest ?Q1 (MTP requires serial EAGLE or NEXTN|does not support|applies its "
+         r"attention sink|requires FA3 attention for the MTP draft|speculative decoding "
+         r"requires|MTP drafting does not support)", {"iquest_q1_overrides"}),
+        # and of its MTP draft hook
+        (r"IQuest Q1 requires an independent (draft model path|MTP draft checkpoint)|"
+         r"MTP draft (hidden size and vocabulary|target layer count) must match the target|"
+         r"MTP uses its own full-vocabulary|MTP requires (positive speculative_num_steps|"
+         r"--speculative-eagle-topk 1)|MTP verification width must equal",
+         {"iquest_q1_mtp_draft"}),
         (r"Gemma4AssistantForCausalLM draft requires --speculative-algorithm",
          {"speculative_gemma4_assistant"}),
         (r"--enable-kv-cache-sharding currently requires the fa3 prefill",
@@ -252,7 +264,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"tp_size must be divisible by (attn_cp_size|moe_dp_size|attn_dp_size \* attn_cp_size)|"
          r"ep_size \* moe_dp_size must be (less than or )?equal to tp_size|"
          r"attn_cp_size != moe_dp_size is only supported", {"context_parallelism_checks"}),
-        (r"--cuda-graph-prefill-max-context must be a positive integer",
+        (r"--cuda-graph-prefill-max-context must be a positive integer|"
+         r"page_size must be resolved before prefill CUDA graph max context",
          {"finalize_cuda_graph_prefill_max_context"}),
         (r"--speculative-draft-(window|sink)-size (must|requires)", {"speculative_draft_window"}),
         (r"mm_preprocess_cache_size_mb must be non-negative", {"serving_value_checks"}),

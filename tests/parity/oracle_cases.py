@@ -51,6 +51,9 @@ SUITES = {
     # architectures no suite had, feature groups crossed from SGLang's whole choice lists, odd
     # values the parser takes (tools/gen_wild7_cases.py)
     "wild7": "wild7-cases.json",
+    # the choice values, flags and configs no suite had, over every model family and target
+    # (tools/gen_wild8_cases.py)
+    "wild8": "wild8-cases.json",
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
@@ -158,6 +161,11 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # transformers' class refuses (HARNESS_ERRORS, HARNESS_MESSAGES); on 0.5.21 (the venv's
     # own transformers) six and eight
     ("refusals", "0.5.22"): 290, ("refusals", "0.5.21"): 293,
+    # tools/gen_wild8_cases.py: 200 drawn lines and 23 aimed at the classes its probes found
+    ("wild8", "0.5.23"): 223, ("wild8", "default"): 223, ("wild8", "0.5.22"): 223,
+    # of 223: nine Gemma 4 / EmbeddingGemma 2 and three Nemotron 3 Super lines under the
+    # venv's transformers 5.24 (HARNESS_MESSAGES)
+    ("wild8", "0.5.21"): 211,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

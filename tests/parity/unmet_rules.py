@@ -12,9 +12,6 @@ UNMET: dict[str, str] = {
         "refuses modelopt_fp4 on ROCm before any rule runs (probed with a DeepSeek-V3 "
         "NVFP4 config on mi355x: 'modelopt_fp4 quantization is currently not supported in "
         "ROCm'), so no simulated launch reaches it"),
-    "intel_xpu_page_constraint": (
-        "decides only on an Intel XPU device; the oracle simulates the CUDA and ROCm "
-        "targets of its README only, so no recorded launch can reach it"),
     "launcher_spec_mixed_chunk": (
         "refuses only an algorithm that cannot mix prefill and decode with "
         "enable_mixed_chunk still on after resolution, and resolution turns it off for "

@@ -12,16 +12,18 @@ from tests.rules.conftest import fake_model, make_view
 
 QWEN_VL = fake_model(architectures=("Qwen2_5_VLForConditionalGeneration",),
                      arch0="Qwen2_5_VLForConditionalGeneration", is_multimodal=True)
+SCHEDULER = {"encoder_transfer_backend": "zmq_to_scheduler"}
 LLAVA = fake_model(architectures=("LlavaForConditionalGeneration",),
                    arch0="LlavaForConditionalGeneration", is_multimodal=True)
 
 
 def test_only_listed_architectures_split_at_the_encoder():
     for flag in ("language_only", "encoder_only"):
-        assert encoder_disaggregation_checks(make_view(model=QWEN_VL, **{flag: True})) is None
+        assert encoder_disaggregation_checks(make_view(model=QWEN_VL, **{flag: True})).fields \
+            == SCHEDULER
         assert isinstance(encoder_disaggregation_checks(make_view(model=LLAVA, **{flag: True})),
                           Refuse)
-    assert encoder_disaggregation_checks(make_view(model=LLAVA)) is None
+    assert encoder_disaggregation_checks(make_view(model=LLAVA)).fields == SCHEDULER
 
 
 def test_flag_combinations():
@@ -32,17 +34,31 @@ def test_flag_combinations():
     assert isinstance(encoder_disaggregation_checks(make_view(
         model=QWEN_VL, enable_prefix_mm_cache=True)), Refuse)
     assert encoder_disaggregation_checks(make_view(
-        model=QWEN_VL, enable_prefix_mm_cache=True, encoder_only=True)) is None
+        model=QWEN_VL, enable_prefix_mm_cache=True, encoder_only=True)).fields == SCHEDULER
 
 
 def test_a_mooncake_transfer_redeclares_its_rdma_devices():
     out = encoder_disaggregation_checks(make_view(disaggregation_mode="prefill"))
-    assert out.fields == {"disaggregation_ib_device": None}
+    assert out.fields == {"disaggregation_ib_device": None, **SCHEDULER}
     out = encoder_disaggregation_checks(make_view(disaggregation_mode="decode",
                                                   disaggregation_ib_device="mlx5_0"))
-    assert out.fields == {"disaggregation_ib_device": "mlx5_0"}
+    assert out.fields == {"disaggregation_ib_device": "mlx5_0", **SCHEDULER}
     assert encoder_disaggregation_checks(make_view(
-        disaggregation_mode="prefill", disaggregation_transfer_backend="nixl")) is None
+        disaggregation_mode="prefill", disaggregation_transfer_backend="nixl",
+        encoder_transfer_backend="zmq_to_scheduler")) is None
+
+
+def test_an_auto_encoder_transfer_backend_is_resolved_on_every_launch():
+    """ZMQ to the scheduler, but to the tokenizer for Kimi-K3 VL's sharded tower (TP > 1);
+    a given backend stays."""
+    kimi = fake_model(architectures=("KimiK3ForConditionalGeneration",),
+                      arch0="KimiK3ForConditionalGeneration", is_multimodal=True)
+    assert encoder_disaggregation_checks(make_view(model=kimi, tp_size=8)).fields == {
+        "encoder_transfer_backend": "zmq_to_tokenizer"}
+    assert encoder_disaggregation_checks(make_view(model=kimi)).fields == SCHEDULER
+    assert encoder_disaggregation_checks(make_view(
+        model=kimi, tp_size=8, encoder_transfer_backend="mooncake")).fields == {
+        "disaggregation_ib_device": None}
 
 
 def test_language_model_only_checks():

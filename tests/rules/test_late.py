@@ -206,6 +206,12 @@ def test_prefill_max_context_alignment():
         overlay={"cuda_graph_config": too_long}, page_size=1)), Refuse)
     assert late.finalize_cuda_graph_prefill_max_context(make_view(overlay=GRAPH,
                                                                   page_size=1)) is None
+    # a page size of 0 or below is refused before anything else, a bad request too
+    for page, requested in ((-1, 1000), (0, 1000), (-1, -5)):
+        bad = with_phase(default_config(True), "prefill", max_context_size=requested)
+        out = late.finalize_cuda_graph_prefill_max_context(make_view(
+            overlay={"cuda_graph_config": bad}, page_size=page))
+        assert isinstance(out, Refuse) and f"page_size {page}" in out.message
 
 
 # --- launcher --------------------------------------------------------------------------------

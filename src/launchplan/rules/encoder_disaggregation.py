@@ -95,8 +95,8 @@ _SPLIT = dict(
     phase=Phase.SERVING,
     reads=("encoder_only", "language_only", "enable_prefix_mm_cache", "disaggregation_mode",
            "enable_adaptive_dispatch_to_encoder", "disaggregation_transfer_backend",
-           "encoder_transfer_backend", "disaggregation_ib_device"),
-    writes=("disaggregation_ib_device",),
+           "encoder_transfer_backend", "disaggregation_ib_device", "tp_size"),
+    writes=("disaggregation_ib_device", "encoder_transfer_backend"),
     facts=("model.arch0",),
 )
 
@@ -110,12 +110,12 @@ def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
         ``--encoder-only`` and ``--language-only``, an encoder server with a PD role, a model
         outside the split list, and a Muse Spark language server with adaptive dispatch to a
         local encoder; re-declares ``disaggregation_ib_device`` for a Mooncake transfer (PD or
-        encoder).
+        encoder); resolves an ``auto`` encoder transfer backend (on every launch): ZMQ to
+        the tokenizer for Kimi-K3 VL over TP > 1, else ZMQ to the scheduler.
     Why: splitting needs a model implementation that ships encoder outputs to the language
         server (``handle_encoder_disaggregation`` in ``pd_disaggregation_hook.py``).
-    Assumes: the named RDMA devices exist (unset means auto-discovery); the encoder transfer
-        backend is not modelled (the language-model-only checks run just before, in
-        ``language_model_only_checks``).
+    Assumes: the named RDMA devices exist (unset means auto-discovery) (the
+        language-model-only checks run just before, in ``language_model_only_checks``).
     """
     return _encoder_split(v, ENCODER_SPLIT_ARCHS)
 
@@ -124,11 +124,17 @@ def _encoder_split(v: View, archs: frozenset[str]) -> Declare | Refuse | None:
     refusal = _split_refusal(v, archs)
     if refusal is not None:
         return refusal
+    out = {}
     if ((v.disaggregation_transfer_backend == "mooncake"
          and v.disaggregation_mode in ("prefill", "decode"))
             or v.encoder_transfer_backend == "mooncake"):
-        return Declare({"disaggregation_ib_device": v.disaggregation_ib_device})
-    return None
+        out["disaggregation_ib_device"] = v.disaggregation_ib_device
+    if v.encoder_transfer_backend == "auto":
+        # Kimi-K3's sharded vision tower hands its features to the tokenizer process
+        out["encoder_transfer_backend"] = (
+            "zmq_to_tokenizer" if v.model.arch0 == "KimiK3ForConditionalGeneration"
+            and v.tp_size > 1 else "zmq_to_scheduler")
+    return Declare(out) if out else None
 
 
 def _split_refusal(v: View, archs: frozenset[str]) -> Refuse | None:

@@ -1151,8 +1151,9 @@ def finalize_cuda_graph_prefill_max_context(v: View) -> Declare | Refuse | None:
 
     When: the prefill phase's ``max_context_size`` is set.
     Effect: rounds it up to a multiple of ``page_size`` in ``cuda_graph_config``; refuses a
-        non-positive value, one SGLang's arithmetic fails on (inf, nan, page_size 0, text), and
-        an aligned value above the model's context length.
+        page size that is not a positive integer (first, as SGLang asserts it), a non-positive
+        value, one SGLang's arithmetic fails on (inf, nan, text), and an aligned value above
+        the model's context length.
     Why: captured attention metadata addresses whole pages
         (``finalize_cuda_graph_prefill_max_context``).
     Assumes: nothing.
@@ -1162,6 +1163,9 @@ def finalize_cuda_graph_prefill_max_context(v: View) -> Declare | Refuse | None:
     if requested is None:
         return None
     page = v.page_size
+    if not isinstance(page, int) or page <= 0:  # checked first, whatever the request
+        return Refuse(f"page_size {page} cannot align the prefill graph max context: it must "
+                      "be a positive number of tokens")
     try:
         if requested <= 0:
             return Refuse("--cuda-graph-prefill-max-context must be a positive integer")

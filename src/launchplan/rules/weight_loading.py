@@ -7,6 +7,8 @@ that engine can run.
 
 from __future__ import annotations
 
+import json
+
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -40,6 +42,46 @@ def transfer_engine_seed(v: View) -> Declare | None:
     return Declare({SEED_FLAG: True})
 
 
+REMOTE = "remote_instance_weight_loader_"
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("custom_weight_loader", "load_format", "enable_memory_saver", REMOTE + "backend",
+           REMOTE + "seed_instance_ip", REMOTE + "seed_instance_service_port",
+           REMOTE + "send_weights_group_ports"),
+    writes=("custom_weight_loader", "load_format"),
+    sglang="handle_load_format",
+)
+def load_format_resolution(v: View) -> Declare | None:
+    """No custom weight loaders is an empty list; an unusable remote-instance load falls back.
+
+    When: always (the list is declared on every launch).
+    Effect: ``custom_weight_loader`` = [] when none is given; ``load_format`` remote_instance
+        becomes auto without a seed instance's IP and port (unless the backend is
+        modelexpress), without the NCCL group's ports (nccl backend), or under the memory
+        saver (transfer_engine backend).
+    Why: the loader list is iterated unconditionally, and a remote-instance load that cannot
+        reach its seed loads from disk instead, with a warning (``handle_load_format``,
+        the same in 0.5.21-0.5.23).
+    Assumes: Mooncake's ``mooncake.engine`` is importable on the serving host (as
+        ``transfer_engine_seed`` does).
+    """
+    out: dict = {}
+    if v.custom_weight_loader is None:
+        out["custom_weight_loader"] = []
+    backend = v[REMOTE + "backend"]
+    if v.load_format == "remote_instance" and (
+            (backend != "modelexpress" and (v[REMOTE + "seed_instance_ip"] is None
+                                            or v[REMOTE + "seed_instance_service_port"] is None))
+            or (backend == "nccl" and v[REMOTE + "send_weights_group_ports"] is None)
+            or (backend == "transfer_engine" and v.enable_memory_saver)):
+        return Declare({**out, "load_format": "auto"},
+                       "--load-format remote_instance cannot reach its seed instance here: "
+                       "weights load from disk (auto)")
+    return Declare(out) if out else None
+
+
 @rule(
     phase=Phase.SERVING,
     reads=("weight_cache_mode", "speculative_algorithm", "load_format"),
@@ -63,3 +105,92 @@ def weight_cache_checks(v: View) -> Refuse | None:
         return Refuse("--weight-cache-mode does not work with speculative decoding (the daemon "
                       "does not export the draft model's weights)")
     return None
+
+
+#: what the expert-pack loader serves: DeepSeek-V4, and Kimi-K3's text-only config, whose
+#: shape the pack layout is cut for (``expert_pack_config.py``)
+EXPERT_PACK_MODELS = ("deepseek_v4", "kimi_linear")
+KIMI_K3_PACK_SHAPE = {"num_hidden_layers": 93, "num_experts": 896, "num_experts_per_token": 16,
+                      "first_k_dense_replace": 1, "routed_expert_hidden_size": 3584,
+                      "moe_intermediate_size": 3072, "num_shared_experts": 2,
+                      "hidden_act": "situ", "activation_situ_beta": 4.0,
+                      "activation_situ_linear_beta": 25.0}
+DEEPSEEK_V4_PACK_KEYS = ("source_path", "source_sha256", "model_identity_sha256",
+                         "config_sha256")
+
+
+@rule(
+    phase=Phase.MODEL_SOURCE,
+    reads=("load_format", "tp_size", "dp_size", "attn_dp_size", "ep_size",
+           "enforce_shared_experts_fusion", "enable_waterfill", "cuda_graph_config",
+           "cuda_graph_backend_decode", "cuda_graph_backend_prefill",
+           "model_loader_extra_config"),
+    writes=("disable_cuda_graph", "disable_shared_experts_fusion"),
+    facts=("model.model_type", "model.config"),
+    sglang="handle_expert_pack",
+    triggers=("load_format",),
+)
+def expert_pack_checks(v: View) -> Declare | Refuse | None:
+    """The expert-pack load format: one rank, eager, a named pack, DeepSeek-V4 or Kimi-K3.
+
+    When: ``--load-format expert_pack``.
+    Effect: refuses, listing every reason at once, any TP, DP, attention-DP or EP width other
+        than 1, ``--enforce-shared-experts-fusion``, ``--enable-waterfill``, a CUDA-graph
+        backend given as anything but disabled, a loader config that is not a JSON object, no
+        ``pack_path`` (in ``--model-loader-extra-config`` or ``SGLANG_EXPERT_PACK_PATH``), a
+        model other than DeepSeek-V4 or Kimi-K3's text config (whose shape must be the
+        released one), Kimi-K3 without ``manifest_path`` and DeepSeek-V4 without its source
+        GGUF and checksums; otherwise declares CUDA graphs and shared-experts fusion off.
+    Why: the pack streams every expert of one rank from a file laid out for those two models,
+        which neither a captured graph nor fused shared experts can follow
+        (``handle_expert_pack``, the same in 0.5.21-0.5.23 but for 0.5.21's DP layout).
+    Assumes: the files the loader config names exist; the model path is a config folder (a
+        raw GGUF file, which SGLang converts first, is not modelled).
+    """
+    if v.load_format != "expert_pack":
+        return None
+    errors = [f"{label} must be 1, got {size}" for label, size in (
+        ("--tp-size", v.tp_size), ("--dp-size", v.dp_size), ("--attn-dp-size", v.attn_dp_size),
+        ("--ep-size", v.ep_size)) if size != 1]
+    if v.enforce_shared_experts_fusion:
+        errors.append("--enforce-shared-experts-fusion cannot be used")
+    if v.enable_waterfill:
+        errors.append("--enable-waterfill cannot be used")
+    graphs = v.cuda_graph_config if isinstance(v.cuda_graph_config, dict) else {}
+    for phase, given in (("decode", v.cuda_graph_backend_decode),
+                         ("prefill", v.cuda_graph_backend_prefill)):
+        backend = (graphs.get(phase) or {}).get("backend", given)
+        if backend not in (None, "disabled"):
+            errors.append(f"the {phase} CUDA graph backend must be disabled, got {backend}")
+    loader = _loader_config(v.model_loader_extra_config, errors)
+    if not (loader.get("pack_path") or v.env.get("SGLANG_EXPERT_PACK_PATH")):
+        errors.append("no pack_path in --model-loader-extra-config or SGLANG_EXPERT_PACK_PATH")
+    kind, config = v.model.model_type, v.model.config
+    if kind not in EXPERT_PACK_MODELS:
+        errors.append(f"the model must be DeepSeek-V4 or Kimi-K3's text config, not {kind!r}")
+    elif kind == "kimi_linear":
+        errors += [f"Kimi-K3's {key} must be {want!r}, got {config.get(key)!r}"
+                   for key, want in KIMI_K3_PACK_SHAPE.items() if config.get(key) != want]
+        if not loader.get("manifest_path"):
+            errors.append("Kimi-K3 needs manifest_path in the loader config")
+    else:
+        errors += [f"DeepSeek-V4 needs {key} in the loader config"
+                   for key in DEEPSEEK_V4_PACK_KEYS if not loader.get(key)]
+    if errors:
+        return Refuse("--load-format expert_pack: " + "; ".join(errors))
+    return Declare({"disable_cuda_graph": True, "disable_shared_experts_fusion": True},
+                   "expert_pack runs eager, without fused shared experts")
+
+
+def _loader_config(given: object, errors: list[str]) -> dict:
+    """The loader's extra config as a dict (an error noted when it is not a JSON object)."""
+    if isinstance(given, str):
+        try:
+            given = json.loads(given)
+        except json.JSONDecodeError:
+            errors.append("--model-loader-extra-config is not valid JSON")
+            return {}
+    if not isinstance(given, dict):
+        errors.append("--model-loader-extra-config must be a JSON object")
+        return {}
+    return given
