@@ -186,10 +186,10 @@ def config_parts(result: Result) -> tuple[dict[str, Any], list[str]]:
         key = tokens[0][2:]
         if key.replace("-", "_") in unsupported:
             leftover += tokens
+        elif FIELDS[name].nargs in ("+", "*"):  # an empty list too: the merger skips it
+            mapping[key] = [_scalar(t) for t in tokens[1:]]
         elif len(tokens) == 1:
             mapping[key] = True
-        elif FIELDS[name].nargs in ("+", "*"):
-            mapping[key] = [_scalar(t) for t in tokens[1:]]
         elif isinstance(value, dict):
             import json
 
