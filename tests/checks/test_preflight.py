@@ -305,3 +305,5 @@ def test_numeric_trials_are_ordered_by_closeness():
     assert trial_values("tp_size", float("inf"))[0] == 8
     assert trial_values("tp_size", float("nan")) == (1, 2, 4, 8)  # the table's order
     assert trial_values("page_size", -3)[0] == 1
+    assert trial_values("ep_size", 10 ** 400)[0] == 8  # beyond a float's range: no error
+    assert trial_values("ep_size", 10 ** 400 * -1)[0] == 1

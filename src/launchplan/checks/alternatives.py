@@ -59,7 +59,7 @@ def _distance(value: float, current: float) -> float:
     if current == float("inf"):
         return -value
     if value > 0 and current > 0:
-        return abs(math.log(value / current))
+        return abs(math.log(value) - math.log(current))  # each log takes any int's size
     return abs(value - current)
 
 
