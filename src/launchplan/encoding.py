@@ -91,3 +91,13 @@ def dumps(data: Any, **options: Any) -> str:
         return json.dumps(data, default=_fallback, allow_nan=False, **options)
     except ValueError:
         return json.dumps(plain(data), default=str, allow_nan=False, **options)
+
+
+def json_object(text: str) -> dict[str, Any] | None:
+    """A flag's JSON text as the object it must be, or None when it is not one (bad JSON, or
+    a list, number or string): rules that read a JSON config flag refuse both alike."""
+    try:
+        value = json.loads(text)
+    except ValueError:  # JSONDecodeError is one
+        return None
+    return value if isinstance(value, dict) else None

@@ -74,7 +74,6 @@ def device_default(v: View) -> dict | None:
     return {"device": str(device).split(":")[0]}
 
 
-
 @rule(
     phase=Phase.DEVICE,
     reads=("device", "attention_backend"),

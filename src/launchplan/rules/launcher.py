@@ -8,10 +8,10 @@ checks of the layout and the scheduler.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
+from launchplan.encoding import json_object
 from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -566,15 +566,6 @@ def launcher_device_checks(v: View) -> Refuse | None:
     return None
 
 
-def _kv_events_config(text: str) -> dict[str, Any] | None:
-    """The ``--kv-events-config`` JSON object, or None when it is no JSON object."""
-    try:
-        config = json.loads(text)
-    except ValueError:
-        return None
-    return config if isinstance(config, dict) else None
-
-
 @rule(
     phase=Phase.LAUNCHER,
     reads=("load_publish_endpoint", "kv_events_config"),
@@ -600,7 +591,7 @@ def launcher_load_publish_checks(v: View) -> Refuse | None:
     if not text:
         return Refuse("--load-publish-endpoint needs --kv-events-config (routers find the "
                       "load range through its publisher)")
-    config = _kv_events_config(text)
+    config = json_object(text)
     if config is None:
         return Refuse(f"--kv-events-config must be a JSON object; got {text!r}")
     if config.get("publisher", "null") == "null" or not config.get("endpoint", "tcp://*:5557"):

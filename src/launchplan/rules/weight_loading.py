@@ -7,8 +7,7 @@ that engine can run.
 
 from __future__ import annotations
 
-import json
-
+from launchplan.encoding import json_object
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -185,11 +184,10 @@ def expert_pack_checks(v: View) -> Declare | Refuse | None:
 def _loader_config(given: object, errors: list[str]) -> dict:
     """The loader's extra config as a dict (an error noted when it is not a JSON object)."""
     if isinstance(given, str):
-        try:
-            given = json.loads(given)
-        except json.JSONDecodeError:
-            errors.append("--model-loader-extra-config is not valid JSON")
-            return {}
+        parsed = json_object(given)
+        if parsed is None:
+            errors.append("--model-loader-extra-config is not a JSON object")
+        return parsed or {}
     if not isinstance(given, dict):
         errors.append("--model-loader-extra-config must be a JSON object")
         return {}
