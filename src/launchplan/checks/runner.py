@@ -131,34 +131,45 @@ def point_resolver(compat: str, *, incremental: bool = True
     ``incremental``: rules are remembered across this resolver's resolutions by what they
     actually read (``engine.pipeline``'s early cut-off), so points that differ in a few
     fields re-run only the rules those fields reach. ``fresh=True`` resolves from scratch
-    (the determinism check compares against it).
+    (the determinism check compares against it). ``settled=True`` (the idempotence check's
+    pinned plans) first asks whether the input is a fixed point of the rules
+    (``engine.fixed_point``): if it is, the result holds the input as its values, which
+    are the resolution's, and nothing is resolved.
     """
+    from launchplan.engine.fixed_point import fixed_point
     from launchplan.engine.pipeline import run
     from launchplan.facts.targets import get_target
     from launchplan.planner import build_raw, build_record
     from launchplan.rulesets import get_ruleset
 
     targets: dict[str, Any] = {}
-    # per rule set: its rules and two lanes: points follow points, pinned plans follow
+    # per rule set: its rules and three lanes: points follow points, pinned plans follow
     # pinned plans (each differs little from the one before it; a point and its own pinned
-    # plan differ a lot). A point may name its own rule set (the ``compat`` axis).
-    per_compat: dict[str, tuple[Any, tuple[dict[Any, Any], dict[Any, Any]] | None]] = {}
+    # plan differ a lot), and the pinned plans' fixed-point verdicts. A point may name its
+    # own rule set (the ``compat`` axis).
+    per_compat: dict[str, tuple[Any, tuple[dict[Any, Any], ...] | None]] = {}
 
     def resolve(point: Point, fields: dict[str, Any] | None = None, *,
-                fresh: bool = False):
+                fresh: bool = False, settled: bool = False):
         chosen = point.compat or compat
         entry = per_compat.get(chosen)
         if entry is None:
             entry = per_compat[chosen] = (get_ruleset(chosen).rules(),
-                                          ({}, {}) if incremental else None)
+                                          ({}, {}, {}) if incremental else None)
         rules, lanes = entry
         target = targets.get(point.gpu)
         if target is None:
             target = targets[point.gpu] = get_target(point.gpu)
         raw = build_raw((), fields if fields is not None else point.as_dict(), point.model,
                         compat=chosen)
-        memo = None if fresh or lanes is None else lanes[fields is not None]
-        return run(build_record(raw, target, compat=chosen), rules, memo=memo)
+        record = build_record(raw, target, compat=chosen)
+        if fresh or lanes is None:
+            return run(record, rules)
+        if settled:
+            found = fixed_point(record, rules, lanes[2])
+            if found is not None:
+                return found
+        return run(record, rules, memo=lanes[fields is not None])
 
     return resolve
 
@@ -212,7 +223,7 @@ def _check_idempotence(result: Any, point: Point, resolve: Any, report: Report) 
     from launchplan.engine.pipeline import RuleCrash
 
     try:
-        again = resolve(point, pinned_fields(result))
+        again = resolve(point, pinned_fields(result), settled=True)
     except (Refusal, InputError, RuleCrash) as exc:
         source = getattr(exc, "source", type(exc).__name__)
         report.add("non-idempotent", "pinned plan is refused", (source,), point, str(exc))
