@@ -304,38 +304,55 @@ def _read_counts() -> dict[str, int]:
 _READ_COUNTS: dict[str, int] = {}
 
 
-def _chunks(points: Sequence[Point], size: int) -> Iterator[tuple[int, Sequence[Point]]]:
-    for start in range(0, len(points), size):
-        yield start, points[start:start + size]
+def _units(points: Sequence[Point], size: int) -> Iterator[tuple[int, list[Point]]]:
+    """Work units of whole groups (target, model, rule set) in ``in_order``'s group order,
+    each of at least ``size`` points (the last may hold fewer), with the index of its first
+    point. Each unit is ordered where it runs (``_work``): a unit of whole groups ordered on
+    its own is exactly its slice of ``in_order`` of every point, so the walk, and the points
+    the determinism check picks by index, are the same, and the ordering (a second of a
+    100,000-point check) runs on every core instead of before them."""
+    groups: dict[tuple[str, str, str], list[Point]] = {}
+    for point in points:
+        groups.setdefault((point.gpu, point.model, point.compat or ""), []).append(point)
+    start = 0
+    unit: list[Point] = []
+    for key in sorted(groups):
+        unit.extend(groups[key])
+        if len(unit) >= size:
+            yield start, unit
+            start += len(unit)
+            unit = []
+    if unit:
+        yield start, unit
 
 
 def _work(args: tuple[int, Sequence[Point], str]) -> Report:
-    start, chunk, compat = args
-    return check_points(chunk, compat, start)
+    start, unit, compat = args
+    return check_points(in_order(unit), compat, start)
 
 
 def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
               progress: bool = False, executor: str = "local",
               ray_address: str | None = None) -> Report:
     """Check every point, on every core (or as Ray tasks); a progress bar on stderr when
-    asked. Work units are chunks of neighbouring points; their reports merge in order."""
+    asked. Work units are runs of whole groups of ``in_order``, each ordered where it runs;
+    their reports merge."""
     jobs = jobs or os.cpu_count() or 1
-    points = in_order(points)
     total = len(points)
     report = Report()
     if executor == "ray":
         size = max(500, min(5000, total // 64 or 1))
         parts: Iterable[Report] = ray_reports(
-            [(s, c, compat) for s, c in _chunks(points, size)], ray_address)
+            [(s, c, compat) for s, c in _units(points, size)], ray_address)
     elif jobs <= 1 or total < 2000:
-        parts = (_work((s, c, compat)) for s, c in _chunks(points, 500))
+        parts = (_work((s, c, compat)) for s, c in _units(points, 500))
     else:
         import multiprocessing
 
         size = max(500, min(5000, total // (jobs * 8) or 1))
         context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         with context.Pool(jobs) as pool:
-            tasks = ((s, c, compat) for s, c in _chunks(points, size))
+            tasks = ((s, c, compat) for s, c in _units(points, size))
             for part in pool.imap_unordered(_work, tasks):
                 report.merge(part)
                 progress_bar(progress, report.points, total)
