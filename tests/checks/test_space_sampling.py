@@ -48,3 +48,20 @@ def test_check_order_keeps_every_point_and_neighbours_close():
     plain = sorted(points, key=lambda p: (p.gpu, p.model,
                                           tuple((k, repr(v)) for k, v in p.fields)))
     assert _changed_fields(order) < 0.9 * _changed_fields(plain)
+
+
+def test_check_units_ordered_apart_walk_the_same_order():
+    """``run_check`` orders each work unit where it runs: units of whole groups, each put
+    in order alone, must give back ``in_order`` of every point, unit starts included (the
+    determinism check picks points by that index)."""
+    from launchplan.checks.runner import _units, in_order
+    from launchplan.checks.space import default_models
+    from launchplan.facts.targets import SIMULATED
+
+    points = Space(list(SIMULATED), default_models()).sample(6000, seed=17)
+    walked: list = []
+    for start, unit in _units(points, 700):
+        assert start == len(walked)
+        assert len(unit) >= 700 or start + len(unit) == len(points)
+        walked.extend(in_order(unit))
+    assert [id(p) for p in walked] == [id(p) for p in in_order(points)]
