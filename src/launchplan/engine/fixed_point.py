@@ -25,7 +25,7 @@ from typing import Any
 
 from launchplan.engine.declarations import Declaration, Declare, Refuse
 from launchplan.engine.phases import Phase
-from launchplan.engine.pipeline import PLANS, _admitted
+from launchplan.engine.pipeline import PLANS, _admitted, lane_of
 from launchplan.engine.record import Record
 from launchplan.engine.registry import RuleSpec
 from launchplan.engine.result import Result
@@ -47,21 +47,6 @@ class _Verdicts:
         self.called = 0
         self.moved = 0
         self.added: dict[int, Declaration] = {}
-
-
-def _verdicts(memo: dict[Any, Any], record: Record, steps: list[tuple[Any, ...]]
-              ) -> _Verdicts:
-    target, model, draft = objects = (record.target, record.model, record.draft)
-    env = record.env
-    key = (id(target), id(model), id(draft), record.compat,
-           tuple(sorted(env.items())) if env else (), id(steps))
-    found = memo.get(key)
-    if found is None or found.steps is not steps or found.objects[0] is not target \
-            or found.objects[1] is not model or found.objects[2] is not draft:
-        if len(memo) >= 1024:
-            memo.clear()
-        found = memo[key] = _Verdicts(steps, objects)
-    return found
 
 
 _WRITERS: dict[int, tuple[list[tuple[Any, ...]], dict[str, int]]] = {}
@@ -93,7 +78,7 @@ def fixed_point(record: Record, rules: Sequence[RuleSpec], memo: dict[Any, Any]
     plan = PLANS.plan(rules, record)
     steps = plan.steps
     index = plan.index()
-    lane = _verdicts(memo, record, steps)
+    lane = lane_of(memo, record, steps, _Verdicts)
     given = record.raw.values
     old = lane.inputs
     called, moved, added = lane.called, lane.moved, lane.added

@@ -522,8 +522,16 @@ class _Lane:
 
 
 def _lane(memo: dict[Any, Any], record: Record, steps: list[tuple[Any, ...]]) -> _Lane:
-    """The memo's lane for this record's facts (target, model, draft, rule set, environment)
-    and steps; the objects are kept, so an id is never mistaken for a later object's."""
+    """The memo's lane for this record's facts and steps (``lane_of``)."""
+    return lane_of(memo, record, steps, _Lane)
+
+
+def lane_of(memo: dict[Any, Any], record: Record, steps: list[tuple[Any, ...]],
+            make: Any) -> Any:
+    """The memo's entry for this record's facts (target, model, draft, rule set,
+    environment) and steps, made by ``make(steps, objects)`` when missing; the entry keeps
+    ``steps`` and ``objects``, so an id is never mistaken for a later object's. At most
+    1,024 entries are kept."""
     target, model, draft = objects = (record.target, record.model, record.draft)
     env = record.env
     key = (id(target), id(model), id(draft), record.compat,
@@ -533,7 +541,7 @@ def _lane(memo: dict[Any, Any], record: Record, steps: list[tuple[Any, ...]]) ->
             or lane.objects[1] is not model or lane.objects[2] is not draft:
         if len(memo) >= 1024:
             memo.clear()
-        lane = memo[key] = _Lane(steps, objects)
+        lane = memo[key] = make(steps, objects)
     return lane
 
 
