@@ -65,3 +65,17 @@ def test_check_units_ordered_apart_walk_the_same_order():
         assert len(unit) >= 700 or start + len(unit) == len(points)
         walked.extend(in_order(unit))
     assert [id(p) for p in walked] == [id(p) for p in in_order(points)]
+
+
+def test_check_report_is_the_same_on_one_core_and_on_two():
+    """Work units merge in walk order on every executor, so the report (counts and each
+    class's example, the first of fewest fields in the walk) does not depend on the core
+    count or on which unit finished first."""
+    from launchplan.checks.runner import run_check
+    from launchplan.checks.space import default_models
+    from launchplan.facts.targets import SIMULATED
+
+    points = Space(list(SIMULATED), default_models()).sample(4500, seed=19)
+    one = run_check(points, "default", jobs=1).to_dict()
+    two = run_check(points, "default", jobs=2).to_dict()
+    assert one["problems"] and one == two

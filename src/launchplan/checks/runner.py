@@ -353,7 +353,7 @@ def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
         context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         with context.Pool(jobs) as pool:
             tasks = ((s, c, compat) for s, c in _units(points, size))
-            for part in pool.imap_unordered(_work, tasks):
+            for part in pool.imap(_work, tasks):
                 report.merge(part)
                 progress_bar(progress, report.points, total)
         progress_bar(progress, total, total, done=True)
