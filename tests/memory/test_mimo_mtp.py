@@ -14,7 +14,7 @@ from launchplan.facts.targets import get_target
 from launchplan.memory.plan import memory_plan
 from launchplan.planner import resolve
 
-MIMO = Path(__file__).resolve().parent / "data" / "mimo-7b-rl"
+MIMO = Path(__file__).resolve().parents[1] / "parity" / "models" / "mimo-7b-rl"
 SPEC = ["--trust-remote-code", "--speculative-algorithm", "EAGLE", "--speculative-num-steps",
         "1", "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2"]
 

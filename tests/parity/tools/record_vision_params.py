@@ -31,7 +31,7 @@ MODELS = (
     ("shipped/moonshotai--Kimi-K2.5", "moonvit"),
     ("shipped/google--gemma-4-26B-A4B", "gemma4"),
     ("shipped/moonshotai--Kimi-K3", "moonvit_k3"),
-    ("tests/memory/data/llama-3.2-11b-vision-instruct", "mllama"),
+    ("tests/parity/models/llama-3.2-11b-vision-instruct", "mllama"),
 )
 LAUNCHES = (["--tp-size", "1"], ["--tp-size", "2"], ["--tp-size", "4"], ["--tp-size", "8"],
             ["--tp-size", "4", "--mm-enable-dp-encoder"],
