@@ -179,7 +179,8 @@ def test_the_dp_encoder_flag_reaches_the_plan():
 
 
 RECORDED = Path(__file__).parents[1] / "parity" / "data" / "results-vision-params.jsonl"
-DATA = Path(__file__).parents[2] / "src" / "launchplan" / "facts" / "data"
+ROOT = Path(__file__).parents[2]
+DATA = ROOT / "src" / "launchplan" / "facts" / "data"
 
 
 def _recorded() -> list[dict]:
@@ -188,23 +189,24 @@ def _recorded() -> list[dict]:
 
 @pytest.mark.parametrize("row", [r for r in _recorded() if r["ok"]], ids=lambda r: r["name"])
 def test_recorded_sglang_towers_per_gpu(row):
-    """Rank 0's vision parameters as SGLang 0.5.23's classes build them (6 families at tp 1
+    """Rank 0's vision parameters as SGLang 0.5.23's classes build them (7 families at tp 1
     to 8, the DP encoder, attention DP 2 and 4 of tp 4) equal launchplan's vision bytes a
     GPU over the dtype's 2 bytes."""
     model = row["model"]
     path = (DATA / "hub" / model.removeprefix("shipped/") if model.startswith("shipped/")
-            else DATA / "models" / model)
+            else ROOT / model if model.startswith("tests/") else DATA / "models" / model)
     from launchplan.memory.weights import weights_per_gpu
     plan = weights_per_gpu(resolve(row["argv"], gpu="h100", model_path=str(path)))
     assert plan.breakdown["vision"] == BF16 * row["params_rank0"]
 
 
 def test_recorded_refusals_are_the_towers_without_an_attention_tp_reduce():
-    """SGLang refuses to build Qwen2.5-VL's and SigLIP's ``VisionAttention`` over an
-    attention TP narrower than TP (they reduce over full TP); the other families build.
+    """SGLang refuses to build Qwen2.5-VL's, SigLIP's and Llama 3.2 Vision's
+    ``VisionAttention`` over an attention TP narrower than TP (they reduce over full TP);
+    the other families build.
     launchplan plans their weights all the same (the refusal is not modelled)."""
     refused = {r["family"] for r in _recorded() if not r["ok"]}
-    assert refused == {"qwen2_5_vl", "siglip"}
+    assert refused == {"qwen2_5_vl", "siglip", "mllama"}
     for r in _recorded():
         if not r["ok"]:
             assert "all-reduces over the full TP group" in r["error"], r

@@ -53,7 +53,7 @@ class Layout(NamedTuple):
 
 # model types whose q/k/v projections carry a bias and whose o_proj does not
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text",
-                             "qwen2_vl_text"})
+                             "qwen2_vl_text", "mimo"})  # (MiMo: Qwen2's layers, ``mimo.py``)
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
@@ -139,11 +139,29 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                        shard="vocab"),
                 Tensor(f"{p}.shared_head.head", "mtp_embedding", (vocab, hidden), extra,
                        shard="head")]
+    elif n_mtp and mt == "mimo":
+        mtp = _mimo_mtp(t, mt, vocab, hidden, n_layers, prefix, caveats)
     vision = config.get("vision_config")
     if isinstance(vision, Mapping) and vision:
         from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
         main += vision_tower(vision, model_type, hidden, caveats, Tensor)
     return Layout(main, mtp, caveats)
+
+
+def _mimo_mtp(t: Mapping[str, Any], mt: str, vocab: int, hidden: int, n_layers: int,
+              prefix: str, caveats: list[str]) -> list[Tensor]:
+    """MiMo's dense MTP module (SGLang's ``mimo_mtp.py``: one ``MiMoMultiTokenPredictorLayer``
+    whatever ``num_nextn_predict_layers`` says): a Qwen2 decoder layer, the token and hidden
+    norms, the 2h -> h ``input_proj``, a final norm, and its own embedding and head."""
+    extra = (n_layers,)
+    p = f"{prefix}.mtp_layers.{{i}}"
+    return [*_decoder(t, mt, extra, (), extra, prefix, caveats),
+            Tensor(f"{p}.token_layernorm", "mtp", (hidden, 1), extra),
+            Tensor(f"{p}.hidden_layernorm", "mtp", (hidden, 1), extra),
+            Tensor(f"{p}.input_proj", "mtp", (hidden, 2 * hidden), extra),
+            Tensor(f"{p}.final_layernorm", "mtp", (hidden, 1), extra),
+            Tensor(f"{p}.embed_tokens", "mtp_embedding", (vocab, hidden), extra, shard="vocab"),
+            Tensor("lm_head", "mtp_embedding", (vocab, hidden), extra, shard="head")]
 
 
 def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int, ...],

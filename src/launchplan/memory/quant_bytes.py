@@ -11,7 +11,8 @@ Storage formats, as the checkpoints store them and SGLang 0.5.23 loads them:
   scale per 16 weights and float32 global scales;
 * mxfp4 (gpt-oss): half a byte plus a uint8 scale per 32 weights;
 * AWQ / GPTQ int-N: N/8 bytes plus an fp16 scale and a packed zero point per group (GPTQ
-  also a 32-bit group index per input column);
+  also a 32-bit group index per input column); a GPTQ checkpoint SGLang repacks for Marlin
+  keeps what ``marlin_repacked`` says;
 * compressed-tensors: from ``config_groups`` (bits, float or int, strategy, group size).
 
 Which modules stay unquantized comes from the config's ``ignore`` / ``ignored_layers`` /
@@ -38,7 +39,8 @@ class Scheme(NamedTuple):
     block: tuple[int, int] = (128, 128)
     group: int = 128
     zero_points: bool = False
-    g_idx: bool = False
+    g_idx: int = 0  # int32 words kept per input column (GPTQ's group index, Marlin's sort)
+    zero_bits: float = 0  # bits a stored zero point takes; 0: ``bits``
     scale_bytes: int = 4
     static_input: bool = False  # a float32 input scale per matrix
     experts_only: bool = False  # the method quantizes MoE experts only
@@ -71,9 +73,9 @@ class Scheme(NamedTuple):
             groups = math.ceil(cols / self.group) if self.group > 0 else 1
             out = n * self.bits / 8 + rows * groups * self.scale_bytes
             if self.zero_points:
-                out += rows * groups * self.bits / 8
+                out += rows * groups * (self.zero_bits or self.bits) / 8
             if self.g_idx:
-                out += cols * 4
+                out += cols * 4 * self.g_idx
             return out
         return n * self.bits / 8
 
@@ -187,13 +189,32 @@ def scheme_of(qc: Mapping[str, Any] | None, method: str | None) -> Scheme | None
         gptq = m.startswith("gptq") or (m == "auto-round" and q.get("packing_format") != "awq")
         zero = bool(q.get("zero_point", True)) if not gptq else True
         return Scheme(method, "int_group", bits=bits, group=group, zero_points=zero,
-                      g_idx=gptq, scale_bytes=2)
+                      g_idx=1 if gptq else 0, scale_bytes=2)
     if m == "compressed-tensors":
         return _compressed_tensors(q, method)
     if m == "bitsandbytes":
         return Scheme(method, "int_group", bits=4 if q.get("load_in_4bit") else 8, group=64,
                       scale_bytes=4 if q.get("load_in_4bit") else 0)
     return None
+
+
+def marlin_repacked(scheme: Scheme, act_order: bool) -> Scheme:
+    """A GPTQ checkpoint's storage once SGLang 0.5.23 repacks it for Marlin (``gptq_marlin``
+    claims every symmetric 4/8-bit checkpoint it can on SM80+).
+
+    Linear layers (``GPTQMarlinLinearKernel``): the packed weights and scales keep their
+    size; the zero points of a symmetric checkpoint are swapped for an empty tensor; the
+    group index is too without act order, and with it stays beside its sort permutation
+    (two int32 words per input column). Routed experts (``GPTQMarlinMoEScheme``) keep their
+    zero points, allocated in the model dtype over the packed column count (16 bits per
+    ``32 / bits`` zero points), and the same index words. (With act order SGLang keeps one
+    index per fused module, q/k/v or gate/up sharing one; here each checkpoint matrix
+    counts its own: a few MiB over. Each linear's Marlin workspace, one int32 per SM, is
+    left out.)
+    """
+    words = 2 if act_order else 0
+    experts = scheme._replace(zero_points=True, zero_bits=scheme.bits / 2, g_idx=words)
+    return scheme._replace(zero_points=False, g_idx=words, experts=experts)
 
 
 def _compressed_tensors(q: Mapping[str, Any], method: str) -> Scheme | None:

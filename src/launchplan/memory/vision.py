@@ -84,6 +84,10 @@ FAMILIES: dict[str, Family] = {
     # Clippable QKV/GateUp/Row parallel linears on the default "tp" group; patch embedder
     # and embed_vision replicated; built on the first PP rank only
     "gemma4": Family("gemma4_vision.py Gemma4VisionEncoder", "tp", "tp", REP, REP, False),
+    # VisionAttention over attn_tp (biased: its defaults), MllamaVisionMLP's fc1/fc2 and the
+    # patch linear over "tp", never use_data_parallel; position and tile tables nn.Parameter
+    # / nn.Embedding, projector a ReplicatedLinear
+    "mllama": Family("mllama.py MllamaVisionModel", "attn_tp", "tp", REP, REP, True),
 }
 
 
@@ -107,6 +111,8 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
     their encoders are SigLIP/CLIP-like, counted and split as SigLIP's, an assumption)."""
     if model_type == "gemma4":
         return "gemma4"
+    if model_type == "mllama":
+        return "mllama"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
     if model_type == "qwen2_5_vl":
@@ -137,6 +143,8 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
     make = _maker(tensor, fam)
     if fam_name == "gemma4":
         return _gemma4(v, h, depth, text_hidden, fam, make)
+    if fam_name == "mllama":
+        return _mllama(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen3_vl":
         return _qwen3(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_5_vl":
@@ -303,6 +311,41 @@ def _gemma4(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fam
             *make(f"{b}.mlp.down_proj", fam.mlp, h, inter, blocks, row=True),
             *make(f"{b}.norms", REP, 4 * h, 1, blocks),
             *make("embed_vision.embedding_projection", fam.merger, text_hidden, h)]
+
+
+def _mllama(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+            make: _Make) -> list[Any]:
+    """Llama 3.2 Vision's tower (``MllamaVisionModel``): an unbiased patch linear, a class
+    embedding, a position table and a tile-position table per supported aspect ratio (each
+    ``max_num_tiles`` x patches x h wide), pre- and post-tile tables, two LayerNorms, the
+    local blocks and the gated global blocks (biased attention and MLP, two LayerNorms, a
+    gate pair on the global ones), and the projector from the stacked intermediate outputs.
+    Sizes the config leaves out take transformers' ``MllamaVisionConfig`` defaults."""
+    inter = _int(v, "intermediate_size", default=5120)
+    patch = _int(v, "patch_size", default=14)
+    chans = _int(v, "num_channels", default=3)
+    tiles = _int(v, "max_num_tiles", default=4)
+    patches = (_int(v, "image_size", default=448) // max(patch, 1)) ** 2 + 1
+    ratios = v.get("supported_aspect_ratios")
+    ids = (len(ratios) if isinstance(ratios, (list, tuple)) else 8) + 1  # max_aspect_ratio_id+1
+    n_global = _int(v, "num_global_layers", default=8)
+    blocks = tuple(range(depth + n_global))
+    b = "vision_model.blocks.{i}"
+    return [*make("vision_model.patch_embedding", fam.mlp, h, chans * patch * patch),
+            *make("vision_model.class_embedding", REP, h, 1),
+            *make("vision_model.gated_positional_embedding", REP, patches, h),
+            *make("vision_model.gated_positional_embedding.tile_embedding", REP, ids,
+                  tiles * patches * h),
+            *make("vision_model.tile_positional_embeddings", REP, 2 * ids, tiles * h),
+            *make("vision_model.gates", REP, 3 + 2 * n_global, 1),
+            *make("vision_model.layernorms", REP, 4 * h, 1),
+            *make(f"{b}.self_attn.qkv_proj", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.self_attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.layer_norms", REP, 4 * h, 1, blocks),
+            *make("multi_modal_projector", fam.merger, text_hidden,
+                  _int(v, "vision_output_dim", default=7680), bias=True)]
 
 
 def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,

@@ -36,13 +36,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from launchplan.facts.environment import flag, plain_flag
 from launchplan.facts.memo import per_object
 from launchplan.facts.quantization import (
+    QuantPlatform,
+    checkpoint_override,
     fp8_held_experts,
     hybrid_nvfp4_experts,
     mxfp4_routed_experts,
 )
 from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_padding
 from launchplan.memory.params import Layout, Tensor, layout
-from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, scheme_of
+from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, marlin_repacked, scheme_of
 from launchplan.memory.vision import ATTN as VISION_ATTN
 from launchplan.memory.vision import POS as VISION_POS
 from launchplan.memory.vision import POS_KINDS
@@ -266,12 +268,14 @@ class _Stored:
         if model.config_dtype is None:
             notes.append("config.json names no torch_dtype: checkpoint tensors assumed bf16")
         scheme, ign = _runtime_scheme(model, quantization, notes, fp8_experts)
+        if extras & MARLIN_GPTQ and scheme is not None and scheme.kind == "int_group":
+            scheme = marlin_repacked(scheme, bool((model.quant_config or {}).get("desc_act")))
         unq = _dtype_bytes(model.dtype if dtype in (None, "auto") else dtype)
         self.model, self.scheme, self.ign, self.unq = model, scheme, ign, unq
         self.notes, self.caveats = notes, tuple(notes)
         #: the target's layers and the MTP layers a speculative draft loads from this
         #: checkpoint (``_own_mtp``), MLA's absorbed copies as this storage keeps them
-        self.tensors, self.own_mtp = (_with_extras(model, extras) if extras
+        self.tensors, self.own_mtp = (_with_extras(model, extras) if extras & _LAYOUT_EXTRAS
                                       else (lay.main, _own_mtp(model)))
         self.main = _table(self.tensors, scheme, ign, unq)
         self.mtp = _table(self.own_mtp, scheme, ign, unq) if lay.mtp else None
@@ -477,6 +481,10 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     target = record.target
     extras = FP8_ABSORBED if is_mla and _fp8_absorbed(model, quantization, dtype, target,
                                                          env) else 0
+    if model.quant_method == "gptq" and target is not None and checkpoint_override(
+            model.quant_config or {}, quantization, QuantPlatform.from_target(target)
+    ) == "gptq_marlin":
+        extras |= MARLIN_GPTQ
     if has_experts:
         sm100, sm90, sm120, hip = _target_bits(target)
         runner = v("moe_runner_backend")
@@ -495,8 +503,11 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
 
 
 #: ``extras`` bits: MLA's absorbed copies kept in FP8 (``_fp8_absorbed``); the compressed-
-#: tensors WNA16 MoE's index buffers left allocated (``_keeps_moe_index``)
-FP8_ABSORBED, MOE_INDEX = 1, 2
+#: tensors WNA16 MoE's index buffers left allocated (``_keeps_moe_index``); a GPTQ
+#: checkpoint repacked for Marlin (``quant_bytes.marlin_repacked``)
+FP8_ABSORBED, MOE_INDEX, MARLIN_GPTQ = 1, 2, 4
+#: the bits that add or change tensors (``_with_extras``); the rest change only their bytes
+_LAYOUT_EXTRAS = FP8_ABSORBED | MOE_INDEX
 
 
 def _keeps_moe_index(model: ModelFacts, runner: Any, sm100: bool, hip: bool) -> bool:

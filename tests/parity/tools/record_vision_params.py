@@ -31,6 +31,7 @@ MODELS = (
     ("shipped/moonshotai--Kimi-K2.5", "moonvit"),
     ("shipped/google--gemma-4-26B-A4B", "gemma4"),
     ("shipped/moonshotai--Kimi-K3", "moonvit_k3"),
+    ("tests/parity/models/llama-3.2-11b-vision-instruct", "mllama"),
 )
 LAUNCHES = (["--tp-size", "1"], ["--tp-size", "2"], ["--tp-size", "4"], ["--tp-size", "8"],
             ["--tp-size", "4", "--mm-enable-dp-encoder"],
@@ -76,6 +77,12 @@ def _towers(family: str, config, dp: bool) -> list:
     if family == "moonvit_k3":
         k3 = m("kimi_k3_vl")
         return [k3.KimiK3VisionTower(v), k3.KimiK3MultiModalProjector(v)]
+    if family == "mllama":  # the tower, and the projector MllamaForConditionalGeneration adds
+        from sglang.srt.layers.linear import ReplicatedLinear
+
+        return [m("mllama").MllamaVisionModel(v, prefix="vision_model"),
+                ReplicatedLinear(v.vision_output_dim, config.text_config.hidden_size,
+                                 bias=True, prefix="multi_modal_projector")]
     raise ValueError(family)
 
 
