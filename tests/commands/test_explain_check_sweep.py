@@ -51,6 +51,20 @@ def test_explain_unknown_field_is_bad_input(capsys):
     assert code == 2 and "page_size" in err
 
 
+def test_explain_takes_the_field_written_last(capsys):
+    """``explain ... --attention-backend fa4 page_size`` names the field last; a word a
+    flag before it takes as its value is that flag's, and no field is named then."""
+    for tail in ([], ["--format", "json"]):  # launchplan's own options may follow it
+        code, out, _ = cli(["explain", *B200, "--attention-backend", "fa4", "page_size",
+                            *tail, *(["--format", "json"] if not tail else [])], capsys)
+        assert code == 0 and json.loads(out)["resolved"] == 128
+    code, out, _ = cli(["explain", *B200, "--format", "json", "--trust-remote-code",
+                        "page_size"], capsys)
+    assert code == 0 and json.loads(out)["field"] == "page_size"
+    code, _, err = cli(["explain", *B200, "--served-model-name", "page_size"], capsys)
+    assert code == 2 and "name a FIELD" in err
+
+
 @pytest.mark.parametrize(("compat", "finds_c1"), [("0.5.23", True), ("default", False)])
 def test_check_finds_c1_only_under_0_5_23(compat, finds_c1, capsys):
     code, out, _ = cli(["check", "--gpu", "b200", "--model-path", "llama-3.1-8b",

@@ -49,8 +49,11 @@ def main(argv: list[str]) -> int:
     split = split_argv(argv, ALLOWED)
     opts = split.options
     if field is None and not opts.get("all"):
+        field = _trailing_field(split.sglang_argv)
+    if field is None and not opts.get("all"):
         raise InputError("explain", "a FIELD to explain, or --all",
-                         message="explain: name a FIELD (e.g. page_size) or pass --all")
+                         message="explain: name a FIELD (e.g. `launchplan explain page_size "
+                         "--gpu ...`) or pass --all")
     from launchplan.memory.plan import QUANTITIES
 
     if field is not None and field.partition(".")[0] not in FIELDS and field not in QUANTITIES:
@@ -207,3 +210,21 @@ def _plain_explanation(item: dict[str, Any], out: TextIO) -> None:
     if not item["steps"]:
         out.write("  (no rule changed it)\n")
     out.write("\n")
+
+
+def _trailing_field(argv: list[str]) -> str | None:
+    """A FIELD written last instead of first (``explain --gpu b200 ... --attention-backend
+    fa4 page_size``), taken out of ``argv``: a bare word naming a field (or a dotted path
+    into one) that the word before it cannot take as its value (a flag's value, or a
+    switch's neighbour). SGLang takes no positional arguments, so the word is no flag's."""
+    from launchplan.input.fields import FIELDS, FLAG_TO_FIELD
+
+    if not argv or argv[-1].startswith("-") or argv[-1].partition(".")[0] not in FIELDS:
+        return None
+    before = argv[-2] if len(argv) > 1 else ""
+    if before.startswith("-") and "=" not in before:
+        name = FLAG_TO_FIELD.get(before)
+        if name is None or FIELDS[name].nargs != 0:
+            return None  # the value of the flag before it (or of a flag not known here)
+    return argv.pop()
+
