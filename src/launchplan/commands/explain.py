@@ -16,7 +16,8 @@ HELP = """usage: launchplan explain FIELD --gpu TARGET --model-path MODEL [SGLan
 
 The chain behind one field: its input or default, then each declaration with the rule, the
 fields and facts it read and its reason; an override of your input says what would have
-kept it. FIELD may be dotted: cuda_graph_config.prefill.backend. The preflight verdict of
+kept it. FIELD may be dotted (cuda_graph_config.prefill.backend), and may come last instead
+of first when the word before it is not a flag that takes a value. The preflight verdict of
 the plan comes first (JSON: a "preflight" key; --all gives {"explanations": [...]}).
 
 options: --all, --format table|json, --compat default|0.5.23|0.5.22|0.5.21,
