@@ -82,3 +82,15 @@ def test_flags_only_one_release_has_are_listed_apart(capsys):
     assert code == 1
     assert "enable_paged_experts" in {d["field"] for d in data["differences"]}
     assert "enable_paged_experts" not in {d["field"] for d in data["release_only"]}
+
+
+def test_from_names_the_left_release_as_migrate_spells_it(capsys):
+    argv = [*B200, "--attention-backend", "fa4", "--cuda-graph-backend-prefill", "full",
+            "--to", "default", "--format", "json"]
+    code, out, _ = run([*argv, "--from", "0.5.23"], capsys)
+    assert code == 1 and json.loads(out)["left"]["compat"] == "0.5.23"
+    assert json.loads(out) == json.loads(run([*argv, "--compat", "0.5.23"], capsys)[1])
+    code, _, err = run([*argv, "--from", "0.5.20"], capsys)
+    assert code == 2 and "--from" in err and "0.5.21" in err
+    code, _, err = run([*argv, "--from", "0.5.21", "--compat", "0.5.22"], capsys)
+    assert code == 2 and "--compat 0.5.22" in err

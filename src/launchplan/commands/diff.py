@@ -15,7 +15,7 @@ from launchplan.commands.options import split_argv
 from launchplan.commands.output import cell, render_table, to_json, wrapped
 from launchplan.errors import InputError, Refusal
 
-HELP = """usage: launchplan diff --gpu TARGET --model-path MODEL [--compat A] [--to B] [flags]
+HELP = """usage: launchplan diff --gpu TARGET --model-path MODEL [--compat A | --from A] [--to B] [flags]
        launchplan diff --gpu TARGET --model-path MODEL [A flags] -- [B flags]
 
 Resolves two plans and lists every field whose final value differs, with the rule (and its
@@ -31,7 +31,7 @@ options: --compat, --to, --format table|json, --env KEY=VALUE, --gpu-* overrides
 """
 
 ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
-                     "--cuda-version", "--compat", "--to", "--format", "--env",
+                     "--cuda-version", "--compat", "--from", "--to", "--format", "--env",
                      "--model-path", "--before-load-mib", "--load-overhead-mib"})
 
 
@@ -46,6 +46,9 @@ def main(argv: list[str]) -> int:
         or "table"
     if fmt not in ("table", "json"):
         raise InputError("--format", "table or json for diff", fmt)
+    _from_as_compat(left.options)
+    if right is not None:
+        _from_as_compat(right.options)
     left_opts = dict(left.options)
     left_compat = left_opts.pop("to", None)
     right_opts = {**left.options, **(right.options if right else {})}
@@ -68,6 +71,21 @@ def main(argv: list[str]) -> int:
             if names:
                 sys.stdout.write(wrapped(f"{side} only: " + ", ".join(names)) + "\n")
     return 1 if differences else 0
+
+
+def _from_as_compat(options: dict[str, Any]) -> None:
+    """``--from A`` (as ``migrate`` spells the old release) is the left side's ``--compat``."""
+    if "from" not in options:
+        return
+    from launchplan.commands.options import COMPAT_CHOICES
+
+    chosen = options.pop("from")
+    if chosen not in COMPAT_CHOICES:
+        raise InputError("--from", "one of " + ", ".join(COMPAT_CHOICES), chosen)
+    if options.get("compat", chosen) != chosen:
+        raise InputError("--from", f"the same rule set as --compat {options['compat']} (they "
+                         "name one side)", chosen)
+    options["compat"] = chosen
 
 
 def _halves(argv: list[str]) -> tuple[list[str], list[str] | None]:
