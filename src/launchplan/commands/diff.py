@@ -15,7 +15,7 @@ from launchplan.commands.options import split_argv
 from launchplan.commands.output import cell, render_table, to_json, wrapped
 from launchplan.errors import InputError, Refusal
 
-HELP = """usage: launchplan diff --gpu TARGET --model-path MODEL [--compat A | --from A] [--to B] [flags]
+HELP = """usage: launchplan diff --gpu TARGET --model-path MODEL [--compat A] [--to B] [flags]
        launchplan diff --gpu TARGET --model-path MODEL [A flags] -- [B flags]
 
 Resolves two plans and lists every field whose final value differs, with the rule (and its
@@ -26,8 +26,8 @@ nothing the launch does. --to names the right side's rule set (default: the left
 replace the left's.
 Exit 0 when equal, 1 when they differ, 2 for bad input.
 
-options: --compat, --to, --format table|json, --env KEY=VALUE, --gpu-* overrides,
-  --launch N (a pasted text with several launch commands: the Nth)
+options: --compat (or --from, as migrate spells it), --to, --format table|json,
+  --env KEY=VALUE, --gpu-* overrides, --launch N (a pasted text with several launch commands: the Nth)
 """
 
 ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
