@@ -27,7 +27,8 @@ replace the left's.
 Exit 0 when equal, 1 when they differ, 2 for bad input.
 
 options: --compat (or --from, as migrate spells it), --to, --format table|json,
-  --env KEY=VALUE, --gpu-* overrides, --launch N (a pasted text with several launch commands: the Nth)
+  --env KEY=VALUE, --gpu-* overrides,
+  --launch N (a pasted text with several launch commands: the Nth)
 """
 
 ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
