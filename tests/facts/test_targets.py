@@ -152,7 +152,7 @@ def test_spellings(spelling, name):
 
 
 @pytest.mark.parametrize("typed, suggested", [
-    ("4090", "rtx4090"), ("h2o", "h20"), ("l40x", "l40"), ("a100-80gb", "a100"),
+    ("4090", "rtx4090"), ("h2o", "h20"), ("l40x", "l40"), ("a100-24gb", "a100"),
     ("gb10x", "gb10"), ("rtx6000", "rtx6000-ada"),
 ])
 def test_unknown_names_suggest_the_close_ones(typed, suggested):
@@ -161,3 +161,20 @@ def test_unknown_names_suggest_the_close_ones(typed, suggested):
     message = info.value.message
     assert "did you mean" in message and suggested in message.split("did you mean")[1]
     assert "--gpu-memory-mib" in message and "\n" not in message
+
+
+@pytest.mark.parametrize(("spelling", "name"), [
+    ("h100-sxm", "h100"), ("H100 SXM5 80GB", "h100"), ("h100_sxm5", "h100"),
+    ("a100-80gb", "a100"), ("A100 40GB", "a100-40gb"), ("h200-141gb", "h200"),
+    ("NVIDIA H100 PCIe 80GB", "h100-pcie"), ("gb200-nvl72", "gb200"), ("b200 192gb", "b200"),
+    ("mi300x-192gb", "mi300x"), ("L40S-48GB", "l40s"),
+])
+def test_mounting_and_memory_words_are_read_past(spelling, name):
+    assert get_target(spelling).name == name
+
+
+@pytest.mark.parametrize("spelling", ["h100-96gb", "a100 24gb", "mi300", "sxm", "80gb",
+                                      "h100 80gb 94gb"])
+def test_another_skus_memory_or_a_bare_word_is_no_target(spelling):
+    with pytest.raises(InputError, match="--gpu"):
+        get_target(spelling)

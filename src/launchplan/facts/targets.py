@@ -262,7 +262,8 @@ def get_target(name: str) -> Target:
     key = name.strip().lower()
     if key == "auto":
         return detect()
-    found = CATALOG.get(key) or CATALOG.get(_aliases(CATALOG).get(_compact(name), ""))
+    found = CATALOG.get(key) or CATALOG.get(_aliases(CATALOG).get(_compact(name), "")) \
+        or _loosely(name)
     if found is not None:
         return found
     raise InputError(
@@ -270,6 +271,39 @@ def get_target(name: str) -> Target:
         _suggestion(name) + "; for a GPU not listed, name the closest target and add "
         "--gpu-memory-mib, --gpu-capability, --gpu-count",
     )
+
+
+#: Words that say how a part is mounted (or racked) or what memory it carries, not which
+#: part it is.
+_MOUNTING = frozenset({"sxm", "sxm2", "sxm3", "sxm4", "sxm5", "sxm6", "hbm2e", "hbm3", "hbm3e",
+                       "nvl36", "nvl72"})
+
+
+def _size(word: str) -> int | None:
+    """``80gb``, ``80g``, ``80gib`` -> 80."""
+    for unit in ("gib", "gb", "g"):
+        if word.endswith(unit) and word[:-len(unit)].isdigit():
+            return int(word[:-len(unit)])
+    return None
+
+
+def _loosely(name: str) -> Target | None:
+    """A target named with the mounting and memory words people add (``h100-sxm``,
+    ``H100 SXM5 80GB``, ``a100-80gb``, ``h200-141gb``, ``gb200-nvl72``): those words dropped,
+    the rest must name one target, and a memory size given must be that target's (within
+    8%: vendors say 80 GB for 79.6 GiB, 141 GB for 140.4): another SKU's size is no match."""
+    words = "".join(ch if ch.isalnum() else " " for ch in name.strip().lower()).split()
+    if words[:1] in (["nvidia"], ["amd"]):
+        words = words[1:]
+    sizes = [size for w in words if (size := _size(w)) is not None]
+    rest = [w for w in words if w not in _MOUNTING and _size(w) is None]
+    if len(rest) == len(words) or not rest or len(sizes) > 1:
+        return None  # nothing dropped: the plain lookup already failed
+    found = CATALOG.get(_aliases(CATALOG).get("".join(rest), ""))
+    if found is None or (sizes and (found.memory_mib is None or abs(
+            sizes[0] - found.memory_mib / 1024) > 0.08 * found.memory_mib / 1024)):
+        return None
+    return found
 
 
 def _suggestion(name: str) -> str:
