@@ -149,6 +149,14 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                          "...) to pick from", chosen)
     if looks_pasted(argv):
         requested = _manifest_gpus(argv, chosen) if "--gpu-count" in allowed else None
+        asked = _asked_gpu(argv) if "--gpu" in allowed and not _given(argv, "--gpu") else None
+        if asked is not None:
+            target, count, words = asked
+            out.options["gpu"] = target
+            if requested is None and count is not None and "--gpu-count" in allowed:
+                requested = count
+            out.notes.append(f"--gpu {target}: the pasted text asks for it ({words}); "
+                             "--gpu names another")
         launches = launch_count(argv)
         if chosen is not None and not 1 <= chosen <= max(launches, 1):
             raise InputError("--launch", f"1 to {max(launches, 1)} (the pasted text holds "
@@ -162,8 +170,7 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
             out.notes.append(f"the pasted text holds {launches} launch commands: {listed}; "
                              f"launch {chosen or 1} is planned {how}")
         argv, assignments = unpaste(argv, launch=chosen, notes=out.notes)
-        if requested is not None and not any(t == "--gpu-count" or t.startswith(
-                "--gpu-count=") for t in argv):
+        if requested is not None and not _given(argv, "--gpu-count"):
             out.options["gpu_count"] = requested  # the container sees only these
         if assignments:
             if "--env" not in allowed:
@@ -171,6 +178,18 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                                  "this command", assignments[0])
             out.options["env"] = list(assignments)
     out.sglang_argv = list(argv)
+
+
+def _given(argv: Sequence[str], flag: str) -> bool:
+    return any(t == flag or t.startswith(flag + "=") for t in argv)
+
+
+def _asked_gpu(argv: Sequence[str]) -> tuple[str, int | None, str] | None:
+    """The one GPU type the pasted text's task asks for (``input.gpu_request``)."""
+    from launchplan.input.gpu_request import requested_gpu
+    from launchplan.input.pasted import cleaned
+
+    return requested_gpu([cleaned(t) for t in argv])
 
 
 def _launch_option(argv: Sequence[str]) -> tuple[list[str], int | None]:

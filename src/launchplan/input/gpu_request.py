@@ -1,0 +1,136 @@
+"""The GPU a pasted task asks for, when the paste names one.
+
+Task files that start SGLang say which GPU they run on: SkyPilot's ``accelerators: H100:8``,
+dstack's ``gpu: H100:8``, Modal's ``gpu="A100-80GB:2"`` or ``gpu=modal.gpu.H100(count=8)``,
+a Kubernetes node selector on ``nvidia.com/gpu.product`` (the GPU feature discovery label)
+or GKE's ``cloud.google.com/gke-accelerator``. When ``--gpu`` is not given, the commands plan
+for that target, with a note, as they take the GPU count a container requests.
+
+Only an unambiguous request counts: one GPU type in the whole text that names one catalog
+target. SkyPilot, Modal and GKE mean the 40 GB part by a bare ``A100`` (their 80 GB one is
+``A100-80GB``, ``nvidia-a100-80gb``), so that spelling is the ``a100-40gb`` target there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: (how a line starts, once stripped and lower-cased; the scheme its value follows)
+_KEYS = (("accelerators:", "skypilot"), ("gpu:", "dstack"),
+         ("nvidia.com/gpu.product:", "label"), ("cloud.google.com/gke-accelerator:", "gke"))
+
+
+def requested_gpu(tokens: Sequence[str]) -> tuple[str, int | None, str] | None:
+    """(target name, GPU count or None, the words it was read from) for the one GPU type a
+    pasted text asks for; None when it names none, several, or one no target is."""
+    found: dict[str, tuple[int | None, str]] = {}
+    for token in tokens:
+        if "\n" not in token and " " not in token:
+            continue
+        for name, count, words in _requests(token):
+            target = _target(name)
+            if target is None:
+                return None  # a GPU launchplan has no target for: no guess
+            if target in found and found[target][0] != count:
+                count = None
+            found[target] = (count, found.get(target, (None, words))[1])
+    if len(found) != 1:
+        return None
+    (target, (count, words)), = found.items()
+    return target, count, words
+
+
+def _requests(text: str) -> list[tuple[str, int | None, str]]:
+    """Each (GPU name as written, count or None, the words) a text's task keys give."""
+    out: list[tuple[str, int | None, str]] = []
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
+        plain = line.strip().lower().lstrip("-").strip()
+        for key, scheme in _KEYS:
+            if plain.startswith(key):
+                value = line.strip().lstrip("-").strip()[len(key):].strip()
+                if not value and scheme == "skypilot":  # accelerators:\n  H100: 8
+                    value = _next_indented(lines, at)
+                out.extend((*_spec(item, scheme), f"{key} {item.strip()}")
+                           for item in _items(value) if _spec(item, scheme)[0])
+        out.extend(_modal(line))
+    return out
+
+
+def _next_indented(lines: list[str], at: int) -> str:
+    """The first line under ``lines[at]`` that is indented deeper (a one-entry mapping)."""
+    depth = len(lines[at]) - len(lines[at].lstrip())
+    for line in lines[at + 1:at + 3]:
+        if line.strip() and len(line) - len(line.lstrip()) > depth:
+            return line.strip()
+    return ""
+
+
+def _items(value: str) -> list[str]:
+    """``H100:8``, ``{H100: 8}``, ``[A100-80GB:8, H100:8]``, ``'H100:8'`` -> the entries."""
+    value = value.split(" #", 1)[0].strip().strip("{}[]")
+    return [item.strip().strip("'\"") for item in value.split(",") if item.strip()]
+
+
+def _spec(item: str, scheme: str) -> tuple[str, int | None]:
+    """A GPU name and count from one entry (``H100:8``, ``H100: 8``, ``NVIDIA-H100-80GB-HBM3``,
+    ``nvidia-h100-80gb``); ("", None) for what names no GPU (a size alone: ``80GB:8``)."""
+    item = item.strip().strip("'\"")
+    name, _, count = item.partition(":")
+    name = name.strip().strip("'\"")
+    count = count.strip().strip("'\"")
+    if scheme == "gke":
+        name = name.lower().removeprefix("nvidia-").removeprefix("tesla-")
+        if name == "a100":
+            name = "a100-40gb"
+    elif scheme == "label":
+        name = name.replace("-", " ")
+    elif name.lower() == "a100" and scheme == "skypilot":
+        name = "a100-40gb"
+    if not name or not any(ch.isalpha() for ch in name) or name[0].isdigit():
+        return "", None
+    return name, int(count) if count.isdigit() else None
+
+
+def _modal(line: str) -> list[tuple[str, int | None, str]]:
+    """Modal's ``gpu="H100:8"`` and ``gpu=modal.gpu.A100(size="80GB", count=2)``."""
+    at = line.find("gpu=")
+    if at < 0 or (at > 0 and (line[at - 1].isalnum() or line[at - 1] == "_")):
+        return []
+    value = line[at + 4:].strip()
+    if value[:1] in "'\"":
+        quote = value[0]
+        inner = value[1:].split(quote, 1)[0]
+        name, count = _spec(inner, "modal")
+        if name.lower() == "a100":
+            name = "a100-40gb"
+        return [(name, count, f"gpu={quote}{inner}{quote}")] if name else []
+    head = value.split("(", 1)[0].split(",")[0].strip()
+    if not head.startswith(("modal.gpu.", "gpu.")):
+        return []
+    name = head.rsplit(".", 1)[1]
+    args = value.split("(", 1)[1].split(")", 1)[0] if "(" in value else ""
+    count = None
+    size = ""
+    for part in args.split(","):
+        key, _, arg = part.partition("=")
+        arg = arg.strip().strip("'\"")
+        if key.strip() == "count" and arg.isdigit():
+            count = int(arg)
+        elif key.strip() == "size":
+            size = arg
+    if name.lower() == "a100":
+        name = f"a100-{size.lower()}" if size else "a100-40gb"
+    return [(name, count, f"gpu={value.split(')', 1)[0]})")]
+
+
+def _target(name: str) -> str | None:
+    from launchplan.errors import InputError
+    from launchplan.facts.targets import get_target
+
+    if name.strip().lower() == "auto":
+        return None
+    try:
+        return get_target(name).name
+    except InputError:
+        return None
