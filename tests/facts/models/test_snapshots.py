@@ -125,9 +125,12 @@ def test_a_config_taken_from_an_earlier_commit_names_that_commit(empty_offline_c
 
 def test_every_config_from_an_earlier_commit_gets_a_memory_plan(empty_offline_cache, capsys):
     from tests.parity.tools.gen_shipped2_cases import MODELS
+    from tests.parity.tools.gen_shipped3_cases import MODELS as MODELS3
 
-    assert {folder.replace("--", "/", 1) for folder in MODELS} == set(SOURCES["origin"])
-    for folder, (tps, _) in MODELS.items():
+    assert not set(MODELS) & set(MODELS3)
+    models = {**MODELS, **MODELS3}
+    assert {folder.replace("--", "/", 1) for folder in models} == set(SOURCES["origin"])
+    for folder, (tps, _) in models.items():
         hub = folder.replace("--", "/", 1)
         code = main(["resolve", "--gpu", "h200", "--model-path", hub, "--tp",
                      str(tps["h200"]), "--format", "json"])
@@ -135,3 +138,39 @@ def test_every_config_from_an_earlier_commit_gets_a_memory_plan(empty_offline_ca
         assert code == 0, f"{hub}: {err}"
         memory = json.loads(out)["memory"]
         assert memory["max_total_num_tokens"] > 0, hub
+
+
+def _ship_tool():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[3] / "tools" / "ship_hub_history.py"
+    spec = importlib.util.spec_from_file_location("ship_hub_history", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_ship_tool_reads_a_file_saved_from_the_index_without_a_git_directory(tmp_path):
+    tool = _ship_tool()
+    commit, path = "0" * 40, "models/x/config.json"
+    saved = tmp_path / "acme+big" / "files" / commit / path
+    saved.parent.mkdir(parents=True)
+    saved.write_text('{"a": 1}\n')
+    assert tool._read(tmp_path / "acme+big", commit, path) == '{"a": 1}\n'
+    for hub, (repository, _, files, checked) in tool.FILES.items():
+        assert SOURCES["origin"][hub]["repository"] == f"https://github.com/{repository}"
+        assert SOURCES["shipped"][hub] == files and checked
+
+
+@pytest.mark.parametrize("hub", ["google/gemma-3-4b-it", "meta-llama/Llama-3.1-70B-Instruct",
+                                 "deepseek-ai/DeepSeek-V3.2-Exp", "Qwen/Qwen3.5-9B"])
+def test_popular_launch_ids_plan_offline_from_their_shipped_config(hub, empty_offline_cache,
+                                                                  capsys):
+    code = main(["resolve", "--gpu", "h200", "--model-path", hub, "--tp", "8",
+                 "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    plan = json.loads(out)
+    assert plan["model"]["name"] == hub and plan["memory"]["max_total_num_tokens"] > 0
+    assert any(SOURCES["origin"][hub]["commit"][:12] in w for w in plan["warnings"])
