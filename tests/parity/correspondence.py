@@ -508,6 +508,27 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # the launcher check's (check_server_args) scheduling asserts
         (r"PD-Multiplexing is (only supported|not compatible)|Detokenizer worker num must|"
          r"Multimodal processor worker num must", {"launcher_scheduling_checks"}),
+        # the refusals suite's seventh batch: wordings of refusals launchplan already made
+        (r"UNO only supports CUDA", {"uno_defaults"}),
+        (r"No valid IB devices specified$", {"encoder_disaggregation_checks"}),
+        (r"cuda_graph_config\[decode\]\.bs should contain positive batch sizes",
+         {"cuda_graph_sizing"}),
+        (r"Ngram speculative decoding only supports CUDA, CPU, or XPU", {"ngram_defaults"}),
+        (r"--speculative-use-rejection-sampling is incompatible with "
+         r"--speculative-accept-threshold|Deterministic rejection sampling is currently "
+         r"supported only on CUDA", {"eagle_rejection_sampling_checks"}),
+        (r"PP is not supported with context parallelism", {"context_parallelism_checks"}),
+        (r"--prefill-kv-cache-dequant-dtype=\w+ requires prefill backend",
+         {"nvfp4_prefill_dequant"}),
+        (r"--enable-kv-cache-sharding requires the built-in UnifiedRadixCache",
+         {"kv_cache_sharding"}),
+        (r"CP is only supported for prefill when PD disaggregation",
+         {"dsa_context_parallel_checks"}),
+        (r"is not in the adaptive config candidate_steps", {"speculative_adaptive_params"}),
+        (r"For round-robin split mode, dp attention is not supported",
+         {"deepseek_v4_context_parallel"}),
+        (r"W4A16_NVFP4 MoE layers require --moe-runner-backend=marlin, or flashinfer_cutedsl",
+         {"qwen3_moe_family_overrides"}),
     ))
 
 
