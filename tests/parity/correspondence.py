@@ -157,7 +157,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"ERNIE 4.5 VL MoE does not support DP attention", {"ernie45_vl_overrides"}),
         (r"MiniCPM does not support DP attention|MiniCPM SALA does not support hierarchical",
          {"minicpm_sala_overrides"}),
-        (r"Nemotron-H does not support --attn-cp-size", {"boundary_parallelism"}),
+        (r"Nemotron-H does not support --attn-cp-size|LongCat-Flash does not support "
+         r"--enable-prefill-cp with --attn-cp-size", {"boundary_parallelism"}),
         (r"DeepSeek-V4.1 does not support", {"deepseek_v41_features"}),
         (r"--enable-two-batch-overlap is not supported with DSA index-topk sharing",
          {"dsa_two_batch_overlap_check"}),

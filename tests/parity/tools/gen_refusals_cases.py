@@ -65,6 +65,7 @@ EAGLE3 = "models/llama-3.1-8b-eagle3"
 G5N = "parity-models/glm5-next-synth"
 DSV3_FP4 = "shipped/nvidia--DeepSeek-V3-0324-NVFP4"
 Q36_FP4 = "shipped/nvidia--Qwen3.6-35B-A3B-NVFP4"
+LONGCAT = "parity-models/longcat-flash-chat"
 WM = "--enable-watermark --watermark-config"
 PD_P = "--disaggregation-mode prefill"
 PD_D = "--disaggregation-mode decode"
@@ -857,6 +858,10 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
      '--tp-size 8 --ep-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe '
      '--dtype float16', {'SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16': '1'}),
     ('w4a16/qwen3.6-triton', 'blackwell', Q36_FP4, '--tp-size 2 --moe-runner-backend triton', {}),
+    # LongCat-Flash (its config from transformers' class defaults, which are the checkpoint's)
+    ("longcat/tp8", "hopper", LONGCAT, "--tp-size 8", {}),
+    ("longcat/prefill-cp-attn-cp", "hopper", LONGCAT, "--tp-size 8 --enable-prefill-cp "
+     "--attn-cp-size 2 --cp-strategy zigzag", {}),
 )
 
 
