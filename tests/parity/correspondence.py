@@ -514,6 +514,10 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"No valid IB devices specified$", {"encoder_disaggregation_checks"}),
         (r"cuda_graph_config\[decode\]\.bs should contain positive batch sizes",
          {"cuda_graph_sizing"}),
+        (r"Kimi-K3 DCP \+ DSPARK currently requires SGLANG_RAGGED_VERIFY_MODE",
+         {"kimi_k3_overrides"}),
+        # DSpark's own wording is matched too ("DSpark" in it); the feature limits refuse it
+        (r"DeepSeek-V4.1 DSpark PD requires static verify", {"deepseek_v41_features"}),
         (r"Ngram speculative decoding only supports CUDA, CPU, or XPU", {"ngram_defaults"}),
         (r"--speculative-use-rejection-sampling is incompatible with "
          r"--speculative-accept-threshold|Deterministic rejection sampling is currently "

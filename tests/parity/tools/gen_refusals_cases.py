@@ -862,6 +862,22 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
     ("longcat/tp8", "hopper", LONGCAT, "--tp-size 8", {}),
     ("longcat/prefill-cp-attn-cp", "hopper", LONGCAT, "--tp-size 8 --enable-prefill-cp "
      "--attn-cp-size 2 --cp-strategy zigzag", {}),
+    # an IQuest Q1 draft of another width or depth; DSpark's and DeepSeek-V4.1's verify modes
+    ("iquest/mtp-draft-wider", "hopper", IQ, "--speculative-algorithm EAGLE "
+     "--speculative-draft-model-path parity-models/iquest-q1-mtp-wide-synth", {}),
+    ("iquest/mtp-draft-deeper", "hopper", IQ, "--speculative-algorithm EAGLE "
+     "--speculative-draft-model-path parity-models/iquest-q1-mtp-deep-synth", {}),
+    ("spec/dspark-dp-mori-compact", "hopper", MOE, "--speculative-algorithm DSPARK "
+     "--speculative-draft-model-path " + MOE + " --tp-size 4 --ep-size 4 --attn-dp-size 4 "
+     "--enable-dp-lm-head --moe-a2a-backend mori", {"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
+    ("kimi-k3/dcp-dspark-compact", "blackwell", K3, "--tp-size 8 --dcp-size 2 "
+     "--decode-attention-backend trtllm_mla --speculative-algorithm DSPARK "
+     "--speculative-draft-model-path " + K3, {"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
+    ("dsv41/dspark-pd-compact", "blackwell", V41, f"--tp-size 8 {PD_P} "
+     "--speculative-algorithm DSPARK --speculative-draft-model-path " + V41,
+     {"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
+    ("serve/http2-ssl-refresh", "cuda", L8, "--enable-http2 --enable-ssl-refresh "
+     "--ssl-keyfile /etc/hosts --ssl-certfile /etc/hosts", {}),
 )
 
 
