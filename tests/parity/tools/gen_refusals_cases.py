@@ -66,6 +66,8 @@ G5N = "parity-models/glm5-next-synth"
 DSV3_FP4 = "shipped/nvidia--DeepSeek-V3-0324-NVFP4"
 Q36_FP4 = "shipped/nvidia--Qwen3.6-35B-A3B-NVFP4"
 LONGCAT = "parity-models/longcat-flash-chat"
+# FlyDSL MegaMoE with a decode capacity of its own (below the 8192-token default)
+FLYDSL = {"SGLANG_AMD_USE_FLYDSL_MEGA_MOE": "1", "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR": "512"}
 WM = "--enable-watermark --watermark-config"
 PD_P = "--disaggregation-mode prefill"
 PD_D = "--disaggregation-mode decode"
@@ -878,6 +880,12 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
      {"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
     ("serve/http2-ssl-refresh", "cuda", L8, "--enable-http2 --enable-ssl-refresh "
      "--ssl-keyfile /etc/hosts --ssl-certfile /etc/hosts", {}),
+    # FlyDSL MegaMoE's separate decode capacity on ROCm, with and without attention CP
+    ("megamoe/flydsl-decode-cap-cp", "cdna4", HYV, "--tp-size 8 --ep-size 8 "
+     "--moe-a2a-backend megamoe --enable-prefill-cp --cp-strategy interleave "
+     "--max-running-requests 64", FLYDSL),
+    ("megamoe/flydsl-decode-cap", "cdna4", HYV, "--tp-size 8 --ep-size 8 "
+     "--moe-a2a-backend megamoe --max-running-requests 64", FLYDSL),
 )
 
 
