@@ -157,7 +157,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"ERNIE 4.5 VL MoE does not support DP attention", {"ernie45_vl_overrides"}),
         (r"MiniCPM does not support DP attention|MiniCPM SALA does not support hierarchical",
          {"minicpm_sala_overrides"}),
-        (r"Nemotron-H does not support --attn-cp-size", {"boundary_parallelism"}),
+        (r"Nemotron-H does not support --attn-cp-size|LongCat-Flash does not support "
+         r"--enable-prefill-cp with --attn-cp-size", {"boundary_parallelism"}),
         (r"DeepSeek-V4.1 does not support", {"deepseek_v41_features"}),
         (r"--enable-two-batch-overlap is not supported with DSA index-topk sharing",
          {"dsa_two_batch_overlap_check"}),
@@ -508,6 +509,31 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # the launcher check's (check_server_args) scheduling asserts
         (r"PD-Multiplexing is (only supported|not compatible)|Detokenizer worker num must|"
          r"Multimodal processor worker num must", {"launcher_scheduling_checks"}),
+        # the refusals suite's seventh batch: wordings of refusals launchplan already made
+        (r"UNO only supports CUDA", {"uno_defaults"}),
+        (r"No valid IB devices specified$", {"encoder_disaggregation_checks"}),
+        (r"cuda_graph_config\[decode\]\.bs should contain positive batch sizes",
+         {"cuda_graph_sizing"}),
+        (r"Kimi-K3 DCP \+ DSPARK currently requires SGLANG_RAGGED_VERIFY_MODE",
+         {"kimi_k3_overrides"}),
+        # DSpark's own wording is matched too ("DSpark" in it); the feature limits refuse it
+        (r"DeepSeek-V4.1 DSpark PD requires static verify", {"deepseek_v41_features"}),
+        (r"Ngram speculative decoding only supports CUDA, CPU, or XPU", {"ngram_defaults"}),
+        (r"--speculative-use-rejection-sampling is incompatible with "
+         r"--speculative-accept-threshold|Deterministic rejection sampling is currently "
+         r"supported only on CUDA", {"eagle_rejection_sampling_checks"}),
+        (r"PP is not supported with context parallelism", {"context_parallelism_checks"}),
+        (r"--prefill-kv-cache-dequant-dtype=\w+ requires prefill backend",
+         {"nvfp4_prefill_dequant"}),
+        (r"--enable-kv-cache-sharding requires the built-in UnifiedRadixCache",
+         {"kv_cache_sharding"}),
+        (r"CP is only supported for prefill when PD disaggregation",
+         {"dsa_context_parallel_checks"}),
+        (r"is not in the adaptive config candidate_steps", {"speculative_adaptive_params"}),
+        (r"For round-robin split mode, dp attention is not supported",
+         {"deepseek_v4_context_parallel"}),
+        (r"W4A16_NVFP4 MoE layers require --moe-runner-backend=marlin, or flashinfer_cutedsl",
+         {"qwen3_moe_family_overrides"}),
     ))
 
 

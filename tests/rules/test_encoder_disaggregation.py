@@ -48,6 +48,24 @@ def test_a_mooncake_transfer_redeclares_its_rdma_devices():
         encoder_transfer_backend="zmq_to_scheduler")) is None
 
 
+
+def test_a_blank_rdma_device_list_is_refused_before_any_device_lookup():
+    """SGLang strips the value and refuses an empty one before it reads the host's devices;
+    a value another transfer backend never reads is not checked."""
+    for blank in ("", " ", "  \t"):
+        out = encoder_disaggregation_checks(make_view(disaggregation_mode="prefill",
+                                                      disaggregation_ib_device=blank))
+        assert isinstance(out, Refuse) and "--disaggregation-ib-device" in out.message
+        assert isinstance(encoder_disaggregation_checks(make_view(
+            model=QWEN_VL, encoder_only=True, encoder_transfer_backend="mooncake",
+            disaggregation_ib_device=blank)), Refuse)
+        assert encoder_disaggregation_checks(make_view(
+            disaggregation_mode="prefill", disaggregation_transfer_backend="nixl",
+            encoder_transfer_backend="zmq_to_scheduler", disaggregation_ib_device=blank)) is None
+    assert encoder_disaggregation_checks(make_view(
+        disaggregation_mode="prefill", disaggregation_ib_device=" mlx5_0 ")).fields[
+        "disaggregation_ib_device"] == " mlx5_0 "
+
 def test_an_auto_encoder_transfer_backend_is_resolved_on_every_launch():
     """ZMQ to the scheduler, but to the tokenizer for Kimi-K3 VL's sharded tower (TP > 1);
     a given backend stays."""

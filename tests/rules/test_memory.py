@@ -49,6 +49,29 @@ def test_explicit_decode_sizes_set_max_bs():
     assert cuda_graph_sizing(view)["cuda_graph_config"]["decode"]["max_bs"] == 16
 
 
+
+def test_a_cpu_graph_needs_a_positive_torch_compile_batch_limit():
+    """On --device cpu the graph's sizes come from torch_compile_max_bs (else the decode
+    max_bs, else the largest given size); SGLang refuses a limit that is not positive, on every
+    release, and sizes a positive one."""
+    from launchplan.engine.declarations import Refuse
+    from launchplan.rules.memory import cuda_graph_sizing_0_5_21, cuda_graph_sizing_0_5_22
+
+    zero_max = with_phase(default_config(True), "decode", max_bs=0)
+    zero_list = with_phase(default_config(True), "decode", bs=[0])
+    for sizing in (cuda_graph_sizing, cuda_graph_sizing_0_5_22, cuda_graph_sizing_0_5_21):
+        for config, limit in ((zero_max, None), (zero_max, 0), (zero_list, 8)):
+            view = make_view("h100", device="cpu", torch_compile_max_bs=limit,
+                             overlay={"cuda_graph_config": config, "chunked_prefill_size": 8192})
+            assert isinstance(sizing(view), Refuse), (sizing, config, limit)
+        view = make_view("h100", device="cpu", torch_compile_max_bs=16,
+                         overlay={"cuda_graph_config": zero_max, "chunked_prefill_size": 8192})
+        assert sizing(view)["torch_compile_max_bs"] == 16
+        view = make_view("h100", torch_compile_max_bs=0,
+                         overlay={"cuda_graph_config": default_config(True),
+                                  "chunked_prefill_size": 8192})
+        assert not isinstance(sizing(view), Refuse)
+
 def test_prefill_max_bs_caps():
     view = make_view("b200", model=fake_model(**MLA), overlay={**GRAPH,
                      "chunked_prefill_size": 16384})

@@ -110,8 +110,9 @@ def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
         ``--encoder-only`` and ``--language-only``, an encoder server with a PD role, a model
         outside the split list, and a Muse Spark language server with adaptive dispatch to a
         local encoder; re-declares ``disaggregation_ib_device`` for a Mooncake transfer (PD or
-        encoder); resolves an ``auto`` encoder transfer backend (on every launch): ZMQ to
-        the tokenizer for Kimi-K3 VL over TP > 1, else ZMQ to the scheduler.
+        encoder), refusing one that is blank (no device named); resolves an ``auto`` encoder
+        transfer backend (on every launch): ZMQ to the tokenizer for Kimi-K3 VL over TP > 1,
+        else ZMQ to the scheduler.
     Why: splitting needs a model implementation that ships encoder outputs to the language
         server (``handle_encoder_disaggregation`` in ``pd_disaggregation_hook.py``).
     Assumes: the named RDMA devices exist (unset means auto-discovery) (the
@@ -128,7 +129,12 @@ def _encoder_split(v: View, archs: frozenset[str]) -> Declare | Refuse | None:
     if ((v.disaggregation_transfer_backend == "mooncake"
          and v.disaggregation_mode in ("prefill", "decode"))
             or v.encoder_transfer_backend == "mooncake"):
-        out["disaggregation_ib_device"] = v.disaggregation_ib_device
+        devices = v.disaggregation_ib_device
+        if devices is not None and not devices.strip():
+            # SGLang strips the list and refuses an empty one before it looks at the host
+            return Refuse("--disaggregation-ib-device names no RDMA device: give one or "
+                          "more names (mlx5_0,mlx5_1), or leave it unset to auto-discover")
+        out["disaggregation_ib_device"] = devices
     if v.encoder_transfer_backend == "auto":
         # Kimi-K3's sharded vision tower hands its features to the tokenizer process
         out["encoder_transfer_backend"] = (

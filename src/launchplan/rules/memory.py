@@ -95,7 +95,8 @@ def cuda_graph_sizing(v: View) -> dict | Declare | Refuse | None:
     When: whenever its promises hold (it fills only unset sizes).
     Effect: an unset decode max_bs comes from the memory tier, capped by an explicit
         max_running_requests; given decode sizes set max_bs to their maximum, even over an
-        explicit max_bs (on CPU, ``torch_compile_max_bs`` instead). Prefill max_bs defaults to
+        explicit max_bs (on CPU, ``torch_compile_max_bs`` instead, refused unless positive).
+        Prefill max_bs defaults to
         the chunk (MLA: at most 8192; opt-in PP breakable graphs: 8192; at most
         max_total_tokens; Llama-2 paths: 4096). A list longer than ``size_lists.LIMIT`` is
         described, not built, with a note. Sizes SGLang cannot generate or take the maximum of
@@ -156,6 +157,11 @@ def _sized(v: View, mla_prefill_max_bs: int | None, cap_at_running: bool
         out = _graph_sizing(v, mla_prefill_max_bs, cap_at_running)
     except (TypeError, ValueError, ArithmeticError) as exc:
         return arithmetic_refusal("CUDA-graph capture sizes", exc)
+    if v.device == "cpu" and out and not out["torch_compile_max_bs"] > 0:
+        # the CPU graph is a torch.compile one: its sizes stop at this limit
+        return Refuse(f"--device cpu: the CPU graph's batch limit is "
+                      f"{out['torch_compile_max_bs']} (--torch-compile-max-bs, else the decode "
+                      f"graph's max_bs or largest size); it must be positive")
     config = out.get("cuda_graph_config") if out else None
     notes = [described_note(phase, config[phase]["bs"]) for phase in (DECODE, PREFILL)
              if config and is_described(config[phase]["bs"])]

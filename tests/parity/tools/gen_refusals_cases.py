@@ -32,6 +32,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "hopper": ("h100", "h200"),
     "blackwell": ("b200", "b300", "gb200"),
     "rocm": ("mi300x", "mi355x"),
+    "cdna4": ("mi355x",),
     "sm80": ("a100",),
     "rtx": ("rtx5090",),
 }
@@ -61,6 +62,12 @@ GLMDSA = "parity-models/glm-moe-dsa-synth"
 MOBIUS = "parity-models/interns2-mobius-synth"
 EAGLE = "models/llama-3.1-8b-eagle"
 EAGLE3 = "models/llama-3.1-8b-eagle3"
+G5N = "parity-models/glm5-next-synth"
+DSV3_FP4 = "shipped/nvidia--DeepSeek-V3-0324-NVFP4"
+Q36_FP4 = "shipped/nvidia--Qwen3.6-35B-A3B-NVFP4"
+LONGCAT = "parity-models/longcat-flash-chat"
+# FlyDSL MegaMoE with a decode capacity of its own (below the 8192-token default)
+FLYDSL = {"SGLANG_AMD_USE_FLYDSL_MEGA_MOE": "1", "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR": "512"}
 WM = "--enable-watermark --watermark-config"
 PD_P = "--disaggregation-mode prefill"
 PD_D = "--disaggregation-mode decode"
@@ -669,6 +676,216 @@ LINES: tuple[tuple[str, str, str, str, dict[str, str]], ...] = (
      "--optimistic-prefill-attempts 2", {}),
     ("kv4/dflash", "blackwell", Q3, "--kv-cache-dtype nvfp4 --attention-backend trtllm_mha "
      "--speculative-algorithm DFLASH --speculative-draft-model-path " + Q3, {}),
+    # a seventh: refusals still unmet after the sixth (metrics buckets, elastic EP scale-up,
+    # devices other than CUDA named with --device, UNO trees, DSpark and DFLASH once the
+    # oracle venv has openai, FlashInfer MegaMoE on a shipped NVFP4 checkpoint, ...)
+    ('metrics/tse-3', 'cuda', L8, '--enable-metrics --prompt-tokens-buckets tse 1 2', {}),
+    ('metrics/tse-word', 'cuda', L8, '--enable-metrics --prompt-tokens-buckets tse mid 2 3', {}),
+    ('metrics/tse-count', 'cuda', L8, '--enable-metrics --generation-tokens-buckets tse '
+     '100 2 0', {}),
+    ('metrics/tse-mid', 'cuda', L8, '--enable-metrics --prompt-tokens-buckets tse 0 2 5', {}),
+    ('metrics/default-2', 'cuda', L8, '--enable-metrics --prompt-tokens-buckets default 10', {}),
+    ('metrics/custom-none', 'cuda', L8, '--enable-metrics --prompt-tokens-buckets custom', {}),
+    ('metrics/custom-word', 'cuda', L8, '--enable-metrics --prompt-tokens-buckets custom '
+     '10 big', {}),
+    ('metrics/custom-neg', 'cuda', L8, '--enable-metrics --prompt-tokens-buckets custom -1 '
+     '100', {}),
+    ('checks/mm-proc', 'cuda', VL, '--mm-processor-worker-num -1', {}),
+    ('checks/instanttensor-cpu', 'cuda', L8, '--load-format instanttensor --device cpu', {}),
+    ('watermark/cpu', 'cuda', L8, '--enable-watermark --device cpu', {}),
+    ('watermark/rejection-topk1', 'hopper', L8, '--enable-watermark '
+     '--speculative-algorithm EAGLE --speculative-draft-model-path ' + EAGLE + ' '
+     '--speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens '
+     '4 --speculative-use-rejection-sampling', {}),
+    ('pd/ib-device-blank', 'cuda', L8, '--disaggregation-mode prefill '
+     "--disaggregation-ib-device ' '", {}),
+    ('serve/http2-streams-enabled', 'cuda', L8, '--enable-http2 '
+     '--http2-max-concurrent-streams 0', {}),
+    ('serve/http2-window-enabled', 'cuda', L8, '--enable-http2 '
+     '--http2-initial-connection-window-size 10', {}),
+    ('spec/uno-cpu', 'hopper', L8, '--device cpu --speculative-algorithm UNO '
+     '--uno-lora-path /tmp/uno --speculative-num-draft-tokens 4', {}),
+    ('spec/uno-q-zero', 'hopper', L8, '--speculative-algorithm UNO --uno-lora-path '
+     '/tmp/uno --speculative-num-draft-tokens 0', {}),
+    ('spec/dspark-cpu', 'hopper', Q3, '--device cpu --speculative-algorithm DSPARK '
+     '--speculative-draft-model-path models/qwen3-8b', {}),
+    ('spec/ngram-hpu', 'hopper', L8, '--device hpu --speculative-algorithm NGRAM', {}),
+    ('spec/blockv-cpu', 'hopper', L8, '--device cpu --speculative-algorithm EAGLE '
+     '--speculative-draft-model-path ' + EAGLE + ' --speculative-use-block-verification', {}),
+    ('spec/rej-threshold', 'hopper', L8, '--speculative-algorithm EAGLE '
+     '--speculative-draft-model-path ' + EAGLE + ' --speculative-eagle-topk 1 '
+     '--speculative-num-steps 3 --speculative-num-draft-tokens 4 '
+     '--speculative-use-rejection-sampling --speculative-accept-threshold-single 0.5', {}),
+    ('iquest/draft-llama', 'hopper', IQ, '--speculative-algorithm EAGLE '
+     '--speculative-draft-model-path models/llama-3.1-8b', {}),
+    ('iquest/token-map', 'hopper', IQ, '--speculative-algorithm EAGLE '
+     '--speculative-draft-model-path parity-models/iquest-q1-mtp-synth '
+     '--speculative-token-map /tmp/map.pt', {}),
+    ('iquest/steps-zero', 'hopper', IQ, '--speculative-algorithm EAGLE '
+     '--speculative-draft-model-path parity-models/iquest-q1-mtp-synth '
+     '--speculative-num-steps 0', {}),
+    ('parallel/moe-dp-pp', 'hopper', MOE, '--tp-size 4 --moe-dp-size 2 --pp-size 2', {}),
+    ('elastic-ep/eplb', 'hopper', DS3, '--tp-size 8 --ep-size 8 --elastic-ep-backend '
+     'mooncake --enable-eplb --eplb-algorithm deepseek', {}),
+    ('elastic-ep/ray', 'hopper', DS3, '--tp-size 8 --ep-size 8 --attn-dp-size 8 '
+     '--enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin --use-ray', {}),
+    ('elastic-ep/initial', 'hopper', DS3, '--tp-size 8 --ep-size 8 --attn-dp-size 8 '
+     '--enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin --elastic-ep-join-mode scale --node-rank 1 '
+     '--elastic-ep-join-rank-offset 8 --elastic-ep-initial-size 16', {}),
+    ('elastic-ep/cp', 'hopper', DS3, '--tp-size 8 --ep-size 8 --attn-dp-size 4 '
+     '--attn-cp-size 2 --enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin', {}),
+    ('unified/dcp-flashmla', 'hopper', DS3, '--tp-size 8 --enable-unified-memory '
+     '--dcp-size 2 --attention-backend flashmla', {}),
+    ('nvfp4/dequant-backend', 'blackwell', L8, '--kv-cache-dtype nvfp4 '
+     '--prefill-kv-cache-dequant-dtype fp8_e4m3 --prefill-attention-backend fa3', {}),
+    ('kvshard/dllm', 'hopper', DS3, '--tp-size 8 --disaggregation-mode prefill '
+     '--enable-kv-cache-sharding --dllm-algorithm LowConfidence', {}),
+    ('kvshard/radix-backend', 'hopper', DS3, '--tp-size 8 --disaggregation-mode prefill '
+     '--enable-kv-cache-sharding --radix-cache-backend mooncake', {}),
+    ('kvshard/session-radix', 'hopper', DS3, '--tp-size 8 --disaggregation-mode prefill '
+     '--enable-kv-cache-sharding --enable-session-radix-cache', {}),
+    ('hicache/dcp-lmcache', 'hopper', DS3, '--tp-size 8 --dcp-size 2 '
+     '--enable-hierarchical-cache --enable-lmcache', {}),
+    ('hisparse/rocm-unified-kv', 'cdna4', HYV, '--tp-size 8 --enable-hisparse '
+     '--disable-radix-cache', {'SGLANG_HACK_FLASHMLA_BACKEND': 'unified_kv_triton'}),
+    ('layernorm-sp/megamoe-llama-sp', 'blackwell', L8, '--tp-size 8 --enable-layernorm-sp '
+     '--enable-megamoe-for-layernorm-sp', {}),
+    ('layernorm-sp/megamoe-cap0', 'blackwell', MUSE, '--tp-size 8 --ep-size 8 '
+     '--enable-layernorm-sp --enable-megamoe-for-layernorm-sp --moe-runner-backend '
+     'flashinfer_trtllm', {'SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK': '0'}),
+    ('lora/elastic', 'hopper', MOE, '--enable-lora --max-lora-rank 16 '
+     '--lora-target-modules all --moe-runner-backend lora_triton --lora-backend triton_v2 '
+     '--tp-size 8 --ep-size 8 --elastic-ep-backend mooncake --elastic-ep-join-mode scale '
+     '--node-rank 1 --elastic-ep-join-rank-offset 8', {}),
+    ('lm-head/tp-a2a-dp', 'hopper', DS3, '--tp-size 8 --attn-dp-size 8 '
+     '--enable-tp-lm-head-all-to-all --enable-dp-lm-head', {}),
+    ('dsa/prefill-cp-decode', 'hopper', DSA, '--tp-size 8 --enable-prefill-cp '
+     '--disaggregation-mode decode', {}),
+    ('mobius/pp-tp2', 'hopper', MOBIUS, '--pp-size 2 --tp-size 2', {}),
+    ('qwen4-exp/qsa-fp8', 'hopper', Q4X, '--qsa-indexer-dtype fp8_e4m3', {}),
+    ('linear-attn/replayssm', 'hopper', NEXT, '--speculative-algorithm EAGLE '
+     '--enable-linear-replayssm-spec', {'SGLANG_RAGGED_VERIFY_MODE': 'compact'}),
+    ('spec/rej-det-cpu', 'hopper', L8, '--device cpu --attention-backend triton '
+     '--enable-deterministic-inference --speculative-algorithm EAGLE '
+     '--speculative-draft-model-path ' + EAGLE + ' --speculative-eagle-topk 1 '
+     '--speculative-num-steps 3 --speculative-num-draft-tokens 4 '
+     '--speculative-use-rejection-sampling', {}),
+    ('elastic-ep/cpu', 'hopper', DS3, '--tp-size 8 --ep-size 8 --attn-dp-size 8 '
+     '--enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin --cuda-graph-backend-prefill disabled --device cpu', {}),
+    ('elastic-ep/embedding', 'hopper', DS3, '--tp-size 8 --ep-size 8 --attn-dp-size 8 '
+     '--enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin --cuda-graph-backend-prefill disabled '
+     '--is-embedding', {}),
+    ('elastic-ep/encoder-only', 'hopper', DS3, '--tp-size 8 --ep-size 8 --attn-dp-size 8 '
+     '--enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin --cuda-graph-backend-prefill disabled '
+     '--encoder-only', {}),
+    ('elastic-ep/hooks', 'hopper', DS3, '--tp-size 8 --ep-size 8 --attn-dp-size 8 '
+     '--enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin --cuda-graph-backend-prefill disabled '
+     '--forward-hooks [{"target_modules":["model.layers.0"],"hook_factory":"m:f"}]', {}),
+    ('elastic-ep/pdmux', 'hopper', DS3, '--tp-size 8 --ep-size 8 --attn-dp-size 8 '
+     '--enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin --cuda-graph-backend-prefill disabled '
+     '--enable-pdmux', {}),
+    ('elastic-ep/no-dp', 'hopper', DS3, '--tp-size 8 --ep-size 8 --moe-dense-tp-size 1 '
+     '--elastic-ep-backend mooncake --max-ep-size 16 --load-balance-method round_robin '
+     '--cuda-graph-backend-prefill disabled', {}),
+    ('elastic-ep/ep-tp', 'hopper', DS3, '--tp-size 8 --ep-size 4 --attn-dp-size 8 '
+     '--enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin --cuda-graph-backend-prefill disabled', {}),
+    ('elastic-ep/dllm', 'hopper', DS3, '--tp-size 8 --ep-size 8 --attn-dp-size 8 '
+     '--enable-dp-lm-head --elastic-ep-backend mooncake --max-ep-size 16 '
+     '--load-balance-method round_robin --cuda-graph-backend-prefill disabled '
+     '--dllm-algorithm JointThreshold', {}),
+    ('unified/pd-hisparse-flashmla', 'hopper', DSA, '--tp-size 8 --enable-unified-memory '
+     '--disaggregation-mode decode --enable-hisparse --attention-backend flashmla', {}),
+    ('unified/offload-mamba-file', 'hopper', NEXT, '--enable-unified-memory '
+     '--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache '
+     '--hicache-storage-backend file', {}),
+    ('unified/offload-swa', 'hopper', OSS, '--enable-unified-memory --disaggregation-mode '
+     'decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file', {}),
+    ('layernorm-sp/megamoe-bucket', 'blackwell', MUSE, '--tp-size 8 --ep-size 8 '
+     '--enable-layernorm-sp --enable-megamoe-for-layernorm-sp --moe-runner-backend '
+     'flashinfer_trtllm --cuda-graph-backend-prefill breakable --cuda-graph-bs-prefill 512 '
+     '1024 --chunked-prefill-size 4096', {}),
+    ('dsv4/rocm-cp', 'cdna4', HYV, '--tp-size 8 --disaggregation-mode prefill '
+     '--enable-prefill-cp --cp-strategy interleave --prefill-attention-backend aiter', {}),
+    ('cp-tp/spec', 'hopper', G5N, '--tp-size 8 '
+     '--enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave '
+     '--speculative-algorithm EAGLE --speculative-eagle-topk 2', {}),
+    ('spec/adaptive', 'hopper', L8, '--speculative-algorithm EAGLE '
+     '--speculative-draft-model-path ' + EAGLE + ' --speculative-adaptive '
+     '--speculative-num-steps 9', {}),
+    ('spec/dflash-dp-xpu', 'hopper', Q3, '--device xpu --tp-size 2 --attn-dp-size 2 '
+     '--speculative-algorithm DFLASH --speculative-draft-model-path models/qwen3-8b', {}),
+    ('spec/dspark-block0', 'hopper', Q3, '--speculative-algorithm DSPARK '
+     '--speculative-draft-model-path models/qwen3-8b --speculative-dspark-block-size 0', {}),
+    ('spec/dspark-draft1', 'hopper', Q3, '--speculative-algorithm DSPARK '
+     '--speculative-draft-model-path models/qwen3-8b --speculative-num-draft-tokens 1', {}),
+    ('spec/dspark-pp-spec-env', 'hopper', Q3, '--speculative-algorithm DSPARK '
+     '--speculative-draft-model-path models/qwen3-8b --pp-size 2 --disaggregation-mode '
+     'prefill', {'SGLANG_ENABLE_PP_SPEC': '1'}),
+    ('watermark/token-oracle', 'hopper', L8, '--enable-watermark --sampling-backend '
+     'token_oracle', {'SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE': '1'}),
+    ('dsv4/rr-dp', 'blackwell', HYV, '--tp-size 8 --attn-dp-size 2 --enable-prefill-cp '
+     '--cp-strategy interleave', {}),
+    ('spec/uno-tree-capacity', 'hopper', L8, '--speculative-algorithm UNO --uno-lora-path '
+     '/tmp/uno --speculative-num-draft-tokens 20 --speculative-num-steps 2 '
+     '--speculative-eagle-topk 2', {}),
+    ('spec/uno-tree-parent', 'hopper', L8, '--speculative-algorithm UNO --uno-lora-path '
+     '/tmp/uno --speculative-num-draft-tokens 8 --speculative-num-steps 2 '
+     '--speculative-eagle-topk 4', {}),
+    ('graph/cpu-compile-bs', 'hopper', L8, '--device cpu --enable-torch-compile '
+     '--torch-compile-max-bs 0 --cuda-graph-max-bs-decode 0', {}),
+    ('unified/eagle-hicache-next', 'hopper', NEXT, '--enable-unified-memory '
+     '--enable-hierarchical-cache --speculative-algorithm EAGLE --speculative-eagle-topk 1 '
+     '--speculative-num-steps 3 --speculative-num-draft-tokens 4', {}),
+    ('fi-megamoe/fc2-reduce', 'blackwell', DSV3_FP4, '--quantization modelopt_fp4 '
+     '--tp-size 8 --ep-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe',
+     {'SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE': 'nvfp4',
+      'SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE': '1'}),
+    ('fi-megamoe/runner', 'blackwell', DSV3_FP4, '--quantization modelopt_fp4 --tp-size 8 '
+     '--ep-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe '
+     '--moe-runner-backend flashinfer_cutlass', {}),
+    ('fi-megamoe/w4a16-combine', 'blackwell', DSV3_FP4, '--quantization modelopt_fp4 '
+     '--tp-size 8 --ep-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe',
+     {'SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16': '1',
+      'SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE': 'mxfp8'}),
+    ('fi-megamoe/w4a16-dtype', 'blackwell', DSV3_FP4, '--quantization modelopt_fp4 '
+     '--tp-size 8 --ep-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe '
+     '--dtype float16', {'SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16': '1'}),
+    ('w4a16/qwen3.6-triton', 'blackwell', Q36_FP4, '--tp-size 2 --moe-runner-backend triton', {}),
+    # LongCat-Flash (its config from transformers' class defaults, which are the checkpoint's)
+    ("longcat/tp8", "hopper", LONGCAT, "--tp-size 8", {}),
+    ("longcat/prefill-cp-attn-cp", "hopper", LONGCAT, "--tp-size 8 --enable-prefill-cp "
+     "--attn-cp-size 2 --cp-strategy zigzag", {}),
+    # an IQuest Q1 draft of another width or depth; DSpark's and DeepSeek-V4.1's verify modes
+    ("iquest/mtp-draft-wider", "hopper", IQ, "--speculative-algorithm EAGLE "
+     "--speculative-draft-model-path parity-models/iquest-q1-mtp-wide-synth", {}),
+    ("iquest/mtp-draft-deeper", "hopper", IQ, "--speculative-algorithm EAGLE "
+     "--speculative-draft-model-path parity-models/iquest-q1-mtp-deep-synth", {}),
+    ("spec/dspark-dp-mori-compact", "hopper", MOE, "--speculative-algorithm DSPARK "
+     "--speculative-draft-model-path " + MOE + " --tp-size 4 --ep-size 4 --attn-dp-size 4 "
+     "--enable-dp-lm-head --moe-a2a-backend mori", {"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
+    ("kimi-k3/dcp-dspark-compact", "blackwell", K3, "--tp-size 8 --dcp-size 2 "
+     "--decode-attention-backend trtllm_mla --speculative-algorithm DSPARK "
+     "--speculative-draft-model-path " + K3, {"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
+    ("dsv41/dspark-pd-compact", "blackwell", V41, f"--tp-size 8 {PD_P} "
+     "--speculative-algorithm DSPARK --speculative-draft-model-path " + V41,
+     {"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
+    ("serve/http2-ssl-refresh", "cuda", L8, "--enable-http2 --enable-ssl-refresh "
+     "--ssl-keyfile /etc/hosts --ssl-certfile /etc/hosts", {}),
+    # FlyDSL MegaMoE's separate decode capacity on ROCm, with and without attention CP
+    ("megamoe/flydsl-decode-cap-cp", "cdna4", HYV, "--tp-size 8 --ep-size 8 "
+     "--moe-a2a-backend megamoe --enable-prefill-cp --cp-strategy interleave "
+     "--max-running-requests 64", FLYDSL),
+    ("megamoe/flydsl-decode-cap", "cdna4", HYV, "--tp-size 8 --ep-size 8 "
+     "--moe-a2a-backend megamoe --max-running-requests 64", FLYDSL),
 )
 
 

@@ -30,7 +30,8 @@ _DEFAULTS = dict(
                   "speculative_draft_window_size", "max_running_requests", "model_path"),
     writes=("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens",
             "max_running_requests"),
-    facts=("draft.config",),
+    # the target's own config when the draft path is the model path (draft_config_of)
+    facts=("draft.config", "model.config"),
     triggers={"speculative_algorithm": ("DFLASH",)},
 )
 
