@@ -91,7 +91,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"speculative_decode_radix_check"}),
         (r"FlashInfer backend can significantly degrade the performance of Olmo3",
          {"olmo2_backend_check"}),
-        (r"--enable-dsa-cache-layer-split is only supported on PD prefill",
+        (r"--enable-dsa-cache-layer-split is only supported on PD prefill|"
+         r"CP is only supported for prefill when PD disaggregation",
          {"dsa_context_parallel_checks"}),
         (r"--enable-dsa-cache-layer-split is only supported for DSA|"
          r"--enable-cp-decode-attn-tp is only supported for models",
@@ -159,7 +160,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"minicpm_sala_overrides"}),
         (r"Nemotron-H does not support --attn-cp-size|LongCat-Flash does not support "
          r"--enable-prefill-cp with --attn-cp-size", {"boundary_parallelism"}),
-        (r"DeepSeek-V4.1 does not support", {"deepseek_v41_features"}),
+        (r"DeepSeek-V4.1 does not support|"
+         r"--enable-decoder-swa-bounded-replay cannot be combined with",
+         {"deepseek_v41_features"}),
         (r"--enable-two-batch-overlap is not supported with DSA index-topk sharing",
          {"dsa_two_batch_overlap_check"}),
         (r"Only EAGLE and DSPARK speculative algorithms are supported for DeepseekV4|"
@@ -408,8 +411,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"SGLANG_GRPC_WORKER_THREADS \(|--sidecar(-args)? (requires|must)|"
          r"--grpc-port is (not supported|incompatible)|Native gRPC does not yet support",
          {"grpc_settings"}),
+        # DeepSeek-V4's feature check words it as the capability check does
         (r"--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1",
-         {"encoder_replay_capability"}),
+         {"encoder_replay_capability", "deepseek_v41_features"}),
         (r"--ssl-(keyfile|certfile) requires|--ssl-ca-certs has no effect|"
          r"--ssl-keyfile-password has no effect|--enable-ssl-refresh (requires|is not)|"
          r"--enable-http-worker-reuseport requires|--http2-(max-concurrent-streams|"
@@ -493,8 +497,10 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"mm_process_config\[.*\] must be a dict", {"serving_value_checks"}),
         (r"--enable-page-major-kv-layout requires the Triton Mamba kernels",
          {"page_major_kv_layout"}),
+        # EmbeddingGemma's capability hook declares the KV-less prefill and runs the same
+        # validator again, so its refusals are worded as the validator's
         (r"--prefill-only-disable-kv-cache (does not currently support|is incompatible with)",
-         {"prefill_only_kv_cache_args"}),
+         {"prefill_only_kv_cache_args", "embedding_gemma_capability"}),
         (r"supported for deterministic inference with absorbed-MLA models",
          {"deterministic_mla_backend_check"}),
         (r"DeepSeekV4 CP supports moe_a2a_backend in", {"deepseek_v4_context_parallel"}),
@@ -562,8 +568,6 @@ OLDER_REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # 0.5.22's encoder replay budget, checked among DeepSeek-V4.1's feature limits
         (r"encoder SWA replay requires explicit --max-running-requests",
          {"deepseek_v41_features"}),
-        # 0.5.21's decoder replay blockers (0.5.22 moved them after the feature list)
-        (r"--enable-decoder-swa-bounded-replay cannot be combined with", {"deepseek_v41_features"}),
         (r"FlashInfer MoE A2A with flashinfer_cutedsl requires "
          r"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", {"flashinfer_a2a_token_budget"}),
         # DFLASH under attention DP: NPUs only before 0.5.23
