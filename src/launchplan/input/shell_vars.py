@@ -92,10 +92,44 @@ def assigned(words: Iterable[str], values: dict[str, str]) -> None:
         values[name] = expand(value, values)
 
 
+#: The script's arguments as a whole, or a slice of them: ``$@``, ``$*``, ``${@}``,
+#: ``${@:2}`` (from the second on), ``${@:2:3}`` (three from the second).
+_ALL_POSITIONAL = re.compile(r"\$\{[@*](?::(\d+)(?::(\d+))?)?\}|\$[@*]")
+
+
+def positional(values: Mapping[str, str]) -> list[str]:
+    """The script's arguments as ``values`` holds them (``$1``, ``$2`` ...; none when the
+    script is run as pasted, without ``set --`` or a call of its function)."""
+    out: list[str] = []
+    while str(len(out) + 1) in values:
+        out.append(values[str(len(out) + 1)])
+    return out
+
+
+def _arguments_slice(match: re.Match[str], values: Mapping[str, str]) -> str:
+    return " ".join(_sliced(match, values))
+
+
+def _sliced(match: re.Match[str], values: Mapping[str, str]) -> list[str]:
+    start = int(match.group(1)) if match.group(1) else 1
+    args = positional(values)[max(start, 1) - 1:]
+    return args[:int(match.group(2))] if match.group(2) else args
+
+
+def arguments_slice(word: str, values: Mapping[str, str]) -> list[str] | None:
+    """The words a launch word that is a slice of the script's arguments (``${@:2}``,
+    ``${*:2:3}``) passes, one each as the shell splits them; None for any other word."""
+    match = _ALL_POSITIONAL.fullmatch(word)
+    return _sliced(match, values) if match and match.group(1) else None
+
+
 def expand(word: str, values: Mapping[str, str]) -> str:
-    """``word`` with every reference to a name in ``values`` replaced by its value."""
+    """``word`` with every reference to a name in ``values`` replaced by its value, and the
+    script's arguments (``$@``, ``${@:2}``) by those it has: none, run as pasted."""
     if "$" not in word:
         return word
+    if "@" in word or "*" in word:
+        word = _ALL_POSITIONAL.sub(lambda m: _arguments_slice(m, values), word)
 
     def replace(match: re.Match[str]) -> str:
         name = match.group("braced") or match.group("bare")

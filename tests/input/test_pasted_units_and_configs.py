@@ -1,0 +1,151 @@
+"""Pasted shapes read as what they run: systemd and Quadlet units, Ray and Flyte configs of an
+SGLang engine, a launch a script builds in a variable, the script's argument slices, and a
+YAML values file that starts nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import launch_count, unpaste
+
+UNIT = """[Unit]
+Description=SGLang Inference Server
+After=network.target
+
+[Service]
+Type=simple
+Environment="SGLANG_ENABLE_SPEC_V2=1" "CUDA_VISIBLE_DEVICES=0,1"
+Environment=HF_HOME=/data/hf
+EnvironmentFile=-/etc/sglang/env
+ExecStart=/usr/bin/python3 -m sglang.launch_server \\
+  --model-path Qwen/Qwen3-8B \\
+  --tp-size 2 --port ${PORT}
+Restart=on-failure
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def test_a_systemd_units_environment_and_execstart_are_the_launch():
+    notes: list[str] = []
+    argv, env = unpaste([UNIT], notes=notes)
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp-size", "2", "--port", "${PORT}"]
+    assert env == ["SGLANG_ENABLE_SPEC_V2=1", "CUDA_VISIBLE_DEVICES=0,1", "HF_HOME=/data/hf"]
+    assert any("systemd unit" in n for n in notes)
+    assert any("EnvironmentFile=/etc/sglang/env" in n for n in notes)
+
+
+def test_systemd_expands_a_variable_its_unit_sets_in_execstart():
+    unit = UNIT.replace("Environment=HF_HOME=/data/hf", "Environment=PORT=30010")
+    argv, env = unpaste([unit])
+    assert argv[-2:] == ["--port", "30010"] and "PORT=30010" in env
+
+
+def test_an_execstart_prefix_is_systemds_not_the_commands():
+    unit = UNIT.replace("ExecStart=/usr", "ExecStart=-/usr")
+    assert unpaste([unit])[0][:2] == ["--model-path", "Qwen/Qwen3-8B"]
+
+
+def test_a_unit_a_script_writes_by_a_here_document_is_its_launch():
+    script = ("DIR=/opt/sglang\ncat > /etc/systemd/system/sglang.service <<EOF\n[Service]\n"
+              "WorkingDirectory=$DIR\nEnvironment=\"SGLANG_X=$DIR/x\"\n"
+              "ExecStart=/usr/bin/python3 -m sglang.launch_server --model-path m --port 1\n"
+              "EOF\nsystemctl daemon-reload\n")
+    notes: list[str] = []
+    assert unpaste([script], notes=notes) == (["--model-path", "m", "--port", "1"],
+                                               ["SGLANG_X=/opt/sglang/x"])
+    assert any("here-document" in n for n in notes)
+
+
+def test_a_podman_quadlet_containers_exec_is_the_launch():
+    quadlet = ("[Container]\nImage=lmsysorg/sglang:latest\nEnvironment=HF_HOME=/cache\n"
+               "Exec=python3 -m sglang.launch_server --model-path /models/m --port 8001\n")
+    assert unpaste([quadlet]) == (["--model-path", "/models/m", "--port", "8001"],
+                                  ["HF_HOME=/cache"])
+
+
+def test_a_unit_without_a_launch_is_not_read_as_one(capsys):
+    unit = ("[Service]\nEnvironment=SGLANG_BASE_URL=http://127.0.0.1:30000\n"
+            "ExecStart=/usr/bin/uvicorn app:app\n")
+    assert main(["resolve", "--gpu", "h100", unit]) == 2
+    assert "expected an SGLang launch" in capsys.readouterr().err
+
+
+RAY_SERVE = '''from ray import serve
+from ray.serve.llm import LLMConfig
+from ray.llm.examples.sglang.modules.builder import build_sglang_openai_app
+
+llm_config = LLMConfig(
+    model_loading_config={"model_id": "m", "model_source": "Qwen/Qwen3-8B"},
+    deployment_config={"autoscaling_config": {"min_replicas": 1, "max_replicas": 2}},
+    engine_kwargs={"tp_size": 2, "mem_fraction_static": 0.8, "trust_remote_code": True},
+)
+app = build_sglang_openai_app({"llm_configs": [llm_config]})
+'''
+
+
+def test_a_ray_serve_llmconfigs_engine_kwargs_are_the_engines_keywords():
+    argv, _ = unpaste([RAY_SERVE])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp-size", "2",
+                    "--mem-fraction-static", "0.8", "--trust-remote-code"]
+    assert launch_count([RAY_SERVE]) == 1
+
+
+def test_a_ray_data_processor_config_reads_its_model_source_and_engine_kwargs():
+    text = ("from ray.data.llm import SGLangEngineProcessorConfig\n"
+            "config = SGLangEngineProcessorConfig(model_source='Qwen/Qwen3-8B',\n"
+            "    engine_kwargs=dict(dtype='half', tp_size=2), batch_size=32)\n")
+    assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--dtype", "half",
+                                  "--tp-size", "2"]
+
+
+def test_a_vllm_llmconfig_is_not_taken_for_sglangs(capsys):
+    text = RAY_SERVE.replace("build_sglang_openai_app", "build_openai_app").replace(
+        "ray.llm.examples.sglang.modules.builder", "ray.serve.llm")
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert "expected an SGLang launch" in capsys.readouterr().err
+
+
+def test_a_flyte_sglang_app_runs_its_model_and_extra_args(capsys):
+    text = ("from flyteplugins.sglang import SGLangAppEnvironment\n"
+            "app = SGLangAppEnvironment(name='a', model_hf_path='Qwen/Qwen3-8B',\n"
+            "    extra_args=['--tp', '2', '--max-model-len', '4096'])\n")
+    assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2",
+                                  "--max-model-len", "4096"]
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert "--max-model-len is a vLLM flag" in capsys.readouterr().err
+
+
+def test_a_launch_built_in_a_variable_line_by_line_is_one_launch_with_every_flag():
+    script = ('MODEL=Qwen/Qwen3-8B\nCMD="python -m sglang.launch_server"\n'
+              'CMD="$CMD --model-path $MODEL"\nCMD="$CMD --tp 2"\n'
+              'if [ "$FAST" = "1" ]; then\n  CMD="$CMD --disable-radix-cache"\nfi\n'
+              'nohup $CMD > log 2>&1 &\n')
+    assert launch_count([script]) == 1
+    assert unpaste([script])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2",
+                                    "--disable-radix-cache"]
+
+
+@pytest.mark.parametrize("slice_", ["${@:2}", "${*:2}", "${@:2:3}", "$@"])
+def test_the_scripts_arguments_in_a_value_are_none_when_pasted(slice_):
+    script = (f'EXTRA="{slice_}"\n'
+              'CMD="python -m sglang.launch_server --model-path m --port 1 ${EXTRA}"\n'
+              'eval "$CMD"\n')
+    assert unpaste([script])[0] == ["--model-path", "m", "--port", "1"]
+
+
+def test_the_scripts_argument_slice_takes_what_set_gives():
+    script = ('set -- m --tp 2 --port 5\n'
+              'python -m sglang.launch_server --model-path $1 ${@:2:2}\n')
+    assert unpaste([script])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+def test_a_helm_values_file_is_named_as_one_not_read_as_flags(capsys):
+    values = ('app: qwen\n\nmodelName: Qwen/Qwen2.5-72B-Instruct\n\nextraArgs:\n'
+              '  - "--tp"\n  - "8"\n\nresources:\n  limits:\n    nvidia.com/gpu: "8"\n')
+    assert main(["resolve", "--gpu", "h100", values]) == 2
+    err = capsys.readouterr().err
+    assert "a YAML mapping (app, modelName, extraArgs, resources)" in err
+    assert "helm template" in err and "--tp-size" not in err
