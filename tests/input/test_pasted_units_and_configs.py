@@ -149,3 +149,30 @@ def test_a_helm_values_file_is_named_as_one_not_read_as_flags(capsys):
     err = capsys.readouterr().err
     assert "a YAML mapping (app, modelName, extraArgs, resources)" in err
     assert "helm template" in err and "--tp-size" not in err
+
+
+def test_a_review_threads_file_line_and_reviewers_words_are_not_commands():
+    # as a pull request page shows a review comment: the file and line, the diff, then
+    # the reviewer's words; only the block is code
+    thread = ("docs/serve.md:12\n```diff\n@@ -10,3 +10,3 @@\n python -m sglang.launch_server \\\n"
+              "-  --model-path a --tp 2\n+  --model-path b --tp 4\n```\n"
+              "**reviewer**:\nshould this be tp 8?\n")
+    assert unpaste([thread])[0] == ["--model-path", "b", "--tp", "4"]
+
+
+def test_a_notebook_cells_json_lines_in_a_review_thread_are_read_as_the_cell():
+    thread = ('run.ipynb\n```diff\n+    "export X=1\\n",\n'
+              '+    "sglang serve \\\\\\n",\n+    "  --model-path m --tp 2\\n",\n```\n'
+              "**reviewer**:\nIs a \\ missing here?\n")
+    assert unpaste([thread]) == (["--model-path", "m", "--tp", "2"], ["X=1"])
+
+
+def test_a_hunk_headings_continued_line_starts_the_command_its_lines_go_on_with(capsys):
+    # ``@@ ... @@ docker run --gpus all \``: the heading is the line before the hunk, whose
+    # lines continue that command; without a launcher it runs the image, not SGLang
+    diff = ("```diff\n@@ -76,7 +76,7 @@ docker run --gpus all \\\n     --ipc=host \\\n"
+            "     lmsysorg/sglang:latest \\\n"
+            "-    python3 -m sglang.launch_server --model-path m --port 30000\n"
+            "+    --model-path m --port 30000\n```\n")
+    assert main(["resolve", "--gpu", "h100", diff]) == 2
+    assert "it runs docker run" in capsys.readouterr().err
