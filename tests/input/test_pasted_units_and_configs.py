@@ -176,3 +176,27 @@ def test_a_hunk_headings_continued_line_starts_the_command_its_lines_go_on_with(
             "+    --model-path m --port 30000\n```\n")
     assert main(["resolve", "--gpu", "h100", diff]) == 2
     assert "it runs docker run" in capsys.readouterr().err
+
+
+def test_a_launch_two_shells_deep_is_found_and_counted():
+    # ssh runs docker exec, which runs bash -c with the launch: the node-0 launch is one
+    text = ("ssh n0 \"docker exec -d c bash -c 'export X=1 && python3 -m sglang.launch_server "
+            "--model-path m --node-rank 0 > log 2>&1'\"\n"
+            "docker exec -d c bash -c 'python3 -m sglang.launch_server --model-path m "
+            "--node-rank 1'\n")
+    assert launch_count([text]) == 2
+    assert unpaste([text])[0] == ["--model-path", "m", "--node-rank", "0"]
+
+
+def test_an_arrays_length_a_backquoted_expr_and_its_arithmetic_are_worked_out():
+    text = ("IPs=('10.0.0.1' '10.0.0.2')\nnnodes=${#IPs[@]}\n"
+            "tp_size=`expr 16 \\* ${nnodes}`\n"
+            "python3 -m sglang.launch_server --model-path m --nnodes $nnodes --tp-size $tp_size\n")
+    assert unpaste([text])[0] == ["--model-path", "m", "--nnodes", "2", "--tp-size", "32"]
+
+
+def test_a_backquoted_command_the_paste_cannot_run_stays_one_open_word():
+    text = ("HOST=`hostname -I | awk '{print $1}'`\n"
+            "python3 -m sglang.launch_server --model-path qwen3-8b --host $HOST\n")
+    argv, _ = unpaste([text])
+    assert argv[argv.index("--host") + 1] == "$(hostname -I | awk '{print $1}')"

@@ -990,7 +990,7 @@ def _defined_function(segment: list[str]) -> str | None:
 _ALL_ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
 
 
-def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
+def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str]]:
     """The words of each launch a command passes as one quoted argument, for another shell
     to run: ``ssh node0 "cd /srv && python -m sglang.launch_server ..."``, ``bash -c '...'``,
     ``tmux new-session -d "..."``, ``screen -dm bash -c "..."``. That shell runs it as a
@@ -999,7 +999,9 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
     the inner script's single quotes). So is a launch the script keeps in a
     variable to run later (``CMD="python -m ..."``, then ``eval "$CMD"``): the value as the
     assignment left it, the variables set before it expanded. A variable a script builds
-    the launch in, line by line (``CMD="$CMD --tp $TP"``), holds one launch: its last value."""
+    the launch in, line by line (``CMD="$CMD --tp $TP"``), holds one launch: its last value.
+    A quoted command that hands a further quoted one on (``ssh node0 "docker exec c bash -c
+    '...'"``, ``depth`` levels in) is read down to the launch."""
     out: list[list[str]] = []
     held: dict[str, int] = {}  # a variable holding a launch -> where that launch is in out
     values: dict[str, str] = {}  # what the script sets, for a launch it keeps in a variable
@@ -1028,6 +1030,8 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
                 if name is not None:
                     held[name] = len(out)
                 out.append(inner)
+            elif depth < 3:  # ssh host "docker exec c bash -c '...'": a shell in a shell
+                out.extend(_quoted_launches(_segments(inner), depth + 1))
     return out
 
 

@@ -123,6 +123,17 @@ def arguments_slice(word: str, values: Mapping[str, str]) -> list[str] | None:
     return _sliced(match, values) if match and match.group(1) else None
 
 
+#: ``${#ARR[@]}`` / ``${#ARR[*]}``: the number of items in an array.
+_ARRAY_LENGTH = re.compile(r"\$\{#([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+
+
+def _array_length(match: re.Match[str], values: Mapping[str, str]) -> str:
+    from launchplan.input.shell_arrays import items
+
+    listed = items("${" + match.group(1) + "[@]}", dict(values))
+    return match.group(0) if listed is None else str(len(listed))
+
+
 def expand(word: str, values: Mapping[str, str]) -> str:
     """``word`` with every reference to a name in ``values`` replaced by its value, and the
     script's arguments (``$@``, ``${@:2}``) by those it has: none, run as pasted."""
@@ -130,6 +141,8 @@ def expand(word: str, values: Mapping[str, str]) -> str:
         return word
     if "@" in word or "*" in word:
         word = _ALL_POSITIONAL.sub(lambda m: _arguments_slice(m, values), word)
+        if "${#" in word:  # ${#ARR[@]}: how many items an array the script sets holds
+            word = _ARRAY_LENGTH.sub(lambda m: _array_length(m, values), word)
 
     def replace(match: re.Match[str]) -> str:
         name = match.group("braced") or match.group("bare")
@@ -148,8 +161,25 @@ def expand(word: str, values: Mapping[str, str]) -> str:
         return match.group(0)
 
     expanded = _REFERENCE.sub(replace, word)
+    if "$(expr " in expanded:  # $(expr 16 \* 2) on integers: the shell works it out too
+        expanded = _EXPR.sub(_expr_value, expanded)
     return _ARITHMETIC.sub(lambda m: _worked_out(m, values), expanded) if "$((" in expanded \
         else expanded
+
+
+#: ``$(expr A OP B)`` on two integers (the ``*`` escaped or not, as a script writes it).
+_EXPR = re.compile(r"\$\(expr\s+(-?\d+)\s+\\?([-+*/%])\s+(-?\d+)\s*\)")
+
+
+def _expr_value(match: re.Match[str]) -> str:
+    left, op, right = int(match.group(1)), match.group(2), int(match.group(3))
+    if op in "/%" and right == 0:
+        return match.group(0)  # expr fails on it: left open
+    # expr divides toward zero, as C does
+    quotient = abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1) if right else 0
+    value = {"+": left + right, "-": left - right, "*": left * right, "/": quotient,
+             "%": left - quotient * right}[op]
+    return str(value)
 
 
 #: ``$((...))`` arithmetic (one level of parentheses inside).
@@ -201,12 +231,20 @@ _LITERAL_ARITHMETIC = re.compile(r"^[\d\s+\-*/%<>&|^~()]+$")
 _SPLITTING = frozenset(" \t|;&<>'\"")
 
 
+#: An assignment whose value is a backquoted command substitution (``TP=`expr 16 \* $N```).
+_BACKQUOTED_VALUE = re.compile(r"(\b[A-Za-z_][A-Za-z0-9_]*=)`([^`\n]*)`")
+
+
 def substitutions_kept_whole(text: str) -> str:
     """``text`` with each ``$(...)`` and ``$((...))`` made one word, as the shell keeps it
     within the word it stands in: arithmetic on literals is worked out (``$((4 << 30))``
     is ``4294967296``); anything else (``$(hostname -i)``, ``$((TP * 2))``) stays as
     written, escaped so the splitter does not cut it at its spaces or pipes, and is later
     reported as an expansion the paste leaves open. Single-quoted text is left alone."""
+    if "`" in text:  # NAME=`cmd`: the old spelling of NAME=$(cmd)
+        text = _BACKQUOTED_VALUE.sub(lambda m: f"{m.group(1)}$({m.group(2)})", text)
+    if "${#" in text:  # ${#ARR[@]}: not a comment, though the splitter would take it for one
+        text = text.replace("${#", "${\\#")
     if "$(" not in text:
         return text
     out: list[str] = []
