@@ -200,3 +200,12 @@ def test_a_backquoted_command_the_paste_cannot_run_stays_one_open_word():
             "python3 -m sglang.launch_server --model-path qwen3-8b --host $HOST\n")
     argv, _ = unpaste([text])
     assert argv[argv.index("--host") + 1] == "$(hostname -I | awk '{print $1}')"
+
+
+def test_a_for_loop_over_literal_words_is_read_as_its_first_run():
+    text = ('for RANK in 0 1 2 3; do\n  ssh node-$RANK "python -m sglang.launch_server '
+            '--model-path m --node-rank $RANK --port $((9001 + RANK))"\ndone\n')
+    assert unpaste([text])[0] == ["--model-path", "m", "--node-rank", "0", "--port", "9001"]
+    unknown = ('for i in $(seq 0 3); do\n'
+               '  python -m sglang.launch_server --model-path m --port $i\ndone\n')
+    assert unpaste([unknown])[0][-1] == "$i"

@@ -50,6 +50,8 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     _defaults_assigned(segment, values)
     if shell_arrays.assign(segment, values):
         return []
+    if _loop_variable(segment, values):
+        return []
     if segment and all(_ASSIGNMENT.match(w) for w in segment):
         assigned(segment, values)  # set for the script, not exported
         return []
@@ -65,6 +67,20 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     # ``export NAME`` of a name the script set before exports that value
     return [w.partition("=")[0] for w in segment[1:]
             if _ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
+
+
+def _loop_variable(segment: list[str], values: dict[str, str]) -> bool:
+    """Record the first value a ``for NAME in WORD ...`` loop over literal words gives its
+    variable (``for RANK in 0 1 2 3; do ssh node$RANK "... --node-rank $RANK"``): the body,
+    read once, is the loop's first run. A loop over what the script cannot know here
+    (``$(seq 1 8)``, ``"$@"``) leaves NAME unset. Whether ``segment`` was a loop's head."""
+    if len(segment) < 4 or segment[0] != "for" or segment[2] != "in" \
+            or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", segment[1]):
+        return False
+    first = expand(segment[3], values)
+    if first and not open_reference(first) and "$" not in first:
+        values[segment[1]] = first
+    return True
 
 
 def _defaults_assigned(segment: list[str], values: dict[str, str]) -> None:
