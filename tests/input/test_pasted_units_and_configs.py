@@ -209,3 +209,13 @@ def test_a_for_loop_over_literal_words_is_read_as_its_first_run():
     unknown = ('for i in $(seq 0 3); do\n'
                '  python -m sglang.launch_server --model-path m --port $i\ndone\n')
     assert unpaste([unknown])[0][-1] == "$i"
+
+
+def test_a_while_loop_over_the_scripts_arguments_runs_no_times_as_pasted():
+    script = ('PORT=30000\nTP=8\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n'
+              '    --port) PORT="$2"; shift 2 ;;\n    --tp) TP="$2"; shift 2 ;;\n  esac\ndone\n'
+              'python -m sglang.launch_server --model-path m --port "$PORT" --tp "$TP"\n')
+    assert unpaste([script])[0] == ["--model-path", "m", "--port", "30000", "--tp", "8"]
+    given = "set -- --port 1 --tp 2\n" + script
+    # with arguments the body runs: its first run, the case on $1 (--port) taking $2
+    assert unpaste([given])[0][-4:] == ["--port", "1", "--tp", "8"]

@@ -259,8 +259,8 @@ def substitutions_kept_whole(text: str) -> str:
     reported as an expansion the paste leaves open. Single-quoted text is left alone."""
     if "`" in text:  # NAME=`cmd`: the old spelling of NAME=$(cmd)
         text = _BACKQUOTED_VALUE.sub(lambda m: f"{m.group(1)}$({m.group(2)})", text)
-    if "${#" in text:  # ${#ARR[@]}: not a comment, though the splitter would take it for one
-        text = text.replace("${#", "${\\#")
+    if "$#" in text or "${#" in text:  # $# and ${#ARR[@]} are no comments, though the
+        text = text.replace("${#", "${\\#").replace("$#", "$\\#")  # splitter takes them so
     if "$(" not in text:
         return text
     out: list[str] = []
