@@ -219,3 +219,15 @@ def test_a_while_loop_over_the_scripts_arguments_runs_no_times_as_pasted():
     given = "set -- --port 1 --tp 2\n" + script
     # with arguments the body runs: its first run, the case on $1 (--port) taking $2
     assert unpaste([given])[0][-4:] == ["--port", "1", "--tp", "8"]
+
+
+def test_a_python_command_grown_by_plus_equals_is_read_whole():
+    script = ('import os\nPATHS = {"base": "Qwen/Qwen3-8B"}\n\n\ndef launch(args):\n'
+              '    base = PATHS["base"]\n    if args.plain:\n'
+              '        cmd = f"python3 -m sglang.launch_server --model {base} "\n    else:\n'
+              '        cmd = f"python3 -m sglang.launch_server --model {base} --lora-paths "\n'
+              '        cmd += "a=/l/a "\n    cmd += "--disable-radix-cache "\n'
+              '    if args.fast:\n        cmd += "--enable-torch-compile "\n'
+              '    cmd += f"--tp {args.tp}"\n    os.system(cmd)\n')
+    argv, _ = unpaste([script])
+    assert argv == ["--model", "Qwen/Qwen3-8B", "--disable-radix-cache", "--tp", "${args.tp}"]
