@@ -231,3 +231,11 @@ def test_a_python_command_grown_by_plus_equals_is_read_whole():
               '    cmd += f"--tp {args.tp}"\n    os.system(cmd)\n')
     argv, _ = unpaste([script])
     assert argv == ["--model", "Qwen/Qwen3-8B", "--disable-radix-cache", "--tp", "${args.tp}"]
+
+
+@pytest.mark.parametrize("path", ["YOUR_MODEL_PATH", "/data/your-model-dir", "your_model"])
+def test_a_model_path_spelled_as_the_readers_own_is_named_a_placeholder(path, capsys):
+    assert main(["resolve", "--gpu", "h100",
+                 f"python -m sglang.launch_server --model-path {path} --port 1"]) == 2
+    err = capsys.readouterr().err
+    assert f"got '{path}'" in err and "placeholder" in err

@@ -221,15 +221,19 @@ def open_reference(value: str) -> bool:
 
 #: A docs page's placeholder for a value to fill in: ``<your-model-path>``, ``{model/path}``.
 _PLACEHOLDER = re.compile(r"^(?:<[^<>\s]+>|\{[A-Za-z_][\w./ -]*\})$")
+#: A value a page spells as the reader's own (``YOUR_MODEL_PATH``, ``your-model-path``):
+#: no checkpoint is named so.
+_YOURS = re.compile(r"^(?:YOUR_[A-Z0-9_]+|your[-_][a-z0-9_-]+)$")
 
 
 def placeholder(value: str) -> bool:
     """Whether ``value`` is a placeholder a page leaves for the reader to fill in (the shell
     would take ``<...>`` for redirections; the launch was never meant to run as written),
     or a path one of whose parts is (``/workspace/models/<change-your-model-here>``, a
-    template's variable quoted so the shell kept it)."""
-    return bool(_PLACEHOLDER.match(value)) or (
-        "/" in value and any(_PLACEHOLDER.match(part) for part in value.split("/")))
+    template's variable quoted so the shell kept it); ``YOUR_MODEL_PATH`` and
+    ``your-model-path`` are the reader's value to give too."""
+    parts = [value, *value.split("/")] if "/" in value else [value]
+    return any(_PLACEHOLDER.match(part) or _YOURS.match(part) for part in parts)
 
 
 #: The hint a value that is a placeholder gets.
