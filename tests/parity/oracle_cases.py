@@ -122,7 +122,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # the real pasted launches (tools/gen_pasted_cases.py), of 271: one line runs
     # ``--device npu``, whose memory probe needs torch_npu (an ImportError, left out as
     # HARNESS_ERRORS are; no host of a GPU target has it)
-    ("pasted", "0.5.23"): 270, ("pasted", "default"): 270, ("pasted", "0.5.22"): 230,
+    ("pasted", "0.5.23"): 270, ("pasted", "default"): 270, ("pasted", "0.5.22"): 270,
     # and 0.5.21 imports modelscope for the two lines that set SGLANG_USE_MODELSCOPE (the venv
     # has none; a server set up for ModelScope does)
     ("pasted", "0.5.21"): 228,
