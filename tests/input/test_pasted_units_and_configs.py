@@ -239,3 +239,12 @@ def test_a_model_path_spelled_as_the_readers_own_is_named_a_placeholder(path, ca
                  f"python -m sglang.launch_server --model-path {path} --port 1"]) == 2
     err = capsys.readouterr().err
     assert f"got '{path}'" in err and "placeholder" in err
+
+
+def test_a_local_shell_handed_the_launch_inherits_the_exports_a_remote_one_does_not():
+    launch = '"python -m sglang.launch_server --model-path m"'
+    assert unpaste([f"export X=1\nbash -c {launch}\n"])[1] == ["X=1"]
+    assert unpaste([f"export X=1\nssh node0 {launch}\n"])[1] == []
+    unit = ("[Service]\nEnvironment=SGLANG_X=0\n"
+            "ExecStart=/bin/bash -c 'exec python3 -m sglang.launch_server --model-path m'\n")
+    assert unpaste([unit]) == (["--model-path", "m"], ["SGLANG_X=0"])

@@ -829,8 +829,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
     if not found:
         quoted = _quoted_launches(segments)
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
-            return _launch_segment(quoted[min(max(launch or 1, 1), len(quoted)) - 1],
-                                   None, notes)
+            chosen = quoted[min(max(launch or 1, 1), len(quoted)) - 1]
+            return _launch_segment([*_exported_to_local_shell(segments), *chosen], None, notes)
         if strict:
             _require_flags(segments)
         return [w for seg in segments for w in seg]
@@ -988,6 +988,26 @@ def _defined_function(segment: list[str]) -> str | None:
 
 #: A script's arguments, all of them, as a launch passes them on (``"$@"`` unquoted by now).
 _ALL_ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
+
+
+#: Shells that run a launch handed to them as one argument on this host, in its environment.
+_LOCAL_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+
+
+def _exported_to_local_shell(segments: list[list[str]]) -> list[str]:
+    """The ``NAME=value`` pairs the script exports before a local shell runs the launch it
+    is handed (``export X=1`` then ``bash -c "python -m ..."``, a systemd unit's
+    ``Environment=`` then ``ExecStart=/bin/bash -c '...'``): that shell inherits them. A
+    remote or container shell (``ssh``, ``docker exec``) does not, so none are given."""
+    values: dict[str, str] = {}
+    names: list[str] = []
+    for seg in segments:
+        program = next((w for w in seg if not _ASSIGNMENT.match(w) and w not in _WRAPPERS), "")
+        if program.rsplit("/", 1)[-1] in _LOCAL_SHELLS and "-c" in seg and any(
+                " " in w and "sglang" in w for w in seg):
+            return [f"{name}={values[name]}" for name in dict.fromkeys(names)]
+        names.extend(shell_vars.declared(seg, values))
+    return []
 
 
 def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str]]:
