@@ -6,6 +6,13 @@ sgl.Engine(model_path="...", tp_size=2, mem_fraction_static=0.8)``, often after
 as they are, so each is a field. This module reads such a script with ``ast`` (never
 running it) and turns the call into the flags that set the same fields, and the
 ``os.environ`` assignments before it into the launch's environment.
+
+Ray hands an SGLang engine its keywords the same way: Ray Serve's ``LLMConfig(...,
+engine_kwargs={...})`` (with ``server_cls=SGLangServer`` or ``build_sglang_openai_app``) and
+Ray Data's ``SGLangEngineProcessorConfig(model_source=..., engine_kwargs=dict(...))``. Their
+``engine_kwargs`` are the engine's keywords, and the model they load, when those name none, is
+the config's ``model_source``. Flyte's ``SGLangAppEnvironment(model_hf_path=..., extra_args=[...])``
+starts the server with that model and those command-line words.
 """
 
 from __future__ import annotations
@@ -21,12 +28,25 @@ from launchplan.input.python_launch import quiet_parse
 #: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``), or of
 #: the frontend language's ``sgl.Runtime(``, which starts a server from the same keywords.
 _CALL = re.compile(r"(?:^|[^\w.])(?:(?:[A-Za-z_][\w]*\.)*Engine|(?:sgl|sglang)\.Runtime)\s*\(")
+#: Ray's configs that start an SGLang engine from their ``engine_kwargs`` (Ray Serve's
+#: ``LLMConfig`` serves vLLM too: it counts only in a script that names SGLang).
+_RAY_CONFIGS = frozenset({"LLMConfig", "SGLangEngineProcessorConfig"})
+_RAY_CALL = re.compile(r"(?:^|[^\w])(?:LLMConfig|SGLangEngineProcessorConfig)\s*\(")
+#: Flyte's app of an SGLang server: its model and the launch's further command-line words.
+_FLYTE_APP = "SGLangAppEnvironment"
 #: ``Runtime``'s own keywords (how long it waits for its server), not ServerArgs fields.
 _RUNTIME_OWN = frozenset({"launch_timeout"})
 
 
 def looks_like_engine_call(text: str) -> bool:
-    return "=" in text and bool(_CALL.search(text))
+    return "=" in text and (bool(_CALL.search(text)) or _ray_sglang(text))
+
+
+def _ray_sglang(text: str) -> bool:
+    """Whether ``text`` builds a Ray config of an SGLang engine, or a Flyte SGLang app."""
+    if f"{_FLYTE_APP}(" in text:
+        return True
+    return "engine_kwargs" in text and "sglang" in text.lower() and bool(_RAY_CALL.search(text))
 
 
 def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list[str]]:
@@ -38,7 +58,7 @@ def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             env.extend(environ_assignment(node))
-    calls = _calls(tree)
+    calls = _calls(tree, _ray_sglang(text))
     if not calls:
         raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
     call = calls[min(max(launch or 1, 1), len(calls)) - 1]
@@ -48,7 +68,7 @@ def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list
 def engine_total(text: str) -> int:
     """How many ``Engine(...)`` calls the script ``text`` makes (0 when it is not Python)."""
     try:
-        return len(_calls(_tree(text)))
+        return len(_calls(_tree(text), _ray_sglang(text)))
     except InputError:
         return 0
 
@@ -82,9 +102,68 @@ def _inline_script(text: str) -> str | None:
     return None
 
 
-def _calls(tree: ast.Module) -> list[ast.Call]:
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _is_engine(n.func)]
+def _calls(tree: ast.Module, ray: bool = False) -> list[ast.Call]:
+    """The engine calls in ``tree``, in source order; with ``ray``, Ray's SGLang configs
+    (:func:`_ray_sglang`) too."""
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and (_is_engine(n.func) or (ray and _ray_config(n.func)))]
     return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _ray_config(func: ast.expr) -> bool:
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    return name in _RAY_CONFIGS or name == _FLYTE_APP
+
+
+def _flyte_words(call: ast.Call, names: dict[str, ast.expr]) -> list[str]:
+    """The command-line words of a Flyte ``SGLangAppEnvironment``: ``--model-path`` of its
+    ``model_hf_path`` (or ``model_path``), then its ``extra_args``, as the app passes them."""
+    own = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    out: list[str] = []
+    model = own.get("model_hf_path", own.get("model_path"))
+    if model is not None:
+        if isinstance(model, ast.Name) and model.id in names:
+            model = names[model.id]
+        try:
+            out += ["--model-path", str(ast.literal_eval(model))]
+        except ValueError:  # a run's output, known when the app starts: left open
+            out += ["--model-path", "${" + "".join(ast.unparse(model).split()) + "}"]
+    extra = own.get("extra_args")
+    if isinstance(extra, ast.Name) and extra.id in names:
+        extra = names[extra.id]
+    if extra is not None:
+        try:
+            words = ast.literal_eval(extra)
+        except ValueError:
+            raise InputError(f"{_FLYTE_APP}(extra_args=...)", "a list of literal words",
+                             ast.unparse(extra)[:60]) from None
+        out += [_text(word) for word in words]
+    return out
+
+
+def _ray_keywords(call: ast.Call, names: dict[str, ast.expr]) -> list[tuple[str, ast.expr]]:
+    """The engine keywords a Ray config holds: its ``engine_kwargs`` entries, after the
+    ``model_path`` its ``model_source`` (or ``model_loading_config``'s) names when they set
+    none. Ray's own settings (replicas, placement, batch size) are not the engine's."""
+    own = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    engine = own.get("engine_kwargs")
+    if engine is None:
+        raise InputError(f"{ast.unparse(call.func)}(...)", "engine_kwargs holding the "
+                         "SGLang engine's keywords", "none")
+    spread = ast.Call(func=ast.Name(id="Engine", ctx=ast.Load()), args=[],
+                      keywords=[ast.keyword(arg=None, value=engine)])
+    found = _keywords(spread, names)
+    if not any(name == "model_path" for name, _ in found):
+        source = own.get("model_source")
+        loading = own.get("model_loading_config")
+        if isinstance(loading, ast.Name) and loading.id in names:
+            loading = names[loading.id]
+        if source is None and isinstance(loading, ast.Dict):
+            source = next((v for k, v in zip(loading.keys, loading.values)
+                           if isinstance(k, ast.Constant) and k.value == "model_source"), None)
+        if source is not None:
+            found.insert(0, ("model_path", source))
+    return found
 
 
 def _dedented(text: str) -> str:
@@ -173,7 +252,10 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
     names = names or {}
     argv: list[str] = []
     own = _RUNTIME_OWN if _is_runtime(call.func) else frozenset()
-    for name, expr in _keywords(call, names):
+    if getattr(call.func, "id", getattr(call.func, "attr", None)) == _FLYTE_APP:
+        return _flyte_words(call, names)
+    keywords = _ray_keywords(call, names) if _ray_config(call.func) else _keywords(call, names)
+    for name, expr in keywords:
         if name in own:
             continue
         if isinstance(expr, ast.Name) and expr.id in names:

@@ -14,6 +14,7 @@ import textwrap
 
 #: A line that opens a here-document: ``<< EOF``, ``<<'EOF'``, ``<<-"END"``.
 _OPENER = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\1")
+OPENER = _OPENER  # read by systemd_unit too
 #: The file such a line writes: ``cat > FILE``, ``cat <<EOF >FILE``, ``tee FILE``.
 _TARGET = re.compile(r"(?:(?<![<>&\d])>>?|\btee(?:[ \t]+-a)?)[ \t]*(['\"]?)([^\s'\"<>|;&]+)\1")
 

@@ -62,14 +62,24 @@ def _new_side(lines: list[str]) -> list[str]:
                 if raw:
                     while out and _DIFF_HEADER.match(out[-1]):
                         out.pop()
-                out.append("")
+                    heading = line[_HUNK.match(line).end():].strip()  # type: ignore[union-attr]
+                    out.append(heading if heading.endswith("\\") else "")
+                else:
+                    out.append("")
                 continue
             out.append(line)
         elif fence is not None and line.strip() and set(line.strip()) == {fence[0]} \
                 and len(line.strip()) >= len(fence):
             fence = None  # the block ends
             out.append("")
-        elif _HUNK.match(line) or line.startswith("\\ No newline"):
+        elif (hunk := _HUNK.match(line)) is not None:
+            # the heading after ``@@ ... @@`` is a line before the hunk; one that ends in a
+            # continuation (``@@ -76,7 +76,17 @@ docker run --gpus all \\``) is the start of
+            # the command the hunk's lines go on with
+            heading = line[hunk.end():].strip()
+            if heading.endswith("\\"):
+                out.append(heading)
+        elif line.startswith("\\ No newline"):
             continue
         elif line.startswith("-"):
             continue  # the old side's line: the change takes it out
@@ -110,7 +120,7 @@ def unmarked(text: str) -> str:
         text = _AUTOLINK.sub(_address, text)
     if "```" not in text and "~~~" not in text and ">" not in text and "@@ -" not in text:
         return (_cell_source(text.split("\n")) if '\\n"' in text else None) or text
-    lines = text.split("\n")
+    lines = _fenced_only(text.split("\n"))
     if any(_DIFF_FENCE.match(line) or _HUNK.match(line) for line in lines):
         lines = _new_side(lines)
     filled = [line for line in lines if line.strip()]
@@ -119,6 +129,32 @@ def unmarked(text: str) -> str:
     if "```" in text or "~~~" in text:
         lines = ["" if _FENCE.match(line) else line for line in lines]
     return _cell_source(lines) or "\n".join(lines)
+
+
+#: The launcher named in a line (a shell line, or a notebook cell's JSON string).
+_LAUNCHER = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
+
+
+def _fenced_only(lines: list[str]) -> list[str]:
+    """``lines`` with the page's prose around its code blocks blanked, when a code block
+    holds the launch: a review thread copied from a pull request comes with the file and
+    line it comments on (``README.md:79``) before its ```` ```diff ```` block and the
+    reviewer's words (``**merrymercy**: typo here?``) after it, and an issue with its
+    sentences around the ```` ```bash ```` block; none of them is a command. A block left
+    open runs to the end of the text."""
+    inside = False
+    fenced = [False] * len(lines)
+    fences: list[int] = []
+    for at, line in enumerate(lines):
+        if _FENCE.match(line):
+            fences.append(at)
+            inside = not inside
+            continue
+        fenced[at] = inside
+    if not fences or not any(f and _LAUNCHER.search(line) for f, line in zip(fenced, lines)):
+        return lines
+    return [line if f or at in fences else "" for at, (f, line) in
+            enumerate(zip(fenced, lines))]
 
 
 #: One item of a notebook cell's ``source`` list as its file holds it: a JSON string, then

@@ -48,7 +48,7 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
 
             if looks_like_manifest(t):
                 return True
-        if "Engine" in t or "Runtime" in t:
+        if "Engine" in t or "Runtime" in t or "engine_kwargs" in t or "AppEnvironment" in t:
             from launchplan.input.engine_call import looks_like_engine_call
 
             if looks_like_engine_call(t):
@@ -69,7 +69,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
     """
     words: list[str] = []
     env: list[str] = []
-    for token in map(cleaned, tokens):
+    for token in (cleaned(t, notes) for t in tokens):
         if "\n" in token and _dockerfile(token):  # FROM ... ENV ... CMD [...]
             from launchplan.input.dockerfile import dockerfile_launch
 
@@ -98,6 +98,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
             env.extend(script_environment(token))
         else:
+            _refuse_plain_yaml(token)
             words.extend(_expanded([token], launch, notes))
             words = _with_pasted_config(words, token, notes)
     argv: list[str] = []
@@ -287,10 +288,11 @@ def _flag_values(argv: list[str]) -> dict[str, str]:
     return out
 
 
-def cleaned(token: str) -> str:
+def cleaned(token: str, notes: list[str] | None = None) -> str:
     """``token`` as the command it shows: Windows line ends made plain, a web page's
-    Markdown around it (code fences, blockquote markers) taken off, and a PowerShell or
-    ``cmd.exe`` launch rewritten as the POSIX one it stands for."""
+    Markdown around it (code fences, blockquote markers) taken off, a PowerShell or
+    ``cmd.exe`` launch rewritten as the POSIX one it stands for, and a systemd unit as the
+    script it amounts to (its environment exported, then its command)."""
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
@@ -298,6 +300,14 @@ def cleaned(token: str) -> str:
     from launchplan.input.powershell import as_posix, looks_like_powershell
 
     token = unmarked(token)
+    if "=" in token and "<<" not in token:
+        from launchplan.input.systemd_unit import as_script, looks_like_unit
+
+        if looks_like_unit(token):
+            token, found = as_script(token)
+            if notes is not None:
+                notes.extend(found)
+            return token
     return as_posix(token) if looks_like_powershell(token) else token
 
 
@@ -331,6 +341,41 @@ def _with_pasted_config(words: list[str], token: str, notes: list[str] | None) -
     return [*words[:end], *flags, *words[end:at], *words[at + 2:]]
 
 
+#: A top-level ``key:`` of a YAML mapping (a camelCase or snake_case key too).
+_YAML_KEY = re.compile(r"^[A-Za-z_][\w.-]*:(?:[ \t]|$)")
+
+
+def _refuse_plain_yaml(token: str) -> None:
+    """Refuse a YAML mapping that starts no launch (a Helm chart's ``values.yaml`` with
+    ``modelName:`` and ``extraArgs:``): read as shell words, its keys and list dashes would
+    be taken for a command line and its flags for the launch's, misnamed (``--tp-size:
+    expected an integer, got '-'``). Its templates make the launch from it, not the shell."""
+    if "\n" not in token or ":" not in token or _LAUNCHER_WORD.search(token):
+        return
+    lines = [line for line in token.split("\n") if line.strip()
+             and not line.lstrip().startswith("#")]
+    top = [line for line in lines if not line[:1].isspace() and not line.startswith("-")]
+    if len(top) < 2 or not all(_YAML_KEY.match(line) for line in top):
+        return
+    import yaml
+
+    try:
+        data = yaml.safe_load(token)
+    except yaml.YAMLError:
+        return
+    if not isinstance(data, dict):
+        return
+    keys = ", ".join(str(k) for k in list(data)[:4]) + (", …" if len(data) > 4 else "")
+    flags = any(re.match(r"^\s*-\s*[\"']?--[a-z]", line) for line in lines)
+    hint = (" (a Helm chart's values file: its templates make the launch from these values; "
+            "paste the output of helm template CHART -f values.yaml)") if flags else ""
+    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
+                "manifest or script that starts one)")
+    raise InputError("the pasted text", expected,
+                     message=f"the pasted text: expected {expected}, got a YAML mapping "
+                             f"({keys}) that starts none{hint}")
+
+
 def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:
     """(flags, env) of a pasted ``--config`` file's content (``model-path: M``, ``tp-size:
     4``), with the ``export NAME=VALUE`` lines before it; None for any other text."""
@@ -342,8 +387,9 @@ def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:
 
 
 def _engine_call(token: str) -> bool:
-    if "Engine" not in token and "Runtime" not in token:
-        return False
+    if not any(word in token for word in ("Engine", "Runtime", "engine_kwargs",
+                                          "AppEnvironment")):
+        return False  # an engine call, a Ray config of one, or a Flyte SGLang app
     from launchplan.input.engine_call import looks_like_engine_call
 
     return looks_like_engine_call(token)
@@ -528,7 +574,9 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
     from launchplan.input.heredoc import run_inline, split_off
+    from launchplan.input.systemd_unit import inline_written
 
+    text = inline_written(text, notes)  # a unit a here-document writes: what it runs
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _unwrapped_flags(_terminal_rejoined(_inline_code(text), notes), notes)
     text = _joined_continuations(text)
@@ -781,8 +829,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
     if not found:
         quoted = _quoted_launches(segments)
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
-            return _launch_segment(quoted[min(max(launch or 1, 1), len(quoted)) - 1],
-                                   None, notes)
+            chosen = quoted[min(max(launch or 1, 1), len(quoted)) - 1]
+            return _launch_segment([*_exported_to_local_shell(segments), *chosen], None, notes)
         if strict:
             _require_flags(segments)
         return [w for seg in segments for w in seg]
@@ -814,6 +862,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
             skip = True
         elif shell_vars.placeholder(word):  # ``<your-model>``: a value to fill in, kept so
             out.append(word)  # the flag it stands for is reported with it
+        elif (sliced := shell_vars.arguments_slice(word, values)) is not None:
+            out.extend(sliced)  # ``${@:2}``: the script's arguments from the second on
         elif word in _ALL_ARGUMENTS:
             out.extend(arguments or [])
             if arguments is None and notes is not None:
@@ -940,7 +990,27 @@ def _defined_function(segment: list[str]) -> str | None:
 _ALL_ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
 
 
-def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
+#: Shells that run a launch handed to them as one argument on this host, in its environment.
+_LOCAL_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+
+
+def _exported_to_local_shell(segments: list[list[str]]) -> list[str]:
+    """The ``NAME=value`` pairs the script exports before a local shell runs the launch it
+    is handed (``export X=1`` then ``bash -c "python -m ..."``, a systemd unit's
+    ``Environment=`` then ``ExecStart=/bin/bash -c '...'``): that shell inherits them. A
+    remote or container shell (``ssh``, ``docker exec``) does not, so none are given."""
+    values: dict[str, str] = {}
+    names: list[str] = []
+    for seg in segments:
+        program = next((w for w in seg if not _ASSIGNMENT.match(w) and w not in _WRAPPERS), "")
+        if program.rsplit("/", 1)[-1] in _LOCAL_SHELLS and "-c" in seg and any(
+                " " in w and "sglang" in w for w in seg):
+            return [f"{name}={values[name]}" for name in dict.fromkeys(names)]
+        names.extend(shell_vars.declared(seg, values))
+    return []
+
+
+def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str]]:
     """The words of each launch a command passes as one quoted argument, for another shell
     to run: ``ssh node0 "cd /srv && python -m sglang.launch_server ..."``, ``bash -c '...'``,
     ``tmux new-session -d "..."``, ``screen -dm bash -c "..."``. That shell runs it as a
@@ -948,17 +1018,23 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
     expanded first (the double quotes people pass it in let this shell do so, even inside
     the inner script's single quotes). So is a launch the script keeps in a
     variable to run later (``CMD="python -m ..."``, then ``eval "$CMD"``): the value as the
-    assignment left it, the variables set before it expanded."""
+    assignment left it, the variables set before it expanded. A variable a script builds
+    the launch in, line by line (``CMD="$CMD --tp $TP"``), holds one launch: its last value.
+    A quoted command that hands a further quoted one on (``ssh node0 "docker exec c bash -c
+    '...'"``, ``depth`` levels in) is read down to the launch."""
     out: list[list[str]] = []
+    held: dict[str, int] = {}  # a variable holding a launch -> where that launch is in out
     values: dict[str, str] = {}  # what the script sets, for a launch it keeps in a variable
     for seg in segments:
         assignment = bool(seg) and all(_ASSIGNMENT.match(word) for word in seg)
+        names: list[str | None] = [None] * len(seg)
         if assignment:  # CMD="python -m sglang.launch_server --port $PORT", run by eval "$CMD"
             shell_vars.declared(seg, values)
-            seg = [values[word.partition("=")[0]] for word in seg]
+            names = [word.partition("=")[0] for word in seg]
+            seg = [values[name] for name in names]
         else:
             shell_vars.declared(seg, values)
-        for word in seg:
+        for name, word in zip(names, seg):
             if " " not in word or "sglang" not in word:
                 continue
             if not assignment:  # bash -c "... '$MODEL' ...": this shell expands its own first
@@ -968,7 +1044,14 @@ def _quoted_launches(segments: list[list[str]]) -> list[list[str]]:
             except InputError:
                 continue
             if any(_starts_launch(part) for part in _segments(inner)):
+                if name in held:  # the same variable again: the launch it is being built in
+                    out[held[name]] = inner
+                    continue
+                if name is not None:
+                    held[name] = len(out)
                 out.append(inner)
+            elif depth < 3:  # ssh host "docker exec c bash -c '...'": a shell in a shell
+                out.extend(_quoted_launches(_segments(inner), depth + 1))
     return out
 
 

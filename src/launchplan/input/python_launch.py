@@ -27,7 +27,9 @@ def launch_literal(text: str) -> str | list[str] | None:
 
 
 def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
-    """The first launch literal in ``tree`` (see ``launch_literal``) and its node."""
+    """The first launch literal in ``tree`` (see ``launch_literal``) and its node; a
+    command a script grows after assigning it (``cmd = f"python -m ..."`` then ``cmd +=
+    f"--tp {tp} "`` lines) is the whole text the ``+=`` lines leave."""
     from launchplan.input.pasted import launches_sglang
 
     literals: dict[str, str] | None = None
@@ -43,7 +45,9 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
             except ValueError:
                 continue
             if launches_sglang(words):
-                return value.value, node
+                if literals is None:
+                    literals = _literal_names(tree)
+                return value.value + _grown(tree, node, literals), node
         elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and any(
                 isinstance(e, ast.Constant) and e.value in _LAUNCHERS for e in node.elts):
             if literals is None:
@@ -52,6 +56,57 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
             if launches_sglang(words):
                 return words, node
     return None
+
+
+def _branches(tree: ast.Module, target: ast.AST) -> list[tuple[ast.If, str]]:
+    """The ``if`` statements around ``target`` in ``tree``, each with the branch (``body``
+    or ``orelse``) that holds it, outermost first."""
+    path: list[tuple[ast.If, str]] = []
+
+    def visit(node: ast.AST) -> bool:
+        if node is target:
+            return True
+        for field, value in ast.iter_fields(node):
+            children = value if isinstance(value, list) else [value]
+            for child in children:
+                if isinstance(child, ast.AST):
+                    if isinstance(node, ast.If) and field in ("body", "orelse"):
+                        path.append((node, field))
+                    if visit(child):
+                        return True
+                    if isinstance(node, ast.If) and field in ("body", "orelse"):
+                        path.pop()
+        return False
+
+    visit(tree)
+    return path
+
+
+def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str]) -> str:
+    """The text ``name += "..."`` statements add after ``name = <node>``, in source order:
+    those under the same branches of the same ``if`` statements as the assignment (the
+    other branch's additions go with the other command; one made only when a further test
+    holds, ``if "fp8" in model: cmd += " --quantization ..."``, is left out, as a test the
+    script decides at run time)."""
+    assign = next((a for a in ast.walk(tree) if isinstance(a, ast.Assign) and a.value is node
+                   and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)), None)
+    if assign is None:
+        return ""
+    name = assign.targets[0].id  # type: ignore[attr-defined]
+    where = dict((id(branch), field) for branch, field in _branches(tree, assign))
+    added: list[tuple[int, int, str]] = []
+    for aug in ast.walk(tree):
+        if not (isinstance(aug, ast.AugAssign) and isinstance(aug.op, ast.Add)
+                and isinstance(aug.target, ast.Name) and aug.target.id == name
+                and aug.lineno > assign.lineno):
+            continue
+        if any(where.get(id(branch)) != field for branch, field in _branches(tree, aug)):
+            continue  # under an if the assignment is not under, or in its other branch
+        if isinstance(aug.value, ast.JoinedStr):
+            added.append((aug.lineno, aug.col_offset, _rendered(aug.value, literals)))
+        elif isinstance(aug.value, ast.Constant) and isinstance(aug.value.value, str):
+            added.append((aug.lineno, aug.col_offset, aug.value.value))
+    return "".join(text for *_, text in sorted(added))
 
 
 def script_environment(text: str) -> list[str]:
@@ -113,6 +168,10 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
         return str(node.value)
     if isinstance(node, ast.Name) and node.id in literals:
         return literals[node.id]
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and isinstance(node.slice, ast.Constant)
+            and f"{node.value.id}[{node.slice.value!r}]" in literals):
+        return literals[f"{node.value.id}[{node.slice.value!r}]"]  # LORA_PATH["base"]
     if isinstance(node, ast.JoinedStr):
         return _rendered(node, literals)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -182,6 +241,21 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                 and isinstance(node.value.value, (str, int, float))
                 and not isinstance(node.value.value, bool)):
             out[node.targets[0].id] = str(node.value.value)
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+              and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Dict)):
+            for key, value in zip(node.value.keys, node.value.values):  # PATHS = {"a": "..."}
+                if (isinstance(key, ast.Constant) and isinstance(value, ast.Constant)
+                        and isinstance(value.value, str)):
+                    out[f"{node.targets[0].id}[{key.value!r}]"] = value.value
+    for func in ast.walk(tree):  # a function's own names set from those: base = PATHS["a"]
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in func.body:
+                if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                        and isinstance(node.targets[0], ast.Name)
+                        and isinstance(node.value, (ast.Subscript, ast.Constant))):
+                    word = _word(node.value, out)
+                    if not word.startswith("${"):
+                        out.setdefault(node.targets[0].id, word)
     return out
 
 

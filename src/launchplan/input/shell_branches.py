@@ -5,9 +5,11 @@ Launch scripts pick between settings with a test on a variable they set themselv
 export SGLANG_X=1; MOE_ARGS=""; fi``). Read line by line, the body's assignments would all
 apply; the shell runs only the branch its test picks. This module drops the commands of the
 branches a test decides against, when the test compares words whose values the script fixes
-(``[ A = B ]``, ``[[ A != B ]]``, ``test -z A``, ``[ A -eq 1 ]``). A test on anything else (a
-caller's variable, ``$#``, a file, a command's status) decides nothing here: every branch of
-its block is read, as before.
+(``[ A = B ]``, ``[[ A != B ]]``, ``test -z A``, ``[ A -eq 1 ]``), and ``$#``, the number of
+the script's arguments (none as pasted, unless ``set --`` gives some). A ``while`` loop's body
+is read when its test holds (``while [[ $# -gt 0 ]]; do case $1 in ...`` over the script's
+arguments runs no times as pasted). A test on anything else (a caller's variable, a file, a
+command's status) decides nothing here: every branch of its block is read, as before.
 """
 
 from __future__ import annotations
@@ -68,11 +70,27 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
         elif head == "fi" and blocks:
             blocks.pop()
             seg = seg[1:]
+        elif head in ("while", "until", "for", "select"):
+            # a loop's body runs when its test holds: ``while [[ $# -gt 0 ]]`` over the
+            # script's arguments runs no times when the script is pasted without any
+            decided = _decided(seg[1:], values) if head in ("while", "until") else None
+            if head == "until" and decided is not None:
+                decided = not decided
+            blocks.append(_opened(running, decided))
+            if head in ("for", "select"):
+                shell_vars.declared(seg, values)  # the loop variable's first word
+            out.append(seg if head in ("for", "select") else [])
+            continue
+        elif head == "done" and blocks:
+            blocks.pop()
+            seg = seg[1:]
         elif head in _BODY_KEYWORDS:
             seg = seg[1:]
         if head in ("if", "elif") or not (not blocks or blocks[-1].live):
             out.append(seg if head in ("if", "elif") else [])
             continue
+        if seg[:2] == ["set", "--"]:  # the script's arguments, as $1, $2 ... and $#
+            values.update((str(n), w) for n, w in enumerate(seg[2:], 1))
         shell_vars.declared(seg, values)
         out.append(seg)
     return out
@@ -124,7 +142,8 @@ def _decided(words: list[str], values: dict[str, str]) -> bool | None:
         words = words[1:]
     else:
         return None
-    operands = [shell_vars.expand(w, values) for w in words]
+    count = str(len(shell_vars.positional(values)))  # $#: none, run as pasted
+    operands = [count if w in ("$#", "${#}") else shell_vars.expand(w, values) for w in words]
     if any(shell_vars.open_reference(w) or w.startswith("$") for w in operands):
         return None
     outcome = _compared(operands)

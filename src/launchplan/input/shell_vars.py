@@ -50,6 +50,8 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     _defaults_assigned(segment, values)
     if shell_arrays.assign(segment, values):
         return []
+    if _loop_variable(segment, values):
+        return []
     if segment and all(_ASSIGNMENT.match(w) for w in segment):
         assigned(segment, values)  # set for the script, not exported
         return []
@@ -65,6 +67,20 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     # ``export NAME`` of a name the script set before exports that value
     return [w.partition("=")[0] for w in segment[1:]
             if _ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
+
+
+def _loop_variable(segment: list[str], values: dict[str, str]) -> bool:
+    """Record the first value a ``for NAME in WORD ...`` loop over literal words gives its
+    variable (``for RANK in 0 1 2 3; do ssh node$RANK "... --node-rank $RANK"``): the body,
+    read once, is the loop's first run. A loop over what the script cannot know here
+    (``$(seq 1 8)``, ``"$@"``) leaves NAME unset. Whether ``segment`` was a loop's head."""
+    if len(segment) < 4 or segment[0] != "for" or segment[2] != "in" \
+            or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", segment[1]):
+        return False
+    first = expand(segment[3], values)
+    if first and not open_reference(first) and "$" not in first:
+        values[segment[1]] = first
+    return True
 
 
 def _defaults_assigned(segment: list[str], values: dict[str, str]) -> None:
@@ -92,10 +108,57 @@ def assigned(words: Iterable[str], values: dict[str, str]) -> None:
         values[name] = expand(value, values)
 
 
+#: The script's arguments as a whole, or a slice of them: ``$@``, ``$*``, ``${@}``,
+#: ``${@:2}`` (from the second on), ``${@:2:3}`` (three from the second).
+_ALL_POSITIONAL = re.compile(r"\$\{[@*](?::(\d+)(?::(\d+))?)?\}|\$[@*]")
+
+
+def positional(values: Mapping[str, str]) -> list[str]:
+    """The script's arguments as ``values`` holds them (``$1``, ``$2`` ...; none when the
+    script is run as pasted, without ``set --`` or a call of its function)."""
+    out: list[str] = []
+    while str(len(out) + 1) in values:
+        out.append(values[str(len(out) + 1)])
+    return out
+
+
+def _arguments_slice(match: re.Match[str], values: Mapping[str, str]) -> str:
+    return " ".join(_sliced(match, values))
+
+
+def _sliced(match: re.Match[str], values: Mapping[str, str]) -> list[str]:
+    start = int(match.group(1)) if match.group(1) else 1
+    args = positional(values)[max(start, 1) - 1:]
+    return args[:int(match.group(2))] if match.group(2) else args
+
+
+def arguments_slice(word: str, values: Mapping[str, str]) -> list[str] | None:
+    """The words a launch word that is a slice of the script's arguments (``${@:2}``,
+    ``${*:2:3}``) passes, one each as the shell splits them; None for any other word."""
+    match = _ALL_POSITIONAL.fullmatch(word)
+    return _sliced(match, values) if match and match.group(1) else None
+
+
+#: ``${#ARR[@]}`` / ``${#ARR[*]}``: the number of items in an array.
+_ARRAY_LENGTH = re.compile(r"\$\{#([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+
+
+def _array_length(match: re.Match[str], values: Mapping[str, str]) -> str:
+    from launchplan.input.shell_arrays import items
+
+    listed = items("${" + match.group(1) + "[@]}", dict(values))
+    return match.group(0) if listed is None else str(len(listed))
+
+
 def expand(word: str, values: Mapping[str, str]) -> str:
-    """``word`` with every reference to a name in ``values`` replaced by its value."""
+    """``word`` with every reference to a name in ``values`` replaced by its value, and the
+    script's arguments (``$@``, ``${@:2}``) by those it has: none, run as pasted."""
     if "$" not in word:
         return word
+    if "@" in word or "*" in word:
+        word = _ALL_POSITIONAL.sub(lambda m: _arguments_slice(m, values), word)
+        if "${#" in word:  # ${#ARR[@]}: how many items an array the script sets holds
+            word = _ARRAY_LENGTH.sub(lambda m: _array_length(m, values), word)
 
     def replace(match: re.Match[str]) -> str:
         name = match.group("braced") or match.group("bare")
@@ -114,8 +177,25 @@ def expand(word: str, values: Mapping[str, str]) -> str:
         return match.group(0)
 
     expanded = _REFERENCE.sub(replace, word)
+    if "$(expr " in expanded:  # $(expr 16 \* 2) on integers: the shell works it out too
+        expanded = _EXPR.sub(_expr_value, expanded)
     return _ARITHMETIC.sub(lambda m: _worked_out(m, values), expanded) if "$((" in expanded \
         else expanded
+
+
+#: ``$(expr A OP B)`` on two integers (the ``*`` escaped or not, as a script writes it).
+_EXPR = re.compile(r"\$\(expr\s+(-?\d+)\s+\\?([-+*/%])\s+(-?\d+)\s*\)")
+
+
+def _expr_value(match: re.Match[str]) -> str:
+    left, op, right = int(match.group(1)), match.group(2), int(match.group(3))
+    if op in "/%" and right == 0:
+        return match.group(0)  # expr fails on it: left open
+    # expr divides toward zero, as C does
+    quotient = abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1) if right else 0
+    value = {"+": left + right, "-": left - right, "*": left * right, "/": quotient,
+             "%": left - quotient * right}[op]
+    return str(value)
 
 
 #: ``$((...))`` arithmetic (one level of parentheses inside).
@@ -141,15 +221,19 @@ def open_reference(value: str) -> bool:
 
 #: A docs page's placeholder for a value to fill in: ``<your-model-path>``, ``{model/path}``.
 _PLACEHOLDER = re.compile(r"^(?:<[^<>\s]+>|\{[A-Za-z_][\w./ -]*\})$")
+#: A value a page spells as the reader's own (``YOUR_MODEL_PATH``, ``your-model-path``):
+#: no checkpoint is named so.
+_YOURS = re.compile(r"^(?:YOUR_[A-Z0-9_]+|your[-_][a-z0-9_-]+)$")
 
 
 def placeholder(value: str) -> bool:
     """Whether ``value`` is a placeholder a page leaves for the reader to fill in (the shell
     would take ``<...>`` for redirections; the launch was never meant to run as written),
     or a path one of whose parts is (``/workspace/models/<change-your-model-here>``, a
-    template's variable quoted so the shell kept it)."""
-    return bool(_PLACEHOLDER.match(value)) or (
-        "/" in value and any(_PLACEHOLDER.match(part) for part in value.split("/")))
+    template's variable quoted so the shell kept it); ``YOUR_MODEL_PATH`` and
+    ``your-model-path`` are the reader's value to give too."""
+    parts = [value, *value.split("/")] if "/" in value else [value]
+    return any(_PLACEHOLDER.match(part) or _YOURS.match(part) for part in parts)
 
 
 #: The hint a value that is a placeholder gets.
@@ -167,12 +251,20 @@ _LITERAL_ARITHMETIC = re.compile(r"^[\d\s+\-*/%<>&|^~()]+$")
 _SPLITTING = frozenset(" \t|;&<>'\"")
 
 
+#: An assignment whose value is a backquoted command substitution (``TP=`expr 16 \* $N```).
+_BACKQUOTED_VALUE = re.compile(r"(\b[A-Za-z_][A-Za-z0-9_]*=)`([^`\n]*)`")
+
+
 def substitutions_kept_whole(text: str) -> str:
     """``text`` with each ``$(...)`` and ``$((...))`` made one word, as the shell keeps it
     within the word it stands in: arithmetic on literals is worked out (``$((4 << 30))``
     is ``4294967296``); anything else (``$(hostname -i)``, ``$((TP * 2))``) stays as
     written, escaped so the splitter does not cut it at its spaces or pipes, and is later
     reported as an expansion the paste leaves open. Single-quoted text is left alone."""
+    if "`" in text:  # NAME=`cmd`: the old spelling of NAME=$(cmd)
+        text = _BACKQUOTED_VALUE.sub(lambda m: f"{m.group(1)}$({m.group(2)})", text)
+    if "$#" in text or "${#" in text:  # $# and ${#ARR[@]} are no comments, though the
+        text = text.replace("${#", "${\\#").replace("$#", "$\\#")  # splitter takes them so
     if "$(" not in text:
         return text
     out: list[str] = []

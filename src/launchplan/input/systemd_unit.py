@@ -1,0 +1,166 @@
+"""systemd units that start SGLang: a ``.service`` file, or a Podman Quadlet ``.container``.
+
+A server kept running by systemd is pasted as its unit file: ``[Service]`` with
+``Environment="SGLANG_X=1" "CUDA_VISIBLE_DEVICES=0,1"`` lines and an ``ExecStart=`` that
+runs ``python -m sglang.launch_server ...`` (continued over lines with ``\\`` as systemd
+allows); a Quadlet ``[Container]`` section writes the same with ``Environment=`` and
+``Exec=``. Read as shell text, the unit's other keys (``Description=SGLang Inference
+Server``) would be commands and its ``Environment=`` lines would set nothing the launch
+sees. This module rewrites a unit as the script systemd runs in effect: an ``export`` per
+assignment, then each command that starts the launcher (systemd expands ``$NAME`` and
+``${NAME}`` in it from those assignments, as the shell does from exported ones). An
+``EnvironmentFile=`` is a file on the poster's host: its variables are not known, so a flag
+that holds one stays an open reference, with a note.
+
+Scripts write units too (``cat > /etc/systemd/system/sglang.service << EOF``): such a
+here-document's unit is read the same way, after the lines that write it.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+#: A section header of a unit file.
+_SECTION = re.compile(r"^\[([A-Za-z]+)\]$")
+#: The sections whose keys say how the process runs (a service's, a Quadlet container's).
+_RUN_SECTIONS = frozenset({"Service", "Container"})
+#: The keys that hold the command: a service's ``ExecStart=``, a Quadlet's ``Exec=``.
+_COMMAND_KEYS = frozenset({"ExecStart", "Exec"})
+#: ``ExecStart=`` prefixes that change how systemd runs the command, not the command.
+_EXEC_PREFIXES = "@-:+!"
+#: A ``Key=value`` line of a unit.
+_KEY = re.compile(r"^([A-Za-z][A-Za-z0-9]*)=(.*)$")
+#: The launcher in a command line.
+_LAUNCHER = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
+
+
+def looks_like_unit(text: str) -> bool:
+    """Whether ``text`` is a unit file whose command starts SGLang's launcher: a
+    ``[Service]`` or ``[Container]`` section, or ``Environment=`` lines beside the
+    ``ExecStart=``/``Exec=`` line (a unit's lines quoted without their header)."""
+    if "=" not in text:
+        return False
+    lines = _lines(text)
+    commands = [value for key, value, _ in lines if key in _COMMAND_KEYS]
+    if not any(_LAUNCHER.search(value) for value in commands):
+        return False
+    headed = any(section in _RUN_SECTIONS for _, _, section in lines)
+    return headed or any(key in ("Environment", "EnvironmentFile") for key, _, _ in lines)
+
+
+def as_script(text: str, *, expand: bool = False) -> tuple[str, list[str]]:
+    """(the shell script the unit ``text`` amounts to, notes on how it was read).
+
+    ``expand``: the unit was written by an unquoted here-document, so the writing shell
+    already expanded ``$NAME`` in its values; they are written in double quotes for the
+    script's own variables to be expanded the same way (systemd itself expands nothing in
+    an ``Environment=`` value, so a unit pasted on its own keeps its values as they are)."""
+    out: list[str] = []
+    notes: list[str] = []
+    kind = "Podman Quadlet unit" if any(s == "Container" for _, _, s in _lines(text)) \
+        else "systemd unit"
+    for key, value, _ in _lines(text):
+        if key == "Environment":
+            out.extend(f"export {assignment}" for assignment in _assignments(value, expand))
+        elif key == "EnvironmentFile":
+            path = value.strip().lstrip("-")
+            notes.append(f"the {kind} reads variables from EnvironmentFile={path}, a file on "
+                         "its host: they are not known here, so a flag that holds one is "
+                         "reported as a variable the paste does not set")
+        elif key in _COMMAND_KEYS and _LAUNCHER.search(value):
+            out.append(value.strip().lstrip(_EXEC_PREFIXES))
+    key = "Exec" if kind.startswith("Podman") else "ExecStart"
+    notes.insert(0, f"read as a {kind}: its Environment= lines are the launch's environment "
+                    f"and its {key}= command is the launch")
+    return "\n".join(out), notes
+
+
+def inline_written(script: str, notes: list[str] | None = None) -> str:
+    """``script`` with the unit each here-document writes (a ``.service`` or a Quadlet
+    ``.container`` that starts the launcher) read after the here-document: its
+    ``export`` lines and command, as :func:`as_script` gives them."""
+    if "<<" not in script or "=" not in script:
+        return script
+    from launchplan.input.heredoc import OPENER
+
+    lines = script.split("\n")
+    out: list[str] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        out.append(line)
+        at += 1
+        opener = OPENER.search(line)
+        if opener is None:
+            continue
+        delimiter = opener.group(2)
+        end = next((i for i in range(at, len(lines)) if lines[i].strip() == delimiter), None)
+        if end is None:
+            continue
+        body = "\n".join(lines[at:end])
+        out.extend(lines[at:end + 1])
+        at = end + 1
+        if looks_like_unit(body):
+            text, found = as_script(body, expand=not opener.group(1))
+            out.extend(text.split("\n"))
+            if notes is not None:
+                notes.append(found[0].replace("read as a ", "a here-document writes a ", 1))
+                notes.extend(found[1:])
+    return "\n".join(out)
+
+
+def _lines(text: str) -> list[tuple[str, str, str]]:
+    """(key, value, section) of each ``Key=value`` line of the unit ``text``, a value
+    continued over lines by a trailing backslash joined as systemd joins it (a comment
+    line, ``#`` or ``;``, in between is skipped)."""
+    out: list[tuple[str, str, str]] = []
+    section = ""
+    pending: list[str] | None = None
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if pending is not None:
+            if line.startswith(("#", ";")):
+                continue
+            pending.append(line[:-1].strip() if line.endswith("\\") else line)
+            if line.endswith("\\"):
+                continue
+            key, first = pending[0].split("=", 1)
+            out.append((key, " ".join([first, *pending[1:]]).strip(), section))
+            pending = None
+            continue
+        header = _SECTION.match(line)
+        if header:
+            section = header.group(1)
+            continue
+        match = _KEY.match(line)
+        if match is None:
+            continue
+        if line.endswith("\\"):
+            pending = [line[:-1].rstrip()]
+            continue
+        out.append((match.group(1), match.group(2), section))
+    if pending is not None:
+        key, first = pending[0].split("=", 1)
+        out.append((key, " ".join([first, *pending[1:]]).strip(), section))
+    return out
+
+
+def _assignments(value: str, expand: bool) -> list[str]:
+    """The ``NAME=value`` words of an ``Environment=`` value (several, each may be quoted),
+    quoted again for the shell: as they are, or in double quotes when ``expand``."""
+    try:
+        words = shlex.split(value)
+    except ValueError:
+        words = value.split()
+    out = []
+    for word in words:
+        name, eq, content = word.partition("=")
+        if not eq or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            continue
+        if expand:
+            escaped = content.replace("\\", "\\\\").replace('"', '\\"').replace("`", "\\`")
+            out.append(f'{name}="{escaped}"')
+        else:
+            out.append(f"{name}={shlex.quote(content)}")
+    return out
