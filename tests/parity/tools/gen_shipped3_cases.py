@@ -27,7 +27,6 @@ MODELS: dict[str, tuple[dict[str, int], str | None]] = {
     "Qwen--Qwen3.5-9B": ({"h100": 1, "h200": 1, "b200": 1}, "NEXTN"),
     "Qwen--Qwen3-Embedding-8B": ({"h100": 1, "h200": 1, "b200": 1}, None),
     "deepseek-ai--DeepSeek-V3.2-Exp": ({"h200": 8, "b200": 8}, "EAGLE"),
-    "LGAI-EXAONE--EXAONE-4.0-32B": ({"h100": 2, "h200": 1, "b200": 1}, None),
 }
 
 
