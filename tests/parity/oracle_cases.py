@@ -129,7 +129,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("pasted", "0.5.23"): 270, ("pasted", "default"): 270, ("pasted", "0.5.22"): 270,
     # and 0.5.21 imports modelscope for the two lines that set SGLANG_USE_MODELSCOPE (the venv
     # has none; a server set up for ModelScope does)
-    ("pasted", "0.5.21"): 228,
+    ("pasted", "0.5.21"): 268,
     # every variable launchplan's environment table reads to a decision, in SGLang's own
     # spellings and in others (tools/gen_environment_cases.py)
     **{("environment", compat): 59 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
