@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterator
 
 #: A line that opens a here-document: ``<< EOF``, ``<<'EOF'``, ``<<-"END"``.
 _OPENER = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\1")
-OPENER = _OPENER  # read by systemd_unit too
 #: The file such a line writes: ``cat > FILE``, ``cat <<EOF >FILE``, ``tee FILE``.
 _TARGET = re.compile(r"(?:(?<![<>&\d])>>?|\btee(?:[ \t]+-a)?)[ \t]*(['\"]?)([^\s'\"<>|;&]+)\1")
 
@@ -26,13 +26,23 @@ def split_off(text: str) -> tuple[str, dict[str, str]]:
     if "<<" not in text:
         return text, {}
     lines = text.split("\n")
-    kept: list[str] = []
+    kept = list(lines)
     files: dict[str, str] = {}
+    for start, _, end in closed_heredocs(lines):
+        target = _TARGET.search(lines[start])
+        if target is not None:
+            files[target.group(2)] = textwrap.dedent("\n".join(lines[start + 1:end]))
+        for i in range(start + 1, end + 1):
+            kept[i] = ""  # line numbers stay put
+    return "\n".join(kept), files
+
+
+def closed_heredocs(lines: list[str]) -> Iterator[tuple[int, re.Match[str], int]]:
+    """Each here-document of ``lines`` that closes, in order: (its opener's line index, the
+    opener, its closing line's index). One that never closes is no here-document."""
     at = 0
     while at < len(lines):
-        line = lines[at]
-        kept.append(line)
-        opener = _OPENER.search(line)
+        opener = _OPENER.search(lines[at])
         at += 1
         if opener is None:
             continue
@@ -40,12 +50,8 @@ def split_off(text: str) -> tuple[str, dict[str, str]]:
         end = next((i for i in range(at, len(lines)) if lines[i].strip() == delimiter), None)
         if end is None:
             continue
-        target = _TARGET.search(line)
-        if target is not None:
-            files[target.group(2)] = textwrap.dedent("\n".join(lines[at:end]))
-        kept.extend("" for _ in range(at, end + 1))  # line numbers stay put
+        yield at - 1, opener, end
         at = end + 1
-    return "\n".join(kept), files
 
 
 def written(files: dict[str, str], path: str) -> str | None:

@@ -82,31 +82,22 @@ def inline_written(script: str, notes: list[str] | None = None) -> str:
     ``export`` lines and command, as :func:`as_script` gives them."""
     if "<<" not in script or "=" not in script:
         return script
-    from launchplan.input.heredoc import OPENER
+    from launchplan.input.heredoc import closed_heredocs
 
     lines = script.split("\n")
     out: list[str] = []
-    at = 0
-    while at < len(lines):
-        line = lines[at]
-        out.append(line)
-        at += 1
-        opener = OPENER.search(line)
-        if opener is None:
-            continue
-        delimiter = opener.group(2)
-        end = next((i for i in range(at, len(lines)) if lines[i].strip() == delimiter), None)
-        if end is None:
-            continue
-        body = "\n".join(lines[at:end])
-        out.extend(lines[at:end + 1])
-        at = end + 1
+    done = 0
+    for start, opener, end in closed_heredocs(lines):
+        out.extend(lines[done:end + 1])
+        done = end + 1
+        body = "\n".join(lines[start + 1:end])
         if looks_like_unit(body):
             text, found = as_script(body, expand=not opener.group(1))
             out.extend(text.split("\n"))
             if notes is not None:
                 notes.append(found[0].replace("read as a ", "a here-document writes a ", 1))
                 notes.extend(found[1:])
+    out.extend(lines[done:])
     return "\n".join(out)
 
 
