@@ -67,3 +67,75 @@ def test_resolve_plans_for_the_gpu_the_task_asks_for(capsys):
     assert code == 0 and given["target"]["name"] == "b200"
     code, err = _plan(["resources:\n  accelerators: T4:1\nrun: " + LAUNCH], capsys)
     assert code == 2 and "--gpu" in err
+
+
+# ``python -m sglang.check_env`` groups GPUs of one name on one line; vLLM's ``collect_env``
+# (which SGLang issues quote too) writes a line a GPU.
+CHECK_ENV = """Python: 3.12.3 (main, Nov  6 2025, 13:44:16) [GCC 13.3.0]
+CUDA available: True
+GPU 0,1,2,3,4,5,6,7: NVIDIA H100 80GB HBM3
+GPU 0,1,2,3,4,5,6,7 Compute Capability: 9.0
+CUDA_HOME: /usr/local/cuda
+sglang: 0.5.21
+"""
+COLLECT_ENV = ("GPU models and configuration:\nGPU 0: NVIDIA H200\nGPU 1: NVIDIA H200\n"
+               "GPU 2: NVIDIA H200\nGPU 3: NVIDIA H200\n\nNvidia driver version: 570.124.06\n")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (f"{LAUNCH}\n\n### Environment\n{CHECK_ENV}", ("h100", 8)),
+    (f"{LAUNCH}\n{COLLECT_ENV}", ("h200", 4)),
+    (f"{LAUNCH}\nGPU 0,1: AMD Instinct MI300X\n", ("mi300x", 2)),
+    (f"{LAUNCH}\nGPU 0,1: NVIDIA A100-SXM4-40GB\n", ("a100-40gb", 2)),
+])
+def test_an_environment_report_names_the_gpu(text, expected):
+    found = requested_gpu([text])
+    assert found is not None and found[:2] == expected
+
+
+@pytest.mark.parametrize("text", [
+    f"{LAUNCH}\nGPU 0,1: NVIDIA H100 80GB HBM3\nGPU 2,3: NVIDIA A100-SXM4-80GB\n",  # two kinds
+    f"{LAUNCH}\nGPU 0: Tesla T4\n",  # no target for it
+    f"{LAUNCH}\nGPU 0,1,2,3 Compute Capability: 9.0\n",  # not a name
+])
+def test_an_unclear_environment_report_names_no_gpu(text):
+    assert requested_gpu([text]) is None
+
+
+def test_resolve_plans_for_the_gpus_and_release_of_a_pasted_issue(capsys):
+    issue = f"### Reproduction\n\n```\n{LAUNCH}\n```\n\n### Environment\n\n```\n{CHECK_ENV}```\n"
+    code, plan = _plan([issue], capsys)
+    assert code == 0 and plan["target"]["name"].startswith("h100")
+    assert plan["target"]["gpu_count"] == 8
+    assert plan["compat"] == "0.5.21"  # the release the report names
+    assert any("sglang: 0.5.21" in w for w in plan["warnings"])
+    code, given = _plan(["--compat", "0.5.23", issue], capsys)  # --compat wins
+    assert code == 0 and given["compat"] == "0.5.23"
+    later = issue.replace("sglang: 0.5.21", "sglang: 0.5.22.post1")
+    code, post = _plan([later], capsys)  # a post release runs its release's rules
+    assert code == 0 and post["compat"] == "0.5.22"
+    older = issue.replace("sglang: 0.5.21", "sglang: 0.4.6.post5")
+    code, old = _plan([older], capsys)  # a release launchplan does not model: default rules
+    assert code == 0 and old["compat"] == "default"
+    assert any("0.4.6.post5" in w for w in old["warnings"])
+
+
+@pytest.mark.parametrize(("gpu", "name", "count"), [
+    ("8xH100", "h100", 8), ("8x H200", "h200", 8), ("H100x4", "h100", 4),
+    ("4×A100-80GB", "a100", 4), ("2*L40S", "l40s", 2), ("h100:8", "h100", 8),
+])
+def test_gpu_names_a_count_too(gpu, name, count, capsys):
+    code, plan = _plan(["--gpu", gpu, "--model-path", "llama-3.1-8b"], capsys)
+    assert code == 0 and plan["target"]["name"].rstrip("*") == name
+    assert plan["target"]["gpu_count"] == count
+
+
+def test_gpu_count_given_twice_must_agree(capsys):
+    code, plan = _plan(["--gpu", "8xH100", "--gpu-count", "8", "--model-path", "llama-3.1-8b"],
+                       capsys)
+    assert code == 0 and plan["target"]["gpu_count"] == 8
+    code, err = _plan(["--gpu", "8xH100", "--gpu-count", "4", "--model-path", "llama-3.1-8b"],
+                      capsys)
+    assert code == 2 and "--gpu-count" in err and "8xH100" in err
+    code, err = _plan(["--gpu", "0xH100", "--model-path", "llama-3.1-8b"], capsys)
+    assert code == 2 and "--gpu" in err

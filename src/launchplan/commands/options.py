@@ -157,6 +157,8 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                 requested = count
             out.notes.append(f"--gpu {target}: the pasted text asks for it ({words}); "
                              "--gpu names another")
+        if "--compat" in allowed and not _given(argv, "--compat"):
+            _pasted_release(out, argv)
         launches = launch_count(argv)
         if chosen is not None and not 1 <= chosen <= max(launches, 1):
             raise InputError("--launch", f"1 to {max(launches, 1)} (the pasted text holds "
@@ -178,6 +180,26 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                                  "this command", assignments[0])
             out.options["env"] = list(assignments)
     out.sglang_argv = list(argv)
+
+
+def _pasted_release(out: Split, argv: Sequence[str]) -> None:
+    """The rule set of the one SGLang release the pasted text names (``input.pasted_release``),
+    noted; a release launchplan does not model keeps the default rules, said in the note."""
+    from launchplan.input.pasted import cleaned
+    from launchplan.input.pasted_release import reported_release
+
+    found = reported_release([cleaned(t) for t in argv], COMPAT_CHOICES)
+    if found is None:
+        return
+    release, version, words = found
+    if release is None:
+        out.notes.append(f"the pasted text names SGLang {version} ({words}), a release "
+                         "launchplan does not model: planned with the default rules "
+                         f"(--compat names one of {', '.join(COMPAT_CHOICES)})")
+        return
+    out.options["compat"] = release
+    out.notes.append(f"--compat {release}: the pasted text names that release ({words}); "
+                     "--compat names another rule set")
 
 
 def _given(argv: Sequence[str], flag: str) -> bool:

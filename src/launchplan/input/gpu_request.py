@@ -3,8 +3,11 @@
 Task files that start SGLang say which GPU they run on: SkyPilot's ``accelerators: H100:8``,
 dstack's ``gpu: H100:8``, Modal's ``gpu="A100-80GB:2"`` or ``gpu=modal.gpu.H100(count=8)``,
 a Kubernetes node selector on ``nvidia.com/gpu.product`` (the GPU feature discovery label)
-or GKE's ``cloud.google.com/gke-accelerator``. When ``--gpu`` is not given, the commands plan
-for that target, with a note, as they take the GPU count a container requests.
+or GKE's ``cloud.google.com/gke-accelerator``. So do the environment reports pasted into
+issues: ``python -m sglang.check_env`` (``GPU 0,1,2,3: NVIDIA H100 80GB HBM3``, one line a
+kind of GPU) and vLLM's ``collect_env`` (``GPU 0: NVIDIA H100 80GB HBM3``, one line a GPU).
+When ``--gpu`` is not given, the commands plan for that target, with a note, as they take
+the GPU count a container requests.
 
 Only an unambiguous request counts: one GPU type in the whole text that names one catalog
 target. SkyPilot, Modal and GKE mean the 40 GB part by a bare ``A100`` (their 80 GB one is
@@ -13,6 +16,7 @@ target. SkyPilot, Modal and GKE mean the 40 GB part by a bare ``A100`` (their 80
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 #: (how a line starts, once stripped and lower-cased; the scheme its value follows)
@@ -54,7 +58,25 @@ def _requests(text: str) -> list[tuple[str, int | None, str]]:
                 out.extend((*_spec(item, scheme), f"{key} {item.strip()}")
                            for item in _items(value) if _spec(item, scheme)[0])
         out.extend(_modal(line))
+    out.extend(_reported(lines))
     return out
+
+
+#: An environment report's GPU line: its indices, then the device name.
+_REPORT_LINE = re.compile(r"^\s*GPU ((?:\d+\s*,\s*)*\d+)\s*:\s*(\S.*?)\s*$")
+
+
+def _reported(lines: list[str]) -> list[tuple[str, int | None, str]]:
+    """Each device name an environment report gives, with how many GPUs carry it (the
+    indices over every line naming it: check_env joins them, collect_env repeats the name)."""
+    seen: dict[str, set[str]] = {}
+    for line in lines:
+        match = _REPORT_LINE.match(line)
+        if match:
+            ids = {i.strip() for i in match.group(1).split(",")}
+            seen.setdefault(match.group(2), set()).update(ids)
+    return [(name, len(ids), f"GPU {','.join(sorted(ids, key=int))}: {name}")
+            for name, ids in seen.items()]
 
 
 def _next_indented(lines: list[str], at: int) -> str:
