@@ -117,7 +117,7 @@ def test_resolve_plans_for_the_gpus_and_release_of_a_pasted_issue(capsys):
     older = issue.replace("sglang: 0.5.21", "sglang: 0.4.6.post5")
     code, old = _plan([older], capsys)  # a release launchplan does not model: default rules
     assert code == 0 and old["compat"] == "default"
-    assert any("0.4.6.post5" in w for w in old["warnings"])
+    assert any("0.4.6.post5" in w and "migrate" in w for w in old["warnings"])
 
 
 @pytest.mark.parametrize(("gpu", "name", "count"), [

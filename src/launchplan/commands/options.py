@@ -193,13 +193,26 @@ def _pasted_release(out: Split, argv: Sequence[str]) -> None:
         return
     release, version, words = found
     if release is None:
-        out.notes.append(f"the pasted text names SGLang {version} ({words}), a release "
-                         "launchplan does not model: planned with the default rules "
-                         f"(--compat names one of {', '.join(COMPAT_CHOICES)})")
+        releases = sorted(c for c in COMPAT_CHOICES if c[:1].isdigit())
+        older = _release_key(version) < _release_key(releases[0])
+        out.notes.append(
+            f"the pasted text names SGLang {version} ({words}), "
+            + (f"older than the releases launchplan models ({releases[0]} to {releases[-1]}): "
+               f"planned with the default rules; `launchplan migrate --to {releases[-1]}` "
+               "rewrites the flags later releases retired" if older else
+               "a release launchplan does not model: planned with the default rules "
+               f"(--compat names one of {', '.join(COMPAT_CHOICES)})"))
         return
     out.options["compat"] = release
     out.notes.append(f"--compat {release}: the pasted text names that release ({words}); "
                      "--compat names another rule set")
+
+
+def _release_key(version: str) -> tuple[int, ...]:
+    """``0.5.21.post2`` -> (0, 5, 21): the release's numbers, for ordering."""
+    import re  # (only a pasted text that names a release pays for it)
+
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
 
 
 def _given(argv: Sequence[str], flag: str) -> bool:
