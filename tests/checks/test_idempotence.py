@@ -109,3 +109,37 @@ def test_pinned_fields_and_differences_read_values_as_result_value_does(compat):
             compared += bool(found)
         previous = result
     assert compared > 300  # plans that differ were compared, not only equal ones
+
+
+@pytest.mark.parametrize("compat", ["default", "0.5.21"])
+def test_differences_from_a_vouched_pinned_plan_compare_only_unpinned_fields(compat):
+    """``check``'s idempotence test passes the pinned fields: when the fixed-point test
+    vouched for the pinned plan, ``differences`` skips the pinned fields (each holds the
+    value its plan gave it). On 1,000 points, in check's order (the fixed-point test is
+    incremental), the answer is the full comparison's, vouched or not."""
+    from launchplan.checks.runner import in_order, point_resolver
+    from launchplan.engine.fixed_point import VOUCHED
+    from launchplan.errors import LaunchplanError
+
+    resolve_point = point_resolver(compat)
+    vouched = 0
+    for point in in_order(Space(list(SIMULATED), default_models()).sample(1000, seed=41)):
+        try:
+            result = resolve_point(point)
+        except LaunchplanError:
+            continue
+        pinned = pinned_fields(result)
+        try:
+            second = resolve_point(point, pinned, settled=True)
+        except LaunchplanError:
+            continue
+        vouched += bool(second.extras.get(VOUCHED))
+        assert differences(result, second, pinned) == differences(result, second), point
+    assert vouched > 300
+
+
+def test_a_nan_pinned_is_no_change():
+    first = resolve(fields={"mem_fraction_static": float("nan")}, gpu="h100",
+                    model_path="llama-3.1-8b")
+    second = again(first, "h100", "llama-3.1-8b")
+    assert "mem_fraction_static" not in differences(first, second)

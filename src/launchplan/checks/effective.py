@@ -9,7 +9,7 @@ and how ``check`` tests idempotence.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from launchplan.engine.result import Result
@@ -59,13 +59,19 @@ def candidate_fields(results: Iterable[Result]) -> list[str]:
                            for r in results)
 
 
-def candidate_set(first: Result, second: Result) -> set[str]:
+def candidate_set(first: Result, second: Result, known_equal: Collection[str] = ()
+                  ) -> set[str]:
     """``candidate_fields`` of two results, unordered (``differences`` orders only the
-    names that differ: sorting every candidate would cost more than comparing them)."""
+    names that differ: sorting every candidate would cost more than comparing them), less
+    ``known_equal``: names the caller knows hold equal values, among them every name of
+    ``second``'s input when it passes any."""
     names = set(first.record.raw.values)
     names.update(first.declared())
-    names.update(second.record.raw.values)
+    if not known_equal:
+        names.update(second.record.raw.values)
     names.update(second.declared())
+    if known_equal:
+        names.difference_update(known_equal)
     names -= NOT_EFFECTIVE
     names -= inert(first) & inert(second)
     names &= _KNOWN

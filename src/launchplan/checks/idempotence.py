@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from launchplan.engine.fixed_point import VOUCHED
 from launchplan.engine.result import Result
 from launchplan.input.fields import FIELDS
 
@@ -149,21 +150,31 @@ def reapplied(result: Result) -> list[str]:
     return out
 
 
-def differences(first: Result, second: Result) -> dict[str, tuple[Any, Any, str]]:
+def differences(first: Result, second: Result, pinned: Mapping[str, Any] | None = None
+                ) -> dict[str, tuple[Any, Any, str]]:
     """Fields whose value changed on re-resolution: field -> (before, after, rule), in
     field order. A value is read from the result's overlay unless it is None there (or
-    absent): then ``Result.value`` decides (a default, or a fallback)."""
+    absent): then ``Result.value`` decides (a default, or a fallback); a value is unchanged
+    when it is the same object (a NaN pinned is the NaN it was).
+
+    ``pinned``: ``second`` re-resolved ``pinned_fields(first)``. When the fixed-point test
+    vouched for it (``VOUCHED``: its values are its input's own objects), every pinned field
+    holds the very value ``first`` gave it, so only the fields left unpinned are compared
+    (``check`` pins a few hundred fields a point; a handful are left)."""
     from launchplan.checks.effective import candidate_set, in_field_order
 
     mine, theirs = first._overlay, second._overlay
+    vouched = pinned is not None and second.extras.get(VOUCHED) \
+        and second.record.raw.values.keys() == pinned.keys()
+    names = candidate_set(first, second, pinned if vouched else ())  # type: ignore[arg-type]
     changed = []
-    for name in candidate_set(first, second):
+    for name in names:
         before, after = mine.get(name), theirs.get(name)
         if before is None:
             before = first.value(name)
         if after is None:
             after = second.value(name)
-        if before != after:
+        if before is not after and before != after:
             changed.append(name)
     return {name: (first.value(name), second.value(name), second.source(name))
             for name in in_field_order(changed)}

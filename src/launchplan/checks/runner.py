@@ -222,13 +222,14 @@ _SETTLED: list[bool] = []
 def _check_idempotence(result: Any, point: Point, resolve: Any, report: Report) -> None:
     from launchplan.engine.pipeline import RuleCrash
 
+    pinned = pinned_fields(result)
     try:
-        again = resolve(point, pinned_fields(result), settled=True)
+        again = resolve(point, pinned, settled=True)
     except (Refusal, InputError, RuleCrash) as exc:
         source = getattr(exc, "source", type(exc).__name__)
         report.add("non-idempotent", "pinned plan is refused", (source,), point, str(exc))
         return
-    diffs = unexpected(differences(result, again))
+    diffs = unexpected(differences(result, again, pinned))
     if diffs:
         sources = tuple(sorted({rule for _, _, rule in diffs.values()}))
         detail = "; ".join(f"{k}: {a!r} -> {b!r}" for k, (a, b, _) in sorted(diffs.items()))

@@ -176,4 +176,11 @@ def as_resolved(record: Record, added: list[Declaration]) -> Result:
     overlay = dict(record.raw.values)
     for declaration in added:
         overlay.update(declaration.fields)
-    return Result(record, added, [], overlay)
+    result = Result(record, added, [], overlay)
+    result.extras[VOUCHED] = True
+    return result
+
+
+#: ``Result.extras`` key marking a result ``as_resolved`` made: its values are its input's,
+#: each the same object, with only ``declarations`` laid over fields the input leaves unset.
+VOUCHED = "vouched fixed point"
