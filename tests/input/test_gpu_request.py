@@ -87,6 +87,8 @@ COLLECT_ENV = ("GPU models and configuration:\nGPU 0: NVIDIA H200\nGPU 1: NVIDIA
     (f"{LAUNCH}\n{COLLECT_ENV}", ("h200", 4)),
     (f"{LAUNCH}\nGPU 0,1: AMD Instinct MI300X\n", ("mi300x", 2)),
     (f"{LAUNCH}\nGPU 0,1: NVIDIA A100-SXM4-40GB\n", ("a100-40gb", 2)),
+    (f"$ nvidia-smi -L\nGPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-e7a4c41d-bf43)\n{LAUNCH}",
+     ("rtx3090", 1)),
 ])
 def test_an_environment_report_names_the_gpu(text, expected):
     found = requested_gpu([text])

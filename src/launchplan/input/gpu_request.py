@@ -5,7 +5,8 @@ dstack's ``gpu: H100:8``, Modal's ``gpu="A100-80GB:2"`` or ``gpu=modal.gpu.H100(
 a Kubernetes node selector on ``nvidia.com/gpu.product`` (the GPU feature discovery label)
 or GKE's ``cloud.google.com/gke-accelerator``. So do the environment reports pasted into
 issues: ``python -m sglang.check_env`` (``GPU 0,1,2,3: NVIDIA H100 80GB HBM3``, one line a
-kind of GPU) and vLLM's ``collect_env`` (``GPU 0: NVIDIA H100 80GB HBM3``, one line a GPU).
+kind of GPU), vLLM's ``collect_env`` and ``nvidia-smi -L`` (``GPU 0: NVIDIA H100 80GB HBM3``,
+one line a GPU).
 When ``--gpu`` is not given, the commands plan for that target, with a note, as they take
 the GPU count a container requests.
 
@@ -62,8 +63,10 @@ def _requests(text: str) -> list[tuple[str, int | None, str]]:
     return out
 
 
-#: An environment report's GPU line: its indices, then the device name.
-_REPORT_LINE = re.compile(r"^\s*GPU ((?:\d+\s*,\s*)*\d+)\s*:\s*(\S.*?)\s*$")
+#: An environment report's GPU line: its indices, then the device name (``nvidia-smi -L``
+#: adds the device's UUID after it, in parentheses).
+_REPORT_LINE = re.compile(
+    r"^\s*GPU ((?:\d+\s*,\s*)*\d+)\s*:\s*(\S.*?)\s*(?:\(UUID:[^)]*\)\s*)?$")
 
 
 def _reported(lines: list[str]) -> list[tuple[str, int | None, str]]:
