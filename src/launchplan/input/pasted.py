@@ -584,7 +584,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     words: list[str] = []
     for line in _logical_lines(text):
         try:
-            words.extend(shlex.split(_PROMPT.sub("", line, count=1), comments=True))
+            words.extend(shell_vars.shell_split(_PROMPT.sub("", line, count=1)))
         except ValueError as exc:
             raise InputError("the pasted command", "a complete shell command line (balanced "
                              "quotes)", text[:60], str(exc)) from None
@@ -608,7 +608,7 @@ def _inline_code(text: str) -> str:
         for match in _INLINE_CODE.finditer(line):
             code = match.group(2)
             try:
-                words = shlex.split(code, comments=True)
+                words = shell_vars.shell_split(code)
             except ValueError:
                 continue
             if launches_sglang(words):
@@ -633,7 +633,7 @@ def _inline_code_over_lines(text: str) -> str:
         # a span may keep the shell's own continuations (``\\`` at each line's end)
         code = " ".join(match.group(1).replace("\\\n", "\n").split())
         try:
-            words = shlex.split(code, comments=True)
+            words = shell_vars.shell_split(code)
         except ValueError:
             continue
         if launches_sglang(words):
@@ -740,7 +740,7 @@ def _continued(before: str, line: str) -> str:
 def _live_backslash(line: str) -> bool:
     """Whether the backslash that ends ``line`` escapes its newline (not in a comment)."""
     try:
-        shlex.split(line, comments=True)
+        shell_vars.shell_split(line)
     except ValueError:  # a live trailing backslash (or a quote still open)
         return True
     return False
@@ -786,7 +786,7 @@ _LAUNCHER_WORD = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s
 def _balanced(line: str) -> bool:
     """Whether ``line``'s quotes are closed (its words split as the shell's would)."""
     try:
-        shlex.split(line, comments=True)
+        shell_vars.shell_split(line)
     except ValueError:
         return False
     return True
