@@ -365,3 +365,26 @@ def test_a_quoted_value_holding_placeholders_is_kept_as_a_value(value):
     # its place)
     argv, _ = unpaste([f'sglang serve --model-path m --dist-init-addr "{value}" --tp 8'])
     assert argv == ["--model-path", "m", "--dist-init-addr", value, "--tp", "8"]
+
+
+@pytest.mark.parametrize("script", [
+    # the cookbook's DeepSeek-V3.2 form: flags gathered by $(echo ...), split into an array
+    'ARGS=$(echo serve \\\n  --model-path m \\\n  --tp 2)\nARGS=($ARGS)\n'
+    'sglang "${ARGS[@]}" 2>&1 | tee x.log',
+    'ARGS=(serve --model-path m --tp 2)\nsglang "${ARGS[@]}"',
+    # the substitution goes on over lines, its ``)`` on a line of its own
+    'A=$(echo serve \\\n  --model-path m --tp 2\n)\n\nA=($A)\n\nsglang "${A[@]}" | tee log',
+    'CMD="serve --model-path m --tp 2"\nsglang $CMD',
+    'LAUNCH="python3 -m sglang.launch_server"\n$LAUNCH --model-path m --tp 2',
+])
+def test_a_launch_whose_launcher_words_a_variable_holds_is_found(script):
+    # the program's subcommand (or the whole launcher) comes from the script's own variable:
+    # the text was refused as running no launch ("it runs serve")
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+def test_echo_in_a_command_substitution_gives_its_words():
+    assert unpaste(['A=$(echo --model-path m --tp 2)\nsglang serve $A'])[0] == [
+        "--model-path", "m", "--tp", "2"]
+    assert unpaste(['H=$(hostname -i)\nsglang serve --model-path m --host $H'])[0] == [
+        "--model-path", "m", "--host", "$(hostname -i)"]

@@ -178,10 +178,30 @@ def expand(word: str, values: Mapping[str, str]) -> str:
         return match.group(0)
 
     expanded = _REFERENCE.sub(replace, word)
+    if "$(echo " in expanded:  # $(echo serve --tp 2): the words echo prints
+        expanded = _ECHO.sub(_echoed, expanded)
     if "$(expr " in expanded:  # $(expr 16 \* 2) on integers: the shell works it out too
         expanded = _EXPR.sub(_expr_value, expanded)
     return _ARITHMETIC.sub(lambda m: _worked_out(m, values), expanded) if "$((" in expanded \
         else expanded
+
+
+#: ``$(echo WORDS)`` of plain words (no further command, pipe or redirection in it).
+_ECHO = re.compile(r"\$\(echo\s+((?:[^()`|;&<>\\]|\\.)*)\)")
+#: A reference that is a whole word: ``$NAME`` or ``${NAME}``.
+WHOLE_REFERENCE = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def _echoed(match: re.Match[str]) -> str:
+    """What ``echo`` prints for its words: them, one space apart (its ``-n``/``-e`` options
+    taken off); a script gathers a launch's flags so (``ARGS=$(echo serve --tp 16 ...)``)."""
+    try:
+        words = shell_split(match.group(1))
+    except ValueError:
+        return match.group(0)
+    while words and re.fullmatch(r"-[neE]+", words[0]):
+        words.pop(0)
+    return " ".join(words)
 
 
 #: ``$(expr A OP B)`` on two integers (the ``*`` escaped or not, as a script writes it).
@@ -297,7 +317,9 @@ def substitutions_kept_whole(text: str) -> str:
 
 
 def _closing(text: str, opening: int) -> int | None:
-    """The index of the parenthesis that closes the one at ``opening`` (nesting counted)."""
+    """The index of the parenthesis that closes the one at ``opening`` (nesting counted).
+    The substitution may go on over lines (``ARGS=$(echo serve ...`` then ``)`` on a line of
+    its own), not past a blank line: a ``$(`` left open in prose takes no script with it."""
     depth = 0
     for at in range(opening, len(text)):
         if text[at] == "(":
@@ -306,12 +328,13 @@ def _closing(text: str, opening: int) -> int | None:
             depth -= 1
             if depth == 0:
                 return at
-        elif text[at] == "\n":
+        elif text.startswith("\n\n", at) or text.startswith("\n\n", at - 1):
             return None
     return None
 
 
 def _substitution(span: str, *, inside_quotes: bool) -> str:
+    span = span.replace("\n", " ")  # its lines are one command's words (``$(echo a\n b)``)
     if span.startswith("$((") and span.endswith("))"):
         inner = span[3:-2]
         if _LITERAL_ARITHMETIC.match(inner):
