@@ -43,7 +43,8 @@ def test_the_set_is_real_and_varied():
              "sglang_router.launch_router": 0, "envs:": 0, "server_args=ServerArgs(": 0,
              ".env(": 0, "--json-model-override-args": 0, "--lora-paths": 0, "eval ": 0,
              "apptainer exec": 0, "--is-embedding": 0, "ExecStart=": 0, "[Container]": 0,
-             "engine_kwargs": 0, "SGLangAppEnvironment(": 0, "for RANK in": 0, "cmd +=": 0}
+             "engine_kwargs": 0, "SGLangAppEnvironment(": 0, "for RANK in": 0, "cmd +=": 0,
+             "=$(echo serve": 0, "HIP_VISIBLE_DEVICES": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
