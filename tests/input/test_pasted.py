@@ -339,3 +339,52 @@ def test_a_container_env_option_in_typographic_quotes_is_read_as_the_assignment(
     assert unpaste([text], notes=notes) == (["--model-path", "m", "--tp", "8"],
                                             ["HF_TOKEN=<secret>", "SGLANG_X=1"])
     assert len(notes) == 2 and "read as HF_TOKEN=<secret>" in notes[0]
+
+
+@pytest.mark.parametrize("line, argv", [
+    # a ``#`` inside a word is the word's: only one that starts a word opens a comment
+    ("sglang serve --model-path m --chat-template a#b.jinja --tp 2",
+     ["--model-path", "m", "--chat-template", "a#b.jinja", "--tp", "2"]),
+    # an escaped space then ``#``: one word (" #note"), and the line (the command) ends there
+    ("sglang serve --model-path m \\\n  --tp 2  \\ #note\n  --port 1",
+     ["--model-path", "m", "--tp", "2", " #note"]),
+    ("sglang serve --model-path m --tp 2 # a comment\n",
+     ["--model-path", "m", "--tp", "2"]),
+    ("sglang serve --model-path m --tp 2 '#kept' \"x #y\"",
+     ["--model-path", "m", "--tp", "2", "#kept", "x #y"]),
+])
+def test_a_hash_inside_a_word_is_no_comment(line, argv):
+    assert unpaste([line])[0] == argv
+
+
+@pytest.mark.parametrize("value", ["<D_node_ip>:<D_dist_port>", "<ip>:5000", "http://<host>:8000",
+                                   "<a>b"])
+def test_a_quoted_value_holding_placeholders_is_kept_as_a_value(value):
+    # ``--dist-init-addr "<D_node_ip>:<D_dist_port>"``: quoted, no redirection; the value is
+    # the reader's to fill in and stays the flag's (it was dropped, the next flag taking
+    # its place)
+    argv, _ = unpaste([f'sglang serve --model-path m --dist-init-addr "{value}" --tp 8'])
+    assert argv == ["--model-path", "m", "--dist-init-addr", value, "--tp", "8"]
+
+
+@pytest.mark.parametrize("script", [
+    # the cookbook's DeepSeek-V3.2 form: flags gathered by $(echo ...), split into an array
+    'ARGS=$(echo serve \\\n  --model-path m \\\n  --tp 2)\nARGS=($ARGS)\n'
+    'sglang "${ARGS[@]}" 2>&1 | tee x.log',
+    'ARGS=(serve --model-path m --tp 2)\nsglang "${ARGS[@]}"',
+    # the substitution goes on over lines, its ``)`` on a line of its own
+    'A=$(echo serve \\\n  --model-path m --tp 2\n)\n\nA=($A)\n\nsglang "${A[@]}" | tee log',
+    'CMD="serve --model-path m --tp 2"\nsglang $CMD',
+    'LAUNCH="python3 -m sglang.launch_server"\n$LAUNCH --model-path m --tp 2',
+])
+def test_a_launch_whose_launcher_words_a_variable_holds_is_found(script):
+    # the program's subcommand (or the whole launcher) comes from the script's own variable:
+    # the text was refused as running no launch ("it runs serve")
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+def test_echo_in_a_command_substitution_gives_its_words():
+    assert unpaste(['A=$(echo --model-path m --tp 2)\nsglang serve $A'])[0] == [
+        "--model-path", "m", "--tp", "2"]
+    assert unpaste(['H=$(hostname -i)\nsglang serve --model-path m --host $H'])[0] == [
+        "--model-path", "m", "--host", "$(hostname -i)"]

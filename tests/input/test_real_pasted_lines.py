@@ -43,7 +43,8 @@ def test_the_set_is_real_and_varied():
              "sglang_router.launch_router": 0, "envs:": 0, "server_args=ServerArgs(": 0,
              ".env(": 0, "--json-model-override-args": 0, "--lora-paths": 0, "eval ": 0,
              "apptainer exec": 0, "--is-embedding": 0, "ExecStart=": 0, "[Container]": 0,
-             "engine_kwargs": 0, "SGLangAppEnvironment(": 0, "for RANK in": 0, "cmd +=": 0}
+             "engine_kwargs": 0, "SGLangAppEnvironment(": 0, "for RANK in": 0, "cmd +=": 0,
+             "=$(echo serve": 0, "HIP_VISIBLE_DEVICES": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
@@ -425,3 +426,24 @@ def test_the_cold_start_screen_lets_every_real_paste_through():
     assert sum(looks_pasted(t) for t in texts) > 100
     for argv in (*texts, *tokens):
         assert _may_be_pasted(argv) or not looks_pasted(argv), argv
+
+
+def test_a_launch_gathered_by_echo_into_an_array_is_read():
+    # the cookbook's DeepSeek-V3.2 two-node script: sglang_args=$(echo serve ...) over lines,
+    # sglang_args=($sglang_args), sglang "${sglang_args[@]}" | tee (was: "it runs serve")
+    argv, env = unpaste([_by_source("DeepSeek-V3.2 DP2 + MTP")["text"]])
+    assert argv[:4] == ["--model-path", "$MAPPED_MODEL_PATH", "--nccl-init",
+                        "$MASTER_ADDR:$MASTER_PORT"]
+    assert argv[-2:] == ["--served-model-name", "DeepSeek-V3.2-Opt-dp2-mtp"]
+    assert env == ["SGLANG_DEEPEP_LL_COMBINE_SEND_NUM_SMS=32", "SGLANG_SET_CPU_AFFINITY=1"]
+
+
+def test_a_commented_continuation_and_a_placeholder_address_are_read_as_the_shell_reads():
+    # Hygon's DeepSeek-V4-Flash pages: ``... expert_distribution.pt  \ #note`` ends the
+    # command with the word " #note"; ``--dist-init-addr "<D_node_ip>:<D_dist_port>"`` keeps
+    # its value (was: dropped, --tp read in its place)
+    argv, _ = unpaste([_by_source("backslash is followed by a space")["text"]])
+    assert argv[-3:] == ["--init-expert-location", "/xxx/expert_distribution.pt",
+                         " #见上述EPLB配置参考"]
+    argv, _ = unpaste([_by_source("placeholders in angle brackets")["text"]])
+    assert argv[argv.index("--dist-init-addr") + 1] == "<D_node_ip>:<D_dist_port>"

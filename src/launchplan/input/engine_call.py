@@ -23,6 +23,7 @@ import re
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.input import shell_vars
 from launchplan.input.python_launch import quiet_parse
 
 #: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``), or of
@@ -90,10 +91,8 @@ def _tree(text: str) -> ast.Module:
 def _inline_script(text: str) -> str | None:
     """The program of a shell line that runs Python on one (``python -c "import sglang as
     sgl; llm = sgl.Engine(...)"``), or None."""
-    import shlex
-
     try:
-        words = shlex.split(text.strip(), comments=True)
+        words = shell_vars.shell_split(text.strip())
     except ValueError:
         return None
     for at, word in enumerate(words[:-1]):

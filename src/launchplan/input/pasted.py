@@ -12,7 +12,6 @@ assignments included; its other options are about the container, not the launch)
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Sequence
 
 from launchplan.errors import InputError
@@ -584,7 +583,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     words: list[str] = []
     for line in _logical_lines(text):
         try:
-            words.extend(shlex.split(_PROMPT.sub("", line, count=1), comments=True))
+            words.extend(shell_vars.shell_split(_PROMPT.sub("", line, count=1)))
         except ValueError as exc:
             raise InputError("the pasted command", "a complete shell command line (balanced "
                              "quotes)", text[:60], str(exc)) from None
@@ -608,7 +607,7 @@ def _inline_code(text: str) -> str:
         for match in _INLINE_CODE.finditer(line):
             code = match.group(2)
             try:
-                words = shlex.split(code, comments=True)
+                words = shell_vars.shell_split(code)
             except ValueError:
                 continue
             if launches_sglang(words):
@@ -633,7 +632,7 @@ def _inline_code_over_lines(text: str) -> str:
         # a span may keep the shell's own continuations (``\\`` at each line's end)
         code = " ".join(match.group(1).replace("\\\n", "\n").split())
         try:
-            words = shlex.split(code, comments=True)
+            words = shell_vars.shell_split(code)
         except ValueError:
             continue
         if launches_sglang(words):
@@ -740,7 +739,7 @@ def _continued(before: str, line: str) -> str:
 def _live_backslash(line: str) -> bool:
     """Whether the backslash that ends ``line`` escapes its newline (not in a comment)."""
     try:
-        shlex.split(line, comments=True)
+        shell_vars.shell_split(line)
     except ValueError:  # a live trailing backslash (or a quote still open)
         return True
     return False
@@ -786,7 +785,7 @@ _LAUNCHER_WORD = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s
 def _balanced(line: str) -> bool:
     """Whether ``line``'s quotes are closed (its words split as the shell's would)."""
     try:
-        shlex.split(line, comments=True)
+        shell_vars.shell_split(line)
     except ValueError:
         return False
     return True
@@ -815,6 +814,36 @@ def _segments(words: list[str]) -> list[list[str]]:
     return shell_branches.live_segments(segments)
 
 
+def _launcher_from_variables(segments: list[list[str]]) -> list[list[str]]:
+    """``segments`` with a command whose launcher words a variable of the script holds
+    (``sglang "${ARGS[@]}"`` of ``ARGS=(serve --tp 2 ...)``, ``$LAUNCH --tp 2`` of
+    ``LAUNCH="python3 -m sglang.launch_server"``) written with those words, as the shell
+    runs it; the values are the ones the script set before that command."""
+    if not any("$" in w for seg in segments for w in seg):
+        return segments
+    values: dict[str, str] = {}
+    out: list[list[str]] = []
+    for seg in segments:
+        if not _starts_launch(seg) and any("$" in w for w in seg):
+            words = [part for w in seg for part in _launcher_words(w, values)]
+            if _starts_launch(words):
+                seg = words
+        shell_vars.declared(seg, values)
+        out.append(seg)
+    return out
+
+
+def _launcher_words(word: str, values: dict[str, str]) -> list[str]:
+    """The words a command's ``word`` stands for when it is a whole reference to an array or
+    a value of the script's (split at spaces, as an unquoted reference is); else ``word``."""
+    listed = shell_arrays.items(word, values)
+    if listed is not None:
+        return listed
+    if _WHOLE_REFERENCE.match(word) and (value := shell_vars.expand(word, values)) != word:
+        return value.split()
+    return [word]
+
+
 def _launch_segment(words: list[str], launch: int | None = None,
                     notes: list[str] | None = None, strict: bool = False) -> list[str]:
     """The words of the command that starts the launcher (a pasted text may chain others
@@ -824,7 +853,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
     environment: they come back as assignments right before it. ``"$@"`` passes on the
     script's arguments: those its ``set -- ...`` sets, else none (it is run as pasted).
     Words before the launch's own command (a prompt left over) are not."""
-    segments = _segments(words)
+    segments = _launcher_from_variables(_segments(words))
     found = [n for n, seg in enumerate(segments) if _starts_launch(seg)]
     if not found:
         quoted = _quoted_launches(segments)
@@ -1076,7 +1105,7 @@ def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:
 
 
 #: A word that is one variable reference and nothing else (``$EXTRA_ARGS``, ``${EXTRA}``).
-_WHOLE_REFERENCE = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
+_WHOLE_REFERENCE = shell_vars.WHOLE_REFERENCE
 
 
 def _expanded_word(word: str, values: dict[str, str]) -> list[str]:

@@ -11,7 +11,8 @@ f-string, a variable) is not a literal and is not found.
 from __future__ import annotations
 
 import ast
-import shlex
+
+from launchplan.input import shell_vars
 
 
 def launch_literal(text: str) -> str | list[str] | None:
@@ -41,7 +42,7 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
             value = ast.Constant(_rendered(node, literals))
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             try:
-                words = shlex.split(value.value, comments=True)
+                words = shell_vars.shell_split(value.value)
             except ValueError:
                 continue
             if launches_sglang(words):

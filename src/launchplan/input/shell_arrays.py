@@ -86,6 +86,8 @@ def assign(segment: list[str], values: dict[str, str]) -> bool:
     found: list[str] = []
     for word in words:
         listed = items(word, values)
+        if listed is None and shell_vars.WHOLE_REFERENCE.match(word):
+            listed = shell_vars.expand(word, values).split()  # ``($ARGS)``: split at spaces
         found.extend(listed if listed is not None else [shell_vars.expand(word, values)])
     if op == "+=":
         found = [*(items(f"${{{name}[@]}}", values) or []), *found]

@@ -15,6 +15,7 @@ single-quote a ``$``, so the simpler reading is kept.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterable, Mapping
 
 #: ``$NAME``, ``${NAME}``, and the forms with a word: ``${NAME:-word}`` / ``${NAME:=word}``
@@ -177,10 +178,30 @@ def expand(word: str, values: Mapping[str, str]) -> str:
         return match.group(0)
 
     expanded = _REFERENCE.sub(replace, word)
+    if "$(echo " in expanded:  # $(echo serve --tp 2): the words echo prints
+        expanded = _ECHO.sub(_echoed, expanded)
     if "$(expr " in expanded:  # $(expr 16 \* 2) on integers: the shell works it out too
         expanded = _EXPR.sub(_expr_value, expanded)
     return _ARITHMETIC.sub(lambda m: _worked_out(m, values), expanded) if "$((" in expanded \
         else expanded
+
+
+#: ``$(echo WORDS)`` of plain words (no further command, pipe or redirection in it).
+_ECHO = re.compile(r"\$\(echo\s+((?:[^()`|;&<>\\]|\\.)*)\)")
+#: A reference that is a whole word: ``$NAME`` or ``${NAME}``.
+WHOLE_REFERENCE = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def _echoed(match: re.Match[str]) -> str:
+    """What ``echo`` prints for its words: them, one space apart (its ``-n``/``-e`` options
+    taken off); a script gathers a launch's flags so (``ARGS=$(echo serve --tp 16 ...)``)."""
+    try:
+        words = shell_split(match.group(1))
+    except ValueError:
+        return match.group(0)
+    while words and re.fullmatch(r"-[neE]+", words[0]):
+        words.pop(0)
+    return " ".join(words)
 
 
 #: ``$(expr A OP B)`` on two integers (the ``*`` escaped or not, as a script writes it).
@@ -221,6 +242,9 @@ def open_reference(value: str) -> bool:
 
 #: A docs page's placeholder for a value to fill in: ``<your-model-path>``, ``{model/path}``.
 _PLACEHOLDER = re.compile(r"^(?:<[^<>\s]+>|\{[A-Za-z_][\w./ -]*\})$")
+#: A placeholder within a word (``<D_node_ip>:<D_dist_port>``, ``<ip>:5000``): quoted, as the
+#: shell kept it; no redirection is written ``<name>`` with its closing bracket.
+_PLACEHOLDER_IN = re.compile(r"<[A-Za-z_][^<>\s]*>")
 #: A value a page spells as the reader's own (``YOUR_MODEL_PATH``, ``your-model-path``):
 #: no checkpoint is named so.
 _YOURS = re.compile(r"^(?:YOUR_[A-Z0-9_]+|your[-_][a-z0-9_-]+)$")
@@ -233,7 +257,8 @@ def placeholder(value: str) -> bool:
     template's variable quoted so the shell kept it); ``YOUR_MODEL_PATH`` and
     ``your-model-path`` are the reader's value to give too."""
     parts = [value, *value.split("/")] if "/" in value else [value]
-    return any(_PLACEHOLDER.match(part) or _YOURS.match(part) for part in parts)
+    return any(_PLACEHOLDER.match(part) or _YOURS.match(part) for part in parts) \
+        or _PLACEHOLDER_IN.search(value) is not None
 
 
 #: The hint a value that is a placeholder gets.
@@ -292,7 +317,9 @@ def substitutions_kept_whole(text: str) -> str:
 
 
 def _closing(text: str, opening: int) -> int | None:
-    """The index of the parenthesis that closes the one at ``opening`` (nesting counted)."""
+    """The index of the parenthesis that closes the one at ``opening`` (nesting counted).
+    The substitution may go on over lines (``ARGS=$(echo serve ...`` then ``)`` on a line of
+    its own), not past a blank line: a ``$(`` left open in prose takes no script with it."""
     depth = 0
     for at in range(opening, len(text)):
         if text[at] == "(":
@@ -301,12 +328,13 @@ def _closing(text: str, opening: int) -> int | None:
             depth -= 1
             if depth == 0:
                 return at
-        elif text[at] == "\n":
+        elif text.startswith("\n\n", at) or text.startswith("\n\n", at - 1):
             return None
     return None
 
 
 def _substitution(span: str, *, inside_quotes: bool) -> str:
+    span = span.replace("\n", " ")  # its lines are one command's words (``$(echo a\n b)``)
     if span.startswith("$((") and span.endswith("))"):
         inner = span[3:-2]
         if _LITERAL_ARITHMETIC.match(inner):
@@ -348,3 +376,42 @@ def _arithmetic(expression: str) -> int | None:
         return value(ast.parse(expression.strip(), mode="eval").body)
     except (SyntaxError, ValueError, ZeroDivisionError, RecursionError):
         return None
+
+
+#: Characters after which a ``#`` starts a word (unquoted whitespace and control operators).
+_WORD_BREAKS = frozenset(" \t\n;&|()<>")
+
+
+def uncommented(text: str) -> str:
+    """``text`` without its shell comments: a ``#`` opens one only where a word starts
+    (``a#b`` and ``a\\ #b`` are words, as the shell reads them; Python's shlex cuts both)."""
+    quote = ""
+    starts_word = True
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if quote:
+            if char == quote:
+                quote = ""
+            elif char == "\\" and quote == '"':
+                at += 1
+        elif char == "\\":
+            if text[at + 1:at + 2] != "\n":  # an escaped char is a word's; a continuation
+                starts_word = False  # joins the lines and changes nothing
+            at += 2
+            continue
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and starts_word:
+            end = text.find("\n", at)
+            text = text[:at] + ("" if end < 0 else text[end:])
+            continue
+        starts_word = not quote and char in _WORD_BREAKS
+        at += 1
+    return text
+
+
+def shell_split(text: str) -> list[str]:
+    """``text``'s words as a POSIX shell splits them, comments left out (``shlex.split``
+    with comments taken off first where the shell takes them: see ``uncommented``)."""
+    return shlex.split(uncommented(text))
