@@ -78,6 +78,19 @@ GPU 0,1,2,3,4,5,6,7 Compute Capability: 9.0
 CUDA_HOME: /usr/local/cuda
 sglang: 0.5.21
 """
+NVIDIA_SMI = """
++-----------------------------------------------------------------------------------------+
+| NVIDIA-SMI 570.124.06             Driver Version: 570.124.06     CUDA Version: 12.8     |
+|-----------------------------------------+------------------------+----------------------+
+| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |
+|=========================================+========================+======================|
+|   0  NVIDIA H200                    On  |   00000000:18:00.0 Off |                    0 |
+| N/A   31C    P0            118W /  700W |  126735MiB / 143771MiB |      0%      Default |
++-----------------------------------------+------------------------+----------------------+
+|   1  NVIDIA H200                    On  |   00000000:2A:00.0 Off |                    0 |
+| N/A   33C    P0            119W /  700W |  126735MiB / 143771MiB |      0%      Default |
++-----------------------------------------+------------------------+----------------------+
+"""
 COLLECT_ENV = ("GPU models and configuration:\nGPU 0: NVIDIA H200\nGPU 1: NVIDIA H200\n"
                "GPU 2: NVIDIA H200\nGPU 3: NVIDIA H200\n\nNvidia driver version: 570.124.06\n")
 
@@ -89,6 +102,7 @@ COLLECT_ENV = ("GPU models and configuration:\nGPU 0: NVIDIA H200\nGPU 1: NVIDIA
     (f"{LAUNCH}\nGPU 0,1: NVIDIA A100-SXM4-40GB\n", ("a100-40gb", 2)),
     (f"$ nvidia-smi -L\nGPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-e7a4c41d-bf43)\n{LAUNCH}",
      ("rtx3090", 1)),
+    (f"{LAUNCH}\n{NVIDIA_SMI}", ("h200", 2)),
 ])
 def test_an_environment_report_names_the_gpu(text, expected):
     found = requested_gpu([text])

@@ -6,7 +6,7 @@ a Kubernetes node selector on ``nvidia.com/gpu.product`` (the GPU feature discov
 or GKE's ``cloud.google.com/gke-accelerator``. So do the environment reports pasted into
 issues: ``python -m sglang.check_env`` (``GPU 0,1,2,3: NVIDIA H100 80GB HBM3``, one line a
 kind of GPU), vLLM's ``collect_env`` and ``nvidia-smi -L`` (``GPU 0: NVIDIA H100 80GB HBM3``,
-one line a GPU).
+one line a GPU) and ``nvidia-smi``'s table (a row a GPU).
 When ``--gpu`` is not given, the commands plan for that target, with a note, as they take
 the GPU count a container requests.
 
@@ -69,15 +69,25 @@ _REPORT_LINE = re.compile(
     r"^\s*GPU ((?:\d+\s*,\s*)*\d+)\s*:\s*(\S.*?)\s*(?:\(UUID:[^)]*\)\s*)?$")
 
 
+#: A row of ``nvidia-smi``'s table: the index, the name, persistence mode, then the bus id.
+_SMI_ROW = re.compile(r"^\|\s+(\d+)\s+(\S.*?)\s+(?:On|Off)\s+\|\s+[0-9A-Fa-f]{4,8}:"
+                      r"[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d")
+
+
 def _reported(lines: list[str]) -> list[tuple[str, int | None, str]]:
     """Each device name an environment report gives, with how many GPUs carry it (the
-    indices over every line naming it: check_env joins them, collect_env repeats the name)."""
+    indices over every line naming it: check_env joins them, collect_env repeats the name,
+    ``nvidia-smi`` has a table row a GPU)."""
     seen: dict[str, set[str]] = {}
     for line in lines:
         match = _REPORT_LINE.match(line)
         if match:
             ids = {i.strip() for i in match.group(1).split(",")}
             seen.setdefault(match.group(2), set()).update(ids)
+            continue
+        row = _SMI_ROW.match(line.strip())
+        if row:
+            seen.setdefault(row.group(2), set()).add(row.group(1))
     return [(name, len(ids), f"GPU {','.join(sorted(ids, key=int))}: {name}")
             for name, ids in seen.items()]
 
