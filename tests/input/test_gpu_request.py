@@ -155,3 +155,10 @@ def test_gpu_count_given_twice_must_agree(capsys):
     assert code == 2 and "--gpu-count" in err and "8xH100" in err
     code, err = _plan(["--gpu", "0xH100", "--model-path", "llama-3.1-8b"], capsys)
     assert code == 2 and "--gpu" in err
+
+
+def test_a_count_the_target_already_has_changes_nothing(capsys):
+    code, plan = _plan(["--gpu", "8xH200", "--model-path", "llama-3.1-8b"], capsys)
+    assert code == 0 and plan["target"]["name"] == "h200"  # no override mark
+    code, plan = _plan(["--gpu", "4xH200", "--model-path", "llama-3.1-8b"], capsys)
+    assert code == 0 and plan["target"]["name"] == "h200*"

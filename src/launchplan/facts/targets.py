@@ -355,9 +355,14 @@ def with_overrides(
         if _version(cuda_version) == (0, 0):
             raise InputError("--cuda-version", "a version such as 12.8", cuda_version)
         changes["runtime_version"] = cuda_version
+    # a fact given as the target already has it changes nothing (``8xH200`` is an h200)
+    changes = {k: v for k, v in changes.items() if getattr(target, k, _NONE) != v}
     if not changes:
         return target
     return target.replace(name=target.name + "*", **changes)
+
+
+_NONE = object()
 
 
 def parse_capability(text: str) -> tuple[int, int]:
