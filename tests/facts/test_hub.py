@@ -77,3 +77,24 @@ def test_the_probe_says_no_for_a_closed_local_endpoint(monkeypatch):
 
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens (loopback only)
     assert hub_reachable(timeout=0.5) is False
+
+
+def test_an_unreachable_id_names_the_similar_ids_launchplan_ships(tmp_path, monkeypatch,
+                                                                  capsys):
+    """Another size or quantization of a shipped family is named in the hint (never
+    planned in its place); an id like no shipped one gets no such list."""
+    constants = pytest.importorskip("huggingface_hub.constants")
+    from launchplan.commands.main import main
+    from launchplan.facts import hub
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(hub, "hub_reachable", lambda timeout=hub.PROBE_SECONDS: False)
+    code = main(["resolve", "--gpu", "h100", "--model-path", "Qwen/Qwen3.5-122B-A10B-FP8"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1
+    assert "similar ids" in err and "Qwen/Qwen3.5-122B-A10B," in err
+    code = main(["resolve", "--gpu", "h100", "--model-path", "someorg/unlike-anything"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "similar ids" not in err

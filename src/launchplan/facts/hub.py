@@ -48,12 +48,29 @@ def config_folder(model_id: str, revision: str | None = None,
 
     if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
         raise InputError(flag, "a Hugging Face id whose config.json is in the local cache",
-                         model_id, "HF_HUB_OFFLINE is set; " + HOW_TO.format(id=model_id))
+                         model_id, "HF_HUB_OFFLINE is set; " + HOW_TO.format(id=model_id)
+                         + _shipped_like(model_id))
     if not hub_reachable():
         raise InputError(flag, "a Hugging Face id whose config.json is reachable", model_id,
                          "not in the local cache and the Hub cannot be reached; "
-                         + HOW_TO.format(id=model_id))
+                         + HOW_TO.format(id=model_id) + _shipped_like(model_id))
     return _download(model_id, revision, flag)
+
+
+def _shipped_like(model_id: str) -> str:
+    """The shipped configs whose ids are close to ``model_id`` (another size, quantization
+    or release of the same family), as the end of a hint; empty when none is."""
+    import difflib
+
+    from launchplan.facts.models.snapshots import snapshot_ids
+
+    ids = snapshot_ids()
+    by_key = {i.lower(): i for i in ids}
+    close = difflib.get_close_matches(model_id.lower(), by_key, n=3, cutoff=0.75)
+    if not close:
+        return ""
+    return ("; launchplan ships the configs of similar ids (another model, not this one): "
+            + ", ".join(by_key[c] for c in close))
 
 
 def _cached(model_id: str, revision: str | None) -> Path | None:
