@@ -93,12 +93,50 @@ def explain_field(
         "resolved": final,
         "steps": steps,
     }
+    out["not_applied"], out["not_for_this"] = _not_applied(result, head, specs, steps)
     if given and steps and final != start:
         out["override"] = {"input": start, "resolved": final, "source": steps[-1]["source"]}
         if resolve_with is not None:
             changes = keeping_changes(result, field, start, resolve_with)
             out["override"]["kept_by"] = [as_flags(c) for c in changes]
     return out
+
+
+def _not_applied(result: Result, head: str, specs: dict[str, RuleSpec],
+                 steps: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The rules that can set ``head`` and did not here, in pipeline order: each that ran
+    and left it (with what it read: its condition did not hold on those values) or whose
+    trigger did not hold (it was not asked); and how many more are not for this target or
+    model (or come after a refusal). Read off a traced result (``pipeline.QUIET``); an
+    untraced one has no such record, and nothing is listed."""
+    from launchplan.engine.pipeline import QUIET
+
+    quiet = result.extras.get(QUIET)
+    if quiet is None:
+        return [], 0
+    deciding = {step["source"] for step in steps}
+    declared = {d.source: d for d in result.declarations}
+    listed: list[dict[str, Any]] = []
+    elsewhere = 0
+    for name, spec in specs.items():
+        if head not in spec.writes or name in deciding:
+            continue
+        if name in declared:  # it declared other fields, not this one
+            reads: dict[str, Any] | None = declared[name].reads
+        elif name in quiet:
+            reads = quiet[name]
+        else:
+            elsewhere += 1
+            continue
+        if reads is None:
+            wanted = ", ".join(spec.triggers) if spec.trigger_values is None else ", ".join(
+                f"{f} in {sorted(map(str, allowed))}" for f, allowed in spec.trigger_values)
+            listed.append({"source": name, "ran": False, "reads": {},
+                           "reason": f"not asked: it acts when {wanted} is set"})
+            continue
+        listed.append({"source": name, "ran": True, "reads": _shown_reads(reads),
+                       "facts": _facts(spec, result), "reason": spec.summary})
+    return listed, elsewhere
 
 
 def _shown_reads(reads: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,36 @@ def test_explain_page_size_names_each_rule_and_the_override(capsys):
     assert "--cuda-graph-backend-prefill full" in item["override"]["kept_by"]
 
 
+EAGLE_TOPK4 = ["--speculative-algorithm", "EAGLE", "--speculative-eagle-topk", "4",
+               "--speculative-num-steps", "3", "--speculative-num-draft-tokens", "8",
+               "--speculative-draft-model-path", "llama-3.1-8b-eagle"]
+
+
+def test_explain_says_why_a_rule_that_can_set_the_field_did_not(capsys):
+    """fa4 on B200 forces page 128 unless EAGLE runs with top-k above 1: asked why
+    page_size stayed 1, explain names the FA4 rule as one that ran and left it, with the
+    top-k it read, and a rule whose trigger did not hold as not asked."""
+    code, out, _ = cli(["explain", "page_size", *B200, "--attention-backend", "fa4",
+                        *EAGLE_TOPK4, "--format", "json"], capsys)
+    assert code == 0
+    item = json.loads(out)
+    assert item["resolved"] == 1
+    rows = {row["source"]: row for row in item["not_applied"]}
+    fa4 = rows["fa4_page_constraint"]
+    assert fa4["ran"] and fa4["reads"]["speculative_eagle_topk"] == 4
+    assert all(row["source"] not in {s["source"] for s in item["steps"]}
+               for row in item["not_applied"])
+    assert item["not_for_this"] > 0  # the ROCm/NPU/XPU-only ones, counted
+    code, text, _ = cli(["explain", "page_size", *B200, "--attention-backend", "fa4",
+                         *EAGLE_TOPK4], capsys)
+    assert code == 0 and "fa4_page_constraint: ran and left it" in text
+    code, out, _ = cli(["explain", "attention_backend", *B200, "--format", "json"], capsys)
+    asked = {row["source"]: row for row in json.loads(out)["not_applied"] if not row["ran"]}
+    assert "enable_deterministic_inference" in asked["deterministic_attention_backend"][
+        "reason"]
+    assert all(row["reason"].startswith("not asked") for row in asked.values())
+
+
 def test_explain_table_and_graph_keys(capsys):
     code, out, _ = cli(["explain", "cuda_graph_config.prefill.backend", *B200,
                         "--attention-backend", "torch_native",

@@ -165,6 +165,7 @@ def _rich_explanation(item: dict[str, Any], console: Any, table_type: Any) -> No
     if not item["steps"]:
         console.print(escape(f"{item['field']} = {cell(item['resolved'])}   ({start}); "
                              "no rule changed it"))
+        _rich_not_applied(item, console)
         return
     table = table_type(title=escape(f"{item['field']} = {cell(item['resolved'])}   ({start})"),
                        title_justify="left")
@@ -182,7 +183,20 @@ def _rich_explanation(item: dict[str, Any], console: Any, table_type: Any) -> No
         console.print(f"[bold red]your value {escape(cell(override['input']))} was "
                       f"overridden by {override['source']}[/]; it would have been kept with: "
                       f"{escape(kept)}")
+    _rich_not_applied(item, console)
     console.print()
+
+
+def _rich_not_applied(item: dict[str, Any], console: Any) -> None:
+    """``_plain_not_applied`` through Rich (the same text, markup escaped)."""
+    import io
+
+    from rich.markup import escape
+
+    text = io.StringIO()
+    _plain_not_applied(item, text)
+    if text.getvalue():
+        console.print(escape(text.getvalue().rstrip("\n")))
 
 
 def _plain_explanation(item: dict[str, Any], out: TextIO) -> None:
@@ -210,7 +224,29 @@ def _plain_explanation(item: dict[str, Any], out: TextIO) -> None:
             out.write("    no single flag change keeps it\n")
     if not item["steps"]:
         out.write("  (no rule changed it)\n")
+    _plain_not_applied(item, out)
     out.write("\n")
+
+
+def _plain_not_applied(item: dict[str, Any], out: TextIO) -> None:
+    """The rules that can set the field and did not, each with why not."""
+    rows = item.get("not_applied") or []
+    if not rows:
+        return
+    out.write(f"  rules that can set {item['field'].partition('.')[0]} and did not here:\n")
+    for row in rows:
+        if row["ran"]:
+            out.write(f"    - {row['source']}: ran and left it\n")
+            if row["reason"]:
+                out.write(wrapped(row["reason"], "         acts when: ") + "\n")
+            reads = {**row["reads"], **row.get("facts", {})}
+            if reads:
+                shown = ", ".join(f"{k}={cell(v)}" for k, v in reads.items())
+                out.write(wrapped(shown, "         read: ") + "\n")
+        else:
+            out.write(wrapped(row["reason"], f"    - {row['source']}: ") + "\n")
+    if item.get("not_for_this"):
+        out.write(f"    ({item['not_for_this']} more not for this target or model)\n")
 
 
 def _trailing_field(argv: list[str]) -> str | None:

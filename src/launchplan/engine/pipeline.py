@@ -221,6 +221,9 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         steps = PLANS.shaped(PLANS.plan(rules, record), frozenset(record.raw.values))
     view: View = TracingView(record) if trace else View(record)
     values_of = view.__dict__  # the view's field values, updated in place as rules declare
+    quiet: dict[str, dict[str, Any] | None] = {}  # traced: steps that declared nothing
+    if trace:
+        result.extras[QUIET] = quiet
     if skip and not trace:  # the common walk: every step afresh
         _walk(steps, view, result, overlay, launcher_refuses)
         return result
@@ -230,15 +233,21 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
             batch = None
         if not skip:
             if triggers and not spec.triggered(overlay):
+                if trace:
+                    quiet[spec.name] = None
                 continue
         elif triggers:
             if keys.isdisjoint(triggers):
+                if trace:
+                    quiet[spec.name] = None
                 continue
             if trigger_values is not None:
                 for f, allowed in trigger_values:
                     if f in overlay and overlay[f] in allowed:
                         break
                 else:
+                    if trace:
+                        quiet[spec.name] = None
                     continue
         if trace:
             view.reads.clear()  # type: ignore[attr-defined]
@@ -248,7 +257,9 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
             raise
         except Exception as exc:  # a rule bug: name it, never a bare traceback
             raise RuleCrash(spec.name, exc) from exc
-        if out is None:
+        if out is None or (trace and not out):
+            if trace:
+                quiet[spec.name] = dict(view.reads)  # type: ignore[attr-defined]
             continue
         note = None
         if type(out) is dict:
@@ -759,6 +770,12 @@ def _changed(now: Any, before: Any) -> list[str]:
 #: against a previous run that went through: that run's ``SamePlan`` and every field whose
 #: final value (or whether it was given, or declared, or by which rule) may differ from it.
 CHANGES = "changes"
+
+
+#: ``Result.extras`` key, on a traced result, of the rule steps admitted for its target and
+#: model that declared nothing: rule name -> the values it read, or None when its trigger
+#: did not hold (it was not called).
+QUIET = "quiet steps"
 
 
 #: ``Result.extras`` key of a ``SamePlan`` (set on results resolved with a ``memo``).
