@@ -135,7 +135,8 @@ def _not_applied(result: Result, head: str, specs: dict[str, RuleSpec],
                            "reason": f"not asked: it acts when {wanted} is set"})
             continue
         listed.append({"source": name, "ran": True, "reads": _shown_reads(reads),
-                       "facts": _facts(spec, result), "reason": spec.summary})
+                       "facts": _facts(spec, result),
+                       "reason": spec.section("When") or spec.summary})
     return listed, elsewhere
 
 

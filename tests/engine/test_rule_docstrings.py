@@ -80,3 +80,13 @@ def test_every_rule_of_every_rule_set_has_the_sections() -> None:
             assert spec.summary == spec.doc.splitlines()[0]
             checked += 1
     assert checked >= 210
+
+
+def test_every_rule_says_when_it_acts_as_one_section():
+    """``explain`` quotes a rule's ``When:`` for a rule that ran and left a field: every rule
+    of every rule set has one, continuation lines joined, and no other section runs in."""
+    for name in RULESETS:
+        for spec in RULESETS[name].rules():
+            when = spec.section("When")
+            assert when, spec.name
+            assert "Effect:" not in when and "\n" not in when, spec.name

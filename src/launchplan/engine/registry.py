@@ -51,6 +51,20 @@ class RuleSpec(Struct):
     def summary(self) -> str:
         return self.doc.strip().splitlines()[0] if self.doc.strip() else self.name
 
+    def section(self, label: str) -> str:
+        """One section of the docstring's fixed layout (``SECTIONS``), its lines joined; empty
+        when the docstring has none."""
+        lines = self.doc.strip().splitlines()
+        for at, line in enumerate(lines):
+            if line.startswith(label + ":"):
+                parts = [line[len(label) + 1:].strip()]
+                for more in lines[at + 1:]:
+                    if not more.startswith(_CONTINUATION) or not more.strip():
+                        break
+                    parts.append(more.strip())
+                return " ".join(parts)
+        return ""
+
     def admits(self, target: Any, model: Any) -> bool:
         """Whether ``archs`` and ``applies`` let this rule decide for this target and model.
 
