@@ -28,7 +28,18 @@ def test_two_rule_sets_show_the_fa4_fix_with_its_rule(capsys):
     assert page["right_source"] == "page_size_default"
     assert page["left_why"]
     assert set(page) == {"field", "left", "right", "left_source", "right_source", "left_why",
-                         "right_why"}
+                         "right_why", "left_why_not", "right_why_not"}
+    # the default rules' fa4 rule ran before the default and left page_size: its condition
+    # (the full prefill graph exempts) and what it read say why; the left side's default
+    # rule ran after fa4 had set it, which says nothing
+    assert page["right_why_not"].startswith("fa4_page_constraint ran here and left it")
+    assert "prefill CUDA graph is not" in page["right_why_not"]
+    assert "cuda_graph_config.prefill.backend=full" in page["right_why_not"]
+    assert page["left_why_not"] == ""
+    code, text, _ = run([*B200, "--attention-backend", "fa4", "--cuda-graph-backend-prefill",
+                         "full", "--compat", "0.5.23", "--to", "default"], capsys)
+    assert "page_size (right): fa4_page_constraint ran here and left it" in " ".join(
+        text.split())
 
 
 def test_two_launches_and_equal_plans(capsys):

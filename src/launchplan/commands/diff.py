@@ -116,7 +116,7 @@ def _side(opts: dict[str, Any], sglang_argv: list[str]) -> dict[str, Any]:
              "argv": list(sglang_argv)}
     try:
         result = run(build_record(raw, target, compat=compat, env=env),
-                     get_ruleset(compat).rules())
+                     get_ruleset(compat).rules(), trace=True)  # (what each rule read)
     except Refusal as exc:
         report = refused(exc.source, exc.message, exc.requirement, exc.result)
         return {"about": about, "result": None, "refusal": exc, "preflight": report,
@@ -140,10 +140,12 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
     for name in sorted(set(left) | set(right)):
         if name.startswith("_") or name in only or left.get(name) == right.get(name):
             continue
+        left_source, right_source = _source(a["result"], name), _source(b["result"], name)
         out.append({"field": name, "left": left.get(name), "right": right.get(name),
-                    "left_source": _source(a["result"], name),
-                    "right_source": _source(b["result"], name),
-                    "left_why": _why(a["result"], name), "right_why": _why(b["result"], name)})
+                    "left_source": left_source, "right_source": right_source,
+                    "left_why": _why(a["result"], name), "right_why": _why(b["result"], name),
+                    "left_why_not": _why_not(a["result"], right_source, name),
+                    "right_why_not": _why_not(b["result"], left_source, name)})
     for label, pick in (("preflight.verdict", lambda s: s["preflight"].verdict),
                         ("memory.max_total_num_tokens",
                          lambda s: s["memory"].max_total_num_tokens if s["memory"] else None)):
@@ -197,6 +199,29 @@ def _why(result: Any, name: str) -> str:
     return spec.summary if spec is not None else ""
 
 
+def _why_not(result: Any, rule: str, name: str) -> str:
+    """When the rule that set ``name`` on the other side ran here, before the rule that set
+    it here (or with none setting it), and left it: its ``When:`` (the condition that did
+    not hold) and what it read here; else empty. A rule that ran after this side's decider
+    found the field set already, which says nothing."""
+    from launchplan.engine.pipeline import QUIET
+    from launchplan.explain import _shown_reads, rule_specs
+
+    quiet = result.extras.get(QUIET) or {}
+    reads = quiet.get(rule)
+    mine = result.source(name)
+    if reads is None or rule == mine:
+        return ""
+    specs = rule_specs(result.record.compat)
+    order = {n: i for i, n in enumerate(specs)}
+    if mine in order and order[rule] > order[mine]:
+        return ""
+    spec = specs.get(rule)
+    when = spec.section("When") if spec is not None else ""
+    shown = ", ".join(f"{k}={cell(v)}" for k, v in _shown_reads(reads).items())
+    return f"{rule} ran here and left it (it acts when {when.rstrip('.')}; read {shown})"
+
+
 def _refusal_text(side: dict[str, Any]) -> str:
     exc = side["refusal"]
     return "resolves" if exc is None else f"refused: {exc.message}"
@@ -227,6 +252,10 @@ def _table(a: dict[str, Any], b: dict[str, Any], differences: list[dict[str, Any
             if d["left_why"]:
                 out.write(wrapped(f"{d['field']} (left, {d['left_source']}): {d['left_why']}")
                           + "\n")
+            if d.get("left_why_not"):
+                out.write(wrapped(f"{d['field']} (left): {d['left_why_not']}") + "\n")
             if d["right_why"] and d["right_why"] != d["left_why"]:
                 out.write(wrapped(f"{d['field']} (right, {d['right_source']}): "
                                   f"{d['right_why']}") + "\n")
+            if d.get("right_why_not"):
+                out.write(wrapped(f"{d['field']} (right): {d['right_why_not']}") + "\n")
