@@ -105,3 +105,4 @@ def test_from_names_the_left_release_as_migrate_spells_it(capsys):
     assert code == 2 and "--from" in err and "0.5.21" in err
     code, _, err = run([*argv, "--from", "0.5.21", "--compat", "0.5.22"], capsys)
     assert code == 2 and "--compat 0.5.22" in err
+

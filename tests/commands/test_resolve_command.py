@@ -138,3 +138,16 @@ def test_config_hash_is_stable_and_ignores_spelling(capsys):
     assert base != plan_hash(["--attention-backend", "trtllm_mha"])
     assert plan_hash(["--cuda-graph-backend-prefill", "disabled"]) == plan_hash(
         ["--disable-prefill-cuda-graph"])
+
+
+def test_python_dash_m_runs_the_commands():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "launchplan", "resolve", "--gpu", "b200",
+                           "--model-path", "llama-3.1-8b", "--format", "json"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and json.loads(done.stdout)["target"]["name"] == "b200"
+    bad = subprocess.run([sys.executable, "-m", "launchplan", "resolve", "--gpu", "nope"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
