@@ -307,3 +307,26 @@ def test_numeric_trials_are_ordered_by_closeness():
     assert trial_values("page_size", -3)[0] == 1
     assert trial_values("ep_size", 10 ** 400)[0] == 8  # beyond a float's range: no error
     assert trial_values("ep_size", 10 ** 400 * -1)[0] == 1
+
+
+def test_a_kv_pool_smaller_than_the_context_is_an_advisory():
+    """SGLang caps a request at one token less than the KV pool when the pool is smaller
+    than the context (``tp_worker``: max_req_len; 0.5.23 also warns at start): the launch
+    starts, but a full-length request is refused or truncated. DeepSeek-V3 on eight H200
+    with attention DP and MTP sizes a pool of ~135k tokens against a 163,840 context."""
+    argv = ["--tp", "8", "--enable-dp-attention", "--dp", "8", "--speculative-algorithm",
+            "EAGLE", "--speculative-num-steps", "3", "--speculative-eagle-topk", "1",
+            "--speculative-num-draft-tokens", "4"]
+    result = resolve(argv, gpu="h200", model_path="deepseek-v3")
+    report = preflight(result)
+    found = {p.requirement: p for p in report.problems}["kv-pool-below-context"]
+    assert found.severity is Severity.DEGRADED and found.verified
+    assert report.verdict == "starts"
+    assert "163,840" in found.why
+    # the same launch with the context it can hold has no such advisory
+    shorter = resolve([*argv, "--context-length", "65536"], gpu="h200",
+                      model_path="deepseek-v3")
+    assert "kv-pool-below-context" not in {p.requirement for p in preflight(shorter).problems}
+    # nor a small model whose pool holds its whole context many times
+    small = resolve([], gpu="h100", model_path="llama-3.1-8b")
+    assert "kv-pool-below-context" not in {p.requirement for p in preflight(small).problems}

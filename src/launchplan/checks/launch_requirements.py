@@ -18,6 +18,7 @@ from launchplan.facts import environment
 from launchplan.facts.memo import per_object
 
 START = Severity.FAILS_AT_START
+DEGRADED = Severity.DEGRADED
 SRT = "sglang/srt/"
 LINEAR = SRT + "layers/linear.py (divide() asserts an even split)"
 
@@ -262,6 +263,30 @@ def _memory_detail(p: Values) -> str:
             "the memory pool")
 
 
+def _pool_capacity(p: Values) -> tuple[int, int] | None:
+    """(the tokens a request can draw on, the context length) when SGLang compares them:
+    a plan that fits, with one token pool (a hybrid SWA model's full-attention pool), not
+    unified memory and not DCP's page-interleaved pool (which counts tokens otherwise)."""
+    plan = _memory(p)
+    if plan is None or not plan.fits or plan.context_len <= 0 \
+            or p["enable_unified_memory"] or _int(p["dcp_size"], 1) > 1:
+        return None
+    tokens = plan.extra.get("full_max_total_num_tokens") or plan.max_total_num_tokens
+    return (tokens, plan.context_len) if tokens > 0 else None
+
+
+def _pool_holds_context(p: Values) -> bool:
+    found = _pool_capacity(p)
+    return found is None or found[0] >= found[1]
+
+
+def _pool_detail(p: Values) -> str:
+    tokens, context = _pool_capacity(p) or (0, 0)
+    return (f"the KV pool holds {tokens:,} tokens, fewer than the context length {context:,}: "
+            f"a request is capped at {tokens - 1:,} tokens, so a longer one is refused or "
+            "truncated")
+
+
 LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "gpus-on-node", ALWAYS,
@@ -393,4 +418,15 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "loaded weights leave no memory for the KV cache; model_executor/pool_configurator.py: "
         "MemoryPoolConfig raises when the pool holds no token",
         detail=_memory_detail),
+    Requirement(
+        "kv-pool-below-context", ALWAYS,
+        cond("the KV pool holds at least one request at the full context length",
+             _pool_holds_context, "context_length", "mem_fraction_static", "tp_size",
+             "kv_cache_dtype"),
+        "a request may hold one token less than the KV pool: with a pool smaller than the "
+        "context, one full-length request cannot fit", DEGRADED,
+        SRT + "managers/tp_worker.py: max_req_len is the smaller of context_len - 1 and the "
+        "pool's tokens - 1 (every release), and get_worker_info warns when the pool is "
+        "smaller than the context (0.5.23)",
+        detail=_pool_detail),
 )
