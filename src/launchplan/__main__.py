@@ -5,4 +5,5 @@ import sys
 
 from launchplan.commands.main import main
 
-sys.exit(main())
+if __name__ == "__main__":  # imported (a tool walking the package), it runs nothing
+    sys.exit(main())
