@@ -114,7 +114,7 @@ def _not_applied(result: Result, head: str, specs: dict[str, RuleSpec],
     quiet = result.extras.get(QUIET)
     if quiet is None:
         return [], 0
-    deciding = {step["source"] for step in steps}
+    deciding = {step["source"] for step in steps} | {d.source for d in result.chain(head)}
     declared = {d.source: d for d in result.declarations}
     listed: list[dict[str, Any]] = []
     elsewhere = 0
@@ -129,10 +129,14 @@ def _not_applied(result: Result, head: str, specs: dict[str, RuleSpec],
             elsewhere += 1
             continue
         if reads is None:
-            wanted = ", ".join(spec.triggers) if spec.trigger_values is None else ", ".join(
-                f"{f} in {sorted(map(str, allowed))}" for f, allowed in spec.trigger_values)
+            wanted = list(spec.triggers) if spec.trigger_values is None else [
+                f"{f} is one of {', '.join(sorted(map(str, allowed)))}"
+                for f, allowed in spec.trigger_values]
+            what = wanted[0] if len(wanted) == 1 else (
+                "one of " + ", ".join(wanted[:-1]) + " or " + wanted[-1])
+            verb = "" if spec.trigger_values is not None and len(wanted) == 1 else " is set"
             listed.append({"source": name, "ran": False, "reads": {},
-                           "reason": f"not asked: it acts when {wanted} is set"})
+                           "reason": f"not asked: it acts when {what}{verb}"})
             continue
         listed.append({"source": name, "ran": True, "reads": _shown_reads(reads),
                        "facts": _facts(spec, result),

@@ -101,6 +101,10 @@ def main(argv: list[str]) -> int:
         return explain_memory(field, result, report, fmt, opts)
     fields = changed_fields(result) if field is None else [field]
     explanations = [explain_field(result, f, resolve_with) for f in fields]
+    if field is None:  # --all: what changed, each field's chain; why-not is asked field by field
+        for item in explanations:
+            item.pop("not_applied", None)
+            item.pop("not_for_this", None)
     if fmt == "json":
         payload: Any = ({"explanations": explanations} if field is None
                         else dict(explanations[0]))
