@@ -44,6 +44,8 @@ bundled gemma-3-27b-it file, its ``qwen2.5_72b.json`` the bundled Qwen2.5-72B on
 ``gemma3_text.json`` is Gemma 3 1B's (the only ``gemma3_text`` checkpoint: 26 layers, hidden
 1152, one KV head, 32K context), the instruction-tuned one by its ``[1, 106]`` end tokens
 (``<end_of_turn>`` as the -it checkpoints end a turn, as gemma-3-4b-it's and 27b-it's files do).
+Its ``gemma_2_2b_it.json`` is google/gemma-2-2b-it's by name and by its ``[1, 107]`` end tokens
+(the same commit's ``gemma_2_2b.json``, the base checkpoint, ends on 1 alone).
 Left out of aiconfigurator's pull requests: GLM-5.3, GLM-5.3-FP8 and nvidia/GLM-5.3-NVFP4
 (#1557), whose files are byte for byte GLM-5.2's, so possibly copies, not the published files.
 """
@@ -142,6 +144,12 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         "256, vocab 262144, 32K context; 999,885,952 parameters in keras-hub's gemma3_instruct_1b "
         "preset) and the -it end tokens [1, 106]; the same commit's gemma3.json is byte for byte "
         "the bundled gemma-3-27b-it config.json"),
+    "google/gemma-2-2b-it": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "gemma_2_2b_it.json"},
+        "Gemma 2 2B's published figures (26 layers, hidden 2304, 8 heads, 4 KV heads, vocab "
+        "256000, 8K context; 2.61B parameters on its model card) and the -it end tokens "
+        "[1, 107], where the same commit's gemma_2_2b.json (the base checkpoint) has 1"),
 }
 
 

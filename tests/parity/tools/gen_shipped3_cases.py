@@ -25,6 +25,7 @@ MODELS: dict[str, tuple[dict[str, int], str | None]] = {
     "Qwen--Qwen3-Embedding-8B": ({"h100": 1, "h200": 1, "b200": 1}, None),
     "deepseek-ai--DeepSeek-V3.2-Exp": ({"h200": 8, "b200": 8}, "EAGLE"),
     "google--gemma-3-1b-it": ({"h100": 1, "h200": 1, "b200": 1}, None),  # sgl-project/ome
+    "google--gemma-2-2b-it": ({"h100": 1, "h200": 1, "b200": 1}, None),  # sgl-project/ome
 }
 
 
