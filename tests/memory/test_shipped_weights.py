@@ -78,6 +78,10 @@ PUBLISHED = {
     # not counted), Llama-3.1-70B-Instruct is the 70B's (70.6B)
     "deepseek-ai/DeepSeek-V3.2-Exp": 671e9,
     "meta-llama/Llama-3.1-70B-Instruct": 70.6e9,
+    # shipped from sgl-project/ome: keras-hub's gemma3_instruct_1b preset, 999,885,952; the
+    # Hub's 2.61B for gemma-2-2b-it
+    "google/gemma-3-1b-it": 999_885_952,
+    "google/gemma-2-2b-it": 2.61e9,
 }
 
 

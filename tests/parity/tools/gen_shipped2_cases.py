@@ -60,17 +60,28 @@ def launches(tps: dict[str, int], mtp: str | None) -> list[tuple[str, str, list[
     return out
 
 
-def cases() -> list[dict]:
+def suite_cases(suite: str, models: dict[str, tuple[dict[str, int], str | None]]) -> list[dict]:
+    """Every launch of each shipped folder in ``models``, named ``SUITE/FOLDER/PLATFORM/NAME``
+    (the shipped suites share it)."""
     fields = json.loads((PARITY / "data" / "reach-cases.json").read_text())[0]["fields"]
     out = []
-    for folder, (tps, mtp) in MODELS.items():
+    for folder, (tps, mtp) in models.items():
         assert (HUB / folder / "config.json").is_file(), folder
         for platform, name, argv in launches(tps, mtp):
-            out.append({"name": f"shipped2/{folder}/{platform}/{name}", "platform": platform,
+            out.append({"name": f"{suite}/{folder}/{platform}/{name}", "platform": platform,
                         "model": f"shipped/{folder}", "argv": argv, "fields": fields})
     return out
 
 
+def write(out: Path, cases: list[dict]) -> None:
+    """Write a suite's cases one a line, as the recorder reads them."""
+    out.write_text("[\n" + ",\n".join(json.dumps(c) for c in cases) + "\n]\n")
+    print(f"{out.name}: {len(cases)} cases")
+
+
+def cases() -> list[dict]:
+    return suite_cases("shipped2", MODELS)
+
+
 if __name__ == "__main__":
-    OUT.write_text("[\n" + ",\n".join(json.dumps(c) for c in cases()) + "\n]\n")
-    print(f"{Path(OUT).name}: {len(cases())} cases")
+    write(OUT, cases())
