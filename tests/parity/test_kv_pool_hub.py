@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.parity.test_kv_pool import DATA, _by_model, _load, model_disagreements
+from tests.parity.test_kv_pool import (
+    DATA,
+    _by_model,
+    _load,
+    check_recordings,
+    model_disagreements,
+)
 
 CASES = DATA / "kv-pool-hub-cases.json"
 RESULTS = DATA / "results-kv-pool-hub.jsonl"
@@ -23,12 +29,7 @@ BY_MODEL = _by_model(PAIRS)
 
 
 def test_recordings_present_and_complete():
-    assert CASES.exists(), f"missing {CASES}: run tests/parity/tools/gen_kv_pool_hub_cases.py"
-    assert RESULTS.exists(), f"missing {RESULTS}: run tests/parity/tools/record_kv_pool.py"
-    assert len(PAIRS) == EXPECTED_CASES
-    assert sum(1 for _, r in PAIRS if r["ok"]) >= EXPECTED_CASES * 3 // 4
-    broken = [c["name"] for c, r in PAIRS if r.get("stage") == "harness"]
-    assert not broken, f"the recording failed on {broken}: record again"
+    check_recordings(CASES, RESULTS, PAIRS, EXPECTED_CASES)
 
 
 @pytest.mark.parametrize("model", sorted(BY_MODEL))
