@@ -44,11 +44,11 @@ def _label(case: dict) -> str:
     return case["model"].rsplit("/", 1)[-1]
 
 
-def _load() -> list[tuple[dict, dict]]:
+def _load(cases_path: Path = CASES, results_path: Path = RESULTS) -> list[tuple[dict, dict]]:
     # A missing recording is a failure, not a skip: the suite must not pass empty.
-    cases = json.loads(CASES.read_text())
+    cases = json.loads(cases_path.read_text())
     results = {}
-    for line in RESULTS.read_text().splitlines():
+    for line in results_path.read_text().splitlines():
         if line.strip():
             row = json.loads(line)
             results[row["name"]] = row
@@ -60,11 +60,17 @@ PAIRS = [(c, r) for c, r in ALL_PAIRS if _label(c) not in NOT_FOLLOWED]
 
 
 def test_recordings_present_and_complete():
-    assert CASES.exists(), f"missing {CASES}: run tests/parity/tools/record_kv_pool.py"
-    assert RESULTS.exists(), f"missing {RESULTS}: run tests/parity/tools/record_kv_pool.py"
-    assert len(ALL_PAIRS) == EXPECTED_CASES
-    assert sum(1 for _, r in ALL_PAIRS if r["ok"]) >= EXPECTED_CASES * 3 // 4
-    broken = [c["name"] for c, r in ALL_PAIRS if r.get("stage") == "harness"]
+    check_recordings(CASES, RESULTS, ALL_PAIRS, EXPECTED_CASES)
+
+
+def check_recordings(cases: Path, results: Path, pairs: list, expected: int) -> None:
+    """Both files there, every case answered (none lost, none a harness failure), and
+    three in four of them sized: a suite must not pass on a broken recording."""
+    assert cases.exists(), f"missing {cases}: run tests/parity/tools/record_kv_pool.py"
+    assert results.exists(), f"missing {results}: run tests/parity/tools/record_kv_pool.py"
+    assert len(pairs) == expected
+    assert sum(1 for _, r in pairs if r["ok"]) >= expected * 3 // 4
+    broken = [c["name"] for c, r in pairs if r.get("stage") == "harness"]
     assert not broken, f"the recording failed on {broken}: record again"
 
 
@@ -142,8 +148,15 @@ def test_kv_pool_agrees_with_sglang(model):
     """Every recorded case of one model (one test item per model keeps the replay fast):
     SGLang's refusals refused alike, pools that do not fit said so, and every sized field
     equal. The message names each disagreeing case."""
+    wrong = model_disagreements(BY_MODEL[model], "kv-pool")
+    assert not wrong, wrong
+
+
+def model_disagreements(pairs: list, suite: str) -> dict[str, dict]:
+    """Each case of ``pairs`` launchplan answers differently (case name -> the fields), the
+    per-field agreement counted under ``suite`` for the session's summary."""
     wrong = {}
-    for case, expected in BY_MODEL[model]:
+    for case, expected in pairs:
         assert expected["stage"] in ("resolve", "sizing", "done"), expected["error"]
         miss = _disagreement(case, expected)
         if miss:
@@ -153,10 +166,10 @@ def test_kv_pool_agrees_with_sglang(model):
             state = want.get("mamba_state_bytes_per_slot") is not None
             for field in FIELDS + ("mamba_state_bytes_per_slot",):
                 if field in want and (state or field != "max_mamba_cache_size"):
-                    stats = AGREEMENT[("kv-pool", field)]
+                    stats = AGREEMENT[(suite, field)]
                     stats[1] += 1
                     stats[0] += field not in miss and "fits" not in miss
-    assert not wrong, wrong
+    return wrong
 
 
 class _Spy:
