@@ -84,6 +84,36 @@ _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
 
 
+#: reward and sequence-classification classes whose ``score`` linears carry a bias
+#: (``qwen2_rm.py``, ``qwen3_rm.py``, ``qwen2_classification.py``, ``qwen3_classification.py``)
+_BIASED_SCORE = ("Qwen2ForRewardModel", "Qwen3ForRewardModel", "Qwen2ForSequenceClassification",
+                 "Qwen3ForSequenceClassification")
+
+
+def _labels(config: Mapping[str, Any]) -> int:
+    """The classifier's outputs as transformers' config counts them: ``id2label``'s entries,
+    else ``num_labels``, else two."""
+    id2label = config.get("id2label")
+    if isinstance(id2label, Mapping) and id2label:
+        return len(id2label)
+    return _int(config, "num_labels") or 2
+
+
+def _score_head(config: Mapping[str, Any], arch0: str, hidden: int) -> list[Tensor]:
+    """The plain (replicated, never quantized) head a reward or classification class puts
+    where a causal LM has its LM head: Qwen's reward models a hidden -> hidden -> 1 pair,
+    InternLM2's one bias-free hidden -> 1, a decoder classifier one hidden -> labels."""
+    if arch0 in ("Qwen2ForRewardModel", "Qwen3ForRewardModel"):
+        return [Tensor("score.0", "score", (hidden, hidden + 1), shard="last"),
+                Tensor("score.2", "score", (1, hidden + 1), shard="last")]
+    if arch0 == "InternLM2ForRewardModel":
+        return [Tensor("v_head", "score", (1, hidden), shard="last")]
+    if arch0.endswith("ForSequenceClassification") and config.get("model_type") not in _BERT_TYPES:
+        bias = 1 if arch0 in _BIASED_SCORE else 0
+        return [Tensor("score", "score", (_labels(config), hidden + bias), shard="last")]
+    return []
+
+
 def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
            text_type: str | None, arch0: str) -> Layout:
     """The tensors of a checkpoint whose top level is ``config`` and text config ``text``."""
@@ -108,6 +138,7 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                            t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
     if arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel")) and not tied:
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+    main += _score_head(config, arch0, hidden)
     main.append(Tensor(f"{prefix}.norm", "norms", (hidden, 1), shard="last"))
 
     layers = tuple(range(n_layers))

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Record how many parameters SGLang's own model class puts on one GPU, whole model.
+
+    /root/sglang-oracle/bin/python tests/parity/tools/record_model_params.py \\
+        --out tests/parity/data/results-model-params.jsonl
+
+For the reward, classification and embedding classes (and the causal-LM class an
+``--is-embedding`` launch builds), each case resolves the launch with SGLang's ``ServerArgs``
+and publishes it as a scheduler would (``record_vision_params.py``'s machinery), picks the
+class as SGLang's loader does (``get_model_architecture``) and builds it on the ``meta``
+device at TP 1: no memory, no weights. A case may swap a bundled config's ``architectures``
+for another class of the same backbone. ``test_pooling_heads.py`` replays the recording.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+RESULTS = os.path.join(os.path.dirname(HERE), "data", "results-model-params.jsonl")
+BUNDLED = "src/launchplan/facts/data/models"
+
+#: (case name, config folder from the repository root, class swapped in or None, flags)
+CASES = (
+    ("qwen3-embedding-8b-is-embedding", "src/launchplan/facts/data/hub/Qwen--Qwen3-Embedding-8B",
+     None, ["--is-embedding"]),
+    ("qwen3-0.6b-is-embedding", f"{BUNDLED}/qwen3-0.6b", None, ["--is-embedding"]),
+    ("skywork-reward-llama", "tests/parity/models/skywork-reward-llama-3.1-8b", None, []),
+    ("skywork-reward-gemma2", "tests/parity/models/skywork-reward-gemma-2-27b", None, []),
+    ("embeddinggemma", "tests/parity/models/embeddinggemma-synth", None, []),
+    ("qwen2-reward", f"{BUNDLED}/qwen2.5-7b", "Qwen2ForRewardModel", []),
+    ("qwen3-reward", f"{BUNDLED}/qwen3-8b", "Qwen3ForRewardModel", []),
+    ("qwen2-classification", f"{BUNDLED}/qwen2.5-7b", "Qwen2ForSequenceClassification", []),
+    ("qwen3-classification", f"{BUNDLED}/qwen3-8b", "Qwen3ForSequenceClassification", []),
+    ("qwen3-0.6b-classification", f"{BUNDLED}/qwen3-0.6b", "Qwen3ForSequenceClassification",
+     []),
+    ("qwen3-backbone", f"{BUNDLED}/qwen3-8b", "Qwen3Model", []),
+    ("qwen3-0.6b-backbone", f"{BUNDLED}/qwen3-0.6b", "Qwen3Model", []),
+)
+
+
+def cases() -> list[dict]:
+    return [dict(name=n, model=m, architecture=a, argv=list(f), platform="h100")
+            for n, m, a, f in CASES]
+
+
+def _folder(case: dict) -> str:
+    """The case's config folder: the repository's, or a copy naming the swapped-in class."""
+    src = os.path.join(ROOT, case["model"])
+    if not case["architecture"]:
+        return src
+    with open(os.path.join(src, "config.json")) as f:
+        cfg = json.load(f)
+    cfg["architectures"] = [case["architecture"]]
+    out = tempfile.mkdtemp(prefix="model-params-")
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(cfg, f)
+    return out
+
+
+def run_params_case(case: dict, facts: dict, oracle) -> dict:
+    import argparse as ap
+
+    import sglang.srt.runtime_context as rc
+    import torch
+    import torch.distributed
+    from sglang.srt.runtime_context import (
+        SpawnRanks,
+        get_flags,
+        get_parallel,
+        override_platform,
+        publish,
+    )
+    from sglang.srt.server_args import ServerArgs
+
+    torch.distributed.all_reduce = lambda tensor, *a, **k: None
+    type(rc._CONTEXT).get_stream = lambda self, name: None  # no CUDA streams on the meta device
+
+    class _Parser(ap.ArgumentParser):
+        def error(self, message):
+            raise ValueError(f"argparse: {message}")
+
+    parser = _Parser(prog="sglang serve")
+    ServerArgs.add_cli_args(parser)
+    argv = ["--model-path", _folder(case), *case["argv"]]
+    out = dict(name=case["name"], model=case["model"], architecture=case["architecture"],
+               argv=case["argv"], ok=False, error=None)
+    with override_platform(**facts):
+        sa = ServerArgs.from_cli_args(parser.parse_args(argv))
+        sa.resolve_once()
+        publish(sa, role="scheduler", ranks=SpawnRanks(world_rank=0, dp_rank=None, gpu_id=0))
+        par = get_parallel()
+        par.override_permanently(
+            world_group=types.SimpleNamespace(cpu_group=None, world_size=par.tp_size),
+            pp_group=types.SimpleNamespace(cpu_group=None, world_size=1, rank_in_group=0,
+                                           is_first_rank=True, is_last_rank=True))
+        get_flags().dp.enabled = bool(par.attn_dp_enabled)
+        from sglang.srt.configs.model_config import ModelConfig
+        from sglang.srt.model_loader.utils import get_model_architecture
+
+        mc = ModelConfig.from_server_args(sa)
+        try:
+            cls, arch = get_model_architecture(mc)
+            with torch.device("meta"):
+                model = cls(config=mc.hf_config, quant_config=None)
+        except Exception as e:  # noqa: BLE001 - SGLang refusing to build the class is an answer
+            out["error"] = f"{type(e).__name__}: {e}"[:500]
+            return out
+        out["class"] = arch
+        out["is_generation"] = bool(mc.is_generation)
+        out["params_rank0"] = sum(p.numel() for p in model.parameters())
+        out["ok"] = True
+    return out
+
+
+def main() -> None:
+    a = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    a.add_argument("--out", default=RESULTS)
+    a.add_argument("--timeout", type=float, default=300)
+    a.add_argument("--worker", help=argparse.SUPPRESS)
+    args = a.parse_args()
+    sys.path.insert(0, HERE)
+    if args.worker:
+        import record_kv_pool as rk
+
+        rk.run_kv_case = run_params_case  # the worker's per-case call
+        rk.worker(args.worker, json.load(sys.stdin), args.timeout)
+        return
+    todo = cases()
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", "h100",
+                           "--timeout", str(args.timeout)], input=json.dumps(todo),
+                          capture_output=True, text=True)
+    rows = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if len(rows) < len(todo):
+        sys.stderr.write(proc.stderr[-3000:])
+    with open(args.out, "w") as f:
+        for row in rows:
+            f.write(json.dumps(row, sort_keys=True) + "\n")
+    print(f"{sum(r.get('ok', False) for r in rows)}/{len(todo)} cases recorded -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
