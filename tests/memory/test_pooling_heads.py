@@ -39,14 +39,16 @@ def _config(source: str) -> dict:
 
 
 def _params(tmp_path: Path, config: dict, arch: str | None = None) -> int:
-    """Parameters launchplan plans on one GPU (bf16 checkpoints: two bytes each)."""
+    """Parameters launchplan plans on one GPU, vocabulary padding included as SGLang
+    allocates it (bf16 checkpoints: two bytes each; the RoPE table is a buffer, not one)."""
     if arch is not None:
         config = {**config, "architectures": [arch]}
     folder = tmp_path / (arch or "as-given")
     folder.mkdir(exist_ok=True)
     (folder / "config.json").write_text(json.dumps(config))
     clear_cache()
-    total = sum(plan_weights(load_model(str(folder))).breakdown.values())
+    breakdown = plan_weights(load_model(str(folder))).breakdown
+    total = sum(b for component, b in breakdown.items() if component != "rope_cache")
     assert total % 2 == 0
     return int(total // 2)
 
@@ -89,9 +91,10 @@ def test_llama_and_gemma2_classifiers_have_no_bias(tmp_path, fixture):
 
 
 def test_recorded_model_classes_agree(tmp_path):
-    """Every recorded class: launchplan's parameters on one GPU are SGLang's."""
+    """Every recorded class of a bf16 checkpoint: launchplan's parameters on one GPU are
+    SGLang's."""
     rows = [json.loads(ln) for ln in RECORDED.read_text().splitlines() if ln.strip()]
-    rows = [r for r in rows if r["ok"]]
+    rows = [r for r in rows if r["ok"] and "quantization_config" not in _config(r["model"])]
     assert len(rows) >= 10
     for row in rows:
         cfg = _config(row["model"])

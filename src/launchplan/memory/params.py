@@ -40,6 +40,9 @@ class Tensor(NamedTuple):
 
     @property
     def params(self) -> int:
+        """Its elements as parameters: a buffer (the RoPE table) is memory, not a parameter."""
+        if self.component == "rope_cache":
+            return 0
         return self.shape[0] * self.shape[1] * self.copies * max(1, len(self.layers))
 
 
@@ -88,6 +91,31 @@ _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
 #: (``qwen2_rm.py``, ``qwen3_rm.py``, ``qwen2_classification.py``, ``qwen3_classification.py``)
 _BIASED_SCORE = ("Qwen2ForRewardModel", "Qwen3ForRewardModel", "Qwen2ForSequenceClassification",
                  "Qwen3ForSequenceClassification")
+
+
+#: model types without rotary positions (learned absolute ones)
+_NO_ROPE_TYPES = _BERT_TYPES
+#: model types whose sliding-window layers build a second rotary table (their own base)
+_TWO_ROPE_TYPES = frozenset({"gemma3", "gemma3_text"})
+def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
+    """The cos/sin tables ``get_rope`` builds (float32 on CUDA and ROCm, positions x rotary
+    dimension), one per distinct rotary embedding, shared by every layer that uses it and
+    allocated with the model, so part of what loading takes: not a checkpoint tensor."""
+    if mt in _NO_ROPE_TYPES:
+        return []
+    rotary = _int(t, "qk_rope_head_dim") or _int(t, "head_dim") or (
+        _int(t, "hidden_size") // max(1, _int(t, "num_attention_heads")))
+    factor = t.get("partial_rotary_factor")
+    if isinstance(factor, (int, float)) and 0 < factor < 1:
+        rotary = int(rotary * factor)
+    # the configured positions, whatever the scaling (Gemma-3's linear factor 8 and YaRN's
+    # original length times its factor alike)
+    positions = _int(t, "max_position_embeddings")
+    if not rotary or not positions:
+        return []
+    tables = 2 if mt in _TWO_ROPE_TYPES else 1
+    return [Tensor("rotary_emb.cos_sin_cache", "rope_cache", (positions, rotary), copies=tables,
+                   fp32=True, every_stage=True, padding=True)]
 
 
 def _labels(config: Mapping[str, Any]) -> int:
@@ -151,6 +179,7 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats)
+    main += _rope_tables(t, mt)
 
     mtp: list[Tensor] = []
     n_mtp = _int(t, "num_nextn_predict_layers")

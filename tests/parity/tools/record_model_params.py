@@ -42,6 +42,20 @@ CASES = (
      []),
     ("qwen3-backbone", f"{BUNDLED}/qwen3-8b", "Qwen3Model", []),
     ("qwen3-0.6b-backbone", f"{BUNDLED}/qwen3-0.6b", "Qwen3Model", []),
+    # causal LMs for their RoPE caches: plain, llama3-scaled, YaRN, M-RoPE, two per model
+    ("llama-3.1-8b", f"{BUNDLED}/llama-3.1-8b", None, []),
+    ("llama-3.2-1b", f"{BUNDLED}/llama-3.2-1b", None, []),
+    ("qwen2.5-7b", f"{BUNDLED}/qwen2.5-7b", None, []),
+    ("qwen3-8b", f"{BUNDLED}/qwen3-8b", None, []),
+    ("mistral-7b-v0.3", f"{BUNDLED}/mistral-7b-v0.3", None, []),
+    ("phi-4", f"{BUNDLED}/phi-4", None, []),
+    ("gemma-2-9b", f"{BUNDLED}/gemma-2-9b", None, []),
+    ("gemma-3-4b-it", "tests/parity/models/gemma-3-4b-it", None, []),
+    ("qwen3-vl-2b", "src/launchplan/facts/data/hub/Qwen--Qwen3-VL-2B-Instruct", None, []),
+    ("qwen2.5-vl-7b", f"{BUNDLED}/qwen2.5-vl-7b", None, []),
+    ("gpt-oss-20b", f"{BUNDLED}/gpt-oss-20b", None, []),
+    ("qwen3-30b-a3b", f"{BUNDLED}/qwen3-30b-a3b", None, []),
+    ("deepseek-v2-lite", f"{BUNDLED}/deepseek-v2-lite", None, []),
 )
 
 
@@ -115,6 +129,12 @@ def run_params_case(case: dict, facts: dict, oracle) -> dict:
         out["class"] = arch
         out["is_generation"] = bool(mc.is_generation)
         out["params_rank0"] = sum(p.numel() for p in model.parameters())
+        # buffers the class allocates beside its weights (a RoPE cos/sin cache, shared by
+        # every layer that asks get_rope for the same one), each counted once
+        seen: dict[int, tuple[str, int]] = {}
+        for name, buf in model.named_buffers(remove_duplicate=False):
+            seen.setdefault(id(buf), (name, buf.numel() * buf.element_size()))
+        out["buffers_rank0"] = {n: b for n, b in sorted(seen.values())}
         out["ok"] = True
     return out
 
