@@ -13,13 +13,10 @@ for another class of the same backbone. ``test_pooling_heads.py`` replays the re
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -79,46 +76,16 @@ def _folder(case: dict) -> str:
 
 
 def run_params_case(case: dict, facts: dict, oracle) -> dict:
-    import argparse as ap
-
     import sglang.srt.runtime_context as rc
     import torch
-    import torch.distributed
-    from sglang.srt.runtime_context import (
-        SpawnRanks,
-        get_flags,
-        get_parallel,
-        override_platform,
-        publish,
-    )
-    from sglang.srt.server_args import ServerArgs
+    from record_vision_params import scheduler_model_config
+    from sglang.srt.model_loader.utils import get_model_architecture
 
-    torch.distributed.all_reduce = lambda tensor, *a, **k: None
     type(rc._CONTEXT).get_stream = lambda self, name: None  # no CUDA streams on the meta device
-
-    class _Parser(ap.ArgumentParser):
-        def error(self, message):
-            raise ValueError(f"argparse: {message}")
-
-    parser = _Parser(prog="sglang serve")
-    ServerArgs.add_cli_args(parser)
     argv = ["--model-path", _folder(case), *case["argv"]]
     out = dict(name=case["name"], model=case["model"], architecture=case["architecture"],
                argv=case["argv"], ok=False, error=None)
-    with override_platform(**facts):
-        sa = ServerArgs.from_cli_args(parser.parse_args(argv))
-        sa.resolve_once()
-        publish(sa, role="scheduler", ranks=SpawnRanks(world_rank=0, dp_rank=None, gpu_id=0))
-        par = get_parallel()
-        par.override_permanently(
-            world_group=types.SimpleNamespace(cpu_group=None, world_size=par.tp_size),
-            pp_group=types.SimpleNamespace(cpu_group=None, world_size=1, rank_in_group=0,
-                                           is_first_rank=True, is_last_rank=True))
-        get_flags().dp.enabled = bool(par.attn_dp_enabled)
-        from sglang.srt.configs.model_config import ModelConfig
-        from sglang.srt.model_loader.utils import get_model_architecture
-
-        mc = ModelConfig.from_server_args(sa)
+    with scheduler_model_config(argv, facts) as (mc, _):
         try:
             cls, arch = get_model_architecture(mc)
             with torch.device("meta"):
@@ -140,29 +107,10 @@ def run_params_case(case: dict, facts: dict, oracle) -> dict:
 
 
 def main() -> None:
-    a = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    a.add_argument("--out", default=RESULTS)
-    a.add_argument("--timeout", type=float, default=300)
-    a.add_argument("--worker", help=argparse.SUPPRESS)
-    args = a.parse_args()
     sys.path.insert(0, HERE)
-    if args.worker:
-        import record_kv_pool as rk
+    from record_vision_params import record_main
 
-        rk.run_kv_case = run_params_case  # the worker's per-case call
-        rk.worker(args.worker, json.load(sys.stdin), args.timeout)
-        return
-    todo = cases()
-    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", "h100",
-                           "--timeout", str(args.timeout)], input=json.dumps(todo),
-                          capture_output=True, text=True)
-    rows = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    if len(rows) < len(todo):
-        sys.stderr.write(proc.stderr[-3000:])
-    with open(args.out, "w") as f:
-        for row in rows:
-            f.write(json.dumps(row, sort_keys=True) + "\n")
-    print(f"{sum(r.get('ok', False) for r in rows)}/{len(todo)} cases recorded -> {args.out}")
+    record_main(__doc__, RESULTS, cases(), run_params_case, __file__)
 
 
 if __name__ == "__main__":
