@@ -88,8 +88,8 @@ def test_tensor_parallel_divides_almost_everything():
     one = plan_weights(m, Parallel(tp=1))
     eight = plan_weights(m, Parallel(tp=8))
     assert one.bytes_per_gpu == one.bytes_total
-    # norms stay whole on every rank; everything else is split eight ways
-    norms = one.breakdown["norms"]
+    # norms and the RoPE table stay whole on every rank; everything else is split eight ways
+    norms = one.breakdown["norms"] + one.breakdown["rope_cache"]
     assert eight.bytes_per_gpu == pytest.approx((one.bytes_total - norms) / 8 + norms, rel=1e-9)
 
 
@@ -117,11 +117,12 @@ def test_pipeline_stages_split_layers_and_place_embedding_and_head():
     m = load_model("llama-3.1-8b")
     one = plan_weights(m, Parallel())
     two = plan_weights(m, Parallel(pp=2))
+    rope = one.breakdown["rope_cache"]  # every stage builds its own
     layers = one.bytes_total - one.breakdown["embedding"] - one.breakdown["lm_head"] \
-        - 2 * 4096  # the final norm
+        - 2 * 4096 - rope  # the final norm
     # 16 layers per stage; the busier stage carries one of embedding / head (+ final norm)
-    assert two.bytes_per_gpu == pytest.approx(layers / 2 + one.breakdown["lm_head"] + 2 * 4096,
-                                              rel=1e-9)
+    assert two.bytes_per_gpu == pytest.approx(
+        layers / 2 + one.breakdown["lm_head"] + 2 * 4096 + rope, rel=1e-9)
     skew = plan_weights(m, Parallel(pp=2, pp_partition=(30, 2)))
     assert skew.bytes_per_gpu > two.bytes_per_gpu
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 #: weight components built outside ``make_layers`` (``memory.params`` breakdown keys)
-RESIDENT = frozenset({"embedding", "lm_head", "vision", "mtp", "mtp_embedding",
-                      "mla_absorbed"})
+RESIDENT = frozenset({"embedding", "lm_head", "score", "rope_cache", "vision", "mtp",
+                      "mtp_embedding", "mla_absorbed"})
 
 CAVEAT = ("--cpu-offload-gb: the decoder layers' weights up to the limit are counted in CPU "
           "memory (SGLang moves whole parameters, so up to one more matrix may move)")

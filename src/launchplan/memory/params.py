@@ -40,6 +40,9 @@ class Tensor(NamedTuple):
 
     @property
     def params(self) -> int:
+        """Its elements as parameters: a buffer (the RoPE table) is memory, not a parameter."""
+        if self.component == "rope_cache":
+            return 0
         return self.shape[0] * self.shape[1] * self.copies * max(1, len(self.layers))
 
 
@@ -84,6 +87,61 @@ _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
 
 
+#: reward and sequence-classification classes whose ``score`` linears carry a bias
+#: (``qwen2_rm.py``, ``qwen3_rm.py``, ``qwen2_classification.py``, ``qwen3_classification.py``)
+_BIASED_SCORE = ("Qwen2ForRewardModel", "Qwen3ForRewardModel", "Qwen2ForSequenceClassification",
+                 "Qwen3ForSequenceClassification")
+
+
+#: model types without rotary positions (learned absolute ones)
+_NO_ROPE_TYPES = _BERT_TYPES
+#: model types whose sliding-window layers build a second rotary table (their own base)
+_TWO_ROPE_TYPES = frozenset({"gemma3", "gemma3_text"})
+def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
+    """The cos/sin tables ``get_rope`` builds (float32 on CUDA and ROCm, positions x rotary
+    dimension), one per distinct rotary embedding, shared by every layer that uses it and
+    allocated with the model, so part of what loading takes: not a checkpoint tensor."""
+    if mt in _NO_ROPE_TYPES:
+        return []
+    rotary = _int(t, "qk_rope_head_dim") or _int(t, "head_dim") or (
+        _int(t, "hidden_size") // max(1, _int(t, "num_attention_heads")))
+    factor = t.get("partial_rotary_factor")
+    if isinstance(factor, (int, float)) and 0 < factor < 1:
+        rotary = int(rotary * factor)
+    # the configured positions, whatever the scaling (Gemma-3's linear factor 8 and YaRN's
+    # original length times its factor alike)
+    positions = _int(t, "max_position_embeddings")
+    if not rotary or not positions:
+        return []
+    tables = 2 if mt in _TWO_ROPE_TYPES else 1
+    return [Tensor("rotary_emb.cos_sin_cache", "rope_cache", (positions, rotary), copies=tables,
+                   fp32=True, every_stage=True, padding=True)]
+
+
+def _labels(config: Mapping[str, Any]) -> int:
+    """The classifier's outputs as transformers' config counts them: ``id2label``'s entries,
+    else ``num_labels``, else two."""
+    id2label = config.get("id2label")
+    if isinstance(id2label, Mapping) and id2label:
+        return len(id2label)
+    return _int(config, "num_labels") or 2
+
+
+def _score_head(config: Mapping[str, Any], arch0: str, hidden: int) -> list[Tensor]:
+    """The plain (replicated, never quantized) head a reward or classification class puts
+    where a causal LM has its LM head: Qwen's reward models a hidden -> hidden -> 1 pair,
+    InternLM2's one bias-free hidden -> 1, a decoder classifier one hidden -> labels."""
+    if arch0 in ("Qwen2ForRewardModel", "Qwen3ForRewardModel"):
+        return [Tensor("score.0", "score", (hidden, hidden + 1), shard="last"),
+                Tensor("score.2", "score", (1, hidden + 1), shard="last")]
+    if arch0 == "InternLM2ForRewardModel":
+        return [Tensor("v_head", "score", (1, hidden), shard="last")]
+    if arch0.endswith("ForSequenceClassification") and config.get("model_type") not in _BERT_TYPES:
+        bias = 1 if arch0 in _BIASED_SCORE else 0
+        return [Tensor("score", "score", (_labels(config), hidden + bias), shard="last")]
+    return []
+
+
 def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
            text_type: str | None, arch0: str) -> Layout:
     """The tensors of a checkpoint whose top level is ``config`` and text config ``text``."""
@@ -108,6 +166,7 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                            t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
     if arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel")) and not tied:
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+    main += _score_head(config, arch0, hidden)
     main.append(Tensor(f"{prefix}.norm", "norms", (hidden, 1), shard="last"))
 
     layers = tuple(range(n_layers))
@@ -120,6 +179,7 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats)
+    main += _rope_tables(t, mt)
 
     mtp: list[Tensor] = []
     n_mtp = _int(t, "num_nextn_predict_layers")

@@ -907,7 +907,7 @@ def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
         share = _share(model, t, par)
         if pad and t.shard == "experts":
             t, share = _padded_experts(t, par, pad), 1.0
-        if t.component == "vision":  # its blocks are not the LM's layers: on every rank
+        if t.component in ("vision", "rope_cache"):  # not the LM's layers: on every rank
             b = _bytes(t, scheme, ign, unq) * share  # that builds the tower, or the first
             for stage in per_stage if t.every_stage else per_stage[:1]:
                 _add(stage, t.component, b)
@@ -1498,7 +1498,8 @@ def _draft_layout(draft: ModelFacts) -> list[Tensor]:
     states, and its first layer's q/k/v read 2 x hidden.
     """
     lay = _layout(draft)
-    tensors = list(lay.main)
+    # a draft in the target's process gets the target's RoPE table from get_rope's cache
+    tensors = [t for t in lay.main if t.component != "rope_cache"]
     cfg = draft.text_config
     h = draft.hidden_size or 0
     kind = _eagle_kind(draft)

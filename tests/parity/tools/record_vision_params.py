@@ -13,6 +13,7 @@ tower family's split leaves on one GPU. ``test_vision_weights.py`` replays the r
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -86,16 +87,19 @@ def _towers(family: str, config, dp: bool) -> list:
     raise ValueError(family)
 
 
-def run_vision_case(case: dict, facts: dict, oracle) -> dict:
+@contextlib.contextmanager
+def scheduler_model_config(argv: list[str], facts: dict):
+    """SGLang's ``ModelConfig`` (and parallel view) for ``argv`` as rank 0's scheduler would
+    see it: the launch resolved and published under the platform ``facts``; one process
+    stands for rank 0 of one pipeline stage, and the TP groups stay unbuilt, so SGLang's
+    linears take their logical (rank, size) partitions."""
     import argparse as ap
 
-    import record_kv_pool as rk
     import torch
     import torch.distributed
     from sglang.srt.runtime_context import (
         SpawnRanks,
         get_flags,
-        get_mm,
         get_parallel,
         override_platform,
         publish,
@@ -110,16 +114,11 @@ def run_vision_case(case: dict, facts: dict, oracle) -> dict:
 
     parser = _Parser(prog="sglang serve")
     ServerArgs.add_cli_args(parser)
-    argv = ["--model-path", rk._model_path(case["model"]), *case["argv"]]
-    out = dict(name=case["name"], family=case["family"], model=case["model"],
-               argv=case["argv"], ok=False, error=None)
     with override_platform(**facts):
         sa = ServerArgs.from_cli_args(parser.parse_args(argv))
         sa.resolve_once()
         publish(sa, role="scheduler", ranks=SpawnRanks(world_rank=0, dp_rank=None, gpu_id=0))
         par = get_parallel()
-        # one process stands for rank 0 of one pipeline stage; the TP groups stay unbuilt,
-        # so SGLang's linears take their logical (rank, size) partitions
         par.override_permanently(
             world_group=types.SimpleNamespace(cpu_group=None, world_size=par.tp_size),
             pp_group=types.SimpleNamespace(cpu_group=None, world_size=1, rank_in_group=0,
@@ -128,7 +127,18 @@ def run_vision_case(case: dict, facts: dict, oracle) -> dict:
         get_flags().dp.enabled = bool(par.attn_dp_enabled)
         from sglang.srt.configs.model_config import ModelConfig
 
-        mc = ModelConfig.from_server_args(sa)
+        yield ModelConfig.from_server_args(sa), par
+
+
+def run_vision_case(case: dict, facts: dict, oracle) -> dict:
+    import record_kv_pool as rk
+    import torch
+    from sglang.srt.runtime_context import get_mm
+
+    argv = ["--model-path", rk._model_path(case["model"]), *case["argv"]]
+    out = dict(name=case["name"], family=case["family"], model=case["model"],
+               argv=case["argv"], ok=False, error=None)
+    with scheduler_model_config(argv, facts) as (mc, par):
         dp = bool(get_mm().mm_enable_dp_encoder)
         try:
             with torch.device("meta"):
@@ -143,9 +153,11 @@ def run_vision_case(case: dict, facts: dict, oracle) -> dict:
     return out
 
 
-def main() -> None:
-    a = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    a.add_argument("--out", default=RESULTS)
+def record_main(doc: str, results: str, todo: list[dict], run_case, script: str) -> None:
+    """A meta-device recorder's command line: the cases in one forked-worker process (the
+    ``--worker`` re-entry runs ``run_case`` for each), their rows written to ``--out``."""
+    a = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    a.add_argument("--out", default=results)
     a.add_argument("--timeout", type=float, default=300)
     a.add_argument("--worker", help=argparse.SUPPRESS)
     args = a.parse_args()
@@ -153,11 +165,10 @@ def main() -> None:
     if args.worker:
         import record_kv_pool as rk
 
-        rk.run_kv_case = run_vision_case  # the worker's per-case call
+        rk.run_kv_case = run_case  # the worker's per-case call
         rk.worker(args.worker, json.load(sys.stdin), args.timeout)
         return
-    todo = cases()
-    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", "h100",
+    proc = subprocess.run([sys.executable, os.path.abspath(script), "--worker", "h100",
                            "--timeout", str(args.timeout)], input=json.dumps(todo),
                           capture_output=True, text=True)
     rows = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
@@ -167,6 +178,10 @@ def main() -> None:
         for row in rows:
             f.write(json.dumps(row, sort_keys=True) + "\n")
     print(f"{sum(r.get('ok', False) for r in rows)}/{len(todo)} cases recorded -> {args.out}")
+
+
+def main() -> None:
+    record_main(__doc__, RESULTS, cases(), run_vision_case, __file__)
 
 
 if __name__ == "__main__":

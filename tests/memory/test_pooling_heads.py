@@ -1,0 +1,102 @@
+"""The heads SGLang's reward and sequence-classification classes build beside the backbone.
+
+A ``*ForSequenceClassification`` class ends in one ``score`` linear (hidden -> the config's
+labels; Qwen2's and Qwen3's with a bias, Llama's and Gemma-2's without), a Qwen
+``*ForRewardModel`` in a two-linear ``score`` (hidden -> hidden -> 1, both with biases) and
+InternLM2's reward model in a bias-free ``v_head``; none builds an LM head. An embedding
+launch (``--is-embedding``) of a ``*ForCausalLM`` checkpoint builds the causal-LM class,
+head and all. Each expectation restates the sizes from ``config.json``; the recording
+``tests/parity/data/results-model-params.jsonl`` (``tools/record_model_params.py``: SGLang
+0.5.23's model classes built on the meta device) is the truth the last test replays.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from launchplan.facts.models import clear_cache, load_model
+from launchplan.memory.weights import plan_weights
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDED = ROOT / "tests" / "parity" / "data" / "results-model-params.jsonl"
+BUNDLED = ROOT / "src" / "launchplan" / "facts" / "data" / "models"
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    clear_cache()
+    yield
+    clear_cache()
+
+
+def _config(source: str) -> dict:
+    """A bundled model's, a parity fixture's or a shipped Hub config, by repository path."""
+    path = ROOT / source if "/" in source else BUNDLED / source
+    return json.loads((path / "config.json").read_text())
+
+
+def _params(tmp_path: Path, config: dict, arch: str | None = None) -> int:
+    """Parameters launchplan plans on one GPU, vocabulary padding included as SGLang
+    allocates it (bf16 checkpoints: two bytes each; the RoPE table is a buffer, not one)."""
+    if arch is not None:
+        config = {**config, "architectures": [arch]}
+    folder = tmp_path / (arch or "as-given")
+    folder.mkdir(exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(config))
+    clear_cache()
+    breakdown = plan_weights(load_model(str(folder))).breakdown
+    total = sum(b for component, b in breakdown.items() if component != "rope_cache")
+    assert total % 2 == 0
+    return int(total // 2)
+
+
+@pytest.mark.parametrize(("base", "backbone", "arch"), [
+    ("qwen2.5-7b", "Qwen2Model", "Qwen2ForRewardModel"),
+    ("qwen3-8b", "Qwen3Model", "Qwen3ForRewardModel"),
+])
+def test_qwen_reward_models_add_a_two_linear_score(tmp_path, base, backbone, arch):
+    cfg = _config(base)
+    h = cfg["hidden_size"]
+    added = _params(tmp_path, cfg, arch) - _params(tmp_path, cfg, backbone)
+    assert added == h * h + h + h + 1
+
+
+@pytest.mark.parametrize(("base", "backbone", "arch", "bias"), [
+    ("qwen2.5-7b", "Qwen2Model", "Qwen2ForSequenceClassification", True),
+    ("qwen3-8b", "Qwen3Model", "Qwen3ForSequenceClassification", True),
+])
+@pytest.mark.parametrize("labels", [None, 1, 3])
+def test_sequence_classification_adds_one_score_per_label(tmp_path, base, backbone, arch,
+                                                          bias, labels):
+    """Labels come from ``id2label``, else ``num_labels``, else transformers' default two."""
+    cfg = _config(base)
+    if labels is not None:
+        cfg["id2label"] = {str(i): f"LABEL_{i}" for i in range(labels)}
+    h, n = cfg["hidden_size"], labels or 2
+    added = _params(tmp_path, cfg, arch) - _params(tmp_path, cfg, backbone)
+    assert added == n * h + (n if bias else 0)
+
+
+@pytest.mark.parametrize("fixture", ["skywork-reward-llama-3.1-8b",
+                                     "skywork-reward-gemma-2-27b"])
+def test_llama_and_gemma2_classifiers_have_no_bias(tmp_path, fixture):
+    cfg = _config(f"tests/parity/models/{fixture}")
+    labels = len(cfg["id2label"])
+    backbone = "LlamaModel" if "llama" in fixture else "Gemma2Model"
+    added = _params(tmp_path, cfg) - _params(tmp_path, cfg, backbone)
+    assert added == labels * cfg["hidden_size"]
+
+
+def test_recorded_model_classes_agree(tmp_path):
+    """Every recorded class of a bf16 checkpoint: launchplan's parameters on one GPU are
+    SGLang's."""
+    rows = [json.loads(ln) for ln in RECORDED.read_text().splitlines() if ln.strip()]
+    rows = [r for r in rows if r["ok"] and "quantization_config" not in _config(r["model"])]
+    assert len(rows) >= 10
+    for row in rows:
+        cfg = _config(row["model"])
+        got = _params(tmp_path, cfg, row.get("architecture"))
+        assert got == row["params_rank0"], row["name"]

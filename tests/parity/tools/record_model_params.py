@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Record how many parameters SGLang's own model class puts on one GPU, whole model.
+
+    /root/sglang-oracle/bin/python tests/parity/tools/record_model_params.py \\
+        --out tests/parity/data/results-model-params.jsonl
+
+For the reward, classification and embedding classes (and the causal-LM class an
+``--is-embedding`` launch builds), each case resolves the launch with SGLang's ``ServerArgs``
+and publishes it as a scheduler would (``record_vision_params.py``'s machinery), picks the
+class as SGLang's loader does (``get_model_architecture``) and builds it on the ``meta``
+device at TP 1: no memory, no weights. A case may swap a bundled config's ``architectures``
+for another class of the same backbone. ``test_pooling_heads.py`` replays the recording.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+RESULTS = os.path.join(os.path.dirname(HERE), "data", "results-model-params.jsonl")
+BUNDLED = "src/launchplan/facts/data/models"
+
+#: (case name, config folder from the repository root, class swapped in or None, flags)
+CASES = (
+    ("qwen3-embedding-8b-is-embedding", "src/launchplan/facts/data/hub/Qwen--Qwen3-Embedding-8B",
+     None, ["--is-embedding"]),
+    ("qwen3-0.6b-is-embedding", f"{BUNDLED}/qwen3-0.6b", None, ["--is-embedding"]),
+    ("skywork-reward-llama", "tests/parity/models/skywork-reward-llama-3.1-8b", None, []),
+    ("skywork-reward-gemma2", "tests/parity/models/skywork-reward-gemma-2-27b", None, []),
+    ("embeddinggemma", "tests/parity/models/embeddinggemma-synth", None, []),
+    ("qwen2-reward", f"{BUNDLED}/qwen2.5-7b", "Qwen2ForRewardModel", []),
+    ("qwen3-reward", f"{BUNDLED}/qwen3-8b", "Qwen3ForRewardModel", []),
+    ("qwen2-classification", f"{BUNDLED}/qwen2.5-7b", "Qwen2ForSequenceClassification", []),
+    ("qwen3-classification", f"{BUNDLED}/qwen3-8b", "Qwen3ForSequenceClassification", []),
+    ("qwen3-0.6b-classification", f"{BUNDLED}/qwen3-0.6b", "Qwen3ForSequenceClassification",
+     []),
+    ("qwen3-backbone", f"{BUNDLED}/qwen3-8b", "Qwen3Model", []),
+    ("qwen3-0.6b-backbone", f"{BUNDLED}/qwen3-0.6b", "Qwen3Model", []),
+    # causal LMs for their RoPE caches: plain, llama3-scaled, YaRN, M-RoPE, two per model
+    ("llama-3.1-8b", f"{BUNDLED}/llama-3.1-8b", None, []),
+    ("llama-3.2-1b", f"{BUNDLED}/llama-3.2-1b", None, []),
+    ("qwen2.5-7b", f"{BUNDLED}/qwen2.5-7b", None, []),
+    ("qwen3-8b", f"{BUNDLED}/qwen3-8b", None, []),
+    ("mistral-7b-v0.3", f"{BUNDLED}/mistral-7b-v0.3", None, []),
+    ("phi-4", f"{BUNDLED}/phi-4", None, []),
+    ("gemma-2-9b", f"{BUNDLED}/gemma-2-9b", None, []),
+    ("gemma-3-4b-it", "tests/parity/models/gemma-3-4b-it", None, []),
+    ("qwen3-vl-2b", "src/launchplan/facts/data/hub/Qwen--Qwen3-VL-2B-Instruct", None, []),
+    ("qwen2.5-vl-7b", f"{BUNDLED}/qwen2.5-vl-7b", None, []),
+    ("gpt-oss-20b", f"{BUNDLED}/gpt-oss-20b", None, []),
+    ("qwen3-30b-a3b", f"{BUNDLED}/qwen3-30b-a3b", None, []),
+    ("deepseek-v2-lite", f"{BUNDLED}/deepseek-v2-lite", None, []),
+)
+
+
+def cases() -> list[dict]:
+    return [dict(name=n, model=m, architecture=a, argv=list(f), platform="h100")
+            for n, m, a, f in CASES]
+
+
+def _folder(case: dict) -> str:
+    """The case's config folder: the repository's, or a copy naming the swapped-in class."""
+    src = os.path.join(ROOT, case["model"])
+    if not case["architecture"]:
+        return src
+    with open(os.path.join(src, "config.json")) as f:
+        cfg = json.load(f)
+    cfg["architectures"] = [case["architecture"]]
+    out = tempfile.mkdtemp(prefix="model-params-")
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(cfg, f)
+    return out
+
+
+def run_params_case(case: dict, facts: dict, oracle) -> dict:
+    import sglang.srt.runtime_context as rc
+    import torch
+    from record_vision_params import scheduler_model_config
+    from sglang.srt.model_loader.utils import get_model_architecture
+
+    type(rc._CONTEXT).get_stream = lambda self, name: None  # no CUDA streams on the meta device
+    argv = ["--model-path", _folder(case), *case["argv"]]
+    out = dict(name=case["name"], model=case["model"], architecture=case["architecture"],
+               argv=case["argv"], ok=False, error=None)
+    with scheduler_model_config(argv, facts) as (mc, _):
+        try:
+            cls, arch = get_model_architecture(mc)
+            with torch.device("meta"):
+                model = cls(config=mc.hf_config, quant_config=None)
+        except Exception as e:  # noqa: BLE001 - SGLang refusing to build the class is an answer
+            out["error"] = f"{type(e).__name__}: {e}"[:500]
+            return out
+        out["class"] = arch
+        out["is_generation"] = bool(mc.is_generation)
+        out["params_rank0"] = sum(p.numel() for p in model.parameters())
+        # buffers the class allocates beside its weights (a RoPE cos/sin cache, shared by
+        # every layer that asks get_rope for the same one), each counted once
+        seen: dict[int, tuple[str, int]] = {}
+        for name, buf in model.named_buffers(remove_duplicate=False):
+            seen.setdefault(id(buf), (name, buf.numel() * buf.element_size()))
+        out["buffers_rank0"] = {n: b for n, b in sorted(seen.values())}
+        out["ok"] = True
+    return out
+
+
+def main() -> None:
+    sys.path.insert(0, HERE)
+    from record_vision_params import record_main
+
+    record_main(__doc__, RESULTS, cases(), run_params_case, __file__)
+
+
+if __name__ == "__main__":
+    main()
