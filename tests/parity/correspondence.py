@@ -338,7 +338,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"Stochastic rounding for the Mamba SSM cache|--mamba-cache-philox-rounds must be|"
          r"--mamba-max-states-per-path must be|FlashInfer mamba module not available",
          {"mamba_backend_checks"}),
-        (r"--mamba-radix-cache-strategy extra_buffer needs mamba state", {"mamba_radix_cache"}),
+        (r"--mamba-radix-cache-strategy extra_buffer(_lazy)? needs mamba state",
+         {"mamba_radix_cache"}),
         # the Mamba radix cache's strategy checks (validate_mamba_no_buffer and the extra-buffer
         # ones), made by the rule for linear-attention speculation too
         (r"no_buffer only supports page_size=1|no_buffer do not support (overlap schedule|"
