@@ -106,9 +106,9 @@ def _not_applied(result: Result, head: str, specs: dict[str, RuleSpec],
                  steps: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
     """The rules that can set ``head`` and did not here, in pipeline order: each that ran
     and left it (with what it read: its condition did not hold on those values) or whose
-    trigger did not hold (it was not asked); and how many more are not for this target or
-    model (or come after a refusal). Read off a traced result (``pipeline.QUIET``); an
-    untraced one has no such record, and nothing is listed."""
+    trigger cannot hold (it was not asked, or left out of the walk for this input's shape);
+    and how many more are not for this target or model (or come after a refusal). Read off a
+    traced result (``pipeline.QUIET``); an untraced one has no such record: nothing listed."""
     from launchplan.engine.pipeline import QUIET
 
     quiet = result.extras.get(QUIET)
@@ -116,6 +116,7 @@ def _not_applied(result: Result, head: str, specs: dict[str, RuleSpec],
         return [], 0
     deciding = {step["source"] for step in steps} | {d.source for d in result.chain(head)}
     declared = {d.source: d for d in result.declarations}
+    record = result.record
     listed: list[dict[str, Any]] = []
     elsewhere = 0
     for name, spec in specs.items():
@@ -125,6 +126,8 @@ def _not_applied(result: Result, head: str, specs: dict[str, RuleSpec],
             reads: dict[str, Any] | None = declared[name].reads
         elif name in quiet:
             reads = quiet[name]
+        elif result.refusal is None and spec.admits(record.target, record.model):
+            reads = None  # left out of the walk: no trigger of it can hold for this input
         else:
             elsewhere += 1
             continue

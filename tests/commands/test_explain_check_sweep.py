@@ -170,3 +170,24 @@ def test_sweep_and_check_read_a_hub_id_as_resolve_does(capsys):
     code, out, _ = cli(["check", "--gpu", "h100", "--axis", "model=Qwen/Qwen3-8B",
                         "--sample", "5", "--format", "json"], capsys)
     assert code in (0, 1) and json.loads(out)["points"] == 5
+
+
+def test_explain_counts_apart_only_rules_not_for_this_target_or_model():
+    """A writer left out of the walk because no trigger of it can hold for the input's shape
+    is listed as not asked; only rules whose ``archs``/``applies`` exclude the target or
+    model are counted as not for it."""
+    from launchplan import resolve
+    from launchplan.explain import explain_field, rule_specs
+    from launchplan.facts.targets import get_target
+
+    result = resolve(["--attention-backend", "fa4"], gpu="b200", model_path="llama-3.1-8b",
+                     trace=True)
+    for field in ("attention_backend", "page_size", "chunked_prefill_size"):
+        item = explain_field(result, field)
+        named = {row["source"] for row in item["not_applied"]}
+        named |= {step["source"] for step in item["steps"]}
+        named |= {d.source for d in result.chain(field)}
+        rest = [s for n, s in rule_specs("default").items()
+                if field in s.writes and n not in named]
+        assert len(rest) == item["not_for_this"]
+        assert not any(s.admits(get_target("b200"), result.record.model) for s in rest)

@@ -221,9 +221,9 @@ def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         steps = PLANS.shaped(PLANS.plan(rules, record), frozenset(record.raw.values))
     view: View = TracingView(record) if trace else View(record)
     values_of = view.__dict__  # the view's field values, updated in place as rules declare
-    quiet: dict[str, dict[str, Any] | None] = {}  # traced: steps that declared nothing
+    quiet: Any = None  # traced: the steps that declared nothing (``QUIET``)
     if trace:
-        result.extras[QUIET] = quiet
+        quiet = result.extras[QUIET] = {}
     if skip and not trace:  # the common walk: every step afresh
         _walk(steps, view, result, overlay, launcher_refuses)
         return result
