@@ -98,6 +98,21 @@ def effective(result: Result, fields: Iterable[str]) -> dict[str, Any]:
     return {name: result.value(name) for name in fields}
 
 
+def same_effective(first: Result, second: Result, names: Iterable[str]) -> bool:
+    """Whether two results hold the same effective values on ``names``, as ``key_of`` of
+    each would say (a NaN equals a NaN, a tuple its list), without writing either whole
+    configuration out: a value that is the same object, or of the same type and equal, needs
+    no JSON; only the rest are compared by their ``key_of`` form."""
+    for name in names:
+        a, b = first.value(name), second.value(name)
+        if a is b or (type(a) is type(b) and a == b):
+            continue
+        if json.dumps(a, sort_keys=True, default=str) != json.dumps(b, sort_keys=True,
+                                                                     default=str):
+            return False
+    return True
+
+
 def key_of(config: dict[str, Any]) -> str:
     """A hashable, deterministic form of a configuration."""
     return json.dumps(config, sort_keys=True, default=str)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from launchplan.checks.effective import candidate_fields, effective, key_of
+from launchplan.checks.effective import candidate_fields, same_effective
 from launchplan.checks.idempotence import differences, pinned_fields, unexpected
 from launchplan.checks.predicates import Severity
 from launchplan.checks.preflight import preflight
@@ -239,7 +239,7 @@ def _check_idempotence(result: Any, point: Point, resolve: Any, report: Report) 
 def _check_determinism(result: Any, point: Point, resolve: Any, report: Report) -> None:
     again = resolve(point, fresh=True)  # from scratch: nothing remembered may hide a change
     names = candidate_fields((result, again))
-    if key_of(effective(result, names)) != key_of(effective(again, names)):
+    if not same_effective(result, again, names):
         report.add("non-deterministic", "same input, different plan",
                    tuple(d.source for d in again.declarations), point)
 
