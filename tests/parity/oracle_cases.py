@@ -59,6 +59,8 @@ SUITES = {
     # the pairs still never co-set after wild9, leaning on AMD, Blackwell, older rule sets and
     # the speculative, PD, DP-attention, hybrid, LoRA and graph paths (gen_wild10_cases.py)
     "wild10": "wild10-cases.json",
+    # fresh draws in the public random cases' own distribution (tools/gen_draws_cases.py)
+    "draws": "draws-cases.json",
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
@@ -143,6 +145,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("env-reach", compat): 51 for compat in ("0.5.23", "default")},
     # of 51: the six Muse Spark lines (the synthetic config, HARNESS_MESSAGES)
     **{("env-reach", compat): 45 for compat in ("0.5.22", "0.5.21")},
+    # tools/gen_draws_cases.py: 400 fresh draws in the public random cases' distribution,
+    # every one answered on every release
+    **{("draws", compat): 400 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_shipped2_cases.py: every line answered on every release
     **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_shipped3_cases.py
