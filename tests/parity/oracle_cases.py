@@ -61,6 +61,9 @@ SUITES = {
     "wild10": "wild10-cases.json",
     # fresh draws in the public random cases' own distribution (tools/gen_draws_cases.py)
     "draws": "draws-cases.json",
+    # the public argv/args cases on the simulated targets they were not written for, with a
+    # same-kind model on every other target (tools/gen_topics_cases.py)
+    "topics": "topics-cases.json",
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
@@ -148,6 +151,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_draws_cases.py: 400 fresh draws in the public random cases' distribution,
     # every one answered on every release
     **{("draws", compat): 400 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_topics_cases.py: every one answered on every release
+    **{("topics", compat): 457 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_shipped2_cases.py: every line answered on every release
     **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_shipped3_cases.py
