@@ -64,6 +64,9 @@ SUITES = {
     # the public argv/args cases on the simulated targets they were not written for, with a
     # same-kind model on every other target (tools/gen_topics_cases.py)
     "topics": "topics-cases.json",
+    # every attention backend (and none) on every simulated target and public model
+    # (tools/gen_grid_cases.py)
+    "grid": "grid-cases.json",
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
@@ -153,6 +156,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("draws", compat): 400 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_topics_cases.py: every one answered on every release
     **{("topics", compat): 457 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_grid_cases.py: every one answered
+    **{("grid", compat): 1944 for compat in ("0.5.23", "default", "0.5.22")},
     # tools/gen_shipped2_cases.py: every line answered on every release
     **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_shipped3_cases.py
