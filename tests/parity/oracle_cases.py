@@ -67,6 +67,10 @@ SUITES = {
     # every attention backend (and none) on every simulated target and public model
     # (tools/gen_grid_cases.py)
     "grid": "grid-cases.json",
+    # the public cases moved to other targets with the platform overrides operators pass
+    # (memory around each tier's edges, CUDA 12.4 to 13.0, GPU counts)
+    # (tools/gen_overrides_cases.py)
+    "overrides": "overrides-cases.json",
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
@@ -158,6 +162,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("topics", compat): 457 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_grid_cases.py: every one answered
     **{("grid", compat): 1944 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_overrides_cases.py: every one answered
+    **{("overrides", compat): 432 for compat in ("0.5.23", "default")},
     # tools/gen_shipped2_cases.py: every line answered on every release
     **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_shipped3_cases.py
