@@ -71,6 +71,9 @@ SUITES = {
     # (memory around each tier's edges, CUDA 12.4 to 13.0, GPU counts)
     # (tools/gen_overrides_cases.py)
     "overrides": "overrides-cases.json",
+    # draws like the random cases', on same-kind models and overridden target facts at once
+    # (tools/gen_mixed_cases.py)
+    "mixed": "mixed-cases.json",
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
@@ -163,7 +166,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_grid_cases.py: every one answered
     **{("grid", compat): 1944 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_overrides_cases.py: every one answered
-    **{("overrides", compat): 432 for compat in ("0.5.23", "default")},
+    **{("overrides", compat): 432 for compat in ("0.5.23", "default", "0.5.22")},
+    # tools/gen_mixed_cases.py: every one answered
+    **{("mixed", compat): 500 for compat in ("0.5.23", "default")},
     # tools/gen_shipped2_cases.py: every line answered on every release
     **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_shipped3_cases.py
