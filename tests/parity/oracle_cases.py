@@ -74,6 +74,9 @@ SUITES = {
     # draws like the random cases', on same-kind models and overridden target facts at once
     # (tools/gen_mixed_cases.py)
     "mixed": "mixed-cases.json",
+    # those draws on the real config of every architecture the parity models hold, on the
+    # whole target catalog (tools/gen_hubdraws_cases.py)
+    "hubdraws": "hubdraws-cases.json",
     "logs": "logs-cases.json",  # the launches real start-up logs record (server_logs/)
     "pasted": "pasted-cases.json",  # the real launch texts users posted (tests/input/data)
     "environment": "environment-cases.json",  # SGLANG_* variables in the spellings people use
@@ -166,9 +169,13 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_grid_cases.py: every one answered
     **{("grid", compat): 1944 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_overrides_cases.py: every one answered
-    **{("overrides", compat): 432 for compat in ("0.5.23", "default", "0.5.22")},
+    **{("overrides", compat): 432 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_mixed_cases.py: every one answered
     **{("mixed", compat): 500 for compat in ("0.5.23", "default", "0.5.22")},
+    # tools/gen_hubdraws_cases.py: every one answered, bar 22 on 0.5.21 (Gemma 4 and Nemotron 3
+    # Super configs that venv's transformers cannot read: HARNESS_MESSAGES)
+    **{("hubdraws", compat): 400 for compat in ("0.5.23", "default", "0.5.22")},
+    ("hubdraws", "0.5.21"): 378,
     # tools/gen_shipped2_cases.py: every line answered on every release
     **{("shipped2", compat): 84 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_shipped3_cases.py

@@ -120,14 +120,20 @@ def draw(stats: dict[str, Any], rng: random.Random) -> tuple[str, str, list[str]
     return platform, model, argv
 
 
-def main() -> None:
+def arguments(suite: str, count: int, seed: int) -> tuple[argparse.Namespace, dict[str, Any],
+                                                         list[dict[str, Any]]]:
+    """A draw generator's command line (``--count``, ``--seed``, the output file), the public
+    cases' learned frequencies, and the public cases."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--count", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=20261203)
-    parser.add_argument("out", nargs="?", default=str(DATA / "draws-cases.json"))
-    args = parser.parse_args()
+    parser.add_argument("--count", type=int, default=count)
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("out", nargs="?", default=str(DATA / f"{suite}-cases.json"))
     cases = json.loads(PUBLIC.read_text())
-    stats = learn(cases)
+    return parser.parse_args(), learn(cases), cases
+
+
+def main() -> None:
+    args, stats, cases = arguments("draws", 400, 20261203)
     fields = next(c["fields"] for c in cases if c["name"].startswith("r"))
     rng = random.Random(args.seed)
     out, seen = [], set()

@@ -13,7 +13,6 @@ time (a draft or MTP head is tied to its model).
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gen_draws_cases import PUBLIC, draw, learn  # noqa: E402
+from gen_draws_cases import arguments, draw  # noqa: E402
 from gen_overrides_cases import CUDA, MEMORY_GIB  # noqa: E402
 from gen_topics_cases import ALTERNATE  # noqa: E402
 
@@ -45,14 +44,8 @@ def _override_sets(rng: random.Random, platforms: list[str]) -> dict[str, list[d
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--count", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=5151)
-    parser.add_argument("out", nargs="?", default=str(DATA / "mixed-cases.json"))
-    args = parser.parse_args()
+    args, stats, cases = arguments("mixed", 500, 5151)
     rng = random.Random(args.seed)
-    cases = json.loads(PUBLIC.read_text())
-    stats = learn(cases)
     fields = next(c["fields"] for c in cases if c["name"].startswith("r"))
     sets = _override_sets(rng, stats["platforms"])
     out: list[dict] = []

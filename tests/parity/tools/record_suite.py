@@ -42,9 +42,9 @@ PREFIX, ORACLE_PREFIX = "parity-models/", "models/"
 SHIPPED, SHIPPED_PREFIX = BUNDLED.parent / "hub", "shipped/"  # the Hub configs launchplan ships
 PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
 # suites recorded through a wrapper of the oracle: "launcher" adds the launcher's
-# check_server_args after resolution (as does "refusals"), "targets", "wild5" to "wild10"
-# and "pasted" simulate the catalog's further GPU targets too, as do the probe draws (a suite
-# named probe*)
+# check_server_args after resolution (as does "refusals"), "targets", "wild5" to "wild10",
+# "pasted" and "hubdraws" simulate the catalog's further GPU targets too, as do the probe
+# draws (a suite named probe*)
 LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
                    "targets": Path(__file__).with_name("targets_oracle.py"),
                    "wild5": Path(__file__).with_name("targets_oracle.py"),
@@ -54,6 +54,7 @@ LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
                    "wild9": Path(__file__).with_name("targets_oracle.py"),
                    "wild10": Path(__file__).with_name("targets_oracle.py"),
                    "pasted": Path(__file__).with_name("targets_oracle.py"),
+                   "hubdraws": Path(__file__).with_name("targets_oracle.py"),
                    "refusals": Path(__file__).with_name("launcher_oracle.py")}
 
 

@@ -1,0 +1,106 @@
+"""Generate ``tests/parity/data/hubdraws-cases.json``: the public random cases' draws on the real
+configs of every architecture the parity models hold, on every GPU target.
+
+``hub`` plans the 2026 architectures (DeepSeek-V3.2/V4 sparse attention, Qwen3.5 linear
+attention, MiMo and Gemma sliding windows, Nemotron Mamba hybrids, ...) with five launches an
+operator starts from, on three targets; ``draws`` varies the flags but keeps the public
+cases' three models. A held-out case may do both: a launch drawn like the random ones (the
+``draws`` learner: attention backend or prefill/decode pair, page size, CUDA-graph backends,
+KV dtype, tp, memory fraction, chunk, running limit), on a real config no draw has met, on a
+target of the whole catalog. Speculation: the drawn bundle is tied to its model (a draft
+trained for it), so a config that declares MTP layers gets the MTP bundle of the ``hub`` suite
+instead, a third of the time; other configs get none. A GPTQ checkpoint is drawn on the AMD
+targets only: on NVIDIA ones SGLang converts it to ``gptq_marlin``, a conversion the oracle's
+stubbed kernel package never detects (its README), so it would report a refusal real SGLang
+does not make.
+
+    python tests/parity/tools/gen_hubdraws_cases.py [--count N] [--seed S] [OUT]
+    ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py hubdraws --jobs 1
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from gen_draws_cases import arguments, draw  # noqa: E402
+
+PARITY = Path(__file__).resolve().parents[1]
+DATA, MODELS = PARITY / "data", PARITY / "models"
+TARGETS = PARITY.parents[1] / "src" / "launchplan" / "facts" / "data" / "targets.json"
+#: the MTP bundle of ``gen_hub_cases.LAUNCHES["tp8-mtp"]`` (no draft path: the model's own)
+MTP = ["--speculative-algorithm", "EAGLE", "--speculative-num-steps", "3",
+       "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"]
+#: config keys that declare MTP layers, in the spellings the parity configs use
+MTP_KEYS = ("num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_layers",
+            "mtp_num_layers")
+
+
+def real_models() -> list[str]:
+    """Every parity model folder holding a published config (``-synth`` ones are made up)."""
+    return sorted(p.name for p in MODELS.iterdir()
+                  if (p / "config.json").is_file() and not p.name.endswith("-synth"))
+
+
+def has_mtp(folder: str) -> bool:
+    config = json.loads((MODELS / folder / "config.json").read_text())
+    inner = config.get("text_config") or {}
+    return any(int(c.get(k) or 0) > 0 for c in (config, inner) for k in MTP_KEYS)
+
+
+def quant_method(folder: str) -> str | None:
+    config = json.loads((MODELS / folder / "config.json").read_text())
+    return (config.get("quantization_config") or {}).get("quant_method")
+
+
+def main() -> None:
+    args, stats, cases = arguments("hubdraws", 400, 4242)
+    rng = random.Random(args.seed)
+    fields = sorted(set(next(c["fields"] for c in cases if c["name"].startswith("r")))
+                    | set(json.loads((DATA / "reach-cases.json").read_text())[0]["fields"]))
+    models = real_models()
+    mtp = {m for m in models if has_mtp(m)}
+    gptq = {m for m in models if quant_method(m) == "gptq"}
+    catalog = [row["name"] for row in json.loads(TARGETS.read_text())["targets"]]
+    out: list[dict] = []
+    seen: set[tuple] = set()
+    while len(out) < args.count:
+        platform, _, argv = draw(stats, rng)
+        argv = _without_speculation(argv)
+        if rng.random() < 0.5:  # half on the public targets, half on the whole catalog
+            platform = rng.choice(catalog)
+        model = rng.choice(models)
+        if model in gptq and not platform.startswith("mi"):
+            continue  # the harness cannot answer it (above)
+        if model in mtp and rng.random() < 1 / 3:
+            argv += MTP
+        key = (platform, model, tuple(argv))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append({"name": f"hubdraws/{len(out)}", "platform": platform,
+                    "model": f"parity-models/{model}", "argv": argv, "fields": fields})
+    Path(args.out).write_text(json.dumps(out, indent=0) + "\n")
+    print(f"wrote {len(out)} cases to {args.out}")
+
+
+def _without_speculation(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for part in argv:
+        if skip:
+            skip = False
+            continue
+        if part.startswith("--speculative"):
+            skip = True
+            continue
+        out.append(part)
+    return out
+
+
+if __name__ == "__main__":
+    main()
