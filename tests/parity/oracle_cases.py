@@ -171,7 +171,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_overrides_cases.py: every one answered
     **{("overrides", compat): 432 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_mixed_cases.py: every one answered
-    **{("mixed", compat): 500 for compat in ("0.5.23", "default", "0.5.22")},
+    **{("mixed", compat): 500 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_hubdraws_cases.py: every one answered, bar 22 on 0.5.21 (Gemma 4 and Nemotron 3
     # Super configs that venv's transformers cannot read: HARNESS_MESSAGES)
     **{("hubdraws", compat): 400 for compat in ("0.5.23", "default", "0.5.22")},
