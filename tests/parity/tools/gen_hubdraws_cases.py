@@ -12,9 +12,10 @@ trained for it), so a config that declares MTP layers gets the MTP bundle of the
 instead, a third of the time; other configs get none. A GPTQ checkpoint is drawn on the AMD
 targets only: on NVIDIA ones SGLang converts it to ``gptq_marlin``, a conversion the oracle's
 stubbed kernel package never detects (its README), so it would report a refusal real SGLang
-does not make.
+does not make. ``--shipped`` draws over the Hub configs launchplan ships instead (suite
+``shipdraws``: the checkpoints users name by their Hub id).
 
-    python tests/parity/tools/gen_hubdraws_cases.py [--count N] [--seed S] [OUT]
+    python tests/parity/tools/gen_hubdraws_cases.py [--shipped] [--count N] [--seed S] [OUT]
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py hubdraws --jobs 1
 """
 
@@ -31,7 +32,13 @@ from gen_draws_cases import arguments, draw  # noqa: E402
 
 PARITY = Path(__file__).resolve().parents[1]
 DATA, MODELS = PARITY / "data", PARITY / "models"
-TARGETS = PARITY.parents[1] / "src" / "launchplan" / "facts" / "data" / "targets.json"
+FACTS = PARITY.parents[1] / "src" / "launchplan" / "facts" / "data"
+TARGETS = FACTS / "targets.json"
+#: suite -> (the folder of its configs, the prefix naming one in a case, its default seed):
+#: the parity models' published configs, or the Hub configs launchplan ships (``shipdraws``:
+#: the checkpoints users name by their Hub id)
+POOLS = {"hubdraws": (MODELS, "parity-models/", 4242),
+         "shipdraws": (FACTS / "hub", "shipped/", 4343)}
 #: the MTP bundle of ``gen_hub_cases.LAUNCHES["tp8-mtp"]`` (no draft path: the model's own)
 MTP = ["--speculative-algorithm", "EAGLE", "--speculative-num-steps", "3",
        "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"]
@@ -40,31 +47,34 @@ MTP_KEYS = ("num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_layers
             "mtp_num_layers")
 
 
-def real_models() -> list[str]:
-    """Every parity model folder holding a published config (``-synth`` ones are made up)."""
-    return sorted(p.name for p in MODELS.iterdir()
+def real_models(root: Path = MODELS) -> list[str]:
+    """Every folder under ``root`` holding a published config (``-synth`` ones are made up)."""
+    return sorted(p.name for p in root.iterdir()
                   if (p / "config.json").is_file() and not p.name.endswith("-synth"))
 
 
-def has_mtp(folder: str) -> bool:
-    config = json.loads((MODELS / folder / "config.json").read_text())
+def has_mtp(config: dict) -> bool:
     inner = config.get("text_config") or {}
     return any(int(c.get(k) or 0) > 0 for c in (config, inner) for k in MTP_KEYS)
 
 
-def quant_method(folder: str) -> str | None:
-    config = json.loads((MODELS / folder / "config.json").read_text())
+def quant_method(config: dict) -> str | None:
     return (config.get("quantization_config") or {}).get("quant_method")
 
 
 def main() -> None:
-    args, stats, cases = arguments("hubdraws", 400, 4242)
+    suite = "shipdraws" if "--shipped" in sys.argv else "hubdraws"
+    if suite == "shipdraws":
+        sys.argv.remove("--shipped")
+    root, prefix, seed = POOLS[suite]
+    args, stats, cases = arguments(suite, 400, seed)
     rng = random.Random(args.seed)
     fields = sorted(set(next(c["fields"] for c in cases if c["name"].startswith("r")))
                     | set(json.loads((DATA / "reach-cases.json").read_text())[0]["fields"]))
-    models = real_models()
-    mtp = {m for m in models if has_mtp(m)}
-    gptq = {m for m in models if quant_method(m) == "gptq"}
+    models = real_models(root)
+    configs = {m: json.loads((root / m / "config.json").read_text()) for m in models}
+    mtp = {m for m in models if has_mtp(configs[m])}
+    gptq = {m for m in models if quant_method(configs[m]) == "gptq"}
     catalog = [row["name"] for row in json.loads(TARGETS.read_text())["targets"]]
     out: list[dict] = []
     seen: set[tuple] = set()
@@ -82,8 +92,8 @@ def main() -> None:
         if key in seen:
             continue
         seen.add(key)
-        out.append({"name": f"hubdraws/{len(out)}", "platform": platform,
-                    "model": f"parity-models/{model}", "argv": argv, "fields": fields})
+        out.append({"name": f"{suite}/{len(out)}", "platform": platform,
+                    "model": prefix + model, "argv": argv, "fields": fields})
     Path(args.out).write_text(json.dumps(out, indent=0) + "\n")
     print(f"wrote {len(out)} cases to {args.out}")
 
