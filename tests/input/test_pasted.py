@@ -319,6 +319,12 @@ def test_an_address_an_editor_linked_to_itself_is_the_address():
     ("jobs:\n  t:\n    steps:\n      - name: Bench\n        run: |\n          python3 -m "
      "sglang.bench_latency --model m --batch-size 1\n",
      ": it runs python3 -m sglang.bench_latency"),
+    # a container given the server's flags but no launch command, on one line or in a
+    # sentence's inline code: the image starts no SGLang server by itself
+    ("docker run --gpus all --ipc=host lmsysorg/sglang:dev --host 0.0.0.0 --port 30000",
+     ": it runs docker run"),
+    ("I ran `podman run --rm lmsysorg/sglang:latest --port 30000` to start it.",
+     ": it runs podman run"),
 ])
 def test_a_paste_that_starts_no_sglang_launch_names_what_it_runs(text, runs, capsys):
     # its words are no SGLang argv: reading them as flags named a stray word instead
@@ -388,3 +394,8 @@ def test_echo_in_a_command_substitution_gives_its_words():
         "--model-path", "m", "--tp", "2"]
     assert unpaste(['H=$(hostname -i)\nsglang serve --model-path m --host $H'])[0] == [
         "--model-path", "m", "--host", "$(hostname -i)"]
+
+
+def test_a_container_launch_in_inline_code_is_still_read():
+    line = "I used `docker run --gpus all img python3 -m sglang.launch_server --tp 2` here."
+    assert unpaste([line])[0] == ["--tp", "2"]

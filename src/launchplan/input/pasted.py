@@ -554,11 +554,18 @@ def _runner_env(words: list[str]) -> list[str]:
 
 
 def _wordy(token: str) -> bool:
-    """A single argument that is really a command line (not a value with a space in it)."""
+    """A single argument that is really a command line (not a value with a space in it).
+    A container or job runner's line counts too: one that starts no launcher (an image given
+    only flags) must be refused as running no SGLang launch, not read as a flag's value."""
     stripped = token.strip().lstrip("`")  # a launch in Markdown inline code
     return stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
         m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
-        or bool(_SERVE.search(stripped))
+        or bool(_SERVE.search(stripped)) or any(
+            w.rsplit("/", 1)[-1] in RUNNERS for w in _RUNNER_START.findall(stripped))
+
+
+#: The first word of the text or of an inline code span in it (``run `docker run ...` ``).
+_RUNNER_START = re.compile(r"(?:^|`)([\w./-]+) ")
 
 
 def _split(text: str, launch: int | None = None, notes: list[str] | None = None,
@@ -598,7 +605,9 @@ _INLINE_CODE = re.compile(r"(?<!`)(`{1,2})(?!`)([^`\n]+)\1(?!`)")
 def _inline_code(text: str) -> str:
     """``text`` with each line that holds a launch inside Markdown inline code (an issue's
     "e.g. `python -m sglang.launch_server ...`") reduced to that code: the backticks are
-    the page's markup, not the shell's command substitution."""
+    the page's markup, not the shell's command substitution. A container or job runner's
+    command in inline code is reduced too, so one that starts no launch is named as what
+    it runs rather than by the sentence's first words."""
     if "`" not in text:
         return text
     text = _inline_code_over_lines(text)
@@ -610,7 +619,8 @@ def _inline_code(text: str) -> str:
                 words = shell_vars.shell_split(code)
             except ValueError:
                 continue
-            if launches_sglang(words):
+            if launches_sglang(words) or (
+                    words and words[0].rsplit("/", 1)[-1] in RUNNERS and len(words) > 2):
                 lines[at] = code
                 break
     return "\n".join(lines)
