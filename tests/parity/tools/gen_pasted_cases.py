@@ -55,6 +55,7 @@ from launchplan.commands.resolve import ALLOWED, parse_env
 from launchplan.errors import LaunchplanError
 from launchplan.facts.models import bundled_models
 from launchplan.facts.models.snapshots import HUB_DIR
+from launchplan.facts.targets import get_target
 from launchplan.input.fields import FIELDS
 from launchplan.input.pasted import launch_count
 from launchplan.planner import build_raw, local_model
@@ -151,7 +152,9 @@ def cases() -> tuple[list[dict], list[str]]:
                 skipped.append(f"{name}: {path} maps to no bundled model or shipped config")
                 continue
             argv = for_oracle(split.sglang_argv, model)
-            case = {"name": name, "source": entry["source"], "platform": entry["gpu"],
+            # the target's own name: the oracle knows no alias (``a100-80g`` is ``a100``)
+            platform = get_target(entry["gpu"]).name
+            case = {"name": name, "source": entry["source"], "platform": platform,
                     "model": model, "argv": argv,
                     "fields": compared + wild3.own_fields(argv, compared)}
             env = parse_env(split.options.get("env"))
