@@ -12,10 +12,11 @@ trained for it), so a config that declares MTP layers gets the MTP bundle of the
 instead, a third of the time; other configs get none. A GPTQ checkpoint is drawn on the AMD
 targets only: on NVIDIA ones SGLang converts it to ``gptq_marlin``, a conversion the oracle's
 stubbed kernel package never detects (its README), so it would report a refusal real SGLang
-does not make. ``--shipped`` draws over the Hub configs launchplan ships instead (suite
-``shipdraws``: the checkpoints users name by their Hub id).
+does not make. ``--suite shipdraws`` draws over the Hub configs launchplan ships instead (the
+checkpoints users name by their Hub id), ``--suite synthdraws`` over the parity models' synthetic
+configs (each the fewest keys that reach a model family's rules).
 
-    python tests/parity/tools/gen_hubdraws_cases.py [--shipped] [--count N] [--seed S] [OUT]
+    python tests/parity/tools/gen_hubdraws_cases.py [--suite NAME] [--count N] [--seed S] [OUT]
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py hubdraws --jobs 1
 """
 
@@ -34,11 +35,13 @@ PARITY = Path(__file__).resolve().parents[1]
 DATA, MODELS = PARITY / "data", PARITY / "models"
 FACTS = PARITY.parents[1] / "src" / "launchplan" / "facts" / "data"
 TARGETS = FACTS / "targets.json"
-#: suite -> (the folder of its configs, the prefix naming one in a case, its default seed):
-#: the parity models' published configs, or the Hub configs launchplan ships (``shipdraws``:
-#: the checkpoints users name by their Hub id)
-POOLS = {"hubdraws": (MODELS, "parity-models/", 4242),
-         "shipdraws": (FACTS / "hub", "shipped/", 4343)}
+#: suite -> (the folder of its configs, the prefix naming one in a case, its default seed,
+#: whether it takes the synthetic configs or the published ones): the parity models'
+#: published configs, the Hub configs launchplan ships (the checkpoints users name by their
+#: Hub id), or the parity models' synthetic configs
+POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
+         "shipdraws": (FACTS / "hub", "shipped/", 4343, False),
+         "synthdraws": (MODELS, "parity-models/", 4444, True)}
 #: the MTP bundle of ``gen_hub_cases.LAUNCHES["tp8-mtp"]`` (no draft path: the model's own)
 MTP = ["--speculative-algorithm", "EAGLE", "--speculative-num-steps", "3",
        "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"]
@@ -47,10 +50,11 @@ MTP_KEYS = ("num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_layers
             "mtp_num_layers")
 
 
-def real_models(root: Path = MODELS) -> list[str]:
-    """Every folder under ``root`` holding a published config (``-synth`` ones are made up)."""
+def pool_models(root: Path = MODELS, synthetic: bool = False) -> list[str]:
+    """Every folder under ``root`` holding a published config, or with ``synthetic`` a made-up
+    one (``-synth``)."""
     return sorted(p.name for p in root.iterdir()
-                  if (p / "config.json").is_file() and not p.name.endswith("-synth"))
+                  if (p / "config.json").is_file() and p.name.endswith("-synth") == synthetic)
 
 
 def has_mtp(config: dict) -> bool:
@@ -63,15 +67,17 @@ def quant_method(config: dict) -> str | None:
 
 
 def main() -> None:
-    suite = "shipdraws" if "--shipped" in sys.argv else "hubdraws"
-    if suite == "shipdraws":
-        sys.argv.remove("--shipped")
-    root, prefix, seed = POOLS[suite]
+    suite = "hubdraws"
+    if "--suite" in sys.argv:
+        at = sys.argv.index("--suite")
+        suite = sys.argv[at + 1]
+        del sys.argv[at:at + 2]
+    root, prefix, seed, synthetic = POOLS[suite]
     args, stats, cases = arguments(suite, 400, seed)
     rng = random.Random(args.seed)
     fields = sorted(set(next(c["fields"] for c in cases if c["name"].startswith("r")))
                     | set(json.loads((DATA / "reach-cases.json").read_text())[0]["fields"]))
-    models = real_models(root)
+    models = pool_models(root, synthetic)
     configs = {m: json.loads((root / m / "config.json").read_text()) for m in models}
     mtp = {m for m in models if has_mtp(configs[m])}
     gptq = {m for m in models if quant_method(configs[m]) == "gptq"}
