@@ -30,6 +30,11 @@ _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
 RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singularity", "srun",
                      "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo"})
+
+
+def _is_runner(word: str) -> bool:
+    """Whether ``word`` names one of ``RUNNERS``, by name or by path (``/usr/bin/docker``)."""
+    return word.rsplit("/", 1)[-1] in RUNNERS
 #: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``).
 _SERVE = re.compile(r"(?:^|\s)sglang\s+serve(?:\s|$)")
 #: A runner's option that sets one environment variable of the launch (``-e NAME=VALUE``).
@@ -483,7 +488,7 @@ def _runner_start(argv: list[str]) -> int | None:
     the prefix, so what stands between the two belongs to the runner)."""
     for at in range(len(argv) - 1, -1, -1):
         word = argv[at]
-        if word in RUNNERS or word.rsplit("/", 1)[-1] in RUNNERS:
+        if _is_runner(word):
             # the assignments right before the runner are the launch's environment too
             while at > 0 and _ASSIGNMENT.match(argv[at - 1]):
                 at -= 1
@@ -561,7 +566,7 @@ def _wordy(token: str) -> bool:
     return stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
         m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
         or bool(_SERVE.search(stripped)) or any(
-            w.rsplit("/", 1)[-1] in RUNNERS for w in _RUNNER_START.findall(stripped))
+            _is_runner(w) for w in _RUNNER_START.findall(stripped))
 
 
 #: The first word of the text or of an inline code span in it (``run `docker run ...` ``).
@@ -620,7 +625,7 @@ def _inline_code(text: str) -> str:
             except ValueError:
                 continue
             if launches_sglang(words) or (
-                    words and words[0].rsplit("/", 1)[-1] in RUNNERS and len(words) > 2):
+                    len(words) > 2 and _is_runner(words[0])):
                 lines[at] = code
                 break
     return "\n".join(lines)
