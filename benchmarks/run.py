@@ -120,7 +120,7 @@ def _planned_afresh(result):
     functions = _PLAN_FUNCTIONS
     functions["forget"]()
     functions["memory"](result)
-    return functions["preflight"](result, memo=None)
+    return functions["preflight"](result, shared=False)
 
 
 def in_process() -> dict[str, dict[str, float]]:

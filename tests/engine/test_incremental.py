@@ -2,9 +2,8 @@
 
 The early cut-off in ``engine.pipeline`` reuses a rule's previous output when none of the
 fields it can read (``reads=`` plus every field name its code and helpers mention) differs
-from the previous resolution at the same step; the preflight memo reuses a requirement's
-verdict while none of the fields it read changed since the previous plan of the same
-facts (the resolution's ``CHANGES``). Both are checked the way
+from the previous resolution at the same step; a repeated input's plan shares its
+preflight verdict (``SamePlan``). Both are checked the way
 ``test_skipping*.py`` checks skipping: on thousands of
 points of ``check``'s default space, with random extra flags on some, resolved both ways in
 neighbour order (as ``check`` walks them) and in random order.
@@ -76,7 +75,7 @@ def outcome(call: Callable[[], Any], tail: Callable[[Any], Any]) -> tuple:
 
 def _outcome(resolve: Any, point: Point, fields: dict[str, Any] | None = None) -> tuple:
     return outcome(lambda: resolve(point, fields),
-                   lambda result: preflight(result, memo=None).to_dict())
+                   lambda result: preflight(result, shared=False).to_dict())
 
 
 # --- reads= is what rules read ------------------------------------------------------------------
@@ -216,25 +215,32 @@ def test_incremental_pinned_plans_change_nothing():
 
 
 @pytest.mark.parametrize("compat", ["default", "0.5.22", "0.5.21"])
-def test_preflight_cut_off_changes_no_verdict(compat):
-    """Preflight's early cut-off (a row whose reads the resolution did not change keeps the
-    previous plan's verdict) against every row evaluated afresh: points resolved
+def test_shared_preflight_changes_no_verdict(compat):
+    """A plan's preflight verdict as ``check`` and ``sweep`` get it (shared by every repeat
+    of its input, through ``SamePlan``) against every row evaluated afresh: points resolved
     incrementally in check's order, then in random order (neighbours that differ a lot),
-    each plan and its pinned re-resolution (the second lane) preflighted both ways."""
+    each plan, its pinned re-resolution (the second lane) and a repeat of its input (which
+    takes the shared verdict) preflighted both ways."""
     from launchplan.checks.idempotence import pinned_fields
+    from launchplan.engine.pipeline import SAME_PLAN
 
     resolve = point_resolver(compat)
-    memo: dict[Any, Any] = {}
     points = _points(80, 900, 300)
+    shared = 0
     for point in in_order(points) + random.Random(3).sample(points, 300):
         try:
             result = resolve(point)
+            first = preflight(result).to_dict()
             again = resolve(point, pinned_fields(result))
+            repeat = resolve(point)
         except LaunchplanError:
             continue
-        for plan in (result, again):
-            fresh = preflight(plan, memo=None).to_dict()
-            assert preflight(plan, memo=memo).to_dict() == fresh, point
+        shared += repeat.extras[SAME_PLAN] is result.extras[SAME_PLAN]
+        assert first == preflight(result, shared=False).to_dict(), point
+        for plan in (again, repeat):
+            fresh = preflight(plan, shared=False).to_dict()
+            assert preflight(plan).to_dict() == fresh, point
+    assert shared > 500
 
 
 def test_check_reports_the_same_incrementally(monkeypatch):
@@ -246,5 +252,5 @@ def test_check_reports_the_same_incrementally(monkeypatch):
     monkeypatch.setattr(runner, "point_resolver",
                         lambda compat, incremental=True: plain(compat, incremental=False))
     monkeypatch.setattr(runner, "preflight",
-                        lambda result, requirements=None, memo=None: preflight(result, memo=None))
+                        lambda result, requirements=None: preflight(result, shared=False))
     assert check_points(points, "default").to_dict() == incremental

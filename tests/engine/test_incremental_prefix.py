@@ -102,7 +102,7 @@ def test_repeats_share_their_plans_analyses_and_only_those():
     repeated = preflight(again)
     fresh = resolve(argv, gpu="h100", model_path="llama-3.1-8b", incremental=False)
     assert repeated.problems and repeated.problems[0].fixes == []
-    assert repeated.to_dict() == preflight(fresh, memo=None).to_dict()
+    assert repeated.to_dict() == preflight(fresh, shared=False).to_dict()
     assert memory_plan(again) == memory_plan(first) == memory_plan(fresh)
     other = resolve(["--tp-size", "2"], gpu="h100", model_path="llama-3.1-8b")
     assert preflight(other).problems == [] and memory_plan(other) != memory_plan(first)

@@ -73,24 +73,20 @@ class Preflight(Struct, frozen=False):
         return {"verdict": self.verdict, "problems": [p.to_dict() for p in self.problems]}
 
 
-_VERDICTS: dict[Any, Any] = {}  # the default ``memo``: early cut-off on
-
-
 def preflight(result: Result, requirements: Iterable[Requirement] | None = None,
-              memo: dict[Any, Any] | None = _VERDICTS) -> Preflight:
+              *, shared: bool = True) -> Preflight:
     """The verdict on a resolved plan: requirement violations and launcher refusals.
 
-    ``memo``: not None turns on early cut-off for incrementally resolved results (a row
-    whose reads the resolution did not change keeps its verdict from the previous plan of
-    the same facts: ``requirements.check``); ``None`` evaluates every row afresh.
+    ``shared``: a repeated input (a result carrying its plan's ``SamePlan``) takes the
+    verdict computed for that plan; ``False`` evaluates every row afresh.
     """
-    same = result.extras.get(SAME_PLAN) if requirements is None and memo is not None \
+    same = result.extras.get(SAME_PLAN) if requirements is None and shared \
         else None  # a repeated input: its plan's verdict
     if same is not None and "preflight" in same.analyses:
         return _copy(same.analyses["preflight"])
     problems: list[Problem] = []
     seen: set[str] = set()
-    for v in check(result, requirements, memo):
+    for v in check(result, requirements):
         req = v.requirement
         seen.add(req.name)
         problems.append(Problem(req.name, req.severity, v.message, req.evidence,

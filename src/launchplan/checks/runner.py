@@ -179,7 +179,6 @@ def check_points(points: Iterable[Point], compat: str, start_index: int = 0) -> 
     from launchplan.engine.pipeline import RuleCrash
 
     resolve = point_resolver(compat)
-    verdicts: dict[Any, Any] = {}  # preflight's early cut-off, across this run's points
     report = Report()
     _settle()
     for index, point in enumerate(points, start_index):
@@ -195,7 +194,7 @@ def check_points(points: Iterable[Point], compat: str, start_index: int = 0) -> 
         except RuleCrash as crash:
             report.add("crash", crash.source, (crash.source,), point, str(crash))
             continue
-        for problem in preflight(result, memo=verdicts).problems:
+        for problem in preflight(result).problems:
             detail = ", ".join(f"{k}={v}" for k, v in problem.values.items()) or problem.why
             report.add(problem.severity.value, problem.requirement, problem.rules, point,
                        detail, problem.verified)

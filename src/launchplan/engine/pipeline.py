@@ -610,8 +610,6 @@ def _rerun(plan: _Plan, memo: dict[Any, Any], record: Record, result: Result) ->
         same = basis if not dirty else SamePlan(basis.declarations, basis.warnings,
                                                 basis.launcher)
         lane.final = result.extras[SAME_PLAN] = same
-        if dirty:
-            result.extras[CHANGES] = (basis, frozenset(dirty))
         return
     keys = overlay.keys()  # a live view: grows as declarations land
     view = View(record)
@@ -700,8 +698,6 @@ def _rerun(plan: _Plan, memo: dict[Any, Any], record: Record, result: Result) ->
     lane.called = called
     lane.final = same = SamePlan(tuple(stash), tuple(warnings), tuple(launcher))
     result.extras[SAME_PLAN] = same
-    if basis is not None:
-        result.extras[CHANGES] = (basis, frozenset(dirty))
 
 
 def _admitted(trigger_values: Any, overlay: dict[str, Any]) -> bool:
@@ -764,12 +760,6 @@ def _changed(now: Any, before: Any) -> list[str]:
         if was is not value and (type(was) is not type(value) or was != value):
             out.append(name)
     return out
-
-
-#: ``Result.extras`` key of ``(basis, changed)`` on a result resolved with a ``memo``
-#: against a previous run that went through: that run's ``SamePlan`` and every field whose
-#: final value (or whether it was given, or declared, or by which rule) may differ from it.
-CHANGES = "changes"
 
 
 #: ``Result.extras`` key, on a traced result, of the rule steps admitted for its target and
