@@ -286,21 +286,25 @@ def test_a_device_the_gpu_target_lacks_fails_at_start(device, fails):
             assert named[0].severity is Severity.FAILS_AT_START and device in named[0].why
 
 
-def test_a_numeric_fix_is_the_nearest_value_that_works(capsys):
-    """Over the model's 131,072-token context, the offered context length is the largest
-    trial under it, not the smallest: the least a user gives up."""
-    _, data = plan_json(["--gpu", "h100", "--model-path", "llama-3.1-8b",
+@pytest.mark.parametrize("model, limit", [("llama-3.1-8b", 131072), ("qwen3-8b", 40960)])
+def test_a_numeric_fix_is_the_nearest_value_that_works(capsys, model, limit):
+    """Over the model's context limit, the offered context length is the limit itself (the
+    model's derived context length), then the nearest trial: the least a user gives up."""
+    _, data = plan_json(["--gpu", "h100", "--model-path", model,
                          "--context-length", "200000"], capsys)
     problem = next(p for p in data["preflight"]["problems"]
                    if p["requirement"] == "context_length_limit")
     numeric = [fix for fix in problem["fixes"] if fix.startswith("--context-length ")]
-    assert numeric == ["--context-length 32768"]
+    assert numeric[0] == f"--context-length {limit}"
+    assert all(int(fix.split()[1]) <= limit for fix in numeric)
 
 
 def test_numeric_trials_are_ordered_by_closeness():
     from launchplan.checks.alternatives import trial_values
 
     assert trial_values("context_length", 9000) == (8192, 32768, 2048)
+    record = resolve([], gpu="h100", model_path="qwen3-8b").record
+    assert trial_values("context_length", 65536, record) == (40960, 32768, 8192, 2048)
     assert trial_values("mem_fraction_static", 0.95) == (0.9, 0.8)
     assert trial_values("tp_size", float("inf"))[0] == 8
     assert trial_values("tp_size", float("nan")) == (1, 2, 4, 8)  # the table's order

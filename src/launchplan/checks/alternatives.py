@@ -32,15 +32,21 @@ NUMERIC_TRIALS: dict[str, tuple[Any, ...]] = {
     "max_running_requests": (64, 256),
     "context_length": (2048, 8192, 32768),
 }
+#: Values a field's limit comes from the model: tried first, as the nearest value that works
+#: (a context above the config's limit is best served by the limit itself).
+FACT_TRIALS: dict[str, Callable[[Any], Any]] = {
+    "context_length": lambda record: record.model.derived_context_len,
+}
 # Fields whose value changes which kernels run; worth trying even if a rule did not read them.
 ALWAYS_TRY = ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
               "cuda_graph_backend_prefill")
 
 
-def trial_values(name: str, current: Any = None) -> tuple[Any, ...]:
+def trial_values(name: str, current: Any = None, record: Any = None) -> tuple[Any, ...]:
     """The values worth trying for ``name``; a number's trials nearest ``current`` first, so
     the change offered is the smallest that works (a 65,536-token context over a 40,960
-    limit is better served by 32,768 than by 2,048)."""
+    limit is better served by 32,768 than by 2,048), after the value the model's own limit
+    gives (``FACT_TRIALS``, with the launch's ``record``: 40,960 itself)."""
     spec = FIELDS[name]
     if spec.choices:
         return tuple(spec.choices)
@@ -49,7 +55,12 @@ def trial_values(name: str, current: Any = None) -> tuple[Any, ...]:
     trials = NUMERIC_TRIALS.get(name, ())
     if isinstance(current, (int, float)) and not isinstance(current, bool) \
             and current == current:  # nan has no nearest value: keep the table's order
-        return tuple(sorted(trials, key=lambda value: _distance(value, current)))
+        trials = tuple(sorted(trials, key=lambda value: _distance(value, current)))
+    fact = FACT_TRIALS.get(name)
+    if fact is not None and record is not None:
+        limit = fact(record)
+        if isinstance(limit, int) and limit > 0:
+            trials = (limit, *(t for t in trials if t != limit))
     return trials
 
 
@@ -83,7 +94,7 @@ def keeping_changes(
     found: list[dict[str, Any]] = []
     for name in dict.fromkeys(candidates):
         current = result.value(name)
-        for value in trial_values(name, current):
+        for value in trial_values(name, current, result.record):
             if value == current:
                 continue
             try:

@@ -181,7 +181,7 @@ def find_fixes(problem: Problem, result: Result | None, resolve_with: Resolver,
     budget = TRIAL_BUDGET
     for name in dict.fromkeys(c for c in candidates if c in FIELDS):
         current = result.value(name) if result is not None else None
-        trials = trial_values(name, current)
+        trials = trial_values(name, current, result.record if result is not None else None)
         if result is not None and result.record.raw.explicit(name):
             trials = (FIELDS[name].default, *trials)  # dropping the flag first
         for value in dict.fromkeys(trials):
