@@ -338,6 +338,62 @@ def test_flags_pasted_over_lines_without_a_launcher_stay_the_launchs():
     assert unpaste(["--model-path m\n--tp 2\n"])[0] == ["--model-path", "m", "--tp", "2"]
 
 
+@pytest.mark.parametrize("text, env", [
+    # an issue's caption over a block of flags, the environment in a block of its own
+    ("Server args:\n```\n--model-path m\n--tp 2\n```\nEnv:\n```\n"
+     "export SGLANG_ENABLE_JIT_DEEPGEMM=0\n```", ["SGLANG_ENABLE_JIT_DEEPGEMM=0"]),
+    ("launch with\n  --model-path m --tp 2\n\nSGLANG_X=1 FOO=2", ["SGLANG_X=1", "FOO=2"]),
+    ("I launch the server with the following args\n--model-path m\n--tp 2", []),
+    ("**Launch args**\n```\n--model-path m --tp 2\n```", []),
+    ("Server args (v0.5.11, 8x H100):\n```bash\n--model-path m \\\n  --tp 2\n```\n"
+     "and the env:\n```\nSGLANG_X=1\n```", ["SGLANG_X=1"]),
+    # the environment before the flags, no caption at all
+    ("export SGLANG_X=1\n--model-path m\n--tp 2", ["SGLANG_X=1"]),
+])
+def test_a_caption_over_a_list_of_flags_is_prose_and_its_env_block_the_environment(text, env):
+    # the caption's words were read as arguments ("expected flags and their values, got
+    # 'Server'") and the export as more of them
+    notes: list[str] = []
+    assert unpaste([text], notes=notes) == (["--model-path", "m", "--tp", "2"], env)
+    assert len(notes) == (0 if text.startswith("export") else 1)
+
+
+def test_a_captioned_list_of_flags_plans_and_says_how_it_was_read(capsys):
+    text = "Server args:\n--model-path llama-3.1-8b\n--tp 2\n\nexport SGLANG_X=1"
+    assert main(["resolve", "--gpu", "h100", "--format", "json", text]) == 0
+    assert "('Server args:') as captions" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text, stray", [
+    # prose after the flags is no caption of them: still a stray word, named as one
+    ("Server args:\n--model-path m --tp 2\nand it crashes", "and"),
+    # another program's command over flags is no caption either
+    ("vllm serve m\n--tp 2", "vllm"),
+    ("docker run img\n--tp 2", "docker"),
+])
+def test_words_around_a_flag_list_that_caption_nothing_stay_arguments(text, stray, capsys):
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert f"expected flags and their values, got '{stray}'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, argv", [
+    # a caption over a real launch: the launch is read as always
+    ("Server args:\npython -m sglang.launch_server --model-path m --tp 2",
+     ["--model-path", "m", "--tp", "2"]),
+    ("launch with\nsglang serve --model-path m --tp 2", ["--model-path", "m", "--tp", "2"]),
+    # flags after the launch's last line stay lost to the shell (and are named in a note)
+    ("python -m sglang.launch_server --model-path m\n--tp 2", ["--model-path", "m"]),
+])
+def test_flags_with_a_real_launch_word_are_read_as_before(text, argv):
+    assert unpaste([text]) == (argv, [])
+
+
+def test_prose_not_followed_by_flags_is_still_no_launch(capsys):
+    assert main(["resolve", "--gpu", "h100", "Please help me launch the server\nexport X=1"]) == 2
+    err = capsys.readouterr().err
+    assert "expected an SGLang launch" in err and "it runs Please help" in err
+
+
 def test_a_container_env_option_in_typographic_quotes_is_read_as_the_assignment():
     text = ("docker run --gpus all --env “HF_TOKEN=<secret>” -e ‘SGLANG_X=1’ \\\n"
             "    lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path m --tp 8")

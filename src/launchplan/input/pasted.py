@@ -877,6 +877,9 @@ def _launch_segment(words: list[str], launch: int | None = None,
             return _launch_segment([*_exported_to_local_shell(segments), *chosen], None, notes)
         if strict:
             _require_flags(segments)
+        listed = _captioned_flags(segments, notes)
+        if listed is not None:  # "Server args:" over a list of flags, its env in a block
+            return listed
         return [w for seg in segments for w in seg]
     at = found[min(max(launch or 1, 1), len(found)) - 1]
     if notes is not None:
@@ -1029,6 +1032,86 @@ def _defined_function(segment: list[str]) -> str | None:
         return segment[0][:-2]
     return None
 
+
+
+def _captioned_flags(segments: list[list[str]],
+                     notes: list[str] | None) -> list[str] | None:
+    """The launch a pasted list of bare flags stands for, when prose captions it or an
+    environment block goes with it: an issue's "Server args:" (or "I launch with") over
+    lines of ``--flag value``, with ``export SGLANG_X=1`` (or ``SGLANG_X=1``) in another
+    block. No command starts there, so the text describes a launch rather than scripting
+    one: the flag lines are its arguments, each line of prose right before them (or before
+    the environment) is a caption, not words of the launch, and the assignments are its
+    environment. They come back as the launch they describe (the assignments, SGLang's
+    launcher, the flags), which ``unpaste`` takes apart as any other. None when the text
+    holds no flag line, or no caption and no environment line (its words stay as they are),
+    so any other word still reaches the parser and is named there as a stray argument:
+    prose after the flags, a command of another program."""
+    kinds = [_line_kind(seg) for seg in segments]
+    if "flags" not in kinds or not ({"prose", "env"} & set(kinds)):
+        return None
+    values: dict[str, str] = {}
+    env: list[str] = []
+    kept: list[str] = []
+    captions: list[str] = []
+    for n, (seg, kind) in enumerate(zip(segments, kinds)):
+        if kind == "env":
+            names = shell_vars.declared(seg, values)
+            if seg[0] not in _SETUP:  # ``SGLANG_X=1`` alone: the block's environment
+                names = [w.partition("=")[0] for w in seg]
+            env.extend(f"{name}={values[name]}" for name in names if name in values)
+        elif kind == "prose" and _captions(kinds, n):
+            captions.append(" ".join(seg))
+        else:
+            kept.extend(seg)
+    if notes is not None and captions:
+        shown = "; ".join(repr(c) for c in captions[:2]) + ("; …" if len(captions) > 2 else "")
+        notes.append(f"the pasted text lists flags without a launch command: read as "
+                     f"SGLang's launch, the prose over them ({shown}) as captions, not "
+                     "arguments" + (", and the assignments as its environment" if env else ""))
+    return [*env, "python3", "-m", "sglang.launch_server", *kept]
+
+
+def _captions(kinds: list[str], at: int) -> bool:
+    """Whether the prose line ``at`` (with any prose lines right after it) stands right
+    before a line of the launch: its flags or its environment."""
+    for kind in kinds[at + 1:]:
+        if kind in ("blank", "prose"):
+            continue
+        return kind in ("flags", "env")
+    return False
+
+
+#: A word of a sentence or a caption (``Server``, ``args:``, ``don't``, ``8``, ``(H100)``,
+#: Markdown's ``**Launch`` ``args**``).
+_CAPTION_WORD = re.compile(r"^[(*_]*(?:[A-Za-z][A-Za-z'’-]*|\d+)[,.:;!?)*_]*$")
+#: Words after a program's name that make a line its command, not prose (``vllm serve m``).
+_SUBCOMMANDS = frozenset({"serve", "run", "exec", "start", "launch"})
+
+
+def _line_kind(segment: list[str]) -> str:
+    """What one line of a text without a launch command is: ``flags`` (it starts with one),
+    ``env`` (assignments, or ``export``/``declare`` of them), ``prose`` (a sentence or a
+    caption: words of letters, or any words ending in a colon), ``blank``, or ``other``
+    (a command, anything else)."""
+    words = [w for w in segment if w not in ("-", "*", "+")] if segment[:1] in (
+        ["-"], ["*"], ["+"]) else segment
+    if not words:
+        return "blank"
+    if _FLAG_WORD.match(words[0]):
+        return "flags"
+    if all(_ASSIGNMENT.match(w) for w in words) or (
+            words[0] in ("export", "declare") and len(words) > 1
+            and all(_ASSIGNMENT.match(w) or w.startswith("-") for w in words[1:])):
+        return "env"
+    first = words[0]
+    if _is_runner(first) or _PYTHON.match(first) or first == "sglang" or (
+            len(words) > 1 and first[:1].islower() and words[1] in _SUBCOMMANDS):
+        return "other"  # a program's command line, however plain its words
+    if words[-1].endswith(":") or (len(words) > 1
+                                    and all(_CAPTION_WORD.match(w) for w in words)):
+        return "prose"
+    return "other"
 
 #: A script's arguments, all of them, as a launch passes them on (``"$@"`` unquoted by now).
 _ALL_ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
