@@ -455,3 +455,24 @@ def test_echo_in_a_command_substitution_gives_its_words():
 def test_a_container_launch_in_inline_code_is_still_read():
     line = "I used `docker run --gpus all img python3 -m sglang.launch_server --tp 2` here."
     assert unpaste([line])[0] == ["--tp", "2"]
+
+
+def test_a_scripts_exports_reach_a_container_only_through_its_env_options():
+    # the host shell's exports are no environment of a launch in a container: docker run
+    # starts it with the image's environment and what -e passes in (a bare -e NAME passes
+    # the value the script exported)
+    script = ("export HF_TOKEN=t\nexport SGLANG_X=1\nexport MODEL=m\n"
+              "docker run --gpus all -e HF_TOKEN -e SGLANG_Y=2 img \\\n"
+              "  python3 -m sglang.launch_server --model-path $MODEL --tp 2")
+    notes: list[str] = []
+    assert unpaste([script], notes=notes) == (["--model-path", "m", "--tp", "2"],
+                                              ["HF_TOKEN=t", "SGLANG_Y=2"])
+    assert len(notes) == 1 and "exports SGLANG_X, MODEL on the host" in notes[0]
+    sudo = "export SGLANG_X=1\nsudo docker run img python3 -m sglang.launch_server --tp 2"
+    assert unpaste([sudo]) == (["--tp", "2"], [])
+
+
+@pytest.mark.parametrize("before", ["", "srun -N1 ", "apptainer exec img.sif ", "uv run "])
+def test_a_scripts_exports_still_reach_a_launch_that_inherits_them(before):
+    script = f"export SGLANG_X=1\n{before}python3 -m sglang.launch_server --tp 2"
+    assert unpaste([script]) == (["--tp", "2"], ["SGLANG_X=1"])

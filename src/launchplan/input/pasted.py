@@ -900,6 +900,9 @@ def _launch_segment(words: list[str], launch: int | None = None,
             exported.extend(f"{name}={values[name]}"
                             for name in shell_vars.declared(seg, values))
     chosen = _from_command(segments[at])
+    if exported and _isolated(chosen):
+        chosen = _passed_into_container(chosen, exported, values, notes)
+        exported = []
     out: list[str] = list(exported)
     skip = False
     for word in chosen:
@@ -1245,6 +1248,49 @@ def _from_command(words: list[str]) -> list[str]:
         lead += 1  # assignments are its environment, whatever program it starts first
     return [w for w in words[:lead] if _ASSIGNMENT.match(w)] + words[start:]
 
+
+
+#: Runners whose container starts with its image's environment, not the caller's: only what
+#: their ``-e``/``--env`` options pass reaches the launch.
+_ISOLATING_RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "kubectl"})
+
+
+def _isolated(command: list[str]) -> bool:
+    """Whether ``command`` (from its runner or launcher on) runs the launch in a container
+    that does not inherit the shell's exported variables (``docker run``, ``podman run``)."""
+    program = next((w for w in command if not _ASSIGNMENT.match(w) and w not in _WRAPPERS), "")
+    if program.rsplit("/", 1)[-1] == "sudo":  # ``sudo docker run``: the runner after it
+        program = next((w for w in command[command.index(program) + 1:]
+                        if not w.startswith("-")), "")
+    return program.rsplit("/", 1)[-1] in _ISOLATING_RUNNERS
+
+
+def _passed_into_container(command: list[str], exported: list[str], values: dict[str, str],
+                           notes: list[str] | None) -> list[str]:
+    """``command`` with each bare ``-e NAME`` (``--env NAME``) of a variable the script
+    exported written as ``-e NAME=VALUE``: the runner passes the caller's value in, and the
+    script says what it is. The script's other exports stay on the host: the container
+    starts with its image's environment and the ``-e`` assignments only, so they are no
+    environment of the launch (a note says so)."""
+    names = {assignment.partition("=")[0] for assignment in exported}
+    out: list[str] = []
+    passed: set[str] = set()
+    for at, word in enumerate(command):
+        before = command[at - 1] if at else ""
+        if before in _ENV_OPTIONS and word in names and word in values:
+            word = f"{word}={values[word]}"
+            passed.add(word.partition("=")[0])
+        elif before in _ENV_OPTIONS and "=" in word:
+            passed.add(word.partition("=")[0])
+        out.append(word)
+    left = [name for name in dict.fromkeys(a.partition("=")[0] for a in exported)
+            if name not in passed]
+    if notes is not None and left:
+        shown = ", ".join(left[:4]) + (", …" if len(left) > 4 else "")
+        notes.append(f"the script exports {shown} on the host, but the container starts with "
+                     "its image's environment and only what -e/--env passes in: not planned as "
+                     "the launch's environment (pass them with -e NAME to the container)")
+    return out
 
 def _interpreter_variable(words: list[str], i: int) -> bool:
     """A script's interpreter held in a variable (``$PYTHON -m sglang.launch_server``): a
