@@ -234,3 +234,36 @@ def test_a_helm_template_is_named_as_one(capsys):
     assert main(["resolve", "--gpu", "h100", template]) == 2
     first = capsys.readouterr().err.strip().splitlines()[0]
     assert first.startswith("launchplan: the pasted manifest:") and "helm template" in first
+
+
+_POD = ("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: s\n"
+        "    command: [python3, -m, sglang.launch_server]\n"
+        "    args: [--model-path, llama-3.3-70b, --tp, '8']\n"
+        "    env:\n    - name: SGLANG_X\n      value: '1'\n"
+        "    resources:\n      limits:\n        nvidia.com/gpu: \"4\"\n")
+
+
+@pytest.mark.parametrize("script", [
+    f"cat <<'EOF' | kubectl apply -f -\n{_POD}EOF\n",
+    f"kubectl apply -f - <<EOF\n{_POD}EOF\nkubectl get pods -w\n",
+    f"$ cat <<EOF | kubectl create --filename=- -n serving\n{_POD}EOF",
+])
+def test_a_manifest_a_here_document_feeds_to_kubectl_apply_is_the_launch(script, capsys):
+    # the shell line only delivers it: the text was refused as running cat and kubectl apply
+    notes: list[str] = []
+    assert unpaste([script], notes=notes) == (["--model-path", "llama-3.3-70b", "--tp", "8"],
+                                              ["SGLANG_X=1"])
+    assert "kubectl apply -f -" in notes[0]
+    assert main(["resolve", "--gpu", "h100", script, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == 4  # the pod's GPUs
+
+
+def test_a_here_document_that_is_no_sglang_manifest_is_left_as_it_was(capsys):
+    # a config file a here-document writes is still that file, and a manifest of another
+    # engine fed to kubectl is still no SGLang launch
+    script = ("cat > c.yaml <<EOF\ntp-size: 2\nEOF\n"
+              "python -m sglang.launch_server --model-path m --config c.yaml")
+    assert unpaste([script])[0] == ["--tp-size", "2", "--model-path", "m"]
+    vllm = "kubectl apply -f - <<EOF\nkind: Pod\nspec:\n  containers:\n  - command: [vllm]\nEOF"
+    assert main(["resolve", "--gpu", "h100", vllm]) == 2
+    assert "it runs kubectl apply" in capsys.readouterr().err

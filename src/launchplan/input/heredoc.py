@@ -4,7 +4,8 @@ SGLang's own docs write a config file with ``cat > config.yaml << EOF`` ... ``EO
 start ``python -m sglang.launch_server --config config.yaml``; scripts write a launch script
 or an environment file the same way. The lines of a here-document are the file's text, not
 commands: the script is read without them, and the text of each file a ``cat > FILE`` (or
-``tee FILE``) writes is kept, so a launch that names the file can be read with it.
+``tee FILE``) writes is kept, so a launch that names the file can be read with it. A
+here-document fed to ``kubectl apply -f -`` is the manifest the cluster runs.
 """
 
 from __future__ import annotations
@@ -80,3 +81,23 @@ def run_inline(text: str, files: dict[str, str]) -> str:
         body = written(files, runs.group(1)) if runs else None
         out.append(body if body is not None else line)
     return "\n".join(out)
+
+
+#: A command that hands what it reads on stdin to a cluster as a manifest (``kubectl apply
+#: -f -``, ``cat <<EOF | kubectl create -f -``, ``oc apply --filename=-``).
+_APPLIES_STDIN = re.compile(r"\b(?:kubectl|oc)\b[^\n]*?\b(?:apply|create|replace)\b[^\n]*?"
+                            r"(?:-f|--filename)(?:[ \t]+|=)-(?:\s|$)")
+
+
+def applied_manifest(text: str) -> str | None:
+    """The body of the first here-document ``text`` feeds to ``kubectl apply -f -`` (or
+    ``create``, ``replace``; OpenShift's ``oc``) that names SGLang: the manifest the cluster
+    runs, which the shell lines around it only deliver. None when there is none."""
+    if "<<" not in text or ("kubectl" not in text and "oc " not in text):
+        return None
+    lines = text.split("\n")
+    for start, _, end in closed_heredocs(lines):
+        body = textwrap.dedent("\n".join(lines[start + 1:end]))
+        if _APPLIES_STDIN.search(lines[start]) and "sglang" in body:
+            return body
+    return None

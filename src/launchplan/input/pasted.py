@@ -295,8 +295,9 @@ def _flag_values(argv: list[str]) -> dict[str, str]:
 def cleaned(token: str, notes: list[str] | None = None) -> str:
     """``token`` as the command it shows: Windows line ends made plain, a web page's
     Markdown around it (code fences, blockquote markers) taken off, a PowerShell or
-    ``cmd.exe`` launch rewritten as the POSIX one it stands for, and a systemd unit as the
-    script it amounts to (its environment exported, then its command)."""
+    ``cmd.exe`` launch rewritten as the POSIX one it stands for, a systemd unit as the
+    script it amounts to (its environment exported, then its command), and a manifest a
+    here-document feeds to ``kubectl apply -f -`` as that manifest."""
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
@@ -304,6 +305,15 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     from launchplan.input.powershell import as_posix, looks_like_powershell
 
     token = unmarked(token)
+    if "<<" in token:  # cat <<EOF | kubectl apply -f -: the manifest the cluster runs
+        from launchplan.input.heredoc import applied_manifest
+
+        manifest = applied_manifest(token)
+        if manifest is not None:
+            if notes is not None:
+                notes.append("the pasted script feeds a here-document to kubectl apply -f -: "
+                             "that manifest is read as the launch")
+            return manifest
     if "=" in token and "<<" not in token:
         from launchplan.input.systemd_unit import as_script, looks_like_unit
 
