@@ -267,3 +267,17 @@ def test_a_here_document_that_is_no_sglang_manifest_is_left_as_it_was(capsys):
     vllm = "kubectl apply -f - <<EOF\nkind: Pod\nspec:\n  containers:\n  - command: [vllm]\nEOF"
     assert main(["resolve", "--gpu", "h100", vllm]) == 2
     assert "it runs kubectl apply" in capsys.readouterr().err
+
+
+def test_a_role_based_groups_leader_worker_variables_are_its_size_and_the_leaders_index():
+    rbg = ("kind: RoleBasedGroup\nspec:\n  roles:\n  - name: backend\n    leaderWorkerPattern:\n"
+           "      size: 2\n      template:\n        spec:\n          containers:\n"
+           "          - command: [python3, -m, sglang.launch_server, --model-path, m, --tp, '16',"
+           " --dist-init-addr, '$(RBG_LWP_LEADER_ADDRESS):6379', --nnodes,"
+           " $(RBG_LWP_GROUP_SIZE), --node-rank, $(RBG_LWP_WORKER_INDEX)]\n")
+    assert unpaste([rbg])[0] == ["--model-path", "m", "--tp", "16", "--dist-init-addr",
+                                 "$(RBG_LWP_LEADER_ADDRESS):6379", "--nnodes", "2",
+                                 "--node-rank", "0"]
+    # a worker's own patch is not the leader: its index stays unknown
+    worker = rbg.replace("      template:", "      workerTemplatePatch:")
+    assert unpaste([worker])[0][-1] == "$(RBG_LWP_WORKER_INDEX)"

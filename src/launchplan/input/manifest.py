@@ -12,10 +12,11 @@ words from the launcher on, and the environment the manifest gives it.
 Kubernetes expands ``$(NAME)`` in ``command``/``args`` from the container's own ``env``
 entries with literal values; that is done here too, with the variables a LeaderWorkerSet
 sets that its manifest fixes (``LWS_GROUP_SIZE``; ``LWS_WORKER_INDEX`` 0 in the leader's
-template). A reference the manifest cannot resolve (a worker's index, a ``valueFrom``
-secret) stays as written, so the flag that holds it is reported with the text it got. The
-GPUs the launching container requests are read too (``gpus_requested``): the container
-sees those, not the node's.
+template), and their RoleBasedGroup spellings for a ``leaderWorkerPattern`` role
+(``RBG_LWP_GROUP_SIZE``; ``RBG_LWP_WORKER_INDEX`` 0, the leader's). A reference the
+manifest cannot resolve (a worker's index, a ``valueFrom`` secret) stays as written, so the
+flag that holds it is reported with the text it got. The GPUs the launching container
+requests are read too (``gpus_requested``): the container sees those, not the node's.
 """
 
 from __future__ import annotations
@@ -194,10 +195,18 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
         if isinstance(group, dict) and isinstance(group.get("size"), int):
             # LeaderWorkerSet sets the group's size in every pod, index 0 in the leader's
             implicit = {**implicit, "LWS_GROUP_SIZE": str(group["size"])}
+        pattern = node.get("leaderWorkerPattern")
+        if isinstance(pattern, dict) and isinstance(pattern.get("size"), int):
+            # a RoleBasedGroup's leader-worker role sets the same two in each pod; its
+            # template (and patch) is the leader's too, index 0
+            implicit = {**implicit, "RBG_LWP_GROUP_SIZE": str(pattern["size"]),
+                        "RBG_LWP_WORKER_INDEX": "0"}
         for key, value in node.items():
             if isinstance(value, (dict, list)):
                 inner = {**implicit, "LWS_WORKER_INDEX": "0"} if key == "leaderTemplate" \
                     and "LWS_GROUP_SIZE" in implicit else implicit
+                if key == "workerTemplatePatch":  # a worker's own words: not index 0
+                    inner = {k: v for k, v in inner.items() if k != "RBG_LWP_WORKER_INDEX"}
                 yield from _containers(value, inner, seen)
     elif isinstance(node, list):
         if node and all(isinstance(item, (str, int, float)) for item in node):
