@@ -44,7 +44,8 @@ def test_the_set_is_real_and_varied():
              ".env(": 0, "--json-model-override-args": 0, "--lora-paths": 0, "eval ": 0,
              "apptainer exec": 0, "--is-embedding": 0, "ExecStart=": 0, "[Container]": 0,
              "engine_kwargs": 0, "SGLangAppEnvironment(": 0, "for RANK in": 0, "cmd +=": 0,
-             "=$(echo serve": 0, "HIP_VISIBLE_DEVICES": 0}
+             "=$(echo serve": 0, "HIP_VISIBLE_DEVICES": 0, "#SBATCH": 0, "<details>": 0,
+             "| kubectl apply -f -": 0, "leaderWorkerPattern": 0, "sudo docker run": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
