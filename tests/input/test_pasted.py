@@ -349,13 +349,16 @@ def test_flags_pasted_over_lines_without_a_launcher_stay_the_launchs():
      "and the env:\n```\nSGLANG_X=1\n```", ["SGLANG_X=1"]),
     # the environment before the flags, no caption at all
     ("export SGLANG_X=1\n--model-path m\n--tp 2", ["SGLANG_X=1"]),
+    # the flags as a Markdown list's items, under a caption or not
+    ("Launch flags:\n- --model-path m\n- --tp 2\n", []),
+    ("* --model-path m\n* --tp 2", []),
 ])
 def test_a_caption_over_a_list_of_flags_is_prose_and_its_env_block_the_environment(text, env):
     # the caption's words were read as arguments ("expected flags and their values, got
     # 'Server'") and the export as more of them
     notes: list[str] = []
     assert unpaste([text], notes=notes) == (["--model-path", "m", "--tp", "2"], env)
-    assert len(notes) == (0 if text.startswith("export") else 1)
+    assert len(notes) == (0 if text.startswith(("export", "* ")) else 1)
 
 
 def test_a_captioned_list_of_flags_plans_and_says_how_it_was_read(capsys):

@@ -1055,13 +1055,15 @@ def _captioned_flags(segments: list[list[str]],
     block. No command starts there, so the text describes a launch rather than scripting
     one: the flag lines are its arguments, each line of prose right before them (or before
     the environment) is a caption, not words of the launch, and the assignments are its
-    environment. They come back as the launch they describe (the assignments, SGLang's
-    launcher, the flags), which ``unpaste`` takes apart as any other. None when the text
-    holds no flag line, or no caption and no environment line (its words stay as they are),
+    environment; flags written as a Markdown list's items (``- --tp 2``) are the flags.
+    They come back as the launch they describe (the assignments, SGLang's launcher, the
+    flags), which ``unpaste`` takes apart as any other. None when the text holds no flag
+    line, or no caption, environment line or listed flag (its words stay as they are),
     so any other word still reaches the parser and is named there as a stray argument:
     prose after the flags, a command of another program."""
     kinds = [_line_kind(seg) for seg in segments]
-    if "flags" not in kinds or not ({"prose", "env"} & set(kinds)):
+    listed = any(kind == "flags" and _unlisted(seg) != seg for seg, kind in zip(segments, kinds))
+    if "flags" not in kinds or not ({"prose", "env"} & set(kinds) or listed):
         return None
     values: dict[str, str] = {}
     env: list[str] = []
@@ -1075,8 +1077,8 @@ def _captioned_flags(segments: list[list[str]],
             env.extend(f"{name}={values[name]}" for name in names if name in values)
         elif kind == "prose" and _captions(kinds, n):
             captions.append(" ".join(seg))
-        else:
-            kept.extend(seg)
+        else:  # a Markdown list's item (``- --tp 2``): the flags, not the list's dash
+            kept.extend(_unlisted(seg) if kind == "flags" else seg)
     if notes is not None and captions:
         shown = "; ".join(repr(c) for c in captions[:2]) + ("; …" if len(captions) > 2 else "")
         notes.append(f"the pasted text lists flags without a launch command: read as "
@@ -1102,13 +1104,17 @@ _CAPTION_WORD = re.compile(r"^[(*_]*(?:[A-Za-z][A-Za-z'’-]*|\d+)[,.:;!?)*_]*$"
 _SUBCOMMANDS = frozenset({"serve", "run", "exec", "start", "launch"})
 
 
+def _unlisted(segment: list[str]) -> list[str]:
+    """``segment`` without the marker of a Markdown or YAML list item it starts with."""
+    return segment[1:] if segment[:1] in (["-"], ["*"], ["+"]) else segment
+
+
 def _line_kind(segment: list[str]) -> str:
     """What one line of a text without a launch command is: ``flags`` (it starts with one),
     ``env`` (assignments, or ``export``/``declare`` of them), ``prose`` (a sentence or a
     caption: words of letters, or any words ending in a colon), ``blank``, or ``other``
     (a command, anything else)."""
-    words = [w for w in segment if w not in ("-", "*", "+")] if segment[:1] in (
-        ["-"], ["*"], ["+"]) else segment
+    words = _unlisted(segment)
     if not words:
         return "blank"
     if _FLAG_WORD.match(words[0]):
