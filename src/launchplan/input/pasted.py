@@ -1071,6 +1071,7 @@ def _captioned_flags(segments: list[list[str]],
     captions: list[str] = []
     for n, (seg, kind) in enumerate(zip(segments, kinds)):
         if kind == "env":
+            seg = _unlisted(seg)
             names = shell_vars.declared(seg, values)
             if seg[0] not in _SETUP:  # ``SGLANG_X=1`` alone: the block's environment
                 names = [w.partition("=")[0] for w in seg]
