@@ -352,6 +352,8 @@ def test_flags_pasted_over_lines_without_a_launcher_stay_the_launchs():
     # the flags as a Markdown list's items, under a caption or not
     ("Launch flags:\n- --model-path m\n- --tp 2\n", []),
     ("* --model-path m\n* --tp 2", []),
+    # one-word headings over the blocks
+    ("Env\n- SGLANG_X=1\n\nArgs\n- --model-path m\n- --tp 2", ["SGLANG_X=1"]),
 ])
 def test_a_caption_over_a_list_of_flags_is_prose_and_its_env_block_the_environment(text, env):
     # the caption's words were read as arguments ("expected flags and their values, got

@@ -1113,8 +1113,8 @@ def _unlisted(segment: list[str]) -> list[str]:
 def _line_kind(segment: list[str]) -> str:
     """What one line of a text without a launch command is: ``flags`` (it starts with one),
     ``env`` (assignments, or ``export``/``declare`` of them), ``prose`` (a sentence or a
-    caption: words of letters, or any words ending in a colon), ``blank``, or ``other``
-    (a command, anything else)."""
+    caption: words of letters, any words ending in a colon, or one capitalised word),
+    ``blank``, or ``other`` (a command, anything else)."""
     words = _unlisted(segment)
     if not words:
         return "blank"
@@ -1131,7 +1131,13 @@ def _line_kind(segment: list[str]) -> str:
     if words[-1].endswith(":") or (len(words) > 1
                                     and all(_CAPTION_WORD.match(w) for w in words)):
         return "prose"
+    if len(words) == 1 and _TITLE_WORD.match(first):  # a one-word heading: ``Args``
+        return "prose"
     return "other"
+
+
+#: A capitalised word alone on its line (``Args``, ``**Env**``): a heading, no program.
+_TITLE_WORD = re.compile(r"^[*_#]*[A-Z][a-z]+[*_]*$")
 
 #: A script's arguments, all of them, as a launch passes them on (``"$@"`` unquoted by now).
 _ALL_ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
