@@ -1046,7 +1046,6 @@ def _defined_function(segment: list[str]) -> str | None:
     return None
 
 
-
 def _captioned_flags(segments: list[list[str]],
                      notes: list[str] | None) -> list[str] | None:
     """The launch a pasted list of bare flags stands for, when prose captions it or an
@@ -1272,7 +1271,6 @@ def _from_command(words: list[str]) -> list[str]:
     return [w for w in words[:lead] if _ASSIGNMENT.match(w)] + words[start:]
 
 
-
 #: Runners whose container starts with its image's environment, not the caller's: only what
 #: their ``-e``/``--env`` options pass reaches the launch.
 _ISOLATING_RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "kubectl"})
@@ -1314,6 +1312,7 @@ def _passed_into_container(command: list[str], exported: list[str], values: dict
                      "its image's environment and only what -e/--env passes in: not planned as "
                      "the launch's environment (pass them with -e NAME to the container)")
     return out
+
 
 def _interpreter_variable(words: list[str], i: int) -> bool:
     """A script's interpreter held in a variable (``$PYTHON -m sglang.launch_server``): a
