@@ -101,6 +101,10 @@ SUITES = {
     # lines aimed at SGLang's refusals no recorded case had met, recorded with the launcher
     # check (tools/gen_refusals_cases.py)
     "refusals": "refusals-cases.json",
+    # the draws over the parity models' published configs, each with one to three SGLang
+    # variables the rules admitted for its target and model read, spelt as people write them
+    # (tools/gen_hubdraws_cases.py --suite envdraws)
+    "envdraws": "envdraws-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -148,10 +152,10 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     ("wild5", "0.5.21"): 230,  # of 240: 8 Gemma 4 and 2 Nemotron 3 Super lines, likewise
     ("wild6", "0.5.21"): 173,  # of 183: the lines transformers 5.24 cannot read, likewise
     ("shipped", "0.5.21"): 422,  # of 440: 9 Gemma 4 NVFP4 and 9 Nemotron 3 Super NVFP4, likewise
-    # the real pasted launches (tools/gen_pasted_cases.py), of 325: one line runs
+    # the real pasted launches (tools/gen_pasted_cases.py), of 339: one line runs
     # ``--device npu``, whose memory probe needs torch_npu (an ImportError, left out as
     # HARNESS_ERRORS are; no host of a GPU target has it)
-    ("pasted", "0.5.23"): 324, ("pasted", "default"): 324, ("pasted", "0.5.22"): 324,
+    ("pasted", "0.5.23"): 338, ("pasted", "default"): 338, ("pasted", "0.5.22"): 324,
     # and 0.5.21 imports modelscope for the four lines that set SGLANG_USE_MODELSCOPE (the
     # venv has none; a server set up for ModelScope does), and its transformers reads
     # neither Gemma 4's per-layer head_dim nor Nemotron 3 Super's MTP layer types (two
@@ -238,6 +242,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # of 246 on 0.5.21 (recorded with that venv's own transformers): the Muse Spark line and
     # four lines on a config whose per-layer head_dim that transformers cannot read
     ("wild10", "0.5.21"): 241,
+    # tools/gen_hubdraws_cases.py --suite envdraws: 400 draws, each with its environment
+    ("envdraws", "0.5.23"): 400, ("envdraws", "default"): 400,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

@@ -14,7 +14,12 @@ targets only: on NVIDIA ones SGLang converts it to ``gptq_marlin``, a conversion
 stubbed kernel package never detects (its README), so it would report a refusal real SGLang
 does not make. ``--suite shipdraws`` draws over the Hub configs launchplan ships instead (the
 checkpoints users name by their Hub id), ``--suite synthdraws`` over the parity models' synthetic
-configs (each the fewest keys that reach a model family's rules).
+configs (each the fewest keys that reach a model family's rules). ``--suite envdraws`` adds an
+environment to each draw over the parity models' published configs: one to three SGLang
+variables among those the rules admitted for that target and model read (``engine.pipeline``'s
+read sets; so a DeepSeek-V4 launch meets the DSV4 layouts, an MI300X one the aiter switches),
+each spelt as people write it (``1``, ``true``, ``y``, ``on``, ``0``, a number, a word the
+variable does not parse). Its generation imports launchplan (``PYTHONPATH=src``).
 
     python tests/parity/tools/gen_hubdraws_cases.py [--suite NAME] [--count N] [--seed S] [OUT]
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py hubdraws --jobs 1
@@ -41,7 +46,26 @@ TARGETS = FACTS / "targets.json"
 #: Hub id), or the parity models' synthetic configs
 POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
          "shipdraws": (FACTS / "hub", "shipped/", 4343, False),
-         "synthdraws": (MODELS, "parity-models/", 4444, True)}
+         "synthdraws": (MODELS, "parity-models/", 4444, True),
+         "envdraws": (MODELS, "parity-models/", 4545, False)}
+#: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
+SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
+             "int": ("0", "1", "8", "64", "4096", "abc"),
+             "float": ("0", "0.5", "1.0", "abc")}
+#: the values a string variable's readers tell apart (its default, and what rules compare)
+WORDS = {"MOONCAKE_PROTOCOL": ("rdma", "efa", "tcp"),
+         "SGLANG_AITER_KV_CACHE_LAYOUT": ("nhd", "vectorized_5d"),
+         "SGLANG_DSV4_COMPRESSED_KV_LAYOUT": ("auto", "v4", "bf16"),
+         "SGLANG_DSV4_COMPRESS_STATE_DTYPE": ("float32", "bf16", "bfloat16"),
+         "SGLANG_DSV4_KV_LAYOUT": ("auto", "v4", "v41", "v41_new"),
+         "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": ("bf16", "fp8"),
+         "SGLANG_HACK_FLASHMLA_BACKEND": ("auto", "unified_kv_triton"),
+         "SGLANG_MAMBA_CONV_DTYPE": ("bfloat16", "float32"),
+         "SGLANG_MAMBA_SSM_DTYPE": ("bfloat16", "float32"),
+         "SGLANG_MOONCAKE_CUSTOM_MEM_POOL": ("NVLINK", ""),
+         "SGLANG_RAGGED_VERIFY_MODE": ("static", "dynamic"),
+         "SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": ("rust", "python"),
+         "SGLANG_EMBEDDINGS_SPARSE_HEAD": ("1",)}
 #: the MTP bundle of ``gen_hub_cases.LAUNCHES["tp8-mtp"]`` (no draft path: the model's own)
 MTP = ["--speculative-algorithm", "EAGLE", "--speculative-num-steps", "3",
        "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"]
@@ -98,10 +122,36 @@ def main() -> None:
         if key in seen:
             continue
         seen.add(key)
-        out.append({"name": f"{suite}/{len(out)}", "platform": platform,
-                    "model": prefix + model, "argv": argv, "fields": fields})
+        case = {"name": f"{suite}/{len(out)}", "platform": platform, "model": prefix + model,
+                "argv": argv, "fields": fields}
+        if suite == "envdraws":
+            env = draw_environment(rng, platform, str(root / model))
+            if not env:
+                continue
+            case["env"] = env
+        out.append(case)
     Path(args.out).write_text(json.dumps(out, indent=0) + "\n")
     print(f"wrote {len(out)} cases to {args.out}")
+
+
+def draw_environment(rng: random.Random, platform: str, model: str) -> dict[str, str]:
+    """One to three of the variables the rules admitted for ``platform`` and ``model`` read,
+    each with a spelling of its kind (none when those rules read no variable)."""
+    from launchplan.engine.pipeline import PLANS
+    from launchplan.facts.environment import PLAIN_FLAGS, VARIABLES
+    from launchplan.planner import build_raw, build_record
+    from launchplan.rulesets import get_ruleset
+
+    record = build_record(build_raw((), {}, model), platform)
+    plan = PLANS.plan(get_ruleset("default").rules(), record)
+    known = {**{name: kind for name, (kind, _) in VARIABLES.items()},
+             **dict.fromkeys(PLAIN_FLAGS, "bool")}
+    read = sorted({name for reads in plan.depends() for name in reads if name in known})
+    if not read:
+        return {}
+    chosen = rng.sample(read, min(len(read), rng.choice((1, 1, 2, 3))))
+    return {name: rng.choice(WORDS.get(name, SPELLINGS.get(known[name], ("1",))))
+            for name in sorted(chosen)}
 
 
 def _without_speculation(argv: list[str]) -> list[str]:
