@@ -472,9 +472,24 @@ def test_a_scripts_exports_reach_a_container_only_through_its_env_options():
     notes: list[str] = []
     assert unpaste([script], notes=notes) == (["--model-path", "m", "--tp", "2"],
                                               ["HF_TOKEN=t", "SGLANG_Y=2"])
-    assert len(notes) == 1 and "exports SGLANG_X, MODEL on the host" in notes[0]
+    assert len(notes) == 1 and "sets SGLANG_X, MODEL on the host" in notes[0]
     sudo = "export SGLANG_X=1\nsudo docker run img python3 -m sglang.launch_server --tp 2"
     assert unpaste([sudo]) == (["--tp", "2"], [])
+
+
+@pytest.mark.parametrize("runner", ["docker run", "sudo docker run", "podman run"])
+def test_assignments_before_a_container_runner_are_the_clients_not_the_launchs(runner):
+    # ``A=1 docker run ...`` sets A for the docker client on the host: the container sees it
+    # only through ``-e A`` (which passes the client's value), as a script's export
+    line = (f"SGLANG_X=1 HF_TOKEN=t {runner} --gpus all -e HF_TOKEN -e SGLANG_Y=2 img "
+            "python3 -m sglang.launch_server --tp 2")
+    notes: list[str] = []
+    argv, env = unpaste([line], notes=notes)
+    assert argv == ["--tp", "2"]
+    assert env == (["SGLANG_Y=2"] if runner.startswith("sudo") else ["HF_TOKEN=t", "SGLANG_Y=2"])
+    assert "SGLANG_X" not in " ".join(env)
+    inherit = "SGLANG_X=1 srun -N1 python3 -m sglang.launch_server --tp 2"
+    assert unpaste([inherit]) == (["--tp", "2"], ["SGLANG_X=1"])
 
 
 @pytest.mark.parametrize("before", ["", "srun -N1 ", "apptainer exec img.sif ", "uv run "])

@@ -910,9 +910,18 @@ def _launch_segment(words: list[str], launch: int | None = None,
             exported.extend(f"{name}={values[name]}"
                             for name in shell_vars.declared(seg, values))
     chosen = _from_command(segments[at])
-    if exported and _isolated(chosen):
-        chosen = _passed_into_container(chosen, exported, values, notes)
-        exported = []
+    if _isolated(chosen):
+        lead = 0  # ``A=1 docker run ...``: set for the docker client, like an export
+        while lead < len(chosen) and _ASSIGNMENT.match(chosen[lead]):
+            lead += 1
+        if lead:
+            shell_vars.assigned(chosen[:lead], values)
+            exported.extend(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
+                            for w in chosen[:lead] if w.partition("=")[0] in values)
+            chosen = chosen[lead:]
+        if exported:
+            chosen = _passed_into_container(chosen, exported, values, notes)
+            exported = []
     out: list[str] = list(exported)
     skip = False
     for word in chosen:
@@ -1308,7 +1317,7 @@ def _passed_into_container(command: list[str], exported: list[str], values: dict
             if name not in passed]
     if notes is not None and left:
         shown = ", ".join(left[:4]) + (", …" if len(left) > 4 else "")
-        notes.append(f"the script exports {shown} on the host, but the container starts with "
+        notes.append(f"the script sets {shown} on the host, but the container starts with "
                      "its image's environment and only what -e/--env passes in: not planned as "
                      "the launch's environment (pass them with -e NAME to the container)")
     return out
