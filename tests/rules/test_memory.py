@@ -155,6 +155,19 @@ def test_vlm_headroom_reads_the_vision_config_as_transformers_presents_it():
     assert fraction(qwen, language_model_only=True) == text
 
 
+def test_vlm_headroom_multiplies_in_sglang_s_order_to_the_last_bit():
+    """SGLang multiplies the fraction by (0.95 x the size factor), not by 0.95 and then the
+    factor: the two groupings differ in the last bit for most fractions, and a logged value
+    (Kimi-K2.5 on an MI355X logs 0.8260405859375) must be met exactly."""
+    overlay = sized("h100")
+    text = mem_fraction_default(make_view("h100", overlay=overlay))["mem_fraction_static"]
+    qwen = _vlm("qwen2_5_vl", {"depth": 32, "hidden_size": 1280})
+    out = mem_fraction_default(make_view("h100", model=qwen, overlay=overlay))
+    factor = 1 - 0.1 * (32 * 1280**2 / (24 * 1024**2) - 1)
+    assert text == 0.83 and text * 0.95 * factor != text * (0.95 * factor)
+    assert out["mem_fraction_static"] == text * (0.95 * factor)
+
+
 def test_muse_spark_turns_post_capture_kv_sizing_on_unless_the_environment_says():
     overlay = sized("h100")
     muse = fake_model(arch0="MuseSparkForConditionalGeneration")

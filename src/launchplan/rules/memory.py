@@ -405,4 +405,4 @@ def _vlm_adjusted(fraction: float, model: Any, post_capture: bool, memory: float
     layers, hidden = vision_encoder_size(model.model_type, vision or {})
     ratio = (layers * hidden**2) / (24 * 1024**2)
     factor = max(0.8, min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
-    return fraction * 0.95 * factor
+    return fraction * (0.95 * factor)  # SGLang's grouping: 0.95 x factor first (to the last bit)
