@@ -79,6 +79,26 @@ def test_real_logs_plan_with_only_their_classified_differences(capsys, entry):
         assert again["agrees"] and again["release"] == entry["compat_too"]
 
 
+def test_the_dict_later_releases_log_is_compared_like_the_repr(capsys, tmp_path):
+    """0.5.21 on, SGLang logs server_args={...} (its resolved dict), where enable_dp_attention
+    is the report attn_dp_size > 1 (true here, though the field resolves false): the oracle's
+    attention-DP resolution written that way plans exactly as its ServerArgs(...) line."""
+    from launchplan.input.server_log import parse_log
+
+    entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b-attn-dp.log")
+    values = parse_log((DATA / entry["file"]).read_text()).values
+    assert values["attn_dp_size"] == 2 and values["enable_dp_attention"] is False
+    values["enable_dp_attention"] = True
+    log = tmp_path / "dict.log"
+    log.write_text(f"[2026-12-01 09:20:00] server_args={values!r}\n")
+    as_repr = run(capsys, entry)
+    as_dict = run(capsys, {**entry, "file": str(log)})
+    assert as_dict["agrees"] and as_dict["differences"] == [] and not as_dict["truncated"]
+    assert as_dict["compared"] == as_repr["compared"] - 1  # the report is not compared
+    assert as_dict["agrees_if_passed_explicitly"] == as_repr["agrees_if_passed_explicitly"]
+    assert as_dict["log"]["line"] == 1 and as_dict["unknown_fields"] == []
+
+
 def test_a_recent_log_compares_its_cuda_graph_config(capsys, tmp_path):
     """0.5.19 and later log the CUDA-graph settings as CudaGraphConfig(decode=PhaseConfig(...),
     ...): read as a mapping, compared; a decode max_bs changed by hand is a difference."""

@@ -120,3 +120,58 @@ def test_a_record_cut_off_by_the_paste_is_dropped() -> None:
     logged = parse_log("server_args=ServerArgs(tp_size=1, cuda_graph_config=CudaGraphConfig("
                        "decode=PhaseConfig(backend='full', max_bs=2")
     assert logged.truncated and logged.values == {"tp_size": 1}
+
+
+def test_the_dict_later_releases_log_is_read_item_by_item() -> None:
+    """0.5.21 on logs ``server_args={...}`` (the resolved dict): nested records are plain
+    dicts, a wrapped line is joined back, code is never evaluated."""
+    logged = parse_log(
+        "[2026-09-11 23:34:03] server_args={'model_path': '/models/m', 'tp_size': 3, "
+        "'mem_fraction_static': 0.95, 'api_key': '[REDACTED]', 'lora_paths': __import__('os'), "
+        "'cuda_graph_config': {'decode': {'backend': 'full', 'max_bs': 4, 'bs': [1, 2, 3, 4]},\n"
+        "   'prefill': {'backend': 'disabled', 'max_bs': 1024}}, 'page_size': 256}\n"
+        "[2026-09-11 23:34:04] Init torch distributed begin.")
+    assert logged.form == "dict" and logged.line == 1 and not logged.truncated
+    assert logged.values["tp_size"] == 3 and logged.values["page_size"] == 256
+    assert logged.values["cuda_graph_config"] == {
+        "decode": {"backend": "full", "max_bs": 4, "bs": [1, 2, 3, 4]},
+        "prefill": {"backend": "disabled", "max_bs": 1024}}
+    assert set(logged.unreadable) == {"lora_paths"}
+
+
+def test_a_cut_off_dict_keeps_what_came_before_the_cut() -> None:
+    logged = parse_log("server_args={'model_path': 'm', 'tp_size': 2, 'cuda_graph_config': "
+                       "{'decode': {'backend': 'full', 'max_b")
+    assert logged.truncated and logged.values == {"model_path": "m", "tp_size": 2}
+    logged = parse_log("server_args={'model_path': 'm', 'tp_size': 2, 'page_si")
+    assert logged.truncated and logged.values == {"model_path": "m", "tp_size": 2}
+
+
+@pytest.mark.parametrize(("items", "kept"), [
+    ("'attn_dp_size': 4, 'enable_dp_attention': True", False),  # 0.5.22 on: a report
+    ("'attn_dp_size': 1, 'enable_dp_attention': False", False),
+    ("'enable_dp_attention': True, 'dp_size': 4", True),  # 0.5.21: no attn_dp_size, the field
+    ("'attn_dp_size': 1, 'enable_dp_attention': True", True),  # not the report: compared
+])
+def test_the_dict_s_attention_dp_report_is_set_aside(items: str, kept: bool) -> None:
+    """From 0.5.22 the dict's enable_dp_attention is attn_dp_size > 1, not the field (which
+    resolves false): it is set aside, not compared."""
+    logged = parse_log("server_args={'model_path': 'm', " + items + "}")
+    assert ("enable_dp_attention" in logged.values) is kept
+    assert ("enable_dp_attention" in logged.set_aside) is not kept
+
+
+def test_the_last_start_up_line_wins_whichever_its_form() -> None:
+    logged = parse_log("server_args=ServerArgs(tp_size=1)\nrestart\nserver_args={'tp_size': 2}")
+    assert logged.values == {"tp_size": 2} and logged.form == "dict" and logged.line == 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab_=,'\"()[]{}\\\n 0123.-:N")), max_size=120))
+def test_any_damage_after_the_dict_marker_reads_or_is_one_clear_error(tail: str) -> None:
+    try:
+        logged = parse_log("[x] server_args={" + tail)
+    except InputError as exc:
+        assert exc.subject == "--from-log"
+        return
+    assert all(k.isidentifier() for k in logged.values)

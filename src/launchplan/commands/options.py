@@ -69,7 +69,8 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--fail-on", "fail_on", "value", ("fails-at-start", "runtime-error", "degraded"),
            help="the mildest preflight severity that fails a check"),
     Option("--from-log", "from_log", "value",
-           help="plan the launch a log's server_args=ServerArgs(...) line records"),
+           help="plan the launch a log's server_args=ServerArgs(...) (or, 0.5.21 on, "
+                "server_args={...}) line records"),
     Option("--emit", "emit", "value", ("sglang", "yaml"),
            help="print a pinned SGLang command line, or a pinned --config YAML file"),
     Option("--launch", "launch", "int",

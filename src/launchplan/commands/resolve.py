@@ -29,8 +29,9 @@ options:
   --all                  list every field, untouched defaults included
   --strict               exit 3 instead of overriding explicit input, and when preflight
                          says the launch fails at start-up or at run time
-  --from-log FILE        read the server_args=ServerArgs(...) line SGLang logged at start-up,
-                         plan that launch and list where the plan differs from the log
+  --from-log FILE        read the server_args=ServerArgs(...) line SGLang logged at start-up
+                         (server_args={...} from 0.5.21), plan that launch and list where
+                         the plan differs from the log
                          (SGLang flags given here, --model-path among them, win)
   --launch N             a pasted text with several launch commands (a prefill and a decode
                          server, one per node): plan the Nth, from 1 (default: the first)

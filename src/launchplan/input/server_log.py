@@ -6,6 +6,11 @@ Python literals (and, for a few fields, objects such as ``LoRARef(...)``). It is
 one field (0.5.19 on), it is logged as ``CudaGraphConfig(decode=PhaseConfig(...), ...)``:
 those two record types are read as mappings of their keyword arguments, the form
 launchplan plans them in, so the most rule-written field of a recent log is compared.
+From 0.5.21 SGLang logs the resolved arguments as a dict instead, ``server_args={'model_path':
+..., 'cuda_graph_config': {'decode': {...}, ...}, ...}`` (``ServerArgs.resolved_dict``): its
+items are read the same way, value by value. In that dict (0.5.22 on, the releases with
+``attn_dp_size``) ``enable_dp_attention`` is not the field but a report, ``attn_dp_size > 1``,
+for clients of ``/server_info``; the field itself resolves false, so the report is set aside.
 Pasted logs are often damaged: a log prefix before it, lines wrapped by a terminal or a
 web page, the end cut off. A wrapped line is joined back; a cut-off value is dropped and
 the line marked truncated.
@@ -21,6 +26,8 @@ from launchplan.errors import InputError
 from launchplan.struct import Struct, factory
 
 MARKER = "ServerArgs("
+DICT_MARKER = "server_args={"  # 0.5.21 on: the resolved arguments as a dict
+_DICT_ITEM = re.compile(r"\s*(['\"])([A-Za-z_][A-Za-z0-9_]*)\1\s*:(.*)", re.DOTALL)
 MAX_LOG_BYTES = 16 << 20
 # Record types SGLang logs by their repr whose keyword arguments are plain settings.
 RECORDS = frozenset({"CudaGraphConfig", "PhaseConfig"})
@@ -68,6 +75,8 @@ class LoggedArgs(Struct, frozen=False):
     truncated: bool = False
     line: int = 0  # 1-based line of the marker in the log; 0: the log has none
     memory: LoggedMemory = factory(LoggedMemory)
+    form: str = "repr"  # "repr": ServerArgs(...); "dict": {...} (0.5.21 on)
+    set_aside: dict[str, Any] = factory(dict)  # logged items that are not the field (reports)
 
 
 def read_log(path: str) -> LoggedArgs:
@@ -89,22 +98,23 @@ def read_log(path: str) -> LoggedArgs:
 def parse_log(text: str, name: str = "log") -> LoggedArgs:
     """The log's resolved arguments and memory figures. A log cut down to its memory lines
     (no ``server_args`` line) is read for those alone: the launch is then the flags given."""
-    at = text.rfind(MARKER)
+    at, marker = max((text.rfind(MARKER), MARKER), (text.rfind(DICT_MARKER), DICT_MARKER))
     if at < 0:
         memory = parse_memory(text)
         if memory.any():
             return LoggedArgs(memory=memory)
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
-                         "start-up line or its memory lines", name)
+                         "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
+                         "lines", name)
     line = text.count("\n", 0, at) + 1
     # a terminal or a web page wraps the one long line: join it back
-    body = re.sub(r"\r?\n[ \t]*", "", text[at + len(MARKER):])
+    body = re.sub(r"\r?\n[ \t]*", "", text[at + len(marker):])
     segments, closed = _segments(body)
-    out = LoggedArgs(line=line, truncated=not closed)
+    form = "dict" if marker == DICT_MARKER else "repr"
+    out = LoggedArgs(line=line, truncated=not closed, form=form)
     for i, segment in enumerate(segments):
-        name_, eq, value = segment.partition("=")
-        key = name_.strip()
-        if not eq or not key.isidentifier():
+        key, value = _item(segment, form)
+        if key is None:
             if i == len(segments) - 1 and not closed:
                 break
             continue
@@ -115,9 +125,31 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
                 break  # the value the cut went through
             out.unreadable[key] = value.strip()[:80]
     if not out.values:
-        raise InputError("--from-log", "keyword arguments after `ServerArgs(`", name)
+        raise InputError("--from-log", "keyword arguments after `ServerArgs(`" if form == "repr"
+                         else "'name': value items after `server_args={`", name)
+    if form == "dict":
+        _set_aside_reports(out)
     out.memory = parse_memory(text)
     return out
+
+
+def _item(segment: str, form: str) -> tuple[str | None, str]:
+    """A ``name=value`` (repr) or ``'name': value`` (dict) piece as its name and value text;
+    no name when the piece is not one."""
+    if form == "dict":
+        match = _DICT_ITEM.match(segment)
+        return (match.group(2), match.group(3)) if match else (None, "")
+    name, eq, value = segment.partition("=")
+    key = name.strip()
+    return (key, value) if eq and key.isidentifier() else (None, "")
+
+
+def _set_aside_reports(out: LoggedArgs) -> None:
+    """The dict's ``enable_dp_attention`` is ``attn_dp_size > 1`` where the release has
+    ``attn_dp_size`` (0.5.22 on; in 0.5.21's dict it is still the field): not compared."""
+    width = out.values.get("attn_dp_size")
+    if isinstance(width, int) and out.values.get("enable_dp_attention") == (width > 1):
+        out.set_aside["enable_dp_attention"] = out.values.pop("enable_dp_attention")
 
 
 def _literal(text: str) -> Any:
