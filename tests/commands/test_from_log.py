@@ -99,6 +99,30 @@ def test_the_dict_later_releases_log_is_compared_like_the_repr(capsys, tmp_path)
     assert as_dict["log"]["line"] == 1 and as_dict["unknown_fields"] == []
 
 
+def test_an_older_log_s_attention_dp_is_read_as_attn_dp_size(capsys):
+    """Before 0.5.22 attention DP was logged as dp_size 4 with enable_dp_attention True
+    (sglang#25118, DeepSeek-V4-Flash on MI300X): it is read as 0.5.23's attn_dp_size 4, so
+    the launch planned is the one the log ran; the chunk attention DP divided (2048) is given
+    as the user's 8192, and --disable-cuda-graph with the mem_fraction_static it moves."""
+    entry = next(e for e in SOURCES if e["file"].startswith("issue25118"))
+    data = run(capsys, entry)
+    assert data["respelled"] and "attn_dp_size 4" in data["respelled"][0]
+    explicit = {d["field"]: d for d in data["agrees_if_passed_explicitly"]}
+    assert explicit["attn_dp_size"]["logged"] == 4 and "dp_size" not in explicit
+    assert explicit["chunked_prefill_size"]["logged"] == 2048
+    assert explicit["chunked_prefill_size"]["given"] == 8192
+    assert data["inputs"]["chunked_prefill_size"] == 8192
+    assert {"disable_cuda_graph", "mem_fraction_static"} <= set(explicit)
+    # schedule_conservativeness 0.3 is attention DP's, planned without being given
+    assert "schedule_conservativeness" not in explicit
+    assert [d["field"] for d in data["differences"]] == ["attention_backend"]
+
+
+def test_a_log_with_attn_dp_size_is_not_respelled(capsys):
+    entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b-attn-dp.log")
+    assert run(capsys, entry)["respelled"] == []
+
+
 def test_a_recent_log_compares_its_cuda_graph_config(capsys, tmp_path):
     """0.5.19 and later log the CUDA-graph settings as CudaGraphConfig(decode=PhaseConfig(...),
     ...): read as a mapping, compared; a decode max_bs changed by hand is a difference."""

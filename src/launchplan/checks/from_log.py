@@ -23,6 +23,7 @@ from launchplan.struct import Struct, factory
 IGNORED = NAMES | {"model_path", "tokenizer_path", "served_model_name"}
 MAX_DROPPED = 20
 MAX_PAIRED = 8  # pairs of differing fields are tried as given together up to this many
+MAX_CHASED = 2  # values a trial newly moves, tried as given with it up to this many
 
 
 class Difference(Struct):
@@ -30,10 +31,19 @@ class Difference(Struct):
     logged: Any
     planned: Any
     rule: str
+    # the value given for it when that is not the logged one (a chunk attention DP divided)
+    given: Any = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "logged": self.logged, "planned": self.planned,
-                "rule": self.rule}
+        out = {"field": self.field, "logged": self.logged, "planned": self.planned,
+               "rule": self.rule}
+        if self.given is not None:
+            out["given"] = self.given
+        return out
+
+    @property
+    def as_input(self) -> Any:
+        return self.logged if self.given is None else self.given
 
 
 class LogReport(Struct, frozen=False):
@@ -55,6 +65,8 @@ class LogReport(Struct, frozen=False):
     compared: int = 0
     result: Any = None
     memory: list[Any] = factory(list)  # ``checks.log_memory.MemoryRow`` per logged figure
+    # logged values of an older release read in the modelled release's terms (a note each)
+    respelled: list[str] = factory(list)
 
     @property
     def agrees(self) -> bool:
@@ -71,6 +83,7 @@ class LogReport(Struct, frozen=False):
             "truncated": self.truncated, "release": self.release,
             "release_hint": self.release_hint,
             "memory": [row.to_dict() for row in self.memory],
+            "respelled": self.respelled,
         }
 
 
@@ -126,9 +139,13 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     writes that removes the most differences once given as input is taken as input (a
     user's ``--attn-dp-size 2`` explains the divided chunk too); when no single one does,
     pairs are tried, and a value refused alone is tried with the agreeing values its rule
-    also writes. Those are reported as "agrees if passed explicitly" with the rule that
-    would otherwise decide; what still differs is the list of differences, each named in
-    ``refused_if_given`` when the modelled release refuses its logged value.
+    also writes; a value that trades one difference for another is tried with the logged
+    value of what it newly moves, and a chunk attention DP divided as the value given before
+    the division. An older release's attention DP (dp_size with enable_dp_attention, before
+    0.5.22) is read as ``attn_dp_size`` first. Those are reported as "agrees if passed
+    explicitly" with the rule that would otherwise decide; what still differs is the list
+    of differences, each named in ``refused_if_given`` when the modelled release refuses its
+    logged value.
     """
     from launchplan.input.fields import release_table
 
@@ -144,6 +161,7 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
             known[name] = value
     if report.unknown:
         report.release_hint = release_of(logged.values)
+    report.respelled = _respell_attention_dp(known, logged.values, table.fields)
     inputs = {n: v for n, v in known.items()
               if n not in writes and n not in IGNORED and not _same(v, table.default_of(n))}
     if "model_path" in known:
@@ -163,8 +181,10 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
 
     while diffs:  # best first: the given value(s) that explain the most differences
         open_ = [d for d in diffs if d.field in writes and d.field not in inputs]
+        open_ += [u for u in (_undivided(d, known) for d in open_) if u is not None]
         best = _best_given([(d,) for d in open_], inputs, resolve, known, report, diffs,
-                           given_with_siblings)
+                           given_with_siblings,
+                           lambda d, given=inputs: d.field in writes and d.field not in given)
         if best is None and len(open_) <= MAX_PAIRED:
             # two values a user passed together can each move what the other decides
             # (an explicit --max-running-requests and --disable-cuda-graph both move
@@ -190,16 +210,46 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     return report
 
 
+def _undivided(diff: Difference, known: Mapping[str, Any]) -> Difference | None:
+    """Attention DP divides even an explicit chunk by ``attn_dp_size``: a logged chunk the
+    division decides is also tried as the value given before it (``--chunked-prefill-size
+    8192`` logs 2048 at attn_dp_size 4)."""
+    width = known.get("attn_dp_size")
+    if (diff.field != "chunked_prefill_size" or diff.rule != "attention_dp_adjustments"
+            or not isinstance(width, int) or width < 2 or not isinstance(diff.logged, int)
+            or diff.logged <= 0):
+        return None
+    return Difference(diff.field, diff.logged, diff.planned, diff.rule, given=diff.logged * width)
+
+
+def _respell_attention_dp(known: dict[str, Any], logged: Mapping[str, Any],
+                          fields: Any) -> list[str]:
+    """Before 0.5.22 attention DP was ``dp_size`` N with ``enable_dp_attention`` on; 0.5.22
+    gave it its own size, ``attn_dp_size`` N, and ``dp_size`` counts whole replicas since
+    (``--enable-dp-attention --dp N`` resolves to attn_dp_size N, dp_size 1,
+    enable_dp_attention false). A log without ``attn_dp_size`` is compared in those terms
+    where the modelled release has it, so the launch planned is the one the log ran."""
+    if "attn_dp_size" in logged or "attn_dp_size" not in fields:
+        return []
+    width = known.get("dp_size")
+    if known.get("enable_dp_attention") is not True or not isinstance(width, int) or width < 2:
+        return []
+    known.update(attn_dp_size=width, dp_size=1, enable_dp_attention=False)
+    return [f"enable_dp_attention True with dp_size {width} (the spelling before 0.5.22) "
+            f"read as attn_dp_size {width}, dp_size 1, enable_dp_attention False"]
+
+
 def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],
                 resolve: Callable[[Mapping[str, Any]], Any], known: Mapping[str, Any],
                 report: LogReport, diffs: list[Difference],
-                companions: Callable[[tuple[Difference, ...]], dict[str, Any]]) -> tuple | None:
+                companions: Callable[[tuple[Difference, ...]], dict[str, Any]],
+                chase: Callable[[Difference], bool] | None = None) -> tuple | None:
     """The group of logged values that, given as input, leaves the fewest differences (fewer
     than now), with the new inputs, result and differences; None when no group helps. A group
     the modelled release refuses alone is tried once more with its ``companions``."""
     best = None
     for group in groups:
-        trial = {**inputs, **{d.field: d.logged for d in group}}
+        trial = {**inputs, **{d.field: d.as_input for d in group}}
         try:
             again = resolve(trial)
         except (InputError, Refusal):
@@ -212,6 +262,22 @@ def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],
             except (InputError, Refusal):
                 continue
         fewer = _differences(known, again, report)
+        if len(fewer) >= len(diffs) and chase is not None:
+            # a value that trades one difference for another (--disable-cuda-graph moves
+            # mem_fraction_static) is tried with the logged value of what it newly moves
+            before = {d.field for d in diffs}
+            newly = tuple(d for d in fewer if d.field not in before and chase(d))
+            if 0 < len(newly) <= MAX_CHASED:
+                again_trial = {**trial, **{d.field: d.as_input for d in newly}}
+                try:
+                    again_both = resolve(again_trial)
+                except (InputError, Refusal):
+                    again_both = None
+                if again_both is not None:
+                    fewer_both = _differences(known, again_both, report)
+                    if len(fewer_both) < len(diffs):
+                        group, trial, again, fewer = (group + newly, again_trial, again_both,
+                                                      fewer_both)
         if len(fewer) < len(diffs) and (best is None or len(fewer) < len(best[3])):
             best = (list(group), trial, again, fewer)
     return best

@@ -241,6 +241,8 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
                   f"{result.record.compat})\n")
     if report.truncated:
         out.write("  the logged line is cut off: the fields after the cut are not compared\n")
+    for note in getattr(report, "respelled", ()):
+        out.write(wrapped(f"  {note}", indent="    ") + "\n")
     for note in result.record.raw.notices:
         if "is not on this machine" in note:  # the logged model path, read as a bundled model
             out.write(f"  {note}\n")
