@@ -242,7 +242,7 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
     if report.truncated:
         out.write("  the logged line is cut off: the fields after the cut are not compared\n")
     for note in getattr(report, "respelled", ()):
-        out.write(wrapped(f"  {note}", indent="    ") + "\n")
+        out.write(wrapped(f"read in {report.release}'s terms: {note}", indent="  ") + "\n")
     for note in result.record.raw.notices:
         if "is not on this machine" in note:  # the logged model path, read as a bundled model
             out.write(f"  {note}\n")
