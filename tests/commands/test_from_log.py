@@ -326,7 +326,7 @@ def test_a_recent_real_log_s_pool_is_planned_within_a_percent(capsys):
 @pytest.mark.parametrize("name", ["amdissues-glm-5-fp8-mi355x.log",
                                   "amdissues-kimi-k2.5-mi355x.log"])
 def test_an_amd_log_s_pool_is_planned_within_half_a_percent(capsys, name):
-    """8xMI355X (an AMD engineer's reports of 2026-02, ROCm images): the weights as loaded
+    """8xMI355X (ajith-sirra-amd/Issues, 2026-02, ROCm images): the weights as loaded
     within 1% and the KV pool, planned from the log's own free memory, within 0.5%."""
     entry = next(e for e in SOURCES if e["file"] == name)
     rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
