@@ -96,9 +96,14 @@ def test_a_config_yaml_copied_out_of_an_indented_block_is_read_as_one():
                     "--enable-metrics"]
 
 
-def test_a_start_up_log_pasted_for_a_launch_is_named_with_the_command_that_reads_it(capsys):
-    log = ("[2026-05-15 08:39:19] server_args=ServerArgs(model_path='/models/Qwen3-8B', "
-           "tp_size=8, mem_fraction_static=0.88)\n"
+@pytest.mark.parametrize("logged", [
+    "server_args=ServerArgs(model_path='/models/Qwen3-8B', tp_size=8, mem_fraction_static=0.88)",
+    # 0.5.21 on: the resolved values as a dict
+    "server_args={'model_path': '/models/Qwen3-8B', 'tp_size': 8, 'mem_fraction_static': 0.88}",
+])
+def test_a_start_up_log_pasted_for_a_launch_is_named_with_the_command_that_reads_it(
+        capsys, logged):
+    log = (f"[2026-05-15 08:39:19] {logged}\n"
            "[2026-05-15 08:39:36 TP0] Load weight begin. avail mem=93.61 GB\n")
     assert main(["resolve", "--gpu", "h100", log]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
@@ -205,3 +210,15 @@ def test_a_launch_in_double_quotes_for_another_shell_gets_this_shells_variables(
               'tmux new-session -d -s sglang \\\n'
               '    "python -m sglang.launch_server --model-path \'${MODEL}\' --port ${PORT}"\n')
     assert unpaste([script])[0] == ["--model-path", "/models/qwen3-8b", "--port", "30000"]
+
+
+@pytest.mark.parametrize("line", [
+    "[2026-05-15 08:39:19] server_args=ServerArgs(model_path='/models/Qwen3-8B', tp_size=8)",
+    "[2026-05-15 08:39:19] server_args={'model_path': '/models/Qwen3-8B', 'tp_size': 8}",
+])
+def test_the_start_up_line_alone_is_named_too(capsys, line):
+    """One logged line, no line break: the same one-line error as a pasted log, in both of
+    the forms SGLang logs (the dict from 0.5.21 on)."""
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "start-up log" in lines[0] and "--from-log" in lines[0]

@@ -105,6 +105,7 @@ SUITES = {
     # variables the rules admitted for its target and model read, spelt as people write them
     # (tools/gen_hubdraws_cases.py --suite envdraws)
     "envdraws": "envdraws-cases.json",
+    "probe-envall": "probe-envall-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran

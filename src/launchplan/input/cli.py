@@ -509,6 +509,10 @@ class _Parse:
             # and the break ends the command, so the next line's flags never reach SGLang
             hint = ("a blank argument: a backslash followed by a space at a line's end escapes "
                     "the space, not the line break; remove the space after the backslash")
+        elif "server_args=" in token and _is_logged_args(token):
+            from launchplan.input.server_log import LOG_NOT_LAUNCH
+
+            hint = LOG_NOT_LAUNCH  # the start-up line given where the launch goes
         elif token.startswith("-") and " " in token.strip():
             # one argument holding a flag and its value: a manifest's exec-form item
             hint = ("one argument holds a flag and its value, which SGLang's parser "
@@ -767,3 +771,10 @@ def _show(value: Any) -> str:
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return " ".join(str(v) for v in value) if value else "[]"
     return repr(value)
+
+
+def _is_logged_args(token: str) -> bool:
+    """Whether an argument holds SGLang's logged start-up line (imported only then)."""
+    from launchplan.input.server_log import is_logged_args
+
+    return is_logged_args(token)

@@ -988,10 +988,10 @@ def _require_flags(segments: list[list[str]]) -> None:
         shown = ", ".join(programs[:3]) + (", …" if len(programs) > 3 else "")
         expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
                     "or a manifest or script that starts one)")
-        if any(_LOGGED_ARGS in word for seg in segments for word in seg):
-            shown = ("none: it is SGLang's start-up log (its server_args=ServerArgs(...) "
-                     "line holds the resolved values, not the launch); compare it with its plan: "
-                     "launchplan resolve --from-log FILE (- reads it from stdin)")
+        from launchplan.input.server_log import LOG_NOT_LAUNCH, is_logged_args
+
+        if any(is_logged_args(word) for seg in segments for word in seg):
+            shown = "none: " + LOG_NOT_LAUNCH
             raise InputError("the pasted text", expected,
                              message=f"the pasted text: expected {expected}, got {shown}")
         raise InputError("the pasted text", expected,
@@ -1000,7 +1000,6 @@ def _require_flags(segments: list[list[str]]) -> None:
 
 
 #: What SGLang's start-up log prints its resolved arguments after.
-_LOGGED_ARGS = "server_args=ServerArgs("
 
 
 def _positional(arguments: list[str], values: dict[str, str]) -> list[str]:
