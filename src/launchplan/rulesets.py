@@ -265,6 +265,7 @@ PIPELINE: tuple[str, ...] = (
     "cache_compatibility",
     "page_major_kv_layout",
     "unified_memory_pool",
+    "ci_soft_watchdog",
     "other_validations",
     "debug_dump_graph_disable",
     # Phase.LATE (P36 capability gates, P38 prefill max context, P39 sharding re-check)

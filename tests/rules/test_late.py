@@ -390,3 +390,17 @@ def test_unified_pool_under_dcp_takes_a_colocated_mla_model_on_audited_backends(
         assert isinstance(out, Refuse) and "--dcp-size 2" in out.message
     swa = fake_model(**{**MLA, "is_hybrid_swa": True, "is_hybrid_linear": False})
     assert isinstance(rule(make_view(model=swa, attention_backend="flashinfer", **on)), Refuse)
+
+
+# --- P34b: handle_debug_utils ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("env", "given", "expected"), [
+    ({"SGLANG_IS_IN_CI": "true"}, {}, {"soft_watchdog_timeout": 300}),
+    ({"SGLANG_IS_IN_CI": "Y"}, {}, {"soft_watchdog_timeout": 300}),  # SGLang's EnvBool
+    ({"SGLANG_IS_IN_CI": "on"}, {}, None),  # no spelling SGLang reads as true: its default
+    ({"SGLANG_IS_IN_CI": "0"}, {}, None),
+    ({}, {}, None),
+    ({"SGLANG_IS_IN_CI": "1"}, {"soft_watchdog_timeout": 60}, None),  # the user's stays
+])
+def test_ci_soft_watchdog_in_sglangs_ci_only(env, given, expected):
+    assert late.ci_soft_watchdog(make_view("h100", env=env, **given)) == expected

@@ -13,6 +13,7 @@ from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
 from launchplan.rules.graph_config import (
     DECODE,
@@ -837,6 +838,30 @@ def unified_memory_pool_0_5_21(v: View) -> Declare | Refuse | None:
             return Refuse(f"--enable-unified-memory does not support {what}")
     return _unified_dcp_refusal(v, backends, _AUDITED_0_5_22.dcp) \
         or _unified_full_prefill_fallback(v, backends)
+
+
+# --- P34b: handle_debug_utils ------------------------------------------------------------------
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("soft_watchdog_timeout",),
+    writes=("soft_watchdog_timeout",),
+    sglang="handle_debug_utils",
+)
+def ci_soft_watchdog(v: View) -> dict | None:
+    """In SGLang's own CI a stuck step is reported after five minutes instead of never.
+
+    When: the environment sets ``SGLANG_IS_IN_CI`` true (SGLang's boolean spellings) and
+        ``soft_watchdog_timeout`` is unset.
+    Effect: declares ``soft_watchdog_timeout`` 300 (seconds).
+    Why: a CI job that hangs should say where it hung rather than wait for the job's own
+        timeout (``handle_debug_utils``, 0.5.21 to 0.5.23).
+    Assumes: SGLANG_IS_IN_CI is unset unless the environment given sets it.
+    """
+    if v.soft_watchdog_timeout is None and environment.value(v.env, "SGLANG_IS_IN_CI"):
+        return {"soft_watchdog_timeout": 300}
+    return None
 
 
 # --- P35 -------------------------------------------------------------------------------------

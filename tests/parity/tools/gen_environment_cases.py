@@ -45,13 +45,15 @@ LAUNCHES = (
       "--enable-prefill-cp", "--attn-cp-size", "2", "--cp-strategy", "interleave",
       "--page-size", "64"],
      "SGLANG_DISAGG_STAGING_BUFFER", ("1", "y", "on", "TRUE")),
+    ("ci-watchdog", "h100", "models/llama-3.1-8b", [],
+     "SGLANG_IS_IN_CI", BOOLEAN_SPELLINGS),
 )
 
 
 def main() -> None:
     fields = json.loads(
         (PARITY / "data" / "hub-cases.json").read_text(encoding="utf-8"))[0]["fields"]
-    extra = ["context_length", "grpc_port", "grpc_worker_threads"]
+    extra = ["context_length", "grpc_port", "grpc_worker_threads", "soft_watchdog_timeout"]
     cases = []
     for label, platform, model, argv, name, spellings in LAUNCHES:
         for i, spelling in enumerate(spellings):
