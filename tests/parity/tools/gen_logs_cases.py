@@ -24,12 +24,17 @@ PATH_FIELDS = ("speculative_draft_model_path",)
 LEFT_OUT = ("model_path", "trust_remote_code", "disaggregation_ib_device")
 #: a log planned from a config under tests/parity/models (one launchplan does not bundle)
 PARITY_MODELS = "tests/parity/models/"
+#: the Hub configs launchplan ships, one folder per Hub id (``ORG--NAME``)
+SHIPPED = ROOT / "src" / "launchplan" / "facts" / "data" / "hub"
 
 
 def oracle_model(model: str) -> str:
-    """The oracle's name for a log's model: a parity config folder or a bundled model."""
+    """The oracle's name for a log's model: a parity config folder, a shipped Hub config
+    (a log planned by its Hub id) or a bundled model."""
     if model.startswith(PARITY_MODELS):
         return "parity-models/" + model[len(PARITY_MODELS):]
+    if "/" in model and (SHIPPED / model.replace("/", "--")).is_dir():
+        return "shipped/" + model.replace("/", "--")
     return f"models/{model}"
 
 
