@@ -19,7 +19,8 @@ environment to each draw over the parity models' published configs: one to three
 variables among those the rules admitted for that target and model read (``engine.pipeline``'s
 read sets; so a DeepSeek-V4 launch meets the DSV4 layouts, an MI300X one the aiter switches),
 each spelt as people write it (``1``, ``true``, ``y``, ``on``, ``0``, a number, a word the
-variable does not parse). Its generation imports launchplan (``PYTHONPATH=src``).
+variable does not parse); ``--suite shipenvdraws`` does the same over the shipped Hub configs.
+Their generation imports launchplan (``PYTHONPATH=src``).
 
     python tests/parity/tools/gen_hubdraws_cases.py [--suite NAME] [--count N] [--seed S] [OUT]
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py hubdraws --jobs 1
@@ -47,7 +48,8 @@ TARGETS = FACTS / "targets.json"
 POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
          "shipdraws": (FACTS / "hub", "shipped/", 4343, False),
          "synthdraws": (MODELS, "parity-models/", 4444, True),
-         "envdraws": (MODELS, "parity-models/", 4545, False)}
+         "envdraws": (MODELS, "parity-models/", 4545, False),
+         "shipenvdraws": (FACTS / "hub", "shipped/", 4646, False)}
 #: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
              "int": ("0", "1", "8", "64", "4096", "abc"),
@@ -124,7 +126,7 @@ def main() -> None:
         seen.add(key)
         case = {"name": f"{suite}/{len(out)}", "platform": platform, "model": prefix + model,
                 "argv": argv, "fields": fields}
-        if suite == "envdraws":
+        if suite.endswith("envdraws"):
             env = draw_environment(rng, platform, str(root / model))
             if not env:
                 continue
