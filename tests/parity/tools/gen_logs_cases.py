@@ -38,6 +38,21 @@ def oracle_model(model: str) -> str:
     return f"models/{model}"
 
 
+def environment(flags: list[str]) -> tuple[list[str], dict[str, str]]:
+    """An entry's flags apart from the ``--env NAME=VALUE`` pairs among them (the log's
+    environment, as ``launchplan resolve`` takes it)."""
+    rest: list[str] = []
+    env: dict[str, str] = {}
+    words = iter(flags)
+    for word in words:
+        if word == "--env":
+            name, _, value = next(words).partition("=")
+            env[name] = value
+        else:
+            rest.append(word)
+    return rest, env
+
+
 def reconstructed(entry: dict) -> tuple[dict, list[str]]:
     """The logged launch's input fields and the rule-written fields the log holds."""
     from launchplan.checks.from_log import IGNORED, written_fields
@@ -47,10 +62,10 @@ def reconstructed(entry: dict) -> tuple[dict, list[str]]:
     from launchplan.rulesets import get_ruleset
 
     model = entry["model"]
-    argv = ["--model-path", str(ROOT / model) if (ROOT / model).is_dir() else model,
-            *entry.get("flags", [])]
+    flags, env = environment(entry.get("flags", []))
+    argv = ["--model-path", str(ROOT / model) if (ROOT / model).is_dir() else model, *flags]
     logged, report = log_report(str(LOGS / entry["file"]), argv, get_target(entry["gpu"]),
-                                "default", None)
+                                "default", env or None)
     writes = written_fields(get_ruleset("default").rules())
     table = release_table("0.5.23")
     fields = sorted(n for n in logged.values if n in writes and n in table.fields
@@ -67,9 +82,13 @@ def main() -> None:
         if entry.get("no_oracle"):  # a config the oracle cannot read (sources.json says why)
             continue
         args, fields = reconstructed(entry)
-        cases.append({"name": f"logs/{entry['file'].removesuffix('.log')}",
-                      "platform": entry["gpu"], "model": oracle_model(entry["model"]),
-                      "args": args, "fields": fields})
+        case = {"name": f"logs/{entry['file'].removesuffix('.log')}",
+                "platform": entry["gpu"], "model": oracle_model(entry["model"]),
+                "args": args, "fields": fields}
+        env = environment(entry.get("flags", []))[1]
+        if env:
+            case["env"] = env
+        cases.append(case)
     (DATA / "logs-cases.json").write_text(
         "[\n" + ",\n".join(json.dumps(c) for c in cases) + "\n]\n")
     print(f"wrote {len(cases)} cases")
