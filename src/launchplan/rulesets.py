@@ -233,6 +233,7 @@ PIPELINE: tuple[str, ...] = (
     "speculative_dp_coordination_check",
     "speculative_adaptive_gate",
     "speculative_adaptive_params",
+    "speculative_ragged_verify_mode_known",
     "dflash_defaults",
     "dflash_draft_backend",
     "uno_defaults",

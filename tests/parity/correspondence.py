@@ -402,6 +402,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--deepep-v2-mode direct is NVLink-only", {"a2a_deepep_v2_adjustments"}),
         (r"DP spec/prefill coordination requires single-layer EAGLE",
          {"speculative_dp_coordination_check"}),
+        (r"invalid SGLANG_RAGGED_VERIFY_MODE=", {"speculative_ragged_verify_mode_known"}),
         (r"Unknown model-config parser", {"model_config_parser_known",
                                           "model_config_parser_at_model_config"}),
         (r"--default-chat-template-kwargs must decode|prefill_complete requires optimistic|"

@@ -396,3 +396,21 @@ def test_boundary_reduction_default():
         "boundary_reduction": "rs", "speculative_boundary_reduction": "rs"}
     assert s.boundary_reduction_default(make_view(model=LLAMA)) == {
         "boundary_reduction": "rs+rsv", "speculative_boundary_reduction": "rs+rsv"}
+
+
+@pytest.mark.parametrize(("mode", "refused"), [
+    (None, False), ("static", False), ("cap-accept", False), ("compact", False),
+    ("Static", True), (" static", True), ("dynamic", True), ("", True),
+])
+def test_speculative_ragged_verify_mode_known(mode, refused):
+    """SGLang compares the verify layout as written, for every in-tree algorithm, and only
+    when speculation is on."""
+    from launchplan.rules.speculative.normalize import speculative_ragged_verify_mode_known
+
+    env = {} if mode is None else {"SGLANG_RAGGED_VERIFY_MODE": mode}
+    out = speculative_ragged_verify_mode_known(make_view(
+        "h100", env=env, speculative_algorithm="EAGLE"))
+    assert isinstance(out, Refuse) is refused
+    if refused:
+        assert repr(mode) in out.message and "cap-accept" in out.message
+    assert speculative_ragged_verify_mode_known(make_view("h100", env=env)) is None

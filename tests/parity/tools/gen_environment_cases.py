@@ -47,6 +47,10 @@ LAUNCHES = (
      "SGLANG_DISAGG_STAGING_BUFFER", ("1", "y", "on", "TRUE")),
     ("ci-watchdog", "h100", "models/llama-3.1-8b", [],
      "SGLANG_IS_IN_CI", BOOLEAN_SPELLINGS),
+    ("ragged-verify", "h200", "models/deepseek-v3",
+     ["--tp-size", "8", "--speculative-algorithm", "EAGLE"],
+     "SGLANG_RAGGED_VERIFY_MODE", ("static", "cap-accept", "compact", "Static", " static",
+                                   "dynamic", "")),
 )
 
 

@@ -20,7 +20,10 @@ variables among those the rules admitted for that target and model read (``engin
 read sets; so a DeepSeek-V4 launch meets the DSV4 layouts, an MI300X one the aiter switches),
 each spelt as people write it (``1``, ``true``, ``y``, ``on``, ``0``, a number, a word the
 variable does not parse); ``--suite shipenvdraws`` does the same over the shipped Hub configs.
-Their generation imports launchplan (``PYTHONPATH=src``).
+Their generation imports launchplan (``PYTHONPATH=src``), and the variables a launch may draw
+are those today's rules read: a rule that reads one more variable changes the draw, so the
+committed ``envdraws`` is the draw of the rules it was generated with (record it again after
+regenerating).
 
     python tests/parity/tools/gen_hubdraws_cases.py [--suite NAME] [--count N] [--seed S] [OUT]
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py hubdraws --jobs 1
@@ -54,7 +57,9 @@ POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
              "int": ("0", "1", "8", "64", "4096", "abc"),
              "float": ("0", "0.5", "1.0", "abc")}
-#: the values a string variable's readers tell apart (its default, and what rules compare)
+#: the values a string variable's readers tell apart (its default, what rules compare, and a
+#: word the variable does not know: SGLang refuses SGLANG_RAGGED_VERIFY_MODE=dynamic under
+#: speculation, which the shipenvdraws probe found)
 WORDS = {"MOONCAKE_PROTOCOL": ("rdma", "efa", "tcp"),
          "SGLANG_AITER_KV_CACHE_LAYOUT": ("nhd", "vectorized_5d"),
          "SGLANG_DSV4_COMPRESSED_KV_LAYOUT": ("auto", "v4", "bf16"),

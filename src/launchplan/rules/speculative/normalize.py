@@ -13,6 +13,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts import environment
 from launchplan.rules.speculative.common import (
     ALGO,
     algorithm_of,
@@ -357,3 +358,31 @@ def _dp_coordination_refusal(v: View, algorithms: tuple[str, ...]) -> Refuse | N
                   + ", ".join(algorithms[:-1]) + f" or {algorithms[-1]} speculation, not "
                   + (f"{algorithm}" + (" (multi-layer)" if algorithm in algorithms else "")
                      if algorithm else "none"))
+
+
+#: The verify layouts SGLang's ``SGLANG_RAGGED_VERIFY_MODE`` names (``RaggedVerifyMode``),
+#: compared as written: no case folding, no trimming.
+RAGGED_VERIFY_MODES = ("static", "cap-accept", "compact")
+
+
+@rule(phase=Phase.SPECULATIVE, reads=ALGO,
+      sglang="SpeculativeAlgorithm.handle_server_args (read_ragged_verify_mode)")
+def speculative_ragged_verify_mode_known(v: View) -> Refuse | None:
+    """Speculation refuses a verify layout it does not know before any algorithm's defaults.
+
+    When: a speculative algorithm is set and the environment gives
+        ``SGLANG_RAGGED_VERIFY_MODE`` a value other than static, cap-accept or compact (as
+        written: ``Static`` and `` static`` are unknown too).
+    Effect: refuses the launch, naming the value and the three layouts.
+    Why: SGLang checks the variable once at start-up, for every in-tree algorithm, so that a
+        typo fails there rather than in the metrics paths that read it later
+        (``SpeculativeAlgorithm.handle_server_args``, 0.5.21 to 0.5.23).
+    Assumes: the variable is static (unset) unless the given environment sets it.
+    """
+    if algorithm_of(v) is None:
+        return None
+    mode = environment.value(v.env, "SGLANG_RAGGED_VERIFY_MODE")
+    if mode in RAGGED_VERIFY_MODES:
+        return None
+    return Refuse(f"SGLANG_RAGGED_VERIFY_MODE={mode!r} is no verify layout SGLang knows: "
+                  f"expected one of {', '.join(RAGGED_VERIFY_MODES)}")
