@@ -27,6 +27,7 @@ from launchplan.struct import Struct, factory
 
 MARKER = "ServerArgs("
 DICT_MARKER = "server_args={"  # 0.5.21 on: the resolved arguments as a dict
+_DICT_ITEM = re.compile(r"\s*(['\"])([A-Za-z_][A-Za-z0-9_]*)\1\s*:(.*)", re.DOTALL)
 #: What marks a pasted text or argument as the start-up line, in either form.
 LOGGED_MARKERS = ("server_args=" + MARKER, DICT_MARKER)
 #: The one hint for a start-up log given where a launch was expected.
@@ -34,15 +35,14 @@ LOG_NOT_LAUNCH = ("it is SGLang's start-up log (its server_args=ServerArgs(...) 
                   "server_args={...} line holds the resolved values, not the launch); "
                   "compare it with its plan: launchplan resolve --from-log FILE (- reads it "
                   "from stdin)")
+MAX_LOG_BYTES = 16 << 20
+# Record types SGLang logs by their repr whose keyword arguments are plain settings.
+RECORDS = frozenset({"CudaGraphConfig", "PhaseConfig"})
 
 
 def is_logged_args(text: str) -> bool:
     """Whether ``text`` holds SGLang's logged start-up line."""
     return any(marker in text for marker in LOGGED_MARKERS)
-_DICT_ITEM = re.compile(r"\s*(['\"])([A-Za-z_][A-Za-z0-9_]*)\1\s*:(.*)", re.DOTALL)
-MAX_LOG_BYTES = 16 << 20
-# Record types SGLang logs by their repr whose keyword arguments are plain settings.
-RECORDS = frozenset({"CudaGraphConfig", "PhaseConfig"})
 
 
 class LoggedMemory(Struct):
