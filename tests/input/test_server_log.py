@@ -31,6 +31,27 @@ def test_a_cut_off_line_keeps_what_came_before_the_cut() -> None:
     assert logged.truncated and logged.values == {"model_path": "m", "tp_size": 4}
 
 
+@pytest.mark.parametrize("after", [
+    "[2026-01-14 05:29:02 TP0] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, "
+    "avail mem=50.99 GB, mem usage=27.69 GB.\n[2026-01-14 05:29:40 TP0] max_total_num_tokens="
+    "105600, chunked_prefill_size=4096, max_prefill_tokens=16384, max_running_requests=2048",
+    "2026-09-22T06:49:56.336833841Z [2026-09-22 06:49:56] page_size=64, tp_size=8",
+    "INFO 02-11 10:25:22 __init__.py:190] tp_size=8, page_size=64",
+    "2025-03-07 23:50:27,531 - __main__ - INFO - tp_size=8",
+    "```\ntp_size=8",
+    "\ntp_size=8, page_size=64",
+])
+def test_records_after_a_cut_off_line_are_not_its_fields(after: str) -> None:
+    """A start-up line the paste cut off (LMCache#2400 as excerpted) ends where the next log
+    record, a blank line or the code fence begins: their ``name=value`` pieces are not read."""
+    logged = parse_log("[2026-01-14 05:25:33] server_args=ServerArgs(model_path='m', "
+                       "chunked_prefill_size=8192, max_prefill_tokens=1638\n4, enable_\n" + after)
+    assert logged.truncated and logged.unreadable == {}
+    assert logged.values == {"model_path": "m", "chunked_prefill_size": 8192,
+                             "max_prefill_tokens": 16384}
+    assert logged.memory.max_total_num_tokens == (105600 if "105600" in after else None)
+
+
 def test_objects_and_code_are_never_evaluated() -> None:
     logged = parse_log("server_args=ServerArgs(model_path='m', lora_paths=[LoRARef(lora_id='x', "
                        "pinned=False)], port=__import__('os').getpid(), tp_size=1)")

@@ -13,7 +13,9 @@ items are read the same way, value by value. In that dict (0.5.22 on, the releas
 for clients of ``/server_info``; the field itself resolves false, so the report is set aside.
 Pasted logs are often damaged: a log prefix before it, lines wrapped by a terminal or a
 web page, the end cut off. A wrapped line is joined back; a cut-off value is dropped and
-the line marked truncated.
+the line marked truncated. A cut-off line ends where the paste goes on with something else
+(a blank line, the next timestamped record, a code fence), so the ``name=value`` pieces of
+the records after it are never read as its fields.
 """
 
 from __future__ import annotations
@@ -36,6 +38,16 @@ LOG_NOT_LAUNCH = ("it is SGLang's start-up log (its server_args=ServerArgs(...) 
                   "compare it with its plan: launchplan resolve --from-log FILE (- reads it "
                   "from stdin)")
 MAX_LOG_BYTES = 16 << 20
+#: A line that starts a log record of its own (or closes the pasted block), never a wrapped
+#: piece of the start-up line: ``[2026-01-14 05:25:43 TP0] ...`` (after a container's
+#: ``2026-09-22T06:49:56.33Z`` stamp too), ``INFO 02-11 10:25:22 ...``, ``2025-03-07 23:50:27,531
+#: - ...``, a Markdown fence.
+_RECORD_START = re.compile(
+    r"[ \t]*(?:\d{4}-\d\d-\d\dT[\d:.]+Z?[ \t]+)?(?:"
+    r"\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d"
+    r"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d"
+    r"|(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)[ \t]+\d\d-\d\d[ \t]"
+    r"|```|~~~)")
 # Record types SGLang logs by their repr whose keyword arguments are plain settings.
 RECORDS = frozenset({"CudaGraphConfig", "PhaseConfig"})
 
@@ -119,8 +131,7 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
                          "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
                          "lines", name)
     line = text.count("\n", 0, at) + 1
-    # a terminal or a web page wraps the one long line: join it back
-    body = re.sub(r"\r?\n[ \t]*", "", text[at + len(marker):])
+    body = _joined(text[at + len(marker):])
     segments, closed = _segments(body)
     form = "dict" if marker == DICT_MARKER else "repr"
     out = LoggedArgs(line=line, truncated=not closed, form=form)
@@ -143,6 +154,23 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
         _set_aside_reports(out)
     out.memory = parse_memory(text)
     return out
+
+
+def _joined(rest: str) -> str:
+    """The start-up line from its marker on, its wrapped pieces joined back (a terminal or a
+    web page breaks the one long line, often mid-name). A line that ends the paste's run of
+    pieces is not joined: a blank line, a new timestamped log record, a code fence. So a line
+    cut off by the paste stops there, and the records after it (``Load weight end. ...,
+    dtype=...``, the scheduler's ``chunked_prefill_size=..., max_running_requests=...``) are
+    not read as its fields."""
+    first, *following = rest.split("\n")
+    pieces = [first.rstrip("\r")]
+    for raw in following:
+        piece = raw.rstrip("\r")
+        if not piece.strip() or _RECORD_START.match(piece):
+            break
+        pieces.append(piece.lstrip(" \t"))
+    return "".join(pieces)
 
 
 def _item(segment: str, form: str) -> tuple[str | None, str]:
