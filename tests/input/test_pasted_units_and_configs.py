@@ -248,3 +248,22 @@ def test_a_local_shell_handed_the_launch_inherits_the_exports_a_remote_one_does_
     unit = ("[Service]\nEnvironment=SGLANG_X=0\n"
             "ExecStart=/bin/bash -c 'exec python3 -m sglang.launch_server --model-path m'\n")
     assert unpaste([unit]) == (["--model-path", "m"], ["SGLANG_X=0"])
+
+
+@pytest.mark.parametrize("text, env", [
+    # the command's own assignments set the shell's environment, which the launch inherits
+    ('CUDA_VISIBLE_DEVICES=0 bash -c "{}"', ["CUDA_VISIBLE_DEVICES=0"]),
+    # a Slurm step (a Pyxis container too) and Apptainer keep the caller's environment
+    ('export SGLANG_X=1\nsrun --overlap --ntasks=1 \\\n  --container-image=img \\\n'
+     '  bash -c "{}" &', ["SGLANG_X=1"]),
+    ('export SGLANG_X=1\napptainer exec img bash -c "{}"', ["SGLANG_X=1"]),
+    # a container runner's shell gets what its -e options pass in, the host's exports not
+    ('export Y=2\nexport Z=3\ndocker run -e SGLANG_X=1 -e Y --gpus all img bash -c "{}"',
+     ["SGLANG_X=1", "Y=2"]),
+    ('export A=1\nsudo bash -c "{}"', []),  # sudo resets the environment
+])
+def test_the_environment_reaches_a_shell_a_runner_hands_the_launch_to(text, env):
+    launch = "python -m sglang.launch_server --model-path m"
+    notes: list[str] = []
+    assert unpaste([text.format(launch)], notes=notes) == (["--model-path", "m"], env)
+    assert any("sets Z on the host" in n for n in notes) == ("Z=3" in text)
