@@ -222,3 +222,14 @@ def test_the_start_up_line_alone_is_named_too(capsys, line):
     assert main(["resolve", "--gpu", "h100", line]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "start-up log" in lines[0] and "--from-log" in lines[0]
+
+
+def test_an_unquoted_json_value_the_shell_split_at_its_spaces_is_named_so(capsys):
+    text = ('sglang serve --model-path qwen3-8b --model-loader-extra-config '
+            '{"enable_multithread_load": true,"num_threads": 4} --enable-cache-report')
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "got 'true,num_threads:'" in err
+    assert ("the JSON value of --model-loader-extra-config is not quoted, so the shell split "
+            "it at its spaces and removed its double quotes") in err
+    assert "--model-loader-extra-config '{...}'" in err
