@@ -65,6 +65,25 @@ proc = subprocess.Popen(cmd, env={"NCCL_DEBUG": "INFO", **os.environ})
                    "SGLANG_ENABLE_SPEC_V2=1", "NCCL_DEBUG=INFO"]
 
 
+def test_an_environment_a_script_builds_for_the_call_that_runs_the_launch_goes_with_it():
+    # env = os.environ.copy(), items set on it, then Popen(cmd, env=env): the server's
+    script = """\
+import os, subprocess
+env = os.environ.copy()
+env["CUDA_VISIBLE_DEVICES"] = "0,1"
+env.update({"SGLANG_ENABLE_SPEC_V2": "1"})
+cmd = ["python", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"]
+proc = subprocess.Popen(cmd, env=env)
+env = {}
+env["LATER"] = "1"
+"""
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"],
+                                 ["CUDA_VISIBLE_DEVICES=0,1", "SGLANG_ENABLE_SPEC_V2=1"])
+    spread = script.replace("env = os.environ.copy()", 'env = {**os.environ, "A": "1"}')
+    assert unpaste([spread])[1] == ["A=1", "CUDA_VISIBLE_DEVICES=0,1",
+                                    "SGLANG_ENABLE_SPEC_V2=1"]
+
+
 CELL_DIFF = """\
 ```diff
 +    "docker run -d --gpus '\\"device=0\\"' \\\\\\n",
