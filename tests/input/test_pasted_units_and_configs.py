@@ -261,6 +261,9 @@ def test_a_local_shell_handed_the_launch_inherits_the_exports_a_remote_one_does_
     ('export Y=2\nexport Z=3\ndocker run -e SGLANG_X=1 -e Y --gpus all img bash -c "{}"',
      ["SGLANG_X=1", "Y=2"]),
     ('export A=1\nsudo bash -c "{}"', []),  # sudo resets the environment
+    # a script of several commands handed to the shell: the launch is one of them
+    ("export PORT=30000\nsrun -ul bash -c '\n  set -x\n  echo starting\n  {} &\n  wait\n'",
+     ["PORT=30000"]),
 ])
 def test_the_environment_reaches_a_shell_a_runner_hands_the_launch_to(text, env):
     launch = "python -m sglang.launch_server --model-path m"

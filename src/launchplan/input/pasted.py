@@ -884,8 +884,10 @@ def _launch_segment(words: list[str], launch: int | None = None,
         quoted = _quoted_launches(segments)
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
             chosen = quoted[min(max(launch or 1, 1), len(quoted)) - 1]
-            return _launch_segment([*_exported_to_local_shell(segments, notes), *chosen], None,
-                                   notes)
+            inherited = _exported_to_local_shell(segments, notes)
+            if inherited:  # the shell's environment, for whichever of its commands launches
+                chosen = ["export", *inherited, ";", *chosen]
+            return _launch_segment(chosen, None, notes)
         if strict:
             _require_flags(segments)
         listed = _captioned_flags(segments, notes)
