@@ -461,6 +461,9 @@ def test_the_environment_reaches_a_launch_through_the_runner_that_hands_it_to_a_
     _, env = unpaste([_by_source("57819142593")["text"]])
     assert env[:2] == ["HIP_VISIBLE_DEVICES=4,5", "CUDA_VISIBLE_DEVICES=4,5"]
     assert "SGLANG_USE_AITER=1" in env
+    # the sbatch script's exports reach the sglang serve among the commands of srun's bash -c
+    _, env = unpaste([_by_source("multi-node sbatch tab")["text"]])
+    assert "PORT=30000" in env and "HF_HOME=/scratch/data/.cache" in env
     # a Python script's env = os.environ.copy() with an item set, passed to Popen(env=env)
     assert unpaste([_by_source("35313449463")["text"]])[1] == ["CUDA_VISIBLE_DEVICES=0"]
 
