@@ -958,6 +958,29 @@ _PROGRAM = re.compile(r"^[\w.~/+-]+$")
 _ENV_PROMPT = re.compile(r"^\([\w.-]+\)$")
 
 
+#: Tools whose ``run`` starts a program of the project's (``uv run x.py``): the error names
+#: that program, not just the tool.
+_RUN_TOOLS = frozenset({"uv", "poetry", "pixi", "pdm", "hatch", "rye", "conda", "mamba"})
+#: Their options that take a value (``conda run -n env``, ``uv run --with sglang``).
+_RUN_VALUED = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "--project",
+                         "--directory", "--env-file", "--extra", "--group", "--from", "-e",
+                         "--environment"})
+
+
+def _run_target(words: list[str]) -> str | None:
+    """The program a ``TOOL run`` command starts: its first word that is no option or an
+    option's value."""
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _RUN_VALUED:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
 def _require_flags(segments: list[list[str]]) -> None:
     """Refuse a pasted text that starts no SGLang launch when none of its commands is bare
     flags either (which are read as the launch's): it runs other programs only (another
@@ -985,6 +1008,9 @@ def _require_flags(segments: list[list[str]]) -> None:
             program += f" -m {module}" if module else ""
         elif len(words) > 1 and words[1].isalpha():
             program += f" {words[1]}"  # ``vllm serve``, ``conda activate``
+            if words[1] == "run" and program.split()[0] in _RUN_TOOLS:
+                run = _run_target(words[2:])  # ``uv run runpod/create_pod.py``: its script
+                program += f" {run}" if run else ""
         if program not in programs:
             programs.append(program)
     if commands:
