@@ -1225,7 +1225,7 @@ def _exported_to_local_shell(segments: list[list[str]],
                     if at and passed[at - 1] in _ENV_OPTIONS and _ASSIGNMENT.match(w)]
         if base not in _LOCAL_SHELLS and base not in _INHERITING_STARTERS:
             return []  # ssh host "...", sudo bash -c '...': not this script's environment
-        own = [w for w in seg[:lead]]  # A=1 bash -c '...': set for that command alone
+        own = seg[:lead]  # A=1 bash -c '...': set for that command alone
         shell_vars.assigned(own, values)
         return [*exported, *(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
                              for w in own)]
