@@ -88,3 +88,12 @@ def test_the_frontend_runtime_starts_a_server_from_the_same_keywords():
     assert unpaste([script]) == (["--model-path", "m", "--tp-size", "4"], [])
     # another library's Runtime is not SGLang's
     assert not looks_like_engine_call("rt = tvm.Runtime(model_path='m')")
+
+
+def test_a_pages_prose_around_a_fenced_engine_call_is_not_read_as_python():
+    # the heading, the sentences and a notebook's indented log output after the block
+    page = ('## Offline Engine API\n\nStart it — in one line:\n\n```python\n'
+            'import sglang as sgl\n\nllm = sgl.Engine(\n    model_path="qwen3-8b", tp_size=2\n)\n'
+            '```\n\n    [2026-03-14 04:50:28] INFO server_args.py:2140: Attention backend not '
+            'specified.\n')
+    assert unpaste([page]) == (["--model-path", "qwen3-8b", "--tp-size", "2"], [])

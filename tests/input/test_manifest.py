@@ -281,3 +281,15 @@ def test_a_role_based_groups_leader_worker_variables_are_its_size_and_the_leader
     # a worker's own patch is not the leader: its index stays unknown
     worker = rbg.replace("      template:", "      workerTemplatePatch:")
     assert unpaste([worker])[0][-1] == "$(RBG_LWP_WORKER_INDEX)"
+
+
+def test_a_manifest_indented_as_a_whole_is_read_without_its_indent():
+    # a fence inside a page's tab or a list item keeps its lines at the fence's indent: the
+    # first line's indent went with the text's ends, the others' stayed (a YAML error)
+    page = ('=== "AMD"\n\n    <div editor-title="examples/.dstack.yml">\n\n    ```yaml\n'
+            '    type: service\n    image: lmsysorg/sglang:latest\n    env:\n'
+            '      - MODEL_ID=qwen3-8b\n    commands:\n'
+            '      - python3 -m sglang.launch_server\n         --model-path $MODEL_ID\n'
+            '         --tp 2\n    port: 8000\n    ```\n    </div>\n')
+    assert unpaste([page]) == (["--model-path", "qwen3-8b", "--tp", "2"],
+                               ["MODEL_ID=qwen3-8b"])

@@ -325,6 +325,10 @@ def test_an_address_an_editor_linked_to_itself_is_the_address():
      ": it runs docker run"),
     ("I ran `podman run --rm lmsysorg/sglang:latest --port 30000` to start it.",
      ": it runs podman run"),
+    # a project tool's run starts a script of the project's, which the error names
+    ("uv run runpod/create_pod.py sglang -- --model-path Qwen/Qwen3-4B",
+     ": it runs uv run runpod/create_pod.py"),
+    ("conda run -n serve python serve.py --port 30000", ": it runs conda run python"),
 ])
 def test_a_paste_that_starts_no_sglang_launch_names_what_it_runs(text, runs, capsys):
     # its words are no SGLang argv: reading them as flags named a stray word instead

@@ -65,6 +65,25 @@ proc = subprocess.Popen(cmd, env={"NCCL_DEBUG": "INFO", **os.environ})
                    "SGLANG_ENABLE_SPEC_V2=1", "NCCL_DEBUG=INFO"]
 
 
+def test_an_environment_a_script_builds_for_the_call_that_runs_the_launch_goes_with_it():
+    # env = os.environ.copy(), items set on it, then Popen(cmd, env=env): the server's
+    script = """\
+import os, subprocess
+env = os.environ.copy()
+env["CUDA_VISIBLE_DEVICES"] = "0,1"
+env.update({"SGLANG_ENABLE_SPEC_V2": "1"})
+cmd = ["python", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"]
+proc = subprocess.Popen(cmd, env=env)
+env = {}
+env["LATER"] = "1"
+"""
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"],
+                                 ["CUDA_VISIBLE_DEVICES=0,1", "SGLANG_ENABLE_SPEC_V2=1"])
+    spread = script.replace("env = os.environ.copy()", 'env = {**os.environ, "A": "1"}')
+    assert unpaste([spread])[1] == ["A=1", "CUDA_VISIBLE_DEVICES=0,1",
+                                    "SGLANG_ENABLE_SPEC_V2=1"]
+
+
 CELL_DIFF = """\
 ```diff
 +    "docker run -d --gpus '\\"device=0\\"' \\\\\\n",
@@ -222,3 +241,14 @@ def test_the_start_up_line_alone_is_named_too(capsys, line):
     assert main(["resolve", "--gpu", "h100", line]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "start-up log" in lines[0] and "--from-log" in lines[0]
+
+
+def test_an_unquoted_json_value_the_shell_split_at_its_spaces_is_named_so(capsys):
+    text = ('sglang serve --model-path qwen3-8b --model-loader-extra-config '
+            '{"enable_multithread_load": true,"num_threads": 4} --enable-cache-report')
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "got 'true,num_threads:'" in err
+    assert ("the JSON value of --model-loader-extra-config is not quoted, so the shell split "
+            "it at its spaces and removed its double quotes") in err
+    assert "--model-loader-extra-config '{...}'" in err

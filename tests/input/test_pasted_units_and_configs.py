@@ -248,3 +248,42 @@ def test_a_local_shell_handed_the_launch_inherits_the_exports_a_remote_one_does_
     unit = ("[Service]\nEnvironment=SGLANG_X=0\n"
             "ExecStart=/bin/bash -c 'exec python3 -m sglang.launch_server --model-path m'\n")
     assert unpaste([unit]) == (["--model-path", "m"], ["SGLANG_X=0"])
+
+
+@pytest.mark.parametrize("text, env", [
+    # the command's own assignments set the shell's environment, which the launch inherits
+    ('CUDA_VISIBLE_DEVICES=0 bash -c "{}"', ["CUDA_VISIBLE_DEVICES=0"]),
+    # a Slurm step (a Pyxis container too) and Apptainer keep the caller's environment
+    ('export SGLANG_X=1\nsrun --overlap --ntasks=1 \\\n  --container-image=img \\\n'
+     '  bash -c "{}" &', ["SGLANG_X=1"]),
+    ('export SGLANG_X=1\napptainer exec img bash -c "{}"', ["SGLANG_X=1"]),
+    # a container runner's shell gets what its -e options pass in, the host's exports not
+    ('export Y=2\nexport Z=3\ndocker run -e SGLANG_X=1 -e Y --gpus all img bash -c "{}"',
+     ["SGLANG_X=1", "Y=2"]),
+    ('export A=1\nsudo bash -c "{}"', []),  # sudo resets the environment
+    # a script of several commands handed to the shell: the launch is one of them
+    ("export PORT=30000\nsrun -ul bash -c '\n  set -x\n  echo starting\n  {} &\n  wait\n'",
+     ["PORT=30000"]),
+])
+def test_the_environment_reaches_a_shell_a_runner_hands_the_launch_to(text, env):
+    launch = "python -m sglang.launch_server --model-path m"
+    notes: list[str] = []
+    assert unpaste([text.format(launch)], notes=notes) == (["--model-path", "m"], env)
+    assert any("sets Z on the host" in n for n in notes) == ("Z=3" in text)
+
+
+def test_an_array_item_by_index_and_a_loop_over_an_array_take_its_values():
+    # ``for idx in "${!GPU_IDS[@]}"`` runs first with idx 0, so ``${GPU_IDS[$idx]}`` is the
+    # first item and ``$((30000 + idx * 10))`` 30000; a loop over the items takes the first
+    by_index = ('GPU_IDS=(4 5 6 7)\nfor idx in "${!GPU_IDS[@]}"; do\n'
+                '    gpu_id="${GPU_IDS[$idx]}"\n    port=$((30000 + idx * 10))\n'
+                '    CUDA_VISIBLE_DEVICES=${gpu_id} python3 -m sglang.launch_server \\\n'
+                '        --model-path m --port ${port} &\ndone\n')
+    assert unpaste([by_index]) == (["--model-path", "m", "--port", "30000"],
+                                   ["CUDA_VISIBLE_DEVICES=4"])
+    by_item = by_index.replace('"${!GPU_IDS[@]}"', '"${GPU_IDS[@]}"')
+    # over the items, idx is 4 the first time, past the array's end: bash gives nothing
+    assert unpaste([by_item])[1] == ["CUDA_VISIBLE_DEVICES="]
+    items = "PORTS=(30000 30001)\npython -m sglang.launch_server --model-path m --port ${PORTS[1]}"
+    assert unpaste([items])[0][-1] == "30001"
+    assert unpaste([items.replace("[1]", "[-1]")])[0][-1] == "30001"

@@ -45,7 +45,9 @@ def test_the_set_is_real_and_varied():
              "apptainer exec": 0, "--is-embedding": 0, "ExecStart=": 0, "[Container]": 0,
              "engine_kwargs": 0, "SGLangAppEnvironment(": 0, "for RANK in": 0, "cmd +=": 0,
              "=$(echo serve": 0, "HIP_VISIBLE_DEVICES": 0, "#SBATCH": 0, "<details>": 0,
-             "| kubectl apply -f -": 0, "leaderWorkerPattern": 0, "sudo docker run": 0}
+             "| kubectl apply -f -": 0, "leaderWorkerPattern": 0, "sudo docker run": 0,
+             "--container-image=": 0, "env=env": 0, '"${!': 0, "theme={": 0,
+             "editor-title": 0, "--kt-method": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
@@ -448,3 +450,24 @@ def test_a_commented_continuation_and_a_placeholder_address_are_read_as_the_shel
                          " #见上述EPLB配置参考"]
     argv, _ = unpaste([_by_source("placeholders in angle brackets")["text"]])
     assert argv[argv.index("--dist-init-addr") + 1] == "<D_node_ip>:<D_dist_port>"
+
+
+def test_the_environment_reaches_a_launch_through_the_runner_that_hands_it_to_a_shell():
+    # the Slurm job exports on the host; srun (with a Pyxis container) keeps them for the
+    # bash -c that runs the launch
+    _, env = unpaste([_by_source("66797474526")["text"]])
+    assert "SGLANG_JIT_DEEPGEMM_FAST_WARMUP=true" in env and "HF_HUB_OFFLINE=1" in env
+    # docker run's -e options are the environment of the bash -c inside the container
+    _, env = unpaste([_by_source("57819142593")["text"]])
+    assert env[:2] == ["HIP_VISIBLE_DEVICES=4,5", "CUDA_VISIBLE_DEVICES=4,5"]
+    assert "SGLANG_USE_AITER=1" in env
+    # the sbatch script's exports reach the sglang serve among the commands of srun's bash -c
+    _, env = unpaste([_by_source("multi-node sbatch tab")["text"]])
+    assert "PORT=30000" in env and "HF_HOME=/scratch/data/.cache" in env
+    # a Python script's env = os.environ.copy() with an item set, passed to Popen(env=env)
+    assert unpaste([_by_source("35313449463")["text"]])[1] == ["CUDA_VISIBLE_DEVICES=0"]
+
+
+def test_a_loop_over_an_arrays_indices_is_read_at_its_first_run():
+    argv, env = unpaste([_by_source("57406039107")["text"]])
+    assert argv[argv.index("--port") + 1] == "30000" and env == ["CUDA_VISIBLE_DEVICES=0"]

@@ -308,6 +308,21 @@ _LOG_LEVELS = frozenset({"CRITICAL", "FATAL", "ERROR", "WARNING", "WARN", "INFO"
 _Token = tuple["_Opt | None", str, "str | None"]
 
 
+def _split_json(value: str | None) -> bool:
+    """Whether ``value`` is the opening piece of a JSON object or list that the shell cut
+    at a space: it opens with a brace or bracket and closes fewer than it opens."""
+    if not value or value[0] not in "{[":
+        return False
+    opened = value.count("{") + value.count("[")
+    return opened > value.count("}") + value.count("]")
+
+
+def _quotes_lost(value: str) -> str:
+    """What a hint adds when the JSON's double quotes are gone too (``{a:`` for ``{"a":``):
+    unquoted, the shell removes them."""
+    return " and removed its double quotes" if '"' not in value and ":" in value else ""
+
+
 def _classify(token: str, surface: _Surface = _DEFAULT_SURFACE) -> _Token | None:
     """None for a value; (option or None if unknown, spelling, explicit ``=value``) for a flag."""
     if not token or token[0] != "-":
@@ -531,7 +546,16 @@ class _Parse:
             hint = "SGLang takes no positional arguments, even after '--'"
         elif before >= 0 and classified[before][0] is not None:
             prev = classified[before]
-            if prev[0].nargs is None or prev[2] is not None:
+            value = prev[2] if prev[2] is not None else (
+                self.tokens[before + 1] if before + 1 < at else None)
+            if (prev[0].nargs is None or prev[2] is not None) and _split_json(value):
+                # ``--model-loader-extra-config {"a": true, "b": 4}`` unquoted: the shell
+                # cut the JSON at its spaces (and took its double quotes away)
+                hint = (f"the JSON value of {prev[1]} is not quoted, so the shell split it at "
+                        f"its spaces{_quotes_lost(value)}: SGLang gets {value!r} and the rest "
+                        "as stray arguments; wrap the whole value in single quotes, "
+                        f"{prev[1]} '{{...}}'")
+            elif prev[0].nargs is None or prev[2] is not None:
                 hint = f"{prev[1]} takes a single value"
             elif prev[0].nargs == 0:
                 hint = f"{prev[1]} is a switch and takes no value"

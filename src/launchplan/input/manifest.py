@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
@@ -137,7 +138,9 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
     """Every launching container of the manifest, in document order (at least one)."""
     from launchplan.input.pasted import launches_sglang
 
-    documents = _documents(text.strip())
+    # a block indented as a whole (a fence inside a list item or a page's tab, its lines
+    # kept at the fence's indent) is the same YAML without that indent
+    documents = _documents(textwrap.dedent(text).strip())
     try:
         found = tuple((tuple(words), tuple(env), node)
                       for words, env, node in _containers(documents, None, set())

@@ -131,8 +131,10 @@ def unmarked(text: str) -> str:
     return _cell_source(lines) or "\n".join(lines)
 
 
-#: The launcher named in a line (a shell line, or a notebook cell's JSON string).
-_LAUNCHER = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
+#: The launcher named in a line (a shell line, or a notebook cell's JSON string), or the
+#: offline engine a Python block starts (``llm = sgl.Engine(...)``).
+_LAUNCHER = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)"
+                       r"|\bEngine\s*\(")
 
 
 def _fenced_only(lines: list[str]) -> list[str]:

@@ -884,7 +884,10 @@ def _launch_segment(words: list[str], launch: int | None = None,
         quoted = _quoted_launches(segments)
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
             chosen = quoted[min(max(launch or 1, 1), len(quoted)) - 1]
-            return _launch_segment([*_exported_to_local_shell(segments), *chosen], None, notes)
+            inherited = _exported_to_local_shell(segments, notes)
+            if inherited:  # the shell's environment, for whichever of its commands launches
+                chosen = ["export", *inherited, ";", *chosen]
+            return _launch_segment(chosen, None, notes)
         if strict:
             _require_flags(segments)
         listed = _captioned_flags(segments, notes)
@@ -955,6 +958,29 @@ _PROGRAM = re.compile(r"^[\w.~/+-]+$")
 _ENV_PROMPT = re.compile(r"^\([\w.-]+\)$")
 
 
+#: Tools whose ``run`` starts a program of the project's (``uv run x.py``): the error names
+#: that program, not just the tool.
+_RUN_TOOLS = frozenset({"uv", "poetry", "pixi", "pdm", "hatch", "rye", "conda", "mamba"})
+#: Their options that take a value (``conda run -n env``, ``uv run --with sglang``).
+_RUN_VALUED = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "--project",
+                         "--directory", "--env-file", "--extra", "--group", "--from", "-e",
+                         "--environment"})
+
+
+def _run_target(words: list[str]) -> str | None:
+    """The program a ``TOOL run`` command starts: its first word that is no option or an
+    option's value."""
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _RUN_VALUED:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
 def _require_flags(segments: list[list[str]]) -> None:
     """Refuse a pasted text that starts no SGLang launch when none of its commands is bare
     flags either (which are read as the launch's): it runs other programs only (another
@@ -982,6 +1008,9 @@ def _require_flags(segments: list[list[str]]) -> None:
             program += f" -m {module}" if module else ""
         elif len(words) > 1 and words[1].isalpha():
             program += f" {words[1]}"  # ``vllm serve``, ``conda activate``
+            if words[1] == "run" and program.split()[0] in _RUN_TOOLS:
+                run = _run_target(words[2:])  # ``uv run runpod/create_pod.py``: its script
+                program += f" {run}" if run else ""
         if program not in programs:
             programs.append(program)
     if commands:
@@ -1152,21 +1181,54 @@ _ALL_ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
 
 #: Shells that run a launch handed to them as one argument on this host, in its environment.
 _LOCAL_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+#: Programs that start what follows them in the caller's environment: a Slurm step (``srun``,
+#: Pyxis containers too), an Apptainer container, a process wrapper. A shell one of them
+#: starts (``srun --container-image=I bash -c "..."``) inherits the script's exports.
+_INHERITING_STARTERS = frozenset({"srun", "apptainer", "singularity", "timeout", "numactl",
+                                  "taskset", "setsid", "nice", "stdbuf", "chrt"})
 
 
-def _exported_to_local_shell(segments: list[list[str]]) -> list[str]:
-    """The ``NAME=value`` pairs the script exports before a local shell runs the launch it
-    is handed (``export X=1`` then ``bash -c "python -m ..."``, a systemd unit's
-    ``Environment=`` then ``ExecStart=/bin/bash -c '...'``): that shell inherits them. A
-    remote or container shell (``ssh``, ``docker exec``) does not, so none are given."""
+def _hands_to_shell(seg: list[str]) -> bool:
+    """Whether ``seg`` passes a launch as one argument to a shell's ``-c``."""
+    return any(w.rsplit("/", 1)[-1] in _LOCAL_SHELLS and "-c" in seg[at + 1:]
+               for at, w in enumerate(seg)) and any(" " in w and "sglang" in w for w in seg)
+
+
+def _exported_to_local_shell(segments: list[list[str]],
+                             notes: list[str] | None = None) -> list[str]:
+    """The ``NAME=value`` pairs that reach a shell the script hands its launch to as one
+    argument: what the script exports, and what the command sets before its program
+    (``export X=1`` then ``bash -c "python -m ..."``, ``CUDA_VISIBLE_DEVICES=0 bash -c '...'``,
+    a systemd unit's ``Environment=`` then ``ExecStart=/bin/bash -c '...'``), the shell
+    started directly or through a program that keeps the caller's environment (``srun``,
+    ``apptainer exec``, ``nohup``). A container runner's shell (``docker run ... bash -c``)
+    gets only what its ``-e``/``--env`` options pass (a note names the exports left on the
+    host); a remote shell (``ssh``) or ``sudo``'s reset environment, none."""
     values: dict[str, str] = {}
     names: list[str] = []
     for seg in segments:
-        program = next((w for w in seg if not _ASSIGNMENT.match(w) and w not in _WRAPPERS), "")
-        if program.rsplit("/", 1)[-1] in _LOCAL_SHELLS and "-c" in seg and any(
-                " " in w and "sglang" in w for w in seg):
-            return [f"{name}={values[name]}" for name in dict.fromkeys(names)]
-        names.extend(shell_vars.declared(seg, values))
+        if not _hands_to_shell(seg):
+            names.extend(shell_vars.declared(seg, values))
+            continue
+        lead = 0
+        while lead < len(seg) and _ASSIGNMENT.match(seg[lead]):
+            lead += 1
+        program = next((w for w in seg[lead:] if w not in _WRAPPERS), "")
+        base = program.rsplit("/", 1)[-1]
+        exported = [f"{name}={values[name]}" for name in dict.fromkeys(names)]
+        if _isolated(seg[lead:]):  # docker run -e X=1 IMAGE bash -c "...": its -e options
+            shell_vars.assigned(seg[:lead], values)  # set for the docker client, on the host
+            exported += [f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
+                         for w in seg[:lead]]
+            passed = _passed_into_container(seg[lead:], exported, values, notes)
+            return [w for at, w in enumerate(passed)
+                    if at and passed[at - 1] in _ENV_OPTIONS and _ASSIGNMENT.match(w)]
+        if base not in _LOCAL_SHELLS and base not in _INHERITING_STARTERS:
+            return []  # ssh host "...", sudo bash -c '...': not this script's environment
+        own = seg[:lead]  # A=1 bash -c '...': set for that command alone
+        shell_vars.assigned(own, values)
+        return [*exported, *(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
+                             for w in own)]
     return []
 
 

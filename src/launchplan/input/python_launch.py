@@ -137,9 +137,50 @@ def script_environment(text: str) -> list[str]:
         if isinstance(node, ast.Call):
             pairs += [pair for kw in node.keywords if kw.arg == "env"
                       for pair in _literal_mapping(kw.value)]
+            if node.lineno >= before:  # the call that runs the launch, env=env
+                pairs += [pair for kw in node.keywords if kw.arg == "env"
+                          and isinstance(kw.value, ast.Name)
+                          for pair in _built_environment(tree, kw.value.id, node.lineno)]
         if pairs:
             found.append((node.lineno, node.col_offset, pairs))
     return [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
+
+
+def _built_environment(tree: ast.Module, name: str, call_line: int) -> list[str]:
+    """What a script puts into the mapping it hands a call as ``env=name``, built before
+    that call: ``env = os.environ.copy()`` (or ``dict(os.environ)``, ``{**os.environ,
+    ...}``) then ``env["NAME"] = "value"`` and ``env.update({...})``. Literal entries only,
+    in source order; a new ``env = ...`` before the call starts it afresh."""
+    found: list[tuple[int, int, list[str] | None]] = []
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", call_line) >= call_line:
+            continue
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id == name:
+                    found.append((node.lineno, node.col_offset, None))  # made afresh
+                    found.append((node.lineno, node.col_offset + 1,
+                                  _literal_mapping(node.value)))
+                elif (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+                      and target.value.id == name and isinstance(target.slice, ast.Constant)
+                      and isinstance(target.slice.value, str)
+                      and isinstance(node.value, ast.Constant)
+                      and isinstance(node.value.value, (str, int, float))
+                      and not isinstance(node.value.value, bool)):
+                    found.append((node.lineno, node.col_offset,
+                                  [f"{target.slice.value}={node.value.value}"]))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "update" and isinstance(node.func.value, ast.Name)
+              and node.func.value.id == name):
+            found.append((node.lineno, node.col_offset,
+                          [pair for arg in node.args for pair in _literal_mapping(arg)]))
+    out: list[str] = []
+    for *_, pairs in sorted(found, key=lambda item: item[:2]):
+        if pairs is None:
+            out = []
+        else:
+            out += pairs
+    return out
 
 
 def _literal_mapping(node: ast.expr) -> list[str]:

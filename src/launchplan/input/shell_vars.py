@@ -72,12 +72,18 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
 
 def _loop_variable(segment: list[str], values: dict[str, str]) -> bool:
     """Record the first value a ``for NAME in WORD ...`` loop over literal words gives its
-    variable (``for RANK in 0 1 2 3; do ssh node$RANK "... --node-rank $RANK"``): the body,
-    read once, is the loop's first run. A loop over what the script cannot know here
+    variable (``for RANK in 0 1 2 3; do ssh node$RANK "... --node-rank $RANK"``), or over
+    an array's items or indices (``for idx in "${!GPU_IDS[@]}"``): the body, read once, is
+    the loop's first run. A loop over what the script cannot know here
     (``$(seq 1 8)``, ``"$@"``) leaves NAME unset. Whether ``segment`` was a loop's head."""
     if len(segment) < 4 or segment[0] != "for" or segment[2] != "in" \
             or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", segment[1]):
         return False
+    listed = _loop_items(segment[3], values)  # for idx in "${!GPU_IDS[@]}"; do ...
+    if listed is not None:
+        if listed:
+            values[segment[1]] = listed[0]
+        return True
     first = expand(segment[3], values)
     if first and not open_reference(first) and "$" not in first:
         values[segment[1]] = first
@@ -151,6 +157,39 @@ def _array_length(match: re.Match[str], values: Mapping[str, str]) -> str:
     return match.group(0) if listed is None else str(len(listed))
 
 
+#: One item of an array by its index: ``${GPUS[0]}``, ``${D_IP[$i]}``, ``${PORTS[i]}``.
+_ELEMENT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[([^\]@*]+)\]\}")
+
+
+def _element(match: re.Match[str], values: Mapping[str, str]) -> str:
+    """The item ``${NAME[INDEX]}`` picks from an array the script sets (the index a number,
+    or a variable, with or without its ``$``, holding one; negative counts from the end):
+    an index past the end gives nothing, as in bash. Left as written otherwise."""
+    from launchplan.input.shell_arrays import items
+
+    listed = items("${" + match.group(1) + "[@]}", dict(values))
+    index = match.group(2).strip()
+    index = values.get(index, index) if not index.startswith("$") else expand(index, values)
+    if listed is None or not re.fullmatch(r"-?\d+", index):
+        return match.group(0)
+    at = int(index)
+    if at < 0:
+        at += len(listed)
+    return listed[at] if 0 <= at < len(listed) else ""
+
+
+def _loop_items(word: str, values: Mapping[str, str]) -> list[str] | None:
+    """What a loop head's ``in`` word goes over when it names an array the script sets:
+    its items (``"${GPUS[@]}"``) or its indices (``"${!GPUS[@]}"``); else None."""
+    from launchplan.input.shell_arrays import items
+
+    keys = word.startswith("${!")
+    listed = items(word.replace("${!", "${", 1) if keys else word, dict(values))
+    if listed is None:
+        return None
+    return [str(at) for at in range(len(listed))] if keys else listed
+
+
 def expand(word: str, values: Mapping[str, str]) -> str:
     """``word`` with every reference to a name in ``values`` replaced by its value, and the
     script's arguments (``$@``, ``${@:2}``) by those it has: none, run as pasted."""
@@ -177,6 +216,8 @@ def expand(word: str, values: Mapping[str, str]) -> str:
             return "${" + name + "}"  # required from the caller: left open, without the message
         return match.group(0)
 
+    if "[" in word and "${" in word:  # ${GPUS[0]}: an item of an array the script sets
+        word = _ELEMENT.sub(lambda m: _element(m, values), word)
     expanded = _REFERENCE.sub(replace, word)
     if "$(echo " in expanded:  # $(echo serve --tp 2): the words echo prints
         expanded = _ECHO.sub(_echoed, expanded)
