@@ -107,7 +107,8 @@ SUITES = {
     "envdraws": "envdraws-cases.json",
     # the draws over the published configs of architectures no other suite had (GPT-2, GPT-J,
     # BigCode, OPT, StableLM, Phi 1, ChatGLM, EXAONE 3, MiniCPM3, LLaVA, DeepSeek-VL2, Janus,
-    # LFM2-VL, Voxtral; tools/gen_hubdraws_cases.py --suite archdraws)
+    # LFM2-VL, Voxtral, Laguna, text-only Qwen3.5-MoE, Muse Glimmer's real file;
+    # tools/gen_hubdraws_cases.py --suite archdraws)
     "archdraws": "archdraws-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,

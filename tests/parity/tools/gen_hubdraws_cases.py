@@ -22,7 +22,8 @@ each spelt as people write it (``1``, ``true``, ``y``, ``on``, ``0``, a number, 
 variable does not parse); ``--suite shipenvdraws`` does the same over the shipped Hub configs.
 ``--suite archdraws`` draws over ``ARCHDRAWS`` only: the published configs of architectures no
 other suite had (GPT-2, GPT-J, BigCode, OPT, StableLM, Phi 1, ChatGLM, EXAONE 3, MiniCPM3's MLA,
-the original LLaVA, DeepSeek-VL2 and Janus without an ``architectures`` key, LFM2-VL, Voxtral).
+the original LLaVA, DeepSeek-VL2 and Janus without an ``architectures`` key, LFM2-VL, Voxtral,
+Laguna's hybrid sliding window, the text-only Qwen3.5-MoE class, and Muse Glimmer's real file).
 Their generation imports launchplan (``PYTHONPATH=src``), and the variables a launch may draw
 are those today's rules read: a rule that reads one more variable changes the draw, so the
 committed ``envdraws`` is the draw of the rules it was generated with (record it again after
@@ -59,8 +60,10 @@ POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
          "archdraws": (MODELS, "parity-models/", 4747, False)}
 #: suite -> the only folders of its pool it draws from
 ARCHDRAWS = ("chatglm3-6b", "deepseek-vl2-tiny", "exaone-3.0-7.8b", "glm-4-9b", "gpt-bigcode",
-             "gpt-j-6b", "gpt2", "janus-1.3b", "lfm2.5-vl-1.6b", "llava-v1.5-7b", "minicpm3-4b",
-             "opt-125m", "phi-1", "stablelm-2-1.6b", "stablelm-3b", "voxtral-mini-3b-2507")
+             "gpt-j-6b", "gpt2", "janus-1.3b", "laguna-s-2.1-fp8", "laguna-xs.2-fp8",
+             "lfm2.5-vl-1.6b", "llava-v1.5-7b", "minicpm3-4b", "muse-glimmer-30b", "opt-125m",
+             "phi-1", "qwen3.8-2.4t-a95b", "stablelm-2-1.6b", "stablelm-3b",
+             "voxtral-mini-3b-2507")
 ONLY = {"archdraws": ARCHDRAWS}
 #: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
