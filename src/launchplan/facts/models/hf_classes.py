@@ -61,7 +61,8 @@ def _parser_fixes(top: dict[str, Any], where: str) -> dict[str, Any]:
     elif any(isinstance(a, str) and a in _LONGCAT_ARCHS for a in arch_list):
         top["model_type"] = "longcat_flash"
         top["architectures"] = ["LongcatFlashForCausalLM"]
-    forced = _CLASS_ARCHITECTURES.get(top.get("model_type"))
+    model_type = top.get("model_type")
+    forced = _CLASS_ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
     if forced is not None:
         top["architectures"] = [forced]
     auto_map = top.get("auto_map")
@@ -200,7 +201,7 @@ def _text_config(top: dict[str, Any], archs: list[str],
     for key in ("pad_token_id", "bos_token_id", "eos_token_id", "tie_word_embeddings"):
         if key in top and key not in sub:
             sub[key] = top[key]
-    if parent_type in _OWN_TEXT_CLASS:
+    if isinstance(parent_type, str) and parent_type in _OWN_TEXT_CLASS:
         # SGLang's own class builds this sub-config: it takes what the file says (nulls
         # included) without transformers' validation or defaults
         text = dict(sub)
