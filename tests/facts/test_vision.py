@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from launchplan.facts.vision import vision_class, vision_encoder_size
+from launchplan.facts.vision import absent_vision_size, vision_class, vision_encoder_size
 
 
 def test_attribute_map_and_class_defaults():
@@ -31,3 +31,13 @@ def test_a_plain_dict_answers_neither_attribute():
     assert vision_encoder_size("llama", {"num_hidden_layers": 64,
                                          "hidden_size": 4096}) == (24, 1024)
     assert vision_encoder_size("qwen2_5_vl", None) == (24, 1024)
+
+
+def test_a_class_building_its_own_vision_config_has_its_own_encoder_size():
+    # without vision_config, LLaVA's class builds a ViT-L/14 (24 x 1024), not the CLIP vision
+    # class's defaults (12 x 768); PaliGemma builds a SigLIP-So400m
+    assert vision_encoder_size("llava", {}) == (12, 768)
+    assert absent_vision_size("llava") == (24, 1024)
+    assert absent_vision_size("paligemma") == (27, 1152)
+    # a type the table does not know answers as an empty dict would
+    assert absent_vision_size("llama") == (24, 1024)

@@ -105,6 +105,11 @@ SUITES = {
     # variables the rules admitted for its target and model read, spelt as people write them
     # (tools/gen_hubdraws_cases.py --suite envdraws)
     "envdraws": "envdraws-cases.json",
+    # the draws over the published configs of architectures no other suite had (GPT-2, GPT-J,
+    # BigCode, OPT, StableLM, Phi 1, ChatGLM, EXAONE 3, MiniCPM3, LLaVA, DeepSeek-VL2, Janus,
+    # LFM2-VL, Voxtral, Laguna, text-only Qwen3.5-MoE, Muse Glimmer's real file;
+    # tools/gen_hubdraws_cases.py --suite archdraws)
+    "archdraws": "archdraws-cases.json",
 }
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
@@ -247,6 +252,10 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # (HARNESS_MESSAGES)
     ("envdraws", "0.5.23"): 400, ("envdraws", "default"): 400, ("envdraws", "0.5.22"): 400,
     ("envdraws", "0.5.21"): 386,
+    # tools/gen_hubdraws_cases.py --suite archdraws: 250 draws over 20 published configs of
+    # architectures no other suite had, every one answered (configs only remote code reads
+    # were left out of the pool: the oracle cannot load them)
+    ("archdraws", "0.5.23"): 250, ("archdraws", "default"): 250,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

@@ -145,6 +145,10 @@ def test_vlm_headroom_reads_the_vision_config_as_transformers_presents_it():
     assert fraction(llava) == pytest.approx(text * 0.95)
     # a class that builds its default vision config when config.json has none: its defaults
     assert fraction(_vlm("qwen2_5_vl", None)) < text * 0.95
+    # the original LLaVA format (LlavaLlamaForCausalLM) has no vision_config: LLaVA's class
+    # builds a ViT-L/14 (24 x 1024), not the CLIP vision class's 12 x 768 defaults
+    original = _vlm("llava", None, "LlavaLlamaForCausalLM")
+    assert fraction(original) == pytest.approx(text * 0.95)
     # Gemma 4's class leaves vision_config unset when config.json has none: no adjustment
     assert fraction(_vlm("gemma4", None, "Gemma4ForConditionalGeneration")) == text
     # a model type whose vision config stays a plain dict: getattr finds neither key

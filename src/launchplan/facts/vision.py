@@ -50,6 +50,17 @@ def builds_default_vision(model_type: str | None) -> bool:
     return row is not None and row.get("absent") != "none"
 
 
+def absent_vision_size(model_type: str | None) -> tuple[int, int]:
+    """(layers, hidden size) SGLang reads from the vision config a class builds itself when
+    config.json has none: the class's own default encoder (LLaVA's ViT-L/14, PaliGemma's
+    SigLIP-So400m), which need not be its vision class's defaults."""
+    row = _table()["top"].get(model_type or "") or {}
+    size = row.get("absent_size")
+    if isinstance(size, list) and len(size) == 2:
+        return int(size[0]), int(size[1])
+    return vision_encoder_size(model_type, {})
+
+
 def vision_encoder_size(model_type: str | None, vision: Any) -> tuple[int, int]:
     """(layers, hidden size) as SGLang's ``getattr`` reads them from ``vision_config``."""
     if not isinstance(vision, Mapping):

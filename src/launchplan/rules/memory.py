@@ -15,7 +15,7 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.facts import environment
-from launchplan.facts.vision import builds_default_vision, vision_encoder_size
+from launchplan.facts.vision import absent_vision_size, builds_default_vision, vision_encoder_size
 from launchplan.rules.graph_config import (
     DECODE,
     PREFILL,
@@ -402,7 +402,8 @@ def _vlm_adjusted(fraction: float, model: Any, post_capture: bool, memory: float
     vision = model.config.get("vision_config")
     if vision is None and not builds_default_vision(model.model_type):
         return fraction  # no vision config at all (most classes build their default)
-    layers, hidden = vision_encoder_size(model.model_type, vision or {})
+    layers, hidden = absent_vision_size(model.model_type) if vision is None \
+        else vision_encoder_size(model.model_type, vision)
     ratio = (layers * hidden**2) / (24 * 1024**2)
     factor = max(0.8, min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
     return fraction * (0.95 * factor)  # SGLang's grouping: 0.95 x factor first (to the last bit)

@@ -135,3 +135,24 @@ def test_granite_hybrid_mamba_chunk_defaults_to_256(tmp_path):
                             "num_hidden_layers": 4, "layer_types": ["mamba", "attention",
                                                                     "mamba", "attention"]})
     assert load_model(path).mamba_chunk_size == 256
+
+
+def test_config_classes_that_name_their_own_architecture(tmp_path):
+    # SGLang's DeepSeek-VL2 and Janus classes set ``architectures`` whatever the file says;
+    # their published checkpoints carry no such key. DeepSeek-VL2's language config is built
+    # by SGLang's own permissive class, which takes null MLA ranks (the Tiny model's MHA)
+    language = {"model_type": "deepseek_v2", "hidden_size": 1280, "num_attention_heads": 10,
+                "num_key_value_heads": 10, "num_hidden_layers": 12, "kv_lora_rank": None,
+                "q_lora_rank": None, "qk_nope_head_dim": 0, "qk_rope_head_dim": 0,
+                "v_head_dim": 0, "use_mla": False, "max_position_embeddings": 4096}
+    vl2 = {"model_type": "deepseek_vl_v2", "language_config": language,
+           "torch_dtype": "bfloat16"}
+    m = load_model(write(tmp_path, vl2, "vl2"))
+    assert m.architectures == ("DeepseekVL2ForCausalLM",) and m.is_multimodal
+    assert (m.attention_arch, m.total_num_kv_heads, m.head_dim) == ("MHA", 10, 128)
+    named = load_model(write(tmp_path, {**vl2, "architectures": ["DeepseekVLV2ForCausalLM"]},
+                             "named"))
+    assert named.architectures == ("DeepseekVL2ForCausalLM",)
+    janus = {"model_type": "multi_modality", "language_config": {
+        "model_type": "llama", "hidden_size": 2048, "num_attention_heads": 16}}
+    assert load_model(write(tmp_path, janus, "janus")).arch0 == "MultiModalityCausalLM"

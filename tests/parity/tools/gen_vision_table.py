@@ -11,7 +11,9 @@ with, per top-level model_type, the vision class a dict becomes (``fixed``, or c
 dict's own ``model_type`` with a default), and per vision model_type, the JSON keys that
 answer ``num_hidden_layers`` / ``hidden_size`` and the class defaults. A top-level type
 whose class leaves ``vision_config`` unset when config.json has none is marked
-``"absent": "none"`` (SGLang then makes no VLM memory adjustment).
+``"absent": "none"`` (SGLang then makes no VLM memory adjustment); one that builds its own
+default records the depth and width SGLang reads from it as ``absent_size`` (LLaVA's default
+is a ViT-L/14, not the CLIP vision class's own defaults).
 """
 
 from __future__ import annotations
@@ -90,6 +92,11 @@ def main() -> None:
             bare = vc
         if not isinstance(bare, PretrainedConfig):
             top[mt]["absent"] = "none"
+        else:  # what SGLang's getattr reads from the vision config the class builds itself
+            top[mt]["absent_size"] = [
+                value if isinstance(value, int) else fallback
+                for value, fallback in ((getattr(bare, "num_hidden_layers", None), 24),
+                                        (getattr(bare, "hidden_size", None), 1024))]
         if default_type and default_type not in vision:
             vision[default_type] = describe(type(vc) if isinstance(vc, PretrainedConfig)
                                             else sub)

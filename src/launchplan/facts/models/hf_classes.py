@@ -30,6 +30,18 @@ _SUBCONFIG_KEYS = frozenset({
 })
 
 
+#: model types whose SGLang config class sets ``architectures`` itself, whatever the file says
+#: (or when it says nothing: DeepSeek-VL2 and Janus checkpoints carry no such key)
+_CLASS_ARCHITECTURES = {"multi_modality": "MultiModalityCausalLM",
+                        "deepseek_vl_v2": "DeepseekVL2ForCausalLM",
+                        "dots_vlm": "DotsVLMForCausalLM"}
+
+
+#: parent model types whose language sub-config SGLang builds with its own permissive class
+#: (``sglang/srt/configs/deepseekvl2.py``'s DeepseekV2Config), not transformers'
+_OWN_TEXT_CLASS = frozenset({"deepseek_vl_v2"})
+
+
 def _parser_fixes(top: dict[str, Any], where: str) -> dict[str, Any]:
     """What SGLang's ``hf`` parser does to the file before anything reads it."""
     archs = top.get("architectures")
@@ -49,8 +61,10 @@ def _parser_fixes(top: dict[str, Any], where: str) -> dict[str, Any]:
     elif any(isinstance(a, str) and a in _LONGCAT_ARCHS for a in arch_list):
         top["model_type"] = "longcat_flash"
         top["architectures"] = ["LongcatFlashForCausalLM"]
-    if top.get("model_type") == "multi_modality":
-        top["architectures"] = ["MultiModalityCausalLM"]
+    model_type = top.get("model_type")
+    forced = _CLASS_ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
+    if forced is not None:
+        top["architectures"] = [forced]
     auto_map = top.get("auto_map")
     if isinstance(auto_map, Mapping) and auto_map.get("AutoModel") in _DEEPSEEK_OCR_AUTOMODEL:
         top["architectures"] = ["DeepseekOCRForCausalLM"]
@@ -187,8 +201,13 @@ def _text_config(top: dict[str, Any], archs: list[str],
     for key in ("pad_token_id", "bos_token_id", "eos_token_id", "tie_word_embeddings"):
         if key in top and key not in sub:
             sub[key] = top[key]
-    text = _with_class_defaults(sub, class_type if isinstance(class_type, str) else None,
-                                where, prefix)
+    if isinstance(parent_type, str) and parent_type in _OWN_TEXT_CLASS:
+        # SGLang's own class builds this sub-config: it takes what the file says (nulls
+        # included) without transformers' validation or defaults
+        text = dict(sub)
+    else:
+        text = _with_class_defaults(sub, class_type if isinstance(class_type, str) else None,
+                                    where, prefix)
     text.setdefault("model_type", class_type)
     return text, prefix, True
 
