@@ -111,6 +111,10 @@ SUITES = {
     # tools/gen_hubdraws_cases.py --suite archdraws)
     "archdraws": "archdraws-cases.json",
 }
+# every-field probes of recorded suites (tools/make_probe.py): local and git-ignored, run by
+# test_parity when present, never counted for coverage or rule sets
+PROBES = {path.name.removesuffix("-cases.json"): path.name
+          for path in sorted(DATA.glob("probe-*-cases.json"))}
 # rule set -> the tag of its recordings: the oracle's --rules main for the default rules,
 # else the SGLang release the oracle ran
 COMPATS = {"default": "main", "0.5.23": "0.5.23", "0.5.22": "0.5.22", "0.5.21": "0.5.21"}
@@ -358,7 +362,8 @@ def load(suite: str, compat: str) -> tuple[Case, ...]:
     if not recorded(suite, compat):
         return ()
     path = results_path(suite, compat)
-    cases = json.loads((DATA / SUITES[suite]).read_text())  # never a silent skip
+    name = SUITES.get(suite) or PROBES[suite]
+    cases = json.loads((DATA / name).read_text())  # never a silent skip
     results, harness = {}, set()
     for line in path.read_text().splitlines():
         if line.strip():

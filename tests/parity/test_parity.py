@@ -30,6 +30,7 @@ from tests.parity.oracle_cases import (
     KNOWN_DIVERGENCES,
     LAUNCHER_FINDINGS,
     PARSER_ACTION_ERRORS,
+    PROBES,
     SUITES,
     launcher_error,
     load,
@@ -40,7 +41,7 @@ from tests.parity.oracle_cases import (
 CURRENT = ("0.5.23", "default")
 PARAMS = [
     pytest.param(case, compat, id=f"{compat}:{case.name}")
-    for suite in SUITES
+    for suite in [*SUITES, *PROBES]
     for compat in COMPATS
     for case in load(suite, compat)
 ]
