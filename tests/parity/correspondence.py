@@ -519,7 +519,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"Multimodal processor worker num must", {"launcher_scheduling_checks"}),
         # the refusals suite's seventh batch: wordings of refusals launchplan already made
         (r"UNO only supports CUDA", {"uno_defaults"}),
-        (r"No valid IB devices specified$", {"encoder_disaggregation_checks"}),
+        (r"No valid IB devices specified$", {"encoder_disaggregation_checks", "elastic_ep_checks"}),
         (r"cuda_graph_config\[decode\]\.bs should contain positive batch sizes",
          {"cuda_graph_sizing"}),
         (r"Kimi-K3 DCP \+ DSPARK currently requires SGLANG_RAGGED_VERIFY_MODE",

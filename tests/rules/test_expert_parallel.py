@@ -60,14 +60,35 @@ def test_expert_distribution_metrics():
 def test_elastic_ep_checks():
     assert isinstance(ep.elastic_ep_checks(make_view(ep_join_mode="recover")), Refuse)
     assert ep.elastic_ep_checks(make_view(ep_join_mode="recover",
-                                          elastic_ep_backend="mooncake")) is None
+                                          elastic_ep_backend="nixl")) is None
     out = ep.elastic_ep_checks(make_view(elastic_ep_backend="mooncake", enable_eplb=True))
-    assert fields(out) == {"eplb_algorithm": "elasticity_aware"}
+    assert fields(out) == {"eplb_algorithm": "elasticity_aware", "mooncake_ib_device": None}
     assert isinstance(ep.elastic_ep_checks(make_view(elastic_ep_backend="mooncake",
                                                      enable_eplb=True, eplb_algorithm="x")),
                       Refuse)
     assert isinstance(ep.elastic_ep_checks(make_view(elastic_ep_backend="nixl", pp_size=2)),
                       Refuse)
+
+
+def test_mooncake_elastic_ep_declares_its_devices():
+    """SGLang's Mooncake backend passes ``mooncake_ib_device`` through its device check, which
+    hands an unset value back unset and refuses a list naming no device; other backends leave
+    the field alone."""
+    out = ep.elastic_ep_checks(make_view(elastic_ep_backend="mooncake"))
+    assert fields(out) == {"mooncake_ib_device": None}
+    out = ep.elastic_ep_checks(make_view(elastic_ep_backend="mooncake",
+                                         mooncake_ib_device="mlx5_0,mlx5_1"))
+    assert fields(out) == {"mooncake_ib_device": "mlx5_0,mlx5_1"}
+    for empty in ("", " ", "\t"):
+        out = ep.elastic_ep_checks(make_view(elastic_ep_backend="mooncake",
+                                             mooncake_ib_device=empty))
+        assert isinstance(out, Refuse) and "--mooncake-ib-device" in out.message
+    assert ep.elastic_ep_checks(make_view(elastic_ep_backend="nixl",
+                                          mooncake_ib_device="")) is None
+    # SGLang checks one PP stage before the devices
+    out = ep.elastic_ep_checks(make_view(elastic_ep_backend="mooncake", pp_size=2,
+                                         mooncake_ib_device=""))
+    assert isinstance(out, Refuse) and "--pp-size" in out.message
 
 
 def test_elastic_ep_join_settings_fit_the_join_mode():

@@ -96,8 +96,8 @@ def expert_distribution_metrics(v: View) -> dict | None:
     phase=Phase.MOE,
     reads=("elastic_ep_backend", "enable_eplb", "eplb_algorithm", "pp_size", "ep_join_mode",
            "node_rank", "ep_join_rank_offset", "max_ep_size", "elastic_ep_initial_size",
-           "tp_size"),
-    writes=("eplb_algorithm",),
+           "tp_size", "mooncake_ib_device"),
+    writes=("eplb_algorithm", "mooncake_ib_device"),
     sglang="handle_elastic_ep (backend, join mode, rank offset, EP size bounds)",
     triggers=("elastic_ep_backend", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
               "elastic_ep_initial_size"),
@@ -112,14 +112,16 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
         a join mode without a backend is refused; a scale join needs ``--node-rank`` 1 and a
         positive rank offset; a non-zero rank offset needs the scale join mode; a max EP size
         needs a backend and must be positive; an initial EP size needs a scale-up deployment
-        (a backend and a max EP size above ``--tp-size``). In SGLang's order.
+        (a backend and a max EP size above ``--tp-size``). The Mooncake backend re-declares
+        ``mooncake_ib_device`` as its device check returns it (unset stays unset: Mooncake
+        discovers the devices), refusing a list that names no device. In SGLang's order.
     Why: rebalancing must know that ranks come and go, a rank joins through the elastic
         backend, and a joining group's ranks are numbered after the EP ranks already serving
-        (``handle_elastic_ep``).
-    Assumes: the Mooncake InfiniBand device check reads the host, not the arguments: not
-        modelled.
+        (``handle_elastic_ep``); Mooncake's transfer engine opens the RDMA devices named.
+    Assumes: the device check's lookup of each name under the host's
+        ``/sys/class/infiniband`` reads the host, not the arguments: names pass as given.
     """
-    out: dict[str, str] = {}
+    out: dict[str, str | None] = {}
     if v.elastic_ep_backend is not None:
         if v.enable_eplb:
             algorithm = v.eplb_algorithm
@@ -130,6 +132,12 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
                               f"elasticity_aware_hierarchical; got {algorithm}")
         if v.pp_size != 1:
             return Refuse(f"elastic EP needs --pp-size 1; got {v.pp_size}")
+        if v.elastic_ep_backend == "mooncake":
+            devices = v.mooncake_ib_device
+            if devices is not None and not devices.strip():
+                return Refuse("--mooncake-ib-device names no RDMA device: give one or more "
+                              "names (mlx5_0,mlx5_1), or leave it unset to auto-discover")
+            out["mooncake_ib_device"] = devices
     offset = v.ep_join_rank_offset
     if v.ep_join_mode is not None:
         if v.elastic_ep_backend is None:
@@ -155,8 +163,9 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
     if v.elastic_ep_initial_size is not None and not elastic_scaling(v):
         return Refuse("--elastic-ep-initial-size needs an elastic EP scale-up deployment "
                       "(--elastic-ep-backend and a --max-ep-size above --tp-size)")
-    return Declare(out, "elastic EP rebalances with eplb_algorithm elasticity_aware") \
-        if out else None
+    if "eplb_algorithm" in out:
+        return Declare(out, "elastic EP rebalances with eplb_algorithm elasticity_aware")
+    return Declare(out) if out else None
 
 
 def elastic_scaling(v: View) -> bool:
