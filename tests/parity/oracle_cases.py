@@ -110,6 +110,9 @@ SUITES = {
     # LFM2-VL, Voxtral, Laguna, text-only Qwen3.5-MoE, Muse Glimmer's real file;
     # tools/gen_hubdraws_cases.py --suite archdraws)
     "archdraws": "archdraws-cases.json",
+    # the same over a second round of them (Ministral 3, OLMo 3, Mamba 1, dense ERNIE 4.5,
+    # MiniMax-M3's VLM; tools/gen_hubdraws_cases.py --suite archdraws2)
+    "archdraws2": "archdraws2-cases.json",
 }
 # every-field probes of recorded suites (tools/make_probe.py): local and git-ignored, run by
 # test_parity when present, never counted for coverage or rule sets
@@ -260,6 +263,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # architectures no other suite had, every one answered (configs only remote code reads
     # were left out of the pool: the oracle cannot load them)
     ("archdraws", "0.5.23"): 250, ("archdraws", "default"): 250,
+    # tools/gen_hubdraws_cases.py --suite archdraws2: 200 draws over that second round's
+    # published configs
+    ("archdraws2", "0.5.23"): 200, ("archdraws2", "default"): 200,
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

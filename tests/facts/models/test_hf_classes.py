@@ -156,3 +156,20 @@ def test_config_classes_that_name_their_own_architecture(tmp_path):
     janus = {"model_type": "multi_modality", "language_config": {
         "model_type": "llama", "hidden_size": 2048, "num_attention_heads": 16}}
     assert load_model(write(tmp_path, janus, "janus")).arch0 == "MultiModalityCausalLM"
+
+
+def test_config_classes_that_rename_an_architecture(tmp_path):
+    # SGLang's OLMo 3 class serves the checkpoint with its OLMo 2 model: Olmo3ForCausalLM is
+    # dropped and Olmo2ForCausalLM added last, or named alone when the file has no key; other
+    # names stay (found by archdraws2's allenai Olmo-3.1-32B-Instruct: SGLang's OLMo 2
+    # overrides, no hybrid SWA pool and its own backend choice, did not apply)
+    olmo3 = {"model_type": "olmo3", "hidden_size": 1024, "num_attention_heads": 8,
+             "num_key_value_heads": 8, "num_hidden_layers": 4, "sliding_window": 4096}
+    named = load_model(write(tmp_path, {**olmo3, "architectures": ["Olmo3ForCausalLM"]}, "a"))
+    assert named.architectures == ("Olmo2ForCausalLM",)
+    assert load_model(write(tmp_path, olmo3, "b")).architectures == ("Olmo2ForCausalLM",)
+    both = {**olmo3, "architectures": ["Olmo3ForCausalLM", "LlamaForCausalLM"]}
+    assert load_model(write(tmp_path, both, "c")).architectures == (
+        "LlamaForCausalLM", "Olmo2ForCausalLM")
+    other = {**olmo3, "architectures": ["LlamaForCausalLM"]}
+    assert load_model(write(tmp_path, other, "d")).architectures == ("LlamaForCausalLM",)

@@ -23,7 +23,10 @@ variable does not parse); ``--suite shipenvdraws`` does the same over the shippe
 ``--suite archdraws`` draws over ``ARCHDRAWS`` only: the published configs of architectures no
 other suite had (GPT-2, GPT-J, BigCode, OPT, StableLM, Phi 1, ChatGLM, EXAONE 3, MiniCPM3's MLA,
 the original LLaVA, DeepSeek-VL2 and Janus without an ``architectures`` key, LFM2-VL, Voxtral,
-Laguna's hybrid sliding window, the text-only Qwen3.5-MoE class, and Muse Glimmer's real file).
+Laguna's hybrid sliding window, the text-only Qwen3.5-MoE class, and Muse Glimmer's real file);
+``--suite archdraws2`` over ``ARCHDRAWS2``, a second round of them (Ministral 3 with its YaRN
+and static FP8, OLMo 3, whose SGLang config class renames its architecture, Mamba 1, the dense
+ERNIE 4.5, MiniMax-M3's sparse-attention VLM in ModelOpt's mixed NVFP4).
 Their generation imports launchplan (``PYTHONPATH=src``), and the variables a launch may draw
 are those today's rules read: a rule that reads one more variable changes the draw, so the
 committed ``envdraws`` is the draw of the rules it was generated with (record it again after
@@ -57,14 +60,20 @@ POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
          "synthdraws": (MODELS, "parity-models/", 4444, True),
          "envdraws": (MODELS, "parity-models/", 4545, False),
          "shipenvdraws": (FACTS / "hub", "shipped/", 4646, False),
-         "archdraws": (MODELS, "parity-models/", 4747, False)}
+         "archdraws": (MODELS, "parity-models/", 4747, False),
+         "archdraws2": (MODELS, "parity-models/", 4848, False)}
 #: suite -> the only folders of its pool it draws from
 ARCHDRAWS = ("chatglm3-6b", "deepseek-vl2-tiny", "exaone-3.0-7.8b", "glm-4-9b", "gpt-bigcode",
              "gpt-j-6b", "gpt2", "janus-1.3b", "laguna-s-2.1-fp8", "laguna-xs.2-fp8",
              "lfm2.5-vl-1.6b", "llava-v1.5-7b", "minicpm3-4b", "muse-glimmer-30b", "opt-125m",
              "phi-1", "qwen3.8-2.4t-a95b", "stablelm-2-1.6b", "stablelm-3b",
              "voxtral-mini-3b-2507")
-ONLY = {"archdraws": ARCHDRAWS}
+#: the second round's published configs of architectures no suite had
+ARCHDRAWS2 = ("devstral-2-123b-instruct", "ernie-4.5-0.3b-base", "mamba-2.8b-hf",
+              "minimax-m3-nvfp4", "olmo-3.1-32b-instruct")
+ONLY = {"archdraws": ARCHDRAWS, "archdraws2": ARCHDRAWS2}
+#: suite -> its default number of draws (400 unless named)
+COUNTS = {"archdraws": 250, "archdraws2": 200}
 #: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
              "int": ("0", "1", "8", "64", "4096", "abc"),
@@ -116,7 +125,7 @@ def main() -> None:
         suite = sys.argv[at + 1]
         del sys.argv[at:at + 2]
     root, prefix, seed, synthetic = POOLS[suite]
-    args, stats, cases = arguments(suite, 250 if suite in ONLY else 400, seed)
+    args, stats, cases = arguments(suite, COUNTS.get(suite, 400), seed)
     rng = random.Random(args.seed)
     fields = sorted(set(next(c["fields"] for c in cases if c["name"].startswith("r")))
                     | set(json.loads((DATA / "reach-cases.json").read_text())[0]["fields"]))

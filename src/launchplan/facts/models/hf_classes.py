@@ -37,6 +37,12 @@ _CLASS_ARCHITECTURES = {"multi_modality": "MultiModalityCausalLM",
                         "dots_vlm": "DotsVLMForCausalLM"}
 
 
+#: model types whose SGLang config class trades one architecture name for another: with no
+#: ``architectures`` key it names the new one alone; otherwise it drops the first occurrence
+#: of the old name and adds the new one last (OLMo 3 is served by SGLang's OLMo 2 model)
+_CLASS_RENAMES = {"olmo3": ("Olmo3ForCausalLM", "Olmo2ForCausalLM")}
+
+
 #: parent model types whose language sub-config SGLang builds with its own permissive class
 #: (``sglang/srt/configs/deepseekvl2.py``'s DeepseekV2Config), not transformers'
 _OWN_TEXT_CLASS = frozenset({"deepseek_vl_v2"})
@@ -65,6 +71,15 @@ def _parser_fixes(top: dict[str, Any], where: str) -> dict[str, Any]:
     forced = _CLASS_ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
     if forced is not None:
         top["architectures"] = [forced]
+    renamed = _CLASS_RENAMES.get(model_type) if isinstance(model_type, str) else None
+    if renamed is not None:
+        old, new = renamed
+        if "architectures" not in top:
+            top["architectures"] = [new]
+        elif old in arch_list:
+            kept = list(arch_list)
+            kept.remove(old)
+            top["architectures"] = [*kept, new]
     auto_map = top.get("auto_map")
     if isinstance(auto_map, Mapping) and auto_map.get("AutoModel") in _DEEPSEEK_OCR_AUTOMODEL:
         top["architectures"] = ["DeepseekOCRForCausalLM"]
