@@ -68,10 +68,11 @@ def _parser_fixes(top: dict[str, Any], where: str) -> dict[str, Any]:
         top["model_type"] = "longcat_flash"
         top["architectures"] = ["LongcatFlashForCausalLM"]
     model_type = top.get("model_type")
-    forced = _CLASS_ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
+    key = model_type if isinstance(model_type, str) else ""  # a list or number names no class
+    forced = _CLASS_ARCHITECTURES.get(key)
     if forced is not None:
         top["architectures"] = [forced]
-    renamed = _CLASS_RENAMES.get(model_type) if isinstance(model_type, str) else None
+    renamed = _CLASS_RENAMES.get(key)
     if renamed is not None:
         old, new = renamed
         if "architectures" not in top:
