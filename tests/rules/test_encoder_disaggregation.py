@@ -50,8 +50,9 @@ def test_a_mooncake_transfer_redeclares_its_rdma_devices():
 
 
 def test_a_blank_rdma_device_list_is_refused_before_any_device_lookup():
-    """SGLang strips the value and refuses an empty one before it reads the host's devices;
-    a value another transfer backend never reads is not checked."""
+    """SGLang strips the value and refuses an empty one before it reads the host's devices
+    (and hands a named list on stripped); a value another transfer backend never reads is not
+    checked."""
     for blank in ("", " ", "  \t"):
         out = encoder_disaggregation_checks(make_view(disaggregation_mode="prefill",
                                                       disaggregation_ib_device=blank))
@@ -64,7 +65,8 @@ def test_a_blank_rdma_device_list_is_refused_before_any_device_lookup():
             encoder_transfer_backend="zmq_to_scheduler", disaggregation_ib_device=blank)) is None
     assert encoder_disaggregation_checks(make_view(
         disaggregation_mode="prefill", disaggregation_ib_device=" mlx5_0 ")).fields[
-        "disaggregation_ib_device"] == " mlx5_0 "
+        "disaggregation_ib_device"] == "mlx5_0"  # stripped, as the device check returns it
+
 
 def test_an_auto_encoder_transfer_backend_is_resolved_on_every_launch():
     """ZMQ to the scheduler, but to the tokenizer for Kimi-K3 VL's sharded tower (TP > 1);

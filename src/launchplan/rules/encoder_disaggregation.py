@@ -12,6 +12,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.rdma_devices import checked_devices
 
 # Architectures whose encoder can run on its own server (SGLang 0.5.23, by the first
 # architecture of the config).
@@ -110,7 +111,9 @@ def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
         ``--encoder-only`` and ``--language-only``, an encoder server with a PD role, a model
         outside the split list, and a Muse Spark language server with adaptive dispatch to a
         local encoder; re-declares ``disaggregation_ib_device`` for a Mooncake transfer (PD or
-        encoder), refusing one that is blank (no device named); resolves an ``auto`` encoder
+        encoder) in the form SGLang's device check returns (``rdma_devices``: a list
+        stripped, de-duplicated and re-joined, a GPU mapping re-serialised), refusing one
+        that names no device or is malformed; resolves an ``auto`` encoder
         transfer backend (on every launch): ZMQ to the tokenizer for Kimi-K3 VL over TP > 1,
         else ZMQ to the scheduler.
     Why: splitting needs a model implementation that ships encoder outputs to the language
@@ -129,11 +132,9 @@ def _encoder_split(v: View, archs: frozenset[str]) -> Declare | Refuse | None:
     if ((v.disaggregation_transfer_backend == "mooncake"
          and v.disaggregation_mode in ("prefill", "decode"))
             or v.encoder_transfer_backend == "mooncake"):
-        devices = v.disaggregation_ib_device
-        if devices is not None and not devices.strip():
-            # SGLang strips the list and refuses an empty one before it looks at the host
-            return Refuse("--disaggregation-ib-device names no RDMA device: give one or "
-                          "more names (mlx5_0,mlx5_1), or leave it unset to auto-discover")
+        devices = checked_devices("--disaggregation-ib-device", v.disaggregation_ib_device)
+        if isinstance(devices, Refuse):
+            return devices
         out["disaggregation_ib_device"] = devices
     if v.encoder_transfer_backend == "auto":
         # Kimi-K3's sharded vision tower hands its features to the tokenizer process

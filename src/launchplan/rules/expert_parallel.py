@@ -15,6 +15,7 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.graph_config import DECODE, PREFILL
 from launchplan.rules.parallel import attn_dp_enabled
+from launchplan.rules.rdma_devices import checked_devices
 
 ELASTIC_EPLB = ("elasticity_aware", "elasticity_aware_hierarchical")
 
@@ -113,13 +114,15 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
         positive rank offset; a non-zero rank offset needs the scale join mode; a max EP size
         needs a backend and must be positive; an initial EP size needs a scale-up deployment
         (a backend and a max EP size above ``--tp-size``). The Mooncake backend re-declares
-        ``mooncake_ib_device`` as its device check returns it (unset stays unset: Mooncake
-        discovers the devices), refusing a list that names no device. In SGLang's order.
+        ``mooncake_ib_device`` in the form its device check returns (``rdma_devices``:
+        unset stays unset, as Mooncake discovers the devices; a list stripped, de-duplicated
+        and re-joined; a GPU mapping re-serialised), refusing one that names no device or
+        is malformed. In SGLang's order.
     Why: rebalancing must know that ranks come and go, a rank joins through the elastic
         backend, and a joining group's ranks are numbered after the EP ranks already serving
         (``handle_elastic_ep``); Mooncake's transfer engine opens the RDMA devices named.
-    Assumes: the device check's lookup of each name under the host's
-        ``/sys/class/infiniband`` reads the host, not the arguments: names pass as given.
+    Assumes: the host has the named RDMA devices (the device check looks them up under its
+        ``/sys/class/infiniband``: the host's, not the arguments').
     """
     out: dict[str, str | None] = {}
     if v.elastic_ep_backend is not None:
@@ -133,10 +136,9 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
         if v.pp_size != 1:
             return Refuse(f"elastic EP needs --pp-size 1; got {v.pp_size}")
         if v.elastic_ep_backend == "mooncake":
-            devices = v.mooncake_ib_device
-            if devices is not None and not devices.strip():
-                return Refuse("--mooncake-ib-device names no RDMA device: give one or more "
-                              "names (mlx5_0,mlx5_1), or leave it unset to auto-discover")
+            devices = checked_devices("--mooncake-ib-device", v.mooncake_ib_device)
+            if isinstance(devices, Refuse):
+                return devices
             out["mooncake_ib_device"] = devices
     offset = v.ep_join_rank_offset
     if v.ep_join_mode is not None:

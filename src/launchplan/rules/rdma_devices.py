@@ -1,0 +1,85 @@
+"""The RDMA device list a Mooncake transfer is given, as SGLang's device check hands it on.
+
+``--disaggregation-ib-device`` (a Mooncake PD or encoder transfer) and ``--mooncake-ib-device``
+(Mooncake elastic EP) take either a comma-separated list of InfiniBand device names, used by
+every GPU, or a JSON object mapping GPU ids to such lists. While resolving, SGLang checks the
+value and re-declares it in a normal form: names stripped, empty items and repeats dropped
+(first occurrence kept) and re-joined with bare commas; a mapping re-serialised compactly with
+its keys as decimal GPU ids, each list normalised the same way. What it refuses: a value that
+names no device, a mapping that is not valid JSON, is empty, has a key that is not a GPU id or
+a value that is not a string, or holds a list that names no device.
+
+Assumes: the host has the named devices. SGLang looks each name up under the host's
+``/sys/class/infiniband`` (and refuses a host without that directory); that is the machine's,
+not the arguments', so a plan takes the names as present. A value ending in ``.json`` names a
+mapping file on that host, which SGLang reads and re-serialises: launchplan cannot read the
+host's file and passes the path through.
+"""
+
+from __future__ import annotations
+
+import json
+
+from launchplan.engine.declarations import Refuse
+
+
+def checked_devices(flag: str, value: str | None) -> str | Refuse | None:
+    """``value`` in the form SGLang's device check leaves it, or the refusal it raises."""
+    if value is None:
+        return None  # Mooncake discovers the devices itself
+    given = value.strip()
+    if not given:
+        return Refuse(f"{flag} names no RDMA device: give one or more names "
+                      "(mlx5_0,mlx5_1), or leave it unset to auto-discover")
+    if given.endswith(".json"):
+        return value  # a mapping file on the serving host (see the module's Assumes)
+    if not given.startswith("{"):
+        return _device_list(flag, given, "")
+    return _device_mapping(flag, given)
+
+
+def _device_list(flag: str, text: str, where: str) -> str | Refuse:
+    names = [name.strip() for name in text.split(",")]
+    unique = list(dict.fromkeys(name for name in names if name))
+    if not unique:
+        return Refuse(f"{flag} names no RDMA device{where}: got {text!r}")
+    return ",".join(unique)
+
+
+def _device_mapping(flag: str, text: str) -> str | Refuse:
+    expected = ('a JSON object of GPU ids to device lists, as {"0": "mlx5_0", '
+                '"1": "mlx5_1,mlx5_2"}')
+    try:
+        mapping = json.loads(text)
+    except ValueError:
+        return Refuse(f"{flag} starts with '{{' but is not valid JSON: expected {expected}; "
+                      f"got {text!r}")
+    if not isinstance(mapping, dict):
+        return Refuse(f"{flag} expected {expected}; got {text!r}")
+    by_gpu: dict[int, str] = {}
+    for key, names in mapping.items():
+        gpu = _gpu_id(key)
+        if gpu is None or not isinstance(names, str):
+            return Refuse(f"{flag} expected {expected} (keys decimal GPU ids, values strings); "
+                          f"got the entry {json.dumps(key)}: {json.dumps(names)}")
+        by_gpu[gpu] = names.strip()  # "0" and "00" are one GPU: the later list wins
+    if not by_gpu:
+        return Refuse(f"{flag} expected {expected}; got an empty object")
+    out = {}
+    for gpu, names in by_gpu.items():
+        devices = _device_list(flag, names, f" for GPU {gpu}")
+        if isinstance(devices, Refuse):
+            return devices
+        out[str(gpu)] = devices
+    return json.dumps(out, separators=(",", ":"))
+
+
+def _gpu_id(key: str) -> int | None:
+    """The GPU a mapping key names: digits only (any script's decimal digits, as ``int``
+    reads them); a digit ``int`` cannot read (a superscript) names none."""
+    if not key.isdigit():
+        return None
+    try:
+        return int(key)
+    except ValueError:
+        return None

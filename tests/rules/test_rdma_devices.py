@@ -1,0 +1,67 @@
+"""The RDMA device check's normal form and refusals (``rules/rdma_devices.py``), and the two
+rules that hand their flags through it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.engine.declarations import Declare, Refuse
+from launchplan.rules import encoder_disaggregation as enc
+from launchplan.rules import expert_parallel as ep
+from launchplan.rules.rdma_devices import checked_devices
+from tests.rules.conftest import make_view
+
+FLAG = "--disaggregation-ib-device"
+
+
+@pytest.mark.parametrize(("given", "normal"), [
+    ("mlx5_0", "mlx5_0"),
+    (" mlx5_0, mlx5_1 ,mlx5_2 ", "mlx5_0,mlx5_1,mlx5_2"),
+    ("mlx5_1,mlx5_0,mlx5_1,mlx5_0", "mlx5_1,mlx5_0"),  # the first of each name, in order
+    (",mlx5_0,,mlx5_1,", "mlx5_0,mlx5_1"),
+    ('["mlx5_0"]', '["mlx5_0"]'),  # not an object: one (odd) device name
+    ('{ "1" : " mlx5_1 , mlx5_1 ", "0":"mlx5_0" }', '{"1":"mlx5_1","0":"mlx5_0"}'),
+    ('{"00": "mlx5_0", "01": "mlx5_1"}', '{"0":"mlx5_0","1":"mlx5_1"}'),
+    ('{"0": "mlx5_0", "00": "mlx5_1"}', '{"0":"mlx5_1"}'),  # one GPU: the later list
+    ('  {"0": "mlx5_0"}  ', '{"0":"mlx5_0"}'),
+    ('{"\u0663": "mlx5_0"}', '{"3":"mlx5_0"}'),  # a decimal digit of another script
+    ('{"0": "d\u00e9v"}', '{"0":"d\\u00e9v"}'),  # re-serialised in ASCII
+    ("/etc/mooncake/ib.json", "/etc/mooncake/ib.json"),  # the host's file: passed through
+])
+def test_a_device_value_takes_the_check_s_normal_form(given, normal):
+    assert checked_devices(FLAG, given) == normal
+    assert checked_devices(FLAG, normal) == normal  # the normal form is a fixed point
+
+
+@pytest.mark.parametrize("given", [
+    "", "   ", ", ,", "{}", '{"0": "mlx5_0",}', "{bad", '{"gpu0": "mlx5_0"}',
+    '{"-1": "mlx5_0"}', '{"0": ["mlx5_0"]}', '{"0": 5}', '{"0": null}',
+    '{"0": "mlx5_0", "1": " , "}', '{"\u00b2": "mlx5_0"}',
+])
+def test_a_value_that_names_no_device_or_is_malformed_is_refused(given):
+    out = checked_devices(FLAG, given)
+    assert isinstance(out, Refuse) and out.message.startswith(FLAG)
+
+
+def test_unset_stays_unset():
+    assert checked_devices(FLAG, None) is None
+
+
+def fields(out: object) -> dict:
+    assert isinstance(out, Declare), out
+    return out.fields
+
+
+def test_the_rules_declare_the_normal_form():
+    out = enc.encoder_disaggregation_checks(make_view(
+        disaggregation_mode="prefill", disaggregation_transfer_backend="mooncake",
+        disaggregation_ib_device=" mlx5_0,mlx5_0 "))
+    assert fields(out)["disaggregation_ib_device"] == "mlx5_0"
+    out = ep.elastic_ep_checks(make_view(elastic_ep_backend="mooncake",
+                                         mooncake_ib_device='{"1": "b", "0": "a,a"}'))
+    assert json.loads(fields(out)["mooncake_ib_device"]) == {"1": "b", "0": "a"}
+    out = ep.elastic_ep_checks(make_view(elastic_ep_backend="mooncake",
+                                         mooncake_ib_device="{}"))
+    assert isinstance(out, Refuse) and "--mooncake-ib-device" in out.message
