@@ -519,7 +519,12 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"Multimodal processor worker num must", {"launcher_scheduling_checks"}),
         # the refusals suite's seventh batch: wordings of refusals launchplan already made
         (r"UNO only supports CUDA", {"uno_defaults"}),
-        (r"No valid IB devices specified$", {"encoder_disaggregation_checks", "elastic_ep_checks"}),
+        # SGLang's RDMA device check (rules/rdma_devices.py), reached by both Mooncake rules:
+        # a list naming no device, and a per-GPU JSON mapping that is malformed or empty
+        (r"No valid IB devices specified( for (all GPUs|GPU \d+))?$|"
+         r"No valid GPU mappings found in JSON|Invalid JSON mapping: |"
+         r"Invalid format: keys must be integers|invalid literal for int\(\) with base 10",
+         {"encoder_disaggregation_checks", "elastic_ep_checks"}),
         (r"cuda_graph_config\[decode\]\.bs should contain positive batch sizes",
          {"cuda_graph_sizing"}),
         (r"Kimi-K3 DCP \+ DSPARK currently requires SGLANG_RAGGED_VERIFY_MODE",

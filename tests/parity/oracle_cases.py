@@ -113,6 +113,9 @@ SUITES = {
     # the same over a second round of them (Ministral 3, OLMo 3, Mamba 1, dense ERNIE 4.5,
     # MiniMax-M3's VLM; tools/gen_hubdraws_cases.py --suite archdraws2)
     "archdraws2": "archdraws2-cases.json",
+    # RDMA device lists of the three Mooncake places SGLang checks them, on a simulated host
+    # that has the devices (tools/gen_ibdevices_cases.py)
+    "ibdevices": "ibdevices-cases.json",
 }
 # every-field probes of recorded suites (tools/make_probe.py): local and git-ignored, run by
 # test_parity when present, never counted for coverage or rule sets
@@ -266,6 +269,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_hubdraws_cases.py --suite archdraws2: 200 draws over that second round's
     # published configs
     **{("archdraws2", compat): 200 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_ibdevices_cases.py: 23 device values x the three Mooncake places, on the
+    # oracle's simulated InfiniBand host (targets_oracle.py)
+    **{("ibdevices", compat): 69 for compat in ("0.5.23", "default")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

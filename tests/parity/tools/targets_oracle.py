@@ -9,6 +9,12 @@ only. This script adds one platform per target of ``src/launchplan/facts/data/ta
 capability, memory (what ``nvidia-smi`` reports, which SGLang reads), GPUs per node, CUDA 13.0
 and FlashInfer. Nothing of the oracle changes on disk: the table is extended in memory, and
 its per-platform worker processes start through this script again so they see it too.
+
+It also simulates a host's InfiniBand devices: a case whose ``env`` sets
+``LAUNCHPLAN_ORACLE_IB_DEVICES`` (comma-separated names) runs on a host whose
+``/sys/class/infiniband`` lists those names, so SGLang's device check of
+``--disaggregation-ib-device`` / ``--mooncake-ib-device`` gets past the host lookup (this CPU
+machine has no such directory) and shows how it normalises and refuses the value itself.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ TARGETS = Path(__file__).resolve().parents[3] / "src/launchplan/facts/data/targe
 AARCH64 = {"gh200", "gb10"}
 # SGLang's resolution never reads the SM count; the fake device needs one.
 SMS = 132
+IB_SYSFS, IB_DEVICES = "/sys/class/infiniband", "LAUNCHPLAN_ORACLE_IB_DEVICES"
 
 
 def _oracle() -> Any:
@@ -45,7 +52,28 @@ def platforms() -> dict[str, dict]:
     return out
 
 
+def simulate_infiniband() -> None:
+    """Answer for ``/sys/class/infiniband`` from the case's environment (see the docstring)."""
+    isdir, listdir = os.path.isdir, os.listdir
+
+    def _names() -> list[str] | None:
+        given = os.environ.get(IB_DEVICES)
+        return None if given is None else [n for n in given.split(",") if n]
+
+    def sim_isdir(path: Any) -> bool:
+        if path == IB_SYSFS and _names() is not None:
+            return True
+        return isdir(path)
+
+    def sim_listdir(path: Any = ".") -> list:
+        names = _names() if path == IB_SYSFS else None
+        return list(names) if names is not None else listdir(path)
+
+    os.path.isdir, os.listdir = sim_isdir, sim_listdir
+
+
 def main() -> None:
+    simulate_infiniband()
     oracle = _oracle()
     for name, entry in platforms().items():
         oracle.PLATFORMS.setdefault(name, entry)
