@@ -111,6 +111,22 @@ def test_gpu_fact_overrides(capsys):
     assert json.loads(out)["resolved"]["attention_backend"] == "flashinfer"  # not SM90+12.3
 
 
+def test_the_host_s_infiniband_devices_check_a_mooncake_launch(capsys):
+    argv = ["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b", "--disaggregation-mode",
+            "prefill", "--disaggregation-ib-device", "mlx5_1, mlx5_0,mlx5_1"]
+    code, out, _ = run_cli([*argv, "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["resolved"]["disaggregation_ib_device"] == \
+        "mlx5_1,mlx5_0"
+    code, out, _ = run_cli([*argv, "--host-ib-devices", "mlx5_0,mlx5_1"], capsys)
+    assert code == 0
+    code, _, err = run_cli([*argv, "--host-ib-devices", "mlx5_0"], capsys)
+    assert code == 3 and "mlx5_1" in err and "lacks" in err
+    code, _, err = run_cli([*argv, "--host-ib-devices", "none"], capsys)
+    assert code == 3 and "no InfiniBand" in err
+    code, _, err = run_cli([*argv, "--host-ib-devices", ","], capsys)
+    assert code == 2 and err.count("\n") == 1 and "--host-ib-devices" in err
+
+
 def test_console_script_runs():
     proc = subprocess.run([sys.executable, "-m", "launchplan.commands.main", "targets"],
                           capture_output=True, text=True, check=False)

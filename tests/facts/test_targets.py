@@ -15,7 +15,9 @@ from launchplan.facts.targets import (
     SIMULATED,
     TARGETS_FILE,
     get_target,
+    local_ib_devices,
     parse_capability,
+    parse_ib_devices,
     with_overrides,
 )
 from launchplan.rules.memory import tier_of
@@ -178,3 +180,20 @@ def test_mounting_and_memory_words_are_read_past(spelling, name):
 def test_another_skus_memory_or_a_bare_word_is_no_target(spelling):
     with pytest.raises(InputError, match="--gpu"):
         get_target(spelling)
+
+
+def test_the_host_s_infiniband_devices_are_a_stated_fact(tmp_path):
+    """Not stated: None (a launch's names are taken as present); ``none``: a host without;
+    a list read as SGLang's device check reads the sysfs directory."""
+    assert get_target("h100").ib_devices is None
+    assert parse_ib_devices(" mlx5_0, mlx5_1,mlx5_0 ") == ("mlx5_0", "mlx5_1")
+    assert parse_ib_devices("None") == ()
+    with pytest.raises(InputError, match="--host-ib-devices"):
+        parse_ib_devices(" , ")
+    stated = with_overrides(get_target("h100"), ib_devices=("mlx5_0",))
+    assert stated.ib_devices == ("mlx5_0",) and stated.facts()["ib_devices"] == ["mlx5_0"]
+    assert "ib_devices" not in get_target("h100").facts()
+    for name in ("mlx5_1", "mlx5_0"):
+        (tmp_path / name).mkdir()
+    assert local_ib_devices(str(tmp_path)) == ("mlx5_0", "mlx5_1")
+    assert local_ib_devices(str(tmp_path / "absent")) == ()

@@ -523,7 +523,10 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         # a list naming no device, and a per-GPU JSON mapping that is malformed or empty
         (r"No valid IB devices specified( for (all GPUs|GPU \d+))?$|"
          r"No valid GPU mappings found in JSON|Invalid JSON mapping: |"
-         r"Invalid format: keys must be integers|invalid literal for int\(\) with base 10",
+         r"Invalid format: keys must be integers|invalid literal for int\(\) with base 10|"
+         # and the host's devices (Target.ib_devices): names it lacks, none, no InfiniBand
+         r"Invalid IB devices specified for |No IB devices found in /sys/class/infiniband|"
+         r"InfiniBand sysfs path not found",
          {"encoder_disaggregation_checks", "elastic_ep_checks"}),
         (r"cuda_graph_config\[decode\]\.bs should contain positive batch sizes",
          {"cuda_graph_sizing"}),

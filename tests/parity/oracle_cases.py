@@ -269,9 +269,10 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_hubdraws_cases.py --suite archdraws2: 200 draws over that second round's
     # published configs
     **{("archdraws2", compat): 200 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
-    # tools/gen_ibdevices_cases.py: 23 device values x the three Mooncake places, on the
-    # oracle's simulated InfiniBand host (targets_oracle.py)
-    **{("ibdevices", compat): 69 for compat in ("0.5.23", "default")},
+    # tools/gen_ibdevices_cases.py: 26 device values x the three Mooncake places on the
+    # oracle's simulated InfiniBand host (targets_oracle.py), and three on a host with an
+    # empty device list and on one without InfiniBand
+    **{("ibdevices", compat): 96 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
@@ -460,8 +461,13 @@ def _run(case: Case, compat: str) -> tuple[str, Any, dict[str, str], list[Any], 
     spec = case.spec
     target = get_target(spec["platform"])
     over = spec.get("platform_overrides") or {}
+    # the oracle's host has no InfiniBand devices unless the case's environment names the
+    # ones targets_oracle.py simulates
+    simulated = (spec.get("env") or {}).get("LAUNCHPLAN_ORACLE_IB_DEVICES")
+    host_ib = () if simulated is None else tuple(n for n in simulated.split(",") if n)
     target = with_overrides(target, memory_mib=over.get("mem_mib"),
-                            cuda_version=over.get("cuda"), gpu_count=over.get("gpus"))
+                            cuda_version=over.get("cuda"), gpu_count=over.get("gpus"),
+                            ib_devices=host_ib)
     argv = [_local(a) for a in spec.get("argv", [])]
     fields = {k: _local(v) for k, v in spec["args"].items()} if "args" in spec else None
     try:

@@ -34,8 +34,10 @@ MLA = dict(architectures=("DeepseekV3ForCausalLM",), arch0="DeepseekV3ForCausalL
            num_kv_heads=lambda tp: max(1, 128 // tp))
 
 
-def make_view(gpu: str = "b200", model=None, env=None, overlay=None, **values) -> View:
-    record = Record(RawInput(dict(values), dict.fromkeys(values, "cli")), CATALOG[gpu],
+def make_view(gpu: Any = "b200", model=None, env=None, overlay=None, **values) -> View:
+    """A view of ``values`` as given, on the target named ``gpu`` (or a ``Target``)."""
+    target = CATALOG[gpu] if isinstance(gpu, str) else gpu
+    record = Record(RawInput(dict(values), dict.fromkeys(values, "cli")), target,
                     model or fake_model(), None, "default", env or {})
     view = View(record)
     if overlay:

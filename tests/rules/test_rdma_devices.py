@@ -8,6 +8,7 @@ import json
 import pytest
 
 from launchplan.engine.declarations import Declare, Refuse
+from launchplan.facts.targets import get_target, with_overrides
 from launchplan.rules import encoder_disaggregation as enc
 from launchplan.rules import expert_parallel as ep
 from launchplan.rules.rdma_devices import checked_devices
@@ -65,3 +66,36 @@ def test_the_rules_declare_the_normal_form():
     out = ep.elastic_ep_checks(make_view(elastic_ep_backend="mooncake",
                                          mooncake_ib_device="{}"))
     assert isinstance(out, Refuse) and "--mooncake-ib-device" in out.message
+
+
+def test_a_stated_host_is_checked_as_sglang_checks_it():
+    """Names the host lacks are refused after normalising; a host with no InfiniBand refuses
+    any name, but a blank value is refused for being blank first."""
+    host = ("mlx5_0", "mlx5_1")
+    assert checked_devices(FLAG, " mlx5_1,mlx5_0,mlx5_1", host) == "mlx5_1,mlx5_0"
+    assert checked_devices(FLAG, '{"1": "mlx5_1"}', host) == '{"1":"mlx5_1"}'
+    for lacking in ("mlx5_0,mlx5_2", '{"0": "mlx5_0", "1": "mlx4_0"}', '["mlx5_0"]'):
+        out = checked_devices(FLAG, lacking, host)
+        assert isinstance(out, Refuse) and "lacks" in out.message
+    for value in ("mlx5_0", '{"0": "mlx5_0"}', "{bad", "/etc/ib.json"):
+        out = checked_devices(FLAG, value, ())
+        assert isinstance(out, Refuse) and "no InfiniBand" in out.message
+    assert "no RDMA device" in checked_devices(FLAG, " ", ()).message
+    assert checked_devices(FLAG, "/etc/ib.json", host) == "/etc/ib.json"
+
+
+def test_the_host_s_devices_reach_the_rules_through_the_target():
+    pd = dict(disaggregation_mode="decode", disaggregation_transfer_backend="mooncake",
+              disaggregation_ib_device="mlx5_3")
+    elastic = dict(elastic_ep_backend="mooncake", mooncake_ib_device="mlx5_3")
+    assert fields(enc.encoder_disaggregation_checks(make_view("h100", **pd)))[
+        "disaggregation_ib_device"] == "mlx5_3"  # not stated: taken as present
+    assert fields(ep.elastic_ep_checks(make_view("h100", **elastic)))[
+        "mooncake_ib_device"] == "mlx5_3"
+    for host in ((), ("mlx5_0",)):
+        target = with_overrides(get_target("h100"), ib_devices=host)
+        assert isinstance(enc.encoder_disaggregation_checks(make_view(target, **pd)), Refuse)
+        assert isinstance(ep.elastic_ep_checks(make_view(target, **elastic)), Refuse)
+    target = with_overrides(get_target("h100"), ib_devices=("mlx5_3",))
+    assert fields(ep.elastic_ep_checks(make_view(target, **elastic)))[
+        "mooncake_ib_device"] == "mlx5_3"

@@ -26,6 +26,7 @@ options: --to, --from, --format table|json, --env KEY=VALUE, --gpu-* overrides,
 """
 
 ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+                     "--host-ib-devices",
                      "--cuda-version", "--compat", "--to", "--from", "--format", "--env",
                      "--model-path"})
 

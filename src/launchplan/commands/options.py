@@ -40,6 +40,9 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--load-overhead-mib", "load_overhead_mib", "int",
            help="MiB per GPU that loading spends beyond the weights' tensors (default: the "
            "stated 128)"),
+    Option("--host-ib-devices", "host_ib_devices", "value",
+           help="the host's InfiniBand devices, NAME,NAME... or none (default: any device a "
+           "launch names is taken as present; --gpu auto reads this host's)"),
     Option("--to", "to", "value", help="diff: the right side's rule set; migrate: the release"),
     Option("--from", "from", "value", help="migrate: the release the old line ran on"),
     Option("--upgrade", "upgrade", "value", help="check: OLD:NEW rule sets to compare"),

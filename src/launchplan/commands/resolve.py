@@ -17,6 +17,10 @@ options:
   --gpu NAME             GPU target (`launchplan targets`) or auto
   --gpu-memory-mib N, --gpu-capability X.Y, --gpu-count N, --cuda-version X.Y
                          plan for another SKU of the target
+  --host-ib-devices NAME,NAME... | none
+                         the host's InfiniBand devices, checked against the RDMA devices a
+                         Mooncake launch names (default: taken as present; --gpu auto reads
+                         this host's /sys/class/infiniband)
   --before-load-mib N    MiB free per GPU before the weights load (memory plan)
   --load-overhead-mib N  MiB per GPU loading spends beyond the tensors (default 128)
   --assume-request-tokens N
@@ -45,6 +49,7 @@ it, including --config FILE.yaml.
 """
 
 ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
+                     "--host-ib-devices",
                      "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit",
                      "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens",
                      "--all", "--from-log"})

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from launchplan.errors import InputError
-from launchplan.facts.targets import Target, get_target, with_overrides
+from launchplan.facts.targets import Target, get_target, parse_ib_devices, with_overrides
 
 
 def target_from(options: dict[str, Any]) -> Target:
@@ -27,6 +27,8 @@ def target_from(options: dict[str, Any]) -> Target:
         cuda_version=options.get("cuda_version"),
         before_load_mib=options.get("before_load_mib"),
         load_overhead_mib=options.get("load_overhead_mib"),
+        ib_devices=None if options.get("host_ib_devices") is None
+        else parse_ib_devices(options["host_ib_devices"]),
     )
 
 

@@ -39,6 +39,11 @@ class Target(Struct):
     #: L4/L40S/A10 class, GeForce and RTX workstation cards) the communication buffers set
     #: up before loading do not grow with the peers (``preload_overhead_mib``).
     nvlink: bool = True
+    #: The host's InfiniBand devices (what ``/sys/class/infiniband`` lists), which SGLang's
+    #: RDMA device check looks each named device up in; ``()`` a host with none. None: not
+    #: stated, and the names a launch gives are taken as present. Overridable
+    #: (``--host-ib-devices``); ``--gpu auto`` reads this host's.
+    ib_devices: tuple[str, ...] | None = None
 
     # --- what SGLang's platform probes derive from the facts above ---------------------------
 
@@ -106,6 +111,7 @@ class Target(Struct):
                if self.load_overhead_mib is not None else {}),
             **({"gfx": self.gfx} if self.gfx else {}),
             **({} if self.nvlink else {"nvlink": False}),
+            **({"ib_devices": list(self.ib_devices)} if self.ib_devices is not None else {}),
         }
 
 
@@ -329,9 +335,12 @@ def with_overrides(
     cuda_version: str | None = None,
     before_load_mib: int | None = None,
     load_overhead_mib: int | None = None,
+    ib_devices: tuple[str, ...] | None = None,
 ) -> Target:
     """Plan for another SKU: the same target with some facts replaced."""
     changes: dict[str, object] = {}
+    if ib_devices is not None:
+        changes["ib_devices"] = ib_devices
     if load_overhead_mib is not None:
         if load_overhead_mib < 0:
             raise InputError("--load-overhead-mib", "zero or a positive number of MiB",
@@ -417,4 +426,28 @@ def detect() -> Target:
         memory_mib=int(mem), gpu_count=count, runtime_version=version,
         has_flashinfer=os.environ.get("SGLANG_IS_FLASHINFER_AVAILABLE", "true").lower()
         not in ("0", "false", "no"),
+        ib_devices=local_ib_devices(),
     )
+
+
+IB_SYSFS = "/sys/class/infiniband"
+
+
+def local_ib_devices(root: str = IB_SYSFS) -> tuple[str, ...]:
+    """This host's InfiniBand devices, as SGLang's device check lists them (none without the
+    directory: no InfiniBand driver)."""
+    try:
+        return tuple(sorted(os.listdir(root)))
+    except OSError:
+        return ()
+
+
+def parse_ib_devices(text: str) -> tuple[str, ...]:
+    """``--host-ib-devices``: comma-separated device names, or ``none`` for a host without."""
+    if text.strip().lower() == "none":
+        return ()
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    if not names:
+        raise InputError("--host-ib-devices", "device names such as mlx5_0,mlx5_1, or none",
+                         text)
+    return names

@@ -98,7 +98,7 @@ _SPLIT = dict(
            "enable_adaptive_dispatch_to_encoder", "disaggregation_transfer_backend",
            "encoder_transfer_backend", "disaggregation_ib_device", "tp_size"),
     writes=("disaggregation_ib_device", "encoder_transfer_backend"),
-    facts=("model.arch0",),
+    facts=("model.arch0", "target.ib_devices"),
 )
 
 
@@ -118,7 +118,8 @@ def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
         else ZMQ to the scheduler.
     Why: splitting needs a model implementation that ships encoder outputs to the language
         server (``handle_encoder_disaggregation`` in ``pd_disaggregation_hook.py``).
-    Assumes: the named RDMA devices exist (unset means auto-discovery) (the
+    Assumes: the named RDMA devices exist unless the host's are stated (``rdma_devices``;
+        unset means auto-discovery) (the
         language-model-only checks run just before, in ``language_model_only_checks``).
     """
     return _encoder_split(v, ENCODER_SPLIT_ARCHS)
@@ -132,7 +133,8 @@ def _encoder_split(v: View, archs: frozenset[str]) -> Declare | Refuse | None:
     if ((v.disaggregation_transfer_backend == "mooncake"
          and v.disaggregation_mode in ("prefill", "decode"))
             or v.encoder_transfer_backend == "mooncake"):
-        devices = checked_devices("--disaggregation-ib-device", v.disaggregation_ib_device)
+        devices = checked_devices("--disaggregation-ib-device", v.disaggregation_ib_device,
+                                  v.target.ib_devices)
         if isinstance(devices, Refuse):
             return devices
         out["disaggregation_ib_device"] = devices

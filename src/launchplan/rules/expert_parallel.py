@@ -99,6 +99,7 @@ def expert_distribution_metrics(v: View) -> dict | None:
            "node_rank", "ep_join_rank_offset", "max_ep_size", "elastic_ep_initial_size",
            "tp_size", "mooncake_ib_device"),
     writes=("eplb_algorithm", "mooncake_ib_device"),
+    facts=("target.ib_devices",),
     sglang="handle_elastic_ep (backend, join mode, rank offset, EP size bounds)",
     triggers=("elastic_ep_backend", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
               "elastic_ep_initial_size"),
@@ -121,8 +122,8 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
     Why: rebalancing must know that ranks come and go, a rank joins through the elastic
         backend, and a joining group's ranks are numbered after the EP ranks already serving
         (``handle_elastic_ep``); Mooncake's transfer engine opens the RDMA devices named.
-    Assumes: the host has the named RDMA devices (the device check looks them up under its
-        ``/sys/class/infiniband``: the host's, not the arguments').
+    Assumes: the host has the named RDMA devices unless its devices are stated (the device
+        check looks them up under the host's ``/sys/class/infiniband``; ``rdma_devices``).
     """
     out: dict[str, str | None] = {}
     if v.elastic_ep_backend is not None:
@@ -136,7 +137,8 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
         if v.pp_size != 1:
             return Refuse(f"elastic EP needs --pp-size 1; got {v.pp_size}")
         if v.elastic_ep_backend == "mooncake":
-            devices = checked_devices("--mooncake-ib-device", v.mooncake_ib_device)
+            devices = checked_devices("--mooncake-ib-device", v.mooncake_ib_device,
+                                      v.target.ib_devices)
             if isinstance(devices, Refuse):
                 return devices
             out["mooncake_ib_device"] = devices

@@ -3,13 +3,15 @@ transfer is given, as SGLang's device check normalises or refuses them on a host
 devices.
 
     PYTHONPATH=src:. python tests/parity/tools/gen_ibdevices_cases.py
-    ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py ibdevices --jobs 1
+    ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py ibdevices --jobs 1 --missing
 
 No other suite can ask this: the check first looks the names up under the host's
 ``/sys/class/infiniband``, and this CPU machine has none, so any device named was refused for
 the host before its spelling was looked at. ``targets_oracle.py`` simulates a host with the
-devices in ``LAUNCHPLAN_ORACLE_IB_DEVICES`` (each case's environment); every name a case uses
-is among them, as launchplan assumes (``rules/rdma_devices.py``). Each value goes through
+devices in ``LAUNCHPLAN_ORACLE_IB_DEVICES`` (each case's environment), and ``oracle_cases``
+hands launchplan the same host (``Target.ib_devices``, as ``--host-ib-devices`` states it):
+names it has and lacks, a host with an empty device list and one without InfiniBand. Each
+value goes through
 the three places SGLang checks it: a Mooncake PD prefill server, an encoder-only server with a
 Mooncake encoder transfer, and Mooncake elastic EP.
 """
@@ -50,7 +52,14 @@ VALUES = (
     ("mapping-blank-list", '{"0": "mlx5_0", "1": " , "}'),
     ("mapping-superscript-key", '{"\u00b2": "mlx5_0"}'),
     ("mapping-arabic-digit-key", '{"\u0663": "mlx5_0"}'),
+    ("array", '["mlx5_0"]'),
+    ("absent-name", "mlx5_0,mlx5_9"),
+    ("mapping-absent-name", '{"0": "mlx5_0", "1": "mlx4_0"}'),
 )
+
+#: hosts other than HOST: none of the devices (a driver without devices) and no InfiniBand
+#: at all (no ``/sys/class/infiniband``: the case's environment leaves the variable out)
+OTHER_HOSTS = (("empty-host", {"LAUNCHPLAN_ORACLE_IB_DEVICES": ""}), ("no-infiniband", {}))
 
 #: (label, platform, model, argv before the device flag, the flag)
 PLACES = (
@@ -77,6 +86,13 @@ def main() -> None:
             cases.append({"name": f"ibdevices/{place}/{label}", "platform": platform,
                           "model": model, "argv": [*argv, flag, value],
                           "fields": [field, *fields], "env": dict(HOST)})
+        for label, env in OTHER_HOSTS:
+            for kind, value in (("one", "mlx5_0"), ("blank", " "),
+                                ("mapping", '{"0": "mlx5_0"}')):
+                cases.append({"name": f"ibdevices/{place}/{label}/{kind}",
+                              "platform": platform, "model": model,
+                              "argv": [*argv, flag, value], "fields": [field, *fields],
+                              "env": env})
     OUT.write_text(json.dumps(cases, indent=1) + "\n", encoding="utf-8")
     print(f"{len(cases)} cases in {OUT}")
 
