@@ -197,3 +197,10 @@ def test_the_host_s_infiniband_devices_are_a_stated_fact(tmp_path):
         (tmp_path / name).mkdir()
     assert local_ib_devices(str(tmp_path)) == ("mlx5_0", "mlx5_1")
     assert local_ib_devices(str(tmp_path / "absent")) == ()
+
+
+def test_the_host_s_imex_channel_is_assumed_absent_and_can_be_stated():
+    assert get_target("gb200").imex_channel is False
+    stated = with_overrides(get_target("gb200"), imex_channel=True)
+    assert stated.imex_channel and stated.facts()["imex_channel"] is True
+    assert "imex_channel" not in get_target("gb200").facts()

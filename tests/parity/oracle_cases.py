@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections import defaultdict
@@ -116,6 +117,9 @@ SUITES = {
     # RDMA device lists of the three Mooncake places SGLang checks them, on a simulated host
     # that has the devices (tools/gen_ibdevices_cases.py)
     "ibdevices": "ibdevices-cases.json",
+    # SGLang's own pick of CUDA VMM feature transport across GB200/GB300 nodes, with and
+    # without the host's IMEX channel (tools/gen_imex_cases.py)
+    "imex": "imex-cases.json",
 }
 # every-field probes of recorded suites (tools/make_probe.py): local and git-ignored, run by
 # test_parity when present, never counted for coverage or rule sets
@@ -273,6 +277,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # oracle's simulated InfiniBand host (targets_oracle.py), and three on a host with an
     # empty device list and on one without InfiniBand
     **{("ibdevices", compat): 96 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_imex_cases.py: 18 multi-node launches, each on a host with and without an IMEX
+    # channel (targets_oracle.py)
+    **{("imex", compat): 36 for compat in ("0.5.23", "default")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
@@ -459,15 +466,14 @@ def run_case_with_sources(case: Case, compat: str) -> tuple[str, Any, dict[str, 
 
 def _run(case: Case, compat: str) -> tuple[str, Any, dict[str, str], list[Any], tuple[str, ...]]:
     spec = case.spec
-    target = get_target(spec["platform"])
     over = spec.get("platform_overrides") or {}
     # the oracle's host has no InfiniBand devices unless the case's environment names the
-    # ones targets_oracle.py simulates
-    simulated = (spec.get("env") or {}).get("LAUNCHPLAN_ORACLE_IB_DEVICES")
+    # ones targets_oracle.py simulates, and mounts no IMEX channel unless it says so
+    env = spec.get("env") or {}
+    simulated = env.get("LAUNCHPLAN_ORACLE_IB_DEVICES")
     host_ib = () if simulated is None else tuple(n for n in simulated.split(",") if n)
-    target = with_overrides(target, memory_mib=over.get("mem_mib"),
-                            cuda_version=over.get("cuda"), gpu_count=over.get("gpus"),
-                            ib_devices=host_ib)
+    target = _oracle_host(spec["platform"], over.get("mem_mib"), over.get("cuda"),
+                          over.get("gpus"), host_ib, "LAUNCHPLAN_ORACLE_IMEX_CHANNEL" in env)
     argv = [_local(a) for a in spec.get("argv", [])]
     fields = {k: _local(v) for k, v in spec["args"].items()} if "args" in spec else None
     try:
@@ -481,6 +487,14 @@ def _run(case: Case, compat: str) -> tuple[str, Any, dict[str, str], list[Any], 
     return ("ok", {f: pick(result, f) for f in spec["fields"]},
             {f: result.source(f.split(".")[0]) for f in spec["fields"]}, result.declarations,
             tuple(rule for rule, _, _ in result.launcher))
+
+
+@functools.cache
+def _oracle_host(platform: str, mem_mib: int | None, cuda: str | None, gpus: int | None,
+                 ib_devices: tuple[str, ...], imex_channel: bool) -> Any:
+    """One target object per simulated host, so that its per-target memos are kept."""
+    return with_overrides(get_target(platform), memory_mib=mem_mib, cuda_version=cuda,
+                          gpu_count=gpus, ib_devices=ib_devices, imex_channel=imex_channel)
 
 
 def pick(result: Any, dotted: str) -> Any:

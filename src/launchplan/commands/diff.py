@@ -32,7 +32,7 @@ options: --compat (or --from, as migrate spells it), --to, --format table|json,
 """
 
 ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
-                     "--host-ib-devices",
+                     "--host-ib-devices", "--host-imex-channel",
                      "--cuda-version", "--compat", "--from", "--to", "--format", "--env",
                      "--model-path", "--before-load-mib", "--load-overhead-mib"})
 

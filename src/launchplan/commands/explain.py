@@ -27,7 +27,7 @@ options: --all, --format table|json, --compat default|0.5.23|0.5.22|0.5.21,
 """
 
 ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
-                     "--host-ib-devices",
+                     "--host-ib-devices", "--host-imex-channel",
                      "--cuda-version", "--compat", "--format", "--env", "--all",
                      "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens",
                      "--from-log"})

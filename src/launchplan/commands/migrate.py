@@ -26,7 +26,7 @@ options: --to, --from, --format table|json, --env KEY=VALUE, --gpu-* overrides,
 """
 
 ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
-                     "--host-ib-devices",
+                     "--host-ib-devices", "--host-imex-channel",
                      "--cuda-version", "--compat", "--to", "--from", "--format", "--env",
                      "--model-path"})
 

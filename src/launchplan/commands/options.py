@@ -43,6 +43,9 @@ OPTIONS: dict[str, Option] = {o.flag: o for o in (
     Option("--host-ib-devices", "host_ib_devices", "value",
            help="the host's InfiniBand devices, NAME,NAME... or none (default: any device a "
            "launch names is taken as present; --gpu auto reads this host's)"),
+    Option("--host-imex-channel", "host_imex_channel", "flag",
+           help="the host mounts an IMEX channel (an MNNVL compute domain on GB200/GB300; "
+           "default: assumed absent; --gpu auto looks)"),
     Option("--to", "to", "value", help="diff: the right side's rule set; migrate: the release"),
     Option("--from", "from", "value", help="migrate: the release the old line ran on"),
     Option("--upgrade", "upgrade", "value", help="check: OLD:NEW rule sets to compare"),

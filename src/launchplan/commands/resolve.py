@@ -21,6 +21,9 @@ options:
                          the host's InfiniBand devices, checked against the RDMA devices a
                          Mooncake launch names (default: taken as present; --gpu auto reads
                          this host's /sys/class/infiniband)
+  --host-imex-channel    the host mounts an IMEX channel (GB200/GB300 MNNVL compute
+                         domain): SGLang then sends a multi-node multimodal model's features
+                         over CUDA VMM (default: assumed absent; --gpu auto looks)
   --before-load-mib N    MiB free per GPU before the weights load (memory plan)
   --load-overhead-mib N  MiB per GPU loading spends beyond the tensors (default 128)
   --assume-request-tokens N
@@ -49,7 +52,7 @@ it, including --config FILE.yaml.
 """
 
 ALLOWED = frozenset({"--gpu", "--launch", "--gpu-memory-mib", "--gpu-capability", "--gpu-count",
-                     "--host-ib-devices",
+                     "--host-ib-devices", "--host-imex-channel",
                      "--cuda-version", "--compat", "--format", "--env", "--strict", "--emit",
                      "--before-load-mib", "--load-overhead-mib", "--assume-request-tokens",
                      "--all", "--from-log"})

@@ -29,6 +29,7 @@ def target_from(options: dict[str, Any]) -> Target:
         load_overhead_mib=options.get("load_overhead_mib"),
         ib_devices=None if options.get("host_ib_devices") is None
         else parse_ib_devices(options["host_ib_devices"]),
+        imex_channel=True if options.get("host_imex_channel") else None,
     )
 
 

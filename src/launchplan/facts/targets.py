@@ -44,6 +44,11 @@ class Target(Struct):
     #: stated, and the names a launch gives are taken as present. Overridable
     #: (``--host-ib-devices``); ``--gpu auto`` reads this host's.
     ib_devices: tuple[str, ...] | None = None
+    #: The host mounts an IMEX channel (``/dev/nvidia-caps-imex-channels/channel0``, set up
+    #: by an MNNVL compute domain), which SGLang requires before it picks CUDA VMM transport
+    #: for a multi-node multimodal launch on GB200/GB300. Assumed absent (SGLang's choice is
+    #: then cpu); overridable (``--host-imex-channel``); ``--gpu auto`` reads this host's.
+    imex_channel: bool = False
 
     # --- what SGLang's platform probes derive from the facts above ---------------------------
 
@@ -112,6 +117,7 @@ class Target(Struct):
             **({"gfx": self.gfx} if self.gfx else {}),
             **({} if self.nvlink else {"nvlink": False}),
             **({"ib_devices": list(self.ib_devices)} if self.ib_devices is not None else {}),
+            **({"imex_channel": True} if self.imex_channel else {}),
         }
 
 
@@ -336,9 +342,12 @@ def with_overrides(
     before_load_mib: int | None = None,
     load_overhead_mib: int | None = None,
     ib_devices: tuple[str, ...] | None = None,
+    imex_channel: bool | None = None,
 ) -> Target:
     """Plan for another SKU: the same target with some facts replaced."""
     changes: dict[str, object] = {}
+    if imex_channel is not None:
+        changes["imex_channel"] = imex_channel
     if ib_devices is not None:
         changes["ib_devices"] = ib_devices
     if load_overhead_mib is not None:
@@ -427,10 +436,12 @@ def detect() -> Target:
         has_flashinfer=os.environ.get("SGLANG_IS_FLASHINFER_AVAILABLE", "true").lower()
         not in ("0", "false", "no"),
         ib_devices=local_ib_devices(),
+        imex_channel=os.path.exists(IMEX_CHANNEL),
     )
 
 
 IB_SYSFS = "/sys/class/infiniband"
+IMEX_CHANNEL = "/dev/nvidia-caps-imex-channels/channel0"
 
 
 def local_ib_devices(root: str = IB_SYSFS) -> tuple[str, ...]:

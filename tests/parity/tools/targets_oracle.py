@@ -14,7 +14,15 @@ It also simulates a host's InfiniBand devices: a case whose ``env`` sets
 ``LAUNCHPLAN_ORACLE_IB_DEVICES`` (comma-separated names) runs on a host whose
 ``/sys/class/infiniband`` lists those names, so SGLang's device check of
 ``--disaggregation-ib-device`` / ``--mooncake-ib-device`` gets past the host lookup (this CPU
-machine has no such directory) and shows how it normalises and refuses the value itself.
+machine has no such directory) and shows how it normalises and refuses the value itself; a
+case whose ``env`` sets ``LAUNCHPLAN_ORACLE_IMEX_CHANNEL`` runs on a host that mounts an IMEX
+channel (``/dev/nvidia-caps-imex-channels/channel0``), which SGLang asks before it picks CUDA
+VMM feature transport on a GB200/GB300. SGLang then asks the model's class whether it declares
+that transport, and the oracle's venv cannot import model classes (their kernel modules are
+absent), so this script answers from the installed model sources instead: the class SGLang
+would resolve (the first registered architecture; none under ``--model-impl transformers`` or
+``mindspore``, whose wrapper classes declare nothing) and the attribute as the class or a base
+sets it, read with ``ast``.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ AARCH64 = {"gh200", "gb10"}
 # SGLang's resolution never reads the SM count; the fake device needs one.
 SMS = 132
 IB_SYSFS, IB_DEVICES = "/sys/class/infiniband", "LAUNCHPLAN_ORACLE_IB_DEVICES"
+IMEX_PATH, IMEX = "/dev/nvidia-caps-imex-channels/channel0", "LAUNCHPLAN_ORACLE_IMEX_CHANNEL"
 
 
 def _oracle() -> Any:
@@ -72,8 +81,85 @@ def simulate_infiniband() -> None:
     os.path.isdir, os.listdir = sim_isdir, sim_listdir
 
 
+def simulate_imex_channel() -> None:
+    """Answer for the IMEX channel's device node from the case's environment (and, when it is
+    mounted, for the model class's CUDA VMM declaration SGLang asks next)."""
+    exists = os.path.exists
+
+    def sim_exists(path: Any) -> bool:
+        if path == IMEX_PATH:
+            if IMEX not in os.environ:
+                return False
+            import sglang.srt.model_loader.utils as loader_utils
+
+            loader_utils.supports_cuda_vmm_feature_transport = _declares_cuda_vmm
+            return True
+        return exists(path)
+
+    os.path.exists = sim_exists
+
+
+def _declares_cuda_vmm(model_config: Any) -> bool:
+    impl = str(getattr(model_config, "model_impl", "auto")).lower()
+    if impl.endswith(("transformers", "mindspore")):
+        return False
+    declared = _cuda_vmm_classes()
+    for arch in getattr(model_config.hf_config, "architectures", None) or []:
+        if arch in declared:
+            return declared[arch]
+    return False  # no registered class: SGLang's Transformers wrapper, which declares nothing
+
+
+_VMM: dict[str, bool] = {}
+
+
+def _cuda_vmm_classes() -> dict[str, bool]:
+    """Each registered model class (``EntryClass``) of the installed SGLang: whether it, or the
+    nearest base that says, sets ``supports_cuda_vmm_feature_transport``."""
+    if _VMM:
+        return _VMM
+    import ast
+    import importlib.util
+
+    spec = importlib.util.find_spec("sglang.srt.models")
+    assert spec is not None and spec.submodule_search_locations
+    folder = Path(list(spec.submodule_search_locations)[0])
+    classes: dict[str, tuple[list[str], bool | None]] = {}
+    entries: set[str] = set()
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
+                         for b in node.bases]
+                said = None
+                for stmt in node.body:
+                    target = (stmt.targets[0] if isinstance(stmt, ast.Assign) else
+                              stmt.target if isinstance(stmt, ast.AnnAssign) else None)
+                    if isinstance(target, ast.Name) and \
+                            target.id == "supports_cuda_vmm_feature_transport":
+                        said = bool(getattr(stmt.value, "value", False))
+                classes.setdefault(node.name, (bases, said))
+            elif isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "EntryClass" for t in node.targets):
+                items = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) \
+                    else [node.value]
+                entries.update(i.id for i in items if isinstance(i, ast.Name))
+
+    def declares(name: str, seen: frozenset[str] = frozenset()) -> bool:
+        if name not in classes or name in seen:
+            return False
+        bases, said = classes[name]
+        if said is not None:
+            return said
+        return any(declares(b, seen | {name}) for b in bases if b)
+
+    _VMM.update({name: declares(name) for name in entries})
+    return _VMM
+
+
 def main() -> None:
     simulate_infiniband()
+    simulate_imex_channel()
     oracle = _oracle()
     for name, entry in platforms().items():
         oracle.PLATFORMS.setdefault(name, entry)
