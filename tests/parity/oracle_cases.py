@@ -279,7 +279,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("ibdevices", compat): 96 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_imex_cases.py: 18 multi-node launches, each on a host with and without an IMEX
     # channel (targets_oracle.py)
-    **{("imex", compat): 36 for compat in ("0.5.23", "default")},
+    **{("imex", compat): 36 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
