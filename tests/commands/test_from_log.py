@@ -140,6 +140,10 @@ def test_a_value_given_before_attention_dp_is_given_again_unscaled(capsys, tmp_p
     explicit = {d["field"]: d for d in data["agrees_if_passed_explicitly"]}
     assert explicit["attn_dp_size"]["logged"] == 2
     assert explicit["chunked_prefill_size"]["given"] == 128
+    # listed once, with the plan as first made (no attention DP): the default 8192
+    assert [d["field"] for d in data["agrees_if_passed_explicitly"]].count(
+        "chunked_prefill_size") == 1
+    assert explicit["chunked_prefill_size"]["planned"] == 8192
     assert data["inputs"]["chunked_prefill_size"] == 128
     # 0.3 is attention DP's from the default 1.0: not given
     assert "schedule_conservativeness" not in explicit

@@ -197,6 +197,11 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
         if best is None:
             break
         given_now = {d.field: d for d in best[0]}  # the last one of a field is the input
+        first = {d.field: d for d in report.explicit}
+        for name, d in given_now.items():  # given again: the plan as first made, new input
+            if name in first:
+                given_now[name] = Difference(name, d.logged, first[name].planned,
+                                             first[name].rule, given=d.given)
         report.explicit = [d for d in report.explicit if d.field not in given_now]
         report.explicit.extend(given_now.values())
         _, inputs, result, diffs = best
