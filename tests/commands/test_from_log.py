@@ -162,6 +162,18 @@ def test_an_older_attention_dp_log_on_b200_plans_its_weights(capsys):
     assert abs(weights["error"]) < 0.01
 
 
+def test_a_log_that_ran_out_of_memory_is_planned_out_of_memory_too(capsys):
+    """Qwen3-VL-32B on an H100 at mem_fraction_static 0.772 (April 2026): SGLang loaded the
+    weights and stopped with "Not enough memory"; the plan of the same launch makes no pool
+    either, from the target's free memory and from the log's."""
+    entry = next(e for e in SOURCES if e["file"].endswith("not-enough-memory.log"))
+    rows = {m["figure"]: m for m in run(capsys, entry)["memory"]}
+    made = rows["KV pool made"]
+    assert made["logged"] is False and made["planned"] is False
+    assert made["planned_from_logged_free_memory"] is False and made["error"] is None
+    assert abs(rows["weights as loaded"]["error"]) < 0.01
+
+
 def test_a_log_with_attn_dp_size_is_not_respelled(capsys):
     entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b-attn-dp.log")
     assert run(capsys, entry)["respelled"] == []
