@@ -160,6 +160,8 @@ def test_an_older_attention_dp_log_on_b200_plans_its_weights(capsys):
     assert explicit["chunked_prefill_size"]["given"] == 512
     weights = next(m for m in data["memory"] if m["figure"] == "weights as loaded")
     assert abs(weights["error"]) < 0.01
+    made = next(m for m in data["memory"] if m["figure"] == "KV pool made")
+    assert made["logged"] is False and made["planned"] is False  # both out of memory
 
 
 def test_a_log_that_ran_out_of_memory_is_planned_out_of_memory_too(capsys):
