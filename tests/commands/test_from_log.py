@@ -118,6 +118,64 @@ def test_an_older_log_s_attention_dp_is_read_as_attn_dp_size(capsys):
     assert [d["field"] for d in data["differences"]] == ["attention_backend"]
 
 
+def _plan(capsys, *argv):
+    assert main(["resolve", *argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_value_given_before_attention_dp_is_given_again_unscaled(capsys, tmp_path):
+    """Attention DP scales the chunk and the conservativeness even when given: a log whose
+    chunk and mem_fraction_static are explained first (each as logged) is still read as the
+    attention-DP launch it ran, the chunk then given as the value before the division."""
+    values = _plan(capsys, "--gpu", "h100", "--model-path", "llama-3.1-8b", "--tp", "2",
+                   "--attn-dp-size", "2", "--chunked-prefill-size", "128",
+                   "--mem-fraction-static", "0.828")["resolved"]
+    assert values["chunked_prefill_size"] == 64 and values["schedule_conservativeness"] == 0.3
+    del values["attn_dp_size"]  # as a release before 0.5.22 logs attention DP
+    values.update(dp_size=2, enable_dp_attention=True)
+    log = tmp_path / "old.log"
+    log.write_text(f"[2025-12-01 00:00:00] server_args={values!r}\n")
+    data = _plan(capsys, "--from-log", str(log), "--gpu", "h100", "--model-path", "llama-3.1-8b")
+    assert data["differences"] == [], data["differences"]
+    explicit = {d["field"]: d for d in data["agrees_if_passed_explicitly"]}
+    assert explicit["attn_dp_size"]["logged"] == 2
+    assert explicit["chunked_prefill_size"]["given"] == 128
+    # listed once, with the plan as first made (no attention DP): the default 8192
+    assert [d["field"] for d in data["agrees_if_passed_explicitly"]].count(
+        "chunked_prefill_size") == 1
+    assert explicit["chunked_prefill_size"]["planned"] == 8192
+    assert data["inputs"]["chunked_prefill_size"] == 128
+    # 0.3 is attention DP's from the default 1.0: not given
+    assert "schedule_conservativeness" not in explicit
+    assert "schedule_conservativeness" not in data["inputs"]
+
+
+def test_an_older_attention_dp_log_on_b200_plans_its_weights(capsys):
+    """DeepSeek-V3.2 at attention DP 4 on 4 x B200 (December 2025): read as that launch,
+    the attention weights are replicated and the weights agree within 1%."""
+    entry = next(e for e in SOURCES if e["file"].startswith("attnrepro-deepseek-v3.2"))
+    data = run(capsys, entry)
+    explicit = {d["field"]: d for d in data["agrees_if_passed_explicitly"]}
+    assert explicit["attn_dp_size"]["logged"] == 4
+    assert explicit["chunked_prefill_size"]["given"] == 512
+    weights = next(m for m in data["memory"] if m["figure"] == "weights as loaded")
+    assert abs(weights["error"]) < 0.01
+    made = next(m for m in data["memory"] if m["figure"] == "KV pool made")
+    assert made["logged"] is False and made["planned"] is False  # both out of memory
+
+
+def test_a_log_that_ran_out_of_memory_is_planned_out_of_memory_too(capsys):
+    """Qwen3-VL-32B on an H100 at mem_fraction_static 0.772 (April 2026): SGLang loaded the
+    weights and stopped with "Not enough memory"; the plan of the same launch makes no pool
+    either, from the target's free memory and from the log's."""
+    entry = next(e for e in SOURCES if e["file"].endswith("not-enough-memory.log"))
+    rows = {m["figure"]: m for m in run(capsys, entry)["memory"]}
+    made = rows["KV pool made"]
+    assert made["logged"] is False and made["planned"] is False
+    assert made["planned_from_logged_free_memory"] is False and made["error"] is None
+    assert abs(rows["weights as loaded"]["error"]) < 0.01
+
+
 def test_a_log_with_attn_dp_size_is_not_respelled(capsys):
     entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b-attn-dp.log")
     assert run(capsys, entry)["respelled"] == []

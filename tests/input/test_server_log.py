@@ -187,3 +187,37 @@ def test_the_dict_s_attention_dp_report_is_set_aside(items: str, kept: bool) -> 
 def test_the_last_start_up_line_wins_whichever_its_form() -> None:
     logged = parse_log("server_args=ServerArgs(tp_size=1)\nrestart\nserver_args={'tp_size': 2}")
     assert logged.values == {"tp_size": 2} and logged.form == "dict" and logged.line == 3
+
+
+@pytest.mark.parametrize(("tail", "made"), [
+    ("[2026-04-23 00:09:41] Using KV cache dtype: torch.bfloat16\nRuntimeError: Not enough "
+     "memory. Please try to increase --mem-fraction-static. Current value: "
+     "mem_fraction_static=0.77\n", False),
+    ("[2026-04-23 00:09:41] KV Cache is allocated. #tokens: 1000, K size: 1.00 GB, V size: "
+     "1.00 GB\n", True),
+    ("[2026-04-23 00:09:41] Using KV cache dtype: torch.bfloat16\n", None),
+])
+def test_a_log_ending_in_not_enough_memory_is_read_as_no_pool(tail: str, made) -> None:
+    """SGLang's "Not enough memory" error after loading means it made no KV pool; a pool or
+    scheduler line means it did; a log cut before either says nothing."""
+    from launchplan.input.server_log import parse_memory
+
+    memory = parse_memory("[2026-04-23 00:09:31] Load weight begin. avail mem=78.50 GB\n"
+                          "[2026-04-23 00:09:41] Load weight end. elapsed=10.36 s, "
+                          "avail mem=16.21 GB, mem usage=62.29 GB.\n" + tail)
+    assert memory.pool_made is made and memory.weights_gib == 62.29
+
+
+def test_a_made_pool_is_shown_only_where_the_plan_finds_no_room() -> None:
+    from types import SimpleNamespace
+
+    from launchplan.checks.log_memory import memory_rows
+    from launchplan.input.server_log import LoggedMemory
+
+    def rows(made: bool | None, fits: bool) -> list[str]:
+        plan = SimpleNamespace(fits=fits, max_total_num_tokens=0, max_running_requests=0,
+                               context_len=0)
+        return [r.figure for r in memory_rows(LoggedMemory(pool_made=made), plan)]
+
+    assert rows(True, True) == [] and rows(None, False) == []
+    assert rows(False, False) == rows(False, True) == rows(True, False) == ["KV pool made"]

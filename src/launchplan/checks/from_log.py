@@ -24,6 +24,8 @@ IGNORED = NAMES | {"model_path", "tokenizer_path", "served_model_name"}
 MAX_DROPPED = 20
 MAX_PAIRED = 8  # pairs of differing fields are tried as given together up to this many
 MAX_CHASED = 2  # values a trial newly moves, tried as given with it up to this many
+# attention DP multiplies schedule_conservativeness by this (handle_data_parallelism)
+ATTENTION_DP_CONSERVATIVENESS = 0.3
 
 
 class Difference(Struct):
@@ -183,7 +185,7 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
         open_ = [d for d in diffs if d.field in writes and d.field not in inputs]
         open_ += [u for u in (_undivided(d, known) for d in open_) if u is not None]
         best = _best_given([(d,) for d in open_], inputs, resolve, known, report, diffs,
-                           given_with_siblings,
+                           given_with_siblings, table.default_of,
                            lambda d, given=inputs: d.field in writes and d.field not in given)
         if best is None and len(open_) <= MAX_PAIRED:
             # two values a user passed together can each move what the other decides
@@ -191,11 +193,20 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
             # mem_fraction_static): alone each trades one difference for another
             pairs = [(a, b) for i, a in enumerate(open_) for b in open_[i + 1:]]
             best = _best_given(pairs, inputs, resolve, known, report, diffs,
-                               given_with_siblings)
+                               given_with_siblings, table.default_of)
         if best is None:
             break
-        report.explicit.extend(best[0])
+        given_now = {d.field: d for d in best[0]}  # the last one of a field is the input
+        first = {d.field: d for d in report.explicit}
+        for name, d in given_now.items():  # given again: the plan as first made, new input
+            if name in first:
+                given_now[name] = Difference(name, d.logged, first[name].planned,
+                                             first[name].rule, given=d.given)
+        report.explicit = [d for d in report.explicit if d.field not in given_now]
+        report.explicit.extend(given_now.values())
         _, inputs, result, diffs = best
+    # a value given before attention DP was, whose unscaled value is the default: not given
+    report.explicit = [d for d in report.explicit if d.field in inputs]
     report.inputs = inputs
     report.result = result
     report.differences = diffs
@@ -211,15 +222,38 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
 
 
 def _undivided(diff: Difference, known: Mapping[str, Any]) -> Difference | None:
-    """Attention DP divides even an explicit chunk by ``attn_dp_size``: a logged chunk the
-    division decides is also tried as the value given before it (``--chunked-prefill-size
-    8192`` logs 2048 at attn_dp_size 4)."""
+    """Attention DP scales two values even when given: the chunk (divided by
+    ``attn_dp_size``) and ``schedule_conservativeness`` (times 0.3). A logged value the
+    scaling decides is also tried as the value given before it (``--chunked-prefill-size
+    8192`` logs 2048 at attn_dp_size 4; the default conservativeness 1.0 logs 0.3), when that
+    value scales back to the logged one exactly."""
     width = known.get("attn_dp_size")
-    if (diff.field != "chunked_prefill_size" or diff.rule != "attention_dp_adjustments"
-            or not isinstance(width, int) or width < 2 or not isinstance(diff.logged, int)
-            or diff.logged <= 0):
+    if (diff.rule != "attention_dp_adjustments" or not isinstance(width, int) or width < 2
+            or isinstance(diff.logged, bool)):
         return None
-    return Difference(diff.field, diff.logged, diff.planned, diff.rule, given=diff.logged * width)
+    given: Any = None
+    if diff.field == "chunked_prefill_size" and isinstance(diff.logged, int) \
+            and diff.logged > 0:
+        given = diff.logged * width
+    elif diff.field == "schedule_conservativeness" and isinstance(diff.logged, int | float):
+        given = diff.logged / ATTENTION_DP_CONSERVATIVENESS
+        if given * ATTENTION_DP_CONSERVATIVENESS != diff.logged:
+            return None  # no value given scales to the logged one
+    if given is None:
+        return None
+    return Difference(diff.field, diff.logged, diff.planned, diff.rule, given=given)
+
+
+def _divided_again(fewer: list[Difference], trial: Mapping[str, Any],
+                   known: Mapping[str, Any]) -> tuple[Difference, ...]:
+    """The chunks a trial's attention DP divides though they were given as logged (taken as
+    input before ``attn_dp_size`` was): each to be given as the value before the division."""
+    out = []
+    for d in fewer:
+        undivided = _undivided(d, known)
+        if undivided is not None and d.field in trial and _same(trial[d.field], d.logged):
+            out.append(undivided)
+    return tuple(out)
 
 
 def _respell_attention_dp(known: dict[str, Any], logged: Mapping[str, Any],
@@ -243,6 +277,7 @@ def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],
                 resolve: Callable[[Mapping[str, Any]], Any], known: Mapping[str, Any],
                 report: LogReport, diffs: list[Difference],
                 companions: Callable[[tuple[Difference, ...]], dict[str, Any]],
+                default_of: Callable[[str], Any],
                 chase: Callable[[Difference], bool] | None = None) -> tuple | None:
     """The group of logged values that, given as input, leaves the fewest differences (fewer
     than now), with the new inputs, result and differences; None when no group helps. A group
@@ -262,6 +297,23 @@ def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],
             except (InputError, Refusal):
                 continue
         fewer = _differences(known, again, report)
+        redo = _divided_again(fewer, trial, known)
+        if redo:
+            # attention DP given now scales a value given earlier as logged: given again as
+            # the value before the scaling, or not given when that is the default
+            trial = dict(trial)
+            for d in redo:
+                if _same(d.as_input, default_of(d.field)):
+                    del trial[d.field]
+                else:
+                    trial[d.field] = d.as_input
+            try:
+                again_unscaled = resolve(trial)
+            except (InputError, Refusal):
+                continue
+            group = group + tuple(d for d in redo if d.field in trial)
+            again = again_unscaled
+            fewer = _differences(known, again, report)
         if len(fewer) >= len(diffs) and chase is not None:
             # a value that trades one difference for another (--disable-cuda-graph moves
             # mem_fraction_static) is tried with the logged value of what it newly moves

@@ -19,6 +19,7 @@ from launchplan.memory.plan import load_overhead_bytes
 from launchplan.struct import Struct
 
 GiB = 1 << 30
+FLAG = "yes/no"  # a row's unit when it says whether something happened (the KV pool made)
 
 
 class MemoryRow(Struct):
@@ -26,10 +27,10 @@ class MemoryRow(Struct):
     logged: float | int | None
     planned: float | int | None
     from_logged_free: float | int | None = None  # planned from the logged free memory
-    unit: str = ""  # "GiB" for memory figures, "" for counts
+    unit: str = ""  # "GiB" for memory figures, "" for counts, "yes/no" for a made pool
 
     def error(self, planned: float | int | None) -> float | None:
-        if planned is None or not self.logged:
+        if planned is None or not self.logged or self.unit == FLAG:
             return None
         return (planned - self.logged) / self.logged
 
@@ -67,6 +68,13 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
         weights = plan.weights_bytes + plan.draft_weights_bytes + load_overhead_bytes(target)
         rows.append(MemoryRow("weights as loaded", round(logged.loaded_gib, 2),
                               _gib(weights), unit="GiB"))
+    if logged.pool_made is not None and plan is not None and not (logged.pool_made
+                                                                  and plan.fits):
+        # a log ending in SGLang's "Not enough memory" (the plan must find no room either),
+        # or a pool the log made where the plan finds no room; a made pool planned is the
+        # token rows' business
+        again = plan_from_logged.fits if plan_from_logged is not None else None
+        rows.append(MemoryRow("KV pool made", logged.pool_made, plan.fits, again, unit=FLAG))
     for name in ("max_total_num_tokens", "max_running_requests", "context_len"):
         value = getattr(logged, name)
         if value is not None:

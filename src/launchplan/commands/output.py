@@ -285,6 +285,8 @@ def _print_log_memory(rows: list[Any], out: TextIO) -> None:
     def shown(value: Any, unit: str) -> str:
         if value is None:
             return "-"
+        if isinstance(value, bool):  # the KV pool made, or not
+            return "yes" if value else "no"
         return f"{value:.2f} {unit}" if unit else f"{value:,}"
 
     def error(value: float | None) -> str:

@@ -68,6 +68,9 @@ class LoggedMemory(Struct):
     max_total_num_tokens: int | None = None  # the scheduler's line, else "#tokens:"
     max_running_requests: int | None = None
     context_len: int | None = None
+    # whether SGLang made the KV pool: True with its pool or scheduler line, False when the
+    # log ends in SGLang's "Not enough memory" error instead, None when it shows neither
+    pool_made: bool | None = None
 
     @property
     def free_before_gib(self) -> float | None:
@@ -214,6 +217,8 @@ _AFTER = re.compile(r"Load weight end\.[^\n]*?avail mem=" + _NUMBER + r" GB"
 _SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+),[^\n]*?max_running_requests=([0-9]+)"
                         r"(?:,[^\n]*?context_len=([0-9]+))?")
 _ALLOCATED = re.compile(r"(?:KV|Cache) is allocated\.[^\n]*?#tokens: ([0-9]+)")
+#: SGLang's error when the loaded weights leave the pool no memory (every release's wording)
+_NOT_ENOUGH = re.compile(r"Not enough memory\. Please try to increase --mem-fraction-static")
 
 
 def parse_memory(text: str) -> LoggedMemory:
@@ -224,13 +229,15 @@ def parse_memory(text: str) -> LoggedMemory:
     scheduler = _SCHEDULER.search(text)
     allocated = _ALLOCATED.search(text)
     tokens = scheduler.group(1) if scheduler else allocated.group(1) if allocated else None
+    pool_made = True if tokens else False if _NOT_ENOUGH.search(text) else None
     return LoggedMemory(
         before_load_gib=float(before.group(1)) if before else None,
         after_load_gib=float(after.group(1)) if after else None,
         weights_gib=float(after.group(2)) if after and after.group(2) else None,
         max_total_num_tokens=int(tokens) if tokens else None,
         max_running_requests=int(scheduler.group(2)) if scheduler else None,
-        context_len=int(scheduler.group(3)) if scheduler and scheduler.group(3) else None)
+        context_len=int(scheduler.group(3)) if scheduler and scheduler.group(3) else None,
+        pool_made=pool_made)
 
 
 def _segments(body: str) -> tuple[list[str], bool]:

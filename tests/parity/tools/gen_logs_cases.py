@@ -38,9 +38,14 @@ def oracle_model(model: str) -> str:
     return f"models/{model}"
 
 
+#: target flags an entry may give (another SKU of its target: a 16 GB Blackwell card planned
+#: as the RTX 5090 platform), as the oracle's platform overrides
+TARGET_FLAGS = {"--gpu-memory-mib": "mem_mib"}
+
+
 def environment(flags: list[str]) -> tuple[list[str], dict[str, str]]:
-    """An entry's flags apart from the ``--env NAME=VALUE`` pairs among them (the log's
-    environment, as ``launchplan resolve`` takes it)."""
+    """An entry's SGLang flags apart from the ``--env NAME=VALUE`` pairs among them (the log's
+    environment, as ``launchplan resolve`` takes it) and its target flags."""
     rest: list[str] = []
     env: dict[str, str] = {}
     words = iter(flags)
@@ -48,24 +53,33 @@ def environment(flags: list[str]) -> tuple[list[str], dict[str, str]]:
         if word == "--env":
             name, _, value = next(words).partition("=")
             env[name] = value
+        elif word in TARGET_FLAGS:
+            next(words)
         else:
             rest.append(word)
     return rest, env
+
+
+def platform_overrides(flags: list[str]) -> dict[str, int]:
+    """The oracle's overrides of the platform for an entry's target flags."""
+    words = iter(flags)
+    return {TARGET_FLAGS[word]: int(next(words)) for word in words if word in TARGET_FLAGS}
 
 
 def reconstructed(entry: dict) -> tuple[dict, list[str]]:
     """The logged launch's input fields and the rule-written fields the log holds."""
     from launchplan.checks.from_log import IGNORED, written_fields
     from launchplan.commands.resolve import log_report
-    from launchplan.facts.targets import get_target
+    from launchplan.facts.targets import get_target, with_overrides
     from launchplan.input.fields import release_table
     from launchplan.rulesets import get_ruleset
 
     model = entry["model"]
     flags, env = environment(entry.get("flags", []))
     argv = ["--model-path", str(ROOT / model) if (ROOT / model).is_dir() else model, *flags]
-    logged, report = log_report(str(LOGS / entry["file"]), argv, get_target(entry["gpu"]),
-                                "default", env or None)
+    over = platform_overrides(entry.get("flags", []))
+    target = with_overrides(get_target(entry["gpu"]), memory_mib=over.get("mem_mib"))
+    logged, report = log_report(str(LOGS / entry["file"]), argv, target, "default", env or None)
     writes = written_fields(get_ruleset("default").rules())
     table = release_table("0.5.23")
     fields = sorted(n for n in logged.values if n in writes and n in table.fields
@@ -88,6 +102,9 @@ def main() -> None:
         env = environment(entry.get("flags", []))[1]
         if env:
             case["env"] = env
+        over = platform_overrides(entry.get("flags", []))
+        if over:
+            case["platform_overrides"] = over
         cases.append(case)
     (DATA / "logs-cases.json").write_text(
         "[\n" + ",\n".join(json.dumps(c) for c in cases) + "\n]\n")
