@@ -33,7 +33,8 @@ from launchplan.errors import InputError
 #: A line that only a YAML manifest writes (a key that holds a container's command or env, a
 #: task's environment: SkyPilot's ``envs``).
 _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environment|"
-                           r"containers|spec|services|image|commands|envs)\s*:", re.MULTILINE)
+                           r"containers|spec|services|image|commands|envs|"
+                           r"[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd))\s*:", re.MULTILINE)
 #: A Dockerfile instruction in exec form.
 _DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
 #: Kubernetes' dependent-variable reference in ``command``/``args``.
@@ -221,6 +222,9 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
 
 #: Keys whose values are a container's words.
 _WORD_KEYS = ("entrypoint", "command", "args", "commands", "run", "script")
+#: A key that names a command by a compound word (``start_command``, ``startCommand``,
+#: ``docker_cmd``): its value is the command line (or exec-form list) a platform runs.
+_COMMAND_KEY = re.compile(r"^[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd)$")
 #: Keys that hold a shell script rather than a command: dstack's ``commands`` (a list of
 #: scripts), SkyPilot's and CI steps' ``run``, GitLab CI's ``script``.
 _SCRIPT_KEYS = ("commands", "run", "script")
@@ -233,6 +237,19 @@ def _words_of(node: dict[Any, Any]) -> list[str]:
     words = _argv([*_as_words(node.get(first)), *_as_words(node.get(second))])
     if words:
         return words
+    from launchplan.input.pasted import launches_sglang
+
+    for key, value in node.items():
+        # a platform's own name for a command it runs: Baseten Truss's
+        # ``docker_server.start_command``, a ``startCommand``, a ``run_cmd`` (the one that
+        # starts SGLang, not a setup hook beside it)
+        if isinstance(key, str) and _COMMAND_KEY.match(key) and isinstance(value, (str, list)):
+            try:
+                words = _argv(_as_words(value))
+            except InputError:  # a hook's own unbalanced string: not the launch
+                continue
+            if launches_sglang(words):
+                return words
     for key in _SCRIPT_KEYS:
         script = node.get(key)
         if isinstance(script, list) and all(isinstance(line, str) for line in script):

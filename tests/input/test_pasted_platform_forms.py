@@ -1,0 +1,35 @@
+"""Launches that a hosting platform's own config file holds: a command under the platform's
+own key (Baseten Truss's ``start_command``), read as the platform runs it."""
+
+from __future__ import annotations
+
+from launchplan.input.pasted import unpaste
+
+
+def test_a_command_under_a_compound_command_key_is_the_launch():
+    # Truss runs docker_server.start_command in the container: a string split into words
+    # (a plain scalar folded over two lines is one line to YAML), or ``sh -c "..."``
+    truss = ("base_image:\n  image: lmsysorg/sglang:latest\ndocker_server:\n"
+             "  start_command: python3 -m sglang.launch_server --model-path /models/m\n"
+             "    --tp 2 --port 8000\n  server_port: 8000\n")
+    assert unpaste([truss]) == (["--model-path", "/models/m", "--tp", "2", "--port", "8000"], [])
+    shell = truss.replace("start_command: python3", 'start_command: sh -c "X=1 python3') \
+        .replace("8000\n  server", '8000"\n  server')
+    assert unpaste([shell]) == (["--model-path", "/models/m", "--tp", "2", "--port", "8000"],
+                                ["X=1"])
+    # other spellings of the same key; a setup hook beside it that starts nothing is not it
+    camel = ("service:\n  preStartCommand: pip install 'x<2'\n  startCommand:\n"
+             "    - sglang\n    - serve\n    - --model-path\n    - m\n")
+    assert unpaste([camel]) == (["--model-path", "m"], [])
+
+
+def test_a_command_key_whose_command_starts_no_launcher_is_not_the_launch():
+    # a config whose command runs another program (naming sglang only in a value) is
+    # refused as a manifest that starts nothing
+    import pytest
+
+    from launchplan.errors import InputError
+
+    with pytest.raises(InputError, match="none that does"):
+        unpaste(["job:\n  start_command: python3 serve.py --model sglang-model\n"])
+
