@@ -1,5 +1,6 @@
-"""Launches that a hosting platform's own config file holds: a command under the platform's
-own key (Baseten Truss's ``start_command``), read as the platform runs it."""
+"""Launches that a hosting platform or a sandbox holds: a command under the platform's own key
+(Baseten Truss's ``start_command``), a sandbox runner's own environment options (bubblewrap's
+and systemd-run's ``--setenv``), read as the platform or runner runs them."""
 
 from __future__ import annotations
 
@@ -33,3 +34,16 @@ def test_a_command_key_whose_command_starts_no_launcher_is_not_the_launch():
     with pytest.raises(InputError, match="none that does"):
         unpaste(["job:\n  start_command: python3 serve.py --model sglang-model\n"])
 
+
+def test_a_sandbox_runner_sets_the_launchs_environment_with_its_setenv_options():
+    # bubblewrap's --setenv takes the name and the value as two arguments; its other
+    # options (binds, --chdir) are the sandbox's, not the launch's
+    bwrap = ("exec bwrap --ro-bind /srv/rootfs/usr /usr --setenv CUDA_VISIBLE_DEVICES 0,1 \\\n"
+             "  --setenv SGLANG_X \"${SGLANG_X:-1}\" --chdir /work \\\n"
+             "  python -m sglang.launch_server --model-path m --tp 2\n")
+    assert unpaste([bwrap]) == (["--model-path", "m", "--tp", "2"],
+                                ["CUDA_VISIBLE_DEVICES=0,1", "SGLANG_X=1"])
+    # systemd-run's takes one NAME=VALUE (or --setenv=NAME=VALUE); -p sets a unit property
+    unit = ("systemd-run --user --scope -p MemoryMax=3G --setenv=SGLANG_X=1 "
+            "--setenv HF_HOME=/h -- python -m sglang.launch_server --model-path m")
+    assert unpaste([unit]) == (["--model-path", "m"], ["SGLANG_X=1", "HF_HOME=/h"])

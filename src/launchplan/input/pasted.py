@@ -29,7 +29,8 @@ _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: Programs that start the launcher in a container or a job: everything from one of them to
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
 RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singularity", "srun",
-                     "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo"})
+                     "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo", "bwrap",
+                     "systemd-run"})
 
 
 def _is_runner(word: str) -> bool:
@@ -551,9 +552,11 @@ def _gpus_option(words: list[str]) -> int | None:
 
 def _runner_env(words: list[str]) -> list[str]:
     """The ``NAME=VALUE`` assignments a runner's words carry: leading shell assignments (and
-    those after an ``env`` wrapper) and ``-e``/``--env`` options (``--env=NAME=VALUE`` too).
-    A bare ``-e NAME`` passes the caller's own value through, which a plan cannot know, so
-    it is left out."""
+    those after an ``env`` wrapper), ``-e``/``--env`` options (``--env=NAME=VALUE`` too) and
+    ``--setenv``: bubblewrap's takes the name and the value as two arguments (``--setenv
+    NAME VALUE``), systemd-run's one ``NAME=VALUE`` (``--setenv=NAME=VALUE`` too). A bare
+    ``-e NAME`` passes the caller's own value through, which a plan cannot know, so it is
+    left out."""
     out: list[str] = []
     for at, word in enumerate(words):
         if _ASSIGNMENT.match(word):
@@ -561,11 +564,20 @@ def _runner_env(words: list[str]) -> list[str]:
                 out.append(word)
         elif word in _ENV_OPTIONS and at + 1 < len(words) and "=" in words[at + 1]:
             out.append(words[at + 1])
-        elif word.startswith("--env="):
-            value = word[len("--env="):]
+        elif word.startswith(("--env=", "--setenv=")):
+            value = word.partition("=")[2]
             if "=" in value:
                 out.append(value)
+        elif word == "--setenv" and at + 1 < len(words):
+            if _ASSIGNMENT.match(words[at + 1]):  # systemd-run's one argument
+                out.append(words[at + 1])
+            elif _ENV_NAME_ONLY.match(words[at + 1]) and at + 2 < len(words):
+                out.append(f"{words[at + 1]}={words[at + 2]}")  # bubblewrap's two
     return out
+
+
+#: A variable's name alone (bubblewrap's ``--setenv NAME VALUE`` gives the value apart).
+_ENV_NAME_ONLY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _wordy(token: str) -> bool:
