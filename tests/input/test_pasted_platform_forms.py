@@ -47,3 +47,28 @@ def test_a_sandbox_runner_sets_the_launchs_environment_with_its_setenv_options()
     unit = ("systemd-run --user --scope -p MemoryMax=3G --setenv=SGLANG_X=1 "
             "--setenv HF_HOME=/h -- python -m sglang.launch_server --model-path m")
     assert unpaste([unit]) == (["--model-path", "m"], ["SGLANG_X=1", "HF_HOME=/h"])
+
+
+def test_sagemaker_variables_are_the_flags_the_sagemaker_image_starts_sglang_with():
+    # the SageMaker SDK's env mapping: each SM_SGLANG_<NAME> is --<name> and its value;
+    # the image adds the port, host and model path it defaults to when none is given
+    sdk = ('model = Model(\n    image_uri="x.dkr.ecr.us-west-2.amazonaws.com/sglang:server",\n'
+           '    env={\n        "SM_SGLANG_MODEL_PATH": "Qwen/Qwen3-8B",\n'
+           '        "HF_TOKEN": "<token>",\n        "SM_SGLANG_TP_SIZE": "2",\n'
+           '        "SM_SGLANG_ENABLE_METRICS": "true",\n'
+           '        "SM_SGLANG_DISABLE_RADIX_CACHE": "false",\n    },\n)\n')
+    assert unpaste([sdk]) == (["--model-path", "Qwen/Qwen3-8B", "--tp-size", "2",
+                               "--enable-metrics", "--port", "8080", "--host", "0.0.0.0"],
+                              ["HF_TOKEN=<token>"])
+    # a docker line's -e options, the last value of a name winning; no model path given
+    line = ("docker run --gpus all -e SM_SGLANG_TP_SIZE=4 -e SM_SGLANG_PORT=9000 "
+            "-e SM_SGLANG_TP_SIZE=8 -e SGLANG_X=1 sglang:sagemaker")
+    assert unpaste([line]) == (["--port", "9000", "--tp-size", "8", "--host", "0.0.0.0",
+                                "--model-path", "/opt/ml/model"], ["SGLANG_X=1"])
+
+
+def test_a_launch_command_beside_sagemaker_variables_is_the_launch():
+    text = ("export SM_SGLANG_TP_SIZE=8\n"
+            "python3 -m sglang.launch_server --model-path m --tp-size 2\n")
+    # the export stays an environment variable, which SGLang itself does not read
+    assert unpaste([text]) == (["--model-path", "m", "--tp-size", "2"], ["SM_SGLANG_TP_SIZE=8"])

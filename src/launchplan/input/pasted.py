@@ -102,6 +102,17 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
 
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
             env.extend(script_environment(token))
+        elif _sagemaker(token):  # SM_SGLANG_* variables for SageMaker's SGLang image
+            from launchplan.input.sagemaker_env import sagemaker_launch
+
+            found, assigned = sagemaker_launch(token)
+            words.extend(found)
+            env.extend(assigned)
+            if notes is not None:
+                notes.append("no launch command: the SM_SGLANG_* variables are read as "
+                             "SageMaker's SGLang image reads them, one flag each (--port "
+                             "8080, --host 0.0.0.0 and --model-path /opt/ml/model added "
+                             "where they set none)")
         else:
             _refuse_plain_yaml(token)
             words.extend(_expanded([token], launch, notes))
@@ -408,6 +419,16 @@ def _engine_call(token: str) -> bool:
     from launchplan.input.engine_call import looks_like_engine_call
 
     return looks_like_engine_call(token)
+
+
+def _sagemaker(token: str) -> bool:
+    """Whether ``token`` configures SageMaker's SGLang image (``SM_SGLANG_*`` variables)
+    and names no launcher of its own, which would be the launch instead."""
+    if "SM_SGLANG_" not in token or _LAUNCHER_WORD.search(token):
+        return False
+    from launchplan.input.sagemaker_env import configures_sagemaker
+
+    return configures_sagemaker(token)
 
 
 def _dockerfile(token: str) -> bool:
