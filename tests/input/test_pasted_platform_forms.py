@@ -4,6 +4,9 @@ and systemd-run's ``--setenv``), read as the platform or runner runs them."""
 
 from __future__ import annotations
 
+import pytest
+
+from launchplan.errors import InputError
 from launchplan.input.pasted import unpaste
 
 
@@ -27,10 +30,6 @@ def test_a_command_under_a_compound_command_key_is_the_launch():
 def test_a_command_key_whose_command_starts_no_launcher_is_not_the_launch():
     # a config whose command runs another program (naming sglang only in a value) is
     # refused as a manifest that starts nothing
-    import pytest
-
-    from launchplan.errors import InputError
-
     with pytest.raises(InputError, match="none that does"):
         unpaste(["job:\n  start_command: python3 serve.py --model sglang-model\n"])
 
@@ -72,3 +71,35 @@ def test_a_launch_command_beside_sagemaker_variables_is_the_launch():
             "python3 -m sglang.launch_server --model-path m --tp-size 2\n")
     # the export stays an environment variable, which SGLang itself does not read
     assert unpaste([text]) == (["--model-path", "m", "--tp-size", "2"], ["SM_SGLANG_TP_SIZE=8"])
+
+
+def test_an_image_whose_entrypoint_is_the_launcher_takes_the_flags_after_it():
+    # the AWS Deep Learning Containers' SGLang server image runs the launcher itself: the
+    # words after the image are its flags (Docker's own options before it, -e kept)
+    aws = ("docker run --gpus all --ipc=host -p 30000:30000 -e HF_TOKEN=t -it --rm \\\n"
+           "  public.ecr.aws/deep-learning-containers/sglang:server-amzn2023-cuda \\\n"
+           "  --model-path m --tp 8\n")
+    assert unpaste([aws]) == (["--model-path", "m", "--tp", "8"], ["HF_TOKEN=t"])
+    # lmsysorg/sglang has no such entrypoint: given flags only, it starts no launch
+    with pytest.raises(InputError, match="got none"):
+        unpaste([aws.replace("public.ecr.aws/deep-learning-containers/sglang:server-"
+                             "amzn2023-cuda", "lmsysorg/sglang:latest")])
+
+
+def test_a_pasted_dockerfiles_launcher_entrypoint_starts_the_runs_given_only_flags():
+    page = ("```dockerfile\nFROM nvidia/cuda:12.8.0-devel-ubuntu22.04\n"
+            "RUN pip3 install \"sglang[all]\"\n"
+            "ENTRYPOINT [\"python3\", \"-m\", \"sglang.launch_server\"]\n```\n\n"
+            "```bash\ndocker run -d --name s --gpus all -v /h:/root/.cache mine:v2 \\\n"
+            "  --model-path m --port 8000\n```\n")
+    assert unpaste([page]) == (["--model-path", "m", "--port", "8000"], [])
+
+
+def test_a_json_task_definition_is_a_manifest_and_its_environment_list_is_read():
+    # an ECS task definition: JSON, its container's command the flags of an image whose
+    # entrypoint is the launcher, its environment a list of name/value objects
+    task = ('{\n  "family": "sglang",\n  "containerDefinitions": [\n    {\n'
+            '      "image": "public.ecr.aws/deep-learning-containers/sglang:server-cuda",\n'
+            '      "command": ["--model-path", "m", "--host", "0.0.0.0"],\n'
+            '      "environment": [{"name": "HF_TOKEN", "value": "t"}]\n    }\n  ]\n}\n')
+    assert unpaste([task]) == (["--model-path", "m", "--host", "0.0.0.0"], ["HF_TOKEN=t"])

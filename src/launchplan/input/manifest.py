@@ -55,6 +55,13 @@ def looks_like_manifest(text: str) -> bool:
         return False
     if stripped.startswith("[") and stripped.endswith("]"):
         return True
+    if stripped.startswith("{") and stripped.endswith("}"):
+        # a JSON document (an ECS task definition, a Kubernetes object written as JSON):
+        # YAML reads it too; a shell brace group or a Python dict piece does not load
+        try:
+            return isinstance(json.loads(stripped), dict)
+        except ValueError:
+            pass
     return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped))
 
 
@@ -144,7 +151,8 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
     documents = _documents(textwrap.dedent(text).strip())
     try:
         found = tuple((tuple(words), tuple(env), node)
-                      for words, env, node in _containers(documents, None, set())
+                      for words, env, node in map(_with_entrypoint,
+                                                  _containers(documents, None, set()))
                       if launches_sglang(words))
     except RecursionError:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
@@ -153,6 +161,22 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
         raise InputError("the pasted manifest", "a container whose command or args start "
                          "SGLang's launcher (python -m sglang.launch_server, sglang serve)",
                          "none that does")
+    return found
+
+
+def _with_entrypoint(found: tuple[list[str], list[str], Any]
+                     ) -> tuple[list[str], list[str], Any]:
+    """A container whose image's own entrypoint is SGLang's launcher (``launcher_images``)
+    and whose command or args give it only flags: those flags with the launcher before
+    them, as the container runs them."""
+    words, env, node = found
+    image = node.get("image") if isinstance(node, dict) else None
+    if isinstance(image, str) and (not words or words[0].startswith("-")):
+        from launchplan.input.launcher_images import known_entrypoint
+
+        entry = known_entrypoint(image)
+        if entry is not None:
+            return [*entry, *words], env, node
     return found
 
 
@@ -338,6 +362,9 @@ def _env_of(node: dict[Any, Any], words: list[str], implicit: dict[str, str]) ->
         pairs.extend((str(k), _text(v)) for k, v in environment.items() if v is not None)
     elif isinstance(environment, list):
         for item in environment:
+            if isinstance(item, dict) and "name" in item and "value" in item:
+                pairs.append((str(item["name"]), _text(item["value"])))  # an ECS task's
+                continue
             name, eq, value = str(item).partition("=")
             if eq:
                 pairs.append((name, value))

@@ -258,7 +258,7 @@ def launch_count(tokens: Sequence[str]) -> int:
             words = _shell_words(token)
         except InputError:
             continue
-        segments = _segments(words)
+        segments = _image_launches(_segments(words))
         direct = sum(_starts_launch(seg) for seg in segments)
         count += direct or len(_quoted_launches(segments))
     return count
@@ -536,7 +536,7 @@ def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
         if not ("\n" in token or (" " in token and _wordy(token))) or is_manifest(token):
             continue
         try:
-            segments = _segments(_shell_words(token))
+            segments = _image_launches(_segments(_shell_words(token)))
         except InputError:
             continue
         found = [seg for seg in segments if _starts_launch(seg)]
@@ -872,6 +872,14 @@ def _segments(words: list[str]) -> list[list[str]]:
     return shell_branches.live_segments(segments)
 
 
+def _image_launches(segments: list[list[str]]) -> list[list[str]]:
+    """``segments`` with a container run of an image whose own entrypoint is SGLang's
+    launcher (``docker run IMAGE --model-path M``) written with the launcher's words."""
+    from launchplan.input.launcher_images import with_image_launches
+
+    return with_image_launches(segments)
+
+
 def _launcher_from_variables(segments: list[list[str]]) -> list[list[str]]:
     """``segments`` with a command whose launcher words a variable of the script holds
     (``sglang "${ARGS[@]}"`` of ``ARGS=(serve --tp 2 ...)``, ``$LAUNCH --tp 2`` of
@@ -911,7 +919,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
     environment: they come back as assignments right before it. ``"$@"`` passes on the
     script's arguments: those its ``set -- ...`` sets, else none (it is run as pasted).
     Words before the launch's own command (a prompt left over) are not."""
-    segments = _launcher_from_variables(_segments(words))
+    segments = _image_launches(_launcher_from_variables(_segments(words)))
     found = [n for n, seg in enumerate(segments) if _starts_launch(seg)]
     if not found:
         quoted = _quoted_launches(segments)
