@@ -37,6 +37,8 @@ _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environ
                            r"[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd))\s*:", re.MULTILINE)
 #: A Dockerfile instruction in exec form.
 _DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
+#: Comment and blank lines at the top of a text.
+_LEADING_COMMENTS = re.compile(r"^(?:[ \t]*(?:#[^\n]*)?\n)+")
 #: Kubernetes' dependent-variable reference in ``command``/``args``.
 _REFERENCE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -55,11 +57,12 @@ def looks_like_manifest(text: str) -> bool:
         return False
     if stripped.startswith("[") and stripped.endswith("]"):
         return True
-    if stripped.startswith("{") and stripped.endswith("}"):
+    body = _LEADING_COMMENTS.sub("", stripped)  # a page's heading left over: YAML's comment
+    if body.startswith("{") and body.endswith("}"):
         # a JSON document (an ECS task definition, a Kubernetes object written as JSON):
         # YAML reads it too; a shell brace group or a Python dict piece does not load
         try:
-            return isinstance(json.loads(stripped), dict)
+            return isinstance(json.loads(body), dict)
         except ValueError:
             pass
     return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped))
