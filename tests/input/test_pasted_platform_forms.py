@@ -106,3 +106,13 @@ def test_a_json_task_definition_is_a_manifest_and_its_environment_list_is_read()
     # under a page's heading and in a fence, as a docs page shows it
     page = f"### Task Definition\n\n```json\n{task}```\n"
     assert unpaste([page]) == (["--model-path", "m", "--host", "0.0.0.0"], ["HF_TOKEN=t"])
+
+
+def test_a_python_literal_that_hands_the_launch_to_another_programs_shell_is_read():
+    # the string a script runs is screen's, whose bash -c script starts the launcher
+    script = ('def start(model):\n    cmd = (\n'
+              '        f"screen -dmS sglang bash -c \'"\n'
+              '        f"source /root/venv/bin/activate && "\n'
+              '        f"python3 -m sglang.launch_server --model-path {model} --tp 4 "\n'
+              '        f"2>&1 | tee /root/logs/sglang.log\'"\n    )\n')
+    assert unpaste([script]) == (["--model-path", "${model}", "--tp", "4"], [])
