@@ -116,3 +116,15 @@ def test_a_python_literal_that_hands_the_launch_to_another_programs_shell_is_rea
               '        f"python3 -m sglang.launch_server --model-path {model} --tp 4 "\n'
               '        f"2>&1 | tee /root/logs/sglang.log\'"\n    )\n')
     assert unpaste([script]) == (["--model-path", "${model}", "--tp", "4"], [])
+
+
+def test_the_real_bubblewrap_script_gives_its_setenv_values_to_the_launch():
+    import json
+    from pathlib import Path
+
+    lines = json.loads((Path(__file__).parent / "data" / "pasted_lines.json").read_text())
+    text = next(e["text"] for e in lines if "57774020576" in e["source"])
+    argv, env = unpaste([text])
+    assert argv[argv.index("--tp-size") + 1] == "4"
+    assert "CUDA_VISIBLE_DEVICES=0,1,2,3" in env and "SGLANG_M3_FORCE_STATIC=1" in env
+    assert "NCCL_SOCKET_IFNAME=lo" in env  # a ${NAME:-default} the script leaves unset
