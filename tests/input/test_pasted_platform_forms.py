@@ -128,3 +128,15 @@ def test_the_real_bubblewrap_script_gives_its_setenv_values_to_the_launch():
     assert argv[argv.index("--tp-size") + 1] == "4"
     assert "CUDA_VISIBLE_DEVICES=0,1,2,3" in env and "SGLANG_M3_FORCE_STATIC=1" in env
     assert "NCCL_SOCKET_IFNAME=lo" in env  # a ${NAME:-default} the script leaves unset
+
+
+@pytest.mark.parametrize("entrypoint, after", [
+    ("--entrypoint sglang", "serve --model-path m --tp 2"),
+    ("--entrypoint=sglang", "serve --model-path m --tp 2"),
+    ("--entrypoint python3", "-m sglang.launch_server --model-path m --tp 2"),
+    ("--entrypoint '[\"python3\", \"-m\", \"sglang.launch_server\"]'", "--model-path m --tp 2"),
+])
+def test_a_runs_entrypoint_option_runs_the_words_after_the_image(entrypoint, after):
+    line = (f"docker run --rm --name s {entrypoint} --gpus all --shm-size 64g "
+            f"--env CUDA_VISIBLE_DEVICES=0,1 registry/img:v1 {after}")
+    assert unpaste([line]) == (["--model-path", "m", "--tp", "2"], ["CUDA_VISIBLE_DEVICES=0,1"])

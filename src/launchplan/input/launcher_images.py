@@ -1,19 +1,21 @@
 """Container images whose own entrypoint is SGLang's launcher, run with only its flags.
 
 ``docker run [options] IMAGE --model-path M --tp 8`` starts no launcher by its words: Docker
-hands ``--model-path M --tp 8`` to the image's ``ENTRYPOINT``. When that entrypoint is SGLang's
-launcher the line is a launch all the same. launchplan knows it when the paste shows it (a
-Dockerfile in the same text whose exec-form ``ENTRYPOINT`` starts the launcher, the image its
-``docker run`` lines then start with flags) or for the images it knows do so: the AWS Deep
-Learning Containers' SGLang server images for EC2, ECS and EKS
-(``public.ecr.aws/deep-learning-containers/sglang:server-...``, or their ECR copies), which
-AWS documents run with the launcher's flags after the image. Their SageMaker variants read
-``SM_SGLANG_*`` variables instead (``sagemaker_env``), and ``lmsysorg/sglang`` has no such
-entrypoint: a command must follow it.
+hands ``--model-path M --tp 8`` to the image's ``ENTRYPOINT`` (or to the program a
+``--entrypoint`` option names: ``--entrypoint sglang IMAGE serve ...`` runs ``sglang
+serve``). When that entrypoint is SGLang's launcher the line is a launch all the same.
+launchplan knows it when the paste shows it (a Dockerfile in the same text whose exec-form
+``ENTRYPOINT`` starts the launcher, the image its ``docker run`` lines then start with flags)
+or for the images it knows do so: the AWS Deep Learning Containers' SGLang server images for
+EC2, ECS and EKS (``public.ecr.aws/deep-learning-containers/sglang:server-...``, or their ECR
+copies), which AWS documents run with the launcher's flags after the image. Their SageMaker
+variants read ``SM_SGLANG_*`` variables instead (``sagemaker_env``), and ``lmsysorg/sglang``
+has no such entrypoint: a command must follow it.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 #: Docker's and Podman's ``run`` options that take no value (all others take one, given
@@ -52,6 +54,30 @@ def image_at(segment: list[str]) -> int | None:
     return at if at < len(segment) else None
 
 
+def entrypoint_option(segment: list[str], image: int) -> list[str] | None:
+    """The program a run's ``--entrypoint`` option gives (the last one, before the image),
+    as the words it stands for: Docker's one program, or Podman's JSON array of them."""
+    found: list[str] | None = None
+    for at in range(image):
+        word = segment[at]
+        value = None
+        if word == "--entrypoint" and at + 1 < image:
+            value = segment[at + 1]
+        elif word.startswith("--entrypoint="):
+            value = word.partition("=")[2]
+        if value is None:
+            continue
+        found = [value]
+        if value.startswith("["):
+            try:
+                items = json.loads(value)
+            except ValueError:
+                items = None
+            if isinstance(items, list) and all(isinstance(i, str) for i in items):
+                found = items
+    return found
+
+
 def known_entrypoint(image: str) -> list[str] | None:
     """The launcher words an image launchplan knows starts with, else None."""
     return list(_LAUNCHER) if _AWS_SERVER_IMAGE.search(image) else None
@@ -85,8 +111,12 @@ def with_image_launches(segments: list[list[str]]) -> list[list[str]]:
     out: list[list[str]] = []
     for seg in segments:
         at = image_at(seg)
-        if at is not None and (at + 1 == len(seg) or seg[at + 1].startswith("-")):
-            entry = known_entrypoint(seg[at]) or pasted
+        if at is not None:
+            # ``--entrypoint sglang IMAGE serve ...``: the option's program runs the words
+            # after the image, whatever the image's own entrypoint is
+            entry = entrypoint_option(seg, at)
+            if entry is None and (at + 1 == len(seg) or seg[at + 1].startswith("-")):
+                entry = known_entrypoint(seg[at]) or pasted
             if entry is not None:
                 seg = [*seg[:at + 1], *entry, *seg[at + 1:]]
         out.append(seg)
