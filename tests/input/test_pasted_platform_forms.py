@@ -140,3 +140,12 @@ def test_a_runs_entrypoint_option_runs_the_words_after_the_image(entrypoint, aft
     line = (f"docker run --rm --name s {entrypoint} --gpus all --shm-size 64g "
             f"--env CUDA_VISIBLE_DEVICES=0,1 registry/img:v1 {after}")
     assert unpaste([line]) == (["--model-path", "m", "--tp", "2"], ["CUDA_VISIBLE_DEVICES=0,1"])
+
+
+def test_a_compose_extension_field_is_a_template_not_a_service():
+    # the x- field holds the entrypoint the service merges in with its own command: the
+    # service is the launch, the template (which Compose never runs) is not
+    compose = ("x-common: &common\n  image: lmsysorg/sglang:latest\n"
+               "  entrypoint: [\"sglang\", \"serve\"]\n\nservices:\n  llm:\n    <<: *common\n"
+               "    command:\n      - --model-path=m\n      - --tp-size=2\n")
+    assert unpaste([compose]) == (["--model-path=m", "--tp-size=2"], [])

@@ -233,6 +233,10 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
             implicit = {**implicit, "RBG_LWP_GROUP_SIZE": str(pattern["size"]),
                         "RBG_LWP_WORKER_INDEX": "0"}
         for key, value in node.items():
+            if isinstance(key, str) and key.startswith("x-"):
+                # a Compose extension field: a template services merge in (``<<: *anchor``),
+                # which Compose itself never runs
+                continue
             if isinstance(value, (dict, list)):
                 inner = {**implicit, "LWS_WORKER_INDEX": "0"} if key == "leaderTemplate" \
                     and "LWS_GROUP_SIZE" in implicit else implicit
