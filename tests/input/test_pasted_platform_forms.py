@@ -103,6 +103,9 @@ def test_a_json_task_definition_is_a_manifest_and_its_environment_list_is_read()
             '      "command": ["--model-path", "m", "--host", "0.0.0.0"],\n'
             '      "environment": [{"name": "HF_TOKEN", "value": "t"}]\n    }\n  ]\n}\n')
     assert unpaste([task]) == (["--model-path", "m", "--host", "0.0.0.0"], ["HF_TOKEN=t"])
+    # a JSON mapping of flags is no container spec: it stays out of the manifest reader
+    with pytest.raises(InputError, match="expected an SGLang launch"):
+        unpaste(['{\n  "model-path": "m",\n  "served-model-name": "sglang-x"\n}\n'])
     # under a page's heading and in a fence, as a docs page shows it
     page = f"### Task Definition\n\n```json\n{task}```\n"
     assert unpaste([page]) == (["--model-path", "m", "--host", "0.0.0.0"], ["HF_TOKEN=t"])

@@ -37,6 +37,9 @@ _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environ
                            r"[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd))\s*:", re.MULTILINE)
 #: A Dockerfile instruction in exec form.
 _DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
+#: A JSON key that only a container spec writes (not a mapping of SGLang's flags).
+_JSON_CONTAINER_KEY = re.compile(r'"(?:command|args|entrypoint|containers|containerDefinitions|'
+                                 r'image|Image|Cmd|Entrypoint)"\s*:')
 #: Comment and blank lines at the top of a text.
 _LEADING_COMMENTS = re.compile(r"^(?:[ \t]*(?:#[^\n]*)?\n)+")
 #: Kubernetes' dependent-variable reference in ``command``/``args``.
@@ -62,7 +65,7 @@ def looks_like_manifest(text: str) -> bool:
         # a JSON document (an ECS task definition, a Kubernetes object written as JSON):
         # YAML reads it too; a shell brace group or a Python dict piece does not load
         try:
-            return isinstance(json.loads(body), dict)
+            return isinstance(json.loads(body), dict) and bool(_JSON_CONTAINER_KEY.search(body))
         except ValueError:
             pass
     return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped))
