@@ -47,7 +47,11 @@ def test_the_set_is_real_and_varied():
              "=$(echo serve": 0, "HIP_VISIBLE_DEVICES": 0, "#SBATCH": 0, "<details>": 0,
              "| kubectl apply -f -": 0, "leaderWorkerPattern": 0, "sudo docker run": 0,
              "--container-image=": 0, "env=env": 0, '"${!': 0, "theme={": 0,
-             "editor-title": 0, "--kt-method": 0}
+             "editor-title": 0, "--kt-method": 0, "start_command:": 0, "--setenv ": 0,
+             '"SM_SGLANG_': 0, "deep-learning-containers/sglang:server": 0,
+             'ENTRYPOINT ["python3"': 0, "!nohup ": 0, "screen -dmS": 0,
+             '"containerDefinitions"': 0, "--entrypoint sglang": 0, "GLM-5.3": 0,
+             ':?Set': 0, "<<: *": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]

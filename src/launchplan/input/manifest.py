@@ -33,9 +33,15 @@ from launchplan.errors import InputError
 #: A line that only a YAML manifest writes (a key that holds a container's command or env, a
 #: task's environment: SkyPilot's ``envs``).
 _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environment|"
-                           r"containers|spec|services|image|commands|envs)\s*:", re.MULTILINE)
+                           r"containers|spec|services|image|commands|envs|"
+                           r"[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd))\s*:", re.MULTILINE)
 #: A Dockerfile instruction in exec form.
 _DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
+#: A JSON key that only a container spec writes (not a mapping of SGLang's flags).
+_JSON_CONTAINER_KEY = re.compile(r'"(?:command|args|entrypoint|containers|containerDefinitions|'
+                                 r'image|Image|Cmd|Entrypoint)"\s*:')
+#: Comment and blank lines at the top of a text.
+_LEADING_COMMENTS = re.compile(r"^(?:[ \t]*(?:#[^\n]*)?\n)+")
 #: Kubernetes' dependent-variable reference in ``command``/``args``.
 _REFERENCE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -54,6 +60,14 @@ def looks_like_manifest(text: str) -> bool:
         return False
     if stripped.startswith("[") and stripped.endswith("]"):
         return True
+    body = _LEADING_COMMENTS.sub("", stripped)  # a page's heading left over: YAML's comment
+    if body.startswith("{") and body.endswith("}"):
+        # a JSON document (an ECS task definition, a Kubernetes object written as JSON):
+        # YAML reads it too; a shell brace group or a Python dict piece does not load
+        try:
+            return isinstance(json.loads(body), dict) and bool(_JSON_CONTAINER_KEY.search(body))
+        except ValueError:
+            pass
     return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped))
 
 
@@ -143,7 +157,8 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
     documents = _documents(textwrap.dedent(text).strip())
     try:
         found = tuple((tuple(words), tuple(env), node)
-                      for words, env, node in _containers(documents, None, set())
+                      for words, env, node in map(_with_entrypoint,
+                                                  _containers(documents, None, set()))
                       if launches_sglang(words))
     except RecursionError:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
@@ -152,6 +167,22 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
         raise InputError("the pasted manifest", "a container whose command or args start "
                          "SGLang's launcher (python -m sglang.launch_server, sglang serve)",
                          "none that does")
+    return found
+
+
+def _with_entrypoint(found: tuple[list[str], list[str], Any]
+                     ) -> tuple[list[str], list[str], Any]:
+    """A container whose image's own entrypoint is SGLang's launcher (``launcher_images``)
+    and whose command or args give it only flags: those flags with the launcher before
+    them, as the container runs them."""
+    words, env, node = found
+    image = node.get("image") if isinstance(node, dict) else None
+    if isinstance(image, str) and (not words or words[0].startswith("-")):
+        from launchplan.input.launcher_images import known_entrypoint
+
+        entry = known_entrypoint(image)
+        if entry is not None:
+            return [*entry, *words], env, node
     return found
 
 
@@ -205,6 +236,10 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
             implicit = {**implicit, "RBG_LWP_GROUP_SIZE": str(pattern["size"]),
                         "RBG_LWP_WORKER_INDEX": "0"}
         for key, value in node.items():
+            if isinstance(key, str) and key.startswith("x-"):
+                # a Compose extension field: a template services merge in (``<<: *anchor``),
+                # which Compose itself never runs
+                continue
             if isinstance(value, (dict, list)):
                 inner = {**implicit, "LWS_WORKER_INDEX": "0"} if key == "leaderTemplate" \
                     and "LWS_GROUP_SIZE" in implicit else implicit
@@ -221,6 +256,9 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
 
 #: Keys whose values are a container's words.
 _WORD_KEYS = ("entrypoint", "command", "args", "commands", "run", "script")
+#: A key that names a command by a compound word (``start_command``, ``startCommand``,
+#: ``docker_cmd``): its value is the command line (or exec-form list) a platform runs.
+_COMMAND_KEY = re.compile(r"^[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd)$")
 #: Keys that hold a shell script rather than a command: dstack's ``commands`` (a list of
 #: scripts), SkyPilot's and CI steps' ``run``, GitLab CI's ``script``.
 _SCRIPT_KEYS = ("commands", "run", "script")
@@ -233,6 +271,19 @@ def _words_of(node: dict[Any, Any]) -> list[str]:
     words = _argv([*_as_words(node.get(first)), *_as_words(node.get(second))])
     if words:
         return words
+    from launchplan.input.pasted import launches_sglang
+
+    for key, value in node.items():
+        # a platform's own name for a command it runs: Baseten Truss's
+        # ``docker_server.start_command``, a ``startCommand``, a ``run_cmd`` (the one that
+        # starts SGLang, not a setup hook beside it)
+        if isinstance(key, str) and _COMMAND_KEY.match(key) and isinstance(value, (str, list)):
+            try:
+                words = _argv(_as_words(value))
+            except InputError:  # a hook's own unbalanced string: not the launch
+                continue
+            if launches_sglang(words):
+                return words
     for key in _SCRIPT_KEYS:
         script = node.get(key)
         if isinstance(script, list) and all(isinstance(line, str) for line in script):
@@ -321,6 +372,9 @@ def _env_of(node: dict[Any, Any], words: list[str], implicit: dict[str, str]) ->
         pairs.extend((str(k), _text(v)) for k, v in environment.items() if v is not None)
     elif isinstance(environment, list):
         for item in environment:
+            if isinstance(item, dict) and "name" in item and "value" in item:
+                pairs.append((str(item["name"]), _text(item["value"])))  # an ECS task's
+                continue
             name, eq, value = str(item).partition("=")
             if eq:
                 pairs.append((name, value))

@@ -29,7 +29,8 @@ _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: Programs that start the launcher in a container or a job: everything from one of them to
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
 RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singularity", "srun",
-                     "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo"})
+                     "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo", "bwrap",
+                     "systemd-run"})
 
 
 def _is_runner(word: str) -> bool:
@@ -101,6 +102,17 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
 
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
             env.extend(script_environment(token))
+        elif _sagemaker(token):  # SM_SGLANG_* variables for SageMaker's SGLang image
+            from launchplan.input.sagemaker_env import sagemaker_launch
+
+            found, assigned = sagemaker_launch(token)
+            words.extend(found)
+            env.extend(assigned)
+            if notes is not None:
+                notes.append("no launch command: the SM_SGLANG_* variables are read as "
+                             "SageMaker's SGLang image reads them, one flag each (--port "
+                             "8080, --host 0.0.0.0 and --model-path /opt/ml/model added "
+                             "where they set none)")
         else:
             _refuse_plain_yaml(token)
             words.extend(_expanded([token], launch, notes))
@@ -246,7 +258,7 @@ def launch_count(tokens: Sequence[str]) -> int:
             words = _shell_words(token)
         except InputError:
             continue
-        segments = _segments(words)
+        segments = _image_launches(_segments(words))
         direct = sum(_starts_launch(seg) for seg in segments)
         count += direct or len(_quoted_launches(segments))
     return count
@@ -409,6 +421,16 @@ def _engine_call(token: str) -> bool:
     return looks_like_engine_call(token)
 
 
+def _sagemaker(token: str) -> bool:
+    """Whether ``token`` configures SageMaker's SGLang image (``SM_SGLANG_*`` variables)
+    and names no launcher of its own, which would be the launch instead."""
+    if "SM_SGLANG_" not in token or _LAUNCHER_WORD.search(token):
+        return False
+    from launchplan.input.sagemaker_env import configures_sagemaker
+
+    return configures_sagemaker(token)
+
+
 def _dockerfile(token: str) -> bool:
     if "sglang" not in token:
         return False
@@ -514,7 +536,7 @@ def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
         if not ("\n" in token or (" " in token and _wordy(token))) or is_manifest(token):
             continue
         try:
-            segments = _segments(_shell_words(token))
+            segments = _image_launches(_segments(_shell_words(token)))
         except InputError:
             continue
         found = [seg for seg in segments if _starts_launch(seg)]
@@ -551,9 +573,11 @@ def _gpus_option(words: list[str]) -> int | None:
 
 def _runner_env(words: list[str]) -> list[str]:
     """The ``NAME=VALUE`` assignments a runner's words carry: leading shell assignments (and
-    those after an ``env`` wrapper) and ``-e``/``--env`` options (``--env=NAME=VALUE`` too).
-    A bare ``-e NAME`` passes the caller's own value through, which a plan cannot know, so
-    it is left out."""
+    those after an ``env`` wrapper), ``-e``/``--env`` options (``--env=NAME=VALUE`` too) and
+    ``--setenv``: bubblewrap's takes the name and the value as two arguments (``--setenv
+    NAME VALUE``), systemd-run's one ``NAME=VALUE`` (``--setenv=NAME=VALUE`` too). A bare
+    ``-e NAME`` passes the caller's own value through, which a plan cannot know, so it is
+    left out."""
     out: list[str] = []
     for at, word in enumerate(words):
         if _ASSIGNMENT.match(word):
@@ -561,11 +585,20 @@ def _runner_env(words: list[str]) -> list[str]:
                 out.append(word)
         elif word in _ENV_OPTIONS and at + 1 < len(words) and "=" in words[at + 1]:
             out.append(words[at + 1])
-        elif word.startswith("--env="):
-            value = word[len("--env="):]
+        elif word.startswith(("--env=", "--setenv=")):
+            value = word.partition("=")[2]
             if "=" in value:
                 out.append(value)
+        elif word == "--setenv" and at + 1 < len(words):
+            if _ASSIGNMENT.match(words[at + 1]):  # systemd-run's one argument
+                out.append(words[at + 1])
+            elif _ENV_NAME_ONLY.match(words[at + 1]) and at + 2 < len(words):
+                out.append(f"{words[at + 1]}={words[at + 2]}")  # bubblewrap's two
     return out
+
+
+#: A variable's name alone (bubblewrap's ``--setenv NAME VALUE`` gives the value apart).
+_ENV_NAME_ONLY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _wordy(token: str) -> bool:
@@ -839,6 +872,14 @@ def _segments(words: list[str]) -> list[list[str]]:
     return shell_branches.live_segments(segments)
 
 
+def _image_launches(segments: list[list[str]]) -> list[list[str]]:
+    """``segments`` with a container run of an image whose own entrypoint is SGLang's
+    launcher (``docker run IMAGE --model-path M``) written with the launcher's words."""
+    from launchplan.input.launcher_images import with_image_launches
+
+    return with_image_launches(segments)
+
+
 def _launcher_from_variables(segments: list[list[str]]) -> list[list[str]]:
     """``segments`` with a command whose launcher words a variable of the script holds
     (``sglang "${ARGS[@]}"`` of ``ARGS=(serve --tp 2 ...)``, ``$LAUNCH --tp 2`` of
@@ -878,7 +919,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
     environment: they come back as assignments right before it. ``"$@"`` passes on the
     script's arguments: those its ``set -- ...`` sets, else none (it is run as pasted).
     Words before the launch's own command (a prompt left over) are not."""
-    segments = _launcher_from_variables(_segments(words))
+    segments = _image_launches(_launcher_from_variables(_segments(words)))
     found = [n for n, seg in enumerate(segments) if _starts_launch(seg)]
     if not found:
         quoted = _quoted_launches(segments)

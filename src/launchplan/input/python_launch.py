@@ -45,7 +45,7 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
                 words = shell_vars.shell_split(value.value)
             except ValueError:
                 continue
-            if launches_sglang(words):
+            if launches_sglang(words) or _hands_on_launch(words):
                 if literals is None:
                     literals = _literal_names(tree)
                 return value.value + _grown(tree, node, literals), node
@@ -57,6 +57,22 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
             if launches_sglang(words):
                 return words, node
     return None
+
+
+def _hands_on_launch(words: list[str]) -> bool:
+    """Whether one of a command's ``words`` is itself a command line that starts SGLang's
+    launcher: the script another program runs (``screen -dmS s bash -c '... python3 -m
+    sglang.launch_server ...'``, ``ssh host "..."``), which the shell reading takes apart."""
+    from launchplan.input.pasted import launches_sglang
+
+    for word in words:
+        if " " in word.strip() and "sglang" in word:
+            try:
+                if launches_sglang(shell_vars.shell_split(word)):
+                    return True
+            except ValueError:
+                continue
+    return False
 
 
 def _branches(tree: ast.Module, target: ast.AST) -> list[tuple[ast.If, str]]:

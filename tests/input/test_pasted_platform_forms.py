@@ -1,0 +1,154 @@
+"""Launches that a hosting platform or a sandbox holds: a command under the platform's own key
+(Baseten Truss's ``start_command``), a sandbox runner's own environment options (bubblewrap's
+and systemd-run's ``--setenv``), read as the platform or runner runs them."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.errors import InputError
+from launchplan.input.pasted import unpaste
+
+
+def test_a_command_under_a_compound_command_key_is_the_launch():
+    # Truss runs docker_server.start_command in the container: a string split into words
+    # (a plain scalar folded over two lines is one line to YAML), or ``sh -c "..."``
+    truss = ("base_image:\n  image: lmsysorg/sglang:latest\ndocker_server:\n"
+             "  start_command: python3 -m sglang.launch_server --model-path /models/m\n"
+             "    --tp 2 --port 8000\n  server_port: 8000\n")
+    assert unpaste([truss]) == (["--model-path", "/models/m", "--tp", "2", "--port", "8000"], [])
+    shell = truss.replace("start_command: python3", 'start_command: sh -c "X=1 python3') \
+        .replace("8000\n  server", '8000"\n  server')
+    assert unpaste([shell]) == (["--model-path", "/models/m", "--tp", "2", "--port", "8000"],
+                                ["X=1"])
+    # other spellings of the same key; a setup hook beside it that starts nothing is not it
+    camel = ("service:\n  preStartCommand: pip install 'x<2'\n  startCommand:\n"
+             "    - sglang\n    - serve\n    - --model-path\n    - m\n")
+    assert unpaste([camel]) == (["--model-path", "m"], [])
+
+
+def test_a_command_key_whose_command_starts_no_launcher_is_not_the_launch():
+    # a config whose command runs another program (naming sglang only in a value) is
+    # refused as a manifest that starts nothing
+    with pytest.raises(InputError, match="none that does"):
+        unpaste(["job:\n  start_command: python3 serve.py --model sglang-model\n"])
+
+
+def test_a_sandbox_runner_sets_the_launchs_environment_with_its_setenv_options():
+    # bubblewrap's --setenv takes the name and the value as two arguments; its other
+    # options (binds, --chdir) are the sandbox's, not the launch's
+    bwrap = ("exec bwrap --ro-bind /srv/rootfs/usr /usr --setenv CUDA_VISIBLE_DEVICES 0,1 \\\n"
+             "  --setenv SGLANG_X \"${SGLANG_X:-1}\" --chdir /work \\\n"
+             "  python -m sglang.launch_server --model-path m --tp 2\n")
+    assert unpaste([bwrap]) == (["--model-path", "m", "--tp", "2"],
+                                ["CUDA_VISIBLE_DEVICES=0,1", "SGLANG_X=1"])
+    # systemd-run's takes one NAME=VALUE (or --setenv=NAME=VALUE); -p sets a unit property
+    unit = ("systemd-run --user --scope -p MemoryMax=3G --setenv=SGLANG_X=1 "
+            "--setenv HF_HOME=/h -- python -m sglang.launch_server --model-path m")
+    assert unpaste([unit]) == (["--model-path", "m"], ["SGLANG_X=1", "HF_HOME=/h"])
+
+
+def test_sagemaker_variables_are_the_flags_the_sagemaker_image_starts_sglang_with():
+    # the SageMaker SDK's env mapping: each SM_SGLANG_<NAME> is --<name> and its value;
+    # the image adds the port, host and model path it defaults to when none is given
+    sdk = ('model = Model(\n    image_uri="x.dkr.ecr.us-west-2.amazonaws.com/sglang:server",\n'
+           '    env={\n        "SM_SGLANG_MODEL_PATH": "Qwen/Qwen3-8B",\n'
+           '        "HF_TOKEN": "<token>",\n        "SM_SGLANG_TP_SIZE": "2",\n'
+           '        "SM_SGLANG_ENABLE_METRICS": "true",\n'
+           '        "SM_SGLANG_DISABLE_RADIX_CACHE": "false",\n    },\n)\n')
+    assert unpaste([sdk]) == (["--model-path", "Qwen/Qwen3-8B", "--tp-size", "2",
+                               "--enable-metrics", "--port", "8080", "--host", "0.0.0.0"],
+                              ["HF_TOKEN=<token>"])
+    # a docker line's -e options, the last value of a name winning; no model path given
+    line = ("docker run --gpus all -e SM_SGLANG_TP_SIZE=4 -e SM_SGLANG_PORT=9000 "
+            "-e SM_SGLANG_TP_SIZE=8 -e SGLANG_X=1 sglang:sagemaker")
+    assert unpaste([line]) == (["--port", "9000", "--tp-size", "8", "--host", "0.0.0.0",
+                                "--model-path", "/opt/ml/model"], ["SGLANG_X=1"])
+
+
+def test_a_launch_command_beside_sagemaker_variables_is_the_launch():
+    text = ("export SM_SGLANG_TP_SIZE=8\n"
+            "python3 -m sglang.launch_server --model-path m --tp-size 2\n")
+    # the export stays an environment variable, which SGLang itself does not read
+    assert unpaste([text]) == (["--model-path", "m", "--tp-size", "2"], ["SM_SGLANG_TP_SIZE=8"])
+
+
+def test_an_image_whose_entrypoint_is_the_launcher_takes_the_flags_after_it():
+    # the AWS Deep Learning Containers' SGLang server image runs the launcher itself: the
+    # words after the image are its flags (Docker's own options before it, -e kept)
+    aws = ("docker run --gpus all --ipc=host -p 30000:30000 -e HF_TOKEN=t -it --rm \\\n"
+           "  public.ecr.aws/deep-learning-containers/sglang:server-amzn2023-cuda \\\n"
+           "  --model-path m --tp 8\n")
+    assert unpaste([aws]) == (["--model-path", "m", "--tp", "8"], ["HF_TOKEN=t"])
+    # lmsysorg/sglang has no such entrypoint: given flags only, it starts no launch
+    with pytest.raises(InputError, match="got none"):
+        unpaste([aws.replace("public.ecr.aws/deep-learning-containers/sglang:server-"
+                             "amzn2023-cuda", "lmsysorg/sglang:latest")])
+
+
+def test_a_pasted_dockerfiles_launcher_entrypoint_starts_the_runs_given_only_flags():
+    page = ("```dockerfile\nFROM nvidia/cuda:12.8.0-devel-ubuntu22.04\n"
+            "RUN pip3 install \"sglang[all]\"\n"
+            "ENTRYPOINT [\"python3\", \"-m\", \"sglang.launch_server\"]\n```\n\n"
+            "```bash\ndocker run -d --name s --gpus all -v /h:/root/.cache mine:v2 \\\n"
+            "  --model-path m --port 8000\n```\n")
+    assert unpaste([page]) == (["--model-path", "m", "--port", "8000"], [])
+
+
+def test_a_json_task_definition_is_a_manifest_and_its_environment_list_is_read():
+    # an ECS task definition: JSON, its container's command the flags of an image whose
+    # entrypoint is the launcher, its environment a list of name/value objects
+    task = ('{\n  "family": "sglang",\n  "containerDefinitions": [\n    {\n'
+            '      "image": "public.ecr.aws/deep-learning-containers/sglang:server-cuda",\n'
+            '      "command": ["--model-path", "m", "--host", "0.0.0.0"],\n'
+            '      "environment": [{"name": "HF_TOKEN", "value": "t"}]\n    }\n  ]\n}\n')
+    assert unpaste([task]) == (["--model-path", "m", "--host", "0.0.0.0"], ["HF_TOKEN=t"])
+    # a JSON mapping of flags is no container spec: it stays out of the manifest reader
+    with pytest.raises(InputError, match="expected an SGLang launch"):
+        unpaste(['{\n  "model-path": "m",\n  "served-model-name": "sglang-x"\n}\n'])
+    # under a page's heading and in a fence, as a docs page shows it
+    page = f"### Task Definition\n\n```json\n{task}```\n"
+    assert unpaste([page]) == (["--model-path", "m", "--host", "0.0.0.0"], ["HF_TOKEN=t"])
+
+
+def test_a_python_literal_that_hands_the_launch_to_another_programs_shell_is_read():
+    # the string a script runs is screen's, whose bash -c script starts the launcher
+    script = ('def start(model):\n    cmd = (\n'
+              '        f"screen -dmS sglang bash -c \'"\n'
+              '        f"source /root/venv/bin/activate && "\n'
+              '        f"python3 -m sglang.launch_server --model-path {model} --tp 4 "\n'
+              '        f"2>&1 | tee /root/logs/sglang.log\'"\n    )\n')
+    assert unpaste([script]) == (["--model-path", "${model}", "--tp", "4"], [])
+
+
+def test_the_real_bubblewrap_script_gives_its_setenv_values_to_the_launch():
+    import json
+    from pathlib import Path
+
+    lines = json.loads((Path(__file__).parent / "data" / "pasted_lines.json").read_text())
+    text = next(e["text"] for e in lines if "57774020576" in e["source"])
+    argv, env = unpaste([text])
+    assert argv[argv.index("--tp-size") + 1] == "4"
+    assert "CUDA_VISIBLE_DEVICES=0,1,2,3" in env and "SGLANG_M3_FORCE_STATIC=1" in env
+    assert "NCCL_SOCKET_IFNAME=lo" in env  # a ${NAME:-default} the script leaves unset
+
+
+@pytest.mark.parametrize("entrypoint, after", [
+    ("--entrypoint sglang", "serve --model-path m --tp 2"),
+    ("--entrypoint=sglang", "serve --model-path m --tp 2"),
+    ("--entrypoint python3", "-m sglang.launch_server --model-path m --tp 2"),
+    ("--entrypoint '[\"python3\", \"-m\", \"sglang.launch_server\"]'", "--model-path m --tp 2"),
+])
+def test_a_runs_entrypoint_option_runs_the_words_after_the_image(entrypoint, after):
+    line = (f"docker run --rm --name s {entrypoint} --gpus all --shm-size 64g "
+            f"--env CUDA_VISIBLE_DEVICES=0,1 registry/img:v1 {after}")
+    assert unpaste([line]) == (["--model-path", "m", "--tp", "2"], ["CUDA_VISIBLE_DEVICES=0,1"])
+
+
+def test_a_compose_extension_field_is_a_template_not_a_service():
+    # the x- field holds the entrypoint the service merges in with its own command: the
+    # service is the launch, the template (which Compose never runs) is not
+    compose = ("x-common: &common\n  image: lmsysorg/sglang:latest\n"
+               "  entrypoint: [\"sglang\", \"serve\"]\n\nservices:\n  llm:\n    <<: *common\n"
+               "    command:\n      - --model-path=m\n      - --tp-size=2\n")
+    assert unpaste([compose]) == (["--model-path=m", "--tp-size=2"], [])
