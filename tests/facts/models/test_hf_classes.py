@@ -173,3 +173,43 @@ def test_config_classes_that_rename_an_architecture(tmp_path):
         "LlamaForCausalLM", "Olmo2ForCausalLM")
     other = {**olmo3, "architectures": ["LlamaForCausalLM"]}
     assert load_model(write(tmp_path, other, "d")).architectures == ("LlamaForCausalLM",)
+
+
+def test_dbrx_strict_classes_refuse_what_sglang_refuses(tmp_path):
+    # SGLang 0.5.23 reads a DBRX config through transformers' strict classes (each declared
+    # field's JSON kind checked, a tied embedding refused) and then its own DbrxConfig, whose
+    # attention and FFN blocks take no key they do not name. Found by archdraws3's
+    # mlx-community/dbrx-instruct-4bit (``moe_normalize_expert_weights`` written as 1): every
+    # launch on it was refused by SGLang and planned by launchplan. Each refusal below was
+    # checked against the 0.5.23 oracle.
+    dbrx = {"architectures": ["DbrxForCausalLM"], "model_type": "dbrx", "d_model": 1024,
+            "n_heads": 8, "n_layers": 4, "max_seq_len": 4096, "vocab_size": 1000,
+            "attn_config": {"clip_qkv": 8, "kv_n_heads": 2, "rope_theta": 500000,
+                            "model_type": ""},
+            "ffn_config": {"ffn_hidden_size": 2048, "moe_num_experts": 4, "moe_top_k": 2,
+                           "moe_jitter_eps": 0, "moe_loss_weight": 0.05,
+                           "moe_normalize_expert_weights": 1.0, "model_type": ""}}
+    assert load_model(write(tmp_path, dbrx, "ok")).total_num_kv_heads == 2
+    assert load_model(write(tmp_path, {**dbrx, "eos_token_id": [1, 2]}, "eos")) is not None
+
+    def refused(change, name):
+        cfg = {**dbrx, "attn_config": dict(dbrx["attn_config"]),
+               "ffn_config": dict(dbrx["ffn_config"])}
+        change(cfg)
+        return input_error(load_model, write(tmp_path, cfg, name)).message
+
+    # an integer where only a float is declared, at either level; a float or a boolean
+    # where an integer is
+    assert "moe_normalize_expert_weights" in refused(
+        lambda c: c["ffn_config"].update(moe_normalize_expert_weights=1), "int")
+    assert "resid_pdrop" in refused(lambda c: c.update(resid_pdrop=0), "top")
+    assert "kv_n_heads" in refused(lambda c: c["attn_config"].update(kv_n_heads=2.0), "float")
+    assert "attn_pdrop" in refused(lambda c: c["attn_config"].update(attn_pdrop=True), "bool")
+    assert "tie_word_embeddings" in refused(lambda c: c.update(tie_word_embeddings=True), "tie")
+    # keys SGLang's own blocks do not name (transformers' base-class clutter included)
+    assert "return_dict" in refused(lambda c: c["attn_config"].update(return_dict=True), "kw")
+    assert "hidden_size" in refused(lambda c: c["ffn_config"].update(hidden_size=1024), "hid")
+    # another model type keeps its loose reading
+    llama = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 1024,
+             "num_attention_heads": 8, "initializer_range": 0}
+    assert load_model(write(tmp_path, llama, "llama")) is not None

@@ -105,6 +105,7 @@ def _with_class_defaults(d: dict[str, Any], model_type: str | None, where: str,
                          prefix: str) -> dict[str, Any]:
     """The dict as transformers' config class for ``model_type`` would present it."""
     mt = model_type or ""
+    _check_declared_types(d, mt, where, prefix)
     aliases = _ATTRIBUTE_ALIASES.get(mt, {})
     spec = _TYPE_DEFAULTS.get(mt)
     if not aliases and spec is None and mt not in _WINDOW_NEEDS_FLAG \
@@ -130,6 +131,87 @@ def _with_class_defaults(d: dict[str, Any], model_type: str | None, where: str,
             and _as_int(out.get("sliding_window")) is not None:
         out["sliding_window"] = _as_int(out["sliding_window"]) // 2 + 1  # EmbeddingGemma
     return out
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON kind of a value as a strict dataclass tells them apart (a boolean is no int)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, Mapping):
+        return "dict"
+    if isinstance(value, list):
+        return "list"
+    return "str" if isinstance(value, str) else type(value).__name__
+
+
+def _check_declared_types(d: Mapping[str, Any], mt: str, where: str, prefix: str) -> None:
+    """Refuse what the strict config classes of ``mt`` refuse: a declared field of another
+    JSON kind (in the top level or a block), a block key SGLang's own class does not name,
+    a refused flag."""
+    for block, declared in _DECLARED_KINDS.get(mt, {}).items():
+        part = d if not block else d.get(block)
+        if not isinstance(part, Mapping):
+            continue
+        fields = _Fields(dict(part), where, prefix + (f"{block}." if block else ""))
+        for key, kinds in declared.items():
+            if key in part and _json_kind(part[key]) not in kinds:
+                raise fields.fail(key, f"a value of kind {' or '.join(sorted(kinds))} "
+                                  f"(transformers' strict {mt} config class)", part[key])
+    for key, value in _REFUSED_VALUES.get(mt, {}).items():
+        if key in d and d[key] == value and _json_kind(d[key]) == _json_kind(value):
+            raise _Fields(d, where, prefix).fail(
+                key, f"not {value!r} (transformers' {mt} config class refuses it)", d[key])
+    for block, named in _CLOSED_BLOCKS.get(mt, {}).items():
+        part = d.get(block)
+        if isinstance(part, Mapping):
+            extra = sorted(k for k in part if k not in named)
+            if extra:
+                raise _Fields(dict(part), where, f"{prefix}{block}.").fail(
+                    extra[0], f"no such key (SGLang's own {mt} class refuses keys it does "
+                    f"not name: {', '.join(sorted(named))})", part[extra[0]])
+
+
+_I, _F, _B, _N = frozenset({"int"}), frozenset({"float"}), frozenset({"bool"}), frozenset({"null"})
+_D, _L = frozenset({"dict"}), frozenset({"list"})
+#: model_type -> block ("" for the top level) -> the JSON kinds each declared field admits,
+#: from transformers 5.24's strict config classes (``huggingface_hub`` checks the type of
+#: every declared field on construction: an integer is no float, a boolean is no integer).
+_DECLARED_KINDS: Mapping[str, Mapping[str, Mapping[str, frozenset[str]]]] = {
+    # models/dbrx/configuration_dbrx.py: DbrxConfig, DbrxAttentionConfig, DbrxFFNConfig
+    "dbrx": {
+        "": {"d_model": _I | _N, "n_heads": _I | _N, "n_layers": _I | _N,
+             "max_seq_len": _I | _N, "vocab_size": _I, "resid_pdrop": _F | _N,
+             "emb_pdrop": _F | _N, "attn_config": _D | _N, "ffn_config": _D | _N,
+             "use_cache": _B, "initializer_range": _F, "output_router_logits": _B | _N,
+             "rope_parameters": _D | _N, "pad_token_id": _I | _N, "bos_token_id": _I | _N,
+             "eos_token_id": _I | _L | _N, "tie_word_embeddings": _B},
+        "attn_config": {"attn_pdrop": _F | _I, "clip_qkv": _I | _F | _N, "kv_n_heads": _I},
+        "ffn_config": {"hidden_size": _I, "ffn_act_fn": _D | _N, "ffn_hidden_size": _I,
+                       "moe_num_experts": _I, "moe_top_k": _I, "moe_jitter_eps": _F | _I | _N,
+                       "moe_loss_weight": _F, "moe_normalize_expert_weights": _F | _N},
+    },
+}
+#: model_type -> key -> the value its class's validator refuses (DBRX ties no embeddings)
+_REFUSED_VALUES: Mapping[str, Mapping[str, Any]] = {"dbrx": {"tie_word_embeddings": True}}
+#: model_type -> block -> the only keys SGLang 0.5.23's own class for it takes (it reads the
+#: file again after transformers: ``configs/dbrx.py`` builds the attention and FFN blocks
+#: from classes that raise on any other key, ``model_type`` aside)
+_CLOSED_BLOCKS: Mapping[str, Mapping[str, frozenset[str]]] = {
+    "dbrx": {
+        "attn_config": frozenset({"attn_pdrop", "clip_qkv", "kv_n_heads", "rope_theta",
+                                  "model_type"}),
+        "ffn_config": frozenset({"ffn_act_fn", "ffn_hidden_size", "moe_num_experts",
+                                 "moe_top_k", "moe_jitter_eps", "moe_loss_weight",
+                                 "moe_normalize_expert_weights", "uniform_expert_assignment",
+                                 "model_type"}),
+    },
+}
 
 
 _NEMOTRON_H_TYPES = ("nemotron_h", "nemotron_h_puzzle")
