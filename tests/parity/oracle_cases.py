@@ -113,6 +113,9 @@ SUITES = {
     # the same over a second round of them (Ministral 3, OLMo 3, Mamba 1, dense ERNIE 4.5,
     # MiniMax-M3's VLM; tools/gen_hubdraws_cases.py --suite archdraws2)
     "archdraws2": "archdraws2-cases.json",
+    # and a third (DBRX, AFMoE, Apertus, LFM2-MoE, CLIP; tools/gen_hubdraws_cases.py
+    # --suite archdraws3)
+    "archdraws3": "archdraws3-cases.json",
 }
 # every-field probes of recorded suites (tools/make_probe.py): local and git-ignored, run by
 # test_parity when present, never counted for coverage or rule sets
@@ -266,6 +269,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_hubdraws_cases.py --suite archdraws2: 200 draws over that second round's
     # published configs
     **{("archdraws2", compat): 200 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_hubdraws_cases.py --suite archdraws3: 50 draws over the third round's
+    **{("archdraws3", compat): 50 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
@@ -314,6 +319,11 @@ HARNESS_MESSAGES = ("--enable-http2 requires the 'granian' package",
 # without its "argparse:" prefix): a command line launchplan reads as bad input, like a parser
 # error. LoRAPathAction asserts that a JSON-looking --lora-paths entry names both keys.
 PARSER_ACTION_ERRORS = ("looks like a JSON str, but it does not contain 'lora_name' and",)
+# SGLang's errors from reading the model's config.json through the config classes
+# (transformers' strict field and class checks, SGLang's own classes refusing keys they do not
+# name): the file is bad input, which launchplan reports as such (exit 2), not a rule refusal
+CONFIG_FILE_ERRORS = ("StrictDataclassFieldValidationError", "StrictDataclassClassValidationError",
+                      "Found unknown kwargs=")
 
 # Fields where launchplan knowingly reports otherwise than a release, per rule set: compared
 # and counted in the agreement table, and required to differ exactly here (so a fix shows up).
