@@ -209,7 +209,28 @@ def test_dbrx_strict_classes_refuse_what_sglang_refuses(tmp_path):
     # keys SGLang's own blocks do not name (transformers' base-class clutter included)
     assert "return_dict" in refused(lambda c: c["attn_config"].update(return_dict=True), "kw")
     assert "hidden_size" in refused(lambda c: c["ffn_config"].update(hidden_size=1024), "hid")
-    # another model type keeps its loose reading
+
+
+def test_strict_classes_refuse_a_declared_field_of_another_kind(tmp_path):
+    # transformers 5.24 checks the JSON kind of every field its strict classes declare with a
+    # concrete type (data/strict_kinds.json, written from those classes); SGLang 0.5.23 reads
+    # every config through them first. Checked against the 0.5.23 oracle: a Llama file with
+    # ``"rms_norm_eps": 1`` or ``"initializer_range": 0`` is refused.
     llama = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 1024,
-             "num_attention_heads": 8, "initializer_range": 0}
-    assert load_model(write(tmp_path, llama, "llama")) is not None
+             "num_attention_heads": 8, "num_hidden_layers": 4, "vocab_size": 1000}
+    assert load_model(write(tmp_path, {**llama, "attention_dropout": 0}, "ok")) is not None
+    for name, change in (("eps", {"rms_norm_eps": 1}), ("init", {"initializer_range": 0}),
+                         ("layers", {"num_hidden_layers": True}),
+                         ("act", {"hidden_act": 1})):
+        err = input_error(load_model, write(tmp_path, {**llama, **change}, name))
+        assert f"field '{next(iter(change))}'" in err.message
+        assert "transformers' strict llama config class" in err.message
+    # the same check on a VLM's text sub-config, by its own class
+    vlm = {"architectures": ["Mistral3ForConditionalGeneration"], "model_type": "mistral3",
+           "text_config": {"model_type": "mistral", "hidden_size": 1024,
+                           "num_attention_heads": 8, "rms_norm_eps": 1}}
+    err = input_error(load_model, write(tmp_path, vlm, "vlm"))
+    assert "field 'text_config.rms_norm_eps'" in err.message
+    # a key set by --json-model-override-args is named as such
+    err = input_error(load_model, "llama-3.1-8b", json_override='{"rms_norm_eps": 1}')
+    assert "'rms_norm_eps' (after --json-model-override-args)" in err.message
