@@ -28,7 +28,8 @@ Laguna's hybrid sliding window, the text-only Qwen3.5-MoE class, and Muse Glimme
 and static FP8, OLMo 3, whose SGLang config class renames its architecture, Mamba 1, the dense
 ERNIE 4.5, MiniMax-M3's sparse-attention VLM in ModelOpt's mixed NVFP4); ``--suite archdraws3``
 over ``ARCHDRAWS3``, a third (DBRX, whose real file SGLang's transformers refuses, Arcee's AFMoE
-with its sliding window, Apertus, LFM2's MoE, and CLIP, which SGLang serves as an embedder).
+with its sliding window, Apertus, InternLM3, LFM2's MoE, and CLIP, which SGLang serves as an
+embedder).
 Their generation imports launchplan (``PYTHONPATH=src``), and the variables a launch may draw
 are those today's rules read: a rule that reads one more variable changes the draw, so the
 committed ``envdraws`` is the draw of the rules it was generated with (record it again after
@@ -77,10 +78,10 @@ ARCHDRAWS2 = ("devstral-2-123b-instruct", "ernie-4.5-0.3b-base", "mamba-2.8b-hf"
 #: the third round's: configs vendored by lablup/mlxcel's loader tests (mlx-community
 #: conversions) and a CLIP config kept beside a tutorial
 ARCHDRAWS3 = ("apertus-8b-instruct-2509-4bit", "clip-vit-base-patch32", "dbrx-instruct-4bit",
-              "lfm2-8b-a1b-4bit", "trinity-nano-preview-4bit")
+              "internlm3-8b-instruct-4bit", "lfm2-8b-a1b-4bit", "trinity-nano-preview-4bit")
 ONLY = {"archdraws": ARCHDRAWS, "archdraws2": ARCHDRAWS2, "archdraws3": ARCHDRAWS3}
 #: suite -> its default number of draws (400 unless named)
-COUNTS = {"archdraws": 250, "archdraws2": 200, "archdraws3": 50}
+COUNTS = {"archdraws": 250, "archdraws2": 200, "archdraws3": 60}
 #: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
              "int": ("0", "1", "8", "64", "4096", "abc"),
