@@ -114,6 +114,9 @@ SUITES = {
     # the same over a second round of them (Ministral 3, OLMo 3, Mamba 1, dense ERNIE 4.5,
     # MiniMax-M3's VLM; tools/gen_hubdraws_cases.py --suite archdraws2)
     "archdraws2": "archdraws2-cases.json",
+    # and a third (DBRX, AFMoE, Apertus, InternLM3, LFM2-MoE, CLIP; tools/gen_hubdraws_cases.py
+    # --suite archdraws3)
+    "archdraws3": "archdraws3-cases.json",
     # RDMA device lists of the three Mooncake places SGLang checks them, on a simulated host
     # that has the devices (tools/gen_ibdevices_cases.py)
     "ibdevices": "ibdevices-cases.json",
@@ -274,6 +277,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_hubdraws_cases.py --suite archdraws2: 200 draws over that second round's
     # published configs
     **{("archdraws2", compat): 200 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_hubdraws_cases.py --suite archdraws3: 60 draws over the third round's
+    # published configs
+    **{("archdraws3", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_ibdevices_cases.py: 26 device values x the three Mooncake places on the
     # oracle's simulated InfiniBand host (targets_oracle.py), and three on a host with an
     # empty device list and on one without InfiniBand
@@ -329,6 +335,11 @@ HARNESS_MESSAGES = ("--enable-http2 requires the 'granian' package",
 # without its "argparse:" prefix): a command line launchplan reads as bad input, like a parser
 # error. LoRAPathAction asserts that a JSON-looking --lora-paths entry names both keys.
 PARSER_ACTION_ERRORS = ("looks like a JSON str, but it does not contain 'lora_name' and",)
+# SGLang's errors from reading the model's config.json through the config classes
+# (transformers' strict field and class checks, SGLang's own classes refusing keys they do not
+# name): the file is bad input, which launchplan reports as such (exit 2), not a rule refusal
+CONFIG_FILE_ERRORS = ("StrictDataclassFieldValidationError", "StrictDataclassClassValidationError",
+                      "Found unknown kwargs=")
 
 # Fields where launchplan knowingly reports otherwise than a release, per rule set: compared
 # and counted in the agreement table, and required to differ exactly here (so a fix shows up).

@@ -25,6 +25,7 @@ from tests.parity.correspondence import refusal_rules, source_agrees
 from tests.parity.oracle_cases import (
     AGREEMENT,
     COMPATS,
+    CONFIG_FILE_ERRORS,
     EXPECTED_CASES,
     KNOWN_CASE_DIVERGENCES,
     KNOWN_DIVERGENCES,
@@ -67,10 +68,13 @@ def test_case_agrees_with_sglang(case, compat):
         assert not found, f"SGLang's launcher check passes; launchplan's {found} would refuse"
     if not expected["ok"] and checked is None:
         error = expected["error"] or ""
-        # argparse errors (and its actions' own), and a keyword that is no field of the
-        # release (SGLang's record raises TypeError on construction), are bad input
+        # argparse errors (and its actions' own), a keyword that is no field of the release
+        # (SGLang's record raises TypeError on construction), and a config.json the config
+        # classes refuse are bad input
         parser_error = ("argparse" in error or "Unexpected keyword argument" in error
-                        or any(text in error for text in PARSER_ACTION_ERRORS))
+                        or any(text in error for text in PARSER_ACTION_ERRORS)
+                        or any(error.startswith(text) for text in CONFIG_FILE_ERRORS)
+                        or error.startswith(f"ValueError: {CONFIG_FILE_ERRORS[-1]}"))
         wanted = "bad-input" if parser_error else "refused"
         assert kind == wanted, f"SGLang: {error[:200]}; launchplan: {kind} {got}"
         if kind == "refused":

@@ -173,3 +173,64 @@ def test_config_classes_that_rename_an_architecture(tmp_path):
         "LlamaForCausalLM", "Olmo2ForCausalLM")
     other = {**olmo3, "architectures": ["LlamaForCausalLM"]}
     assert load_model(write(tmp_path, other, "d")).architectures == ("LlamaForCausalLM",)
+
+
+def test_dbrx_strict_classes_refuse_what_sglang_refuses(tmp_path):
+    # SGLang 0.5.23 reads a DBRX config through transformers' strict classes (each declared
+    # field's JSON kind checked, a tied embedding refused) and then its own DbrxConfig, whose
+    # attention and FFN blocks take no key they do not name. Found by archdraws3's
+    # mlx-community/dbrx-instruct-4bit (``moe_normalize_expert_weights`` written as 1): every
+    # launch on it was refused by SGLang and planned by launchplan. Each refusal below was
+    # checked against the 0.5.23 oracle.
+    dbrx = {"architectures": ["DbrxForCausalLM"], "model_type": "dbrx", "d_model": 1024,
+            "n_heads": 8, "n_layers": 4, "max_seq_len": 4096, "vocab_size": 1000,
+            "attn_config": {"clip_qkv": 8, "kv_n_heads": 2, "rope_theta": 500000,
+                            "model_type": ""},
+            "ffn_config": {"ffn_hidden_size": 2048, "moe_num_experts": 4, "moe_top_k": 2,
+                           "moe_jitter_eps": 0, "moe_loss_weight": 0.05,
+                           "moe_normalize_expert_weights": 1.0, "model_type": ""}}
+    assert load_model(write(tmp_path, dbrx, "ok")).total_num_kv_heads == 2
+    assert load_model(write(tmp_path, {**dbrx, "eos_token_id": [1, 2]}, "eos")) is not None
+
+    def refused(change, name):
+        cfg = {**dbrx, "attn_config": dict(dbrx["attn_config"]),
+               "ffn_config": dict(dbrx["ffn_config"])}
+        change(cfg)
+        return input_error(load_model, write(tmp_path, cfg, name)).message
+
+    # an integer where only a float is declared, at either level; a float or a boolean
+    # where an integer is
+    assert "moe_normalize_expert_weights" in refused(
+        lambda c: c["ffn_config"].update(moe_normalize_expert_weights=1), "int")
+    assert "resid_pdrop" in refused(lambda c: c.update(resid_pdrop=0), "top")
+    assert "kv_n_heads" in refused(lambda c: c["attn_config"].update(kv_n_heads=2.0), "float")
+    assert "attn_pdrop" in refused(lambda c: c["attn_config"].update(attn_pdrop=True), "bool")
+    assert "tie_word_embeddings" in refused(lambda c: c.update(tie_word_embeddings=True), "tie")
+    # keys SGLang's own blocks do not name (transformers' base-class clutter included)
+    assert "return_dict" in refused(lambda c: c["attn_config"].update(return_dict=True), "kw")
+    assert "hidden_size" in refused(lambda c: c["ffn_config"].update(hidden_size=1024), "hid")
+
+
+def test_strict_classes_refuse_a_declared_field_of_another_kind(tmp_path):
+    # transformers 5.24 checks the JSON kind of every field its strict classes declare with a
+    # concrete type (data/strict_kinds.json, written from those classes); SGLang 0.5.23 reads
+    # every config through them first. Checked against the 0.5.23 oracle: a Llama file with
+    # ``"rms_norm_eps": 1`` or ``"initializer_range": 0`` is refused.
+    llama = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 1024,
+             "num_attention_heads": 8, "num_hidden_layers": 4, "vocab_size": 1000}
+    assert load_model(write(tmp_path, {**llama, "attention_dropout": 0}, "ok")) is not None
+    for name, change in (("eps", {"rms_norm_eps": 1}), ("init", {"initializer_range": 0}),
+                         ("layers", {"num_hidden_layers": True}),
+                         ("act", {"hidden_act": 1})):
+        err = input_error(load_model, write(tmp_path, {**llama, **change}, name))
+        assert f"field '{next(iter(change))}'" in err.message
+        assert "transformers' strict llama config class" in err.message
+    # the same check on a VLM's text sub-config, by its own class
+    vlm = {"architectures": ["Mistral3ForConditionalGeneration"], "model_type": "mistral3",
+           "text_config": {"model_type": "mistral", "hidden_size": 1024,
+                           "num_attention_heads": 8, "rms_norm_eps": 1}}
+    err = input_error(load_model, write(tmp_path, vlm, "vlm"))
+    assert "field 'text_config.rms_norm_eps'" in err.message
+    # a key set by --json-model-override-args is named as such
+    err = input_error(load_model, "llama-3.1-8b", json_override='{"rms_norm_eps": 1}')
+    assert "'rms_norm_eps' (after --json-model-override-args)" in err.message

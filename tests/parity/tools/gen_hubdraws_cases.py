@@ -26,7 +26,10 @@ the original LLaVA, DeepSeek-VL2 and Janus without an ``architectures`` key, LFM
 Laguna's hybrid sliding window, the text-only Qwen3.5-MoE class, and Muse Glimmer's real file);
 ``--suite archdraws2`` over ``ARCHDRAWS2``, a second round of them (Ministral 3 with its YaRN
 and static FP8, OLMo 3, whose SGLang config class renames its architecture, Mamba 1, the dense
-ERNIE 4.5, MiniMax-M3's sparse-attention VLM in ModelOpt's mixed NVFP4).
+ERNIE 4.5, MiniMax-M3's sparse-attention VLM in ModelOpt's mixed NVFP4); ``--suite archdraws3``
+over ``ARCHDRAWS3``, a third (DBRX, whose real file SGLang's transformers refuses, Arcee's AFMoE
+with its sliding window, Apertus, InternLM3, LFM2's MoE, and CLIP, which SGLang serves as an
+embedder).
 Their generation imports launchplan (``PYTHONPATH=src``), and the variables a launch may draw
 are those today's rules read: a rule that reads one more variable changes the draw, so the
 committed ``envdraws`` is the draw of the rules it was generated with (record it again after
@@ -61,7 +64,8 @@ POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
          "envdraws": (MODELS, "parity-models/", 4545, False),
          "shipenvdraws": (FACTS / "hub", "shipped/", 4646, False),
          "archdraws": (MODELS, "parity-models/", 4747, False),
-         "archdraws2": (MODELS, "parity-models/", 4848, False)}
+         "archdraws2": (MODELS, "parity-models/", 4848, False),
+         "archdraws3": (MODELS, "parity-models/", 4949, False)}
 #: suite -> the only folders of its pool it draws from
 ARCHDRAWS = ("chatglm3-6b", "deepseek-vl2-tiny", "exaone-3.0-7.8b", "glm-4-9b", "gpt-bigcode",
              "gpt-j-6b", "gpt2", "janus-1.3b", "laguna-s-2.1-fp8", "laguna-xs.2-fp8",
@@ -71,9 +75,13 @@ ARCHDRAWS = ("chatglm3-6b", "deepseek-vl2-tiny", "exaone-3.0-7.8b", "glm-4-9b", 
 #: the second round's published configs of architectures no suite had
 ARCHDRAWS2 = ("devstral-2-123b-instruct", "ernie-4.5-0.3b-base", "mamba-2.8b-hf",
               "minimax-m3-nvfp4", "olmo-3.1-32b-instruct")
-ONLY = {"archdraws": ARCHDRAWS, "archdraws2": ARCHDRAWS2}
+#: the third round's: configs vendored by lablup/mlxcel's loader tests (mlx-community
+#: conversions) and a CLIP config kept beside a tutorial
+ARCHDRAWS3 = ("apertus-8b-instruct-2509-4bit", "clip-vit-base-patch32", "dbrx-instruct-4bit",
+              "internlm3-8b-instruct-4bit", "lfm2-8b-a1b-4bit", "trinity-nano-preview-4bit")
+ONLY = {"archdraws": ARCHDRAWS, "archdraws2": ARCHDRAWS2, "archdraws3": ARCHDRAWS3}
 #: suite -> its default number of draws (400 unless named)
-COUNTS = {"archdraws": 250, "archdraws2": 200}
+COUNTS = {"archdraws": 250, "archdraws2": 200, "archdraws3": 60}
 #: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
              "int": ("0", "1", "8", "64", "4096", "abc"),

@@ -86,7 +86,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
             "eagle" in lowered and "mistral" in lowered):
         caveats.append("for this path SGLang's auto parser reads the native params.json, not "
                        "config.json")
-    top = _with_class_defaults(top, model_type, where, "")
+    top = _with_class_defaults(top, model_type, where, "", overridden)
     text, text_prefix, has_text = _text_config(top, archs, where)
     is_draft = draft is not None
     if is_draft:

@@ -9,7 +9,10 @@ transformers 5.24, re-checked by ``tests/facts/make_model_fixtures.py``).
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from launchplan.facts.models.fields import _as_int, _Fields
@@ -102,9 +105,12 @@ def _apply_override(top: dict[str, Any], override: Mapping[str, Any]) -> dict[st
 # --- transformers class behaviour (§1.3) ----------------------------------------------------------
 
 def _with_class_defaults(d: dict[str, Any], model_type: str | None, where: str,
-                         prefix: str) -> dict[str, Any]:
-    """The dict as transformers' config class for ``model_type`` would present it."""
+                         prefix: str, overridden: frozenset[str] = frozenset()
+                         ) -> dict[str, Any]:
+    """The dict as transformers' config class for ``model_type`` would present it
+    (``overridden``: the top-level keys --json-model-override-args set, named in errors)."""
     mt = model_type or ""
+    _check_declared_types(d, mt, where, prefix, overridden)
     aliases = _ATTRIBUTE_ALIASES.get(mt, {})
     spec = _TYPE_DEFAULTS.get(mt)
     if not aliases and spec is None and mt not in _WINDOW_NEEDS_FLAG \
@@ -130,6 +136,110 @@ def _with_class_defaults(d: dict[str, Any], model_type: str | None, where: str,
             and _as_int(out.get("sliding_window")) is not None:
         out["sliding_window"] = _as_int(out["sliding_window"]) // 2 + 1  # EmbeddingGemma
     return out
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON kind of a value as a strict dataclass tells them apart (a boolean is no int)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, Mapping):
+        return "dict"
+    if isinstance(value, list):
+        return "list"
+    return "str" if isinstance(value, str) else type(value).__name__
+
+
+_KIND_WORDS = {"int": "an integer", "float": "a decimal number (an integer is refused)",
+               "bool": "true or false", "str": "a string", "dict": "a JSON object",
+               "list": "a JSON list", "null": "null"}
+
+
+def _kinds_named(kinds: frozenset[str]) -> str:
+    return " or ".join(_KIND_WORDS.get(k, k) for k in sorted(kinds))
+
+
+def _check_declared_types(d: Mapping[str, Any], mt: str, where: str, prefix: str,
+                          overridden: frozenset[str] = frozenset()) -> None:
+    """Refuse what the strict config classes of ``mt`` refuse: a declared field given a value
+    of another JSON kind (top level, and the blocks tabled here), a refused flag, a block key
+    SGLang's own class does not name. A null is left to the ``not_null`` rows."""
+    fields = _Fields(dict(d), where, prefix, overridden)
+    for key, kinds in _strict_kinds().get(mt, {}).items():
+        value = d.get(key)
+        if value is not None and _json_kind(value) not in kinds:
+            raise fields.fail(key, _kinds_named(kinds), value,
+                              hint=f"transformers' strict {mt} config class")
+    for block, declared in _DECLARED_KINDS.get(mt, {}).items():
+        part = d.get(block)
+        if not isinstance(part, Mapping):
+            continue
+        inner = _Fields(dict(part), where, f"{prefix}{block}.")
+        for key, kinds in declared.items():
+            if key in part and _json_kind(part[key]) not in kinds:
+                raise inner.fail(key, _kinds_named(kinds), part[key],
+                                 hint=f"transformers' strict {mt} config class")
+    for key, value in _REFUSED_VALUES.get(mt, {}).items():
+        if key in d and d[key] == value and _json_kind(d[key]) == _json_kind(value):
+            raise fields.fail(key, f"not {value!r} (transformers' {mt} config class refuses "
+                              "it)", d[key])
+    for block, named in _CLOSED_BLOCKS.get(mt, {}).items():
+        part = d.get(block)
+        if isinstance(part, Mapping):
+            extra = sorted(k for k in part if k not in named)
+            if extra:
+                raise _Fields(dict(part), where, f"{prefix}{block}.").fail(
+                    extra[0], f"no such key (SGLang's own {mt} class refuses keys it does "
+                    f"not name: {', '.join(sorted(named))})", part[extra[0]])
+
+
+#: ``data/strict_kinds.json``: model_type -> field -> the JSON kinds transformers 5.24's
+#: strict class for it admits (written by ``tests/facts/make_strict_kinds.py`` in the oracle's
+#: venv; ``huggingface_hub`` checks every field declared with a concrete type on construction:
+#: an integer is no float, a boolean no integer)
+_STRICT_KINDS_FILE = Path(__file__).resolve().parents[1] / "data" / "strict_kinds.json"
+
+
+@functools.cache
+def _strict_kinds() -> Mapping[str, Mapping[str, frozenset[str]]]:
+    table = json.loads(_STRICT_KINDS_FILE.read_text())["kinds"]
+    return {mt: {key: frozenset(kinds) for key, kinds in fields.items()}
+            for mt, fields in table.items()}
+
+
+_I, _F, _N, _D = (frozenset({"int"}), frozenset({"float"}), frozenset({"null"}),
+                  frozenset({"dict"}))
+#: model_type -> block -> the JSON kinds each field of the block's strict class admits (the
+#: classes ``strict_kinds.json`` does not reach: a sub-config built from a block of the file).
+_DECLARED_KINDS: Mapping[str, Mapping[str, Mapping[str, frozenset[str]]]] = {
+    # models/dbrx/configuration_dbrx.py: DbrxConfig, DbrxAttentionConfig, DbrxFFNConfig
+    "dbrx": {
+        "attn_config": {"attn_pdrop": _F | _I, "clip_qkv": _I | _F | _N, "kv_n_heads": _I},
+        "ffn_config": {"hidden_size": _I, "ffn_act_fn": _D | _N, "ffn_hidden_size": _I,
+                       "moe_num_experts": _I, "moe_top_k": _I, "moe_jitter_eps": _F | _I | _N,
+                       "moe_loss_weight": _F, "moe_normalize_expert_weights": _F | _N},
+    },
+}
+#: model_type -> key -> the value its class's validator refuses (DBRX ties no embeddings)
+_REFUSED_VALUES: Mapping[str, Mapping[str, Any]] = {"dbrx": {"tie_word_embeddings": True}}
+#: model_type -> block -> the only keys SGLang 0.5.23's own class for it takes (it reads the
+#: file again after transformers: ``configs/dbrx.py`` builds the attention and FFN blocks
+#: from classes that raise on any other key, ``model_type`` aside)
+_CLOSED_BLOCKS: Mapping[str, Mapping[str, frozenset[str]]] = {
+    "dbrx": {
+        "attn_config": frozenset({"attn_pdrop", "clip_qkv", "kv_n_heads", "rope_theta",
+                                  "model_type"}),
+        "ffn_config": frozenset({"ffn_act_fn", "ffn_hidden_size", "moe_num_experts",
+                                 "moe_top_k", "moe_jitter_eps", "moe_loss_weight",
+                                 "moe_normalize_expert_weights", "uniform_expert_assignment",
+                                 "model_type"}),
+    },
+}
 
 
 _NEMOTRON_H_TYPES = ("nemotron_h", "nemotron_h_puzzle")
