@@ -234,3 +234,17 @@ def test_strict_classes_refuse_a_declared_field_of_another_kind(tmp_path):
     # a key set by --json-model-override-args is named as such
     err = input_error(load_model, "llama-3.1-8b", json_override='{"rms_norm_eps": 1}')
     assert "'rms_norm_eps' (after --json-model-override-args)" in err.message
+
+
+def test_the_strict_kinds_table_read_one_model_type_at_a_time_is_the_whole_table():
+    """A launch reads only its model type's line of ``strict_kinds.json``; every line must
+    give what parsing the whole file gives, and an unknown type nothing."""
+    import json
+
+    from launchplan.facts.models import hf_classes
+
+    table = json.loads(hf_classes._STRICT_KINDS_FILE.read_text(encoding="utf-8"))["kinds"]
+    assert len(table) > 100
+    for mt, fields in table.items():
+        assert hf_classes._strict_kinds(mt) == {k: frozenset(v) for k, v in fields.items()}
+    assert hf_classes._strict_kinds("no-such-model-type") == {}
