@@ -69,14 +69,22 @@ def _instructions(text: str) -> list[tuple[str, str]]:
 
 def _command(rest: str) -> list[str]:
     """An exec form's items, or a shell form as ``/bin/sh -c`` runs it."""
-    if rest.startswith("["):
-        try:
-            items = json.loads(rest)
-        except ValueError:
-            items = None
-        if isinstance(items, list) and all(isinstance(i, str) for i in items):
-            return items
-    return ["/bin/sh", "-c", rest]
+    items = exec_form(rest)
+    return items if items is not None else ["/bin/sh", "-c", rest]
+
+
+def exec_form(text: str) -> list[str] | None:
+    """The words of an exec form (a JSON array of strings: Docker's ``CMD [...]``, Podman's
+    ``--entrypoint '[...]'``), or None for anything else."""
+    if not text.startswith("["):
+        return None
+    try:
+        items = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(items, list) and all(isinstance(i, str) for i in items):
+        return items
+    return None
 
 
 def _env_pairs(rest: str) -> list[str]:

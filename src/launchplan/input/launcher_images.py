@@ -15,8 +15,9 @@ has no such entrypoint: a command must follow it.
 
 from __future__ import annotations
 
-import json
 import re
+
+from launchplan.input.dockerfile import exec_form
 
 #: Docker's and Podman's ``run`` options that take no value (all others take one, given
 #: after a space or an ``=``), and the letters of its short flags that can be combined.
@@ -67,14 +68,8 @@ def entrypoint_option(segment: list[str], image: int) -> list[str] | None:
             value = word.partition("=")[2]
         if value is None:
             continue
-        found = [value]
-        if value.startswith("["):
-            try:
-                items = json.loads(value)
-            except ValueError:
-                items = None
-            if isinstance(items, list) and all(isinstance(i, str) for i in items):
-                found = items
+        items = exec_form(value)
+        found = items if items is not None else [value]
     return found
 
 
