@@ -27,7 +27,7 @@ replace the left's.
 Exit 0 when equal, 1 when they differ, 2 for bad input.
 
 options: --compat (or --from, as migrate spells it), --to, --format table|json,
-  --env KEY=VALUE, --gpu-* overrides,
+  --env KEY=VALUE, --gpu-* and --host-* overrides,
   --launch N (a pasted text with several launch commands: the Nth)
 """
 

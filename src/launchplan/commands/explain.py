@@ -21,8 +21,10 @@ of first when the word before it is not a flag that takes a value. The preflight
 the plan comes first (JSON: a "preflight" key; --all gives {"explanations": [...]}).
 
 options: --all, --format table|json, --compat default|0.5.23|0.5.22|0.5.21,
-  --gpu-* overrides, --env K=V, --from-log FILE (explain the launch a start-up log's
-  server_args line records, with the values `resolve --from-log` takes as input),
+  --gpu-* overrides, --host-ib-devices NAMES|none and --host-imex-channel (the host's
+  InfiniBand devices and IMEX channel), --env K=V, --from-log FILE (explain the launch a
+  start-up log's server_args line records, with the values `resolve --from-log` takes as
+  input),
   --launch N (a pasted text with several launch commands: explain the Nth)
 """
 

@@ -21,7 +21,7 @@ prints the new launch line, and compares the plans of the old and the new line (
 the release the old line ran on; without it only the new line is planned). Exit 0 when the
 plan is unchanged (or only the new line could be planned), 1 when it changed, 2 bad input.
 
-options: --to, --from, --format table|json, --env KEY=VALUE, --gpu-* overrides,
+options: --to, --from, --format table|json, --env KEY=VALUE, --gpu-* and --host-* overrides,
   --launch N (a pasted text with several launch commands: migrate the Nth)
 """
 
