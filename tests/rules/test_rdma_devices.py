@@ -99,3 +99,18 @@ def test_the_host_s_devices_reach_the_rules_through_the_target():
     target = with_overrides(get_target("h100"), ib_devices=("mlx5_3",))
     assert fields(ep.elastic_ep_checks(make_view(target, **elastic)))[
         "mooncake_ib_device"] == "mlx5_3"
+
+
+def test_a_plan_that_takes_the_devices_as_present_says_so():
+    pd = dict(disaggregation_mode="decode", disaggregation_transfer_backend="mooncake",
+              disaggregation_ib_device="mlx5_3")
+    out = enc.encoder_disaggregation_checks(make_view("h100", **pd))
+    assert isinstance(out, Declare) and "--host-ib-devices" in out.note
+    stated = with_overrides(get_target("h100"), ib_devices=("mlx5_3",))
+    assert enc.encoder_disaggregation_checks(make_view(stated, **pd)).note is None
+    unset = enc.encoder_disaggregation_checks(make_view("h100", **{**pd,
+                                                                "disaggregation_ib_device": None}))
+    assert unset.note is None  # Mooncake discovers the devices: nothing is assumed
+    out = ep.elastic_ep_checks(make_view("h100", elastic_ep_backend="mooncake",
+                                         mooncake_ib_device="mlx5_0"))
+    assert "--mooncake-ib-device" in out.note

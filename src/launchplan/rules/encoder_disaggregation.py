@@ -12,7 +12,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.rdma_devices import checked_devices
+from launchplan.rules.rdma_devices import assumed_present, checked_devices
 
 # Architectures whose encoder can run on its own server (SGLang 0.5.23, by the first
 # architecture of the config).
@@ -130,6 +130,7 @@ def _encoder_split(v: View, archs: frozenset[str]) -> Declare | Refuse | None:
     if refusal is not None:
         return refusal
     out = {}
+    note = None
     if ((v.disaggregation_transfer_backend == "mooncake"
          and v.disaggregation_mode in ("prefill", "decode"))
             or v.encoder_transfer_backend == "mooncake"):
@@ -138,12 +139,14 @@ def _encoder_split(v: View, archs: frozenset[str]) -> Declare | Refuse | None:
         if isinstance(devices, Refuse):
             return devices
         out["disaggregation_ib_device"] = devices
+        note = assumed_present("--disaggregation-ib-device", v.disaggregation_ib_device,
+                               v.target.ib_devices)
     if v.encoder_transfer_backend == "auto":
         # Kimi-K3's sharded vision tower hands its features to the tokenizer process
         out["encoder_transfer_backend"] = (
             "zmq_to_tokenizer" if v.model.arch0 == "KimiK3ForConditionalGeneration"
             and v.tp_size > 1 else "zmq_to_scheduler")
-    return Declare(out) if out else None
+    return Declare(out, note) if out else None
 
 
 def _split_refusal(v: View, archs: frozenset[str]) -> Refuse | None:

@@ -15,7 +15,7 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.graph_config import DECODE, PREFILL
 from launchplan.rules.parallel import attn_dp_enabled
-from launchplan.rules.rdma_devices import checked_devices
+from launchplan.rules.rdma_devices import assumed_present, checked_devices
 
 ELASTIC_EPLB = ("elasticity_aware", "elasticity_aware_hierarchical")
 
@@ -169,7 +169,9 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
                       "(--elastic-ep-backend and a --max-ep-size above --tp-size)")
     if "eplb_algorithm" in out:
         return Declare(out, "elastic EP rebalances with eplb_algorithm elasticity_aware")
-    return Declare(out) if out else None
+    note = (assumed_present("--mooncake-ib-device", v.mooncake_ib_device, v.target.ib_devices)
+            if "mooncake_ib_device" in out else None)
+    return Declare(out, note) if out else None
 
 
 def elastic_scaling(v: View) -> bool:

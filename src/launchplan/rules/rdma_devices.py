@@ -46,6 +46,15 @@ def checked_devices(flag: str, value: str | None,
     return _device_mapping(flag, given, host)
 
 
+def assumed_present(flag: str, value: str | None, host: tuple[str, ...] | None) -> str | None:
+    """The note a plan carries when it takes the named devices as present: the host's are not
+    stated, and SGLang will look them up where it starts."""
+    if value is None or host is not None or not value.strip():
+        return None
+    return (f"{flag}: the host is taken to have these RDMA devices (SGLang looks them up "
+            "under /sys/class/infiniband at start-up; --host-ib-devices checks them here)")
+
+
 def _device_list(flag: str, text: str, where: str,
                  host: tuple[str, ...] | None) -> str | Refuse:
     names = [name.strip() for name in text.split(",")]
