@@ -293,3 +293,41 @@ def test_a_manifest_indented_as_a_whole_is_read_without_its_indent():
             '         --tp 2\n    port: 8000\n    ```\n    </div>\n')
     assert unpaste([page]) == (["--model-path", "qwen3-8b", "--tp", "2"],
                                ["MODEL_ID=qwen3-8b"])
+
+
+ANSIBLE = """\
+- hosts: gpu
+  tasks:
+    - name: Start SGLang container
+      docker_container:
+        name: sglang
+        image: lmsysorg/sglang:latest
+        env:
+          HF_TOKEN: "{{ lookup('ansible.builtin.env', 'HF_TOKEN') }}"
+          CUDA_DEVICE_ORDER: PCI_BUS_ID
+          SGLANG_ENABLE_JIT_DEEPGEMM: 0
+        device_requests:
+          - driver: nvidia
+            count: 2
+            capabilities:
+              - ['gpu','nvidia']
+        command: >
+          python3
+          -m sglang.launch_server
+          --model-path qwen3-8b
+"""
+
+
+def test_a_container_env_given_as_a_mapping_is_its_environment():
+    # Ansible's docker_container (like Nomad's env block) maps names to values; a value the
+    # tool renders from a template is not known to the paste, so it is left out
+    assert unpaste([ANSIBLE]) == (["--model-path", "qwen3-8b"],
+                                  ["CUDA_DEVICE_ORDER=PCI_BUS_ID",
+                                   "SGLANG_ENABLE_JIT_DEEPGEMM=0"])
+
+
+def test_docker_device_requests_count_the_gpus_the_container_sees():
+    from launchplan.input.manifest import gpus_requested
+
+    assert gpus_requested(ANSIBLE) == 2
+    assert gpus_requested(ANSIBLE.replace("count: 2", "count: -1")) is None  # every GPU

@@ -45,6 +45,9 @@ _LEADING_COMMENTS = re.compile(r"^(?:[ \t]*(?:#[^\n]*)?\n)+")
 #: Kubernetes' dependent-variable reference in ``command``/``args``.
 _REFERENCE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: A value a tool renders before the container starts (Jinja's ``{{ ... }}``, Ansible's and
+#: Helm's): what it becomes is the tool's business, not the text's.
+_TEMPLATED = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
 
 
 def looks_like_manifest(text: str) -> bool:
@@ -113,16 +116,29 @@ def gpus_requested(text: str, launch: int | None = None) -> int | None:
     deploy = node.get("deploy")
     reservations = _dig(deploy, "resources", "reservations", "devices")
     requests = node.get("gpus")  # Compose's own ``gpus:`` (``all``, or device requests)
+    # Docker's device requests as Ansible's docker_container spells them (``count: -1`` is
+    # every GPU, as ``--gpus all``)
+    docker = node.get("device_requests")
     for device in [*(reservations if isinstance(reservations, list) else []),
-                   *(requests if isinstance(requests, list) else [])]:
+                   *(requests if isinstance(requests, list) else []),
+                   *(docker if isinstance(docker, list) else [])]:
         if not isinstance(device, dict) or (
-                "capabilities" in device and "gpu" not in (device["capabilities"] or [])):
+                "capabilities" in device and "gpu" not in _flat(device["capabilities"])):
             continue
         ids = device.get("device_ids")
         count = len(ids) if isinstance(ids, list) and ids else _count(device.get("count"))
         if count is not None:
             return count
     return None
+
+
+def _flat(value: Any) -> list[Any]:
+    """A list's items with nested lists opened: Docker's capabilities are a list of sets
+    (``[['gpu', 'nvidia']]``), Compose writes them flat (``[gpu]``)."""
+    if not isinstance(value, list):
+        return []
+    return [leaf for item in value for leaf in (_flat(item) if isinstance(item, list)
+                                                else [item])]
 
 
 def _count(value: Any) -> int | None:
@@ -367,6 +383,12 @@ def _env_of(node: dict[Any, Any], words: list[str], implicit: dict[str, str]) ->
         for entry in env:
             if isinstance(entry, dict) and "value" in entry and "name" in entry:
                 pairs.append((str(entry["name"]), _text(entry["value"])))
+    elif isinstance(env, dict):
+        # a mapping of names to values: Ansible's docker_container ``env``, a Nomad-style
+        # task; a value its tool renders first (``"{{ lookup(...) }}"``) is not known here
+        pairs.extend((str(k), _text(v)) for k, v in env.items()
+                     if v is not None and not isinstance(v, (dict, list))
+                     and not _TEMPLATED.search(_text(v)))
     environment = node.get("environment")
     if isinstance(environment, dict):
         pairs.extend((str(k), _text(v)) for k, v in environment.items() if v is not None)
