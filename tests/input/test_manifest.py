@@ -331,3 +331,16 @@ def test_docker_device_requests_count_the_gpus_the_container_sees():
 
     assert gpus_requested(ANSIBLE) == 2
     assert gpus_requested(ANSIBLE.replace("count: 2", "count: -1")) is None  # every GPU
+
+
+def test_a_workflows_and_jobs_env_reach_the_run_script_of_a_step():
+    # GitHub Actions sets a workflow's env, then its job's, then the step's, for the step's
+    # run script: a job pinning CUDA_VISIBLE_DEVICES narrows the launch in every step
+    workflow = ("name: e2e\non: push\nenv:\n  PORT: '8413'\njobs:\n  gpu-job:\n"
+                "    runs-on: self-hosted\n    env:\n      CUDA_VISIBLE_DEVICES: 6\n"
+                "    steps:\n    - uses: actions/checkout@v3\n    - name: Launch\n"
+                "      env:\n        TP: '1'\n      run: |\n"
+                "        python3 -m sglang.launch_server --model-path qwen3-8b --port $PORT"
+                " --tp $TP &\n        sleep 60\n")
+    assert unpaste([workflow]) == (["--model-path", "qwen3-8b", "--port", "8413", "--tp", "1"],
+                                   ["PORT=8413", "CUDA_VISIBLE_DEVICES=6", "TP=1"])

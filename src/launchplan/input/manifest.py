@@ -224,19 +224,20 @@ def _documents(text: str) -> list[Any]:
                          f"{problem}{where}", helm) from None
 
 
-def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
-                ) -> Iterator[tuple[list[str], list[str], Any]]:
+def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
+                outer: str = "") -> Iterator[tuple[list[str], list[str], Any]]:
     """Every (words, env, node) a manifest holds, in document order: a mapping with command or
     argument keys is a container (or a Compose service); a list of scalars is an exec
     form of its own. ``implicit``: variables the controller sets (LeaderWorkerSet's).
     A node YAML anchors and reuses is walked once (``seen``): aliases can make a short
-    text a huge or cyclic tree."""
+    text a huge or cyclic tree. ``outer``: the ``export`` lines of the variables a CI
+    workflow or job sets for every step under it (``_CI_SCOPES``)."""
     if id(node) in seen:
         return
     seen.add(id(node))
     implicit = implicit or {}
     if isinstance(node, dict):
-        words = _words_of(node)
+        words = _words_of(node, outer)
         if words:
             yield words, _env_of(node, words, implicit), node
             # its command lists are its own, not exec forms of their own
@@ -251,6 +252,9 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
             # template (and patch) is the leader's too, index 0
             implicit = {**implicit, "RBG_LWP_GROUP_SIZE": str(pattern["size"]),
                         "RBG_LWP_WORKER_INDEX": "0"}
+        if any(key in node for key in _CI_SCOPES):
+            # a workflow's or a job's ``env`` reaches the run scripts of its steps
+            outer += _task_exports({"env": node.get("env")})
         for key, value in node.items():
             if isinstance(key, str) and key.startswith("x-"):
                 # a Compose extension field: a template services merge in (``<<: *anchor``),
@@ -261,15 +265,18 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
                     and "LWS_GROUP_SIZE" in implicit else implicit
                 if key == "workerTemplatePatch":  # a worker's own words: not index 0
                     inner = {k: v for k, v in inner.items() if k != "RBG_LWP_WORKER_INDEX"}
-                yield from _containers(value, inner, seen)
+                yield from _containers(value, inner, seen, outer)
     elif isinstance(node, list):
         if node and all(isinstance(item, (str, int, float)) for item in node):
             yield [_text(item) for item in node], [], None
             return
         for item in node:
-            yield from _containers(item, implicit, seen)
+            yield from _containers(item, implicit, seen, outer)
 
 
+#: Keys of a CI workflow or job whose ``env`` mapping every step under it inherits (GitHub
+#: Actions: the workflow's ``jobs``, a job's ``steps``).
+_CI_SCOPES = ("jobs", "steps")
 #: Keys whose values are a container's words.
 _WORD_KEYS = ("entrypoint", "command", "args", "commands", "run", "script")
 #: A key that names a command by a compound word (``start_command``, ``startCommand``,
@@ -280,9 +287,10 @@ _COMMAND_KEY = re.compile(r"^[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd)$")
 _SCRIPT_KEYS = ("commands", "run", "script")
 
 
-def _words_of(node: dict[Any, Any]) -> list[str]:
+def _words_of(node: dict[Any, Any], outer: str = "") -> list[str]:
     """Compose runs ``entrypoint`` then ``command``; Kubernetes ``command`` then ``args``;
-    a task that gives a shell script runs it with the shell."""
+    a task that gives a shell script runs it with the shell, after the ``outer`` exports
+    of the workflow and job around it."""
     first, second = ("entrypoint", "command") if "entrypoint" in node else ("command", "args")
     words = _argv([*_as_words(node.get(first)), *_as_words(node.get(second))])
     if words:
@@ -305,7 +313,7 @@ def _words_of(node: dict[Any, Any]) -> list[str]:
         if isinstance(script, list) and all(isinstance(line, str) for line in script):
             script = "\n".join(script)
         if isinstance(script, str) and "sglang" in script:
-            return _argv(["sh", "-c", _task_exports(node) + script])
+            return _argv(["sh", "-c", outer + _task_exports(node) + script])
     return []
 
 
@@ -383,9 +391,10 @@ def _env_of(node: dict[Any, Any], words: list[str], implicit: dict[str, str]) ->
         for entry in env:
             if isinstance(entry, dict) and "value" in entry and "name" in entry:
                 pairs.append((str(entry["name"]), _text(entry["value"])))
-    elif isinstance(env, dict):
+    elif isinstance(env, dict) and not any(key in node for key in _SCRIPT_KEYS):
         # a mapping of names to values: Ansible's docker_container ``env``, a Nomad-style
-        # task; a value its tool renders first (``"{{ lookup(...) }}"``) is not known here
+        # task (a task's script exports its own, ``_task_exports``); a value its tool
+        # renders first (``"{{ lookup(...) }}"``) is not known here
         pairs.extend((str(k), _text(v)) for k, v in env.items()
                      if v is not None and not isinstance(v, (dict, list))
                      and not _TEMPLATED.search(_text(v)))
