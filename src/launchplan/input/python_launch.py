@@ -131,8 +131,8 @@ def script_environment(text: str) -> list[str]:
     server's environment, in source order: ``os.environ["NAME"] = "value"``,
     ``os.environ.update({...})``, ``os.environ.setdefault(...)``, a container image's
     ``.env({...})`` (Modal's ``Image.env``, the environment the server runs in), each
-    before the launch literal's
-    line (one set after it is the client's), and a ``subprocess`` call's ``env={...}``.
+    before the launch literal's line (one set after it is the client's), and a
+    ``subprocess`` call's ``env={...}``.
     Literal names and values only; one computed at run time is left out."""
     tree = _parsed(text)
     launch = _launch_node(tree) if tree is not None else None
