@@ -51,7 +51,10 @@ def test_the_set_is_real_and_varied():
              '"SM_SGLANG_': 0, "deep-learning-containers/sglang:server": 0,
              'ENTRYPOINT ["python3"': 0, "!nohup ": 0, "screen -dmS": 0,
              '"containerDefinitions"': 0, "--entrypoint sglang": 0, "GLM-5.3": 0,
-             ':?Set': 0, "<<: *": 0}
+             ':?Set': 0, "<<: *": 0, "docker_container:": 0, "runs-on:": 0,
+             "bash < $JOB_SCRIPT": 0, "=($nodes)": 0, "SessionExecuteRequest(": 0,
+             "kubectl run ": 0, "tmux send-keys": 0, "setsid python3": 0,
+             "os.environ.setdefault(": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
