@@ -344,3 +344,19 @@ def test_a_workflows_and_jobs_env_reach_the_run_script_of_a_step():
                 " --tp $TP &\n        sleep 60\n")
     assert unpaste([workflow]) == (["--model-path", "qwen3-8b", "--port", "8413", "--tp", "1"],
                                    ["PORT=8413", "CUDA_VISIBLE_DEVICES=6", "TP=1"])
+
+
+def test_a_vast_template_launches_from_the_variables_its_image_reads():
+    # vastai/sglang runs no command a template gives: its supervisor script starts
+    # ``sglang serve --model-path $SGLANG_MODEL $SGLANG_ARGS``, adding the instance's GPU
+    # count as the TP size unless AUTO_PARALLEL is false or the args set a parallel size
+    template = ('image: vastai/sglang\ntag: latest\nenv:\n'
+                '  SGLANG_MODEL: "qwen3-8b"\n  SGLANG_ARGS: "--port 18000 --context-length 4096"\n')
+    assert unpaste([template])[0] == ["--model-path", "qwen3-8b", "--port", "18000",
+                                      "--context-length", "4096",
+                                      "--tensor-parallel-size", "$GPU_COUNT"]
+    fixed = template + '  AUTO_PARALLEL: "false"\n'
+    assert unpaste([fixed])[0][-1] == "4096"
+    # another image, or no model, is no launch
+    with pytest.raises(InputError):
+        unpaste([template.replace("SGLANG_MODEL", "MODEL")])

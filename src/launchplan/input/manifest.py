@@ -237,7 +237,7 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
     seen.add(id(node))
     implicit = implicit or {}
     if isinstance(node, dict):
-        words = _words_of(node, outer)
+        words = _words_of(node, outer) or _image_launch(node)
         if words:
             yield words, _env_of(node, words, implicit), node
             # its command lists are its own, not exec forms of their own
@@ -315,6 +315,18 @@ def _words_of(node: dict[Any, Any], outer: str = "") -> list[str]:
         if isinstance(script, str) and "sglang" in script:
             return _argv(["sh", "-c", outer + _task_exports(node) + script])
     return []
+
+
+def _image_launch(node: dict[Any, Any]) -> list[str]:
+    """The launch of a container or template that gives no command but an image that
+    starts SGLang from the variables its ``env`` mapping sets (a Vast.ai template)."""
+    image, env = node.get("image"), node.get("env")
+    if not isinstance(image, str) or not isinstance(env, dict):
+        return []
+    from launchplan.input.launcher_images import environment_launch
+
+    values = {str(k): _text(v) for k, v in env.items() if v is not None}
+    return environment_launch(image, values) or []
 
 
 def _task_exports(node: dict[Any, Any]) -> str:
