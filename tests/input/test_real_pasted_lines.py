@@ -478,3 +478,12 @@ def test_the_environment_reaches_a_launch_through_the_runner_that_hands_it_to_a_
 def test_a_loop_over_an_arrays_indices_is_read_at_its_first_run():
     argv, env = unpaste([_by_source("57406039107")["text"]])
     assert argv[argv.index("--port") + 1] == "30000" and env == ["CUDA_VISIBLE_DEVICES=0"]
+
+
+def test_a_slurm_head_address_from_an_array_of_a_commands_output_stays_open():
+    # the sbatch array job's head node is ${nodes_array[0]} of nodes_array=($nodes), nodes
+    # being scontrol's output: the address keeps the expansion (was: "$(scontrol", the
+    # command's first word taken for the array's first item)
+    argv, _ = unpaste([_by_source("49646002361")["text"]])
+    assert argv[argv.index("--dist-init-addr") + 1] == (
+        '$(srun --nodes=1 --ntasks=1 -w "${nodes_array[0]}" hostname --ip-address):5000')
