@@ -4,8 +4,10 @@ Operators paste the container spec that runs SGLang as often as a shell line: a 
 pod, Deployment or LeaderWorkerSet template (``command:`` and ``args:`` lists, ``env:``
 entries), a Docker Compose service (``entrypoint:``/``command:`` as a list or a string,
 ``environment:``), a bare exec-form array (``["python3", "-m", "sglang.launch_server",
-...]``), a Dockerfile's ``CMD [...]`` or a task whose ``commands``/``run`` is a shell script
-(dstack, SkyPilot). This module finds the launches in such a text: each container whose
+...]``), a Dockerfile's ``CMD [...]``, a task whose ``commands``/``run`` is a shell script
+(dstack, SkyPilot, a CI workflow's steps with the workflow's and job's ``env``), an Ansible
+``docker_container`` task (its ``env`` a mapping) or a Vast.ai template whose image launches
+from its variables. This module finds the launches in such a text: each container whose
 words start SGLang's launcher (a RoleBasedGroup's prefill and decode roles are two), its
 words from the launcher on, and the environment the manifest gives it.
 
