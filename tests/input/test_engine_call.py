@@ -97,3 +97,19 @@ def test_a_pages_prose_around_a_fenced_engine_call_is_not_read_as_python():
             '```\n\n    [2026-03-14 04:50:28] INFO server_args.py:2140: Attention backend not '
             'specified.\n')
     assert unpaste([page]) == (["--model-path", "qwen3-8b", "--tp-size", "2"], [])
+
+
+def test_environ_setdefault_and_update_before_the_engine_are_its_environment():
+    # a serverless handler sets defaults with os.environ.setdefault (the value, in a process
+    # that sets none of its own) and os.environ.update; both reach the engine, in order
+    script = ('import os\nos.environ.setdefault("SGLANG_ENABLE_JIT_DEEPGEMM", "0")\n'
+              'os.environ.update({"SGLANG_USE_AITER": "1"}, NCCL_DEBUG="INFO")\n'
+              'os.environ.setdefault("HF_HOME", os.getcwd())\n'
+              'import sglang as sgl\nengine = sgl.Engine(model_path="qwen3-8b", tp_size=2)\n')
+    assert engine_launch(script) == (["--model-path", "qwen3-8b", "--tp-size", "2"],
+                                     ["SGLANG_ENABLE_JIT_DEEPGEMM=0", "SGLANG_USE_AITER=1",
+                                      "NCCL_DEBUG=INFO"])
+    # and so they do for a launch a script runs as a subprocess
+    popen = ('import os, subprocess\nos.environ.setdefault("SGLANG_X", "1")\n'
+             'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m"])\n')
+    assert unpaste([popen]) == (["--model-path", "m"], ["SGLANG_X=1"])

@@ -293,3 +293,70 @@ def test_a_manifest_indented_as_a_whole_is_read_without_its_indent():
             '         --tp 2\n    port: 8000\n    ```\n    </div>\n')
     assert unpaste([page]) == (["--model-path", "qwen3-8b", "--tp", "2"],
                                ["MODEL_ID=qwen3-8b"])
+
+
+ANSIBLE = """\
+- hosts: gpu
+  tasks:
+    - name: Start SGLang container
+      docker_container:
+        name: sglang
+        image: lmsysorg/sglang:latest
+        env:
+          HF_TOKEN: "{{ lookup('ansible.builtin.env', 'HF_TOKEN') }}"
+          CUDA_DEVICE_ORDER: PCI_BUS_ID
+          SGLANG_ENABLE_JIT_DEEPGEMM: 0
+        device_requests:
+          - driver: nvidia
+            count: 2
+            capabilities:
+              - ['gpu','nvidia']
+        command: >
+          python3
+          -m sglang.launch_server
+          --model-path qwen3-8b
+"""
+
+
+def test_a_container_env_given_as_a_mapping_is_its_environment():
+    # Ansible's docker_container (like Nomad's env block) maps names to values; a value the
+    # tool renders from a template is not known to the paste, so it is left out
+    assert unpaste([ANSIBLE]) == (["--model-path", "qwen3-8b"],
+                                  ["CUDA_DEVICE_ORDER=PCI_BUS_ID",
+                                   "SGLANG_ENABLE_JIT_DEEPGEMM=0"])
+
+
+def test_docker_device_requests_count_the_gpus_the_container_sees():
+    from launchplan.input.manifest import gpus_requested
+
+    assert gpus_requested(ANSIBLE) == 2
+    assert gpus_requested(ANSIBLE.replace("count: 2", "count: -1")) is None  # every GPU
+
+
+def test_a_workflows_and_jobs_env_reach_the_run_script_of_a_step():
+    # GitHub Actions sets a workflow's env, then its job's, then the step's, for the step's
+    # run script: a job pinning CUDA_VISIBLE_DEVICES narrows the launch in every step
+    workflow = ("name: e2e\non: push\nenv:\n  PORT: '8413'\njobs:\n  gpu-job:\n"
+                "    runs-on: self-hosted\n    env:\n      CUDA_VISIBLE_DEVICES: 6\n"
+                "    steps:\n    - uses: actions/checkout@v3\n    - name: Launch\n"
+                "      env:\n        TP: '1'\n      run: |\n"
+                "        python3 -m sglang.launch_server --model-path qwen3-8b --port $PORT"
+                " --tp $TP &\n        sleep 60\n")
+    assert unpaste([workflow]) == (["--model-path", "qwen3-8b", "--port", "8413", "--tp", "1"],
+                                   ["PORT=8413", "CUDA_VISIBLE_DEVICES=6", "TP=1"])
+
+
+def test_a_vast_template_launches_from_the_variables_its_image_reads():
+    # vastai/sglang runs no command a template gives: its supervisor script starts
+    # ``sglang serve --model-path $SGLANG_MODEL $SGLANG_ARGS``, adding the instance's GPU
+    # count as the TP size unless AUTO_PARALLEL is false or the args set a parallel size
+    template = ('image: vastai/sglang\ntag: latest\nenv:\n'
+                '  SGLANG_MODEL: "qwen3-8b"\n  SGLANG_ARGS: "--port 18000 --context-length 4096"\n')
+    assert unpaste([template])[0] == ["--model-path", "qwen3-8b", "--port", "18000",
+                                      "--context-length", "4096",
+                                      "--tensor-parallel-size", "$GPU_COUNT"]
+    fixed = template + '  AUTO_PARALLEL: "false"\n'
+    assert unpaste([fixed])[0][-1] == "4096"
+    # another image, or no model, is no launch
+    with pytest.raises(InputError):
+        unpaste([template.replace("SGLANG_MODEL", "MODEL")])

@@ -390,6 +390,17 @@ def test_a_here_documents_lines_are_a_file_not_commands_until_the_file_runs():
     assert launch_count([written_only]) == 0
 
 
+def test_a_job_script_a_shell_reads_on_stdin_is_run_as_the_unquoted_here_document_wrote_it():
+    # a CI job writes its Slurm script with an unquoted here-document (the shell undoes
+    # \\$ and joins \\-continued lines as it writes) and feeds it to bash on stdin
+    text = ('JOB_SCRIPT=$(mktemp /tmp/slurm-XXXXXX.sh)\ncat > $JOB_SCRIPT <<-EOF\n'
+            'port=30001\npython3 -m sglang.launch_server --model-path qwen3-8b \\\n'
+            '--port \\$port --tp 8 > /results/server_\\${SLURM_JOB_ID}.log 2>&1 &\n'
+            'EOF\n\nsrun --partition=h200 --gres=gpu:8 --export=ALL \\\nbash < $JOB_SCRIPT\n')
+    assert unpaste([text]) == (["--model-path", "qwen3-8b", "--port", "30001", "--tp", "8"],
+                               [])
+
+
 def test_a_launch_shown_in_a_review_diff_is_read_as_the_change_leaves_it():
     fenced = ("````diff\n-python -m sglang.launch_server \\\n-    --model-path old/model \\\n"
               "-    --tp-size 4 \\\n+sglang serve new/model \\\n+    --tp-size 8\n"

@@ -272,6 +272,20 @@ def test_the_environment_reaches_a_shell_a_runner_hands_the_launch_to(text, env)
     assert any("sets Z on the host" in n for n in notes) == ("Z=3" in text)
 
 
+def test_an_array_of_a_commands_output_has_items_the_paste_does_not_know():
+    # a Slurm job's ``nodes_array=($nodes)`` of ``nodes=$(scontrol show hostnames ...)``
+    # holds the host names the command prints: its first item is not the first word of the
+    # command's text, and a flag holding it names the expansion as written
+    job = ('nodes=$(scontrol show hostnames "$SLURM_JOB_NODELIST")\nnodes_array=($nodes)\n'
+           'head_node=${nodes_array[0]}\n'
+           'python3 -m sglang.launch_server --model-path m --dist-init-addr $head_node:5000\n')
+    assert unpaste([job])[0] == ["--model-path", "m", "--dist-init-addr",
+                                 "${nodes_array[0]}:5000"]
+    # a variable holding plain words still splits into them
+    words = "ARGS='--tp 2'\nA=($ARGS)\npython3 -m sglang.launch_server --model-path m ${A[1]}\n"
+    assert unpaste([words])[0] == ["--model-path", "m", "2"]
+
+
 def test_an_array_item_by_index_and_a_loop_over_an_array_take_its_values():
     # ``for idx in "${!GPU_IDS[@]}"`` runs first with idx 0, so ``${GPU_IDS[$idx]}`` is the
     # first item and ``$((30000 + idx * 10))`` 30000; a loop over the items takes the first

@@ -51,7 +51,10 @@ def test_the_set_is_real_and_varied():
              '"SM_SGLANG_': 0, "deep-learning-containers/sglang:server": 0,
              'ENTRYPOINT ["python3"': 0, "!nohup ": 0, "screen -dmS": 0,
              '"containerDefinitions"': 0, "--entrypoint sglang": 0, "GLM-5.3": 0,
-             ':?Set': 0, "<<: *": 0}
+             ':?Set': 0, "<<: *": 0, "docker_container:": 0, "runs-on:": 0,
+             "bash < $JOB_SCRIPT": 0, "=($nodes)": 0, "SessionExecuteRequest(": 0,
+             "kubectl run ": 0, "tmux send-keys": 0, "setsid python3": 0,
+             "os.environ.setdefault(": 0, "image: vastai/sglang": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
@@ -475,3 +478,12 @@ def test_the_environment_reaches_a_launch_through_the_runner_that_hands_it_to_a_
 def test_a_loop_over_an_arrays_indices_is_read_at_its_first_run():
     argv, env = unpaste([_by_source("57406039107")["text"]])
     assert argv[argv.index("--port") + 1] == "30000" and env == ["CUDA_VISIBLE_DEVICES=0"]
+
+
+def test_a_slurm_head_address_from_an_array_of_a_commands_output_stays_open():
+    # the sbatch array job's head node is ${nodes_array[0]} of nodes_array=($nodes), nodes
+    # being scontrol's output: the address keeps the expansion (was: "$(scontrol", the
+    # command's first word taken for the array's first item)
+    argv, _ = unpaste([_by_source("49646002361")["text"]])
+    assert argv[argv.index("--dist-init-addr") + 1] == (
+        '$(srun --nodes=1 --ntasks=1 -w "${nodes_array[0]}" hostname --ip-address):5000')

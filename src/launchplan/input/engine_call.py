@@ -55,10 +55,13 @@ def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list
     ``text`` (in source order, from 1; the first by default): a script that compares two
     settings, or loads a teacher and a student, starts an engine for each."""
     tree = _tree(text)
-    env: list[str] = []
+    found: list[tuple[int, int, list[str]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
-            env.extend(environ_assignment(node))
+            found.append((node.lineno, node.col_offset, environ_assignment(node)))
+        elif isinstance(node, ast.Call):
+            found.append((node.lineno, node.col_offset, environ_call(node)))
+    env = [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
     calls = _calls(tree, _ray_sglang(text))
     if not calls:
         raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
@@ -196,6 +199,37 @@ def environ_assignment(node: ast.Assign) -> list[str]:
                 continue
             if isinstance(name, str):
                 out.append(f"{name}={value}")
+    return out
+
+
+def environ_call(node: ast.Call) -> list[str]:
+    """``os.environ.update({...})`` (or ``update(NAME="value")``) and
+    ``os.environ.setdefault("NAME", "value")`` as ``NAME=value`` pairs, literal names and
+    values only. ``setdefault`` gives its value where the variable is unset: a pasted
+    script is planned for a process whose environment sets nothing of its own."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and is_environ(func.value)):
+        return []
+    out: list[str] = []
+    if func.attr == "setdefault" and len(node.args) == 2:
+        name, value = node.args
+        if (isinstance(name, ast.Constant) and isinstance(name.value, str)
+                and isinstance(value, ast.Constant)
+                and isinstance(value.value, (str, int, float))
+                and not isinstance(value.value, bool)):
+            out.append(f"{name.value}={value.value}")
+    elif func.attr == "update":
+        for arg in node.args:
+            if isinstance(arg, ast.Dict):
+                out.extend(f"{k.value}={v.value}" for k, v in zip(arg.keys, arg.values)
+                           if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                           and isinstance(v, ast.Constant)
+                           and isinstance(v.value, (str, int, float))
+                           and not isinstance(v.value, bool))
+        out.extend(f"{kw.arg}={kw.value.value}" for kw in node.keywords
+                   if kw.arg and isinstance(kw.value, ast.Constant)
+                   and isinstance(kw.value.value, (str, int, float))
+                   and not isinstance(kw.value.value, bool))
     return out
 
 

@@ -29,13 +29,27 @@ def split_off(text: str) -> tuple[str, dict[str, str]]:
     lines = text.split("\n")
     kept = list(lines)
     files: dict[str, str] = {}
-    for start, _, end in closed_heredocs(lines):
+    for start, opener, end in closed_heredocs(lines):
         target = _TARGET.search(lines[start])
         if target is not None:
-            files[target.group(2)] = textwrap.dedent("\n".join(lines[start + 1:end]))
+            body = textwrap.dedent("\n".join(lines[start + 1:end]))
+            files[target.group(2)] = body if opener.group(1) else _as_written(body)
         for i in range(start + 1, end + 1):
             kept[i] = ""  # line numbers stay put
     return "\n".join(kept), files
+
+
+#: What the shell undoes in a here-document whose delimiter is unquoted as it writes the
+#: file: a backslash before ``$``, a backquote or a backslash, and backslash-newline.
+_WRITE_ESCAPE = re.compile(r"\\([$`\\])|\\\n")
+
+
+def _as_written(body: str) -> str:
+    """The text an unquoted here-document writes: ``--port \\$port`` is ``--port $port``
+    in the file (expanded when the file runs), a line continued with ``\\`` one line.
+    The ``$NAME`` the shell expands while writing is left for the file's reader, which
+    sees the same exported values when it runs."""
+    return _WRITE_ESCAPE.sub(lambda m: m.group(1) or "", body)
 
 
 def closed_heredocs(lines: list[str]) -> Iterator[tuple[int, re.Match[str], int]]:
@@ -65,13 +79,14 @@ def written(files: dict[str, str], path: str) -> str | None:
 
 
 #: A line that runs a script file: ``bash run.sh``, ``sh -x run.sh``, ``./run.sh``,
-#: ``source env.sh`` (after anything that starts it, ``srun``, ``nohup``).
-_RUNS = re.compile(r"(?:^|\s)(?:(?:bash|sh|source)(?:[ \t]+-\w+)*[ \t]+|\.[ \t]+|(?=\./))"
-                   r"(\S+)[ \t]*(?:&[ \t]*)?$")
+#: ``source env.sh``, or a shell reading it on stdin (``bash < $JOB_SCRIPT``), after
+#: anything that starts it (``srun``, ``nohup``).
+_RUNS = re.compile(r"(?:^|\s)(?:(?:bash|sh|source)(?:[ \t]+-\w+)*[ \t]+(?:<[ \t]*)?|"
+                   r"\.[ \t]+|(?=\./))(\S+)[ \t]*(?:&[ \t]*)?$")
 
 
 def run_inline(text: str, files: dict[str, str]) -> str:
-    """``text`` with each line that runs a file a here-document wrote replaced by that
+    """``text`` with each command that runs a file a here-document wrote replaced by that
     file's text: the launch a script writes to ``run.sh`` and then starts is its launch."""
     if not files:
         return text
@@ -79,6 +94,13 @@ def run_inline(text: str, files: dict[str, str]) -> str:
     for line in text.split("\n"):
         runs = _RUNS.search(line)
         body = written(files, runs.group(1)) if runs else None
+        if body is not None:
+            # the command that runs the file (``srun ... \\`` then ``bash < FILE``) is the
+            # file's lines, the runner's continued lines with it
+            back = len(out)
+            while back and out[back - 1].rstrip().endswith("\\"):
+                back -= 1
+                out[back] = ""
         out.append(body if body is not None else line)
     return "\n".join(out)
 

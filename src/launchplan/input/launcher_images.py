@@ -9,8 +9,9 @@ launchplan knows it when the paste shows it (a Dockerfile in the same text whose
 or for the images it knows do so: the AWS Deep Learning Containers' SGLang server images for
 EC2, ECS and EKS (``public.ecr.aws/deep-learning-containers/sglang:server-...``, or their ECR
 copies), which AWS documents run with the launcher's flags after the image. Their SageMaker
-variants read ``SM_SGLANG_*`` variables instead (``sagemaker_env``), and ``lmsysorg/sglang``
-has no such entrypoint: a command must follow it.
+variants read ``SM_SGLANG_*`` variables instead (``sagemaker_env``), as Vast.ai's
+``vastai/sglang`` reads ``SGLANG_MODEL`` and ``SGLANG_ARGS`` (``environment_launch``), and
+``lmsysorg/sglang`` has no such entrypoint: a command must follow it.
 """
 
 from __future__ import annotations
@@ -76,6 +77,35 @@ def entrypoint_option(segment: list[str], image: int) -> list[str] | None:
 def known_entrypoint(image: str) -> list[str] | None:
     """The launcher words an image launchplan knows starts with, else None."""
     return list(_LAUNCHER) if _AWS_SERVER_IMAGE.search(image) else None
+
+
+#: Vast.ai's SGLang image (``vastai/sglang``, its templates' image), whose supervisor script
+#: starts the server from the instance's variables, not from a command.
+_VAST_IMAGE = re.compile(r"(?:^|/)vastai/sglang(?::[\w.-]+)?$")
+
+
+def environment_launch(image: str, env: dict[str, str]) -> list[str] | None:
+    """The launch words an image that starts SGLang from its environment runs, for the
+    variables ``env`` gives it; None for any other image, or when they name no model.
+
+    Vast.ai's ``vastai/sglang`` runs ``sglang serve --model-path $SGLANG_MODEL
+    $SGLANG_ARGS``, and with ``AUTO_PARALLEL`` (true unless set otherwise) and no
+    ``...parallel-size`` flag in ``SGLANG_ARGS`` adds ``--tensor-parallel-size
+    $GPU_COUNT``: the instance's GPU count, which the template does not state, so the flag
+    keeps the reference. It starts nothing without ``SGLANG_MODEL``."""
+    if not _VAST_IMAGE.search(image) or not env.get("SGLANG_MODEL"):
+        return None
+    import shlex
+
+    try:
+        args = shlex.split(env.get("SGLANG_ARGS", ""))
+    except ValueError:
+        args = env.get("SGLANG_ARGS", "").split()
+    words = ["sglang", "serve", "--model-path", env["SGLANG_MODEL"], *args]
+    auto = env.get("AUTO_PARALLEL", "true").lower() == "true"
+    if auto and "parallel-size" not in env.get("SGLANG_ARGS", ""):
+        words += ["--tensor-parallel-size", "$GPU_COUNT"]
+    return words
 
 
 def dockerfile_entrypoint(segments: list[list[str]]) -> list[str] | None:

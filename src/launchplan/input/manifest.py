@@ -4,8 +4,10 @@ Operators paste the container spec that runs SGLang as often as a shell line: a 
 pod, Deployment or LeaderWorkerSet template (``command:`` and ``args:`` lists, ``env:``
 entries), a Docker Compose service (``entrypoint:``/``command:`` as a list or a string,
 ``environment:``), a bare exec-form array (``["python3", "-m", "sglang.launch_server",
-...]``), a Dockerfile's ``CMD [...]`` or a task whose ``commands``/``run`` is a shell script
-(dstack, SkyPilot). This module finds the launches in such a text: each container whose
+...]``), a Dockerfile's ``CMD [...]``, a task whose ``commands``/``run`` is a shell script
+(dstack, SkyPilot, a CI workflow's steps with the workflow's and job's ``env``), an Ansible
+``docker_container`` task (its ``env`` a mapping) or a Vast.ai template whose image launches
+from its variables. This module finds the launches in such a text: each container whose
 words start SGLang's launcher (a RoleBasedGroup's prefill and decode roles are two), its
 words from the launcher on, and the environment the manifest gives it.
 
@@ -45,6 +47,9 @@ _LEADING_COMMENTS = re.compile(r"^(?:[ \t]*(?:#[^\n]*)?\n)+")
 #: Kubernetes' dependent-variable reference in ``command``/``args``.
 _REFERENCE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: A value a tool renders before the container starts (Jinja's ``{{ ... }}``, Ansible's and
+#: Helm's): what it becomes is the tool's business, not the text's.
+_TEMPLATED = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
 
 
 def looks_like_manifest(text: str) -> bool:
@@ -113,16 +118,29 @@ def gpus_requested(text: str, launch: int | None = None) -> int | None:
     deploy = node.get("deploy")
     reservations = _dig(deploy, "resources", "reservations", "devices")
     requests = node.get("gpus")  # Compose's own ``gpus:`` (``all``, or device requests)
+    # Docker's device requests as Ansible's docker_container spells them (``count: -1`` is
+    # every GPU, as ``--gpus all``)
+    docker = node.get("device_requests")
     for device in [*(reservations if isinstance(reservations, list) else []),
-                   *(requests if isinstance(requests, list) else [])]:
+                   *(requests if isinstance(requests, list) else []),
+                   *(docker if isinstance(docker, list) else [])]:
         if not isinstance(device, dict) or (
-                "capabilities" in device and "gpu" not in (device["capabilities"] or [])):
+                "capabilities" in device and "gpu" not in _flat(device["capabilities"])):
             continue
         ids = device.get("device_ids")
         count = len(ids) if isinstance(ids, list) and ids else _count(device.get("count"))
         if count is not None:
             return count
     return None
+
+
+def _flat(value: Any) -> list[Any]:
+    """A list's items with nested lists opened: Docker's capabilities are a list of sets
+    (``[['gpu', 'nvidia']]``), Compose writes them flat (``[gpu]``)."""
+    if not isinstance(value, list):
+        return []
+    return [leaf for item in value for leaf in (_flat(item) if isinstance(item, list)
+                                                else [item])]
 
 
 def _count(value: Any) -> int | None:
@@ -208,19 +226,20 @@ def _documents(text: str) -> list[Any]:
                          f"{problem}{where}", helm) from None
 
 
-def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
-                ) -> Iterator[tuple[list[str], list[str], Any]]:
+def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
+                outer: str = "") -> Iterator[tuple[list[str], list[str], Any]]:
     """Every (words, env, node) a manifest holds, in document order: a mapping with command or
     argument keys is a container (or a Compose service); a list of scalars is an exec
     form of its own. ``implicit``: variables the controller sets (LeaderWorkerSet's).
     A node YAML anchors and reuses is walked once (``seen``): aliases can make a short
-    text a huge or cyclic tree."""
+    text a huge or cyclic tree. ``outer``: the ``export`` lines of the variables a CI
+    workflow or job sets for every step under it (``_CI_SCOPES``)."""
     if id(node) in seen:
         return
     seen.add(id(node))
     implicit = implicit or {}
     if isinstance(node, dict):
-        words = _words_of(node)
+        words = _words_of(node, outer) or _image_launch(node)
         if words:
             yield words, _env_of(node, words, implicit), node
             # its command lists are its own, not exec forms of their own
@@ -235,6 +254,9 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
             # template (and patch) is the leader's too, index 0
             implicit = {**implicit, "RBG_LWP_GROUP_SIZE": str(pattern["size"]),
                         "RBG_LWP_WORKER_INDEX": "0"}
+        if any(key in node for key in _CI_SCOPES):
+            # a workflow's or a job's ``env`` reaches the run scripts of its steps
+            outer += _task_exports({"env": node.get("env")})
         for key, value in node.items():
             if isinstance(key, str) and key.startswith("x-"):
                 # a Compose extension field: a template services merge in (``<<: *anchor``),
@@ -245,15 +267,18 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int]
                     and "LWS_GROUP_SIZE" in implicit else implicit
                 if key == "workerTemplatePatch":  # a worker's own words: not index 0
                     inner = {k: v for k, v in inner.items() if k != "RBG_LWP_WORKER_INDEX"}
-                yield from _containers(value, inner, seen)
+                yield from _containers(value, inner, seen, outer)
     elif isinstance(node, list):
         if node and all(isinstance(item, (str, int, float)) for item in node):
             yield [_text(item) for item in node], [], None
             return
         for item in node:
-            yield from _containers(item, implicit, seen)
+            yield from _containers(item, implicit, seen, outer)
 
 
+#: Keys of a CI workflow or job whose ``env`` mapping every step under it inherits (GitHub
+#: Actions: the workflow's ``jobs``, a job's ``steps``).
+_CI_SCOPES = ("jobs", "steps")
 #: Keys whose values are a container's words.
 _WORD_KEYS = ("entrypoint", "command", "args", "commands", "run", "script")
 #: A key that names a command by a compound word (``start_command``, ``startCommand``,
@@ -264,9 +289,10 @@ _COMMAND_KEY = re.compile(r"^[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd)$")
 _SCRIPT_KEYS = ("commands", "run", "script")
 
 
-def _words_of(node: dict[Any, Any]) -> list[str]:
+def _words_of(node: dict[Any, Any], outer: str = "") -> list[str]:
     """Compose runs ``entrypoint`` then ``command``; Kubernetes ``command`` then ``args``;
-    a task that gives a shell script runs it with the shell."""
+    a task that gives a shell script runs it with the shell, after the ``outer`` exports
+    of the workflow and job around it."""
     first, second = ("entrypoint", "command") if "entrypoint" in node else ("command", "args")
     words = _argv([*_as_words(node.get(first)), *_as_words(node.get(second))])
     if words:
@@ -289,8 +315,20 @@ def _words_of(node: dict[Any, Any]) -> list[str]:
         if isinstance(script, list) and all(isinstance(line, str) for line in script):
             script = "\n".join(script)
         if isinstance(script, str) and "sglang" in script:
-            return _argv(["sh", "-c", _task_exports(node) + script])
+            return _argv(["sh", "-c", outer + _task_exports(node) + script])
     return []
+
+
+def _image_launch(node: dict[Any, Any]) -> list[str]:
+    """The launch of a container or template that gives no command but an image that
+    starts SGLang from the variables its ``env`` mapping sets (a Vast.ai template)."""
+    image, env = node.get("image"), node.get("env")
+    if not isinstance(image, str) or not isinstance(env, dict):
+        return []
+    from launchplan.input.launcher_images import environment_launch
+
+    values = {str(k): _text(v) for k, v in env.items() if v is not None}
+    return environment_launch(image, values) or []
 
 
 def _task_exports(node: dict[Any, Any]) -> str:
@@ -367,6 +405,13 @@ def _env_of(node: dict[Any, Any], words: list[str], implicit: dict[str, str]) ->
         for entry in env:
             if isinstance(entry, dict) and "value" in entry and "name" in entry:
                 pairs.append((str(entry["name"]), _text(entry["value"])))
+    elif isinstance(env, dict) and not any(key in node for key in _SCRIPT_KEYS):
+        # a mapping of names to values: Ansible's docker_container ``env``, a Nomad-style
+        # task (a task's script exports its own, ``_task_exports``); a value its tool
+        # renders first (``"{{ lookup(...) }}"``) is not known here
+        pairs.extend((str(k), _text(v)) for k, v in env.items()
+                     if v is not None and not isinstance(v, (dict, list))
+                     and not _TEMPLATED.search(_text(v)))
     environment = node.get("environment")
     if isinstance(environment, dict):
         pairs.extend((str(k), _text(v)) for k, v in environment.items() if v is not None)

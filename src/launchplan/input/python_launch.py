@@ -129,15 +129,16 @@ def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str]) -> str:
 def script_environment(text: str) -> list[str]:
     """The ``NAME=value`` pairs a Python script that holds a launch literal gives the
     server's environment, in source order: ``os.environ["NAME"] = "value"``,
-    ``os.environ.update({...})``, a container image's ``.env({...})`` (Modal's
-    ``Image.env``, the environment the server runs in), each before the launch literal's
-    line (one set after it is the client's), and a ``subprocess`` call's ``env={...}``.
+    ``os.environ.update({...})``, ``os.environ.setdefault(...)``, a container image's
+    ``.env({...})`` (Modal's ``Image.env``, the environment the server runs in), each
+    before the launch literal's line (one set after it is the client's), and a
+    ``subprocess`` call's ``env={...}``.
     Literal names and values only; one computed at run time is left out."""
     tree = _parsed(text)
     launch = _launch_node(tree) if tree is not None else None
     if tree is None or launch is None:
         return []
-    from launchplan.input.engine_call import environ_assignment, is_environ
+    from launchplan.input.engine_call import environ_assignment, environ_call, is_environ
 
     before = getattr(launch[1], "lineno", 0)
     found: list[tuple[int, int, list[str]]] = []
@@ -148,7 +149,9 @@ def script_environment(text: str) -> list[str]:
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
               and node.lineno <= before):
             func = node.func
-            if func.attr == "update" and is_environ(func.value) or func.attr == "env":
+            if is_environ(func.value):
+                pairs = environ_call(node)
+            elif func.attr == "env":
                 pairs = [pair for arg in node.args for pair in _literal_mapping(arg)]
         if isinstance(node, ast.Call):
             pairs += [pair for kw in node.keywords if kw.arg == "env"

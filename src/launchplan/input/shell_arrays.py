@@ -22,6 +22,9 @@ _OPENER = re.compile(r"^([ \t]*)(?:(?:local|declare|typeset|readonly)(?:[ \t]+-\
                      r"([A-Za-z_]\w*)(\+?)=\(", re.MULTILINE)
 #: A reference to all of an array's items: ``${NAME[@]}`` (quotes taken off by now).
 _ALL_ITEMS = re.compile(r"^\$\{([A-Za-z_]\w*)\[[@*]\]\}$")
+#: A command substitution the paste could not work out (``$(scontrol ...)``, backquotes;
+#: not arithmetic): the words it stands for are the command's output.
+_COMMAND_OUTPUT = re.compile(r"\$\((?!\()|`")
 #: How the items are kept among the script's string values.
 _SEPARATOR = "\x1f"
 
@@ -87,7 +90,13 @@ def assign(segment: list[str], values: dict[str, str]) -> bool:
     for word in words:
         listed = items(word, values)
         if listed is None and shell_vars.WHOLE_REFERENCE.match(word):
-            listed = shell_vars.expand(word, values).split()  # ``($ARGS)``: split at spaces
+            value = shell_vars.expand(word, values)
+            if _COMMAND_OUTPUT.search(value):
+                # ``($nodes)`` of ``nodes=$(scontrol show hostnames)``: the words are the
+                # command's output, unknown here; ``${ARR[0]}`` stays as written
+                values.pop(f"{name}[@]", None)
+                return True
+            listed = value.split()  # ``($ARGS)``: split at spaces
         found.extend(listed if listed is not None else [shell_vars.expand(word, values)])
     if op == "+=":
         found = [*(items(f"${{{name}[@]}}", values) or []), *found]
