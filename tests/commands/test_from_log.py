@@ -79,6 +79,16 @@ def test_real_logs_plan_with_only_their_classified_differences(capsys, entry):
         assert again["agrees"] and again["release"] == entry["compat_too"]
 
 
+@pytest.mark.parametrize("entry", SOURCES, ids=lambda e: e["file"])
+def test_a_log_s_context_is_the_stand_in_s(capsys, entry):
+    """The model planned (bundled, shipped or a parity config standing in for the log's) must
+    carry the context the log's scheduler line reports: its RoPE table, counted with the
+    weights, is max_position_embeddings long, so another context sizes weights and pool."""
+    rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
+    if "context_len" in rows:
+        assert rows["context_len"]["planned"] == rows["context_len"]["logged"]
+
+
 def test_the_dict_later_releases_log_is_compared_like_the_repr(capsys, tmp_path):
     """0.5.21 on, SGLang logs server_args={...} (its resolved dict), where enable_dp_attention
     is the report attn_dp_size > 1 (true here, though the field resolves false): the oracle's
