@@ -128,6 +128,11 @@ def test_a_draft_s_weight_load_counts_with_the_target_s() -> None:
     assert parse_memory(ranks).loaded_gib == pytest.approx(15.06 + 1.70)
     older = one.replace(", mem usage=15.06 GB", "").replace(", mem usage=1.70 GB", "")
     assert parse_memory(older).loaded_gib == pytest.approx((78.58 - 63.52) + (59.67 - 57.97))
+    # a second start-up pasted after the first one's scheduler line is not a draft
+    scheduler = ("[2025-09-03 04:13:46] max_total_num_tokens=20480, chunked_prefill_size=8192,"
+                 " max_prefill_tokens=16384, max_running_requests=128, context_len=8192\n")
+    again = one.splitlines(keepends=True)
+    assert parse_memory("".join(again[:2]) + scheduler + "".join(again)).loaded_gib == 15.06
 
 
 def test_the_scheduler_line_wins_over_the_pool_line() -> None:

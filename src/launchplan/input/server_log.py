@@ -255,11 +255,15 @@ def _rank(text: str, at: int) -> tuple[str, ...]:
 
 def _later_loads_gib(text: str, first: re.Match[str]) -> float:
     """What the first record's rank took in its later weight loads (a draft's, after the
-    target's): each load's logged usage, or (releases that log none) the avail mem of its
-    "Load weight begin" minus that of its end. Other ranks print the same loads again."""
+    target's) up to the scheduler's line: each load's logged usage, or (releases that log
+    none) the avail mem of its "Load weight begin" minus that of its end. Other ranks print
+    the same loads again."""
     rank = _rank(text, first.start())
+    # the start-up ends at the scheduler's line: a load after it is another start-up's
+    done = _SCHEDULER.search(text, first.end())
+    stop = done.start() if done else len(text)
     total = 0.0
-    for end in _AFTER.finditer(text, first.end()):
+    for end in _AFTER.finditer(text, first.end(), stop):
         if _rank(text, end.start()) != rank:
             continue
         if end.group(2):
