@@ -400,3 +400,16 @@ def test_an_amd_log_s_pool_is_planned_within_half_a_percent(capsys, name):
     rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
     assert abs(rows["weights as loaded"]["error"]) < 0.01
     assert abs(rows["max_total_num_tokens"]["error_from_logged_free_memory"]) < 0.005
+
+
+@pytest.mark.parametrize(("name", "tokens"), [("llms-in-clouds-qwq-32b-4xl4.log", 46611),
+                                              ("issue12726-qwen3-4b-lora-ngram.log", 421472)])
+def test_pools_of_this_round_s_logs_are_planned_within_a_percent(capsys, name, tokens):
+    """QwQ-32B at TP4 on 4 x L4 (0.4.3.post4) and Qwen3-4B on an assumed H100 (0.5.4.post3):
+    the pool planned with the target's assumption within 1% of the logged one."""
+    entry = next(e for e in SOURCES if e["file"] == name)
+    rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
+    assert rows["max_total_num_tokens"]["logged"] == tokens
+    assert abs(rows["max_total_num_tokens"]["error"]) < 0.01
+    if "weights as loaded" in rows:
+        assert abs(rows["weights as loaded"]["error"]) < 0.01
