@@ -79,6 +79,16 @@ def test_real_logs_plan_with_only_their_classified_differences(capsys, entry):
         assert again["agrees"] and again["release"] == entry["compat_too"]
 
 
+@pytest.mark.parametrize("entry", SOURCES, ids=lambda e: e["file"])
+def test_a_log_s_context_is_the_stand_in_s(capsys, entry):
+    """The model planned (bundled, shipped or a parity config standing in for the log's) must
+    carry the context the log's scheduler line reports: its RoPE table, counted with the
+    weights, is max_position_embeddings long, so another context sizes weights and pool."""
+    rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
+    if "context_len" in rows:
+        assert rows["context_len"]["planned"] == rows["context_len"]["logged"]
+
+
 def test_the_dict_later_releases_log_is_compared_like_the_repr(capsys, tmp_path):
     """0.5.21 on, SGLang logs server_args={...} (its resolved dict), where enable_dp_attention
     is the report attn_dp_size > 1 (true here, though the field resolves false): the oracle's
@@ -390,3 +400,16 @@ def test_an_amd_log_s_pool_is_planned_within_half_a_percent(capsys, name):
     rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
     assert abs(rows["weights as loaded"]["error"]) < 0.01
     assert abs(rows["max_total_num_tokens"]["error_from_logged_free_memory"]) < 0.005
+
+
+@pytest.mark.parametrize(("name", "tokens"), [("llms-in-clouds-qwq-32b-4xl4.log", 46611),
+                                              ("issue12726-qwen3-4b-lora-ngram.log", 421472)])
+def test_pools_of_this_round_s_logs_are_planned_within_a_percent(capsys, name, tokens):
+    """QwQ-32B at TP4 on 4 x L4 (0.4.3.post4) and Qwen3-4B on an assumed H100 (0.5.4.post3):
+    the pool planned with the target's assumption within 1% of the logged one."""
+    entry = next(e for e in SOURCES if e["file"] == name)
+    rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
+    assert rows["max_total_num_tokens"]["logged"] == tokens
+    assert abs(rows["max_total_num_tokens"]["error"]) < 0.01
+    if "weights as loaded" in rows:
+        assert abs(rows["weights as loaded"]["error"]) < 0.01

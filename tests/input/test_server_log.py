@@ -107,6 +107,34 @@ def test_memory_lines_of_newer_releases_are_read() -> None:
     assert memory.any() and not parse_memory("no memory lines here").any()
 
 
+def test_a_draft_s_weight_load_counts_with_the_target_s() -> None:
+    """An EAGLE log loads the target, then the draft (the docs build of 2025-09-03): what the
+    weights took is both loads, as the plan's weights are target and draft; a multi-rank log
+    counts the first rank's loads only, and a release that logs no usage is read pair by
+    pair (begin minus end)."""
+    from launchplan.input.server_log import parse_memory
+
+    one = ("[2025-09-03 04:13:20] Load weight begin. avail mem=78.58 GB\n"
+           "[2025-09-03 04:13:35] Load weight end. type=LlamaForCausalLM, dtype=torch.float16,"
+           " avail mem=63.52 GB, mem usage=15.06 GB.\n"
+           "[2025-09-03 04:13:38] Load weight begin. avail mem=59.67 GB\n"
+           "[2025-09-03 04:13:39] Load weight end. type=LlamaForCausalLMEagle, "
+           "dtype=torch.float16, avail mem=57.97 GB, mem usage=1.70 GB.\n")
+    memory = parse_memory(one)
+    assert memory.loaded_gib == pytest.approx(15.06 + 1.70)
+    assert memory.free_before_gib == 78.58 and memory.weights_gib == 15.06
+    ranks = "".join(line.replace("] Load", f" {tag}] Load") + "\n"
+                    for line in one.splitlines() for tag in ("TP1", "TP0"))
+    assert parse_memory(ranks).loaded_gib == pytest.approx(15.06 + 1.70)
+    older = one.replace(", mem usage=15.06 GB", "").replace(", mem usage=1.70 GB", "")
+    assert parse_memory(older).loaded_gib == pytest.approx((78.58 - 63.52) + (59.67 - 57.97))
+    # a second start-up pasted after the first one's scheduler line is not a draft
+    scheduler = ("[2025-09-03 04:13:46] max_total_num_tokens=20480, chunked_prefill_size=8192,"
+                 " max_prefill_tokens=16384, max_running_requests=128, context_len=8192\n")
+    again = one.splitlines(keepends=True)
+    assert parse_memory("".join(again[:2]) + scheduler + "".join(again)).loaded_gib == 15.06
+
+
 def test_the_scheduler_line_wins_over_the_pool_line() -> None:
     from launchplan.input.server_log import parse_memory
 

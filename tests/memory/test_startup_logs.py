@@ -67,6 +67,24 @@ def test_every_log_plans_without_error(entry):
         assert bench.replay(entry, override=True).override
 
 
+@pytest.mark.parametrize("entry", [e for e in LOGS if e["logged"].get("context_len")],
+                         ids=lambda e: e["id"])
+def test_a_stand_in_config_plans_the_logged_context(entry):
+    """A published config standing in for the logged model must carry the context the log
+    reports: the RoPE cos/sin table counted with the weights is max_position_embeddings long,
+    so a stand-in of another context sizes the weights, and so the pool, differently."""
+    from launchplan.memory.plan import memory_plan
+
+    target = bench.with_overrides(
+        bench.get_target(entry["target"]), memory_mib=entry.get("gpu_memory_mib"),
+        gpu_count=entry.get("gpu_count"))
+    path = entry["model_path"]
+    if (ROOT / path).is_dir():
+        path = str(ROOT / path)
+    plan = memory_plan(bench.resolve(bench.argv_of(entry), gpu=target, model_path=path))
+    assert plan is not None and plan.context_len == entry["logged"]["context_len"]
+
+
 def test_the_override_is_the_logged_figure():
     entry = next(e for e in LOGS if e["logged"].get("before_load_gib"))
     replay = bench.replay(entry, override=True)

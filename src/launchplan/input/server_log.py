@@ -65,6 +65,9 @@ class LoggedMemory(Struct):
     before_load_gib: float | None = None  # "Load weight begin. avail mem="
     after_load_gib: float | None = None  # "Load weight end. ... avail mem="
     weights_gib: float | None = None  # "Load weight end. ... mem usage=" (newer releases)
+    # what the same rank's later weight loads took (a speculative draft's, loaded after the
+    # target's), so what the weights took is the target's and the draft's as the plan counts
+    more_weights_gib: float = 0.0
     max_total_num_tokens: int | None = None  # the scheduler's line, else "#tokens:"
     max_running_requests: int | None = None
     context_len: int | None = None
@@ -85,13 +88,13 @@ class LoggedMemory(Struct):
     def loaded_gib(self) -> float | None:
         """What the weights took: logged, or (older releases) before minus after."""
         if self.weights_gib is not None:
-            return self.weights_gib
+            return self.weights_gib + self.more_weights_gib
         if self.before_load_gib is not None and self.after_load_gib is not None:
-            return self.before_load_gib - self.after_load_gib
+            return self.before_load_gib - self.after_load_gib + self.more_weights_gib
         return None
 
     def any(self) -> bool:
-        return any(v is not None for v in self.as_dict().values())
+        return any(v is not None for k, v in self.as_dict().items() if k != "more_weights_gib")
 
 
 class LoggedArgs(Struct, frozen=False):
@@ -214,6 +217,8 @@ _NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
 _BEFORE = re.compile(r"Load weight begin\. avail mem=" + _NUMBER + " GB")
 _AFTER = re.compile(r"Load weight end\.[^\n]*?avail mem=" + _NUMBER + r" GB"
                     r"(?:, mem usage=" + _NUMBER + " GB)?")
+#: a record's rank tags (``TP1``, ``DP0 TP0``, ``TP0 EP0``...) before its message
+_RANK = re.compile(r"\b(?:DP|TP|PP|EP|CP)[0-9]+\b")
 _SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+),[^\n]*?max_running_requests=([0-9]+)"
                         r"(?:,[^\n]*?context_len=([0-9]+))?")
 _ALLOCATED = re.compile(r"(?:KV|Cache) is allocated\.[^\n]*?#tokens: ([0-9]+)")
@@ -226,6 +231,7 @@ def parse_memory(text: str) -> LoggedMemory:
     and other lines between them are fine); the first of each kind counts."""
     before = _BEFORE.search(text)
     after = _AFTER.search(text)
+    more = _later_loads_gib(text, after) if after else 0.0
     scheduler = _SCHEDULER.search(text)
     allocated = _ALLOCATED.search(text)
     tokens = scheduler.group(1) if scheduler else allocated.group(1) if allocated else None
@@ -234,10 +240,40 @@ def parse_memory(text: str) -> LoggedMemory:
         before_load_gib=float(before.group(1)) if before else None,
         after_load_gib=float(after.group(1)) if after else None,
         weights_gib=float(after.group(2)) if after and after.group(2) else None,
+        more_weights_gib=more,
         max_total_num_tokens=int(tokens) if tokens else None,
         max_running_requests=int(scheduler.group(2)) if scheduler else None,
         context_len=int(scheduler.group(3)) if scheduler and scheduler.group(3) else None,
         pool_made=pool_made)
+
+
+def _rank(text: str, at: int) -> tuple[str, ...]:
+    """The rank tags of the record holding position ``at`` (none on a one-GPU log)."""
+    start = text.rfind("\n", 0, at) + 1
+    return tuple(_RANK.findall(text[start:at]))
+
+
+def _later_loads_gib(text: str, first: re.Match[str]) -> float:
+    """What the first record's rank took in its later weight loads (a draft's, after the
+    target's) up to the scheduler's line: each load's logged usage, or (releases that log
+    none) the avail mem of its "Load weight begin" minus that of its end. Other ranks print
+    the same loads again."""
+    rank = _rank(text, first.start())
+    # the start-up ends at the scheduler's line: a load after it is another start-up's
+    done = _SCHEDULER.search(text, first.end())
+    stop = done.start() if done else len(text)
+    total = 0.0
+    for end in _AFTER.finditer(text, first.end(), stop):
+        if _rank(text, end.start()) != rank:
+            continue
+        if end.group(2):
+            total += float(end.group(2))
+            continue
+        begins = [b for b in _BEFORE.finditer(text, first.end(), end.start())
+                  if _rank(text, b.start()) == rank]
+        if begins:
+            total += float(begins[-1].group(1)) - float(end.group(1))
+    return total
 
 
 def _segments(body: str) -> tuple[list[str], bool]:
