@@ -117,6 +117,9 @@ SUITES = {
     # and a third (DBRX, AFMoE, Apertus, InternLM3, LFM2-MoE, CLIP; tools/gen_hubdraws_cases.py
     # --suite archdraws3)
     "archdraws3": "archdraws3-cases.json",
+    # and a fourth (Persimmon, OLMo 1, HunYuan dense and MoE, InternVL, dots.ocr;
+    # tools/gen_hubdraws_cases.py --suite archdraws4)
+    "archdraws4": "archdraws4-cases.json",
     # RDMA device lists of the three Mooncake places SGLang checks them, on a simulated host
     # that has the devices (tools/gen_ibdevices_cases.py)
     "ibdevices": "ibdevices-cases.json",
