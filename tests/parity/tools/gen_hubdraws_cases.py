@@ -29,7 +29,9 @@ and static FP8, OLMo 3, whose SGLang config class renames its architecture, Mamb
 ERNIE 4.5, MiniMax-M3's sparse-attention VLM in ModelOpt's mixed NVFP4); ``--suite archdraws3``
 over ``ARCHDRAWS3``, a third (DBRX, whose real file SGLang's transformers refuses, Arcee's AFMoE
 with its sliding window, Apertus, InternLM3, LFM2's MoE, and CLIP, which SGLang serves as an
-embedder).
+embedder); ``--suite archdraws4`` over ``ARCHDRAWS4``, a fourth (Persimmon's partial rotary and QK
+layer norm, OLMo 1, HunYuan's dense and MoE classes with their alpha-scaled dynamic RoPE, and
+InternVL's chat class around a Qwen2 text model, dots.ocr's own config class).
 Their generation imports launchplan (``PYTHONPATH=src``), and the variables a launch may draw
 are those today's rules read: a rule that reads one more variable changes the draw, so the
 committed ``envdraws`` is the draw of the rules it was generated with (record it again after
@@ -65,7 +67,8 @@ POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
          "shipenvdraws": (FACTS / "hub", "shipped/", 4646, False),
          "archdraws": (MODELS, "parity-models/", 4747, False),
          "archdraws2": (MODELS, "parity-models/", 4848, False),
-         "archdraws3": (MODELS, "parity-models/", 4949, False)}
+         "archdraws3": (MODELS, "parity-models/", 4949, False),
+         "archdraws4": (MODELS, "parity-models/", 5050, False)}
 #: suite -> the only folders of its pool it draws from
 ARCHDRAWS = ("chatglm3-6b", "deepseek-vl2-tiny", "exaone-3.0-7.8b", "glm-4-9b", "gpt-bigcode",
              "gpt-j-6b", "gpt2", "janus-1.3b", "laguna-s-2.1-fp8", "laguna-xs.2-fp8",
@@ -79,9 +82,14 @@ ARCHDRAWS2 = ("devstral-2-123b-instruct", "ernie-4.5-0.3b-base", "mamba-2.8b-hf"
 #: conversions) and a CLIP config kept beside a tutorial
 ARCHDRAWS3 = ("apertus-8b-instruct-2509-4bit", "clip-vit-base-patch32", "dbrx-instruct-4bit",
               "internlm3-8b-instruct-4bit", "lfm2-8b-a1b-4bit", "trinity-nano-preview-4bit")
-ONLY = {"archdraws": ARCHDRAWS, "archdraws2": ARCHDRAWS2, "archdraws3": ARCHDRAWS3}
+#: the fourth round's: architectures SGLang registers that no parity config had, on published
+#: files vendored by public repositories (tests/parity/models/README.md names each source)
+ARCHDRAWS4 = ("dots-ocr", "hunyuan-a13b-instruct", "hunyuan-mt-7b", "internvl3-1b", "olmo-1b-hf",
+              "persimmon-8b-base")
+ONLY = {"archdraws": ARCHDRAWS, "archdraws2": ARCHDRAWS2, "archdraws3": ARCHDRAWS3,
+        "archdraws4": ARCHDRAWS4}
 #: suite -> its default number of draws (400 unless named)
-COUNTS = {"archdraws": 250, "archdraws2": 200, "archdraws3": 60}
+COUNTS = {"archdraws": 250, "archdraws2": 200, "archdraws3": 60, "archdraws4": 60}
 #: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
              "int": ("0", "1", "8", "64", "4096", "abc"),
