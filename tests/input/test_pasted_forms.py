@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from launchplan.commands.main import main
+from launchplan.input.pasted import unpaste
 
 #: (field, flag, values): the values as a command line writes them (switches: True)
 CHOICES: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
@@ -79,3 +80,14 @@ def test_every_pasted_form_plans_as_the_flags_do(seed, capsys):
     expected = outcome(capsys, *argv)
     for name, text in forms(argv, keywords).items():
         assert outcome(capsys, text) == expected, name
+
+
+def test_a_fish_set_with_export_is_the_launchs_environment():
+    # fish has no export: ``set -gx NAME VALUE`` exports, ``set -g NAME VALUE`` only sets
+    fish = ("```fish\nset -gx CUDA_VISIBLE_DEVICES 0\nset -g MODEL /models/m\n"
+            "$TRAIN_PY -m sglang.launch_server --model-path $MODEL --port 8000\n```\n")
+    assert unpaste([fish]) == (["--model-path", "/models/m", "--port", "8000"],
+                               ["CUDA_VISIBLE_DEVICES=0"])
+    # bash's own set (trace, options, its arguments) sets no variable
+    bash = "set -euo pipefail\nset -x\npython -m sglang.launch_server --model-path m\n"
+    assert unpaste([bash]) == (["--model-path", "m"], [])
