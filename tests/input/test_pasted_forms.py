@@ -91,3 +91,13 @@ def test_a_fish_set_with_export_is_the_launchs_environment():
     # bash's own set (trace, options, its arguments) sets no variable
     bash = "set -euo pipefail\nset -x\npython -m sglang.launch_server --model-path m\n"
     assert unpaste([bash]) == (["--model-path", "m"], [])
+
+
+@pytest.mark.parametrize("script", ["./.venv/bin/sglang", "/opt/venv/bin/sglang"])
+def test_sglangs_console_script_by_path_is_the_launcher(script):
+    # a venv that is not activated runs its console script by path
+    line = f'PATH="$PWD/.venv/bin:$PATH" {script} serve \\\n  --model-path /models/m --tp 2'
+    assert unpaste([line]) == (["--model-path", "/models/m", "--tp", "2"],
+                               ["PATH=$PWD/.venv/bin:$PATH"])
+    assert unpaste([f"{script} serve --model-path /models/m"]) == (
+        ["--model-path", "/models/m"], [])
