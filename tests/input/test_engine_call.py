@@ -149,3 +149,15 @@ def test_a_keyword_that_is_no_field_is_named_before_any_open_value(capsys):
     abbreviated = "import sglang as sgl\nsgl.Engine(model_path='qwen3-8b', enable_flashinfer=True)"
     assert main(["resolve", "--gpu", "h100", abbreviated]) == 2
     assert "enable_flashinfer" in capsys.readouterr().err
+
+
+def test_a_keyword_set_from_the_environment_with_a_default_takes_that_default():
+    # a service reads its sizes from the environment with defaults (BentoML's NUM_GPUS):
+    # pasted, it runs in a process that sets none, so each default is the value
+    script = ('import os\nimport sglang as sgl\n'
+              'MAX_LEN = int(os.environ.get("MAX_LEN", 8*1024))\n'
+              'NUM_GPUS = int(os.environ.get("NUM_GPUS", 8))\n'
+              'sgl.Engine(model_path="m", context_length=MAX_LEN, tp_size=NUM_GPUS,\n'
+              '           port=int(os.getenv("PORT", "30000")))\n')
+    assert engine_launch(script) == (["--model-path", "m", "--context-length", "8192",
+                                      "--tp-size", "8", "--port", "30000"], [])

@@ -337,6 +337,7 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
             continue
         if isinstance(expr, ast.Name) and expr.id in names:
             expr = names[expr.id]  # ``model_path=MODEL`` with ``MODEL = "..."`` above
+        expr = _defaulted(expr)
         spec = FIELDS.get(name)
         if spec is None:
             # ServerArgs(**kwargs) refuses a keyword it lacks before it looks at any value,
@@ -356,6 +357,42 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
             continue
         argv.extend(_flag_words(spec, value))
     return argv
+
+
+#: Integer arithmetic a script writes in a default (``8*1024``).
+_ARITHMETIC = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+               ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b}
+
+
+def _defaulted(expr: ast.expr) -> ast.expr:
+    """``expr`` as a literal when the script fixes it: ``os.environ.get(NAME, default)`` (or
+    ``os.getenv``) is its default, as in a process that sets none of its own; ``int(...)``,
+    ``float(...)`` and ``str(...)`` of a literal, and integer arithmetic (``8*1024``), are
+    worked out. Anything else comes back as it is (a value known only at run time)."""
+    if isinstance(expr, ast.BinOp) and type(expr.op) in _ARITHMETIC:
+        left, right = _defaulted(expr.left), _defaulted(expr.right)
+        if all(isinstance(side, ast.Constant) and type(side.value) is int
+               for side in (left, right)):
+            try:
+                value = _ARITHMETIC[type(expr.op)](left.value, right.value)  # type: ignore[attr-defined]
+            except ZeroDivisionError:
+                return expr
+            return ast.Constant(value)
+        return expr
+    if not isinstance(expr, ast.Call) or expr.keywords:
+        return expr
+    func = ast.unparse(expr.func)
+    if func in ("os.environ.get", "os.getenv") and len(expr.args) == 2:
+        return _defaulted(expr.args[1])
+    if func in ("int", "float", "str") and len(expr.args) == 1:
+        inner = _defaulted(expr.args[0])
+        if isinstance(inner, ast.Constant) and isinstance(inner.value, (str, int, float)) \
+                and not isinstance(inner.value, bool):
+            try:
+                return ast.Constant({"int": int, "float": float, "str": str}[func](inner.value))
+            except ValueError:
+                return expr
+    return expr
 
 
 def _unknown_keyword(name: str, call: ast.Call) -> InputError:
