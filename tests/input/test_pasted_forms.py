@@ -101,3 +101,17 @@ def test_sglangs_console_script_by_path_is_the_launcher(script):
                                ["PATH=$PWD/.venv/bin:$PATH"])
     assert unpaste([f"{script} serve --model-path /models/m"]) == (
         ["--model-path", "/models/m"], [])
+
+
+def test_a_pages_one_launching_block_that_is_a_configuration_is_read_alone():
+    # a guide's shell step (a tunnel, an install) beside the launch.json that launches:
+    # the shell block is another step, not lines of that file
+    page = ("1. Setup:\n\n   ```bash\n   ./code tunnel\n   ```\n\n2. Debug (`launch.json`):\n\n"
+            '   ```json\n   {"configurations": [{"type": "debugpy", "request": "launch",\n'
+            '     "module": "sglang.launch_server", "args": ["--model-path", "/m"]}]}\n'
+            "   ```\n")
+    assert unpaste([page]) == (["--model-path", "/m"], [])
+    # a script split over blocks (its variables in one, the launch in another) reads whole
+    split = ("```bash\nexport MODEL=/m\n```\n\n```bash\npython -m sglang.launch_server "
+             "--model-path $MODEL\n```\n")
+    assert unpaste([split]) == (["--model-path", "/m"], ["MODEL=/m"])
