@@ -113,3 +113,51 @@ def test_environ_setdefault_and_update_before_the_engine_are_its_environment():
     popen = ('import os, subprocess\nos.environ.setdefault("SGLANG_X", "1")\n'
              'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m"])\n')
     assert unpaste([popen]) == (["--model-path", "m"], ["SGLANG_X=1"])
+
+
+def test_an_engine_handed_a_server_args_object_runs_with_its_keywords():
+    # SGLang's Engine takes server_args=... whole (a BentoML service builds ServerArgs(...)
+    # first): its keywords are the launch's, written inline or set to a name before
+    script = ('from sglang.srt.server_args import ServerArgs\nimport sglang as sgl\n'
+              'MAX_LEN = 4096\n'
+              'server_args = ServerArgs(model_path="llama-3.1-8b", context_length=MAX_LEN,\n'
+              '                         mem_fraction_static=0.85)\n'
+              'engine = sgl.Engine(server_args=server_args)\n')
+    assert engine_launch(script) == (["--model-path", "llama-3.1-8b", "--context-length",
+                                      "4096", "--mem-fraction-static", "0.85"], [])
+    inline = 'import sglang as sgl\nsgl.Engine(server_args=ServerArgs(tp_size=2))\n'
+    assert engine_launch(inline) == (["--tp-size", "2"], [])
+
+
+def test_runtime_imported_by_name_from_sglang_is_the_frontends_server():
+    # 2024 scripts import Runtime from sglang.srt.server and call it bare
+    script = ('from sglang.srt.server import Runtime\n'
+              'RUNTIME = Runtime(model_path="qwen3-8b", tp_size=2, launch_timeout=600)\n')
+    assert looks_like_engine_call(script)
+    assert engine_launch(script) == (["--model-path", "qwen3-8b", "--tp-size", "2"], [])
+    # another library's Runtime is not SGLang's
+    assert not looks_like_engine_call("from other import Runtime\nr = Runtime(port=1)\n")
+
+
+def test_a_keyword_that_is_no_field_is_named_before_any_open_value(capsys):
+    # ServerArgs(**kwargs) refuses a keyword it lacks before it looks at any value, whatever
+    # that keyword's value is (here known only at run time), and never as an abbreviation
+    script = ('from sglang.srt.server import Runtime\nPORT, ports = init()\n'
+              'Runtime(model_path="qwen3-8b", port=PORT, additional_ports=ports)\n')
+    assert main(["resolve", "--gpu", "h100", script]) == 2
+    assert "--additional-ports" in capsys.readouterr().err
+    abbreviated = "import sglang as sgl\nsgl.Engine(model_path='qwen3-8b', enable_flashinfer=True)"
+    assert main(["resolve", "--gpu", "h100", abbreviated]) == 2
+    assert "enable_flashinfer" in capsys.readouterr().err
+
+
+def test_a_keyword_set_from_the_environment_with_a_default_takes_that_default():
+    # a service reads its sizes from the environment with defaults (BentoML's NUM_GPUS):
+    # pasted, it runs in a process that sets none, so each default is the value
+    script = ('import os\nimport sglang as sgl\n'
+              'MAX_LEN = int(os.environ.get("MAX_LEN", 8*1024))\n'
+              'NUM_GPUS = int(os.environ.get("NUM_GPUS", 8))\n'
+              'sgl.Engine(model_path="m", context_length=MAX_LEN, tp_size=NUM_GPUS,\n'
+              '           port=int(os.getenv("PORT", "30000")))\n')
+    assert engine_launch(script) == (["--model-path", "m", "--context-length", "8192",
+                                      "--tp-size", "8", "--port", "30000"], [])

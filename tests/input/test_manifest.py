@@ -360,3 +360,22 @@ def test_a_vast_template_launches_from_the_variables_its_image_reads():
     # another image, or no model, is no launch
     with pytest.raises(InputError):
         unpaste([template.replace("SGLANG_MODEL", "MODEL")])
+
+
+def test_an_editors_debug_configuration_runs_its_module_with_its_args_and_env():
+    # VS Code's launch.json is JSON with comments and trailing commas; a configuration
+    # that launches a module runs python -m MODULE ARGS in its env, one launch each
+    config = ('{\n  // debug configurations\n  "version": "0.2.0",\n  "configurations": [\n'
+              '    {"name": "serve", "type": "debugpy", "request": "launch",\n'
+              '     "module": "sglang.launch_server",\n'
+              '     "args": ["--model-path", "/models/m", "--tp-size", "2",\n'
+              '              // "--disable-cuda-graph",\n'
+              '              "--port", "30000",],\n'
+              '     "env": {"CUDA_VISIBLE_DEVICES": "6,7", /* "X": "1" */}},\n'
+              '    {"name": "prefill", "type": "debugpy", "request": "launch",\n'
+              '     "module": "sglang.launch_server", "args": ["--model-path", "/models/m",\n'
+              '     "--disaggregation-mode", "prefill", "--url", "http://h:1//x"]},\n  ]\n}\n')
+    assert looks_like_manifest(config)
+    assert unpaste([config]) == (["--model-path", "/models/m", "--tp-size", "2",
+                                  "--port", "30000"], ["CUDA_VISIBLE_DEVICES=6,7"])
+    assert unpaste([config], launch=2)[0][-2:] == ["--url", "http://h:1//x"]

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from launchplan.commands.main import main
+from launchplan.input.pasted import unpaste
 
 #: (field, flag, values): the values as a command line writes them (switches: True)
 CHOICES: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
@@ -79,3 +80,38 @@ def test_every_pasted_form_plans_as_the_flags_do(seed, capsys):
     expected = outcome(capsys, *argv)
     for name, text in forms(argv, keywords).items():
         assert outcome(capsys, text) == expected, name
+
+
+def test_a_fish_set_with_export_is_the_launchs_environment():
+    # fish has no export: ``set -gx NAME VALUE`` exports, ``set -g NAME VALUE`` only sets
+    fish = ("```fish\nset -gx CUDA_VISIBLE_DEVICES 0\nset -g MODEL /models/m\n"
+            "$TRAIN_PY -m sglang.launch_server --model-path $MODEL --port 8000\n```\n")
+    assert unpaste([fish]) == (["--model-path", "/models/m", "--port", "8000"],
+                               ["CUDA_VISIBLE_DEVICES=0"])
+    # bash's own set (trace, options, its arguments) sets no variable
+    bash = "set -euo pipefail\nset -x\npython -m sglang.launch_server --model-path m\n"
+    assert unpaste([bash]) == (["--model-path", "m"], [])
+
+
+@pytest.mark.parametrize("script", ["./.venv/bin/sglang", "/opt/venv/bin/sglang"])
+def test_sglangs_console_script_by_path_is_the_launcher(script):
+    # a venv that is not activated runs its console script by path
+    line = f'PATH="$PWD/.venv/bin:$PATH" {script} serve \\\n  --model-path /models/m --tp 2'
+    assert unpaste([line]) == (["--model-path", "/models/m", "--tp", "2"],
+                               ["PATH=$PWD/.venv/bin:$PATH"])
+    assert unpaste([f"{script} serve --model-path /models/m"]) == (
+        ["--model-path", "/models/m"], [])
+
+
+def test_a_pages_one_launching_block_that_is_a_configuration_is_read_alone():
+    # a guide's shell step (a tunnel, an install) beside the launch.json that launches:
+    # the shell block is another step, not lines of that file
+    page = ("1. Setup:\n\n   ```bash\n   ./code tunnel\n   ```\n\n2. Debug (`launch.json`):\n\n"
+            '   ```json\n   {"configurations": [{"type": "debugpy", "request": "launch",\n'
+            '     "module": "sglang.launch_server", "args": ["--model-path", "/m"]}]}\n'
+            "   ```\n")
+    assert unpaste([page]) == (["--model-path", "/m"], [])
+    # a script split over blocks (its variables in one, the launch in another) reads whole
+    split = ("```bash\nexport MODEL=/m\n```\n\n```bash\npython -m sglang.launch_server "
+             "--model-path $MODEL\n```\n")
+    assert unpaste([split]) == (["--model-path", "/m"], ["MODEL=/m"])

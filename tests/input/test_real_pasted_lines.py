@@ -54,7 +54,10 @@ def test_the_set_is_real_and_varied():
              ':?Set': 0, "<<: *": 0, "docker_container:": 0, "runs-on:": 0,
              "bash < $JOB_SCRIPT": 0, "=($nodes)": 0, "SessionExecuteRequest(": 0,
              "kubectl run ": 0, "tmux send-keys": 0, "setsid python3": 0,
-             "os.environ.setdefault(": 0, "image: vastai/sglang": 0}
+             "os.environ.setdefault(": 0, "image: vastai/sglang": 0,
+             '"module": "sglang.launch_server"': 0, "server_args=server_args": 0,
+             "set -gx ": 0, "/bin/sglang serve": 0, "from sglang.srt.server import Runtime": 0,
+             "[program:sglang]": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]

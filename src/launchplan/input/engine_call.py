@@ -39,8 +39,20 @@ _FLYTE_APP = "SGLangAppEnvironment"
 _RUNTIME_OWN = frozenset({"launch_timeout"})
 
 
+#: ``Runtime`` imported by name from an SGLang module (``from sglang.srt.server import
+#: Runtime``, as 2024 scripts did), then called bare.
+_RUNTIME_IMPORT = re.compile(r"^\s*from\s+sglang[\w.]*\s+import\s+[^\n]*\bRuntime\b", re.M)
+
+
 def looks_like_engine_call(text: str) -> bool:
-    return "=" in text and (bool(_CALL.search(text)) or _ray_sglang(text))
+    return "=" in text and (bool(_CALL.search(text)) or _ray_sglang(text)
+                            or _bare_runtime(text))
+
+
+def _bare_runtime(text: str) -> bool:
+    """Whether ``text`` imports SGLang's ``Runtime`` by name and calls it."""
+    return bool(_RUNTIME_IMPORT.search(text)) and bool(
+        re.search(r"(?:^|[^\w.])Runtime\s*\(", text))
 
 
 def _ray_sglang(text: str) -> bool:
@@ -107,8 +119,10 @@ def _inline_script(text: str) -> str | None:
 def _calls(tree: ast.Module, ray: bool = False) -> list[ast.Call]:
     """The engine calls in ``tree``, in source order; with ``ray``, Ray's SGLang configs
     (:func:`_ray_sglang`) too."""
+    runtime = _runtime_imported(tree)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-             and (_is_engine(n.func) or (ray and _ray_config(n.func)))]
+             and (_is_engine(n.func) or (ray and _ray_config(n.func))
+                  or (runtime and isinstance(n.func, ast.Name) and n.func.id == "Runtime"))]
     return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
 
 
@@ -182,10 +196,21 @@ def _is_engine(func: ast.expr) -> bool:
 
 
 def _is_runtime(func: ast.expr) -> bool:
-    """``sgl.Runtime`` / ``sglang.Runtime``: the frontend's server, started from ServerArgs
-    keywords as the engine is (sglang/lang/backend/runtime_endpoint.py)."""
+    """``sgl.Runtime`` / ``sglang.Runtime`` (or ``Runtime`` imported from SGLang): the
+    frontend's server, started from ServerArgs keywords as the engine is
+    (sglang/lang/backend/runtime_endpoint.py)."""
+    if isinstance(func, ast.Name):
+        return func.id == "Runtime"
     return (isinstance(func, ast.Attribute) and func.attr == "Runtime"
             and isinstance(func.value, ast.Name) and func.value.id in ("sgl", "sglang"))
+
+
+def _runtime_imported(tree: ast.Module) -> bool:
+    """Whether the script imports ``Runtime`` by name from an SGLang module (its bare
+    ``Runtime(...)`` calls are then SGLang's; another library's ``Runtime`` is not)."""
+    return any(isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "sglang"
+               and any(alias.name == "Runtime" and alias.asname is None for alias in node.names)
+               for node in ast.walk(tree))
 
 
 def environ_assignment(node: ast.Assign) -> list[str]:
@@ -257,6 +282,10 @@ def _keywords(call: ast.Call, names: dict[str, ast.expr]) -> list[tuple[str, ast
     spread into its entries."""
     out: list[tuple[str, ast.expr]] = []
     for keyword in call.keywords:
+        built = _server_args_call(keyword, names)
+        if built is not None:  # Engine(server_args=ServerArgs(...)): the engine takes it whole
+            out.extend(_keywords(built, names))
+            continue
         if keyword.arg is not None:
             out.append((keyword.arg, keyword.value))
             continue
@@ -276,6 +305,21 @@ def _keywords(call: ast.Call, names: dict[str, ast.expr]) -> list[tuple[str, ast
     return out
 
 
+def _server_args_call(keyword: ast.keyword, names: dict[str, ast.expr]) -> ast.Call | None:
+    """The ``ServerArgs(...)`` call an engine's ``server_args=`` keyword hands it (written
+    there or set to a name before): the engine runs with that object as it is, so its
+    keywords are the launch's fields. None for any other keyword."""
+    if keyword.arg != "server_args":
+        return None
+    value = keyword.value
+    if isinstance(value, ast.Name) and value.id in names:
+        value = names[value.id]
+    if isinstance(value, ast.Call) and not value.args and (
+            getattr(value.func, "id", getattr(value.func, "attr", None)) == "ServerArgs"):
+        return value
+    return None
+
+
 def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str]:
     from launchplan.input.fields import FIELDS
 
@@ -293,11 +337,16 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
             continue
         if isinstance(expr, ast.Name) and expr.id in names:
             expr = names[expr.id]  # ``model_path=MODEL`` with ``MODEL = "..."`` above
+        expr = _defaulted(expr)
         spec = FIELDS.get(name)
+        if spec is None:
+            # ServerArgs(**kwargs) refuses a keyword it lacks before it looks at any value,
+            # and matches it whole: never as a flag's abbreviation or alias (``tp=2``)
+            raise _unknown_keyword(name, call)
         try:
             value = ast.literal_eval(expr)
         except (ValueError, SyntaxError):
-            if spec is None or spec.nargs == 0 or not spec.flags:
+            if spec.nargs == 0 or not spec.flags:
                 raise InputError(f"sgl.Engine({name}=...)", "a literal value (a variable's "
                                  "value is not in the pasted text)",
                                  ast.unparse(expr)[:60]) from None
@@ -306,11 +355,62 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
             # does, the flag is reported with the expression it holds
             argv.extend([spec.flags[0], "${" + "".join(ast.unparse(expr).split()) + "}"])
             continue
-        if spec is None:  # the command-line reader names it, with suggestions
-            argv.extend([f"--{name.replace('_', '-')}", _text(value)])
-            continue
         argv.extend(_flag_words(spec, value))
     return argv
+
+
+#: Integer arithmetic a script writes in a default (``8*1024``).
+_ARITHMETIC = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+               ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b}
+
+
+def _defaulted(expr: ast.expr) -> ast.expr:
+    """``expr`` as a literal when the script fixes it: ``os.environ.get(NAME, default)`` (or
+    ``os.getenv``) is its default, as in a process that sets none of its own; ``int(...)``,
+    ``float(...)`` and ``str(...)`` of a literal, and integer arithmetic (``8*1024``), are
+    worked out. Anything else comes back as it is (a value known only at run time)."""
+    if isinstance(expr, ast.BinOp) and type(expr.op) in _ARITHMETIC:
+        left, right = _defaulted(expr.left), _defaulted(expr.right)
+        if all(isinstance(side, ast.Constant) and type(side.value) is int
+               for side in (left, right)):
+            try:
+                value = _ARITHMETIC[type(expr.op)](left.value, right.value)  # type: ignore[attr-defined]
+            except ZeroDivisionError:
+                return expr
+            return ast.Constant(value)
+        return expr
+    if not isinstance(expr, ast.Call) or expr.keywords:
+        return expr
+    func = ast.unparse(expr.func)
+    if func in ("os.environ.get", "os.getenv") and len(expr.args) == 2:
+        return _defaulted(expr.args[1])
+    if func in ("int", "float", "str") and len(expr.args) == 1:
+        inner = _defaulted(expr.args[0])
+        if isinstance(inner, ast.Constant) and isinstance(inner.value, (str, int, float)) \
+                and not isinstance(inner.value, bool):
+            try:
+                return ast.Constant({"int": int, "float": float, "str": str}[func](inner.value))
+            except ValueError:
+                return expr
+    return expr
+
+
+def _unknown_keyword(name: str, call: ast.Call) -> InputError:
+    """The error for an engine keyword that is no ServerArgs field, with the flag it would
+    be and what became of that flag (a retired one's fate, or the reader's near spelling)."""
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.fields import SGLANG_VERSION
+    from launchplan.input.migrations import migration_hint
+
+    flag = "--" + name.replace("_", "-")
+    hint = migration_hint(flag)
+    if hint is None:
+        try:
+            parse_argv([flag])
+        except InputError as exc:
+            hint = exc.hint if exc.subject == flag else None
+    return InputError(f"{ast.unparse(call.func)}({name}=...)",
+                      f"a ServerArgs field (SGLang {SGLANG_VERSION} has no {flag})", name, hint)
 
 
 def _flag_words(spec: Any, value: Any) -> list[str]:

@@ -69,10 +69,9 @@ def looks_like_manifest(text: str) -> bool:
     if body.startswith("{") and body.endswith("}"):
         # a JSON document (an ECS task definition, a Kubernetes object written as JSON):
         # YAML reads it too; a shell brace group or a Python dict piece does not load
-        try:
-            return isinstance(json.loads(body), dict) and bool(_JSON_CONTAINER_KEY.search(body))
-        except ValueError:
-            pass
+        loaded = _json_with_comments(body)
+        if isinstance(loaded, dict):
+            return bool(_JSON_CONTAINER_KEY.search(body))
     return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped))
 
 
@@ -204,10 +203,38 @@ def _with_entrypoint(found: tuple[list[str], list[str], Any]
     return found
 
 
+#: A ``//`` comment to the end of its line, or a string (kept whole: ``"http://..."``).
+_JSONC_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+#: A comma with only space before the bracket that closes its list or object.
+_TRAILING_COMMA = re.compile(r",(\s*[\]}])")
+
+
+def _json_with_comments(text: str) -> Any:
+    """``text`` loaded as JSON, or as JSON with comments (VS Code's ``launch.json``: ``//``
+    and ``/* */`` comments, a comma before a closing bracket); None when it is neither."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    if "//" not in text and "/*" not in text and not _TRAILING_COMMA.search(text):
+        return None
+    plain = _JSONC_TOKEN.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "", text)
+    # a trailing comma outside strings (a string holding ", ]" is rare enough in a config)
+    plain = _TRAILING_COMMA.sub(r"\1", plain)
+    try:
+        return json.loads(plain)
+    except ValueError:
+        return None
+
+
 def _documents(text: str) -> list[Any]:
     docker = _DOCKERFILE.match(text)
     if docker:
         text = docker.group(1)
+    if text.startswith("{") and ("//" in text or "/*" in text):
+        loaded = _json_with_comments(text)  # YAML takes no comments of this kind
+        if isinstance(loaded, dict):
+            return [loaded]
     try:
         import yaml
 
@@ -293,6 +320,11 @@ def _words_of(node: dict[Any, Any], outer: str = "") -> list[str]:
     """Compose runs ``entrypoint`` then ``command``; Kubernetes ``command`` then ``args``;
     a task that gives a shell script runs it with the shell, after the ``outer`` exports
     of the workflow and job around it."""
+    module = node.get("module")
+    if isinstance(module, str) and node.get("request") == "launch":
+        # an editor's debug configuration (VS Code's launch.json): Python runs the module
+        # with the configuration's args, in its env
+        return _argv(["python", "-m", module, *_as_words(node.get("args"))])
     first, second = ("entrypoint", "command") if "entrypoint" in node else ("command", "args")
     words = _argv([*_as_words(node.get(first)), *_as_words(node.get(second))])
     if words:

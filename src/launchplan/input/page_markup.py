@@ -121,6 +121,9 @@ def unmarked(text: str) -> str:
     if "```" not in text and "~~~" not in text and ">" not in text and "@@ -" not in text:
         return (_cell_source(text.split("\n")) if '\\n"' in text else None) or text
     lines = _fenced_only(text.split("\n"))
+    manifest = _lone_manifest_block(lines)
+    if manifest is not None:
+        return manifest
     if any(_DIFF_FENCE.match(line) or _HUNK.match(line) for line in lines):
         lines = _new_side(lines)
     filled = [line for line in lines if line.strip()]
@@ -157,6 +160,36 @@ def _fenced_only(lines: list[str]) -> list[str]:
         return lines
     return [line if f or at in fences else "" for at, (f, line) in
             enumerate(zip(fenced, lines))]
+
+
+def _lone_manifest_block(lines: list[str]) -> str | None:
+    """The one code block of a page that starts the launch, when it is a manifest or a
+    JSON configuration (a ```` ```json ```` ``launch.json``, a ```` ```yaml ```` pod) and no
+    other block starts one: the page's shell blocks beside it (an install, a tunnel) are
+    other steps, not lines of that file. None otherwise (a script split over blocks, its
+    variables set in one and the launch in another, is read whole)."""
+    import textwrap
+
+    from launchplan.input.manifest import looks_like_manifest
+
+    blocks: list[list[str]] = []
+    inside = False
+    for line in lines:
+        if _FENCE.match(line):
+            inside = not inside
+            if inside:
+                blocks.append([])
+            continue
+        if inside:
+            blocks[-1].append(line)
+    launching = [b for b in blocks if any(_LAUNCHER.search(line) for line in b)]
+    if len(blocks) < 2 or len(launching) != 1:
+        return None
+    body = textwrap.dedent("\n".join(launching[0])).strip()
+    if not body.startswith(("{", "[")) and not re.match(r"^(?:apiVersion|kind|services):",
+                                                         body, re.M):
+        return None
+    return body if looks_like_manifest(body) else None
 
 
 #: One item of a notebook cell's ``source`` list as its file holds it: a JSON string, then

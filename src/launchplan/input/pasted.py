@@ -37,7 +37,7 @@ def _is_runner(word: str) -> bool:
     """Whether ``word`` names one of ``RUNNERS``, by name or by path (``/usr/bin/docker``)."""
     return word.rsplit("/", 1)[-1] in RUNNERS
 #: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``).
-_SERVE = re.compile(r"(?:^|\s)sglang\s+serve(?:\s|$)")
+_SERVE = re.compile(r"(?:^|\s|/)sglang\s+serve(?:\s|$)")
 #: A runner's option that sets one environment variable of the launch (``-e NAME=VALUE``).
 _ENV_OPTIONS = frozenset({"-e", "--env"})
 
@@ -1202,7 +1202,7 @@ def _line_kind(segment: list[str]) -> str:
             and all(_ASSIGNMENT.match(w) or w.startswith("-") for w in words[1:])):
         return "env"
     first = words[0]
-    if _is_runner(first) or _PYTHON.match(first) or first == "sglang" or (
+    if _is_runner(first) or _PYTHON.match(first) or _is_sglang_cli(first) or (
             len(words) > 1 and first[:1].islower() and words[1] in _SUBCOMMANDS):
         return "other"  # a program's command line, however plain its words
     if words[-1].endswith(":") or (len(words) > 1
@@ -1433,7 +1433,13 @@ def _interpreter_variable(words: list[str], i: int) -> bool:
 
 
 def _is_command_token(token: str) -> bool:
-    return token in _MODULES or token == "sglang" or bool(_PYTHON.match(token))
+    return token in _MODULES or _is_sglang_cli(token) or bool(_PYTHON.match(token))
+
+
+def _is_sglang_cli(word: str) -> bool:
+    """SGLang's console script, by name or by path (``./.venv/bin/sglang``, as a venv
+    that is not activated runs it)."""
+    return word == "sglang" or (word.endswith("/sglang") and "://" not in word)
 
 
 def _prefix_end(words: list[str], i: int) -> int | None:
@@ -1448,7 +1454,7 @@ def _prefix_end(words: list[str], i: int) -> int | None:
         if j < len(words) and words[j].endswith("launch_server.py"):
             return j + 1
         return None
-    if word == "sglang" and i + 1 < len(words) and words[i + 1] in ("serve", "launch_server"):
+    if _is_sglang_cli(word) and i + 1 < len(words) and words[i + 1] in ("serve", "launch_server"):
         return i + 2
     if word in _MODULES and (i == 0 or words[i - 1] in ("-m", "m", ";") or _ASSIGNMENT.match(
             words[i - 1]) or not _PROSE_WORD.match(words[i - 1])):

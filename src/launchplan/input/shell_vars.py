@@ -56,6 +56,11 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     if segment and all(_ASSIGNMENT.match(w) for w in segment):
         assigned(segment, values)  # set for the script, not exported
         return []
+    fish = _fish_set(segment)
+    if fish is not None:
+        name, value, exported = fish
+        values[name] = expand(value, values)
+        return [name] if exported else []
     if not segment or segment[0] not in _DECLARING:
         return []
     words = [w for w in segment[1:] if _ASSIGNMENT.match(w)]
@@ -68,6 +73,29 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     # ``export NAME`` of a name the script set before exports that value
     return [w.partition("=")[0] for w in segment[1:]
             if _ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
+
+
+#: fish's ``set`` scope and export options (``-g``, ``-x``, ``-gx``, ``--export``...).
+_FISH_SET_OPTION = re.compile(r"^(?:-[gxlUuf]+|--(?:global|export|local|universal|function))$")
+
+
+def _fish_set(segment: list[str]) -> tuple[str, str, bool] | None:
+    """(name, value, exported) of fish's ``set -gx NAME VALUE...`` (a fish script's
+    ``export``; its words joined by spaces, as fish passes a list to a child's
+    environment), or None. Only the option form counts: bash's ``set -x`` (trace), ``set
+    -euo pipefail`` and ``set -- a b`` (its arguments) are another builtin's."""
+    if len(segment) < 4 or segment[0] != "set":
+        return None
+    at = 1
+    exported = False
+    while at < len(segment) and _FISH_SET_OPTION.match(segment[at]):
+        option = segment[at]
+        exported |= option == "--export" or (not option.startswith("--") and "x" in option)
+        at += 1
+    if at == 1 or at + 1 >= len(segment) \
+            or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", segment[at]):
+        return None
+    return segment[at], " ".join(segment[at + 1:]), exported
 
 
 def _loop_variable(segment: list[str], values: dict[str, str]) -> bool:
