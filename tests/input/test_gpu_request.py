@@ -35,6 +35,13 @@ run: |
      f"  containers:\n  - command: [{LAUNCH}]", ("a100-40gb", None)),
     ("spec:\n  nodeSelector:\n    cloud.google.com/gke-accelerator: nvidia-h100-80gb\n"
      f"  containers:\n  - command: [{LAUNCH}]", ("h100", None)),
+    # BentoML: the service's resources mapping (GKE's names; a count set from a name is open)
+    (f'@bentoml.service(\n    resources={{\n        "gpu": 1,\n        "gpu_type": "nvidia-l4",'
+     f'\n    }},\n)\nclass SGL:\n    def start(self):\n        run("{LAUNCH}")', ("l4", 1)),
+    (f'@bentoml.service(resources={{"gpu": NUM_GPUS, "gpu_type": "nvidia-a100-80gb"}})\n'
+     f'class SGL:\n    cmd = "{LAUNCH}"', ("a100", None)),
+    (f'@bentoml.service(resources={{"gpu_type": "nvidia-tesla-a100", "gpu": 8}})\n'
+     f'class SGL:\n    cmd = "{LAUNCH}"', ("a100-40gb", 8)),
 ])
 def test_a_task_names_its_gpu(text, expected):
     found = requested_gpu([text])

@@ -2,11 +2,12 @@
 
 Task files that start SGLang say which GPU they run on: SkyPilot's ``accelerators: H100:8``,
 dstack's ``gpu: H100:8``, Modal's ``gpu="A100-80GB:2"`` or ``gpu=modal.gpu.H100(count=8)``,
-a Kubernetes node selector on ``nvidia.com/gpu.product`` (the GPU feature discovery label)
-or GKE's ``cloud.google.com/gke-accelerator``. So do the environment reports pasted into
-issues: ``python -m sglang.check_env`` (``GPU 0,1,2,3: NVIDIA H100 80GB HBM3``, one line a
-kind of GPU), vLLM's ``collect_env`` and ``nvidia-smi -L`` (``GPU 0: NVIDIA H100 80GB HBM3``,
-one line a GPU) and ``nvidia-smi``'s table (a row a GPU).
+BentoML's ``resources={"gpu": 1, "gpu_type": "nvidia-l4"}``, a Kubernetes node selector on
+``nvidia.com/gpu.product`` (the GPU feature discovery label) or GKE's
+``cloud.google.com/gke-accelerator``. So do the environment reports pasted into issues:
+``python -m sglang.check_env`` (``GPU 0,1,2,3: NVIDIA H100 80GB HBM3``, one line a kind of
+GPU), vLLM's ``collect_env`` and ``nvidia-smi -L`` (``GPU 0: NVIDIA H100 80GB HBM3``, one
+line a GPU) and ``nvidia-smi``'s table (a row a GPU).
 When ``--gpu`` is not given, the commands plan for that target, with a note, as they take
 the GPU count a container requests.
 
@@ -60,6 +61,29 @@ def _requests(text: str) -> list[tuple[str, int | None, str]]:
                            for item in _items(value) if _spec(item, scheme)[0])
         out.extend(_modal(line))
     out.extend(_reported(lines))
+    out.extend(_bentoml(text))
+    return out
+
+
+#: BentoML's GPU type in a service's ``resources`` mapping, and its GPU count there.
+_BENTO_TYPE = re.compile(r"""["']gpu_type["']\s*:\s*["']([^"'\n]+)["']""")
+_BENTO_COUNT = re.compile(r"""["']gpu["']\s*:\s*(\d+)\b""")
+
+
+def _bentoml(text: str) -> list[tuple[str, int | None, str]]:
+    """Each ``"gpu_type": "nvidia-l4"`` of a BentoML service's ``resources`` mapping, with
+    the ``"gpu"`` count of the same mapping when it is a number (a name set elsewhere,
+    ``"gpu": NUM_GPUS``, leaves it open). BentoCloud names its GPU types as GKE's
+    accelerators do (``nvidia-tesla-a100`` the 40 GB part, ``nvidia-a100-80gb``)."""
+    out: list[tuple[str, int | None, str]] = []
+    for match in _BENTO_TYPE.finditer(text):
+        start, end = text.rfind("{", 0, match.start()), text.find("}", match.end())
+        mapping = text[start + 1:end] if start >= 0 and end >= 0 else ""
+        name, _ = _spec(match.group(1), "gke")
+        if not name:
+            continue
+        count = _BENTO_COUNT.search(mapping)
+        out.append((name, int(count.group(1)) if count else None, match.group(0)))
     return out
 
 
