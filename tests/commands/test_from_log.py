@@ -413,3 +413,17 @@ def test_pools_of_this_round_s_logs_are_planned_within_a_percent(capsys, name, t
     assert abs(rows["max_total_num_tokens"]["error"]) < 0.01
     if "weights as loaded" in rows:
         assert abs(rows["weights as loaded"]["error"]) < 0.01
+
+
+def test_a_logged_feature_the_plan_left_unset_is_given_though_it_moves_what_the_log_left_unset(
+        capsys):
+    """Llama-2-7B with EAGLE in SGLang's docs build of February 2025: no rule turns on a
+    speculative algorithm by itself, so the logged EAGLE was the user's. Given, it moves
+    max_running_requests (0.5.23's 48 for the EAGLE family, which the release left unset),
+    a trade of one difference for another; the plan must still be made with EAGLE (its draft
+    and the draft's pool), the moved value left as the release's difference."""
+    entry = next(e for e in SOURCES if e["file"].startswith("docs-2025-02-eagle"))
+    data = run(capsys, entry)
+    assert "speculative_algorithm" in [d["field"] for d in data["agrees_if_passed_explicitly"]]
+    assert [d["field"] for d in data["differences"]] == ["max_running_requests"]
+    assert data["inputs"]["speculative_algorithm"] == "EAGLE"

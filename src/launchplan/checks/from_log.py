@@ -195,6 +195,8 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
             best = _best_given(pairs, inputs, resolve, known, report, diffs,
                                given_with_siblings, table.default_of)
         if best is None:
+            best = _switched_on(open_, inputs, resolve, known, report, diffs)
+        if best is None:
             break
         given_now = {d.field: d for d in best[0]}  # the last one of a field is the input
         first = {d.field: d for d in report.explicit}
@@ -332,6 +334,37 @@ def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],
                                                       fewer_both)
         if len(fewer) < len(diffs) and (best is None or len(fewer) < len(best[3])):
             best = (list(group), trial, again, fewer)
+    return best
+
+
+def _switched_on(open_: list[Difference], inputs: dict[str, Any],
+                 resolve: Callable[[Mapping[str, Any]], Any], known: Mapping[str, Any],
+                 report: LogReport, diffs: list[Difference]) -> tuple | None:
+    """A logged value the plan left unset (None) that only the user can have set: given,
+    it agrees, and whatever it newly moves the log left unset (None) too. No rule turns
+    a feature on from nothing (a speculative algorithm, say), so the log's value was given;
+    the values the modelled release derives for the feature, which the log's older release
+    left unset (EAGLE's max_running_requests), remain the release's differences. Without
+    this the trade of one difference for another kept the feature out of the plan, and its
+    memory (a draft's weights and pool) out of the memory rows. Fewest differences first."""
+    before = {d.field for d in diffs}
+    best = None
+    for d in open_:
+        if d.planned is not None or d.logged is None or isinstance(d.logged, bool) \
+                or d.given is not None:
+            continue
+        trial = {**inputs, d.field: d.logged}
+        try:
+            again = resolve(trial)
+        except (InputError, Refusal):
+            continue
+        fewer = _differences(known, again, report)
+        if d.field in {f.field for f in fewer}:
+            continue
+        if any(f.logged is not None for f in fewer if f.field not in before):
+            continue
+        if best is None or len(fewer) < len(best[3]):
+            best = ([d], trial, again, fewer)
     return best
 
 

@@ -66,6 +66,12 @@ def platform_overrides(flags: list[str]) -> dict[str, int]:
     return {TARGET_FLAGS[word]: int(next(words)) for word in words if word in TARGET_FLAGS}
 
 
+def _listed(value: object) -> object:
+    """A logged set (SGLang prints ``lora_target_modules`` as one) as a sorted list, the
+    form a flag's values take and JSON can hold."""
+    return sorted(value) if isinstance(value, set | frozenset) else value
+
+
 def reconstructed(entry: dict) -> tuple[dict, list[str]]:
     """The logged launch's input fields and the rule-written fields the log holds."""
     from launchplan.checks.from_log import IGNORED, written_fields
@@ -84,7 +90,7 @@ def reconstructed(entry: dict) -> tuple[dict, list[str]]:
     table = release_table("0.5.23")
     fields = sorted(n for n in logged.values if n in writes and n in table.fields
                     and n not in IGNORED and n != "cuda_graph_config")
-    args = {k: (f"models/{v}" if k in PATH_FIELDS else v)
+    args = {k: (oracle_model(v) if k in PATH_FIELDS else _listed(v))
             for k, v in report.inputs.items() if k not in LEFT_OUT}
     return args, fields + GRAPH
 
