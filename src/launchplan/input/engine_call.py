@@ -24,7 +24,7 @@ from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.input import shell_vars
-from launchplan.input.python_launch import quiet_parse
+from launchplan.input.python_launch import literal_mapping, literal_pair, quiet_parse
 
 #: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``), or of
 #: the frontend language's ``sgl.Runtime(``, which starts a server from the same keywords.
@@ -235,27 +235,15 @@ def environ_call(node: ast.Call) -> list[str]:
     func = node.func
     if not (isinstance(func, ast.Attribute) and is_environ(func.value)):
         return []
-    out: list[str] = []
     if func.attr == "setdefault" and len(node.args) == 2:
         name, value = node.args
-        if (isinstance(name, ast.Constant) and isinstance(name.value, str)
-                and isinstance(value, ast.Constant)
-                and isinstance(value.value, (str, int, float))
-                and not isinstance(value.value, bool)):
-            out.append(f"{name.value}={value.value}")
-    elif func.attr == "update":
-        for arg in node.args:
-            if isinstance(arg, ast.Dict):
-                out.extend(f"{k.value}={v.value}" for k, v in zip(arg.keys, arg.values)
-                           if isinstance(k, ast.Constant) and isinstance(k.value, str)
-                           and isinstance(v, ast.Constant)
-                           and isinstance(v.value, (str, int, float))
-                           and not isinstance(v.value, bool))
-        out.extend(f"{kw.arg}={kw.value.value}" for kw in node.keywords
-                   if kw.arg and isinstance(kw.value, ast.Constant)
-                   and isinstance(kw.value.value, (str, int, float))
-                   and not isinstance(kw.value.value, bool))
-    return out
+        pair = literal_pair(name.value if isinstance(name, ast.Constant) else None, value)
+        return [pair] if pair is not None else []
+    if func.attr != "update":
+        return []
+    out = [pair for arg in node.args for pair in literal_mapping(arg)]
+    keywords = (literal_pair(kw.arg, kw.value) for kw in node.keywords)
+    return out + [pair for pair in keywords if pair is not None]
 
 
 def is_environ(node: ast.expr) -> bool:

@@ -11,6 +11,7 @@ f-string, a variable) is not a literal and is not found.
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from launchplan.input import shell_vars
 
@@ -152,10 +153,10 @@ def script_environment(text: str) -> list[str]:
             if is_environ(func.value):
                 pairs = environ_call(node)
             elif func.attr == "env":
-                pairs = [pair for arg in node.args for pair in _literal_mapping(arg)]
+                pairs = [pair for arg in node.args for pair in literal_mapping(arg)]
         if isinstance(node, ast.Call):
             pairs += [pair for kw in node.keywords if kw.arg == "env"
-                      for pair in _literal_mapping(kw.value)]
+                      for pair in literal_mapping(kw.value)]
             if node.lineno >= before:  # the call that runs the launch, env=env
                 pairs += [pair for kw in node.keywords if kw.arg == "env"
                           and isinstance(kw.value, ast.Name)
@@ -179,7 +180,7 @@ def _built_environment(tree: ast.Module, name: str, call_line: int) -> list[str]
                 if isinstance(target, ast.Name) and target.id == name:
                     found.append((node.lineno, node.col_offset, None))  # made afresh
                     found.append((node.lineno, node.col_offset + 1,
-                                  _literal_mapping(node.value)))
+                                  literal_mapping(node.value)))
                 elif (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
                       and target.value.id == name and isinstance(target.slice, ast.Constant)
                       and isinstance(target.slice.value, str)
@@ -192,7 +193,7 @@ def _built_environment(tree: ast.Module, name: str, call_line: int) -> list[str]
               and node.func.attr == "update" and isinstance(node.func.value, ast.Name)
               and node.func.value.id == name):
             found.append((node.lineno, node.col_offset,
-                          [pair for arg in node.args for pair in _literal_mapping(arg)]))
+                          [pair for arg in node.args for pair in literal_mapping(arg)]))
     out: list[str] = []
     for *_, pairs in sorted(found, key=lambda item: item[:2]):
         if pairs is None:
@@ -202,19 +203,24 @@ def _built_environment(tree: ast.Module, name: str, call_line: int) -> list[str]
     return out
 
 
-def _literal_mapping(node: ast.expr) -> list[str]:
+def literal_pair(name: Any, value: ast.expr) -> str | None:
+    """``NAME=value`` for a variable whose name is a plain string and whose value a plain
+    string or number literal; None for anything computed (or a boolean)."""
+    if (isinstance(name, str) and isinstance(value, ast.Constant)
+            and isinstance(value.value, (str, int, float))
+            and not isinstance(value.value, bool)):
+        return f"{name}={value.value}"
+    return None
+
+
+def literal_mapping(node: ast.expr) -> list[str]:
     """A dict literal's entries whose key and value are plain strings (or numbers), as
     ``NAME=value``; ``**os.environ`` and computed entries are left out."""
     if not isinstance(node, ast.Dict):
         return []
-    out = []
-    for key, value in zip(node.keys, node.values):
-        if (isinstance(key, ast.Constant) and isinstance(key.value, str)
-                and isinstance(value, ast.Constant)
-                and isinstance(value.value, (str, int, float))
-                and not isinstance(value.value, bool)):
-            out.append(f"{key.value}={value.value}")
-    return out
+    pairs = (literal_pair(key.value if isinstance(key, ast.Constant) else None, value)
+             for key, value in zip(node.keys, node.values))
+    return [pair for pair in pairs if pair is not None]
 
 
 #: The argv items that name SGLang's launcher (a list holding one is worth reading).
