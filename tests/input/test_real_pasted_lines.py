@@ -153,6 +153,30 @@ def test_sglang_serve_reads_a_positional_model_and_its_backend_choice(capsys):
     assert "--model-type: expected auto or llm" in capsys.readouterr().err
 
 
+def test_sglang_serve_needs_the_model_on_its_own_command_line(tmp_path, capsys):
+    # SGLang's serve command (0.5.21 to 0.5.23, cli/serve.py) looks for --model-path/--model
+    # or a positional model before its parser runs, so a model set only in --config, or
+    # behind an abbreviation argparse would expand, stops it (sgl-project/sglang#36105);
+    # python -m sglang.launch_server reads the same config and starts
+    config = tmp_path / "serve.yaml"
+    config.write_text("model-path: llama-3.1-8b\ntp-size: 2\n")
+    assert main(["resolve", "--gpu", "h100", f"sglang serve --config {config}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("launchplan: --model-path: expected the model on `sglang serve`")
+    assert f"it does not look in --config {config}" in err and err.count("\n") == 1
+    assert main(["resolve", "--gpu", "h100", "sglang serve --tp 2 --model-pa llama-3.1-8b"]) == 2
+    assert "got none:" in capsys.readouterr().err
+    assert main(["resolve", "--gpu", "h100", "--format", "json",
+                 f"python -m sglang.launch_server --config {config}"]) == 0
+    capsys.readouterr()
+    assert unpaste(["sglang serve llama-3.1-8b"])[0] == ["--model-path", "llama-3.1-8b"]
+    assert unpaste(["sglang serve --model=m --tp 2"])[0] == ["--model=m", "--tp", "2"]
+    assert unpaste(["sglang serve --tp 2 --model m"])[0] == ["--tp", "2", "--model", "m"]
+    # a model given after the paste, as launchplan's messages suggest, completes the line
+    assert main(["resolve", "--gpu", "h100", "sglang serve --tp 2",
+                 "--model-path", "llama-3.1-8b"]) == 0
+
+
 def test_the_router_launcher_plans_one_of_its_workers():
     # its --dp-size counts SGLang servers, each started with --dp-size 1 (the router
     # launcher's launch_server_process): one worker's flags are planned

@@ -232,7 +232,30 @@ def _serve_arguments(words: list[str]) -> list[str]:
         at += 1
     if out and not out[0].startswith("-"):
         out.insert(0, "--model-path")
+    if not _names_model(out):
+        config = next((out[n + 1] for n, w in enumerate(out[:-1]) if w == "--config"), None)
+        where = "" if config is None else (f" (it does not look in --config {config}, where "
+                                           "python -m sglang.launch_server finds it)")
+        raise InputError("--model-path", "", message=(
+            "--model-path: expected the model on `sglang serve`'s own command line (sglang "
+            f"serve MODEL, or --model-path/--model MODEL spelled out), got none{where}: the "
+            "serve command looks for it before SGLang's parser reads --config or expands an "
+            "abbreviation"))
     return out
+
+
+def _names_model(words: list[str]) -> bool:
+    """Whether ``sglang serve`` finds a model path among ``words`` (a positional model already
+    made ``--model-path``): the exact spellings ``--model-path``/``--model``, with a value
+    after them or after ``=``. A help request and a word the pasted text leaves open (it may
+    expand to the flag) count as found: the first prints help, the second is unknown."""
+    for n, word in enumerate(words):
+        if word in ("--model-path", "--model") and n + 1 < len(words):
+            return True
+        if word.startswith(("--model-path=", "--model=")) or word in ("-h", "--help") \
+                or "$" in word:
+            return True
+    return False
 
 
 def launch_count(tokens: Sequence[str]) -> int:
