@@ -427,3 +427,46 @@ def test_a_logged_feature_the_plan_left_unset_is_given_though_it_moves_what_the_
     assert "speculative_algorithm" in [d["field"] for d in data["agrees_if_passed_explicitly"]]
     assert [d["field"] for d in data["differences"]] == ["max_running_requests"]
     assert data["inputs"]["speculative_algorithm"] == "EAGLE"
+
+
+def test_the_gpu_a_log_names_picks_the_target_when_gpu_is_not_given(capsys, monkeypatch):
+    import io
+
+    # a tuned-kernel config file SGLang loads or misses names the device as CUDA reports it
+    log = (DATA / "docs-2025-09-native-api-qwen1.5-moe-a2.7b.log").read_bytes()
+    assert b"device_name=NVIDIA_H100_80GB_HBM3" in log
+    model = "tests/parity/models/qwen1.5-moe-a2.7b"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(log)))  # read once
+    assert main(["resolve", "--from-log", "-", "--model-path", model, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["notes"] == ["--gpu h100: the log names its GPU (NVIDIA H100 80GB HBM3); "
+                             "--gpu names another"]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(log)))
+    assert main(["explain", "attention_backend", "--from-log", "-", "--model-path", model,
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["resolved"] == "fa3"  # Hopper's default
+    # --gpu names another: planned there, and the report says where the log ran
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(log)))
+    assert main(["resolve", "--from-log", "-", "--model-path", model, "--gpu", "b200"]) == 0
+    assert "the log ran on NVIDIA H100 80GB HBM3 (h100); planned on --gpu b200" in \
+        capsys.readouterr().out
+
+
+def test_a_log_naming_no_known_gpu_asks_for_gpu_saying_what_it_names(capsys, tmp_path):
+    line = "server_args=ServerArgs(model_path='llama-3.1-8b', tp_size=1)\n"
+    moe = ("Config file not found at /x/E=256,N=256,device_name=NVIDIA_H20-3e,dtype=fp8_w8a8,"
+           "block_shape=[128, 128].json\n")
+    for text, said in ((line, "the log names no GPU"),
+                       (line + moe, "the log ran on NVIDIA H20-3e, which no target describes"),
+                       (line + moe + "GPU 0,1: NVIDIA H200\n",
+                        "the log names several GPUs: NVIDIA H20-3e, NVIDIA H200")):
+        log = tmp_path / "x.log"
+        log.write_text(text)
+        assert main(["resolve", "--from-log", str(log)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("launchplan: --gpu: required (") and said in err
+        assert err.count("\n") == 1
+    # sglang.check_env's GPU line pasted beside the log names the device too
+    log.write_text(line + "GPU 0,1,2,3,4,5,6,7: NVIDIA H200\n")
+    assert main(["resolve", "--from-log", str(log), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"][0].startswith("--gpu h200:")

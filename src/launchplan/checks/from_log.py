@@ -69,6 +69,7 @@ class LogReport(Struct, frozen=False):
     memory: list[Any] = factory(list)  # ``checks.log_memory.MemoryRow`` per logged figure
     # logged values of an older release read in the modelled release's terms (a note each)
     respelled: list[str] = factory(list)
+    notes: list[str] = factory(list)  # how the log was read (the GPU taken from it)
 
     @property
     def agrees(self) -> bool:
@@ -86,6 +87,7 @@ class LogReport(Struct, frozen=False):
             "release_hint": self.release_hint,
             "memory": [row.to_dict() for row in self.memory],
             "respelled": self.respelled,
+            "notes": self.notes,
         }
 
 

@@ -68,16 +68,17 @@ def main(argv: list[str]) -> int:
                          f"did you mean {close[0]}?" if close else None)
     fmt = no_markdown(opts.get("format"), "explain") or "table"
     compat = opts.get("compat") or "default"
+    from launchplan.commands.resolve import log_report, read_logged
+
+    read = read_logged(opts)
     target = target_from(opts)
     env = parse_env(opts.get("env"))
     rules = get_ruleset(compat).rules()
 
     argv_used: list[str] = split.sglang_argv
     base: dict[str, Any] = {}
-    if opts.get("from_log"):
-        from launchplan.commands.resolve import log_report
-
-        _, logged = log_report(opts["from_log"], split.sglang_argv, target, compat, env)
+    if read is not None:
+        _, logged = log_report(opts["from_log"], split.sglang_argv, target, compat, env, read)
         argv_used, base = [], dict(logged.inputs)
 
     def resolve_with(extra: dict[str, Any]):

@@ -241,6 +241,8 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
                   f"{result.record.compat})\n")
     if report.truncated:
         out.write("  the logged line is cut off: the fields after the cut are not compared\n")
+    for note in report.notes:
+        out.write(wrapped(note, indent="  ") + "\n")
     for note in getattr(report, "respelled", ()):
         out.write(wrapped(f"read in {report.release}'s terms: {note}", indent="  ") + "\n")
     for note in result.record.raw.notices:

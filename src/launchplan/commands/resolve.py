@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from launchplan.checks.preflight import VERDICT_TEXT
 from launchplan.commands.options import split_argv
@@ -86,6 +87,7 @@ def main(argv: list[str]) -> int:
         raise InputError("--format", "table, json or markdown for resolve", fmt)
     fmt = "markdown" if fmt == "md" else fmt
     compat = opts.get("compat") or "default"
+    logged = read_logged(opts)
     target = target_from(opts)
     env = parse_env(opts.get("env"))
     strict = bool(opts.get("strict"))
@@ -95,8 +97,8 @@ def main(argv: list[str]) -> int:
         raise InputError("--assume-request-tokens", "a positive number of tokens",
                          request_tokens)
 
-    if opts.get("from_log"):
-        return from_log(opts["from_log"], split.sglang_argv, target, compat, env, fmt)
+    if logged is not None:
+        return from_log(opts["from_log"], split.sglang_argv, target, compat, env, fmt, logged)
     parsed = build_raw(split.sglang_argv, compat=compat, env=env)
 
     def resolve_with(extra: dict, *, trace: bool = strict):
@@ -203,16 +205,55 @@ def emit_pinned(result, target, env, form: str) -> int:
     return 0
 
 
-def log_report(path: str, argv: list[str], target, compat: str, env):
+def read_logged(opts: dict) -> Any:
+    """``--from-log``'s log, read once (standard input can be read only once); without
+    ``--gpu``, the one GPU the log names picks the target (``input.server_log``'s
+    ``logged_devices``), said in the report's notes. None without ``--from-log``."""
+    path = opts.get("from_log")
+    if not path:
+        return None
+    from launchplan.facts.targets import by_device_name
+    from launchplan.input.server_log import read_log
+
+    logged = read_log(path)
+    devices = logged.devices
+    if opts.get("gpu"):
+        if len(devices) == 1:
+            found = by_device_name(devices[0])
+            if found is None or found.name != target_from(opts).name:
+                logged.notes.append(f"the log ran on {devices[0]}"
+                                    + (f" ({found.name})" if found is not None else "")
+                                    + f"; planned on --gpu {opts['gpu']}")
+        return logged
+    found = by_device_name(devices[0]) if len(devices) == 1 else None
+    if found is None:
+        if not devices:
+            named = "names no GPU"
+        elif len(devices) > 1:
+            named = "names several GPUs: " + ", ".join(devices)
+        else:
+            named = f"ran on {devices[0]}, which no target describes"
+        raise InputError("--gpu", "a target", message=(
+            f"--gpu: required (the log {named}; name one of the targets listed by "
+            "`launchplan targets`, or the closest with --gpu-memory-mib and --gpu-capability)"))
+    opts["gpu"] = found.name
+    logged.notes.append(f"--gpu {found.name}: the log names its GPU ({devices[0]}); --gpu "
+                        "names another")
+    return logged
+
+
+def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any = None):
     """The comparison of a logged launch with its plan (``--from-log``): flags in ``argv``
-    win over the log; a logged model path that is not here asks for ``--model-path``."""
+    win over the log; a logged model path that is not here asks for ``--model-path``.
+    ``logged``: the log already read (``read_logged``); else it is read from ``path``."""
     from launchplan.checks.from_log import compare
     from launchplan.engine.pipeline import run
     from launchplan.input.server_log import read_log
     from launchplan.planner import build_raw, build_record, overlay
     from launchplan.rulesets import get_ruleset
 
-    logged = read_log(path)
+    if logged is None:
+        logged = read_log(path)
     rules = get_ruleset(compat).rules()
     given = build_raw(argv).values if argv else {}
     base = build_raw()
@@ -242,6 +283,7 @@ def log_report(path: str, argv: list[str], target, compat: str, env):
         raise
     if logged.memory.any():
         report.memory = _memory_against_log(logged.memory, report, resolve, target)
+    report.notes = list(logged.notes)
     return logged, report
 
 
@@ -263,12 +305,13 @@ def _memory_against_log(logged, report, resolve, target) -> list:
     return memory_rows(logged, plan, again, target)
 
 
-def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str) -> int:
+def from_log(path: str, argv: list[str], target, compat: str, env, fmt: str,
+             logged: Any = None) -> int:
     """--from-log FILE: the logged launch, planned; where the plan and the log differ."""
     from launchplan.commands.output import print_log_report
 
     try:
-        logged, report = log_report(path, argv, target, compat, env)
+        logged, report = log_report(path, argv, target, compat, env, logged)
     except Refusal as refusal:
         if fmt == "json":  # JSON on stdout even when the logged launch is refused here
             line = getattr(refusal, "logged", None)

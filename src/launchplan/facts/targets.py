@@ -285,6 +285,13 @@ def get_target(name: str) -> Target:
     )
 
 
+def by_device_name(name: str) -> Target | None:
+    """The catalog target whose device is ``name`` as CUDA or ROCm reports it (a start-up
+    log prints it so), or None: no looser reading, since a log's GPU picks the target."""
+    key = _compact(name)
+    return next((t for t in CATALOG.values() if _compact(t.device_name) == key), None)
+
+
 #: Words that say how a part is mounted (or racked) or what memory it carries, not which
 #: part it is.
 _MOUNTING = frozenset({"sxm", "sxm2", "sxm3", "sxm4", "sxm5", "sxm6", "hbm2e", "hbm3", "hbm3e",

@@ -107,6 +107,8 @@ class LoggedArgs(Struct, frozen=False):
     memory: LoggedMemory = factory(LoggedMemory)
     form: str = "repr"  # "repr": ServerArgs(...); "dict": {...} (0.5.21 on)
     set_aside: dict[str, Any] = factory(dict)  # logged items that are not the field (reports)
+    devices: list[str] = factory(list)  # the GPU device names the log prints, distinct
+    notes: list[str] = factory(list)  # how the command read it (the GPU it took from it)
 
 
 def read_log(path: str) -> LoggedArgs:
@@ -132,7 +134,7 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     if at < 0:
         memory = parse_memory(text)
         if memory.any():
-            return LoggedArgs(memory=memory)
+            return LoggedArgs(memory=memory, devices=logged_devices(text))
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
                          "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
                          "lines", name)
@@ -159,7 +161,26 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     if form == "dict":
         _set_aside_reports(out)
     out.memory = parse_memory(text)
+    out.devices = logged_devices(text)
     return out
+
+
+#: Where a log names its GPU: the file name of a tuned kernel configuration SGLang loads or
+#: misses (``.../E=256,N=256,device_name=NVIDIA_H20,dtype=fp8_w8a8,...json``: the device name
+#: CUDA reports, spaces made underscores), and ``python -m sglang.check_env``'s or
+#: ``nvidia-smi -L``'s GPU line pasted beside it (``GPU 0,1,2,3: NVIDIA H200``).
+_KERNEL_CONFIG_DEVICE = re.compile(r"device_name=([^,/\s\]\[]+)")
+_GPU_LINE = re.compile(r"^\s*GPU [0-9][0-9, ]*:\s*(\S[^(\n]*?)\s*(?:\(UUID:[^)\n]*\)\s*)?$",
+                       re.MULTILINE)
+
+
+def logged_devices(text: str) -> list[str]:
+    """The distinct GPU device names ``text`` prints, in CUDA's spelling (``NVIDIA H100 80GB
+    HBM3``), first seen first."""
+    names = [m.group(1).removesuffix(".json").replace("_", " ")
+             for m in _KERNEL_CONFIG_DEVICE.finditer(text)]
+    names += [m.group(1) for m in _GPU_LINE.finditer(text)]
+    return list(dict.fromkeys(name for name in names if name.strip()))
 
 
 def _joined(rest: str) -> str:
