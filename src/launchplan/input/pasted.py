@@ -307,8 +307,9 @@ def _flag_values(argv: list[str]) -> dict[str, str]:
 def cleaned(token: str, notes: list[str] | None = None) -> str:
     """``token`` as the command it shows: Windows line ends made plain, a web page's
     Markdown around it (code fences, blockquote markers) taken off, a PowerShell or
-    ``cmd.exe`` launch rewritten as the POSIX one it stands for, a systemd unit as the
-    script it amounts to (its environment exported, then its command), and a manifest a
+    ``cmd.exe`` launch rewritten as the POSIX one it stands for, a systemd unit or a
+    Makefile as the script it amounts to (its environment exported, then its commands,
+    make's references expanded), and a manifest a
     here-document feeds to ``kubectl apply -f -`` as that manifest."""
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
@@ -326,6 +327,11 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
                 notes.append("the pasted script feeds a here-document to kubectl apply -f -: "
                              "that manifest is read as the launch")
             return manifest
+    if "\n\t" in token and "sglang" in token:  # a Makefile: make expands, then the shell runs
+        from launchplan.input import makefile
+
+        if makefile.looks_like_makefile(token):
+            return makefile.as_script(token)
     if "=" in token and "<<" not in token:
         from launchplan.input.systemd_unit import as_script, looks_like_unit
 
