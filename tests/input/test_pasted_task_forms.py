@@ -252,3 +252,19 @@ def test_an_unquoted_json_value_the_shell_split_at_its_spaces_is_named_so(capsys
     assert ("the JSON value of --model-loader-extra-config is not quoted, so the shell split "
             "it at its spaces and removed its double quotes") in err
     assert "--model-loader-extra-config '{...}'" in err
+
+
+def test_a_list_of_command_line_pieces_is_joined_as_the_shell_reads_it():
+    # "python -m sglang.launch_server" as one item, f"--model {m}" as another: the script
+    # runs " ".join(cmd) with shell=True, so each piece is split into its words
+    script = (
+        "import subprocess, sys\nmodel_path = sys.argv[1]\ncmd = [\n"
+        '    "python -m sglang.launch_server",\n    "--model-path",\n    model_path,\n'
+        '    f"--tp {2}",\n    "--port",\n    str(8000),\n]\n'
+        'subprocess.run(" ".join(cmd), shell=True, check=True)\n')
+    assert unpaste([script]) == (
+        ["--model-path", "${model_path}", "--tp", "2", "--port", "8000"], [])
+    # an argv list (one item a word) keeps a value with a space in it whole
+    argv = ('import subprocess\nsubprocess.Popen(["python", "-m", "sglang.launch_server", '
+            '"--model-path", "m", "--chat-template", "a b"])\n')
+    assert unpaste([argv])[0] == ["--model-path", "m", "--chat-template", "a b"]

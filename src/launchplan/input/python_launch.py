@@ -57,7 +57,26 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
             words = [_word(e, literals) for e in node.elts]
             if launches_sglang(words):
                 return words, node
+        elif isinstance(node, (ast.List, ast.Tuple)) and any(map(_fragment, node.elts)):
+            if literals is None:
+                literals = _literal_names(tree)
+            line = " ".join(_word(e, literals) for e in node.elts)
+            try:
+                if launches_sglang(shell_vars.shell_split(line)):
+                    return line, node
+            except ValueError:
+                continue
     return None
+
+
+def _fragment(node: ast.expr) -> bool:
+    """Whether ``node`` is a list item holding the launcher with other words
+    (``"python -m sglang.launch_server"``): such a list is pieces of one command line, which
+    the script joins with spaces (``" ".join(cmd)`` run with ``shell=True``), each piece
+    (``f"--model {model}"``) split by the shell, not one argv item each."""
+    return (isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and " " in node.value.strip()
+            and any(word in _LAUNCHERS for word in node.value.split()))
 
 
 def _hands_on_launch(words: list[str]) -> bool:
