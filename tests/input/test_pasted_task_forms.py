@@ -268,3 +268,12 @@ def test_a_list_of_command_line_pieces_is_joined_as_the_shell_reads_it():
     argv = ('import subprocess\nsubprocess.Popen(["python", "-m", "sglang.launch_server", '
             '"--model-path", "m", "--chat-template", "a b"])\n')
     assert unpaste([argv])[0] == ["--model-path", "m", "--chat-template", "a b"]
+
+
+def test_a_comment_that_names_a_launch_in_backticks_documents_the_scripts_own():
+    script = ("# Run it with `python -m sglang.launch_server ...`\n"
+              "python -m sglang.launch_server --model-path m --tp 2\n")
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+    # the backticked launch of a note that runs none is still read
+    assert unpaste(["# Start: `python -m sglang.launch_server --model-path m --tp 4`\n"
+                    "then curl localhost"])[0] == ["--model-path", "m", "--tp", "4"]

@@ -307,9 +307,9 @@ def _flag_values(argv: list[str]) -> dict[str, str]:
 def cleaned(token: str, notes: list[str] | None = None) -> str:
     """``token`` as the command it shows: Windows line ends made plain, a web page's
     Markdown around it (code fences, blockquote markers) taken off, a PowerShell or
-    ``cmd.exe`` launch rewritten as the POSIX one it stands for, a systemd unit or a
-    Makefile as the script it amounts to (its environment exported, then its commands,
-    make's references expanded), and a manifest a
+    ``cmd.exe`` launch rewritten as the POSIX one it stands for, a systemd unit, a
+    Makefile or a justfile as the script it amounts to (its environment exported, then its
+    commands, make's references or just's ``{{...}}`` expanded), and a manifest a
     here-document feeds to ``kubectl apply -f -`` as that manifest."""
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
@@ -332,6 +332,11 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
 
         if makefile.looks_like_makefile(token):
             return makefile.as_script(token)
+    if "{{" in token and "sglang" in token:  # a justfile: just interpolates, then the shell
+        from launchplan.input import justfile
+
+        if justfile.looks_like_justfile(token):
+            return justfile.as_script(token)
     if "=" in token and "<<" not in token:
         from launchplan.input.systemd_unit import as_script, looks_like_unit
 
@@ -652,6 +657,8 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     return words
 
 
+#: The launcher's words in a line (``python -m sglang.launch_server``, ``sglang serve``).
+_LAUNCH_WORDS = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
 #: A Markdown inline-code span on one line (`` `python -m ...` ``, or with double backticks).
 _INLINE_CODE = re.compile(r"(?<!`)(`{1,2})(?!`)([^`\n]+)\1(?!`)")
 
@@ -666,7 +673,13 @@ def _inline_code(text: str) -> str:
         return text
     text = _inline_code_over_lines(text)
     lines = text.split("\n")
+    # a script that runs a launch of its own: a comment naming one in backticks
+    # ("# Run with `python -m sglang.launch_server ...`") documents it, it is not one
+    own = any(_LAUNCH_WORDS.search(_INLINE_CODE.sub("", line))
+              for line in lines if not line.lstrip().startswith("#"))
     for at, line in enumerate(lines):
+        if own and line.lstrip().startswith("#"):
+            continue
         for match in _INLINE_CODE.finditer(line):
             code = match.group(2)
             try:
