@@ -277,3 +277,22 @@ def test_a_comment_that_names_a_launch_in_backticks_documents_the_scripts_own():
     # the backticked launch of a note that runs none is still read
     assert unpaste(["# Start: `python -m sglang.launch_server --model-path m --tp 4`\n"
                     "then curl localhost"])[0] == ["--model-path", "m", "--tp", "4"]
+
+
+@pytest.mark.parametrize("source", [
+    # Go: a struct's []string field, and os/exec's variadic call (which Python reads as a
+    # walrus expression: its "sglang.launch_server" argument alone is no command line)
+    'w := Workload{Command: []string{"python3", "-m", "sglang.launch_server",\n'
+    '\t"--model-path", model, "--tp", "2"}}\n',
+    'cmd := exec.Command("python3", "-m", "sglang.launch_server", "--model-path", model, '
+    '"--tp", "2")',
+    # JavaScript's spawn(program, [args]) and Rust's Command::new(program).args([...])
+    'const child = spawn("python3", ["-m", "sglang.launch_server", "--model-path", model, '
+    '"--tp", "2"]);',
+    'Command::new("python3").args(["-m", "sglang.launch_server", "--model-path", &model, '
+    '"--tp", "2"]).spawn()?;',
+])
+def test_an_argv_of_string_literals_in_another_language_is_read(source):
+    argv, env = unpaste([source])
+    assert argv[0] == "--model-path" and argv[1].startswith("${") and argv[2:] == ["--tp", "2"]
+    assert env == []
