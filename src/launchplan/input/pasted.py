@@ -1041,6 +1041,12 @@ def _run_target(words: list[str]) -> str | None:
     return None
 
 
+#: SGLang's request routers (the PD load balancer, the router package's launcher): no
+#: server of their own.
+_ROUTERS = ("sglang_router.launch_router", "sglang.srt.disaggregation.mini_lb",
+            "sglang.srt.disaggregation.launch_lb")
+
+
 def _require_flags(segments: list[list[str]]) -> None:
     """Refuse a pasted text that starts no SGLang launch when none of its commands is bare
     flags either (which are read as the launch's): it runs other programs only (another
@@ -1083,9 +1089,13 @@ def _require_flags(segments: list[list[str]]) -> None:
             shown = "none: " + LOG_NOT_LAUNCH
             raise InputError("the pasted text", expected,
                              message=f"the pasted text: expected {expected}, got {shown}")
+        routers = [p for p in programs if any(r in p for r in _ROUTERS)]
+        why = (f" ({routers[0].split()[-1]} routes requests to SGLang servers launched on "
+               "their own: it loads no model and holds no GPU; paste a server's launch, a "
+               "prefill or decode one for PD disaggregation)") if routers else ""
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
-                         + (f": it runs {shown}" if shown else ""))
+                         + (f": it runs {shown}" if shown else "") + why)
 
 
 #: What SGLang's start-up log prints its resolved arguments after.
