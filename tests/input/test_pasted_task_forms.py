@@ -291,6 +291,11 @@ def test_a_comment_that_names_a_launch_in_backticks_documents_the_scripts_own():
     '"--tp", "2"]);',
     'Command::new("python3").args(["-m", "sglang.launch_server", "--model-path", &model, '
     '"--tp", "2"]).spawn()?;',
+    # Python's own call of separate string arguments, and a Nomad job's HCL args list
+    'proc = await asyncio.create_subprocess_exec("python", "-m", "sglang.launch_server", '
+    '"--model-path", model, "--tp", "2")',
+    'task "s" {\n  config {\n    command = "python3"\n    args = ["-m", '
+    '"sglang.launch_server", "--model-path", "${NOMAD_META_model}", "--tp", "2"]\n  }\n}\n',
 ])
 def test_an_argv_of_string_literals_in_another_language_is_read(source):
     argv, env = unpaste([source])
