@@ -60,7 +60,8 @@ def test_the_set_is_real_and_varied():
              "[program:sglang]": 0, "$(or $(": 0, "# /// script": 0,
              "bash -lc \"\n": 0, "uv run --python": 0,
              "just uvx-sgl": 0, "[]string{": 0, "cmd_parts = [": 0,
-             "modelCommand: custom": 0, "disaggregation.mini_lb": 0}
+             "modelCommand: custom": 0, "disaggregation.mini_lb": 0,
+             'exec = ["-m"': 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]
