@@ -349,6 +349,14 @@ def test_a_router_alone_is_named_as_one_that_serves_no_model(router, capsys):
     assert "paste a server's launch" in err and err.count("\n") == 1
 
 
+def test_a_no_break_space_that_hides_the_launcher_is_named(capsys):
+    # a web page's U+00A0 between the module and the first flag makes them one word
+    assert main(["resolve", "--gpu", "h100",
+                 "python -m sglang.launch_server\u00a0--model-path m --tp 2"]) == 2
+    err = capsys.readouterr().err
+    assert "holds a no-break space (U+00A0) from a web page" in err and err.count("\n") == 1
+
+
 def test_flags_pasted_over_lines_without_a_launcher_stay_the_launchs():
     assert unpaste(["--model-path m\n--tp 2\n"])[0] == ["--model-path", "m", "--tp", "2"]
 

@@ -1093,6 +1093,13 @@ def _require_flags(segments: list[list[str]]) -> None:
         why = (f" ({routers[0].split()[-1]} routes requests to SGLang servers launched on "
                "their own: it loads no model and holds no GPU; paste a server's launch, a "
                "prefill or decode one for PD disaggregation)") if routers else ""
+        from launchplan.input.typography import odd_space_hint
+
+        # a web page's no-break space after the module joins it to the next flag
+        # (``sglang.launch_server\u00a0--port``): the launcher is not found for that reason
+        odd = next((hint for seg in segments for word in seg if "sglang" in word
+                    and (hint := odd_space_hint(word, f"'{word[:40]}'")) is not None), None)
+        why += f" ({odd})" if odd and not why else ""
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
                          + (f": it runs {shown}" if shown else "") + why)
