@@ -308,8 +308,9 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     """``token`` as the command it shows: Windows line ends made plain, a web page's
     Markdown around it (code fences, blockquote markers) taken off, a PowerShell or
     ``cmd.exe`` launch rewritten as the POSIX one it stands for, a systemd unit, a
-    Makefile or a justfile as the script it amounts to (its environment exported, then its
-    commands, make's references or just's ``{{...}}`` expanded), and a manifest a
+    Makefile, a justfile or cloud-init user data as the script it amounts to (its
+    environment exported, then its commands, make's references or just's ``{{...}}``
+    expanded), and a manifest a
     here-document feeds to ``kubectl apply -f -`` as that manifest."""
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
@@ -332,6 +333,13 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
 
         if makefile.looks_like_makefile(token):
             return makefile.as_script(token)
+    if token.lstrip().startswith("#cloud-config"):  # a VM's user data: its files and runcmd
+        from launchplan.input import cloud_init
+
+        if cloud_init.looks_like_cloud_config(token):
+            script = cloud_init.as_script(token)
+            if script is not None:
+                return script
     if "{{" in token and "sglang" in token:  # a justfile: just interpolates, then the shell
         from launchplan.input import justfile
 
