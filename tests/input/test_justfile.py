@@ -35,3 +35,9 @@ def test_yaml_and_helm_templates_are_not_justfiles():
     helm = ("spec:\n  containers:\n    - args:\n        - python -m sglang.launch_server "
             "--model-path {{ .Values.model }}\n")
     assert not looks_like_justfile(helm)
+
+
+def test_a_text_with_other_lines_beside_a_justfile_is_not_read_as_one():
+    page = ('Install just, then:\nM := "m"\nserve tp="2":\n'
+            "  python -m sglang.launch_server --model-path {{M}} --tp {{tp}}\n")
+    assert not looks_like_justfile(page)

@@ -36,3 +36,10 @@ def test_python_and_shell_with_tabs_are_not_makefiles():
               "'sglang.launch_server', '--model-path', 'm'])\n")
     shell = "serve() {\n\tpython -m sglang.launch_server --model-path $(cat model.txt)\n}\n"
     assert not looks_like_makefile(python) and not looks_like_makefile(shell)
+
+
+def test_a_text_with_other_lines_beside_a_makefile_is_not_read_as_one():
+    # a shell step next to the recipes: read whole as shell, none of its lines dropped
+    page = ("export HF_TOKEN=x\ncd /srv && make serve\n\nMODEL ?= m\nserve:\n"
+            "\tpython -m sglang.launch_server --model-path $(MODEL)\n")
+    assert not looks_like_makefile(page)

@@ -40,7 +40,20 @@ def looks_like_justfile(text: str) -> bool:
     assigned = any(_ASSIGN.match(line) and not line[0].isspace() for line in lines if line)
     headed = any(_HEADER.match(line) and _HEADER.match(line).group(2).strip()  # type: ignore
                  for line in lines if line and not line[0].isspace())
-    return assigned or headed
+    # every line at the margin is just's: a page or script with other lines (prose, shell
+    # steps) beside a justfile is not read as one, so none of its lines is dropped
+    return (assigned or headed) and all(_justs(line) for line in lines)
+
+
+#: just's settings and other top-level statements.
+_STATEMENTS = re.compile(r"^(?:set|alias|import|mod|export)\b|^\[[\w:, \"'()-]+\]\s*$")
+
+
+def _justs(line: str) -> bool:
+    """Whether a line at the margin is just's (blank, a comment, an assignment, a recipe
+    header, a setting or attribute); an indented line is a recipe's."""
+    return (not line.strip() or line[0].isspace() or line.startswith("#")
+            or bool(_ASSIGN.match(line) or _HEADER.match(line) or _STATEMENTS.match(line)))
 
 
 def as_script(text: str) -> str:

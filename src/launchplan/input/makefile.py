@@ -40,7 +40,36 @@ def looks_like_makefile(text: str) -> bool:
     if not ruled or re.search(r"^\s*(?:def |class |import |from \S+ import )", text, re.M):
         return False
     marked = ".PHONY" in text or re.search(r"\$\((?:[A-Z_][A-Z0-9_]*|or|if|shell) ?", text)
-    return bool(marked or re.search(r"^\S+\s*(?::=|\?=)", text, re.M))
+    if not (marked or re.search(r"^\S+\s*(?::=|\?=)", text, re.M)):
+        return False
+    return all(_makes(line) for line in _logical(lines))
+
+
+#: Make's directives, which stand at a line's start outside recipes.
+_DIRECTIVES = re.compile(r"^-?(?:include|sinclude|export|unexport|override|ifeq|ifneq|ifdef|"
+                         r"ifndef|else|endif|define|endef|vpath)\b")
+
+
+def _makes(line: str) -> bool:
+    """Whether a line outside the recipes is make's (blank, a comment, an assignment, a
+    rule header, a directive): a page or script with other lines (prose, shell steps
+    beside the Makefile) is not read as one, so none of its lines is dropped."""
+    stripped = line.strip()
+    return (not stripped or line[0] in "\t#" or stripped.startswith("#")
+            or bool(_ASSIGN.match(stripped) or _RULE.match(stripped)
+                    or _DIRECTIVES.match(stripped)))
+
+
+def _logical(lines: list[str]) -> list[str]:
+    """``lines`` with backslash-continued ones joined (a recipe's continuation lines kept
+    under its tab)."""
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1].endswith("\\"):
+            out[-1] = out[-1][:-1] + " " + line.strip()
+        else:
+            out.append(line)
+    return out
 
 
 def as_script(text: str) -> str:
