@@ -338,6 +338,25 @@ def test_a_paste_that_starts_no_sglang_launch_names_what_it_runs(text, runs, cap
     assert runs in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("router", ["sglang.srt.disaggregation.mini_lb",
+                                    "sglang_router.launch_router"])
+def test_a_router_alone_is_named_as_one_that_serves_no_model(router, capsys):
+    text = (f"python3 -m {router} --prefill http://a:30000 --decode http://b:30001 "
+            "--host 0.0.0.0 2>&1 | tee proxy.log\npython3 -m sglang.bench_serving --port 8000\n")
+    assert main(["resolve", "--gpu", "h200", text]) == 2
+    err = capsys.readouterr().err
+    assert f"{router} routes requests to SGLang servers launched on their own" in err
+    assert "paste a server's launch" in err and err.count("\n") == 1
+
+
+def test_a_no_break_space_that_hides_the_launcher_is_named(capsys):
+    # a web page's U+00A0 between the module and the first flag makes them one word
+    assert main(["resolve", "--gpu", "h100",
+                 "python -m sglang.launch_server\u00a0--model-path m --tp 2"]) == 2
+    err = capsys.readouterr().err
+    assert "holds a no-break space (U+00A0) from a web page" in err and err.count("\n") == 1
+
+
 def test_flags_pasted_over_lines_without_a_launcher_stay_the_launchs():
     assert unpaste(["--model-path m\n--tp 2\n"])[0] == ["--model-path", "m", "--tp", "2"]
 

@@ -115,3 +115,10 @@ def test_a_pages_one_launching_block_that_is_a_configuration_is_read_alone():
     split = ("```bash\nexport MODEL=/m\n```\n\n```bash\npython -m sglang.launch_server "
              "--model-path $MODEL\n```\n")
     assert unpaste([split]) == (["--model-path", "/m"], ["MODEL=/m"])
+    # a chart's values (a containers: list) beside a block of the chart's error output
+    values = ("Tried:\n\n```yaml\ncontainers:\n- name: a\n  modelCommand: sglangServe\n"
+              "  args: [\"--port\", \"1\"]\n```\n\nwhich fails:\n\n```\nError: at (x.yaml:4:1): "
+              "\nValid values are `vllmServe` and `custom`.\n```\n\nUse:\n\n```yaml\n"
+              "containers:\n- name: b\n  command: [python3, -m, sglang.launch_server]\n"
+              "  args:\n    - --model-path\n    - /m\n```\n")
+    assert unpaste([values]) == (["--model-path", "/m"], [])

@@ -252,3 +252,61 @@ def test_an_unquoted_json_value_the_shell_split_at_its_spaces_is_named_so(capsys
     assert ("the JSON value of --model-loader-extra-config is not quoted, so the shell split "
             "it at its spaces and removed its double quotes") in err
     assert "--model-loader-extra-config '{...}'" in err
+
+
+def test_a_list_of_command_line_pieces_is_joined_as_the_shell_reads_it():
+    # "python -m sglang.launch_server" as one item, f"--model {m}" as another: the script
+    # runs " ".join(cmd) with shell=True, so each piece is split into its words
+    script = (
+        "import subprocess, sys\nmodel_path = sys.argv[1]\ncmd = [\n"
+        '    "python -m sglang.launch_server",\n    "--model-path",\n    model_path,\n'
+        '    f"--tp {2}",\n    "--port",\n    str(8000),\n]\n'
+        'subprocess.run(" ".join(cmd), shell=True, check=True)\n')
+    assert unpaste([script]) == (
+        ["--model-path", "${model_path}", "--tp", "2", "--port", "8000"], [])
+    # an argv list (one item a word) keeps a value with a space in it whole
+    argv = ('import subprocess\nsubprocess.Popen(["python", "-m", "sglang.launch_server", '
+            '"--model-path", "m", "--chat-template", "a b"])\n')
+    assert unpaste([argv])[0] == ["--model-path", "m", "--chat-template", "a b"]
+
+
+def test_a_comment_that_names_a_launch_in_backticks_documents_the_scripts_own():
+    script = ("# Run it with `python -m sglang.launch_server ...`\n"
+              "python -m sglang.launch_server --model-path m --tp 2\n")
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], [])
+    # the backticked launch of a note that runs none is still read
+    assert unpaste(["# Start: `python -m sglang.launch_server --model-path m --tp 4`\n"
+                    "then curl localhost"])[0] == ["--model-path", "m", "--tp", "4"]
+
+
+@pytest.mark.parametrize("source", [
+    # Go: a struct's []string field, and os/exec's variadic call (which Python reads as a
+    # walrus expression: its "sglang.launch_server" argument alone is no command line)
+    'w := Workload{Command: []string{"python3", "-m", "sglang.launch_server",\n'
+    '\t"--model-path", model, "--tp", "2"}}\n',
+    'cmd := exec.Command("python3", "-m", "sglang.launch_server", "--model-path", model, '
+    '"--tp", "2")',
+    # JavaScript's spawn(program, [args]) and Rust's Command::new(program).args([...])
+    'const child = spawn("python3", ["-m", "sglang.launch_server", "--model-path", model, '
+    '"--tp", "2"]);',
+    'Command::new("python3").args(["-m", "sglang.launch_server", "--model-path", &model, '
+    '"--tp", "2"]).spawn()?;',
+    # Python's own call of separate string arguments, and a Nomad job's HCL args list
+    'proc = await asyncio.create_subprocess_exec("python", "-m", "sglang.launch_server", '
+    '"--model-path", model, "--tp", "2")',
+    'task "s" {\n  config {\n    command = "python3"\n    args = ["-m", '
+    '"sglang.launch_server", "--model-path", "${NOMAD_META_model}", "--tp", "2"]\n  }\n}\n',
+])
+def test_an_argv_of_string_literals_in_another_language_is_read(source):
+    argv, env = unpaste([source])
+    assert argv[0] == "--model-path" and argv[1].startswith("${") and argv[2:] == ["--tp", "2"]
+    assert env == []
+
+
+def test_a_taskfiles_cmds_run_with_its_vars_filled_and_its_env_exported():
+    taskfile = ("version: '3'\ntasks:\n  serve:\n    env:\n      SGLANG_X: 1\n    vars:\n"
+                "      MODEL: Qwen/Qwen3-8B\n    cmds:\n      - python -m sglang.launch_server "
+                "--model-path {{.MODEL}} --tp 2 --port {{.PORT}}\n")
+    # a name the task's vars do not set comes from Task's caller: left open
+    assert unpaste([taskfile]) == (
+        ["--model-path", "Qwen/Qwen3-8B", "--tp", "2", "--port", "${PORT}"], ["SGLANG_X=1"])

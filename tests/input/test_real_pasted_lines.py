@@ -57,7 +57,11 @@ def test_the_set_is_real_and_varied():
              "os.environ.setdefault(": 0, "image: vastai/sglang": 0,
              '"module": "sglang.launch_server"': 0, "server_args=server_args": 0,
              "set -gx ": 0, "/bin/sglang serve": 0, "from sglang.srt.server import Runtime": 0,
-             "[program:sglang]": 0}
+             "[program:sglang]": 0, "$(or $(": 0, "# /// script": 0,
+             "bash -lc \"\n": 0, "uv run --python": 0,
+             "just uvx-sgl": 0, "[]string{": 0, "cmd_parts = [": 0,
+             "modelCommand: custom": 0, "disaggregation.mini_lb": 0,
+             'exec = ["-m"': 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]

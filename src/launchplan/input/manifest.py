@@ -35,7 +35,7 @@ from launchplan.errors import InputError
 #: A line that only a YAML manifest writes (a key that holds a container's command or env, a
 #: task's environment: SkyPilot's ``envs``).
 _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environment|"
-                           r"containers|spec|services|image|commands|envs|"
+                           r"containers|spec|services|image|commands|cmds|envs|"
                            r"[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd))\s*:", re.MULTILINE)
 #: A Dockerfile instruction in exec form.
 _DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
@@ -312,8 +312,10 @@ _WORD_KEYS = ("entrypoint", "command", "args", "commands", "run", "script")
 #: ``docker_cmd``): its value is the command line (or exec-form list) a platform runs.
 _COMMAND_KEY = re.compile(r"^[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd)$")
 #: Keys that hold a shell script rather than a command: dstack's ``commands`` (a list of
-#: scripts), SkyPilot's and CI steps' ``run``, GitLab CI's ``script``.
-_SCRIPT_KEYS = ("commands", "run", "script")
+#: scripts), SkyPilot's and CI steps' ``run``, GitLab CI's ``script``, Task's ``cmds``.
+_SCRIPT_KEYS = ("commands", "run", "script", "cmds")
+#: A Task (go-task) template reference to a variable: ``{{.MODEL}}``.
+_TASK_VAR = re.compile(r"\{\{\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
 def _words_of(node: dict[Any, Any], outer: str = "") -> list[str]:
@@ -347,8 +349,18 @@ def _words_of(node: dict[Any, Any], outer: str = "") -> list[str]:
         if isinstance(script, list) and all(isinstance(line, str) for line in script):
             script = "\n".join(script)
         if isinstance(script, str) and "sglang" in script:
+            if key == "cmds":  # Task fills {{.NAME}} from the task's vars before the shell
+                script = _task_templated(script, node.get("vars"))
             return _argv(["sh", "-c", outer + _task_exports(node) + script])
     return []
+
+
+def _task_templated(script: str, values: Any) -> str:
+    """A Task (go-task) ``cmds`` script with ``{{.NAME}}`` filled from the task's ``vars``
+    (a plain value each); a name they do not set is the shell's ``${NAME}``, left open
+    (Task takes it from the environment or the command line, which the paste lacks)."""
+    known = {str(k): _text(v) for k, v in values.items()} if isinstance(values, dict) else {}
+    return _TASK_VAR.sub(lambda m: known.get(m.group(1), "${" + m.group(1) + "}"), script)
 
 
 def _image_launch(node: dict[Any, Any]) -> list[str]:

@@ -164,7 +164,8 @@ def _fenced_only(lines: list[str]) -> list[str]:
 
 def _lone_manifest_block(lines: list[str]) -> str | None:
     """The one code block of a page that starts the launch, when it is a manifest or a
-    JSON configuration (a ```` ```json ```` ``launch.json``, a ```` ```yaml ```` pod) and no
+    JSON configuration (a ```` ```json ```` ``launch.json``, a ```` ```yaml ```` pod or a
+    chart's ``containers:`` values) and no
     other block starts one: the page's shell blocks beside it (an install, a tunnel) are
     other steps, not lines of that file. None otherwise (a script split over blocks, its
     variables set in one and the launch in another, is read whole)."""
@@ -186,8 +187,9 @@ def _lone_manifest_block(lines: list[str]) -> str | None:
     if len(blocks) < 2 or len(launching) != 1:
         return None
     body = textwrap.dedent("\n".join(launching[0])).strip()
-    if not body.startswith(("{", "[")) and not re.match(r"^(?:apiVersion|kind|services):",
-                                                         body, re.M):
+    # a YAML document's first key (a whole object's ``apiVersion:``, or a chart values
+    # file's ``containers:`` list), not a shell line (``NAME=value``, ``docker run``)
+    if not body.startswith(("{", "[")) and not re.match(r"^[A-Za-z_][\w.-]*:(?:\s|$)", body):
         return None
     return body if looks_like_manifest(body) else None
 

@@ -330,8 +330,10 @@ def _flag_values(argv: list[str]) -> dict[str, str]:
 def cleaned(token: str, notes: list[str] | None = None) -> str:
     """``token`` as the command it shows: Windows line ends made plain, a web page's
     Markdown around it (code fences, blockquote markers) taken off, a PowerShell or
-    ``cmd.exe`` launch rewritten as the POSIX one it stands for, a systemd unit as the
-    script it amounts to (its environment exported, then its command), and a manifest a
+    ``cmd.exe`` launch rewritten as the POSIX one it stands for, a systemd unit, a
+    Makefile, a justfile or cloud-init user data as the script it amounts to (its
+    environment exported, then its commands, make's references or just's ``{{...}}``
+    expanded), and a manifest a
     here-document feeds to ``kubectl apply -f -`` as that manifest."""
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
@@ -349,6 +351,23 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
                 notes.append("the pasted script feeds a here-document to kubectl apply -f -: "
                              "that manifest is read as the launch")
             return manifest
+    if "\n\t" in token and "sglang" in token:  # a Makefile: make expands, then the shell runs
+        from launchplan.input import makefile
+
+        if makefile.looks_like_makefile(token):
+            return makefile.as_script(token)
+    if token.lstrip().startswith("#cloud-config"):  # a VM's user data: its files and runcmd
+        from launchplan.input import cloud_init
+
+        if cloud_init.looks_like_cloud_config(token):
+            script = cloud_init.as_script(token)
+            if script is not None:
+                return script
+    if "{{" in token and "sglang" in token:  # a justfile: just interpolates, then the shell
+        from launchplan.input import justfile
+
+        if justfile.looks_like_justfile(token):
+            return justfile.as_script(token)
     if "=" in token and "<<" not in token:
         from launchplan.input.systemd_unit import as_script, looks_like_unit
 
@@ -669,6 +688,8 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     return words
 
 
+#: The launcher's words in a line (``python -m sglang.launch_server``, ``sglang serve``).
+_LAUNCH_WORDS = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
 #: A Markdown inline-code span on one line (`` `python -m ...` ``, or with double backticks).
 _INLINE_CODE = re.compile(r"(?<!`)(`{1,2})(?!`)([^`\n]+)\1(?!`)")
 
@@ -683,7 +704,13 @@ def _inline_code(text: str) -> str:
         return text
     text = _inline_code_over_lines(text)
     lines = text.split("\n")
+    # a script that runs a launch of its own: a comment naming one in backticks
+    # ("# Run with `python -m sglang.launch_server ...`") documents it, it is not one
+    own = any(_LAUNCH_WORDS.search(_INLINE_CODE.sub("", line))
+              for line in lines if not line.lstrip().startswith("#"))
     for at, line in enumerate(lines):
+        if own and line.lstrip().startswith("#"):
+            continue
         for match in _INLINE_CODE.finditer(line):
             code = match.group(2)
             try:
@@ -1045,6 +1072,12 @@ def _run_target(words: list[str]) -> str | None:
     return None
 
 
+#: SGLang's request routers (the PD load balancer, the router package's launcher): no
+#: server of their own.
+_ROUTERS = ("sglang_router.launch_router", "sglang.srt.disaggregation.mini_lb",
+            "sglang.srt.disaggregation.launch_lb")
+
+
 def _require_flags(segments: list[list[str]]) -> None:
     """Refuse a pasted text that starts no SGLang launch when none of its commands is bare
     flags either (which are read as the launch's): it runs other programs only (another
@@ -1087,9 +1120,20 @@ def _require_flags(segments: list[list[str]]) -> None:
             shown = "none: " + LOG_NOT_LAUNCH
             raise InputError("the pasted text", expected,
                              message=f"the pasted text: expected {expected}, got {shown}")
+        routers = [p for p in programs if any(r in p for r in _ROUTERS)]
+        why = (f" ({routers[0].split()[-1]} routes requests to SGLang servers launched on "
+               "their own: it loads no model and holds no GPU; paste a server's launch, a "
+               "prefill or decode one for PD disaggregation)") if routers else ""
+        from launchplan.input.typography import odd_space_hint
+
+        # a web page's no-break space after the module joins it to the next flag
+        # (``sglang.launch_server\u00a0--port``): the launcher is not found for that reason
+        odd = next((hint for seg in segments for word in seg if "sglang" in word
+                    and (hint := odd_space_hint(word, f"'{word[:40]}'")) is not None), None)
+        why += f" ({odd})" if odd and not why else ""
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
-                         + (f": it runs {shown}" if shown else ""))
+                         + (f": it runs {shown}" if shown else "") + why)
 
 
 #: What SGLang's start-up log prints its resolved arguments after.

@@ -5,12 +5,15 @@ sglang.launch_server --model-path ...")``, and test or benchmark scripts with
 ``subprocess.Popen(["python3", "-m", "sglang.launch_server", ...])``. A user who pastes
 such a cell means that command: this module finds the first literal that starts SGLang's
 launcher. The script is read with ``ast``, never run; a command built at run time (an
-f-string, a variable) is not a literal and is not found.
+f-string, a variable) is not a literal and is not found. A program in another language
+(Go, JavaScript, Rust) that holds the argv as a list of string literals is read from the
+items around the quoted launcher module.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from launchplan.input import shell_vars
@@ -23,9 +26,129 @@ def launch_literal(text: str) -> str | list[str] | None:
         return None
     tree = _parsed(text)
     if tree is None:
-        return None
+        return quoted_list(text)
     found = _launch_node(tree)
-    return found[0] if found is not None else None
+    return found[0] if found is not None else quoted_list(text)
+
+
+#: The launcher module as a quoted literal of another language's source.
+_QUOTED_LAUNCHER = re.compile(r"""(["'])(?:sglang\.launch_server|sglang_router\.launch_server)\1""")
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def quoted_list(text: str) -> list[str] | None:
+    """The argv a program in another language (Go ``[]string{"python3", "-m",
+    "sglang.launch_server", ...}`` or ``exec.Command(...)``, a JavaScript ``spawn("python3",
+    ["-m", ...])``, a Rust ``.args([...])``) holds as the comma-separated items around the
+    quoted launcher module: string literals are their values, anything else (a variable,
+    ``strconv.Itoa(tp)``) an open ``${...}``; an argv that starts at ``-m`` is the
+    interpreter's, as the call before it names."""
+    found = _QUOTED_LAUNCHER.search(text)
+    if found is None:
+        return None
+    start = _opening(text, found.start())
+    line = text[text.rfind("\n", 0, start) + 1:start].lstrip()
+    if start is None or line.startswith(("ENTRYPOINT", "CMD", "RUN")):
+        return None  # a Dockerfile's exec form: the Dockerfile reader's, with its image
+    end = _matching(text, start)
+    if end is None:
+        return None
+    items = [_item(piece) for piece in _top_level(text[start + 1:end])]
+    items = [item for item in items if item]
+    if items[:1] == ["-m"]:
+        items.insert(0, "python3")
+    from launchplan.input.pasted import launches_sglang
+
+    module = next((at for at, item in enumerate(items) if item.endswith("launch_server")),
+                  None)  # None: the quoted name is part of a longer item, a shell word's
+    # the module with no flags after it is a wrapper's prefix (flags come from elsewhere)
+    if module is None or module + 1 >= len(items):
+        return None
+    return items if launches_sglang(items) else None
+
+
+def _opening(text: str, at: int) -> int | None:
+    """The index of the unmatched bracket that encloses position ``at``."""
+    depth = 0
+    quote = ""
+    for i in range(at - 1, -1, -1):
+        char = text[i]
+        if quote:
+            if char == quote and text[i - 1:i] != "\\":
+                quote = ""
+            continue
+        if char in "\"'":
+            quote = char
+        elif char in ")]}":
+            depth += 1
+        elif char in _OPENERS:
+            if depth == 0:
+                return i
+            depth -= 1
+    return None
+
+
+def _matching(text: str, start: int) -> int | None:
+    """The index of the bracket closing the one at ``start``."""
+    depth = 0
+    quote = ""
+    for i in range(start, len(text)):
+        char = text[i]
+        if quote:
+            if char == "\\":
+                continue
+            if char == quote and text[i - 1] != "\\":
+                quote = ""
+            continue
+        if char in "\"'":
+            quote = char
+        elif char in _OPENERS:
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _top_level(inside: str) -> list[str]:
+    """``inside`` cut at its commas that no bracket or quote holds."""
+    pieces: list[str] = []
+    depth = 0
+    quote = ""
+    current: list[str] = []
+    for i, char in enumerate(inside):
+        if quote:
+            if char == quote and inside[i - 1] != "\\":
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in _OPENERS:
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            pieces.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    pieces.append("".join(current))
+    return pieces
+
+
+def _item(piece: str) -> str:
+    """One list item's value: a quoted literal's text, else an open ``${...}``."""
+    piece = piece.strip()
+    if not piece or piece.startswith("//"):
+        return ""
+    if len(piece) >= 2 and piece[0] == piece[-1] and piece[0] in "\"'`":
+        import json
+
+        try:
+            return str(json.loads('"' + piece[1:-1].replace('"', '\\"') + '"'))
+        except ValueError:
+            return piece[1:-1]
+    return "${" + "".join(piece.split()) + "}"
 
 
 def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
@@ -46,7 +169,8 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
                 words = shell_vars.shell_split(value.value)
             except ValueError:
                 continue
-            if launches_sglang(words) or _hands_on_launch(words):
+            # the module's name alone is an argv item (of a call's arguments), not a line
+            if len(words) > 1 and (launches_sglang(words) or _hands_on_launch(words)):
                 if literals is None:
                     literals = _literal_names(tree)
                 return value.value + _grown(tree, node, literals), node
@@ -57,7 +181,26 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
             words = [_word(e, literals) for e in node.elts]
             if launches_sglang(words):
                 return words, node
+        elif isinstance(node, (ast.List, ast.Tuple)) and any(map(_fragment, node.elts)):
+            if literals is None:
+                literals = _literal_names(tree)
+            line = " ".join(_word(e, literals) for e in node.elts)
+            try:
+                if launches_sglang(shell_vars.shell_split(line)):
+                    return line, node
+            except ValueError:
+                continue
     return None
+
+
+def _fragment(node: ast.expr) -> bool:
+    """Whether ``node`` is a list item holding the launcher with other words
+    (``"python -m sglang.launch_server"``): such a list is pieces of one command line, which
+    the script joins with spaces (``" ".join(cmd)`` run with ``shell=True``), each piece
+    (``f"--model {model}"``) split by the shell, not one argv item each."""
+    return (isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and " " in node.value.strip()
+            and any(word in _LAUNCHERS for word in node.value.split()))
 
 
 def _hands_on_launch(words: list[str]) -> bool:
