@@ -120,6 +120,9 @@ SUITES = {
     # and a fourth (Persimmon, OLMo 1, HunYuan dense and MoE, InternVL, dots.ocr;
     # tools/gen_hubdraws_cases.py --suite archdraws4)
     "archdraws4": "archdraws4-cases.json",
+    # and a fifth (GLM-4.5V, Qwen3-Omni, DeepSeek-OCR, LocateAnything, a BERT classifier;
+    # tools/gen_hubdraws_cases.py --suite archdraws5)
+    "archdraws5": "archdraws5-cases.json",
     # RDMA device lists of the three Mooncake places SGLang checks them, on a simulated host
     # that has the devices (tools/gen_ibdevices_cases.py)
     "ibdevices": "ibdevices-cases.json",
