@@ -454,3 +454,30 @@ def test_deepseek_v4_routed_experts_are_counted_as_mxfp4(folder):
     assert mxfp4.breakdown["attention"] == as_fp8.breakdown["attention"]
     if folder == "deepseek-v4-pro":
         assert mxfp4.bytes_per_gpu < 110 * 2**30 < as_fp8.bytes_per_gpu
+
+
+def test_qwen3_omni_counts_the_thinkers_vision_and_audio_towers():
+    # SGLang builds Qwen3-Omni's thinker alone (talker and code2wav are skipped at load), and
+    # the thinker's config holds its towers. Expected counts restate the module tree of the
+    # checkpoint's published report (tests/parity/models/README.md, corpus id 62494955826):
+    # vision 27 blocks of qkv 3456x1152, proj, fc1/fc2 4304, four norm vectors, biased
+    # throughout; a 1536-input patch conv, a 2304x1152 position table, the merger and three
+    # deepstack mergers (4608 -> 4608 -> 2048); audio 32 layers of q/k/v/out 1280x1280 and
+    # fc1/fc2 5120, all biased, two LayerNorms each; three 3x3 convs of 480 channels,
+    # conv_out 7680 -> 1280, ln_post, proj1 1280 -> 1280 and proj2 1280 -> 2048.
+    m = load_model(str(Path(__file__).parents[1] / "parity/models/qwen3-omni-30b-a3b-instruct"))
+    one = plan_weights(m, Parallel(tp=1))
+    per_block = 3456 * 1153 + (1152 * 1152 + 1152) + 4304 * 1153 + (1152 * 4304 + 1152) + 4608
+    merger = 2 * 1152 + 4608 * 4609 + 2048 * 4608 + 2048
+    deepstack = 2 * 4608 + 4608 * 4609 + 2048 * 4608 + 2048
+    vision = 27 * per_block + 1152 * 1537 + 2304 * 1152 + merger + 3 * deepstack
+    per_layer = 4 * (1280 * 1280 + 1280) + 4 * 1280 + 5120 * 1281 + (1280 * 5120 + 1280)
+    audio = (32 * per_layer + 480 * 10 + 2 * (480 * 4321) + 1280 * 7680 + 2 * 1280
+             + 1280 * 1281 + 2048 * 1281)
+    assert one.breakdown["vision"] == 2 * vision
+    assert one.breakdown["audio"] == 2 * audio
+    # the encoder layers' fc1 and fc2 split over TP, the convolutions and projections do not
+    two = plan_weights(m, Parallel(tp=2))
+    fc = 32 * (5120 * 1281 + 1280 * 5120)
+    qkvo = 32 * (3840 * 1281 + 1280 * 1280)
+    assert two.breakdown["audio"] == one.breakdown["audio"] - fc - qkvo

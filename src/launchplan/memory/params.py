@@ -201,11 +201,26 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                        shard="head")]
     elif n_mtp and mt == "mimo":
         mtp = _mimo_mtp(t, mt, vocab, hidden, n_layers, prefix, caveats)
-    vision = config.get("vision_config")
+    towers = _tower_holder(config)
+    vision = towers.get("vision_config")
     if isinstance(vision, Mapping) and vision:
         from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
         main += vision_tower(vision, model_type, hidden, caveats, Tensor)
+    audio = towers.get("audio_config")
+    if towers is not config and isinstance(audio, Mapping) and audio:
+        from launchplan.memory.vision import audio_tower
+        main += audio_tower(audio, caveats, Tensor)
     return Layout(main, mtp, caveats)
+
+
+def _tower_holder(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The config that holds the encoder towers SGLang builds: a thinker's (Qwen3-Omni's
+    class builds its thinker alone, text model, vision and audio towers, and keeps them in
+    ``thinker_config``), else the top level."""
+    thinker = config.get("thinker_config")
+    if isinstance(thinker, Mapping) and not isinstance(config.get("vision_config"), Mapping):
+        return thinker
+    return config
 
 
 def _mimo_mtp(t: Mapping[str, Any], mt: str, vocab: int, hidden: int, n_layers: int,

@@ -122,8 +122,11 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
     return "siglip"
 
 
-#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``)
-_QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
+#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``
+#: and by Qwen3-Omni's thinker, whose ``Qwen3OmniMoeVisionEncoder`` subclasses it and keeps
+#: its deepstack mergers as ``merger_list``)
+_QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe",
+                           "qwen3_omni_moe"})
 
 
 def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
@@ -375,3 +378,48 @@ def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_ty
     else:
         caveats.append(f"vision projector of model_type {model_type!r} not counted")
     return out
+
+
+def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor]
+                ) -> list[Tensor]:
+    """Qwen3-Omni's audio encoder (``qwen3_omni_moe.py`` ``Qwen3OmniMoeAudioEncoder``), the
+    only audio tower counted: three stride-2 3x3 convolutions over the mel bins, a linear
+    from the flattened channels to ``d_model``, encoder layers of a biased ``VisionAttention``
+    (QKV-parallel over attention TP) and a biased fc1/fc2 pair over TP between two
+    LayerNorms, a final LayerNorm and two biased linears to the thinker's width. The
+    convolutions and the projections are replicated. Not modelled: SGLang replicates fc1/fc2
+    when TP does not divide ``encoder_ffn_dim``."""
+    if a.get("model_type") != "qwen3_omni_moe_audio_encoder":
+        caveats.append(f"audio tower of model_type {a.get('model_type')!r} not counted")
+        return []
+    d = _int(a, "d_model")
+    depth = _int(a, "encoder_layers")
+    ffn = _int(a, "encoder_ffn_dim")
+    ch = _int(a, "downsample_hidden_size")
+    if not d or not depth or not ffn or not ch:
+        caveats.append("audio_config without d_model/encoder_layers: audio tower not counted")
+        return []
+    mels = _int(a, "num_mel_bins", default=128)
+    freq = mels
+    for _ in range(3):  # each stride-2 convolution (padding 1) halves the mel axis, rounded up
+        freq = (freq + 1) // 2
+    out = _int(a, "output_dim", default=d)
+
+    def mat(name: str, split: str, rows: int, cols: int, blocks: tuple[int, ...] = ()
+            ) -> Tensor:
+        return tensor(name, "audio", (rows, cols), blocks, shard=split, every_stage=True)
+
+    blocks, b = tuple(range(depth)), "audio_tower.layers.{i}"
+    return [mat("audio_tower.conv2d1", REP, ch, 9 + 1),
+            mat("audio_tower.conv2d2_conv2d3", REP, 2 * ch, 9 * ch + 1),
+            mat("audio_tower.conv_out", REP, d, ch * freq),
+            mat(f"{b}.self_attn.qkv_proj", "attn_tp", 3 * d, d + 1, blocks),
+            mat(f"{b}.self_attn.proj", "attn_tp", d, d, blocks),
+            mat(f"{b}.self_attn.proj.bias", REP, d, 1, blocks),
+            mat(f"{b}.fc1", "tp", ffn, d + 1, blocks),
+            mat(f"{b}.fc2", "tp", d, ffn, blocks),
+            mat(f"{b}.fc2.bias", REP, d, 1, blocks),
+            mat(f"{b}.layer_norms", REP, 4 * d, 1, blocks),
+            mat("audio_tower.ln_post", REP, 2 * d, 1),
+            mat("audio_tower.proj1", REP, d, d + 1),
+            mat("audio_tower.proj2", REP, out, d + 1)]

@@ -907,8 +907,8 @@ def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
         share = _share(model, t, par)
         if pad and t.shard == "experts":
             t, share = _padded_experts(t, par, pad), 1.0
-        if t.component in ("vision", "rope_cache"):  # not the LM's layers: on every rank
-            b = _bytes(t, scheme, ign, unq) * share  # that builds the tower, or the first
+        if t.component in ("vision", "audio", "rope_cache"):  # not the LM's layers: on the
+            b = _bytes(t, scheme, ign, unq) * share  # ranks that build the tower (or the first)
             for stage in per_stage if t.every_stage else per_stage[:1]:
                 _add(stage, t.component, b)
             continue
