@@ -481,3 +481,21 @@ def test_qwen3_omni_counts_the_thinkers_vision_and_audio_towers():
     fc = 32 * (5120 * 1281 + 1280 * 5120)
     qkvo = 32 * (3840 * 1281 + 1280 * 1280)
     assert two.breakdown["audio"] == one.breakdown["audio"] - fc - qkvo
+
+
+def test_glm_4_5v_matches_its_published_parameter_count():
+    # the checkpoint report's weight table (tests/parity/models/README.md, corpus id
+    # 62538297598): 107,710,933,120 parameters, 200.63 GiB of tensors. Its text model is
+    # GLM-4.5-Air's Glm4MoeModel (q/k/v biased, o_proj not, an fp32 router correction bias),
+    # its tower GLM-4V's (blocks' gated MLP as wide as out_hidden_size, the merger's as the
+    # vision intermediate_size, a 2x2 downsample convolution)
+    m = load_model(str(Path(__file__).parents[1] / "parity/models/glm-4.5v"))
+    params, size = checkpoint_size(m)
+    assert params == 107_710_933_120
+    assert round(size / GiB, 2) == 200.63
+    # GLM-4V's tower splits its blocks and the merger's MLP over attention TP; the patch and
+    # position embeddings, the downsample and the merger's projection stay whole
+    one = plan_weights(m, Parallel(tp=1)).breakdown["vision"]
+    two = plan_weights(m, Parallel(tp=2)).breakdown["vision"]
+    split = 24 * (4608 * 1536 + 1536 * 1536 + 3 * 4096 * 1536) + 3 * 10944 * 4096
+    assert one - two == split  # bf16 bytes: half of each split tensor's 2 x params

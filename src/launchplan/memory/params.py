@@ -57,6 +57,9 @@ class Layout(NamedTuple):
 # model types whose q/k/v projections carry a bias and whose o_proj does not
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text",
                              "qwen2_vl_text", "mimo"})  # (MiMo: Qwen2's layers, ``mimo.py``)
+# model types built on GLM-4.5's ``Glm4MoeModel`` (``glm4_moe.py``; GLM-4.5V's text model in
+# ``glm4v_moe.py``): q/k/v biased, o_proj not, the router's correction bias stored
+_GLM4_MOE_TYPES = frozenset({"glm4_moe", "glm4v_moe_text"})
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
@@ -352,7 +355,7 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         out += [Tensor(f"{a}.q_proj.bias", "attention", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_proj.bias", "attention", (kv * hd, 1), layers, shard="kv"),
                 Tensor(f"{a}.v_proj.bias", "attention", (kv * hd, 1), layers, shard="kv")]
-    if bias and mt not in _QKV_BIAS_TYPES and mt != "glm4_moe":
+    if bias and mt not in _QKV_BIAS_TYPES and mt not in _GLM4_MOE_TYPES:
         out.append(Tensor(f"{a}.o_proj.bias", "attention", (hidden, 1), layers))
     if mt in _QK_NORM_TYPES or t.get("use_qk_norm"):
         out += [Tensor(f"{a}.q_norm", "norms", (hd, 1), layers),
@@ -458,7 +461,7 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                       bias=True)]
     out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
            *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
-    if t.get("topk_method") == "noaux_tc" or mt == "glm4_moe":
+    if t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES:
         out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
                           fp32=True))
     shared = _int(t, "n_shared_experts")

@@ -88,6 +88,11 @@ FAMILIES: dict[str, Family] = {
     # patch linear over "tp", never use_data_parallel; position and tile tables nn.Parameter
     # / nn.Embedding, projector a ReplicatedLinear
     "mllama": Family("mllama.py MllamaVisionModel", "attn_tp", "tp", REP, REP, True),
+    # VisionAttention over attn_tp; the block MLPs and the merger's gate_up/down over "tp",
+    # over attn_tp under DP attention (_glm4v_vision_parallel_group: the attention-TP group
+    # either way), whole with use_data_parallel; the merger's proj ReplicatedLinear, the
+    # position table an nn.Embedding, the downsample an nn.Conv2d; built on every PP rank
+    "glm4v": Family("glm4v.py Glm4vVisionModel", ATTN, ATTN, ATTN, REP, True),
 }
 
 
@@ -113,6 +118,8 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "gemma4"
     if model_type == "mllama":
         return "mllama"
+    if model_type in ("glm4v", "glm4v_moe"):
+        return "glm4v"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
     if model_type == "qwen2_5_vl":
@@ -148,6 +155,8 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _gemma4(v, h, depth, text_hidden, fam, make)
     if fam_name == "mllama":
         return _mllama(v, h, depth, text_hidden, fam, make)
+    if fam_name == "glm4v":
+        return _glm4v(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen3_vl":
         return _qwen3(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_5_vl":
@@ -349,6 +358,40 @@ def _mllama(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fam
             *make(f"{b}.layer_norms", REP, 4 * h, 1, blocks),
             *make("multi_modal_projector", fam.merger, text_hidden,
                   _int(v, "vision_output_dim", default=7680), bias=True)]
+
+
+def _glm4v(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+           make: _Make) -> list[Any]:
+    """GLM-4.1V / GLM-4.5V: a biased 3-D patch embedding, a position table of the image's
+    patches, RMS-normed blocks of attention (biased qkv only with ``attention_bias``) and an
+    unbiased gated MLP as wide as ``out_hidden_size``, two RMS norms around a biased 2x2
+    downsample convolution to ``out_hidden_size``, and the merger: an unbiased projection, a
+    LayerNorm and an unbiased gated MLP as wide as the vision ``intermediate_size``. Not
+    modelled: the dummy heads SGLang pads the attention with when attention TP does not
+    divide the heads."""
+    patch = _int(v, "patch_size", default=14)
+    chans = _int(v, "in_channels", default=3)
+    temporal = _int(v, "temporal_patch_size", default=2)
+    merge = _int(v, "spatial_merge_size", default=2)
+    positions = (_int(v, "image_size", default=336) // max(patch, 1)) ** 2
+    out_h = _int(v, "out_hidden_size", default=text_hidden)
+    ctx = _int(v, "intermediate_size")
+    qkv_bias = bool(v.get("attention_bias", False))
+    blocks, b = tuple(range(depth)), "visual.blocks.{i}"
+    return [*make("visual.patch_embed.proj", REP, h, chans * temporal * patch * patch,
+                  bias=True),
+            *make("visual.embeddings.position_embedding", REP, positions, h),
+            *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=qkv_bias),
+            *make(f"{b}.attn.proj", fam.attn, h, h, blocks),
+            *make(f"{b}.mlp.gate_up_proj", fam.mlp, 2 * out_h, h, blocks),
+            *make(f"{b}.mlp.down_proj", fam.mlp, h, out_h, blocks),
+            *make(f"{b}.norm1_norm2", REP, 2 * h, 1, blocks),
+            *make("visual.post_conv_layernorm_post_layernorm", REP, 2 * h, 1),
+            *make("visual.downsample", REP, out_h, h * merge * merge, bias=True),
+            *make("visual.merger.proj", REP, out_h, out_h),
+            *make("visual.merger.post_projection_norm", REP, 2 * out_h, 1),
+            *make("visual.merger.gate_up_proj", fam.merger, 2 * ctx, out_h),
+            *make("visual.merger.down_proj", fam.merger, out_h, ctx)]
 
 
 def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,
