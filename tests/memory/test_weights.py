@@ -499,3 +499,17 @@ def test_glm_4_5v_matches_its_published_parameter_count():
     two = plan_weights(m, Parallel(tp=2)).breakdown["vision"]
     split = 24 * (4608 * 1536 + 1536 * 1536 + 3 * 4096 * 1536) + 3 * 10944 * 4096
     assert one - two == split  # bf16 bytes: half of each split tensor's 2 x params
+
+
+def test_deepseek_ocr_counts_the_towers_sglang_builds_whatever_the_config():
+    # the checkpoint report's weight table (corpus id 63052762923): 3,336,106,240 parameters,
+    # 6.21 GiB. SGLang builds SAM ViT-B and CLIP-L at fixed sizes (the config's ``width``
+    # blocks name them), a linear projector and two 1280-wide embeddings, all whole on every
+    # GPU; before, a vision_config without hidden_size/depth left the 401M of them uncounted
+    m = load_model(str(Path(__file__).parents[1] / "parity/models/deepseek-ocr"))
+    params, size = checkpoint_size(m)
+    assert params == 3_336_106_240
+    assert round(size / GiB, 2) == 6.21
+    one = plan_weights(m, Parallel(tp=1)).breakdown["vision"]
+    assert one == 2 * 401_372_160
+    assert plan_weights(m, Parallel(tp=2)).breakdown["vision"] == one

@@ -206,7 +206,10 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         mtp = _mimo_mtp(t, mt, vocab, hidden, n_layers, prefix, caveats)
     towers = _tower_holder(config)
     vision = towers.get("vision_config")
-    if isinstance(vision, Mapping) and vision:
+    if arch0 == "DeepseekOCRForCausalLM":  # SGLang builds fixed towers, whatever the config
+        from launchplan.memory.vision import deepseek_ocr_towers
+        main += deepseek_ocr_towers(config, Tensor)
+    elif isinstance(vision, Mapping) and vision:
         from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
         main += vision_tower(vision, model_type, hidden, caveats, Tensor)
     audio = towers.get("audio_config")

@@ -466,3 +466,64 @@ def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor]
             mat("audio_tower.ln_post", REP, 2 * d, 1),
             mat("audio_tower.proj1", REP, d, d + 1),
             mat("audio_tower.proj2", REP, out, d + 1)]
+
+
+#: DeepSeek-OCR's towers as SGLang 0.5.23 builds them (``deepseek_ocr.py``: ``build_sam_vit_b``
+#: and ``build_clip_l`` take no size from the config): a SAM ViT-B image encoder over 1024-pixel
+#: images in 16-pixel patches, 12 blocks of 768 in 12 heads (MLP 4x), global attention in
+#: blocks 2, 5, 8 and 11 and 14-patch windows elsewhere, each block with relative-position
+#: tables, a neck to 256 channels and two stride-2 convolutions to 512 and 1024; and a CLIP-L
+#: of 24 layers of 1024 (MLP 4096) over 224-pixel images in 14-pixel patches
+_SAM = {"width": 768, "depth": 12, "heads": 12, "image": 1024, "patch": 16, "window": 14,
+        "global": (2, 5, 8, 11), "neck": 256, "net": (512, 1024)}
+_CLIP_L = {"width": 1024, "depth": 24, "ffn": 4096, "image": 224, "patch": 14}
+
+
+def deepseek_ocr_towers(config: Mapping[str, Any], tensor: type[Tensor]) -> list[Tensor]:
+    """DeepSeek-OCR's SAM and CLIP towers (``_SAM``, ``_CLIP_L``), its projector from
+    ``projector_config`` (a biased linear, ``input_dim`` -> ``n_embed``) and the view-separator
+    and newline embeddings: plain ``nn.Linear`` / ``nn.Conv2d`` / ``nn.Parameter`` modules,
+    whole on every GPU and every pipeline rank."""
+
+    def rep(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
+        return tensor(name, "vision", (rows, cols), blocks, every_stage=True)
+
+    w, depth, grid = _SAM["width"], _SAM["depth"], _SAM["image"] // _SAM["patch"]
+    glob = tuple(_SAM["global"])
+    local = tuple(i for i in range(depth) if i not in glob)
+    hd = w // _SAM["heads"]
+    sb = "sam_model.blocks.{i}"
+    neck, (n2, n3) = _SAM["neck"], _SAM["net"]
+    sam = [rep("sam_model.patch_embed.proj", w, 3 * _SAM["patch"] ** 2 + 1),
+           rep("sam_model.pos_embed", grid * grid, w),
+           rep(f"{sb}.attn.qkv", 3 * w, w + 1, tuple(range(depth))),
+           rep(f"{sb}.attn.proj", w, w + 1, tuple(range(depth))),
+           rep(f"{sb}.mlp.lin1", 4 * w, w + 1, tuple(range(depth))),
+           rep(f"{sb}.mlp.lin2", w, 4 * w + 1, tuple(range(depth))),
+           rep(f"{sb}.norm1_norm2", 4 * w, 1, tuple(range(depth))),
+           # rel_pos_h and rel_pos_w: 2 x size - 1 rows of head_dim, the size the image grid
+           # in the global blocks and the window elsewhere
+           rep(f"{sb}.attn.rel_pos", 2 * (2 * grid - 1), hd, glob),
+           rep(f"{sb}.attn.rel_pos_window", 2 * (2 * _SAM["window"] - 1), hd, local),
+           rep("sam_model.neck.0", neck, w),
+           rep("sam_model.neck.1_3", 4 * neck, 1),
+           rep("sam_model.neck.2", neck, 9 * neck),
+           rep("sam_model.net_2", n2, 9 * neck),
+           rep("sam_model.net_3", n3, 9 * n2)]
+    c, cd = _CLIP_L["width"], _CLIP_L["depth"]
+    positions = (_CLIP_L["image"] // _CLIP_L["patch"]) ** 2 + 1  # and the class token
+    cb, layers = "vision_model.transformer.layers.{i}", tuple(range(cd))
+    clip = [rep("vision_model.embeddings.class_embedding", c, 1),
+            rep("vision_model.embeddings.patch_embedding", c, 3 * _CLIP_L["patch"] ** 2),
+            rep("vision_model.embeddings.position_embedding", positions, c),
+            rep("vision_model.pre_layrnorm", 2 * c, 1),
+            rep(f"{cb}.self_attn.qkv_proj", 3 * c, c + 1, layers),
+            rep(f"{cb}.self_attn.out_proj", c, c + 1, layers),
+            rep(f"{cb}.mlp.fc1", _CLIP_L["ffn"], c + 1, layers),
+            rep(f"{cb}.mlp.fc2", c, _CLIP_L["ffn"] + 1, layers),
+            rep(f"{cb}.layer_norm1_2", 4 * c, 1, layers)]
+    proj = config.get("projector_config") or {}
+    n_embed = _int(proj, "n_embed", default=1280)
+    return [*sam, *clip,
+            rep("projector.layers", n_embed, _int(proj, "input_dim", default=2048) + 1),
+            rep("view_seperator_image_newline", 2 * n_embed, 1)]
