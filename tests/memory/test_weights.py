@@ -513,3 +513,16 @@ def test_deepseek_ocr_counts_the_towers_sglang_builds_whatever_the_config():
     one = plan_weights(m, Parallel(tp=1)).breakdown["vision"]
     assert one == 2 * 401_372_160
     assert plan_weights(m, Parallel(tp=2)).breakdown["vision"] == one
+
+
+def test_bert_classifier_counts_layernorm_biases_and_its_head():
+    # nlptown/bert-base-multilingual-uncased-sentiment: public code that sums the parameters of
+    # transformers' AutoModel (BertModel, its pooler included) prints 167,356,416 (code corpus
+    # ids 61397912172, 61384202213), and a table of its float32 checkpoint 669.4 MB (corpus id
+    # 61528991589). SGLang's BertForSequenceClassification builds that model and a five-label
+    # classifier: every LayerNorm with its bias, the pooler's dense and the classifier whole
+    m = load_model(str(Path(__file__).parents[1]
+                       / "parity/models/bert-base-multilingual-uncased-sentiment"))
+    params, size = checkpoint_size(m)
+    assert params == 167_356_416 + (5 * 768 + 5)
+    assert round(size / 1e6, 1) == 669.4

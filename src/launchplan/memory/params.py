@@ -139,7 +139,14 @@ def _score_head(config: Mapping[str, Any], arch0: str, hidden: int) -> list[Tens
                 Tensor("score.2", "score", (1, hidden + 1), shard="last")]
     if arch0 == "InternLM2ForRewardModel":
         return [Tensor("v_head", "score", (1, hidden), shard="last")]
-    if arch0.endswith("ForSequenceClassification") and config.get("model_type") not in _BERT_TYPES:
+    if arch0.endswith("ForSequenceClassification") and config.get("model_type") in _BERT_TYPES:
+        # an encoder classifier's head, plain nn.Linear layers: BERT's pooler dense and
+        # classifier (``bert.py``), RoBERTa's classification head dense and out_proj
+        # (``roberta.py``); the same two shapes
+        return [Tensor("classifier.dense", "score", (hidden, hidden + 1), shard="last"),
+                Tensor("classifier.out_proj", "score", (_labels(config), hidden + 1),
+                       shard="last")]
+    if arch0.endswith("ForSequenceClassification"):
         bias = 1 if arch0 in _BIASED_SCORE else 0
         return [Tensor("score", "score", (_labels(config), hidden + bias), shard="last")]
     return []
@@ -170,7 +177,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel")) and not tied:
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
     main += _score_head(config, arch0, hidden)
-    main.append(Tensor(f"{prefix}.norm", "norms", (hidden, 1), shard="last"))
+    # (the BERT encoders' is the embeddings' LayerNorm, with its bias)
+    norm = 2 * hidden if mt in _BERT_TYPES else hidden
+    main.append(Tensor(f"{prefix}.norm", "norms", (norm, 1), shard="last"))
 
     layers = tuple(range(n_layers))
     if mt == "step3p5":  # the class's own sizes where the file leaves them out
@@ -281,8 +290,9 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
              dense_layers: tuple[int, ...], prefix: str, caveats: list[str]) -> list[Tensor]:
     hidden = _int(t, "hidden_size")
     p = f"{prefix}.layers.{{i}}"
-    out = [Tensor(f"{p}.input_layernorm", "norms", (hidden, 1), layers),
-           Tensor(f"{p}.post_attention_layernorm", "norms", (hidden, 1), layers)]
+    norm = 2 * hidden if mt in _BERT_TYPES else hidden  # a BERT LayerNorm's bias too
+    out = [Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers),
+           Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers)]
     if mt in _FOUR_NORM_TYPES:
         out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
