@@ -526,3 +526,21 @@ def test_bert_classifier_counts_layernorm_biases_and_its_head():
     params, size = checkpoint_size(m)
     assert params == 167_356_416 + (5 * 768 + 5)
     assert round(size / 1e6, 1) == 669.4
+
+
+def test_locateanything_counts_kimi_vl_moonvit_and_its_projector():
+    # LocateAnything builds Kimi-VL's MoonViT (kimi_vl_moonvit.py, biased attention and MLP,
+    # a 64x64 position table) and its own projector over the 2x2-merged width (LayerNorm of
+    # 4608, as the checkpoint's projector norm is; two biased linears to the 2048-wide text
+    # model); before, the tower was taken for SigLIP's (a 16x16 table) and the projector left out
+    m = load_model(str(Path(__file__).parents[1] / "parity/models/locateanything-3b-4bit"))
+    block = 3456 * 1153 + 1152 * 1153 + 4304 * 1153 + 1152 * 4305 + 4 * 1152
+    tower = 27 * block + 1152 * 589 + 64 * 64 * 1152 + 2 * 1152
+    projector = 2 * 4608 + 2048 * 4609 + 2048 * 2049
+    one = plan_weights(m, Parallel(tp=1))
+    assert one.breakdown["vision"] == 2 * (tower + projector)
+    assert not one.caveats
+    # attention and MLP over attention TP, their row-parallel biases and the rest whole
+    two = plan_weights(m, Parallel(tp=2)).breakdown["vision"]
+    assert one.breakdown["vision"] - two == 27 * (3456 * 1153 + 1152 * 1152 + 4304 * 1153
+                                                  + 1152 * 4304)

@@ -93,6 +93,11 @@ FAMILIES: dict[str, Family] = {
     # either way), whole with use_data_parallel; the merger's proj ReplicatedLinear, the
     # position table an nn.Embedding, the downsample an nn.Conv2d; built on every PP rank
     "glm4v": Family("glm4v.py Glm4vVisionModel", ATTN, ATTN, ATTN, REP, True),
+    # Kimi-VL's MoonViT as LocateAnything builds it (locate_anything.py, never
+    # use_data_parallel): VisionAttention and MLP2 over attn_tp, the position table an
+    # nn.Parameter; the projector's LayerNorm and two nn.Linear whole
+    "moonvit_vl": Family("kimi_vl_moonvit.py MoonVitPretrainedModel (locate_anything.py)",
+                         "attn_tp", "attn_tp", REP, REP, True),
 }
 
 
@@ -120,6 +125,8 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "mllama"
     if model_type in ("glm4v", "glm4v_moe"):
         return "glm4v"
+    if model_type == "locateanything":
+        return "moonvit_vl"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
     if model_type == "qwen2_5_vl":
@@ -157,6 +164,8 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _mllama(v, h, depth, text_hidden, fam, make)
     if fam_name == "glm4v":
         return _glm4v(v, h, depth, text_hidden, fam, make)
+    if fam_name == "moonvit_vl":
+        return _moonvit_vl(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen3_vl":
         return _qwen3(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_5_vl":
@@ -392,6 +401,33 @@ def _glm4v(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fami
             *make("visual.merger.post_projection_norm", REP, 2 * out_h, 1),
             *make("visual.merger.gate_up_proj", fam.merger, 2 * ctx, out_h),
             *make("visual.merger.down_proj", fam.merger, out_h, ctx)]
+
+
+def _moonvit_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+                make: _Make) -> list[Any]:
+    """Kimi-VL's MoonViT under LocateAnything: a biased patch convolution, an
+    ``init_pos_emb_height`` x ``init_pos_emb_width`` position table, LayerNorm blocks of
+    biased attention and a biased two-layer MLP, a final LayerNorm; LocateAnything's
+    projector a LayerNorm over the ``merge_kernel_size`` patches merged, then two biased
+    linears to the text model's width."""
+    patch = _int(v, "patch_size", default=14)
+    positions = _int(v, "init_pos_emb_height", default=64) * _int(v, "init_pos_emb_width",
+                                                                   default=64)
+    inter = _int(v, "intermediate_size")
+    merge = v.get("merge_kernel_size") or (2, 2)
+    mh = h * int(merge[0]) * int(merge[1])
+    blocks, b = tuple(range(depth)), "vision_tower.encoder.blocks.{i}"
+    return [*make("vision_tower.patch_embed.proj", REP, h, 3 * patch * patch, bias=True),
+            *make("vision_tower.patch_embed.pos_emb", REP, positions, h),
+            *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.mlp.fc0", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc1", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.norm0_norm1", REP, 4 * h, 1, blocks),
+            *make("vision_tower.encoder.final_layernorm", REP, 2 * h, 1),
+            *make("multi_modal_projector.pre_norm", REP, 2 * mh, 1),
+            *make("multi_modal_projector.linear_1", REP, text_hidden, mh, bias=True),
+            *make("multi_modal_projector.linear_2", REP, text_hidden, text_hidden, bias=True)]
 
 
 def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,
