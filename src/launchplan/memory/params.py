@@ -37,6 +37,7 @@ class Tensor(NamedTuple):
     every_stage: bool = False  # outside the layer stack, built on every pipeline rank
     padding: bool = False  # allocated beyond the checkpoint's tensors (not stored): padded
     # rows, and the copies SGLang makes at load (MLA's absorbed ``w_kc``/``w_vc``)
+    heads: int = 0  # a vision attention tensor split by its heads (shard ``vision_attn_heads``)
 
     @property
     def params(self) -> int:

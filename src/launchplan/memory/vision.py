@@ -24,6 +24,9 @@ Shard kinds (``weights.Parallel.group`` asks ``group`` for them):
   vocabulary) over TP, over attention TP under attention DP; whole under the DP encoder;
 * ``vision_pos_tp``: the same over TP whatever the flags (SigLIP's, which Gemma 3 builds
   without ``use_data_parallel``);
+* ``vision_attn_heads``: ``vision_attn_tp``, the heads first padded to a multiple of the
+  group with dummy heads (``vision_utils.update_vit_attn_dummy_heads_config``, which GLM-4V's
+  class calls): a GPU holds ``ceil(heads / group)`` heads' rows (the tensor's ``heads``);
 * the plain ``tp`` / ``attn_tp`` kinds: split whatever ``--mm-enable-dp-encoder`` says
   (families whose class never reads it).
 
@@ -49,6 +52,7 @@ TP = "vision_tp"
 ATTN = "vision_attn_tp"
 POS = "vision_pos"
 POS_TP = "vision_pos_tp"
+HEADS = "vision_attn_heads"
 #: the shard kinds of this module that a vocabulary-style padding applies to
 POS_KINDS = frozenset({POS, POS_TP})
 
@@ -109,7 +113,7 @@ def group(kind: str, tp: int, attn_tp: int, encoder_dp: bool, dp_attention: bool
         return 1
     if kind == TP:
         return tp
-    if kind == ATTN:
+    if kind in (ATTN, HEADS):
         return attn_tp
     if kind == POS:
         return attn_tp if dp_attention else tp
@@ -184,17 +188,17 @@ def _maker(tensor: type[Tensor], fam: Family) -> _Make:
 
     def make(name: str, split: str, out: int, in_: int, blocks: tuple[int, ...] = (), *,
              bias: bool = False, row: bool = False, first: bool = False,
-             padding: bool = False) -> list[Any]:
+             padding: bool = False, heads: int = 0) -> list[Any]:
         if not out or not in_:
             return []
         stage = every and not first
         if row and bias and split != REP:
             return [tensor(name, "vision", (out, in_), blocks, shard=split, every_stage=stage,
-                           padding=padding),
+                           padding=padding, heads=heads),
                     tensor(f"{name}.bias", "vision", (out, 1), blocks, every_stage=stage,
                            padding=padding)]
         return [tensor(name, "vision", (out, in_ + (1 if bias else 0)), blocks, shard=split,
-                       every_stage=stage, padding=padding)]
+                       every_stage=stage, padding=padding, heads=heads)]
 
     return make
 
@@ -375,9 +379,9 @@ def _glm4v(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fami
     patches, RMS-normed blocks of attention (biased qkv only with ``attention_bias``) and an
     unbiased gated MLP as wide as ``out_hidden_size``, two RMS norms around a biased 2x2
     downsample convolution to ``out_hidden_size``, and the merger: an unbiased projection, a
-    LayerNorm and an unbiased gated MLP as wide as the vision ``intermediate_size``. Not
-    modelled: the dummy heads SGLang pads the attention with when attention TP does not
-    divide the heads."""
+    LayerNorm and an unbiased gated MLP as wide as the vision ``intermediate_size``. The
+    attention is split by heads, padded with dummy heads when the attention-TP group does
+    not divide them (12 heads over 8 GPUs: 2 a GPU)."""
     patch = _int(v, "patch_size", default=14)
     chans = _int(v, "in_channels", default=3)
     temporal = _int(v, "temporal_patch_size", default=2)
@@ -386,12 +390,14 @@ def _glm4v(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fami
     out_h = _int(v, "out_hidden_size", default=text_hidden)
     ctx = _int(v, "intermediate_size")
     qkv_bias = bool(v.get("attention_bias", False))
+    heads = _int(v, "num_heads", "num_attention_heads")
+    attn = HEADS if fam.attn == ATTN and heads else fam.attn
     blocks, b = tuple(range(depth)), "visual.blocks.{i}"
     return [*make("visual.patch_embed.proj", REP, h, chans * temporal * patch * patch,
                   bias=True),
             *make("visual.embeddings.position_embedding", REP, positions, h),
-            *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=qkv_bias),
-            *make(f"{b}.attn.proj", fam.attn, h, h, blocks),
+            *make(f"{b}.attn.qkv", attn, 3 * h, h, blocks, bias=qkv_bias, heads=heads),
+            *make(f"{b}.attn.proj", attn, h, h, blocks, heads=heads),
             *make(f"{b}.mlp.gate_up_proj", fam.mlp, 2 * out_h, h, blocks),
             *make(f"{b}.mlp.down_proj", fam.mlp, h, out_h, blocks),
             *make(f"{b}.norm1_norm2", REP, 2 * h, 1, blocks),

@@ -33,6 +33,8 @@ MODELS = (
     ("shipped/google--gemma-4-26B-A4B", "gemma4"),
     ("shipped/moonshotai--Kimi-K3", "moonvit_k3"),
     ("tests/parity/models/llama-3.2-11b-vision-instruct", "mllama"),
+    ("tests/parity/models/glm-4.5v", "glm4v"),
+    ("tests/parity/models/locateanything-3b-4bit", "moonvit_vl"),
 )
 LAUNCHES = (["--tp-size", "1"], ["--tp-size", "2"], ["--tp-size", "4"], ["--tp-size", "8"],
             ["--tp-size", "4", "--mm-enable-dp-encoder"],
@@ -84,6 +86,16 @@ def _towers(family: str, config, dp: bool) -> list:
         return [m("mllama").MllamaVisionModel(v, prefix="vision_model"),
                 ReplicatedLinear(v.vision_output_dim, config.text_config.hidden_size,
                                  bias=True, prefix="multi_modal_projector")]
+    if family == "glm4v":  # as Glm4vMoeForConditionalGeneration builds it: dummy heads first
+        from sglang.srt.layers.attention import vision_utils
+
+        vision_utils.update_vit_attn_dummy_heads_config(config)
+        return [m("glm4v").Glm4vVisionModel(config.vision_config, quant_config=None,
+                                            prefix="model.visual", use_data_parallel=dp)]
+    if family == "moonvit_vl":  # LocateAnything's tower (never use_data_parallel), projector
+        la = m("locate_anything")
+        return [m("kimi_vl_moonvit").MoonVitPretrainedModel(v),
+                la.LocateAnythingMultiModalProjector(config)]
     raise ValueError(family)
 
 
