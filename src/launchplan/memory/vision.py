@@ -24,6 +24,9 @@ Shard kinds (``weights.Parallel.group`` asks ``group`` for them):
   vocabulary) over TP, over attention TP under attention DP; whole under the DP encoder;
 * ``vision_pos_tp``: the same over TP whatever the flags (SigLIP's, which Gemma 3 builds
   without ``use_data_parallel``);
+* ``vision_pos_attn``: a vocabulary-parallel position table over the attention-TP group
+  whatever ``--mm-enable-dp-encoder`` says (Qwen3-Omni's, built without
+  ``use_data_parallel``);
 * ``vision_attn_heads``: ``vision_attn_tp``, the heads first padded to a multiple of the
   group with dummy heads (``vision_utils.update_vit_attn_dummy_heads_config``, which GLM-4V's
   class calls): a GPU holds ``ceil(heads / group)`` heads' rows (the tensor's ``heads``);
@@ -53,8 +56,9 @@ ATTN = "vision_attn_tp"
 POS = "vision_pos"
 POS_TP = "vision_pos_tp"
 HEADS = "vision_attn_heads"
+POS_ATTN = "vision_pos_attn"
 #: the shard kinds of this module that a vocabulary-style padding applies to
-POS_KINDS = frozenset({POS, POS_TP})
+POS_KINDS = frozenset({POS, POS_TP, POS_ATTN})
 
 
 class Family(NamedTuple):
@@ -92,6 +96,11 @@ FAMILIES: dict[str, Family] = {
     # patch linear over "tp", never use_data_parallel; position and tile tables nn.Parameter
     # / nn.Embedding, projector a ReplicatedLinear
     "mllama": Family("mllama.py MllamaVisionModel", "attn_tp", "tp", REP, REP, True),
+    # Qwen3-Omni's thinker tower: Qwen3VLMoeVisionModel never given use_data_parallel (its
+    # blocks over attn_tp, the position table vocab-parallel over attn_tp), the merger and
+    # the merger_list of Qwen3OmniMoeVisionPatchMerger over the default "tp" group
+    "qwen3_omni": Family("qwen3_omni_moe.py Qwen3OmniMoeVisionEncoder", "attn_tp", "attn_tp",
+                         "tp", POS_ATTN, True),
     # VisionAttention over attn_tp; the block MLPs and the merger's gate_up/down over "tp",
     # over attn_tp under DP attention (_glm4v_vision_parallel_group: the attention-TP group
     # either way), whole with use_data_parallel; the merger's proj ReplicatedLinear, the
@@ -109,6 +118,8 @@ def group(kind: str, tp: int, attn_tp: int, encoder_dp: bool, dp_attention: bool
     """The number of GPUs one vision tensor of shard ``kind`` is split over."""
     if kind == POS_TP:
         return tp
+    if kind == POS_ATTN:
+        return attn_tp
     if encoder_dp:
         return 1
     if kind == TP:
@@ -133,6 +144,8 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "moonvit_vl"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
+    if model_type == "qwen3_omni_moe":
+        return "qwen3_omni"
     if model_type == "qwen2_5_vl":
         return "qwen2_5_vl"
     if not _int(v, "hidden_size", "embed_dim") and _int(v, "vt_hidden_size"):
@@ -140,11 +153,10 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
     return "siglip"
 
 
-#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``
-#: and by Qwen3-Omni's thinker, whose ``Qwen3OmniMoeVisionEncoder`` subclasses it and keeps
-#: its deepstack mergers as ``merger_list``)
-_QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe",
-                           "qwen3_omni_moe"})
+#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``;
+#: Qwen3-Omni's thinker subclasses it, family ``qwen3_omni``: the same tensors, its deepstack
+#: mergers kept as ``merger_list``, split otherwise)
+_QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 
 
 def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
@@ -170,7 +182,7 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _glm4v(v, h, depth, text_hidden, fam, make)
     if fam_name == "moonvit_vl":
         return _moonvit_vl(v, h, depth, text_hidden, fam, make)
-    if fam_name == "qwen3_vl":
+    if fam_name in ("qwen3_vl", "qwen3_omni"):
         return _qwen3(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_5_vl":
         return _qwen2_5(v, h, depth, text_hidden, fam, make)
