@@ -155,13 +155,16 @@ def test_pipeline_ranks_holding_the_tower():
 
 def test_every_family_has_a_source_and_known_splits():
     kinds = {"replicated", "tp", "attn_tp", "vision_tp", "vision_attn_tp", "vision_pos",
-             "vision_pos_tp"}
+             "vision_pos_tp", "vision_pos_attn"}
     for name, fam in FAMILIES.items():
         assert fam.source.split()[0].endswith(".py"), name
         assert {fam.attn, fam.mlp, fam.merger, fam.pos} <= kinds, name
     assert family_of("qwen3_5_moe", {"hidden_size": 1152}) == "qwen3_vl"
     assert family_of("kimi_k25", {"vt_hidden_size": 1152}) == "moonvit"
     assert family_of("kimi_k3", {"vt_hidden_size": 1024}) == "moonvit_k3"
+    assert family_of("qwen3_omni_moe", {"hidden_size": 1152}) == "qwen3_omni"
+    assert family_of("glm4v_moe", {"hidden_size": 1536}) == "glm4v"
+    assert family_of("locateanything", {"hidden_size": 1152}) == "moonvit_vl"
 
 
 def test_the_dp_encoder_flag_reaches_the_plan():
@@ -189,25 +192,31 @@ def _recorded() -> list[dict]:
 
 @pytest.mark.parametrize("row", [r for r in _recorded() if r["ok"]], ids=lambda r: r["name"])
 def test_recorded_sglang_towers_per_gpu(row):
-    """Rank 0's vision parameters as SGLang 0.5.23's classes build them (7 families at tp 1
+    """Rank 0's vision parameters as SGLang 0.5.23's classes build them (10 families at tp 1
     to 8, the DP encoder, attention DP 2 and 4 of tp 4) equal launchplan's vision bytes a
-    GPU over the dtype's 2 bytes."""
+    GPU over the dtype's 2 bytes (GLM-4V's at tp 8 with its dummy heads: 12 padded to 16);
+    Qwen3-Omni's audio encoder, recorded as a family of its own, its audio bytes."""
     model = row["model"]
     path = (DATA / "hub" / model.removeprefix("shipped/") if model.startswith("shipped/")
             else ROOT / model if model.startswith("tests/") else DATA / "models" / model)
     from launchplan.memory.weights import weights_per_gpu
     plan = weights_per_gpu(resolve(row["argv"], gpu="h100", model_path=str(path)))
-    assert plan.breakdown["vision"] == BF16 * row["params_rank0"]
+    component = "audio" if row["family"].endswith("_audio") else "vision"
+    assert plan.breakdown[component] == BF16 * row["params_rank0"]
 
 
 def test_recorded_refusals_are_the_towers_without_an_attention_tp_reduce():
-    """SGLang refuses to build Qwen2.5-VL's, SigLIP's and Llama 3.2 Vision's
-    ``VisionAttention`` over an attention TP narrower than TP (they reduce over full TP);
-    the other families build.
-    launchplan plans their weights all the same (the refusal is not modelled)."""
+    """SGLang refuses to build Qwen2.5-VL's, SigLIP's, Llama 3.2 Vision's and Qwen3-Omni's
+    audio ``VisionAttention``, and the ``MLP2`` of Kimi-VL's MoonViT under LocateAnything,
+    over an attention TP narrower than TP (they reduce over full TP), and Qwen3-Omni's audio
+    attention over 8 GPUs (its 20 heads); the other families build. launchplan plans their
+    weights all the same (the refusal is not modelled)."""
     refused = {r["family"] for r in _recorded() if not r["ok"]}
-    assert refused == {"qwen2_5_vl", "siglip", "mllama"}
+    assert refused == {"qwen2_5_vl", "siglip", "mllama", "moonvit_vl", "qwen3_omni_audio"}
     for r in _recorded():
-        if not r["ok"]:
+        if not r["ok"] and r["argv"] == ["--tp-size", "8"]:
+            assert r["family"] == "qwen3_omni_audio"
+            assert "20 is not divisible by 8" in r["error"], r
+        elif not r["ok"]:
             assert "all-reduces over the full TP group" in r["error"], r
             assert "--dp-size" in r["argv"] and r["argv"][r["argv"].index("--dp-size") + 1] == "2"

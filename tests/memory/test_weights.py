@@ -454,3 +454,93 @@ def test_deepseek_v4_routed_experts_are_counted_as_mxfp4(folder):
     assert mxfp4.breakdown["attention"] == as_fp8.breakdown["attention"]
     if folder == "deepseek-v4-pro":
         assert mxfp4.bytes_per_gpu < 110 * 2**30 < as_fp8.bytes_per_gpu
+
+
+def test_qwen3_omni_counts_the_thinkers_vision_and_audio_towers():
+    # SGLang builds Qwen3-Omni's thinker alone (talker and code2wav are skipped at load), and
+    # the thinker's config holds its towers. Expected counts restate the module tree of the
+    # checkpoint's published report (tests/parity/models/README.md, corpus id 62494955826):
+    # vision 27 blocks of qkv 3456x1152, proj, fc1/fc2 4304, four norm vectors, biased
+    # throughout; a 1536-input patch conv, a 2304x1152 position table, the merger and three
+    # deepstack mergers (4608 -> 4608 -> 2048); audio 32 layers of q/k/v/out 1280x1280 and
+    # fc1/fc2 5120, all biased, two LayerNorms each; three 3x3 convs of 480 channels,
+    # conv_out 7680 -> 1280, ln_post, proj1 1280 -> 1280 and proj2 1280 -> 2048.
+    m = load_model(str(Path(__file__).parents[1] / "parity/models/qwen3-omni-30b-a3b-instruct"))
+    one = plan_weights(m, Parallel(tp=1))
+    per_block = 3456 * 1153 + (1152 * 1152 + 1152) + 4304 * 1153 + (1152 * 4304 + 1152) + 4608
+    merger = 2 * 1152 + 4608 * 4609 + 2048 * 4608 + 2048
+    deepstack = 2 * 4608 + 4608 * 4609 + 2048 * 4608 + 2048
+    vision = 27 * per_block + 1152 * 1537 + 2304 * 1152 + merger + 3 * deepstack
+    per_layer = 4 * (1280 * 1280 + 1280) + 4 * 1280 + 5120 * 1281 + (1280 * 5120 + 1280)
+    audio = (32 * per_layer + 480 * 10 + 2 * (480 * 4321) + 1280 * 7680 + 2 * 1280
+             + 1280 * 1281 + 2048 * 1281)
+    assert one.breakdown["vision"] == 2 * vision
+    assert one.breakdown["audio"] == 2 * audio
+    # the encoder layers' fc1 and fc2 split over TP, the convolutions and projections do not
+    two = plan_weights(m, Parallel(tp=2))
+    fc = 32 * (5120 * 1281 + 1280 * 5120)
+    qkvo = 32 * (3840 * 1281 + 1280 * 1280)
+    assert two.breakdown["audio"] == one.breakdown["audio"] - fc - qkvo
+
+
+def test_glm_4_5v_matches_its_published_parameter_count():
+    # the checkpoint report's weight table (tests/parity/models/README.md, corpus id
+    # 62538297598): 107,710,933,120 parameters, 200.63 GiB of tensors. Its text model is
+    # GLM-4.5-Air's Glm4MoeModel (q/k/v biased, o_proj not, an fp32 router correction bias),
+    # its tower GLM-4V's (blocks' gated MLP as wide as out_hidden_size, the merger's as the
+    # vision intermediate_size, a 2x2 downsample convolution)
+    m = load_model(str(Path(__file__).parents[1] / "parity/models/glm-4.5v"))
+    params, size = checkpoint_size(m)
+    assert params == 107_710_933_120
+    assert round(size / GiB, 2) == 200.63
+    # GLM-4V's tower splits its blocks and the merger's MLP over attention TP; the patch and
+    # position embeddings, the downsample and the merger's projection stay whole
+    one = plan_weights(m, Parallel(tp=1)).breakdown["vision"]
+    two = plan_weights(m, Parallel(tp=2)).breakdown["vision"]
+    split = 24 * (4608 * 1536 + 1536 * 1536 + 3 * 4096 * 1536) + 3 * 10944 * 4096
+    assert one - two == split  # bf16 bytes: half of each split tensor's 2 x params
+
+
+def test_deepseek_ocr_counts_the_towers_sglang_builds_whatever_the_config():
+    # the checkpoint report's weight table (corpus id 63052762923): 3,336,106,240 parameters,
+    # 6.21 GiB. SGLang builds SAM ViT-B and CLIP-L at fixed sizes (the config's ``width``
+    # blocks name them), a linear projector and two 1280-wide embeddings, all whole on every
+    # GPU; before, a vision_config without hidden_size/depth left the 401M of them uncounted
+    m = load_model(str(Path(__file__).parents[1] / "parity/models/deepseek-ocr"))
+    params, size = checkpoint_size(m)
+    assert params == 3_336_106_240
+    assert round(size / GiB, 2) == 6.21
+    one = plan_weights(m, Parallel(tp=1)).breakdown["vision"]
+    assert one == 2 * 401_372_160
+    assert plan_weights(m, Parallel(tp=2)).breakdown["vision"] == one
+
+
+def test_bert_classifier_counts_layernorm_biases_and_its_head():
+    # nlptown/bert-base-multilingual-uncased-sentiment: public code that sums the parameters of
+    # transformers' AutoModel (BertModel, its pooler included) prints 167,356,416 (code corpus
+    # ids 61397912172, 61384202213), and a table of its float32 checkpoint 669.4 MB (corpus id
+    # 61528991589). SGLang's BertForSequenceClassification builds that model and a five-label
+    # classifier: every LayerNorm with its bias, the pooler's dense and the classifier whole
+    m = load_model(str(Path(__file__).parents[1]
+                       / "parity/models/bert-base-multilingual-uncased-sentiment"))
+    params, size = checkpoint_size(m)
+    assert params == 167_356_416 + (5 * 768 + 5)
+    assert round(size / 1e6, 1) == 669.4
+
+
+def test_locateanything_counts_kimi_vl_moonvit_and_its_projector():
+    # LocateAnything builds Kimi-VL's MoonViT (kimi_vl_moonvit.py, biased attention and MLP,
+    # a 64x64 position table) and its own projector over the 2x2-merged width (LayerNorm of
+    # 4608, as the checkpoint's projector norm is; two biased linears to the 2048-wide text
+    # model); before, the tower was taken for SigLIP's (a 16x16 table) and the projector left out
+    m = load_model(str(Path(__file__).parents[1] / "parity/models/locateanything-3b-4bit"))
+    block = 3456 * 1153 + 1152 * 1153 + 4304 * 1153 + 1152 * 4305 + 4 * 1152
+    tower = 27 * block + 1152 * 589 + 64 * 64 * 1152 + 2 * 1152
+    projector = 2 * 4608 + 2048 * 4609 + 2048 * 2049
+    one = plan_weights(m, Parallel(tp=1))
+    assert one.breakdown["vision"] == 2 * (tower + projector)
+    assert not one.caveats
+    # attention and MLP over attention TP, their row-parallel biases and the rest whole
+    two = plan_weights(m, Parallel(tp=2)).breakdown["vision"]
+    assert one.breakdown["vision"] - two == 27 * (3456 * 1153 + 1152 * 1152 + 4304 * 1153
+                                                  + 1152 * 4304)

@@ -120,6 +120,9 @@ SUITES = {
     # and a fourth (Persimmon, OLMo 1, HunYuan dense and MoE, InternVL, dots.ocr;
     # tools/gen_hubdraws_cases.py --suite archdraws4)
     "archdraws4": "archdraws4-cases.json",
+    # and a fifth (GLM-4.5V, Qwen3-Omni, DeepSeek-OCR, LocateAnything, a BERT classifier;
+    # tools/gen_hubdraws_cases.py --suite archdraws5)
+    "archdraws5": "archdraws5-cases.json",
     # RDMA device lists of the three Mooncake places SGLang checks them, on a simulated host
     # that has the devices (tools/gen_ibdevices_cases.py)
     "ibdevices": "ibdevices-cases.json",
@@ -288,6 +291,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("archdraws3", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_hubdraws_cases.py --suite archdraws4: 60 draws over the fourth round's
     **{("archdraws4", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_hubdraws_cases.py --suite archdraws5: 60 draws over the fifth round's
+    **{("archdraws5", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_ibdevices_cases.py: 26 device values x the three Mooncake places on the
     # oracle's simulated InfiniBand host (targets_oracle.py), and three on a host with an
     # empty device list and on one without InfiniBand

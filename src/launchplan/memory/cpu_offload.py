@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 #: weight components built outside ``make_layers`` (``memory.params`` breakdown keys)
-RESIDENT = frozenset({"embedding", "lm_head", "score", "rope_cache", "vision", "mtp",
+RESIDENT = frozenset({"embedding", "lm_head", "score", "rope_cache", "vision", "audio", "mtp",
                       "mtp_embedding", "mla_absorbed"})
 
 CAVEAT = ("--cpu-offload-gb: the decoder layers' weights up to the limit are counted in CPU "

@@ -37,6 +37,7 @@ class Tensor(NamedTuple):
     every_stage: bool = False  # outside the layer stack, built on every pipeline rank
     padding: bool = False  # allocated beyond the checkpoint's tensors (not stored): padded
     # rows, and the copies SGLang makes at load (MLA's absorbed ``w_kc``/``w_vc``)
+    heads: int = 0  # a vision attention tensor split by its heads (shard ``vision_attn_heads``)
 
     @property
     def params(self) -> int:
@@ -57,6 +58,9 @@ class Layout(NamedTuple):
 # model types whose q/k/v projections carry a bias and whose o_proj does not
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text",
                              "qwen2_vl_text", "mimo"})  # (MiMo: Qwen2's layers, ``mimo.py``)
+# model types built on GLM-4.5's ``Glm4MoeModel`` (``glm4_moe.py``; GLM-4.5V's text model in
+# ``glm4v_moe.py``): q/k/v biased, o_proj not, the router's correction bias stored
+_GLM4_MOE_TYPES = frozenset({"glm4_moe", "glm4v_moe_text"})
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
@@ -136,7 +140,14 @@ def _score_head(config: Mapping[str, Any], arch0: str, hidden: int) -> list[Tens
                 Tensor("score.2", "score", (1, hidden + 1), shard="last")]
     if arch0 == "InternLM2ForRewardModel":
         return [Tensor("v_head", "score", (1, hidden), shard="last")]
-    if arch0.endswith("ForSequenceClassification") and config.get("model_type") not in _BERT_TYPES:
+    if arch0.endswith("ForSequenceClassification") and config.get("model_type") in _BERT_TYPES:
+        # an encoder classifier's head, plain nn.Linear layers: BERT's pooler dense and
+        # classifier (``bert.py``), RoBERTa's classification head dense and out_proj
+        # (``roberta.py``); the same two shapes
+        return [Tensor("classifier.dense", "score", (hidden, hidden + 1), shard="last"),
+                Tensor("classifier.out_proj", "score", (_labels(config), hidden + 1),
+                       shard="last")]
+    if arch0.endswith("ForSequenceClassification"):
         bias = 1 if arch0 in _BIASED_SCORE else 0
         return [Tensor("score", "score", (_labels(config), hidden + bias), shard="last")]
     return []
@@ -167,7 +178,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel")) and not tied:
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
     main += _score_head(config, arch0, hidden)
-    main.append(Tensor(f"{prefix}.norm", "norms", (hidden, 1), shard="last"))
+    # (the BERT encoders' is the embeddings' LayerNorm, with its bias)
+    norm = 2 * hidden if mt in _BERT_TYPES else hidden
+    main.append(Tensor(f"{prefix}.norm", "norms", (norm, 1), shard="last"))
 
     layers = tuple(range(n_layers))
     if mt == "step3p5":  # the class's own sizes where the file leaves them out
@@ -201,11 +214,29 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                        shard="head")]
     elif n_mtp and mt == "mimo":
         mtp = _mimo_mtp(t, mt, vocab, hidden, n_layers, prefix, caveats)
-    vision = config.get("vision_config")
-    if isinstance(vision, Mapping) and vision:
+    towers = _tower_holder(config)
+    vision = towers.get("vision_config")
+    if arch0 == "DeepseekOCRForCausalLM":  # SGLang builds fixed towers, whatever the config
+        from launchplan.memory.vision import deepseek_ocr_towers
+        main += deepseek_ocr_towers(config, Tensor)
+    elif isinstance(vision, Mapping) and vision:
         from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
         main += vision_tower(vision, model_type, hidden, caveats, Tensor)
+    audio = towers.get("audio_config")
+    if towers is not config and isinstance(audio, Mapping) and audio:
+        from launchplan.memory.vision import audio_tower
+        main += audio_tower(audio, caveats, Tensor)
     return Layout(main, mtp, caveats)
+
+
+def _tower_holder(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The config that holds the encoder towers SGLang builds: a thinker's (Qwen3-Omni's
+    class builds its thinker alone, text model, vision and audio towers, and keeps them in
+    ``thinker_config``), else the top level."""
+    thinker = config.get("thinker_config")
+    if isinstance(thinker, Mapping) and not isinstance(config.get("vision_config"), Mapping):
+        return thinker
+    return config
 
 
 def _mimo_mtp(t: Mapping[str, Any], mt: str, vocab: int, hidden: int, n_layers: int,
@@ -260,8 +291,9 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
              dense_layers: tuple[int, ...], prefix: str, caveats: list[str]) -> list[Tensor]:
     hidden = _int(t, "hidden_size")
     p = f"{prefix}.layers.{{i}}"
-    out = [Tensor(f"{p}.input_layernorm", "norms", (hidden, 1), layers),
-           Tensor(f"{p}.post_attention_layernorm", "norms", (hidden, 1), layers)]
+    norm = 2 * hidden if mt in _BERT_TYPES else hidden  # a BERT LayerNorm's bias too
+    out = [Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers),
+           Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers)]
     if mt in _FOUR_NORM_TYPES:
         out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
@@ -337,7 +369,7 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         out += [Tensor(f"{a}.q_proj.bias", "attention", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_proj.bias", "attention", (kv * hd, 1), layers, shard="kv"),
                 Tensor(f"{a}.v_proj.bias", "attention", (kv * hd, 1), layers, shard="kv")]
-    if bias and mt not in _QKV_BIAS_TYPES and mt != "glm4_moe":
+    if bias and mt not in _QKV_BIAS_TYPES and mt not in _GLM4_MOE_TYPES:
         out.append(Tensor(f"{a}.o_proj.bias", "attention", (hidden, 1), layers))
     if mt in _QK_NORM_TYPES or t.get("use_qk_norm"):
         out += [Tensor(f"{a}.q_norm", "norms", (hd, 1), layers),
@@ -443,7 +475,7 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                       bias=True)]
     out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
            *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
-    if t.get("topk_method") == "noaux_tc" or mt == "glm4_moe":
+    if t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES:
         out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
                           fp32=True))
     shared = _int(t, "n_shared_experts")

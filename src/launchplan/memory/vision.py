@@ -24,6 +24,12 @@ Shard kinds (``weights.Parallel.group`` asks ``group`` for them):
   vocabulary) over TP, over attention TP under attention DP; whole under the DP encoder;
 * ``vision_pos_tp``: the same over TP whatever the flags (SigLIP's, which Gemma 3 builds
   without ``use_data_parallel``);
+* ``vision_pos_attn``: a vocabulary-parallel position table over the attention-TP group
+  whatever ``--mm-enable-dp-encoder`` says (Qwen3-Omni's, built without
+  ``use_data_parallel``);
+* ``vision_attn_heads``: ``vision_attn_tp``, the heads first padded to a multiple of the
+  group with dummy heads (``vision_utils.update_vit_attn_dummy_heads_config``, which GLM-4V's
+  class calls): a GPU holds ``ceil(heads / group)`` heads' rows (the tensor's ``heads``);
 * the plain ``tp`` / ``attn_tp`` kinds: split whatever ``--mm-enable-dp-encoder`` says
   (families whose class never reads it).
 
@@ -49,8 +55,10 @@ TP = "vision_tp"
 ATTN = "vision_attn_tp"
 POS = "vision_pos"
 POS_TP = "vision_pos_tp"
+HEADS = "vision_attn_heads"
+POS_ATTN = "vision_pos_attn"
 #: the shard kinds of this module that a vocabulary-style padding applies to
-POS_KINDS = frozenset({POS, POS_TP})
+POS_KINDS = frozenset({POS, POS_TP, POS_ATTN})
 
 
 class Family(NamedTuple):
@@ -88,6 +96,21 @@ FAMILIES: dict[str, Family] = {
     # patch linear over "tp", never use_data_parallel; position and tile tables nn.Parameter
     # / nn.Embedding, projector a ReplicatedLinear
     "mllama": Family("mllama.py MllamaVisionModel", "attn_tp", "tp", REP, REP, True),
+    # Qwen3-Omni's thinker tower: Qwen3VLMoeVisionModel never given use_data_parallel (its
+    # blocks over attn_tp, the position table vocab-parallel over attn_tp), the merger and
+    # the merger_list of Qwen3OmniMoeVisionPatchMerger over the default "tp" group
+    "qwen3_omni": Family("qwen3_omni_moe.py Qwen3OmniMoeVisionEncoder", "attn_tp", "attn_tp",
+                         "tp", POS_ATTN, True),
+    # VisionAttention over attn_tp; the block MLPs and the merger's gate_up/down over "tp",
+    # over attn_tp under DP attention (_glm4v_vision_parallel_group: the attention-TP group
+    # either way), whole with use_data_parallel; the merger's proj ReplicatedLinear, the
+    # position table an nn.Embedding, the downsample an nn.Conv2d; built on every PP rank
+    "glm4v": Family("glm4v.py Glm4vVisionModel", ATTN, ATTN, ATTN, REP, True),
+    # Kimi-VL's MoonViT as LocateAnything builds it (locate_anything.py, never
+    # use_data_parallel): VisionAttention and MLP2 over attn_tp, the position table an
+    # nn.Parameter; the projector's LayerNorm and two nn.Linear whole
+    "moonvit_vl": Family("kimi_vl_moonvit.py MoonVitPretrainedModel (locate_anything.py)",
+                         "attn_tp", "attn_tp", REP, REP, True),
 }
 
 
@@ -95,11 +118,13 @@ def group(kind: str, tp: int, attn_tp: int, encoder_dp: bool, dp_attention: bool
     """The number of GPUs one vision tensor of shard ``kind`` is split over."""
     if kind == POS_TP:
         return tp
+    if kind == POS_ATTN:
+        return attn_tp
     if encoder_dp:
         return 1
     if kind == TP:
         return tp
-    if kind == ATTN:
+    if kind in (ATTN, HEADS):
         return attn_tp
     if kind == POS:
         return attn_tp if dp_attention else tp
@@ -113,8 +138,14 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "gemma4"
     if model_type == "mllama":
         return "mllama"
+    if model_type in ("glm4v", "glm4v_moe"):
+        return "glm4v"
+    if model_type == "locateanything":
+        return "moonvit_vl"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
+    if model_type == "qwen3_omni_moe":
+        return "qwen3_omni"
     if model_type == "qwen2_5_vl":
         return "qwen2_5_vl"
     if not _int(v, "hidden_size", "embed_dim") and _int(v, "vt_hidden_size"):
@@ -122,7 +153,9 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
     return "siglip"
 
 
-#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``)
+#: model types whose vision tower is Qwen3-VL's (``qwen3_vl.py``, reused by ``qwen3_5.py``;
+#: Qwen3-Omni's thinker subclasses it, family ``qwen3_omni``: the same tensors, its deepstack
+#: mergers kept as ``merger_list``, split otherwise)
 _QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 
 
@@ -145,7 +178,11 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _gemma4(v, h, depth, text_hidden, fam, make)
     if fam_name == "mllama":
         return _mllama(v, h, depth, text_hidden, fam, make)
-    if fam_name == "qwen3_vl":
+    if fam_name == "glm4v":
+        return _glm4v(v, h, depth, text_hidden, fam, make)
+    if fam_name == "moonvit_vl":
+        return _moonvit_vl(v, h, depth, text_hidden, fam, make)
+    if fam_name in ("qwen3_vl", "qwen3_omni"):
         return _qwen3(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_5_vl":
         return _qwen2_5(v, h, depth, text_hidden, fam, make)
@@ -163,17 +200,17 @@ def _maker(tensor: type[Tensor], fam: Family) -> _Make:
 
     def make(name: str, split: str, out: int, in_: int, blocks: tuple[int, ...] = (), *,
              bias: bool = False, row: bool = False, first: bool = False,
-             padding: bool = False) -> list[Any]:
+             padding: bool = False, heads: int = 0) -> list[Any]:
         if not out or not in_:
             return []
         stage = every and not first
         if row and bias and split != REP:
             return [tensor(name, "vision", (out, in_), blocks, shard=split, every_stage=stage,
-                           padding=padding),
+                           padding=padding, heads=heads),
                     tensor(f"{name}.bias", "vision", (out, 1), blocks, every_stage=stage,
                            padding=padding)]
         return [tensor(name, "vision", (out, in_ + (1 if bias else 0)), blocks, shard=split,
-                       every_stage=stage, padding=padding)]
+                       every_stage=stage, padding=padding, heads=heads)]
 
     return make
 
@@ -348,6 +385,69 @@ def _mllama(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fam
                   _int(v, "vision_output_dim", default=7680), bias=True)]
 
 
+def _glm4v(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+           make: _Make) -> list[Any]:
+    """GLM-4.1V / GLM-4.5V: a biased 3-D patch embedding, a position table of the image's
+    patches, RMS-normed blocks of attention (biased qkv only with ``attention_bias``) and an
+    unbiased gated MLP as wide as ``out_hidden_size``, two RMS norms around a biased 2x2
+    downsample convolution to ``out_hidden_size``, and the merger: an unbiased projection, a
+    LayerNorm and an unbiased gated MLP as wide as the vision ``intermediate_size``. The
+    attention is split by heads, padded with dummy heads when the attention-TP group does
+    not divide them (12 heads over 8 GPUs: 2 a GPU)."""
+    patch = _int(v, "patch_size", default=14)
+    chans = _int(v, "in_channels", default=3)
+    temporal = _int(v, "temporal_patch_size", default=2)
+    merge = _int(v, "spatial_merge_size", default=2)
+    positions = (_int(v, "image_size", default=336) // max(patch, 1)) ** 2
+    out_h = _int(v, "out_hidden_size", default=text_hidden)
+    ctx = _int(v, "intermediate_size")
+    qkv_bias = bool(v.get("attention_bias", False))
+    heads = _int(v, "num_heads", "num_attention_heads")
+    attn = HEADS if fam.attn == ATTN and heads else fam.attn
+    blocks, b = tuple(range(depth)), "visual.blocks.{i}"
+    return [*make("visual.patch_embed.proj", REP, h, chans * temporal * patch * patch,
+                  bias=True),
+            *make("visual.embeddings.position_embedding", REP, positions, h),
+            *make(f"{b}.attn.qkv", attn, 3 * h, h, blocks, bias=qkv_bias, heads=heads),
+            *make(f"{b}.attn.proj", attn, h, h, blocks, heads=heads),
+            *make(f"{b}.mlp.gate_up_proj", fam.mlp, 2 * out_h, h, blocks),
+            *make(f"{b}.mlp.down_proj", fam.mlp, h, out_h, blocks),
+            *make(f"{b}.norm1_norm2", REP, 2 * h, 1, blocks),
+            *make("visual.post_conv_layernorm_post_layernorm", REP, 2 * h, 1),
+            *make("visual.downsample", REP, out_h, h * merge * merge, bias=True),
+            *make("visual.merger.proj", REP, out_h, out_h),
+            *make("visual.merger.post_projection_norm", REP, 2 * out_h, 1),
+            *make("visual.merger.gate_up_proj", fam.merger, 2 * ctx, out_h),
+            *make("visual.merger.down_proj", fam.merger, out_h, ctx)]
+
+
+def _moonvit_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+                make: _Make) -> list[Any]:
+    """Kimi-VL's MoonViT under LocateAnything: a biased patch convolution, an
+    ``init_pos_emb_height`` x ``init_pos_emb_width`` position table, LayerNorm blocks of
+    biased attention and a biased two-layer MLP, a final LayerNorm; LocateAnything's
+    projector a LayerNorm over the ``merge_kernel_size`` patches merged, then two biased
+    linears to the text model's width."""
+    patch = _int(v, "patch_size", default=14)
+    positions = _int(v, "init_pos_emb_height", default=64) * _int(v, "init_pos_emb_width",
+                                                                   default=64)
+    inter = _int(v, "intermediate_size")
+    merge = v.get("merge_kernel_size") or (2, 2)
+    mh = h * int(merge[0]) * int(merge[1])
+    blocks, b = tuple(range(depth)), "vision_tower.encoder.blocks.{i}"
+    return [*make("vision_tower.patch_embed.proj", REP, h, 3 * patch * patch, bias=True),
+            *make("vision_tower.patch_embed.pos_emb", REP, positions, h),
+            *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.mlp.fc0", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc1", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.norm0_norm1", REP, 4 * h, 1, blocks),
+            *make("vision_tower.encoder.final_layernorm", REP, 2 * h, 1),
+            *make("multi_modal_projector.pre_norm", REP, 2 * mh, 1),
+            *make("multi_modal_projector.linear_1", REP, text_hidden, mh, bias=True),
+            *make("multi_modal_projector.linear_2", REP, text_hidden, text_hidden, bias=True)]
+
+
 def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,
             fam: Family, make: _Make, caveats: list[str]) -> list[Any]:
     """A SigLIP-style encoder (Gemma 3's; also taken for the towers not told apart):
@@ -375,3 +475,109 @@ def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_ty
     else:
         caveats.append(f"vision projector of model_type {model_type!r} not counted")
     return out
+
+
+def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor]
+                ) -> list[Tensor]:
+    """Qwen3-Omni's audio encoder (``qwen3_omni_moe.py`` ``Qwen3OmniMoeAudioEncoder``), the
+    only audio tower counted: three stride-2 3x3 convolutions over the mel bins, a linear
+    from the flattened channels to ``d_model``, encoder layers of a biased ``VisionAttention``
+    (QKV-parallel over attention TP) and a biased fc1/fc2 pair over TP between two
+    LayerNorms, a final LayerNorm and two biased linears to the thinker's width. The
+    convolutions and the projections are replicated. Not modelled: SGLang replicates fc1/fc2
+    when TP does not divide ``encoder_ffn_dim``."""
+    if a.get("model_type") != "qwen3_omni_moe_audio_encoder":
+        caveats.append(f"audio tower of model_type {a.get('model_type')!r} not counted")
+        return []
+    d = _int(a, "d_model")
+    depth = _int(a, "encoder_layers")
+    ffn = _int(a, "encoder_ffn_dim")
+    ch = _int(a, "downsample_hidden_size")
+    if not d or not depth or not ffn or not ch:
+        caveats.append("audio_config without d_model/encoder_layers: audio tower not counted")
+        return []
+    mels = _int(a, "num_mel_bins", default=128)
+    freq = mels
+    for _ in range(3):  # each stride-2 convolution (padding 1) halves the mel axis, rounded up
+        freq = (freq + 1) // 2
+    out = _int(a, "output_dim", default=d)
+
+    def mat(name: str, split: str, rows: int, cols: int, blocks: tuple[int, ...] = ()
+            ) -> Tensor:
+        return tensor(name, "audio", (rows, cols), blocks, shard=split, every_stage=True)
+
+    blocks, b = tuple(range(depth)), "audio_tower.layers.{i}"
+    return [mat("audio_tower.conv2d1", REP, ch, 9 + 1),
+            mat("audio_tower.conv2d2_conv2d3", REP, 2 * ch, 9 * ch + 1),
+            mat("audio_tower.conv_out", REP, d, ch * freq),
+            mat(f"{b}.self_attn.qkv_proj", "attn_tp", 3 * d, d + 1, blocks),
+            mat(f"{b}.self_attn.proj", "attn_tp", d, d, blocks),
+            mat(f"{b}.self_attn.proj.bias", REP, d, 1, blocks),
+            mat(f"{b}.fc1", "tp", ffn, d + 1, blocks),
+            mat(f"{b}.fc2", "tp", d, ffn, blocks),
+            mat(f"{b}.fc2.bias", REP, d, 1, blocks),
+            mat(f"{b}.layer_norms", REP, 4 * d, 1, blocks),
+            mat("audio_tower.ln_post", REP, 2 * d, 1),
+            mat("audio_tower.proj1", REP, d, d + 1),
+            mat("audio_tower.proj2", REP, out, d + 1)]
+
+
+#: DeepSeek-OCR's towers as SGLang 0.5.23 builds them (``deepseek_ocr.py``: ``build_sam_vit_b``
+#: and ``build_clip_l`` take no size from the config): a SAM ViT-B image encoder over 1024-pixel
+#: images in 16-pixel patches, 12 blocks of 768 in 12 heads (MLP 4x), global attention in
+#: blocks 2, 5, 8 and 11 and 14-patch windows elsewhere, each block with relative-position
+#: tables, a neck to 256 channels and two stride-2 convolutions to 512 and 1024; and a CLIP-L
+#: of 24 layers of 1024 (MLP 4096) over 224-pixel images in 14-pixel patches
+_SAM = {"width": 768, "depth": 12, "heads": 12, "image": 1024, "patch": 16, "window": 14,
+        "global": (2, 5, 8, 11), "neck": 256, "net": (512, 1024)}
+_CLIP_L = {"width": 1024, "depth": 24, "ffn": 4096, "image": 224, "patch": 14}
+
+
+def deepseek_ocr_towers(config: Mapping[str, Any], tensor: type[Tensor]) -> list[Tensor]:
+    """DeepSeek-OCR's SAM and CLIP towers (``_SAM``, ``_CLIP_L``), its projector from
+    ``projector_config`` (a biased linear, ``input_dim`` -> ``n_embed``) and the view-separator
+    and newline embeddings: plain ``nn.Linear`` / ``nn.Conv2d`` / ``nn.Parameter`` modules,
+    whole on every GPU and every pipeline rank."""
+
+    def rep(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
+        return tensor(name, "vision", (rows, cols), blocks, every_stage=True)
+
+    w, depth, grid = _SAM["width"], _SAM["depth"], _SAM["image"] // _SAM["patch"]
+    glob = tuple(_SAM["global"])
+    local = tuple(i for i in range(depth) if i not in glob)
+    hd = w // _SAM["heads"]
+    sb = "sam_model.blocks.{i}"
+    neck, (n2, n3) = _SAM["neck"], _SAM["net"]
+    sam = [rep("sam_model.patch_embed.proj", w, 3 * _SAM["patch"] ** 2 + 1),
+           rep("sam_model.pos_embed", grid * grid, w),
+           rep(f"{sb}.attn.qkv", 3 * w, w + 1, tuple(range(depth))),
+           rep(f"{sb}.attn.proj", w, w + 1, tuple(range(depth))),
+           rep(f"{sb}.mlp.lin1", 4 * w, w + 1, tuple(range(depth))),
+           rep(f"{sb}.mlp.lin2", w, 4 * w + 1, tuple(range(depth))),
+           rep(f"{sb}.norm1_norm2", 4 * w, 1, tuple(range(depth))),
+           # rel_pos_h and rel_pos_w: 2 x size - 1 rows of head_dim, the size the image grid
+           # in the global blocks and the window elsewhere
+           rep(f"{sb}.attn.rel_pos", 2 * (2 * grid - 1), hd, glob),
+           rep(f"{sb}.attn.rel_pos_window", 2 * (2 * _SAM["window"] - 1), hd, local),
+           rep("sam_model.neck.0", neck, w),
+           rep("sam_model.neck.1_3", 4 * neck, 1),
+           rep("sam_model.neck.2", neck, 9 * neck),
+           rep("sam_model.net_2", n2, 9 * neck),
+           rep("sam_model.net_3", n3, 9 * n2)]
+    c, cd = _CLIP_L["width"], _CLIP_L["depth"]
+    positions = (_CLIP_L["image"] // _CLIP_L["patch"]) ** 2 + 1  # and the class token
+    cb, layers = "vision_model.transformer.layers.{i}", tuple(range(cd))
+    clip = [rep("vision_model.embeddings.class_embedding", c, 1),
+            rep("vision_model.embeddings.patch_embedding", c, 3 * _CLIP_L["patch"] ** 2),
+            rep("vision_model.embeddings.position_embedding", positions, c),
+            rep("vision_model.pre_layrnorm", 2 * c, 1),
+            rep(f"{cb}.self_attn.qkv_proj", 3 * c, c + 1, layers),
+            rep(f"{cb}.self_attn.out_proj", c, c + 1, layers),
+            rep(f"{cb}.mlp.fc1", _CLIP_L["ffn"], c + 1, layers),
+            rep(f"{cb}.mlp.fc2", c, _CLIP_L["ffn"] + 1, layers),
+            rep(f"{cb}.layer_norm1_2", 4 * c, 1, layers)]
+    proj = config.get("projector_config") or {}
+    n_embed = _int(proj, "n_embed", default=1280)
+    return [*sam, *clip,
+            rep("projector.layers", n_embed, _int(proj, "input_dim", default=2048) + 1),
+            rep("view_seperator_image_newline", 2 * n_embed, 1)]

@@ -46,6 +46,7 @@ from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_paddi
 from launchplan.memory.params import Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, marlin_repacked, scheme_of
 from launchplan.memory.vision import ATTN as VISION_ATTN
+from launchplan.memory.vision import HEADS as VISION_HEADS
 from launchplan.memory.vision import POS as VISION_POS
 from launchplan.memory.vision import POS_KINDS
 from launchplan.memory.vision import POS_TP as VISION_POS_TP
@@ -835,6 +836,8 @@ def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
         group = par.group(kind)
         pad = 64 if _pad(vocab, 64) % group == 0 else 64 * group
         return _pad(vocab, pad) / group / vocab
+    if kind == VISION_HEADS and t.heads:  # padded with dummy heads to fill the group
+        return -(-t.heads // par.group(kind)) / t.heads
     return 1 / par.group(kind)
 
 
@@ -907,8 +910,8 @@ def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
         share = _share(model, t, par)
         if pad and t.shard == "experts":
             t, share = _padded_experts(t, par, pad), 1.0
-        if t.component in ("vision", "rope_cache"):  # not the LM's layers: on every rank
-            b = _bytes(t, scheme, ign, unq) * share  # that builds the tower, or the first
+        if t.component in ("vision", "audio", "rope_cache"):  # not the LM's layers: on the
+            b = _bytes(t, scheme, ign, unq) * share  # ranks that build the tower (or the first)
             for stage in per_stage if t.every_stage else per_stage[:1]:
                 _add(stage, t.component, b)
             continue
@@ -1419,6 +1422,8 @@ def _share_key(t: Tensor) -> tuple[Any, ...]:
         return kind, t.copies
     if kind in ("vocab", "head") or kind in POS_KINDS:
         return kind, t.shape[0]
+    if kind == VISION_HEADS:
+        return kind, t.heads
     return (kind,)
 
 

@@ -31,7 +31,10 @@ over ``ARCHDRAWS3``, a third (DBRX, whose real file SGLang's transformers refuse
 with its sliding window, Apertus, InternLM3, LFM2's MoE, and CLIP, which SGLang serves as an
 embedder); ``--suite archdraws4`` over ``ARCHDRAWS4``, a fourth (Persimmon's partial rotary and QK
 layer norm, OLMo 1, HunYuan's dense and MoE classes with their alpha-scaled dynamic RoPE, and
-InternVL's chat class around a Qwen2 text model, dots.ocr's own config class).
+InternVL's chat class around a Qwen2 text model, dots.ocr's own config class); ``--suite
+archdraws5`` over ``ARCHDRAWS5``, a fifth (GLM-4.5V's MoE VLM with a shared expert, Qwen3-Omni's
+thinker/talker MoE, DeepSeek-OCR's MLA-free DeepSeek-V2 text model that SGLang names from its
+``auto_map``, LocateAnything's MoonViT around Qwen2.5, and a BERT sequence classifier).
 Their generation imports launchplan (``PYTHONPATH=src``), and the variables a launch may draw
 are those today's rules read: a rule that reads one more variable changes the draw, so the
 committed ``envdraws`` is the draw of the rules it was generated with (record it again after
@@ -68,7 +71,8 @@ POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
          "archdraws": (MODELS, "parity-models/", 4747, False),
          "archdraws2": (MODELS, "parity-models/", 4848, False),
          "archdraws3": (MODELS, "parity-models/", 4949, False),
-         "archdraws4": (MODELS, "parity-models/", 5050, False)}
+         "archdraws4": (MODELS, "parity-models/", 5050, False),
+         "archdraws5": (MODELS, "parity-models/", 5151, False)}
 #: suite -> the only folders of its pool it draws from
 ARCHDRAWS = ("chatglm3-6b", "deepseek-vl2-tiny", "exaone-3.0-7.8b", "glm-4-9b", "gpt-bigcode",
              "gpt-j-6b", "gpt2", "janus-1.3b", "laguna-s-2.1-fp8", "laguna-xs.2-fp8",
@@ -86,10 +90,14 @@ ARCHDRAWS3 = ("apertus-8b-instruct-2509-4bit", "clip-vit-base-patch32", "dbrx-in
 #: files vendored by public repositories (tests/parity/models/README.md names each source)
 ARCHDRAWS4 = ("dots-ocr", "hunyuan-a13b-instruct", "hunyuan-mt-7b", "internvl3-1b", "olmo-1b-hf",
               "persimmon-8b-base")
+#: the fifth round's: the same kind of sources, mostly printouts of a model inspector's reports
+ARCHDRAWS5 = ("bert-base-multilingual-uncased-sentiment", "deepseek-ocr", "glm-4.5v",
+              "locateanything-3b-4bit", "qwen3-omni-30b-a3b-instruct")
 ONLY = {"archdraws": ARCHDRAWS, "archdraws2": ARCHDRAWS2, "archdraws3": ARCHDRAWS3,
-        "archdraws4": ARCHDRAWS4}
+        "archdraws4": ARCHDRAWS4, "archdraws5": ARCHDRAWS5}
 #: suite -> its default number of draws (400 unless named)
-COUNTS = {"archdraws": 250, "archdraws2": 200, "archdraws3": 60, "archdraws4": 60}
+COUNTS = {"archdraws": 250, "archdraws2": 200, "archdraws3": 60, "archdraws4": 60,
+          "archdraws5": 60}
 #: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
              "int": ("0", "1", "8", "64", "4096", "abc"),

@@ -44,7 +44,7 @@ PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
 # suites recorded through a wrapper of the oracle: "launcher" adds the launcher's
 # check_server_args after resolution (as does "refusals"), "targets", "wild5" to "wild10",
 # "pasted", "logs" (a log's GPU is often one of the catalog's) and the draws on other configs
-# ("hubdraws", "shipdraws", "synthdraws", "envdraws", "archdraws" to "archdraws4")
+# ("hubdraws", "shipdraws", "synthdraws", "envdraws", "archdraws" to "archdraws5")
 # simulate the catalog's further GPU targets too, as do the probe draws (a suite named probe*);
 # "ibdevices" and "imex" need its simulated InfiniBand devices and IMEX channel
 LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
@@ -65,6 +65,7 @@ LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
                    "archdraws2": Path(__file__).with_name("targets_oracle.py"),
                    "archdraws3": Path(__file__).with_name("targets_oracle.py"),
                    "archdraws4": Path(__file__).with_name("targets_oracle.py"),
+                   "archdraws5": Path(__file__).with_name("targets_oracle.py"),
                    "ibdevices": Path(__file__).with_name("targets_oracle.py"),
                    "imex": Path(__file__).with_name("targets_oracle.py"),
                    "refusals": Path(__file__).with_name("launcher_oracle.py")}

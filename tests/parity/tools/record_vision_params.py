@@ -33,6 +33,10 @@ MODELS = (
     ("shipped/google--gemma-4-26B-A4B", "gemma4"),
     ("shipped/moonshotai--Kimi-K3", "moonvit_k3"),
     ("tests/parity/models/llama-3.2-11b-vision-instruct", "mllama"),
+    ("tests/parity/models/glm-4.5v", "glm4v"),
+    ("tests/parity/models/locateanything-3b-4bit", "moonvit_vl"),
+    ("tests/parity/models/qwen3-omni-30b-a3b-instruct", "qwen3_omni_vision"),
+    ("tests/parity/models/qwen3-omni-30b-a3b-instruct", "qwen3_omni_audio"),
 )
 LAUNCHES = (["--tp-size", "1"], ["--tp-size", "2"], ["--tp-size", "4"], ["--tp-size", "8"],
             ["--tp-size", "4", "--mm-enable-dp-encoder"],
@@ -54,7 +58,7 @@ def _towers(family: str, config, dp: bool) -> list:
     def m(name):
         return importlib.import_module(f"sglang.srt.models.{name}")
 
-    v = config.vision_config
+    v = getattr(config, "vision_config", None)
     if family == "qwen2_5_vl":
         return [m("qwen2_5_vl").Qwen2_5_VisionTransformer(
             v, norm_eps=getattr(config, "rms_norm_eps", 1e-6), prefix="visual",
@@ -84,6 +88,24 @@ def _towers(family: str, config, dp: bool) -> list:
         return [m("mllama").MllamaVisionModel(v, prefix="vision_model"),
                 ReplicatedLinear(v.vision_output_dim, config.text_config.hidden_size,
                                  bias=True, prefix="multi_modal_projector")]
+    if family == "glm4v":  # as Glm4vMoeForConditionalGeneration builds it: dummy heads first
+        from sglang.srt.layers.attention import vision_utils
+
+        vision_utils.update_vit_attn_dummy_heads_config(config)
+        return [m("glm4v").Glm4vVisionModel(config.vision_config, quant_config=None,
+                                            prefix="model.visual", use_data_parallel=dp)]
+    if family == "qwen3_omni_vision":  # the thinker's towers, as its class builds them
+        t = config.thinker_config
+        return [m("qwen3_omni_moe").Qwen3OmniMoeVisionEncoder(
+            t.vision_config, quant_config=None, norm_eps=getattr(config, "rms_norm_eps", 1e-6),
+            prefix="thinker.visual")]
+    if family == "qwen3_omni_audio":
+        return [m("qwen3_omni_moe").Qwen3OmniMoeAudioEncoder(
+            config.thinker_config.audio_config, None)]
+    if family == "moonvit_vl":  # LocateAnything's tower (never use_data_parallel), projector
+        la = m("locate_anything")
+        return [m("kimi_vl_moonvit").MoonVitPretrainedModel(v),
+                la.LocateAnythingMultiModalProjector(config)]
     raise ValueError(family)
 
 
