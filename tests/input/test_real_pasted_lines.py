@@ -157,6 +157,20 @@ def test_sglang_serve_reads_a_positional_model_and_its_backend_choice(capsys):
     assert "--model-type: expected auto or llm" in capsys.readouterr().err
 
 
+def test_sglang_launch_server_is_refused_as_sglangs_console_script_refuses_it(capsys):
+    # the console script's subcommands are serve, generate and version (cli/main.py, 0.5.21
+    # to 0.5.23): argparse stops `sglang launch_server` before any flag is read
+    for text in ("sglang launch_server --model-path llama-3.1-8b --tp 2",
+                 "/opt/venv/bin/sglang launch_server --model-path llama-3.1-8b"):
+        assert main(["resolve", "--gpu", "h100", text]) == 2
+        err = capsys.readouterr().err
+        assert "launch_server: expected a subcommand of SGLang's console script" in err
+        assert err.count("\n") == 1
+    assert main(["resolve", "--gpu", "h100", "--format", "json",
+                 "python -m sglang.launch_server --model-path llama-3.1-8b"]) == 0
+    capsys.readouterr()
+
+
 def test_sglang_serve_needs_the_model_on_its_own_command_line(tmp_path, capsys):
     # SGLang's serve command (0.5.21 to 0.5.23, cli/serve.py) looks for --model-path/--model
     # or a positional model before its parser runs, so a model set only in --config, or

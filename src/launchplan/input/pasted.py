@@ -36,8 +36,9 @@ RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singular
 def _is_runner(word: str) -> bool:
     """Whether ``word`` names one of ``RUNNERS``, by name or by path (``/usr/bin/docker``)."""
     return word.rsplit("/", 1)[-1] in RUNNERS
-#: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``).
-_SERVE = re.compile(r"(?:^|\s|/)sglang\s+serve(?:\s|$)")
+#: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``); its mix-up
+#: ``sglang launch_server`` too, which is refused when read.
+_SERVE = re.compile(r"(?:^|\s|/)sglang\s+(?:serve|launch_server)(?:\s|$)")
 #: A runner's option that sets one environment variable of the launch (``-e NAME=VALUE``).
 _ENV_OPTIONS = frozenset({"-e", "--env"})
 
@@ -135,6 +136,13 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             word = argv.pop()
             if _ASSIGNMENT.match(word):
                 env.insert(at, word)
+        if words[end - 1] == "launch_server" and _is_sglang_cli(words[end - 2]):
+            raise InputError(
+                f"{words[end - 2]} launch_server", "", message=(
+                    f"{words[end - 2]} launch_server: expected a subcommand of SGLang's console "
+                    "script (serve, generate or version), got 'launch_server', which it refuses "
+                    "before reading any flag; write sglang serve ... or python -m "
+                    "sglang.launch_server ..."))
         if words[end - 1] == "serve":
             words = [*words[:end], *_serve_arguments(words[end:])]
         elif words[end - 1] == _ROUTER_MODULE:
@@ -1505,7 +1513,8 @@ def _is_command_token(token: str) -> bool:
 
 def _is_sglang_cli(word: str) -> bool:
     """SGLang's console script, by name or by path (``./.venv/bin/sglang``, as a venv
-    that is not activated runs it)."""
+    that is not activated runs it). Its ``launch_server``, a mix-up with the module's name,
+    is found as a launcher too, so that the launch read can be refused as SGLang refuses it."""
     return word == "sglang" or (word.endswith("/sglang") and "://" not in word)
 
 
