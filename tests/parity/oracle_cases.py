@@ -123,6 +123,9 @@ SUITES = {
     # and a fifth (GLM-4.5V, Qwen3-Omni, DeepSeek-OCR, LocateAnything, a BERT classifier;
     # tools/gen_hubdraws_cases.py --suite archdraws5)
     "archdraws5": "archdraws5-cases.json",
+    # the pasted suite's launches, each on another target of the catalog
+    # (tools/gen_pastedtargets_cases.py)
+    "pastedtargets": "pastedtargets-cases.json",
     # RDMA device lists of the three Mooncake places SGLang checks them, on a simulated host
     # that has the devices (tools/gen_ibdevices_cases.py)
     "ibdevices": "ibdevices-cases.json",

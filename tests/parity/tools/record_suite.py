@@ -43,9 +43,10 @@ SHIPPED, SHIPPED_PREFIX = BUNDLED.parent / "hub", "shipped/"  # the Hub configs 
 PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
 # suites recorded through a wrapper of the oracle: "launcher" adds the launcher's
 # check_server_args after resolution (as does "refusals"), "targets", "wild5" to "wild10",
-# "pasted", "logs" (a log's GPU is often one of the catalog's) and the draws on other configs
-# ("hubdraws", "shipdraws", "synthdraws", "envdraws", "archdraws" to "archdraws5")
-# simulate the catalog's further GPU targets too, as do the probe draws (a suite named probe*);
+# "pasted" and "pastedtargets", "logs" (a log's GPU is often one of the catalog's) and the
+# draws on other configs ("hubdraws", "shipdraws", "synthdraws", "envdraws", "archdraws" to
+# "archdraws5") simulate the catalog's further GPU targets too, as do the probe draws (a
+# suite named probe*);
 # "ibdevices" and "imex" need its simulated InfiniBand devices and IMEX channel
 LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
                    "targets": Path(__file__).with_name("targets_oracle.py"),
@@ -56,6 +57,7 @@ LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
                    "wild9": Path(__file__).with_name("targets_oracle.py"),
                    "wild10": Path(__file__).with_name("targets_oracle.py"),
                    "pasted": Path(__file__).with_name("targets_oracle.py"),
+                   "pastedtargets": Path(__file__).with_name("targets_oracle.py"),
                    "hubdraws": Path(__file__).with_name("targets_oracle.py"),
                    "shipdraws": Path(__file__).with_name("targets_oracle.py"),
                    "synthdraws": Path(__file__).with_name("targets_oracle.py"),
