@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from launchplan.input import shell_vars
@@ -88,52 +89,38 @@ def _opening(text: str, at: int) -> int | None:
     return None
 
 
-def _matching(text: str, start: int) -> int | None:
-    """The index of the bracket closing the one at ``start``."""
+def _unquoted(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """Each character of ``text`` from ``start`` that no quote holds, with the bracket depth
+    once it is read (an opening bracket counts itself in, a closing one out)."""
     depth = 0
     quote = ""
     for i in range(start, len(text)):
         char = text[i]
         if quote:
-            if char == "\\":
-                continue
             if char == quote and text[i - 1] != "\\":
                 quote = ""
             continue
         if char in "\"'":
             quote = char
-        elif char in _OPENERS:
+            continue
+        if char in _OPENERS:
             depth += 1
         elif char in ")]}":
             depth -= 1
-            if depth == 0:
-                return i
-    return None
+        yield i, char, depth
+
+
+def _matching(text: str, start: int) -> int | None:
+    """The index of the bracket closing the one at ``start``."""
+    return next((i for i, char, depth in _unquoted(text, start)
+                 if depth == 0 and char in ")]}"), None)
 
 
 def _top_level(inside: str) -> list[str]:
     """``inside`` cut at its commas that no bracket or quote holds."""
-    pieces: list[str] = []
-    depth = 0
-    quote = ""
-    current: list[str] = []
-    for i, char in enumerate(inside):
-        if quote:
-            if char == quote and inside[i - 1] != "\\":
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in _OPENERS:
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            pieces.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    pieces.append("".join(current))
-    return pieces
+    cuts = [i for i, char, depth in _unquoted(inside) if char == "," and depth == 0]
+    bounds = [-1, *cuts, len(inside)]
+    return [inside[a + 1:b] for a, b in zip(bounds, bounds[1:])]
 
 
 def _item(piece: str) -> str:
