@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from launchplan.memory.classic_layers import CLASSIC_TYPES, canonical, classic_decoder
+from launchplan.memory.classic_layers import TIED_TYPES as CLASSIC_TIED
 from launchplan.memory.config_ints import config_int as _int
 
 
@@ -157,8 +159,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
            text_type: str | None, arch0: str) -> Layout:
     """The tensors of a checkpoint whose top level is ``config`` and text config ``text``."""
     caveats: list[str] = []
-    t = text
     mt = text_type or model_type
+    t = canonical(text, mt)
     hidden = _int(t, "hidden_size", "d_model", "n_embd")
     vocab = _int(t, "vocab_size")
     n_layers = _int(t, "num_hidden_layers", "n_layer", "num_layers")
@@ -168,19 +170,30 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         caveats.append("config.json names no hidden_size / num_hidden_layers: weights unknown")
         return Layout(main, [], caveats)
 
-    main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (vocab, hidden), shard="vocab"))
+    width = (_int(t, "word_embed_proj_dim") or hidden) if mt == "opt" else hidden
+    main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (vocab, width), shard="vocab"))
     if mt in _BERT_TYPES:  # (replicated, ``bert.py``'s BertEmbedding)
         positions = _int(t, "max_position_embeddings") + _int(t, "type_vocab_size")
         main.append(Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
                            (positions, hidden)))
     tied = bool(config.get("tie_word_embeddings",
-                           t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
-    if arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel")) and not tied:
+                           t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT))) \
+        or mt in CLASSIC_TIED
+    # (ChatGLM's checkpoints name ChatGLMModel, a causal LM with its output_layer in SGLang)
+    if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
+            or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
     main += _score_head(config, arch0, hidden)
-    # (the BERT encoders' is the embeddings' LayerNorm, with its bias)
-    norm = 2 * hidden if mt in _BERT_TYPES else hidden
+    # (the BERT encoders' is the embeddings' LayerNorm, with its bias; the classic decoders'
+    # final LayerNorm has one too)
+    norm = 2 * hidden if mt in _BERT_TYPES or mt in CLASSIC_TYPES else hidden
     main.append(Tensor(f"{prefix}.norm", "norms", (norm, 1), shard="last"))
+    if mt in CLASSIC_TYPES:
+        main += classic_decoder(t, mt, vocab, hidden, n_layers, _gqa, _ungated_mlp, Tensor)
+        if mt == "gptj":  # partial rotary positions: the table spans rotary_dim
+            main += _rope_tables({**t, "head_dim": _int(t, "rotary_dim") or hidden // max(
+                1, _int(t, "n_head")), "max_position_embeddings": _int(t, "n_positions")}, mt)
+        return Layout(main, [], caveats)
 
     layers = tuple(range(n_layers))
     if mt == "step3p5":  # the class's own sizes where the file leaves them out
@@ -364,7 +377,7 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
                   shard="attn_tp")]
     bias = bool(t.get("attention_bias")) or mt in _BERT_TYPES or bool(
         mt == "starcoder2" and t.get("use_bias"))
-    qkv_bias = bias or mt in _QKV_BIAS_TYPES
+    qkv_bias = bias or mt in _QKV_BIAS_TYPES or bool(t.get("qkv_only_bias"))
     if qkv_bias:
         out += [Tensor(f"{a}.q_proj.bias", "attention", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_proj.bias", "attention", (kv * hd, 1), layers, shard="kv"),

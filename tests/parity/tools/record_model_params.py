@@ -53,6 +53,14 @@ CASES = (
     ("gpt-oss-20b", f"{BUNDLED}/gpt-oss-20b", None, []),
     ("qwen3-30b-a3b", f"{BUNDLED}/qwen3-30b-a3b", None, []),
     ("deepseek-v2-lite", f"{BUNDLED}/deepseek-v2-lite", None, []),
+    # the pre-Llama decoders (biased linears and LayerNorms, ungated MLPs, learned or partial
+    # rotary positions) and ChatGLM's own key names (memory.classic_layers)
+    ("gpt2", "tests/parity/models/gpt2", None, []),
+    ("gpt-bigcode", "tests/parity/models/gpt-bigcode", None, []),
+    ("gpt-j-6b", "tests/parity/models/gpt-j-6b", None, []),
+    ("opt-125m", "tests/parity/models/opt-125m", None, []),
+    ("chatglm3-6b", "tests/parity/models/chatglm3-6b", None, []),
+    ("glm-4-9b", "tests/parity/models/glm-4-9b", None, []),
 )
 
 
