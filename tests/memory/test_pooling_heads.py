@@ -100,3 +100,17 @@ def test_recorded_model_classes_agree(tmp_path):
         cfg = _config(row["model"])
         got = _params(tmp_path, cfg, row.get("architecture"))
         assert got == row["params_rank0"], row["name"]
+
+
+def test_apertus_counts_an_ungated_mlp_with_its_activation_scalars():
+    """Apertus-8B (its 4-bit file, counted before quantization): up and down projections around
+    xIELU, whose two learned scalars and the q/k norms each layer holds; SGLang 0.5.23's class
+    built on the meta device holds exactly as many (the recorded row)."""
+    from launchplan.memory.params import layout
+
+    row = next(json.loads(ln) for ln in RECORDED.read_text().splitlines()
+               if ln.strip() and json.loads(ln)["name"] == "apertus-8b")
+    m = load_model(str(ROOT / row["model"]))
+    lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+    ours = sum(t.params for t in lay.main if t.component != "rope_cache" and not t.padding)
+    assert ours == row["params_rank0"] == 8_053_338_176

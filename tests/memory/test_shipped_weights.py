@@ -39,9 +39,11 @@ PUBLISHED = {
     # Kimi K2's report: 1.04 trillion total parameters (K2.5 adds the 0.5B MoonViT tower)
     "moonshotai/Kimi-K2.5": 1.04e12,
     "nvidia/Kimi-K2.7-Code-NVFP4": 1.04e12,
-    # Gemma 4's model details (as quoted by a Hub mirror of google/gemma-4-26B-A4B-it):
-    # 25.2B total, ~550M of them the vision encoder; the 31B by its name
-    "google/gemma-4-26B-A4B": 25.2e9,
+    # Gemma 4 26B-A4B: 25.82B, what SGLang 0.5.23's Gemma4ForConditionalGeneration builds on
+    # the meta device from this config (tools/record_model_params.py's machinery: each MoE
+    # layer keeps a dense MLP beside its experts; the model details quoted by a Hub mirror say
+    # "25.2B total"); the 31B by its name
+    "google/gemma-4-26B-A4B": 25.82e9,
     "nvidia/Gemma-4-31B-IT-NVFP4": 31e9,
     # configs checked with no change of class (regression guards), each its publisher's total:
     # NVIDIA's Nemotron-H-56B (the name), MiniMax-M2's card ("230B total, 10B active"),

@@ -66,7 +66,7 @@ _GLM4_MOE_TYPES = frozenset({"glm4_moe", "glm4v_moe_text"})
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
-                            "qwen3_5_text", "qwen3_5_moe_text"})
+                            "qwen3_5_text", "qwen3_5_moe_text", "apertus"})
 # model types whose layers alternate Gated DeltaNet (linear attention) and gated full
 # attention: Qwen3-Next, and Qwen3.5/3.6 (``qwen3_5.py``), which list the kinds in layer_types
 _GDN_TYPES = frozenset({"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"})
@@ -76,7 +76,9 @@ _MIMO_V2_TYPES = frozenset({"mimo_v2_flash", "mimo_v2"})
 # model types whose transformers config class ties the LM head to the embedding when
 # config.json leaves tie_word_embeddings out (GemmaConfig and its successors default to True;
 # SGLang's Gemma model classes compute logits from embed_tokens)
-_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text"})
+_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text",
+                              # MiniCPM3's config class ties them unless the file says not
+                              "minicpm3"})
 # SGLang 0.5.23's Step3p5Config (``configs/step3p5.py``): the MoE and KV-head keys it sets
 # when a config leaves them out (Step-3.7's file without text_config falls back to it)
 _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
@@ -85,7 +87,9 @@ _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
 #: model types whose MLP is one up and one down projection, no gate: SGLang's
 #: ``starcoder2.py`` (c_fc, c_proj) and the BERT-family encoders (``bert.py``, ``roberta.py``:
 #: BertIntermediate, BertOutput)
-_UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta"})
+_UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta",
+                                # Apertus: up and down projections around xIELU (apertus.py)
+                                "apertus"})
 #: BERT-family encoders: learned absolute positions and token types beside the words, and a
 #: bias on every linear
 _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
@@ -349,12 +353,24 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
         if mt in _UNGATED_MLP_TYPES:
             bias = mt in _BERT_TYPES or bool(t.get("use_bias", t.get("mlp_bias")))
             out += _ungated_mlp(f"{p}.mlp", hidden, inter, dense_layers, bias)
+            if mt == "apertus":  # xIELU's two learned scalars (alpha_p, alpha_n) per layer
+                out.append(Tensor(f"{p}.mlp.act_fn.alphas", "mlp", (2, 1), dense_layers))
         else:
             out += _mlp(f"{p}.mlp", "mlp", hidden, inter, dense_layers,
                         "dense" if _int(t, "first_k_dense_replace") else "tp",
                         bias=bool(t.get("mlp_bias")))
     if moe_layers:
         out += _moe(t, mt, moe_layers, p)
+        if t.get("enable_moe_block") and mt == "gemma4_text":
+            # Gemma 4's MoE layers keep a dense MLP beside the experts, with three more norms
+            # and the router's and each expert's scales (gemma4_causal.py)
+            out += _mlp(f"{p}.mlp", "mlp", hidden, _int(t, "intermediate_size"), moe_layers,
+                        "tp")
+            out += [Tensor(f"{p}.extra_feedforward_norms", "norms", (3 * hidden, 1),
+                           moe_layers),
+                    Tensor(f"{p}.router.scale", "router", (hidden, 1), moe_layers),
+                    Tensor(f"{p}.moe.per_expert_scale", "router", (_int(t, "num_experts"), 1),
+                           moe_layers)]
     return out
 
 

@@ -77,6 +77,8 @@ FAMILIES: dict[str, Family] = {
     # VisionAttention over attn_tp; Qwen2_5_VLMLP and Qwen2_5_VisionPatchMerger over
     # parallel_group "tp"; all "replicated" with use_data_parallel; built on every PP rank
     "qwen2_5_vl": Family("qwen2_5_vl.py Qwen2_5_VisionTransformer", ATTN, TP, TP, REP, True),
+    # Qwen2-VL's: the same splits (its fc1/fc2 and merger Column/RowParallelLinear over "tp")
+    "qwen2_vl": Family("qwen2_vl.py Qwen2VisionTransformer", ATTN, TP, TP, REP, True),
     # every linear over "attn_tp" (_resolve_vision_parallel_group), pos_embed a
     # VocabParallelEmbedding on the first PP rank (attn-TP group under DP attention)
     "qwen3_vl": Family("qwen3_vl.py Qwen3VLMoeVisionModel", ATTN, ATTN, ATTN, POS, True),
@@ -148,6 +150,8 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "qwen3_omni"
     if model_type == "qwen2_5_vl":
         return "qwen2_5_vl"
+    if model_type == "qwen2_vl":
+        return "qwen2_vl"
     if not _int(v, "hidden_size", "embed_dim") and _int(v, "vt_hidden_size"):
         return "moonvit_k3" if model_type == "kimi_k3" else "moonvit"
     return "siglip"
@@ -186,6 +190,8 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _qwen3(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_5_vl":
         return _qwen2_5(v, h, depth, text_hidden, fam, make)
+    if fam_name == "qwen2_vl":  # its hidden_size is the merger's output; embed_dim the width
+        return _qwen2(v, _int(v, "embed_dim") or h, depth, fam, make)
     return _siglip(v, h, depth, text_hidden, model_type, fam, make, caveats)
 
 
@@ -245,6 +251,26 @@ def _qwen2_5(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fa
             *make(f"{b}.mlp.down_proj.pad", fam.mlp, h, pad, blocks, padding=True),
             *make(f"{b}.norm1_norm2", REP, 2 * h, 1, blocks),
             *make("visual.merger.ln_q", REP, h, 1),
+            *make("visual.merger.mlp.0", fam.merger, mh, mh, bias=True),
+            *make("visual.merger.mlp.2", fam.merger, out_h, mh, bias=True, row=True)]
+
+
+def _qwen2(v: Mapping[str, Any], h: int, depth: int, fam: Family, make: _Make) -> list[Any]:
+    """Qwen2-VL: an unbiased 3-D patch embedding, LayerNorm blocks of a biased qkv/proj and
+    a biased two-matrix MLP ``mlp_ratio`` wide, and the merger (LayerNorm, two biased
+    linears) to the config's ``hidden_size``."""
+    blocks, b = tuple(range(depth)), "visual.blocks.{i}"
+    _, patch_in, _, mh = _qwen_geometry(v, h, 0)
+    ratio = v.get("mlp_ratio", 4)
+    inter = int(h * ratio) if isinstance(ratio, (int, float)) and ratio > 0 else 4 * h
+    out_h = _int(v, "hidden_size") or h
+    return [*make("visual.patch_embed.proj", REP, h, patch_in),
+            *make(f"{b}.attn.qkv", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.norm1_norm2", REP, 4 * h, 1, blocks),  # LayerNorms: weight and bias
+            *make("visual.merger.ln_q", REP, 2 * h, 1),
             *make("visual.merger.mlp.0", fam.merger, mh, mh, bias=True),
             *make("visual.merger.mlp.2", fam.merger, out_h, mh, bias=True, row=True)]
 

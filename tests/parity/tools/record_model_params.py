@@ -61,6 +61,10 @@ CASES = (
     ("opt-125m", "tests/parity/models/opt-125m", None, []),
     ("chatglm3-6b", "tests/parity/models/chatglm3-6b", None, []),
     ("glm-4-9b", "tests/parity/models/glm-4-9b", None, []),
+    # an ungated xIELU MLP with q/k norms (Apertus), Qwen2-VL's own vision tower (LayerNorm
+    # blocks, an mlp_ratio MLP)
+    ("apertus-8b", "tests/parity/models/apertus-8b-instruct-2509-4bit", None, []),
+    ("qwen2-vl-7b", "tests/parity/models/qwen2-vl-7b-instruct", None, []),
 )
 
 
