@@ -76,7 +76,11 @@ _MIMO_V2_TYPES = frozenset({"mimo_v2_flash", "mimo_v2"})
 # model types whose transformers config class ties the LM head to the embedding when
 # config.json leaves tie_word_embeddings out (GemmaConfig and its successors default to True;
 # SGLang's Gemma model classes compute logits from embed_tokens)
+#: Mamba-1 checkpoints (``mamba.py``, ``falcon_mamba.py``): selective-scan mixers, no attention
+_MAMBA1_TYPES = frozenset({"mamba", "falcon_mamba"})
 _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text",
+                              # MambaConfig ties them unless the file says not
+                              "mamba", "falcon_mamba",
                               # MiniCPM3's config class ties them unless the file says not
                               "minicpm3"})
 # SGLang 0.5.23's Step3p5Config (``configs/step3p5.py``): the MoE and KV-head keys it sets
@@ -200,6 +204,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         return Layout(main, [], caveats)
 
     layers = tuple(range(n_layers))
+    if mt in _MAMBA1_TYPES:
+        return Layout(main + _mamba1(t, hidden, layers), [], caveats)
     if mt == "step3p5":  # the class's own sizes where the file leaves them out
         t = {**_STEP3P5_DEFAULTS, **t}
     if mt == "nemotron_h":
@@ -447,6 +453,31 @@ def _mla(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
                 Tensor(f"{i}.wk", "indexer", (d, hidden), layers, linear=True),
                 Tensor(f"{i}.k_norm", "indexer", (d, 2), layers),  # weight and bias
                 Tensor(f"{i}.weights_proj", "indexer", (n, hidden), layers)]
+    return out
+
+
+def _mamba1(t: Mapping[str, Any], hidden: int, layers: tuple[int, ...]) -> list[Tensor]:
+    """A Mamba-1 layer: its norm and the mixer SGLang builds (in_proj to the two branches, a
+    depthwise conv, x_proj to the step rank and B/C, dt_proj with its bias, A_log and D),
+    every inner-width tensor split over TP."""
+    inner = _int(t, "intermediate_size") or _int(t, "expand", default=2) * hidden
+    state = _int(t, "state_size", default=16)
+    kernel = _int(t, "conv_kernel", default=4)
+    rank = _int(t, "time_step_rank") or -(-hidden // 16)  # "auto": ceil(hidden / 16)
+    bias = bool(t.get("use_bias"))
+    m = "model.layers.{i}.mixer"
+    out = [Tensor("model.layers.{i}.norm", "norms", (hidden, 1), layers),
+           Tensor(f"{m}.in_proj", "mamba", (2 * inner, hidden + bias), layers, linear=True,
+                  shard="tp"),
+           Tensor(f"{m}.conv1d", "mamba", (inner, kernel + bool(t.get("use_conv_bias", True))),
+                  layers, shard="tp"),
+           Tensor(f"{m}.x_proj", "mamba", (rank + 2 * state, inner), layers, linear=True,
+                  shard="tp"),
+           Tensor(f"{m}.dt_proj", "mamba", (inner, rank + 1), layers, linear=True, shard="tp"),
+           Tensor(f"{m}.A_log_D", "mamba", (inner, state + 1), layers, shard="tp"),
+           Tensor(f"{m}.out_proj", "mamba", (hidden, inner), layers, linear=True, shard="tp")]
+    if bias:
+        out.append(Tensor(f"{m}.out_proj.bias", "mamba", (hidden, 1), layers))
     return out
 
 

@@ -64,6 +64,9 @@ CASES = (
     # an ungated xIELU MLP with q/k norms (Apertus), Qwen2-VL's own vision tower (LayerNorm
     # blocks, an mlp_ratio MLP)
     ("apertus-8b", "tests/parity/models/apertus-8b-instruct-2509-4bit", None, []),
+    # Mamba-1 mixers (x_proj, dt_proj, A_log, D, the conv), tied by MambaConfig's default
+    ("mamba-2.8b", "tests/parity/models/mamba-2.8b-hf", None, []),
+    ("falcon-mamba-7b", "tests/parity/models/falcon-mamba-7b", None, []),
     ("qwen2-vl-7b", "tests/parity/models/qwen2-vl-7b-instruct", None, []),
 )
 
