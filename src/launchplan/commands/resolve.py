@@ -212,20 +212,20 @@ def read_logged(opts: dict) -> Any:
     path = opts.get("from_log")
     if not path:
         return None
+    from launchplan.commands.targets_arg import counted_target
     from launchplan.facts.targets import by_device_name
     from launchplan.input.server_log import read_log
 
     logged = read_log(path)
     devices = logged.devices
-    if opts.get("gpu"):
-        if len(devices) == 1:
-            found = by_device_name(devices[0])
-            if found is None or found.name != target_from(opts).name:
-                logged.notes.append(f"the log ran on {devices[0]}"
-                                    + (f" ({found.name})" if found is not None else "")
-                                    + f"; planned on --gpu {opts['gpu']}")
-        return logged
     found = by_device_name(devices[0]) if len(devices) == 1 else None
+    if opts.get("gpu"):
+        if len(devices) == 1 and (found is None
+                                  or found.name != counted_target(opts["gpu"])[0].name):
+            logged.notes.append(f"the log ran on {devices[0]}"
+                                + (f" ({found.name})" if found is not None else "")
+                                + f"; planned on --gpu {opts['gpu']}")
+        return logged
     if found is None:
         if not devices:
             named = "names no GPU"
