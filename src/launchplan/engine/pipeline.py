@@ -341,6 +341,9 @@ def _walk(steps: Sequence[tuple[Any, ...]], view: View, result: Result,
         values_of |= fields  # (an operator: no method call, no argument tuple)
         overlay |= fields
     _land(pending, stash, view, overlay)
+    # the view dies with this call: its dictionary, every final value already in place, is
+    # what the memory plan reads (``memory.values.plain_values``) instead of copying them
+    result.final = values_of
 
 
 _WALKS: dict[int, tuple[Sequence[tuple[Any, ...]], list[tuple[Any, ...]]]] = {}

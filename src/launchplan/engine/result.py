@@ -35,7 +35,7 @@ class Result:
     """
 
     __slots__ = ("record", "declarations", "warnings", "_overlay", "refusal", "_declared",
-                 "launcher", "refusal_requirement", "extras", "_fields", "_defaults")
+                 "launcher", "refusal_requirement", "extras", "_fields", "_defaults", "final")
 
     def __init__(self, record: Record, declarations: list[Declaration], warnings: list[str],
                  overlay: dict[str, Any]) -> None:
@@ -50,6 +50,9 @@ class Result:
         self.launcher: list[tuple[str, str, str | None]] = []
         # analyses derived from the final plan, computed once (the memory plan, ...)
         self.extras: dict[Any, Any] = {}
+        # every field's final value, fallbacks not applied: the view's own dictionary when a
+        # walk from scratch finished (no one else holds it then), else None
+        self.final: dict[str, Any] | None = None
         release = record.raw.release
         if release == SGLANG_VERSION:
             self._fields, self._defaults = FIELDS, DEFAULTS
