@@ -243,8 +243,11 @@ _RANK = re.compile(r"\b(?:DP|TP|PP|EP|CP)[0-9]+\b")
 _SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+),[^\n]*?max_running_requests=([0-9]+)"
                         r"(?:,[^\n]*?context_len=([0-9]+))?")
 _ALLOCATED = re.compile(r"(?:KV|Cache) is allocated\.[^\n]*?#tokens: ([0-9]+)")
-#: SGLang's error when the loaded weights leave the pool no memory (every release's wording)
-_NOT_ENOUGH = re.compile(r"Not enough memory\. Please try to increase --mem-fraction-static")
+#: SGLang's errors when the loaded weights leave the pool no memory: every release's "Not
+#: enough memory" (the pool sized to no tokens), and the KV-cache configurator's earlier
+#: refusal (0.5.23), raised when what is left after loading is already gone
+_NOT_ENOUGH = re.compile(r"Not enough memory\. Please try to increase --mem-fraction-static"
+                         r"|Loaded weights leave no GPU memory for the KV cache")
 
 
 def parse_memory(text: str) -> LoggedMemory:
