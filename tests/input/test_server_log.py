@@ -252,3 +252,21 @@ def test_a_made_pool_is_shown_only_where_the_plan_finds_no_room() -> None:
 
     assert rows(True, True) == [] and rows(None, False) == []
     assert rows(False, False) == rows(False, True) == rows(True, False) == ["KV pool made"]
+
+
+@pytest.mark.parametrize("line", [
+    "[2026-04-27 02:35:54] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', ...)\n",
+    "server_args=ServerArgs(model_path='Qwen/Qwen3-8B', ..., tp_size=2)\n",
+    "server_args={'model_path': 'Qwen/Qwen3-8B', …}\n",
+])
+def test_a_line_abridged_with_an_ellipsis_is_read_as_cut(line: str) -> None:
+    """A poster who writes ``...`` in place of the fields they left out (SGLang's own
+    clean-startup-log reference does) leaves those fields uncompared: the line counts as
+    cut, the fields it does hold are read."""
+    from launchplan.input.server_log import parse_log
+
+    logged = parse_log(line)
+    assert logged.truncated and logged.values["model_path"] == "Qwen/Qwen3-8B"
+    assert logged.unreadable == {}
+    if "tp_size" in line:
+        assert logged.values["tp_size"] == 2
