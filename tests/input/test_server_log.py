@@ -223,11 +223,14 @@ def test_the_last_start_up_line_wins_whichever_its_form() -> None:
      "mem_fraction_static=0.77\n", False),
     ("[2026-04-23 00:09:41] KV Cache is allocated. #tokens: 1000, K size: 1.00 GB, V size: "
      "1.00 GB\n", True),
+    ("ValueError: Loaded weights leave no GPU memory for the KV cache under "
+     "--mem-fraction-static=0.88. Raise --mem-fraction-static above 0.912\n", False),
     ("[2026-04-23 00:09:41] Using KV cache dtype: torch.bfloat16\n", None),
 ])
 def test_a_log_ending_in_not_enough_memory_is_read_as_no_pool(tail: str, made) -> None:
-    """SGLang's "Not enough memory" error after loading means it made no KV pool; a pool or
-    scheduler line means it did; a log cut before either says nothing."""
+    """SGLang's "Not enough memory" error after loading, or 0.5.23's earlier "Loaded weights
+    leave no GPU memory" refusal, means it made no KV pool; a pool or scheduler line means it
+    did; a log cut before either says nothing."""
     from launchplan.input.server_log import parse_memory
 
     memory = parse_memory("[2026-04-23 00:09:31] Load weight begin. avail mem=78.50 GB\n"
@@ -249,3 +252,21 @@ def test_a_made_pool_is_shown_only_where_the_plan_finds_no_room() -> None:
 
     assert rows(True, True) == [] and rows(None, False) == []
     assert rows(False, False) == rows(False, True) == rows(True, False) == ["KV pool made"]
+
+
+@pytest.mark.parametrize("line", [
+    "[2026-04-27 02:35:54] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', ...)\n",
+    "server_args=ServerArgs(model_path='Qwen/Qwen3-8B', ..., tp_size=2)\n",
+    "server_args={'model_path': 'Qwen/Qwen3-8B', …}\n",
+])
+def test_a_line_abridged_with_an_ellipsis_is_read_as_cut(line: str) -> None:
+    """A poster who writes ``...`` in place of the fields they left out (SGLang's own
+    clean-startup-log reference does) leaves those fields uncompared: the line counts as
+    cut, the fields it does hold are read."""
+    from launchplan.input.server_log import parse_log
+
+    logged = parse_log(line)
+    assert logged.truncated and logged.values["model_path"] == "Qwen/Qwen3-8B"
+    assert logged.unreadable == {}
+    if "tp_size" in line:
+        assert logged.values["tp_size"] == 2

@@ -215,7 +215,8 @@ def test_launches_sglang_refused_are_refused():
     H100 at mem_fraction_static 0.772; DeepSeek-V3.2 at attention DP 4 on 4 x B200 at 0.944),
     launchplan, given the log's before-load figure, plans no pool either: the weights it
     plans leave nothing under the fraction, and it says so."""
-    entries = [e for e in LOGS if e["logged"].get("not_enough_memory")]
+    entries = [e for e in LOGS if e["logged"].get("not_enough_memory")
+               and e["id"] not in OPEN_REFUSALS]
     assert len(entries) >= 2
     for entry in entries:
         before = bench.logged_before_gib(entry)
@@ -229,6 +230,21 @@ def test_launches_sglang_refused_are_refused():
         # and not for want of weights: the plan's are the logged ones within 2%
         assert plan.weights_bytes == pytest.approx(
             entry["logged"]["weights_gib"] * bench.GiB, rel=0.02), entry["id"]
+
+
+#: refusals whose weights launchplan does not explain, so the plan finds room where SGLang
+#: found none: DeepSeek-V4-Pro on 8 x H200 (InferenceX#2128, a July 2026 Hopper image) took
+#: 125.65 GiB a GPU where 0.5.23's code holds the MXFP4 experts at 100.43 planned
+OPEN_REFUSALS = {"inferencex2128-deepseek-v4-pro-fp8-8xh200-no-kv-room": -0.20}
+
+
+@pytest.mark.parametrize(("log_id", "error"), sorted(OPEN_REFUSALS.items()))
+def test_an_open_refusal_still_differs_by_its_weights(log_id, error):
+    """A refusal left open stays visible: its weights error is as recorded (a fix of the
+    class behind it shows up here, and the log joins the refusals above)."""
+    entry = next(e for e in LOGS if e["id"] == log_id)
+    replay = bench.replay(entry, override=True)
+    assert replay.weights_error == pytest.approx(error, abs=0.01)
 
 
 def test_a_drafts_own_embedding_counts_with_its_weights(replays):

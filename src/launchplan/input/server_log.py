@@ -13,7 +13,8 @@ items are read the same way, value by value. In that dict (0.5.22 on, the releas
 for clients of ``/server_info``; the field itself resolves false, so the report is set aside.
 Pasted logs are often damaged: a log prefix before it, lines wrapped by a terminal or a
 web page, the end cut off. A wrapped line is joined back; a cut-off value is dropped and
-the line marked truncated. A cut-off line ends where the paste goes on with something else
+the line marked truncated, as is a line abridged with ``...`` in place of fields. A cut-off
+line ends where the paste goes on with something else
 (a blank line, the next timestamped record, a code fence), so the ``name=value`` pieces of
 the records after it are never read as its fields.
 """
@@ -28,6 +29,10 @@ from launchplan.errors import InputError
 from launchplan.struct import Struct, factory
 
 MARKER = "ServerArgs("
+#: what a poster writes in place of the fields they left out of the line (SGLang's own
+#: clean-startup-log reference prints ``server_args=ServerArgs(model_path='Qwen/Qwen3-8B',
+#: ...)``): the line is then read as cut, its left-out fields not compared
+ELISIONS = frozenset({"...", "\u2026"})
 DICT_MARKER = "server_args={"  # 0.5.21 on: the resolved arguments as a dict
 _DICT_ITEM = re.compile(r"\s*(['\"])([A-Za-z_][A-Za-z0-9_]*)\1\s*:(.*)", re.DOTALL)
 #: What marks a pasted text or argument as the start-up line, in either form.
@@ -144,6 +149,9 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     form = "dict" if marker == DICT_MARKER else "repr"
     out = LoggedArgs(line=line, truncated=not closed, form=form)
     for i, segment in enumerate(segments):
+        if segment.strip() in ELISIONS:
+            out.truncated = True  # abridged by whoever pasted it: fields left out here
+            continue
         key, value = _item(segment, form)
         if key is None:
             if i == len(segments) - 1 and not closed:
@@ -243,8 +251,11 @@ _RANK = re.compile(r"\b(?:DP|TP|PP|EP|CP)[0-9]+\b")
 _SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+),[^\n]*?max_running_requests=([0-9]+)"
                         r"(?:,[^\n]*?context_len=([0-9]+))?")
 _ALLOCATED = re.compile(r"(?:KV|Cache) is allocated\.[^\n]*?#tokens: ([0-9]+)")
-#: SGLang's error when the loaded weights leave the pool no memory (every release's wording)
-_NOT_ENOUGH = re.compile(r"Not enough memory\. Please try to increase --mem-fraction-static")
+#: SGLang's errors when the loaded weights leave the pool no memory: every release's "Not
+#: enough memory" (the pool sized to no tokens), and the KV-cache configurator's earlier
+#: refusal (0.5.23), raised when what is left after loading is already gone
+_NOT_ENOUGH = re.compile(r"Not enough memory\. Please try to increase --mem-fraction-static"
+                         r"|Loaded weights leave no GPU memory for the KV cache")
 
 
 def parse_memory(text: str) -> LoggedMemory:
