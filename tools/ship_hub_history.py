@@ -150,6 +150,23 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         "Gemma 2 2B's published figures (26 layers, hidden 2304, 8 heads, 4 KV heads, vocab "
         "256000, 8K context; 2.61B parameters on its model card) and the -it end tokens "
         "[1, 107], where the same commit's gemma_2_2b.json (the base checkpoint) has 1"),
+    "Alibaba-NLP/gte-Qwen2-7B-instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "gte_qwen2_7b.json"},
+        "the embedding model's figures (Qwen2-7B's 28 layers, hidden 3584, 4 KV heads; vocab "
+        "151646, float32, its own auto_map and is_causal false); committed once (#128), since "
+        "then only given a final newline"),
+    "intfloat/e5-mistral-7b-instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "e5_mistral_7b.json"},
+        "Mistral-7B-v0.1's figures (its _name_or_path) as the MistralModel encoder, float16, "
+        "pad 2, use_cache false; committed once (#128), since then only given a final newline"),
+    "meta-llama/Llama-3.2-11B-Vision-Instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "llama3_2_11b_vision.json"},
+        "the instruct checkpoint by its text_config end tokens [128001, 128008, 128009] and pad "
+        "128004; Meta's files carry the to_dict defaults in text_config and vision_config, "
+        "transformers 4.45.0.dev0; unchanged since the repository's first commit of it"),
 }
 
 
