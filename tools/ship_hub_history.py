@@ -167,6 +167,14 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         "the instruct checkpoint by its text_config end tokens [128001, 128008, 128009] and pad "
         "128004; Meta's files carry the to_dict defaults in text_config and vision_config, "
         "transformers 4.45.0.dev0; unchanged since the repository's first commit of it"),
+    **{f"Qwen/Qwen2-VL-{size}-Instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + f"qwen2_vl_{size.lower()}.json"},
+        f"Qwen2-VL-{size}'s figures (hidden {hidden}, 28 layers, vocab {vocab}, 32K context, "
+        "mrope [16, 24, 24], a 32-block 1280-wide vision tower) and the instruct end token "
+        "151645, where the base checkpoint ends on 151643; committed once (#128), since then "
+        "only given a final newline") for size, hidden, vocab in (("7B", 3584, 152064),
+                                                                 ("2B", 1536, 151936))},
 }
 
 
