@@ -46,6 +46,14 @@ bundled gemma-3-27b-it file, its ``qwen2.5_72b.json`` the bundled Qwen2.5-72B on
 (``<end_of_turn>`` as the -it checkpoints end a turn, as gemma-3-4b-it's and 27b-it's files do).
 Its ``gemma_2_2b_it.json`` is google/gemma-2-2b-it's by name and by its ``[1, 107]`` end tokens
 (the same commit's ``gemma_2_2b.json``, the base checkpoint, ends on 1 alone).
+From ome's test data also ``gte_qwen2_7b.json``, ``e5_mistral_7b.json``,
+``llama3_2_11b_vision.json`` and ``qwen2_vl_{2b,7b}.json``, each committed once and left as it
+was (bar a final newline); tt-metal's ``Qwen3-Embedding-0.6B`` and ``-4B`` are read as the 8B
+one is. Left out from ome: ``qwen3_8b_fp8.json`` (its context, rope_theta and dtype were
+rewritten by hand in #586, so it is the repository's file, not a copy kept as published),
+``deepseek_v3.json`` (R1's values; whether R1, R1-0528 or V3-0324 is not said),
+``phi3small.json`` (the 8K checkpoint, where launches name the 128K one) and the base
+checkpoints' files of ids launched as -Instruct (``qwen2.5_14b.json``, ``llama3.json``).
 Left out of aiconfigurator's pull requests: GLM-5.3, GLM-5.3-FP8 and nvidia/GLM-5.3-NVFP4
 (#1557), whose files are byte for byte GLM-5.2's, so possibly copies, not the published files.
 """
