@@ -90,20 +90,40 @@ def _folder(case: dict) -> str:
     return out
 
 
+def _cuda_to_meta():
+    """A torch-function mode sending tensors a class asks for on ``cuda`` by name (a YaRN
+    RoPE's frequencies, DeepSeek-V4's compressor buffers) to the meta device too; ``torch.device
+    ("meta")`` alone only fills in a device the call leaves out."""
+    from torch.overrides import TorchFunctionMode
+
+    class _Mode(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = dict(kwargs or {})
+            if str(kwargs.get("device", "")).startswith("cuda"):
+                kwargs["device"] = "meta"
+            return func(*args, **kwargs)
+
+    return _Mode()
+
+
 def run_params_case(case: dict, facts: dict, oracle) -> dict:
+    import sglang.srt.layers.attention.dsa.dsa_indexer as dsa
     import sglang.srt.runtime_context as rc
     import torch
     from record_vision_params import scheduler_model_config
     from sglang.srt.model_loader.utils import get_model_architecture
 
-    type(rc._CONTEXT).get_stream = lambda self, name: None  # no CUDA streams on the meta device
+    # no CUDA streams on the meta device, and an H100's SM count for the DSA indexer's split
+    type(rc._CONTEXT).get_stream = lambda self, name: None
+    torch.cuda.Stream = lambda *a, **k: None
+    dsa.resolve_num_sms = lambda: 132
     argv = ["--model-path", _folder(case), *case["argv"]]
     out = dict(name=case["name"], model=case["model"], architecture=case["architecture"],
                argv=case["argv"], ok=False, error=None)
     with scheduler_model_config(argv, facts) as (mc, _):
         try:
             cls, arch = get_model_architecture(mc)
-            with torch.device("meta"):
+            with torch.device("meta"), _cuda_to_meta():
                 model = cls(config=mc.hf_config, quant_config=None)
         except Exception as e:  # noqa: BLE001 - SGLang refusing to build the class is an answer
             out["error"] = f"{type(e).__name__}: {e}"[:500]
