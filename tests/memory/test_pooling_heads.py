@@ -40,7 +40,8 @@ def _config(source: str) -> dict:
 
 def _params(tmp_path: Path, config: dict, arch: str | None = None) -> int:
     """Parameters launchplan plans on one GPU, vocabulary padding included as SGLang
-    allocates it (bf16 checkpoints: two bytes each; the RoPE table is a buffer, not one)."""
+    allocates it (bf16 checkpoints: two bytes each; the RoPE table is a buffer, and an MLA
+    model's absorbed w_kc/w_vc copies are made at load, so neither is a class parameter)."""
     if arch is not None:
         config = {**config, "architectures": [arch]}
     folder = tmp_path / (arch or "as-given")
@@ -48,7 +49,8 @@ def _params(tmp_path: Path, config: dict, arch: str | None = None) -> int:
     (folder / "config.json").write_text(json.dumps(config))
     clear_cache()
     breakdown = plan_weights(load_model(str(folder))).breakdown
-    total = sum(b for component, b in breakdown.items() if component != "rope_cache")
+    total = sum(b for component, b in breakdown.items()
+                if component not in ("rope_cache", "mla_absorbed"))
     assert total % 2 == 0
     return int(total // 2)
 
@@ -100,6 +102,22 @@ def test_recorded_model_classes_agree(tmp_path):
         cfg = _config(row["model"])
         got = _params(tmp_path, cfg, row.get("architecture"))
         assert got == row["params_rank0"], row["name"]
+
+
+def test_recorded_quantized_checkpoints_agree_before_quantization():
+    """Every recorded class of a quantized checkpoint (SGLang's built without its quant
+    config): launchplan's tensors, before their bytes are priced, hold as many parameters."""
+    from launchplan.memory.params import layout
+
+    rows = [json.loads(ln) for ln in RECORDED.read_text().splitlines() if ln.strip()]
+    rows = [r for r in rows if r["ok"] and "quantization_config" in _config(r["model"])
+            and not r.get("architecture")]
+    assert rows
+    for row in rows:
+        m = load_model(str(ROOT / row["model"]))
+        lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+        ours = sum(t.params for t in lay.main if t.component != "rope_cache" and not t.padding)
+        assert ours == row["params_rank0"], row["name"]
 
 
 def test_apertus_counts_an_ungated_mlp_with_its_activation_scalars():

@@ -14,6 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from launchplan.memory.class_layers import (
+    GEMMA4_MODEL_TYPES,
+    Shapes,
+    gemma4_kinds,
+    gemma4_shapes,
+)
 from launchplan.memory.classic_layers import CLASSIC_TYPES, canonical, classic_decoder
 from launchplan.memory.classic_layers import TIED_TYPES as CLASSIC_TIED
 from launchplan.memory.config_ints import config_int as _int
@@ -132,6 +138,29 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
                    fp32=True, every_stage=True, padding=True)]
 
 
+def _gemma4_rope_tables(t: Mapping[str, Any], kinds: list[str],
+                        shapes: Shapes) -> list[Tensor]:
+    """Gemma 4's tables: each layer kind asks ``get_rope`` for its own, across the kind's
+    whole head width (a partial factor narrows the frequencies, not the table) and with the
+    kind's ``rope_parameters``; kinds asking for the same one share it."""
+    positions = _int(t, "max_position_embeddings")
+    params = t.get("rope_parameters")
+    params = params if isinstance(params, Mapping) else {}
+    seen: set[tuple[Any, ...]] = set()
+    out: list[Tensor] = []
+    for kind in dict.fromkeys(kinds):
+        hd = shapes.full_head_dim if kind == "full_attention" else shapes.swa_head_dim
+        rope = params.get(kind)
+        rope = rope if isinstance(rope, Mapping) else {}
+        key = (hd, rope.get("rope_theta", 10000.0), rope.get("rope_type", "default"),
+               rope.get("partial_rotary_factor", 1.0))
+        if positions and key not in seen:
+            seen.add(key)
+            out.append(Tensor(f"rotary_emb.{kind}.cos_sin_cache", "rope_cache", (positions, hd),
+                              fp32=True, every_stage=True, padding=True))
+    return out
+
+
 def _labels(config: Mapping[str, Any]) -> int:
     """The classifier's outputs as transformers' config counts them: ``id2label``'s entries,
     else ``num_labels``, else two."""
@@ -214,8 +243,13 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if mt == "nemotron-nas" and isinstance(t.get("block_configs"), (list, tuple)):
         return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
-    main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats)
-    main += _rope_tables(t, mt)
+    gemma4 = None
+    if model_type in GEMMA4_MODEL_TYPES:
+        gemma4 = (gemma4_kinds(t, model_type, n_layers), gemma4_shapes(
+            t, model_type, _int(t, "head_dim") or hidden // max(1, _int(
+                t, "num_attention_heads")), _int(t, "num_key_value_heads")))
+    main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats, gemma4)
+    main += _rope_tables(t, mt) if gemma4 is None else _gemma4_rope_tables(t, *gemma4)
 
     mtp: list[Tensor] = []
     n_mtp = _int(t, "num_nextn_predict_layers")
@@ -311,19 +345,24 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
 
 
 def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers: tuple[int, ...],
-             dense_layers: tuple[int, ...], prefix: str, caveats: list[str]) -> list[Tensor]:
+             dense_layers: tuple[int, ...], prefix: str, caveats: list[str],
+             gemma4: tuple[list[str], Shapes] | None = None) -> list[Tensor]:
+    """One stack of decoder layers; ``gemma4``: a Gemma-4-typed config's layer kinds and
+    per-kind attention shapes, as its config class flattens them."""
     hidden = _int(t, "hidden_size")
     p = f"{prefix}.layers.{{i}}"
     norm = 2 * hidden if mt in _BERT_TYPES else hidden  # a BERT LayerNorm's bias too
     out = [Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers),
            Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers)]
-    if mt in _FOUR_NORM_TYPES:
+    if mt in _FOUR_NORM_TYPES or gemma4 is not None:
         out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
     if mt == "kimi_linear" and isinstance(t.get("linear_attn_config"), Mapping):
         out += _kimi_linear_mixers(t, layers, p)
     elif _int(t, "kv_lora_rank"):
         out += _mla(t, layers, p)
+    elif gemma4 is not None:
+        out += _gemma4_attention(t, mt, layers, p, *gemma4)
     elif mt in _MIMO_V2_TYPES and isinstance(t.get("hybrid_layer_pattern"), (list, tuple)):
         pattern = t["hybrid_layer_pattern"]
         swa = tuple(i for i in layers if i < len(pattern) and pattern[i] == 1)
@@ -411,6 +450,25 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
                 Tensor(f"{a}.k_norm", "norms", (hd, 1), layers)]
     if mt == "gpt_oss":
         out.append(Tensor(f"{a}.sinks", "attention", (heads, 1), layers, shard="attn_tp"))
+    return out
+
+
+def _gemma4_attention(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
+                      kinds: list[str], shapes: Shapes) -> list[Tensor]:
+    """Gemma 4's attention (``gemma4_causal.py``): each layer kind has its own head width and
+    KV heads, and every layer normalizes q and k per head. Full-attention layers build a
+    value projection even where ``attention_k_eq_v`` loads it from the key's."""
+    full = tuple(i for i in layers if i < len(kinds) and kinds[i] == "full_attention")
+    swa = tuple(i for i in layers if i not in set(full))
+    out: list[Tensor] = []
+    for group, hd, kv, heads_key in ((full, shapes.full_head_dim, shapes.full_kv_heads,
+                                      "num_attention_heads"),
+                                     (swa, shapes.swa_head_dim, shapes.swa_kv_heads,
+                                      "swa_num_attention_heads")):
+        if group:
+            heads = _int(t, heads_key, "num_attention_heads")
+            out += _gqa({**t, "num_attention_heads": heads, "head_dim": hd,
+                         "num_key_value_heads": kv, "use_qk_norm": True}, mt, group, p)
     return out
 
 

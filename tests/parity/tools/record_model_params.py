@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 RESULTS = os.path.join(os.path.dirname(HERE), "data", "results-model-params.jsonl")
 BUNDLED = "src/launchplan/facts/data/models"
+HUB = "src/launchplan/facts/data/hub"
 
 #: (case name, config folder from the repository root, class swapped in or None, flags)
 CASES = (
@@ -68,6 +69,10 @@ CASES = (
     ("mamba-2.8b", "tests/parity/models/mamba-2.8b-hf", None, []),
     ("falcon-mamba-7b", "tests/parity/models/falcon-mamba-7b", None, []),
     ("qwen2-vl-7b", "tests/parity/models/qwen2-vl-7b-instruct", None, []),
+    # Gemma 4: full-attention layers at global_head_dim with their own KV heads, q/k norms
+    # and four norms in every layer (a quantized file is counted before quantization)
+    ("gemma-4-26b-a4b", f"{HUB}/google--gemma-4-26B-A4B", None, []),
+    ("gemma-4-31b-it-nvfp4", f"{HUB}/nvidia--Gemma-4-31B-IT-NVFP4", None, []),
 )
 
 
