@@ -161,6 +161,22 @@ def _gemma4_rope_tables(t: Mapping[str, Any], kinds: list[str],
     return out
 
 
+def _deepseek_v4_rope_tables(t: Mapping[str, Any], n_layers: int) -> list[Tensor]:
+    """DeepSeek-V4's: compressing layers rotate by ``compress_rope_theta`` with YaRN, the
+    others by the plain base, so each kind present builds its own ``get_rope`` table and,
+    beside it, its own complex ``freqs_cis`` of the same size (``deepseek_v4.py``)."""
+    positions = _int(t, "max_position_embeddings")
+    rotary = _int(t, "qk_rope_head_dim", default=64)
+    ratios = t.get("compress_ratios")
+    ratios = list(ratios)[:n_layers] if isinstance(ratios, (list, tuple)) else [0]
+    kinds = len({bool(r) for r in ratios}) or 1
+    if not positions:
+        return []
+    return [Tensor(f"rotary_emb.{name}", "rope_cache", (positions, rotary), copies=kinds,
+                   fp32=True, every_stage=True, padding=True)
+            for name in ("cos_sin_cache", "freqs_cis")]
+
+
 def _labels(config: Mapping[str, Any]) -> int:
     """The classifier's outputs as transformers' config counts them: ``id2label``'s entries,
     else ``num_labels``, else two."""
@@ -249,7 +265,18 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
             t, model_type, _int(t, "head_dim") or hidden // max(1, _int(
                 t, "num_attention_heads")), _int(t, "num_key_value_heads")))
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats, gemma4)
-    main += _rope_tables(t, mt) if gemma4 is None else _gemma4_rope_tables(t, *gemma4)
+    if mt == "deepseek_v4":  # the hyper-connection streams folded back into one before the head
+        mult = _int(t, "hc_mult", default=4)
+        main += [Tensor(f"{prefix}.hc_head_fn", "hyper_connections", (mult, mult * hidden),
+                        fp32=True, shard="last"),
+                 Tensor(f"{prefix}.hc_head_base_scale", "hyper_connections", (mult + 1, 1),
+                        fp32=True, shard="last")]
+    if gemma4 is not None:
+        main += _gemma4_rope_tables(t, *gemma4)
+    elif mt == "deepseek_v4":
+        main += _deepseek_v4_rope_tables(t, n_layers)
+    else:
+        main += _rope_tables(t, mt)
 
     mtp: list[Tensor] = []
     n_mtp = _int(t, "num_nextn_predict_layers")
@@ -359,6 +386,11 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
     if mt == "kimi_linear" and isinstance(t.get("linear_attn_config"), Mapping):
         out += _kimi_linear_mixers(t, layers, p)
+    elif mt == "deepseek_v4":
+        out += _deepseek_v4_attention(t, layers, p)
+        if {1, 2} & set(t.get("compress_ratios") or ()):
+            caveats.append("DeepSeek-V4.1's ratio-1 and ratio-2 compressors and indexers are "
+                           "not counted")
     elif _int(t, "kv_lora_rank"):
         out += _mla(t, layers, p)
     elif gemma4 is not None:
@@ -451,6 +483,65 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
     if mt == "gpt_oss":
         out.append(Tensor(f"{a}.sinks", "attention", (heads, 1), layers, shard="attn_tp"))
     return out
+
+
+def _deepseek_v4_attention(t: Mapping[str, Any], layers: tuple[int, ...],
+                           p: str) -> list[Tensor]:
+    """DeepSeek-V4's layers (``deepseek_v4.py``): one shared-KV head with low-rank queries
+    and a grouped low-rank output, a float32 sink per head; each layer's compress ratio
+    (``compress_ratios``) adds a KV compressor (4 and 128; 4 overlaps two windows, so twice
+    as wide) and, at 4, an indexer with its own compressor; and the hyper-connection mixers
+    around attention and MLP (float32, ``hc_mult`` streams)."""
+    hidden = _int(t, "hidden_size")
+    heads = _int(t, "num_attention_heads")
+    hd = _int(t, "head_dim")
+    q_rank = _int(t, "q_lora_rank")
+    groups = max(1, _int(t, "o_groups", default=1))
+    o_rank = _int(t, "o_lora_rank")
+    a = f"{p}.self_attn"
+    out = [Tensor(f"{a}.wqkv_a", "attention", (q_rank + hd, hidden), layers, linear=True),
+           Tensor(f"{a}.q_norm", "norms", (q_rank, 1), layers),
+           Tensor(f"{a}.kv_norm", "norms", (hd, 1), layers),
+           Tensor(f"{a}.wq_b", "attention", (heads * hd, q_rank), layers, linear=True,
+                  shard="attn_tp"),
+           Tensor(f"{a}.wo_a", "attention", (groups * o_rank, heads * hd // groups), layers,
+                  linear=True, shard="attn_tp"),
+           Tensor(f"{a}.wo_b", "attention", (hidden, groups * o_rank), layers, linear=True,
+                  shard="attn_tp"),
+           Tensor(f"{a}.attn_sink", "attention", (heads, 1), layers, fp32=True)]
+    ratios = t.get("compress_ratios")
+    ratios = list(ratios) if isinstance(ratios, (list, tuple)) else []
+    idx_heads = _int(t, "index_n_heads", default=64)
+    idx_hd = _int(t, "index_head_dim", default=128)
+    for ratio in (4, 128):
+        these = tuple(i for i in layers if i < len(ratios) and ratios[i] == ratio)
+        if not these:
+            continue
+        out += _v4_compressor(f"{a}.compressor", hidden, hd, ratio, these)
+        if ratio == 4:
+            i = f"{a}.indexer"
+            out += [*_v4_compressor(f"{i}.compressor", hidden, idx_hd, ratio, these),
+                    Tensor(f"{i}.wq_b", "indexer", (idx_heads * idx_hd, q_rank), these,
+                           linear=True),
+                    Tensor(f"{i}.weights_proj", "indexer", (idx_heads, hidden), these)]
+    mult = _int(t, "hc_mult", default=4)
+    mix = (2 + mult) * mult
+    for site in ("attn", "ffn"):
+        out += [Tensor(f"{p}.hc_{site}_fn", "hyper_connections", (mix, mult * hidden), layers,
+                       fp32=True),
+                Tensor(f"{p}.hc_{site}_base_scale", "hyper_connections", (mix + 3, 1), layers,
+                       fp32=True)]
+    return out
+
+
+def _v4_compressor(c: str, hidden: int, hd: int, ratio: int,
+                   layers: tuple[int, ...]) -> list[Tensor]:
+    """A DeepSeek-V4 KV compressor: float32 position biases and norm, a bf16 KV-and-gate
+    projection (left unquantized), twice as wide where the ratio is 4 (overlapping windows)."""
+    coff = 2 if ratio == 4 else 1
+    return [Tensor(f"{c}.ape", "attention", (ratio, coff * hd), layers, fp32=True),
+            Tensor(f"{c}.wkv_gate", "attention", (2 * coff * hd, hidden), layers),
+            Tensor(f"{c}.norm", "norms", (hd, 1), layers, fp32=True)]
 
 
 def _gemma4_attention(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
@@ -593,8 +684,15 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                       bias=True)]
     out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
            *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
-    if t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES:
-        out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
+    hashed: tuple[int, ...] = ()
+    if mt == "deepseek_v4":  # the first num_hash_layers route by token id: a table, no bias
+        hashed = tuple(i for i in layers if i < _int(t, "num_hash_layers"))
+        if hashed:
+            out.append(Tensor(f"{m}.topk.tid2eid", "router", (_int(t, "vocab_size"),
+                              _int(t, "num_experts_per_tok")), hashed, fp32=True))
+    biased = tuple(i for i in layers if i not in set(hashed))
+    if (t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES) and biased:
+        out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), biased,
                           fp32=True))
     shared = _int(t, "n_shared_experts")
     if shared:

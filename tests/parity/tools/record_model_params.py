@@ -73,6 +73,10 @@ CASES = (
     # and four norms in every layer (a quantized file is counted before quantization)
     ("gemma-4-26b-a4b", f"{HUB}/google--gemma-4-26B-A4B", None, []),
     ("gemma-4-31b-it-nvfp4", f"{HUB}/nvidia--Gemma-4-31B-IT-NVFP4", None, []),
+    # DeepSeek-V4: grouped low-rank output, per-ratio KV compressors and indexers, hash-routed
+    # first layers, hyper-connection mixers
+    ("deepseek-v4-flash", f"{HUB}/deepseek-ai--DeepSeek-V4-Flash", None, []),
+    ("deepseek-v4-pro", f"{HUB}/deepseek-ai--DeepSeek-V4-Pro", None, []),
 )
 
 
