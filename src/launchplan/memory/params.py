@@ -134,6 +134,11 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     if not rotary or not positions:
         return []
     tables = 2 if mt in _TWO_ROPE_TYPES else 1
+    # a DSA indexer asks for its own table unless it rotates as the attention does (it
+    # defaults to NeoX halves, MLA to interleaved pairs: ``deepseek_v2.py``)
+    if t.get("index_topk") is not None and bool(t.get("indexer_rope_interleave", False)) \
+            != bool(t.get("rope_interleave", True)):
+        tables += 1
     return [Tensor("rotary_emb.cos_sin_cache", "rope_cache", (positions, rotary), copies=tables,
                    fp32=True, every_stage=True, padding=True)]
 
@@ -594,15 +599,37 @@ def _mla(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
             # weights.py narrows them to the fp8 copy some storages keep
             Tensor(f"{a}.kv_b_proj", "mla_absorbed", (heads * (nope + v), kv_rank), layers,
                    shard="attn_tp", padding=True)]
-    if t.get("index_topk") is not None:
+    own = tuple(i for i in layers if not _dsa_reuses_topk(t, i))
+    if t.get("index_topk") is not None and own:
         n = _int(t, "index_n_heads", default=64)
         d = _int(t, "index_head_dim", default=128)
         i = f"{a}.indexer"
-        out += [Tensor(f"{i}.wq_b", "indexer", (n * d, q_rank or hidden), layers, linear=True),
-                Tensor(f"{i}.wk", "indexer", (d, hidden), layers, linear=True),
-                Tensor(f"{i}.k_norm", "indexer", (d, 2), layers),  # weight and bias
-                Tensor(f"{i}.weights_proj", "indexer", (n, hidden), layers)]
+        out += [Tensor(f"{i}.wq_b", "indexer", (n * d, q_rank or hidden), own, linear=True),
+                Tensor(f"{i}.wk", "indexer", (d, hidden), own, linear=True),
+                Tensor(f"{i}.k_norm", "indexer", (d, 2), own),  # weight and bias
+                Tensor(f"{i}.weights_proj", "indexer", (n, hidden), own)]
     return out
+
+
+def _dsa_reuses_topk(t: Mapping[str, Any], layer: int) -> bool:
+    """Whether a DSA layer takes the previous layer's top-k instead of scoring its own, and so
+    builds no indexer (SGLang's ``dsa_layer_skips_topk``): ``indexer_types`` marks it
+    "shared"; else LongCat's ``cli_factor``, an ``index_topk_pattern`` "S", or every
+    ``index_topk_freq``-th layer scores, counted from ``index_skip_topk_offset`` - 1 (without
+    it, from layer 1; layer 0 always scores)."""
+    kinds = t.get("indexer_types")
+    if isinstance(kinds, (list, tuple)):
+        return layer < len(kinds) and kinds[layer] == "shared"
+    cli = _int(t, "cli_factor", default=1) or 1
+    if cli > 1:
+        return layer % cli != 0
+    pattern = t.get("index_topk_pattern")
+    if pattern is not None:
+        return layer < len(pattern) and pattern[layer] == "S"
+    freq = _int(t, "index_topk_freq", default=1) or 1
+    offset = t.get("index_skip_topk_offset")
+    shift = int(offset) - 1 if offset is not None else 1
+    return max(layer - shift, 0) % freq != 0
 
 
 def _mamba1(t: Mapping[str, Any], hidden: int, layers: tuple[int, ...]) -> list[Tensor]:

@@ -77,6 +77,10 @@ CASES = (
     # first layers, hyper-connection mixers
     ("deepseek-v4-flash", f"{HUB}/deepseek-ai--DeepSeek-V4-Flash", None, []),
     ("deepseek-v4-pro", f"{HUB}/deepseek-ai--DeepSeek-V4-Pro", None, []),
+    # DSA layers that reuse the previous layer's top-k build no indexer: GLM-5.2's
+    # indexer_types, index_topk_freq alone
+    ("glm-5.2", f"{HUB}/zai-org--GLM-5.2", None, []),
+    ("deepseek-v3.2-topk-freq", "tests/parity/models/deepseek-v3.2-topk-freq-synth", None, []),
 )
 
 
