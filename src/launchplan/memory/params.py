@@ -84,6 +84,10 @@ _MIMO_V2_TYPES = frozenset({"mimo_v2_flash", "mimo_v2"})
 # SGLang's Gemma model classes compute logits from embed_tokens)
 #: Mamba-1 checkpoints (``mamba.py``, ``falcon_mamba.py``): selective-scan mixers, no attention
 _MAMBA1_TYPES = frozenset({"mamba", "falcon_mamba"})
+#: LFM2 (``lfm2.py``, ``lfm2_moe.py``): gated short-convolution layers between the attention
+#: ones (``layer_types``), and an LM head of its own even where the file ties it (SGLang copies
+#: the embedding into it at load)
+_LFM2_TYPES = frozenset({"lfm2", "lfm2_moe"})
 _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text",
                               # MambaConfig ties them unless the file says not
                               "mamba", "falcon_mamba",
@@ -234,9 +238,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         positions = _int(t, "max_position_embeddings") + _int(t, "type_vocab_size")
         main.append(Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
                            (positions, hidden)))
-    tied = bool(config.get("tie_word_embeddings",
-                           t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT))) \
-        or mt in CLASSIC_TIED
+    tied = (bool(config.get("tie_word_embeddings",
+                            t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
+            or mt in CLASSIC_TIED) and mt not in _LFM2_TYPES
     # (ChatGLM's checkpoints name ChatGLMModel, a causal LM with its output_layer in SGLang)
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
@@ -310,7 +314,7 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         main += deepseek_ocr_towers(config, Tensor)
     elif isinstance(vision, Mapping) and vision:
         from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
-        main += vision_tower(vision, model_type, hidden, caveats, Tensor)
+        main += vision_tower(vision, model_type, hidden, caveats, Tensor, config)
     audio = towers.get("audio_config")
     if towers is not config and isinstance(audio, Mapping) and audio:
         from launchplan.memory.vision import audio_tower
@@ -364,6 +368,9 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
         k = _int(t, "first_k_dense_replace")
         freq = max(1, _int(t, "moe_layer_freq", default=1))
         moe = tuple(i for i in range(n_layers) if i >= k and i % freq == 0)
+    elif mt == "lfm2_moe":  # dense MLPs in the first num_dense_layers (config default 2)
+        k = _int(t, "num_dense_layers", default=2)
+        moe = tuple(range(k, n_layers))
     elif mt == "llama4_text":  # ``llama4.py``: every interleave_moe_layer_step-th layer
         step = _int(t, "interleave_moe_layer_step", default=1)
         moe = tuple(i for i in range(n_layers) if step and (i + 1) % step == 0)
@@ -391,6 +398,8 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
     if mt == "kimi_linear" and isinstance(t.get("linear_attn_config"), Mapping):
         out += _kimi_linear_mixers(t, layers, p)
+    elif mt in _LFM2_TYPES:
+        out += _lfm2_mixers(t, mt, layers, p)
     elif mt == "deepseek_v4":
         out += _deepseek_v4_attention(t, layers, p)
         if {1, 2} & set(t.get("compress_ratios") or ()):
@@ -432,6 +441,8 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     if dense_layers:
         # (Llama 4's dense layers are wider than its experts: intermediate_size_mlp)
         inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner")
+        if mt == "lfm2":
+            inter = _lfm2_ff_dim(t)
         if mt in _UNGATED_MLP_TYPES:
             bias = mt in _BERT_TYPES or bool(t.get("use_bias", t.get("mlp_bias")))
             out += _ungated_mlp(f"{p}.mlp", hidden, inter, dense_layers, bias)
@@ -487,6 +498,52 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
                 Tensor(f"{a}.k_norm", "norms", (hd, 1), layers)]
     if mt == "gpt_oss":
         out.append(Tensor(f"{a}.sinks", "attention", (heads, 1), layers, shard="attn_tp"))
+    return out
+
+
+def _lfm2_ff_dim(t: Mapping[str, Any]) -> int:
+    """LFM2's dense MLP width: ``block_ff_dim`` (else ``intermediate_size``), which the config
+    class's ``block_auto_adjust_ff_dim`` (default on) takes to two thirds, scales by
+    ``block_ffn_dim_multiplier`` (1.0) and rounds up to ``block_multiple_of`` (256)."""
+    inter = _int(t, "block_ff_dim", "intermediate_size", default=12288)
+    if not t.get("block_auto_adjust_ff_dim", True):
+        return inter
+    inter = int(2 * inter / 3)
+    mult = t.get("block_ffn_dim_multiplier", 1.0)
+    if mult is not None:
+        inter = int(mult * inter)
+        of = _int(t, "block_multiple_of", default=256) or 1
+        inter = of * ((inter + of - 1) // of)
+    return inter
+
+
+def _lfm2_mixers(t: Mapping[str, Any], mt: str, layers: tuple[int, ...],
+                 p: str) -> list[Tensor]:
+    """LFM2's token mixers: attention (fused q/k/v, per-head q/k norms) in the layers
+    ``layer_types`` marks ``full_attention`` (all of them where it is absent), a gated short
+    convolution in the rest: in_proj to three streams, a depthwise ``conv_L_cache`` kernel,
+    out_proj, biased where ``conv_bias`` says."""
+    kinds = t.get("layer_types")
+    if isinstance(kinds, (list, tuple)):
+        attn = tuple(i for i in layers if i < len(kinds) and kinds[i] == "full_attention")
+    else:
+        attn = layers
+    conv = tuple(i for i in layers if i not in set(attn))
+    out = _gqa({**t, "use_qk_norm": True}, mt, attn, p) if attn else []
+    if conv:
+        hidden = _int(t, "hidden_size")
+        c = f"{p}.conv"
+        out += [Tensor(f"{c}.in_proj", "attention", (3 * hidden, hidden), conv, linear=True,
+                       shard="tp"),
+                Tensor(f"{c}.conv_weight", "attention", (hidden, _int(t, "conv_L_cache",
+                                                                      default=3)), conv,
+                       shard="tp"),
+                Tensor(f"{c}.out_proj", "attention", (hidden, hidden), conv, linear=True,
+                       shard="tp")]
+        if t.get("conv_bias"):
+            out += [Tensor(f"{c}.in_proj.bias", "attention", (3 * hidden, 1), conv, shard="tp"),
+                    Tensor(f"{c}.conv_bias", "attention", (hidden, 1), conv, shard="tp"),
+                    Tensor(f"{c}.out_proj.bias", "attention", (hidden, 1), conv)]
     return out
 
 
@@ -718,6 +775,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
             out.append(Tensor(f"{m}.topk.tid2eid", "router", (_int(t, "vocab_size"),
                               _int(t, "num_experts_per_tok")), hashed, fp32=True))
     biased = tuple(i for i in layers if i not in set(hashed))
+    if mt == "lfm2_moe" and t.get("use_expert_bias", True):
+        out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
     if (t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES) and biased:
         out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), biased,
                           fp32=True))

@@ -164,10 +164,12 @@ _QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"}
 
 
 def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
-                 caveats: list[str], tensor: type[Tensor]) -> list[Tensor]:
+                 caveats: list[str], tensor: type[Tensor],
+                 top: Mapping[str, Any] | None = None) -> list[Tensor]:
     """A multimodal checkpoint's vision tower, each tensor with its family's split.
 
-    ``tensor`` is ``params.Tensor`` (passed in: ``params`` imports this module)."""
+    ``tensor`` is ``params.Tensor`` (passed in: ``params`` imports this module); ``top`` the
+    checkpoint's top-level config, where a projector's sizes live (LFM2-VL's)."""
     fam_name = family_of(model_type, v)
     fam = FAMILIES[fam_name]
     if fam_name in ("moonvit", "moonvit_k3"):
@@ -192,7 +194,7 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _qwen2_5(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_vl":  # its hidden_size is the merger's output; embed_dim the width
         return _qwen2(v, _int(v, "embed_dim") or h, depth, fam, make)
-    return _siglip(v, h, depth, text_hidden, model_type, fam, make, caveats)
+    return _siglip(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {})
 
 
 _Make = Callable[..., list[Any]]
@@ -475,15 +477,21 @@ def _moonvit_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam:
 
 
 def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,
-            fam: Family, make: _Make, caveats: list[str]) -> list[Any]:
+            fam: Family, make: _Make, caveats: list[str],
+            top: Mapping[str, Any]) -> list[Any]:
     """A SigLIP-style encoder (Gemma 3's; also taken for the towers not told apart):
-    biased conv patch embedding, a position table, LayerNorm blocks of biased attention and
-    MLP, a final LayerNorm; Gemma 3's projector (a matrix and an RMS norm)."""
+    biased conv patch embedding, a position table (SigLIP 2's ``num_patches`` long, default
+    256), LayerNorm blocks of biased attention and MLP, a final LayerNorm; Gemma 3's projector
+    (a matrix and an RMS norm) or LFM2-VL's (``lfm2_vl.py``: over the pixel-unshuffled
+    ``downsample_factor``² patches, an optional LayerNorm and two linears, sized by the top
+    config's ``projector_*`` keys with Lfm2VlConfig's defaults)."""
     inter = _int(v, "intermediate_size")
     patch = _int(v, "patch_size", "spatial_patch_size", default=14)
     chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
     image = _int(v, "image_size", default=224)
     positions = (image // max(patch, 1)) ** 2
+    if v.get("model_type") == "siglip2_vision_model":
+        positions = _int(v, "num_patches", default=256)
     blocks = tuple(range(depth))
     b = "vision_tower.blocks.{i}"
     out = [*make("vision_tower.patch_embedding", REP, h, chans * patch * patch, bias=True),
@@ -498,6 +506,15 @@ def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_ty
         out += [*make("multi_modal_projector.mm_input_projection", fam.merger, h,
                       text_hidden),
                 *make("multi_modal_projector.mm_soft_emb_norm", REP, h, 1)]
+    elif model_type == "lfm2_vl":
+        wide = h * _int(top, "downsample_factor", default=2) ** 2
+        mid = _int(top, "projector_hidden_size", default=2560)
+        bias = bool(top.get("projector_bias", True))
+        m = "multi_modal_projector"
+        if top.get("projector_use_layernorm", True):
+            out += make(f"{m}.layer_norm", REP, 2 * wide, 1)
+        out += [*make(f"{m}.linear_1", TP, mid, wide, bias=bias),
+                *make(f"{m}.linear_2", TP, text_hidden, mid, bias=bias, row=True)]
     else:
         caveats.append(f"vision projector of model_type {model_type!r} not counted")
     return out

@@ -81,6 +81,11 @@ CASES = (
     # indexer_types, index_topk_freq alone
     ("glm-5.2", f"{HUB}/zai-org--GLM-5.2", None, []),
     ("deepseek-v3.2-topk-freq", "tests/parity/models/deepseek-v3.2-topk-freq-synth", None, []),
+    # LFM2: short-convolution layers between the attention ones, its adjusted MLP width, an
+    # MoE after num_dense_layers, LFM2-VL's SigLIP 2 tower and pixel-unshuffle projector
+    ("lfm2", "tests/parity/models/lfm2-synth", None, []),
+    ("lfm2-8b-a1b", "tests/parity/models/lfm2-8b-a1b-4bit", None, []),
+    ("lfm2.5-vl-1.6b", "tests/parity/models/lfm2.5-vl-1.6b", None, []),
 )
 
 
