@@ -135,3 +135,15 @@ def test_apertus_counts_an_ungated_mlp_with_its_activation_scalars():
     lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
     ours = sum(t.params for t in lay.main if t.component != "rope_cache" and not t.padding)
     assert ours == row["params_rank0"] == 8_053_338_176
+
+
+def test_qwen3_5_file_without_deepstack_keys_takes_the_config_class_defaults():
+    """A Qwen3.5-9B file whose vision_config leaves out deepstack_visual_indexes: SGLang's
+    Qwen3VLVisionConfig fills in (8, 16, 24), so the tower holds three deepstack mergers;
+    SGLang 0.5.23's class built on the meta device holds 9,530,191,600 parameters. (Not a
+    recorded row: its RoPE table, the partial factor kept only in rope_parameters, is still
+    counted at the full head width.)"""
+    m = load_model(str(ROOT / "tests" / "parity" / "models" / "qwen3.5-9b"))
+    lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+    ours = sum(t.params for t in lay.main if t.component != "rope_cache" and not t.padding)
+    assert ours == 9_530_191_600

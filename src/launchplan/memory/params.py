@@ -308,7 +308,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     elif n_mtp and mt == "mimo":
         mtp = _mimo_mtp(t, mt, vocab, hidden, n_layers, prefix, caveats)
     towers = _tower_holder(config)
-    vision = towers.get("vision_config")
+    from launchplan.memory.vision import filled_vision_config
+    vision = filled_vision_config(model_type, towers.get("vision_config"))
     if arch0 == "DeepseekOCRForCausalLM":  # SGLang builds fixed towers, whatever the config
         from launchplan.memory.vision import deepseek_ocr_towers
         main += deepseek_ocr_towers(config, Tensor)
@@ -316,9 +317,11 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
         main += vision_tower(vision, model_type, hidden, caveats, Tensor, config)
     audio = towers.get("audio_config")
-    if towers is not config and isinstance(audio, Mapping) and audio:
+    # (a thinker's tower, or Qwen2-Audio's beside its top-level text model)
+    if isinstance(audio, Mapping) and audio and (
+            towers is not config or audio.get("model_type") == "qwen2_audio_encoder"):
         from launchplan.memory.vision import audio_tower
-        main += audio_tower(audio, caveats, Tensor)
+        main += audio_tower(audio, caveats, Tensor, hidden)
     return Layout(main, mtp, caveats)
 
 

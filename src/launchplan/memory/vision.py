@@ -161,6 +161,23 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
 #: Qwen3-Omni's thinker subclasses it, family ``qwen3_omni``: the same tensors, its deepstack
 #: mergers kept as ``merger_list``, split otherwise)
 _QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
+#: SGLang's ``Qwen3VLVisionConfig`` defaults (``configs/qwen3_vl.py``; Qwen3.5's vision
+#: config subclasses it), which fill in the keys a file leaves out, or the whole tower
+#: where a Qwen3-VL / Qwen3.5 file has no ``vision_config``
+_QWEN3_VISION_DEFAULTS = {"depth": 27, "hidden_size": 1152, "intermediate_size": 4304,
+                          "num_heads": 16, "in_channels": 3, "patch_size": 16,
+                          "spatial_merge_size": 2, "temporal_patch_size": 2,
+                          "out_hidden_size": 3584, "num_position_embeddings": 2304,
+                          "deepstack_visual_indexes": (8, 16, 24)}
+
+
+def filled_vision_config(model_type: str, v: Any) -> Any:
+    """The vision config SGLang's config class builds for ``model_type``: a Qwen3-VL-family
+    file's with the class's defaults under it (an absent one all defaults); others as
+    given."""
+    if model_type not in _QWEN3_VISION:
+        return v
+    return {**_QWEN3_VISION_DEFAULTS, **(v if isinstance(v, Mapping) else {})}
 
 
 def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
@@ -520,15 +537,23 @@ def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_ty
     return out
 
 
-def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor]
-                ) -> list[Tensor]:
-    """Qwen3-Omni's audio encoder (``qwen3_omni_moe.py`` ``Qwen3OmniMoeAudioEncoder``), the
-    only audio tower counted: three stride-2 3x3 convolutions over the mel bins, a linear
-    from the flattened channels to ``d_model``, encoder layers of a biased ``VisionAttention``
+#: Qwen2-Audio's encoder config class (transformers' Qwen2AudioEncoderConfig) defaults
+_QWEN2_AUDIO = {"d_model": 1280, "encoder_layers": 32, "encoder_ffn_dim": 5120,
+                "num_mel_bins": 128, "max_source_positions": 1500}
+
+
+def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor],
+                text_hidden: int = 0) -> list[Tensor]:
+    """An audio encoder: Qwen2-Audio's (``_qwen2_audio``) or Qwen3-Omni's
+    (``qwen3_omni_moe.py`` ``Qwen3OmniMoeAudioEncoder``): three stride-2 3x3 convolutions
+    over the mel bins, a linear from the flattened channels to ``d_model``, encoder layers
+    of a biased ``VisionAttention``
     (QKV-parallel over attention TP) and a biased fc1/fc2 pair over TP between two
     LayerNorms, a final LayerNorm and two biased linears to the thinker's width. The
     convolutions and the projections are replicated. Not modelled: SGLang replicates fc1/fc2
     when TP does not divide ``encoder_ffn_dim``."""
+    if a.get("model_type") == "qwen2_audio_encoder":
+        return _qwen2_audio({**_QWEN2_AUDIO, **a}, text_hidden, tensor)
     if a.get("model_type") != "qwen3_omni_moe_audio_encoder":
         caveats.append(f"audio tower of model_type {a.get('model_type')!r} not counted")
         return []
@@ -563,6 +588,33 @@ def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor]
             mat("audio_tower.ln_post", REP, 2 * d, 1),
             mat("audio_tower.proj1", REP, d, d + 1),
             mat("audio_tower.proj2", REP, out, d + 1)]
+
+
+def _qwen2_audio(a: Mapping[str, Any], text_hidden: int, tensor: type[Tensor]
+                 ) -> list[Tensor]:
+    """Qwen2-Audio's Whisper-style encoder and projector, transformers' own modules
+    (``qwen2_audio.py`` builds ``Qwen2AudioEncoder`` and ``Qwen2AudioMultiModalProjector``, so
+    every tensor is whole on every GPU): two biased width-3 convolutions over the mel bins,
+    a learned position table of ``max_source_positions``, layers of q/k/v/out projections
+    (k unbiased) and a biased fc1/fc2 pair after their LayerNorms, a final LayerNorm, and
+    one biased linear to the text width."""
+    d = _int(a, "d_model")
+    ffn = _int(a, "encoder_ffn_dim")
+    blocks, b = tuple(range(_int(a, "encoder_layers"))), "audio_tower.layers.{i}"
+
+    def mat(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
+        return tensor(name, "audio", (rows, cols), blocks, every_stage=True)
+
+    return [mat("audio_tower.conv1", d, 3 * _int(a, "num_mel_bins") + 1),
+            mat("audio_tower.conv2", d, 3 * d + 1),
+            mat("audio_tower.embed_positions", _int(a, "max_source_positions"), d),
+            mat(f"{b}.self_attn.q_v_out_proj", 3 * d, d + 1, blocks),
+            mat(f"{b}.self_attn.k_proj", d, d, blocks),
+            mat(f"{b}.fc1", ffn, d + 1, blocks),
+            mat(f"{b}.fc2", d, ffn + 1, blocks),
+            mat(f"{b}.layer_norms", 4 * d, 1, blocks),
+            mat("audio_tower.layer_norm", 2 * d, 1),
+            mat("multi_modal_projector.linear", text_hidden, d + 1)]
 
 
 #: DeepSeek-OCR's towers as SGLang 0.5.23 builds them (``deepseek_ocr.py``: ``build_sam_vit_b``

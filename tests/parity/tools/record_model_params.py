@@ -86,6 +86,10 @@ CASES = (
     ("lfm2", "tests/parity/models/lfm2-synth", None, []),
     ("lfm2-8b-a1b", "tests/parity/models/lfm2-8b-a1b-4bit", None, []),
     ("lfm2.5-vl-1.6b", "tests/parity/models/lfm2.5-vl-1.6b", None, []),
+    # Qwen2-Audio's Whisper-style tower and projector; a Qwen3.6 file without the
+    # vision_config SGLang's Qwen3VLVisionConfig fills in, deepstack mergers included
+    ("qwen2-audio-7b", "tests/parity/models/qwen2-audio-7b-instruct", None, []),
+    ("qwen3.6-35b-a3b-file", "tests/parity/models/qwen3.6-35b-a3b", None, []),
 )
 
 
