@@ -132,6 +132,8 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     factor = t.get("partial_rotary_factor")
     if isinstance(factor, (int, float)) and 0 < factor < 1:
         rotary = int(rotary * factor)
+    if mt == "minimax_m2" and _int(t, "rotary_dim"):  # MiniMax-M2 names its rotary width
+        rotary = _int(t, "rotary_dim")
     # the configured positions, whatever the scaling (Gemma-3's linear factor 8 and YaRN's
     # original length times its factor alike)
     positions = _int(t, "max_position_embeddings")
@@ -496,7 +498,13 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
                 Tensor(f"{a}.v_proj.bias", "attention", (kv * hd, 1), layers, shard="kv")]
     if bias and mt not in _QKV_BIAS_TYPES and mt not in _GLM4_MOE_TYPES:
         out.append(Tensor(f"{a}.o_proj.bias", "attention", (hidden, 1), layers))
-    if mt in _QK_NORM_TYPES or t.get("use_qk_norm"):
+    if mt == "minimax_m2" and t.get("use_qk_norm") and t.get(
+            "qk_norm_type", "per_layer") == "per_layer":
+        # MiniMax-M2 normalizes all of q and all of k at once, its weights split with the heads
+        out += [Tensor(f"{a}.q_norm", "norms", (heads * hd, 1), layers, shard="attn_tp"),
+                Tensor(f"{a}.k_norm", "norms", (kv * hd, 1), layers, shard="kv")]
+    elif mt in _QK_NORM_TYPES or (t.get("use_qk_norm") and mt != "llama4_text"):
+        # (Llama 4's q/k norm is a weightless L2 norm: ``llama4.py``)
         out += [Tensor(f"{a}.q_norm", "norms", (hd, 1), layers),
                 Tensor(f"{a}.k_norm", "norms", (hd, 1), layers)]
     if mt == "gpt_oss":
@@ -780,7 +788,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
     biased = tuple(i for i in layers if i not in set(hashed))
     if mt == "lfm2_moe" and t.get("use_expert_bias", True):
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
-    if (t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES) and biased:
+    routing_bias = mt == "minimax_m2" and bool(t.get("use_routing_bias"))  # (minimax_m2.py)
+    if (t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES or routing_bias) and biased:
         out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), biased,
                           fp32=True))
     shared = _int(t, "n_shared_experts")

@@ -90,6 +90,9 @@ CASES = (
     # vision_config SGLang's Qwen3VLVisionConfig fills in, deepstack mergers included
     ("qwen2-audio-7b", "tests/parity/models/qwen2-audio-7b-instruct", None, []),
     ("qwen3.6-35b-a3b-file", "tests/parity/models/qwen3.6-35b-a3b", None, []),
+    # MiniMax-M2's whole-width q/k norms and float32 routing bias; Llama 4's weightless q/k norm
+    ("minimax-m2.5", f"{HUB}/MiniMaxAI--MiniMax-M2.5", None, []),
+    ("llama-4-scout", f"{HUB}/meta-llama--Llama-4-Scout-17B-16E-Instruct", None, []),
 )
 
 
