@@ -72,7 +72,9 @@ _GLM4_MOE_TYPES = frozenset({"glm4_moe", "glm4v_moe_text"})
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
-                            "qwen3_5_text", "qwen3_5_moe_text", "apertus"})
+                            "qwen3_5_text", "qwen3_5_moe_text", "apertus",
+                            # AFMoE (Arcee's Trinity): ``afmoe.py``
+                            "afmoe"})
 # model types whose layers alternate Gated DeltaNet (linear attention) and gated full
 # attention: Qwen3-Next, and Qwen3.5/3.6 (``qwen3_5.py``), which list the kinds in layer_types
 _GDN_TYPES = frozenset({"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"})
@@ -108,7 +110,8 @@ _UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta",
 #: bias on every linear
 _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 # model types with four norms per decoder layer (sandwich norms)
-_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
+_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2",
+                              "afmoe"})  # (AFMoE's pre_mlp / post_mlp layernorms)
 
 
 #: reward and sequence-classification classes whose ``score`` linears carry a bias
@@ -373,8 +376,9 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
         k = _int(t, "first_k_dense_replace")
         freq = max(1, _int(t, "moe_layer_freq", default=1))
         moe = tuple(i for i in range(n_layers) if i >= k and i % freq == 0)
-    elif mt == "lfm2_moe":  # dense MLPs in the first num_dense_layers (config default 2)
-        k = _int(t, "num_dense_layers", default=2)
+    elif mt in ("lfm2_moe", "afmoe"):  # dense MLPs in the first num_dense_layers (the
+        # config classes' defaults: 2 for LFM2-MoE, 1 for AFMoE)
+        k = _int(t, "num_dense_layers", default=2 if mt == "lfm2_moe" else 1)
         moe = tuple(range(k, n_layers))
     elif mt == "llama4_text":  # ``llama4.py``: every interleave_moe_layer_step-th layer
         step = _int(t, "interleave_moe_layer_step", default=1)
@@ -509,6 +513,9 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
                 Tensor(f"{a}.k_norm", "norms", (hd, 1), layers)]
     if mt == "gpt_oss":
         out.append(Tensor(f"{a}.sinks", "attention", (heads, 1), layers, shard="attn_tp"))
+    if mt == "afmoe":  # a sigmoid gate on the attention output, one value per head channel
+        out.append(Tensor(f"{a}.gate_proj", "attention", (heads * hd, hidden), layers,
+                          linear=True, shard="attn_tp"))
     return out
 
 
@@ -786,6 +793,10 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
             out.append(Tensor(f"{m}.topk.tid2eid", "router", (_int(t, "vocab_size"),
                               _int(t, "num_experts_per_tok")), hashed, fp32=True))
     biased = tuple(i for i in layers if i not in set(hashed))
+    if mt == "afmoe":  # a float32 routing bias, and num_shared_experts (default 2) shared ones
+        out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
+        out += _mlp(f"{m}.shared_experts", "shared_experts", hidden,
+                    inter * _int(t, "num_shared_experts", default=2), layers, "shared")
     if mt == "lfm2_moe" and t.get("use_expert_bias", True):
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
     routing_bias = mt == "minimax_m2" and bool(t.get("use_routing_bias"))  # (minimax_m2.py)

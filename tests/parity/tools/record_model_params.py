@@ -93,6 +93,9 @@ CASES = (
     # MiniMax-M2's whole-width q/k norms and float32 routing bias; Llama 4's weightless q/k norm
     ("minimax-m2.5", f"{HUB}/MiniMaxAI--MiniMax-M2.5", None, []),
     ("llama-4-scout", f"{HUB}/meta-llama--Llama-4-Scout-17B-16E-Instruct", None, []),
+    # AFMoE (Trinity): gated attention output, q/k norms, four norms, dense first layers,
+    # float32 expert bias and shared experts
+    ("trinity-nano", "tests/parity/models/trinity-nano-preview-4bit", None, []),
 )
 
 
