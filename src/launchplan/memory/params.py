@@ -111,7 +111,11 @@ _UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta",
 _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 # model types with four norms per decoder layer (sandwich norms)
 _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2",
-                              "afmoe"})  # (AFMoE's pre_mlp / post_mlp layernorms)
+                              "afmoe",  # (AFMoE's pre_mlp / post_mlp layernorms)
+                              "muse_glimmer", "muse_glimmer_text"})  # (post_attn / post_ffn)
+#: Muse Glimmer (``muse_glimmer.py``): a gate on the attention output unless
+#: ``use_attn_output_gate`` (default on) says not; its q/k norms hold no weight
+_MUSE_GLIMMER_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
 
 
 #: reward and sequence-classification classes whose ``score`` linears carry a bias
@@ -250,6 +254,10 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+        extra = -(-vocab // 128) * 128 - -(-vocab // 64) * 64
+        if mt in _MUSE_GLIMMER_TYPES and extra:  # its head pads the vocabulary to 128, not 64
+            main.append(Tensor("lm_head.padding_to_128", "lm_head", (extra, hidden),
+                               shard="head", padding=True))
     main += _score_head(config, arch0, hidden)
     # (the BERT encoders' is the embeddings' LayerNorm, with its bias; the classic decoders'
     # final LayerNorm has one too)
@@ -507,13 +515,15 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         # MiniMax-M2 normalizes all of q and all of k at once, its weights split with the heads
         out += [Tensor(f"{a}.q_norm", "norms", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_norm", "norms", (kv * hd, 1), layers, shard="kv")]
-    elif mt in _QK_NORM_TYPES or (t.get("use_qk_norm") and mt != "llama4_text"):
-        # (Llama 4's q/k norm is a weightless L2 norm: ``llama4.py``)
+    elif mt in _QK_NORM_TYPES or (t.get("use_qk_norm") and mt != "llama4_text"
+                                  and mt not in _MUSE_GLIMMER_TYPES):
+        # (Llama 4's and Muse Glimmer's q/k norms hold no weight: ``llama4.py``)
         out += [Tensor(f"{a}.q_norm", "norms", (hd, 1), layers),
                 Tensor(f"{a}.k_norm", "norms", (hd, 1), layers)]
     if mt == "gpt_oss":
         out.append(Tensor(f"{a}.sinks", "attention", (heads, 1), layers, shard="attn_tp"))
-    if mt == "afmoe":  # a sigmoid gate on the attention output, one value per head channel
+    if mt == "afmoe" or (mt in _MUSE_GLIMMER_TYPES and t.get("use_attn_output_gate", True)):
+        # a sigmoid gate on the attention output, one value per head channel
         out.append(Tensor(f"{a}.gate_proj", "attention", (heads * hd, hidden), layers,
                           linear=True, shard="attn_tp"))
     return out

@@ -98,6 +98,10 @@ FAMILIES: dict[str, Family] = {
     # patch linear over "tp", never use_data_parallel; position and tile tables nn.Parameter
     # / nn.Embedding, projector a ReplicatedLinear
     "mllama": Family("mllama.py MllamaVisionModel", "attn_tp", "tp", REP, REP, True),
+    # VisionAttention over attn_tp, the block MLPs and the vision adapter Column/Row over "tp";
+    # the patch linear a ReplicatedLinear, the position grid an nn.Embedding
+    "muse_glimmer": Family("muse_glimmer.py MuseGlimmerVisionModel", "attn_tp", "tp", "tp",
+                           REP, True),
     # Qwen3-Omni's thinker tower: Qwen3VLMoeVisionModel never given use_data_parallel (its
     # blocks over attn_tp, the position table vocab-parallel over attn_tp), the merger and
     # the merger_list of Qwen3OmniMoeVisionPatchMerger over the default "tp" group
@@ -140,6 +144,8 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "gemma4"
     if model_type == "mllama":
         return "mllama"
+    if model_type == "muse_glimmer":
+        return "muse_glimmer"
     if model_type in ("glm4v", "glm4v_moe"):
         return "glm4v"
     if model_type == "locateanything":
@@ -201,6 +207,8 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _gemma4(v, h, depth, text_hidden, fam, make)
     if fam_name == "mllama":
         return _mllama(v, h, depth, text_hidden, fam, make)
+    if fam_name == "muse_glimmer":
+        return _muse_glimmer(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name == "glm4v":
         return _glm4v(v, h, depth, text_hidden, fam, make)
     if fam_name == "moonvit_vl":
@@ -393,6 +401,35 @@ def _gemma4(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fam
             *make(f"{b}.mlp.down_proj", fam.mlp, h, inter, blocks, row=True),
             *make(f"{b}.norms", REP, 4 * h, 1, blocks),
             *make("embed_vision.embedding_projection", fam.merger, text_hidden, h)]
+
+
+def _muse_glimmer(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+                  make: _Make, top: Mapping[str, Any]) -> list[Any]:
+    """Muse Glimmer's tower (``muse_glimmer.py``): an unbiased linear over ``patch_temporal``
+    3-channel patches, a ``pos_emb_height`` x ``pos_emb_width`` position grid, LayerNorms
+    before and after LayerNorm blocks of biased attention and MLP; then the vision adapter
+    (two unbiased linears from ``out_hidden_size`` through ``projector_hidden_size``) and the
+    unbiased projection to the text width, sized by the top config (MuseGlimmerConfig's
+    defaults). Not modelled: the adapter's width padded to a multiple of 32 a GPU when TP does
+    not divide it."""
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", default=14)
+    values = _int(v, "patch_temporal", default=2) * 3 * patch * patch
+    grid = _int(v, "pos_emb_height", default=32) * _int(v, "pos_emb_width", default=32)
+    wide = _int(top, "out_hidden_size", default=6144)
+    mid = _int(top, "projector_hidden_size", default=4096)
+    blocks, b = tuple(range(depth)), "vision_tower.layers.{i}"
+    return [*make("vision_tower.patch_embedder.patch_embedding", REP, h, values),
+            *make("vision_tower.patch_embedder.position_embedding_table", fam.pos, grid, h),
+            *make("vision_tower.ln_pre_post", REP, 4 * h, 1),
+            *make(f"{b}.attn.qkv_proj", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.norms", REP, 4 * h, 1, blocks),
+            *make("vision_adapter.fc1", fam.merger, mid, wide),
+            *make("vision_adapter.fc2", fam.merger, mid, mid, row=True),
+            *make("vision_projection", REP, text_hidden, mid)]
 
 
 def _mllama(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,

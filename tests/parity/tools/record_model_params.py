@@ -96,6 +96,9 @@ CASES = (
     # AFMoE (Trinity): gated attention output, q/k norms, four norms, dense first layers,
     # float32 expert bias and shared experts
     ("trinity-nano", "tests/parity/models/trinity-nano-preview-4bit", None, []),
+    # Muse Glimmer: gated attention output, four norms, a head padded to 128 rows, its
+    # own vision tower and adapter
+    ("muse-glimmer-30b", "tests/parity/models/muse-glimmer-30b", None, []),
 )
 
 
