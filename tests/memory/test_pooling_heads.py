@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from launchplan.facts.models import clear_cache, load_model
+from launchplan.memory.params import layout
 from launchplan.memory.weights import plan_weights
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,17 +41,25 @@ def _config(source: str) -> dict:
 
 def _params(tmp_path: Path, config: dict, arch: str | None = None) -> int:
     """Parameters launchplan plans on one GPU, vocabulary padding included as SGLang
-    allocates it (bf16 checkpoints: two bytes each; the RoPE table is a buffer, not one)."""
+    allocates it (bf16 checkpoints: two bytes each, float32 tensors four; the RoPE table is
+    a buffer, and an MLA model's absorbed w_kc/w_vc copies are made at load, so neither is a
+    class parameter)."""
     if arch is not None:
         config = {**config, "architectures": [arch]}
     folder = tmp_path / (arch or "as-given")
     folder.mkdir(exist_ok=True)
     (folder / "config.json").write_text(json.dumps(config))
     clear_cache()
-    breakdown = plan_weights(load_model(str(folder))).breakdown
-    total = sum(b for component, b in breakdown.items() if component != "rope_cache")
+    model = load_model(str(folder))
+    breakdown = plan_weights(model).breakdown
+    total = sum(b for component, b in breakdown.items()
+                if component not in ("rope_cache", "mla_absorbed"))
     assert total % 2 == 0
-    return int(total // 2)
+    # a float32 tensor (a router's correction bias) takes four bytes a parameter, not two
+    lay = layout(model.config, model.text_config, model.model_type, model.text_model_type,
+                 model.arch0)
+    fp32 = sum(t.params for t in lay.main if t.fp32 and not t.padding)
+    return int(total // 2) - fp32
 
 
 @pytest.mark.parametrize(("base", "backbone", "arch"), [
@@ -102,15 +111,39 @@ def test_recorded_model_classes_agree(tmp_path):
         assert got == row["params_rank0"], row["name"]
 
 
+def test_recorded_quantized_checkpoints_agree_before_quantization():
+    """Every recorded class of a quantized checkpoint (SGLang's built without its quant
+    config): launchplan's tensors, before their bytes are priced, hold as many parameters."""
+    rows = [json.loads(ln) for ln in RECORDED.read_text().splitlines() if ln.strip()]
+    rows = [r for r in rows if r["ok"] and "quantization_config" in _config(r["model"])
+            and not r.get("architecture")]
+    assert rows
+    for row in rows:
+        m = load_model(str(ROOT / row["model"]))
+        lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+        ours = sum(t.params for t in lay.main if t.component != "rope_cache" and not t.padding)
+        assert ours == row["params_rank0"], row["name"]
+
+
 def test_apertus_counts_an_ungated_mlp_with_its_activation_scalars():
     """Apertus-8B (its 4-bit file, counted before quantization): up and down projections around
     xIELU, whose two learned scalars and the q/k norms each layer holds; SGLang 0.5.23's class
     built on the meta device holds exactly as many (the recorded row)."""
-    from launchplan.memory.params import layout
-
     row = next(json.loads(ln) for ln in RECORDED.read_text().splitlines()
                if ln.strip() and json.loads(ln)["name"] == "apertus-8b")
     m = load_model(str(ROOT / row["model"]))
     lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
     ours = sum(t.params for t in lay.main if t.component != "rope_cache" and not t.padding)
     assert ours == row["params_rank0"] == 8_053_338_176
+
+
+def test_qwen3_5_file_without_deepstack_keys_takes_the_config_class_defaults():
+    """A Qwen3.5-9B file whose vision_config leaves out deepstack_visual_indexes: SGLang's
+    Qwen3VLVisionConfig fills in (8, 16, 24), so the tower holds three deepstack mergers;
+    SGLang 0.5.23's class built on the meta device holds 9,530,191,600 parameters. (Not a
+    recorded row: its RoPE table, the partial factor kept only in rope_parameters, is still
+    counted at the full head width.)"""
+    m = load_model(str(ROOT / "tests" / "parity" / "models" / "qwen3.5-9b"))
+    lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+    ours = sum(t.params for t in lay.main if t.component != "rope_cache" and not t.padding)
+    assert ours == 9_530_191_600

@@ -63,11 +63,12 @@ def test_every_pipeline_stage_builds_its_own_table():
 
 def test_recorded_tables_agree():
     """Every recorded class: launchplan's table bytes are SGLang's language-model
-    ``cos_sin_cache`` buffers (a vision tower's own rotary table is not counted here)."""
+    ``cos_sin_cache`` buffers, and DeepSeek-V4's ``freqs_cis`` beside them (a vision tower's
+    own rotary table is not counted here)."""
     rows = [json.loads(ln) for ln in RECORDED.read_text().splitlines() if ln.strip()]
     rows = [r for r in rows if r["ok"] and not r.get("architecture")]
     assert len(rows) >= 10
     for row in rows:
         want = sum(b for name, b in row["buffers_rank0"].items()
-                   if name.endswith("cos_sin_cache") and "visual" not in name)
+                   if name.endswith(("cos_sin_cache", "freqs_cis")) and "visual" not in name)
         assert _rope(row["model"]) == want, row["name"]

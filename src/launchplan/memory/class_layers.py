@@ -19,6 +19,7 @@ what the class makes of them:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from launchplan.facts.memo import per_object
@@ -57,13 +58,7 @@ def layer_kinds(model: Any) -> list[str] | None:
     given = text.get("layer_types")
     layers = int(model.num_hidden_layers or 0)
     if model.model_type in GEMMA4_MODEL_TYPES:
-        every = FULL_EVERY
-        if model.model_type == "embedding_gemma2":
-            every = int(text.get("sliding_window_pattern") or FULL_EVERY)
-        kinds = list(given) if given is not None else _default_kinds(layers, every)
-        if kinds:
-            kinds[-1] = "full_attention"
-        return kinds
+        return gemma4_kinds(text, model.model_type, layers)
     if model.has_arch(*_BEAM_ARCHS) and given is None:
         kinds = _default_kinds(layers, FULL_EVERY)
         if kinds:
@@ -78,16 +73,36 @@ def attention_shapes(model: Any) -> Shapes | None:
     (their model facts already carry SGLang's shapes)."""
     if model.model_type not in GEMMA4_MODEL_TYPES:
         return None
-    text = model.text_config
-    swa_head = int(text.get("head_dim") or model.head_dim)
-    swa_kv = int(text.get("num_key_value_heads") or model.total_num_kv_heads)
+    return gemma4_shapes(model.text_config, model.model_type, int(model.head_dim),
+                         int(model.total_num_kv_heads))
+
+
+def gemma4_kinds(text: Mapping[str, Any], model_type: str, layers: int) -> list[str]:
+    """A Gemma-4-typed config's layer kinds (``layer_kinds``), from its text config alone so
+    the parameter count reads the same split the KV pools do."""
+    every = FULL_EVERY
+    if model_type == "embedding_gemma2":
+        every = int(text.get("sliding_window_pattern") or FULL_EVERY)
+    given = text.get("layer_types")
+    kinds = list(given) if given is not None else _default_kinds(layers, every)
+    if kinds:
+        kinds[-1] = "full_attention"
+    return kinds
+
+
+def gemma4_shapes(text: Mapping[str, Any], model_type: str, head_dim: int,
+                  kv_heads: int) -> Shapes:
+    """A Gemma-4-typed config's per-kind attention shapes (``attention_shapes``), from its text
+    config; ``head_dim`` and ``kv_heads`` stand in where the file names neither."""
+    swa_head = int(text.get("head_dim") or head_dim)
+    swa_kv = int(text.get("num_key_value_heads") or kv_heads)
     full_head = int(text.get("global_head_dim") or GLOBAL_HEAD_DIM)
     full_kv = swa_kv
     global_kv = text.get("num_global_key_value_heads")
-    if model.model_type == "embedding_gemma2":
+    if model_type == "embedding_gemma2":
         full_kv = int(global_kv if global_kv is not None else EMBEDDING_GEMMA2_GLOBAL_KV_HEADS)
     elif global_kv is not None and text.get("attention_k_eq_v",
-                                            model.model_type == "diffusion_gemma"):
+                                            model_type == "diffusion_gemma"):
         full_kv = int(global_kv)
     full_v = int(text.get("v_head_dim") or full_head)
     return Shapes(full_head, full_v, full_kv, swa_head, swa_head, swa_kv)

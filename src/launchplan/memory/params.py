@@ -14,6 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from launchplan.memory.class_layers import (
+    GEMMA4_MODEL_TYPES,
+    Shapes,
+    gemma4_kinds,
+    gemma4_shapes,
+)
 from launchplan.memory.classic_layers import CLASSIC_TYPES, canonical, classic_decoder
 from launchplan.memory.classic_layers import TIED_TYPES as CLASSIC_TIED
 from launchplan.memory.config_ints import config_int as _int
@@ -66,7 +72,9 @@ _GLM4_MOE_TYPES = frozenset({"glm4_moe", "glm4v_moe_text"})
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
-                            "qwen3_5_text", "qwen3_5_moe_text", "apertus"})
+                            "qwen3_5_text", "qwen3_5_moe_text", "apertus",
+                            # AFMoE (Arcee's Trinity): ``afmoe.py``
+                            "afmoe"})
 # model types whose layers alternate Gated DeltaNet (linear attention) and gated full
 # attention: Qwen3-Next, and Qwen3.5/3.6 (``qwen3_5.py``), which list the kinds in layer_types
 _GDN_TYPES = frozenset({"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"})
@@ -78,6 +86,10 @@ _MIMO_V2_TYPES = frozenset({"mimo_v2_flash", "mimo_v2"})
 # SGLang's Gemma model classes compute logits from embed_tokens)
 #: Mamba-1 checkpoints (``mamba.py``, ``falcon_mamba.py``): selective-scan mixers, no attention
 _MAMBA1_TYPES = frozenset({"mamba", "falcon_mamba"})
+#: LFM2 (``lfm2.py``, ``lfm2_moe.py``): gated short-convolution layers between the attention
+#: ones (``layer_types``), and an LM head of its own even where the file ties it (SGLang copies
+#: the embedding into it at load)
+_LFM2_TYPES = frozenset({"lfm2", "lfm2_moe"})
 _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text",
                               # MambaConfig ties them unless the file says not
                               "mamba", "falcon_mamba",
@@ -98,7 +110,12 @@ _UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta",
 #: bias on every linear
 _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 # model types with four norms per decoder layer (sandwich norms)
-_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2"})
+_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2",
+                              "afmoe",  # (AFMoE's pre_mlp / post_mlp layernorms)
+                              "muse_glimmer", "muse_glimmer_text"})  # (post_attn / post_ffn)
+#: Muse Glimmer (``muse_glimmer.py``): a gate on the attention output unless
+#: ``use_attn_output_gate`` (default on) says not; its q/k norms hold no weight
+_MUSE_GLIMMER_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
 
 
 #: reward and sequence-classification classes whose ``score`` linears carry a bias
@@ -122,14 +139,60 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     factor = t.get("partial_rotary_factor")
     if isinstance(factor, (int, float)) and 0 < factor < 1:
         rotary = int(rotary * factor)
+    if mt == "minimax_m2" and _int(t, "rotary_dim"):  # MiniMax-M2 names its rotary width
+        rotary = _int(t, "rotary_dim")
     # the configured positions, whatever the scaling (Gemma-3's linear factor 8 and YaRN's
     # original length times its factor alike)
     positions = _int(t, "max_position_embeddings")
     if not rotary or not positions:
         return []
     tables = 2 if mt in _TWO_ROPE_TYPES else 1
+    # a DSA indexer asks for its own table unless it rotates as the attention does (it
+    # defaults to NeoX halves, MLA to interleaved pairs: ``deepseek_v2.py``)
+    if t.get("index_topk") is not None and bool(t.get("indexer_rope_interleave", False)) \
+            != bool(t.get("rope_interleave", True)):
+        tables += 1
     return [Tensor("rotary_emb.cos_sin_cache", "rope_cache", (positions, rotary), copies=tables,
                    fp32=True, every_stage=True, padding=True)]
+
+
+def _gemma4_rope_tables(t: Mapping[str, Any], kinds: list[str],
+                        shapes: Shapes) -> list[Tensor]:
+    """Gemma 4's tables: each layer kind asks ``get_rope`` for its own, across the kind's
+    whole head width (a partial factor narrows the frequencies, not the table) and with the
+    kind's ``rope_parameters``; kinds asking for the same one share it."""
+    positions = _int(t, "max_position_embeddings")
+    params = t.get("rope_parameters")
+    params = params if isinstance(params, Mapping) else {}
+    seen: set[tuple[Any, ...]] = set()
+    out: list[Tensor] = []
+    for kind in dict.fromkeys(kinds):
+        hd = shapes.full_head_dim if kind == "full_attention" else shapes.swa_head_dim
+        rope = params.get(kind)
+        rope = rope if isinstance(rope, Mapping) else {}
+        key = (hd, rope.get("rope_theta", 10000.0), rope.get("rope_type", "default"),
+               rope.get("partial_rotary_factor", 1.0))
+        if positions and key not in seen:
+            seen.add(key)
+            out.append(Tensor(f"rotary_emb.{kind}.cos_sin_cache", "rope_cache", (positions, hd),
+                              fp32=True, every_stage=True, padding=True))
+    return out
+
+
+def _deepseek_v4_rope_tables(t: Mapping[str, Any], n_layers: int) -> list[Tensor]:
+    """DeepSeek-V4's: compressing layers rotate by ``compress_rope_theta`` with YaRN, the
+    others by the plain base, so each kind present builds its own ``get_rope`` table and,
+    beside it, its own complex ``freqs_cis`` of the same size (``deepseek_v4.py``)."""
+    positions = _int(t, "max_position_embeddings")
+    rotary = _int(t, "qk_rope_head_dim", default=64)
+    ratios = t.get("compress_ratios")
+    ratios = list(ratios)[:n_layers] if isinstance(ratios, (list, tuple)) else [0]
+    kinds = len({bool(r) for r in ratios}) or 1
+    if not positions:
+        return []
+    return [Tensor(f"rotary_emb.{name}", "rope_cache", (positions, rotary), copies=kinds,
+                   fp32=True, every_stage=True, padding=True)
+            for name in ("cos_sin_cache", "freqs_cis")]
 
 
 def _labels(config: Mapping[str, Any]) -> int:
@@ -184,13 +247,17 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         positions = _int(t, "max_position_embeddings") + _int(t, "type_vocab_size")
         main.append(Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
                            (positions, hidden)))
-    tied = bool(config.get("tie_word_embeddings",
-                           t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT))) \
-        or mt in CLASSIC_TIED
+    tied = (bool(config.get("tie_word_embeddings",
+                            t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
+            or mt in CLASSIC_TIED) and mt not in _LFM2_TYPES
     # (ChatGLM's checkpoints name ChatGLMModel, a causal LM with its output_layer in SGLang)
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+        extra = -(-vocab // 128) * 128 - -(-vocab // 64) * 64
+        if mt in _MUSE_GLIMMER_TYPES and extra:  # its head pads the vocabulary to 128, not 64
+            main.append(Tensor("lm_head.padding_to_128", "lm_head", (extra, hidden),
+                               shard="head", padding=True))
     main += _score_head(config, arch0, hidden)
     # (the BERT encoders' is the embeddings' LayerNorm, with its bias; the classic decoders'
     # final LayerNorm has one too)
@@ -214,8 +281,24 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if mt == "nemotron-nas" and isinstance(t.get("block_configs"), (list, tuple)):
         return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
-    main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats)
-    main += _rope_tables(t, mt)
+    gemma4 = None
+    if model_type in GEMMA4_MODEL_TYPES:
+        gemma4 = (gemma4_kinds(t, model_type, n_layers), gemma4_shapes(
+            t, model_type, _int(t, "head_dim") or hidden // max(1, _int(
+                t, "num_attention_heads")), _int(t, "num_key_value_heads")))
+    main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats, gemma4)
+    if mt == "deepseek_v4":  # the hyper-connection streams folded back into one before the head
+        mult = _int(t, "hc_mult", default=4)
+        main += [Tensor(f"{prefix}.hc_head_fn", "hyper_connections", (mult, mult * hidden),
+                        fp32=True, shard="last"),
+                 Tensor(f"{prefix}.hc_head_base_scale", "hyper_connections", (mult + 1, 1),
+                        fp32=True, shard="last")]
+    if gemma4 is not None:
+        main += _gemma4_rope_tables(t, *gemma4)
+    elif mt == "deepseek_v4":
+        main += _deepseek_v4_rope_tables(t, n_layers)
+    else:
+        main += _rope_tables(t, mt)
 
     mtp: list[Tensor] = []
     n_mtp = _int(t, "num_nextn_predict_layers")
@@ -238,17 +321,20 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     elif n_mtp and mt == "mimo":
         mtp = _mimo_mtp(t, mt, vocab, hidden, n_layers, prefix, caveats)
     towers = _tower_holder(config)
-    vision = towers.get("vision_config")
+    from launchplan.memory.vision import filled_vision_config
+    vision = filled_vision_config(model_type, towers.get("vision_config"))
     if arch0 == "DeepseekOCRForCausalLM":  # SGLang builds fixed towers, whatever the config
         from launchplan.memory.vision import deepseek_ocr_towers
         main += deepseek_ocr_towers(config, Tensor)
     elif isinstance(vision, Mapping) and vision:
         from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
-        main += vision_tower(vision, model_type, hidden, caveats, Tensor)
+        main += vision_tower(vision, model_type, hidden, caveats, Tensor, config)
     audio = towers.get("audio_config")
-    if towers is not config and isinstance(audio, Mapping) and audio:
+    # (a thinker's tower, or Qwen2-Audio's beside its top-level text model)
+    if isinstance(audio, Mapping) and audio and (
+            towers is not config or audio.get("model_type") == "qwen2_audio_encoder"):
         from launchplan.memory.vision import audio_tower
-        main += audio_tower(audio, caveats, Tensor)
+        main += audio_tower(audio, caveats, Tensor, hidden)
     return Layout(main, mtp, caveats)
 
 
@@ -298,6 +384,10 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
         k = _int(t, "first_k_dense_replace")
         freq = max(1, _int(t, "moe_layer_freq", default=1))
         moe = tuple(i for i in range(n_layers) if i >= k and i % freq == 0)
+    elif mt in ("lfm2_moe", "afmoe"):  # dense MLPs in the first num_dense_layers (the
+        # config classes' defaults: 2 for LFM2-MoE, 1 for AFMoE)
+        k = _int(t, "num_dense_layers", default=2 if mt == "lfm2_moe" else 1)
+        moe = tuple(range(k, n_layers))
     elif mt == "llama4_text":  # ``llama4.py``: every interleave_moe_layer_step-th layer
         step = _int(t, "interleave_moe_layer_step", default=1)
         moe = tuple(i for i in range(n_layers) if step and (i + 1) % step == 0)
@@ -311,19 +401,31 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
 
 
 def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers: tuple[int, ...],
-             dense_layers: tuple[int, ...], prefix: str, caveats: list[str]) -> list[Tensor]:
+             dense_layers: tuple[int, ...], prefix: str, caveats: list[str],
+             gemma4: tuple[list[str], Shapes] | None = None) -> list[Tensor]:
+    """One stack of decoder layers; ``gemma4``: a Gemma-4-typed config's layer kinds and
+    per-kind attention shapes, as its config class flattens them."""
     hidden = _int(t, "hidden_size")
     p = f"{prefix}.layers.{{i}}"
     norm = 2 * hidden if mt in _BERT_TYPES else hidden  # a BERT LayerNorm's bias too
     out = [Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers),
            Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers)]
-    if mt in _FOUR_NORM_TYPES:
+    if mt in _FOUR_NORM_TYPES or gemma4 is not None:
         out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
     if mt == "kimi_linear" and isinstance(t.get("linear_attn_config"), Mapping):
         out += _kimi_linear_mixers(t, layers, p)
+    elif mt in _LFM2_TYPES:
+        out += _lfm2_mixers(t, mt, layers, p)
+    elif mt == "deepseek_v4":
+        out += _deepseek_v4_attention(t, layers, p)
+        if {1, 2} & set(t.get("compress_ratios") or ()):
+            caveats.append("DeepSeek-V4.1's ratio-1 and ratio-2 compressors and indexers are "
+                           "not counted")
     elif _int(t, "kv_lora_rank"):
         out += _mla(t, layers, p)
+    elif gemma4 is not None:
+        out += _gemma4_attention(t, mt, layers, p, *gemma4)
     elif mt in _MIMO_V2_TYPES and isinstance(t.get("hybrid_layer_pattern"), (list, tuple)):
         pattern = t["hybrid_layer_pattern"]
         swa = tuple(i for i in layers if i < len(pattern) and pattern[i] == 1)
@@ -356,6 +458,8 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     if dense_layers:
         # (Llama 4's dense layers are wider than its experts: intermediate_size_mlp)
         inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner")
+        if mt == "lfm2":
+            inter = _lfm2_ff_dim(t)
         if mt in _UNGATED_MLP_TYPES:
             bias = mt in _BERT_TYPES or bool(t.get("use_bias", t.get("mlp_bias")))
             out += _ungated_mlp(f"{p}.mlp", hidden, inter, dense_layers, bias)
@@ -406,11 +510,146 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
                 Tensor(f"{a}.v_proj.bias", "attention", (kv * hd, 1), layers, shard="kv")]
     if bias and mt not in _QKV_BIAS_TYPES and mt not in _GLM4_MOE_TYPES:
         out.append(Tensor(f"{a}.o_proj.bias", "attention", (hidden, 1), layers))
-    if mt in _QK_NORM_TYPES or t.get("use_qk_norm"):
+    if mt == "minimax_m2" and t.get("use_qk_norm") and t.get(
+            "qk_norm_type", "per_layer") == "per_layer":
+        # MiniMax-M2 normalizes all of q and all of k at once, its weights split with the heads
+        out += [Tensor(f"{a}.q_norm", "norms", (heads * hd, 1), layers, shard="attn_tp"),
+                Tensor(f"{a}.k_norm", "norms", (kv * hd, 1), layers, shard="kv")]
+    elif mt in _QK_NORM_TYPES or (t.get("use_qk_norm") and mt != "llama4_text"
+                                  and mt not in _MUSE_GLIMMER_TYPES):
+        # (Llama 4's and Muse Glimmer's q/k norms hold no weight: ``llama4.py``)
         out += [Tensor(f"{a}.q_norm", "norms", (hd, 1), layers),
                 Tensor(f"{a}.k_norm", "norms", (hd, 1), layers)]
     if mt == "gpt_oss":
         out.append(Tensor(f"{a}.sinks", "attention", (heads, 1), layers, shard="attn_tp"))
+    if mt == "afmoe" or (mt in _MUSE_GLIMMER_TYPES and t.get("use_attn_output_gate", True)):
+        # a sigmoid gate on the attention output, one value per head channel
+        out.append(Tensor(f"{a}.gate_proj", "attention", (heads * hd, hidden), layers,
+                          linear=True, shard="attn_tp"))
+    return out
+
+
+def _lfm2_ff_dim(t: Mapping[str, Any]) -> int:
+    """LFM2's dense MLP width: ``block_ff_dim`` (else ``intermediate_size``), which the config
+    class's ``block_auto_adjust_ff_dim`` (default on) takes to two thirds, scales by
+    ``block_ffn_dim_multiplier`` (1.0) and rounds up to ``block_multiple_of`` (256)."""
+    inter = _int(t, "block_ff_dim", "intermediate_size", default=12288)
+    if not t.get("block_auto_adjust_ff_dim", True):
+        return inter
+    inter = int(2 * inter / 3)
+    mult = t.get("block_ffn_dim_multiplier", 1.0)
+    if mult is not None:
+        inter = int(mult * inter)
+        of = _int(t, "block_multiple_of", default=256) or 1
+        inter = of * ((inter + of - 1) // of)
+    return inter
+
+
+def _lfm2_mixers(t: Mapping[str, Any], mt: str, layers: tuple[int, ...],
+                 p: str) -> list[Tensor]:
+    """LFM2's token mixers: attention (fused q/k/v, per-head q/k norms) in the layers
+    ``layer_types`` marks ``full_attention`` (all of them where it is absent), a gated short
+    convolution in the rest: in_proj to three streams, a depthwise ``conv_L_cache`` kernel,
+    out_proj, biased where ``conv_bias`` says."""
+    kinds = t.get("layer_types")
+    if isinstance(kinds, (list, tuple)):
+        attn = tuple(i for i in layers if i < len(kinds) and kinds[i] == "full_attention")
+    else:
+        attn = layers
+    conv = tuple(i for i in layers if i not in set(attn))
+    out = _gqa({**t, "use_qk_norm": True}, mt, attn, p) if attn else []
+    if conv:
+        hidden = _int(t, "hidden_size")
+        c = f"{p}.conv"
+        out += [Tensor(f"{c}.in_proj", "attention", (3 * hidden, hidden), conv, linear=True,
+                       shard="tp"),
+                Tensor(f"{c}.conv_weight", "attention", (hidden, _int(t, "conv_L_cache",
+                                                                      default=3)), conv,
+                       shard="tp"),
+                Tensor(f"{c}.out_proj", "attention", (hidden, hidden), conv, linear=True,
+                       shard="tp")]
+        if t.get("conv_bias"):
+            out += [Tensor(f"{c}.in_proj.bias", "attention", (3 * hidden, 1), conv, shard="tp"),
+                    Tensor(f"{c}.conv_bias", "attention", (hidden, 1), conv, shard="tp"),
+                    Tensor(f"{c}.out_proj.bias", "attention", (hidden, 1), conv)]
+    return out
+
+
+def _deepseek_v4_attention(t: Mapping[str, Any], layers: tuple[int, ...],
+                           p: str) -> list[Tensor]:
+    """DeepSeek-V4's layers (``deepseek_v4.py``): one shared-KV head with low-rank queries
+    and a grouped low-rank output, a float32 sink per head; each layer's compress ratio
+    (``compress_ratios``) adds a KV compressor (4 and 128; 4 overlaps two windows, so twice
+    as wide) and, at 4, an indexer with its own compressor; and the hyper-connection mixers
+    around attention and MLP (float32, ``hc_mult`` streams)."""
+    hidden = _int(t, "hidden_size")
+    heads = _int(t, "num_attention_heads")
+    hd = _int(t, "head_dim")
+    q_rank = _int(t, "q_lora_rank")
+    groups = max(1, _int(t, "o_groups", default=1))
+    o_rank = _int(t, "o_lora_rank")
+    a = f"{p}.self_attn"
+    out = [Tensor(f"{a}.wqkv_a", "attention", (q_rank + hd, hidden), layers, linear=True),
+           Tensor(f"{a}.q_norm", "norms", (q_rank, 1), layers),
+           Tensor(f"{a}.kv_norm", "norms", (hd, 1), layers),
+           Tensor(f"{a}.wq_b", "attention", (heads * hd, q_rank), layers, linear=True,
+                  shard="attn_tp"),
+           Tensor(f"{a}.wo_a", "attention", (groups * o_rank, heads * hd // groups), layers,
+                  linear=True, shard="attn_tp"),
+           Tensor(f"{a}.wo_b", "attention", (hidden, groups * o_rank), layers, linear=True,
+                  shard="attn_tp"),
+           Tensor(f"{a}.attn_sink", "attention", (heads, 1), layers, fp32=True)]
+    ratios = t.get("compress_ratios")
+    ratios = list(ratios) if isinstance(ratios, (list, tuple)) else []
+    idx_heads = _int(t, "index_n_heads", default=64)
+    idx_hd = _int(t, "index_head_dim", default=128)
+    for ratio in (4, 128):
+        these = tuple(i for i in layers if i < len(ratios) and ratios[i] == ratio)
+        if not these:
+            continue
+        out += _v4_compressor(f"{a}.compressor", hidden, hd, ratio, these)
+        if ratio == 4:
+            i = f"{a}.indexer"
+            out += [*_v4_compressor(f"{i}.compressor", hidden, idx_hd, ratio, these),
+                    Tensor(f"{i}.wq_b", "indexer", (idx_heads * idx_hd, q_rank), these,
+                           linear=True),
+                    Tensor(f"{i}.weights_proj", "indexer", (idx_heads, hidden), these)]
+    mult = _int(t, "hc_mult", default=4)
+    mix = (2 + mult) * mult
+    for site in ("attn", "ffn"):
+        out += [Tensor(f"{p}.hc_{site}_fn", "hyper_connections", (mix, mult * hidden), layers,
+                       fp32=True),
+                Tensor(f"{p}.hc_{site}_base_scale", "hyper_connections", (mix + 3, 1), layers,
+                       fp32=True)]
+    return out
+
+
+def _v4_compressor(c: str, hidden: int, hd: int, ratio: int,
+                   layers: tuple[int, ...]) -> list[Tensor]:
+    """A DeepSeek-V4 KV compressor: float32 position biases and norm, a bf16 KV-and-gate
+    projection (left unquantized), twice as wide where the ratio is 4 (overlapping windows)."""
+    coff = 2 if ratio == 4 else 1
+    return [Tensor(f"{c}.ape", "attention", (ratio, coff * hd), layers, fp32=True),
+            Tensor(f"{c}.wkv_gate", "attention", (2 * coff * hd, hidden), layers),
+            Tensor(f"{c}.norm", "norms", (hd, 1), layers, fp32=True)]
+
+
+def _gemma4_attention(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
+                      kinds: list[str], shapes: Shapes) -> list[Tensor]:
+    """Gemma 4's attention (``gemma4_causal.py``): each layer kind has its own head width and
+    KV heads, and every layer normalizes q and k per head. Full-attention layers build a
+    value projection even where ``attention_k_eq_v`` loads it from the key's."""
+    full = tuple(i for i in layers if i < len(kinds) and kinds[i] == "full_attention")
+    swa = tuple(i for i in layers if i not in set(full))
+    out: list[Tensor] = []
+    for group, hd, kv, heads_key in ((full, shapes.full_head_dim, shapes.full_kv_heads,
+                                      "num_attention_heads"),
+                                     (swa, shapes.swa_head_dim, shapes.swa_kv_heads,
+                                      "swa_num_attention_heads")):
+        if group:
+            heads = _int(t, heads_key, "num_attention_heads")
+            out += _gqa({**t, "num_attention_heads": heads, "head_dim": hd,
+                         "num_key_value_heads": kv, "use_qk_norm": True}, mt, group, p)
     return out
 
 
@@ -445,15 +684,37 @@ def _mla(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
             # weights.py narrows them to the fp8 copy some storages keep
             Tensor(f"{a}.kv_b_proj", "mla_absorbed", (heads * (nope + v), kv_rank), layers,
                    shard="attn_tp", padding=True)]
-    if t.get("index_topk") is not None:
+    own = tuple(i for i in layers if not _dsa_reuses_topk(t, i))
+    if t.get("index_topk") is not None and own:
         n = _int(t, "index_n_heads", default=64)
         d = _int(t, "index_head_dim", default=128)
         i = f"{a}.indexer"
-        out += [Tensor(f"{i}.wq_b", "indexer", (n * d, q_rank or hidden), layers, linear=True),
-                Tensor(f"{i}.wk", "indexer", (d, hidden), layers, linear=True),
-                Tensor(f"{i}.k_norm", "indexer", (d, 2), layers),  # weight and bias
-                Tensor(f"{i}.weights_proj", "indexer", (n, hidden), layers)]
+        out += [Tensor(f"{i}.wq_b", "indexer", (n * d, q_rank or hidden), own, linear=True),
+                Tensor(f"{i}.wk", "indexer", (d, hidden), own, linear=True),
+                Tensor(f"{i}.k_norm", "indexer", (d, 2), own),  # weight and bias
+                Tensor(f"{i}.weights_proj", "indexer", (n, hidden), own)]
     return out
+
+
+def _dsa_reuses_topk(t: Mapping[str, Any], layer: int) -> bool:
+    """Whether a DSA layer takes the previous layer's top-k instead of scoring its own, and so
+    builds no indexer (SGLang's ``dsa_layer_skips_topk``): ``indexer_types`` marks it
+    "shared"; else LongCat's ``cli_factor``, an ``index_topk_pattern`` "S", or every
+    ``index_topk_freq``-th layer scores, counted from ``index_skip_topk_offset`` - 1 (without
+    it, from layer 1; layer 0 always scores)."""
+    kinds = t.get("indexer_types")
+    if isinstance(kinds, (list, tuple)):
+        return layer < len(kinds) and kinds[layer] == "shared"
+    cli = _int(t, "cli_factor", default=1) or 1
+    if cli > 1:
+        return layer % cli != 0
+    pattern = t.get("index_topk_pattern")
+    if pattern is not None:
+        return layer < len(pattern) and pattern[layer] == "S"
+    freq = _int(t, "index_topk_freq", default=1) or 1
+    offset = t.get("index_skip_topk_offset")
+    shift = int(offset) - 1 if offset is not None else 1
+    return max(layer - shift, 0) % freq != 0
 
 
 def _mamba1(t: Mapping[str, Any], hidden: int, layers: tuple[int, ...]) -> list[Tensor]:
@@ -535,8 +796,22 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                       bias=True)]
     out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
            *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
-    if t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES:
-        out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
+    hashed: tuple[int, ...] = ()
+    if mt == "deepseek_v4":  # the first num_hash_layers route by token id: a table, no bias
+        hashed = tuple(i for i in layers if i < _int(t, "num_hash_layers"))
+        if hashed:
+            out.append(Tensor(f"{m}.topk.tid2eid", "router", (_int(t, "vocab_size"),
+                              _int(t, "num_experts_per_tok")), hashed, fp32=True))
+    biased = tuple(i for i in layers if i not in set(hashed))
+    if mt == "afmoe":  # a float32 routing bias, and num_shared_experts (default 2) shared ones
+        out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
+        out += _mlp(f"{m}.shared_experts", "shared_experts", hidden,
+                    inter * _int(t, "num_shared_experts", default=2), layers, "shared")
+    if mt == "lfm2_moe" and t.get("use_expert_bias", True):
+        out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
+    routing_bias = mt == "minimax_m2" and bool(t.get("use_routing_bias"))  # (minimax_m2.py)
+    if (t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES or routing_bias) and biased:
+        out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), biased,
                           fp32=True))
     shared = _int(t, "n_shared_experts")
     if shared:

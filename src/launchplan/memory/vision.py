@@ -98,6 +98,10 @@ FAMILIES: dict[str, Family] = {
     # patch linear over "tp", never use_data_parallel; position and tile tables nn.Parameter
     # / nn.Embedding, projector a ReplicatedLinear
     "mllama": Family("mllama.py MllamaVisionModel", "attn_tp", "tp", REP, REP, True),
+    # VisionAttention over attn_tp, the block MLPs and the vision adapter Column/Row over "tp";
+    # the patch linear a ReplicatedLinear, the position grid an nn.Embedding
+    "muse_glimmer": Family("muse_glimmer.py MuseGlimmerVisionModel", "attn_tp", "tp", "tp",
+                           REP, True),
     # Qwen3-Omni's thinker tower: Qwen3VLMoeVisionModel never given use_data_parallel (its
     # blocks over attn_tp, the position table vocab-parallel over attn_tp), the merger and
     # the merger_list of Qwen3OmniMoeVisionPatchMerger over the default "tp" group
@@ -140,6 +144,8 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "gemma4"
     if model_type == "mllama":
         return "mllama"
+    if model_type == "muse_glimmer":
+        return "muse_glimmer"
     if model_type in ("glm4v", "glm4v_moe"):
         return "glm4v"
     if model_type == "locateanything":
@@ -161,13 +167,32 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
 #: Qwen3-Omni's thinker subclasses it, family ``qwen3_omni``: the same tensors, its deepstack
 #: mergers kept as ``merger_list``, split otherwise)
 _QWEN3_VISION = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
+#: SGLang's ``Qwen3VLVisionConfig`` defaults (``configs/qwen3_vl.py``; Qwen3.5's vision
+#: config subclasses it), which fill in the keys a file leaves out, or the whole tower
+#: where a Qwen3-VL / Qwen3.5 file has no ``vision_config``
+_QWEN3_VISION_DEFAULTS = {"depth": 27, "hidden_size": 1152, "intermediate_size": 4304,
+                          "num_heads": 16, "in_channels": 3, "patch_size": 16,
+                          "spatial_merge_size": 2, "temporal_patch_size": 2,
+                          "out_hidden_size": 3584, "num_position_embeddings": 2304,
+                          "deepstack_visual_indexes": (8, 16, 24)}
+
+
+def filled_vision_config(model_type: str, v: Any) -> Any:
+    """The vision config SGLang's config class builds for ``model_type``: a Qwen3-VL-family
+    file's with the class's defaults under it (an absent one all defaults); others as
+    given."""
+    if model_type not in _QWEN3_VISION:
+        return v
+    return {**_QWEN3_VISION_DEFAULTS, **(v if isinstance(v, Mapping) else {})}
 
 
 def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
-                 caveats: list[str], tensor: type[Tensor]) -> list[Tensor]:
+                 caveats: list[str], tensor: type[Tensor],
+                 top: Mapping[str, Any] | None = None) -> list[Tensor]:
     """A multimodal checkpoint's vision tower, each tensor with its family's split.
 
-    ``tensor`` is ``params.Tensor`` (passed in: ``params`` imports this module)."""
+    ``tensor`` is ``params.Tensor`` (passed in: ``params`` imports this module); ``top`` the
+    checkpoint's top-level config, where a projector's sizes live (LFM2-VL's)."""
     fam_name = family_of(model_type, v)
     fam = FAMILIES[fam_name]
     if fam_name in ("moonvit", "moonvit_k3"):
@@ -182,6 +207,8 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _gemma4(v, h, depth, text_hidden, fam, make)
     if fam_name == "mllama":
         return _mllama(v, h, depth, text_hidden, fam, make)
+    if fam_name == "muse_glimmer":
+        return _muse_glimmer(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name == "glm4v":
         return _glm4v(v, h, depth, text_hidden, fam, make)
     if fam_name == "moonvit_vl":
@@ -192,7 +219,7 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _qwen2_5(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_vl":  # its hidden_size is the merger's output; embed_dim the width
         return _qwen2(v, _int(v, "embed_dim") or h, depth, fam, make)
-    return _siglip(v, h, depth, text_hidden, model_type, fam, make, caveats)
+    return _siglip(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {})
 
 
 _Make = Callable[..., list[Any]]
@@ -376,6 +403,35 @@ def _gemma4(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fam
             *make("embed_vision.embedding_projection", fam.merger, text_hidden, h)]
 
 
+def _muse_glimmer(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+                  make: _Make, top: Mapping[str, Any]) -> list[Any]:
+    """Muse Glimmer's tower (``muse_glimmer.py``): an unbiased linear over ``patch_temporal``
+    3-channel patches, a ``pos_emb_height`` x ``pos_emb_width`` position grid, LayerNorms
+    before and after LayerNorm blocks of biased attention and MLP; then the vision adapter
+    (two unbiased linears from ``out_hidden_size`` through ``projector_hidden_size``) and the
+    unbiased projection to the text width, sized by the top config (MuseGlimmerConfig's
+    defaults). Not modelled: the adapter's width padded to a multiple of 32 a GPU when TP does
+    not divide it."""
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", default=14)
+    values = _int(v, "patch_temporal", default=2) * 3 * patch * patch
+    grid = _int(v, "pos_emb_height", default=32) * _int(v, "pos_emb_width", default=32)
+    wide = _int(top, "out_hidden_size", default=6144)
+    mid = _int(top, "projector_hidden_size", default=4096)
+    blocks, b = tuple(range(depth)), "vision_tower.layers.{i}"
+    return [*make("vision_tower.patch_embedder.patch_embedding", REP, h, values),
+            *make("vision_tower.patch_embedder.position_embedding_table", fam.pos, grid, h),
+            *make("vision_tower.ln_pre_post", REP, 4 * h, 1),
+            *make(f"{b}.attn.qkv_proj", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.norms", REP, 4 * h, 1, blocks),
+            *make("vision_adapter.fc1", fam.merger, mid, wide),
+            *make("vision_adapter.fc2", fam.merger, mid, mid, row=True),
+            *make("vision_projection", REP, text_hidden, mid)]
+
+
 def _mllama(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
             make: _Make) -> list[Any]:
     """Llama 3.2 Vision's tower (``MllamaVisionModel``): an unbiased patch linear, a class
@@ -475,15 +531,21 @@ def _moonvit_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam:
 
 
 def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,
-            fam: Family, make: _Make, caveats: list[str]) -> list[Any]:
+            fam: Family, make: _Make, caveats: list[str],
+            top: Mapping[str, Any]) -> list[Any]:
     """A SigLIP-style encoder (Gemma 3's; also taken for the towers not told apart):
-    biased conv patch embedding, a position table, LayerNorm blocks of biased attention and
-    MLP, a final LayerNorm; Gemma 3's projector (a matrix and an RMS norm)."""
+    biased conv patch embedding, a position table (SigLIP 2's ``num_patches`` long, default
+    256), LayerNorm blocks of biased attention and MLP, a final LayerNorm; Gemma 3's projector
+    (a matrix and an RMS norm) or LFM2-VL's (``lfm2_vl.py``: over the pixel-unshuffled
+    ``downsample_factor``² patches, an optional LayerNorm and two linears, sized by the top
+    config's ``projector_*`` keys with Lfm2VlConfig's defaults)."""
     inter = _int(v, "intermediate_size")
     patch = _int(v, "patch_size", "spatial_patch_size", default=14)
     chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
     image = _int(v, "image_size", default=224)
     positions = (image // max(patch, 1)) ** 2
+    if v.get("model_type") == "siglip2_vision_model":
+        positions = _int(v, "num_patches", default=256)
     blocks = tuple(range(depth))
     b = "vision_tower.blocks.{i}"
     out = [*make("vision_tower.patch_embedding", REP, h, chans * patch * patch, bias=True),
@@ -498,20 +560,37 @@ def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_ty
         out += [*make("multi_modal_projector.mm_input_projection", fam.merger, h,
                       text_hidden),
                 *make("multi_modal_projector.mm_soft_emb_norm", REP, h, 1)]
+    elif model_type == "lfm2_vl":
+        wide = h * _int(top, "downsample_factor", default=2) ** 2
+        mid = _int(top, "projector_hidden_size", default=2560)
+        bias = bool(top.get("projector_bias", True))
+        m = "multi_modal_projector"
+        if top.get("projector_use_layernorm", True):
+            out += make(f"{m}.layer_norm", REP, 2 * wide, 1)
+        out += [*make(f"{m}.linear_1", TP, mid, wide, bias=bias),
+                *make(f"{m}.linear_2", TP, text_hidden, mid, bias=bias, row=True)]
     else:
         caveats.append(f"vision projector of model_type {model_type!r} not counted")
     return out
 
 
-def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor]
-                ) -> list[Tensor]:
-    """Qwen3-Omni's audio encoder (``qwen3_omni_moe.py`` ``Qwen3OmniMoeAudioEncoder``), the
-    only audio tower counted: three stride-2 3x3 convolutions over the mel bins, a linear
-    from the flattened channels to ``d_model``, encoder layers of a biased ``VisionAttention``
+#: Qwen2-Audio's encoder config class (transformers' Qwen2AudioEncoderConfig) defaults
+_QWEN2_AUDIO = {"d_model": 1280, "encoder_layers": 32, "encoder_ffn_dim": 5120,
+                "num_mel_bins": 128, "max_source_positions": 1500}
+
+
+def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor],
+                text_hidden: int = 0) -> list[Tensor]:
+    """An audio encoder: Qwen2-Audio's (``_qwen2_audio``) or Qwen3-Omni's
+    (``qwen3_omni_moe.py`` ``Qwen3OmniMoeAudioEncoder``): three stride-2 3x3 convolutions
+    over the mel bins, a linear from the flattened channels to ``d_model``, encoder layers
+    of a biased ``VisionAttention``
     (QKV-parallel over attention TP) and a biased fc1/fc2 pair over TP between two
     LayerNorms, a final LayerNorm and two biased linears to the thinker's width. The
     convolutions and the projections are replicated. Not modelled: SGLang replicates fc1/fc2
     when TP does not divide ``encoder_ffn_dim``."""
+    if a.get("model_type") == "qwen2_audio_encoder":
+        return _qwen2_audio({**_QWEN2_AUDIO, **a}, text_hidden, tensor)
     if a.get("model_type") != "qwen3_omni_moe_audio_encoder":
         caveats.append(f"audio tower of model_type {a.get('model_type')!r} not counted")
         return []
@@ -546,6 +625,33 @@ def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor]
             mat("audio_tower.ln_post", REP, 2 * d, 1),
             mat("audio_tower.proj1", REP, d, d + 1),
             mat("audio_tower.proj2", REP, out, d + 1)]
+
+
+def _qwen2_audio(a: Mapping[str, Any], text_hidden: int, tensor: type[Tensor]
+                 ) -> list[Tensor]:
+    """Qwen2-Audio's Whisper-style encoder and projector, transformers' own modules
+    (``qwen2_audio.py`` builds ``Qwen2AudioEncoder`` and ``Qwen2AudioMultiModalProjector``, so
+    every tensor is whole on every GPU): two biased width-3 convolutions over the mel bins,
+    a learned position table of ``max_source_positions``, layers of q/k/v/out projections
+    (k unbiased) and a biased fc1/fc2 pair after their LayerNorms, a final LayerNorm, and
+    one biased linear to the text width."""
+    d = _int(a, "d_model")
+    ffn = _int(a, "encoder_ffn_dim")
+    blocks, b = tuple(range(_int(a, "encoder_layers"))), "audio_tower.layers.{i}"
+
+    def mat(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
+        return tensor(name, "audio", (rows, cols), blocks, every_stage=True)
+
+    return [mat("audio_tower.conv1", d, 3 * _int(a, "num_mel_bins") + 1),
+            mat("audio_tower.conv2", d, 3 * d + 1),
+            mat("audio_tower.embed_positions", _int(a, "max_source_positions"), d),
+            mat(f"{b}.self_attn.q_v_out_proj", 3 * d, d + 1, blocks),
+            mat(f"{b}.self_attn.k_proj", d, d, blocks),
+            mat(f"{b}.fc1", ffn, d + 1, blocks),
+            mat(f"{b}.fc2", d, ffn + 1, blocks),
+            mat(f"{b}.layer_norms", 4 * d, 1, blocks),
+            mat("audio_tower.layer_norm", 2 * d, 1),
+            mat("multi_modal_projector.linear", text_hidden, d + 1)]
 
 
 #: DeepSeek-OCR's towers as SGLang 0.5.23 builds them (``deepseek_ocr.py``: ``build_sam_vit_b``

@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 RESULTS = os.path.join(os.path.dirname(HERE), "data", "results-model-params.jsonl")
 BUNDLED = "src/launchplan/facts/data/models"
+HUB = "src/launchplan/facts/data/hub"
 
 #: (case name, config folder from the repository root, class swapped in or None, flags)
 CASES = (
@@ -68,6 +69,36 @@ CASES = (
     ("mamba-2.8b", "tests/parity/models/mamba-2.8b-hf", None, []),
     ("falcon-mamba-7b", "tests/parity/models/falcon-mamba-7b", None, []),
     ("qwen2-vl-7b", "tests/parity/models/qwen2-vl-7b-instruct", None, []),
+    # Gemma 4: full-attention layers at global_head_dim with their own KV heads, q/k norms
+    # and four norms in every layer (a quantized file is counted before quantization)
+    ("gemma-4-26b-a4b", f"{HUB}/google--gemma-4-26B-A4B", None, []),
+    ("gemma-4-31b-it-nvfp4", f"{HUB}/nvidia--Gemma-4-31B-IT-NVFP4", None, []),
+    # DeepSeek-V4: grouped low-rank output, per-ratio KV compressors and indexers, hash-routed
+    # first layers, hyper-connection mixers
+    ("deepseek-v4-flash", f"{HUB}/deepseek-ai--DeepSeek-V4-Flash", None, []),
+    ("deepseek-v4-pro", f"{HUB}/deepseek-ai--DeepSeek-V4-Pro", None, []),
+    # DSA layers that reuse the previous layer's top-k build no indexer: GLM-5.2's
+    # indexer_types, index_topk_freq alone
+    ("glm-5.2", f"{HUB}/zai-org--GLM-5.2", None, []),
+    ("deepseek-v3.2-topk-freq", "tests/parity/models/deepseek-v3.2-topk-freq-synth", None, []),
+    # LFM2: short-convolution layers between the attention ones, its adjusted MLP width, an
+    # MoE after num_dense_layers, LFM2-VL's SigLIP 2 tower and pixel-unshuffle projector
+    ("lfm2", "tests/parity/models/lfm2-synth", None, []),
+    ("lfm2-8b-a1b", "tests/parity/models/lfm2-8b-a1b-4bit", None, []),
+    ("lfm2.5-vl-1.6b", "tests/parity/models/lfm2.5-vl-1.6b", None, []),
+    # Qwen2-Audio's Whisper-style tower and projector; a Qwen3.6 file without the
+    # vision_config SGLang's Qwen3VLVisionConfig fills in, deepstack mergers included
+    ("qwen2-audio-7b", "tests/parity/models/qwen2-audio-7b-instruct", None, []),
+    ("qwen3.6-35b-a3b-file", "tests/parity/models/qwen3.6-35b-a3b", None, []),
+    # MiniMax-M2's whole-width q/k norms and float32 routing bias; Llama 4's weightless q/k norm
+    ("minimax-m2.5", f"{HUB}/MiniMaxAI--MiniMax-M2.5", None, []),
+    ("llama-4-scout", f"{HUB}/meta-llama--Llama-4-Scout-17B-16E-Instruct", None, []),
+    # AFMoE (Trinity): gated attention output, q/k norms, four norms, dense first layers,
+    # float32 expert bias and shared experts
+    ("trinity-nano", "tests/parity/models/trinity-nano-preview-4bit", None, []),
+    # Muse Glimmer: gated attention output, four norms, a head padded to 128 rows, its
+    # own vision tower and adapter
+    ("muse-glimmer-30b", "tests/parity/models/muse-glimmer-30b", None, []),
 )
 
 
@@ -90,20 +121,40 @@ def _folder(case: dict) -> str:
     return out
 
 
+def _cuda_to_meta():
+    """A torch-function mode sending tensors a class asks for on ``cuda`` by name (a YaRN
+    RoPE's frequencies, DeepSeek-V4's compressor buffers) to the meta device too; ``torch.device
+    ("meta")`` alone only fills in a device the call leaves out."""
+    from torch.overrides import TorchFunctionMode
+
+    class _Mode(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = dict(kwargs or {})
+            if str(kwargs.get("device", "")).startswith("cuda"):
+                kwargs["device"] = "meta"
+            return func(*args, **kwargs)
+
+    return _Mode()
+
+
 def run_params_case(case: dict, facts: dict, oracle) -> dict:
+    import sglang.srt.layers.attention.dsa.dsa_indexer as dsa
     import sglang.srt.runtime_context as rc
     import torch
     from record_vision_params import scheduler_model_config
     from sglang.srt.model_loader.utils import get_model_architecture
 
-    type(rc._CONTEXT).get_stream = lambda self, name: None  # no CUDA streams on the meta device
+    # no CUDA streams on the meta device, and an H100's SM count for the DSA indexer's split
+    type(rc._CONTEXT).get_stream = lambda self, name: None
+    torch.cuda.Stream = lambda *a, **k: None
+    dsa.resolve_num_sms = lambda: 132
     argv = ["--model-path", _folder(case), *case["argv"]]
     out = dict(name=case["name"], model=case["model"], architecture=case["architecture"],
                argv=case["argv"], ok=False, error=None)
     with scheduler_model_config(argv, facts) as (mc, _):
         try:
             cls, arch = get_model_architecture(mc)
-            with torch.device("meta"):
+            with torch.device("meta"), _cuda_to_meta():
                 model = cls(config=mc.hf_config, quant_config=None)
         except Exception as e:  # noqa: BLE001 - SGLang refusing to build the class is an answer
             out["error"] = f"{type(e).__name__}: {e}"[:500]
