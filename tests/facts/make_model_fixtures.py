@@ -3,7 +3,7 @@
 
 Runs inside the oracle venv (see ../shared/oracle/README.md), never in CI:
 
-    ~/sglang-oracle/bin/python tests/facts/make_model_fixtures.py
+    ~/sglang-oracle/bin/python tests/facts/make_model_fixtures.py [--defaults-only]
 
 It builds SGLang's own ``ModelConfig`` for every case on the case's simulated platform and
 writes ``data/sglang_model_facts.json``, which ``models/test_derive.py`` compares launchplan
@@ -180,7 +180,8 @@ def class_defaults(types: list[str]) -> dict:
             "num_hidden_layers", "vocab_size", "num_key_value_heads", "head_dim",
             "sliding_window", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
             "v_head_dim", "num_nextn_predict_layers", "attention_chunk_size", "multi_query",
-            "max_seq_len", "index_topk", "mamba_chunk_size", "num_attention_groups")
+            "max_seq_len", "index_topk", "mamba_chunk_size", "num_attention_groups",
+            "intermediate_size", "moe_intermediate_size")
     out = {}
     for t in types:
         cls = _CONFIG_REGISTRY.get(t)
@@ -215,6 +216,21 @@ def main() -> None:
         kind, arg = sys.argv[2], json.loads(sys.stdin.read())
         result = class_defaults(arg) if kind == "defaults" else run_platform(kind, arg)
         sys.stdout.write(json.dumps(result))
+        return
+    if "--defaults-only" in sys.argv:  # the class tables again, the recorded cases kept
+        sys.path.insert(0, os.path.join(ROOT, "src"))
+        from launchplan.facts.models.hf_classes import _TYPE_DEFAULTS
+
+        done = subprocess.run([sys.executable, __file__, "--worker", "defaults"],
+                              input=json.dumps(sorted(_TYPE_DEFAULTS)), capture_output=True,
+                              text=True, check=True)
+        with open(OUT) as f:
+            recorded = json.load(f)
+        recorded.update(json.loads(done.stdout))
+        with open(OUT, "w") as f:
+            json.dump(recorded, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"rewrote the class rows of {OUT}")
         return
     cases = json.load(open(CASES))
     by_platform: dict[str, list[str]] = {}

@@ -544,3 +544,12 @@ def test_locateanything_counts_kimi_vl_moonvit_and_its_projector():
     two = plan_weights(m, Parallel(tp=2)).breakdown["vision"]
     assert one.breakdown["vision"] - two == 27 * (3456 * 1153 + 1152 * 1152 + 4304 * 1153
                                                   + 1152 * 4304)
+
+
+def test_a_text_config_leaving_its_sizes_to_the_class_still_has_mlps():
+    """llava-hf's ``text_config`` names only its type, context and vocabulary: LlamaConfig
+    fills in the rest, the MLP width (11008) with it. Counted without MLPs the model was 2.7B;
+    llava-hf/llava-1.5-7b-hf's model card gives 7.06B parameters."""
+    folder = Path(__file__).resolve().parents[1] / "parity" / "models" / "llava-1.5-7b-hf"
+    params, _ = checkpoint_size(load_model(str(folder)))
+    assert params == pytest.approx(7.06e9, rel=0.01)

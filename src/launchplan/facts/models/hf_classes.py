@@ -582,11 +582,55 @@ _MAMBA_CHUNK_DEFAULTS: Mapping[str, int] = {
     "bamba": 256, "falcon_h1": 256, "falcon_mamba": 256, "granitemoehybrid": 256,
     "lfm2": 1, "lfm2_moe": 1, "mamba": 256, "mamba2": 256, "nemotron_h": 256,
 }
-_TYPE_DEFAULTS = {
-    t: (_ClassSpec({**spec.defaults, "mamba_chunk_size": _MAMBA_CHUNK_DEFAULTS[t]},
-                   spec.not_null) if t in _MAMBA_CHUNK_DEFAULTS else spec)
-    for t, spec in _TYPE_DEFAULTS.items()
+#: The MLP widths a class fills in when the file leaves them out, as (``intermediate_size``,
+#: ``moe_intermediate_size``; None: the class has none). A sub-config that leaves its sizes
+#: to the class (llava-hf's ``text_config`` naming only ``model_type``) still has MLPs, and
+#: the weights count them at the class's width, as SGLang builds them.
+_MLP_DEFAULTS: Mapping[str, tuple[int | None, int | None]] = {
+    "afmoe": (11008, 256), "apertus": (14336, None), "arcee": (18432, None),
+    "bamba": (14336, None), "beam": (20480, 2560), "cohere": (22528, None),
+    "cohere2": (22528, None), "deepseek_v2": (11008, 1407), "deepseek_v3": (18432, 2048),
+    "deepseek_v32": (18432, 2048), "deepseek_v4": (18432, 2048), "dots1": (10944, 1408),
+    "embedding_gemma2_text": (2048, None), "ernie4_5": (3072, None),
+    "ernie4_5_moe": (12288, 1536), "exaone": (8192, None), "exaone4": (16384, None),
+    "falcon_h1": (14336, None), "falcon_mamba": (1536, None), "gemma": (24576, None),
+    "gemma2": (9216, None), "gemma3_text": (9216, None), "glm": (13696, None),
+    "glm4": (13696, None), "glm4_moe": (10944, 1408), "glm4_moe_lite": (10240, 1536),
+    "glm_moe_dsa": (12288, 2048), "gpt_neox": (24576, None), "gpt_oss": (2880, None),
+    "granite": (11008, None), "granitemoe": (11008, None), "granitemoehybrid": (8192, None),
+    "hunyuan_v1_dense": (11008, None), "hunyuan_v1_moe": (11008, None),
+    "internlm3": (10240, None), "jamba": (14336, None), "kimi_k2": (18432, 2048),
+    "kimi_linear": (11008, None), "lfm2": (12288, None), "lfm2_moe": (7168, 1792),
+    "llama": (11008, None), "llama4_text": (8192, None), "longcat_flash": (12288, 2048),
+    "mamba": (1536, None), "minicpm3": (6400, None), "minimax": (14336, None),
+    "minimax_m2": (1536, None), "mistral": (14336, None), "mixtral": (14336, None),
+    "nemotron": (24576, None), "nemotron_h": (21504, 7688), "olmo": (11008, None),
+    "olmo2": (11008, None), "olmo3": (11008, None), "olmoe": (2048, None),
+    "persimmon": (16384, None), "phi": (8192, None), "phi3": (8192, None),
+    "phimoe": (6400, None), "qwen2": (22016, None), "qwen2_5_omni_text": (18944, None),
+    "qwen2_5_vl_text": (29568, None), "qwen2_moe": (5632, 1408), "qwen2_vl_text": (29568, None),
+    "qwen3": (22016, None), "qwen3_5_moe_text": (5632, 512), "qwen3_5_text": (5632, 512),
+    "qwen3_moe": (6144, 768), "qwen3_next": (5632, 512), "qwen3_omni_moe_text": (18944, 768),
+    "qwen3_vl_moe_text": (5632, 1408), "qwen3_vl_text": (22016, None),
+    "sarvam_mla": (16384, 2048), "seed_oss": (27648, None), "smollm3": (11008, None),
+    "stablelm": (6912, None), "starcoder2": (12288, None), "step3p5": (11264, 1280),
+    "zamba2": (10240, None),
 }
+
+
+def _with_table_defaults(t: str, spec: _ClassSpec) -> _ClassSpec:
+    extra: dict[str, Any] = {}
+    if t in _MAMBA_CHUNK_DEFAULTS:
+        extra["mamba_chunk_size"] = _MAMBA_CHUNK_DEFAULTS[t]
+    dense, moe = _MLP_DEFAULTS.get(t, (None, None))
+    if dense is not None:
+        extra["intermediate_size"] = dense
+    if moe is not None:
+        extra["moe_intermediate_size"] = moe
+    return _ClassSpec({**spec.defaults, **extra}, spec.not_null) if extra else spec
+
+
+_TYPE_DEFAULTS = {t: _with_table_defaults(t, spec) for t, spec in _TYPE_DEFAULTS.items()}
 
 #: A VLM's text sub-config without a ``model_type`` takes its parent class's default type
 #: (only parents whose default text type has a row in ``_TYPE_DEFAULTS`` are listed).
