@@ -29,6 +29,7 @@ PIPELINE: tuple[str, ...] = (
     "prefill_cp_platform_check",  # 0.5.21 only: no prefill CP on ROCm
     "aux_hidden_state_capture",
     "model_config_parser_known",  # 0.5.23: the config is first read here (Muse Spark env)
+    "remote_code_needs_trust",  # 0.5.23: the same first read
     "serving_value_checks",
     "ssl_http_checks",
     "asr_value_checks",
@@ -53,7 +54,7 @@ PIPELINE: tuple[str, ...] = (
     # Phase.GRAPH_DEFAULTS (the model config is first built: its quantization check)
     "quantize_and_serve_check",
     "model_config_parser_at_model_config",  # 0.5.21-0.5.22: where the model config is built
-    "remote_code_needs_trust",
+    "remote_code_needs_trust_at_model_config",  # 0.5.21-0.5.22
     "context_length_limit",
     "model_quantization_check",
     "inkling_prefill_graph_default",
@@ -326,6 +327,7 @@ RULESETS: dict[str, RuleSet] = {
         "SGLang 0.5.23 plus the later FA4 fix: no page-128 force under a full prefill graph",
         MappingProxyType({"dp_attention_spelling": ABSENT,
                           "model_config_parser_at_model_config": ABSENT,
+                          "remote_code_needs_trust_at_model_config": ABSENT,
                           "prefill_cp_platform_check": ABSENT,
                           **dict.fromkeys(ONLY_0_5_21, ABSENT)}),
     ),
@@ -334,6 +336,7 @@ RULESETS: dict[str, RuleSet] = {
         "SGLang 0.5.23 exactly",
         MappingProxyType({"fa4_page_constraint": "0.5.23", "dp_attention_spelling": ABSENT,
                           "model_config_parser_at_model_config": ABSENT,
+                          "remote_code_needs_trust_at_model_config": ABSENT,
                           "prefill_cp_platform_check": ABSENT,
                           **dict.fromkeys(ONLY_0_5_21, ABSENT)}),
     ),
@@ -370,6 +373,7 @@ RULESETS: dict[str, RuleSet] = {
             "prefill_cp_platform_check": ABSENT,  # prefill CP on ROCm is back in 0.5.22
             # no config read before the model config is built: the parser is looked up there
             "model_config_parser_known": ABSENT,
+            "remote_code_needs_trust": ABSENT,
             "elastic_ep_scale_up": "0.5.22",  # no attention-replica layout checks
             "beam_overrides": ABSENT,  # Beam's trtllm_mha default came in 0.5.23
             "flashinfer_allreduce_fusion_auto_enable": "0.5.22",  # no MiMo-V2 CuTeDSL default
@@ -449,6 +453,7 @@ RULESETS: dict[str, RuleSet] = {
             "other_validations": "0.5.21",
             "language_model_only_checks": "0.5.21",
             "model_config_parser_known": ABSENT,
+            "remote_code_needs_trust": ABSENT,
             "elastic_ep_scale_up": "0.5.22",
             "beam_overrides": ABSENT,
             "deepseek_v4_defaults": "0.5.22",

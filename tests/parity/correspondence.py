@@ -21,7 +21,8 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"User-specified context_length \(\d+\) is greater than the derived",
          {"context_length_limit"}),
         (r"Unknown quantization method", {"model_quantization_check"}),
-        (r"contains custom code which must be executed", {"remote_code_needs_trust"}),
+        (r"contains custom code which must be executed",
+         {"remote_code_needs_trust", "remote_code_needs_trust_at_model_config"}),
         # attention backends and their platforms
         (r"TRTLLM MHA backend for (decode|prefill)", {"trtllm_mha_platform_checks"}),
         (r"TRTLLM FMHAv2 prefill on SM120", {"trtllm_mha_platform_checks"}),

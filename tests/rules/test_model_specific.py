@@ -50,6 +50,7 @@ from launchplan.rules.model_specific import (
     model_quantization_check,
     prefill_decode_interval_default,
     remote_code_needs_trust,
+    remote_code_needs_trust_at_model_config,
     sparse_head_overlap_disable,
 )
 from tests.rules.conftest import decide, make_view
@@ -523,3 +524,35 @@ def test_quantize_and_serve_is_refused_with_or_without_modelopt(compat):
         assert refused.value.source == "quantize_and_serve_check"
         assert said in refused.value.message
     assert resolve([], gpu="h100", model_path="llama-3.1-8b", compat=compat)
+
+
+def test_0_5_23_reads_a_remote_code_config_before_the_decode_cp_checks(tmp_path, facts):
+    """0.5.23 reads the config for every launch right after the model-independent checks
+    (Muse Spark's environment step), so a remote-code checkpoint without --trust-remote-code
+    meets that refusal before ``--dcp-size 0`` does (SGLang's answer, recorded as probe
+    line w10d/63); 0.5.21 and 0.5.22 read it only where the model config is first built."""
+    import json
+
+    from launchplan import resolve
+    from launchplan.errors import Refusal
+
+    folder = tmp_path / "remote"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({
+        "architectures": ["AcmeForCausalLM"], "model_type": "acme_private",
+        "auto_map": {"AutoConfig": "configuration_acme.AcmeConfig"}, "hidden_size": 1024,
+        "num_attention_heads": 16, "num_hidden_layers": 4, "vocab_size": 32000,
+        "intermediate_size": 4096}))
+    for compat, rule in (("default", "remote_code_needs_trust"),
+                         ("0.5.23", "remote_code_needs_trust"),
+                         ("0.5.22", "decode_context_parallel_checks"),
+                         ("0.5.21", "decode_context_parallel_checks")):
+        with pytest.raises(Refusal) as refused:
+            resolve(fields={"dcp_size": 0}, gpu="h100", model_path=str(folder), compat=compat)
+        assert refused.value.source == rule, compat
+    with pytest.raises(Refusal) as refused:
+        resolve(fields={}, gpu="h100", model_path=str(folder), compat="0.5.21")
+    assert refused.value.source == "remote_code_needs_trust_at_model_config"
+    remote = facts("AcmeForCausalLM", "acme_private",
+                   auto_map={"AutoConfig": "configuration_acme.AcmeConfig"})
+    assert isinstance(remote_code_needs_trust_at_model_config(view("h100", remote)), Refuse)

@@ -63,11 +63,24 @@ def quantize_and_serve_check(v: View) -> Refuse | None:
                   "the model with ModelOpt first, then serve the exported checkpoint")
 
 
-@rule(
-    phase=Phase.GRAPH_DEFAULTS,
+def _untrusted_remote_code(v: View) -> Refuse | None:
+    model = v.model
+    if model.model_type_known or not model.has_remote_code or v.trust_remote_code:
+        return None
+    return Refuse(f"the checkpoint's config class (model_type {model.model_type!r}) is defined "
+                  "by code in its repository, which runs only with --trust-remote-code")
+
+
+_REMOTE_CODE = dict(
     reads=("trust_remote_code",),
     facts=("model.model_type_known", "model.has_remote_code", "model.model_type"),
-    sglang="get_config: AutoConfig.from_pretrained (first model_config_of, step 22)",
+)
+
+
+@rule(
+    phase=Phase.BOOTSTRAP,
+    **_REMOTE_CODE,
+    sglang="apply_muse_spark_env_defaults: get_config, AutoConfig.from_pretrained (0.5.23)",
 )
 def remote_code_needs_trust(v: View) -> Refuse | None:
     """A checkpoint whose config class only its own code defines needs --trust-remote-code.
@@ -75,17 +88,34 @@ def remote_code_needs_trust(v: View) -> Refuse | None:
     When: the config's ``model_type`` is one neither transformers nor SGLang registers and
         its ``auto_map`` names the checkpoint's configuration code (DeciLM's ``nemotron-nas``,
         Llama-3.3-Nemotron-Super-49B), and ``--trust-remote-code`` is off.
-    Effect: refuses; with the flag the config is read as given (launchplan reads the JSON
-        only, never runs that code, and says so in the model's caveats).
+    Effect: refuses, right after the model-independent checks: before the multimodal, PD and
+        decode-CP checks (a ``--dcp-size 0`` launch of such a checkpoint meets this first).
+        With the flag the config is read as given (launchplan reads the JSON only, never
+        runs that code, and says so in the model's caveats).
     Why: transformers' ``AutoConfig.from_pretrained`` refuses to run a repository's own code
-        unless trusted, and SGLang builds the model config with it while resolving.
+        unless trusted, and SGLang 0.5.23 first reads the config there, for every launch, to
+        apply Muse Spark's environment defaults (``apply_muse_spark_env_defaults``).
     Assumes: nothing.
     """
-    model = v.model
-    if model.model_type_known or not model.has_remote_code or v.trust_remote_code:
-        return None
-    return Refuse(f"the checkpoint's config class (model_type {model.model_type!r}) is defined "
-                  "by code in its repository, which runs only with --trust-remote-code")
+    return _untrusted_remote_code(v)
+
+
+@rule(
+    phase=Phase.GRAPH_DEFAULTS,
+    **_REMOTE_CODE,
+    sglang="get_config: AutoConfig.from_pretrained (first model_config_of, step 22; "
+    "0.5.21-0.5.22)",
+)
+def remote_code_needs_trust_at_model_config(v: View) -> Refuse | None:
+    """Before 0.5.23 the remote-code refusal comes where the model config is first built.
+
+    When: as ``remote_code_needs_trust`` (SGLang 0.5.21 and 0.5.22).
+    Effect: as ``remote_code_needs_trust``, after the PD and decode-CP checks.
+    Why: those releases read no model config before the model config is first built, ahead
+        of the context length (no Muse Spark environment step).
+    Assumes: nothing.
+    """
+    return _untrusted_remote_code(v)
 
 
 @rule(

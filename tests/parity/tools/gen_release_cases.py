@@ -173,6 +173,13 @@ MORE: list[tuple[str, str, str, list[str], dict[str, str]]] = [
         "--cp-strategy", "interleave"], {}),
     ("dcp-prefill-cp/dsv3/h200/no-strategy", "h200", DSV3, [
         "--tp-size", "8", "--dcp-size", "4", "--enable-prefill-cp"], {}),
+    # 0.5.23 reads the config for every launch before the decode-CP checks (the Muse Spark
+    # environment step): a remote-code checkpoint without --trust-remote-code is refused
+    # there; 0.5.21/0.5.22 meet the decode-CP check first (probe line w10d/63)
+    ("remote-code/moss-vl/mi300x/dcp-0", "mi300x", "parity-models/moss-vl-synth", [
+        "--dcp-size", "0"], {}),
+    ("remote-code/moss-vl/h100/dcp-0-trusted", "h100", "parity-models/moss-vl-synth", [
+        "--dcp-size", "0", "--trust-remote-code"], {}),
 ]
 
 
