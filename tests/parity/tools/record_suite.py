@@ -104,6 +104,14 @@ def _option(argv: list[str], flag: str, default: str | None) -> str | None:
 
 
 def main(argv: list[str]) -> int:
+    if not argv or argv[0].startswith("-"):  # no suite named first: say how instead
+        asked = argv[:1] in (["--help"], ["-h"])
+        print((__doc__ or "").strip(), file=sys.stdout if asked else sys.stderr)
+        return 0 if asked else 2
+    missing = [s for s in argv[0].split(",") if not (DATA / f"{s}-cases.json").is_file()]
+    if missing:
+        print(f"record_suite: no suite named {', '.join(missing)} in {DATA}", file=sys.stderr)
+        return 2
     suites, jobs = argv[0].split(","), _option(argv, "--jobs", "1")
     release = _option(argv, "--release", None)
     if release is not None:
