@@ -138,10 +138,11 @@ def plain_values(result: Any) -> dict[str, Any]:
     final = result.final if type(result) is Result else None
     if final is None:
         return _fill({}, result)
-    fallbacks = _FALLBACKS.get(id(result._fields))
-    if fallbacks is None or fallbacks[0] is not result._fields:
-        fallbacks = _fallbacks(result._fields)
-    for name, fallback in fallbacks[1]:
+    defaults = result._defaults
+    hit = _BASES.get(id(defaults))  # the release's fallbacks, as ``_fill`` finds them
+    fallbacks = hit[2] if hit is not None and hit[0] is defaults else _base(
+        result._fields, defaults)[1]
+    for name, fallback in fallbacks:
         if final.get(name, fallback) is None:
             _fallen_back(final, result, name, fallback)
     return final
@@ -152,17 +153,6 @@ def _fallen_back(final: dict[str, Any], result: Any, name: str, fallback: Any) -
     field's fallback (the input's own ``None`` too); a declared ``None`` stays."""
     if name not in result._overlay or name not in result.declared():
         final[name] = fallback
-
-
-#: per field table (a release's): (the table, its fields' (name, fallback) pairs)
-_FALLBACKS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}
-
-
-def _fallbacks(fields: Any) -> tuple[Any, tuple[tuple[str, Any], ...]]:
-    pairs = tuple((name, field.fallback) for name, field in fields.items()
-                  if field.fallback is not None)
-    _FALLBACKS[id(fields)] = (fields, pairs)
-    return fields, pairs
 
 
 def as_values(values: dict[str, Any], record: Any) -> Values:

@@ -80,7 +80,7 @@ _REMOTE_CODE = dict(
 @rule(
     phase=Phase.BOOTSTRAP,
     **_REMOTE_CODE,
-    sglang="apply_muse_spark_env_defaults: get_config, AutoConfig.from_pretrained (0.5.23)",
+    sglang="apply_muse_spark_env_defaults: get_config, AutoConfig.from_pretrained",
 )
 def remote_code_needs_trust(v: View) -> Refuse | None:
     """A checkpoint whose config class only its own code defines needs --trust-remote-code.
