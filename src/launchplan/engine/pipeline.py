@@ -7,7 +7,7 @@ stops the run and carries everything decided before it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -101,7 +101,7 @@ class _Plan:
     def index(self) -> _Index:
         """Which steps each field reaches (for early cut-off), built once per plan."""
         if self._index is None:
-            self._index = _index_of(self.steps, self.depends())
+            self._index = _index_of(self.steps, self.depends)
         return self._index
 
 
@@ -499,10 +499,12 @@ class _Index:
 _INDEXES: dict[tuple[int, ...], tuple[tuple[Any, ...], _Index]] = {}
 
 
-def _index_of(steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...]) -> _Index:
+def _index_of(steps: list[tuple[Any, ...]],
+              depends: Callable[[], tuple[frozenset[str], ...]]) -> _Index:
     """The index of these rule steps, shared by every plan with the same steps (targets and
     models admit the same rules far more often than not: building one costs milliseconds,
-    a ``check`` meets a thousand plans)."""
+    a ``check`` meets a thousand plans). ``depends`` is asked only when the index is new:
+    the read sets cost as much as the index."""
     specs = tuple(step[0] for step in steps)
     key = tuple(map(id, specs))
     found = _INDEXES.get(key)
@@ -510,7 +512,7 @@ def _index_of(steps: list[tuple[Any, ...]], depends: tuple[frozenset[str], ...])
         return found[1]
     if len(_INDEXES) >= 256:
         _INDEXES.clear()
-    index = _Index(steps, depends)
+    index = _Index(steps, depends())
     _INDEXES[key] = (specs, index)
     return index
 
