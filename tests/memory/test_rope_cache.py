@@ -53,6 +53,11 @@ def test_gemma3_keeps_a_second_table_for_its_sliding_layers():
     assert _rope("tests/parity/models/gemma-3-4b-it") == 2 * 131072 * 256 * FP32
 
 
+def test_a_partial_factor_inside_rope_parameters_narrows_the_table():
+    # Qwen3.5 as published keeps its 0.25 only in rope_parameters: 64 of 256 head columns
+    assert _rope("src/launchplan/facts/data/hub/Qwen--Qwen3.5-9B") == 262144 * 64 * FP32
+
+
 def test_bert_encoders_have_no_rotary_table():
     assert _rope("tests/parity/models/bge-large-en-v1.5") == 0
 

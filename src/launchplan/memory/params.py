@@ -137,6 +137,10 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     rotary = _int(t, "qk_rope_head_dim") or _int(t, "head_dim") or (
         _int(t, "hidden_size") // max(1, _int(t, "num_attention_heads")))
     factor = t.get("partial_rotary_factor")
+    params = t.get("rope_parameters")
+    if factor is None and isinstance(params, Mapping):  # where transformers 5 writes it
+        # (Qwen3.5 as published: SGLang's table is 64 of the 256 head columns wide)
+        factor = params.get("partial_rotary_factor")
     if isinstance(factor, (int, float)) and 0 < factor < 1:
         rotary = int(rotary * factor)
     if mt == "minimax_m2" and _int(t, "rotary_dim"):  # MiniMax-M2 names its rotary width

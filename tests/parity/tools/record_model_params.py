@@ -99,6 +99,9 @@ CASES = (
     # Muse Glimmer: gated attention output, four norms, a head padded to 128 rows, its
     # own vision tower and adapter
     ("muse-glimmer-30b", "tests/parity/models/muse-glimmer-30b", None, []),
+    # Qwen3.5 as published: its partial rotary factor only inside rope_parameters
+    ("qwen3.5-9b-hub", f"{HUB}/Qwen--Qwen3.5-9B", None, []),
+    ("qwen3.5-35b-a3b-hub", f"{HUB}/Qwen--Qwen3.5-35B-A3B", None, []),
 )
 
 
