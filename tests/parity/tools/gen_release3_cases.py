@@ -37,6 +37,7 @@ from tests.parity.tools import gen_wild_cases as wild
 SEED = 7303  # the release-leaning probe r2p7303 (gen_release2_cases --probe 7303): its first
 COUNT = 80  # lines
 UNIFIED = ["--enable-unified-memory"]
+QWEN3_VL = "parity-models/qwen3-vl-30b-a3b-instruct"
 EAGLE_DRAFT = ["--speculative-draft-model-path", "models/llama-3.1-8b-eagle"]
 DSPARK = ["--speculative-algorithm", "DSPARK", *EAGLE_DRAFT]
 GEMMA3 = "parity-models/gemma-3-4b-it"
@@ -245,6 +246,12 @@ AIMED: list[tuple[str, str, str, list[str], dict[str, str]]] = [
     # HiCache: unified memory's page_first_direct layout (0.5.23 moves it to page_first)
     ("hicache/unified-direct", "h100", LLAMA, UNIFIED + [
         "--enable-hierarchical-cache", "--hicache-mem-layout", "page_first_direct"], {}),
+    # a typed --radix-eviction-policy is kept where Qwen3-VL's large-Hopper serving defaults
+    # (0.5.23) would pick priority: SGLang's command-line entry notes the flag as typed
+    ("entry/typed-lru-qwen3-vl-h100", "h100", QWEN3_VL, ["--radix-eviction-policy", "lru"], {}),
+    ("entry/typed-lru-qwen3-vl-h200", "h200", QWEN3_VL, ["--radix-eviction-policy=lru"], {}),
+    ("entry/default-policy-qwen3-vl-h100", "h100", QWEN3_VL, [
+        "--prefill-decode-interval", "8"], {}),
 ]
 #: fields the aimed lines' branches write, compared in those lines
 AIMED_FIELDS = ["disaggregation_bootstrap_port", "enable_page_major_kv_layout",

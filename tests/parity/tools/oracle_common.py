@@ -35,4 +35,36 @@ def load_oracle() -> Any:
     module = importlib.util.module_from_spec(spec)
     sys.modules["sglang_oracle"] = module
     spec.loader.exec_module(module)
+    _note_typed_policy(module)
     return module
+
+
+#: The one flag SGLang's command-line entry notes as typed before ``ServerArgs`` is built.
+TYPED_FLAG = "--radix-eviction-policy"
+
+
+def _note_typed_policy(oracle: Any) -> None:
+    """Give each argv case what SGLang's command-line entry (``prepare_server_args``) gives a
+    launch: whether ``--radix-eviction-policy`` was typed, noted before ``ServerArgs`` is
+    built. The oracle parses argv itself and skips that step, so a typed ``lru`` read as the
+    default, and Qwen3-VL's large-Hopper serving overrides replaced it with ``priority``, where
+    a real ``sglang serve`` keeps it. ``Engine(**kwargs)`` cases (no argv) stay unmarked, as
+    SGLang leaves them. The patch is made in each case's forked child and dies with it."""
+    run_case = oracle.run_case
+
+    def run_case_from_the_entry(case: dict, facts: dict) -> dict:
+        argv = case.get("argv")
+        if argv is not None and any(a == TYPED_FLAG or str(a).startswith(TYPED_FLAG + "=")
+                                    for a in argv):
+            from sglang.srt.server_args import ServerArgs
+
+            build = ServerArgs.from_cli_args.__func__
+
+            def from_cli_args(cls: Any, args: Any) -> Any:
+                args._radix_eviction_policy_explicitly_set = True
+                return build(cls, args)
+
+            ServerArgs.from_cli_args = classmethod(from_cli_args)
+        return run_case(case, facts)
+
+    oracle.run_case = run_case_from_the_entry

@@ -19,10 +19,11 @@ as absolute paths, as are ``shipped/<ORG--NAME>`` (the Hub configs launchplan sh
 name, or launchplan's bundled model of that name when the oracle has none. ``--missing``
 records only the cases that have no answer yet and merges them into the existing files (in
 case order); a case the oracle stops at ``--timeout`` (seconds per case, the oracle's own
-default otherwise) is written as its error row, so ``--missing`` does not take it again. A
-suite in ``LAUNCHER_SUITES`` is recorded through its wrapper of the oracle:
-``launcher_oracle.py`` (SGLang's launcher check too) or ``targets_oracle.py`` (the catalog's
-further GPU targets).
+default otherwise) is written as its error row, so ``--missing`` does not take it again.
+Suites run through a wrapper of the oracle: ``targets_oracle.py`` (the catalog's further GPU
+targets too), or for ``LAUNCHER_SUITES`` ``launcher_oracle.py`` (SGLang's launcher check
+too); both note a typed ``--radix-eviction-policy`` as SGLang's command-line entry does
+(``oracle_common``).
 """
 
 from __future__ import annotations
@@ -41,35 +42,14 @@ ORACLE = Path(os.environ.get("LAUNCHPLAN_ORACLE_DIR", "/work/shared/oracle"))
 PREFIX, ORACLE_PREFIX = "parity-models/", "models/"
 SHIPPED, SHIPPED_PREFIX = BUNDLED.parent / "hub", "shipped/"  # the Hub configs launchplan ships
 PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
-# suites recorded through a wrapper of the oracle: "launcher" adds the launcher's
-# check_server_args after resolution (as does "refusals"), "targets", "wild5" to "wild10",
-# "pasted" and "pastedtargets", "logs" (a log's GPU is often one of the catalog's) and the
-# draws on other configs ("hubdraws", "shipdraws", "synthdraws", "envdraws", "archdraws" to
-# "archdraws5") simulate the catalog's further GPU targets too, as do the probe draws (a
-# suite named probe*);
-# "ibdevices" and "imex" need its simulated InfiniBand devices and IMEX channel
+# Every suite is recorded through a wrapper of the oracle. ``targets_oracle.py`` by default:
+# the catalog's further GPU targets (the nine simulated platforms as the oracle has them),
+# simulated InfiniBand devices and IMEX channel when a case's env asks, and, as every wrapper
+# (``oracle_common.load_oracle``), a typed --radix-eviction-policy noted as SGLang's
+# command-line entry notes it. "launcher" and "refusals" add the launcher's
+# check_server_args after resolution.
+TARGETS_ORACLE = Path(__file__).with_name("targets_oracle.py")
 LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
-                   "targets": Path(__file__).with_name("targets_oracle.py"),
-                   "wild5": Path(__file__).with_name("targets_oracle.py"),
-                   "wild6": Path(__file__).with_name("targets_oracle.py"),
-                   "wild7": Path(__file__).with_name("targets_oracle.py"),
-                   "wild8": Path(__file__).with_name("targets_oracle.py"),
-                   "wild9": Path(__file__).with_name("targets_oracle.py"),
-                   "wild10": Path(__file__).with_name("targets_oracle.py"),
-                   "pasted": Path(__file__).with_name("targets_oracle.py"),
-                   "pastedtargets": Path(__file__).with_name("targets_oracle.py"),
-                   "hubdraws": Path(__file__).with_name("targets_oracle.py"),
-                   "shipdraws": Path(__file__).with_name("targets_oracle.py"),
-                   "synthdraws": Path(__file__).with_name("targets_oracle.py"),
-                   "envdraws": Path(__file__).with_name("targets_oracle.py"),
-                   "logs": Path(__file__).with_name("targets_oracle.py"),
-                   "archdraws": Path(__file__).with_name("targets_oracle.py"),
-                   "archdraws2": Path(__file__).with_name("targets_oracle.py"),
-                   "archdraws3": Path(__file__).with_name("targets_oracle.py"),
-                   "archdraws4": Path(__file__).with_name("targets_oracle.py"),
-                   "archdraws5": Path(__file__).with_name("targets_oracle.py"),
-                   "ibdevices": Path(__file__).with_name("targets_oracle.py"),
-                   "imex": Path(__file__).with_name("targets_oracle.py"),
                    "refusals": Path(__file__).with_name("launcher_oracle.py")}
 
 
@@ -125,8 +105,7 @@ def main(argv: list[str]) -> int:
     names = [c["name"] for s in suites for c in cases[s]]
     if len(names) != len(set(names)):
         raise SystemExit(f"{','.join(suites)}: duplicate case names")
-    scripts = {LAUNCHER_SUITES.get("targets" if s.startswith("probe") else s,
-                                   ORACLE / "sglang_oracle.py") for s in suites}
+    scripts = {LAUNCHER_SUITES.get(s, TARGETS_ORACLE) for s in suites}
     if len(scripts) != 1:
         raise SystemExit(f"{','.join(suites)}: launcher suites ({', '.join(LAUNCHER_SUITES)}) "
                          "are recorded in a batch of their own")
