@@ -310,3 +310,17 @@ def test_a_taskfiles_cmds_run_with_its_vars_filled_and_its_env_exported():
     # a name the task's vars do not set comes from Task's caller: left open
     assert unpaste([taskfile]) == (
         ["--model-path", "Qwen/Qwen3-8B", "--tp", "2", "--port", "${PORT}"], ["SGLANG_X=1"])
+
+
+@pytest.mark.parametrize("call", ["prepare_server_args(args)", "prepare_server_args([*args])",
+                                  "sargs.prepare_server_args(args)"])
+def test_a_list_of_flags_handed_to_sglangs_own_parser_is_the_launch(call):
+    # the script holds no launcher word: SGLang's parser takes the list as its command line
+    script = ("from sglang.srt.entrypoints.http_server import launch_server\n"
+              "from sglang.srt import server_args as sargs\n"
+              "if __name__ == '__main__':\n"
+              "    args = ['--model-path', 'Qwen/Qwen3-8B', '--tp', '2']\n"
+              f"    launch_server({call})\n")
+    argv, _ = unpaste([script.replace("[*args]", "['--model-path', 'Qwen/Qwen3-8B', "
+                                                  "'--tp', '2']")])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
