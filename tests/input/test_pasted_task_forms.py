@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import unpaste
+from launchplan.input.pasted import launch_count, unpaste
 
 SKYPILOT = """\
 envs:
@@ -324,3 +324,17 @@ def test_a_list_of_flags_handed_to_sglangs_own_parser_is_the_launch(call):
     argv, _ = unpaste([script.replace("[*args]", "['--model-path', 'Qwen/Qwen3-8B', "
                                                   "'--tp', '2']")])
     assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+
+
+def test_a_python_warning_printed_after_the_launch_is_output_not_a_second_launch():
+    # SGLang's launcher warns on start and quotes `sglang serve` in the warning's message
+    text = ("(sglang) root@cd358b8592fa:~/sglang# python3 -m sglang.launch_server "
+            "--model Qwen/Qwen3-8B\n"
+            "/home/sglang/python/sglang/launch_server.py:54: UserWarning: 'python -m "
+            "sglang.launch_server' is still supported, but 'sglang serve' is the "
+            "recommended entrypoint.\n"
+            "  Example: sglang serve --model-path <model> [options]\n"
+            "  warnings.warn(\n"
+            "[2026-05-22 15:58:14] Warning: You are sending unauthenticated requests\n")
+    assert launch_count([text]) == 1
+    assert unpaste([text])[0] == ["--model", "Qwen/Qwen3-8B"]

@@ -680,6 +680,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     from launchplan.input.heredoc import run_inline, split_off
     from launchplan.input.systemd_unit import inline_written
 
+    text = _without_python_warnings(text)
     text = inline_written(text, notes)  # a unit a here-document writes: what it runs
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _unwrapped_flags(_terminal_rejoined(_inline_code(text), notes), notes)
@@ -694,6 +695,29 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
     return words
+
+
+#: The first line of a warning Python prints (``/x/launch_server.py:54: UserWarning: ...``).
+_PY_WARNING = re.compile(r"^\S+\.py:\d+: \w*Warning: ")
+
+
+def _without_python_warnings(text: str) -> str:
+    """``text`` without the warnings Python printed in a pasted terminal session: a warning's
+    first line names the file and line that raised it, and the lines after it that start
+    indented are the rest of its message and the source line. They are output, not
+    commands, though they may quote one (SGLang's own ``python -m sglang.launch_server``
+    warning goes on with ``Example: sglang serve --model-path <model> [options]``)."""
+    if "Warning: " not in text:
+        return text
+    out: list[str] = []
+    inside = False
+    for line in text.split("\n"):
+        if _PY_WARNING.match(line):
+            inside = True
+        elif not (inside and line[:1] in (" ", "\t")):
+            inside = False
+            out.append(line)
+    return "\n".join(out)
 
 
 #: The launcher's words in a line (``python -m sglang.launch_server``, ``sglang serve``).
