@@ -338,3 +338,13 @@ def test_a_python_warning_printed_after_the_launch_is_output_not_a_second_launch
             "[2026-05-22 15:58:14] Warning: You are sending unauthenticated requests\n")
     assert launch_count([text]) == 1
     assert unpaste([text])[0] == ["--model", "Qwen/Qwen3-8B"]
+
+
+def test_prose_after_a_code_block_inside_a_blockquote_is_not_the_launchs():
+    # a quoted TL;DR: the fence is quoted too, and the sentence after it names a flag in
+    # inline code; it was read as more words of the launch ("got 'Best'")
+    text = ("> **TL;DR — recommended: `combo` ≈ 24 TPS.**\n> ```\n"
+            "> sglang serve --model-path m --tp 8 \\\n"
+            ">   --schedule-policy lpm\n> ```\n"
+            "> Best **achievable**: add `--json-model-override-args '{\"a\": 1}'`.")
+    assert unpaste([text])[0] == ["--model-path", "m", "--tp", "8", "--schedule-policy", "lpm"]
