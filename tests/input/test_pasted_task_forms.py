@@ -348,3 +348,16 @@ def test_prose_after_a_code_block_inside_a_blockquote_is_not_the_launchs():
             ">   --schedule-policy lpm\n> ```\n"
             "> Best **achievable**: add `--json-model-override-args '{\"a\": 1}'`.")
     assert unpaste([text])[0] == ["--model-path", "m", "--tp", "8", "--schedule-policy", "lpm"]
+
+
+@pytest.mark.parametrize("text, runs", [
+    ("start command: python3 -m sglang.lanuch_server --model-path m --tp-size 2",
+     "python3 -m sglang.lanuch_server"),
+    ("Run it with: docker run --gpus all vllm/vllm-openai --model m", "docker run"),
+])
+def test_a_labelled_one_line_command_that_starts_no_launch_is_named_by_what_it_runs(
+        capsys, text, runs):
+    # the label before the command hid it: the whole line was named as a positional word
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith("launchplan: the pasted text: ") and first.endswith(f"it runs {runs}")

@@ -656,10 +656,18 @@ def _wordy(token: str) -> bool:
     A container or job runner's line counts too: one that starts no launcher (an image given
     only flags) must be refused as running no SGLang launch, not read as a flag's value."""
     stripped = token.strip().lstrip("`")  # a launch in Markdown inline code
-    return stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
-        m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
-        or bool(_SERVE.search(stripped)) or any(
-            _is_runner(w) for w in _RUNNER_START.findall(stripped))
+    if stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
+            m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
+            or bool(_SERVE.search(stripped)) or any(
+                _is_runner(w) for w in _RUNNER_START.findall(stripped)):
+        return True
+    label = _LABEL.match(stripped)  # ``start command: python3 -m ...``: the command after it
+    return label is not None and _wordy(stripped[label.end():])
+
+
+#: A short prose label ending in a colon at the start of a line (``start command:``,
+#: ``Command:``), before the command it names.
+_LABEL = re.compile(r"^(?:[^\s:`=]+ ){0,3}[^\s:`=/]+:[ \t]+(?=\S)")
 
 
 #: The first word of the text or of an inline code span in it (``run `docker run ...` ``).
@@ -1123,6 +1131,10 @@ def _require_flags(segments: list[list[str]]) -> None:
                  and not _ENV_PROMPT.match(w)]  # a ``(base)`` a prompt left behind
         while words and words[0] in ("-", "*", "+"):  # a YAML or Markdown list's item
             words = words[1:]
+        label = next((n for n, w in enumerate(words[:4]) if w.endswith(":")), None)
+        if label is not None and label + 1 < len(words) and (
+                _PYTHON.match(words[label + 1]) or _is_runner(words[label + 1])):
+            words = words[label + 1:]  # ``start command: python3 -m ...``: its program
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
         if _FLAG_WORD.match(words[0]):
