@@ -277,3 +277,16 @@ def test_two_retired_flags_rewritten_to_one_flag_keep_only_the_last():
                          to="0.5.23")
     assert out == ["--attention-backend", "triton", "--tp", "2"]
     assert any("--attention-backend flashinfer left out" in n for n in notes)
+
+
+def test_a_choice_a_release_retired_is_named_with_what_replaced_it(capsys):
+    # SGLang's own quantized-KV docs still write fp4_e2m1; its spelling is closest to
+    # fp8_e5m2, which is no FP4 cache at all
+    from launchplan.commands.main import main
+
+    code = main(["resolve", "--gpu", "b200", "python3 -m sglang.launch_server --model-path "
+                 "deepseek-r1 --kv-cache-dtype fp4_e2m1"])
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert code == 2 and first.startswith("launchplan: --kv-cache-dtype: ")
+    assert "fp4_mx_block16" in first.split("got 'fp4_e2m1'")[1]
+    assert "did you mean" not in first

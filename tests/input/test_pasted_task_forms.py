@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import unpaste
+from launchplan.input.pasted import launch_count, unpaste
 
 SKYPILOT = """\
 envs:
@@ -310,3 +310,54 @@ def test_a_taskfiles_cmds_run_with_its_vars_filled_and_its_env_exported():
     # a name the task's vars do not set comes from Task's caller: left open
     assert unpaste([taskfile]) == (
         ["--model-path", "Qwen/Qwen3-8B", "--tp", "2", "--port", "${PORT}"], ["SGLANG_X=1"])
+
+
+@pytest.mark.parametrize("call", ["prepare_server_args(args)", "prepare_server_args([*args])",
+                                  "sargs.prepare_server_args(args)"])
+def test_a_list_of_flags_handed_to_sglangs_own_parser_is_the_launch(call):
+    # the script holds no launcher word: SGLang's parser takes the list as its command line
+    script = ("from sglang.srt.entrypoints.http_server import launch_server\n"
+              "from sglang.srt import server_args as sargs\n"
+              "if __name__ == '__main__':\n"
+              "    args = ['--model-path', 'Qwen/Qwen3-8B', '--tp', '2']\n"
+              f"    launch_server({call})\n")
+    argv, _ = unpaste([script.replace("[*args]", "['--model-path', 'Qwen/Qwen3-8B', "
+                                                  "'--tp', '2']")])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+
+
+def test_a_python_warning_printed_after_the_launch_is_output_not_a_second_launch():
+    # SGLang's launcher warns on start and quotes `sglang serve` in the warning's message
+    text = ("(sglang) root@cd358b8592fa:~/sglang# python3 -m sglang.launch_server "
+            "--model Qwen/Qwen3-8B\n"
+            "/home/sglang/python/sglang/launch_server.py:54: UserWarning: 'python -m "
+            "sglang.launch_server' is still supported, but 'sglang serve' is the "
+            "recommended entrypoint.\n"
+            "  Example: sglang serve --model-path <model> [options]\n"
+            "  warnings.warn(\n"
+            "[2026-05-22 15:58:14] Warning: You are sending unauthenticated requests\n")
+    assert launch_count([text]) == 1
+    assert unpaste([text])[0] == ["--model", "Qwen/Qwen3-8B"]
+
+
+def test_prose_after_a_code_block_inside_a_blockquote_is_not_the_launchs():
+    # a quoted TL;DR: the fence is quoted too, and the sentence after it names a flag in
+    # inline code; it was read as more words of the launch ("got 'Best'")
+    text = ("> **TL;DR — recommended: `combo` ≈ 24 TPS.**\n> ```\n"
+            "> sglang serve --model-path m --tp 8 \\\n"
+            ">   --schedule-policy lpm\n> ```\n"
+            "> Best **achievable**: add `--json-model-override-args '{\"a\": 1}'`.")
+    assert unpaste([text])[0] == ["--model-path", "m", "--tp", "8", "--schedule-policy", "lpm"]
+
+
+@pytest.mark.parametrize("text, runs", [
+    ("start command: python3 -m sglang.lanuch_server --model-path m --tp-size 2",
+     "python3 -m sglang.lanuch_server"),
+    ("Run it with: docker run --gpus all vllm/vllm-openai --model m", "docker run"),
+])
+def test_a_labelled_one_line_command_that_starts_no_launch_is_named_by_what_it_runs(
+        capsys, text, runs):
+    # the label before the command hid it: the whole line was named as a positional word
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.startswith("launchplan: the pasted text: ") and first.endswith(f"it runs {runs}")

@@ -582,7 +582,8 @@ class _Parse:
                 ok = value in opt.choices  # type: ignore[operator]
             if not ok:
                 raise self.error(at, spelling, _one_of(opt.choices), value,
-                                 _did_you_mean(value, opt.choices))
+                                 _retired_value(opt.canonical or spelling, value)
+                                 or _did_you_mean(value, opt.choices))
         return value
 
     def _take(self, at: int, opt: _Opt, spelling: str, args: list[str]) -> None:
@@ -750,6 +751,12 @@ def _one_of(choices: tuple[Any, ...] | None) -> str:
     if len(shown) <= 8:
         return "one of " + ", ".join(shown)
     return "one of " + ", ".join(shown[:8]) + f", … ({len(shown)} choices)"
+
+
+def _retired_value(flag: str, value: Any) -> str | None:
+    from launchplan.input.migrations import retired_value_hint  # error path only
+
+    return retired_value_hint(flag, value)
 
 
 def _migration(flag: str) -> str | None:

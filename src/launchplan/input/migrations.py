@@ -315,10 +315,26 @@ class RetiredValue(NamedTuple):
 #: Values of current flags that a release stopped accepting (the modeled releases' choices,
 #: diffed; a test keeps this complete). 0.5.22's CUDA-graph config refuses the backend as removed.
 RETIRED_VALUES: dict[tuple[str, str], RetiredValue] = {(v.flag, v.value): v for v in (
-    RetiredValue(f"--cuda-graph-backend-{phase}", "tc_piecewise",
-                 f"the tc_piecewise backend was removed (breakable, full or disabled remain; "
-                 f"without the flag the {phase} default, {default}, applies)", "0.5.22")
-    for phase, default in (("prefill", "breakable"), ("decode", "full")))}
+    *(RetiredValue(f"--cuda-graph-backend-{phase}", "tc_piecewise",
+                   f"the tc_piecewise backend was removed (breakable, full or disabled remain; "
+                   f"without the flag the {phase} default, {default}, applies)", "0.5.22")
+      for phase, default in (("prefill", "breakable"), ("decode", "full"))),
+    # the first FP4 KV cache (PRs 10078 and 12612): MX-style E8M0 scales over blocks of 16,
+    # which the FP4 KV redesign names fp4_mx_block16 beside the E4M3-scaled nvfp4; no
+    # release launchplan models takes the old name (SGLang's own docs still wrote it)
+    RetiredValue("--kv-cache-dtype", "fp4_e2m1",
+                 "the block-16 MX-scaled FP4 KV cache it chose is fp4_mx_block16 now (nvfp4 "
+                 "is the E4M3-scaled one)", "0.5.21"),
+)}
+
+
+def retired_value_hint(flag: str, value: object) -> str | None:
+    """One clause for a choice error: what a value a release stopped taking became."""
+    retired = RETIRED_VALUES.get((flag, str(value)))
+    if retired is None:
+        return None
+    return (f"{flag} {value} is an older SGLang value, refused from {retired.since} on: "
+            f"{retired.note}")
 #: The CP layout names of the retired mode flags, as --cp-strategy values.
 _CP_LAYOUT = {"in-seq-split": "zigzag", "round-robin-split": "interleave"}
 _CP_MODES = ("--nsa-prefill-cp-mode", "--dsa-prefill-cp-mode", "--prefill-cp-mode")

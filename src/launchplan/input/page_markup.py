@@ -120,15 +120,18 @@ def unmarked(text: str) -> str:
         text = _AUTOLINK.sub(_address, text)
     if "```" not in text and "~~~" not in text and ">" not in text and "@@ -" not in text:
         return (_cell_source(text.split("\n")) if '\\n"' in text else None) or text
-    lines = _fenced_only(text.split("\n"))
+    lines = text.split("\n")
+    filled = [line for line in lines if line.strip()]
+    if filled and all(_QUOTE.match(line) for line in filled):
+        # markers first: a quoted reply's code block is fenced inside the quote (``> ```"``),
+        # and the quote's prose around it is no more a command than unquoted prose
+        lines = [_QUOTE.sub("", line, count=1) for line in lines]
+    lines = _fenced_only(lines)
     manifest = _lone_manifest_block(lines)
     if manifest is not None:
         return manifest
     if any(_DIFF_FENCE.match(line) or _HUNK.match(line) for line in lines):
         lines = _new_side(lines)
-    filled = [line for line in lines if line.strip()]
-    if filled and all(_QUOTE.match(line) for line in filled):
-        lines = [_QUOTE.sub("", line, count=1) for line in lines]
     if "```" in text or "~~~" in text:
         lines = ["" if _FENCE.match(line) else line for line in lines]
     return _cell_source(lines) or "\n".join(lines)

@@ -656,10 +656,18 @@ def _wordy(token: str) -> bool:
     A container or job runner's line counts too: one that starts no launcher (an image given
     only flags) must be refused as running no SGLang launch, not read as a flag's value."""
     stripped = token.strip().lstrip("`")  # a launch in Markdown inline code
-    return stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
-        m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
-        or bool(_SERVE.search(stripped)) or any(
-            _is_runner(w) for w in _RUNNER_START.findall(stripped))
+    if stripped.startswith(("-", "python", "sglang", "CUDA_", "SGLANG_")) or any(
+            m in stripped for m in _MODULES) or bool(_ASSIGNMENT.match(stripped.split(" ")[0])) \
+            or bool(_SERVE.search(stripped)) or any(
+                _is_runner(w) for w in _RUNNER_START.findall(stripped)):
+        return True
+    label = _LABEL.match(stripped)  # ``start command: python3 -m ...``: the command after it
+    return label is not None and _wordy(stripped[label.end():])
+
+
+#: A short prose label ending in a colon at the start of a line (``start command:``,
+#: ``Command:``), before the command it names.
+_LABEL = re.compile(r"^(?:[^\s:`=]+ ){0,3}[^\s:`=/]+:[ \t]+(?=\S)")
 
 
 #: The first word of the text or of an inline code span in it (``run `docker run ...` ``).
@@ -680,6 +688,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     from launchplan.input.heredoc import run_inline, split_off
     from launchplan.input.systemd_unit import inline_written
 
+    text = _without_python_warnings(text)
     text = inline_written(text, notes)  # a unit a here-document writes: what it runs
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _unwrapped_flags(_terminal_rejoined(_inline_code(text), notes), notes)
@@ -694,6 +703,29 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
     return words
+
+
+#: The first line of a warning Python prints (``/x/launch_server.py:54: UserWarning: ...``).
+_PY_WARNING = re.compile(r"^\S+\.py:\d+: \w*Warning: ")
+
+
+def _without_python_warnings(text: str) -> str:
+    """``text`` without the warnings Python printed in a pasted terminal session: a warning's
+    first line names the file and line that raised it, and the lines after it that start
+    indented are the rest of its message and the source line. They are output, not
+    commands, though they may quote one (SGLang's own ``python -m sglang.launch_server``
+    warning goes on with ``Example: sglang serve --model-path <model> [options]``)."""
+    if "Warning: " not in text:
+        return text
+    out: list[str] = []
+    inside = False
+    for line in text.split("\n"):
+        if _PY_WARNING.match(line):
+            inside = True
+        elif not (inside and line[:1] in (" ", "\t")):
+            inside = False
+            out.append(line)
+    return "\n".join(out)
 
 
 #: The launcher's words in a line (``python -m sglang.launch_server``, ``sglang serve``).
@@ -1099,6 +1131,10 @@ def _require_flags(segments: list[list[str]]) -> None:
                  and not _ENV_PROMPT.match(w)]  # a ``(base)`` a prompt left behind
         while words and words[0] in ("-", "*", "+"):  # a YAML or Markdown list's item
             words = words[1:]
+        label = next((n for n, w in enumerate(words[:4]) if w.endswith(":")), None)
+        if label is not None and label + 1 < len(words) and (
+                _PYTHON.match(words[label + 1]) or _is_runner(words[label + 1])):
+            words = words[label + 1:]  # ``start command: python3 -m ...``: its program
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
         if _FLAG_WORD.match(words[0]):

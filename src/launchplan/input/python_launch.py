@@ -147,6 +147,11 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
     literals: dict[str, str] | None = None
     for node in ast.walk(tree):
         value: ast.AST = node
+        handed = _parser_argv(tree, node)
+        if handed is not None:
+            if literals is None:
+                literals = _literal_names(tree)
+            return [*_PARSER_LAUNCH, *(_word(e, literals) for e in handed.elts)], handed
         if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
             if literals is None:
                 literals = _literal_names(tree)
@@ -178,6 +183,28 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
             except ValueError:
                 continue
     return None
+
+
+#: SGLang's own functions that parse a list of its flags as its launcher's command line
+#: does: a script that hands one an argument list starts the server those flags describe
+_PARSERS = frozenset({"prepare_server_args"})
+_PARSER_LAUNCH = ("python3", "-m", "sglang.launch_server")
+
+
+def _parser_argv(tree: ast.Module, node: ast.AST) -> ast.List | ast.Tuple | None:
+    """The list of flags ``node`` hands SGLang's own argument parser, when it is such a call
+    (``prepare_server_args(["--model-path", ...])``, or the name of a list the script
+    assigns, ``args = [...]`` then ``prepare_server_args(args)``): the launch the script
+    runs, with no launcher word of its own in the list, so no other form finds it."""
+    if not (isinstance(node, ast.Call) and node.args and (
+            ast.unparse(node.func).rsplit(".", 1)[-1] in _PARSERS)):
+        return None
+    given = node.args[0]
+    if isinstance(given, ast.Name):
+        assigned = [a.value for a in ast.walk(tree) if isinstance(a, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == given.id for t in a.targets)]
+        given = assigned[-1] if assigned else given
+    return given if isinstance(given, (ast.List, ast.Tuple)) else None
 
 
 def _fragment(node: ast.expr) -> bool:

@@ -56,6 +56,7 @@ from launchplan.errors import LaunchplanError
 from launchplan.facts.models import bundled_models
 from launchplan.facts.models.snapshots import HUB_DIR
 from launchplan.facts.targets import get_target
+from launchplan.input.cli import flags_of
 from launchplan.input.fields import FIELDS
 from launchplan.input.pasted import launch_count
 from launchplan.planner import build_raw, local_model
@@ -66,6 +67,8 @@ OUT = PARITY / "data" / "pasted-cases.json"
 #: the recorded exits whose texts launchplan reads through to a plan or a refusal
 PLANNED = (0, 3)
 MODEL_FLAGS = FIELDS["model_path"].flags
+#: every flag spelling of the release the suite is recorded against
+SPELLINGS = frozenset(flags_of())
 #: host facts the oracle's machine cannot stand for (see the docstring): flag -> takes a value
 UNHONOURED = {"--disaggregation-ib-device": True}
 BUNDLED = Path(__file__).resolve().parents[3] / "src" / "launchplan" / "facts" / "data" / "models"
@@ -103,6 +106,15 @@ def remote_code(model: str) -> bool:
     return "auto_map" in json.loads((folder / "config.json").read_text())
 
 
+def spelled(word: str) -> str:
+    """The flag ``word`` stands for in SGLang's parser: itself, or the one spelling it is a
+    unique prefix of (``--trust-remote`` is ``--trust-remote-code``: argparse takes it)."""
+    if not word.startswith("--") or word in SPELLINGS:
+        return word
+    matches = [flag for flag in SPELLINGS if flag.startswith(word)]
+    return matches[0] if len(matches) == 1 else word
+
+
 def for_oracle(argv: list[str], model: str) -> list[str]:
     """``argv`` without the model path's flags and values (the case's ``model`` holds it) and
     the flags the oracle's machine cannot honour (see the docstring)."""
@@ -112,6 +124,7 @@ def for_oracle(argv: list[str], model: str) -> list[str]:
     out, at = [], 0
     while at < len(argv):
         name, eq, _ = argv[at].partition("=")
+        name = spelled(name)
         if name in dropped:
             at += 2 if dropped[name] and not eq else 1
             continue
