@@ -315,6 +315,10 @@ def test_an_address_an_editor_linked_to_itself_is_the_address():
     ("(base) (base) root@node1:~# conda deactivate\nroot@node1:~# python3 -m sglang.check_env\n"
      "CUDA available: True\n", ": it runs conda deactivate, python3 -m sglang.check_env"),
     ("vllm serve Qwen/Qwen3-8B \\\n  --tensor-parallel-size 2", ": it runs vllm serve"),
+    # another engine's launch on one line, bare or after a label, is named the same way
+    ("vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2", ": it runs vllm serve"),
+    ("Command: vllm serve Qwen/Qwen3-8B --tp 2", ": it runs vllm serve"),
+    ("trtllm-serve Qwen/Qwen3-8B --tp_size 2", ": it runs trtllm-serve"),
     # a workflow's YAML list items (``- name: ...``) are no flags
     ("jobs:\n  t:\n    steps:\n      - name: Bench\n        run: |\n          python3 -m "
      "sglang.bench_latency --model m --batch-size 1\n",

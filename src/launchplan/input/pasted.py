@@ -661,8 +661,16 @@ def _wordy(token: str) -> bool:
             or bool(_SERVE.search(stripped)) or any(
                 _is_runner(w) for w in _RUNNER_START.findall(stripped)):
         return True
+    if stripped.split(" ", 1)[0].rsplit("/", 1)[-1] in _OTHER_SERVERS:
+        return True  # another engine's one-line launch: refused by what it runs
     label = _LABEL.match(stripped)  # ``start command: python3 -m ...``: the command after it
     return label is not None and _wordy(stripped[label.end():])
+
+
+#: Other serving engines' launch commands. Pasted on one line, such a command is a command
+#: line (refused as running no SGLang launch, the engine named), not one positional word.
+_OTHER_SERVERS = frozenset({"vllm", "trtllm-serve", "trtllm-llmapi-launch", "lmdeploy",
+                            "text-generation-launcher", "llama-server", "ollama", "mlc_llm"})
 
 
 #: A short prose label ending in a colon at the start of a line (``start command:``,
@@ -1133,7 +1141,8 @@ def _require_flags(segments: list[list[str]]) -> None:
             words = words[1:]
         label = next((n for n, w in enumerate(words[:4]) if w.endswith(":")), None)
         if label is not None and label + 1 < len(words) and (
-                _PYTHON.match(words[label + 1]) or _is_runner(words[label + 1])):
+                _PYTHON.match(words[label + 1]) or _is_runner(words[label + 1])
+                or words[label + 1].rsplit("/", 1)[-1] in _OTHER_SERVERS):
             words = words[label + 1:]  # ``start command: python3 -m ...``: its program
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
