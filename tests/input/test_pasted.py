@@ -523,3 +523,11 @@ def test_assignments_before_a_container_runner_are_the_clients_not_the_launchs(r
 def test_a_scripts_exports_still_reach_a_launch_that_inherits_them(before):
     script = f"export SGLANG_X=1\n{before}python3 -m sglang.launch_server --tp 2"
     assert unpaste([script]) == (["--tp", "2"], ["SGLANG_X=1"])
+
+
+@pytest.mark.parametrize("value", ["Model: sglang test", "sglang test", "vllm serve me"])
+def test_a_flags_value_with_spaces_is_never_read_as_a_pasted_command(value, capsys):
+    # the word after a flag that reads a value is that value, whatever words it holds
+    assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                 "--served-model-name", value, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["resolved"]["served_model_name"] == value

@@ -295,6 +295,14 @@ def _surface(release: str) -> _Surface:
     return surface
 
 
+def takes_value(word: str) -> bool:
+    """Whether ``word`` is a flag spelled in full that reads the next word as its value: that
+    word is a value even with spaces in it (``--served-model-name "Model: sglang test"``),
+    never a pasted command."""
+    opt = _OPTS.get(word)
+    return opt is not None and opt.kind in (_STORE, _LORA, _CONFIG) and opt.nargs != 0
+
+
 def flags_of(release: str = SGLANG_VERSION) -> tuple[str, ...]:
     """Every option string the parser of ``release`` registers."""
     return _surface(release).all_flags

@@ -45,7 +45,9 @@ _ENV_OPTIONS = frozenset({"-e", "--env"})
 
 def looks_pasted(tokens: Sequence[str]) -> bool:
     """Whether ``tokens`` hold a launcher prefix or a whole command in one argument."""
-    for t in tokens:
+    for at, t in enumerate(tokens):
+        if at and " " in t and "\n" not in t and _a_value(tokens[at - 1]):
+            continue  # a flag's value with a space in it (a served name, a JSON setting)
         if _is_command_token(t) or "\n" in t or (" " in t and _wordy(t)):
             return True
         # the manifest and Python readers load only for a token that may be one of theirs
@@ -62,6 +64,15 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
     return False
 
 
+def _a_value(previous: str) -> bool:
+    """Whether the word after ``previous`` is its value (``previous`` a flag reading one)."""
+    if not previous.startswith("--") or "=" in previous:
+        return False
+    from launchplan.input.cli import takes_value
+
+    return takes_value(previous)
+
+
 def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             notes: list[str] | None = None) -> tuple[list[str], list[str]]:
     """(argv, env assignments): the launch's own flags in order, and ``KEY=VALUE`` pairs.
@@ -75,8 +86,10 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
     """
     words: list[str] = []
     env: list[str] = []
-    for token in (cleaned(t, notes) for t in tokens):
-        if "\n" in token and _dockerfile(token):  # FROM ... ENV ... CMD [...]
+    for at, token in enumerate(cleaned(t, notes) for t in tokens):
+        if at and "\n" not in token and _a_value(tokens[at - 1]):
+            words.append(token)  # a flag given after the paste, and its value as given
+        elif "\n" in token and _dockerfile(token):  # FROM ... ENV ... CMD [...]
             from launchplan.input.dockerfile import dockerfile_launch
 
             found, assigned = dockerfile_launch(token)
