@@ -333,8 +333,8 @@ def retired_value_hint(flag: str, value: object) -> str | None:
     retired = RETIRED_VALUES.get((flag, str(value)))
     if retired is None:
         return None
-    return (f"{flag} {value} is an older SGLang value, refused from {retired.since} on: "
-            f"{retired.note}")
+    return (f"{flag} {value} is an older SGLang value, which SGLang {retired.since} and later "
+            f"refuse: {retired.note}")
 #: The CP layout names of the retired mode flags, as --cp-strategy values.
 _CP_LAYOUT = {"in-seq-split": "zigzag", "round-robin-split": "interleave"}
 _CP_MODES = ("--nsa-prefill-cp-mode", "--dsa-prefill-cp-mode", "--prefill-cp-mode")
