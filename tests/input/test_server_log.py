@@ -92,8 +92,8 @@ def test_any_damage_after_the_marker_reads_or_is_one_clear_error(marker: str, ta
 def test_memory_lines_of_newer_releases_are_read() -> None:
     from launchplan.input.server_log import parse_memory
 
-    # PR #4760's TP0 lines (2025), after a TP1 line made up for the test with another
-    # figure: the first line of each kind counts
+    # PR #4760's TP0 lines (2025), after a TP1 line made up for the test with more free
+    # memory: the rank SGLang sizes by (the least free) counts, not the first printed
     text = ("[2025-03-25 16:37:06 TP1] Load weight end. type=LlamaForCausalLM, "
             "dtype=torch.bfloat16, avail mem=63.50 GB, mem usage=15.11 GB.\n"
             "[2025-03-25 16:37:06 TP0] Load weight end. type=LlamaForCausalLM, "
@@ -101,10 +101,35 @@ def test_memory_lines_of_newer_releases_are_read() -> None:
             "[2025-03-25 16:37:06 TP0] KV Cache is allocated. #tokens: 442750, "
             "K size: 27.02 GB, V size: 27.02 GB\n")
     memory = parse_memory(text)
-    assert memory.weights_gib == 15.11 and memory.after_load_gib == 63.50
-    assert memory.free_before_gib == pytest.approx(63.50 + 15.11)
+    assert memory.weights_gib == 15.11 and memory.after_load_gib == 63.48
+    assert memory.free_before_gib == pytest.approx(63.48 + 15.11)
     assert memory.max_total_num_tokens == 442750 and memory.max_running_requests is None
     assert memory.any() and not parse_memory("no memory lines here").any()
+
+
+def test_a_multi_rank_log_is_read_at_the_rank_sglang_sizes_by() -> None:
+    """SGLang sizes the pool by the least free memory over the ranks (before loading and
+    after), whichever rank printed first: the 2 x RTX 3090 Gemma-4-26B log (mattbucci's
+    sprint-2026-06-kv-decode, A2 ratio 0.25) has TP1's 23.06 GB before TP0's 22.91 GB, so the
+    figures are TP0's, begin and end alike."""
+    from launchplan.input.server_log import parse_memory
+
+    text = ("[2026-06-10 03:15:59 TP1] Load weight begin. avail mem=23.06 GB\n"
+            "[2026-06-10 03:15:59 TP0] Load weight begin. avail mem=22.91 GB\n"
+            "[2026-06-10 03:16:06 TP0] Load weight end. elapsed=6.62 s, type=Gemma4ForConditional"
+            "Generation, quant=awq, bits=4, avail mem=13.57 GB, mem usage=9.34 GB.\n"
+            "[2026-06-10 03:16:06 TP1] Load weight end. elapsed=6.66 s, type=Gemma4ForConditional"
+            "Generation, quant=awq, bits=4, avail mem=13.71 GB, mem usage=9.34 GB.\n")
+    memory = parse_memory(text)
+    assert memory.before_load_gib == 22.91 and memory.after_load_gib == 13.57
+    assert memory.weights_gib == 9.34 and memory.loaded_gib == 9.34
+    # the same with the ranks' end lines the other way round: still TP0's pair
+    lines = text.splitlines(keepends=True)
+    swapped = parse_memory("".join(lines[:2] + [lines[3], lines[2]]))
+    assert swapped.before_load_gib == 22.91 and swapped.after_load_gib == 13.57
+    # a release that logs no usage: TP0's begin minus TP0's end, not a mix of ranks
+    older = parse_memory(text.replace(", mem usage=9.34 GB", ""))
+    assert older.loaded_gib == pytest.approx(22.91 - 13.57)
 
 
 def test_a_draft_s_weight_load_counts_with_the_target_s() -> None:

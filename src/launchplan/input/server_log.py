@@ -260,9 +260,9 @@ _NOT_ENOUGH = re.compile(r"Not enough memory\. Please try to increase --mem-frac
 
 def parse_memory(text: str) -> LoggedMemory:
     """The memory lines of a start-up log, wherever they stand (a log prefix, a rank tag
-    and other lines between them are fine); the first of each kind counts."""
-    before = _BEFORE.search(text)
-    after = _AFTER.search(text)
+    and other lines between them are fine); the first of each kind counts, taken from the
+    rank SGLang sizes the pool by when several ranks print them (``_sizing_rank``)."""
+    before, after = _sizing_rank(text)
     more = _later_loads_gib(text, after) if after else 0.0
     scheduler = _SCHEDULER.search(text)
     allocated = _ALLOCATED.search(text)
@@ -277,6 +277,34 @@ def parse_memory(text: str) -> LoggedMemory:
         max_running_requests=int(scheduler.group(2)) if scheduler else None,
         context_len=int(scheduler.group(3)) if scheduler and scheduler.group(3) else None,
         pool_made=pool_made)
+
+
+def _sizing_rank(text: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+    """The "Load weight begin" and "Load weight end" records of the rank whose free memory
+    sizes the pool. Each rank logs its own free memory, while SGLang sizes by the least over
+    the ranks (before loading, and again after), and ranks print in no set order: the rank
+    with the least free memory before loading (after it, where the log has no begin line)
+    gives both records, so a begin and an end are never read off different ranks."""
+    first_end = _AFTER.search(text)
+    first = _BEFORE.search(text) or first_end
+    if first is None:
+        return None, None
+    # one start-up's records: those before its scheduler line (a later paste is another's)
+    done = _SCHEDULER.search(text, first.end())
+    stop = done.start() if done else len(text)
+    begins: dict[tuple[str, ...], re.Match[str]] = {}
+    for match in _BEFORE.finditer(text, 0, stop):
+        begins.setdefault(_rank(text, match.start()), match)
+    ends: dict[tuple[str, ...], re.Match[str]] = {}
+    for match in _AFTER.finditer(text, 0, stop):
+        ends.setdefault(_rank(text, match.start()), match)
+    if begins:
+        rank = min(begins, key=lambda r: float(begins[r].group(1)))
+        return begins[rank], ends.get(rank, first_end)
+    if ends:
+        rank = min(ends, key=lambda r: float(ends[r].group(1)))
+        return None, ends[rank]
+    return None, first_end
 
 
 def _rank(text: str, at: int) -> tuple[str, ...]:
