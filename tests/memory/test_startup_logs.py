@@ -25,7 +25,7 @@ LOGS = bench.load_logs()
 
 #: Agreement measured when the logs were collected (share of logs within 10%).
 FLOOR_TOKENS_LOGGED_BEFORE = 1.0  # #tokens, with the logged before-load figure
-FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (63 of 66:
+FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (70 of 73:
 # a shared H100 NVL, whose free memory no assumption about an idle card can know, and two tp-2
 # runs on an MI355X host that spent 8.8 GB per GPU before loading; a 24 GB card under Windows
 # came in from +10.1% to +8.7% once the RoPE table was counted)
