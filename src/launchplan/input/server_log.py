@@ -64,8 +64,8 @@ def is_logged_args(text: str) -> bool:
 
 class LoggedMemory(Struct):
     """The memory figures a start-up log printed (GB in SGLang's logs are GiB), each None
-    when the log does not hold its line: the first rank's, as a multi-rank log prints each
-    line once per rank."""
+    when the log does not hold its line: one rank's, as a multi-rank log prints each line
+    once per rank, the rank SGLang sizes the pool by (``_sizing_rank``)."""
 
     before_load_gib: float | None = None  # "Load weight begin. avail mem="
     after_load_gib: float | None = None  # "Load weight end. ... avail mem="
