@@ -36,9 +36,10 @@ RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singular
 def _is_runner(word: str) -> bool:
     """Whether ``word`` names one of ``RUNNERS``, by name or by path (``/usr/bin/docker``)."""
     return word.rsplit("/", 1)[-1] in RUNNERS
-#: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``); its mix-up
+#: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``, or a table
+#: row's or a sentence's inline code, ``| Launch | `sglang serve M` |``); its mix-up
 #: ``sglang launch_server`` too, which is refused when read.
-_SERVE = re.compile(r"(?:^|\s|/)sglang\s+(?:serve|launch_server)(?:\s|$)")
+_SERVE = re.compile(r"(?:^|[\s/`])sglang\s+(?:serve|launch_server)(?:\s|$)")
 #: A runner's option that sets one environment variable of the launch (``-e NAME=VALUE``).
 _ENV_OPTIONS = frozenset({"-e", "--env"})
 
