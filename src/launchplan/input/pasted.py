@@ -752,8 +752,10 @@ def _without_python_warnings(text: str) -> str:
 
 #: The launcher's words in a line (``python -m sglang.launch_server``, ``sglang serve``).
 _LAUNCH_WORDS = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
-#: A Markdown inline-code span on one line (`` `python -m ...` ``, or with double backticks).
-_INLINE_CODE = re.compile(r"(?<!`)(`{1,2})(?!`)([^`\n]+)\1(?!`)")
+#: A Markdown inline-code span on one line (`` `python -m ...` ``, or with double or triple
+#: backticks: a one-line ```` ```python -m ...``` ```` is a span, not a fence, since a fence's
+#: info string holds no backtick).
+_INLINE_CODE = re.compile(r"(?<!`)(`{1,3})(?!`)([^`\n]+)\1(?!`)")
 
 
 def _inline_code(text: str) -> str:
