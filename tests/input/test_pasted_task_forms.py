@@ -361,3 +361,24 @@ def test_a_labelled_one_line_command_that_starts_no_launch_is_named_by_what_it_r
     assert main(["resolve", "--gpu", "h100", text]) == 2
     first = capsys.readouterr().err.strip().splitlines()[0]
     assert first.startswith("launchplan: the pasted text: ") and first.endswith(f"it runs {runs}")
+
+
+@pytest.mark.parametrize("text", [
+    "Run `sglang serve --model-path m --tp 8` on the node",
+    "| SGLang reference launch | `sglang serve --model-path m --tp 8`; supported on H200 |",
+    "| 启动命令 | `sglang serve --model-path m --tp 8`（应用侧 `engine: sglang`） |",
+])
+def test_a_one_line_sglang_serve_in_inline_code_after_other_words_is_the_launch(text):
+    # the backtick before `sglang serve` hid the launcher: the whole line, a table row or a
+    # sentence, was taken as one positional word
+    assert unpaste([text]) == (["--model-path", "m", "--tp", "8"], [])
+
+
+@pytest.mark.parametrize("text", [
+    "```python3 -m sglang.launch_server --model-path m --tp 4 ```",
+    "config: tp=4\n\n```python3 -m sglang.launch_server --model-path m --tp 4 ```\n\nIt is slow.",
+])
+def test_a_launch_in_a_triple_backtick_span_on_one_line_is_that_code(text):
+    # a one-line ```...``` is an inline code span, not a fence (a fence's info string holds no
+    # backtick): its closing backticks were taken as a word of the launch
+    assert unpaste([text]) == (["--model-path", "m", "--tp", "4"], [])

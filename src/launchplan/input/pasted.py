@@ -36,9 +36,10 @@ RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singular
 def _is_runner(word: str) -> bool:
     """Whether ``word`` names one of ``RUNNERS``, by name or by path (``/usr/bin/docker``)."""
     return word.rsplit("/", 1)[-1] in RUNNERS
-#: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``); its mix-up
+#: ``sglang serve`` inside a longer line (``uvx --from sglang sglang serve M``, or a table
+#: row's or a sentence's inline code, ``| Launch | `sglang serve M` |``); its mix-up
 #: ``sglang launch_server`` too, which is refused when read.
-_SERVE = re.compile(r"(?:^|\s|/)sglang\s+(?:serve|launch_server)(?:\s|$)")
+_SERVE = re.compile(r"(?:^|[\s/`])sglang\s+(?:serve|launch_server)(?:\s|$)")
 #: A runner's option that sets one environment variable of the launch (``-e NAME=VALUE``).
 _ENV_OPTIONS = frozenset({"-e", "--env"})
 
@@ -751,8 +752,10 @@ def _without_python_warnings(text: str) -> str:
 
 #: The launcher's words in a line (``python -m sglang.launch_server``, ``sglang serve``).
 _LAUNCH_WORDS = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)")
-#: A Markdown inline-code span on one line (`` `python -m ...` ``, or with double backticks).
-_INLINE_CODE = re.compile(r"(?<!`)(`{1,2})(?!`)([^`\n]+)\1(?!`)")
+#: A Markdown inline-code span on one line (`` `python -m ...` ``, or with double or triple
+#: backticks: a one-line ```` ```python -m ...``` ```` is a span, not a fence, since a fence's
+#: info string holds no backtick).
+_INLINE_CODE = re.compile(r"(?<!`)(`{1,3})(?!`)([^`\n]+)\1(?!`)")
 
 
 def _inline_code(text: str) -> str:
