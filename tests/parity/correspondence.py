@@ -458,6 +458,9 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"Triton kernel MoE is only supported when ep_size == 1", {"gpt_oss_backend_check"}),
         (r"does not support EPLB or redundant experts on Nemotro|without an a2a backend does "
          r"not migrate its expert scales", {"nemotron_h_overrides"}),
+        # a plain modelopt method refined from a quant_algo the checkpoint does not have
+        (r"AttributeError: 'NemotronH\w*Config' object has no attribute 'quantization_config'|"
+         r"KeyError: 'quant_algo'", {"nemotron_h_overrides"}),
         (r"--speculative-use-rejection-sampling is only supported for EAGLE",
          {"eagle_rejection_sampling_checks"}),
         (r"--speculative-ngram-external-(sam-budget|corpus-max-tokens) must be positive|"

@@ -468,6 +468,22 @@ def test_nemotron_h(facts):
     assert nemotron_h_overrides(view("b200", fp8))["quantization"] == "modelopt_fp8"
 
 
+def test_nemotron_h_plain_modelopt_needs_the_checkpoint_quant_algo(facts):
+    """SGLang indexes ``quantization_config["quant_algo"]`` to refine a plain ``modelopt``:
+    with no such mapping in config.json (or no key in it) it stops with an attribute or key
+    error (the wild10 probe, seed 10606, on 0.5.23), so the launch is refused; a named method
+    needs no such key and goes through."""
+    bare = facts("NemotronHForCausalLM", "nemotron_h")
+    refused = nemotron_h_overrides(view("h100", bare, quantization="modelopt"))
+    assert isinstance(refused, Refuse) and "no quantization_config" in refused.message
+    keyless = facts("NemotronHForCausalLM", "nemotron_h",
+                    quantization_config={"quant_method": "modelopt"})
+    assert isinstance(nemotron_h_overrides(view("h100", keyless, quantization="modelopt")),
+                      Refuse)
+    named = nemotron_h_overrides(view("h100", bare, quantization="modelopt_fp8"))
+    assert named == {"quantization": "modelopt_fp8", "moe_runner_backend": "flashinfer_cutlass"}
+
+
 @pytest.mark.parametrize(("gpu", "backend"), [("b200", "trtllm_mha"), ("a100", "fa3"),
                                               ("mi300x", "triton")])
 def test_olmo2(facts, gpu, backend):

@@ -25,12 +25,23 @@ ARCHS = frozenset({"NemotronHForCausalLM", "NemotronHPuzzleForCausalLM",
 MODELOPT = ("modelopt", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed")
 
 
-def _modelopt_method(v: Any) -> str | None:
-    """The ModelOpt method of the checkpoint, from ``quant_algo`` when it says "modelopt"."""
+def _modelopt_method(v: Any) -> str | Refuse | None:
+    """The ModelOpt method of the checkpoint, from ``quant_algo`` when it says "modelopt".
+
+    That key is indexed, not looked up: a plain ``modelopt`` with no ``quant_algo`` in
+    config.json's ``quantization_config`` (or no such mapping at all) stops SGLang with a
+    bare attribute or key error, so it is refused here."""
     detected = model_quantization(v)
     if detected != "modelopt":
         return detected
-    algo = quantization_config(v).get("quant_algo")
+    qc = v.model.quantization_config
+    if not isinstance(qc, Mapping) or "quant_algo" not in qc:
+        where = ("its quantization_config has no quant_algo" if isinstance(qc, Mapping)
+                 else "its config.json has no quantization_config")
+        return Refuse("quantization modelopt on Nemotron-H: SGLang reads the ModelOpt method "
+                      f"from the checkpoint's quant_algo, and {where}; name the method "
+                      "(--quantization modelopt_fp8 or modelopt_fp4)")
+    algo = qc.get("quant_algo")
     if algo == "MIXED_PRECISION":
         return "modelopt_mixed"
     return "modelopt_fp4" if algo == "NVFP4" else "modelopt_fp8"
@@ -135,7 +146,8 @@ def nemotron_h_overrides(v: View) -> dict | Refuse | None:
         speculation, trtllm_mha with page 64, the extra-buffer Mamba cache and a trtllm_mha draft
         when top-k is 1 on SM10x, otherwise triton with a flashinfer draft. Refuses expert
         remapping (EPLB, redundant experts) on runners that cannot follow it, and W4A16 NVFP4
-        experts on other runners or A2A backends.
+        experts on other runners or A2A backends; refuses a plain ``modelopt`` method when the
+        checkpoint's ``quantization_config`` names no ``quant_algo`` (SGLang indexes it).
     Why: flashinfer_trtllm routes inside its kernel, so remapped experts need the routed variant
         (``_nemotron_h_overrides``, arg_groups/model_overrides/nemotron_h.py).
     Assumes: nothing.
@@ -151,7 +163,10 @@ def _overrides(v: Any, *, expert_remap: bool) -> dict | Refuse | None:
         language = text_config(v) if arch0(v) == "NemotronH_Omni_Reasoning_V3" else config(v)
         if language.get("mlp_hidden_act", "relu2") != "relu2":  # relu2: the class default
             return Refuse("a ModelOpt Nemotron-H checkpoint must use the relu2 MLP activation")
-        out["quantization"] = quantization = _modelopt_method(v)
+        method = _modelopt_method(v)
+        if isinstance(method, Refuse):
+            return method
+        out["quantization"] = quantization = method
     remap = expert_remap and (v.enable_eplb or v.ep_num_redundant_experts > 0
                               or v.init_expert_location != "trivial")
     if remap:
