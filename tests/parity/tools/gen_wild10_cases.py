@@ -122,6 +122,7 @@ def cases(seed: int, suite: str) -> list[dict]:
 
 
 def main() -> None:
+    wild5.wild.options(valued=("--probe",), switches=("--every-field", "--pairs"))
     if wild9.report(never_co_set(), wild9.UNDRAWN | UNANSWERED):
         wild5.write_draw("wild10", SEED, cases)
 

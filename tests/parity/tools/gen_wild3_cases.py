@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 
 from tests.engine.test_skipping_parity import FLAGGED, _value_tokens
 from tests.parity.tools import gen_wild_cases as wild
@@ -309,12 +308,13 @@ def leaning(rng: random.Random, table: dict[str, dict], triggers: list[str],
 def main() -> None:
     # ``--probe SEED``: the same kind of draw with another seed into probe-cases.json (lines
     # named probe/<i>, no aimed ones), to look for the next classes without touching wild3
-    probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
+    given = wild.options(valued=("--probe",), switches=("--new-rarity",))
+    probe = given.get("--probe")
     suite = "probe" if probe else "wild3"
     rng = random.Random(int(probe) if probe else SEED)
     # a probe leans on what is rarest now, wild3's own lines counted (the table is not kept)
     table = (rarity_table(rarity(every_suite=True)) if probe
-             else frozen_rarity("--new-rarity" in sys.argv))
+             else frozen_rarity("--new-rarity" in given))
     triggers, reads, compared = wild.pool(False)
     triggers = [t for t in triggers if t not in NEVER]
     reads = [r for r in reads if r not in NEVER]

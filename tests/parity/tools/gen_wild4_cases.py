@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -419,10 +418,11 @@ def record_older(release: str) -> None:
 
 
 def main() -> None:
-    if "--record-older" in sys.argv:
-        record_older(sys.argv[sys.argv.index("--record-older") + 1])
+    given = wild.options(valued=("--probe", "--record-older"))
+    if "--record-older" in given:
+        record_older(given["--record-older"])
         return
-    probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
+    probe = given.get("--probe")
     suite = "probe" if probe else "wild4"
     rng = random.Random(int(probe) if probe else SEED)
     table = json.loads(wild3.RARITY.read_text())

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -393,7 +392,7 @@ def main() -> None:
 def write_draw(name: str, seed: int, draw: Callable[[int, str], list[dict]]) -> None:
     """Write suite ``name``'s draw (``seed``), or with ``--probe SEED`` the same kind of lines
     drawn with that seed into ``probe-cases.json``."""
-    probe = sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv else None
+    probe = wild.options(valued=("--probe",), switches=("--every-field", "--pairs")).get("--probe")
     suite = "probe" if probe else name
     rows = draw(int(probe) if probe else seed, suite)
     out = wild.DATA / f"{suite}-cases.json"

@@ -372,6 +372,7 @@ def report(pairs: dict[tuple[str, str], tuple[RuleSpec, ...]],
 
 
 def main() -> None:
+    wild.options(valued=("--probe",), switches=("--every-field", "--pairs"))
     if report(never_co_set()):
         wild5.write_draw("wild9", SEED, cases)
 

@@ -355,6 +355,34 @@ def flag_fields(argv: list[str]) -> set[str]:
 POOL = DATA / "wild-pool.json"
 
 
+def options(valued: tuple[str, ...] = (), switches: tuple[str, ...] = ()) -> dict[str, str]:
+    """The command line of a draw generator, checked before anything is drawn or written:
+    ``-h``/``--help`` prints the generator's docstring and exits, and a word the generator does
+    not know stops it (exit 2) instead of rewriting its suite file as a plain run would.
+    Returns each option given, a switch mapped to ""."""
+    import __main__
+
+    args = sys.argv[1:]
+    if "-h" in args or "--help" in args:
+        print((__main__.__doc__ or "").strip())
+        raise SystemExit(0)
+    out: dict[str, str] = {}
+    at = 0
+    while at < len(args):
+        word = args[at]
+        if word in switches:
+            out[word] = ""
+        elif word in valued and at + 1 < len(args):
+            out[word] = args[at + 1]
+            at += 1
+        else:
+            known = ", ".join(sorted((*valued, *switches))) or "none"
+            what = "a value after it" if word in valued else "one of the options " + known
+            sys.exit(f"{Path(sys.argv[0]).name}: {word}: expected {what}")
+        at += 1
+    return out
+
+
 def pool(new: bool) -> tuple[list[str], list[str], list[str]]:
     """The trigger and read fields the random flags are drawn from, and the rule-written
     fields compared (all frozen unless ``new``)."""
@@ -369,7 +397,7 @@ def pool(new: bool) -> tuple[list[str], list[str], list[str]]:
 
 def main() -> None:
     rng = random.Random(SEED)
-    triggers, reads, compared = pool("--new-pool" in sys.argv)
+    triggers, reads, compared = pool("--new-pool" in options(switches=("--new-pool",)))
     models = sorted(m for m in bundled_models() if m not in DRAFTS)
     cases: list[dict] = []
     for i in range(COUNT):
