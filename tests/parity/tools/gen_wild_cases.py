@@ -378,7 +378,8 @@ def options(valued: tuple[str, ...] = (), switches: tuple[str, ...] = ()) -> dic
         else:
             known = ", ".join(sorted((*valued, *switches))) or "none"
             what = "a value after it" if word in valued else "one of the options " + known
-            sys.exit(f"{Path(sys.argv[0]).name}: {word}: expected {what}")
+            print(f"{Path(sys.argv[0]).name}: {word}: expected {what}", file=sys.stderr)
+            raise SystemExit(2)
         at += 1
     return out
 
