@@ -531,3 +531,14 @@ def test_a_flags_value_with_spaces_is_never_read_as_a_pasted_command(value, caps
     assert main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b",
                  "--served-model-name", value, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["resolved"]["served_model_name"] == value
+
+
+def test_a_flag_only_an_older_release_has_still_reads_the_next_word_as_its_value():
+    # 0.5.21's --cuda-graph-tc-compiler reads a value; a paste is read before its release is
+    # known, so the word after it is that value there too, spaces and all
+    from launchplan.input.cli import flags_of, takes_value
+
+    assert "--cuda-graph-tc-compiler" not in flags_of("0.5.23")
+    assert "--cuda-graph-tc-compiler" in flags_of("0.5.21")
+    assert takes_value("--cuda-graph-tc-compiler") and takes_value("--served-model-name")
+    assert not takes_value("--trust-remote-code") and not takes_value("--no-such-flag")

@@ -296,10 +296,14 @@ def _surface(release: str) -> _Surface:
 
 
 def takes_value(word: str) -> bool:
-    """Whether ``word`` is a flag spelled in full that reads the next word as its value: that
-    word is a value even with spaces in it (``--served-model-name "Model: sglang test"``),
-    never a pasted command."""
+    """Whether ``word`` is a flag spelled in full that reads the next word as its value, in
+    any modelled release (a text pasted from an older one is read before its release is
+    known): that word is a value even with spaces in it (``--served-model-name "Model:
+    sglang test"``), never a pasted command."""
     opt = _OPTS.get(word)
+    if opt is None:  # not 0.5.23's: an older release's own flag (its tables load once)
+        opt = next((o for r in sorted(_ALL_RELEASES - {SGLANG_VERSION})
+                    if (o := _surface(r).opts.get(word)) is not None), None)
     return opt is not None and opt.kind in (_STORE, _LORA, _CONFIG) and opt.nargs != 0
 
 
