@@ -482,6 +482,16 @@ def test_nemotron_h_plain_modelopt_needs_the_checkpoint_quant_algo(facts):
                       Refuse)
     named = nemotron_h_overrides(view("h100", bare, quantization="modelopt_fp8"))
     assert named == {"quantization": "modelopt_fp8", "moe_runner_backend": "flashinfer_cutlass"}
+    # the mixed method reads the per-layer table off the same attribute (SGLang 0.5.23:
+    # AttributeError on h100 and b200 alike); an empty table is fine
+    for gpu in ("h100", "b200"):
+        assert isinstance(nemotron_h_overrides(view(gpu, bare, quantization="modelopt_mixed")),
+                          Refuse)
+    tableless = facts("NemotronHForCausalLM", "nemotron_h",
+                      quantization_config={"quant_method": "modelopt",
+                                           "quant_algo": "MIXED_PRECISION"})
+    mixed = nemotron_h_overrides(view("h100", tableless, quantization="modelopt_mixed"))
+    assert mixed["quantization"] == "modelopt_mixed"
 
 
 @pytest.mark.parametrize(("gpu", "backend"), [("b200", "trtllm_mha"), ("a100", "fa3"),

@@ -68,6 +68,12 @@ def _moe_runner(v: Any, is_modelopt: bool, quantization: str | None,
                 remap: bool) -> str | Refuse | None:
     t = v.target
     auto = v.moe_runner_backend == "auto"
+    if is_modelopt and quantization == "modelopt_mixed" \
+            and not isinstance(v.model.quantization_config, Mapping):
+        # SGLang reads the mixed checkpoint's per-layer table off the config's attribute
+        return Refuse("quantization modelopt_mixed on Nemotron-H: SGLang reads each layer's "
+                      "method from the checkpoint's quantization_config, and its config.json "
+                      "has none")
     layers = quantization_config(v).get("quantized_layers") or {}
     w4a16 = is_modelopt and quantization == "modelopt_mixed" and any(
         isinstance(info, Mapping) and info.get("quant_algo") == "W4A16_NVFP4"
@@ -147,7 +153,8 @@ def nemotron_h_overrides(v: View) -> dict | Refuse | None:
         when top-k is 1 on SM10x, otherwise triton with a flashinfer draft. Refuses expert
         remapping (EPLB, redundant experts) on runners that cannot follow it, and W4A16 NVFP4
         experts on other runners or A2A backends; refuses a plain ``modelopt`` method when the
-        checkpoint's ``quantization_config`` names no ``quant_algo`` (SGLang indexes it).
+        checkpoint's ``quantization_config`` names no ``quant_algo`` (SGLang indexes it), and
+        ``modelopt_mixed`` when config.json has no ``quantization_config`` at all.
     Why: flashinfer_trtllm routes inside its kernel, so remapped experts need the routed variant
         (``_nemotron_h_overrides``, arg_groups/model_overrides/nemotron_h.py).
     Assumes: nothing.
