@@ -57,6 +57,17 @@ FOUND: dict[str, tuple[str, str, list[str]]] = {
         "--mamba-radix-cache-strategy", "extra_buffer"]),
     "lazy-buffer-hybrid": ("h200", "parity-models/qwen3-next-synth", [
         "--tp", "4", "--mamba-radix-cache-strategy", "extra_buffer_lazy"]),
+    # a second probe (seed 10606): Nemotron-H with a plain ModelOpt method, or the mixed one,
+    # on a config.json with no quantization_config (SGLang stops at the attribute or key it
+    # indexes); a named method needs neither
+    "nemotron-plain-modelopt-rtx5090": ("rtx5090", "parity-models/nemotron-h-synth", [
+        "--trust-remote-code", "--quantization", "modelopt"]),
+    "nemotron-plain-modelopt-eplb-b200": ("b200", "parity-models/nemotron-h-synth", [
+        "--trust-remote-code", "--quantization", "modelopt", "--tp", "2", "--enable-eplb"]),
+    "nemotron-mixed-no-config-h100": ("h100", "parity-models/nemotron-h-synth", [
+        "--trust-remote-code", "--quantization", "modelopt_mixed"]),
+    "nemotron-named-fp8-h100": ("h100", "parity-models/nemotron-h-synth", [
+        "--trust-remote-code", "--quantization", "modelopt_fp8"]),
 }
 FOCUS_WORDS = ("speculative", "attention_backend", "page_size", "disaggregation", "dp_attention",
                "dp_size", "mamba", "linear_attn", "swa", "hybrid", "lora", "piecewise")
