@@ -951,8 +951,9 @@ def _state_kind(model: Any) -> str | None:
     """Which per-request state cache SGLang sets up (its ``mambaish_config``), for the
     families whose state shape is modelled here: ``gdn`` (Qwen3-Next / Qwen3.5,
     GigaChat-3.5, Qwen4-Exp without PLE layers), ``mamba2`` (Nemotron-H, Falcon-H1,
-    Granite-4.0-H), ``short_conv`` (LFM2), ``kda`` (Kimi-Linear, Kimi-K3) and ``kda_glm5``
-    (GLM-5-Next); None for others (and for models without one)."""
+    Granite-4.0-H), ``short_conv`` (LFM2), ``mamba1`` (Mamba, Falcon-Mamba), ``kda``
+    (Kimi-Linear, Kimi-K3) and ``kda_glm5`` (GLM-5-Next); None for others (and for models
+    without one)."""
     kind, text_type = model.linear_attn_kind, model.text_model_type
     if kind == "gdn" and text_type in _GDN_MODEL_TYPES:
         if text_type == "qwen4_exp_text" and model.text_config.get("ple_layer_ids"):
@@ -960,6 +961,8 @@ def _state_kind(model: Any) -> str | None:
         return "gdn"
     if kind == "mamba" and text_type in _MAMBA2_MODEL_TYPES:
         return _MAMBA2_MODEL_TYPES[text_type]
+    if kind == "mamba" and text_type in _MAMBA1_MODEL_TYPES:
+        return "mamba1"
     if kind == "kda" and text_type == "kimi_linear":
         return "kda"
     if kind == "kda" and model.model_type == "glm5_next":
@@ -974,7 +977,13 @@ _GDN_MODEL_TYPES = ("qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5",
 _GDN_DEFAULTS = {"gigachat3_5": (8, 16, 128, 128, 4)}
 _GDN_DEFAULT = (16, 32, 128, 128, 4)
 _MAMBA2_MODEL_TYPES = {"nemotron_h": "mamba2", "falcon_h1": "mamba2",
-                       "granitemoehybrid": "mamba2", "lfm2": "short_conv"}
+                       "granitemoehybrid": "mamba2", "lfm2": "short_conv",
+                       "lfm2_moe": "short_conv"}
+#: Pure Mamba-1 stacks (state-spaces Mamba, Falcon-Mamba): every layer a selective-scan mixer
+#: that SGLang runs on its Mamba-2 state pool with one-wide heads (``create_full_rank``).
+_MAMBA1_MODEL_TYPES = frozenset({"mamba", "falcon_mamba"})
+#: transformers' MambaConfig / FalconMambaConfig defaults for the keys the state shape reads.
+_MAMBA1_DEFAULTS = {"state_size": 16, "conv_kernel": 4, "expand": 2}
 #: Falcon-H1's config-class defaults (SGLang's ``FalconH1Config``) for the keys its
 #: state shape reads.
 _FALCON_H1_DEFAULTS = {"mamba_d_ssm": 1024, "mamba_n_heads": 128, "mamba_n_groups": 1,
@@ -1001,6 +1010,8 @@ def _state_layers(model: Any) -> tuple[list[int], list[int]]:
     if kind == "kda_glm5":
         linear = set(_glm5_next_linear(text)["kda_layers"])
         return [i for i in layers if i in linear], [i for i in layers if i not in linear]
+    if kind == "mamba1":  # no attention layer at all
+        return list(layers), []
     if model.text_model_type == "falcon_h1":  # every layer has both
         return list(layers), list(layers)
     if model.text_model_type == "nemotron_h":
@@ -1062,6 +1073,13 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
         return ((kernel - 1) * 3 * (heads * dim // tp), heads // tp * dim * dim, False)
     if kind == "short_conv":
         return int(text.get("hidden_size")) // tp * (int(text.get("conv_L_cache")) - 1), 0, True
+    if kind == "mamba1":
+        # the conv runs over the inner channels alone (B and C come after it), and each
+        # channel keeps a full-rank state row: heads of width one, sharded over TP
+        get = {**_MAMBA1_DEFAULTS, **{k: v for k, v in text.items() if v is not None}}.get
+        inner = int(get("intermediate_size") or int(get("expand")) * int(text["hidden_size"]))
+        return (inner // tp * (int(get("conv_kernel")) - 1), inner // tp * int(get("state_size")),
+                True)
     model_type = model.text_model_type
     if model_type == "falcon_h1":
         get = {**_FALCON_H1_DEFAULTS, **{k: v for k, v in text.items() if v is not None}}.get
