@@ -334,3 +334,20 @@ def test_a_kv_pool_smaller_than_the_context_is_an_advisory():
     # nor a small model whose pool holds its whole context many times
     small = resolve([], gpu="h100", model_path="llama-3.1-8b")
     assert "kv-pool-below-context" not in {p.requirement for p in preflight(small).problems}
+
+
+def test_a_pure_mamba2_model_without_intermediate_size_fails_at_start(tmp_path):
+    """SGLang's Mamba2Config sizes the state pool from ``intermediate_size``, which
+    transformers' Mamba2Config never sets: Mamba-Codestral's published file leaves it out, and
+    the KV-pool harness saw SGLang stop on every launch of it. A file that gives it sizes."""
+    from pathlib import Path
+
+    codestral = Path(__file__).parents[1] / "parity" / "models" / "mamba-codestral-7b"
+    failing = preflight(resolve(gpu="h100", model_path=str(codestral)))
+    assert "mamba2-state-shape" in {p.requirement for p in failing.problems}
+    assert not failing.starts
+    config = json.loads((codestral / "config.json").read_text())
+    config["intermediate_size"] = config["expand"] * config["hidden_size"]
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    sized = preflight(resolve(gpu="h100", model_path=str(tmp_path)))
+    assert "mamba2-state-shape" not in {p.requirement for p in sized.problems}

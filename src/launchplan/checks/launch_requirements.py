@@ -287,6 +287,11 @@ def _pool_detail(p: Values) -> str:
             "truncated")
 
 
+
+def _pure_mamba2(p: Values) -> bool:
+    """A plain Mamba-2 stack (Mamba-Codestral), sized by SGLang's own config class."""
+    return getattr(p.model, "model_type", None) == "mamba2"
+
 LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "gpus-on-node", ALWAYS,
@@ -429,4 +434,14 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "pool's tokens - 1 (every release), and get_worker_info warns when the pool is "
         "smaller than the context (0.5.23)",
         detail=_pool_detail),
+    Requirement(
+        "mamba2-state-shape", cond("a pure Mamba-2 model (model_type mamba2)", _pure_mamba2),
+        cond("config.json gives intermediate_size", lambda p: "intermediate_size" in _text(p)),
+        "SGLang's own Mamba-2 config class sizes each layer's state from intermediate_size, "
+        "which transformers' Mamba2Config never sets (Mamba-Codestral's file leaves it out): "
+        "the state pool cannot be sized", START,
+        SRT + "configs/mamba2.py: Mamba2Config.mamba2_cache_params reads "
+        "self.intermediate_size (the same in 0.5.21-0.5.23; transformers 5.19, 0.5.23's pin, "
+        "and 5.24 set none), so the KV cache configurator stops with an AttributeError "
+        "(recorded with the KV-pool harness on every launch of Mamba-Codestral-7B)"),
 )
