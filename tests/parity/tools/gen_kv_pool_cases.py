@@ -87,6 +87,16 @@ NOT_SIZED: dict[str, str] = {
     "iquest-q1-synth": "hybrid SWA without a sliding-window layer (SGLang asserts one)",
     "minimax-m3-synth": "no sparse-attention config (SGLang's MiniMax-M3 pool needs one)",
     "inkling-synth": "the harness's stand-in model has no 'text_config' for its hybrid pools",
+    "iquest-q1-mtp-wide-synth": "a draft-only checkpoint (an IQuest-Q1 MTP head)",
+    "iquest-q1-mtp-deep-synth": "a draft-only checkpoint (an IQuest-Q1 MTP head)",
+    # SGLang stops on the published file too: its Mamba2Config reads intermediate_size, which
+    # transformers never sets (preflight's mamba2-state-shape row says so)
+    "mamba-codestral-7b": "Mamba2Config has no attribute 'intermediate_size'",
+    # the harness's CUDA host refuses plain gptq: sgl_kernel's scalar types are stubs there,
+    # so SGLang's Marlin support probe fails and its gptq -> gptq_marlin override never fires
+    # (a real SM80+ host converts these checkpoints, as launchplan plans them)
+    "qwen2.5-7b-instruct-gptq-int4": "the recording host refuses plain gptq (Marlin probe)",
+    "qwen3-30b-a3b-gptq-int4": "the recording host refuses plain gptq (Marlin probe)",
 }
 
 
