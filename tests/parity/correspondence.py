@@ -260,12 +260,12 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--attn-dp-size must be positive", {"data_parallelism_checks"}),
         # an attention DP or CP width of 0 divided by before any check of it (and MiMo-V2's
         # fused-QKV modulo by an effective attention TP of 0, the Mamba track interval's by a
-        # page size of 0): the bare arithmetic error
+        # page size of 0, NGRAM's draft tokens by a BFS breadth of 0): the bare arithmetic error
         (r"^ZeroDivisionError: integer (division or )?modulo by zero$",
          {"dsa_attention_tp_width", "deepseek_family_overrides", "deepseek_v4_defaults",
           "deepseek_v4_context_parallel", "mimo_v2_attention_tp_check",
           "shared_experts_tp_checks", "megamoe_token_budget", "pd_server_roles",
-          "mamba_radix_cache", "mamba_radix_cache_for_linear_attn_spec"}),
+          "mamba_radix_cache", "mamba_radix_cache_for_linear_attn_spec", "ngram_defaults"}),
         (r"tp_size must be divisible by (attn_cp_size|moe_dp_size|attn_dp_size \* attn_cp_size)|"
          r"ep_size \* moe_dp_size must be (less than or )?equal to tp_size|"
          r"attn_cp_size != moe_dp_size is only supported", {"context_parallelism_checks"}),

@@ -283,6 +283,17 @@ def test_ngram_defaults():
                       Refuse)
 
 
+def test_ngram_breadth_zero_is_refused_only_when_it_divides():
+    # the probe wild10 seed 21010 (0.5.21) found the rule raising ZeroDivisionError, as SGLang
+    # does (0.5.21-0.5.23); given steps, nothing divides by it and SGLang accepts the launch
+    zero = dict(speculative_algorithm="NGRAM", device="cuda", speculative_ngram_max_bfs_breadth=0)
+    refused = s.ngram_defaults(make_view(**zero))
+    assert isinstance(refused, Refuse) and "breadth" in refused.message
+    given = s.ngram_defaults(make_view(speculative_num_steps=3, **zero))
+    assert fields(given)["speculative_eagle_topk"] == 0
+    assert "speculative_num_steps" not in fields(given)
+
+
 def test_ngram_checks():
     base = dict(speculative_algorithm="NGRAM", speculative_eagle_topk=10, page_size=64)
     assert isinstance(s.ngram_checks(make_view(attention_backend="fa3", **base)), Refuse)

@@ -35,9 +35,10 @@ def ngram_defaults(v: View) -> Declare | Refuse | None:
     Effect: ``speculative_eagle_topk`` = ``--speculative-ngram-max-bfs-breadth`` (default 10);
         unset ``speculative_num_draft_tokens`` = 12 and ``speculative_num_steps`` = tokens //
         top-k; unset ``max_running_requests`` = 48; ``enable_mixed_chunk`` = false; on CPU
-        ``disable_overlap_schedule`` = true. Refuses devices other than CUDA, CPU or XPU, and
-        with an external corpus a non-positive SAM budget or corpus token limit, or a budget
-        above draft tokens - 1.
+        ``disable_overlap_schedule`` = true. Refuses devices other than CUDA, CPU or XPU, a
+        breadth of 0 when the steps are left to it (SGLang divides by it), and with an
+        external corpus a non-positive SAM budget or corpus token limit, or a budget above
+        draft tokens - 1.
     Why: its overlap relay skips the buffer the mixed step reads (``_handle_ngram``,
         arg_groups/speculative_hook.py).
     Assumes: nothing.
@@ -58,6 +59,10 @@ def ngram_defaults(v: View) -> Declare | Refuse | None:
     if tokens is None:
         tokens = out["speculative_num_draft_tokens"] = 12
     if v.speculative_num_steps is None:
+        if topk == 0:  # SGLang divides by it and stops with a ZeroDivisionError
+            return Refuse("--speculative-ngram-max-bfs-breadth 0 with NGRAM and no "
+                          "--speculative-num-steps: the steps are the draft tokens divided by "
+                          "the breadth; give a breadth of at least 1, or the steps")
         out["speculative_num_steps"] = tokens // topk
     if v.speculative_ngram_external_corpus_path is not None:
         budget = v.speculative_ngram_external_sam_budget
