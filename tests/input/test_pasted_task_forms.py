@@ -382,3 +382,21 @@ def test_a_launch_in_a_triple_backtick_span_on_one_line_is_that_code(text):
     # a one-line ```...``` is an inline code span, not a fence (a fence's info string holds no
     # backtick): its closing backticks were taken as a word of the launch
     assert unpaste([text]) == (["--model-path", "m", "--tp", "4"], [])
+
+
+@pytest.mark.parametrize("text", [
+    "The path is <code>pip install sglang</code> followed by <code>python3 -m "
+    "sglang.launch_server --model-path m --tp 4</code>. Both expose an endpoint.",
+    "Z.ai's repository documents <code>python3 -m sglang.launch_server --model-path "
+    "\"m\" --tp 4</code>.",
+    "a server command using <code>python -m sglang.launch_server --model-path m --tp 4</code>, "
+    "with <code>auto</code> also shown",
+    "<td><code>python3 -m sglang.launch_server --model-path m\n--tp 4</code>；\n"
+    "日志确认 <code>Tree cache initialized</code></td>",
+    "<code>python3 -m sglang.launch_server --model-path m --tp 4 &amp;&amp; echo up</code>",
+])
+def test_a_launch_in_an_html_code_element_is_that_code(text):
+    # a page's HTML writes inline code as <code>...</code>: the words after </code> were taken
+    # as the last flag's value ("--port: got 'Both'"), a prose apostrophe unbalanced the
+    # quotes, and a line break inside the element lost the flags after it
+    assert unpaste([text]) == (["--model-path", "m", "--tp", "4"], [])

@@ -11,6 +11,7 @@ assignments included; its other options are about the container, not the launch)
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 
@@ -764,6 +765,7 @@ def _inline_code(text: str) -> str:
     the page's markup, not the shell's command substitution. A container or job runner's
     command in inline code is reduced too, so one that starts no launch is named as what
     it runs rather than by the sentence's first words."""
+    text = _html_code(text)
     if "`" not in text:
         return text
     text = _inline_code_over_lines(text)
@@ -786,6 +788,33 @@ def _inline_code(text: str) -> str:
                 lines[at] = code
                 break
     return "\n".join(lines)
+
+
+#: An HTML code element with no markup inside (``<code>python3 -m ...</code>``).
+_HTML_CODE = re.compile(r"<code>([^<`]*)</code>")
+
+
+def _html_code(text: str) -> str:
+    """``text`` with each HTML code element that holds a launch (or a container or job
+    runner's command) written as Markdown inline code, so it is read as such a span is: a
+    page's HTML source (a blog's article data, a report's table) marks its inline code so,
+    and the prose after ``</code>`` is not words of the launch. Its entities (``&amp;``,
+    ``&quot;``) are the characters they stand for; other elements stay as they are."""
+    if "<code>" not in text:
+        return text
+
+    def span(match: re.Match[str]) -> str:
+        code = html.unescape(match.group(1))
+        try:
+            words = shell_vars.shell_split(code)
+        except ValueError:
+            return match.group(0)
+        if "`" not in code and (launches_sglang(words) or (
+                len(words) > 2 and _is_runner(words[0]))):
+            return f"`{code}`"
+        return match.group(0)
+
+    return _HTML_CODE.sub(span, text)
 
 
 #: An inline-code span that a page's text wrapping carried over several lines.
