@@ -400,3 +400,16 @@ def test_a_launch_in_an_html_code_element_is_that_code(text):
     # as the last flag's value ("--port: got 'Both'"), a prose apostrophe unbalanced the
     # quotes, and a line break inside the element lost the flags after it
     assert unpaste([text]) == (["--model-path", "m", "--tp", "4"], [])
+
+
+@pytest.mark.parametrize("text", [
+    "bash -c 'exec python3 -m sglang.launch_server \"$@\"' -- --model-path m --tp 4",
+    "sh -c 'cd /srv && python3 -m sglang.launch_server \"$@\"' sglang --model-path m --tp 4",
+    "docker run -d --gpus all img bash -lc '\n  set -euo pipefail\n"
+    "  exec python3 -m sglang.launch_server \"$@\"\n' -- \\\n  --model-path m \\\n"
+    "  --tp 4 \\\n  >out.txt",
+])
+def test_a_shell_script_given_arguments_after_it_passes_them_to_its_launch(text):
+    # `bash -c SCRIPT NAME ARGS...` runs SCRIPT with NAME as $0 and ARGS as "$@": the launch's
+    # flags come after the script; its "$@" was taken for this shell's own, empty, arguments
+    assert unpaste([text])[0] == ["--model-path", "m", "--tp", "4"]

@@ -1462,15 +1462,19 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str
             seg = [values[name] for name in names]
         else:
             shell_vars.declared(seg, values)
-        for name, word in zip(names, seg):
+        for at, (name, word) in enumerate(zip(names, seg)):
             if " " not in word or "sglang" not in word:
                 continue
-            if not assignment:  # bash -c "... '$MODEL' ...": this shell expands its own first
+            given = None if assignment else _script_arguments(seg, at, values)
+            if given is None and not assignment:
+                # bash -c "... '$MODEL' ...": this shell expands its own first
                 word = shell_vars.expand(word, values)
             try:
                 inner = _shell_words(word)
             except InputError:
                 continue
+            if given is not None:  # bash -c '... "$@"' NAME ARGS: the script's "$@" is ARGS
+                inner = ["set", "--", *given, ";", *inner]
             if any(_starts_launch(part) for part in _segments(inner)):
                 if name in held:  # the same variable again: the launch it is being built in
                     out[held[name]] = inner
@@ -1481,6 +1485,33 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str
             elif depth < 3:  # ssh host "docker exec c bash -c '...'": a shell in a shell
                 out.extend(_quoted_launches(_segments(inner), depth + 1))
     return out
+
+
+#: A shell's option cluster that ends in ``c``: the next word is the script it runs
+#: (``-c``, ``-lc``, ``-ec``).
+_SCRIPT_OPTION = re.compile(r"^-[a-z]*c$")
+
+
+def _script_arguments(seg: list[str], at: int, values: dict[str, str]) -> list[str] | None:
+    """The arguments a shell's ``-c`` script at ``seg[at]`` is given after it (``bash -c
+    SCRIPT NAME ARGS...``: NAME is its ``$0``, ARGS its ``"$@"``), this shell's variables in
+    them expanded and its redirections left out; None when ``seg[at]`` is no such script or
+    nothing follows it. A script given arguments so is written in single quotes for its
+    own shell to expand (``exec python3 -m sglang.launch_server "$@"``), so none of its words
+    are this shell's to expand."""
+    if at < 2 or not _SCRIPT_OPTION.match(seg[at - 1]) or len(seg) <= at + 2 or not any(
+            w.rsplit("/", 1)[-1] in _LOCAL_SHELLS for w in seg[:at - 1]):
+        return None
+    given: list[str] = []
+    skip = False
+    for word in seg[at + 2:]:
+        if skip:
+            skip = False
+        elif _REDIRECT.match(word):
+            skip = True
+        elif not _REDIRECT_WITH_TARGET.match(word):
+            given.extend(_expanded_word(word, values))
+    return given or None
 
 
 def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:
