@@ -413,3 +413,15 @@ def test_a_shell_script_given_arguments_after_it_passes_them_to_its_launch(text)
     # `bash -c SCRIPT NAME ARGS...` runs SCRIPT with NAME as $0 and ARGS as "$@": the launch's
     # flags come after the script; its "$@" was taken for this shell's own, empty, arguments
     assert unpaste([text])[0] == ["--model-path", "m", "--tp", "4"]
+
+
+@pytest.mark.parametrize("text", [
+    "docker run --env A=1 img bash -lc 'python3 -m sglang.launch_server --model-path m'",
+    "docker run --env A=1 --entrypoint /bin/bash img -lc 'python3 -m sglang.launch_server "
+    "--model-path m'",
+    "export A=1\nbash -ec 'python3 -m sglang.launch_server --model-path m'",
+])
+def test_a_shell_started_with_an_option_cluster_ending_in_c_gets_the_environment(text):
+    # `bash -lc SCRIPT` is `bash -l -c SCRIPT`: only a bare -c was taken for a shell's script,
+    # so the container's --env options (or the script's exports) were left off the launch
+    assert unpaste([text]) == (["--model-path", "m"], ["A=1"])

@@ -1396,8 +1396,9 @@ _INHERITING_STARTERS = frozenset({"srun", "apptainer", "singularity", "timeout",
 
 def _hands_to_shell(seg: list[str]) -> bool:
     """Whether ``seg`` passes a launch as one argument to a shell's ``-c``."""
-    return any(w.rsplit("/", 1)[-1] in _LOCAL_SHELLS and "-c" in seg[at + 1:]
-               for at, w in enumerate(seg)) and any(" " in w and "sglang" in w for w in seg)
+    return any(w.rsplit("/", 1)[-1] in _LOCAL_SHELLS and any(
+        _SCRIPT_OPTION.match(option) for option in seg[at + 1:])
+        for at, w in enumerate(seg)) and any(" " in w and "sglang" in w for w in seg)
 
 
 def _exported_to_local_shell(segments: list[list[str]],
