@@ -425,3 +425,16 @@ def test_a_shell_started_with_an_option_cluster_ending_in_c_gets_the_environment
     # `bash -lc SCRIPT` is `bash -l -c SCRIPT`: only a bare -c was taken for a shell's script,
     # so the container's --env options (or the script's exports) were left off the launch
     assert unpaste([text]) == (["--model-path", "m"], ["A=1"])
+
+
+def test_a_parameter_expansion_with_spaces_in_it_is_one_word(capsys):
+    # `${NAME:?message}` is one word of the shell's however many spaces its message holds;
+    # the message's words were taken for commands ("it runs is, ...") or for stray words of
+    # the launch
+    text = ("version=${SGLANG_VERSION:?SGLANG_VERSION is required}\n"
+            "python3 -m pip install \"sglang==${version}\"\n")
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.endswith("it runs python3 -m pip")
+    launch = "python3 -m sglang.launch_server --model-path ${MODEL:?set MODEL first} --tp 4"
+    assert unpaste([launch])[0] == ["--model-path", "${MODEL}", "--tp", "4"]
