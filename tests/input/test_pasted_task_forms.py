@@ -382,3 +382,59 @@ def test_a_launch_in_a_triple_backtick_span_on_one_line_is_that_code(text):
     # a one-line ```...``` is an inline code span, not a fence (a fence's info string holds no
     # backtick): its closing backticks were taken as a word of the launch
     assert unpaste([text]) == (["--model-path", "m", "--tp", "4"], [])
+
+
+@pytest.mark.parametrize("text", [
+    "The path is <code>pip install sglang</code> followed by <code>python3 -m "
+    "sglang.launch_server --model-path m --tp 4</code>. Both expose an endpoint.",
+    "Z.ai's repository documents <code>python3 -m sglang.launch_server --model-path "
+    "\"m\" --tp 4</code>.",
+    "a server command using <code>python -m sglang.launch_server --model-path m --tp 4</code>, "
+    "with <code>auto</code> also shown",
+    "<td><code>python3 -m sglang.launch_server --model-path m\n--tp 4</code>；\n"
+    "日志确认 <code>Tree cache initialized</code></td>",
+    "<code>python3 -m sglang.launch_server --model-path m --tp 4 &amp;&amp; echo up</code>",
+])
+def test_a_launch_in_an_html_code_element_is_that_code(text):
+    # a page's HTML writes inline code as <code>...</code>: the words after </code> were taken
+    # as the last flag's value ("--port: got 'Both'"), a prose apostrophe unbalanced the
+    # quotes, and a line break inside the element lost the flags after it
+    assert unpaste([text]) == (["--model-path", "m", "--tp", "4"], [])
+
+
+@pytest.mark.parametrize("text", [
+    "bash -c 'exec python3 -m sglang.launch_server \"$@\"' -- --model-path m --tp 4",
+    "sh -c 'cd /srv && python3 -m sglang.launch_server \"$@\"' sglang --model-path m --tp 4",
+    "docker run -d --gpus all img bash -lc '\n  set -euo pipefail\n"
+    "  exec python3 -m sglang.launch_server \"$@\"\n' -- \\\n  --model-path m \\\n"
+    "  --tp 4 \\\n  >out.txt",
+])
+def test_a_shell_script_given_arguments_after_it_passes_them_to_its_launch(text):
+    # `bash -c SCRIPT NAME ARGS...` runs SCRIPT with NAME as $0 and ARGS as "$@": the launch's
+    # flags come after the script; its "$@" was taken for this shell's own, empty, arguments
+    assert unpaste([text])[0] == ["--model-path", "m", "--tp", "4"]
+
+
+@pytest.mark.parametrize("text", [
+    "docker run --env A=1 img bash -lc 'python3 -m sglang.launch_server --model-path m'",
+    "docker run --env A=1 --entrypoint /bin/bash img -lc 'python3 -m sglang.launch_server "
+    "--model-path m'",
+    "export A=1\nbash -ec 'python3 -m sglang.launch_server --model-path m'",
+])
+def test_a_shell_started_with_an_option_cluster_ending_in_c_gets_the_environment(text):
+    # `bash -lc SCRIPT` is `bash -l -c SCRIPT`: only a bare -c was taken for a shell's script,
+    # so the container's --env options (or the script's exports) were left off the launch
+    assert unpaste([text]) == (["--model-path", "m"], ["A=1"])
+
+
+def test_a_parameter_expansion_with_spaces_in_it_is_one_word(capsys):
+    # `${NAME:?message}` is one word of the shell's however many spaces its message holds;
+    # the message's words were taken for commands ("it runs is, ...") or for stray words of
+    # the launch
+    text = ("version=${SGLANG_VERSION:?SGLANG_VERSION is required}\n"
+            "python3 -m pip install \"sglang==${version}\"\n")
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.endswith("it runs python3 -m pip")
+    launch = "python3 -m sglang.launch_server --model-path ${MODEL:?set MODEL first} --tp 4"
+    assert unpaste([launch])[0] == ["--model-path", "${MODEL}", "--tp", "4"]

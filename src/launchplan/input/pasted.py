@@ -11,6 +11,7 @@ assignments included; its other options are about the container, not the launch)
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 
@@ -764,6 +765,7 @@ def _inline_code(text: str) -> str:
     the page's markup, not the shell's command substitution. A container or job runner's
     command in inline code is reduced too, so one that starts no launch is named as what
     it runs rather than by the sentence's first words."""
+    text = _html_code(text)
     if "`" not in text:
         return text
     text = _inline_code_over_lines(text)
@@ -786,6 +788,33 @@ def _inline_code(text: str) -> str:
                 lines[at] = code
                 break
     return "\n".join(lines)
+
+
+#: An HTML code element with no markup inside (``<code>python3 -m ...</code>``).
+_HTML_CODE = re.compile(r"<code>([^<`]*)</code>")
+
+
+def _html_code(text: str) -> str:
+    """``text`` with each HTML code element that holds a launch (or a container or job
+    runner's command) written as Markdown inline code, so it is read as such a span is: a
+    page's HTML source (a blog's article data, a report's table) marks its inline code so,
+    and the prose after ``</code>`` is not words of the launch. Its entities (``&amp;``,
+    ``&quot;``) are the characters they stand for; other elements stay as they are."""
+    if "<code>" not in text:
+        return text
+
+    def span(match: re.Match[str]) -> str:
+        code = html.unescape(match.group(1))
+        try:
+            words = shell_vars.shell_split(code)
+        except ValueError:
+            return match.group(0)
+        if "`" not in code and (launches_sglang(words) or (
+                len(words) > 2 and _is_runner(words[0]))):
+            return f"`{code}`"
+        return match.group(0)
+
+    return _HTML_CODE.sub(span, text)
 
 
 #: An inline-code span that a page's text wrapping carried over several lines.
@@ -1367,8 +1396,9 @@ _INHERITING_STARTERS = frozenset({"srun", "apptainer", "singularity", "timeout",
 
 def _hands_to_shell(seg: list[str]) -> bool:
     """Whether ``seg`` passes a launch as one argument to a shell's ``-c``."""
-    return any(w.rsplit("/", 1)[-1] in _LOCAL_SHELLS and "-c" in seg[at + 1:]
-               for at, w in enumerate(seg)) and any(" " in w and "sglang" in w for w in seg)
+    return any(w.rsplit("/", 1)[-1] in _LOCAL_SHELLS and any(
+        _SCRIPT_OPTION.match(option) for option in seg[at + 1:])
+        for at, w in enumerate(seg)) and any(" " in w and "sglang" in w for w in seg)
 
 
 def _exported_to_local_shell(segments: list[list[str]],
@@ -1433,15 +1463,19 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str
             seg = [values[name] for name in names]
         else:
             shell_vars.declared(seg, values)
-        for name, word in zip(names, seg):
+        for at, (name, word) in enumerate(zip(names, seg)):
             if " " not in word or "sglang" not in word:
                 continue
-            if not assignment:  # bash -c "... '$MODEL' ...": this shell expands its own first
+            given = None if assignment else _script_arguments(seg, at, values)
+            if given is None and not assignment:
+                # bash -c "... '$MODEL' ...": this shell expands its own first
                 word = shell_vars.expand(word, values)
             try:
                 inner = _shell_words(word)
             except InputError:
                 continue
+            if given is not None:  # bash -c '... "$@"' NAME ARGS: the script's "$@" is ARGS
+                inner = ["set", "--", *given, ";", *inner]
             if any(_starts_launch(part) for part in _segments(inner)):
                 if name in held:  # the same variable again: the launch it is being built in
                     out[held[name]] = inner
@@ -1452,6 +1486,33 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str
             elif depth < 3:  # ssh host "docker exec c bash -c '...'": a shell in a shell
                 out.extend(_quoted_launches(_segments(inner), depth + 1))
     return out
+
+
+#: A shell's option cluster that ends in ``c``: the next word is the script it runs
+#: (``-c``, ``-lc``, ``-ec``).
+_SCRIPT_OPTION = re.compile(r"^-[a-z]*c$")
+
+
+def _script_arguments(seg: list[str], at: int, values: dict[str, str]) -> list[str] | None:
+    """The arguments a shell's ``-c`` script at ``seg[at]`` is given after it (``bash -c
+    SCRIPT NAME ARGS...``: NAME is its ``$0``, ARGS its ``"$@"``), this shell's variables in
+    them expanded and its redirections left out; None when ``seg[at]`` is no such script or
+    nothing follows it. A script given arguments so is written in single quotes for its
+    own shell to expand (``exec python3 -m sglang.launch_server "$@"``), so none of its words
+    are this shell's to expand."""
+    if at < 2 or not _SCRIPT_OPTION.match(seg[at - 1]) or len(seg) <= at + 2 or not any(
+            w.rsplit("/", 1)[-1] in _LOCAL_SHELLS for w in seg[:at - 1]):
+        return None
+    given: list[str] = []
+    skip = False
+    for word in seg[at + 2:]:
+        if skip:
+            skip = False
+        elif _REDIRECT.match(word):
+            skip = True
+        elif not _REDIRECT_WITH_TARGET.match(word):
+            given.extend(_expanded_word(word, values))
+    return given or None
 
 
 def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:

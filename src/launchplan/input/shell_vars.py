@@ -354,12 +354,14 @@ def substitutions_kept_whole(text: str) -> str:
     within the word it stands in: arithmetic on literals is worked out (``$((4 << 30))``
     is ``4294967296``); anything else (``$(hostname -i)``, ``$((TP * 2))``) stays as
     written, escaped so the splitter does not cut it at its spaces or pipes, and is later
-    reported as an expansion the paste leaves open. Single-quoted text is left alone."""
+    reported as an expansion the paste leaves open. So is a ``${...}`` with spaces in it
+    (``${MODEL:?set MODEL first}``): the shell reads it as one piece of its word. Single-quoted
+    text is left alone."""
     if "`" in text:  # NAME=`cmd`: the old spelling of NAME=$(cmd)
         text = _BACKQUOTED_VALUE.sub(lambda m: f"{m.group(1)}$({m.group(2)})", text)
     if "$#" in text or "${#" in text:  # $# and ${#ARR[@]} are no comments, though the
         text = text.replace("${#", "${\\#").replace("$#", "$\\#")  # splitter takes them so
-    if "$(" not in text:
+    if "$(" not in text and not _SPACED_BRACES.search(text):
         return text
     out: list[str] = []
     at = 0
@@ -380,9 +382,37 @@ def substitutions_kept_whole(text: str) -> str:
                 out.append(_substitution(text[at:end + 1], inside_quotes=quote == '"'))
                 at = end + 1
                 continue
+        elif char == "$" and not quote and text.startswith("${", at):
+            end = _closing_brace(text, at + 1)
+            span = text[at:end + 1] if end is not None else ""
+            if " " in span and "'" not in span and '"' not in span:
+                out.append("".join("\\" + c if c in _SPLITTING else c for c in span))
+                at += len(span)
+                continue
         out.append(char)
         at += 1
     return "".join(out)
+
+
+#: A ``${`` whose braces hold a space before they close (``${NAME:?set NAME first}``).
+_SPACED_BRACES = re.compile(r"\$\{[^}\n]*[ \t][^}\n]*\}")
+
+
+def _closing_brace(text: str, opening: int) -> int | None:
+    """The index of the brace that closes the one at ``opening`` (nesting counted), on the
+    same line; None when the line ends first."""
+    depth = 0
+    for at in range(opening, len(text)):
+        char = text[at]
+        if char == "\n":
+            return None
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return at
+    return None
 
 
 def _closing(text: str, opening: int) -> int | None:
