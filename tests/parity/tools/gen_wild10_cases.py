@@ -68,6 +68,13 @@ FOUND: dict[str, tuple[str, str, list[str]]] = {
         "--trust-remote-code", "--quantization", "modelopt_mixed"]),
     "nemotron-named-fp8-h100": ("h100", "parity-models/nemotron-h-synth", [
         "--trust-remote-code", "--quantization", "modelopt_fp8"]),
+    # a 0.5.21 probe (seed 21010): NGRAM's steps are the draft tokens over the BFS breadth,
+    # so a breadth of 0 stops SGLang unless the steps are given
+    "ngram-breadth-zero": ("h100", "models/llama-3.1-8b", [
+        "--speculative-algorithm", "NGRAM", "--speculative-ngram-max-bfs-breadth", "0"]),
+    "ngram-breadth-zero-steps-given": ("b200", "models/qwen3-14b", [
+        "--speculative-algorithm", "NGRAM", "--speculative-ngram-max-bfs-breadth", "0",
+        "--speculative-num-steps", "3"]),
 }
 FOCUS_WORDS = ("speculative", "attention_backend", "page_size", "disaggregation", "dp_attention",
                "dp_size", "mamba", "linear_attn", "swa", "hybrid", "lora", "piecewise")
