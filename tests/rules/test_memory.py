@@ -220,3 +220,27 @@ def test_post_capture_kv_sizing_under_efa_and_the_unified_pool():
     assert fraction(mem_fraction_default_0_5_21, model=swa, enable_unified_memory=True) == plain
     assert fraction(model=swa, enable_unified_memory=True, speculative_algorithm="EAGLE3") == plain
     assert fraction(enable_unified_memory=True) == plain  # not a hybrid-SWA pool
+
+
+def test_qwen3_vl_on_a_large_hopper_keeps_decode_in_graphs_up_to_the_running_limit():
+    """SGLang's memory hook raises the decode graph's max_bs to an explicit running limit of at
+    most 512 for a multimodal Qwen3-VL on a Hopper with 60 GiB or more, unless the user sized
+    the decode graph (every release; a 0.5.21 probe, wild8 seed 21808, found the 256 of the
+    H100 tier where SGLang captured 512)."""
+    from pathlib import Path
+
+    from launchplan import resolve
+
+    model = str(Path(__file__).parents[1] / "parity" / "models" / "qwen3-vl-8b-synth")
+
+    def decode_max_bs(gpu: str, *flags: str, compat: str = "default") -> int:
+        result = resolve(list(flags), gpu=gpu, model_path=model, compat=compat)
+        return result.value("cuda_graph_config")["decode"]["max_bs"]
+
+    for compat in ("default", "0.5.22", "0.5.21"):
+        assert decode_max_bs("h100", "--max-running-requests", "400", compat=compat) == 400
+    assert decode_max_bs("h100") == 256  # no running limit given: the tier's
+    assert decode_max_bs("h100", "--max-running-requests", "600") == 256  # above 512
+    assert decode_max_bs("h100", "--max-running-requests", "400",
+                         "--cuda-graph-max-bs-decode", "128") == 128  # sized by the user
+    assert decode_max_bs("a100", "--max-running-requests", "400") == 256  # not a Hopper

@@ -24,6 +24,7 @@ from launchplan.rules.graph_config import (
     is_locked,
     prefill_sizes,
 )
+from launchplan.rules.model_overrides.qwen3_vl import large_hopper_qwen3_vl
 from launchplan.rules.parallel import attn_dp_enabled, dp_attention_switch_0_5_21
 from launchplan.rules.size_lists import count_of, described_note, is_described, largest
 
@@ -77,9 +78,13 @@ def chunked_prefill_default(v: View) -> dict | None:
 _SIZING_READS = ("cuda_graph_config", "tp_size", "max_running_requests", "device",
                  "disable_cuda_graph_padding", "speculative_algorithm", "torch_compile_max_bs",
                  "chunked_prefill_size", "pp_size", "max_total_tokens", "model_path",
-                 "cuda_graph_bs_prefill")  # is_locked(prefill bs) reads the convenience flag
+                 # is_locked reads the convenience flags of the sizes it tests
+                 "cuda_graph_bs_prefill", "cuda_graph_bs_decode", "cuda_graph_max_bs_decode")
 _SIZING_WRITES = ("cuda_graph_config", "torch_compile_max_bs")
-_SIZING_FACTS = ("target.memory_mib", "model.is_mla")
+_SIZING_FACTS = ("target.memory_mib", "model.is_mla", "target.is_sm90", "model.model_type",
+                 "model.is_multimodal")
+#: Qwen3-VL's profiled Hopper serving keeps decode in graphs up to this many running requests.
+QWEN3_VL_GRAPH_RUNNING_LIMIT = 512
 
 
 @rule(
@@ -94,9 +99,11 @@ def cuda_graph_sizing(v: View) -> dict | Declare | Refuse | None:
 
     When: whenever its promises hold (it fills only unset sizes).
     Effect: an unset decode max_bs comes from the memory tier, capped by an explicit
-        max_running_requests; given decode sizes set max_bs to their maximum, even over an
-        explicit max_bs (on CPU, ``torch_compile_max_bs`` instead, refused unless positive).
-        Prefill max_bs defaults to
+        max_running_requests; a multimodal Qwen3-VL on a Hopper with 60 GiB or more raises a
+        decode max_bs the user did not size up to an explicit max_running_requests of at
+        most 512 (SGLang's profiled serving); given decode sizes set max_bs to their
+        maximum, even over an explicit max_bs (on CPU, ``torch_compile_max_bs`` instead,
+        refused unless positive). Prefill max_bs defaults to
         the chunk (MLA: at most 8192; opt-in PP breakable graphs: 8192; at most
         max_total_tokens; Llama-2 paths: 4096). A list longer than ``size_lists.LIMIT`` is
         described, not built, with a note. Sizes SGLang cannot generate or take the maximum of
@@ -179,6 +186,12 @@ def _graph_sizing(v: View, mla_prefill_max_bs: int | None, cap_at_running: bool)
         cap = v.max_running_requests
         if cap_at_running and cap is not None and decode["max_bs"] > cap:
             decode["max_bs"] = cap
+    running = v.max_running_requests
+    if (running is not None and running <= QWEN3_VL_GRAPH_RUNNING_LIMIT
+            and decode["max_bs"] is not None and decode["max_bs"] < running
+            and large_hopper_qwen3_vl(v) and not is_locked(v, DECODE, "max_bs")
+            and not is_locked(v, DECODE, "bs")):
+        decode["max_bs"] = running  # up to the running limit, unless the user sized the graph
     if v.device != "cpu":
         if decode["bs"] is None:
             decode["bs"] = decode_sizes(decode["max_bs"],
