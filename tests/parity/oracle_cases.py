@@ -163,7 +163,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # launch is the flags their sources give: DeepSeek-V4-Pro, Qwen3-235B-FP8, gpt-oss-20b,
     # on H20, 2 x 8 H20, H200, 4 x RTX 4090 and 8 x MI300X) and SGLang's own abridged
     # clean-startup reference (B200)
-    **{("logs", compat): 79 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    **{("logs", compat): 80 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 67,
     # of 557 and 242: the cases the oracle's venv cannot answer, as for 0.5.23
