@@ -75,6 +75,18 @@ FOUND: dict[str, tuple[str, str, list[str]]] = {
     "ngram-breadth-zero-steps-given": ("b200", "models/qwen3-14b", [
         "--speculative-algorithm", "NGRAM", "--speculative-ngram-max-bfs-breadth", "0",
         "--speculative-num-steps", "3"]),
+    # a wild8 probe on 0.5.21 (seed 21808): Qwen3-VL on a large Hopper keeps decode in graphs
+    # up to a running limit of at most 512 (not above it, not when the user sized the graph)
+    "qwen3-vl-running-400-h100": ("h100", "parity-models/qwen3-vl-8b-synth", [
+        "--max-running-requests", "400"]),
+    "qwen3-vl-running-300-h200-tp2": ("h200", "parity-models/qwen3-vl-8b-synth", [
+        "--tp", "2", "--max-running-requests", "300", "--speculative-algorithm", "NGRAM"]),
+    "qwen3-vl-running-600-h100": ("h100", "parity-models/qwen3-vl-8b-synth", [
+        "--max-running-requests", "600"]),
+    "qwen3-vl-running-400-sized-h100": ("h100", "parity-models/qwen3-vl-8b-synth", [
+        "--max-running-requests", "400", "--cuda-graph-max-bs-decode", "128"]),
+    "qwen3-vl-running-400-a100": ("a100", "parity-models/qwen3-vl-8b-synth", [
+        "--max-running-requests", "400"]),
 }
 FOCUS_WORDS = ("speculative", "attention_backend", "page_size", "disaggregation", "dp_attention",
                "dp_size", "mamba", "linear_attn", "swa", "hybrid", "lora", "piecewise")
