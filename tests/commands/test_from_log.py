@@ -502,3 +502,21 @@ def test_a_log_naming_no_known_gpu_asks_for_gpu_saying_what_it_names(capsys, tmp
     log.write_text(line + "GPU 0,1,2,3,4,5,6,7: NVIDIA H200\n")
     assert main(["resolve", "--from-log", str(log), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["notes"][0].startswith("--gpu h200:")
+
+
+def test_a_log_from_a_device_launchplan_has_no_target_for_says_so(capsys, tmp_path):
+    """A log of a launch on another device (an Ascend NPU's device='npu', as sglang#29853 posts
+    one) is planned on the GPU given, as any log is; the report now says the log ran elsewhere,
+    in the table and in the JSON, where before it read as plain agreement."""
+    from launchplan.input.server_log import parse_log
+
+    entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b-attn-dp.log")
+    values = parse_log((DATA / entry["file"]).read_text()).values
+    quiet = run(capsys, entry)
+    assert not any("device" in note for note in quiet["notes"])
+    values["device"] = "npu"
+    log = tmp_path / "npu.log"
+    log.write_text(f"[2026-12-01 09:20:00] server_args={values!r}\n")
+    report = run(capsys, {**entry, "file": str(log)})
+    assert any("device 'npu'" in note and "not on the log's hardware" in note
+               for note in report["notes"])

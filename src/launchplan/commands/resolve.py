@@ -284,7 +284,23 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
     if logged.memory.any():
         report.memory = _memory_against_log(logged.memory, report, resolve, target)
     report.notes = list(logged.notes)
+    other = _other_device(logged.values.get("device"))
+    if other is not None:
+        report.notes.append(
+            f"the log ran with device {other!r}; launchplan's targets are CUDA and ROCm GPUs, "
+            f"so this is that launch planned on {target.name}, not on the log's hardware")
     return logged, report
+
+
+#: The ``device`` values of launches on a CUDA or ROCm GPU (SGLang's ROCm build says cuda).
+_GPU_DEVICES = frozenset({"cuda", "auto"})
+
+
+def _other_device(device: Any) -> str | None:
+    """The logged device when it is not a CUDA or ROCm GPU (an NPU, TPU, XPU, HPU, CPU...)."""
+    if isinstance(device, str) and device.strip().lower() not in _GPU_DEVICES:
+        return device
+    return None
 
 
 def _memory_against_log(logged, report, resolve, target) -> list:
