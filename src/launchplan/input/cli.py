@@ -204,6 +204,7 @@ _DEPRECATED = {
     "--grpc-mode": "use --smg-grpc-mode",
 }
 _ALL_RELEASES = frozenset(("0.5.21", "0.5.22", SGLANG_VERSION))
+_OLDER_RELEASES = tuple(sorted(_ALL_RELEASES - {SGLANG_VERSION}))
 # Releases in which a spelling above is deprecated, where not all of them (the tables' actions
 # say so: 0.5.21 registers --enable-dp-attention as a plain switch).
 _DEPRECATED_SINCE = {"--enable-dp-attention": frozenset(("0.5.22", SGLANG_VERSION))}
@@ -302,7 +303,7 @@ def takes_value(word: str) -> bool:
     sglang test"``), never a pasted command."""
     opt = _OPTS.get(word)
     if opt is None:  # not 0.5.23's: an older release's own flag (its tables load once)
-        opt = next((o for r in sorted(_ALL_RELEASES - {SGLANG_VERSION})
+        opt = next((o for r in _OLDER_RELEASES
                     if (o := _surface(r).opts.get(word)) is not None), None)
     return opt is not None and opt.kind in (_STORE, _LORA, _CONFIG) and opt.nargs != 0
 
