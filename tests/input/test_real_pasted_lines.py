@@ -533,3 +533,24 @@ def test_a_slurm_head_address_from_an_array_of_a_commands_output_stays_open():
     argv, _ = unpaste([_by_source("49646002361")["text"]])
     assert argv[argv.index("--dist-init-addr") + 1] == (
         '$(srun --nodes=1 --ntasks=1 -w "${nodes_array[0]}" hostname --ip-address):5000')
+
+
+@pytest.mark.parametrize("text, argv", [
+    # ${EXTRA_ARGS:-} at a launcher's end (serve_opd32b.sh): unset, the shell passes no word
+    ("python -m sglang.launch_server --model-path m --tp 2 ${EXTRA_ARGS:-}",
+     ["--model-path", "m", "--tp", "2"]),
+    ("python -m sglang.launch_server --model-path m ${EXTRA:-} --tp 2",
+     ["--model-path", "m", "--tp", "2"]),
+    # a default or alternative that holds flags is split at its spaces, as $EXTRA would be
+    ("python -m sglang.launch_server --model-path m ${EXTRA:---tp 2 --dp 2}",
+     ["--model-path", "m", "--tp", "2", "--dp", "2"]),
+    ("FP8=1\npython -m sglang.launch_server --model-path m ${FP8:+--kv-cache-dtype fp8_e4m3}",
+     ["--model-path", "m", "--kv-cache-dtype", "fp8_e4m3"]),
+    ("python -m sglang.launch_server --model-path m ${FP8:+--kv-cache-dtype fp8_e4m3} --tp 2",
+     ["--model-path", "m", "--tp", "2"]),
+    # a value that is not flags stays one word, as a path with a space would
+    ("python -m sglang.launch_server --model-path ${MODEL:-/models/my model}",
+     ["--model-path", "/models/my model"]),
+])
+def test_a_whole_word_expansion_with_an_operator_splits_as_a_bare_reference(text, argv):
+    assert unpaste([text])[0] == argv

@@ -1539,6 +1539,27 @@ def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:
 _WHOLE_REFERENCE = shell_vars.WHOLE_REFERENCE
 
 
+def _whole_expansion(word: str) -> bool:
+    """Whether ``word`` is one parameter expansion with an operator and nothing around it
+    (``${EXTRA_ARGS:-}``, ``${FP8:+--kv-cache-dtype fp8_e4m3}``): unquoted, the shell
+    splits its value into words as it does a bare ``$EXTRA``'s, and an empty one is none."""
+    if not _OPERATOR_EXPANSION.match(word):
+        return False
+    depth = 0
+    for at, char in enumerate(word):
+        if char == "{" and word[at - 1] == "$":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return at == len(word) - 1  # the first ${ closes at the word's end
+    return False
+
+
+#: ``${NAME`` followed by a default, alternative, assignment or required-value operator.
+_OPERATOR_EXPANSION = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?[-+=?].*\}$", re.S)
+
+
 def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
     """A launch word with the script's variables expanded: one word, or several when the
     word is a bare reference to a value holding flags (``PREFILL_EXTRA="--a --b 2"`` then
@@ -1550,7 +1571,7 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
     if listed is not None:
         return listed
     value = shell_vars.expand(word, values)
-    if value != word and _WHOLE_REFERENCE.match(word):
+    if value != word and (_WHOLE_REFERENCE.match(word) or _whole_expansion(word)):
         parts = value.split()
         if not parts:  # set to nothing (``MOE_ARGS=""``): the shell passes no word at all
             return []
