@@ -554,3 +554,14 @@ def test_a_slurm_head_address_from_an_array_of_a_commands_output_stays_open():
 ])
 def test_a_whole_word_expansion_with_an_operator_splits_as_a_bare_reference(text, argv):
     assert unpaste([text])[0] == argv
+
+
+@pytest.mark.parametrize("tail", ["…", "...", "[...]"])
+def test_an_ellipsis_where_flags_go_is_named_as_elided_text(tail, capsys):
+    # a diligence note's compose line ends in `--tp 8 …`: the writer left the rest out
+    line = f"sglang serve --model-path qwen3-8b --tp 8 {tail}"
+    assert main(["resolve", "--gpu", "h100", line]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"launchplan: command line: expected flags and their values, got "
+                          f"{tail!r}")
+    assert "an ellipsis where flags go" in err and err.count("\n") == 1

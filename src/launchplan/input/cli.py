@@ -555,6 +555,10 @@ class _Parse:
             # ``'modelpath', 'port'``: a page's text extraction dropped every '-'
             hint = (f"it reads as {dashless} with its dashes lost (a web page's text "
                     "extraction drops them): type the flag with its dashes")
+        elif _ELLIPSIS.match(token):
+            # ``command: sglang serve --model-path M --tp 8 …``: a note that elides the rest
+            hint = ("an ellipsis where flags go: the text leaves the rest of the launch out; "
+                    "paste the whole launch, or give the flags it elides after the paste")
         elif token == "--" or (before >= 0 and self.tokens[before] == "--"):
             hint = "SGLang takes no positional arguments, even after '--'"
         elif before >= 0 and classified[before][0] is not None:
@@ -785,6 +789,8 @@ def _foreign(flag: str, known: Sequence[str]) -> str | None:
 
 
 #: A word that is one shell or Compose variable reference and nothing else.
+#: An ellipsis standing for words a text leaves out: ``…``, ``...``, ``[...]``.
+_ELLIPSIS = re.compile(r"^\[?(?:…|\.{3,})\]?$")
 _WHOLE_REFERENCE = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
 
 
