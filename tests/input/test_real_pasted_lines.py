@@ -565,3 +565,17 @@ def test_an_ellipsis_where_flags_go_is_named_as_elided_text(tail, capsys):
     assert err.startswith(f"launchplan: command line: expected flags and their values, got "
                           f"{tail!r}")
     assert "an ellipsis where flags go" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("script", [
+    # containerd's docker-compatible client: its run takes docker's -e/--env options
+    "nerdctl run --rm --gpus all -e NCCL_TIMEOUT=1800 img {launch}",
+    # the runner named by a variable the script sets (a p5en smoke-test script's $CTR)
+    'CTR="${{CONTAINER_RUNTIME:-nerdctl}}"\n'
+    "$CTR run --rm --gpus all -e NCCL_TIMEOUT=1800 img {launch}",
+    "RUNTIME=docker\n${{RUNTIME}} run --gpus all -e NCCL_TIMEOUT=1800 img {launch}",
+])
+def test_a_runner_by_another_name_or_in_a_variable_passes_its_env_options(script):
+    launch = "python3 -m sglang.launch_server --model-path m --tp-size 8"
+    text = script.format(launch=launch)
+    assert unpaste([text]) == (["--model-path", "m", "--tp-size", "8"], ["NCCL_TIMEOUT=1800"])

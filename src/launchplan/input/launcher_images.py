@@ -27,7 +27,7 @@ _BOOLEAN = frozenset({"--rm", "--detach", "--interactive", "--tty", "--privilege
                       "--disable-content-trust", "--sig-proxy", "--quiet", "--replace",
                       "--rmi", "--use-driver-libs"})
 _SHORT_BOOLEAN = re.compile(r"^-[dditPq]+$")
-_RUNNER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker"})
+_RUNNER_PROGRAMS = frozenset({"docker", "podman", "nerdctl", "nvidia-docker"})
 #: The AWS Deep Learning Containers' SGLang server images, not their SageMaker variants.
 _AWS_SERVER_IMAGE = re.compile(r"(?:^|/)sglang:server-(?!.*sagemaker)[\w.-]+$")
 _LAUNCHER = ["python3", "-m", "sglang.launch_server"]

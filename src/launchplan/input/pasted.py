@@ -29,7 +29,8 @@ _MODULES = frozenset({"sglang.launch_server", "sglang.launch_server.py", _ROUTER
 _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: Programs that start the launcher in a container or a job: everything from one of them to
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
-RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "apptainer", "singularity", "srun",
+RUNNERS = frozenset({"docker", "podman", "nerdctl", "nvidia-docker", "apptainer", "singularity",
+                     "srun",
                      "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo", "bwrap",
                      "systemd-run"})
 
@@ -1037,9 +1038,27 @@ def _launcher_from_variables(segments: list[list[str]]) -> list[list[str]]:
             words = [part for w in seg for part in _launcher_words(w, values)]
             if _starts_launch(words):
                 seg = words
+        elif _starts_launch(seg):
+            seg = _runner_from_variable(seg, values)
         shell_vars.declared(seg, values)
         out.append(seg)
     return out
+
+
+def _runner_from_variable(seg: list[str], values: dict[str, str]) -> list[str]:
+    """``seg`` with its command word written out when it is a whole reference to a runner
+    the script names in a variable (``CTR=nerdctl`` then ``$CTR run ... IMAGE python -m
+    ...``): the shell runs that program, so its options (``-e NAME=VALUE``) are read as a
+    runner's."""
+    lead = 0
+    while lead < len(seg) and _ASSIGNMENT.match(seg[lead]):
+        lead += 1
+    if lead == len(seg) or not _WHOLE_REFERENCE.match(seg[lead]):
+        return seg
+    words = _launcher_words(seg[lead], values)
+    if not words or words == seg[lead:lead + 1] or not _is_runner(words[0]):
+        return seg
+    return [*seg[:lead], *words, *seg[lead + 1:]]
 
 
 def _launcher_words(word: str, values: dict[str, str]) -> list[str]:
@@ -1602,7 +1621,7 @@ def _from_command(words: list[str]) -> list[str]:
 
 #: Runners whose container starts with its image's environment, not the caller's: only what
 #: their ``-e``/``--env`` options pass reaches the launch.
-_ISOLATING_RUNNERS = frozenset({"docker", "podman", "nvidia-docker", "kubectl"})
+_ISOLATING_RUNNERS = frozenset({"docker", "podman", "nerdctl", "nvidia-docker", "kubectl"})
 
 
 def _isolated(command: list[str]) -> bool:
