@@ -100,7 +100,7 @@ def test_a_substitution_stays_one_word_and_is_named_as_open(capsys):
     assert main(["resolve", "--gpu", "h100", text]) == 2
     err = capsys.readouterr().err
     assert "--node-rank: expected an integer, got '$(hostname | cut -c1)'" in err
-    assert "shell variable or expansion" in err
+    assert "a command substitution launchplan does not run" in err
 
 
 RBG = """apiVersion: workloads.x-k8s.io/v1alpha2

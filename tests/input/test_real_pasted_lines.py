@@ -579,3 +579,19 @@ def test_a_runner_by_another_name_or_in_a_variable_passes_its_env_options(script
     launch = "python3 -m sglang.launch_server --model-path m --tp-size 8"
     text = script.format(launch=launch)
     assert unpaste([text]) == (["--model-path", "m", "--tp-size", "8"], ["NCCL_TIMEOUT=1800"])
+
+
+def test_a_command_substitution_is_named_as_one_launchplan_does_not_run(capsys):
+    # serve_opd32b.sh: CG_BS_DECODE="$(for b in ...; done)" then --cuda-graph-bs-decode
+    # $CG_BS_DECODE; the script sets it, by a command the reader does not run
+    entry = _by_source("55672387397")
+    assert main(["resolve", "--gpu", entry["gpu"], entry["text"],
+                 "--model-path", entry["model"]]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("launchplan: --cuda-graph-bs-decode: expected an integer")
+    assert "a command substitution launchplan does not run" in err
+    assert "does not set" not in err and err.count("\n") == 1
+    # a variable left unset keeps its own hint
+    assert main(["resolve", "--gpu", "h100", "python -m sglang.launch_server "
+                 "--model-path qwen3-8b --tp ${TP}"]) == 2
+    assert "shell variable or expansion the pasted text does not set" in capsys.readouterr().err

@@ -405,7 +405,9 @@ class _Parse:
             if shell_vars.placeholder(got):
                 hint = shell_vars.PLACEHOLDER_HINT
             elif shell_vars.open_reference(got):
-                hint = shell_vars.OPEN_REFERENCE_HINT
+                hint = (shell_vars.COMMAND_SUBSTITUTION_HINT
+                        if shell_vars.command_substitution(got) else
+                        shell_vars.OPEN_REFERENCE_HINT)
             else:
                 hint = typographic_hint(got)
         if at < self.n_config:

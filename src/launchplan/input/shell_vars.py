@@ -334,6 +334,20 @@ def placeholder(value: str) -> bool:
 PLACEHOLDER_HINT = "a placeholder the pasted text leaves to fill in: put the real value there"
 
 
+def command_substitution(value: str) -> bool:
+    """Whether ``value`` holds a ``$(...)`` command the shell would run to make it (not
+    ``$((...))`` arithmetic): the script may well set it, by a command read, not run."""
+    return _COMMAND.search(value) is not None
+
+
+_COMMAND = re.compile(r"\$\((?!\()")
+
+
+#: The hint an unparsable value made by a command substitution gets.
+COMMAND_SUBSTITUTION_HINT = ("a command substitution launchplan does not run: put the value it "
+                             "prints in the launch")
+
+
 #: The hint an unparsable value holding an open reference gets.
 OPEN_REFERENCE_HINT = ("a shell variable or expansion the pasted text does not set: put its "
                        "value in the launch, or set it in the pasted script")
