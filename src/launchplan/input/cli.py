@@ -790,9 +790,9 @@ def _foreign(flag: str, known: Sequence[str]) -> str | None:
     return foreign_hint(flag, known)
 
 
-#: A word that is one shell or Compose variable reference and nothing else.
 #: An ellipsis standing for words a text leaves out: ``…``, ``...``, ``[...]``.
 _ELLIPSIS = re.compile(r"^\[?(?:…|\.{3,})\]?$")
+#: A word that is one shell or Compose variable reference and nothing else.
 _WHOLE_REFERENCE = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
 
 

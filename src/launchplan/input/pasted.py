@@ -30,8 +30,7 @@ _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: Programs that start the launcher in a container or a job: everything from one of them to
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
 RUNNERS = frozenset({"docker", "podman", "nerdctl", "nvidia-docker", "apptainer", "singularity",
-                     "srun",
-                     "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo", "bwrap",
+                     "srun", "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo", "bwrap",
                      "systemd-run"})
 
 
