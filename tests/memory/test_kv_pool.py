@@ -247,3 +247,51 @@ def test_the_plain_pool_is_the_general_sizing():
                     assert plain == (budget, pool_["max_total_num_tokens"], sizer.cell, reqs,
                                      plan.caveats()), (model, gpu, argv, weights)
     assert answered > 200 and compared > answered
+
+
+def _minimax(argv, gpu="h100", compat="0.5.23", env=None):
+    from pathlib import Path
+
+    folder = Path(__file__).parents[1] / "parity" / "models" / "minimax-m3-nvfp4"
+    result = resolve(list(argv), gpu=gpu, model_path=str(folder), compat=compat, env=env)
+    return kv_pool(result, before_load_bytes=80 << 30, weights_bytes=30 << 30)
+
+
+def test_minimax_sparse_pool_counts_index_rows_in_every_sparse_layer():
+    """MiniMax-M3 sparse (60 layers, 4 KV heads of 128, 57 sparse layers keeping only an
+    index K of 128): K and V in every layer, plus the index rows replicated over TP, in the
+    model dtype; fp8_e4m3 KV on a Hopper stores them in fp8 from 0.5.23 on only; MXFP8 KV
+    adds no block scales to this pool (as SGLang's configurator sizes it)."""
+    main = 60 * 2 * 128
+    assert _minimax(["--tp-size", "1"]).kv_bytes_per_token == 4 * main * 2 + 57 * 128 * 2
+    assert _minimax(["--tp-size", "8"]).kv_bytes_per_token == 1 * main * 2 + 57 * 128 * 2
+    fp8 = ["--tp-size", "2", "--kv-cache-dtype", "fp8_e4m3"]
+    assert _minimax(fp8).kv_bytes_per_token == 2 * main + 57 * 128
+    assert _minimax(fp8, compat="0.5.22").kv_bytes_per_token == 2 * main + 57 * 128 * 2
+    mxfp8 = ["--kv-cache-dtype", "mxfp8", "--attention-backend", "fa4"]
+    assert _minimax(mxfp8, gpu="b200").kv_bytes_per_token == 4 * main + 57 * 128 * 2
+    assert not any("pools are not modelled" in c for c in _minimax([]).caveats)
+
+
+def test_minimax_nvfp4_native_stack_stays_unmodelled(tmp_path):
+    """0.5.23 sizes the NVFP4-native Blackwell stack (a checkpoint declaring MXFP8 with
+    NVFP4-packed experts) by packed page rows, which launchplan does not: the plan says so
+    rather than giving the unpacked pool's figure; on a Hopper the unpacked pool is sized."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).parents[1] / "parity" / "models" / "minimax-m3-nvfp4"
+    config = json.loads((folder / "config.json").read_text())
+    config["quantization_config"] = {"quant_method": "mxfp8", "moe_quant_algo": "NVFP4",
+                                     "moe_quant_format": "nvfp4-pack-quantized",
+                                     "weight_block_size": [1, 32]}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+
+    def caveats(gpu):
+        result = resolve(["--chunked-prefill-size", "4096"], gpu=gpu, model_path=str(tmp_path),
+                         compat="0.5.23")
+        assert result.value("quantization") == "minimax_m3_nvfp4"
+        pool = kv_pool(result, before_load_bytes=80 << 30, weights_bytes=30 << 30)
+        return [c for c in pool.caveats if "pools are not modelled" in c]
+
+    assert caveats("b200") and not caveats("h100")

@@ -33,12 +33,7 @@ EXPECTED_CASES = 4712
 #: Recorded models launchplan's sizing does not follow yet (tests/parity/models/), and why.
 #: Their cases stay recorded; ``test_the_models_not_followed_yet_still_disagree`` fails once
 #: one agrees everywhere, so it leaves this list.
-NOT_FOLLOWED: dict[str, str] = {
-    "minimax-m3-nvfp4": (
-        "MiniMax-M3's sparse-attention index rows (one 128-wide key per token in each sparse "
-        "layer, at the KV dtype, replicated over TP) are not counted: its plan says its pools "
-        "are not modelled"),
-}
+NOT_FOLLOWED: dict[str, str] = {}
 FIELDS = ("kv_bytes_per_token", "max_total_num_tokens", "max_running_requests",
           "kv_budget_bytes", "full_max_total_num_tokens", "swa_max_total_num_tokens",
           "max_mamba_cache_size", "capture_bs", "c4_max_total_num_tokens",

@@ -19,8 +19,9 @@ attention and Mamba layers (gated delta net, Mamba2, short convolutions, KDA; a 
 budget set aside per request slot, before the KV pool); DeepSeek-V4's compressed pools are
 ``dsv4_pool``'s. Not modelled (``caveats`` says so when a plan needs them): other state
 pools (lightning, Inkling's, Qwen4-Exp's PLE convolutions), unified memory pools, MiniMax
-sparse and QSA pools, KV-cache sharding, pipeline-parallel layer splits, DFLASH drafts and
-post-capture resizing (off by default in 0.5.23).
+sparse pools of 0.5.23's NVFP4-native stack, QSA pools, KV-cache sharding,
+pipeline-parallel layer splits, DFLASH drafts and post-capture resizing (off by default in
+0.5.23).
 
 Pure and fast: integer and float arithmetic on the plan's values, nothing imported lazily
 except the draft model's facts when the plan names a draft the record does not carry.
@@ -29,6 +30,7 @@ except the draft model's facts when the plan names a draft the record does not c
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
@@ -370,7 +372,7 @@ class _Plan:
                            "from config.json: no state cache sized")
             if facts.dsv4 and self.hybrid_swa:
                 out.extend(_dsv4_caveats(self))
-            if facts.unmodelled_arch:
+            if facts.minimax_sparse and _minimax_sparse(self) is None:
                 out.append(f"{model.arch0} pools are not modelled")
             elif self.hybrid_swa and not facts.dsv4 and not any(_layer_split(model)):
                 out.append("its sliding-window layers are not known from config.json "
@@ -417,7 +419,7 @@ class _ModelFacts(Struct):
     state: bool  # a modelled per-request state cache (``_state_kind``)
     hybrid_linear: bool
     hybrid_swa: bool  # sliding-window layers in a pool of their own
-    unmodelled_arch: bool  # MiniMax sparse
+    minimax_sparse: bool  # MiniMax-M3 sparse attention (``_minimax_sparse``)
     dsv4: bool  # DeepSeek-V4's compressed pools (``dsv4_pool``)
     auto_kv_kind: str  # the KV storage under --kv-cache-dtype auto
     kv_layers: int  # KV layers of the default pool
@@ -425,7 +427,7 @@ class _ModelFacts(Struct):
     mla: bool
     dsa: bool  # DeepSeek sparse attention (its indexer rows)
     shapes: Any  # a Gemma-4-typed config class's attention shapes (``attention_shapes``)
-    #: any of state, hybrid_linear, hybrid_swa, unmodelled_arch, dsv4 (a model's own
+    #: any of state, hybrid_linear, hybrid_swa, minimax_sparse, dsv4 (a model's own
     #: caveats can apply)
     special: bool
 
@@ -649,6 +651,49 @@ def _mla_row(plan: _Plan) -> int:
     return rank + rope
 
 
+def _minimax_sparse(plan: _Plan) -> tuple[int, int] | None:
+    """MiniMax-M3 sparse attention's pool (SGLang's pool configurator, 0.5.21-0.5.23):
+    (the layers keeping K and V, index-row bytes per token), or None
+    where launchplan does not size it: 0.5.23's NVFP4-native Blackwell stack (packed page
+    rows), an FP4 KV cache, HiSparse's host ratio, a draft, pipeline stages.
+
+    Every layer keeps K and V in the KV dtype, element bytes only (the pool is a sum of
+    sub-pools, so no MXFP8 or FP4 scale term); each sparse layer adds a single-head index K
+    (and an index V where ``sparse_disable_index_value`` leaves it) of ``sparse_index_dim``,
+    replicated on every attention-TP rank. The index is stored in the KV dtype when the
+    attention GEMMs run in fp8 (fp8_e4m3 KV, trtllm_mha, SM100, not disabled by
+    ``SGLANG_DISABLE_M3_FP8_ATTN_GEMM``), from 0.5.23 also for fp8_e4m3 KV on Hopper, in fp8
+    on gfx95 with ``SGLANG_OPT_MINIMAX_M3_FP8_INDEX_CACHE``, else in the model dtype."""
+    model, v = plan.model, plan.v
+    config = model.text_config.get("sparse_attention_config") \
+        or model.config.get("sparse_attention_config")
+    if not isinstance(config, Mapping) or plan.kv_kind == "fp4" or plan.draft_layers \
+            or plan.pp > 1 or v("enable_hisparse"):
+        return None
+    record = plan.result.record
+    old = record.raw.release in _OLD
+    target = plan.target
+    if not old and v("quantization") == "minimax_m3_nvfp4" and target.is_blackwell:
+        return None
+    freq = config.get("sparse_attention_freq") or ()
+    k_only = config.get("sparse_disable_index_value") or ()
+    sparse = [i for i, f in enumerate(freq) if f]
+    with_value = sum(1 for i in sparse if not (i < len(k_only) and k_only[i]))
+    index_dim = int(config.get("sparse_index_dim") or 0)
+    kv_flag = plan.kv_flag
+    if kv_flag == "fp8_e4m3" and v("attention_backend") == "trtllm_mha" and target.is_sm100 \
+            and not record.env_flag("SGLANG_DISABLE_M3_FP8_ATTN_GEMM"):
+        index_bytes = plan.kv_bytes
+    elif not old and kv_flag == "fp8_e4m3" and target.is_sm90:
+        index_bytes = plan.kv_bytes
+    elif target.is_gfx95 and record.env_flag("SGLANG_OPT_MINIMAX_M3_FP8_INDEX_CACHE"):
+        index_bytes = 1
+    else:
+        index_bytes = 4 if v("dtype") == "float32" else 2
+    index = (with_value * 2 + len(sparse) - with_value) * index_dim * index_bytes
+    return len(freq) or plan.facts.kv_layers, index
+
+
 def _dsa_indexer_bytes(model: Any, layers: int, *, all_layers: bool) -> int:
     """Index-K rows (FP8 with a 4-byte scale per 128), one per layer that computes top-k."""
     config = model.text_config
@@ -712,7 +757,17 @@ class _Default:
             else:
                 heads, k_dim, v_dim = _full_geometry(plan)
             dims = k_dim + v_dim
-            if plan.kv_kind == "fp4":
+            minimax = _minimax_sparse(plan) if plan.facts.minimax_sparse else None
+            if minimax is not None:
+                count, index = minimax
+                main = heads * 2 * k_dim * count * kv
+                cell = main + index
+                if parts is not None:
+                    parts.append((f"{heads} KV heads x (K {k_dim} + V {k_dim}) x {count} "
+                                  f"layers x {kv} B, no block scales", main))
+                    parts.append(("MiniMax sparse index rows, every attention-TP rank",
+                                  index))
+            elif plan.kv_kind == "fp4":
                 cell = _fp4_mha_bytes(plan, heads, k_dim, layers)
                 if parts is not None:
                     parts.append((f"FP4 ({plan.kv_flag}) K+V with scales, {heads} KV "
