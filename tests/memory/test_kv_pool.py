@@ -295,3 +295,25 @@ def test_minimax_nvfp4_native_stack_stays_unmodelled(tmp_path):
         return [c for c in pool.caveats if "pools are not modelled" in c]
 
     assert caveats("b200") and not caveats("h100")
+
+
+def test_minimax_index_rows_are_fp8_on_gfx95_unless_turned_off(tmp_path):
+    """On gfx95 SGLang keeps the index K in fp8 while ``SGLANG_OPT_MINIMAX_M3_FP8_INDEX_CACHE``
+    holds, and it defaults on (a bf16 copy of the config: the NVFP4 one is refused on ROCm)."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).parents[1] / "parity" / "models" / "minimax-m3-nvfp4"
+    config = json.loads((folder / "config.json").read_text())
+    del config["quantization_config"]
+    (tmp_path / "config.json").write_text(json.dumps(config))
+
+    def per_token(env=None):
+        result = resolve(["--tp-size", "2"], gpu="mi355x", model_path=str(tmp_path),
+                         compat="0.5.23", env=env)
+        return kv_pool(result, before_load_bytes=200 << 30,
+                       weights_bytes=30 << 30).kv_bytes_per_token
+
+    main = 2 * 60 * 2 * 128 * 2
+    assert per_token() == main + 57 * 128
+    assert per_token({"SGLANG_OPT_MINIMAX_M3_FP8_INDEX_CACHE": "0"}) == main + 57 * 128 * 2

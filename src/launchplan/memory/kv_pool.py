@@ -663,7 +663,8 @@ def _minimax_sparse(plan: _Plan) -> tuple[int, int] | None:
     replicated on every attention-TP rank. The index is stored in the KV dtype when the
     attention GEMMs run in fp8 (fp8_e4m3 KV, trtllm_mha, SM100, not disabled by
     ``SGLANG_DISABLE_M3_FP8_ATTN_GEMM``), from 0.5.23 also for fp8_e4m3 KV on Hopper, in fp8
-    on gfx95 with ``SGLANG_OPT_MINIMAX_M3_FP8_INDEX_CACHE``, else in the model dtype."""
+    on gfx95 unless ``SGLANG_OPT_MINIMAX_M3_FP8_INDEX_CACHE`` (on by default) is
+    turned off, else in the model dtype."""
     model, v = plan.model, plan.v
     config = model.text_config.get("sparse_attention_config") \
         or model.config.get("sparse_attention_config")
