@@ -4,6 +4,7 @@ against SGLang's own configurator in tests/parity/test_kv_pool.py)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -273,28 +274,31 @@ def test_minimax_sparse_pool_counts_index_rows_in_every_sparse_layer():
     assert not any("pools are not modelled" in c for c in _minimax([]).caveats)
 
 
-def test_minimax_nvfp4_native_stack_stays_unmodelled(tmp_path):
+def test_minimax_nvfp4_native_stack_sizes_packed_page_rows():
     """0.5.23 sizes the NVFP4-native Blackwell stack (a checkpoint declaring MXFP8 with
-    NVFP4-packed experts) by packed page rows, which launchplan does not: the plan says so
-    rather than giving the unpacked pool's figure; on a Hopper the unpacked pool is sized."""
-    import json
-    from pathlib import Path
+    NVFP4-packed experts) by packed 128-token page rows of its 57 sparse layers only: per
+    layer a K+V row of 2 x (4 heads x 128 x 128 / 2 payload + / 16 scales) and an index row
+    of 128 x 128 / 2 + / 16, each part 128-byte aligned, whatever the KV dtype; a Hopper
+    keeps the unpacked pool, and 0.5.22 has no packed stack."""
+    folder = Path(__file__).parents[1] / "parity" / "models" / "minimax-m3.1-nvfp4-synth"
 
-    folder = Path(__file__).parents[1] / "parity" / "models" / "minimax-m3-nvfp4"
-    config = json.loads((folder / "config.json").read_text())
-    config["quantization_config"] = {"quant_method": "mxfp8", "moe_quant_algo": "NVFP4",
-                                     "moe_quant_format": "nvfp4-pack-quantized",
-                                     "weight_block_size": [1, 32]}
-    (tmp_path / "config.json").write_text(json.dumps(config))
-
-    def caveats(gpu):
-        result = resolve(["--chunked-prefill-size", "4096"], gpu=gpu, model_path=str(tmp_path),
-                         compat="0.5.23")
+    def per_token(gpu, tp, compat="0.5.23"):
+        result = resolve(["--chunked-prefill-size", "4096", "--tp-size", str(tp)], gpu=gpu,
+                         model_path=str(folder), compat=compat)
         assert result.value("quantization") == "minimax_m3_nvfp4"
-        pool = kv_pool(result, before_load_bytes=80 << 30, weights_bytes=30 << 30)
-        return [c for c in pool.caveats if "pools are not modelled" in c]
+        pool = kv_pool(result, before_load_bytes=180 << 30, weights_bytes=30 << 30)
+        assert not [c for c in pool.caveats if "pools are not modelled" in c]
+        return pool.kv_bytes_per_token
 
-    assert caveats("b200") and not caveats("h100")
+    def packed(heads):
+        main = 2 * (heads * 128 * 64 + heads * 128 * 8)
+        index = 128 * 64 + 128 * 8
+        return 57 * (main + index) // 128
+
+    assert per_token("b200", 1) == packed(4)
+    assert per_token("b200", 4) == per_token("b300", 8) == packed(1)
+    unpacked_tp8 = 60 * 2 * 128 * 2 + 57 * 128 * 2  # one replicated KV head, bf16 index
+    assert per_token("h100", 8) == unpacked_tp8
 
 
 def test_minimax_index_rows_are_fp8_on_gfx95_unless_turned_off(tmp_path):

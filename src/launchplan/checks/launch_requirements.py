@@ -16,6 +16,7 @@ from typing import Any
 from launchplan.checks.predicates import ALWAYS, Plan, Requirement, Severity, Values, cond
 from launchplan.facts import environment
 from launchplan.facts.memo import per_object
+from launchplan.facts.quantization import quantization_verdict
 
 START = Severity.FAILS_AT_START
 DEGRADED = Severity.DEGRADED
@@ -292,6 +293,20 @@ def _pure_mamba2(p: Values) -> bool:
     """A plain Mamba-2 stack (Mamba-Codestral), sized by SGLang's own config class."""
     return getattr(p.model, "model_type", None) == "mamba2"
 
+def _quantization_served(p: Values) -> bool:
+    """The final ``quantization`` passes the model config's check the scheduler runs."""
+    verdict = quantization_verdict(p.model, p["quantization"], p.target)
+    return verdict is None or verdict[0] is None
+
+
+def _quantization_detail(p: Values) -> str:
+    verdict = quantization_verdict(p.model, p["quantization"], p.target)
+    refusal = verdict[0] if verdict else None
+    return (f"quantization {p['quantization']!r}, chosen after resolution first checked the "
+            f"checkpoint, is refused when the scheduler builds the model config on "
+            f"{p.target.name}: {refusal}")
+
+
 LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "gpus-on-node", ALWAYS,
@@ -434,6 +449,17 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "pool's tokens - 1 (every release), and get_worker_info warns when the pool is "
         "smaller than the context (0.5.23)",
         detail=_pool_detail),
+    Requirement(
+        "quantization-at-load", ALWAYS,
+        cond("the final quantization is one this platform serves for this checkpoint",
+             _quantization_served, "quantization"),
+        "resolution checks the checkpoint's quantization when it first builds the model "
+        "config; a method a model override sets later (MiniMax-M3.1's minimax_m3_nvfp4) is "
+        "checked only when each scheduler builds the model config again from the final values",
+        START,
+        SRT + "configs/model_config.py: ModelConfig._verify_quantization, run by the scheduler "
+        "(ROCm builds accept their own list of methods only)",
+        detail=_quantization_detail),
     Requirement(
         "mamba2-state-shape", cond("a pure Mamba-2 model (model_type mamba2)", _pure_mamba2),
         cond("config.json gives intermediate_size", lambda p: "intermediate_size" in _text(p)),

@@ -461,6 +461,36 @@ def verify_quantization(qc: Mapping[str, Any] | None, cli: str | None, platform:
     return QuantVerdict(method, check_registered(method, platform, is_cpu=is_cpu))
 
 
+# (model, quantization, target) -> None (clean) or (refusal message, warnings): a pure
+# function of these, which resolution and preflight ask on every launch of a sweep.
+_VERDICTS: dict[tuple[int, Any, Any], tuple[str | None, str] | None] = {}
+_KEEP: dict[int, Any] = {}  # the objects whose ids key ``_VERDICTS``, alive while cached
+
+
+def quantization_verdict(model: Any, quantization: Any, target: Any
+                         ) -> tuple[str | None, str] | None:
+    """``verify_quantization`` of ``model``'s checkpoint with this ``quantization`` value on
+    ``target``: None when SGLang accepts it without a word, else (the refusal or None, the
+    warnings joined)."""
+    key = (id(model), quantization if isinstance(quantization, str) else repr(quantization),
+           id(target))
+    if key in _VERDICTS:
+        return _VERDICTS[key]
+    try:
+        verdict = verify_quantization(model.quant_config, quantization,
+                                      QuantPlatform.from_target(target))
+        out = (None, "; ".join(verdict.warnings)) if verdict.warnings else None
+    except QuantizationError as exc:
+        out = (exc.message, "")
+    if len(_VERDICTS) > 4096:
+        _VERDICTS.clear()
+        _KEEP.clear()
+    _KEEP[id(model)] = model
+    _KEEP[id(target)] = target
+    _VERDICTS[key] = out
+    return out
+
+
 # --- routed experts packed as MXFP4 inside another checkpoint ------------------------------
 
 

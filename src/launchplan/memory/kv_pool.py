@@ -42,6 +42,7 @@ from launchplan.memory.kv_layers import attention_layers
 from launchplan.memory.shortfall import NotEnoughMemory
 from launchplan.memory.swa_request_cap import swa_request_cap
 from launchplan.memory.token_cap import capped
+from launchplan.rules.model_overrides.minimax_m3 import MSA_PAGE_SIZE
 from launchplan.rules.model_overrides.qwen3_vl import large_hopper_qwen3_vl
 from launchplan.struct import Struct
 
@@ -372,7 +373,7 @@ class _Plan:
                            "from config.json: no state cache sized")
             if facts.dsv4 and self.hybrid_swa:
                 out.extend(_dsv4_caveats(self))
-            if facts.minimax_sparse and _minimax_sparse(self) is None:
+            if facts.minimax_sparse and _minimax_sparse(self, 0, 0) is None:
                 out.append(f"{model.arch0} pools are not modelled")
             elif self.hybrid_swa and not facts.dsv4 and not any(_layer_split(model)):
                 out.append("its sliding-window layers are not known from config.json "
@@ -651,36 +652,46 @@ def _mla_row(plan: _Plan) -> int:
     return rank + rope
 
 
-def _minimax_sparse(plan: _Plan) -> tuple[int, int] | None:
-    """MiniMax-M3 sparse attention's pool (SGLang's pool configurator, 0.5.21-0.5.23):
-    (the layers keeping K and V, index-row bytes per token), or None
-    where launchplan does not size it: 0.5.23's NVFP4-native Blackwell stack (packed page
-    rows), an FP4 KV cache, HiSparse's host ratio, a draft, pipeline stages.
+def _minimax_sparse(plan: _Plan, heads: int, head_dim: int
+                    ) -> list[tuple[str, int]] | None:
+    """MiniMax-M3 sparse attention's KV bytes per token as SGLang's pool configurator sizes
+    them (0.5.21-0.5.23), as (what, bytes) parts, or None where launchplan does not size it:
+    an FP4 KV cache or HiSparse's host ratio on the unpacked pool, a draft, pipeline stages.
 
-    Every layer keeps K and V in the KV dtype, element bytes only (the pool is a sum of
-    sub-pools, so no MXFP8 or FP4 scale term); each sparse layer adds a single-head index K
-    (and an index V where ``sparse_disable_index_value`` leaves it) of ``sparse_index_dim``,
-    replicated on every attention-TP rank. The index is stored in the KV dtype when the
-    attention GEMMs run in fp8 (fp8_e4m3 KV, trtllm_mha, SM100, not disabled by
-    ``SGLANG_DISABLE_M3_FP8_ATTN_GEMM``), from 0.5.23 also for fp8_e4m3 KV on Hopper, in fp8
-    on gfx95 unless ``SGLANG_OPT_MINIMAX_M3_FP8_INDEX_CACHE`` (on by default) is
-    turned off, else in the model dtype."""
+    0.5.23's NVFP4-native stack (an M3.1 NVFP4 checkpoint on Blackwell) keeps each sparse
+    layer's K and V, and its index K, packed in 128-token pages (``_packed_page_rows``): the
+    per-token figure is the sparse layers' row bytes over 128, whatever the KV dtype; SGLang
+    counts no dense layer in it.
+
+    Otherwise every layer keeps K and V in the KV dtype, element bytes only (the pool is a
+    sum of sub-pools, so no MXFP8 or FP4 scale term); each sparse layer adds a single-head
+    index K (and an index V where ``sparse_disable_index_value`` leaves it) of
+    ``sparse_index_dim``, replicated on every attention-TP rank. The index is stored in the
+    KV dtype when the attention GEMMs run in fp8 (fp8_e4m3 KV, trtllm_mha, SM100, not
+    disabled by ``SGLANG_DISABLE_M3_FP8_ATTN_GEMM``), from 0.5.23 also for fp8_e4m3 KV on
+    Hopper, in fp8 on gfx95 unless ``SGLANG_OPT_MINIMAX_M3_FP8_INDEX_CACHE`` (on by default)
+    is turned off, else in the model dtype."""
     model, v = plan.model, plan.v
     config = model.text_config.get("sparse_attention_config") \
         or model.config.get("sparse_attention_config")
-    if not isinstance(config, Mapping) or plan.kv_kind == "fp4" or plan.draft_layers \
-            or plan.pp > 1 or v("enable_hisparse"):
+    if not isinstance(config, Mapping) or plan.draft_layers or plan.pp > 1 \
+            or v("enable_hisparse"):
         return None
     record = plan.result.record
     old = record.raw.release in _OLD
     target = plan.target
-    if not old and v("quantization") == "minimax_m3_nvfp4" and target.is_blackwell:
-        return None
     freq = config.get("sparse_attention_freq") or ()
     k_only = config.get("sparse_disable_index_value") or ()
     sparse = [i for i, f in enumerate(freq) if f]
-    with_value = sum(1 for i in sparse if not (i < len(k_only) and k_only[i]))
     index_dim = int(config.get("sparse_index_dim") or 0)
+    if not old and v("quantization") == "minimax_m3_nvfp4" and target.is_blackwell:
+        main, index = _packed_page_rows(heads, head_dim, index_dim)
+        return [(f"{len(sparse)} sparse layers x (K+V row {main} B + index row {index} B) "
+                 f"per {MSA_PAGE_SIZE} tokens, NVFP4 with scales", len(sparse) * (main + index)
+                 // MSA_PAGE_SIZE)]
+    if plan.kv_kind == "fp4":
+        return None
+    with_value = sum(1 for i in sparse if not (i < len(k_only) and k_only[i]))
     kv_flag = plan.kv_flag
     if kv_flag == "fp8_e4m3" and v("attention_backend") == "trtllm_mha" and target.is_sm100 \
             and not record.env_flag("SGLANG_DISABLE_M3_FP8_ATTN_GEMM"):
@@ -691,8 +702,32 @@ def _minimax_sparse(plan: _Plan) -> tuple[int, int] | None:
         index_bytes = 1
     else:
         index_bytes = 4 if v("dtype") == "float32" else 2
-    index = (with_value * 2 + len(sparse) - with_value) * index_dim * index_bytes
-    return len(freq) or plan.facts.kv_layers, index
+    count = len(freq) or plan.facts.kv_layers
+    kv = plan.kv_bytes
+    return [(f"{heads} KV heads x (K {head_dim} + V {head_dim}) x {count} layers x {kv} B, "
+             "no block scales", heads * 2 * head_dim * count * kv),
+            ("MiniMax sparse index rows, every attention-TP rank",
+             (with_value * 2 + len(sparse) - with_value) * index_dim * index_bytes)]
+
+
+#: NVFP4 keeps one scale byte per 16 elements.
+_NVFP4_GROUP = 16
+#: Each part of a packed page row starts on a 128-byte boundary (the MSA kernels' aligned
+#: views, HiCache's 128-byte page-row copies).
+_ROW_ALIGN = 128
+
+
+def _packed_page_rows(heads: int, head_dim: int, index_dim: int) -> tuple[int, int]:
+    """Bytes of one sparse layer's page in the NVFP4-native pool: (the K and V row: payload
+    of half a byte an element and a scale per 16 for each, over ``heads``; the index row:
+    the same for one head of ``index_dim``)."""
+    def aligned(size: int) -> int:
+        return -(-size // _ROW_ALIGN) * _ROW_ALIGN
+
+    def row(elements: int) -> int:
+        return aligned(elements // 2) + aligned(elements // _NVFP4_GROUP)
+
+    return 2 * row(heads * MSA_PAGE_SIZE * head_dim), row(MSA_PAGE_SIZE * index_dim)
 
 
 def _dsa_indexer_bytes(model: Any, layers: int, *, all_layers: bool) -> int:
@@ -758,16 +793,12 @@ class _Default:
             else:
                 heads, k_dim, v_dim = _full_geometry(plan)
             dims = k_dim + v_dim
-            minimax = _minimax_sparse(plan) if plan.facts.minimax_sparse else None
+            minimax = _minimax_sparse(plan, heads, k_dim) if plan.facts.minimax_sparse \
+                else None
             if minimax is not None:
-                count, index = minimax
-                main = heads * 2 * k_dim * count * kv
-                cell = main + index
+                cell = sum(size for _, size in minimax)
                 if parts is not None:
-                    parts.append((f"{heads} KV heads x (K {k_dim} + V {k_dim}) x {count} "
-                                  f"layers x {kv} B, no block scales", main))
-                    parts.append(("MiniMax sparse index rows, every attention-TP rank",
-                                  index))
+                    parts.extend(minimax)
             elif plan.kv_kind == "fp4":
                 cell = _fp4_mha_bytes(plan, heads, k_dim, layers)
                 if parts is not None:

@@ -20,6 +20,7 @@ from launchplan.engine.declarations import Declare, Refuse, arithmetic_refusal
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.quantization import quantization_verdict
 from launchplan.rules.model_overrides import (
     arch0,
     attn_dp_enabled,
@@ -136,7 +137,7 @@ def model_quantization_check(v: View) -> Declare | Refuse | None:
         model config is first built.
     Assumes: nothing.
     """
-    verdict = _verified(v.model, v.quantization, v.target)
+    verdict = quantization_verdict(v.model, v.quantization, v.target)
     if verdict is None:
         return None
     refusal, warnings = verdict
@@ -145,38 +146,6 @@ def model_quantization_check(v: View) -> Declare | Refuse | None:
     return Declare({}, warnings)
 
 
-# (model, --quantization, target) -> None (clean) or (refusal message, warnings); the check
-# is a pure function of these, and sweeps repeat them millions of times.
-_VERIFIED: dict[tuple[int, Any, Any], tuple[str | None, str] | None] = {}
-
-
-def _verified(model: Any, quantization: Any, target: Any) -> tuple[str | None, str] | None:
-    key = (id(model), quantization if isinstance(quantization, str) else repr(quantization),
-           id(target))
-    if key in _VERIFIED:
-        return _VERIFIED[key]
-    from launchplan.facts.quantization import (
-        QuantizationError,
-        QuantPlatform,
-        verify_quantization,
-    )
-
-    try:
-        verdict = verify_quantization(model.quant_config, quantization,
-                                      QuantPlatform.from_target(target))
-        out = (None, "; ".join(verdict.warnings)) if verdict.warnings else None
-    except QuantizationError as exc:
-        out = (exc.message, "")
-    if len(_VERIFIED) > 4096:
-        _VERIFIED.clear()
-        _KEEP.clear()
-    _KEEP[id(model)] = model  # the ids in the key stay these objects' while cached
-    _KEEP[id(target)] = target
-    _VERIFIED[key] = out
-    return out
-
-
-_KEEP: dict[int, Any] = {}
 
 
 # --- before the override batch ------------------------------------------------------------

@@ -361,6 +361,25 @@ def _architecture_cases(configs: dict[str, dict] | None = None) -> list[dict]:
             add("swa-request-cap", "h100", ["--disable-radix-cache",
                                             "--max-running-requests", 64])
             add("swa-disabled", "h100", ["--disable-hybrid-swa-memory"])
+        if (config.get("quantization_config") or {}).get("moe_quant_format") \
+                == "nvfp4-pack-quantized":  # MiniMax-M3.1 NVFP4: packed page rows
+            chunk = ["--chunked-prefill-size", 4096]  # MegaMoE's per-rank token budget
+            for platform, tp in (("b200", 1), ("b200", 2), ("b200", 8), ("b300", 4),
+                                 ("gb200", 4)):
+                add(f"nvfp4-native/tp{tp}", platform, ["--tp-size", tp] + chunk)
+            add("nvfp4-native/fp8", "b200", ["--tp-size", 2, "--kv-cache-dtype", "fp8_e4m3"]
+                + chunk)
+            add("nvfp4-native/bf16", "b200", ["--tp-size", 4, "--kv-cache-dtype", "bf16"]
+                + chunk)
+            add("nvfp4-native/dp8", "b200", ["--tp-size", 8, "--dp-size", 8,
+                                             "--enable-dp-attention"] + chunk, share=0.12)
+            add("nvfp4-native/dp2", "b200", ["--tp-size", 8, "--dp-size", 2,
+                                             "--enable-dp-attention"] + chunk, share=0.12)
+            add("nvfp4-native/max-total-tokens", "b200", ["--tp-size", 4,
+                                                          "--max-total-tokens", 100000] + chunk)
+            add("nvfp4-native/mrr48", "b200", ["--tp-size", 4, "--context-length", 8192,
+                                               "--max-running-requests", 48] + chunk)
+            add("nvfp4-native/hopper", "h100", ["--tp-size", 8] + chunk, share=0.3)
         if text.get("compress_ratios"):  # DeepSeek-V4's compressed pools
             add("dsv4-b200-tp1", "b200", ["--tp-size", 1])  # the V4.1 KV layouts' GPU
             add("dsv4-b200-tp4", "b200", ["--tp-size", 4])

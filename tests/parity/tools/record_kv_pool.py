@@ -63,6 +63,11 @@ EXTRA_STUBS = {"einops", "partial_json_parser"}
 STUB_MODULES = ("sglang.srt.entrypoints.openai.protocol",)
 
 
+# The config attributes by which SGLang's scheduler tells a MoE model (its per-token expert
+# count), 0.5.21-0.5.23.
+_TOP_K_NAMES = ("num_experts_per_tok", "num_experts_per_token", "top_k_experts", "moe_top_k",
+                "moe_topk")
+
 def _oracle():
     spec = importlib.util.spec_from_file_location("sglang_oracle", ORACLE)
     module = importlib.util.module_from_spec(spec)
@@ -226,7 +231,18 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
         world = par.tp_size * par.pp_size
         pre = get_available_gpu_memory("cuda", 0, distributed=world > 1, cpu_group=None)
         free["bytes"] = after
-        mc = ModelConfig.from_server_args(sa)
+        try:
+            mc = ModelConfig.from_server_args(sa)
+        except BaseException as e:  # noqa: BLE001 - the scheduler refusing the model is an answer
+            out["stage"], out["error"] = "model", f"{type(e).__name__}: {e}"
+            return out
+        # The scheduler seeds the MoE runtime flags (the all-to-all backend the capture
+        # sizes' alignment reads) for a model with a per-token expert count, before any
+        # runner exists; without it every model would look like one without all-to-all.
+        if any(hasattr(mc.hf_text_config, name) for name in _TOP_K_NAMES):
+            from sglang.srt.layers.moe.utils import initialize_moe_config
+
+            initialize_moe_config()
         model = _FakeModel(_model_class(mc.hf_config.architectures), mc.hf_config)
         spec_algorithm = SpeculativeAlgorithm.from_string(get_spec().speculative_algorithm)
         layer_info = resolve_layer_indices(model=model, model_config=mc,
