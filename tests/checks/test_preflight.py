@@ -351,3 +351,24 @@ def test_a_pure_mamba2_model_without_intermediate_size_fails_at_start(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps(config))
     sized = preflight(resolve(gpu="h100", model_path=str(tmp_path)))
     assert "mamba2-state-shape" not in {p.requirement for p in sized.problems}
+
+
+def test_the_reserve_estimate_rerun_sees_every_fact_a_view_carries():
+    """``mem-fraction-reserve`` reruns SGLang's estimate on the final values when a field it
+    reads changed after it; the estimate reads the environment (post-capture sizing), so the
+    stand-in view must carry every fact a rule's view does: a Muse Spark NGRAM launch, whose
+    estimate is rerun, stopped with an internal error until it did."""
+    from pathlib import Path
+
+    from launchplan.checks.kernel_requirements import _FinalView
+    from launchplan.checks.predicates import Plan
+    from launchplan.engine.view import FACT_NAMES
+
+    model = Path(__file__).parents[1] / "parity" / "models" / "muse-spark-synth"
+    result = resolve(["--tp-size", "2", "--speculative-algorithm", "NGRAM"], gpu="h100",
+                     model_path=str(model))
+    report = preflight(result)
+    assert report.starts
+    view = _FinalView(Plan(result))
+    missing = [name for name in FACT_NAMES if name not in vars(view)]
+    assert not missing

@@ -399,7 +399,10 @@ class _FinalView:
         values["_plan"] = plan
         values["target"] = plan.target
         values["model"] = plan.model
-        values["record"] = plan.result.record
+        record = values["record"] = plan.result.record
+        values["draft"] = record.draft  # the other facts a view carries (``FACT_NAMES``)
+        values["env"] = record.env
+        values["compat"] = record.compat
 
     def __getattr__(self, name: str) -> Any:  # a name the plan has not read yet
         return self._plan[name]
