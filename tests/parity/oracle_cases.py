@@ -11,9 +11,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from launchplan.checks.preflight import preflight
 from launchplan.errors import InputError, Refusal
 from launchplan.facts.targets import get_target, with_overrides
 from launchplan.input.fields import release_table
+from launchplan.memory.plan import memory_plan
 from launchplan.planner import resolve
 from launchplan.rulesets import get_ruleset
 
@@ -520,6 +522,9 @@ def _run(case: Case, compat: str) -> tuple[str, Any, dict[str, str], list[Any], 
         return "refused", exc.message, {"rule": exc.source}, partial, ()
     except InputError as exc:
         return "bad-input", exc.message, {}, [], ()
+    # ``resolve`` adds both to every plan: one that raises is an internal error for the user
+    memory_plan(result)
+    preflight(result)
     return ("ok", {f: pick(result, f) for f in spec["fields"]},
             {f: result.source(f.split(".")[0]) for f in spec["fields"]}, result.declarations,
             tuple(rule for rule, _, _ in result.launcher))
