@@ -14,6 +14,7 @@ from typing import Any
 from launchplan import encoding
 from launchplan.checks.effective import FOLDED
 from launchplan.engine.result import Result
+from launchplan.input.cli import reads_as_value
 from launchplan.input.fields import FIELDS, SGLANG_VERSION, FieldSpec, release_table
 from launchplan.rules.size_lists import is_described
 
@@ -82,7 +83,8 @@ def to_argv(values: dict[str, Any], fields: dict[str, FieldSpec] = FIELDS) -> li
             else:
                 argv += [flag, encoding.dumps(list(value))]
         else:
-            argv += [flag, str(value)]
+            text = str(value)
+            argv += [flag, text] if reads_as_value(text) else [f"{flag}={text}"]
     return argv
 
 

@@ -190,3 +190,17 @@ def test_emitted_commands_round_trip_on_random_points(compat):
         assert not diffs and not overrides, (point, diffs, overrides)
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("value", ["-1e+16", "-inf", "-0.5", "-3"])
+def test_a_value_that_reads_as_a_flag_is_emitted_glued_to_its_flag(value):
+    """argparse takes a token after a flag as its value only when it is no flag-like word: a
+    plain negative number is, but ``-1e+16`` or ``-inf`` would be read as the next flag, so
+    the emitted command writes ``--flag=VALUE`` for them and the launch parses back the same."""
+    first = resolve([f"--schedule-conservativeness={value}"], gpu="h100",
+                    model_path="llama-3.1-8b")
+    argv = emitted_argv(first)
+    glued = f"--schedule-conservativeness={first.value('schedule_conservativeness')}"
+    assert (glued in argv) == value.startswith(("-1e", "-inf"))
+    second = resolve(argv, gpu="h100", model_path="llama-3.1-8b")
+    assert second.value("schedule_conservativeness") == first.value("schedule_conservativeness")

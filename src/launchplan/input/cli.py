@@ -313,6 +313,14 @@ def flags_of(release: str = SGLANG_VERSION) -> tuple[str, ...]:
     return _surface(release).all_flags
 
 _NEGATIVE_NUMBER = re.compile(r"-(?:\d+|\d*\.\d+)$")
+
+
+def reads_as_value(text: str) -> bool:
+    """Whether this token, after a flag that takes a value, is read as that value rather than
+    as the next flag: argparse's own test (no leading dash, a lone dash, a plain negative
+    number, or a space inside); ``-1e+16`` and ``-inf`` fail it and need ``--flag=VALUE``."""
+    return (not text.startswith("-") or len(text) == 1 or " " in text
+            or _NEGATIVE_NUMBER.match(text) is not None)
 _LOG_LEVELS = frozenset({"CRITICAL", "FATAL", "ERROR", "WARNING", "WARN", "INFO", "DEBUG",
                          "NOTSET"})
 
