@@ -372,3 +372,17 @@ def test_the_reserve_estimate_rerun_sees_every_fact_a_view_carries():
     view = _FinalView(Plan(result))
     missing = [name for name in FACT_NAMES if name not in vars(view)]
     assert not missing
+
+
+def test_an_attention_backend_the_release_does_not_register_fails_at_start():
+    """A keyword launch (``sgl.Engine``, ``ServerArgs``) skips the command line's choices:
+    SGLang 0.5.23 resolves ``cutlass_mla`` (a public case records it), then each scheduler
+    finds no backend of that name; a registered one passes."""
+    def flagged(backend):
+        result = resolve(fields={"attention_backend": backend, "tp_size": 8}, gpu="b200",
+                         model_path="deepseek-v3")
+        return [p.to_dict()["requirement"] for p in preflight(result).problems
+                if p.to_dict()["requirement"] == "attention-backend-registered"]
+
+    assert flagged("cutlass_mla")
+    assert not flagged("flashinfer") and not flagged("trtllm_mla")

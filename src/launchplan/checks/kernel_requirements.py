@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 from launchplan.checks.predicates import (
+    ALWAYS,
     NEVER,
     PAGE_TREE_BACKENDS,
     SIDES,
@@ -89,6 +90,29 @@ def _chunk_aligned(p: Values) -> bool:
     if not isinstance(page, int) or page < 1:
         return True  # page_size itself is the problem (page-size-positive)
     return chunk % page == 0
+
+
+#: The attention backends each release registers by name (``@register_attention_backend`` in
+#: layers/attention/attention_registry.py); a deprecated spelling resolution rewrites
+#: (``compressed``, and ``tokenspeed_mla`` from 0.5.23) never reaches the registry.
+_REGISTERED_COMMON = frozenset({
+    "flashinfer", "trtllm_mla", "cutedsl_mla", "aiter", "wave", "ascend", "dsa", "qsa", "nsa",
+    "dsv4", "triton", "torch_native", "flex_attention", "flashmla", "fa3", "fa4",
+    "trtllm_mha", "hpc_ops", "intel_amx", "minicpm_flashattn", "minicpm_flashinfer",
+    "intel_xpu"})
+REGISTERED_ATTENTION_BACKENDS: dict[str, frozenset[str]] = {
+    "0.5.23": _REGISTERED_COMMON | {"llada2_cfg_flashinfer"},
+    "0.5.22": _REGISTERED_COMMON | {"llada2_cfg_flashinfer", "tokenspeed_mla"},
+    "0.5.21": _REGISTERED_COMMON | {"tokenspeed_mla"},
+}
+
+
+def _unregistered(p: Values) -> list[str]:
+    """The final prefill and decode backends the release's registry does not know."""
+    names = REGISTERED_ATTENTION_BACKENDS.get(p.result.record.raw.release,
+                                              REGISTERED_ATTENTION_BACKENDS["0.5.23"])
+    return [b for b in dict.fromkeys((p.prefill_backend, p.decode_backend))
+            if isinstance(b, str) and b not in names]
 
 
 # --- the table --------------------------------------------------------------------------------
@@ -193,6 +217,18 @@ KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
         "trtllm_mla decode does not pass the DCP metadata or return the LSE a cross-rank "
         "merge needs", START,
         REGISTRY + "create_trtllm_mla_backend raises ValueError (cutedsl_mla serves it)"),
+    Requirement(
+        "attention-backend-registered", ALWAYS,
+        cond("the prefill and decode backends are ones this release registers",
+             lambda p: not _unregistered(p), *SIDES),
+        "each scheduler builds its attention backend by name from the registry; resolution "
+        "does not check a name given as a keyword (sgl.Engine, ServerArgs) rather than a flag",
+        START,
+        SRT + "model_executor/model_runner_components/attention_backend_setup.py: "
+        "_build_full_attention_backend_from_str raises 'Invalid attention backend' for a name "
+        "no @register_attention_backend gave (the command line's choices refuse it earlier)",
+        detail=lambda p: (f"{', '.join(map(repr, _unregistered(p)))} is not an attention "
+                          f"backend SGLang {p.result.record.raw.release} registers")),
     Requirement(
         "hpc-ops-page-64", named("hpc_ops"), field_in("page_size", {64}),
         "HPC-Ops attention pages at 64", START,
