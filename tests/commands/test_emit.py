@@ -204,3 +204,19 @@ def test_a_value_that_reads_as_a_flag_is_emitted_glued_to_its_flag(value):
     assert (glued in argv) == value.startswith(("-1e", "-inf"))
     second = resolve(argv, gpu="h100", model_path="llama-3.1-8b")
     assert second.value("schedule_conservativeness") == first.value("schedule_conservativeness")
+
+
+def test_a_derived_boundary_reduction_is_left_to_sglang_so_the_draft_keeps_its_own():
+    """Qwen3 all-reduces at layer ends, its Llama EAGLE3 draft does not: with ``auto`` each
+    keeps its own, while an explicit value would apply to both (the draft's has no flag). The
+    emitted command leaves a derived value out; one the user gave stays."""
+    fields = {"speculative_algorithm": "EAGLE3", "speculative_num_steps": 3,
+              "speculative_draft_model_path": "llama-3.1-8b-eagle3",
+              "speculative_eagle_topk": 1, "speculative_num_draft_tokens": 4}
+    first = resolve(fields=fields, gpu="h200", model_path="qwen3-8b")
+    assert (first.value("boundary_reduction"),
+            first.value("speculative_boundary_reduction")) == ("ar", "rs+rsv")
+    second = resolve(emitted_argv(first), gpu="h200", model_path="qwen3-8b")
+    assert second.value("speculative_boundary_reduction") == "rs+rsv"
+    given = resolve(["--boundary-reduction", "ar"], gpu="h200", model_path="qwen3-8b")
+    assert "--boundary-reduction" in emitted_argv(given)

@@ -103,11 +103,17 @@ def _reapplies(result: Result, rule: str) -> bool:
 # field -> the rule whose default for it is left unpinned: SGLang derives the same value again
 # from the same input, while a pinned one would count as the user's own (an explicit host
 # ratio turns the automatic host memory fraction off)
-_REDERIVED: Mapping[str, str] = {"hicache_ratio": "hicache_ratio_default"}
+_REDERIVED: Mapping[str, str] = {
+    "hicache_ratio": "hicache_ratio_default",
+    # an explicit value applies to the model and its draft alike, while ``auto`` lets a
+    # separate draft keep its own preference (speculative_boundary_reduction has no flag)
+    "boundary_reduction": "boundary_reduction_default",
+}
 
 
 def _rederived(result: Result, name: str) -> bool:
-    return name in _REDERIVED and result.source(name) == _REDERIVED[name]
+    return name in _REDERIVED and result.source(name) == _REDERIVED[name] \
+        and not result.record.raw.explicit(name)
 
 
 def pinned_fields(result: Result) -> dict[str, Any]:
@@ -130,8 +136,8 @@ def pinned_fields(result: Result) -> dict[str, Any]:
             if value is None:
                 continue
         out[name] = value
-    for name, rule in _REDERIVED.items():
-        if name in out and result.source(name) == rule:
+    for name in _REDERIVED:
+        if name in out and _rederived(result, name):
             del out[name]
     return out
 
