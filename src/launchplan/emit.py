@@ -20,6 +20,9 @@ from launchplan.rules.size_lists import is_described
 
 LAUNCHER = "python -m sglang.launch_server"
 NEVER_PINNED = frozenset({"random_seed"}) | FOLDED
+#: A folded spelling stays the way to say its field in a release whose table has no flag for
+#: that field: 0.5.21 has no --attn-dp-size, so its attention DP is --enable-dp-attention.
+_FOLDED_INTO = {"enable_dp_attention": "attn_dp_size"}
 
 
 def _fields_of(result: Result) -> dict[str, FieldSpec]:
@@ -40,9 +43,11 @@ def _decided(result: Result) -> dict[str, Any]:
     raw = result.record.raw
     chosen = set(raw.values) | set(result.declared())
     fields = _fields_of(result)
+    never = NEVER_PINNED - {name for name, into in _FOLDED_INTO.items()
+                            if into not in fields or not fields[into].flags}
     out = {}
     for name in fields:
-        if name not in chosen or name in NEVER_PINNED or not fields[name].flags:
+        if name not in chosen or name in never or not fields[name].flags:
             continue
         if name == "random_seed" and not raw.explicit(name):
             continue

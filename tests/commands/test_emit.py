@@ -220,3 +220,15 @@ def test_a_derived_boundary_reduction_is_left_to_sglang_so_the_draft_keeps_its_o
     assert second.value("speculative_boundary_reduction") == "rs+rsv"
     given = resolve(["--boundary-reduction", "ar"], gpu="h200", model_path="qwen3-8b")
     assert "--boundary-reduction" in emitted_argv(given)
+
+
+@pytest.mark.parametrize("compat", ["0.5.21", "0.5.22", "0.5.23"])
+def test_attention_dp_survives_the_emitted_command_in_every_release(compat):
+    """0.5.21 has no --attn-dp-size: its attention DP is --dp-size with --enable-dp-attention,
+    which the emitted command must keep (it once dropped the switch as a folded spelling, so
+    the pinned launch ran two plain replicas)."""
+    first = resolve(["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], gpu="h100",
+                    model_path="llama-3.1-8b", compat=compat)
+    second = resolve(emitted_argv(first), gpu="h100", model_path="llama-3.1-8b", compat=compat)
+    assert second.value("attn_dp_size") == first.value("attn_dp_size") == 2
+    assert config_hash(second) == config_hash(first)
