@@ -143,3 +143,19 @@ def test_a_nan_pinned_is_no_change():
                     model_path="llama-3.1-8b")
     second = again(first, "h100", "llama-3.1-8b")
     assert "mem_fraction_static" not in differences(first, second)
+
+
+def test_a_flag_given_on_the_command_line_stays_given_when_the_plan_is_pinned():
+    """SGLang notes that ``--radix-eviction-policy`` was on the command line (a keyword launch
+    does not), and Qwen3-VL's Hopper override keeps an explicit ``lru`` only then: the pinned
+    plan, which a command names the flag in, keeps the note and the policy."""
+    from pathlib import Path
+
+    model = str(Path(__file__).parents[1] / "parity" / "models" / "qwen3-vl-30b-a3b-instruct")
+    first = resolve(["--radix-eviction-policy", "lru"], gpu="h100", model_path=model)
+    pinned = pinned_fields(first)
+    again = resolve(fields=pinned, gpu="h100", model_path=model)
+    assert again.value("radix_eviction_policy") == "lru"
+    assert not unexpected(differences(first, again, pinned))
+    keyword = resolve(fields={"radix_eviction_policy": "lru"}, gpu="h100", model_path=model)
+    assert keyword.value("radix_eviction_policy") == "priority"

@@ -139,9 +139,15 @@ def pinned_fields(result: Result) -> dict[str, Any]:
     for name in _REDERIVED:
         if name in out and _rederived(result, name):
             del out[name]
+    for name in _TOKEN_MARKERS:  # the pinned command names the flag, so it is set again
+        if result.record.raw.values.get(name) is True:
+            out[name] = True
     return out
 
 
+#: Internal fields SGLang's parser sets when a flag's token is on the command line (not for a
+#: keyword launch): a pinned plan written as a command sets them as its input did.
+_TOKEN_MARKERS = ("_radix_eviction_policy_explicitly_set",)
 #: Fields a plan may pin: SGLang's, less internal ones and what is drawn at start-up.
 _PINNABLE = frozenset(n for n in FIELDS if not n.startswith("_") and n != "random_seed")
 
