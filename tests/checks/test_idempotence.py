@@ -8,9 +8,11 @@ import pytest
 from launchplan import resolve
 from launchplan.checks.idempotence import (
     NON_IDEMPOTENT,
+    ORDER_DEPENDENT,
     differences,
     pinned_fields,
     reapplied,
+    refuses_when_pinned,
     unexpected,
 )
 from launchplan.checks.space import Space, default_models
@@ -159,3 +161,65 @@ def test_a_flag_given_on_the_command_line_stays_given_when_the_plan_is_pinned():
     assert not unexpected(differences(first, again, pinned))
     keyword = resolve(fields={"radix_eviction_policy": "lru"}, gpu="h100", model_path=model)
     assert keyword.value("radix_eviction_policy") == "priority"
+
+
+def _parity_model(name):
+    from pathlib import Path
+
+    return str(Path(__file__).parents[1] / "parity" / "models" / name)
+
+
+# rule -> (gpu, model, argv): a launch whose pinned plan the rule decides otherwise (or
+# refuses), each from a recorded case whose pinned command SGLang 0.5.23 resolved alike
+ORDER_EXAMPLES = {
+    "deepep_prefill_alignment": ("h100", "qwen3-30b-a3b", ["--tp-size", "2",
+                                                           "--enable-waterfill"]),
+    "eager_backend_graph_disable": ("h100", "deepseek-v3", ["--device", "cpu", "--tp", "1",
+                                                            "--trust-remote-code"]),
+    "deterministic_allreduce_fusion_off": ("h100", "llama-3.1-8b",
+                                           ["--rl-on-policy-target", "fsdp"]),
+    "mamba_radix_cache_baseline": (
+        "rtx6000-ada", _parity_model("nemotron-3-nano-30b-a3b"),
+        ["--attention-backend", "flashinfer", "--speculative-algorithm", "NGRAM",
+         "--max-mamba-cache-size", "256", "--linear-attn-backend", "cutedsl",
+         "--enable-deterministic-inference", "--enable-pdmux",
+         "--linear-attn-prefill-backend", "cutedsl", "--mamba-ssm-dtype", "bfloat16"]),
+    "flashinfer_allreduce_fusion_auto_enable": ("h100", "qwen3-30b-a3b", [
+        "--tp-size", "2", "--moe-a2a-backend", "ascend_tp"]),
+    "moe_runner_fusion_disable": ("gb200", _parity_model("qwen4-exp-synth"),
+                                  ["--moe-a2a-backend", "ascend_tp"]),
+    "qwen3_moe_family_overrides": ("gb200", _parity_model("qwen4-exp-synth"),
+                                   ["--moe-a2a-backend", "ascend_tp"]),
+    "aux_hidden_state_capture": ("h100", "llama-3.1-8b", [
+        "--enable-return-aux-hidden-states", "--speculative-algorithm", "EAGLE3"]),
+    "deterministic_attention_backend": (
+        "mi300x", _parity_model("starcoder2-15b"),
+        ["--tp", "2", "--trust-remote-code", "--prefill-attention-backend", "aiter",
+         "--decode-attention-backend", "aiter", "--enable-deterministic-inference"]),
+    "iquest_q1_overrides": ("rtx6000-ada", _parity_model("iquest-q1-synth"),
+                            ["--kv-cache-dtype", "fp8_e5m2"]),
+    "mamba_radix_cache": ("b200", _parity_model("lfm2-8b-a1b-4bit"), [
+        "--prefill-attention-backend", "trtllm_mha", "--decode-attention-backend", "triton"]),
+    "flashinfer_a2a_token_budget": ("b200", "qwen3-30b-a3b", [
+        "--tp-size", "2", "--attn-dp-size", "2", "--moe-a2a-backend", "flashinfer",
+        "--moe-runner-backend", "flashinfer_cutlass"]),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(ORDER_DEPENDENT))
+def test_every_order_dependent_rule_really_decides_a_pinned_plan_otherwise(rule):
+    """Each listed rule changes (or refuses) the pinned plan of its example, and ``check``
+    counts nothing else there as non-idempotence."""
+    gpu, model, argv = ORDER_EXAMPLES[rule]
+    first = resolve(argv, gpu=gpu, model_path=model)
+    pinned = pinned_fields(first)
+    fields, _ = ORDER_DEPENDENT[rule]
+    if not fields:
+        assert refuses_when_pinned(rule)
+        with pytest.raises(Refusal) as refused:
+            resolve(fields=pinned, gpu=gpu, model_path=model)
+        assert refused.value.source == rule
+        return
+    diffs = differences(first, resolve(fields=pinned, gpu=gpu, model_path=model), pinned)
+    assert any(diffs.get(f, (None, None, None))[2] == rule for f in fields), diffs
+    assert not unexpected(diffs)

@@ -35,6 +35,57 @@ NON_IDEMPOTENT: Mapping[str, tuple[tuple[str, ...], str]] = {
 }
 
 
+# rule -> (fields it decides differently when the plan is pinned; empty: it refuses the
+# pinned plan, why). These rules choose from a value a later step of SGLang's changes, so the
+# plan's final value, given up front, leads them elsewhere. Each was checked against SGLang
+# 0.5.23 itself: the pinned command of the launches below resolves there as launchplan says.
+ORDER_DEPENDENT: Mapping[str, tuple[tuple[str, ...], str]] = {
+    "deepep_prefill_alignment": (
+        ("cuda_graph_config",),
+        "waterfill chooses DeepEP after the prefill capture sizes were generated; given "
+        "DeepEP up front, the sizes are rounded up to multiples of 8"),
+    "eager_backend_graph_disable": (
+        ("cuda_graph_config",),
+        "a CPU launch's torch_native attention is chosen after the graph check; given up "
+        "front, it turns the CUDA graphs off"),
+    "deterministic_allreduce_fusion_off": (
+        ("enforce_disable_flashinfer_allreduce_fusion",),
+        "an RL on-policy target turns deterministic inference on after this check; given up "
+        "front, it forces the all-reduce fusion off"),
+    "mamba_radix_cache_baseline": (
+        ("uses_mamba_radix_cache",),
+        "deterministic inference turns the radix cache off after the hybrid-Mamba pass "
+        "marked it in use; given up front, the pass leaves the mark off"),
+    "flashinfer_allreduce_fusion_auto_enable": (
+        ("flashinfer_allreduce_fusion_backend",),
+        "an all-to-all backend SGLang normalizes to none later kept the fusion off; given "
+        "none up front, the fusion is enabled"),
+    "moe_runner_fusion_disable": (
+        ("disable_shared_experts_fusion",),
+        "follows qwen3_moe_family_overrides' runner, chosen only once the all-to-all "
+        "backend is none"),
+    "qwen3_moe_family_overrides": (
+        ("moe_runner_backend",),
+        "an all-to-all backend SGLang normalizes to none later kept the auto runner; given "
+        "none up front, Blackwell's TRT-LLM runner is chosen"),
+    "aux_hidden_state_capture": (
+        (), "it clears a speculative algorithm that has no draft, then needs one when the "
+            "cleared value is given"),
+    "deterministic_attention_backend": (
+        (), "the platform's default backend (aiter on ROCm) is chosen after this check; "
+            "given up front, deterministic inference refuses it"),
+    "iquest_q1_overrides": (
+        (), "an fp8_e5m2 KV cache moves its fa3 to triton afterwards; given triton, the "
+            "model refuses it"),
+    "mamba_radix_cache": (
+        (), "the backend's page snap (64) comes after the no_buffer check; given page 64, "
+            "no_buffer refuses it"),
+    "flashinfer_a2a_token_budget": (
+        (), "the chunk it checks per rank is rescaled for attention DP after it; the pinned "
+            "chunk is over FlashInfer's dispatch workspace"),
+}
+
+
 def _preimage(planned: float, factor: float) -> float:
     """The float SGLang multiplies by ``factor`` to get exactly ``planned`` (the nearest one
     when no float lands exactly on it)."""
@@ -193,6 +244,13 @@ def differences(first: Result, second: Result, pinned: Mapping[str, Any] | None 
 
 
 def unexpected(diffs: Mapping[str, tuple[Any, Any, str]]) -> dict[str, tuple[Any, Any, str]]:
-    """The differences not explained by a listed non-idempotent rule."""
-    allowed = {(field, rule) for rule, (fields, _) in NON_IDEMPOTENT.items() for field in fields}
+    """The differences not explained by a listed non-idempotent or order-dependent rule."""
+    allowed = {(field, rule) for table in (NON_IDEMPOTENT, ORDER_DEPENDENT)
+               for rule, (fields, _) in table.items() for field in fields}
     return {k: v for k, v in diffs.items() if (k, v[2]) not in allowed}
+
+
+def refuses_when_pinned(rule: str) -> bool:
+    """Whether SGLang itself refuses a pinned plan through this rule (``ORDER_DEPENDENT``)."""
+    entry = ORDER_DEPENDENT.get(rule)
+    return entry is not None and not entry[0]

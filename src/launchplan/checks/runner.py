@@ -16,7 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from launchplan.checks.effective import candidate_fields, same_effective
-from launchplan.checks.idempotence import differences, pinned_fields, unexpected
+from launchplan.checks.idempotence import (
+    differences,
+    pinned_fields,
+    refuses_when_pinned,
+    unexpected,
+)
 from launchplan.checks.predicates import Severity
 from launchplan.checks.preflight import preflight
 from launchplan.checks.space import Point
@@ -226,7 +231,8 @@ def _check_idempotence(result: Any, point: Point, resolve: Any, report: Report) 
         again = resolve(point, pinned, settled=True)
     except (Refusal, InputError, RuleCrash) as exc:
         source = getattr(exc, "source", type(exc).__name__)
-        report.add("non-idempotent", "pinned plan is refused", (source,), point, str(exc))
+        if not refuses_when_pinned(source):
+            report.add("non-idempotent", "pinned plan is refused", (source,), point, str(exc))
         return
     diffs = unexpected(differences(result, again, pinned))
     if diffs:
