@@ -223,3 +223,16 @@ def test_every_order_dependent_rule_really_decides_a_pinned_plan_otherwise(rule)
     diffs = differences(first, resolve(fields=pinned, gpu=gpu, model_path=model), pinned)
     assert any(diffs.get(f, (None, None, None))[2] == rule for f in fields), diffs
     assert not unexpected(diffs)
+
+
+def test_a_plan_of_an_older_release_pins_only_fields_that_release_has():
+    """0.5.21's ServerArgs has no ``attn_dp_size`` (its attention DP is ``dp_size`` with
+    ``enable_dp_attention``): pinning it made every 0.5.21 attention-DP plan 'refused when
+    pinned' in ``check``."""
+    first = resolve(["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], gpu="h100",
+                    model_path="llama-3.1-8b", compat="0.5.21")
+    pinned = pinned_fields(first)
+    assert "attn_dp_size" not in pinned
+    again = resolve(fields=pinned, gpu="h100", model_path="llama-3.1-8b", compat="0.5.21")
+    assert again.value("attn_dp_size") == 2
+    assert not unexpected(differences(first, again, pinned))

@@ -13,7 +13,7 @@ from typing import Any
 
 from launchplan.engine.fixed_point import VOUCHED
 from launchplan.engine.result import Result
-from launchplan.input.fields import FIELDS
+from launchplan.input.fields import FIELDS, SGLANG_VERSION, release_table
 
 # rule name -> (fields it changes again when pinned, why SGLang does it)
 NON_IDEMPOTENT: Mapping[str, tuple[tuple[str, ...], str]] = {
@@ -179,8 +179,9 @@ def pinned_fields(result: Result) -> dict[str, Any]:
     ``check`` pins every point's plan, and this is a loop over a few hundred names.
     """
     out = {}
+    pinnable = _pinnable(result.record.raw.release)
     for name, value in result._overlay.items():
-        if name not in _PINNABLE:
+        if name not in pinnable:
             continue
         if value is None:
             value = result.value(name)
@@ -201,6 +202,16 @@ def pinned_fields(result: Result) -> dict[str, Any]:
 _TOKEN_MARKERS = ("_radix_eviction_policy_explicitly_set",)
 #: Fields a plan may pin: SGLang's, less internal ones and what is drawn at start-up.
 _PINNABLE = frozenset(n for n in FIELDS if not n.startswith("_") and n != "random_seed")
+_PINNABLE_BY_RELEASE: dict[str, frozenset[str]] = {SGLANG_VERSION: _PINNABLE}
+
+
+def _pinnable(release: str) -> frozenset[str]:
+    """The fields a plan of ``release`` may pin: those its ServerArgs has (0.5.21 has no
+    ``attn_dp_size``; its attention DP is ``dp_size`` with ``enable_dp_attention``)."""
+    found = _PINNABLE_BY_RELEASE.get(release)
+    if found is None:
+        found = _PINNABLE_BY_RELEASE[release] = _PINNABLE & release_table(release).fields.keys()
+    return found
 
 
 def reapplied(result: Result) -> list[str]:
