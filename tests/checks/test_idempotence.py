@@ -203,6 +203,14 @@ ORDER_EXAMPLES = {
     "flashinfer_a2a_token_budget": ("b200", "qwen3-30b-a3b", [
         "--tp-size", "2", "--attn-dp-size", "2", "--moe-a2a-backend", "flashinfer",
         "--moe-runner-backend", "flashinfer_cutlass"]),
+    "glm_dsa_aiter_allreduce_fusion": ("mi300x", _parity_model("glm-moe-dsa-synth"),
+                                       ["--tp-size", "8", "--enable-dp-attention"], "0.5.21"),
+    "cache_compatibility": ("rtx5090", _parity_model("embeddinggemma-synth"), [
+        "--attention-backend", "triton", "--enable-hierarchical-cache", "--hicache-size", "64",
+        "--disable-cuda-graph", "--enable-hisparse"], "0.5.21"),
+    "linear_attn_backend_checks": ("b200", _parity_model("qwen3.6-35b-a3b"), [
+        "--tp", "2", "--trust-remote-code", "--speculative-algorithm", "NGRAM",
+        "--speculative-num-draft-tokens", "16", "--enable-linear-replayssm-spec"], "0.5.22"),
 }
 
 
@@ -210,17 +218,19 @@ ORDER_EXAMPLES = {
 def test_every_order_dependent_rule_really_decides_a_pinned_plan_otherwise(rule):
     """Each listed rule changes (or refuses) the pinned plan of its example, and ``check``
     counts nothing else there as non-idempotence."""
-    gpu, model, argv = ORDER_EXAMPLES[rule]
-    first = resolve(argv, gpu=gpu, model_path=model)
+    gpu, model, argv, *release = ORDER_EXAMPLES[rule]
+    compat = release[0] if release else "default"
+    first = resolve(argv, gpu=gpu, model_path=model, compat=compat)
     pinned = pinned_fields(first)
     fields, _ = ORDER_DEPENDENT[rule]
     if not fields:
         assert refuses_when_pinned(rule)
         with pytest.raises(Refusal) as refused:
-            resolve(fields=pinned, gpu=gpu, model_path=model)
+            resolve(fields=pinned, gpu=gpu, model_path=model, compat=compat)
         assert refused.value.source == rule
         return
-    diffs = differences(first, resolve(fields=pinned, gpu=gpu, model_path=model), pinned)
+    again = resolve(fields=pinned, gpu=gpu, model_path=model, compat=compat)
+    diffs = differences(first, again, pinned)
     assert any(diffs.get(f, (None, None, None))[2] == rule for f in fields), diffs
     assert not unexpected(diffs)
 

@@ -83,6 +83,16 @@ ORDER_DEPENDENT: Mapping[str, tuple[tuple[str, ...], str]] = {
     "flashinfer_a2a_token_budget": (
         (), "the chunk it checks per rank is rescaled for attention DP after it; the pinned "
             "chunk is over FlashInfer's dispatch workspace"),
+    "glm_dsa_aiter_allreduce_fusion": (
+        ("enable_aiter_allreduce_fusion", "disable_aiter_allreduce_fusion_in_prefill"),
+        "0.5.21 clears a single DP group's attention DP after this check; given no attention "
+        "DP up front, GLM-DSA on ROCm turns the aiter fusion on"),
+    "cache_compatibility": (
+        (), "0.5.21 turns the radix cache off in a later step (an embedding model among "
+            "them); given off up front beside the hierarchical cache, the check refuses both"),
+    "linear_attn_backend_checks": (
+        (), "NGRAM's draft top-k is set after this check; given up front, a top-k above 1 "
+            "refuses the replay-SSM speculative path"),
 }
 
 
