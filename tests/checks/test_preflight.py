@@ -386,3 +386,17 @@ def test_an_attention_backend_the_release_does_not_register_fails_at_start():
 
     assert flagged("cutlass_mla")
     assert not flagged("flashinfer") and not flagged("trtllm_mla")
+
+
+@pytest.mark.parametrize("release", ["0.5.21", "0.5.22", "0.5.23"])
+def test_each_registry_is_the_command_lines_choices_less_the_rewritten_aliases(release):
+    """A release's attention registry and its --attention-backend choices differ only by the
+    deprecated spellings its resolution rewrites (compressed; tokenspeed_mla from 0.5.23), so a
+    backend added to one table and not the other shows here."""
+    from launchplan.checks.kernel_requirements import REGISTERED_ATTENTION_BACKENDS
+    from launchplan.input.fields import FIELDS, SGLANG_VERSION, release_table
+
+    table = FIELDS if release == SGLANG_VERSION else release_table(release).fields
+    aliases = {"compressed"} | ({"tokenspeed_mla"} if release == "0.5.23" else set())
+    choices = set(table["attention_backend"].choices)
+    assert REGISTERED_ATTENTION_BACKENDS[release] == choices - aliases

@@ -293,6 +293,7 @@ def _pure_mamba2(p: Values) -> bool:
     """A plain Mamba-2 stack (Mamba-Codestral), sized by SGLang's own config class."""
     return getattr(p.model, "model_type", None) == "mamba2"
 
+
 def _quantization_served(p: Values) -> bool:
     """The final ``quantization`` passes the model config's check the scheduler runs."""
     verdict = quantization_verdict(p.model, p["quantization"], p.target)
