@@ -53,6 +53,13 @@ FAILING = [
      "context-length-above-one"),
     (["--gpu", "h100", "--model-path", "llama-3.1-8b", "--speculative-algorithm", "EAGLE",
       "--speculative-draft-model-path", "llama-3.1-8b-eagle"], "draft-context"),
+    # the schedulers parse --hisparse-config when they build the pools (factory.py)
+    (["--gpu", "h200", "--model-path", "deepseek-ai/DeepSeek-V3.2", "--tp-size", "8",
+      "--enable-hisparse", "--disable-radix-cache", "--hisparse-config",
+      '{"top_k": 4096, "device_buffer_size": 1024}'], "hisparse-config"),
+    (["--gpu", "b200", "--model-path", "deepseek-ai/DeepSeek-V4-Flash", "--tp-size", "4",
+      "--enable-hisparse", "--disable-radix-cache", "--hisparse-config",
+      '{"host_to_device_ratio": 0.5}'], "hisparse-config"),
 ]
 
 
@@ -400,3 +407,15 @@ def test_each_registry_is_the_command_lines_choices_less_the_rewritten_aliases(r
     aliases = {"compressed"} | ({"tokenspeed_mla"} if release == "0.5.23" else set())
     choices = set(table["attention_backend"].choices)
     assert REGISTERED_ATTENTION_BACKENDS[release] == choices - aliases
+
+
+def test_a_hisparse_config_the_pools_accept_is_no_problem(capsys):
+    for config in ('{"host_to_device_ratio": 4}', '{"top_k": 1024, "swap_in_block_size": 1}'):
+        _, plan = plan_json(["--gpu", "h200", "--model-path", "deepseek-ai/DeepSeek-V3.2",
+                             "--tp-size", "8", "--enable-hisparse", "--disable-radix-cache",
+                             "--hisparse-config", config], capsys)
+        assert "hisparse-config" not in json.dumps(plan["preflight"])
+    # without --enable-hisparse nothing reads the text
+    _, plan = plan_json(["--gpu", "h200", "--model-path", "llama-3.1-8b",
+                         "--hisparse-config", "{x"], capsys)
+    assert "hisparse-config" not in json.dumps(plan["preflight"])

@@ -17,6 +17,7 @@ from launchplan.checks.predicates import ALWAYS, Plan, Requirement, Severity, Va
 from launchplan.facts import environment
 from launchplan.facts.memo import per_object
 from launchplan.facts.quantization import quantization_verdict
+from launchplan.input.hisparse_config import hisparse_settings
 
 START = Severity.FAILS_AT_START
 DEGRADED = Severity.DEGRADED
@@ -289,6 +290,27 @@ def _pool_detail(p: Values) -> str:
 
 
 
+def _hisparse_problem(p: Values) -> str | None:
+    """Why the scheduler stops on this launch's ``--hisparse-config``, or None."""
+    settings = hisparse_settings(p["hisparse_config"])
+    if settings.problem is not None:
+        return settings.problem
+    ratio = settings.host_to_device_ratio
+    if str(getattr(p.model, "arch0", "")).startswith("DeepseekV4"):
+        try:
+            if ratio >= 1:
+                return None
+        except TypeError:
+            pass
+        return (f"--hisparse-config: DeepSeek-V4 shrinks its ratio-4 pool by "
+                f"host_to_device_ratio, which must be a number of at least 1: got {ratio!r}")
+    return None
+
+
+def _hisparse_detail(p: Values) -> str:
+    return f"{_hisparse_problem(p)}; every scheduler stops when it builds the sparse KV pools"
+
+
 def _pure_mamba2(p: Values) -> bool:
     """A plain Mamba-2 stack (Mamba-Codestral), sized by SGLang's own config class."""
     return getattr(p.model, "model_type", None) == "mamba2"
@@ -461,6 +483,20 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         SRT + "configs/model_config.py: ModelConfig._verify_quantization, run by the scheduler "
         "(ROCm builds accept their own list of methods only)",
         detail=_quantization_detail),
+    Requirement(
+        "hisparse-config", cond("HiSparse is on", lambda p: bool(p["enable_hisparse"]),
+                                "enable_hisparse"),
+        cond("--hisparse-config is a JSON object whose values SGLang's sparse pools accept",
+             lambda p: _hisparse_problem(p) is None, "hisparse_config"),
+        "resolution passes --hisparse-config through unread; each scheduler parses it when it "
+        "builds the KV pools, after loading the weights, and stops on text that is not a JSON "
+        "object, a device buffer smaller than top_k, a swap-in block outside [1, 1024] or, "
+        "for DeepSeek-V4, a host ratio below 1",
+        START,
+        SRT + "mem_cache/sparsity/factory.py: _parse_sparse_config raises ValueError (the same "
+        "in 0.5.21-0.5.23), called from the pool configurator (model_executor/"
+        "pool_configurator.py, which asserts c4_shrink_factor >= 1 for DeepSeek-V4)",
+        detail=_hisparse_detail),
     Requirement(
         "mamba2-state-shape", cond("a pure Mamba-2 model (model_type mamba2)", _pure_mamba2),
         cond("config.json gives intermediate_size", lambda p: "intermediate_size" in _text(p)),

@@ -17,13 +17,15 @@ row stride (``LAYOUTS``): V4 on every GPU by default; the V4.1 layouts when
 ``SGLANG_DSV4_KV_LAYOUT`` or the ``flashmla_mega`` backend asks for them (SM100/SM103).
 The ``trtllm`` backend stores unpadded FP8 rows of the head dimension.
 
-SGLang 0.5.22 differs in two ways (``--compat 0.5.22``): a ratio-1/2 row costs the unpadded
-latent row (no page padding, no reserved pages), and ``--max-running-requests`` below the
-attention-DP ranks leaves a rank no request rather than one. 0.5.21 has no DeepSeek-V4.
+SGLang 0.5.22 and 0.5.21 differ in two ways (``--compat``): a ratio-1/2 row costs the
+unpadded latent row (no page padding, no reserved pages), and ``--max-running-requests``
+below the attention-DP ranks leaves a rank no request rather than one.
 
 Not modelled (``caveats`` in ``kv_pool`` says so): the unified-KV pools of the ROCm
-``unified_kv_triton`` backend, HiSparse's shrunk ratio-4 pool, encoder-bounded SWA replay
-(DSpark drafts) and pipeline stages.
+``unified_kv_triton`` backend, encoder-bounded SWA replay (DSpark drafts) and pipeline
+stages. HiSparse (``--enable-hisparse``) keeps ratio-4 rows for only one token in
+``host_to_device_ratio`` on the GPU: the ratio-4 pool shrinks by that ratio, its indexer keys
+do not.
 """
 
 from __future__ import annotations
@@ -128,6 +130,8 @@ class Dsv4Pool:
         hip = plan.target.is_hip
         self.indexer = indexer_bytes(index_dim, hip and bool(v("enable_deepseek_v4_fp4_indexer")))
         self.low_ratio_indexer = indexer_bytes(index_dim, True)
+        # HiSparse keeps only 1/ratio of the ratio-4 rows on the GPU (the rest on the host)
+        self.c4_shrink = plan.hisparse or 1
         self.index_page = INDEX_PAGE_SM100 if plan.target.is_sm100 else INDEX_PAGE
         state = str(env.get("SGLANG_DSV4_COMPRESS_STATE_DTYPE", "float32")).strip().lower()
         self.state_bytes = 2 if state in ("bfloat16", "bf16") else 4
@@ -206,7 +210,7 @@ class Dsv4Pool:
             row = self.row if self.legacy else self.paged(ratio)
             return (row + self.low_ratio_indexer) / ratio
         if ratio == 4:
-            return 1 / 4 * self.paged(4) + 1 / 4 * self.indexer
+            return 1 / (4 * self.c4_shrink) * self.paged(4) + 1 / 4 * self.indexer
         return 1 / 128 * self.paged(128)
 
     def _full_bytes(self) -> float:
@@ -347,7 +351,7 @@ class Dsv4Pool:
             raise NotEnoughMemory("not enough memory for the KV cache: raise "
                                   "--mem-fraction-static")
         out = {"max_total_num_tokens": full, "full": full, "swa": swa,
-               "c4": full // 4, "c128": full // 128,
+               "c4": full // (4 * self.c4_shrink), "c128": full // 128,
                "c4_state": swa // page * self.rings.get(4, 0)}
         if steps is not None:
             steps.extend([(f"SWA tokens (x {self.swa_ratio}, page-aligned)"

@@ -35,6 +35,7 @@ from operator import itemgetter
 from typing import Any
 
 from launchplan.facts.memo import per_object
+from launchplan.input.hisparse_config import hisparse_settings, pool_ratio
 from launchplan.memory.class_layers import attention_shapes, layer_kinds
 from launchplan.memory.dsv4_pool import Dsv4Pool
 from launchplan.memory.env_settings import env_int
@@ -344,6 +345,12 @@ class _Plan:
         # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
         # --max-running-requests down to none when it is below the ranks
         self.one_request_at_least = not old
+        #: HiSparse's host-to-device ratio (1 without HiSparse; None: a ratio not sized)
+        self.hisparse = _hisparse_ratio(v)
+        #: HiSparse keeps index keys for every DSA layer, those that skip top-k included
+        self.hisparse_on = bool(v("enable_hisparse"))
+        #: 0.5.22 on widen an EAGLE draft's KV rows to HiSparse's host-expanded token space
+        self.hisparse_draft_kv = record.raw.release != "0.5.21"
 
     def requests_per_rank(self, requests: Any) -> int:
         """--max-running-requests (or a request count) per attention-DP rank."""
@@ -381,6 +388,9 @@ class _Plan:
                            "layer")
         if self.spec in ("DFLASH", "DSPARK"):
             out.append(f"{self.spec} draft pools are not modelled")
+        if self.hisparse is None:
+            out.append(_HISPARSE_RATIO + repr(hisparse_settings(
+                v("hisparse_config")).host_to_device_ratio))
         if self.env and self.result.record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
             out.append(_POST_CAPTURE)
         if disaggregation == "decode":
@@ -394,6 +404,8 @@ _SHARDED = "KV-cache sharding / decode context parallelism: per-rank rows only"
 _POST_CAPTURE = ("post-capture KV sizing is on: SGLang shrinks this pool again after "
                  "capturing CUDA graphs, by what the graphs took")
 _PD_DECODE = "PD decode: the pre-allocated transfer slots are not modelled"
+_HISPARSE_RATIO = ("HiSparse pools are sized as without HiSparse: launchplan sizes a "
+                   "host_to_device_ratio that is an integer of at least 1, not ")
 #: the values every plan's caveats read
 _CAVEAT_READ = itemgetter("enable_unified_memory", "enable_kv_cache_sharding",
                           "disaggregation_mode")
@@ -406,8 +418,6 @@ def _dsv4_caveats(plan: _Plan) -> list[str]:
             == "unified_kv_triton":
         out.append("DeepSeek-V4's unified-KV pools (unified_kv_triton) are not modelled: "
                    "sized as FlashMLA's paged pools")
-    if v("enable_hisparse"):
-        out.append("HiSparse's host-offloaded ratio-4 pool is not modelled")
     if v("enable_encoder_swa_bounded_replay"):
         out.append("encoder-bounded SWA replay (DSpark) is not modelled")
     return out
@@ -463,6 +473,13 @@ def _checkpoint_fp8_kv(model: Any) -> bool:
     algo = quant.get("kv_cache_quant_algo") or nested.get("kv_cache_quant_algo")
     return str(model.quant_method or "").startswith("modelopt") and \
         isinstance(algo, str) and algo.upper() == "FP8"
+
+
+def _hisparse_ratio(v: Any) -> int | None:
+    """``--hisparse-config``'s host-to-device ratio under ``--enable-hisparse``, else 1."""
+    if not v("enable_hisparse"):
+        return 1
+    return pool_ratio(hisparse_settings(v("hisparse_config")))
 
 
 def _draft_layers(v: Any, draft: Any, spec: Any, model: Any, env: Any) -> tuple[int, Any]:
@@ -656,7 +673,9 @@ def _minimax_sparse(plan: _Plan, heads: int, head_dim: int
                     ) -> list[tuple[str, int]] | None:
     """MiniMax-M3 sparse attention's KV bytes per token as SGLang's pool configurator sizes
     them (0.5.21-0.5.23), as (what, bytes) parts, or None where launchplan does not size it:
-    an FP4 KV cache or HiSparse's host ratio on the unpacked pool, a draft, pipeline stages.
+    an FP4 KV cache, a HiSparse host ratio that is not an integer of at least 1, a draft,
+    pipeline stages. Under HiSparse the dense layers' K and V and the index rows span the
+    host ratio's token space; the sparse layers' K and V do not.
 
     0.5.23's NVFP4-native stack (an M3.1 NVFP4 checkpoint on Blackwell) keeps each sparse
     layer's K and V, and its index K, packed in 128-token pages (``_packed_page_rows``): the
@@ -674,8 +693,8 @@ def _minimax_sparse(plan: _Plan, heads: int, head_dim: int
     model, v = plan.model, plan.v
     config = model.text_config.get("sparse_attention_config") \
         or model.config.get("sparse_attention_config")
-    if not isinstance(config, Mapping) or plan.draft_layers or plan.pp > 1 \
-            or v("enable_hisparse"):
+    ratio = plan.hisparse
+    if not isinstance(config, Mapping) or plan.draft_layers or plan.pp > 1 or ratio is None:
         return None
     record = plan.result.record
     old = record.raw.release in _OLD
@@ -704,10 +723,18 @@ def _minimax_sparse(plan: _Plan, heads: int, head_dim: int
         index_bytes = 4 if v("dtype") == "float32" else 2
     count = len(freq) or plan.facts.kv_layers
     kv = plan.kv_bytes
-    return [(f"{heads} KV heads x (K {head_dim} + V {head_dim}) x {count} layers x {kv} B, "
-             "no block scales", heads * 2 * head_dim * count * kv),
-            ("MiniMax sparse index rows, every attention-TP rank",
-             (with_value * 2 + len(sparse) - with_value) * index_dim * index_bytes)]
+    index = (with_value * 2 + len(sparse) - with_value) * index_dim * index_bytes
+    if ratio == 1:
+        return [(f"{heads} KV heads x (K {head_dim} + V {head_dim}) x {count} layers x {kv} B, "
+                 "no block scales", heads * 2 * head_dim * count * kv),
+                ("MiniMax sparse index rows, every attention-TP rank", index)]
+    # HiSparse: the dense layers' rows and the index rows address the host-expanded space
+    dense = count - len(sparse)
+    return [(f"{heads} KV heads x (K {head_dim} + V {head_dim}) x ({dense} dense layers x "
+             f"HiSparse host ratio {ratio} + {len(sparse)} sparse) x {kv} B, no block scales",
+             heads * 2 * head_dim * (dense * ratio + len(sparse)) * kv),
+            (f"MiniMax sparse index rows, every attention-TP rank, x HiSparse host ratio "
+             f"{ratio}", index * ratio)]
 
 
 #: NVFP4 keeps one scale byte per 16 elements.
@@ -782,10 +809,17 @@ class _Default:
                 if parts is not None:
                     parts.append(("FP4: half the bytes plus block scales", cell))
             if plan.facts.dsa:
-                indexer = _dsa_indexer_bytes(model, layers, all_layers=False) * plan.attn_dcp
-                cell += indexer
-                if parts is not None:
+                indexer = _dsa_indexer_bytes(model, layers, all_layers=plan.hisparse_on) \
+                    * plan.attn_dcp
+                if plan.hisparse and plan.hisparse > 1:
+                    # the index keys address HiSparse's whole host-expanded token space
+                    indexer *= plan.hisparse
+                    if parts is not None:
+                        parts.append((f"DSA indexer rows x HiSparse host ratio "
+                                      f"{plan.hisparse}", indexer))
+                elif parts is not None:
                     parts.append(("DSA indexer rows", indexer))
+                cell += indexer
         else:
             if plan.facts.shapes is None:  # ``_full_geometry``'s common case, inline
                 heads, k_dim, v_dim = (model.num_kv_heads(plan.attn_tp, plan.attn_dcp),
@@ -815,10 +849,15 @@ class _Default:
                         parts.append(("MXFP8 block scales", cell))
         if plan.draft_layers and layers:
             if plan.facts.dsa:
-                indexer = _dsa_indexer_bytes(model, layers, all_layers=False) * plan.attn_dcp
-                draft = int((cell - indexer) * plan.draft_layers / layers) * plan.attn_dcp
+                ratio = plan.hisparse or 1
+                indexer = _dsa_indexer_bytes(model, layers, all_layers=plan.hisparse_on) \
+                    * plan.attn_dcp * ratio
+                draft = int((cell - indexer) * plan.draft_layers / layers)
+                if plan.hisparse_draft_kv:
+                    draft *= ratio
+                draft *= plan.attn_dcp
                 draft += _dsa_indexer_bytes(model, plan.draft_layers, all_layers=True) \
-                    * plan.attn_dcp
+                    * ratio * plan.attn_dcp
             else:
                 draft = int(cell * plan.draft_layers / layers)
             cell += draft

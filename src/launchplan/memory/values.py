@@ -43,7 +43,8 @@ NAMES = (
     "disable_attn_tp_gather", "rl_on_policy_target", "mm_preprocess_cache_size_mb",
     "cpu_offload_gb",
     "dsv4_attn_backend", "_swa_full_tokens_ratio_explicitly_set", "swa_prefix_tails",
-    "enable_deepseek_v4_fp4_indexer", "enable_hisparse", "enable_encoder_swa_bounded_replay",
+    "enable_deepseek_v4_fp4_indexer", "enable_hisparse", "hisparse_config",
+    "enable_encoder_swa_bounded_replay",
     "enable_paged_experts", "paged_experts_num_resident", "kt_weight_path", "kt_num_gpu_experts",
     "mm_enable_dp_encoder",
 )

@@ -393,7 +393,33 @@ def _architecture_cases(configs: dict[str, dict] | None = None) -> list[dict]:
             add("dsv4-prefix-tails0", "h100", ["--swa-prefix-tails", 0])
             add("dsv4-mrr1000-tp8", "h200", ["--tp-size", 8, "--max-running-requests",
                                               1000])
+        if _hisparse_capable(config):  # HiSparse: rows spanning the host-expanded tokens
+            hisparse = ["--enable-hisparse"]
+            tp = 4 if 4 in tps else top
+            add("hisparse", "h200", ["--tp-size", tp] + hisparse)
+            add("hisparse-ratio4", "b200", ["--tp-size", tp, "--hisparse-config",
+                                            '{"host_to_device_ratio": 4}'] + hisparse)
+            add("hisparse-ratio1", "h100", ["--tp-size", top, "--hisparse-config",
+                                            '{"host_to_device_ratio": 1}'] + hisparse)
+            if not text.get("compress_ratios"):
+                add("hisparse-fp8", "h200", ["--tp-size", top, "--kv-cache-dtype",
+                                             "fp8_e4m3"] + hisparse)
+            if text.get("num_nextn_predict_layers"):
+                add("hisparse-mtp", "h200", ["--tp-size", top, "--speculative-algorithm",
+                                             "EAGLE", "--speculative-num-steps", 1,
+                                             "--speculative-eagle-topk", 1,
+                                             "--speculative-num-draft-tokens", 2,
+                                             "--hisparse-config",
+                                             '{"host_to_device_ratio": 3}'] + hisparse)
     return cases
+
+
+def _hisparse_capable(config: dict) -> bool:
+    """A model SGLang serves with --enable-hisparse: DeepSeek sparse attention (an MLA
+    model with an indexer), DeepSeek-V4, MiniMax-M3's sparse attention."""
+    text = _text(config)
+    return bool((_is_mla(config) and text.get("index_head_dim")) or text.get("compress_ratios")
+                or text.get("sparse_attention_config") or config.get("sparse_attention_config"))
 
 
 def _hybrid_swa(config: dict) -> bool:

@@ -285,7 +285,9 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
             KVCacheConfigurator._profile_available_bytes = noted
             config = kvc._resolve_memory_pool_config(pre)
         except BaseException as e:  # noqa: BLE001 - SGLang refusing to start is an answer
+            import traceback
             out["error"] = f"{type(e).__name__}: {e}"
+            out["where"] = traceback.format_exc()[-1500:]
             return out
         budget = partial["kv_budget_bytes"]
         mrr = config.max_running_requests
