@@ -32,7 +32,7 @@ SHIPPED = ROOT / "src" / "launchplan" / "facts" / "data" / "hub"  # shipped/<ORG
 CASES = DATA / "kv-pool-cases.json"
 RESULTS = DATA / "results-kv-pool.jsonl"
 #: Cases recorded; a smaller number means the recording lost cases.
-EXPECTED_CASES = 4805
+EXPECTED_CASES = 4813
 #: Recorded models launchplan's sizing does not follow yet (tests/parity/models/), and why.
 #: Their cases stay recorded; ``test_the_models_not_followed_yet_still_disagree`` fails once
 #: one agrees everywhere, so it leaves this list.
@@ -107,6 +107,14 @@ def _capture_refused(expected: dict) -> bool:
     return str(expected["result"].get("capture_bs")).startswith("<AssertionError")
 
 
+#: Preflight rows for what stops SGLang's pool sizing before any memory is counted.
+_SIZING_STOPS = frozenset({"hisparse-config"})
+
+
+def _blocking(result) -> set[str]:
+    return {p.requirement for p in preflight(result).problems if p.severity.blocks}
+
+
 def _disagreement(case: dict, expected: dict, compat: str = "0.5.23") -> dict:
     """What launchplan answers differently from the recording (empty: it agrees)."""
     try:
@@ -123,8 +131,11 @@ def _disagreement(case: dict, expected: dict, compat: str = "0.5.23") -> dict:
         pool = kv_pool(result, **args).as_json()
     except NotEnoughMemory:
         return {} if not starts else {"fits": "not by launchplan"}
-    if not starts:
-        return {"fits": "by launchplan"}
+    stops = _SIZING_STOPS & _blocking(result)
+    if not starts:  # sized, unless preflight names what stops the scheduler's sizing
+        return {} if stops else {"fits": "by launchplan"}
+    if stops:
+        return {"sizing stops": f"by launchplan: {sorted(stops)}"}
     want = expected["result"]
     state = want.get("mamba_state_bytes_per_slot") is not None
     return {f: (want[f], pool[f]) for f in FIELDS + ("mamba_state_bytes_per_slot",)

@@ -243,7 +243,24 @@ def generate() -> list[dict]:
     cases.extend(_architecture_cases())
     cases.extend(_fewer_requests_than_ranks())
     cases.extend(_architecture_cases(_shipped_configs()))
+    cases.extend(_hisparse_config_cases())
     return cases
+
+
+def _hisparse_config_cases() -> list[dict]:
+    """--hisparse-config texts the schedulers parse when they size the pools: the ones
+    they stop on (preflight's ``hisparse-config`` row), and ratios launchplan leaves unsized
+    (a fraction, zero: its caveat) beside one it sizes."""
+    dsa, dsv4 = PARITY_MODELS + "/deepseek-v3.2", PARITY_MODELS + "/deepseek-v4-flash"
+    texts = [("bad-json", dsa, "{x"), ("empty", dsa, ""), ("list", dsa, "[1]"),
+             ("small-buffer", dsa, '{"top_k": 4096, "device_buffer_size": 1000}'),
+             ("swap-block0", dsa, '{"swap_in_block_size": 0}'),
+             ("swap-block-float", dsa, '{"swap_in_block_size": 64.0}'),
+             ("v4-ratio-half", dsv4, '{"host_to_device_ratio": 0.5}'),
+             ("v4-ratio3", dsv4, '{"host_to_device_ratio": 3}')]
+    return [_case(f"kv/{model.rsplit('/', 1)[-1]}/h200/hisparse-config-{label}", "h200", model,
+                  ["--tp-size", 8, "--enable-hisparse", "--hisparse-config", text], 0.5)
+            for label, model, text in texts]
 
 
 def _fewer_requests_than_ranks() -> list[dict]:
