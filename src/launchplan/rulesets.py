@@ -350,6 +350,9 @@ RULESETS: dict[str, RuleSet] = {
             "eagle_rejection_sampling_checks": "0.5.22",  # refused with deterministic
             "prefill_cp_cuda_graph_default": ABSENT,  # the prefill CP graph hook came later
             "attention_backend_default": "0.5.22",  # DFLASH on SM10x: flashinfer
+            # and so, following that default, triton with page 1 for the hybrid GDN models
+            "qwen3_5_hybrid_overrides": "0.5.22",
+            "qwen4_exp_overrides": "0.5.22",
             "dflash_draft_backend": "0.5.22",  # no fa4 fallback on SM10x
             # tokenspeed_mla is a backend of its own, not an alias of cutedsl_mla
             "deprecated_backend_aliases": "0.5.22",
@@ -413,6 +416,8 @@ RULESETS: dict[str, RuleSet] = {
             "eagle_rejection_sampling_checks": "0.5.22",
             "prefill_cp_cuda_graph_default": ABSENT,
             "attention_backend_default": "0.5.22",
+            "qwen3_5_hybrid_overrides": "0.5.22",
+            "qwen4_exp_overrides": "0.5.22",
             "dflash_draft_backend": "0.5.22",
             "deprecated_backend_aliases": "0.5.22",
             "tokenspeed_mla_implications": ABSENT,

@@ -51,13 +51,19 @@ from launchplan.rules.model_overrides.muse_glimmer import muse_glimmer_fp4_gemm_
 from launchplan.rules.model_overrides.muse_spark import muse_spark_overrides
 from launchplan.rules.model_overrides.nemotron_h import nemotron_h_overrides
 from launchplan.rules.model_overrides.olmo2 import olmo2_overrides
-from launchplan.rules.model_overrides.qwen3_5 import qwen3_5_hybrid_overrides
+from launchplan.rules.model_overrides.qwen3_5 import (
+    qwen3_5_hybrid_overrides,
+    qwen3_5_hybrid_overrides_0_5_22,
+)
 from launchplan.rules.model_overrides.qwen3_moe import qwen3_moe_family_overrides
 from launchplan.rules.model_overrides.qwen3_vl import (
     qwen3vl_hopper_serving_overrides,
     qwen3vl_overrides,
 )
-from launchplan.rules.model_overrides.qwen4_exp import qwen4_exp_overrides
+from launchplan.rules.model_overrides.qwen4_exp import (
+    qwen4_exp_overrides,
+    qwen4_exp_overrides_0_5_22,
+)
 from launchplan.rules.model_overrides.step3p import step3p_overrides
 from launchplan.rulesets import PIPELINE
 from tests.rules.conftest import decide, make_view
@@ -510,6 +516,25 @@ def test_qwen3_5_hybrid_sm100_choice(facts):
     assert qwen3_5_hybrid_overrides(view("b200", m, disable_radix_cache=True)) == {
         "attention_backend": "trtllm_mha", "page_size": 64}
     assert qwen3_5_hybrid_overrides(view("h100", m)) is None
+
+
+def test_qwen3_5_dflash_on_sm100_follows_each_releases_default(facts):
+    # 0.5.23's generic SM10x default gives DFLASH (top-k unset) trtllm_mha; 0.5.21-0.5.22's
+    # does not, so the hybrid model takes triton with page 1 there (recorded with SGLang
+    # 0.5.22 and 0.5.21: kv-pool case qwen3.5-35b-a3b/b200/dflash-fp8)
+    m = facts("Qwen3_5MoeForConditionalGeneration")
+    dflash = dict(speculative_algorithm="DFLASH", disable_radix_cache=True)
+    assert qwen3_5_hybrid_overrides(view("b200", m, **dflash)) == {
+        "attention_backend": "trtllm_mha", "page_size": 64}
+    assert qwen3_5_hybrid_overrides_0_5_22(view("b200", m, **dflash)) == {
+        "attention_backend": "triton", "page_size": 1}
+    eagle = dict(speculative_algorithm="EAGLE", speculative_eagle_topk=1,
+                 disable_radix_cache=True)
+    assert qwen3_5_hybrid_overrides_0_5_22(view("b200", m, **eagle)) \
+        == qwen3_5_hybrid_overrides(view("b200", m, **eagle))
+    q4 = facts("Qwen4ExpForConditionalGeneration")
+    assert qwen4_exp_overrides(view("b200", q4, **dflash))["page_size"] == 64
+    assert qwen4_exp_overrides_0_5_22(view("b200", q4, **dflash))["page_size"] == 1
 
 
 def test_qwen3_moe_family_trtllm_on_sm100(facts):

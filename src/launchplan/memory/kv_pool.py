@@ -208,7 +208,7 @@ def plain_size(values: dict[str, Any], record: Any, tp: int, pp: int, attn_dp: i
             and page > 0 and attn_cp > 0 and dcp > 0):
         return None
     if flag is None or flag == "auto":
-        kind = facts.auto_kv_kind
+        kind = _auto_kv_kind(facts, values["dtype"])
     elif type(flag) is str:
         kind = _KV_KIND.get(flag, "bfloat16")
     else:
@@ -296,7 +296,20 @@ def _estimate(capacity: int, context: Any) -> int:
 
 #: the values every plan reads, in one call (others only under some launches)
 _READ = itemgetter("page_size", "attn_cp_size", "dcp_size", "mem_fraction_static",
-                   "kv_cache_dtype", "speculative_algorithm", "disable_hybrid_swa_memory")
+                   "kv_cache_dtype", "speculative_algorithm", "disable_hybrid_swa_memory",
+                   "dtype")
+#: --dtype -> the model dtype SGLang runs (``auto``: the config's, as the facts derive it)
+_RUN_DTYPE = {"half": "float16", "float16": "float16", "float": "float32", "float32": "float32",
+              "bfloat16": "bfloat16"}
+
+
+def _auto_kv_kind(facts: Any, dtype: Any) -> str:
+    """The KV storage under --kv-cache-dtype auto: the model dtype SGLang runs (--dtype
+    when given), unless the checkpoint declares an FP8 KV cache."""
+    kind = facts.auto_kv_kind
+    if dtype is None or dtype == "auto" or kind == "fp8":
+        return kind
+    return _RUN_DTYPE.get(dtype, kind) if type(dtype) is str else kind
 
 
 class _Plan:
@@ -312,7 +325,7 @@ class _Plan:
         self.env = record.env
         v = result.value
         self.v = v
-        page, attn_cp, dcp, fraction, flag, spec, swa_off = _READ(result)
+        page, attn_cp, dcp, fraction, flag, spec, swa_off, dtype = _READ(result)
         # each ``int(value or 1)``; an int as it is (the common case, without a call)
         self.page = page if type(page) is int and page else int(page or 1)
         if sizes is None:
@@ -334,7 +347,8 @@ class _Plan:
         flag = flag or "auto"
         self.kv_flag = flag = flag if type(flag) is str else str(flag)
         self.facts = facts = _model_facts(model)
-        self.kv_kind = kind = facts.auto_kv_kind if flag == "auto" else _kv_kind(flag, model)
+        self.kv_kind = kind = _auto_kv_kind(facts, dtype) if flag == "auto" \
+            else _kv_kind(flag, model)
         self.kv_bytes = _DTYPE_BYTES[kind]
         self.spec = spec
         old = record.raw.release in _OLD
@@ -345,6 +359,12 @@ class _Plan:
         # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
         # --max-running-requests down to none when it is below the ranks
         self.one_request_at_least = not old
+        #: bytes per target token of a DFLASH/DSPARK draft's own pool (0: none; None: its
+        #: config is not known)
+        self.own_pool_draft = _own_pool_draft(self, record.draft) \
+            if spec in _OWN_POOL_ALGOS else 0
+        self.record_draft_layers = int(record.draft.num_hidden_layers or 0) \
+            if self.own_pool_draft is not None and spec in _OWN_POOL_ALGOS else 0
         #: HiSparse's host-to-device ratio (1 without HiSparse; None: a ratio not sized)
         self.hisparse = _hisparse_ratio(v)
         #: HiSparse keeps index keys for every DSA layer, those that skip top-k included
@@ -386,7 +406,7 @@ class _Plan:
                 out.append("its sliding-window layers are not known from config.json "
                            "(SGLang's config class sets them): sized as one pool of every "
                            "layer")
-        if self.spec in ("DFLASH", "DSPARK"):
+        if self.spec in _OWN_POOL_ALGOS and (self.own_pool_draft is None or facts.dsv4):
             out.append(f"{self.spec} draft pools are not modelled")
         if self.hisparse is None:
             out.append(_HISPARSE_RATIO + repr(hisparse_settings(
@@ -527,6 +547,55 @@ def _load_draft(model: Any, spec: Any, env: Any, path: str) -> Any:
         return load_draft_model(path, target=model, speculative_algorithm=spec, env=env)
     except Exception:  # noqa: BLE001 - an unreadable draft leaves the target's own
         return None
+
+
+#: speculative algorithms whose draft runs with a KV pool of its own, sized from the draft's
+#: config and charged to every target token (SGLang's DFLASH family)
+_OWN_POOL_ALGOS = frozenset({"DFLASH", "DSPARK"})
+
+
+def _own_pool_draft(plan: _Plan, draft: Any) -> int | None:
+    """Bytes per target token of a DFLASH-family draft's own KV pool, as SGLang's KV-cache
+    configurator prices it (0.5.21-0.5.23): the draft's KV heads over its attention group
+    (attention TP; the whole TP group under context parallelism without attention DP), K
+    and V head dimensions, every draft layer, in the draft's KV dtype, replicated on each
+    decode-context rank. None where no draft config is known; 0 where SGLang cannot price
+    it (a KV dtype its draft path rejects), and then it scales the target's rows by layers.
+    """
+    if draft is None or plan.v("speculative_draft_model_path") is None:
+        return None
+    layers = draft.num_hidden_layers
+    if type(layers) is not int or layers <= 0 or not draft.head_dim:
+        return None
+    kind = _draft_kv_kind(plan, draft)
+    if kind is None:
+        return 0
+    group = plan.tp if plan.attn_cp > 1 and plan.attn_dp == 1 else plan.attn_tp
+    heads = draft.num_kv_heads(group)
+    return heads * (int(draft.head_dim) + int(draft.v_head_dim or draft.head_dim)) * layers \
+        * _DTYPE_BYTES[kind] * plan.attn_dcp
+
+
+def _draft_kv_kind(plan: _Plan, draft: Any) -> str | None:
+    """The DFLASH draft's KV storage: --speculative-draft-kv-cache-dtype, else the target's
+    flag; ``auto`` is the draft's model dtype; an fa4 draft backend keeps the model dtype
+    whatever the flag (FA4 reads K in the query's dtype). None: a flag SGLang's draft
+    path does not take."""
+    v = plan.v
+    flag = v("speculative_draft_kv_cache_dtype")
+    flag = plan.kv_flag if flag is None else str(flag)
+    dtype = v("dtype")
+    model_kind = _RUN_DTYPE.get(dtype, draft.dtype) if type(dtype) is str else draft.dtype
+    if model_kind not in _DTYPE_BYTES:
+        model_kind = "bfloat16"
+    if flag == "auto":
+        return model_kind
+    kind = _KV_KIND.get(flag)
+    if kind is None:
+        return None
+    if v("speculative_draft_attention_backend") == "fa4":
+        return model_kind
+    return kind
 
 
 def _f32(value: int) -> float:
@@ -863,6 +932,19 @@ class _Default:
             cell += draft
             if parts is not None:
                 parts.append((f"draft KV: {plan.draft_layers} layer(s)", draft))
+        own = plan.own_pool_draft
+        if own is not None and plan.spec in _OWN_POOL_ALGOS and layers:
+            if own:
+                cell += own
+                if parts is not None:
+                    parts.append((f"{plan.spec} draft's own pool: "
+                                  f"{plan.record_draft_layers} layer(s)", own))
+            else:  # a draft SGLang cannot price: the target's rows scaled by layers
+                total = layers + plan.record_draft_layers * plan.attn_dcp
+                cell = (cell * total + layers - 1) // layers
+                if parts is not None:
+                    parts.append((f"{plan.spec} draft priced as the target's rows x "
+                                  f"{total}/{layers}", cell))
         self.cell = cell
 
     def describe(self) -> list[tuple[str, Any]]:
@@ -922,12 +1004,15 @@ class _HybridSwa:
             draft_swa = min(len(_layer_split(plan.draft)[0]), plan.draft_layers)
         self.draft_swa = draft_swa
         self.draft_full = plan.draft_layers - draft_swa
+        # a DFLASH-family draft's own pool, charged to every full token (0 if unpriced)
+        self.own_draft = plan.own_pool_draft or 0
         self.full_bytes = full * (self.full_layers + self.draft_full)
         self.swa_bytes = swa * (self.swa_layers + self.draft_swa)
         if self.full_layers == 0:
-            self.cell = full * self.draft_full + swa * (self.swa_layers + self.draft_swa)
+            self.cell = full * self.draft_full + swa * (self.swa_layers + self.draft_swa) \
+                + self.own_draft
         else:
-            self.cell = self.full_bytes + self.ratio * self.swa_bytes
+            self.cell = self.full_bytes + self.ratio * self.swa_bytes + self.own_draft
         self.window = _sliding_window(model)
 
     def describe(self) -> list[tuple[str, Any]]:
@@ -982,7 +1067,7 @@ class _SwaRequestCap(_HybridSwa):
         page = self.plan.page
         swa = -(-self.swa_cap // page) * page
         fixed = swa * self.swa_bytes
-        full = int((budget - fixed) // self.full_bytes) // page * page
+        full = int((budget - fixed) // (self.full_bytes + self.own_draft)) // page * page
         if steps is not None:
             steps.extend([("SWA tokens for the requests' windows, page-aligned", swa),
                           ("SWA pool bytes", fixed),

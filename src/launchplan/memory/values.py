@@ -29,6 +29,7 @@ NAMES = (
     "mem_fraction_static", "page_size", "kv_cache_dtype", "dtype", "quantization",
     "model_path", "speculative_algorithm", "speculative_draft_model_path",
     "speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens",
+    "speculative_draft_kv_cache_dtype", "speculative_draft_attention_backend",
     "enable_dp_attention", "enable_dp_lm_head", "moe_dense_tp_size", "moe_a2a_backend",
     "moe_runner_backend", "ep_num_redundant_experts", "disable_shared_experts_fusion",
     "enable_two_batch_overlap", "enable_single_batch_overlap", "max_total_tokens",

@@ -78,6 +78,10 @@ NOT_RECORDABLE: dict[str, str] = {}
 #: Parity-suite models left out of the KV-pool cases, and why.
 NOT_SIZED: dict[str, str] = {
     "gemma-4-assistant-synth": "a draft-only checkpoint (its layers all share the target's KV)",
+    # DFLASH/DSPARK drafts: sized as the drafts of their targets (``_own_pool_draft_cases``)
+    **dict.fromkeys(("qwen3-8b-dflash-b16", "qwen3-4b-dflash-b16", "qwen3.5-35b-a3b-dflash",
+                     "qwen3-8b-dspark", "deepseek-v2-lite-dflash"),
+                    "a DFLASH-family draft checkpoint (sized with its target)"),
     "iquest-q1-mtp-synth": "a draft-only checkpoint (the MTP head of IQuest-Q1)",
     # SGLang 0.5.23 stops while sizing these test configs (each case, each flag): the
     # synthetic files lack a key the pool code reads and the config class does not default.
@@ -244,6 +248,72 @@ def generate() -> list[dict]:
     cases.extend(_fewer_requests_than_ranks())
     cases.extend(_architecture_cases(_shipped_configs()))
     cases.extend(_hisparse_config_cases())
+    cases.extend(_own_pool_draft_cases())
+    return cases
+
+
+#: DFLASH/DSPARK drafts (``tests/parity/models``: SpecForge's published draft configs) and
+#: the targets they were trained for, or a target of another pool kind the draft is paired
+#: with to reach that kind's sizer
+_OWN_POOL_DRAFTS = [
+    # (label, platform, target, algorithm, draft, extra flags, weight share)
+    ("dflash", "h100", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16", [], 0.3),
+    ("dflash-fp8", "h100", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16",
+     ["--kv-cache-dtype", "fp8_e4m3"], 0.3),
+    ("dflash-tp2", "h100", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16", ["--tp-size", 2], 0.15),
+    ("dflash-tp8", "h100", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16", ["--tp-size", 8], 0.05),
+    ("dflash-fa4-fp8", "b200", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16",
+     ["--kv-cache-dtype", "fp8_e4m3", "--speculative-draft-attention-backend", "fa4"], 0.3),
+    ("dflash-draft-kv-fp8", "h100", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16",
+     ["--speculative-draft-kv-cache-dtype", "fp8_e4m3"], 0.3),
+    ("dflash-draft-kv-fp8", "b200", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16",
+     ["--speculative-draft-kv-cache-dtype", "fp8_e4m3"], 0.3),
+    ("dflash-dp2", "h100", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16",
+     ["--tp-size", 2, "--dp-size", 2, "--enable-dp-attention", "--enable-dp-lm-head"], 0.15),
+    ("dflash-dp2-no-lm-head", "h100", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16",
+     ["--tp-size", 2, "--dp-size", 2, "--enable-dp-attention"], 0.15),
+    ("dflash-float32", "h100", "qwen3-8b", "DFLASH", "qwen3-8b-dflash-b16",
+     ["--dtype", "float32"], 0.3),
+    ("dflash", "h100", "qwen3-4b", "DFLASH", "qwen3-4b-dflash-b16", [], 0.3),
+    ("dflash-bf16-page16", "a100", "qwen3-4b", "DFLASH", "qwen3-4b-dflash-b16",
+     ["--kv-cache-dtype", "bf16", "--page-size", 16], 0.3),
+    ("dflash-tp2", "h100", "qwen3-30b-a3b", "DFLASH", "qwen3-4b-dflash-b16", ["--tp-size", 2],
+     0.3),
+    ("dflash", "h100", "llama-3.1-8b", "DFLASH", "qwen3-8b-dflash-b16", [], 0.3),
+    ("dflash-tp2", "h100", PARITY_MODELS + "/qwen3.5-35b-a3b", "DFLASH",
+     "qwen3.5-35b-a3b-dflash", ["--tp-size", 2], 0.3),
+    ("dflash", "h200", PARITY_MODELS + "/qwen3.5-35b-a3b", "DFLASH", "qwen3.5-35b-a3b-dflash",
+     [], 0.5),
+    ("dflash-fp8", "b200", PARITY_MODELS + "/qwen3.5-35b-a3b", "DFLASH",
+     "qwen3.5-35b-a3b-dflash", ["--kv-cache-dtype", "fp8_e4m3"], 0.4),
+    ("dspark", "h100", "qwen3-8b", "DSPARK", "qwen3-8b-dspark", [], 0.3),
+    ("dspark-tp2", "h100", "qwen3-8b", "DSPARK", "qwen3-8b-dspark", ["--tp-size", 2], 0.15),
+    ("dflash", "h100", "deepseek-v2-lite", "DFLASH", "deepseek-v2-lite-dflash", [], 0.4),
+    ("dflash-tp2", "h100", "deepseek-v2-lite", "DFLASH", "deepseek-v2-lite-dflash",
+     ["--tp-size", 2], 0.2),
+    ("dflash", "h100", "gpt-oss-20b", "DFLASH", "qwen3-8b-dflash-b16", [], 0.2),
+    ("dflash", "h100", PARITY_MODELS + "/gemma-3-4b-it", "DFLASH", "qwen3-4b-dflash-b16", [],
+     0.2),
+    ("dflash-tp4", "b200", PARITY_MODELS + "/minimax-m3.1-nvfp4-synth", "DFLASH",
+     "qwen3-8b-dflash-b16", ["--tp-size", 4, "--chunked-prefill-size", 4096], 0.4),
+]
+
+
+def _own_pool_draft_cases() -> list[dict]:
+    """DFLASH and DSPARK: the draft runs with a KV pool of its own, priced per target
+    token from the draft's config (its heads, layers and KV dtype, an fa4 draft keeping the
+    model dtype), over the default, hybrid sliding-window, linear-attention and MLA sizers;
+    and ``--dtype float32``, whose ``auto`` KV cache is float32."""
+    cases = []
+    for label, platform, model, algorithm, draft, extra, share in _OWN_POOL_DRAFTS:
+        argv = ["--speculative-algorithm", algorithm, "--speculative-draft-model-path",
+                PARITY_MODELS + "/" + draft] + extra
+        cases.append(_case(f"kv/{model.rsplit('/', 1)[-1]}/{platform}/{label}", platform,
+                           model, argv, share))
+    cases.append(_case("kv/llama-3.1-8b/h100/dtype-float32", "h100", "llama-3.1-8b",
+                       ["--dtype", "float32"], 0.3))
+    cases.append(_case("kv/llama-3.1-8b/h100/dtype-half", "h100", "llama-3.1-8b",
+                       ["--dtype", "half"], 0.3))
     return cases
 
 

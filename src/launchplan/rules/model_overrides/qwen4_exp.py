@@ -49,7 +49,7 @@ def qsa_profile(v: Any) -> bool | str:
     return True
 
 
-@rule(
+_QWEN4 = dict(
     phase=Phase.MODEL,
     batch=BATCH,
     archs=ARCHS,
@@ -62,22 +62,10 @@ def qsa_profile(v: Any) -> bool | str:
            "model.has_asymmetric_kv", "target.is_cuda", "target.is_sm90", "target.is_sm100",
            "model.architectures", "model.has_attention_sinks", "target.has_flashinfer",
            "target.is_hip"),
-    sglang="_qwen4_exp_overrides (model_overrides/qwen4_exp.py)",
 )
-def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
-    """Qwen4-Exp's defaults; a compressed-QSA checkpoint forces page 64, applied last.
 
-    When: whenever its promises hold; each field has its own condition below.
-    Effect: refuses PD over MORI with pipeline parallelism, unified memory, an invalid QSA
-        indexer config, and an fp8 QSA indexer off CUDA SM90/SM10x or without compressed QSA.
-        Unset ``ple_offload_embedding`` = on for bf16 on CUDA; a ``moe_dense_tp_size`` of 1 on an
-        MoE model is cleared; on SM10x an unset base backend picks trtllm_mha + page 64 or
-        triton + page 1 as Qwen3.5 does; compressed QSA sets ``page_size`` = 64.
-    Why: MORI does not exchange QSA layer metadata between pipeline stages yet; the compressed
-        QSA indexer runs on 64-token pages (``_qwen4_exp_overrides``,
-        arg_groups/model_overrides/qwen4_exp.py).
-    Assumes: nothing.
-    """
+
+def _qwen4_exp(v: View, dflash_fast: bool) -> dict | Refuse | None:
     if (v.disaggregation_mode != "null" and v.disaggregation_transfer_backend == "mori"
             and v.pp_size > 1):
         return Refuse("Qwen4-Exp PD disaggregation over MORI needs --pp-size 1: MORI does not "
@@ -92,7 +80,7 @@ def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
     if _text(v).get("num_experts", 512) is not None and v.moe_dense_tp_size == 1:
         out["moe_dense_tp_size"] = None
     if t.is_sm100 and v.attention_backend is None:
-        out.update(hybrid_sm100_choice(v))
+        out.update(hybrid_sm100_choice(v, dflash_fast))
     profile = qsa_profile(v)
     if isinstance(profile, str):
         return Refuse(profile)
@@ -104,3 +92,35 @@ def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
     if profile:
         out["page_size"] = QSA_PAGE_SIZE
     return out or None
+
+
+@rule(**_QWEN4, sglang="_qwen4_exp_overrides (model_overrides/qwen4_exp.py)")
+def qwen4_exp_overrides(v: View) -> dict | Refuse | None:
+    """Qwen4-Exp's defaults; a compressed-QSA checkpoint forces page 64, applied last.
+
+    When: whenever its promises hold; each field has its own condition below.
+    Effect: refuses PD over MORI with pipeline parallelism, unified memory, an invalid QSA
+        indexer config, and an fp8 QSA indexer off CUDA SM90/SM10x or without compressed QSA.
+        Unset ``ple_offload_embedding`` = on for bf16 on CUDA; a ``moe_dense_tp_size`` of 1 on an
+        MoE model is cleared; on SM10x an unset base backend picks trtllm_mha + page 64 or
+        triton + page 1 as Qwen3.5 does; compressed QSA sets ``page_size`` = 64.
+    Why: MORI does not exchange QSA layer metadata between pipeline stages yet; the compressed
+        QSA indexer runs on 64-token pages (``_qwen4_exp_overrides``,
+        arg_groups/model_overrides/qwen4_exp.py).
+    Assumes: nothing.
+    """
+    return _qwen4_exp(v, dflash_fast=True)
+
+
+@rule(name="qwen4_exp_overrides", variant="0.5.22", **_QWEN4,
+      sglang="_qwen4_exp_overrides (model_overrides/qwen4_exp.py, 0.5.21-0.5.22)")
+def qwen4_exp_overrides_0_5_22(v: View) -> dict | Refuse | None:
+    """As in 0.5.23, but DFLASH on SM10x takes triton with page 1 (as Qwen3.5 does there).
+
+    When: as the 0.5.23 rule.
+    Effect: as the 0.5.23 rule, except the SM10x backend choice for DFLASH.
+    Why: the 0.5.21-0.5.22 generic SM10x default gives trtllm_mha only to speculation with an
+        explicit top-k (``get_default_attn_backend``, arg_groups/model_override_base.py).
+    Assumes: nothing.
+    """
+    return _qwen4_exp(v, dflash_fast=False)
