@@ -7,6 +7,7 @@ the table, and ``--strict`` exits 3 on each.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,8 @@ from launchplan import resolve
 from launchplan.checks.preflight import preflight
 from launchplan.checks.requirements import REQUIREMENTS, Severity
 from launchplan.commands.main import main
+
+DRAFTS = Path(__file__).resolve().parents[1] / "parity" / "models"
 
 
 def cli(argv, capsys):
@@ -419,3 +422,15 @@ def test_a_hisparse_config_the_pools_accept_is_no_problem(capsys):
     _, plan = plan_json(["--gpu", "h200", "--model-path", "llama-3.1-8b",
                          "--hisparse-config", "{x"], capsys)
     assert "hisparse-config" not in json.dumps(plan["preflight"])
+
+
+def test_dspark_drafts_markov_rank_is_read_where_each_release_reads_it(capsys):
+    dspark = ["--gpu", "h100", "--model-path", "qwen3-8b", "--speculative-algorithm", "DSPARK",
+              "--speculative-draft-model-path", str(DRAFTS / "qwen3-8b-dspark")]
+    for compat, fails in (("0.5.23", False), ("0.5.22", True), ("0.5.21", True)):
+        _, plan = plan_json(dspark + ["--compat", compat], capsys)
+        assert ("dspark-markov-rank" in json.dumps(plan["preflight"])) is fails, compat
+        if fails:  # no flag avoids it: the draft's config must carry the rank elsewhere
+            assert plan["preflight"]["verdict"] == "fails-at-start"
+    code, _, err = cli(["resolve", *dspark, "--compat", "0.5.22", "--strict"], capsys)
+    assert code == 3 and "dspark-markov-rank" in err

@@ -290,6 +290,41 @@ def _pool_detail(p: Values) -> str:
 
 
 
+def _dspark_markov_rank(p: Values) -> Any:
+    """The Markov rank a DSPARK draft's config gives, read where this release reads it:
+    ``dspark_markov_rank``, else ``markov_rank`` in the nested DSpark settings (0.5.23 reads
+    ``dflash_config``, where published drafts keep it, overlaid by ``dspark_config``;
+    0.5.21-0.5.22 read ``dspark_config`` only), else in the text config or at the top level,
+    else 0. None: no draft config is known."""
+    draft = p.draft
+    if draft is None and p["speculative_draft_model_path"] == p["model_path"]:
+        draft = p.model
+    config = getattr(draft, "config", None)
+    if not isinstance(config, Mapping):
+        return None
+    if config.get("dspark_markov_rank") is not None:
+        return config["dspark_markov_rank"]
+    nested: dict[str, Any] = {}
+    keys = ("dspark_config",) if p.result.record.raw.release in ("0.5.21", "0.5.22") \
+        else ("dflash_config", "dspark_config")
+    for key in keys:
+        if isinstance(config.get(key), Mapping):
+            nested.update(config[key])
+    text = config.get("text_config") if isinstance(config.get("text_config"), Mapping) \
+        else config
+    return nested.get("markov_rank", text.get("markov_rank", config.get("markov_rank", 0)))
+
+
+def _dspark_markov_ok(p: Values) -> bool:
+    rank = _dspark_markov_rank(p)
+    if rank is None:
+        return True
+    try:
+        return int(rank) > 0
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
 def _hisparse_problem(p: Values) -> str | None:
     """Why the scheduler stops on this launch's ``--hisparse-config``, or None."""
     settings = hisparse_settings(p["hisparse_config"])
@@ -497,6 +532,24 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "in 0.5.21-0.5.23), called from the pool configurator (model_executor/"
         "pool_configurator.py, which asserts c4_shrink_factor >= 1 for DeepSeek-V4)",
         detail=_hisparse_detail),
+    Requirement(
+        "dspark-markov-rank",
+        cond("DSPARK speculation", lambda p: p["speculative_algorithm"] == "DSPARK",
+             "speculative_algorithm"),
+        cond("the draft's config gives a Markov rank above 0 where this release reads it",
+             _dspark_markov_ok, "speculative_draft_model_path"),
+        "each scheduler reads the DSpark draft's Markov rank when it sets up the draft's "
+        "hidden-state capture and stops without one above 0; 0.5.21-0.5.22 read it only from "
+        "dspark_config or the top level, not from dflash_config, where published DSpark "
+        "drafts keep it",
+        START,
+        SRT + "model_executor/model_runner_components/spec_aux_hidden_state.py: "
+        "resolve_spec_aux_hidden_state_config raises unless require_markov() "
+        "(speculative/dspark_components/dspark_config.py: parse_dspark_draft_config; recorded "
+        "with the KV-pool harness on 0.5.22 and 0.5.21 for SpecForge's qwen3-8b-dspark)",
+        detail=lambda p: (f"the DSpark draft's Markov rank reads as "
+                          f"{_dspark_markov_rank(p)!r} in SGLang "
+                          f"{p.result.record.raw.release} (it needs one above 0)")),
     Requirement(
         "mamba2-state-shape", cond("a pure Mamba-2 model (model_type mamba2)", _pure_mamba2),
         cond("config.json gives intermediate_size", lambda p: "intermediate_size" in _text(p)),
