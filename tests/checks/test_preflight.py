@@ -434,3 +434,15 @@ def test_dspark_drafts_markov_rank_is_read_where_each_release_reads_it(capsys):
             assert plan["preflight"]["verdict"] == "fails-at-start"
     code, _, err = cli(["resolve", *dspark, "--compat", "0.5.22", "--strict"], capsys)
     assert code == 3 and "dspark-markov-rank" in err
+
+
+def test_a_draft_reading_target_layers_the_target_lacks_fails_at_start(capsys):
+    # z-lab's Qwen3-4B DFlash draft reads layers up to 33; Llama-3.2-3B has 28
+    dflash = ["--gpu", "h100", "--speculative-algorithm", "DFLASH",
+              "--speculative-draft-model-path", str(DRAFTS / "qwen3-4b-dflash-b16")]
+    _, plan = plan_json(dflash + ["--model-path", "llama-3.2-3b"], capsys)
+    problem = next(p for p in plan["preflight"]["problems"]
+                   if p["requirement"] == "draft-target-layers")
+    assert problem["severity"] == "fails-at-start" and "33" in problem["why"]
+    _, plan = plan_json(dflash + ["--model-path", "qwen3-4b"], capsys)
+    assert "draft-target-layers" not in json.dumps(plan["preflight"])

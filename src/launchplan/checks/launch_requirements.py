@@ -325,6 +325,32 @@ def _dspark_markov_ok(p: Values) -> bool:
         return False
 
 
+def _dflash_layers(p: Values) -> tuple[list[Any], int] | None:
+    """(the target layers a DFLASH-family draft's config says it reads, the target's
+    layers x loops), or None where either is not known or the draft names none."""
+    draft = p.draft
+    config = getattr(draft, "config", None)
+    if not isinstance(config, Mapping):
+        return None
+    nested = config.get("dflash_config")
+    nested = nested if isinstance(nested, Mapping) else {}
+    ids = nested.get("target_layer_ids", config.get("target_layer_ids"))
+    text = _text(p)
+    layers = text.get("num_hidden_layers", getattr(p.model, "num_hidden_layers", None))
+    loops = text.get("num_loops", 1)
+    if not isinstance(ids, (list, tuple)) or type(layers) is not int or type(loops) is not int:
+        return None
+    return list(ids), layers * loops
+
+
+def _dflash_layers_ok(p: Values) -> bool:
+    found = _dflash_layers(p)
+    if found is None:
+        return True
+    ids, layers = found
+    return all(type(i) is int and 0 <= i < layers for i in ids)
+
+
 def _hisparse_problem(p: Values) -> str | None:
     """Why the scheduler stops on this launch's ``--hisparse-config``, or None."""
     settings = hisparse_settings(p["hisparse_config"])
@@ -550,6 +576,23 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         detail=lambda p: (f"the DSpark draft's Markov rank reads as "
                           f"{_dspark_markov_rank(p)!r} in SGLang "
                           f"{p.result.record.raw.release} (it needs one above 0)")),
+    Requirement(
+        "draft-target-layers",
+        cond("DFLASH or DSPARK speculation",
+             lambda p: p["speculative_algorithm"] in ("DFLASH", "DSPARK"),
+             "speculative_algorithm"),
+        cond("every target layer the draft's config reads exists in the target",
+             _dflash_layers_ok, "speculative_draft_model_path", "model_path"),
+        "a DFLASH-family draft reads the hidden states of the target layers its config names "
+        "(target_layer_ids, trained for one target); each scheduler checks them against the "
+        "target's layers when it sets up their capture and stops on one the target lacks",
+        START,
+        SRT + "speculative/dflash_utils.py: DFlashDraftConfig.resolve_target_layer_ids raises "
+        "(every release), called from model_executor/model_runner_components/"
+        "spec_aux_hidden_state.py (recorded with the KV-pool harness: Qwen3-4B/8B DFlash "
+        "drafts on targets of 16-32 layers)",
+        detail=lambda p: (f"the draft reads target layers {_dflash_layers(p)[0]}, but the "
+                          f"target has {_dflash_layers(p)[1]}")),
     Requirement(
         "mamba2-state-shape", cond("a pure Mamba-2 model (model_type mamba2)", _pure_mamba2),
         cond("config.json gives intermediate_size", lambda p: "intermediate_size" in _text(p)),

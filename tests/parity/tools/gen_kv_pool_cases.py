@@ -296,6 +296,9 @@ _OWN_POOL_DRAFTS = [
      0.2),
     ("dflash-tp4", "b200", PARITY_MODELS + "/minimax-m3.1-nvfp4-synth", "DFLASH",
      "qwen3-8b-dflash-b16", ["--tp-size", 4, "--chunked-prefill-size", 4096], 0.4),
+    # a draft trained on a deeper target reads layers this one lacks: the scheduler stops
+    ("dflash-draft-layers-beyond", "h100", "llama-3.2-3b", "DFLASH", "qwen3-4b-dflash-b16", [],
+     0.1),
 ]
 
 

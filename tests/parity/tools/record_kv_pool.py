@@ -247,9 +247,13 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
         spec_algorithm = SpeculativeAlgorithm.from_string(get_spec().speculative_algorithm)
         layer_info = resolve_layer_indices(model=model, model_config=mc,
                                            is_draft_worker=False)
-        aux = resolve_spec_aux_hidden_state_config(
-            server_args=sa, model_config=mc, spec_algorithm=spec_algorithm,
-            is_draft_worker=False)
+        try:  # the draft's config is read here: a draft the scheduler refuses is an answer
+            aux = resolve_spec_aux_hidden_state_config(
+                server_args=sa, model_config=mc, spec_algorithm=spec_algorithm,
+                is_draft_worker=False)
+        except (ValueError, AssertionError) as e:
+            out["stage"], out["error"] = "model", f"{type(e).__name__}: {e}"
+            return out
         resolved_str, kv_dtype = kvd.configure_kv_cache_dtype(
             server_args_kv_cache_dtype=get_model().kv_cache_dtype, model=model,
             model_dtype=mc.dtype, is_draft_worker=False, is_dflash=False,
