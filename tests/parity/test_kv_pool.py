@@ -32,7 +32,7 @@ SHIPPED = ROOT / "src" / "launchplan" / "facts" / "data" / "hub"  # shipped/<ORG
 CASES = DATA / "kv-pool-cases.json"
 RESULTS = DATA / "results-kv-pool.jsonl"
 #: Cases recorded; a smaller number means the recording lost cases.
-EXPECTED_CASES = 4840
+EXPECTED_CASES = 4842
 #: Recorded models launchplan's sizing does not follow yet (tests/parity/models/), and why.
 #: Their cases stay recorded; ``test_the_models_not_followed_yet_still_disagree`` fails once
 #: one agrees everywhere, so it leaves this list.
@@ -280,4 +280,25 @@ def test_architectures_under_0_5_22_size_as_recorded():
     assert not [r["name"] for r in rows if r["stage"] == "harness"]
     assert sum(1 for r in rows if r["ok"]) > ARCH_CASES_0_5_22 * 3 // 4
     wrong = {r["name"]: d for r in rows if (d := _disagreement(cases[r["name"]], r, "0.5.22"))}
+    assert not wrong, dict(list(wrong.items())[:5])
+
+
+#: The HiSparse, DFLASH/DSPARK and --dtype cases (``gen_kv_pool_cases``: ``hisparse*``,
+#: ``dflash*``, ``dspark*``, ``dtype-*``) recorded again under each older release, kept
+#: compact. The releases part here: 0.5.21 widens only a draft's index keys under HiSparse;
+#: 0.5.21-0.5.22 give Qwen3.5's DFLASH triton with page 1 on SM10x, read no Markov rank
+#: from a published DSpark draft's dflash_config, and leave the draft's own pool out of the
+#: request-capped sliding-window sizing.
+DRAFT_CASES = 100
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_draft_and_hisparse_pools_under_older_releases_size_as_recorded(release):
+    path = DATA / f"results-kv-pool-drafts-{release}.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    cases = {c["name"]: c for c, _ in ALL_PAIRS}
+    assert len(rows) == DRAFT_CASES and all(r["name"] in cases for r in rows)
+    assert not [r["name"] for r in rows if r["stage"] == "harness"]
+    assert sum(1 for r in rows if r["ok"]) > DRAFT_CASES * 3 // 4
+    wrong = {r["name"]: d for r in rows if (d := _disagreement(cases[r["name"]], r, release))}
     assert not wrong, dict(list(wrong.items())[:5])

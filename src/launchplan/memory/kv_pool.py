@@ -359,6 +359,9 @@ class _Plan:
         # 0.5.23 gives each attention-DP rank one request at least; 0.5.22 and 0.5.21 divide
         # --max-running-requests down to none when it is below the ranks
         self.one_request_at_least = not old
+        #: 0.5.23 charges a DFLASH-family draft's own pool to the full tokens of the
+        #: request-capped SWA sizing too; 0.5.21-0.5.22 leave it out there
+        self.cap_charges_own_draft = not old
         #: bytes per target token of a DFLASH/DSPARK draft's own pool (0: none; None: its
         #: config is not known)
         self.own_pool_draft = _own_pool_draft(self, record.draft) \
@@ -1067,7 +1070,8 @@ class _SwaRequestCap(_HybridSwa):
         page = self.plan.page
         swa = -(-self.swa_cap // page) * page
         fixed = swa * self.swa_bytes
-        full = int((budget - fixed) // (self.full_bytes + self.own_draft)) // page * page
+        own = self.own_draft if self.plan.cap_charges_own_draft else 0
+        full = int((budget - fixed) // (self.full_bytes + own)) // page * page
         if steps is not None:
             steps.extend([("SWA tokens for the requests' windows, page-aligned", swa),
                           ("SWA pool bytes", fixed),

@@ -296,6 +296,12 @@ _OWN_POOL_DRAFTS = [
      0.2),
     ("dflash-tp4", "b200", PARITY_MODELS + "/minimax-m3.1-nvfp4-synth", "DFLASH",
      "qwen3-8b-dflash-b16", ["--tp-size", 4, "--chunked-prefill-size", 4096], 0.4),
+    # the request-capped sliding-window pool (radix cache off, a request limit): 0.5.23
+    # charges the draft's pool to the full tokens there, 0.5.21-0.5.22 do not
+    ("dflash-swa-request-cap", "h100", "gpt-oss-20b", "DFLASH", "qwen3-8b-dflash-b16",
+     ["--disable-radix-cache", "--max-running-requests", 64], 0.2),
+    ("dflash-swa-request-cap", "h100", PARITY_MODELS + "/gemma-3-4b-it", "DFLASH",
+     "qwen3-4b-dflash-b16", ["--disable-radix-cache", "--max-running-requests", 32], 0.2),
     # a draft trained on a deeper target reads layers this one lacks: the scheduler stops
     ("dflash-draft-layers-beyond", "h100", "llama-3.2-3b", "DFLASH", "qwen3-4b-dflash-b16", [],
      0.1),
