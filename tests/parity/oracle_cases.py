@@ -134,6 +134,9 @@ SUITES = {
     # SGLang's own pick of CUDA VMM feature transport across GB200/GB300 nodes, with and
     # without the host's IMEX channel (tools/gen_imex_cases.py)
     "imex": "imex-cases.json",
+    # DFLASH and DSPARK launches with SpecForge's published draft configs, every field asked
+    # (tools/gen_drafts_cases.py)
+    "drafts": "drafts-cases.json",
 }
 # every-field probes of recorded suites (tools/make_probe.py): local and git-ignored, run by
 # test_parity when present, never counted for coverage or rule sets
@@ -313,6 +316,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_imex_cases.py: 18 multi-node launches, each on a host with and without an IMEX
     # channel (targets_oracle.py)
     **{("imex", compat): 36 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_drafts_cases.py: 8 aimed and 120 drawn DFLASH/DSPARK launches
+    **{("drafts", compat): 128 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the
