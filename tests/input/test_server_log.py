@@ -31,6 +31,29 @@ def test_a_cut_off_line_keeps_what_came_before_the_cut() -> None:
     assert logged.truncated and logged.values == {"model_path": "m", "tp_size": 4}
 
 
+@pytest.mark.parametrize(("tail", "kept"), [
+    ("chunked_prefill_size=81", {}),  # of 8192
+    ("mem_fraction_static=0.8", {}),  # of 0.874
+    ("disable_radix_cache=True", {}),  # a bare name the cut may have ended on
+    ("chunked_prefill_size=8192, ", {"chunked_prefill_size": 8192}),  # its comma came through
+    ("served_model_name='m'", {"served_model_name": "m"}),  # a closing quote shows its end
+    ("cuda_graph_bs=[1, 2]", {"cuda_graph_bs": [1, 2]}),
+])
+@pytest.mark.parametrize("form", ["repr", "dict"])
+def test_a_bare_value_where_the_cut_fell_is_not_read(tail: str, kept: dict, form: str) -> None:
+    """Where a cut-off line stops, a bare number may be the first digits of the logged value
+    (sglang#1275's excerpt ends at ``random_seed=105``): it is dropped, not compared. A value
+    whose comma, closing quote or bracket came through the cut is whole, and kept."""
+    if form == "repr":
+        text = "server_args=ServerArgs(model_path='m', tp_size=4, " + tail
+    else:
+        name, _, value = tail.partition("=")
+        text = "server_args={'model_path': 'm', 'tp_size': 4, " + f"'{name}': {value}"
+    logged = parse_log(text)
+    assert logged.truncated and logged.unreadable == {}
+    assert logged.values == {"model_path": "m", "tp_size": 4, **kept}
+
+
 @pytest.mark.parametrize("after", [
     "[2026-01-14 05:29:02 TP0] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, "
     "avail mem=50.99 GB, mem usage=27.69 GB.\n[2026-01-14 05:29:40 TP0] max_total_num_tokens="

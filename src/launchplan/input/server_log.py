@@ -13,7 +13,9 @@ items are read the same way, value by value. In that dict (0.5.22 on, the releas
 for clients of ``/server_info``; the field itself resolves false, so the report is set aside.
 Pasted logs are often damaged: a log prefix before it, lines wrapped by a terminal or a
 web page, the end cut off. A wrapped line is joined back; a cut-off value is dropped and
-the line marked truncated, as is a line abridged with ``...`` in place of fields. A cut-off
+the line marked truncated, as is a line abridged with ``...`` in place of fields (where the
+line stops, only a value that shows its own end, a closing quote or bracket, is kept: a bare
+number there may be the first digits of the logged one). A cut-off
 line ends where the paste goes on with something else
 (a blank line, the next timestamped record, a code fence), so the ``name=value`` pieces of
 the records after it are never read as its fields.
@@ -146,6 +148,7 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     line = text.count("\n", 0, at) + 1
     body = _joined(text[at + len(marker):])
     segments, closed = _segments(body)
+    separated = body.rstrip().endswith(",")  # the cut fell after a whole value's comma
     form = "dict" if marker == DICT_MARKER else "repr"
     out = LoggedArgs(line=line, truncated=not closed, form=form)
     for i, segment in enumerate(segments):
@@ -153,8 +156,11 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
             out.truncated = True  # abridged by whoever pasted it: fields left out here
             continue
         key, value = _item(segment, form)
-        if key is None:
-            if i == len(segments) - 1 and not closed:
+        last_cut = i == len(segments) - 1 and not closed
+        if key is None or (last_cut and not separated and not _self_delimited(value)):
+            # the piece the cut went through: a bare number or name there (``...=81`` of
+            # 8192, ``...=0.8`` of 0.874) reads as a value, but may be its first digits
+            if last_cut:
                 break
             continue
         try:
@@ -217,6 +223,13 @@ def _item(segment: str, form: str) -> tuple[str | None, str]:
     name, eq, value = segment.partition("=")
     key = name.strip()
     return (key, value) if eq and key.isidentifier() else (None, "")
+
+
+def _self_delimited(value: str) -> bool:
+    """Whether a value's text shows where it ends: a closing quote or bracket. Where a cut-off
+    line stops, only such a value is known whole; a bare token (a number, ``True``, ``None``)
+    may have lost its tail to the cut."""
+    return value.rstrip().endswith(("'", '"', ")", "]", "}"))
 
 
 def _set_aside_reports(out: LoggedArgs) -> None:
