@@ -75,6 +75,26 @@ def test_records_after_a_cut_off_line_are_not_its_fields(after: str) -> None:
     assert logged.memory.max_total_num_tokens == (105600 if "105600" in after else None)
 
 
+@pytest.mark.parametrize("marker", ["> ", ">", "> > "])
+def test_a_log_quoted_in_a_reply_is_read_without_its_quote_markers(marker: str) -> None:
+    """A reply quoting a log (a Markdown blockquote) marks every wrapped piece of the line:
+    the pieces are joined without the markers, and the next quoted record (the scheduler's
+    ``chunked_prefill_size=..., max_running_requests=...``) still ends the line."""
+    lines = ["I got this when launching:", "```",
+             "[2025-09-01 05:58:05] server_args=ServerArgs(model_path='m', skip_tokenize",
+             "r_init=False, mem_fraction_static=0.9, chunked_prefil", "l_size=16384, tp_siz",
+             "[2025-09-01 05:58:09 TP0] max_total_num_tokens=105600, chunked_prefill_size=4096, "
+             "max_prefill_tokens=16384, max_running_requests=2048, context_len=163840", "```"]
+    logged = parse_log("\n".join(marker + line for line in lines))
+    assert logged.truncated and logged.unreadable == {}
+    assert logged.values == {"model_path": "m", "skip_tokenizer_init": False,
+                             "mem_fraction_static": 0.9, "chunked_prefill_size": 16384}
+    assert logged.memory.max_total_num_tokens == 105600
+    # a piece without the markers continues the quote (Markdown's lazy continuation)
+    logged = parse_log("> server_args=ServerArgs(model_path='m', tp_size=2, page_\nsize=64)")
+    assert logged.values == {"model_path": "m", "tp_size": 2, "page_size": 64}
+
+
 def test_objects_and_code_are_never_evaluated() -> None:
     logged = parse_log("server_args=ServerArgs(model_path='m', lora_paths=[LoRARef(lora_id='x', "
                        "pinned=False)], port=__import__('os').getpid(), tp_size=1)")

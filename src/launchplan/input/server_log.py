@@ -146,7 +146,8 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
                          "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
                          "lines", name)
     line = text.count("\n", 0, at) + 1
-    body = _joined(text[at + len(marker):])
+    start = text.rfind("\n", 0, at) + 1
+    body = _joined(text[at + len(marker):], _quote_depth(text[start:at]))
     segments, closed = _segments(body)
     separated = body.rstrip().endswith(",")  # the cut fell after a whole value's comma
     form = "dict" if marker == DICT_MARKER else "repr"
@@ -197,17 +198,32 @@ def logged_devices(text: str) -> list[str]:
     return list(dict.fromkeys(name for name in names if name.strip()))
 
 
-def _joined(rest: str) -> str:
+#: A Markdown blockquote's markers before a line: ``> `` (a reply quoting a log), ``>> ``...
+_QUOTE = re.compile(r"[ \t]*((?:>[ \t]?)+)")
+
+
+def _quote_depth(before: str) -> int:
+    """How many blockquote markers open the line ``before`` begins (0 outside a quote)."""
+    match = _QUOTE.match(before)
+    return match.group(1).count(">") if match else 0
+
+
+def _joined(rest: str, depth: int = 0) -> str:
     """The start-up line from its marker on, its wrapped pieces joined back (a terminal or a
     web page breaks the one long line, often mid-name). A line that ends the paste's run of
     pieces is not joined: a blank line, a new timestamped log record, a code fence. So a line
     cut off by the paste stops there, and the records after it (``Load weight end. ...,
     dtype=...``, the scheduler's ``chunked_prefill_size=..., max_running_requests=...``) are
-    not read as its fields."""
+    not read as its fields. Inside a blockquote (``depth`` markers: a reply quoting the log)
+    each piece is read without its markers (a piece without them continues the quote, as
+    Markdown reads it), so the next quoted record still ends the line."""
     first, *following = rest.split("\n")
     pieces = [first.rstrip("\r")]
     for raw in following:
         piece = raw.rstrip("\r")
+        if depth:  # a quoted piece, or one of Markdown's lazy continuation lines
+            match = _QUOTE.match(piece)
+            piece = piece[match.end():] if match else piece
         if not piece.strip() or _RECORD_START.match(piece):
             break
         pieces.append(piece.lstrip(" \t"))
