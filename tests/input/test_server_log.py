@@ -31,6 +31,29 @@ def test_a_cut_off_line_keeps_what_came_before_the_cut() -> None:
     assert logged.truncated and logged.values == {"model_path": "m", "tp_size": 4}
 
 
+@pytest.mark.parametrize(("tail", "kept"), [
+    ("chunked_prefill_size=81", {}),  # of 8192
+    ("mem_fraction_static=0.8", {}),  # of 0.874
+    ("disable_radix_cache=True", {}),  # a bare name the cut may have ended on
+    ("chunked_prefill_size=8192, ", {"chunked_prefill_size": 8192}),  # its comma came through
+    ("served_model_name='m'", {"served_model_name": "m"}),  # a closing quote shows its end
+    ("cuda_graph_bs=[1, 2]", {"cuda_graph_bs": [1, 2]}),
+])
+@pytest.mark.parametrize("form", ["repr", "dict"])
+def test_a_bare_value_where_the_cut_fell_is_not_read(tail: str, kept: dict, form: str) -> None:
+    """Where a cut-off line stops, a bare number may be the first digits of the logged value
+    (sglang#1275's excerpt ends at ``random_seed=105``): it is dropped, not compared. A value
+    whose comma, closing quote or bracket came through the cut is whole, and kept."""
+    if form == "repr":
+        text = "server_args=ServerArgs(model_path='m', tp_size=4, " + tail
+    else:
+        name, _, value = tail.partition("=")
+        text = "server_args={'model_path': 'm', 'tp_size': 4, " + f"'{name}': {value}"
+    logged = parse_log(text)
+    assert logged.truncated and logged.unreadable == {}
+    assert logged.values == {"model_path": "m", "tp_size": 4, **kept}
+
+
 @pytest.mark.parametrize("after", [
     "[2026-01-14 05:29:02 TP0] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, "
     "avail mem=50.99 GB, mem usage=27.69 GB.\n[2026-01-14 05:29:40 TP0] max_total_num_tokens="
@@ -50,6 +73,26 @@ def test_records_after_a_cut_off_line_are_not_its_fields(after: str) -> None:
     assert logged.values == {"model_path": "m", "chunked_prefill_size": 8192,
                              "max_prefill_tokens": 16384}
     assert logged.memory.max_total_num_tokens == (105600 if "105600" in after else None)
+
+
+@pytest.mark.parametrize("marker", ["> ", ">", "> > "])
+def test_a_log_quoted_in_a_reply_is_read_without_its_quote_markers(marker: str) -> None:
+    """A reply quoting a log (a Markdown blockquote) marks every wrapped piece of the line:
+    the pieces are joined without the markers, and the next quoted record (the scheduler's
+    ``chunked_prefill_size=..., max_running_requests=...``) still ends the line."""
+    lines = ["I got this when launching:", "```",
+             "[2025-09-01 05:58:05] server_args=ServerArgs(model_path='m', skip_tokenize",
+             "r_init=False, mem_fraction_static=0.9, chunked_prefil", "l_size=16384, tp_siz",
+             "[2025-09-01 05:58:09 TP0] max_total_num_tokens=105600, chunked_prefill_size=4096, "
+             "max_prefill_tokens=16384, max_running_requests=2048, context_len=163840", "```"]
+    logged = parse_log("\n".join(marker + line for line in lines))
+    assert logged.truncated and logged.unreadable == {}
+    assert logged.values == {"model_path": "m", "skip_tokenizer_init": False,
+                             "mem_fraction_static": 0.9, "chunked_prefill_size": 16384}
+    assert logged.memory.max_total_num_tokens == 105600
+    # a piece without the markers continues the quote (Markdown's lazy continuation)
+    logged = parse_log("> server_args=ServerArgs(model_path='m', tp_size=2, page_\nsize=64)")
+    assert logged.values == {"model_path": "m", "tp_size": 2, "page_size": 64}
 
 
 def test_objects_and_code_are_never_evaluated() -> None:

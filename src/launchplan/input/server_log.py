@@ -13,7 +13,9 @@ items are read the same way, value by value. In that dict (0.5.22 on, the releas
 for clients of ``/server_info``; the field itself resolves false, so the report is set aside.
 Pasted logs are often damaged: a log prefix before it, lines wrapped by a terminal or a
 web page, the end cut off. A wrapped line is joined back; a cut-off value is dropped and
-the line marked truncated, as is a line abridged with ``...`` in place of fields. A cut-off
+the line marked truncated, as is a line abridged with ``...`` in place of fields (where the
+line stops, only a value that shows its own end, a closing quote or bracket, is kept: a bare
+number there may be the first digits of the logged one). A cut-off
 line ends where the paste goes on with something else
 (a blank line, the next timestamped record, a code fence), so the ``name=value`` pieces of
 the records after it are never read as its fields.
@@ -144,8 +146,10 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
                          "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
                          "lines", name)
     line = text.count("\n", 0, at) + 1
-    body = _joined(text[at + len(marker):])
+    start = text.rfind("\n", 0, at) + 1
+    body = _joined(text[at + len(marker):], _quote_depth(text[start:at]))
     segments, closed = _segments(body)
+    separated = body.rstrip().endswith(",")  # the cut fell after a whole value's comma
     form = "dict" if marker == DICT_MARKER else "repr"
     out = LoggedArgs(line=line, truncated=not closed, form=form)
     for i, segment in enumerate(segments):
@@ -153,8 +157,11 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
             out.truncated = True  # abridged by whoever pasted it: fields left out here
             continue
         key, value = _item(segment, form)
-        if key is None:
-            if i == len(segments) - 1 and not closed:
+        last_cut = i == len(segments) - 1 and not closed
+        if key is None or (last_cut and not separated and not _self_delimited(value)):
+            # the piece the cut went through: a bare number or name there (``...=81`` of
+            # 8192, ``...=0.8`` of 0.874) reads as a value, but may be its first digits
+            if last_cut:
                 break
             continue
         try:
@@ -191,17 +198,32 @@ def logged_devices(text: str) -> list[str]:
     return list(dict.fromkeys(name for name in names if name.strip()))
 
 
-def _joined(rest: str) -> str:
+#: A Markdown blockquote's markers before a line: ``> `` (a reply quoting a log), ``>> ``...
+_QUOTE = re.compile(r"[ \t]*((?:>[ \t]?)+)")
+
+
+def _quote_depth(before: str) -> int:
+    """How many blockquote markers open the line ``before`` begins (0 outside a quote)."""
+    match = _QUOTE.match(before)
+    return match.group(1).count(">") if match else 0
+
+
+def _joined(rest: str, depth: int = 0) -> str:
     """The start-up line from its marker on, its wrapped pieces joined back (a terminal or a
     web page breaks the one long line, often mid-name). A line that ends the paste's run of
     pieces is not joined: a blank line, a new timestamped log record, a code fence. So a line
     cut off by the paste stops there, and the records after it (``Load weight end. ...,
     dtype=...``, the scheduler's ``chunked_prefill_size=..., max_running_requests=...``) are
-    not read as its fields."""
+    not read as its fields. Inside a blockquote (``depth`` markers: a reply quoting the log)
+    each piece is read without its markers (a piece without them continues the quote, as
+    Markdown reads it), so the next quoted record still ends the line."""
     first, *following = rest.split("\n")
     pieces = [first.rstrip("\r")]
     for raw in following:
         piece = raw.rstrip("\r")
+        if depth:  # a quoted piece, or one of Markdown's lazy continuation lines
+            match = _QUOTE.match(piece)
+            piece = piece[match.end():] if match else piece
         if not piece.strip() or _RECORD_START.match(piece):
             break
         pieces.append(piece.lstrip(" \t"))
@@ -217,6 +239,13 @@ def _item(segment: str, form: str) -> tuple[str | None, str]:
     name, eq, value = segment.partition("=")
     key = name.strip()
     return (key, value) if eq and key.isidentifier() else (None, "")
+
+
+def _self_delimited(value: str) -> bool:
+    """Whether a value's text shows where it ends: a closing quote or bracket. Where a cut-off
+    line stops, only such a value is known whole; a bare token (a number, ``True``, ``None``)
+    may have lost its tail to the cut."""
+    return value.rstrip().endswith(("'", '"', ")", "]", "}"))
 
 
 def _set_aside_reports(out: LoggedArgs) -> None:
