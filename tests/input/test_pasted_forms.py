@@ -122,3 +122,17 @@ def test_a_pages_one_launching_block_that_is_a_configuration_is_read_alone():
               "containers:\n- name: b\n  command: [python3, -m, sglang.launch_server]\n"
               "  args:\n    - --model-path\n    - /m\n```\n")
     assert unpaste([values]) == (["--model-path", "/m"], [])
+
+
+def test_a_scraped_file_views_table_bars_between_lines_are_not_pipes():
+    # a code host's rendered view of a Markdown file copies a '|' and a '||' line of its
+    # table after every line of the file; read as shell, the continuation before the
+    # first bar would pipe the launch into nothing and drop every flag after it
+    view = ("```bash Command\n|\n||\npython3 -m sglang.launch_server \\\n|\n||\n"
+            "--model-path /models/m \\\n|\n||\n--tp 4 \\\n|\n||\n--port 30000\n|\n||\n"
+            "```\n|\n||\n")
+    assert unpaste([view]) == (["--model-path", "/models/m", "--tp", "4", "--port",
+                                "30000"], [])
+    # a real pipe after the launch, and one lone bar (a table's border among prose), stay
+    piped = "python3 -m sglang.launch_server --model-path m --tp 2 \\\n  | tee log\n|\nDone."
+    assert unpaste([piped])[0] == ["--model-path", "m", "--tp", "2"]
