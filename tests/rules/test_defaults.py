@@ -52,3 +52,32 @@ def test_amx_attention_falls_back_to_torch_native_on_a_cpu_without_amx():
     assert out.fields == {"attention_backend": "torch_native"} and "AMX" in out.note
     assert cpu_attention_fallback(make_view(device="cuda", attention_backend="intel_amx")) is None
     assert cpu_attention_fallback(make_view(device="cpu", attention_backend="triton")) is None
+
+
+def test_an_xpu_server_samples_with_xpu_kernels_and_leaves_decode_graphs_to_the_user():
+    # SGLang's handle_xpu_backends keys on --device, not the platform: a pasted
+    # ``sglang serve ... --device xpu`` resolves so on any target (issue 30335, recorded)
+    from launchplan.planner import resolve
+
+    def decode_graph(result):
+        return result.value("cuda_graph_config")["decode"]["backend"]
+
+    xpu = resolve(["--device", "xpu"], gpu="h100", model_path="qwen3-8b")
+    assert xpu.value("sampling_backend") == "intel_xpu" and decode_graph(xpu) == "disabled"
+    assert xpu.value("enable_fused_qk_norm_rope") is True
+    cuda = resolve([], gpu="h100", model_path="qwen3-8b")
+    assert cuda.value("sampling_backend") != "intel_xpu" and decode_graph(cuda) == "full"
+    # a decode backend the user chose stays when it is full, and is turned off otherwise
+    chosen = ["--device", "xpu", "--sampling-backend", "pytorch"]
+    full = resolve([*chosen, "--cuda-graph-backend-decode", "full"], gpu="h100",
+                   model_path="qwen3-8b")
+    assert decode_graph(full) == "full" and full.value("sampling_backend") == "pytorch"
+    # 0.5.21 and 0.5.22 had no fused q/k-norm + RoPE default yet: their variant runs
+    from launchplan.rules.defaults import xpu_backends_0_5_22
+    from launchplan.rulesets import get_ruleset
+
+    for release in ("0.5.22", "0.5.21"):
+        assert any(spec.func is xpu_backends_0_5_22 for spec in get_ruleset(release).rules())
+    older = resolve(["--device", "xpu"], gpu="h100", model_path="qwen3-8b", compat="0.5.22")
+    assert older.value("enable_fused_qk_norm_rope") is not True
+    assert older.value("sampling_backend") == "intel_xpu" and decode_graph(older) == "disabled"

@@ -6,6 +6,7 @@ from launchplan.engine.declarations import Declare
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.graph_config import DECODE, is_locked, with_phase
 
 
 @rule(
@@ -97,6 +98,61 @@ def cpu_backends(v: View) -> dict | None:
     out: dict = {"sampling_backend": "pytorch"}
     if v.attention_backend is None:
         out["attention_backend"] = "torch_native" if v.target.host_arm64 else "intel_amx"
+    return out
+
+
+@rule(
+    phase=Phase.DEVICE,
+    reads=("device", "sampling_backend", "enable_fused_qk_norm_rope", "cuda_graph_config",
+           "disable_cuda_graph", "disable_decode_cuda_graph", "cuda_graph_backend_decode"),
+    writes=("sampling_backend", "enable_fused_qk_norm_rope", "cuda_graph_config"),
+    sglang="handle_xpu_backends",
+)
+def xpu_backends(v: View) -> dict | None:
+    """An Intel XPU server (``--device xpu``) samples with XPU kernels, decode graphs opt-in.
+
+    When: ``device`` is xpu.
+    Effect: declares ``sampling_backend`` intel_xpu and ``enable_fused_qk_norm_rope`` true
+        when unset, and the decode phase of ``cuda_graph_config`` disabled unless the user
+        chose its backend (then a chosen backend other than full is disabled too).
+    Why: SGLang's XPU hook keys on the device, not the platform (``handle_xpu_backends``):
+        decode graph capture is opt-in there, and the fused q/k-norm + RoPE kernel is its
+        default; the memory defaults after it see the decode graph off.
+    Assumes: nothing (a pasted ``--device xpu`` on a GPU target resolves so, then fails at
+        start-up; preflight says so).
+    """
+    return _xpu_backends(v, fused_qk_norm_rope=True)
+
+
+@rule(name="xpu_backends", variant="0.5.22", phase=Phase.DEVICE,
+      reads=("device", "sampling_backend", "cuda_graph_config", "disable_cuda_graph",
+             "disable_decode_cuda_graph", "cuda_graph_backend_decode"),
+      writes=("sampling_backend", "cuda_graph_config"),
+      sglang="handle_xpu_backends (0.5.21-0.5.22)")
+def xpu_backends_0_5_22(v: View) -> dict | None:
+    """As in 0.5.23, without the fused q/k-norm + RoPE default (it came in 0.5.23).
+
+    When: ``device`` is xpu (0.5.21 and 0.5.22's rules).
+    Effect: declares ``sampling_backend`` intel_xpu when unset and the decode phase of
+        ``cuda_graph_config`` disabled unless the user chose a full decode graph.
+    Why: 0.5.21's and 0.5.22's XPU hook sets these two only (``handle_xpu_backends``).
+    Assumes: nothing.
+    """
+    return _xpu_backends(v, fused_qk_norm_rope=False)
+
+
+def _xpu_backends(v: View, *, fused_qk_norm_rope: bool) -> dict | None:
+    if v.device != "xpu":
+        return None
+    out: dict = {}
+    if v.sampling_backend is None:
+        out["sampling_backend"] = "intel_xpu"
+    if fused_qk_norm_rope and v.enable_fused_qk_norm_rope is None:
+        out["enable_fused_qk_norm_rope"] = True
+    config = v.cuda_graph_config
+    if not is_locked(v, DECODE, "backend") or config[DECODE]["backend"] not in (
+            "disabled", "full"):
+        out["cuda_graph_config"] = with_phase(config, DECODE, backend="disabled")
     return out
 
 
