@@ -401,7 +401,6 @@ RULESETS: dict[str, RuleSet] = {
             "hicache_normalization": "0.5.22",  # no linker checks; DCP refuses any L3
             "dflash_defaults": "0.5.22",  # attention DP on NPUs only
             "boundary_parallelism": "0.5.22",  # Inkling keeps scattered-input attention
-            "xpu_backends": "0.5.22",  # no fused q/k-norm + RoPE default on XPU
             **dict.fromkeys(ONLY_0_5_21, ABSENT),
         }),
         "0.5.22",
@@ -500,7 +499,6 @@ RULESETS: dict[str, RuleSet] = {
             "a2a_deepep_v2_adjustments": "0.5.21",  # direct mode across nodes not refused
             "gemma4_backend_check": "0.5.21",  # no fa4 for Gemma 4
             "boundary_parallelism": "0.5.21",  # no Kimi-K3 or Inkling scattered-input reset
-            "xpu_backends": "0.5.22",  # no fused q/k-norm + RoPE default on XPU
             # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
             **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),

@@ -7,6 +7,7 @@ from launchplan.rules.defaults import (
     cpu_backends,
     device_default,
     missing_default_values,
+    xpu_backends,
 )
 from tests.rules.conftest import make_view
 
@@ -64,7 +65,6 @@ def test_an_xpu_server_samples_with_xpu_kernels_and_leaves_decode_graphs_to_the_
 
     xpu = resolve(["--device", "xpu"], gpu="h100", model_path="qwen3-8b")
     assert xpu.value("sampling_backend") == "intel_xpu" and decode_graph(xpu) == "disabled"
-    assert xpu.value("enable_fused_qk_norm_rope") is True
     cuda = resolve([], gpu="h100", model_path="qwen3-8b")
     assert cuda.value("sampling_backend") != "intel_xpu" and decode_graph(cuda) == "full"
     # a decode backend the user chose stays when it is full, and is turned off otherwise
@@ -72,12 +72,10 @@ def test_an_xpu_server_samples_with_xpu_kernels_and_leaves_decode_graphs_to_the_
     full = resolve([*chosen, "--cuda-graph-backend-decode", "full"], gpu="h100",
                    model_path="qwen3-8b")
     assert decode_graph(full) == "full" and full.value("sampling_backend") == "pytorch"
-    # 0.5.21 and 0.5.22 had no fused q/k-norm + RoPE default yet: their variant runs
-    from launchplan.rules.defaults import xpu_backends_0_5_22
-    from launchplan.rulesets import get_ruleset
-
-    for release in ("0.5.22", "0.5.21"):
-        assert any(spec.func is xpu_backends_0_5_22 for spec in get_ruleset(release).rules())
-    older = resolve(["--device", "xpu"], gpu="h100", model_path="qwen3-8b", compat="0.5.22")
-    assert older.value("enable_fused_qk_norm_rope") is not True
+    broken = resolve([*chosen, "--cuda-graph-backend-decode", "breakable"], gpu="h100",
+                     model_path="qwen3-8b")
+    assert decode_graph(broken) == "disabled"
+    # the same on every release the rules know (0.5.21's hook is 0.5.23's)
+    older = resolve(["--device", "xpu"], gpu="h100", model_path="qwen3-8b", compat="0.5.21")
     assert older.value("sampling_backend") == "intel_xpu" and decode_graph(older) == "disabled"
+    assert xpu_backends(make_view(device="cuda")) is None

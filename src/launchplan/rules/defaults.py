@@ -103,52 +103,30 @@ def cpu_backends(v: View) -> dict | None:
 
 @rule(
     phase=Phase.DEVICE,
-    reads=("device", "sampling_backend", "enable_fused_qk_norm_rope", "cuda_graph_config",
-           "disable_cuda_graph", "disable_decode_cuda_graph", "cuda_graph_backend_decode"),
-    writes=("sampling_backend", "enable_fused_qk_norm_rope", "cuda_graph_config"),
+    reads=("device", "sampling_backend", "cuda_graph_config", "disable_cuda_graph",
+           "disable_decode_cuda_graph", "cuda_graph_backend_decode"),
+    writes=("sampling_backend", "cuda_graph_config"),
     sglang="handle_xpu_backends",
 )
 def xpu_backends(v: View) -> dict | None:
     """An Intel XPU server (``--device xpu``) samples with XPU kernels, decode graphs opt-in.
 
     When: ``device`` is xpu.
-    Effect: declares ``sampling_backend`` intel_xpu and ``enable_fused_qk_norm_rope`` true
-        when unset, and the decode phase of ``cuda_graph_config`` disabled unless the user
-        chose its backend (then a chosen backend other than full is disabled too).
-    Why: SGLang's XPU hook keys on the device, not the platform (``handle_xpu_backends``):
-        decode graph capture is opt-in there, and the fused q/k-norm + RoPE kernel is its
-        default; the memory defaults after it see the decode graph off.
-    Assumes: nothing (a pasted ``--device xpu`` on a GPU target resolves so, then fails at
-        start-up; preflight says so).
+    Effect: declares ``sampling_backend`` intel_xpu when unset, and the decode phase of
+        ``cuda_graph_config`` disabled unless the user chose its backend (a chosen backend
+        other than full is disabled too).
+    Why: SGLang's XPU hook keys on the device, not the platform (``handle_xpu_backends``,
+        0.5.21 on): decode graph capture is opt-in there, and the memory defaults after it
+        see the decode graph off.
+    Assumes: 0.5.23's hook also turns ``enable_fused_qk_norm_rope`` on when unset, a kernel
+        switch no other field depends on; launchplan leaves it as given. A pasted ``--device
+        xpu`` on a GPU target resolves so, then fails at start-up (preflight says so).
     """
-    return _xpu_backends(v, fused_qk_norm_rope=True)
-
-
-@rule(name="xpu_backends", variant="0.5.22", phase=Phase.DEVICE,
-      reads=("device", "sampling_backend", "cuda_graph_config", "disable_cuda_graph",
-             "disable_decode_cuda_graph", "cuda_graph_backend_decode"),
-      writes=("sampling_backend", "cuda_graph_config"),
-      sglang="handle_xpu_backends (0.5.21-0.5.22)")
-def xpu_backends_0_5_22(v: View) -> dict | None:
-    """As in 0.5.23, without the fused q/k-norm + RoPE default (it came in 0.5.23).
-
-    When: ``device`` is xpu (0.5.21 and 0.5.22's rules).
-    Effect: declares ``sampling_backend`` intel_xpu when unset and the decode phase of
-        ``cuda_graph_config`` disabled unless the user chose a full decode graph.
-    Why: 0.5.21's and 0.5.22's XPU hook sets these two only (``handle_xpu_backends``).
-    Assumes: nothing.
-    """
-    return _xpu_backends(v, fused_qk_norm_rope=False)
-
-
-def _xpu_backends(v: View, *, fused_qk_norm_rope: bool) -> dict | None:
     if v.device != "xpu":
         return None
     out: dict = {}
     if v.sampling_backend is None:
         out["sampling_backend"] = "intel_xpu"
-    if fused_qk_norm_rope and v.enable_fused_qk_norm_rope is None:
-        out["enable_fused_qk_norm_rope"] = True
     config = v.cuda_graph_config
     if not is_locked(v, DECODE, "backend") or config[DECODE]["backend"] not in (
             "disabled", "full"):
