@@ -69,6 +69,7 @@ PIPELINE: tuple[str, ...] = (
     "glm5_next_breakable_chunk_default",  # 0.5.21 only
     # Phase.DEVICE
     "cpu_backends",
+    "xpu_backends",
     # Phase.MEMORY
     "chunked_prefill_default",
     "cuda_graph_sizing",

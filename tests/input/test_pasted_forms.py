@@ -122,3 +122,56 @@ def test_a_pages_one_launching_block_that_is_a_configuration_is_read_alone():
               "containers:\n- name: b\n  command: [python3, -m, sglang.launch_server]\n"
               "  args:\n    - --model-path\n    - /m\n```\n")
     assert unpaste([values]) == (["--model-path", "/m"], [])
+
+
+def test_a_scraped_file_views_table_bars_between_lines_are_not_pipes():
+    # a code host's rendered view of a Markdown file copies a '|' and a '||' line of its
+    # table after every line of the file; read as shell, the continuation before the
+    # first bar would pipe the launch into nothing and drop every flag after it
+    view = ("```bash Command\n|\n||\npython3 -m sglang.launch_server \\\n|\n||\n"
+            "--model-path /models/m \\\n|\n||\n--tp 4 \\\n|\n||\n--port 30000\n|\n||\n"
+            "```\n|\n||\n")
+    assert unpaste([view]) == (["--model-path", "/models/m", "--tp", "4", "--port",
+                                "30000"], [])
+    # a real pipe after the launch, and one lone bar (a table's border among prose), stay
+    piped = "python3 -m sglang.launch_server --model-path m --tp 2 \\\n  | tee log\n|\nDone."
+    assert unpaste([piped])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+SRT_RECIPE = """name: "disagg-1p1d"
+model: {path: "qwen3-8b", container: "latest", precision: "bf16"}
+resources: {gpu_type: "h100", gpus_per_node: 4, prefill_workers: 1, decode_workers: 1,
+            gpus_per_prefill: 2, gpus_per_decode: 8}
+frontend: {type: sglang}
+backend:
+  type: sglang
+  prefill_environment:
+    SGLANG_X: "1"
+  sglang_config:
+    prefill:
+      tensor_parallel_size: 2
+      disable-radix-cache: true
+      enable-metrics: false
+    decode:
+      tp-size: 8
+      cuda-graph-bs: [1, 2, 4]
+benchmark: {type: "sa-bench", isl: 1024}
+"""
+
+
+def test_an_srt_slurm_recipe_is_read_as_the_workers_srtctl_starts():
+    from launchplan.input.pasted import launch_count
+
+    assert launch_count([SRT_RECIPE]) == 2
+    argv, env = unpaste([SRT_RECIPE])  # the prefill worker: its mode, its options in order
+    assert argv == ["--model-path", "/model", "--served-model-name", "qwen3-8b", "--host",
+                    "0.0.0.0", "--disaggregation-mode", "prefill", "--disable-radix-cache",
+                    "--tensor-parallel-size", "2"]
+    assert env == ["SGLANG_X=1"]
+    # the decode worker takes 8 GPUs at 4 a node: the options of its first node's process
+    argv, env = unpaste([SRT_RECIPE], launch=2)
+    assert argv[argv.index("--nnodes") + 1] == "2" and argv[argv.index("--node-rank") + 1] == "0"
+    assert argv[-6:] == ["--cuda-graph-bs", "1", "2", "4", "--tp-size", "8"] and env == []
+    # with Dynamo's frontend (srtctl's own) the workers run dynamo.sglang, no SGLang launcher
+    dynamo = SRT_RECIPE.replace("frontend: {type: sglang}", "frontend: {type: dynamo}")
+    assert launch_count([dynamo]) == 0

@@ -62,7 +62,8 @@ def test_the_set_is_real_and_varied():
              "just uvx-sgl": 0, "[]string{": 0, "cmd_parts = [": 0,
              "modelCommand: custom": 0, "disaggregation.mini_lb": 0,
              'exec = ["-m"': 0, "<code>python": 0, "' -- \\\n": 0,
-             "--entrypoint /work/": 0, "$CTR run ": 0, "${EXTRA_ARGS:-}": 0}
+             "--entrypoint /work/": 0, "$CTR run ": 0, "${EXTRA_ARGS:-}": 0,
+             "\n|\n||\n": 0, "  sglang_config:\n": 0, "--model-impl atom": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]

@@ -7,6 +7,7 @@ from launchplan.rules.defaults import (
     cpu_backends,
     device_default,
     missing_default_values,
+    xpu_backends,
 )
 from tests.rules.conftest import make_view
 
@@ -52,3 +53,29 @@ def test_amx_attention_falls_back_to_torch_native_on_a_cpu_without_amx():
     assert out.fields == {"attention_backend": "torch_native"} and "AMX" in out.note
     assert cpu_attention_fallback(make_view(device="cuda", attention_backend="intel_amx")) is None
     assert cpu_attention_fallback(make_view(device="cpu", attention_backend="triton")) is None
+
+
+def test_an_xpu_server_samples_with_xpu_kernels_and_leaves_decode_graphs_to_the_user():
+    # SGLang's handle_xpu_backends keys on --device, not the platform: a pasted
+    # ``sglang serve ... --device xpu`` resolves so on any target (issue 30335, recorded)
+    from launchplan.planner import resolve
+
+    def decode_graph(result):
+        return result.value("cuda_graph_config")["decode"]["backend"]
+
+    xpu = resolve(["--device", "xpu"], gpu="h100", model_path="qwen3-8b")
+    assert xpu.value("sampling_backend") == "intel_xpu" and decode_graph(xpu) == "disabled"
+    cuda = resolve([], gpu="h100", model_path="qwen3-8b")
+    assert cuda.value("sampling_backend") != "intel_xpu" and decode_graph(cuda) == "full"
+    # a decode backend the user chose stays when it is full, and is turned off otherwise
+    chosen = ["--device", "xpu", "--sampling-backend", "pytorch"]
+    full = resolve([*chosen, "--cuda-graph-backend-decode", "full"], gpu="h100",
+                   model_path="qwen3-8b")
+    assert decode_graph(full) == "full" and full.value("sampling_backend") == "pytorch"
+    broken = resolve([*chosen, "--cuda-graph-backend-decode", "breakable"], gpu="h100",
+                     model_path="qwen3-8b")
+    assert decode_graph(broken) == "disabled"
+    # the same on every release the rules know (0.5.21's hook is 0.5.23's)
+    older = resolve(["--device", "xpu"], gpu="h100", model_path="qwen3-8b", compat="0.5.21")
+    assert older.value("sampling_backend") == "intel_xpu" and decode_graph(older) == "disabled"
+    assert xpu_backends(make_view(device="cuda")) is None

@@ -108,14 +108,36 @@ def notebook_code(text: str) -> str | None:
     return "\n\n".join(code)
 
 
+#: A line that holds nothing but the bars of a table's cell borders (``|``, ``||``).
+_BARS_ONLY = re.compile(r"^[ \t]*\|{1,3}[ \t]*$")
+
+
+def _without_table_bars(text: str) -> str:
+    """``text`` without the lines a scraped file view's table leaves between the file's
+    lines: a code host's rendered page (a Gitea or Forgejo mirror's view of a Markdown
+    file) copies each line of the file with a ``|`` and a ``||`` line of its table after
+    it. No shell, Python or YAML line is a bar alone (``|`` and ``||`` start no command,
+    and a continuation backslash before one would pipe the launch into the next line's
+    flags), so they are taken off when the text has two or more of them; a text with
+    none, or with one (a table's lone border among prose), comes back as it is."""
+    lines = text.split("\n")
+    bars = [at for at, line in enumerate(lines) if _BARS_ONLY.match(line)]
+    if len(bars) < 2:
+        return text
+    dropped = set(bars)
+    return "\n".join(line for at, line in enumerate(lines) if at not in dropped)
+
+
 def unmarked(text: str) -> str:
     """``text`` without Markdown fence lines and, when every line that holds anything is
     quoted, without the blockquote markers; an address an editor turned into a link to
-    itself is the address again; a notebook's JSON is its code. Text with none of these
-    comes back as it is."""
+    itself is the address again; a notebook's JSON is its code; a scraped file view's
+    table bars between its lines are gone. Text with none of these comes back as it is."""
     code = notebook_code(text)
     if code is not None:
         return code
+    if "|" in text:
+        text = _without_table_bars(text)
     if "](" in text:
         text = _AUTOLINK.sub(_address, text)
     if "```" not in text and "~~~" not in text and ">" not in text and "@@ -" not in text:

@@ -354,7 +354,8 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     """``token`` as the command it shows: Windows line ends made plain, a web page's
     Markdown around it (code fences, blockquote markers) taken off, a PowerShell or
     ``cmd.exe`` launch rewritten as the POSIX one it stands for, a systemd unit, a
-    Makefile, a justfile or cloud-init user data as the script it amounts to (its
+    Makefile, a justfile, an srt-slurm recipe or cloud-init user data as the script it
+    amounts to (its
     environment exported, then its commands, make's references or just's ``{{...}}``
     expanded), and a manifest a
     here-document feeds to ``kubectl apply -f -`` as that manifest."""
@@ -391,6 +392,17 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
 
         if justfile.looks_like_justfile(token):
             return justfile.as_script(token)
+    if "sglang_config" in token:  # an srt-slurm recipe: the workers srtctl starts from it
+        from launchplan.input import srt_recipe
+
+        if srt_recipe.looks_like_recipe(token):
+            script = srt_recipe.as_script(token)
+            if script is not None:
+                if notes is not None:
+                    notes.append("the pasted text is an srt-slurm recipe: each worker mode of "
+                                 "its sglang_config is read as the worker srtctl starts, with "
+                                 "that mode's environment")
+                return script
     if "=" in token and "<<" not in token:
         from launchplan.input.systemd_unit import as_script, looks_like_unit
 

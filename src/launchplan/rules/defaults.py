@@ -6,6 +6,7 @@ from launchplan.engine.declarations import Declare
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.graph_config import DECODE, is_locked, with_phase
 
 
 @rule(
@@ -97,6 +98,39 @@ def cpu_backends(v: View) -> dict | None:
     out: dict = {"sampling_backend": "pytorch"}
     if v.attention_backend is None:
         out["attention_backend"] = "torch_native" if v.target.host_arm64 else "intel_amx"
+    return out
+
+
+@rule(
+    phase=Phase.DEVICE,
+    reads=("device", "sampling_backend", "cuda_graph_config", "disable_cuda_graph",
+           "disable_decode_cuda_graph", "cuda_graph_backend_decode"),
+    writes=("sampling_backend", "cuda_graph_config"),
+    sglang="handle_xpu_backends",
+)
+def xpu_backends(v: View) -> dict | None:
+    """An Intel XPU server (``--device xpu``) samples with XPU kernels, decode graphs opt-in.
+
+    When: ``device`` is xpu.
+    Effect: declares ``sampling_backend`` intel_xpu when unset, and the decode phase of
+        ``cuda_graph_config`` disabled unless the user chose its backend (a chosen backend
+        other than full is disabled too).
+    Why: SGLang's XPU hook keys on the device, not the platform (``handle_xpu_backends``,
+        0.5.21 on): decode graph capture is opt-in there, and the memory defaults after it
+        see the decode graph off.
+    Assumes: 0.5.23's hook also turns ``enable_fused_qk_norm_rope`` on when unset, a kernel
+        switch no other field depends on; launchplan leaves it as given. A pasted ``--device
+        xpu`` on a GPU target resolves so, then fails at start-up (preflight says so).
+    """
+    if v.device != "xpu":
+        return None
+    out: dict = {}
+    if v.sampling_backend is None:
+        out["sampling_backend"] = "intel_xpu"
+    config = v.cuda_graph_config
+    if not is_locked(v, DECODE, "backend") or config[DECODE]["backend"] not in (
+            "disabled", "full"):
+        out["cuda_graph_config"] = with_phase(config, DECODE, backend="disabled")
     return out
 
 

@@ -1,0 +1,124 @@
+"""An srt-slurm recipe (the YAML NVIDIA's ``srtctl apply -f`` submits) as the workers it starts.
+
+A recipe holds no command line. Its ``backend`` (of ``type: sglang``, srtctl's default)
+gives each worker mode a mapping of SGLang's options under ``sglang_config`` (``prefill``,
+``decode``, ``aggregated``) and that mode's environment under ``<mode>_environment``;
+``resources`` says how many GPUs a worker of each mode takes (``gpus_per_prefill``,
+``gpus_per_decode``, ``gpus_per_agg``) out of ``gpus_per_node``. srtctl starts each worker
+with Python running Dynamo's SGLang worker module, ``dynamo.sglang``, or SGLang's own
+launcher when the recipe's frontend is SGLang's (``frontend: {type: sglang}``), and gives
+it, before the mapping's options: the model as mounted in the container (``--model-path
+/model``), a served name (the prefill's or aggregated mode's ``served-model-name``, else
+the model's path), ``--host 0.0.0.0``, and the mode (``--disaggregation-mode``) of a
+prefill or decode worker. A worker whose GPUs span nodes gets the options of its first
+node: ``--dist-init-addr`` at the leader's port 29500, ``--nnodes``, ``--node-rank 0``.
+The mapping's options follow in key order, ``_`` in a key written ``-``: ``true`` is the
+switch alone, ``false`` and an empty value give nothing, a list the option with its items.
+
+``as_script`` writes that as the script srtctl amounts to, one line per mode with its
+environment before it, so that the pasted-line reader takes the workers as the text's
+launches (a prefill and a decode worker are two) and names what it runs.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+#: The worker modes a recipe's ``sglang_config`` may give, in the order srtctl starts them,
+#: with the ``resources`` key of a worker's GPU count.
+_MODES = (("prefill", "gpus_per_prefill"), ("decode", "gpus_per_decode"),
+          ("aggregated", "gpus_per_agg"))
+#: The port srtctl gives a multi-node worker's distributed start-up on its first node.
+_DIST_PORT = 29500
+
+
+def looks_like_recipe(text: str) -> bool:
+    """Whether ``text`` may be a recipe: it names an ``sglang_config`` and a ``backend``."""
+    return "sglang_config" in text and "backend" in text
+
+
+def as_script(text: str) -> str | None:
+    """The script a recipe's SGLang workers amount to (see the module), or None when
+    ``text`` is no recipe of an SGLang backend with at least one worker mode."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("backend"), dict):
+        return None
+    backend = data["backend"]
+    config = backend.get("sglang_config")
+    if str(backend.get("type", "sglang")) != "sglang" or not isinstance(config, dict):
+        return None
+    modes = [(mode, gpus) for mode, gpus in _MODES if isinstance(config.get(mode), dict)]
+    if not modes:
+        return None
+    frontend = data.get("frontend")
+    own = isinstance(frontend, dict) and frontend.get("type") == "sglang"
+    module = "sglang.launch_server" if own else "dynamo.sglang"
+    resources = data.get("resources") if isinstance(data.get("resources"), dict) else {}
+    lines = []
+    for mode, gpus_key in modes:
+        env = backend.get(f"{mode}_environment")
+        assigned = [f"{name}={_text(value)}" for name, value in env.items()] \
+            if isinstance(env, dict) else []
+        words = ["python3", "-m", module, "--model-path", "/model",
+                 "--served-model-name", _served_name(config, data), "--host", "0.0.0.0"]
+        if mode != "aggregated":
+            words += ["--disaggregation-mode", mode]
+        nodes = _nodes(resources.get(gpus_key), resources.get("gpus_per_node"))
+        if nodes > 1:
+            words += ["--dist-init-addr", f"leader:{_DIST_PORT}", "--nnodes", str(nodes),
+                      "--node-rank", "0"]
+        words += _options(config[mode])
+        lines.append(" ".join(shlex.quote(word) for word in [*assigned, *words]))
+    return "\n".join(lines) + "\n"
+
+
+def _served_name(config: dict[Any, Any], data: dict[Any, Any]) -> str:
+    """The served name srtctl gives every worker: the first the prefill's or the aggregated
+    mode's options set, else the last part of the model's path."""
+    for mode in ("prefill", "aggregated"):
+        options = config.get(mode)
+        if isinstance(options, dict):
+            for key in ("served-model-name", "served_model_name"):
+                if options.get(key):
+                    return _text(options[key])
+    model = data.get("model")
+    path = _text(model.get("path")) if isinstance(model, dict) and model.get("path") else "model"
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _nodes(gpus: Any, per_node: Any) -> int:
+    """How many nodes a worker of ``gpus`` GPUs spans at ``per_node`` a node (1 unless both
+    are whole numbers and the worker needs more than one node)."""
+    if not (isinstance(gpus, int) and isinstance(per_node, int) and per_node > 0):
+        return 1
+    return max(1, -(-gpus // per_node))
+
+
+def _options(options: dict[Any, Any]) -> list[str]:
+    """A mode's mapping as the options srtctl passes (see the module)."""
+    words: list[str] = []
+    for key in sorted(options, key=str):
+        value = options[key]
+        flag = "--" + str(key).replace("_", "-")
+        if value is None or value is False:
+            continue
+        if value is True:
+            words.append(flag)
+        elif isinstance(value, list):
+            words += [flag, *(str(item) for item in value)]
+        else:
+            words += [flag, str(value)]
+    return words
+
+
+def _text(value: Any) -> str:
+    """A YAML scalar as the text it passes on the command line or in the environment."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
