@@ -290,6 +290,12 @@ def _pool_detail(p: Values) -> str:
 
 
 
+#: the nested settings a DSpark draft's config is read from, later keys overlaying earlier
+#: ones, by release (releases not listed read the latest's)
+_DSPARK_SETTINGS_LATEST = ("dflash_config", "dspark_config")
+_DSPARK_SETTINGS_KEYS = {"0.5.21": ("dspark_config",), "0.5.22": ("dspark_config",)}
+
+
 def _dspark_markov_rank(p: Values) -> Any:
     """The Markov rank a DSPARK draft's config gives, read where this release reads it:
     ``dspark_markov_rank``, else ``markov_rank`` in the nested DSpark settings (0.5.23 reads
@@ -305,8 +311,7 @@ def _dspark_markov_rank(p: Values) -> Any:
     if config.get("dspark_markov_rank") is not None:
         return config["dspark_markov_rank"]
     nested: dict[str, Any] = {}
-    keys = ("dspark_config",) if p.result.record.raw.release in ("0.5.21", "0.5.22") \
-        else ("dflash_config", "dspark_config")
+    keys = _DSPARK_SETTINGS_KEYS.get(p.result.record.raw.release, _DSPARK_SETTINGS_LATEST)
     for key in keys:
         if isinstance(config.get(key), Mapping):
             nested.update(config[key])

@@ -368,10 +368,11 @@ class _Plan:
             if spec in _OWN_POOL_ALGOS else 0
         self.record_draft_layers = int(record.draft.num_hidden_layers or 0) \
             if self.own_pool_draft is not None and spec in _OWN_POOL_ALGOS else 0
-        #: HiSparse's host-to-device ratio (1 without HiSparse; None: a ratio not sized)
-        self.hisparse = _hisparse_ratio(v)
         #: HiSparse keeps index keys for every DSA layer, those that skip top-k included
         self.hisparse_on = bool(v("enable_hisparse"))
+        #: HiSparse's host-to-device ratio (1 without HiSparse; None: a ratio not sized)
+        self.hisparse = pool_ratio(hisparse_settings(v("hisparse_config"))) \
+            if self.hisparse_on else 1
         #: 0.5.22 on widen an EAGLE draft's KV rows to HiSparse's host-expanded token space
         self.hisparse_draft_kv = record.raw.release != "0.5.21"
 
@@ -496,13 +497,6 @@ def _checkpoint_fp8_kv(model: Any) -> bool:
     algo = quant.get("kv_cache_quant_algo") or nested.get("kv_cache_quant_algo")
     return str(model.quant_method or "").startswith("modelopt") and \
         isinstance(algo, str) and algo.upper() == "FP8"
-
-
-def _hisparse_ratio(v: Any) -> int | None:
-    """``--hisparse-config``'s host-to-device ratio under ``--enable-hisparse``, else 1."""
-    if not v("enable_hisparse"):
-        return 1
-    return pool_ratio(hisparse_settings(v("hisparse_config")))
 
 
 def _draft_layers(v: Any, draft: Any, spec: Any, model: Any, env: Any) -> tuple[int, Any]:
