@@ -448,6 +448,8 @@ RULESETS: dict[str, RuleSet] = {
             "decode_context_parallel_checks": "0.5.21",  # prefill CP allowed with decode CP
             "speculative_moe_runner_default": "0.5.21",  # the draft inherits megamoe
             "deepep_v2_token_budget": "0.5.21",  # the prefill ceiling, not split over ranks
+            "deepep_v2_model_check": "0.5.21",  # no GLM-MoE-DSA or MiMo-V2 registered
+            "context_parallelism_checks": "0.5.21",  # CP groups over dp_size, not attn DP
             "a2a_mori_pplx_modes": "0.5.21",  # no MoRI EPv2: low_latency is kept
             "dp_lm_head_validation": "0.5.21",  # a scale joiner is not attention DP
             # DSA prefill CP: the dense TP pinned, attention DP on while fusion is checked

@@ -1290,3 +1290,33 @@ def test_rust_server_attention_dp_broadcast_came_in_0_5_23():
     older = attention_dp_adjustments_0_5_22(make_view(env=rust, overlay=dict(GRAPH), **line))
     assert broadcast not in older.fields
     assert older.fields["chunked_prefill_size"] == 1024  # the rest as in 0.5.23
+
+
+def test_glm_dsa_and_mimo_v2_were_registered_for_deepep_v2_in_0_5_22():
+    from launchplan.rules.deepep_v2 import deepep_v2_model_check, deepep_v2_model_check_0_5_21
+
+    v2 = dict(moe_a2a_backend="deepep_v2")
+    for arch in ("GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"):
+        model = fake_model(arch0=arch, architectures=(arch,))
+        assert deepep_v2_model_check(make_view(model=model, **v2)) is None
+        assert isinstance(deepep_v2_model_check_0_5_21(make_view(model=model, **v2)), Refuse)
+    dsv3 = fake_model(arch0="DeepseekV3ForCausalLM", architectures=("DeepseekV3ForCausalLM",))
+    assert deepep_v2_model_check_0_5_21(make_view(model=dsv3, **v2)) is None
+
+
+def test_0_5_21_counts_plain_data_parallel_replicas_in_the_cp_groups():
+    from launchplan.rules.parallel import (
+        context_parallelism_checks,
+        context_parallelism_checks_0_5_21,
+    )
+
+    plain = dict(tp_size=8, dp_size=4, attn_dp_size=1, attn_cp_size=4)
+    assert context_parallelism_checks(make_view(**plain)) is None
+    refused = context_parallelism_checks_0_5_21(make_view(**plain))
+    assert isinstance(refused, Refuse) and "(16)" in refused.message
+    # 0.5.21's attention DP, read as attn_dp_size with dp_size 1: both releases refuse
+    groups = dict(tp_size=8, dp_size=1, attn_dp_size=4, attn_cp_size=4)
+    assert isinstance(context_parallelism_checks(make_view(**groups)), Refuse)
+    assert isinstance(context_parallelism_checks_0_5_21(make_view(**groups)), Refuse)
+    fits = dict(tp_size=8, dp_size=2, attn_dp_size=1, attn_cp_size=4)
+    assert context_parallelism_checks_0_5_21(make_view(**fits)) is None

@@ -16,12 +16,15 @@ from launchplan.engine.view import View
 from launchplan.facts import environment
 from launchplan.rules.moe import decode_graph_tokens, prefill_buffer_tokens
 
-# Architectures registered for DeepEP v2 in SGLang 0.5.23 (configs/moe_model_registry.py);
+# Architectures registered for DeepEP v2 in SGLang 0.5.22-0.5.23 (configs/moe_model_registry.py);
 # only the first architecture counts. None registers its own prefill sizing.
 DEEPEP_V2_ARCHS = frozenset({
     "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM",
     "Glm5NextForConditionalGeneration", "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM",
     "MiMoV2FlashForCausalLM"})
+# 0.5.21's registry: GLM-MoE-DSA and MiMo-V2(-Flash) were registered in 0.5.22
+DEEPEP_V2_ARCHS_0_5_21 = DEEPEP_V2_ARCHS - {
+    "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"}
 CAPACITY_ENV = "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 
 
@@ -43,9 +46,34 @@ def deepep_v2_model_check(v: View) -> Refuse | None:
         ``arg_groups/moe_hook.py``).
     Assumes: nothing.
     """
-    if v.model.arch0 in DEEPEP_V2_ARCHS:
+    return _unregistered(v, DEEPEP_V2_ARCHS)
+
+
+@rule(
+    name="deepep_v2_model_check", variant="0.5.21",
+    phase=Phase.MOE,
+    reads=("moe_a2a_backend",),
+    facts=("model.arch0",),
+    sglang="validate_deepep_v2_model_architecture (0.5.21's registry)",
+    triggers={"moe_a2a_backend": ("deepep_v2",)},
+)
+def deepep_v2_model_check_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: as ``deepep_v2_model_check``, over that release's shorter registry.
+
+    When: the model's architecture is not on 0.5.21's list.
+    Effect: refuses as the current check does; GLM-MoE-DSA (GLM-5/5.1) and MiMo-V2(-Flash)
+        are refused too.
+    Why: SGLang 0.5.22 registered those three architectures for DeepEP v2
+        (``configs/moe_model_registry.py``; recorded on 0.5.21 with GLM-5.1-FP8).
+    Assumes: nothing.
+    """
+    return _unregistered(v, DEEPEP_V2_ARCHS_0_5_21)
+
+
+def _unregistered(v: View, archs: frozenset[str]) -> Refuse | None:
+    if v.model.arch0 in archs:
         return None
-    return Refuse(f"--moe-a2a-backend deepep_v2 is validated for {sorted(DEEPEP_V2_ARCHS)} "
+    return Refuse(f"--moe-a2a-backend deepep_v2 is validated for {sorted(archs)} "
                   f"only, not {v.model.arch0}; use --moe-a2a-backend deepep")
 
 

@@ -679,6 +679,40 @@ def context_parallelism_checks(v: View) -> Refuse | None:
     Why: SGLang refuses these layouts while resolving (``handle_context_parallelism``).
     Assumes: nothing.
     """
+    return _context_parallelism_refusal(v, ("attn_dp_size",))
+
+
+_CP_CHECKS = dict(
+    phase=Phase.PARALLEL,
+    facts=("target.is_hip", "model.arch0", "model.is_multimodal"),
+    triggers=("enable_prefill_cp", "attn_cp_size", "moe_dp_size"),
+)
+
+
+@rule(name="context_parallelism_checks", variant="0.5.21", **_CP_CHECKS,
+      reads=("enable_prefill_cp", "cp_strategy", "attn_cp_size", "tp_size", "dp_size",
+             "attn_dp_size", "enable_aiter_allreduce_fusion", "moe_dp_size", "ep_size", "pp_size",
+             "language_only", "language_model_only"),
+      sglang="handle_context_parallelism (0.5.21)")
+def context_parallelism_checks_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: as ``context_parallelism_checks``, the CP groups counted over ``dp_size``.
+
+    When: as the current check.
+    Effect: TP must divide into 0.5.21's ``dp_size`` x ``attn_cp_size`` groups, where that
+        ``dp_size`` counts plain data-parallel replicas and attention-DP groups alike (here
+        ``dp_size`` x ``attn_dp_size``, 0.5.21's attention DP being read in 0.5.22's layout);
+        the rest as the current check.
+    Why: 0.5.21's ``handle_context_parallelism`` divides by ``dp_size`` (0.5.22 divides by
+        ``attn_dp_size``; recorded on 0.5.21 with Kimi-K2, ``--dp-size 4 --attn-cp-size 4``
+        at TP 8, with and without ``--enable-dp-attention``).
+    Assumes: nothing.
+    """
+    return _context_parallelism_refusal(v, ("dp_size", "attn_dp_size"))
+
+
+def _context_parallelism_refusal(v: View, groups: tuple[str, ...]) -> Refuse | None:
+    """The first CP layout SGLang refuses; ``groups``: the fields whose product the TP ranks
+    must divide into, with ``attn_cp_size``."""
     arch = v.model.arch0
     cp = v.enable_prefill_cp
     if cp and v.target.is_hip and arch != "DeepseekV4ForCausalLM":
@@ -697,9 +731,12 @@ def context_parallelism_checks(v: View) -> Refuse | None:
         if v.tp_size % v.attn_cp_size:
             return Refuse(f"tp_size {v.tp_size} must be divisible by attn_cp_size "
                           f"{v.attn_cp_size}")
-        if v.tp_size % (v.attn_dp_size * v.attn_cp_size):
-            return Refuse(f"tp_size {v.tp_size} must be divisible by attn_dp_size x "
-                          f"attn_cp_size ({v.attn_dp_size * v.attn_cp_size})")
+        width = v.attn_cp_size
+        for name in groups:
+            width *= v[name]
+        if v.tp_size % width:
+            return Refuse(f"tp_size {v.tp_size} must be divisible by {' x '.join(groups)} x "
+                          f"attn_cp_size ({width})")
         if v.enable_aiter_allreduce_fusion:
             return Refuse("aiter all-reduce fusion does not support context parallelism")
     moe_dp = v.moe_dp_size

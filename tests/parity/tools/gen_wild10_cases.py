@@ -87,6 +87,18 @@ FOUND: dict[str, tuple[str, str, list[str]]] = {
         "--max-running-requests", "400", "--cuda-graph-max-bs-decode", "128"]),
     "qwen3-vl-running-400-a100": ("a100", "parity-models/qwen3-vl-8b-synth", [
         "--max-running-requests", "400"]),
+    # a wild10 probe on 0.5.21 (seed 21777): 0.5.21 registered no GLM-MoE-DSA (or MiMo-V2)
+    # for DeepEP v2, and counted plain data-parallel replicas in its CP-group check
+    "deepep-v2-glm5-b200": ("b200", "shipped/zai-org--GLM-5.1-FP8", [
+        "--tp", "8", "--moe-a2a-backend", "deepep_v2"]),
+    "deepep-v2-glm5-join-b200": ("b200", "shipped/zai-org--GLM-5.1-FP8", [
+        "--tp", "8", "--moe-a2a-backend", "deepep_v2", "--elastic-ep-join-mode", "recover"]),
+    "cp-plain-dp-kimi-b300": ("b300", "models/kimi-k2", [
+        "--tp", "8", "--dp-size", "4", "--attn-cp-size", "4"]),
+    "cp-plain-dp-fits-h100": ("h100", "models/qwen3-30b-a3b", [
+        "--tp", "8", "--dp-size", "2", "--attn-cp-size", "4"]),
+    "cp-dp-attention-h100": ("h100", "models/deepseek-v3", [
+        "--tp", "8", "--enable-dp-attention", "--dp-size", "4", "--attn-cp-size", "4"]),
 }
 FOCUS_WORDS = ("speculative", "attention_backend", "page_size", "disaggregation", "dp_attention",
                "dp_size", "mamba", "linear_attn", "swa", "hybrid", "lora", "piecewise")
