@@ -28,13 +28,16 @@ DEEPEP_V2_ARCHS_0_5_21 = DEEPEP_V2_ARCHS - {
 CAPACITY_ENV = "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 
 
-@rule(
+_MODEL_CHECK = dict(
     phase=Phase.MOE,
     reads=("moe_a2a_backend",),
     facts=("model.arch0",),
-    sglang="validate_deepep_v2_model_architecture (handle_a2a_moe, moe_hook.py)",
     triggers={"moe_a2a_backend": ("deepep_v2",)},
 )
+
+
+@rule(**_MODEL_CHECK,
+      sglang="validate_deepep_v2_model_architecture (handle_a2a_moe, moe_hook.py)")
 def deepep_v2_model_check(v: View) -> Refuse | None:
     """DeepEP v2 runs only for the model architectures registered as validated with it.
 
@@ -49,14 +52,8 @@ def deepep_v2_model_check(v: View) -> Refuse | None:
     return _unregistered(v, DEEPEP_V2_ARCHS)
 
 
-@rule(
-    name="deepep_v2_model_check", variant="0.5.21",
-    phase=Phase.MOE,
-    reads=("moe_a2a_backend",),
-    facts=("model.arch0",),
-    sglang="validate_deepep_v2_model_architecture (0.5.21's registry)",
-    triggers={"moe_a2a_backend": ("deepep_v2",)},
-)
+@rule(name="deepep_v2_model_check", variant="0.5.21", **_MODEL_CHECK,
+      sglang="validate_deepep_v2_model_architecture (0.5.21's registry)")
 def deepep_v2_model_check_0_5_21(v: View) -> Refuse | None:
     """0.5.21: as ``deepep_v2_model_check``, over that release's shorter registry.
 
