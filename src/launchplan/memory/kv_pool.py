@@ -410,7 +410,9 @@ class _Plan:
                 out.append("its sliding-window layers are not known from config.json "
                            "(SGLang's config class sets them): sized as one pool of every "
                            "layer")
-        if self.spec in _OWN_POOL_ALGOS and (self.own_pool_draft is None or facts.dsv4):
+        # DeepSeek-V4's pools price any draft as one more layer (``dsv4_pool``), a DSpark
+        # one included: no own draft pool there
+        if self.spec in _OWN_POOL_ALGOS and self.own_pool_draft is None and not facts.dsv4:
             out.append(f"{self.spec} draft pools are not modelled")
         if self.hisparse is None:
             out.append(_HISPARSE_RATIO + repr(hisparse_settings(

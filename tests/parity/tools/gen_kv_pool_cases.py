@@ -249,7 +249,48 @@ def generate() -> list[dict]:
     cases.extend(_architecture_cases(_shipped_configs()))
     cases.extend(_hisparse_config_cases())
     cases.extend(_own_pool_draft_cases())
+    cases.extend(_dsv4_dspark_cases())
     return cases
+
+
+#: DeepSeek-V4 with its attached DSpark drafter (the DSpark revisions' configs: no draft path,
+#: the draft is the checkpoint's own ``mtp.*`` stages): (label, platform, model, flags, share)
+_DSV4_DSPARK = [
+    ("dspark-tp4", "b200", "deepseek-v4-flash-dspark", ["--tp-size", 4], 0.25),
+    ("dspark-tp8", "b200", "deepseek-v4-flash-dspark", ["--tp-size", 8], 0.12),
+    ("dspark-tp4", "h200", "deepseek-v4-flash-dspark", ["--tp-size", 4], 0.3),
+    ("dspark-running-64", "gb200", "deepseek-v4-flash-dspark",
+     ["--tp-size", 4, "--max-running-requests", 64], 0.25),
+    ("dspark-fraction-0.8", "b300", "deepseek-v4-flash-dspark",
+     ["--tp-size", 8, "--mem-fraction-static", 0.8], 0.12),
+    ("dspark-swa-0.3", "b200", "deepseek-v4-flash-dspark",
+     ["--tp-size", 4, "--swa-full-tokens-ratio", 0.3], 0.25),
+    ("dspark-tp8", "h100", "deepseek-v4-flash-dspark", ["--tp-size", 8], 0.3),
+    ("dspark-tp4", "mi355x", "deepseek-v4-flash-dspark", ["--tp-size", 4], 0.3),
+    ("dspark-page-256-ctx-64k", "b200", "deepseek-v4-flash-dspark",
+     ["--tp-size", 4, "--page-size", 256, "--context-length", 65536], 0.25),
+    ("dspark-pd-prefill", "b200", "deepseek-v4-flash-dspark",
+     ["--tp-size", 4, "--disaggregation-mode", "prefill"], 0.25),
+    ("dspark-dp8-lm-head", "h200", "deepseek-v4-flash-dspark",
+     ["--tp-size", 8, "--dp-size", 8, "--enable-dp-attention", "--enable-dp-lm-head"], 0.15),
+    # refused while resolving: attention DP without the DP LM head, draft tokens off gamma + 1
+    ("dspark-dp8", "h200", "deepseek-v4-flash-dspark",
+     ["--tp-size", 8, "--dp-size", 8, "--enable-dp-attention"], 0.15),
+    ("dspark-draft-tokens-4", "b200", "deepseek-v4-flash-dspark",
+     ["--tp-size", 4, "--speculative-num-draft-tokens", 4], 0.25),
+    ("dspark-tp8", "b200", "deepseek-v4-pro-dspark", ["--tp-size", 8], 0.5),
+    ("dspark-tp8", "h200", "deepseek-v4-pro-dspark", ["--tp-size", 8], 0.55),
+    ("dspark-running-32", "b300", "deepseek-v4-pro-dspark",
+     ["--tp-size", 8, "--max-running-requests", 32], 0.45),
+]
+
+
+def _dsv4_dspark_cases() -> list[dict]:
+    """DeepSeek-V4's DSpark speculation: the DSV4 sizer prices the drafter as one more layer
+    of every pool, as it does an MTP draft (no DFLASH-family pool of its own)."""
+    return [_case(f"kv/{model}/{platform}/{label}", platform, PARITY_MODELS + "/" + model,
+                  ["--speculative-algorithm", "DSPARK"] + [str(a) for a in extra], share)
+            for label, platform, model, extra, share in _DSV4_DSPARK]
 
 
 #: DFLASH/DSPARK drafts (``tests/parity/models``: SpecForge's published draft configs) and
