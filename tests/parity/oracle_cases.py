@@ -320,8 +320,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_imex_cases.py: 18 multi-node launches, each on a host with and without an IMEX
     # channel (targets_oracle.py)
     **{("imex", compat): 36 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
-    # tools/gen_drafts_cases.py: 8 aimed and 120 drawn DFLASH/DSPARK launches
-    **{("drafts", compat): 128 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_drafts_cases.py: 8 aimed and 120 drawn DFLASH/DSPARK launches, and 14 of
+    # DeepSeek-V4's DSpark checkpoints
+    **{("drafts", compat): 142 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
 }
 
 # What the oracle reports when its venv lacks an optional module a code path imports (the

@@ -306,7 +306,10 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
 
     mtp: list[Tensor] = []
     n_mtp = _int(t, "num_nextn_predict_layers")
-    if mt in _GDN_TYPES:
+    stages = t.get("dspark_target_layer_ids")
+    if mt == "deepseek_v4" and isinstance(stages, (list, tuple)) and stages:
+        mtp = _deepseek_v4_dspark(t, mt, n_layers, len(stages), prefix, caveats)
+    elif mt in _GDN_TYPES:
         mtp = _qwen3_next_mtp(t, n_layers, caveats)
     elif n_mtp and _int(t, "kv_lora_rank", "n_routed_experts"):
         # DeepSeek-style MTP modules stored as layers L..L+n-1: a full (MoE) decoder layer,
@@ -402,6 +405,40 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
                     if i not in only and (i + 1) % step == 0)
     dense = tuple(i for i in range(n_layers) if i not in set(moe))
     return moe, dense
+
+
+def _deepseek_v4_dspark(t: Mapping[str, Any], mt: str, n_layers: int, n_stages: int,
+                        prefix: str, caveats: list[str]) -> list[Tensor]:
+    """DeepSeek-V4's DSpark drafter, which a DSpark checkpoint stores as its ``mtp.*`` stages
+    in place of a NextN layer (SGLang 0.5.23's ``DeepseekV4ForCausalLMDSpark``): one V4
+    decoder layer a target layer it reads (no compressed attention; the drafter's own expert
+    count where the config gives one), the target hidden states' projection and its norm on
+    the first stage, a final norm and the hyper-connection head on the last, and the Markov
+    head (its input table in the model dtype, its output matrix in float32, both whole on
+    every GPU). It shares the target's embedding and head: no copies."""
+    hidden, vocab = _int(t, "hidden_size"), _int(t, "vocab_size")
+    rank = _int(t, "dspark_markov_rank")
+    stage = dict(t)
+    for key, own in (("n_routed_experts", "dspark_n_routed_experts"),
+                     ("num_experts_per_tok", "dspark_num_experts_per_tok")):
+        if _int(t, own):
+            stage[key] = _int(t, own)
+    extra = tuple(range(n_layers, n_layers + n_stages))
+    out = _decoder(stage, mt, extra, extra, (), prefix, caveats)
+    p = f"{prefix}.layers.{{i}}"
+    first, last = (n_layers,), (n_layers + n_stages - 1,)
+    out += [Tensor(f"{p}.main_proj", "mtp", (hidden, hidden * n_stages), first, linear=True),
+            Tensor(f"{p}.main_norm", "mtp", (hidden, 1), first),
+            Tensor(f"{p}.norm", "mtp", (hidden, 1), last),
+            Tensor(f"{prefix}.markov_head.markov_w1", "mtp", (vocab, rank)),
+            Tensor(f"{prefix}.markov_head.markov_w2", "mtp", (vocab, rank), fp32=True),
+            Tensor(f"{prefix}.confidence_head.proj", "mtp", (1, hidden + rank))]
+    if not t.get("hc_pre_from_prev_sublayer"):  # V4.1 folds the head into the last FFN
+        mult = _int(t, "hc_mult", default=4)
+        out += [Tensor(f"{p}.hc_head_fn", "mtp", (mult, mult * hidden), last, fp32=True),
+                Tensor(f"{p}.hc_head_base", "mtp", (mult, 1), last, fp32=True),
+                Tensor(f"{p}.hc_head_scale", "mtp", (1, 1), last, fp32=True)]
+    return out
 
 
 def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers: tuple[int, ...],

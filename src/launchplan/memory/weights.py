@@ -475,7 +475,8 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     mtp = False
     if algo is not None and draft is None:
         path = v("speculative_draft_model_path")
-        if path in (None, v("model_path")) and algo in _MTP_ALGOS:
+        if path in (None, v("model_path")) and (algo in _MTP_ALGOS or (
+                algo == "DSPARK" and _layout(model).mtp and _dspark_stages(model))):
             mtp = True
     elif draft is not None and draft.config_file == model.config_file:
         draft, mtp = None, True
@@ -1446,6 +1447,13 @@ def _eagle_kind(model: ModelFacts) -> str | None:
 
 
 @per_object
+def _dspark_stages(model: ModelFacts) -> bool:
+    """Whether the checkpoint's draft layers are a DSpark drafter (DeepSeek-V4's DSpark
+    revisions), which a DSPARK launch without a draft path loads as its draft."""
+    config = model.config if isinstance(model.config, Mapping) else {}
+    return bool(config.get("dspark_target_layer_ids"))
+
+
 def _own_mtp(model: ModelFacts) -> list[Tensor]:
     """The MTP layers a speculative draft loads from the target's checkpoint (its
     embedding and head end up the target's; the copies it holds until then are
@@ -1466,8 +1474,11 @@ def _own_copies(model: ModelFacts) -> list[Tensor]:
     (``init_model_worker`` -> ``init_memory_pools`` -> ``init_target_memory_pool``), and
     only then does ``EAGLEWorkerV2.alloc_memory_pool`` call ``init_lm_head``, which swaps in
     the target's tensors (``set_embed_and_head``) and frees the copies. So the pool is
-    short by them, and the draft's 'Load weight end' mem usage includes them.
+    short by them, and the draft's 'Load weight end' mem usage includes them. A DSpark
+    drafter (``DeepseekV4ForCausalLMDSpark``) builds none on a GPU: it runs on the target's.
     """
+    if _dspark_stages(model):
+        return []
     return [t for t in _layout(model).main if t.component in ("embedding", "lm_head")]
 
 

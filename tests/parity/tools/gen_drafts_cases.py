@@ -15,7 +15,8 @@ dtypes and the draft's own, target and draft attention backends, page sizes, dra
 block sizes, request and graph limits, the Mamba cache strategy, mixed chunks, the dtype.
 Seeded and frozen; the aimed lines come first: Qwen3.5 on SM10x with DFLASH, where
 0.5.21-0.5.22's default backend (no trtllm_mha for a top-k DFLASH has not set yet) gives
-triton with page 1.
+triton with page 1. DeepSeek-V4's DSpark checkpoints (their drafter is their own ``mtp.*``
+stages) close the suite.
 """
 
 from __future__ import annotations
@@ -66,6 +67,31 @@ AIMED = (
 )
 
 
+#: (platform, model, argv): DeepSeek-V4's DSpark checkpoints, whose drafter is their own
+#: ``mtp.*`` stages (no draft path), appended after the draw
+_V4_FLASH, _V4_PRO = ("parity-models/deepseek-v4-flash-dspark",
+                      "parity-models/deepseek-v4-pro-dspark")
+_V4 = ["--speculative-algorithm", "DSPARK"]
+V4_DSPARK = (
+    ("b200", _V4_FLASH, ["--tp", "4", *_V4]),
+    ("h200", _V4_FLASH, ["--tp", "8", *_V4]),
+    ("gb200", _V4_FLASH, ["--tp", "4", *_V4, "--max-running-requests", "64"]),
+    ("b300", _V4_PRO, ["--tp", "8", *_V4]),
+    ("h200", _V4_PRO, ["--tp", "8", *_V4, "--enable-dp-attention", "--dp", "8",
+                       "--enable-dp-lm-head"]),
+    ("mi355x", _V4_FLASH, ["--tp", "8", *_V4]),
+    ("b200", _V4_FLASH, ["--tp", "4", *_V4, "--speculative-num-draft-tokens", "6"]),
+    ("b200", _V4_FLASH, ["--tp", "4", *_V4, "--speculative-dspark-block-size", "5"]),
+    ("h100", _V4_FLASH, ["--tp", "8", *_V4, "--page-size", "64"]),
+    ("b200", _V4_FLASH, ["--tp", "4", *_V4, "--disaggregation-mode", "decode"]),
+    ("b200", _V4_FLASH, ["--tp", "4", *_V4, "--cuda-graph-max-bs-decode", "32"]),
+    ("b200", _V4_FLASH, ["--tp", "4", *_V4, "--moe-runner-backend", "flashinfer_trtllm"]),
+    # refused alike: attention DP without the DP LM head; draft tokens off the block size + 1
+    ("h200", _V4_FLASH, ["--tp", "8", *_V4, "--enable-dp-attention", "--dp", "8"]),
+    ("b200", _V4_FLASH, ["--tp", "4", *_V4, "--speculative-num-draft-tokens", "4"]),
+)
+
+
 def _line(rng: random.Random) -> tuple[str, str, list[str]]:
     algorithm, folder, targets = rng.choice(DRAFTS)
     argv = _draft(algorithm, folder)
@@ -107,6 +133,8 @@ def generate(seed: int = SEED, count: int = COUNT, name: str = "drafts") -> list
     lines = [(p, m, list(a)) for p, m, a in AIMED] if name == "drafts" else []
     while len(lines) < count + (len(AIMED) if name == "drafts" else 0):
         lines.append(_line(rng))
+    if name == "drafts":
+        lines += [(p, m, list(a)) for p, m, a in V4_DSPARK]
     return [{"name": f"{name}/{i}", "platform": p, "model": m, "argv": a, "fields": fields}
             for i, (p, m, a) in enumerate(lines)]
 
