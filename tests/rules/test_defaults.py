@@ -78,4 +78,16 @@ def test_an_xpu_server_samples_with_xpu_kernels_and_leaves_decode_graphs_to_the_
     # the same on every release the rules know (0.5.21's hook is 0.5.23's)
     older = resolve(["--device", "xpu"], gpu="h100", model_path="qwen3-8b", compat="0.5.21")
     assert older.value("sampling_backend") == "intel_xpu" and decode_graph(older) == "disabled"
-    assert xpu_backends(make_view(device="cuda")) is None
+    # keyed on the device's value: the engine never calls it for another device
+    from launchplan.engine.registry import MARK
+
+    spec = getattr(xpu_backends, MARK)
+    assert not spec.triggered({"device": "cuda"}) and spec.triggered({"device": "xpu"})
+    # 0.5.23 turns the fused q/k-norm + RoPE kernel on when unset; older releases default it
+    # off; a given switch stays
+    assert xpu.value("enable_fused_qk_norm_rope") is True
+    assert cuda.value("enable_fused_qk_norm_rope") is None
+    assert older.value("enable_fused_qk_norm_rope") is False
+    off = resolve(["--device", "xpu", "--no-enable-fused-qk-norm-rope"], gpu="h100",
+                  model_path="qwen3-8b")
+    assert off.value("enable_fused_qk_norm_rope") is False

@@ -114,9 +114,14 @@ def siblings_of(rules: Any) -> dict[str, frozenset[str]]:
     return {name: frozenset(group) for name, group in out.items()}
 
 
-def written_fields(rules: Any) -> frozenset[str]:
+def written_fields(rules: Any, logged: Mapping[str, Any] | None = None) -> frozenset[str]:
+    """The fields some rule may write. With ``logged``, a rule keyed on a field's values
+    (``--device xpu``) counts only when the log holds one of them: on any other launch it
+    never ran, so the fields only it writes hold what was typed or the default."""
     out: set[str] = set()
     for spec in rules:
+        if logged is not None and spec.trigger_values is not None and not spec.triggered(logged):
+            continue
         out |= set(spec.writes)
     return frozenset(out)
 
@@ -154,7 +159,7 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     from launchplan.input.fields import release_table
 
     table = release_table(release)  # the modelled release's fields and defaults
-    writes = written_fields(rules)
+    writes = written_fields(rules, logged.values)
     report = LogReport(truncated=logged.truncated, unreadable=sorted(logged.unreadable),
                        release=release)
     known: dict[str, Any] = {}

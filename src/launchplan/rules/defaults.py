@@ -104,29 +104,31 @@ def cpu_backends(v: View) -> dict | None:
 @rule(
     phase=Phase.DEVICE,
     reads=("device", "sampling_backend", "cuda_graph_config", "disable_cuda_graph",
-           "disable_decode_cuda_graph", "cuda_graph_backend_decode"),
-    writes=("sampling_backend", "cuda_graph_config"),
+           "disable_decode_cuda_graph", "cuda_graph_backend_decode",
+           "enable_fused_qk_norm_rope"),
+    writes=("sampling_backend", "cuda_graph_config", "enable_fused_qk_norm_rope"),
     sglang="handle_xpu_backends",
+    triggers={"device": ("xpu",)},
 )
 def xpu_backends(v: View) -> dict | None:
     """An Intel XPU server (``--device xpu``) samples with XPU kernels, decode graphs opt-in.
 
     When: ``device`` is xpu.
-    Effect: declares ``sampling_backend`` intel_xpu when unset, and the decode phase of
-        ``cuda_graph_config`` disabled unless the user chose its backend (a chosen backend
-        other than full is disabled too).
+    Effect: declares ``sampling_backend`` intel_xpu when unset, the fused q/k-norm + RoPE
+        kernel on when unset (0.5.23, whose switch defaults to unset; older releases default
+        it off), and the decode phase of ``cuda_graph_config`` disabled unless the user chose
+        its backend (a chosen backend other than full is disabled too).
     Why: SGLang's XPU hook keys on the device, not the platform (``handle_xpu_backends``,
         0.5.21 on): decode graph capture is opt-in there, and the memory defaults after it
-        see the decode graph off.
-    Assumes: 0.5.23's hook also turns ``enable_fused_qk_norm_rope`` on when unset, a kernel
-        switch no other field depends on; launchplan leaves it as given. A pasted ``--device
-        xpu`` on a GPU target resolves so, then fails at start-up (preflight says so).
+        see the decode graph off; 0.5.23's hook turns the fused kernel on, a pure win on XPU.
+    Assumes: a pasted ``--device xpu`` on a GPU target resolves so, then fails at start-up
+        (preflight says so).
     """
-    if v.device != "xpu":
-        return None
     out: dict = {}
     if v.sampling_backend is None:
         out["sampling_backend"] = "intel_xpu"
+    if v.enable_fused_qk_norm_rope is None:
+        out["enable_fused_qk_norm_rope"] = True
     config = v.cuda_graph_config
     if not is_locked(v, DECODE, "backend") or config[DECODE]["backend"] not in (
             "disabled", "full"):
