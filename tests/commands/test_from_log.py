@@ -540,3 +540,13 @@ def test_a_location_named_field_the_plan_reads_is_taken_as_input(capsys, tmp_pat
     inputs = json.loads(capsys.readouterr().out)["inputs"]
     assert inputs["mamba_max_states_per_path"] == 4 and inputs["export_metrics_to_file"] is True
     assert not {"served_model_name", "port", "tokenizer_path", "random_seed"} & set(inputs)
+
+
+def test_a_ktransformers_launch_keeps_the_fused_shared_expert_off_the_gpu(capsys):
+    """DeepSeek-R1 fuses its shared expert into the MoE as the last expert id; with every
+    routed expert on the CPU (--kt-num-gpu-experts 0) KTransformers takes it too, so a GPU
+    holds attention and the dense layers only (the log's 3.23 GB a rank at TP8)."""
+    entry = next(e for e in SOURCES if e["file"].startswith("vllm-hybrid-deepseek-r1-0528-kt"))
+    rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
+    weights = rows["weights as loaded"]
+    assert abs(weights["planned"] / weights["logged"] - 1) < 0.02
