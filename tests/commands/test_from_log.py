@@ -520,3 +520,33 @@ def test_a_log_from_a_device_launchplan_has_no_target_for_says_so(capsys, tmp_pa
     report = run(capsys, {**entry, "file": str(log)})
     assert any("device 'npu'" in note and "not on the log's hardware" in note
                for note in report["notes"])
+
+
+def test_a_location_named_field_the_plan_reads_is_taken_as_input(capsys, tmp_path):
+    """A field named like a location is compared by no one, but when a rule or the memory
+    plan reads it, the logged value is input all the same: KTransformers' --kt-weight-path
+    puts the routed experts on the CPU (the log's 2.14 GB of weights, not the checkpoint's
+    29 GiB), and some such names hold no location at all (an int, a bool)."""
+    entry = next(e for e in SOURCES if e["file"].startswith("vllm-hybrid-qwen3-30b-a3b-fp8-kt"))
+    data = run(capsys, entry)
+    assert data["inputs"]["kt_weight_path"] == "/models/kt/qwen3-30b-a3b-int8"
+    weights = next(r for r in data["memory"] if r["figure"] == "weights as loaded")
+    assert abs(weights["planned"] / weights["logged"] - 1) < 0.03
+    log = tmp_path / "x.log"
+    log.write_text("server_args=ServerArgs(model_path='qwen3-8b', mamba_max_states_per_path=4, "
+                   "export_metrics_to_file=True, served_model_name='x', port=1234, "
+                   "tokenizer_path='/elsewhere', random_seed=7)\n")
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100", "--format", "json"]) == 0
+    inputs = json.loads(capsys.readouterr().out)["inputs"]
+    assert inputs["mamba_max_states_per_path"] == 4 and inputs["export_metrics_to_file"] is True
+    assert not {"served_model_name", "port", "tokenizer_path", "random_seed"} & set(inputs)
+
+
+def test_a_ktransformers_launch_keeps_the_fused_shared_expert_off_the_gpu(capsys):
+    """DeepSeek-R1 fuses its shared expert into the MoE as the last expert id; with every
+    routed expert on the CPU (--kt-num-gpu-experts 0) KTransformers takes it too, so a GPU
+    holds attention and the dense layers only (the log's 3.23 GB a rank at TP8)."""
+    entry = next(e for e in SOURCES if e["file"].startswith("vllm-hybrid-deepseek-r1-0528-kt"))
+    rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
+    weights = rows["weights as loaded"]
+    assert abs(weights["planned"] / weights["logged"] - 1) < 0.02

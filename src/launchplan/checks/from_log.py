@@ -21,6 +21,15 @@ from launchplan.struct import Struct, factory
 
 # Where things are and when they ran, not how: never compared.
 IGNORED = NAMES | {"model_path", "tokenizer_path", "served_model_name"}
+# Of those, the ones that say which files launchplan opens in place of the log's (the model,
+# tokenizer and draft, stood in for by --model-path and the flags given) or name the server:
+# never taken from the log. The rest of IGNORED a rule or the memory plan reads is taken as
+# input all the same, as its presence decides the plan (KTransformers' --kt-weight-path puts
+# the experts on the CPU) or the name only looks like a location's (an int
+# mamba_max_states_per_path, a bool export_metrics_to_file).
+OPENED_OR_IDENTITY = frozenset({
+    "model_path", "tokenizer_path", "speculative_draft_model_path", "revision",
+    "speculative_draft_model_revision", "served_model_name", "host", "port", "random_seed"})
 MAX_DROPPED = 20
 MAX_PAIRED = 8  # pairs of differing fields are tried as given together up to this many
 MAX_CHASED = 2  # values a trial newly moves, tried as given with it up to this many
@@ -114,6 +123,17 @@ def siblings_of(rules: Any) -> dict[str, frozenset[str]]:
     return {name: frozenset(group) for name, group in out.items()}
 
 
+def read_names(rules: Any) -> frozenset[str]:
+    """The fields named like locations (``IGNORED``) whose logged value is taken as input all
+    the same: a rule or the memory plan reads them, and they are not ``OPENED_OR_IDENTITY``."""
+    from launchplan.memory.values import NAMES as MEMORY_READS
+
+    out = set(MEMORY_READS)
+    for spec in rules:
+        out |= set(getattr(spec, "reads", ()) or ())
+    return frozenset(n for n in out if n in IGNORED and n not in OPENED_OR_IDENTITY)
+
+
 def written_fields(rules: Any, logged: Mapping[str, Any] | None = None) -> frozenset[str]:
     """The fields some rule may write. With ``logged``, a rule keyed on a field's values
     (``--device xpu``) counts only when the log holds one of them: on any other launch it
@@ -171,8 +191,10 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     if report.unknown:
         report.release_hint = release_of(logged.values)
     report.respelled = _respell_attention_dp(known, logged.values, table.fields)
+    read = read_names(rules)
     inputs = {n: v for n, v in known.items()
-              if n not in writes and n not in IGNORED and not _same(v, table.default_of(n))}
+              if n not in writes and (n not in IGNORED or n in read)
+              and not _same(v, table.default_of(n))}
     if "model_path" in known:
         inputs["model_path"] = known["model_path"]
     inputs.update(overrides or {})

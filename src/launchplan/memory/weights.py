@@ -115,6 +115,9 @@ class Parallel(NamedTuple):
     #: ``--mm-enable-dp-encoder``: a tower that reads it is whole on every GPU (``vision.py``)
     encoder_dp: bool = False
     dp_attention: bool = False  # attention DP (a vision position table's group, ``vision.py``)
+    #: the fused shared expert is off the GPU: KTransformers' GPU experts stop short of its id
+    #: (only with resident experts, which the written-out sums (``_prologue``) never see)
+    shared_experts_offloaded: bool = False
 
     def group(self, kind: str) -> int:
         if kind in ("attn_tp", "kv"):
@@ -457,6 +460,8 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     split = attn_dp * (cp if type(cp) is int and cp > 0 else 1)
     attn_tp = tp // split if tp % split == 0 else tp
     env = record.env
+    fused = may_fuse_shared and _fuses_shared_experts(v, record, ep)
+    resident = _resident_experts(v) if has_experts else None
     par = _parallel((
         tp, pp, ep if tp % ep == 0 else 1, attn_tp,
         dense if dense is not None and isinstance(dense, int) and dense > 0 else 0,
@@ -466,10 +471,11 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
         moe_dp,
         redundant if type(redundant) is int and redundant > 0 else 0,
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
-        may_fuse_shared and _fuses_shared_experts(v, record, ep),
+        fused,
         _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
-        _resident_experts(v) if has_experts else None,
-        encoder_dp is True, attn_dp > 1))
+        resident,
+        encoder_dp is True, attn_dp > 1,
+        fused and resident is not None and resident <= _routed_experts(model)))
     algo = algo.upper() if algo is not None and isinstance(algo, str) else None
     draft = record.draft
     mtp = False
@@ -673,14 +679,28 @@ def _target_bits(target: Any) -> tuple[bool, bool, bool, bool]:
 def _fuses_shared_experts(v: Any, record: Any, ep: int) -> bool:
     """Whether DeepSeek-V3/R1's shared expert rides in the fused MoE under EP.
 
-    It matters for memory only with EP > 1 (without EP both layouts split it over TP), and
-    SGLang 0.5.23 fuses it under EP on AMD gfx942+ only; DeepEP-class backends, two-batch
+    It matters for memory with EP > 1 (without EP both layouts split it over TP), or with
+    KTransformers' CPU experts, which take the fused shared expert too unless the GPU experts
+    reach its id (``Parallel.shared_experts_offloaded``); SGLang 0.5.23 fuses it under EP
+    on AMD gfx942+ only; DeepEP-class backends, two-batch
     or single-batch overlap and W4AFP8 checkpoints keep it apart
     (``DeepseekV2ForCausalLM.shared_experts_fusion_disable_reason``).
     """
     model = record.model
     cfg = model.text_config
-    if ep <= 1 or not record.target.is_hip or v("disable_shared_experts_fusion"):
+    target = record.target
+    if v("disable_shared_experts_fusion"):
+        return False
+    if ep <= 1:
+        # without EP it matters only when KTransformers moves experts off the GPU: the
+        # fused shared expert is the MoE's last expert id, on the CPU unless the GPU experts
+        # (ids 0 to kt_num_gpu_experts - 1) reach it; SGLang fuses there on CUDA SM80+ and
+        # AMD gfx942+
+        if v("kt_weight_path") is None:
+            return False
+        if target.capability < ((9, 4) if target.is_hip else (8, 0)):
+            return False
+    elif not target.is_hip:
         return False
     if model.arch0 != "DeepseekV3ForCausalLM" or cfg.get("n_routed_experts") != 256 \
             or cfg.get("n_shared_experts") != 1:
@@ -689,6 +709,12 @@ def _fuses_shared_experts(v: Any, record: Any, ep: int) -> bool:
             or v("enable_single_batch_overlap") or model.quant_method == "w4afp8":
         return False
     return True
+
+
+def _routed_experts(model: Any) -> int:
+    """The routed experts per MoE layer the config names (the fused shared expert's id)."""
+    n = model.text_config.get("n_routed_experts")
+    return n if type(n) is int and n > 0 else 0
 
 
 def _pos(value: Any, default: int = 1) -> int:
@@ -823,6 +849,8 @@ def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
     if kind == "kv":
         kv = max(1, model.total_num_kv_heads)
         return max(1, kv // par.group("kv")) / kv
+    if kind == "shared" and par.shared_experts_offloaded:
+        return 0.0
     if kind in ("experts", "expert_index", "expert_index_tp"):
         experts = max(1, t.copies)
         ep = max(1, par.ep)
@@ -1205,7 +1233,7 @@ def _prologue(body: list[str]) -> list[str]:
             used.update(reads)
     return ["def summer(model, par, pad, scheme, unq, memo):",
             "    (tp, _, ep, attn_tp, dense_tp, head_tp, embed_tp, moe_dp, red, replicated, "
-            "fused, _, _, encoder_dp, dp_attention) = par",
+            "fused, _, _, encoder_dp, dp_attention, _) = par",
             *(f"    {line}" for line in reversed(needed))]
 
 
@@ -1285,7 +1313,8 @@ def _shares(model: ModelFacts, table: _Table, par: Parallel, scheme: Scheme | No
         elif kind == "dense":
             out.append(1 / (par.dense_tp or tp))
         elif kind == "shared":
-            out.append(1 / (moe_tp if par.shared_experts_fused else
+            out.append(0.0 if par.shared_experts_offloaded else
+                       1 / (moe_tp if par.shared_experts_fused else
                             1 if par.shared_experts_replicated else tp))
         else:
             out.append(_share(model, t, par))
