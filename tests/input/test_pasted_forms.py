@@ -175,3 +175,53 @@ def test_an_srt_slurm_recipe_is_read_as_the_workers_srtctl_starts():
     # with Dynamo's frontend (srtctl's own) the workers run dynamo.sglang, no SGLang launcher
     dynamo = SRT_RECIPE.replace("frontend: {type: sglang}", "frontend: {type: dynamo}")
     assert launch_count([dynamo]) == 0
+
+
+def test_a_page_that_starts_no_launch_is_named_by_what_its_code_blocks_run(capsys):
+    # another server's cookbook page: prose, a diagram block, then shell blocks; the
+    # error names the programs of its code blocks, not its sentences' first words
+    page = ("# Some-ASR\n\nSome-ASR is an end-to-end speech model. Omni serves it through\n"
+            "an OpenAI-compatible endpoint.\n\n```text\nwaveform (24 kHz)\n  -> encoder\n```\n\n"
+            "Install, then download:\n\n```bash\nhf download org/Some-ASR\n```\n\n"
+            "```bash\nsgl-omni serve \\\n  --model-path org/Some-ASR \\\n  --port 8000\n```\n\n"
+            "Then:\n\n```bash\ncurl -X POST http://localhost:8000/v1/x -F a=b\n```\n")
+    assert main(["resolve", "--gpu", "h100", page, "--model-path", "qwen3-8b"]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.endswith("it runs hf download, sgl-omni serve, curl"), first
+    # the same page with its launch in a block still plans it, prose and all
+    launching = page.replace("sgl-omni serve", "sglang serve")
+    assert unpaste([launching])[0] == ["--model-path", "org/Some-ASR", "--port", "8000"]
+
+
+def test_a_list_items_label_and_value_are_no_command(capsys):
+    # an issue's environment list: ``Base Image: IMAGE`` is a label and its value; the
+    # command item names what it runs (another project's server)
+    text = ("- GPU: NVIDIA RTX 5090\n- Base Image: someorg/other-server:dev\n"
+            "- Command used: A=1 python3 -m other_server.cli serve --port 1 --model-path m\n")
+    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen3-8b"]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.endswith("it runs python3 -m other_server.cli"), first
+
+
+def test_a_tools_run_of_python_names_the_module_it_runs(capsys):
+    # ``uv run python -m other_server.launch_server ...``: another project's server, named
+    # by its module (not only ``uv run python``)
+    text = ("CACHE=/tmp/x uv run python -m other_server.launch_server \\\n"
+            "    --model-path org/m --tp-size 4 --port 1\n")
+    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen3-8b"]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.endswith("it runs uv run python -m other_server.launch_server"), first
+
+
+@pytest.mark.parametrize("prompt", ["(venv) root@box /h/u/# ", "[root@gpu01 ~]# ",
+                                    "user@box ~/work$ ", "root@box:/srv# "])
+def test_a_prompt_that_shows_user_at_host_then_a_directory_is_no_command(prompt):
+    # fish, zsh and Red Hat's bash show ``user@host dir`` (a space, not a colon) before the
+    # ``#`` or ``$``: the export after it is still the launch's environment
+    text = (f"{prompt}export CUDA_VISIBLE_DEVICES=0,1\n\n"
+            "        python -m sglang.launch_server \\\n          --model-path m --tp-size 2\n")
+    assert unpaste([text]) == (["--model-path", "m", "--tp-size", "2"],
+                               ["CUDA_VISIBLE_DEVICES=0,1"])
+    # a comment line is still a comment, not a prompt
+    commented = "# export A=1\npython -m sglang.launch_server --model-path m\n"
+    assert unpaste([commented]) == (["--model-path", "m"], [])

@@ -187,6 +187,28 @@ def _fenced_only(lines: list[str]) -> list[str]:
             enumerate(zip(fenced, lines))]
 
 
+#: A code block's info string that marks it as no command: a diagram, sample output.
+_NOT_CODE = frozenset({"text", "txt", "plain", "plaintext", "mermaid", "output", "log"})
+
+
+def code_blocks(text: str) -> str | None:
+    """``text`` with everything but its code blocks blanked (prose, fence lines, and the
+    blocks marked as text or a diagram), or None when it has no other code block: what a
+    page runs, for naming it when none of it starts a launch (its sentences are no
+    commands)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    out = [""] * len(lines)
+    inside = marked = found = False
+    for at, line in enumerate(lines):
+        if _FENCE.match(line):
+            inside = not inside
+            marked = line.strip().lstrip("`~").split(" ")[0].lower() in _NOT_CODE
+        elif inside and not marked:
+            out[at] = line
+            found = found or bool(line.strip())
+    return "\n".join(out) if found else None
+
+
 def _lone_manifest_block(lines: list[str]) -> str | None:
     """The one code block of a page that starts the launch, when it is a manifest or a
     JSON configuration (a ```` ```json ```` ``launch.json``, a ```` ```yaml ```` pod or a

@@ -66,6 +66,25 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
     return False
 
 
+def _named_by_code_blocks(token: str, error: InputError) -> InputError:
+    """``error`` about a pasted page that starts no launch, naming what the page's code
+    blocks run (``hf download``, ``sgl-omni serve``, ``curl``) rather than the first words
+    of its sentences, which the shell would take for commands too; any other error, or a
+    text without code blocks, as it is."""
+    if error.subject != "the pasted text" or "```" not in token and "~~~" not in token:
+        return error
+    from launchplan.input.page_markup import code_blocks
+
+    blocks = code_blocks(token)
+    if blocks is None:
+        return error
+    try:
+        _expanded([cleaned(blocks)])
+    except InputError as named:
+        return named if named.subject == error.subject else error
+    return error
+
+
 def _a_value(previous: str) -> bool:
     """Whether the word after ``previous`` is its value (``previous`` a flag reading one)."""
     if not previous.startswith("--") or "=" in previous:
@@ -131,7 +150,10 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
                              "where they set none)")
         else:
             _refuse_plain_yaml(token)
-            words.extend(_expanded([token], launch, notes))
+            try:
+                words.extend(_expanded([token], launch, notes))
+            except InputError as exc:
+                raise _named_by_code_blocks(tokens[at], exc) from None
             words = _with_pasted_config(words, token, notes)
     argv: list[str] = []
     i = 0
@@ -959,10 +981,11 @@ def _live_backslash(line: str) -> bool:
 
 
 #: A shell prompt at the start of a line: optional ``(env)`` names, an optional
-#: ``user@host:dir``, then ``$`` or ``%`` (``#`` only after a user@host, since a bare ``#``
+#: ``user@host:dir`` (or ``user@host dir``, ``[user@host dir]``, as fish, zsh and Red Hat's
+#: bash show it), then ``$`` or ``%`` (``#`` only after a user@host, since a bare ``#``
 #: starts a comment).
-_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]"
-                     r"|[$%])\s+")
+_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:\[?[\w.-]+@[\w.-]+"
+                     r"(?::[^\s$#%]*|[ \t]+[~/][^\s$#%\]]*)?\]?\s*[$#%]|[$%])\s+")
 
 
 def _logical_lines(text: str) -> list[str]:
@@ -1172,6 +1195,10 @@ _PROGRAM = re.compile(r"^[\w.~/+-]+$")
 _ENV_PROMPT = re.compile(r"^\([\w.-]+\)$")
 
 
+#: A word of a prose label before its colon (``Base``, ``Image:``), no program's path.
+_LABEL_WORD = re.compile(r"^[A-Za-z][A-Za-z()-]*:?$")
+
+
 #: Tools whose ``run`` starts a program of the project's (``uv run x.py``): the error names
 #: that program, not just the tool.
 _RUN_TOOLS = frozenset({"uv", "poetry", "pixi", "pdm", "hatch", "rye", "conda", "mamba"})
@@ -1219,6 +1246,8 @@ def _require_flags(segments: list[list[str]]) -> None:
                 _PYTHON.match(words[label + 1]) or _is_runner(words[label + 1])
                 or words[label + 1].rsplit("/", 1)[-1] in _OTHER_SERVERS):
             words = words[label + 1:]  # ``start command: python3 -m ...``: its program
+        elif label and all(_LABEL_WORD.match(w) for w in words[:label + 1]):
+            continue  # a list item's ``Base Image: IMAGE``: a label and its value
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
         if _FLAG_WORD.match(words[0]):
@@ -1236,6 +1265,10 @@ def _require_flags(segments: list[list[str]]) -> None:
             if words[1] == "run" and program.split()[0] in _RUN_TOOLS:
                 run = _run_target(words[2:])  # ``uv run runpod/create_pod.py``: its script
                 program += f" {run}" if run else ""
+                if run and _PYTHON.match(run):  # ``uv run python -m other.server``: its module
+                    after = words[words.index(run) + 1:]
+                    if len(after) > 1 and after[0] == "-m":
+                        program += f" -m {after[1]}"
         if program not in programs:
             programs.append(program)
     if commands:
