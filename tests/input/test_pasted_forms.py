@@ -225,3 +225,32 @@ def test_a_prompt_that_shows_user_at_host_then_a_directory_is_no_command(prompt)
     # a comment line is still a comment, not a prompt
     commented = "# export A=1\npython -m sglang.launch_server --model-path m\n"
     assert unpaste([commented]) == (["--model-path", "m"], [])
+
+
+def test_a_page_whose_prose_is_no_yaml_is_not_read_as_a_manifest(capsys):
+    # a docs page: prose naming the SGLang image, a YAML block of a custom resource that
+    # names its runtime (no container of its own), and shell blocks applying it; its
+    # ``spec:`` line made the whole page a manifest that then failed to load
+    page = ("## Create the runtime\n\nThe runtime runs SGLang from `lmsysorg/sglang:v1`. Apply "
+            "it:\n\n```bash\nkubectl apply -f https://example.com/rt.yaml\n```\n\n"
+            "Save this as `isvc.yaml`:\n\n```yaml\napiVersion: example.io/v1\nkind: "
+            "InferenceService\nmetadata:\n  name: m\nspec:\n  runtime:\n    name: rt\n```\n\n"
+            "- `runtime.name` names the runtime.\n\n```bash\nkubectl apply -f isvc.yaml\n```\n")
+    assert main(["resolve", "--gpu", "h100", page, "--model-path", "qwen3-8b"]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.endswith("it runs kubectl apply"), first
+    # a manifest pasted on its own is still read as one
+    pod = ("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: s\n    image: "
+           "lmsysorg/sglang\n    command: [python3, -m, sglang.launch_server]\n"
+           "    args: [--model-path, m, --tp, '2']\n")
+    assert unpaste([pod]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+def test_a_page_showing_python_without_its_fences_is_read_for_its_engine_call():
+    # a rendered page: a heading and a sentence between the statements, a loop body that
+    # lost its indent; the engine call still stands on its own
+    page = ("Quick Start\nSGLang is a fast serving framework.\nimport sglang as sgl\n"
+            "llm = sgl.Engine(model_path=\"org/m\",\ntp_size=2)\n"
+            "outputs = llm.generate([\"Hi\"], {\"temperature\": 0})\n"
+            "for output in outputs:\nprint(output[\"text\"])\n")
+    assert unpaste([page]) == (["--model-path", "org/m", "--tp-size", "2"], [])

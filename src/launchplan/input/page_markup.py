@@ -209,6 +209,22 @@ def code_blocks(text: str) -> str | None:
     return "\n".join(out) if found else None
 
 
+def prose_around_blocks(text: str) -> bool:
+    """Whether ``text`` is a page with code blocks, none of which starts a launch, and
+    prose outside them: no part of it is a manifest's, so such a page is read for what its
+    blocks run, not loaded whole as YAML."""
+    inside = False
+    prose = launching = False
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if _FENCE.match(line):
+            inside = not inside
+        elif inside:
+            launching = launching or bool(_LAUNCHER.search(line))
+        elif line.strip():
+            prose = True
+    return prose and not launching
+
+
 def _lone_manifest_block(lines: list[str]) -> str | None:
     """The one code block of a page that starts the launch, when it is a manifest or a
     JSON configuration (a ```` ```json ```` ``launch.json``, a ```` ```yaml ```` pod or a

@@ -85,6 +85,33 @@ def _named_by_code_blocks(token: str, error: InputError) -> InputError:
     return error
 
 
+def pasted_manifest(token: str, cleaned_text: str) -> bool:
+    """Whether the pasted ``token`` (``cleaned_text`` once its markup is off) is a manifest
+    or exec-form array to read as one, not a page with prose around its blocks."""
+    return is_manifest(cleaned_text) and not _prose_page(token, cleaned_text)
+
+
+def _prose_page(token: str, cleaned_text: str) -> bool:
+    """Whether ``token`` is a web page (code fences around its blocks, none of which
+    starts a launch, and prose between them) that no YAML parser reads whole: its prose is
+    no part of a manifest, so a line of it that looks like a key (``spec:``) does not make
+    the page one. It is read as a page (its code blocks), not as a manifest that fails to
+    load. A fenced manifest that launches and fails to load is still reported as one."""
+    if "```" not in token and "~~~" not in token:
+        return False
+    from launchplan.input.page_markup import prose_around_blocks
+
+    if not prose_around_blocks(token):
+        return False
+    import yaml
+
+    try:
+        list(yaml.load_all(cleaned_text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    except Exception:  # yaml.YAMLError, or a value YAML cannot build
+        return True
+    return False
+
+
 def _a_value(previous: str) -> bool:
     """Whether the word after ``previous`` is its value (``previous`` a flag reading one)."""
     if not previous.startswith("--") or "=" in previous:
@@ -123,7 +150,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             flags, assigned = engine_launch(token, launch)
             words.extend(flags)
             env.extend(assigned)
-        elif is_manifest(token):
+        elif pasted_manifest(tokens[at], token):
             from launchplan.input.manifest import launch_in
 
             found, assigned = launch_in(token, launch)  # a container spec, an exec form
@@ -307,10 +334,10 @@ def launch_count(tokens: Sequence[str]) -> int:
     """How many launcher commands a pasted shell text holds (a node-per-command script, a
     prefill and a decode server, workers started with ``&``): one of them is planned."""
     count = 0
-    for token in map(cleaned, tokens):
+    for raw, token in zip(tokens, map(cleaned, tokens)):
         if not ("\n" in token or (" " in token and _wordy(token))):
             continue
-        if is_manifest(token):
+        if pasted_manifest(raw, token):
             from launchplan.input.manifest import launch_total
 
             count += launch_total(token)
@@ -631,8 +658,9 @@ def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
     """The GPUs the container around a pasted launch is given (``docker run --gpus 2``,
     ``--gpus '"device=0,1"'``): the launch sees only those, whatever the host holds. None
     for ``--gpus all``, no such option, or no container."""
-    for token in map(cleaned, tokens):
-        if not ("\n" in token or (" " in token and _wordy(token))) or is_manifest(token):
+    for raw, token in zip(tokens, map(cleaned, tokens)):
+        if not ("\n" in token or (" " in token and _wordy(token))) \
+                or pasted_manifest(raw, token):
             continue
         try:
             segments = _image_launches(_segments(_shell_words(token)))
