@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import unpaste
+from launchplan.input.pasted import launch_count, unpaste
 
 #: (field, flag, values): the values as a command line writes them (switches: True)
 CHOICES: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
@@ -254,3 +254,83 @@ def test_a_page_showing_python_without_its_fences_is_read_for_its_engine_call():
             "outputs = llm.generate([\"Hi\"], {\"temperature\": 0})\n"
             "for output in outputs:\nprint(output[\"text\"])\n")
     assert unpaste([page]) == (["--model-path", "org/m", "--tp-size", "2"], [])
+
+
+def _lws_block(role: str) -> str:
+    return ("```yaml\napiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+            f"metadata:\n  name: {role}\nspec:\n  leaderWorkerTemplate:\n    size: 2\n"
+            "    leaderTemplate:\n      spec:\n        containers:\n        - command:\n"
+            "          - python3\n          - -m\n          - sglang.launch_server\n"
+            "          - --model-path\n          - m\n          - --disaggregation-mode\n"
+            f"          - {role}\n          - --nnodes\n          - $(LWS_GROUP_SIZE)\n"
+            "          - --node-rank\n          - $(LWS_WORKER_INDEX)\n```\n")
+
+
+def test_a_page_of_several_launching_manifests_reads_them_as_one_manifest():
+    # a docs page: a prefill and a decode LeaderWorkerSet, each in its own YAML block,
+    # then shell blocks applying them, a Service, and the output of ``kubectl get po``;
+    # read whole, the page was no YAML ("expected YAML or a JSON array")
+    page = ("# PD on LWS\n\n### Prefill\n\n" + _lws_block("prefill") + "\n### Decode\n\n"
+            + _lws_block("decode") + "\nApply them:\n\n```bash\nkubectl apply -f p.yaml\n```\n\n"
+            "```yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: lb\n```\n\n"
+            "```bash\n[root@host]# kubectl get po\nprefill-0   1/1   Running\n```\n")
+    assert launch_count([page]) == 2
+    for at, role in enumerate(("prefill", "decode"), start=1):
+        assert unpaste([page], launch=at) == (
+            ["--model-path", "m", "--disaggregation-mode", role, "--nnodes", "2",
+             "--node-rank", "0"], [])
+
+
+def test_a_role_based_group_role_run_as_a_leader_worker_set_sets_its_variables():
+    # RoleBasedGroup's LeaderWorkerSet workload: the role's ``leaderWorkerSet`` size is the
+    # group's, its ``patchLeaderTemplate`` the leader's pod (index 0); a worker's index is
+    # its own (left as written)
+    text = ("apiVersion: workloads.x-k8s.io/v1alpha1\nkind: RoleBasedGroup\nspec:\n  roles:\n"
+            "  - name: decode\n    workload:\n      kind: LeaderWorkerSet\n"
+            "    leaderWorkerSet:\n      size: 3\n      patchLeaderTemplate:\n        spec:\n"
+            "          containers:\n          - command: [python3, -m, sglang.launch_server,"
+            " --model-path, m, --nnodes, $(LWS_GROUP_SIZE), --node-rank, $(LWS_WORKER_INDEX)]\n"
+            "      patchWorkerTemplate:\n        spec:\n          containers:\n"
+            "          - command: [python3, -m, sglang.launch_server, --model-path, m,"
+            " --nnodes, $(LWS_GROUP_SIZE), --node-rank, $(LWS_WORKER_INDEX)]\n")
+    assert unpaste([text]) == (["--model-path", "m", "--nnodes", "3", "--node-rank", "0"], [])
+    assert unpaste([text], launch=2)[0][-1] == "$(LWS_WORKER_INDEX)"
+
+
+def test_a_page_running_another_packages_launch_server_is_named_by_it(capsys):
+    # a page for another package's server: its options on lines of their own in one block
+    # are that server's, not bare SGLang flags to plan
+    page = ("# TPU\n\nInstall:\n\n```bash\npip install other-pkg\n```\n\n```bash\n"
+            "python3 -u -m other_pkg.launch_server \\\n"
+            "    --model-path org/m --attention-backend=fa\n"
+            "```\n\nFor throughput add:\n\n```bash\n--chunked-prefill-size=2048\n"
+            "--enable-mixed-chunk\n```\n")
+    assert main(["resolve", "--gpu", "h100", page, "--model-path", "qwen3-8b"]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert "it runs python3 -m other_pkg.launch_server" in first, first
+    # bare flags with no other server around them are still the launch's
+    assert unpaste(["Flags:\n--model-path m\n--tp 2\n"])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+def test_a_sentence_naming_the_launcher_in_inline_code_is_no_launch(capsys):
+    # "use `sglang generate` or `sglang serve`:" names the commands; the page's blocks run
+    # `sglang generate` only (no server), which is what it is named by (a YAML config's
+    # list items are no programs)
+    page = ("Enable it and use `sglang generate` or `sglang serve` :\n\n```bash\n"
+            "X_ENABLED=true \\\nsglang generate --model-path org/m --prompt \"a b\"\n```\n"
+            "\nA config:\n\n```yaml\nexclude_layers:\n  - \"embedder\"\n```\n")
+    assert main(["resolve", "--gpu", "h100", page, "--model-path", "qwen3-8b"]) == 2
+    first = capsys.readouterr().err.strip().splitlines()[0]
+    assert first.endswith("it runs sglang generate"), first
+    # a launch in inline code is still one
+    assert unpaste(["I ran `python -m sglang.launch_server --model-path m --tp 2` and"])[0] \
+        == ["--model-path", "m", "--tp", "2"]
+
+
+def test_a_placeholder_written_with_spaces_is_named_whole(capsys):
+    # ``<other option>``: the shell reads ``<other`` as a redirection and stops at ``>``;
+    # the page means flags to fill in, named as written (not as ``option>``)
+    text = ("python -m sglang.launch_server --enable-trace --otlp-traces-endpoint h:4317 "
+            "<other option>")
+    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen3-8b"]) == 2
+    assert "got '<other option>'" in capsys.readouterr().err

@@ -845,11 +845,26 @@ def _inline_code(text: str) -> str:
                 words = shell_vars.shell_split(code)
             except ValueError:
                 continue
+            if launches_sglang(words) and _launcher_named(words):
+                # a sentence naming the command ("start a server with `sglang serve`"):
+                # no launch, so the span goes with the prose
+                lines[at] = lines[at].replace(match.group(0), "")
+                continue
             if launches_sglang(words) or (
                     len(words) > 2 and _is_runner(words[0])):
                 lines[at] = code
                 break
     return "\n".join(lines)
+
+
+def _launcher_named(words: list[str]) -> bool:
+    """Whether ``words`` (an inline-code span's) are the launcher alone, with no flag or
+    model after it: a page's sentence names the command (`` `sglang serve` ``) there."""
+    for at in range(len(words)):
+        end = _prefix_end(words, at)
+        if end is not None:
+            return end == len(words)
+    return False
 
 
 #: An HTML code element with no markup inside (``<code>python3 -m ...</code>``).
@@ -1192,7 +1207,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
             exported = []
     out: list[str] = list(exported)
     skip = False
-    for word in chosen:
+    for word in _spaced_placeholders(chosen):
         if skip:
             skip = False
         elif _REDIRECT.match(word):
@@ -1209,6 +1224,34 @@ def _launch_segment(words: list[str], launch: int | None = None,
                              "(give those flags after the paste)")
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.extend(_expanded_word(word, values))
+    return out
+
+
+#: The words of a placeholder a page wrote with spaces inside (``<other option>``): its
+#: first word opens the bracket, its last closes it.
+_PLACEHOLDER_OPEN = re.compile(r"^<[A-Za-z_][\w.-]*$")
+_PLACEHOLDER_WORD = re.compile(r"^[\w.-]+$")
+_PLACEHOLDER_CLOSE = re.compile(r"^[\w.-]+>$")
+
+
+def _spaced_placeholders(words: list[str]) -> list[str]:
+    """``words`` with a placeholder written with spaces inside (``... <other option>``,
+    ``<your model path>``) kept as one word: the shell would read its first word as a
+    redirection from a file and stop at the ``>`` before the line's end; the text means a
+    value or flags to fill in, which is reported as such, not as the half left after the
+    redirection (``option>``)."""
+    out: list[str] = []
+    at = 0
+    while at < len(words):
+        if _PLACEHOLDER_OPEN.match(words[at]):
+            end = next((k for k in range(at + 1, min(at + 6, len(words)))
+                        if not _PLACEHOLDER_WORD.match(words[k])), None)
+            if end is not None and _PLACEHOLDER_CLOSE.match(words[end]):
+                out.append(" ".join(words[at:end + 1]))
+                at = end + 1
+                continue
+        out.append(words[at])
+        at += 1
     return out
 
 
@@ -1256,6 +1299,16 @@ _ROUTERS = ("sglang_router.launch_router", "sglang.srt.disaggregation.mini_lb",
             "sglang.srt.disaggregation.launch_lb")
 
 
+def _other_server(program: str) -> bool:
+    """Whether ``program`` (as ``_require_flags`` names it) is another package's
+    ``launch_server`` module (SGLang-JAX's ``python3 -m sgl_jax.launch_server``): a page
+    that runs one shows that server's options on lines of their own too, which are no
+    SGLang launch's."""
+    words = program.split()
+    module = words[words.index("-m") + 1] if "-m" in words[:-1] else ""
+    return module.endswith(".launch_server")
+
+
 def _require_flags(segments: list[list[str]]) -> None:
     """Refuse a pasted text that starts no SGLang launch when none of its commands is bare
     flags either (which are read as the launch's): it runs other programs only (another
@@ -1263,6 +1316,7 @@ def _require_flags(segments: list[list[str]]) -> None:
     The error names what it runs, so the reader sees what was pasted instead."""
     programs: list[str] = []
     commands = 0
+    bare_flags = False
     for seg in segments:
         words = [w.strip("`") for w in seg if not _ASSIGNMENT.match(w)
                  and w not in _COMPOUND_WORDS and w not in _WRAPPERS
@@ -1279,7 +1333,8 @@ def _require_flags(segments: list[list[str]]) -> None:
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
         if _FLAG_WORD.match(words[0]):
-            return  # flags on a line of their own: the launch's, as given
+            bare_flags = True  # flags on a line of their own: the launch's, as given
+            continue
         commands += 1
         if not _PROGRAM.match(words[0]) or words[0].startswith("-"):
             continue  # prose or YAML (``name: x``): no program to name
@@ -1299,7 +1354,11 @@ def _require_flags(segments: list[list[str]]) -> None:
                         program += f" -m {after[1]}"
         if program not in programs:
             programs.append(program)
+    if bare_flags and not any(_other_server(p) for p in programs):
+        return
     if commands:
+        # another engine's server first: what the text is about, before its set-up steps
+        programs.sort(key=lambda p: not _other_server(p))
         shown = ", ".join(programs[:3]) + (", …" if len(programs) > 3 else "")
         expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
                     "or a manifest or script that starts one)")
