@@ -177,6 +177,12 @@ def test_an_srt_slurm_recipe_is_read_as_the_workers_srtctl_starts():
     assert launch_count([dynamo]) == 0
 
 
+def _bad_input_line(text: str, capsys: pytest.CaptureFixture[str]) -> str:
+    """The first stderr line of ``resolve`` on ``text`` (bundled model given), bad input."""
+    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen3-8b"]) == 2
+    return capsys.readouterr().err.strip().splitlines()[0]
+
+
 def test_a_page_that_starts_no_launch_is_named_by_what_its_code_blocks_run(capsys):
     # another server's cookbook page: prose, a diagram block, then shell blocks; the
     # error names the programs of its code blocks, not its sentences' first words
@@ -185,8 +191,7 @@ def test_a_page_that_starts_no_launch_is_named_by_what_its_code_blocks_run(capsy
             "Install, then download:\n\n```bash\nhf download org/Some-ASR\n```\n\n"
             "```bash\nsgl-omni serve \\\n  --model-path org/Some-ASR \\\n  --port 8000\n```\n\n"
             "Then:\n\n```bash\ncurl -X POST http://localhost:8000/v1/x -F a=b\n```\n")
-    assert main(["resolve", "--gpu", "h100", page, "--model-path", "qwen3-8b"]) == 2
-    first = capsys.readouterr().err.strip().splitlines()[0]
+    first = _bad_input_line(page, capsys)
     assert first.endswith("it runs hf download, sgl-omni serve, curl"), first
     # the same page with its launch in a block still plans it, prose and all
     launching = page.replace("sgl-omni serve", "sglang serve")
@@ -198,8 +203,7 @@ def test_a_list_items_label_and_value_are_no_command(capsys):
     # command item names what it runs (another project's server)
     text = ("- GPU: NVIDIA RTX 5090\n- Base Image: someorg/other-server:dev\n"
             "- Command used: A=1 python3 -m other_server.cli serve --port 1 --model-path m\n")
-    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen3-8b"]) == 2
-    first = capsys.readouterr().err.strip().splitlines()[0]
+    first = _bad_input_line(text, capsys)
     assert first.endswith("it runs python3 -m other_server.cli"), first
 
 
@@ -208,8 +212,7 @@ def test_a_tools_run_of_python_names_the_module_it_runs(capsys):
     # by its module (not only ``uv run python``)
     text = ("CACHE=/tmp/x uv run python -m other_server.launch_server \\\n"
             "    --model-path org/m --tp-size 4 --port 1\n")
-    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen3-8b"]) == 2
-    first = capsys.readouterr().err.strip().splitlines()[0]
+    first = _bad_input_line(text, capsys)
     assert first.endswith("it runs uv run python -m other_server.launch_server"), first
 
 
@@ -236,8 +239,7 @@ def test_a_page_whose_prose_is_no_yaml_is_not_read_as_a_manifest(capsys):
             "Save this as `isvc.yaml`:\n\n```yaml\napiVersion: example.io/v1\nkind: "
             "InferenceService\nmetadata:\n  name: m\nspec:\n  runtime:\n    name: rt\n```\n\n"
             "- `runtime.name` names the runtime.\n\n```bash\nkubectl apply -f isvc.yaml\n```\n")
-    assert main(["resolve", "--gpu", "h100", page, "--model-path", "qwen3-8b"]) == 2
-    first = capsys.readouterr().err.strip().splitlines()[0]
+    first = _bad_input_line(page, capsys)
     assert first.endswith("it runs kubectl apply"), first
     # a manifest pasted on its own is still read as one
     pod = ("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: s\n    image: "
@@ -305,8 +307,7 @@ def test_a_page_running_another_packages_launch_server_is_named_by_it(capsys):
             "    --model-path org/m --attention-backend=fa\n"
             "```\n\nFor throughput add:\n\n```bash\n--chunked-prefill-size=2048\n"
             "--enable-mixed-chunk\n```\n")
-    assert main(["resolve", "--gpu", "h100", page, "--model-path", "qwen3-8b"]) == 2
-    first = capsys.readouterr().err.strip().splitlines()[0]
+    first = _bad_input_line(page, capsys)
     assert "it runs python3 -m other_pkg.launch_server" in first, first
     # bare flags with no other server around them are still the launch's
     assert unpaste(["Flags:\n--model-path m\n--tp 2\n"])[0] == ["--model-path", "m", "--tp", "2"]
@@ -319,8 +320,7 @@ def test_a_sentence_naming_the_launcher_in_inline_code_is_no_launch(capsys):
     page = ("Enable it and use `sglang generate` or `sglang serve` :\n\n```bash\n"
             "X_ENABLED=true \\\nsglang generate --model-path org/m --prompt \"a b\"\n```\n"
             "\nA config:\n\n```yaml\nexclude_layers:\n  - \"embedder\"\n```\n")
-    assert main(["resolve", "--gpu", "h100", page, "--model-path", "qwen3-8b"]) == 2
-    first = capsys.readouterr().err.strip().splitlines()[0]
+    first = _bad_input_line(page, capsys)
     assert first.endswith("it runs sglang generate"), first
     # a launch in inline code is still one
     assert unpaste(["I ran `python -m sglang.launch_server --model-path m --tp 2` and"])[0] \
@@ -332,5 +332,4 @@ def test_a_placeholder_written_with_spaces_is_named_whole(capsys):
     # the page means flags to fill in, named as written (not as ``option>``)
     text = ("python -m sglang.launch_server --enable-trace --otlp-traces-endpoint h:4317 "
             "<other option>")
-    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen3-8b"]) == 2
-    assert "got '<other option>'" in capsys.readouterr().err
+    assert "got '<other option>'" in _bad_input_line(text, capsys)
