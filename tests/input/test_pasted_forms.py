@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import unpaste
+from launchplan.input.pasted import launch_count, unpaste
 
 #: (field, flag, values): the values as a command line writes them (switches: True)
 CHOICES: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
@@ -175,3 +175,161 @@ def test_an_srt_slurm_recipe_is_read_as_the_workers_srtctl_starts():
     # with Dynamo's frontend (srtctl's own) the workers run dynamo.sglang, no SGLang launcher
     dynamo = SRT_RECIPE.replace("frontend: {type: sglang}", "frontend: {type: dynamo}")
     assert launch_count([dynamo]) == 0
+
+
+def _bad_input_line(text: str, capsys: pytest.CaptureFixture[str]) -> str:
+    """The first stderr line of ``resolve`` on ``text`` (bundled model given), bad input."""
+    assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen3-8b"]) == 2
+    return capsys.readouterr().err.strip().splitlines()[0]
+
+
+def test_a_page_that_starts_no_launch_is_named_by_what_its_code_blocks_run(capsys):
+    # another server's cookbook page: prose, a diagram block, then shell blocks; the
+    # error names the programs of its code blocks, not its sentences' first words
+    page = ("# Some-ASR\n\nSome-ASR is an end-to-end speech model. Omni serves it through\n"
+            "an OpenAI-compatible endpoint.\n\n```text\nwaveform (24 kHz)\n  -> encoder\n```\n\n"
+            "Install, then download:\n\n```bash\nhf download org/Some-ASR\n```\n\n"
+            "```bash\nsgl-omni serve \\\n  --model-path org/Some-ASR \\\n  --port 8000\n```\n\n"
+            "Then:\n\n```bash\ncurl -X POST http://localhost:8000/v1/x -F a=b\n```\n")
+    first = _bad_input_line(page, capsys)
+    assert first.endswith("it runs hf download, sgl-omni serve, curl"), first
+    # the same page with its launch in a block still plans it, prose and all
+    launching = page.replace("sgl-omni serve", "sglang serve")
+    assert unpaste([launching])[0] == ["--model-path", "org/Some-ASR", "--port", "8000"]
+
+
+def test_a_list_items_label_and_value_are_no_command(capsys):
+    # an issue's environment list: ``Base Image: IMAGE`` is a label and its value; the
+    # command item names what it runs (another project's server)
+    text = ("- GPU: NVIDIA RTX 5090\n- Base Image: someorg/other-server:dev\n"
+            "- Command used: A=1 python3 -m other_server.cli serve --port 1 --model-path m\n")
+    first = _bad_input_line(text, capsys)
+    assert first.endswith("it runs python3 -m other_server.cli"), first
+
+
+def test_a_tools_run_of_python_names_the_module_it_runs(capsys):
+    # ``uv run python -m other_server.launch_server ...``: another project's server, named
+    # by its module (not only ``uv run python``)
+    text = ("CACHE=/tmp/x uv run python -m other_server.launch_server \\\n"
+            "    --model-path org/m --tp-size 4 --port 1\n")
+    first = _bad_input_line(text, capsys)
+    assert first.endswith("it runs uv run python -m other_server.launch_server"), first
+
+
+@pytest.mark.parametrize("prompt", ["(venv) root@box /h/u/# ", "[root@gpu01 ~]# ",
+                                    "user@box ~/work$ ", "root@box:/srv# "])
+def test_a_prompt_that_shows_user_at_host_then_a_directory_is_no_command(prompt):
+    # fish, zsh and Red Hat's bash show ``user@host dir`` (a space, not a colon) before the
+    # ``#`` or ``$``: the export after it is still the launch's environment
+    text = (f"{prompt}export CUDA_VISIBLE_DEVICES=0,1\n\n"
+            "        python -m sglang.launch_server \\\n          --model-path m --tp-size 2\n")
+    assert unpaste([text]) == (["--model-path", "m", "--tp-size", "2"],
+                               ["CUDA_VISIBLE_DEVICES=0,1"])
+    # a comment line is still a comment, not a prompt
+    commented = "# export A=1\npython -m sglang.launch_server --model-path m\n"
+    assert unpaste([commented]) == (["--model-path", "m"], [])
+
+
+def test_a_page_whose_prose_is_no_yaml_is_not_read_as_a_manifest(capsys):
+    # a docs page: prose naming the SGLang image, a YAML block of a custom resource that
+    # names its runtime (no container of its own), and shell blocks applying it; its
+    # ``spec:`` line made the whole page a manifest that then failed to load
+    page = ("## Create the runtime\n\nThe runtime runs SGLang from `lmsysorg/sglang:v1`. Apply "
+            "it:\n\n```bash\nkubectl apply -f https://example.com/rt.yaml\n```\n\n"
+            "Save this as `isvc.yaml`:\n\n```yaml\napiVersion: example.io/v1\nkind: "
+            "InferenceService\nmetadata:\n  name: m\nspec:\n  runtime:\n    name: rt\n```\n\n"
+            "- `runtime.name` names the runtime.\n\n```bash\nkubectl apply -f isvc.yaml\n```\n")
+    first = _bad_input_line(page, capsys)
+    assert first.endswith("it runs kubectl apply"), first
+    # a manifest pasted on its own is still read as one
+    pod = ("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: s\n    image: "
+           "lmsysorg/sglang\n    command: [python3, -m, sglang.launch_server]\n"
+           "    args: [--model-path, m, --tp, '2']\n")
+    assert unpaste([pod]) == (["--model-path", "m", "--tp", "2"], [])
+
+
+def test_a_page_showing_python_without_its_fences_is_read_for_its_engine_call():
+    # a rendered page: a heading and a sentence between the statements, a loop body that
+    # lost its indent; the engine call still stands on its own
+    page = ("Quick Start\nSGLang is a fast serving framework.\nimport sglang as sgl\n"
+            "llm = sgl.Engine(model_path=\"org/m\",\ntp_size=2)\n"
+            "outputs = llm.generate([\"Hi\"], {\"temperature\": 0})\n"
+            "for output in outputs:\nprint(output[\"text\"])\n")
+    assert unpaste([page]) == (["--model-path", "org/m", "--tp-size", "2"], [])
+
+
+def _lws_block(role: str) -> str:
+    return ("```yaml\napiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+            f"metadata:\n  name: {role}\nspec:\n  leaderWorkerTemplate:\n    size: 2\n"
+            "    leaderTemplate:\n      spec:\n        containers:\n        - command:\n"
+            "          - python3\n          - -m\n          - sglang.launch_server\n"
+            "          - --model-path\n          - m\n          - --disaggregation-mode\n"
+            f"          - {role}\n          - --nnodes\n          - $(LWS_GROUP_SIZE)\n"
+            "          - --node-rank\n          - $(LWS_WORKER_INDEX)\n```\n")
+
+
+def test_a_page_of_several_launching_manifests_reads_them_as_one_manifest():
+    # a docs page: a prefill and a decode LeaderWorkerSet, each in its own YAML block,
+    # then shell blocks applying them, a Service, and the output of ``kubectl get po``;
+    # read whole, the page was no YAML ("expected YAML or a JSON array")
+    page = ("# PD on LWS\n\n### Prefill\n\n" + _lws_block("prefill") + "\n### Decode\n\n"
+            + _lws_block("decode") + "\nApply them:\n\n```bash\nkubectl apply -f p.yaml\n```\n\n"
+            "```yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: lb\n```\n\n"
+            "```bash\n[root@host]# kubectl get po\nprefill-0   1/1   Running\n```\n")
+    assert launch_count([page]) == 2
+    for at, role in enumerate(("prefill", "decode"), start=1):
+        assert unpaste([page], launch=at) == (
+            ["--model-path", "m", "--disaggregation-mode", role, "--nnodes", "2",
+             "--node-rank", "0"], [])
+
+
+def test_a_role_based_group_role_run_as_a_leader_worker_set_sets_its_variables():
+    # RoleBasedGroup's LeaderWorkerSet workload: the role's ``leaderWorkerSet`` size is the
+    # group's, its ``patchLeaderTemplate`` the leader's pod (index 0); a worker's index is
+    # its own (left as written)
+    text = ("apiVersion: workloads.x-k8s.io/v1alpha1\nkind: RoleBasedGroup\nspec:\n  roles:\n"
+            "  - name: decode\n    workload:\n      kind: LeaderWorkerSet\n"
+            "    leaderWorkerSet:\n      size: 3\n      patchLeaderTemplate:\n        spec:\n"
+            "          containers:\n          - command: [python3, -m, sglang.launch_server,"
+            " --model-path, m, --nnodes, $(LWS_GROUP_SIZE), --node-rank, $(LWS_WORKER_INDEX)]\n"
+            "      patchWorkerTemplate:\n        spec:\n          containers:\n"
+            "          - command: [python3, -m, sglang.launch_server, --model-path, m,"
+            " --nnodes, $(LWS_GROUP_SIZE), --node-rank, $(LWS_WORKER_INDEX)]\n")
+    assert unpaste([text]) == (["--model-path", "m", "--nnodes", "3", "--node-rank", "0"], [])
+    assert unpaste([text], launch=2)[0][-1] == "$(LWS_WORKER_INDEX)"
+
+
+def test_a_page_running_another_packages_launch_server_is_named_by_it(capsys):
+    # a page for another package's server: its options on lines of their own in one block
+    # are that server's, not bare SGLang flags to plan
+    page = ("# TPU\n\nInstall:\n\n```bash\npip install other-pkg\n```\n\n```bash\n"
+            "python3 -u -m other_pkg.launch_server \\\n"
+            "    --model-path org/m --attention-backend=fa\n"
+            "```\n\nFor throughput add:\n\n```bash\n--chunked-prefill-size=2048\n"
+            "--enable-mixed-chunk\n```\n")
+    first = _bad_input_line(page, capsys)
+    assert "it runs python3 -m other_pkg.launch_server" in first, first
+    # bare flags with no other server around them are still the launch's
+    assert unpaste(["Flags:\n--model-path m\n--tp 2\n"])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+def test_a_sentence_naming_the_launcher_in_inline_code_is_no_launch(capsys):
+    # "use `sglang generate` or `sglang serve`:" names the commands; the page's blocks run
+    # `sglang generate` only (no server), which is what it is named by (a YAML config's
+    # list items are no programs)
+    page = ("Enable it and use `sglang generate` or `sglang serve` :\n\n```bash\n"
+            "X_ENABLED=true \\\nsglang generate --model-path org/m --prompt \"a b\"\n```\n"
+            "\nA config:\n\n```yaml\nexclude_layers:\n  - \"embedder\"\n```\n")
+    first = _bad_input_line(page, capsys)
+    assert first.endswith("it runs sglang generate"), first
+    # a launch in inline code is still one
+    assert unpaste(["I ran `python -m sglang.launch_server --model-path m --tp 2` and"])[0] \
+        == ["--model-path", "m", "--tp", "2"]
+
+
+def test_a_placeholder_written_with_spaces_is_named_whole(capsys):
+    # ``<other option>``: the shell reads ``<other`` as a redirection and stops at ``>``;
+    # the page means flags to fill in, named as written (not as ``option>``)
+    text = ("python -m sglang.launch_server --enable-trace --otlp-traces-endpoint h:4317 "
+            "<other option>")
+    assert "got '<other option>'" in _bad_input_line(text, capsys)

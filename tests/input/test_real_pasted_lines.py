@@ -63,7 +63,9 @@ def test_the_set_is_real_and_varied():
              "modelCommand: custom": 0, "disaggregation.mini_lb": 0,
              'exec = ["-m"': 0, "<code>python": 0, "' -- \\\n": 0,
              "--entrypoint /work/": 0, "$CTR run ": 0, "${EXTRA_ARGS:-}": 0,
-             "\n|\n||\n": 0, "  sglang_config:\n": 0, "--model-impl atom": 0}
+             "\n|\n||\n": 0, "  sglang_config:\n": 0, "--model-impl atom": 0,
+             "sgl-omni serve": 0, "kind: InferenceService": 0, "/h/u/# export": 0,
+             "uv run python -m sgl_jax": 0}
     for e in LINES:
         for kind in kinds:
             kinds[kind] += kind in e["text"]

@@ -267,10 +267,10 @@ def _manifest_gpus(tokens: Sequence[str], launch: int | None) -> int | None:
     --gpus N`` gives its container (``--gpu-count`` unless given): a pod that asks for four
     sees four, however many the node has. Of several launching containers, the
     ``launch``-th's (the first by default)."""
-    from launchplan.input.pasted import cleaned, is_manifest, runner_gpus
+    from launchplan.input.pasted import cleaned, pasted_manifest, runner_gpus
 
-    for token in map(cleaned, tokens):
-        if is_manifest(token):
+    for raw, token in zip(tokens, map(cleaned, tokens)):
+        if pasted_manifest(raw, token):
             from launchplan.input.manifest import gpus_requested
 
             return gpus_requested(token, launch)

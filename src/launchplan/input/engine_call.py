@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import warnings
 from typing import Any
 
 from launchplan.errors import InputError
@@ -99,8 +100,42 @@ def _tree(text: str) -> ast.Module:
                 return quiet_parse(script)
             except SyntaxError:
                 pass
+        salvaged = _statements(_dedented(text))
+        if salvaged is not None:
+            return salvaged
         raise InputError("the pasted Python", "a script holding sgl.Engine(...)",
                          f"{exc.msg} (line {exc.lineno})") from None
+
+
+def _statements(text: str) -> ast.Module | None:
+    """The Python statements of ``text`` that stand on their own, when the whole is no
+    program: a page that shows code without its fences (its headings and sentences on lines
+    between the statements, a loop body that lost its indent). Each line that starts no
+    statement which compiles, alone or with the lines after it that it opens, is left out.
+    None unless what is left calls an engine."""
+    import codeop
+
+    kept: list[str] = []
+    pending: list[str] = []
+    for line in text.split("\n"):
+        pending.append(line)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compiled = codeop.compile_command("\n".join(pending) + "\n", symbol="exec")
+        except (SyntaxError, ValueError, OverflowError):
+            pending = []  # prose, or a statement cut off: no part of the program
+            continue
+        if compiled is not None:
+            kept.extend(pending)
+            pending = []
+    try:
+        tree = quiet_parse("\n".join(kept))
+    except SyntaxError:
+        return None
+    return tree if any(isinstance(node, ast.Call) and (_is_engine(node.func)
+                                                       or _is_runtime(node.func))
+                       for node in ast.walk(tree)) else None
 
 
 def _inline_script(text: str) -> str | None:

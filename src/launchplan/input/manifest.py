@@ -14,11 +14,13 @@ words from the launcher on, and the environment the manifest gives it.
 Kubernetes expands ``$(NAME)`` in ``command``/``args`` from the container's own ``env``
 entries with literal values; that is done here too, with the variables a LeaderWorkerSet
 sets that its manifest fixes (``LWS_GROUP_SIZE``; ``LWS_WORKER_INDEX`` 0 in the leader's
-template), and their RoleBasedGroup spellings for a ``leaderWorkerPattern`` role
-(``RBG_LWP_GROUP_SIZE``; ``RBG_LWP_WORKER_INDEX`` 0, the leader's). A reference the
-manifest cannot resolve (a worker's index, a ``valueFrom`` secret) stays as written, so the
-flag that holds it is reported with the text it got. The GPUs the launching container
-requests are read too (``gpus_requested``): the container sees those, not the node's.
+template; a RoleBasedGroup role run as a LeaderWorkerSet, its ``leaderWorkerSet`` size and
+``patchLeaderTemplate``, sets them alike), and their RoleBasedGroup spellings for a
+``leaderWorkerPattern`` role (``RBG_LWP_GROUP_SIZE``; ``RBG_LWP_WORKER_INDEX`` 0, the
+leader's). A reference the manifest cannot resolve (a worker's index, a ``valueFrom``
+secret) stays as written, so the flag that holds it is reported with the text it got. The
+GPUs the launching container requests are read too (``gpus_requested``): the container
+sees those, not the node's.
 """
 
 from __future__ import annotations
@@ -271,10 +273,13 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
             yield words, _env_of(node, words, implicit), node
             # its command lists are its own, not exec forms of their own
             seen.update(id(node.get(key)) for key in _WORD_KEYS if key in node)
-        group = node.get("leaderWorkerTemplate")
-        if isinstance(group, dict) and isinstance(group.get("size"), int):
-            # LeaderWorkerSet sets the group's size in every pod, index 0 in the leader's
-            implicit = {**implicit, "LWS_GROUP_SIZE": str(group["size"])}
+        for group_key in ("leaderWorkerTemplate", "leaderWorkerSet"):
+            group = node.get(group_key)
+            if isinstance(group, dict) and isinstance(group.get("size"), int):
+                # LeaderWorkerSet sets the group's size in every pod, index 0 in the
+                # leader's (a RoleBasedGroup role whose workload is one: its
+                # ``leaderWorkerSet`` mapping, the leader's ``patchLeaderTemplate``)
+                implicit = {**implicit, "LWS_GROUP_SIZE": str(group["size"])}
         pattern = node.get("leaderWorkerPattern")
         if isinstance(pattern, dict) and isinstance(pattern.get("size"), int):
             # a RoleBasedGroup's leader-worker role sets the same two in each pod; its
@@ -290,7 +295,7 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
                 # which Compose itself never runs
                 continue
             if isinstance(value, (dict, list)):
-                inner = {**implicit, "LWS_WORKER_INDEX": "0"} if key == "leaderTemplate" \
+                inner = {**implicit, "LWS_WORKER_INDEX": "0"} if key in _LEADER_KEYS \
                     and "LWS_GROUP_SIZE" in implicit else implicit
                 if key == "workerTemplatePatch":  # a worker's own words: not index 0
                     inner = {k: v for k, v in inner.items() if k != "RBG_LWP_WORKER_INDEX"}
@@ -303,6 +308,8 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
             yield from _containers(item, implicit, seen, outer)
 
 
+#: Keys that hold a LeaderWorkerSet's leader pod (a RoleBasedGroup role's patch of it too).
+_LEADER_KEYS = ("leaderTemplate", "patchLeaderTemplate")
 #: Keys of a CI workflow or job whose ``env`` mapping every step under it inherits (GitHub
 #: Actions: the workflow's ``jobs``, a job's ``steps``).
 _CI_SCOPES = ("jobs", "steps")

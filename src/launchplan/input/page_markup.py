@@ -187,13 +187,55 @@ def _fenced_only(lines: list[str]) -> list[str]:
             enumerate(zip(fenced, lines))]
 
 
+#: A code block's info string that marks it as no command: a diagram, sample output, a
+#: data file (a YAML or JSON config: its list items are values, not programs; a manifest
+#: that launches is read as one before any naming).
+_NOT_CODE = frozenset({"text", "txt", "plain", "plaintext", "mermaid", "output", "log",
+                       "yaml", "yml", "json", "toml"})
+
+
+def code_blocks(text: str) -> str | None:
+    """``text`` with everything but its code blocks blanked (prose, fence lines, and the
+    blocks marked as text or a diagram), or None when it has no other code block: what a
+    page runs, for naming it when none of it starts a launch (its sentences are no
+    commands)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    out = [""] * len(lines)
+    inside = marked = found = False
+    for at, line in enumerate(lines):
+        if _FENCE.match(line):
+            inside = not inside
+            marked = line.strip().lstrip("`~").split(" ")[0].lower() in _NOT_CODE
+        elif inside and not marked:
+            out[at] = line
+            found = found or bool(line.strip())
+    return "\n".join(out) if found else None
+
+
+def prose_around_blocks(text: str) -> bool:
+    """Whether ``text`` is a page with code blocks, none of which starts a launch, and
+    prose outside them: no part of it is a manifest's, so such a page is read for what its
+    blocks run, not loaded whole as YAML."""
+    inside = False
+    prose = launching = False
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if _FENCE.match(line):
+            inside = not inside
+        elif inside:
+            launching = launching or bool(_LAUNCHER.search(line))
+        elif line.strip():
+            prose = True
+    return prose and not launching
+
+
 def _lone_manifest_block(lines: list[str]) -> str | None:
-    """The one code block of a page that starts the launch, when it is a manifest or a
+    """The code blocks of a page that start its launches, when each is a manifest or a
     JSON configuration (a ```` ```json ```` ``launch.json``, a ```` ```yaml ```` pod or a
-    chart's ``containers:`` values) and no
-    other block starts one: the page's shell blocks beside it (an install, a tunnel) are
-    other steps, not lines of that file. None otherwise (a script split over blocks, its
-    variables set in one and the launch in another, is read whole)."""
+    chart's ``containers:`` values): the page's other blocks (an install, a tunnel, a
+    ``kubectl apply``, a Service, the output it shows) are other steps, not lines of those
+    files. Several such blocks (a prefill and a decode LeaderWorkerSet, each in its own
+    block) are read as the documents of one manifest. None otherwise (a script split over
+    blocks, its variables set in one and the launch in another, is read whole)."""
     import textwrap
 
     from launchplan.input.manifest import looks_like_manifest
@@ -209,14 +251,20 @@ def _lone_manifest_block(lines: list[str]) -> str | None:
         if inside:
             blocks[-1].append(line)
     launching = [b for b in blocks if any(_LAUNCHER.search(line) for line in b)]
-    if len(blocks) < 2 or len(launching) != 1:
+    if len(blocks) < 2 or not launching:
         return None
-    body = textwrap.dedent("\n".join(launching[0])).strip()
-    # a YAML document's first key (a whole object's ``apiVersion:``, or a chart values
-    # file's ``containers:`` list), not a shell line (``NAME=value``, ``docker run``)
-    if not body.startswith(("{", "[")) and not re.match(r"^[A-Za-z_][\w.-]*:(?:\s|$)", body):
-        return None
-    return body if looks_like_manifest(body) else None
+    bodies = [textwrap.dedent("\n".join(block)).strip() for block in launching]
+    for body in bodies:
+        # a YAML document's first key (a whole object's ``apiVersion:``, or a chart values
+        # file's ``containers:`` list), not a shell line (``NAME=value``, ``docker run``)
+        if not body.startswith(("{", "[")) and not re.match(r"^[A-Za-z_][\w.-]*:(?:\s|$)",
+                                                            body):
+            return None
+        if not looks_like_manifest(body):
+            return None
+    if len(bodies) > 1 and any(body.startswith(("{", "[")) for body in bodies):
+        return None  # JSON texts are no YAML documents to put one after another
+    return "\n---\n".join(bodies)
 
 
 #: One item of a notebook cell's ``source`` list as its file holds it: a JSON string, then

@@ -66,6 +66,52 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
     return False
 
 
+def _named_by_code_blocks(token: str, error: InputError) -> InputError:
+    """``error`` about a pasted page that starts no launch, naming what the page's code
+    blocks run (``hf download``, ``sgl-omni serve``, ``curl``) rather than the first words
+    of its sentences, which the shell would take for commands too; any other error, or a
+    text without code blocks, as it is."""
+    if error.subject != "the pasted text" or "```" not in token and "~~~" not in token:
+        return error
+    from launchplan.input.page_markup import code_blocks
+
+    blocks = code_blocks(token)
+    if blocks is None:
+        return error
+    try:
+        _expanded([cleaned(blocks)])
+    except InputError as named:
+        return named if named.subject == error.subject else error
+    return error
+
+
+def pasted_manifest(token: str, cleaned_text: str) -> bool:
+    """Whether the pasted ``token`` (``cleaned_text`` once its markup is off) is a manifest
+    or exec-form array to read as one, not a page with prose around its blocks."""
+    return is_manifest(cleaned_text) and not _prose_page(token, cleaned_text)
+
+
+def _prose_page(token: str, cleaned_text: str) -> bool:
+    """Whether ``token`` is a web page (code fences around its blocks, none of which
+    starts a launch, and prose between them) that no YAML parser reads whole: its prose is
+    no part of a manifest, so a line of it that looks like a key (``spec:``) does not make
+    the page one. It is read as a page (its code blocks), not as a manifest that fails to
+    load. A fenced manifest that launches and fails to load is still reported as one."""
+    if "```" not in token and "~~~" not in token:
+        return False
+    from launchplan.input.page_markup import prose_around_blocks
+
+    if not prose_around_blocks(token):
+        return False
+    import yaml
+
+    try:
+        list(yaml.load_all(cleaned_text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    except Exception:  # yaml.YAMLError, or a value YAML cannot build
+        return True
+    return False
+
+
 def _a_value(previous: str) -> bool:
     """Whether the word after ``previous`` is its value (``previous`` a flag reading one)."""
     if not previous.startswith("--") or "=" in previous:
@@ -104,7 +150,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             flags, assigned = engine_launch(token, launch)
             words.extend(flags)
             env.extend(assigned)
-        elif is_manifest(token):
+        elif pasted_manifest(tokens[at], token):
             from launchplan.input.manifest import launch_in
 
             found, assigned = launch_in(token, launch)  # a container spec, an exec form
@@ -131,7 +177,10 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
                              "where they set none)")
         else:
             _refuse_plain_yaml(token)
-            words.extend(_expanded([token], launch, notes))
+            try:
+                words.extend(_expanded([token], launch, notes))
+            except InputError as exc:
+                raise _named_by_code_blocks(tokens[at], exc) from None
             words = _with_pasted_config(words, token, notes)
     argv: list[str] = []
     i = 0
@@ -285,10 +334,10 @@ def launch_count(tokens: Sequence[str]) -> int:
     """How many launcher commands a pasted shell text holds (a node-per-command script, a
     prefill and a decode server, workers started with ``&``): one of them is planned."""
     count = 0
-    for token in map(cleaned, tokens):
+    for raw, token in zip(tokens, map(cleaned, tokens)):
         if not ("\n" in token or (" " in token and _wordy(token))):
             continue
-        if is_manifest(token):
+        if pasted_manifest(raw, token):
             from launchplan.input.manifest import launch_total
 
             count += launch_total(token)
@@ -609,8 +658,9 @@ def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
     """The GPUs the container around a pasted launch is given (``docker run --gpus 2``,
     ``--gpus '"device=0,1"'``): the launch sees only those, whatever the host holds. None
     for ``--gpus all``, no such option, or no container."""
-    for token in map(cleaned, tokens):
-        if not ("\n" in token or (" " in token and _wordy(token))) or is_manifest(token):
+    for raw, token in zip(tokens, map(cleaned, tokens)):
+        if not ("\n" in token or (" " in token and _wordy(token))) \
+                or pasted_manifest(raw, token):
             continue
         try:
             segments = _image_launches(_segments(_shell_words(token)))
@@ -795,11 +845,26 @@ def _inline_code(text: str) -> str:
                 words = shell_vars.shell_split(code)
             except ValueError:
                 continue
+            if launches_sglang(words) and _launcher_named(words):
+                # a sentence naming the command ("start a server with `sglang serve`"):
+                # no launch, so the span goes with the prose
+                lines[at] = lines[at].replace(match.group(0), "")
+                continue
             if launches_sglang(words) or (
                     len(words) > 2 and _is_runner(words[0])):
                 lines[at] = code
                 break
     return "\n".join(lines)
+
+
+def _launcher_named(words: list[str]) -> bool:
+    """Whether ``words`` (an inline-code span's) are the launcher alone, with no flag or
+    model after it: a page's sentence names the command (`` `sglang serve` ``) there."""
+    for at in range(len(words)):
+        end = _prefix_end(words, at)
+        if end is not None:
+            return end == len(words)
+    return False
 
 
 #: An HTML code element with no markup inside (``<code>python3 -m ...</code>``).
@@ -959,10 +1024,11 @@ def _live_backslash(line: str) -> bool:
 
 
 #: A shell prompt at the start of a line: optional ``(env)`` names, an optional
-#: ``user@host:dir``, then ``$`` or ``%`` (``#`` only after a user@host, since a bare ``#``
+#: ``user@host:dir`` (or ``user@host dir``, ``[user@host dir]``, as fish, zsh and Red Hat's
+#: bash show it), then ``$`` or ``%`` (``#`` only after a user@host, since a bare ``#``
 #: starts a comment).
-_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]"
-                     r"|[$%])\s+")
+_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:\[?[\w.-]+@[\w.-]+"
+                     r"(?::[^\s$#%]*|[ \t]+[~/][^\s$#%\]]*)?\]?\s*[$#%]|[$%])\s+")
 
 
 def _logical_lines(text: str) -> list[str]:
@@ -1141,7 +1207,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
             exported = []
     out: list[str] = list(exported)
     skip = False
-    for word in chosen:
+    for word in _spaced_placeholders(chosen):
         if skip:
             skip = False
         elif _REDIRECT.match(word):
@@ -1161,6 +1227,34 @@ def _launch_segment(words: list[str], launch: int | None = None,
     return out
 
 
+#: The words of a placeholder a page wrote with spaces inside (``<other option>``): its
+#: first word opens the bracket, its last closes it.
+_PLACEHOLDER_OPEN = re.compile(r"^<[A-Za-z_][\w.-]*$")
+_PLACEHOLDER_WORD = re.compile(r"^[\w.-]+$")
+_PLACEHOLDER_CLOSE = re.compile(r"^[\w.-]+>$")
+
+
+def _spaced_placeholders(words: list[str]) -> list[str]:
+    """``words`` with a placeholder written with spaces inside (``... <other option>``,
+    ``<your model path>``) kept as one word: the shell would read its first word as a
+    redirection from a file and stop at the ``>`` before the line's end; the text means a
+    value or flags to fill in, which is reported as such, not as the half left after the
+    redirection (``option>``)."""
+    out: list[str] = []
+    at = 0
+    while at < len(words):
+        if _PLACEHOLDER_OPEN.match(words[at]):
+            end = next((k for k in range(at + 1, min(at + 6, len(words)))
+                        if not _PLACEHOLDER_WORD.match(words[k])), None)
+            if end is not None and _PLACEHOLDER_CLOSE.match(words[end]):
+                out.append(" ".join(words[at:end + 1]))
+                at = end + 1
+                continue
+        out.append(words[at])
+        at += 1
+    return out
+
+
 #: Shell builtins that set up a session rather than run a program.
 _SETUP = frozenset({"export", "unset", "source", ".", "cd", "set", "local", "declare",
                     "readonly", "module", "ulimit", "mkdir"})
@@ -1170,6 +1264,10 @@ _FLAG_WORD = re.compile(r"^--?[A-Za-z]")
 _PROGRAM = re.compile(r"^[\w.~/+-]+$")
 #: A conda or venv name a prompt shows before it (``(base)``).
 _ENV_PROMPT = re.compile(r"^\([\w.-]+\)$")
+
+
+#: A word of a prose label before its colon (``Base``, ``Image:``), no program's path.
+_LABEL_WORD = re.compile(r"^[A-Za-z][A-Za-z()-]*:?$")
 
 
 #: Tools whose ``run`` starts a program of the project's (``uv run x.py``): the error names
@@ -1201,6 +1299,16 @@ _ROUTERS = ("sglang_router.launch_router", "sglang.srt.disaggregation.mini_lb",
             "sglang.srt.disaggregation.launch_lb")
 
 
+def _other_server(program: str) -> bool:
+    """Whether ``program`` (as ``_require_flags`` names it) is another package's
+    ``launch_server`` module (SGLang-JAX's ``python3 -m sgl_jax.launch_server``): a page
+    that runs one shows that server's options on lines of their own too, which are no
+    SGLang launch's."""
+    words = program.split()
+    module = words[words.index("-m") + 1] if "-m" in words[:-1] else ""
+    return module.endswith(".launch_server")
+
+
 def _require_flags(segments: list[list[str]]) -> None:
     """Refuse a pasted text that starts no SGLang launch when none of its commands is bare
     flags either (which are read as the launch's): it runs other programs only (another
@@ -1208,6 +1316,7 @@ def _require_flags(segments: list[list[str]]) -> None:
     The error names what it runs, so the reader sees what was pasted instead."""
     programs: list[str] = []
     commands = 0
+    bare_flags = False
     for seg in segments:
         words = [w.strip("`") for w in seg if not _ASSIGNMENT.match(w)
                  and w not in _COMPOUND_WORDS and w not in _WRAPPERS
@@ -1219,10 +1328,13 @@ def _require_flags(segments: list[list[str]]) -> None:
                 _PYTHON.match(words[label + 1]) or _is_runner(words[label + 1])
                 or words[label + 1].rsplit("/", 1)[-1] in _OTHER_SERVERS):
             words = words[label + 1:]  # ``start command: python3 -m ...``: its program
+        elif label and all(_LABEL_WORD.match(w) for w in words[:label + 1]):
+            continue  # a list item's ``Base Image: IMAGE``: a label and its value
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
         if _FLAG_WORD.match(words[0]):
-            return  # flags on a line of their own: the launch's, as given
+            bare_flags = True  # flags on a line of their own: the launch's, as given
+            continue
         commands += 1
         if not _PROGRAM.match(words[0]) or words[0].startswith("-"):
             continue  # prose or YAML (``name: x``): no program to name
@@ -1236,9 +1348,17 @@ def _require_flags(segments: list[list[str]]) -> None:
             if words[1] == "run" and program.split()[0] in _RUN_TOOLS:
                 run = _run_target(words[2:])  # ``uv run runpod/create_pod.py``: its script
                 program += f" {run}" if run else ""
+                if run and _PYTHON.match(run):  # ``uv run python -m other.server``: its module
+                    after = words[words.index(run) + 1:]
+                    if len(after) > 1 and after[0] == "-m":
+                        program += f" -m {after[1]}"
         if program not in programs:
             programs.append(program)
+    if bare_flags and not any(_other_server(p) for p in programs):
+        return
     if commands:
+        # another engine's server first: what the text is about, before its set-up steps
+        programs.sort(key=lambda p: not _other_server(p))
         shown = ", ".join(programs[:3]) + (", …" if len(programs) > 3 else "")
         expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
                     "or a manifest or script that starts one)")

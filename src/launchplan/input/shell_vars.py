@@ -314,6 +314,8 @@ _PLACEHOLDER = re.compile(r"^(?:<[^<>\s]+>|\{[A-Za-z_][\w./ -]*\})$")
 #: A placeholder within a word (``<D_node_ip>:<D_dist_port>``, ``<ip>:5000``): quoted, as the
 #: shell kept it; no redirection is written ``<name>`` with its closing bracket.
 _PLACEHOLDER_IN = re.compile(r"<[A-Za-z_][^<>\s]*>")
+#: A placeholder written with spaces inside (``<your model path>``), kept as one word.
+_SPACED_PLACEHOLDER = re.compile(r"^<[A-Za-z_][\w.-]*(?: [\w.-]+)+>$")
 #: A value a page spells as the reader's own (``YOUR_MODEL_PATH``, ``your-model-path``):
 #: no checkpoint is named so.
 _YOURS = re.compile(r"^(?:YOUR_[A-Z0-9_]+|your[-_][a-z0-9_-]+)$")
@@ -327,7 +329,7 @@ def placeholder(value: str) -> bool:
     ``your-model-path`` are the reader's value to give too."""
     parts = [value, *value.split("/")] if "/" in value else [value]
     return any(_PLACEHOLDER.match(part) or _YOURS.match(part) for part in parts) \
-        or _PLACEHOLDER_IN.search(value) is not None
+        or _PLACEHOLDER_IN.search(value) is not None or _SPACED_PLACEHOLDER.match(value) is not None
 
 
 #: The hint a value that is a placeholder gets.

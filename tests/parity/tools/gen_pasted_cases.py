@@ -20,6 +20,10 @@ a flag 0.5.23 no longer has, stays: SGLang's parser must refuse it too):
   folders hold the config alone, so transformers could not import the code (``gen_wild5_cases``
   never draws the flag for such configs, for the same reason; SGLang or transformers knows each
   of these architectures without it);
+  a speculative draft's path (``--speculative-draft-model-path``) named as the folder
+  launchplan planned the draft with, as the model's is (a Hub-cache snapshot on the poster's
+  machine is the bundled or shipped config of that id; the oracle opens the draft's
+  ``config.json``);
   and ``--disaggregation-ib-device``, whose InfiniBand device names are the poster's host's:
   SGLang checks them against ``/sys/class/infiniband`` while resolving a Mooncake PD launch,
   and this CPU machine has none (no other suite sets the flag; launchplan cannot know a host's
@@ -67,6 +71,7 @@ OUT = PARITY / "data" / "pasted-cases.json"
 #: the recorded exits whose texts launchplan reads through to a plan or a refusal
 PLANNED = (0, 3)
 MODEL_FLAGS = FIELDS["model_path"].flags
+DRAFT_FLAGS = FIELDS["speculative_draft_model_path"].flags
 #: every flag spelling of the release the suite is recorded against
 SPELLINGS = frozenset(flags_of())
 #: host facts the oracle's machine cannot stand for (see the docstring): flag -> takes a value
@@ -123,10 +128,17 @@ def for_oracle(argv: list[str], model: str) -> list[str]:
         dropped["--trust-remote-code"] = False
     out, at = [], 0
     while at < len(argv):
-        name, eq, _ = argv[at].partition("=")
+        name, eq, value = argv[at].partition("=")
         name = spelled(name)
         if name in dropped:
             at += 2 if dropped[name] and not eq else 1
+            continue
+        if name in DRAFT_FLAGS and (eq or at + 1 < len(argv)):
+            given = value if eq else argv[at + 1]
+            draft = oracle_model(given) or given  # the folder launchplan planned it with
+            out.extend([f"{argv[at].partition('=')[0]}={draft}"] if eq
+                       else [argv[at], draft])
+            at += 1 if eq else 2
             continue
         out.append(argv[at])
         at += 1
