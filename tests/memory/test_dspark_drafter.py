@@ -57,3 +57,19 @@ def test_a_dspark_launch_loads_three_stages_where_an_mtp_launch_loads_one_layer(
     layer = mtp.draft_weights_bytes - copies
     assert 2.5 * layer < dspark.draft_weights_bytes < 3.5 * layer
     assert dspark.max_total_num_tokens < plain.max_total_num_tokens
+
+
+def test_dspark_keys_on_another_family_are_no_v4_drafter(tmp_path):
+    # only DeepSeek-V4's checkpoints store the drafter as their mtp.* stages; a Qwen3 config
+    # naming dspark_* keys keeps no such stages and holds its embedding copies as before
+    import json
+
+    config = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3",
+              "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 4,
+              "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 64,
+              "vocab_size": 1000, "max_position_embeddings": 4096,
+              "torch_dtype": "bfloat16", "dspark_target_layer_ids": [1, 2, 3]}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    model = load_model(str(tmp_path))
+    assert _layout(model).mtp == []
+    assert _own_copies(model) != []

@@ -482,7 +482,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
     if algo is not None and draft is None:
         path = v("speculative_draft_model_path")
         if path in (None, v("model_path")) and (algo in _MTP_ALGOS or (
-                algo == "DSPARK" and _layout(model).mtp and _dspark_stages(model))):
+                algo == "DSPARK" and _dspark_stages(model))):
             mtp = True
     elif draft is not None and draft.config_file == model.config_file:
         draft, mtp = None, True
@@ -1479,6 +1479,8 @@ def _eagle_kind(model: ModelFacts) -> str | None:
 def _dspark_stages(model: ModelFacts) -> bool:
     """Whether the checkpoint's draft layers are a DSpark drafter (DeepSeek-V4's DSpark
     revisions), which a DSPARK launch without a draft path loads as its draft."""
+    if model.text_model_type != "deepseek_v4":  # the only family ``layout`` builds them for
+        return False
     config = model.config if isinstance(model.config, Mapping) else {}
     return bool(config.get("dspark_target_layer_ids"))
 
