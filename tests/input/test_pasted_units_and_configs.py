@@ -151,6 +151,26 @@ def test_a_helm_values_file_is_named_as_one_not_read_as_flags(capsys):
     assert "helm template" in err and "--tp-size" not in err
 
 
+def test_values_whose_sections_sit_under_names_no_option_has_are_not_a_config(capsys):
+    # `model:` is an SGLang option, so the text first looks like a --config file's content;
+    # the section under `sglang:`, which no option is called, says it is a chart's values
+    values = ('model:\n  name: Qwen/Qwen2.5-7B-Instruct\nsglang:\n  extraArgs:\n'
+              '    - "--tp-size"\n    - "2"\n')
+    assert main(["resolve", "--gpu", "h100", values]) == 2
+    err = capsys.readouterr().err
+    assert "a YAML mapping (model, sglang)" in err and "helm template" in err
+    assert "--sglang" not in err
+
+
+def test_a_config_with_a_mapping_under_an_option_stays_a_config():
+    from launchplan.input.config_paste import pasted_config
+
+    text = 'tp-size: 2\njson-model-override-args:\n  rope_scaling: null\n'
+    flags, _ = pasted_config(text)
+    assert flags[:2] == ["--tp-size", "2"]
+    assert flags[2:] == ["--json-model-override-args", '{"rope_scaling": null}']
+
+
 def test_a_review_threads_file_line_and_reviewers_words_are_not_commands():
     # as a pull request page shows a review comment: the file and line, the diff, then
     # the reviewer's words; only the block is code

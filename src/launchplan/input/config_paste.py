@@ -52,6 +52,8 @@ def pasted_config(text: str) -> tuple[list[str], list[str]] | None:
     data = _loaded("\n".join(body))
     if data is None:
         return None
+    if any(isinstance(value, dict) and not _is_option(str(key)) for key, value in data.items()):
+        return None  # a section under a name no option has: a chart's values, not a config
     from launchplan.input.config_file import config_tokens
 
     flags, _ = config_tokens(data, "the pasted config")
