@@ -550,3 +550,23 @@ def test_a_ktransformers_launch_keeps_the_fused_shared_expert_off_the_gpu(capsys
     rows = {r["figure"]: r for r in run(capsys, entry)["memory"]}
     weights = rows["weights as loaded"]
     assert abs(weights["planned"] / weights["logged"] - 1) < 0.02
+
+
+def test_a_logged_value_a_rule_replaces_even_when_given_is_named(capsys):
+    """An older release kept the user's value where 0.5.23 rescales even an explicit one
+    (aiter's workspace scaling of mem_fraction_static on ROCm, a 0.4.6 MI308X log): beside
+    the difference, the report says what the logged value becomes when given and which rule
+    makes it so, and nothing once the release's backend is given too."""
+    entry = next(e for e in SOURCES if e["file"].startswith("issue6001"))
+    data = run(capsys, entry)
+    logged = {d["field"]: d["logged"] for d in data["differences"]}
+    how = data["overridden_if_given"]["mem_fraction_static"]
+    assert how["rule"] == "aiter_memory_scaling"
+    assert how["value"] == pytest.approx(logged["mem_fraction_static"] * 0.85)
+    assert "mem_fraction_static" not in data["refused_if_given"]
+    again = run(capsys, entry, "--attention-backend", "triton")
+    assert again["agrees"] and again["overridden_if_given"] == {}
+    main(["resolve", "--from-log", str(DATA / entry["file"]), "--gpu", entry["gpu"],
+          "--model-path", model_path(entry), *entry["flags"]])
+    assert "still replaced by 0.5.23's aiter_memory_scaling with 0.595" in " ".join(
+        capsys.readouterr().out.split())

@@ -70,6 +70,10 @@ class LogReport(Struct, frozen=False):
     # remaining differences whose logged value, given explicitly, the modelled release
     # refuses (an older default such as ep_dispatch_algorithm static): field -> the refusal
     refused_if_given: dict[str, str] = factory(dict)
+    # remaining differences whose logged value, given explicitly, a rule of the modelled
+    # release still replaces (aiter's workspace scaling of an explicit
+    # mem_fraction_static): field -> {"value": what the plan then holds, "rule": that rule}
+    overridden_if_given: dict[str, dict[str, Any]] = factory(dict)
     truncated: bool = False
     # the release whose flag surface holds every logged field, when 0.5.23's does not
     release_hint: str | None = None
@@ -92,6 +96,7 @@ class LogReport(Struct, frozen=False):
             "inputs": self.inputs, "unknown_fields": self.unknown,
             "unreadable_fields": self.unreadable, "not_accepted": self.not_accepted,
             "refused_if_given": self.refused_if_given,
+            "overridden_if_given": self.overridden_if_given,
             "truncated": self.truncated, "release": self.release,
             "release_hint": self.release_hint,
             "memory": [row.to_dict() for row in self.memory],
@@ -241,14 +246,19 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     report.inputs = inputs
     report.result = result
     report.differences = diffs
-    for d in diffs:  # why a remaining difference cannot be given: the release refuses it
-        if d.field in writes and d.field not in inputs:
+    for d in diffs:  # why a remaining difference cannot be given: the release refuses it,
+        if d.field in writes and d.field not in inputs:  # or a rule replaces it even then
             try:
-                resolve({**inputs, d.field: d.logged, **given_with_siblings((d,))})
+                given = resolve({**inputs, d.field: d.logged, **given_with_siblings((d,))})
             except Refusal as refusal:
                 report.refused_if_given[d.field] = refusal.message
             except InputError as exc:
                 report.refused_if_given[d.field] = exc.message
+            else:
+                value = given.value(d.field)
+                if not _same(value, d.logged):
+                    report.overridden_if_given[d.field] = {
+                        "value": value, "rule": given.source(d.field)}
     return report
 
 

@@ -280,6 +280,10 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
     for name, why in report.refused_if_given.items():
         out.write(wrapped(f"{name}: the logged value, given, is refused by {report.release} "
                           f"(the log's release decided otherwise): {why}", indent="") + "\n")
+    for name, how in getattr(report, "overridden_if_given", {}).items():
+        out.write(wrapped(f"{name}: the logged value, given, is still replaced by "
+                          f"{report.release}'s {how['rule']} with {_short(how['value'])} (the "
+                          f"log's release decided otherwise)", indent="") + "\n")
 
 
 def _print_log_memory(rows: list[Any], out: TextIO) -> None:
