@@ -317,7 +317,7 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # tools/gen_hubdraws_cases.py --suite archdraws5: 60 draws over the fifth round's
     **{("archdraws5", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_hubdraws_cases.py --suite archdraws6: 60 draws over the sixth round's
-    **{("archdraws6", compat): 60 for compat in ("0.5.23", "default")},
+    **{("archdraws6", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_ibdevices_cases.py: 26 device values x the three Mooncake places on the
     # oracle's simulated InfiniBand host (targets_oracle.py), and three on a host with an
     # empty device list and on one without InfiniBand
