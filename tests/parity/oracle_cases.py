@@ -125,6 +125,9 @@ SUITES = {
     # and a fifth (GLM-4.5V, Qwen3-Omni, DeepSeek-OCR, LocateAnything, a BERT classifier;
     # tools/gen_hubdraws_cases.py --suite archdraws5)
     "archdraws5": "archdraws5-cases.json",
+    # and a sixth (GLM-4.1V, Hy3, Command A Vision's MLX file, GLM-OCR, PaddleOCR-VL,
+    # LightOnOCR; tools/gen_hubdraws_cases.py --suite archdraws6)
+    "archdraws6": "archdraws6-cases.json",
     # the pasted suite's launches, each on another target of the catalog
     # (tools/gen_pastedtargets_cases.py)
     "pastedtargets": "pastedtargets-cases.json",
@@ -313,6 +316,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("archdraws4", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_hubdraws_cases.py --suite archdraws5: 60 draws over the fifth round's
     **{("archdraws5", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_hubdraws_cases.py --suite archdraws6: 60 draws over the sixth round's
+    **{("archdraws6", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_ibdevices_cases.py: 26 device values x the three Mooncake places on the
     # oracle's simulated InfiniBand host (targets_oracle.py), and three on a host with an
     # empty device list and on one without InfiniBand

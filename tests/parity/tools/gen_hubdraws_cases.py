@@ -34,7 +34,10 @@ layer norm, OLMo 1, HunYuan's dense and MoE classes with their alpha-scaled dyna
 InternVL's chat class around a Qwen2 text model, dots.ocr's own config class); ``--suite
 archdraws5`` over ``ARCHDRAWS5``, a fifth (GLM-4.5V's MoE VLM with a shared expert, Qwen3-Omni's
 thinker/talker MoE, DeepSeek-OCR's MLA-free DeepSeek-V2 text model that SGLang names from its
-``auto_map``, LocateAnything's MoonViT around Qwen2.5, and a BERT sequence classifier).
+``auto_map``, LocateAnything's MoonViT around Qwen2.5, and a BERT sequence classifier); ``--suite
+archdraws6`` over ``ARCHDRAWS6``, a sixth (GLM-4.1V, Tencent's Hy3 MoE with its MTP layer, Command A
+Vision as MLX converted it, GLM-OCR with its MTP layer, PaddleOCR-VL and LightOnOCR's Pixtral tower
+around Qwen3).
 Their generation imports launchplan (``PYTHONPATH=src``), and the variables a launch may draw
 are those today's rules read: a rule that reads one more variable changes the draw, so the
 committed ``envdraws`` is the draw of the rules it was generated with (record it again after
@@ -72,7 +75,8 @@ POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
          "archdraws2": (MODELS, "parity-models/", 4848, False),
          "archdraws3": (MODELS, "parity-models/", 4949, False),
          "archdraws4": (MODELS, "parity-models/", 5050, False),
-         "archdraws5": (MODELS, "parity-models/", 5151, False)}
+         "archdraws5": (MODELS, "parity-models/", 5151, False),
+         "archdraws6": (MODELS, "parity-models/", 5252, False)}
 #: suite -> the only folders of its pool it draws from
 ARCHDRAWS = ("chatglm3-6b", "deepseek-vl2-tiny", "exaone-3.0-7.8b", "glm-4-9b", "gpt-bigcode",
              "gpt-j-6b", "gpt2", "janus-1.3b", "laguna-s-2.1-fp8", "laguna-xs.2-fp8",
@@ -93,11 +97,14 @@ ARCHDRAWS4 = ("dots-ocr", "hunyuan-a13b-instruct", "hunyuan-mt-7b", "internvl3-1
 #: the fifth round's: the same kind of sources, mostly printouts of a model inspector's reports
 ARCHDRAWS5 = ("bert-base-multilingual-uncased-sentiment", "deepseek-ocr", "glm-4.5v",
               "locateanything-3b-4bit", "qwen3-omni-30b-a3b-instruct")
+#: the sixth round's: Hub files as hlky/dinoml_v2's transformers audits saved them
+ARCHDRAWS6 = ("command-a-vision-07-2025-4bit", "glm-4.1v-9b-thinking", "glm-ocr", "hy3-preview",
+              "lightonocr-2-1b-bbox-soup", "paddleocr-vl")
 ONLY = {"archdraws": ARCHDRAWS, "archdraws2": ARCHDRAWS2, "archdraws3": ARCHDRAWS3,
-        "archdraws4": ARCHDRAWS4, "archdraws5": ARCHDRAWS5}
+        "archdraws4": ARCHDRAWS4, "archdraws5": ARCHDRAWS5, "archdraws6": ARCHDRAWS6}
 #: suite -> its default number of draws (400 unless named)
 COUNTS = {"archdraws": 250, "archdraws2": 200, "archdraws3": 60, "archdraws4": 60,
-          "archdraws5": 60}
+          "archdraws5": 60, "archdraws6": 60}
 #: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
              "int": ("0", "1", "8", "64", "4096", "abc"),
