@@ -553,3 +553,21 @@ def test_a_text_config_leaving_its_sizes_to_the_class_still_has_mlps():
     folder = Path(__file__).resolve().parents[1] / "parity" / "models" / "llava-1.5-7b-hf"
     params, _ = checkpoint_size(load_model(str(folder)))
     assert params == pytest.approx(7.06e9, rel=0.01)
+
+
+def test_llava_classes_build_the_text_model_their_architecture_names():
+    # SGLang's LLaVA classes (llava.py) keep the text model's keys at the top of a ``llava``
+    # config and build Qwen2 / Llama / Mistral around them by architecture. LLaVA-OneVision's
+    # Qwen2-7B carries q/k/v biases: its text model is Qwen2-7B's published 7,615,616,512
+    # (before, a ``llava`` type was taken for a bias-free Llama, 129,024 short)
+    m = load_model(str(Path(__file__).parents[1] / "parity/models/llava-onevision-qwen2-7b-ov"))
+    lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+    names = {t.name for t in lay.main}
+    assert any(n.endswith("q_proj.bias") for n in names)
+    tower = plan_weights(m, Parallel(tp=1)).breakdown.get("vision", 0) // 2  # 16-bit
+    assert checkpoint_size(m)[0] - tower == 7_615_616_512
+    # LLaVA 1.5's Llama text model stays bias-free
+    llama = load_model(str(Path(__file__).parents[1] / "parity/models/llava-v1.5-7b"))
+    lay = layout(llama.config, llama.text_config, llama.model_type, llama.text_model_type,
+                 llama.arch0)
+    assert not any(t.name.endswith("q_proj.bias") for t in lay.main)

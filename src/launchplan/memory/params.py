@@ -230,11 +230,17 @@ def _score_head(config: Mapping[str, Any], arch0: str, hidden: int) -> list[Tens
     return []
 
 
+# the LLaVA classes that keep the text model's keys at the top of a ``llava`` config
+# (``llava.py``) -> the model type of the text class each builds around them
+_LLAVA_TEXT_TYPES = {"LlavaLlamaForCausalLM": "llama", "LlavaQwenForCausalLM": "qwen2",
+                     "LlavaMistralForCausalLM": "mistral"}
+
+
 def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
            text_type: str | None, arch0: str) -> Layout:
     """The tensors of a checkpoint whose top level is ``config`` and text config ``text``."""
     caveats: list[str] = []
-    mt = text_type or model_type
+    mt = _LLAVA_TEXT_TYPES.get(arch0) or text_type or model_type
     t = canonical(text, mt)
     hidden = _int(t, "hidden_size", "d_model", "n_embd")
     vocab = _int(t, "vocab_size")
