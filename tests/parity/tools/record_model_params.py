@@ -108,6 +108,7 @@ CASES = (
     # Command R's one norm a layer
     ("glm-4.1v-9b-thinking", "tests/parity/models/glm-4.1v-9b-thinking", None, []),
     ("glm-ocr", "tests/parity/models/glm-ocr", None, []),
+    ("glm-4-9b-0414", "tests/parity/models/glm-4-9b-0414", None, []),
     ("hy3-preview", "tests/parity/models/hy3-preview", None, []),
     ("paddleocr-vl", "tests/parity/models/paddleocr-vl", None, []),
     ("lightonocr-2-1b-bbox-soup", "tests/parity/models/lightonocr-2-1b-bbox-soup", None, []),
