@@ -165,6 +165,13 @@ def test_every_family_has_a_source_and_known_splits():
     assert family_of("qwen3_omni_moe", {"hidden_size": 1152}) == "qwen3_omni"
     assert family_of("glm4v_moe", {"hidden_size": 1536}) == "glm4v"
     assert family_of("locateanything", {"hidden_size": 1152}) == "moonvit_vl"
+    # Pixtral's tower is told by its own config's type, whichever class holds it
+    for parent in ("llava", "mistral3"):
+        assert family_of(parent, {"model_type": "pixtral", "hidden_size": 1024}) == "pixtral"
+    assert family_of("llava", {"model_type": "clip_vision_model"}) == "siglip"
+    assert family_of("glm_ocr", {"hidden_size": 1024}) == "glm4v"
+    assert family_of("paddleocr_vl", {"hidden_size": 1152}) == "paddleocr_vl"
+    assert family_of("cohere2_vision", {"hidden_size": 1152}) == "hf_siglip"
 
 
 def test_the_dp_encoder_flag_reaches_the_plan():
@@ -192,7 +199,7 @@ def _recorded() -> list[dict]:
 
 @pytest.mark.parametrize("row", [r for r in _recorded() if r["ok"]], ids=lambda r: r["name"])
 def test_recorded_sglang_towers_per_gpu(row):
-    """Rank 0's vision parameters as SGLang 0.5.23's classes build them (10 families at tp 1
+    """Rank 0's vision parameters as SGLang 0.5.23's classes build them (14 families at tp 1
     to 8, the DP encoder, attention DP 2 and 4 of tp 4) equal launchplan's vision bytes a
     GPU over the dtype's 2 bytes (GLM-4V's at tp 8 with its dummy heads: 12 padded to 16);
     Qwen3-Omni's audio encoder, recorded as a family of its own, its audio bytes."""
@@ -206,13 +213,15 @@ def test_recorded_sglang_towers_per_gpu(row):
 
 
 def test_recorded_refusals_are_the_towers_without_an_attention_tp_reduce():
-    """SGLang refuses to build Qwen2.5-VL's, SigLIP's, Llama 3.2 Vision's and Qwen3-Omni's
-    audio ``VisionAttention``, and the ``MLP2`` of Kimi-VL's MoonViT under LocateAnything,
-    over an attention TP narrower than TP (they reduce over full TP), and Qwen3-Omni's audio
-    attention over 8 GPUs (its 20 heads); the other families build. launchplan plans their
-    weights all the same (the refusal is not modelled)."""
+    """SGLang refuses to build Qwen2.5-VL's, SigLIP's (Gemma 3's and PaddleOCR-VL's),
+    Pixtral's (under LightOnOCR and Mistral 3), Llama 3.2 Vision's and Qwen3-Omni's audio
+    ``VisionAttention``, and the ``MLP2`` of Kimi-VL's MoonViT under LocateAnything, over an
+    attention TP narrower than TP (they reduce over full TP), and Qwen3-Omni's audio attention
+    over 8 GPUs (its 20 heads); the other families build. launchplan plans their weights all
+    the same (the refusal is not modelled)."""
     refused = {r["family"] for r in _recorded() if not r["ok"]}
-    assert refused == {"qwen2_5_vl", "siglip", "mllama", "moonvit_vl", "qwen3_omni_audio"}
+    assert refused == {"qwen2_5_vl", "siglip", "mllama", "moonvit_vl", "qwen3_omni_audio",
+                       "pixtral", "pixtral_mistral3", "paddleocr_vl"}
     for r in _recorded():
         if not r["ok"] and r["argv"] == ["--tp-size", "8"]:
             assert r["family"] == "qwen3_omni_audio"

@@ -69,6 +69,19 @@ _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qw
 # model types built on GLM-4.5's ``Glm4MoeModel`` (``glm4_moe.py``; GLM-4.5V's text model in
 # ``glm4v_moe.py``): q/k/v biased, o_proj not, the router's correction bias stored
 _GLM4_MOE_TYPES = frozenset({"glm4_moe", "glm4v_moe_text"})
+# model types built on GLM-4's dense ``Glm4Model`` (``glm4.py``; GLM-4.1V's text model in
+# ``glm4v.py``, GLM-OCR's in ``glm_ocr.py``): ``attention_bias`` biases q/k/v only, and every
+# layer has four norms (post_self_attn_layernorm and post_mlp_layernorm beside the usual two)
+_GLM4_TYPES = frozenset({"glm4", "glm4v_text", "glm_ocr_text"})
+# model types whose MoE layers name their shared experts ``num_shared_experts``, each as wide
+# as a routed one (HunYuan V3's ``shared_mlp``, ``hunyuan_v3.py``), over plain TP; their
+# router is a float32 ``ReplicatedLinear`` beside a float32 ``expert_bias``
+_HYV3_TYPES = frozenset({"hy_v3"})
+# model types whose NextN class (``hunyuan_v3_nextn.py``, ``glm_ocr_nextn.py``) builds
+# DeepSeek's MTP module around one decoder layer of the main stack's kind, and whose loader
+# reads no embedding or head of that layer: the checkpoint stores none (Hy3's published
+# count is its 80 layers and the one MTP layer, embedding and head once)
+_NEXTN_NO_COPIES_TYPES = _HYV3_TYPES | {"glm_ocr_text"}
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
@@ -112,10 +125,14 @@ _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 # model types with four norms per decoder layer (sandwich norms)
 _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2",
                               "afmoe",  # (AFMoE's pre_mlp / post_mlp layernorms)
-                              "muse_glimmer", "muse_glimmer_text"})  # (post_attn / post_ffn)
+                              "muse_glimmer", "muse_glimmer_text",  # (post_attn / post_ffn)
+                              *_GLM4_TYPES})  # (post_self_attn / post_mlp layernorms)
 #: Muse Glimmer (``muse_glimmer.py``): a gate on the attention output unless
 #: ``use_attn_output_gate`` (default on) says not; its q/k norms hold no weight
 _MUSE_GLIMMER_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
+# model types whose decoder layer has one norm, before attention and MLP run in parallel
+# (Command R / R7B / A: ``commandr.py``'s ``input_layernorm`` alone)
+_ONE_NORM_TYPES = frozenset({"cohere", "cohere2"})
 
 
 #: reward and sequence-classification classes whose ``score`` linears carry a bias
@@ -259,7 +276,7 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                            (positions, hidden)))
     tied = (bool(config.get("tie_word_embeddings",
                             t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
-            or mt in CLASSIC_TIED) and mt not in _LFM2_TYPES
+            or mt in CLASSIC_TIED or _text_ties(config, model_type)) and mt not in _LFM2_TYPES
     # (ChatGLM's checkpoints name ChatGLMModel, a causal LM with its output_layer in SGLang)
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
@@ -331,6 +348,13 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                        shard="vocab"),
                 Tensor(f"{p}.shared_head.head", "mtp_embedding", (vocab, hidden), extra,
                        shard="head")]
+    elif n_mtp and mt in _NEXTN_NO_COPIES_TYPES:
+        extra = tuple(range(n_layers, n_layers + n_mtp))
+        moe = extra if moe_layers else ()
+        mtp += _decoder(t, mt, extra, moe, () if moe else extra, prefix, caveats)
+        p = f"{prefix}.layers.{{i}}"
+        mtp += [Tensor(f"{p}.enorm_hnorm_shared_head_norm", "mtp", (3 * hidden, 1), extra),
+                Tensor(f"{p}.eh_proj", "mtp", (hidden, 2 * hidden), extra)]
     elif n_mtp and mt == "mimo":
         mtp = _mimo_mtp(t, mt, vocab, hidden, n_layers, prefix, caveats)
     towers = _tower_holder(config)
@@ -349,6 +373,27 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         from launchplan.memory.vision import audio_tower
         main += audio_tower(audio, caveats, Tensor, hidden)
     return Layout(main, mtp, caveats)
+
+
+#: VLM config classes (transformers 5.24) that tie the embeddings when their text sub-config
+#: does, whatever the top level says (pre-v5 files kept the key there), and the text class's
+#: default when the sub-config leaves it out: PaddleOCR-VL's and HunYuan-VL's tie, the others'
+#: hold no such attribute. A flat file's text sub-config (PaddleOCR-VL has no ``text_config``
+#: key) is built from the class defaults alone, so its default decides.
+_TEXT_TIES_TYPES = {"glm4v": False, "glm4v_moe": False, "glm_ocr": False, "qwen2_vl": False,
+                    "qwen2_5_vl": False, "perception_lm": False, "shieldgemma2": False,
+                    "paddleocr_vl": True, "hunyuan_vl": True}
+
+
+def _text_ties(config: Mapping[str, Any], model_type: str) -> bool:
+    """Whether ``model_type``'s config class ties the embeddings through its text
+    sub-config (``_TEXT_TIES_TYPES``)."""
+    if model_type not in _TEXT_TIES_TYPES:
+        return False
+    sub = config.get("text_config")
+    default = _TEXT_TIES_TYPES[model_type]
+    return bool(sub.get("tie_word_embeddings", default) if isinstance(sub, Mapping)
+                else default)
 
 
 def _tower_holder(config: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -455,8 +500,9 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     hidden = _int(t, "hidden_size")
     p = f"{prefix}.layers.{{i}}"
     norm = 2 * hidden if mt in _BERT_TYPES else hidden  # a BERT LayerNorm's bias too
-    out = [Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers),
-           Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers)]
+    out = [Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers)]
+    if mt not in _ONE_NORM_TYPES:
+        out.append(Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers))
     if mt in _FOUR_NORM_TYPES or gemma4 is not None:
         out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
@@ -555,7 +601,7 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         out += [Tensor(f"{a}.q_proj.bias", "attention", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_proj.bias", "attention", (kv * hd, 1), layers, shard="kv"),
                 Tensor(f"{a}.v_proj.bias", "attention", (kv * hd, 1), layers, shard="kv")]
-    if bias and mt not in _QKV_BIAS_TYPES and mt not in _GLM4_MOE_TYPES:
+    if bias and mt not in _QKV_BIAS_TYPES | _GLM4_MOE_TYPES | _GLM4_TYPES:
         out.append(Tensor(f"{a}.o_proj.bias", "attention", (hidden, 1), layers))
     if mt == "minimax_m2" and t.get("use_qk_norm") and t.get(
             "qk_norm_type", "per_layer") == "per_layer":
@@ -563,7 +609,9 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         out += [Tensor(f"{a}.q_norm", "norms", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_norm", "norms", (kv * hd, 1), layers, shard="kv")]
     elif mt in _QK_NORM_TYPES or (t.get("use_qk_norm") and mt != "llama4_text"
-                                  and mt not in _MUSE_GLIMMER_TYPES):
+                                  and mt not in _MUSE_GLIMMER_TYPES) or (
+            mt in _HYV3_TYPES and t.get("use_qk_norm", t.get("qk_norm"))):
+        # (HunYuan V3 reads use_qk_norm, else its file's qk_norm)
         # (Llama 4's and Muse Glimmer's q/k norms hold no weight: ``llama4.py``)
         out += [Tensor(f"{a}.q_norm", "norms", (hd, 1), layers),
                 Tensor(f"{a}.k_norm", "norms", (hd, 1), layers)]
@@ -841,8 +889,15 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                 Tensor(f"{m}.router.bias", "router", (experts, 1), layers),
                 *_mlp(f"{m}.experts", "experts", hidden, inter, layers, "experts", experts,
                       bias=True)]
-    out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
+    out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers, fp32=mt in _HYV3_TYPES),
            *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
+    if mt in _HYV3_TYPES:
+        out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
+        n_shared = _int(t, "num_shared_experts")
+        if n_shared:
+            out += _mlp(f"{m}.shared_mlp", "shared_experts", hidden, inter * n_shared, layers,
+                        "tp")
+        return out
     hashed: tuple[int, ...] = ()
     if mt == "deepseek_v4":  # the first num_hash_layers route by token id: a table, no bias
         hashed = tuple(i for i in layers if i < _int(t, "num_hash_layers"))

@@ -117,6 +117,18 @@ FAMILIES: dict[str, Family] = {
     # nn.Parameter; the projector's LayerNorm and two nn.Linear whole
     "moonvit_vl": Family("kimi_vl_moonvit.py MoonVitPretrainedModel (locate_anything.py)",
                          "attn_tp", "attn_tp", REP, REP, True),
+    # Pixtral's tower as SGLang builds it for LLaVA, Mistral 3 and LightOnOCR
+    # (PixtralHFVisionModel: VisionAttention over attn_tp, never use_data_parallel; its
+    # gate_up/down over "tp"; no position table, 2-D RoPE); the projectors of nn.Linear
+    "pixtral": Family("pixtral.py PixtralHFVisionModel", "attn_tp", "tp", REP, REP, True),
+    # PaddleOCR-VL's SigLIP (paddleocr_vl.py SiglipVisionModel): VisionAttention over attn_tp,
+    # SiglipMLP over "tp", two nn.Embedding position tables; the mlp_AR projector nn.Linear
+    "paddleocr_vl": Family("paddleocr_vl.py SiglipVisionModel", "attn_tp", "tp", REP, REP,
+                           True),
+    # transformers' own SiglipVisionModel (cohere2_vision.py builds it, nn.Linear throughout:
+    # whole on every GPU); the alignment MLP Merged/RowParallelLinear over "tp"
+    "hf_siglip": Family("cohere2_vision.py (transformers SiglipVisionModel)", REP, REP, "tp",
+                        REP, True),
 }
 
 
@@ -146,10 +158,16 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "mllama"
     if model_type == "muse_glimmer":
         return "muse_glimmer"
-    if model_type in ("glm4v", "glm4v_moe"):
+    if model_type in ("glm4v", "glm4v_moe", "glm_ocr"):
         return "glm4v"
     if model_type == "locateanything":
         return "moonvit_vl"
+    if v.get("model_type") == "pixtral":
+        return "pixtral"
+    if model_type == "paddleocr_vl":
+        return "paddleocr_vl"
+    if model_type == "cohere2_vision":
+        return "hf_siglip"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
     if model_type == "qwen3_omni_moe":
@@ -210,16 +228,19 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
     if fam_name == "muse_glimmer":
         return _muse_glimmer(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name == "glm4v":
-        return _glm4v(v, h, depth, text_hidden, fam, make)
+        return _glm4v(v, h, depth, text_hidden, fam, make, ocr=model_type == "glm_ocr")
     if fam_name == "moonvit_vl":
         return _moonvit_vl(v, h, depth, text_hidden, fam, make)
+    if fam_name == "pixtral":
+        return _pixtral(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {})
     if fam_name in ("qwen3_vl", "qwen3_omni"):
         return _qwen3(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_5_vl":
         return _qwen2_5(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_vl":  # its hidden_size is the merger's output; embed_dim the width
         return _qwen2(v, _int(v, "embed_dim") or h, depth, fam, make)
-    return _siglip(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {})
+    return _siglip(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {},
+                   fam_name)
 
 
 _Make = Callable[..., list[Any]]
@@ -468,14 +489,20 @@ def _mllama(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fam
 
 
 def _glm4v(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
-           make: _Make) -> list[Any]:
+           make: _Make, ocr: bool = False) -> list[Any]:
     """GLM-4.1V / GLM-4.5V: a biased 3-D patch embedding, a position table of the image's
     patches, RMS-normed blocks of attention (biased qkv only with ``attention_bias``) and an
     unbiased gated MLP as wide as ``out_hidden_size``, two RMS norms around a biased 2x2
     downsample convolution to ``out_hidden_size``, and the merger: an unbiased projection, a
     LayerNorm and an unbiased gated MLP as wide as the vision ``intermediate_size``. The
     attention is split by heads, padded with dummy heads when the attention-TP group does
-    not divide them (12 heads over 8 GPUs: 2 a GPU)."""
+    not divide them (12 heads over 8 GPUs: 2 a GPU).
+
+    ``ocr``: GLM-OCR's blocks (``glm_ocr.py`` ``GlmOcrVisionBlock``): a biased output
+    projection, per-head q/k RMS norms, and a biased gated MLP as wide as the vision
+    ``intermediate_size``; its merger as wide as ``projection_intermediate_size`` when the
+    config names one. Its class builds GLM-4V's tower first and replaces the blocks, so the
+    position table and the post-convolution norm stay allocated."""
     patch = _int(v, "patch_size", default=14)
     chans = _int(v, "in_channels", default=3)
     temporal = _int(v, "temporal_patch_size", default=2)
@@ -487,13 +514,18 @@ def _glm4v(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fami
     heads = _int(v, "num_heads", "num_attention_heads")
     attn = HEADS if fam.attn == ATTN and heads else fam.attn
     blocks, b = tuple(range(depth)), "visual.blocks.{i}"
+    mlp = ctx if ocr else out_h
+    if ocr:
+        ctx = _int(v, "projection_intermediate_size") or ctx
     return [*make("visual.patch_embed.proj", REP, h, chans * temporal * patch * patch,
                   bias=True),
             *make("visual.embeddings.position_embedding", REP, positions, h),
             *make(f"{b}.attn.qkv", attn, 3 * h, h, blocks, bias=qkv_bias, heads=heads),
-            *make(f"{b}.attn.proj", attn, h, h, blocks, heads=heads),
-            *make(f"{b}.mlp.gate_up_proj", fam.mlp, 2 * out_h, h, blocks),
-            *make(f"{b}.mlp.down_proj", fam.mlp, h, out_h, blocks),
+            *make(f"{b}.attn.proj", attn, h, h, blocks, bias=ocr, row=True, heads=heads),
+            *make(f"{b}.attn.q_norm_k_norm", REP, 2 * (h // max(heads, 1)) if ocr else 0,
+                  1, blocks),
+            *make(f"{b}.mlp.gate_up_proj", fam.mlp, 2 * mlp, h, blocks, bias=ocr),
+            *make(f"{b}.mlp.down_proj", fam.mlp, h, mlp, blocks, bias=ocr, row=True),
             *make(f"{b}.norm1_norm2", REP, 2 * h, 1, blocks),
             *make("visual.post_conv_layernorm_post_layernorm", REP, 2 * h, 1),
             *make("visual.downsample", REP, out_h, h * merge * merge, bias=True),
@@ -530,15 +562,57 @@ def _moonvit_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam:
             *make("multi_modal_projector.linear_2", REP, text_hidden, text_hidden, bias=True)]
 
 
+def _pixtral(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,
+             fam: Family, make: _Make, caveats: list[str],
+             top: Mapping[str, Any]) -> list[Any]:
+    """Pixtral's tower (``pixtral.py`` ``PixtralHFVisionModel``): an unbiased patch
+    convolution, an RMS norm before the blocks, RMS-normed blocks of unbiased attention and
+    an unbiased gated MLP (no position table: 2-D RoPE); and the projector its model class
+    adds. Mistral 3's (transformers' ``Mistral3MultiModalProjector``, which LightOnOCR's
+    norm, patch merger and adapter match tensor for tensor): an RMS norm, the unbiased
+    ``spatial_merge_size``² patch merger, then two linears to the text width, biased with
+    ``multimodal_projector_bias`` (default on); LLaVA's: the two linears alone."""
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", default=16)
+    chans = _int(v, "num_channels", default=3)
+    layers = top.get("vision_feature_layer", -1)
+    feats = len(layers) if isinstance(layers, (list, tuple)) and layers else 1
+    bias = top.get("multimodal_projector_bias", True) is not False
+    blocks, b = tuple(range(depth)), "vision_tower.transformer.layers.{i}"
+    out = [*make("vision_tower.patch_conv", REP, h, chans * patch * patch),
+           *make("vision_tower.ln_pre", REP, h, 1),
+           *make(f"{b}.attention.qkv_proj", fam.attn, 3 * h, h, blocks),
+           *make(f"{b}.attention.proj", fam.attn, h, h, blocks, row=True),
+           *make(f"{b}.feed_forward.gate_up_proj", fam.mlp, 2 * inter, h, blocks),
+           *make(f"{b}.feed_forward.down_proj", fam.mlp, h, inter, blocks, row=True),
+           *make(f"{b}.attention_norm_ffn_norm", REP, 2 * h, 1, blocks)]
+    m = "multi_modal_projector"
+    if model_type == "mistral3":
+        merge = _int(top, "spatial_merge_size", default=2)
+        out += [*make(f"{m}.norm", REP, h, 1),
+                *make(f"{m}.patch_merger.merging_layer", REP, h, h * merge * merge)]
+    elif model_type != "llava":
+        caveats.append(f"vision projector of model_type {model_type!r} not counted")
+        return out
+    return [*out, *make(f"{m}.linear_1", REP, text_hidden, h * feats, bias=bias),
+            *make(f"{m}.linear_2", REP, text_hidden, text_hidden, bias=bias)]
+
+
 def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,
             fam: Family, make: _Make, caveats: list[str],
-            top: Mapping[str, Any]) -> list[Any]:
+            top: Mapping[str, Any], fam_name: str = "siglip") -> list[Any]:
     """A SigLIP-style encoder (Gemma 3's; also taken for the towers not told apart):
     biased conv patch embedding, a position table (SigLIP 2's ``num_patches`` long, default
     256), LayerNorm blocks of biased attention and MLP, a final LayerNorm; Gemma 3's projector
     (a matrix and an RMS norm) or LFM2-VL's (``lfm2_vl.py``: over the pixel-unshuffled
     ``downsample_factor``² patches, an optional LayerNorm and two linears, sized by the top
-    config's ``projector_*`` keys with Lfm2VlConfig's defaults)."""
+    config's ``projector_*`` keys with Lfm2VlConfig's defaults).
+
+    PaddleOCR-VL's (``paddleocr_vl.py``) adds a 32,768-row packing position table and
+    ends in ``mlp_AR``: a LayerNorm, then two biased linears over the 2x2-merged patches
+    (4h -> 4h -> the text width). Command A Vision's (``cohere2_vision.py``): transformers'
+    SiglipVisionModel, and an alignment SwiGLU over the pixel-shuffled ``downsample_factor``²
+    patches (``alignment_intermediate_size`` the gate and value halves together), biased."""
     inter = _int(v, "intermediate_size")
     patch = _int(v, "patch_size", "spatial_patch_size", default=14)
     chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
@@ -556,7 +630,19 @@ def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_ty
            *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
            *make(f"{b}.layer_norms", REP, 4 * h, 1, blocks),
            *make("vision_tower.post_layernorm", REP, 2 * h, 1)]
-    if model_type == "gemma3":
+    if fam_name == "paddleocr_vl":
+        wide = 4 * h  # (Projector's fixed 2x2 merge_kernel_size)
+        out += [*make("visual.embeddings.packing_position_embedding", REP, 32768, h),
+                *make("mlp_AR.pre_norm", REP, 2 * h, 1),
+                *make("mlp_AR.linear_1", REP, wide, wide, bias=True),
+                *make("mlp_AR.linear_2", REP, text_hidden, wide, bias=True)]
+    elif fam_name == "hf_siglip":
+        wide = h * _int(top, "downsample_factor", default=2) ** 2
+        half = _int(top, "alignment_intermediate_size") // 2
+        out += [*make("multi_modal_projector.linear_1", fam.merger, 2 * half, wide, bias=True),
+                *make("multi_modal_projector.linear_2", fam.merger, text_hidden, half,
+                      bias=True, row=True)]
+    elif model_type == "gemma3":
         out += [*make("multi_modal_projector.mm_input_projection", fam.merger, h,
                       text_hidden),
                 *make("multi_modal_projector.mm_soft_emb_norm", REP, h, 1)]

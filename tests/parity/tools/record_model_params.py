@@ -102,6 +102,19 @@ CASES = (
     # Qwen3.5 as published: its partial rotary factor only inside rope_parameters
     ("qwen3.5-9b-hub", f"{HUB}/Qwen--Qwen3.5-9B", None, []),
     ("qwen3.5-35b-a3b-hub", f"{HUB}/Qwen--Qwen3.5-35B-A3B", None, []),
+    # archdraws6: GLM-4's four norms and q/k/v-only bias (GLM-4.1V, GLM-OCR and its tower),
+    # Hy3's shared expert and float32 router, PaddleOCR-VL's tied head and packing position
+    # table, Pixtral's tower and Mistral 3's projector (LightOnOCR, Mistral Small 3.1), and
+    # Command R's one norm a layer
+    ("glm-4.1v-9b-thinking", "tests/parity/models/glm-4.1v-9b-thinking", None, []),
+    ("glm-ocr", "tests/parity/models/glm-ocr", None, []),
+    ("glm-4-9b-0414", "tests/parity/models/glm-4-9b-0414", None, []),
+    ("hy3-preview", "tests/parity/models/hy3-preview", None, []),
+    ("paddleocr-vl", "tests/parity/models/paddleocr-vl", None, []),
+    ("lightonocr-2-1b-bbox-soup", "tests/parity/models/lightonocr-2-1b-bbox-soup", None, []),
+    ("mistral-small-3.1-24b", "tests/parity/models/mistral-small-3.1-24b-instruct", None, []),
+    ("command-r-v01", "tests/parity/models/c4ai-command-r-v01", None, []),
+    ("command-r7b", "tests/parity/models/c4ai-command-r7b-12-2024", None, []),
 )
 
 

@@ -37,6 +37,12 @@ MODELS = (
     ("tests/parity/models/locateanything-3b-4bit", "moonvit_vl"),
     ("tests/parity/models/qwen3-omni-30b-a3b-instruct", "qwen3_omni_vision"),
     ("tests/parity/models/qwen3-omni-30b-a3b-instruct", "qwen3_omni_audio"),
+    # added with archdraws6: GLM-OCR's blocks, Pixtral under LightOnOCR and Mistral 3, and
+    # PaddleOCR-VL's SigLIP with its projector (each from the whole class SGLang builds)
+    ("tests/parity/models/glm-ocr", "glm_ocr"),
+    ("tests/parity/models/lightonocr-2-1b-bbox-soup", "pixtral"),
+    ("tests/parity/models/mistral-small-3.1-24b-instruct", "pixtral_mistral3"),
+    ("tests/parity/models/paddleocr-vl", "paddleocr_vl"),
 )
 LAUNCHES = (["--tp-size", "1"], ["--tp-size", "2"], ["--tp-size", "4"], ["--tp-size", "8"],
             ["--tp-size", "4", "--mm-enable-dp-encoder"],
@@ -54,6 +60,8 @@ def cases() -> list[dict]:
 def _towers(family: str, config, dp: bool) -> list:
     """The modules SGLang's model class builds for the family's tower and projector."""
     import importlib
+
+    import torch
 
     def m(name):
         return importlib.import_module(f"sglang.srt.models.{name}")
@@ -106,6 +114,33 @@ def _towers(family: str, config, dp: bool) -> list:
         la = m("locate_anything")
         return [m("kimi_vl_moonvit").MoonVitPretrainedModel(v),
                 la.LocateAnythingMultiModalProjector(config)]
+    if family == "glm_ocr":  # its class pads the heads after GLM-4V's __init__ did
+        from sglang.srt.layers.attention import vision_utils
+
+        vision_utils.update_vit_attn_dummy_heads_config(config)
+        return [m("glm_ocr").GlmOcrVisionModel(config.vision_config, quant_config=None,
+                                               prefix="model.visual", use_data_parallel=dp)]
+    if family == "pixtral":  # LightOnOCR's class with its Qwen3 text model left out
+        lo = m("lightonocr")
+        text_cls = lo.Qwen3ForCausalLM
+        lo.Qwen3ForCausalLM = lambda **kw: torch.nn.Module()
+        try:
+            model = lo.LightOnOCRForConditionalGeneration(config=config)
+        finally:
+            lo.Qwen3ForCausalLM = text_cls
+        return [model.vision_encoder, model.vision_projection_norm, model.patch_merger,
+                model.vision_language_adapter]
+    if family == "pixtral_mistral3":  # the tower LLaVA's class resolves, Mistral 3's projector
+        from transformers.models.mistral3.modeling_mistral3 import (
+            Mistral3MultiModalProjector,
+        )
+
+        return [m("pixtral").PixtralVisionModel(v, quant_config=None, prefix="vision_tower"),
+                Mistral3MultiModalProjector(config)]
+    if family == "paddleocr_vl":
+        p = m("paddleocr_vl")
+        return [p.SiglipVisionModel(config=v, quant_config=None, prefix="visual"),
+                p.Projector(config, v, prefix="mlp_AR")]
     raise ValueError(family)
 
 
