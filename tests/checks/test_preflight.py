@@ -446,3 +446,41 @@ def test_a_draft_reading_target_layers_the_target_lacks_fails_at_start(capsys):
     assert problem["severity"] == "fails-at-start" and "33" in problem["why"]
     _, plan = plan_json(dflash + ["--model-path", "qwen3-4b"], capsys)
     assert "draft-target-layers" not in json.dumps(plan["preflight"])
+
+
+def test_transformers_format_llava_starts_only_with_pixtral_tower(tmp_path):
+    """SGLang builds a LlavaForConditionalGeneration tower with the SGLang class its registry
+    holds for the vision config's transformers class: only Pixtral's exists, so LLaVA 1.5 in
+    transformers' format (a CLIP tower) fails when the model is built (a meta build of SGLang's
+    class raised for it on every recorded launch), and a SigLIP tower would too."""
+    models = Path(__file__).parents[1] / "parity" / "models"
+    clip = preflight(resolve(gpu="h100", model_path=str(models / "llava-1.5-7b-hf")))
+    (problem,) = [p for p in clip.problems if p.requirement == "llava-tower-class"]
+    assert problem.severity is Severity.FAILS_AT_START and not clip.starts
+    assert "clip_vision_model" in problem.why
+    config = json.loads((models / "llava-1.5-7b-hf" / "config.json").read_text())
+    config["vision_config"] = {"model_type": "siglip_vision_model", "hidden_size": 1152,
+                               "num_hidden_layers": 27, "intermediate_size": 4304}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    siglip = preflight(resolve(gpu="h100", model_path=str(tmp_path)))
+    assert "llava-tower-class" in {p.requirement for p in siglip.problems}
+    mistral3 = preflight(resolve(gpu="h100", model_path=str(
+        models / "mistral-small-3.1-24b-instruct")))
+    assert "llava-tower-class" not in {p.requirement for p in mistral3.problems}
+
+
+@pytest.mark.parametrize("name, starts", [("google/siglip-so400m-patch14-384", True),
+                                          ("/models/clip-vit-large-patch14-336", True),
+                                          ("facebook/dinov2-large", False), (None, False)])
+def test_llava_classes_need_a_tower_name_they_can_load(tmp_path, name, starts):
+    """SGLang's own LLaVA classes load their tower by mm_vision_tower's name: one holding
+    "clip" or "siglip" loads, anything else (or no name) leaves no tower and the load stops."""
+    models = Path(__file__).parents[1] / "parity" / "models"
+    config = json.loads((models / "llava-onevision-qwen2-7b-ov" / "config.json").read_text())
+    if name is None:
+        del config["mm_vision_tower"]
+    else:
+        config["mm_vision_tower"] = name
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    verdict = preflight(resolve(gpu="h100", model_path=str(tmp_path)))
+    assert ("llava-named-tower" not in {p.requirement for p in verdict.problems}) == starts

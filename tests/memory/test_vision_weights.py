@@ -221,11 +221,27 @@ def test_recorded_refusals_are_the_towers_without_an_attention_tp_reduce():
     the same (the refusal is not modelled)."""
     refused = {r["family"] for r in _recorded() if not r["ok"]}
     assert refused == {"qwen2_5_vl", "siglip", "mllama", "moonvit_vl", "qwen3_omni_audio",
-                       "pixtral", "pixtral_mistral3", "paddleocr_vl"}
+                       "pixtral", "pixtral_mistral3", "paddleocr_vl", "llava_hf"}
     for r in _recorded():
+        if not r["ok"] and r["family"] == "llava_hf":
+            continue  # (test_transformers_format_llava_fails_to_build_on_every_launch)
         if not r["ok"] and r["argv"] == ["--tp-size", "8"]:
             assert r["family"] == "qwen3_omni_audio"
             assert "20 is not divisible by 8" in r["error"], r
         elif not r["ok"]:
             assert "all-reduces over the full TP group" in r["error"], r
             assert "--dp-size" in r["argv"] and r["argv"][r["argv"].index("--dp-size") + 1] == "2"
+
+
+def test_transformers_format_llava_fails_to_build_on_every_launch():
+    """LLaVA 1.5 in transformers' format: SGLang's LlavaForConditionalGeneration finds no class
+    of its own for the CLIP tower, falls back to its transformers backend, and that fails on
+    every recorded launch; preflight's ``llava-tower-class`` row says so for each."""
+    from launchplan.checks.preflight import preflight
+
+    rows = [r for r in _recorded() if r["family"] == "llava_hf"]
+    assert len(rows) == 7 and not any(r["ok"] for r in rows)
+    for r in rows:
+        assert "num_embeddings" in r["error"], r
+        verdict = preflight(resolve(r["argv"], gpu="h100", model_path=str(ROOT / r["model"])))
+        assert "llava-tower-class" in {p.requirement for p in verdict.problems}

@@ -571,3 +571,40 @@ def test_llava_classes_build_the_text_model_their_architecture_names():
     lay = layout(llama.config, llama.text_config, llama.model_type, llama.text_model_type,
                  llama.arch0)
     assert not any(t.name.endswith("q_proj.bias") for t in lay.main)
+
+
+@pytest.mark.parametrize("name, params", [
+    # transformers' vision models built on the meta device from each Hub checkpoint's
+    # published config (SiglipVisionModel keeps its attention-pooling head)
+    ("clip-vit-large-patch14-336", 303_507_456), ("clip-vit-large-patch14", 303_179_776),
+    ("siglip-so400m-patch14-384", 428_225_600)])
+def test_named_llava_towers_are_the_whole_transformers_models(name, params):
+    from launchplan.memory.params import Tensor
+    from launchplan.memory.vision import llava_named_tower
+
+    caveats: list[str] = []
+    tower = llava_named_tower({"mm_vision_tower": f"org/{name}", "mm_hidden_size": 0}, 0,
+                              caveats, Tensor)
+    assert sum(t.params for t in tower) == params and not caveats
+
+
+def test_llava_classes_hold_their_named_tower_projector_and_newline(tmp_path):
+    # SGLang 0.5.23's LlavaQwenForCausalLM and LlavaLlamaForCausalLM, built on the meta device
+    # with the tower load_weights loads (record_vision_params.py, family llava_named):
+    # LLaVA-OneVision 445,210,176 (SigLIP-so400m, a 1152 -> 3584 -> 3584 projector and the
+    # spatial_unpad newline) and LLaVA 1.5-7B 324,487,168 (CLIP-L/336, no newline) on every GPU
+    models = Path(__file__).parents[1] / "parity" / "models"
+    for folder, params in (("llava-onevision-qwen2-7b-ov", 445_210_176),
+                           ("llava-v1.5-7b", 324_487_168)):
+        for tp in (1, 4):
+            plan = weights_per_gpu(resolve(["--tp-size", str(tp)], gpu="h100",
+                                           model_path=str(models / folder)))
+            assert plan.breakdown["vision"] == 2 * params
+    # a tower name launchplan has no size for: the projector alone, and a caveat says so
+    config = json.loads((models / "llava-v1.5-7b" / "config.json").read_text())
+    config["mm_vision_tower"] = "my-org/clip-vit-huge-patch14"
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    m = load_model(str(tmp_path))
+    lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+    assert any("clip-vit-huge-patch14" in c for c in lay.caveats)
+    assert sum(t.params for t in lay.main if t.component == "vision") == 20_979_712

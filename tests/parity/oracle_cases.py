@@ -128,6 +128,9 @@ SUITES = {
     # and a sixth (GLM-4.1V, Hy3, Command A Vision's MLX file, GLM-OCR, PaddleOCR-VL,
     # LightOnOCR; tools/gen_hubdraws_cases.py --suite archdraws6)
     "archdraws6": "archdraws6-cases.json",
+    # and a seventh (LLaVA-OneVision's LlavaQwenForCausalLM; tools/gen_hubdraws_cases.py
+    # --suite archdraws7)
+    "archdraws7": "archdraws7-cases.json",
     # the pasted suite's launches, each on another target of the catalog
     # (tools/gen_pastedtargets_cases.py)
     "pastedtargets": "pastedtargets-cases.json",
@@ -318,6 +321,8 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     **{("archdraws5", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_hubdraws_cases.py --suite archdraws6: 60 draws over the sixth round's
     **{("archdraws6", compat): 60 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    # tools/gen_hubdraws_cases.py --suite archdraws7: 40 draws over the seventh round's
+    **{("archdraws7", compat): 40 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
     # tools/gen_ibdevices_cases.py: 26 device values x the three Mooncake places on the
     # oracle's simulated InfiniBand host (targets_oracle.py), and three on a host with an
     # empty device list and on one without InfiniBand

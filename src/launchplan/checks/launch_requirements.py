@@ -17,6 +17,7 @@ from launchplan.checks.predicates import ALWAYS, Plan, Requirement, Severity, Va
 from launchplan.facts import environment
 from launchplan.facts.memo import per_object
 from launchplan.facts.quantization import quantization_verdict
+from launchplan.facts.vision import vision_class
 from launchplan.input.hisparse_config import hisparse_settings
 
 START = Severity.FAILS_AT_START
@@ -382,6 +383,45 @@ def _pure_mamba2(p: Values) -> bool:
     return getattr(p.model, "model_type", None) == "mamba2"
 
 
+#: SGLang's transformers-format LLaVA class (``models/llava.py``
+#: ``LlavaForConditionalGeneration``; Mistral 3's class builds through it) and the vision
+#: config types whose transformers model class its registry holds a native SGLang class for
+#: (0.5.21-0.5.23: only ``pixtral.py``'s ``PixtralVisionModel``; CLIP's and SigLIP's towers
+#: have none, ``clip.py`` registers ``CLIPModel`` alone)
+LLAVA_HF_CLASSES = frozenset({"LlavaForConditionalGeneration",
+                              "Mistral3ForConditionalGeneration"})
+NATIVE_LLAVA_TOWERS = frozenset({"pixtral"})
+
+
+def _llava_hf(p: Values) -> bool:
+    return getattr(p.model, "arch0", None) in LLAVA_HF_CLASSES
+
+
+def _llava_tower_type(p: Values) -> str | None:
+    """The vision config class transformers builds for the checkpoint's ``vision_config``
+    (LlavaConfig's default, CLIP's, when the file has none)."""
+    config = getattr(p.model, "config", None) or {}
+    vision = config.get("vision_config") if isinstance(config, Mapping) else None
+    return vision_class(getattr(p.model, "model_type", None),
+                        vision if isinstance(vision, Mapping) else {})
+
+
+#: SGLang's own LLaVA classes (``models/llava.py``), which load their tower by the name in
+#: ``mm_vision_tower``
+LLAVA_NAMED_CLASSES = frozenset({"LlavaLlamaForCausalLM", "LlavaQwenForCausalLM",
+                                 "LlavaMistralForCausalLM"})
+
+
+def _named_tower(p: Values) -> Any:
+    config = getattr(p.model, "config", None)
+    return config.get("mm_vision_tower") if isinstance(config, Mapping) else None
+
+
+def _named_tower_loads(p: Values) -> bool:
+    name = _named_tower(p)
+    return isinstance(name, str) and ("clip" in name or "siglip" in name)
+
+
 def _quantization_served(p: Values) -> bool:
     """The final ``quantization`` passes the model config's check the scheduler runs."""
     verdict = quantization_verdict(p.model, p["quantization"], p.target)
@@ -608,4 +648,39 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "self.intermediate_size (the same in 0.5.21-0.5.23; transformers 5.19, 0.5.23's pin, "
         "and 5.24 set none), so the KV cache configurator stops with an AttributeError "
         "(recorded with the KV-pool harness on every launch of Mamba-Codestral-7B)"),
+    Requirement(
+        "llava-tower-class",
+        cond("a transformers-format LLaVA checkpoint (LlavaForConditionalGeneration)",
+             _llava_hf),
+        cond("its vision_config is a tower SGLang has its own class for (Pixtral's)",
+             lambda p: _llava_tower_type(p) in NATIVE_LLAVA_TOWERS),
+        "the class builds its vision tower with the SGLang model its registry holds for the "
+        "vision config's transformers class; CLIP's and SigLIP's vision models have none, so "
+        "the registry falls back to its transformers-backend language model, which cannot "
+        "be built around a vision encoder", START,
+        SRT + "models/llava.py: LlavaForConditionalGeneration.__init__ -> _get_sgl_model_cls("
+        "vision_config, AutoModel); models/registry.py: _normalize_archs appends "
+        "TransformersForCausalLM for an unregistered class, whose __init__ "
+        "(models/transformers.py) raises AttributeError reading the patch embedding's "
+        "num_embeddings (the same code in 0.5.21-0.5.23; built on the meta device with "
+        "record_vision_params.py for llava-hf/llava-1.5-7b-hf on 0.5.23 and 0.5.22, every "
+        "launch; sgl-project/sglang#13999 reports that checkpoint failing to start earlier, "
+        "in its image processor)",
+        detail=lambda p: (f"{p.model.arch0} with a {_llava_tower_type(p)} vision tower: "
+                          "SGLang has no class of its own for it (Pixtral's is the only "
+                          "one), so building the model fails")),
+    Requirement(
+        "llava-named-tower",
+        cond("SGLang's own LLaVA class (LlavaLlama/LlavaQwen/LlavaMistralForCausalLM)",
+             lambda p: getattr(p.model, "arch0", None) in LLAVA_NAMED_CLASSES),
+        cond("mm_vision_tower names a CLIP or SigLIP checkpoint", _named_tower_loads),
+        "these classes load their vision tower when the weights load, by the name in "
+        "mm_vision_tower: a name holding \"clip\" as a CLIP vision model, one holding "
+        "\"siglip\" as SigLIP's; with any other name (or none) no tower is loaded and the "
+        "load stops", START,
+        SRT + "models/llava.py: LlavaBaseForCausalLM.load_weights picks the tower class by "
+        "substring and then calls self.vision_tower.eval() on None (AttributeError), or reads "
+        "config.mm_vision_tower when the file has none (the same in 0.5.21-0.5.23)",
+        detail=lambda p: (f"mm_vision_tower {_named_tower(p)!r} names neither a CLIP nor a "
+                          "SigLIP checkpoint: no vision tower is loaded")),
 )

@@ -366,6 +366,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     elif isinstance(vision, Mapping) and vision:
         from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
         main += vision_tower(vision, model_type, hidden, caveats, Tensor, config)
+    elif arch0 in _LLAVA_TEXT_TYPES:  # its tower comes by name, from another checkpoint
+        from launchplan.memory.vision import llava_named_tower
+        main += llava_named_tower(config, hidden, caveats, Tensor)
     audio = towers.get("audio_config")
     # (a thinker's tower, or Qwen2-Audio's beside its top-level text model)
     if isinstance(audio, Mapping) and audio and (

@@ -782,20 +782,91 @@ def deepseek_ocr_towers(config: Mapping[str, Any], tensor: type[Tensor]) -> list
            rep("sam_model.neck.2", neck, 9 * neck),
            rep("sam_model.net_2", n2, 9 * neck),
            rep("sam_model.net_3", n3, 9 * n2)]
-    c, cd = _CLIP_L["width"], _CLIP_L["depth"]
-    positions = (_CLIP_L["image"] // _CLIP_L["patch"]) ** 2 + 1  # and the class token
-    cb, layers = "vision_model.transformer.layers.{i}", tuple(range(cd))
-    clip = [rep("vision_model.embeddings.class_embedding", c, 1),
-            rep("vision_model.embeddings.patch_embedding", c, 3 * _CLIP_L["patch"] ** 2),
-            rep("vision_model.embeddings.position_embedding", positions, c),
-            rep("vision_model.pre_layrnorm", 2 * c, 1),
-            rep(f"{cb}.self_attn.qkv_proj", 3 * c, c + 1, layers),
-            rep(f"{cb}.self_attn.out_proj", c, c + 1, layers),
-            rep(f"{cb}.mlp.fc1", _CLIP_L["ffn"], c + 1, layers),
-            rep(f"{cb}.mlp.fc2", c, _CLIP_L["ffn"] + 1, layers),
-            rep(f"{cb}.layer_norm1_2", 4 * c, 1, layers)]
+    clip = _whole_vit(rep, "vision_model", ("clip", _CLIP_L["width"], _CLIP_L["depth"],
+                                            _CLIP_L["ffn"], _CLIP_L["image"], _CLIP_L["patch"]),
+                      final_norm=False)
     proj = config.get("projector_config") or {}
     n_embed = _int(proj, "n_embed", default=1280)
     return [*sam, *clip,
             rep("projector.layers", n_embed, _int(proj, "input_dim", default=2048) + 1),
             rep("view_seperator_image_newline", 2 * n_embed, 1)]
+
+
+def _whole_vit(rep: Callable[..., Tensor], prefix: str, shape: tuple[str, int, int, int, int, int],
+               final_norm: bool = True) -> list[Tensor]:
+    """A CLIP or SigLIP vision encoder whole on every GPU, ``shape`` (kind, width, depth, MLP
+    width, image size, patch size). CLIP's: a bias-free patch convolution, a class token and a
+    position for it, a norm before the blocks. SigLIP's (transformers' SiglipVisionModel): a
+    biased convolution, and after the final norm the attention-pooling head its config keeps
+    by default (``vision_use_head``): a probe, an attention, a norm and an MLP."""
+    kind, w, depth, ffn, image, patch = shape
+    clip = kind == "clip"
+    layers = tuple(range(depth))
+    b = f"{prefix}.encoder.layers.{{i}}"
+    out = [rep(f"{prefix}.embeddings.patch_embedding", w, 3 * patch * patch + (not clip)),
+           rep(f"{prefix}.embeddings.position_embedding", (image // patch) ** 2 + clip, w),
+           rep(f"{b}.self_attn.qkv_proj", 3 * w, w + 1, layers),
+           rep(f"{b}.self_attn.out_proj", w, w + 1, layers),
+           rep(f"{b}.mlp.fc1", ffn, w + 1, layers),
+           rep(f"{b}.mlp.fc2", w, ffn + 1, layers),
+           rep(f"{b}.layer_norm1_2", 4 * w, 1, layers)]
+    if clip:
+        out += [rep(f"{prefix}.embeddings.class_embedding", w, 1),
+                rep(f"{prefix}.pre_layrnorm", 2 * w, 1)]
+    if final_norm:
+        out.append(rep(f"{prefix}.post_layernorm", 2 * w, 1))
+    if not clip:
+        out += [rep(f"{prefix}.head.probe", w, 1),
+                rep(f"{prefix}.head.attention", 4 * w, w + 1),
+                rep(f"{prefix}.head.layernorm", 2 * w, 1),
+                rep(f"{prefix}.head.mlp.fc1", ffn, w + 1),
+                rep(f"{prefix}.head.mlp.fc2", w, ffn + 1)]
+    return out
+
+
+#: the towers SGLang's own LLaVA classes (``llava.py``: LlavaLlama / LlavaQwen /
+#: LlavaMistral) load in ``load_weights`` by the name in ``mm_vision_tower``, keyed by the Hub
+#: checkpoint that name ends in -> (kind, width, depth, MLP width, image size, patch size)
+#: from that checkpoint's published ``config.json`` (CLIP's ``vision_config`` block)
+NAMED_TOWERS: dict[str, tuple[str, int, int, int, int, int]] = {
+    "clip-vit-large-patch14-336": ("clip", 1024, 24, 4096, 336, 14),  # LLaVA 1.5 / 1.6
+    "clip-vit-large-patch14": ("clip", 1024, 24, 4096, 224, 14),  # LLaVA 1.0
+    "clip-vit-base-patch16": ("clip", 768, 12, 3072, 224, 16),
+    "clip-vit-base-patch32": ("clip", 768, 12, 3072, 224, 32),
+    "siglip-so400m-patch14-384": ("siglip", 1152, 27, 4304, 384, 14),  # LLaVA-OneVision
+    "siglip-so400m-patch14-224": ("siglip", 1152, 27, 4304, 224, 14),
+    "siglip-base-patch16-224": ("siglip", 768, 12, 3072, 224, 16),
+    "siglip-base-patch16-384": ("siglip", 768, 12, 3072, 384, 16),
+    "siglip-large-patch16-384": ("siglip", 1024, 24, 4096, 384, 16),
+}
+
+
+def llava_named_tower(config: Mapping[str, Any], text_hidden: int, caveats: list[str],
+                      tensor: type[Tensor]) -> list[Tensor]:
+    """What SGLang's own LLaVA classes hold beside the text model: the tower
+    ``mm_vision_tower`` names (transformers' CLIPVisionModel for a name holding "clip", else
+    SiglipVisionModel for one holding "siglip"), loaded whole in float16 onto every GPU,
+    counted here at the model's 16-bit width (an assumption for a float32 launch); the
+    projector (transformers' LlavaMultiModalProjector: two biased linears, ``mm_hidden_size``
+    -> the text width -> the text width, whole); and, for a ``*unpad*`` patch merge, the
+    ``image_newline`` vector."""
+
+    def rep(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
+        return tensor(name, "vision", (rows, cols), blocks, every_stage=True)
+
+    named = config.get("mm_vision_tower")
+    key = named.rstrip("/").rsplit("/", 1)[-1].lower() if isinstance(named, str) else ""
+    shape = NAMED_TOWERS.get(key)
+    out: list[Tensor] = []
+    if shape is None:
+        caveats.append(f"the vision tower mm_vision_tower names ({named!r}) is not one "
+                       "launchplan knows the size of: not counted")
+    else:
+        out = _whole_vit(rep, "vision_tower", shape)
+    width = _int(config, "mm_hidden_size", default=shape[1] if shape else 0)
+    if width and text_hidden:
+        out += [rep("multi_modal_projector.linear_1", text_hidden, width + 1),
+                rep("multi_modal_projector.linear_2", text_hidden, text_hidden + 1)]
+    if "unpad" in str(config.get("mm_patch_merge_type") or ""):
+        out.append(rep("language_model.model.image_newline", text_hidden, 1))
+    return out

@@ -37,7 +37,9 @@ thinker/talker MoE, DeepSeek-OCR's MLA-free DeepSeek-V2 text model that SGLang n
 ``auto_map``, LocateAnything's MoonViT around Qwen2.5, and a BERT sequence classifier); ``--suite
 archdraws6`` over ``ARCHDRAWS6``, a sixth (GLM-4.1V, Tencent's Hy3 MoE with its MTP layer, Command A
 Vision as MLX converted it, GLM-OCR with its MTP layer, PaddleOCR-VL and LightOnOCR's Pixtral tower
-around Qwen3).
+around Qwen3); ``--suite archdraws7`` over ``ARCHDRAWS7``, a seventh (LLaVA-OneVision's
+``LlavaQwenForCausalLM``, SigLIP named by ``mm_vision_tower`` around Qwen2-7B, from a test that
+copies the Hub file).
 Their generation imports launchplan (``PYTHONPATH=src``), and the variables a launch may draw
 are those today's rules read: a rule that reads one more variable changes the draw, so the
 committed ``envdraws`` is the draw of the rules it was generated with (record it again after
@@ -76,7 +78,8 @@ POOLS = {"hubdraws": (MODELS, "parity-models/", 4242, False),
          "archdraws3": (MODELS, "parity-models/", 4949, False),
          "archdraws4": (MODELS, "parity-models/", 5050, False),
          "archdraws5": (MODELS, "parity-models/", 5151, False),
-         "archdraws6": (MODELS, "parity-models/", 5252, False)}
+         "archdraws6": (MODELS, "parity-models/", 5252, False),
+         "archdraws7": (MODELS, "parity-models/", 5252, False)}
 #: suite -> the only folders of its pool it draws from
 ARCHDRAWS = ("chatglm3-6b", "deepseek-vl2-tiny", "exaone-3.0-7.8b", "glm-4-9b", "gpt-bigcode",
              "gpt-j-6b", "gpt2", "janus-1.3b", "laguna-s-2.1-fp8", "laguna-xs.2-fp8",
@@ -100,11 +103,15 @@ ARCHDRAWS5 = ("bert-base-multilingual-uncased-sentiment", "deepseek-ocr", "glm-4
 #: the sixth round's: Hub files as hlky/dinoml_v2's transformers audits saved them
 ARCHDRAWS6 = ("command-a-vision-07-2025-4bit", "glm-4.1v-9b-thinking", "glm-ocr", "hy3-preview",
               "lightonocr-2-1b-bbox-soup", "paddleocr-vl")
+#: the seventh round's: LLaVA-OneVision's own (lmms-lab) class around Qwen2, from a test that
+#: copies the Hub file
+ARCHDRAWS7 = ("llava-onevision-qwen2-7b-ov",)
 ONLY = {"archdraws": ARCHDRAWS, "archdraws2": ARCHDRAWS2, "archdraws3": ARCHDRAWS3,
-        "archdraws4": ARCHDRAWS4, "archdraws5": ARCHDRAWS5, "archdraws6": ARCHDRAWS6}
+        "archdraws4": ARCHDRAWS4, "archdraws5": ARCHDRAWS5, "archdraws6": ARCHDRAWS6,
+        "archdraws7": ARCHDRAWS7}
 #: suite -> its default number of draws (400 unless named)
 COUNTS = {"archdraws": 250, "archdraws2": 200, "archdraws3": 60, "archdraws4": 60,
-          "archdraws5": 60, "archdraws6": 60}
+          "archdraws5": 60, "archdraws6": 60, "archdraws7": 40}
 #: spellings drawn per kind of variable (``launchplan.facts.environment.VARIABLES``)
 SPELLINGS = {"bool": ("1", "0", "true", "False", "y", "on", "no"),
              "int": ("0", "1", "8", "64", "4096", "abc"),

@@ -43,7 +43,25 @@ MODELS = (
     ("tests/parity/models/lightonocr-2-1b-bbox-soup", "pixtral"),
     ("tests/parity/models/mistral-small-3.1-24b-instruct", "pixtral_mistral3"),
     ("tests/parity/models/paddleocr-vl", "paddleocr_vl"),
+    # LLaVA's own classes (LlavaQwen/LlavaLlama): the projector and image_newline SGLang
+    # builds, and the tower load_weights fetches by mm_vision_tower's name, built here from
+    # that checkpoint's published config with the transformers class SGLang loads it as
+    ("tests/parity/models/llava-onevision-qwen2-7b-ov", "llava_named"),
+    ("tests/parity/models/llava-v1.5-7b", "llava_named"),
+    # transformers-format LLaVA (LlavaForConditionalGeneration): SGLang's own tower class for
+    # the vision config, and transformers' projector
+    ("tests/parity/models/llava-1.5-7b-hf", "llava_hf"),
 )
+#: the public configs of the towers LLaVA checkpoints name in ``mm_vision_tower`` (each Hub
+#: repository's config.json; CLIP's vision_config block)
+NAMED_TOWERS = {
+    "google/siglip-so400m-patch14-384": ("siglip", dict(
+        hidden_size=1152, image_size=384, intermediate_size=4304, num_attention_heads=16,
+        num_hidden_layers=27, patch_size=14)),
+    "openai/clip-vit-large-patch14-336": ("clip", dict(
+        hidden_size=1024, image_size=336, intermediate_size=4096, num_attention_heads=16,
+        num_hidden_layers=24, patch_size=14, projection_dim=768)),
+}
 LAUNCHES = (["--tp-size", "1"], ["--tp-size", "2"], ["--tp-size", "4"], ["--tp-size", "8"],
             ["--tp-size", "4", "--mm-enable-dp-encoder"],
             # attention DP: attention TP 2 of 4, and 1 of 4
@@ -141,6 +159,44 @@ def _towers(family: str, config, dp: bool) -> list:
         p = m("paddleocr_vl")
         return [p.SiglipVisionModel(config=v, quant_config=None, prefix="visual"),
                 p.Projector(config, v, prefix="mlp_AR")]
+    if family in ("llava_named", "llava_hf"):  # the class with its text model left out
+        lv = m("llava")
+        m("registry")  # (loaded with the model loader in a real start; the class asks it)
+
+        class _Text(torch.nn.Module):
+            def __init__(self, *a, **k):
+                super().__init__()
+                self.model = torch.nn.Module()  # where image_newline is kept
+
+        saved = {n: getattr(lv, n) for n in ("LlamaForCausalLM", "Qwen2ForCausalLM")}
+        get_cls = lv.LlavaForConditionalGeneration._get_sgl_model_cls
+        for n in saved:
+            setattr(lv, n, _Text)
+
+        def text_stubbed(self, cfg, auto=None):
+            from transformers import AutoModelForCausalLM
+            return _Text if auto is AutoModelForCausalLM else get_cls(self, cfg, auto)
+
+        lv.LlavaForConditionalGeneration._get_sgl_model_cls = text_stubbed
+        try:
+            cls = getattr(lv, config.architectures[0])
+            model = cls(config=config)
+        finally:
+            for n, c in saved.items():
+                setattr(lv, n, c)
+            lv.LlavaForConditionalGeneration._get_sgl_model_cls = get_cls
+        out = [model]
+        if family == "llava_named":  # what load_weights loads from the tower's own repository
+            import transformers
+
+            kind, values = NAMED_TOWERS[config.mm_vision_tower]
+            if kind == "siglip":
+                out.append(transformers.SiglipVisionModel(
+                    transformers.SiglipVisionConfig(**values)))
+            else:
+                out.append(transformers.CLIPVisionModel(
+                    transformers.CLIPVisionConfig(**values)))
+        return out
     raise ValueError(family)
 
 
