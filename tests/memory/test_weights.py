@@ -608,3 +608,26 @@ def test_llava_classes_hold_their_named_tower_projector_and_newline(tmp_path):
     lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
     assert any("clip-vit-huge-patch14" in c for c in lay.caveats)
     assert sum(t.params for t in lay.main if t.component == "vision") == 20_979_712
+
+
+def test_llava_video_and_yi_vl_classes_build_llama_with_their_projectors(tmp_path):
+    # LLaVA-NeXT-Video's class (llavavid.py) builds Llama and LLaVA's projector around the
+    # named tower; Yi-VL's (yivl.py, a LlavaLlama subclass) adds a LayerNorm after each
+    # projector linear and loads its tower from its own folder (a name launchplan cannot size)
+    models = Path(__file__).parents[1] / "parity" / "models"
+    base = json.loads((models / "llava-v1.5-7b" / "config.json").read_text())
+
+    def vision(arch: str, tower: str) -> int:
+        folder = tmp_path / arch
+        folder.mkdir()
+        (folder / "config.json").write_text(json.dumps(
+            {**base, "architectures": [arch], "mm_vision_tower": tower}))
+        m = load_model(str(folder))
+        lay = layout(m.config, m.text_config, m.model_type, m.text_model_type, m.arch0)
+        assert not any(t.name.endswith("q_proj.bias") for t in lay.main)
+        return sum(t.params for t in lay.main if t.component == "vision")
+
+    assert vision("LlavaVidForCausalLM", base["mm_vision_tower"]) == 324_487_168
+    hidden = base["hidden_size"]
+    assert vision("YiVLForCausalLM", "./vit/clip-vit-H-14-laion2B-s32B-b79K-yi-vl-6B-448") == (
+        20_979_712 + 4 * hidden)

@@ -248,9 +248,11 @@ def _score_head(config: Mapping[str, Any], arch0: str, hidden: int) -> list[Tens
 
 
 # the LLaVA classes that keep the text model's keys at the top of a ``llava`` config
-# (``llava.py``) -> the model type of the text class each builds around them
+# (``llava.py``; LLaVA-NeXT-Video's ``llavavid.py`` and Yi-VL's ``yivl.py``, a LlavaLlama
+# subclass) -> the model type of the text class each builds around them
 _LLAVA_TEXT_TYPES = {"LlavaLlamaForCausalLM": "llama", "LlavaQwenForCausalLM": "qwen2",
-                     "LlavaMistralForCausalLM": "mistral"}
+                     "LlavaMistralForCausalLM": "mistral", "LlavaVidForCausalLM": "llama",
+                     "YiVLForCausalLM": "llama"}
 
 
 def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
@@ -368,7 +370,7 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         main += vision_tower(vision, model_type, hidden, caveats, Tensor, config)
     elif arch0 in _LLAVA_TEXT_TYPES:  # its tower comes by name, from another checkpoint
         from launchplan.memory.vision import llava_named_tower
-        main += llava_named_tower(config, hidden, caveats, Tensor)
+        main += llava_named_tower(config, hidden, caveats, Tensor, arch0)
     audio = towers.get("audio_config")
     # (a thinker's tower, or Qwen2-Audio's beside its top-level text model)
     if isinstance(audio, Mapping) and audio and (

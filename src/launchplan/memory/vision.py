@@ -842,14 +842,15 @@ NAMED_TOWERS: dict[str, tuple[str, int, int, int, int, int]] = {
 
 
 def llava_named_tower(config: Mapping[str, Any], text_hidden: int, caveats: list[str],
-                      tensor: type[Tensor]) -> list[Tensor]:
+                      tensor: type[Tensor], arch0: str = "") -> list[Tensor]:
     """What SGLang's own LLaVA classes hold beside the text model: the tower
     ``mm_vision_tower`` names (transformers' CLIPVisionModel for a name holding "clip", else
     SiglipVisionModel for one holding "siglip"), loaded whole in float16 onto every GPU,
     counted here at the model's 16-bit width (an assumption for a float32 launch); the
     projector (transformers' LlavaMultiModalProjector: two biased linears, ``mm_hidden_size``
     -> the text width -> the text width, whole); and, for a ``*unpad*`` patch merge, the
-    ``image_newline`` vector."""
+    ``image_newline`` vector. Yi-VL's class (``yivl.py``) loads its tower from the
+    checkpoint's own folder and adds a LayerNorm after each projector linear."""
 
     def rep(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
         return tensor(name, "vision", (rows, cols), blocks, every_stage=True)
@@ -867,6 +868,8 @@ def llava_named_tower(config: Mapping[str, Any], text_hidden: int, caveats: list
     if width and text_hidden:
         out += [rep("multi_modal_projector.linear_1", text_hidden, width + 1),
                 rep("multi_modal_projector.linear_2", text_hidden, text_hidden + 1)]
+        if arch0 == "YiVLForCausalLM":
+            out.append(rep("multi_modal_projector.ln_1_2", 4 * text_hidden, 1))
     if "unpad" in str(config.get("mm_patch_merge_type") or ""):
         out.append(rep("language_model.model.image_newline", text_hidden, 1))
     return out
