@@ -84,8 +84,8 @@ _HYV3_TYPES = frozenset({"hy_v3"})
 _NEXTN_NO_COPIES_TYPES = _HYV3_TYPES | {"glm_ocr_text"}
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
-                            "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
-                            "qwen3_5_text", "qwen3_5_moe_text", "apertus",
+                            "qwen3_vl_text", "qwen3_vl_moe_text",
+                            "qwen3_5_text", "qwen3_5_moe_text", "apertus", "exaone4",
                             # AFMoE (Arcee's Trinity): ``afmoe.py``
                             "afmoe"})
 # model types whose layers alternate Gated DeltaNet (linear attention) and gated full
@@ -123,7 +123,7 @@ _UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta",
 #: bias on every linear
 _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 # model types with four norms per decoder layer (sandwich norms)
-_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2",
+_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text",
                               "afmoe",  # (AFMoE's pre_mlp / post_mlp layernorms)
                               "muse_glimmer", "muse_glimmer_text",  # (post_attn / post_ffn)
                               *_GLM4_TYPES})  # (post_self_attn / post_mlp layernorms)
@@ -133,6 +133,20 @@ _MUSE_GLIMMER_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
 # model types whose decoder layer has one norm, before attention and MLP run in parallel
 # (Command R / R7B / A: ``commandr.py``'s ``input_layernorm`` alone)
 _ONE_NORM_TYPES = frozenset({"cohere", "cohere2"})
+#: the OLMo family (``olmo.py``, ``olmo2.py``, ``olmoe.py``): OLMo's LayerNorms hold no weight
+#: at all (no final one either); OLMo 2 and OLMo 3 (SGLang builds both with ``olmo2.py``)
+#: normalize after attention and after the MLP only, no input norm; OLMo 2/3 and OLMoE norm q
+#: and k across all heads at once, each GPU holding the whole vectors (q at hidden_size, k at
+#: the KV heads' width; OLMoE's k at hidden_size too)
+_WEIGHTLESS_NORM_TYPES = frozenset({"olmo"})
+#: decoders whose norms are LayerNorms with a bias (StableLM's ``stablelm.py``, Phi-3.5-MoE's
+#: ``phimoe.py``: every layer's two and the final one); PhiMoE's LM head has a bias as well,
+#: whatever the file says, and StableLM biases q/k/v where ``use_qkv_bias`` says so
+_LAYERNORM_BIAS_TYPES = frozenset({"stablelm", "phimoe"})
+_POST_NORM_TYPES = frozenset({"olmo2", "olmo3",
+                              # EXAONE 4 (``exaone4.py``): the same two, per-head q/k norms
+                              "exaone4"})
+_WHOLE_QK_NORM_TYPES = frozenset({"olmo2", "olmo3", "olmoe"})
 
 
 #: reward and sequence-classification classes whose ``score`` linears carry a bias
@@ -271,9 +285,19 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     width = (_int(t, "word_embed_proj_dim") or hidden) if mt == "opt" else hidden
     main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (vocab, width), shard="vocab"))
     if mt in _BERT_TYPES:  # (replicated, ``bert.py``'s BertEmbedding)
-        positions = _int(t, "max_position_embeddings") + _int(t, "type_vocab_size")
-        main.append(Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
-                           (positions, hidden)))
+        n_pos, n_types = _int(t, "max_position_embeddings"), _int(t, "type_vocab_size")
+        main += [Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
+                        (n_pos + n_types, hidden)),
+                 # a position_ids row both encoders' embeddings hold as a parameter (no
+                 # checkpoint stores it)
+                 Tensor(f"{prefix}.embeddings.position_ids", "embedding", (1, n_pos),
+                        padding=True)]
+        if mt == "bert":  # BERT's position and type tables are vocabulary-parallel
+            # embeddings too, their rows padded to a multiple of 64 like the words'
+            extra = -(-n_pos // 64) * 64 - n_pos + -(-n_types // 64) * 64 - n_types
+            if extra:
+                main.append(Tensor(f"{prefix}.embeddings.position_and_type.padding",
+                                   "embedding", (extra, hidden), padding=True))
     tied = (bool(config.get("tie_word_embeddings",
                             t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
             or mt in CLASSIC_TIED or _text_ties(config, model_type)) and mt not in _LFM2_TYPES
@@ -281,6 +305,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+        if mt == "phimoe":
+            main.append(Tensor("lm_head.bias", "lm_head", (vocab, 1), shard="head"))
         extra = -(-vocab // 128) * 128 - -(-vocab // 64) * 64
         if mt in _MUSE_GLIMMER_TYPES and extra:  # its head pads the vocabulary to 128, not 64
             main.append(Tensor("lm_head.padding_to_128", "lm_head", (extra, hidden),
@@ -288,8 +314,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     main += _score_head(config, arch0, hidden)
     # (the BERT encoders' is the embeddings' LayerNorm, with its bias; the classic decoders'
     # final LayerNorm has one too)
-    norm = 2 * hidden if mt in _BERT_TYPES or mt in CLASSIC_TYPES else hidden
-    main.append(Tensor(f"{prefix}.norm", "norms", (norm, 1), shard="last"))
+    norm = 2 * hidden if mt in _BERT_TYPES | CLASSIC_TYPES | _LAYERNORM_BIAS_TYPES else hidden
+    if mt not in _WEIGHTLESS_NORM_TYPES:
+        main.append(Tensor(f"{prefix}.norm", "norms", (norm, 1), shard="last"))
     if mt in CLASSIC_TYPES:
         main += classic_decoder(t, mt, vocab, hidden, n_layers, _gqa, _ungated_mlp, Tensor)
         if mt == "gptj":  # partial rotary positions: the table spans rotary_dim
@@ -502,10 +529,16 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     per-kind attention shapes, as its config class flattens them."""
     hidden = _int(t, "hidden_size")
     p = f"{prefix}.layers.{{i}}"
-    norm = 2 * hidden if mt in _BERT_TYPES else hidden  # a BERT LayerNorm's bias too
-    out = [Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers)]
-    if mt not in _ONE_NORM_TYPES:
-        out.append(Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers))
+    # (a BERT LayerNorm's bias too)
+    norm = 2 * hidden if mt in _BERT_TYPES | _LAYERNORM_BIAS_TYPES else hidden
+    out = []
+    if mt in _POST_NORM_TYPES:
+        out += [Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers),
+                Tensor(f"{p}.post_feedforward_layernorm", "norms", (norm, 1), layers)]
+    elif mt not in _WEIGHTLESS_NORM_TYPES:
+        out.append(Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers))
+        if mt not in _ONE_NORM_TYPES:
+            out.append(Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers))
     if mt in _FOUR_NORM_TYPES or gemma4 is not None:
         out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
@@ -599,7 +632,8 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
                   shard="attn_tp")]
     bias = bool(t.get("attention_bias")) or mt in _BERT_TYPES or bool(
         mt == "starcoder2" and t.get("use_bias"))
-    qkv_bias = bias or mt in _QKV_BIAS_TYPES or bool(t.get("qkv_only_bias"))
+    qkv_bias = bias or mt in _QKV_BIAS_TYPES or bool(t.get("qkv_only_bias")) or bool(
+        mt == "stablelm" and t.get("use_qkv_bias"))
     if qkv_bias:
         out += [Tensor(f"{a}.q_proj.bias", "attention", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_proj.bias", "attention", (kv * hd, 1), layers, shard="kv"),
@@ -611,6 +645,10 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         # MiniMax-M2 normalizes all of q and all of k at once, its weights split with the heads
         out += [Tensor(f"{a}.q_norm", "norms", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_norm", "norms", (kv * hd, 1), layers, shard="kv")]
+    elif mt in _WHOLE_QK_NORM_TYPES:
+        out += [Tensor(f"{a}.q_norm", "norms", (hidden, 1), layers),
+                Tensor(f"{a}.k_norm", "norms", (hidden if mt == "olmoe" else kv * hd, 1),
+                       layers)]
     elif mt in _QK_NORM_TYPES or (t.get("use_qk_norm") and mt != "llama4_text"
                                   and mt not in _MUSE_GLIMMER_TYPES) or (
             mt in _HYV3_TYPES and t.get("use_qk_norm", t.get("qk_norm"))):
