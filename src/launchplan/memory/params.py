@@ -139,6 +139,10 @@ _ONE_NORM_TYPES = frozenset({"cohere", "cohere2"})
 #: and k across all heads at once, each GPU holding the whole vectors (q at hidden_size, k at
 #: the KV heads' width; OLMoE's k at hidden_size too)
 _WEIGHTLESS_NORM_TYPES = frozenset({"olmo"})
+#: ERNIE 4.5's MoE (``ernie4.py``): MoE layers between moe_layer_start_index and
+#: moe_layer_end_index, every moe_layer_interval-th, the others dense; each MoE layer's router
+#: holds a correction bias and its shared experts
+_ERNIE_MOE_TYPES = frozenset({"ernie4_5_moe"})
 #: decoders whose norms are LayerNorms with a bias (StableLM's ``stablelm.py``, Phi-3.5-MoE's
 #: ``phimoe.py``: every layer's two and the final one); PhiMoE's LM head has a bias as well,
 #: whatever the file says, and StableLM biases q/k/v where ``use_qkv_bias`` says so
@@ -283,7 +287,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         return Layout(main, [], caveats)
 
     width = (_int(t, "word_embed_proj_dim") or hidden) if mt == "opt" else hidden
-    main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (vocab, width), shard="vocab"))
+    # (Mllama's text model embeds eight rows past its vocabulary: ``mllama.py``)
+    rows = vocab + 8 if mt == "mllama_text_model" else vocab
+    main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (rows, width), shard="vocab"))
     if mt in _BERT_TYPES:  # (replicated, ``bert.py``'s BertEmbedding)
         n_pos, n_types = _int(t, "max_position_embeddings"), _int(t, "type_vocab_size")
         main += [Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
@@ -341,6 +347,14 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
             t, model_type, _int(t, "head_dim") or hidden // max(1, _int(
                 t, "num_attention_heads")), _int(t, "num_key_value_heads")))
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats, gemma4)
+    cross = t.get("cross_attention_layers")
+    if mt == "mllama_text_model" and isinstance(cross, (list, tuple)) and cross:
+        # Mllama's cross-attention layers: the self-attention layer's shapes, plus per-head
+        # q/k norms and the two scalar tanh gates on the attention and MLP outputs
+        hd = _int(t, "head_dim") or hidden // max(1, _int(t, "num_attention_heads"))
+        cl = tuple(int(i) for i in cross if int(i) < n_layers)
+        main += [Tensor(f"{prefix}.layers.{{i}}.cross_attn.qk_norms", "norms", (2 * hd, 1), cl),
+                 Tensor(f"{prefix}.layers.{{i}}.cross_attn_gates", "attention", (2, 1), cl)]
     if mt == "deepseek_v4":  # the hyper-connection streams folded back into one before the head
         mult = _int(t, "hc_mult", default=4)
         main += [Tensor(f"{prefix}.hc_head_fn", "hyper_connections", (mult, mult * hidden),
@@ -472,6 +486,13 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
         k = _int(t, "first_k_dense_replace")
         freq = max(1, _int(t, "moe_layer_freq", default=1))
         moe = tuple(i for i in range(n_layers) if i >= k and i % freq == 0)
+    elif mt in _ERNIE_MOE_TYPES:  # every moe_layer_interval-th layer from the start index
+        # to the end index (inclusive; the config class's -1 means the last layer)
+        start = _int(t, "moe_layer_start_index", default=1)
+        end = t.get("moe_layer_end_index", -1)
+        end = n_layers - 1 if end is None or int(end) == -1 else int(end)
+        step = max(1, _int(t, "moe_layer_interval", default=1))
+        moe = tuple(i for i in range(n_layers) if start <= i <= end and (i - start) % step == 0)
     elif mt in ("lfm2_moe", "afmoe"):  # dense MLPs in the first num_dense_layers (the
         # config classes' defaults: 2 for LFM2-MoE, 1 for AFMoE)
         k = _int(t, "num_dense_layers", default=2 if mt == "lfm2_moe" else 1)
@@ -938,6 +959,14 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
         if n_shared:
             out += _mlp(f"{m}.shared_mlp", "shared_experts", hidden, inter * n_shared, layers,
                         "tp")
+        return out
+    if mt in _ERNIE_MOE_TYPES:  # a routing bias in the model's dtype, moe_num_shared_experts
+        # (default 2) shared ones as one plain-TP MLP
+        out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers))
+        n_shared = _int(t, "moe_num_shared_experts", default=2)
+        if n_shared:
+            out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * n_shared,
+                        layers, "tp")
         return out
     hashed: tuple[int, ...] = ()
     if mt == "deepseek_v4":  # the first num_hash_layers route by token id: a table, no bias
