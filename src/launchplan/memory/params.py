@@ -86,6 +86,7 @@ _NEXTN_NO_COPIES_TYPES = _HYV3_TYPES | {"glm_ocr_text"}
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text",
                             "qwen3_5_text", "qwen3_5_moe_text", "apertus", "exaone4",
+                            "laguna",
                             # AFMoE (Arcee's Trinity): ``afmoe.py``
                             "afmoe"})
 # model types whose layers alternate Gated DeltaNet (linear attention) and gated full
@@ -143,6 +144,9 @@ _WEIGHTLESS_NORM_TYPES = frozenset({"olmo"})
 #: moe_layer_end_index, every moe_layer_interval-th, the others dense; each MoE layer's router
 #: holds a correction bias and its shared experts
 _ERNIE_MOE_TYPES = frozenset({"ernie4_5_moe"})
+#: Laguna (``laguna.py``): per-layer query heads and output gates (``_laguna_attention``),
+#: MoE layers by mlp_layer_types, a float32 router beside one shared expert
+_LAGUNA_TYPES = frozenset({"laguna"})
 #: decoders whose norms are LayerNorms with a bias (StableLM's ``stablelm.py``, Phi-3.5-MoE's
 #: ``phimoe.py``: every layer's two and the final one); PhiMoE's LM head has a bias as well,
 #: whatever the file says, and StableLM biases q/k/v where ``use_qkv_bias`` says so
@@ -493,6 +497,12 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
         end = n_layers - 1 if end is None or int(end) == -1 else int(end)
         step = max(1, _int(t, "moe_layer_interval", default=1))
         moe = tuple(i for i in range(n_layers) if start <= i <= end and (i - start) % step == 0)
+    elif mt in _LAGUNA_TYPES:  # its config class: a dense first layer unless
+        # mlp_layer_types lists each layer's kind
+        kinds = t.get("mlp_layer_types")
+        if not isinstance(kinds, (list, tuple)) or not kinds:
+            kinds = ["dense"] + ["sparse"] * (n_layers - 1)
+        moe = tuple(i for i in range(n_layers) if i < len(kinds) and kinds[i] == "sparse")
     elif mt in ("lfm2_moe", "afmoe"):  # dense MLPs in the first num_dense_layers (the
         # config classes' defaults: 2 for LFM2-MoE, 1 for AFMoE)
         k = _int(t, "num_dense_layers", default=2 if mt == "lfm2_moe" else 1)
@@ -603,6 +613,8 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
         out += _gqa(t, mt, full, p, gated_q=True) if full else []
         linear = tuple(i for i in layers if i not in set(full))
         out += _gated_delta_net(t, linear, p) if linear else []
+    elif mt in _LAGUNA_TYPES:
+        out += _laguna_attention(t, mt, layers, p)
     else:
         out += _gqa(t, mt, layers, p)
     if dense_layers:
@@ -683,6 +695,34 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         # a sigmoid gate on the attention output, one value per head channel
         out.append(Tensor(f"{a}.gate_proj", "attention", (heads * hd, hidden), layers,
                           linear=True, shard="attn_tp"))
+    return out
+
+
+def _laguna_attention(t: Mapping[str, Any], mt: str, layers: tuple[int, ...],
+                      p: str) -> list[Tensor]:
+    """Laguna's attention (``laguna.py``): each layer's query heads from
+    num_attention_heads_per_layer (the config class repeats num_attention_heads where the
+    file lists none), per-head q/k norms, and an output gate ``g_proj`` with one row per head
+    (``gating`` true or "per-head", the default), one per head channel ("per-element"), or
+    none ("disabled", false)."""
+    per_layer = t.get("num_attention_heads_per_layer")
+    heads = _int(t, "num_attention_heads")
+    hd = _int(t, "head_dim") or _int(t, "hidden_size") // max(1, heads)
+    gating = t.get("gating", True)
+    groups: dict[int, list[int]] = {}
+    for i in layers:
+        n = heads
+        if isinstance(per_layer, (list, tuple)) and i < len(per_layer):
+            n = int(per_layer[i])
+        groups.setdefault(n, []).append(i)
+    out: list[Tensor] = []
+    for n, ids in groups.items():
+        group = tuple(ids)
+        out += _gqa({**t, "num_attention_heads": n, "head_dim": hd}, mt, group, p)
+        rows = n if gating in (True, "per-head") else n * hd if gating == "per-element" else 0
+        if rows:
+            out.append(Tensor(f"{p}.self_attn.g_proj", "attention", (rows, _int(
+                t, "hidden_size")), group, linear=True, shard="attn_tp"))
     return out
 
 
@@ -951,7 +991,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                 Tensor(f"{m}.router.bias", "router", (experts, 1), layers),
                 *_mlp(f"{m}.experts", "experts", hidden, inter, layers, "experts", experts,
                       bias=True)]
-    out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers, fp32=mt in _HYV3_TYPES),
+    out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers,
+                  fp32=mt in _HYV3_TYPES | _LAGUNA_TYPES),
            *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
     if mt in _HYV3_TYPES:
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
@@ -959,6 +1000,12 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
         if n_shared:
             out += _mlp(f"{m}.shared_mlp", "shared_experts", hidden, inter * n_shared, layers,
                         "tp")
+        return out
+    if mt in _LAGUNA_TYPES:  # a float32 router and correction bias, one shared expert
+        out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
+                          fp32=True))
+        out += _mlp(f"{m}.shared_expert", "shared_experts", hidden,
+                    _int(t, "shared_expert_intermediate_size"), layers, "tp")
         return out
     if mt in _ERNIE_MOE_TYPES:  # a routing bias in the model's dtype, moe_num_shared_experts
         # (default 2) shared ones as one plain-TP MLP
