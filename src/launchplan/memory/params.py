@@ -24,6 +24,10 @@ from launchplan.memory.classic_layers import CLASSIC_TYPES, canonical, classic_d
 from launchplan.memory.classic_layers import TIED_TYPES as CLASSIC_TIED
 from launchplan.memory.config_ints import config_int as _int
 
+#: the shard kind of a text tensor split over attention TP by its own ``heads`` (each rank
+#: keeping at least one whole, as SGLang splits KV heads)
+ATTN_HEADS = "attn_heads"
+
 
 class Tensor(NamedTuple):
     """One weight tensor (or a stack of identical ones: every layer, every expert).
@@ -147,6 +151,10 @@ _ERNIE_MOE_TYPES = frozenset({"ernie4_5_moe"})
 #: Laguna (``laguna.py``): per-layer query heads and output gates (``_laguna_attention``),
 #: MoE layers by mlp_layer_types, a float32 router beside one shared expert
 _LAGUNA_TYPES = frozenset({"laguna"})
+#: MiniMax-M3 (``minimax_m3.py``; the VL file's text model): dense layers at
+#: dense_intermediate_size, a float32 router and routing bias, and the sparse-attention
+#: layers' indexer (``_minimax_m3_indexer``)
+_MINIMAX_M3_TYPES = frozenset({"minimax_m3", "minimax_m3_vl", "minimax_m3_vl_text"})
 #: decoders whose norms are LayerNorms with a bias (StableLM's ``stablelm.py``, Phi-3.5-MoE's
 #: ``phimoe.py``: every layer's two and the final one); PhiMoE's LM head has a bias as well,
 #: whatever the file says, and StableLM biases q/k/v where ``use_qkv_bias`` says so
@@ -617,9 +625,13 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
         out += _laguna_attention(t, mt, layers, p)
     else:
         out += _gqa(t, mt, layers, p)
+        if mt in _MINIMAX_M3_TYPES:
+            out += _minimax_m3_indexer(t, layers, p)
     if dense_layers:
         # (Llama 4's dense layers are wider than its experts: intermediate_size_mlp)
         inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner")
+        if mt in _MINIMAX_M3_TYPES:  # its dense layers' own width
+            inter = _int(t, "dense_intermediate_size") or inter
         if mt == "lfm2":
             inter = _lfm2_ff_dim(t)
         if mt in _UNGATED_MLP_TYPES:
@@ -695,6 +707,37 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         # a sigmoid gate on the attention output, one value per head channel
         out.append(Tensor(f"{a}.gate_proj", "attention", (heads * hd, hidden), layers,
                           linear=True, shard="attn_tp"))
+    return out
+
+
+def _minimax_m3_indexer(t: Mapping[str, Any], layers: tuple[int, ...],
+                        p: str) -> list[Tensor]:
+    """MiniMax-M3's sparse-attention layers (``sparse_attention_config``'s
+    sparse_attention_freq marks them): an index projection with sparse_num_index_heads query
+    heads and one key head of sparse_index_dim (a value head and an output projection too
+    where sparse_disable_index_value leaves the value on), and per-head index q/k norms. The
+    query heads split over attention TP like KV heads (a rank keeps at least one whole); the
+    one key and value head stays whole on every rank."""
+    cfg = t.get("sparse_attention_config")
+    if not isinstance(cfg, Mapping) or not isinstance(
+            cfg.get("sparse_attention_freq"), (list, tuple)):
+        return []
+    freq, off = cfg["sparse_attention_freq"], cfg.get("sparse_disable_index_value") or ()
+    sparse = tuple(i for i in layers if i < len(freq) and freq[i])
+    if not sparse:
+        return []
+    heads, dim = _int(cfg, "sparse_num_index_heads"), _int(cfg, "sparse_index_dim")
+    hidden = _int(t, "hidden_size")
+    valued = tuple(i for i in sparse if not (i < len(off) and off[i]))
+    a = f"{p}.self_attn"
+    out = [Tensor(f"{a}.index_q_proj", "attention", (heads * dim, hidden), sparse, linear=True,
+                  shard=ATTN_HEADS, heads=heads),
+           Tensor(f"{a}.index_k_proj", "attention", (dim, hidden), sparse, linear=True),
+           Tensor(f"{a}.index_qk_norms", "norms", (2 * dim, 1), sparse)]
+    if valued:
+        out += [Tensor(f"{a}.index_v_proj", "attention", (dim, hidden), valued, linear=True),
+                Tensor(f"{a}.index_o_proj", "attention", (hidden, heads * dim), valued,
+                       linear=True, shard=ATTN_HEADS, heads=heads)]
     return out
 
 
@@ -992,7 +1035,7 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                 *_mlp(f"{m}.experts", "experts", hidden, inter, layers, "experts", experts,
                       bias=True)]
     out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers,
-                  fp32=mt in _HYV3_TYPES | _LAGUNA_TYPES),
+                  fp32=mt in _HYV3_TYPES | _LAGUNA_TYPES | _MINIMAX_M3_TYPES),
            *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
     if mt in _HYV3_TYPES:
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
@@ -1028,7 +1071,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                     inter * _int(t, "num_shared_experts", default=2), layers, "shared")
     if mt == "lfm2_moe" and t.get("use_expert_bias", True):
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
-    routing_bias = mt == "minimax_m2" and bool(t.get("use_routing_bias"))  # (minimax_m2.py)
+    # (minimax_m2.py, minimax_m3.py)
+    routing_bias = mt in {"minimax_m2", *_MINIMAX_M3_TYPES} and bool(t.get("use_routing_bias"))
     if (t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES or routing_bias) and biased:
         out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), biased,
                           fp32=True))

@@ -127,6 +127,11 @@ FAMILIES: dict[str, Family] = {
                            True),
     # transformers' own SiglipVisionModel (cohere2_vision.py builds it, nn.Linear throughout:
     # whole on every GPU); the alignment MLP Merged/RowParallelLinear over "tp"
+    # MiniMax-M3-VL's CLIP (minimax_vl_common.py MiniMaxVLVisionModel): VisionAttention, the
+    # block fc1/fc2, the projector and the patch merger all over attn_tp ("replicated" with
+    # --mm-enable-dp-encoder); the Conv3d patch embedding whole, 3-D RoPE (no position table)
+    "minimax_vl": Family("minimax_vl_common.py MiniMaxVLVisionModel", ATTN, ATTN, ATTN, REP,
+                         True),
     "hf_siglip": Family("cohere2_vision.py (transformers SiglipVisionModel)", REP, REP, "tp",
                         REP, True),
 }
@@ -168,6 +173,8 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "paddleocr_vl"
     if model_type == "cohere2_vision":
         return "hf_siglip"
+    if model_type == "minimax_m3_vl":
+        return "minimax_vl"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
     if model_type == "qwen3_omni_moe":
@@ -233,6 +240,8 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _moonvit_vl(v, h, depth, text_hidden, fam, make)
     if fam_name == "pixtral":
         return _pixtral(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {})
+    if fam_name == "minimax_vl":
+        return _minimax_vl(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name in ("qwen3_vl", "qwen3_omni"):
         return _qwen3(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_5_vl":
@@ -596,6 +605,42 @@ def _pixtral(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_t
         return out
     return [*out, *make(f"{m}.linear_1", REP, text_hidden, h * feats, bias=bias),
             *make(f"{m}.linear_2", REP, text_hidden, text_hidden, bias=bias)]
+
+
+def _minimax_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+                make: _Make, top: Mapping[str, Any]) -> list[Any]:
+    """MiniMax-M3-VL's tower: a bias-free Conv3d patch embedding over temporal_patch_size
+    frames (``img_token_compression_config``, default 2), LayerNorms before and after CLIP
+    blocks of biased attention and MLP, then a two-linear projector (vision width ->
+    projector_hidden_size -> text width) and a two-linear patch merger over the
+    spatial_merge_size² merged patches (text width x merge² -> projector_hidden_size -> text
+    width), biased unless multimodal_projector_bias / patch_merge_bias say not."""
+    comp = v.get("img_token_compression_config") or top.get("img_token_compression_config")
+    comp = comp if isinstance(comp, Mapping) else {}
+    temporal = _int(comp, "temporal_patch_size", default=2)
+    merge = _int(comp, "spatial_merge_size", default=2)
+    patch = _int(v, "patch_size", default=14)
+    chans = _int(v, "num_channels", default=3)
+    inter = _int(v, "intermediate_size")
+    mid = _int(top, "projector_hidden_size") or text_hidden
+    proj_bias = bool(top.get("multimodal_projector_bias", True))
+    merge_bias = bool(top.get("patch_merge_bias", True))
+    blocks = tuple(range(depth))
+    b = "vision_tower.blocks.{i}"
+    m = "vision_tower.multi_modal_projector"
+    g = "vision_tower.patch_merge_mlp"
+    return [*make("vision_tower.patch_embedding", REP, h, chans * temporal * patch * patch),
+            *make("vision_tower.pre_post_layernorms", REP, 4 * h, 1),
+            *make(f"{b}.self_attn.qkv_proj", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.self_attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.layer_norms", REP, 4 * h, 1, blocks),
+            *make(f"{m}.linear_1", fam.merger, mid, h, bias=proj_bias),
+            *make(f"{m}.linear_2", fam.merger, text_hidden, mid, bias=proj_bias, row=True),
+            *make(f"{g}.linear_1", fam.merger, mid, text_hidden * merge * merge,
+                  bias=merge_bias),
+            *make(f"{g}.linear_2", fam.merger, text_hidden, mid, bias=merge_bias, row=True)]
 
 
 def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,
