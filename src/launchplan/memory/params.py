@@ -151,6 +151,9 @@ _ERNIE_MOE_TYPES = frozenset({"ernie4_5_moe"})
 #: Laguna (``laguna.py``): per-layer query heads and output gates (``_laguna_attention``),
 #: MoE layers by mlp_layer_types, a float32 router beside one shared expert
 _LAGUNA_TYPES = frozenset({"laguna"})
+#: DFlash draft classes (``dflash.py``): the draft's decoder layers and final norm, and the
+#: context-feature projection (``_dflash_projection``), on the target's embedding and head
+_DFLASH_ARCHS = frozenset({"DFlashDraftModel"})
 #: MiniMax-M3 (``minimax_m3.py``; the VL file's text model): dense layers at
 #: dense_intermediate_size, a float32 router and routing bias, and the sparse-attention
 #: layers' indexer (``_minimax_m3_indexer``)
@@ -301,7 +304,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     width = (_int(t, "word_embed_proj_dim") or hidden) if mt == "opt" else hidden
     # (Mllama's text model embeds eight rows past its vocabulary: ``mllama.py``)
     rows = vocab + 8 if mt == "mllama_text_model" else vocab
-    main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (rows, width), shard="vocab"))
+    if arch0 not in _DFLASH_ARCHS:
+        main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (rows, width),
+                           shard="vocab"))
     if mt in _BERT_TYPES:  # (replicated, ``bert.py``'s BertEmbedding)
         n_pos, n_types = _int(t, "max_position_embeddings"), _int(t, "type_vocab_size")
         main += [Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
@@ -359,6 +364,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
             t, model_type, _int(t, "head_dim") or hidden // max(1, _int(
                 t, "num_attention_heads")), _int(t, "num_key_value_heads")))
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats, gemma4)
+    if arch0 in _DFLASH_ARCHS:
+        main += _dflash_projection(config, hidden, n_layers, caveats)
     cross = t.get("cross_attention_layers")
     if mt == "mllama_text_model" and isinstance(cross, (list, tuple)) and cross:
         # Mllama's cross-attention layers: the self-attention layer's shapes, plus per-head
@@ -708,6 +715,23 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         out.append(Tensor(f"{a}.gate_proj", "attention", (heads * hd, hidden), layers,
                           linear=True, shard="attn_tp"))
     return out
+
+
+def _dflash_projection(config: Mapping[str, Any], hidden: int, n_layers: int,
+                       caveats: list[str]) -> list[Tensor]:
+    """A DFlash draft's projection of the target's context features (``dflash.py``): ``fc``
+    from as many hidden-wide features as ``dflash_config.target_layer_ids`` lists (one per
+    draft layer where it lists none), and its ``hidden_norm``; the draft holds no embedding or
+    LM head (it runs on the target's)."""
+    d = config.get("dflash_config")
+    d = d if isinstance(d, Mapping) else {}
+    ids = d.get("target_layer_ids", config.get("target_layer_ids"))
+    k = len(ids) if isinstance(ids, (list, tuple)) and ids else n_layers
+    if d.get("conv_kernel_size") or d.get("projector_type") == "domino":
+        caveats.append("DFlash draft's grouped convolutions / Domino projector are not "
+                       "counted")
+    return [Tensor("fc", "draft_fc", (hidden, k * hidden)),
+            Tensor("hidden_norm", "norms", (hidden, 1))]
 
 
 def _minimax_m3_indexer(t: Mapping[str, Any], layers: tuple[int, ...],
