@@ -202,13 +202,29 @@ _QWEN3_VISION_DEFAULTS = {"depth": 27, "hidden_size": 1152, "intermediate_size":
                           "deepstack_visual_indexes": (8, 16, 24)}
 
 
+#: transformers' (5.x) Qwen2_5_VLVisionConfig and Qwen2VLVisionConfig defaults, which SGLang's
+#: Qwen2.5-VL / Qwen2-VL classes read the same way (an absent ``vision_config`` builds the
+#: whole default tower: 32 blocks at width 3584 for Qwen2.5-VL)
+_QWEN2_5_VISION_DEFAULTS = {"depth": 32, "hidden_size": 3584, "intermediate_size": 3420,
+                            "num_heads": 16, "in_channels": 3, "patch_size": 14,
+                            "spatial_merge_size": 2, "temporal_patch_size": 2,
+                            "window_size": 112, "out_hidden_size": 3584,
+                            "fullatt_block_indexes": (7, 15, 23, 31)}
+_QWEN2_VISION_DEFAULTS = {"depth": 32, "embed_dim": 1280, "hidden_size": 3584, "mlp_ratio": 4,
+                          "num_heads": 16, "in_channels": 3, "patch_size": 14,
+                          "spatial_merge_size": 2, "temporal_patch_size": 2}
+_VISION_DEFAULTS = {**{mt: _QWEN3_VISION_DEFAULTS for mt in _QWEN3_VISION},
+                    "qwen2_5_vl": _QWEN2_5_VISION_DEFAULTS, "qwen2_vl": _QWEN2_VISION_DEFAULTS}
+
+
 def filled_vision_config(model_type: str, v: Any) -> Any:
-    """The vision config SGLang's config class builds for ``model_type``: a Qwen3-VL-family
-    file's with the class's defaults under it (an absent one all defaults); others as
-    given."""
-    if model_type not in _QWEN3_VISION:
+    """The vision config SGLang's config class builds for ``model_type``: a Qwen-VL-family
+    file's (Qwen2-VL, Qwen2.5-VL, Qwen3-VL and its successors) with the class's defaults under
+    it (an absent one all defaults); others as given."""
+    defaults = _VISION_DEFAULTS.get(model_type)
+    if defaults is None:
         return v
-    return {**_QWEN3_VISION_DEFAULTS, **(v if isinstance(v, Mapping) else {})}
+    return {**defaults, **(v if isinstance(v, Mapping) else {})}
 
 
 def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
