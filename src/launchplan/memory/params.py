@@ -327,7 +327,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     # (ChatGLM's checkpoints name ChatGLMModel, a causal LM with its output_layer in SGLang)
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
-        main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+        # (Gemma 4's assistant: a plain nn.Linear head, whole on every GPU, unpadded)
+        main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="last"
+                           if model_type == "gemma4_assistant" else "head"))
         if mt == "phimoe":
             main.append(Tensor("lm_head.bias", "lm_head", (vocab, 1), shard="head"))
         extra = -(-vocab // 128) * 128 - -(-vocab // 64) * 64
@@ -366,6 +368,16 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats, gemma4)
     if arch0 in _DFLASH_ARCHS:
         main += _dflash_projection(config, hidden, n_layers, caveats)
+    if model_type == "gemma4_assistant":
+        # Gemma 4's MTP assistant (``gemma4_mtp.py``): replicated projections from the
+        # target's embedding and hidden state (2 x backbone_hidden_size) into its own width
+        # and back, and with use_ordered_embeddings a centroid head
+        back = _int(config, "backbone_hidden_size") or hidden
+        main += [Tensor("pre_projection", "draft_fc", (hidden, 2 * back)),
+                 Tensor("post_projection", "draft_fc", (back, hidden))]
+        if config.get("use_ordered_embeddings"):
+            main.append(Tensor("centroids", "lm_head", (_int(config, "num_centroids"),
+                                                         hidden)))
     cross = t.get("cross_attention_layers")
     if mt == "mllama_text_model" and isinstance(cross, (list, tuple)) and cross:
         # Mllama's cross-attention layers: the self-attention layer's shapes, plus per-head
