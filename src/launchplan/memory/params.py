@@ -69,7 +69,8 @@ class Layout(NamedTuple):
 
 # model types whose q/k/v projections carry a bias and whose o_proj does not
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text",
-                             "qwen2_vl_text", "mimo"})  # (MiMo: Qwen2's layers, ``mimo.py``)
+                             "qwen2_vl_text", "mimo",  # (MiMo: Qwen2's layers, ``mimo.py``)
+                             "dots_ocr"})  # (dots.ocr's text model is Qwen2ForCausalLM)
 # model types built on GLM-4.5's ``Glm4MoeModel`` (``glm4_moe.py``; GLM-4.5V's text model in
 # ``glm4v_moe.py``): q/k/v biased, o_proj not, the router's correction bias stored
 _GLM4_MOE_TYPES = frozenset({"glm4_moe", "glm4v_moe_text"})
@@ -332,6 +333,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                            if model_type == "gemma4_assistant" else "head"))
         if mt == "phimoe":
             main.append(Tensor("lm_head.bias", "lm_head", (vocab, 1), shard="head"))
+        if arch0 == "DotsOCRForCausalLM":  # (its inner Qwen2ForCausalLM keeps a head too)
+            main.append(Tensor("model.lm_head", "lm_head", (vocab, hidden), shard="head"))
         extra = -(-vocab // 128) * 128 - -(-vocab // 64) * 64
         if mt in _MUSE_GLIMMER_TYPES and extra:  # its head pads the vocabulary to 128, not 64
             main.append(Tensor("lm_head.padding_to_128", "lm_head", (extra, hidden),

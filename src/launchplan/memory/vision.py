@@ -132,6 +132,10 @@ FAMILIES: dict[str, Family] = {
     # --mm-enable-dp-encoder); the Conv3d patch embedding whole, 3-D RoPE (no position table)
     "minimax_vl": Family("minimax_vl_common.py MiniMaxVLVisionModel", ATTN, ATTN, ATTN, REP,
                          True),
+    # dots.ocr's own ViT (dots_vlm_vit.py DotsVisionTransformer): VisionAttention over
+    # attn_tp, its heads padded with dummy ones to fill the group; the SwiGLU MLP, the
+    # merger and the patch Conv2dLayer plain layers, whole on every GPU
+    "dots_vit": Family("dots_vlm_vit.py DotsVisionTransformer", ATTN, REP, REP, REP, True),
     "hf_siglip": Family("cohere2_vision.py (transformers SiglipVisionModel)", REP, REP, "tp",
                         REP, True),
 }
@@ -175,6 +179,8 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "hf_siglip"
     if model_type == "minimax_m3_vl":
         return "minimax_vl"
+    if model_type == "dots_ocr":
+        return "dots_vit"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
     if model_type == "qwen3_omni_moe":
@@ -213,8 +219,15 @@ _QWEN2_5_VISION_DEFAULTS = {"depth": 32, "hidden_size": 3584, "intermediate_size
 _QWEN2_VISION_DEFAULTS = {"depth": 32, "embed_dim": 1280, "hidden_size": 3584, "mlp_ratio": 4,
                           "num_heads": 16, "in_channels": 3, "patch_size": 14,
                           "spatial_merge_size": 2, "temporal_patch_size": 2}
+#: SGLang's DotsVisionConfig defaults (``configs/dots_vlm.py``; dots.ocr's config class builds
+#: it from the file's vision_config, an absent one all defaults)
+_DOTS_VISION_DEFAULTS = {"embed_dim": 1536, "hidden_size": 1536, "intermediate_size": 4224,
+                         "num_hidden_layers": 42, "num_attention_heads": 12,
+                         "num_channels": 3, "patch_size": 14, "spatial_merge_size": 2,
+                         "temporal_patch_size": 1, "use_bias": False, "post_norm": True}
 _VISION_DEFAULTS = {**{mt: _QWEN3_VISION_DEFAULTS for mt in _QWEN3_VISION},
-                    "qwen2_5_vl": _QWEN2_5_VISION_DEFAULTS, "qwen2_vl": _QWEN2_VISION_DEFAULTS}
+                    "qwen2_5_vl": _QWEN2_5_VISION_DEFAULTS, "qwen2_vl": _QWEN2_VISION_DEFAULTS,
+                    "dots_ocr": _DOTS_VISION_DEFAULTS}
 
 
 def filled_vision_config(model_type: str, v: Any) -> Any:
@@ -256,6 +269,8 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _moonvit_vl(v, h, depth, text_hidden, fam, make)
     if fam_name == "pixtral":
         return _pixtral(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {})
+    if fam_name == "dots_vit":
+        return _dots_vit(v, h, depth, fam, make)
     if fam_name == "minimax_vl":
         return _minimax_vl(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name in ("qwen3_vl", "qwen3_omni"):
@@ -621,6 +636,38 @@ def _pixtral(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_t
         return out
     return [*out, *make(f"{m}.linear_1", REP, text_hidden, h * feats, bias=bias),
             *make(f"{m}.linear_2", REP, text_hidden, text_hidden, bias=bias)]
+
+
+def _dots_vit(v: Mapping[str, Any], h: int, depth: int, fam: Family,
+              make: _Make) -> list[Any]:
+    """dots.ocr's ViT at its embed_dim: a biased conv patch embedding and its RMS norm,
+    RMS-normed blocks of attention and a SwiGLU MLP (fc1/fc3 in, fc2 out; biased only with
+    use_bias), the post-trunk RMS norm (post_norm), and the merger: a LayerNorm and two biased
+    linears over the spatial_merge_size² merged patches, out to the config's hidden_size."""
+    e = _int(v, "embed_dim") or h
+    out_h = _int(v, "hidden_size") or e
+    patch = _int(v, "patch_size", default=14)
+    chans = _int(v, "num_channels", default=3)
+    temporal = _int(v, "temporal_patch_size", default=1)
+    merge = _int(v, "spatial_merge_size", default=2)
+    inter = _int(v, "intermediate_size")
+    bias = bool(v.get("use_bias", False))
+    heads = _int(v, "num_attention_heads")
+    attn = HEADS if heads else fam.attn
+    blocks, b = tuple(range(depth)), "visual.blocks.{i}"
+    wide = e * merge * merge
+    return [*make("visual.patch_embed.proj", REP, e, chans * temporal * patch * patch,
+                  bias=True),
+            *make("visual.patch_embed.norm", REP, e, 1),
+            *make(f"{b}.attn.qkv_proj", attn, 3 * e, e, blocks, bias=bias, heads=heads),
+            *make(f"{b}.attn.proj", attn, e, e, blocks, bias=bias, row=True, heads=heads),
+            *make(f"{b}.mlp.fc1_fc3", fam.mlp, 2 * inter, e, blocks, bias=bias),
+            *make(f"{b}.mlp.fc2", fam.mlp, e, inter, blocks, bias=bias),
+            *make(f"{b}.norm1_norm2", REP, 2 * e, 1, blocks),
+            *make("visual.post_trunk_norm", REP, e if v.get("post_norm", True) else 0, 1),
+            *make("visual.merger.ln_q", REP, 2 * e, 1),
+            *make("visual.merger.mlp.0", fam.merger, wide, wide, bias=True),
+            *make("visual.merger.mlp.2", fam.merger, out_h, wide, bias=True)]
 
 
 def _minimax_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
