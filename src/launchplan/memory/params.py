@@ -302,6 +302,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         caveats.append("config.json names no hidden_size / num_hidden_layers: weights unknown")
         return Layout(main, [], caveats)
 
+    if mt == "whisper":
+        return Layout(_whisper(t, vocab, hidden), [], caveats)
     width = (_int(t, "word_embed_proj_dim") or hidden) if mt == "opt" else hidden
     # (Mllama's text model embeds eight rows past its vocabulary: ``mllama.py``)
     rows = vocab + 8 if mt == "mllama_text_model" else vocab
@@ -994,6 +996,52 @@ def _dsa_reuses_topk(t: Mapping[str, Any], layer: int) -> bool:
     offset = t.get("index_skip_topk_offset")
     shift = int(offset) - 1 if offset is not None else 1
     return max(layer - shift, 0) % freq != 0
+
+
+def _whisper(t: Mapping[str, Any], vocab: int, d: int) -> list[Tensor]:
+    """Whisper (``whisper.py``), an encoder-decoder: the encoder's two biased width-3
+    convolutions over the mel bins, its position table and encoder_layers layers (a fused
+    q/k/v and out projection, fc1/fc2, two LayerNorms, all biased), a final LayerNorm; the
+    decoder's token and position tables (plain embeddings, whole and unpadded), its
+    decoder_layers layers (self-attention as the encoder's, cross-attention with its own q, a
+    fused k/v and out projection, three LayerNorms), a final LayerNorm, and ``proj_out``, a
+    vocabulary-parallel head. The encoder is whole on every pipeline stage."""
+    enc = tuple(range(_int(t, "encoder_layers", "num_hidden_layers")))
+    dec = tuple(range(_int(t, "decoder_layers", "num_hidden_layers")))
+    f_enc = _int(t, "encoder_ffn_dim", default=4 * d)
+    f_dec = _int(t, "decoder_ffn_dim", default=4 * d)
+    e, x = "encoder.layers.{i}", "model.layers.{i}"
+
+    def audio(name: str, shape: tuple[int, int], shard: str = "replicated") -> Tensor:
+        return Tensor(name, "audio", shape, enc, shard=shard, every_stage=True)
+
+    out = [Tensor("encoder.conv1", "audio", (d, 3 * _int(t, "num_mel_bins") + 1),
+                  every_stage=True),
+           Tensor("encoder.conv2", "audio", (d, 3 * d + 1), every_stage=True),
+           Tensor("encoder.embed_positions", "audio", (_int(t, "max_source_positions"), d),
+                  every_stage=True),
+           audio(f"{e}.self_attn.qkv_proj", (3 * d, d + 1), "attn_tp"),
+           audio(f"{e}.self_attn.out_proj", (d, d), "attn_tp"),
+           audio(f"{e}.fc1", (f_enc, d + 1), "tp"),
+           audio(f"{e}.fc2", (d, f_enc), "tp"),
+           # (the row-parallel projections' biases, whole; two LayerNorms' weights and biases)
+           audio(f"{e}.out_fc2_biases_layer_norms", (6 * d, 1)),
+           Tensor("encoder.layer_norm", "audio", (2 * d, 1), every_stage=True),
+           Tensor("model.embed_tokens", "embedding", (vocab, d)),
+           Tensor("model.embed_positions", "embedding", (_int(t, "max_target_positions"), d)),
+           Tensor(f"{x}.self_attn.qkv_proj", "attention", (3 * d, d + 1), dec, linear=True,
+                  shard="attn_tp"),
+           Tensor(f"{x}.encoder_attn.q_kv_proj", "attention", (3 * d, d + 1), dec,
+                  linear=True, shard="attn_tp"),
+           Tensor(f"{x}.self_attn_encoder_attn.out_proj", "attention", (2 * d, d), dec,
+                  linear=True, shard="attn_tp"),
+           Tensor(f"{x}.fc1", "mlp", (f_dec, d + 1), dec, linear=True, shard="tp"),
+           Tensor(f"{x}.fc2", "mlp", (d, f_dec), dec, linear=True, shard="tp"),
+           Tensor(f"{x}.out_fc2_biases", "attention", (3 * d, 1), dec),
+           Tensor(f"{x}.layer_norms", "norms", (6 * d, 1), dec),
+           Tensor("model.norm", "norms", (2 * d, 1), shard="last"),
+           Tensor("lm_head", "lm_head", (vocab, d), shard="head")]
+    return out
 
 
 def _mamba1(t: Mapping[str, Any], hidden: int, layers: tuple[int, ...]) -> list[Tensor]:
