@@ -138,7 +138,12 @@ _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text",
 _MUSE_GLIMMER_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
 # model types whose decoder layer has one norm, before attention and MLP run in parallel
 # (Command R / R7B / A: ``commandr.py``'s ``input_layernorm`` alone)
-_ONE_NORM_TYPES = frozenset({"cohere", "cohere2"})
+_ONE_NORM_TYPES = frozenset({"cohere", "cohere2", "cohere2_moe"})
+#: Cohere's MoE (``cohere2_moe.py``): Command R's one norm a layer and a head that is always
+#: the embedding; the routed experts (and num_shared_experts shared ones) at
+#: intermediate_size, the first first_k_dense_replace layers dense at
+#: prefix_dense_intermediate_size
+_COHERE_MOE_TYPES = frozenset({"cohere2_moe"})
 #: the OLMo family (``olmo.py``, ``olmo2.py``, ``olmoe.py``): OLMo's LayerNorms hold no weight
 #: at all (no final one either); OLMo 2 and OLMo 3 (SGLang builds both with ``olmo2.py``)
 #: normalize after attention and after the MLP only, no input norm; OLMo 2/3 and OLMoE norm q
@@ -326,7 +331,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                                    "embedding", (extra, hidden), padding=True))
     tied = (bool(config.get("tie_word_embeddings",
                             t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
-            or mt in CLASSIC_TIED or _text_ties(config, model_type)) and mt not in _LFM2_TYPES
+            or mt in CLASSIC_TIED | _COHERE_MOE_TYPES or _text_ties(config, model_type)
+            ) and mt not in _LFM2_TYPES
     # (ChatGLM's checkpoints name ChatGLMModel, a causal LM with its output_layer in SGLang)
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
@@ -656,6 +662,8 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
         inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner")
         if mt in _MINIMAX_M3_TYPES:  # its dense layers' own width
             inter = _int(t, "dense_intermediate_size") or inter
+        if mt in _COHERE_MOE_TYPES:
+            inter = _int(t, "prefix_dense_intermediate_size") or inter
         if mt == "lfm2":
             inter = _lfm2_ff_dim(t)
         if mt in _UNGATED_MLP_TYPES:
@@ -1098,6 +1106,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
     hidden = _int(t, "hidden_size")
     experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts")
     inter = _int(t, "moe_intermediate_size") or _int(t, "intermediate_size")
+    if mt in _COHERE_MOE_TYPES:  # (its experts read intermediate_size, whatever else is set)
+        inter = _int(t, "intermediate_size")
     if mt == "mixtral":
         m = f"{p}.block_sparse_moe"
         return [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
@@ -1130,6 +1140,12 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
         if n_shared:
             out += _mlp(f"{m}.shared_mlp", "shared_experts", hidden, inter * n_shared, layers,
                         "tp")
+        return out
+    if mt in _COHERE_MOE_TYPES:
+        n_shared = _int(t, "num_shared_experts")
+        if n_shared:
+            out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * n_shared,
+                        layers, "tp")
         return out
     if mt in _LAGUNA_TYPES:  # a float32 router and correction bias, one shared expert
         out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
