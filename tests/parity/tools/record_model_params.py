@@ -115,6 +115,47 @@ CASES = (
     ("mistral-small-3.1-24b", "tests/parity/models/mistral-small-3.1-24b-instruct", None, []),
     ("command-r-v01", "tests/parity/models/c4ai-command-r-v01", None, []),
     ("command-r7b", "tests/parity/models/c4ai-command-r7b-12-2024", None, []),
+    # msweep (every config folder built once): OLMo's weightless norms, OLMo 2/3's post-norms
+    # and whole-width q/k norms, OLMoE's hidden-wide q/k norms
+    ("olmo-1b", "tests/parity/models/olmo-1b-hf", None, []),
+    ("olmo-2-7b", "tests/parity/models/olmo-2-1124-7b", None, []),
+    ("olmo-3.1-32b", "tests/parity/models/olmo-3.1-32b-instruct", None, []),
+    ("olmoe-1b-7b", "tests/parity/models/olmoe-1b-7b-0924", None, []),
+    # biased LayerNorms: StableLM (with and without use_qkv_bias), PhiMoE (and its head bias)
+    ("stablelm-2-1.6b", "tests/parity/models/stablelm-2-1.6b", None, []),
+    ("stablelm-3b", "tests/parity/models/stablelm-3b", None, []),
+    ("phi-3.5-moe", "tests/parity/models/phi-3.5-moe-instruct", None, []),
+    # EXAONE 4's post-norms and per-head q/k norms
+    ("exaone-4", "tests/parity/models/exaone-4-synth", None, []),
+    # BERT's position_ids parameter and 64-row-padded position/type tables
+    ("bge-large-en-v1.5", "tests/parity/models/bge-large-en-v1.5", None, []),
+    ("bert-multilingual-sentiment", "tests/parity/models/bert-base-multilingual-uncased-sentiment",
+     None, []),
+    # Mllama's cross-attention layers and eight extra embedding rows
+    ("llama-3.2-11b-vision", "tests/parity/models/llama-3.2-11b-vision-instruct", None, []),
+    ("llama-3.2-90b-vision", f"{HUB}/meta-llama--Llama-3.2-90B-Vision-Instruct", None, []),
+    # ERNIE 4.5 MoE's layer range, correction bias and shared experts
+    ("ernie-4.5-21b-a3b", "tests/parity/models/ernie-4.5-21b-a3b-pt", None, []),
+    # Laguna's per-layer heads and gates, float32 router, shared expert (FP8 files)
+    ("laguna-xs.2", "tests/parity/models/laguna-xs.2-fp8", None, []),
+    ("laguna-s-2.1", "tests/parity/models/laguna-s-2.1-fp8", None, []),
+    # MiniMax-M3: dense width, float32 routing, the sparse layers' indexer, its own tower
+    ("minimax-m3-nvfp4", "tests/parity/models/minimax-m3-nvfp4", None, []),
+    # DFlash drafts: no embedding or head, fc over the target's features
+    ("qwen3-4b-dflash", "tests/parity/models/qwen3-4b-dflash-b16", None, []),
+    ("qwen3-8b-dflash", "tests/parity/models/qwen3-8b-dflash-b16", None, []),
+    ("qwen3.5-35b-a3b-dflash", "tests/parity/models/qwen3.5-35b-a3b-dflash", None, []),
+    # Qwen2.5-VL without a vision_config: the config class's default tower
+    ("qwen2.5-vl-no-vision-config", "tests/parity/models/qwen2.5-vl-no-vision-config", None,
+     []),
+    # Gemma 4's MTP assistant: pre/post projections
+    ("gemma-4-assistant", "tests/parity/models/gemma-4-assistant-synth", None, []),
+    # dots.ocr: its ViT from DotsVisionConfig's defaults and a second LM head
+    ("dots-ocr", "tests/parity/models/dots-ocr", None, []),
+    # Whisper, an encoder-decoder
+    ("whisper-large-v3", "tests/parity/models/whisper-large-v3", None, []),
+    # Cohere's MoE: experts at intermediate_size, one norm, tied head
+    ("cohere2-moe", "tests/parity/models/cohere2-moe-synth", None, []),
 )
 
 
