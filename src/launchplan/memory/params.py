@@ -144,6 +144,9 @@ _ONE_NORM_TYPES = frozenset({"cohere", "cohere2", "cohere2_moe"})
 #: intermediate_size, the first first_k_dense_replace layers dense at
 #: prefix_dense_intermediate_size
 _COHERE_MOE_TYPES = frozenset({"cohere2_moe"})
+#: HunYuan's MoE (``hunyuan.py``, Hunyuan-A13B): a shared MLP in every MoE layer where
+#: use_mixed_mlp_moe is set
+_HUNYUAN_MOE_TYPES = frozenset({"hunyuan_v1_moe"})
 #: the OLMo family (``olmo.py``, ``olmo2.py``, ``olmoe.py``): OLMo's LayerNorms hold no weight
 #: at all (no final one either); OLMo 2 and OLMo 3 (SGLang builds both with ``olmo2.py``)
 #: normalize after attention and after the MLP only, no input norm; OLMo 2/3 and OLMoE norm q
@@ -165,9 +168,10 @@ _DFLASH_ARCHS = frozenset({"DFlashDraftModel"})
 #: layers' indexer (``_minimax_m3_indexer``)
 _MINIMAX_M3_TYPES = frozenset({"minimax_m3", "minimax_m3_vl", "minimax_m3_vl_text"})
 #: decoders whose norms are LayerNorms with a bias (StableLM's ``stablelm.py``, Phi-3.5-MoE's
-#: ``phimoe.py``: every layer's two and the final one); PhiMoE's LM head has a bias as well,
-#: whatever the file says, and StableLM biases q/k/v where ``use_qkv_bias`` says so
-_LAYERNORM_BIAS_TYPES = frozenset({"stablelm", "phimoe"})
+#: ``phimoe.py``, StarCoder 2's ``starcoder2.py``: every layer's two and the final one);
+#: PhiMoE's LM head has a bias as well, whatever the file says, and StableLM biases q/k/v
+#: where ``use_qkv_bias`` says so
+_LAYERNORM_BIAS_TYPES = frozenset({"stablelm", "phimoe", "starcoder2"})
 _POST_NORM_TYPES = frozenset({"olmo2", "olmo3",
                               # EXAONE 4 (``exaone4.py``): the same two, per-head q/k norms
                               "exaone4"})
@@ -1140,6 +1144,19 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
         if n_shared:
             out += _mlp(f"{m}.shared_mlp", "shared_experts", hidden, inter * n_shared, layers,
                         "tp")
+        return out
+    if mt in _HUNYUAN_MOE_TYPES and t.get("use_mixed_mlp_moe"):
+        # HunYuan's shared_mlp beside the experts: intermediate_size x num_shared_expert
+        # (one count for every layer, or a list with one a layer)
+        counts = t.get("num_shared_expert", 1)
+        per: dict[int, list[int]] = {}
+        for i in layers:
+            n = counts[i] if isinstance(counts, (list, tuple)) and i < len(counts) else counts
+            if isinstance(n, int) and n > 0:
+                per.setdefault(n, []).append(i)
+        for n, ids in per.items():
+            out += _mlp(f"{m}.shared_mlp", "shared_experts", hidden,
+                        _int(t, "intermediate_size") * n, tuple(ids), "tp")
         return out
     if mt in _COHERE_MOE_TYPES:
         n_shared = _int(t, "num_shared_experts")
