@@ -156,6 +156,11 @@ CASES = (
     ("whisper-large-v3", "tests/parity/models/whisper-large-v3", None, []),
     # Cohere's MoE: experts at intermediate_size, one norm, tied head
     ("cohere2-moe", "tests/parity/models/cohere2-moe-synth", None, []),
+    # HunYuan-A13B's shared MLP (built with the one-rank groups its sampler reads)
+    ("hunyuan-a13b", "tests/parity/models/hunyuan-a13b-instruct", None, []),
+    # XLM-RoBERTa (roberta.py, loadable with SERVER_STUBS): position_ids, pooler
+    ("bge-m3", "tests/parity/models/bge-m3", None, []),
+    ("bge-reranker-v2-m3", "tests/parity/models/bge-reranker-v2-m3", None, []),
 )
 
 
@@ -194,6 +199,35 @@ def _cuda_to_meta():
     return _Mode()
 
 
+#: modules that SGLang's model files reach through the scheduler's ``model_runner`` (its HTTP
+#: server's): absent from the oracle venv, they keep the registry from loading those files
+#: (NemotronH, XLM-RoBERTa, Falcon-H1, ...), which then fall back to transformers' classes
+SERVER_STUBS = {"uvicorn", "fastapi"}
+
+
+def _unwritten_groups(par) -> None:
+    """The one-rank TP, attention-TP and pipeline groups a class reads while it is built
+    (HunYuan's sampler, Phi's and StarCoder 2's pipeline rank), where the published launch
+    left them unwritten: every rank 0 of 1."""
+    import types
+
+    def one():
+        return types.SimpleNamespace(world_size=1, rank_in_group=0, rank=0, ranks=[0],
+                                     device_group=None, cpu_group=None, ca_comm=None,
+                                     is_first_rank=True, is_last_rank=True)
+
+    missing = {}
+    for name in ("tp_group", "attn_tp_group"):
+        try:
+            getattr(par, name)
+        except RuntimeError:
+            missing[name] = one()
+    if not hasattr(par.pp_group, "rank"):
+        missing["pp_group"] = one()
+    if missing:
+        par.override_permanently(**missing)
+
+
 def run_params_case(case: dict, facts: dict, oracle) -> dict:
     import sglang.srt.layers.attention.dsa.dsa_indexer as dsa
     import sglang.srt.runtime_context as rc
@@ -208,7 +242,8 @@ def run_params_case(case: dict, facts: dict, oracle) -> dict:
     argv = ["--model-path", _folder(case), *case["argv"]]
     out = dict(name=case["name"], model=case["model"], architecture=case["architecture"],
                argv=case["argv"], ok=False, error=None)
-    with scheduler_model_config(argv, facts) as (mc, _):
+    with scheduler_model_config(argv, facts) as (mc, par):
+        _unwritten_groups(par)
         try:
             cls, arch = get_model_architecture(mc)
             with torch.device("meta"), _cuda_to_meta():
@@ -231,7 +266,10 @@ def run_params_case(case: dict, facts: dict, oracle) -> dict:
 
 def main() -> None:
     sys.path.insert(0, HERE)
+    import record_kv_pool
     from record_vision_params import record_main
+
+    record_kv_pool.EXTRA_STUBS.update(SERVER_STUBS)  # (the worker re-enters main too)
 
     record_main(__doc__, RESULTS, cases(), run_params_case, __file__)
 
