@@ -357,6 +357,10 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     norm = 2 * hidden if mt in _BERT_TYPES | CLASSIC_TYPES | _LAYERNORM_BIAS_TYPES else hidden
     if mt not in _WEIGHTLESS_NORM_TYPES:
         main.append(Tensor(f"{prefix}.norm", "norms", (norm, 1), shard="last"))
+    if mt == "kimi_linear" and t.get("attn_res_block_size") is not None:
+        # Kimi K3's final attention-residual read: its norm and a hidden -> 1 projection
+        main.append(Tensor(f"{prefix}.output_attn_res_norm_proj", "norms", (2 * hidden, 1),
+                           shard="last"))
     if mt in CLASSIC_TYPES:
         main += classic_decoder(t, mt, vocab, hidden, n_layers, _gqa, _ungated_mlp, Tensor)
         if mt == "gptj":  # partial rotary positions: the table spans rotary_dim

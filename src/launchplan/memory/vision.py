@@ -225,15 +225,27 @@ _DOTS_VISION_DEFAULTS = {"embed_dim": 1536, "hidden_size": 1536, "intermediate_s
                          "num_hidden_layers": 42, "num_attention_heads": 12,
                          "num_channels": 3, "patch_size": 14, "spatial_merge_size": 2,
                          "temporal_patch_size": 1, "use_bias": False, "post_norm": True}
+#: SGLang's KimiK3VisionConfig defaults (``configs/kimi_k3.py``: KimiK3Config builds one
+#: where the file has no vision_config)
+_KIMI_K3_VISION_DEFAULTS = {"patch_size": 14, "init_pos_emb_height": 64,
+                            "init_pos_emb_width": 64, "init_pos_emb_time": 4,
+                            "pos_emb_type": "divided_fixed", "vt_num_attention_heads": 12,
+                            "vt_num_hidden_layers": 27, "vt_hidden_size": 1024,
+                            "vt_intermediate_size": 4096, "merge_kernel_size": (2, 2),
+                            "merge_type": "sd2_tpool", "mm_projector_type": "patchmergerv2",
+                            "qkv_hidden_size": 1536, "norm_type": "rmsnorm",
+                            "attn_bias": False, "patch_embed_proj_bias": False,
+                            "mlp_type": "mlp2", "linear_bias": False}
 _VISION_DEFAULTS = {**{mt: _QWEN3_VISION_DEFAULTS for mt in _QWEN3_VISION},
+                    "kimi_k3": _KIMI_K3_VISION_DEFAULTS,
                     "qwen2_5_vl": _QWEN2_5_VISION_DEFAULTS, "qwen2_vl": _QWEN2_VISION_DEFAULTS,
                     "dots_ocr": _DOTS_VISION_DEFAULTS}
 
 
 def filled_vision_config(model_type: str, v: Any) -> Any:
     """The vision config SGLang's config class builds for ``model_type``: a Qwen-VL-family
-    file's (Qwen2-VL, Qwen2.5-VL, Qwen3-VL and its successors) with the class's defaults under
-    it (an absent one all defaults); others as given."""
+    file's (Qwen2-VL, Qwen2.5-VL, Qwen3-VL and its successors), dots.ocr's or Kimi K3's with
+    the class's defaults under it (an absent one all defaults); others as given."""
     defaults = _VISION_DEFAULTS.get(model_type)
     if defaults is None:
         return v
