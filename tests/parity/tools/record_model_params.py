@@ -161,6 +161,12 @@ CASES = (
     # XLM-RoBERTa (roberta.py, loadable with SERVER_STUBS): position_ids, pooler
     ("bge-m3", "tests/parity/models/bge-m3", None, []),
     ("bge-reranker-v2-m3", "tests/parity/models/bge-reranker-v2-m3", None, []),
+    # Kimi K3's final attention-residual read, and KimiK3VisionConfig's default tower
+    ("kimi-k3", f"{HUB}/moonshotai--Kimi-K3", None, []),
+    ("kimi-k3-synth", "tests/parity/models/kimi-k3-synth", None, []),
+    # NemotronH (its class loadable with SERVER_STUBS), built with its expert group
+    ("nemotron-3-nano-30b-a3b", f"{HUB}/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", None,
+     []),
 )
 
 
@@ -206,18 +212,20 @@ SERVER_STUBS = {"uvicorn", "fastapi"}
 
 
 def _unwritten_groups(par) -> None:
-    """The one-rank TP, attention-TP and pipeline groups a class reads while it is built
-    (HunYuan's sampler, Phi's and StarCoder 2's pipeline rank), where the published launch
-    left them unwritten: every rank 0 of 1."""
+    """The one-rank TP, attention-TP, MoE and pipeline groups a class reads while it is built
+    (HunYuan's sampler, Kimi K3's attention group, NemotronH's expert group, Phi's and
+    StarCoder 2's pipeline rank), where the published launch left them unwritten: every rank
+    0 of 1."""
     import types
 
     def one():
+        device = types.SimpleNamespace(rank=lambda: 0, size=lambda: 1)
         return types.SimpleNamespace(world_size=1, rank_in_group=0, rank=0, ranks=[0],
-                                     device_group=None, cpu_group=None, ca_comm=None,
+                                     device_group=device, cpu_group=None, ca_comm=None,
                                      is_first_rank=True, is_last_rank=True)
 
     missing = {}
-    for name in ("tp_group", "attn_tp_group"):
+    for name in ("tp_group", "attn_tp_group", "moe_ep_group", "moe_tp_group"):
         try:
             getattr(par, name)
         except RuntimeError:
