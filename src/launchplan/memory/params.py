@@ -188,21 +188,42 @@ _BIASED_SCORE = ("Qwen2ForRewardModel", "Qwen3ForRewardModel", "Qwen2ForSequence
 _NO_ROPE_TYPES = _BERT_TYPES
 #: model types whose sliding-window layers build a second rotary table (their own base)
 _TWO_ROPE_TYPES = frozenset({"gemma3", "gemma3_text"})
+#: model types whose layer kinds (``layer_types``) each ask ``get_rope`` for their own table
+_PER_KIND_ROPE_TYPES = frozenset({"olmo3", "laguna"})
 def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     """The cos/sin tables ``get_rope`` builds (float32 on CUDA and ROCm, positions x rotary
     dimension), one per distinct rotary embedding, shared by every layer that uses it and
     allocated with the model, so part of what loading takes: not a checkpoint tensor."""
-    if mt in _NO_ROPE_TYPES:
+    if mt in _NO_ROPE_TYPES or mt == "kimi_linear":  # (Kimi Linear / K3: NoPE MLA)
         return []
-    rotary = _int(t, "qk_rope_head_dim") or _int(t, "head_dim") or (
+    head = _int(t, "qk_rope_head_dim") or _int(t, "head_dim") or (
         _int(t, "hidden_size") // max(1, _int(t, "num_attention_heads")))
+    rotary = head
     factor = t.get("partial_rotary_factor")
     params = t.get("rope_parameters")
     if factor is None and isinstance(params, Mapping):  # where transformers 5 writes it
         # (Qwen3.5 as published: SGLang's table is 64 of the 256 head columns wide)
         factor = params.get("partial_rotary_factor")
+    if mt == "stablelm":  # ``stablelm.py`` reads rope_pct, else a partial_rotary_factor
+        # attribute transformers 5's StableLmConfig no longer keeps: the whole head
+        factor = t.get("rope_pct")
     if isinstance(factor, (int, float)) and 0 < factor < 1:
         rotary = int(rotary * factor)
+    kinds = t.get("layer_types")
+    if mt in _PER_KIND_ROPE_TYPES and isinstance(kinds, (list, tuple)):
+        # one table per layer kind, each kind's rope_parameters entry (where the file has
+        # them) its own base, scaling and partial factor: OLMo 3's sliding layers rotate
+        # unscaled, its full ones with the file's scaling; Laguna's kinds name their own
+        out = []
+        for kind in dict.fromkeys(kinds):
+            sub = params.get(kind) if isinstance(params, Mapping) else None
+            sub = sub if isinstance(sub, Mapping) else {}
+            f = sub.get("partial_rotary_factor", factor)
+            width = int(head * f) if isinstance(f, (int, float)) and 0 < f < 1 else head
+            out.append(Tensor(f"rotary_emb.{kind}.cos_sin_cache", "rope_cache",
+                              (_int(t, "max_position_embeddings"), width), fp32=True,
+                              every_stage=True, padding=True))
+        return out
     if mt == "minimax_m2" and _int(t, "rotary_dim"):  # MiniMax-M2 names its rotary width
         rotary = _int(t, "rotary_dim")
     # the configured positions, whatever the scaling (Gemma-3's linear factor 8 and YaRN's
@@ -211,6 +232,16 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     if not rotary or not positions:
         return []
     tables = 2 if mt in _TWO_ROPE_TYPES else 1
+    scaling = t.get("rope_scaling") if isinstance(t.get("rope_scaling"), Mapping) else params
+    if isinstance(scaling, Mapping) and scaling.get("rope_type", scaling.get("type")) in (
+            "longrope", "su"):
+        # LongRoPE: a short table over the scaling's original_max_position_embeddings (the
+        # configured positions where the scaling names none), a long one, and both again
+        # concatenated
+        short = _int(scaling, "original_max_position_embeddings") or positions
+        return [Tensor("rotary_emb.long_short_cos_sin_cache", "rope_cache",
+                       (2 * (short + positions), rotary), fp32=True, every_stage=True,
+                       padding=True)]
     # a DSA indexer asks for its own table unless it rotates as the attention does (it
     # defaults to NeoX halves, MLA to interleaved pairs: ``deepseek_v2.py``)
     if t.get("index_topk") is not None and bool(t.get("indexer_rope_interleave", False)) \
