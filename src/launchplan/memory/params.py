@@ -24,6 +24,10 @@ from launchplan.memory.classic_layers import CLASSIC_TYPES, canonical, classic_d
 from launchplan.memory.classic_layers import TIED_TYPES as CLASSIC_TIED
 from launchplan.memory.config_ints import config_int as _int
 
+#: the shard kind of a text tensor split over attention TP by its own ``heads`` (each rank
+#: keeping at least one whole, as SGLang splits KV heads)
+ATTN_HEADS = "attn_heads"
+
 
 class Tensor(NamedTuple):
     """One weight tensor (or a stack of identical ones: every layer, every expert).
@@ -65,7 +69,8 @@ class Layout(NamedTuple):
 
 # model types whose q/k/v projections carry a bias and whose o_proj does not
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text",
-                             "qwen2_vl_text", "mimo"})  # (MiMo: Qwen2's layers, ``mimo.py``)
+                             "qwen2_vl_text", "mimo",  # (MiMo: Qwen2's layers, ``mimo.py``)
+                             "dots_ocr"})  # (dots.ocr's text model is Qwen2ForCausalLM)
 # model types built on GLM-4.5's ``Glm4MoeModel`` (``glm4_moe.py``; GLM-4.5V's text model in
 # ``glm4v_moe.py``): q/k/v biased, o_proj not, the router's correction bias stored
 _GLM4_MOE_TYPES = frozenset({"glm4_moe", "glm4v_moe_text"})
@@ -84,8 +89,9 @@ _HYV3_TYPES = frozenset({"hy_v3"})
 _NEXTN_NO_COPIES_TYPES = _HYV3_TYPES | {"glm_ocr_text"}
 # model types with per-head RMS norms on q and k
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
-                            "qwen3_vl_text", "qwen3_vl_moe_text", "olmo2", "olmoe",
-                            "qwen3_5_text", "qwen3_5_moe_text", "apertus",
+                            "qwen3_vl_text", "qwen3_vl_moe_text",
+                            "qwen3_5_text", "qwen3_5_moe_text", "apertus", "exaone4",
+                            "laguna",
                             # AFMoE (Arcee's Trinity): ``afmoe.py``
                             "afmoe"})
 # model types whose layers alternate Gated DeltaNet (linear attention) and gated full
@@ -123,7 +129,7 @@ _UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta",
 #: bias on every linear
 _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 # model types with four norms per decoder layer (sandwich norms)
-_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2",
+_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text",
                               "afmoe",  # (AFMoE's pre_mlp / post_mlp layernorms)
                               "muse_glimmer", "muse_glimmer_text",  # (post_attn / post_ffn)
                               *_GLM4_TYPES})  # (post_self_attn / post_mlp layernorms)
@@ -132,7 +138,44 @@ _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "olmo2",
 _MUSE_GLIMMER_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
 # model types whose decoder layer has one norm, before attention and MLP run in parallel
 # (Command R / R7B / A: ``commandr.py``'s ``input_layernorm`` alone)
-_ONE_NORM_TYPES = frozenset({"cohere", "cohere2"})
+_ONE_NORM_TYPES = frozenset({"cohere", "cohere2", "cohere2_moe"})
+#: Cohere's MoE (``cohere2_moe.py``): Command R's one norm a layer and a head that is always
+#: the embedding; the routed experts (and num_shared_experts shared ones) at
+#: intermediate_size, the first first_k_dense_replace layers dense at
+#: prefix_dense_intermediate_size
+_COHERE_MOE_TYPES = frozenset({"cohere2_moe"})
+#: HunYuan's MoE (``hunyuan.py``, Hunyuan-A13B): a shared MLP in every MoE layer where
+#: use_mixed_mlp_moe is set
+_HUNYUAN_MOE_TYPES = frozenset({"hunyuan_v1_moe"})
+#: the OLMo family (``olmo.py``, ``olmo2.py``, ``olmoe.py``): OLMo's LayerNorms hold no weight
+#: at all (no final one either); OLMo 2 and OLMo 3 (SGLang builds both with ``olmo2.py``)
+#: normalize after attention and after the MLP only, no input norm; OLMo 2/3 and OLMoE norm q
+#: and k across all heads at once, each GPU holding the whole vectors (q at hidden_size, k at
+#: the KV heads' width; OLMoE's k at hidden_size too)
+_WEIGHTLESS_NORM_TYPES = frozenset({"olmo"})
+#: ERNIE 4.5's MoE (``ernie4.py``): MoE layers between moe_layer_start_index and
+#: moe_layer_end_index, every moe_layer_interval-th, the others dense; each MoE layer's router
+#: holds a correction bias and its shared experts
+_ERNIE_MOE_TYPES = frozenset({"ernie4_5_moe"})
+#: Laguna (``laguna.py``): per-layer query heads and output gates (``_laguna_attention``),
+#: MoE layers by mlp_layer_types, a float32 router beside one shared expert
+_LAGUNA_TYPES = frozenset({"laguna"})
+#: DFlash draft classes (``dflash.py``): the draft's decoder layers and final norm, and the
+#: context-feature projection (``_dflash_projection``), on the target's embedding and head
+_DFLASH_ARCHS = frozenset({"DFlashDraftModel"})
+#: MiniMax-M3 (``minimax_m3.py``; the VL file's text model): dense layers at
+#: dense_intermediate_size, a float32 router and routing bias, and the sparse-attention
+#: layers' indexer (``_minimax_m3_indexer``)
+_MINIMAX_M3_TYPES = frozenset({"minimax_m3", "minimax_m3_vl", "minimax_m3_vl_text"})
+#: decoders whose norms are LayerNorms with a bias (StableLM's ``stablelm.py``, Phi-3.5-MoE's
+#: ``phimoe.py``, StarCoder 2's ``starcoder2.py``: every layer's two and the final one);
+#: PhiMoE's LM head has a bias as well, whatever the file says, and StableLM biases q/k/v
+#: where ``use_qkv_bias`` says so
+_LAYERNORM_BIAS_TYPES = frozenset({"stablelm", "phimoe", "starcoder2"})
+_POST_NORM_TYPES = frozenset({"olmo2", "olmo3",
+                              # EXAONE 4 (``exaone4.py``): the same two, per-head q/k norms
+                              "exaone4"})
+_WHOLE_QK_NORM_TYPES = frozenset({"olmo2", "olmo3", "olmoe"})
 
 
 #: reward and sequence-classification classes whose ``score`` linears carry a bias
@@ -145,21 +188,42 @@ _BIASED_SCORE = ("Qwen2ForRewardModel", "Qwen3ForRewardModel", "Qwen2ForSequence
 _NO_ROPE_TYPES = _BERT_TYPES
 #: model types whose sliding-window layers build a second rotary table (their own base)
 _TWO_ROPE_TYPES = frozenset({"gemma3", "gemma3_text"})
+#: model types whose layer kinds (``layer_types``) each ask ``get_rope`` for their own table
+_PER_KIND_ROPE_TYPES = frozenset({"olmo3", "laguna"})
 def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     """The cos/sin tables ``get_rope`` builds (float32 on CUDA and ROCm, positions x rotary
     dimension), one per distinct rotary embedding, shared by every layer that uses it and
     allocated with the model, so part of what loading takes: not a checkpoint tensor."""
-    if mt in _NO_ROPE_TYPES:
+    if mt in _NO_ROPE_TYPES or mt == "kimi_linear":  # (Kimi Linear / K3: NoPE MLA)
         return []
-    rotary = _int(t, "qk_rope_head_dim") or _int(t, "head_dim") or (
+    head = _int(t, "qk_rope_head_dim") or _int(t, "head_dim") or (
         _int(t, "hidden_size") // max(1, _int(t, "num_attention_heads")))
+    rotary = head
     factor = t.get("partial_rotary_factor")
     params = t.get("rope_parameters")
     if factor is None and isinstance(params, Mapping):  # where transformers 5 writes it
         # (Qwen3.5 as published: SGLang's table is 64 of the 256 head columns wide)
         factor = params.get("partial_rotary_factor")
+    if mt == "stablelm":  # ``stablelm.py`` reads rope_pct, else a partial_rotary_factor
+        # attribute transformers 5's StableLmConfig no longer keeps: the whole head
+        factor = t.get("rope_pct")
     if isinstance(factor, (int, float)) and 0 < factor < 1:
         rotary = int(rotary * factor)
+    kinds = t.get("layer_types")
+    if mt in _PER_KIND_ROPE_TYPES and isinstance(kinds, (list, tuple)):
+        # one table per layer kind, each kind's rope_parameters entry (where the file has
+        # them) its own base, scaling and partial factor: OLMo 3's sliding layers rotate
+        # unscaled, its full ones with the file's scaling; Laguna's kinds name their own
+        out = []
+        for kind in dict.fromkeys(kinds):
+            sub = params.get(kind) if isinstance(params, Mapping) else None
+            sub = sub if isinstance(sub, Mapping) else {}
+            f = sub.get("partial_rotary_factor", factor)
+            width = int(head * f) if isinstance(f, (int, float)) and 0 < f < 1 else head
+            out.append(Tensor(f"rotary_emb.{kind}.cos_sin_cache", "rope_cache",
+                              (_int(t, "max_position_embeddings"), width), fp32=True,
+                              every_stage=True, padding=True))
+        return out
     if mt == "minimax_m2" and _int(t, "rotary_dim"):  # MiniMax-M2 names its rotary width
         rotary = _int(t, "rotary_dim")
     # the configured positions, whatever the scaling (Gemma-3's linear factor 8 and YaRN's
@@ -168,6 +232,16 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     if not rotary or not positions:
         return []
     tables = 2 if mt in _TWO_ROPE_TYPES else 1
+    scaling = t.get("rope_scaling") if isinstance(t.get("rope_scaling"), Mapping) else params
+    if isinstance(scaling, Mapping) and scaling.get("rope_type", scaling.get("type")) in (
+            "longrope", "su"):
+        # LongRoPE: a short table over the scaling's original_max_position_embeddings (the
+        # configured positions where the scaling names none), a long one, and both again
+        # concatenated
+        short = _int(scaling, "original_max_position_embeddings") or positions
+        return [Tensor("rotary_emb.long_short_cos_sin_cache", "rope_cache",
+                       (2 * (short + positions), rotary), fp32=True, every_stage=True,
+                       padding=True)]
     # a DSA indexer asks for its own table unless it rotates as the attention does (it
     # defaults to NeoX halves, MLA to interleaved pairs: ``deepseek_v2.py``)
     if t.get("index_topk") is not None and bool(t.get("indexer_rope_interleave", False)) \
@@ -270,19 +344,42 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         caveats.append("config.json names no hidden_size / num_hidden_layers: weights unknown")
         return Layout(main, [], caveats)
 
+    if mt == "whisper":
+        return Layout(_whisper(t, vocab, hidden), [], caveats)
     width = (_int(t, "word_embed_proj_dim") or hidden) if mt == "opt" else hidden
-    main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (vocab, width), shard="vocab"))
+    # (Mllama's text model embeds eight rows past its vocabulary: ``mllama.py``)
+    rows = vocab + 8 if mt == "mllama_text_model" else vocab
+    if arch0 not in _DFLASH_ARCHS:
+        main.append(Tensor(f"{prefix}.embed_tokens", "embedding", (rows, width),
+                           shard="vocab"))
     if mt in _BERT_TYPES:  # (replicated, ``bert.py``'s BertEmbedding)
-        positions = _int(t, "max_position_embeddings") + _int(t, "type_vocab_size")
-        main.append(Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
-                           (positions, hidden)))
+        n_pos, n_types = _int(t, "max_position_embeddings"), _int(t, "type_vocab_size")
+        main += [Tensor(f"{prefix}.embeddings.position_and_type", "embedding",
+                        (n_pos + n_types, hidden)),
+                 # a position_ids row both encoders' embeddings hold as a parameter (no
+                 # checkpoint stores it)
+                 Tensor(f"{prefix}.embeddings.position_ids", "embedding", (1, n_pos),
+                        padding=True)]
+        if mt == "bert":  # BERT's position and type tables are vocabulary-parallel
+            # embeddings too, their rows padded to a multiple of 64 like the words'
+            extra = -(-n_pos // 64) * 64 - n_pos + -(-n_types // 64) * 64 - n_types
+            if extra:
+                main.append(Tensor(f"{prefix}.embeddings.position_and_type.padding",
+                                   "embedding", (extra, hidden), padding=True))
     tied = (bool(config.get("tie_word_embeddings",
                             t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
-            or mt in CLASSIC_TIED or _text_ties(config, model_type)) and mt not in _LFM2_TYPES
+            or mt in CLASSIC_TIED | _COHERE_MOE_TYPES or _text_ties(config, model_type)
+            ) and mt not in _LFM2_TYPES
     # (ChatGLM's checkpoints name ChatGLMModel, a causal LM with its output_layer in SGLang)
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
-        main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
+        # (Gemma 4's assistant: a plain nn.Linear head, whole on every GPU, unpadded)
+        main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="last"
+                           if model_type == "gemma4_assistant" else "head"))
+        if mt == "phimoe":
+            main.append(Tensor("lm_head.bias", "lm_head", (vocab, 1), shard="head"))
+        if arch0 == "DotsOCRForCausalLM":  # (its inner Qwen2ForCausalLM keeps a head too)
+            main.append(Tensor("model.lm_head", "lm_head", (vocab, hidden), shard="head"))
         extra = -(-vocab // 128) * 128 - -(-vocab // 64) * 64
         if mt in _MUSE_GLIMMER_TYPES and extra:  # its head pads the vocabulary to 128, not 64
             main.append(Tensor("lm_head.padding_to_128", "lm_head", (extra, hidden),
@@ -290,8 +387,13 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     main += _score_head(config, arch0, hidden)
     # (the BERT encoders' is the embeddings' LayerNorm, with its bias; the classic decoders'
     # final LayerNorm has one too)
-    norm = 2 * hidden if mt in _BERT_TYPES or mt in CLASSIC_TYPES else hidden
-    main.append(Tensor(f"{prefix}.norm", "norms", (norm, 1), shard="last"))
+    norm = 2 * hidden if mt in _BERT_TYPES | CLASSIC_TYPES | _LAYERNORM_BIAS_TYPES else hidden
+    if mt not in _WEIGHTLESS_NORM_TYPES:
+        main.append(Tensor(f"{prefix}.norm", "norms", (norm, 1), shard="last"))
+    if mt == "kimi_linear" and t.get("attn_res_block_size") is not None:
+        # Kimi K3's final attention-residual read: its norm and a hidden -> 1 projection
+        main.append(Tensor(f"{prefix}.output_attn_res_norm_proj", "norms", (2 * hidden, 1),
+                           shard="last"))
     if mt in CLASSIC_TYPES:
         main += classic_decoder(t, mt, vocab, hidden, n_layers, _gqa, _ungated_mlp, Tensor)
         if mt == "gptj":  # partial rotary positions: the table spans rotary_dim
@@ -316,6 +418,26 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
             t, model_type, _int(t, "head_dim") or hidden // max(1, _int(
                 t, "num_attention_heads")), _int(t, "num_key_value_heads")))
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats, gemma4)
+    if arch0 in _DFLASH_ARCHS:
+        main += _dflash_projection(config, hidden, n_layers, caveats)
+    if model_type == "gemma4_assistant":
+        # Gemma 4's MTP assistant (``gemma4_mtp.py``): replicated projections from the
+        # target's embedding and hidden state (2 x backbone_hidden_size) into its own width
+        # and back, and with use_ordered_embeddings a centroid head
+        back = _int(config, "backbone_hidden_size") or hidden
+        main += [Tensor("pre_projection", "draft_fc", (hidden, 2 * back)),
+                 Tensor("post_projection", "draft_fc", (back, hidden))]
+        if config.get("use_ordered_embeddings"):
+            main.append(Tensor("centroids", "lm_head", (_int(config, "num_centroids"),
+                                                         hidden)))
+    cross = t.get("cross_attention_layers")
+    if mt == "mllama_text_model" and isinstance(cross, (list, tuple)) and cross:
+        # Mllama's cross-attention layers: the self-attention layer's shapes, plus per-head
+        # q/k norms and the two scalar tanh gates on the attention and MLP outputs
+        hd = _int(t, "head_dim") or hidden // max(1, _int(t, "num_attention_heads"))
+        cl = tuple(int(i) for i in cross if int(i) < n_layers)
+        main += [Tensor(f"{prefix}.layers.{{i}}.cross_attn.qk_norms", "norms", (2 * hd, 1), cl),
+                 Tensor(f"{prefix}.layers.{{i}}.cross_attn_gates", "attention", (2, 1), cl)]
     if mt == "deepseek_v4":  # the hyper-connection streams folded back into one before the head
         mult = _int(t, "hc_mult", default=4)
         main += [Tensor(f"{prefix}.hc_head_fn", "hyper_connections", (mult, mult * hidden),
@@ -447,6 +569,19 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
         k = _int(t, "first_k_dense_replace")
         freq = max(1, _int(t, "moe_layer_freq", default=1))
         moe = tuple(i for i in range(n_layers) if i >= k and i % freq == 0)
+    elif mt in _ERNIE_MOE_TYPES:  # every moe_layer_interval-th layer from the start index
+        # to the end index (inclusive; the config class's -1 means the last layer)
+        start = _int(t, "moe_layer_start_index", default=1)
+        end = t.get("moe_layer_end_index", -1)
+        end = n_layers - 1 if end is None or int(end) == -1 else int(end)
+        step = max(1, _int(t, "moe_layer_interval", default=1))
+        moe = tuple(i for i in range(n_layers) if start <= i <= end and (i - start) % step == 0)
+    elif mt in _LAGUNA_TYPES:  # its config class: a dense first layer unless
+        # mlp_layer_types lists each layer's kind
+        kinds = t.get("mlp_layer_types")
+        if not isinstance(kinds, (list, tuple)) or not kinds:
+            kinds = ["dense"] + ["sparse"] * (n_layers - 1)
+        moe = tuple(i for i in range(n_layers) if i < len(kinds) and kinds[i] == "sparse")
     elif mt in ("lfm2_moe", "afmoe"):  # dense MLPs in the first num_dense_layers (the
         # config classes' defaults: 2 for LFM2-MoE, 1 for AFMoE)
         k = _int(t, "num_dense_layers", default=2 if mt == "lfm2_moe" else 1)
@@ -504,10 +639,16 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     per-kind attention shapes, as its config class flattens them."""
     hidden = _int(t, "hidden_size")
     p = f"{prefix}.layers.{{i}}"
-    norm = 2 * hidden if mt in _BERT_TYPES else hidden  # a BERT LayerNorm's bias too
-    out = [Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers)]
-    if mt not in _ONE_NORM_TYPES:
-        out.append(Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers))
+    # (a BERT LayerNorm's bias too)
+    norm = 2 * hidden if mt in _BERT_TYPES | _LAYERNORM_BIAS_TYPES else hidden
+    out = []
+    if mt in _POST_NORM_TYPES:
+        out += [Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers),
+                Tensor(f"{p}.post_feedforward_layernorm", "norms", (norm, 1), layers)]
+    elif mt not in _WEIGHTLESS_NORM_TYPES:
+        out.append(Tensor(f"{p}.input_layernorm", "norms", (norm, 1), layers))
+        if mt not in _ONE_NORM_TYPES:
+            out.append(Tensor(f"{p}.post_attention_layernorm", "norms", (norm, 1), layers))
     if mt in _FOUR_NORM_TYPES or gemma4 is not None:
         out += [Tensor(f"{p}.pre_feedforward_layernorm", "norms", (hidden, 1), layers),
                 Tensor(f"{p}.post_feedforward_layernorm", "norms", (hidden, 1), layers)]
@@ -551,11 +692,19 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
         out += _gqa(t, mt, full, p, gated_q=True) if full else []
         linear = tuple(i for i in layers if i not in set(full))
         out += _gated_delta_net(t, linear, p) if linear else []
+    elif mt in _LAGUNA_TYPES:
+        out += _laguna_attention(t, mt, layers, p)
     else:
         out += _gqa(t, mt, layers, p)
+        if mt in _MINIMAX_M3_TYPES:
+            out += _minimax_m3_indexer(t, layers, p)
     if dense_layers:
         # (Llama 4's dense layers are wider than its experts: intermediate_size_mlp)
         inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner")
+        if mt in _MINIMAX_M3_TYPES:  # its dense layers' own width
+            inter = _int(t, "dense_intermediate_size") or inter
+        if mt in _COHERE_MOE_TYPES:
+            inter = _int(t, "prefix_dense_intermediate_size") or inter
         if mt == "lfm2":
             inter = _lfm2_ff_dim(t)
         if mt in _UNGATED_MLP_TYPES:
@@ -601,7 +750,8 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
                   shard="attn_tp")]
     bias = bool(t.get("attention_bias")) or mt in _BERT_TYPES or bool(
         mt == "starcoder2" and t.get("use_bias"))
-    qkv_bias = bias or mt in _QKV_BIAS_TYPES or bool(t.get("qkv_only_bias"))
+    qkv_bias = bias or mt in _QKV_BIAS_TYPES or bool(t.get("qkv_only_bias")) or bool(
+        mt == "stablelm" and t.get("use_qkv_bias"))
     if qkv_bias:
         out += [Tensor(f"{a}.q_proj.bias", "attention", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_proj.bias", "attention", (kv * hd, 1), layers, shard="kv"),
@@ -613,6 +763,10 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         # MiniMax-M2 normalizes all of q and all of k at once, its weights split with the heads
         out += [Tensor(f"{a}.q_norm", "norms", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_norm", "norms", (kv * hd, 1), layers, shard="kv")]
+    elif mt in _WHOLE_QK_NORM_TYPES:
+        out += [Tensor(f"{a}.q_norm", "norms", (hidden, 1), layers),
+                Tensor(f"{a}.k_norm", "norms", (hidden if mt == "olmoe" else kv * hd, 1),
+                       layers)]
     elif mt in _QK_NORM_TYPES or (t.get("use_qk_norm") and mt != "llama4_text"
                                   and mt not in _MUSE_GLIMMER_TYPES) or (
             mt in _HYV3_TYPES and t.get("use_qk_norm", t.get("qk_norm"))):
@@ -626,6 +780,82 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         # a sigmoid gate on the attention output, one value per head channel
         out.append(Tensor(f"{a}.gate_proj", "attention", (heads * hd, hidden), layers,
                           linear=True, shard="attn_tp"))
+    return out
+
+
+def _dflash_projection(config: Mapping[str, Any], hidden: int, n_layers: int,
+                       caveats: list[str]) -> list[Tensor]:
+    """A DFlash draft's projection of the target's context features (``dflash.py``): ``fc``
+    from as many hidden-wide features as ``dflash_config.target_layer_ids`` lists (one per
+    draft layer where it lists none), and its ``hidden_norm``; the draft holds no embedding or
+    LM head (it runs on the target's)."""
+    d = config.get("dflash_config")
+    d = d if isinstance(d, Mapping) else {}
+    ids = d.get("target_layer_ids", config.get("target_layer_ids"))
+    k = len(ids) if isinstance(ids, (list, tuple)) and ids else n_layers
+    if d.get("conv_kernel_size") or d.get("projector_type") == "domino":
+        caveats.append("DFlash draft's grouped convolutions / Domino projector are not "
+                       "counted")
+    return [Tensor("fc", "draft_fc", (hidden, k * hidden)),
+            Tensor("hidden_norm", "norms", (hidden, 1))]
+
+
+def _minimax_m3_indexer(t: Mapping[str, Any], layers: tuple[int, ...],
+                        p: str) -> list[Tensor]:
+    """MiniMax-M3's sparse-attention layers (``sparse_attention_config``'s
+    sparse_attention_freq marks them): an index projection with sparse_num_index_heads query
+    heads and one key head of sparse_index_dim (a value head and an output projection too
+    where sparse_disable_index_value leaves the value on), and per-head index q/k norms. The
+    query heads split over attention TP like KV heads (a rank keeps at least one whole); the
+    one key and value head stays whole on every rank."""
+    cfg = t.get("sparse_attention_config")
+    if not isinstance(cfg, Mapping) or not isinstance(
+            cfg.get("sparse_attention_freq"), (list, tuple)):
+        return []
+    freq, off = cfg["sparse_attention_freq"], cfg.get("sparse_disable_index_value") or ()
+    sparse = tuple(i for i in layers if i < len(freq) and freq[i])
+    if not sparse:
+        return []
+    heads, dim = _int(cfg, "sparse_num_index_heads"), _int(cfg, "sparse_index_dim")
+    hidden = _int(t, "hidden_size")
+    valued = tuple(i for i in sparse if not (i < len(off) and off[i]))
+    a = f"{p}.self_attn"
+    out = [Tensor(f"{a}.index_q_proj", "attention", (heads * dim, hidden), sparse, linear=True,
+                  shard=ATTN_HEADS, heads=heads),
+           Tensor(f"{a}.index_k_proj", "attention", (dim, hidden), sparse, linear=True),
+           Tensor(f"{a}.index_qk_norms", "norms", (2 * dim, 1), sparse)]
+    if valued:
+        out += [Tensor(f"{a}.index_v_proj", "attention", (dim, hidden), valued, linear=True),
+                Tensor(f"{a}.index_o_proj", "attention", (hidden, heads * dim), valued,
+                       linear=True, shard=ATTN_HEADS, heads=heads)]
+    return out
+
+
+def _laguna_attention(t: Mapping[str, Any], mt: str, layers: tuple[int, ...],
+                      p: str) -> list[Tensor]:
+    """Laguna's attention (``laguna.py``): each layer's query heads from
+    num_attention_heads_per_layer (the config class repeats num_attention_heads where the
+    file lists none), per-head q/k norms, and an output gate ``g_proj`` with one row per head
+    (``gating`` true or "per-head", the default), one per head channel ("per-element"), or
+    none ("disabled", false)."""
+    per_layer = t.get("num_attention_heads_per_layer")
+    heads = _int(t, "num_attention_heads")
+    hd = _int(t, "head_dim") or _int(t, "hidden_size") // max(1, heads)
+    gating = t.get("gating", True)
+    groups: dict[int, list[int]] = {}
+    for i in layers:
+        n = heads
+        if isinstance(per_layer, (list, tuple)) and i < len(per_layer):
+            n = int(per_layer[i])
+        groups.setdefault(n, []).append(i)
+    out: list[Tensor] = []
+    for n, ids in groups.items():
+        group = tuple(ids)
+        out += _gqa({**t, "num_attention_heads": n, "head_dim": hd}, mt, group, p)
+        rows = n if gating in (True, "per-head") else n * hd if gating == "per-element" else 0
+        if rows:
+            out.append(Tensor(f"{p}.self_attn.g_proj", "attention", (rows, _int(
+                t, "hidden_size")), group, linear=True, shard="attn_tp"))
     return out
 
 
@@ -817,6 +1047,52 @@ def _dsa_reuses_topk(t: Mapping[str, Any], layer: int) -> bool:
     return max(layer - shift, 0) % freq != 0
 
 
+def _whisper(t: Mapping[str, Any], vocab: int, d: int) -> list[Tensor]:
+    """Whisper (``whisper.py``), an encoder-decoder: the encoder's two biased width-3
+    convolutions over the mel bins, its position table and encoder_layers layers (a fused
+    q/k/v and out projection, fc1/fc2, two LayerNorms, all biased), a final LayerNorm; the
+    decoder's token and position tables (plain embeddings, whole and unpadded), its
+    decoder_layers layers (self-attention as the encoder's, cross-attention with its own q, a
+    fused k/v and out projection, three LayerNorms), a final LayerNorm, and ``proj_out``, a
+    vocabulary-parallel head. The encoder is whole on every pipeline stage."""
+    enc = tuple(range(_int(t, "encoder_layers", "num_hidden_layers")))
+    dec = tuple(range(_int(t, "decoder_layers", "num_hidden_layers")))
+    f_enc = _int(t, "encoder_ffn_dim", default=4 * d)
+    f_dec = _int(t, "decoder_ffn_dim", default=4 * d)
+    e, x = "encoder.layers.{i}", "model.layers.{i}"
+
+    def audio(name: str, shape: tuple[int, int], shard: str = "replicated") -> Tensor:
+        return Tensor(name, "audio", shape, enc, shard=shard, every_stage=True)
+
+    out = [Tensor("encoder.conv1", "audio", (d, 3 * _int(t, "num_mel_bins") + 1),
+                  every_stage=True),
+           Tensor("encoder.conv2", "audio", (d, 3 * d + 1), every_stage=True),
+           Tensor("encoder.embed_positions", "audio", (_int(t, "max_source_positions"), d),
+                  every_stage=True),
+           audio(f"{e}.self_attn.qkv_proj", (3 * d, d + 1), "attn_tp"),
+           audio(f"{e}.self_attn.out_proj", (d, d), "attn_tp"),
+           audio(f"{e}.fc1", (f_enc, d + 1), "tp"),
+           audio(f"{e}.fc2", (d, f_enc), "tp"),
+           # (the row-parallel projections' biases, whole; two LayerNorms' weights and biases)
+           audio(f"{e}.out_fc2_biases_layer_norms", (6 * d, 1)),
+           Tensor("encoder.layer_norm", "audio", (2 * d, 1), every_stage=True),
+           Tensor("model.embed_tokens", "embedding", (vocab, d)),
+           Tensor("model.embed_positions", "embedding", (_int(t, "max_target_positions"), d)),
+           Tensor(f"{x}.self_attn.qkv_proj", "attention", (3 * d, d + 1), dec, linear=True,
+                  shard="attn_tp"),
+           Tensor(f"{x}.encoder_attn.q_kv_proj", "attention", (3 * d, d + 1), dec,
+                  linear=True, shard="attn_tp"),
+           Tensor(f"{x}.self_attn_encoder_attn.out_proj", "attention", (2 * d, d), dec,
+                  linear=True, shard="attn_tp"),
+           Tensor(f"{x}.fc1", "mlp", (f_dec, d + 1), dec, linear=True, shard="tp"),
+           Tensor(f"{x}.fc2", "mlp", (d, f_dec), dec, linear=True, shard="tp"),
+           Tensor(f"{x}.out_fc2_biases", "attention", (3 * d, 1), dec),
+           Tensor(f"{x}.layer_norms", "norms", (6 * d, 1), dec),
+           Tensor("model.norm", "norms", (2 * d, 1), shard="last"),
+           Tensor("lm_head", "lm_head", (vocab, d), shard="head")]
+    return out
+
+
 def _mamba1(t: Mapping[str, Any], hidden: int, layers: tuple[int, ...]) -> list[Tensor]:
     """A Mamba-1 layer: its norm and the mixer SGLang builds (in_proj to the two branches, a
     depthwise conv, x_proj to the step rank and B/C, dt_proj with its bias, A_log and D),
@@ -871,6 +1147,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
     hidden = _int(t, "hidden_size")
     experts = _int(t, "n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts")
     inter = _int(t, "moe_intermediate_size") or _int(t, "intermediate_size")
+    if mt in _COHERE_MOE_TYPES:  # (its experts read intermediate_size, whatever else is set)
+        inter = _int(t, "intermediate_size")
     if mt == "mixtral":
         m = f"{p}.block_sparse_moe"
         return [Tensor(f"{m}.gate", "router", (experts, hidden), layers),
@@ -894,7 +1172,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                 Tensor(f"{m}.router.bias", "router", (experts, 1), layers),
                 *_mlp(f"{m}.experts", "experts", hidden, inter, layers, "experts", experts,
                       bias=True)]
-    out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers, fp32=mt in _HYV3_TYPES),
+    out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers,
+                  fp32=mt in _HYV3_TYPES | _LAGUNA_TYPES | _MINIMAX_M3_TYPES),
            *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
     if mt in _HYV3_TYPES:
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
@@ -902,6 +1181,39 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
         if n_shared:
             out += _mlp(f"{m}.shared_mlp", "shared_experts", hidden, inter * n_shared, layers,
                         "tp")
+        return out
+    if mt in _HUNYUAN_MOE_TYPES and t.get("use_mixed_mlp_moe"):
+        # HunYuan's shared_mlp beside the experts: intermediate_size x num_shared_expert
+        # (one count for every layer, or a list with one a layer)
+        counts = t.get("num_shared_expert", 1)
+        per: dict[int, list[int]] = {}
+        for i in layers:
+            n = counts[i] if isinstance(counts, (list, tuple)) and i < len(counts) else counts
+            if isinstance(n, int) and n > 0:
+                per.setdefault(n, []).append(i)
+        for n, ids in per.items():
+            out += _mlp(f"{m}.shared_mlp", "shared_experts", hidden,
+                        _int(t, "intermediate_size") * n, tuple(ids), "tp")
+        return out
+    if mt in _COHERE_MOE_TYPES:
+        n_shared = _int(t, "num_shared_experts")
+        if n_shared:
+            out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * n_shared,
+                        layers, "tp")
+        return out
+    if mt in _LAGUNA_TYPES:  # a float32 router and correction bias, one shared expert
+        out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers,
+                          fp32=True))
+        out += _mlp(f"{m}.shared_expert", "shared_experts", hidden,
+                    _int(t, "shared_expert_intermediate_size"), layers, "tp")
+        return out
+    if mt in _ERNIE_MOE_TYPES:  # a routing bias in the model's dtype, moe_num_shared_experts
+        # (default 2) shared ones as one plain-TP MLP
+        out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), layers))
+        n_shared = _int(t, "moe_num_shared_experts", default=2)
+        if n_shared:
+            out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, inter * n_shared,
+                        layers, "tp")
         return out
     hashed: tuple[int, ...] = ()
     if mt == "deepseek_v4":  # the first num_hash_layers route by token id: a table, no bias
@@ -916,7 +1228,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                     inter * _int(t, "num_shared_experts", default=2), layers, "shared")
     if mt == "lfm2_moe" and t.get("use_expert_bias", True):
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
-    routing_bias = mt == "minimax_m2" and bool(t.get("use_routing_bias"))  # (minimax_m2.py)
+    # (minimax_m2.py, minimax_m3.py)
+    routing_bias = mt in {"minimax_m2", *_MINIMAX_M3_TYPES} and bool(t.get("use_routing_bias"))
     if (t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES or routing_bias) and biased:
         out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), biased,
                           fp32=True))

@@ -127,6 +127,15 @@ FAMILIES: dict[str, Family] = {
                            True),
     # transformers' own SiglipVisionModel (cohere2_vision.py builds it, nn.Linear throughout:
     # whole on every GPU); the alignment MLP Merged/RowParallelLinear over "tp"
+    # MiniMax-M3-VL's CLIP (minimax_vl_common.py MiniMaxVLVisionModel): VisionAttention, the
+    # block fc1/fc2, the projector and the patch merger all over attn_tp ("replicated" with
+    # --mm-enable-dp-encoder); the Conv3d patch embedding whole, 3-D RoPE (no position table)
+    "minimax_vl": Family("minimax_vl_common.py MiniMaxVLVisionModel", ATTN, ATTN, ATTN, REP,
+                         True),
+    # dots.ocr's own ViT (dots_vlm_vit.py DotsVisionTransformer): VisionAttention over
+    # attn_tp, its heads padded with dummy ones to fill the group; the SwiGLU MLP, the
+    # merger and the patch Conv2dLayer plain layers, whole on every GPU
+    "dots_vit": Family("dots_vlm_vit.py DotsVisionTransformer", ATTN, REP, REP, REP, True),
     "hf_siglip": Family("cohere2_vision.py (transformers SiglipVisionModel)", REP, REP, "tp",
                         REP, True),
 }
@@ -168,6 +177,10 @@ def family_of(model_type: str, v: Mapping[str, Any]) -> str:
         return "paddleocr_vl"
     if model_type == "cohere2_vision":
         return "hf_siglip"
+    if model_type == "minimax_m3_vl":
+        return "minimax_vl"
+    if model_type == "dots_ocr":
+        return "dots_vit"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
     if model_type == "qwen3_omni_moe":
@@ -195,13 +208,48 @@ _QWEN3_VISION_DEFAULTS = {"depth": 27, "hidden_size": 1152, "intermediate_size":
                           "deepstack_visual_indexes": (8, 16, 24)}
 
 
+#: transformers' (5.x) Qwen2_5_VLVisionConfig and Qwen2VLVisionConfig defaults, which SGLang's
+#: Qwen2.5-VL / Qwen2-VL classes read the same way (an absent ``vision_config`` builds the
+#: whole default tower: 32 blocks at width 3584 for Qwen2.5-VL)
+_QWEN2_5_VISION_DEFAULTS = {"depth": 32, "hidden_size": 3584, "intermediate_size": 3420,
+                            "num_heads": 16, "in_channels": 3, "patch_size": 14,
+                            "spatial_merge_size": 2, "temporal_patch_size": 2,
+                            "window_size": 112, "out_hidden_size": 3584,
+                            "fullatt_block_indexes": (7, 15, 23, 31)}
+_QWEN2_VISION_DEFAULTS = {"depth": 32, "embed_dim": 1280, "hidden_size": 3584, "mlp_ratio": 4,
+                          "num_heads": 16, "in_channels": 3, "patch_size": 14,
+                          "spatial_merge_size": 2, "temporal_patch_size": 2}
+#: SGLang's DotsVisionConfig defaults (``configs/dots_vlm.py``; dots.ocr's config class builds
+#: it from the file's vision_config, an absent one all defaults)
+_DOTS_VISION_DEFAULTS = {"embed_dim": 1536, "hidden_size": 1536, "intermediate_size": 4224,
+                         "num_hidden_layers": 42, "num_attention_heads": 12,
+                         "num_channels": 3, "patch_size": 14, "spatial_merge_size": 2,
+                         "temporal_patch_size": 1, "use_bias": False, "post_norm": True}
+#: SGLang's KimiK3VisionConfig defaults (``configs/kimi_k3.py``: KimiK3Config builds one
+#: where the file has no vision_config)
+_KIMI_K3_VISION_DEFAULTS = {"patch_size": 14, "init_pos_emb_height": 64,
+                            "init_pos_emb_width": 64, "init_pos_emb_time": 4,
+                            "pos_emb_type": "divided_fixed", "vt_num_attention_heads": 12,
+                            "vt_num_hidden_layers": 27, "vt_hidden_size": 1024,
+                            "vt_intermediate_size": 4096, "merge_kernel_size": (2, 2),
+                            "merge_type": "sd2_tpool", "mm_projector_type": "patchmergerv2",
+                            "qkv_hidden_size": 1536, "norm_type": "rmsnorm",
+                            "attn_bias": False, "patch_embed_proj_bias": False,
+                            "mlp_type": "mlp2", "linear_bias": False}
+_VISION_DEFAULTS = {**{mt: _QWEN3_VISION_DEFAULTS for mt in _QWEN3_VISION},
+                    "kimi_k3": _KIMI_K3_VISION_DEFAULTS,
+                    "qwen2_5_vl": _QWEN2_5_VISION_DEFAULTS, "qwen2_vl": _QWEN2_VISION_DEFAULTS,
+                    "dots_ocr": _DOTS_VISION_DEFAULTS}
+
+
 def filled_vision_config(model_type: str, v: Any) -> Any:
-    """The vision config SGLang's config class builds for ``model_type``: a Qwen3-VL-family
-    file's with the class's defaults under it (an absent one all defaults); others as
-    given."""
-    if model_type not in _QWEN3_VISION:
+    """The vision config SGLang's config class builds for ``model_type``: a Qwen-VL-family
+    file's (Qwen2-VL, Qwen2.5-VL, Qwen3-VL and its successors), dots.ocr's or Kimi K3's with
+    the class's defaults under it (an absent one all defaults); others as given."""
+    defaults = _VISION_DEFAULTS.get(model_type)
+    if defaults is None:
         return v
-    return {**_QWEN3_VISION_DEFAULTS, **(v if isinstance(v, Mapping) else {})}
+    return {**defaults, **(v if isinstance(v, Mapping) else {})}
 
 
 def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
@@ -233,6 +281,10 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _moonvit_vl(v, h, depth, text_hidden, fam, make)
     if fam_name == "pixtral":
         return _pixtral(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {})
+    if fam_name == "dots_vit":
+        return _dots_vit(v, h, depth, fam, make)
+    if fam_name == "minimax_vl":
+        return _minimax_vl(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name in ("qwen3_vl", "qwen3_omni"):
         return _qwen3(v, h, depth, text_hidden, fam, make)
     if fam_name == "qwen2_5_vl":
@@ -596,6 +648,74 @@ def _pixtral(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_t
         return out
     return [*out, *make(f"{m}.linear_1", REP, text_hidden, h * feats, bias=bias),
             *make(f"{m}.linear_2", REP, text_hidden, text_hidden, bias=bias)]
+
+
+def _dots_vit(v: Mapping[str, Any], h: int, depth: int, fam: Family,
+              make: _Make) -> list[Any]:
+    """dots.ocr's ViT at its embed_dim: a biased conv patch embedding and its RMS norm,
+    RMS-normed blocks of attention and a SwiGLU MLP (fc1/fc3 in, fc2 out; biased only with
+    use_bias), the post-trunk RMS norm (post_norm), and the merger: a LayerNorm and two biased
+    linears over the spatial_merge_size² merged patches, out to the config's hidden_size."""
+    e = _int(v, "embed_dim") or h
+    out_h = _int(v, "hidden_size") or e
+    patch = _int(v, "patch_size", default=14)
+    chans = _int(v, "num_channels", default=3)
+    temporal = _int(v, "temporal_patch_size", default=1)
+    merge = _int(v, "spatial_merge_size", default=2)
+    inter = _int(v, "intermediate_size")
+    bias = bool(v.get("use_bias", False))
+    heads = _int(v, "num_attention_heads")
+    attn = HEADS if heads else fam.attn
+    blocks, b = tuple(range(depth)), "visual.blocks.{i}"
+    wide = e * merge * merge
+    return [*make("visual.patch_embed.proj", REP, e, chans * temporal * patch * patch,
+                  bias=True),
+            *make("visual.patch_embed.norm", REP, e, 1),
+            *make(f"{b}.attn.qkv_proj", attn, 3 * e, e, blocks, bias=bias, heads=heads),
+            *make(f"{b}.attn.proj", attn, e, e, blocks, bias=bias, row=True, heads=heads),
+            *make(f"{b}.mlp.fc1_fc3", fam.mlp, 2 * inter, e, blocks, bias=bias),
+            *make(f"{b}.mlp.fc2", fam.mlp, e, inter, blocks, bias=bias),
+            *make(f"{b}.norm1_norm2", REP, 2 * e, 1, blocks),
+            *make("visual.post_trunk_norm", REP, e if v.get("post_norm", True) else 0, 1),
+            *make("visual.merger.ln_q", REP, 2 * e, 1),
+            *make("visual.merger.mlp.0", fam.merger, wide, wide, bias=True),
+            *make("visual.merger.mlp.2", fam.merger, out_h, wide, bias=True)]
+
+
+def _minimax_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+                make: _Make, top: Mapping[str, Any]) -> list[Any]:
+    """MiniMax-M3-VL's tower: a bias-free Conv3d patch embedding over temporal_patch_size
+    frames (``img_token_compression_config``, default 2), LayerNorms before and after CLIP
+    blocks of biased attention and MLP, then a two-linear projector (vision width ->
+    projector_hidden_size -> text width) and a two-linear patch merger over the
+    spatial_merge_size² merged patches (text width x merge² -> projector_hidden_size -> text
+    width), biased unless multimodal_projector_bias / patch_merge_bias say not."""
+    comp = v.get("img_token_compression_config") or top.get("img_token_compression_config")
+    comp = comp if isinstance(comp, Mapping) else {}
+    temporal = _int(comp, "temporal_patch_size", default=2)
+    merge = _int(comp, "spatial_merge_size", default=2)
+    patch = _int(v, "patch_size", default=14)
+    chans = _int(v, "num_channels", default=3)
+    inter = _int(v, "intermediate_size")
+    mid = _int(top, "projector_hidden_size") or text_hidden
+    proj_bias = bool(top.get("multimodal_projector_bias", True))
+    merge_bias = bool(top.get("patch_merge_bias", True))
+    blocks = tuple(range(depth))
+    b = "vision_tower.blocks.{i}"
+    m = "vision_tower.multi_modal_projector"
+    g = "vision_tower.patch_merge_mlp"
+    return [*make("vision_tower.patch_embedding", REP, h, chans * temporal * patch * patch),
+            *make("vision_tower.pre_post_layernorms", REP, 4 * h, 1),
+            *make(f"{b}.self_attn.qkv_proj", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.self_attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.layer_norms", REP, 4 * h, 1, blocks),
+            *make(f"{m}.linear_1", fam.merger, mid, h, bias=proj_bias),
+            *make(f"{m}.linear_2", fam.merger, text_hidden, mid, bias=proj_bias, row=True),
+            *make(f"{g}.linear_1", fam.merger, mid, text_hidden * merge * merge,
+                  bias=merge_bias),
+            *make(f"{g}.linear_2", fam.merger, text_hidden, mid, bias=merge_bias, row=True)]
 
 
 def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,

@@ -43,7 +43,7 @@ from launchplan.facts.quantization import (
     mxfp4_routed_experts,
 )
 from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_padding
-from launchplan.memory.params import Layout, Tensor, layout
+from launchplan.memory.params import ATTN_HEADS, Layout, Tensor, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, marlin_repacked, scheme_of
 from launchplan.memory.vision import ATTN as VISION_ATTN
 from launchplan.memory.vision import HEADS as VISION_HEADS
@@ -865,6 +865,8 @@ def _share(model: ModelFacts, t: Tensor, par: Parallel) -> float:
         group = par.group(kind)
         pad = 64 if _pad(vocab, 64) % group == 0 else 64 * group
         return _pad(vocab, pad) / group / vocab
+    if kind == ATTN_HEADS and t.heads:  # split by its own heads, at least one a rank
+        return -(-t.heads // par.group("attn_tp")) / t.heads
     if kind == VISION_HEADS and t.heads:  # padded with dummy heads to fill the group
         return -(-t.heads // par.group(kind)) / t.heads
     return 1 / par.group(kind)
@@ -1452,7 +1454,7 @@ def _share_key(t: Tensor) -> tuple[Any, ...]:
         return kind, t.copies
     if kind in ("vocab", "head") or kind in POS_KINDS:
         return kind, t.shape[0]
-    if kind == VISION_HEADS:
+    if kind in (VISION_HEADS, ATTN_HEADS):
         return kind, t.heads
     return (kind,)
 

@@ -115,6 +115,58 @@ CASES = (
     ("mistral-small-3.1-24b", "tests/parity/models/mistral-small-3.1-24b-instruct", None, []),
     ("command-r-v01", "tests/parity/models/c4ai-command-r-v01", None, []),
     ("command-r7b", "tests/parity/models/c4ai-command-r7b-12-2024", None, []),
+    # msweep (every config folder built once): OLMo's weightless norms, OLMo 2/3's post-norms
+    # and whole-width q/k norms, OLMoE's hidden-wide q/k norms
+    ("olmo-1b", "tests/parity/models/olmo-1b-hf", None, []),
+    ("olmo-2-7b", "tests/parity/models/olmo-2-1124-7b", None, []),
+    ("olmo-3.1-32b", "tests/parity/models/olmo-3.1-32b-instruct", None, []),
+    ("olmoe-1b-7b", "tests/parity/models/olmoe-1b-7b-0924", None, []),
+    # biased LayerNorms: StableLM (with and without use_qkv_bias), PhiMoE (and its head bias)
+    ("stablelm-2-1.6b", "tests/parity/models/stablelm-2-1.6b", None, []),
+    ("stablelm-3b", "tests/parity/models/stablelm-3b", None, []),
+    ("phi-3.5-moe", "tests/parity/models/phi-3.5-moe-instruct", None, []),
+    # EXAONE 4's post-norms and per-head q/k norms
+    ("exaone-4", "tests/parity/models/exaone-4-synth", None, []),
+    # BERT's position_ids parameter and 64-row-padded position/type tables
+    ("bge-large-en-v1.5", "tests/parity/models/bge-large-en-v1.5", None, []),
+    ("bert-multilingual-sentiment", "tests/parity/models/bert-base-multilingual-uncased-sentiment",
+     None, []),
+    # Mllama's cross-attention layers and eight extra embedding rows
+    ("llama-3.2-11b-vision", "tests/parity/models/llama-3.2-11b-vision-instruct", None, []),
+    ("llama-3.2-90b-vision", f"{HUB}/meta-llama--Llama-3.2-90B-Vision-Instruct", None, []),
+    # ERNIE 4.5 MoE's layer range, correction bias and shared experts
+    ("ernie-4.5-21b-a3b", "tests/parity/models/ernie-4.5-21b-a3b-pt", None, []),
+    # Laguna's per-layer heads and gates, float32 router, shared expert (FP8 files)
+    ("laguna-xs.2", "tests/parity/models/laguna-xs.2-fp8", None, []),
+    ("laguna-s-2.1", "tests/parity/models/laguna-s-2.1-fp8", None, []),
+    # MiniMax-M3: dense width, float32 routing, the sparse layers' indexer, its own tower
+    ("minimax-m3-nvfp4", "tests/parity/models/minimax-m3-nvfp4", None, []),
+    # DFlash drafts: no embedding or head, fc over the target's features
+    ("qwen3-4b-dflash", "tests/parity/models/qwen3-4b-dflash-b16", None, []),
+    ("qwen3-8b-dflash", "tests/parity/models/qwen3-8b-dflash-b16", None, []),
+    ("qwen3.5-35b-a3b-dflash", "tests/parity/models/qwen3.5-35b-a3b-dflash", None, []),
+    # Qwen2.5-VL without a vision_config: the config class's default tower
+    ("qwen2.5-vl-no-vision-config", "tests/parity/models/qwen2.5-vl-no-vision-config", None,
+     []),
+    # Gemma 4's MTP assistant: pre/post projections
+    ("gemma-4-assistant", "tests/parity/models/gemma-4-assistant-synth", None, []),
+    # dots.ocr: its ViT from DotsVisionConfig's defaults and a second LM head
+    ("dots-ocr", "tests/parity/models/dots-ocr", None, []),
+    # Whisper, an encoder-decoder
+    ("whisper-large-v3", "tests/parity/models/whisper-large-v3", None, []),
+    # Cohere's MoE: experts at intermediate_size, one norm, tied head
+    ("cohere2-moe", "tests/parity/models/cohere2-moe-synth", None, []),
+    # HunYuan-A13B's shared MLP (built with the one-rank groups its sampler reads)
+    ("hunyuan-a13b", "tests/parity/models/hunyuan-a13b-instruct", None, []),
+    # XLM-RoBERTa (roberta.py, loadable with SERVER_STUBS): position_ids, pooler
+    ("bge-m3", "tests/parity/models/bge-m3", None, []),
+    ("bge-reranker-v2-m3", "tests/parity/models/bge-reranker-v2-m3", None, []),
+    # Kimi K3's final attention-residual read, and KimiK3VisionConfig's default tower
+    ("kimi-k3", f"{HUB}/moonshotai--Kimi-K3", None, []),
+    ("kimi-k3-synth", "tests/parity/models/kimi-k3-synth", None, []),
+    # NemotronH (its class loadable with SERVER_STUBS), built with its expert group
+    ("nemotron-3-nano-30b-a3b", f"{HUB}/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", None,
+     []),
 )
 
 
@@ -153,6 +205,37 @@ def _cuda_to_meta():
     return _Mode()
 
 
+#: modules that SGLang's model files reach through the scheduler's ``model_runner`` (its HTTP
+#: server's): absent from the oracle venv, they keep the registry from loading those files
+#: (NemotronH, XLM-RoBERTa, Falcon-H1, ...), which then fall back to transformers' classes
+SERVER_STUBS = {"uvicorn", "fastapi"}
+
+
+def _unwritten_groups(par) -> None:
+    """The one-rank TP, attention-TP, MoE and pipeline groups a class reads while it is built
+    (HunYuan's sampler, Kimi K3's attention group, NemotronH's expert group, Phi's and
+    StarCoder 2's pipeline rank), where the published launch left them unwritten: every rank
+    0 of 1."""
+    import types
+
+    def one():
+        device = types.SimpleNamespace(rank=lambda: 0, size=lambda: 1)
+        return types.SimpleNamespace(world_size=1, rank_in_group=0, rank=0, ranks=[0],
+                                     device_group=device, cpu_group=None, ca_comm=None,
+                                     is_first_rank=True, is_last_rank=True)
+
+    missing = {}
+    for name in ("tp_group", "attn_tp_group", "moe_ep_group", "moe_tp_group"):
+        try:
+            getattr(par, name)
+        except RuntimeError:
+            missing[name] = one()
+    if not hasattr(par.pp_group, "rank"):
+        missing["pp_group"] = one()
+    if missing:
+        par.override_permanently(**missing)
+
+
 def run_params_case(case: dict, facts: dict, oracle) -> dict:
     import sglang.srt.layers.attention.dsa.dsa_indexer as dsa
     import sglang.srt.runtime_context as rc
@@ -167,7 +250,8 @@ def run_params_case(case: dict, facts: dict, oracle) -> dict:
     argv = ["--model-path", _folder(case), *case["argv"]]
     out = dict(name=case["name"], model=case["model"], architecture=case["architecture"],
                argv=case["argv"], ok=False, error=None)
-    with scheduler_model_config(argv, facts) as (mc, _):
+    with scheduler_model_config(argv, facts) as (mc, par):
+        _unwritten_groups(par)
         try:
             cls, arch = get_model_architecture(mc)
             with torch.device("meta"), _cuda_to_meta():
@@ -190,7 +274,10 @@ def run_params_case(case: dict, facts: dict, oracle) -> dict:
 
 def main() -> None:
     sys.path.insert(0, HERE)
+    import record_kv_pool
     from record_vision_params import record_main
+
+    record_kv_pool.EXTRA_STUBS.update(SERVER_STUBS)  # (the worker re-enters main too)
 
     record_main(__doc__, RESULTS, cases(), run_params_case, __file__)
 
