@@ -484,3 +484,18 @@ def test_llava_classes_need_a_tower_name_they_can_load(tmp_path, name, starts):
     (tmp_path / "config.json").write_text(json.dumps(config))
     verdict = preflight(resolve(gpu="h100", model_path=str(tmp_path)))
     assert ("llava-named-tower" not in {p.requirement for p in verdict.problems}) == starts
+
+
+@pytest.mark.parametrize("compat, argv, starts", [
+    ("default", [], False), ("0.5.22", [], False), ("default", ["--trust-remote-code"], True),
+    ("0.5.21", [], True)])
+def test_mimo_v2_flash_needs_its_own_config_class(compat, argv, starts):
+    """SGLang's MiMo-V2 attention hands config.rope_scaling to the RoPE cache as one mapping;
+    transformers 5.19 (0.5.22's and 0.5.23's pin) builds MiMo-V2-Flash's config natively with
+    the RoPE parameters nested per layer type, and the cache key cannot hold them (a meta build
+    of SGLang's class raised on both releases). The checkpoint's own config class, read under
+    --trust-remote-code, keeps them flat; 0.5.21's transformers has no native class."""
+    verdict = preflight(resolve(["--tp-size", "8", *argv], gpu="h200",
+                                model_path="XiaomiMiMo/MiMo-V2-Flash", compat=compat))
+    names = {p.requirement for p in verdict.problems}
+    assert ("rope-config-class" not in names) == starts

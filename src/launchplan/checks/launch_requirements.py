@@ -422,6 +422,23 @@ def _named_tower_loads(p: Values) -> bool:
     return isinstance(name, str) and ("clip" in name or "siglip" in name)
 
 
+#: SGLang model classes that hand ``config.rope_scaling`` to ``get_rope`` as one flat mapping
+#: (``models/mimo_v2.py``), where the config class transformers builds natively for them
+#: nests the RoPE parameters per layer type (full and sliding attention): ``get_rope`` keys
+#: its cache with those values and cannot hash the inner mappings. Architecture -> the
+#: releases whose pinned transformers has that native config class (0.5.22 and 0.5.23 pin
+#: 5.19, which has MiMo-V2-Flash's; 0.5.21's 5.12.1 has none). The published checkpoint's
+#: own config class (its ``auto_map``, read under ``--trust-remote-code``) keeps them flat.
+NESTED_ROPE_CLASSES = {"MiMoV2FlashForCausalLM": frozenset({"0.5.22", "0.5.23"})}
+
+
+def _nested_rope(p: Values) -> bool:
+    releases = NESTED_ROPE_CLASSES.get(getattr(p.model, "arch0", None) or "")
+    return releases is not None and p.result.record.raw.release in releases
+
+
+
+
 def _quantization_served(p: Values) -> bool:
     """The final ``quantization`` passes the model config's check the scheduler runs."""
     verdict = quantization_verdict(p.model, p["quantization"], p.target)
@@ -683,4 +700,24 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "config.mm_vision_tower when the file has none (the same in 0.5.21-0.5.23)",
         detail=lambda p: (f"mm_vision_tower {_named_tower(p)!r} names neither a CLIP nor a "
                           "SigLIP checkpoint: no vision tower is loaded")),
+    Requirement(
+        "rope-config-class",
+        cond("a model class that reads RoPE settings transformers nests per layer type "
+             "(MiMo-V2-Flash on 0.5.22-0.5.23)", _nested_rope),
+        cond("--trust-remote-code, so the checkpoint's own config class (auto_map) is read",
+             lambda p: bool(p["trust_remote_code"]), "trust_remote_code"),
+        "without the checkpoint's own config class, transformers' native one nests the RoPE "
+        "parameters per layer type, and the model's attention layers pass that nested mapping "
+        "to the RoPE cache, whose key cannot hold it: building the model fails", START,
+        SRT + "models/mimo_v2.py: MiMoV2Attention.__init__ passes config.rope_scaling to "
+        "layers/rotary_embedding/factory.py get_rope, which raises TypeError (unhashable "
+        "dict) in _get_live_rope_cache_entry; built on the meta device from the published "
+        "MiMo-V2-Flash config with 0.5.23 and 0.5.22 under their pinned transformers 5.19 "
+        "(whose MiMoV2FlashConfig nests rope_parameters under full_attention and "
+        "sliding_attention)",
+        detail=lambda p: (f"{p.model.arch0} on SGLang {p.result.record.raw.release}: "
+                          "transformers' own config class nests the RoPE parameters per "
+                          "layer type, which the model's RoPE cache cannot take; with "
+                          "--trust-remote-code the published checkpoint's own config class "
+                          "(its auto_map) keeps them flat")),
 )
