@@ -681,8 +681,9 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "(models/transformers.py) raises AttributeError reading the patch embedding's "
         "num_embeddings (the same code in 0.5.21-0.5.23; built on the meta device with "
         "record_vision_params.py for llava-hf/llava-1.5-7b-hf on 0.5.23 and 0.5.22, every "
-        "launch; sgl-project/sglang#13999 reports that checkpoint failing to start earlier, "
-        "in its image processor)",
+        "launch, under the oracle's transformers 5.24 and 0.5.23's pinned 5.19 alike; "
+        "sgl-project/sglang#13999 reports that checkpoint failing to start earlier, in its "
+        "image processor)",
         detail=lambda p: (f"{p.model.arch0} with a {_llava_tower_type(p)} vision tower: "
                           "SGLang has no class of its own for it (Pixtral's is the only "
                           "one), so building the model fails")),
