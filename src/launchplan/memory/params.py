@@ -124,7 +124,15 @@ _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
 #: BertIntermediate, BertOutput)
 _UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta",
                                 # Apertus: up and down projections around xIELU (apertus.py)
-                                "apertus"})
+                                "apertus",
+                                # Phi 1/2 (phi.py fc1/fc2), Persimmon (persimmon.py
+                                # dense_h_to_4h/dense_4h_to_h)
+                                "phi", "persimmon"})
+#: decoders with a bias on every linear, attention and MLP (``phi.py``: qkv_proj, dense,
+#: fc1, fc2; ``persimmon.py``: query_key_value, dense and its MLP), beside LayerNorms with
+#: biases; Phi's layer has one norm before its parallel attention and MLP, and a biased LM
+#: head; Persimmon's q/k LayerNorms (``qk_layernorm``) hold a head-wide weight and bias
+_BIASED_DECODER_TYPES = frozenset({"phi", "persimmon"})
 #: BERT-family encoders: learned absolute positions and token types beside the words, and a
 #: bias on every linear
 _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
@@ -138,7 +146,7 @@ _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text",
 _MUSE_GLIMMER_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
 # model types whose decoder layer has one norm, before attention and MLP run in parallel
 # (Command R / R7B / A: ``commandr.py``'s ``input_layernorm`` alone)
-_ONE_NORM_TYPES = frozenset({"cohere", "cohere2", "cohere2_moe"})
+_ONE_NORM_TYPES = frozenset({"cohere", "cohere2", "cohere2_moe", "phi"})
 #: Cohere's MoE (``cohere2_moe.py``): Command R's one norm a layer and a head that is always
 #: the embedding; the routed experts (and num_shared_experts shared ones) at
 #: intermediate_size, the first first_k_dense_replace layers dense at
@@ -171,7 +179,7 @@ _MINIMAX_M3_TYPES = frozenset({"minimax_m3", "minimax_m3_vl", "minimax_m3_vl_tex
 #: ``phimoe.py``, StarCoder 2's ``starcoder2.py``: every layer's two and the final one);
 #: PhiMoE's LM head has a bias as well, whatever the file says, and StableLM biases q/k/v
 #: where ``use_qkv_bias`` says so
-_LAYERNORM_BIAS_TYPES = frozenset({"stablelm", "phimoe", "starcoder2"})
+_LAYERNORM_BIAS_TYPES = frozenset({"stablelm", "phimoe", "starcoder2", *_BIASED_DECODER_TYPES})
 _POST_NORM_TYPES = frozenset({"olmo2", "olmo3",
                               # EXAONE 4 (``exaone4.py``): the same two, per-head q/k norms
                               "exaone4"})
@@ -186,6 +194,9 @@ _BIASED_SCORE = ("Qwen2ForRewardModel", "Qwen3ForRewardModel", "Qwen2ForSequence
 
 #: model types without rotary positions (learned absolute ones)
 _NO_ROPE_TYPES = _BERT_TYPES
+#: partial rotary factors of config classes whose files may leave the key out
+#: (transformers' PersimmonConfig: half the head rotates)
+_PARTIAL_ROTARY_DEFAULTS = {"persimmon": 0.5}
 #: model types whose sliding-window layers build a second rotary table (their own base)
 _TWO_ROPE_TYPES = frozenset({"gemma3", "gemma3_text"})
 #: model types whose layer kinds (``layer_types``) each ask ``get_rope`` for their own table
@@ -199,14 +210,14 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     head = _int(t, "qk_rope_head_dim") or _int(t, "head_dim") or (
         _int(t, "hidden_size") // max(1, _int(t, "num_attention_heads")))
     rotary = head
-    factor = t.get("partial_rotary_factor")
+    factor = t.get("partial_rotary_factor", _PARTIAL_ROTARY_DEFAULTS.get(mt))
     params = t.get("rope_parameters")
     if factor is None and isinstance(params, Mapping):  # where transformers 5 writes it
         # (Qwen3.5 as published: SGLang's table is 64 of the 256 head columns wide)
         factor = params.get("partial_rotary_factor")
-    if mt == "stablelm":  # ``stablelm.py`` reads rope_pct, else a partial_rotary_factor
-        # attribute transformers 5's StableLmConfig no longer keeps: the whole head
-        factor = t.get("rope_pct")
+    if mt == "stablelm":  # ``stablelm.py`` reads rope_pct, else partial_rotary_factor
+        # (which transformers 5.19, SGLang 0.5.23's pin, keeps; 5.24 drops it)
+        factor = t.get("rope_pct", factor)
     if isinstance(factor, (int, float)) and 0 < factor < 1:
         rotary = int(rotary * factor)
     kinds = t.get("layer_types")
@@ -376,7 +387,7 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         # (Gemma 4's assistant: a plain nn.Linear head, whole on every GPU, unpadded)
         main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="last"
                            if model_type == "gemma4_assistant" else "head"))
-        if mt == "phimoe":
+        if mt in ("phimoe", "phi"):
             main.append(Tensor("lm_head.bias", "lm_head", (vocab, 1), shard="head"))
         if arch0 == "DotsOCRForCausalLM":  # (its inner Qwen2ForCausalLM keeps a head too)
             main.append(Tensor("model.lm_head", "lm_head", (vocab, hidden), shard="head"))
@@ -708,7 +719,8 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
         if mt == "lfm2":
             inter = _lfm2_ff_dim(t)
         if mt in _UNGATED_MLP_TYPES:
-            bias = mt in _BERT_TYPES or bool(t.get("use_bias", t.get("mlp_bias")))
+            bias = mt in _BERT_TYPES | _BIASED_DECODER_TYPES or bool(
+                t.get("use_bias", t.get("mlp_bias")))
             out += _ungated_mlp(f"{p}.mlp", hidden, inter, dense_layers, bias)
             if mt == "apertus":  # xIELU's two learned scalars (alpha_p, alpha_n) per layer
                 out.append(Tensor(f"{p}.mlp.act_fn.alphas", "mlp", (2, 1), dense_layers))
@@ -748,7 +760,7 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
            Tensor(f"{a}.v_proj", "attention", (kv * vd, hidden), layers, linear=True, shard="kv"),
            Tensor(f"{a}.o_proj", "attention", (hidden, heads * vd), layers, linear=True,
                   shard="attn_tp")]
-    bias = bool(t.get("attention_bias")) or mt in _BERT_TYPES or bool(
+    bias = bool(t.get("attention_bias")) or mt in _BERT_TYPES | _BIASED_DECODER_TYPES or bool(
         mt == "starcoder2" and t.get("use_bias"))
     qkv_bias = bias or mt in _QKV_BIAS_TYPES or bool(t.get("qkv_only_bias")) or bool(
         mt == "stablelm" and t.get("use_qkv_bias"))
@@ -763,6 +775,9 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         # MiniMax-M2 normalizes all of q and all of k at once, its weights split with the heads
         out += [Tensor(f"{a}.q_norm", "norms", (heads * hd, 1), layers, shard="attn_tp"),
                 Tensor(f"{a}.k_norm", "norms", (kv * hd, 1), layers, shard="kv")]
+    elif mt == "persimmon" and t.get("qk_layernorm"):
+        out += [Tensor(f"{a}.q_layernorm", "norms", (2 * hd, 1), layers),
+                Tensor(f"{a}.k_layernorm", "norms", (2 * hd, 1), layers)]
     elif mt in _WHOLE_QK_NORM_TYPES:
         out += [Tensor(f"{a}.q_norm", "norms", (hidden, 1), layers),
                 Tensor(f"{a}.k_norm", "norms", (hidden if mt == "olmoe" else kv * hd, 1),

@@ -10,6 +10,8 @@ and publishes it as a scheduler would (``record_vision_params.py``'s machinery),
 class as SGLang's loader does (``get_model_architecture``) and builds it on the ``meta``
 device at TP 1: no memory, no weights. A case may swap a bundled config's ``architectures``
 for another class of the same backbone. ``test_pooling_heads.py`` replays the recording.
+Run it under the transformers SGLang 0.5.23 pins (5.19; the oracle venv carries 5.24), as
+the committed file was: ``PYTHONPATH=<transformers 5.19 unpacked>`` before the command.
 """
 from __future__ import annotations
 
@@ -60,6 +62,11 @@ CASES = (
     ("gpt-bigcode", "tests/parity/models/gpt-bigcode", None, []),
     ("gpt-j-6b", "tests/parity/models/gpt-j-6b", None, []),
     ("opt-125m", "tests/parity/models/opt-125m", None, []),
+    # biased decoders with ungated MLPs: Phi-1 (one norm a layer, a biased head) and
+    # Persimmon (q/k LayerNorms); their classes read partial_rotary_factor, which
+    # transformers 5.19 (0.5.23's pin) keeps and 5.24 does not: record under the pin
+    ("phi-1", "tests/parity/models/phi-1", None, []),
+    ("persimmon-8b", "tests/parity/models/persimmon-8b-base", None, []),
     ("chatglm3-6b", "tests/parity/models/chatglm3-6b", None, []),
     ("glm-4-9b", "tests/parity/models/glm-4-9b", None, []),
     # an ungated xIELU MLP with q/k norms (Apertus), Qwen2-VL's own vision tower (LayerNorm
