@@ -65,6 +65,9 @@ class Layout(NamedTuple):
     main: list[Tensor]
     mtp: list[Tensor]  # DeepSeek-style next-token-prediction layers stored after the main ones
     caveats: list[str]
+    # tensors the checkpoint stores that SGLang's class never allocates (its loader skips
+    # them): counted in the checkpoint's size, not on a GPU
+    stored_only: tuple[Tensor, ...] = ()
 
 
 # model types whose q/k/v projections carry a bias and whose o_proj does not
@@ -113,7 +116,13 @@ _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text",
                               # MambaConfig ties them unless the file says not
                               "mamba", "falcon_mamba",
                               # MiniCPM3's config class ties them unless the file says not
-                              "minicpm3"})
+                              "minicpm3",
+                              # and Starcoder2Config (transformers 5.19); SGLang's class then
+                              # uses the embedding as its head and skips a stored lm_head
+                              "starcoder2"})
+#: model types whose published checkpoints store an LM head though their config class ties
+#: it by default (StarCoder2-15B's files hold one: 63.8 GB in fp32)
+_STORED_UNTIED_HEAD_TYPES = frozenset({"starcoder2"})
 # SGLang 0.5.23's Step3p5Config (``configs/step3p5.py``): the MoE and KV-head keys it sets
 # when a config leaves them out (Step-3.7's file without text_config falls back to it)
 _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
@@ -510,7 +519,11 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
             towers is not config or audio.get("model_type") == "qwen2_audio_encoder"):
         from launchplan.memory.vision import audio_tower
         main += audio_tower(audio, caveats, Tensor, hidden)
-    return Layout(main, mtp, caveats)
+    stored: tuple[Tensor, ...] = ()
+    if (tied and mt in _STORED_UNTIED_HEAD_TYPES and "tie_word_embeddings" not in config
+            and "tie_word_embeddings" not in t):
+        stored = (Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"),)
+    return Layout(main, mtp, caveats, stored)
 
 
 #: VLM config classes (transformers 5.24) that tie the embeddings when their text sub-config

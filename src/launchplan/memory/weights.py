@@ -153,7 +153,8 @@ def checkpoint_size(model: ModelFacts) -> tuple[int, int]:
     lay = _layout(model)
     scheme, ign = _checkpoint_scheme(model)
     unq = _dtype_bytes(_checkpoint_dtype(model))
-    tensors = [t for t in lay.main if not t.padding] + [t for t in lay.mtp if not t.padding]
+    tensors = ([t for t in lay.main if not t.padding] + [t for t in lay.mtp if not t.padding]
+               + list(lay.stored_only))
     kind = _eagle_kind(model)
     if kind:
         tensors = list(_draft_layout(model))

@@ -67,6 +67,9 @@ CASES = (
     # transformers 5.19 (0.5.23's pin) keeps and 5.24 does not: record under the pin
     ("phi-1", "tests/parity/models/phi-1", None, []),
     ("persimmon-8b", "tests/parity/models/persimmon-8b-base", None, []),
+    # Starcoder2Config ties the head by default: the class builds none, though the published
+    # checkpoint stores one
+    ("starcoder2-15b", "tests/parity/models/starcoder2-15b", None, []),
     ("chatglm3-6b", "tests/parity/models/chatglm3-6b", None, []),
     ("glm-4-9b", "tests/parity/models/glm-4-9b", None, []),
     # an ungated xIELU MLP with q/k norms (Apertus), Qwen2-VL's own vision tower (LayerNorm
