@@ -23,7 +23,7 @@ from collections.abc import Mapping
 
 #: weight components built outside ``make_layers`` (``memory.params`` breakdown keys)
 RESIDENT = frozenset({"embedding", "lm_head", "score", "rope_cache", "vision", "audio", "mtp",
-                      "mtp_embedding", "mla_absorbed"})
+                      "mtp_embedding", "mla_absorbed", "text_encoder"})
 
 CAVEAT = ("--cpu-offload-gb: the decoder layers' weights up to the limit are counted in CPU "
           "memory (SGLang moves whole parameters, so up to one more matrix may move)")

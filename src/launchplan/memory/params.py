@@ -366,6 +366,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
 
     if mt == "whisper":
         return Layout(_whisper(t, vocab, hidden), [], caveats)
+    if arch0 == "CLIPModel":
+        from launchplan.memory.vision import clip_model
+        return Layout(clip_model(config, t, Tensor), [], caveats)
     width = (_int(t, "word_embed_proj_dim") or hidden) if mt == "opt" else hidden
     # (Mllama's text model embeds eight rows past its vocabulary: ``mllama.py``)
     rows = vocab + 8 if mt == "mllama_text_model" else vocab

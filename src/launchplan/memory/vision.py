@@ -993,3 +993,54 @@ def llava_named_tower(config: Mapping[str, Any], text_hidden: int, caveats: list
     if "unpad" in str(config.get("mm_patch_merge_type") or ""):
         out.append(rep("language_model.model.image_newline", text_hidden, 1))
     return out
+
+
+def clip_model(config: Mapping[str, Any], text: Mapping[str, Any],
+               tensor: type[Tensor]) -> list[Tensor]:
+    """CLIP served as an embedder (``clip.py`` CLIPModel): a text encoder (token and position
+    tables, LayerNorm blocks of biased attention and an ungated MLP, a final LayerNorm), the
+    CLIP vision encoder, a bias-free projection from each into ``projection_dim``, and the
+    logit scale. Plain embeddings and the projections are whole on every GPU; the blocks'
+    attention and MLPs split as SigLIP's do here (over attention TP and TP). The text side
+    is the ``text_encoder`` component of the breakdown, the rest ``vision``."""
+    vision = config.get("vision_config")
+    v = vision if isinstance(vision, Mapping) else {}
+    fam = FAMILIES["siglip"]
+    attn, mlp = fam.attn, fam.mlp
+
+    def rep(name: str, rows: int, cols: int, blocks: tuple[int, ...] = (),
+            shard: str = REP) -> Tensor:
+        kind = "text_encoder" if name.startswith(("text_", "logit")) else "vision"
+        return tensor(name, kind, (rows, cols), blocks, shard=shard, every_stage=True)
+
+    def encoder(prefix: str, width: int, depth: int, ffn: int) -> list[Tensor]:
+        b, layers = f"{prefix}.encoder.layers.{{i}}", tuple(range(depth))
+        return [rep(f"{b}.self_attn.qkv_proj", 3 * width, width + 1, layers, attn),
+                rep(f"{b}.self_attn.proj", width, width, layers, attn),
+                rep(f"{b}.self_attn.proj.bias", width, 1, layers),
+                rep(f"{b}.mlp.fc1", ffn, width + 1, layers, mlp),
+                rep(f"{b}.mlp.fc2", width, ffn, layers, mlp),
+                rep(f"{b}.mlp.fc2.bias", width, 1, layers),
+                rep(f"{b}.layer_norm1_2", 4 * width, 1, layers)]
+
+    th = _int(text, "hidden_size", default=512)
+    out = [rep("text_model.embeddings.token_embedding", _int(text, "vocab_size"), th),
+           rep("text_model.embeddings.position_embedding",
+               _int(text, "max_position_embeddings", default=77), th),
+           *encoder("text_model", th, _int(text, "num_hidden_layers", default=12),
+                    _int(text, "intermediate_size", default=4 * th)),
+           rep("text_model.final_layer_norm", 2 * th, 1)]
+    vh = _int(v, "hidden_size", default=768)
+    depth, ffn = _int(v, "num_hidden_layers", default=12), _int(v, "intermediate_size",
+                                                                 default=4 * vh)
+    image, patch = _int(v, "image_size", default=224), _int(v, "patch_size", default=32)
+    out += [rep("vision_model.embeddings.class_embedding", vh, 1),
+            rep("vision_model.embeddings.patch_embedding", vh,
+                _int(v, "num_channels", default=3) * patch * patch),
+            rep("vision_model.embeddings.position_embedding", (image // patch) ** 2 + 1, vh),
+            rep("vision_model.pre_layrnorm", 2 * vh, 1),
+            *encoder("vision_model", vh, depth, ffn),
+            rep("vision_model.post_layernorm", 2 * vh, 1)]
+    proj = _int(config, "projection_dim", default=512)
+    return [*out, rep("visual_projection", proj, vh), rep("text_projection", proj, th),
+            rep("logit_scale", 1, 1)]

@@ -288,6 +288,10 @@ class _Stored:
         self.sums: dict[int, Any] = {}
 
 
+#: components built outside the LM's layer stack (encoders, towers, the RoPE table)
+_OUTSIDE_LAYERS = frozenset({"vision", "audio", "text_encoder", "rope_cache"})
+
+
 def _stored(model: ModelFacts, quantization: str | None, dtype: str | None,
             fp8_experts: bool = False, extras: int = 0) -> _Stored:
     key = (id(model), quantization, dtype, fp8_experts, extras)
@@ -942,7 +946,7 @@ def _per_gpu_staged(model: ModelFacts, tensors: list[Tensor], par: Parallel,
         share = _share(model, t, par)
         if pad and t.shard == "experts":
             t, share = _padded_experts(t, par, pad), 1.0
-        if t.component in ("vision", "audio", "rope_cache"):  # not the LM's layers: on the
+        if t.component in _OUTSIDE_LAYERS:  # not the LM's layers: on the
             b = _bytes(t, scheme, ign, unq) * share  # ranks that build the tower (or the first)
             for stage in per_stage if t.every_stage else per_stage[:1]:
                 _add(stage, t.component, b)

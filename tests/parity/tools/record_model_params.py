@@ -70,6 +70,9 @@ CASES = (
     # Starcoder2Config ties the head by default: the class builds none, though the published
     # checkpoint stores one
     ("starcoder2-15b", "tests/parity/models/starcoder2-15b", None, []),
+    # CLIP served as an embedder (clip.py CLIPModel): its text and vision encoders and their
+    # projections
+    ("clip-vit-base-patch32", "tests/parity/models/clip-vit-base-patch32", None, []),
     ("chatglm3-6b", "tests/parity/models/chatglm3-6b", None, []),
     ("glm-4-9b", "tests/parity/models/glm-4-9b", None, []),
     # an ungated xIELU MLP with q/k norms (Apertus), Qwen2-VL's own vision tower (LayerNorm
