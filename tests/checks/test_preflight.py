@@ -499,3 +499,20 @@ def test_mimo_v2_flash_needs_its_own_config_class(compat, argv, starts):
                                 model_path="XiaomiMiMo/MiMo-V2-Flash", compat=compat))
     names = {p.requirement for p in verdict.problems}
     assert ("rope-config-class" not in names) == starts
+
+
+@pytest.mark.parametrize("argv", [[], ["--trust-remote-code"]])
+def test_longcat_flash_rope_settings_break_the_build_whatever_the_flags(argv):
+    """SGLang's own LongcatFlashConfig (read whatever --trust-remote-code says) leaves
+    rope_parameters None under transformers 5.19, and the model's decoder layers test it for
+    rope_theta: a meta build of SGLang's class raised on 0.5.23 and 0.5.22 (for the fixture and
+    for a copy with rope_theta at the top, as the published file has it)."""
+    longcat = str(DRAFTS / "longcat-flash-chat")
+    for compat in ("default", "0.5.22"):
+        verdict = preflight(resolve(["--tp-size", "8", *argv], gpu="b200", model_path=longcat,
+                                    compat=compat))
+        (problem,) = [p for p in verdict.problems if p.requirement == "rope-config-class"]
+        assert "no flag avoids it" in problem.why and not verdict.starts
+    older = preflight(resolve(["--tp-size", "8"], gpu="b200", model_path=longcat,
+                              compat="0.5.21"))
+    assert "rope-config-class" not in {p.requirement for p in older.problems}

@@ -422,21 +422,44 @@ def _named_tower_loads(p: Values) -> bool:
     return isinstance(name, str) and ("clip" in name or "siglip" in name)
 
 
-#: SGLang model classes that hand ``config.rope_scaling`` to ``get_rope`` as one flat mapping
-#: (``models/mimo_v2.py``), where the config class transformers builds natively for them
-#: nests the RoPE parameters per layer type (full and sliding attention): ``get_rope`` keys
-#: its cache with those values and cannot hash the inner mappings. Architecture -> the
-#: releases whose pinned transformers has that native config class (0.5.22 and 0.5.23 pin
-#: 5.19, which has MiMo-V2-Flash's; 0.5.21's 5.12.1 has none). The published checkpoint's
-#: own config class (its ``auto_map``, read under ``--trust-remote-code``) keeps them flat.
-NESTED_ROPE_CLASSES = {"MiMoV2FlashForCausalLM": frozenset({"0.5.22", "0.5.23"})}
+#: SGLang model classes that read RoPE settings in a form the config class a release gives
+#: them does not hold, so the model cannot be built: architecture -> (the releases verified
+#: so, whether the checkpoint's own config class under ``--trust-remote-code`` avoids it, the
+#: mismatch). 0.5.22 and 0.5.23 pin transformers 5.19.
+ROPE_CONFIG_BREAKS: dict[str, tuple[frozenset[str], bool, str]] = {
+    # models/mimo_v2.py hands config.rope_scaling to get_rope as one mapping; transformers
+    # 5.19's own MiMoV2FlashConfig nests the RoPE parameters per layer type (full and sliding
+    # attention), which get_rope's cache key cannot hash; the published checkpoint's own
+    # config class (auto_map) keeps them flat
+    "MiMoV2FlashForCausalLM": (frozenset({"0.5.22", "0.5.23"}), True,
+                               "transformers' own config class nests the RoPE parameters "
+                               "per layer type, which the model's RoPE cache cannot take"),
+    # models/longcat_flash.py tests "rope_theta" in config.rope_parameters; SGLang's own
+    # LongcatFlashConfig (configs/longcat_flash.py, read whatever --trust-remote-code says)
+    # keeps rope_theta and leaves rope_parameters None under transformers 5.19
+    "LongcatFlashForCausalLM": (frozenset({"0.5.22", "0.5.23"}), False,
+                                "SGLang's own config class leaves rope_parameters unset "
+                                "(None), which the model's attention layers test for "
+                                "rope_theta"),
+}
 
 
-def _nested_rope(p: Values) -> bool:
-    releases = NESTED_ROPE_CLASSES.get(getattr(p.model, "arch0", None) or "")
-    return releases is not None and p.result.record.raw.release in releases
+def _rope_break(p: Values) -> tuple[frozenset[str], bool, str] | None:
+    row = ROPE_CONFIG_BREAKS.get(getattr(p.model, "arch0", None) or "")
+    return row if row is not None and p.result.record.raw.release in row[0] else None
 
 
+def _rope_avoided(p: Values) -> bool:
+    row = _rope_break(p)
+    return row is None or (row[1] and bool(p["trust_remote_code"]))
+
+
+def _rope_detail(p: Values) -> str:
+    row = _rope_break(p)
+    why = row[2] if row else ""
+    fix = ("; with --trust-remote-code the published checkpoint's own config class (its "
+           "auto_map) avoids it" if row and row[1] else "; no flag avoids it")
+    return f"{p.model.arch0} on SGLang {p.result.record.raw.release}: {why}{fix}"
 
 
 def _quantization_served(p: Values) -> bool:
@@ -703,22 +726,21 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
                           "SigLIP checkpoint: no vision tower is loaded")),
     Requirement(
         "rope-config-class",
-        cond("a model class that reads RoPE settings transformers nests per layer type "
-             "(MiMo-V2-Flash on 0.5.22-0.5.23)", _nested_rope),
-        cond("--trust-remote-code, so the checkpoint's own config class (auto_map) is read",
-             lambda p: bool(p["trust_remote_code"]), "trust_remote_code"),
-        "without the checkpoint's own config class, transformers' native one nests the RoPE "
-        "parameters per layer type, and the model's attention layers pass that nested mapping "
-        "to the RoPE cache, whose key cannot hold it: building the model fails", START,
+        cond("a model class that reads RoPE settings its config class does not hold in that "
+             "form (MiMo-V2-Flash, LongCat-Flash on 0.5.22-0.5.23)",
+             lambda p: _rope_break(p) is not None),
+        cond("a config class that holds them as the model reads them (MiMo-V2-Flash: "
+             "--trust-remote-code, the checkpoint's own class)", _rope_avoided,
+             "trust_remote_code"),
+        "the attention layers read the RoPE settings when the model is built; where the "
+        "config class holds them otherwise (nested per layer type, or unset), building the "
+        "model fails", START,
         SRT + "models/mimo_v2.py: MiMoV2Attention.__init__ passes config.rope_scaling to "
         "layers/rotary_embedding/factory.py get_rope, which raises TypeError (unhashable "
-        "dict) in _get_live_rope_cache_entry; built on the meta device from the published "
-        "MiMo-V2-Flash config with 0.5.23 and 0.5.22 under their pinned transformers 5.19 "
-        "(whose MiMoV2FlashConfig nests rope_parameters under full_attention and "
-        "sliding_attention)",
-        detail=lambda p: (f"{p.model.arch0} on SGLang {p.result.record.raw.release}: "
-                          "transformers' own config class nests the RoPE parameters per "
-                          "layer type, which the model's RoPE cache cannot take; with "
-                          "--trust-remote-code the published checkpoint's own config class "
-                          "(its auto_map) keeps them flat")),
+        "dict) in _get_live_rope_cache_entry; models/longcat_flash.py: the decoder layer's "
+        "__init__ raises TypeError testing rope_theta in a None rope_parameters; each built "
+        "on the meta device with 0.5.23 and 0.5.22 under their pinned transformers 5.19 "
+        "(MiMo-V2-Flash's published config; LongCat-Flash's fixture, and a copy with "
+        "rope_theta at the top as the published file has it)",
+        detail=_rope_detail),
 )
