@@ -158,37 +158,25 @@ def group(kind: str, tp: int, attn_tp: int, encoder_dp: bool, dp_attention: bool
     return 1
 
 
+#: model type -> its tower family, where the type alone decides (``family_of``)
+_FAMILY_OF_TYPE = {"gemma4": "gemma4", "mllama": "mllama", "muse_glimmer": "muse_glimmer",
+                   "glm4v": "glm4v", "glm4v_moe": "glm4v", "glm_ocr": "glm4v",
+                   "locateanything": "moonvit_vl", "paddleocr_vl": "paddleocr_vl",
+                   "cohere2_vision": "hf_siglip", "minimax_m3_vl": "minimax_vl",
+                   "dots_ocr": "dots_vit", "qwen3_omni_moe": "qwen3_omni",
+                   "qwen2_5_vl": "qwen2_5_vl", "qwen2_vl": "qwen2_vl"}
+
+
 def family_of(model_type: str, v: Mapping[str, Any]) -> str:
     """The tower family of a checkpoint (``siglip`` for the towers not told apart here:
     their encoders are SigLIP/CLIP-like, counted and split as SigLIP's, an assumption)."""
-    if model_type == "gemma4":
-        return "gemma4"
-    if model_type == "mllama":
-        return "mllama"
-    if model_type == "muse_glimmer":
-        return "muse_glimmer"
-    if model_type in ("glm4v", "glm4v_moe", "glm_ocr"):
-        return "glm4v"
-    if model_type == "locateanything":
-        return "moonvit_vl"
+    family = _FAMILY_OF_TYPE.get(model_type)
+    if family is not None:
+        return family
     if v.get("model_type") == "pixtral":
         return "pixtral"
-    if model_type == "paddleocr_vl":
-        return "paddleocr_vl"
-    if model_type == "cohere2_vision":
-        return "hf_siglip"
-    if model_type == "minimax_m3_vl":
-        return "minimax_vl"
-    if model_type == "dots_ocr":
-        return "dots_vit"
     if model_type in _QWEN3_VISION:
         return "qwen3_vl"
-    if model_type == "qwen3_omni_moe":
-        return "qwen3_omni"
-    if model_type == "qwen2_5_vl":
-        return "qwen2_5_vl"
-    if model_type == "qwen2_vl":
-        return "qwen2_vl"
     if not _int(v, "hidden_size", "embed_dim") and _int(v, "vt_hidden_size"):
         return "moonvit_k3" if model_type == "kimi_k3" else "moonvit"
     return "siglip"
@@ -877,8 +865,9 @@ def deepseek_ocr_towers(config: Mapping[str, Any], tensor: type[Tensor]) -> list
     and newline embeddings: plain ``nn.Linear`` / ``nn.Conv2d`` / ``nn.Parameter`` modules,
     whole on every GPU and every pipeline rank."""
 
-    def rep(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
-        return tensor(name, "vision", (rows, cols), blocks, every_stage=True)
+    def rep(name: str, rows: int, cols: int, blocks: tuple[int, ...] = (),
+            shard: str = REP) -> Tensor:
+        return tensor(name, "vision", (rows, cols), blocks, shard=shard, every_stage=True)
 
     w, depth, grid = _SAM["width"], _SAM["depth"], _SAM["image"] // _SAM["patch"]
     glob = tuple(_SAM["global"])
@@ -912,24 +901,39 @@ def deepseek_ocr_towers(config: Mapping[str, Any], tensor: type[Tensor]) -> list
             rep("view_seperator_image_newline", 2 * n_embed, 1)]
 
 
-def _whole_vit(rep: Callable[..., Tensor], prefix: str, shape: tuple[str, int, int, int, int, int],
-               final_norm: bool = True) -> list[Tensor]:
-    """A CLIP or SigLIP vision encoder whole on every GPU, ``shape`` (kind, width, depth, MLP
-    width, image size, patch size). CLIP's: a bias-free patch convolution, a class token and a
-    position for it, a norm before the blocks. SigLIP's (transformers' SiglipVisionModel): a
-    biased convolution, and after the final norm the attention-pooling head its config keeps
-    by default (``vision_use_head``): a probe, an attention, a norm and an MLP."""
-    kind, w, depth, ffn, image, patch = shape
-    clip = kind == "clip"
+def _vit_blocks(rep: Callable[..., Tensor], prefix: str, w: int, depth: int, ffn: int,
+                attn: str = REP, mlp: str = REP) -> list[Tensor]:
+    """A CLIP/SigLIP encoder's blocks (``{prefix}.encoder.layers``): biased q/k/v and output
+    projections, a biased two-linear MLP, two biased LayerNorms; ``attn`` and ``mlp`` the
+    splits (a row-parallel linear's bias whole, apart)."""
     layers = tuple(range(depth))
     b = f"{prefix}.encoder.layers.{{i}}"
+
+    def row(name: str, out: int, in_: int, split: str) -> list[Tensor]:
+        if split == REP:
+            return [rep(name, out, in_ + 1, layers)]
+        return [rep(name, out, in_, layers, shard=split), rep(f"{name}.bias", out, 1, layers)]
+
+    return [rep(f"{b}.self_attn.qkv_proj", 3 * w, w + 1, layers, shard=attn),
+            *row(f"{b}.self_attn.out_proj", w, w, attn),
+            rep(f"{b}.mlp.fc1", ffn, w + 1, layers, shard=mlp),
+            *row(f"{b}.mlp.fc2", w, ffn, mlp),
+            rep(f"{b}.layer_norm1_2", 4 * w, 1, layers)]
+
+
+def _whole_vit(rep: Callable[..., Tensor], prefix: str, shape: tuple[str, int, int, int, int, int],
+               final_norm: bool = True, attn: str = REP, mlp: str = REP) -> list[Tensor]:
+    """A CLIP or SigLIP vision encoder, ``shape`` (kind, width, depth, MLP width, image size,
+    patch size), whole on every GPU unless ``attn``/``mlp`` split its blocks. CLIP's: a
+    bias-free patch convolution, a class token and a position for it, a norm before the
+    blocks. SigLIP's (transformers' SiglipVisionModel): a biased convolution, and after the
+    final norm the attention-pooling head its config keeps by default (``vision_use_head``):
+    a probe, an attention, a norm and an MLP."""
+    kind, w, depth, ffn, image, patch = shape
+    clip = kind == "clip"
     out = [rep(f"{prefix}.embeddings.patch_embedding", w, 3 * patch * patch + (not clip)),
            rep(f"{prefix}.embeddings.position_embedding", (image // patch) ** 2 + clip, w),
-           rep(f"{b}.self_attn.qkv_proj", 3 * w, w + 1, layers),
-           rep(f"{b}.self_attn.out_proj", w, w + 1, layers),
-           rep(f"{b}.mlp.fc1", ffn, w + 1, layers),
-           rep(f"{b}.mlp.fc2", w, ffn + 1, layers),
-           rep(f"{b}.layer_norm1_2", 4 * w, 1, layers)]
+           *_vit_blocks(rep, prefix, w, depth, ffn, attn, mlp)]
     if clip:
         out += [rep(f"{prefix}.embeddings.class_embedding", w, 1),
                 rep(f"{prefix}.pre_layrnorm", 2 * w, 1)]
@@ -972,8 +976,9 @@ def llava_named_tower(config: Mapping[str, Any], text_hidden: int, caveats: list
     ``image_newline`` vector. Yi-VL's class (``yivl.py``) loads its tower from the
     checkpoint's own folder and adds a LayerNorm after each projector linear."""
 
-    def rep(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
-        return tensor(name, "vision", (rows, cols), blocks, every_stage=True)
+    def rep(name: str, rows: int, cols: int, blocks: tuple[int, ...] = (),
+            shard: str = REP) -> Tensor:
+        return tensor(name, "vision", (rows, cols), blocks, shard=shard, every_stage=True)
 
     named = config.get("mm_vision_tower")
     key = named.rstrip("/").rsplit("/", 1)[-1].lower() if isinstance(named, str) else ""
@@ -1013,34 +1018,18 @@ def clip_model(config: Mapping[str, Any], text: Mapping[str, Any],
         kind = "text_encoder" if name.startswith(("text_", "logit")) else "vision"
         return tensor(name, kind, (rows, cols), blocks, shard=shard, every_stage=True)
 
-    def encoder(prefix: str, width: int, depth: int, ffn: int) -> list[Tensor]:
-        b, layers = f"{prefix}.encoder.layers.{{i}}", tuple(range(depth))
-        return [rep(f"{b}.self_attn.qkv_proj", 3 * width, width + 1, layers, attn),
-                rep(f"{b}.self_attn.proj", width, width, layers, attn),
-                rep(f"{b}.self_attn.proj.bias", width, 1, layers),
-                rep(f"{b}.mlp.fc1", ffn, width + 1, layers, mlp),
-                rep(f"{b}.mlp.fc2", width, ffn, layers, mlp),
-                rep(f"{b}.mlp.fc2.bias", width, 1, layers),
-                rep(f"{b}.layer_norm1_2", 4 * width, 1, layers)]
-
     th = _int(text, "hidden_size", default=512)
     out = [rep("text_model.embeddings.token_embedding", _int(text, "vocab_size"), th),
            rep("text_model.embeddings.position_embedding",
                _int(text, "max_position_embeddings", default=77), th),
-           *encoder("text_model", th, _int(text, "num_hidden_layers", default=12),
-                    _int(text, "intermediate_size", default=4 * th)),
+           *_vit_blocks(rep, "text_model", th, _int(text, "num_hidden_layers", default=12),
+                        _int(text, "intermediate_size", default=4 * th), attn, mlp),
            rep("text_model.final_layer_norm", 2 * th, 1)]
     vh = _int(v, "hidden_size", default=768)
-    depth, ffn = _int(v, "num_hidden_layers", default=12), _int(v, "intermediate_size",
-                                                                 default=4 * vh)
-    image, patch = _int(v, "image_size", default=224), _int(v, "patch_size", default=32)
-    out += [rep("vision_model.embeddings.class_embedding", vh, 1),
-            rep("vision_model.embeddings.patch_embedding", vh,
-                _int(v, "num_channels", default=3) * patch * patch),
-            rep("vision_model.embeddings.position_embedding", (image // patch) ** 2 + 1, vh),
-            rep("vision_model.pre_layrnorm", 2 * vh, 1),
-            *encoder("vision_model", vh, depth, ffn),
-            rep("vision_model.post_layernorm", 2 * vh, 1)]
+    out += _whole_vit(rep, "vision_model", (
+        "clip", vh, _int(v, "num_hidden_layers", default=12),
+        _int(v, "intermediate_size", default=4 * vh), _int(v, "image_size", default=224),
+        _int(v, "patch_size", default=32)), attn=attn, mlp=mlp)
     proj = _int(config, "projection_dim", default=512)
     return [*out, rep("visual_projection", proj, vh), rep("text_projection", proj, th),
             rep("logit_scale", 1, 1)]
