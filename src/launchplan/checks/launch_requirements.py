@@ -16,6 +16,13 @@ from typing import Any
 from launchplan.checks.predicates import ALWAYS, Plan, Requirement, Severity, Values, cond
 from launchplan.facts import environment
 from launchplan.facts.memo import per_object
+from launchplan.facts.model_classes import (
+    backend_compatible,
+    everywhere,
+    registered,
+    transformers_pin,
+)
+from launchplan.facts.models.snapshots import restructured
 from launchplan.facts.quantization import quantization_verdict
 from launchplan.facts.vision import vision_class
 from launchplan.input.hisparse_config import hisparse_settings
@@ -462,6 +469,57 @@ def _rope_detail(p: Values) -> str:
     return f"{p.model.arch0} on SGLang {p.result.record.raw.release}: {why}{fix}"
 
 
+def _fallback_archs(p: Values) -> tuple[str, ...]:
+    """The checkpoint's architectures when the plan's SGLang release has a class of its own
+    for none of them (the transformers backend then serves it), else ``()``. A name every
+    release registers answers without reading the release, so for most checkpoints this row
+    is a function of the model alone (``requirements._learn_table`` drops it)."""
+    model = p.model
+    archs = getattr(model, "architectures", None) or ()
+    if not archs or getattr(model, "is_embedding_gemma", False):  # built as EmbeddingGemmaModel
+        return ()
+    common = everywhere()
+    if any(a in common for a in archs):
+        return ()
+    native = registered(p.result.record.raw.release)
+    if any(a in native for a in archs) or restructured(model.config_file):
+        return ()
+    return tuple(archs)
+
+
+def _backend_refusals(p: Values) -> list[str]:
+    """Why SGLang's transformers-backend fallback stops on this checkpoint: per architecture
+    it cannot serve, the reason (empty: it can, or ``--model-impl mindspore`` takes another
+    path)."""
+    archs = _fallback_archs(p)
+    impl = p["model_impl"]
+    if not archs or impl == "mindspore":
+        return []
+    release = p.result.record.raw.release
+    config = getattr(p.model, "config", None) or {}
+    auto_map = config.get("auto_map") if isinstance(config, Mapping) else None
+    remote = isinstance(auto_map, Mapping) and "AutoModel" in auto_map
+    out = []
+    for arch in archs:
+        if arch.startswith("Transformers"):
+            continue
+        compatible = backend_compatible(arch, release)
+        if compatible is None and impl != "transformers" and not remote:
+            out.append(f"{arch} is neither an SGLang class nor a transformers one, and the "
+                       "config's auto_map names no AutoModel")
+        elif compatible is False and impl == "auto":
+            out.append(f"transformers' {arch} takes no pluggable attention backend")
+    return out
+
+
+def _backend_detail(p: Values) -> str:
+    release = p.result.record.raw.release
+    why = "; ".join(_backend_refusals(p))
+    return (f"SGLang {release} has no class of its own for {', '.join(_fallback_archs(p))} "
+            f"and falls back to its transformers backend (transformers "
+            f"{transformers_pin(release)}, the version it pins): {why}")
+
+
 def _quantization_served(p: Values) -> bool:
     """The final ``quantization`` passes the model config's check the scheduler runs."""
     verdict = quantization_verdict(p.model, p["quantization"], p.target)
@@ -743,4 +801,26 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "(MiMo-V2-Flash's published config; LongCat-Flash's fixture, and a copy with "
         "rope_theta at the top as the published file has it)",
         detail=_rope_detail),
+    Requirement(
+        "transformers-backend",
+        cond("SGLang has no class of its own for any of the checkpoint's architectures "
+             "(it falls back to its transformers backend)",
+             lambda p: bool(_fallback_archs(p))),
+        cond("the transformers backend can serve each architecture (a transformers class "
+             "that takes a pluggable attention backend, or --model-impl transformers; a "
+             "class that is not in transformers needs the config's auto_map AutoModel)",
+             lambda p: not _backend_refusals(p), "model_impl"),
+        "each scheduler picks the model class from the registry of SGLang's own classes; "
+        "with none for the checkpoint it serves the transformers class of each architecture "
+        "instead, and under --model-impl auto stops on one that does not take SGLang's "
+        "attention backend (Falcon, BLOOM, MPT, GPT-Neo, CodeGen, Jamba, encoder-decoder "
+        "models), as under any mode but transformers on a name transformers lacks without "
+        "an auto_map AutoModel", START,
+        SRT + "model_loader/utils.py: get_model_architecture -> resolve_transformers_arch "
+        "raises ValueError (the same in 0.5.21-0.5.23); registered names: models/*.py "
+        "EntryClass, per release; transformers' is_backend_compatible() in the version each "
+        "release pins (5.12.1 for 0.5.21, 5.19.0 for 0.5.22-0.5.23), both tabled by "
+        "tools/model_class_tables.py; recorded with SGLang's own get_model_architecture by "
+        "tests/parity/tools/record_model_class.py",
+        detail=_backend_detail),
 )

@@ -236,8 +236,12 @@ def scheduler_model_config(argv: list[str], facts: dict):
             world_group=types.SimpleNamespace(cpu_group=None, world_size=par.tp_size),
             pp_group=types.SimpleNamespace(cpu_group=None, world_size=1, rank_in_group=0,
                                            is_first_rank=True, is_last_rank=True))
-        # as initialize_dp_attention does when the process groups are built
-        get_flags().dp.enabled = bool(par.attn_dp_enabled)
+        # as initialize_dp_attention does when the process groups are built (0.5.21's
+        # parallel context has no such entry: it reads attention DP off the server args)
+        try:
+            get_flags().dp.enabled = bool(par.attn_dp_enabled)
+        except AttributeError:
+            pass
         from sglang.srt.configs.model_config import ModelConfig
 
         yield ModelConfig.from_server_args(sa), par

@@ -85,3 +85,15 @@ def _sources() -> dict[str, object]:
         return json.loads((HUB_DIR / "SOURCES.json").read_text())
     except (OSError, ValueError):
         return {}
+
+
+def restructured(config_file: str) -> str | None:
+    """Why a shipped file's class names are not the published file's (its vendor rewrote
+    them; ``restructured`` in SOURCES.json), or None: a verdict drawn from those names (which
+    class SGLang builds) would be about the copy, not the checkpoint."""
+    hub_id = snapshot_hub_id(Path(config_file).parent)
+    if hub_id is None:
+        return None
+    entries = _sources().get("restructured")
+    why = entries.get(hub_id) if isinstance(entries, dict) else None
+    return why if isinstance(why, str) else None

@@ -1,0 +1,63 @@
+"""Which class SGLang builds a checkpoint with: its own, or its transformers backend's.
+
+SGLang's model registry holds one class per architecture name; a checkpoint none of whose
+``architectures`` it holds is served through the transformers backend, which asks the
+transformers class of each name whether it takes a pluggable attention backend. The tables
+(``data/model_classes.json``, built by ``tools/model_class_tables.py`` from the released
+wheels) give, per SGLang release, the registered names, and per transformers version that
+release pins, the exported model classes with that answer. Loaded on first use: only a
+checkpoint SGLang has no class for ever asks about transformers.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+_DATA = Path(__file__).resolve().parent / "data" / "model_classes.json"
+
+
+@cache
+def _table() -> dict[str, Any]:
+    return json.loads(_DATA.read_text())
+
+
+@cache
+def registered(release: str) -> frozenset[str]:
+    """The architecture names SGLang ``release`` has a class of its own for (0.5.23's for a
+    release the table does not hold)."""
+    table = _table()["sglang"]
+    return frozenset(table.get(release) or table[max(table)])
+
+
+def transformers_pin(release: str) -> str:
+    """The transformers version ``release`` pins (what ``pip install sglang`` brings)."""
+    pins = _table()["pins"]
+    return pins.get(release) or pins[max(pins)]
+
+
+@cache
+def _backend_classes(version: str) -> tuple[frozenset[str], frozenset[str]]:
+    entry = _table()["transformers"][version]
+    return frozenset(entry["compatible"]), frozenset(entry["incompatible"])
+
+
+def backend_compatible(arch: str, release: str) -> bool | None:
+    """Whether the transformers class named ``arch`` (in the version ``release`` pins) takes
+    SGLang's attention backend; None when transformers has no class of that name."""
+    compatible, incompatible = _backend_classes(transformers_pin(release))
+    if arch in compatible:
+        return True
+    if arch in incompatible:
+        return False
+    return None
+
+
+@cache
+def everywhere() -> frozenset[str]:
+    """The names every tabled release registers: a checkpoint naming one is served by an
+    SGLang class whatever the release."""
+    table = _table()["sglang"]
+    return frozenset.intersection(*(frozenset(v) for v in table.values()))

@@ -1,0 +1,112 @@
+"""Preflight's ``transformers-backend`` row against SGLang's own choice of model class.
+
+``tests/parity/tools/record_model_class.py`` asked each release's ``get_model_architecture``,
+under the transformers version that release pins, for the class of a checkpoint with no SGLang
+class of its own (GPT-NeoX, Falcon, BLOOM, names transformers lacks, names a later release
+registers): the transformers backend's, or the ValueError its compatibility gate raises. The row
+must say "fails at start" exactly where SGLang raised, on every recorded launch.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from launchplan import resolve
+from launchplan.checks.preflight import preflight
+from launchplan.facts.model_classes import (
+    backend_compatible,
+    everywhere,
+    registered,
+    transformers_pin,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "parity" / "data"
+RELEASES = ("0.5.21", "0.5.22", "0.5.23")
+
+
+def _rows(release: str) -> list[dict]:
+    path = DATA / f"results-model-class-{release}.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _folder(row: dict, tmp_path: Path) -> str:
+    src = ROOT / row["model"]
+    if not row["architectures"]:
+        return str(src)
+    config = json.loads((src / "config.json").read_text())
+    config["architectures"] = row["architectures"]
+    out = tmp_path / row["name"]
+    out.mkdir()
+    (out / "config.json").write_text(json.dumps(config))
+    return str(out)
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_every_recorded_launch_starts_where_sglang_picked_a_class(release, tmp_path):
+    rows = _rows(release)
+    assert len(rows) == 18
+    failing = 0
+    for row in rows:
+        assert row["transformers"] == transformers_pin(release), row["name"]
+        assert row["ok"] or row["error"].startswith("ValueError"), row  # no harness failure
+        result = resolve(row["argv"], gpu="h100", model_path=_folder(row, tmp_path),
+                         compat="default" if release == "0.5.23" else release)
+        problems = [p for p in preflight(result).problems
+                    if p.requirement == "transformers-backend"]
+        assert bool(problems) == (not row["ok"]), (release, row["name"], row.get("error"))
+        failing += bool(problems)
+        if row["ok"]:  # the fallback exactly when no name is registered (or it is asked for)
+            archs = row["architectures"] or result.record.model.architectures
+            native = any(a in registered(release) for a in archs)
+            forced = "transformers" in row["argv"]
+            assert row["class"] in registered(release), row["name"]
+            if native and not forced:
+                assert row["class"] in archs, row["name"]
+            else:
+                assert row["class"].startswith("Transformers"), row["name"]
+    assert failing >= 6
+
+
+def test_releases_and_pins_differ_where_the_recordings_do():
+    """DiffLlama's transformers class took no pluggable attention backend in 5.12.1 (0.5.21's
+    pin) and does in 5.19.0; Beam has an SGLang class from 0.5.23 only."""
+    by = {r: {row["name"]: row for row in _rows(r)} for r in RELEASES}
+    assert not by["0.5.21"]["difflama-name"]["ok"] and by["0.5.22"]["difflama-name"]["ok"]
+    assert backend_compatible("DiffLlamaForCausalLM", "0.5.21") is False
+    assert backend_compatible("DiffLlamaForCausalLM", "0.5.23") is True
+    assert "BeamForCausalLM" in registered("0.5.23") - registered("0.5.22")
+
+
+def test_tables_hold_sglang_registries_and_transformers_answers():
+    assert {"LlamaForCausalLM", "DeepseekV3ForCausalLM", "TransformersForCausalLM"} \
+        <= everywhere()
+    assert len(registered("0.5.23")) > len(registered("0.5.21")) > 250
+    assert backend_compatible("GPTNeoXForCausalLM", "0.5.23") is True
+    assert backend_compatible("FalconForCausalLM", "0.5.23") is False
+    assert backend_compatible("MyLlamaForCausalLM", "0.5.23") is None
+    assert transformers_pin("0.5.23") == "5.19.0" and transformers_pin("0.5.21") == "5.12.1"
+
+
+def test_the_row_names_the_class_and_the_pinned_transformers():
+    falcon = str(ROOT / "tests" / "parity" / "models" / "falcon-synth")
+    verdict = preflight(resolve([], gpu="h100", model_path=falcon))
+    (problem,) = [p for p in verdict.problems if p.requirement == "transformers-backend"]
+    assert not verdict.starts
+    assert "FalconForCausalLM" in problem.why and "5.19.0" in problem.why
+    assert problem.severity.value == "fails-at-start"
+    fine = preflight(resolve(["--model-impl", "transformers"], gpu="h100", model_path=falcon))
+    assert "transformers-backend" not in {p.requirement for p in fine.problems}
+
+
+def test_a_checkpoint_sglang_serves_never_reads_the_release():
+    """Most checkpoints name a class every release registers: the row answers from the model
+    alone, so the per-facts table of rows leaves it out after the first plan."""
+    from launchplan.checks.launch_requirements import _fallback_archs
+    from launchplan.checks.predicates import TracedPlan
+
+    traced = TracedPlan(resolve([], gpu="h100", model_path="llama-3.1-8b"))
+    assert _fallback_archs(traced) == () and not traced.opaque and not traced.reads

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Record which class SGLang's loader picks for a checkpoint, or why it stops picking.
+
+    PYTHONPATH=<transformers 5.19.0 unpacked> /root/sglang-oracle/bin/python \\
+        tests/parity/tools/record_model_class.py --release 0.5.23
+
+Each case resolves a launch with SGLang's ``ServerArgs`` and publishes it as a scheduler
+would (``record_vision_params.py``'s machinery), then asks SGLang's own
+``get_model_architecture`` for the model's class: a class of SGLang's registry, its
+transformers backend's, or the ValueError the backend's compatibility gate raises. Nothing
+is built. Run each release under the transformers version it pins (0.5.22 and 0.5.23:
+5.19.0; 0.5.21: 5.12.1), unpacked on ``PYTHONPATH`` before the venv's own 5.24; the rows go
+to ``results-model-class-RELEASE.jsonl``, which ``tests/checks/test_transformers_backend.py``
+holds preflight's ``transformers-backend`` row to.
+
+A case may swap a config's ``architectures`` for other names (the config class stays the
+file's): the gate reads the names only.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+DATA = os.path.join(os.path.dirname(HERE), "data")
+LLAMA = "src/launchplan/facts/data/models/llama-3.1-8b"
+MODELS = "tests/parity/models"
+
+#: (case name, config folder from the repository root, architectures swapped in or None, flags)
+CASES: tuple[tuple[str, str, tuple[str, ...] | None, list[str]], ...] = (
+    ("gpt-neox", f"{MODELS}/gpt-neox-synth", None, []),
+    ("gpt-neox-impl-sglang", f"{MODELS}/gpt-neox-synth", None, ["--model-impl", "sglang"]),
+    ("falcon", f"{MODELS}/falcon-synth", None, []),
+    ("falcon-impl-transformers", f"{MODELS}/falcon-synth", None,
+     ["--model-impl", "transformers"]),
+    ("falcon-impl-sglang", f"{MODELS}/falcon-synth", None, ["--model-impl", "sglang"]),
+    ("bloom", f"{MODELS}/bloom-synth", None, []),
+    ("llama-native", LLAMA, None, []),
+    ("llama-impl-transformers", LLAMA, None, ["--model-impl", "transformers"]),
+    # names the gate reads on a Llama config: one transformers lacks, compatible and
+    # incompatible transformers classes, one whose answer moved between transformers pins
+    ("unknown-name", LLAMA, ("MyLlamaForCausalLM",), []),
+    ("unknown-name-impl-transformers", LLAMA, ("MyLlamaForCausalLM",),
+     ["--model-impl", "transformers"]),
+    ("unknown-name-impl-sglang", LLAMA, ("MyLlamaForCausalLM",), ["--model-impl", "sglang"]),
+    ("unknown-then-native", LLAMA, ("MyLlamaForCausalLM", "LlamaForCausalLM"), []),
+    ("falcon-name", LLAMA, ("FalconForCausalLM",), []),
+    ("olmo3-name", LLAMA, ("Olmo3ForCausalLM",), []),
+    ("codegen-name", LLAMA, ("CodeGenForCausalLM",), []),
+    ("difflama-name", LLAMA, ("DiffLlamaForCausalLM",), []),
+    ("compatible-then-incompatible", LLAMA, ("Olmo3ForCausalLM", "FalconForCausalLM"), []),
+    ("transformers-backend-name", LLAMA, ("TransformersForCausalLM",), []),
+)
+
+
+def cases() -> list[dict]:
+    return [dict(name=n, model=m, architectures=list(a) if a else None, argv=list(f),
+                 platform="h100") for n, m, a, f in CASES]
+
+
+def _folder(case: dict) -> str:
+    src = os.path.join(ROOT, case["model"])
+    if not case["architectures"]:
+        return src
+    with open(os.path.join(src, "config.json")) as f:
+        cfg = json.load(f)
+    cfg["architectures"] = case["architectures"]
+    out = tempfile.mkdtemp(prefix="model-class-")
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(cfg, f)
+    return out
+
+
+def run_class_case(case: dict, facts: dict, oracle) -> dict:
+    import transformers
+    from record_vision_params import scheduler_model_config
+    from sglang.srt.model_loader.utils import get_model_architecture
+
+    out = dict(name=case["name"], model=case["model"], architectures=case["architectures"],
+               argv=case["argv"], transformers=transformers.__version__, ok=False,
+               error=None)
+    argv = ["--model-path", _folder(case), *case["argv"]]
+    with scheduler_model_config(argv, facts) as (mc, _):
+        try:
+            _, arch = get_model_architecture(mc)
+        except ValueError as e:  # the fallback's gate: an answer, not a harness failure
+            out["error"] = f"ValueError: {e}"[:400]
+            return out
+        out["class"] = arch
+        out["ok"] = True
+    return out
+
+
+def main() -> None:
+    sys.path.insert(0, HERE)
+    import record_kv_pool
+    from record_model_params import SERVER_STUBS
+    from record_vision_params import record_main
+
+    record_kv_pool.EXTRA_STUBS.update(SERVER_STUBS)
+    release = sys.argv[sys.argv.index("--release") + 1] if "--release" in sys.argv else "0.5.23"
+    if "--release" in sys.argv:
+        at = sys.argv.index("--release")
+        del sys.argv[at:at + 2]
+    results = os.path.join(DATA, f"results-model-class-{release}.jsonl")
+    record_main(__doc__, results, cases(), run_class_case, __file__)
+
+
+if __name__ == "__main__":
+    main()
