@@ -24,8 +24,8 @@ Usage::
         --sglang 0.5.22=... --sglang 0.5.21=... \\
         --transformers tf-5.19.0.json --transformers tf-5.12.1.json
 
-Names every release registers are left out of the transformers lists: a checkpoint naming one
-never reaches the fallback.
+The transformers lists keep the names SGLang registers too: ``--model-impl transformers``
+serves those through the backend as well.
 """
 
 from __future__ import annotations
@@ -107,11 +107,10 @@ def main(argv: list[str]) -> int:
     for item in args.sglang:
         release, _, folder = item.partition("=")
         sglang[release] = registry(Path(folder).expanduser())
-    everywhere = set.intersection(*(set(v) for v in sglang.values())) if sglang else set()
     dumps = {}
     for item in args.transformers:
         dump = json.loads(Path(item).read_text())
-        classes = {k: v for k, v in dump["classes"].items() if k not in everywhere}
+        classes = dump["classes"]
         dumps[dump["transformers"]] = {
             "compatible": sorted(k for k, v in classes.items() if v),
             "incompatible": sorted(k for k, v in classes.items() if not v)}

@@ -48,7 +48,7 @@ def _folder(row: dict, tmp_path: Path) -> str:
 @pytest.mark.parametrize("release", RELEASES)
 def test_every_recorded_launch_starts_where_sglang_picked_a_class(release, tmp_path):
     rows = _rows(release)
-    assert len(rows) == 18
+    assert len(rows) == 20
     failing = 0
     for row in rows:
         assert row["transformers"] == transformers_pin(release), row["name"]
@@ -92,21 +92,34 @@ def test_tables_hold_sglang_registries_and_transformers_answers():
 
 
 def test_the_row_names_the_class_and_the_pinned_transformers():
-    falcon = str(ROOT / "tests" / "parity" / "models" / "falcon-synth")
+    models = ROOT / "tests" / "parity" / "models"
+    falcon = str(models / "falcon-synth")
     verdict = preflight(resolve([], gpu="h100", model_path=falcon))
     (problem,) = [p for p in verdict.problems if p.requirement == "transformers-backend"]
     assert not verdict.starts
     assert "FalconForCausalLM" in problem.why and "5.19.0" in problem.why
     assert problem.severity.value == "fails-at-start"
-    fine = preflight(resolve(["--model-impl", "transformers"], gpu="h100", model_path=falcon))
-    assert "transformers-backend" not in {p.requirement for p in fine.problems}
+    # asked for, the backend's own class refuses it when built
+    forced = preflight(resolve(["--model-impl", "transformers"], gpu="h100", model_path=falcon))
+    assert "refuses to build" in " ".join(p.why for p in forced.problems
+                                          if p.requirement == "transformers-backend")
+    for model in (str(models / "gpt-neox-synth"), "llama-3.1-8b"):
+        for argv in ([], ["--model-impl", "transformers"]):
+            fine = preflight(resolve(argv, gpu="h100", model_path=model))
+            assert "transformers-backend" not in {p.requirement for p in fine.problems}
 
 
-def test_a_checkpoint_sglang_serves_never_reads_the_release():
-    """Most checkpoints name a class every release registers: the row answers from the model
-    alone, so the per-facts table of rows leaves it out after the first plan."""
-    from launchplan.checks.launch_requirements import _fallback_archs
+def test_a_checkpoint_sglang_serves_never_reads_the_plan():
+    """Most checkpoints name a class every release registers whose transformers class takes
+    the backend: the row answers from the model alone, so the per-facts table of rows leaves
+    it out after the first plan. Falcon-Mamba (registered, but its transformers class does
+    not take the backend) reads --model-impl."""
     from launchplan.checks.predicates import TracedPlan
+    from launchplan.checks.requirements import by_name
 
+    row = by_name("transformers-backend")
     traced = TracedPlan(resolve([], gpu="h100", model_path="llama-3.1-8b"))
-    assert _fallback_archs(traced) == () and not traced.opaque and not traced.reads
+    assert not row.violated(traced) and not traced.opaque and not traced.reads
+    mamba = str(ROOT / "tests" / "parity" / "models" / "falcon-mamba-7b")
+    traced = TracedPlan(resolve([], gpu="h100", model_path=mamba))
+    assert not row.violated(traced) and "model_impl" in traced.reads

@@ -469,55 +469,88 @@ def _rope_detail(p: Values) -> str:
     return f"{p.model.arch0} on SGLang {p.result.record.raw.release}: {why}{fix}"
 
 
+def _archs(model: Any) -> tuple[str, ...]:
+    """The names SGLang's loader reads (an EmbeddingGemma checkpoint is built as
+    EmbeddingGemmaModel, which every release registers)."""
+    if getattr(model, "is_embedding_gemma", False):
+        return ()
+    return tuple(getattr(model, "architectures", None) or ())
+
+
+@per_object
+def _backend_safe(model: Any) -> bool:
+    """Whether no release and no --model-impl can send this checkpoint down a failing
+    transformers-backend path: a name every release registers, and a first name whose
+    transformers class takes the attention backend in every pinned version (or is not in
+    transformers). Read from the model alone, so the row costs nothing for such checkpoints
+    (``requirements._learn_table`` drops a row that held while reading no value)."""
+    archs = _archs(model)
+    if not archs or restructured(getattr(model, "config_file", "")):
+        return True
+    common = everywhere()
+    if not any(a in common for a in archs):
+        return False
+    return all(backend_compatible(archs[0], release) is not False
+               for release in ("0.5.21", "0.5.22", "0.5.23"))
+
+
 def _fallback_archs(p: Values) -> tuple[str, ...]:
     """The checkpoint's architectures when the plan's SGLang release has a class of its own
-    for none of them (the transformers backend then serves it), else ``()``. A name every
-    release registers answers without reading the release, so for most checkpoints this row
-    is a function of the model alone (``requirements._learn_table`` drops it)."""
-    model = p.model
-    archs = getattr(model, "architectures", None) or ()
-    if not archs or getattr(model, "is_embedding_gemma", False):  # built as EmbeddingGemmaModel
-        return ()
-    common = everywhere()
-    if any(a in common for a in archs):
+    for none of them (the transformers backend then serves it), else ``()``."""
+    archs = _archs(p.model)
+    if not archs or restructured(getattr(p.model, "config_file", "")):
         return ()
     native = registered(p.result.record.raw.release)
-    if any(a in native for a in archs) or restructured(model.config_file):
-        return ()
-    return tuple(archs)
+    return () if any(a in native for a in archs) else archs
 
 
 def _backend_refusals(p: Values) -> list[str]:
-    """Why SGLang's transformers-backend fallback stops on this checkpoint: per architecture
-    it cannot serve, the reason (empty: it can, or ``--model-impl mindspore`` takes another
-    path)."""
-    archs = _fallback_archs(p)
+    """Why SGLang's transformers backend stops on this checkpoint, one reason per name
+    (empty: it does not, or SGLang's own class serves it, or --model-impl mindspore takes
+    another path). The loader's gate runs over every name when no release class exists;
+    the backend's class then checks the first name's transformers class when it is built,
+    whichever way it was reached (no own class, or --model-impl transformers)."""
     impl = p["model_impl"]
-    if not archs or impl == "mindspore":
+    archs = _archs(p.model)
+    if impl == "mindspore" or not archs:
+        return []
+    fallback = _fallback_archs(p)
+    forced = impl == "transformers"
+    if not fallback and not forced:
         return []
     release = p.result.record.raw.release
-    config = getattr(p.model, "config", None) or {}
-    auto_map = config.get("auto_map") if isinstance(config, Mapping) else None
-    remote = isinstance(auto_map, Mapping) and "AutoModel" in auto_map
     out = []
-    for arch in archs:
-        if arch.startswith("Transformers"):
-            continue
-        compatible = backend_compatible(arch, release)
-        if compatible is None and impl != "transformers" and not remote:
-            out.append(f"{arch} is neither an SGLang class nor a transformers one, and the "
-                       "config's auto_map names no AutoModel")
-        elif compatible is False and impl == "auto":
-            out.append(f"transformers' {arch} takes no pluggable attention backend")
+    if fallback:
+        config = getattr(p.model, "config", None) or {}
+        auto_map = config.get("auto_map") if isinstance(config, Mapping) else None
+        remote = isinstance(auto_map, Mapping) and "AutoModel" in auto_map
+        for arch in fallback:
+            if arch.startswith("Transformers"):
+                continue
+            compatible = backend_compatible(arch, release)
+            if compatible is None and not forced and not remote:
+                out.append(f"{arch} is neither an SGLang class nor a transformers one, and the "
+                           "config's auto_map names no AutoModel")
+            elif compatible is False and impl == "auto":
+                out.append(f"transformers' {arch} takes no pluggable attention backend")
+        if out:
+            return out
+    if not archs[0].startswith("Transformers") \
+            and backend_compatible(archs[0], release) is False:
+        out.append(f"transformers' {archs[0]} takes no pluggable attention backend, and the "
+                   "backend's model class refuses to build around it")
     return out
 
 
 def _backend_detail(p: Values) -> str:
     release = p.result.record.raw.release
-    why = "; ".join(_backend_refusals(p))
-    return (f"SGLang {release} has no class of its own for {', '.join(_fallback_archs(p))} "
-            f"and falls back to its transformers backend (transformers "
-            f"{transformers_pin(release)}, the version it pins): {why}")
+    fallback = _fallback_archs(p)
+    how = (f"SGLang {release} has no class of its own for {', '.join(fallback)} and falls "
+           "back to its transformers backend" if fallback else
+           f"--model-impl transformers serves {p.model.arch0} through SGLang {release}'s "
+           "transformers backend")
+    return (f"{how} (transformers {transformers_pin(release)}, the version it pins): "
+            f"{'; '.join(_backend_refusals(p))}")
 
 
 def _quantization_served(p: Values) -> bool:
@@ -803,24 +836,30 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         detail=_rope_detail),
     Requirement(
         "transformers-backend",
-        cond("SGLang has no class of its own for any of the checkpoint's architectures "
-             "(it falls back to its transformers backend)",
-             lambda p: bool(_fallback_archs(p))),
-        cond("the transformers backend can serve each architecture (a transformers class "
-             "that takes a pluggable attention backend, or --model-impl transformers; a "
-             "class that is not in transformers needs the config's auto_map AutoModel)",
+        cond("SGLang serves the checkpoint through its transformers backend (it has no "
+             "class of its own for any of the architectures, or --model-impl transformers)",
+             lambda p: not _backend_safe(p.model)
+             and bool(_fallback_archs(p) or p["model_impl"] == "transformers"),
+             "model_impl"),
+        cond("the backend can serve it (the first architecture's transformers class takes a "
+             "pluggable attention backend; with no SGLang class, every name is such a class "
+             "or, but under --model-impl auto, a name transformers lacks with an auto_map "
+             "AutoModel or under --model-impl transformers)",
              lambda p: not _backend_refusals(p), "model_impl"),
-        "each scheduler picks the model class from the registry of SGLang's own classes; "
-        "with none for the checkpoint it serves the transformers class of each architecture "
-        "instead, and under --model-impl auto stops on one that does not take SGLang's "
-        "attention backend (Falcon, BLOOM, MPT, GPT-Neo, CodeGen, Jamba, encoder-decoder "
-        "models), as under any mode but transformers on a name transformers lacks without "
-        "an auto_map AutoModel", START,
+        "each scheduler picks the model class from the registry of SGLang's own classes and, "
+        "with none for the checkpoint (or under --model-impl transformers), builds its "
+        "transformers backend around the transformers class instead; a class that does not "
+        "take SGLang's attention backend stops it (Falcon, BLOOM, MPT, GPT-Neo, CodeGen, "
+        "Jamba, Mamba, encoder-decoder models), under --model-impl auto already when the "
+        "class is picked, as does a name transformers lacks without an auto_map AutoModel",
+        START,
         SRT + "model_loader/utils.py: get_model_architecture -> resolve_transformers_arch "
-        "raises ValueError (the same in 0.5.21-0.5.23); registered names: models/*.py "
-        "EntryClass, per release; transformers' is_backend_compatible() in the version each "
-        "release pins (5.12.1 for 0.5.21, 5.19.0 for 0.5.22-0.5.23), both tabled by "
-        "tools/model_class_tables.py; recorded with SGLang's own get_model_architecture by "
-        "tests/parity/tools/record_model_class.py",
+        "raises ValueError; models/transformers.py: the backend's __init__ raises ValueError "
+        "for the first architecture's class (the same in 0.5.21-0.5.23); registered names: "
+        "models/*.py EntryClass, per release; transformers' is_backend_compatible() in the "
+        "version each release pins (5.12.1 for 0.5.21, 5.19.0 for 0.5.22-0.5.23), both "
+        "tabled by tools/model_class_tables.py; recorded with SGLang's own loader and the "
+        "backend's class built on the meta device by tests/parity/tools/"
+        "record_model_class.py",
         detail=_backend_detail),
 )

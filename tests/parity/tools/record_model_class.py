@@ -7,10 +7,14 @@
 Each case resolves a launch with SGLang's ``ServerArgs`` and publishes it as a scheduler
 would (``record_vision_params.py``'s machinery), then asks SGLang's own
 ``get_model_architecture`` for the model's class: a class of SGLang's registry, its
-transformers backend's, or the ValueError the backend's compatibility gate raises. Nothing
-is built. Run each release under the transformers version it pins (0.5.22 and 0.5.23:
-5.19.0; 0.5.21: 5.12.1), unpacked on ``PYTHONPATH`` before the venv's own 5.24; the rows go
-to ``results-model-class-RELEASE.jsonl``, which ``tests/checks/test_transformers_backend.py``
+transformers backend's, or the ValueError the backend's compatibility gate raises; a backend
+class is then built on the ``meta`` device (no memory, no weights), which checks the first
+architecture's transformers class again. Run each release under the transformers version it
+pins (0.5.22 and 0.5.23: 5.19.0; 0.5.21: 5.12.1), unpacked on ``PYTHONPATH`` before the
+venv's own 5.24; 5.12.1 also needs httpx, tokenizers 0.22 and huggingface-hub 1.x unpacked
+there, and a stand-in ``torchvision`` (a version and names that raise when called: the
+0.5.21 venv has none, and 5.12.1's image processors import it). The rows go to
+``results-model-class-RELEASE.jsonl``, which ``tests/checks/test_transformers_backend.py``
 holds preflight's ``transformers-backend`` row to.
 
 A case may swap a config's ``architectures`` for other names (the config class stays the
@@ -53,6 +57,11 @@ CASES: tuple[tuple[str, str, tuple[str, ...] | None, list[str]], ...] = (
     ("difflama-name", LLAMA, ("DiffLlamaForCausalLM",), []),
     ("compatible-then-incompatible", LLAMA, ("Olmo3ForCausalLM", "FalconForCausalLM"), []),
     ("transformers-backend-name", LLAMA, ("TransformersForCausalLM",), []),
+    # a class SGLang registers, served by the backend on request: Falcon-Mamba's transformers
+    # class takes no pluggable attention backend
+    ("falcon-mamba-impl-transformers", f"{MODELS}/falcon-mamba-7b", None,
+     ["--model-impl", "transformers"]),
+    ("falcon-mamba", f"{MODELS}/falcon-mamba-7b", None, []),
 )
 
 
@@ -75,7 +84,9 @@ def _folder(case: dict) -> str:
 
 
 def run_class_case(case: dict, facts: dict, oracle) -> dict:
+    import torch
     import transformers
+    from record_model_params import _cuda_to_meta, _unwritten_groups
     from record_vision_params import scheduler_model_config
     from sglang.srt.model_loader.utils import get_model_architecture
 
@@ -83,13 +94,20 @@ def run_class_case(case: dict, facts: dict, oracle) -> dict:
                argv=case["argv"], transformers=transformers.__version__, ok=False,
                error=None)
     argv = ["--model-path", _folder(case), *case["argv"]]
-    with scheduler_model_config(argv, facts) as (mc, _):
+    with scheduler_model_config(argv, facts) as (mc, par):
+        _unwritten_groups(par)
+        stage = "class"
         try:
-            _, arch = get_model_architecture(mc)
-        except ValueError as e:  # the fallback's gate: an answer, not a harness failure
+            cls, arch = get_model_architecture(mc)
+            out["class"] = arch
+            if arch.startswith("Transformers"):  # the backend checks its class when built
+                stage = "build"
+                with torch.device("meta"), _cuda_to_meta():
+                    cls(config=mc.hf_config, quant_config=None)
+        except ValueError as e:  # the backend's gates: an answer, not a harness failure
+            out["stage"] = stage
             out["error"] = f"ValueError: {e}"[:400]
             return out
-        out["class"] = arch
         out["ok"] = True
     return out
 
