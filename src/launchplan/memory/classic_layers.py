@@ -7,6 +7,11 @@ configs name the sizes in GPT-2's words (``n_embd``, ``n_inner``, ``n_positions`
 SGLang's classes build them (``gpt2.py``, ``gpt_bigcode.py``, ``gpt_j.py``, ``opt.py``), checked
 against SGLang 0.5.23's own modules built on the meta device.
 
+GPT-NeoX (Pythia, Dolly, GPT-NeoX-20B) has no SGLang class: the transformers backend builds
+transformers' own model (``models/transformers.py``) with the same block (biased fused QKV,
+dense and MLP linears, two biased LayerNorms, an ungated MLP of ``intermediate_size``), rotary
+positions with no cos/sin table of SGLang's, and its own ``embed_out`` head unless tied.
+
 ChatGLM (ChatGLM2/3, GLM-4-9B: ``chatglm.py``) has Llama's block under other names
 (``num_layers``, ``ffn_hidden_size``, ``kv_channels``, ``multi_query_group_num``,
 ``padded_vocab_size``); ``canonical`` gives them Llama's.
@@ -20,7 +25,7 @@ from typing import Any
 from launchplan.memory.config_ints import config_int as _int
 
 #: model types counted here rather than as a Llama block
-CLASSIC_TYPES = frozenset({"gpt2", "gpt_bigcode", "gptj", "opt"})
+CLASSIC_TYPES = frozenset({"gpt2", "gpt_bigcode", "gptj", "opt", "gpt_neox"})
 #: the classic types whose head is the embedding itself (SGLang ties it whatever the file says)
 TIED_TYPES = frozenset({"gpt2", "gpt_bigcode", "opt"})
 
@@ -54,7 +59,7 @@ def classic_decoder(t: Mapping[str, Any], mt: str, vocab: int, hidden: int, n_la
     ``memory.params``' builders (attention, an ungated MLP and its ``Tensor``)."""
     heads = _int(t, "num_attention_heads", "n_head")
     kv = 1 if mt == "gpt_bigcode" and t.get("multi_query", True) else heads
-    inter = _int(t, "n_inner", "ffn_dim") or 4 * hidden
+    inter = _int(t, "n_inner", "ffn_dim", "intermediate_size") or 4 * hidden
     # every classic linear is biased but GPT-J's attention (q/k/v and out_proj)
     shaped = {**t, "hidden_size": hidden, "num_attention_heads": heads,
               "num_key_value_heads": kv, "head_dim": hidden // max(heads, 1),
@@ -80,4 +85,6 @@ def classic_decoder(t: Mapping[str, Any], mt: str, vocab: int, hidden: int, n_la
     if mt == "gptj":  # GPT-J's head is its own, with a bias
         out += [tensor("lm_head", "lm_head", (vocab, hidden), shard="head"),
                 tensor("lm_head.bias", "lm_head", (vocab, 1), shard="head")]
+    elif mt == "gpt_neox" and not t.get("tie_word_embeddings"):  # its embed_out, no bias
+        out.append(tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
     return out
