@@ -11,7 +11,9 @@ running server:
   (a class or a list of classes, keyed by class name), read with ``ast`` from the installed
   wheel (the registry imports every module, which needs a GPU stack);
 * transformers, per version SGLang pins (0.5.21: 5.12.1; 0.5.22 and 0.5.23: 5.19.0): every
-  exported ``PreTrainedModel`` subclass and its ``is_backend_compatible()``, dumped by this
+  exported ``PreTrainedModel`` subclass and its ``is_backend_compatible()``, and the model
+  types whose config class carries no ``base_model_tp_plan`` (the backend cannot split such a
+  model over more than one GPU), dumped by this
   script run with ``--dump-transformers`` under a Python that imports that version (torch
   needed: the oracle venv, the version's wheel unpacked on ``PYTHONPATH``).
 
@@ -88,8 +90,18 @@ def dump_transformers() -> int:
         if isinstance(obj, type) and issubclass(obj, PreTrainedModel) \
                 and obj is not PreTrainedModel:
             classes[name] = bool(obj.is_backend_compatible())
-    json.dump({"transformers": transformers.__version__, "classes": classes}, sys.stdout,
-              sort_keys=True)
+    from transformers import CONFIG_MAPPING
+
+    untiled = []  # model types whose config class gives the backend no tensor-parallel plan
+    for model_type in sorted(CONFIG_MAPPING.keys()):
+        try:
+            config_class = CONFIG_MAPPING[model_type]
+        except Exception:  # noqa: BLE001 - a type whose module does not import here
+            continue
+        if not getattr(config_class, "base_model_tp_plan", None):
+            untiled.append(model_type)
+    json.dump({"transformers": transformers.__version__, "classes": classes,
+               "no_tp_plan": untiled}, sys.stdout, sort_keys=True)
     return 0
 
 
@@ -113,7 +125,8 @@ def main(argv: list[str]) -> int:
         classes = dump["classes"]
         dumps[dump["transformers"]] = {
             "compatible": sorted(k for k, v in classes.items() if v),
-            "incompatible": sorted(k for k, v in classes.items() if not v)}
+            "incompatible": sorted(k for k, v in classes.items() if not v),
+            "no_tp_plan": sorted(dump["no_tp_plan"])}
     missing = {PINS[r] for r in sglang} - dumps.keys()
     if missing:
         raise SystemExit(f"no --transformers dump of {', '.join(sorted(missing))}")

@@ -3,8 +3,10 @@
 ``tests/parity/tools/record_model_class.py`` asked each release's ``get_model_architecture``,
 under the transformers version that release pins, for the class of a checkpoint with no SGLang
 class of its own (GPT-NeoX, Falcon, BLOOM, names transformers lacks, names a later release
-registers): the transformers backend's, or the ValueError its compatibility gate raises. The row
-must say "fails at start" exactly where SGLang raised, on every recorded launch.
+registers, over two GPUs): the transformers backend's, or the ValueError its compatibility gate
+raises, then the backend's class built on the meta device (its own check of the class, and of
+a tensor-parallel plan over more than one GPU). The row must say "fails at start" exactly where
+SGLang raised, on every recorded launch.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def _folder(row: dict, tmp_path: Path) -> str:
 @pytest.mark.parametrize("release", RELEASES)
 def test_every_recorded_launch_starts_where_sglang_picked_a_class(release, tmp_path):
     rows = _rows(release)
-    assert len(rows) == 20
+    assert len(rows) == 27
     failing = 0
     for row in rows:
         assert row["transformers"] == transformers_pin(release), row["name"]
@@ -103,6 +105,10 @@ def test_the_row_names_the_class_and_the_pinned_transformers():
     forced = preflight(resolve(["--model-impl", "transformers"], gpu="h100", model_path=falcon))
     assert "refuses to build" in " ".join(p.why for p in forced.problems
                                           if p.requirement == "transformers-backend")
+    # over two GPUs the backend needs the tensor-parallel plan OPT's config class lacks
+    opt = preflight(resolve(["--model-impl", "transformers", "--tp-size", "2"], gpu="h100",
+                            model_path=str(models / "opt-125m")))
+    assert "no tensor-parallel plan" in " ".join(p.why for p in opt.problems)
     for model in (str(models / "gpt-neox-synth"), "llama-3.1-8b"):
         for argv in ([], ["--model-impl", "transformers"]):
             fine = preflight(resolve(argv, gpu="h100", model_path=model))

@@ -19,6 +19,7 @@ from launchplan.facts.memo import per_object
 from launchplan.facts.model_classes import (
     backend_compatible,
     everywhere,
+    lacks_tp_plan,
     registered,
     transformers_pin,
 )
@@ -480,17 +481,20 @@ def _archs(model: Any) -> tuple[str, ...]:
 @per_object
 def _backend_safe(model: Any) -> bool:
     """Whether no release and no --model-impl can send this checkpoint down a failing
-    transformers-backend path: a name every release registers, and a first name whose
+    transformers-backend path: a name every release registers, a first name whose
     transformers class takes the attention backend in every pinned version (or is not in
-    transformers). Read from the model alone, so the row costs nothing for such checkpoints
-    (``requirements._learn_table`` drops a row that held while reading no value)."""
+    transformers), and a tensor-parallel plan in its transformers config class. Read from the
+    model alone, so the row costs nothing for such checkpoints (``requirements._learn_table``
+    drops a row that held while reading no value)."""
     archs = _archs(model)
     if not archs or restructured(getattr(model, "config_file", "")):
         return True
     common = everywhere()
     if not any(a in common for a in archs):
         return False
+    types = {getattr(model, "model_type", None), getattr(model, "text_model_type", None)}
     return all(backend_compatible(archs[0], release) is not False
+               and not all(lacks_tp_plan(t, release) for t in types if t is not None)
                for release in ("0.5.21", "0.5.22", "0.5.23"))
 
 
@@ -539,6 +543,13 @@ def _backend_refusals(p: Values) -> list[str]:
             and backend_compatible(archs[0], release) is False:
         out.append(f"transformers' {archs[0]} takes no pluggable attention backend, and the "
                    "backend's model class refuses to build around it")
+        return out
+    tp = _int(p["tp_size"], 1)
+    model = p.model
+    types = {getattr(model, "model_type", None), getattr(model, "text_model_type", None)}
+    if tp > 1 and all(lacks_tp_plan(t, release) for t in types - {None}) and types - {None}:
+        out.append(f"transformers' {model.model_type} model has no tensor-parallel plan, "
+                   f"and --tp-size is {tp}")
     return out
 
 
@@ -844,18 +855,22 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         cond("the backend can serve it (the first architecture's transformers class takes a "
              "pluggable attention backend; with no SGLang class, every name is such a class "
              "or, but under --model-impl auto, a name transformers lacks with an auto_map "
-             "AutoModel or under --model-impl transformers)",
-             lambda p: not _backend_refusals(p), "model_impl"),
+             "AutoModel or under --model-impl transformers; over more than one GPU, a "
+             "tensor-parallel plan in its transformers config class)",
+             lambda p: not _backend_refusals(p), "model_impl", "tp_size"),
         "each scheduler picks the model class from the registry of SGLang's own classes and, "
         "with none for the checkpoint (or under --model-impl transformers), builds its "
         "transformers backend around the transformers class instead; a class that does not "
         "take SGLang's attention backend stops it (Falcon, BLOOM, MPT, GPT-Neo, CodeGen, "
         "Jamba, Mamba, encoder-decoder models), under --model-impl auto already when the "
-        "class is picked, as does a name transformers lacks without an auto_map AutoModel",
+        "class is picked, as does a name transformers lacks without an auto_map AutoModel; "
+        "over more than one GPU the backend splits the model by the tensor-parallel plan of "
+        "transformers' config class and stops where it has none (OPT, DiffLlama, StableLM)",
         START,
         SRT + "model_loader/utils.py: get_model_architecture -> resolve_transformers_arch "
         "raises ValueError; models/transformers.py: the backend's __init__ raises ValueError "
-        "for the first architecture's class (the same in 0.5.21-0.5.23); registered names: "
+        "for the first architecture's class, and recursive_replace for a model with no "
+        "tensor-parallel plan at --tp-size above 1 (the same in 0.5.21-0.5.23); registered names: "
         "models/*.py EntryClass, per release; transformers' is_backend_compatible() in the "
         "version each release pins (5.12.1 for 0.5.21, 5.19.0 for 0.5.22-0.5.23), both "
         "tabled by tools/model_class_tables.py; recorded with SGLang's own loader and the "

@@ -61,3 +61,15 @@ def everywhere() -> frozenset[str]:
     SGLang class whatever the release."""
     table = _table()["sglang"]
     return frozenset.intersection(*(frozenset(v) for v in table.values()))
+
+
+@cache
+def _untiled(version: str) -> frozenset[str]:
+    return frozenset(_table()["transformers"][version].get("no_tp_plan", ()))
+
+
+def lacks_tp_plan(model_type: str | None, release: str) -> bool:
+    """Whether transformers' config class for ``model_type`` (in the version ``release``
+    pins) carries no tensor-parallel plan, which the backend needs to split the model over
+    more than one GPU; False for a type transformers does not know (remote code: unknown)."""
+    return model_type is not None and model_type in _untiled(transformers_pin(release))
