@@ -22,13 +22,10 @@ file's): the gate reads the names only.
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 DATA = os.path.join(os.path.dirname(HERE), "data")
 LLAMA = "src/launchplan/facts/data/models/llama-3.1-8b"
 MODELS = "tests/parity/models"
@@ -80,19 +77,6 @@ def cases() -> list[dict]:
                  platform="h100") for n, m, a, f in CASES]
 
 
-def _folder(case: dict) -> str:
-    src = os.path.join(ROOT, case["model"])
-    if not case["architectures"]:
-        return src
-    with open(os.path.join(src, "config.json")) as f:
-        cfg = json.load(f)
-    cfg["architectures"] = case["architectures"]
-    out = tempfile.mkdtemp(prefix="model-class-")
-    with open(os.path.join(out, "config.json"), "w") as f:
-        json.dump(cfg, f)
-    return out
-
-
 def _rank0_groups(par) -> None:
     """The TP, attention-TP and MoE groups the backend's class reads while it is built, left
     unwritten by the published launch: rank 0 of the launch's TP size (one expert rank)."""
@@ -122,14 +106,14 @@ def _rank0_groups(par) -> None:
 def run_class_case(case: dict, facts: dict, oracle) -> dict:
     import torch
     import transformers
-    from record_model_params import _cuda_to_meta
+    from record_model_params import _cuda_to_meta, swapped_folder
     from record_vision_params import scheduler_model_config
     from sglang.srt.model_loader.utils import get_model_architecture
 
     out = dict(name=case["name"], model=case["model"], architectures=case["architectures"],
                argv=case["argv"], transformers=transformers.__version__, ok=False,
                error=None)
-    argv = ["--model-path", _folder(case), *case["argv"]]
+    argv = ["--model-path", swapped_folder(case["model"], case["architectures"]), *case["argv"]]
     with scheduler_model_config(argv, facts) as (mc, par):
         _rank0_groups(par)
         stage = "class"

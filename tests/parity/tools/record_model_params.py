@@ -190,18 +190,25 @@ def cases() -> list[dict]:
             for n, m, a, f in CASES]
 
 
-def _folder(case: dict) -> str:
-    """The case's config folder: the repository's, or a copy naming the swapped-in class."""
-    src = os.path.join(ROOT, case["model"])
-    if not case["architecture"]:
+def swapped_folder(model: str, architectures: list[str] | None) -> str:
+    """A repository config folder, or a temporary copy of its ``config.json`` naming
+    ``architectures`` instead (the config class stays the file's)."""
+    src = os.path.join(ROOT, model)
+    if not architectures:
         return src
     with open(os.path.join(src, "config.json")) as f:
         cfg = json.load(f)
-    cfg["architectures"] = [case["architecture"]]
-    out = tempfile.mkdtemp(prefix="model-params-")
+    cfg["architectures"] = list(architectures)
+    out = tempfile.mkdtemp(prefix="model-config-")
     with open(os.path.join(out, "config.json"), "w") as f:
         json.dump(cfg, f)
     return out
+
+
+def _folder(case: dict) -> str:
+    """The case's config folder: the repository's, or a copy naming the swapped-in class."""
+    arch = case["architecture"]
+    return swapped_folder(case["model"], [arch] if arch else None)
 
 
 def _cuda_to_meta():
