@@ -12,8 +12,8 @@ running server:
   wheel (the registry imports every module, which needs a GPU stack);
 * transformers, per version SGLang pins (0.5.21: 5.12.1; 0.5.22 and 0.5.23: 5.19.0): every
   exported ``PreTrainedModel`` subclass and its ``is_backend_compatible()``, and the model
-  types whose config class carries no ``base_model_tp_plan`` (the backend cannot split such a
-  model over more than one GPU), dumped by this
+  types whose config class carries no ``base_model_tp_plan`` or ``base_model_pp_plan`` (the
+  backend cannot split such a model by tensor or pipeline parallelism), dumped by this
   script run with ``--dump-transformers`` under a Python that imports that version (torch
   needed: the oracle venv, the version's wheel unpacked on ``PYTHONPATH``).
 
@@ -92,7 +92,9 @@ def dump_transformers() -> int:
             classes[name] = bool(obj.is_backend_compatible())
     from transformers import CONFIG_MAPPING
 
-    untiled = []  # model types whose config class gives the backend no tensor-parallel plan
+    # model types whose config class gives the backend no tensor- or pipeline-parallel plan
+    untiled: list[str] = []
+    unstaged: list[str] = []
     for model_type in sorted(CONFIG_MAPPING.keys()):
         try:
             config_class = CONFIG_MAPPING[model_type]
@@ -100,8 +102,10 @@ def dump_transformers() -> int:
             continue
         if not getattr(config_class, "base_model_tp_plan", None):
             untiled.append(model_type)
+        if not getattr(config_class, "base_model_pp_plan", None):
+            unstaged.append(model_type)
     json.dump({"transformers": transformers.__version__, "classes": classes,
-               "no_tp_plan": untiled}, sys.stdout, sort_keys=True)
+               "no_tp_plan": untiled, "no_pp_plan": unstaged}, sys.stdout, sort_keys=True)
     return 0
 
 
@@ -126,7 +130,8 @@ def main(argv: list[str]) -> int:
         dumps[dump["transformers"]] = {
             "compatible": sorted(k for k, v in classes.items() if v),
             "incompatible": sorted(k for k, v in classes.items() if not v),
-            "no_tp_plan": sorted(dump["no_tp_plan"])}
+            "no_tp_plan": sorted(dump["no_tp_plan"]),
+            "no_pp_plan": sorted(dump["no_pp_plan"])}
     missing = {PINS[r] for r in sglang} - dumps.keys()
     if missing:
         raise SystemExit(f"no --transformers dump of {', '.join(sorted(missing))}")

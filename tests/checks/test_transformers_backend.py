@@ -50,7 +50,7 @@ def _folder(row: dict, tmp_path: Path) -> str:
 @pytest.mark.parametrize("release", RELEASES)
 def test_every_recorded_launch_starts_where_sglang_picked_a_class(release, tmp_path):
     rows = _rows(release)
-    assert len(rows) == 27
+    assert len(rows) == 30
     failing = 0
     for row in rows:
         assert row["transformers"] == transformers_pin(release), row["name"]

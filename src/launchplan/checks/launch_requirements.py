@@ -19,6 +19,7 @@ from launchplan.facts.memo import per_object
 from launchplan.facts.model_classes import (
     backend_compatible,
     everywhere,
+    lacks_pp_plan,
     lacks_tp_plan,
     registered,
     transformers_pin,
@@ -483,9 +484,9 @@ def _backend_safe(model: Any) -> bool:
     """Whether no release and no --model-impl can send this checkpoint down a failing
     transformers-backend path: a name every release registers, a first name whose
     transformers class takes the attention backend in every pinned version (or is not in
-    transformers), and a tensor-parallel plan in its transformers config class. Read from the
-    model alone, so the row costs nothing for such checkpoints (``requirements._learn_table``
-    drops a row that held while reading no value)."""
+    transformers), and tensor- and pipeline-parallel plans in its transformers config class.
+    Read from the model alone, so the row costs nothing for such checkpoints
+    (``requirements._learn_table`` drops a row that held while reading no value)."""
     archs = _archs(model)
     if not archs or restructured(getattr(model, "config_file", "")):
         return True
@@ -493,8 +494,10 @@ def _backend_safe(model: Any) -> bool:
     if not any(a in common for a in archs):
         return False
     types = {getattr(model, "model_type", None), getattr(model, "text_model_type", None)}
+    types.discard(None)
     return all(backend_compatible(archs[0], release) is not False
-               and not all(lacks_tp_plan(t, release) for t in types if t is not None)
+               and not (types and all(lacks_tp_plan(t, release) for t in types))
+               and not (types and all(lacks_pp_plan(t, release) for t in types))
                for release in ("0.5.21", "0.5.22", "0.5.23"))
 
 
@@ -544,12 +547,15 @@ def _backend_refusals(p: Values) -> list[str]:
         out.append(f"transformers' {archs[0]} takes no pluggable attention backend, and the "
                    "backend's model class refuses to build around it")
         return out
-    tp = _int(p["tp_size"], 1)
     model = p.model
     types = {getattr(model, "model_type", None), getattr(model, "text_model_type", None)}
-    if tp > 1 and all(lacks_tp_plan(t, release) for t in types - {None}) and types - {None}:
-        out.append(f"transformers' {model.model_type} model has no tensor-parallel plan, "
-                   f"and --tp-size is {tp}")
+    types.discard(None)
+    for field, flag, lacks, what in (("tp_size", "--tp-size", lacks_tp_plan, "tensor"),
+                                     ("pp_size", "--pp-size", lacks_pp_plan, "pipeline")):
+        size = _int(p[field], 1)
+        if size > 1 and types and all(lacks(t, release) for t in types):
+            out.append(f"transformers' {model.model_type} model has no {what}-parallel plan, "
+                       f"and {flag} is {size}")
     return out
 
 
@@ -855,22 +861,25 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         cond("the backend can serve it (the first architecture's transformers class takes a "
              "pluggable attention backend; with no SGLang class, every name is such a class "
              "or, but under --model-impl auto, a name transformers lacks with an auto_map "
-             "AutoModel or under --model-impl transformers; over more than one GPU, a "
-             "tensor-parallel plan in its transformers config class)",
-             lambda p: not _backend_refusals(p), "model_impl", "tp_size"),
+             "AutoModel or under --model-impl transformers; split over GPUs, a tensor- or "
+             "pipeline-parallel plan in its transformers config class)",
+             lambda p: not _backend_refusals(p), "model_impl", "tp_size", "pp_size"),
         "each scheduler picks the model class from the registry of SGLang's own classes and, "
         "with none for the checkpoint (or under --model-impl transformers), builds its "
         "transformers backend around the transformers class instead; a class that does not "
         "take SGLang's attention backend stops it (Falcon, BLOOM, MPT, GPT-Neo, CodeGen, "
         "Jamba, Mamba, encoder-decoder models), under --model-impl auto already when the "
         "class is picked, as does a name transformers lacks without an auto_map AutoModel; "
-        "over more than one GPU the backend splits the model by the tensor-parallel plan of "
-        "transformers' config class and stops where it has none (OPT, DiffLlama, StableLM)",
+        "over more than one GPU the backend splits the model by the tensor- and "
+        "pipeline-parallel plans of transformers' config class and stops where the split "
+        "needs one it has none of (OPT, DiffLlama, StableLM)",
         START,
         SRT + "model_loader/utils.py: get_model_architecture -> resolve_transformers_arch "
         "raises ValueError; models/transformers.py: the backend's __init__ raises ValueError "
-        "for the first architecture's class, and recursive_replace for a model with no "
-        "tensor-parallel plan at --tp-size above 1 (the same in 0.5.21-0.5.23); registered names: "
+        "for the first architecture's class, recursive_replace for a model with no "
+        "tensor-parallel plan at --tp-size above 1 and pipeline_parallel for one with no "
+        "pipeline-parallel plan at --pp-size above 1 (the same in 0.5.21-0.5.23); "
+        "registered names: "
         "models/*.py EntryClass, per release; transformers' is_backend_compatible() in the "
         "version each release pins (5.12.1 for 0.5.21, 5.19.0 for 0.5.22-0.5.23), both "
         "tabled by tools/model_class_tables.py; recorded with SGLang's own loader and the "

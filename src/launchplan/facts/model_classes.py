@@ -73,3 +73,15 @@ def lacks_tp_plan(model_type: str | None, release: str) -> bool:
     pins) carries no tensor-parallel plan, which the backend needs to split the model over
     more than one GPU; False for a type transformers does not know (remote code: unknown)."""
     return model_type is not None and model_type in _untiled(transformers_pin(release))
+
+
+@cache
+def _unstaged(version: str) -> frozenset[str]:
+    return frozenset(_table()["transformers"][version].get("no_pp_plan", ()))
+
+
+def lacks_pp_plan(model_type: str | None, release: str) -> bool:
+    """Whether transformers' config class for ``model_type`` (in the version ``release``
+    pins) carries no pipeline-parallel plan, which the backend needs to split the layers over
+    stages; False for a type transformers does not know."""
+    return model_type is not None and model_type in _unstaged(transformers_pin(release))

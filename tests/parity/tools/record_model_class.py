@@ -69,6 +69,12 @@ CASES: tuple[tuple[str, str, tuple[str, ...] | None, list[str]], ...] = (
     ("diffllama", f"{MODELS}/diffllama-synth", None, []),
     ("diffllama-tp2", f"{MODELS}/diffllama-synth", None, ["--tp-size", "2"]),
     ("olmo3-name-tp2", LLAMA, ("Olmo3ForCausalLM",), ["--tp-size", "2"]),
+    # and over two pipeline stages by its pipeline-parallel plan
+    ("gpt-neox-pp2", f"{MODELS}/gpt-neox-synth", None, ["--pp-size", "2"]),
+    ("llama-impl-transformers-pp2", LLAMA, None, ["--model-impl", "transformers",
+                                                  "--pp-size", "2"]),
+    ("opt-impl-transformers-pp2", f"{MODELS}/opt-125m", None, ["--model-impl", "transformers",
+                                                               "--pp-size", "2"]),
 )
 
 
@@ -78,8 +84,9 @@ def cases() -> list[dict]:
 
 
 def _rank0_groups(par) -> None:
-    """The TP, attention-TP and MoE groups the backend's class reads while it is built, left
-    unwritten by the published launch: rank 0 of the launch's TP size (one expert rank)."""
+    """The TP, attention-TP, MoE and pipeline groups the backend's class reads while it is
+    built, left unwritten (or written for one stage) by the published launch: rank 0 of the
+    launch's TP size (one expert rank) and the first of its pipeline stages."""
     import types
 
     def group(size: int):
@@ -97,8 +104,10 @@ def _rank0_groups(par) -> None:
             getattr(par, name)
         except RuntimeError:
             missing[name] = group(size)
-    if not hasattr(par.pp_group, "rank"):
-        missing["pp_group"] = group(1)
+    pp = int(getattr(par, "pp_size", 1) or 1)
+    if pp > 1 or not hasattr(par.pp_group, "rank"):  # rank 0, the first of ``pp`` stages
+        missing["pp_group"] = group(pp)
+        missing["pp_group"].is_last_rank = pp == 1
     if missing:
         par.override_permanently(**missing)
 

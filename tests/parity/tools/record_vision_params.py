@@ -232,10 +232,11 @@ def scheduler_model_config(argv: list[str], facts: dict):
         sa.resolve_once()
         publish(sa, role="scheduler", ranks=SpawnRanks(world_rank=0, dp_rank=None, gpu_id=0))
         par = get_parallel()
+        stages = int(getattr(par, "pp_size", 1) or 1)  # rank 0 stands for the first stage
         par.override_permanently(
             world_group=types.SimpleNamespace(cpu_group=None, world_size=par.tp_size),
-            pp_group=types.SimpleNamespace(cpu_group=None, world_size=1, rank_in_group=0,
-                                           is_first_rank=True, is_last_rank=True))
+            pp_group=types.SimpleNamespace(cpu_group=None, world_size=stages, rank_in_group=0,
+                                           is_first_rank=True, is_last_rank=stages == 1))
         # as initialize_dp_attention does when the process groups are built (0.5.21's
         # parallel context has no such entry: it reads attention DP off the server args)
         try:
