@@ -858,11 +858,11 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
              lambda p: not _backend_safe(p.model)
              and bool(_fallback_archs(p) or p["model_impl"] == "transformers"),
              "model_impl"),
-        cond("the backend can serve it (the first architecture's transformers class takes a "
-             "pluggable attention backend; with no SGLang class, every name is such a class "
-             "or, but under --model-impl auto, a name transformers lacks with an auto_map "
-             "AutoModel or under --model-impl transformers; split over GPUs, a tensor- or "
-             "pipeline-parallel plan in its transformers config class)",
+        cond("the backend can serve it: the first architecture's transformers class takes a "
+             "pluggable attention backend (under --model-impl auto, every architecture's); an "
+             "architecture transformers lacks has an auto_map AutoModel (or --model-impl "
+             "transformers); split over GPUs, transformers' config class has a plan for the "
+             "split (tensor-parallel for --tp-size, pipeline-parallel for --pp-size)",
              lambda p: not _backend_refusals(p), "model_impl", "tp_size", "pp_size"),
         "each scheduler picks the model class from the registry of SGLang's own classes and, "
         "with none for the checkpoint (or under --model-impl transformers), builds its "
