@@ -5,8 +5,9 @@ SGLang's model registry holds one class per architecture name; a checkpoint none
 transformers class of each name whether it takes a pluggable attention backend. The tables
 (``data/model_classes.json``, built by ``tools/model_class_tables.py`` from the released
 wheels) give, per SGLang release, the registered names, and per transformers version that
-release pins, the exported model classes with that answer. Loaded on first use: only a
-checkpoint SGLang has no class for ever asks about transformers.
+release pins, the exported model classes with that answer and the config types without a
+tensor- or pipeline-parallel plan. Loaded once, on a process's first preflight (about a
+millisecond); preflight then asks once per model (``checks.launch_requirements``).
 """
 
 from __future__ import annotations
