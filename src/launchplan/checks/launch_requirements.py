@@ -872,7 +872,7 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "class is picked, as does a name transformers lacks without an auto_map AutoModel; "
         "over more than one GPU the backend splits the model by the tensor- and "
         "pipeline-parallel plans of transformers' config class and stops where the split "
-        "needs one it has none of (OPT, DiffLlama, StableLM)",
+        "needs one it has none of (OPT, DiffLlama, Nemotron)",
         START,
         SRT + "model_loader/utils.py: get_model_architecture -> resolve_transformers_arch "
         "raises ValueError; models/transformers.py: the backend's __init__ raises ValueError "
