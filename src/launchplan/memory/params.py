@@ -136,7 +136,10 @@ _UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta",
                                 "apertus",
                                 # Phi 1/2 (phi.py fc1/fc2), Persimmon (persimmon.py
                                 # dense_h_to_4h/dense_4h_to_h)
-                                "phi", "persimmon"})
+                                "phi", "persimmon",
+                                # Nemotron-4 and Minitron (up_proj, squared ReLU, down_proj),
+                                # which the transformers backend builds: SGLang has no class
+                                "nemotron"})
 #: decoders with a bias on every linear, attention and MLP (``phi.py``: qkv_proj, dense,
 #: fc1, fc2; ``persimmon.py``: query_key_value, dense and its MLP), beside LayerNorms with
 #: biases; Phi's layer has one norm before its parallel attention and MLP, and a biased LM
@@ -188,7 +191,9 @@ _MINIMAX_M3_TYPES = frozenset({"minimax_m3", "minimax_m3_vl", "minimax_m3_vl_tex
 #: ``phimoe.py``, StarCoder 2's ``starcoder2.py``: every layer's two and the final one);
 #: PhiMoE's LM head has a bias as well, whatever the file says, and StableLM biases q/k/v
 #: where ``use_qkv_bias`` says so
-_LAYERNORM_BIAS_TYPES = frozenset({"stablelm", "phimoe", "starcoder2", *_BIASED_DECODER_TYPES})
+_LAYERNORM_BIAS_TYPES = frozenset({"stablelm", "phimoe", "starcoder2", *_BIASED_DECODER_TYPES,
+                                   # Nemotron's LayerNorm1P: a weight and a bias
+                                   "nemotron"})
 _POST_NORM_TYPES = frozenset({"olmo2", "olmo3",
                               # EXAONE 4 (``exaone4.py``): the same two, per-head q/k norms
                               "exaone4"})
@@ -202,7 +207,10 @@ _BIASED_SCORE = ("Qwen2ForRewardModel", "Qwen3ForRewardModel", "Qwen2ForSequence
 
 
 #: model types without rotary positions (learned absolute ones)
-_NO_ROPE_TYPES = _BERT_TYPES
+#: model types without SGLang's cos/sin table: the BERT encoders (absolute positions), and
+#: types no release has a class for, whose transformers model (built by the transformers
+#: backend) keeps only its inverse frequencies
+_NO_ROPE_TYPES = _BERT_TYPES | {"nemotron"}
 #: partial rotary factors of config classes whose files may leave the key out
 #: (transformers' PersimmonConfig: half the head rotates)
 _PARTIAL_ROTARY_DEFAULTS = {"persimmon": 0.5}

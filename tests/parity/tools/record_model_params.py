@@ -61,8 +61,10 @@ CASES = (
     ("gpt2", "tests/parity/models/gpt2", None, []),
     ("gpt-bigcode", "tests/parity/models/gpt-bigcode", None, []),
     ("gpt-j-6b", "tests/parity/models/gpt-j-6b", None, []),
-    # no SGLang class: the transformers backend builds transformers' GPT-NeoX model
+    # no SGLang class: the transformers backend builds transformers' GPT-NeoX and
+    # Nemotron models
     ("gpt-neox", "tests/parity/models/gpt-neox-synth", None, []),
+    ("nemotron", "tests/parity/models/nemotron-synth", None, []),
     ("opt-125m", "tests/parity/models/opt-125m", None, []),
     # biased decoders with ungated MLPs: Phi-1 (one norm a layer, a biased head) and
     # Persimmon (q/k LayerNorms); their classes read partial_rotary_factor, which
