@@ -19,9 +19,9 @@ from launchplan.facts.memo import per_object
 from launchplan.facts.model_classes import (
     backend_compatible,
     everywhere,
-    lacks_pp_plan,
-    lacks_tp_plan,
+    lacks_plan,
     registered,
+    releases,
     transformers_pin,
 )
 from launchplan.facts.models.snapshots import restructured
@@ -471,12 +471,27 @@ def _rope_detail(p: Values) -> str:
     return f"{p.model.arch0} on SGLang {p.result.record.raw.release}: {why}{fix}"
 
 
+@per_object
 def _archs(model: Any) -> tuple[str, ...]:
-    """The names SGLang's loader reads (an EmbeddingGemma checkpoint is built as
-    EmbeddingGemmaModel, which every release registers)."""
-    if getattr(model, "is_embedding_gemma", False):
+    """The names SGLang's loader reads, or ``()`` where none can send the checkpoint to the
+    transformers backend: an EmbeddingGemma checkpoint is built as EmbeddingGemmaModel, which
+    every release registers, and a shipped copy whose vendor renamed the class (``restructured``)
+    says nothing of the checkpoint's."""
+    if getattr(model, "is_embedding_gemma", False) \
+            or restructured(getattr(model, "config_file", "")):
         return ()
     return tuple(getattr(model, "architectures", None) or ())
+
+
+def _config_types(model: Any) -> set[str]:
+    """The model types whose transformers config classes the backend reads its plans from."""
+    return {t for t in (getattr(model, "model_type", None),
+                        getattr(model, "text_model_type", None)) if t is not None}
+
+
+def _planless(model: Any, release: str, split: str) -> bool:
+    types = _config_types(model)
+    return bool(types) and all(lacks_plan(t, release, split) for t in types)
 
 
 @per_object
@@ -488,24 +503,21 @@ def _backend_safe(model: Any) -> bool:
     Read from the model alone, so the row costs nothing for such checkpoints
     (``requirements._learn_table`` drops a row that held while reading no value)."""
     archs = _archs(model)
-    if not archs or restructured(getattr(model, "config_file", "")):
+    if not archs:
         return True
     common = everywhere()
     if not any(a in common for a in archs):
         return False
-    types = {getattr(model, "model_type", None), getattr(model, "text_model_type", None)}
-    types.discard(None)
     return all(backend_compatible(archs[0], release) is not False
-               and not (types and all(lacks_tp_plan(t, release) for t in types))
-               and not (types and all(lacks_pp_plan(t, release) for t in types))
-               for release in ("0.5.21", "0.5.22", "0.5.23"))
+               and not _planless(model, release, "tp") and not _planless(model, release, "pp")
+               for release in releases())
 
 
 def _fallback_archs(p: Values) -> tuple[str, ...]:
     """The checkpoint's architectures when the plan's SGLang release has a class of its own
     for none of them (the transformers backend then serves it), else ``()``."""
     archs = _archs(p.model)
-    if not archs or restructured(getattr(p.model, "config_file", "")):
+    if not archs:
         return ()
     native = registered(p.result.record.raw.release)
     return () if any(a in native for a in archs) else archs
@@ -547,15 +559,12 @@ def _backend_refusals(p: Values) -> list[str]:
         out.append(f"transformers' {archs[0]} takes no pluggable attention backend, and the "
                    "backend's model class refuses to build around it")
         return out
-    model = p.model
-    types = {getattr(model, "model_type", None), getattr(model, "text_model_type", None)}
-    types.discard(None)
-    for field, flag, lacks, what in (("tp_size", "--tp-size", lacks_tp_plan, "tensor"),
-                                     ("pp_size", "--pp-size", lacks_pp_plan, "pipeline")):
+    for field, flag, split, what in (("tp_size", "--tp-size", "tp", "tensor"),
+                                     ("pp_size", "--pp-size", "pp", "pipeline")):
         size = _int(p[field], 1)
-        if size > 1 and types and all(lacks(t, release) for t in types):
-            out.append(f"transformers' {model.model_type} model has no {what}-parallel plan, "
-                       f"and {flag} is {size}")
+        if size > 1 and _planless(p.model, release, split):
+            out.append(f"transformers' {p.model.model_type} model has no {what}-parallel "
+                       f"plan, and {flag} is {size}")
     return out
 
 

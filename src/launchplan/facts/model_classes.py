@@ -65,24 +65,18 @@ def everywhere() -> frozenset[str]:
 
 
 @cache
-def _untiled(version: str) -> frozenset[str]:
-    return frozenset(_table()["transformers"][version].get("no_tp_plan", ()))
+def _planless(version: str, split: str) -> frozenset[str]:
+    return frozenset(_table()["transformers"][version].get(f"no_{split}_plan", ()))
 
 
-def lacks_tp_plan(model_type: str | None, release: str) -> bool:
+def lacks_plan(model_type: str | None, release: str, split: str) -> bool:
     """Whether transformers' config class for ``model_type`` (in the version ``release``
-    pins) carries no tensor-parallel plan, which the backend needs to split the model over
-    more than one GPU; False for a type transformers does not know (remote code: unknown)."""
-    return model_type is not None and model_type in _untiled(transformers_pin(release))
+    pins) carries no plan for ``split`` ("tp": tensor-parallel, "pp": pipeline-parallel),
+    which the backend needs to split the model over GPUs; False for a type transformers does
+    not know (remote code: unknown)."""
+    return model_type is not None and model_type in _planless(transformers_pin(release), split)
 
 
-@cache
-def _unstaged(version: str) -> frozenset[str]:
-    return frozenset(_table()["transformers"][version].get("no_pp_plan", ()))
-
-
-def lacks_pp_plan(model_type: str | None, release: str) -> bool:
-    """Whether transformers' config class for ``model_type`` (in the version ``release``
-    pins) carries no pipeline-parallel plan, which the backend needs to split the layers over
-    stages; False for a type transformers does not know."""
-    return model_type is not None and model_type in _unstaged(transformers_pin(release))
+def releases() -> tuple[str, ...]:
+    """The SGLang releases the tables hold."""
+    return tuple(sorted(_table()["sglang"]))
