@@ -117,6 +117,8 @@ _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text",
                               "mamba", "falcon_mamba",
                               # MiniCPM3's config class ties them unless the file says not
                               "minicpm3",
+                              # and SGLang's own GraniteMoeHybridConfig (Granite 4.0-H)
+                              "granitemoehybrid",
                               # and Starcoder2Config (transformers 5.19); SGLang's class then
                               # uses the embedding as its head and skips a stored lm_head
                               "starcoder2"})
@@ -125,6 +127,19 @@ _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text",
 _STORED_UNTIED_HEAD_TYPES = frozenset({"starcoder2"})
 # SGLang 0.5.23's Step3p5Config (``configs/step3p5.py``): the MoE and KV-head keys it sets
 # when a config leaves them out (Step-3.7's file without text_config falls back to it)
+#: the defaults of SGLang's own config classes for the Mamba-2 hybrids whose files may
+#: leave a key out (``configs/granitemoehybrid.py``, ``configs/falcon_h1.py``)
+_HYBRID_MAMBA2_DEFAULTS: Mapping[str, Mapping[str, Any]] = {
+    "granitemoehybrid": {"mamba_d_state": 128, "mamba_d_conv": 4, "mamba_expand": 2,
+                         "mamba_n_heads": 64, "mamba_n_groups": 1, "mamba_conv_bias": True,
+                         "mamba_proj_bias": False, "num_local_experts": 0,
+                         "shared_intermediate_size": 8192, "intermediate_size": 8192,
+                         "position_embedding_type": "nope"},
+    "falcon_h1": {"mamba_d_ssm": 1024, "mamba_d_state": 256, "mamba_d_conv": 4,
+                  "mamba_expand": 2, "mamba_n_heads": 128, "mamba_n_groups": 1,
+                  "mamba_conv_bias": True, "mamba_proj_bias": False, "mamba_rms_norm": False,
+                  "intermediate_size": 14336},
+}
 _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
                      "moe_intermediate_size": 1280, "moe_num_experts": 288,
                      "share_expert_dim": 1280, "moe_layers_enum": tuple(range(3, 45))}
@@ -440,6 +455,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if mt == "nemotron_h":
         return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats),
                       _nemotron_h_mtp(t, vocab, hidden, n_layers), caveats)
+    if mt in _HYBRID_MAMBA2_DEFAULTS:
+        return Layout(main + _hybrid_mamba2({**_HYBRID_MAMBA2_DEFAULTS[mt], **t}, mt, hidden,
+                                            n_layers, caveats), [], caveats)
     if mt == "nemotron-nas" and isinstance(t.get("block_configs"), (list, tuple)):
         return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
@@ -1345,20 +1363,10 @@ def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, ti
         out.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="head"))
     if by["M"]:
         heads = _int(t, "mamba_num_heads")
-        inner = heads * _int(t, "mamba_head_dim")
-        groups_state = 2 * _int(t, "n_groups", default=1) * _int(t, "ssm_state_size")
-        kernel = _int(t, "conv_kernel", default=4)
-        conv = inner + groups_state
-        m, ly = f"{p}.mixer", by["M"]
-        out += [Tensor(f"{m}.in_proj", "mamba", (2 * inner + groups_state + heads, hidden), ly,
-                       linear=True, shard="attn_tp"),
-                Tensor(f"{m}.conv1d", "mamba",
-                       (conv, kernel + (1 if t.get("use_conv_bias", True) else 0)), ly,
-                       shard="attn_tp"),
-                Tensor(f"{m}.dt_A_D", "mamba", (3 * heads, 1), ly, shard="attn_tp"),
-                Tensor(f"{m}.norm", "norms", (inner, 1), ly, shard="attn_tp"),
-                Tensor(f"{m}.out_proj", "mamba", (hidden, inner), ly, linear=True,
-                       shard="attn_tp")]
+        out += _mamba2_mixer(f"{p}.mixer", by["M"], hidden, heads * _int(t, "mamba_head_dim"),
+                             heads, _int(t, "n_groups", default=1) * _int(t, "ssm_state_size"),
+                             _int(t, "conv_kernel", default=4),
+                             bool(t.get("use_conv_bias", True)))
     if by["*"]:
         out += _gqa(t, "nemotron_h", by["*"], "backbone.layers.{i}", name="mixer")
     if by["-"]:
@@ -1393,6 +1401,84 @@ def _nemotron_h(t: Mapping[str, Any], vocab: int, hidden: int, n_layers: int, ti
                            ly, linear=True, shard="shared"),
                     Tensor(f"{e}.shared_experts.down_proj", "shared_experts",
                            (hidden, shared), ly, linear=True, shard="shared")]
+    return out
+
+
+def _mamba2_mixer(m: str, layers: tuple[int, ...], hidden: int, inner: int, heads: int,
+                  groups_state: int, kernel: int, conv_bias: bool, proj_bias: bool = False,
+                  gated_norm: bool = True) -> list[Tensor]:
+    """SGLang's ``MambaMixer2``: in_proj to the gate, x, B, C and dt, a depthwise conv over
+    x, B and C, per-head A, D and dt bias, the gated RMS norm (whose weight exists only when
+    the norm is applied) and out_proj, every one split over attention TP."""
+    conv = inner + 2 * groups_state
+    out = [Tensor(f"{m}.in_proj", "mamba", (2 * inner + 2 * groups_state + heads,
+                                            hidden + proj_bias), layers, linear=True,
+                  shard="attn_tp"),
+           Tensor(f"{m}.conv1d", "mamba", (conv, kernel + conv_bias), layers, shard="attn_tp"),
+           Tensor(f"{m}.dt_A_D", "mamba", (3 * heads, 1), layers, shard="attn_tp"),
+           Tensor(f"{m}.out_proj", "mamba", (hidden, inner), layers, linear=True,
+                  shard="attn_tp")]
+    if gated_norm:
+        out.append(Tensor(f"{m}.norm", "norms", (inner, 1), layers, shard="attn_tp"))
+    if proj_bias:
+        out.append(Tensor(f"{m}.out_proj.bias", "mamba", (hidden, 1), layers))
+    return out
+
+
+def _hybrid_mamba2(t: Mapping[str, Any], mt: str, hidden: int, n_layers: int,
+                   caveats: list[str]) -> list[Tensor]:
+    """The decoder layers of the two Mamba-2 hybrids whose layers hold a mixer and an FFN
+    behind two RMS norms. Granite 4.0-H (``granitemoehybrid.py``): each layer's mixer is a
+    Mamba-2 or a GQA attention (``layer_types``; by default every sixth layer attends), with
+    head_dim hidden / heads, and its FFN is a bias-free routed MoE at intermediate_size (when
+    num_local_experts > 0) beside a shared gated MLP at shared_intermediate_size (when not
+    0); positions rotate only with position_embedding_type "rope". Falcon-H1
+    (``falcon_h1.py``): every layer runs a Mamba-2 mixer (mamba_d_ssm wide, its norm weight
+    only with mamba_rms_norm) beside a GQA attention with per-head q/k norms, then a gated
+    MLP."""
+    p = "model.layers.{i}"
+    every = tuple(range(n_layers))
+    heads = _int(t, "mamba_n_heads")
+    groups_state = _int(t, "mamba_n_groups", default=1) * _int(t, "mamba_d_state")
+    conv_bias, proj_bias = bool(t.get("mamba_conv_bias")), bool(t.get("mamba_proj_bias"))
+    kernel = _int(t, "mamba_d_conv", default=4)
+    out = [Tensor(f"{p}.input_layernorm", "norms", (hidden, 1), every),
+           Tensor(f"{p}.post_attention_layernorm", "norms", (hidden, 1), every)]
+    if mt == "falcon_h1":
+        inner = _int(t, "mamba_d_ssm") or _int(t, "mamba_expand") * hidden
+        hd = _int(t, "head_dim") or hidden // max(1, _int(t, "num_attention_heads"))
+        return out + _mamba2_mixer(f"{p}.mamba", every, hidden, inner, heads, groups_state,
+                                   kernel, conv_bias, proj_bias,
+                                   bool(t.get("mamba_rms_norm"))) + _gqa(
+            {**t, "head_dim": hd, "attention_bias": False}, mt, every, p) + [
+            Tensor(f"{p}.self_attn.q_norm_k_norm", "norms", (2 * hd, 1), every)] + _mlp(
+            f"{p}.feed_forward", "mlp", hidden, _int(t, "intermediate_size"), every, "tp"
+        ) + _rope_tables({**t, "head_dim": hd}, mt)
+    kinds = t.get("layer_types")
+    if not isinstance(kinds, (list, tuple)):
+        kinds = ["attention" if (i + 1) % 6 == 0 else "mamba" for i in range(n_layers)]
+    kinds = [{"linear_attention": "mamba", "full_attention": "attention"}.get(k, k)
+             for k in kinds]
+    if len(kinds) != n_layers:
+        caveats.append("layer_types does not cover every layer: weights unknown")
+        return []
+    mamba = tuple(i for i, k in enumerate(kinds) if k == "mamba")
+    attention = tuple(i for i, k in enumerate(kinds) if k == "attention")
+    heads_attn = _int(t, "num_attention_heads")
+    out += _mamba2_mixer(f"{p}.mamba", mamba, hidden, _int(t, "mamba_expand") * hidden, heads,
+                         groups_state, kernel, conv_bias, proj_bias)
+    out += _gqa({**t, "head_dim": hidden // max(1, heads_attn)}, mt, attention, p)
+    experts = _int(t, "num_local_experts")
+    if experts > 0:
+        m = f"{p}.block_sparse_moe"
+        out += [Tensor(f"{m}.router", "router", (experts, hidden), every)]
+        out += _mlp(f"{m}.experts.{{e}}", "experts", hidden, _int(t, "intermediate_size"),
+                    every, "experts", copies=experts)
+    shared = _int(t, "shared_intermediate_size")
+    if shared:
+        out += _mlp(f"{p}.shared_mlp", "mlp", hidden, shared, every, "tp")
+    if t.get("position_embedding_type") == "rope":
+        out += _rope_tables(t, mt)
     return out
 
 

@@ -184,6 +184,14 @@ CASES = (
     # NemotronH (its class loadable with SERVER_STUBS), built with its expert group
     ("nemotron-3-nano-30b-a3b", f"{HUB}/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", None,
      []),
+    # the Mamba-2 hybrids with a mixer and an FFN a layer (SGLang's own config classes):
+    # Granite 4.0-H (Mamba or attention, routed and shared MLPs, tied by default) and
+    # Falcon-H1 (Mamba beside attention in every layer, q/k norms, the norm only when asked)
+    ("granite-4.0-h", "tests/parity/models/granite-4.0-h-synth", None, []),
+    ("granite-4.0-h-small-shaped", "tests/parity/models/granite-4.0-h-small-shaped-synth",
+     None, []),
+    ("falcon-h1", "tests/parity/models/falcon-h1-synth", None, []),
+    ("falcon-h1-7b-shaped", "tests/parity/models/falcon-h1-7b-shaped-synth", None, []),
 )
 
 
