@@ -239,6 +239,8 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     allocated with the model, so part of what loading takes: not a checkpoint tensor."""
     if mt in _NO_ROPE_TYPES or mt == "kimi_linear":  # (Kimi Linear / K3: NoPE MLA)
         return []
+    if mt in _MUSE_GLIMMER_TYPES and not _muse_glimmer_rotates(t):
+        return []
     head = _int(t, "qk_rope_head_dim") or _int(t, "head_dim") or (
         _int(t, "hidden_size") // max(1, _int(t, "num_attention_heads")))
     rotary = head
@@ -292,6 +294,16 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
         tables += 1
     return [Tensor("rotary_emb.cos_sin_cache", "rope_cache", (positions, rotary), copies=tables,
                    fp32=True, every_stage=True, padding=True)]
+
+
+def _muse_glimmer_rotates(t: Mapping[str, Any]) -> bool:
+    """Whether any Muse Glimmer layer asks for a rotary table: its file's per-layer
+    ``layer_rope_theta`` (0 for a NoPE layer) or SGLang's own ``no_rope_layers`` (1 for a
+    rotating one); a file with neither leaves every layer without rotation."""
+    thetas, flags = t.get("layer_rope_theta"), t.get("no_rope_layers")
+    if isinstance(thetas, (list, tuple)):
+        return any(thetas)
+    return isinstance(flags, (list, tuple)) and 1 in flags
 
 
 def _gemma4_rope_tables(t: Mapping[str, Any], kinds: list[str],
