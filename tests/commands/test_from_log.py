@@ -570,3 +570,29 @@ def test_a_logged_value_a_rule_replaces_even_when_given_is_named(capsys):
           "--model-path", model_path(entry), *entry["flags"]])
     assert "still replaced by 0.5.23's aiter_memory_scaling with 0.595" in " ".join(
         capsys.readouterr().out.split())
+
+
+def test_a_cut_off_line_takes_what_it_lost_from_the_command_the_log_shows(capsys):
+    """The pull request's paste ends its server_args line before tp_size: the launch command
+    two lines up (``--tp 2 --pp-size=2``) says what they were, so the plan splits the model
+    as the log's server did, and says where the values came from. A flag given here wins."""
+    entry = next(e for e in SOURCES if e["file"].startswith("pr13075"))
+    data = run(capsys, entry)
+    assert data["truncated"] and data["inputs"]["tp_size"] == 2
+    assert data["inputs"]["pp_size"] == 2
+    assert any("taken from the launch command the log shows (line 2)" in n
+               for n in data["notes"])
+    again = run(capsys, entry, "--tp-size", "4")
+    assert again["inputs"]["tp_size"] == 4 and again["inputs"]["pp_size"] == 2
+
+
+def test_a_whole_line_takes_nothing_from_the_command_before_it(capsys, tmp_path):
+    """A whole server_args line is the launch as SGLang resolved it: a command printed
+    above it (perhaps another launch's) adds nothing."""
+    entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b-attn-dp.log")
+    log = tmp_path / "with-command.log"
+    log.write_text("$ python -m sglang.launch_server --model-path m --pp-size 4\n"
+                   + (DATA / entry["file"]).read_text())
+    data = run(capsys, {**entry, "file": str(log)})
+    assert data["agrees"] and data["inputs"].get("pp_size") is None
+    assert not any("launch command" in n for n in data["notes"])

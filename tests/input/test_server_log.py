@@ -338,3 +338,16 @@ def test_a_line_abridged_with_an_ellipsis_is_read_as_cut(line: str) -> None:
     assert logged.unreadable == {}
     if "tp_size" in line:
         assert logged.values["tp_size"] == 2
+
+
+def test_the_launch_command_before_the_line_is_kept_with_its_continuations():
+    from launchplan.input.server_log import launch_command, parse_log
+
+    text = ("$ python3 -m sglang.launch_server --model-path m \\\n  --tp 2 \\\n  --pp-size 2\n"
+            "INFO detected platform cuda\n"
+            "[2025-11-11 20:29:06] server_args=ServerArgs(model_path='m', tp_size=2, pp_")
+    assert launch_command(text) == (1, "$ python3 -m sglang.launch_server --model-path m \\\n"
+                                       "  --tp 2 \\\n  --pp-size 2")
+    logged = parse_log(text)
+    assert logged.truncated and logged.command is not None and logged.command[0] == 1
+    assert launch_command("INFO nothing launched here\n") is None

@@ -257,6 +257,7 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
     rules = get_ruleset(compat).rules()
     given = build_raw(argv).values if argv else {}
     base = build_raw()
+    typed = _typed_beyond_cut(logged, given, compat)
 
     def resolve(fields, on=target):
         try:
@@ -277,19 +278,45 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
         return run(record, rules)
 
     try:
-        report = compare(logged, resolve, rules, given, get_ruleset(compat).sglang)
+        report = compare(logged, resolve, rules, {**typed, **given},
+                         get_ruleset(compat).sglang)
     except Refusal as refusal:
         refusal.logged = logged  # type: ignore[attr-defined]
         raise
     if logged.memory.any():
         report.memory = _memory_against_log(logged.memory, report, resolve, target)
     report.notes = list(logged.notes)
+    if typed and logged.command is not None:
+        report.notes.append(
+            f"the logged line is cut off: {', '.join(f'{k}={v!r}' for k, v in typed.items())} "
+            f"taken from the launch command the log shows (line {logged.command[0]})")
     other = _other_device(logged.values.get("device"))
     if other is not None:
         report.notes.append(
             f"the log ran with device {other!r}; launchplan's targets are CUDA and ROCm GPUs, "
             f"so this is that launch planned on {target.name}, not on the log's hardware")
     return logged, report
+
+
+def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[str, Any]:
+    """The fields a cut-off start-up line lost, as the launch command the log shows typed
+    them (``--tp 2`` when the paste ends before ``tp_size=``): none the logged part holds,
+    none given as flags here, none naming files or the server. Nothing when the line is
+    whole, the log shows no command, or its command does not read as this release's."""
+    if not logged.truncated or logged.command is None:
+        return {}
+    from launchplan.checks.from_log import OPENED_OR_IDENTITY
+    from launchplan.input.pasted import unpaste
+    from launchplan.planner import build_raw
+
+    try:
+        argv, _ = unpaste([logged.command[1]])
+        values = build_raw(argv, compat=compat).values
+    except InputError:
+        return {}
+    return {name: value for name, value in values.items()
+            if name not in logged.values and name not in given
+            and name not in OPENED_OR_IDENTITY}
 
 
 #: The ``device`` values of launches on a CUDA or ROCm GPU (SGLang's ROCm build says cuda).

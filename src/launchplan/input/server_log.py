@@ -116,6 +116,9 @@ class LoggedArgs(Struct, frozen=False):
     set_aside: dict[str, Any] = factory(dict)  # logged items that are not the field (reports)
     devices: list[str] = factory(list)  # the GPU device names the log prints, distinct
     notes: list[str] = factory(list)  # how the command read it (the GPU it took from it)
+    # the launch command the log shows before its start-up line (line number, its text):
+    # what the fields a cut-off line lost were typed as
+    command: tuple[int, str] | None = None
 
 
 def read_log(path: str) -> LoggedArgs:
@@ -132,6 +135,25 @@ def read_log(path: str) -> LoggedArgs:
     except OSError as exc:
         raise InputError("--from-log", "a readable log file", path, exc.strerror) from None
     return parse_log(blob.decode("utf-8", errors="replace"), path)
+
+
+_LAUNCH_COMMAND = re.compile(r"sglang\.launch_server\b|\bsglang\s+(?:serve|launch_server)\b")
+
+
+def launch_command(text: str) -> tuple[int, str] | None:
+    """The last line of ``text`` that starts an SGLang server (``python -m
+    sglang.launch_server ...``, ``sglang serve ...``), with the lines its trailing
+    backslashes continue it onto, and its 1-based line number; None when there is none. A
+    pasted issue often shows the command and then its log."""
+    lines = text.split("\n")
+    for at in range(len(lines) - 1, -1, -1):
+        if _LAUNCH_COMMAND.search(lines[at]) and MARKER not in lines[at] \
+                and DICT_MARKER not in lines[at]:
+            end = at
+            while lines[end].rstrip().endswith("\\") and end + 1 < len(lines):
+                end += 1
+            return at + 1, "\n".join(lines[at:end + 1])
+    return None
 
 
 def parse_log(text: str, name: str = "log") -> LoggedArgs:
@@ -151,7 +173,8 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     segments, closed = _segments(body)
     separated = body.rstrip().endswith(",")  # the cut fell after a whole value's comma
     form = "dict" if marker == DICT_MARKER else "repr"
-    out = LoggedArgs(line=line, truncated=not closed, form=form)
+    out = LoggedArgs(line=line, truncated=not closed, form=form,
+                     command=launch_command(text[:start]))
     for i, segment in enumerate(segments):
         if segment.strip() in ELISIONS:
             out.truncated = True  # abridged by whoever pasted it: fields left out here
