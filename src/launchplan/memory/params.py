@@ -1477,9 +1477,11 @@ def _hybrid_mamba2(t: Mapping[str, Any], mt: str, hidden: int, n_layers: int,
     mamba = tuple(i for i, k in enumerate(kinds) if k == "mamba")
     attention = tuple(i for i, k in enumerate(kinds) if k == "attention")
     heads_attn = _int(t, "num_attention_heads")
-    out += _mamba2_mixer(f"{p}.mamba", mamba, hidden, _int(t, "mamba_expand") * hidden, heads,
-                         groups_state, kernel, conv_bias, proj_bias)
-    out += _gqa({**t, "head_dim": hidden // max(1, heads_attn)}, mt, attention, p)
+    if mamba:  # (Granite 4.0 Micro attends in every layer)
+        out += _mamba2_mixer(f"{p}.mamba", mamba, hidden, _int(t, "mamba_expand") * hidden,
+                             heads, groups_state, kernel, conv_bias, proj_bias)
+    if attention:
+        out += _gqa({**t, "head_dim": hidden // max(1, heads_attn)}, mt, attention, p)
     experts = _int(t, "num_local_experts")
     if experts > 0:
         m = f"{p}.block_sparse_moe"
