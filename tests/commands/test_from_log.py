@@ -596,3 +596,16 @@ def test_a_whole_line_takes_nothing_from_the_command_before_it(capsys, tmp_path)
     data = run(capsys, {**entry, "file": str(log)})
     assert data["agrees"] and data["inputs"].get("pp_size") is None
     assert not any("launch command" in n for n in data["notes"])
+
+
+def test_a_command_this_release_cannot_read_is_named_not_used(capsys, tmp_path):
+    """A cut-off line above which the log shows a command with a flag 0.5.23 lacks: nothing
+    is taken from it, and the notes say why the fields after the cut stay unset."""
+    entry = next(e for e in SOURCES if e["file"].startswith("pr13075"))
+    text = (DATA / entry["file"]).read_text().replace("--pp-size=2", "--pp-size=2 --no-such 1")
+    log = tmp_path / "odd-command.log"
+    log.write_text(text)
+    data = run(capsys, {**entry, "file": str(log)})
+    assert "tp_size" not in data["inputs"] and "pp_size" not in data["inputs"]
+    assert any("does not read as this release's" in n and "--no-such" in n
+               for n in data["notes"])

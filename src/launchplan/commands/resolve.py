@@ -312,7 +312,10 @@ def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[s
     try:
         argv, _ = unpaste([logged.command[1]])
         values = build_raw(argv, compat=compat).values
-    except InputError:
+    except InputError as exc:
+        logged.notes.append(f"the logged line is cut off, and the launch command the log "
+                            f"shows (line {logged.command[0]}) does not read as this "
+                            f"release's: {exc.message}; the fields after the cut are unset")
         return {}
     return {name: value for name, value in values.items()
             if name not in logged.values and name not in given
