@@ -192,6 +192,8 @@ CASES = (
      None, []),
     ("granite-4.0-micro-shaped", "tests/parity/models/granite-4.0-micro-shaped-synth",
      None, []),
+    ("granite-4.0-h-default-layers",
+     "tests/parity/models/granite-4.0-h-default-layers-synth", None, []),
     ("falcon-h1", "tests/parity/models/falcon-h1-synth", None, []),
     ("falcon-h1-7b-shaped", "tests/parity/models/falcon-h1-7b-shaped-synth", None, []),
     # one config of each further class whose count already agreed when first met (a sweep
