@@ -35,6 +35,7 @@ from operator import itemgetter
 from typing import Any
 
 from launchplan.facts.memo import per_object
+from launchplan.facts.models.attention import granite_hybrid_kinds
 from launchplan.input.hisparse_config import hisparse_settings, pool_ratio
 from launchplan.memory.class_layers import attention_shapes, layer_kinds
 from launchplan.memory.dsv4_pool import Dsv4Pool
@@ -1229,7 +1230,8 @@ def _state_layers(model: Any) -> tuple[list[int], list[int]]:
         pattern = str(text.get("hybrid_override_pattern") or "")
         return ([i for i in layers if i < len(pattern) and pattern[i] == "M"],
                 [i for i in layers if i < len(pattern) and pattern[i] == "*"])
-    kinds = list(text.get("layer_types") or ())
+    kinds = granite_hybrid_kinds(text) if model.text_model_type == "granitemoehybrid" \
+        else list(text.get("layer_types") or ())
     state, full = (("conv", "short_conv"), ("full_attention",)) if kind == "short_conv" \
         else (("mamba",), ("attention",))
     return ([i for i in layers if i < len(kinds) and kinds[i] in state],

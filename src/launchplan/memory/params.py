@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from launchplan.facts.models.attention import granite_hybrid_kinds
 from launchplan.memory.class_layers import (
     GEMMA4_MODEL_TYPES,
     Shapes,
@@ -1466,11 +1467,7 @@ def _hybrid_mamba2(t: Mapping[str, Any], mt: str, hidden: int, n_layers: int,
             Tensor(f"{p}.self_attn.q_norm_k_norm", "norms", (2 * hd, 1), every)] + _mlp(
             f"{p}.feed_forward", "mlp", hidden, _int(t, "intermediate_size"), every, "tp"
         ) + _rope_tables({**t, "head_dim": hd}, mt)
-    kinds = t.get("layer_types")
-    if not isinstance(kinds, (list, tuple)):
-        kinds = ["attention" if (i + 1) % 6 == 0 else "mamba" for i in range(n_layers)]
-    kinds = [{"linear_attention": "mamba", "full_attention": "attention"}.get(k, k)
-             for k in kinds]
+    kinds = granite_hybrid_kinds({**t, "num_hidden_layers": n_layers})
     if len(kinds) != n_layers:
         caveats.append("layer_types does not cover every layer: weights unknown")
         return []

@@ -186,11 +186,7 @@ def _linear_attn_kind(top: Mapping[str, Any], text: Mapping[str, Any], model_typ
             return None
         return "mamba"
     if model_type == "granitemoehybrid":
-        layer_types = top.get("layer_types")
-        if layer_types is None or (isinstance(layer_types, list) and any(
-                x in ("mamba", "linear_attention") for x in layer_types)):
-            return "mamba"
-        return None
+        return "mamba" if "mamba" in granite_hybrid_kinds(top) else None
     if model_type in _GDN_TYPES or (text_type in _GDN_TYPES):
         return "gdn"
     if model_type == "kimi_linear" or text_type == "kimi_linear" or (
@@ -222,3 +218,16 @@ _GDN_TYPES = frozenset({
     "qwen4_exp_text",
 })
 _LINEAR_ATTN_REGISTRY_TYPES = frozenset({"gigachat3_5"})
+
+
+def granite_hybrid_kinds(config: Mapping[str, Any]) -> list[str]:
+    """Each layer's kind in a Granite 4.0-H file, as SGLang's own GraniteMoeHybridConfig
+    fills them in: ``layer_types`` (``layers_block_type`` in older files) with transformers
+    5's spellings read back (``linear_attention`` a Mamba layer, ``full_attention`` an
+    attending one); without them, every sixth layer attends and the rest are Mamba."""
+    kinds = config.get("layer_types") or config.get("layers_block_type")
+    if not isinstance(kinds, (list, tuple)):
+        n = _as_int(config.get("num_hidden_layers")) or 0
+        return ["attention" if (i + 1) % 6 == 0 else "mamba" for i in range(max(0, n))]
+    aliases = {"linear_attention": "mamba", "full_attention": "attention"}
+    return [aliases.get(k, k) if isinstance(k, str) else k for k in kinds]

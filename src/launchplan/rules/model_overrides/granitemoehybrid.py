@@ -7,19 +7,17 @@ from typing import Any
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.models.attention import granite_hybrid_kinds
 from launchplan.rules.model_overrides import BATCH, config
 
 ARCHS = frozenset({"GraniteMoeHybridForCausalLM"})
 
 
 def has_mamba_layers(v: Any) -> bool:
-    """Some entry of ``layer_types`` (alias ``layers_block_type``) is ``mamba``.
-
-    Granite 4 ships dense variants too.
-    """
-    cfg = config(v)
-    kinds = cfg.get("layer_types") or cfg.get("layers_block_type") or ()
-    return any(kind == "mamba" for kind in kinds)
+    """Some layer is a Mamba layer, its kinds as SGLang's config class fills them in
+    (``layer_types``, alias ``layers_block_type``; every sixth layer attending without
+    them). Granite 4 ships dense variants too."""
+    return "mamba" in granite_hybrid_kinds(config(v))
 
 
 @rule(
