@@ -289,6 +289,15 @@ def test_granite_hybrid_flashinfer_only_with_mamba_layers(facts):
     alias = facts("GraniteMoeHybridForCausalLM", layers_block_type=["mamba", "attention"])
     assert granite_moe_hybrid_overrides(view("b200", alias)) == {
         "attention_backend": "flashinfer"}
+    # SGLang's config class fills in what the file leaves out: every sixth layer attends,
+    # the rest are Mamba; transformers 5's spellings are read back
+    default = facts("GraniteMoeHybridForCausalLM", num_hidden_layers=12)
+    assert granite_moe_hybrid_overrides(view("b200", default)) == {
+        "attention_backend": "flashinfer"}
+    respelled = facts("GraniteMoeHybridForCausalLM",
+                      layer_types=["linear_attention", "full_attention"])
+    assert granite_moe_hybrid_overrides(view("b200", respelled)) == {
+        "attention_backend": "flashinfer"}
 
 
 def test_inkling_layout(facts):

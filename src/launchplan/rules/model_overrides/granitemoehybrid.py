@@ -32,8 +32,10 @@ def has_mamba_layers(v: Any) -> bool:
 def granite_moe_hybrid_overrides(v: View) -> dict | None:
     """A Mamba hybrid on SM10x with an unset base backend uses flashinfer, not trtllm_mha.
 
-    When: the config's ``layer_types`` (alias ``layers_block_type``) has a ``mamba`` entry (Granite
-        4 ships dense variants too), the GPU is SM10x and no attention backend is set.
+    When: some layer is a Mamba layer, its kinds as SGLang's config class fills them in
+        (``layer_types``, alias ``layers_block_type``, ``linear_attention`` read as Mamba;
+        without them every sixth layer attends; Granite 4 ships dense variants too), the GPU
+        is SM10x and no attention backend is set.
     Effect: ``attention_backend`` = ``flashinfer``; otherwise nothing.
     Why: SGLang keeps the Mamba-hybrid Granite models off the generic trtllm_mha default on
         Blackwell (``_granite_moe_hybrid_overrides``,
