@@ -18,6 +18,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from launchplan.facts.models.fields import MAX_INT
+
 _TABLE = Path(__file__).resolve().parent / "data" / "vision_configs.json"
 # what getattr falls back to when the vision config answers nothing (SGLang's defaults)
 DEFAULT_LAYERS, DEFAULT_HIDDEN = 24, 1024
@@ -61,22 +63,59 @@ def absent_vision_size(model_type: str | None) -> tuple[int, int]:
     return vision_encoder_size(model_type, {})
 
 
-def vision_encoder_size(model_type: str | None, vision: Any) -> tuple[int, int]:
-    """(layers, hidden size) as SGLang's ``getattr`` reads them from ``vision_config``."""
+def vision_encoder_size(model_type: str | None, vision: Any) -> tuple[Any, Any]:
+    """(layers, hidden size) as SGLang's ``getattr`` reads them from ``vision_config``.
+
+    A number is taken as written (SGLang multiplies whatever it finds); a value of another
+    kind was refused when the model loaded (``check_vision_size``)."""
     if not isinstance(vision, Mapping):
         return DEFAULT_LAYERS, DEFAULT_HIDDEN
+    out = []
+    for canonical, key, default in _read_keys(model_type, vision):
+        value = vision.get(key)
+        if value is None and key != canonical:
+            value = vision.get(canonical)
+        if value is None or not _is_number(value):
+            value = default
+        out.append(int(value) if isinstance(value, bool) else value)
+    if not out:
+        return DEFAULT_LAYERS, DEFAULT_HIDDEN
+    return out[0], out[1]
+
+
+def check_vision_size(model_type: str | None, vision: Any, fail: Any) -> None:
+    """Refuse, at load, a ``vision_config`` whose encoder depth or width (the keys SGLang's
+    memory hook reads) holds something other than a number or null: SGLang's arithmetic on
+    it stops the launch. ``fail(key, expected, got)`` makes the error naming the field."""
+    if not isinstance(vision, Mapping):
+        return
+    for canonical, key, _ in _read_keys(model_type, vision):
+        for name in dict.fromkeys((key, canonical)):
+            value = vision.get(name)
+            if value is not None and not _is_number(value):
+                raise fail(name, "a number (SGLang sizes the vision encoder's memory "
+                           "headroom from it)", value)
+
+
+def _read_keys(model_type: str | None, vision: Mapping[str, Any]
+               ) -> list[tuple[str, str, Any]]:
+    """(canonical name, the key the vision class stores it under, the class default) for
+    depth and width; empty when the vision config stays a plain dict (SGLang's defaults)."""
     cls = vision_class(model_type, vision)
     spec = _table()["vision"].get(cls) if cls else None
     if spec is None:
-        return DEFAULT_LAYERS, DEFAULT_HIDDEN
+        return []
     out = []
     for canonical, fallback in (("num_hidden_layers", DEFAULT_LAYERS),
                                 ("hidden_size", DEFAULT_HIDDEN)):
         key, default = spec[canonical]["key"], spec[canonical]["default"]
-        value = vision.get(key)
-        if value is None and key != canonical:
-            value = vision.get(canonical)
-        if value is None:
-            value = default if default is not None else fallback
-        out.append(int(value))
-    return out[0], out[1]
+        out.append((canonical, key, default if default is not None else fallback))
+    return out
+
+
+def _is_number(value: Any) -> bool:
+    """What SGLang's arithmetic takes: a JSON number (NaN and infinities included, as Python
+    compares them) or a boolean, within the integers a config may hold."""
+    if isinstance(value, float):
+        return True
+    return isinstance(value, int) and abs(value) <= MAX_INT

@@ -34,8 +34,11 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
+from launchplan.errors import InputError
 from launchplan.facts.memo import per_object
 from launchplan.facts.models.attention import granite_hybrid_kinds
+from launchplan.facts.models.fields import _as_int, _json_kind, _shown
+from launchplan.facts.models.mamba_hybrids import HYBRID_MAMBA2_DEFAULTS
 from launchplan.input.hisparse_config import hisparse_settings, pool_ratio
 from launchplan.memory.class_layers import attention_shapes, layer_kinds
 from launchplan.memory.dsv4_pool import Dsv4Pool
@@ -1196,10 +1199,6 @@ _MAMBA2_MODEL_TYPES = {"nemotron_h": "mamba2", "falcon_h1": "mamba2",
 _MAMBA1_MODEL_TYPES = frozenset({"mamba", "falcon_mamba"})
 #: transformers' MambaConfig / FalconMambaConfig defaults for the keys the state shape reads.
 _MAMBA1_DEFAULTS = {"state_size": 16, "conv_kernel": 4, "expand": 2}
-#: Falcon-H1's config-class defaults (SGLang's ``FalconH1Config``) for the keys its
-#: state shape reads.
-_FALCON_H1_DEFAULTS = {"mamba_d_ssm": 1024, "mamba_n_heads": 128, "mamba_n_groups": 1,
-                       "mamba_d_state": 256, "mamba_d_conv": 4, "mamba_expand": 2}
 
 
 @per_object
@@ -1281,8 +1280,12 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
     if kind in ("kda", "kda_glm5"):
         linear = (text.get("linear_attn_config") or {}) if kind == "kda" \
             else _glm5_next_linear(text)
-        heads, dim = int(linear["num_heads"]), int(linear["head_dim"])
-        kernel = int(linear.get("short_conv_kernel_size", 4))
+        block = ("text_config." if isinstance(model.config.get("text_config"), Mapping)
+                 else "") + (
+            "linear_attn_config." if kind == "kda" else "")
+        heads, dim, kernel = (_state_int(model, linear, key, default, block) for key, default
+                              in (("num_heads", None), ("head_dim", None),
+                                  ("short_conv_kernel_size", 4)))
         return ((kernel - 1) * 3 * (heads * dim // tp), heads // tp * dim * dim, False)
     if kind == "short_conv":
         return int(text.get("hidden_size")) // tp * (int(text.get("conv_L_cache")) - 1), 0, True
@@ -1295,7 +1298,8 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
                 True)
     model_type = model.text_model_type
     if model_type == "falcon_h1":
-        get = {**_FALCON_H1_DEFAULTS, **{k: v for k, v in text.items() if v is not None}}.get
+        given = {k: v for k, v in text.items() if v is not None}
+        get = {**HYBRID_MAMBA2_DEFAULTS["falcon_h1"], **given}.get
         heads = int(get("mamba_n_heads"))
         inner = int(get("mamba_d_ssm") or int(get("mamba_expand")) * int(text["hidden_size"]))
         head_dim = get("mamba_d_head")
@@ -1306,15 +1310,37 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
         # SGLang's config class stores its own spellings (mamba_n_groups, mamba_d_conv) but
         # sizes the state from ``n_groups`` and ``conv_kernel``: the Hub files' keys, which
         # land on the config as given (``conv_kernel`` over mamba_d_conv's default 4)
-        heads, head_dim = int(text["mamba_num_heads"]), int(text["mamba_head_dim"])
-        groups = text.get("n_groups", text.get("mamba_n_groups", 8))
-        kernel = text.get("conv_kernel", text.get("mamba_d_conv", 4))
-        return (*_mamba2_elements(tp, heads * head_dim, int(groups), heads, head_dim,
-                                  int(text["ssm_state_size"]), int(kernel)), True)
-    heads = int(text["mamba_n_heads"])  # Granite-4.0-H
-    return (*_mamba2_elements(tp, int(text["mamba_expand"]) * int(text["hidden_size"]),
-                              int(text["mamba_n_groups"]), heads, int(text["mamba_d_head"]),
-                              int(text["mamba_d_state"]), int(text["mamba_d_conv"])), False)
+        heads, head_dim, state = (_state_int(model, text, key, None) for key in (
+            "mamba_num_heads", "mamba_head_dim", "ssm_state_size"))
+        groups = _state_int(model, text, "n_groups" if "n_groups" in text else
+                            "mamba_n_groups", 8)
+        kernel = _state_int(model, text, "conv_kernel" if "conv_kernel" in text else
+                            "mamba_d_conv", 4)
+        return (*_mamba2_elements(tp, heads * head_dim, groups, heads, head_dim, state,
+                                  kernel), True)
+    # Granite-4.0-H: SGLang's own config class fills a key the file leaves out; one the file
+    # sets to null or a non-integer reaches the state's shape arithmetic, which stops
+    heads, expand, groups, head_dim, state, conv = (
+        _state_int(model, text, key, HYBRID_MAMBA2_DEFAULTS["granitemoehybrid"][key])
+        for key in ("mamba_n_heads", "mamba_expand", "mamba_n_groups", "mamba_d_head",
+                    "mamba_d_state", "mamba_d_conv"))
+    return (*_mamba2_elements(tp, expand * int(text["hidden_size"]), groups, heads, head_dim,
+                              state, conv), False)
+
+
+def _state_int(model: Any, block: Mapping[str, Any], key: str, default: int | None,
+               prefix: str = "") -> int:
+    """An integer the state shape reads: the class default when the file leaves it out
+    (``None``: the class has none, so SGLang stops)."""
+    value = block.get(key, default)
+    number = _as_int(value)
+    if number is None:
+        missing = key not in block
+        shown = None if missing else _json_kind(None) if value is None else _shown(value)
+        raise InputError(f"{model.config_file} field '{prefix}{key}'", "an integer (SGLang "
+                         "sizes the recurrent state from it)", shown,
+                         "the key is missing" if missing else None)
+    return number
 
 
 class _GdnState:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from launchplan.facts.models.attention import granite_hybrid_kinds
+from launchplan.facts.models.mamba_hybrids import HYBRID_MAMBA2_DEFAULTS
 from launchplan.memory.class_layers import (
     GEMMA4_MODEL_TYPES,
     Shapes,
@@ -128,19 +129,6 @@ _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text",
 _STORED_UNTIED_HEAD_TYPES = frozenset({"starcoder2"})
 # SGLang 0.5.23's Step3p5Config (``configs/step3p5.py``): the MoE and KV-head keys it sets
 # when a config leaves them out (Step-3.7's file without text_config falls back to it)
-#: the defaults of SGLang's own config classes for the Mamba-2 hybrids whose files may
-#: leave a key out (``configs/granitemoehybrid.py``, ``configs/falcon_h1.py``)
-_HYBRID_MAMBA2_DEFAULTS: Mapping[str, Mapping[str, Any]] = {
-    "granitemoehybrid": {"mamba_d_state": 128, "mamba_d_conv": 4, "mamba_expand": 2,
-                         "mamba_n_heads": 64, "mamba_n_groups": 1, "mamba_conv_bias": True,
-                         "mamba_proj_bias": False, "num_local_experts": 0,
-                         "shared_intermediate_size": 8192, "intermediate_size": 8192,
-                         "position_embedding_type": "nope"},
-    "falcon_h1": {"mamba_d_ssm": 1024, "mamba_d_state": 256, "mamba_d_conv": 4,
-                  "mamba_expand": 2, "mamba_n_heads": 128, "mamba_n_groups": 1,
-                  "mamba_conv_bias": True, "mamba_proj_bias": False, "mamba_rms_norm": False,
-                  "intermediate_size": 14336},
-}
 _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
                      "moe_intermediate_size": 1280, "moe_num_experts": 288,
                      "share_expert_dim": 1280, "moe_layers_enum": tuple(range(3, 45))}
@@ -468,8 +456,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if mt == "nemotron_h":
         return Layout(_nemotron_h(t, vocab, hidden, n_layers, tied, caveats),
                       _nemotron_h_mtp(t, vocab, hidden, n_layers), caveats)
-    if mt in _HYBRID_MAMBA2_DEFAULTS:
-        return Layout(main + _hybrid_mamba2({**_HYBRID_MAMBA2_DEFAULTS[mt], **t}, mt, hidden,
+    if mt in HYBRID_MAMBA2_DEFAULTS:
+        return Layout(main + _hybrid_mamba2({**HYBRID_MAMBA2_DEFAULTS[mt], **t}, mt, hidden,
                                             n_layers, caveats), [], caveats)
     if mt == "nemotron-nas" and isinstance(t.get("block_configs"), (list, tuple)):
         return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
@@ -660,7 +648,8 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
         step = max(1, _int(t, "decoder_sparse_step", default=1))
         moe = tuple(i for i in range(n_layers)
                     if i not in only and (i + 1) % step == 0)
-    dense = tuple(i for i in range(n_layers) if i not in set(moe))
+    routed = set(moe)
+    dense = tuple(i for i in range(n_layers) if i not in routed)
     return moe, dense
 
 
@@ -734,7 +723,8 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
     elif mt in _MIMO_V2_TYPES and isinstance(t.get("hybrid_layer_pattern"), (list, tuple)):
         pattern = t["hybrid_layer_pattern"]
         swa = tuple(i for i in layers if i < len(pattern) and pattern[i] == 1)
-        full = tuple(i for i in layers if i not in set(swa))
+        swa_set = set(swa)
+        full = tuple(i for i in layers if i not in swa_set)
         if full:
             out += _gqa(t, mt, full, p)
         if swa:
@@ -756,7 +746,8 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
             interval = max(1, _int(t, "full_attention_interval", default=4))
             full = tuple(i for i in layers if (i + 1) % interval == 0)
         out += _gqa(t, mt, full, p, gated_q=True) if full else []
-        linear = tuple(i for i in layers if i not in set(full))
+        full_set = set(full)
+        linear = tuple(i for i in layers if i not in full_set)
         out += _gated_delta_net(t, linear, p) if linear else []
     elif mt in _LAGUNA_TYPES:
         out += _laguna_attention(t, mt, layers, p)
@@ -956,7 +947,8 @@ def _lfm2_mixers(t: Mapping[str, Any], mt: str, layers: tuple[int, ...],
         attn = tuple(i for i in layers if i < len(kinds) and kinds[i] == "full_attention")
     else:
         attn = layers
-    conv = tuple(i for i in layers if i not in set(attn))
+    attn_set = set(attn)
+    conv = tuple(i for i in layers if i not in attn_set)
     out = _gqa({**t, "use_qk_norm": True}, mt, attn, p) if attn else []
     if conv:
         hidden = _int(t, "hidden_size")
@@ -1040,7 +1032,8 @@ def _gemma4_attention(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p:
     KV heads, and every layer normalizes q and k per head. Full-attention layers build a
     value projection even where ``attention_k_eq_v`` loads it from the key's."""
     full = tuple(i for i in layers if i < len(kinds) and kinds[i] == "full_attention")
-    swa = tuple(i for i in layers if i not in set(full))
+    full_set = set(full)
+    swa = tuple(i for i in layers if i not in full_set)
     out: list[Tensor] = []
     for group, hd, kv, heads_key in ((full, shapes.full_head_dim, shapes.full_kv_heads,
                                       "num_attention_heads"),
@@ -1291,7 +1284,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
         if hashed:
             out.append(Tensor(f"{m}.topk.tid2eid", "router", (_int(t, "vocab_size"),
                               _int(t, "num_experts_per_tok")), hashed, fp32=True))
-    biased = tuple(i for i in layers if i not in set(hashed))
+    hashed_set = set(hashed)
+    biased = tuple(i for i in layers if i not in hashed_set)
     if mt == "afmoe":  # a float32 routing bias, and num_shared_experts (default 2) shared ones
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
         out += _mlp(f"{m}.shared_experts", "shared_experts", hidden,

@@ -84,7 +84,7 @@ def test_ssm_and_hybrid_linear(tmp_path):
     k = load_model(write(tmp_path, kimi, "kimi"))
     assert k.uses_kda and k.linear_attn_kind == "kda" and k.is_mla
     granite = {"architectures": ["GraniteMoeHybridForCausalLM"], "model_type": "granitemoehybrid",
-               "layer_types": ["attention", "attention"]}
+               "num_hidden_layers": 2, "layer_types": ["attention", "attention"]}
     assert load_model(write(tmp_path, granite, "g")).linear_attn_kind is None
     assert load_model("llama-3.1-8b").linear_attn_kind is None
 

@@ -132,6 +132,7 @@ def test_glm_moe_dsa_without_index_topk_is_still_dsa(tmp_path):
 def test_granite_hybrid_mamba_chunk_defaults_to_256(tmp_path):
     path = write(tmp_path, {"architectures": ["GraniteMoeHybridForCausalLM"],
                             "model_type": "granitemoehybrid", "hidden_size": 1024,
+                            "mamba_d_head": 32,  # 64 heads of 32 make up 2 x 1024
                             "num_hidden_layers": 4, "layer_types": ["mamba", "attention",
                                                                     "mamba", "attention"]})
     assert load_model(path).mamba_chunk_size == 256

@@ -44,7 +44,9 @@ from launchplan.facts.models.hf_classes import (
     _with_class_defaults,
 )
 from launchplan.facts.models.locate import _Source
+from launchplan.facts.models.mamba_hybrids import check_granite_hybrid
 from launchplan.facts.models.record import ModelFacts
+from launchplan.facts.vision import check_vision_size
 
 #: Environment variables that let ``--context-length`` exceed the derived length.
 
@@ -87,6 +89,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
         caveats.append("for this path SGLang's auto parser reads the native params.json, not "
                        "config.json")
     top = _with_class_defaults(top, model_type, where, "", overridden)
+    _check_layout_keys(top, where, overridden)
     text, text_prefix, has_text = _text_config(top, archs, where)
     is_draft = draft is not None
     if is_draft:
@@ -155,6 +158,12 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
     mm_match = (bool(arch_set & _MULTIMODAL_ARCHS) or has_text
                 or (model_type == "deepseek_v41" and _num(top.get("vision_n_layers")) > 0))
     is_multimodal = mm_default and not lm_only and mm_match
+    if model_type == "granitemoehybrid":
+        check_granite_hybrid(top, f.fail)
+    vision = top.get("vision_config")
+    if isinstance(vision, Mapping):
+        check_vision_size(model_type, vision,
+                          _Fields(dict(vision), where, "vision_config.", overridden).fail)
 
     # --- quantization (§3.2) ----------------------------------------------------------------
     qc_raw = f.mapping("quantization_config")
@@ -185,7 +194,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
         text_model_type=text_type,
         model_type_known=known,
         attention_arch=shapes["arch"],
-        num_hidden_layers=t.int("num_hidden_layers"),
+        num_hidden_layers=_layer_count(t),
         hidden_size=hidden,
         vocab_size=vocab,
         num_attention_heads=heads,
@@ -245,6 +254,71 @@ def _freeze(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return tuple(_freeze(x) for x in v)
     return v
+
+
+#: The deepest stack a config may declare. The memory plan lays a model out one row a layer
+#: (SGLang builds one module a layer); published checkpoints have at most a few hundred, so
+#: a count past this is a typo or a hostile file, refused before anything is laid out.
+MAX_LAYERS = 1 << 12
+
+
+#: Keys counting layers or stages the memory plan lays out one row each (the decoder, MTP
+#: stages, vision and audio encoders), wherever a config block holds them.
+_COUNT_KEYS = ("num_hidden_layers", "num_nextn_predict_layers", "mtp_num_layers", "depth",
+               "num_layers", "n_layers", "n_layer", "vision_n_layers", "encoder_layers",
+               "decoder_layers")
+_COUNTED_BLOCKS = ("text_config", "vision_config", "audio_config", "llm_config",
+                   "language_config", "thinker_config", "speech_config")
+
+
+def _layer_count(t: _Fields) -> int | None:
+    layers = t.int("num_hidden_layers")
+    if layers is not None and layers > MAX_LAYERS:
+        raise _too_deep(t, "num_hidden_layers", layers)
+    return layers
+
+
+#: Keys SGLang's classes walk as per-layer lists (layer kinds, deepstack taps, linear-attention
+#: and dense-MLP layer ids, RoPE flags): a scalar there stops its model code.
+_LIST_KEYS = ("layer_types", "deepstack_visual_indexes", "kda_layers", "full_attn_idxs",
+              "mlp_only_layers", "no_rope_layers", "hybrid_layer_pattern", "compress_ratios")
+#: Keys with no strict class behind them that SGLang's classes (and the memory plan) take as
+#: one number: Gemma 4's full-attention head width and KV heads.
+_NUMBER_KEYS = ("global_head_dim", "num_global_key_value_heads")
+
+
+def _check_layout_keys(top: Mapping[str, Any], where: str, overridden: frozenset[str]) -> None:
+    """Refuse, in the file's top level or one of its blocks, a layer or stage count past
+    ``MAX_LAYERS``, a per-layer list given as anything but a list or null, and a word or
+    list where a class takes one number (other kinds are the typed reads' and the class
+    tables' to judge)."""
+    blocks = [(top, "")] + [(top[b], f"{b}.") for b in _COUNTED_BLOCKS
+                            if isinstance(top.get(b), Mapping)]
+    blocks += [(block["linear_attn_config"], f"{prefix}linear_attn_config.")
+               for block, prefix in list(blocks)
+               if isinstance(block.get("linear_attn_config"), Mapping)]
+    for block, prefix in blocks:
+        for key in _COUNT_KEYS:
+            value = block.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                    and value > MAX_LAYERS:
+                raise _too_deep(_Fields(dict(block), where, prefix, overridden), key, value)
+        for key in _LIST_KEYS:
+            value = block.get(key)
+            if value is not None and not isinstance(value, (list, tuple)):
+                raise _Fields(dict(block), where, prefix, overridden).fail(
+                    key, "a JSON list (one entry a layer) or null", value)
+        for key in _NUMBER_KEYS:
+            value = block.get(key)
+            if value is not None and (isinstance(value, bool)
+                                      or not isinstance(value, (int, float))):
+                raise _Fields(dict(block), where, prefix, overridden).fail(
+                    key, "a number or null", value)
+
+
+def _too_deep(fields: _Fields, key: str, value: Any) -> InputError:
+    return fields.fail(key, f"at most {MAX_LAYERS:,} (launchplan lays the model out a layer "
+                       "at a time)", value)
 
 
 def _context_too_long(requested: int, derived: int, where: str, is_draft: bool) -> InputError:

@@ -148,8 +148,8 @@ class _Described(str):
 
 def _shown(v: Any) -> Any:
     """Keep error messages one short line, whatever the JSON held."""
-    if isinstance(v, (dict, list)):
-        return _Described(f"a JSON {'object' if isinstance(v, dict) else 'list'}")
+    if isinstance(v, (Mapping, list, tuple)):  # (a loaded config holds frozen copies)
+        return _Described(f"a JSON {'object' if isinstance(v, Mapping) else 'list'}")
     if isinstance(v, str) and len(v) > 60:
         return v[:57] + "..."
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 10**18:
