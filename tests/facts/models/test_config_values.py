@@ -26,6 +26,12 @@ def _config(name: str) -> dict:
     return json.loads((MODELS / name / "config.json").read_text())
 
 
+def _set(cfg: dict, path: tuple[str, ...], value) -> None:
+    for key in path[:-1]:
+        cfg = cfg[key]
+    cfg[path[-1]] = value
+
+
 def _plan(folder: str, gpu: str = "h100", capsys=None) -> tuple[int, dict | None, str]:
     code = main(["resolve", "--gpu", gpu, "--model-path", folder, "--format", "json"])
     out, err = capsys.readouterr()
@@ -135,10 +141,7 @@ def test_granite_mamba_key_set_to_null_is_refused(tmp_path, capsys, key):
 ])
 def test_per_layer_lists_must_be_lists(tmp_path, name, path):
     cfg = _config(name)
-    block = cfg
-    for key in path[:-1]:
-        block = block[key]
-    block[path[-1]] = 7
+    _set(cfg, path, 7)
     err = input_error(load_model, write(tmp_path, cfg))
     assert f"'{'.'.join(path)}'" in err.message and "a JSON list" in err.message
 
@@ -150,10 +153,7 @@ def test_per_layer_lists_must_be_lists(tmp_path, name, path):
 def test_linear_attention_state_sizes_must_be_integers(tmp_path, capsys, name, path, value,
                                                        shown):
     cfg = _config(name)
-    block = cfg
-    for key in path[:-1]:
-        block = block[key]
-    block[path[-1]] = value
+    _set(cfg, path, value)
     code = main(["resolve", "--gpu", "b200", "--model-path", write(tmp_path, cfg)])
     err = capsys.readouterr().err
     assert code == 2 and f"'{'.'.join(path)}'" in err and shown in err
@@ -186,10 +186,7 @@ def test_granite_transformers_spellings_pass_the_class_checks(tmp_path):
 ])
 def test_per_layer_and_scalar_kinds_at_load(tmp_path, name, path, value, expected):
     cfg = _config(name)
-    block = cfg
-    for key in path[:-1]:
-        block = block[key]
-    block[path[-1]] = value
+    _set(cfg, path, value)
     err = input_error(load_model, write(tmp_path, cfg))
     assert f"'{'.'.join(path)}'" in err.message and expected in err.message
 
