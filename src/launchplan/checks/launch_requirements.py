@@ -24,6 +24,7 @@ from launchplan.facts.model_classes import (
     releases,
     transformers_pin,
 )
+from launchplan.facts.models.draft_blocks import dspark_settings
 from launchplan.facts.models.snapshots import restructured
 from launchplan.facts.quantization import quantization_verdict
 from launchplan.facts.vision import vision_class
@@ -300,12 +301,6 @@ def _pool_detail(p: Values) -> str:
 
 
 
-#: the nested settings a DSpark draft's config is read from, later keys overlaying earlier
-#: ones, by release (releases not listed read the latest's)
-_DSPARK_SETTINGS_LATEST = ("dflash_config", "dspark_config")
-_DSPARK_SETTINGS_KEYS = {"0.5.21": ("dspark_config",), "0.5.22": ("dspark_config",)}
-
-
 def _dspark_markov_rank(p: Values) -> Any:
     """The Markov rank a DSPARK draft's config gives, read where this release reads it:
     ``dspark_markov_rank``, else ``markov_rank`` in the nested DSpark settings (0.5.23 reads
@@ -320,11 +315,7 @@ def _dspark_markov_rank(p: Values) -> Any:
         return None
     if config.get("dspark_markov_rank") is not None:
         return config["dspark_markov_rank"]
-    nested: dict[str, Any] = {}
-    keys = _DSPARK_SETTINGS_KEYS.get(p.result.record.raw.release, _DSPARK_SETTINGS_LATEST)
-    for key in keys:
-        if isinstance(config.get(key), Mapping):
-            nested.update(config[key])
+    nested = dspark_settings(config, p.result.record.raw.release)
     text = config.get("text_config") if isinstance(config.get("text_config"), Mapping) \
         else config
     return nested.get("markov_rank", text.get("markov_rank", config.get("markov_rank", 0)))

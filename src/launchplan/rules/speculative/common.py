@@ -38,17 +38,6 @@ def text_config_of(config: Mapping) -> Mapping:
     return text if isinstance(text, Mapping) else config
 
 
-def dflash_block_size_of(config: Mapping | None) -> int | None:
-    """The DFLASH verify block: ``dflash_config.block_size``, else a top-level ``block_size``."""
-    if not config:
-        return None
-    nested = config.get("dflash_config")
-    value = nested.get("block_size") if isinstance(nested, Mapping) else None
-    if value is None:
-        value = config.get("block_size")
-    return int(value) if value is not None else None
-
-
 def running_requests_default(v: Any) -> dict:
     return ({"max_running_requests": SPEC_MAX_RUNNING_REQUESTS}
             if v.max_running_requests is None else {})

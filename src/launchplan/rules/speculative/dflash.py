@@ -6,12 +6,12 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.models.draft_blocks import dflash_block_size
 from launchplan.rules.attention import BACKEND_FIELDS, effective_backends
 from launchplan.rules.speculative.common import (
     ALGO,
     RUNNING_NOTE,
     attn_dp_enabled,
-    dflash_block_size_of,
     draft_config_of,
     running_requests_default,
     text_config_of,
@@ -109,7 +109,7 @@ def _dflash(v: View, *, dp_attention_on_cuda: bool) -> Declare | Refuse | None:
                           f"--speculative-dflash-block-size {block} must match for DFLASH")
         tokens = out["speculative_num_draft_tokens"] = int(block)
     if tokens is None:
-        inferred = dflash_block_size_of(draft_config_of(v))
+        inferred = dflash_block_size(draft_config_of(v))
         if inferred is None:
             inferred = 16
             notes.append("DFLASH block size unknown: 16 draft tokens")

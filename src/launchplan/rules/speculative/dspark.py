@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.models.draft_blocks import dspark_gamma
 from launchplan.rules.speculative.common import (
     ALGO,
     RUNNING_NOTE,
-    dflash_block_size_of,
     draft_config_of,
     running_requests_default,
 )
-
-
-def _dspark_gamma(config: Mapping | None) -> int | None:
-    """Gamma from a DSpark checkpoint: ``dspark_block_size``, else its DFLASH block size."""
-    if not config:
-        return None
-    value = config.get("dspark_block_size")
-    if value is not None:
-        return int(value)
-    return dflash_block_size_of(config)
 
 
 @rule(
@@ -106,7 +95,7 @@ def dspark_defaults(v: View) -> Declare | Refuse | None:
         if gamma <= 0:
             return Refuse(f"--speculative-dspark-block-size must be positive, got {gamma}")
     else:
-        gamma = _dspark_gamma(draft_config)
+        gamma = dspark_gamma(draft_config, v.record.raw.release)
         if gamma is None and tokens is None:
             gamma = 7
             notes.append("DSpark gamma unknown: 7")
