@@ -43,7 +43,8 @@ def dflash_defaults(v: View) -> Declare | Refuse | None:
     When: the algorithm is ``DFLASH``.
     Effect: ``speculative_num_steps`` and ``speculative_eagle_topk`` = 1 (noting a different
         given value); ``speculative_num_draft_tokens`` = ``--speculative-dflash-block-size``, else
-        the draft config's ``dflash_config.block_size`` (or top-level ``block_size``), else 16;
+        the draft config's ``dflash_config.block_size`` (or top-level ``block_size``) when
+        SGLang's parse of the whole draft config succeeds (``facts.models.draft_blocks``), else 16;
         unset ``max_running_requests`` = 48. Refuses devices other than CUDA/NPU/XPU; with
         attention DP off CUDA/NPU, no DP LM head, CP or DP prefill coordination; pp > 1; no
         draft model; a non-positive block or one that differs from the draft tokens; a draft

@@ -38,9 +38,10 @@ def dspark_defaults(v: View) -> Declare | Refuse | None:
     When: the algorithm is ``DSPARK``.
     Effect: ``speculative_num_steps`` and ``speculative_eagle_topk`` = 1;
         ``speculative_num_draft_tokens`` = gamma + 1, gamma being
-        ``--speculative-dspark-block-size``, else the draft config's, else 7 unless draft tokens
-        are given; a target carrying ``dspark_*`` keys is its own draft (draft path and revision
-        set to the target's); unset ``max_running_requests`` = 48. Refuses devices other than
+        ``--speculative-dspark-block-size``, else the draft config's when SGLang's parse of it
+        succeeds (``facts.models.draft_blocks``), else 7 unless draft tokens are given; a
+        target carrying ``dspark_*`` keys is its own draft (draft path and revision set to the
+        target's); unset ``max_running_requests`` = 48. Refuses devices other than
         CUDA/NPU/XPU; with attention DP no DP LM head, an A2A backend other than
         none/megamoe/mori, a non-static ragged verify for DP MoE, CP, or a mismatched draft A2A
         backend; pp > 1 off a PD prefill server; no draft; draft tokens other than gamma + 1.
