@@ -1288,7 +1288,8 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
                                   ("short_conv_kernel_size", 4)))
         return ((kernel - 1) * 3 * (heads * dim // tp), heads // tp * dim * dim, False)
     if kind == "short_conv":
-        return int(text.get("hidden_size")) // tp * (int(text.get("conv_L_cache")) - 1), 0, True
+        cache = _state_int(model, text, "conv_L_cache", 3)  # the class default (LFM2)
+        return int(text.get("hidden_size")) // tp * (cache - 1), 0, True
     if kind == "mamba1":
         # the conv runs over the inner channels alone (B and C come after it), and each
         # channel keeps a full-rank state row: heads of width one, sharded over TP

@@ -79,9 +79,11 @@ def test_a_shallower_vision_tower_leaves_more_for_the_pool(tmp_path, capsys):
 @pytest.mark.parametrize("block, key", [
     (None, "num_hidden_layers"), (None, "num_nextn_predict_layers"),
     ("vision_config", "depth"), ("text_config", "num_hidden_layers"),
+    ("vision_config", "num_global_layers"),
 ])
 def test_layer_counts_past_the_bound_are_refused(tmp_path, block, key):
-    name = "qwen3.5-27b" if block else "deepseek-v3.2"
+    name = ("llama-3.2-11b-vision-instruct" if key == "num_global_layers" else "qwen3.5-27b"
+            if block else "deepseek-v3.2")
     cfg = _config(name)
     (cfg[block] if block else cfg)[key] = 10**12
     err = input_error(load_model, write(tmp_path, cfg))
@@ -138,6 +140,7 @@ def test_granite_mamba_key_set_to_null_is_refused(tmp_path, capsys, key):
     ("muse-glimmer-synth", ("layer_types",)),
     ("qwen3.5-35b-a3b", ("vision_config", "deepstack_visual_indexes")),
     ("kimi-k3-synth", ("text_config", "linear_attn_config", "kda_layers")),
+    ("kimi-linear-synth", ("linear_attn_config", "full_attn_layers")),
 ])
 def test_per_layer_lists_must_be_lists(tmp_path, name, path):
     cfg = _config(name)
@@ -183,6 +186,7 @@ def test_granite_transformers_spellings_pass_the_class_checks(tmp_path):
 @pytest.mark.parametrize("name, path, value, expected", [
     ("deepseek-v4-pro-dspark", ("compress_ratios",), -1, "a JSON list"),
     ("gemma-4-k-eq-v-synth", ("text_config", "num_global_key_value_heads"), [], "a number"),
+    ("minimax-m3.1-nvfp4-synth", ("text_config", "architectures"), 7, "architecture names"),
 ])
 def test_per_layer_and_scalar_kinds_at_load(tmp_path, name, path, value, expected):
     cfg = _config(name)
@@ -197,3 +201,10 @@ def test_nemotron_h_state_sizes_must_be_integers(tmp_path, capsys, key):
     code = main(["resolve", "--gpu", "b200", "--model-path", write(tmp_path, cfg)])
     err = capsys.readouterr().err
     assert code == 2 and f"'{key}'" in err and "a JSON list" in err
+
+
+def test_lfm2_short_convolution_cache_must_be_an_integer(tmp_path, capsys):
+    cfg = {**_config("lfm2-8b-a1b-4bit"), "conv_L_cache": None}
+    code = main(["resolve", "--gpu", "h100", "--model-path", write(tmp_path, cfg)])
+    err = capsys.readouterr().err
+    assert code == 2 and "'conv_L_cache'" in err and "got null" in err

@@ -266,7 +266,7 @@ MAX_LAYERS = 1 << 12
 #: stages, vision and audio encoders), wherever a config block holds them.
 _COUNT_KEYS = ("num_hidden_layers", "num_nextn_predict_layers", "mtp_num_layers", "depth",
                "num_layers", "n_layers", "n_layer", "vision_n_layers", "encoder_layers",
-               "decoder_layers")
+               "decoder_layers", "num_global_layers")
 _COUNTED_BLOCKS = ("text_config", "vision_config", "audio_config", "llm_config",
                    "language_config", "thinker_config", "speech_config")
 
@@ -280,8 +280,9 @@ def _layer_count(t: _Fields) -> int | None:
 
 #: Keys SGLang's classes walk as per-layer lists (layer kinds, deepstack taps, linear-attention
 #: and dense-MLP layer ids, RoPE flags): a scalar there stops its model code.
-_LIST_KEYS = ("layer_types", "deepstack_visual_indexes", "kda_layers", "full_attn_idxs",
-              "mlp_only_layers", "no_rope_layers", "hybrid_layer_pattern", "compress_ratios")
+_LIST_KEYS = ("layer_types", "deepstack_visual_indexes", "kda_layers", "full_attn_layers",
+              "full_attn_idxs", "mlp_only_layers", "no_rope_layers", "hybrid_layer_pattern",
+              "compress_ratios")
 #: Keys with no strict class behind them that SGLang's classes (and the memory plan) take as
 #: one number: Gemma 4's full-attention head width and KV heads.
 _NUMBER_KEYS = ("global_head_dim", "num_global_key_value_heads")
@@ -308,6 +309,11 @@ def _check_layout_keys(top: Mapping[str, Any], where: str, overridden: frozenset
             if value is not None and not isinstance(value, (list, tuple)):
                 raise _Fields(dict(block), where, prefix, overridden).fail(
                     key, "a JSON list (one entry a layer) or null", value)
+        archs = block.get("architectures")
+        if prefix and archs is not None and not (isinstance(archs, (list, tuple)) and all(
+                isinstance(a, str) for a in archs)):
+            raise _Fields(dict(block), where, prefix, overridden).fail(
+                "architectures", "a list of architecture names or null", archs)
         for key in _NUMBER_KEYS:
             value = block.get(key)
             if value is not None and (isinstance(value, bool)
