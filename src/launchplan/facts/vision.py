@@ -13,7 +13,7 @@ keys and defaults (``tests/parity/tools/gen_vision_table.py`` regenerates it).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -83,7 +83,8 @@ def vision_encoder_size(model_type: str | None, vision: Any) -> tuple[Any, Any]:
     return out[0], out[1]
 
 
-def check_vision_size(model_type: str | None, vision: Any, fail: Any) -> None:
+def check_vision_size(model_type: str | None, vision: Any,
+                      fail: Callable[..., Exception]) -> None:
     """Refuse, at load, a ``vision_config`` whose encoder depth or width (the keys SGLang's
     memory hook reads) holds something other than a number or null: SGLang's arithmetic on
     it stops the launch. ``fail(key, expected, got)`` makes the error naming the field."""

@@ -1280,9 +1280,8 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
     if kind in ("kda", "kda_glm5"):
         linear = (text.get("linear_attn_config") or {}) if kind == "kda" \
             else _glm5_next_linear(text)
-        block = ("text_config." if isinstance(model.config.get("text_config"), Mapping)
-                 else "") + (
-            "linear_attn_config." if kind == "kda" else "")
+        nested = "text_config." if isinstance(model.config.get("text_config"), Mapping) else ""
+        block = nested + ("linear_attn_config." if kind == "kda" else "")
         heads, dim, kernel = (_state_int(model, linear, key, default, block) for key, default
                               in (("num_heads", None), ("head_dim", None),
                                   ("short_conv_kernel_size", 4)))
