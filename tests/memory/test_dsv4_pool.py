@@ -123,10 +123,11 @@ def test_max_total_tokens_caps_the_full_pool_and_an_swa_pool_too_small_refuses()
         pool(["--max-total-tokens", 4096], gpu="h200")
 
 
-def test_low_ratio_layers_keep_their_reserved_pages_inside_the_budget(tmp_path):
-    """A V4.1-shaped config with ratio-1 and ratio-2 KV-source layers (the recorded
-    ``deepseek-v4.1-low-ratio-synth`` checks the figures): the reserved pages are paid for,
-    the tokens stay page-aligned, and one more page would not fit."""
+def _low_ratio_sizer(tmp_path):
+    """The pool sizer of a V4.1-shaped config with ratio-1 and ratio-2 KV-source layers (the
+    recorded ``deepseek-v4.1-low-ratio-synth`` checks its figures) on a B200."""
+    from launchplan.memory.kv_pool import _Plan, _sizer
+
     config = json.loads((Path(V41) / "config.json").read_text())
     ratios = [1 if i % 6 == 0 else 2 if i % 6 == 3 else r
               for i, r in enumerate(config["compress_ratios"])]
@@ -136,12 +137,15 @@ def test_low_ratio_layers_keep_their_reserved_pages_inside_the_budget(tmp_path):
     folder = tmp_path / "dsv41-low-ratio"
     folder.mkdir()
     (folder / "config.json").write_text(json.dumps(config))
-    target = get_target("b200")
-    result = resolve(["--swa-full-tokens-ratio", "0.1"], gpu=target,
+    result = resolve(["--swa-full-tokens-ratio", "0.1"], gpu=get_target("b200"),
                      model_path=str(folder), compat="0.5.23")
-    from launchplan.memory.kv_pool import _Plan, _sizer
+    return _sizer(_Plan(result))
 
-    sizer = _sizer(_Plan(result))
+
+def test_low_ratio_layers_keep_their_reserved_pages_inside_the_budget(tmp_path):
+    """The reserved pages of ratio-1 and ratio-2 layers are paid for, the tokens stay
+    page-aligned, and one more page would not fit."""
+    sizer = _low_ratio_sizer(tmp_path)
     assert set(sizer.owners) == {1, 2, 4, 128}
     budget = 50 * GIB
     full = sizer.size(budget, None)["full"]
@@ -151,6 +155,18 @@ def test_low_ratio_layers_keep_their_reserved_pages_inside_the_budget(tmp_path):
     over = full + sizer.page
     assert over * sizer.full_bytes + sizer._padding(over) > rest
     assert sum(sizer.state_bytes_fixed(256)) > sizer.state_bytes_fixed(256)[0]  # ratio-2 rings
+
+
+@pytest.mark.parametrize("budget", [10**35, 10**26 * GIB, 1e26 * GIB, 2.0 ** 900])
+def test_a_budget_too_large_for_a_float_to_step_a_page_still_gets_a_size(tmp_path, budget):
+    """A corrupt logged free memory (1e26 GB) once stepped down a page at a time for ever:
+    at such magnitudes one page changes no float product. It is sized in bounded steps, and
+    what it gives still fits."""
+    sizer = _low_ratio_sizer(tmp_path)
+    full = sizer.size(budget, None)["full"]
+    rest = budget - sizer.fixed_bytes
+    assert 0 < full and full % sizer.page == 0
+    assert full * sizer.full_bytes + sizer._padding(full) <= rest
 
 
 def test_the_memory_plan_shows_the_compressed_token_counts():

@@ -15,6 +15,7 @@ from typing import Any
 
 from launchplan.checks.effective import NAMES
 from launchplan.errors import InputError, Refusal
+from launchplan.input.field_types import MISTYPED_SUBJECT, admits, mistyped_error
 from launchplan.input.fields import FIELDS, SGLANG_VERSION
 from launchplan.input.server_log import LoggedArgs
 from launchplan.struct import Struct, factory
@@ -184,18 +185,22 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     from launchplan.input.fields import release_table
 
     table = release_table(release)  # the modelled release's fields and defaults
-    writes = written_fields(rules, logged.values)
     report = LogReport(truncated=logged.truncated, unreadable=sorted(logged.unreadable),
                        release=release)
-    known: dict[str, Any] = {}
+    values: dict[str, Any] = {}  # the logged values of the release's fields, as logged
     for name, value in logged.values.items():
         if name not in table.fields:
             report.unknown.append(name)
-        elif not name.startswith("_"):
-            known[name] = value
+        elif not admits(table.fields[name], value):  # a damaged log: SGLang logs its own types
+            report.not_accepted[name] = str(mistyped_error({name: value}, {name: "keyword"},
+                                                           table.fields))
+        else:
+            values[name] = value
+    writes = written_fields(rules, values)
+    known = {name: value for name, value in values.items() if not name.startswith("_")}
     if report.unknown:
         report.release_hint = release_of(logged.values)
-    report.respelled = _respell_attention_dp(known, logged.values, table.fields)
+    report.respelled = _respell_attention_dp(known, values, table.fields)
     read = read_names(rules)
     inputs = {n: v for n, v in known.items()
               if n not in writes and (n not in IGNORED or n in read)
@@ -253,12 +258,17 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
             except Refusal as refusal:
                 report.refused_if_given[d.field] = refusal.message
             except InputError as exc:
-                report.refused_if_given[d.field] = exc.message
+                if _field_named(exc.subject) == d.field:  # a value no release takes as input
+                    report.not_accepted[d.field] = exc.message
+                else:
+                    report.refused_if_given[d.field] = exc.message
             else:
                 value = given.value(d.field)
                 if not _same(value, d.logged):
                     report.overridden_if_given[d.field] = {
                         "value": value, "rule": given.source(d.field)}
+    if report.not_accepted:
+        report.differences = [d for d in diffs if d.field not in report.not_accepted]
     return report
 
 
@@ -436,6 +446,8 @@ def _resolve_dropping(resolve: Callable[[Mapping[str, Any]], Any], inputs: dict[
 def _field_named(subject: str) -> str | None:
     from launchplan.input.fields import FLAG_TO_FIELD
 
+    if subject.startswith(MISTYPED_SUBJECT):  # ``engine.pipeline``'s mistyped input
+        return subject[len(MISTYPED_SUBJECT):].strip("'")
     head = subject.split()[0] if subject else ""
     if head in FLAG_TO_FIELD:
         return FLAG_TO_FIELD[head]

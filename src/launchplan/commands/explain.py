@@ -80,6 +80,8 @@ def main(argv: list[str]) -> int:
     if read is not None:
         _, logged = log_report(opts["from_log"], split.sglang_argv, target, compat, env, read)
         argv_used, base = [], dict(logged.inputs)
+        for name, why in logged.not_accepted.items():  # explained without them: say so
+            sys.stderr.write(f"launchplan: note: the logged {name} is not used: {why}\n")
 
     def resolve_with(extra: dict[str, Any]):
         raw = build_raw(argv_used, {**base, **extra}, compat=compat)

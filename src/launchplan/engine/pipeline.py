@@ -17,7 +17,7 @@ from launchplan.engine.record import Record
 from launchplan.engine.registry import RuleSpec
 from launchplan.engine.result import Result
 from launchplan.engine.view import TracingView, View
-from launchplan.errors import LaunchplanError, Refusal
+from launchplan.errors import InputError, LaunchplanError, Refusal
 
 
 class RuleContractError(LaunchplanError):
@@ -186,6 +186,31 @@ _NO_READS: Any = MappingProxyType({})  # untraced declarations share one empty r
 def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         launcher_refuses: bool = False, skip: bool = True,
         memo: dict[Any, Any] | None = None) -> Result:
+    """``_run``; a rule's failure on a value given with a type its field does not admit (the
+    keyword path takes values as given) is bad input naming that field."""
+    try:
+        return _run(record, rules, trace=trace, launcher_refuses=launcher_refuses,
+                    skip=skip, memo=memo)
+    except RuleCrash as crash:
+        blamed = _mistyped_input(record, crash)
+        if blamed is None:
+            raise
+        raise blamed from crash
+
+
+def _mistyped_input(record: Record, crash: RuleCrash) -> InputError | None:
+    """The bad-input error naming a value given with a type its field does not admit."""
+    from launchplan.input.field_types import mistyped_error
+    from launchplan.input.fields import FIELDS, SGLANG_VERSION, release_table
+
+    raw = record.raw
+    fields = FIELDS if raw.release == SGLANG_VERSION else release_table(raw.release).fields
+    return mistyped_error(raw.values, raw.origin, fields, crash.source)
+
+
+def _run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
+         launcher_refuses: bool = False, skip: bool = True,
+         memo: dict[Any, Any] | None = None) -> Result:
     """Resolve ``record`` with ``rules`` in order. Raises ``Refusal`` with the partial result.
 
     With ``trace``, every declaration keeps the field values its rule read. Checks of the

@@ -295,6 +295,20 @@ class Dsv4Pool:
             out += (main + (index_rows - full // ratio) * self.low_ratio_indexer) * n
         return out
 
+    def _fit(self, full: int, rest: float) -> int:
+        """The largest page multiple at or below ``full`` whose bytes and padding fit in
+        ``rest``: a page at a time, as SGLang steps down (the padding is a few pages, so a
+        real budget takes a few steps). A budget too large for a float to tell one page
+        from the next (a corrupt logged free memory) would never get there that way: after
+        64 pages it is sized in one step, a hair under the budget."""
+        page = self.page
+        for _ in range(64):
+            if full <= 0 or full * self.full_bytes + self._padding(full) <= rest:
+                return full
+            full -= page
+        fits = (rest - self._padding(full)) / self.full_bytes * (1 - 1e-12)  # below rounding
+        return max(int(fits) // page * page, 0)
+
     # --- the sizer --------------------------------------------------------------------------
 
     def describe(self) -> list[tuple[str, Any]]:
@@ -319,9 +333,7 @@ class Dsv4Pool:
         swa_fixed = self.cap_tokens * self.swa_bytes if self.cap_tokens is not None else 0
         fixed = c128 + c2 + swa_fixed
         rest = max(budget - fixed, 0)
-        full = int(rest / self.full_bytes) // page * page
-        while full > 0 and full * self.full_bytes + self._padding(full) > rest:
-            full -= page
+        full = self._fit(int(rest / self.full_bytes) // page * page, rest)
         if steps is not None:
             steps.extend([(f"compress-state rings for {requests} requests (bytes)", c128 + c2),
                           ("SWA pool of the request cap (bytes)", int(swa_fixed)),
