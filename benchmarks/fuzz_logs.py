@@ -6,9 +6,10 @@ edit might: one logged value replaced (a number out of range, a word, NaN, a dee
 very long literal, an unclosed quote), one ``key=value`` item dropped or written twice, the
 ``server_args`` line cut off, wrapped at a terminal's width, prefixed with timestamps, coloured
 with ANSI escapes, written with CRLF endings or an invalid UTF-8 byte, or one of the memory
-lines' numbers replaced. It runs ``launchplan resolve --from-log FILE --format json`` on the
-result in a forked child (with the log's own target and stand-in model from ``sources.json``
-half the time, with neither the other half) and counts what ``fuzz_lines.py`` counts:
+lines' numbers replaced. It runs ``launchplan resolve --from-log FILE --format json`` (or
+``explain FIELD --from-log FILE``: ``--commands``) on the result in a forked child (with the
+log's own target and stand-in model from ``sources.json`` half the time, with neither the
+other half) and counts what ``fuzz_lines.py`` counts:
 internal errors, hangs and invalid JSON, each printed with the damage that caused it.
 
 A log launchplan cannot read should get one line naming what is wrong (exit 2); a log it reads
@@ -155,6 +156,11 @@ def replace_number(text: str, rng: random.Random) -> tuple[str, str]:
             f"{match.group(0)[:-len(match.group(1)) or None]}{number}")
 
 
+#: fields and memory quantities ``explain`` is asked about
+EXPLAINED = ("page_size", "tp_size", "mem_fraction_static", "attention_backend",
+             "chunked_prefill_size", "cuda_graph_config.decode.max_bs", "max_running_requests",
+             "max_total_num_tokens", "kv_cache_dtype", "device")
+
 DAMAGES: tuple[Callable[[str, random.Random], tuple[str, str]], ...] = (
     replace_value, replace_value, replace_value, drop_or_repeat_item, cut_line, wrap_line,
     decorate, replace_number)
@@ -165,7 +171,10 @@ def main_cli() -> int:
     ap.add_argument("--runs", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=float, default=30.0, help="seconds per run")
+    ap.add_argument("--commands", default="resolve,explain",
+                    help="comma-separated among resolve and explain (a field of the plan)")
     args = ap.parse_args()
+    commands = args.commands.split(",")
     rng = random.Random(args.seed)
     entries = json.loads((LOGS / "sources.json").read_text())["logs"]
     with contextlib.redirect_stdout(io.StringIO()):  # warm up before forking
@@ -180,7 +189,11 @@ def main_cli() -> int:
             damaged, what = damage(text, rng)
             path = Path(scratch) / f"log{n}.log"
             path.write_bytes(damaged.encode("utf-8", errors="surrogateescape"))
+            command = rng.choice(commands)
             argv = ["resolve", "--from-log", str(path), "--format", "json"]
+            if command == "explain":
+                argv = ["explain", rng.choice(EXPLAINED), "--from-log", str(path),
+                        "--format", "json"]
             if rng.random() < 0.5:
                 model = ROOT / entry["model"]
                 argv += ["--gpu", entry["gpu"], "--model-path",
@@ -192,7 +205,8 @@ def main_cli() -> int:
                 failures += 1
                 last = (run["err"].strip().splitlines() or [""])[-1]
                 print(f"{problem}: {entry['file']} {damage.__name__}: {what!r} "
-                      f"({' '.join(argv[4:])})\n    {last[:300]}", flush=True)
+                      f"({' '.join(a for a in argv if a != str(path))})\n    {last[:300]}",
+                      flush=True)
     print(f"\n{args.runs} runs over {len(entries)} logs, seed {args.seed}")
     print("exit codes: " + ", ".join(f"{c}: {k}" for c, k in sorted(
         codes.items(), key=lambda kv: str(kv[0]))))

@@ -53,7 +53,17 @@ class Refusal(LaunchplanError):
         super().__init__(f"{source}: {message}")
 
 
+#: Characters of a given value an error line shows (a pasted megabyte stays one short line).
+SHOWN = 300
+
+
 def _show(value: Any) -> str:
-    if isinstance(value, str):
-        return repr(value) if value else "an empty string"
-    return repr(value)
+    if isinstance(value, str) and not value:
+        return "an empty string"
+    try:
+        shown = repr(value)
+    except RecursionError:  # a list that holds itself deeply enough
+        shown = f"a {type(value).__name__} too deeply nested to show"
+    if len(shown) > SHOWN:
+        return f"{shown[:SHOWN - 60]}... ({len(shown):,} characters)"
+    return shown

@@ -14,6 +14,8 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from launchplan.input.yaml_bound import check_expansion
+
 
 def looks_like_cloud_config(text: str) -> bool:
     """Whether ``text`` is cloud-init user data: its first line is ``#cloud-config``."""
@@ -31,6 +33,7 @@ def as_script(text: str) -> str | None:
         return None
     if not isinstance(data, dict):
         return None
+    check_expansion(data, "the pasted cloud-init user data")
     lines: list[str] = []
     for entry in data.get("write_files") or []:
         if isinstance(entry, dict) and isinstance(entry.get("path"), str) and isinstance(

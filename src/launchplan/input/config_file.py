@@ -22,6 +22,7 @@ from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.input.fields import SGLANG_VERSION, release_table
+from launchplan.input.yaml_bound import check_expansion
 
 MAX_CONFIG_BYTES = 1 << 20
 """launchplan's own bound: a server config is a few KiB; anything near this is a mistake."""
@@ -96,6 +97,7 @@ def load_config(path: str) -> dict[Any, Any]:
         raise InputError(f"--config {path}", "YAML of reasonable nesting depth") from None
     if data is None:
         return {}
+    check_expansion(data, f"--config {path}")
     if not isinstance(data, dict):
         raise InputError(f"--config {path}", "a mapping of option names to values at the top "
                          "level", None, f"it holds a {_yaml_kind(data)}")

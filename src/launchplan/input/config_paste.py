@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from launchplan.input.yaml_bound import check_expansion
+
 #: ``key: value`` at the top level, with a key spelled like an option name.
 _TOP_KEY = re.compile(r"^([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)[ \t]*:(?:[ \t]|$)")
 #: A shell line that sets the launch's environment.
@@ -75,7 +77,10 @@ def _loaded(text: str) -> dict[Any, Any] | None:
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except Exception:  # yaml.YAMLError or a value YAML cannot build: not a config, then
         return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    check_expansion(data, "the pasted config")
+    return data
 
 
 def config_block(text: str) -> list[str] | None:

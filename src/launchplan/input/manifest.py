@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.input.yaml_bound import check_expansion
 
 #: A line that only a YAML manifest writes (a key that holds a container's command or env, a
 #: task's environment: SkyPilot's ``envs``).
@@ -241,7 +242,7 @@ def _documents(text: str) -> list[Any]:
         import yaml
 
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        return [doc for doc in yaml.load_all(text, Loader=loader) if doc is not None]
+        documents = [doc for doc in yaml.load_all(text, Loader=loader) if doc is not None]
     except RecursionError:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
                          "more levels than a container spec has") from None
@@ -253,6 +254,8 @@ def _documents(text: str) -> list[Any]:
                 "the output of helm template CHART -f values.yaml") if "{{" in text else None
         raise InputError("the pasted manifest", "YAML or a JSON array",
                          f"{problem}{where}", helm) from None
+    check_expansion(documents, "the pasted manifest")
+    return documents
 
 
 def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from launchplan.errors import InputError
 from launchplan.input import shell_arrays, shell_branches, shell_vars
+from launchplan.input.yaml_bound import check_expansion
 
 #: ``NAME=value`` before the command: a shell environment assignment.
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -517,6 +518,7 @@ def _refuse_plain_yaml(token: str) -> None:
         return
     if not isinstance(data, dict):
         return
+    check_expansion(data, "the pasted YAML")
     keys = ", ".join(str(k) for k in list(data)[:4]) + (", …" if len(data) > 4 else "")
     flags = any(re.match(r"^\s*-\s*[\"']?--[a-z]", line) for line in lines)
     hint = (" (a Helm chart's values file: its templates make the launch from these values; "

@@ -25,6 +25,8 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from launchplan.input.yaml_bound import check_expansion
+
 #: The worker modes a recipe's ``sglang_config`` may give, in the order srtctl starts them,
 #: with the ``resources`` key of a worker's GPU count.
 _MODES = (("prefill", "gpus_per_prefill"), ("decode", "gpus_per_decode"),
@@ -49,6 +51,7 @@ def as_script(text: str) -> str | None:
         return None
     if not isinstance(data, dict) or not isinstance(data.get("backend"), dict):
         return None
+    check_expansion(data, "the pasted recipe")
     backend = data["backend"]
     config = backend.get("sglang_config")
     if str(backend.get("type", "sglang")) != "sglang" or not isinstance(config, dict):
