@@ -351,3 +351,23 @@ def test_the_launch_command_before_the_line_is_kept_with_its_continuations():
     logged = parse_log(text)
     assert logged.truncated and logged.command is not None and logged.command[0] == 1
     assert launch_command("INFO nothing launched here\n") is None
+
+
+def test_a_log_larger_than_the_bound_is_read_from_its_last_start(tmp_path, monkeypatch):
+    """A server's log of weeks, or of a container restarted many times, holds its latest
+    launch near the end: past the bound, the part from just before the last start-up line is
+    read (its line numbers those of the whole file), not the beginning."""
+    from launchplan.input import server_log
+
+    monkeypatch.setattr(server_log, "MAX_LOG_BYTES", 64 << 10)
+    monkeypatch.setattr(server_log, "_BEFORE_START", 4 << 10)
+    filler = "[2026-01-01 00:00:00 TP0] Decode batch. #running-req: 1, #token: 10\n"
+    first = "[2026-01-01 00:00:00] server_args=ServerArgs(model_path='a', tp_size=2)\n"
+    last = "[2026-01-02 00:00:00] server_args=ServerArgs(model_path='b', tp_size=4)\n"
+    path = tmp_path / "server.log"
+    path.write_text(first + filler * 3000 + last + filler * 2000)
+    logged = server_log.read_log(str(path))
+    assert logged.values == {"model_path": "b", "tp_size": 4}
+    assert logged.line == 3002
+    path.write_text(first + filler * 3000)  # one start, at the top: read from there
+    assert server_log.read_log(str(path)).values["model_path"] == "a"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from launchplan.input.shell_vars import bounded
+
 #: ``NAME := expression``, optionally ``export``ed.
 _ASSIGN = re.compile(r"^(export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$")
 #: A recipe header: an optional ``@``, the name, parameters, a colon, dependencies.
@@ -128,7 +130,7 @@ def _evaluate(expression: str, values: dict[str, str], *, unknown: bool = False)
             pieces.append(piece[1:-1].replace('\\"', '"') if piece[0] == '"' else piece[1:-1])
         else:
             pieces.append(values.get(piece, "${" + piece + "}"))
-    return "".join(pieces)
+    return bounded("".join(pieces), expression, "the pasted justfile")
 
 
 def _quoted(value: str) -> str:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from launchplan.input.shell_vars import bounded
+
 #: ``NAME = value`` and make's other assignment operators, optionally ``export``ed.
 _ASSIGN = re.compile(r"^(export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*"
                      r"(::=|:=|\?=|\+=|!=|=)\s*(.*)$")
@@ -158,7 +160,7 @@ def _expand(text: str, values: dict[str, str], depth: int = 0, *,
         inner = text[at + 2:end]
         out.append(_reference(inner, values, depth, unset, text[at:end + 1]))
         at = end + 1
-    return "".join(out)
+    return bounded("".join(out), text, "the pasted Makefile")
 
 
 def _reference(inner: str, values: dict[str, str], depth: int, unset: str | None,

@@ -24,8 +24,9 @@ the records after it are never read as its fields.
 from __future__ import annotations
 
 import ast
+import os
 import re
-from typing import Any
+from typing import Any, BinaryIO
 
 from launchplan.errors import InputError
 from launchplan.struct import Struct, factory
@@ -131,10 +132,62 @@ def read_log(path: str) -> LoggedArgs:
         return parse_log(blob.decode("utf-8", errors="replace"), "standard input")
     try:
         with open(path, "rb") as fh:
-            blob = fh.read(MAX_LOG_BYTES)
+            skipped, blob = _last_start(fh)
+            lines_before = _lines_before(fh, skipped)
     except OSError as exc:
         raise InputError("--from-log", "a readable log file", path, exc.strerror) from None
-    return parse_log(blob.decode("utf-8", errors="replace"), path)
+    out = parse_log(blob.decode("utf-8", errors="replace"), path)
+    if lines_before:  # line numbers of the whole file, not of the part read
+        out.line += lines_before if out.line else 0
+        if out.command is not None:
+            out.command = (out.command[0] + lines_before, out.command[1])
+    return out
+
+
+#: Bytes kept before the start-up line of a log larger than ``MAX_LOG_BYTES`` (the launch
+#: command a container or script printed before it).
+_BEFORE_START = 1 << 20
+
+
+def _last_start(fh: BinaryIO) -> tuple[int, bytes]:
+    """At most ``MAX_LOG_BYTES`` of the log: all of it when it is smaller, else the part
+    from just before its last start-up line on (a server's log of weeks, or of a container
+    restarted many times, holds its latest launch near the end), else its beginning. The
+    file is searched from the end in blocks, so a log of gigabytes costs one block or a few.
+    Also the bytes left out before the part (0 when it is the beginning)."""
+    fh.seek(0, os.SEEK_END)
+    size = fh.tell()
+    fh.seek(0)
+    if size <= MAX_LOG_BYTES:
+        return 0, fh.read(MAX_LOG_BYTES)
+    markers = [m.encode() for m in LOGGED_MARKERS]
+    overlap = max(len(m) for m in markers)
+    end = size
+    while end > 0:
+        start = max(0, end - MAX_LOG_BYTES)
+        fh.seek(start)
+        block = fh.read(end - start + overlap)
+        found = max(block.rfind(m) for m in markers)
+        if found >= 0:
+            skipped = max(0, start + found - _BEFORE_START)
+            fh.seek(skipped)
+            return skipped, fh.read(MAX_LOG_BYTES)
+        end = start
+    fh.seek(0)
+    return 0, fh.read(MAX_LOG_BYTES)
+
+
+def _lines_before(fh: BinaryIO, skipped: int) -> int:
+    """The lines in the first ``skipped`` bytes of the file (counted in blocks)."""
+    fh.seek(0)
+    lines = 0
+    while skipped > 0:
+        block = fh.read(min(skipped, MAX_LOG_BYTES))
+        if not block:
+            break
+        lines += block.count(b"\n")
+        skipped -= len(block)
+    return lines
 
 
 _LAUNCH_COMMAND = re.compile(r"sglang\.launch_server\b|\bsglang\s+(?:serve|launch_server)\b")

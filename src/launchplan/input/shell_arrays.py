@@ -100,7 +100,7 @@ def assign(segment: list[str], values: dict[str, str]) -> bool:
         found.extend(listed if listed is not None else [shell_vars.expand(word, values)])
     if op == "+=":
         found = [*(items(f"${{{name}[@]}}", values) or []), *found]
-    values[f"{name}[@]"] = _SEPARATOR.join(found)
+    values[f"{name}[@]"] = shell_vars.bounded(_SEPARATOR.join(found), f"{name}=(...)")
     return True
 
 

@@ -218,11 +218,33 @@ def _loop_items(word: str, values: Mapping[str, str]) -> list[str] | None:
     return [str(at) for at in range(len(listed))] if keys else listed
 
 
+#: Characters a word may hold once expanded. A launch's words are a few hundred characters;
+#: a script that doubles a variable forty times (``B=$A$A``, ``C=$B$B``, ...) would otherwise
+#: build a value of a terabyte, a few hundred bytes of text taking all the memory there is.
+MAX_EXPANDED_CHARS = 1 << 20
+
+
 def expand(word: str, values: Mapping[str, str]) -> str:
     """``word`` with every reference to a name in ``values`` replaced by its value, and the
-    script's arguments (``$@``, ``${@:2}``) by those it has: none, run as pasted."""
+    script's arguments (``$@``, ``${@:2}``) by those it has: none, run as pasted. A word
+    expanding past ``MAX_EXPANDED_CHARS`` is bad input."""
     if "$" not in word:
         return word
+    return bounded(_expand(word, values), word)
+
+
+def bounded(value: str, written: str, what: str = "the pasted script") -> str:
+    """``value`` (what ``written`` expands to), refused past ``MAX_EXPANDED_CHARS``: every
+    reader of a paste's variables (shell, arrays, make, just) expands through here."""
+    if len(value) > MAX_EXPANDED_CHARS:
+        from launchplan.errors import InputError
+
+        raise InputError(what, f"variables that expand to at most {MAX_EXPANDED_CHARS:,} "
+                         "characters", None, f"{written[:60]!r} expands to {len(value):,}")
+    return value
+
+
+def _expand(word: str, values: Mapping[str, str]) -> str:
     if "@" in word or "*" in word:
         word = _ALL_POSITIONAL.sub(lambda m: _arguments_slice(m, values), word)
         if "${#" in word:  # ${#ARR[@]}: how many items an array the script sets holds
