@@ -204,3 +204,17 @@ def test_the_host_s_imex_channel_is_assumed_absent_and_can_be_stated():
     stated = with_overrides(get_target("gb200"), imex_channel=True)
     assert stated.imex_channel and stated.facts()["imex_channel"] is True
     assert "imex_channel" not in get_target("gb200").facts()
+
+
+def test_a_node_holds_at_most_the_bounded_number_of_gpus(capsys):
+    """The memory plan keeps a figure per GPU count a launch can span: a count of 10^12 once
+    ran for ever. Past the bound it is one line of bad input, at once."""
+    from launchplan.commands.main import main
+    from launchplan.facts.targets import MAX_GPUS_PER_NODE
+
+    assert with_overrides(CATALOG["h100"], gpu_count=72).gpu_count == 72
+    with pytest.raises(InputError, match="at most 1,024 on a node"):
+        with_overrides(CATALOG["h100"], gpu_count=MAX_GPUS_PER_NODE + 1)
+    code = main(["resolve", "--gpu", "h100", "--model-path", "deepseek-v3", "--tp", "8",
+                 "--gpu-count", str(10**12)])
+    assert code == 2 and "--gpu-count" in capsys.readouterr().err

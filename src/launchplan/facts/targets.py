@@ -339,6 +339,12 @@ def _suggestion(name: str) -> str:
     return ("did you mean " + " or ".join(close) + "?") if close else "no target is close"
 
 
+#: GPUs one node (one target) may hold: a planning bound far above any node or NVLink domain
+#: built (8 on HGX boards, 72 in a GB200 NVL72 rack taken as one domain). The memory plan
+#: keeps a figure per GPU count a launch can span, so a count of 10^12 once ran for ever.
+MAX_GPUS_PER_NODE = 1024
+
+
 def with_overrides(
     target: Target,
     *,
@@ -373,8 +379,9 @@ def with_overrides(
     if capability is not None:
         changes["capability"] = parse_capability(capability)
     if gpu_count is not None:
-        if gpu_count <= 0:
-            raise InputError("--gpu-count", "a positive number of GPUs", gpu_count)
+        if not 0 < gpu_count <= MAX_GPUS_PER_NODE:
+            raise InputError("--gpu-count", f"a positive number of GPUs, at most "
+                             f"{MAX_GPUS_PER_NODE:,} on a node", gpu_count)
         changes["gpu_count"] = gpu_count
     if cuda_version is not None:
         if _version(cuda_version) == (0, 0):

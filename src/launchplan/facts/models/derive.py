@@ -46,7 +46,6 @@ from launchplan.facts.models.hf_classes import (
 from launchplan.facts.models.locate import _Source
 from launchplan.facts.models.mamba_hybrids import check_granite_hybrid
 from launchplan.facts.models.record import ModelFacts
-from launchplan.facts.vision import check_vision_size
 
 #: Environment variables that let ``--context-length`` exceed the derived length.
 
@@ -162,6 +161,10 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
         check_granite_hybrid(top, f.fail)
     vision = top.get("vision_config")
     if isinstance(vision, Mapping):
+        # imported here: ``facts.vision`` reads this package's bounds, so importing it at the
+        # top made ``import launchplan.facts.vision`` on its own a circular import
+        from launchplan.facts.vision import check_vision_size
+
         check_vision_size(model_type, vision,
                           _Fields(dict(vision), where, "vision_config.", overridden).fail)
 
