@@ -191,3 +191,16 @@ def test_explain_counts_apart_only_rules_not_for_this_target_or_model():
                 if field in s.writes and n not in named]
         assert len(rest) == item["not_for_this"]
         assert not any(s.admits(get_target("b200"), result.record.model) for s in rest)
+
+
+def test_a_sweep_grid_past_the_bound_is_refused_before_any_point_resolves(capsys):
+    """Every point of a sweep is resolved, kept and listed: a grid of four million once ran for
+    ten minutes towards ten GB. Past ``MAX_SWEEP_POINTS`` it is one line pointing at check."""
+    from launchplan.commands.sweep import MAX_SWEEP_POINTS
+
+    side = int(MAX_SWEEP_POINTS ** 0.5) + 1
+    values = ",".join(str(i) for i in range(1, side + 1))
+    code = main(["sweep", "--gpu", "h100", "--model-path", "llama-3.1-8b",
+                 "--axis", f"page_size={values}", "--axis", f"max_running_requests={values}"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"got {side * side:,}" in err and "check --sample" in err

@@ -22,8 +22,14 @@ configurations and grouped by their first problem. Every point carries its verdi
 `gpu`, `model` and `compat` can be axes too (--axis gpu=h100,b200, --axis
 compat=0.5.22,0.5.23). Large grids run in work units: on --jobs processes (default one),
 or as Ray tasks with --executor ray (the ray extra; on RAY_ADDRESS / --ray-address, else a
-local instance); the report is the same wherever the units ran.
+local instance); the report is the same wherever the units ran. A grid holds at most
+1,000,000 points, each listed; `launchplan check --sample N` samples a larger space.
 """
+
+#: Points a sweep grid may hold: every point is resolved, kept and listed (about 2 KB each in
+#: memory, 200 bytes of JSON), so a million takes a few minutes and a few GB; a grid of 4
+#: million once ran for ten minutes towards ten GB. Larger spaces are ``check``'s, sampled.
+MAX_SWEEP_POINTS = 1_000_000
 
 ALLOWED = frozenset({"--gpu", "--compat", "--format", "--axis", "--model-path", "--model",
                      "--columns", "--jobs", "--executor", "--ray-address"})
@@ -55,6 +61,12 @@ def main(argv: list[str]) -> int:
         axes.insert(1 if "gpu" in axes else 0, "model")
     if len(space.compats) > 1 or space.compats[0] is not None:
         axes.insert(0, "compat")
+    size = space.size()
+    if size > MAX_SWEEP_POINTS:
+        raise InputError("--axis", f"a grid of at most {MAX_SWEEP_POINTS:,} points", size,
+                         message=f"--axis: expected a grid of at most {MAX_SWEEP_POINTS:,} "
+                         f"points (sweep resolves and lists every one), got {size:,}; "
+                         "launchplan check --sample N takes a sample of a larger space")
     points = list(space)
     columns = _columns(opts.get("columns"))
     jobs = opts.get("jobs")
