@@ -79,3 +79,58 @@ def test_check_report_is_the_same_on_one_core_and_on_two():
     one = run_check(points, "default", jobs=1).to_dict()
     two = run_check(points, "default", jobs=2).to_dict()
     assert one["problems"] and one == two
+
+
+def test_a_whole_space_is_walked_in_the_same_units_without_being_listed(monkeypatch):
+    """``check`` without ``--sample`` hands ``run_check`` the space itself: its groups are
+    made as the units are taken (a space of 5 x 10^7 points is 30 GB as a list), and the
+    units, hence the report, are those of the listed points."""
+    from launchplan.checks.runner import _units, run_check
+
+    space = Space(["h100", "b200"], ["llama-3.1-8b", "deepseek-v3"],
+                  axes=[("max_running_requests", (64, 128, 256)), ("page_size", (1, 64))])
+    points = list(space)
+    listed = [(start, [id(p) for p in unit]) for start, unit in _units(points, 7)]
+    streamed = list(_units(space, 7))
+    assert [(s, len(u)) for s, u in streamed] == [(s, len(u)) for s, u in listed]
+    assert [p for _, unit in streamed for p in unit] == [
+        points[i] for i in _unit_order(points, 7)]
+    expected = run_check(points, "default", jobs=1).to_dict()
+
+    def no_listing(self):
+        raise AssertionError("the whole space was listed")
+
+    monkeypatch.setattr(Space, "__iter__", no_listing)
+    assert run_check(space, "default", jobs=1).to_dict() == expected
+    # past 2,000 points, on a pool of processes, with a few units in flight
+    larger = Space(["h100", "b200"], ["qwen3-8b"],
+                   axes=[("page_size", (1, 16, 64)), ("kv_cache_dtype", ("auto", "fp8_e4m3"))])
+    monkeypatch.undo()
+    expected = run_check(list(larger), "default", jobs=1).to_dict()
+    monkeypatch.setattr(Space, "__iter__", no_listing)
+    assert expected["points"] == larger.size() > 2000
+    assert run_check(larger, "default", jobs=2).to_dict() == expected
+
+
+def _unit_order(points, size):
+    from launchplan.checks.runner import _units
+
+    where = {id(p): i for i, p in enumerate(points)}
+    return [where[id(p)] for _, unit in _units(points, size) for p in unit]
+
+
+def test_only_a_few_units_are_in_flight_at_once():
+    from launchplan.checks.runner import in_flight
+
+    outstanding, most = [], [0]
+
+    def submit(task):
+        outstanding.append(task)
+        most[0] = max(most[0], len(outstanding))
+        return task
+
+    seen = []
+    for handle in in_flight(submit, range(100), 8):
+        outstanding.remove(handle)
+        seen.append(handle)
+    assert seen == list(range(100)) and most[0] == 8

@@ -24,7 +24,7 @@ from launchplan.checks.idempotence import (
 )
 from launchplan.checks.predicates import Severity
 from launchplan.checks.preflight import preflight
-from launchplan.checks.space import Point
+from launchplan.checks.space import Point, Space
 from launchplan.errors import InputError, Refusal
 from launchplan.facts.models.snapshots import shown_model
 
@@ -310,20 +310,19 @@ def _read_counts() -> dict[str, int]:
 _READ_COUNTS: dict[str, int] = {}
 
 
-def _units(points: Sequence[Point], size: int) -> Iterator[tuple[int, list[Point]]]:
+def _units(points: Sequence[Point] | Space, size: int) -> Iterator[tuple[int, list[Point]]]:
     """Work units of whole groups (target, model, rule set) in ``in_order``'s group order,
     each of at least ``size`` points (the last may hold fewer), with the index of its first
     point. Each unit is ordered where it runs (``_work``): a unit of whole groups ordered on
     its own is exactly its slice of ``in_order`` of every point, so the walk, and the points
     the determinism check picks by index, are the same, and the ordering (a second of a
-    100,000-point check) runs on every core instead of before them."""
-    groups: dict[tuple[str, str, str], list[Point]] = {}
-    for point in points:
-        groups.setdefault((point.gpu, point.model, point.compat or ""), []).append(point)
+    100,000-point check) runs on every core instead of before them. A whole ``Space`` is
+    walked group by group as the units are taken (``Space.groups``): the same units, without
+    holding its points."""
     start = 0
     unit: list[Point] = []
-    for key in sorted(groups):
-        unit.extend(groups[key])
+    for _, members in _groups(points):
+        unit.extend(members)
         if len(unit) >= size:
             yield start, unit
             start += len(unit)
@@ -332,24 +331,39 @@ def _units(points: Sequence[Point], size: int) -> Iterator[tuple[int, list[Point
         yield start, unit
 
 
+def _groups(points: Sequence[Point] | Space) -> Iterable[tuple[Any, Iterable[Point]]]:
+    if isinstance(points, Space):
+        return points.groups()
+    groups: dict[tuple[str, str, str], list[Point]] = {}
+    for point in points:
+        groups.setdefault((point.gpu, point.model, point.compat or ""), []).append(point)
+    return sorted(groups.items(), key=lambda item: item[0])
+
+
+def _size(points: Sequence[Point] | Space) -> int:
+    return points.size() if isinstance(points, Space) else len(points)
+
+
 def _work(args: tuple[int, Sequence[Point], str]) -> Report:
     start, unit, compat = args
     return check_points(in_order(unit), compat, start)
 
 
-def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
+def run_check(points: Sequence[Point] | Space, compat: str, *, jobs: int | None = None,
               progress: bool = False, executor: str = "local",
               ray_address: str | None = None) -> Report:
     """Check every point, on every core (or as Ray tasks); a progress bar on stderr when
     asked. Work units are runs of whole groups of ``in_order``, each ordered where it runs;
-    their reports merge."""
+    their reports merge. ``points`` may be a whole ``Space``: its units are made as the
+    workers take them, and only a few are in flight at a time, so a space of tens of
+    millions of points is never held at once."""
     jobs = jobs or os.cpu_count() or 1
-    total = len(points)
+    total = _size(points)
     report = Report()
     if executor == "ray":
         size = max(500, min(5000, total // 64 or 1))
         parts: Iterable[Report] = ray_reports(
-            [(s, c, compat) for s, c in _units(points, size)], ray_address)
+            ((s, c, compat) for s, c in _units(points, size)), ray_address)
     elif jobs <= 1 or total < 2000:
         parts = (_work((s, c, compat)) for s, c in _units(points, 500))
     else:
@@ -359,8 +373,9 @@ def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
         context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         with context.Pool(jobs) as pool:
             tasks = ((s, c, compat) for s, c in _units(points, size))
-            for part in pool.imap(_work, tasks):
-                report.merge(part)
+            for part in in_flight(lambda task: pool.apply_async(_work, (task,)), tasks,
+                                  jobs * IN_FLIGHT_PER_WORKER):
+                report.merge(part.get())
                 progress_bar(progress, report.points, total)
         progress_bar(progress, total, total, done=True)
         return report
@@ -371,7 +386,27 @@ def run_check(points: Sequence[Point], compat: str, *, jobs: int | None = None,
     return report
 
 
-def ray_reports(units: Sequence[Any], address: str | None = None, *,
+#: Work units submitted ahead per worker process or Ray CPU (``Pool.imap`` and a list of Ray
+#: tasks would take every unit at once: all of a space's points, pickled, in memory).
+IN_FLIGHT_PER_WORKER = 4
+
+
+def in_flight(submit: Callable[[Any], Any], tasks: Iterable[Any], limit: int
+              ) -> Iterator[Any]:
+    """``submit(task)`` for each task, at most ``limit`` submitted and not yet handed back;
+    the handles come back in the tasks' order."""
+    from collections import deque
+
+    window: deque[Any] = deque()
+    for task in tasks:
+        window.append(submit(task))
+        if len(window) >= limit:
+            yield window.popleft()
+    while window:
+        yield window.popleft()
+
+
+def ray_reports(units: Iterable[Any], address: str | None = None, *,
                 work: Callable[[Any], Any] | None = None) -> Iterator[Any]:
     """Each unit's report (``work(unit)``; ``check``'s by default), in order, computed as a
     Ray task.
@@ -402,9 +437,9 @@ def ray_reports(units: Sequence[Any], address: str | None = None, *,
         started = True
     try:
         task = ray.remote(work or _work)
-        pending = [task.remote(unit) for unit in units]
-        for ref in pending:  # in order: each report as soon as its predecessors are in
-            yield ray.get(ref)
+        cpus = int(ray.cluster_resources().get("CPU", 2))
+        for ref in in_flight(task.remote, units, max(2, cpus) * IN_FLIGHT_PER_WORKER):
+            yield ray.get(ref)  # in order: each report as soon as its predecessors are in
     finally:
         if started:
             ray.shutdown()

@@ -156,11 +156,18 @@ class Space:
         for gpu in self.gpus:
             for model in self.models:
                 for compat in self.compats:
-                    for combo in itertools.product(*self._model_axes(model)):
-                        merged: dict[str, Any] = {}
-                        for part in combo:
-                            merged.update(part)
-                        yield Point(gpu, model, tuple(merged.items()), compat)
+                    yield from _block(gpu, model, compat, self._model_axes(model))
+
+    def groups(self) -> Iterator[tuple[tuple[str, str, str], Iterator[Point]]]:
+        """The space's points by (target, model, rule set), in that key's order, each group's
+        points made as they are consumed, in the order ``__iter__`` gives them: ``check``
+        walks a space of tens of millions of points (every architecture x release x target)
+        without holding it (600 bytes a point)."""
+        factors = {model: self._model_axes(model) for model in self.models}
+        keys = sorted((gpu, model, compat or "") for gpu in self.gpus for model in self.models
+                      for compat in self.compats)
+        for gpu, model, compat in keys:
+            yield (gpu, model, compat), _block(gpu, model, compat or None, factors[model])
 
     def sample(self, n: int, seed: int) -> list[Point]:
         """``n`` distinct points drawn uniformly (all of them if the space is smaller).
@@ -201,6 +208,16 @@ class Space:
                 merged.update(part)
             return Point(gpu, model, tuple(merged.items()), compat)
         raise IndexError("point index out of range")
+
+
+def _block(gpu: str, model: str, compat: str | None,
+           factors: list[tuple[dict[str, Any], ...]]) -> Iterator[Point]:
+    """The points of one (target, model, rule set), the last factor varying fastest."""
+    for combo in itertools.product(*factors):
+        merged: dict[str, Any] = {}
+        for part in combo:
+            merged.update(part)
+        yield Point(gpu, model, tuple(merged.items()), compat)
 
 
 def _single(name: str, values: Sequence[Any]) -> tuple[dict[str, Any], ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from launchplan.commands.options import no_markdown, split_argv
 from launchplan.commands.output import render_table, to_json
@@ -63,14 +64,14 @@ def main(argv: list[str]) -> int:
     if opts.get("sample") is not None:
         if opts["sample"] <= 0:
             raise InputError("--sample", "a positive number of points", opts["sample"])
-        points = space.sample(opts["sample"], opts.get("seed") or 0)
+        points: Any = space.sample(opts["sample"], opts.get("seed") or 0)
     else:
-        points = list(space)
+        points = space  # walked group by group as the work units are taken
     jobs = opts.get("jobs")
     if jobs is not None and jobs <= 0:
         raise InputError("--jobs", "a positive number of processes", jobs)
     if opts.get("upgrade"):
-        return upgrade(points, opts["upgrade"], fmt)
+        return upgrade(list(points), opts["upgrade"], fmt)
     executor = opts.get("executor") or "local"
     if opts.get("ray_address") and executor != "ray":
         raise InputError("--ray-address", "--executor ray alongside it", opts["ray_address"])
