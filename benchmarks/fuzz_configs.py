@@ -102,7 +102,13 @@ def main_cli() -> int:
             shutil.rmtree(folder)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"\n{args.runs} runs over {len(configs)} configs, seed {args.seed}")
+    return summary(f"{args.runs} runs over {len(configs)} configs, seed {args.seed}", codes,
+                   failures)
+
+
+def summary(what: str, codes: dict[int | None, int], failures: int) -> int:
+    """Print a run's closing lines (what ran, the exit codes, the failures); its exit code."""
+    print(f"\n{what}")
     print("exit codes: " + ", ".join(f"{c}: {k}" for c, k in sorted(
         codes.items(), key=lambda kv: str(kv[0]))))
     print(f"failures: {failures}")

@@ -34,6 +34,7 @@ LOGS = ROOT / "tests" / "input" / "data" / "server_logs"
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from fuzz_configs import summary  # noqa: E402
 from fuzz_lines import run_one, verdict  # noqa: E402
 
 from launchplan.commands.main import main  # noqa: E402
@@ -207,11 +208,8 @@ def main_cli() -> int:
                 print(f"{problem}: {entry['file']} {damage.__name__}: {what!r} "
                       f"({' '.join(a for a in argv if a != str(path))})\n    {last[:300]}",
                       flush=True)
-    print(f"\n{args.runs} runs over {len(entries)} logs, seed {args.seed}")
-    print("exit codes: " + ", ".join(f"{c}: {k}" for c, k in sorted(
-        codes.items(), key=lambda kv: str(kv[0]))))
-    print(f"failures: {failures}")
-    return 1 if failures else 0
+    return summary(f"{args.runs} runs over {len(entries)} logs, seed {args.seed}", codes,
+                   failures)
 
 
 if __name__ == "__main__":
