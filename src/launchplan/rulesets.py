@@ -502,7 +502,9 @@ RULESETS: dict[str, RuleSet] = {
             "unified_memory_pool": "0.5.21",  # DSPARK only; host-pool limits; no linker check
             "page_major_kv_layout": "0.5.22",
             "moe_runner_quant_constraints": "0.5.22",
-            "attention_dp_adjustments": "0.5.22",
+            # attention DP of any width but one, and no width check beyond SGLang's modulo
+            "attention_dp_adjustments": "0.5.21",
+            "data_parallelism_checks": "0.5.21",
             "a2a_deepep_v2_adjustments": "0.5.21",  # direct mode across nodes not refused
             "gemma4_backend_check": "0.5.21",  # no fa4 for Gemma 4
             "boundary_parallelism": "0.5.21",  # no Kimi-K3 or Inkling scattered-input reset

@@ -260,9 +260,11 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"--attn-dp-size must be positive", {"data_parallelism_checks"}),
         # an attention DP or CP width of 0 divided by before any check of it (and MiMo-V2's
         # fused-QKV modulo by an effective attention TP of 0, the Mamba track interval's by a
-        # page size of 0, NGRAM's draft tokens by a BFS breadth of 0): the bare arithmetic error
+        # page size of 0, NGRAM's draft tokens by a BFS breadth of 0; 0.5.21's tp_size % dp_size
+        # under --enable-dp-attention --dp-size 0): the bare arithmetic error
         (r"^ZeroDivisionError: integer (division or )?modulo by zero$",
-         {"dsa_attention_tp_width", "deepseek_family_overrides", "deepseek_v4_defaults",
+         {"data_parallelism_checks",
+          "dsa_attention_tp_width", "deepseek_family_overrides", "deepseek_v4_defaults",
           "deepseek_v4_context_parallel", "mimo_v2_attention_tp_check",
           "shared_experts_tp_checks", "megamoe_token_budget", "pd_server_roles",
           "mamba_radix_cache", "mamba_radix_cache_for_linear_attn_spec", "ngram_defaults"}),

@@ -95,7 +95,7 @@ def deprecated_dp_attention_0_5_21(v: View) -> Declare | None:
 def dp_attention_spelling_0_5_21(v: View) -> Declare | None:
     """Report N attention-DP groups as 0.5.21 holds them: ``dp_size`` N, switch on.
 
-    When: more than one attention-DP group; it runs last of all, after every rule and
+    When: an attention-DP width other than 1; it runs last of all, after every rule and
         launcher check has read the layout.
     Effect: ``dp_size`` N and ``enable_dp_attention`` on (with one group the switch stays off,
         as 0.5.21 clears it).
@@ -103,7 +103,7 @@ def dp_attention_spelling_0_5_21(v: View) -> Declare | None:
         ``dp_size`` with the switch.
     Assumes: nothing.
     """
-    if v.attn_dp_size <= 1:
+    if v.attn_dp_size == 1:  # a width below 1 is reported as given too (0.5.21 checks none)
         return None
     return Declare({"dp_size": v.attn_dp_size, "enable_dp_attention": True},
                    f"0.5.21 reports {v.attn_dp_size} attention-DP groups as --dp-size "

@@ -29,8 +29,13 @@ from launchplan.vocabulary import BREAKABLE_GRAPH_A2A
 
 
 def attn_dp_enabled(v: Any) -> bool:
-    """SGLang's ``attn_dp_enabled``: attention DP wider than 1, or an EP scale-up joiner."""
-    return v.attn_dp_size > 1 or v.ep_join_mode == "scale"
+    """SGLang's ``attn_dp_enabled``: attention DP wider than 1, or an EP scale-up joiner.
+
+    0.5.21 has no width check and its rules test the switch: ``--enable-dp-attention
+    --dp-size -1`` is attention DP there (0.5.22 on refuses a width below 1 first)."""
+    width = v.attn_dp_size
+    return width > 1 or v.ep_join_mode == "scale" or (
+        width < 1 and v.record.raw.release == "0.5.21")
 
 
 def dp_attention_switch_0_5_21(v: Any) -> bool:
@@ -42,8 +47,10 @@ def dp_attention_switch_0_5_21(v: Any) -> bool:
     clear it (``data_parallelism_defaults``, 0.5.21); a context-parallel override may also
     turn it on. A rule calling this declares both ``attn_dp_size`` and ``enable_dp_attention``
     in ``reads=``. Unlike ``attn_dp_enabled``, a scale-up joiner alone is not attention DP.
+    A width below 1 is attention DP too: 0.5.21 checks no width, so ``--dp-size -1`` with the
+    switch divides the chunk by -1 (SGLang 0.5.21 resolves it so).
     """
-    return v.attn_dp_size > 1 or bool(v.enable_dp_attention)
+    return v.attn_dp_size != 1 or bool(v.enable_dp_attention)
 
 
 # --- decode context parallelism (checked before the CUDA-graph parse) ---------------------------
@@ -190,6 +197,30 @@ def data_parallelism_checks(v: View) -> Refuse | None:
 
 
 @rule(
+    name="data_parallelism_checks", variant="0.5.21",
+    phase=Phase.PARALLEL,
+    reads=("attn_dp_size", "tp_size"),
+    sglang="handle_data_parallelism (0.5.21: tp_size % dp_size)",
+    triggers=("attn_dp_size",),
+)
+def data_parallelism_checks_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: only a width of 0 stops the attention-DP handler.
+
+    When: whenever its promises hold.
+    Effect: refuses an attention-DP width of 0; a negative width passes (the adjustments
+        divide by it).
+    Why: 0.5.21 checks no width: its ``handle_data_parallelism`` computes ``tp_size %
+        dp_size``, which raises ZeroDivisionError for 0 and holds for -1; attention DP is
+        the only data parallelism its switch counts, so no replica check applies.
+    Assumes: nothing.
+    """
+    if v.attn_dp_size == 0:
+        return Refuse(f"tp_size {v.tp_size} % dp_size 0: integer modulo by zero (0.5.21 "
+                      "checks no attention-DP width)")
+    return None
+
+
+@rule(
     phase=Phase.PARALLEL,
     reads=("dp_size", "attn_dp_size", "ep_join_mode", "enable_dp_lm_head"),
     writes=("enable_dp_lm_head",),
@@ -276,8 +307,27 @@ def attention_dp_adjustments_0_5_22(v: View) -> Declare | Refuse | None:
     return _attention_dp(v, rust_broadcast=False)
 
 
-def _attention_dp(v: View, *, rust_broadcast: bool) -> Declare | Refuse | None:
-    if not attn_dp_enabled(v):
+@rule(**{**_ATTENTION_DP, "reads": _ATTENTION_DP["reads"] + ("enable_dp_attention",)},
+      name="attention_dp_adjustments", variant="0.5.21",
+      sglang="handle_data_parallelism (attention DP; 0.5.21)")
+def attention_dp_adjustments_0_5_21(v: View) -> Declare | Refuse | None:
+    """0.5.21: the adjustments for every attention-DP width but one, negative ones included.
+
+    When: 0.5.21's switch is on (``dp_attention_switch_0_5_21``: any width but 1) or an EP
+        scale-up joiner.
+    Effect: as ``attention_dp_adjustments_0_5_22``, with the width as given: ``--dp-size -1``
+        divides the chunk to its negative (8192 -> -8192) and cuts the prefill graph's
+        max_bs to it (no capture sizes left).
+    Why: 0.5.21's ``handle_data_parallelism`` asserts only ``tp_size % dp_size == 0`` (which
+        -1 and -2 pass with TP 2) before dividing; the positive-width check came in 0.5.22.
+    Assumes: as ``attention_dp_adjustments``.
+    """
+    return _attention_dp(v, rust_broadcast=False, enabled=dp_attention_switch_0_5_21(v))
+
+
+def _attention_dp(v: View, *, rust_broadcast: bool, enabled: bool | None = None
+                  ) -> Declare | Refuse | None:
+    if not (attn_dp_enabled(v) if enabled is None else enabled or attn_dp_enabled(v)):
         return None
     if v.tp_size % v.attn_dp_size:
         return Refuse(f"tp_size {v.tp_size} must be divisible by attn_dp_size {v.attn_dp_size}")
