@@ -505,6 +505,7 @@ RULESETS: dict[str, RuleSet] = {
             # attention DP of any width but one, and no width check beyond SGLang's modulo
             "attention_dp_adjustments": "0.5.21",
             "data_parallelism_checks": "0.5.21",
+            "ngram_checks": "0.5.21",
             "a2a_deepep_v2_adjustments": "0.5.21",  # direct mode across nodes not refused
             "gemma4_backend_check": "0.5.21",  # no fa4 for Gemma 4
             "boundary_parallelism": "0.5.21",  # no Kimi-K3 or Inkling scattered-input reset

@@ -29,13 +29,8 @@ from launchplan.vocabulary import BREAKABLE_GRAPH_A2A
 
 
 def attn_dp_enabled(v: Any) -> bool:
-    """SGLang's ``attn_dp_enabled``: attention DP wider than 1, or an EP scale-up joiner.
-
-    0.5.21 has no width check and its rules test the switch: ``--enable-dp-attention
-    --dp-size -1`` is attention DP there (0.5.22 on refuses a width below 1 first)."""
-    width = v.attn_dp_size
-    return width > 1 or v.ep_join_mode == "scale" or (
-        width < 1 and v.record.raw.release == "0.5.21")
+    """SGLang's ``attn_dp_enabled``: attention DP wider than 1, or an EP scale-up joiner."""
+    return v.attn_dp_size > 1 or v.ep_join_mode == "scale"
 
 
 def dp_attention_switch_0_5_21(v: Any) -> bool:

@@ -9,6 +9,9 @@ from typing import Any
 from launchplan.rules.parallel import (
     attn_dp_enabled as attn_dp_enabled,  # for the speculative rules
 )
+from launchplan.rules.parallel import (
+    dp_attention_switch_0_5_21 as dp_attention_switch_0_5_21,
+)
 
 SPEC_MAX_RUNNING_REQUESTS = 48
 

@@ -12,6 +12,7 @@ from launchplan.rules.speculative.common import (
     ALGO,
     RUNNING_NOTE,
     attn_dp_enabled,
+    dp_attention_switch_0_5_21,
     running_requests_default,
 )
 
@@ -96,10 +97,35 @@ def ngram_checks(v: View) -> Refuse | None:
         (``_handle_ngram``, arg_groups/speculative_hook.py).
     Assumes: nothing.
     """
+    return _ngram_checks(v, attn_dp_enabled(v))
+
+
+@rule(
+    name="ngram_checks", variant="0.5.21",
+    phase=Phase.SPECULATIVE,
+    reads=ALGO + ("speculative_eagle_topk", "page_size", "attention_backend", "attn_dp_size",
+                  "enable_dp_attention"),
+    sglang="_handle_ngram (checks; 0.5.21)",
+    triggers={"speculative_algorithm": ("NGRAM",)},
+)
+def ngram_checks_0_5_21(v: View) -> Refuse | None:
+    """0.5.21: the same checks, attention DP read as 0.5.21's switch.
+
+    When: the algorithm is ``NGRAM``.
+    Effect: as ``ngram_checks``, with any attention-DP width but 1 counted as attention DP
+        (``--enable-dp-attention --dp-size -1`` included).
+    Why: 0.5.21 tests ``enable_dp_attention``, which stays on for a width below 1 (it checks
+        no width), so ``_handle_ngram`` refuses it.
+    Assumes: nothing.
+    """
+    return _ngram_checks(v, dp_attention_switch_0_5_21(v))
+
+
+def _ngram_checks(v: View, attn_dp: bool) -> Refuse | None:
     topk = v.speculative_eagle_topk
     if topk > 1 and v.page_size > 1 and v.attention_backend != "flashinfer":
         return Refuse(f"NGRAM with top-k {topk} and page_size {v.page_size} gives wrong results "
                       f"on {v.attention_backend}; only flashinfer supports it")
-    if attn_dp_enabled(v):
+    if attn_dp:
         return Refuse("NGRAM speculative decoding does not support attention DP")
     return None
