@@ -3,6 +3,7 @@ determinism test used to write both configurations out as JSON)."""
 
 from __future__ import annotations
 
+import json
 import math
 
 from launchplan.checks.effective import candidate_fields, effective, key_of, same_effective
@@ -51,3 +52,14 @@ def test_same_effective_tells_apart_what_json_tells_apart() -> None:
     second = _result({"attention_backend": "triton"})
     assert not same_effective(first, second, ["attention_backend"])
     assert same_effective(first, first, ["attention_backend"])
+
+
+def test_the_hash_is_sha256_whichever_implementation_computes_it() -> None:
+    """``config_hash`` takes Python's builtin SHA-256 to spare a cold start OpenSSL's load; the
+    digest must be hashlib's, so hashes written by earlier versions still compare."""
+    import hashlib
+
+    from launchplan.checks.effective import _sha256
+
+    for data in (b"", b"abc", json.dumps({"page_size": 128}).encode() * 1000):
+        assert _sha256()(data).hexdigest() == hashlib.sha256(data).hexdigest()
