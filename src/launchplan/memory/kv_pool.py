@@ -692,6 +692,12 @@ def _layer_split(model: Any) -> tuple[list[int], list[int]]:
                 [i for i in range(layers) if (i + 1) % 4 == 0])
     pattern = text.get("hybrid_layer_pattern")
     if isinstance(pattern, (list, tuple)) and not text.get("layer_types"):
+        if len(pattern) < layers:  # SGLang reads an entry for every layer, and stops
+            nested = "text_config." if isinstance(model.config.get("text_config"), Mapping) \
+                else ""
+            raise InputError(f"{model.config_file} field '{nested}hybrid_layer_pattern'",
+                             f"an entry (1 sliding-window, 0 full attention) for each of the "
+                             f"{layers} layers", _shown(pattern))
         return ([i for i in range(layers) if pattern[i] == 1],
                 [i for i in range(layers) if pattern[i] == 0])
     kinds = layer_kinds(model)
@@ -773,7 +779,7 @@ def _minimax_sparse(plan: _Plan, heads: int, head_dim: int
     target = plan.target
     freq = config.get("sparse_attention_freq") or ()
     k_only = config.get("sparse_disable_index_value") or ()
-    sparse = [i for i, f in enumerate(freq) if f]
+    sparse = [i for i, f in enumerate(freq) if f != 0]  # SGLang's test, for any entry
     index_dim = int(config.get("sparse_index_dim") or 0)
     if not old and v("quantization") == "minimax_m3_nvfp4" and target.is_blackwell:
         main, index = _packed_page_rows(heads, head_dim, index_dim)
@@ -782,7 +788,7 @@ def _minimax_sparse(plan: _Plan, heads: int, head_dim: int
                  // MSA_PAGE_SIZE)]
     if plan.kv_kind == "fp4":
         return None
-    with_value = sum(1 for i in sparse if not (i < len(k_only) and k_only[i]))
+    with_value = sum(1 for i in sparse if not (i < len(k_only) and k_only[i] != 0))
     kv_flag = plan.kv_flag
     if kv_flag == "fp8_e4m3" and v("attention_backend") == "trtllm_mha" and target.is_sm100 \
             and not record.env_flag("SGLANG_DISABLE_M3_FP8_ATTN_GEMM"):

@@ -874,12 +874,12 @@ def _minimax_m3_indexer(t: Mapping[str, Any], layers: tuple[int, ...],
             cfg.get("sparse_attention_freq"), (list, tuple)):
         return []
     freq, off = cfg["sparse_attention_freq"], cfg.get("sparse_disable_index_value") or ()
-    sparse = tuple(i for i in layers if i < len(freq) and freq[i])
+    sparse = tuple(i for i in layers if i < len(freq) and freq[i] != 0)  # as SGLang tests
     if not sparse:
         return []
     heads, dim = _int(cfg, "sparse_num_index_heads"), _int(cfg, "sparse_index_dim")
     hidden = _int(t, "hidden_size")
-    valued = tuple(i for i in sparse if not (i < len(off) and off[i]))
+    valued = tuple(i for i in sparse if not (i < len(off) and off[i] != 0))
     a = f"{p}.self_attn"
     out = [Tensor(f"{a}.index_q_proj", "attention", (heads * dim, hidden), sparse, linear=True,
                   shard=ATTN_HEADS, heads=heads),

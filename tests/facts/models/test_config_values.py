@@ -79,13 +79,15 @@ def test_a_shallower_vision_tower_leaves_more_for_the_pool(tmp_path, capsys):
 @pytest.mark.parametrize("block, key", [
     (None, "num_hidden_layers"), (None, "num_nextn_predict_layers"),
     ("vision_config", "depth"), ("text_config", "num_hidden_layers"),
-    ("vision_config", "num_global_layers"),
+    ("vision_config", "num_global_layers"), ("text_config", "mtp_num_hidden_layers"),
+    ("thinker_config.audio_config", "encoder_layers"),
 ])
 def test_layer_counts_past_the_bound_are_refused(tmp_path, block, key):
-    name = ("llama-3.2-11b-vision-instruct" if key == "num_global_layers" else "qwen3.5-27b"
-            if block else "deepseek-v3.2")
+    name = ("llama-3.2-11b-vision-instruct" if key == "num_global_layers"
+            else "qwen3-omni-30b-a3b-instruct" if block and "thinker" in block
+            else "qwen3.5-27b" if block else "deepseek-v3.2")
     cfg = _config(name)
-    (cfg[block] if block else cfg)[key] = 10**12
+    _set(cfg, (*(block.split(".") if block else ()), key), 10**12)
     err = input_error(load_model, write(tmp_path, cfg))
     field = f"{block}.{key}" if block else key
     assert f"'{field}'" in err.message and f"{MAX_LAYERS:,}" in err.message
@@ -141,6 +143,11 @@ def test_granite_mamba_key_set_to_null_is_refused(tmp_path, capsys, key):
     ("qwen3.5-35b-a3b", ("vision_config", "deepstack_visual_indexes")),
     ("kimi-k3-synth", ("text_config", "linear_attn_config", "kda_layers")),
     ("kimi-linear-synth", ("linear_attn_config", "full_attn_layers")),
+    ("minimax-m3.1-nvfp4-synth",
+     ("text_config", "sparse_attention_config", "sparse_disable_index_value")),
+    ("minimax-m3.1-nvfp4-synth", ("text_config", "sparse_attention_config",
+                                  "sparse_attention_freq")),
+    ("deepseek-v4.1-low-ratio-synth", ("kv_source_layer_ids",)),
 ])
 def test_per_layer_lists_must_be_lists(tmp_path, name, path):
     cfg = _config(name)
@@ -187,6 +194,15 @@ def test_granite_transformers_spellings_pass_the_class_checks(tmp_path):
     ("deepseek-v4-pro-dspark", ("compress_ratios",), -1, "a JSON list"),
     ("gemma-4-k-eq-v-synth", ("text_config", "num_global_key_value_heads"), [], "a number"),
     ("minimax-m3.1-nvfp4-synth", ("text_config", "architectures"), 7, "architecture names"),
+    ("mimo-v2-flash", ("swa_num_key_value_heads",), {}, "a number or null"),
+    ("deepseek-v3.2-topk-freq-synth", ("index_topk_freq",), "abc", "a number or null"),
+    ("kimi-k3", ("vision_config", "merge_kernel_size"), -1, "a list of two integers"),
+    ("kimi-k3", ("vision_config", "merge_kernel_size"), [2, 2, 2], "a list of two integers"),
+    ("qwen3.5-35b-a3b", ("text_config", "full_attention_interval"), [1], "a number or null"),
+    ("qwen3-32b-awq", ("quantization_config", "bits"), [4], "a number or null"),
+    # Kimi K2.5's class lifts its text block's quantization; the error names the file's place
+    ("kimi-k2.5", ("text_config", "quantization_config", "config_groups"), 7,
+     "a JSON object or null"),
 ])
 def test_per_layer_and_scalar_kinds_at_load(tmp_path, name, path, value, expected):
     cfg = _config(name)
@@ -208,3 +224,14 @@ def test_lfm2_short_convolution_cache_must_be_an_integer(tmp_path, capsys):
     code = main(["resolve", "--gpu", "h100", "--model-path", write(tmp_path, cfg)])
     err = capsys.readouterr().err
     assert code == 2 and "'conv_L_cache'" in err and "got null" in err
+
+
+def test_mimo_v2_hybrid_pattern_needs_an_entry_per_layer(tmp_path, capsys):
+    """SGLang reads ``hybrid_layer_pattern[i]`` for every layer of a MiMo-V2 model to split its
+    sliding-window and full-attention layers; a shorter list stops it at load."""
+    cfg = _config("mimo-v2-flash")
+    layers = cfg["num_hidden_layers"]
+    cfg["hybrid_layer_pattern"] = cfg["hybrid_layer_pattern"][:layers - 1]
+    code, _, err = _plan(write(tmp_path, cfg), capsys=capsys)
+    assert code == 2 and "'hybrid_layer_pattern'" in err and f"each of the {layers} layers" in err
+    assert len(err.strip().splitlines()) == 1

@@ -176,6 +176,11 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
     if qc is not None and qc.get("quant_method") is not None \
             and not isinstance(qc.get("quant_method"), str):
         raise f.fail("quantization_config", "a 'quant_method' string", qc.get("quant_method"))
+    if qc is not None:  # named where the file holds it (a class may lift it from the text block)
+        nested = not isinstance(raw.get("quantization_config"), Mapping) and isinstance(
+            raw.get("text_config"), Mapping) and isinstance(
+            raw["text_config"].get("quantization_config"), Mapping)
+        _check_quant_kinds(qc, f, "text_config." if nested else "")
     quant_method = None if qc is None else quant.method_of(qc)
 
     # --- everything else --------------------------------------------------------------------
@@ -267,7 +272,8 @@ MAX_LAYERS = 1 << 12
 
 #: Keys counting layers or stages the memory plan lays out one row each (the decoder, MTP
 #: stages, vision and audio encoders), wherever a config block holds them.
-_COUNT_KEYS = ("num_hidden_layers", "num_nextn_predict_layers", "mtp_num_layers", "depth",
+_COUNT_KEYS = ("num_hidden_layers", "num_nextn_predict_layers", "mtp_num_layers",
+               "mtp_num_hidden_layers", "depth",
                "num_layers", "n_layers", "n_layer", "vision_n_layers", "encoder_layers",
                "decoder_layers", "num_global_layers")
 _COUNTED_BLOCKS = ("text_config", "vision_config", "audio_config", "llm_config",
@@ -285,10 +291,20 @@ def _layer_count(t: _Fields) -> int | None:
 #: and dense-MLP layer ids, RoPE flags): a scalar there stops its model code.
 _LIST_KEYS = ("layer_types", "deepstack_visual_indexes", "kda_layers", "full_attn_layers",
               "full_attn_idxs", "mlp_only_layers", "no_rope_layers", "hybrid_layer_pattern",
-              "compress_ratios")
+              "compress_ratios", "sparse_attention_freq", "sparse_disable_index_value",
+              "kv_source_layer_ids")
+#: Blocks nested in a counted block whose keys are checked as its own are (Kimi's linear
+#: attention, MiniMax-M3's sparse attention, whose per-layer flags SGLang enumerates).
+_NESTED_BLOCKS = ("linear_attn_config", "sparse_attention_config")
 #: Keys with no strict class behind them that SGLang's classes (and the memory plan) take as
-#: one number: Gemma 4's full-attention head width and KV heads.
-_NUMBER_KEYS = ("global_head_dim", "num_global_key_value_heads")
+#: one number: Gemma 4's full-attention head width and KV heads, MiMo-V2's sliding-window KV
+#: heads, and the DSA indexer's top-k sharing period and offset (SGLang compares them with 0).
+_NUMBER_KEYS = ("global_head_dim", "num_global_key_value_heads", "swa_num_key_value_heads",
+                "index_topk_freq", "index_skip_topk_offset", "cli_factor",
+                "full_attention_interval")
+#: Keys SGLang's vision towers take as a pair of integers (Kimi's and MoonViT's patch merge,
+#: indexed [0] and [1]).
+_PAIR_KEYS = ("merge_kernel_size",)
 
 
 def _check_layout_keys(top: Mapping[str, Any], where: str, overridden: frozenset[str]) -> None:
@@ -298,9 +314,11 @@ def _check_layout_keys(top: Mapping[str, Any], where: str, overridden: frozenset
     tables' to judge)."""
     blocks = [(top, "")] + [(top[b], f"{b}.") for b in _COUNTED_BLOCKS
                             if isinstance(top.get(b), Mapping)]
-    blocks += [(block["linear_attn_config"], f"{prefix}linear_attn_config.")
-               for block, prefix in list(blocks)
-               if isinstance(block.get("linear_attn_config"), Mapping)]
+    # one level further down: an omni model's thinker holds its own text and audio blocks
+    blocks += [(block[b], f"{prefix}{b}.") for block, prefix in list(blocks[1:])
+               for b in _COUNTED_BLOCKS if isinstance(block.get(b), Mapping)]
+    blocks += [(block[nested], f"{prefix}{nested}.") for block, prefix in list(blocks)
+               for nested in _NESTED_BLOCKS if isinstance(block.get(nested), Mapping)]
     for block, prefix in blocks:
         for key in _COUNT_KEYS:
             value = block.get(key)
@@ -323,6 +341,32 @@ def _check_layout_keys(top: Mapping[str, Any], where: str, overridden: frozenset
                                       or not isinstance(value, (int, float))):
                 raise _Fields(dict(block), where, prefix, overridden).fail(
                     key, "a number or null", value)
+        for key in _PAIR_KEYS:
+            value = block.get(key)
+            if value is not None and not (isinstance(value, (list, tuple)) and len(value) == 2
+                                          and all(type(n) is int for n in value)):
+                raise _Fields(dict(block), where, prefix, overridden).fail(
+                    key, "a list of two integers or null", value)
+
+
+#: Quantization settings SGLang's methods read as one number (AWQ, GPTQ, AutoRound: the weight
+#: width and group size; spelled both ways) or walk as an object (compressed-tensors' groups).
+_QUANT_NUMBERS = ("bits", "w_bit", "group_size", "q_group_size")
+_QUANT_OBJECTS = ("config_groups",)
+
+
+def _check_quant_kinds(qc: Mapping[str, Any], f: _Fields, block: str) -> None:
+    """Refuse a quantization setting of a kind no method of SGLang's could read (its config
+    parse stops there); values of the right kind are the methods' and rules' to judge."""
+    for key in _QUANT_NUMBERS:
+        value = qc.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise f.fail(f"{block}quantization_config.{key}", "a number or null", value)
+    for key in _QUANT_OBJECTS:
+        value = qc.get(key)
+        if value is not None and not isinstance(value, Mapping):
+            raise f.fail(f"{block}quantization_config.{key}", "a JSON object or null",
+                         value)
 
 
 def _too_deep(fields: _Fields, key: str, value: Any) -> InputError:
