@@ -10,6 +10,11 @@ key and value that caused it, to be replayed by hand.
 
 A config a real SGLang could not load should get one line naming the field (exit 2), and a
 config it loads a plan (0) or a refusal (3); the other outcomes are launchplan's bugs.
+
+``--every-key`` walks instead of drawing: every key named like an identifier (module names of
+quantization tables left out), each on ``--configs-per-key`` configs that hold it (drawn with
+the seed), each with every change, targets taken in turn (about 16,000 launches, an hour; a
+random draw reaches a given key and change once in thousands of runs).
 """
 
 from __future__ import annotations
@@ -65,29 +70,39 @@ def main_cli() -> int:
     ap.add_argument("--runs", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=float, default=30.0, help="seconds per run")
+    ap.add_argument("--every-key", action="store_true",
+                    help="every key with every change, instead of --runs random draws")
+    ap.add_argument("--configs-per-key", type=int, default=2)
     args = ap.parse_args()
     rng = random.Random(args.seed)
     configs = sorted((ROOT / "tests" / "parity" / "models").glob("*/config.json")) + sorted(
         (ROOT / "src" / "launchplan" / "facts" / "data" / "models").glob("*/config.json"))
+    draws = every_key(configs, rng, args.configs_per_key) if args.every_key else None
+    runs = len(draws) if draws is not None else args.runs
     with contextlib.redirect_stdout(io.StringIO()):  # warm up before forking
         main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b", "--format", "json"])
     failures = 0
     codes: dict[int | None, int] = {}
     scratch = Path(tempfile.mkdtemp(prefix="fuzz-configs-"))
     try:
-        for n in range(args.runs):
-            source = rng.choice(configs)
-            config = json.loads(source.read_text())
-            paths = list(key_paths(config))
-            if not paths:
-                continue
-            path, change = rng.choice(paths), rng.choice(CHANGES)
+        for n in range(runs):
+            if draws is not None:
+                source, path, change = draws[n]
+                config = json.loads(source.read_text())
+                target = TARGETS[n % len(TARGETS)]
+            else:
+                source = rng.choice(configs)
+                config = json.loads(source.read_text())
+                paths = list(key_paths(config))
+                if not paths:
+                    continue
+                path, change = rng.choice(paths), rng.choice(CHANGES)
+                target = rng.choice(TARGETS)
             folder = scratch / f"m{n}"
             shutil.copytree(source.parent, folder)
             (folder / "config.json").write_text(json.dumps(changed(config, path, change)))
-            argv = ["resolve", "--gpu", rng.choice(TARGETS), "--model-path", str(folder),
-                    "--format", "json"]
-            if rng.random() < 0.3:
+            argv = ["resolve", "--gpu", target, "--model-path", str(folder), "--format", "json"]
+            if draws is None and rng.random() < 0.3:
                 argv += ["--tp-size", str(rng.choice((2, 4, 8)))]
             run = run_one(argv, args.budget)
             codes[run["code"]] = codes.get(run["code"], 0) + 1
@@ -102,8 +117,25 @@ def main_cli() -> int:
             shutil.rmtree(folder)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    return summary(f"{args.runs} runs over {len(configs)} configs, seed {args.seed}", codes,
-                   failures)
+    return summary(f"{runs} runs over {len(configs)} configs, seed {args.seed}"
+                   + (", every key" if draws is not None else ""), codes, failures)
+
+
+def every_key(configs: list[Path], rng: random.Random, per_key: int
+              ) -> list[tuple[Path, tuple[str, ...], Any]]:
+    """(config, key path, change) for every identifier-like key, on up to ``per_key`` of the
+    configs holding it, with every change."""
+    holders: dict[str, list[tuple[Path, tuple[str, ...]]]] = {}
+    for source in configs:
+        for path in key_paths(json.loads(source.read_text())):
+            if all(k.isidentifier() and not any(c.isdigit() for c in k) for k in path):
+                holders.setdefault(path[-1], []).append((source, path))
+    out = []
+    for key in sorted(holders):
+        where = holders[key]
+        for source, path in rng.sample(where, min(per_key, len(where))):
+            out += [(source, path, change) for change in CHANGES]
+    return out
 
 
 def summary(what: str, codes: dict[int | None, int], failures: int) -> int:

@@ -200,6 +200,8 @@ def test_granite_transformers_spellings_pass_the_class_checks(tmp_path):
     ("kimi-k3", ("vision_config", "merge_kernel_size"), [2, 2, 2], "a list of two integers"),
     ("qwen3.5-35b-a3b", ("text_config", "full_attention_interval"), [1], "a number or null"),
     ("qwen3-32b-awq", ("quantization_config", "bits"), [4], "a number or null"),
+    ("minimax-m3-nvfp4", ("text_config", "sparse_attention_config", "sparse_index_dim"), [1],
+     "a number or null"),
     # Kimi K2.5's class lifts its text block's quantization; the error names the file's place
     ("kimi-k2.5", ("text_config", "quantization_config", "config_groups"), 7,
      "a JSON object or null"),

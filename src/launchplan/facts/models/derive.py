@@ -298,10 +298,11 @@ _LIST_KEYS = ("layer_types", "deepstack_visual_indexes", "kda_layers", "full_att
 _NESTED_BLOCKS = ("linear_attn_config", "sparse_attention_config")
 #: Keys with no strict class behind them that SGLang's classes (and the memory plan) take as
 #: one number: Gemma 4's full-attention head width and KV heads, MiMo-V2's sliding-window KV
-#: heads, and the DSA indexer's top-k sharing period and offset (SGLang compares them with 0).
+#: heads, the DSA indexer's top-k sharing period and offset (SGLang compares them with 0),
+#: Qwen3.5's full-attention interval and MiniMax-M3's sparse index width and heads.
 _NUMBER_KEYS = ("global_head_dim", "num_global_key_value_heads", "swa_num_key_value_heads",
                 "index_topk_freq", "index_skip_topk_offset", "cli_factor",
-                "full_attention_interval")
+                "full_attention_interval", "sparse_index_dim", "sparse_num_index_heads")
 #: Keys SGLang's vision towers take as a pair of integers (Kimi's and MoonViT's patch merge,
 #: indexed [0] and [1]).
 _PAIR_KEYS = ("merge_kernel_size",)
