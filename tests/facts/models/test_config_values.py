@@ -80,10 +80,11 @@ def test_a_shallower_vision_tower_leaves_more_for_the_pool(tmp_path, capsys):
     (None, "num_hidden_layers"), (None, "num_nextn_predict_layers"),
     ("vision_config", "depth"), ("text_config", "num_hidden_layers"),
     ("vision_config", "num_global_layers"), ("text_config", "mtp_num_hidden_layers"),
-    ("thinker_config.audio_config", "encoder_layers"),
+    ("thinker_config.audio_config", "encoder_layers"), ("vision_config", "vt_num_hidden_layers"),
 ])
 def test_layer_counts_past_the_bound_are_refused(tmp_path, block, key):
     name = ("llama-3.2-11b-vision-instruct" if key == "num_global_layers"
+            else "kimi-k3" if key == "vt_num_hidden_layers"
             else "qwen3-omni-30b-a3b-instruct" if block and "thinker" in block
             else "qwen3.5-27b" if block else "deepseek-v3.2")
     cfg = _config(name)

@@ -273,7 +273,7 @@ MAX_LAYERS = 1 << 12
 #: Keys counting layers or stages the memory plan lays out one row each (the decoder, MTP
 #: stages, vision and audio encoders), wherever a config block holds them.
 _COUNT_KEYS = ("num_hidden_layers", "num_nextn_predict_layers", "mtp_num_layers",
-               "mtp_num_hidden_layers", "depth",
+               "mtp_num_hidden_layers", "vt_num_hidden_layers", "depth",
                "num_layers", "n_layers", "n_layer", "vision_n_layers", "encoder_layers",
                "decoder_layers", "num_global_layers")
 _COUNTED_BLOCKS = ("text_config", "vision_config", "audio_config", "llm_config",
