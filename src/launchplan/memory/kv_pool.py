@@ -693,9 +693,8 @@ def _layer_split(model: Any) -> tuple[list[int], list[int]]:
     pattern = text.get("hybrid_layer_pattern")
     if isinstance(pattern, (list, tuple)) and not text.get("layer_types"):
         if len(pattern) < layers:  # SGLang reads an entry for every layer, and stops
-            nested = "text_config." if isinstance(model.config.get("text_config"), Mapping) \
-                else ""
-            raise InputError(f"{model.config_file} field '{nested}hybrid_layer_pattern'",
+            raise InputError(f"{model.config_file} field '{_text_block(model)}"
+                             "hybrid_layer_pattern'",
                              f"an entry (1 sliding-window, 0 full attention) for each of the "
                              f"{layers} layers", _shown(pattern))
         return ([i for i in range(layers) if pattern[i] == 1],
@@ -1286,8 +1285,7 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
     if kind in ("kda", "kda_glm5"):
         linear = (text.get("linear_attn_config") or {}) if kind == "kda" \
             else _glm5_next_linear(text)
-        nested = "text_config." if isinstance(model.config.get("text_config"), Mapping) else ""
-        block = nested + ("linear_attn_config." if kind == "kda" else "")
+        block = _text_block(model) + ("linear_attn_config." if kind == "kda" else "")
         heads, dim, kernel = (_state_int(model, linear, key, default, block) for key, default
                               in (("num_heads", None), ("head_dim", None),
                                   ("short_conv_kernel_size", 4)))
@@ -1332,6 +1330,11 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
                     "mamba_d_state", "mamba_d_conv"))
     return (*_mamba2_elements(tp, expand * int(text["hidden_size"]), groups, heads, head_dim,
                               state, conv), False)
+
+
+def _text_block(model: Any) -> str:
+    """The prefix naming a text-model key where the file holds it (``text_config.`` or none)."""
+    return "text_config." if isinstance(model.config.get("text_config"), Mapping) else ""
 
 
 def _state_int(model: Any, block: Mapping[str, Any], key: str, default: int | None,

@@ -338,8 +338,7 @@ def _check_layout_keys(top: Mapping[str, Any], where: str, overridden: frozenset
                 "architectures", "a list of architecture names or null", archs)
         for key in _NUMBER_KEYS:
             value = block.get(key)
-            if value is not None and (isinstance(value, bool)
-                                      or not isinstance(value, (int, float))):
+            if _not_a_number(value):
                 raise _Fields(dict(block), where, prefix, overridden).fail(
                     key, "a number or null", value)
         for key in _PAIR_KEYS:
@@ -348,6 +347,11 @@ def _check_layout_keys(top: Mapping[str, Any], where: str, overridden: frozenset
                                           and all(type(n) is int for n in value)):
                 raise _Fields(dict(block), where, prefix, overridden).fail(
                     key, "a list of two integers or null", value)
+
+
+def _not_a_number(value: Any) -> bool:
+    """Set, and neither an integer nor a float (a JSON true is no number)."""
+    return value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)))
 
 
 #: Quantization settings SGLang's methods read as one number (AWQ, GPTQ, AutoRound: the weight
@@ -361,7 +365,7 @@ def _check_quant_kinds(qc: Mapping[str, Any], f: _Fields, block: str) -> None:
     parse stops there); values of the right kind are the methods' and rules' to judge."""
     for key in _QUANT_NUMBERS:
         value = qc.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        if _not_a_number(value):
             raise f.fail(f"{block}quantization_config.{key}", "a number or null", value)
     for key in _QUANT_OBJECTS:
         value = qc.get(key)
