@@ -135,11 +135,11 @@ def point_resolver(compat: str, *, incremental: bool = True
 
     ``incremental``: rules are remembered across this resolver's resolutions by what they
     actually read (``engine.pipeline``'s early cut-off), so points that differ in a few
-    fields re-run only the rules those fields reach. ``fresh=True`` resolves from scratch
-    (the determinism check compares against it). ``settled=True`` (the idempotence check's
-    pinned plans) first asks whether the input is a fixed point of the rules
-    (``engine.fixed_point``): if it is, the result holds the input as its values, which
-    are the resolution's, and nothing is resolved.
+    fields re-run only the rules those fields reach. ``fresh=True`` resolves from scratch,
+    every rule called (the determinism check compares against it). ``settled=True`` (the
+    idempotence check's pinned plans) first asks whether the input is a fixed point of the
+    rules (``engine.fixed_point``): if it is, the result holds the input as its values,
+    which are the resolution's, and nothing is resolved.
     """
     from launchplan.engine.fixed_point import fixed_point
     from launchplan.engine.pipeline import run
@@ -168,8 +168,8 @@ def point_resolver(compat: str, *, incremental: bool = True
         raw = build_raw((), fields if fields is not None else point.as_dict(), point.model,
                         compat=chosen)
         record = build_record(raw, target, compat=chosen)
-        if fresh or lanes is None:
-            return run(record, rules)
+        if fresh or lanes is None:  # fresh: no folded step may hide a change either
+            return run(record, rules, fold=not fresh)
         if settled:
             found = fixed_point(record, rules, lanes[2])
             if found is not None:

@@ -56,7 +56,7 @@ class _Plan:
     (sets of fields given) seen with it, each with its pruned steps once it repeats."""
 
     __slots__ = ("rules", "target", "model", "steps", "_writable", "_shapes", "_depends",
-                 "_index")
+                 "_index", "_folds")
 
     def __init__(self, rules: Sequence[RuleSpec], target: Any, model: Any) -> None:
         self.rules, self.target, self.model = rules, target, model
@@ -66,6 +66,8 @@ class _Plan:
         self._shapes: dict[frozenset[str], Any] = {}
         self._depends: tuple[frozenset[str], ...] | None = None
         self._index: _Index | None = None
+        #: per input shape, environment and draft: the walk whose facts-only steps fold
+        self._folds: dict[tuple[Any, ...], tuple[Any, list[tuple[Any, ...]]]] = {}
 
     def pruned(self, given: frozenset[str]) -> list[tuple[Any, ...]]:
         """The steps for inputs of this shape: a rule none of whose trigger fields is
@@ -97,6 +99,30 @@ class _Plan:
             self._depends = tuple(frozenset(spec.reads) | _mentioned(spec.func)
                                   for spec, *_ in self.steps)
         return self._depends
+
+    def folding(self, steps: list[tuple[Any, ...]], given: frozenset[str]
+                ) -> list[tuple[Any, ...]]:
+        """``steps`` (this plan's, pruned for the input shape ``given``) as ``_walk`` reads
+        them, each step that can read no value the input decides made to remember its first
+        output (``_Once``).
+
+        Such a step has no trigger, and none of its possible reads (``depends``) is a field
+        given or one a step before it may declare: at that step, every field it can read
+        holds its unset default on every input of this shape, so its output is a function
+        of the facts (target, model, draft, environment, rule set) -- as a preflight row
+        that reads no value is (``checks.requirements._learn_table``). The caller keeps one
+        walk per shape, environment and draft."""
+        depends = dict(zip(map(id, self.steps), self.depends()))
+        written: set[str] = set()
+        walk = list(_walk_steps(steps))
+        for at, step in enumerate(steps):
+            spec, func, triggers, trigger_values, batch = step
+            if not triggers and trigger_values is None:
+                reads = depends[id(step)]
+                if reads.isdisjoint(given) and reads.isdisjoint(written):
+                    walk[at] = (spec, _Once(func, walk, at), None, None, None, batch)
+            written.update(spec.writes)
+        return walk
 
     def index(self) -> _Index:
         """Which steps each field reaches (for early cut-off), built once per plan."""
@@ -133,9 +159,10 @@ class _PlanCache:
             return found
         plan = _Plan(rules, target, model)
         if found is not None:
-            self._shapes -= len(found._shapes)
+            self._shapes -= len(found._shapes) + len(found._folds)
         elif len(entries) >= self.bound:
-            self._shapes -= len(entries.pop(next(iter(entries)))._shapes)
+            gone = entries.pop(next(iter(entries)))
+            self._shapes -= len(gone._shapes) + len(gone._folds)
         entries[key] = plan
         return plan
 
@@ -149,14 +176,39 @@ class _PlanCache:
             return seen
         if seen is None:
             if self._shapes >= self.shape_bound:
-                for each in self._entries.values():
-                    each._shapes.clear()
-                self._shapes = 0
+                self._forget_shapes()
             shapes[given] = 1
             self._shapes += 1
             return plan.steps
         shapes[given] = pruned = plan.pruned(given)
         return pruned
+
+    def walk(self, plan: _Plan, record: Record) -> list[tuple[Any, ...]]:
+        """The steps ``_walk`` takes for this record: pruned for its input shape and, once
+        that shape repeats, with the steps that read only facts folded (``_Plan.folding``),
+        one walk per shape, environment and draft (counted against ``shape_bound``)."""
+        given = frozenset(record.raw.values)
+        steps = self.shaped(plan, given)
+        if steps is plan.steps:  # a shape met once: no fold yet
+            return _walk_steps(steps)
+        env, draft = record.env, record.draft
+        key = (given, tuple(sorted(env.items())) if env else (), id(draft))
+        found = plan._folds.get(key)
+        if found is not None and found[0] is draft:
+            return found[1]
+        if self._shapes >= self.shape_bound:
+            self._forget_shapes()
+            return _walk_steps(self.shaped(plan, given))
+        walk = plan.folding(steps, given)
+        plan._folds[key] = (draft, walk)
+        self._shapes += 1
+        return walk
+
+    def _forget_shapes(self) -> None:
+        for each in self._entries.values():
+            each._shapes.clear()
+            each._folds.clear()
+        self._shapes = 0
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -185,12 +237,12 @@ _NO_READS: Any = MappingProxyType({})  # untraced declarations share one empty r
 
 def run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
         launcher_refuses: bool = False, skip: bool = True,
-        memo: dict[Any, Any] | None = None) -> Result:
+        memo: dict[Any, Any] | None = None, fold: bool = True) -> Result:
     """``_run``; a rule's failure on a value given with a type its field does not admit (the
     keyword path takes values as given) is bad input naming that field."""
     try:
         return _run(record, rules, trace=trace, launcher_refuses=launcher_refuses,
-                    skip=skip, memo=memo)
+                    skip=skip, memo=memo, fold=fold)
     except RuleCrash as crash:
         blamed = _mistyped_input(record, crash)
         if blamed is None:
@@ -210,7 +262,7 @@ def _mistyped_input(record: Record, crash: RuleCrash) -> InputError | None:
 
 def _run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
          launcher_refuses: bool = False, skip: bool = True,
-         memo: dict[Any, Any] | None = None) -> Result:
+         memo: dict[Any, Any] | None = None, fold: bool = True) -> Result:
     """Resolve ``record`` with ``rules`` in order. Raises ``Refusal`` with the partial result.
 
     With ``trace``, every declaration keeps the field values its rule read. Checks of the
@@ -242,6 +294,12 @@ def _run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     elif memo is not None and not trace and not launcher_refuses:
         _rerun(PLANS.plan(rules, record), memo, record, result)
         return result
+    elif not trace:  # the common walk: every step afresh (facts-only ones folded)
+        plan = PLANS.plan(rules, record)
+        _walk(PLANS.walk(plan, record) if fold else
+              _walk_steps(PLANS.shaped(plan, frozenset(record.raw.values))),
+              View(record), result, overlay, launcher_refuses)
+        return result
     else:
         steps = PLANS.shaped(PLANS.plan(rules, record), frozenset(record.raw.values))
     view: View = TracingView(record) if trace else View(record)
@@ -249,9 +307,6 @@ def _run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     quiet: Any = None  # traced: the steps that declared nothing (``QUIET``)
     if trace:
         quiet = result.extras[QUIET] = {}
-    if skip and not trace:  # the common walk: every step afresh
-        _walk(steps, view, result, overlay, launcher_refuses)
-        return result
     for spec, func, triggers, trigger_values, spec_batch in steps:
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
@@ -312,10 +367,11 @@ def _run(record: Record, rules: Sequence[RuleSpec], *, trace: bool = False,
     return result
 
 
-def _walk(steps: Sequence[tuple[Any, ...]], view: View, result: Result,
+def _walk(walk: Sequence[tuple[Any, ...]], view: View, result: Result,
           overlay: dict[str, Any], launcher_refuses: bool) -> None:
     """``run``'s loop without tracing or early cut-off: the same decisions, with only the
-    tests this walk needs (a resolution from a command line takes this path). Its landing
+    tests this walk needs (a resolution from a command line takes this path), over ``walk``
+    (the steps as ``_walk_steps`` unpacks them, facts-only ones folded: ``PLANS.walk``). Its landing
     of a declaration repeats the general loop's on purpose: a helper call per declaring
     rule would cost what this walk saves (5% of a resolution's instructions)."""
     stash, warnings = result.declarations, result.warnings
@@ -323,7 +379,7 @@ def _walk(steps: Sequence[tuple[Any, ...]], view: View, result: Result,
     keys = overlay.keys()
     pending: list[tuple[RuleSpec, dict[str, Any], str | None, dict[str, Any]]] = []
     batch: str | None = None
-    for spec, func, first, triggers, trigger_values, spec_batch in _walk_steps(steps):
+    for spec, func, first, triggers, trigger_values, spec_batch in walk:
         if batch is not None and spec_batch != batch:  # land before anything reads on
             _land(pending, stash, view, overlay)
             batch = None
@@ -388,6 +444,28 @@ def _walk_steps(steps: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             for spec, func, triggers, trigger_values, batch in steps]
     _WALKS[id(steps)] = (steps, walk)
     return walk
+
+
+class _Once:
+    """A folded step's rule (``_Plan.folding``): its first call runs the rule and puts a
+    step that gives that output back into the walk in its place; a call that raises leaves
+    it as it was."""
+
+    __slots__ = ("func", "walk", "at")
+
+    def __init__(self, func: Callable[[View], Any], walk: list[tuple[Any, ...]],
+                 at: int) -> None:
+        self.func, self.walk, self.at = func, walk, at
+
+    def __call__(self, view: View) -> Any:
+        out = self.func(view)
+        spec, _, _, _, _, batch = self.walk[self.at]
+        self.walk[self.at] = (spec, _constant(out), None, None, None, batch)
+        return out
+
+
+def _constant(out: Any) -> Callable[[View], Any]:
+    return lambda view: out
 
 
 def _stop_or_warn(spec: RuleSpec, out: Any, result: Result, launcher_refuses: bool) -> None:
