@@ -90,3 +90,31 @@ def test_every_rule_says_when_it_acts_as_one_section():
             when = spec.section("When")
             assert when, spec.name
             assert "Effect:" not in when and "\n" not in when, spec.name
+
+
+def test_the_quick_reading_accepts_only_what_the_line_reading_accepts() -> None:
+    """``_well_formed`` (string methods) may only say yes where the line-by-line reading
+    finds no problem: every rule's docstring, and each one broken in the ways a hand edit
+    breaks one, read both ways."""
+    from launchplan.engine.registry import _problem_by_lines, _well_formed, discover
+
+    def broken(doc: str):
+        lines = doc.split("\n")
+        for at in range(len(lines)):
+            yield "\n".join(lines[:at] + lines[at + 1:])  # a line lost
+            yield "\n".join(lines[:at] + [""] + lines[at:])  # a blank line put in
+            yield "\n".join(lines[:at] + [lines[at].strip()] + lines[at + 1:])  # unindented
+            yield "\n".join(lines[:at] + [lines[at].split(":")[0] + ":"] + lines[at + 1:])
+        for a in range(2, len(lines)):
+            for b in range(a + 1, len(lines)):
+                swapped = list(lines)
+                swapped[a], swapped[b] = swapped[b], swapped[a]
+                yield "\n".join(swapped)
+
+    specs = list(discover().values())
+    for spec in specs:
+        assert _well_formed(spec.doc) and _problem_by_lines(spec.doc) is None, spec.name
+    for spec in specs[::7]:
+        for doc in broken(spec.doc):
+            if _well_formed(doc):
+                assert _problem_by_lines(doc) is None, (spec.name, doc)

@@ -118,23 +118,23 @@ def rule(
     """
 
     def mark(func: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        spec = RuleSpec(
-            name=name or func.__name__,
-            phase=phase,
-            func=func,
-            reads=frozenset(reads),
-            facts=tuple(facts),
-            writes=frozenset(writes),
-            sglang=sglang,
-            doc=cleandoc(func.__doc__ or ""),
-            variant=variant,
-            normalizes=normalizes,
-            batch=batch,
-            archs=frozenset(archs) if archs is not None else None,
-            triggers=tuple(triggers),
-            trigger_values=(tuple((f, frozenset(vals)) for f, vals in triggers.items())
-                            if isinstance(triggers, Mapping) else None),
-            applies=applies,
+        spec = RuleSpec(  # every field, in order: Struct's fast path (a cold start marks ~350)
+            name or func.__name__,  # name
+            phase,
+            func,
+            frozenset(reads),
+            tuple(facts),
+            frozenset(writes),
+            sglang,
+            cleandoc(func.__doc__ or ""),  # doc
+            variant,
+            normalizes,
+            batch,
+            frozenset(archs) if archs is not None else None,
+            tuple(triggers),
+            (tuple((f, frozenset(vals)) for f, vals in triggers.items())  # trigger_values
+             if isinstance(triggers, Mapping) else None),
+            applies,
         )
         _validate(spec)
         setattr(func, MARK, spec)
@@ -191,6 +191,13 @@ def docstring_problem(doc: str) -> str | None:
     rule answer the same four questions: when it acts, what it does, why SGLang does it, and
     what it takes on trust.
     """
+    if _well_formed(doc):  # nearly every docstring: no pattern matched line by line
+        return None
+    return _problem_by_lines(doc)
+
+
+def _problem_by_lines(doc: str) -> str | None:
+    """``docstring_problem``'s reading, line by line, naming the first defect."""
     lines = doc.splitlines()
     if not lines or not lines[0].strip():
         return "found no summary"
@@ -221,6 +228,25 @@ def docstring_problem(doc: str) -> str | None:
             return f"line {number} {where} is neither a section nor indented by four: {line!r}"
     missing = [s for s in SECTIONS if s not in found]
     return f"missing {', '.join(missing)}" if missing else None
+
+
+_HEADS = tuple(f"{label}: " for label in SECTIONS)
+
+
+def _well_formed(doc: str) -> bool:
+    """The layout ``docstring_problem`` asks for, tested with string methods only: True
+    means it has no problem; False, that the line-by-line reading must say what it is."""
+    lines = doc.split("\n")
+    if len(lines) < 2 + len(SECTIONS) or not lines[0].strip() or lines[1].strip():
+        return False
+    found = 0
+    for line in lines[2:]:
+        if found < len(_HEADS) and line.startswith(_HEADS[found]) \
+                and line[len(_HEADS[found]):].strip():
+            found += 1
+        elif not (found and line.startswith(_CONTINUATION) and line.strip()):
+            return False
+    return found == len(SECTIONS)
 
 
 def doc_sections(doc: str) -> dict[str, str]:

@@ -12,17 +12,19 @@ millisecond); preflight then asks once per model (``checks.launch_requirements``
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from launchplan import tables
 
 _DATA = Path(__file__).resolve().parent / "data" / "model_classes.json"
 
 
 @cache
+@cache
 def _table() -> dict[str, Any]:
-    return json.loads(_DATA.read_text())
+    return tables.load(str(_DATA))
 
 
 @cache

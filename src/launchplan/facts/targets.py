@@ -8,10 +8,10 @@ sources, and ``tests/parity/tools/targets_oracle.py`` simulates them the same wa
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
+from launchplan import tables
 from launchplan.errors import InputError
 from launchplan.facts.memo import per_object
 from launchplan.struct import Struct
@@ -226,7 +226,7 @@ TARGETS_FILE = Path(__file__).with_name("data") / "targets.json"
 def _more_targets() -> tuple[Target, ...]:
     """The GPUs people launch SGLang on beyond the simulated set (``data/targets.json``):
     NVIDIA parts with CUDA 13.0 and FlashInfer, as the simulated NVIDIA targets."""
-    rows = json.loads(TARGETS_FILE.read_text(encoding="utf-8"))["targets"]
+    rows = tables.load(str(TARGETS_FILE))["targets"]
     return tuple(
         Target(row["name"], device_name=row["device_name"],
                capability=_capability(row["capability"]), memory_mib=row["memory_mib"],

@@ -2,16 +2,17 @@
 
 Each table (``data/sglang-<release>-fields.json``) was read from that release's wheel by
 ``tests/input/tools/make_field_table.py``, so nothing here is typed by hand: adding a release
-means shipping another table. 0.5.23's table is on the cold-start path of every command (plain
-``json``, one pass over the rows); an older release's table loads only when it is chosen.
+means shipping another table. 0.5.23's table is on the cold-start path of every command (read
+through its marshal index, ``launchplan.tables``, one pass over the rows); an older release's
+table loads only when it is chosen.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
+from launchplan import tables
 from launchplan.struct import Struct
 
 SGLANG_VERSION = "0.5.23"
@@ -81,8 +82,7 @@ GraphPhases = dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
 def _load(version: str = SGLANG_VERSION,
           ) -> tuple[dict[str, FieldSpec], tuple[str, ...], GraphPhases]:
     path = os.path.join(_DATA, f"sglang-{version}-fields.json")
-    with open(path, "rb") as fh:
-        table = json.loads(fh.read())
+    table = tables.load(path)
     if table.get("sglang_version") != version:
         raise RuntimeError(f"{path}: expected SGLang {version} facts")
     if table.get("extra_flags") and version != SGLANG_VERSION:
