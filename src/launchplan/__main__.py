@@ -3,7 +3,7 @@ whose scripts folder is not on PATH)."""
 
 import sys
 
-from launchplan.commands.main import main
+from launchplan.commands.main import cli
 
 if __name__ == "__main__":  # imported (a tool walking the package), it runs nothing
-    sys.exit(main())
+    sys.exit(cli())
