@@ -6,8 +6,12 @@ same run. Every launchplan figure includes the preflight verdict and the memory 
   * **repeated input** -- the same input resolved again in a warm process, as SGLang's warm
     figure is: ``resolve`` is incremental, so a repeat replays the previous plan (no rule
     runs) and shares its memory plan and preflight verdict;
-  * **from scratch** -- every rule run, the memory plan and every preflight row computed
-    afresh (``incremental=False``, memos cleared; per-model facts stay loaded).
+  * **from scratch** -- every rule that can read the input run, the memory plan and every
+    preflight row that can read a value computed afresh (``incremental=False``, memos
+    cleared). What is a function of the facts alone stays loaded, as a model's facts do:
+    preflight's rows that read no value (per target, model, draft and environment) and, per
+    input shape as well, the output of a rule that can read no value the input decides
+    (``engine.pipeline``'s folded steps; ``check``'s determinism test calls every rule).
 Printed:
   * cold ``launchplan resolve --format json`` against a bare ``python -c pass`` (both with
     bytecode cached, runs interleaved);
