@@ -371,9 +371,9 @@ def _walk(walk: Sequence[tuple[Any, ...]], view: View, result: Result,
           overlay: dict[str, Any], launcher_refuses: bool) -> None:
     """``run``'s loop without tracing or early cut-off: the same decisions, with only the
     tests this walk needs (a resolution from a command line takes this path), over ``walk``
-    (the steps as ``_walk_steps`` unpacks them, facts-only ones folded: ``PLANS.walk``). Its landing
-    of a declaration repeats the general loop's on purpose: a helper call per declaring
-    rule would cost what this walk saves (5% of a resolution's instructions)."""
+    (the steps as ``_walk_steps`` unpacks them, facts-only ones folded: ``PLANS.walk``).
+    Its landing of a declaration repeats the general loop's on purpose: a helper call per
+    declaring rule would cost what this walk saves (5% of a resolution's instructions)."""
     stash, warnings = result.declarations, result.warnings
     values_of = view.__dict__
     keys = overlay.keys()

@@ -22,7 +22,6 @@ _DATA = Path(__file__).resolve().parent / "data" / "model_classes.json"
 
 
 @cache
-@cache
 def _table() -> dict[str, Any]:
     return tables.load(str(_DATA))
 
