@@ -27,6 +27,7 @@ with the target), or the MTP layers of a DeepSeek-style checkpoint, sharded like
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from functools import partial
@@ -1081,7 +1082,8 @@ def _fused_summer(tables: tuple[_Table, ...], kinds: tuple[int, ...]) -> Any:
 
 
 def _compiled(lines: list[str]) -> Any:
-    scope: dict[str, Any] = {"_padded_entry": _padded_entry}
+    # a config's number may be infinite or not a number: its repr is then ``inf`` / ``nan``
+    scope: dict[str, Any] = {"_padded_entry": _padded_entry, "inf": math.inf, "nan": math.nan}
     exec("\n".join(_prologue(lines) + lines), scope)  # noqa: S102 - code written from a table's numbers
     return scope["summer"]
 
@@ -1095,13 +1097,14 @@ def _sum_lines(table: _Table, kind: int, tag: str, entries: dict[Any, str] | Non
     lines: list[str] = []
     n = len(table.keys)
     padded = kind == _GROUPS_PADDED or kind == _FLAT_PADDED
-    local: set[int] = set()  # expert counts whose local count ``n{count}`` is written
+    local: dict[int, str] = {}  # expert count -> the variable of its local count
 
     def local_experts(count: int) -> str:
-        if count not in local:
-            local.add(count)
-            lines.append(f"    n{count}{tag} = -(-({count} + red) // ep)")
-        return f"n{count}{tag}"
+        name = local.get(count)
+        if name is None:  # named by order: a config's count may be -1 or 1.5
+            name = local[count] = f"n{len(local)}{tag}"
+            lines.append(f"    {name} = -(-({count!r} + red) // ep)")
+        return name
 
     shares: dict[int, str | None] = {}  # share index -> its variable (None: exactly 1.0)
     for i, (key, _) in enumerate(table.keys):
