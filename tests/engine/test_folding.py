@@ -93,3 +93,72 @@ def test_a_fold_is_kept_per_draft():
         plain = outcome(record, "default", skip=False)
         for _ in range(3):
             assert outcome(record, "default") == plain, draft
+
+
+# --- a fold learned on one input, used for another of the same shape ------------------------
+
+#: Fields that choose the model or draft facts: a sibling keeps them, so that both inputs
+#: share one plan (target, model) and one walk (shape, environment, draft).
+_FACT_FIELDS = frozenset({"model_path", "context_length", "json_model_override_args",
+                          "revision", "speculative_draft_model_path", "trust_remote_code"})
+SIBLINGS = 2500
+
+
+def _plain_or_folded(record, compat, **how):
+    from launchplan.errors import LaunchplanError
+
+    try:
+        return outcome(record, compat, **how)
+    except LaunchplanError as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+def test_a_fold_learned_on_one_input_holds_for_another_of_its_shape():
+    """Every recorded parity case, after a sibling of its shape (the same fields given, other
+    values drawn from what other cases give them) was walked twice: folds, transitive ones
+    and triggered ones included, are learned on the sibling's values and then used for the
+    case, whose plan must equal the plain path's."""
+    from launchplan.errors import InputError
+    from tests.engine.test_skipping_parity import _case_record
+    from tests.parity.oracle_cases import SUITES, load
+
+    rng = random.Random(61)
+    records = []
+    for compat in ("0.5.23", "default"):
+        for suite in sorted(SUITES):
+            for case in load(suite, compat):
+                try:
+                    records.append((_case_record(case, compat), compat))
+                except InputError:
+                    continue
+    pool: dict[str, list] = {}
+    for record, _ in records:
+        for name, value in record.raw.values.items():
+            pool.setdefault(name, []).append(value)
+    folded = compared = 0
+    for record, compat in rng.sample(records, min(SIBLINGS, len(records))):
+        raw = record.raw
+        sibling = {name: value if name in _FACT_FIELDS else rng.choice(pool[name])
+                   for name, value in raw.values.items()}
+        try:
+            other = build_record(build_raw((), sibling, raw.values.get("model_path"),
+                                           compat=compat), record.target, compat=compat,
+                                 env=record.env)
+            again = build_record(build_raw((), dict(raw.values), raw.values.get("model_path"),
+                                           compat=compat), record.target, compat=compat,
+                                 env=record.env)
+        except InputError:
+            continue
+        if frozenset(other.raw.values) != frozenset(again.raw.values) \
+                or other.model is not again.model or other.draft is not again.draft:
+            continue  # not one walk: nothing learned on the sibling could reach the case
+        for _ in range(2):  # the shape's first sighting, then its folds learned here
+            _plain_or_folded(other, compat)
+        plan = PLANS.plan(get_ruleset(compat).rules(), again)
+        walk = PLANS.walk(plan, again)
+        folded += sum(getattr(step[1], "__qualname__", None) == _constant(None).__qualname__
+                      for step in walk)
+        assert _plain_or_folded(again, compat) == _plain_or_folded(again, compat, skip=False), \
+            (compat, sibling, dict(raw.values))
+        compared += 1
+    assert compared > SIBLINGS // 2 and folded > compared  # the folds did come from siblings
