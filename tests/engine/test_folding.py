@@ -115,9 +115,9 @@ def _plain_or_folded(record, compat, **how):
 
 def test_a_fold_learned_on_one_input_holds_for_another_of_its_shape():
     """Every recorded parity case, after a sibling of its shape (the same fields given, other
-    values drawn from what other cases give them) was walked twice: folds, transitive ones
-    and triggered ones included, are learned on the sibling's values and then used for the
-    case, whose plan must equal the plain path's."""
+    values drawn from what other cases give them) was walked twice: the folds are learned on
+    the sibling's values and then used for the case, whose plan must equal the plain
+    path's."""
     from launchplan.errors import InputError
     from tests.engine.test_skipping_parity import _case_record
     from tests.parity.oracle_cases import SUITES, load

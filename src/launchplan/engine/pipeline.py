@@ -106,26 +106,21 @@ class _Plan:
         them, each step that can read no value the input decides made to remember its first
         output (``_Once``).
 
-        Such a step can read (``depends``), or test in its trigger, no field given and no
-        field an unfolded step before it may declare: at that step, every field it can see
-        holds its unset default or what a folded step declared, on every input of this
-        shape, so whether it runs and what it returns are functions of the facts (target,
-        model, draft, environment, rule set) -- as a preflight row that reads no value is
-        (``checks.requirements._learn_table``). Its own declarations are then the same on
-        every input of the shape, so they do not stop a later step from folding. A folded
-        step keeps its trigger test until its first call (after which the trigger is known to
-        hold). The caller keeps one walk per shape, environment and draft."""
+        Such a step has no trigger, and none of its possible reads (``depends``) is a field
+        given or one a step before it may declare: at that step, every field it can read
+        holds its unset default on every input of this shape, so its output is a function
+        of the facts (target, model, draft, environment, rule set) -- as a preflight row
+        that reads no value is (``checks.requirements._learn_table``). The caller keeps one
+        walk per shape, environment and draft."""
         depends = dict(zip(map(id, self.steps), self.depends()))
         written: set[str] = set()
         walk = list(_walk_steps(steps))
         for at, step in enumerate(steps):
             spec, func, triggers, trigger_values, batch = step
-            tested = depends[id(step)].union(triggers or (),
-                                             (f for f, _ in trigger_values or ()))
-            if tested.isdisjoint(given) and tested.isdisjoint(written):
-                _, _, first, more, values, _ = walk[at]
-                walk[at] = (spec, _Once(func, walk, at), first, more, values, batch)
-                continue  # what it declares is the same on every input of the shape
+            if not triggers and trigger_values is None:
+                reads = depends[id(step)]
+                if reads.isdisjoint(given) and reads.isdisjoint(written):
+                    walk[at] = (spec, _Once(func, walk, at), None, None, None, batch)
             written.update(spec.writes)
         return walk
 

@@ -6,19 +6,19 @@ published draft configs the KV-pool suite sizes, resolved by SGLang for every fi
     ~/sglang-oracle-0.5.22/bin/python tests/parity/tools/record_suite.py drafts --release 0.5.22 ...
 
 No earlier suite paired a DFLASH-family draft config with its target: their lines named no
-draft, or one the oracle's older venvs could not load. The draft loader imports einops, and the
-launch path openai (with sniffio), none of which ``requirements-oracle.txt`` lists: a freshly
-built venv answers most of these lines with a ModuleNotFoundError until they are installed into
-it (``pip install --no-deps einops openai sniffio``). The drafts are SpecForge's published
-configs (``tests/parity/models``: Qwen3-4B/8B DFlash-b16, a Qwen3.5-35B-A3B DFlash draft, a
-Qwen3-8B DSpark draft, an MLA DFlash draft of DeepSeek-V2-Lite), each on the targets it was
-trained for, over the target catalog: TP and attention DP (with and without the DP LM head), KV
-dtypes and the draft's own, target and draft attention backends, page sizes, draft-token and
-block sizes, request and graph limits, the Mamba cache strategy, mixed chunks, the dtype.
-Seeded and frozen; the aimed lines come first: Qwen3.5 on SM10x with DFLASH, where
-0.5.21-0.5.22's default backend (no trtllm_mha for a top-k DFLASH has not set yet) gives triton
-with page 1. DeepSeek-V4's DSpark checkpoints (their drafter is their own ``mtp.*`` stages)
-close the suite.
+draft, or one the oracle's older venvs could not load. The draft loader imports einops and
+partial_json_parser, and the launch path openai (with sniffio), none of which ``requirements-
+oracle.txt`` lists: a freshly built venv answers most of these lines with a ModuleNotFoundError
+until they are installed into it (``pip install --no-deps einops partial_json_parser openai
+sniffio``). The drafts are SpecForge's published configs (``tests/parity/models``: Qwen3-4B/8B
+DFlash-b16, a Qwen3.5-35B-A3B DFlash draft, a Qwen3-8B DSpark draft, an MLA DFlash draft of
+DeepSeek-V2-Lite), each on the targets it was trained for, over the target catalog: TP and
+attention DP (with and without the DP LM head), KV dtypes and the draft's own, target and draft
+attention backends, page sizes, draft-token and block sizes, request and graph limits, the
+Mamba cache strategy, mixed chunks, the dtype. Seeded and frozen; the aimed lines come first:
+Qwen3.5 on SM10x with DFLASH, where 0.5.21-0.5.22's default backend (no trtllm_mha for a top-k
+DFLASH has not set yet) gives triton with page 1. DeepSeek-V4's DSpark checkpoints (their
+drafter is their own ``mtp.*`` stages) close the suite.
 """
 
 from __future__ import annotations
