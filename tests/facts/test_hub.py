@@ -98,3 +98,23 @@ def test_an_unreachable_id_names_the_similar_ids_launchplan_ships(tmp_path, monk
     code = main(["resolve", "--gpu", "h100", "--model-path", "someorg/unlike-anything"])
     _, err = capsys.readouterr()
     assert code == 2 and "similar ids" not in err
+
+
+def test_the_hint_names_a_bundled_base_model_of_an_instruct_id_first(tmp_path, monkeypatch,
+                                                                     capsys):
+    """An instruct id whose base model is bundled (or the reverse) is named first, with the
+    name that plans it, ahead of other sizes of the family."""
+    constants = pytest.importorskip("huggingface_hub.constants")
+    from launchplan.commands.main import main
+    from launchplan.facts import hub
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(hub, "hub_reachable", lambda timeout=hub.PROBE_SECONDS: False)
+    code = main(["resolve", "--gpu", "h100", "--model-path", "Qwen/Qwen2.5-72B-Instruct"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1
+    hint = err.split("similar ids (another model, not this one): ")[1]
+    assert hint.startswith("Qwen/Qwen2.5-72B (bundled as qwen2.5-72b), ")
+    assert main(["resolve", "--gpu", "h100", "--model-path", "qwen2.5-72b"]) == 0

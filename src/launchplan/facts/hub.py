@@ -59,18 +59,26 @@ def config_folder(model_id: str, revision: str | None = None,
 
 def _shipped_like(model_id: str) -> str:
     """The shipped configs whose ids are close to ``model_id`` (another size, quantization
-    or release of the same family), as the end of a hint; empty when none is."""
+    or release of the same family, or the base model of an instruct one: a bundled model is
+    named by its own name too), as the end of a hint; empty when none is."""
     import difflib
 
+    from launchplan.facts.models.bundled import bundled_hub_ids
     from launchplan.facts.models.snapshots import snapshot_ids
 
-    ids = snapshot_ids()
-    by_key = {i.lower(): i for i in ids}
-    close = difflib.get_close_matches(model_id.lower(), by_key, n=3, cutoff=0.75)
+    bundled = bundled_hub_ids()
+    by_key = {i.lower(): i for i in (*snapshot_ids(), *bundled)}
+    wanted = model_id.lower()
+    # the base of an instruct id, or an instruct of a base one (the same size) come first
+    close = [k for k in by_key if wanted.startswith(k + "-") or k.startswith(wanted + "-")]
+    close = list(dict.fromkeys(
+        close + difflib.get_close_matches(wanted, by_key, n=3, cutoff=0.75)))[:3]
     if not close:
         return ""
+    named = [by_key[c] + (f" (bundled as {bundled[by_key[c]]})" if by_key[c] in bundled
+                          else "") for c in close]
     return ("; launchplan ships the configs of similar ids (another model, not this one): "
-            + ", ".join(by_key[c] for c in close))
+            + ", ".join(named))
 
 
 def _cached(model_id: str, revision: str | None) -> Path | None:

@@ -80,16 +80,25 @@ def _shipped(hub_id: str) -> str | None:
     return str(folder) if folder is not None else None
 
 
+def bundled_hub_ids() -> dict[str, str]:
+    """The Hub repository of each bundled model (as the Hub spells it) -> the model's name."""
+    return dict(_published_ids())
+
+
 @lru_cache(maxsize=1)
 def _hub_ids() -> dict[str, str]:
-    data = json.loads((_BUNDLED_DIR.parent / "published_weights.json").read_text())
     out: dict[str, str] = {}
-    for name, entry in data.get("models", {}).items():
-        hub = entry.get("hf_id")
-        if hub and (_BUNDLED_DIR / name / _CONFIG).is_file():
-            out[hub] = name
-            out[hub.lower()] = name
+    for hub, name in _published_ids():
+        out[hub] = name
+        out[hub.lower()] = name
     return out
+
+
+@lru_cache(maxsize=1)
+def _published_ids() -> tuple[tuple[str, str], ...]:
+    data = json.loads((_BUNDLED_DIR.parent / "published_weights.json").read_text())
+    return tuple((entry["hf_id"], name) for name, entry in data.get("models", {}).items()
+                 if entry.get("hf_id") and (_BUNDLED_DIR / name / _CONFIG).is_file())
 
 
 @lru_cache(maxsize=1)
