@@ -79,18 +79,21 @@ def test_the_probe_says_no_for_a_closed_local_endpoint(monkeypatch):
     assert hub_reachable(timeout=0.5) is False
 
 
-def test_an_unreachable_id_names_the_similar_ids_launchplan_ships(tmp_path, monkeypatch,
-                                                                  capsys):
-    """Another size or quantization of a shipped family is named in the hint (never
-    planned in its place); an id like no shipped one gets no such list."""
+@pytest.fixture
+def unreachable_hub(tmp_path, monkeypatch):
+    """An empty Hub cache, no HF_HUB_OFFLINE, and a Hub that does not answer."""
     constants = pytest.importorskip("huggingface_hub.constants")
-    from launchplan.commands.main import main
     from launchplan.facts import hub
 
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(hub, "hub_reachable", lambda timeout=hub.PROBE_SECONDS: False)
+
+
+def test_an_unreachable_id_names_the_similar_ids_launchplan_ships(unreachable_hub, capsys):
+    """Another size or quantization of a shipped family is named in the hint (never
+    planned in its place); an id like no shipped one gets no such list."""
     code = main(["resolve", "--gpu", "h100", "--model-path", "Qwen/Qwen3.5-122B-A10B-FP8"])
     _, err = capsys.readouterr()
     assert code == 2 and err.count("\n") == 1
@@ -100,18 +103,9 @@ def test_an_unreachable_id_names_the_similar_ids_launchplan_ships(tmp_path, monk
     assert code == 2 and "similar ids" not in err
 
 
-def test_the_hint_names_a_bundled_base_model_of_an_instruct_id_first(tmp_path, monkeypatch,
-                                                                     capsys):
+def test_the_hint_names_a_bundled_base_model_of_an_instruct_id_first(unreachable_hub, capsys):
     """An instruct id whose base model is bundled (or the reverse) is named first, with the
     name that plans it, ahead of other sizes of the family."""
-    constants = pytest.importorskip("huggingface_hub.constants")
-    from launchplan.commands.main import main
-    from launchplan.facts import hub
-
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
-    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(hub, "hub_reachable", lambda timeout=hub.PROBE_SECONDS: False)
     code = main(["resolve", "--gpu", "h100", "--model-path", "Qwen/Qwen2.5-72B-Instruct"])
     _, err = capsys.readouterr()
     assert code == 2 and err.count("\n") == 1
