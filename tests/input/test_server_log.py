@@ -340,6 +340,31 @@ def test_a_line_abridged_with_an_ellipsis_is_read_as_cut(line: str) -> None:
         assert logged.values["tp_size"] == 2
 
 
+@pytest.mark.parametrize(("line", "values"), [
+    # the GLM-4.7-Flash load-failure notes (2026-07): ``...`` glued to the next field by a space
+    ("server_args=ServerArgs(model_path='zai-org/GLM-4.7-Flash', ... context_length=32768, "
+     "mem_fraction_static=0.85, ... reasoning_parser='glm45', tool_call_parser='glm47')",
+     {"model_path": "zai-org/GLM-4.7-Flash", "context_length": 32768,
+      "mem_fraction_static": 0.85, "reasoning_parser": "glm45", "tool_call_parser": "glm47"}),
+    ("server_args=ServerArgs(model_path='m', ...tp_size=2, page_size=16 ...)",
+     {"model_path": "m", "tp_size": 2, "page_size": 16}),
+    ("server_args={'model_path': 'm', \u2026 'tp_size': 4, 'served_model_name': 'a ...'}",
+     {"model_path": "m", "tp_size": 4, "served_model_name": "a ..."}),
+    # a value left out is not Python's Ellipsis: the field is not compared
+    ("server_args=ServerArgs(model_path='m', tp_size=..., page_size=16)",
+     {"model_path": "m", "page_size": 16}),
+])
+def test_an_ellipsis_beside_a_field_leaves_the_field_read(line: str, values: dict) -> None:
+    """An ellipsis written before or after a field in the same comma-separated piece marks the
+    line cut and leaves that field read (it was dropped without a word: the plan of the
+    GLM-4.7-Flash line ran at the model's own context length, its reasoning parser unread)."""
+    from launchplan.input.server_log import parse_log
+
+    logged = parse_log(line)
+    assert logged.truncated and logged.unreadable == {}
+    assert logged.values == values
+
+
 def test_the_launch_command_before_the_line_is_kept_with_its_continuations():
     from launchplan.input.server_log import launch_command, parse_log
 

@@ -229,10 +229,15 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     out = LoggedArgs(line=line, truncated=not closed, form=form,
                      command=launch_command(text[:start]))
     for i, segment in enumerate(segments):
-        if segment.strip() in ELISIONS:
+        segment, abridged = _unabridged(segment)
+        if abridged:
             out.truncated = True  # abridged by whoever pasted it: fields left out here
-            continue
+            if not segment.strip():
+                continue
         key, value = _item(segment, form)
+        if key is not None and value.strip() in ELISIONS:
+            out.truncated = True  # ``tp_size=...``: the value itself left out, not Ellipsis
+            continue
         last_cut = i == len(segments) - 1 and not closed
         if key is None or (last_cut and not separated and not _self_delimited(value)):
             # the piece the cut went through: a bare number or name there (``...=81`` of
@@ -315,6 +320,27 @@ def _item(segment: str, form: str) -> tuple[str | None, str]:
     name, eq, value = segment.partition("=")
     key = name.strip()
     return (key, value) if eq and key.isidentifier() else (None, "")
+
+
+#: ``...`` or ``\u2026`` where a poster left fields out, before a field of the same piece
+#: (``... tp_size=2``, ``...tp_size=2``; ``..., tp_size=2`` is a piece of its own) or after it
+#: (``tp_size=2 ...)``)
+_LEADING_ELISION = re.compile(r"\s*(?:\.\.\.|\u2026)(?=\s|$|[A-Za-z_'\"])")
+_TRAILING_ELISION = re.compile(r"(?<=\s)(?:\.\.\.|\u2026)\s*$")
+
+
+def _unabridged(segment: str) -> tuple[str, bool]:
+    """A piece without the elision a poster wrote before or after it, and whether there was
+    one: ``... context_length=8192`` is the field ``context_length``, fields left out before
+    it (read as a separate piece, the field would be lost without a word)."""
+    abridged = False
+    match = _LEADING_ELISION.match(segment)
+    if match:
+        segment, abridged = segment[match.end():], True
+    match = _TRAILING_ELISION.search(segment)
+    if match:
+        segment, abridged = segment[:match.start()], True
+    return segment, abridged
 
 
 def _self_delimited(value: str) -> bool:
