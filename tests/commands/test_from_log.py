@@ -609,3 +609,111 @@ def test_a_command_this_release_cannot_read_is_named_not_used(capsys, tmp_path):
     assert "tp_size" not in data["inputs"] and "pp_size" not in data["inputs"]
     assert any("does not read as this release's" in n and "--no-such" in n
                for n in data["notes"])
+
+
+# GLM-4.7-Flash in BF16 on an RTX 5090 (a mid-2026 bake-off's load-failure notes, the
+# poster's "key lines" as posted): loading filled the 32 GB card, so the logged usage is what
+# the card held, not what the weights need.
+FULL_CARD_LOG = (
+    "server_args=ServerArgs(model_path='zai-org/GLM-4.7-Flash', ... context_length=32768, "
+    "mem_fraction_static=0.85, ... reasoning_parser='glm45', tool_call_parser='glm47')\n"
+    "Load weight begin. avail mem=30.06 GB\n"
+    "Load weight end. elapsed=269.29 s, type=Glm4MoeLiteForCausalLM, avail mem={after} GB, "
+    "mem usage={usage} GB.\n"
+    "ValueError: Loaded weights leave no GPU memory for the KV cache under "
+    "--mem-fraction-static=0.85.\n")
+
+
+def _full_card(capsys, tmp_path, *extra, after="0.00", usage="30.06"):
+    log = tmp_path / "glm.log"
+    log.write_text(FULL_CARD_LOG.format(after=after, usage=usage))
+    code = main(["resolve", "--from-log", str(log), "--gpu", "rtx5090", "--model-path",
+                 str(ROOT / "tests" / "parity" / "models" / "glm-4.7-flash"), *extra])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def test_weights_logged_on_a_full_card_are_a_lower_bound_not_an_error(capsys, tmp_path):
+    """Nothing free after loading: the logged usage is capped by the card, so the plan's
+    56 GiB is not "+87.5%" wrong; the row says the card was full and states no error."""
+    data = json.loads(_full_card(capsys, tmp_path, "--format", "json"))
+    rows = {r["figure"]: r for r in data["memory"]}
+    weights = rows["weights as loaded"]
+    assert weights["logged"] == 30.06 and weights["planned"] > 50
+    assert weights["error"] is None  # not +87.5%: the card, not the plan, set the figure
+    assert weights["logged_is_lower_bound"] is True
+    assert "GPU was full after loading" in weights["note"] and "lower bound" in weights["note"]
+    assert "exceed" in weights["note"]
+    free = rows["free before loading"]  # the other rows are read as before
+    assert free["logged_is_lower_bound"] is False and free["note"] is None
+    assert free["error"] is not None
+    for fmt in ("table", "markdown"):
+        out = " ".join(_full_card(capsys, tmp_path, "--format", fmt).split())
+        assert "weights as loaded >=30.06 GiB" in out and "+87.5%" not in out
+        assert "GPU full" in out and "the GPU was full after loading (0.00 GiB free)" in out
+
+
+def test_weights_logged_with_memory_left_are_compared_as_before(capsys, tmp_path):
+    """The same lines with memory left after loading: the usage is what the weights took,
+    compared with a relative error and no note."""
+    data = json.loads(_full_card(capsys, tmp_path, "--format", "json", after="2.00"))
+    weights = next(r for r in data["memory"] if r["figure"] == "weights as loaded")
+    assert weights["logged_is_lower_bound"] is False and weights["note"] is None
+    assert weights["error"] == pytest.approx((weights["planned"] - 30.06) / 30.06, abs=1e-4)
+
+
+def test_a_plan_under_what_a_full_card_held_is_under_by_at_least_the_error():
+    """A full card's figure is a floor: a plan below it is wrong by at least that much, and
+    says so; a plan above it states no error."""
+    from types import SimpleNamespace
+
+    from launchplan.checks.log_memory import memory_rows
+    from launchplan.input.server_log import LoggedMemory
+
+    def weights(planned_gib: float) -> object:
+        plan = SimpleNamespace(weights_bytes=int(planned_gib * (1 << 30)),
+                               draft_weights_bytes=0, before_load_bytes=30 << 30, fits=False)
+        logged = LoggedMemory(before_load_gib=30.0, after_load_gib=0.0, weights_gib=30.0)
+        target = SimpleNamespace(load_overhead_mib=0)
+        return next(r for r in memory_rows(logged, plan, None, target)
+                    if r.figure == "weights as loaded")
+
+    under = weights(24.0)
+    assert under.lower_bound and under.error(under.planned) == pytest.approx(-0.2)
+    assert "under it, by at least 20.0%" in under.note
+    over = weights(40.0)
+    assert over.lower_bound and over.error(over.planned) is None
+    assert over.to_dict()["error"] is None
+
+
+def test_a_logged_draft_path_that_is_the_model_path_follows_model_path(capsys, tmp_path):
+    """A DSpark draft sharing the target's checkpoint is logged with the model's own path (on
+    the poster's machine). --model-path replaces the model, and the draft with it: the logged
+    DSPARK is then planned (not refused for want of a draft), with a note."""
+    log = tmp_path / "dspark.log"
+    log.write_text("server_args=ServerArgs(model_path='/models/DeepSeek-V4.1-Flash/', "
+                   "tokenizer_path='/models/DeepSeek-V4.1-Flash', tp_size=1, "
+                   "speculative_algorithm='DSPARK', "
+                   "speculative_draft_model_path='/models/DeepSeek-V4.1-Flash', "
+                   "speculative_num_steps=1, speculative_eagle_topk=1, "
+                   "speculative_num_draft_tokens=6)\n")
+    model = "deepseek-ai/DeepSeek-V4-Flash"
+    args = ["resolve", "--from-log", str(log), "--gpu", "b200", "--model-path", model]
+    data = _plan(capsys, *args[1:])
+    assert data["agrees"] and data["refused_if_given"] == {}, data["differences"]
+    assert data["inputs"]["speculative_draft_model_path"] == model
+    assert any("speculative_draft_model_path" in n and f"--model-path {model}" in n
+               for n in data["notes"])
+    assert main(args) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "differences: none" in out and f"planned as --model-path {model}" in out
+    # a draft path given here wins over the logged one
+    given = _plan(capsys, *args[1:], "--speculative-draft-model-path", model)
+    assert given["agrees"] and not any("draft" in n for n in given["notes"])
+    # another draft path stays on the poster's machine: not taken from the log
+    log.write_text(log.read_text().replace("draft_model_path='/models/DeepSeek-V4.1-Flash'",
+                                           "draft_model_path='/models/other-draft'"))
+    other = _plan(capsys, *args[1:])
+    assert "speculative_draft_model_path" not in other["inputs"]
+    assert "speculative_algorithm" in other["refused_if_given"]

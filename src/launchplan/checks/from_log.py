@@ -208,6 +208,7 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     if "model_path" in known:
         inputs["model_path"] = known["model_path"]
     inputs.update(overrides or {})
+    report.notes.extend(_draft_follows_model(known, overrides or {}, inputs))
     result = _resolve_dropping(resolve, inputs, report)
     diffs = _differences(known, result, report)
     report.compared = sum(1 for n in known if n not in IGNORED and n not in report.not_accepted)
@@ -270,6 +271,25 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     if report.not_accepted:
         report.differences = [d for d in diffs if d.field not in report.not_accepted]
     return report
+
+
+def _draft_follows_model(known: Mapping[str, Any], overrides: Mapping[str, Any],
+                         inputs: dict[str, Any]) -> list[str]:
+    """A logged draft path is a file on the poster's machine, never taken from the log; one
+    that is the logged model path (a draft in the target's own checkpoint: DSpark, MTP) names
+    the model, so it follows the model planned in its place (``--model-path``), unless a
+    draft path is given. Without it, a logged DSPARK is refused for want of a draft. The
+    note when it follows a replacement; none otherwise."""
+    draft, model = known.get("speculative_draft_model_path"), known.get("model_path")
+    if (not isinstance(draft, str) or not isinstance(model, str)
+            or "speculative_draft_model_path" in overrides
+            or draft.rstrip("/") != model.rstrip("/")):
+        return []
+    inputs["speculative_draft_model_path"] = planned = inputs["model_path"]
+    if planned == model:
+        return []
+    return [f"the logged speculative_draft_model_path is the logged model_path ({model!r}): "
+            f"planned as --model-path {planned}, which replaces it"]
 
 
 def _undivided(diff: Difference, known: Mapping[str, Any]) -> Difference | None:

@@ -8,6 +8,9 @@ error. The pool is planned twice when the log states the free memory before load
 launchplan's assumption for the target (what a plan made before renting the GPU says),
 and with the logged figure, which isolates the pool's arithmetic from the one figure that
 depends on the machine (driver, CUDA context, other processes on the GPU).
+
+A load that left the GPU full logged what the card held, not what the weights need: that
+figure is a lower bound, and the row says so instead of stating an error the card caused.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from launchplan.struct import Struct
 
 GiB = 1 << 30
 FLAG = "yes/no"  # a row's unit when it says whether something happened (the KV pool made)
+# Free memory after loading at or under this (GiB, printed to two decimals) means the load
+# filled the card: one that hit the limit leaves the driver's scraps, tens of MiB at most.
+FULL_AFTER_LOAD_GIB = 0.1
 
 
 class MemoryRow(Struct):
@@ -28,9 +34,16 @@ class MemoryRow(Struct):
     planned: float | int | None
     from_logged_free: float | int | None = None  # planned from the logged free memory
     unit: str = ""  # "GiB" for memory figures, "" for counts, "yes/no" for a made pool
+    # the logged figure is what a full GPU held: the real one may be larger
+    lower_bound: bool = False
+    note: str | None = None  # why the row reads otherwise than a figure and its error
 
     def error(self, planned: float | int | None) -> float | None:
+        """Relative to the logged figure; none for a plan at or above a lower bound, which
+        the log cannot show wrong (below it, the plan is under by at least this)."""
         if planned is None or not self.logged or self.unit == FLAG:
+            return None
+        if self.lower_bound and planned >= self.logged:
             return None
         return (planned - self.logged) / self.logged
 
@@ -38,7 +51,8 @@ class MemoryRow(Struct):
         return {"figure": self.figure, "unit": self.unit or "count", "logged": self.logged,
                 "planned": self.planned, "error": _rounded(self.error(self.planned)),
                 "planned_from_logged_free_memory": self.from_logged_free,
-                "error_from_logged_free_memory": _rounded(self.error(self.from_logged_free))}
+                "error_from_logged_free_memory": _rounded(self.error(self.from_logged_free)),
+                "logged_is_lower_bound": self.lower_bound, "note": self.note}
 
 
 def _rounded(value: float | None) -> float | None:
@@ -66,8 +80,8 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
     if logged.loaded_gib is not None and plan is not None:
         # what loading took, as SGLang measures it: the tensors and loading's own overhead
         weights = plan.weights_bytes + plan.draft_weights_bytes + load_overhead_bytes(target)
-        rows.append(MemoryRow("weights as loaded", round(logged.loaded_gib, 2),
-                              _gib(weights), unit="GiB"))
+        rows.append(_weights_row(round(logged.loaded_gib, 2), logged.after_load_gib,
+                                 _gib(weights)))
     if logged.pool_made is not None and plan is not None and not (logged.pool_made
                                                                   and plan.fits):
         # a log ending in SGLang's "Not enough memory" (the plan must find no room either),
@@ -82,3 +96,19 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
             rows.append(MemoryRow(name, value, first,
                                   again if name != "context_len" else None))
     return rows
+
+
+def _weights_row(loaded: float, after: float | None, planned: float | None) -> MemoryRow:
+    """What the weights took as logged (``loaded`` GiB, ``after`` GiB free once loaded)
+    beside the plan's. A load that left the GPU full logged only what the card held (it ran
+    out of memory, or nearly): that figure is a lower bound, and the row says how the plan
+    stands to it instead of an error the card caused."""
+    if after is None or after > FULL_AFTER_LOAD_GIB or planned is None:
+        return MemoryRow("weights as loaded", loaded, planned, unit="GiB")
+    held = (f"the GPU was full after loading ({after:.2f} GiB free): the logged "
+            f"{loaded:.2f} GiB is what the card held, a lower bound of what the weights need; "
+            f"the plan's {planned:.2f} GiB")
+    note = (f"{held} exceed what the card held (no error stated)" if planned >= loaded
+            else f"{held} is under it, by at least {(loaded - planned) / loaded:.1%}")
+    return MemoryRow("weights as loaded", loaded, planned, unit="GiB", lower_bound=True,
+                     note=note)

@@ -287,7 +287,8 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
 
 
 def _print_log_memory(rows: list[Any], out: TextIO) -> None:
-    """The log's memory figures beside the plan's, per GPU, with relative errors."""
+    """The log's memory figures beside the plan's, per GPU, with relative errors; a figure
+    a full GPU capped is marked as the floor it is, its note under the table."""
     def shown(value: Any, unit: str) -> str:
         if value is None:
             return "-"
@@ -295,16 +296,27 @@ def _print_log_memory(rows: list[Any], out: TextIO) -> None:
             return "yes" if value else "no"
         return f"{value:.2f} {unit}" if unit else f"{value:,}"
 
-    def error(value: float | None) -> str:
+    def error(row: Any, planned: Any) -> str:
+        value = row.error(planned)
+        if row.lower_bound and planned is not None:
+            # a full GPU's figure is a floor: a plan below it is under by at least this
+            return "GPU full" if value is None else f"<={value:+.1%}"
         return "-" if value is None else f"{value:+.1%}"
+
+    def logged(row: Any) -> str:
+        text = shown(row.logged, row.unit)
+        return ">=" + text if row.lower_bound else text
 
     out.write("memory per GPU (the plan's figure, then planned again from the log's free "
               "memory before loading):\n")
-    table = [(r.figure, shown(r.logged, r.unit), shown(r.planned, r.unit), error(r.error(
-        r.planned)), shown(r.from_logged_free, r.unit) if r.from_logged_free is not None
-        else "-", error(r.error(r.from_logged_free))) for r in rows]
+    table = [(r.figure, logged(r), shown(r.planned, r.unit), error(r, r.planned),
+              shown(r.from_logged_free, r.unit) if r.from_logged_free is not None else "-",
+              error(r, r.from_logged_free)) for r in rows]
     render_table(("figure", "logged", "planned", "error", "from logged free", "error"),
                  table, out)
+    for r in rows:
+        if r.note:
+            out.write(wrapped(f"{r.figure}: {r.note}", indent="  ") + "\n")
 
 
 def _short(value: Any, width: int = 40) -> str:

@@ -285,7 +285,7 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
         raise
     if logged.memory.any():
         report.memory = _memory_against_log(logged.memory, report, resolve, target)
-    report.notes = list(logged.notes)
+    report.notes = [*logged.notes, *report.notes]  # how the log was read, then compared
     if typed and logged.command is not None:
         report.notes.append(
             f"the logged line is cut off: {', '.join(f'{k}={v!r}' for k, v in typed.items())} "
