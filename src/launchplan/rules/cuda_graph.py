@@ -25,7 +25,7 @@ from launchplan.rules.graph_config import (
     is_locked,
     multimodal_blocks_breakable,
     prefill_sizes,
-    requested_settings,
+    requested_values,
     with_phase,
 )
 from launchplan.rules.parallel import dp_attention_switch_0_5_21, supports_prefill_cp_graph
@@ -85,8 +85,7 @@ def _parse(v: View, config: dict) -> dict:
             break
     else:  # nothing asked for: the default as it is
         return {"cuda_graph_config": config}
-    settings, _ = requested_settings(v)
-    for (phase, key), value in settings.items():
+    for (phase, key), value in requested_values(v).items():
         config[phase][key] = value  # a fresh config of our own, not yet declared
     return {"cuda_graph_config": config}
 

@@ -66,33 +66,55 @@ def requested_settings(view: Any) -> tuple[dict[tuple[str, str], Any], dict[tupl
     convenience flags, then ``--cuda-graph-config`` JSON key by key. Every (phase, key) set
     here is *locked* against SGLang's default cascades.
     """
-    settings: dict[tuple[str, str], Any] = {}
     origin: dict[tuple[str, str], str] = {}
+    return requested_values(view, origin), origin
 
-    def put(phase: str, key: str, value: Any, field: str) -> None:
-        settings[(phase, key)] = value
-        origin[(phase, key)] = field
 
+_DECODE_BACKEND, _PREFILL_BACKEND = (DECODE, "backend"), (PREFILL, "backend")
+_CONVENIENCE_KEYS = tuple((flag, (phase, key)) for flag, phase, key in CONVENIENCE)
+_KEY_SETS = {phase: frozenset(keys) for phase, keys in KEYS.items()}
+
+
+def requested_values(view: Any, origin: dict[tuple[str, str], str] | None = None
+                     ) -> dict[tuple[str, str], Any]:
+    """``requested_settings``' values; the field that asked each goes into ``origin`` when
+    one is given. The parse needs only the values, on every resolution that sets a graph
+    flag and on every pinned plan ``check`` tests, so that path records nothing else."""
+    settings: dict[tuple[str, str], Any] = {}
+    asked: list[tuple[tuple[str, str], str]] | None = [] if origin is not None else None
     if view.disable_cuda_graph:
-        put(DECODE, "backend", "disabled", "disable_cuda_graph")
-        put(PREFILL, "backend", "disabled", "disable_cuda_graph")
+        settings[_DECODE_BACKEND] = settings[_PREFILL_BACKEND] = "disabled"
+        if asked is not None:
+            asked += [(_DECODE_BACKEND, "disable_cuda_graph"),
+                      (_PREFILL_BACKEND, "disable_cuda_graph")]
     if view.disable_prefill_cuda_graph:
-        put(PREFILL, "backend", "disabled", "disable_prefill_cuda_graph")
+        settings[_PREFILL_BACKEND] = "disabled"
+        if asked is not None:
+            asked.append((_PREFILL_BACKEND, "disable_prefill_cuda_graph"))
     if view.disable_decode_cuda_graph:
-        put(DECODE, "backend", "disabled", "disable_decode_cuda_graph")
-    for field, phase, key in CONVENIENCE:
+        settings[_DECODE_BACKEND] = "disabled"
+        if asked is not None:
+            asked.append((_DECODE_BACKEND, "disable_decode_cuda_graph"))
+    for field, where in _CONVENIENCE_KEYS:
         value = view[field]
         if value is not None:
-            put(phase, key, value, field)
+            settings[where] = value
+            if asked is not None:
+                asked.append((where, field))
     explicit = view.raw("cuda_graph_config")
     if isinstance(explicit, dict):
         for phase in PHASES:
             phase_values = explicit.get(phase)
             if isinstance(phase_values, dict):
+                known = _KEY_SETS[phase]
                 for key, value in phase_values.items():
-                    if key in KEYS[phase]:
-                        put(phase, key, value, "cuda_graph_config")
-    return settings, origin
+                    if key in known:
+                        settings[(phase, key)] = value
+                        if asked is not None:
+                            asked.append(((phase, key), "cuda_graph_config"))
+    if origin is not None and asked:
+        origin.update(asked)  # later entries win, as later settings do
+    return settings
 
 
 def locked(view: Any) -> frozenset[tuple[str, str]]:
