@@ -176,7 +176,7 @@ class _PlanCache:
             return seen
         if seen is None:
             if self._shapes >= self.shape_bound:
-                self._forget_shapes()
+                self.forget_shapes()
             shapes[given] = 1
             self._shapes += 1
             return plan.steps
@@ -197,14 +197,16 @@ class _PlanCache:
         if found is not None and found[0] is draft:
             return found[1]
         if self._shapes >= self.shape_bound:
-            self._forget_shapes()
+            self.forget_shapes()
             return _walk_steps(self.shaped(plan, given))
         walk = plan.folding(steps, given)
         plan._folds[key] = (draft, walk)
         self._shapes += 1
         return walk
 
-    def _forget_shapes(self) -> None:
+    def forget_shapes(self) -> None:
+        """Drop every input shape's pruned steps and folds, keeping each target and model's
+        plan (a benchmark times a first walk over a sample, as a fresh process meets it)."""
         for each in self._entries.values():
             each._shapes.clear()
             each._folds.clear()
