@@ -4,13 +4,14 @@
 ``tests/input/data/server_logs`` and damages it as pastes and log collectors do, or as a hand
 edit might: one logged value replaced (a number out of range, a word, NaN, a deeply nested or
 very long literal, an unclosed quote), one ``key=value`` item dropped or written twice, the
-``server_args`` line cut off, wrapped at a terminal's width, prefixed with timestamps, coloured
-with ANSI escapes, written with CRLF endings or an invalid UTF-8 byte, or one of the memory
-lines' numbers replaced. It runs ``launchplan resolve --from-log FILE --format json`` (or
-``explain FIELD --from-log FILE``: ``--commands``) on the result in a forked child (with the
-log's own target and stand-in model from ``sources.json`` half the time, with neither the
-other half) and counts what ``fuzz_lines.py`` counts:
-internal errors, hangs and invalid JSON, each printed with the damage that caused it.
+``server_args`` line cut off or abridged with an ellipsis, wrapped at a terminal's width,
+prefixed with timestamps, coloured with ANSI escapes, written with CRLF endings or an
+invalid UTF-8 byte, or one of the memory lines' numbers replaced. It runs ``launchplan
+resolve --from-log FILE --format json`` (or ``explain FIELD --from-log FILE``:
+``--commands``) on the result in a forked child (with the log's own target and stand-in
+model from ``sources.json`` half the time, with neither the other half) and counts what
+``fuzz_lines.py`` counts: internal errors, hangs and invalid JSON, each printed with the
+damage that caused it.
 
 A log launchplan cannot read should get one line naming what is wrong (exit 2); a log it reads
 gets a plan (0) or a refusal (3). Anything else is launchplan's bug.
@@ -147,6 +148,31 @@ def decorate(text: str, rng: random.Random) -> tuple[str, str]:
     return text[:where] + ("\udcff" if kind == "bad byte" else "\x00") + text[where:], kind
 
 
+def abridge(text: str, rng: random.Random) -> tuple[str, str]:
+    """An ellipsis where a poster left fields out: an item of its own, glued before a key or
+    after a value, or in place of a value."""
+    lines = text.split("\n")
+    at = _args_line(lines)
+    if at is None:
+        return replace_number(text, rng)
+    line = lines[at]
+    marks = list(_ITEM.finditer(line))
+    if not marks:
+        return text, "no items"
+    mark = rng.choice(marks)
+    dots = rng.choice(("...", "\u2026"))
+    kind = rng.choice(("item", "before key", "after value", "value"))
+    if kind == "item":
+        lines[at] = line[:mark.start()] + dots + ", " + line[mark.start():]
+    elif kind == "before key":
+        lines[at] = line[:mark.start()] + dots + rng.choice(("", " ")) + line[mark.start():]
+    else:
+        start, end = _items(line)[marks.index(mark)]
+        lines[at] = (line[:end] + " " + dots + line[end:] if kind == "after value"
+                     else line[:start] + dots + line[end:])
+    return "\n".join(lines), f"{dots} {kind} at {mark.group(0)[:30]!r}"
+
+
 def replace_number(text: str, rng: random.Random) -> tuple[str, str]:
     found = list(_MEMORY_NUMBER.finditer(text))
     if not found:
@@ -164,7 +190,7 @@ EXPLAINED = ("page_size", "tp_size", "mem_fraction_static", "attention_backend",
 
 DAMAGES: tuple[Callable[[str, random.Random], tuple[str, str]], ...] = (
     replace_value, replace_value, replace_value, drop_or_repeat_item, cut_line, wrap_line,
-    decorate, replace_number)
+    decorate, replace_number, abridge)
 
 
 def main_cli() -> int:
