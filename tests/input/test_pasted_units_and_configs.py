@@ -281,6 +281,11 @@ def test_a_local_shell_handed_the_launch_inherits_the_exports_a_remote_one_does_
     ('export Y=2\nexport Z=3\ndocker run -e SGLANG_X=1 -e Y --gpus all img bash -c "{}"',
      ["SGLANG_X=1", "Y=2"]),
     ('export A=1\nsudo bash -c "{}"', []),  # sudo resets the environment
+    # the outer shell expands a -e value before docker passes it in, quoted or not
+    ('A=1\ndocker run -e SGLANG_X=$A img bash -c "{}"', ["SGLANG_X=1"]),
+    ('A=1\ndocker run -e SGLANG_X="$A" -e B=${{B:-2}} img sh -c "{}"', ["SGLANG_X=1", "B=2"]),
+    # ``A=2 docker ...`` sets A for docker only: its own -e value was expanded before that
+    ('A=1\nA=2 docker run -e SGLANG_X=$A img bash -c "{}"', ["SGLANG_X=1"]),
     # a script of several commands handed to the shell: the launch is one of them
     ("export PORT=30000\nsrun -ul bash -c '\n  set -x\n  echo starting\n  {} &\n  wait\n'",
      ["PORT=30000"]),
@@ -321,3 +326,56 @@ def test_an_array_item_by_index_and_a_loop_over_an_array_take_its_values():
     items = "PORTS=(30000 30001)\npython -m sglang.launch_server --model-path m --port ${PORTS[1]}"
     assert unpaste([items])[0][-1] == "30001"
     assert unpaste([items.replace("[1]", "[-1]")])[0][-1] == "30001"
+
+
+def test_a_runners_e_value_from_a_script_variable_reaches_the_shell_it_starts(capsys):
+    text = ('A=1\ndocker run -e SGLANG_USE_AITER=$A img bash -c '
+            '"python3 -m sglang.launch_server --model-path qwen3-8b"')
+    assert main(["resolve", "--gpu", "mi355x", "--format", "json", text]) == 0
+    out = capsys.readouterr().out
+    assert "SGLANG_USE_AITER" not in out  # read as 1, not '$A' SGLang cannot parse
+
+
+@pytest.mark.parametrize("text, argv", [
+    # the outer shell expands the array inside the double quotes; the -c shell splits it
+    ('DP=(--tp 2)\nbash -c "{} ${{DP[*]}}"', ["--tp", "2"]),
+    ('DP=(--tp 2)\nbash -c "{} ${{DP[*]}} --port 1"', ["--tp", "2", "--port", "1"]),
+    ('DP=(--enable-metrics)\nbash -c "{} ${{DP[@]}} --port 1"',
+     ["--enable-metrics", "--port", "1"]),
+    ('DP=()\ndocker run --entrypoint bash img -c "{} ${{DP[*]}}"', []),
+    ('DP=()\ndocker run --entrypoint bash img -c "{} ${{DP[@]}} --port 1"', ["--port", "1"]),
+    # ssh joins its arguments again into one remote command line
+    ('DP=(--tp 2)\nssh node0 "{} ${{DP[@]}}"', ["--tp", "2"]),
+    # an array the script never sets stays as written
+    ('bash -c "{} ${{DP[*]}}"', ["${DP[*]}"]),
+])
+def test_an_array_in_a_double_quoted_shell_script_is_expanded_by_the_outer_shell(text, argv):
+    launch = "python3 -m sglang.launch_server --model-path m"
+    assert unpaste([text.format(launch)])[0] == ["--model-path", "m", *argv]
+
+
+def test_an_array_of_several_items_cuts_a_double_quoted_c_script(capsys):
+    # bash -c "... ${DP[@]}" gives -c the text up to the first item: the rest are its $0
+    # and arguments (bash -c "echo ${A[@]}" with A=(--tp 2) prints --tp)
+    text = 'DP=(--tp 2)\nbash -c "python3 -m sglang.launch_server --model-path qwen3-8b ${DP[@]}"'
+    notes: list[str] = []
+    assert unpaste([text], notes=notes)[0] == ["--model-path", "qwen3-8b", "--tp"]
+    assert any("the rest (2) being its $0" in n for n in notes)
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert "--tp-size: expected a value" in capsys.readouterr().err
+    assert main(["resolve", "--gpu", "h100", "--format", "json",
+                 text.replace("[@]", "[*]")]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("text", [
+    'x = [\n    "--tp",\n    "8",\n]',
+    'x = [\n    "--tp",\n    "8"\n]',
+    'other_args = [\n    "--tp", "8",\n    "--trust-remote-code"\n]\n',
+])
+def test_flags_listed_over_lines_in_python_are_no_launch(text, capsys):
+    # a list literal's items are a program's data, as the same list on one line is
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("launchplan: the pasted text: expected an SGLang launch")
+    assert "got none: it runs" in err and err.count("\n") == 1

@@ -524,6 +524,25 @@ def test_the_environment_reaches_a_launch_through_the_runner_that_hands_it_to_a_
     assert unpaste([_by_source("35313449463")["text"]])[1] == ["CUDA_VISIBLE_DEVICES=0"]
 
 
+def test_a_docker_bash_c_launch_gets_the_scripts_arrays_and_e_values_expanded():
+    # GLM-5.2 control arm: ``-e SGLANG_DP_USE_GATHERV="$DPA"`` of DPA=0 and an empty
+    # ``${DP_ARGS[*]}`` inside ``--entrypoint bash IMAGE -c "..."``: the outer shell expands
+    # both before the container starts (was: '$DPA', and '${DP_ARGS[*]}' a stray word)
+    argv, env = unpaste([_by_source("62183647265")["text"]])
+    assert argv[-2:] == ["--watchdog-timeout", "3600"] and "--dp-size" not in argv
+    assert "SGLANG_DP_USE_GATHERV=0" in env and env[0] == "SGLANG_USE_AITER=1"
+
+
+def test_flags_a_python_test_class_lists_are_no_launch(capsys):
+    # SGLang's CI and manual tests keep a server's flags in a class's list, one a line
+    for source in ("54491298065", "56116453573"):
+        entry = _by_source(source)
+        assert main(["resolve", "--gpu", entry["gpu"], entry["text"]]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("launchplan: the pasted text: expected an SGLang launch")
+        assert "it runs import unittest" in err and err.count("\n") == 1
+
+
 def test_a_loop_over_an_arrays_indices_is_read_at_its_first_run():
     argv, env = unpaste([_by_source("57406039107")["text"]])
     assert argv[argv.index("--port") + 1] == "30000" and env == ["CUDA_VISIBLE_DEVICES=0"]

@@ -1163,7 +1163,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
     segments = _image_launches(_launcher_from_variables(_segments(words)))
     found = [n for n, seg in enumerate(segments) if _starts_launch(seg)]
     if not found:
-        quoted = _quoted_launches(segments)
+        quoted = _quoted_launches(segments, notes=notes)
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
             chosen = quoted[min(max(launch or 1, 1), len(quoted)) - 1]
             inherited = _exported_to_local_shell(segments, notes)
@@ -1319,6 +1319,7 @@ def _require_flags(segments: list[list[str]]) -> None:
     programs: list[str] = []
     commands = 0
     bare_flags = False
+    literal = _flags_in_a_list(segments)
     for seg in segments:
         words = [w.strip("`") for w in seg if not _ASSIGNMENT.match(w)
                  and w not in _COMPOUND_WORDS and w not in _WRAPPERS
@@ -1335,7 +1336,7 @@ def _require_flags(segments: list[list[str]]) -> None:
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
         if _FLAG_WORD.match(words[0]):
-            bare_flags = True  # flags on a line of their own: the launch's, as given
+            bare_flags = not literal  # flags on a line of their own: the launch's, as given
             continue
         commands += 1
         if not _PROGRAM.match(words[0]) or words[0].startswith("-"):
@@ -1384,6 +1385,16 @@ def _require_flags(segments: list[list[str]]) -> None:
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
                          + (f": it runs {shown}" if shown else "") + why)
+
+
+def _flags_in_a_list(segments: list[list[str]]) -> bool:
+    """Whether the text writes flags as the items of a list literal over several lines
+    (Python's ``other_args = [`` then ``"--tp",`` a line, as SGLang's tests keep them):
+    a line opens a list, or starts with a flag still followed by the item's comma once the
+    shell has dropped its quotes. Those lines are a program's data, not bare flags given as
+    a launch, so the text starts no launch, as the same list on one line does."""
+    return any(seg and (seg[-1].endswith("[") or (
+        _FLAG_WORD.match(seg[0]) and seg[0].endswith(","))) for seg in segments)
 
 
 #: What SGLang's start-up log prints its resolved arguments after.
@@ -1576,11 +1587,12 @@ def _exported_to_local_shell(segments: list[list[str]],
         base = program.rsplit("/", 1)[-1]
         exported = [f"{name}={values[name]}" for name in dict.fromkeys(names)]
         if _isolated(seg[lead:]):  # docker run -e X=1 IMAGE bash -c "...": its -e options
+            before = dict(values)  # ``-e X=$A`` is expanded before ``A=1 docker`` sets A
             shell_vars.assigned(seg[:lead], values)  # set for the docker client, on the host
             exported += [f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
                          for w in seg[:lead]]
             passed = _passed_into_container(seg[lead:], exported, values, notes)
-            return [w for at, w in enumerate(passed)
+            return [shell_vars.expand(w, before) for at, w in enumerate(passed)
                     if at and passed[at - 1] in _ENV_OPTIONS and _ASSIGNMENT.match(w)]
         if base not in _LOCAL_SHELLS and base not in _INHERITING_STARTERS:
             return []  # ssh host "...", sudo bash -c '...': not this script's environment
@@ -1591,7 +1603,8 @@ def _exported_to_local_shell(segments: list[list[str]],
     return []
 
 
-def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str]]:
+def _quoted_launches(segments: list[list[str]], depth: int = 0,
+                     notes: list[str] | None = None) -> list[list[str]]:
     """The words of each launch a command passes as one quoted argument, for another shell
     to run: ``ssh node0 "cd /srv && python -m sglang.launch_server ..."``, ``bash -c '...'``,
     ``tmux new-session -d "..."``, ``screen -dm bash -c "..."``. That shell runs it as a
@@ -1621,7 +1634,7 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str
             given = None if assignment else _script_arguments(seg, at, values)
             if given is None and not assignment:
                 # bash -c "... '$MODEL' ...": this shell expands its own first
-                word = shell_vars.expand(word, values)
+                word, given = _expanded_script(seg, at, values, notes)
             try:
                 inner = _shell_words(word)
             except InputError:
@@ -1636,13 +1649,37 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0) -> list[list[str
                     held[name] = len(out)
                 out.append(inner)
             elif depth < 3:  # ssh host "docker exec c bash -c '...'": a shell in a shell
-                out.extend(_quoted_launches(_segments(inner), depth + 1))
+                out.extend(_quoted_launches(_segments(inner), depth + 1, notes))
     return out
 
 
 #: A shell's option cluster that ends in ``c``: the next word is the script it runs
 #: (``-c``, ``-lc``, ``-ec``).
 _SCRIPT_OPTION = re.compile(r"^-[a-z]*c$")
+
+
+def _expanded_script(seg: list[str], at: int, values: dict[str, str],
+                     notes: list[str] | None) -> tuple[str, list[str] | None]:
+    """(the quoted command ``seg[at]`` once this shell has expanded the script's variables
+    and arrays in it, the arguments its ``-c`` shell then gets, if any). The shell expands
+    inside the double quotes before the inner shell splits the string, so ``${ARGS[*]}``
+    gives that shell all the flags. ``${ARGS[@]}`` of several items cuts the string instead:
+    a ``-c`` shell runs only the text up to its first item, the further items being its
+    ``$0`` and arguments (a note says so). Any other command is read with the pieces joined
+    again, as ``ssh`` joins its arguments into the one line the remote shell runs."""
+    pieces = shell_arrays.in_double_quotes(shell_vars.expand(seg[at], values), values)
+    if len(pieces) == 1:
+        return pieces[0], None
+    if not (at and _SCRIPT_OPTION.match(seg[at - 1])):
+        return " ".join(pieces), None
+    if notes is not None:
+        shown = " ".join(pieces[1:4]) + (" …" if len(pieces) > 4 else "")
+        notes.append(f"a ${{NAME[@]}} array inside the double-quoted {seg[at - 1]} script "
+                     "splits it into several arguments: the shell runs only the script up to "
+                     f"the array's first item, the rest ({shown}) being its $0 and arguments, "
+                     "not flags of the launch (write ${NAME[*]} to pass them all)")
+    words = [*seg[:at + 1], *pieces[1:], *seg[at + 1:]]
+    return pieces[0], _script_arguments(words, at, values)
 
 
 def _script_arguments(seg: list[str], at: int, values: dict[str, str]) -> list[str] | None:

@@ -112,3 +112,33 @@ def items(word: str, values: dict[str, str]) -> list[str] | None:
         return None
     joined = values[f"{match.group(1)}[@]"]
     return joined.split(_SEPARATOR) if joined else []
+
+
+#: A reference to all of an array's items anywhere in a word: ``${NAME[@]}``, ``${NAME[*]}``.
+_ALL_ITEMS_INSIDE = re.compile(r"\$\{([A-Za-z_]\w*)\[([@*])\]\}")
+
+
+def in_double_quotes(text: str, values: dict[str, str]) -> list[str]:
+    """The words a double-quoted ``text`` (``bash -c "... ${ARGS[*]}"``) becomes once the
+    arrays the script sets are expanded in it, as the shell expands them inside double
+    quotes: ``${A[*]}`` joins the items with spaces, within the one word; ``${A[@]}`` ends
+    the word after its first item and makes each further item a word of its own, the text
+    after the reference going with the last item; an empty array adds nothing. A reference
+    to an array the script does not set stays as written."""
+    if "[" not in text or "${" not in text:
+        return [text]
+    words = [""]
+    at = 0
+    for match in _ALL_ITEMS_INSIDE.finditer(text):
+        listed = items(f"${{{match.group(1)}[@]}}", values)
+        words[-1] += text[at:match.start()]
+        at = match.end()
+        if listed is None:
+            words[-1] += match.group(0)
+        elif match.group(2) == "*" or not listed:
+            words[-1] += " ".join(listed)
+        else:
+            words[-1] += listed[0]
+            words.extend(listed[1:])
+    words[-1] += text[at:]
+    return words
