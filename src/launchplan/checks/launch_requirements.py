@@ -8,7 +8,6 @@ Each names the SGLang code that fails, and when.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -29,6 +28,7 @@ from launchplan.facts.models.snapshots import restructured
 from launchplan.facts.quantization import quantization_verdict
 from launchplan.facts.vision import vision_class
 from launchplan.input.hisparse_config import hisparse_settings
+from launchplan.numbers import finite
 
 START = Severity.FAILS_AT_START
 DEGRADED = Severity.DEGRADED
@@ -226,7 +226,7 @@ def _fraction_ok(p: Values) -> bool:
     value = p["mem_fraction_static"]
     if value is None:
         return True
-    return isinstance(value, (int, float)) and math.isfinite(value) and 0 < value < 1
+    return finite(value) and 0 < value < 1
 
 
 def _draft_context_ok(p: Values) -> bool:

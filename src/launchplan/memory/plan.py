@@ -9,7 +9,6 @@ fit at once. The memory seen before loading is a stated fact of the target
 
 from __future__ import annotations
 
-import math
 from functools import partial
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -24,6 +23,7 @@ from launchplan.memory.cpu_offload import offloaded_bytes
 from launchplan.memory.kv_pool import NotEnoughMemory, _Default, _Plan, plain_size, size
 from launchplan.memory.values import Values, as_values, plain_values
 from launchplan.memory.weights import weight_bytes
+from launchplan.numbers import finite
 
 #: A typical chat request when none is given: 2,048 prompt tokens and 512 generated.
 DEFAULT_REQUEST_TOKENS = 2048 + 512
@@ -387,7 +387,7 @@ def _node_gpus(nnodes: Any, tp: int, pp: int, dp: Any, attn_dp: int) -> int:
 
 
 def _fraction(value: Any) -> float | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+    if finite(value):
         return float(value)
     return None
 

@@ -8,7 +8,6 @@ checks of the layout and the scheduler.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from launchplan.encoding import json_object
@@ -16,6 +15,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.numbers import is_nan
 from launchplan.rules.parallel import attn_dp_enabled
 from launchplan.vocabulary import MIXED_CHUNK_ALGORITHMS
 
@@ -220,7 +220,7 @@ def _bad_watermark_key(value: Any) -> bool:
 
 
 def _in_open_unit(value: Any, *, closed_top: bool = False) -> bool:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or is_nan(value):
         return False
     return 0 < value <= 1 if closed_top else 0 < value < 1
 

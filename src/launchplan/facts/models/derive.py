@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -46,6 +45,7 @@ from launchplan.facts.models.hf_classes import (
 from launchplan.facts.models.locate import _Source
 from launchplan.facts.models.mamba_hybrids import check_granite_hybrid
 from launchplan.facts.models.record import ModelFacts
+from launchplan.numbers import finite
 
 #: Environment variables that let ``--context-length`` exceed the derived length.
 
@@ -437,17 +437,17 @@ def _derived_context(text: Mapping[str, Any], t: _Fields,
         if "original_max_position_embeddings" in rope or rope.get("rope_type") == "llama3":
             factor = 1
     if isinstance(factor, bool) or not isinstance(factor, (int, float)) \
-            or not math.isfinite(factor) or factor <= 0:
+            or not finite(factor) or factor <= 0:
         raise t.fail("rope_scaling.factor", "a positive number", factor)
     for key in _CONTEXT_KEYS:
         value = text.get(key)
         if value is None:
             continue
         n = _as_int(value) if not isinstance(value, float) else value
-        if n is None or isinstance(n, bool) or not math.isfinite(n) or n <= 0 or n > MAX_INT:
+        if n is None or isinstance(n, bool) or not finite(n) or n <= 0 or n > MAX_INT:
             raise t.fail(key, "a positive integer", value)
         product = factor * n
-        if not math.isfinite(product) or product > MAX_INT:
+        if not finite(product) or product > MAX_INT:
             raise t.fail(key, "a context length below 2**63 (after the rope factor)", value)
         return max(int(product), 1)
     return 2048

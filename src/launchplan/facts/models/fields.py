@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.numbers import finite
 
 #: Config files larger than this are refused before they are read.
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
@@ -136,7 +137,7 @@ def _num(v: Any) -> float:
     """A number for comparisons; anything else counts as 0."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return 0
-    return v if math.isfinite(v) else 0
+    return v if finite(v) else 0
 
 
 class _Described(str):
