@@ -12,8 +12,9 @@ then::
 
     python tools/old_sglang_flags.py /tmp/sgl-wheels
 
-writes ``tests/input/data/sglang-old-flags.json``: per flag, the releases read that had it
-(first and last), so a test can check each one is accepted by 0.5.23 or named by the table.
+writes ``src/launchplan/input/data/sglang-old-flags.json`` (``migrate`` reads it): per flag,
+the releases read that had it (first and last), so a test can check each one is accepted by
+0.5.23 or named by the table.
 ``--check`` compares with the written file instead.
 """
 
@@ -28,7 +29,8 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "tests" / "input" / "data" / "sglang-old-flags.json"
+OUT = (Path(__file__).resolve().parents[1] / "src" / "launchplan" / "input" / "data"
+       / "sglang-old-flags.json")
 MEMBER = "sglang/srt/server_args.py"
 FIELD_MODULES = ("device", "disagg", "exec_", "lora", "memory", "mm", "model", "observability",
                  "parallel", "schedule", "serving", "spec")

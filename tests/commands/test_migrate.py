@@ -61,3 +61,24 @@ def test_diff_reads_each_side_with_its_own_releases_flags(capsys):
                  "--cuda-graph-tc-compiler", "inductor", "--format", "json"])
     out = capsys.readouterr()[0]
     assert code in (0, 1) and "cuda_graph_tc_compiler" in out
+
+
+def test_a_pasted_model_gives_way_to_the_model_path_given(capsys):
+    # SGLang keeps the last of --model-path and --model: the pasted model would have run
+    code = main(["migrate", "--gpu", "a100", "python3 -m sglang.launch_server --model "
+                 "deepseek-ai/DeepSeek-Coder-V2-Lite-Base --enable-mla --disable-radix "
+                 "--trust-remote-code", "--model-path", "deepseek-v2-lite", "--format", "json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and "--model " not in data["command"].replace("--model-path", "")
+    assert data["argv"] == ["--disable-radix", "--trust-remote-code"]
+    assert any("--model deepseek-ai/DeepSeek-Coder-V2-Lite-Base replaced" in n
+               for n in data["changes"])
+
+
+def test_migrate_reads_abbreviations_by_the_release_a_pasted_text_names(capsys):
+    # 0.4.6's parser read --enable-ep as --enable-ep-moe; 0.5.23's reads --enable-eplb
+    code = main(["migrate", "--gpu", "h100", "pip install sglang==0.4.6.post5\n"
+                 "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp 2 "
+                 "--enable-ep", "--model-path", "qwen3-30b-a3b", "--format", "json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and data["argv"] == ["--tp", "2", "--ep-size", "2"]

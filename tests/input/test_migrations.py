@@ -11,8 +11,12 @@ from launchplan.input.migrations import MIGRATIONS
 @pytest.mark.parametrize("flag", sorted(MIGRATIONS))
 def test_each_old_flag_names_its_replacement(flag, capsys):
     code = main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b", flag])
-    _, err = capsys.readouterr()
-    assert code == 2 and err.count("\n") == 1
+    out, err = capsys.readouterr()
+    if code == 0:  # a unique prefix of a current switch (--enable-flashinfer): a notice
+        err = " ".join(out.split())
+        assert f"{flag} is read as --" in err and "not as the old flag" in err
+    else:
+        assert code == 2 and err.count("\n") == 1
     entry = MIGRATIONS[flag]
     if entry.new:
         assert f"use {entry.new}" in err
@@ -112,7 +116,9 @@ def _old_flags() -> dict:
     import json
     from pathlib import Path
 
-    path = Path(__file__).parent / "data" / "sglang-old-flags.json"
+    import launchplan.input
+
+    path = Path(launchplan.input.__file__).parent / "data" / "sglang-old-flags.json"
     return json.loads(path.read_text())
 
 
@@ -290,3 +296,90 @@ def test_a_choice_a_release_retired_is_named_with_what_replaced_it(capsys):
     assert code == 2 and first.startswith("launchplan: --kv-cache-dtype: ")
     assert "fp4_mx_block16" in first.split("got 'fp4_e2m1'")[1]
     assert "did you mean" not in first
+
+
+@pytest.mark.parametrize("argv, new", [
+    # 0.5.18's choices have cutlass_mla, 0.5.20's not: sgl-project/sglang#32111 points to
+    # trtllm_mla on Blackwell
+    (["--attention-backend", "cutlass_mla", "--tp", "8"],
+     ["--attention-backend", "trtllm_mla", "--tp", "8"]),
+    (["--decode-attention-backend=cutlass_mla"], ["--decode-attention-backend=trtllm_mla"]),
+    (["--attention-backend", "dual_chunk_flash_attn", "--tp", "2"], ["--tp", "2"]),
+    (["--quantization", "marlin", "--tp", "2"], ["--tp", "2"]),
+    (["--quantization=qoq"], []),
+    # 0.5.20 refuses fp4_e2m1 at start, naming fp4_mx_block16: the same block-16 format
+    (["--kv-cache-dtype", "fp4_e2m1"], ["--kv-cache-dtype", "fp4_mx_block16"]),
+])
+def test_a_value_retired_before_the_modeled_releases_is_renamed_or_dropped(argv, new):
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(argv)
+    assert out == new and len(notes) == 1
+    assert ("->" in notes[0]) == any(token not in argv for token in out)  # else "dropped"
+    parse_argv(out)
+
+
+def test_a_retired_value_with_a_new_name_is_named_in_the_error(capsys):
+    code = main(["resolve", "--gpu", "b200", "--model-path", "deepseek-r1",
+                 "--attention-backend", "cutlass_mla"])
+    err = capsys.readouterr().err
+    assert code == 2 and "use --attention-backend trtllm_mla" in err
+    assert "did you mean" not in err
+
+
+@pytest.mark.parametrize("argv, new", [
+    # 0.4.3: --speculative-draft was unique (--speculative-draft-model-path); 0.5.23 has nine
+    (["--speculative-algo", "EAGLE", "--speculative-draft", "lmsys/d", "--trust-remote",
+      "--enable-flashinfer-mla"],
+     ["--speculative-algo", "EAGLE", "--speculative-draft-model-path", "lmsys/d",
+      "--trust-remote", "--attention-backend", "flashinfer"]),
+    # 0.3.4: --enable-overlap-schedule, since the default and dropped
+    (["--model", "m", "--disable-radix", "--enable-overlap"], ["--model", "m", "--disable-radix"]),
+    # 0.3.6 to 0.4.6: --enable-dp-attention; 0.3.5 to 0.5.13: --cuda-graph-max-bs
+    (["--tp", "8", "--enable-dp", "--dp", "8", "--cuda-graph-max=64"],
+     ["--tp", "8", "--cuda-graph-max-bs-decode", "64", "--attn-dp-size", "8"]),
+    # 0.4.1 to 0.4.6: --enable-ep-moe, which 0.5.23 would read as --enable-eplb; the retired
+    # --enable-flashinfer-mla says the line is old
+    (["--tp", "4", "--enable-ep", "--enable-flashinfer-mla"],
+     ["--tp", "4", "--ep-size", "4", "--attention-backend", "flashinfer"]),
+])
+def test_an_old_abbreviation_is_spelled_out_as_its_release_read_it(argv, new):
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(argv, "0.5.23")
+    assert out == new
+    assert any("read the abbreviation as" in n for n in notes)
+    parse_argv(out)
+
+
+def test_the_release_a_line_names_decides_what_an_abbreviation_meant():
+    from launchplan.input.migrations import rewrite
+
+    assert rewrite(["--tp", "2", "--enable-ep"], old="0.4.6.post5")[0] == [
+        "--tp", "2", "--ep-size", "2"]
+    assert rewrite(["--tp", "2", "--enable-ep"], old="0.5.21")[0] == ["--tp", "2", "--enable-ep"]
+    # with nothing saying the line is old it stays (0.5.23 reads --enable-eplb), with a note
+    out, notes = rewrite(["--tp", "2", "--enable-ep"])
+    assert out == ["--tp", "2", "--enable-ep"]
+    assert len(notes) == 1 and "--enable-eplb" in notes[0] and "--enable-ep-moe" in notes[0]
+    # still unique, and meaning the same flag in every release: untouched
+    assert rewrite(["--disable-overlap", "--enable-flashinfer-mla"])[0] == [
+        "--disable-overlap", "--attention-backend", "flashinfer"]
+
+
+@pytest.mark.parametrize("argv, new, said", [
+    # 0.1's FlashInfer switch; today a unique prefix of --enable-flashinfer-allreduce-fusion
+    (["--enable-flashinfer", "--tp", "2"], ["--tp", "2"], "long been the default"),
+    (["--attention-reduce-in-fp32"], ["--triton-attention-reduce-in-fp32"], "renamed"),
+    # 0.3.0 sized the request pool with it; 0.3.1 sizes it from --max-running-requests
+    (["--max-num-reqs", "64"], ["--max-running-requests", "64"], "N - 1"),
+])
+def test_flags_older_than_the_wheels_read_are_migrated(argv, new, said):
+    from launchplan.input.cli import parse_argv
+    from launchplan.input.migrations import rewrite
+
+    out, notes = rewrite(argv)
+    assert out == new and len(notes) == 1 and said in notes[0]
+    parse_argv(out)

@@ -44,9 +44,11 @@ def main(argv: list[str]) -> int:
     fmt = no_markdown(opts.get("format"), "migrate") or "table"
     if fmt not in ("table", "json"):
         raise InputError("--format", "table or json for migrate", fmt)
-    new_argv, notes = rewrite(list(split.sglang_argv), to)
+    new_argv, notes = rewrite(list(split.sglang_argv), to, _old_release(argv, opts))
     model = opts.get("model_path")
     model = model[-1] if isinstance(model, list) else model
+    if model:
+        new_argv = _without_model_alias(new_argv, model, notes)
     head = ["--model-path", model] if model else []
     env = opts.get("env") or []  # a pasted line's assignments stay in front of it
     env = [env] if isinstance(env, str) else list(env)
@@ -94,3 +96,39 @@ def _assignment(pair: str) -> str:
     make the word a command, not an assignment)."""
     name, _, value = pair.partition("=")
     return f"{name}={shlex.quote(value)}"
+
+
+def _old_release(argv: list[str], opts: dict) -> str | None:
+    """The release the old line was written for: ``--from``, else the one release a pasted
+    text names (``0.4.6.post5`` too, which launchplan does not model); None when unknown."""
+    if opts.get("from"):
+        return str(opts["from"])
+    from launchplan.commands.options import COMPAT_CHOICES
+    from launchplan.input.pasted import cleaned, looks_pasted
+    from launchplan.input.pasted_release import reported_release
+
+    if not looks_pasted(argv):
+        return None
+    found = reported_release([cleaned(t) for t in argv if isinstance(t, str)], COMPAT_CHOICES)
+    return found[1] if found is not None else None
+
+
+def _without_model_alias(argv: list[str], model: str, notes: list[str]) -> list[str]:
+    """``argv`` without a pasted ``--model X``: the line leads with ``--model-path`` as
+    given, and SGLang keeps the last of the two spellings, so X would run, not the model
+    planned."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        flag, eq, value = argv[i].partition("=")
+        if flag != "--model":
+            out.append(argv[i])
+            i += 1
+            continue
+        if not eq and i + 1 < len(argv) and not argv[i + 1].startswith("--"):
+            value = argv[i + 1]
+            i += 1
+        i += 1
+        notes.append(f"--model {value} replaced by --model-path {model}: the two spell one "
+                     "flag, and the last one given is the model SGLang loads")
+    return out

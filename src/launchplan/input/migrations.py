@@ -10,6 +10,9 @@ models (older ones were gone before 0.5.21).
 
 from __future__ import annotations
 
+import functools
+from bisect import bisect_left
+from pathlib import Path
 from typing import NamedTuple
 
 from launchplan.input.fields import RELEASES, release_table
@@ -165,7 +168,12 @@ MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
     *(Migration(*row[:3], since=row[3], takes_value=row[4], carry=row[5], source=row[6],
                 values=row[7] if len(row) > 7 else ())
       for row in (
-        ("--max-num-reqs", "", "removed", "0.3.1", True, "", "0.3.1 wheel"),
+        # 0.3.0 sized the request pool with it (at most N - 1 requests then ran); 0.3.1's
+        # ModelRunner sizes that pool from --max-running-requests and runs up to its size
+        ("--max-num-reqs", "--max-running-requests N", "it sized the request pool, which "
+         "--max-running-requests sizes from 0.3.1 (its N requests may all run; 0.3.0 ran at "
+         "most N - 1 of a pool of N)", "0.3.1",
+         True, "one", "0.3.0 and 0.3.1 wheels: model_runner.py, tp_worker.py"),
         ("--enable-mla", "", "MLA became the default (0.3.2 to 0.4.5 had --disable-mla)",
          "0.3.2", False, "", "0.3.2 wheel: --disable-mla in its place"),
         ("--additional-ports", "", "removed", "0.3.3", True, "many", "0.3.3 wheel"),
@@ -179,6 +187,16 @@ MIGRATIONS: dict[str, Migration] = {m.old: m for m in (
          "0.4.1 wheel: --enable-nan-detection in its place"),
         ("--disable-disk-cache", "--disable-outlines-disk-cache", "renamed", "0.4.2", False, "",
          "0.4.1 wheel: its deprecation names the new flag"),
+        # not in any wheel read: the 0.1 releases' switch (their docs/flashinfer.md);
+        # FlashInfer attention was the default by 0.3.0, which had --disable-flashinfer.
+        # Written today it is a unique prefix of --enable-flashinfer-allreduce-fusion
+        ("--enable-flashinfer", "", "FlashInfer attention, the flashinfer backend, has long "
+         "been the default", "0.3.0", False, "",
+         "SGLang 0.1's docs/flashinfer.md; 0.3.0 wheel: --disable-flashinfer"),
+        # renamed in August 2024, before 0.3.0 (xorbitsai/inference#2191 followed the rename)
+        ("--attention-reduce-in-fp32", "--triton-attention-reduce-in-fp32",
+         "renamed: it only ever applied to the triton attention kernels", "0.3.0", False, "",
+         "0.3.0 wheel: --triton-attention-reduce-in-fp32; xorbitsai/inference#2191"),
         ("--enable-overlap-schedule", "", "the overlap scheduler is on by default "
          "(--disable-overlap-schedule turns it off)", "0.4.2", False, "",
          "0.4.1 wheel: its deprecation says to drop it"),
@@ -308,23 +326,61 @@ NOT_SGLANG: dict[str, str] = {
 class RetiredValue(NamedTuple):
     flag: str
     value: str
-    note: str  # what to choose instead; the rewrite drops the flag, so the default applies
-    since: str  # the first release that refuses the value
+    note: str  # what became of it; without ``new`` the rewrite drops the flag (its default)
+    since: str  # the first release that refuses the value (of the wheels read)
+    new: str = ""  # the value that names the same thing now, where one does
+    source: str = ""  # where that is read from (a release's wheel, a PR)
 
+
+#: The attention-backend flags, which share one list of choices.
+_ATTENTION_FLAGS = ("--attention-backend", "--prefill-attention-backend",
+                    "--decode-attention-backend")
+#: The flags taking a quantization method (the draft model's since 0.5.7).
+_QUANT_FLAGS = ("--quantization", "--speculative-draft-model-quantization")
 
 #: Values of current flags that a release stopped accepting (the modeled releases' choices,
-#: diffed; a test keeps this complete). 0.5.22's CUDA-graph config refuses the backend as removed.
+#: diffed, a test keeps these complete; and older wheels' choices for values seen in real
+#: lines). 0.5.22's CUDA-graph config refuses the backend as removed.
 RETIRED_VALUES: dict[tuple[str, str], RetiredValue] = {(v.flag, v.value): v for v in (
     *(RetiredValue(f"--cuda-graph-backend-{phase}", "tc_piecewise",
                    f"the tc_piecewise backend was removed (breakable, full or disabled remain; "
-                   f"without the flag the {phase} default, {default}, applies)", "0.5.22")
+                   f"without the flag the {phase} default, {default}, applies)", "0.5.22",
+                   source="0.5.21 and 0.5.22's field tables; 0.5.22's cuda_graph_config.py")
       for phase, default in (("prefill", "breakable"), ("decode", "full"))),
-    # the first FP4 KV cache (PRs 10078 and 12612): MX-style E8M0 scales over blocks of 16,
-    # which the FP4 KV redesign names fp4_mx_block16 beside the E4M3-scaled nvfp4; no
-    # release launchplan models takes the old name (SGLang's own docs still wrote it)
+    # the first FP4 KV cache (PRs 10078 and 12612): E8M0-style scales over blocks of 16.
+    # 0.5.20 lists both names but refuses fp4_e2m1 at start, naming fp4_mx_block16, and
+    # its FP4MXBlock16KVQuantizeUtil is 0.5.15's BlockFP4KVQuantizeUtil renamed (same
+    # block, scale and packing); no release launchplan models takes the old name
     RetiredValue("--kv-cache-dtype", "fp4_e2m1",
-                 "the block-16 MX-scaled FP4 KV cache it chose is fp4_mx_block16 now (nvfp4 "
-                 "is the E4M3-scaled one)", "0.5.21"),
+                 "the block-16 MX-scaled FP4 KV cache it chose is named fp4_mx_block16 (nvfp4 "
+                 "is the E4M3-scaled one)", "0.5.21", "fp4_mx_block16",
+                 "0.5.15 and 0.5.20 wheels: layers/quantization/kvfp4_tensor.py; 0.5.20's "
+                 "mem_cache/kv_cache_dtype.py"),
+    # 0.5.18's shared choice list has these backends, 0.5.20's arg_groups/choices.py not
+    # (0.5.19 was not read)
+    *(RetiredValue(flag, "cutlass_mla",
+                   "the Blackwell CUTLASS MLA backend was retired in favour of trtllm_mla",
+                   "0.5.20", "trtllm_mla",
+                   "0.5.18 and 0.5.20 wheels: the choice lists; sgl-project/sglang#32111")
+      for flag in _ATTENTION_FLAGS),
+    *(RetiredValue(flag, "dual_chunk_flash_attn",
+                   "the dual-chunk attention backend was removed, no replacement (models with "
+                   "a dual_chunk_attention_config take the default backend)", "0.5.20",
+                   source="0.5.18 and 0.5.20 wheels: the choice lists")
+      for flag in _ATTENTION_FLAGS),
+    # vLLM's loader for Marlin-serialized GPTQ checkpoints: 0.5.4 imported it from vLLM,
+    # 0.5.10 and 0.5.18 still listed the choice with no loader registered, 0.5.20 not
+    *(RetiredValue(flag, "marlin",
+                   "the loader for Marlin-serialized checkpoints (vLLM's) was removed, no "
+                   "replacement (the checkpoint's own quantization config applies)", "0.5.20",
+                   source="0.5.4, 0.5.10, 0.5.18 and 0.5.20 wheels: the choice lists and "
+                   "layers/quantization/__init__.py")
+      for flag in _QUANT_FLAGS),
+    # QServe's W4A8 method (sgl-project/sglang#6521): 0.5.15 lists it, 0.5.18 has neither
+    # the choice nor layers/quantization/qoq.py (0.5.16 and 0.5.17 were not read)
+    *(RetiredValue(flag, "qoq", "the QoQ (QServe W4A8) method was removed, no replacement",
+                   "0.5.18", source="0.5.15 and 0.5.18 wheels: the choice lists")
+      for flag in _QUANT_FLAGS),
 )}
 
 
@@ -333,8 +389,11 @@ def retired_value_hint(flag: str, value: object) -> str | None:
     retired = RETIRED_VALUES.get((flag, str(value)))
     if retired is None:
         return None
+    then = f"use {flag} {retired.new}" if retired.new else "drop it"
     return (f"{flag} {value} is an older SGLang value, which SGLang {retired.since} and later "
-            f"refuse: {retired.note}")
+            f"refuse: {retired.note}; {then}")
+
+
 #: The CP layout names of the retired mode flags, as --cp-strategy values.
 _CP_LAYOUT = {"in-seq-split": "zigzag", "round-robin-split": "interleave"}
 _CP_MODES = ("--nsa-prefill-cp-mode", "--dsa-prefill-cp-mode", "--prefill-cp-mode")
@@ -360,11 +419,16 @@ def migration_hint(flag: str) -> str | None:
             f"use {entry.new}")
 
 
-def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str]]:
+def rewrite(argv: list[str], to: str | None = None,
+            old: str | None = None) -> tuple[list[str], list[str]]:
     """(the command line in current flags, one note per change). Flags it does not know
     as old (or that release ``to`` still has) pass through unchanged; values keep their
-    order."""
+    order. ``old`` is the release the line was written for, when known (a pasted text that
+    names it): its flags decide what an abbreviation meant."""
+    said: list[str] = []
+    argv = _old_abbreviations(argv, to, old, said)
     argv, notes = _prefill_cp(argv)
+    notes[:0] = said
     argv = _retired_values(argv, to, notes)
     out: list[str] = []
     spans: list[tuple[int, int, str]] = []  # (start, length, flag) of each replacement
@@ -402,6 +466,103 @@ def rewrite(argv: list[str], to: str | None = None) -> tuple[list[str], list[str
     return _dp_attention(out, notes)
 
 
+@functools.cache
+def _old_surfaces() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(release, its flags sorted) for each wheel from 0.3.0 to 0.5.20, oldest first
+    (``data/sglang-old-flags.json``, which ``tools/old_sglang_flags.py`` wrote)."""
+    import json  # only for a line with an abbreviation
+
+    data = json.loads((Path(__file__).parent / "data" / "sglang-old-flags.json").read_text())
+    releases: list[str] = data["releases"]
+    at = {release: i for i, release in enumerate(releases)}
+    flags: list[list[str]] = [[] for _ in releases]
+    for flag, (first, last) in data["flags"].items():
+        for i in range(at[first], at[last] + 1):
+            flags[i].append(flag)
+    return tuple((release, tuple(sorted(f))) for release, f in zip(releases, flags))
+
+
+def _spellings(flags: tuple[str, ...], typed: str) -> list[str]:
+    """The flags ``typed`` names in a sorted flag list: itself, or those it abbreviates."""
+    at = bisect_left(flags, typed)
+    if at < len(flags) and flags[at] == typed:
+        return [typed]
+    found = []
+    while at < len(flags) and flags[at].startswith(typed):
+        found.append(flags[at])
+        at += 1
+    return found
+
+
+def _reads(flags: tuple[str, ...], typed: str) -> bool:
+    """Whether a release with these flags takes ``typed``: a retired flag only as itself
+    (``--enable-flashinfer`` is no abbreviation), any other as itself or a unique prefix."""
+    found = _spellings(flags, typed)
+    return found == [typed] if typed in MIGRATIONS else len(found) == 1
+
+
+def _old_abbreviations(argv: list[str], to: str | None, old: str | None,
+                       notes: list[str]) -> list[str]:
+    """Abbreviations spelled out as the old release read them. argparse took any unique
+    prefix, and a prefix unique then may be ambiguous now (``--speculative-draft``) or name
+    a newer flag (``--enable-ep``, ``--enable-eplb`` today, ``--enable-ep-moe`` in 0.4.6).
+    The releases the line parses on (or the one ``old`` names) decide; a prefix that still
+    reads as a flag today is spelled out only for a line that is old (``old`` given, or a
+    retired flag in it), and only where every such release read it as one other flag."""
+    from launchplan.input.cli import flags_of  # (cli imports this module's hints lazily)
+
+    end = argv.index("--") if "--" in argv else len(argv)
+    heads = [(i, argv[i].partition("=")[0]) for i in range(end)
+             if argv[i].startswith("--") and len(argv[i]) > 2]
+    if not heads:
+        return argv
+    surfaces = _old_surfaces()
+    if old is not None:
+        if not old[:1].isdigit() or _key(old) >= _key(RELEASES[0]):
+            return argv  # a modeled rule set: the parser reads the line as that release did
+        older = [s for s in surfaces if _key(s[0]) <= _key(old)]
+        surfaces = (older[-1] if older else surfaces[0],)
+    current = tuple(sorted(flags_of(to if to in RELEASES else RELEASES[-1])))
+    line_is_old = old is not None or any(head in MIGRATIONS for _, head in heads)
+    known = [(i, head) for i, head in heads
+             if any(_reads(flags, head) for _, flags in surfaces)]
+    out = list(argv)
+    for i, head in heads:
+        if head in MIGRATIONS or head in NOT_SGLANG:
+            continue
+        now = _spellings(current, head)
+        if now == [head]:
+            continue
+        window = [(release, flags) for release, flags in surfaces
+                  if all(_reads(flags, other) for j, other in known if j != i)]
+        meant = {found[0] for _, flags in window or surfaces
+                 if len(found := _spellings(flags, head)) == 1}
+        if not meant or (len(now) == 1 and not meant - set(now)):
+            continue  # no old release read it as one flag, or each read it as today
+        release = to if to in RELEASES else RELEASES[-1]
+        if len(now) == 1 and not line_is_old:  # nothing says the line is old: only a note
+            then = "; ".join(f"SGLang {_read_as(head, full)} read it as {full}"
+                             for full in sorted(meant - set(now)))
+            notes.append(f"{head} kept: SGLang {release} reads it as {now[0]}; {then} (for a "
+                         "line from then, write that flag out)")
+            continue
+        if len(meant) != 1:
+            continue
+        (full,) = meant
+        today = ("finds it ambiguous" if len(now) > 1 else
+                 f"reads it as {now[0]}" if now else "has no flag it abbreviates")
+        out[i] = full + argv[i][len(head):]
+        notes.append(f"{head} -> {full}: SGLang {_read_as(head, full)} read the abbreviation "
+                     f"as {full}; SGLang {release} {today}")
+    return out
+
+
+def _read_as(typed: str, full: str) -> str:
+    """The releases (as "first to last") whose parser read ``typed`` as ``full``."""
+    read = [release for release, flags in _old_surfaces() if _spellings(flags, typed) == [full]]
+    return f"{read[0]} to {read[-1]}" if len(read) > 1 else read[0]
+
+
 def _one_replacement_per_flag(out: list[str], spans: list[tuple[int, int, str]],
                               notes: list[str]) -> list[str]:
     """Two retired flags rewritten to the same flag (``--enable-flashinfer-mla`` and
@@ -430,8 +591,9 @@ def _gone(entry: Migration | RetiredValue, to: str | None) -> bool:
 
 
 def _retired_values(argv: list[str], to: str | None, notes: list[str]) -> list[str]:
-    """Drop a current flag given a value its release ``to`` refuses (its default applies),
-    and the retired backend and keys inside ``--cuda-graph-config``."""
+    """A current flag given a value its release ``to`` refuses: the value's new name where it
+    has one, else the flag goes (its default applies); and the retired backend and keys
+    inside ``--cuda-graph-config``."""
     out: list[str] = []
     i = 0
     while i < len(argv):
@@ -440,7 +602,11 @@ def _retired_values(argv: list[str], to: str | None, notes: list[str]) -> list[s
         width = 1 if eq else 2
         retired = RETIRED_VALUES.get((flag, value))
         if retired is not None and _gone(retired, to):
-            notes.append(f"{flag} {value} dropped: {retired.note}")
+            if retired.new:
+                out += [f"{flag}={retired.new}"] if eq else [flag, retired.new]
+                notes.append(f"{flag} {value} -> {flag} {retired.new}: {retired.note}")
+            else:
+                notes.append(f"{flag} {value} dropped: {retired.note}")
             i += width
             continue
         if flag == "--cuda-graph-config" and value.startswith("{"):
