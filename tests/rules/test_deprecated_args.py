@@ -50,3 +50,15 @@ def test_grpc_settings():
         assert isinstance(d.grpc_settings(make_view(**bad)), Refuse), bad
     # the legacy server owns the port: the native server's limits do not apply
     assert not isinstance(d.grpc_settings(make_view(smg_grpc_mode=True, api_key="k")), Refuse)
+
+
+def test_a_legacy_grpc_port_too_long_to_print_is_refused_by_its_length(capsys):
+    """``fuzz_lines.py --seed 61607``: a 4,300-digit ``--port`` (the most the command line
+    takes) with ``--grpc-mode`` makes the legacy port ``--port`` + 10000 one digit longer than
+    Python prints by default; the refusal names its length instead of failing as a rule bug."""
+    from launchplan.commands.main import main
+
+    code = main(["resolve", "--gpu", "h100", "--model-path", "llama-3.1-8b", "--grpc-mode",
+                 "--port", "9" * 4300])
+    err = capsys.readouterr()[1]
+    assert code == 3 and "an integer of 4,301 digits" in err and "internal error" not in err

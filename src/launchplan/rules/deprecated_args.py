@@ -8,6 +8,7 @@ The attention-backend aliases of this hook live in ``kv_cache.py``.
 
 from __future__ import annotations
 
+from launchplan.encoding import int_text
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
@@ -109,7 +110,8 @@ def _grpc(v: View, *, rust_sidecar: bool) -> Declare | Refuse:
                       f"{v.grpc_response_timeout_secs}")
     if port is not None:
         if not 1 <= port <= 65535:
-            return Refuse(f"--grpc-port (or SGLANG_GRPC_PORT) must be in 1..65535, got {port}")
+            shown = _shown_port(port)
+            return Refuse(f"--grpc-port (or SGLANG_GRPC_PORT) must be in 1..65535, got {shown}")
         if threads < 1:
             return Refuse(f"SGLANG_GRPC_WORKER_THREADS must be at least 1, got {threads}")
     if v.sidecar_args is not None:
@@ -136,6 +138,16 @@ def _grpc(v: View, *, rust_sidecar: bool) -> Declare | Refuse:
             if bad:
                 return Refuse(f"the native gRPC server (--grpc-port) does not support {what}")
     return Declare(out, "gRPC: " + ", ".join(f"{k} {val}" for k, val in out.items()))
+
+
+def _shown_port(port: object) -> object:
+    """A port as a message shows it: a number past a few dozen digits by its length (``--port``
+    takes up to 4,300 digits, and the legacy port, ``--port`` + 10000, may pass the most
+    Python prints by default)."""
+    if type(port) is not int:
+        return port
+    text = int_text(port)
+    return text if len(text) <= 24 else f"an integer of {len(text.lstrip('-')):,} digits"
 
 
 @rule(name="grpc_settings", variant="0.5.22", **_GRPC,
