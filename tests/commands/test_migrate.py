@@ -82,3 +82,23 @@ def test_migrate_reads_abbreviations_by_the_release_a_pasted_text_names(capsys):
                  "--enable-ep", "--model-path", "qwen3-30b-a3b", "--format", "json"])
     data = json.loads(capsys.readouterr()[0])
     assert code == 0 and data["argv"] == ["--tp", "2", "--ep-size", "2"]
+
+
+def test_a_migrated_line_that_cannot_be_planned_here_is_still_printed(capsys, monkeypatch):
+    """sgl-project/sglang PR #4218's old line: ``--speculative-draft`` (0.4.2-0.5.1's unique
+    prefix) is migrated, but its draft (a Hub id) is not on this machine: the rewrite is
+    still the answer, printed, and the plan's reason goes to stderr (exit 2)."""
+    import json
+
+    from launchplan.commands.main import main
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    text = ("python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-R1 --speculative-algo "
+            "EAGLE --speculative-draft lmsys/DeepSeek-R1-NextN-Block-INT8 --tp 16")
+    code = main(["migrate", "--gpu", "b200", text, "--model-path", "deepseek-r1",
+                 "--format", "json"])
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert code == 2 and data["verdict"] is None and "draft" in data["plan_error"]
+    assert "--speculative-draft-model-path" in data["argv"]
+    assert err.startswith("launchplan: the migrated line could not be planned")

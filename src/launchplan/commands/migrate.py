@@ -19,7 +19,9 @@ HELP = """usage: launchplan migrate --to RELEASE --gpu TARGET --model-path MODEL
 Rewrites the SGLang flags for RELEASE (older flags to their replacements, each with a note),
 prints the new launch line, and compares the plans of the old and the new line (--from names
 the release the old line ran on; without it only the new line is planned). Exit 0 when the
-plan is unchanged (or only the new line could be planned), 1 when it changed, 2 bad input.
+plan is unchanged (or only the new line could be planned), 1 when it changed, 2 bad input (a
+new line that cannot be planned here, say a draft model not on this machine, is still
+printed, with the reason on stderr and as plan_error in JSON).
 
 options: --to, --from, --format table|json, --env KEY=VALUE, --gpu-* and --host-* overrides,
   --launch N (a pasted text with several launch commands: migrate the Nth)
@@ -54,7 +56,10 @@ def main(argv: list[str]) -> int:
     env = [env] if isinstance(env, str) else list(env)
     line = " ".join([*(_assignment(e) for e in env), "python -m sglang.launch_server",
                      shlex.join([*head, *new_argv])])
-    new_side = _side({**opts, "compat": to}, new_argv)
+    try:
+        new_side = _side({**opts, "compat": to}, new_argv)
+    except InputError as exc:  # the line is migrated; planning it needs what is not here
+        return _unplanned(fmt, to, opts, line, new_argv, notes, exc)
     old_side, differences, old_error = None, None, None
     if opts.get("from"):
         try:
@@ -89,6 +94,25 @@ def main(argv: list[str]) -> int:
                 render_table(("field", opts["from"], to),
                              [(d["field"], d["left"], d["right"]) for d in differences], out)
     return 1 if differences else 0
+
+
+def _unplanned(fmt: str, to: str, opts: dict, line: str, new_argv: list[str], notes: list[str],
+               exc: InputError) -> int:
+    """The migrated line when the new line cannot be planned here (a draft model's files not
+    on this machine, a value the new release refuses): the rewrite is still the answer asked
+    for, so it is printed, with why no plan follows; the exit is bad input's."""
+    message = getattr(exc, "message", None) or str(exc)
+    if fmt == "json":
+        sys.stdout.write(to_json({"to": to, "from": opts.get("from"), "command": line,
+                                  "argv": new_argv, "changes": notes, "verdict": None,
+                                  "plan_error": message, "old_error": None,
+                                  "differences": None}) + "\n")
+    else:
+        sys.stdout.write(line + "\n")
+        for note in notes or ["no flag needed a change"]:
+            sys.stdout.write(wrapped(note) + "\n")
+    sys.stderr.write(f"launchplan: the migrated line could not be planned: {message}\n")
+    return exc.exit_code
 
 
 def _assignment(pair: str) -> str:
