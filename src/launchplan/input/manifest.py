@@ -17,8 +17,11 @@ sets that its manifest fixes (``LWS_GROUP_SIZE``; ``LWS_WORKER_INDEX`` 0 in the 
 template; a RoleBasedGroup role run as a LeaderWorkerSet, its ``leaderWorkerSet`` size and
 ``patchLeaderTemplate``, sets them alike), and their RoleBasedGroup spellings for a
 ``leaderWorkerPattern`` role (``RBG_LWP_GROUP_SIZE``; ``RBG_LWP_WORKER_INDEX`` 0, the
-leader's). A reference the manifest cannot resolve (a worker's index, a ``valueFrom``
-secret) stays as written, so the flag that holds it is reported with the text it got. The
+leader's). A SkyPilot or dstack task's script gets the variables those platforms set from
+the task's resources likewise (``task_variables``), and a RoleBasedGroup role that uses a
+shared template runs that template with its patch merged in (``role_templates``). A
+reference the manifest cannot resolve (a worker's index, a ``valueFrom`` secret) stays as
+written, so the flag that holds it is reported with the text it got. The
 GPUs the launching container requests are read too (``gpus_requested``): the container
 sees those, not the node's.
 """
@@ -40,6 +43,9 @@ from launchplan.input.yaml_bound import check_expansion
 _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environment|"
                            r"containers|spec|services|image|commands|cmds|envs|"
                            r"[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd))\s*:", re.MULTILINE)
+#: A SkyPilot task's top-level keys: its ``run`` script, and the resources it runs on.
+_SKYPILOT_RUN = re.compile(r"^run[ \t]*:", re.MULTILINE)
+_SKYPILOT_RESOURCES = re.compile(r"^(?:resources|num_nodes)[ \t]*:", re.MULTILINE)
 #: A Dockerfile instruction in exec form.
 _DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
 #: A JSON key that only a container spec writes (not a mapping of SGLang's flags).
@@ -75,6 +81,8 @@ def looks_like_manifest(text: str) -> bool:
         loaded = _json_with_comments(body)
         if isinstance(loaded, dict):
             return bool(_JSON_CONTAINER_KEY.search(body))
+    if _SKYPILOT_RUN.search(stripped) and _SKYPILOT_RESOURCES.search(stripped):
+        return True  # read as YAML, so the variables its resources fix are known
     return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped))
 
 
@@ -174,7 +182,9 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
 
     # a block indented as a whole (a fence inside a list item or a page's tab, its lines
     # kept at the fence's indent) is the same YAML without that indent
-    documents = _documents(textwrap.dedent(text).strip())
+    from launchplan.input.role_templates import with_role_templates
+
+    documents = with_role_templates(_documents(textwrap.dedent(text).strip()))
     try:
         found = tuple((tuple(words), tuple(env), node)
                       for words, env, node in map(_with_entrypoint,
@@ -361,8 +371,21 @@ def _words_of(node: dict[Any, Any], outer: str = "") -> list[str]:
         if isinstance(script, str) and "sglang" in script:
             if key == "cmds":  # Task fills {{.NAME}} from the task's vars before the shell
                 script = _task_templated(script, node.get("vars"))
-            return _argv(["sh", "-c", outer + _task_exports(node) + script])
+            return _argv(["sh", "-c", _platform_lines(node) + outer + _task_exports(node)
+                          + script])
     return []
+
+
+def _platform_lines(node: dict[Any, Any]) -> str:
+    """The variables SkyPilot or dstack sets from the task's resources
+    (``task_variables``), as shell assignments before its script: the script reads them,
+    and they are the platform's, not an SGLang setting the launch is given."""
+    import shlex
+
+    from launchplan.input.task_variables import platform_variables
+
+    return "".join(f"{name}={shlex.quote(value)}\n"
+                   for name, value in platform_variables(node).items())
 
 
 def _task_templated(script: str, values: Any) -> str:

@@ -160,7 +160,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
         elif (config := _pasted_config(token)) is not None:  # a --config file's content
             words.extend(config[0])
             env.extend(config[1])
-        elif (found := _python_literal(token)) is not None:  # launch_server_cmd("...")
+        elif (found := _python_literal(token, notes)) is not None:  # launch_server_cmd("...")
             from launchplan.input.python_launch import script_environment
 
             words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
@@ -532,8 +532,13 @@ def _refuse_plain_yaml(token: str) -> None:
 
 def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:
     """(flags, env) of a pasted ``--config`` file's content (``model-path: M``, ``tp-size:
-    4``), with the ``export NAME=VALUE`` lines before it; None for any other text."""
-    if "\n" not in token or ": " not in token or launches_sglang(token.split()):
+    4``), with the ``export NAME=VALUE`` lines before it; None for any other text. A
+    comment line naming the launcher (``# Start with: python -m sglang.launch_server
+    --config ...``) runs nothing, so it does not make the text a script."""
+    if "\n" not in token or ": " not in token:
+        return None
+    code = [line for line in token.split("\n") if not line.lstrip().startswith("#")]
+    if launches_sglang(" ".join(code).split()):
         return None
     from launchplan.input.config_paste import pasted_config
 
@@ -567,13 +572,13 @@ def _dockerfile(token: str) -> bool:
     return looks_like_dockerfile(token)
 
 
-def _python_literal(token: str) -> str | list[str] | None:
+def _python_literal(token: str, notes: list[str] | None = None) -> str | list[str] | None:
     """The launch command a pasted Python script holds in a literal, if it is one."""
     if "\n" not in token and "(" not in token:
         return None
     from launchplan.input.python_launch import launch_literal
 
-    return launch_literal(token)
+    return launch_literal(token, notes)
 
 
 def is_manifest(token: str) -> bool:
@@ -1199,13 +1204,16 @@ def _launch_segment(words: list[str], launch: int | None = None,
         lead = 0  # ``A=1 docker run ...``: set for the docker client, like an export
         while lead < len(chosen) and _ASSIGNMENT.match(chosen[lead]):
             lead += 1
+        # the client's environment only: the shell expands the command's own words
+        # (``-e X=$A``) with its variables as they were, not with these
+        client = dict(values)
         if lead:
-            shell_vars.assigned(chosen[:lead], values)
-            exported.extend(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
-                            for w in chosen[:lead] if w.partition("=")[0] in values)
+            shell_vars.assigned(chosen[:lead], client)
+            exported.extend(f"{w.partition('=')[0]}={client[w.partition('=')[0]]}"
+                            for w in chosen[:lead] if w.partition("=")[0] in client)
             chosen = chosen[lead:]
         if exported:
-            chosen = _passed_into_container(chosen, exported, values, notes)
+            chosen = _passed_into_container(chosen, exported, client, notes)
             exported = []
     out: list[str] = list(exported)
     skip = False

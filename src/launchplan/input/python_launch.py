@@ -20,15 +20,16 @@ from typing import Any
 from launchplan.input import shell_vars
 
 
-def launch_literal(text: str) -> str | list[str] | None:
+def launch_literal(text: str, notes: list[str] | None = None) -> str | list[str] | None:
     """The first string (a command line) or list of strings (an argv) in the Python source
-    ``text`` that starts SGLang's launcher; None when ``text`` is not Python or has none."""
+    ``text`` that starts SGLang's launcher; None when ``text`` is not Python or has none.
+    How the script grows that argv where it is not read goes into ``notes``."""
     if "sglang" not in text or not ("launch_server" in text or "serve" in text):
         return None
     tree = _parsed(text)
     if tree is None:
         return quoted_list(text)
-    found = _launch_node(tree)
+    found = _launch_node(tree, notes)
     return found[0] if found is not None else quoted_list(text)
 
 
@@ -138,10 +139,12 @@ def _item(piece: str) -> str:
     return "${" + "".join(piece.split()) + "}"
 
 
-def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
+def _launch_node(tree: ast.Module, notes: list[str] | None = None
+                 ) -> tuple[str | list[str], ast.AST] | None:
     """The first launch literal in ``tree`` (see ``launch_literal``) and its node; a
     command a script grows after assigning it (``cmd = f"python -m ..."`` then ``cmd +=
-    f"--tp {tp} "`` lines) is the whole text the ``+=`` lines leave."""
+    f"--tp {tp} "`` lines, or an argv list then ``cmd += [...]``) is the whole command the
+    additions leave."""
     from launchplan.input.pasted import launches_sglang
 
     literals: dict[str, str] | None = None
@@ -172,7 +175,7 @@ def _launch_node(tree: ast.Module) -> tuple[str | list[str], ast.AST] | None:
                 literals = _literal_names(tree)
             words = [_word(e, literals) for e in node.elts]
             if launches_sglang(words):
-                return words, node
+                return [*words, *_grown_list(tree, node, literals, notes)], node
         elif isinstance(node, (ast.List, ast.Tuple)) and any(map(_fragment, node.elts)):
             if literals is None:
                 literals = _literal_names(tree)
@@ -282,6 +285,76 @@ def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str]) -> str:
         elif isinstance(aug.value, ast.Constant) and isinstance(aug.value.value, str):
             added.append((aug.lineno, aug.col_offset, aug.value.value))
     return "".join(text for *_, text in sorted(added))
+
+
+def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
+                notes: list[str] | None) -> list[str]:
+    """The items a script adds to the argv list ``name = <node>`` after assigning it, in
+    source order, under the same branches (as ``_grown``): ``name += [...]``,
+    ``name.extend([...])``, ``name.append(item)``, and a list comprehension over literals
+    (``python_values``). An addition not read here (a list known only at run time) is named
+    in ``notes``: the flags it adds are not planned, and would otherwise go unnoticed."""
+    assign = next((a for a in ast.walk(tree) if isinstance(a, ast.Assign) and a.value is node
+                   and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)), None)
+    if assign is None:
+        return []
+    name = assign.targets[0].id  # type: ignore[attr-defined]
+    where = dict((id(branch), field) for branch, field in _branches(tree, assign))
+    added: list[tuple[int, int, list[str]]] = []
+    dicts: dict[str, Any] | None = None
+    for stmt in ast.walk(tree):
+        if not isinstance(stmt, (ast.AugAssign, ast.Expr)):
+            continue
+        grown, one = _list_addition(stmt, name)
+        if grown is None or stmt.lineno <= assign.lineno:
+            continue
+        if any(where.get(id(branch)) != field for branch, field in _branches(tree, stmt)):
+            continue  # under an if the assignment is not under, or in its other branch
+        items: list[str] | None = None
+        if one:
+            items = [_word(grown, literals)]
+        elif isinstance(grown, (ast.List, ast.Tuple)) and not any(
+                isinstance(e, ast.Starred) for e in grown.elts):
+            items = [_word(e, literals) for e in grown.elts]
+        elif isinstance(grown, ast.ListComp):
+            from launchplan.input import python_values
+
+            if dicts is None:
+                dicts = python_values.literal_dicts(tree)
+            found = python_values.value(grown, dict(literals), dicts)
+            if found is not python_values.UNKNOWN:
+                items = [str(item) for item in found]
+        if items is None:
+            if notes is not None:
+                notes.append(f"the launch's argv {name} grows at line {stmt.lineno} "
+                             f"({_short(ast.unparse(stmt))}) in a way launchplan cannot read "
+                             "from the text: the flags it adds are not planned; give them "
+                             "after the pasted text")
+            continue
+        added.append((stmt.lineno, stmt.col_offset, items))
+    return [item for *_, items in sorted(added) for item in items]
+
+
+def _list_addition(stmt: ast.AugAssign | ast.Expr, name: str) -> tuple[ast.expr | None, bool]:
+    """(what ``stmt`` adds to the list ``name``, whether it is one item): ``name += X`` and
+    ``name.extend(X)`` add X's items, ``name.append(X)`` adds X; (None, False) otherwise."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) \
+            and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+        return stmt.value, False
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+                and call.func.value.id == name and call.func.attr in ("extend", "append") \
+                and len(call.args) == 1 and not call.keywords:
+            return call.args[0], call.func.attr == "append"
+    return None, False
+
+
+def _short(source: str, limit: int = 80) -> str:
+    """``source`` on one line, cut at ``limit`` characters: a note quotes the statement,
+    not a page of it."""
+    source = " ".join(source.split())
+    return source if len(source) <= limit else source[:limit - 1] + "…"
 
 
 def script_environment(text: str) -> list[str]:
@@ -442,9 +515,10 @@ def _parsed(text: str) -> ast.Module | None:
 
 
 def _literal_names(tree: ast.Module) -> dict[str, str]:
-    """The script's top-level ``NAME = <literal>`` assignments (the last of each wins), and
-    the literal defaults of its functions' parameters (``def serve(model_path: str =
-    "Qwen/...", port: int = 30000)``: what a call that leaves them out runs with)."""
+    """The script's top-level ``NAME = <literal>`` assignments (``A, B = "x", 2`` too; the
+    last of each wins), and the literal defaults of its functions' parameters (``def
+    serve(model_path: str = "Qwen/...", port: int = 30000)``: what a call that leaves them
+    out runs with)."""
     out: dict[str, str] = {}
     for func in ast.walk(tree):
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -465,6 +539,18 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                 and isinstance(node.value.value, (str, int, float))
                 and not isinstance(node.value.value, bool)):
             out[node.targets[0].id] = str(node.value.value)
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+              and isinstance(node.targets[0], ast.Tuple)
+              and isinstance(node.value, ast.Tuple)
+              and len(node.targets[0].elts) == len(node.value.elts)):
+            # GPU_TYPE, N_GPUS = "H100!", 2: each name its literal, as Python unpacks them
+            for target, item in zip(node.targets[0].elts, node.value.elts):
+                if (isinstance(target, ast.Name) and isinstance(item, ast.Constant)
+                        and isinstance(item.value, (str, int, float))
+                        and not isinstance(item.value, bool)):
+                    out[target.id] = str(item.value)
+                elif isinstance(target, ast.Name):
+                    out.pop(target.id, None)  # set to what the text does not say
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1
               and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Dict)):
             for key, value in zip(node.value.keys, node.value.values):  # PATHS = {"a": "..."}

@@ -1,0 +1,193 @@
+"""The values of the few Python expressions a launch script builds its argv with.
+
+Scripts that keep optional flags in a dict add them to the command with a comprehension
+(Modal's ``sglang_low_latency.py``: ``speculative_config = {...}``, ``speculative_config |=
+{...}``, then ``cmd += [item for k, v in speculative_config.items() for item in
+(f"--{k}", str(v))]``). This module works such an expression out from the script's text,
+never running it: literals, names bound to literals, f-strings of those, ``str(...)``,
+tuples and lists, and comprehensions over literal tuples or a dict the script fills with
+literals. Anything else is ``UNKNOWN``, so the caller can say it was not read.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Any
+
+#: What an expression is when its value is not known from the text.
+UNKNOWN = object()
+
+
+def literal_dicts(tree: ast.Module) -> dict[str, dict[Any, Any] | None]:
+    """Each dict a script assigns to a plain name with literal keys and values, as its
+    statements leave it in source order: ``NAME = {...}``, then ``NAME |= {...}``,
+    ``NAME.update({...})``, ``NAME[key] = value``. A name some statement changes in a way
+    not read here, or under an ``if``/loop (decided at run time), maps to None."""
+    found: dict[str, dict[Any, Any] | None] = {}
+    steps: list[tuple[int, int, str, Any]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)):
+            continue
+        name, change = _dict_change(node)
+        if name is not None:
+            steps.append((node.lineno, node.col_offset, name,
+                          change if not _in_flow(tree, node) else None))
+    for *_, name, change in sorted(steps, key=lambda s: (s[0], s[1])):
+        current = found.get(name, {})
+        if change is None or (current is None and not isinstance(change, _Reset)):
+            found[name] = None
+        elif isinstance(change, _Reset):
+            found[name] = dict(change.items)
+        else:
+            found[name] = {**current, **change}  # type: ignore[dict-item]
+    return found
+
+
+class _Reset:
+    """A fresh assignment of a literal dict (``NAME = {...}``)."""
+
+    def __init__(self, items: dict[Any, Any]) -> None:
+        self.items = items
+
+
+def _dict_change(node: ast.Assign | ast.AugAssign | ast.Expr) -> tuple[str | None, Any]:
+    """(name, change) when ``node`` assigns or updates a dict under a plain name: a
+    ``_Reset``, a dict of the entries added, or None (a change not read here)."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        if isinstance(target, ast.Name):
+            items = _literal_dict(node.value) if isinstance(node.value, ast.Dict) else None
+            return target.id, _Reset(items) if items is not None else None
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            key, value = _literal(target.slice), _literal(node.value)
+            known = key is not UNKNOWN and value is not UNKNOWN
+            return target.value.id, {key: value} if known else None
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
+            and isinstance(node.op, ast.BitOr):
+        items = _literal_dict(node.value) if isinstance(node.value, ast.Dict) else None
+        return node.target.id, items
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        if isinstance(func, ast.Attribute) and func.attr == "update" \
+                and isinstance(func.value, ast.Name):
+            args = node.value.args
+            items = _literal_dict(args[0]) if len(args) == 1 and isinstance(
+                args[0], ast.Dict) and not node.value.keywords else None
+            return func.value.id, items
+    return None, None
+
+
+def _in_flow(tree: ast.Module, node: ast.AST) -> bool:
+    """Whether ``node`` sits under an ``if`` or a loop: whether it runs is the script's
+    run-time business."""
+    from launchplan.input.python_launch import _branches
+
+    if _branches(tree, node):
+        return True
+    return any(isinstance(loop, (ast.For, ast.While, ast.AsyncFor)) and any(
+        child is node for child in ast.walk(loop)) for loop in ast.walk(tree))
+
+
+def _literal_dict(node: ast.Dict) -> dict[Any, Any] | None:
+    out: dict[Any, Any] = {}
+    for key, value in zip(node.keys, node.values):
+        if key is None:
+            return None  # ``**other``: not a literal
+        k, v = _literal(key), _literal(value)
+        if k is UNKNOWN or v is UNKNOWN:
+            return None
+        out[k] = v
+    return out
+
+
+def _literal(node: ast.expr) -> Any:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool)):
+        return node.value
+    return UNKNOWN
+
+
+def value(node: ast.expr, names: dict[str, Any], dicts: dict[str, Any]) -> Any:
+    """The value of ``node`` with ``names`` bound (a comprehension's variables and the
+    script's literal names), ``dicts`` the script's literal dicts; ``UNKNOWN`` when the
+    text does not say."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool)):
+        return node.value
+    if isinstance(node, ast.Name):
+        return names.get(node.id, UNKNOWN)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        items = [value(e, names, dicts) for e in node.elts]
+        return UNKNOWN if any(i is UNKNOWN for i in items) else tuple(items)
+    if isinstance(node, ast.JoinedStr):
+        parts: list[str] = []
+        for piece in node.values:
+            if isinstance(piece, ast.Constant):
+                parts.append(str(piece.value))
+                continue
+            if not isinstance(piece, ast.FormattedValue) or piece.format_spec is not None \
+                    or piece.conversion not in (-1, ord("s")):
+                return UNKNOWN
+            inner = value(piece.value, names, dicts)
+            if inner is UNKNOWN:
+                return UNKNOWN
+            parts.append(str(inner))
+        return "".join(parts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "str" and len(node.args) == 1 and not node.keywords:
+        inner = value(node.args[0], names, dicts)
+        return UNKNOWN if inner is UNKNOWN else str(inner)
+    if isinstance(node, ast.ListComp):
+        out = list(_comprehended(node.elt, node.generators, names, dicts))
+        return UNKNOWN if any(item is UNKNOWN for item in out) else tuple(out)
+    return UNKNOWN
+
+
+def _comprehended(elt: ast.expr, generators: list[ast.comprehension], names: dict[str, Any],
+                  dicts: dict[str, Any]) -> Iterator[Any]:
+    """The items a comprehension makes, in order; an ``UNKNOWN`` item when a loop's
+    iterable, target or condition is not read here."""
+    if not generators:
+        yield value(elt, names, dicts)
+        return
+    first, rest = generators[0], generators[1:]
+    items = _iterated(first.iter, names, dicts)
+    if items is UNKNOWN or first.ifs or first.is_async:
+        yield UNKNOWN
+        return
+    for item in items:
+        bound = _bound(first.target, item)
+        if bound is None:
+            yield UNKNOWN
+            return
+        yield from _comprehended(elt, rest, {**names, **bound}, dicts)
+
+
+def _iterated(node: ast.expr, names: dict[str, Any], dicts: dict[str, Any]) -> Any:
+    """The items of a loop's iterable: a literal tuple or list, or a literal dict's
+    ``.items()``, ``.keys()``, ``.values()`` (or the dict itself, its keys)."""
+    if isinstance(node, ast.Name) and dicts.get(node.id) is not None:
+        return list(dicts[node.id])
+    if isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute) \
+            and isinstance(node.func.value, ast.Name) \
+            and dicts.get(node.func.value.id) is not None:
+        known = dicts[node.func.value.id]
+        views = {"items": list(known.items()), "keys": list(known),
+                 "values": list(known.values())}
+        return views.get(node.func.attr, UNKNOWN)
+    found = value(node, names, dicts)
+    return list(found) if isinstance(found, tuple) else UNKNOWN
+
+
+def _bound(target: ast.expr, item: Any) -> dict[str, Any] | None:
+    if isinstance(target, ast.Name):
+        return {target.id: item}
+    if isinstance(target, ast.Tuple) and isinstance(item, tuple) \
+            and len(target.elts) == len(item):
+        out: dict[str, Any] = {}
+        for sub, part in zip(target.elts, item):
+            inner = _bound(sub, part)
+            if inner is None:
+                return None
+            out.update(inner)
+        return out
+    return None

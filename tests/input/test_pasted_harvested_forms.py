@@ -1,0 +1,233 @@
+"""Forms of pasted launches a harvest of real launch configurations showed launchplan
+misreading: a ``--config`` YAML whose comment names the launcher, the variables SkyPilot
+and dstack set from a task's own resources, a RoleBasedGroup role built from a shared
+template and a patch, a Python argv grown by a comprehension over a dict of flags, a tuple
+assignment of literals, and an assignment before ``docker run`` expanded in its own words.
+Each test fails on the reader before these forms were handled.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.manifest import gpus_requested
+from launchplan.input.pasted import launch_count, unpaste
+
+COMMENTED_CONFIG = """\
+# SGLang server configuration
+# Start with: python -m sglang.launch_server --config data/server_args.yaml
+
+model-path: qwen3-8b
+tp-size: 2
+enable-metrics: true
+"""
+
+
+def test_a_config_yaml_whose_comment_names_the_launcher_is_read_as_the_config(capsys):
+    # a YAML comment runs nothing: the text is the config it documents, not a shell script
+    assert unpaste([COMMENTED_CONFIG]) == (
+        ["--model-path", "qwen3-8b", "--tp-size", "2", "--enable-metrics"], [])
+    assert main(["resolve", "--gpu", "h100", "--format", "json", COMMENTED_CONFIG]) == 0
+    assert json.loads(capsys.readouterr().out)["resolved"]["tp_size"] == 2
+
+
+SKYPILOT_TWO_NODES = """\
+resources:
+  accelerators: {H200:8, H100:8}
+num_nodes: 2
+
+run: |
+  HEAD=$(echo "$SKYPILOT_NODE_IPS" | head -n1)
+  TP=$(($SKYPILOT_NUM_GPUS_PER_NODE * $SKYPILOT_NUM_NODES))
+  python -m sglang.launch_server --model-path deepseek-r1 --tp $TP \\
+    --dist-init-addr ${HEAD}:5000 --nnodes ${SKYPILOT_NUM_NODES} \\
+    --node-rank ${SKYPILOT_NODE_RANK} --trust-remote-code
+"""
+
+
+def test_skypilots_variables_are_set_from_the_tasks_accelerators_and_nodes():
+    argv, env = unpaste([SKYPILOT_TWO_NODES])
+    assert argv[argv.index("--tp") + 1] == "16"
+    assert argv[argv.index("--nnodes") + 1] == "2"
+    assert argv[argv.index("--node-rank") + 1] == "0"  # the head node's
+    assert env == []  # the platform's variables, no setting of the launch
+    one_node = ("resources:\n  accelerators: H100:4\nrun: |\n  python -m sglang.launch_server "
+                "--model-path m --tp $SKYPILOT_NUM_GPUS_PER_NODE --nnodes $SKYPILOT_NUM_NODES\n")
+    assert unpaste([one_node])[0] == ["--model-path", "m", "--tp", "4", "--nnodes", "1"]
+
+
+@pytest.mark.parametrize(("accelerators", "count"), [
+    ("H100:4", "4"), ("[A100-80GB:8, H100:8]", "8"), ("{H200:8, H100:4}", None),
+    ("H100", None), ("A100:0.5", None)])
+def test_a_skypilot_gpu_count_is_known_when_every_alternative_gives_the_same_one(
+        accelerators, count, capsys):
+    text = (f"resources:\n  accelerators: {accelerators}\nrun: |\n  python -m "
+            "sglang.launch_server --model-path qwen3-8b --tp $SKYPILOT_NUM_GPUS_PER_NODE "
+            "--node-rank $SKYPILOT_NODE_RANK\n")
+    argv, _ = unpaste([text])
+    assert argv[-1] == "0"
+    assert argv[argv.index("--tp") + 1] == (count or "$SKYPILOT_NUM_GPUS_PER_NODE")
+    if count is None:  # a count the task leaves open is not guessed
+        assert main(["resolve", "--gpu", "h100", text]) == 2
+        assert "--tp-size: expected an integer, got '$SKYPILOT_NUM_GPUS_PER_NODE'" in (
+            capsys.readouterr().err)
+
+
+DSTACK = """\
+type: service
+name: qwen
+image: lmsysorg/sglang:latest
+commands:
+  - python3 -m sglang.launch_server --model-path qwen3-8b --tp $DSTACK_GPUS_NUM
+    --node-rank $DSTACK_NODE_RANK
+port: 8000
+resources:
+  gpu: {gpu}
+"""
+
+
+@pytest.mark.parametrize(("gpu", "nodes", "total"), [
+    ("H100:4", "", "4"), ("H100:80GB:2", "", "2"), ("H100:4", "nodes: 2\n", "8"),
+    ("{name: H100, count: 2}", "", "2"), ("H100:4..", "", None), ("80GB", "", None)])
+def test_dstacks_gpu_total_is_the_count_times_the_nodes(gpu, nodes, total, capsys):
+    text = DSTACK.format(gpu=gpu) + nodes
+    argv, env = unpaste([text])
+    assert argv[-1] == "0"  # the first node's rank
+    assert argv[argv.index("--tp") + 1] == (total or "$DSTACK_GPUS_NUM")
+    assert env == []
+    assert main(["resolve", "--gpu", "h100", text]) == (0 if total else 2)
+    if total is None:  # a range (or no count written) is not guessed
+        assert "got '$DSTACK_GPUS_NUM'" in capsys.readouterr().err
+
+
+RBG_TEMPLATE = """\
+apiVersion: workloads.x-k8s.io/v1alpha2
+kind: RoleBasedGroup
+metadata:
+  name: from-a-template
+spec:
+  roleTemplates:
+    - name: engine-base
+      template:
+        spec:
+          containers:
+            - name: engine
+              image: lmsysorg/sglang:v0.5.9
+              env:
+                - name: SGLANG_A
+                  value: "1"
+              resources:
+                limits:
+                  nvidia.com/gpu: "1"
+  roles:
+    - name: backend
+      replicas: 1
+      standalonePattern:
+        templateRef:
+          name: engine-base
+          patch:
+            spec:
+              containers:
+                - name: engine
+                  env:
+                    - name: SGLANG_B
+                      value: "2"
+                  command: [python3, -m, sglang.launch_server, --model-path, qwen3-0.6b,
+                            --tp-size, "2"]
+"""
+
+
+def test_a_role_built_from_a_template_and_a_patch_keeps_the_templates_gpu_request(capsys):
+    # the controller merges the patch into the template by container name: the pod runs the
+    # patch's command with the template's one GPU (and both env lists)
+    assert gpus_requested(RBG_TEMPLATE) == 1
+    assert unpaste([RBG_TEMPLATE]) == (["--model-path", "qwen3-0.6b", "--tp-size", "2"],
+                                       ["SGLANG_A=1", "SGLANG_B=2"])
+    assert launch_count([RBG_TEMPLATE]) == 1
+    assert main(["resolve", "--gpu", "h100", "--format", "json", RBG_TEMPLATE]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["target"]["gpu_count"] == 1
+    assert plan["preflight"]["verdict"] == "fails-at-start"
+
+
+def test_a_v1alpha1_role_with_a_template_patch_beside_its_reference_is_merged_too():
+    text = RBG_TEMPLATE.replace("""\
+      standalonePattern:
+        templateRef:
+          name: engine-base
+          patch:
+""", """\
+      templateRef:
+        name: engine-base
+      templatePatch:
+""")
+    assert gpus_requested(text) == 1
+    assert unpaste([text])[1] == ["SGLANG_A=1", "SGLANG_B=2"]
+
+
+MODAL_SPECULATIVE = '''\
+import subprocess
+import modal
+
+GPU_TYPE, N_GPUS = "H100!", 2
+MODEL = "qwen3-30b-a3b-fp8"
+
+speculative_config = {"speculative-algorithm": "EAGLE"}
+speculative_config |= {"speculative-num-steps": 3, "speculative-eagle-topk": 1}
+speculative_config.update({"speculative-num-draft-tokens": 4})
+
+app = modal.App("s")
+
+
+@app.cls(gpu=f"{GPU_TYPE}:{N_GPUS}")
+class Server:
+    @modal.enter()
+    def start(self):
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", MODEL,
+               "--tp", f"{N_GPUS}"]
+        cmd += [item for k, v in speculative_config.items() for item in (f"--{k}", str(v))]
+        cmd.append("--enable-metrics")
+        self.process = subprocess.Popen(cmd)
+'''
+
+
+def test_a_python_argv_grown_by_a_comprehension_over_a_literal_dict_is_read():
+    argv, _ = unpaste([MODAL_SPECULATIVE])
+    assert argv == ["--model-path", "qwen3-30b-a3b-fp8", "--tp", "2",
+                    "--speculative-algorithm", "EAGLE", "--speculative-num-steps", "3",
+                    "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4",
+                    "--enable-metrics"]
+
+
+def test_a_python_argv_grown_in_a_way_not_read_is_named_in_a_note(capsys):
+    text = MODAL_SPECULATIVE.replace('speculative_config.update({"speculative-num-draft-tokens":'
+                                     ' 4})', "speculative_config.update(load_extra())")
+    notes: list[str] = []
+    argv, _ = unpaste([text], notes=notes)
+    assert "--speculative-algorithm" not in argv and "--enable-metrics" in argv
+    assert len(notes) == 1 and "argv cmd grows at line 20" in notes[0]
+    assert "cannot read" in notes[0]
+    assert main(["resolve", "--gpu", "h100", "--format", "json", text]) == 0
+    assert any("argv cmd grows" in w for w in json.loads(capsys.readouterr().out)["warnings"])
+
+
+def test_a_tuple_assignment_of_literals_sets_each_name():
+    text = ('import subprocess\nGPU_TYPE, N_GPUS = "H100!", 2\n'
+            'subprocess.Popen(["python", "-m", "sglang.launch_server", "--model-path", "m", '
+            '"--tp", f"{N_GPUS}", "--served-model-name", f"m-{GPU_TYPE}"])\n')
+    assert unpaste([text])[0] == ["--model-path", "m", "--tp", "2",
+                                  "--served-model-name", "m-H100!"]
+
+
+def test_an_assignment_before_docker_run_is_the_clients_not_its_arguments():
+    # bash expands the command's words with the shell's A (1); A=2 is the docker client's
+    # environment, which a bare -e A passes into the container
+    text = ("A=1\nA=2 docker run -e X=$A -e A img python -m sglang.launch_server "
+            "--model-path m --port $A")
+    assert unpaste([text]) == (["--model-path", "m", "--port", "1"], ["X=1", "A=2"])
+    quoted = "A=1\nbash -c \"A=2 docker run -e X=$A img python -m sglang.launch_server " \
+             "--model-path m\""
+    assert unpaste([quoted])[1] == ["X=1"]
