@@ -231,3 +231,22 @@ def test_an_assignment_before_docker_run_is_the_clients_not_its_arguments():
     quoted = "A=1\nbash -c \"A=2 docker run -e X=$A img python -m sglang.launch_server " \
              "--model-path m\""
     assert unpaste([quoted])[1] == ["X=1"]
+
+
+def test_a_root_shell_transcript_is_read_without_its_prompts():
+    """An issue's reproduction pasted from a root shell (every command after ``# ``): as
+    comments it holds no command, and the launch was lost without a word while the model
+    given after the text was planned bare. With one line not so prompted, ``#`` lines stay
+    comments, as the shell reads them."""
+    from launchplan.input.pasted import unpaste
+
+    notes: list[str] = []
+    text = ("# pip install accelerate\n# sglang serve --model-path x --quantization "
+            "modelopt_fp4 \\\n    --kv-cache-dtype fp8_e4m3 --tp 2")
+    argv, _ = unpaste([text], notes=notes)
+    assert argv == ["--model-path", "x", "--quantization", "modelopt_fp4", "--kv-cache-dtype",
+                    "fp8_e4m3", "--tp", "2"]
+    assert any("root shell" in note for note in notes)
+    argv, _ = unpaste(["# sglang serve --model-path x --tp 2\n"
+                       "python -m sglang.launch_server --model-path y"])
+    assert argv == ["--model-path", "y"]

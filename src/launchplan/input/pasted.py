@@ -781,6 +781,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     from launchplan.input.systemd_unit import inline_written
 
     text = _without_python_warnings(text)
+    text = _root_prompted(text, notes)
     text = inline_written(text, notes)  # a unit a here-document writes: what it runs
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _unwrapped_flags(_terminal_rejoined(_inline_code(text), notes), notes)
@@ -795,6 +796,32 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
     return words
+
+
+#: A root shell's prompt before a command: ``# `` and then the command's first word.
+_ROOT_PROMPT = re.compile(r"^(\s*)# (?=\S)")
+
+
+def _root_prompted(text: str, notes: list[str] | None) -> str:
+    """``text`` without the ``# `` a root shell prints before each command, when every
+    command line of it starts so (``# pip install ...`` then ``# sglang serve ...``, as an
+    issue pastes a root session) and one of them starts SGLang. Read as comments, such a
+    transcript holds no command at all, and the launch it shows would be lost without a
+    word; any line without the prompt (other than a continuation of the line before) makes
+    every ``#`` line a comment again, as the shell reads it."""
+    lines = text.split("\n")
+    continued = False
+    for line in lines:
+        if line.strip() and not continued and not _ROOT_PROMPT.match(line):
+            return text
+        continued = line.rstrip().endswith("\\")
+    plain = "\n".join(_ROOT_PROMPT.sub(r"\1", line, count=1) for line in lines)
+    if not _LAUNCHER_WORD.search(plain):
+        return text
+    if notes is not None:
+        notes.append("every command line of the pasted text starts with '# ', a root shell's "
+                     "prompt (as comments, the text would hold no command): read without it")
+    return plain
 
 
 #: The first line of a warning Python prints (``/x/launch_server.py:54: UserWarning: ...``).
