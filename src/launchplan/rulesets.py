@@ -268,6 +268,8 @@ PIPELINE: tuple[str, ...] = (
     "cache_compatibility",
     "page_major_kv_layout",
     "unified_memory_pool",
+    "dllm_algorithm_known",  # handle_dllm_inference: the name (its attention-backend step)
+    "dllm_model_known",  # handle_dllm_inference: the model (its page-size step)
     "ci_soft_watchdog",
     "other_validations",
     "debug_dump_graph_disable",
@@ -509,6 +511,9 @@ RULESETS: dict[str, RuleSet] = {
             "a2a_deepep_v2_adjustments": "0.5.21",  # direct mode across nodes not refused
             "gemma4_backend_check": "0.5.21",  # no fa4 for Gemma 4
             "boundary_parallelism": "0.5.21",  # no Kimi-K3 or Inkling scattered-input reset
+            # no JointThresholdInDel yet, nor the edit-token and expert-capacity checks
+            "dllm_algorithm_known": "0.5.21",
+            "dllm_model_known": "0.5.21",
             # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
             **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),

@@ -23,6 +23,11 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"Unknown quantization method", {"model_quantization_check"}),
         (r"contains custom code which must be executed",
          {"remote_code_needs_trust", "remote_code_needs_trust_at_model_config"}),
+        # diffusion LLMs (handle_dllm_inference)
+        (r"Unknown diffusion LLM algorithm: ", {"dllm_algorithm_known"}),
+        (r"Unknown diffusion LLM: ", {"dllm_model_known"}),
+        (r"JointThresholdInDel is not supported for checkpoint", {"dllm_model_known"}),
+        (r"JointThresholdInDel token IDs must be distinct", {"dllm_model_known"}),
         # attention backends and their platforms
         (r"TRTLLM MHA backend for (decode|prefill)", {"trtllm_mha_platform_checks"}),
         (r"TRTLLM FMHAv2 prefill on SM120", {"trtllm_mha_platform_checks"}),

@@ -22,7 +22,8 @@ case order); a case the oracle stops at ``--timeout`` (seconds per case, the ora
 default otherwise) is written as its error row, so ``--missing`` does not take it again.
 Suites run through a wrapper of the oracle: ``targets_oracle.py`` (the catalog's further GPU
 targets too), or for ``LAUNCHER_SUITES`` ``launcher_oracle.py`` (SGLang's launcher check
-too); both note a typed ``--radix-eviction-policy`` as SGLang's command-line entry does
+too), or for ``dllm`` ``dllm_oracle.py`` (SGLang's diffusion algorithms registered); each
+notes a typed ``--radix-eviction-policy`` as SGLang's command-line entry does
 (``oracle_common``).
 """
 
@@ -51,6 +52,10 @@ PATH_KEYS = ("speculative_draft_model_path", "tokenizer_path")
 TARGETS_ORACLE = Path(__file__).with_name("targets_oracle.py")
 LAUNCHER_SUITES = {"launcher": Path(__file__).with_name("launcher_oracle.py"),
                    "refusals": Path(__file__).with_name("launcher_oracle.py")}
+#: Every suite recorded through another wrapper than ``targets_oracle.py``: the launcher suites,
+#: and ``dllm``, with SGLang's diffusion algorithms registered (their modules do not import
+#: under the oracle's stubs).
+SUITE_ORACLES = {**LAUNCHER_SUITES, "dllm": Path(__file__).with_name("dllm_oracle.py")}
 
 
 def absolute(value: object) -> object:
@@ -105,10 +110,10 @@ def main(argv: list[str]) -> int:
     names = [c["name"] for s in suites for c in cases[s]]
     if len(names) != len(set(names)):
         raise SystemExit(f"{','.join(suites)}: duplicate case names")
-    scripts = {LAUNCHER_SUITES.get(s, TARGETS_ORACLE) for s in suites}
+    scripts = {SUITE_ORACLES.get(s, TARGETS_ORACLE) for s in suites}
     if len(scripts) != 1:
-        raise SystemExit(f"{','.join(suites)}: launcher suites ({', '.join(LAUNCHER_SUITES)}) "
-                         "are recorded in a batch of their own")
+        raise SystemExit(f"{','.join(suites)}: suites of another wrapper "
+                         f"({', '.join(SUITE_ORACLES)}) are recorded in a batch of their own")
     (script,) = scripts
     for tag in tags:
         outs = {s: DATA / f"results-{s}-{tag}.jsonl" for s in suites}
