@@ -76,6 +76,15 @@ def _args_line(lines: list[str]) -> int | None:
     return None
 
 
+def _logged_items(text: str) -> tuple[list[str], int, list[re.Match[str]]] | None:
+    """The log's lines, the start-up line's index and its items' marks (None: no such line)."""
+    lines = text.split("\n")
+    at = _args_line(lines)
+    if at is None:
+        return None
+    return lines, at, list(_ITEM.finditer(lines[at]))
+
+
 def replace_value(text: str, rng: random.Random) -> tuple[str, str]:
     lines = text.split("\n")
     at = _args_line(lines)
@@ -93,12 +102,11 @@ def replace_value(text: str, rng: random.Random) -> tuple[str, str]:
 
 
 def drop_or_repeat_item(text: str, rng: random.Random) -> tuple[str, str]:
-    lines = text.split("\n")
-    at = _args_line(lines)
-    if at is None:
+    found = _logged_items(text)
+    if found is None:
         return replace_number(text, rng)
+    lines, at, marks = found
     line = lines[at]
-    marks = list(_ITEM.finditer(line))
     if len(marks) < 2:
         return text, "no items"
     n = rng.randrange(len(marks) - 1)
@@ -151,12 +159,11 @@ def decorate(text: str, rng: random.Random) -> tuple[str, str]:
 def abridge(text: str, rng: random.Random) -> tuple[str, str]:
     """An ellipsis where a poster left fields out: an item of its own, glued before a key or
     after a value, or in place of a value."""
-    lines = text.split("\n")
-    at = _args_line(lines)
-    if at is None:
+    found = _logged_items(text)
+    if found is None:
         return replace_number(text, rng)
+    lines, at, marks = found
     line = lines[at]
-    marks = list(_ITEM.finditer(line))
     if not marks:
         return text, "no items"
     mark = rng.choice(marks)

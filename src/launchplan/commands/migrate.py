@@ -141,18 +141,10 @@ def _without_model_alias(argv: list[str], model: str, notes: list[str]) -> list[
     """``argv`` without a pasted ``--model X``: the line leads with ``--model-path`` as
     given, and SGLang keeps the last of the two spellings, so X would run, not the model
     planned."""
-    out: list[str] = []
-    i = 0
-    while i < len(argv):
-        flag, eq, value = argv[i].partition("=")
-        if flag != "--model":
-            out.append(argv[i])
-            i += 1
-            continue
-        if not eq and i + 1 < len(argv) and not argv[i + 1].startswith("--"):
-            value = argv[i + 1]
-            i += 1
-        i += 1
-        notes.append(f"--model {value} replaced by --model-path {model}: the two spell one "
-                     "flag, and the last one given is the model SGLang loads")
-    return out
+    from launchplan.commands.options import taken_out
+
+    rest, values = taken_out(argv, "--model")
+    for value in values:
+        notes.append(f"--model {value or ''} replaced by --model-path {model}: the two spell "
+                     "one flag, and the last one given is the model SGLang loads")
+    return rest

@@ -234,27 +234,38 @@ def _asked_gpu(argv: Sequence[str]) -> tuple[str, int | None, str] | None:
     return requested_gpu([cleaned(t) for t in argv])
 
 
-def _launch_option(argv: Sequence[str]) -> tuple[list[str], int | None]:
-    """``argv`` without ``--launch N``, and N: it picks among a pasted text's launches, so
-    it is read before the text is taken apart."""
+def taken_out(argv: Sequence[str], flag: str) -> tuple[list[str], list[str | None]]:
+    """``argv`` without each ``flag V`` or ``flag=V``, and the values in order (None where
+    the flag ends the line or another flag follows it)."""
     rest: list[str] = []
-    chosen: str | None = None
+    values: list[str | None] = []
     at = 0
     while at < len(argv):
         name, eq, value = argv[at].partition("=")
-        if name != "--launch":
+        if name != flag:
             rest.append(argv[at])
             at += 1
-            continue
-        if not eq:
-            if at + 1 >= len(argv):
-                raise InputError("--launch", "a value",
-                                 message="--launch: expected a value after it")
-            value = argv[at + 1]
-        at += 1 if eq else 2
-        chosen = value
-    if chosen is None:
+        elif eq:
+            values.append(value)
+            at += 1
+        elif at + 1 < len(argv) and not argv[at + 1].startswith("--"):
+            values.append(argv[at + 1])
+            at += 2
+        else:
+            values.append(None)
+            at += 1
+    return rest, values
+
+
+def _launch_option(argv: Sequence[str]) -> tuple[list[str], int | None]:
+    """``argv`` without ``--launch N``, and N: it picks among a pasted text's launches, so
+    it is read before the text is taken apart."""
+    rest, values = taken_out(argv, "--launch")
+    if not values:
         return rest, None
+    chosen = values[-1]
+    if chosen is None:
+        raise InputError("--launch", "a value", message="--launch: expected a value after it")
     try:
         return rest, int(chosen)
     except ValueError:
