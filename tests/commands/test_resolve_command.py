@@ -136,7 +136,7 @@ def test_console_script_runs():
 def test_targets_and_models_lists(capsys):
     code, out, _ = run_cli(["targets", "--format", "json"], capsys)
     listed = json.loads(out)
-    assert code == 0 and [t["name"] for t in listed] == list(CATALOG) and len(listed) == 28
+    assert code == 0 and [t["name"] for t in listed] == list(CATALOG) and len(listed) == 29
     assert {"h20", "l40s", "rtx4090", "gb10"} <= {t["name"] for t in listed}
     code, out, _ = run_cli(["models"], capsys)
     assert code == 0 and "deepseek-v3" in out and "MLA" in out

@@ -53,6 +53,18 @@ def test_derived_probes():
     assert CATALOG["b300"].sm == 103
 
 
+def test_gb300_is_an_sm103_grace_superchip_on_an_nvlink_fabric():
+    """GB300: the B300's SM103 in an NVL72 tray of four, on an Arm (Grace) host, and told by
+    its device name as a multi-node NVLink device (which picks fi_a2a for decode CP)."""
+    from launchplan.rules.parallel import mnnvl_fabric_device
+
+    gb300 = get_target("gb300")
+    assert (gb300.sm, gb300.gpu_count, gb300.memory_mib) == (103, 4, 284208)
+    assert gb300.is_sm100 and gb300.host_arm64 and mnnvl_fabric_device(gb300)
+    assert not mnnvl_fabric_device(get_target("b300")) and not get_target("b300").host_arm64
+    assert get_target("GB300 NVL72") is gb300 and get_target("NVIDIA GB300") is gb300
+
+
 def test_overrides_plan_for_another_sku():
     old_cuda = with_overrides(CATALOG["h100"], cuda_version="12.2")
     assert not old_cuda.is_sm90  # Hopper needs CUDA >= 12.3
@@ -98,14 +110,15 @@ FAMILIES = [
     (r"^NVIDIA (L40S?|L4|GeForce RTX 4090|RTX 6000 Ada Generation)$", (8, 9)),
     (r"^NVIDIA RTX PRO 6000 Blackwell", (12, 0)),
     (r"^NVIDIA GB10$", (12, 1)),
+    (r"^NVIDIA GB300$", (10, 3)),
 ]
 # (chunked_prefill_size, decode max_bs at tp 1) of SGLang's memory tier each size class falls in
 TIERS = {24: (4096, 48), 40: (4096, 32), 48: (4096, 32), 80: (8192, 256), 94: (8192, 256),
-         96: (8192, 256), 128: (8192, 256), 141: (8192, 256)}
+         96: (8192, 256), 128: (8192, 256), 141: (8192, 256), 288: (16384, 512)}
 GB = {"h20": 96, "h800": 80, "h100-pcie": 80, "h100-nvl": 94, "h200-nvl": 141, "gh200": 96,
       "a800": 80, "a100-40gb": 40, "l40s": 48, "l40": 48, "l4": 24, "a10g": 24, "a10": 24,
       "rtx4090": 24, "rtx3090": 24, "rtx6000-ada": 48, "rtx-pro-6000": 96,
-      "rtx-pro-6000-ws": 96, "gb10": 128}
+      "rtx-pro-6000-ws": 96, "gb10": 128, "gb300": 288}
 
 
 def test_the_simulated_targets_come_first_and_the_further_ones_are_all_named():

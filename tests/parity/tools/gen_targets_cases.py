@@ -33,7 +33,7 @@ EAGLE = ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path",
          "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"]
 TARGETS = ["h20", "h800", "h100-pcie", "h100-nvl", "h200-nvl", "gh200", "a800", "a100-40gb",
            "l40s", "l40", "l4", "a10g", "a10", "rtx4090", "rtx3090", "rtx6000-ada",
-           "rtx-pro-6000", "rtx-pro-6000-ws", "gb10"]
+           "rtx-pro-6000", "rtx-pro-6000-ws", "gb10", "gb300"]
 
 CASES: list[tuple[str, str, str, list[str]]] = [
     # every target's defaults: the memory tier and the capability's backend
@@ -67,6 +67,14 @@ CASES: list[tuple[str, str, str, list[str]]] = [
     ("fp8kv/llama/a10g/e4m3", "a10g", LLAMA, ["--kv-cache-dtype", "fp8_e4m3"]),
     ("fp8kv/llama/gb10/e4m3", "gb10", LLAMA, ["--kv-cache-dtype", "fp8_e4m3"]),
     ("fp8kv/dsv2lite/h800/e4m3", "h800", DSV2, ["--kv-cache-dtype", "fp8_e4m3"]),
+    # GB300 (SM103 with an NVL72 tray's four GPUs and its device name): DeepSeek-V3 on a tray,
+    # with MTP, and FP8 KV on a dense model
+    ("defaults/dsv3/gb300/tp4", "gb300", DSV3, ["--tp-size", "4"]),
+    ("spec/dsv3/gb300/mtp-tp4", "gb300", DSV3,
+     ["--tp-size", "4", "--speculative-algorithm", "EAGLE", "--speculative-num-steps", "3",
+      "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"]),
+    ("fp8kv/llama/gb300/e4m3", "gb300", LLAMA, ["--kv-cache-dtype", "fp8_e4m3"]),
+    ("backend/llama/gb300/fa4", "gb300", LLAMA, ["--attention-backend", "fa4"]),
 ]
 # (name, gpu, model, argv): fi_a2a on SM10x when the DCP group fits one NVLink domain, which a
 # GB200's device name alone vouches for across nodes; a2a elsewhere; the collective's checks
@@ -78,6 +86,10 @@ DCP_CASES: list[tuple[str, str, str, list[str]]] = [
     ("dcp/dsv3/gb200/2nodes-dcp8", "gb200", DSV3,
      ["--tp-size", "8", "--nnodes", "2", "--dcp-size", "8"]),
     ("dcp/dsv3/b300/tp8-dcp2", "b300", DSV3, ["--tp-size", "8", "--dcp-size", "2"]),
+    ("dcp/dsv3/gb300/2nodes-dcp8", "gb300", DSV3,
+     ["--tp-size", "8", "--nnodes", "2", "--dcp-size", "8"]),
+    ("dcp/dsv3/b300/2nodes-dcp8", "b300", DSV3,
+     ["--tp-size", "8", "--nnodes", "2", "--dcp-size", "8"]),
     ("dcp/dsv3/h20/tp8-dcp2", "h20", DSV3, ["--tp-size", "8", "--dcp-size", "2"]),
     ("dcp/dsv3/rtx-pro-6000/tp8-dcp2", "rtx-pro-6000", DSV3,
      ["--tp-size", "8", "--dcp-size", "2"]),

@@ -36,7 +36,7 @@ from oracle_common import load_oracle
 
 TARGETS = Path(__file__).resolve().parents[3] / "src/launchplan/facts/data/targets.json"
 # Hosts that are not x86: SGLang asks the CPU architecture only for its CPU device.
-AARCH64 = {"gh200", "gb10"}
+AARCH64 = {"gh200", "gb10", "gb300"}
 # SGLang's resolution never reads the SM count; the fake device needs one.
 SMS = 132
 IB_SYSFS, IB_DEVICES = "/sys/class/infiniband", "LAUNCHPLAN_ORACLE_IB_DEVICES"
