@@ -269,7 +269,16 @@ PIPELINE: tuple[str, ...] = (
     "page_major_kv_layout",
     "unified_memory_pool",
     "dllm_algorithm_known",  # handle_dllm_inference: the name (its attention-backend step)
+    "dllm_attention_backend",
+    "dllm_rocm_cuda_graph_off",
+    "dllm_overlap_disable",
     "dllm_model_known",  # handle_dllm_inference: the model (its page-size step)
+    "dllm_page_size",
+    "dllm_cache_layers_off",
+    "dllm_pipeline_parallel_off",
+    "dllm_lora_off",
+    "dllm_disaggregation_off",
+    "dllm_mixed_chunk_off",
     "ci_soft_watchdog",
     "other_validations",
     "debug_dump_graph_disable",
@@ -514,6 +523,8 @@ RULESETS: dict[str, RuleSet] = {
             # no JointThresholdInDel yet, nor the edit-token and expert-capacity checks
             "dllm_algorithm_known": "0.5.21",
             "dllm_model_known": "0.5.21",
+            # an algorithm's required attention backend, with no list of backends it keeps
+            "dllm_attention_backend": "0.5.21",
             # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
             **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),

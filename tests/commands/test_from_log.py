@@ -717,3 +717,22 @@ def test_a_logged_draft_path_that_is_the_model_path_follows_model_path(capsys, t
     other = _plan(capsys, *args[1:])
     assert "speculative_draft_model_path" not in other["inputs"]
     assert "speculative_algorithm" in other["refused_if_given"]
+
+
+def test_a_rule_that_runs_only_once_a_field_is_set_writes_nothing_the_log_left_unset():
+    """The diffusion-LLM rules run only with --dllm-algorithm: on a log whose dllm_algorithm
+    is None they never ran, so enable_lora, pp_size and the rest they could switch off hold
+    what the user typed (taken as input), unless another rule writes them too."""
+    from launchplan.checks.from_log import written_fields
+    from launchplan.rulesets import get_ruleset
+
+    rules = get_ruleset("default").rules()
+    only_dllm = {name for name in ("enable_lora", "pp_size", "disaggregation_mode")
+                 if all(s.name.startswith("dllm_") for s in rules if name in s.writes)}
+    assert only_dllm == {"enable_lora", "pp_size", "disaggregation_mode"}
+    unset = written_fields(rules, {"dllm_algorithm": None, "enable_lora": True})
+    assert not only_dllm & unset and "enable_mixed_chunk" not in unset
+    # enable_mixed_chunk is the speculative rules' too: they ran on a speculative launch
+    assert "enable_mixed_chunk" in written_fields(rules, {"speculative_algorithm": "EAGLE"})
+    assert only_dllm <= written_fields(rules, {"dllm_algorithm": "LowConfidence"})
+    assert only_dllm <= written_fields(rules)  # with no log, every rule may write

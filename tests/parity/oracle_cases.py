@@ -134,8 +134,8 @@ SUITES = {
     # the pasted suite's launches, each on another target of the catalog
     # (tools/gen_pastedtargets_cases.py)
     "pastedtargets": "pastedtargets-cases.json",
-    # --dllm-algorithm on models and names SGLang refuses, recorded with its diffusion
-    # algorithms registered (tools/dllm_oracle.py)
+    # --dllm-algorithm: the models and names SGLang refuses and the rewrites of an accepted
+    # diffusion launch, recorded with its diffusion algorithms registered (tools/dllm_oracle.py)
     "dllm": "dllm-cases.json",
     # RDMA device lists of the three Mooncake places SGLang checks them, on a simulated host
     # that has the devices (tools/gen_ibdevices_cases.py)
@@ -222,10 +222,10 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # same two lines left out everywhere, and on 0.5.21 the same thirteen
     ("pastedtargets", "0.5.23"): 545, ("pastedtargets", "default"): 545,
     ("pastedtargets", "0.5.22"): 545, ("pastedtargets", "0.5.21"): 534,
-    ("dllm", "0.5.23"): 12, ("dllm", "default"): 12, ("dllm", "0.5.22"): 12,
-    # of 12: 0.5.21 has no JointThresholdInDel, and its "unknown algorithm" answer is the one
+    ("dllm", "0.5.23"): 52, ("dllm", "default"): 52, ("dllm", "0.5.22"): 52,
+    # of 52: 0.5.21 has no JointThresholdInDel, and its "unknown algorithm" answer is the one
     # HARNESS_MESSAGES sets aside for the other suites (an algorithm module that did not import)
-    ("dllm", "0.5.21"): 9,
+    ("dllm", "0.5.21"): 48,
     # every variable launchplan's environment table reads to a decision, in SGLang's own
     # spellings and in others (tools/gen_environment_cases.py)
     **{("environment", compat): 76 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},

@@ -1,12 +1,18 @@
-"""Diffusion-LLM launches: the algorithm name and the model SGLang accepts for them.
+"""Diffusion-LLM launches: the algorithm name and the model SGLang accepts for them, and what
+it rewrites in a launch it accepts.
 
 Recorded against SGLang 0.5.23 (and 0.5.21) through an oracle whose algorithm stand-ins carry
 the classes' resolution-time attributes: an unknown name stops at the attention-backend step
 (``Unknown diffusion LLM algorithm``), a known one on another model at the page-size step
-(``Unknown diffusion LLM``), whatever the GPU.
+(``Unknown diffusion LLM``), whatever the GPU. An accepted SDAR or LLaDA2 launch gets its
+attention backend (flashinfer under a CUDA decode graph, triton or aiter on ROCm), no CUDA
+graphs on ROCm, no overlap schedule, a page aligned to and capped at the block, and no HiCache,
+LMCache, FlexKV (radix cache on), pipeline parallelism, LoRA, PD role or mixed chunk.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +32,8 @@ def llada2(**config):
     return fake_model(architectures=("LLaDA2MoeModelLM",), arch0="LLaDA2MoeModelLM",
                       config=config, vocab_size=157184)
 
+
+SDAR_SYNTH = Path(__file__).parents[1] / "parity" / "models" / "sdar-synth"
 
 GEMMA = fake_model(architectures=("DiffusionGemmaForBlockDiffusion",),
                    arch0="DiffusionGemmaForBlockDiffusion", config={}, vocab_size=262144)
@@ -143,3 +151,150 @@ def test_insert_delete_is_unknown_to_0_5_21_only():
     with pytest.raises(Refusal) as refused:
         resolve(argv, gpu="b200", model_path="qwen3-8b", compat="0.5.22")
     assert refused.value.source == "dllm_model_known"
+
+
+# --- the rewrites of an accepted launch ------------------------------------------------------
+
+LOW = dict(dllm_algorithm="LowConfidence")
+
+
+def graphs(decode="full", prefill="breakable"):
+    return {"decode": {"backend": decode}, "prefill": {"backend": prefill}}
+
+
+@pytest.mark.parametrize("rule", [dllm.dllm_attention_backend,
+                                  dllm.dllm_attention_backend_0_5_21])
+def test_cuda_decode_graphs_move_a_diffusion_launch_to_flashinfer(rule):
+    view = make_view("h100", model=sdar(), attention_backend="fa3",
+                     cuda_graph_config=graphs(), **LOW)
+    out = decide(rule, view)
+    assert out.fields == {"attention_backend": "flashinfer"}
+    assert "attention_backend 'fa3'" in out.note and "'flashinfer'" in out.note
+    # a split side is left as given, and no decode graph keeps the base backend
+    split = make_view("h100", model=sdar(), attention_backend="fa3",
+                      prefill_attention_backend="fa3", cuda_graph_config=graphs(), **LOW)
+    assert decide(rule, split).fields == {"attention_backend": "flashinfer"}
+    for kept in (make_view("h100", model=sdar(), attention_backend="fa3",
+                           cuda_graph_config=graphs(decode="disabled"), **LOW),
+                 make_view("h100", model=sdar(), attention_backend="flashinfer",
+                           cuda_graph_config=graphs(), **LOW)):
+        assert decide(rule, kept) is None
+
+
+@pytest.mark.parametrize(("backend", "out"), [("aiter", None), ("triton", None),
+                                              ("wave", "triton"), ("fa3", "triton")])
+def test_rocm_runs_diffusion_on_triton_or_aiter(backend, out):
+    view = make_view("mi300x", model=sdar(), attention_backend=backend,
+                     cuda_graph_config=graphs(), **LOW)
+    got = decide(dllm.dllm_attention_backend, view)
+    assert (None if got is None else got.fields) == (None if out is None else
+                                                     {"attention_backend": out})
+
+
+def test_gemma4_renoise_requires_triton_unless_its_backends_are_given():
+    run = dict(model=GEMMA, dllm_algorithm="Gemma4Renoise", cuda_graph_config=graphs())
+    out = decide(dllm.dllm_attention_backend, make_view("b200", attention_backend="fa3", **run))
+    assert out.fields == {f: "triton" for f in dllm._BACKEND_FIELDS}
+    assert "Gemma4Renoise" in out.note and "attention_backend 'fa3'" in out.note
+    mixed = make_view("b200", attention_backend="fa4", decode_attention_backend="triton", **run)
+    assert decide(dllm.dllm_attention_backend, mixed) is None
+    # 0.5.21 has no list of kept backends: fa4 becomes triton, a triton side stays
+    out = decide(dllm.dllm_attention_backend_0_5_21, mixed)
+    assert out.fields == {"attention_backend": "triton", "prefill_attention_backend": "triton"}
+    triton = make_view("b200", attention_backend="triton", prefill_attention_backend="triton",
+                       decode_attention_backend="triton", **run)
+    assert decide(dllm.dllm_attention_backend_0_5_21, triton) is None
+
+
+def test_rocm_turns_off_both_graph_phases():
+    out = decide(dllm.dllm_rocm_cuda_graph_off,
+                 make_view("mi300x", model=sdar(), cuda_graph_config=graphs(), **LOW))
+    assert out.fields["cuda_graph_config"] == graphs("disabled", "disabled")
+    assert "decode 'full'" in out.note and "prefill 'breakable'" in out.note
+    off = make_view("mi300x", model=sdar(), cuda_graph_config=graphs("disabled", "disabled"),
+                    **LOW)
+    assert decide(dllm.dllm_rocm_cuda_graph_off, off) is None
+    # CUDA keeps its graphs
+    assert decide(dllm.dllm_rocm_cuda_graph_off,
+                  make_view("h100", model=sdar(), cuda_graph_config=graphs(), **LOW)) is None
+
+
+def test_diffusion_disables_the_overlap_schedule():
+    out = decide(dllm.dllm_overlap_disable, make_view(model=sdar(), **LOW))
+    assert out.fields == {"disable_overlap_schedule": True}
+    assert "disable_overlap_schedule False" in out.note
+    assert decide(dllm.dllm_overlap_disable,
+                  make_view(model=sdar(), disable_overlap_schedule=True, **LOW)) is None
+    assert decide(dllm.dllm_overlap_disable, make_view(model=sdar())) is None
+
+
+@pytest.mark.parametrize(("model", "page", "no_radix", "want"), [
+    (sdar(), 1, False, 4), (sdar(), 2, False, 4), (sdar(), 4, False, None),
+    (sdar(), 8, False, 4), (sdar(), 64, False, 4), (sdar(), 6, True, 4),
+    (sdar(), 2, True, None), (sdar(), 1, True, None),
+    (llada2(), 16, False, 32), (llada2(), 64, False, 32), (llada2(), 48, True, 32),
+    (llada2(), 32, False, None), (GEMMA, 128, False, 256), (GEMMA, 512, True, 256),
+])
+def test_the_page_size_is_aligned_to_the_block_and_capped(model, page, no_radix, want):
+    out = decide(dllm.dllm_page_size,
+                 make_view(model=model, page_size=page, disable_radix_cache=no_radix, **LOW))
+    if want is None:
+        assert out is None
+    else:
+        assert out.fields == {"page_size": want}
+        assert f"page_size {page} set to {want}" in out.note
+
+
+def test_the_radix_cache_extensions_are_switched_off():
+    on = dict(enable_hierarchical_cache=True, enable_lmcache=True, enable_flexkv=True)
+    out = decide(dllm.dllm_cache_layers_off, make_view(model=sdar(), **on, **LOW))
+    assert out.fields == dict.fromkeys(on, False)
+    assert "--enable-hierarchical-cache" in out.note and "--enable-flexkv" in out.note
+    out = decide(dllm.dllm_cache_layers_off, make_view(model=sdar(), enable_flexkv=True, **LOW))
+    assert out.fields == {"enable_flexkv": False}
+    assert decide(dllm.dllm_cache_layers_off, make_view(
+        model=sdar(), enable_flexkv=True, disable_radix_cache=True, **LOW)) is None
+    assert decide(dllm.dllm_cache_layers_off, make_view(model=sdar(), **LOW)) is None
+
+
+@pytest.mark.parametrize(("rule", "given", "want", "words"), [
+    (dllm.dllm_pipeline_parallel_off, {"pp_size": 2}, {"pp_size": 1}, "pp_size 2 set to 1"),
+    (dllm.dllm_lora_off, {"enable_lora": True}, {"enable_lora": False}, "enable_lora True"),
+    (dllm.dllm_disaggregation_off, {"disaggregation_mode": "prefill"},
+     {"disaggregation_mode": "null"}, "disaggregation_mode 'prefill' set to 'null'"),
+    (dllm.dllm_disaggregation_off, {"disaggregation_mode": "decode"},
+     {"disaggregation_mode": "null"}, "'decode'"),
+    (dllm.dllm_mixed_chunk_off, {"enable_mixed_chunk": True}, {"enable_mixed_chunk": False},
+     "enable_mixed_chunk True"),
+])
+def test_what_diffusion_serving_does_not_support_is_switched_off(rule, given, want, words):
+    out = decide(rule, make_view(model=sdar(), **given, **LOW))
+    assert out.fields == want and words in out.note
+    assert decide(rule, make_view(model=sdar(), **given)) is None  # no diffusion launch
+    assert decide(rule, make_view(model=sdar(), **LOW)) is None  # nothing to switch off
+
+
+@pytest.mark.parametrize("compat", ["default", "0.5.23", "0.5.22", "0.5.21"])
+def test_an_accepted_launch_is_rewritten_through_the_pipeline(compat):
+    argv = ["--dllm-algorithm", "JointThreshold", "--pp-size", "2", "--enable-lora",
+            "--max-lora-rank", "16", "--lora-target-modules", "all",
+            "--disaggregation-mode", "prefill", "--enable-mixed-chunk",
+            "--enable-hierarchical-cache"]
+    result = resolve(argv, gpu="h100", model_path=str(SDAR_SYNTH), compat=compat)
+    assert {f: result.value(f) for f in (
+        "pp_size", "enable_lora", "disaggregation_mode", "enable_mixed_chunk",
+        "enable_hierarchical_cache", "page_size", "disable_overlap_schedule")} == {
+        "pp_size": 1, "enable_lora": False, "disaggregation_mode": "null",
+        "enable_mixed_chunk": False, "enable_hierarchical_cache": False, "page_size": 4,
+        "disable_overlap_schedule": True}
+    assert result.source("pp_size") == "dllm_pipeline_parallel_off"
+
+
+@pytest.mark.parametrize("gpu", ["mi300x", "mi355x"])
+def test_rocm_diffusion_keeps_aiter_and_drops_graphs(gpu):
+    result = resolve(["--dllm-algorithm", "LowConfidence"], gpu=gpu,
+                     model_path=str(SDAR_SYNTH))
+    config = result.value("cuda_graph_config")
+    assert result.value("attention_backend") == "aiter"
+    assert (config["decode"]["backend"], config["prefill"]["backend"]) == ("disabled",
+                                                                          "disabled")

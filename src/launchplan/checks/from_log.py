@@ -141,13 +141,21 @@ def read_names(rules: Any) -> frozenset[str]:
 
 
 def written_fields(rules: Any, logged: Mapping[str, Any] | None = None) -> frozenset[str]:
-    """The fields some rule may write. With ``logged``, a rule keyed on a field's values
-    (``--device xpu``) counts only when the log holds one of them: on any other launch it
-    never ran, so the fields only it writes hold what was typed or the default."""
+    """The fields some rule may write. With ``logged``, a rule that never ran on the logged
+    launch does not count, so the fields only it writes hold what was typed or the default:
+    a rule keyed on a field's values (``--device xpu``) when the log holds none of them, and
+    a rule that runs only once a field is set (``--dllm-algorithm``) when the log shows each
+    such field unset and no rule sets it (so nothing could have set it and cleared it again)."""
+    rules = list(rules)
+    declared = {name for spec in rules for name in spec.writes}
     out: set[str] = set()
     for spec in rules:
-        if logged is not None and spec.trigger_values is not None and not spec.triggered(logged):
-            continue
+        if logged is not None and spec.triggers:
+            if spec.trigger_values is not None:
+                if not spec.triggered(logged):
+                    continue
+            elif all(logged.get(f) is None and f not in declared for f in spec.triggers):
+                continue
         out |= set(spec.writes)
     return frozenset(out)
 

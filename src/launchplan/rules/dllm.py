@@ -1,21 +1,32 @@
 """Diffusion-LLM launches (``--dllm-algorithm``): which algorithm names and which models
 SGLang accepts (P34, ``handle_dllm_inference``).
 
-SGLang resolves a diffusion launch in one serving-phase hook: it looks the algorithm up by
-name (its attention-backend step), lets the algorithm adjust the launch, disables the overlap
-schedule, then builds the diffusion config from the model (its page-size step), which is where
-a model that is not a diffusion LLM is refused. These rules model the two refusals; the
-rewrites an accepted launch gets are not modelled yet.
+SGLang resolves a diffusion launch in one serving-phase hook, in this order: it looks the
+algorithm up by name and settles the attention backend, lets the algorithm adjust the launch,
+turns CUDA graphs off on ROCm, disables the overlap schedule, then builds the diffusion config
+from the model (its page-size step, which is where a model that is not a diffusion LLM is
+refused) and aligns the page size to the denoising block; last it switches off what diffusion
+serving does not support: the radix-cache extensions (HiCache, LMCache, FlexKV), pipeline
+parallelism, LoRA, PD disaggregation and mixed chunked prefill. Each rewrite below is one of
+those steps, in that order, and each warns as SGLang does.
+
+0.5.21 runs the attention-backend step after the ROCm CUDA-graph step, and without the
+algorithm's list of backends it accepts as they are; only Gemma4Renoise has such a list, and
+the two steps read disjoint fields otherwise, so only that list differs between the variants.
+Gemma4Renoise's own ``configure_server_args`` (its launch checks, and the radix cache, chunked
+prefill and prefill CUDA graph it switches off) is not modelled: the three other algorithms
+inherit the base class's, which changes nothing.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from launchplan.engine.declarations import Refuse
+from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.rules.graph_config import DECODE, PHASES, with_phase
 from launchplan.struct import Struct
 
 #: the algorithm names SGLang 0.5.22 and 0.5.23 register (one class per module of
@@ -45,6 +56,21 @@ DLLM_MODELS: dict[str, DllmModel] = {
 #: the algorithms that run only on some architectures (the class's supported_architectures)
 ALGORITHM_ARCHS: dict[str, tuple[str, ...]] = {
     "Gemma4Renoise": ("DiffusionGemmaForBlockDiffusion",),
+}
+
+
+class AlgorithmBackends(Struct):
+    """The attention backends an algorithm class names (the base class names none)."""
+
+    required: str | None  # the backend every side is set to, unless the launch's is accepted
+    accepted: tuple[str, ...] = ()  # backends kept as given (0.5.22 on)
+
+
+#: ``required_attention_backend`` and ``supported_attention_backends`` of the algorithm
+#: classes that set them; LowConfidence, JointThreshold and JointThresholdInDel keep the base
+#: class's (none), which leaves the choice to the platform
+ALGORITHM_BACKENDS: dict[str, AlgorithmBackends] = {
+    "Gemma4Renoise": AlgorithmBackends("triton", ("triton", "fa4")),
 }
 
 
@@ -199,3 +225,288 @@ def _edit_tokens_refusal(config: Any, mask_id: int, vocab: int | None) -> Refuse
                       f"ids must differ, got {mask_id}, {tokens['delete_token_id']} and "
                       f"{tokens['split_token_id']}")
     return None
+
+
+# --- the rewrites of an accepted diffusion launch, in handle_dllm_inference's order ----------
+
+#: the attention-backend fields a required backend is laid on, base first
+_BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
+
+_ATTENTION: dict[str, Any] = dict(
+    phase=Phase.SERVING,
+    reads=("dllm_algorithm", *_BACKEND_FIELDS, "cuda_graph_config"),
+    writes=_BACKEND_FIELDS,
+    facts=("target.is_hip",),
+    triggers=("dllm_algorithm",),
+)
+
+
+@rule(**_ATTENTION, sglang="_dllm_attention_backend, the first step of handle_dllm_inference")
+def dllm_attention_backend(v: View) -> Declare | None:
+    """A diffusion launch runs on the attention backend its algorithm or platform supports.
+
+    When: ``--dllm-algorithm`` names a known algorithm (``dllm_algorithm_known`` ran first).
+    Effect: an algorithm that requires a backend (Gemma4Renoise: triton) keeps a launch whose
+        base backend, and each split side that is set, is one it accepts (triton or fa4), and
+        otherwise sets every backend field that differs to the required one. For the others:
+        on ROCm a base backend other than triton or aiter becomes triton; on CUDA, while the
+        decode CUDA graph is on, a base backend other than flashinfer becomes flashinfer (the
+        split sides are left as they are). Each change warns.
+    Why: SGLang settles the backend first in ``handle_dllm_inference``: the algorithm class's
+        ``supported_attention_backends`` and ``required_attention_backend``, else the
+        platform's choice for diffusion decoding (``_dllm_attention_backend``).
+    Assumes: a CUDA or ROCm GPU (SGLang's Ascend branch, which picks ascend, has no target).
+    """
+    return _attention_backend(v, accepted=True)
+
+
+@rule(**_ATTENTION, name="dllm_attention_backend", variant="0.5.21",
+      sglang="_dllm_attention_backend (0.5.21: no list of accepted backends)")
+def dllm_attention_backend_0_5_21(v: View) -> Declare | None:
+    """0.5.21: the same choice, without an algorithm's list of backends it keeps.
+
+    When: as ``dllm_attention_backend``.
+    Effect: as ``dllm_attention_backend``, except that an algorithm requiring a backend
+        always sets every backend field that differs to it (Gemma4Renoise: fa4 too becomes
+        triton).
+    Why: ``supported_attention_backends`` came in 0.5.22; 0.5.21 runs this step after the
+        ROCm CUDA-graph step, which reads no backend, so the order changes nothing here
+        (``_dllm_attention_backend``, 0.5.21).
+    Assumes: as ``dllm_attention_backend``.
+    """
+    return _attention_backend(v, accepted=False)
+
+
+def _attention_backend(v: View, *, accepted: bool) -> Declare | None:
+    algorithm = v.dllm_algorithm
+    backends = ALGORITHM_BACKENDS.get(algorithm)
+    if backends is not None and accepted and v.attention_backend in backends.accepted and all(
+            v[f] is None or v[f] in backends.accepted for f in _BACKEND_FIELDS[1:]):
+        return None
+    if backends is not None and backends.required is not None:
+        required = backends.required
+        changed = {f: required for f in _BACKEND_FIELDS if v[f] != required}
+        if not changed:
+            return None
+        given = ", ".join(f"{f} {v[f]!r}" for f in changed)
+        return Declare(changed, f"--dllm-algorithm {algorithm} runs on the {required} "
+                                f"attention backend only; {given} set to {required!r}")
+    backend = v.attention_backend
+    if v.target.is_hip:
+        if backend in ("triton", "aiter"):
+            return None
+        return Declare({"attention_backend": "triton"},
+                       f"diffusion LLM inference on ROCm runs on triton or aiter attention; "
+                       f"attention_backend {backend!r} set to 'triton'")
+    if v.cuda_graph_config[DECODE]["backend"] == "disabled" or backend == "flashinfer":
+        return None
+    return Declare({"attention_backend": "flashinfer"},
+                   f"diffusion LLM decoding under a decode CUDA graph runs on flashinfer "
+                   f"attention; attention_backend {backend!r} set to 'flashinfer' (disable the "
+                   f"decode graph to keep it)")
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("dllm_algorithm", "cuda_graph_config"),
+    writes=("cuda_graph_config",),
+    facts=("target.is_hip",),
+    triggers=("dllm_algorithm",),
+    applies=lambda target, model: target.is_hip,
+    sglang="handle_dllm_inference (CUDA graphs off on HIP)",
+)
+def dllm_rocm_cuda_graph_off(v: View) -> Declare | None:
+    """Diffusion LLM inference on ROCm runs without CUDA graphs, in either phase.
+
+    When: ``--dllm-algorithm`` is given on an AMD GPU, and a decode or prefill CUDA graph is
+        on.
+    Effect: sets both phases' graph backend to disabled, whoever chose them, with a warning.
+    Why: ``handle_dllm_inference`` turns the decode and prefill graphs off on HIP after the
+        algorithm's own launch adjustments, ignoring what the user asked for.
+    Assumes: nothing.
+    """
+    config = v.cuda_graph_config
+    on = [phase for phase in PHASES if config[phase]["backend"] != "disabled"]
+    if not on:
+        return None
+    for phase in on:
+        config = with_phase(config, phase, backend="disabled")
+    was = ", ".join(f"{phase} {v.cuda_graph_config[phase]['backend']!r}" for phase in on)
+    return Declare({"cuda_graph_config": config},
+                   f"diffusion LLM inference on ROCm runs without CUDA graphs: "
+                   f"cuda_graph_config {was} set to 'disabled'")
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("dllm_algorithm", "disable_overlap_schedule"),
+    writes=("disable_overlap_schedule",),
+    triggers=("dllm_algorithm",),
+    sglang="_dllm_overlap_disable, from handle_dllm_inference",
+)
+def dllm_overlap_disable(v: View) -> Declare | None:
+    """Diffusion LLM inference runs without the overlap schedule.
+
+    When: ``--dllm-algorithm`` is given and the overlap schedule is still on.
+    Effect: declares ``disable_overlap_schedule`` true, with a warning.
+    Why: SGLang's diffusion scheduler runs without overlap; ``handle_dllm_inference``
+        switches it off right after the ROCm CUDA-graph step (``_dllm_overlap_disable``).
+    Assumes: nothing.
+    """
+    if v.disable_overlap_schedule:
+        return None
+    return Declare({"disable_overlap_schedule": True},
+                   "diffusion LLM inference runs without the overlap schedule: "
+                   "disable_overlap_schedule False set to True")
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("dllm_algorithm", "page_size", "disable_radix_cache"),
+    writes=("page_size",),
+    facts=("model.arch0", "model.config"),
+    triggers=("dllm_algorithm",),
+    sglang="_dllm_page_size, from handle_dllm_inference",
+)
+def dllm_page_size(v: View) -> Declare | None:
+    """The KV page of a diffusion launch is the denoising block, or divides it.
+
+    When: ``--dllm-algorithm`` is given (the model is a diffusion LLM: ``dllm_model_known``
+        ran first).
+    Effect: with the radix cache on, a page size that is not a multiple of the block (4 for
+        SDAR, 32 for LLaDA2, the config's ``canvas_length`` or 256 for DiffusionGemma) is set
+        to the block; otherwise a page size larger than the block is capped at it. Either
+        change warns.
+    Why: SGLang aligns the page to the block its diffusion config names (the alignment only
+        while the radix cache is on; the cap always, in place of the scheduler's old
+        fallback), in the step that builds that config (``_dllm_page_size``).
+    Assumes: a ``--dllm-algorithm-config`` file does not override ``block_size`` (it is not
+        read).
+    """
+    block = block_size(v.model.arch0, v.model.config)
+    page = v.page_size
+    if block is None or page is None:  # no diffusion model: dllm_model_known refused it
+        return None
+    if not v.disable_radix_cache and page % block != 0:
+        return Declare({"page_size": block},
+                       f"with the radix cache on, a diffusion LLM's page size must be a "
+                       f"multiple of its block of {block} tokens: page_size {page} set to "
+                       f"{block}")
+    if page > block:
+        return Declare({"page_size": block},
+                       f"a diffusion LLM page may not exceed its block of {block} tokens: "
+                       f"page_size {page} set to {block}")
+    return None
+
+
+#: the radix-cache extensions a diffusion launch turns off, with their flags
+_CACHE_LAYERS = (("enable_hierarchical_cache", "--enable-hierarchical-cache"),
+                 ("enable_lmcache", "--enable-lmcache"), ("enable_flexkv", "--enable-flexkv"))
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("dllm_algorithm", "disable_radix_cache", *(f for f, _ in _CACHE_LAYERS)),
+    writes=tuple(f for f, _ in _CACHE_LAYERS),
+    triggers=("dllm_algorithm",),
+    sglang="handle_dllm_inference (hierarchical cache, LMCache and FlexKV off)",
+)
+def dllm_cache_layers_off(v: View) -> Declare | None:
+    """A diffusion launch with the radix cache runs without HiCache, LMCache or FlexKV.
+
+    When: ``--dllm-algorithm`` is given, the radix cache is on, and any of
+        ``--enable-hierarchical-cache``, ``--enable-lmcache`` or ``--enable-flexkv`` is set.
+    Effect: declares each of those that is on false, with one warning naming them.
+    Why: ``handle_dllm_inference`` switches these layers off after the page-size step, and
+        only while the radix cache is on (with it off they stay: HiCache and LMCache without
+        the radix cache are refused earlier, FlexKV is kept).
+    Assumes: nothing.
+    """
+    if v.disable_radix_cache:
+        return None
+    on = [(field, flag) for field, flag in _CACHE_LAYERS if v[field]]
+    if not on:
+        return None
+    return Declare({field: False for field, _ in on},
+                   "diffusion LLM inference does not support the radix-cache extensions: "
+                   + ", ".join(f"{flag} ({field} True)" for field, flag in on)
+                   + " switched off")
+
+
+_UNSUPPORTED: dict[str, Any] = dict(phase=Phase.SERVING, triggers=("dllm_algorithm",))
+
+
+@rule(**_UNSUPPORTED, reads=("dllm_algorithm", "pp_size"), writes=("pp_size",),
+      sglang="handle_dllm_inference (pipeline parallelism off)")
+def dllm_pipeline_parallel_off(v: View) -> Declare | None:
+    """A diffusion launch runs on one pipeline stage.
+
+    When: ``--dllm-algorithm`` is given with ``--pp-size`` above 1.
+    Effect: declares ``pp_size`` 1, with a warning; what earlier steps derived from the
+        larger size (the overlap schedule and the prefill CUDA graph switched off) stays.
+    Why: diffusion LLM inference does not support pipeline parallelism;
+        ``handle_dllm_inference`` resets the size after every earlier step has read it.
+    Assumes: nothing.
+    """
+    if v.pp_size is None or v.pp_size <= 1:
+        return None
+    return Declare({"pp_size": 1}, "diffusion LLM inference does not support pipeline "
+                                   f"parallelism: pp_size {v.pp_size} set to 1")
+
+
+@rule(**_UNSUPPORTED, reads=("dllm_algorithm", "enable_lora"), writes=("enable_lora",),
+      sglang="handle_dllm_inference (LoRA off)")
+def dllm_lora_off(v: View) -> Declare | None:
+    """A diffusion launch serves no LoRA adapters.
+
+    When: ``--dllm-algorithm`` is given and LoRA is on (``--enable-lora``, or implied by
+        ``--lora-paths``).
+    Effect: declares ``enable_lora`` false, with a warning; the adapter settings stay as
+        resolved.
+    Why: diffusion LLM inference does not support LoRA; ``handle_dllm_inference`` switches
+        it off after SGLang's LoRA checks have passed.
+    Assumes: nothing.
+    """
+    if not v.enable_lora:
+        return None
+    return Declare({"enable_lora": False}, "diffusion LLM inference does not support LoRA: "
+                                           "enable_lora True set to False")
+
+
+@rule(**_UNSUPPORTED, reads=("dllm_algorithm", "disaggregation_mode"),
+      writes=("disaggregation_mode",), sglang="handle_dllm_inference (disaggregation off)")
+def dllm_disaggregation_off(v: View) -> Declare | None:
+    """A diffusion launch runs as one server, never a PD prefill or decode role.
+
+    When: ``--dllm-algorithm`` is given with ``--disaggregation-mode`` prefill or decode.
+    Effect: declares ``disaggregation_mode`` "null", with a warning; what the role's steps
+        already set (the radix cache off for decode, the decode CUDA graph off for prefill,
+        the transfer settings) stays.
+    Why: diffusion LLM inference does not support PD disaggregation;
+        ``handle_dllm_inference`` resets the mode after the role's own steps ran.
+    Assumes: nothing.
+    """
+    mode = v.disaggregation_mode
+    if mode == "null":
+        return None
+    return Declare({"disaggregation_mode": "null"},
+                   "diffusion LLM inference does not support PD disaggregation: "
+                   f"disaggregation_mode {mode!r} set to 'null'")
+
+
+@rule(**_UNSUPPORTED, reads=("dllm_algorithm", "enable_mixed_chunk"),
+      writes=("enable_mixed_chunk",), sglang="handle_dllm_inference (mixed chunk off)")
+def dllm_mixed_chunk_off(v: View) -> Declare | None:
+    """A diffusion launch never mixes prefill chunks into decode batches.
+
+    When: ``--dllm-algorithm`` is given with ``--enable-mixed-chunk``.
+    Effect: declares ``enable_mixed_chunk`` false, with a warning.
+    Why: diffusion LLM inference does not support mixed chunked prefill;
+        ``handle_dllm_inference`` switches it off as its last step.
+    Assumes: nothing.
+    """
+    if not v.enable_mixed_chunk:
+        return None
+    return Declare({"enable_mixed_chunk": False},
+                   "diffusion LLM inference does not support mixed chunked prefill: "
+                   "enable_mixed_chunk True set to False")

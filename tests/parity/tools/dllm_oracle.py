@@ -7,10 +7,15 @@ oracle's stubs those modules fail to import (their kernels are absent), SGLang s
 and every ``--dllm-algorithm`` then reads as an unknown name (``HARNESS_MESSAGES``). This
 script registers a stand-in class for each algorithm the release ships, carrying the class
 attributes SGLang's resolution reads (the base class's defaults: no supported architecture
-list, no required attention backend), with a ``configure_server_args`` that changes nothing.
-So the lookup by name, the diffusion-model table and the edit-token checks run as in a real
-install. Gemma4Renoise's own ``configure_server_args`` checks are not simulated: the suite
-leaves that algorithm out. Everything else is ``targets_oracle.py``'s (the further GPU
+list, no required or accepted attention backends), with a ``configure_server_args`` that
+changes nothing. That is what the real classes do: LowConfidence, JointThreshold and
+JointThresholdInDel override none of these attributes and inherit the base class's
+``configure_server_args``, which changes no server argument (checked on 0.5.21, 0.5.22 and
+0.5.23). So the lookup by name, the diffusion-model table, the edit-token checks and every
+rewrite ``handle_dllm_inference`` makes of an accepted launch run as in a real install.
+Gemma4Renoise sets its own attributes and ``configure_server_args`` (launch checks, and the
+radix cache, chunked prefill and prefill CUDA graph switched off); it is not simulated, and
+the suite leaves that algorithm out. Everything else is ``targets_oracle.py``'s (the further GPU
 targets, simulated InfiniBand and IMEX).
 """
 
