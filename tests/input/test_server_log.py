@@ -75,6 +75,34 @@ def test_records_after_a_cut_off_line_are_not_its_fields(after: str) -> None:
     assert logged.memory.max_total_num_tokens == (105600 if "105600" in after else None)
 
 
+@pytest.mark.parametrize("prefix", [
+    "(SGLangEngine pid=322526) ",  # Ray, as slime#1300 pasted it
+    "(WorkerDict pid=7, ip=10.0.0.2) ",
+    "\x1b[36m(SGLangEngine pid=322526)\x1b[0m ",  # Ray's colours kept
+    "[36m(SGLangEngine pid=322526)[0m ",  # and pasted without the escape character
+    "sglang-1  | ",  # docker compose logs
+    "Jun 05 12:36:11 gpu01 python3[25973]: ",  # journalctl
+])
+def test_records_a_log_collector_prefixed_do_not_continue_a_cut_off_line(prefix: str) -> None:
+    """A log collected by Ray (verl, slime, AReaL run SGLang as a Ray actor), Docker Compose
+    or journald prefixes every record: a start-up line cut off by the paste ends at the next
+    prefixed record, whose ``name=value`` pieces (the scheduler's chunk and running
+    requests) are not read as its fields, nor glued to the cut value."""
+    logged = parse_log(
+        f"{prefix}[2025-12-31 05:52:21] server_args=ServerArgs(model_path='m', tp_size=1, "
+        "mem_fraction_static=0.25, chunked_prefill_size=81\n"
+        f"{prefix}[2025-12-31 05:52:33 TP0] max_total_num_tokens=100, chunked_prefill_size="
+        "8192, max_prefill_tokens=16384, max_running_requests=4096, context_len=32768\n")
+    assert logged.truncated and logged.unreadable == {}
+    assert logged.values == {"model_path": "m", "tp_size": 1, "mem_fraction_static": 0.25}
+    assert logged.memory.max_total_num_tokens == 100
+    # a piece the terminal wrapped carries no prefix: still joined back
+    logged = parse_log(f"{prefix}[2025-12-31 05:52:21] server_args=ServerArgs(model_path='m', "
+                       "enable_p\nriority_scheduling=False, tp_size=2)")
+    assert logged.values == {"model_path": "m", "enable_priority_scheduling": False,
+                             "tp_size": 2}
+
+
 @pytest.mark.parametrize("marker", ["> ", ">", "> > "])
 def test_a_log_quoted_in_a_reply_is_read_without_its_quote_markers(marker: str) -> None:
     """A reply quoting a log (a Markdown blockquote) marks every wrapped piece of the line:

@@ -46,16 +46,25 @@ LOG_NOT_LAUNCH = ("it is SGLang's start-up log (its server_args=ServerArgs(...) 
                   "compare it with its plan: launchplan resolve --from-log FILE (- reads it "
                   "from stdin)")
 MAX_LOG_BYTES = 16 << 20
+#: What a log collector writes before every line it passes on, so a line that begins with it
+#: is a record of its own: Ray's ``(SGLangEngine pid=322526) `` (``(WorkerDict pid=7, ip=
+#: 10.0.0.2)``; the RL frameworks run SGLang as a Ray actor; the terminal colours around it
+#: kept, or pasted without their escape character), Docker Compose's ``sglang-1  | ``,
+#: journald's ``Jun 05 12:36:11 host python[25973]: ``.
+_COLLECTOR_PREFIX = (
+    r"(?:\x1b?\[[0-9;]*m)?\([A-Za-z_][\w.:-]*[ \t]+pid=\d+(?:,[ \t]*ip=[0-9A-Fa-f.:]+)?\)"
+    r"|[A-Za-z0-9][\w.-]*[ \t]+\|(?:[ \t]|$)"
+    r"|[A-Z][a-z]{2}[ \t]+\d{1,2}[ \t]+\d\d:\d\d:\d\d[ \t]+\S+[ \t]+[^\s:]+:[ \t]")
 #: A line that starts a log record of its own (or closes the pasted block), never a wrapped
 #: piece of the start-up line: ``[2026-01-14 05:25:43 TP0] ...`` (after a container's
 #: ``2026-09-22T06:49:56.33Z`` stamp too), ``INFO 02-11 10:25:22 ...``, ``2025-03-07 23:50:27,531
-#: - ...``, a Markdown fence.
+#: - ...``, a Markdown fence, a log collector's prefix (``_COLLECTOR_PREFIX``).
 _RECORD_START = re.compile(
     r"[ \t]*(?:\d{4}-\d\d-\d\dT[\d:.]+Z?[ \t]+)?(?:"
     r"\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d"
     r"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d"
     r"|(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)[ \t]+\d\d-\d\d[ \t]"
-    r"|```|~~~)")
+    r"|```|~~~|" + _COLLECTOR_PREFIX + ")")
 # Record types SGLang logs by their repr whose keyword arguments are plain settings.
 RECORDS = frozenset({"CudaGraphConfig", "PhaseConfig"})
 
