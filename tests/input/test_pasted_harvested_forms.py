@@ -250,3 +250,87 @@ def test_a_root_shell_transcript_is_read_without_its_prompts():
     argv, _ = unpaste(["# sglang serve --model-path x --tp 2\n"
                        "python -m sglang.launch_server --model-path y"])
     assert argv == ["--model-path", "y"]
+
+
+HTTP_SERVER_SCRIPT = '''\
+from sglang.srt.entrypoints.http_server import launch_server
+from sglang.srt.server_args import ServerArgs
+
+PORT = 8112
+
+def start_server(rollout_args):
+    server_args = ServerArgs(
+        model_path=rollout_args.model_id,
+        port=PORT,
+        tp_size=rollout_args.tensor_parallel_size,
+        load_balancing_method="auto",
+    )
+    launch_server(server_args)
+
+if __name__ == "__main__":
+    server_args = ServerArgs(
+        model_path="qwen3-0.6b",
+        port=PORT,
+        tp_size=1,
+        lora_target_modules=["qkv_proj", "o_proj"],
+        mem_fraction_static=0.85,
+        enable_lora=True,
+    )
+    launch_server(server_args)
+'''
+
+
+def test_a_script_that_starts_the_http_server_from_its_own_server_args_is_a_launch(capsys):
+    # ServerArgs(...) built in the script and handed to SGLang's launch_server (or to
+    # run_server): the object's keywords are the launch, as for Engine(server_args=...)
+    assert launch_count([HTTP_SERVER_SCRIPT]) == 2
+    argv, env = unpaste([HTTP_SERVER_SCRIPT], launch=2)
+    assert argv == ["--model-path", "qwen3-0.6b", "--port", "8112", "--tp-size", "1",
+                    "--lora-target-modules", "qkv_proj", "o_proj",
+                    "--mem-fraction-static", "0.85", "--enable-lora"]
+    assert env == []
+    inline = ("import sglang.launch_server as ls\nfrom sglang.srt.server_args import "
+              "ServerArgs\nls.run_server(ServerArgs(model_path='m', tp_size=2))\n")
+    assert unpaste([inline])[0] == ["--model-path", "m", "--tp-size", "2"]
+    # the first launch's keyword is no ServerArgs field: named as SGLang refuses it
+    assert main(["resolve", "--gpu", "h100", HTTP_SERVER_SCRIPT]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("launchplan: ServerArgs(load_balancing_method=...): expected a "
+                          "ServerArgs field") and err.count("\n") == 1
+
+
+def test_a_server_started_from_arguments_the_script_does_not_hold_is_no_launch():
+    # prepare_server_args(sys.argv[1:]) is the command line the wrapper is given: no launch
+    wrapper = ("import sys\nfrom sglang.srt.entrypoints.http_server import launch_server\n"
+               "from sglang.srt.server_args import ServerArgs, prepare_server_args\n"
+               "server_args = prepare_server_args(sys.argv[1:])\nlaunch_server(server_args)\n")
+    assert launch_count([wrapper]) == 0
+
+
+def test_another_launch_that_is_bad_input_does_not_stop_the_one_chosen(capsys):
+    # of several launches the chosen one is planned; one that cannot be read is listed as
+    # such, its error given only when it is the one planned
+    text = ('import sglang as sgl\na = sgl.Engine(model_path="qwen3-0.6b", bogus_kw=1)\n'
+            'b = sgl.Engine(model_path="qwen3-0.6b", tp_size=2)\n')
+    assert main(["resolve", "--gpu", "h100", "--launch", "2", "--format", "json", text]) == 0
+    data = json.loads(capsys.readouterr().out)
+    listed = next(n for n in data["warnings"] if "launch commands" in n)
+    assert "[1] not readable (sgl.Engine(bogus_kw=...))" in listed and "[2]" in listed
+    assert data["resolved"]["tp_size"] == 2
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert "sgl.Engine(bogus_kw=...)" in capsys.readouterr().err
+    assert main(["resolve", "--gpu", "h100", "--launch", "2", "--format", "json",
+                 HTTP_SERVER_SCRIPT]) == 0
+    assert json.loads(capsys.readouterr().out)["resolved"]["lora_target_modules"] == [
+        "qkv_proj", "o_proj"]
+
+
+def test_a_traceback_quoting_launch_server_under_a_logged_server_args_is_no_script():
+    # an issue's launch, its logged ServerArgs(...) and a traceback through launch_server:
+    # the shell launch is the one read, not a Python script
+    text = ("python3 -m sglang.launch_server --model-path qwen3-8b --tp 2\n"
+            "[2026-01-01 10:00:00] server_args=ServerArgs(model_path='qwen3-8b', tp_size=2)\n"
+            "Traceback (most recent call last):\n"
+            '  File "/sgl-workspace/sglang/python/sglang/launch_server.py", line 14, in <module>\n'
+            "    launch_server(server_args)\n")
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]

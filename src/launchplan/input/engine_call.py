@@ -13,6 +13,12 @@ Ray Data's ``SGLangEngineProcessorConfig(model_source=..., engine_kwargs=dict(..
 ``engine_kwargs`` are the engine's keywords, and the model they load, when those name none, is
 the config's ``model_source``. Flyte's ``SGLangAppEnvironment(model_hf_path=..., extra_args=[...])``
 starts the server with that model and those command-line words.
+
+A script may also build the arguments itself and start SGLang's HTTP server with them:
+``server_args = ServerArgs(model_path=..., tp_size=2)`` then ``launch_server(server_args)``
+(``launch_server`` of ``sglang.srt.entrypoints.http_server``, or ``run_server`` of
+``sglang.launch_server``). The server runs with that object as it is, so the ``ServerArgs``
+call's keywords are the launch's fields, as they are for ``Engine(server_args=...)``.
 """
 
 from __future__ import annotations
@@ -45,9 +51,29 @@ _RUNTIME_OWN = frozenset({"launch_timeout"})
 _RUNTIME_IMPORT = re.compile(r"^\s*from\s+sglang[\w.]*\s+import\s+[^\n]*\bRuntime\b", re.M)
 
 
+#: SGLang's server started in the script from a ServerArgs object it builds: the HTTP
+#: server's ``launch_server(server_args)``, or ``run_server(server_args)`` of the module
+#: ``python -m sglang.launch_server`` runs.
+_SERVER_STARTERS = frozenset({"launch_server", "run_server"})
+_SERVER_START = re.compile(r"(?:^|[^\w])(?:launch_server|run_server)\s*\(")
+
+
 def looks_like_engine_call(text: str) -> bool:
     return "=" in text and (bool(_CALL.search(text)) or _ray_sglang(text)
-                            or _bare_runtime(text))
+                            or _bare_runtime(text) or _server_started(text))
+
+
+def _server_started(text: str) -> bool:
+    """Whether ``text`` is a Python script that starts SGLang's server from a
+    ``ServerArgs(...)`` it builds (:func:`_server_args_launches`). A shell paste that only
+    quotes such a call (a traceback's ``launch_server(server_args)`` under a logged
+    ``server_args=ServerArgs(...)``) is no such script."""
+    if not ("ServerArgs(" in text and "sglang" in text and _SERVER_START.search(text)):
+        return False
+    try:
+        return bool(_server_args_launches(_tree(text)))
+    except InputError:
+        return False
 
 
 def _bare_runtime(text: str) -> bool:
@@ -155,10 +181,43 @@ def _calls(tree: ast.Module, ray: bool = False) -> list[ast.Call]:
     """The engine calls in ``tree``, in source order; with ``ray``, Ray's SGLang configs
     (:func:`_ray_sglang`) too."""
     runtime = _runtime_imported(tree)
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+    calls = [(n, n) for n in ast.walk(tree) if isinstance(n, ast.Call)
              and (_is_engine(n.func) or (ray and _ray_config(n.func))
                   or (runtime and isinstance(n.func, ast.Name) and n.func.id == "Runtime"))]
-    return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
+    calls += _server_args_launches(tree)
+    return [call for call, at in sorted(calls, key=lambda c: (c[1].lineno, c[1].col_offset))]
+
+
+def _server_args_launches(tree: ast.Module) -> list[tuple[ast.Call, ast.Call]]:
+    """(the ``ServerArgs(...)`` call, the call that starts the server with it) for each
+    ``launch_server(...)`` / ``run_server(...)`` of SGLang's in ``tree`` whose argument is a
+    ``ServerArgs(...)`` written there or set to a name before. A call handed anything else
+    (``prepare_server_args(sys.argv[1:])``, a function's parameter) starts a server whose
+    arguments are not in the script, and is not counted."""
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and _starts_server(node.func)):
+            continue
+        given = node.args[0] if len(node.args) == 1 and not node.keywords else next(
+            (k.value for k in node.keywords if k.arg == "server_args"), None)
+        if isinstance(given, ast.Name):
+            given = _literals_before(tree, node).get(given.id)
+        if isinstance(given, ast.Call) and _is_server_args(given.func):
+            out.append((given, node))
+    return out
+
+
+def _starts_server(func: ast.expr) -> bool:
+    """``launch_server`` / ``run_server`` called bare (imported by name, as scripts do) or
+    through a module (``http_server.launch_server``, an alias of SGLang's module): handed a
+    ``ServerArgs(...)`` in a script that names SGLang, the call is SGLang's."""
+    if isinstance(func, ast.Name):
+        return func.id in _SERVER_STARTERS
+    return isinstance(func, ast.Attribute) and func.attr in _SERVER_STARTERS
+
+
+def _is_server_args(func: ast.expr) -> bool:
+    return getattr(func, "id", getattr(func, "attr", None)) == "ServerArgs"
 
 
 def _ray_config(func: ast.expr) -> bool:

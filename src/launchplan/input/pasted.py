@@ -59,7 +59,8 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
 
             if looks_like_manifest(t):
                 return True
-        if "Engine" in t or "Runtime" in t or "engine_kwargs" in t or "AppEnvironment" in t:
+        if ("Engine" in t or "Runtime" in t or "engine_kwargs" in t or "AppEnvironment" in t
+                or "ServerArgs(" in t):
             from launchplan.input.engine_call import looks_like_engine_call
 
             if looks_like_engine_call(t):
@@ -364,10 +365,19 @@ def launch_summaries(tokens: Sequence[str], count: int) -> list[str]:
     """One short line per launch of a pasted text with ``count`` of them: the flags that tell
     it from the others (its role, rank or port), so a reader can pick one with --launch."""
     pasted = [token for token in tokens if looks_pasted([token])]  # not flags given after
-    argvs = [unpaste(pasted, launch=n)[0] for n in range(1, count + 1)]
-    pairs = [_flag_values(argv) for argv in argvs]
+    unread: dict[int, str] = {}
+    pairs: list[dict[str, str]] = []
+    for n in range(1, count + 1):
+        try:
+            pairs.append(_flag_values(unpaste(pasted, launch=n)[0]))
+        except InputError as exc:  # planned alone, it is reported; listed, it is named
+            unread[n - 1] = exc.subject
+            pairs.append({})
     shown: list[str] = []
     for n, own in enumerate(pairs):
+        if n in unread:
+            shown.append(f"[{n + 1}] not readable ({unread[n]})")
+            continue
         differ = [flag for flag, value in own.items()
                   if any(other.get(flag, None) != value for other in pairs)]
         differ.sort(key=lambda flag: _ROLE_FLAGS.index(flag) if flag in _ROLE_FLAGS
@@ -547,8 +557,9 @@ def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:
 
 def _engine_call(token: str) -> bool:
     if not any(word in token for word in ("Engine", "Runtime", "engine_kwargs",
-                                          "AppEnvironment")):
-        return False  # an engine call, a Ray config of one, or a Flyte SGLang app
+                                          "AppEnvironment", "ServerArgs(")):
+        return False  # an engine call, a Ray config of one, a Flyte SGLang app, a server
+        # started from the ServerArgs(...) the script builds
     from launchplan.input.engine_call import looks_like_engine_call
 
     return looks_like_engine_call(token)
