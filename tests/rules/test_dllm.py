@@ -20,6 +20,7 @@ from launchplan.engine.declarations import Refuse
 from launchplan.errors import Refusal
 from launchplan.planner import resolve
 from launchplan.rules import dllm
+from launchplan.vocabulary import BACKEND_FIELDS
 from tests.rules.conftest import decide, fake_model, make_view
 
 
@@ -194,7 +195,7 @@ def test_rocm_runs_diffusion_on_triton_or_aiter(backend, out):
 def test_gemma4_renoise_requires_triton_unless_its_backends_are_given():
     run = dict(model=GEMMA, dllm_algorithm="Gemma4Renoise", cuda_graph_config=graphs())
     out = decide(dllm.dllm_attention_backend, make_view("b200", attention_backend="fa3", **run))
-    assert out.fields == {f: "triton" for f in dllm._BACKEND_FIELDS}
+    assert out.fields == {f: "triton" for f in BACKEND_FIELDS}
     assert "Gemma4Renoise" in out.note and "attention_backend 'fa3'" in out.note
     mixed = make_view("b200", attention_backend="fa4", decode_attention_backend="triton", **run)
     assert decide(dllm.dllm_attention_backend, mixed) is None

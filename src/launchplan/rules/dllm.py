@@ -28,6 +28,7 @@ from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.rules.graph_config import DECODE, PHASES, with_phase
 from launchplan.struct import Struct
+from launchplan.vocabulary import BACKEND_FIELDS  # the base side first, then the split sides
 
 #: the algorithm names SGLang 0.5.22 and 0.5.23 register (one class per module of
 #: ``srt/dllm/algorithm``, keyed by the class name, so the lookup is case-sensitive)
@@ -229,13 +230,10 @@ def _edit_tokens_refusal(config: Any, mask_id: int, vocab: int | None) -> Refuse
 
 # --- the rewrites of an accepted diffusion launch, in handle_dllm_inference's order ----------
 
-#: the attention-backend fields a required backend is laid on, base first
-_BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
-
 _ATTENTION: dict[str, Any] = dict(
     phase=Phase.SERVING,
-    reads=("dllm_algorithm", *_BACKEND_FIELDS, "cuda_graph_config"),
-    writes=_BACKEND_FIELDS,
+    reads=("dllm_algorithm", *BACKEND_FIELDS, "cuda_graph_config"),
+    writes=BACKEND_FIELDS,
     facts=("target.is_hip",),
     triggers=("dllm_algorithm",),
 )
@@ -281,11 +279,11 @@ def _attention_backend(v: View, *, accepted: bool) -> Declare | None:
     algorithm = v.dllm_algorithm
     backends = ALGORITHM_BACKENDS.get(algorithm)
     if backends is not None and accepted and v.attention_backend in backends.accepted and all(
-            v[f] is None or v[f] in backends.accepted for f in _BACKEND_FIELDS[1:]):
+            v[f] is None or v[f] in backends.accepted for f in BACKEND_FIELDS[1:]):
         return None
     if backends is not None and backends.required is not None:
         required = backends.required
-        changed = {f: required for f in _BACKEND_FIELDS if v[f] != required}
+        changed = {f: required for f in BACKEND_FIELDS if v[f] != required}
         if not changed:
             return None
         given = ", ".join(f"{f} {v[f]!r}" for f in changed)
