@@ -70,8 +70,10 @@ def test_resolve_plans_for_the_gpu_the_task_asks_for(capsys):
     assert code == 0 and plan["target"]["name"].startswith("h100")
     assert plan["target"]["gpu_count"] == 4  # the GPUs the task asks for
     assert any("accelerators: H100:4" in w for w in plan["warnings"])
-    code, given = _plan(["--gpu", "b200", SKYPILOT], capsys)  # --gpu wins
-    assert code == 0 and given["target"]["name"] == "b200"
+    code, given = _plan(["--gpu", "b200", SKYPILOT], capsys)  # --gpu wins the type;
+    assert code == 0 and given["target"]["device_name"] == "NVIDIA B200"  # the task's count
+    assert given["target"]["gpu_count"] == 4 and any(  # holds, said in a warning
+        "--gpu-count 4: the pasted text's task asks for 4 GPUs" in w for w in given["warnings"])
     code, err = _plan(["resources:\n  accelerators: T4:1\nrun: " + LAUNCH], capsys)
     assert code == 2 and "--gpu" in err
 

@@ -76,6 +76,25 @@ def test_a_skypilot_gpu_count_is_known_when_every_alternative_gives_the_same_one
             capsys.readouterr().err)
 
 
+def test_a_tasks_gpu_count_holds_when_gpu_names_the_type_to_plan_on(capsys):
+    """``--gpu b200`` names the GPU type; the task still gets the two GPUs it asks for, so a
+    tp 4 launch does not fit (unless the count is given, with --gpu-count or in --gpu)."""
+    text = ("resources:\n  accelerators: H100:2\nrun: |\n  python -m sglang.launch_server "
+            "--model-path qwen3-8b --tp 4\n")
+
+    def planned(*flags: str) -> dict:
+        assert main(["resolve", *flags, text, "--format", "json"]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    on_b200 = planned("--gpu", "b200")
+    assert on_b200["target"]["gpu_count"] == 2 and on_b200["target"]["device_name"] == (
+        "NVIDIA B200")
+    assert any(p["requirement"] == "gpus-on-node" for p in on_b200["preflight"]["problems"])
+    assert planned("--gpu", "8xb200")["target"]["gpu_count"] == 8
+    assert planned("--gpu", "b200", "--gpu-count", "4")["target"]["gpu_count"] == 4
+    assert planned()["target"]["gpu_count"] == 2  # the task's own GPU, as before
+
+
 DSTACK = """\
 type: service
 name: qwen

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from launchplan.errors import InputError
+from launchplan.errors import InputError, LaunchplanError
 from launchplan.struct import Struct, factory
 
 # The rule sets of launchplan.rulesets.RULESETS (a test keeps the two equal); spelled out here
@@ -156,14 +156,22 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                          "...) to pick from", chosen)
     if looks_pasted(argv):
         requested = _manifest_gpus(argv, chosen) if "--gpu-count" in allowed else None
-        asked = _asked_gpu(argv) if "--gpu" in allowed and not _given(argv, "--gpu") else None
-        if asked is not None:
+        asked = _asked_gpu(argv) if "--gpu" in allowed else None
+        if asked is not None and not _given(argv, "--gpu"):
             target, count, words = asked
             out.options["gpu"] = target
             if requested is None and count is not None and "--gpu-count" in allowed:
                 requested = count
             out.notes.append(f"--gpu {target}: the pasted text asks for it ({words}); "
                              "--gpu names another")
+        elif (asked is not None and asked[1] is not None and requested is None
+              and "--gpu-count" in allowed and not _given(argv, "--gpu-count")
+              and not _counted(_value(argv, "--gpu"))):
+            # --gpu names the type to plan on; the task's count still says how many GPUs
+            # the launch gets (a SkyPilot task's H100:2 planned on B200s is two of them)
+            requested = asked[1]
+            out.notes.append(f"--gpu-count {requested}: the pasted text's task asks for "
+                             f"{requested} GPUs ({asked[2]}); --gpu-count names another")
         if "--compat" in allowed and not _given(argv, "--compat"):
             _pasted_release(out, argv)
         launches = launch_count(argv)
@@ -224,6 +232,30 @@ def _release_key(version: str) -> tuple[int, ...]:
 
 def _given(argv: Sequence[str], flag: str) -> bool:
     return any(t == flag or t.startswith(flag + "=") for t in argv)
+
+
+def _value(argv: Sequence[str], flag: str) -> str | None:
+    """The last value ``flag V`` or ``flag=V`` gives in ``argv`` (None: not given)."""
+    found = None
+    for at, token in enumerate(argv):
+        if token == flag and at + 1 < len(argv):
+            found = argv[at + 1]
+        elif token.startswith(flag + "="):
+            found = token[len(flag) + 1:]
+    return found
+
+
+def _counted(gpu: str | None) -> bool:
+    """Whether a ``--gpu`` value writes a GPU count with the target (``8xH100``); a name
+    that is no target says nothing here (it is bad input where the target is read)."""
+    if gpu is None:
+        return False
+    from launchplan.commands.targets_arg import counted_target
+
+    try:
+        return counted_target(gpu)[1] is not None
+    except LaunchplanError:
+        return False
 
 
 def _asked_gpu(argv: Sequence[str]) -> tuple[str, int | None, str] | None:
