@@ -246,6 +246,17 @@ def test_the_page_size_is_aligned_to_the_block_and_capped(model, page, no_radix,
         assert f"page_size {page} set to {want}" in out.note
 
 
+@pytest.mark.parametrize("canvas", [0, -4, 2.5, "64", True])
+def test_a_block_that_is_no_positive_integer_is_refused_not_divided_by(canvas):
+    model = fake_model(architectures=("DiffusionGemmaForBlockDiffusion",),
+                       arch0="DiffusionGemmaForBlockDiffusion", config={"canvas_length": canvas},
+                       vocab_size=262144)
+    out = decide(dllm.dllm_page_size, make_view(model=model, page_size=16,
+                                                dllm_algorithm="Gemma4Renoise"))
+    assert isinstance(out, Refuse) and "canvas_length" in out.message
+    assert f"got {canvas!r}" in out.message
+
+
 def test_the_radix_cache_extensions_are_switched_off():
     on = dict(enable_hierarchical_cache=True, enable_lmcache=True, enable_flexkv=True)
     out = decide(dllm.dllm_cache_layers_off, make_view(model=sdar(), **on, **LOW))

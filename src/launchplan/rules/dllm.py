@@ -366,7 +366,7 @@ def dllm_overlap_disable(v: View) -> Declare | None:
     triggers=("dllm_algorithm",),
     sglang="_dllm_page_size, from handle_dllm_inference",
 )
-def dllm_page_size(v: View) -> Declare | None:
+def dllm_page_size(v: View) -> Declare | Refuse | None:
     """The KV page of a diffusion launch is the denoising block, or divides it.
 
     When: ``--dllm-algorithm`` is given (the model is a diffusion LLM: ``dllm_model_known``
@@ -379,12 +379,17 @@ def dllm_page_size(v: View) -> Declare | None:
         while the radix cache is on; the cap always, in place of the scheduler's old
         fallback), in the step that builds that config (``_dllm_page_size``).
     Assumes: a ``--dllm-algorithm-config`` file does not override ``block_size`` (it is not
-        read).
+        read). A block that is not a positive integer (a config's ``canvas_length`` of 0)
+        is refused: SGLang's alignment divides by it and stops.
     """
     block = block_size(v.model.arch0, v.model.config)
     page = v.page_size
     if block is None or page is None:  # no diffusion model: dllm_model_known refused it
         return None
+    if isinstance(block, bool) or not isinstance(block, int) or block <= 0:
+        return Refuse(f"--dllm-algorithm {v.dllm_algorithm}: the model's denoising block "
+                      f"(config.json canvas_length) must be a positive number of tokens, "
+                      f"got {block!r}")
     if not v.disable_radix_cache and page % block != 0:
         return Declare({"page_size": block},
                        f"with the radix cache on, a diffusion LLM's page size must be a "
