@@ -166,7 +166,7 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                              "--gpu names another")
         elif (asked is not None and asked[1] is not None and requested is None
               and "--gpu-count" in allowed and not _given(argv, "--gpu-count")
-              and not _counted(_value(argv, "--gpu"))):
+              and not _counted(argv)):
             # --gpu names the type to plan on; the task's count still says how many GPUs
             # the launch gets (a SkyPilot task's H100:2 planned on B200s is two of them)
             requested = asked[1]
@@ -234,26 +234,16 @@ def _given(argv: Sequence[str], flag: str) -> bool:
     return any(t == flag or t.startswith(flag + "=") for t in argv)
 
 
-def _value(argv: Sequence[str], flag: str) -> str | None:
-    """The last value ``flag V`` or ``flag=V`` gives in ``argv`` (None: not given)."""
-    found = None
-    for at, token in enumerate(argv):
-        if token == flag and at + 1 < len(argv):
-            found = argv[at + 1]
-        elif token.startswith(flag + "="):
-            found = token[len(flag) + 1:]
-    return found
-
-
-def _counted(gpu: str | None) -> bool:
-    """Whether a ``--gpu`` value writes a GPU count with the target (``8xH100``); a name
-    that is no target says nothing here (it is bad input where the target is read)."""
-    if gpu is None:
+def _counted(argv: Sequence[str]) -> bool:
+    """Whether the last ``--gpu`` value writes a GPU count with the target (``8xH100``); a
+    name that is no target says nothing here (it is bad input where the target is read)."""
+    values = taken_out(argv, "--gpu")[1]
+    if not values or values[-1] is None:
         return False
     from launchplan.commands.targets_arg import counted_target
 
     try:
-        return counted_target(gpu)[1] is not None
+        return counted_target(values[-1])[1] is not None
     except LaunchplanError:
         return False
 
