@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from launchplan.input import shell_vars
+from launchplan.input.python_flow import branches
 
 
 def launch_literal(text: str, notes: list[str] | None = None) -> str | list[str] | None:
@@ -236,30 +237,6 @@ def _hands_on_launch(words: list[str]) -> bool:
     return False
 
 
-def _branches(tree: ast.Module, target: ast.AST) -> list[tuple[ast.If, str]]:
-    """The ``if`` statements around ``target`` in ``tree``, each with the branch (``body``
-    or ``orelse``) that holds it, outermost first."""
-    path: list[tuple[ast.If, str]] = []
-
-    def visit(node: ast.AST) -> bool:
-        if node is target:
-            return True
-        for field, value in ast.iter_fields(node):
-            children = value if isinstance(value, list) else [value]
-            for child in children:
-                if isinstance(child, ast.AST):
-                    if isinstance(node, ast.If) and field in ("body", "orelse"):
-                        path.append((node, field))
-                    if visit(child):
-                        return True
-                    if isinstance(node, ast.If) and field in ("body", "orelse"):
-                        path.pop()
-        return False
-
-    visit(tree)
-    return path
-
-
 def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str]) -> str:
     """The text ``name += "..."`` statements add after ``name = <node>``, in source order:
     those under the same branches of the same ``if`` statements as the assignment (the
@@ -271,14 +248,14 @@ def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str]) -> str:
     if assign is None:
         return ""
     name = assign.targets[0].id  # type: ignore[attr-defined]
-    where = dict((id(branch), field) for branch, field in _branches(tree, assign))
+    where = dict((id(branch), field) for branch, field in branches(tree, assign))
     added: list[tuple[int, int, str]] = []
     for aug in ast.walk(tree):
         if not (isinstance(aug, ast.AugAssign) and isinstance(aug.op, ast.Add)
                 and isinstance(aug.target, ast.Name) and aug.target.id == name
                 and aug.lineno > assign.lineno):
             continue
-        if any(where.get(id(branch)) != field for branch, field in _branches(tree, aug)):
+        if any(where.get(id(branch)) != field for branch, field in branches(tree, aug)):
             continue  # under an if the assignment is not under, or in its other branch
         if isinstance(aug.value, ast.JoinedStr):
             added.append((aug.lineno, aug.col_offset, _rendered(aug.value, literals)))
@@ -299,7 +276,7 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
     if assign is None:
         return []
     name = assign.targets[0].id  # type: ignore[attr-defined]
-    where = dict((id(branch), field) for branch, field in _branches(tree, assign))
+    where = dict((id(branch), field) for branch, field in branches(tree, assign))
     added: list[tuple[int, int, list[str]]] = []
     dicts: dict[str, Any] | None = None
     for stmt in ast.walk(tree):
@@ -308,7 +285,7 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
         grown, one = _list_addition(stmt, name)
         if grown is None or stmt.lineno <= assign.lineno:
             continue
-        if any(where.get(id(branch)) != field for branch, field in _branches(tree, stmt)):
+        if any(where.get(id(branch)) != field for branch, field in branches(tree, stmt)):
             continue  # under an if the assignment is not under, or in its other branch
         items: list[str] | None = None
         if one:

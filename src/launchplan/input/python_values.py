@@ -15,6 +15,8 @@ import ast
 from collections.abc import Iterator
 from typing import Any
 
+from launchplan.input.python_flow import in_flow
+
 #: What an expression is when its value is not known from the text.
 UNKNOWN = object()
 
@@ -32,7 +34,7 @@ def literal_dicts(tree: ast.Module) -> dict[str, dict[Any, Any] | None]:
         name, change = _dict_change(node)
         if name is not None:
             steps.append((node.lineno, node.col_offset, name,
-                          change if not _in_flow(tree, node) else None))
+                          change if not in_flow(tree, node) else None))
     for *_, name, change in sorted(steps, key=lambda s: (s[0], s[1])):
         current = found.get(name, {})
         if change is None or (current is None and not isinstance(change, _Reset)):
@@ -76,17 +78,6 @@ def _dict_change(node: ast.Assign | ast.AugAssign | ast.Expr) -> tuple[str | Non
                 args[0], ast.Dict) and not node.value.keywords else None
             return func.value.id, items
     return None, None
-
-
-def _in_flow(tree: ast.Module, node: ast.AST) -> bool:
-    """Whether ``node`` sits under an ``if`` or a loop: whether it runs is the script's
-    run-time business."""
-    from launchplan.input.python_launch import _branches
-
-    if _branches(tree, node):
-        return True
-    return any(isinstance(loop, (ast.For, ast.While, ast.AsyncFor)) and any(
-        child is node for child in ast.walk(loop)) for loop in ast.walk(tree))
 
 
 def _literal_dict(node: ast.Dict) -> dict[Any, Any] | None:
