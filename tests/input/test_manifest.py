@@ -259,7 +259,7 @@ def test_a_manifest_a_here_document_feeds_to_kubectl_apply_is_the_launch(script,
     notes: list[str] = []
     assert unpaste([script], notes=notes) == (["--model-path", "llama-3.3-70b", "--tp", "8"],
                                               ["SGLANG_X=1"])
-    assert "kubectl apply -f -" in notes[0]
+    assert "here-document to kubectl apply" in notes[0]
     assert main(["resolve", "--gpu", "h100", script, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == 4  # the pod's GPUs
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import NamedTuple
 
 #: A line that opens a here-document: ``<< EOF``, ``<<'EOF'``, ``<<-"END"``.
 _OPENER = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\1")
@@ -111,15 +112,56 @@ _APPLIES_STDIN = re.compile(r"\b(?:kubectl|oc)\b[^\n]*?\b(?:apply|create|replace
                             r"(?:-f|--filename)(?:[ \t]+|=)-(?:\s|$)")
 
 
-def applied_manifest(text: str) -> str | None:
-    """The body of the first here-document ``text`` feeds to ``kubectl apply -f -`` (or
-    ``create``, ``replace``; OpenShift's ``oc``) that names SGLang: the manifest the cluster
-    runs, which the shell lines around it only deliver. None when there is none."""
+class AppliedManifest(NamedTuple):
+    """A here-document a script hands to ``kubectl``: the manifest the cluster runs."""
+
+    body: str  # as the here-document holds it
+    before: str  # the script's lines before it: the variables it may expand are set there
+    expands: bool  # an unquoted delimiter: the shell fills in ``$NAME`` while feeding it
+
+
+def applied_manifest(text: str) -> AppliedManifest | None:
+    """The first here-document ``text`` hands to ``kubectl apply`` (or ``create``,
+    ``replace``; OpenShift's ``oc``) that names SGLang: fed on stdin (``-f -``), or written
+    to a file (``cat > "$FILE" <<EOF``) that a later ``kubectl apply -f "$FILE"`` names as
+    written. The manifest the cluster runs, which the shell lines around it only deliver.
+    None when there is none."""
     if "<<" not in text or ("kubectl" not in text and "oc " not in text):
         return None
     lines = text.split("\n")
-    for start, _, end in closed_heredocs(lines):
+    for start, opener, end in closed_heredocs(lines):
         body = textwrap.dedent("\n".join(lines[start + 1:end]))
-        if _APPLIES_STDIN.search(lines[start]) and "sglang" in body:
-            return body
+        before = "\n".join(lines[:start])
+        expands = not opener.group(1)
+        # the launch may sit in a variable the shell fills in (``$LAUNCH --tp 2``)
+        if "sglang" not in body and not (expands and "$" in body and "sglang" in before):
+            continue
+        if _APPLIES_STDIN.search(lines[start]) or _applied_later(lines, start, end):
+            return AppliedManifest(body, before, expands)
     return None
+
+
+#: ``kubectl apply -f PATH`` (``create``, ``replace``; ``oc``): the path as written.
+_APPLIES_FILE = re.compile(r"\b(?:kubectl|oc)\b[^\n]*?\b(?:apply|create|replace)\b[^\n]*?"
+                           r"(?:-f|--filename)(?:[ \t]+|=)(['\"]?)([^\s'\"]+)\1")
+
+
+def _applied_later(lines: list[str], start: int, end: int) -> bool:
+    """Whether the file the here-document at ``start`` writes is one a later line applies."""
+    target = _TARGET.search(lines[start])
+    if target is None:
+        return False
+    for line in lines[end + 1:]:
+        applied = _APPLIES_FILE.search(line)
+        if applied is not None and applied.group(2) == target.group(2):
+            return True
+    return False
+
+
+def filled(body: str, values: Mapping[str, str]) -> str:
+    """An unquoted here-document's text as the shell writes it: the script's variables
+    (``values``) filled in, then its escapes undone (``\\$NAME`` stays ``$NAME``)."""
+    from launchplan.input import shell_vars
+
+    return "$".join(_as_written(shell_vars.expand(part, values))
+                    for part in body.split("\\$"))

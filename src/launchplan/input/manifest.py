@@ -186,18 +186,44 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
 
     documents = with_role_templates(_documents(textwrap.dedent(text).strip()))
     try:
-        found = tuple((tuple(words), tuple(env), node)
-                      for words, env, node in map(_with_entrypoint,
-                                                  _containers(documents, None, set()))
-                      if launches_sglang(words))
+        containers = list(map(_with_entrypoint, _containers(documents, None, set())))
     except RecursionError:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
                          "more levels than a container spec has") from None
+    found = tuple((tuple(words), tuple(env), node) for words, env, node in containers
+                  if launches_sglang(words))
     if not found:
+        runs = [p for doc in documents for p in container_programs(doc)]
+        shown = ", ".join(runs[:3]) + (", …" if len(runs) > 3 else "")
         raise InputError("the pasted manifest", "a container whose command or args start "
                          "SGLang's launcher (python -m sglang.launch_server, sglang serve)",
-                         "none that does")
+                         "none that does" + (f": its containers run {shown}" if shown else ""))
     return found
+
+
+def container_programs(data: Any) -> list[str]:
+    """What the containers of a loaded manifest (``data``: one document) run, each named
+    once (``_program``): for the message about a manifest that starts no SGLang launch."""
+    try:
+        containers = list(map(_with_entrypoint, _containers([data], None, set())))
+    except (RecursionError, InputError):
+        return []
+    return list(dict.fromkeys(p for words, _, _ in containers if (p := _program(words))))
+
+
+def _program(words: list[str]) -> str:
+    """What a container's command runs, named as a reader knows it: ``python3 -m
+    dynamo.sglang``, ``vllm serve``, a shell's script by its first words."""
+    words = [w for w in words if w != "exec"]
+    if len(words) >= 3 and words[0].rsplit("/", 1)[-1] in ("bash", "sh") \
+            and words[1].startswith("-") and words[1].endswith("c"):
+        words = words[2].split()[:4]
+    shown: list[str] = []
+    for word in words[:4]:
+        if word.startswith("-") and word not in ("-m", "-c"):
+            break
+        shown.append(word if len(word) <= 40 else word[:39] + "…")
+    return " ".join(shown)
 
 
 def _with_entrypoint(found: tuple[list[str], list[str], Any]

@@ -430,11 +430,16 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
         from launchplan.input.heredoc import applied_manifest
 
         manifest = applied_manifest(token)
-        if manifest is not None:
+        body = manifest.body if manifest is not None else ""
+        if manifest is not None and manifest.expands and "$" in body:
+            from launchplan.input.heredoc import filled
+
+            body = filled(body, _script_values(manifest.before))
+        if "sglang" in body:
             if notes is not None:
-                notes.append("the pasted script feeds a here-document to kubectl apply -f -: "
+                notes.append("the pasted script hands a here-document to kubectl apply: "
                              "that manifest is read as the launch")
-            return manifest
+            return body
     if "\n\t" in token and "sglang" in token:  # a Makefile: make expands, then the shell runs
         from launchplan.input import makefile
 
@@ -533,6 +538,12 @@ def _refuse_plain_yaml(token: str) -> None:
     flags = any(re.match(r"^\s*-\s*[\"']?--[a-z]", line) for line in lines)
     hint = (" (a Helm chart's values file: its templates make the launch from these values; "
             "paste the output of helm template CHART -f values.yaml)") if flags else ""
+    if not hint and "kind" in data:  # a Kubernetes object: name what its containers run
+        from launchplan.input.manifest import container_programs
+
+        runs = list(dict.fromkeys(container_programs(data)))
+        hint = (": its containers run " + ", ".join(runs[:3])
+                + (", …" if len(runs) > 3 else "")) if runs else ""
     expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
                 "manifest or script that starts one)")
     raise InputError("the pasted text", expected,
@@ -1146,6 +1157,19 @@ def _image_launches(segments: list[list[str]]) -> list[list[str]]:
     return with_image_launches(segments)
 
 
+def _script_values(script: str) -> dict[str, str]:
+    """The variables ``script`` leaves set when it has run as pasted (its branches the
+    script's own values decide against left out)."""
+    values: dict[str, str] = {}
+    try:
+        segments = _segments(_shell_words(script))
+    except InputError:
+        return values
+    for seg in segments:
+        shell_vars.declared(seg, values)
+    return values
+
+
 def _launcher_from_variables(segments: list[list[str]]) -> list[list[str]]:
     """``segments`` with a command whose launcher words a variable of the script holds
     (``sglang "${ARGS[@]}"`` of ``ARGS=(serve --tp 2 ...)``, ``$LAUNCH --tp 2`` of
@@ -1571,9 +1595,9 @@ def _line_kind(segment: list[str]) -> str:
         return "blank"
     if _FLAG_WORD.match(words[0]):
         return "flags"
-    if all(_ASSIGNMENT.match(w) for w in words) or (
+    if all(shell_vars.ASSIGNMENT.match(w) for w in words) or (
             words[0] in ("export", "declare") and len(words) > 1
-            and all(_ASSIGNMENT.match(w) or w.startswith("-") for w in words[1:])):
+            and all(shell_vars.ASSIGNMENT.match(w) or w.startswith("-") for w in words[1:])):
         return "env"
     first = words[0]
     if _is_runner(first) or _PYTHON.match(first) or _is_sglang_cli(first) or (
@@ -1666,11 +1690,11 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0,
     held: dict[str, int] = {}  # a variable holding a launch -> where that launch is in out
     values: dict[str, str] = {}  # what the script sets, for a launch it keeps in a variable
     for seg in segments:
-        assignment = bool(seg) and all(_ASSIGNMENT.match(word) for word in seg)
+        assignment = bool(seg) and all(shell_vars.ASSIGNMENT.match(word) for word in seg)
         names: list[str | None] = [None] * len(seg)
         if assignment:  # CMD="python -m sglang.launch_server --port $PORT", run by eval "$CMD"
-            shell_vars.declared(seg, values)
-            names = [word.partition("=")[0] for word in seg]
+            shell_vars.declared(seg, values)  # (CMD+=" --tp 8" appends)
+            names = [word.partition("=")[0].removesuffix("+") for word in seg]
             seg = [values[name] for name in names]
         else:
             shell_vars.declared(seg, values)

@@ -35,8 +35,8 @@ _REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*|\d+)"
 _OPEN = re.compile(r"\$(?:\{|\(|[A-Za-z_])|^@[A-Za-z_]\w*$|\{\{.*\}\}")
 
 
-#: ``NAME=value``: a shell assignment word.
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: ``NAME=value``, or ``NAME+=value`` (bash appends to the value): a shell assignment word.
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
 #: Builtins that set variables from their ``NAME=VALUE`` words.
 _DECLARING = frozenset({"export", "local", "declare", "typeset", "readonly"})
 
@@ -53,7 +53,9 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
         return []
     if _loop_variable(segment, values):
         return []
-    if segment and all(_ASSIGNMENT.match(w) for w in segment):
+    if _arithmetic_assigned(segment, values):
+        return []
+    if segment and all(ASSIGNMENT.match(w) for w in segment):
         assigned(segment, values)  # set for the script, not exported
         return []
     fish = _fish_set(segment)
@@ -63,7 +65,7 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
         return [name] if exported else []
     if not segment or segment[0] not in _DECLARING:
         return []
-    words = [w for w in segment[1:] if _ASSIGNMENT.match(w)]
+    words = [w for w in segment[1:] if ASSIGNMENT.match(w)]
     assigned(words, values)
     exports = segment[0] == "export" or (
         segment[0] in ("declare", "typeset")
@@ -72,7 +74,7 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
         return []
     # ``export NAME`` of a name the script set before exports that value
     return [w.partition("=")[0] for w in segment[1:]
-            if _ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
+            if ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
 
 
 #: fish's ``set`` scope and export options (``-g``, ``-x``, ``-gx``, ``--export``...).
@@ -118,6 +120,45 @@ def _loop_variable(segment: list[str], values: dict[str, str]) -> bool:
     return True
 
 
+#: One assignment of ``let`` or ``((...))``: ``T=T*4``, ``T*=2``, ``T+=1``, ``T++``, ``--T``.
+_ARITHMETIC_ASSIGNMENT = re.compile(
+    r"^\s*(?:(?P<name>[A-Za-z_]\w*)\s*(?P<op>[-+*/%]|<<|>>|[&|^])?=(?!=)\s*(?P<expr>.+?)"
+    r"|(?P<post>[A-Za-z_]\w*)\s*(?P<postop>\+\+|--)|(?P<preop>\+\+|--)\s*(?P<pre>[A-Za-z_]\w*))"
+    r"\s*$")
+
+
+def _arithmetic_assigned(segment: list[str], values: dict[str, str]) -> bool:
+    """Record what ``let T=T*4`` or ``((T *= 2))`` (``,``-separated assignments, ``T++``)
+    leaves in its variables: the shell's value when every name it reads is an integer the
+    script sets, else the arithmetic as written, an expansion left open (never the stale
+    value from before). Whether ``segment`` was such a command."""
+    if not segment:
+        return False
+    if segment[0] == "let":
+        parts = segment[1:]
+    else:
+        joined = " ".join(segment)
+        if not (joined.startswith("((") and joined.endswith("))")):
+            return False
+        parts = joined[2:-2].split(",")
+    for part in parts:
+        match = _ARITHMETIC_ASSIGNMENT.match(part)
+        if match is None:
+            continue
+        name = match.group("name") or match.group("post") or match.group("pre")
+        if match.group("name"):
+            op, expression = match.group("op"), match.group("expr")
+        else:
+            op, expression = (match.group("postop") or match.group("preop"))[0], "1"
+        expression = expand(expression, values)  # ``let T=$T*4``: the shell's $T first
+        if op:
+            expression = f"{name} {op} ({expression})"
+        span = f"$(({expression}))"
+        whole = _ARITHMETIC.fullmatch(span)
+        values[name] = span if whole is None else _worked_out(whole, values)
+    return True
+
+
 def _defaults_assigned(segment: list[str], values: dict[str, str]) -> None:
     """Record the defaults ``${NAME:=word}`` (or ``${NAME=word}``) assigns when the command
     ``segment`` runs, wherever it stands (``echo "Port: ${PORT:=30000}"``, ``: "${TP:=8}"``):
@@ -137,10 +178,16 @@ def _defaults_assigned(segment: list[str], values: dict[str, str]) -> None:
 
 def assigned(words: Iterable[str], values: dict[str, str]) -> None:
     """Record ``NAME=VALUE`` words into ``values`` (later ones win, as in the shell); a
-    value is itself expanded against what was set before it."""
+    value is itself expanded against what was set before it. ``NAME+=VALUE`` appends to
+    what the script set (scripts grow their options a line at a time: ``OPTS+=" --tp 8"``),
+    to nothing when it set none, as a fresh shell runs the script."""
     for word in words:
         name, _, value = word.partition("=")
-        values[name] = expand(value, values)
+        if name.endswith("+"):
+            name = name[:-1]
+            values[name] = bounded(values.get(name, "") + expand(value, values), word)
+        else:
+            values[name] = expand(value, values)
 
 
 #: The script's arguments as a whole, or a slice of them: ``$@``, ``$*``, ``${@}``,
@@ -268,6 +315,8 @@ def _expand(word: str, values: Mapping[str, str]) -> str:
 
     if "[" in word and "${" in word:  # ${GPUS[0]}: an item of an array the script sets
         word = _ELEMENT.sub(lambda m: _element(m, values), word)
+    if "${" in word:  # ${MODEL##*/}, ${NAME^^}: an edit of a value the script sets
+        word = _EDIT.sub(lambda m: _edited(m, values), word)
     expanded = _REFERENCE.sub(replace, word)
     if "$(echo " in expanded:  # $(echo serve --tp 2): the words echo prints
         expanded = _ECHO.sub(_echoed, expanded)
@@ -275,6 +324,68 @@ def _expand(word: str, values: Mapping[str, str]) -> str:
         expanded = _EXPR.sub(_expr_value, expanded)
     return _ARITHMETIC.sub(lambda m: _worked_out(m, values), expanded) if "$((" in expanded \
         else expanded
+
+
+#: ``${NAME#pattern}`` (``##``, ``%``, ``%%``: a prefix or suffix the pattern matches taken
+#: off, shortest or longest), ``${NAME/pattern/text}`` (``//``: every match replaced) and
+#: ``${NAME^^}`` / ``${NAME,,}`` (``^`` / ``,``: the first character), as bash edits a value.
+_EDIT = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<op>##|#|%%|%|//|/|\^\^|\^|,,|,)"
+                   r"(?P<arg>[^{}]*)\}")
+
+
+def _edited(match: re.Match[str], values: Mapping[str, str]) -> str:
+    """The edited value of a name the script sets; else the reference as written (open)."""
+    name, op, arg = match.group("name"), match.group("op"), match.group("arg")
+    if name not in values or "$" in arg:
+        return match.group(0)
+    value = values[name]
+    if op in ("^^", ",,", "^", ","):
+        if arg:  # a pattern of the characters to change: not read here
+            return match.group(0)
+        change = str.upper if op[0] == "^" else str.lower
+        return change(value) if len(op) == 2 else change(value[:1]) + value[1:]
+    if op in ("/", "//"):
+        pattern, _, text = arg.partition("/")
+        if not pattern:
+            return value
+        found = re.compile(_glob(pattern), re.DOTALL)
+        return found.sub(lambda _: text, value, count=0 if op == "//" else 1)
+    whole = re.compile(_glob(arg), re.DOTALL)
+    cuts = range(len(value) + 1)
+    if op in ("#", "##"):  # the shortest (or longest) prefix the pattern matches
+        for cut in (cuts if op == "#" else reversed(cuts)):
+            if whole.fullmatch(value[:cut]):
+                return value[cut:]
+    else:  # "%", "%%": the shortest (or longest) suffix
+        for cut in (reversed(cuts) if op == "%" else cuts):
+            if whole.fullmatch(value[cut:]):
+                return value[:cut]
+    return value
+
+
+def _glob(pattern: str) -> str:
+    """A shell pattern (``*``, ``?``, ``[...]``) as a regular expression; the longest match
+    first, as the shell's replacement takes it."""
+    out: list[str] = []
+    at = 0
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "*":
+            out.append(".*")
+        elif char == "?":
+            out.append(".")
+        elif char == "[" and (close := pattern.find("]", at + 2)) > 0:
+            inner = pattern[at + 1:close]
+            out.append("[" + ("^" + inner[1:] if inner[:1] in "!^" else inner)
+                       .replace("\\", "\\\\") + "]")
+            at = close
+        elif char == "\\" and at + 1 < len(pattern):
+            at += 1
+            out.append(re.escape(pattern[at]))
+        else:
+            out.append(re.escape(char))
+        at += 1
+    return "".join(out)
 
 
 #: ``$(echo WORDS)`` of plain words (no further command, pipe or redirection in it).
@@ -550,5 +661,128 @@ def uncommented(text: str) -> str:
 
 def shell_split(text: str) -> list[str]:
     """``text``'s words as a POSIX shell splits them, comments left out (``shlex.split``
-    with comments taken off first where the shell takes them: see ``uncommented``)."""
-    return shlex.split(uncommented(text))
+    with comments taken off first where the shell takes them: see ``uncommented``), a
+    control operator a word for itself however it is spaced (``--tp 2;echo``)."""
+    text = uncommented(text)
+    if "$'" in text:
+        text = _ansi_c_unquoted(text)
+    return shlex.split(operators_apart(text))
+
+
+#: The escapes of bash's ``$'...'`` quoting that a launch line may hold.
+_ANSI_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b",
+                   "E": "\x1b", "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"',
+                   "?": "?"}
+
+
+def _ansi_c_unquoted(text: str) -> str:
+    """``text`` with each unquoted ``$'...'`` (bash's ANSI-C quoting: ``$'qwen3-8b'``,
+    ``$'a\\tb'``) written as the plain single-quoted word it stands for, escapes decoded.
+    One left open stays as written."""
+    out: list[str] = []
+    quote = ""
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char == "\\" and quote != "'" and at + 1 < len(text):
+            out.append(text[at:at + 2])
+            at += 2
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif text.startswith("$'", at):
+            decoded: list[str] = []
+            end = at + 2
+            while end < len(text) and text[end] != "'":
+                if text[end] == "\\" and end + 1 < len(text):
+                    decoded.append(_ANSI_C_ESCAPES.get(text[end + 1], "\\" + text[end + 1]))
+                    end += 2
+                else:
+                    decoded.append(text[end])
+                    end += 1
+            if end < len(text):
+                out.append(shlex.quote("".join(decoded)))
+                at = end + 1
+                continue
+        elif char in "'\"":
+            quote = char
+        out.append(char)
+        at += 1
+    return "".join(out)
+
+
+#: An unquoted word that is a ``case`` pattern (``fast|quick)``): its ``|`` is no pipe.
+_CASE_PATTERN = re.compile(r"\(?[^\s()]*\|[^\s()]*\)$")
+
+
+def operators_apart(text: str) -> str:
+    """``text`` with a space on each side of an unquoted ``;``, ``|``, ``&`` and their
+    doubled forms where a word touches them: the shell ends a word there (``--port
+    30000|tee log``, ``--port 30000&``), where ``shlex`` would keep ``30000|tee`` one word.
+    Left as written: quoted or escaped ones (a substitution's, escaped by
+    ``substitutions_kept_whole``), redirections (``2>&1``, ``&>log``, ``>|f``), and a
+    ``case`` pattern's alternatives (``a|b)``)."""
+    if not any(c in text for c in ";|&"):
+        return text
+    out: list[str] = []
+    quote = ""
+    at = 0
+    n = len(text)
+    while at < n:
+        char = text[at]
+        if char == "\\" and quote != "'" and at + 1 < n:
+            out.append(text[at:at + 2])
+            at += 2
+            continue
+        if quote:
+            if char == quote:
+                quote = ""
+            out.append(char)
+            at += 1
+            continue
+        if char in "'\"":
+            quote = char
+        elif char == "$" and text.startswith(("$(", "${"), at) or char == "`":
+            close = (text.find("`", at + 1) if char == "`" else
+                     _closing(text, at + 1) if text[at + 1] == "(" else
+                     _closing_brace(text, at + 1))
+            if close is not None and close > at:  # a substitution's own operators
+                out.append(text[at:close + 1])
+                at = close + 1
+                continue
+        elif char in ";|&" and not _redirection(text, at) and not (
+                char == "|" and _CASE_PATTERN.match(_word_around(text, at))):
+            end = at + 1
+            if end < n and (text[end] == char or (char == "|" and text[end] == "&")):
+                end += 1  # ``;;``, ``||``, ``&&``, ``|&``
+            if out and not out[-1][-1:].isspace():
+                out.append(" ")
+            out.append(text[at:end])
+            if end < n and not text[end].isspace():
+                out.append(" ")
+            at = end
+            continue
+        out.append(char)
+        at += 1
+    return "".join(out)
+
+
+def _redirection(text: str, at: int) -> bool:
+    """Whether the operator character at ``at`` belongs to a redirection: ``>&``, ``<&``,
+    ``&>``, ``>|``."""
+    before = text[at - 1] if at else ""
+    after = text[at + 1] if at + 1 < len(text) else ""
+    char = text[at]
+    return (char == "&" and (before in "<>" and before != "" or after == ">")) or (
+        char == "|" and before == ">")
+
+
+def _word_around(text: str, at: int) -> str:
+    """The unspaced run of characters holding position ``at``."""
+    start = at
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    end = at
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return text[start:end]

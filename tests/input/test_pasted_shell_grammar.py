@@ -1,0 +1,156 @@
+"""Shell grammar a harvest of real launch scripts showed launchplan misreading: options grown
+with ``VAR+=" --flag"``, ``let`` and ``(( ))`` arithmetic, control operators written without
+spaces, a here-document handed to ``kubectl`` whose ``$NAME`` the shell fills in, bash's
+``${NAME##*/}`` edits and ``$'...'`` quoting. Each test fails on the reader before these
+forms were handled (the flags were dropped, a stale value planned, or the launch refused).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import unpaste
+from launchplan.input.shell_vars import expand, shell_split
+
+# the shape of a 2026 PD decode script (GLM-5 W8A8 on DCUs): one option per ``+=`` line
+GROWN = """\
+option="--numa-node 3 1 1 0"
+#option+=" --disable-radix-cache "
+option+=" --page-size 64 "
+option+=" --enable-dp-attention --dp 2"
+[ -n "$SMALL" ] || option+=" --disaggregation-mode decode"
+python3 -m sglang.launch_server --model-path qwen3-8b ${option} --tp 2
+"""
+
+
+def test_options_grown_with_plus_equals_are_all_passed():
+    argv, _ = unpaste([GROWN])
+    assert argv == ["--model-path", "qwen3-8b", "--numa-node", "3", "1", "1", "0",
+                    "--page-size", "64", "--enable-dp-attention", "--dp", "2",
+                    "--disaggregation-mode", "decode", "--tp", "2"]
+
+
+def test_a_launch_built_in_a_variable_with_plus_equals_is_that_launch():
+    script = ('ARGS="python3 -m sglang.launch_server"\nARGS+=" --model-path qwen3-8b"\n'
+              'ARGS+=" --tp 2"\neval "$ARGS"\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+
+
+def test_plus_equals_on_a_name_the_script_never_set_starts_from_nothing():
+    script = 'EXTRA+=" --tp 2"\npython3 -m sglang.launch_server --model-path m $EXTRA\n'
+    assert unpaste([script])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+@pytest.mark.parametrize(("statement", "tp"), [
+    ("let T=T*4", "8"), ("((T=T*2))", "4"), ("(( T *= 3 ))", "6"), ("((T++))", "3"),
+    ("let T=$T+2", "4"), ('let "T = T + 1" U=5', "3"), ("((U=1, T=T*5))", "10"),
+])
+def test_arithmetic_assignments_change_the_value_the_launch_reads(statement, tp):
+    script = f"T=2\n{statement}\npython3 -m sglang.launch_server --model-path m --tp $T\n"
+    assert unpaste([script])[0] == ["--model-path", "m", "--tp", tp]
+
+
+def test_arithmetic_over_an_unknown_name_leaves_the_value_open_not_stale(capsys):
+    script = "T=2\n((T=NODES*8))\npython3 -m sglang.launch_server --model-path m --tp $T\n"
+    assert unpaste([script])[0][-1] == "$((NODES*8))"
+    assert main(["resolve", "--gpu", "h100", script]) == 2
+    assert "--tp-size" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("--port 30000|tee log", ["--port", "30000", "|", "tee", "log"]),
+    ("--port 30000&", ["--port", "30000", "&"]),
+    ("--tp 2;echo started", ["--tp", "2", ";", "echo", "started"]),
+    ("a&&b||c", ["a", "&&", "b", "||", "c"]),
+    ("a|&b", ["a", "|&", "b"]),
+    # left as written: redirections, quoted or escaped operators, substitutions, case patterns
+    ("a 2>&1&", ["a", "2>&1", "&"]),
+    ("cmd &>log >|f", ["cmd", "&>log", ">|f"]),
+    ("echo 'a|b' \"c;d\" e\\;f", ["echo", "a|b", "c;d", "e;f"]),
+    ("x=$(a|b) y=`c;d`", ["x=$(a|b)", "y=`c;d`"]),
+    ("case $X in a|b) echo;; esac", ["case", "$X", "in", "a|b)", "echo", ";;", "esac"]),
+])
+def test_control_operators_end_a_word_however_they_are_spaced(line, words):
+    assert shell_split(line) == words
+
+
+def test_a_launch_piped_without_spaces_is_read_up_to_the_pipe():
+    line = "python3 -m sglang.launch_server --model-path qwen3-8b --port 30000|tee server.log"
+    assert unpaste([line])[0] == ["--model-path", "qwen3-8b", "--port", "30000"]
+
+
+MANIFEST_FROM_VARIABLES = """\
+MODEL=qwen3-8b
+LAUNCH="python3 -m sglang.launch_server --model-path $MODEL"
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: sglang
+spec:
+  containers:
+  - name: server
+    image: lmsysorg/sglang:latest
+    command: ["bash", "-c"]
+    args:
+    - |
+      $LAUNCH --tp 2 --port \\$PORT
+    env:
+    - name: HF_HOME
+      value: /cache
+    resources:
+      limits:
+        nvidia.com/gpu: "2"
+EOF
+"""
+
+
+def test_an_unquoted_here_document_to_kubectl_gets_the_scripts_values():
+    argv, env = unpaste([MANIFEST_FROM_VARIABLES])
+    # the shell filled in $LAUNCH while feeding kubectl; \\$PORT is the container's to expand
+    assert argv[:5] == ["--model-path", "qwen3-8b", "--tp", "2", "--port"]
+    assert env == ["HF_HOME=/cache"]  # the manifest's container, not the script's lines
+
+
+def test_a_quoted_here_document_keeps_its_references_as_written():
+    quoted = MANIFEST_FROM_VARIABLES.replace("<<EOF", "<<'EOF'").replace("$LAUNCH", "$L")
+    quoted = quoted.replace('      $L --tp 2', '      python3 -m sglang.launch_server '
+                            '--model-path $MODEL --tp 2')
+    argv, _ = unpaste([quoted])
+    assert argv[:2] == ["--model-path", "$MODEL"]
+
+
+def test_a_manifest_written_to_a_file_and_applied_later_is_the_launch():
+    script = MANIFEST_FROM_VARIABLES.replace(
+        "kubectl apply -f - <<EOF", 'cat > "$OUT" <<EOF') + 'kubectl apply -f "$OUT"\n'
+    argv, env = unpaste([script])
+    assert argv[:4] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    assert env == ["HF_HOME=/cache"]
+
+
+@pytest.mark.parametrize(("word", "value"), [
+    ("${M##*/}", "Qwen3-8B"), ("${M#*/}", "Qwen3-8B"), ("${M%/*}", "Qwen"),
+    ("${P%%.*}", "/m/name"), ("${P%.*}", "/m/name.tar"), ("${M,,}", "qwen/qwen3-8b"),
+    ("${N^^}", "QWEN"), ("${N^}", "Qwen"), ("${M/Qwen/Q}", "Q/Qwen3-8B"),
+    ("${M//Qwen/Q}", "Q/Q3-8B"), ("${M#[Qq]wen}", "/Qwen3-8B"),
+    ("${UNSET##*/}", "${UNSET##*/}"),  # a caller's variable: left open
+])
+def test_bash_edits_of_a_value_the_script_sets(word, value):
+    values = {"M": "Qwen/Qwen3-8B", "P": "/m/name.tar.gz", "N": "qwen"}
+    assert expand(word, values) == value
+
+
+def test_the_served_name_derived_from_the_model_path(capsys):
+    script = ("MODEL_PATH=/models/qwen3-8b\npython3 -m sglang.launch_server --model-path "
+              "$MODEL_PATH --served-model-name ${MODEL_PATH##*/}\n")
+    assert main(["resolve", "--gpu", "h100", "--format", "json", script]) == 0
+    assert json.loads(capsys.readouterr().out)["resolved"]["served_model_name"] == "qwen3-8b"
+
+
+def test_ansi_c_quoting_is_the_word_it_stands_for():
+    assert shell_split("--model-path $'qwen3-8b' --x $'a\\tb' $'it\\'s'") == [
+        "--model-path", "qwen3-8b", "--x", "a\tb", "it's"]
+    assert shell_split("echo \"$'kept'\"") == ["echo", "$'kept'"]  # inside double quotes
