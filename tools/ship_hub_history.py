@@ -69,6 +69,18 @@ there ``mixtral-8x22b-instruct-v0.1`` (pull request #997's head) and
 ``mixtral-8x7b-instruct-v0.1``, byte for byte its own base ``mixtral-8x7b-v0.1`` file, so
 possibly a copy, and ``mistral-nemo-instruct-2407``, whose 131072 context is not the 1024000
 the Hub file was read with in 2024 (ollama/ollama#8277) and has no second copy to settle it.
+nam2350/consultai committed whole Hub snapshots beside its code (model card, LICENSE, tokenizer,
+safetensors index, config): its ``models/Qwen3-4B/`` folder is Qwen3-4B-Instruct-2507's by its
+card, so that id is shipped from there. Looked for and not found as a whole file anywhere
+searched (aiconfigurator's and inference-sim's whole history with pull refs, LLMServingSim,
+InferSim, ome, tt-metal, tt-forge-models, forks and repositories named after the checkpoints):
+DeepSeek-R1-0528, V3-0324, V3.1-Terminus, the R1-Distill Qwen-7B/14B and Llama-8B/70B, GLM-4.5-Air,
+4.5V, 4.6 and 4.7, QwQ-32B, Qwen2.5-72B/14B/Coder-32B/VL-72B-Instruct, the other 2507
+checkpoints, Qwen3-Next-80B-A3B-Instruct, Qwen3-VL-235B-A22B-Thinking, gemma-3-12b-it,
+gemma-2-27b-it, Mistral-Nemo-Instruct-2407 (still only inference-sim's copy), Mistral-Small-3.2,
+Kimi-K2-Instruct-0905 and -Thinking, MiniMax-M2 and M2.1, the Llama-3.1-8B-Instruct FP8 exports
+and the lmsys EAGLE3 draft. Quoted in markdown (reports, issue threads, tutorials) some of them
+are, whole or cut, but a quotation is neither a file kept as published nor one to cite by path.
 Left out of aiconfigurator's pull requests: GLM-5.3, GLM-5.3-FP8 and nvidia/GLM-5.3-NVFP4
 (#1557), whose files are byte for byte GLM-5.2's, so possibly copies, not the published files.
 """
@@ -254,6 +266,14 @@ FILES: dict[str, tuple[str, str, dict[str, str], str]] = {
         "rope_theta written 1000000.0; 56 layers, hidden 6144, 8 experts, 2 a token, 64K context "
         "as its model card says; the same commit's base mixtral-8x22b-v0.1 file has every key "
         "and value of the shipped base file"),
+    "Qwen/Qwen3-4B-Instruct-2507": (
+        "nam2350/consultai", "91f6881fa65f53afe1dbf14938b5a6c4945019fb",
+        {"config.json": "models/Qwen3-4B/config.json"},
+        "committed with the rest of the Hub snapshot (the Qwen3-4B-Instruct-2507 model card, "
+        "LICENSE, tokenizer, generation_config, safetensors index) in a folder named Qwen3-4B; "
+        "every key, in its order, of the bundled Qwen/Qwen3-4B file (transformers 4.51.0) but "
+        "2507's 262144 context (its card: 262,144 natively, 36 layers, 32 query and 8 KV heads) "
+        "and rope_theta 5000000"),
 }
 
 

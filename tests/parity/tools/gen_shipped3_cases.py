@@ -45,6 +45,8 @@ MODELS: dict[str, tuple[dict[str, int], str | None]] = {
     # inference-sim/inference-sim's model_configs: 141B in bfloat16, 282 GB of weights
     "mistralai--Mixtral-8x22B-Instruct-v0.1": ({"h100": 8, "h200": 4, "b200": 4}, None),
     "Qwen--Qwen2.5-1.5B-Instruct": (ONE, None),
+    # nam2350/consultai's committed Hub snapshot
+    "Qwen--Qwen3-4B-Instruct-2507": (ONE, None),
 }
 
 
