@@ -260,7 +260,7 @@ def test_a_launch_built_in_an_f_string_takes_the_literals_the_script_assigns(cap
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--port",
                                     "${args.port}"]
     assert main(["resolve", "--gpu", "h100", script]) == 2
-    assert "--port: expected an integer, got '${args.port}' (a shell variable or expansion" \
+    assert "--port: expected an integer, got '${args.port}' (a variable or expression" \
         in capsys.readouterr().err
 
 
@@ -270,7 +270,7 @@ def test_a_template_placeholder_is_named_as_a_value_left_open(capsys):
     assert main(["resolve", "--gpu", "h100", chart]) == 2
     err = capsys.readouterr().err
     assert "--tp-size: expected an integer, got '{{ .Values.tp }}'" in err
-    assert "expansion the pasted text does not set" in err
+    assert "expression the pasted text leaves open" in err
 
 
 def test_a_notebook_cells_ipython_lines_do_not_hide_its_launch_literal():

@@ -154,3 +154,24 @@ def test_ansi_c_quoting_is_the_word_it_stands_for():
     assert shell_split("--model-path $'qwen3-8b' --x $'a\\tb' $'it\\'s'") == [
         "--model-path", "qwen3-8b", "--x", "a\tb", "it's"]
     assert shell_split("echo \"$'kept'\"") == ["echo", "$'kept'"]  # inside double quotes
+
+
+def test_a_command_substitution_inside_a_variable_stays_one_open_word(capsys):
+    # the shell ran $(seq ...) when it assigned X and split only its output
+    script = ("X=\"--tp 2 --cuda-graph-bs-decode $(seq -s ' ' 1 4)\"\n"
+              "python3 -m sglang.launch_server --model-path qwen3-8b $X\n")
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2",
+                                    "--cuda-graph-bs-decode", "$(seq -s ' ' 1 4)"]
+    assert main(["resolve", "--gpu", "h100", script]) == 2
+    assert "a command substitution launchplan does not run" in capsys.readouterr().err
+
+
+def test_a_manifest_running_another_program_names_it(capsys):
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: w\nspec:\n  containers:\n"
+           "  - name: worker\n    image: i\n    command: [python3, -m, dynamo.sglang]\n"
+           "    args: [--model-path, Qwen/Qwen3-8B]\n")
+    assert main(["resolve", "--gpu", "h100", pod]) == 2
+    assert "its containers run python3 -m dynamo.sglang" in capsys.readouterr().err
+    vllm = pod.replace("[python3, -m, dynamo.sglang]", "[vllm, serve]")
+    assert main(["resolve", "--gpu", "h100", vllm]) == 2
+    assert "its containers run vllm serve" in capsys.readouterr().err

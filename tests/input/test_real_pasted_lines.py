@@ -612,8 +612,8 @@ def test_a_command_substitution_is_named_as_one_launchplan_does_not_run(capsys):
     err = capsys.readouterr().err
     assert err.startswith("launchplan: --cuda-graph-bs-decode: expected an integer")
     assert "a command substitution launchplan does not run" in err
-    assert "does not set" not in err and err.count("\n") == 1
+    assert "leaves open" not in err and err.count("\n") == 1
     # a variable left unset keeps its own hint
     assert main(["resolve", "--gpu", "h100", "python -m sglang.launch_server "
                  "--model-path qwen3-8b --tp ${TP}"]) == 2
-    assert "shell variable or expansion the pasted text does not set" in capsys.readouterr().err
+    assert "variable or expression the pasted text leaves open" in capsys.readouterr().err

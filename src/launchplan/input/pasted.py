@@ -1214,7 +1214,7 @@ def _launcher_words(word: str, values: dict[str, str]) -> list[str]:
     if listed is not None:
         return listed
     if _WHOLE_REFERENCE.match(word) and (value := shell_vars.expand(word, values)) != word:
-        return value.split()
+        return shell_vars.fields(value)
     return [word]
 
 
@@ -1831,7 +1831,7 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
         return listed
     value = shell_vars.expand(word, values)
     if value != word and (_WHOLE_REFERENCE.match(word) or _whole_expansion(word)):
-        parts = value.split()
+        parts = shell_vars.fields(value)
         if not parts:  # set to nothing (``MOE_ARGS=""``): the shell passes no word at all
             return []
         if len(parts) > 1 and parts[0].startswith("-"):

@@ -96,7 +96,7 @@ def assign(segment: list[str], values: dict[str, str]) -> bool:
                 # command's output, unknown here; ``${ARR[0]}`` stays as written
                 values.pop(f"{name}[@]", None)
                 return True
-            listed = value.split()  # ``($ARGS)``: split at spaces
+            listed = shell_vars.fields(value)  # ``($ARGS)``: split at spaces
         found.extend(listed if listed is not None else [shell_vars.expand(word, values)])
     if op == "+=":
         found = [*(items(f"${{{name}[@]}}", values) or []), *found]

@@ -484,7 +484,8 @@ COMMAND_SUBSTITUTION_HINT = ("a command substitution launchplan does not run: pu
 
 
 #: The hint an unparsable value holding an open reference gets.
-OPEN_REFERENCE_HINT = ("a shell variable or expansion the pasted text does not set: put its "
+OPEN_REFERENCE_HINT = ("a variable or expression the pasted text leaves open (a shell "
+                       "variable, or a value its script works out when it runs): put its "
                        "value in the launch, or set it in the pasted script")
 
 
@@ -713,6 +714,39 @@ def _ansi_c_unquoted(text: str) -> str:
 
 #: An unquoted word that is a ``case`` pattern (``fast|quick)``): its ``|`` is no pipe.
 _CASE_PATTERN = re.compile(r"\(?[^\s()]*\|[^\s()]*\)$")
+
+
+def fields(value: str) -> list[str]:
+    """The words an unquoted reference to ``value`` becomes: split at its spaces, as the
+    shell splits an expansion (quotes inside it are plain characters), except inside a
+    command substitution the paste could not run (``$(seq -s ' ' 1 4)``), which stays one
+    open word: the shell ran it at assignment and split only its output."""
+    if "$(" not in value and "`" not in value and "${" not in value:
+        return value.split()
+    out: list[str] = []
+    word: list[str] = []
+    at = 0
+    while at < len(value):
+        char = value[at]
+        if char.isspace():
+            if word:
+                out.append("".join(word))
+                word = []
+            at += 1
+            continue
+        if char == "$" and value.startswith(("$(", "${"), at) or char == "`":
+            close = (value.find("`", at + 1) if char == "`" else
+                     _closing(value, at + 1) if value[at + 1] == "(" else
+                     _closing_brace(value, at + 1))
+            if close is not None and close > at:
+                word.append(value[at:close + 1])
+                at = close + 1
+                continue
+        word.append(char)
+        at += 1
+    if word:
+        out.append("".join(word))
+    return out
 
 
 def operators_apart(text: str) -> str:
