@@ -175,3 +175,13 @@ def test_a_manifest_running_another_program_names_it(capsys):
     vllm = pod.replace("[python3, -m, dynamo.sglang]", "[vllm, serve]")
     assert main(["resolve", "--gpu", "h100", vllm]) == 2
     assert "its containers run vllm serve" in capsys.readouterr().err
+
+
+def test_an_exported_append_exports_the_name_it_grows():
+    script = ('export NCCL_DEBUG=INFO\nexport NCCL_DEBUG+="_X"\n'
+              'python3 -m sglang.launch_server --model-path qwen3-8b\n')
+    # each export is listed, as for two plain ones; the last is the value the launch gets
+    assert unpaste([script]) == (["--model-path", "qwen3-8b"],
+                                 ["NCCL_DEBUG=INFO", "NCCL_DEBUG=INFO_X"])
+    flags = 'export A=1\nexport A+=2\n--tp 2\n'
+    assert unpaste([flags])[1][-1] == "A=12"

@@ -1549,7 +1549,7 @@ def _captioned_flags(segments: list[list[str]],
             seg = _unlisted(seg)
             names = shell_vars.declared(seg, values)
             if seg[0] not in _SETUP:  # ``SGLANG_X=1`` alone: the block's environment
-                names = [w.partition("=")[0] for w in seg]
+                names = [w.partition("=")[0].removesuffix("+") for w in seg]
             env.extend(f"{name}={values[name]}" for name in names if name in values)
         elif kind == "prose" and _captions(kinds, n):
             captions.append(" ".join(seg))

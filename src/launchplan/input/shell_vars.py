@@ -73,7 +73,7 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     if not exports:
         return []
     # ``export NAME`` of a name the script set before exports that value
-    return [w.partition("=")[0] for w in segment[1:]
+    return [w.partition("=")[0].removesuffix("+") for w in segment[1:]
             if ASSIGNMENT.match(w) or (w in values and not w.startswith("-"))]
 
 
