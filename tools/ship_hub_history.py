@@ -79,7 +79,12 @@ DeepSeek-R1-0528, V3-0324, V3.1-Terminus, the R1-Distill Qwen-7B/14B and Llama-8
 checkpoints, Qwen3-Next-80B-A3B-Instruct, Qwen3-VL-235B-A22B-Thinking, gemma-3-12b-it,
 gemma-2-27b-it, Mistral-Nemo-Instruct-2407 (still only inference-sim's copy), Mistral-Small-3.2,
 Kimi-K2-Instruct-0905 and -Thinking, MiniMax-M2 and M2.1, the Llama-3.1-8B-Instruct FP8 exports
-and the lmsys EAGLE3 draft. Quoted in markdown (reports, issue threads, tutorials) some of them
+and the lmsys EAGLE3 draft. A second search found none of them either: every JSON blob in the
+whole histories of kvcache-ai/ktransformers, ModelTC/lightllm, alibaba/rtp-llm, SafeAILab/EAGLE,
+sgl-project/SpecForge, Tencent/AngelSlim, gpustack/gpustack and kaito-project/kaito (the EAGLE,
+SpecForge and AngelSlim draft files are training templates, not the drafts as published), the
+indexed test folders of TensorRT-LLM, vllm, sglang, aibrix, llm-d and dynamo, and the repositories
+named after the checkpoints. Quoted in markdown (reports, issue threads, tutorials) some of them
 are, whole or cut, but a quotation is neither a file kept as published nor one to cite by path.
 Left out of aiconfigurator's pull requests: GLM-5.3, GLM-5.3-FP8 and nvidia/GLM-5.3-NVFP4
 (#1557), whose files are byte for byte GLM-5.2's, so possibly copies, not the published files.
