@@ -358,6 +358,28 @@ def test_a_log_cut_down_to_its_memory_lines_plans_the_flags_given(capsys, tmp_pa
     assert "--model-path" in err and "server_args" in err and len(err.splitlines()) == 1
 
 
+def test_a_memory_only_log_is_planned_with_the_launch_command_it_shows(capsys, tmp_path):
+    # the shape of a 2026 note (Qwen3.5-9B on two RTX 4090s): the command, then the key
+    # lines; without it the plan was one GPU at the defaults, "+100% weights, no KV pool"
+    log = tmp_path / "memory.log"
+    head = ("CUDA_VISIBLE_DEVICES=0,2 python -m sglang.launch_server --model-path llama-3.1-8b "
+            "--tp-size 2 --mem-fraction-static 0.8\n")
+    lines = ("[2025-03-25 16:37:06 TP0] Load weight end. type=LlamaForCausalLM, "
+             "dtype=torch.bfloat16, avail mem=70.11 GB, mem usage=7.56 GB.\n")
+    log.write_text(head + lines)
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["inputs"]["tp_size"] == 2 and data["inputs"]["mem_fraction_static"] == 0.8
+    assert any("no server_args line" in n and "(line 1)" in n for n in data["notes"])
+    rows = {r["figure"]: r for r in data["memory"]}
+    assert abs(rows["weights as loaded"]["error"]) < 0.05  # half the model a GPU, as logged
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100", "--tp-size", "1",
+                 "--format", "json"]) == 0  # a flag given here still wins over the command
+    assert json.loads(capsys.readouterr().out)["inputs"]["tp_size"] == 1
+    log.write_text(lines)  # no command: the flags given alone, as before
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100"]) == 2
+
+
 def test_a_log_of_an_older_release_names_it_and_agrees_under_its_rules(capsys):
     entry = next(e for e in SOURCES if e["file"] == "oracle-0.5.22-h100-llama-3.1-8b-tp2.log")
     data = run(capsys, entry)  # the default rules: 0.5.23's fields

@@ -424,3 +424,74 @@ def test_a_log_larger_than_the_bound_is_read_from_its_last_start(tmp_path, monke
     assert logged.line == 3002
     path.write_text(first + filler * 3000)  # one start, at the top: read from there
     assert server_log.read_log(str(path)).values["model_path"] == "a"
+
+
+# --- logs as container runtimes store and print them: a line over 16 KiB comes in parts ------
+
+_ORACLE_LOG = (__import__("pathlib").Path(__file__).parent / "data" / "server_logs"
+               / "oracle-h100-llama-3.1-8b.log").read_text()
+
+
+def _startup_line(text: str) -> tuple[int, str]:
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if "server_args=ServerArgs(" in line)
+    return at, lines[at]
+
+
+def _split_at(line: str, key: str) -> tuple[str, str]:
+    """The line cut inside ``key``'s name (where a 16 KiB boundary may fall)."""
+    cut = line.index(key + "=") + 3
+    return line[:cut], line[cut:]
+
+
+def test_the_oracle_line_is_long_enough_to_be_split_by_a_container_runtime() -> None:
+    assert len(_startup_line(_ORACLE_LOG)[1].encode()) > 16 * 1024  # Docker's and CRI's part size
+
+
+@pytest.mark.parametrize("key", ["mem_fraction_static", "enable_encoder_swa_bounded_replay",
+                                 "cuda_graph_config"])
+def test_docker_json_file_parts_are_joined(key: str) -> None:
+    import json
+
+    whole = parse_log(_ORACLE_LOG)
+    at, line = _startup_line(_ORACLE_LOG)
+    head, tail = _split_at(line, key)
+    records = [json.dumps({"log": text + "\n", "stream": "stderr", "time": "2026-12-01T09:20:00Z"})
+               for text in _ORACLE_LOG.split("\n")[:at]]
+    records.append(json.dumps({"log": head, "stream": "stderr", "time": "2026-12-01T09:20:00Z"}))
+    records.append(json.dumps({"log": tail + "\n", "stream": "stderr",
+                               "time": "2026-12-01T09:20:00Z"}))
+    logged = parse_log("\n".join(records) + "\n")
+    assert logged.values == whole.values and not logged.truncated and not logged.unreadable
+
+
+@pytest.mark.parametrize("key", ["mem_fraction_static", "otlp_service_name"])
+def test_cri_partial_records_are_joined(key: str) -> None:
+    whole = parse_log(_ORACLE_LOG)
+    at, line = _startup_line(_ORACLE_LOG)
+    head, tail = _split_at(line, key)
+    stamp = "2026-12-01T09:20:00.123456789Z stderr"
+    text = (f"{stamp} F [oracle] start\n{stamp} P {head}\n{stamp} F {tail}\n")
+    logged = parse_log(text)
+    assert logged.values == whole.values and not logged.truncated
+
+
+def test_docker_logs_timestamps_inside_a_split_line_are_taken_out() -> None:
+    whole = parse_log(_ORACLE_LOG)
+    _, line = _startup_line(_ORACLE_LOG)
+    head, tail = _split_at(line, "mem_fraction_static")
+    stamp = "2026-12-01T09:20:00.123456789Z "
+    logged = parse_log(f"{stamp}[oracle] start\n{stamp}{head}{stamp}{tail}\n")
+    assert logged.values == whole.values and not logged.unreadable
+    # a stamp that is no part marker (no docker logs -t output around it) is left alone
+    plain = parse_log("server_args=ServerArgs(model_path='m', served_model_name="
+                      "'a2026-12-01T09:20:00.123456789Z b')")
+    assert plain.values["served_model_name"] == "a2026-12-01T09:20:00.123456789Z b"
+
+
+def test_a_memory_only_log_keeps_the_launch_command_it_shows() -> None:
+    text = ("python -m sglang.launch_server --model-path qwen3-8b --tp-size 2\n"
+            "[2026-04-14 16:08:44 TP0] Load weight begin. avail mem=22.93 GB\n")
+    logged = parse_log(text)
+    assert logged.line == 0 and logged.command is not None
+    assert logged.command[0] == 1 and "--tp-size 2" in logged.command[1]

@@ -233,7 +233,9 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
     result = report.result
     target = result.record.target
     if not line:
-        out.write(f"log {path}: no server_args line; the launch is the flags given, planned "
+        shown = any(n.startswith("the log has no server_args line:") for n in report.notes)
+        launch = "the command it shows and the flags given" if shown else "the flags given"
+        out.write(f"log {path}: no server_args line; the launch is {launch}, planned "
                   f"on {target.name} (rules {result.record.compat})\n")
     else:
         out.write(f"log {path} (line {line}): {len(report.inputs)} values taken as input, "

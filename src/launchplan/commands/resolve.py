@@ -287,8 +287,9 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
         report.memory = _memory_against_log(logged.memory, report, resolve, target)
     report.notes = [*logged.notes, *report.notes]  # how the log was read, then compared
     if typed and logged.command is not None:
+        lost = "the logged line is cut off" if logged.line else "the log has no server_args line"
         report.notes.append(
-            f"the logged line is cut off: {', '.join(f'{k}={v!r}' for k, v in typed.items())} "
+            f"{lost}: {', '.join(f'{k}={v!r}' for k, v in typed.items())} "
             f"taken from the launch command the log shows (line {logged.command[0]})")
     other = _other_device(logged.values.get("device"))
     if other is not None:
@@ -301,10 +302,11 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
 def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[str, Any]:
     """The fields a cut-off start-up line lost, as the launch command the log shows typed
     them (``--tp 2`` when the paste ends before ``tp_size=``): none the logged part holds,
-    none given as flags here, none naming files or the server. Nothing when the line is
-    whole, the log shows no command, or its command does not read as this release's."""
-    if not logged.truncated or logged.command is None:
-        return {}
+    none given as flags here, none naming files or the server. A log cut down to its memory
+    lines lost them all, its model too. Nothing when the line is whole, the log shows no
+    command, or its command does not read as this release's."""
+    if (not logged.truncated and logged.line) or logged.command is None:
+        return {}  # (a log with no server_args line at all lost every field)
     from launchplan.checks.from_log import OPENED_OR_IDENTITY
     from launchplan.input.pasted import unpaste
     from launchplan.planner import build_raw
@@ -317,9 +319,16 @@ def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[s
                             f"shows (line {logged.command[0]}) does not read as this "
                             f"release's: {exc.message}; the fields after the cut are unset")
         return {}
+    # a log with no server_args line: the command is the whole launch, its model included
+    models = _COMMAND_MODELS if not logged.line else frozenset()
     return {name: value for name, value in values.items()
             if name not in logged.values and name not in given
-            and name not in OPENED_OR_IDENTITY}
+            and (name not in OPENED_OR_IDENTITY or name in models)}
+
+
+#: What a log without a server_args line takes from the launch command it shows beyond the
+#: cut-off case's values: the checkpoints its memory lines are about.
+_COMMAND_MODELS = frozenset({"model_path", "tokenizer_path", "speculative_draft_model_path"})
 
 
 #: The ``device`` values of launches on a CUDA or ROCm GPU (SGLang's ROCm build says cuda).

@@ -199,6 +199,59 @@ def _lines_before(fh: BinaryIO, skipped: int) -> int:
     return lines
 
 
+#: A Kubernetes node's log record (containerd, CRI-O): ``<time> <stream> <P|F> <text>``, ``P``
+#: a part of a line the runtime split (at 16 KiB), ``F`` the line's last part.
+_CRI_RECORD = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) (?:stdout|stderr) ([PF]) ",
+                         re.MULTILINE)
+#: ``docker logs --timestamps``' stamp (nanoseconds, UTC) starting a printed line...
+_DOCKER_STAMP_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z ", re.MULTILINE)
+#: ... and inside one: Docker stores a message over 16 KiB as parts, and prints each part
+#: with its own stamp, on the same line (docker/cli#4941)
+_DOCKER_STAMP_INSIDE = re.compile(r"(?<=\S)\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z ")
+
+
+def as_written(text: str) -> str:
+    """The log as SGLang wrote it, from what a container runtime stored or printed: Docker's
+    json-file records (``{"log": "...", "stream": ..., "time": ...}``, one a line), CRI
+    records, and ``docker logs --timestamps`` output, each with the parts of a line over 16
+    KiB joined again. SGLang's start-up line is longer than that from its 2026 releases on,
+    so read part by part the field at the split would be lost."""
+    if '{"log"' in text:
+        text = _json_file_records(text)
+    if _CRI_RECORD.search(text):
+        out: list[str] = []
+        for line in text.split("\n"):
+            record = _CRI_RECORD.match(line)
+            if record is None:
+                out.append(line + "\n")
+            else:  # a part continues on the next record's text
+                out.append(line[record.end():] + ("" if record.group(1) == "P" else "\n"))
+        text = "".join(out)
+    if _DOCKER_STAMP_LINE.search(text):
+        text = _DOCKER_STAMP_INSIDE.sub("", text)
+    return text
+
+
+def _json_file_records(text: str) -> str:
+    """Docker's json-file log as the lines it holds: each record's ``log`` text, which ends
+    in a newline only where the line ended (a part of a longer line does not)."""
+    import json
+
+    out: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith('{"log"') and stripped.endswith("}"):
+            try:
+                record = json.loads(stripped)
+            except ValueError:
+                record = None
+            if isinstance(record, dict) and isinstance(record.get("log"), str):
+                out.append(record["log"])
+                continue
+        out.append(line + "\n")
+    return "".join(out)
+
+
 _LAUNCH_COMMAND = re.compile(r"sglang\.launch_server\b|\bsglang\s+(?:serve|launch_server)\b")
 
 
@@ -221,11 +274,13 @@ def launch_command(text: str) -> tuple[int, str] | None:
 def parse_log(text: str, name: str = "log") -> LoggedArgs:
     """The log's resolved arguments and memory figures. A log cut down to its memory lines
     (no ``server_args`` line) is read for those alone: the launch is then the flags given."""
+    text = as_written(text)
     at, marker = max((text.rfind(MARKER), MARKER), (text.rfind(DICT_MARKER), DICT_MARKER))
     if at < 0:
         memory = parse_memory(text)
-        if memory.any():
-            return LoggedArgs(memory=memory, devices=logged_devices(text))
+        if memory.any():  # the launch command it shows, if any, is the launch
+            return LoggedArgs(memory=memory, devices=logged_devices(text),
+                              command=launch_command(text))
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
                          "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
                          "lines", name)
