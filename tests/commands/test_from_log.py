@@ -758,3 +758,26 @@ def test_a_rule_that_runs_only_once_a_field_is_set_writes_nothing_the_log_left_u
     assert "enable_mixed_chunk" in written_fields(rules, {"speculative_algorithm": "EAGLE"})
     assert only_dllm <= written_fields(rules, {"dllm_algorithm": "LowConfidence"})
     assert only_dllm <= written_fields(rules)  # with no log, every rule may write
+
+
+def test_a_later_weight_load_counts_only_against_a_plan_that_loads_a_draft():
+    """A log's second load on the same rank (a draft's) is part of what loading took when
+    the plan holds a draft; planned without one, the target's own load is compared."""
+    from types import SimpleNamespace
+
+    from launchplan.checks.log_memory import memory_rows
+    from launchplan.input.server_log import LoggedMemory
+
+    logged = LoggedMemory(before_load_gib=100.0, after_load_gib=50.0, weights_gib=40.0,
+                          more_weights_gib=3.0)
+    target = SimpleNamespace(load_overhead_mib=0)
+
+    def row(draft_gib: float) -> object:
+        plan = SimpleNamespace(weights_bytes=40 << 30,
+                               draft_weights_bytes=int(draft_gib * (1 << 30)),
+                               before_load_bytes=100 << 30, fits=True)
+        return next(r for r in memory_rows(logged, plan, None, target)
+                    if r.figure == "weights as loaded")
+
+    assert row(3.0).logged == 43.0 and row(3.0).planned == 43.0
+    assert row(0.0).logged == 40.0 and row(0.0).planned == 40.0

@@ -78,10 +78,13 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
         rows.append(MemoryRow("free before loading", round(logged.free_before_gib, 2),
                               _gib(plan.before_load_bytes) if plan else None, unit="GiB"))
     if logged.loaded_gib is not None and plan is not None:
-        # what loading took, as SGLang measures it: the tensors and loading's own overhead
+        # what loading took, as SGLang measures it: the tensors and loading's own overhead;
+        # a later load (a draft's) counts only when the plan holds a draft to match it
         weights = plan.weights_bytes + plan.draft_weights_bytes + load_overhead_bytes(target)
-        rows.append(_weights_row(round(logged.loaded_gib, 2), logged.after_load_gib,
-                                 _gib(weights)))
+        loaded = logged.loaded_gib
+        if not plan.draft_weights_bytes and logged.more_weights_gib:
+            loaded -= logged.more_weights_gib
+        rows.append(_weights_row(round(loaded, 2), logged.after_load_gib, _gib(weights)))
     if logged.pool_made is not None and plan is not None and not (logged.pool_made
                                                                   and plan.fits):
         # a log ending in SGLang's "Not enough memory" (the plan must find no room either),
