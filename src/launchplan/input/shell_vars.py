@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 #: ``$NAME``, ``${NAME}``, and the forms with a word: ``${NAME:-word}`` / ``${NAME:=word}``
 #: (the word when the text does not set the name), ``${NAME:+word}`` (the word when it
@@ -680,6 +680,28 @@ def _ansi_c_unquoted(text: str) -> str:
     """``text`` with each unquoted ``$'...'`` (bash's ANSI-C quoting: ``$'qwen3-8b'``,
     ``$'a\\tb'``) written as the plain single-quoted word it stands for, escapes decoded.
     One left open stays as written."""
+
+    def decoded(at: int) -> tuple[str, int] | None:
+        if not text.startswith("$'", at):
+            return None
+        out: list[str] = []
+        end = at + 2
+        while end < len(text) and text[end] != "'":
+            if text[end] == "\\" and end + 1 < len(text):
+                out.append(_ANSI_C_ESCAPES.get(text[end + 1], "\\" + text[end + 1]))
+                end += 2
+            else:
+                out.append(text[end])
+                end += 1
+        return (shlex.quote("".join(out)), end + 1) if end < len(text) else None
+
+    return _rewritten_unquoted(text, decoded)
+
+
+def _rewritten_unquoted(text: str, act: Callable[[int], tuple[str, int] | None]) -> str:
+    """``text`` copied through with ``act`` asked at each position outside quotes and
+    backslash escapes (as the shell reads them): its (text, next position) replaces the
+    text from there, None copies the character."""
     out: list[str] = []
     quote = ""
     at = 0
@@ -691,20 +713,10 @@ def _ansi_c_unquoted(text: str) -> str:
             continue
         if quote:
             quote = "" if char == quote else quote
-        elif text.startswith("$'", at):
-            decoded: list[str] = []
-            end = at + 2
-            while end < len(text) and text[end] != "'":
-                if text[end] == "\\" and end + 1 < len(text):
-                    decoded.append(_ANSI_C_ESCAPES.get(text[end + 1], "\\" + text[end + 1]))
-                    end += 2
-                else:
-                    decoded.append(text[end])
-                    end += 1
-            if end < len(text):
-                out.append(shlex.quote("".join(decoded)))
-                at = end + 1
-                continue
+        elif (done := act(at)) is not None:
+            out.append(done[0])
+            at = done[1]
+            continue
         elif char in "'\"":
             quote = char
         out.append(char)
@@ -753,52 +765,32 @@ def operators_apart(text: str) -> str:
     """``text`` with a space on each side of an unquoted ``;``, ``|``, ``&`` and their
     doubled forms where a word touches them: the shell ends a word there (``--port
     30000|tee log``, ``--port 30000&``), where ``shlex`` would keep ``30000|tee`` one word.
-    Left as written: quoted or escaped ones (a substitution's, escaped by
-    ``substitutions_kept_whole``), redirections (``2>&1``, ``&>log``, ``>|f``), and a
-    ``case`` pattern's alternatives (``a|b)``)."""
+    Left as written: quoted or escaped ones, a substitution's (``$(a|b)``), redirections
+    (``2>&1``, ``&>log``, ``>|f``), and a ``case`` pattern's alternatives (``a|b)``)."""
     if not any(c in text for c in ";|&"):
         return text
-    out: list[str] = []
-    quote = ""
-    at = 0
     n = len(text)
-    while at < n:
+
+    def apart(at: int) -> tuple[str, int] | None:
         char = text[at]
-        if char == "\\" and quote != "'" and at + 1 < n:
-            out.append(text[at:at + 2])
-            at += 2
-            continue
-        if quote:
-            if char == quote:
-                quote = ""
-            out.append(char)
-            at += 1
-            continue
-        if char in "'\"":
-            quote = char
-        elif char == "$" and text.startswith(("$(", "${"), at) or char == "`":
+        if char == "$" and text.startswith(("$(", "${"), at) or char == "`":
             close = (text.find("`", at + 1) if char == "`" else
                      _closing(text, at + 1) if text[at + 1] == "(" else
                      _closing_brace(text, at + 1))
             if close is not None and close > at:  # a substitution's own operators
-                out.append(text[at:close + 1])
-                at = close + 1
-                continue
-        elif char in ";|&" and not _redirection(text, at) and not (
+                return text[at:close + 1], close + 1
+            return None
+        if char not in ";|&" or _redirection(text, at) or (
                 char == "|" and _CASE_PATTERN.match(_word_around(text, at))):
-            end = at + 1
-            if end < n and (text[end] == char or (char == "|" and text[end] == "&")):
-                end += 1  # ``;;``, ``||``, ``&&``, ``|&``
-            if out and not out[-1][-1:].isspace():
-                out.append(" ")
-            out.append(text[at:end])
-            if end < n and not text[end].isspace():
-                out.append(" ")
-            at = end
-            continue
-        out.append(char)
-        at += 1
-    return "".join(out)
+            return None
+        end = at + 1
+        if end < n and (text[end] == char or (char == "|" and text[end] == "&")):
+            end += 1  # ``;;``, ``||``, ``&&``, ``|&``
+        before = " " if at and not text[at - 1].isspace() else ""
+        after = " " if end < n and not text[end].isspace() else ""
+        return before + text[at:end] + after, end
+
+    return _rewritten_unquoted(text, apart)
 
 
 def _redirection(text: str, at: int) -> bool:
