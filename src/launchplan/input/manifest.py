@@ -291,7 +291,44 @@ def _documents(text: str) -> list[Any]:
         raise InputError("the pasted manifest", "YAML or a JSON array",
                          f"{problem}{where}", helm) from None
     check_expansion(documents, "the pasted manifest")
-    return documents
+    return [_compose_interpolated(doc) if _is_compose(doc) else doc for doc in documents]
+
+
+def _is_compose(doc: Any) -> bool:
+    return isinstance(doc, dict) and isinstance(doc.get("services"), dict)
+
+
+#: Compose's interpolation: ``$$`` (a literal ``$``), ``${NAME}``, ``$NAME`` and the forms with
+#: a word, ``${NAME:-word}`` / ``${NAME-word}`` (the word when unset), ``${NAME:+word}`` /
+#: ``${NAME+word}`` (the word when set) and ``${NAME:?message}`` / ``${NAME?message}``.
+_COMPOSE_REFERENCE = re.compile(
+    r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-+?])((?:[^{}]|\{[^{}]*\})*))?\}")
+
+
+def _compose_interpolated(node: Any) -> Any:
+    """A Compose file's values as Compose reads them before it runs anything: each
+    ``${NAME:-default}`` its default, ``${NAME:+word}`` nothing, ``$$`` a ``$``. The variables
+    come from the shell and ``.env`` of the machine that runs ``docker compose up``, which
+    the paste does not show: a name is unset, and a reference with no default stays as
+    written (reported as a value the paste leaves open)."""
+    if isinstance(node, dict):
+        return {key: _compose_interpolated(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_compose_interpolated(item) for item in node]
+    if isinstance(node, str) and "$" in node:
+        return _COMPOSE_REFERENCE.sub(_compose_value, node)
+    return node
+
+
+def _compose_value(match: re.Match[str]) -> str:
+    if match.group(0) == "$$":
+        return "$"
+    op = (match.group(2) or "").lstrip(":")
+    if op == "-":
+        return _COMPOSE_REFERENCE.sub(_compose_value, match.group(3))
+    if op == "+":
+        return ""
+    return "${" + match.group(1) + "}"
 
 
 def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
