@@ -161,3 +161,29 @@ def test_a_keyword_set_from_the_environment_with_a_default_takes_that_default():
               '           port=int(os.getenv("PORT", "30000")))\n')
     assert engine_launch(script) == (["--model-path", "m", "--context-length", "8192",
                                       "--tp-size", "8", "--port", "30000"], [])
+
+
+def test_a_mapping_edited_before_the_engine_call_is_read_as_edited():
+    # the way real scripts build engine arguments: a literal, then edits in program order
+    script = ('import sglang as sgl\nkw = {"model_path": "qwen3-8b", "tp_size": 2,\n'
+              '      "mem_fraction_static": 0.8, "log_level": "info"}\n'
+              'kw["context_length"] = 8192\nkw.update({"enable_dp_attention": True}, dp_size=2)\n'
+              'kw |= {"page_size": 16}\nkw.setdefault("tp_size", 8)\nkw.pop("log_level")\n'
+              'del kw["mem_fraction_static"]\nllm = sgl.Engine(**kw)\n'
+              'kw["tp_size"] = 4  # after the call: not the engine\'s\n')
+    assert unpaste([script])[0] == [
+        "--model-path", "qwen3-8b", "--tp-size", "2", "--context-length", "8192",
+        "--enable-dp-attention", "--dp-size", "2", "--page-size", "16"]
+    dict_call = ('import sglang as sgl\nkw = dict(model_path="qwen3-8b", tp_size=2)\n'
+                 'kw.update(dp_size=2, enable_dp_attention=True)\n'
+                 'llm = sgl.Engine(**kw, log_level="error")\n')
+    assert unpaste([dict_call])[0] == [
+        "--model-path", "qwen3-8b", "--tp-size", "2", "--dp-size", "2",
+        "--enable-dp-attention", "--log-level", "error"]
+
+
+def test_an_edit_with_a_run_time_key_is_named_as_a_mapping_built_at_run_time(capsys):
+    script = ('import sglang as sgl\nkw = {"model_path": "qwen3-8b"}\nkw[name] = 2\n'
+              'llm = sgl.Engine(**kw)\n')
+    assert main(["resolve", "--gpu", "h100", script]) == 2
+    assert "sgl.Engine(**...)" in capsys.readouterr().err
