@@ -457,3 +457,18 @@ def test_a_notebook_files_json_is_read_as_its_code_cells():
                       indent=1)
     assert unpaste([text]) == (["--model-path", "m", "--tp", "2", "--port", "30000"], [])
     assert launch_count([text]) == 1  # the Markdown cell's block is prose
+
+
+def test_a_launch_server_py_of_the_users_own_is_not_sglangs_launcher():
+    # a wrapper script named launch_server.py (its docstring's usage line) is no SGLang
+    # launch; the launch its code makes is (it had planned the docstring's line, at TP 1)
+    script = ('"""\nExample usage:\n-> python launch_server.py --model-path qwen3-8b\n"""\n'
+              'from sglang.utils import launch_server_cmd\n'
+              'def launch_server(model_path: str = "qwen3-8b", tp: int = 2):\n'
+              '    command = f"python3 -m sglang.launch_server --model-path {model_path} '
+              '--tp {tp}"\n    return launch_server_cmd(command)\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    # SGLang's own file, run by path from a checkout, still is
+    for path in ("python/sglang/launch_server.py", "sglang/launch_server.py"):
+        assert unpaste([f"python3 {path} --model-path qwen3-8b --tp 2"])[0] == [
+            "--model-path", "qwen3-8b", "--tp", "2"]

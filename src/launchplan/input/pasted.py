@@ -1929,8 +1929,10 @@ def _prefix_end(words: list[str], i: int) -> int | None:
             j += 1
         if j + 1 < len(words) and words[j] == "-m" and words[j + 1] in _MODULES:
             return j + 2
-        if j < len(words) and words[j].endswith("launch_server.py"):
-            return j + 1
+        if j < len(words) and (words[j] == "sglang/launch_server.py"
+                               or words[j].endswith("/sglang/launch_server.py")):
+            return j + 1  # SGLang's own file by path (a checkout's python/sglang/...); a
+            # launch_server.py elsewhere is a script of the user's, with flags of its own
         return None
     if _is_sglang_cli(word) and i + 1 < len(words) and words[i + 1] in ("serve", "launch_server"):
         return i + 2
