@@ -472,3 +472,21 @@ def test_a_launch_server_py_of_the_users_own_is_not_sglangs_launcher():
     for path in ("python/sglang/launch_server.py", "sglang/launch_server.py"):
         assert unpaste([f"python3 {path} --model-path qwen3-8b --tp 2"])[0] == [
             "--model-path", "qwen3-8b", "--tp", "2"]
+
+
+def test_argparse_defaults_and_environment_defaults_are_what_a_plain_run_gets():
+    script = ('import argparse, os, subprocess\nparser = argparse.ArgumentParser()\n'
+              'parser.add_argument("--model", required=True)\n'
+              'parser.add_argument("--tp", type=int, default=4)\n'
+              'parser.add_argument("--mem", dest="fraction", default=0.8)\n'
+              'parser.add_argument("--fast", action="store_true", default=False)\n'
+              'args = parser.parse_args()\nport = int(os.environ.get("PORT", "30001"))\n'
+              'subprocess.run(["python3", "-m", "sglang.launch_server", "--model-path", '
+              'args.model, "--tp", str(args.tp), "--mem-fraction-static", str(args.fraction), '
+              '"--port", str(port)])\n')
+    assert unpaste([script])[0] == ["--model-path", "${args.model}", "--tp", "4",
+                                    "--mem-fraction-static", "0.8", "--port", "30001"]
+    engine = ('import argparse\nimport sglang as sgl\np = argparse.ArgumentParser()\n'
+              'p.add_argument("--tp-size", type=int, default=2)\nopts = p.parse_args()\n'
+              'llm = sgl.Engine(model_path="qwen3-8b", tp_size=opts.tp_size)\n')
+    assert unpaste([engine])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2"]

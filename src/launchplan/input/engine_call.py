@@ -361,7 +361,9 @@ def _literals_before(tree: ast.Module, call: ast.Call) -> dict[str, ast.expr]:
             found.append((node.lineno, node.col_offset, node.targets[0].id, node.value))
         elif (name := _edited_name(node)) is not None:
             edits.append((node.lineno, node.col_offset, name, node))
-    names: dict[str, ast.expr] = {}
+    from launchplan.input.python_values import argparse_defaults
+
+    names: dict[str, ast.expr] = dict(argparse_defaults(tree))  # args.tp: --tp's default
     at: dict[str, tuple[int, int]] = {}
     for line, col, name, value in sorted(found, key=lambda f: f[:2]):
         names[name], at[name] = value, (line, col)
@@ -509,6 +511,8 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
             continue
         if isinstance(expr, ast.Name) and expr.id in names:
             expr = names[expr.id]  # ``model_path=MODEL`` with ``MODEL = "..."`` above
+        elif isinstance(expr, ast.Attribute) and (dotted := ast.unparse(expr)) in names:
+            expr = names[dotted]  # ``tp_size=args.tp``: the option's default
         expr = _defaulted(expr)
         spec = FIELDS.get(name)
         if spec is None:

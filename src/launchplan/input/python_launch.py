@@ -442,6 +442,8 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
         return str(node.value)
     if isinstance(node, ast.Name) and node.id in literals:
         return literals[node.id]
+    if isinstance(node, ast.Attribute) and (dotted := ast.unparse(node)) in literals:
+        return literals[dotted]  # args.tp: its parser's default
     if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
             and isinstance(node.slice, ast.Constant)
             and f"{node.value.id}[{node.slice.value!r}]" in literals):
@@ -509,13 +511,26 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                         and isinstance(default.value, (str, int, float))
                         and not isinstance(default.value, bool)):
                     out[param.arg] = str(default.value)
+    from launchplan.input.python_values import argparse_defaults
+
+    for key, default in argparse_defaults(tree).items():  # args.tp of --tp's default
+        if not (isinstance(default, ast.Constant) and isinstance(default.value, bool)):
+            word = _word(default, out)
+            if "${" not in word and word != "None":
+                out[key] = word
     for node in tree.body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Constant)
-                and isinstance(node.value.value, (str, int, float))
-                and not isinstance(node.value.value, bool)):
-            out[node.targets[0].id] = str(node.value.value)
+                and not isinstance(node.value, ast.Dict)
+                and not (isinstance(node.value, ast.Constant)
+                         and isinstance(node.value.value, bool))):
+            # a literal, or what the script works out from literals and a process that sets
+            # no variable of its own (``int(os.environ.get("TP", "2"))``)
+            word = _word(node.value, out)
+            if "${" in word or isinstance(node.value, (ast.List, ast.Tuple)):
+                out.pop(node.targets[0].id, None)
+            else:
+                out[node.targets[0].id] = word
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1
               and isinstance(node.targets[0], ast.Tuple)
               and isinstance(node.value, ast.Tuple)

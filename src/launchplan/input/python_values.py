@@ -80,6 +80,49 @@ def _dict_change(node: ast.Assign | ast.AugAssign | ast.Expr) -> tuple[str | Non
     return None, None
 
 
+def argparse_defaults(tree: ast.Module) -> dict[str, ast.expr]:
+    """The default each option of the script's argparse parser has, keyed as its code reads
+    the parsed value (``args.tp`` of ``add_argument("--tp", type=int, default=4)`` and ``args
+    = parser.parse_args()``): what a script run with no arguments of its own gets, as a
+    shell script's ``${2:-8}`` does. An option with no default, a required one, or one with
+    an ``action`` (a switch, a count, a list) is left out: its value is the caller's."""
+    holders = {node.targets[0].id for node in ast.walk(tree)
+               if isinstance(node, ast.Assign) and len(node.targets) == 1
+               and isinstance(node.targets[0], ast.Name) and _parsed_args(node.value)}
+    out: dict[str, ast.expr] = {}
+    if not holders:
+        return out
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "add_argument"):
+            continue
+        options = [a.value for a in node.args
+                   if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        given = {k.arg: k.value for k in node.keywords if k.arg}
+        required = given.get("required")
+        if not options or "default" not in given or "action" in given or (
+                isinstance(required, ast.Constant) and required.value):
+            continue
+        dest = given.get("dest")
+        if isinstance(dest, ast.Constant) and isinstance(dest.value, str):
+            name = dest.value
+        else:
+            long = [o for o in options if o.startswith("--")]
+            name = (long or options)[0].lstrip("-").replace("-", "_")
+        for holder in holders:
+            out[f"{holder}.{name}"] = given["default"]
+    return out
+
+
+def _parsed_args(value: ast.expr) -> bool:
+    """Whether ``value`` is a parser's parsed namespace: ``parser.parse_args()``, or
+    ``parser.parse_known_args()[0]``."""
+    if isinstance(value, ast.Subscript):
+        value = value.value
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr in ("parse_args", "parse_known_args"))
+
+
 def _literal_dict(node: ast.Dict) -> dict[Any, Any] | None:
     out: dict[Any, Any] = {}
     for key, value in zip(node.keys, node.values):
