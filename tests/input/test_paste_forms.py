@@ -15,7 +15,7 @@ import json
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import launch_count, unpaste
+from launchplan.input.pasted import launch_count, runner_gpus, unpaste
 from launchplan.input.shell_vars import substitutions_kept_whole
 
 POWERSHELL = ("param(\n  [string]$Model = \"qwen3-8b\",\n  [int]$Port = 30000\n)\n"
@@ -490,3 +490,14 @@ def test_argparse_defaults_and_environment_defaults_are_what_a_plain_run_gets():
               'p.add_argument("--tp-size", type=int, default=2)\nopts = p.parse_args()\n'
               'llm = sgl.Engine(model_path="qwen3-8b", tp_size=opts.tp_size)\n')
     assert unpaste([engine])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2"]
+
+
+def test_a_container_run_written_as_an_argv_list_keeps_its_env_and_gpus(capsys):
+    script = ('import subprocess\nsubprocess.run(["docker", "run", "--gpus", "2", "-e", '
+              '"SGLANG_ENABLE_JIT_DEEPGEMM=0", "lmsysorg/sglang:latest", "python3", "-m", '
+              '"sglang.launch_server", "--model-path", "qwen3-8b", "--tp", "4"])\n')
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--tp", "4"],
+                                 ["SGLANG_ENABLE_JIT_DEEPGEMM=0"])
+    assert runner_gpus([script]) == 2  # as the same line in the shell gives
+    assert main(["resolve", "--gpu", "h100", script]) == 0
+    assert "fails at start-up" in capsys.readouterr().out  # tp 4 on the container's 2 GPUs

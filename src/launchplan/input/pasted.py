@@ -164,7 +164,14 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
         elif (found := _python_literal(token, notes)) is not None:  # launch_server_cmd("...")
             from launchplan.input.python_launch import script_environment
 
-            words.extend(_split(found) if isinstance(found, str) else _from_launcher(found))
+            if isinstance(found, str):
+                words.extend(_split(found))
+            else:  # an argv list: a container run around it keeps its -e NAME=VALUE
+                launch_words = _from_launcher(found)
+                before = found[:len(found) - len(launch_words)]
+                if (runner := _runner_start(before)) is not None:
+                    env.extend(_runner_env(before[runner:]))
+                words.extend(launch_words)
             env.extend(script_environment(token))
         elif _sagemaker(token):  # SM_SGLANG_* variables for SageMaker's SGLang image
             from launchplan.input.sagemaker_env import sagemaker_launch
@@ -691,6 +698,12 @@ def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
         if not ("\n" in token or (" " in token and _wordy(token))) \
                 or pasted_manifest(raw, token):
             continue
+        listed = _python_literal(token)
+        if isinstance(listed, list):  # subprocess.run(["docker", "run", "--gpus", "2", ...])
+            start = next((i for i in range(len(listed)) if _prefix_end(listed, i) is not None),
+                         len(listed))
+            runner = _runner_start(listed[:start])
+            return None if runner is None else _gpus_option(listed[runner:start])
         try:
             segments = _image_launches(_segments(_shell_words(token)))
         except InputError:
