@@ -404,3 +404,18 @@ def test_a_compose_files_interpolation_is_applied_before_its_command_is_read():
            "    command: [python3, -m, sglang.launch_server]\n"
            "    args: [--model-path, qwen3-8b, --served-model-name, m$$]\n")
     assert unpaste([pod])[0][-1] == "m$$"
+
+
+def test_a_workflows_expressions_are_filled_before_its_steps_run():
+    workflow = ("name: nightly\non:\n  workflow_dispatch:\n    inputs:\n      port:\n"
+                "        default: '30001'\nenv:\n  MODEL: qwen3-8b\njobs:\n  serve:\n"
+                "    runs-on: [self-hosted, h100]\n    strategy:\n      matrix:\n"
+                "        tp: [2, 4]\n    steps:\n      - name: Launch\n        env:\n"
+                "          PAGE: '16'\n        run: |\n"
+                "          python3 -m sglang.launch_server --model-path ${{ env.MODEL }} \\\n"
+                "            --tp ${{ matrix.tp }} --page-size ${{ env.PAGE }} \\\n"
+                "            --port ${{ inputs.port }} --api-key ${{ secrets.KEY }}\n")
+    argv, _ = unpaste([workflow])
+    # the first matrix combination, as a loop is read as its first run; a secret stays open
+    assert argv == ["--model-path", "qwen3-8b", "--tp", "2", "--page-size", "16",
+                    "--port", "30001", "--api-key", "${{ secrets.KEY }}"]

@@ -291,7 +291,74 @@ def _documents(text: str) -> list[Any]:
         raise InputError("the pasted manifest", "YAML or a JSON array",
                          f"{problem}{where}", helm) from None
     check_expansion(documents, "the pasted manifest")
-    return [_compose_interpolated(doc) if _is_compose(doc) else doc for doc in documents]
+    return [_compose_interpolated(doc) if _is_compose(doc)
+            else _actions_filled(doc) if _is_workflow(doc) else doc for doc in documents]
+
+
+def _is_workflow(doc: Any) -> bool:
+    """A GitHub Actions (or Gitea/Forgejo) workflow: jobs with ``runs-on``."""
+    jobs = doc.get("jobs") if isinstance(doc, dict) else None
+    return isinstance(jobs, dict) and any(isinstance(job, dict) and "runs-on" in job
+                                          for job in jobs.values())
+
+
+#: An Actions expression that names one value: ``${{ env.TP }}``, ``${{ matrix.model }}``,
+#: ``${{ inputs.tp }}``, ``${{ github.event.inputs.tp }}``.
+_ACTIONS_VALUE = re.compile(r"\$\{\{\s*((?:env|matrix|inputs|github\.event\.inputs)\."
+                            r"[A-Za-z_][\w-]*)\s*\}\}")
+
+
+def _actions_filled(doc: dict[Any, Any]) -> dict[Any, Any]:
+    """A workflow with the expressions Actions fills before a step's shell runs: ``env.X``
+    from the workflow's, job's and step's ``env``, ``matrix.X`` as the first combination
+    (as a loop is read as its first run), ``inputs.X`` as a manual run's default."""
+    trigger = doc.get("on", doc.get(True))  # YAML 1.1 reads a bare ``on`` key as true
+    dispatch = trigger.get("workflow_dispatch") if isinstance(trigger, dict) else None
+    declared = dispatch.get("inputs") if isinstance(dispatch, dict) else None
+    known: dict[str, str] = {}
+    for name, spec in (declared or {}).items():
+        if isinstance(spec, dict) and spec.get("default") is not None:
+            known[f"inputs.{name}"] = known[f"github.event.inputs.{name}"] = \
+                _text(spec["default"])
+    known.update(_scoped("env", doc.get("env")))
+    jobs = dict(doc["jobs"])
+    for name, job in jobs.items():
+        if not isinstance(job, dict):
+            continue
+        here = {**known, **_scoped("env", job.get("env"))}
+        strategy = job.get("strategy")
+        matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
+        if isinstance(matrix, dict):
+            here.update({f"matrix.{key}": _text(values[0] if isinstance(values, list)
+                                                else values)
+                         for key, values in matrix.items()
+                         if isinstance(key, str) and values not in ([], None)
+                         and key not in ("include", "exclude")})
+        steps = job.get("steps")
+        filled = _filled(job, here)
+        if isinstance(steps, list):
+            filled["steps"] = [_filled(step, {**here, **_scoped("env", step.get("env"))})
+                               if isinstance(step, dict) else step for step in steps]
+        jobs[name] = filled
+    return {**doc, "jobs": jobs}
+
+
+def _scoped(prefix: str, mapping: Any) -> dict[str, str]:
+    if not isinstance(mapping, dict):
+        return {}
+    return {f"{prefix}.{key}": _text(value) for key, value in mapping.items()
+            if value is not None and not isinstance(value, (dict, list))}
+
+
+def _filled(node: Any, known: dict[str, str]) -> Any:
+    """``node`` with each ``${{ NAME }}`` of ``known`` replaced (others as written)."""
+    if isinstance(node, dict):
+        return {key: _filled(value, known) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_filled(item, known) for item in node]
+    if isinstance(node, str) and "${{" in node:
+        return _ACTIONS_VALUE.sub(lambda m: known.get(m.group(1), m.group(0)), node)
+    return node
 
 
 def _is_compose(doc: Any) -> bool:
