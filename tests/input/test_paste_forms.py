@@ -501,3 +501,14 @@ def test_a_container_run_written_as_an_argv_list_keeps_its_env_and_gpus(capsys):
     assert runner_gpus([script]) == 2  # as the same line in the shell gives
     assert main(["resolve", "--gpu", "h100", script]) == 0
     assert "fails at start-up" in capsys.readouterr().out  # tp 4 on the container's 2 GPUs
+
+
+def test_a_spread_of_a_literal_list_and_a_default_naming_a_constant_are_read():
+    script = ('import subprocess\nMODEL = "qwen3-8b"\n'
+              'EXTRA = ["--dp", "2", "--enable-dp-attention"]\nNONE = []\ndef serve(model: str = MODEL, tp: int = 2):\n'
+              '    cmd = ["python", "-m", "sglang.launch_server", "--model-path", model, '
+              '"--tp", str(tp), *EXTRA, *NONE]\n    subprocess.Popen(cmd)\nserve()\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--dp", "2",
+                                    "--enable-dp-attention"]
+    unknown = script.replace("*NONE]", "*sys.argv[1:]]")
+    assert unpaste([unknown])[0][-1].startswith("${*")  # known only at run time: left open

@@ -174,7 +174,7 @@ def _launch_node(tree: ast.Module, notes: list[str] | None = None
                 isinstance(e, ast.Constant) and e.value in _LAUNCHERS for e in node.elts):
             if literals is None:
                 literals = _literal_names(tree)
-            words = [_word(e, literals) for e in node.elts]
+            words = _items(node.elts, literals, tree)
             if launches_sglang(words):
                 return [*words, *_grown_list(tree, node, literals, notes)], node
         elif isinstance(node, (ast.List, ast.Tuple)) and any(map(_fragment, node.elts)):
@@ -237,6 +237,41 @@ def _hands_on_launch(words: list[str]) -> bool:
     return False
 
 
+def _items(elts: list[ast.expr], literals: dict[str, str], tree: ast.Module) -> list[str]:
+    """An argv list's items as words, a ``*NAME`` spread of a list the script sets to
+    literals at its top level (``EXTRA = ["--dp", "2"]``) spelled out in place; any other
+    spread stays one open ``${*...}`` word."""
+    out: list[str] = []
+    lists: dict[str, list[str] | None] | None = None
+    for elt in elts:
+        if isinstance(elt, ast.Starred) and isinstance(elt.value, ast.Name):
+            if lists is None:
+                lists = _literal_lists(tree, literals)
+            spread = lists.get(elt.value.id)
+            if spread is not None:
+                out.extend(spread)
+                continue
+        out.append(_word(elt, literals))
+    return out
+
+
+def _literal_lists(tree: ast.Module, literals: dict[str, str]) -> dict[str, list[str] | None]:
+    """The script's top-level ``NAME = [...]`` lists of words it knows (the last of each;
+    a name set again to anything else maps to None)."""
+    out: dict[str, list[str] | None] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            words = None
+            if isinstance(node.value, (ast.List, ast.Tuple)) and not any(
+                    isinstance(e, ast.Starred) for e in node.value.elts):
+                words = [_word(e, literals) for e in node.value.elts]
+                if any("${" in w for w in words):
+                    words = None
+            out[node.targets[0].id] = words
+    return out
+
+
 def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str]) -> str:
     """The text ``name += "..."`` statements add after ``name = <node>``, in source order:
     those under the same branches of the same ``if`` statements as the assignment (the
@@ -290,9 +325,10 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
         items: list[str] | None = None
         if one:
             items = [_word(grown, literals)]
-        elif isinstance(grown, (ast.List, ast.Tuple)) and not any(
-                isinstance(e, ast.Starred) for e in grown.elts):
-            items = [_word(e, literals) for e in grown.elts]
+        elif isinstance(grown, (ast.List, ast.Tuple)):
+            items = _items(grown.elts, literals, tree)
+            if any(item.startswith("${*") for item in items):
+                items = None  # a spread of a list known only at run time
         elif isinstance(grown, ast.ListComp):
             from launchplan.input import python_values
 
@@ -549,6 +585,15 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                 if (isinstance(key, ast.Constant) and isinstance(value, ast.Constant)
                         and isinstance(value.value, str)):
                     out[f"{node.targets[0].id}[{key.value!r}]"] = value.value
+    for func in ast.walk(tree):  # a default naming a module constant: (model: str = MODEL)
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            params = [*func.args.posonlyargs, *func.args.args]
+            named = [*zip(params[len(params) - len(func.args.defaults):], func.args.defaults),
+                     *((a, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults)
+                       if d is not None)]
+            for param, default in named:
+                if isinstance(default, ast.Name) and default.id in out:
+                    out.setdefault(param.arg, out[default.id])
     for func in ast.walk(tree):  # a function's own names set from those: base = PATHS["a"]
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in func.body:
