@@ -505,7 +505,8 @@ def test_a_container_run_written_as_an_argv_list_keeps_its_env_and_gpus(capsys):
 
 def test_a_spread_of_a_literal_list_and_a_default_naming_a_constant_are_read():
     script = ('import subprocess\nMODEL = "qwen3-8b"\n'
-              'EXTRA = ["--dp", "2", "--enable-dp-attention"]\nNONE = []\ndef serve(model: str = MODEL, tp: int = 2):\n'
+              'EXTRA = ["--dp", "2", "--enable-dp-attention"]\nNONE = []\n'
+              'def serve(model: str = MODEL, tp: int = 2):\n'
               '    cmd = ["python", "-m", "sglang.launch_server", "--model-path", model, '
               '"--tp", str(tp), *EXTRA, *NONE]\n    subprocess.Popen(cmd)\nserve()\n')
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--dp", "2",
