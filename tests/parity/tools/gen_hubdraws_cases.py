@@ -213,7 +213,12 @@ def draw_environment(rng: random.Random, platform: str, model: str) -> dict[str,
     from launchplan.planner import build_raw, build_record
     from launchplan.rulesets import get_ruleset
 
-    record = build_record(build_raw((), {}, model), platform)
+    from launchplan.errors import InputError
+
+    try:
+        record = build_record(build_raw((), {}, model), platform)
+    except InputError:  # a config launchplan refuses to load (SGLang does too): no rule runs
+        return {}
     plan = PLANS.plan(get_ruleset("default").rules(), record)
     known = {**{name: kind for name, (kind, _) in VARIABLES.items()},
              **dict.fromkeys(PLAIN_FLAGS, "bool")}
