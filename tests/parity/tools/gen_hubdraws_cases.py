@@ -209,11 +209,10 @@ def draw_environment(rng: random.Random, platform: str, model: str) -> dict[str,
     """One to three of the variables the rules admitted for ``platform`` and ``model`` read,
     each with a spelling of its kind (none when those rules read no variable)."""
     from launchplan.engine.pipeline import PLANS
+    from launchplan.errors import InputError
     from launchplan.facts.environment import PLAIN_FLAGS, VARIABLES
     from launchplan.planner import build_raw, build_record
     from launchplan.rulesets import get_ruleset
-
-    from launchplan.errors import InputError
 
     try:
         record = build_record(build_raw((), {}, model), platform)
