@@ -187,3 +187,20 @@ def test_an_edit_with_a_run_time_key_is_named_as_a_mapping_built_at_run_time(cap
               'llm = sgl.Engine(**kw)\n')
     assert main(["resolve", "--gpu", "h100", script]) == 2
     assert "sgl.Engine(**...)" in capsys.readouterr().err
+
+
+def test_merged_mappings_and_a_server_args_dataclass_as_keywords():
+    merged = ('import sglang as sgl\n'
+              'BASE = {"model_path": "qwen3-8b", "mem_fraction_static": 0.7}\n'
+              'llm = sgl.Engine(**{**BASE, "tp_size": 4})\n')
+    assert unpaste([merged])[0] == ["--model-path", "qwen3-8b", "--mem-fraction-static", "0.7",
+                                    "--tp-size", "4"]
+    called = ('import sglang as sgl\nBASE = dict(model_path="qwen3-8b")\n'
+              'kw = dict(BASE, tp_size=2, **{"page_size": 16})\nllm = sgl.Engine(**kw)\n')
+    assert unpaste([called])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2",
+                                    "--page-size", "16"]
+    # SGLang's offline example: the dataclass's fields as the engine's keywords
+    dataclass = ('import dataclasses\nimport sglang as sgl\nfrom sglang.srt.server_args import '
+                 'ServerArgs\nserver_args = ServerArgs(model_path="qwen3-8b", tp_size=2)\n'
+                 'llm = sgl.Engine(**dataclasses.asdict(server_args))\n')
+    assert unpaste([dataclass])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2"]

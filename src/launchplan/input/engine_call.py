@@ -395,15 +395,53 @@ def _edited_name(node: ast.AST) -> str | None:
     return None
 
 
-def _entries(mapping: ast.expr) -> dict[str, ast.expr] | None:
-    """A literal mapping's entries (``{"k": v}`` or ``dict(k=v)``), None for any other."""
-    if isinstance(mapping, ast.Dict) and all(
-            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in mapping.keys):
-        return {k.value: v for k, v in zip(mapping.keys, mapping.values)}  # type: ignore[union-attr]
-    if (isinstance(mapping, ast.Call) and isinstance(mapping.func, ast.Name)
-            and mapping.func.id == "dict" and not mapping.args
-            and all(k.arg is not None for k in mapping.keywords)):
-        return {k.arg: k.value for k in mapping.keywords}  # type: ignore[misc]
+def _entries(mapping: ast.expr, names: dict[str, ast.expr] | None = None,
+             depth: int = 0) -> dict[str, ast.expr] | None:
+    """A mapping's entries when the script spells them out: ``{"k": v}`` (``{**BASE, ...}``
+    of such a mapping too), ``dict(k=v)``, ``dataclasses.asdict(ServerArgs(k=v))``, or a
+    name of ``names`` set to one; None for any other (one built at run time)."""
+    if depth > 8:
+        return None
+    if isinstance(mapping, ast.Name) and names and mapping.id in names:
+        mapping = names[mapping.id]
+    out: dict[str, ast.expr] = {}
+    if isinstance(mapping, ast.Dict):
+        for key, value in zip(mapping.keys, mapping.values):
+            if key is None:  # ``**BASE``: its entries, in place
+                spread = _entries(value, names, depth + 1)
+                if spread is None:
+                    return None
+                out.update(spread)
+            elif isinstance(key, ast.Constant) and isinstance(key.value, str):
+                out[key.value] = value
+            else:
+                return None
+        return out
+    if not isinstance(mapping, ast.Call):
+        return None
+    func = ast.unparse(mapping.func)
+    if func == "dict" and len(mapping.args) <= 1:
+        if mapping.args:
+            spread = _entries(mapping.args[0], names, depth + 1)
+            if spread is None:
+                return None
+            out.update(spread)
+        for k in mapping.keywords:
+            if k.arg is None:
+                spread = _entries(k.value, names, depth + 1)
+                if spread is None:
+                    return None
+                out.update(spread)
+            else:
+                out[k.arg] = k.value
+        return out
+    if func in ("asdict", "dataclasses.asdict") and len(mapping.args) == 1:
+        built = mapping.args[0]
+        if isinstance(built, ast.Name) and names and built.id in names:
+            built = names[built.id]
+        if isinstance(built, ast.Call) and not built.args \
+                and ast.unparse(built.func).rsplit(".", 1)[-1] == "ServerArgs":
+            return _entries(ast.Call(ast.Name("dict"), [], built.keywords), names, depth + 1)
     return None
 
 
@@ -463,19 +501,11 @@ def _keywords(call: ast.Call, names: dict[str, ast.expr]) -> list[tuple[str, ast
         if keyword.arg is not None:
             out.append((keyword.arg, keyword.value))
             continue
-        mapping = keyword.value
-        if isinstance(mapping, ast.Name) and mapping.id in names:
-            mapping = names[mapping.id]
-        if isinstance(mapping, ast.Dict) and all(
-                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in mapping.keys):
-            out.extend((k.value, v) for k, v in zip(mapping.keys, mapping.values))  # type: ignore[union-attr]
-        elif (isinstance(mapping, ast.Call) and isinstance(mapping.func, ast.Name)
-              and mapping.func.id == "dict" and not mapping.args
-              and all(k.arg is not None for k in mapping.keywords)):
-            out.extend((k.arg, k.value) for k in mapping.keywords)  # type: ignore[misc]
-        else:  # ``**kwargs`` built at run time: the values are not in the script
+        entries = _entries(keyword.value, names)
+        if entries is None:  # ``**kwargs`` built at run time: the values are not in the script
             raise InputError("sgl.Engine(**...)", "keyword arguments written out, or a "
                              "mapping the script sets to literals", ast.unparse(keyword.value)[:60])
+        out.extend(entries.items())
     return out
 
 
