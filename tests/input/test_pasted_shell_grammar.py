@@ -185,3 +185,16 @@ def test_an_exported_append_exports_the_name_it_grows():
                                  ["NCCL_DEBUG=INFO", "NCCL_DEBUG=INFO_X"])
     flags = 'export A=1\nexport A+=2\n--tp 2\n'
     assert unpaste([flags])[1][-1] == "A=12"
+
+
+def test_words_after_a_launch_handed_to_a_scripts_own_function_are_not_its_flags():
+    # a 2026 multi-node script: ssh_execute "$host" ... "$cmd" true; the function's own
+    # last argument had been read as a value of the launch's last flag
+    script = ('start() {\n    local cmd="python3 -m sglang.launch_server --model-path qwen3-8b '
+              '--tp 2 > /tmp/log 2>&1"\n    remote node0 "$cmd" true\n}\nstart\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    # a wrapper, a runner, ssh or a plain command position passes the words after it on
+    for line in ("nohup $CMD --tp 2 &", "srun -N1 $CMD --tp 2", "$CMD --tp 2",
+                 'ssh node0 "$CMD" --tp 2', "CUDA_VISIBLE_DEVICES=0 $CMD --tp 2"):
+        text = f'CMD="python3 -m sglang.launch_server --model-path m"\n{line}\n'
+        assert unpaste([text])[0] == ["--model-path", "m", "--tp", "2"], line

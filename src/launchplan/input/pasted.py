@@ -1194,14 +1194,36 @@ def _launcher_from_variables(segments: list[list[str]]) -> list[list[str]]:
     out: list[list[str]] = []
     for seg in segments:
         if not _starts_launch(seg) and any("$" in w for w in seg):
-            words = [part for w in seg for part in _launcher_words(w, values)]
+            pieces = [_launcher_words(w, values) for w in seg]
+            words = [part for piece in pieces for part in piece]
             if _starts_launch(words):
-                seg = words
+                seg = _up_to_the_launch_argument(seg, pieces)
         elif _starts_launch(seg):
             seg = _runner_from_variable(seg, values)
         shell_vars.declared(seg, values)
         out.append(seg)
     return out
+
+
+#: Programs that join their words into the one line a shell runs (ssh's, eval's): the words
+#: after a reference holding the launch are its arguments too, as a wrapper's and a runner's.
+_JOINING = frozenset({"ssh", "eval", "pdsh", "clush", "xargs", "sshpass"})
+
+
+def _up_to_the_launch_argument(seg: list[str], pieces: list[list[str]]) -> list[str]:
+    """``seg`` with its references expanded (``pieces``); when the launch is one argument
+    of another program that does not pass the words after it on (a script's own function,
+    ``remote node0 "$cmd" true``), those words are that program's, not the launch's."""
+    at = next(i for i, piece in enumerate(pieces) if _starts_launch(
+        [part for p in pieces[:i + 1] for part in p]))
+    lead = 0
+    while lead < at and (_ASSIGNMENT.match(seg[lead]) or seg[lead] in _WRAPPERS):
+        lead += 1
+    program = seg[lead].rsplit("/", 1)[-1] if lead < len(seg) else ""
+    passing_on = _WRAPPERS | RUNNERS | _INHERITING_STARTERS | _JOINING
+    if lead < at and pieces[at] != [seg[at]] and program not in passing_on:
+        return [part for piece in pieces[:at + 1] for part in piece]
+    return [part for piece in pieces for part in piece]
 
 
 def _runner_from_variable(seg: list[str], values: dict[str, str]) -> list[str]:
