@@ -385,37 +385,3 @@ def test_an_editors_debug_configuration_runs_its_module_with_its_args_and_env():
     assert unpaste([config]) == (["--model-path", "/models/m", "--tp-size", "2",
                                   "--port", "30000"], ["CUDA_VISIBLE_DEVICES=6,7"])
     assert unpaste([config], launch=2)[0][-2:] == ["--url", "http://h:1//x"]
-
-
-def test_a_compose_files_interpolation_is_applied_before_its_command_is_read():
-    # Compose fills ${NAME:-default} when it loads the file (the machine's shell and .env,
-    # which the paste does not show, leave NAME unset); $$ is a literal $ for the container
-    compose = ("services:\n  sglang:\n    image: lmsysorg/sglang:latest\n    command:\n"
-               "      - python3\n      - -m\n      - sglang.launch_server\n"
-               "      - --model-path\n      - ${MODEL:-qwen3-8b}\n      - --tp=${TP:-2}\n"
-               "      - --served-model-name=${NAME:+x}m$$\n      - --api-key\n      - ${KEY}\n"
-               "    environment:\n      - SGLANG_ENABLE_JIT_DEEPGEMM=${DEEPGEMM:-0}\n")
-    argv, env = unpaste([compose])
-    assert argv == ["--model-path", "qwen3-8b", "--tp=2", "--served-model-name=m$",
-                    "--api-key", "${KEY}"]
-    assert env == ["SGLANG_ENABLE_JIT_DEEPGEMM=0"]
-    # a Kubernetes manifest is not Compose: its $$ stays (Kubernetes' own escape)
-    pod = ("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: s\n"
-           "    command: [python3, -m, sglang.launch_server]\n"
-           "    args: [--model-path, qwen3-8b, --served-model-name, m$$]\n")
-    assert unpaste([pod])[0][-1] == "m$$"
-
-
-def test_a_workflows_expressions_are_filled_before_its_steps_run():
-    workflow = ("name: nightly\non:\n  workflow_dispatch:\n    inputs:\n      port:\n"
-                "        default: '30001'\nenv:\n  MODEL: qwen3-8b\njobs:\n  serve:\n"
-                "    runs-on: [self-hosted, h100]\n    strategy:\n      matrix:\n"
-                "        tp: [2, 4]\n    steps:\n      - name: Launch\n        env:\n"
-                "          PAGE: '16'\n        run: |\n"
-                "          python3 -m sglang.launch_server --model-path ${{ env.MODEL }} \\\n"
-                "            --tp ${{ matrix.tp }} --page-size ${{ env.PAGE }} \\\n"
-                "            --port ${{ inputs.port }} --api-key ${{ secrets.KEY }}\n")
-    argv, _ = unpaste([workflow])
-    # the first matrix combination, as a loop is read as its first run; a secret stays open
-    assert argv == ["--model-path", "qwen3-8b", "--tp", "2", "--page-size", "16",
-                    "--port", "30001", "--api-key", "${{ secrets.KEY }}"]
