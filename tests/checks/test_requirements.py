@@ -96,6 +96,19 @@ def test_fa3_on_blackwell_passes_resolution_but_breaks_the_kernel_requirement():
     assert "fa3-gpu" not in violations(["--attention-backend", "fa3"], gpu="h100")
 
 
+@pytest.mark.parametrize(("backend", "row", "broken_on", "fine_on"), [
+    ("aiter", "aiter-rocm", "h100", "mi300x"),  # AMD's library: ROCm builds only
+    ("ascend", "ascend-npu", "h100", None),  # torch_npu: no GPU target has it
+    ("intel_amx", "intel-amx-cpu", "mi355x", None),  # the CPU build's kernels
+])
+def test_a_backend_of_another_platform_fails_at_start(backend, row, broken_on, fine_on):
+    argv = ["--attention-backend", backend]
+    assert row in violations(argv, gpu=broken_on)
+    if fine_on is not None:
+        assert row not in violations(argv, gpu=fine_on)
+    assert row not in violations(["--attention-backend", "triton"], gpu=broken_on)
+
+
 def test_default_plans_of_every_bundled_model_are_clean_on_h100():
     for model in ("llama-3.1-8b", "qwen3-8b", "mistral-7b-v0.3", "qwen2.5-7b"):
         assert violations([], gpu="h100", model=model) == {}

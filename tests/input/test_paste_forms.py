@@ -513,3 +513,18 @@ def test_a_spread_of_a_literal_list_and_a_default_naming_a_constant_are_read():
                                     "--enable-dp-attention"]
     unknown = script.replace("*NONE]", "*sys.argv[1:]]")
     assert unpaste([unknown])[0][-1].startswith("${*")  # known only at run time: left open
+
+
+def test_sglangs_own_test_helper_starts_the_server_its_other_args_describe():
+    test = ('from sglang.test.test_utils import DEFAULT_URL_FOR_TEST, popen_launch_server\n'
+            'class TestX(CustomTestCase):\n    @classmethod\n    def setUpClass(cls):\n'
+            '        cls.model = "qwen3-8b"\n        cls.base_url = "http://127.0.0.1:21000"\n'
+            '        cls.other_args = ["--tp-size", 2, "--mem-fraction-static", 0.8]\n'
+            '        cls.process = popen_launch_server(cls.model, cls.base_url, timeout=600,\n'
+            '                                          other_args=cls.other_args)\n')
+    assert unpaste([test])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2",
+                                  "--mem-fraction-static", "0.8", "--host", "127.0.0.1",
+                                  "--port", "21000"]
+    # a model named by the suite's constant is left open: give --model-path after the paste
+    constant = test.replace('"qwen3-8b"', "DEFAULT_MODEL_NAME_FOR_TEST")
+    assert unpaste([constant])[0][1] == "${DEFAULT_MODEL_NAME_FOR_TEST}"

@@ -255,6 +255,29 @@ KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
         detail=lambda p: (f"FlashAttention 4 is a CUDA kernel for SM8x-SM12x; {p.target.name} "
                           f"is {'SM' + str(p.target.sm) if p.target.is_cuda else 'a ROCm GPU'}")),
     Requirement(
+        "aiter-rocm", uses("aiter"),
+        gpu("an AMD GPU (ROCm)", lambda t: t.is_hip),
+        "aiter is AMD's kernel library, built for ROCm only", START,
+        SRT + "layers/attention/aiter_backend.py imports aiter's kernels in a try block that "
+        "only prints a line when the import fails; on a CUDA host they stay undefined, so the "
+        "backend fails when it first runs them (warm-up or graph capture)",
+        detail=lambda p: f"aiter's kernels are ROCm builds; {p.target.name} is a CUDA GPU"),
+    Requirement(
+        "ascend-npu", uses("ascend"), field_is("device", "npu"),
+        "the ascend backend runs on Ascend NPUs (torch_npu) only", START,
+        SRT + "hardware_backend/npu/attention/ascend_backend.py imports torch_npu and "
+        "sgl_kernel_npu at module level; the registry imports it when the backend is built",
+        detail=lambda p: f"the ascend backend needs torch_npu, which {p.target.name}'s "
+                         "CUDA/ROCm build does not have"),
+    Requirement(
+        "intel-amx-cpu", uses("intel_amx"), field_is("device", "cpu"),
+        "the intel_amx backend runs SGLang's CPU kernels", START,
+        SRT + "layers/attention/intel_amx_backend.py binds torch.ops.sgl_kernel."
+        "decode_attention_cpu (and the CPU extend kernel) when built: the CPU build of "
+        "sgl-kernel registers them, the GPU builds do not",
+        detail=lambda p: f"intel_amx runs the CPU build's kernels; this launch runs on "
+                         f"{p.target.name}"),
+    Requirement(
         "fa3-not-mla-on-sm8x", uses("fa3") & model("an MLA model", lambda m: m.is_mla)
         & gpu("an SM8x GPU", lambda t: t.is_cuda and t.capability[0] == 8),
         NEVER, "FlashAttention 3's MLA path needs Hopper", START,

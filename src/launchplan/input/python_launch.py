@@ -156,6 +156,12 @@ def _launch_node(tree: ast.Module, notes: list[str] | None = None
             if literals is None:
                 literals = _literal_names(tree)
             return [*_PARSER_LAUNCH, *(_word(e, literals) for e in handed.elts)], handed
+        if isinstance(node, ast.Call) and _callee(node) == "popen_launch_server":
+            if literals is None:
+                literals = _literal_names(tree)
+            helper = _test_helper_launch(tree, node, literals)
+            if helper is not None:
+                return helper, node
         if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
             if literals is None:
                 literals = _literal_names(tree)
@@ -187,6 +193,70 @@ def _launch_node(tree: ast.Module, notes: list[str] | None = None
             except ValueError:
                 continue
     return None
+
+
+def _callee(call: ast.Call) -> str:
+    """The name a call's function goes by (``popen_launch_server`` of ``tu.popen_...`` too)."""
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _test_helper_launch(tree: ast.Module, call: ast.Call,
+                        literals: dict[str, str]) -> list[str] | None:
+    """The server SGLang's own test helper ``popen_launch_server(model, base_url, timeout,
+    api_key=None, other_args=[...], ..., pd_separated=False)`` starts (its tests are pasted
+    into issues): ``sglang serve --model-path MODEL *other_args --host H --port P
+    [--api-key K]``, as SGLang 0.5.23's ``sglang/test/test_utils.py`` builds it. A test's
+    ``cls.X = ...`` attributes are read as names. None for a PD-separated launch (another
+    launcher) or one whose other_args are not spelled out."""
+    given = {k.arg: k.value for k in call.keywords if k.arg}
+    for name, value in zip(("model", "base_url", "timeout", "api_key", "other_args"), call.args):
+        given.setdefault(name, value)
+    pd = given.get("pd_separated")
+    if "model" not in given or (isinstance(pd, ast.Constant) and pd.value) \
+            or "num_replicas" in given:
+        return None
+    known = {**literals, **_attribute_literals(tree, literals)}
+    argv = ["sglang", "serve", "--model-path", _word(given["model"], known)]
+    extra = given.get("other_args")
+    if extra is not None:
+        extra = _attribute_value(tree, extra)
+        if not isinstance(extra, (ast.List, ast.Tuple)):
+            return None
+        argv += _items(extra.elts, known, tree)
+    url = _word(given["base_url"], known) if "base_url" in given else ""
+    host, _, port = url.rpartition("://")[2].partition(":")
+    if host and port and "${" not in url:
+        argv += ["--host", host, "--port", port.rstrip("/")]
+    key = given.get("api_key")
+    if key is not None and not (isinstance(key, ast.Constant) and key.value is None):
+        argv += ["--api-key", _word(key, known)]
+    return argv
+
+
+def _attribute_literals(tree: ast.Module, literals: dict[str, str]) -> dict[str, str]:
+    """A test class's ``cls.X = <literal>`` (``self.X`` too) settings, as ``cls.X``."""
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Attribute) \
+                and isinstance(node.targets[0].value, ast.Name) \
+                and not isinstance(node.value, (ast.List, ast.Tuple, ast.Dict)):
+            out[ast.unparse(node.targets[0])] = _word(node.value, literals)
+    return out
+
+
+def _attribute_value(tree: ast.Module, node: ast.expr) -> ast.expr:
+    """What ``cls.X`` (or a name) was set to, the last setting in the source; else ``node``."""
+    if not isinstance(node, (ast.Attribute, ast.Name)):
+        return node
+    wanted = ast.unparse(node)
+    found = node
+    for stmt in ast.walk(tree):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and ast.unparse(stmt.targets[0]) == wanted:
+            found = stmt.value
+    return found
 
 
 #: SGLang's own functions that parse a list of its flags as its launcher's command line
