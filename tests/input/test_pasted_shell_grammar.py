@@ -135,7 +135,7 @@ def test_a_manifest_written_to_a_file_and_applied_later_is_the_launch():
     ("${M##*/}", "Qwen3-8B"), ("${M#*/}", "Qwen3-8B"), ("${M%/*}", "Qwen"),
     ("${P%%.*}", "/m/name"), ("${P%.*}", "/m/name.tar"), ("${M,,}", "qwen/qwen3-8b"),
     ("${N^^}", "QWEN"), ("${N^}", "Qwen"), ("${M/Qwen/Q}", "Q/Qwen3-8B"),
-    ("${M//Qwen/Q}", "Q/Q3-8B"), ("${M#[Qq]wen}", "/Qwen3-8B"),
+    ("${M//Qwen/Q}", "Q/Q3-8B"), ("${M#[Qq]wen}", "/Qwen3-8B"), ("${M/Qwen\\//}", "Qwen3-8B"),
     ("${UNSET##*/}", "${UNSET##*/}"),  # a caller's variable: left open
 ])
 def test_bash_edits_of_a_value_the_script_sets(word, value):

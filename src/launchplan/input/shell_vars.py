@@ -345,7 +345,8 @@ def _edited(match: re.Match[str], values: Mapping[str, str]) -> str:
         change = str.upper if op[0] == "^" else str.lower
         return change(value) if len(op) == 2 else change(value[:1]) + value[1:]
     if op in ("/", "//"):
-        pattern, _, text = arg.partition("/")
+        split = re.search(r"(?<!\\)/", arg)  # the first unescaped slash ends the pattern
+        pattern, text = (arg[:split.start()], arg[split.end():]) if split else (arg, "")
         if not pattern:
             return value
         found = re.compile(_glob(pattern), re.DOTALL)
