@@ -177,6 +177,44 @@ def test_an_srt_slurm_recipe_is_read_as_the_workers_srtctl_starts():
     assert launch_count([dynamo]) == 0
 
 
+SRT_RECIPE_2 = """schema: 2
+name: "qwen3-disagg"
+model: {path: "qwen3-8b", container: "sglang"}
+resources: {gpu_type: "h100", gpus_per_node: 4}
+frontend: {type: sglang}
+engine: sglang
+roles:
+  prefill:
+    nodes: 1
+    workers: 1
+    gpus: 2
+    env: {SGLANG_X: "1"}
+    args: {served-model-name: "Qwen/Qwen3-8B", tensor-parallel-size: 2}
+  decode:
+    nodes: 2
+    workers: 1
+    gpus: 8
+    args: {tp-size: 8}
+"""
+
+
+def test_an_srt_slurm_recipe_of_the_2_0_layout_is_read_as_its_roles_workers():
+    from launchplan.input.pasted import launch_count
+
+    # srt-slurm's 2.0 layout: engine and roles, each role's args, env and GPUs per worker
+    assert launch_count([SRT_RECIPE_2]) == 2
+    argv, env = unpaste([SRT_RECIPE_2])
+    assert argv == ["--model-path", "/model", "--served-model-name", "Qwen/Qwen3-8B", "--host",
+                    "0.0.0.0", "--disaggregation-mode", "prefill",
+                    "--tensor-parallel-size", "2"]  # the served name once, as srtctl passes it
+    assert env == ["SGLANG_X=1"]
+    argv, env = unpaste([SRT_RECIPE_2], launch=2)
+    assert argv[argv.index("--nnodes") + 1] == "2" and argv[-2:] == ["--tp-size", "8"]
+    agg = SRT_RECIPE_2.split("roles:")[0] + "roles:\n  agg:\n    gpus: 1\n    args: {tp-size: 1}\n"
+    assert "--disaggregation-mode" not in unpaste([agg])[0]
+    assert launch_count([agg.replace("engine: sglang", "engine: vllm")]) == 0
+
+
 def _bad_input_line(text: str, capsys: pytest.CaptureFixture[str]) -> str:
     """The first stderr line of ``resolve`` on ``text`` (bundled model given), bad input."""
     assert main(["resolve", "--gpu", "h100", text, "--model-path", "qwen3-8b"]) == 2

@@ -464,7 +464,8 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
 
         if justfile.looks_like_justfile(token):
             return justfile.as_script(token)
-    if "sglang_config" in token:  # an srt-slurm recipe: the workers srtctl starts from it
+    if "sglang_config" in token or ("roles:" in token and "engine:" in token):
+        # an srt-slurm recipe: the workers srtctl starts from it
         from launchplan.input import srt_recipe
 
         if srt_recipe.looks_like_recipe(token):
@@ -472,8 +473,8 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
             if script is not None:
                 if notes is not None:
                     notes.append("the pasted text is an srt-slurm recipe: each worker mode of "
-                                 "its sglang_config is read as the worker srtctl starts, with "
-                                 "that mode's environment")
+                                 "its sglang_config (or role of its 2.0 layout) is read as the "
+                                 "worker srtctl starts, with that mode's environment")
                 return script
     if "=" in token and "<<" not in token:
         from launchplan.input.systemd_unit import as_script, looks_like_unit

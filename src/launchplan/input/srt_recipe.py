@@ -15,6 +15,10 @@ node: ``--dist-init-addr`` at the leader's port 29500, ``--nnodes``, ``--node-ra
 The mapping's options follow in key order, ``_`` in a key written ``-``: ``true`` is the
 switch alone, ``false`` and an empty value give nothing, a list the option with its items.
 
+The 2.0 layout (``schema: 2``) says the same per role: ``engine: sglang`` and under
+``roles`` each worker mode (``prefill``, ``decode``, ``agg``) with its options (``args``),
+its environment (``env``) and a worker's GPUs (``gpus``).
+
 ``as_script`` writes that as the script srtctl amounts to, one line per mode with its
 environment before it, so that the pasted-line reader takes the workers as the text's
 launches (a prefill and a decode worker are two) and names what it runs.
@@ -31,13 +35,17 @@ from launchplan.input.yaml_bound import check_expansion
 #: with the ``resources`` key of a worker's GPU count.
 _MODES = (("prefill", "gpus_per_prefill"), ("decode", "gpus_per_decode"),
           ("aggregated", "gpus_per_agg"))
+#: Options srtctl takes out of a mode's mapping and passes itself.
+_GIVEN_ANEW = frozenset({"model-path", "served-model-name", "nccl-port"})
 #: The port srtctl gives a multi-node worker's distributed start-up on its first node.
 _DIST_PORT = 29500
 
 
 def looks_like_recipe(text: str) -> bool:
-    """Whether ``text`` may be a recipe: it names an ``sglang_config`` and a ``backend``."""
-    return "sglang_config" in text and "backend" in text
+    """Whether ``text`` may be a recipe: it names an ``sglang_config`` and a ``backend``, or
+    (the 2.0 layout) an ``engine`` and its ``roles``."""
+    return ("sglang_config" in text and "backend" in text) or (
+        "engine:" in text and "roles:" in text)
 
 
 def as_script(text: str) -> str | None:
@@ -49,6 +57,9 @@ def as_script(text: str) -> str | None:
         data = yaml.safe_load(text)
     except yaml.YAMLError:
         return None
+    if isinstance(data, dict) and isinstance(data.get("roles"), dict):
+        check_expansion(data, "the pasted recipe")
+        data = _as_backend(data)
     if not isinstance(data, dict) or not isinstance(data.get("backend"), dict):
         return None
     check_expansion(data, "the pasted recipe")
@@ -81,6 +92,35 @@ def as_script(text: str) -> str | None:
     return "\n".join(lines) + "\n"
 
 
+#: A 2.0 role's name -> the worker mode of the older layout it is.
+_ROLES = {"prefill": "prefill", "decode": "decode", "agg": "aggregated",
+          "aggregated": "aggregated"}
+
+
+def _as_backend(data: dict[Any, Any]) -> dict[Any, Any] | None:
+    """A 2.0 recipe written as the older layout (``backend``, its ``sglang_config`` and
+    ``<mode>_environment``, ``resources.gpus_per_<mode>``); None unless its engine is
+    SGLang."""
+    engine = data.get("engine")
+    kind = engine.get("type") if isinstance(engine, dict) else engine
+    if str(kind) != "sglang":
+        return None
+    config: dict[str, Any] = {}
+    backend: dict[str, Any] = {"type": "sglang", "sglang_config": config}
+    resources = dict(data["resources"]) if isinstance(data.get("resources"), dict) else {}
+    for role, spec in data["roles"].items():
+        mode = _ROLES.get(str(role))
+        if mode is None or not isinstance(spec, dict):
+            continue
+        config[mode] = spec.get("args") if isinstance(spec.get("args"), dict) else {}
+        if isinstance(spec.get("env"), dict):
+            backend[f"{mode}_environment"] = spec["env"]
+        gpus_key = dict(_MODES)[mode]
+        if isinstance(spec.get("gpus"), int):
+            resources[gpus_key] = spec["gpus"]
+    return {**data, "backend": backend, "resources": resources}
+
+
 def _served_name(config: dict[Any, Any], data: dict[Any, Any]) -> str:
     """The served name srtctl gives every worker: the first the prefill's or the aggregated
     mode's options set, else the last part of the model's path."""
@@ -108,6 +148,8 @@ def _options(options: dict[Any, Any]) -> list[str]:
     words: list[str] = []
     for key in sorted(options, key=str):
         value = options[key]
+        if str(key).replace("_", "-") in _GIVEN_ANEW:
+            continue  # srtctl passes its own (the served name once, before the options)
         flag = "--" + str(key).replace("_", "-")
         if value is None or value is False:
             continue
