@@ -198,3 +198,21 @@ def test_words_after_a_launch_handed_to_a_scripts_own_function_are_not_its_flags
                  'ssh node0 "$CMD" --tp 2', "CUDA_VISIBLE_DEVICES=0 $CMD --tp 2"):
         text = f'CMD="python3 -m sglang.launch_server --model-path m"\n{line}\n'
         assert unpaste([text])[0] == ["--model-path", "m", "--tp", "2"], line
+
+
+def test_a_backquoted_flag_value_stays_one_word():
+    line = ("python3 -m sglang.launch_server --model-path m --host "
+            "`hostname -I | awk '{print $1}'` --tp 2 --port 30000")
+    assert unpaste([line])[0] == ["--model-path", "m", "--host",
+                                  "$(hostname -I | awk '{print $1}')", "--tp", "2",
+                                  "--port", "30000"]
+
+
+def test_a_sentence_a_page_glued_to_the_launch_is_not_part_of_it():
+    page = ("标准命令如下:\npython3 -m sglang.launch_server --model-path m --port 30000 "
+            "--log-level warning这条命令看似简单,但每个参数背后都对应着关键决策点。\n")
+    assert unpaste([page])[0] == ["--model-path", "m", "--port", "30000",
+                                  "--log-level", "warning"]
+    # a path or a name written in the language, with no sentence in it, is kept
+    path = "python3 -m sglang.launch_server --model-path /models/你的模型目录 --tp 2"
+    assert unpaste([path])[0] == ["--model-path", "/models/你的模型目录", "--tp", "2"]

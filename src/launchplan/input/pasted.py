@@ -822,6 +822,7 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _unwrapped_flags(_terminal_rejoined(_inline_code(text), notes), notes)
     text = _joined_continuations(text)
+    text = _without_glued_prose(text, notes)
     text = shell_arrays.on_one_line(shell_vars.substitutions_kept_whole(text))
     words: list[str] = []
     for line in _logical_lines(text):
@@ -832,6 +833,41 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
     return words
+
+
+#: A sentence in Chinese, Japanese or Korean that a page's text joins to a command's last
+#: word with no space (``--log-level warning这条命令…``): CJK ideographs, kana, hangul and
+#: their punctuation right after a printable ASCII character.
+_GLUED_PROSE = re.compile(r"(?<=[A-Za-z0-9])[\u3001-\u303f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+                          r"\uff00-\uffef][^\n]*")
+
+
+#: What makes the glued text a sentence: its punctuation (a full-width comma or stop, or an
+#: ASCII one between ideographs).
+_SENTENCE = re.compile(r"[\u3001\u3002\uff0c\uff1b\uff01\uff1f]|[,.;!?][\u3400-\u9fff]")
+
+
+def _without_glued_prose(text: str, notes: list[str] | None) -> str:
+    """``text`` without the sentence a page's extracted text glued onto a launch line's last
+    word (outside quotes): the shell would pass ``warning这条命令…`` as the value, but the
+    sentence is the page's prose about the command, not part of it."""
+    if not _GLUED_PROSE.search(text):
+        return text
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        # after the launcher (or on a line of flags): prose before it is the page's own
+        start = 0 if line.lstrip().startswith("--") else line.find("sglang")
+        glued = _GLUED_PROSE.search(line, start) if start >= 0 else None
+        if glued is None or not _SENTENCE.search(glued.group(0)):
+            continue  # no sentence: a name or a path written in the language (G:\\模型目录)
+        before = line[:glued.start()]
+        if before.count('"') % 2 or before.count("'") % 2:
+            continue  # inside a quoted value: part of it
+        lines[at] = before
+        if notes is not None:
+            notes.append(f"the prose glued to the launch line's last word ({glued.group(0)[:20]}"
+                         "…) is read as the page's text, not as part of the command")
+    return "\n".join(lines)
 
 
 #: A root shell's prompt before a command: ``# `` and then the command's first word.

@@ -496,8 +496,10 @@ _LITERAL_ARITHMETIC = re.compile(r"^[\d\s+\-*/%<>&|^~()]+$")
 _SPLITTING = frozenset(" \t|;&<>'\"")
 
 
-#: An assignment whose value is a backquoted command substitution (``TP=`expr 16 \* $N```).
-_BACKQUOTED_VALUE = re.compile(r"(\b[A-Za-z_][A-Za-z0-9_]*=)`([^`\n]*)`")
+#: An assignment or a flag whose value is a backquoted command substitution (``TP=`expr 16
+#: \* $N```, ``--host `hostname -I | awk ...```): one word to the shell, as ``$(...)`` is.
+_BACKQUOTED_VALUE = re.compile(
+    r"(\b[A-Za-z_][A-Za-z0-9_]*=|(?<!\S)--?[A-Za-z][\w-]*(?:=|[ \t]+))`([^`\n]*)`")
 
 
 def substitutions_kept_whole(text: str) -> str:
