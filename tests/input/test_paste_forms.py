@@ -528,3 +528,12 @@ def test_sglangs_own_test_helper_starts_the_server_its_other_args_describe():
     # a model named by the suite's constant is left open: give --model-path after the paste
     constant = test.replace('"qwen3-8b"', "DEFAULT_MODEL_NAME_FOR_TEST")
     assert unpaste([constant])[0][1] == "${DEFAULT_MODEL_NAME_FOR_TEST}"
+
+
+def test_a_functions_parameters_take_what_its_first_call_passes():
+    script = ('import subprocess\ndef build_cmd(model, tp=1):\n'
+              '    return f"python3 -m sglang.launch_server --model-path {model} --tp {tp}"\n'
+              'subprocess.run(build_cmd("qwen3-8b", tp=2), shell=True)\n'
+              'subprocess.run(build_cmd("other"), shell=True)\n')
+    # the first call is the run read, its arguments over the defaults
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]

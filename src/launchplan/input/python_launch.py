@@ -655,6 +655,7 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                 if (isinstance(key, ast.Constant) and isinstance(value, ast.Constant)
                         and isinstance(value.value, str)):
                     out[f"{node.targets[0].id}[{key.value!r}]"] = value.value
+    _bind_call_arguments(tree, out)
     for func in ast.walk(tree):  # a default naming a module constant: (model: str = MODEL)
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             params = [*func.args.posonlyargs, *func.args.args]
@@ -674,6 +675,34 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                     if not word.startswith("${"):
                         out.setdefault(node.targets[0].id, word)
     return out
+
+
+def _bind_call_arguments(tree: ast.Module, out: dict[str, str]) -> None:
+    """Bind each function's parameters to the words its first call in the script passes
+    (``build_cmd("Qwen/Qwen3-8B")`` of ``def build_cmd(model)``): what the launch it builds
+    gets when the script runs, over the parameter's default."""
+    functions = {node.name: node for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if not functions:
+        return
+    calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name) and node.func.id in functions),
+                   key=lambda c: (c.lineno, c.col_offset))
+    bound: set[str] = set()
+    for call in calls:
+        name = call.func.id  # type: ignore[attr-defined]
+        if name in bound:
+            continue  # its first call is the run read
+        bound.add(name)
+        func = functions[name]
+        params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+        pairs = [(params[i], arg) for i, arg in enumerate(call.args)
+                 if i < len(params) and not isinstance(arg, ast.Starred)]
+        pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+        for param, arg in pairs:
+            word = _word(arg, out)
+            if "${" not in word:
+                out[param] = word
 
 
 def _rendered(node: ast.JoinedStr, literals: dict[str, str]) -> str:
