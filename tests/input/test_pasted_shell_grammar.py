@@ -216,3 +216,15 @@ def test_a_sentence_a_page_glued_to_the_launch_is_not_part_of_it():
     # a path or a name written in the language, with no sentence in it, is kept
     path = "python3 -m sglang.launch_server --model-path /models/你的模型目录 --tp 2"
     assert unpaste([path])[0] == ["--model-path", "/models/你的模型目录", "--tp", "2"]
+
+
+def test_shift_moves_the_arguments_a_wrapper_reads_and_passes_on():
+    wrapper = ('serve() {\n  local model=$1\n  shift\n  local tp=$1\n  shift\n'
+               '  python3 -m sglang.launch_server --model-path $model --tp $tp "$@"\n}\n'
+               'serve qwen3-8b 2 --port 30001\n')
+    assert unpaste([wrapper])[0] == ["--model-path", "qwen3-8b", "--tp", "2",
+                                     "--port", "30001"]
+    script = ('set -- m 4 --port 1 --x\nMODEL=$1 && shift; TP=$1; shift 1\nshift 9\n'
+              'python3 -m sglang.launch_server --model-path $MODEL --tp $TP "$@"\n')
+    # a shift of more than there are fails in bash and moves nothing
+    assert unpaste([script])[0] == ["--model-path", "m", "--tp", "4", "--port", "1", "--x"]

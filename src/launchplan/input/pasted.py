@@ -1360,8 +1360,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
             out.append(word)  # the flag it stands for is reported with it
         elif (sliced := shell_vars.arguments_slice(word, values)) is not None:
             out.extend(sliced)  # ``${@:2}``: the script's arguments from the second on
-        elif word in _ALL_ARGUMENTS:
-            out.extend(arguments or [])
+        elif word in _ALL_ARGUMENTS:  # as many as a ``shift`` left
+            out.extend(shell_vars.positional(values) if arguments is not None else [])
             if arguments is None and notes is not None:
                 notes.append(f"the launch passes on the script's own arguments ({word}), "
                              "which the paste does not give: it is planned without them "

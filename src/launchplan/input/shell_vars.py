@@ -55,6 +55,9 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
         return []
     if _arithmetic_assigned(segment, values):
         return []
+    if segment[:1] == ["shift"]:
+        _shifted(segment, values)
+        return []
     if segment and all(ASSIGNMENT.match(w) for w in segment):
         assigned(segment, values)  # set for the script, not exported
         return []
@@ -157,6 +160,19 @@ def _arithmetic_assigned(segment: list[str], values: dict[str, str]) -> bool:
         whole = _ARITHMETIC.fullmatch(span)
         values[name] = span if whole is None else _worked_out(whole, values)
     return True
+
+
+def _shifted(segment: list[str], values: dict[str, str]) -> None:
+    """``shift`` (or ``shift N``): the script's arguments move down by one (N), as a wrapper
+    that reads ``model=$1; shift`` before passing ``"$@"`` on expects. A count that is no
+    number, or more than there are, leaves them as they are (the shell fails the command)."""
+    count = segment[1] if len(segment) > 1 else "1"
+    items = positional(values)
+    if not count.isdigit() or int(count) > len(items):
+        return  # bash's shift fails then, and moves nothing
+    for at in range(1, len(items) + 1):
+        values.pop(str(at), None)
+    values.update((str(at), item) for at, item in enumerate(items[int(count):], 1))
 
 
 def _defaults_assigned(segment: list[str], values: dict[str, str]) -> None:
