@@ -537,3 +537,13 @@ def test_a_functions_parameters_take_what_its_first_call_passes():
               'subprocess.run(build_cmd("other"), shell=True)\n')
     # the first call is the run read, its arguments over the defaults
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+
+
+def test_a_containers_args_list_pasted_alone_is_its_flags():
+    # cut out of a manifest, one item a line: each item one argument (the list's dashes
+    # had been read as values: --model-path -)
+    fragment = ('        args:\n          - --model-path\n          - qwen3-8b\n'
+                '          - --tp\n          - "2"\n')
+    assert unpaste([fragment])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    assert unpaste(["- --model-path\n- qwen3-8b\n- --tp\n- 2\n"])[0] == [
+        "--model-path", "qwen3-8b", "--tp", "2"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+import textwrap
 from collections.abc import Sequence
 
 from launchplan.errors import InputError
@@ -184,6 +185,8 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
                              "SageMaker's SGLang image reads them, one flag each (--port "
                              "8080, --host 0.0.0.0 and --model-path /opt/ml/model added "
                              "where they set none)")
+        elif (listed := _yaml_flag_list(token)) is not None:  # a container's args: alone
+            words.extend(listed)
         else:
             _refuse_plain_yaml(token)
             try:
@@ -519,6 +522,28 @@ def _with_pasted_config(words: list[str], token: str, notes: list[str] | None) -
 
 #: A top-level ``key:`` of a YAML mapping (a camelCase or snake_case key too).
 _YAML_KEY = re.compile(r"^[A-Za-z_][\w.-]*:(?:[ \t]|$)")
+
+
+def _yaml_flag_list(token: str) -> list[str] | None:
+    """The flags of a YAML list pasted alone, or under an ``args:`` key (a container's
+    arguments cut out of its manifest, one item a line): each item one argument, as the
+    container gets them. None for any other text."""
+    if "\n" not in token or "- -" not in token:
+        return None
+    import yaml
+
+    try:
+        data = yaml.safe_load(textwrap.dedent(token))
+    except yaml.YAMLError:
+        return None
+    if isinstance(data, dict) and list(data) == ["args"]:
+        data = data["args"]
+    if not (isinstance(data, list) and data and all(
+            isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in data)
+            and str(data[0]).startswith("--")):
+        return None
+    check_expansion(data, "the pasted YAML")
+    return [str(item) for item in data]
 
 
 def _refuse_plain_yaml(token: str) -> None:
