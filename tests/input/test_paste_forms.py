@@ -547,3 +547,11 @@ def test_a_containers_args_list_pasted_alone_is_its_flags():
     assert unpaste([fragment])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
     assert unpaste(["- --model-path\n- qwen3-8b\n- --tp\n- 2\n"])[0] == [
         "--model-path", "qwen3-8b", "--tp", "2"]
+
+
+def test_a_vertex_ai_upload_runs_its_container_command_with_its_args():
+    upload = ('from google.cloud import aiplatform\nmodel = aiplatform.Model.upload(\n'
+              '    serving_container_image_uri="lmsysorg/sglang:latest",\n'
+              '    serving_container_command=["python3", "-m", "sglang.launch_server"],\n'
+              '    serving_container_args=["--model-path", "qwen3-8b", "--tp", "2"],\n)\n')
+    assert unpaste([upload])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]

@@ -156,6 +156,12 @@ def _launch_node(tree: ast.Module, notes: list[str] | None = None
             if literals is None:
                 literals = _literal_names(tree)
             return [*_PARSER_LAUNCH, *(_word(e, literals) for e in handed.elts)], handed
+        if isinstance(node, ast.Call) and (container := _container_keywords(node)):
+            if literals is None:
+                literals = _literal_names(tree)
+            words = _items(container, literals, tree)
+            if launches_sglang(words):
+                return words, node
         if isinstance(node, ast.Call) and _callee(node) == "popen_launch_server":
             if literals is None:
                 literals = _literal_names(tree)
@@ -193,6 +199,23 @@ def _launch_node(tree: ast.Module, notes: list[str] | None = None
             except ValueError:
                 continue
     return None
+
+
+#: Keywords a cloud SDK's call takes a container's command and arguments in (Vertex AI's
+#: ``Model.upload(serving_container_command=[...], serving_container_args=[...])``).
+_CONTAINER_KEYWORDS = (("serving_container_command", "serving_container_args"),)
+
+
+def _container_keywords(call: ast.Call) -> list[ast.expr]:
+    """The items of a call's container command and arguments keywords, in that order (the
+    container runs the command with the arguments after it); empty for any other call."""
+    given = {k.arg: k.value for k in call.keywords if k.arg}
+    for keys in _CONTAINER_KEYWORDS:
+        lists = [given.get(key) for key in keys]
+        if any(isinstance(value, (ast.List, ast.Tuple)) for value in lists):
+            return [item for value in lists if isinstance(value, (ast.List, ast.Tuple))
+                    for item in value.elts]
+    return []
 
 
 def _callee(call: ast.Call) -> str:
