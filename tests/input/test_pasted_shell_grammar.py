@@ -228,3 +228,12 @@ def test_shift_moves_the_arguments_a_wrapper_reads_and_passes_on():
               'python3 -m sglang.launch_server --model-path $MODEL --tp $TP "$@"\n')
     # a shift of more than there are fails in bash and moves nothing
     assert unpaste([script])[0] == ["--model-path", "m", "--tp", "4", "--port", "1", "--x"]
+
+
+def test_read_from_a_here_string_and_printf_v_set_their_variables():
+    script = ('read -r MODEL TP REST <<< "qwen3-8b 2 a b"\nprintf -v PORT "%d" 30001\n'
+              'python3 -m sglang.launch_server --model-path $MODEL --tp $TP --port $PORT '
+              '--served-model-name "$REST"\n')
+    # the last name takes the rest of the words, as read does
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--port",
+                                    "30001", "--served-model-name", "a b"]

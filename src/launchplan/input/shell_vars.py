@@ -58,6 +58,8 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     if segment[:1] == ["shift"]:
         _shifted(segment, values)
         return []
+    if _read_or_printed(segment, values):
+        return []
     if segment and all(ASSIGNMENT.match(w) for w in segment):
         assigned(segment, values)  # set for the script, not exported
         return []
@@ -160,6 +162,29 @@ def _arithmetic_assigned(segment: list[str], values: dict[str, str]) -> bool:
         whole = _ARITHMETIC.fullmatch(span)
         values[name] = span if whole is None else _worked_out(whole, values)
     return True
+
+
+def _read_or_printed(segment: list[str], values: dict[str, str]) -> bool:
+    """Record what ``read [-r] A B <<< "words"`` (a here-string's words, the last name taking
+    the rest) or ``printf -v NAME FORMAT [ARGS]`` (``%s`` and ``%d`` filled in order) sets;
+    whether ``segment`` was one of them."""
+    if segment[:1] == ["read"] and "<<<" in segment:
+        at = segment.index("<<<")
+        names = [w for w in segment[1:at] if not w.startswith("-")]
+        if at + 1 >= len(segment) or not names or not all(
+                re.fullmatch(r"[A-Za-z_]\w*", n) for n in names):
+            return True
+        words = expand(segment[at + 1], values).split(None, len(names) - 1)
+        for name, word in zip(names, [*words, *[""] * (len(names) - len(words))]):
+            values[name] = word
+        return True
+    if segment[:2] == ["printf", "-v"] and len(segment) >= 4 \
+            and re.fullmatch(r"[A-Za-z_]\w*", segment[2]):
+        args = iter(expand(w, values) for w in segment[4:])
+        values[segment[2]] = re.sub(r"%[sd]", lambda _: next(args, ""),
+                                    expand(segment[3], values)).replace("%%", "%")
+        return True
+    return False
 
 
 def _shifted(segment: list[str], values: dict[str, str]) -> None:
