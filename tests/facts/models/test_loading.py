@@ -42,6 +42,13 @@ def test_bad_sidecar(tmp_path):
     assert "hf_quant_config.json" in err.message and "line 1" in err.message
 
 
+def test_a_key_with_a_control_character_is_named_on_one_line(tmp_path):
+    # found by the property below: a dbrx attn_config key "\n" made a two-line error
+    cfg = {**LLAMA, "model_type": "dbrx", "attn_config": {"\n": None}}
+    err = input_error(load_model, write(tmp_path, json.dumps(cfg)))
+    assert "attn_config.\\n" in err.message and "\n" not in err.message
+
+
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,

@@ -74,7 +74,7 @@ class _Fields:
 
     def subject(self, key: str) -> str:
         tail = " (after --json-model-override-args)" if key in self.overridden else ""
-        return f"{self.where} field '{self.prefix}{key}'{tail}"
+        return f"{self.where} field '{_printable(f'{self.prefix}{key}')}'{tail}"
 
     def fail(self, key: str, expected: str, got: Any = None, hint: str | None = None) -> InputError:
         return InputError(self.subject(key), expected, _shown(got), hint)
@@ -145,6 +145,14 @@ class _Described(str):
 
     def __repr__(self) -> str:
         return str(self)
+
+
+def _printable(name: str) -> str:
+    """A key as one short printable line: a newline or another control character in a
+    config's key (JSON allows them) written as its escape, a long key cut."""
+    if not name.isprintable():
+        name = name.encode("unicode_escape").decode("ascii")
+    return name if len(name) <= 80 else name[:77] + "..."
 
 
 def _shown(v: Any) -> Any:
