@@ -790,19 +790,30 @@ def fields(value: str) -> list[str]:
                 word = []
             at += 1
             continue
-        if char == "$" and value.startswith(("$(", "${"), at) or char == "`":
-            close = (value.find("`", at + 1) if char == "`" else
-                     _closing(value, at + 1) if value[at + 1] == "(" else
-                     _closing_brace(value, at + 1))
-            if close is not None and close > at:
-                word.append(value[at:close + 1])
-                at = close + 1
-                continue
+        end = _substitution_end(value, at)
+        if end is not None:
+            word.append(value[at:end])
+            at = end
+            continue
         word.append(char)
         at += 1
     if word:
         out.append("".join(word))
     return out
+
+
+def _substitution_end(text: str, at: int) -> int | None:
+    """The index just after the ``$(...)``, ``${...}`` or backquoted substitution that starts
+    at ``at``; None when none starts there or it does not close."""
+    char = text[at]
+    if char == "`":
+        close = text.find("`", at + 1)
+    elif char == "$" and text.startswith(("$(", "${"), at):
+        close = (_closing(text, at + 1) if text[at + 1] == "(" else
+                 _closing_brace(text, at + 1))
+    else:
+        return None
+    return close + 1 if close is not None and close > at else None
 
 
 def operators_apart(text: str) -> str:
@@ -817,13 +828,9 @@ def operators_apart(text: str) -> str:
 
     def apart(at: int) -> tuple[str, int] | None:
         char = text[at]
-        if char == "$" and text.startswith(("$(", "${"), at) or char == "`":
-            close = (text.find("`", at + 1) if char == "`" else
-                     _closing(text, at + 1) if text[at + 1] == "(" else
-                     _closing_brace(text, at + 1))
-            if close is not None and close > at:  # a substitution's own operators
-                return text[at:close + 1], close + 1
-            return None
+        if char in "$`":
+            end = _substitution_end(text, at)  # a substitution's own operators stay
+            return (text[at:end], end) if end is not None else None
         if char not in ";|&" or _redirection(text, at) or (
                 char == "|" and _CASE_PATTERN.match(_word_around(text, at))):
             return None
