@@ -222,6 +222,14 @@ def test_error_messages_are_one_line_and_name_the_flag() -> None:
         assert "\n" not in str(_error(argv))
 
 
+def test_a_family_name_is_answered_with_its_members() -> None:
+    # vLLM's --kv-cache-dtype fp8 is closest in spelling to mxfp8, an unrelated format
+    assert _error(["--kv-cache-dtype", "fp8"]).hint == "did you mean fp8_e5m2 or fp8_e4m3?"
+    assert _error(["--moe-runner-backend", "flashinfer"]).hint == (
+        "did you mean one of the 6 flashinfer_* choices?")
+    assert _error(["--attention-backend", "fa5"]).hint == "did you mean fa4?"  # no family
+
+
 def test_positionals_are_errors_reported_after_value_errors() -> None:
     err = _error(["--page-size", "1", "2"])
     assert err.got == "2" and err.hint == "--page-size takes a single value"

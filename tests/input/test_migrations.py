@@ -309,6 +309,13 @@ def test_a_choice_a_release_retired_is_named_with_what_replaced_it(capsys):
     (["--quantization=qoq"], []),
     # 0.5.20 refuses fp4_e2m1 at start, naming fp4_mx_block16: the same block-16 format
     (["--kv-cache-dtype", "fp4_e2m1"], ["--kv-cache-dtype", "fp4_mx_block16"]),
+    # 0.5.4's data-parallel dispatch names; 0.5.10's choices have their successors
+    (["--dp", "2", "--load-balance-method", "shortest_queue"],
+     ["--dp", "2", "--load-balance-method", "total_requests"]),
+    (["--load-balance-method=minimum_tokens"], ["--load-balance-method=total_tokens"]),
+    # SGLang's own NVFP4 CUTLASS GEMM (0.5.15's choices, not 0.5.18's): auto decides
+    (["--fp4-gemm-backend", "cutlass", "--tp", "4"], ["--tp", "4"]),
+    (["--quantization", "squeezellm"], []),
 ])
 def test_a_value_retired_before_the_modeled_releases_is_renamed_or_dropped(argv, new):
     from launchplan.input.cli import parse_argv

@@ -821,6 +821,14 @@ def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:
     import difflib  # error path only
 
     texts = [o for o in options if isinstance(o, str)]
+    # a family's short name (vLLM's fp8 of fp8_e4m3 and fp8_e5m2) is closer in spelling to
+    # some unrelated choice than to its own members: name the members
+    members = [o for o in texts if o.lower().startswith((given.lower() + "_", given.lower() + "-"))]
+    if given and 1 <= len(members) <= 3:
+        return f"did you mean {' or '.join(members)}?"
+    if given and members:
+        stem = members[0][:len(given) + 1]
+        return f"did you mean one of the {len(members)} {stem}* choices?"
     close = difflib.get_close_matches(given, texts, n=1, cutoff=0.6)
     return f"did you mean {close[0]}?" if close else None
 

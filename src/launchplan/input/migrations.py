@@ -381,6 +381,29 @@ RETIRED_VALUES: dict[tuple[str, str], RetiredValue] = {(v.flag, v.value): v for 
     *(RetiredValue(flag, "qoq", "the QoQ (QServe W4A8) method was removed, no replacement",
                    "0.5.18", source="0.5.15 and 0.5.18 wheels: the choice lists")
       for flag in _QUANT_FLAGS),
+    # the data-parallel dispatch policies by their first names: 0.5.4 still lists both
+    # (shortest_queue routes to the rank with fewest requests, minimum_tokens fell back to
+    # round robin), 0.5.10 has total_requests and total_tokens in their place (0.5.5 to 0.5.9
+    # were not read)
+    RetiredValue("--load-balance-method", "shortest_queue",
+                 "the policy sending each request to the rank holding the fewest requests is "
+                 "named total_requests", "0.5.10", "total_requests",
+                 "0.5.4 and 0.5.10 wheels: the choice lists and "
+                 "managers/data_parallel_controller.py; sgl-project/sglang#11469"),
+    RetiredValue("--load-balance-method", "minimum_tokens",
+                 "the policy sending each request to the rank holding the fewest tokens is "
+                 "named total_tokens", "0.5.10", "total_tokens",
+                 "0.5.4 and 0.5.10 wheels: the choice lists and "
+                 "managers/data_parallel_controller.py; sgl-project/sglang#7379"),
+    # SGLang's own NVFP4 CUTLASS GEMM: 0.5.10 and 0.5.15 list it, 0.5.18 not
+    RetiredValue("--fp4-gemm-backend", "cutlass",
+                 "SGLang's own NVFP4 CUTLASS GEMM was removed (FlashInfer's, another kernel, "
+                 "is flashinfer_cutlass; without the flag auto picks per GPU)", "0.5.18",
+                 source="0.5.10, 0.5.15 and 0.5.18 wheels: the choice lists"),
+    # vLLM's SqueezeLLM loader: 0.3.0 and 0.3.1 list it, 0.3.6 not
+    *(RetiredValue(flag, "squeezellm", "the SqueezeLLM method was removed, no replacement",
+                   "0.3.6", source="0.3.1 and 0.3.6 wheels: the choice lists")
+      for flag in _QUANT_FLAGS),
 )}
 
 
