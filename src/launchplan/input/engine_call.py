@@ -351,48 +351,27 @@ def _literals_before(tree: ast.Module, call: ast.Call) -> dict[str, ast.expr]:
     each: what ``Engine(model_path=MODEL, **kw)`` gets when the script runs straight
     through. A name set again inside a branch or loop is still taken at its last value
     before the call: the reading of a script that is not run."""
+    from launchplan.input.python_values import Edit, argparse_defaults, mapping_edits
+
     found: list[tuple[int, int, str, ast.expr]] = []
-    edits: list[tuple[int, int, str, ast.AST]] = []
+    edits: list[tuple[int, int, str, list[Edit] | None, ast.AST]] = []
     for node in ast.walk(tree):
         if getattr(node, "lineno", call.lineno) >= call.lineno:
             continue
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)):
             found.append((node.lineno, node.col_offset, node.targets[0].id, node.value))
-        elif (name := _edited_name(node)) is not None:
-            edits.append((node.lineno, node.col_offset, name, node))
-    from launchplan.input.python_values import argparse_defaults
+        elif (edited := mapping_edits(node)) is not None:
+            edits.append((node.lineno, node.col_offset, *edited, node))
 
     names: dict[str, ast.expr] = dict(argparse_defaults(tree))  # args.tp: --tp's default
     at: dict[str, tuple[int, int]] = {}
     for line, col, name, value in sorted(found, key=lambda f: f[:2]):
         names[name], at[name] = value, (line, col)
-    for line, col, name, node in sorted(edits, key=lambda e: e[:2]):
+    for line, col, name, change, node in sorted(edits, key=lambda e: e[:2]):
         if name in names and (line, col) > at[name]:
-            names[name] = _edited(names[name], node)
+            names[name] = _edited(names[name], change, node)
     return names
-
-
-def _edited_name(node: ast.AST) -> str | None:
-    """The name a statement edits as a mapping (``kw["tp_size"] = 2``, ``kw.update(...)``,
-    ``kw |= {...}``, ``kw.setdefault(...)``, ``kw.pop(...)``, ``del kw[...]``), else None."""
-    if isinstance(node, ast.Assign) and len(node.targets) == 1:
-        target = node.targets[0]
-        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            return target.value.id
-    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.BitOr) \
-            and isinstance(node.target, ast.Name):
-        return node.target.id
-    if isinstance(node, ast.Delete) and len(node.targets) == 1 \
-            and isinstance(node.targets[0], ast.Subscript) \
-            and isinstance(node.targets[0].value, ast.Name):
-        return node.targets[0].value.id
-    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-        func = node.value.func
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
-                and func.attr in ("update", "setdefault", "pop"):
-            return func.value.id
-    return None
 
 
 def _entries(mapping: ast.expr, names: dict[str, ast.expr] | None = None,
@@ -445,48 +424,32 @@ def _entries(mapping: ast.expr, names: dict[str, ast.expr] | None = None,
     return None
 
 
-def _edited(mapping: ast.expr, node: ast.AST) -> ast.expr:
-    """``mapping`` (the literal a name was set to) after the edit ``node``, as a dict
-    literal; an edit not read here (a key or argument known at run time) makes it the
-    edit's own text, which ``_keywords`` names as a mapping built at run time."""
+def _edited(mapping: ast.expr, edits: list[Any] | None, node: ast.AST) -> ast.expr:
+    """``mapping`` (the literal a name was set to) after ``edits`` (``python_values.Edit``)
+    the statement ``node`` makes, as a dict literal; an edit not read here (a key known at
+    run time, entries added from a mapping not spelled out) makes it the edit's own text,
+    which ``_keywords`` names as a mapping built at run time."""
     entries = _entries(mapping)
     if entries is None:
         return mapping
+    if edits is None or any(not isinstance(edit.key, str) for edit in edits):
+        return _edit_text(node)
     entries = dict(entries)
-    edit: Any = node
-    key: Any = None
-    if isinstance(edit, (ast.Assign, ast.Delete)):
-        slot = edit.targets[0]
-        key = slot.slice.value if isinstance(slot.slice, ast.Constant) else None
-        if not isinstance(key, str):
-            return edit.targets[0]  # kw[name] = ...: a key known at run time
-        if isinstance(edit, ast.Assign):
-            entries[key] = edit.value
-        else:
-            entries.pop(key, None)
-    elif isinstance(edit, ast.AugAssign):
-        added = _entries(edit.value)
-        if added is None:
-            return edit.value
-        entries.update(added)
-    else:
-        call = edit.value
-        args = call.args
-        if call.func.attr == "update":
-            added = _entries(args[0]) if len(args) == 1 else ({} if not args else None)
-            if added is None or any(k.arg is None for k in call.keywords):
-                return call
-            entries.update(added)
-            entries.update({k.arg: k.value for k in call.keywords})  # type: ignore[misc]
-        else:  # setdefault(key, value) / pop(key[, default])
-            key = args[0].value if args and isinstance(args[0], ast.Constant) else None
-            if not isinstance(key, str):
-                return call
-            if call.func.attr == "pop":
-                entries.pop(key, None)
-            elif key not in entries:
-                entries[key] = args[1] if len(args) > 1 else ast.Constant(None)
+    for edit in edits:
+        if edit.value is None:
+            entries.pop(edit.key, None)
+        elif not (edit.keep and edit.key in entries):
+            entries[edit.key] = edit.value
     return ast.Dict(keys=[ast.Constant(k) for k in entries], values=list(entries.values()))
+
+
+def _edit_text(node: ast.AST) -> ast.expr:
+    """The expression a mapping edit turns on (``kw[name]``, ``kw.update(other)``)."""
+    if isinstance(node, (ast.Assign, ast.Delete)):
+        return node.targets[0]
+    if isinstance(node, (ast.AugAssign, ast.Expr)):
+        return node.value
+    return ast.Constant(None)
 
 
 def _keywords(call: ast.Call, names: dict[str, ast.expr]) -> list[tuple[str, ast.expr]]:

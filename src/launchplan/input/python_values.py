@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from launchplan.input.python_flow import in_flow
@@ -23,26 +24,28 @@ UNKNOWN = object()
 
 def literal_dicts(tree: ast.Module) -> dict[str, dict[Any, Any] | None]:
     """Each dict a script assigns to a plain name with literal keys and values, as its
-    statements leave it in source order: ``NAME = {...}``, then ``NAME |= {...}``,
-    ``NAME.update({...})``, ``NAME[key] = value``. A name some statement changes in a way
-    not read here, or under an ``if``/loop (decided at run time), maps to None."""
+    statements leave it in source order: ``NAME = {...}``, then the edits
+    ``mapping_edits`` reads (``NAME |= {...}``, ``NAME.update({...})``, ``NAME[key] =
+    value``, ...). A name some statement changes in a way not read here, or under an
+    ``if``/loop (decided at run time), maps to None; one never set to a dict is left out."""
     found: dict[str, dict[Any, Any] | None] = {}
     steps: list[tuple[int, int, str, Any]] = []
     for node in ast.walk(tree):
-        if not isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)):
-            continue
-        name, change = _dict_change(node)
-        if name is not None:
-            steps.append((node.lineno, node.col_offset, name,
-                          change if not in_flow(tree, node) else None))
-    for *_, name, change in sorted(steps, key=lambda s: (s[0], s[1])):
-        current = found.get(name, {})
-        if change is None or (current is None and not isinstance(change, _Reset)):
-            found[name] = None
-        elif isinstance(change, _Reset):
-            found[name] = dict(change.items)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            items = _literal_dict(node.value) if isinstance(node.value, ast.Dict) else None
+            name, change = node.targets[0].id, _Reset(items) if items is not None else None
+        elif (edited := mapping_edits(node)) is not None:
+            name, change = edited
         else:
-            found[name] = {**current, **change}  # type: ignore[dict-item]
+            continue
+        steps.append((node.lineno, node.col_offset, name,
+                      change if not in_flow(tree, node) else None))
+    for *_, name, change in sorted(steps, key=lambda s: (s[0], s[1])):
+        if isinstance(change, _Reset):
+            found[name] = dict(change.items)
+        elif name in found:
+            found[name] = _applied(found[name], change)
     return found
 
 
@@ -53,31 +56,113 @@ class _Reset:
         self.items = items
 
 
-def _dict_change(node: ast.Assign | ast.AugAssign | ast.Expr) -> tuple[str | None, Any]:
-    """(name, change) when ``node`` assigns or updates a dict under a plain name: a
-    ``_Reset``, a dict of the entries added, or None (a change not read here)."""
+def _applied(current: dict[Any, Any] | None, edits: list[Edit] | None
+             ) -> dict[Any, Any] | None:
+    """``current`` after ``edits``, as literal values; None when either is not known (a
+    key or value known only at run time)."""
+    if current is None or edits is None:
+        return None
+    out = dict(current)
+    for edit in edits:
+        if edit.key is UNKNOWN:
+            return None
+        if edit.value is None:
+            out.pop(edit.key, None)
+            continue
+        if edit.keep and edit.key in out:
+            continue
+        literal = _literal(edit.value)
+        if literal is UNKNOWN:
+            return None
+        out[edit.key] = literal
+    return out
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change a statement makes to a mapping: ``key`` (a literal, or ``UNKNOWN``) set
+    to the expression ``value`` as written, or taken out (``value`` None); with ``keep``,
+    an entry already there stays (``setdefault``)."""
+
+    key: Any
+    value: ast.expr | None
+    keep: bool = False
+
+
+def mapping_edits(node: ast.AST) -> tuple[str, list[Edit] | None] | None:
+    """(name, its edits in order) when the statement ``node`` edits the mapping a plain
+    name holds: ``NAME[key] = value``, ``del NAME[key]``, ``NAME |= {...}``,
+    ``NAME.update({...}, k=v)``, ``NAME.setdefault(key, value)``, ``NAME.pop(key)``. The
+    edits are None when what the statement adds is not spelled out in it (``NAME |=
+    other``). None for any other statement. One reader for both uses: the engine's
+    keyword mappings kept as expressions (``engine_call``), a comprehension's literal dicts
+    kept as values (``literal_dicts``)."""
     if isinstance(node, ast.Assign) and len(node.targets) == 1:
         target = node.targets[0]
-        if isinstance(target, ast.Name):
-            items = _literal_dict(node.value) if isinstance(node.value, ast.Dict) else None
-            return target.id, _Reset(items) if items is not None else None
         if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            key, value = _literal(target.slice), _literal(node.value)
-            known = key is not UNKNOWN and value is not UNKNOWN
-            return target.value.id, {key: value} if known else None
-    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
-            and isinstance(node.op, ast.BitOr):
-        items = _literal_dict(node.value) if isinstance(node.value, ast.Dict) else None
-        return node.target.id, items
-    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-        func = node.value.func
-        if isinstance(func, ast.Attribute) and func.attr == "update" \
-                and isinstance(func.value, ast.Name):
-            args = node.value.args
-            items = _literal_dict(args[0]) if len(args) == 1 and isinstance(
-                args[0], ast.Dict) and not node.value.keywords else None
-            return func.value.id, items
-    return None, None
+            return target.value.id, [Edit(_literal(target.slice), node.value)]
+        return None
+    if isinstance(node, ast.AugAssign):
+        if isinstance(node.op, ast.BitOr) and isinstance(node.target, ast.Name):
+            return node.target.id, spelled_entries(node.value)
+        return None
+    if isinstance(node, ast.Delete):
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript) \
+                and isinstance(node.targets[0].value, ast.Name):
+            return node.targets[0].value.id, [Edit(_literal(node.targets[0].slice), None)]
+        return None
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+        return None
+    call = node.value
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.attr in ("update", "setdefault", "pop")):
+        return None
+    args = call.args
+    if func.attr == "update":
+        if len(args) > 1 or any(k.arg is None for k in call.keywords):
+            return func.value.id, None
+        edits = spelled_entries(args[0]) if args else []
+        if edits is not None:
+            edits += [Edit(k.arg, k.value) for k in call.keywords]
+        return func.value.id, edits
+    if not args or call.keywords:
+        return func.value.id, None
+    key = _literal(args[0])
+    if func.attr == "pop":
+        return func.value.id, [Edit(key, None)]
+    return func.value.id, [Edit(key, args[1] if len(args) > 1 else ast.Constant(None),
+                                keep=True)]
+
+
+def spelled_entries(node: ast.expr) -> list[Edit] | None:
+    """The entries a mapping the statement writes out holds, in order: a dict display
+    (``**`` of another display spread in place) or ``dict(...)`` of keywords (and one such
+    display); None for one built elsewhere (a name, ``**other``)."""
+    out: list[Edit] = []
+    if isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                spread = spelled_entries(value)
+                if spread is None:
+                    return None
+                out += spread
+            else:
+                out.append(Edit(_literal(key), value))
+        return out
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "dict" and len(node.args) <= 1:
+        for arg, piece in (*((None, a) for a in node.args),
+                           *((k.arg, k.value) for k in node.keywords)):
+            if arg is not None:
+                out.append(Edit(arg, piece))
+                continue
+            spread = spelled_entries(piece)
+            if spread is None:
+                return None
+            out += spread
+        return out
+    return None
 
 
 def argparse_defaults(tree: ast.Module) -> dict[str, ast.expr]:
