@@ -21,17 +21,56 @@ from launchplan.input import shell_vars
 from launchplan.input.python_flow import branches
 
 
-def launch_literal(text: str, notes: list[str] | None = None) -> str | list[str] | None:
-    """The first string (a command line) or list of strings (an argv) in the Python source
-    ``text`` that starts SGLang's launcher; None when ``text`` is not Python or has none.
-    How the script grows that argv where it is not read goes into ``notes``."""
+def launch_literal(text: str, notes: list[str] | None = None,
+                   launch: int | None = None) -> str | list[str] | None:
+    """The ``launch``-th (from 1, in source order; the first by default) string (a command
+    line) or list of strings (an argv) in the Python source ``text`` that starts SGLang's
+    launcher; None when ``text`` is not Python or has none. How the script grows that argv
+    where it is not read goes into ``notes``."""
+    picked = launch_literal_at(text, notes, launch)
+    return picked[0] if picked is not None else None
+
+
+def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | None = None
+                      ) -> tuple[str | list[str], int] | None:
+    """(the literal that holds the script's ``launch``-th launch, which launch of that
+    literal it is, from 1). A string may hold several command lines (a usage docstring
+    with a line per server, a shell script the program writes out): each counts, as the
+    same lines pasted as a shell text do, and the shell reader picks the one named."""
     if "sglang" not in text or not ("launch_server" in text or "serve" in text):
         return None
     tree = _parsed(text)
-    if tree is None:
-        return quoted_list(text)
-    found = _launch_node(tree, notes)
-    return found[0] if found is not None else quoted_list(text)
+    found = _launch_nodes(tree) if tree is not None else []
+    if not found:
+        listed = quoted_list(text)
+        return (listed, 1) if listed is not None else None
+    at, within = _picked(found, launch)
+    value, node, grows = found[at]
+    assert tree is not None
+    return _finished(tree, value, node, grows, notes), within
+
+
+def literal_total(text: str) -> int:
+    """How many launches the Python source ``text`` holds in literals (0 when it is not
+    Python or holds none): a script that starts two servers, or a usage docstring that
+    shows a command line for each, is several launches, one of which is planned."""
+    if "sglang" not in text or not ("launch_server" in text or "serve" in text):
+        return 0
+    tree = _parsed(text)
+    found = _launch_nodes(tree) if tree is not None else []
+    if not found:
+        return int(quoted_list(text) is not None)
+    return sum(_launches_in(value) for value, *_ in found)
+
+
+def _launches_in(value: str | list[str]) -> int:
+    """How many launches one literal holds: an argv list one; a string as many as its
+    command lines start (at least one: it was found as a launch)."""
+    if isinstance(value, list):
+        return 1
+    from launchplan.input.pasted import launch_count
+
+    return max(launch_count([value]), 1)
 
 
 #: The launcher module as a quoted literal of another language's source.
@@ -140,34 +179,44 @@ def _item(piece: str) -> str:
     return "${" + "".join(piece.split()) + "}"
 
 
-def _launch_node(tree: ast.Module, notes: list[str] | None = None
-                 ) -> tuple[str | list[str], ast.AST] | None:
-    """The first launch literal in ``tree`` (see ``launch_literal``) and its node; a
-    command a script grows after assigning it (``cmd = f"python -m ..."`` then ``cmd +=
-    f"--tp {tp} "`` lines, or an argv list then ``cmd += [...]``) is the whole command the
-    additions leave."""
+#: The growth a launch literal may get after its assignment: none, ``+=`` of text, or the
+#: additions to an argv list.
+_GROWS_TEXT, _GROWS_LIST = "text", "list"
+
+
+def _launch_nodes(tree: ast.Module) -> list[tuple[str | list[str], ast.AST, str]]:
+    """Each launch literal in ``tree`` (see ``launch_literal``), in source order, with its
+    node and how the script may grow it (``_finished`` adds that). A literal inside another
+    one found (an f-string's own text, a list inside a call's keywords) is part of it; one
+    a call only prints or logs is not started; a command assigned to a name that an
+    f-string found later builds on (``f"{CMD} --port 30001"``) is that launch's piece."""
     from launchplan.input.pasted import launches_sglang
 
     literals: dict[str, str] | None = None
+    found: list[tuple[str | list[str], ast.AST, str]] = []
     for node in ast.walk(tree):
         value: ast.AST = node
         handed = _parser_argv(tree, node)
         if handed is not None:
             if literals is None:
                 literals = _literal_names(tree)
-            return [*_PARSER_LAUNCH, *(_word(e, literals) for e in handed.elts)], handed
+            found.append(([*_PARSER_LAUNCH, *(_word(e, literals) for e in handed.elts)],
+                          handed, ""))
+            continue
         if isinstance(node, ast.Call) and (container := _container_keywords(node)):
             if literals is None:
                 literals = _literal_names(tree)
             words = _items(container, literals, tree)
             if launches_sglang(words):
-                return words, node
+                found.append((words, node, ""))
+                continue
         if isinstance(node, ast.Call) and _callee(node) == "popen_launch_server":
             if literals is None:
                 literals = _literal_names(tree)
             helper = _test_helper_launch(tree, node, literals)
             if helper is not None:
-                return helper, node
+                found.append((helper, node, ""))
+                continue
         if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
             if literals is None:
                 literals = _literal_names(tree)
@@ -179,26 +228,97 @@ def _launch_node(tree: ast.Module, notes: list[str] | None = None
                 continue
             # the module's name alone is an argv item (of a call's arguments), not a line
             if len(words) > 1 and (launches_sglang(words) or _hands_on_launch(words)):
-                if literals is None:
-                    literals = _literal_names(tree)
-                return value.value + _grown(tree, node, literals), node
+                found.append((value.value, node, _GROWS_TEXT))
         elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and any(
                 isinstance(e, ast.Constant) and e.value in _LAUNCHERS for e in node.elts):
             if literals is None:
                 literals = _literal_names(tree)
             words = _items(node.elts, literals, tree)
             if launches_sglang(words):
-                return [*words, *_grown_list(tree, node, literals, notes)], node
+                found.append((words, node, _GROWS_LIST))
         elif isinstance(node, (ast.List, ast.Tuple)) and any(map(_fragment, node.elts)):
             if literals is None:
                 literals = _literal_names(tree)
             line = " ".join(_word(e, literals) for e in node.elts)
             try:
                 if launches_sglang(shell_vars.shell_split(line)):
-                    return line, node
+                    found.append((line, node, ""))
             except ValueError:
                 continue
-    return None
+    return _own_launches(tree, found)
+
+
+def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, str]]
+                  ) -> list[tuple[str | list[str], ast.AST, str]]:
+    """``found`` in source order without the literals that start no launch of their own
+    (see ``_launch_nodes``)."""
+    inert: set[int] = set()  # the nodes inside a print or log call's arguments
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _callee(node) in _INERT_CALLS:
+            inert.update(id(n) for arg in (*node.args, *node.keywords) for n in ast.walk(arg))
+    kept: list[tuple[str | list[str], ast.AST, str]] = []
+    inside: set[int] = set()
+    for item in sorted(found, key=lambda f: _position(f[1])):
+        node = item[1]
+        if id(node) not in inside and id(node) not in inert:
+            inside.update(id(n) for n in ast.walk(node) if n is not node)
+            kept.append(item)
+    pieces = {v.value.id for _, node, _ in kept if isinstance(node, ast.JoinedStr)
+              for v in node.values
+              if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)}
+    named = {id(node.value) for node in ast.walk(tree)
+             if isinstance(node, ast.Assign) and len(node.targets) == 1
+             and isinstance(node.targets[0], ast.Name) and node.targets[0].id in pieces}
+    return [item for item in kept if id(item[1]) not in named]
+
+
+#: Calls whose arguments a script shows, not runs: ``print(f"running {cmd}")``,
+#: ``logger.info(...)`` name a launch the script starts elsewhere, if at all.
+_INERT_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception",
+                          "critical", "log", "write", "echo", "secho"})
+
+
+def _position(node: ast.AST) -> tuple[int, int, int, int]:
+    """Where ``node`` stands in the source, an enclosing node before the ones it holds."""
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
+            -getattr(node, "end_lineno", 0), -getattr(node, "end_col_offset", 0))
+
+
+def _finished(tree: ast.Module, value: str | list[str], node: ast.AST, grows: str,
+              notes: list[str] | None) -> str | list[str]:
+    """A launch literal with what the script adds to it after assigning it (``cmd =
+    f"python -m ..."`` then ``cmd += f"--tp {tp} "`` lines, or an argv list then ``cmd +=
+    [...]``): the whole command the additions leave."""
+    if grows == _GROWS_TEXT and isinstance(value, str):
+        return value + _grown(tree, node, _literal_names(tree))
+    if grows == _GROWS_LIST and isinstance(value, list):
+        return [*value, *_grown_list(tree, node, _literal_names(tree), notes)]
+    return value
+
+
+def _picked(found: list[tuple[str | list[str], ast.AST, str]], launch: int | None
+            ) -> tuple[int, int]:
+    """(which of ``found`` holds the ``launch``-th launch, which launch of it that is): a
+    number past the last picks the last, as the shell reader's pick does."""
+    wanted = max(launch or 1, 1)
+    count = 1
+    for at, (value, *_) in enumerate(found):
+        count = _launches_in(value)
+        if wanted <= count:
+            return at, wanted
+        wanted -= count
+    return len(found) - 1, count
+
+
+def _launch_node(tree: ast.Module, launch: int | None = None
+                 ) -> tuple[str | list[str], ast.AST] | None:
+    """The literal holding the ``launch``-th launch in ``tree`` (the first by default) and
+    its node, as ``launch_literal_at`` counts them."""
+    found = _launch_nodes(tree)
+    if not found:
+        return None
+    value, node, _ = found[_picked(found, launch)[0]]
+    return value, node
 
 
 #: Keywords a cloud SDK's call takes a container's command and arguments in (Vertex AI's
@@ -463,21 +583,23 @@ def _short(source: str, limit: int = 80) -> str:
     return source if len(source) <= limit else source[:limit - 1] + "…"
 
 
-def script_environment(text: str) -> list[str]:
+def script_environment(text: str, launch: int | None = None) -> list[str]:
     """The ``NAME=value`` pairs a Python script that holds a launch literal gives the
     server's environment, in source order: ``os.environ["NAME"] = "value"``,
     ``os.environ.update({...})``, ``os.environ.setdefault(...)``, a container image's
     ``.env({...})`` (Modal's ``Image.env``, the environment the server runs in), each
-    before the launch literal's line (one set after it is the client's), and a
-    ``subprocess`` call's ``env={...}``.
+    before the ``launch``-th launch literal's line (one set after it is the client's), and
+    a ``subprocess`` call's ``env={...}`` (not one of a call that runs another launch).
     Literal names and values only; one computed at run time is left out."""
     tree = _parsed(text)
-    launch = _launch_node(tree) if tree is not None else None
-    if tree is None or launch is None:
+    found_launches = _launch_nodes(tree) if tree is not None else []
+    if tree is None or not found_launches:
         return []
     from launchplan.input.engine_call import environ_assignment, environ_call, is_environ
 
-    before = getattr(launch[1], "lineno", 0)
+    chosen = found_launches[_picked(found_launches, launch)[0]][1]
+    others = {id(node) for _, node, _ in found_launches if node is not chosen}
+    before = getattr(chosen, "lineno", 0)
     found: list[tuple[int, int, list[str]]] = []
     for node in ast.walk(tree):
         pairs: list[str] = []
@@ -490,7 +612,7 @@ def script_environment(text: str) -> list[str]:
                 pairs = environ_call(node)
             elif func.attr == "env":
                 pairs = [pair for arg in node.args for pair in literal_mapping(arg)]
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and not _runs_another(node, chosen, others):
             pairs += [pair for kw in node.keywords if kw.arg == "env"
                       for pair in literal_mapping(kw.value)]
             if node.lineno >= before:  # the call that runs the launch, env=env
@@ -500,6 +622,13 @@ def script_environment(text: str) -> list[str]:
         if pairs:
             found.append((node.lineno, node.col_offset, pairs))
     return [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
+
+
+def _runs_another(call: ast.Call, chosen: ast.AST, others: set[int]) -> bool:
+    """Whether ``call`` holds another launch's literal and not the chosen one's: its
+    ``env=`` is that launch's environment."""
+    held = {id(node) for node in ast.walk(call)}
+    return bool(held & others) and id(chosen) not in held
 
 
 def _built_environment(tree: ast.Module, name: str, call_line: int) -> list[str]:
@@ -679,6 +808,7 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                         and isinstance(value.value, str)):
                     out[f"{node.targets[0].id}[{key.value!r}]"] = value.value
     _bind_call_arguments(tree, out)
+    _bind_instance_attributes(tree, out)
     for func in ast.walk(tree):  # a default naming a module constant: (model: str = MODEL)
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             params = [*func.args.posonlyargs, *func.args.args]
@@ -726,6 +856,50 @@ def _bind_call_arguments(tree: ast.Module, out: dict[str, str]) -> None:
             word = _word(arg, out)
             if "${" not in word:
                 out[param] = word
+
+
+def _bind_instance_attributes(tree: ast.Module, out: dict[str, str]) -> None:
+    """``self.X`` of a class whose ``__init__`` sets ``self.X = param`` (or a literal), and
+    ``__init__``'s own parameters, bound to what the script's first ``Class(...)`` call
+    passes (else their defaults): a server-manager class that builds its launch from
+    ``{self.model_path}`` and ``{self.tp}`` (or from ``model_path`` in ``__init__``) runs
+    with the arguments the script constructs it with."""
+    classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name) and node.func.id in classes),
+                   key=lambda c: (c.lineno, c.col_offset))
+    seen: set[str] = set()
+    for call in calls:
+        name = call.func.id  # type: ignore[attr-defined]
+        init = next((f for f in classes[name].body if isinstance(f, ast.FunctionDef)
+                     and f.name == "__init__"), None)
+        if name in seen or init is None:
+            continue
+        seen.add(name)
+        params = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
+        given: dict[str, str] = {}
+        defaults = init.args.defaults
+        for param, default in zip(params[len(params) - len(defaults):], defaults):
+            given[param] = _word(default, out)
+        for param, default in zip(init.args.kwonlyargs, init.args.kw_defaults):
+            if default is not None:
+                given[param.arg] = _word(default, out)
+        given.update((params[i], _word(arg, out)) for i, arg in enumerate(call.args)
+                     if i < len(params) and not isinstance(arg, ast.Starred))
+        given.update((k.arg, _word(k.value, out)) for k in call.keywords if k.arg is not None)
+        for param, word in given.items():  # a launch ``__init__`` builds from its parameters
+            if "${" not in word and word != "None":
+                out.setdefault(param, word)
+        for stmt in init.body:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Attribute)
+                    and ast.unparse(stmt.targets[0].value) == "self"):
+                continue
+            value = stmt.value
+            word = (given.get(value.id, "${") if isinstance(value, ast.Name)
+                    else _word(value, out))
+            if "${" not in word and word != "None":
+                out[f"self.{stmt.targets[0].attr}"] = word
 
 
 def _rendered(node: ast.JoinedStr, literals: dict[str, str]) -> str:
