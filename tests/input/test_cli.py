@@ -230,6 +230,17 @@ def test_a_family_name_is_answered_with_its_members() -> None:
     assert _error(["--attention-backend", "fa5"]).hint == "did you mean fa4?"  # no family
 
 
+@pytest.mark.parametrize("argv, hint", [
+    (["--dtype", "fp16"], "did you mean float16?"),  # PyTorch's and vLLM's short names
+    (["--dtype", "BF16"], "did you mean bfloat16?"),
+    (["--attention-backend", "FLASH_ATTN"], "did you mean fa3 or fa4?"),  # vLLM's backend
+    (["--attention-backend", "FLASHINFER"], "did you mean flashinfer, in lower case?"),
+    (["--kv-cache-dtype", "fp8_e4m3fn"], "did you mean fp8_e4m3?"),  # torch's dtype name
+])
+def test_a_value_spelled_as_another_tool_spells_it_is_named(argv, hint) -> None:
+    assert _error(argv).hint == hint
+
+
 def test_positionals_are_errors_reported_after_value_errors() -> None:
     err = _error(["--page-size", "1", "2"])
     assert err.got == "2" and err.hint == "--page-size takes a single value"

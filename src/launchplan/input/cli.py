@@ -815,12 +815,31 @@ def _dashless_flag(word: str, flags: Sequence[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+#: Values spelled as other tools or papers spell them (vLLM's FLASH_ATTN backend, PyTorch's
+#: fp16), each with the choices that name the same thing here; a choice list holding none
+#: of them falls back to the closest spelling.
+_OTHER_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "fp16": ("float16",), "fp32": ("float32",), "bf16": ("bfloat16",),
+    "flash_attn": ("fa3", "fa4"), "flash_attention": ("fa3", "fa4"),
+    "flashattention": ("fa3", "fa4"), "flash_attn_3": ("fa3",), "flash_attention_3": ("fa3",),
+    "flash_attn_4": ("fa4",), "flash_attention_4": ("fa4",), "fa": ("fa3", "fa4"),
+    "triton_attn": ("triton",), "sdpa": ("torch_native",),
+    "fp8_e4m3fn": ("fp8_e4m3",), "e4m3": ("fp8_e4m3",), "e5m2": ("fp8_e5m2",),
+}
+
+
 def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:
     if not isinstance(given, str) or not options:
         return None
     import difflib  # error path only
 
     texts = [o for o in options if isinstance(o, str)]
+    if any(given.lower() == o.lower() for o in texts) and given not in texts:
+        same = next(o for o in texts if given.lower() == o.lower())
+        return f"did you mean {same}, in lower case?"
+    known = [o for o in _OTHER_SPELLINGS.get(given.lower().replace("-", "_"), ()) if o in texts]
+    if known:
+        return f"did you mean {' or '.join(known)}?"
     # a family's short name (vLLM's fp8 of fp8_e4m3 and fp8_e5m2) is closer in spelling to
     # some unrelated choice than to its own members: name the members
     members = [o for o in texts if o.lower().startswith((given.lower() + "_", given.lower() + "-"))]
