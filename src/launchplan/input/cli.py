@@ -558,9 +558,10 @@ class _Parse:
         elif _WHOLE_REFERENCE.match(token):
             # ``... --port 30000 $EXTRA_ARGS`` or Compose's ``${EXTRA_ARGS}``: a variable the
             # paste leaves unset where flags stand
-            hint = ("a variable the pasted text does not set, standing where flags go: the "
-                    "shell drops it when unset and splits it into flags when set; give those "
-                    "flags after the paste, or set it in the pasted script")
+            hint = ("a variable the pasted text does not set (or sets differently in branches "
+                    "it leaves undecided), standing where flags go: the shell drops it when "
+                    "unset and splits it into flags when set; give those flags after the "
+                    "paste, or set it in the pasted script")
         elif (dashless := _dashless_flag(token, self.surface.all_flags)) is not None:
             # ``'modelpath', 'port'``: a page's text extraction dropped every '-'
             hint = (f"it reads as {dashless} with its dashes lost (a web page's text "

@@ -162,18 +162,19 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
         elif (config := _pasted_config(token)) is not None:  # a --config file's content
             words.extend(config[0])
             env.extend(config[1])
-        elif (found := _python_literal(token, notes)) is not None:  # launch_server_cmd("...")
+        elif (picked := _python_literal(token, notes, launch)) is not None:
             from launchplan.input.python_launch import script_environment
 
+            found, within = picked  # launch_server_cmd("..."), an argv list, a docstring
             if isinstance(found, str):
-                words.extend(_split(found))
+                words.extend(_split(found, within))
             else:  # an argv list: a container run around it keeps its -e NAME=VALUE
                 launch_words = _from_launcher(found)
                 before = found[:len(found) - len(launch_words)]
                 if (runner := _runner_start(before)) is not None:
                     env.extend(_runner_env(before[runner:]))
                 words.extend(launch_words)
-            env.extend(script_environment(token))
+            env.extend(script_environment(token, launch))
         elif _sagemaker(token):  # SM_SGLANG_* variables for SageMaker's SGLang image
             from launchplan.input.sagemaker_env import sagemaker_launch
 
@@ -361,6 +362,11 @@ def launch_count(tokens: Sequence[str]) -> int:
             continue
         if _dockerfile(token):
             continue
+        from launchplan.input.python_launch import literal_total
+
+        if total := literal_total(token):  # a Python script's launch literals, as unpaste
+            count += total  # reads them: Popen argv lists, launch_server_cmd strings,
+            continue  # a usage docstring's command lines
         try:
             words = _shell_words(token)
         except InputError:
@@ -627,13 +633,15 @@ def _dockerfile(token: str) -> bool:
     return looks_like_dockerfile(token)
 
 
-def _python_literal(token: str, notes: list[str] | None = None) -> str | list[str] | None:
-    """The launch command a pasted Python script holds in a literal, if it is one."""
+def _python_literal(token: str, notes: list[str] | None = None, launch: int | None = None
+                    ) -> tuple[str | list[str], int] | None:
+    """The literal a pasted Python script holds its ``launch``-th launch command in, if it
+    is one, and which launch of that literal it is (a docstring may show several)."""
     if "\n" not in token and "(" not in token:
         return None
-    from launchplan.input.python_launch import launch_literal
+    from launchplan.input.python_launch import launch_literal_at
 
-    return launch_literal(token, notes)
+    return launch_literal_at(token, notes, launch)
 
 
 def is_manifest(token: str) -> bool:
@@ -724,7 +732,8 @@ def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
         if not ("\n" in token or (" " in token and _wordy(token))) \
                 or pasted_manifest(raw, token):
             continue
-        listed = _python_literal(token)
+        picked = _python_literal(token, launch=launch)
+        listed = picked[0] if picked is not None else None
         if isinstance(listed, list):  # subprocess.run(["docker", "run", "--gpus", "2", ...])
             start = next((i for i in range(len(listed)) if _prefix_end(listed, i) is not None),
                          len(listed))
@@ -1213,15 +1222,76 @@ def _segments(words: list[str]) -> list[list[str]]:
     """``words`` cut into commands at the shell's control operators, without the commands
     of ``if`` branches the script's own values decide against."""
     segments: list[list[str]] = [[]]
+    operators: list[str] = []  # the operator after each segment but the last
     for word in words:
         if word in _CONTROL:
             segments.append([])
+            operators.append(word)
         elif word.endswith(";") and len(word) > 1:  # ``cd /srv; python ...``
             segments[-1].append(word[:-1])
             segments.append([])
+            operators.append(";")
         else:
             segments[-1].append(word)
-    return shell_branches.live_segments(segments)
+    return shell_branches.live_segments(
+        [part for seg in _tests_as_blocks(segments, operators) for part in _components(seg)])
+
+
+#: The commands that are a test ``shell_branches`` may decide.
+_TESTS = frozenset({"[", "[[", "test"})
+
+
+def _tests_as_blocks(segments: list[list[str]], operators: list[str]) -> list[list[str]]:
+    """``segments`` with a test and the command ``&&`` or ``||`` runs after it (``[ "$DPA" =
+    1 ] && ARGS+=(--enable-dp-attention)``, ``[ -n "$X" ] || OPTS+=" --tp 8"``, and ``T &&
+    A || B``) written as the ``if`` block the shell runs them as, so that a test the
+    script's values decide drops the command it rules out."""
+    out: list[list[str]] = []
+    at = 0
+    while at < len(segments):
+        seg = segments[at]
+        after = operators[at] if at < len(operators) else ";"
+        test = seg[1:] if seg[:1] == ["!"] else seg
+        if test[:1] and test[0] in _TESTS and after in ("&&", "||") and at + 1 < len(segments):
+            out.append(["if", *(seg if after == "&&" else ["!", *seg])])
+            out.append(["then", *segments[at + 1]])
+            at += 2
+            if after == "&&" and at - 1 < len(operators) and operators[at - 1] == "||" \
+                    and at < len(segments):
+                out.append(["else", *segments[at]])  # ``T && A || B``: B when T fails
+                at += 1
+            out.append(["fi"])
+            continue
+        out.append(seg)
+        at += 1
+    return out
+
+
+#: Launchers that start several programs at once, their command lines separated by a ``:``
+#: word: Slurm's heterogeneous steps (``srun -N1 router : -N2 python -m ...``), MPI's
+#: multiple programs (``mpirun -np 1 a : -np 2 b``).
+_MULTI_PROGRAM = frozenset({"srun", "mpirun", "mpiexec"})
+
+
+def _components(seg: list[str]) -> list[list[str]]:
+    """``seg`` as the commands it starts: one, unless its program is one of
+    ``_MULTI_PROGRAM`` and it holds ``:`` words; then each component, with the launcher
+    (and the assignments before it, its environment, which every component inherits)
+    before it: a component's options are its own, and a launch among them is read with its
+    own words only."""
+    lead = 0
+    while lead < len(seg) and (_ASSIGNMENT.match(seg[lead]) or seg[lead] in _WRAPPERS):
+        lead += 1
+    if lead == len(seg) or seg[lead].rsplit("/", 1)[-1] not in _MULTI_PROGRAM \
+            or ":" not in seg[lead + 1:]:
+        return [seg]
+    parts: list[list[str]] = [[]]
+    for word in seg[lead + 1:]:
+        if word == ":":
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    return [[*seg[:lead + 1], *part] for part in parts]
 
 
 def _image_launches(segments: list[list[str]]) -> list[list[str]]:
@@ -1912,14 +1982,18 @@ def _whole_expansion(word: str) -> bool:
     return False
 
 
+#: One item of an array as a whole word (``${EXTRA[$role]}``, ``${GPUS[0]}``): split as a
+#: bare reference's value is.
+_WHOLE_ITEM = re.compile(r"^\$\{[A-Za-z_]\w*\[[^\]@*]+\]\}$")
 #: ``${NAME`` followed by a default, alternative, assignment or required-value operator.
 _OPERATOR_EXPANSION = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?[-+=?].*\}$", re.S)
 
 
 def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
     """A launch word with the script's variables expanded: one word, or several when the
-    word is a bare reference to a value holding flags (``PREFILL_EXTRA="--a --b 2"`` then
-    ``$PREFILL_EXTRA``), which the shell splits at its spaces. The quotes that would keep
+    word is a bare reference (or an array's item, ``${EXTRA[$role]}``) to a value holding
+    flags (``PREFILL_EXTRA="--a --b 2"`` then ``$PREFILL_EXTRA``), which the shell splits
+    at its spaces. The quotes that would keep
     it whole are gone by now, so only a value that starts with a flag is split: a quoted
     path with a space in it stays one word. A bare reference to an empty value is no word
     (a quoted one would be an empty argument, which no launch passes on purpose)."""
@@ -1927,7 +2001,8 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
     if listed is not None:
         return listed
     value = shell_vars.expand(word, values)
-    if value != word and (_WHOLE_REFERENCE.match(word) or _whole_expansion(word)):
+    if value != word and (_WHOLE_REFERENCE.match(word) or _whole_expansion(word)
+                          or _WHOLE_ITEM.match(word)):
         parts = shell_vars.fields(value)
         if not parts:  # set to nothing (``MOE_ARGS=""``): the shell passes no word at all
             return []

@@ -310,17 +310,6 @@ def _picked(found: list[tuple[str | list[str], ast.AST, str]], launch: int | Non
     return len(found) - 1, count
 
 
-def _launch_node(tree: ast.Module, launch: int | None = None
-                 ) -> tuple[str | list[str], ast.AST] | None:
-    """The literal holding the ``launch``-th launch in ``tree`` (the first by default) and
-    its node, as ``launch_literal_at`` counts them."""
-    found = _launch_nodes(tree)
-    if not found:
-        return None
-    value, node, _ = found[_picked(found, launch)[0]]
-    return value, node
-
-
 #: Keywords a cloud SDK's call takes a container's command and arguments in (Vertex AI's
 #: ``Model.upload(serving_container_command=[...], serving_container_args=[...])``).
 _CONTAINER_KEYWORDS = (("serving_container_command", "serving_container_args"),)

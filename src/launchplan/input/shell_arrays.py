@@ -12,14 +12,26 @@ shell expands them when it assigns) and a launch's ``"${NAME[@]}"`` becomes thos
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from launchplan.input import shell_vars
 
 #: The first word of the one-line form of an array assignment: ``MARK NAME = items...``.
 MARK = "__launchplan_array__"
-#: An array assignment's start: ``NAME=(``, ``NAME+=(``, after ``local``/``declare -a``.
-_OPENER = re.compile(r"^([ \t]*)(?:(?:local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
+#: An array assignment's start: ``NAME=(``, ``NAME+=(``, after ``local``/``declare -a``
+#: (``declare -A``: an associative array, its items ``[key]=value``).
+#: It may follow other commands on its line (``[ -n "$X" ] && ARGS+=(...)``, ``if ...;
+#: then ARGS+=(...)``, a ``case`` pattern's ``fast) ARGS+=(...) ;;``).
+_OPENER = re.compile(r"^([ \t]*(?:(?:[^'\"\n#()]|\"[^\"\n]*\"|'[^'\n]*')*?(?:;|&&|\|\|)[ \t]*)?"
+                     r"(?:(?:then|else|do|\{|[^\s()]+\))[ \t]+)?)"
+                     r"(?:(?:local|declare|typeset|readonly)((?:[ \t]+-\w+)*)[ \t]+)?"
                      r"([A-Za-z_]\w*)(\+?)=\(", re.MULTILINE)
+#: The word that marks an associative array's one-line form: ``MARK ASSOCIATIVE NAME = ...``.
+ASSOCIATIVE = "-A"
+#: An item given with its index or key: ``[tp]=8``, ``[2]=x`` (quotes taken off by now).
+_KEYED = re.compile(r"^\[([^\]]+)\](\+?)=(.*)$", re.DOTALL)
+#: An assignment to one item: ``M[tp]=8``, ``M[$key]+=x``, ``GPUS[2]=5``.
+_ITEM_ASSIGNMENT = re.compile(r"^([A-Za-z_]\w*)\[([^\]]+)\](\+?)=(.*)$", re.DOTALL)
 #: A reference to all of an array's items: ``${NAME[@]}`` (quotes taken off by now).
 _ALL_ITEMS = re.compile(r"^\$\{([A-Za-z_]\w*)\[[@*]\]\}$")
 #: A command substitution the paste could not work out (``$(scontrol ...)``, backquotes;
@@ -32,8 +44,18 @@ _SEPARATOR = "\x1f"
 def on_one_line(text: str) -> str:
     """``text`` with each array assignment written as one line the script reader knows:
     ``MARK NAME = items`` (``+=`` to add), its items as written, comments left out."""
-    if "=(" not in text:
-        return text
+    for _ in range(8):  # a second assignment on a line (``T && A=(..) || A=(..)``): again
+        if "=(" not in text:
+            break
+        once = _one_pass(text)
+        if once == text:
+            break
+        text = once
+    return text
+
+
+def _one_pass(text: str) -> str:
+    """``text`` with the first array assignment of each line written on its marked line."""
     out: list[str] = []
     at = 0
     while (opener := _OPENER.search(text, at)) is not None:
@@ -42,8 +64,9 @@ def on_one_line(text: str) -> str:
             break
         items, end = body
         out.append(text[at:opener.start()])
-        op = "+=" if opener.group(3) else "="
-        out.append(f"{opener.group(1)}{MARK} {opener.group(2)} {op} {items}")
+        op = "+=" if opener.group(4) else "="
+        kind = f"{ASSOCIATIVE} " if re.search(r"-\w*A", opener.group(2) or "") else ""
+        out.append(f"{opener.group(1)}{MARK} {kind}{opener.group(3)} {op} {items}")
         at = end
     out.append(text[at:])
     return "".join(out)
@@ -82,10 +105,28 @@ def _body(text: str, start: int) -> tuple[str, int] | None:
 
 
 def assign(segment: list[str], values: dict[str, str]) -> bool:
-    """Record the array a marked ``segment`` assigns into ``values``; whether it was one."""
+    """Record the array a marked ``segment`` assigns into ``values``; whether it was one.
+    Also ``declare -A NAME`` (an empty associative array) and item assignments
+    (``M[tp]=8``, ``GPUS[$i]=3``) of a command of assignments."""
+    if _declared_associative(segment, values) or _items_assigned(segment, values):
+        return True
     if segment[:1] != [MARK] or len(segment) < 3:
         return False
+    associative = segment[1] == ASSOCIATIVE
+    if associative:
+        segment = segment[1:]
     name, op, words = segment[1], segment[2], segment[3:]
+    associative = associative or f"{name}{_KEYS}" in values and f"{name}{_ASSOC}" in values
+    if associative or any(_KEYED.match(w) for w in words):
+        if op == "=":
+            _cleared(name, values, associative)
+        for word in words:
+            keyed = _KEYED.match(word)
+            if keyed is not None:
+                set_item(name, keyed.group(1), keyed.group(3), values, keyed.group(2) == "+")
+            elif not associative:  # ``(a [5]=b c)``: c goes after the index before it
+                set_item(name, str(_next_index(name, values)), word, values)
+        return True
     found: list[str] = []
     for word in words:
         listed = items(word, values)
@@ -95,13 +136,153 @@ def assign(segment: list[str], values: dict[str, str]) -> bool:
                 # ``($nodes)`` of ``nodes=$(scontrol show hostnames)``: the words are the
                 # command's output, unknown here; ``${ARR[0]}`` stays as written
                 values.pop(f"{name}[@]", None)
+                values.pop(f"{name}{_KEYS}", None)
                 return True
             listed = shell_vars.fields(value)  # ``($ARGS)``: split at spaces
         found.extend(listed if listed is not None else [shell_vars.expand(word, values)])
     if op == "+=":
         found = [*(items(f"${{{name}[@]}}", values) or []), *found]
+        if f"{name}{_KEYS}" in values:  # a sparse array grows past its last index
+            start = _next_index(name, values)
+            added = [str(start + n) for n in range(len(found) - len(_keys(name, values)))]
+            values[f"{name}{_KEYS}"] = _SEPARATOR.join([*_keys(name, values), *added])
+    else:
+        values.pop(f"{name}{_KEYS}", None)
     values[f"{name}[@]"] = shell_vars.bounded(_SEPARATOR.join(found), f"{name}=(...)")
     return True
+
+
+#: Where ``values`` keeps an array's keys when they are not 0, 1, 2 ... (an associative
+#: array's, a sparse one's), and that an array is associative.
+_KEYS = "[!]"
+_ASSOC = "[-A]"
+
+
+def _declared_associative(segment: list[str], values: dict[str, str]) -> bool:
+    """Record ``declare -A NAME ...`` (``local -A``, ``typeset -gA``): each NAME an empty
+    associative array, unless the script set it already. Whether ``segment`` was one."""
+    if segment[:1] not in (["declare"], ["local"], ["typeset"]) or not any(
+            re.fullmatch(r"-\w*A\w*", w) for w in segment[1:]):
+        return False
+    for name in segment[1:]:
+        if re.fullmatch(r"[A-Za-z_]\w*", name):
+            values[f"{name}{_ASSOC}"] = "1"
+            if f"{name}[@]" not in values:
+                _cleared(name, values, True)
+    return not any(shell_vars.ASSIGNMENT.match(w) for w in segment[1:])
+
+
+def _items_assigned(segment: list[str], values: dict[str, str]) -> bool:
+    """Record a command of assignments one of which sets an item (``M[tp]=8``,
+    ``GPUS[$i]=3``, ``M[k]+=x``), the others plain; whether ``segment`` was one."""
+    if not segment or not any(_ITEM_ASSIGNMENT.match(w) for w in segment) or not all(
+            _ITEM_ASSIGNMENT.match(w) or shell_vars.ASSIGNMENT.match(w) for w in segment):
+        return False
+    for word in segment:
+        item = _ITEM_ASSIGNMENT.match(word)
+        if item is None:
+            shell_vars.assigned([word], values)
+        else:
+            set_item(item.group(1), item.group(2), item.group(4), values, item.group(3) == "+")
+    return True
+
+
+def _cleared(name: str, values: dict[str, str], associative: bool) -> None:
+    values[f"{name}[@]"] = ""
+    if associative:
+        values[f"{name}{_KEYS}"] = ""
+        values[f"{name}{_ASSOC}"] = "1"
+    else:
+        values.pop(f"{name}{_KEYS}", None)
+
+
+def is_open(name: str, values: Mapping[str, str]) -> bool:
+    """Whether array ``name`` is one the script leaves open (``opened``)."""
+    return values.get(f"{name}[@]") == "${" + name + "[@]}"
+
+
+def opened(name: str, values: dict[str, str]) -> None:
+    """Make array ``name`` one whose items the script leaves open: ``"${NAME[@]}"`` stays
+    one word as written, and so does each of its items."""
+    values[f"{name}[@]"] = "${" + name + "[@]}"
+    values.pop(f"{name}{_KEYS}", None)
+
+
+def _keys(name: str, values: dict[str, str]) -> list[str]:
+    """The keys of array ``name`` (its indices 0, 1, ... unless they are kept apart)."""
+    kept = values.get(f"{name}{_KEYS}")
+    if kept is not None:
+        return kept.split(_SEPARATOR) if kept else []
+    return [str(n) for n in range(len(items(f"${{{name}[@]}}", values) or []))]
+
+
+def _next_index(name: str, values: dict[str, str]) -> int:
+    indices = [int(k) for k in _keys(name, values) if re.fullmatch(r"-?\d+", k)]
+    return max(indices) + 1 if indices else 0
+
+
+def subscript(name: str, written: str, values: Mapping[str, str]) -> str | None:
+    """The key ``written`` between an array's brackets stands for: an associative array's
+    word, expanded (``$key``); an indexed array's arithmetic (``i``, ``$i``, ``2``), as a
+    number. None when it is not one the script fixes."""
+    if f"{name}{_ASSOC}" in values:
+        key = shell_vars.expand(written, values)
+        return None if shell_vars.open_reference(key) else key
+    index = written.strip()
+    index = values.get(index, index) if not index.startswith("$") \
+        else shell_vars.expand(index, values)
+    return index if re.fullmatch(r"-?\d+", index) else None
+
+
+def set_item(name: str, written: str, value: str, values: dict[str, str],
+             append: bool = False) -> None:
+    """Set the item of array ``name`` whose key ``written`` stands for to ``value``
+    (expanded; ``append``: added to the item's value), as ``NAME[KEY]=value`` does; the
+    array is created when the script has none of that name. A key the script leaves open
+    makes the whole array open: which item changed is not known here."""
+    if is_open(name, values):
+        return  # an array left open stays open
+    if f"{name}[@]" not in values:
+        _cleared(name, values, f"{name}{_ASSOC}" in values)
+    key = subscript(name, written, values)
+    if key is None:
+        opened(name, values)
+        return
+    listed = items(f"${{{name}[@]}}", values) or []
+    keys = _keys(name, values)
+    value = shell_vars.expand(value, values)
+    if key in keys:
+        at = keys.index(key)
+        listed[at] = listed[at] + value if append else value
+    else:
+        keys.append(key)
+        listed.append(value)
+    values[f"{name}[@]"] = shell_vars.bounded(_SEPARATOR.join(listed), f"{name}[{written}]")
+    if f"{name}{_ASSOC}" in values or keys != [str(n) for n in range(len(keys))]:
+        values[f"{name}{_KEYS}"] = _SEPARATOR.join(keys)
+
+
+def item(name: str, written: str, values: Mapping[str, str]) -> str | None:
+    """The item ``${NAME[KEY]}`` gives of an array the script sets: by key, or by index
+    (negative: from the end); nothing for one it does not hold, as in bash. None when the
+    array or the key is not one the script fixes."""
+    listed = items(f"${{{name}[@]}}", dict(values))
+    key = subscript(name, written, values)
+    if listed is None or key is None or is_open(name, values):
+        return None
+    keys = _keys(name, dict(values))
+    if key in keys:
+        return listed[keys.index(key)]
+    if f"{name}{_ASSOC}" not in values and key.startswith("-") and -len(listed) <= int(key):
+        return listed[int(key)]
+    return ""
+
+
+def keys_of(name: str, values: Mapping[str, str]) -> list[str] | None:
+    """The keys (``${!NAME[@]}``) of an array the script sets; None for another."""
+    if items(f"${{{name}[@]}}", dict(values)) is None:
+        return None
+    return _keys(name, dict(values))
 
 
 def items(word: str, values: dict[str, str]) -> list[str] | None:

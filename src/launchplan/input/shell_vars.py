@@ -45,9 +45,13 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     """Record the variables the command ``segment`` sets into ``values`` (assignments alone,
     or after ``export``, ``local``, ``declare``, ``readonly``), and give the names it exports
     (``export``, ``declare -x``): those are the environment of what the script starts. An
-    array assignment (``shell_arrays``) is recorded too."""
-    from launchplan.input import shell_arrays
+    array assignment (``shell_arrays``) is recorded too, and so are the values an ``if``
+    block leaves when its branch is not decided here (``shell_branches.MERGED``)."""
+    from launchplan.input import shell_arrays, shell_branches
 
+    merged = shell_branches.merged_values(segment, values)
+    if merged is not None:
+        return merged
     _defaults_assigned(segment, values)
     if shell_arrays.assign(segment, values):
         return []
@@ -278,32 +282,24 @@ _ELEMENT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[([^\]@*]+)\]\}")
 
 
 def _element(match: re.Match[str], values: Mapping[str, str]) -> str:
-    """The item ``${NAME[INDEX]}`` picks from an array the script sets (the index a number,
-    or a variable, with or without its ``$``, holding one; negative counts from the end):
-    an index past the end gives nothing, as in bash. Left as written otherwise."""
-    from launchplan.input.shell_arrays import items
+    """The item ``${NAME[KEY]}`` picks from an array the script sets (an indexed array's
+    index a number, or a variable, with or without its ``$``, holding one; negative counts
+    from the end; an associative array's key a word, ``$key`` expanded): one it does not
+    hold gives nothing, as in bash. Left as written otherwise."""
+    from launchplan.input.shell_arrays import item
 
-    listed = items("${" + match.group(1) + "[@]}", dict(values))
-    index = match.group(2).strip()
-    index = values.get(index, index) if not index.startswith("$") else expand(index, values)
-    if listed is None or not re.fullmatch(r"-?\d+", index):
-        return match.group(0)
-    at = int(index)
-    if at < 0:
-        at += len(listed)
-    return listed[at] if 0 <= at < len(listed) else ""
+    found = item(match.group(1), match.group(2), values)
+    return match.group(0) if found is None else found
 
 
 def _loop_items(word: str, values: Mapping[str, str]) -> list[str] | None:
     """What a loop head's ``in`` word goes over when it names an array the script sets:
     its items (``"${GPUS[@]}"``) or its indices (``"${!GPUS[@]}"``); else None."""
-    from launchplan.input.shell_arrays import items
+    from launchplan.input.shell_arrays import items, keys_of
 
-    keys = word.startswith("${!")
-    listed = items(word.replace("${!", "${", 1) if keys else word, dict(values))
-    if listed is None:
-        return None
-    return [str(at) for at in range(len(listed))] if keys else listed
+    if word.startswith("${!") and word.endswith(("[@]}", "[*]}")):
+        return keys_of(word[3:-4], values)
+    return items(word, dict(values))
 
 
 #: Characters a word may hold once expanded. A launch's words are a few hundred characters;
@@ -527,8 +523,9 @@ COMMAND_SUBSTITUTION_HINT = ("a command substitution launchplan does not run: pu
 
 #: The hint an unparsable value holding an open reference gets.
 OPEN_REFERENCE_HINT = ("a variable or expression the pasted text leaves open (a shell "
-                       "variable, or a value its script works out when it runs): put its "
-                       "value in the launch, or set it in the pasted script")
+                       "variable, one its if/case branches set differently, or a value its "
+                       "script works out when it runs): put its value in the launch, or set "
+                       "it in the pasted script")
 
 
 #: Arithmetic the shell can do on literals alone (``$((4 << 30))``): integers and operators.
@@ -580,7 +577,7 @@ def substitutions_kept_whole(text: str) -> str:
             end = _closing_brace(text, at + 1)
             span = text[at:end + 1] if end is not None else ""
             if " " in span and "'" not in span and '"' not in span:
-                out.append("".join("\\" + c if c in _SPLITTING else c for c in span))
+                out.append(_escaped(span))
                 at += len(span)
                 continue
         out.append(char)
@@ -636,7 +633,20 @@ def _substitution(span: str, *, inside_quotes: bool) -> str:
                 return str(value)
     if inside_quotes:
         return span
-    return "".join("\\" + c if c in _SPLITTING else c for c in span)
+    return _escaped(span)
+
+
+def _escaped(span: str) -> str:
+    """``span`` with each character the word splitter would act on escaped, and each
+    backslash before a plain character, so that the splitter gives it back as written
+    (``tr ',' '\\n'`` keeps its backslash: the command the shell would run is shown). One
+    before ``$``, a backquote, a quote or a backslash is left to the splitter, which takes
+    it off as a double-quoted string's shell would (``ssh host "... \\$(hostname)"``)."""
+    out: list[str] = []
+    for at, char in enumerate(span):
+        plain = char == "\\" and span[at + 1:at + 2] not in ("$", "`", '"', "'", "\\", "")
+        out.append("\\" + char if char in _SPLITTING or plain else char)
+    return "".join(out)
 
 
 def _arithmetic(expression: str) -> int | None:
