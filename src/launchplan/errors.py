@@ -57,11 +57,20 @@ class Refusal(LaunchplanError):
 SHOWN = 300
 
 
+def quoted(text: str) -> str:
+    """``text`` in quotes as it was written: ``repr`` doubles each backslash and escapes a
+    quote, so a shell word such as ``tr``'s newline argument would not read as typed. A
+    text with a control character is shown as ``repr`` shows it, so the line stays one."""
+    if not text.isprintable():
+        return repr(text)
+    return f'"{text}"' if "'" in text and '"' not in text else f"'{text}'"
+
+
 def _show(value: Any) -> str:
     if isinstance(value, str) and not value:
         return "an empty string"
     try:
-        shown = repr(value)
+        shown = quoted(value) if isinstance(value, str) else repr(value)
     except RecursionError:  # a list that holds itself deeply enough
         shown = f"a {type(value).__name__} too deeply nested to show"
     if len(shown) > SHOWN:

@@ -24,7 +24,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from launchplan.errors import InputError
+from launchplan.errors import InputError, quoted
 from launchplan.facts import environment
 from launchplan.input.fields import (
     EXTRA_FLAGS,
@@ -855,7 +855,7 @@ def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:
 
 def _show(value: Any) -> str:
     if isinstance(value, str):
-        return repr(value)
+        return quoted(value)
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return " ".join(str(v) for v in value) if value else "[]"
     return repr(value)
