@@ -781,3 +781,21 @@ def test_a_later_weight_load_counts_only_against_a_plan_that_loads_a_draft():
 
     assert row(3.0).logged == 43.0 and row(3.0).planned == 43.0
     assert row(0.0).logged == 40.0 and row(0.0).planned == 40.0
+
+
+def test_a_bench_one_batch_run_is_planned_with_its_own_server_flags(capsys, tmp_path):
+    """A note that shows a server launch, then the one-batch benchmark whose memory lines it
+    pastes: the benchmark's server flags are the run's (not the launch's --tp-size 2), its
+    own options (--batch, --input-len) set aside."""
+    log = tmp_path / "note.md"
+    log.write_text(
+        "`python -m sglang.launch_server --model-path llama-3.1-8b --tp-size 2`\n\n"
+        "```bash\npython -m sglang.bench_one_batch --model-path llama-3.1-8b --batch 4 "
+        "--input-len 2048 --mem-fraction-static 0.8\n"
+        "[2026-02-01 00:05:03 TP0] Load weight end. type=LlamaForCausalLM, "
+        "dtype=torch.bfloat16, avail mem=70.11 GB, mem usage=14.99 GB.\n```\n")
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["inputs"]["mem_fraction_static"] == 0.8
+    assert data["inputs"].get("tp_size", 1) == 1
+    assert any("no server_args line" in n and "(line 4)" in n for n in data["notes"])

@@ -495,3 +495,31 @@ def test_a_memory_only_log_keeps_the_launch_command_it_shows() -> None:
     logged = parse_log(text)
     assert logged.line == 0 and logged.command is not None
     assert logged.command[0] == 1 and "--tp-size 2" in logged.command[1]
+
+
+def test_a_memory_only_logs_command_is_the_one_that_printed_its_memory_lines() -> None:
+    """The shape of a 2026 note (blazingbhavneek/Obsidian-Notebook, Granite 4.0-H and LFM2
+    PRs): a server launch up top, then ``sglang.bench_one_batch``, whose run prints the
+    memory lines (and no server_args line); a launch after the memory lines is another run.
+    Before, the last launch anywhere was read as the launch, its flags as the run's."""
+    memory = ("[2026-02-01 00:05:02 TP0] Load weight begin. avail mem=15.24 GB\n"
+              "[2026-02-01 00:05:03 TP0] KV Cache is allocated. #tokens: 399740, "
+              "K size: 1.52 GB, V size: 1.52 GB\n")
+    bench = ("❯ python -m sglang.bench_one_batch --model-path org/micro --batch 4 "
+             "--input-len 2048 --output-len=1024 --correct --attention-backend triton\n")
+    text = ("`python -m sglang.launch_server --model-path org/micro --tp-size 2`\n"
+            + bench + memory + "To serve it: python -m sglang.launch_server --tp-size 8\n")
+    logged = parse_log(text)
+    assert logged.command is not None and logged.command[0] == 2
+    # the benchmark's own options set aside, its server flags kept as a server launch
+    assert logged.command[1] == ("❯ python -m sglang.launch_server --model-path org/micro "
+                                 "--attention-backend triton")
+    # the note's page wrapped the command inside an option's dashes: joined back
+    wrapped = parse_log("python -m sglang.bench_one_batch --model-path m --batch 4 -\n"
+                        "-input-len 2048 --tp-size 2\n" + memory)
+    assert wrapped.command == (1, "python -m sglang.launch_server --model-path m --tp-size 2")
+    # a launch after the memory lines only: no command shown for this run
+    assert parse_log(memory + "python -m sglang.launch_server --tp-size 8\n").command is None
+    # a launch before the memory lines, no benchmark between: still the launch
+    served = parse_log("python -m sglang.launch_server --model-path m --tp-size 2\n" + memory)
+    assert served.command == (1, "python -m sglang.launch_server --model-path m --tp-size 2")

@@ -253,22 +253,69 @@ def _json_file_records(text: str) -> str:
 
 
 _LAUNCH_COMMAND = re.compile(r"sglang\.launch_server\b|\bsglang\s+(?:serve|launch_server)\b")
+#: SGLang's one-batch benchmark: it builds the server's arguments from its own command line
+#: and prints the memory lines, but no server_args line, so a note pasting its run shows it
+#: as the command of those lines (a server launch above it is another run)
+_BENCH_ONE_BATCH = re.compile(r"\bsglang\.bench_one_batch\b")
+#: the benchmark's own options (its BenchArgs, over the releases), no server flags; argparse
+#: takes any unambiguous prefix of them too (``--batch 4``, ``--correct``)
+_BENCH_OPTIONS = (
+    "--run-name", "--batch-size", "--input-len", "--output-len", "--prompt-filename",
+    "--result-filename", "--result-csv-filename", "--correctness-test", "--cut-len",
+    "--log-decode-step", "--profile", "--profile-record-shapes", "--profile-activities",
+    "--profile-stage", "--profile-filename-prefix", "--profile-start-step", "--profile-steps",
+    "--run-prefill-profiling", "--run-decode-profiling", "--max-decode-token-length")
+
+
+#: a command line a page wrapped inside an option's dashes (``... --batch 4 -`` and then
+#: ``-input-len 2048`` on the next line): the next line goes on with the option
+_WRAPPED_DASH = re.compile(r"\s-{1,2}[ \t]*$")
 
 
 def launch_command(text: str) -> tuple[int, str] | None:
     """The last line of ``text`` that starts an SGLang server (``python -m
-    sglang.launch_server ...``, ``sglang serve ...``), with the lines its trailing
-    backslashes continue it onto, and its 1-based line number; None when there is none. A
-    pasted issue often shows the command and then its log."""
+    sglang.launch_server ...``, ``sglang serve ...``) or runs ``sglang.bench_one_batch``
+    (read as the server launch its flags make), with the lines its trailing backslashes
+    continue it onto (or a page's wrap inside an option's dashes), and its 1-based line
+    number; None when there is none. A pasted issue often shows the command and then its
+    log."""
     lines = text.split("\n")
     for at in range(len(lines) - 1, -1, -1):
-        if _LAUNCH_COMMAND.search(lines[at]) and MARKER not in lines[at] \
+        bench = _BENCH_ONE_BATCH.search(lines[at])
+        if (bench or _LAUNCH_COMMAND.search(lines[at])) and MARKER not in lines[at] \
                 and DICT_MARKER not in lines[at]:
             end = at
-            while lines[end].rstrip().endswith("\\") and end + 1 < len(lines):
+            command = lines[at]
+            while end + 1 < len(lines):
+                if lines[end].rstrip().endswith("\\"):
+                    command += "\n" + lines[end + 1]
+                elif _WRAPPED_DASH.search(lines[end]) and lines[end + 1].startswith("-"):
+                    command = command.rstrip() + lines[end + 1]  # ``--batch 4 -`` / ``-input-len``
+                else:
+                    break
                 end += 1
-            return at + 1, "\n".join(lines[at:end + 1])
+            return at + 1, _server_launch(command) if bench else command
     return None
+
+
+def _server_launch(command: str) -> str:
+    """A ``sglang.bench_one_batch`` command as the server launch it resolves: the module
+    named ``sglang.launch_server``, the benchmark's own options and their values left out
+    (its server flags are SGLang's server arguments, resolved the same way)."""
+    kept: list[str] = []
+    dropping = False  # within a benchmark option's values
+    for word in command.replace("\\\n", " ").split():
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            if len(name) > 3 and any(o.startswith(name) for o in _BENCH_OPTIONS):
+                dropping = "=" not in word  # ``--output-len=1024`` holds its value
+                continue
+            dropping = False
+        elif dropping and not word.startswith("-"):
+            continue
+        dropping = False
+        kept.append(_BENCH_ONE_BATCH.sub("sglang.launch_server", word))
+    return " ".join(kept)
 
 
 def parse_log(text: str, name: str = "log") -> LoggedArgs:
@@ -278,9 +325,9 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     at, marker = max((text.rfind(MARKER), MARKER), (text.rfind(DICT_MARKER), DICT_MARKER))
     if at < 0:
         memory = parse_memory(text)
-        if memory.any():  # the launch command it shows, if any, is the launch
+        if memory.any():  # the command it shows before its memory lines is the launch
             return LoggedArgs(memory=memory, devices=logged_devices(text),
-                              command=launch_command(text))
+                              command=launch_command(text[:_first_memory_line(text)]))
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
                          "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
                          "lines", name)
@@ -472,6 +519,14 @@ def parse_memory(text: str) -> LoggedMemory:
         max_running_requests=int(scheduler.group(2)) if scheduler else None,
         context_len=int(scheduler.group(3)) if scheduler and scheduler.group(3) else None,
         pool_made=pool_made)
+
+
+def _first_memory_line(text: str) -> int:
+    """Where the line of the log's first memory record starts (the end when it has none):
+    a command after it launched another run, so only what stands before it is this run's."""
+    found = [m.start() for m in (p.search(text) for p in
+                                 (_BEFORE, _AFTER, _ALLOCATED, _SCHEDULER, _NOT_ENOUGH)) if m]
+    return text.rfind("\n", 0, min(found)) + 1 if found else len(text)
 
 
 def _sizing_rank(text: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
