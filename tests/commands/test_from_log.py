@@ -526,6 +526,24 @@ def test_a_log_naming_no_known_gpu_asks_for_gpu_saying_what_it_names(capsys, tmp
     assert json.loads(capsys.readouterr().out)["notes"][0].startswith("--gpu h200:")
 
 
+def test_a_log_naming_no_gpu_but_its_memory_total_names_the_closest_targets(capsys, tmp_path):
+    # GB10: nvidia-smi has no memory total, so SGLang prints torch's and names no device
+    log = tmp_path / "x.log"
+    log.write_text("[2026-08-01 23:37:38] Failed to get GPU memory capacity from nvidia-smi. "
+                   "Falling back to torch.cuda.mem_get_info(). Reported total GPU memory per "
+                   "device (MiB): [124546], using min: 124546 MiB.\n"
+                   "server_args=ServerArgs(model_path='llama-3.1-8b', tp_size=1)\n")
+    assert main(["resolve", "--from-log", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "124,546 MiB per GPU, closest to gb10 (122,548 MiB)" in err
+    assert "--gpu gb10 --gpu-memory-mib 124546" in err and err.count("\n") == 1
+    assert main(["resolve", "--from-log", str(log), "--gpu", "gb10", "--gpu-memory-mib",
+                 "124546"]) == 0
+    log.write_text(log.read_text().replace("124546", "7"))  # no target that small: as before
+    assert main(["resolve", "--from-log", str(log)]) == 2
+    assert "the closest with --gpu-memory-mib" in capsys.readouterr().err
+
+
 def test_a_log_from_a_device_launchplan_has_no_target_for_says_so(capsys, tmp_path):
     """A log of a launch on another device (an Ascend NPU's device='npu', as sglang#29853 posts
     one) is planned on the GPU given, as any log is; the report now says the log ran elsewhere,

@@ -233,13 +233,34 @@ def read_logged(opts: dict) -> Any:
             named = "names several GPUs: " + ", ".join(devices)
         else:
             named = f"ran on {devices[0]}, which no target describes"
+        closest = _closest_by_memory(logged.reported_mib) if not devices else ""
         raise InputError("--gpu", "a target", message=(
-            f"--gpu: required (the log {named}; name one of the targets listed by "
-            "`launchplan targets`, or the closest with --gpu-memory-mib and --gpu-capability)"))
+            f"--gpu: required (the log {named}" + (f", {closest}" if closest else "; name "
+            "one of the targets listed by `launchplan targets`, or the closest with "
+            "--gpu-memory-mib and --gpu-capability") + ")"))
     opts["gpu"] = found.name
     logged.notes.append(f"--gpu {found.name}: the log names its GPU ({devices[0]}); --gpu "
                         "names another")
     return logged
+
+
+def _closest_by_memory(reported_mib: int | None) -> str:
+    """What a log that names no GPU but prints SGLang's per-GPU total says of its target: the
+    catalog's targets within 3% of that total, closest first (a GB10's 124546 MiB is the
+    gb10 target's 122548 give or take its host), with the flags that plan on the figure
+    itself; empty when the log prints no total or no target is that close."""
+    if reported_mib is None or reported_mib <= 0:
+        return ""
+    from launchplan.facts.targets import CATALOG
+
+    near = sorted((abs(t.memory_mib - reported_mib), t.name, t.memory_mib)
+                  for t in CATALOG.values() if abs(t.memory_mib - reported_mib)
+                  <= 0.03 * reported_mib)
+    if not near:
+        return ""
+    names = ", ".join(f"{name} ({mib:,} MiB)" for _, name, mib in near[:4])
+    return (f"only SGLang's own total of {reported_mib:,} MiB per GPU, closest to {names}: "
+            f"name one, e.g. --gpu {near[0][1]} --gpu-memory-mib {reported_mib}")
 
 
 def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any = None):

@@ -125,6 +125,9 @@ class LoggedArgs(Struct, frozen=False):
     form: str = "repr"  # "repr": ServerArgs(...); "dict": {...} (0.5.21 on)
     set_aside: dict[str, Any] = factory(dict)  # logged items that are not the field (reports)
     devices: list[str] = factory(list)  # the GPU device names the log prints, distinct
+    # the per-GPU total SGLang printed when nvidia-smi gave none (unified-memory parts such
+    # as GB10): the least of its ranks' figures, as SGLang sizes by it; None when not printed
+    reported_mib: int | None = None
     notes: list[str] = factory(list)  # how the command read it (the GPU it took from it)
     # the launch command the log shows before its start-up line (line number, its text):
     # what the fields a cut-off line lost were typed as
@@ -327,6 +330,7 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
         memory = parse_memory(text)
         if memory.any():  # the command it shows before its memory lines is the launch
             return LoggedArgs(memory=memory, devices=logged_devices(text),
+                              reported_mib=reported_total_mib(text),
                               command=launch_command(text[:_first_memory_line(text)]))
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
                          "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
@@ -369,7 +373,21 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
         _set_aside_reports(out)
     out.memory = parse_memory(text)
     out.devices = logged_devices(text)
+    out.reported_mib = reported_total_mib(text)
     return out
+
+
+#: SGLang's line when nvidia-smi reports no memory total and torch's figure stands in:
+#: ``... Reported total GPU memory per device (MiB): [124546], using min: 124546 MiB.``
+_REPORTED_TOTAL = re.compile(r"Reported total GPU memory per device \(MiB\): \[([\d,\s]+)\]")
+
+
+def reported_total_mib(text: str) -> int | None:
+    """The least per-GPU total (MiB) SGLang's fallback line reports, the last such line's;
+    None without one. A log that names no device may still say this much of its GPU."""
+    found = _REPORTED_TOTAL.findall(text)
+    figures = [int(n) for n in re.findall(r"\d+", found[-1])] if found else []
+    return min(figures) if figures else None
 
 
 #: Where a log names its GPU: the file name of a tuned kernel configuration SGLang loads or
