@@ -31,7 +31,7 @@ from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.input import shell_vars
-from launchplan.input.python_launch import literal_mapping, literal_pair, quiet_parse
+from launchplan.input.python_launch import literal_pair, quiet_parse
 
 #: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``), or of
 #: the frontend language's ``sgl.Runtime(``, which starts a server from the same keywords.
@@ -94,18 +94,21 @@ def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list
     ``text`` (in source order, from 1; the first by default): a script that compares two
     settings, or loads a teacher and a student, starts an engine for each."""
     tree = _tree(text)
-    found: list[tuple[int, int, list[str]]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            found.append((node.lineno, node.col_offset, environ_assignment(node)))
-        elif isinstance(node, ast.Call):
-            found.append((node.lineno, node.col_offset, environ_call(node)))
-    env = [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
     calls = _calls(tree, _ray_sglang(text))
     if not calls:
         raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
     call = calls[min(max(launch or 1, 1), len(calls)) - 1]
-    return _flags(call, _literals_before(tree, call)), env
+    names = _literals_before(tree, call)
+    found: list[tuple[int, int, list[str]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            found.append((node.lineno, node.col_offset, environ_assignment(node, names)))
+        elif isinstance(node, ast.Call):
+            found.append((node.lineno, node.col_offset, environ_call(node, names)))
+        elif isinstance(node, ast.For):
+            found.append((node.lineno, node.col_offset, environ_loop(node, names)))
+    env = [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
+    return _flags(call, names), env
 
 
 def engine_total(text: str) -> int:
@@ -307,22 +310,22 @@ def _runtime_imported(tree: ast.Module) -> bool:
                for node in ast.walk(tree))
 
 
-def environ_assignment(node: ast.Assign) -> list[str]:
-    """``os.environ["NAME"] = "value"`` as ``NAME=value`` (literal name and value only)."""
+def environ_assignment(node: ast.Assign, names: dict[str, ast.expr] | None = None
+                       ) -> list[str]:
+    """``os.environ["NAME"] = "value"`` as ``NAME=value``: a literal name and value, or
+    names the script sets to literals (``os.environ["PORT"] = str(PORT)``)."""
     out = []
     for target in node.targets:
         if isinstance(target, ast.Subscript) and is_environ(target.value):
-            try:
-                name, value = ast.literal_eval(target.slice), ast.literal_eval(node.value)
-            except ValueError:
-                continue
-            if isinstance(name, str):
-                out.append(f"{name}={value}")
+            pair = _evaluated_pair(target.slice, node.value, {}, names or {})
+            if pair is not None:
+                out.append(pair)
     return out
 
 
-def environ_call(node: ast.Call) -> list[str]:
-    """``os.environ.update({...})`` (or ``update(NAME="value")``) and
+def environ_call(node: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str]:
+    """``os.environ.update({...})`` (or ``update(NAME="value")``, ``update(MAPPING)``,
+    ``update(**MAPPING)`` of a mapping the script spells out) and
     ``os.environ.setdefault("NAME", "value")`` as ``NAME=value`` pairs, literal names and
     values only. ``setdefault`` gives its value where the variable is unset: a pasted
     script is planned for a process whose environment sets nothing of its own."""
@@ -330,14 +333,167 @@ def environ_call(node: ast.Call) -> list[str]:
     if not (isinstance(func, ast.Attribute) and is_environ(func.value)):
         return []
     if func.attr == "setdefault" and len(node.args) == 2:
-        name, value = node.args
-        pair = literal_pair(name.value if isinstance(name, ast.Constant) else None, value)
+        pair = _evaluated_pair(*node.args, {}, names or {})
         return [pair] if pair is not None else []
     if func.attr != "update":
         return []
-    out = [pair for arg in node.args for pair in literal_mapping(arg)]
-    keywords = (literal_pair(kw.arg, kw.value) for kw in node.keywords)
-    return out + [pair for pair in keywords if pair is not None]
+    return environment_entries(ast.Call(ast.Name("dict"), node.args, node.keywords),
+                               names or {})
+
+
+def environment_entries(node: ast.expr, names: dict[str, ast.expr], depth: int = 0
+                        ) -> list[str]:
+    """The ``NAME=value`` entries of a mapping handed over as an environment, in order:
+    a dict display, ``dict(...)``, ``a | b``, ``x.copy()``, or a name the script sets to
+    one of those. ``os.environ`` spread in (``{**os.environ, **EXTRA}``, ``dict(os.environ,
+    ...)``) adds nothing: the planned process's own environment sets nothing. An entry
+    whose key or value is computed at run time is left out, not guessed."""
+    return [pair for key, value in _mapping_items(node, names, depth)
+            if (pair := _evaluated_pair(key, value, {}, names)) is not None]
+
+
+def environ_loop(loop: ast.For, names: dict[str, ast.expr],
+                 target: Any = None) -> list[str]:
+    """What a loop over a mapping or list the script spells out writes into the
+    environment (``for key, value in ENV.items(): os.environ[key] = value``, ``for k in
+    ENV: os.environ[k] = ENV[k]``, ``os.environ.setdefault(k, v)`` over literal pairs),
+    each pass's ``NAME=value`` in order. ``target`` tells the mapping written into
+    (``os.environ`` by default; an ``env`` dict a call is later handed). Every pass is
+    taken, whatever test in the body guards its write: the script is read, not run."""
+    writes = target or is_environ
+    passes = _loop_passes(loop, names)
+    out: list[str] = []
+    for bound in passes:
+        for stmt in loop.body:
+            for node in ast.walk(stmt):
+                pair = None
+                if isinstance(node, ast.Assign):
+                    for aim in node.targets:
+                        if isinstance(aim, ast.Subscript) and writes(aim.value):
+                            pair = _evaluated_pair(aim.slice, node.value, bound, names)
+                elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                      and node.func.attr == "setdefault" and writes(node.func.value)
+                      and len(node.args) == 2):
+                    pair = _evaluated_pair(*node.args, bound, names)
+                if pair is not None:
+                    out.append(pair)
+    return out
+
+
+def _loop_passes(loop: ast.For, names: dict[str, ast.expr]) -> list[dict[str, ast.expr]]:
+    """The loop variables of each pass of ``loop``, as expressions: over a spelled-out
+    mapping's ``.items()``, ``.keys()`` (or the mapping itself), or a literal list or tuple
+    (of pairs too); none when the iterable is computed at run time."""
+    source = loop.iter
+    view = None
+    if (isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute)
+            and not source.args and source.func.attr in ("items", "keys")):
+        source, view = source.func.value, source.func.attr
+    for _ in range(8):
+        if not (isinstance(source, ast.Name) and source.id in names):
+            break
+        source = names[source.id]
+    items: list[ast.expr] = []
+    if isinstance(source, (ast.List, ast.Tuple)) and view is None:
+        items = list(source.elts)
+    elif isinstance(source, (ast.Dict, ast.Call, ast.BinOp)):
+        entries = _mapping_items(source, names, 0)
+        items = [ast.Tuple([key, value]) if view == "items" else key
+                 for key, value in entries]
+    passes = []
+    for item in items:
+        bound = _bound_expressions(loop.target, item)
+        if bound is not None:
+            passes.append(bound)
+    return passes
+
+
+def _bound_expressions(target: ast.expr, item: ast.expr) -> dict[str, ast.expr] | None:
+    """``for`` target names bound to the parts of one item (``k, v`` to a pair)."""
+    if isinstance(target, ast.Name):
+        return {target.id: item}
+    if (isinstance(target, ast.Tuple) and isinstance(item, (ast.Tuple, ast.List))
+            and len(target.elts) == len(item.elts)):
+        out: dict[str, ast.expr] = {}
+        for sub, part in zip(target.elts, item.elts):
+            inner = _bound_expressions(sub, part)
+            if inner is None:
+                return None
+            out.update(inner)
+        return out
+    return None
+
+
+def _mapping_items(node: ast.expr, names: dict[str, ast.expr], depth: int
+                   ) -> list[tuple[ast.expr, ast.expr]]:
+    """(key, value) expressions of a mapping the script spells out, later entries after
+    earlier ones; ``os.environ`` (or its copy) contributes none."""
+    if depth > 8 or is_environ(node):
+        return []
+    if isinstance(node, ast.Name) and node.id in names:
+        return _mapping_items(names[node.id], names, depth + 1)
+    if isinstance(node, ast.Dict):
+        out: list[tuple[ast.expr, ast.expr]] = []
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                out += _mapping_items(value, names, depth + 1)
+            else:
+                out.append((key, value))
+        return out
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return (_mapping_items(node.left, names, depth + 1)
+                + _mapping_items(node.right, names, depth + 1))
+    if not isinstance(node, ast.Call):
+        return []
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "copy" and not node.args:
+        return _mapping_items(func.value, names, depth + 1)
+    if isinstance(func, ast.Name) and func.id == "dict" and len(node.args) <= 1:
+        out = [item for arg in node.args for item in _mapping_items(arg, names, depth + 1)]
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                out += _mapping_items(keyword.value, names, depth + 1)
+            else:
+                out.append((ast.Constant(keyword.arg), keyword.value))
+        return out
+    return []
+
+
+def _evaluated_pair(key: ast.expr, value: ast.expr, bound: dict[str, ast.expr],
+                    names: dict[str, ast.expr]) -> str | None:
+    """``NAME=value`` when both ends come to literals (through a loop's ``bound``
+    variables and the script's literal ``names``); None for anything computed."""
+    name, text = _evaluated(key, bound, names), _evaluated(value, bound, names)
+    if name is None or text is None:
+        return None
+    return literal_pair(name.value, text)
+
+
+def _evaluated(node: ast.expr, bound: dict[str, ast.expr], names: dict[str, ast.expr],
+               depth: int = 0) -> ast.Constant | None:
+    """The literal ``node`` comes to: a constant, a loop variable or a name set to one,
+    ``str(...)`` of one, a spelled-out mapping's entry (``ENV[k]``); None otherwise."""
+    if depth > 8:
+        return None
+    if isinstance(node, ast.Constant):
+        return node
+    if isinstance(node, ast.Name):
+        known = bound.get(node.id, names.get(node.id))
+        inner = bound if node.id in bound else {}  # a loop variable's part names no loop's
+        return _evaluated(known, inner, names, depth + 1) if known is not None else None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "str" and len(node.args) == 1 and not node.keywords):
+        inner = _evaluated(node.args[0], bound, names, depth + 1)
+        return ast.Constant(str(inner.value)) if inner is not None else None
+    if isinstance(node, ast.Subscript):
+        key = _evaluated(node.slice, bound, names, depth + 1)
+        if key is None:
+            return None
+        entries = {k.value: v for k, v in _mapping_items(node.value, names, depth + 1)
+                   if isinstance(k, ast.Constant)}
+        if key.value in entries:
+            return _evaluated(entries[key.value], {}, names, depth + 1)
+    return None
 
 
 def is_environ(node: ast.expr) -> bool:
@@ -349,14 +505,20 @@ def _literals_before(tree: ast.Module, call: ast.Call) -> dict[str, ast.expr]:
     """The names the script sets to a literal (``MODEL = "Qwen/..."``, ``args =
     dict(tp_size=2)``, ``kw = {"tp_size": 2}``) before ``call``, the last setting of
     each: what ``Engine(model_path=MODEL, **kw)`` gets when the script runs straight
-    through. A name set again inside a branch or loop is still taken at its last value
-    before the call: the reading of a script that is not run."""
+    through."""
+    return names_before(tree, call.lineno)
+
+
+def names_before(tree: ast.Module, line: int) -> dict[str, ast.expr]:
+    """The expression each name is last set to before ``line`` (mapping edits applied).
+    A name set again inside a branch or loop is still taken at its last value before the
+    line: the reading of a script that is not run."""
     from launchplan.input.python_values import Edit, argparse_defaults, mapping_edits
 
     found: list[tuple[int, int, str, ast.expr]] = []
     edits: list[tuple[int, int, str, list[Edit] | None, ast.AST]] = []
     for node in ast.walk(tree):
-        if getattr(node, "lineno", call.lineno) >= call.lineno:
+        if getattr(node, "lineno", line) >= line:
             continue
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)):

@@ -230,7 +230,7 @@ def _launch_nodes(tree: ast.Module) -> list[tuple[str | list[str], ast.AST, str]
             if len(words) > 1 and (launches_sglang(words) or _hands_on_launch(words)):
                 found.append((value.value, node, _GROWS_TEXT))
         elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and any(
-                isinstance(e, ast.Constant) and e.value in _LAUNCHERS for e in node.elts):
+                isinstance(e, ast.Constant) and _is_launcher(e.value) for e in node.elts):
             if literals is None:
                 literals = _literal_names(tree)
             words = _items(node.elts, literals, tree)
@@ -420,7 +420,7 @@ def _fragment(node: ast.expr) -> bool:
     (``f"--model {model}"``) split by the shell, not one argv item each."""
     return (isinstance(node, ast.Constant) and isinstance(node.value, str)
             and " " in node.value.strip()
-            and any(word in _LAUNCHERS for word in node.value.split()))
+            and any(_is_launcher(word) for word in node.value.split()))
 
 
 def _hands_on_launch(words: list[str]) -> bool:
@@ -575,39 +575,52 @@ def _short(source: str, limit: int = 80) -> str:
 def script_environment(text: str, launch: int | None = None) -> list[str]:
     """The ``NAME=value`` pairs a Python script that holds a launch literal gives the
     server's environment, in source order: ``os.environ["NAME"] = "value"``,
-    ``os.environ.update({...})``, ``os.environ.setdefault(...)``, a container image's
-    ``.env({...})`` (Modal's ``Image.env``, the environment the server runs in), each
-    before the ``launch``-th launch literal's line (one set after it is the client's), and
-    a ``subprocess`` call's ``env={...}`` (not one of a call that runs another launch).
-    Literal names and values only; one computed at run time is left out."""
+    ``os.environ.update(...)``, ``os.environ.setdefault(...)``, a loop writing a spelled-out
+    mapping's entries into ``os.environ``, a container image's ``.env({...})`` (Modal's
+    ``Image.env``, the environment the server runs in), each before the ``launch``-th
+    launch literal's line (one set after it is the client's), and a ``subprocess`` call's
+    ``env=`` (not one of a call that runs another launch). Values the script spells out
+    only (literals, names set to them); one computed at run time is left out."""
     tree = _parsed(text)
     found_launches = _launch_nodes(tree) if tree is not None else []
     if tree is None or not found_launches:
         return []
-    from launchplan.input.engine_call import environ_assignment, environ_call, is_environ
+    from launchplan.input.engine_call import (
+        environ_assignment,
+        environ_call,
+        environ_loop,
+        environment_entries,
+        is_environ,
+        names_before,
+    )
 
     chosen = found_launches[_picked(found_launches, launch)[0]][1]
     others = {id(node) for _, node, _ in found_launches if node is not chosen}
     before = getattr(chosen, "lineno", 0)
+    names = names_before(tree, before)
     found: list[tuple[int, int, list[str]]] = []
     for node in ast.walk(tree):
         pairs: list[str] = []
         if isinstance(node, ast.Assign) and node.lineno <= before:
-            pairs = environ_assignment(node)
+            pairs = environ_assignment(node, names)
+        elif isinstance(node, ast.For) and node.lineno <= before:
+            pairs = environ_loop(node, names)
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
               and node.lineno <= before):
             func = node.func
             if is_environ(func.value):
-                pairs = environ_call(node)
+                pairs = environ_call(node, names)
             elif func.attr == "env":
-                pairs = [pair for arg in node.args for pair in literal_mapping(arg)]
+                pairs = [pair for arg in node.args
+                         for pair in environment_entries(arg, names)]
         if isinstance(node, ast.Call) and not _runs_another(node, chosen, others):
-            pairs += [pair for kw in node.keywords if kw.arg == "env"
-                      for pair in literal_mapping(kw.value)]
-            if node.lineno >= before:  # the call that runs the launch, env=env
-                pairs += [pair for kw in node.keywords if kw.arg == "env"
-                          and isinstance(kw.value, ast.Name)
-                          for pair in _built_environment(tree, kw.value.id, node.lineno)]
+            for kw in node.keywords:
+                if kw.arg != "env":
+                    continue
+                if not isinstance(kw.value, ast.Name):
+                    pairs += environment_entries(kw.value, names)
+                elif node.lineno >= before:  # the call that runs the launch, env=env
+                    pairs += _built_environment(tree, kw.value.id, node.lineno)
         if pairs:
             found.append((node.lineno, node.col_offset, pairs))
     return [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
@@ -623,31 +636,42 @@ def _runs_another(call: ast.Call, chosen: ast.AST, others: set[int]) -> bool:
 def _built_environment(tree: ast.Module, name: str, call_line: int) -> list[str]:
     """What a script puts into the mapping it hands a call as ``env=name``, built before
     that call: ``env = os.environ.copy()`` (or ``dict(os.environ)``, ``{**os.environ,
-    ...}``) then ``env["NAME"] = "value"`` and ``env.update({...})``. Literal entries only,
-    in source order; a new ``env = ...`` before the call starts it afresh."""
+    **EXTRA}``) then ``env["NAME"] = "value"``, ``env.update(...)`` and loops writing a
+    spelled-out mapping's entries into it. Literal entries only, in source order; a new
+    ``env = ...`` before the call starts it afresh."""
+    from launchplan.input.engine_call import (
+        environ_loop,
+        environment_entries,
+        names_before,
+    )
+
+    names = names_before(tree, call_line)
+    names.pop(name, None)  # ``env`` itself is read statement by statement below
+
+    def writes(node: ast.expr) -> bool:
+        return isinstance(node, ast.Name) and node.id == name
+
     found: list[tuple[int, int, list[str] | None]] = []
     for node in ast.walk(tree):
         if getattr(node, "lineno", call_line) >= call_line:
             continue
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                if isinstance(target, ast.Name) and target.id == name:
+                if writes(target):
                     found.append((node.lineno, node.col_offset, None))  # made afresh
                     found.append((node.lineno, node.col_offset + 1,
-                                  literal_mapping(node.value)))
-                elif (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
-                      and target.value.id == name and isinstance(target.slice, ast.Constant)
-                      and isinstance(target.slice.value, str)
-                      and isinstance(node.value, ast.Constant)
-                      and isinstance(node.value.value, (str, int, float))
-                      and not isinstance(node.value.value, bool)):
-                    found.append((node.lineno, node.col_offset,
-                                  [f"{target.slice.value}={node.value.value}"]))
+                                  environment_entries(node.value, names)))
+                elif isinstance(target, ast.Subscript) and writes(target.value):
+                    found.append((node.lineno, node.col_offset, environment_entries(
+                        ast.Dict([target.slice], [node.value]), names)))
+        elif isinstance(node, ast.For):
+            found.append((node.lineno, node.col_offset, environ_loop(node, names, writes)))
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr == "update" and isinstance(node.func.value, ast.Name)
-              and node.func.value.id == name):
-            found.append((node.lineno, node.col_offset,
-                          [pair for arg in node.args for pair in literal_mapping(arg)]))
+              and node.func.attr in ("update", "setdefault") and writes(node.func.value)):
+            entries = (ast.Dict([node.args[0]], [node.args[1]])
+                       if node.func.attr == "setdefault" and len(node.args) == 2
+                       else ast.Call(ast.Name("dict"), node.args, node.keywords))
+            found.append((node.lineno, node.col_offset, environment_entries(entries, names)))
     out: list[str] = []
     for *_, pairs in sorted(found, key=lambda item: item[:2]):
         if pairs is None:
@@ -681,6 +705,36 @@ def literal_mapping(node: ast.expr) -> list[str]:
 _LAUNCHERS = frozenset({"sglang.launch_server", "sglang_router.launch_server", "serve"})
 
 
+def _is_launcher(word: object) -> bool:
+    """Whether the argv item ``word`` names SGLang's launcher: its module, or its
+    ``launch_server.py`` run by path from a source checkout
+    (``python/sglang/launch_server.py``), as the shell reader takes such a path."""
+    return isinstance(word, str) and (word in _LAUNCHERS or word == "sglang/launch_server.py"
+                                      or word.endswith("/sglang/launch_server.py"))
+
+
+def _module_statements(tree: ast.Module) -> list[ast.stmt]:
+    """The statements that run when the script is started, in order: the module's own,
+    with an ``if __name__ == "__main__":`` block's in its place (that test holds for a
+    script run as a program, which is how a launch script is run)."""
+    out: list[ast.stmt] = []
+    for node in tree.body:
+        if isinstance(node, ast.If) and _main_guard(node.test):
+            out.extend(node.body)
+        else:
+            out.append(node)
+    return out
+
+
+def _main_guard(test: ast.expr) -> bool:
+    """Whether ``test`` is ``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = {ast.unparse(test.left), ast.unparse(test.comparators[0])}
+    return sides in ({"__name__", "'__main__'"}, {"__name__", '"__main__"'})
+
+
 def _word(node: ast.expr, literals: dict[str, str]) -> str:
     """One argv item as the script builds it: a literal, a name it sets to one, an f-string,
     ``str(x)``, ``os.environ.get(NAME, default)`` (its default); ``sys.executable`` is the
@@ -695,6 +749,11 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
             and isinstance(node.slice, ast.Constant)
             and f"{node.value.id}[{node.slice.value!r}]" in literals):
         return literals[f"{node.value.id}[{node.slice.value!r}]"]  # LORA_PATH["base"]
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and isinstance(node.slice, ast.Name) and node.slice.id in literals
+            and f"{node.value.id}[{literals[node.slice.id]!r}]" in literals):
+        # PATHS[model_name], the key a name the script sets to a literal
+        return literals[f"{node.value.id}[{literals[node.slice.id]!r}]"]
     if isinstance(node, ast.JoinedStr):
         return _rendered(node, literals)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -741,10 +800,10 @@ def _parsed(text: str) -> ast.Module | None:
 
 
 def _literal_names(tree: ast.Module) -> dict[str, str]:
-    """The script's top-level ``NAME = <literal>`` assignments (``A, B = "x", 2`` too; the
-    last of each wins), and the literal defaults of its functions' parameters (``def
-    serve(model_path: str = "Qwen/...", port: int = 30000)``: what a call that leaves them
-    out runs with)."""
+    """The script's top-level ``NAME = <literal>`` assignments (its ``if __name__ ==
+    "__main__":`` block's too; ``A, B = "x", 2`` as well; the last of each wins), and the
+    literal defaults of its functions' parameters (``def serve(model_path: str =
+    "Qwen/...", port: int = 30000)``: what a call that leaves them out runs with)."""
     out: dict[str, str] = {}
     for func in ast.walk(tree):
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -765,7 +824,7 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
             word = _word(default, out)
             if "${" not in word and word != "None":
                 out[key] = word
-    for node in tree.body:
+    for node in _module_statements(tree):
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
                 and not isinstance(node.value, ast.Dict)

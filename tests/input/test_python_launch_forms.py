@@ -1,0 +1,47 @@
+"""Python launch scripts harvested from public repositories: forms of the argv list the
+readers once missed or left open."""
+
+from __future__ import annotations
+
+from launchplan.input.pasted import unpaste
+from launchplan.input.python_launch import launch_literal, literal_total
+
+M = "meta-llama/Llama-3.1-8B-Instruct"
+
+
+def test_an_argv_list_running_sglangs_launch_server_py_by_path_is_a_launch():
+    # a source checkout's script run by path, as the shell reader takes it
+    # (kexinchu/sglang-security ndss_scripts/server.py)
+    for script in ("python/sglang/launch_server.py", "sglang/launch_server.py",
+                   "/opt/sglang/python/sglang/launch_server.py"):
+        text = (f'import subprocess, sys\ncmd = [sys.executable, "{script}", '
+                f'"--model-path", "{M}", "--tp-size", "4"]\nsubprocess.run(cmd)\n')
+        assert literal_total(text) == 1, script
+        assert unpaste([text])[0] == ["--model-path", M, "--tp-size", "4"], script
+
+
+def test_a_users_own_launch_server_py_is_no_launch():
+    text = (f'import subprocess, sys\ncmd = [sys.executable, "tools/launch_server.py", '
+            f'"--model-path", "{M}"]\nsubprocess.run(cmd)\n')
+    assert literal_total(text) == 0
+
+
+def test_an_item_indexing_a_literal_dict_by_a_name_set_to_a_literal_key():
+    # the model picked from a table by a name the main block sets (an argument given at
+    # run time may change it: read as the script runs with none)
+    text = ('import subprocess, sys\n\nif __name__ == "__main__":\n'
+            '    model_name = "small"\n    if len(sys.argv) > 1:\n'
+            '        model_name = sys.argv[1]\n'
+            f'    paths = {{"small": "{M}", "big": "x/y"}}\n'
+            '    cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path",\n'
+            '           paths[model_name], "--port", str(PORT)]\n'
+            '    subprocess.run(cmd)\n')
+    assert launch_literal(f"PORT = 8080\n{text}")[-3:] == [M, "--port", "8080"]
+
+
+def test_a_main_blocks_own_names_are_read_like_the_modules():
+    text = ('import subprocess\n\nif __name__ == "__main__":\n    model = "' + M + '"\n'
+            '    port = 30001\n'
+            '    subprocess.run(["python3", "-m", "sglang.launch_server", "--model-path",'
+            ' model, "--port", str(port)])\n')
+    assert unpaste([text])[0] == ["--model-path", M, "--port", "30001"]
