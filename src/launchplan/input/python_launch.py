@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from typing import Any
 
 from launchplan.input import shell_vars
@@ -878,6 +878,18 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
     return out
 
 
+def _first_calls(tree: ast.Module, names: Container[str]) -> dict[str, ast.Call]:
+    """Each of ``names`` (a function or class the script defines) with its first call in
+    source order: the one a script run from the top makes first, whose arguments are read."""
+    calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name) and node.func.id in names),
+                   key=lambda c: (c.lineno, c.col_offset))
+    first: dict[str, ast.Call] = {}
+    for call in calls:
+        first.setdefault(call.func.id, call)  # type: ignore[attr-defined]
+    return first
+
+
 def _bind_call_arguments(tree: ast.Module, out: dict[str, str]) -> None:
     """Bind each function's parameters to the words its first call in the script passes
     (``build_cmd("Qwen/Qwen3-8B")`` of ``def build_cmd(model)``): what the launch it builds
@@ -886,15 +898,7 @@ def _bind_call_arguments(tree: ast.Module, out: dict[str, str]) -> None:
                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     if not functions:
         return
-    calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name) and node.func.id in functions),
-                   key=lambda c: (c.lineno, c.col_offset))
-    bound: set[str] = set()
-    for call in calls:
-        name = call.func.id  # type: ignore[attr-defined]
-        if name in bound:
-            continue  # its first call is the run read
-        bound.add(name)
+    for name, call in _first_calls(tree, functions).items():  # the run read
         func = functions[name]
         params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
         pairs = [(params[i], arg) for i, arg in enumerate(call.args)
@@ -913,17 +917,11 @@ def _bind_instance_attributes(tree: ast.Module, out: dict[str, str]) -> None:
     ``{self.model_path}`` and ``{self.tp}`` (or from ``model_path`` in ``__init__``) runs
     with the arguments the script constructs it with."""
     classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-    calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name) and node.func.id in classes),
-                   key=lambda c: (c.lineno, c.col_offset))
-    seen: set[str] = set()
-    for call in calls:
-        name = call.func.id  # type: ignore[attr-defined]
+    for name, call in _first_calls(tree, classes).items():
         init = next((f for f in classes[name].body if isinstance(f, ast.FunctionDef)
                      and f.name == "__init__"), None)
-        if name in seen or init is None:
+        if init is None:
             continue
-        seen.add(name)
         params = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
         given: dict[str, str] = {}
         defaults = init.args.defaults
