@@ -25,16 +25,16 @@ LOGS = bench.load_logs()
 
 #: Agreement measured when the logs were collected (share of logs within 10%).
 FLOOR_TOKENS_LOGGED_BEFORE = 1.0  # #tokens, with the logged before-load figure
-FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (70 of 73:
+FLOOR_TOKENS_ASSUMED = 0.9  # #tokens, with launchplan's before-load assumption (75 of 78:
 # a shared H100 NVL, whose free memory no assumption about an idle card can know, and two tp-2
 # runs on an MI355X host that spent 8.8 GB per GPU before loading; a 24 GB card under Windows
 # came in from +10.1% to +8.7% once the RoPE table was counted)
-FLOOR_WEIGHTS_2PCT = 0.75  # weights within 2% (43 of 54: the misses are the 10% ones, small
+FLOOR_WEIGHTS_2PCT = 0.75  # weights within 2% (45 of 58: the misses are the 10% ones, small
 # models whose loading cost less than the 128 MiB charged, DeepSeek-R1 on ROCm under 0.4.6 (its
 # shared-expert replicas), an older build's EAGLE draft cut to FR-Spec's token map, gpt-oss-20b
 # under ~0.5.3 (its FlashInfer MXFP4 experts padded to 256, not 0.5.21's 128: -2.0% with that),
 # and Gemma-3-4B under 0.4.4 at +3.1% (two 128 MiB RoPE tables counted, as 0.5.23 builds them))
-FLOOR_WEIGHTS = 0.9  # weights per GPU (52 of 54; the 2024 Llama-3.2-1B log held a second LM
+FLOOR_WEIGHTS = 0.9  # weights per GPU (55 of 58; the 2024 Llama-3.2-1B log held a second LM
 # head, and Qwen3.5-397B with every layer in CPU memory kept a GiB on the GPU beyond its embedding,
 # head and vision tower that the log does not show the source of)
 
