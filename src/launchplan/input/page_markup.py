@@ -172,19 +172,43 @@ def _fenced_only(lines: list[str]) -> list[str]:
     reviewer's words (``**merrymercy**: typo here?``) after it, and an issue with its
     sentences around the ```` ```bash ```` block; none of them is a command. A block left
     open runs to the end of the text."""
-    inside = False
+    inside = marked = False
     fenced = [False] * len(lines)
+    code = [False] * len(lines)  # inside a block not marked as text, output or data
     fences: list[int] = []
     for at, line in enumerate(lines):
         if _FENCE.match(line):
             fences.append(at)
             inside = not inside
+            marked = line.strip().lstrip("`~").split(" ")[0].lower() in _NOT_CODE
             continue
         fenced[at] = inside
-    if not fences or not any(f and _LAUNCHER.search(line) for f, line in zip(fenced, lines)):
+        code[at] = inside and not marked
+    if not fences:
         return lines
+    if not any(f and _LAUNCHER.search(line) for f, line in zip(fenced, lines)):
+        # no block launches, but a shell block lists the launch's flags a line each (a
+        # page's "key settings": its variables, then ``--tp-size 4``...): the page's
+        # text and output blocks around it (a script's path, figures) are no arguments
+        # of that launch; its prose stays, as the captions over the flags
+        if not any(c and _FLAG_LINE.match(line) for c, line in zip(code, lines)):
+            return lines
+        out = ["" if f and not c else line for f, c, line in zip(fenced, code, lines)]
+        for at in fences:  # the caption over a text block ("长度关系：") goes with it
+            if at + 1 < len(lines) and fenced[at + 1] and not code[at + 1]:
+                before = at - 1
+                while before >= 0 and not lines[before].strip():
+                    before -= 1
+                if before >= 0 and not fenced[before] and before not in fences \
+                        and lines[before].rstrip().endswith((":", "\uff1a")):
+                    out[before] = ""
+        return out
     return [line if f or at in fences else "" for at, (f, line) in
             enumerate(zip(fenced, lines))]
+
+
+#: A line that starts with a flag (``--tp-size 4``), as a list of a launch's flags has it.
+_FLAG_LINE = re.compile(r"^[ \t]*--[A-Za-z]")
 
 
 #: A code block's info string that marks it as no command: a diagram, sample output, a

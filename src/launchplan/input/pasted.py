@@ -15,6 +15,7 @@ import html
 import re
 import textwrap
 from collections.abc import Sequence
+from shlex import quote as shlex_quote
 
 from launchplan.errors import InputError
 from launchplan.input import shell_arrays, shell_branches, shell_vars
@@ -442,6 +443,14 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     from launchplan.input.powershell import as_posix, looks_like_powershell
 
     token = unmarked(token)
+    if ("Command:" in token or "Args:" in token) and "sglang" in token:
+        described = _described_pod(token)
+        if described is not None:  # ``kubectl describe pod``: its containers' argv listed
+            if notes is not None:
+                notes.append("the pasted text is kubectl describe output: each container's "
+                             "Command and Args lines are its words, one a line, and its "
+                             "Environment lines the variables it starts with")
+            return described
     if "<<" in token:  # cat <<EOF | kubectl apply -f -: the manifest the cluster runs
         from launchplan.input.heredoc import applied_manifest
 
@@ -485,6 +494,14 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
                                  "its sglang_config (or role of its 2.0 layout) is read as the "
                                  "worker srtctl starts, with that mode's environment")
                 return script
+    if "[program:" in token:  # a supervisord config: its programs' commands and environment
+        from launchplan.input.systemd_unit import looks_like_supervisor, supervisor_script
+
+        if looks_like_supervisor(token):
+            token, found = supervisor_script(token)
+            if notes is not None:
+                notes.extend(found)
+            return token
     if "=" in token and "<<" not in token:
         from launchplan.input.systemd_unit import as_script, looks_like_unit
 
@@ -494,6 +511,71 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
                 notes.extend(found)
             return token
     return as_posix(token) if looks_like_powershell(token) else token
+
+
+#: A key of ``kubectl describe pod``'s container section that opens an indented list below
+#: it (``Command:``, ``Args:``, ``Environment:``), or holds its one value on the line.
+_DESCRIBED_KEY = re.compile(r"^(?P<indent>[ \t]+)(?P<key>Command|Args|Environment|Image):"
+                            r"[ \t]*(?P<rest>.*?)[ \t]*$")
+#: An ``Environment:`` line: a variable and its value (``NAME:  value``).
+_DESCRIBED_ENV = re.compile(r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*):[ \t]*(?P<value>.*?)[ \t]*$")
+#: An environment value kubectl describes rather than shows: a Secret's or ConfigMap's key
+#: (``<set to the key 'token' in secret 'hf'>``) or a field of the pod (``(v1:status.podIP)``).
+_DESCRIBED_REFERENCE = re.compile(r"^(?:<set to the key .*>|\(v1:[^)]*\))(?:\s+Optional:.*)?$")
+#: Kubernetes' reference to a container variable inside ``command``/``args``: ``$(NAME)``.
+_DEPENDENT = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+
+
+def _described_pod(token: str) -> str | None:
+    """The containers of ``kubectl describe pod`` output as shell lines, one per container
+    that names SGLang (its variables as assignments before its words), or None for text of
+    another kind. Describe lists each container's ``Command`` and ``Args`` one word a line
+    below the key; read as a script, each such line would be a command of its own, and the
+    launcher's line one with no flags at all."""
+    lines = token.split("\n")
+    if not any(line.strip() in ("Containers:", "Init Containers:") for line in lines) and not any(
+            (m := _DESCRIBED_KEY.match(line)) and m["key"] == "Image" for line in lines):
+        return None
+    containers: list[dict[str, list[str]]] = []
+    at = 0
+    while at < len(lines):
+        match = _DESCRIBED_KEY.match(lines[at])
+        at += 1
+        if match is None:
+            continue
+        if match["key"] == "Image":
+            containers.append({"Command": [], "Args": [], "Environment": []})
+            continue
+        if match["rest"] or not containers:
+            continue  # ``Environment:  <none>``, or a key outside a container
+        depth = len(match["indent"].expandtabs())
+        block: list[str] = []
+        while at < len(lines) and lines[at].strip() and (
+                len(lines[at]) - len(lines[at].lstrip())) > depth:
+            block.append(lines[at].strip())
+            at += 1
+        containers[-1][match["key"]] = block
+    found = [_described_container(c) for c in containers
+             if any("sglang" in w for w in c["Command"] + c["Args"])]
+    return "\n".join(found) if found else None
+
+
+def _described_container(container: dict[str, list[str]]) -> str:
+    """One described container as the shell line that starts it with its environment: the
+    values Kubernetes would hand it (``$(NAME)`` references in its words filled from them),
+    without those describe only names (a Secret's key, a pod field)."""
+    env: dict[str, str] = {}
+    for line in container["Environment"]:
+        match = _DESCRIBED_ENV.match(line)
+        if match is not None and not _DESCRIBED_REFERENCE.match(match["value"]):
+            env[match["name"]] = match["value"]
+    words = container["Command"] + container["Args"]
+    shells = ("sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/env bash")
+    if len(words) > 2 and words[0] in shells and words[1] in ("-c", "-lc", "-ec"):
+        words = words[:2] + ["\n".join(words[2:])]  # the script's lines, one argument
+    words = [_DEPENDENT.sub(lambda m: env.get(m[1], m[0]), w) for w in words]
+    return " ".join([shlex_quote(f"{k}={v}") for k, v in env.items()]
+                    + [shlex_quote(w) for w in words])
 
 
 def _with_pasted_config(words: list[str], token: str, notes: list[str] | None) -> list[str]:
@@ -1411,6 +1493,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
             return listed
         return [w for seg in segments for w in seg]
     at = found[min(max(launch or 1, 1), len(found)) - 1]
+    _refuse_full_width_operator(segments[at])
     if notes is not None:
         _orphaned_flags(segments[at + 1:], notes)
     values: dict[str, str] = {}  # the shell variables the text sets before the launch
@@ -1425,6 +1508,12 @@ def _launch_segment(words: list[str], launch: int | None = None,
             arguments = _positional([shell_vars.expand(w, values) for w in call[3]], values)
         if seg[:2] == ["set", "--"]:
             arguments = _positional([shell_vars.expand(w, values) for w in seg[2:]], values)
+        elif seg[:1] == ["unset"] and "-f" not in seg:
+            # ``unset NAME``: gone from the script and from what it starts since
+            gone = {w for w in seg[1:] if not w.startswith("-")}
+            for name in gone:
+                values.pop(name, None)
+            exported = [a for a in exported if a.partition("=")[0] not in gone]
         else:
             exported.extend(f"{name}={values[name]}"
                             for name in shell_vars.declared(seg, values))
@@ -1464,6 +1553,30 @@ def _launch_segment(words: list[str], launch: int | None = None,
         elif not _REDIRECT_WITH_TARGET.match(word):
             out.extend(_expanded_word(word, values))
     return out
+
+
+def _refuse_full_width_operator(segment: list[str]) -> None:
+    """Refuse a launch that only a full-width operator before its launcher would start
+    (``export X=1；python -m ...``, ``cd /srv ＆＆ sglang serve ...``, as a Chinese or
+    Japanese input method types them): the shell keeps the character inside a word, so the
+    command is ``export``'s or ``cd``'s and no launch runs. Where the command's program is
+    the launcher, a wrapper or a runner (``env A=1；B python -m ...``, ``docker run -e
+    A=1；B ...``), the character is only part of a value and the launch runs as read."""
+    from launchplan.input.typography import full_width_operator_hint
+
+    prefix = next(i for i in range(len(segment)) if _prefix_end(segment, i) is not None)
+    odd = next((w for w in segment[:prefix]
+                if full_width_operator_hint(w) is not None), None)
+    if odd is None:
+        return
+    program = next((i for i, w in enumerate(segment)
+                    if not _ASSIGNMENT.match(w) and w not in _COMPOUND_WORDS), prefix)
+    word = segment[program]
+    if program == prefix or word in _WRAPPERS or _is_runner(word):
+        return
+    raise InputError("the pasted command", "the shell's own ; && | > < \\ between commands",
+                     odd[:60], full_width_operator_hint(odd, f"'{odd[:40]}'")
+                     + f"; as pasted, the shell runs {word}, not the launch after it")
 
 
 #: The words of a placeholder a page wrote with spaces inside (``<other option>``): its
@@ -1712,7 +1825,10 @@ def _captioned_flags(segments: list[list[str]],
     kept: list[str] = []
     captions: list[str] = []
     for n, (seg, kind) in enumerate(zip(segments, kinds)):
-        if kind == "env":
+        if kind == "env" and _unlisted(seg)[0] == "unset":
+            gone = set(_unlisted(seg)[1:])
+            env = [a for a in env if a.partition("=")[0] not in gone]
+        elif kind == "env":
             seg = _unlisted(seg)
             names = shell_vars.declared(seg, values)
             if seg[0] not in _SETUP:  # ``SGLANG_X=1`` alone: the block's environment
@@ -1755,7 +1871,8 @@ def _unlisted(segment: list[str]) -> list[str]:
 def _line_kind(segment: list[str]) -> str:
     """What one line of a text without a launch command is: ``flags`` (it starts with one),
     ``env`` (assignments, or ``export``/``declare`` of them), ``prose`` (a sentence or a
-    caption: words of letters, any words ending in a colon, or one capitalised word),
+    caption: words of letters, any words ending in a colon, a Chinese or Japanese page's
+    full-width one too, or one capitalised word),
     ``blank``, or ``other`` (a command, anything else)."""
     words = _unlisted(segment)
     if not words:
@@ -1766,11 +1883,14 @@ def _line_kind(segment: list[str]) -> str:
             words[0] in ("export", "declare") and len(words) > 1
             and all(shell_vars.ASSIGNMENT.match(w) or w.startswith("-") for w in words[1:])):
         return "env"
+    if words[0] == "unset" and len(words) > 1 and all(
+            _ENV_NAME_ONLY.match(w) for w in words[1:]):
+        return "env"  # the environment block takes a variable out again
     first = words[0]
     if _is_runner(first) or _PYTHON.match(first) or _is_sglang_cli(first) or (
             len(words) > 1 and first[:1].islower() and words[1] in _SUBCOMMANDS):
         return "other"  # a program's command line, however plain its words
-    if words[-1].endswith(":") or (len(words) > 1
+    if words[-1].endswith((":", "\uff1a")) or (len(words) > 1
                                     and all(_CAPTION_WORD.match(w) for w in words)):
         return "prose"
     if len(words) == 1 and _TITLE_WORD.match(first):  # a one-word heading: ``Args``

@@ -371,9 +371,11 @@ _EDIT = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<op>##|#|%%|%|//|/|\
 
 
 def _edited(match: re.Match[str], values: Mapping[str, str]) -> str:
-    """The edited value of a name the script sets; else the reference as written (open)."""
+    """The edited value of a name the script sets; else the reference as written (open),
+    as it is too for a value that is itself open (``rest=${spec#*=}`` then ``${rest%%:*}``):
+    the edit applies to what that value becomes, so the value as written is not it."""
     name, op, arg = match.group("name"), match.group("op"), match.group("arg")
-    if name not in values or "$" in arg:
+    if name not in values or "$" in arg or _OPEN.search(values[name]):
         return match.group(0)
     value = values[name]
     if op in ("^^", ",,", "^", ","):

@@ -14,6 +14,11 @@ that holds one stays an open reference, with a note.
 
 Scripts write units too (``cat > /etc/systemd/system/sglang.service << EOF``): such a
 here-document's unit is read the same way, after the lines that write it.
+
+supervisord's ``[program:sglang]`` section is the same kind of service config: its
+``command=`` is the launch and its ``environment=KEY="value",...`` (and the
+``[supervisord]`` section's, which every program inherits) its environment. Read as shell
+text the ``environment=`` line would only set a variable named ``environment``.
 """
 
 from __future__ import annotations
@@ -74,6 +79,105 @@ def as_script(text: str, *, expand: bool = False) -> tuple[str, list[str]]:
     notes.insert(0, f"read as a {kind}: its Environment= lines are the launch's environment "
                     f"and its {key}= command is the launch")
     return "\n".join(out), notes
+
+
+#: A section header of a supervisord config: ``[program:NAME]``, ``[supervisord]``.
+_SUPERVISOR_SECTION = re.compile(r"^\[(program:[^\]]+|supervisord)\]\s*$")
+#: Any section header of an INI file (``[unix_http_server]``, ``[group:workers]``).
+_ANY_SECTION = re.compile(r"^\[[^\]]+\]$")
+#: A ``key=value`` (or ``key = value``, ``key: value``) line of a supervisord section.
+_SUPERVISOR_KEY = re.compile(r"^([a-z_]+)\s*[=:]\s*(.*)$")
+
+
+def looks_like_supervisor(text: str) -> bool:
+    """Whether ``text`` is a supervisord config (its every line a section header, a key's
+    line or a value's continuation) with a ``[program:...]`` section whose ``command=``
+    starts SGLang's launcher. A page that shows such a section beside a launch of its own
+    (an example ``command=python -m sglang.launch_server ...`` under a shell block) is
+    not one: its shell lines are read as the page's commands."""
+    section = ""
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if _ANY_SECTION.match(line):
+            section = line
+        elif not section or not (raw[:1] in (" ", "\t") or _SUPERVISOR_KEY.match(line)):
+            return False
+    return any(section.startswith("program:") and key == "command" and _LAUNCHER.search(value)
+               for section, key, value in _supervisor_lines(text))
+
+
+def supervisor_script(text: str) -> tuple[str, list[str]]:
+    """(the shell script the supervisord config ``text`` amounts to, notes on how it was
+    read): each launching program's command with its environment (the ``[supervisord]``
+    section's first, the program's own over it) as assignments before it, which set it
+    for that command alone.
+    supervisord splits ``command=`` into words itself and runs it with no shell, so the
+    words are quoted to stay as they are (a ``$NAME`` in it is not expanded)."""
+    lines = _supervisor_lines(text)
+    shared = [value for section, key, value in lines
+              if section == "supervisord" and key == "environment"]
+    programs: dict[str, dict[str, str]] = {}
+    for section, key, value in lines:
+        if section.startswith("program:"):
+            programs.setdefault(section, {})[key] = value
+    out: list[str] = []
+    for keys in programs.values():
+        command = keys.get("command", "")
+        if not _LAUNCHER.search(command):
+            continue
+        assignments = [a for value in [*shared, keys.get("environment", "")]
+                       for a in _supervisor_assignments(value)]
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            words = command.split()
+        out.append(" ".join([*assignments, shlex.join(words)]))
+    notes = ["read as a supervisord config: each [program:...] command that starts the "
+             "launcher is a launch, its environment= (and [supervisord]'s) its environment"]
+    return "\n".join(out), notes
+
+
+def _supervisor_lines(text: str) -> list[tuple[str, str, str]]:
+    """(section, key, value) of each line of the supervisord config ``text``, a value
+    continued on indented lines (as its INI parser reads them) joined with spaces."""
+    out: list[tuple[str, str, str]] = []
+    section = ""
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        header = _SUPERVISOR_SECTION.match(line)
+        if header:
+            section = header.group(1)
+            continue
+        if raw[:1] in (" ", "\t") and out and out[-1][0] == section:
+            last = out[-1]
+            out[-1] = (last[0], last[1], f"{last[2]} {line}".strip())
+            continue
+        match = _SUPERVISOR_KEY.match(line)
+        if match is not None and section:
+            out.append((section, match.group(1), match.group(2).strip()))
+    return out
+
+
+def _supervisor_assignments(value: str) -> list[str]:
+    """The ``NAME=value`` assignments of a supervisord ``environment=`` value
+    (``A="0,1",B=x``: commas between pairs, a quoted value may hold one), shell-quoted."""
+    lexer = shlex.shlex(value, posix=True)
+    lexer.whitespace = ","
+    lexer.whitespace_split = True
+    out = []
+    try:
+        pairs = list(lexer)
+    except ValueError:
+        return out
+    for pair in pairs:
+        name, eq, content = pair.strip().partition("=")
+        if eq and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            out.append(f"{name}={shlex.quote(content)}")
+    return out
 
 
 def inline_written(script: str, notes: list[str] | None = None) -> str:

@@ -25,6 +25,12 @@ _SPACES = {"\u00a0": "no-break space", "\u2002": "en space", "\u2003": "em space
            "\u200a": "hair space", "\u200b": "zero-width space", "\u202f": "narrow no-break "
            "space", "\u205f": "math space", "\u3000": "ideographic space",
            "\ufeff": "zero-width no-break space"}
+#: Full-width forms of the shell's operators that a Chinese or Japanese input method types
+#: (``export X=1；python ...``, ``cd /srv ＆＆ python ...``, ``... ＼`` at a line's end): the
+#: shell reads them as letters of a word, so they end, chain or continue nothing.
+_OPERATORS = {"\uff1b": ("full-width semicolon", ";"), "\uff06": ("full-width ampersand", "&"),
+              "\uff5c": ("full-width vertical bar", "|"), "\uff1e": ("full-width '>'", ">"),
+              "\uff1c": ("full-width '<'", "<"), "\uff3c": ("full-width backslash", "\\")}
 
 
 def typographic_hint(text: str) -> str | None:
@@ -37,6 +43,9 @@ def typographic_hint(text: str) -> str | None:
     spaced = odd_space_hint(text)
     if spaced is not None:
         return spaced
+    operator = full_width_operator_hint(text)
+    if operator is not None:
+        return operator
     if any(ch in _QUOTES for ch in text):
         return ("it holds typographic quotes, which the shell keeps as part of the value: "
                 "use plain ' or \" quotes")
@@ -53,6 +62,24 @@ def odd_space_hint(text: str, subject: str = "it") -> str | None:
     article = "an" if name[0] in "aeiou" else "a"
     return (f"{subject} holds {article} {name} (U+{ord(odd):04X}) from a web page; the shell "
             "does not split at it, so it stays inside the word: retype it as a plain space")
+
+
+def has_full_width_operator(text: str) -> bool:
+    """Whether ``text`` holds a full-width form of a shell operator (see ``_OPERATORS``)."""
+    return any(ch in _OPERATORS for ch in text)
+
+
+def full_width_operator_hint(text: str, subject: str = "it") -> str | None:
+    """One clause for an error about ``text`` (called ``subject``) when it holds a
+    full-width form of a shell operator; None otherwise. The shell keeps such a character
+    inside the word, so the command does not end, chain or continue where the page meant."""
+    odd = next((ch for ch in text if ch in _OPERATORS), None)
+    if odd is None:
+        return None
+    name, plain = _OPERATORS[odd]
+    return (f"{subject} holds a {name} (U+{ord(odd):04X}) from an input method; the shell "
+            f"does not take it for '{plain}', so it stays inside the word: retype it as a "
+            f"plain '{plain}'")
 
 
 def unquoted(text: str) -> str | None:
