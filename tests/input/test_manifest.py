@@ -385,3 +385,29 @@ def test_an_editors_debug_configuration_runs_its_module_with_its_args_and_env():
     assert unpaste([config]) == (["--model-path", "/models/m", "--tp-size", "2",
                                   "--port", "30000"], ["CUDA_VISIBLE_DEVICES=6,7"])
     assert unpaste([config], launch=2)[0][-2:] == ["--url", "http://h:1//x"]
+
+
+def _inspected_record(count: int | None) -> dict:
+    """A ``docker inspect`` container record as Docker writes it (trimmed)."""
+    argv = ["-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+    return {"Id": "4f1c", "Path": "python3", "Args": argv,
+            "Config": {"Env": ["SGLANG_ENABLE_JIT_DEEPGEMM=0", "PATH=/usr/local/bin:/usr/bin"],
+                       "Cmd": ["python3", *argv], "Entrypoint": None,
+                       "Image": "lmsysorg/sglang:latest"},
+            "HostConfig": {"DeviceRequests": None if count is None else [
+                {"Driver": "", "Count": count, "DeviceIDs": None, "Capabilities": [["gpu"]],
+                 "Options": {}}]}}
+
+
+@pytest.mark.parametrize("dumps", [lambda r: json.dumps([r], indent=4),
+                                   lambda r: json.dumps([r], separators=(",", ":"))])
+def test_docker_inspect_runs_path_and_args_in_config_env(dumps):
+    # Path + Args is the argv Docker started (Config.Cmd repeats it: one launch, not two);
+    # the compact form is what ``docker inspect --format '{{json .}}'`` prints
+    text = dumps(_inspected_record(2))
+    assert unpaste([text]) == (["--model-path", "Qwen/Qwen3-8B", "--tp", "2"],
+                               ["SGLANG_ENABLE_JIT_DEEPGEMM=0", "PATH=/usr/local/bin:/usr/bin"])
+    from launchplan.input.manifest import gpus_requested, launch_total
+
+    assert launch_total(text) == 1 and gpus_requested(text) == 2
+    assert gpus_requested(dumps(_inspected_record(None))) is None

@@ -131,9 +131,15 @@ def gpus_requested(text: str, launch: int | None = None) -> int | None:
     # Docker's device requests as Ansible's docker_container spells them (``count: -1`` is
     # every GPU, as ``--gpus all``)
     docker = node.get("device_requests")
+    inspected = _dig(node, "HostConfig", "DeviceRequests")  # ``docker inspect``'s spelling
+    if isinstance(inspected, list):
+        inspected = [{key.lower().replace("deviceids", "device_ids"): value
+                      for key, value in device.items()} if isinstance(device, dict) else device
+                     for device in inspected]
     for device in [*(reservations if isinstance(reservations, list) else []),
                    *(requests if isinstance(requests, list) else []),
-                   *(docker if isinstance(docker, list) else [])]:
+                   *(docker if isinstance(docker, list) else []),
+                   *(inspected if isinstance(inspected, list) else [])]:
         if not isinstance(device, dict) or (
                 "capabilities" in device and "gpu" not in _flat(device["capabilities"])):
             continue
@@ -308,6 +314,12 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
         return
     seen.add(id(node))
     implicit = implicit or {}
+    if isinstance(node, dict) and (inspected := _inspected(node)) is not None:
+        # ``docker inspect``'s record of a container: what it runs (``Path`` and ``Args``,
+        # the entrypoint and command already joined) and its environment (``Config.Env``);
+        # ``Config.Cmd`` is the same command again, the image's part left out
+        yield inspected[0], inspected[1], node
+        return
     if isinstance(node, dict):
         words = _words_of(node, outer) or _image_launch(node)
         if words:
@@ -347,6 +359,19 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
             return
         for item in node:
             yield from _containers(item, implicit, seen, outer)
+
+
+def _inspected(node: dict[Any, Any]) -> tuple[list[str], list[str]] | None:
+    """(words, env) of a ``docker inspect`` container record, or None for another mapping:
+    Docker keeps the argv it started as ``Path`` plus ``Args`` and the environment it gave
+    as ``Config.Env`` (``NAME=VALUE`` strings, the image's own ``PATH`` among them)."""
+    path, args, config = node.get("Path"), node.get("Args"), node.get("Config")
+    if not (isinstance(path, str) and isinstance(args, list) and isinstance(config, dict)):
+        return None
+    env = config.get("Env")
+    pairs = [str(item) for item in env if _ENV_NAME.match(str(item).partition("=")[0])
+             and "=" in str(item)] if isinstance(env, list) else []
+    return [path, *(_text(arg) for arg in args)], pairs
 
 
 #: Keys that hold a LeaderWorkerSet's leader pod (a RoleBasedGroup role's patch of it too).

@@ -728,8 +728,8 @@ def _python_literal(token: str, notes: list[str] | None = None, launch: int | No
 
 def is_manifest(token: str) -> bool:
     """Whether ``token`` is a pasted manifest or exec-form array (not a shell line)."""
-    if not (("\n" in token or " " in token) and "sglang" in token):
-        return False
+    if not (("\n" in token or " " in token or token.startswith(("[{", "{"))) and "sglang" in token):
+        return False  # compact JSON (``docker inspect --format '{{json .}}'``) has no space
     from launchplan.input.manifest import looks_like_manifest
 
     return looks_like_manifest(token)
