@@ -50,3 +50,25 @@ def test_a_workflows_expressions_are_filled_before_its_steps_run():
     # the first matrix combination, as a loop is read as its first run; a secret stays open
     assert argv == ["--model-path", "qwen3-8b", "--tp", "2", "--page-size", "16",
                     "--port", "30001", "--api-key", "${{ secrets.KEY }}"]
+
+
+_SERVICE = """services:
+  sglang:
+    image: lmsysorg/sglang:latest
+    command: >-
+      python3 -m sglang.launch_server --model-path ${MODEL} --tp ${TP:-1}
+      --mem-fraction-static ${MEM:-0.8} --served-model-name ${NAME:+alias}
+    environment:
+      - HF_TOKEN=${HF_TOKEN}
+"""
+
+
+def test_a_compose_file_pasted_with_its_dotenv_takes_its_values():
+    # Compose interpolates from the project's .env; its lines may come before or after
+    dotenv = "MODEL=Qwen/Qwen3-8B\nTP='2'\nNAME=  # set, to nothing\n"
+    want = (["--model-path", "Qwen/Qwen3-8B", "--tp", "2", "--mem-fraction-static", "0.8",
+             "--served-model-name"], ["HF_TOKEN=${HF_TOKEN}"])
+    assert unpaste(["# .env\n" + dotenv + "\n# docker-compose.yml\n" + _SERVICE]) == want
+    assert unpaste([_SERVICE + "\n# .env\n" + dotenv]) == want
+    # without it the references stay open, as before
+    assert unpaste([_SERVICE])[0][:4] == ["--model-path", "${MODEL}", "--tp", "1"]

@@ -3,8 +3,9 @@
 Docker Compose interpolates ``${VAR:-default}`` (and ``$$``) when it loads a Compose file, and
 GitHub Actions fills ``${{ env.X }}``, ``${{ matrix.X }}`` and ``${{ inputs.X }}`` into a step
 before the step's shell sees it: the launch a container or a step runs is the file with those
-filled in. The machine's own shell variables and ``.env`` file are not in the paste, so a
-name with no default stays as written (reported as a value the paste leaves open).
+filled in. A project's ``.env`` pasted with the Compose file (its ``NAME=VALUE`` lines) is
+read; the machine's own shell variables are not in the paste, so a name neither sets and
+with no default stays as written (reported as a value the paste leaves open).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import re
 from typing import Any
 
 
-def filled_in(doc: Any) -> Any:
-    """``doc`` (one loaded YAML document) as its tool reads it before running it."""
+def filled_in(doc: Any, dotenv: dict[str, str] | None = None) -> Any:
+    """``doc`` (one loaded YAML document) as its tool reads it before running it;
+    ``dotenv``: a Compose project's ``.env`` pasted with it (``NAME=VALUE`` lines)."""
     if _is_compose(doc):
-        return _compose_interpolated(doc)
+        return _compose_interpolated(doc, dotenv or {})
     if _is_workflow(doc):
         return _actions_filled(doc)
     return doc
@@ -33,30 +35,60 @@ _COMPOSE_REFERENCE = re.compile(
     r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-+?])((?:[^{}]|\{[^{}]*\})*))?\}")
 
 
-def _compose_interpolated(node: Any) -> Any:
-    """A Compose file's values as Compose reads them before it runs anything: each
-    ``${NAME:-default}`` its default, ``${NAME:+word}`` nothing, ``$$`` a ``$``. The variables
-    come from the shell and ``.env`` of the machine that runs ``docker compose up``, which
-    the paste does not show: a name is unset, and a reference with no default stays as
-    written (reported as a value the paste leaves open)."""
+def _compose_interpolated(node: Any, dotenv: dict[str, str]) -> Any:
+    """A Compose file's values as Compose reads them before it runs anything: a name the
+    pasted ``.env`` sets is its value, ``${NAME:-default}`` of an unset (or, with the colon,
+    empty) one its default, ``${NAME:+word}`` the word when set, ``$$`` a ``$``. The
+    machine's shell is not in the paste: a name neither sets is unset, and a reference with
+    no default stays as written (reported as a value the paste leaves open)."""
     if isinstance(node, dict):
-        return {key: _compose_interpolated(value) for key, value in node.items()}
+        return {key: _compose_interpolated(value, dotenv) for key, value in node.items()}
     if isinstance(node, list):
-        return [_compose_interpolated(item) for item in node]
+        return [_compose_interpolated(item, dotenv) for item in node]
     if isinstance(node, str) and "$" in node:
-        return _COMPOSE_REFERENCE.sub(_compose_value, node)
+        return _COMPOSE_REFERENCE.sub(lambda m: _compose_value(m, dotenv), node)
     return node
 
 
-def _compose_value(match: re.Match[str]) -> str:
+def _compose_value(match: re.Match[str], dotenv: dict[str, str]) -> str:
     if match.group(0) == "$$":
         return "$"
-    op = (match.group(2) or "").lstrip(":")
-    if op == "-":
-        return _COMPOSE_REFERENCE.sub(_compose_value, match.group(3))
-    if op == "+":
-        return ""
-    return "${" + match.group(1) + "}"
+    name, op, word = match.group(1), match.group(2) or "", match.group(3) or ""
+    value = dotenv.get(name)
+    usable = value is not None and (value != "" or not op.startswith(":"))
+    if op.endswith("-"):
+        return value if usable and value is not None else _COMPOSE_REFERENCE.sub(
+            lambda m: _compose_value(m, dotenv), word)
+    if op.endswith("+"):
+        return _COMPOSE_REFERENCE.sub(lambda m: _compose_value(m, dotenv), word) \
+            if usable else ""
+    return value if value is not None else "${" + name + "}"
+
+
+#: A ``.env`` line at the start of a line: ``NAME=VALUE`` (Compose's own file format; an
+#: ``export`` before it is taken too), the value unquoted, or in single or double quotes.
+_DOTENV_LINE = re.compile(r"^(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.MULTILINE)
+
+
+def dotenv_apart(text: str) -> tuple[str, dict[str, str]]:
+    """A Compose file pasted with its project's ``.env`` (``# .env`` lines of ``NAME=VALUE``
+    before or after ``services:``): the YAML without those lines, and their values, which
+    Compose interpolates into the file. Text with no ``services:`` key comes back as it is."""
+    if not re.search(r"^services[ \t]*:", text, re.MULTILINE):
+        return text, {}
+    values: dict[str, str] = {}
+    for match in _DOTENV_LINE.finditer(text):
+        raw = match.group(2).strip()
+        if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+            raw = raw[1:-1]
+        elif raw.startswith("#"):  # ``NAME= # note``: set, to nothing
+            raw = ""
+        elif " #" in raw:  # an unquoted value ends at a comment
+            raw = raw.split(" #", 1)[0].rstrip()
+        values[match.group(1)] = raw
+    if not values:
+        return text, {}
+    return _DOTENV_LINE.sub("", text), values
 
 
 def _is_workflow(doc: Any) -> bool:

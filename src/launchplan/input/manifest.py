@@ -280,6 +280,9 @@ def _documents(text: str) -> list[Any]:
         loaded = _json_with_comments(text)  # YAML takes no comments of this kind
         if isinstance(loaded, dict):
             return [loaded]
+    from launchplan.input.interpolation import dotenv_apart, filled_in
+
+    text, dotenv = dotenv_apart(text)  # a Compose file pasted with its ``.env``
     try:
         import yaml
 
@@ -297,9 +300,7 @@ def _documents(text: str) -> list[Any]:
         raise InputError("the pasted manifest", "YAML or a JSON array",
                          f"{problem}{where}", helm) from None
     check_expansion(documents, "the pasted manifest")
-    from launchplan.input.interpolation import filled_in
-
-    return [filled_in(doc) for doc in documents]
+    return [filled_in(doc, dotenv) for doc in documents]
 
 
 def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
