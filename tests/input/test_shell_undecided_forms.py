@@ -145,3 +145,24 @@ def test_a_backquoted_value_keeps_its_backslashes():
 def test_a_test_the_script_decides_rules_out_the_command_after_and_or(line, tail):
     script = f'DPA="${{DPA:-0}}"\nARGS=(--tp 2)\n{line}\n{LAUNCH} "${{ARGS[@]}}"\n'
     assert unpaste([script])[0][2:] == tail
+
+
+def test_a_script_running_one_launch_and_handing_another_to_a_shell_has_both():
+    # the prefill server started here, the decode server on another node over ssh: two
+    # launches in the order the script starts them (ssh's remote shell gets no export)
+    text = ("export TP=2\n"
+            "ssh node1 \"python -m sglang.launch_server --model-path m --port 2 --tp $TP\" &\n"
+            "python -m sglang.launch_server --model-path m --port 1 --tp $TP\n")
+    assert launch_count([text]) == 2
+    assert unpaste([text], launch=1) == (["--model-path", "m", "--port", "2", "--tp", "2"], [])
+    assert unpaste([text], launch=2) == (["--model-path", "m", "--port", "1", "--tp", "2"],
+                                         ["TP=2"])
+    local = "python -m sglang.launch_server --model-path a &\nbash -c 'python -m " \
+            "sglang.launch_server --model-path b'\n"
+    assert launch_count([local]) == 2 and unpaste([local], launch=2)[0][1] == "b"
+
+
+def test_a_quoted_string_a_command_only_names_is_no_second_launch():
+    text = ("nohup python -m sglang.launch_server --model-path m --port 1 &\n"
+            "pgrep -f \"sglang.launch_server --model-path m\" && echo \"sglang serve is up\"\n")
+    assert launch_count([text]) == 1

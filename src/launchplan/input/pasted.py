@@ -373,8 +373,8 @@ def launch_count(tokens: Sequence[str]) -> int:
         except InputError:
             continue
         segments = _image_launches(_segments(words))
-        direct = sum(_starts_launch(seg) for seg in segments)
-        count += direct or len(_quoted_launches(segments))
+        ordered = _launch_order(segments)
+        count += len(ordered) or len(_quoted_launches(segments))
     return count
 
 
@@ -1477,11 +1477,15 @@ def _launch_segment(words: list[str], launch: int | None = None,
     script's arguments: those its ``set -- ...`` sets, else none (it is run as pasted).
     Words before the launch's own command (a prompt left over) are not."""
     segments = _image_launches(_launcher_from_variables(_segments(words)))
-    found = [n for n, seg in enumerate(segments) if _starts_launch(seg)]
-    if not found:
-        quoted = _quoted_launches(segments, notes=notes)
+    ordered = _launch_order(segments)
+    found = [n for n, quoted_words in ordered if quoted_words is None]
+    picked = ordered[min(max(launch or 1, 1), len(ordered)) - 1] if ordered else None
+    if not found or (picked is not None and picked[1] is not None):
+        quoted = [picked[1]] if picked is not None and picked[1] is not None \
+            else _quoted_launches(segments, notes=notes)
         if quoted:  # ssh host "...", bash -c '...', tmux new -d "..."
-            chosen = quoted[min(max(launch or 1, 1), len(quoted)) - 1]
+            chosen = quoted[0] if picked is not None \
+                else quoted[min(max(launch or 1, 1), len(quoted)) - 1]
             inherited = _exported_to_local_shell(segments, notes)
             if inherited:  # the shell's environment, for whichever of its commands launches
                 chosen = ["export", *inherited, ";", *chosen]
@@ -1492,7 +1496,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
         if listed is not None:  # "Server args:" over a list of flags, its env in a block
             return listed
         return [w for seg in segments for w in seg]
-    at = found[min(max(launch or 1, 1), len(found)) - 1]
+    at = picked[0] if picked is not None else found[0]
     _refuse_full_width_operator(segments[at])
     if notes is not None:
         _orphaned_flags(segments[at + 1:], notes)
@@ -1961,7 +1965,8 @@ def _exported_to_local_shell(segments: list[list[str]],
 
 
 def _quoted_launches(segments: list[list[str]], depth: int = 0,
-                     notes: list[str] | None = None) -> list[list[str]]:
+                     notes: list[str] | None = None,
+                     where: list[int] | None = None) -> list[list[str]]:
     """The words of each launch a command passes as one quoted argument, for another shell
     to run: ``ssh node0 "cd /srv && python -m sglang.launch_server ..."``, ``bash -c '...'``,
     ``tmux new-session -d "..."``, ``screen -dm bash -c "..."``. That shell runs it as a
@@ -1976,7 +1981,8 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0,
     out: list[list[str]] = []
     held: dict[str, int] = {}  # a variable holding a launch -> where that launch is in out
     values: dict[str, str] = {}  # what the script sets, for a launch it keeps in a variable
-    for seg in segments:
+    for index, seg in enumerate(segments):
+        before = len(out)
         assignment = bool(seg) and all(shell_vars.ASSIGNMENT.match(word) for word in seg)
         names: list[str | None] = [None] * len(seg)
         if assignment:  # CMD="python -m sglang.launch_server --port $PORT", run by eval "$CMD"
@@ -2007,7 +2013,38 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0,
                 out.append(inner)
             elif depth < 3:  # ssh host "docker exec c bash -c '...'": a shell in a shell
                 out.extend(_quoted_launches(_segments(inner), depth + 1, notes))
+        if where is not None:  # each new launch's segment; -1: one a variable keeps
+            where.extend([-1 if assignment else index] * (len(out) - before))
     return out
+
+
+def _launch_order(segments: list[list[str]]) -> list[tuple[int, list[str] | None]]:
+    """The launches of ``segments`` in the order the script starts them, when it starts
+    some itself and hands others to another shell (``python -m ... &`` then ``ssh node1
+    "python -m ..."``): (segment, None) for one it runs, (segment, words) for a quoted
+    one. A launch a variable keeps is run where the script runs that variable, which the
+    segments already show. Empty when no segment starts a launch itself."""
+    direct = [(n, None) for n, seg in enumerate(segments) if _starts_launch(seg)]
+    if not direct:
+        return []
+    where: list[int] = []
+    quoted = _quoted_launches(segments, where=where)
+    own = {n for n, _ in direct}
+    extra = [(n, words) for n, words in zip(where, quoted)
+             if n >= 0 and n not in own and _hands_to_a_shell(segments[n])]
+    return sorted([*direct, *extra], key=lambda item: item[0])
+
+
+#: Programs that run a string they are given as a command line (``ssh node1 "..."``, ``tmux
+#: new-session -d "..."``); a shell does with ``-c`` (``_SCRIPT_OPTION``).
+_HANDING = frozenset({*_JOINING, "tmux", "screen", "su", "runuser"})
+
+
+def _hands_to_a_shell(segment: list[str]) -> bool:
+    """Whether ``segment`` hands a quoted string to a shell to run, as opposed to naming it
+    (``pgrep -f "sglang serve"``, ``echo "python -m sglang..."`` start nothing)."""
+    return any(_SCRIPT_OPTION.match(word) or word.rsplit("/", 1)[-1] in _HANDING
+               for word in segment)
 
 
 #: A shell's option cluster that ends in ``c``: the next word is the script it runs
