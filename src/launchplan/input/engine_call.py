@@ -31,6 +31,7 @@ from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.input import shell_vars
+from launchplan.input.python_flow import loop_bindings
 from launchplan.input.python_launch import literal_pair, quiet_parse
 
 #: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``), or of
@@ -410,18 +411,8 @@ def _loop_passes(loop: ast.For, names: dict[str, ast.expr]) -> list[dict[str, as
 
 def _bound_expressions(target: ast.expr, item: ast.expr) -> dict[str, ast.expr] | None:
     """``for`` target names bound to the parts of one item (``k, v`` to a pair)."""
-    if isinstance(target, ast.Name):
-        return {target.id: item}
-    if (isinstance(target, ast.Tuple) and isinstance(item, (ast.Tuple, ast.List))
-            and len(target.elts) == len(item.elts)):
-        out: dict[str, ast.expr] = {}
-        for sub, part in zip(target.elts, item.elts):
-            inner = _bound_expressions(sub, part)
-            if inner is None:
-                return None
-            out.update(inner)
-        return out
-    return None
+    return loop_bindings(target, item, lambda e: e.elts if isinstance(e, (ast.Tuple, ast.List))
+                         else None)
 
 
 def _mapping_items(node: ast.expr, names: dict[str, ast.expr], depth: int

@@ -9,6 +9,8 @@ questions they ask.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 _LOOPS = (ast.For, ast.While, ast.AsyncFor)
 
@@ -46,3 +48,28 @@ def in_flow(tree: ast.AST, target: ast.AST) -> bool:
     how often) it runs is the script's run-time business."""
     return any((isinstance(node, ast.If) and field in ("body", "orelse"))
                or isinstance(node, _LOOPS) for node, field in ancestors(tree, target))
+
+
+Item = TypeVar("Item")
+
+
+def loop_bindings(target: ast.expr, item: Item,
+                  parts: Callable[[Item], Sequence[Item] | None]) -> dict[str, Item] | None:
+    """The names a ``for`` target binds to one item (``k, v`` to a pair, nested as written),
+    or None when the item does not unpack so: ``parts`` opens an item into its parts (an
+    expression's tuple elements, a value's tuple), one helper for loops read as code or as
+    values."""
+    if isinstance(target, ast.Name):
+        return {target.id: item}
+    if not isinstance(target, ast.Tuple):
+        return None
+    pieces = parts(item)
+    if pieces is None or len(pieces) != len(target.elts):
+        return None
+    out: dict[str, Item] = {}
+    for sub, part in zip(target.elts, pieces):
+        inner = loop_bindings(sub, part, parts)
+        if inner is None:
+            return None
+        out.update(inner)
+    return out

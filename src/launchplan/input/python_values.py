@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from launchplan.input.python_flow import in_flow
+from launchplan.input.python_flow import in_flow, loop_bindings
 
 #: What an expression is when its value is not known from the text.
 UNKNOWN = object()
@@ -298,15 +298,4 @@ def _iterated(node: ast.expr, names: dict[str, Any], dicts: dict[str, Any]) -> A
 
 
 def _bound(target: ast.expr, item: Any) -> dict[str, Any] | None:
-    if isinstance(target, ast.Name):
-        return {target.id: item}
-    if isinstance(target, ast.Tuple) and isinstance(item, tuple) \
-            and len(target.elts) == len(item):
-        out: dict[str, Any] = {}
-        for sub, part in zip(target.elts, item):
-            inner = _bound(sub, part)
-            if inner is None:
-                return None
-            out.update(inner)
-        return out
-    return None
+    return loop_bindings(target, item, lambda v: v if isinstance(v, tuple) else None)
