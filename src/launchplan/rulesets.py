@@ -270,6 +270,8 @@ PIPELINE: tuple[str, ...] = (
     "unified_memory_pool",
     "dllm_algorithm_known",  # handle_dllm_inference: the name (its attention-backend step)
     "dllm_attention_backend",
+    "dllm_gemma4_renoise_checks",  # the algorithm's configure_server_args (Gemma4Renoise)
+    "dllm_gemma4_renoise_settings",
     "dllm_rocm_cuda_graph_off",
     "dllm_overlap_disable",
     "dllm_model_known",  # handle_dllm_inference: the model (its page-size step)
@@ -525,6 +527,8 @@ RULESETS: dict[str, RuleSet] = {
             "dllm_model_known": "0.5.21",
             # an algorithm's required attention backend, with no list of backends it keeps
             "dllm_attention_backend": "0.5.21",
+            # Gemma4Renoise turns the prefill graph off even when it is FULL on fa4
+            "dllm_gemma4_renoise_settings": "0.5.21",
             # GLM-5 Next's opt-in breakable prefill policy (chunk 4096, capture to 4096)
             **dict.fromkeys(ONLY_0_5_21, "0.5.21"),
         }),

@@ -28,6 +28,14 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"Unknown diffusion LLM: ", {"dllm_model_known"}),
         (r"JointThresholdInDel is not supported for checkpoint", {"dllm_model_known"}),
         (r"JointThresholdInDel token IDs must be distinct", {"dllm_model_known"}),
+        # an architecture and an algorithm that belong to others (DiffusionGemma, Gemma4Renoise)
+        (r"requires the Gemma4Renoise diffusion algorithm|Gemma4Renoise does not support model "
+         r"architecture ", {"dllm_model_known"}),
+        # Gemma4Renoise's configure_server_args: its launch checks, then its prefill graph
+        (r"DiffusionGemma (currently supports CUDA/ROCm|does not support (pipeline|context) "
+         r"parallelism|does not support quantized loading|requires tied word embeddings)",
+         {"dllm_gemma4_renoise_checks"}),
+        (r"Gemma4Renoise FULL prefill CUDA graphs require", {"dllm_gemma4_renoise_settings"}),
         # attention backends and their platforms
         (r"TRTLLM MHA backend for (decode|prefill)", {"trtllm_mha_platform_checks"}),
         (r"TRTLLM FMHAv2 prefill on SM120", {"trtllm_mha_platform_checks"}),

@@ -8,6 +8,9 @@ the classes' resolution-time attributes: an unknown name stops at the attention-
 attention backend (flashinfer under a CUDA decode graph, triton or aiter on ROCm), no CUDA
 graphs on ROCm, no overlap schedule, a page aligned to and capped at the block, and no HiCache,
 LMCache, FlexKV (radix cache on), pipeline parallelism, LoRA, PD role or mixed chunk.
+Gemma4Renoise's own step runs from its installed source: it refuses a launch its kernels cannot
+serve (PP, context parallelism, quantization, untied embeddings) and turns the radix cache,
+chunked prefill and any prefill graph but FULL on fa4 off (0.5.21: every prefill graph).
 """
 
 from __future__ import annotations
@@ -310,3 +313,118 @@ def test_rocm_diffusion_keeps_aiter_and_drops_graphs(gpu):
     assert result.value("attention_backend") == "aiter"
     assert (config["decode"]["backend"], config["prefill"]["backend"]) == ("disabled",
                                                                           "disabled")
+
+
+# --- Gemma4Renoise's own step (configure_server_args) ----------------------------------------
+
+DG_SYNTH = Path(__file__).parents[1] / "parity" / "models" / "diffusiongemma-synth"
+
+
+def diffusion_gemma(top=True, text=True, quant=None, text_config=True):
+    """DiffusionGemma's facts as the renoise rules read them (tie at each level, quantization)."""
+    return fake_model(architectures=("DiffusionGemmaForBlockDiffusion",),
+                      arch0="DiffusionGemmaForBlockDiffusion", config={}, vocab_size=262144,
+                      quant_config=quant, has_text_config=text_config,
+                      tied_word_embeddings=(top, text if text_config else None))
+
+
+RENOISE = dict(dllm_algorithm="Gemma4Renoise", device="cuda")
+
+
+@pytest.mark.parametrize(("model", "given", "words"), [
+    (diffusion_gemma(), {"device": "cpu"}, "not device 'cpu'"),
+    (diffusion_gemma(), {"pp_size": 2}, "--pp-size 2"),
+    (diffusion_gemma(), {"dcp_size": 2}, "--dcp-size 2"),
+    (diffusion_gemma(), {"attn_cp_size": 4}, "--attn-cp-size 4"),
+    (diffusion_gemma(), {"quantization": "fp8"}, "--quantization fp8"),
+    (diffusion_gemma(quant={"quant_method": "fp8"}), {}, "quantization_config"),
+    (diffusion_gemma(top=False), {}, "config.json sets tie_word_embeddings false"),
+    (diffusion_gemma(text=False), {}, "its text config sets tie_word_embeddings false"),
+    (diffusion_gemma(text_config=False), {}, "has no text config"),
+    # SGLang's order: the device first, the embeddings last
+    (diffusion_gemma(top=False, quant={"quant_method": "fp8"}), {"pp_size": 2}, "--pp-size"),
+])
+def test_gemma4_renoise_refuses_what_its_kernels_cannot_serve(model, given, words):
+    out = decide(dllm.dllm_gemma4_renoise_checks,
+                 make_view("h100", model=model, **{**RENOISE, **given}))
+    assert isinstance(out, Refuse) and words in out.message
+    assert out.message.startswith("--dllm-algorithm Gemma4Renoise: DiffusionGemma")
+
+
+def test_gemma4_renoise_accepts_a_tied_unquantized_single_stage_launch():
+    assert decide(dllm.dllm_gemma4_renoise_checks,
+                  make_view("h100", model=diffusion_gemma(), **RENOISE)) is None
+    # an unknown tie (another model's class default) is left to dllm_model_known
+    assert decide(dllm.dllm_gemma4_renoise_checks, make_view(
+        "h100", model=diffusion_gemma(top=None), **RENOISE)) is None
+    # other algorithms have no such step
+    assert decide(dllm.dllm_gemma4_renoise_checks, make_view(
+        "h100", model=diffusion_gemma(top=False), dllm_algorithm="LowConfidence",
+        device="cuda")) is None
+
+
+@pytest.mark.parametrize(("prefill", "backends", "want"), [
+    ("breakable", {"attention_backend": "triton"}, "disabled"),
+    ("disabled", {"attention_backend": "triton"}, "disabled"),
+    ("full", {"attention_backend": "fa4"}, "full"),
+    ("full", {"attention_backend": "triton", "prefill_attention_backend": "fa4"}, "full"),
+    ("full", {"attention_backend": "triton"}, None),
+    ("full", {"attention_backend": "fa4", "prefill_attention_backend": "triton"}, None),
+])
+def test_gemma4_renoise_keeps_only_a_full_fa4_prefill_graph(prefill, backends, want):
+    view = make_view("b200", model=diffusion_gemma(), cuda_graph_config=graphs(prefill=prefill),
+                     **backends, **RENOISE)
+    out = decide(dllm.dllm_gemma4_renoise_settings, view)
+    if want is None:
+        assert isinstance(out, Refuse) and "FULL prefill CUDA graph" in out.message
+        assert "'triton'" in out.message
+        return
+    assert out == {"disable_radix_cache": True, "chunked_prefill_size": -1,
+                   "cuda_graph_config": graphs(prefill=want)}
+    # 0.5.21 turns the prefill graph off whatever it is
+    assert decide(dllm.dllm_gemma4_renoise_settings_0_5_21, view) == {
+        "disable_radix_cache": True, "chunked_prefill_size": -1,
+        "cuda_graph_config": graphs(prefill="disabled")}
+
+
+def test_tied_word_embeddings_fact_reads_both_levels_with_class_defaults():
+    from launchplan.facts.models.loading import load_model
+
+    assert load_model(str(DG_SYNTH)).tied_word_embeddings == (True, True)
+    for name, want in (("diffusiongemma-untied-synth", (False, True)),
+                       ("diffusiongemma-untied-text-synth", (True, False))):
+        assert load_model(str(DG_SYNTH.with_name(name))).tied_word_embeddings == want
+    # a plain config has no text side; an unset key of an unknown class is unknown
+    assert load_model("qwen3-8b").tied_word_embeddings == (False, None)
+    assert load_model(str(SDAR_SYNTH)).tied_word_embeddings == (False, None)
+
+
+def test_tied_word_embeddings_defaults_of_the_diffusion_gemma_classes(tmp_path):
+    import json
+
+    from launchplan.facts.models.loading import load_model
+
+    config = json.loads((DG_SYNTH / "config.json").read_text())
+    del config["tie_word_embeddings"]
+    del config["text_config"]["tie_word_embeddings"]
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    assert load_model(str(tmp_path)).tied_word_embeddings == (True, True)
+
+
+@pytest.mark.parametrize("compat", ["default", "0.5.23", "0.5.22", "0.5.21"])
+def test_gemma4_renoise_through_the_pipeline(compat):
+    argv = ["--dllm-algorithm", "Gemma4Renoise", "--attention-backend", "fa4",
+            "--cuda-graph-backend-prefill", "full"]
+    result = resolve(argv, gpu="b200", model_path=str(DG_SYNTH), compat=compat)
+    config = result.value("cuda_graph_config")
+    assert (result.value("disable_radix_cache"), result.value("chunked_prefill_size")) == (
+        True, -1)
+    assert result.source("chunked_prefill_size") == "dllm_gemma4_renoise_settings"
+    # 0.5.21 keeps no prefill graph, and sets fa4 to triton (no list of kept backends)
+    old = compat == "0.5.21"
+    assert config["prefill"]["backend"] == ("disabled" if old else "full")
+    assert result.value("attention_backend") == ("triton" if old else "fa4")
+    with pytest.raises(Refusal) as refused:
+        resolve(["--dllm-algorithm", "Gemma4Renoise", "--pp-size", "2"], gpu="h100",
+                model_path=str(DG_SYNTH), compat=compat)
+    assert refused.value.source == "dllm_gemma4_renoise_checks"

@@ -10,12 +10,17 @@ serving does not support: the radix-cache extensions (HiCache, LMCache, FlexKV),
 parallelism, LoRA, PD disaggregation and mixed chunked prefill. Each rewrite below is one of
 those steps, in that order, and each warns as SGLang does.
 
+The algorithm's own step (``configure_server_args``) changes nothing for LowConfidence,
+JointThreshold and JointThresholdInDel (they inherit the base class's). Gemma4Renoise's checks
+the launch (a CUDA or ROCm device, no pipeline or context parallelism, no quantized weights,
+word embeddings tied at both config levels) and then turns the radix cache and chunked prefill
+off and the prefill CUDA graph off unless it is a FULL graph on fa4 prefill attention.
+
 0.5.21 runs the attention-backend step after the ROCm CUDA-graph step, and without the
 algorithm's list of backends it accepts as they are; only Gemma4Renoise has such a list, and
 the two steps read disjoint fields otherwise, so only that list differs between the variants.
-Gemma4Renoise's own ``configure_server_args`` (its launch checks, and the radix cache, chunked
-prefill and prefill CUDA graph it switches off) is not modelled: the three other algorithms
-inherit the base class's, which changes nothing.
+Its Gemma4Renoise always turns the prefill graph off (no FULL-on-fa4 exception), and runs
+before the attention-backend step, which it does not read there, so its place changes nothing.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
-from launchplan.rules.graph_config import DECODE, PHASES, with_phase
+from launchplan.rules.attention import effective_backends
+from launchplan.rules.graph_config import DECODE, PHASES, PREFILL, with_phase
 from launchplan.struct import Struct
 from launchplan.vocabulary import BACKEND_FIELDS  # the base side first, then the split sides
 
@@ -160,9 +166,8 @@ def dllm_model_known(v: View) -> Refuse | None:
         other model; the algorithm classes name the architectures they run on, and the
         insert/delete algorithm needs the edit tokens (``DllmConfig.from_server_args``).
     Assumes: a ``--dllm-algorithm-config`` file does not override ``block_size`` (it is not
-        read). Gemma4Renoise's own launch checks, which SGLang runs before this step (CUDA
-        only, no PP or context parallelism, no quantization, tied embeddings), are not
-        modelled, so a launch they refuse is refused here or not at all.
+        read). Gemma4Renoise's own launch checks run before this step
+        (``dllm_gemma4_renoise_checks``), so a launch they refuse never reaches it.
     """
     return _model_refusal(v, indel_and_capacity=True)
 
@@ -302,6 +307,122 @@ def _attention_backend(v: View, *, accepted: bool) -> Declare | None:
                    f"diffusion LLM decoding under a decode CUDA graph runs on flashinfer "
                    f"attention; attention_backend {backend!r} set to 'flashinfer' (disable the "
                    f"decode graph to keep it)")
+
+
+_RENOISE = "Gemma4Renoise"
+_RENOISE_TRIGGER: dict[str, Any] = {"dllm_algorithm": (_RENOISE,)}
+
+
+@rule(
+    phase=Phase.SERVING,
+    reads=("dllm_algorithm", "device", "pp_size", "dcp_size", "attn_cp_size", "quantization"),
+    facts=("model.quant_config", "model.tied_word_embeddings", "model.has_text_config"),
+    triggers=_RENOISE_TRIGGER,
+    sglang="Gemma4Renoise.configure_server_args (srt/dllm/algorithm/gemma4_renoise.py), "
+           "from handle_dllm_inference",
+)
+def dllm_gemma4_renoise_checks(v: View) -> Refuse | None:
+    """Gemma4Renoise serves DiffusionGemma as its kernels were written for it, or refuses.
+
+    When: ``--dllm-algorithm Gemma4Renoise``.
+    Effect: refuses, in this order: a device other than a CUDA or ROCm GPU; ``--pp-size``
+        above 1; ``--dcp-size`` or ``--attn-cp-size`` above 1; quantized weights (a
+        ``--quantization`` method, or a checkpoint that describes one); word embeddings not
+        tied in both the top-level config and its text config (a config with no text
+        sub-config stops SGLang while it reads the text side).
+    Why: the algorithm's ``configure_server_args`` runs these checks right after the
+        attention-backend step, before SGLang's own diffusion rewrites (which would reset the
+        pipeline size to 1 later): its denoiser reuses the input embeddings as the output
+        head and has no pipeline-, context-parallel or quantized path (0.5.21-0.5.23).
+    Assumes: an unset ``tie_word_embeddings`` takes its class's default, which launchplan
+        knows for DiffusionGemma's classes (tied); for another model whose file leaves it
+        unset the check is skipped, and ``dllm_model_known`` refuses that model later.
+    """
+    refused = _renoise_launch_refusal(v)
+    return None if refused is None else Refuse(f"--dllm-algorithm {_RENOISE}: {refused}")
+
+
+def _renoise_launch_refusal(v: View) -> str | None:
+    if v.device != "cuda":
+        return f"DiffusionGemma runs on a CUDA or ROCm GPU only, not device {v.device!r}"
+    if v.pp_size is not None and v.pp_size > 1:
+        return f"DiffusionGemma has no pipeline parallelism (--pp-size {v.pp_size})"
+    for field, flag in (("dcp_size", "--dcp-size"), ("attn_cp_size", "--attn-cp-size")):
+        if v[field] is not None and v[field] > 1:
+            return f"DiffusionGemma has no context parallelism ({flag} {v[field]})"
+    if v.quantization is not None or v.model.quant_config is not None:
+        what = (f"--quantization {v.quantization}" if v.quantization is not None
+                else "the checkpoint's quantization_config")
+        return f"DiffusionGemma loads unquantized weights only ({what})"
+    top, text = v.model.tied_word_embeddings
+    if top is False:
+        return "DiffusionGemma needs tied word embeddings; config.json sets " \
+               "tie_word_embeddings false"
+    if top is True and not v.model.has_text_config:
+        return "DiffusionGemma needs tied word embeddings in its text config, and this " \
+               "config.json has no text config"
+    if top is True and text is False:
+        return "DiffusionGemma needs tied word embeddings; its text config sets " \
+               "tie_word_embeddings false"
+    return None
+
+
+_RENOISE_SETTINGS: dict[str, Any] = dict(
+    phase=Phase.SERVING,
+    writes=("disable_radix_cache", "chunked_prefill_size", "cuda_graph_config"),
+    triggers=_RENOISE_TRIGGER,
+)
+
+
+@rule(**_RENOISE_SETTINGS, reads=("dllm_algorithm", "cuda_graph_config", *BACKEND_FIELDS),
+      sglang="Gemma4Renoise.configure_server_args (its declarations), from "
+             "handle_dllm_inference")
+def dllm_gemma4_renoise_settings(v: View) -> dict | Refuse:
+    """Gemma4Renoise runs without the radix cache, chunked prefill or a partial prefill graph.
+
+    When: ``--dllm-algorithm Gemma4Renoise`` (its launch checks passed).
+    Effect: a FULL prefill CUDA graph whose prefill attention backend (the split field, else
+        the base) is not fa4 is refused; otherwise declares ``disable_radix_cache`` true,
+        ``chunked_prefill_size`` -1 and the CUDA-graph config with the prefill phase
+        disabled unless it is that FULL-on-fa4 graph. It declares all three on every such
+        launch, silently, as SGLang does.
+    Why: the algorithm's ``configure_server_args`` ends so, after its checks and after the
+        attention-backend step settled the backends (0.5.22-0.5.23): the denoiser reads
+        every block whole, and only fa4 captures a whole prefill.
+    Assumes: nothing.
+    """
+    config = v.cuda_graph_config
+    if config[PREFILL]["backend"] == "full":
+        prefill = effective_backends(v)[0]
+        if prefill != "fa4":
+            return Refuse(f"--dllm-algorithm {_RENOISE}: a FULL prefill CUDA graph needs the "
+                          f"fa4 prefill attention backend, and it is {prefill!r} (set "
+                          f"--cuda-graph-backend-prefill breakable or disabled, or fa4 "
+                          f"attention)")
+    else:
+        config = with_phase(config, PREFILL, backend="disabled")
+    return _renoise_settings(config)
+
+
+@rule(**_RENOISE_SETTINGS, reads=("dllm_algorithm", "cuda_graph_config"),
+      name="dllm_gemma4_renoise_settings", variant="0.5.21",
+      sglang="Gemma4Renoise.configure_server_args (0.5.21: the prefill graph always off)")
+def dllm_gemma4_renoise_settings_0_5_21(v: View) -> dict:
+    """0.5.21: the same settings, with the prefill CUDA graph off whatever it was.
+
+    When: as ``dllm_gemma4_renoise_settings``.
+    Effect: declares ``disable_radix_cache`` true, ``chunked_prefill_size`` -1 and the
+        CUDA-graph config with the prefill phase disabled (a FULL one too), silently.
+    Why: the FULL-on-fa4 exception came in 0.5.22; 0.5.21's method disables the prefill
+        phase unconditionally and reads no attention backend, so running before 0.5.21's
+        attention-backend step changes nothing (``configure_server_args``, 0.5.21).
+    Assumes: nothing.
+    """
+    return _renoise_settings(with_phase(v.cuda_graph_config, PREFILL, backend="disabled"))
+
+
+def _renoise_settings(config: Any) -> dict:
+    return {"disable_radix_cache": True, "chunked_prefill_size": -1, "cuda_graph_config": config}
 
 
 @rule(

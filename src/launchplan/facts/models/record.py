@@ -90,6 +90,23 @@ class ModelFacts(Struct):
         """Hybrid linear attention or Mamba (``mambaish_config`` is not None)."""
         return self.linear_attn_kind is not None
 
+    @property
+    def tied_word_embeddings(self) -> tuple[bool | None, bool | None]:
+        """(top level, text config): ``tie_word_embeddings`` as SGLang's ``hf_config`` and its
+        ``text_config`` hold them, for checks that need both tied (Gemma4Renoise).
+
+        A side the file leaves unset takes its class's default where launchplan knows it
+        (DiffusionGemma's two classes tie), else None: unknown. The text side is None also
+        when the config has no text sub-config (SGLang's ``hf_config.text_config`` does not
+        exist then). The parse fills an unset text value from the top level, which
+        DiffusionGemma's classes do not; that changes whether both sides tie only when the top
+        level is untied already.
+        """
+        top = _tie(self.config.get("tie_word_embeddings"), self.model_type)
+        if not self.has_text_config:
+            return top, None
+        return top, _tie(self.text_config.get("tie_word_embeddings"), self.text_model_type)
+
     def has_arch(self, *names: str) -> bool:
         """Any-arch test: one of ``names`` appears anywhere in ``architectures``."""
         return any(a in self.architectures for a in names)
@@ -118,3 +135,18 @@ class ModelFacts(Struct):
             return True
         return model_impl == "transformers" and (
             "vision_config" in self.config or "audio_config" in self.config)
+
+
+#: ``tie_word_embeddings`` of the config classes whose default launchplan knows (transformers
+#: 5: both DiffusionGemma classes declare True)
+TIED_BY_DEFAULT: Mapping[str, bool] = {"diffusion_gemma": True, "diffusion_gemma_text": True}
+
+
+def _tie(value: Any, model_type: str | None) -> bool | None:
+    """A ``tie_word_embeddings`` value as the class holds it: the file's boolean, else the
+    class default if known, else None."""
+    if isinstance(value, bool):
+        return value
+    if value is None and model_type is not None:
+        return TIED_BY_DEFAULT.get(model_type)
+    return None
