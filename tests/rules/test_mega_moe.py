@@ -118,3 +118,20 @@ def test_flydsl_decode_capacity_on_rocm():
     assert budget(env={**fly, "SGLANG_AMD_FLYDSL_MEGA_MOE_MTPR": "64"}) is None  # merged
     assert budget(env={"SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR": "64"}) is None  # switch off
     assert budget(encoder_only=True) is None
+
+
+def test_nvfp4_binds_the_budget_only_as_config_json_describes_it():
+    # SGLang's model config reads quant_algo from config.json's quantization_config; a
+    # ModelOpt checkpoint that describes NVFP4 only in hf_quant_config.json (the verified
+    # description launchplan derives for its weights) gets no budget check (probe x26b)
+    base = dict(moe_a2a_backend="megamoe", chunked_prefill_size=16384, tp_size=1,
+                attn_dp_size=1)
+    described = {"quant_method": "modelopt", "quant_algo": "NVFP4"}
+    in_config = fake_model(quantization_config=described, quant_config=described)
+    separate = fake_model(quantization_config=None, quant_config=described)
+    assert isinstance(megamoe_token_budget(make_view(model=in_config, overlay=GRAPH, **base)),
+                      Refuse)
+    assert megamoe_token_budget(make_view(model=separate, overlay=GRAPH, **base)) is None
+    given = dict(base, quantization="modelopt_fp4")  # named on the command line: it binds
+    assert isinstance(megamoe_token_budget(make_view(model=separate, overlay=GRAPH, **given)),
+                      Refuse)

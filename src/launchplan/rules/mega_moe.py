@@ -80,8 +80,13 @@ TOKENS_ENV = "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK"
 
 
 def _needs_budget(v: View) -> bool:
-    """No fallback architecture, or NVFP4 experts repacked into MegaMoE's layout at load."""
-    qc = v.model.quant_config or {}
+    """No fallback architecture, or NVFP4 experts repacked into MegaMoE's layout at load.
+
+    SGLang reads NVFP4 from the ``--quantization`` given or from ``config.json``'s own
+    ``quantization_config`` (the model config's ``hf_quant_config``), not from a checkpoint's
+    separate ``hf_quant_config.json``: a ModelOpt NVFP4 checkpoint described only there
+    (nvidia/DeepSeek-V3-0324-NVFP4) gets no budget check, as SGLang resolves it."""
+    qc = v.model.quantization_config or {}
     algo = str(qc.get("quant_algo", "")) if hasattr(qc, "get") else ""
     return (v.model.arch0 in NO_FALLBACK_ARCHS
             or v.quantization in ("modelopt_fp4", "minimax_m3_nvfp4") or "FP4" in algo)
@@ -94,7 +99,7 @@ _BUDGET = dict(
            "speculative_algorithm", "speculative_num_draft_tokens", "pp_size",
            "enable_dynamic_chunking", "chunked_prefill_size", "enable_prefill_cp",
            "quantization", "speculative_eagle_topk"),
-    facts=("model.arch0", "model.quant_config", "target.is_hip"),
+    facts=("model.arch0", "model.quantization_config", "target.is_hip"),
     triggers={"moe_a2a_backend": ("megamoe",)},
 )
 

@@ -45,7 +45,7 @@ PAGE_TREE = by_name("eagle-topk-page-tree")
     reads=ALGO + ("attn_dp_size", "ep_join_mode", "max_running_requests", "device",
                   "disable_overlap_schedule", "enable_mixed_chunk"),
     writes=("max_running_requests", "disable_overlap_schedule", "enable_mixed_chunk"),
-    sglang="_handle_eagle_family (defaults)",
+    sglang="_handle_eagle_family (defaults; _disable_overlap_schedule_for_cpu)",
     triggers=EAGLE_TRIGGER,
 )
 def eagle_family_defaults(v: View) -> Declare | Refuse | None:

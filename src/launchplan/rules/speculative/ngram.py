@@ -26,7 +26,7 @@ from launchplan.rules.speculative.common import (
                   "speculative_ngram_external_corpus_max_tokens"),
     writes=("disable_overlap_schedule", "max_running_requests", "enable_mixed_chunk",
             "speculative_eagle_topk", "speculative_num_draft_tokens", "speculative_num_steps"),
-    sglang="_handle_ngram",
+    sglang="_handle_ngram (and its _disable_overlap_schedule_for_cpu)",
     triggers={"speculative_algorithm": ("NGRAM",)},
 )
 def ngram_defaults(v: View) -> Declare | Refuse | None:
