@@ -134,6 +134,10 @@ SUITES = {
     # the pasted suite's launches, each on another target of the catalog
     # (tools/gen_pastedtargets_cases.py)
     "pastedtargets": "pastedtargets-cases.json",
+    # the twenty-sixth session's coverage probe: lines reaching rule code no suite reached
+    # (the FA4 exemption's matrix, MegaMoE on NVFP4 checkpoints, speculation on CPU;
+    # tools/gen_probes26_cases.py)
+    "probes26": "probes26-cases.json",
     # --dllm-algorithm: the models and names SGLang refuses and the rewrites of an accepted
     # diffusion launch, recorded with its diffusion algorithms registered (tools/dllm_oracle.py)
     "dllm": "dllm-cases.json",
@@ -223,6 +227,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # the target it moved to), and on 0.5.21 the same eleven more
     ("pastedtargets", "0.5.23"): 582, ("pastedtargets", "default"): 582,
     ("pastedtargets", "0.5.22"): 582, ("pastedtargets", "0.5.21"): 571,
+    # the twenty-sixth session's coverage probe lines (tools/gen_probes26_cases.py): all answered
+    ("probes26", "0.5.23"): 59, ("probes26", "default"): 59, ("probes26", "0.5.22"): 59,
+    ("probes26", "0.5.21"): 59,
     # 52 lines on SDAR, LLaDA2 and non-diffusion models, and 34 for Gemma4Renoise's own step
     # (run from its installed source): 30 on DiffusionGemma (a config written for the tests,
     # tests/parity/models/README.md: graph and backend variants, its refusals, ROCm, the
