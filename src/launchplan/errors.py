@@ -70,7 +70,7 @@ def _show(value: Any) -> str:
     if isinstance(value, str) and not value:
         return "an empty string"
     try:
-        shown = quoted(value) if isinstance(value, str) else repr(value)
+        shown = quoted(value) if type(value) is str else repr(value)  # a subclass shows itself
     except RecursionError:  # a list that holds itself deeply enough
         shown = f"a {type(value).__name__} too deeply nested to show"
     if len(shown) > SHOWN:

@@ -854,7 +854,7 @@ def _did_you_mean(given: Any, options: Sequence[Any] | None) -> str | None:
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, str):
+    if type(value) is str:  # a str subclass (a description) shows itself, through repr
         return quoted(value)
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return " ".join(str(v) for v in value) if value else "[]"
