@@ -512,7 +512,29 @@ def test_a_spread_of_a_literal_list_and_a_default_naming_a_constant_are_read():
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--dp", "2",
                                     "--enable-dp-attention"]
     unknown = script.replace("*NONE]", "*sys.argv[1:]]")
-    assert unpaste([unknown])[0][-1].startswith("${*")  # known only at run time: left open
+    notes: list[str] = []
+    # known only at run time: planned without it, named in a note (as a script's "$@")
+    assert unpaste([unknown], notes=notes)[0][-1] == "--enable-dp-attention"
+    assert any("sys.argv[1:]" in note for note in notes)
+
+
+def test_a_spread_of_a_parameter_is_what_the_first_call_passes_or_nothing():
+    script = ('import subprocess\n'
+              'def launch(model, extra_args=None):\n'
+              '    cmd = ["python3", "-m", "sglang.launch_server", "--model-path", model,\n'
+              '           "--tp", "2", *(extra_args or []), "--port", "30000"]\n'
+              '    subprocess.run(cmd)\n'
+              'launch("qwen3-8b")\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--port", "30000"]
+    given = script.replace('launch("qwen3-8b")', 'launch("qwen3-8b", ["--dp", "2"])')
+    assert unpaste([given])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--dp", "2",
+                                   "--port", "30000"]
+    elsewhere = script.replace('launch("qwen3-8b")', 'launch("qwen3-8b", sys.argv[2:])')
+    notes: list[str] = []
+    # a list the script gets at run time: never read as the value of --tp
+    assert unpaste([elsewhere], notes=notes)[0] == ["--model-path", "qwen3-8b", "--tp", "2",
+                                                    "--port", "30000"]
+    assert any("extra_args" in note for note in notes)
 
 
 def test_sglangs_own_test_helper_starts_the_server_its_other_args_describe():

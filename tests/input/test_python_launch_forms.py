@@ -45,3 +45,25 @@ def test_a_main_blocks_own_names_are_read_like_the_modules():
             '    subprocess.run(["python3", "-m", "sglang.launch_server", "--model-path",'
             ' model, "--port", str(port)])\n')
     assert unpaste([text])[0] == ["--model-path", M, "--port", "30001"]
+
+
+def test_a_table_of_models_picked_by_an_argparse_default_gives_the_launch_its_entry():
+    script = ('import argparse, subprocess\n'
+              'MODELS = {\n'
+              '    "small": {"path": "qwen3-8b", "tp": 1},\n'
+              '    "large": {"path": "llama-3.1-70b", "tp": 4},\n'
+              '}\n'
+              'def build_command(name):\n'
+              '    cfg = MODELS[name]\n'
+              '    return (f"python3 -m sglang.launch_server --model-path {cfg[\'path\']} "\n'
+              '            f"--tp {cfg[\'tp\']}")\n'
+              'def main():\n'
+              '    parser = argparse.ArgumentParser()\n'
+              '    parser.add_argument("--model", default="large")\n'
+              '    args = parser.parse_args()\n'
+              '    subprocess.run(build_command(args.model), shell=True)\n'
+              'main()\n')
+    assert unpaste([script])[0] == ["--model-path", "llama-3.1-70b", "--tp", "4"]
+    # the entry read in place, without the alias
+    direct = script.replace("cfg[", "MODELS[name][")
+    assert unpaste([direct])[0] == ["--model-path", "llama-3.1-70b", "--tp", "4"]

@@ -47,7 +47,25 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     at, within = _picked(found, launch)
     value, node, grows = found[at]
     assert tree is not None
-    return _finished(tree, value, node, grows, notes), within
+    return _without_open_spreads(_finished(tree, value, node, grows, notes), notes), within
+
+
+def _without_open_spreads(value: str | list[str], notes: list[str] | None
+                          ) -> str | list[str]:
+    """An argv list without the spreads known only at run time (``*sys.argv[1:]``, a
+    parameter its call fills from elsewhere): whole argv items of their own, never a value
+    of the flag before them, so the launch is planned without them, as a shell script's
+    ``"$@"`` is, and ``notes`` names them."""
+    if isinstance(value, str):
+        return value
+    kept = [word for word in value if not (word.startswith("${*") and word.endswith("}"))]
+    if len(kept) < len(value) and notes is not None:
+        for word in value:
+            if word.startswith("${*") and word.endswith("}"):
+                notes.append(f"the launch's argv spreads {word[3:-1]}, known only when the "
+                             "script runs: it is planned without those items (give those "
+                             "flags after the paste)")
+    return kept
 
 
 def literal_total(text: str) -> int:
@@ -440,38 +458,89 @@ def _hands_on_launch(words: list[str]) -> bool:
 
 
 def _items(elts: list[ast.expr], literals: dict[str, str], tree: ast.Module) -> list[str]:
-    """An argv list's items as words, a ``*NAME`` spread of a list the script sets to
-    literals at its top level (``EXTRA = ["--dp", "2"]``) spelled out in place; any other
-    spread stays one open ``${*...}`` word."""
+    """An argv list's items as words, a spread the script's text decides spelled out in
+    place (``*EXTRA`` of a top-level ``EXTRA = ["--dp", "2"]``, ``*(extra or [])`` of a
+    parameter its first call leaves at None); any other spread stays one open ``${*...}``
+    word (``launch_literal_at`` plans the launch without it, with a note)."""
     out: list[str] = []
     lists: dict[str, list[str] | None] | None = None
     for elt in elts:
-        if isinstance(elt, ast.Starred) and isinstance(elt.value, ast.Name):
+        if isinstance(elt, ast.Starred):
             if lists is None:
                 lists = _literal_lists(tree, literals)
-            spread = lists.get(elt.value.id)
+            spread = _spread(elt.value, lists)
             if spread is not None:
                 out.extend(spread)
                 continue
+            out.append("${*" + _spread_name(elt.value) + "}")
+            continue
         out.append(_word(elt, literals))
     return out
 
 
+def _spread(node: ast.expr, lists: dict[str, list[str] | None]) -> list[str] | None:
+    """The words a spread's value holds, when the text decides them: a known list's name,
+    ``X or []`` (the fallback when X is empty), ``list(X)`` / ``tuple(X)``; else None."""
+    if isinstance(node, ast.Name):
+        return lists.get(node.id)
+    if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
+        return []
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+        first = _spread(node.values[0], lists)
+        if first is None:
+            return None
+        return first if first else _spread(node.values[1], lists)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("list", "tuple") and len(node.args) == 1 and not node.keywords):
+        return _spread(node.args[0], lists)
+    return None
+
+
+def _spread_name(node: ast.expr) -> str:
+    """How an open spread is named: ``X`` of ``X or []`` (what the script passes on)."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        node = node.values[0]
+    return "".join(ast.unparse(node).split())
+
+
 def _literal_lists(tree: ast.Module, literals: dict[str, str]) -> dict[str, list[str] | None]:
     """The script's top-level ``NAME = [...]`` lists of words it knows (the last of each;
-    a name set again to anything else maps to None)."""
+    a name set again to anything else maps to None), then each function parameter its
+    first call passes a list of known words, or leaves at a default of None or an empty
+    list (an empty spread: ``extra_args=None`` spread as ``*(extra_args or [])``)."""
     out: dict[str, list[str] | None] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
-            words = None
-            if isinstance(node.value, (ast.List, ast.Tuple)) and not any(
-                    isinstance(e, ast.Starred) for e in node.value.elts):
-                words = [_word(e, literals) for e in node.value.elts]
-                if any("${" in w for w in words):
-                    words = None
-            out[node.targets[0].id] = words
+            out[node.targets[0].id] = _known_words(node.value, literals)
+    functions = {node.name: node for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for name, call in _first_calls(tree, functions).items():
+        args = functions[name].args
+        params = [a.arg for a in (*args.posonlyargs, *args.args)]
+        given: dict[str, ast.expr | None] = dict(zip(params[len(params) - len(args.defaults):],
+                                                     args.defaults))
+        given.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults))
+        given.update((params[i], arg) for i, arg in enumerate(call.args)
+                     if i < len(params) and not isinstance(arg, ast.Starred))
+        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+        for param, value in given.items():
+            if param in out or value is None:
+                continue
+            if isinstance(value, ast.Constant) and value.value is None:
+                out[param] = []  # left at None: spread as ``X or []``, nothing
+            elif (words := _known_words(value, literals)) is not None:
+                out[param] = words
     return out
+
+
+def _known_words(node: ast.expr, literals: dict[str, str]) -> list[str] | None:
+    """A list or tuple literal's items as words, when every one is known."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or any(
+            isinstance(e, ast.Starred) for e in node.elts):
+        return None
+    words = [_word(e, literals) for e in node.elts]
+    return None if any("${" in w for w in words) else words
 
 
 def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str]) -> str:
@@ -745,15 +814,10 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
         return literals[node.id]
     if isinstance(node, ast.Attribute) and (dotted := ast.unparse(node)) in literals:
         return literals[dotted]  # args.tp: its parser's default
-    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-            and isinstance(node.slice, ast.Constant)
-            and f"{node.value.id}[{node.slice.value!r}]" in literals):
-        return literals[f"{node.value.id}[{node.slice.value!r}]"]  # LORA_PATH["base"]
-    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-            and isinstance(node.slice, ast.Name) and node.slice.id in literals
-            and f"{node.value.id}[{literals[node.slice.id]!r}]" in literals):
-        # PATHS[model_name], the key a name the script sets to a literal
-        return literals[f"{node.value.id}[{literals[node.slice.id]!r}]"]
+    if isinstance(node, ast.Subscript) and (key := _entry_key(node, literals)) in literals:
+        # LORA_PATH["base"], PATHS[model_name] (the key a name the script sets to a
+        # literal), MODELS[name]["path"]
+        return literals[key]
     if isinstance(node, ast.JoinedStr):
         return _rendered(node, literals)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -765,6 +829,50 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
             and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)):
         return str(node.args[1].value)  # the value with the variable unset, as ${NAME:-word}
     return "${" + "".join(ast.unparse(node).split()) + "}"
+
+
+def _entry_key(node: ast.expr, literals: dict[str, str]) -> str | None:
+    """The flat name ``_literal_names`` gives a dict entry (``MODELS['a']['path']``) for a
+    subscript chain whose keys are literals or names the script sets to one; else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if not isinstance(node, ast.Subscript):
+        return None
+    base = _entry_key(node.value, literals)
+    if base is None:
+        return None
+    key = node.slice
+    if isinstance(key, ast.Constant) and isinstance(key.value, (str, int)):
+        return f"{base}[{key.value!r}]"
+    if isinstance(key, ast.Name) and key.id in literals:
+        return f"{base}[{literals[key.id]!r}]"
+    return None
+
+
+def _flatten_dict(prefix: str, node: ast.Dict, out: dict[str, str], depth: int = 0) -> None:
+    """A dict literal's scalar entries under flat names (``PATHS['a']``), nested dicts'
+    too (``MODELS['a']['path']``): a table of models a script picks its launch from."""
+    for key, value in zip(node.keys, node.values):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, (str, int))):
+            continue
+        name = f"{prefix}[{key.value!r}]"
+        if isinstance(value, ast.Dict) and depth < 3:
+            _flatten_dict(name, value, out, depth + 1)
+        elif (isinstance(value, ast.Constant) and isinstance(value.value, (str, int, float))
+              and not isinstance(value.value, bool)):
+            out[name] = str(value.value)
+
+
+def _alias_entry(name: str, node: ast.expr, out: dict[str, str]) -> None:
+    """``name = MODELS[key]`` in a function: the entry's own entries under ``name`` too
+    (``cfg['path']``), as the function reads them."""
+    key = _entry_key(node, out)
+    if key is None:
+        return
+    start = key + "["
+    for flat, word in list(out.items()):
+        if flat.startswith(start):
+            out.setdefault(name + flat[len(key):], word)
 
 
 def quiet_parse(source: str) -> ast.Module:
@@ -851,10 +959,7 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                     out.pop(target.id, None)  # set to what the text does not say
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1
               and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Dict)):
-            for key, value in zip(node.value.keys, node.value.values):  # PATHS = {"a": "..."}
-                if (isinstance(key, ast.Constant) and isinstance(value, ast.Constant)
-                        and isinstance(value.value, str)):
-                    out[f"{node.targets[0].id}[{key.value!r}]"] = value.value
+            _flatten_dict(node.targets[0].id, node.value, out)  # PATHS = {"a": "..."}
     _bind_call_arguments(tree, out)
     _bind_instance_attributes(tree, out)
     for func in ast.walk(tree):  # a default naming a module constant: (model: str = MODEL)
@@ -872,6 +977,7 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                 if (isinstance(node, ast.Assign) and len(node.targets) == 1
                         and isinstance(node.targets[0], ast.Name)
                         and isinstance(node.value, (ast.Subscript, ast.Constant))):
+                    _alias_entry(node.targets[0].id, node.value, out)  # cfg = MODELS[name]
                     word = _word(node.value, out)
                     if not word.startswith("${"):
                         out.setdefault(node.targets[0].id, word)
