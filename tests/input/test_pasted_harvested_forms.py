@@ -353,3 +353,18 @@ def test_a_traceback_quoting_launch_server_under_a_logged_server_args_is_no_scri
             '  File "/sgl-workspace/sglang/python/sglang/launch_server.py", line 14, in <module>\n'
             "    launch_server(server_args)\n")
     assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+
+
+@pytest.mark.parametrize(("cell", "argv"), [
+    # a table cell's command broken by <br> before each flag: one command, as the page shows
+    ("python3 -m sglang.launch_server --model-path qwen3-8b<br>--tp 2<br/>--port 30000",
+     ["--model-path", "qwen3-8b", "--tp", "2", "--port", "30000"]),
+    # a break after a continuation backslash, a trailing break, upper case
+    ("python3 -m sglang.launch_server --model-path qwen3-8b \\<br>--dp 2<BR />",
+     ["--model-path", "qwen3-8b", "--dp", "2"]),
+    # a break before another command: a new line, never words of the launch
+    ("pip install sglang<br>python3 -m sglang.launch_server --model-path qwen3-8b --tp 2",
+     ["--model-path", "qwen3-8b", "--tp", "2"]),
+])
+def test_html_line_breaks_of_a_table_cell_are_the_lines_they_show(cell, argv):
+    assert unpaste([cell])[0] == argv

@@ -107,6 +107,35 @@ def test_a_notebook_cells_json_source_pasted_bare_is_its_code():
     assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
 
 
+CELL_DIFF_WITH_KEYS = r"""```diff
+@@ -20,9 +20,10 @@
+    "cell_type": "markdown",
+    "source": [
+     "Start the server with `python3 -m sglang.launch_server --model-path x --tp 8`\n"
+    ]
+   },
+   {
+    "cell_type": "code",
+    "outputs": [],
+    "source": [
+     "server_process, port = launch_server_cmd(\n",
+-    "    \"python3 -m sglang.launch_server --model-path qwen3-0.6b --host 0.0.0.0\"\n",
++    "    \"python3 -m sglang.launch_server --model-path qwen3-8b --host 0.0.0.0 \"\n",
++    "    \"--tp 2\"\n",
+     ")\n",
+     "wait_for_server(f\"http://localhost:{port}\")"
+    ]
+```
+"""
+
+
+def test_a_notebook_diff_with_the_cells_other_keys_around_its_source_is_its_code():
+    # the cell's keys and brackets around its source list are JSON, not words of the launch;
+    # a Markdown cell's source is prose
+    assert unpaste([CELL_DIFF_WITH_KEYS])[0] == ["--model-path", "qwen3-8b", "--host",
+                                                 "0.0.0.0", "--tp", "2"]
+
+
 def test_a_config_yaml_copied_out_of_an_indented_block_is_read_as_one():
     text = " # Memory\n mem-fraction-static: 0.82\n chunked-prefill-size: 4096\n" \
            " enable-metrics: true  # observability\n"
@@ -438,3 +467,23 @@ def test_a_parameter_expansion_with_spaces_in_it_is_one_word(capsys):
     assert first.endswith("it runs python3 -m pip")
     launch = "python3 -m sglang.launch_server --model-path ${MODEL:?set MODEL first} --tp 4"
     assert unpaste([launch])[0] == ["--model-path", "${MODEL}", "--tp", "4"]
+
+
+GO_TASKFILE = """\
+version: '3'
+vars:
+  MODEL: qwen3-8b
+  TP: 2
+tasks:
+  serve:
+    cmds:
+      - python -m sglang.launch_server --model-path {{.MODEL}} --tp {{.TP}} --port 30000
+"""
+
+
+def test_a_taskfiles_top_level_vars_reach_every_tasks_commands():
+    assert unpaste([GO_TASKFILE])[0] == ["--model-path", "qwen3-8b", "--tp", "2",
+                                         "--port", "30000"]
+    # a task's own vars win over the file's
+    own = GO_TASKFILE.replace("    cmds:", "    vars:\n      TP: 4\n    cmds:")
+    assert unpaste([own])[0] == ["--model-path", "qwen3-8b", "--tp", "4", "--port", "30000"]

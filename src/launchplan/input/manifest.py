@@ -322,6 +322,7 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
         yield inspected[0], inspected[1], node
         return
     if isinstance(node, dict):
+        node = _with_file_vars(node)
         words = _words_of(node, outer) or _image_launch(node)
         if words:
             yield words, _env_of(node, words, implicit), node
@@ -442,11 +443,25 @@ def _platform_lines(node: dict[Any, Any]) -> str:
                    for name, value in platform_variables(node).items())
 
 
+def _with_file_vars(node: dict[Any, Any]) -> dict[Any, Any]:
+    """A Taskfile (go-task: ``version``, ``tasks``) whose top-level ``vars`` every task
+    sees, under its own: a copy whose tasks each hold both (a task's own win); any other
+    mapping as it is."""
+    tasks, shared = node.get("tasks"), node.get("vars")
+    if not (isinstance(tasks, dict) and isinstance(shared, dict) and "version" in node):
+        return node
+    return {**node, "tasks": {
+        name: {**task, "vars": {**shared, **(task.get("vars") or {})}}
+        if isinstance(task, dict) and isinstance(task.get("vars") or {}, dict) else task
+        for name, task in tasks.items()}}
+
+
 def _task_templated(script: str, values: Any) -> str:
     """A Task (go-task) ``cmds`` script with ``{{.NAME}}`` filled from the task's ``vars``
     (a plain value each); a name they do not set is the shell's ``${NAME}``, left open
     (Task takes it from the environment or the command line, which the paste lacks)."""
-    known = {str(k): _text(v) for k, v in values.items()} if isinstance(values, dict) else {}
+    known = {str(k): _text(v) for k, v in values.items()
+             if not isinstance(v, (dict, list))} if isinstance(values, dict) else {}
     return _TASK_VAR.sub(lambda m: known.get(m.group(1), "${" + m.group(1) + "}"), script)
 
 

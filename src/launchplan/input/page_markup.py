@@ -128,6 +128,27 @@ def _without_table_bars(text: str) -> str:
     return "\n".join(line for at, line in enumerate(lines) if at not in dropped)
 
 
+#: An HTML line break a Markdown table cell holds a long command with (``<br>``, ``<br/>``),
+#: with the continuation backslash before it, if any.
+_BREAK = re.compile(r"(\\[ \t]*)?<br[ \t]*/?>[ \t]*(-?)", re.IGNORECASE)
+
+
+def _break(found: re.Match[str]) -> str:
+    """A line break the page shows: a continued line (a backslash before it) and a line that
+    goes on with a flag (``<br>--tp 2``) are the same command, any other line a new one."""
+    if found.group(1):
+        return "\\\n" + found.group(2)
+    return " " + found.group(2) if found.group(2) else "\n"
+
+
+def html_breaks(text: str) -> str:
+    """``text`` with the ``<br>`` line breaks of a table cell (a README's table of launch
+    commands, one cell a command) as the lines they show."""
+    if "<" not in text or not _BREAK.search(text):
+        return text
+    return _BREAK.sub(_break, text)
+
+
 def unmarked(text: str) -> str:
     """``text`` without Markdown fence lines and, when every line that holds anything is
     quoted, without the blockquote markers; an address an editor turned into a link to
@@ -302,9 +323,45 @@ def _cell_source(lines: list[str]) -> str | None:
     ``.ipynb`` file, as a review diff of a notebook shows it), else None."""
     filled = [line for line in lines if line.strip()]
     matches = [_SOURCE_LINE.match(line) for line in filled]
-    if not filled or not all(matches) or not any("\\n" in line for line in filled):
+    if not filled or not any("\\n" in line for line in filled):
         return None
+    if not all(matches):
+        return _source_lists(filled)
     try:
         return "".join(json.loads(m.group(1)) for m in matches if m is not None)
     except ValueError:
         return None
+
+
+#: The line that opens a notebook cell's ``source`` list, and one that names a cell's type.
+_SOURCE_OPEN = re.compile(r'^[ \t]*"source"[ \t]*:[ \t]*\[[ \t]*$')
+_CELL_TYPE = re.compile(r'^[ \t]*"cell_type"[ \t]*:[ \t]*"(\w+)"')
+
+
+def _source_lists(lines: list[str]) -> str | None:
+    """The code of the ``"source": [...]`` lists in a piece of a notebook's file with its
+    other keys around them (a review diff's context lines: ``"outputs": []``, the list's
+    brackets), one cell after the other; a Markdown cell's list is prose, left out. None
+    when the piece holds no such list."""
+    cells: list[str] = []
+    kind = "code"
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        at += 1
+        typed = _CELL_TYPE.match(line)
+        if typed is not None:
+            kind = typed.group(1)
+        if not _SOURCE_OPEN.match(line):
+            continue
+        pieces: list[str] = []
+        while at < len(lines) and (found := _SOURCE_LINE.match(lines[at])) is not None:
+            pieces.append(found.group(1))
+            at += 1
+        if kind != "markdown":
+            try:
+                cells.append("".join(json.loads(piece) for piece in pieces))
+            except ValueError:
+                return None
+        kind = "code"
+    return "\n\n".join(cells) if cells else None

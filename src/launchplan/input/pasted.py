@@ -436,6 +436,10 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     environment exported, then its commands, make's references or just's ``{{...}}``
     expanded), and a manifest a
     here-document feeds to ``kubectl apply -f -`` as that manifest."""
+    if "<" in token and "sglang" in token:  # a table cell's ``<br>``: the lines it shows
+        from launchplan.input.page_markup import html_breaks
+
+        token = html_breaks(token)
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
