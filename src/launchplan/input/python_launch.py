@@ -516,16 +516,8 @@ def _literal_lists(tree: ast.Module, literals: dict[str, str]) -> dict[str, list
     functions = {node.name: node for node in ast.walk(tree)
                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for name, call in _first_calls(tree, functions).items():
-        args = functions[name].args
-        params = [a.arg for a in (*args.posonlyargs, *args.args)]
-        given: dict[str, ast.expr | None] = dict(zip(params[len(params) - len(args.defaults):],
-                                                     args.defaults))
-        given.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults))
-        given.update((params[i], arg) for i, arg in enumerate(call.args)
-                     if i < len(params) and not isinstance(arg, ast.Starred))
-        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
-        for param, value in given.items():
-            if param in out or value is None:
+        for param, value in _arguments(functions[name].args, call).items():
+            if param in out:
                 continue
             if isinstance(value, ast.Constant) and value.value is None:
                 out[param] = []  # left at None: spread as ``X or []``, nothing
@@ -996,6 +988,23 @@ def _first_calls(tree: ast.Module, names: Container[str]) -> dict[str, ast.Call]
     return first
 
 
+def _arguments(args: ast.arguments, call: ast.Call, *, defaults: bool = True,
+               skip: int = 0) -> dict[str, ast.expr]:
+    """What each parameter of a function (``args``; the first ``skip`` left out: a
+    method's ``self``) holds on ``call``: the call's positional and keyword arguments over
+    the parameters' defaults (with ``defaults``)."""
+    params = [a.arg for a in (*args.posonlyargs, *args.args)][skip:]
+    given: dict[str, ast.expr] = {}
+    if defaults:
+        given.update(zip(params[len(params) - len(args.defaults):], args.defaults))
+        given.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults)
+                     if d is not None)
+    given.update((params[i], arg) for i, arg in enumerate(call.args)
+                 if i < len(params) and not isinstance(arg, ast.Starred))
+    given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+    return given
+
+
 def _bind_call_arguments(tree: ast.Module, out: dict[str, str]) -> None:
     """Bind each function's parameters to the words its first call in the script passes
     (``build_cmd("Qwen/Qwen3-8B")`` of ``def build_cmd(model)``): what the launch it builds
@@ -1005,12 +1014,7 @@ def _bind_call_arguments(tree: ast.Module, out: dict[str, str]) -> None:
     if not functions:
         return
     for name, call in _first_calls(tree, functions).items():  # the run read
-        func = functions[name]
-        params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
-        pairs = [(params[i], arg) for i, arg in enumerate(call.args)
-                 if i < len(params) and not isinstance(arg, ast.Starred)]
-        pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
-        for param, arg in pairs:
+        for param, arg in _arguments(functions[name].args, call, defaults=False).items():
             word = _word(arg, out)
             if "${" not in word:
                 out[param] = word
@@ -1028,17 +1032,8 @@ def _bind_instance_attributes(tree: ast.Module, out: dict[str, str]) -> None:
                      and f.name == "__init__"), None)
         if init is None:
             continue
-        params = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
-        given: dict[str, str] = {}
-        defaults = init.args.defaults
-        for param, default in zip(params[len(params) - len(defaults):], defaults):
-            given[param] = _word(default, out)
-        for param, default in zip(init.args.kwonlyargs, init.args.kw_defaults):
-            if default is not None:
-                given[param.arg] = _word(default, out)
-        given.update((params[i], _word(arg, out)) for i, arg in enumerate(call.args)
-                     if i < len(params) and not isinstance(arg, ast.Starred))
-        given.update((k.arg, _word(k.value, out)) for k in call.keywords if k.arg is not None)
+        given = {param: _word(arg, out)
+                 for param, arg in _arguments(init.args, call, skip=1).items()}
         for param, word in given.items():  # a launch ``__init__`` builds from its parameters
             if "${" not in word and word != "None":
                 out.setdefault(param, word)
