@@ -7,7 +7,7 @@ import json
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.gpu_request import requested_gpu
+from launchplan.input.gpu_request import requested_gpu, slurm_gpus, visible_gpus
 
 LAUNCH = "python -m sglang.launch_server --model-path meta-llama/Llama-3.3-70B-Instruct --tp 4"
 
@@ -171,3 +171,73 @@ def test_a_count_the_target_already_has_changes_nothing(capsys):
     assert code == 0 and plan["target"]["name"] == "h200"  # no override mark
     code, plan = _plan(["--gpu", "4xH200", "--model-path", "llama-3.1-8b"], capsys)
     assert code == 0 and plan["target"]["name"] == "h200*"
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    (["CUDA_VISIBLE_DEVICES=0,1"], (2, "CUDA_VISIBLE_DEVICES=0,1")),
+    (["CUDA_VISIBLE_DEVICES=GPU-5ec1a2b3-0c4d-4e5f-8a9b-0c1d2e3f4a5b"], (1, None)),
+    (["HIP_VISIBLE_DEVICES=4,5,6,7"], (4, None)),
+    # the fewest where a container's devices and the process's list both narrow them
+    (["NVIDIA_VISIBLE_DEVICES=0,1,2,3", "CUDA_VISIBLE_DEVICES=0,1"], (2, None)),
+    (["CUDA_VISIBLE_DEVICES=0,1", "CUDA_VISIBLE_DEVICES=3"], (1, None)),  # the last wins
+])
+def test_a_device_list_in_the_environment_counts_the_gpus_a_launch_sees(env, expected):
+    count, words = visible_gpus(env)
+    assert count == expected[0]
+    assert expected[1] is None or words == expected[1]
+
+
+@pytest.mark.parametrize("env", [["NVIDIA_VISIBLE_DEVICES=all"], ["CUDA_VISIBLE_DEVICES="],
+                                 ["CUDA_VISIBLE_DEVICES=${GPUS}"], ["SGLANG_X=0,1"], []])
+def test_no_device_list_is_no_count(env):
+    assert visible_gpus(env) is None
+
+
+@pytest.mark.parametrize(("argv", "has"), [
+    # a pasted launch whose environment lists two devices sees two, not the node's eight
+    (["--gpu", "h100", "CUDA_VISIBLE_DEVICES=0,1 python3 -m sglang.launch_server "
+      "--model-path qwen3-8b --tp 8"], 2),
+    # more than a one-GPU target's default: the text shows four exist and are visible
+    (["--gpu", "rtx3090", "export CUDA_VISIBLE_DEVICES=1,2,3,4\npython -m "
+      "sglang.launch_server --model-path qwen3-8b --tp 2 --pp-size 2"], 4),
+    # an environment given as an option counts as well
+    (["--gpu", "h100", "--env", "CUDA_VISIBLE_DEVICES=0,1,2,3", "--model-path", "qwen3-8b"], 4),
+])
+def test_resolve_plans_on_the_gpus_the_environment_shows(argv, has, capsys):
+    assert main(["resolve", *argv, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == has
+
+
+def test_a_count_given_wins_over_the_environments(capsys):
+    argv = ["--gpu", "h100", "--gpu-count", "8", "--env", "CUDA_VISIBLE_DEVICES=0,1",
+            "--model-path", "qwen3-8b", "--format", "json"]
+    assert main(["resolve", *argv]) == 0
+    assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == 8
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("#SBATCH --gres=gpu:4\npython -m sglang.launch_server", 4),
+    ("#SBATCH --gres=gpu:h200:4,lscratch:10\nsrun python -m sglang.launch_server", 4),
+    ("#SBATCH --gpus-per-node=nvidia_h200:8\n#SBATCH -N 4\n", 8),
+    ("#SBATCH --nodes=2\n#SBATCH --gpus=16\n", 8),  # a whole job's GPUs over its nodes
+    ("srun --gres=gpu:a100:2 python3 -m sglang.launch_server", 2),
+    ("#SBATCH --gres=gpu:4\nsrun --gres=gpu:2 python -m sglang.launch_server", None),
+    ("#SBATCH --gpus-per-task=4\n", None),  # per task: the tasks a node runs decide
+    ("python -m sglang.launch_server --gres=gpu:4", None),  # not a Slurm line
+])
+def test_a_slurm_jobs_gpu_request_counts_the_gpus_of_each_node(text, expected):
+    found = slurm_gpus(text)
+    assert (found[0] if found else None) == expected
+
+
+@pytest.mark.parametrize(("text", "has"), [
+    ("#!/bin/bash\n#SBATCH --gres=gpu:4\npython3 -m sglang.launch_server --model-path "
+     "qwen3-8b --tp 8\n", 4),
+    ("model_name: x\nresources:\n  accelerator: H100:4\n  use_gpu: true\ndocker_server:\n"
+     "  start_command: python3 -m sglang.launch_server --model-path qwen3-8b --tp 4\n", 4),
+    ("podman run --device nvidia.com/gpu=0 --device nvidia.com/gpu=1 lmsysorg/sglang "
+     "python3 -m sglang.launch_server --model-path qwen3-8b --tp 2", 2),
+])
+def test_resolve_plans_on_the_gpus_a_job_or_container_is_given(text, has, capsys):
+    assert main(["resolve", "--gpu", "h100", text, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == has

@@ -102,6 +102,7 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
     assignments become ``--env`` values.
     """
     out = Split()
+    counted = _given(argv, "--gpu-count") or _counted(argv)
     argv, chosen = _launch_option(argv) if "--launch" in allowed else (list(argv), None)
     if chosen is not None or _may_be_pasted(argv):  # else no reader needs loading
         _unpaste_into(out, argv, chosen, allowed)
@@ -134,7 +135,27 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
             i += 2
         out.options.setdefault(option.dest, [] if option.kind == "multi" else None)
         out.options[option.dest] = _convert(option, value, out.options[option.dest])
+    if "--gpu-count" in allowed and not counted and out.options.get("env"):
+        _visible_count(out)
     return out
+
+
+def _visible_count(out: Split) -> None:
+    """The GPU count the launch's environment shows it (``CUDA_VISIBLE_DEVICES=0,1``), over
+    what the node holds, or the fewer of it and what a pasted container requests: SGLang
+    sees only those devices (``--gpu-count`` names another)."""
+    from launchplan.input.gpu_request import visible_gpus
+
+    found = visible_gpus(out.options["env"])
+    if found is None:
+        return
+    count, words = found
+    requested = out.options.get("gpu_count")
+    if requested is not None and requested <= count:
+        return
+    out.options["gpu_count"] = count
+    out.notes.append(f"--gpu-count {count}: the launch's environment shows it {count} "
+                     f"GPU{'s' if count > 1 else ''} ({words}); --gpu-count names another")
 
 
 def _may_be_pasted(argv: Sequence[str]) -> bool:
@@ -172,6 +193,9 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
             requested = asked[1]
             out.notes.append(f"--gpu-count {requested}: the pasted text's task asks for "
                              f"{requested} GPUs ({asked[2]}); --gpu-count names another")
+        if (requested is None and "--gpu-count" in allowed and not _given(argv, "--gpu-count")
+                and not _counted(argv)):
+            requested = _job_gpus(out, argv)
         if "--compat" in allowed and not _given(argv, "--compat"):
             _pasted_release(out, argv)
         launches = launch_count(argv)
@@ -195,6 +219,25 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                                  "this command", assignments[0])
             out.options["env"] = list(assignments)
     out.sglang_argv = list(argv)
+
+
+def _job_gpus(out: Split, argv: Sequence[str]) -> int | None:
+    """The GPUs a pasted Slurm job gives each node (``#SBATCH --gres=gpu:4``), noted: its
+    launch sees those, however many the node holds."""
+    from launchplan.input.gpu_request import slurm_gpus
+    from launchplan.input.pasted import cleaned
+
+    for token in argv:
+        if "\n" not in token and "srun" not in token:
+            continue
+        found = slurm_gpus(cleaned(token))
+        if found is not None:
+            count, words = found
+            out.notes.append(f"--gpu-count {count}: the pasted Slurm job gives each node "
+                             f"{count} GPU{'s' if count > 1 else ''} ({words}); --gpu-count "
+                             "names another")
+            return count
+    return None
 
 
 def _pasted_release(out: Split, argv: Sequence[str]) -> None:

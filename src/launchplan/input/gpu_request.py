@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 
 #: (how a line starts, once stripped and lower-cased; the scheme its value follows)
-_KEYS = (("accelerators:", "skypilot"), ("gpu:", "dstack"),
+_KEYS = (("accelerators:", "skypilot"), ("accelerator:", "skypilot"), ("gpu:", "dstack"),
          ("nvidia.com/gpu.product:", "label"), ("cloud.google.com/gke-accelerator:", "gke"))
 
 
@@ -193,3 +193,69 @@ def _target(name: str) -> str | None:
         return get_target(name).name
     except InputError:
         return None
+
+
+#: The variables that narrow the GPUs a process sees: CUDA's and ROCm's in the process
+#: (``CUDA_VISIBLE_DEVICES=0,1``), the NVIDIA container runtime's for a container
+#: (``NVIDIA_VISIBLE_DEVICES``, which hands it only those devices).
+_VISIBLE = ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+            "NVIDIA_VISIBLE_DEVICES")
+#: One device of such a list: an index, or a GPU's or MIG instance's UUID.
+_DEVICE = re.compile(r"^(?:\d+|GPU-[0-9A-Fa-f-]+|MIG-[0-9A-Za-z/-]+)$")
+
+
+def visible_gpus(assignments: Sequence[str]) -> tuple[int, str] | None:
+    """(how many GPUs the launch sees, the assignment that says so) when its environment
+    lists the devices (``CUDA_VISIBLE_DEVICES=0,1``: two, whatever the node holds; the
+    fewest where several variables list them); None when none does, or one says ``all``,
+    holds a variable, or lists something else (the launch then sees what the node has)."""
+    last: dict[str, str] = {}
+    for assignment in assignments:
+        name, eq, value = assignment.partition("=")
+        if eq and name in _VISIBLE:
+            last[name] = value.strip().strip("'\"")
+    best: tuple[int, str] | None = None
+    for name, value in last.items():
+        items = [item.strip() for item in value.split(",")]
+        if not value or not all(_DEVICE.match(item) for item in items):
+            continue  # all, none, an unset $VAR, an empty list: not a count to trust
+        count = len(dict.fromkeys(items))
+        if best is None or count < best[0]:
+            best = (count, f"{name}={value}")
+    return best
+
+
+#: A Slurm job's GPU request, in an ``#SBATCH`` line or on ``srun``/``salloc``'s command
+#: line: ``--gres=gpu[:TYPE]:N``, ``--gpus-per-node=[TYPE:]N``, ``--gpus=[TYPE:]N`` (over
+#: the whole job) or ``-G N``. The type is the site's own name, so only the count is read.
+_SLURM_GPUS = re.compile(
+    r"(?:^|\s)(?:--gres[= ]gpu(?::[\w.-]+)?:(?P<gres>\d+)"
+    r"|--gpus-per-node[= ](?:[\w.-]+:)?(?P<node>\d+)"
+    r"|(?:--gpus[= ]|-G ?)(?:[\w.-]+:)?(?P<job>\d+))(?=[\s,]|$)")
+#: A Slurm job's node count (``--nodes=2``, ``-N 2``; a range's low end).
+_SLURM_NODES = re.compile(r"(?:^|\s)(?:--nodes[= ]|-N ?)(\d+)(?=[\s-]|$)")
+
+
+def slurm_gpus(text: str) -> tuple[int, str] | None:
+    """(the GPUs each node of a Slurm job gets, the words that say so) from the job's
+    ``#SBATCH`` lines and the ``srun`` that starts the launch: a per-node request as
+    written, a whole job's ``--gpus=N`` over its nodes; None without one, or when the
+    lines disagree."""
+    found: dict[int, str] = {}
+    nodes = 1
+    for line in text.splitlines():
+        plain = line.strip()
+        if not (plain.startswith("#SBATCH") or re.match(r"^(?:\S*/)?(?:srun|salloc)\s", plain)):
+            continue
+        if (counted := _SLURM_NODES.search(plain)) is not None:
+            nodes = max(int(counted.group(1)), 1)
+        for match in _SLURM_GPUS.finditer(plain):
+            per_job = match.group("job")
+            count = int(per_job) if per_job is not None else int(
+                match.group("gres") or match.group("node"))
+            found[count if per_job is None else -count] = match.group(0).strip()
+    counts = {(-k + nodes - 1) // nodes if k < 0 else k: words for k, words in found.items()}
+    if len(counts) != 1:
+        return None
+    (count, words), = counts.items()
+    return (count, words) if count > 0 else None
