@@ -411,3 +411,15 @@ def test_docker_inspect_runs_path_and_args_in_config_env(dumps):
 
     assert launch_total(text) == 1 and gpus_requested(text) == 2
     assert gpus_requested(dumps(_inspected_record(None))) is None
+
+
+def test_a_kubernetes_variable_the_manifest_leaves_unset_is_named_as_one(capsys):
+    manifest = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sg\nspec:\n"
+                "  template:\n    spec:\n      containers:\n        - name: sglang\n"
+                "          image: lmsysorg/sglang:latest\n"
+                '          command: ["python3", "-m", "sglang.launch_server"]\n'
+                '          args: ["--model-path", "qwen3-8b", "--tp", "$(TP_SIZE)"]\n')
+    assert main(["resolve", "--gpu", "h100", manifest]) == 2
+    err = capsys.readouterr().err
+    assert "got '$(TP_SIZE)'" in err and "Kubernetes fills it from the container's env" in err
+    assert "command substitution" not in err and err.count("\n") == 1

@@ -152,3 +152,43 @@ def test_a_compose_extension_field_is_a_template_not_a_service():
                "  entrypoint: [\"sglang\", \"serve\"]\n\nservices:\n  llm:\n    <<: *common\n"
                "    command:\n      - --model-path=m\n      - --tp-size=2\n")
     assert unpaste([compose]) == (["--model-path=m", "--tp-size=2"], [])
+
+
+def test_a_comment_inside_a_continued_run_keeps_the_dockerfile_one():
+    # Docker drops comment lines before it joins continuations: the RUN goes on after one
+    dockerfile = ("FROM lmsysorg/sglang:latest\n"
+                  "RUN pip install --upgrade pip && \\\n"
+                  "    # then the extra package\n"
+                  "    pip install hf-transfer\n"
+                  "ENV HF_HUB_ENABLE_HF_TRANSFER=1\n"
+                  'CMD ["python3", "-m", "sglang.launch_server", "--model-path", "qwen3-8b", '
+                  '"--tp", "2"]\n')
+    assert unpaste([dockerfile]) == (["--model-path", "qwen3-8b", "--tp", "2"],
+                                     ["HF_HUB_ENABLE_HF_TRANSFER=1"])
+
+
+@pytest.mark.parametrize(("script", "env"), [
+    # a prefixed variable is set without its prefix inside the container
+    ("export APPTAINERENV_SGLANG_SET_CPU_AFFINITY=0\nexport HF_HOME=/h\n"
+     "apptainer exec --nv sglang.sif python3 -m sglang.launch_server --model-path m",
+     ["HF_HOME=/h", "SGLANG_SET_CPU_AFFINITY=0"]),
+    # --cleanenv: only the prefixed ones and --env get in
+    ("export SINGULARITYENV_HF_HUB_OFFLINE=1\nexport HF_HOME=/h\n"
+     "singularity exec --nv --cleanenv --env CUDA_VISIBLE_DEVICES=0,1 img.sif "
+     "python3 -m sglang.launch_server --model-path m",
+     ["HF_HUB_OFFLINE=1", "CUDA_VISIBLE_DEVICES=0,1"]),
+])
+def test_apptainer_passes_its_prefixed_variables_and_cleanenv_keeps_the_rest_out(script, env):
+    assert unpaste([script]) == (["--model-path", "m"], env)
+
+
+def test_a_powershell_scripts_own_variables_fill_its_launch():
+    script = ('$MODEL_PATH = "qwen3-8b"\n[int]$PORT = 32123\n$TP = (Read-Host "tp")\n'
+              '$env:SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN = "1"\n'
+              'python -m sglang.launch_server `\n    --model-path $MODEL_PATH `\n'
+              '    --port $PORT\n')
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--port", "32123"],
+                                 ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+    # a value PowerShell computes is no literal: a flag holding it stays open
+    computed = script.replace("--port $PORT", "--tp $TP")
+    assert unpaste([computed])[0][-1] in ("$TP", "${TP}")

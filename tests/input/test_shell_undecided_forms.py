@@ -166,3 +166,15 @@ def test_a_quoted_string_a_command_only_names_is_no_second_launch():
     text = ("nohup python -m sglang.launch_server --model-path m --port 1 &\n"
             "pgrep -f \"sglang.launch_server --model-path m\" && echo \"sglang serve is up\"\n")
     assert launch_count([text]) == 1
+
+
+def test_a_getopts_loop_runs_no_times_as_pasted_so_the_defaults_hold():
+    script = ('MODEL_PATH="qwen3-8b"\nTP=2\n'
+              'while getopts "m:t:h" opt; do\n  case $opt in\n'
+              '    m) MODEL_PATH="$OPTARG" ;;\n    t) TP="$OPTARG" ;;\n'
+              '    h) echo usage; exit 0 ;;\n  esac\ndone\n'
+              'python -m sglang.launch_server --model-path "$MODEL_PATH" --tp $TP\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    # with arguments set in the script, the loop's outcome is the script's to decide
+    given = script.replace("TP=2\n", "TP=2\nset -- -t 4\n")
+    assert unpaste([given])[0][3] == "${TP}"  # open: which value, the run decides

@@ -413,7 +413,8 @@ class _Parse:
             if shell_vars.placeholder(got):
                 hint = shell_vars.PLACEHOLDER_HINT
             elif shell_vars.open_reference(got):
-                hint = (shell_vars.COMMAND_SUBSTITUTION_HINT
+                hint = (shell_vars.NAMED_REFERENCE_HINT if shell_vars.named_reference(got)
+                        else shell_vars.COMMAND_SUBSTITUTION_HINT
                         if shell_vars.command_substitution(got) else
                         shell_vars.OPEN_REFERENCE_HINT)
             else:

@@ -49,11 +49,14 @@ def dockerfile_launch(text: str) -> tuple[list[str], list[str]]:
 
 
 def _instructions(text: str) -> list[tuple[str, str]]:
-    """(KEYWORD, rest) per instruction, continuation lines joined, comments skipped."""
+    """(KEYWORD, rest) per instruction, continuation lines joined, comments skipped: a
+    comment or empty line inside a continued instruction too (Docker drops comment lines
+    before it joins continuations, so ``RUN a && \\`` then ``# note`` then ``b`` is one
+    ``RUN``)."""
     out: list[tuple[str, str]] = []
     pending = ""
     for line in text.splitlines():
-        if not pending and (not line.strip() or line.lstrip().startswith("#")):
+        if not line.strip() or line.lstrip().startswith("#"):
             continue
         if line.rstrip().endswith("\\"):
             pending += line.rstrip()[:-1] + " "

@@ -844,7 +844,12 @@ _DEVICE_IDS = re.compile(r'^"?device=([^"=]+?)"?(?:,[a-z]+=.*)?$')
 
 
 def _gpus_option(words: list[str]) -> int | None:
-    """The GPU count a runner's ``--gpus`` option gives: a number, or the devices listed."""
+    """The GPU count a runner's ``--gpus`` option gives: a number, or the devices listed;
+    else the GPUs its ``--device nvidia.com/gpu=N`` options name (Podman's CDI devices, one
+    an option; ``=all`` any the host has)."""
+    cdi = _cdi_gpus(words)
+    if cdi is not None:
+        return cdi or None
     for at, word in enumerate(words):
         name, eq, value = word.partition("=")
         if name != "--gpus":
@@ -861,13 +866,33 @@ def _gpus_option(words: list[str]) -> int | None:
     return None
 
 
+def _cdi_gpus(words: list[str]) -> int | None:
+    """How many GPUs a runner's CDI ``--device nvidia.com/gpu=N`` options hand its
+    container (0 for ``=all``: no count); None without one."""
+    named: list[str] = []
+    for at, word in enumerate(words):
+        value = word.partition("=")[2] if word.startswith("--device=") else (
+            words[at + 1] if word == "--device" and at + 1 < len(words) else "")
+        if value.startswith("nvidia.com/gpu="):
+            named.append(value.partition("=")[2])
+    if not named:
+        return None
+    return 0 if "all" in named else len(dict.fromkeys(named))
+
+
 def _runner_env(words: list[str]) -> list[str]:
     """The ``NAME=VALUE`` assignments a runner's words carry: leading shell assignments (and
     those after an ``env`` wrapper), ``-e``/``--env`` options (``--env=NAME=VALUE`` too) and
     ``--setenv``: bubblewrap's takes the name and the value as two arguments (``--setenv
     NAME VALUE``), systemd-run's one ``NAME=VALUE`` (``--setenv=NAME=VALUE`` too). A bare
     ``-e NAME`` passes the caller's own value through, which a plan cannot know, so it is
-    left out."""
+    left out. Apptainer and Singularity pass the caller's variables in as they are, and a
+    ``APPTAINERENV_NAME``/``SINGULARITYENV_NAME`` one as ``NAME`` (over the plain one);
+    with ``--cleanenv`` (``-e``) or ``--containall`` only those prefixed ones and
+    ``--env`` options get in."""
+    program = next((w.rsplit("/", 1)[-1] for w in words if not _ASSIGNMENT.match(w)), "")
+    if program in ("apptainer", "singularity"):
+        return _container_env(words)
     out: list[str] = []
     for at, word in enumerate(words):
         if _ASSIGNMENT.match(word):
@@ -885,6 +910,40 @@ def _runner_env(words: list[str]) -> list[str]:
             elif _ENV_NAME_ONLY.match(words[at + 1]) and at + 2 < len(words):
                 out.append(f"{words[at + 1]}={words[at + 2]}")  # bubblewrap's two
     return out
+
+
+#: The prefixes Apptainer and Singularity take off a caller's variable to set it inside.
+_CONTAINER_PREFIXES = ("APPTAINERENV_", "SINGULARITYENV_")
+
+
+def _container_env(words: list[str]) -> list[str]:
+    """An Apptainer or Singularity run's environment (``_runner_env``)."""
+    start = next(at for at, w in enumerate(words) if not _ASSIGNMENT.match(w))
+    options = words[start + 2:]  # past ``apptainer exec``
+    clean = any(w in ("--cleanenv", "-e", "--containall", "-C") for w in options)
+    plain: dict[str, str] = {}
+    prefixed: dict[str, str] = {}
+    for assignment in words[:start]:
+        name, _, value = assignment.partition("=")
+        prefix = next((p for p in _CONTAINER_PREFIXES if name.startswith(p)), None)
+        if prefix is not None:
+            prefixed[name[len(prefix):]] = value
+        elif not clean:
+            plain[name] = value
+    given = [options[at + 1] for at, w in enumerate(options[:-1])
+             if w == "--env" and "=" in options[at + 1]]
+    given += [w.partition("=")[2] for w in options if w.startswith("--env=")]
+    merged = {**plain, **prefixed}
+    for assignment in given:  # --env NAME=VALUE,NAME2=VALUE2 (a part with no = goes on
+        last = None  # the value before it: CUDA_VISIBLE_DEVICES=0,1)
+        for part in assignment.split(","):
+            name, eq, value = part.partition("=")
+            if eq and _ENV_NAME_ONLY.match(name):
+                merged[name] = value
+                last = name
+            elif last is not None:
+                merged[last] += "," + part
+    return [f"{name}={value}" for name, value in merged.items()]
 
 
 #: A variable's name alone (bubblewrap's ``--setenv NAME VALUE`` gives the value apart).

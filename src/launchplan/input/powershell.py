@@ -4,7 +4,7 @@ Windows users (and docs written for them) continue a long command with a backtic
 end of the line in PowerShell (``python -m sglang.launch_server `\\n  --model-path ...``)
 or a caret in ``cmd.exe`` (``... ^``, with ``set NAME=value`` and ``%NAME%``), set the
 environment with ``$env:NAME = "value"``, give a script's defaults in a
-``param([string]$Model = "...")`` block, and write paths with backslashes, which
+``param([string]$Model = "...")`` block or ``$Model = "..."`` lines, and write paths with backslashes, which
 PowerShell keeps as they are. This module rewrites such a text into the POSIX form the
 pasted-line reader knows: ``\\`` continuations, ``export NAME=value``, ``Model=...``
 assignments, ``${NAME}`` references and backslashes escaped so the shell splitter keeps
@@ -29,6 +29,10 @@ _ENV_SET = re.compile(r"^[ \t]*\$env:([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.*?)[
 #: A ``param(...)`` entry with a default: ``[string]$Model = "Qwen/Qwen3-8B",``.
 _PARAM = re.compile(r"^[ \t]*(?:\[[\w.\[\]]+\][ \t]*)*\$([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*"
                     r"(.*?)[ \t]*,?[ \t]*$")
+#: A script variable set on a line of its own: ``$MODEL_PATH = "Qwen/Qwen3-8B"``, ``[int]$PORT
+#: = 30000`` (``$env:`` ones are ``_ENV_SET``'s).
+_VAR_SET = re.compile(r"^[ \t]*(?:\[[\w.\[\]]+\][ \t]*)*\$(?!env:)([A-Za-z_][A-Za-z0-9_]*)"
+                      r"[ \t]*=[ \t]*(.*?)[ \t]*$", re.IGNORECASE)
 #: A literal PowerShell value: a quoted string or a bare word (no call, no pipeline).
 _LITERAL = re.compile(r"""^(?:"[^"`$]*"|'[^']*'|[^\s"'()|;`$]+)(?:[ \t]+#.*)?$""")
 #: ``$env:NAME`` read inside a command.
@@ -102,6 +106,12 @@ def as_posix(text: str) -> str:
         if setting:
             value = setting.group(2)
             out.append(f"export {setting.group(1)}={_escaped(value)}"
+                       if _LITERAL.match(value) else "")
+            continue
+        assigned = _VAR_SET.match(line)
+        if assigned:  # the script's own variable, read as $NAME later: a shell assignment
+            value = assigned.group(2)
+            out.append(f"{assigned.group(1)}={_escaped(value)}"
                        if _LITERAL.match(value) else "")
             continue
         line = _ENV_READ.sub(r"${\1}", line)

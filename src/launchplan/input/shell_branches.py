@@ -8,7 +8,7 @@ branches a test decides against, when the test compares words whose values the s
 (``[ A = B ]``, ``[[ A != B ]]``, ``test -z A``, ``[ A -eq 1 ]``), and ``$#``, the number of
 the script's arguments (none as pasted, unless ``set --`` gives some). A ``while`` loop's body
 is read when its test holds (``while [[ $# -gt 0 ]]; do case $1 in ...`` over the script's
-arguments runs no times as pasted). A test on anything else (a caller's variable, a file, a
+arguments runs no times as pasted, as does ``while getopts ...``). A test on anything else (a caller's variable, a file, a
 command's status) decides nothing here: every branch of its block is read, each from the
 values the script had before the block (a marker segment, ``MERGED``, puts them back), and
 after the block a variable its branches leave with different values is open, as one the
@@ -112,6 +112,10 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
             # a loop's body runs when its test holds: ``while [[ $# -gt 0 ]]`` over the
             # script's arguments runs no times when the script is pasted without any
             decided = _decided(seg[1:], values) if head in ("while", "until") else None
+            if head == "while" and seg[1:2] == ["getopts"]:
+                # ``while getopts "m:t:" opt``: the options of a script run with none (as
+                # pasted, unless ``set --`` gives some) end the loop at once
+                decided = False if not shell_vars.positional(values) else None
             if head == "until" and decided is not None:
                 decided = not decided
             blocks.append(_opened(running, decided, None))

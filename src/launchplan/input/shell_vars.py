@@ -518,6 +518,23 @@ def command_substitution(value: str) -> bool:
 _COMMAND = re.compile(r"\$\((?!\()")
 
 
+#: A value that is one ``$(NAME)`` reference: Kubernetes' and make's spelling of a variable
+#: far more often than a shell running a command called NAME.
+_NAMED_REFERENCE = re.compile(r"^\$\([A-Za-z_][A-Za-z0-9_]*\)$")
+
+
+def named_reference(value: str) -> bool:
+    """Whether ``value`` is one ``$(NAME)`` reference (``$(TP_SIZE)``, ``$(LWS_GROUP_SIZE)``)."""
+    return _NAMED_REFERENCE.match(value) is not None
+
+
+#: The hint such a value gets when the text does not set NAME.
+NAMED_REFERENCE_HINT = ("a $(NAME) variable the pasted text does not set: Kubernetes fills it "
+                        "from the container's env and passes an undefined one on as written; "
+                        "make, from the Makefile; put its value in the launch, or paste the "
+                        "env or variable that sets it")
+
+
 #: The hint an unparsable value made by a command substitution gets.
 COMMAND_SUBSTITUTION_HINT = ("a command substitution launchplan does not run: put the value it "
                              "prints in the launch")
