@@ -817,3 +817,19 @@ def test_a_bench_one_batch_run_is_planned_with_its_own_server_flags(capsys, tmp_
     assert data["inputs"]["mem_fraction_static"] == 0.8
     assert data["inputs"].get("tp_size", 1) == 1
     assert any("no server_args line" in n and "(line 4)" in n for n in data["notes"])
+
+
+def test_a_logged_command_with_an_older_releases_flag_is_read_as_this_releases(
+        capsys, tmp_path):
+    """A log whose launch command holds a flag this release retired (``--cuda-graph-max-bs``,
+    split by CUDA-graph phase in 0.5.20): the command is moved to this release's flags, as
+    ``launchplan migrate`` moves it, and its other flags are the launch, not lost with it."""
+    entry = next(e for e in SOURCES if e["file"].startswith("pr13075"))
+    text = (DATA / entry["file"]).read_text().replace(
+        "--pp-size=2", "--pp-size=2 --cuda-graph-max-bs 32")
+    log = tmp_path / "older-command.log"
+    log.write_text(text)
+    data = run(capsys, {**entry, "file": str(log)})
+    assert data["inputs"]["tp_size"] == 2 and data["inputs"]["pp_size"] == 2
+    assert any("holds flags of an older release" in n and "--cuda-graph-max-bs-decode 32" in n
+               for n in data["notes"])

@@ -330,21 +330,42 @@ def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[s
         return {}  # (a log with no server_args line at all lost every field)
     from launchplan.checks.from_log import OPENED_OR_IDENTITY
     from launchplan.input.pasted import unpaste
-    from launchplan.planner import build_raw
 
+    lost = "the logged line is cut off" if logged.line else "the log has no server_args line"
     try:
         argv, _ = unpaste([logged.command[1]])
-        values = build_raw(argv, compat=compat).values
+        values = _read_command(argv, compat, logged, lost)
     except InputError as exc:
-        logged.notes.append(f"the logged line is cut off, and the launch command the log "
-                            f"shows (line {logged.command[0]}) does not read as this "
-                            f"release's: {exc.message}; the fields after the cut are unset")
+        logged.notes.append(f"{lost}, and the launch command the log shows (line "
+                            f"{logged.command[0]}) does not read as this release's: "
+                            f"{exc.message}; the fields it would give are unset")
         return {}
     # a log with no server_args line: the command is the whole launch, its model included
     models = _COMMAND_MODELS if not logged.line else frozenset()
     return {name: value for name, value in values.items()
             if name not in logged.values and name not in given
             and (name not in OPENED_OR_IDENTITY or name in models)}
+
+
+def _read_command(argv: list[str], compat: str, logged: Any, lost: str) -> dict[str, Any]:
+    """The values of a logged launch command, an older release's flags moved to this
+    release's first (``input.migrations.rewrite``: ``--cuda-graph-max-bs 32`` ->
+    ``--cuda-graph-max-bs-decode 32``, a retired switch dropped), each move noted: a log is
+    usually older than the rules it is planned with, and one retired flag is no reason to
+    lose its ``--tp-size``."""
+    from launchplan.input.migrations import rewrite
+    from launchplan.planner import build_raw
+    from launchplan.rulesets import get_ruleset
+
+    try:
+        return build_raw(argv, compat=compat).values
+    except InputError:
+        moved, changes = rewrite(list(argv), to=get_ruleset(compat).sglang)
+        values = build_raw(moved, compat=compat).values  # still bad: the caller says so
+    logged.notes.append(f"{lost}; the launch command the log shows (line "
+                        f"{logged.command[0]}) holds flags of an older release, read as "
+                        f"this release's: {'; '.join(changes)}")
+    return values
 
 
 #: What a log without a server_args line takes from the launch command it shows beyond the
