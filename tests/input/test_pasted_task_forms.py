@@ -487,3 +487,20 @@ def test_a_taskfiles_top_level_vars_reach_every_tasks_commands():
     # a task's own vars win over the file's
     own = GO_TASKFILE.replace("    cmds:", "    vars:\n      TP: 4\n    cmds:")
     assert unpaste([own])[0] == ["--model-path", "qwen3-8b", "--tp", "4", "--port", "30000"]
+
+
+def test_a_terraform_command_joined_from_a_list_of_strings_is_that_line():
+    hcl = ('resource "gpu_node" "n" {\n  container {\n'
+           '    command = var.backend == "vllm" ? join(" ", ["vllm serve m", "--tp 2"]) : '
+           'join(" ", [\n      "python3 -m sglang.launch_server",\n'
+           '      "--model-path ${var.model_id}",\n      "--tp-size 2",\n    ])\n  }\n}\n')
+    # the SGLang branch of the conditional; the file's own input variable is left open
+    assert unpaste([hcl])[0] == ["--model-path", "${var.model_id}", "--tp-size", "2"]
+
+
+def test_an_unrendered_template_expression_is_named_as_one(capsys):
+    tpl = ('{{- define "serve" -}}\npython3 -m sglang.launch_server --model-path '
+           '{{ .Values.model }} --port {{ .Values.port }}\n{{- end -}}\n')
+    assert main(["resolve", "--gpu", "h100", tpl]) == 2
+    err = capsys.readouterr().err
+    assert "a template expression" in err and "helm template" in err and err.count("\n") == 1

@@ -410,7 +410,9 @@ class _Parse:
         if hint is None and isinstance(got, str):
             from launchplan.input import shell_vars  # only when reporting an error
 
-            if shell_vars.placeholder(got):
+            if shell_vars.template_word(got):
+                hint = shell_vars.TEMPLATE_HINT
+            elif shell_vars.placeholder(got):
                 hint = shell_vars.PLACEHOLDER_HINT
             elif shell_vars.open_reference(got):
                 hint = (shell_vars.NAMED_REFERENCE_HINT if shell_vars.named_reference(got)

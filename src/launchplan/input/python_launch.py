@@ -43,7 +43,10 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     found = _launch_nodes(tree) if tree is not None else []
     if not found:
         listed = quoted_list(text)
-        return (listed, 1) if listed is not None else None
+        if listed is None:
+            joined = joined_command(text)
+            return (joined, 1) if joined is not None else None
+        return listed, 1
     at, within = _picked(found, launch)
     value, node, grows = found[at]
     assert tree is not None
@@ -77,7 +80,7 @@ def literal_total(text: str) -> int:
     tree = _parsed(text)
     found = _launch_nodes(tree) if tree is not None else []
     if not found:
-        return int(quoted_list(text) is not None)
+        return int(quoted_list(text) is not None or joined_command(text) is not None)
     return sum(_launches_in(value) for value, *_ in found)
 
 
@@ -125,6 +128,35 @@ def quoted_list(text: str) -> list[str] | None:
     if module is None or module + 1 >= len(items):
         return None
     return items if launches_sglang(items) else None
+
+
+#: A call that joins a list of strings with a separator: Terraform's and HCL's
+#: ``join(" ", [...])``, the same spelled in other configuration languages.
+_JOIN = re.compile(r"""\bjoin\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*,\s*\[""")
+
+
+def joined_command(text: str) -> str | None:
+    """The command line a ``join(" ", ["python3 -m sglang.launch_server", "--tp 2", ...])``
+    in a configuration file (Terraform's ``command = join(...)``, one such call per branch
+    of a conditional) builds: its string items joined by the separator; of several joins,
+    the first whose line starts SGLang's launcher. An item that is no literal is an open
+    ``${...}``."""
+    from launchplan.input.pasted import launches_sglang
+
+    for found in _JOIN.finditer(text):
+        start = found.end() - 1
+        end = _matching(text, start)
+        if end is None:
+            continue
+        items = [_item(piece) for piece in _top_level(text[start + 1:end])]
+        line = found.group(2).replace("\\n", "\n").join(item for item in items if item)
+        try:
+            words = shell_vars.shell_split(line)
+        except ValueError:
+            continue
+        if launches_sglang(words):
+            return line
+    return None
 
 
 def _opening(text: str, at: int) -> int | None:

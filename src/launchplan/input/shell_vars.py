@@ -535,6 +535,18 @@ NAMED_REFERENCE_HINT = ("a $(NAME) variable the pasted text does not set: Kubern
                         "env or variable that sets it")
 
 
+def template_word(value: str) -> bool:
+    """Whether ``value`` is a piece of a template expression (``{{``, ``{{ .Values.tp }}``,
+    ``{{.MODEL}}``): Helm's, Go's or Jinja's, which the shell never sees unrendered."""
+    return value.startswith("{{") or value.endswith("}}")
+
+
+#: The hint such a value gets.
+TEMPLATE_HINT = ("a template expression ({{ ... }}: a Helm chart's, Go's or Jinja's), which "
+                 "the template engine fills before anything runs: paste the rendered text "
+                 "(helm template CHART -f values.yaml, or the file as deployed)")
+
+
 #: The hint an unparsable value made by a command substitution gets.
 COMMAND_SUBSTITUTION_HINT = ("a command substitution launchplan does not run: put the value it "
                              "prints in the launch")
