@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from launchplan.errors import InputError
-from launchplan.input.server_log import parse_log
+from launchplan.input.server_log import parse_log, parse_memory
 
 
 def test_prefix_and_values_are_read_as_literals() -> None:
@@ -523,3 +523,16 @@ def test_a_memory_only_logs_command_is_the_one_that_printed_its_memory_lines() -
     # a launch before the memory lines, no benchmark between: still the launch
     served = parse_log("python -m sglang.launch_server --model-path m --tp-size 2\n" + memory)
     assert served.command == (1, "python -m sglang.launch_server --model-path m --tp-size 2")
+
+
+def test_a_cut_log_of_a_sliding_window_pool_gives_the_full_layers_tokens() -> None:
+    # before the Full/SWA labels, the unlabelled "KV Cache is allocated" line after the split
+    # is the SWA layers' pool; max_total_num_tokens is the full layers'
+    text = ("[TP0] Use sliding window memory pool. full_layer_tokens=375360, "
+            "swa_layer_tokens=300288\n"
+            "[TP0] KV Cache is allocated. #tokens: 300288, K size: 8.38 GB, V size: 5.59 GB\n")
+    assert parse_memory(text).max_total_num_tokens == 375360
+    # the scheduler's line, when the log has it, still decides
+    done = text + "[TP0] max_total_num_tokens=375000, chunked_prefill_size=8192, " \
+        "max_prefill_tokens=16384, max_running_requests=512, context_len=32768\n"
+    assert parse_memory(done).max_total_num_tokens == 375000

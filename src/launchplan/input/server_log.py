@@ -511,6 +511,10 @@ _RANK = re.compile(r"\b(?:DP|TP|PP|EP|CP)[0-9]+\b")
 _SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+),[^\n]*?max_running_requests=([0-9]+)"
                         r"(?:,[^\n]*?context_len=([0-9]+))?")
 _ALLOCATED = re.compile(r"(?:KV|Cache) is allocated\.[^\n]*?#tokens: ([0-9]+)")
+#: The hybrid sliding-window pool's split (every release since 0.4): the full layers' tokens
+#: are max_total_num_tokens; the unlabelled "KV Cache is allocated" line after it, in the
+#: releases before the Full/SWA labels, is the SWA layers' pool.
+_SWA_SPLIT = re.compile(r"Use sliding window memory pool\.[^\n]*?full_layer_tokens=([0-9]+)")
 #: SGLang's errors when the loaded weights leave the pool no memory: every release's "Not
 #: enough memory" (the pool sized to no tokens), and the KV-cache configurator's earlier
 #: refusal (0.5.23), raised when what is left after loading is already gone
@@ -525,7 +529,7 @@ def parse_memory(text: str) -> LoggedMemory:
     before, after = _sizing_rank(text)
     more = _later_loads_gib(text, after) if after else 0.0
     scheduler = _SCHEDULER.search(text)
-    allocated = _ALLOCATED.search(text)
+    allocated = _SWA_SPLIT.search(text) or _ALLOCATED.search(text)
     tokens = scheduler.group(1) if scheduler else allocated.group(1) if allocated else None
     pool_made = True if tokens else False if _NOT_ENOUGH.search(text) else None
     return LoggedMemory(
