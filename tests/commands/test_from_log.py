@@ -447,12 +447,15 @@ def test_pools_of_this_round_s_logs_are_planned_within_a_percent(capsys, name, t
 def test_memory_line_logs_are_planned_within_a_percent(capsys, name, tokens):
     """Logs cut down to their memory lines (no server_args line; the launch is the flags
     their source gives): Qwen3-30B-A3B-FP8 at TP2 on two H20, Llama-3.3-70B at TP8 on eight
-    H200 and Qwen3-14B at TP4 on four RTX 4090 (whose author's abridged 'server_args ...'
-    summary is no SGLang line), the pool within 1% both from the target's assumption and
-    from the logged free memory before loading."""
+    H200 and Qwen3-14B at TP4 on four RTX 4090 (whose author cut the server_args line down
+    to 'server_args ... tp_size=4 ... mem_fraction_static=0.8 ...': those fields are read
+    and compared), the pool within 1% both from the target's assumption and from the
+    logged free memory before loading."""
     entry = next(e for e in SOURCES if e["file"] == name)
     data = run(capsys, entry)
-    assert data["log"]["line"] is None and data["compared"] == 0
+    abridged = name.startswith("sglang-perf-test")
+    assert (data["log"]["line"] is None) != abridged
+    assert (data["compared"] == 0) != abridged
     rows = {r["figure"]: r for r in data["memory"]}
     pool = rows["max_total_num_tokens"]
     assert pool["logged"] == tokens and abs(pool["error"]) < 0.01

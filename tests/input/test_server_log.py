@@ -536,3 +536,15 @@ def test_a_cut_log_of_a_sliding_window_pool_gives_the_full_layers_tokens() -> No
     done = text + "[TP0] max_total_num_tokens=375000, chunked_prefill_size=8192, " \
         "max_prefill_tokens=16384, max_running_requests=512, context_len=32768\n"
     assert parse_memory(done).max_total_num_tokens == 375000
+
+
+def test_a_server_args_line_cut_down_to_its_fields_is_read_as_one() -> None:
+    # a write-up's "key start-up lines": no ServerArgs( around the fields the poster kept
+    text = ("server_args ... served_model_name='Qwen3-14B' ... tp_size=4 ... "
+            "mem_fraction_static=0.8 ... enable_metrics=True\n"
+            "KV Cache is allocated. #tokens: 298447, K size: 5.69 GB, V size: 5.69 GB\n")
+    logged = parse_log(text)
+    assert logged.values == {"served_model_name": "Qwen3-14B", "tp_size": 4,
+                             "mem_fraction_static": 0.8, "enable_metrics": True}
+    assert logged.truncated and logged.line == 1
+    assert logged.memory.max_total_num_tokens == 298447

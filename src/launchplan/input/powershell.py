@@ -4,7 +4,8 @@ Windows users (and docs written for them) continue a long command with a backtic
 end of the line in PowerShell (``python -m sglang.launch_server `\\n  --model-path ...``)
 or a caret in ``cmd.exe`` (``... ^``, with ``set NAME=value`` and ``%NAME%``), set the
 environment with ``$env:NAME = "value"``, give a script's defaults in a
-``param([string]$Model = "...")`` block or ``$Model = "..."`` lines, and write paths with backslashes, which
+``param([string]$Model = "...")`` block or ``$Model = "..."`` lines, and write
+paths with backslashes, which
 PowerShell keeps as they are. This module rewrites such a text into the POSIX form the
 pasted-line reader knows: ``\\`` continuations, ``export NAME=value``, ``Model=...``
 assignments, ``${NAME}`` references and backslashes escaped so the shell splitter keeps

@@ -326,6 +326,8 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     (no ``server_args`` line) is read for those alone: the launch is then the flags given."""
     text = as_written(text)
     at, marker = max((text.rfind(MARKER), MARKER), (text.rfind(DICT_MARKER), DICT_MARKER))
+    if at < 0 and (abridged := _abridged_line(text)) is not None:
+        return abridged
     if at < 0:
         memory = parse_memory(text)
         if memory.any():  # the command it shows before its memory lines is the launch
@@ -371,6 +373,40 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
                          else "'name': value items after `server_args={`", name)
     if form == "dict":
         _set_aside_reports(out)
+    out.memory = parse_memory(text)
+    out.devices = logged_devices(text)
+    out.reported_mib = reported_total_mib(text)
+    return out
+
+
+#: A start-up line a poster cut down to the fields they meant, with neither ``ServerArgs(``
+#: nor the dict around them: ``server_args ... tp_size=4 ... mem_fraction_static=0.8 ...``.
+_ABRIDGED = re.compile(r"^[^\n]*?\bserver_args\s*(?:\.\.\.|\u2026)\s*(\w+=[^\n]*)$",
+                       re.MULTILINE)
+_ELIDED_GAP = re.compile(r"\s*(?:\.\.\.|\u2026)\s*|,\s+(?=\w+=)")
+
+
+def _abridged_line(text: str) -> LoggedArgs | None:
+    """The last such line's fields (``_ABRIDGED``), each a literal; the rest of the launch
+    as a cut-off line's is (the command the log shows, the flags given). None when the log
+    has none, or no field of it reads."""
+    found = list(_ABRIDGED.finditer(text))
+    if not found:
+        return None
+    match = found[-1]
+    start = match.start()
+    out = LoggedArgs(line=text.count("\n", 0, start) + 1, truncated=True, form="repr",
+                     command=launch_command(text[:start]))
+    for piece in _ELIDED_GAP.split(match.group(1)):
+        key, value = _item(piece.strip(), "repr")
+        if key is None or not value.strip():
+            continue
+        try:
+            out.values[key] = _literal(value.strip())
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+            out.unreadable[key] = value.strip()[:80]
+    if not out.values:
+        return None
     out.memory = parse_memory(text)
     out.devices = logged_devices(text)
     out.reported_mib = reported_total_mib(text)

@@ -8,7 +8,8 @@ branches a test decides against, when the test compares words whose values the s
 (``[ A = B ]``, ``[[ A != B ]]``, ``test -z A``, ``[ A -eq 1 ]``), and ``$#``, the number of
 the script's arguments (none as pasted, unless ``set --`` gives some). A ``while`` loop's body
 is read when its test holds (``while [[ $# -gt 0 ]]; do case $1 in ...`` over the script's
-arguments runs no times as pasted, as does ``while getopts ...``). A test on anything else (a caller's variable, a file, a
+arguments runs no times as pasted, as does ``while getopts ...``).
+A test on anything else (a caller's variable, a file, a
 command's status) decides nothing here: every branch of its block is read, each from the
 values the script had before the block (a marker segment, ``MERGED``, puts them back), and
 after the block a variable its branches leave with different values is open, as one the
