@@ -423,3 +423,49 @@ def test_a_kubernetes_variable_the_manifest_leaves_unset_is_named_as_one(capsys)
     err = capsys.readouterr().err
     assert "got '$(TP_SIZE)'" in err and "Kubernetes fills it from the container's env" in err
     assert "command substitution" not in err and err.count("\n") == 1
+
+
+def test_an_llmaz_services_workload_template_sets_the_group_size():
+    # llmaz's Service wraps a LeaderWorkerSet: its workloadTemplate.size is LWS_GROUP_SIZE
+    service = ("apiVersion: inference.llmaz.io/v1alpha1\nkind: Service\nmetadata:\n  name: s\n"
+               "spec:\n  workloadTemplate:\n    size: 2\n    leaderTemplate:\n      spec:\n"
+               "        containers:\n          - name: model-runner\n"
+               "            command: [python3, -m, sglang.launch_server, --model-path, "
+               "qwen3-8b, --tp, '2', --nnodes, $(LWS_GROUP_SIZE), --node-rank, '0']\n")
+    assert unpaste([service])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--nnodes", "2",
+                                     "--node-rank", "0"]
+
+
+CONFIG_MAP_DEPLOYMENT = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: sglang-config}
+data: {MODEL_ID: qwen3-8b, TP: "2", SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN: "1"}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: sglang}
+spec:
+  template:
+    spec:
+      containers:
+        - name: sglang
+          envFrom: [{configMapRef: {name: sglang-config}}]
+          env:
+            - name: MODEL
+              valueFrom: {configMapKeyRef: {name: sglang-config, key: MODEL_ID}}
+            - name: TP
+              value: "4"
+          command: ["python3", "-m", "sglang.launch_server"]
+          args: ["--model-path", "$(MODEL)", "--tp", "$(TP)"]
+"""
+
+
+def test_a_config_map_pasted_with_its_deployment_fills_the_containers_variables():
+    argv, env = unpaste([CONFIG_MAP_DEPLOYMENT])
+    # the map's entries, then the container's own env over them, as Kubernetes sets them
+    assert argv == ["--model-path", "qwen3-8b", "--tp", "4"]
+    assert "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" in env and "MODEL=qwen3-8b" in env
+    # without the map the variables stay unset
+    alone = CONFIG_MAP_DEPLOYMENT.split("---\n", 1)[1]
+    assert unpaste([alone])[0][1] == "$(MODEL)"

@@ -190,7 +190,8 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
     # kept at the fence's indent) is the same YAML without that indent
     from launchplan.input.role_templates import with_role_templates
 
-    documents = with_role_templates(_documents(textwrap.dedent(text).strip()))
+    documents = _config_maps_read(
+        with_role_templates(_documents(textwrap.dedent(text).strip())))
     try:
         containers = list(map(_with_entrypoint, _containers(documents, None, set())))
     except RecursionError:
@@ -205,6 +206,51 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
                          "SGLang's launcher (python -m sglang.launch_server, sglang serve)",
                          "none that does" + (f": its containers run {shown}" if shown else ""))
     return found
+
+
+def _config_maps_read(documents: list[Any]) -> list[Any]:
+    """``documents`` with each container's variables from a ConfigMap pasted with them
+    spelled out (``envFrom: [{configMapRef: {name: M}}]``, ``valueFrom: {configMapKeyRef:
+    {name: M, key: K}}``), as Kubernetes sets them when both are applied together: the
+    map's entries first, the container's own ``env`` over them. A map the paste lacks
+    leaves its variables unset."""
+    maps: dict[str, dict[str, str]] = {}
+    for doc in documents:
+        if isinstance(doc, dict) and doc.get("kind") == "ConfigMap" and isinstance(
+                doc.get("data"), dict) and isinstance(doc.get("metadata"), dict):
+            maps[str(doc["metadata"].get("name"))] = {
+                str(k): _text(v) for k, v in doc["data"].items() if v is not None}
+    if not maps:
+        return documents
+    return [_filled_from(doc, maps, 0) for doc in documents]
+
+
+def _filled_from(node: Any, maps: dict[str, dict[str, str]], depth: int) -> Any:
+    if depth > 40:
+        return node
+    if isinstance(node, list):
+        return [_filled_from(item, maps, depth + 1) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _filled_from(v, maps, depth + 1) for k, v in node.items()}
+    sources, env = node.get("envFrom"), node.get("env")
+    if not isinstance(sources, list) and not isinstance(env, list):
+        return out
+    entries: list[Any] = []
+    for source in sources if isinstance(sources, list) else ():
+        ref = source.get("configMapRef") if isinstance(source, dict) else None
+        data = maps.get(str(ref.get("name"))) if isinstance(ref, dict) else None
+        prefix = str(source.get("prefix") or "")
+        entries.extend({"name": prefix + k, "value": v} for k, v in (data or {}).items())
+    for entry in env if isinstance(env, list) else ():
+        ref = entry.get("valueFrom", {}).get("configMapKeyRef") \
+            if isinstance(entry, dict) and isinstance(entry.get("valueFrom"), dict) else None
+        if isinstance(ref, dict) and str(ref.get("key")) in maps.get(str(ref.get("name")), {}):
+            entry = {"name": entry.get("name"),
+                     "value": maps[str(ref.get("name"))][str(ref.get("key"))]}
+        entries.append(entry)
+    out["env"] = entries
+    return out
 
 
 def container_programs(data: Any) -> list[str]:
@@ -328,8 +374,11 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
             yield words, _env_of(node, words, implicit), node
             # its command lists are its own, not exec forms of their own
             seen.update(id(node.get(key)) for key in _WORD_KEYS if key in node)
-        for group_key in ("leaderWorkerTemplate", "leaderWorkerSet"):
+        for group_key in ("leaderWorkerTemplate", "leaderWorkerSet", "workloadTemplate"):
             group = node.get(group_key)
+            if group_key == "workloadTemplate" and not (
+                    isinstance(group, dict) and "leaderTemplate" in group):
+                continue  # llmaz's Service wraps a LeaderWorkerSet's template in one
             if isinstance(group, dict) and isinstance(group.get("size"), int):
                 # LeaderWorkerSet sets the group's size in every pod, index 0 in the
                 # leader's (a RoleBasedGroup role whose workload is one: its
