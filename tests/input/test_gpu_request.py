@@ -241,3 +241,15 @@ def test_a_slurm_jobs_gpu_request_counts_the_gpus_of_each_node(text, expected):
 def test_resolve_plans_on_the_gpus_a_job_or_container_is_given(text, has, capsys):
     assert main(["resolve", "--gpu", "h100", text, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == has
+
+
+def test_a_modal_gpu_fstring_takes_the_names_the_script_sets():
+    script = ('import os\nimport modal\n'
+              'GPU_TYPE = os.environ.get("GPU_TYPE", "h100")\n'
+              'GPU_COUNT = int(os.environ.get("GPU_COUNT", 2))\n'
+              '@app.function(gpu=f"{GPU_TYPE}:{GPU_COUNT}")\ndef serve():\n'
+              f'    subprocess.run("{LAUNCH}", shell=True)\n')
+    assert requested_gpu([script]) == ("h100", 2, 'gpu="h100:2"')
+    # a name the script leaves to its caller names no GPU
+    assert requested_gpu([script.replace('GPU_TYPE = os.environ.get("GPU_TYPE", "h100")\n',
+                                         "")]) is None

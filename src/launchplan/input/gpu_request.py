@@ -59,7 +59,7 @@ def _requests(text: str) -> list[tuple[str, int | None, str]]:
                     value = _next_indented(lines, at)
                 out.extend((*_spec(item, scheme), f"{key} {item.strip()}")
                            for item in _items(value) if _spec(item, scheme)[0])
-        out.extend(_modal(line))
+        out.extend(_modal(_filled_fstring(line, text) if "gpu=f" in line else line))
     out.extend(_reported(lines))
     out.extend(_bentoml(text))
     return out
@@ -149,6 +149,27 @@ def _spec(item: str, scheme: str) -> tuple[str, int | None]:
     if not name or not any(ch.isalpha() for ch in name) or name[0].isdigit():
         return "", None
     return name, int(count) if count.isdigit() else None
+
+
+def _filled_fstring(line: str, text: str) -> str:
+    """``line`` with a ``gpu=f"{GPU_TYPE}:{GPU_COUNT}"`` f-string filled from the names the
+    script sets (``GPU_TYPE = os.environ.get("GPU_TYPE", "h100")``: its default, as its
+    argv reads them) and made a plain string; as it is when a name is not known."""
+    from launchplan.input.python_launch import literal_names
+
+    names = literal_names(text)
+    if names is None:
+        return line
+
+    def filled(match: re.Match[str]) -> str:
+        inner = match.group(2)
+        parts = re.split(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}", inner)
+        if any(names.get(part) is None for part in parts[1::2]):
+            return match.group(0)
+        return match.group(1) + "".join(
+            names[part] if at % 2 else part for at, part in enumerate(parts)) + match.group(1)
+
+    return re.sub(r"""(?<=gpu=)f(["'])(.*?)\1""", filled, line)
 
 
 def _modal(line: str) -> list[tuple[str, int | None, str]]:

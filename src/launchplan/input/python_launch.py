@@ -931,6 +931,13 @@ def _parsed(text: str) -> ast.Module | None:
     return None
 
 
+def literal_names(text: str) -> dict[str, str] | None:
+    """The names a Python source ``text`` sets to values it knows (``_literal_names``);
+    None when ``text`` is not Python."""
+    tree = _parsed(text)
+    return _literal_names(tree) if tree is not None else None
+
+
 def _literal_names(tree: ast.Module) -> dict[str, str]:
     """The script's top-level ``NAME = <literal>`` assignments (its ``if __name__ ==
     "__main__":`` block's too; ``A, B = "x", 2`` as well; the last of each wins), and the
