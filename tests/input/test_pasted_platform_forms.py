@@ -192,3 +192,12 @@ def test_a_powershell_scripts_own_variables_fill_its_launch():
     # a value PowerShell computes is no literal: a flag holding it stays open
     computed = script.replace("--port $PORT", "--tp $TP")
     assert unpaste([computed])[0][-1] in ("$TP", "${TP}")
+
+
+def test_what_a_quoted_script_exports_reaches_the_shell_it_hands_its_launch_to():
+    # srun bash -lc '... export ...; singularity exec ... bash -lc "python -m ..."'
+    script = ("bash -c '\n  export SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1\n"
+              '  singularity exec --nv img.sif bash -lc "python3 -m sglang.launch_server '
+              "--model-path m --context-length 200000\"\n'\n")
+    assert unpaste([script]) == (["--model-path", "m", "--context-length", "200000"],
+                                 ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])

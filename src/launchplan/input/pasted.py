@@ -2075,7 +2075,12 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0,
                     held[name] = len(out)
                 out.append(inner)
             elif depth < 3:  # ssh host "docker exec c bash -c '...'": a shell in a shell
-                out.extend(_quoted_launches(_segments(inner), depth + 1, notes))
+                nested = _segments(inner)
+                found = _quoted_launches(nested, depth + 1, notes)
+                # what that script exports reaches the shell it hands its launch to
+                inherited = _exported_to_local_shell(nested, notes) if found else []
+                out.extend(["export", *inherited, ";", *launch] if inherited else launch
+                           for launch in found)
         if where is not None:  # each new launch's segment; -1: one a variable keeps
             where.extend([-1 if assignment else index] * (len(out) - before))
     return out
