@@ -286,3 +286,61 @@ def test_hybrid_nvfp4_experts_reads_the_published_v4_nvfp4_config():
     assert not q.hybrid_nvfp4_experts(SimpleNamespace(quantization_config={
         "quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 16}))
     assert not q.hybrid_nvfp4_experts(SimpleNamespace(quantization_config=None))
+
+
+FP8_SCHEME = {"type": "float", "num_bits": 8, "dynamic": False}
+CT_STATIC = {"type": "float", "num_bits": 8, "strategy": "tensor", "symmetric": True,
+             "dynamic": False}
+
+
+@pytest.mark.parametrize(("config", "hf_quant", "method", "expected"), [
+    # ModelOpt, flat (config.json): the scheme mapping, or kv_cache_quant_algo
+    ({"quantization_config": {"quant_algo": "NVFP4", "kv_cache_scheme": FP8_SCHEME}}, None,
+     "modelopt_fp4", "FP8"),
+    ({"quantization_config": {"quant_algo": "FP8", "kv_cache_quant_algo": "FP8"}}, None,
+     "modelopt_fp8", "FP8"),
+    ({"quantization_config": {"quant_algo": "NVFP4",
+                              "kv_cache_scheme": {"type": "int", "num_bits": 8}}}, None,
+     "modelopt_fp4", "auto"),
+    # a scheme named by a string: the FP4 method maps it, the FP8 method does not
+    ({"quantization_config": {"quant_algo": "NVFP4", "kv_cache_scheme": "FP8"}}, None,
+     "modelopt_fp4", "FP8"),
+    ({"quantization_config": {"quant_algo": "FP8", "kv_cache_scheme": "FP8"}}, None,
+     "modelopt_fp8", None),
+    # nested: hf_quant_config.json alone
+    ({}, {"quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": "FP8"}},
+     "modelopt_fp4", "FP8"),
+    # modelopt_mixed: config.json without the KV metadata falls through to the file
+    ({"quantization_config": {"quant_algo": "MIXED_PRECISION", "quantized_layers": {}}},
+     {"quantization": {"quant_algo": "MIXED_PRECISION", "kv_cache_quant_algo": "FP8"}},
+     "modelopt_mixed", "FP8"),
+    # compressed-tensors: a static symmetric per-tensor FP8 scheme only
+    ({"quantization_config": {"quant_method": "compressed-tensors",
+                              "kv_cache_scheme": CT_STATIC}}, None, "compressed-tensors",
+     "FP8"),
+    ({"quantization_config": {"quant_method": "compressed-tensors",
+                              "kv_cache_scheme": {**CT_STATIC, "dynamic": True}}}, None,
+     "compressed-tensors", None),
+    ({"quantization_config": {"quant_method": "fp8", "kv_cache_quant_algo": "FP8"}}, None,
+     "fp8", "FP8"),
+    ({"quantization_config": {"quant_method": "awq"}}, None, "awq", None),
+    ({}, None, None, None),
+])
+def test_the_kv_cache_a_checkpoint_declares_is_read_where_sglang_reads_it(
+        config, hf_quant, method, expected):
+    assert q.checkpoint_kv_algo(config, hf_quant, method) == expected
+
+
+def test_a_checkpoint_declaring_an_fp8_kv_cache_gets_an_fp8_pool_under_auto():
+    from launchplan.memory.plan import memory_plan
+    from launchplan.planner import resolve
+
+    def per_token(flags):
+        plan = memory_plan(resolve(flags, gpu="b200",
+                                   model_path="nvidia/Llama-3.1-70B-Instruct-FP8"))
+        return plan.kv_bytes_per_token
+
+    # SGLang sizes the pool from the checkpoint's FP8 declaration (its scales calibrate it)
+    assert per_token(["--tp", "8"]) == per_token(["--tp", "8", "--kv-cache-dtype", "fp8_e4m3"])
+    assert per_token(["--tp", "8", "--kv-cache-dtype", "bf16"]) == \
+        2 * per_token(["--tp", "8"])

@@ -279,7 +279,8 @@ def test_minimax_nvfp4_native_stack_sizes_packed_page_rows():
     NVFP4-packed experts) by packed 128-token page rows of its 57 sparse layers only: per
     layer a K+V row of 2 x (4 heads x 128 x 128 / 2 payload + / 16 scales) and an index row
     of 128 x 128 / 2 + / 16, each part 128-byte aligned, whatever the KV dtype; a Hopper
-    keeps the unpacked pool, and 0.5.22 has no packed stack."""
+    keeps the unpacked pool, in FP8 (the NVFP4 method declares an FP8 KV cache), and 0.5.22
+    has no packed stack."""
     folder = Path(__file__).parents[1] / "parity" / "models" / "minimax-m3.1-nvfp4-synth"
 
     def per_token(gpu, tp, compat="0.5.23"):
@@ -297,7 +298,9 @@ def test_minimax_nvfp4_native_stack_sizes_packed_page_rows():
 
     assert per_token("b200", 1) == packed(4)
     assert per_token("b200", 4) == per_token("b300", 8) == packed(1)
-    unpacked_tp8 = 60 * 2 * 128 * 2 + 57 * 128 * 2  # one replicated KV head, bf16 index
+    # one replicated KV head; the method's config declares an FP8 cache, so under auto K, V
+    # and (0.5.23 on a Hopper, with fp8_e4m3 KV) the index rows are one byte an element
+    unpacked_tp8 = 60 * 2 * 128 + 57 * 128
     assert per_token("h100", 8) == unpacked_tp8
 
 

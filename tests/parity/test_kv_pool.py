@@ -37,6 +37,17 @@ EXPECTED_CASES = 5254
 #: Their cases stay recorded; ``test_the_models_not_followed_yet_still_disagree`` fails once
 #: one agrees everywhere, so it leaves this list.
 NOT_FOLLOWED: dict[str, str] = {}
+#: Recorded models whose quantization config SGLang could not build on the recording host
+#: (the row notes ``quant_config_error``), and why. The loaded config decides the KV dtype
+#: under ``--kv-cache-dtype auto`` (a ModelOpt checkpoint declaring an FP8 cache gets an FP8
+#: pool), so such a recording is not a real start-up's: its cases are set aside (still
+#: recorded and counted), and ``test_set_aside_configs_are_exactly_the_listed_ones`` fails
+#: when one is added or fixed without this list following.
+CONFIG_NOT_BUILT: dict[str, str] = {
+    "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4":
+        "its shipped hf_quant_config.json keeps the algorithms only (quant_algo, "
+        "kv_cache_quant_algo FP8), not the group size SGLang's NVFP4 config requires",
+}
 FIELDS = ("kv_bytes_per_token", "max_total_num_tokens", "max_running_requests",
           "kv_budget_bytes", "full_max_total_num_tokens", "swa_max_total_num_tokens",
           "max_mamba_cache_size", "capture_bs", "c4_max_total_num_tokens",
@@ -58,8 +69,22 @@ def _load(cases_path: Path = CASES, results_path: Path = RESULTS) -> list[tuple[
     return [(case, results[case["name"]]) for case in cases if case["name"] in results]
 
 
+def comparable(pairs: list) -> list:
+    """``pairs`` without the cases of a config SGLang's quantization config was not built
+    for (``CONFIG_NOT_BUILT``)."""
+    return [(c, r) for c, r in pairs if not (r.get("result") or {}).get("quant_config_error")]
+
+
 ALL_PAIRS = _load() if CASES.exists() and RESULTS.exists() else []
-PAIRS = [(c, r) for c, r in ALL_PAIRS if _label(c) not in NOT_FOLLOWED]
+PAIRS = [(c, r) for c, r in comparable(ALL_PAIRS) if _label(c) not in NOT_FOLLOWED]
+
+
+def test_set_aside_configs_are_exactly_the_listed_ones():
+    from tests.parity.test_kv_pool_hub import PAIRS as HUB_PAIRS
+
+    set_aside = {_label(c) for c, r in [*ALL_PAIRS, *HUB_PAIRS]
+                 if (r.get("result") or {}).get("quant_config_error")}
+    assert set_aside == set(CONFIG_NOT_BUILT)
 
 
 def test_recordings_present_and_complete():

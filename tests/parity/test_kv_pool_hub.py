@@ -17,6 +17,7 @@ from tests.parity.test_kv_pool import (
     _by_model,
     _load,
     check_recordings,
+    comparable,
     model_disagreements,
 )
 
@@ -25,7 +26,7 @@ RESULTS = DATA / "results-kv-pool-hub.jsonl"
 #: Cases recorded; a smaller number means the recording lost cases.
 EXPECTED_CASES = 3428
 PAIRS = _load(CASES, RESULTS) if CASES.exists() and RESULTS.exists() else []
-BY_MODEL = _by_model(PAIRS)
+BY_MODEL = _by_model(comparable(PAIRS))
 
 
 def test_recordings_present_and_complete():

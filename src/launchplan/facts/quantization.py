@@ -282,6 +282,84 @@ def effective_quant_config(config: Mapping[str, Any], *,
     return qc
 
 
+def checkpoint_kv_algo(config: Mapping[str, Any], hf_quant_config: Mapping[str, Any] | None,
+                       method: str | None) -> str | None:
+    """The KV-cache quantization a checkpoint declares (``"FP8"``, ``"NVFP4"``, ``"auto"``),
+    as the quantization config SGLang 0.5.23 builds for ``method`` reports it
+    (``kv_cache_quant_algo``); None when it declares none. Under ``--kv-cache-dtype auto``
+    an FP8 one stores the KV cache in FP8 (``mem_cache/kv_cache_dtype.py``): its scales are
+    calibrated for that pool.
+
+    The description is the one ``model_loader/weight_utils.get_quant_config`` hands the
+    method's ``from_config``: config.json's own ``quantization_config`` (or its text
+    config's, or ``compression_config``), except a ``modelopt_mixed`` one lacking the
+    per-layer map or the KV metadata, else ``hf_quant_config.json``. ModelOpt's read it
+    from a flat ``kv_cache_scheme`` mapping (float, 8 bits: FP8; the mixed method's 4
+    bits: NVFP4; else ``auto``), a scheme named by a string (the FP4 method only),
+    ``kv_cache_quant_algo``, or the nested file's ``quantization.kv_cache_quant_algo``;
+    compressed-tensors' from a static symmetric per-tensor 8-bit float
+    ``kv_cache_scheme`` (FP8; any other is ignored); FP8's and Petit's from
+    ``kv_cache_quant_algo``; MiniMax-M3's NVFP4 always keeps an FP8 cache."""
+    if not method:
+        return None
+    source: Mapping[str, Any] | None = None
+    text = config.get("text_config")
+    for candidate in (config.get("quantization_config"),
+                      text.get("quantization_config") if isinstance(text, Mapping) else None,
+                      config.get("compression_config")):
+        if isinstance(candidate, Mapping):
+            source = candidate
+            break
+    if method == "minimax_m3_nvfp4":
+        return "FP8"  # (a checkpoint naming it; resolution picks it for M3.1's NVFP4 too)
+    if method.startswith("modelopt"):
+        return _modelopt_kv(source, hf_quant_config, method)
+    if source is None:
+        return None
+    if method in ("compressed-tensors", "compressed_tensors"):
+        scheme = source.get("kv_cache_scheme")
+        supported = isinstance(scheme, Mapping) and scheme.get("type") == "float" \
+            and scheme.get("num_bits") == 8 and scheme.get("strategy") == "tensor" \
+            and scheme.get("symmetric", True) and not scheme.get("dynamic", False)
+        return "FP8" if supported else None
+    if method in ("fp8", "petit_nvfp4"):
+        found = source.get("kv_cache_quant_algo")
+        return found if isinstance(found, str) else None
+    return None
+
+
+def _modelopt_kv(source: Mapping[str, Any] | None, hf_quant_config: Mapping[str, Any] | None,
+                 method: str) -> str | None:
+    """``checkpoint_kv_algo`` for ModelOpt's methods."""
+    if source is not None and method == "modelopt_mixed" and (
+            "quantized_layers" not in source or (
+                "kv_cache_quant_algo" not in source and "kv_cache_scheme" not in source)):
+        source = None  # SGLang reads hf_quant_config.json instead
+    if source is None:
+        source = hf_quant_config
+    if source is None:
+        return None
+    algo = source.get("quant_algo")
+    if algo is None:  # nested: hf_quant_config.json's ``quantization`` section
+        section = source.get("quantization")
+        found = section.get("kv_cache_quant_algo") if isinstance(section, Mapping) else None
+        return found if isinstance(found, str) else None
+    scheme = source.get("kv_cache_scheme")
+    if isinstance(scheme, Mapping):
+        if scheme.get("type") == "float" and scheme.get("num_bits") == 8:
+            return "FP8"
+        if method == "modelopt_mixed" and scheme.get("type") == "float" \
+                and scheme.get("num_bits") == 4:
+            return "NVFP4"
+        return "auto"
+    if isinstance(scheme, str) and method == "modelopt_fp4":
+        name = scheme.strip().upper()
+        return "FP8" if name in ("FP8", "FLOAT8") else (
+            "NVFP4" if name in ("FP4", "FLOAT4", "NVFP4") else "auto")
+    found = source.get("kv_cache_quant_algo")
+    return found if isinstance(found, str) else None
+
+
 def detect_quant_method(config: Mapping[str, Any], *,
                         hf_quant_config: Mapping[str, Any] | None = None,
                         modelslim: Mapping[str, Any] | None = None,

@@ -353,6 +353,8 @@ class _Plan:
         self.facts = facts = _model_facts(model)
         self.kv_kind = kind = _auto_kv_kind(facts, dtype) if flag == "auto" \
             else _kv_kind(flag, model)
+        if flag == "auto" and kind != "fp8" and v("quantization") == _M3_NVFP4:
+            self.kv_kind = kind = "fp8"  # the method's config always declares an FP8 cache
         self.kv_bytes = _DTYPE_BYTES[kind]
         self.spec = spec
         old = record.raw.release in _OLD
@@ -495,14 +497,18 @@ def _kv_kind(flag: str, model: Any) -> str:
     return _KV_KIND.get(flag, "bfloat16")
 
 
+#: The quantization SGLang 0.5.23 serves MiniMax-M3.1's NVFP4 checkpoints with: its config
+#: always carries an FP8 KV cache (``layers/quantization/minimax_m3_nvfp4.py``).
+_M3_NVFP4 = "minimax_m3_nvfp4"
+
+
 @per_object
 def _checkpoint_fp8_kv(model: Any) -> bool:
-    """A ModelOpt checkpoint that declares an FP8 KV cache stores it in FP8 under ``auto``."""
-    quant = model.quant_config or model.quantization_config or {}
-    nested = quant.get("quantization") if isinstance(quant.get("quantization"), dict) else {}
-    algo = quant.get("kv_cache_quant_algo") or nested.get("kv_cache_quant_algo")
-    return str(model.quant_method or "").startswith("modelopt") and \
-        isinstance(algo, str) and algo.upper() == "FP8"
+    """A checkpoint that declares an FP8 KV cache (ModelOpt's, compressed-tensors' static
+    per-tensor scheme, ...) stores it in FP8 under ``auto``
+    (``facts.quantization.checkpoint_kv_algo``: where SGLang reads the declaration)."""
+    algo = model.checkpoint_kv_algo
+    return isinstance(algo, str) and algo.upper() == "FP8"
 
 
 def _draft_layers(v: Any, draft: Any, spec: Any, model: Any, env: Any) -> tuple[int, Any]:
@@ -789,6 +795,8 @@ def _minimax_sparse(plan: _Plan, heads: int, head_dim: int
         return None
     with_value = sum(1 for i in sparse if not (i < len(k_only) and k_only[i] != 0))
     kv_flag = plan.kv_flag
+    if kv_flag == "auto" and plan.kv_kind == "fp8":
+        kv_flag = "fp8_e4m3"  # the name SGLang's pool configurator is handed for it
     if kv_flag == "fp8_e4m3" and v("attention_backend") == "trtllm_mha" and target.is_sm100 \
             and not record.env_flag("SGLANG_DISABLE_M3_FP8_ATTN_GEMM"):
         index_bytes = plan.kv_bytes

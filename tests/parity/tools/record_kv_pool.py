@@ -125,6 +125,23 @@ def _inner_class(cls, attribute: str) -> str | None:
     return m.group(1) if m else None
 
 
+def _quant_config(mc):
+    """The quantization config the loaded model would carry (SGLang's own
+    ``get_quant_config``, as ``ModelRunner`` loads it): ``configure_kv_cache_dtype`` reads
+    its ``kv_cache_quant_algo`` under ``--kv-cache-dtype auto`` (a ModelOpt or
+    compressed-tensors checkpoint that declares an FP8 KV cache gets an FP8 pool). None
+    for an unquantized model, with the error when SGLang's config cannot be built here."""
+    if not mc.quantization:
+        return None, None
+    try:
+        from sglang.srt.configs.load_config import LoadConfig
+        from sglang.srt.model_loader.weight_utils import get_quant_config
+
+        return get_quant_config(mc, LoadConfig(), {}), None
+    except BaseException as e:  # noqa: BLE001 - noted with the answer, never a crash
+        return None, f"{type(e).__name__}: {e}"[:300]
+
+
 def _model_class(architectures):
     """SGLang's model class for the first architecture, imported from the module that
     defines it (the registry's import-everything sweep drops modules that fail under the
@@ -244,6 +261,7 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
 
             initialize_moe_config()
         model = _FakeModel(_model_class(mc.hf_config.architectures), mc.hf_config)
+        model.quant_config, quant_error = _quant_config(mc)
         spec_algorithm = SpeculativeAlgorithm.from_string(get_spec().speculative_algorithm)
         layer_info = resolve_layer_indices(model=model, model_config=mc,
                                            is_draft_worker=False)
@@ -307,6 +325,8 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
         out["result"] = dict(
             configurator=type(configurator).__name__,
             kv_dtype=str(kv_dtype).replace("torch.", ""),
+            kv_cache_quant_algo=getattr(model.quant_config, "kv_cache_quant_algo", None),
+            **({"quant_config_error": quant_error} if quant_error else {}),
             kv_bytes_per_token=_cell(configurator),
             pre_model_load_gib=pre,
             kv_budget_bytes=budget,

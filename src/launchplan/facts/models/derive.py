@@ -223,6 +223,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
         quant_method=quant_method,
         quantization_config=_freeze(_as_verified(qc_raw)) if qc_raw is not None else None,
         quant_config=_freeze(qc) if qc is not None else None,
+        checkpoint_kv_algo=quant.checkpoint_kv_algo(top, hf_quant, quant_method),
         sliding_window=window,
         attention_chunk_size=t.int("attention_chunk_size"),
         is_hybrid_swa=hybrid_swa,

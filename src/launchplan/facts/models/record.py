@@ -48,6 +48,8 @@ class ModelFacts(Struct):
     quant_method: str | None  # detected from the checkpoint (§3.2), lower-case; "" = unnamed
     quantization_config: Mapping[str, Any] | None = uncompared()  # raw, top level
     quant_config: Mapping[str, Any] | None = uncompared()  # the description verified
+    #: the KV-cache quantization the checkpoint declares (``checkpoint_kv_algo``)
+    checkpoint_kv_algo: str | None = uncompared()
     sliding_window: int | None  # first of sliding_window_size / sliding_window / window_size
     attention_chunk_size: int | None  # Llama-4 chunked attention
     is_hybrid_swa: bool  # before --disable-hybrid-swa-memory
