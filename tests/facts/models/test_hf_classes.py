@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from launchplan.facts.models import (
     hf_classes,
     load_model,
@@ -136,6 +139,15 @@ def test_granite_hybrid_mamba_chunk_defaults_to_256(tmp_path):
                             "num_hidden_layers": 4, "layer_types": ["mamba", "attention",
                                                                     "mamba", "attention"]})
     assert load_model(path).mamba_chunk_size == 256
+
+
+def test_nemotron_h_takes_its_legacy_chunk_size():
+    # SGLang's own NemotronHConfig reads ``chunk_size`` when ``mamba_chunk_size`` is absent:
+    # every published Nemotron-H writes the legacy key (128), so 256 would be the wrong chunk
+    folder = Path(__file__).parents[2] / "parity" / "models" / "nemotron-h-synth"
+    config = json.loads((folder / "config.json").read_text())
+    assert "mamba_chunk_size" not in config and config["chunk_size"] == 128
+    assert load_model(str(folder)).mamba_chunk_size == 128
 
 
 def test_config_classes_that_name_their_own_architecture(tmp_path):

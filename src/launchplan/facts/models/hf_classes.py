@@ -130,6 +130,10 @@ def _with_class_defaults(d: dict[str, Any], model_type: str | None, where: str,
             out[canonical] = out[alias]
     if mt in _NEMOTRON_H_TYPES:
         _nemotron_h_layers(out, d)
+        if d.get("mamba_chunk_size") is None and d.get("chunk_size") is not None:
+            # SGLang's own NemotronHConfig takes the legacy ``chunk_size`` (every published
+            # Nemotron-H writes it) when ``mamba_chunk_size`` is absent; 256 only without both
+            out["mamba_chunk_size"] = d["chunk_size"]
     if mt in _WINDOW_NEEDS_FLAG and not d.get("use_sliding_window"):
         out["sliding_window"] = _WINDOW_NEEDS_FLAG[mt]
     if mt == "gemma3_text" and d.get("use_bidirectional_attention") \
