@@ -116,8 +116,12 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"DeepSeek V3.2 prefill CP does not support --cp-strategy zigzag",
          {"context_parallelism_checks"}),
         (r"--mm-feature-transport=cuda_(ipc|vmm)", {"mm_feature_transport_default"}),
+        # the DeepSeek families' and DeepSeek-V4's CP layouts assert it before the DP check
         (r"--dp-size \d+ with --attn-dp-size \d+: data-parallel replicas",
-         {"data_parallelism_checks"}),
+         {"data_parallelism_checks", "deepseek_family_overrides",
+          "deepseek_v4_context_parallel"}),
+        (r"Auto-rounding --chunked-prefill-size for KV sharding would consume",
+         {"kv_cache_sharding"}),
         (r"--enable-kv-cache-sharding is only supported|"
          r"--enable-kv-cache-sharding does not support streaming sessions", {"kv_cache_sharding"}),
         (r"--prefill-only-disable-kv-cache currently requires", {"prefill_only_kv_cache_args"}),
@@ -333,7 +337,7 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          r"disaggregation-decode-retraction-backup=host_pool are mutually exclusive",
          {"cache_compatibility"}),
         (r"Context parallel only supports single machine \(tp_size <= 8\)",
-         {"deepseek_family_overrides"}),
+         {"deepseek_family_overrides", "deepseek_v4_context_parallel"}),
         # DeepSeek-V4 prefill CP: its strategies, and its ROCm limits
         (r"DeepSeekV4 only supports interleave/zigzag CP strategy|"
          r"DeepSeekV4 prefill CP on HIP (requires|does not support)|"
@@ -564,7 +568,11 @@ REFUSALS: tuple[tuple[str, frozenset[str]], ...] = tuple(
          {"kv_cache_sharding"}),
         (r"CP is only supported for prefill when PD disaggregation",
          {"dsa_context_parallel_checks"}),
-        (r"is not in the adaptive config candidate_steps", {"speculative_adaptive_params"}),
+        (r"is not in the adaptive config candidate_steps|speculative_adaptive_config must "
+         r"contain at least one|candidate_steps must be a list of non-negative ints",
+         {"speculative_adaptive_params"}),
+        (r"either chunk_size or page_size must be divisible by the other",
+         {"mamba_radix_cache"}),
         (r"For round-robin split mode, dp attention is not supported",
          {"deepseek_v4_context_parallel"}),
         (r"W4A16_NVFP4 MoE layers require --moe-runner-backend=marlin, or flashinfer_cutedsl",
