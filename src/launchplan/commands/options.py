@@ -102,7 +102,7 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
     assignments become ``--env`` values.
     """
     out = Split()
-    counted = _given(argv, "--gpu-count") or _counted(argv)
+    given = argv  # as typed: a --gpu-count, or a --gpu that writes one, wins over the paste's
     argv, chosen = _launch_option(argv) if "--launch" in allowed else (list(argv), None)
     if chosen is not None or _may_be_pasted(argv):  # else no reader needs loading
         _unpaste_into(out, argv, chosen, allowed)
@@ -135,7 +135,8 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
             i += 2
         out.options.setdefault(option.dest, [] if option.kind == "multi" else None)
         out.options[option.dest] = _convert(option, value, out.options[option.dest])
-    if "--gpu-count" in allowed and not counted and out.options.get("env"):
+    if "--gpu-count" in allowed and out.options.get("env") \
+            and not _given(given, "--gpu-count") and not _counted(given):
         _visible_count(out)
     return out
 

@@ -373,10 +373,7 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
                          else "'name': value items after `server_args={`", name)
     if form == "dict":
         _set_aside_reports(out)
-    out.memory = parse_memory(text)
-    out.devices = logged_devices(text)
-    out.reported_mib = reported_total_mib(text)
-    return out
+    return _with_memory(out, text)
 
 
 #: A start-up line a poster cut down to the fields they meant, with neither ``ServerArgs(``
@@ -407,6 +404,12 @@ def _abridged_line(text: str) -> LoggedArgs | None:
             out.unreadable[key] = value.strip()[:80]
     if not out.values:
         return None
+    return _with_memory(out, text)
+
+
+def _with_memory(out: LoggedArgs, text: str) -> LoggedArgs:
+    """``out`` with what the whole log says besides the line: its memory records, the GPU it
+    names and the memory total SGLang's fallback line reports."""
     out.memory = parse_memory(text)
     out.devices = logged_devices(text)
     out.reported_mib = reported_total_mib(text)
