@@ -114,3 +114,70 @@ def test_a_plan_that_takes_the_devices_as_present_says_so():
     out = ep.elastic_ep_checks(make_view("h100", elastic_ep_backend="mooncake",
                                          mooncake_ib_device="mlx5_0"))
     assert "--mooncake-ib-device" in out.note
+
+
+def _mapping_file(tmp_path, text: str | bytes) -> str:
+    path = tmp_path / "ib.json"
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_mapping_file_at_hand_is_read_as_the_inline_mapping(tmp_path):
+    """SGLang reads the file and then checks its object as it checks an inline one; the plan
+    holds that normal form (re-serialised, each list stripped and de-duplicated), which is a
+    fixed point of the check."""
+    path = _mapping_file(tmp_path, '{"0": "mlx5_0", "1": " mlx5_1 ,mlx5_1", '
+                                   '"2": "mlx5_0,mlx5_1"}')
+    normal = '{"0":"mlx5_0","1":"mlx5_1","2":"mlx5_0,mlx5_1"}'
+    assert checked_devices(FLAG, path) == normal
+    assert checked_devices(FLAG, f"  {path} ") == normal
+    assert checked_devices(FLAG, normal) == normal
+    assert checked_devices(FLAG, path, ("mlx5_0", "mlx5_1")) == normal
+    lacking = checked_devices(FLAG, path, ("mlx5_0",))
+    assert isinstance(lacking, Refuse) and "mlx5_1 for GPU 1" in lacking.message
+
+
+@pytest.mark.parametrize("content", [
+    '{"0": ""}', '{"0": "mlx5_0", "1": " , "}', "{}", "[]", '"mlx5_0"', "not json", "",
+    '{"0": ["mlx5_0"]}', '{"gpu0": "mlx5_0"}', b"\xff\xfe{}",
+])
+def test_a_mapping_file_sglang_refuses_is_refused_naming_flag_and_file(tmp_path, content):
+    path = _mapping_file(tmp_path, content)
+    out = checked_devices(FLAG, path)
+    assert isinstance(out, Refuse), out
+    assert out.message.startswith(FLAG)
+    assert "ib.json" in out.message or "GPU" in out.message or "expected" in out.message
+
+
+def test_a_mapping_file_not_here_passes_on_a_named_target_and_is_refused_on_this_host():
+    missing = "/nonexistent/launchplan-test/ib.json"
+    assert checked_devices(FLAG, missing) == missing
+    out = checked_devices(FLAG, missing, this_host=True)
+    assert isinstance(out, Refuse) and missing in out.message and "does not exist" in out.message
+    pd = dict(disaggregation_mode="prefill", disaggregation_transfer_backend="mooncake",
+              disaggregation_ib_device=missing)
+    planned = enc.encoder_disaggregation_checks(make_view("h100", **pd))
+    assert fields(planned)["disaggregation_ib_device"] == missing
+    assert "not on this machine" in planned.note and missing in planned.note
+    here = get_target("h100").replace(name="auto")
+    assert isinstance(enc.encoder_disaggregation_checks(make_view(here, **pd)), Refuse)
+    elastic = ep.elastic_ep_checks(make_view(here, elastic_ep_backend="mooncake",
+                                             mooncake_ib_device=missing))
+    assert isinstance(elastic, Refuse) and "--mooncake-ib-device" in elastic.message
+
+
+def test_a_read_mapping_file_reaches_the_plan(tmp_path):
+    path = _mapping_file(tmp_path, '{"1": "mlx5_1", "0": "mlx5_0,mlx5_0"}')
+    from launchplan.planner import resolve
+
+    result = resolve(["--disaggregation-mode", "prefill", "--disaggregation-ib-device", path],
+                     gpu="h100", model_path="llama-3.1-8b")
+    assert result["disaggregation_ib_device"] == '{"1":"mlx5_1","0":"mlx5_0"}'
+    assert not any("not on this machine" in w for w in result.warnings)
+    gone = resolve(["--disaggregation-mode", "prefill", "--disaggregation-ib-device",
+                    path + ".gone.json"], gpu="h100", model_path="llama-3.1-8b")
+    assert gone["disaggregation_ib_device"] == path + ".gone.json"
+    assert any("not on this machine" in w for w in gone.warnings)

@@ -98,7 +98,7 @@ _SPLIT = dict(
            "enable_adaptive_dispatch_to_encoder", "disaggregation_transfer_backend",
            "encoder_transfer_backend", "disaggregation_ib_device", "tp_size"),
     writes=("disaggregation_ib_device", "encoder_transfer_backend"),
-    facts=("model.arch0", "target.ib_devices"),
+    facts=("model.arch0", "target.ib_devices", "target.name"),
 )
 
 
@@ -135,7 +135,7 @@ def _encoder_split(v: View, archs: frozenset[str]) -> Declare | Refuse | None:
          and v.disaggregation_mode in ("prefill", "decode"))
             or v.encoder_transfer_backend == "mooncake"):
         devices = checked_devices("--disaggregation-ib-device", v.disaggregation_ib_device,
-                                  v.target.ib_devices)
+                                  v.target.ib_devices, this_host=v.target.name == "auto")
         if isinstance(devices, Refuse):
             return devices
         out["disaggregation_ib_device"] = devices

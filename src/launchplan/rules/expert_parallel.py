@@ -99,7 +99,7 @@ def expert_distribution_metrics(v: View) -> dict | None:
            "node_rank", "ep_join_rank_offset", "max_ep_size", "elastic_ep_initial_size",
            "tp_size", "mooncake_ib_device"),
     writes=("eplb_algorithm", "mooncake_ib_device"),
-    facts=("target.ib_devices",),
+    facts=("target.ib_devices", "target.name"),
     sglang="handle_elastic_ep (backend, join mode, rank offset, EP size bounds)",
     triggers=("elastic_ep_backend", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
               "elastic_ep_initial_size"),
@@ -138,7 +138,7 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
             return Refuse(f"elastic EP needs --pp-size 1; got {v.pp_size}")
         if v.elastic_ep_backend == "mooncake":
             devices = checked_devices("--mooncake-ib-device", v.mooncake_ib_device,
-                                      v.target.ib_devices)
+                                      v.target.ib_devices, this_host=v.target.name == "auto")
             if isinstance(devices, Refuse):
                 return devices
             out["mooncake_ib_device"] = devices

@@ -13,22 +13,33 @@ The host: SGLang looks each name up under the host's ``/sys/class/infiniband`` a
 host without that directory, one that lists nothing, and a name it does not list. Those are
 the machine's facts (``Target.ib_devices``): stated with ``--host-ib-devices`` or read by
 ``--gpu auto``, they are checked as SGLang checks them; not stated, the names a launch gives
-are taken as present. A value ending in ``.json`` names a mapping file on that host, which
-SGLang reads and re-serialises: launchplan cannot read the host's file and passes the path
-through (after the host check).
+are taken as present.
+
+A value ending in ``.json`` names a mapping file, which SGLang reads (after the host check)
+and then treats as the inline mapping. Where the file is readable here it is read the same way
+(its devices normalised and checked, the plan holding the mapping SGLang would). Where it is
+not: on a target detected on this machine (``--gpu auto``) it is missing where SGLang starts,
+and refused as SGLang refuses it; on a named target the plan is made for another host, so the
+path passes through and the plan says that the file was not read.
 """
 
 from __future__ import annotations
 
 import json
+import os
 
 from launchplan.engine.declarations import Refuse
 
+EXPECTED_MAPPING = ('a JSON object of GPU ids to device lists, as {"0": "mlx5_0", '
+                    '"1": "mlx5_1,mlx5_2"}')
 
-def checked_devices(flag: str, value: str | None,
-                    host: tuple[str, ...] | None = None) -> str | Refuse | None:
+
+def checked_devices(flag: str, value: str | None, host: tuple[str, ...] | None = None, *,
+                    this_host: bool = False) -> str | Refuse | None:
     """``value`` in the form SGLang's device check leaves it, or the refusal it raises;
-    ``host`` the host's devices (None: not known, names taken as present)."""
+    ``host`` the host's devices (None: not known, names taken as present); ``this_host``: the
+    plan is for the machine launchplan runs on, so a mapping file missing here is missing
+    where SGLang starts."""
     if value is None:
         return None  # Mooncake discovers the devices itself
     given = value.strip()
@@ -40,19 +51,60 @@ def checked_devices(flag: str, value: str | None,
                       "(--host-ib-devices none): install the InfiniBand driver, or leave "
                       "it unset")
     if given.endswith(".json"):
-        return value  # a mapping file on the serving host (see the module docstring)
+        return _mapping_file(flag, given, host, this_host) or value
     if not given.startswith("{"):
         return _device_list(flag, given, "", host)
-    return _device_mapping(flag, given, host)
+    try:
+        mapping = json.loads(given)
+    except ValueError:
+        return Refuse(f"{flag} starts with '{{' but is not valid JSON: expected "
+                      f"{EXPECTED_MAPPING}; got {given!r}")
+    return _device_mapping(flag, mapping, repr(given), host)
+
+
+def unread_file(value: str | None) -> bool:
+    """Whether ``value`` names a mapping file that is not readable here (passed through)."""
+    if value is None:
+        return False
+    given = value.strip()
+    return given.endswith(".json") and not os.path.isfile(given)
 
 
 def assumed_present(flag: str, value: str | None, host: tuple[str, ...] | None) -> str | None:
     """The note a plan carries when it takes the named devices as present: the host's are not
     stated, and SGLang will look them up where it starts."""
-    if value is None or host is not None or not value.strip():
+    if value is None or not value.strip():
+        return None
+    if unread_file(value):
+        return (f"{flag}: the mapping file {value.strip()} is not on this machine, so its "
+                "devices are not checked (SGLang reads it where it starts and refuses it "
+                "missing or malformed)")
+    if host is not None:
         return None
     return (f"{flag}: the host is taken to have these RDMA devices (SGLang looks them up "
             "under /sys/class/infiniband at start-up; --host-ib-devices checks them here)")
+
+
+def _mapping_file(flag: str, path: str, host: tuple[str, ...] | None,
+                  this_host: bool) -> str | Refuse | None:
+    """The mapping a readable file holds, normalised; None when it is not here and the plan
+    is for another host (the path stands)."""
+    if not os.path.isfile(path):
+        if this_host:
+            return Refuse(f"{flag} names the mapping file {path}, which does not exist on this "
+                          f"host: expected a file holding {EXPECTED_MAPPING}")
+        return None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeError) as exc:
+        return Refuse(f"{flag}: cannot read the mapping file {path} ({exc})")
+    try:
+        mapping = json.loads(text)
+    except ValueError:
+        return Refuse(f"{flag}: the mapping file {path} is not valid JSON: expected "
+                      f"{EXPECTED_MAPPING}")
+    return _device_mapping(flag, mapping, f"the content of {path}", host)
 
 
 def _device_list(flag: str, text: str, where: str,
@@ -68,16 +120,12 @@ def _device_list(flag: str, text: str, where: str,
     return ",".join(unique)
 
 
-def _device_mapping(flag: str, text: str, host: tuple[str, ...] | None) -> str | Refuse:
-    expected = ('a JSON object of GPU ids to device lists, as {"0": "mlx5_0", '
-                '"1": "mlx5_1,mlx5_2"}')
-    try:
-        mapping = json.loads(text)
-    except ValueError:
-        return Refuse(f"{flag} starts with '{{' but is not valid JSON: expected {expected}; "
-                      f"got {text!r}")
+def _device_mapping(flag: str, mapping: object, given: str,
+                    host: tuple[str, ...] | None) -> str | Refuse:
+    """``mapping`` parsed from ``given`` (the value as written, or which file held it)."""
+    expected = EXPECTED_MAPPING
     if not isinstance(mapping, dict):
-        return Refuse(f"{flag} expected {expected}; got {text!r}")
+        return Refuse(f"{flag} expected {expected}; got {given}")
     by_gpu: dict[int, str] = {}
     for key, names in mapping.items():
         gpu = _gpu_id(key)
