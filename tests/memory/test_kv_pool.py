@@ -324,3 +324,37 @@ def test_minimax_index_rows_are_fp8_on_gfx95_unless_turned_off(tmp_path):
     main = 2 * 60 * 2 * 128 * 2
     assert per_token() == main + 57 * 128
     assert per_token({"SGLANG_OPT_MINIMAX_M3_FP8_INDEX_CACHE": "0"}) == main + 57 * 128 * 2
+
+
+@pytest.mark.parametrize(("model", "flags", "kind", "why"), [
+    ("nvidia/Llama-3.1-70B-Instruct-FP8", ["--tp", "8"], "fp8",
+     "auto: the checkpoint's quantization config declares an FP8 KV cache"),
+    ("nvidia/Llama-3.1-70B-Instruct-FP8", ["--tp", "8", "--kv-cache-dtype", "bf16"], "bfloat16",
+     "--kv-cache-dtype bf16"),
+    ("llama-3.1-8b", [], "bfloat16", "auto: the model's dtype"),
+    ("llama-3.1-8b", ["--dtype", "float16"], "float16", "auto: --dtype float16"),
+    ("llama-3.1-8b", ["--kv-cache-dtype", "fp8_e4m3"], "fp8", "--kv-cache-dtype fp8_e4m3"),
+])
+def test_the_steps_name_the_kv_storage_and_what_decided_it(model, flags, kind, why):
+    """Under ``auto`` the storage is not in the flag: a checkpoint's declaration halves the
+    bytes of a token, so the arithmetic says which storage it priced and why."""
+    from launchplan.memory.kv_pool import KV_DTYPE_STEP
+    from launchplan.memory.plan import memory_plan
+
+    plan = memory_plan(resolve(flags, gpu="b200", model_path=model))
+    named = [(label, value) for label, value in plan.steps if label.startswith(KV_DTYPE_STEP)]
+    assert len(named) == 1
+    label, value = named[0]
+    assert value == kind and why in label
+
+
+def test_the_text_plan_says_when_a_checkpoint_made_the_kv_cache_fp8(capsys):
+    from launchplan.commands.main import main
+
+    assert main(["resolve", "--gpu", "b200", "--model-path",
+                 "nvidia/Llama-3.1-70B-Instruct-FP8", "--tp-size", "8"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "KV cache fp8 under --kv-cache-dtype auto: the checkpoint's quantization config " \
+           "declares an FP8 KV cache" in out
+    assert main(["resolve", "--gpu", "b200", "--model-path", "llama-3.1-8b"]) == 0
+    assert "KV cache fp8" not in capsys.readouterr().out

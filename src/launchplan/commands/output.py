@@ -208,6 +208,9 @@ def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
     per_token = plan.kv_bytes_per_token
     out.write(f"  max_total_num_tokens {plan.max_total_num_tokens:,} "
               f"({per_token:,} bytes per token)\n")
+    stored = _kv_storage(plan)
+    if stored:
+        out.write(wrapped(stored, "  ") + "\n")
     for key in ("full_max_total_num_tokens", "swa_max_total_num_tokens",
                 "c4_max_total_num_tokens", "c128_max_total_num_tokens"):
         if key in plan.extra:
@@ -217,6 +220,18 @@ def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
                       f"({plan.context_len:,} tokens), {plan.concurrency_at_request:,} at "
                       f"{plan.request_tokens:,} tokens a request (--assume-request-tokens)",
                       "  ") + "\n")
+
+
+def _kv_storage(plan: Any) -> str | None:
+    """The KV cache's storage when a checkpoint or a method decided it under ``auto`` (the
+    flag then says nothing of the halved bytes a token)."""
+    from launchplan.memory.kv_pool import KV_DTYPE_STEP
+
+    for label, value in plan.steps:
+        if label.startswith(KV_DTYPE_STEP) and "auto:" in label and value == "fp8":
+            reason = label[label.index("auto:") + 5:].rstrip(")").strip()
+            return f"KV cache fp8 under --kv-cache-dtype auto: {reason}"
+    return None
 
 
 def _bar(parts: Sequence[tuple[str, int]], total: int, width: int = 60) -> str:

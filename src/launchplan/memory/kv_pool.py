@@ -168,12 +168,34 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
     sizer = _Default(plan, steps is not None) if not plan.hybrid_swa \
         else _sizer(plan, steps is not None)
     if steps is not None:
+        steps.append((kv_dtype_label(plan), plan.kv_kind))
         steps.extend(sizer.describe())
     pool = sizer.size(budget, steps)
     max_reqs = _max_running_requests(plan, pool["max_total_num_tokens"], steps, mamba)
     if type(sizer) is Dsv4Pool:  # its ratio-128 state slots follow the request count
         pool.update(sizer.finalize(max_reqs))
     return sizer, budget, pool, max_reqs, mamba
+
+
+#: the start of the step that names the KV cache's storage and why (``kv_dtype_label``)
+KV_DTYPE_STEP = "KV cache dtype"
+
+
+def kv_dtype_label(plan: _Plan) -> str:
+    """Why the pool stores what it stores: under ``auto`` a checkpoint's FP8 declaration
+    halves the bytes of a token, which the flag alone does not show."""
+    if plan.kv_flag != "auto":
+        return f"{KV_DTYPE_STEP} (--kv-cache-dtype {plan.kv_flag})"
+    if plan.kv_kind == "fp8":
+        if _checkpoint_fp8_kv(plan.model):
+            return (f"{KV_DTYPE_STEP} (--kv-cache-dtype auto: the checkpoint's quantization "
+                    "config declares an FP8 KV cache)")
+        return (f"{KV_DTYPE_STEP} (--kv-cache-dtype auto: --quantization {_M3_NVFP4} always "
+                "keeps an FP8 KV cache)")
+    dtype = plan.v("dtype")
+    if dtype is None or dtype == "auto":
+        return f"{KV_DTYPE_STEP} (--kv-cache-dtype auto: the model's dtype)"
+    return f"{KV_DTYPE_STEP} (--kv-cache-dtype auto: --dtype {dtype})"
 
 
 def plain_size(values: dict[str, Any], record: Any, tp: int, pp: int, attn_dp: int,
