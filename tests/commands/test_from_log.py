@@ -836,3 +836,17 @@ def test_a_logged_command_with_an_older_releases_flag_is_read_as_this_releases(
     assert data["inputs"]["tp_size"] == 2 and data["inputs"]["pp_size"] == 2
     assert any("holds flags of an older release" in n and "--cuda-graph-max-bs-decode 32" in n
                for n in data["notes"])
+
+
+def test_a_terminal_wrapped_bench_one_batch_run_plans_its_one_layer(capsys):
+    """A pull request's run pasted from a terminal at its width (rows broken inside
+    ``--load-f``/``ormat`` and ``0.1``/``2``): its command is read whole, so the one-layer
+    dummy load and the 4,096-token cap are planned as the log shows them."""
+    entry = next(e for e in SOURCES if e["file"].startswith("pr11018-"))
+    data = run(capsys, entry)
+    rows = {r["figure"]: r for r in data["memory"]}
+    assert abs(rows["weights as loaded"]["error"]) < 0.02
+    tokens = rows["max_total_num_tokens"]
+    assert tokens["logged"] == tokens["planned"] == 4096
+    read = " ".join(data["notes"])
+    assert "load_format='dummy'" in read and "mem_fraction_static=0.12" in read

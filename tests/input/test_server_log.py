@@ -548,3 +548,66 @@ def test_a_server_args_line_cut_down_to_its_fields_is_read_as_one() -> None:
                              "mem_fraction_static": 0.8, "enable_metrics": True}
     assert logged.truncated and logged.line == 1
     assert logged.memory.max_total_num_tokens == 298447
+
+
+def test_sglang_s_own_hint_naming_sglang_serve_is_not_the_launch():
+    """2026 builds print, first thing, a hint that quotes ``python -m sglang.launch_server``
+    and an example ``sglang serve --model-path <model> [options]``: the launch pasted above it
+    is the one that ran."""
+    from launchplan.input.server_log import launch_command
+
+    text = (
+        "$ python -m sglang.launch_server --model-path Qwen/Qwen3.5-9B --tp-size 2\n"
+        "/usr/lib/python3/site-packages/sglang/launch_server.py:71: UserWarning: 'python -m "
+        "sglang.launch_server' is still supported, but 'sglang serve' is the recommended "
+        "entrypoint.\n"
+        "  Example: sglang serve --model-path <model> [options]\n"
+        "  warnings.warn(\n"
+        "[2026-04-14 10:00:00 TP0] Load weight begin. avail mem=22.93 GB\n")
+    at, command = launch_command(text)
+    assert at == 1 and command.endswith("--tp-size 2")
+    assert launch_command(text.split("\n", 1)[1]) is None  # the hint alone is no launch
+
+
+def test_a_command_a_terminal_wrapped_is_joined_back():
+    """A terminal breaks a long command at its width, inside a token as often as between two,
+    and a copy keeps the rows apart with no backslash: the rows are joined as it cut them."""
+    from launchplan.input.server_log import launch_command
+
+    prompt = "(env) root@host:/work/dir# CUDA_VISIBLE_DEVICES=0 python -m sglang.bench_one_batch"
+    typed = (f"{prompt}   --model-path /models/gpt-oss-20b   --load-format dummy   --dtype "
+             "bfloat16   --batch 1 --max-total-tokens 4096   --mem-fraction-static 0.12   "
+             "--disable-cuda-graph   --json-model-override-args '{\"num_hidden_layers\": 1}'")
+    for width in (97, 100, 113, 131, 162):
+        rows = [typed[i:i + width].rstrip() for i in range(0, len(typed), width)]
+        text = "\n".join(rows) + "\n[2025-09-28 17:07:10 TP0] Load weight begin. avail mem=94 GB\n"
+        _, command = launch_command(text)
+        words = command.split()
+        for token in ("--load-format", "dummy", "0.12", "--disable-cuda-graph",
+                      "--max-total-tokens", "4096", "--json-model-override-args"):
+            assert token in words, (width, command)
+    assert "--batch" not in words  # the benchmark's own option, set aside
+    # a value broken by the wrap, and a break at the spaces between two tokens
+    _, command = launch_command(f"{prompt} --model-path /models/llama-3.1-8b --load-format du\n"
+                                "mmy --dtype bfloat16\n")
+    assert "dummy" in command.split()
+    _, command = launch_command(f"{prompt} --model-path /models/llama-3.1-8b --dtype\n"
+                                "bfloat16 --tp-size 2\n")
+    assert command.split()[-4:] == ["--dtype", "bfloat16", "--tp-size", "2"]
+
+
+@pytest.mark.parametrize("after", [
+    "launch_server.py: error: unrecognized arguments: --foo 1",  # output, a colon first
+    "[2026-01-14 05:25:43 TP0] server_args --tp 2",  # a record of its own
+    "",  # the command ended
+    "python -m sglang.launch_server --model-path other --tp 2",  # another launch
+])
+def test_what_follows_a_command_is_not_taken_for_a_terminal_s_next_row(after):
+    from launchplan.input.server_log import launch_command
+
+    line = ("python -m sglang.launch_server --model-path /models/llama-3.1-8b --tp-size 2 "
+            "--mem-fraction-static 0.8")
+    at, command = launch_command(f"{line}\n{after}\n")
+    assert (at, command) in ((1, line), (2, after))
+    short = "python -m sglang.launch_server --tp 2"  # narrower than a terminal: it ended
+    assert launch_command(f"{short}\nxyz --dtype half\n") == (1, short)

@@ -275,30 +275,82 @@ _BENCH_OPTIONS = (
 _WRAPPED_DASH = re.compile(r"\s-{1,2}[ \t]*$")
 
 
+#: SGLang's own hint, printed first by every ``python -m sglang.launch_server`` of the 2026
+#: builds, quotes a launch it does not run: ``'python -m sglang.launch_server' is still
+#: supported, but 'sglang serve' is the recommended entrypoint`` and ``Example: sglang serve
+#: --model-path <model> [options]``; a line holding such placeholders is no launch either
+_NOT_A_LAUNCH = re.compile(r"recommended entrypoint|<model>|\[options\]")
+#: the row after a command row that a terminal broke at its width (no backslash): the piece of
+#: a token the break cut, at most one value more, then a flag (``ormat dummy --dtype ...``,
+#: ``2     --disable-cuda-graph``); an output line (``error: ... --foo``) has a colon first
+_WRAPPED_ROW = re.compile(r"[ \t]*(?:[^\s:]+[ \t]+){0,2}--[A-Za-z]")
+#: the narrowest terminal row read as wrapped (a short command line ends where it ends)
+_MIN_ROW = 60
+
+
 def launch_command(text: str) -> tuple[int, str] | None:
     """The last line of ``text`` that starts an SGLang server (``python -m
     sglang.launch_server ...``, ``sglang serve ...``) or runs ``sglang.bench_one_batch``
     (read as the server launch its flags make), with the lines its trailing backslashes
-    continue it onto (or a page's wrap inside an option's dashes), and its 1-based line
-    number; None when there is none. A pasted issue often shows the command and then its
-    log."""
+    continue it onto (or a page's wrap inside an option's dashes, or a terminal's rows), and
+    its 1-based line number; None when there is none. A pasted issue often shows the command
+    and then its log. SGLang's own hint naming ``sglang serve`` is not a launch."""
     lines = text.split("\n")
     for at in range(len(lines) - 1, -1, -1):
-        bench = _BENCH_ONE_BATCH.search(lines[at])
-        if (bench or _LAUNCH_COMMAND.search(lines[at])) and MARKER not in lines[at] \
-                and DICT_MARKER not in lines[at]:
+        line = lines[at]
+        bench = _BENCH_ONE_BATCH.search(line)
+        if (bench or _LAUNCH_COMMAND.search(line)) and MARKER not in line \
+                and DICT_MARKER not in line and not _NOT_A_LAUNCH.search(line):
             end = at
-            command = lines[at]
+            command = line
             while end + 1 < len(lines):
+                following = lines[end + 1]
                 if lines[end].rstrip().endswith("\\"):
-                    command += "\n" + lines[end + 1]
-                elif _WRAPPED_DASH.search(lines[end]) and lines[end + 1].startswith("-"):
-                    command = command.rstrip() + lines[end + 1]  # ``--batch 4 -`` / ``-input-len``
+                    command += "\n" + following
+                elif _WRAPPED_DASH.search(lines[end]) and following.startswith("-"):
+                    command = command.rstrip() + following  # ``--batch 4 -`` / ``-input-len``
+                elif _terminal_row(lines[end], following, len(line) if end > at else 0):
+                    command = _rejoined(command, following)
                 else:
                     break
                 end += 1
             return at + 1, _server_launch(command) if bench else command
     return None
+
+
+def _terminal_row(row: str, following: str, first: int) -> bool:
+    """Whether ``following`` goes on with ``row`` as a terminal's next row: ``row`` is as wide
+    as a terminal, and ``following`` is no record and no other launch, and carries a flag or
+    follows a row the terminal filled (``first``: the width of the command's first row when
+    ``row`` is a later one, which fills one row or several; a copy drops the spaces a row
+    ends in, so a row a column or two short of them is still full)."""
+    width = len(row)
+    if width < _MIN_ROW or not following.strip() \
+            or _RECORD_START.match(following) is not None \
+            or _LAUNCH_COMMAND.search(following) is not None:
+        return False
+    return _WRAPPED_ROW.match(following) is not None or any(
+        abs(first - rows * width) <= 2 * rows for rows in (1, 2, 3))
+
+
+def _rejoined(command: str, row: str) -> str:
+    """``command`` and a terminal's next ``row``: a terminal breaks at its width, inside a
+    token as often as between two, and a copy may drop the spaces at the break. A break
+    next to a space keeps it; an option cut short (``--load-f`` / ``ormat``) is made whole;
+    a whole option, or a row starting one, is a boundary; else a value was cut
+    (``0.1`` / ``2``)."""
+    if not command or not row or command[-1].isspace() or row[0].isspace():
+        return command + row
+    from launchplan.input.cli import ALL_FLAGS
+
+    head = command.split()[-1]
+    tail = row.split()[0]
+    if head.startswith("--") and head not in ALL_FLAGS \
+            and (head + tail).split("=", 1)[0] in ALL_FLAGS:
+        return command + row
+    if tail.startswith("-") or head.split("=", 1)[0] in ALL_FLAGS:
+        return command + " " + row
+    return command + row
 
 
 def _server_launch(command: str) -> str:
