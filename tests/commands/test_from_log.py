@@ -850,3 +850,36 @@ def test_a_terminal_wrapped_bench_one_batch_run_plans_its_one_layer(capsys):
     assert tokens["logged"] == tokens["planned"] == 4096
     read = " ".join(data["notes"])
     assert "load_format='dummy'" in read and "mem_fraction_static=0.12" in read
+
+
+def test_a_memory_only_log_under_a_manifest_list_plans_its_launch(capsys, tmp_path):
+    """SGLang's Kubernetes guide shows the launch as a ``command:`` list and then the pod's
+    log: the list is the launch, and a flag whose value the pod's environment fills
+    (``$(LWS_GROUP_SIZE)``) is left unset and named, not a reason to lose the others."""
+    log = tmp_path / "pod.md"
+    log.write_text(
+        "```yaml\n"
+        "            command:\n"
+        "              - python3\n"
+        "              - -m\n"
+        "              - sglang.launch_server\n"
+        "              - --model-path\n"
+        "              - /work/models\n"
+        "              - --mem-fraction-static\n"
+        "              -  \"0.93\"\n"
+        "              - --tp\n"
+        "              - \"2\" # Size of Tensor Parallelism\n"
+        "              - --nnodes\n"
+        "              - $(LWS_GROUP_SIZE)\n"
+        "```\n\n"
+        "```text\n"
+        "[2025-02-17 05:27:24 TP0] max_total_num_tokens=712400, chunked_prefill_size=8192, "
+        "max_prefill_tokens=16384, max_running_requests=50, context_len=131072\n"
+        "```\n")
+    code = main(["resolve", "--from-log", str(log), "--gpu", "h100", "--model-path",
+                 "llama-3.1-8b", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    notes = " ".join(json.loads(out)["notes"])
+    assert "tp_size=2" in notes and "mem_fraction_static=0.93" in notes
+    assert "--nnodes $(LWS_GROUP_SIZE)" in notes

@@ -611,3 +611,41 @@ def test_what_follows_a_command_is_not_taken_for_a_terminal_s_next_row(after):
     assert (at, command) in ((1, line), (2, after))
     short = "python -m sglang.launch_server --tp 2"  # narrower than a terminal: it ended
     assert launch_command(f"{short}\nxyz --dtype half\n") == (1, short)
+
+
+def test_a_manifest_s_launch_list_is_the_launch_command():
+    """Kubernetes manifests give the launch one word per list item (or a flow list, with an
+    ``args:`` list beside it): the list from its key on is handed to the paste reader."""
+    from launchplan.input.pasted import unpaste
+    from launchplan.input.server_log import launch_command
+
+    block = ("spec:\n"
+             "  containers:\n"
+             "    - name: sglang\n"
+             "      command:\n"
+             "        - python3\n"
+             "        - -m\n"
+             "        - sglang.launch_server\n"
+             "        - --model-path\n"
+             "        - /work/models\n"
+             "        - --tp\n"
+             "        - \"16\" # Size of Tensor Parallelism\n"
+             "        - --nnodes\n"
+             "        - $(LWS_GROUP_SIZE)\n"
+             "      ports:\n"
+             "        - containerPort: 40000\n"
+             "\n"
+             "[2025-02-17 05:27:24 TP0] max_total_num_tokens=712400, max_running_requests=50\n")
+    at, command = launch_command(block)
+    assert at == 4 and "containerPort" not in command
+    assert unpaste([command])[0] == ["--model-path", "/work/models", "--tp", "16",
+                                     "--nnodes", "$(LWS_GROUP_SIZE)"]
+    flow = ("      command: [\"python\", \"-m\", \"sglang.launch_server\"]\n"
+            "      args:\n"
+            "      - --model-path\n"
+            "      - xai-org/grok-2\n"
+            "      - --tp\n"
+            "      - \"8\"\n"
+            "      resources: {}\n")
+    at, command = launch_command(flow)
+    assert at == 1 and unpaste([command])[0] == ["--model-path", "xai-org/grok-2", "--tp", "8"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -361,11 +362,44 @@ def _read_command(argv: list[str], compat: str, logged: Any, lost: str) -> dict[
         return build_raw(argv, compat=compat).values
     except InputError:
         moved, changes = rewrite(list(argv), to=get_ruleset(compat).sglang)
-        values = build_raw(moved, compat=compat).values  # still bad: the caller says so
-    logged.notes.append(f"{lost}; the launch command the log shows (line "
-                        f"{logged.command[0]}) holds flags of an older release, read as "
-                        f"this release's: {'; '.join(changes)}")
+    try:
+        values = build_raw(moved, compat=compat).values
+    except InputError:
+        kept, unset = _without_references(moved)
+        if not unset:
+            raise  # still bad: the caller says so
+        values = build_raw(kept, compat=compat).values
+        logged.notes.append(f"{lost}; the launch command the log shows (line "
+                            f"{logged.command[0]}) leaves {', '.join(unset)} to where it runs "
+                            "(variables this text does not set): those flags are unset here")
+    if changes:
+        logged.notes.append(f"{lost}; the launch command the log shows (line "
+                            f"{logged.command[0]}) holds flags of an older release, read as "
+                            f"this release's: {'; '.join(changes)}")
     return values
+
+
+#: a value only the launch's environment gives: ``$(NAME)`` (Kubernetes, make), ``${NAME}``,
+#: ``$NAME``
+_REFERENCE = re.compile(r"\$(?:\([A-Za-z_]\w*\)|\{[A-Za-z_]\w*[^}]*\}|[A-Za-z_]\w*)")
+
+
+def _without_references(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``argv`` without the flags whose value is a variable the text leaves unset, and those
+    flags as written (a manifest's ``--nnodes $(LWS_GROUP_SIZE)``: the rest of its launch
+    still says what the log ran)."""
+    kept: list[str] = []
+    unset: list[str] = []
+    for word in argv:
+        if _REFERENCE.search(word) is None:
+            kept.append(word)
+        elif word.startswith("--") and "=" in word:
+            unset.append(word)
+        elif kept and kept[-1].startswith("--") and not word.startswith("-"):
+            unset.append(f"{kept.pop()} {word}")
+        else:
+            unset.append(word)
+    return kept, unset
 
 
 #: What a log without a server_args line takes from the launch command it shows beyond the

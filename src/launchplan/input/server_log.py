@@ -314,8 +314,49 @@ def launch_command(text: str) -> tuple[int, str] | None:
                 else:
                     break
                 end += 1
+            manifest = _manifest_launch(lines, at)
+            if manifest is not None:
+                return manifest
             return at + 1, _server_launch(command) if bench else command
     return None
+
+
+#: a manifest's key holding a launch as a list (Kubernetes, Compose, Helm values)
+_LIST_KEY = re.compile(r"([ \t]*)(?:-[ \t]+)?(?:command|args|entrypoint)[ \t]*:")
+_LIST_ITEM = re.compile(r"[ \t]*-[ \t]")
+
+
+def _manifest_launch(lines: list[str], at: int) -> tuple[int, str] | None:
+    """A launch written as a manifest's list (``command:`` then ``- python3``, ``- -m``,
+    ``- sglang.launch_server``, ``- --tp``, ``- "16"``, or ``command: [...]``), with the
+    ``args:`` list beside it: the lines from its key to its last item, for the paste reader,
+    and the key's line number. None when line ``at`` is no such list's."""
+    key = at
+    while key >= 0 and _LIST_KEY.match(lines[key]) is None:
+        line = lines[key]
+        if key != at and not (_LIST_ITEM.match(line) or line.lstrip().startswith("#")):
+            return None
+        if key == at and not _LIST_ITEM.match(line):
+            return None
+        key -= 1
+    if key < 0:
+        return None
+    indent = len(_LIST_KEY.match(lines[key]).group(1))  # type: ignore[union-attr]
+    end, keys = key, 1
+    while end + 1 < len(lines):
+        line = lines[end + 1]
+        lead = len(line) - len(line.lstrip())
+        if not line.strip():
+            break
+        sibling = _LIST_KEY.match(line)
+        if sibling is not None and len(sibling.group(1)) == indent:
+            if keys == 2:
+                break
+            keys += 1
+        elif not (lead > indent or (lead == indent and _LIST_ITEM.match(line))):
+            break
+        end += 1
+    return key + 1, "\n".join(lines[key:end + 1])
 
 
 def _terminal_row(row: str, following: str, first: int) -> bool:
