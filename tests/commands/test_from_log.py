@@ -883,3 +883,39 @@ def test_a_memory_only_log_under_a_manifest_list_plans_its_launch(capsys, tmp_pa
     notes = " ".join(json.loads(out)["notes"])
     assert "tp_size=2" in notes and "mem_fraction_static=0.93" in notes
     assert "--nnodes $(LWS_GROUP_SIZE)" in notes
+
+
+def test_a_hybrid_model_s_state_slots_are_compared_and_their_ratio_explained(capsys, tmp_path):
+    """A Qwen3.5 log (lines of a real TP 2 run on two RTX 4090s, April 2026) prints its
+    recurrent-state slots: they are set beside the plan's, and the log's 3 slots a running
+    request against the plan's 5 (0.5.23's extra buffer with the overlap scheduler) are named
+    as what moves max_running_requests."""
+    log = tmp_path / "qwen35.log"
+    log.write_text(
+        "python -m sglang.launch_server --model-path Qwen/Qwen3.5-9B --tp-size 2 "
+        "--mem-fraction-static 0.8 --context-length 262144\n"
+        "[2026-04-14 16:08:44 TP0] Load weight begin. avail mem=22.93 GB\n"
+        "[2026-04-14 16:08:49 TP0] Load weight end. elapsed=5.54 s, "
+        "type=Qwen3_5ForConditionalGeneration, avail mem=14.08 GB, mem usage=8.85 GB.\n"
+        "[2026-04-14 16:08:49 TP0] Mamba Cache is allocated. max_mamba_cache_size: 186, "
+        "conv_state size: 0.10GB, ssm_state size: 4.38GB \n"
+        "[2026-04-14 16:08:49 TP0] KV Cache is allocated. #tokens: 327310, K size: 2.50 GB, "
+        "V size: 2.50 GB\n"
+        "[2026-04-14 16:08:52 TP0] max_total_num_tokens=327310, chunked_prefill_size=2048, "
+        "max_prefill_tokens=16384, max_running_requests=62, context_len=262144, "
+        "available_gpu_mem=4.49 GB\n")
+    code = main(["resolve", "--from-log", str(log), "--gpu", "rtx4090", "--model-path",
+                 "Qwen/Qwen3.5-9B", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    rows = {r["figure"]: r for r in json.loads(out)["memory"]}
+    slots = rows["max_mamba_cache_size"]
+    assert slots["logged"] == 186 and abs(slots["error"]) < 0.05
+    assert "3.0 state slots per running request" in slots["note"]
+    assert "holds 5" in slots["note"]
+    code = main(["resolve", "--from-log", str(log), "--gpu", "rtx4090", "--model-path",
+                 "Qwen/Qwen3.5-9B", "--format", "json", "--mamba-radix-cache-strategy",
+                 "no_buffer", "--disable-overlap-schedule"])
+    rows = {r["figure"]: r for r in json.loads(capsys.readouterr()[0])["memory"]}
+    assert rows["max_mamba_cache_size"]["note"] is None  # the log's strategy: 3 a request
+    assert abs(rows["max_running_requests"]["error"]) < 0.05

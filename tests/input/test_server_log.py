@@ -649,3 +649,42 @@ def test_a_manifest_s_launch_list_is_the_launch_command():
             "      resources: {}\n")
     at, command = launch_command(flow)
     assert at == 1 and unpaste([command])[0] == ["--model-path", "xai-org/grok-2", "--tp", "8"]
+
+
+def test_a_capped_hybrid_swa_log_s_pool_is_the_split_before_its_allocation():
+    """0.5.23 prints the sliding-window split twice under --max-total-tokens (the profiled
+    pool, then the capped one) before allocating: the labelled full pool, or else the last
+    split before the allocation, is the pool."""
+    profiled = ("[t TP0] Use sliding window memory pool. full_layer_tokens=1269577, "
+                "swa_layer_tokens=1015661\n")
+    capped = ("[t TP0] Use sliding window memory pool. full_layer_tokens=200000, "
+              "swa_layer_tokens=160000\n")
+    full = ("[t TP0] Full KV Cache is allocated. dtype: torch.bfloat16, #tokens: 200000, "
+            "K size: 1 GB\n")
+    assert parse_memory(profiled + capped + full).max_total_num_tokens == 200000
+    assert parse_memory(profiled + capped).max_total_num_tokens == 200000  # cut there
+    old = ("[t TP0] Use sliding window memory pool. full_layer_tokens=50000, "
+           "swa_layer_tokens=40000\n"
+           "[t TP0] KV Cache is allocated. #tokens: 40000, K size: 1 GB\n"  # the SWA pool
+           "[t TP0] KV Cache is allocated. #tokens: 50000, K size: 1 GB\n")
+    assert parse_memory(old).max_total_num_tokens == 50000
+
+
+def test_the_swa_pool_s_own_line_and_a_wrapped_weight_record_are_read():
+    text = ("Load weight end. elapsed=2415.46 s, type=Gemma4ForConditionalGeneration,\n"
+            "avail mem=97.30 GB, mem usage=15.56 GB.\n"
+            "SWAKVPool mem usage: 79.94 GB, swa size: 798276, full size: 997846\n")
+    memory = parse_memory(text)
+    assert memory.max_total_num_tokens == 997846 and memory.pool_made
+    assert memory.after_load_gib == 97.30 and memory.weights_gib == 15.56
+    # a record that only looks wrapped is not joined to a later one
+    assert parse_memory("Load weight end. type=X\nsomething else\navail mem=1.00 GB"
+                        ).after_load_gib is None
+
+
+def test_the_mamba_cache_line_gives_the_state_slots():
+    line = ("[2026-04-14 16:08:49 TP0] Mamba Cache is allocated. max_mamba_cache_size: 186, "
+            "conv_state size: 0.10GB, ssm_state size: 4.38GB \n")
+    memory = parse_memory(line)
+    assert memory.max_mamba_cache_size == 186 and memory.any()
+    assert parse_memory("nothing here").max_mamba_cache_size is None

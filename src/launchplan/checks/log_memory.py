@@ -98,7 +98,30 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
             first, again = both(name)
             rows.append(MemoryRow(name, value, first,
                                   again if name != "context_len" else None))
+    if logged.max_mamba_cache_size is not None and plan is not None:
+        rows.append(_mamba_row(logged, plan, plan_from_logged))
     return rows
+
+
+def _mamba_row(logged: LoggedMemory, plan: Any, again: Any) -> MemoryRow:
+    """A hybrid linear-attention model's state slots beside the plan's. SGLang caps the
+    running requests at its slots over the slots a request holds (3, 4 or 5: the radix
+    cache's strategy, the overlap scheduler, the release), so a log whose slots per request
+    differ from the plan's explains a ``max_running_requests`` gap: that is the row's note."""
+    slots = logged.max_mamba_cache_size
+    planned = plan.extra.get("max_mamba_cache_size")
+    from_logged = again.extra.get("max_mamba_cache_size") if again is not None else None
+    note = None
+    per_request = plan.extra.get("mamba_slots_per_request")
+    running = logged.max_running_requests
+    if per_request and running and slots:
+        held = slots / running
+        if abs(held - per_request) >= 0.5:
+            note = (f"the log holds {held:.1f} state slots per running request where the plan "
+                    f"holds {per_request} (--mamba-radix-cache-strategy, the overlap "
+                    "scheduler and the release decide it): max_running_requests differs by "
+                    "that")
+    return MemoryRow("max_mamba_cache_size", slots, planned, from_logged, note=note)
 
 
 def _weights_row(loaded: float, after: float | None, planned: float | None) -> MemoryRow:

@@ -91,6 +91,9 @@ class LoggedMemory(Struct):
     # whether SGLang made the KV pool: True with its pool or scheduler line, False when the
     # log ends in SGLang's "Not enough memory" error instead, None when it shows neither
     pool_made: bool | None = None
+    #: "Mamba Cache is allocated. max_mamba_cache_size: N": a hybrid linear-attention
+    #: model's recurrent-state slots (per rank)
+    max_mamba_cache_size: int | None = None
 
     @property
     def free_before_gib(self) -> float | None:
@@ -636,8 +639,9 @@ def _record(node: ast.expr) -> Any:
 
 _NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
 _BEFORE = re.compile(r"Load weight begin\. avail mem=" + _NUMBER + " GB")
-_AFTER = re.compile(r"Load weight end\.[^\n]*?avail mem=" + _NUMBER + r" GB"
-                    r"(?:, mem usage=" + _NUMBER + " GB)?")
+#: (a page or terminal may wrap the long record of 2026 builds before ``avail mem=``)
+_AFTER = re.compile(r"Load weight end\.(?:[^\n]|\n(?=[ \t]*avail mem=))*?avail mem="
+                    + _NUMBER + r" GB(?:, mem usage=" + _NUMBER + " GB)?")
 #: a record's rank tags (``TP1``, ``DP0 TP0``, ``TP0 EP0``...) before its message
 _RANK = re.compile(r"\b(?:DP|TP|PP|EP|CP)[0-9]+\b")
 _SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+),[^\n]*?max_running_requests=([0-9]+)"
@@ -647,6 +651,12 @@ _ALLOCATED = re.compile(r"(?:KV|Cache) is allocated\.[^\n]*?#tokens: ([0-9]+)")
 #: are max_total_num_tokens; the unlabelled "KV Cache is allocated" line after it, in the
 #: releases before the Full/SWA labels, is the SWA layers' pool.
 _SWA_SPLIT = re.compile(r"Use sliding window memory pool\.[^\n]*?full_layer_tokens=([0-9]+)")
+#: the labelled full pool of the releases that label the hybrid pools' lines
+_FULL_ALLOCATED = re.compile(r"Full KV Cache is allocated\.[^\n]*?#tokens: ([0-9]+)")
+#: the hybrid sliding-window pool's own line, after its two allocations (every 0.5 release):
+#: its full size is the full layers' pool, SGLang's max_total_num_tokens
+_SWA_POOL = re.compile(r"SWAKVPool (?:mem usage|VA upper bound):[^\n]*?full size: ([0-9]+)")
+_MAMBA = re.compile(r"Mamba Cache is allocated\.[^\n]*?max_mamba_cache_size: ([0-9]+)")
 #: SGLang's errors when the loaded weights leave the pool no memory: every release's "Not
 #: enough memory" (the pool sized to no tokens), and the KV-cache configurator's earlier
 #: refusal (0.5.23), raised when what is left after loading is already gone
@@ -661,9 +671,11 @@ def parse_memory(text: str) -> LoggedMemory:
     before, after = _sizing_rank(text)
     more = _later_loads_gib(text, after) if after else 0.0
     scheduler = _SCHEDULER.search(text)
-    allocated = _SWA_SPLIT.search(text) or _ALLOCATED.search(text)
+    allocated = _FULL_ALLOCATED.search(text) or _split_before_pool(text) \
+        or _SWA_POOL.search(text) or _ALLOCATED.search(text)
     tokens = scheduler.group(1) if scheduler else allocated.group(1) if allocated else None
     pool_made = True if tokens else False if _NOT_ENOUGH.search(text) else None
+    mamba = _MAMBA.search(text)
     return LoggedMemory(
         before_load_gib=float(before.group(1)) if before else None,
         after_load_gib=float(after.group(1)) if after else None,
@@ -672,14 +684,27 @@ def parse_memory(text: str) -> LoggedMemory:
         max_total_num_tokens=int(tokens) if tokens else None,
         max_running_requests=int(scheduler.group(2)) if scheduler else None,
         context_len=int(scheduler.group(3)) if scheduler and scheduler.group(3) else None,
-        pool_made=pool_made)
+        pool_made=pool_made,
+        max_mamba_cache_size=int(mamba.group(1)) if mamba else None)
+
+
+def _split_before_pool(text: str) -> re.Match[str] | None:
+    """The hybrid sliding-window split that sized the pool: the last before the first
+    allocation (under ``--max-total-tokens`` 0.5.23 prints the profiled split, then the
+    capped one), the last of all when the log ends before the allocation; the first when
+    none stands before it."""
+    allocation = _ALLOCATED.search(text)
+    stop = allocation.start() if allocation else len(text)
+    splits = list(_SWA_SPLIT.finditer(text, 0, stop))
+    return splits[-1] if splits else _SWA_SPLIT.search(text)
 
 
 def _first_memory_line(text: str) -> int:
     """Where the line of the log's first memory record starts (the end when it has none):
     a command after it launched another run, so only what stands before it is this run's."""
     found = [m.start() for m in (p.search(text) for p in
-                                 (_BEFORE, _AFTER, _ALLOCATED, _SCHEDULER, _NOT_ENOUGH)) if m]
+                                 (_BEFORE, _AFTER, _ALLOCATED, _SCHEDULER, _NOT_ENOUGH,
+                                  _SWA_SPLIT, _SWA_POOL, _MAMBA)) if m]
     return text.rfind("\n", 0, min(found)) + 1 if found else len(text)
 
 

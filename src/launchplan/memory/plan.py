@@ -262,7 +262,7 @@ def _plan(result: Any, request_tokens: int, record: Any = None) -> MemoryPlan | 
     else:
         kv_plan = _Plan(as_values(result, record), (tp, pp, attn_dp))
         try:
-            sizer, budget, pool, max_reqs, _ = size(kv_plan, before, loaded, gpu, None)
+            sizer, budget, pool, max_reqs, mamba = size(kv_plan, before, loaded, gpu, None)
         except NotEnoughMemory as exc:
             budget = before - loaded - reserved
             return MemoryPlan(
@@ -276,6 +276,9 @@ def _plan(result: Any, request_tokens: int, record: Any = None) -> MemoryPlan | 
         per_token = sizer.cell
         caveats = kv_plan.caveats()
         extra, cells, fixed = _pool_extra(sizer, pool, tokens)
+        if mamba is not None:  # a hybrid linear-attention model's state slots, per rank
+            extra = {**extra, "max_mamba_cache_size": mamba.slots,
+                     "mamba_slots_per_request": mamba.ratio}
     pool_bytes = int(tokens * per_token) + fixed
     # ``_concurrent`` twice, inline: requests of a context's and of a request's tokens
     at_context = cells // context if context > 0 else 0
