@@ -688,3 +688,40 @@ def test_the_mamba_cache_line_gives_the_state_slots():
     memory = parse_memory(line)
     assert memory.max_mamba_cache_size == 186 and memory.any()
     assert parse_memory("nothing here").max_mamba_cache_size is None
+
+
+def test_the_pools_beside_the_full_one_are_read_from_the_line_that_sized_them():
+    split = parse_memory(
+        "[t] Use sliding window memory pool. full_layer_tokens=1269577, swa_layer_tokens=1015661\n"
+        "[t] Use sliding window memory pool. full_layer_tokens=200000, swa_layer_tokens=160000\n"
+        "[t] Full KV Cache is allocated. dtype: torch.bfloat16, #tokens: 200000, K size: 1 GB\n")
+    assert split.pools == {"swa_max_total_num_tokens": 160000}
+    pool = parse_memory("SWAKVPool mem usage: 79.94 GB, swa size: 798276, full size: 997846\n")
+    assert pool.pools == {"swa_max_total_num_tokens": 798276}
+    assert parse_memory("KV Cache is allocated. #tokens: 5, K size: 1 GB").pools == {}
+
+
+def test_deepseek_v4_s_pools_are_the_last_its_first_rank_printed():
+    """Each rank prints its pools as profiled and, under a cap, again as capped; ranks
+    interleave."""
+    profiled = "full=852992, swa=85248, c4=213248, c128=6664, c4_state=5328, c128_state=0"
+    capped = "full=32768, swa=3200, c4=8192, c128=256, c4_state=200, c128_state=0"
+    text = "".join(f"[t DP{r} TP{r}] DSV4 pool sizes: {sizes}\n" for sizes, r in (
+        (profiled, 0), (profiled, 3), (capped, 0), (profiled, 2), (capped, 3), (capped, 2)))
+    memory = parse_memory(text)
+    assert memory.max_total_num_tokens == 32768
+    assert memory.pools == {"swa_max_total_num_tokens": 3200, "c4_max_total_num_tokens": 8192,
+                            "c128_max_total_num_tokens": 256}
+    uncapped = parse_memory(f"[t DP0 TP0] DSV4 pool sizes: {profiled}\n")
+    assert uncapped.max_total_num_tokens == 852992
+
+
+def test_the_profiled_value_line_gives_the_pool_and_a_draft_s_negative_one_none():
+    line = ("[t TP0] max_total_tokens=900000 is larger than the profiled value 444500. "
+            "Use the profiled value instead.\n")
+    memory = parse_memory(line)
+    assert memory.max_total_num_tokens == 444500 and memory.pool_made
+    draft = ("[t TP0] max_total_tokens=20480 is larger than the profiled value -89624. "
+             "Use the profiled value instead.\n")
+    memory = parse_memory(draft)  # an older draft worker's: it sizes nothing
+    assert memory.max_total_num_tokens is None and memory.pool_made is None

@@ -100,6 +100,10 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
                                   again if name != "context_len" else None))
     if logged.max_mamba_cache_size is not None and plan is not None:
         rows.append(_mamba_row(logged, plan, plan_from_logged))
+    for name, value in logged.pools.items():
+        if plan is not None and name in plan.extra:
+            again = plan_from_logged.extra.get(name) if plan_from_logged is not None else None
+            rows.append(MemoryRow(name, value, plan.extra[name], again))
     return rows
 
 

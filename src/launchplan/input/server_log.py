@@ -94,6 +94,9 @@ class LoggedMemory(Struct):
     #: "Mamba Cache is allocated. max_mamba_cache_size: N": a hybrid linear-attention
     #: model's recurrent-state slots (per rank)
     max_mamba_cache_size: int | None = None
+    #: the pools a hybrid model's lines state beside the full one, by the memory plan's
+    #: names (``swa_max_total_num_tokens``; DeepSeek-V4's ``c4_...`` and ``c128_...``)
+    pools: dict[str, int] = factory(dict)
 
     @property
     def free_before_gib(self) -> float | None:
@@ -114,7 +117,8 @@ class LoggedMemory(Struct):
         return None
 
     def any(self) -> bool:
-        return any(v is not None for k, v in self.as_dict().items() if k != "more_weights_gib")
+        return bool(self.pools) or any(v is not None for k, v in self.as_dict().items()
+                                       if k not in ("more_weights_gib", "pools"))
 
 
 class LoggedArgs(Struct, frozen=False):
@@ -657,6 +661,13 @@ _FULL_ALLOCATED = re.compile(r"Full KV Cache is allocated\.[^\n]*?#tokens: ([0-9
 #: its full size is the full layers' pool, SGLang's max_total_num_tokens
 _SWA_POOL = re.compile(r"SWAKVPool (?:mem usage|VA upper bound):[^\n]*?full size: ([0-9]+)")
 _MAMBA = re.compile(r"Mamba Cache is allocated\.[^\n]*?max_mamba_cache_size: ([0-9]+)")
+_SWA_TOKENS = re.compile(r"swa_layer_tokens=([0-9]+)|swa size: ([0-9]+)")
+#: DeepSeek-V4's pools, once as profiled and, under --max-total-tokens, again as capped
+_DSV4_POOLS = re.compile(r"DSV4 pool sizes: full=([0-9]+), swa=([0-9]+), c4=([0-9]+), "
+                         r"c128=([0-9]+)")
+#: a --max-total-tokens above the pool SGLang profiled: the profiled one is used (an older
+#: release's draft worker printed it too, with a negative value that sizes nothing)
+_PROFILED = re.compile(r"max_total_tokens=[0-9]+ is larger than the profiled value ([0-9]+)")
 #: SGLang's errors when the loaded weights leave the pool no memory: every release's "Not
 #: enough memory" (the pool sized to no tokens), and the KV-cache configurator's earlier
 #: refusal (0.5.23), raised when what is left after loading is already gone
@@ -671,11 +682,21 @@ def parse_memory(text: str) -> LoggedMemory:
     before, after = _sizing_rank(text)
     more = _later_loads_gib(text, after) if after else 0.0
     scheduler = _SCHEDULER.search(text)
-    allocated = _FULL_ALLOCATED.search(text) or _split_before_pool(text) \
-        or _SWA_POOL.search(text) or _ALLOCATED.search(text)
+    split = _split_before_pool(text)
+    dsv4 = _dsv4_pools(text)
+    allocated = _FULL_ALLOCATED.search(text) or split or _SWA_POOL.search(text) or dsv4 \
+        or _ALLOCATED.search(text) or _PROFILED.search(text)
     tokens = scheduler.group(1) if scheduler else allocated.group(1) if allocated else None
     pool_made = True if tokens else False if _NOT_ENOUGH.search(text) else None
     mamba = _MAMBA.search(text)
+    pools: dict[str, int] = {}
+    stated = split or _SWA_POOL.search(text)  # the line stating the SWA pool beside it
+    swa = _SWA_TOKENS.search(_line_at(text, stated.start())) if stated else None
+    if swa is not None:
+        pools["swa_max_total_num_tokens"] = int(swa.group(1) or swa.group(2))
+    if dsv4 is not None:
+        pools.update(zip(("swa_max_total_num_tokens", "c4_max_total_num_tokens",
+                          "c128_max_total_num_tokens"), map(int, dsv4.groups()[1:])))
     return LoggedMemory(
         before_load_gib=float(before.group(1)) if before else None,
         after_load_gib=float(after.group(1)) if after else None,
@@ -685,7 +706,26 @@ def parse_memory(text: str) -> LoggedMemory:
         max_running_requests=int(scheduler.group(2)) if scheduler else None,
         context_len=int(scheduler.group(3)) if scheduler and scheduler.group(3) else None,
         pool_made=pool_made,
-        max_mamba_cache_size=int(mamba.group(1)) if mamba else None)
+        max_mamba_cache_size=int(mamba.group(1)) if mamba else None, pools=pools)
+
+
+def _line_at(text: str, at: int) -> str:
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1:end if end >= 0 else len(text)]
+
+
+def _dsv4_pools(text: str) -> re.Match[str] | None:
+    """DeepSeek-V4's pools as sized: the last line of the rank that printed first (each
+    rank prints the profiled pools, then, under a cap, the capped ones)."""
+    first = _DSV4_POOLS.search(text)
+    if first is None:
+        return None
+    rank = _rank(text, first.start())
+    last = first
+    for match in _DSV4_POOLS.finditer(text, first.end()):
+        if _rank(text, match.start()) == rank:
+            last = match
+    return last
 
 
 def _split_before_pool(text: str) -> re.Match[str] | None:
@@ -704,7 +744,7 @@ def _first_memory_line(text: str) -> int:
     a command after it launched another run, so only what stands before it is this run's."""
     found = [m.start() for m in (p.search(text) for p in
                                  (_BEFORE, _AFTER, _ALLOCATED, _SCHEDULER, _NOT_ENOUGH,
-                                  _SWA_SPLIT, _SWA_POOL, _MAMBA)) if m]
+                                  _SWA_SPLIT, _SWA_POOL, _MAMBA, _DSV4_POOLS)) if m]
     return text.rfind("\n", 0, min(found)) + 1 if found else len(text)
 
 
