@@ -368,3 +368,34 @@ def test_a_traceback_quoting_launch_server_under_a_logged_server_args_is_no_scri
 ])
 def test_html_line_breaks_of_a_table_cell_are_the_lines_they_show(cell, argv):
     assert unpaste([cell])[0] == argv
+
+
+@pytest.mark.parametrize("text", [
+    # Python: a + chain over a continuation, in parentheses, with a name and str()
+    'cmd = "python3 -m sglang.launch_server --model-path qwen3-8b " + \\\n'
+    '      "--tp-size 2 --port 8000"\nos.system(cmd)\n',
+    'cmd = ("python3 -m sglang.launch_server --model-path qwen3-8b "\n'
+    '       + "--tp-size 2" + " --port 8000")\nsubprocess.Popen(cmd, shell=True)\n',
+    'tp = 2\ncmd = "python3 -m sglang.launch_server --model-path qwen3-8b --tp-size " '
+    '+ str(tp) + " --port 8000"\nos.system(cmd)\n',
+    # Go: adjacent literals do not join, so a long command is built with +
+    'cmd := "python3 -m sglang.launch_server --model-path qwen3-8b " +\n'
+    '\t"--tp-size 2 --port 8000"\nreturn []string{"sh", "-c", cmd}\n',
+    # JavaScript
+    'const cmd = "python3 -m sglang.launch_server --model-path qwen3-8b " +\n'
+    '  "--tp-size 2 --port 8000";\nexecSync(cmd);\n',
+])
+def test_a_command_joined_with_plus_is_read_whole(text):
+    """Every piece of a ``+`` chain is the launch's (only the first was read, the rest of the
+    flags lost without a word)."""
+    assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--tp-size", "2", "--port", "8000"]
+
+
+def test_a_name_between_two_pieces_stays_open_and_the_call_around_them_is_no_value():
+    java = ('frame.setCmd("python3 -m sglang.launch_server --model-path " + path + '
+            '" --tp 1 --port 8080 --served-model-name model");\n')
+    assert unpaste([java])[0] == ["--model-path", "${path}", "--tp", "1", "--port", "8080",
+                                  "--served-model-name", "model"]
+    go = ('cmd := fmt.Sprintf("python3 -m sglang.launch_server --model-path m "+\n'
+          '    "--mem-fraction-static 0.5", port)\n')
+    assert unpaste([go])[0] == ["--model-path", "m", "--mem-fraction-static", "0.5"]

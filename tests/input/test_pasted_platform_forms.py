@@ -180,6 +180,27 @@ def test_a_comment_inside_a_continued_run_keeps_the_dockerfile_one():
 ])
 def test_apptainer_passes_its_prefixed_variables_and_cleanenv_keeps_the_rest_out(script, env):
     assert unpaste([script]) == (["--model-path", "m"], env)
+    # the same container running the launch through its shell's -c passes the same
+    shell = script.replace("python3 -m sglang.launch_server --model-path m",
+                           'bash -c "python3 -m sglang.launch_server --model-path m"')
+    assert unpaste([shell]) == (["--model-path", "m"], env)
+
+
+@pytest.mark.parametrize("runner", [
+    "docker run --gpus 2 --ipc=host lmsysorg/sglang:latest",
+    "docker run --gpus '\"device=0,1\"' lmsysorg/sglang:latest",
+    "podman run --device nvidia.com/gpu=0 --device nvidia.com/gpu=1 img",
+])
+@pytest.mark.parametrize("shell", ["bash -c", "sh -c", "/bin/bash -lc"])
+def test_a_container_s_gpus_reach_a_launch_its_shell_runs(runner, shell):
+    """``docker run --gpus 2 IMAGE bash -c "python -m ..."`` (the form that also has to cd or
+    pip install first) gives the launch the container's two GPUs, as without the shell."""
+    from launchplan.input.pasted import runner_gpus
+
+    launch = "python3 -m sglang.launch_server --model-path m --tp 4"
+    assert runner_gpus([f'{runner} {shell} "cd /srv && {launch}"']) == 2
+    assert runner_gpus([f"{runner} {launch}"]) == 2
+    assert runner_gpus([f'{runner} {shell} "echo python -m sglang"']) is None
 
 
 def test_a_powershell_scripts_own_variables_fill_its_launch():

@@ -440,6 +440,11 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
         from launchplan.input.page_markup import html_breaks
 
         token = html_breaks(token)
+    if "+" in token and "sglang" in token:  # Go/Java/JS: "python3 -m ... " + "--tp 2"
+        from launchplan.input.concatenation import joined, joins_literals
+
+        if joins_literals(token):
+            token = joined(token)
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
@@ -830,12 +835,30 @@ def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
         except InputError:
             continue
         found = [seg for seg in segments if _starts_launch(seg)]
-        if not found:
-            continue
-        seg = found[min(max(launch or 1, 1), len(found)) - 1]
-        prefix = next(i for i in range(len(seg)) if _prefix_end(seg, i) is not None)
+        if not found:  # docker run --gpus 2 IMAGE bash -c "python -m sglang..."
+            shells = [(seg, at) for seg in segments if (at := _quoted_shell(seg)) is not None]
+            if not shells:
+                continue
+            seg, prefix = shells[min(max(launch or 1, 1), len(shells)) - 1]
+        else:
+            seg = found[min(max(launch or 1, 1), len(found)) - 1]
+            prefix = next(i for i in range(len(seg)) if _prefix_end(seg, i) is not None)
         runner = _runner_start(seg[:prefix])
         return None if runner is None else _gpus_option(seg[runner:prefix])
+    return None
+
+
+def _quoted_shell(seg: list[str]) -> int | None:
+    """Where the shell starts that ``seg`` hands a quoted launch to (``bash`` of ``docker
+    run ... IMAGE bash -c "python -m sglang.launch_server ..."``), or None."""
+    for at, word in enumerate(seg[:-2]):
+        if word.rsplit("/", 1)[-1] in _LOCAL_SHELLS and _SCRIPT_OPTION.match(seg[at + 1]) \
+                and "sglang" in seg[at + 2]:
+            try:
+                inner = _segments(_shell_words(seg[at + 2]))
+            except InputError:
+                return None
+            return at if any(_starts_launch(part) for part in inner) else None
     return None
 
 
@@ -2022,8 +2045,13 @@ def _exported_to_local_shell(segments: list[list[str]],
             return []  # ssh host "...", sudo bash -c '...': not this script's environment
         own = seg[:lead]  # A=1 bash -c '...': set for that command alone
         shell_vars.assigned(own, values)
-        return [*exported, *(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
-                             for w in own)]
+        inherited = [*exported, *(f"{w.partition('=')[0]}={values[w.partition('=')[0]]}"
+                                  for w in own)]
+        if base in ("apptainer", "singularity"):  # its --env options, --cleanenv, prefixes
+            shell = next(at for at, w in enumerate(seg) if at > lead
+                         and w.rsplit("/", 1)[-1] in _LOCAL_SHELLS)
+            return _container_env([*inherited, *seg[lead:shell]])
+        return inherited
     return []
 
 

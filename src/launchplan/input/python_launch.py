@@ -271,6 +271,11 @@ def _launch_nodes(tree: ast.Module) -> list[tuple[str | list[str], ast.AST, str]
             if literals is None:
                 literals = _literal_names(tree)
             value = ast.Constant(_rendered(node, literals))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) \
+                and _joins_text(node):  # "python -m sglang.launch_server " + "--tp 2"
+            if literals is None:
+                literals = _literal_names(tree)
+            value = ast.Constant(_word(node, literals))
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             try:
                 words = shell_vars.shell_split(value.value)
@@ -296,6 +301,15 @@ def _launch_nodes(tree: ast.Module) -> list[tuple[str | list[str], ast.AST, str]
             except ValueError:
                 continue
     return _own_launches(tree, found)
+
+
+def _joins_text(node: ast.BinOp) -> bool:
+    """Whether a ``+`` chain joins text: one of its operands a string literal or f-string."""
+    return any(isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant)
+                                               and isinstance(n.value, str))
+               for n in (node.left, node.right)) or any(
+        isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and _joins_text(n)
+        for n in (node.left, node.right))
 
 
 def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, str]]
@@ -844,6 +858,13 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
         return literals[key]
     if isinstance(node, ast.JoinedStr):
         return _rendered(node, literals)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        # "python -m sglang.launch_server " + model + " --tp " + str(tp): the text joined
+        left, right = node.left, node.right
+        if all(isinstance(n, ast.Constant) and type(n.value) in (int, float)
+               for n in (left, right)):
+            return str(left.value + right.value)  # type: ignore[attr-defined]
+        return _word(left, literals) + _word(right, literals)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id in ("str", "int", "float") and len(node.args) == 1):
         return _word(node.args[0], literals)
