@@ -222,3 +222,25 @@ def test_what_a_quoted_script_exports_reaches_the_shell_it_hands_its_launch_to()
               "--model-path m --context-length 200000\"\n'\n")
     assert unpaste([script]) == (["--model-path", "m", "--context-length", "200000"],
                                  ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+
+
+@pytest.mark.parametrize(("line", "env"), [
+    ("sudo CUDA_VISIBLE_DEVICES=0,1 python3 -m sglang.launch_server --model-path m",
+     ["CUDA_VISIBLE_DEVICES=0,1"]),  # sudo sets NAME=VALUE words for its command
+    ("sudo -E -u svc SGLANG_X=1 python3 -m sglang.launch_server --model-path m",
+     ["SGLANG_X=1"]),
+    ("mpirun -np 1 -x CUDA_VISIBLE_DEVICES=0,1 -x SGLANG_X=1 python3 -m "
+     "sglang.launch_server --model-path m", ["CUDA_VISIBLE_DEVICES=0,1", "SGLANG_X=1"]),
+    ("mpirun -np 1 -genv SGLANG_X 1 python3 -m sglang.launch_server --model-path m",
+     ["SGLANG_X=1"]),  # MPICH / Intel MPI
+    ("srun --ntasks=1 --export=ALL,SGLANG_X=1,HF_HOME=/h python3 -m sglang.launch_server "
+     "--model-path m", ["SGLANG_X=1", "HF_HOME=/h"]),
+    ("export CUDA_VISIBLE_DEVICES=0,1\nscreen -dmS sgl bash -c \"python3 -m "
+     "sglang.launch_server --model-path m\"", ["CUDA_VISIBLE_DEVICES=0,1"]),
+    ("sudo -u svc python3 -m sglang.launch_server --model-path m", []),  # no assignment
+])
+def test_a_wrapper_s_own_way_of_setting_the_environment_reaches_the_launch(line, env):
+    """sudo's ``NAME=VALUE`` words, mpirun's ``-x``/``-genv``, srun's ``--export`` list and a
+    detached screen session (it inherits the exporting shell) all set the launch's
+    environment, a device list included."""
+    assert unpaste([line]) == (["--model-path", "m"], env)

@@ -919,10 +919,21 @@ def _runner_env(words: list[str]) -> list[str]:
     out: list[str] = []
     for at, word in enumerate(words):
         if _ASSIGNMENT.match(word):
-            if at == 0 or _ASSIGNMENT.match(words[at - 1]) or words[at - 1] == "env":
+            if at == 0 or _ASSIGNMENT.match(words[at - 1]) or words[at - 1] == "env" \
+                    or _sudo_assignment(words, at):
                 out.append(word)
         elif word in _ENV_OPTIONS and at + 1 < len(words) and "=" in words[at + 1]:
             out.append(words[at + 1])
+        elif word == "-x" and program == "mpirun" and at + 1 < len(words) \
+                and _ASSIGNMENT.match(words[at + 1]):
+            out.append(words[at + 1])  # Open MPI: -x NAME=VALUE sets it for the ranks
+        elif word in ("-genv", "-env") and at + 2 < len(words) \
+                and _ENV_NAME_ONLY.match(words[at + 1]):
+            out.append(f"{words[at + 1]}={words[at + 2]}")  # MPICH / Intel MPI: two words
+        elif word.startswith("--export=") and program == "srun":
+            # Slurm: --export=ALL,NAME=VALUE,... (ALL, NONE and bare names set no value)
+            out.extend(part for part in word.partition("=")[2].split(",")
+                       if _ASSIGNMENT.match(part))
         elif word.startswith(("--env=", "--setenv=")):
             value = word.partition("=")[2]
             if "=" in value:
@@ -933,6 +944,21 @@ def _runner_env(words: list[str]) -> list[str]:
             elif _ENV_NAME_ONLY.match(words[at + 1]) and at + 2 < len(words):
                 out.append(f"{words[at + 1]}={words[at + 2]}")  # bubblewrap's two
     return out
+
+
+#: sudo's options that take a value as the next word (``-u user``, ``-g group``, ...)
+_SUDO_VALUED = frozenset({"-u", "-g", "-h", "-p", "-r", "-t", "-C", "-D", "-U", "-T", "-R"})
+
+
+def _sudo_assignment(words: list[str], at: int) -> bool:
+    """Whether the assignment ``words[at]`` is one ``sudo`` sets for its command: after
+    ``sudo`` and its options, before the command (``sudo -E CUDA_VISIBLE_DEVICES=0,1
+    python ...``, sudo(8))."""
+    back = at - 1
+    while back >= 0 and (_ASSIGNMENT.match(words[back]) or words[back].startswith("-")
+                         or (back and words[back - 1] in _SUDO_VALUED)):
+        back -= 1
+    return back >= 0 and words[back].rsplit("/", 1)[-1] == "sudo"
 
 
 #: The prefixes Apptainer and Singularity take off a caller's variable to set it inside.
@@ -2001,7 +2027,7 @@ _LOCAL_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 #: Pyxis containers too), an Apptainer container, a process wrapper. A shell one of them
 #: starts (``srun --container-image=I bash -c "..."``) inherits the script's exports.
 _INHERITING_STARTERS = frozenset({"srun", "apptainer", "singularity", "timeout", "numactl",
-                                  "taskset", "setsid", "nice", "stdbuf", "chrt"})
+                                  "taskset", "setsid", "nice", "stdbuf", "chrt", "screen"})
 
 
 def _hands_to_shell(seg: list[str]) -> bool:
