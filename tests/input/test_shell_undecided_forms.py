@@ -178,3 +178,18 @@ def test_a_getopts_loop_runs_no_times_as_pasted_so_the_defaults_hold():
     # with arguments set in the script, the loop's outcome is the script's to decide
     given = script.replace("TP=2\n", "TP=2\nset -- -t 4\n")
     assert unpaste([given])[0][3] == "${TP}"  # open: which value, the run decides
+
+
+@pytest.mark.parametrize("branch", [
+    'if [[ "$MODEL" == *8b* ]]; then TP=2; else TP=8; fi',
+    'if [[ "$MODEL" == *"8b"* ]]; then TP=2; else TP=8; fi',
+    'if [[ $MODEL != *70b* ]]; then TP=2; else TP=8; fi',
+    '[[ $MODEL == qwen3-?b ]] && TP=2 || TP=8',
+    "case $MODEL in qwen3-8b) TP=2;; *) TP=8;; esac",
+    "case $MODEL in *70b*) TP=8;; *8b) TP=2;; esac",
+])
+def test_a_pattern_test_of_a_name_the_script_sets_takes_its_branch(branch):
+    """``[[ X == PATTERN ]]`` matches a pattern, and a ``case`` written on one line decides as
+    one written over several: a script sizing tp from its model's name plans that tp."""
+    script = f"MODEL=qwen3-8b\n{branch}\npython3 -m sglang.launch_server --model-path m --tp $TP\n"
+    assert unpaste([script])[0] == ["--model-path", "m", "--tp", "2"]

@@ -94,8 +94,12 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
             blocks.append(_Block(outer=running, live=False, taken=False, unsure=not known,
                                  subject=subject if known else "", before=dict(values),
                                  outcomes=[]))
-            out.append([])
-            continue
+            if len(seg) == 3:
+                out.append([])
+                continue
+            # ``case $M in a) TP=2;; *) TP=8;; esac`` on one line: its first branch follows
+            seg = _case_branch(blocks[-1], seg[3:], switch)
+            head = ""
         elif head == "esac" and blocks:
             close(blocks.pop())
             seg = seg[1:]
@@ -220,6 +224,9 @@ def _case_branch(block: _Block, seg: list[str],
     if seg[-1:] == [";"]:  # ``;;`` (the splitter left one ``;``)
         block.in_branch = False
         seg = seg[:-1]
+    elif seg and seg[-1].endswith(";"):  # ``TP=2;;``: the splitter took one, one is left
+        block.in_branch = False
+        seg = [*seg[:-1], seg[-1][:-1]] if seg[-1] != ";" else seg[:-1]
     return seg
 
 
@@ -245,10 +252,12 @@ def _decided(words: list[str], values: dict[str, str]) -> bool | None:
     values the script fixes."""
     negate = words[:1] == ["!"]
     words = words[1:] if negate else words
+    glob = False  # ``[[ $M == *8b* ]]``: the right side is a pattern
     if words[:1] == ["["] and words[-1:] == ["]"]:
         words = words[1:-1]
     elif words[:1] == ["[["] and words[-1:] == ["]]"]:
         words = words[1:-1]
+        glob = True
     elif words[:1] == ["test"]:
         words = words[1:]
     else:
@@ -257,16 +266,21 @@ def _decided(words: list[str], values: dict[str, str]) -> bool | None:
     operands = [count if w in ("$#", "${#}") else shell_vars.expand(w, values) for w in words]
     if any(shell_vars.open_reference(w) or w.startswith("$") for w in operands):
         return None
-    outcome = _compared(operands)
+    outcome = _compared(operands, glob)
     return None if outcome is None else outcome != negate
 
 
-def _compared(operands: list[str]) -> bool | None:
+def _compared(operands: list[str], glob: bool = False) -> bool | None:
+    """``glob``: inside ``[[ ]]``, where the right side of ``==``/``!=`` is a pattern (its
+    quotes, which make a part literal, are gone by now: a ``*``, ``?`` or ``[`` is read as
+    the pattern's, as scripts that size a launch from a model's name mean it)."""
     if len(operands) == 2 and operands[0] in ("-n", "-z"):
         return (operands[1] != "") == (operands[0] == "-n")
     if len(operands) != 3:
         return None
     left, op, right = operands
+    if op in ("=", "==", "!=") and glob and any(c in right for c in "*?["):
+        return fnmatch.fnmatchcase(left, right) == (op != "!=")
     if op in ("=", "=="):
         return left == right
     if op == "!=":
