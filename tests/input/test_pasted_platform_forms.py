@@ -244,3 +244,19 @@ def test_a_wrapper_s_own_way_of_setting_the_environment_reaches_the_launch(line,
     detached screen session (it inherits the exporting shell) all set the launch's
     environment, a device list included."""
     assert unpaste([line]) == (["--model-path", "m"], env)
+
+
+@pytest.mark.parametrize(("command", "env"), [
+    ('CMD ["sh", "-c", "python3 -m sglang.launch_server --model-path $MODEL_PATH --tp $TP"]',
+     []),
+    ('ENTRYPOINT ["/bin/bash", "-c", "cd /srv && python3 -m sglang.launch_server '
+     '--model-path ${MODEL_PATH} --tp ${TP}"]', []),
+    ("CMD python3 -m sglang.launch_server --model-path ${MODEL_PATH} --tp ${TP}", []),
+])
+def test_a_dockerfile_s_shell_command_sees_the_image_s_env(command, env):
+    """An image command that runs a shell (exec form ``["sh", "-c", ...]`` or the shell form)
+    expands the image's ENV values, ARG defaults filled in at build time."""
+    dockerfile = ("FROM lmsysorg/sglang:latest\nARG TP_DEFAULT=2\n"
+                  "ENV MODEL_PATH=qwen3-8b \\\n    TP=${TP_DEFAULT}\n" + command + "\n")
+    assert unpaste([dockerfile]) == (["--model-path", "qwen3-8b", "--tp", "2"],
+                                     ["MODEL_PATH=qwen3-8b", "TP=2", *env])

@@ -37,15 +37,41 @@ def dockerfile_launch(text: str) -> tuple[list[str], list[str]]:
     entrypoint: list[str] = []
     cmd: list[str] = []
     env: list[str] = []
+    known: dict[str, str] = {}  # ARG defaults and ENV values, as later lines see them
     for keyword, rest in _instructions(text):
-        if keyword == "ENV":
-            env.extend(_env_pairs(rest))
+        if keyword == "ARG":
+            name, eq, default = rest.partition("=")
+            if eq and _ENV_NAME.match(name.strip()):
+                known[name.strip()] = default.strip().strip("\"'")
+        elif keyword == "ENV":
+            # the builder fills ${NAME} in an ENV value from the ARGs and ENVs before it
+            pairs = [f"{n}={_filled(v, known)}" for n, _, v in
+                     (pair.partition("=") for pair in _env_pairs(rest))]
+            env.extend(pairs)
+            known.update(pair.split("=", 1) for pair in pairs)
         elif keyword == "ENTRYPOINT":
             entrypoint = _command(rest)
             cmd = []  # Docker resets an inherited CMD when ENTRYPOINT is set
         elif keyword == "CMD":
             cmd = _command(rest)
     return entrypoint + cmd, env
+
+
+_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _filled(value: str, known: dict[str, str]) -> str:
+    """``value`` with each ``$NAME``/``${NAME}`` the Dockerfile has set replaced."""
+    return _REFERENCE.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), value)
+
+
+def shell_script(words: list[str]) -> str | None:
+    """The script of an image command that runs a shell (``["sh", "-c", "python3 -m ..."]``,
+    ``ENTRYPOINT ["/bin/bash", "-c", ...]``, a shell form), or None."""
+    if len(words) >= 3 and words[0].rsplit("/", 1)[-1] in ("sh", "bash", "dash", "zsh") \
+            and re.fullmatch(r"-[a-z]*c", words[1]):
+        return words[2]
+    return None
 
 
 def _instructions(text: str) -> list[tuple[str, str]]:

@@ -142,11 +142,15 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
         if at and "\n" not in token and _a_value(tokens[at - 1]):
             words.append(token)  # a flag given after the paste, and its value as given
         elif "\n" in token and _dockerfile(token):  # FROM ... ENV ... CMD [...]
-            from launchplan.input.dockerfile import dockerfile_launch
+            from launchplan.input.dockerfile import dockerfile_launch, shell_script
 
             found, assigned = dockerfile_launch(token)
-            shell = found[:2] == ["/bin/sh", "-c"] and len(found) == 3
-            words.extend(_split(found[2]) if shell else _from_launcher(found))
+            script = shell_script(found)
+            if script is not None:  # the shell expands the image's ENV values in it
+                values = dict(pair.split("=", 1) for pair in assigned)
+                words.extend(shell_vars.expand(w, values) for w in _split(script))
+            else:
+                words.extend(_from_launcher(found))
             env.extend(assigned)
         elif _engine_call(token):  # a Python script calling sgl.Engine(...)
             from launchplan.input.engine_call import engine_launch
