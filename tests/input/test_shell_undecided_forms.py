@@ -193,3 +193,16 @@ def test_a_pattern_test_of_a_name_the_script_sets_takes_its_branch(branch):
     one written over several: a script sizing tp from its model's name plans that tp."""
     script = f"MODEL=qwen3-8b\n{branch}\npython3 -m sglang.launch_server --model-path m --tp $TP\n"
     assert unpaste([script])[0] == ["--model-path", "m", "--tp", "2"]
+
+
+@pytest.mark.parametrize("loop", [
+    'TPS="2 4 8"\nfor tp in ${TPS}; do',
+    'TPS="${TPS:-2 4 8}"\nfor tp in $TPS; do',
+    "for tp in 2 4 8; do",
+])
+def test_a_sweep_over_a_variable_s_words_plans_its_first(loop):
+    """``for tp in $TPS`` splits the value into words, as a literal list is: the body read
+    once is the first run (the whole list had become one value of --tp)."""
+    script = (f'{loop}\n  python3 -m sglang.launch_server --model-path m --tp "${{tp}}"\n'
+              "done\n")
+    assert unpaste([script])[0] == ["--model-path", "m", "--tp", "2"]

@@ -124,6 +124,10 @@ def _loop_variable(segment: list[str], values: dict[str, str]) -> bool:
             values[segment[1]] = listed[0]
         return True
     first = expand(segment[3], values)
+    if segment[3].startswith("$") and first != segment[3]:
+        # ``for tp in $TPS`` of TPS="1 2 4": the shell splits the value into the loop's
+        # words (the usual sweep loop; the quotes that would keep it whole are gone here)
+        first = next(iter(first.split()), "")
     if first and not open_reference(first) and "$" not in first:
         values[segment[1]] = first
     return True
