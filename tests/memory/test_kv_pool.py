@@ -358,3 +358,22 @@ def test_the_text_plan_says_when_a_checkpoint_made_the_kv_cache_fp8(capsys):
            "declares an FP8 KV cache" in out
     assert main(["resolve", "--gpu", "b200", "--model-path", "llama-3.1-8b"]) == 0
     assert "KV cache fp8" not in capsys.readouterr().out
+
+
+def test_an_encoder_only_server_holds_the_encoder_s_weights_and_no_kv_pool():
+    """SGLang runs an encoder-only server without a model runner: the vision tower is loaded,
+    no language model and no KV pool (the plan had priced the whole model and a pool)."""
+    from launchplan.memory import weights
+    from launchplan.memory.plan import ENCODER_ONLY_CAVEAT, memory_plan
+    from launchplan.memory.values import as_values, plain_values
+
+    model = "Qwen/Qwen3-VL-8B-Instruct"
+    full = memory_plan(resolve([], gpu="h100", model_path=model))
+    result = resolve(["--encoder-only"], gpu="h100", model_path=model)
+    plan = memory_plan(result)
+    values = as_values(plain_values(result), result.record)
+    vision = weights.weights_per_gpu(values).breakdown["vision"]
+    assert plan.weights_bytes == vision and 0 < vision < full.weights_bytes / 5
+    assert plan.kv_pool_bytes == plan.max_total_num_tokens == plan.max_running_requests == 0
+    assert plan.fits and ENCODER_ONLY_CAVEAT in plan.caveats
+    assert plan.to_dict()["kv_pool_bytes"] == 0 and plan.steps

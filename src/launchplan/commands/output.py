@@ -205,6 +205,11 @@ def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
     if not plan.fits:
         out.write(f"  does not fit: {plan.problem}\n")
         return
+    from launchplan.memory.plan import ENCODER_ONLY_CAVEAT
+
+    if ENCODER_ONLY_CAVEAT in plan.caveats:
+        out.write(wrapped(ENCODER_ONLY_CAVEAT, "  ") + "\n")
+        return
     per_token = plan.kv_bytes_per_token
     out.write(f"  max_total_num_tokens {plan.max_total_num_tokens:,} "
               f"({per_token:,} bytes per token)\n")

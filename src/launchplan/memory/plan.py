@@ -254,6 +254,8 @@ def _plan(result: Any, request_tokens: int, record: Any = None) -> MemoryPlan | 
     context = record.model.context_len
     overhead = getattr(target, "load_overhead_mib", None)  # ``load_overhead_bytes``, inline
     overhead = LOAD_OVERHEAD_BYTES if overhead is None else overhead << 20
+    if result.get("encoder_only") is True:
+        return _encoder_server(result, record, gpu, before, overhead, context, request_tokens)
     loaded = mine + draft + overhead
     plain = plain_size(result, record, tp, pp, attn_dp, before, loaded)
     if plain is not None:  # the commonest pool, without the sizing's objects
@@ -295,6 +297,34 @@ def _plan(result: Any, request_tokens: int, record: Any = None) -> MemoryPlan | 
         None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
         [(result, record, before, loaded, gpu, overhead)]))
+
+
+#: the parts of a checkpoint an encoder-only server loads (``weights``' components)
+_ENCODER_PARTS = ("vision", "audio")
+ENCODER_ONLY_CAVEAT = ("an encoder-only server (--encoder-only) loads only the model's "
+                       "multimodal encoder and runs no language model: it holds no KV pool, "
+                       "so it has no token or request figures")
+
+
+def _encoder_server(result: Any, record: Any, gpu: int, before: int, overhead: int,
+                    context: int, request_tokens: int) -> MemoryPlan:
+    """An encoder-only server's memory: SGLang starts a server of its own for it (no model
+    runner, no scheduler), which loads the vision (or audio) tower and no language model,
+    so no KV pool is sized (``disaggregation/encoder``; the model class builds no language
+    model when its config is marked encoder-only)."""
+    breakdown = _weights.weights_per_gpu(as_values(result, record)).breakdown
+    encoder = sum(int(breakdown.get(part, 0)) for part in _ENCODER_PARTS)
+    steps = (("gpu memory (bytes)", gpu), ("free before loading (GiB)", before / (1 << 30)),
+             ("weights: the multimodal encoder alone (bytes)", encoder),
+             ("of which loading beyond the tensors (bytes)", overhead))
+    fits = encoder + overhead < before
+    return MemoryPlan(
+        gpu_bytes=gpu, before_load_bytes=before, weights_bytes=encoder, draft_weights_bytes=0,
+        kv_budget_bytes=0, kv_bytes_per_token=0, max_total_num_tokens=0,
+        max_running_requests=0, context_len=context, request_tokens=request_tokens,
+        concurrency_at_context=0, concurrency_at_request=0, fits=fits, reserved_bytes=0,
+        kv_pool_bytes=0, problem=None if fits else "the encoder's weights exceed the memory "
+        "free before loading", caveats=(ENCODER_ONLY_CAVEAT,), made_steps=steps)
 
 
 def _pool_extra(sizer: Any, pool: dict[str, int], tokens: int
