@@ -399,3 +399,23 @@ def test_a_name_between_two_pieces_stays_open_and_the_call_around_them_is_no_val
     go = ('cmd := fmt.Sprintf("python3 -m sglang.launch_server --model-path m "+\n'
           '    "--mem-fraction-static 0.5", port)\n')
     assert unpaste([go])[0] == ["--model-path", "m", "--mem-fraction-static", "0.5"]
+
+
+@pytest.mark.parametrize("join", [
+    '" ".join([f"--{k} {v}" for k, v in serve_params.items()])',
+    '" ".join(f"--{k}={v}" for k, v in serve_params.items())',
+])
+def test_flags_kept_in_a_dict_and_joined_by_a_comprehension_are_the_launch_s(join):
+    """Modal's idiom: the server's flags in a dict (inside the method that starts it), joined
+    into the command line; a value only the run knows stays open."""
+    script = ("class Model:\n    def enter(self):\n        serve_params = {\n"
+              '            "model-path": "qwen3-8b",\n            "tp": 2,\n'
+              '            "port": 8000,\n'
+              '            "cuda-graph-max-bs": " ".join(map(str, range(1, 13))),\n'
+              "        }\n"
+              f'        serve_cmd = "python -m sglang.launch_server " + {join}\n'
+              "        subprocess.Popen(serve_cmd, shell=True)\n")
+    argv = unpaste([script])[0]
+    flat = [p for w in argv for p in w.split("=", 1)] if "=" in join else argv
+    assert flat[:6] == ["--model-path", "qwen3-8b", "--tp", "2", "--port", "8000"]
+    assert flat[6] == "--cuda-graph-max-bs" and flat[7].startswith("${")

@@ -13,6 +13,7 @@ items around the quoted launcher module.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Container, Iterator
 from typing import Any
@@ -868,12 +869,46 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id in ("str", "int", "float") and len(node.args) == 1):
         return _word(node.args[0], literals)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "join" and isinstance(node.func.value, ast.Constant)
+            and isinstance(node.func.value.value, str) and len(node.args) == 1):
+        items = _joined_items(node.args[0], literals)
+        if items is not None:  # " ".join(f"--{k} {v}" for k, v in params.items())
+            return node.func.value.value.join(items)
     if ast.unparse(node) == "sys.executable":
         return "python3"
     if (isinstance(node, ast.Call) and ast.unparse(node.func) in ("os.environ.get", "os.getenv")
             and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)):
         return str(node.args[1].value)  # the value with the variable unset, as ${NAME:-word}
     return "${" + "".join(ast.unparse(node).split()) + "}"
+
+
+def _joined_items(node: ast.expr, literals: dict[str, str]) -> list[str] | None:
+    """The items a ``str.join`` joins: a list's, or a comprehension's over a dict the script
+    sets to literals (``[f"--{k} {v}" for k, v in serve_params.items()]``, Modal's idiom of
+    server flags kept in a dict), each rendered with that entry's key and value; None for
+    anything else."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_word(e, literals) for e in node.elts]
+    if not (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1):
+        return None
+    loop = node.generators[0]
+    call = loop.iter
+    if loop.ifs or loop.is_async or not (
+            isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "items" and not call.args
+            and isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2
+            and all(isinstance(e, ast.Name) for e in loop.target.elts)):
+        return None
+    listed = literals.get(ast.unparse(call))
+    if listed is None:
+        return None
+    key_name, value_name = (e.id for e in loop.target.elts)  # type: ignore[attr-defined]
+    out = []
+    for key, value in json.loads(listed):
+        bound = {**literals, key_name: key, value_name: value}
+        out.append(_word(node.elt, bound))
+    return out
 
 
 def _entry_key(node: ast.expr, literals: dict[str, str]) -> str | None:
@@ -892,6 +927,26 @@ def _entry_key(node: ast.expr, literals: dict[str, str]) -> str | None:
     if isinstance(key, ast.Name) and key.id in literals:
         return f"{base}[{literals[key.id]!r}]"
     return None
+
+
+def _dict_items(tree: ast.Module, out: dict[str, str]) -> None:
+    """Each ``NAME = {...}`` (a module's or a function's: Modal keeps its server flags in a
+    dict inside the method that starts the server) as its entries in order, under
+    ``NAME.items()`` (JSON pairs of key and value as the script would render the value:
+    ``${...}`` where only the run knows it), for a comprehension joining them into flags."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Dict)):
+            continue
+        pairs = []
+        for key, value in zip(node.value.keys, node.value.values):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                break  # a ``**spread`` or a computed key: the entries are not all known
+            shown = str(value.value) if isinstance(value, ast.Constant) \
+                and isinstance(value.value, bool) else _word(value, out)
+            pairs.append([key.value, shown])
+        else:
+            out.setdefault(f"{node.targets[0].id}.items()", json.dumps(pairs))
 
 
 def _flatten_dict(prefix: str, node: ast.Dict, out: dict[str, str], depth: int = 0) -> None:
@@ -1012,6 +1067,7 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1
               and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Dict)):
             _flatten_dict(node.targets[0].id, node.value, out)  # PATHS = {"a": "..."}
+    _dict_items(tree, out)
     _bind_call_arguments(tree, out)
     _bind_instance_attributes(tree, out)
     for func in ast.walk(tree):  # a default naming a module constant: (model: str = MODEL)
