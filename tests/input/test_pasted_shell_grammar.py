@@ -237,3 +237,31 @@ def test_read_from_a_here_string_and_printf_v_set_their_variables():
     # the last name takes the rest of the words, as read does
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--port",
                                     "30001", "--served-model-name", "a b"]
+
+
+@pytest.mark.parametrize("script", [
+    # NVIDIA's cluster-script template: the command read into a variable, run by srun's shell
+    "MODEL=qwen3-8b\nread -r -d '' cmd <<EOF\necho starting \\\n"
+    "&& export SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 \\\n"
+    "&& python3 -m sglang.launch_server --model-path ${MODEL} --tp 2\nEOF\n"
+    'srun --container-image=lmsysorg/sglang:latest bash -c "${cmd}"\n',
+    # a command captured from a here-document
+    "MODEL=qwen3-8b\nCMD=$(cat <<EOF2\nexport SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 && "
+    "python3 -m sglang.launch_server --model-path ${MODEL} --tp 2\nEOF2\n)\n"
+    'bash -c "$CMD"\n',
+])
+def test_a_launch_a_here_document_reads_into_a_variable_is_run_with_it(script):
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--tp", "2"],
+                                 ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+
+
+@pytest.mark.parametrize("read", [
+    "IFS='|' read -r model tp <<<\"$config\"",
+    "IFS='|' read -r model tp <<< \"$config\"",
+])
+def test_a_row_read_apart_at_its_separator_fills_the_launch(read):
+    script = (f'config="qwen3-8b|2"\n{read}\n'
+              'python3 -m sglang.launch_server --model-path "$model" --tp "$tp"\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    rest = script.replace("model tp", "model").replace(' --tp "$tp"', "")
+    assert unpaste([rest])[0] == ["--model-path", "qwen3-8b|2"]  # the last name: the rest

@@ -40,6 +40,41 @@ def split_off(text: str) -> tuple[str, dict[str, str]]:
     return "\n".join(kept), files
 
 
+#: A here-document read into a variable: ``read -r -d '' NAME <<EOF`` (NVIDIA's cluster
+#: scripts build the launch this way) and ``NAME=$(cat <<EOF`` (its body, then ``)``).
+_READ_INTO = re.compile(r"^\s*read\b(?:\s+-[a-zA-Z]+(?:\s+(?:''|\"\"|\S+))?)*?\s+"
+                        r"([A-Za-z_]\w*)\s*<<")
+_CAPTURED = re.compile(r"^\s*(?:export\s+|local\s+)?([A-Za-z_]\w*)=\$\(\s*cat\s*<<")
+
+
+def as_assignments(text: str) -> str:
+    """``text`` with each here-document read into a variable written as that variable's
+    assignment (``NAME='...'``, the body as the shell leaves it: an unquoted delimiter's
+    continuations joined, its ``$NAME`` references kept for the reader to expand), so that
+    a launch that runs the variable (``bash -c "${cmd}"``) is read with it."""
+    if "<<" not in text or ("read" not in text and "$(" not in text):
+        return text
+    lines = text.split("\n")
+    out = list(lines)
+    for start, opener, end in closed_heredocs(lines):
+        into = _READ_INTO.match(lines[start]) or _CAPTURED.match(lines[start])
+        if into is None:
+            continue
+        body = textwrap.dedent("\n".join(lines[start + 1:end]))
+        body = body if opener.group(1) else _as_written(body)
+        captured = into.re is _CAPTURED
+        if captured and (end + 1 >= len(lines) or lines[end + 1].strip() != ")"):
+            continue  # ``$(cat <<EOF ... EOF`` must close its substitution next
+        quote = "'" if opener.group(1) else '"'
+        value = body.strip("\n") if captured else body
+        value = value.replace("\\", "\\\\").replace('"', '\\"') if quote == '"' \
+            else value.replace("'", "'\\''")
+        out[start] = f"{into.group(1)}={quote}{value}{quote}"
+        for i in range(start + 1, end + 1 + captured):
+            out[i] = ""
+    return "\n".join(out)
+
+
 #: What the shell undoes in a here-document whose delimiter is unquoted as it writes the
 #: file: a backslash before ``$``, a backquote or a backslash, and backslash-newline.
 _WRITE_ESCAPE = re.compile(r"\\([$`\\])|\\\n")

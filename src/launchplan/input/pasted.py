@@ -1045,12 +1045,13 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     """A pasted shell text's words, each line ended by ``;``. A script's lines are commands
     of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
-    from launchplan.input.heredoc import run_inline, split_off
+    from launchplan.input.heredoc import as_assignments, run_inline, split_off
     from launchplan.input.systemd_unit import inline_written
 
     text = _without_python_warnings(text)
     text = _root_prompted(text, notes)
     text = inline_written(text, notes)  # a unit a here-document writes: what it runs
+    text = as_assignments(text)  # read -d '' cmd <<EOF: the variable it fills
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _unwrapped_flags(_terminal_rejoined(_inline_code(text), notes), notes)
     text = _joined_continuations(text)
@@ -1523,6 +1524,10 @@ def _launcher_from_variables(segments: list[list[str]]) -> list[list[str]]:
     values: dict[str, str] = {}
     out: list[list[str]] = []
     for seg in segments:
+        if _runs_script(seg):  # bash -c "${cmd}": one argument, the quoted reader's
+            shell_vars.declared(seg, values)
+            out.append(seg)
+            continue
         if not _starts_launch(seg) and any("$" in w for w in seg):
             pieces = [_launcher_words(w, values) for w in seg]
             words = [part for piece in pieces for part in piece]
@@ -2032,6 +2037,12 @@ _LOCAL_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 #: starts (``srun --container-image=I bash -c "..."``) inherits the script's exports.
 _INHERITING_STARTERS = frozenset({"srun", "apptainer", "singularity", "timeout", "numactl",
                                   "taskset", "setsid", "nice", "stdbuf", "chrt", "screen"})
+
+
+def _runs_script(seg: list[str]) -> bool:
+    """Whether ``seg`` hands a shell one argument to run (``bash -c "${cmd}"``)."""
+    return any(w.rsplit("/", 1)[-1] in _LOCAL_SHELLS and _SCRIPT_OPTION.match(seg[at + 1])
+               for at, w in enumerate(seg[:-2]))
 
 
 def _hands_to_shell(seg: list[str]) -> bool:

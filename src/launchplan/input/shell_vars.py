@@ -176,13 +176,25 @@ def _read_or_printed(segment: list[str], values: dict[str, str]) -> bool:
     """Record what ``read [-r] A B <<< "words"`` (a here-string's words, the last name taking
     the rest) or ``printf -v NAME FORMAT [ARGS]`` (``%s`` and ``%d`` filled in order) sets;
     whether ``segment`` was one of them."""
-    if segment[:1] == ["read"] and "<<<" in segment:
-        at = segment.index("<<<")
-        names = [w for w in segment[1:at] if not w.startswith("-")]
-        if at + 1 >= len(segment) or not names or not all(
+    separators = None  # ``IFS='|' read -r a b <<< "$row"``: the row split at each |
+    if segment[:1] and segment[0].startswith("IFS=") and segment[1:2] == ["read"]:
+        separators = segment[0][4:]
+        segment = segment[1:]
+    here = next((at for at, w in enumerate(segment) if w.startswith("<<<")), None)
+    if segment[:1] == ["read"] and here is not None:
+        glued = segment[here][3:]  # ``<<<"$config"`` as one word
+        source = glued if glued else (segment[here + 1] if here + 1 < len(segment) else None)
+        names = [w for w in segment[1:here] if not w.startswith("-")]
+        if source is None or not names or not all(
                 re.fullmatch(r"[A-Za-z_]\w*", n) for n in names):
             return True
-        words = expand(segment[at + 1], values).split(None, len(names) - 1)
+        text = expand(source, values)
+        if separators and separators.strip():  # a separator other than white space
+            pattern = "[" + re.escape(separators.replace(" ", "").replace("\t", "")) + "]"
+            words = re.split(pattern, text, maxsplit=len(names) - 1) if len(names) > 1 \
+                else [text]
+        else:
+            words = text.split(None, len(names) - 1)
         for name, word in zip(names, [*words, *[""] * (len(names) - len(words))]):
             values[name] = word
         return True
