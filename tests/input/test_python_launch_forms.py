@@ -3,6 +3,8 @@ readers once missed or left open."""
 
 from __future__ import annotations
 
+import pytest
+
 from launchplan.input.pasted import unpaste
 from launchplan.input.python_launch import launch_literal, literal_total
 
@@ -67,3 +69,16 @@ def test_a_table_of_models_picked_by_an_argparse_default_gives_the_launch_its_en
     # the entry read in place, without the alias
     direct = script.replace("cfg[", "MODELS[name][")
     assert unpaste([direct])[0] == ["--model-path", "llama-3.1-70b", "--tp", "4"]
+
+
+@pytest.mark.parametrize("built", [
+    '"python3 -m sglang.launch_server --model-path %s --tp %d --dp 2" % (model, 2)',
+    '"python3 -m sglang.launch_server --model-path {} --tp {} --dp 2".format(model, tp)',
+    '"python3 -m sglang.launch_server --model-path {m} --tp {t} --dp 2".format(m=model, t=2)',
+    '"python3 -m sglang.launch_server --model-path {0} --tp {1} --dp 2".format(model, tp)',
+])
+def test_a_command_filled_by_percent_or_format_is_read_with_its_values(built):
+    """``"..." % args`` and ``"...".format(...)`` fill their fields from names the script
+    sets (the fields had stayed in the launch: ``--tp %d``)."""
+    script = f'import os\nmodel = "qwen3-8b"\ntp = 2\nos.system({built})\n'
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--dp", "2"]

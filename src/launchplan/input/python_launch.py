@@ -272,8 +272,9 @@ def _launch_nodes(tree: ast.Module) -> list[tuple[str | list[str], ast.AST, str]
             if literals is None:
                 literals = _literal_names(tree)
             value = ast.Constant(_rendered(node, literals))
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) \
-                and _joins_text(node):  # "python -m sglang.launch_server " + "--tp 2"
+        elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+              and _joins_text(node)) or _formats_text(node):
+            # "python -m sglang.launch_server " + "--tp 2", "... %s" % x, "... {}".format(x)
             if literals is None:
                 literals = _literal_names(tree)
             value = ast.Constant(_word(node, literals))
@@ -311,6 +312,15 @@ def _joins_text(node: ast.BinOp) -> bool:
                for n in (node.left, node.right)) or any(
         isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and _joins_text(n)
         for n in (node.left, node.right))
+
+
+def _formats_text(node: ast.AST) -> bool:
+    """Whether ``node`` fills a string literal's fields: ``"..." % args``, ``"...".format()``."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format" and isinstance(node.func.value, ast.Constant)
+            and isinstance(node.func.value.value, str))
 
 
 def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, str]]
@@ -859,6 +869,20 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
         return literals[key]
     if isinstance(node, ast.JoinedStr):
         return _rendered(node, literals)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) \
+            and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+        # "... --model-path %s --tp %d" % (model, 2): each conversion filled in order
+        args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        filled = iter(_word(a, literals) for a in args)
+        return _PERCENT.sub(lambda m: "%" if m.group(0) == "%%" else next(filled, m.group(0)),
+                            node.left.value)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format" and isinstance(node.func.value, ast.Constant)
+            and isinstance(node.func.value.value, str)):
+        # "... --model-path {} --tp {tp}".format(model, tp=2)
+        positional = [_word(a, literals) for a in node.args]
+        named = {k.arg: _word(k.value, literals) for k in node.keywords if k.arg}
+        return _formatted(node.func.value.value, positional, named)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         # "python -m sglang.launch_server " + model + " --tp " + str(tp): the text joined
         left, right = node.left, node.right
@@ -881,6 +905,30 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
             and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)):
         return str(node.args[1].value)  # the value with the variable unset, as ${NAME:-word}
     return "${" + "".join(ast.unparse(node).split()) + "}"
+
+
+#: a printf-style conversion (``%s``, ``%d``, ``%5.2f``) or a literal ``%%``
+_PERCENT = re.compile(r"%%|%[-+ #0]*\d*(?:\.\d+)?[sdirfgeExXoc]")
+#: a ``str.format`` field: ``{}``, ``{0}``, ``{name}`` (a conversion or spec after it)
+_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_]\w*|\d+)?(?:![rsa])?(?::[^{}]*)?\}")
+
+
+def _formatted(text: str, positional: list[str], named: dict[str, str]) -> str:
+    """``text.format(...)`` with the rendered arguments; a field no argument fills stays as
+    written (``${...}`` where only the run knows the value)."""
+    auto = iter(positional)
+
+    def field(match: re.Match[str]) -> str:
+        whole, key = match.group(0), match.group(1)
+        if whole in ("{{", "}}"):
+            return whole[0]
+        if key is None:
+            return next(auto, whole)
+        if key.isdigit():
+            return positional[int(key)] if int(key) < len(positional) else whole
+        return named.get(key, whole)
+
+    return _FIELD.sub(field, text)
 
 
 def _joined_items(node: ast.expr, literals: dict[str, str]) -> list[str] | None:
