@@ -82,3 +82,16 @@ def test_a_command_filled_by_percent_or_format_is_read_with_its_values(built):
     sets (the fields had stayed in the launch: ``--tp %d``)."""
     script = f'import os\nmodel = "qwen3-8b"\ntp = 2\nos.system({built})\n'
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2", "--dp", "2"]
+
+
+@pytest.mark.parametrize("escape", [
+    "!nohup python -m sglang.launch_server --model-path {model_id} --port {port} > log.txt 2>&1 &",
+    "!python -m sglang.launch_server --model-path $model_id --port $port &",
+])
+def test_a_notebook_shell_escape_is_filled_from_the_cell_s_names(escape):
+    """IPython fills ``{expr}`` and ``$name`` in a ``!`` line from the notebook's names, and
+    the escape's shell inherits what the cell puts in ``os.environ``."""
+    cell = ('import os\nmodel_id = "qwen3-8b"\nport = 30001\n'
+            'os.environ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"] = "1"\n' + escape + "\n")
+    assert unpaste([cell]) == (["--model-path", "qwen3-8b", "--port", "30001"],
+                               ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])

@@ -523,6 +523,12 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
             if notes is not None:
                 notes.extend(found)
             return token
+    if "!" in token and "sglang" in token:  # a notebook cell's ``!python -m ... {port}``
+        from launchplan.input.python_launch import ipython_escapes
+
+        escaped = ipython_escapes(token)
+        if escaped is not None:
+            return escaped
     return as_posix(token) if looks_like_powershell(token) else token
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import shlex
 from collections.abc import Container, Iterator
 from typing import Any
 
@@ -1053,6 +1054,46 @@ def _parsed(text: str) -> ast.Module | None:
         except (SyntaxError, ValueError):
             continue
     return None
+
+
+#: an IPython shell escape that starts SGLang (``!python -m sglang.launch_server ...``)
+_ESCAPE = re.compile(r"^[ \t]*!(?!=)(?=[^\n]*(?:sglang\.launch_server\b|\bsglang\s+serve\b))",
+                     re.MULTILINE)
+#: what IPython fills in a shell escape from the notebook's names: ``{expr}`` and ``$name``
+_BRACED = re.compile(r"\{([A-Za-z_][\w.]*(?:\[[^\]{}]+\])?)\}")
+_DOLLAR = re.compile(r"\$([A-Za-z_]\w*)\b(?!\})")
+_ENVIRON = re.compile(r"""^[ \t]*os\.environ\[\s*["']([A-Za-z_]\w*)["']\s*\]\s*=""", re.MULTILINE)
+
+
+def ipython_escapes(text: str) -> str | None:
+    """A notebook cell's shell escapes that start SGLang, as the script IPython runs: each
+    ``{expr}`` and ``$name`` filled from the names the cell's Python sets, after an
+    ``export`` of each ``os.environ["NAME"] = ...`` it sets (the escape's shell inherits the
+    kernel's environment). None when ``text`` has no such escape or is no Python around it."""
+    if _ESCAPE.search(text) is None:
+        return None
+    tree = _parsed(text)
+    if tree is None:
+        return None
+    names = _literal_names(tree)
+    exports = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Subscript)
+                and ast.unparse(node.targets[0].value) == "os.environ"):
+            key = node.targets[0].slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                word = _word(node.value, names)
+                if "${" not in word:
+                    exports.append(f"export {key.value}={shlex.quote(word)}")
+    lines = []
+    for line in text.split("\n"):
+        if _ESCAPE.match(line):
+            shell = line.lstrip()[1:]
+            shell = _BRACED.sub(lambda m: names.get(m.group(1), m.group(0)), shell)
+            shell = _DOLLAR.sub(lambda m: names.get(m.group(1), m.group(0)), shell)
+            lines.append(shell)
+    return "\n".join([*exports, *lines])
 
 
 def literal_names(text: str) -> dict[str, str] | None:
