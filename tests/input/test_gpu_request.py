@@ -208,6 +208,13 @@ def test_resolve_plans_on_the_gpus_the_environment_shows(argv, has, capsys):
     assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == has
 
 
+def test_a_job_sbatch_wraps_is_planned_on_the_gpus_it_asks_for(capsys):
+    line = ('sbatch --gres=gpu:2 --wrap="python -m sglang.launch_server --model-path qwen3-8b '
+            '--tp 4"')
+    assert main(["resolve", "--gpu", "h100", line, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == 2
+
+
 def test_a_count_given_wins_over_the_environments(capsys):
     argv = ["--gpu", "h100", "--gpu-count", "8", "--env", "CUDA_VISIBLE_DEVICES=0,1",
             "--model-path", "qwen3-8b", "--format", "json"]
@@ -221,6 +228,7 @@ def test_a_count_given_wins_over_the_environments(capsys):
     ("#SBATCH --gpus-per-node=nvidia_h200:8\n#SBATCH -N 4\n", 8),
     ("#SBATCH --nodes=2\n#SBATCH --gpus=16\n", 8),  # a whole job's GPUs over its nodes
     ("srun --gres=gpu:a100:2 python3 -m sglang.launch_server", 2),
+    ('sbatch --gres=gpu:2 --wrap="python -m sglang.launch_server --tp 4"', 2),  # its own line
     ("#SBATCH --gres=gpu:4\nsrun --gres=gpu:2 python -m sglang.launch_server", None),
     ("#SBATCH --gpus-per-task=4\n", None),  # per task: the tasks a node runs decide
     ("python -m sglang.launch_server --gres=gpu:4", None),  # not a Slurm line

@@ -229,7 +229,7 @@ def _job_gpus(out: Split, argv: Sequence[str]) -> int | None:
     from launchplan.input.pasted import cleaned
 
     for token in argv:
-        if "\n" not in token and "srun" not in token:
+        if "\n" not in token and "srun" not in token and "sbatch" not in token:
             continue
         found = slurm_gpus(cleaned(token))
         if found is not None:

@@ -246,9 +246,10 @@ def visible_gpus(assignments: Sequence[str]) -> tuple[int, str] | None:
     return best
 
 
-#: A Slurm job's GPU request, in an ``#SBATCH`` line or on ``srun``/``salloc``'s command
-#: line: ``--gres=gpu[:TYPE]:N``, ``--gpus-per-node=[TYPE:]N``, ``--gpus=[TYPE:]N`` (over
-#: the whole job) or ``-G N``. The type is the site's own name, so only the count is read.
+#: A Slurm job's GPU request, in an ``#SBATCH`` line or on ``srun``/``salloc``/``sbatch``'s
+#: command line (``sbatch --gres=gpu:2 --wrap="python -m ..."``): ``--gres=gpu[:TYPE]:N``,
+#: ``--gpus-per-node=[TYPE:]N``, ``--gpus=[TYPE:]N`` (over the whole job) or ``-G N``. The
+#: type is the site's own name, so only the count is read.
 _SLURM_GPUS = re.compile(
     r"(?:^|\s)(?:--gres[= ]gpu(?::[\w.-]+)?:(?P<gres>\d+)"
     r"|--gpus-per-node[= ](?:[\w.-]+:)?(?P<node>\d+)"
@@ -266,7 +267,8 @@ def slurm_gpus(text: str) -> tuple[int, str] | None:
     nodes = 1
     for line in text.splitlines():
         plain = line.strip()
-        if not (plain.startswith("#SBATCH") or re.match(r"^(?:\S*/)?(?:srun|salloc)\s", plain)):
+        if not (plain.startswith("#SBATCH")
+                or re.match(r"^(?:\S*/)?(?:srun|salloc|sbatch)\s", plain)):
             continue
         if (counted := _SLURM_NODES.search(plain)) is not None:
             nodes = max(int(counted.group(1)), 1)
