@@ -260,3 +260,20 @@ def test_a_dockerfile_s_shell_command_sees_the_image_s_env(command, env):
                   "ENV MODEL_PATH=qwen3-8b \\\n    TP=${TP_DEFAULT}\n" + command + "\n")
     assert unpaste([dockerfile]) == (["--model-path", "qwen3-8b", "--tp", "2"],
                                      ["MODEL_PATH=qwen3-8b", "TP=2", *env])
+
+
+@pytest.mark.parametrize("script", [
+    # Start-Process with an argument list: PowerShell's way to start a server in the background
+    "$model='qwen3-8b'\n$port=30001\n$env:SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN='1'\n"
+    "$p=Start-Process -FilePath python -ArgumentList @(\n  '-m','sglang.launch_server',\n"
+    "  '--model-path',$model,\n  '--port',[string]$port\n) -NoNewWindow -PassThru\n",
+    # $name = value lines without any $env: line, and the call operator on an interpreter
+    "$python = 'C:\\venv\\Scripts\\python.exe'\n$model = \"qwen3-8b\"\n$port = 30001\n"
+    "$env:SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN = '1'\n"
+    "& $python -m sglang.launch_server --model-path $model --port $port\n",
+])
+def test_a_powershell_start_process_or_call_operator_launch_is_read(script):
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--port", "30001"],
+                                 ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+    plain = "$model = \"qwen3-8b\"\npython -m sglang.launch_server --model-path $model\n"
+    assert unpaste([plain])[0] == ["--model-path", "qwen3-8b"]

@@ -24,7 +24,7 @@ from launchplan.input.yaml_bound import check_expansion
 #: ``NAME=value`` before the command: a shell environment assignment.
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: A Python interpreter, however it is spelled (``python``, ``python3.11``, a path, ``uv run``).
-_PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
+_PYTHON = re.compile(r"^(?:.*[/\\])?python(?:3(?:\.\d+)?)?(?:\.exe)?$")  # (C:\venv\...\python.exe)
 #: ``sglang_router.launch_server`` (the router package's data-parallel launcher, which SGLang's
 #: docs recommended for DP) parses SGLang's flags plus its own ``--router-*`` ones.
 _ROUTER_MODULE = "sglang_router.launch_server"

@@ -41,10 +41,46 @@ _ENV_READ = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
 
 
 def looks_like_powershell(text: str) -> bool:
-    """Whether ``text`` continues lines with backticks or sets ``$env:`` variables."""
+    """Whether ``text`` continues lines with backticks, sets ``$env:`` variables, sets a
+    ``$name = value`` variable (no POSIX shell assigns so) or starts a process with
+    ``Start-Process``."""
     return ("`" in text or "^" in text) and bool(_CONTINUED.search(text)) or (
         "$env:" in text.lower() and bool(
-            re.search(r"^[ \t]*\$env:\w+[ \t]*=", text, re.MULTILINE | re.IGNORECASE)))
+            re.search(r"^[ \t]*\$env:\w+[ \t]*=", text, re.MULTILINE | re.IGNORECASE))) or (
+        "$" in text and bool(_ANY_VAR_SET.search(text))) or "start-process" in text.lower()
+
+
+#: a ``$name = value`` line anywhere in a text (``_VAR_SET`` reads one line)
+_ANY_VAR_SET = re.compile(r"^[ \t]*(?:\[[\w.\[\]]+\][ \t]*)*\$(?!env:)[A-Za-z_]\w*[ \t]*="
+                          r"(?!=)[ \t]*\S", re.MULTILINE | re.IGNORECASE)
+
+
+#: ``Start-Process [-FilePath] PROGRAM ... -ArgumentList @( ... )`` (the list may span lines)
+_START_PROCESS = re.compile(
+    r"^[ \t]*(?:\$\w+[ \t]*=[ \t]*)?Start-Process\b(?P<head>[^\n@]*?)-ArgumentList[ \t]*"
+    r"@\((?P<items>.*?)\)(?P<tail>[^\n]*)$", re.MULTILINE | re.DOTALL | re.IGNORECASE)
+#: the program ``Start-Process`` runs: ``-FilePath X`` or its first positional word
+_FILE_PATH = re.compile(r"(?:-FilePath[ \t]+)?(\S+)", re.IGNORECASE)
+#: an argument list's item: a quoted string, or a variable (a cast before it)
+_ARGUMENT = re.compile(r"""'([^']*)'|"([^"`$]*)"|(?:\[\w.]+\])?\$(\w+)""")
+
+
+def _started_processes(text: str) -> str:
+    """``text`` with each ``Start-Process PROGRAM -ArgumentList @(...)`` written as the
+    command line it starts (PowerShell's way to start a server in the background and keep
+    its process), the call operator ``& $python ...`` as ``$python ...``."""
+    def started(match: re.Match[str]) -> str:
+        program = _FILE_PATH.search(match.group("head"))
+        if program is None:
+            return match.group(0)
+        words = [program.group(1)]
+        for item in _ARGUMENT.finditer(match.group("items")):
+            quoted = item.group(1) if item.group(1) is not None else item.group(2)
+            words.append(f"'{quoted}'" if quoted is not None else "$" + item.group(3))
+        return " ".join(words)
+
+    text = _START_PROCESS.sub(started, text)
+    return re.sub(r"^([ \t]*)&[ \t]+(?=[$'\"\w])", r"\1", text, flags=re.MULTILINE)
 
 
 #: A top-level array assignment, ``$serve = @(`` or ``$serve += @(``, to its ``)``.
@@ -79,6 +115,8 @@ def _arrays(text: str) -> dict[str, list[str]]:
 
 def as_posix(text: str) -> str:
     """The POSIX shell text that runs what the PowerShell ``text`` runs (see the module)."""
+    if "start-process" in text.lower() or "&" in text:
+        text = _started_processes(text)
     arrays = _arrays(text) if "@(" in text else {}
     if arrays:
         text = re.sub(r"(?<![\w@])@([A-Za-z_]\w*)\b",
