@@ -265,3 +265,18 @@ def test_a_row_read_apart_at_its_separator_fills_the_launch(read):
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
     rest = script.replace("model tp", "model").replace(' --tp "$tp"', "")
     assert unpaste([rest])[0] == ["--model-path", "qwen3-8b|2"]  # the last name: the rest
+
+
+@pytest.mark.parametrize("build", [
+    "serve_cmd=$(printf 'export CUDA_VISIBLE_DEVICES=%q && python3 -m sglang.launch_server "
+    "--model-path %q --tp-size %q' \"${GPUS}\" \"${model}\" \"${tp}\")",
+    "printf -v serve_cmd 'export CUDA_VISIBLE_DEVICES=%s && python3 -m sglang.launch_server "
+    "--model-path %q --tp-size %d' \"${GPUS}\" \"${model}\" \"${tp}\"",
+])
+def test_a_command_printf_builds_for_tmux_is_read_with_its_values(build):
+    """``printf %q`` is how launchers build a command safely for ``tmux``/``ssh``: its
+    conversions are the arguments, and the export the command starts with its environment."""
+    script = (f"GPUS=0,1\nmodel=qwen3-8b\ntp=2\n{build}\n"
+              'tmux new-session -d -s sglang "${serve_cmd}"\n')
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--tp-size", "2"],
+                                 ["CUDA_VISIBLE_DEVICES=0,1"])

@@ -2046,9 +2046,11 @@ _INHERITING_STARTERS = frozenset({"srun", "apptainer", "singularity", "timeout",
 
 
 def _runs_script(seg: list[str]) -> bool:
-    """Whether ``seg`` hands a shell one argument to run (``bash -c "${cmd}"``)."""
+    """Whether ``seg`` hands a shell one argument to run (``bash -c "${cmd}"``, ``tmux
+    new-session -d -s S "${cmd}"``)."""
     return any(w.rsplit("/", 1)[-1] in _LOCAL_SHELLS and _SCRIPT_OPTION.match(seg[at + 1])
-               for at, w in enumerate(seg[:-2]))
+               for at, w in enumerate(seg[:-2])) or (
+        bool(seg) and seg[0].rsplit("/", 1)[-1] in ("tmux", "screen"))
 
 
 def _hands_to_shell(seg: list[str]) -> bool:
@@ -2121,6 +2123,11 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0,
     values: dict[str, str] = {}  # what the script sets, for a launch it keeps in a variable
     for index, seg in enumerate(segments):
         before = len(out)
+        if seg[:2] == ["printf", "-v"] and len(seg) >= 4:  # printf -v CMD 'TEMPLATE' ARGS
+            printed = dict(values)
+            shell_vars.declared(seg, printed)
+            if seg[2] in printed:
+                seg = [f"{seg[2]}={printed[seg[2]]}"]  # the variable it fills, as assigned
         assignment = bool(seg) and all(shell_vars.ASSIGNMENT.match(word) for word in seg)
         names: list[str | None] = [None] * len(seg)
         if assignment:  # CMD="python -m sglang.launch_server --port $PORT", run by eval "$CMD"

@@ -200,11 +200,43 @@ def _read_or_printed(segment: list[str], values: dict[str, str]) -> bool:
         return True
     if segment[:2] == ["printf", "-v"] and len(segment) >= 4 \
             and re.fullmatch(r"[A-Za-z_]\w*", segment[2]):
-        args = iter(expand(w, values) for w in segment[4:])
-        values[segment[2]] = re.sub(r"%[sd]", lambda _: next(args, ""),
-                                    expand(segment[3], values)).replace("%%", "%")
+        values[segment[2]] = _printf(expand(segment[3], values),
+                                     [expand(w, values) for w in segment[4:]])
         return True
     return False
+
+
+#: a printf conversion launch scripts use (``%s``, ``%d``, ``%q``: a word quoted for reuse
+#: as shell input) or a literal ``%%``
+_CONVERSION = re.compile(r"%%|%[-0-9]*[sdiq]")
+
+
+def _printf(template: str, args: list[str]) -> str:
+    """``printf TEMPLATE ARGS`` once through: each conversion filled in order (``%q`` quoted
+    only where the word needs it, as bash does), none left when the arguments run out."""
+    filled = iter(args)
+
+    def fill(match: re.Match[str]) -> str:
+        if match.group(0) == "%%":
+            return "%"
+        word = next(filled, "")
+        return shlex.quote(word) if match.group(0).endswith("q") and word else word
+
+    return _CONVERSION.sub(fill, template)
+
+
+def printed(value: str, values: Mapping[str, str]) -> str | None:
+    """What a ``$(printf 'TEMPLATE' ARGS...)`` substitution prints (a launcher's safe way to
+    build a command for ``tmux``/``ssh``), or None for any other value."""
+    if not (value.startswith("$(printf ") and value.endswith(")")):
+        return None
+    try:
+        words = shell_split(value[2:-1])
+    except ValueError:
+        return None
+    if len(words) < 2 or words[1].startswith("-"):
+        return None
+    return _printf(expand(words[1], values), [expand(w, values) for w in words[2:]])
 
 
 def _shifted(segment: list[str], values: dict[str, str]) -> None:
@@ -248,7 +280,8 @@ def assigned(words: Iterable[str], values: dict[str, str]) -> None:
             name = name[:-1]
             values[name] = bounded(values.get(name, "") + expand(value, values), word)
         else:
-            values[name] = expand(value, values)
+            made = printed(value, values) if value.startswith("$(printf ") else None
+            values[name] = made if made is not None else expand(value, values)
 
 
 #: The script's arguments as a whole, or a slice of them: ``$@``, ``$*``, ``${@}``,
