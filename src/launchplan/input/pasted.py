@@ -444,6 +444,11 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
         from launchplan.input.page_markup import html_breaks
 
         token = html_breaks(token)
+    if "Command::new(" in token:  # Rust: Command::new("python3").arg("-m")...
+        from launchplan.input.process_builders import as_shell, looks_like_command_builder
+
+        if looks_like_command_builder(token):
+            return as_shell(token)
     if "+" in token and "sglang" in token:  # Go/Java/JS: "python3 -m ... " + "--tp 2"
         from launchplan.input.concatenation import joined, joins_literals
 

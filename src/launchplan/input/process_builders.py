@@ -1,0 +1,139 @@
+"""A launch a Rust program builds with ``std::process::Command``, as the shell line it runs.
+
+Services that supervise an SGLang process in Rust build its argv one token a call:
+``Command::new("python3").arg("-m").arg("sglang.launch_server").arg("--tp").arg("2")``, with
+``.args([...])`` for several and ``.env("NAME", "value")`` for its environment, then
+``.spawn()``. Read as a shell text nothing of it was a command. Each chain is written as the
+line it starts (``NAME=value python3 -m sglang.launch_server --tp 2``); an argument the
+program computes (``.arg(model_path)``, ``.arg(port.to_string())``) becomes a ``${...}``
+reference, open as a shell variable the text does not set is.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+#: the start of a chain (``tokio::process::Command`` too)
+_NEW = re.compile(r"Command::new\(\s*")
+#: one call of the chain: ``.arg(X)``, ``.args([...])``, ``.env(K, V)`` and others to skip
+_CALL = re.compile(r"\s*\.\s*([a-z_]+)\s*\(")
+#: a Rust string literal (raw strings included), or an expression up to its closing paren
+_STRING = re.compile(r'r?#*"((?:[^"\\]|\\.)*)"#*')
+
+
+def looks_like_command_builder(text: str) -> bool:
+    return "Command::new(" in text and "sglang" in text
+
+
+def as_shell(text: str) -> str:
+    """``text`` with each ``Command::new(...)`` chain that starts SGLang written as the shell
+    line it runs, one a line; the rest of the program left out."""
+    text = re.sub(r"(?m)^[ \t]*//.*$", "", text)  # a commented-out ``.arg(...)`` runs not
+    lines = []
+    for start in _NEW.finditer(text):
+        line = _chain(text, start)
+        if line is not None and "sglang" in line:
+            lines.append(line)
+    return "\n".join(lines) if lines else text
+
+
+#: ``let mut command = Command::new(...)``: the name later statements add calls to
+_BOUND = re.compile(r"let\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::[^=;]+)?=\s*(?:[\w:]*::)?$")
+
+
+def _chain(text: str, start: re.Match[str]) -> str | None:
+    """The line one ``Command::new(...)`` chain runs (and the calls later statements add to
+    the variable it is bound to), or None when its program cannot be read."""
+    bound = _BOUND.search(text[max(0, start.start() - 200):start.start()])
+    program, at = _argument(text, start.end())
+    if program is None:
+        return None
+    words = [program]
+    env: list[str] = []
+    while True:
+        call = _CALL.match(text, at)
+        if call is None and bound is not None:  # ``command.arg(...)`` in a later statement
+            later = re.compile(rf"(?<![\w.]){bound.group(1)}(?=\s*\.\s*[a-z_]+\s*\()")
+            found = later.search(text, at)
+            call = _CALL.match(text, found.end()) if found is not None else None
+        if call is None:
+            break
+        name, at = call.group(1), call.end()
+        inner, end = _balanced(text, at)
+        if end is None:
+            break
+        at = end
+        if name == "arg":
+            words.append(_word(inner))
+        elif name == "args":
+            words.extend(_word(item) for item in _items(inner))
+        elif name == "env":
+            parts = _items(inner)
+            if len(parts) == 2:
+                env.append(f"{_word(parts[0])}={_word(parts[1])}")
+        elif name in ("spawn", "output", "status", "exec"):
+            break
+    return " ".join(shlex.quote(w) if not w.startswith("${") else w for w in [*env, *words])
+
+
+def _argument(text: str, at: int) -> tuple[str | None, int]:
+    inner, end = _balanced(text, at)
+    return (_word(inner), end) if end is not None else (None, at)
+
+
+def _balanced(text: str, at: int) -> tuple[str, int | None]:
+    """The text from ``at`` to the ``)`` that closes the call opened just before it, and
+    the index after that ``)``; None when it never closes."""
+    depth, i, quoted = 1, at, False
+    while i < len(text):
+        char = text[i]
+        if quoted:
+            if char == "\\":
+                i += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return text[at:i], i + 1
+        i += 1
+    return "", None
+
+
+def _items(inner: str) -> list[str]:
+    """The comma-separated items of a call's arguments or an array (``["-m", "x"]``)."""
+    inner = inner.strip()
+    if inner.startswith(("[", "&[", "vec![")) and inner.endswith("]"):
+        inner = inner[inner.index("[") + 1:-1]
+    out, depth, quoted, current = [], 0, False, ""
+    for char in inner:
+        if quoted:
+            quoted = char != '"' or current.endswith("\\")
+        elif char == '"':
+            quoted = True
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+            continue
+        current += char
+    if current.strip():
+        out.append(current.strip())
+    return out
+
+
+def _word(expression: str) -> str:
+    """A literal's text; any other expression as a ``${...}`` reference (left open)."""
+    expression = expression.strip().removeprefix("&")
+    literal = _STRING.fullmatch(expression)
+    if literal is not None:
+        return literal.group(1).encode().decode("unicode_escape")
+    return "${" + re.sub(r"\W+", "_", expression).strip("_") + "}"
