@@ -371,3 +371,22 @@ def test_a_placeholder_written_with_spaces_is_named_whole(capsys):
     text = ("python -m sglang.launch_server --enable-trace --otlp-traces-endpoint h:4317 "
             "<other option>")
     assert "got '<other option>'" in _bad_input_line(text, capsys)
+
+
+def test_a_page_s_front_matter_holding_the_launch_is_read_as_its_script():
+    """A benchmark record or docs page: YAML front matter (``run_command: |`` with a comment
+    and continued lines), then Markdown. The page is no manifest; the field's script is the
+    launch, and without one the body is read."""
+    page = ("---\ntitle: qwen3-8b on SGLang\nrun_command: |\n  # the documented image\n"
+            "  docker run --gpus all --env HF_HOME=/h lmsysorg/sglang:latest \\\n"
+            "    python3 -m sglang.launch_server --model-path qwen3-8b --tp 2\n---\n\n"
+            "**Notes.** Started in 40 s: fine.\n")
+    assert unpaste([page]) == (["--model-path", "qwen3-8b", "--tp", "2"], ["HF_HOME=/h"])
+    body = ("---\ntitle: notes\n---\n\nRun `python3 -m sglang.launch_server --model-path "
+            "qwen3-8b --tp 2` and wait.\n")
+    assert unpaste([body])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    manifests = ("---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n"
+                 "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  containers:\n"
+                 "  - name: s\n    image: lmsysorg/sglang\n    command: [python3, -m, "
+                 "sglang.launch_server, --model-path, qwen3-8b]\n")
+    assert unpaste([manifests])[0] == ["--model-path", "qwen3-8b"]  # still a manifest

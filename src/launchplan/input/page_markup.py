@@ -365,3 +365,42 @@ def _source_lists(lines: list[str]) -> str | None:
                 return None
         kind = "code"
     return "\n\n".join(cells) if cells else None
+
+
+#: a Markdown page's front matter: ``---`` on the first line, YAML, ``---`` alone on a line
+_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---[ \t]*\n(.*)\Z", re.DOTALL)
+
+
+def without_front_matter(text: str) -> str:
+    """A Markdown page with YAML front matter (a static site's, a notebook index's, a
+    benchmark record's) as the part that holds its launch: the script a front-matter field
+    holds (``run_command: |`` with its comment and continuation lines), else the page's
+    body. The page is not one manifest: its body is no YAML. ``text`` as it is when the
+    front matter does not close, is no mapping, or the body is YAML too (a manifest of
+    several documents)."""
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return text
+    import yaml
+
+    try:
+        front = yaml.safe_load(match.group(1))
+    except yaml.YAMLError:
+        return text
+    body = match.group(2)
+    if not isinstance(front, dict) or _is_yaml(body):
+        return text
+    scripts = [value for value in front.values() if isinstance(value, str)
+               and "sglang" in value and ("launch_server" in value or "serve" in value)]
+    return scripts[0] if scripts else body
+
+
+def _is_yaml(text: str) -> bool:
+    """Whether ``text`` (what follows a front matter) parses as a YAML mapping or list."""
+    import yaml
+
+    try:
+        documents = [d for d in yaml.safe_load_all(text) if d is not None]
+    except yaml.YAMLError:
+        return False
+    return bool(documents) and all(isinstance(d, (dict, list)) for d in documents)

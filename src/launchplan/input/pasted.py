@@ -457,6 +457,10 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
+    if token.startswith("---\n"):  # a page's YAML front matter, then its Markdown body
+        from launchplan.input.page_markup import without_front_matter
+
+        token = without_front_matter(token)
     from launchplan.input.page_markup import unmarked
     from launchplan.input.powershell import as_posix, looks_like_powershell
 
