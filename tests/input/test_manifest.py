@@ -469,3 +469,20 @@ def test_a_config_map_pasted_with_its_deployment_fills_the_containers_variables(
     # without the map the variables stay unset
     alone = CONFIG_MAP_DEPLOYMENT.split("---\n", 1)[1]
     assert unpaste([alone])[0][1] == "$(MODEL)"
+
+
+@pytest.mark.parametrize("text", [
+    # GitLab CI: the file's variables reach every job's script, a job's its own
+    "variables:\n  MODEL: qwen3-8b\nserve:\n  image: lmsysorg/sglang:latest\n  variables:\n"
+    '    SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN: "1"\n  script:\n'
+    "    - python3 -m sglang.launch_server --model-path $MODEL --context-length 200000\n",
+    # a Taskfile's env beside its vars
+    "version: '3'\nvars:\n  MODEL: qwen3-8b\n"
+    "env:\n  SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN: \"1\"\n"
+    "tasks:\n  serve:\n    cmds:\n      - python -m sglang.launch_server --model-path "
+    "{{.MODEL}} --context-length 200000\n",
+])
+def test_a_ci_file_s_variables_and_a_taskfile_s_env_reach_the_launch(text):
+    argv, env = unpaste([text])
+    assert argv == ["--model-path", "qwen3-8b", "--context-length", "200000"]
+    assert "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" in env

@@ -369,6 +369,11 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
         return
     if isinstance(node, dict):
         node = _with_file_vars(node)
+        if isinstance(node.get("variables"), dict) or ("tasks" in node and "env" in node):
+            # GitLab CI's ``variables`` (a file's or a job's) and a Taskfile's ``env`` reach
+            # the scripts under them, the node's own included
+            outer += _task_exports({"env": node.get("env") if "tasks" in node else None,
+                                    "variables": node.get("variables")})
         words = _words_of(node, outer) or _image_launch(node)
         if words:
             yield words, _env_of(node, words, implicit), node
@@ -536,7 +541,7 @@ def _task_exports(node: dict[Any, Any]) -> str:
     import shlex
 
     pairs: list[tuple[str, str]] = []
-    for key in ("envs", "env"):
+    for key in ("envs", "env", "variables"):
         entries = node.get(key)
         if isinstance(entries, dict):
             pairs.extend((str(name), _text(value)) for name, value in entries.items()
