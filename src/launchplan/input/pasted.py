@@ -457,6 +457,12 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
+    if "pkgs" in token or "oci-containers" in token:  # a NixOS module that runs SGLang
+        from launchplan.input.nix_module import as_script as nix_script
+        from launchplan.input.nix_module import looks_like_nix_module
+
+        if looks_like_nix_module(token) and (script := nix_script(token)) is not None:
+            return script
     if token.startswith("---\n"):  # a page's YAML front matter, then its Markdown body
         from launchplan.input.page_markup import without_front_matter
 
