@@ -859,28 +859,22 @@ def test_a_memory_only_log_under_a_manifest_list_plans_its_launch(capsys, tmp_pa
     log = tmp_path / "pod.md"
     log.write_text(
         "```yaml\n"
-        "            command:\n"
-        "              - python3\n"
-        "              - -m\n"
-        "              - sglang.launch_server\n"
-        "              - --model-path\n"
-        "              - /work/models\n"
+        '            command: ["python3", "-m", "sglang.launch_server"]\n'
+        "            args:\n"
         "              - --mem-fraction-static\n"
         "              -  \"0.93\"\n"
         "              - --tp\n"
         "              - \"2\" # Size of Tensor Parallelism\n"
         "              - --nnodes\n"
         "              - $(LWS_GROUP_SIZE)\n"
+        "              - --model-path\n"
+        "              - /work/models\n"
         "```\n\n"
         "```text\n"
         "[2025-02-17 05:27:24 TP0] max_total_num_tokens=712400, chunked_prefill_size=8192, "
         "max_prefill_tokens=16384, max_running_requests=50, context_len=131072\n"
         "```\n")
-    code = main(["resolve", "--from-log", str(log), "--gpu", "h100", "--model-path",
-                 "llama-3.1-8b", "--format", "json"])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    notes = " ".join(json.loads(out)["notes"])
+    notes = " ".join(_from_log(capsys, log, "h100", "llama-3.1-8b")["notes"])
     assert "tp_size=2" in notes and "mem_fraction_static=0.93" in notes
     assert "--nnodes $(LWS_GROUP_SIZE)" in notes
 
@@ -904,18 +898,22 @@ def test_a_hybrid_model_s_state_slots_are_compared_and_their_ratio_explained(cap
         "[2026-04-14 16:08:52 TP0] max_total_num_tokens=327310, chunked_prefill_size=2048, "
         "max_prefill_tokens=16384, max_running_requests=62, context_len=262144, "
         "available_gpu_mem=4.49 GB\n")
-    code = main(["resolve", "--from-log", str(log), "--gpu", "rtx4090", "--model-path",
-                 "Qwen/Qwen3.5-9B", "--format", "json"])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    rows = {r["figure"]: r for r in json.loads(out)["memory"]}
+    rows = {r["figure"]: r for r in _from_log(capsys, log, "rtx4090", "Qwen/Qwen3.5-9B")["memory"]}
     slots = rows["max_mamba_cache_size"]
     assert slots["logged"] == 186 and abs(slots["error"]) < 0.05
     assert "3.0 state slots per running request" in slots["note"]
     assert "holds 5" in slots["note"]
-    code = main(["resolve", "--from-log", str(log), "--gpu", "rtx4090", "--model-path",
-                 "Qwen/Qwen3.5-9B", "--format", "json", "--mamba-radix-cache-strategy",
-                 "no_buffer", "--disable-overlap-schedule"])
-    rows = {r["figure"]: r for r in json.loads(capsys.readouterr()[0])["memory"]}
+    given = _from_log(capsys, log, "rtx4090", "Qwen/Qwen3.5-9B",
+                      "--mamba-radix-cache-strategy", "no_buffer", "--disable-overlap-schedule")
+    rows = {r["figure"]: r for r in given["memory"]}
     assert rows["max_mamba_cache_size"]["note"] is None  # the log's strategy: 3 a request
     assert abs(rows["max_running_requests"]["error"]) < 0.05
+
+
+def _from_log(capsys, log, gpu: str, model: str, *flags: str) -> dict:
+    """``resolve --from-log`` of a log written for the test, its JSON report."""
+    code = main(["resolve", "--from-log", str(log), "--gpu", gpu, "--model-path", model,
+                 "--format", "json", *flags])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
 
 #: the start of a chain (``tokio::process::Command`` too)
 _NEW = re.compile(r"Command::new\(\s*")
@@ -82,10 +83,11 @@ def _argument(text: str, at: int) -> tuple[str | None, int]:
     return (_word(inner), end) if end is not None else (None, at)
 
 
-def _balanced(text: str, at: int) -> tuple[str, int | None]:
-    """The text from ``at`` to the ``)`` that closes the call opened just before it, and
-    the index after that ``)``; None when it never closes."""
-    depth, i, quoted = 1, at, False
+def _outside_strings(text: str, at: int = 0) -> Iterator[tuple[int, str, int]]:
+    """(index, character, nesting depth after it) of each character of ``text`` from ``at``
+    that is outside a string literal, depth counted over ``([{``; the quotes themselves are
+    skipped."""
+    depth, quoted, i = 0, False, at
     while i < len(text):
         char = text[i]
         if quoted:
@@ -95,13 +97,18 @@ def _balanced(text: str, at: int) -> tuple[str, int | None]:
                 quoted = False
         elif char == '"':
             quoted = True
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth == 0:
-                return text[at:i], i + 1
+        else:
+            depth += 1 if char in "([{" else -1 if char in ")]}" else 0
+            yield i, char, depth
         i += 1
+
+
+def _balanced(text: str, at: int) -> tuple[str, int | None]:
+    """The text from ``at`` to the ``)`` that closes the call opened just before it, and
+    the index after that ``)``; None when it never closes."""
+    for i, _, depth in _outside_strings(text, at):
+        if depth < 0:
+            return text[at:i], i + 1
     return "", None
 
 
@@ -110,24 +117,9 @@ def _items(inner: str) -> list[str]:
     inner = inner.strip()
     if inner.startswith(("[", "&[", "vec![")) and inner.endswith("]"):
         inner = inner[inner.index("[") + 1:-1]
-    out, depth, quoted, current = [], 0, False, ""
-    for char in inner:
-        if quoted:
-            quoted = char != '"' or current.endswith("\\")
-        elif char == '"':
-            quoted = True
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            out.append(current.strip())
-            current = ""
-            continue
-        current += char
-    if current.strip():
-        out.append(current.strip())
-    return out
+    cuts = [i for i, char, depth in _outside_strings(inner) if char == "," and depth == 0]
+    bounds = zip([-1, *cuts], [*cuts, len(inner)])
+    return [inner[a + 1:b].strip() for a, b in bounds if inner[a + 1:b].strip()]
 
 
 def _word(expression: str) -> str:
