@@ -280,3 +280,14 @@ def test_a_command_printf_builds_for_tmux_is_read_with_its_values(build):
               'tmux new-session -d -s sglang "${serve_cmd}"\n')
     assert unpaste([script]) == (["--model-path", "qwen3-8b", "--tp-size", "2"],
                                  ["CUDA_VISIBLE_DEVICES=0,1"])
+
+
+def test_commands_typed_into_a_tmux_session_run_in_its_one_shell():
+    """``tmux send-keys`` types each command into the session's shell: an export sent before
+    the launch is its environment."""
+    script = ("tmux new-session -d -s sglang\n"
+              'tmux send-keys -t sglang "export SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" C-m\n'
+              "tmux send-keys -t sglang 'python -m sglang.launch_server --model-path qwen3-8b "
+              "--context-length 200000' Enter\n")
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--context-length", "200000"],
+                                 ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])

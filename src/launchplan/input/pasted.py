@@ -1062,6 +1062,12 @@ def _split(text: str, launch: int | None = None, notes: list[str] | None = None,
     return _launch_segment(_shell_words(text, notes), launch, notes, strict)
 
 
+#: ``tmux send-keys -t SESSION "COMMAND" C-m`` on a line of its own: the command typed into
+#: the session's shell, one line after another (an ``export`` sent first is the launch's)
+_SENT_KEYS = re.compile(r"""^([ \t]*)tmux[ \t]+send-keys(?:[ \t]+-t[ \t]+\S+)?[ \t]+"""
+                        r"""(["'])(.*?)\2[ \t]+(?:C-m|Enter|ENTER)[ \t]*$""", re.MULTILINE)
+
+
 def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     """A pasted shell text's words, each line ended by ``;``. A script's lines are commands
     of their own (a quoted value may span lines); a shell prompt before a command (``$``,
@@ -1073,6 +1079,8 @@ def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
     text = _root_prompted(text, notes)
     text = inline_written(text, notes)  # a unit a here-document writes: what it runs
     text = as_assignments(text)  # read -d '' cmd <<EOF: the variable it fills
+    if "send-keys" in text:  # tmux send-keys -t S "export X=1" C-m: typed into one shell
+        text = _SENT_KEYS.sub(lambda m: m.group(1) + m.group(3), text)
     text = run_inline(*split_off(text))  # here-documents: files written, not commands
     text = _unwrapped_flags(_terminal_rejoined(_inline_code(text), notes), notes)
     text = _joined_continuations(text)
