@@ -486,3 +486,16 @@ def test_a_ci_file_s_variables_and_a_taskfile_s_env_reach_the_launch(text):
     argv, env = unpaste([text])
     assert argv == ["--model-path", "qwen3-8b", "--context-length", "200000"]
     assert "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" in env
+
+
+def test_a_quoted_manifest_piped_through_envsubst_gets_the_exported_values():
+    """``cat <<'EOF' | envsubst | kubectl apply -f -``: the shell leaves the quoted
+    here-document alone, envsubst fills in what the script exported."""
+    script = ("export MODEL=qwen3-8b TP=2\ncat <<'EOF' | envsubst | kubectl apply -f -\n"
+              "apiVersion: v1\nkind: Pod\nmetadata:\n  name: sglang\nspec:\n  containers:\n"
+              "  - name: sglang\n    image: lmsysorg/sglang:latest\n"
+              '    command: ["python3", "-m", "sglang.launch_server", "--model-path", '
+              '"${MODEL}", "--tp", "${TP}"]\nEOF\n')
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+    plain = script.replace(" | envsubst", "")  # kubectl gets the references as written
+    assert unpaste([plain])[0] == ["--model-path", "${MODEL}", "--tp", "${TP}"]

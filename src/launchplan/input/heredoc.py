@@ -152,7 +152,7 @@ class AppliedManifest(NamedTuple):
 
     body: str  # as the here-document holds it
     before: str  # the script's lines before it: the variables it may expand are set there
-    expands: bool  # an unquoted delimiter: the shell fills in ``$NAME`` while feeding it
+    expands: bool  # ``$NAME`` filled while fed: an unquoted delimiter, or piped to envsubst
 
 
 def applied_manifest(text: str) -> AppliedManifest | None:
@@ -167,7 +167,9 @@ def applied_manifest(text: str) -> AppliedManifest | None:
     for start, opener, end in closed_heredocs(lines):
         body = textwrap.dedent("\n".join(lines[start + 1:end]))
         before = "\n".join(lines[:start])
-        expands = not opener.group(1)
+        # an unquoted delimiter: the shell fills ``$NAME`` in; ``| envsubst |`` fills in the
+        # exported ones of a quoted one (templating a manifest without Helm)
+        expands = not opener.group(1) or "envsubst" in lines[start]
         # the launch may sit in a variable the shell fills in (``$LAUNCH --tp 2``)
         if "sglang" not in body and not (expands and "$" in body and "sglang" in before):
             continue
