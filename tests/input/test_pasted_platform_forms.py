@@ -277,3 +277,12 @@ def test_a_powershell_start_process_or_call_operator_launch_is_read(script):
                                  ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
     plain = "$model = \"qwen3-8b\"\npython -m sglang.launch_server --model-path $model\n"
     assert unpaste([plain])[0] == ["--model-path", "qwen3-8b"]
+
+
+def test_a_batch_file_s_set_values_fill_its_percent_references():
+    script = ("@echo off\nset MODEL=qwen3-8b\nset \"TP=2\"\n"
+              "set SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1\n"
+              "python -m sglang.launch_server --model-path %MODEL% --tp %TP%\n")
+    argv, env = unpaste([script])
+    assert argv == ["--model-path", "qwen3-8b", "--tp", "2"]
+    assert "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" in env  # set: the child inherits it

@@ -42,12 +42,14 @@ _ENV_READ = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
 
 def looks_like_powershell(text: str) -> bool:
     """Whether ``text`` continues lines with backticks, sets ``$env:`` variables, sets a
-    ``$name = value`` variable (no POSIX shell assigns so) or starts a process with
-    ``Start-Process``."""
+    ``$name = value`` variable (no POSIX shell assigns so), starts a process with
+    ``Start-Process``, or is a batch file (``set NAME=value`` read back as ``%NAME%``)."""
     return ("`" in text or "^" in text) and bool(_CONTINUED.search(text)) or (
         "$env:" in text.lower() and bool(
             re.search(r"^[ \t]*\$env:\w+[ \t]*=", text, re.MULTILINE | re.IGNORECASE))) or (
-        "$" in text and bool(_ANY_VAR_SET.search(text))) or "start-process" in text.lower()
+        "$" in text and bool(_ANY_VAR_SET.search(text))) or "start-process" in text.lower() or (
+        "%" in text and bool(_CMD_READ.search(text))
+        and bool(re.search(r"^[ \t]*set[ \t]+\"?\w+=", text, re.MULTILINE | re.IGNORECASE)))
 
 
 #: a ``$name = value`` line anywhere in a text (``_VAR_SET`` reads one line)
