@@ -95,3 +95,19 @@ def test_a_notebook_shell_escape_is_filled_from_the_cell_s_names(escape):
             'os.environ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"] = "1"\n' + escape + "\n")
     assert unpaste([cell]) == (["--model-path", "qwen3-8b", "--port", "30001"],
                                ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+
+
+@pytest.mark.parametrize("script", [
+    'import click, subprocess\n@click.command()\n@click.option("--model", default="qwen3-8b")\n'
+    '@click.option("-t", "--tensor-parallel", default=2, type=int)\n'
+    "def main(model, tensor_parallel):\n"
+    '    subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", model, '
+    '"--tp", str(tensor_parallel)])\n',
+    "import typer, subprocess\napp = typer.Typer()\n@app.command()\n"
+    'def serve(model: str = typer.Option("qwen3-8b"), tp: int = typer.Option(default=2)):\n'
+    '    subprocess.run(f"python -m sglang.launch_server --model-path {model} --tp {tp}", '
+    "shell=True)\n",
+])
+def test_a_cli_wrapper_s_option_defaults_fill_its_launch(script):
+    """A click or Typer command run without arguments launches with its options' defaults."""
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]

@@ -978,6 +978,38 @@ def _entry_key(node: ast.expr, literals: dict[str, str]) -> str | None:
     return None
 
 
+def _option_default(default: ast.expr) -> ast.expr:
+    """A parameter's default as written, or the one a Typer ``Option``/``Argument`` holds
+    (``tp: int = typer.Option(2)``: its first argument, or ``default=``)."""
+    if isinstance(default, ast.Call) and isinstance(default.func, (ast.Attribute, ast.Name)) \
+            and ast.unparse(default.func).rsplit(".", 1)[-1] in ("Option", "Argument"):
+        given = [k.value for k in default.keywords if k.arg == "default"] or default.args[:1]
+        return given[0] if given else default
+    return default
+
+
+def _click_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """The defaults click's ``@click.option("--tp", default=2)`` decorators give the
+    function's parameters (the option's name with its dashes dropped and ``-`` as ``_``, or
+    the bare name given beside it), which a script run without arguments runs with."""
+    out: dict[str, str] = {}
+    for decorator in func.decorator_list:
+        if not (isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith(
+                ("click.option", "click.argument"))):
+            continue
+        names = [a.value for a in decorator.args
+                 if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        default = next((k.value for k in decorator.keywords if k.arg == "default"), None)
+        if not names or not (isinstance(default, ast.Constant) and isinstance(
+                default.value, (str, int, float)) and not isinstance(default.value, bool)):
+            continue
+        bare = [n for n in names if not n.startswith("-")]
+        longest = max((n for n in names if n.startswith("-")), key=len, default=names[0])
+        name = bare[0] if bare else longest.lstrip("-").replace("-", "_")
+        out[name] = str(default.value)
+    return out
+
+
 def _dict_items(tree: ast.Module, out: dict[str, str]) -> None:
     """Each ``NAME = {...}`` (a module's or a function's: Modal keeps its server flags in a
     dict inside the method that starts the server) as its entries in order, under
@@ -1117,10 +1149,12 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                      *((a, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults)
                        if d is not None)]
             for param, default in pairs:
+                default = _option_default(default)
                 if (isinstance(default, ast.Constant)
                         and isinstance(default.value, (str, int, float))
                         and not isinstance(default.value, bool)):
                     out[param.arg] = str(default.value)
+            out.update(_click_defaults(func))
     from launchplan.input.python_values import argparse_defaults
 
     for key, default in argparse_defaults(tree).items():  # args.tp of --tp's default
