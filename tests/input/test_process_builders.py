@@ -34,3 +34,12 @@ def test_an_argument_the_program_computes_stays_open():
                '        .arg("--port").arg(port.to_string()).spawn();\n}\n')
     assert unpaste([program])[0] == ["--model-path", "${model_path}", "--port",
                                      "${port_to_string}"]
+
+
+def test_a_node_spawn_with_an_argv_array_is_the_launch_it_starts():
+    script = ('const model = "qwen3-8b";\nconst port = 30001;\n'
+              "const proc = spawn('python3', ['-m', 'sglang.launch_server', '--model-path', "
+              "model, '--tp', '2', '--port', String(port), '--served-model-name', 'a,b'], {\n"
+              '  env: { ...process.env, SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN: "1" },\n});\n')
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--tp", "2", "--port", "30001",
+                                  "--served-model-name", "a,b"], ENV)

@@ -444,6 +444,11 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
         from launchplan.input.page_markup import html_breaks
 
         token = html_breaks(token)
+    if ("spawn" in token or "execFile" in token) and "[" in token:  # Node: spawn(P, [..])
+        from launchplan.input.process_builders import looks_like_node_spawn, node_as_shell
+
+        if looks_like_node_spawn(token):
+            token = node_as_shell(token)
     if "Command::new(" in token:  # Rust: Command::new("python3").arg("-m")...
         from launchplan.input.process_builders import as_shell, looks_like_command_builder
 

@@ -1,4 +1,5 @@
-"""A launch a Rust program builds with ``std::process::Command``, as the shell line it runs.
+"""A launch a program builds with a process API, as the shell line it runs: Rust's
+``std::process::Command`` chain and Node's ``spawn``/``execFile`` with an argv array.
 
 Services that supervise an SGLang process in Rust build its argv one token a call:
 ``Command::new("python3").arg("-m").arg("sglang.launch_server").arg("--tp").arg("2")``, with
@@ -83,41 +84,44 @@ def _argument(text: str, at: int) -> tuple[str | None, int]:
     return (_word(inner), end) if end is not None else (None, at)
 
 
-def _outside_strings(text: str, at: int = 0) -> Iterator[tuple[int, str, int]]:
+def _outside_strings(text: str, at: int = 0, quotes: str = '"'
+                     ) -> Iterator[tuple[int, str, int]]:
     """(index, character, nesting depth after it) of each character of ``text`` from ``at``
-    that is outside a string literal, depth counted over ``([{``; the quotes themselves are
-    skipped."""
-    depth, quoted, i = 0, False, at
+    that is outside a string literal (opened by one of ``quotes``: Rust's ``"``, as ``'``
+    starts a lifetime there; JavaScript's three), depth counted over ``([{``; the quotes
+    themselves are skipped."""
+    depth, quoted, i = 0, "", at
     while i < len(text):
         char = text[i]
         if quoted:
             if char == "\\":
                 i += 1
-            elif char == '"':
-                quoted = False
-        elif char == '"':
-            quoted = True
+            elif char == quoted:
+                quoted = ""
+        elif char in quotes:
+            quoted = char
         else:
             depth += 1 if char in "([{" else -1 if char in ")]}" else 0
             yield i, char, depth
         i += 1
 
 
-def _balanced(text: str, at: int) -> tuple[str, int | None]:
+def _balanced(text: str, at: int, quotes: str = '"') -> tuple[str, int | None]:
     """The text from ``at`` to the ``)`` that closes the call opened just before it, and
     the index after that ``)``; None when it never closes."""
-    for i, _, depth in _outside_strings(text, at):
+    for i, _, depth in _outside_strings(text, at, quotes):
         if depth < 0:
             return text[at:i], i + 1
     return "", None
 
 
-def _items(inner: str) -> list[str]:
+def _items(inner: str, quotes: str = '"') -> list[str]:
     """The comma-separated items of a call's arguments or an array (``["-m", "x"]``)."""
     inner = inner.strip()
     if inner.startswith(("[", "&[", "vec![")) and inner.endswith("]"):
         inner = inner[inner.index("[") + 1:-1]
-    cuts = [i for i, char, depth in _outside_strings(inner) if char == "," and depth == 0]
+    cuts = [i for i, char, depth in _outside_strings(inner, 0, quotes)
+            if char == "," and depth == 0]
     bounds = zip([-1, *cuts], [*cuts, len(inner)])
     return [inner[a + 1:b].strip() for a, b in bounds if inner[a + 1:b].strip()]
 
@@ -128,4 +132,65 @@ def _word(expression: str) -> str:
     literal = _STRING.fullmatch(expression)
     if literal is not None:
         return literal.group(1).encode().decode("unicode_escape")
+    return "${" + re.sub(r"\W+", "_", expression).strip("_") + "}"
+
+
+#: Node's ``spawn``/``execFile`` (``child_process.``, ``Sync`` variants): program, argv array,
+#: options
+_JS_CALL = re.compile(r"\b(?:spawn|execFile)(?:Sync)?\(\s*")
+#: a JavaScript binding to a literal: ``const model = "qwen3-8b";``
+_JS_CONST = re.compile(r"""\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*"""
+                       r"""(?:"([^"\n]*)"|'([^'\n]*)'|(-?\d+(?:\.\d+)?))\s*;?""")
+#: an ``env: { ... }`` option's entries (``...process.env`` spread skipped)
+_JS_ENV = re.compile(r"\benv\s*:\s*\{(.*?)\}", re.DOTALL)
+_JS_ENTRY = re.compile(r"""["']?([A-Za-z_]\w*)["']?\s*:\s*(?:"([^"\n]*)"|'([^'\n]*)'|(\d+))""")
+
+
+_JS_QUOTES = "\"'`"
+
+
+def looks_like_node_spawn(text: str) -> bool:
+    return "sglang" in text and _JS_CALL.search(text) is not None
+
+
+def node_as_shell(text: str) -> str:
+    """``text`` with each ``spawn(PROGRAM, [ARGS], {env: {...}})`` that starts SGLang as
+    the shell line it runs (consts the script binds to literals filled in, ``String(x)``
+    read as ``x``, any other expression a ``${...}`` reference); ``text`` as it is without
+    one."""
+    consts = {m.group(1): next(g for g in m.groups()[1:] if g is not None)
+              for m in _JS_CONST.finditer(text)}
+    lines = []
+    for call in _JS_CALL.finditer(text):
+        inner, end = _balanced(text, call.end(), _JS_QUOTES)
+        if end is None:
+            continue
+        parts = _items(inner, _JS_QUOTES)
+        if len(parts) < 2 or not parts[1].lstrip().startswith("["):
+            continue
+        words = [_js_word(parts[0], consts),
+                 *(_js_word(i, consts) for i in _items(parts[1], _JS_QUOTES))]
+        if not any("sglang" in w for w in words):
+            continue
+        env = []
+        for block in _JS_ENV.finditer(" ".join(parts[2:])):
+            env += [f"{m.group(1)}={next(g for g in m.groups()[1:] if g is not None)}"
+                    for m in _JS_ENTRY.finditer(block.group(1))]
+        lines.append(" ".join(shlex.quote(w) if not w.startswith("${") else w
+                              for w in [*env, *words]))
+    return "\n".join(lines) if lines else text
+
+
+def _js_word(expression: str, consts: dict[str, str]) -> str:
+    expression = expression.strip()
+    wrapped = re.fullmatch(r"String\((.*)\)|(.*)\.toString\(\)", expression)
+    if wrapped is not None:
+        expression = (wrapped.group(1) or wrapped.group(2)).strip()
+    if expression in consts:
+        return consts[expression]
+    quoted = re.fullmatch(r'"([^"]*)"|\'([^\']*)\'|`([^`$]*)`', expression)
+    if quoted is not None:
+        return next(g for g in quoted.groups() if g is not None)
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", expression):
+        return expression
     return "${" + re.sub(r"\W+", "_", expression).strip("_") + "}"
