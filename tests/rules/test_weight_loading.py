@@ -67,3 +67,44 @@ def test_load_format_resolution():
                    {"remote_instance_weight_loader_backend": "modelexpress"}):
         out = decide(load_format_resolution, make_view(load_format="remote_instance", **values))
         assert "load_format" not in out.fields, values
+
+
+def test_an_expert_pack_on_this_machine_has_its_manifest_and_source_checked(tmp_path):
+    """A DeepSeek-V4 pack without manifest_path keeps its manifest beside the pack
+    (``PACK.manifest.json``), as SGLang reads it; a pack here without it, or a named source
+    GGUF missing, is refused. A pack that is not here is taken to exist where SGLang starts
+    (noted), unless the plan is for this machine (``--gpu auto``)."""
+    import json
+
+    from launchplan.engine.declarations import Refuse
+    from launchplan.facts.targets import get_target
+    from launchplan.rules.weight_loading import expert_pack_checks
+    from tests.rules.conftest import decide, fake_model
+
+    v4 = fake_model(model_type="deepseek_v4", config={})
+    pack, source = tmp_path / "pack.bin", tmp_path / "src.gguf"
+    pack.write_bytes(b"x")
+    source.write_bytes(b"x")
+    loader = {"pack_path": str(pack), "source_path": str(source), "source_sha256": "a",
+              "model_identity_sha256": "b", "config_sha256": "c"}
+
+    def checked(target="h100", **changes):
+        return decide(expert_pack_checks, make_view(
+            target, model=v4, load_format="expert_pack",
+            model_loader_extra_config=json.dumps({**loader, **changes})))
+
+    refused = checked()
+    assert isinstance(refused, Refuse) and "pack.bin.manifest.json does not exist" in \
+        refused.message
+    (tmp_path / "pack.bin.manifest.json").write_text("{}")
+    assert checked().fields["disable_cuda_graph"]
+    refused = checked(source_path=str(tmp_path / "gone.gguf"))
+    assert isinstance(refused, Refuse) and "gone.gguf does not exist" in refused.message
+    refused = checked(manifest_path=str(tmp_path / "m.json"))
+    assert isinstance(refused, Refuse) and "m.json does not exist" in refused.message
+    away = checked(pack_path="/nonexistent/pack.bin")
+    assert away.fields["disable_cuda_graph"] and "not on this machine" in away.note
+    here = get_target("h100").replace(name="auto")
+    refused = checked(here, pack_path="/nonexistent/pack.bin")
+    assert isinstance(refused, Refuse) and "/nonexistent/pack.bin does not exist" in \
+        refused.message

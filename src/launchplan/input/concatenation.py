@@ -22,6 +22,9 @@ _LITERAL = r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
 _JOINED = re.compile(rf"({_LITERAL})\s*\+\s*({_LITERAL})")
 _NAME = r"[A-Za-z_][\w.]*(?:\([^()\n]*\))?"
 _WITH_NAME = re.compile(rf"({_LITERAL})\s*\+\s*({_NAME})\s*(?:\+\s*({_LITERAL}))?")
+#: the pieces a chain is joined over at most (a real command has tens; a text of thousands
+#: of ``+`` must not cost a pass each)
+_MAX_PASSES = 64
 #: whether a text joins a literal with ``+`` at all (the cheap test first)
 _ANY = re.compile(rf"(?:{_LITERAL})\s*\+")
 
@@ -34,6 +37,8 @@ def joins_literals(text: str) -> bool:
         ast.parse(textwrap.dedent(text))
     except (SyntaxError, ValueError):
         return True
+    except (RecursionError, MemoryError):
+        return False  # a chain too deep for Python's parser: no program of a launch
     return False  # Python: its own reader follows the names
 
 
@@ -42,7 +47,9 @@ def joined(text: str) -> str:
     name between two pieces becomes a ``${name}`` reference, open as a shell variable the
     text does not set is."""
     previous = None
-    while previous != text:
+    for _ in range(_MAX_PASSES):  # each pass joins a piece more of every chain
+        if previous == text:
+            break
         previous = text
         text = _JOINED.sub(_join, text)
         text = _WITH_NAME.sub(_join_name, text)

@@ -1059,12 +1059,16 @@ def _alias_entry(name: str, node: ast.expr, out: dict[str, str]) -> None:
 def quiet_parse(source: str) -> ast.Module:
     """``ast.parse`` without the warnings Python prints for a pasted string's escapes
     (``"E:\\models"`` is an invalid escape sequence to Python 3.12, a SyntaxWarning on
-    stderr): the text is read for its literals, not run."""
+    stderr): the text is read for its literals, not run. A text nested deeper than the
+    parser goes (thousands of ``+``) is a SyntaxError too: no program of a launch."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(source)
+        try:
+            return ast.parse(source)
+        except (RecursionError, MemoryError):
+            raise SyntaxError("nested deeper than Python's parser goes") from None
 
 
 def _parsed(text: str) -> ast.Module | None:

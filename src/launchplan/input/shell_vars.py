@@ -922,7 +922,7 @@ def operators_apart(text: str) -> str:
             end = _substitution_end(text, at)  # a substitution's own operators stay
             return (text[at:end], end) if end is not None else None
         if char not in ";|&" or _redirection(text, at) or (
-                char == "|" and _CASE_PATTERN.match(_word_around(text, at))):
+                char == "|" and _case_pattern(_word_around(text, at))):
             return None
         end = at + 1
         if end < n and (text[end] == char or (char == "|" and text[end] == "&")):
@@ -932,6 +932,12 @@ def operators_apart(text: str) -> str:
         return before + text[at:end] + after, end
 
     return _rewritten_unquoted(text, apart)
+
+
+def _case_pattern(word: str) -> bool:
+    """Whether ``word`` is a ``case`` branch's alternatives (``a|b)``): it ends in ``)``,
+    tested first (the pattern's match backtracks over a long run of ``|``)."""
+    return word.endswith(")") and _CASE_PATTERN.match(word) is not None
 
 
 def _redirection(text: str, at: int) -> bool:
@@ -944,12 +950,18 @@ def _redirection(text: str, at: int) -> bool:
         char == "|" and before == ">")
 
 
+#: how far ``_word_around`` looks each way: a ``case`` pattern is a short word, and a run of
+#: thousands of operators must not cost a scan of the run at each of them
+_AROUND = 256
+
+
 def _word_around(text: str, at: int) -> str:
-    """The unspaced run of characters holding position ``at``."""
+    """The unspaced run of characters holding position ``at`` (at most ``_AROUND``
+    characters each way)."""
     start = at
-    while start > 0 and not text[start - 1].isspace():
+    while start > 0 and at - start < _AROUND and not text[start - 1].isspace():
         start -= 1
     end = at
-    while end < len(text) and not text[end].isspace():
+    while end < len(text) and end - at < _AROUND and not text[end].isspace():
         end += 1
     return text[start:end]

@@ -125,7 +125,7 @@ DEEPSEEK_V4_PACK_KEYS = ("source_path", "source_sha256", "model_identity_sha256"
            "cuda_graph_backend_decode", "cuda_graph_backend_prefill",
            "model_loader_extra_config"),
     writes=("disable_cuda_graph", "disable_shared_experts_fusion"),
-    facts=("model.model_type", "model.config"),
+    facts=("model.model_type", "model.config", "target.name"),
     sglang="handle_expert_pack",
     triggers=("load_format",),
 )
@@ -143,7 +143,12 @@ def expert_pack_checks(v: View) -> Declare | Refuse | None:
     Why: the pack streams every expert of one rank from a file laid out for those two models,
         which neither a captured graph nor fused shared experts can follow
         (``handle_expert_pack``, the same in 0.5.21-0.5.23 but for 0.5.21's DP layout).
-    Assumes: the files the loader config names exist; the model path is a config folder (a
+        A pack on this machine is checked as SGLang checks it where it starts: its manifest
+        (``manifest_path``, or for DeepSeek-V4 without one ``PACK.manifest.json`` beside the
+        pack) and DeepSeek-V4's source GGUF must exist too; under ``--gpu auto`` (the plan
+        is for this machine) a pack that is not here is refused as well.
+    Assumes: on a named target, a pack that is not on this machine and the files beside it
+        exist where SGLang starts (the plan says so); the model path is a config folder (a
         raw GGUF file, which SGLang converts first, is not modelled).
     """
     if v.load_format != "expert_pack":
@@ -162,9 +167,12 @@ def expert_pack_checks(v: View) -> Declare | Refuse | None:
         if backend not in (None, "disabled"):
             errors.append(f"the {phase} CUDA graph backend must be disabled, got {backend}")
     loader = _loader_config(v.model_loader_extra_config, errors)
-    if not (loader.get("pack_path") or v.env.get("SGLANG_EXPERT_PACK_PATH")):
+    pack = loader.get("pack_path") or v.env.get("SGLANG_EXPERT_PACK_PATH")
+    if not pack:
         errors.append("no pack_path in --model-loader-extra-config or SGLANG_EXPERT_PACK_PATH")
     kind, config = v.model.model_type, v.model.config
+    note = _pack_files(str(pack), loader, kind, v.target.name == "auto", errors) \
+        if pack else None
     if kind not in EXPERT_PACK_MODELS:
         errors.append(f"the model must be DeepSeek-V4 or Kimi-K3's text config, not {kind!r}")
     elif kind == "kimi_linear":
@@ -178,7 +186,36 @@ def expert_pack_checks(v: View) -> Declare | Refuse | None:
     if errors:
         return Refuse("--load-format expert_pack: " + "; ".join(errors))
     return Declare({"disable_cuda_graph": True, "disable_shared_experts_fusion": True},
-                   "expert_pack runs eager, without fused shared experts")
+                   "expert_pack runs eager, without fused shared experts"
+                   + (f"; {note}" if note else ""))
+
+
+def _pack_files(pack: str, loader: dict, kind: str, this_host: bool,
+                errors: list[str]) -> str | None:
+    """Check the files an expert pack names where they can be checked (see
+    ``expert_pack_checks``), adding to ``errors``; the note a plan carries when the pack is
+    not on this machine."""
+    from pathlib import Path
+
+    def missing(path: object) -> bool:
+        return not Path(str(path)).expanduser().is_file()
+
+    if missing(pack):
+        if this_host:
+            errors.append(f"the expert-pack file {pack} does not exist")
+            return None
+        return (f"the expert pack {pack} is not on this machine: it, its manifest and source "
+                "are taken to exist where SGLang starts (it refuses a missing one)")
+    manifest = loader.get("manifest_path") or (
+        f"{pack}.manifest.json" if kind == "deepseek_v4" else None)
+    if manifest and missing(manifest):
+        errors.append(f"the expert-pack manifest {manifest} does not exist"
+                      + ("" if loader.get("manifest_path") else " (a DeepSeek-V4 pack without "
+                         "manifest_path keeps it beside the pack)"))
+    source = loader.get("source_path")
+    if kind == "deepseek_v4" and source and missing(source):
+        errors.append(f"the DeepSeek-V4 source GGUF {source} does not exist")
+    return None
 
 
 def _loader_config(given: object, errors: list[str]) -> dict:
