@@ -419,3 +419,18 @@ def test_flags_kept_in_a_dict_and_joined_by_a_comprehension_are_the_launch_s(joi
     flat = [p for w in argv for p in w.split("=", 1)] if "=" in join else argv
     assert flat[:6] == ["--model-path", "qwen3-8b", "--tp", "2", "--port", "8000"]
     assert flat[6] == "--cuda-graph-max-bs" and flat[7].startswith("${")
+
+
+@pytest.mark.parametrize("text", [
+    'x = "python -m sglang.launch_server " + ' + " + ".join(['"a"'] * 3000) + "\n",
+    "import sglang as sgl\nllm = sgl.Engine(model_path=" + "(" * 3000 + '"m"' + ")" * 3000 + ")\n",
+], ids=["plus-chain", "nested-parentheses"])
+def test_a_text_nested_deeper_than_python_s_parser_is_bad_input_not_a_crash(text):
+    """Python's parser gives up on thousands of nested operands (RecursionError): such a
+    text is read as no program, one clear line at most, never a traceback."""
+    from launchplan.errors import LaunchplanError
+
+    try:
+        unpaste([text])
+    except LaunchplanError as exc:
+        assert str(exc)
