@@ -499,3 +499,18 @@ def test_a_quoted_manifest_piped_through_envsubst_gets_the_exported_values():
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
     plain = script.replace(" | envsubst", "")  # kubectl gets the references as written
     assert unpaste([plain])[0] == ["--model-path", "${MODEL}", "--tp", "${TP}"]
+
+
+def test_a_program_that_builds_a_manifest_is_named_as_code_not_bad_yaml(capsys):
+    """A Pulumi (or CDK8s) program holds a container spec as code; YAML's parse error about
+    it would point at a line of the program. The line says what the text is instead."""
+    program = ('const deployment = new k8s.apps.v1.Deployment("sglang", {\n'
+               "  spec: { template: { spec: { containers: [{\n"
+               '    name: "sglang",\n'
+               '    command: ["python3", "-m", "sglang.launch_server"],\n'
+               '    args: ["--model-path", modelPath, "--tp", "2"],\n'
+               "  }] } } },\n});\nconst modelPath = \"qwen3-8b\";\n")
+    assert main(["resolve", "--gpu", "h100", program]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "JavaScript or TypeScript" in err
+    assert "mapping values" not in err

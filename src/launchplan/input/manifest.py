@@ -343,10 +343,27 @@ def _documents(text: str) -> list[Any]:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         helm = ("a Helm chart's template ({{ ... }}), not YAML until it is rendered: paste "
                 "the output of helm template CHART -f values.yaml") if "{{" in text else None
+        code = _program_code(text)
+        if code is not None:  # a program that builds a manifest, which only its run makes
+            raise InputError("the pasted text", "a manifest (YAML, JSON) or a launch command",
+                             None, f"it is {code} code, not a manifest: launchplan reads a "
+                             "launch from it only where it spawns one with an argv array; "
+                             "paste the manifest it renders, or the launch command") from None
         raise InputError("the pasted manifest", "YAML or a JSON array",
                          f"{problem}{where}", helm) from None
     check_expansion(documents, "the pasted manifest")
     return [filled_in(doc, dotenv) for doc in documents]
+
+
+#: lines that start JavaScript/TypeScript statements (a Pulumi or CDK8s program, a Node
+#: script), which YAML cannot be
+_PROGRAM_LINE = re.compile(r"^\s*(?:(?:export\s+)?(?:const|let|var|function|class|import)\s"
+                           r"|new\s+[\w.]+\(|\}\);?\s*$)", re.MULTILINE)
+
+
+def _program_code(text: str) -> str | None:
+    """``"JavaScript or TypeScript"`` when ``text`` reads as such a program, else None."""
+    return "JavaScript or TypeScript" if len(_PROGRAM_LINE.findall(text)) >= 2 else None
 
 
 def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
