@@ -119,8 +119,10 @@ def encoder_disaggregation_checks(v: View) -> Declare | Refuse | None:
     Why: splitting needs a model implementation that ships encoder outputs to the language
         server (``handle_encoder_disaggregation`` in ``pd_disaggregation_hook.py``).
     Assumes: the named RDMA devices exist unless the host's are stated (``rdma_devices``;
-        unset means auto-discovery) (the
-        language-model-only checks run just before, in ``language_model_only_checks``).
+        unset means auto-discovery); a mapping file (``X.json``) is read when it is on this
+        machine, and one that is not is taken to exist where SGLang starts (noted; refused
+        under ``--gpu auto``) (the language-model-only checks run just before, in
+        ``language_model_only_checks``).
     """
     return _encoder_split(v, ENCODER_SPLIT_ARCHS)
 

@@ -123,7 +123,9 @@ def elastic_ep_checks(v: View) -> Declare | Refuse | None:
         backend, and a joining group's ranks are numbered after the EP ranks already serving
         (``handle_elastic_ep``); Mooncake's transfer engine opens the RDMA devices named.
     Assumes: the host has the named RDMA devices unless its devices are stated (the device
-        check looks them up under the host's ``/sys/class/infiniband``; ``rdma_devices``).
+        check looks them up under the host's ``/sys/class/infiniband``; ``rdma_devices``); a
+        mapping file (``X.json``) is read when it is on this machine, and one that is not is
+        taken to exist where SGLang starts (noted; refused under ``--gpu auto``).
     """
     out: dict[str, str | None] = {}
     if v.elastic_ep_backend is not None:
