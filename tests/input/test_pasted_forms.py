@@ -93,6 +93,23 @@ def test_a_fish_set_with_export_is_the_launchs_environment():
     assert unpaste([bash]) == (["--model-path", "m"], [])
 
 
+def test_fish_and_csh_assignments_set_the_scripts_variables():
+    # fish's ``set NAME VALUE`` sets without exporting; csh's ``set NAME = VALUE`` the same,
+    # and its ``setenv NAME VALUE`` exports
+    fish = ("set -x SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN 1\nset TP 2\n"
+            "python -m sglang.launch_server --model-path m --tp $TP\n")
+    assert unpaste([fish]) == (["--model-path", "m", "--tp", "2"],
+                               ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+    csh = ("#!/bin/tcsh\nsetenv SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN 1\n"
+           "set MODEL = /models/m\nset TP=4\n"
+           "python -m sglang.launch_server --model-path $MODEL --tp $TP\n")
+    assert unpaste([csh]) == (["--model-path", "/models/m", "--tp", "4"],
+                              ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+    # bash's ``set --`` and option runs stay bash's
+    bash = "set -- a b\nset -e -u\npython -m sglang.launch_server --model-path m\n"
+    assert unpaste([bash]) == (["--model-path", "m"], [])
+
+
 @pytest.mark.parametrize("script", ["./.venv/bin/sglang", "/opt/venv/bin/sglang"])
 def test_sglangs_console_script_by_path_is_the_launcher(script):
     # a venv that is not activated runs its console script by path

@@ -91,22 +91,33 @@ _FISH_SET_OPTION = re.compile(r"^(?:-[gxlUuf]+|--(?:global|export|local|universa
 
 
 def _fish_set(segment: list[str]) -> tuple[str, str, bool] | None:
-    """(name, value, exported) of fish's ``set -gx NAME VALUE...`` (a fish script's
-    ``export``; its words joined by spaces, as fish passes a list to a child's
-    environment), or None. Only the option form counts: bash's ``set -x`` (trace), ``set
-    -euo pipefail`` and ``set -- a b`` (its arguments) are another builtin's."""
-    if len(segment) < 4 or segment[0] != "set":
+    """(name, value, exported) of another shell's assignment, or None: fish's ``set [-gx]
+    NAME VALUE...`` (``-x`` exports; its words joined by spaces, as fish passes a list to a
+    child's environment), csh's ``set NAME = VALUE`` / ``set NAME=VALUE`` and ``setenv NAME
+    VALUE`` (exported). bash's own ``set`` takes options (``-x`` traces, ``-euo pipefail``)
+    or sets the positional parameters, which no launch script does with ``set NAME VALUE``."""
+    if segment[:1] == ["setenv"] and len(segment) in (2, 3) and _NAME.fullmatch(segment[1]):
+        return segment[1], segment[2] if len(segment) == 3 else "", True
+    if segment[:1] != ["set"]:
         return None
+    if len(segment) == 2 and ASSIGNMENT.match(segment[1]) and "+=" not in segment[1][:-1]:
+        name, _, value = segment[1].partition("=")
+        return name, value, False
+    if len(segment) == 4 and segment[2] == "=" and _NAME.fullmatch(segment[1]):
+        return segment[1], segment[3], False
     at = 1
     exported = False
     while at < len(segment) and _FISH_SET_OPTION.match(segment[at]):
         option = segment[at]
         exported |= option == "--export" or (not option.startswith("--") and "x" in option)
         at += 1
-    if at == 1 or at + 1 >= len(segment) \
-            or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", segment[at]):
+    if at + 1 >= len(segment) or not _NAME.fullmatch(segment[at]) \
+            or (at == 1 and len(segment) < 3):
         return None
     return segment[at], " ".join(segment[at + 1:]), exported
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _loop_variable(segment: list[str], values: dict[str, str]) -> bool:
