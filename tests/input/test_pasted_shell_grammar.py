@@ -267,6 +267,18 @@ def test_a_row_read_apart_at_its_separator_fills_the_launch(read):
     assert unpaste([rest])[0] == ["--model-path", "qwen3-8b|2"]  # the last name: the rest
 
 
+@pytest.mark.parametrize("loop", [
+    'while read -r model tp; do\n  python3 -m sglang.launch_server --model-path "$model" '
+    '--tp "$tp"\ndone <<EOT\nqwen3-8b 2\nqwen3-32b 4\nEOT\n',
+    # a separator, ``do`` on a line of its own, an indented here-document
+    'while IFS=, read -r model tp\ndo\n  python3 -m sglang.launch_server --model-path '
+    '"$model" --tp "$tp"\ndone <<-EOF\n\tqwen3-8b,2\n\tqwen3-32b,4\nEOF\n',
+])
+def test_a_while_read_loop_over_here_document_rows_is_read_at_its_first_row(loop):
+    # read once, as a for loop over literal words is: its first run
+    assert unpaste([loop])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+
+
 @pytest.mark.parametrize("build", [
     "serve_cmd=$(printf 'export CUDA_VISIBLE_DEVICES=%q && python3 -m sglang.launch_server "
     "--model-path %q --tp-size %q' \"${GPUS}\" \"${model}\" \"${tp}\")",

@@ -57,6 +57,9 @@ def as_assignments(text: str) -> str:
     lines = text.split("\n")
     out = list(lines)
     for start, opener, end in closed_heredocs(lines):
+        if _LOOP_FED.match(lines[start]):
+            _first_row_read(lines, out, start, end)
+            continue
         into = _READ_INTO.match(lines[start]) or _CAPTURED.match(lines[start])
         if into is None:
             continue
@@ -73,6 +76,32 @@ def as_assignments(text: str) -> str:
         for i in range(start + 1, end + 1 + captured):
             out[i] = ""
     return "\n".join(out)
+
+
+#: A loop's end fed a here-document (``done <<EOT``), and a ``while read`` loop's head:
+#: ``while IFS=, read -r model tp; do`` (``do`` on its line or the next).
+_LOOP_FED = re.compile(r"^\s*done\s*<<")
+_WHILE_READ = re.compile(r"^(\s*)while\s+((?:IFS=\S*\s+)?read\b[^;<>|&]*?)\s*(?:;\s*do)?\s*$")
+
+
+def _first_row_read(lines: list[str], out: list[str], start: int, end: int) -> None:
+    """A ``while read A B; do ... done <<EOT`` loop over a here-document's rows, written as
+    its first run: the head becomes ``read A B <<< 'first row'`` and the rows go (a loop
+    over literal words is read once, at its first item, the same way). A loop whose head
+    is not found above is left alone."""
+    head = next((i for i in range(start - 1, -1, -1) if _WHILE_READ.match(lines[i])), None)
+    rows = [row for row in textwrap.dedent("\n".join(lines[start + 1:end])).split("\n")
+            if row.strip()]
+    if head is None or not rows:
+        return
+    match = _WHILE_READ.match(lines[head])
+    row = rows[0].replace("'", "'\\''")
+    out[head] = f"{match.group(1)}{match.group(2)} <<< '{row}'"
+    if head + 1 < start and lines[head + 1].strip() == "do":
+        out[head + 1] = ""
+    out[start] = ""
+    for i in range(start + 1, end + 1):
+        out[i] = ""
 
 
 #: What the shell undoes in a here-document whose delimiter is unquoted as it writes the
