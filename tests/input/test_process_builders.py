@@ -43,3 +43,15 @@ def test_a_node_spawn_with_an_argv_array_is_the_launch_it_starts():
               '  env: { ...process.env, SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN: "1" },\n});\n')
     assert unpaste([script]) == (["--model-path", "qwen3-8b", "--tp", "2", "--port", "30001",
                                   "--served-model-name", "a,b"], ENV)
+
+
+@pytest.mark.parametrize("env", [
+    'cmd.Env = append(os.Environ(), "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1")',
+    'cmd.Env = []string{\n\t"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",\n}',
+])
+def test_a_go_commands_env_is_the_launchs_environment(env):
+    program = ('cmd := exec.Command("python3", "-m", "sglang.launch_server",\n'
+               '\t"--model-path", "qwen3-8b", "--context-length", "200000")\n'
+               f"{env}\nif err := cmd.Start(); err != nil {{ log.Fatal(err) }}\n")
+    assert unpaste([program]) == (["--model-path", "qwen3-8b", "--context-length", "200000"],
+                                  ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])

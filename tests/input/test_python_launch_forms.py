@@ -111,3 +111,22 @@ def test_a_notebook_shell_escape_is_filled_from_the_cell_s_names(escape):
 def test_a_cli_wrapper_s_option_defaults_fill_its_launch(script):
     """A click or Typer command run without arguments launches with its options' defaults."""
     assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "2"]
+
+
+@pytest.mark.parametrize(("made", "expected"), [
+    ("cfg = Cfg()", ["--model-path", "qwen3-8b", "--tp", "2", "--port", "30001"]),
+    ('cfg = Cfg("qwen3-32b", tp=4)', ["--model-path", "qwen3-32b", "--tp", "4", "--port", "30001"]),
+])
+def test_a_settings_objects_fields_fill_the_launch_it_builds(made, expected):
+    # a dataclass's defaults, ``field(default=...)`` among them, over the constructor's
+    # arguments (positional in field order); a ClassVar is no field
+    script = ("from dataclasses import dataclass, field\nfrom typing import ClassVar\n"
+              "import subprocess\n\n@dataclass\nclass Cfg:\n    NAME: ClassVar[str] = 'x'\n"
+              "    model: str = 'qwen3-8b'\n    tp: int = 2\n"
+              "    port: int = field(default=30001)\n\n"
+              f"{made}\nsubprocess.run(['python', '-m', 'sglang.launch_server', "
+              "'--model-path', cfg.model, '--tp', str(cfg.tp), '--port', f'{cfg.port}'])\n")
+    assert unpaste([script])[0] == expected
+    # the class's own attribute is its default
+    by_class = script.replace("cfg.model", "Cfg.model")
+    assert unpaste([by_class])[0][:2] == ["--model-path", "qwen3-8b"]

@@ -48,7 +48,8 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
         if listed is None:
             joined = joined_command(text)
             return (joined, 1) if joined is not None else None
-        return listed, 1
+        given = go_environment(text)
+        return (["env", *given, *listed] if given else listed), 1
     at, within = _picked(found, launch)
     value, node, grows = found[at]
     assert tree is not None
@@ -130,6 +131,25 @@ def quoted_list(text: str) -> list[str] | None:
     if module is None or module + 1 >= len(items):
         return None
     return items if launches_sglang(items) else None
+
+
+#: Go's environment for a command: ``cmd.Env = append(os.Environ(), "NAME=value", ...)``
+#: (the caller's environment and these) or ``cmd.Env = []string{"NAME=value"}``.
+_GO_ENV = re.compile(r"\.Env\s*=\s*(?:append\s*\(|\[\]string\s*\{)")
+_GO_ENTRY = re.compile(r'"([A-Za-z_][A-Za-z0-9_]*=(?:[^"\\\n]|\\.)*)"')
+
+
+def go_environment(text: str) -> list[str]:
+    """The ``NAME=value`` literals a Go program puts in its command's ``Env`` (each
+    ``.Env =`` setting's, in order; a value it builds at run time, ``"TP="+tp``, is no
+    literal and is left out): the launch's environment, as ``env`` would give it."""
+    entries: list[str] = []
+    for found in _GO_ENV.finditer(text):
+        end = _matching(text, found.end() - 1)
+        if end is not None:
+            entries.extend(m.group(1) for m in _GO_ENTRY.finditer(text, found.end(), end)
+                           if text[m.end():m.end() + 1].strip() in ("", ",", ")", "}"))
+    return entries
 
 
 #: A call that joins a list of strings with a separator: Terraform's and HCL's
@@ -1197,6 +1217,7 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
     _dict_items(tree, out)
     _bind_call_arguments(tree, out)
     _bind_instance_attributes(tree, out)
+    _bind_field_defaults(tree, out)
     for func in ast.walk(tree):  # a default naming a module constant: (model: str = MODEL)
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             params = [*func.args.posonlyargs, *func.args.args]
@@ -1290,6 +1311,57 @@ def _bind_instance_attributes(tree: ast.Module, out: dict[str, str]) -> None:
                     else _word(value, out))
             if "${" not in word and word != "None":
                 out[f"self.{stmt.targets[0].attr}"] = word
+
+
+def _class_fields(cls: ast.ClassDef) -> dict[str, ast.expr | None]:
+    """A class's fields in order, each with its default (None without one): a dataclass's,
+    a pydantic model's or a NamedTuple's ``name: type = value`` (``field(default=value)``
+    too), and a plain class attribute ``NAME = value``."""
+    fields: dict[str, ast.expr | None] = {}
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            if "ClassVar" in ast.unparse(stmt.annotation):
+                continue
+            value = stmt.value
+            if isinstance(value, ast.Call) and ast.unparse(value.func).endswith("field"):
+                value = next((k.value for k in value.keywords if k.arg == "default"), None)
+            fields[stmt.target.id] = value
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], ast.Name):
+            fields[stmt.targets[0].id] = stmt.value
+    return fields
+
+
+def _bind_field_defaults(tree: ast.Module, out: dict[str, str]) -> None:
+    """``cfg.tp`` of ``cfg = Config(...)``, a class with no ``__init__`` of its own (a
+    dataclass, a pydantic model, a NamedTuple, a class of settings): the call's argument
+    for the field (positional in field order, or by keyword), else the field's default;
+    ``Config.tp`` is that default. A launch built from a settings object runs with the
+    values the script constructs it with."""
+    classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+               and not any(isinstance(f, ast.FunctionDef) and f.name == "__init__"
+                           for f in node.body)}
+    if not classes:
+        return
+    fields = {name: _class_fields(cls) for name, cls in classes.items()}
+    for name, defaults in fields.items():
+        for field, default in defaults.items():
+            word = "${" if default is None else _word(default, out)
+            if "${" not in word and word != "None":
+                out.setdefault(f"{name}.{field}", word)
+    for node in _module_statements(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name) and node.value.func.id in fields):
+            continue
+        call, defaults = node.value, fields[node.value.func.id]
+        given: dict[str, ast.expr | None] = dict(defaults)
+        given.update(zip(defaults, (a for a in call.args if not isinstance(a, ast.Starred))))
+        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+        for field, value in given.items():
+            word = "${" if value is None else _word(value, out)
+            if "${" not in word and word != "None":
+                out[f"{node.targets[0].id}.{field}"] = word
 
 
 def _rendered(node: ast.JoinedStr, literals: dict[str, str]) -> str:
