@@ -309,7 +309,32 @@ def _lone_manifest_block(lines: list[str]) -> str | None:
             return None
     if len(bodies) > 1 and any(body.startswith(("{", "[")) for body in bodies):
         return None  # JSON texts are no YAML documents to put one after another
+    if len(bodies) == 1 and re.search(r"^run[ \t]*:", bodies[0], re.MULTILINE):
+        others = "\n".join(line for block in blocks if block not in launching
+                           for line in block)
+        return _sky_overridden(bodies[0], others)
     return "\n---\n".join(bodies)
+
+
+def _sky_overridden(task: str, others: str) -> str:
+    """A SkyPilot task file as the page's ``sky launch ... --env ... --gpus ...`` command
+    runs it (``skypilot_cli``); as written when no block gives one."""
+    if "sky" not in others:
+        return task
+    from launchplan.input.skypilot_cli import applied, overrides
+
+    changes = overrides(others)
+    if not changes:
+        return task
+    import yaml
+
+    try:
+        node = yaml.safe_load(task)
+    except yaml.YAMLError:
+        return task
+    if not isinstance(node, dict):
+        return task
+    return yaml.safe_dump(applied(node, changes), sort_keys=False, allow_unicode=True)
 
 
 #: One item of a notebook cell's ``source`` list as its file holds it: a JSON string, then
