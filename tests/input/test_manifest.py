@@ -514,3 +514,4 @@ def test_a_program_that_builds_a_manifest_is_named_as_code_not_bad_yaml(capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "JavaScript or TypeScript" in err
     assert "mapping values" not in err
+

@@ -36,6 +36,7 @@ from functools import lru_cache
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.input.launcher_configs import launcher_config
 from launchplan.input.yaml_bound import check_expansion
 
 #: A line that only a YAML manifest writes (a key that holds a container's command or env, a
@@ -385,7 +386,7 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
         yield inspected[0], inspected[1], node
         return
     if isinstance(node, dict):
-        node = _with_file_vars(node)
+        node = launcher_config(_with_file_vars(node))
         if isinstance(node.get("variables"), dict) or ("tasks" in node and "env" in node):
             # GitLab CI's ``variables`` (a file's or a job's) and a Taskfile's ``env`` reach
             # the scripts under them, the node's own included
