@@ -322,6 +322,12 @@ def test_the_last_start_up_line_wins_whichever_its_form() -> None:
     ("ValueError: Loaded weights leave no GPU memory for the KV cache under "
      "--mem-fraction-static=0.88. Raise --mem-fraction-static above 0.912\n", False),
     ("[2026-04-23 00:09:41] Using KV cache dtype: torch.bfloat16\n", None),
+    # a hybrid model's state-cache refusals (0.5.23): no slot fits, or too few for a request
+    ("RuntimeError: Not enough GPU memory for hybrid (mamba/linear-attention) state cache. "
+     "Computed max_mamba_cache_size=-28 (total_rest_memory=-7.96 GB, mamba_cache_per_req="
+     "146.81 MB).\n", False),
+    ("RuntimeError: Hybrid (mamba/linear-attention) state cache is too small to serve any "
+     "requests. max_mamba_cache_size=4, mamba_ratio=5, resulting max_num_reqs=0.\n", False),
 ])
 def test_a_log_ending_in_not_enough_memory_is_read_as_no_pool(tail: str, made) -> None:
     """SGLang's "Not enough memory" error after loading, or 0.5.23's earlier "Loaded weights
@@ -725,3 +731,56 @@ def test_the_profiled_value_line_gives_the_pool_and_a_draft_s_negative_one_none(
              "Use the profiled value instead.\n")
     memory = parse_memory(draft)  # an older draft worker's: it sizes nothing
     assert memory.max_total_num_tokens is None and memory.pool_made is None
+
+
+@pytest.mark.parametrize("line", [
+    # cut inside the record, wrapped after a comma, a fork's record without the limit, and
+    # a journal's ``grep -o`` quote
+    "[2026-08-20 03:11:02 TP0] max_total_num_tokens=3228418, chunked_prefill_size=16384, max_pre",
+    "[2026-08-20 03:11:02 TP0] max_total_num_tokens=3228418, chunked_prefill_size=16384,\n"
+    "max_prefill_tokens=16384, max_running_requests=32, context_len=262144, "
+    "available_gpu_mem=75.82 GB",
+    "[2026-10-10 11:59:51] max_total_num_tokens=3228418, chunked_prefill_size=8192, "
+    "context_len=262144, available_gpu_mem=10.39 GB",
+    "max_total_num_tokens=3228418",
+])
+def test_the_scheduler_summary_is_read_field_by_field(line: str) -> None:
+    memory = parse_memory(line + "\n")
+    assert memory.max_total_num_tokens == 3228418 and memory.pool_made
+    wrapped = "\n" in line
+    assert memory.max_running_requests == (32 if wrapped else None)
+    assert memory.context_len == (262144 if "context_len" in line else None)
+    # a number cut short by the paste is not read: its digits may be fewer than printed
+    assert parse_memory("max_total_num_tokens=32284 ...\n").max_total_num_tokens is None
+
+
+def test_a_hybrid_models_state_cap_gives_the_requests_without_the_summary() -> None:
+    text = ("[2026-08-20 03:11:00] max_running_requests is capped to 24 by the mamba state "
+            "cache (max_mamba_cache_size=124, 5 state slots per request)\n")
+    assert parse_memory(text).max_running_requests == 24
+    summary = text + "max_total_num_tokens=330323, max_running_requests=25, context_len=4\n"
+    assert parse_memory(summary).max_running_requests == 25  # the summary's own wins
+
+
+@pytest.mark.parametrize("prefix", ["llm-1  | ", "2026-08-20T03:10:50.123456789Z ",
+                                    "Aug 20 03:10:50 mi355 sglang-start.sh[4121]: "])
+def test_a_launch_a_collector_prefixed_on_every_line_is_read_whole(prefix: str) -> None:
+    text = "".join(prefix + line + "\n" for line in (
+        "python -m sglang.launch_server \\", "    --model-path m --tp 2 \\",
+        "    --port 8100", "[2026-08-20 03:11:02 TP0] max_total_num_tokens=1000, "
+        "max_running_requests=32, context_len=4096"))
+    out = parse_log(text)
+    assert out.command is not None and "--tp 2" in out.command[1]
+    assert prefix.strip() not in out.command[1].split("\n", 1)[1]
+
+
+def test_post_capture_kv_sizing_gives_the_pool_kept_not_its_upper_bound() -> None:
+    text = ("SWAKVPool VA upper bound: 40.00 GB, swa size: 211008, full size: 263761\n"
+            "Post-capture KV sizing: full_layer_tokens=213761, swa_layer_tokens=171008\n"
+            "Post-capture KV sizing: KV cache allocated. dtype: torch.bfloat16, #tokens: 213761, "
+            "KV size: 30.00 GB, avail mem=5.00 GB\n")
+    memory = parse_memory(text)
+    assert memory.max_total_num_tokens == 213761
+    assert memory.pools == {"swa_max_total_num_tokens": 171008}
+    # cut before the kept pool's lines, the bound is all the log states
+    assert parse_memory(text.split("Post")[0]).max_total_num_tokens == 263761

@@ -310,9 +310,12 @@ def launch_command(text: str) -> tuple[int, str] | None:
                 and DICT_MARKER not in line and not _NOT_A_LAUNCH.search(line):
             end = at
             command = line
+            lead = _LINE_LEAD.match(line)
             while end + 1 < len(lines):
                 following = lines[end + 1]
                 if lines[end].rstrip().endswith("\\"):
+                    if lead is not None and (own := _LINE_LEAD.match(following)) is not None:
+                        following = following[own.end():]  # each line's collector prefix
                     command += "\n" + following
                 elif _WRAPPED_DASH.search(lines[end]) and following.startswith("-"):
                     command = command.rstrip() + following  # ``--batch 4 -`` / ``-input-len``
@@ -326,6 +329,13 @@ def launch_command(text: str) -> tuple[int, str] | None:
                 return manifest
             return at + 1, _server_launch(command) if bench else command
     return None
+
+
+#: What a log collector puts before each line it passes on (``_COLLECTOR_PREFIX``, after a
+#: ``kubectl logs --timestamps`` stamp or alone): a command a script echoes over several
+#: lines carries it on every line, and its continuation lines are read without it.
+_LINE_LEAD = re.compile(r"(?:\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)[ \t]+(?:"
+                        + _COLLECTOR_PREFIX + r")?|(?:" + _COLLECTOR_PREFIX + r"))")
 
 
 #: a manifest's key holding a launch as a list (Kubernetes, Compose, Helm values)
@@ -648,8 +658,16 @@ _AFTER = re.compile(r"Load weight end\.(?:[^\n]|\n(?=[ \t]*avail mem=))*?avail m
                     + _NUMBER + r" GB(?:, mem usage=" + _NUMBER + " GB)?")
 #: a record's rank tags (``TP1``, ``DP0 TP0``, ``TP0 EP0``...) before its message
 _RANK = re.compile(r"\b(?:DP|TP|PP|EP|CP)[0-9]+\b")
-_SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+),[^\n]*?max_running_requests=([0-9]+)"
-                        r"(?:,[^\n]*?context_len=([0-9]+))?")
+#: The scheduler's summary record, from its first field: ``max_total_num_tokens=N, ...,
+#: max_running_requests=N, context_len=N, ...``. Read field by field (``_scheduler``): a
+#: paste cuts it, a page wraps it after a comma, a fork prints fewer fields, and a journal
+#: quotes ``grep -o``'s ``max_total_num_tokens=N`` alone; a number the line ends in is taken
+#: whole, as no record prints anything after it.
+_SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+)(?=,|[ \t]*(?:\n|$))")
+_SUMMARY_FIELDS = re.compile(r"\b(max_running_requests|context_len)=([0-9]+)(?=,|[ \t]*(?:\n|$))")
+#: SGLang's cap on the requests a hybrid model's state slots hold (0.5.23), printed before
+#: the summary: the requests it logs when the summary is not in the paste
+_MAMBA_CAP = re.compile(r"max_running_requests is capped to ([0-9]+) by the mamba state cache")
 _ALLOCATED = re.compile(r"(?:KV|Cache) is allocated\.[^\n]*?#tokens: ([0-9]+)")
 #: The hybrid sliding-window pool's split (every release since 0.4): the full layers' tokens
 #: are max_total_num_tokens; the unlabelled "KV Cache is allocated" line after it, in the
@@ -660,6 +678,12 @@ _FULL_ALLOCATED = re.compile(r"Full KV Cache is allocated\.[^\n]*?#tokens: ([0-9
 #: the hybrid sliding-window pool's own line, after its two allocations (every 0.5 release):
 #: its full size is the full layers' pool, SGLang's max_total_num_tokens
 _SWA_POOL = re.compile(r"SWAKVPool (?:mem usage|VA upper bound):[^\n]*?full size: ([0-9]+)")
+#: Under SGLang's post-capture KV sizing (0.5.23, opt-in) the pool lines before the graph
+#: capture state a reserved upper bound ("VA upper bound"); these lines, after it, state
+#: the pool kept: its tokens, and a hybrid sliding-window model's split.
+_POST_CAPTURE = re.compile(r"Post-capture KV sizing: KV cache allocated\.[^\n]*?#tokens: ([0-9]+)")
+_POST_CAPTURE_SPLIT = re.compile(r"Post-capture KV sizing: full_layer_tokens=([0-9]+), "
+                                 r"swa_layer_tokens=([0-9]+)")
 _MAMBA = re.compile(r"Mamba Cache is allocated\.[^\n]*?max_mamba_cache_size: ([0-9]+)")
 _SWA_TOKENS = re.compile(r"swa_layer_tokens=([0-9]+)|swa size: ([0-9]+)")
 #: DeepSeek-V4's pools, once as profiled and, under --max-total-tokens, again as capped
@@ -671,8 +695,12 @@ _PROFILED = re.compile(r"max_total_tokens=[0-9]+ is larger than the profiled val
 #: SGLang's errors when the loaded weights leave the pool no memory: every release's "Not
 #: enough memory" (the pool sized to no tokens), and the KV-cache configurator's earlier
 #: refusal (0.5.23), raised when what is left after loading is already gone
+#: A hybrid (mamba / linear-attention) model's two refusals (0.5.23's KV-cache configurator):
+#: no memory left for a single state slot, and slots too few for one request.
 _NOT_ENOUGH = re.compile(r"Not enough memory\. Please try to increase --mem-fraction-static"
-                         r"|Loaded weights leave no GPU memory for the KV cache")
+                         r"|Loaded weights leave no GPU memory for the KV cache"
+                         r"|Not enough GPU memory for hybrid \(mamba/linear-attention\) state cache"
+                         r"|state cache is too small to serve any requests")
 
 
 def parse_memory(text: str) -> LoggedMemory:
@@ -682,17 +710,22 @@ def parse_memory(text: str) -> LoggedMemory:
     before, after = _sizing_rank(text)
     more = _later_loads_gib(text, after) if after else 0.0
     scheduler = _SCHEDULER.search(text)
+    summary = _summary(text, scheduler)
     split = _split_before_pool(text)
     dsv4 = _dsv4_pools(text)
-    allocated = _FULL_ALLOCATED.search(text) or split or _SWA_POOL.search(text) or dsv4 \
-        or _ALLOCATED.search(text) or _PROFILED.search(text)
+    kept_split = _POST_CAPTURE_SPLIT.search(text)
+    allocated = _POST_CAPTURE.search(text) or kept_split or _FULL_ALLOCATED.search(text) \
+        or split or _SWA_POOL.search(text) or dsv4 or _ALLOCATED.search(text) \
+        or _PROFILED.search(text)
     tokens = scheduler.group(1) if scheduler else allocated.group(1) if allocated else None
     pool_made = True if tokens else False if _NOT_ENOUGH.search(text) else None
     mamba = _MAMBA.search(text)
     pools: dict[str, int] = {}
     stated = split or _SWA_POOL.search(text)  # the line stating the SWA pool beside it
     swa = _SWA_TOKENS.search(_line_at(text, stated.start())) if stated else None
-    if swa is not None:
+    if kept_split is not None and int(kept_split.group(2)):
+        pools["swa_max_total_num_tokens"] = int(kept_split.group(2))
+    elif swa is not None:
         pools["swa_max_total_num_tokens"] = int(swa.group(1) or swa.group(2))
     if dsv4 is not None:
         pools.update(zip(("swa_max_total_num_tokens", "c4_max_total_num_tokens",
@@ -703,10 +736,28 @@ def parse_memory(text: str) -> LoggedMemory:
         weights_gib=float(after.group(2)) if after and after.group(2) else None,
         more_weights_gib=more,
         max_total_num_tokens=int(tokens) if tokens else None,
-        max_running_requests=int(scheduler.group(2)) if scheduler else None,
-        context_len=int(scheduler.group(3)) if scheduler and scheduler.group(3) else None,
+        max_running_requests=summary.get("max_running_requests"),
+        context_len=summary.get("context_len"),
         pool_made=pool_made,
         max_mamba_cache_size=int(mamba.group(1)) if mamba else None, pools=pools)
+
+
+def _summary(text: str, scheduler: re.Match[str] | None) -> dict[str, int]:
+    """The scheduler summary's request limit and context length: the fields of its record
+    (its line, and the next when a page wrapped it after a comma); else, for the requests,
+    the cap a hybrid model's state slots put on them."""
+    out: dict[str, int] = {}
+    if scheduler is not None:
+        end = text.find("\n", scheduler.end())
+        end = len(text) if end < 0 else end
+        if text[:end].rstrip().endswith(","):  # wrapped: the record goes on below
+            following = text.find("\n", end + 1)
+            end = len(text) if following < 0 else following
+        out = {m.group(1): int(m.group(2))
+               for m in _SUMMARY_FIELDS.finditer(text, scheduler.end(), end)}
+    if "max_running_requests" not in out and (cap := _MAMBA_CAP.search(text)) is not None:
+        out["max_running_requests"] = int(cap.group(1))
+    return out
 
 
 def _line_at(text: str, at: int) -> str:
@@ -744,7 +795,8 @@ def _first_memory_line(text: str) -> int:
     a command after it launched another run, so only what stands before it is this run's."""
     found = [m.start() for m in (p.search(text) for p in
                                  (_BEFORE, _AFTER, _ALLOCATED, _SCHEDULER, _NOT_ENOUGH,
-                                  _SWA_SPLIT, _SWA_POOL, _MAMBA, _DSV4_POOLS)) if m]
+                                  _SWA_SPLIT, _SWA_POOL, _MAMBA, _DSV4_POOLS,
+                                  _POST_CAPTURE_SPLIT, _POST_CAPTURE)) if m]
     return text.rfind("\n", 0, min(found)) + 1 if found else len(text)
 
 
