@@ -712,8 +712,10 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "the KV pool gets what is left of the static fraction after the weights load",
         START,
         SRT + "mem_cache/kv_cache_configurator.py: _profile_available_bytes raises when the "
-        "loaded weights leave no memory for the KV cache; model_executor/pool_configurator.py: "
-        "MemoryPoolConfig raises when the pool holds no token",
+        "loaded weights leave no memory for the KV cache, _handle_max_mamba_cache when a "
+        "hybrid model's state cache gets no slot and resolve_max_num_reqs when its slots "
+        "serve no request; model_executor/pool_configurator.py: MemoryPoolConfig raises when "
+        "the pool holds no token",
         detail=_memory_detail),
     Requirement(
         "kv-pool-below-context", ALWAYS,
