@@ -917,3 +917,16 @@ def _from_log(capsys, log, gpu: str, model: str, *flags: str) -> dict:
     out, err = capsys.readouterr()
     assert code == 0, err
     return json.loads(out)
+
+
+def test_an_abridged_line_is_said_to_be_abridged_not_cut(capsys):
+    # SGLang's own clean-startup reference writes ``ServerArgs(model_path=..., ...)``
+    entry = next(e for e in SOURCES if e["file"] == "sglang-skill-clean-startup-qwen3-8b-b200.log")
+    code = main(["resolve", "--from-log", str(DATA / entry["file"]), "--gpu", "b200",
+                 "--model-path", entry["model"]])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "the logged line is abridged" in out and "is cut off" not in out
+    main(["resolve", "--from-log", str(DATA / entry["file"]), "--gpu", "b200",
+          "--model-path", entry["model"], "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["abridged"] and report["truncated"]

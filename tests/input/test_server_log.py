@@ -369,6 +369,8 @@ def test_a_line_abridged_with_an_ellipsis_is_read_as_cut(line: str) -> None:
 
     logged = parse_log(line)
     assert logged.truncated and logged.values["model_path"] == "Qwen/Qwen3-8B"
+    assert logged.abridged  # left out on purpose, not lost to a cut: said so
+    assert not parse_log(line.split(",")[0] + ", tp_si").abridged
     assert logged.unreadable == {}
     if "tp_size" in line:
         assert logged.values["tp_size"] == 2

@@ -76,6 +76,7 @@ class LogReport(Struct, frozen=False):
     # mem_fraction_static): field -> {"value": what the plan then holds, "rule": that rule}
     overridden_if_given: dict[str, dict[str, Any]] = factory(dict)
     truncated: bool = False
+    abridged: bool = False  # the fields were left out with ``...``, not lost to a cut
     # the release whose flag surface holds every logged field, when 0.5.23's does not
     release_hint: str | None = None
     compared: int = 0
@@ -98,7 +99,8 @@ class LogReport(Struct, frozen=False):
             "unreadable_fields": self.unreadable, "not_accepted": self.not_accepted,
             "refused_if_given": self.refused_if_given,
             "overridden_if_given": self.overridden_if_given,
-            "truncated": self.truncated, "release": self.release,
+            "truncated": self.truncated, "abridged": self.abridged,
+            "release": self.release,
             "release_hint": self.release_hint,
             "memory": [row.to_dict() for row in self.memory],
             "respelled": self.respelled,
@@ -193,8 +195,8 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     from launchplan.input.fields import release_table
 
     table = release_table(release)  # the modelled release's fields and defaults
-    report = LogReport(truncated=logged.truncated, unreadable=sorted(logged.unreadable),
-                       release=release)
+    report = LogReport(truncated=logged.truncated, abridged=logged.abridged,
+                       unreadable=sorted(logged.unreadable), release=release)
     values: dict[str, Any] = {}  # the logged values of the release's fields, as logged
     for name, value in logged.values.items():
         if name not in table.fields:

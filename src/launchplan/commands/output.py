@@ -261,7 +261,10 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
         out.write(f"log {path} (line {line}): {len(report.inputs)} values taken as input, "
                   f"{report.compared} compared on {target.name} (rules "
                   f"{result.record.compat})\n")
-    if report.truncated:
+    if report.abridged:
+        out.write("  the logged line is abridged (fields left out with ...): those fields are "
+                  "not compared\n")
+    elif report.truncated:
         out.write("  the logged line is cut off: the fields after the cut are not compared\n")
     for note in report.notes:
         out.write(wrapped(note, indent="  ") + "\n")

@@ -127,6 +127,8 @@ class LoggedArgs(Struct, frozen=False):
     values: dict[str, Any] = factory(dict)
     unreadable: dict[str, str] = factory(dict)  # field -> the text that is not a literal
     truncated: bool = False
+    #: the fields were left out by whoever pasted the line (``...``), not lost to a cut
+    abridged: bool = False
     line: int = 0  # 1-based line of the marker in the log; 0: the log has none
     memory: LoggedMemory = factory(LoggedMemory)
     form: str = "repr"  # "repr": ServerArgs(...); "dict": {...} (0.5.21 on)
@@ -458,7 +460,7 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     for i, segment in enumerate(segments):
         segment, abridged = _unabridged(segment)
         if abridged:
-            out.truncated = True  # abridged by whoever pasted it: fields left out here
+            out.truncated = out.abridged = True  # by whoever pasted it: fields left out
             if not segment.strip():
                 continue
         key, value = _item(segment, form)
