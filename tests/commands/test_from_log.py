@@ -930,3 +930,16 @@ def test_an_abridged_line_is_said_to_be_abridged_not_cut(capsys):
           "--model-path", entry["model"], "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     assert report["abridged"] and report["truncated"]
+
+
+def test_a_log_that_started_where_preflight_says_it_fails_is_noted(capsys, tmp_path):
+    # tp 3 does not split Qwen3-8B's heads: upstream fails at start-up, a fork may boot
+    line = "[2026-07-21 08:21:50] server_args=ServerArgs(model_path='qwen3-8b', tp_size=3)\n"
+    started = "[2026-07-21 08:22:00 TP0] Capture cuda graph end. Time elapsed: 4.56 s\n"
+    for text, noted in ((line + started, True), (line, False)):
+        log = tmp_path / "fork.log"
+        log.write_text(text)
+        assert main(["resolve", "--from-log", str(log), "--gpu", "h100"]) == 0
+        out = capsys.readouterr().out
+        assert ("the log shows the server started, yet preflight says" in out) is noted
+        assert noted is False or "attention-heads-split" in out

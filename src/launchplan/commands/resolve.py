@@ -308,6 +308,8 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
     if logged.memory.any():
         report.memory = _memory_against_log(logged.memory, report, resolve, target)
     report.notes = [*logged.notes, *report.notes]  # how the log was read, then compared
+    if logged.started and report.result is not None:
+        report.notes.extend(_started_against_preflight(report.result, compat))
     if typed and logged.command is not None:
         lost = "the logged line is cut off" if logged.line else "the log has no server_args line"
         report.notes.append(
@@ -319,6 +321,22 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
             f"the log ran with device {other!r}; launchplan's targets are CUDA and ROCm GPUs, "
             f"so this is that launch planned on {target.name}, not on the log's hardware")
     return logged, report
+
+
+def _started_against_preflight(result: Any, compat: str) -> list[str]:
+    """A note when the log shows the server started while the plan's preflight says the
+    launch fails at start-up: the build that ran checked less (a fork, another release) or
+    the plan's inputs are not the log's."""
+    from launchplan.checks.preflight import preflight
+
+    report = preflight(result)
+    if report.verdict != "fails-at-start":
+        return []
+    names = ", ".join(p.requirement for p in report.problems if p.decides)
+    return [f"the log shows the server started, yet preflight says this launch fails at "
+            f"start-up under rules {compat} ({names}): the build that ran may check less "
+            "than that release (a fork, another release), or the plan's inputs differ from "
+            "the log's"]
 
 
 def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[str, Any]:

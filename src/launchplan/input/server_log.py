@@ -129,6 +129,9 @@ class LoggedArgs(Struct, frozen=False):
     truncated: bool = False
     #: the fields were left out by whoever pasted the line (``...``), not lost to a cut
     abridged: bool = False
+    #: the log shows the server got past start-up: its KV pool made, its CUDA graphs
+    #: captured or its ready line printed
+    started: bool = False
     line: int = 0  # 1-based line of the marker in the log; 0: the log has none
     memory: LoggedMemory = factory(LoggedMemory)
     form: str = "repr"  # "repr": ServerArgs(...); "dict": {...} (0.5.21 on)
@@ -436,7 +439,18 @@ def _server_launch(command: str) -> str:
 def parse_log(text: str, name: str = "log") -> LoggedArgs:
     """The log's resolved arguments and memory figures. A log cut down to its memory lines
     (no ``server_args`` line) is read for those alone: the launch is then the flags given."""
-    text = as_written(text)
+    out = _parse_log(as_written(text), name)
+    out.started = out.memory.pool_made is True or _STARTED.search(text) is not None
+    return out
+
+
+#: Lines SGLang prints only once start-up is past its checks: a CUDA graph captured (every
+#: release's wording), the server ready.
+_STARTED = re.compile(r"Capture (?:[a-z ]*)?cuda graph end|The server is fired up and ready",
+                      re.IGNORECASE)
+
+
+def _parse_log(text: str, name: str) -> LoggedArgs:
     at, marker = max((text.rfind(MARKER), MARKER), (text.rfind(DICT_MARKER), DICT_MARKER))
     if at < 0 and (abridged := _abridged_line(text)) is not None:
         return abridged
