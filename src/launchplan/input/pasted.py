@@ -1073,7 +1073,28 @@ _SENT_KEYS = re.compile(r"""^([ \t]*)tmux[ \t]+send-keys(?:[ \t]+-t[ \t]+\S+)?[ 
                         r"""(["'])(.*?)\2[ \t]+(?:C-m|Enter|ENTER)[ \t]*$""", re.MULTILINE)
 
 
+#: The words of the last few texts read (with the notes their reading made): a text of
+#: several launches is read once per launch (``launch_summaries``, ``launch_count``), and
+#: a long page costs its reading each time.
+_WORDS_READ: dict[str, tuple[list[str], list[str]]] = {}
+
+
 def _shell_words(text: str, notes: list[str] | None = None) -> list[str]:
+    """A pasted shell text's words, each line ended by ``;`` (``_read_words``), read once
+    for the last few texts."""
+    read = _WORDS_READ.get(text)
+    if read is None:
+        made: list[str] = []
+        read = (_read_words(text, made), made)
+        if len(_WORDS_READ) >= 4:
+            _WORDS_READ.pop(next(iter(_WORDS_READ)))
+        _WORDS_READ[text] = read
+    if notes is not None:
+        notes.extend(read[1])
+    return list(read[0])
+
+
+def _read_words(text: str, notes: list[str] | None = None) -> list[str]:
     """A pasted shell text's words, each line ended by ``;``. A script's lines are commands
     of their own (a quoted value may span lines); a shell prompt before a command (``$``,
     ``user@host:~$``, ``(venv) $``) is not part of it."""
@@ -1409,23 +1430,110 @@ def _logical_lines(text: str) -> list[str]:
     that no later line closes is no value going on but prose around the launch (a page's
     "with your server's hostname"): that line is left out when it names no launcher and
     starts no flag (one that does stays, and its quote is reported: a launch cut inside a
-    quoted value, ``--framework-args "--model-path ...``, is no prose)."""
+    quoted value, ``--framework-args "--model-path ...``, is no prose). Where a quote
+    closes is found by one scan of each line per quoting state (``_QuoteEnds``), so a page
+    with many apostrophes reads in linear time; the joined line is then split to confirm."""
     out: list[str] = []
     lines = text.splitlines()
+    ends = _QuoteEnds(lines)
+    # bash's $'...' (its escapes decoded first, read as written when left open) is split
+    # the slow way: whether it closes depends on where the run ends
+    slow = "$'" in text
     start = 0
     while start < len(lines):
-        end, pending = start, lines[start]
-        while not _balanced(pending) and end + 1 < len(lines):
-            end += 1
-            pending = f"{pending}\n{lines[end]}"
-        if _balanced(pending) or _LAUNCHER_WORD.search(lines[start]) \
-                or _FLAG_LINE.match(lines[start]):
-            out.append(pending)  # unbalanced to the end: shlex says so, in _split
-            start = end + 1
+        end = ends.first_balanced(start) if not slow else _joined_until_balanced(lines, start)[0]
+        pending = "\n".join(lines[start:end + 1]) if end is not None else None
+        if pending is not None and end != start and not _balanced(pending):
+            end, pending = _joined_until_balanced(lines, start)  # the scan and shlex differ
+        if pending is not None:
+            out.append(pending)
+            start = end + 1  # type: ignore[operator]
+        elif _LAUNCHER_WORD.search(lines[start]) or _FLAG_LINE.match(lines[start]):
+            out.append("\n".join(lines[start:]))  # unbalanced to the end: shlex says so
+            start = len(lines)
         else:
             out.append("")  # an apostrophe in prose: the line is not a command
             start += 1
     return out
+
+
+def _joined_until_balanced(lines: list[str], start: int) -> tuple[int | None, str | None]:
+    """The first run of lines from ``start`` whose quotes close, joined line by line and split
+    each time (the slow way, for a text the quote scan reads otherwise than ``shlex``)."""
+    pending = lines[start]
+    for end in range(start, len(lines)):
+        if end > start:
+            pending = f"{pending}\n{lines[end]}"
+        if _balanced(pending):
+            return end, pending
+    return None, None
+
+
+class _QuoteEnds:
+    """Where a run of lines that starts at a line closes its quotes, found by scanning each
+    line once per state it can be entered in (a quote open or not, at a word's start or
+    not), as ``shell_vars.uncommented`` and ``shlex`` read quotes, backslashes, ``$'...'``
+    and ``#`` comments. Each (line, state) is scanned once over all the starts asked."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.found: dict[tuple[int, str, bool], int | None] = {}
+
+    def first_balanced(self, start: int) -> int | None:
+        """The first line from ``start`` after which the quotes are closed, or None."""
+        at, state = start, ("", True)
+        path: list[tuple[int, str, bool]] = []
+        result: int | None = None
+        while at < len(self.lines):
+            key = (at, *state)
+            if key in self.found:
+                result = self.found[key]
+                break
+            path.append(key)
+            quote, starts_word, escaped = _quote_exit(self.lines[at], *state)
+            if not quote and not escaped:
+                result = at
+                break
+            state = (quote, starts_word if escaped else not quote)
+            at += 1
+        for key in path:
+            self.found[key] = result
+        return result
+
+
+def _quote_exit(line: str, quote: str, starts_word: bool) -> tuple[str, bool, bool]:
+    """The quoting state after ``line`` entered in ``quote`` (``''``, ``"'"`` or ``'"'``):
+    (the quote still open, whether a word starts next, whether the line ends in
+    a backslash that escapes its newline)."""
+    at, n = 0, len(line)
+    while at < n:
+        char = line[at]
+        if quote:
+            if char == quote:
+                quote = ""
+            elif char == "\\" and quote == '"':
+                if at + 1 >= n:
+                    return quote, False, True
+                at += 1
+            at += 1
+            starts_word = False
+            continue
+        if char == "\\":
+            if at + 1 >= n:
+                return "", starts_word, True
+            starts_word = False
+            at += 2
+            continue
+        if char in "'\"":
+            quote = char
+        elif char == "#" and starts_word:
+            return "", True, False  # a comment to the line's end
+        starts_word = char in _WORD_BREAKS
+        at += 1
+    return quote, starts_word, False
+
+
+_WORD_BREAKS = shell_vars._WORD_BREAKS
 
 
 #: A line that starts with a flag (a launch's continued line).
