@@ -434,3 +434,27 @@ def test_a_text_nested_deeper_than_python_s_parser_is_bad_input_not_a_crash(text
         unpaste([text])
     except LaunchplanError as exc:
         assert str(exc)
+
+
+@pytest.mark.parametrize("line", [
+    "CUDA_VISIBLE_DEVICES=0,1 nohup conda run -n sgl python -m sglang.launch_server",
+    "CUDA_VISIBLE_DEVICES=0,1 nohup uv run python -m sglang.launch_server",
+    "CUDA_VISIBLE_DEVICES=0,1 timeout 7200 sudo -E python3 -m sglang.launch_server",
+    "CUDA_VISIBLE_DEVICES=0,1 exec conda run --no-capture-output -n sgl python -m "
+    "sglang.launch_server",
+    "CUDA_VISIBLE_DEVICES=0,1 nohup numactl --cpunodebind=0 --membind=0 timeout 3600 "
+    "taskset -c 0-31 conda run -n sgl python -m sglang.launch_server",
+])
+def test_the_environment_before_stacked_wrappers_is_the_launchs(line):
+    # a run tool (conda, uv, sudo -E) behind another wrapper still runs in the environment
+    # set before the first
+    assert unpaste([f"{line} --model-path m --tp 4 > log 2>&1 &"]) == (
+        ["--model-path", "m", "--tp", "4"], ["CUDA_VISIBLE_DEVICES=0,1"])
+
+
+def test_an_srun_behind_nohup_gives_its_gpu_request():
+    from launchplan.input.gpu_request import slurm_gpus
+
+    line = "nohup srun --gres=gpu:2 python -m sglang.launch_server --model-path m --tp 4 &"
+    assert slurm_gpus(line) == (2, "--gres=gpu:2")
+    assert slurm_gpus("X=1 setsid nohup srun -G 4 python -m sglang.launch_server")[0] == 4

@@ -254,6 +254,11 @@ _SLURM_GPUS = re.compile(
     r"(?:^|\s)(?:--gres[= ]gpu(?::[\w.-]+)?:(?P<gres>\d+)"
     r"|--gpus-per-node[= ](?:[\w.-]+:)?(?P<node>\d+)"
     r"|(?:--gpus[= ]|-G ?)(?:[\w.-]+:)?(?P<job>\d+))(?=[\s,]|$)")
+#: A line that runs ``srun``/``salloc``/``sbatch``, after assignments and the programs that
+#: run their arguments (``nohup``, ``setsid``, ``timeout 1h``, ``stdbuf -oL``...).
+_SLURM_COMMAND = re.compile(r"^(?:(?:[A-Za-z_]\w*=\S*|nohup|setsid|exec|time|env|nice"
+                            r"|(?:timeout|stdbuf|nice -n|ionice -c)[ \t]+\S+)[ \t]+)*"
+                            r"(?:\S*/)?(?:srun|salloc|sbatch)\s")
 #: A Slurm job's node count (``--nodes=2``, ``-N 2``; a range's low end).
 _SLURM_NODES = re.compile(r"(?:^|\s)(?:--nodes[= ]|-N ?)(\d+)(?=[\s-]|$)")
 
@@ -267,8 +272,7 @@ def slurm_gpus(text: str) -> tuple[int, str] | None:
     nodes = 1
     for line in text.splitlines():
         plain = line.strip()
-        if not (plain.startswith("#SBATCH")
-                or re.match(r"^(?:\S*/)?(?:srun|salloc|sbatch)\s", plain)):
+        if not (plain.startswith("#SBATCH") or _SLURM_COMMAND.match(plain)):
             continue
         if (counted := _SLURM_NODES.search(plain)) is not None:
             nodes = max(int(counted.group(1)), 1)

@@ -838,11 +838,27 @@ def _runner_start(argv: list[str]) -> int | None:
     for at in range(len(argv) - 1, -1, -1):
         word = argv[at]
         if _is_runner(word):
-            # the assignments right before the runner are the launch's environment too
-            while at > 0 and _ASSIGNMENT.match(argv[at - 1]):
-                at -= 1
-            return at
+            # the assignments before the runner are the launch's environment too, also
+            # before programs that run it in turn (``X=1 nohup timeout 1h conda run ...``)
+            start = at
+            for before in range(at - 1, -1, -1):
+                word = argv[before]
+                if _is_runner(word):  # ``sudo docker run``: the outer one's, not passed in
+                    break
+                if _ASSIGNMENT.match(word) or word.rsplit("/", 1)[-1] in _PASSING_ON:
+                    start = before
+                elif not _WRAPPER_ARGUMENT.match(word):
+                    break
+            return start
     return None
+
+
+#: Programs that run the rest of their arguments as a command (a launch behind them keeps
+#: the environment set before them), and what their options and values look like
+#: (``timeout 1h``, ``numactl -N 0``, ``taskset -c 0-31``, ``stdbuf -oL``).
+_PASSING_ON = _WRAPPERS | frozenset({"timeout", "numactl", "taskset", "stdbuf", "setsid",
+                                     "nice", "ionice", "chrt", "caffeinate"})
+_WRAPPER_ARGUMENT = re.compile(r"^(?:-[\w-]+(?:=\S*)?|[\w.,:%+-]+)$")
 
 
 def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
