@@ -261,3 +261,22 @@ def test_a_modal_gpu_fstring_takes_the_names_the_script_sets():
     # a name the script leaves to its caller names no GPU
     assert requested_gpu([script.replace('GPU_TYPE = os.environ.get("GPU_TYPE", "h100")\n',
                                          "")]) is None
+
+
+def test_a_skypilot_bare_name_is_one_gpu():
+    assert requested_gpu(["resources:\n  accelerators: H100\nrun: " + LAUNCH]) == (
+        "h100", 1, "accelerators: H100")
+
+
+@pytest.mark.parametrize(("value", "count"), [
+    ("{L4:1, A10G:1, A100:1}", 1), ("[A100-80GB:8, H100:8]", 8), ("{L4, A10G}", 1),
+    ("{A100:2, H100:4}", None),  # the count depends on the type SkyPilot finds
+])
+def test_alternatives_that_ask_the_same_count_give_it(value, count, capsys):
+    from launchplan.input.gpu_request import requested_count
+
+    task = f"resources:\n  accelerators: {value}\nrun: {LAUNCH}"
+    found = requested_count([task])
+    assert (found[0] if found else None) == count
+    code, plan = _plan(["--gpu", "h100", task], capsys)
+    assert code == 0 and plan["target"]["gpu_count"] == (count or 8)

@@ -194,6 +194,14 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
             requested = asked[1]
             out.notes.append(f"--gpu-count {requested}: the pasted text's task asks for "
                              f"{requested} GPUs ({asked[2]}); --gpu-count names another")
+        if (asked is None and requested is None and "--gpu-count" in allowed
+                and not _given(argv, "--gpu-count") and not _counted(argv)
+                and (either := _asked_count(argv)) is not None):
+            # a task that takes any of several GPU types asks for the same count of each
+            requested = either[0]
+            out.notes.append(f"--gpu-count {requested}: the pasted text's task asks for "
+                             f"{requested} GPUs of any of its types ({either[1]}); "
+                             "--gpu-count names another")
         if (requested is None and "--gpu-count" in allowed and not _given(argv, "--gpu-count")
                 and not _counted(argv)):
             requested = _job_gpus(out, argv)
@@ -298,6 +306,14 @@ def _asked_gpu(argv: Sequence[str]) -> tuple[str, int | None, str] | None:
     from launchplan.input.pasted import cleaned
 
     return requested_gpu([cleaned(t) for t in argv])
+
+
+def _asked_count(argv: Sequence[str]) -> tuple[int, str] | None:
+    """The GPU count the pasted text's task asks for of any of its GPU types."""
+    from launchplan.input.gpu_request import requested_count
+    from launchplan.input.pasted import cleaned
+
+    return requested_count([cleaned(t) for t in argv])
 
 
 def taken_out(argv: Sequence[str], flag: str) -> tuple[list[str], list[str | None]]:

@@ -46,6 +46,21 @@ def requested_gpu(tokens: Sequence[str]) -> tuple[str, int | None, str] | None:
     return target, count, words
 
 
+def requested_count(tokens: Sequence[str]) -> tuple[int, str] | None:
+    """(the GPU count, the words) a pasted text's task asks for whatever type it gets: a
+    SkyPilot task's alternatives (``{L4:1, A10G:1}``, ``[A100:8, H100:8]``) all asking for
+    the same count; None when they differ or give none."""
+    counts: dict[int | None, list[str]] = {}
+    for token in tokens:
+        if "\n" in token or " " in token:
+            for _name, count, words in _requests(token):
+                counts.setdefault(count, []).append(words)
+    if len(counts) != 1 or None in counts:
+        return None
+    (count, words), = counts.items()
+    return (count, ", ".join(dict.fromkeys(words))) if count else None
+
+
 def _requests(text: str) -> list[tuple[str, int | None, str]]:
     """Each (GPU name as written, count or None, the words) a text's task keys give."""
     out: list[tuple[str, int | None, str]] = []
@@ -148,6 +163,8 @@ def _spec(item: str, scheme: str) -> tuple[str, int | None]:
         name = "a100-40gb"
     if not name or not any(ch.isalpha() for ch in name) or name[0].isdigit():
         return "", None
+    if not count and scheme == "skypilot":
+        return name, 1  # SkyPilot: a bare name is one of it (``A100`` is ``A100:1``)
     return name, int(count) if count.isdigit() else None
 
 
