@@ -407,3 +407,35 @@ def test_a_page_s_front_matter_holding_the_launch_is_read_as_its_script():
                  "  - name: s\n    image: lmsysorg/sglang\n    command: [python3, -m, "
                  "sglang.launch_server, --model-path, qwen3-8b]\n")
     assert unpaste([manifests])[0] == ["--model-path", "qwen3-8b"]  # still a manifest
+
+
+@pytest.mark.parametrize("first", ["# SkyPilot task\n", "# task.yaml\n# the server\n", ""])
+def test_a_yaml_block_that_opens_with_comments_is_read_as_the_page_s_manifest(first):
+    # SGLang's install page: a ``# file.yaml`` block, then the command that applies it
+    page = (f"```yaml\n{first}resources:\n  accelerators: H100:2\nrun: |\n"
+            "  python3 -m sglang.launch_server --model-path qwen3-8b --tp 2\n```\n\n"
+            "```bash\nsky launch -c sgl task.yaml\n```\n")
+    assert unpaste([page]) == (["--model-path", "qwen3-8b", "--tp", "2"], [])
+
+
+@pytest.mark.parametrize("block", [
+    # a code element with a class (most Markdown renderers), entities to decode
+    '<pre><code class="language-bash">SGLANG_X=1 python -m sglang.launch_server '
+    "--model-path m --tp 2 --json-model-override-args &#39;{&quot;a&quot;: 1}&#39; "
+    "&amp;&amp; echo ok\n</code></pre>",
+    # Sphinx's Pygments: every token in a span
+    '<div class="highlight"><pre><span></span><span class="nv">SGLANG_X</span>'
+    '<span class="o">=</span><span class="m">1</span><span class="w"> </span>python'
+    '<span class="w"> </span>-m<span class="w"> </span>sglang.launch_server<span class="w">'
+    ' </span>--model-path<span class="w"> </span>m<span class="w"> </span>--tp<span '
+    'class="w"> </span><span class="m">2</span><span class="w"> </span>'
+    "--json-model-override-args<span class=\"w\"> </span><span class=\"s1\">&#39;{&quot;a"
+    "&quot;: 1}&#39;</span>\n</pre></div>",
+])
+def test_an_html_pages_preformatted_launch_is_read_as_its_text(block):
+    page = (f"<html><body><p>We'll start the server:</p>\n{block}\n"
+            "<p>Then send a request with <code>curl</code>.</p></body></html>")
+    argv, env = unpaste([page])
+    assert argv == ["--model-path", "m", "--tp", "2", "--json-model-override-args",
+                    '{"a": 1}']
+    assert env == ["SGLANG_X=1"]

@@ -149,6 +149,28 @@ def html_breaks(text: str) -> str:
     return _BREAK.sub(_break, text)
 
 
+#: An HTML page's preformatted block (``<pre>``, whatever its attributes), and any tag.
+_PRE = re.compile(r"<pre\b[^>]*>(.*?)</pre\s*>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^<>]*>")
+
+
+def html_code_blocks(text: str) -> str | None:
+    """An HTML page's (its source, a copied element) preformatted blocks as the Markdown
+    code blocks they show, when one of them starts a launch: each block's text with its
+    tags taken off (a highlighter wraps every token in a ``<span>``: Sphinx's Pygments,
+    VitePress's Shiki) and its entities decoded (``&quot;``, ``&amp;``); the page's prose
+    around them is no command. None for a text with no such block."""
+    if "<pre" not in text and "<PRE" not in text:
+        return None
+    import html
+
+    blocks = [html.unescape(_TAG.sub("", found.group(1))).strip("\n")
+              for found in _PRE.finditer(text)]
+    if not any(_LAUNCHER.search(block) for block in blocks):
+        return None
+    return "\n\n".join(f"```\n{block}\n```" for block in blocks if block.strip())
+
+
 def unmarked(text: str) -> str:
     """``text`` without Markdown fence lines and, when every line that holds anything is
     quoted, without the blockquote markers; an address an editor turned into a link to
@@ -302,8 +324,10 @@ def _lone_manifest_block(lines: list[str]) -> str | None:
     for body in bodies:
         # a YAML document's first key (a whole object's ``apiVersion:``, or a chart values
         # file's ``containers:`` list), not a shell line (``NAME=value``, ``docker run``)
-        if not body.startswith(("{", "[")) and not re.match(r"^[A-Za-z_][\w.-]*:(?:\s|$)",
-                                                            body):
+        # (after the comments a block starts with: ``# task.yaml``, a file's name)
+        head = re.sub(r"^(?:[ \t]*#[^\n]*\n)+", "", body)
+        if not head.startswith(("{", "[")) and not re.match(r"^[A-Za-z_][\w.-]*:(?:\s|$)",
+                                                            head):
             return None
         if not looks_like_manifest(body):
             return None

@@ -441,9 +441,9 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     expanded), and a manifest a
     here-document feeds to ``kubectl apply -f -`` as that manifest."""
     if "<" in token and "sglang" in token:  # a table cell's ``<br>``: the lines it shows
-        from launchplan.input.page_markup import html_breaks
+        from launchplan.input.page_markup import html_breaks, html_code_blocks
 
-        token = html_breaks(token)
+        token = html_code_blocks(token) or html_breaks(token)  # an HTML page's <pre> blocks
     if ("spawn" in token or "execFile" in token) and "[" in token:  # Node: spawn(P, [..])
         from launchplan.input.process_builders import looks_like_node_spawn, node_as_shell
 
@@ -1278,7 +1278,7 @@ def _launcher_named(words: list[str]) -> bool:
 
 
 #: An HTML code element with no markup inside (``<code>python3 -m ...</code>``).
-_HTML_CODE = re.compile(r"<code>([^<`]*)</code>")
+_HTML_CODE = re.compile(r"<code(?:\s[^<>]*)?>([^<`]*)</code>")
 
 
 def _html_code(text: str) -> str:
@@ -1287,7 +1287,7 @@ def _html_code(text: str) -> str:
     page's HTML source (a blog's article data, a report's table) marks its inline code so,
     and the prose after ``</code>`` is not words of the launch. Its entities (``&amp;``,
     ``&quot;``) are the characters they stand for; other elements stay as they are."""
-    if "<code>" not in text:
+    if "<code" not in text:
         return text
 
     def span(match: re.Match[str]) -> str:
