@@ -130,3 +130,20 @@ def test_a_settings_objects_fields_fill_the_launch_it_builds(made, expected):
     # the class's own attribute is its default
     by_class = script.replace("cfg.model", "Cfg.model")
     assert unpaste([by_class])[0][:2] == ["--model-path", "qwen3-8b"]
+
+
+def test_a_settings_class_s_own_method_reads_its_fields():
+    # porter's ServerConfig: build_cmd(self) reads self.tp; the script's instance, else the
+    # defaults; an imported constant stays open
+    script = ("from dataclasses import dataclass\nimport subprocess\n\n@dataclass\n"
+              "class ServerConfig:\n    model: str = 'qwen3-8b'\n    tp: int = 8\n"
+              "    attention_backend: str = 'triton'\n\n"
+              "    def build_cmd(self) -> list[str]:\n"
+              "        return ['python3', '-m', 'sglang.launch_server', '--model-path', "
+              "self.model, '--tp', str(self.tp), '--attention-backend', "
+              "self.attention_backend]\n\n"
+              "cfg = ServerConfig(tp=4)\nsubprocess.run(cfg.build_cmd())\n")
+    assert unpaste([script])[0] == ["--model-path", "qwen3-8b", "--tp", "4",
+                                    "--attention-backend", "triton"]
+    made_later = script.replace("cfg = ServerConfig(tp=4)\n", "")
+    assert unpaste([made_later])[0][3] == "8"  # the default, with no instance made

@@ -1349,19 +1349,36 @@ def _bind_field_defaults(tree: ast.Module, out: dict[str, str]) -> None:
             word = "${" if default is None else _word(default, out)
             if "${" not in word and word != "None":
                 out.setdefault(f"{name}.{field}", word)
+    def constructed(call: ast.Call, defaults: dict[str, ast.expr | None]
+                    ) -> dict[str, ast.expr | None]:
+        given: dict[str, ast.expr | None] = dict(defaults)
+        given.update(zip(defaults, (a for a in call.args if not isinstance(a, ast.Starred))))
+        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+        return given
+
     for node in _module_statements(tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
                 and isinstance(node.value.func, ast.Name) and node.value.func.id in fields):
             continue
-        call, defaults = node.value, fields[node.value.func.id]
-        given: dict[str, ast.expr | None] = dict(defaults)
-        given.update(zip(defaults, (a for a in call.args if not isinstance(a, ast.Starred))))
-        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+        given = constructed(node.value, fields[node.value.func.id])
         for field, value in given.items():
             word = "${" if value is None else _word(value, out)
             if "${" not in word and word != "None":
                 out[f"{node.targets[0].id}.{field}"] = word
+    # ``self.tp`` in the class's own methods (``def build_cmd(self)``): the instance the
+    # script makes first, else the defaults; a field two classes share is left open
+    first = _first_calls(tree, fields)
+    owners: dict[str, list[str]] = {}
+    for name, defaults in fields.items():
+        for field in defaults:
+            owners.setdefault(field, []).append(name)
+    for name, defaults in fields.items():
+        given = constructed(first[name], defaults) if name in first else defaults
+        for field, value in given.items():
+            word = "${" if value is None else _word(value, out)
+            if len(owners[field]) == 1 and "${" not in word and word != "None":
+                out.setdefault(f"self.{field}", word)
 
 
 def _rendered(node: ast.JoinedStr, literals: dict[str, str]) -> str:
