@@ -8,8 +8,12 @@ from launchplan.input.pasted import unpaste
 
 
 @pytest.mark.parametrize("runner", ["ansible.builtin.shell: >\n        ", "shell: ",
-                                    "command:\n        cmd: "])
+                                    "command:\n        cmd: ", "argv"])
 def test_an_ansible_plays_command_task_runs_with_the_plays_vars(runner):
+    if runner == "argv":  # the command module's list: each item one argument
+        runner = ("ansible.builtin.command:\n        argv: [python3, -m, sglang.launch_server, "
+                  "--model-path, '{{ model_path }}', --tp, '{{ tp }}', --port, "
+                  "'{{ port | default(30000) }}']\n      # ")
     play = ("- hosts: gpu\n  vars:\n    model_path: qwen3-8b\n    tp: 2\n  tasks:\n"
             "    - name: install\n      pip: {name: sglang}\n"
             f"    - name: start sglang\n      {runner}python3 -m sglang.launch_server "
@@ -48,3 +52,11 @@ def test_a_nemo_evaluator_deployment_runs_its_launchers_command():
         "checkpoint_path: null", "checkpoint_path: /models/llama")
     argv = unpaste([local])[0]
     assert argv[:2] == ["--model-path", "/checkpoint"] and argv[argv.index("--tp-size") + 1] == "8"
+
+
+def test_a_play_of_one_command_task_with_an_argv_list_is_read():
+    play = ("- hosts: gpu_nodes\n  tasks:\n    - name: start sglang\n"
+            "      ansible.builtin.command:\n        argv:\n          - python3\n"
+            "          - -m\n          - sglang.launch_server\n          - --model-path\n"
+            "          - qwen3-8b\n          - --tp\n          - \"2\"\n")
+    assert unpaste([play]) == (["--model-path", "qwen3-8b", "--tp", "2"], [])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from typing import Any
 
 #: An Ansible task's module that runs a command line: its string (or its ``cmd``).
@@ -76,8 +77,9 @@ def _ansible_play(node: dict[Any, Any], tasks: list[Any]) -> dict[Any, Any]:
         if not isinstance(task, dict):
             return task
         line = next((task[key] for key in _ANSIBLE_RUNNERS if key in task), None)
-        if isinstance(line, dict):
-            line = line.get("cmd")
+        if isinstance(line, dict):  # ``cmd: ...``, or ``argv: [...]`` (no shell between)
+            argv = line.get("argv")
+            line = shlex.join(map(_text, argv)) if isinstance(argv, list) else line.get("cmd")
         if not isinstance(line, str) or "sglang" not in line:
             return task
         env = task.get("environment")
@@ -106,8 +108,6 @@ def _evaluator_deployment(node: dict[Any, Any]) -> dict[Any, Any]:
         value = node.get(field, default) if field is not None else default
         if value is not None and value != "???":
             words += [flag, _text(value)]
-    import shlex
-
     extra = node.get("extra_args")
     command = shlex.join(words) + (f" {extra}" if isinstance(extra, str) and extra else "")
     env = node.get("env_vars")

@@ -42,7 +42,8 @@ from launchplan.input.yaml_bound import check_expansion
 #: A line that only a YAML manifest writes (a key that holds a container's command or env, a
 #: task's environment: SkyPilot's ``envs``).
 _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environment|"
-                           r"containers|spec|services|image|commands|cmds|envs|"
+                           r"containers|spec|services|image|commands|cmds|envs|tasks|"
+                           r"ansible\.(?:builtin|legacy)\.(?:shell|command)|"
                            r"[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd))\s*:", re.MULTILINE)
 #: A SkyPilot task's top-level keys: its ``run`` script, and the resources it runs on.
 _SKYPILOT_RUN = re.compile(r"^run[ \t]*:", re.MULTILINE)
