@@ -167,3 +167,17 @@ def test_python_dash_m_runs_the_commands():
     bad = subprocess.run([sys.executable, "-m", "launchplan", "resolve", "--gpu", "nope"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_a_lone_dash_reads_the_pasted_text_from_standard_input(capsys, monkeypatch):
+    import io
+
+    page = "We'll start it:\n\n```bash\n" + "# padding\n" * 20000 + (
+        "python -m sglang.launch_server --model-path qwen3-8b --tp 2\n```\n")
+    assert len(page) > 128 << 10  # more than one argument may hold
+    monkeypatch.setattr("sys.stdin", io.StringIO(page))
+    assert main(["resolve", "-", "--gpu", "h100", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["resolved"]["tp_size"] == 2
+    monkeypatch.setattr("sys.stdin", io.StringIO("  \n"))
+    assert main(["resolve", "--gpu", "h100", "-"]) == 2
+    assert "-: expected a pasted launch on standard input" in capsys.readouterr().err

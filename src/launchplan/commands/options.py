@@ -102,6 +102,7 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
     assignments become ``--env`` values.
     """
     out = Split()
+    argv = _stdin_paste(argv, allowed)
     given = argv  # as typed: a --gpu-count, or a --gpu that writes one, wins over the paste's
     argv, chosen = _launch_option(argv) if "--launch" in allowed else (list(argv), None)
     if chosen is not None or _may_be_pasted(argv):  # else no reader needs loading
@@ -139,6 +140,31 @@ def split_argv(argv: Sequence[str], allowed: frozenset[str],
             and not _given(given, "--gpu-count") and not _counted(given):
         _visible_count(out)
     return out
+
+
+#: The most of a pasted text read from standard input (a whole issue with its logs fits).
+MAX_STDIN_CHARS = 16 << 20
+
+
+def _stdin_paste(argv: Sequence[str], allowed: frozenset[str]) -> list[str]:
+    """``argv`` with a lone ``-`` (one that is no option's value) replaced by the text on
+    standard input: a pasted page or issue too long for one argument (the kernel caps one at
+    128 KiB) is piped in. Nothing on it is bad input."""
+    for at, token in enumerate(argv):
+        if token != "-":
+            continue
+        before = argv[at - 1] if at else ""
+        option = OPTIONS.get(before) if before in allowed else None
+        if before.startswith("-") and "=" not in before and (
+                option is None or option.kind != "flag"):
+            continue  # a value: ``--from-log -`` reads its log there
+        import sys
+
+        text = sys.stdin.read(MAX_STDIN_CHARS)
+        if not text.strip():
+            raise InputError("-", "a pasted launch on standard input", "nothing")
+        return [*argv[:at], text, *argv[at + 1:]]
+    return list(argv)
 
 
 def _visible_count(out: Split) -> None:

@@ -42,6 +42,8 @@ options:
                          (server_args={...} from 0.5.21), plan that launch and list where
                          the plan differs from the log
                          (SGLang flags given here, --model-path among them, win)
+  -                      read the pasted launch (a command, script, manifest, page or issue)
+                         from standard input, for a text longer than one argument holds
   --launch N             a pasted text with several launch commands (a prefill and a decode
                          server, one per node): plan the Nth, from 1 (default: the first)
   --emit sglang          print one `python -m sglang.launch_server ...` line pinning the plan
