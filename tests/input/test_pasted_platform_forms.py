@@ -286,3 +286,21 @@ def test_a_batch_file_s_set_values_fill_its_percent_references():
     argv, env = unpaste([script])
     assert argv == ["--model-path", "qwen3-8b", "--tp", "2"]
     assert "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" in env  # set: the child inherits it
+
+
+def test_a_ray_jobs_runtime_env_vars_are_the_launchs_environment():
+    for given in ("--runtime-env-json='{\"env_vars\": {\"SGLANG_X\": \"1\"}, \"pip\": []}'",
+                  "--runtime-env-json '{\"env_vars\": {\"SGLANG_X\": \"1\"}}'"):
+        line = (f"ray job submit --address http://127.0.0.1:8265 {given} -- "
+                "python -m sglang.launch_server --model-path m --tp 2")
+        assert unpaste([line]) == (["--model-path", "m", "--tp", "2"], ["SGLANG_X=1"])
+
+
+@pytest.mark.parametrize("option", ["--gpu 2", "-g 2", "--gpu=2"])
+def test_a_run_ai_jobs_gpu_request_is_the_launchs_gpus(option):
+    from launchplan.input.pasted import runner_gpus
+
+    line = (f"runai submit sgl -i lmsysorg/sglang:latest {option} -- python3 -m "
+            "sglang.launch_server --model-path m --tp 4")
+    assert unpaste([line])[0] == ["--model-path", "m", "--tp", "4"]
+    assert runner_gpus([line]) == 2

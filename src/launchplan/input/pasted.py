@@ -34,7 +34,7 @@ _WRAPPERS = frozenset({"env", "exec", "nohup", "time"})
 #: the launcher prefix is theirs (their image, ports, mounts), except environment options.
 RUNNERS = frozenset({"docker", "podman", "nerdctl", "nvidia-docker", "apptainer", "singularity",
                      "srun", "enroot", "kubectl", "uv", "uvx", "conda", "mpirun", "sudo", "bwrap",
-                     "systemd-run"})
+                     "systemd-run", "ray", "runai"})
 
 
 def _is_runner(word: str) -> bool:
@@ -919,6 +919,13 @@ def _gpus_option(words: list[str]) -> int | None:
     cdi = _cdi_gpus(words)
     if cdi is not None:
         return cdi or None
+    if words and words[0].rsplit("/", 1)[-1] == "runai":  # runai submit ... --gpu 2 (-g 2)
+        for at, word in enumerate(words):
+            name, eq, value = word.partition("=")
+            if name in ("--gpu", "-g"):
+                value = value if eq else (words[at + 1] if at + 1 < len(words) else "")
+                return int(value) if value.isdigit() and int(value) else None
+        return None
     for at, word in enumerate(words):
         name, eq, value = word.partition("=")
         if name != "--gpus":
@@ -984,12 +991,29 @@ def _runner_env(words: list[str]) -> list[str]:
             value = word.partition("=")[2]
             if "=" in value:
                 out.append(value)
+        elif word.startswith("--runtime-env-json") and program == "ray":
+            # ``ray job submit --runtime-env-json '{"env_vars": {...}}' -- python -m ...``
+            out.extend(_ray_env_vars(word.partition("=")[2] if "=" in word
+                                     else words[at + 1] if at + 1 < len(words) else ""))
         elif word == "--setenv" and at + 1 < len(words):
             if _ASSIGNMENT.match(words[at + 1]):  # systemd-run's one argument
                 out.append(words[at + 1])
             elif _ENV_NAME_ONLY.match(words[at + 1]) and at + 2 < len(words):
                 out.append(f"{words[at + 1]}={words[at + 2]}")  # bubblewrap's two
     return out
+
+
+def _ray_env_vars(text: str) -> list[str]:
+    """The ``env_vars`` a Ray job's runtime environment (JSON) sets for its entrypoint."""
+    import json
+
+    try:
+        runtime = json.loads(text)
+    except ValueError:
+        return []
+    env = runtime.get("env_vars") if isinstance(runtime, dict) else None
+    return [f"{k}={v}" for k, v in env.items() if _ENV_NAME_ONLY.match(str(k))
+            and isinstance(v, (str, int, float))] if isinstance(env, dict) else []
 
 
 #: sudo's options that take a value as the next word (``-u user``, ``-g group``, ...)
