@@ -48,10 +48,15 @@ def launcher_config(node: dict[Any, Any]) -> dict[Any, Any]:
     return node
 
 
-def _text(value: Any) -> str:
+def scalar_text(value: Any) -> str:
+    """A YAML value as the text a command line or an environment gets (``true``, not
+    Python's ``True``; a mapping or list as JSON)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return json.dumps(value) if isinstance(value, (dict, list)) else str(value)
+
+
+_text = scalar_text
 
 
 def _ansible_play(node: dict[Any, Any], tasks: list[Any]) -> dict[Any, Any]:
