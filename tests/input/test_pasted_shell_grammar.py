@@ -303,3 +303,23 @@ def test_commands_typed_into_a_tmux_session_run_in_its_one_shell():
               "--context-length 200000' Enter\n")
     assert unpaste([script]) == (["--model-path", "qwen3-8b", "--context-length", "200000"],
                                  ["SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"])
+
+
+@pytest.mark.parametrize(("load", "exported"), [
+    ("export $(cat .env | xargs)", True),
+    ("export $(grep -v '^#' .env | xargs)", True),
+    ("set -a; source .env; set +a", True),
+    ("set -o allexport\n. ./.env\nset +o allexport", True),
+    ("source .env", False),  # sets the variables for the script, exports none
+])
+def test_a_dotenv_file_the_script_writes_is_loaded_as_the_shell_loads_it(load, exported):
+    script = ("cat > .env <<EOT\nSGLANG_X=1\nEOT\n" + load +
+              "\npython -m sglang.launch_server --model-path m --tp 2\n")
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"],
+                                 ["SGLANG_X=1"] if exported else [])
+
+
+def test_set_a_exports_the_assignments_until_set_plus_a():
+    script = ("set -a\nMODEL=m\nX=1\nset +a\nY=2\n"
+              "python -m sglang.launch_server --model-path $MODEL --tp 2\n")
+    assert unpaste([script]) == (["--model-path", "m", "--tp", "2"], ["MODEL=m", "X=1"])

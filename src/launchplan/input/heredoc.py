@@ -150,6 +150,14 @@ _RUNS = re.compile(r"(?:^|\s)(?:(?:bash|sh|source)(?:[ \t]+-\w+)*[ \t]+(?:<[ \t]
                    r"\.[ \t]+|(?=\./))(\S+)[ \t]*(?:&[ \t]*)?$")
 
 
+#: ``export $(cat FILE | xargs)`` (``$(grep -v '^#' FILE | xargs)``, ``$(xargs < FILE)``):
+#: a dotenv file's lines exported, as scripts load one; and a line of such a file.
+_EXPORTS_FILE = re.compile(r"^([ \t]*)export[ \t]+\$\((?:cat[ \t]+|grep[ \t]+-v[ \t]+\S+[ \t]+"
+                           r"|xargs[ \t]*<[ \t]*)(['\"]?)([^\s'\"|)]+)\2(?:[ \t]*\|[ \t]*xargs)?"
+                           r"[ \t]*\)[ \t]*$")
+_PAIR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+
+
 def run_inline(text: str, files: dict[str, str]) -> str:
     """``text`` with each command that runs a file a here-document wrote replaced by that
     file's text: the launch a script writes to ``run.sh`` and then starts is its launch."""
@@ -157,6 +165,22 @@ def run_inline(text: str, files: dict[str, str]) -> str:
         return text
     out: list[str] = []
     for line in text.split("\n"):
+        exported = _EXPORTS_FILE.match(line)
+        listed = written(files, exported.group(3)) if exported else None
+        if exported and listed is not None:
+            # ``export $(cat .env | xargs)``: each NAME=value line of the file, exported
+            pairs = [row.strip() for row in listed.split("\n")
+                     if _PAIR.match(row.strip())]
+            out.append(exported.group(1) + "export " + " ".join(pairs) if pairs else "")
+            continue
+        if ";" in line and "'" not in line and '"' not in line:
+            # ``set -a; source .env; set +a``: each command of the line on a line of its own
+            parts = line.split(";")
+            if any((r := _RUNS.search(p)) and written(files, r.group(1)) is not None
+                   for p in parts):
+                line = "\n".join(part.strip() for part in parts)
+                out.append(run_inline(line, files))
+                continue
         runs = _RUNS.search(line)
         body = written(files, runs.group(1)) if runs else None
         if body is not None:

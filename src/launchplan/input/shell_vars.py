@@ -37,6 +37,8 @@ _OPEN = re.compile(r"\$(?:\{|\(|[A-Za-z_])|^@[A-Za-z_]\w*$|\{\{.*\}\}")
 
 #: ``NAME=value``, or ``NAME+=value`` (bash appends to the value): a shell assignment word.
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+#: Where ``values`` marks bash's ``set -a`` (allexport) as on: no variable has this name.
+ALLEXPORT = " allexport"
 #: Builtins that set variables from their ``NAME=VALUE`` words.
 _DECLARING = frozenset({"export", "local", "declare", "typeset", "readonly"})
 
@@ -65,7 +67,14 @@ def declared(segment: list[str], values: dict[str, str]) -> list[str]:
     if _read_or_printed(segment, values):
         return []
     if segment and all(ASSIGNMENT.match(w) for w in segment):
-        assigned(segment, values)  # set for the script, not exported
+        assigned(segment, values)  # set for the script, not exported (but under set -a)
+        return [w.partition("=")[0].removesuffix("+") for w in segment] \
+            if ALLEXPORT in values else []
+    if segment in (["set", "-a"], ["set", "-o", "allexport"]):
+        values[ALLEXPORT] = "1"  # every variable set from here on is exported
+        return []
+    if segment in (["set", "+a"], ["set", "+o", "allexport"]):
+        values.pop(ALLEXPORT, None)
         return []
     fish = _fish_set(segment)
     if fish is not None:
