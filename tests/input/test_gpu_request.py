@@ -280,3 +280,14 @@ def test_alternatives_that_ask_the_same_count_give_it(value, count, capsys):
     assert (found[0] if found else None) == count
     code, plan = _plan(["--gpu", "h100", task], capsys)
     assert code == 0 and plan["target"]["gpu_count"] == (count or 8)
+
+
+def test_a_device_list_the_script_works_out_is_said_to_be_open(capsys):
+    text = "export CUDA_VISIBLE_DEVICES=$(seq -s, 0 1)\n" + LAUNCH
+    code, plan = _plan(["--gpu", "h100", text], capsys)
+    assert code == 0 and plan["target"]["gpu_count"] == 8
+    assert any("CUDA_VISIBLE_DEVICES=$(seq -s, 0 1): the devices it lists are worked out"
+               in w for w in plan["warnings"])
+    code, plan = _plan(["--gpu", "h100", "export CUDA_VISIBLE_DEVICES=0,1\n" + LAUNCH], capsys)
+    assert plan["target"]["gpu_count"] == 2 and not any("worked out" in w
+                                                        for w in plan["warnings"])

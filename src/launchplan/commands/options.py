@@ -175,6 +175,12 @@ def _visible_count(out: Split) -> None:
 
     found = visible_gpus(out.options["env"])
     if found is None:
+        from launchplan.input.gpu_request import open_visible
+
+        if (unknown := open_visible(out.options["env"])) is not None:
+            out.notes.append(f"{unknown}: the devices it lists are worked out when the script "
+                             "runs, so the plan takes the node's GPUs (give --gpu-count N "
+                             "for the N it lists)")
         return
     count, words = found
     requested = out.options.get("gpu_count")

@@ -263,6 +263,16 @@ def visible_gpus(assignments: Sequence[str]) -> tuple[int, str] | None:
     return best
 
 
+def open_visible(assignments: Sequence[str]) -> str | None:
+    """The device-list assignment whose value the script works out when it runs
+    (``CUDA_VISIBLE_DEVICES=$(seq -s, 0 1)``, ``=${GPUS}``), when no other lists devices:
+    how many the launch sees is not known here."""
+    if visible_gpus(assignments) is not None:
+        return None
+    return next((a for a in assignments if a.partition("=")[0] in _VISIBLE
+                 and "$" in a.partition("=")[2]), None)
+
+
 #: A Slurm job's GPU request, in an ``#SBATCH`` line or on ``srun``/``salloc``/``sbatch``'s
 #: command line (``sbatch --gres=gpu:2 --wrap="python -m ..."``): ``--gres=gpu[:TYPE]:N``,
 #: ``--gpus-per-node=[TYPE:]N``, ``--gpus=[TYPE:]N`` (over the whole job) or ``-G N``. The
