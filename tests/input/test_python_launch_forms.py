@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from launchplan.errors import InputError
 from launchplan.input.pasted import unpaste
 from launchplan.input.python_launch import launch_literal, literal_total
 
@@ -147,3 +148,15 @@ def test_a_settings_class_s_own_method_reads_its_fields():
                                     "--attention-backend", "triton"]
     made_later = script.replace("cfg = ServerConfig(tp=4)\n", "")
     assert unpaste([made_later])[0][3] == "8"  # the default, with no instance made
+
+
+def test_a_list_parsed_by_a_parser_given_sglangs_flags_is_a_launch():
+    script = ("import argparse\nfrom sglang.srt.server_args import ServerArgs\n"
+              "parser = argparse.ArgumentParser()\nServerArgs.add_cli_args(parser)\n"
+              'args = parser.parse_args(["--model-path", "qwen3-8b", "--tp-size", "2"])\n'
+              "server_args = ServerArgs.from_cli_args(args)\n")
+    assert unpaste([script]) == (["--model-path", "qwen3-8b", "--tp-size", "2"], [])
+    # a parser of the script's own is not SGLang's
+    other = script.replace("ServerArgs.add_cli_args(parser)\n", "parser.add_argument('--x')\n")
+    with pytest.raises(InputError):
+        unpaste([other])

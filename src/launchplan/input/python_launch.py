@@ -499,7 +499,8 @@ def _parser_argv(tree: ast.Module, node: ast.AST) -> ast.List | ast.Tuple | None
     assigns, ``args = [...]`` then ``prepare_server_args(args)``): the launch the script
     runs, with no launcher word of its own in the list, so no other form finds it."""
     if not (isinstance(node, ast.Call) and node.args and (
-            ast.unparse(node.func).rsplit(".", 1)[-1] in _PARSERS)):
+            ast.unparse(node.func).rsplit(".", 1)[-1] in _PARSERS
+            or _sglang_parser(tree, node.func))):
         return None
     given = node.args[0]
     if isinstance(given, ast.Name):
@@ -507,6 +508,18 @@ def _parser_argv(tree: ast.Module, node: ast.AST) -> ast.List | ast.Tuple | None
                     and any(isinstance(t, ast.Name) and t.id == given.id for t in a.targets)]
         given = assigned[-1] if assigned else given
     return given if isinstance(given, (ast.List, ast.Tuple)) else None
+
+
+def _sglang_parser(tree: ast.Module, func: ast.expr) -> bool:
+    """Whether ``func`` is ``P.parse_args`` of an argparse parser ``P`` the script gives
+    SGLang's flags (``ServerArgs.add_cli_args(P)``): the list it parses is a launch's."""
+    if not (isinstance(func, ast.Attribute) and func.attr == "parse_args"
+            and isinstance(func.value, ast.Name)):
+        return False
+    parser = func.value.id
+    return any(isinstance(call, ast.Call) and ast.unparse(call.func).endswith("add_cli_args")
+               and any(isinstance(a, ast.Name) and a.id == parser for a in call.args)
+               for call in ast.walk(tree))
 
 
 def _fragment(node: ast.expr) -> bool:
