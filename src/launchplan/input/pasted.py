@@ -2028,6 +2028,14 @@ def _require_flags(segments: list[list[str]]) -> None:
             shown = "none: " + LOG_NOT_LAUNCH
             raise InputError("the pasted text", expected,
                              message=f"the pasted text: expected {expected}, got {shown}")
+        if sum(seg[:1] in (["import"], ["from"]) for seg in segments) >= 2 \
+                and not any(_other_server(p) for p in programs):
+            # Python's statements are no programs: say what the text is instead
+            raise InputError("the pasted text", expected, message=(
+                f"the pasted text: expected {expected}, got a Python program in which "
+                "launchplan finds none (it reads an argv list or command string naming the "
+                "launcher, sgl.Engine(...), or a list of SGLang's flags handed to its own "
+                "parser)"))
         routers = [p for p in programs if any(r in p for r in _ROUTERS)]
         why = (f" ({routers[0].split()[-1]} routes requests to SGLang servers launched on "
                "their own: it loads no model and holds no GPU; paste a server's launch, a "
