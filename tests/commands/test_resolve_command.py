@@ -181,3 +181,23 @@ def test_a_lone_dash_reads_the_pasted_text_from_standard_input(capsys, monkeypat
     monkeypatch.setattr("sys.stdin", io.StringIO("  \n"))
     assert main(["resolve", "--gpu", "h100", "-"]) == 2
     assert "-: expected a pasted launch on standard input" in capsys.readouterr().err
+
+
+def test_a_dash_with_no_text_piped_in_is_one_line_of_bad_input(capsys, monkeypatch):
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    class Captured:
+        def isatty(self) -> bool:
+            return False
+
+        def read(self, size: int = -1) -> str:
+            raise OSError("reading from stdin while output is captured")
+
+    for stdin, got in ((Terminal(), "got 'a terminal'"), (None, "got 'no standard input'"),
+                       (Captured(), "got 'an unreadable standard input'")):
+        monkeypatch.setattr("sys.stdin", stdin)
+        assert main(["resolve", "-", "--gpu", "h100"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and got in err

@@ -160,9 +160,17 @@ def _stdin_paste(argv: Sequence[str], allowed: frozenset[str]) -> list[str]:
             continue  # a value: ``--from-log -`` reads its log there
         import sys
 
-        text = sys.stdin.read(MAX_STDIN_CHARS)
+        expected = "a pasted launch on standard input"
+        try:
+            if sys.stdin is None:
+                raise InputError("-", expected, "no standard input")
+            if sys.stdin.isatty():  # nothing piped in: no waiting for a typist
+                raise InputError("-", expected, "a terminal")
+            text = sys.stdin.read(MAX_STDIN_CHARS)
+        except (OSError, ValueError) as exc:  # closed, or not readable here
+            raise InputError("-", expected, "an unreadable standard input", str(exc)) from None
         if not text.strip():
-            raise InputError("-", "a pasted launch on standard input", "nothing")
+            raise InputError("-", expected, "nothing")
         return [*argv[:at], text, *argv[at + 1:]]
     return list(argv)
 
