@@ -54,3 +54,19 @@ def test_a_page_of_apostrophes_is_scanned_once_per_line(monkeypatch):
     text = "\n".join([*prose, "python -m sglang.launch_server --model-path m --tp 2"])
     lines = pasted._logical_lines(text)
     assert lines[-1].endswith("--tp 2") and len(calls) <= 8 * len(prose) + 8
+
+
+def test_a_text_of_several_launches_is_taken_apart_once(monkeypatch):
+    # listing a page's launches read the whole page again for each one
+    calls = []
+    real = pasted._segments
+
+    def counted(words):
+        calls.append(len(words))
+        return real(words)
+
+    monkeypatch.setattr(pasted, "_segments", counted)
+    text = "\n".join(f"python -m sglang.launch_server --model-path m{n} --port {30000 + n}"
+                     for n in range(6)) + "\n"
+    summaries = pasted.launch_summaries([text], pasted.launch_count([text]))
+    assert len(summaries) == 6 and len(calls) <= 2

@@ -1770,6 +1770,24 @@ def _launcher_words(word: str, values: dict[str, str]) -> list[str]:
     return [word]
 
 
+#: The commands of the last few word lists (a text of several launches is taken apart once,
+#: not once per launch it lists).
+_COMMANDS_READ: dict[tuple[str, ...], list[list[str]]] = {}
+
+
+def _commands(words: list[str]) -> list[list[str]]:
+    """``words`` as the commands a shell runs, the branches its values decide against left
+    out and references to a launcher or an image written out; a fresh copy each call."""
+    key = tuple(words)
+    found = _COMMANDS_READ.get(key)
+    if found is None:
+        found = _image_launches(_launcher_from_variables(_segments(words)))
+        if len(_COMMANDS_READ) >= 4:
+            _COMMANDS_READ.pop(next(iter(_COMMANDS_READ)))
+        _COMMANDS_READ[key] = found
+    return [list(seg) for seg in found]
+
+
 def _launch_segment(words: list[str], launch: int | None = None,
                     notes: list[str] | None = None, strict: bool = False) -> list[str]:
     """The words of the command that starts the launcher (a pasted text may chain others
@@ -1779,7 +1797,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
     environment: they come back as assignments right before it. ``"$@"`` passes on the
     script's arguments: those its ``set -- ...`` sets, else none (it is run as pasted).
     Words before the launch's own command (a prompt left over) are not."""
-    segments = _image_launches(_launcher_from_variables(_segments(words)))
+    segments = _commands(words)
     ordered = _launch_order(segments)
     found = [n for n, quoted_words in ordered if quoted_words is None]
     picked = ordered[min(max(launch or 1, 1), len(ordered)) - 1] if ordered else None
