@@ -56,8 +56,6 @@ def scalar_text(value: Any) -> str:
     return json.dumps(value) if isinstance(value, (dict, list)) else str(value)
 
 
-_text = scalar_text
-
 
 def _ansible_play(node: dict[Any, Any], tasks: list[Any]) -> dict[Any, Any]:
     """An Ansible play whose ``shell``/``command`` tasks run as written, with the play's
@@ -65,7 +63,7 @@ def _ansible_play(node: dict[Any, Any], tasks: list[Any]) -> dict[Any, Any]:
     shell's ``${name}``, open; a ``default(...)`` filter gives its value) and each task's
     ``environment`` exported to its line (a task script's ``env``)."""
     values = node.get("vars")
-    known = {str(k): _text(v) for k, v in values.items() if not isinstance(v, (dict, list))
+    known = {str(k): scalar_text(v) for k, v in values.items() if not isinstance(v, (dict, list))
              and v is not None} if isinstance(values, dict) else {}
 
     def rendered(text: str) -> str:
@@ -84,12 +82,12 @@ def _ansible_play(node: dict[Any, Any], tasks: list[Any]) -> dict[Any, Any]:
         line = next((task[key] for key in _ANSIBLE_RUNNERS if key in task), None)
         if isinstance(line, dict):  # ``cmd: ...``, or ``argv: [...]`` (no shell between)
             argv = line.get("argv")
-            line = shlex.join(map(_text, argv)) if isinstance(argv, list) else line.get("cmd")
+            line = shlex.join(map(scalar_text, argv)) if isinstance(argv, list) else line.get("cmd")
         if not isinstance(line, str) or "sglang" not in line:
             return task
         env = task.get("environment")
         return {"name": task.get("name"), "run": rendered(line),
-                "env": {k: rendered(_text(v)) for k, v in env.items()}
+                "env": {k: rendered(scalar_text(v)) for k, v in env.items()}
                 if isinstance(env, dict) else None}
 
     return {**node, "tasks": [as_run(task) for task in tasks]}
@@ -108,11 +106,11 @@ def _evaluator_deployment(node: dict[Any, Any]) -> dict[Any, Any]:
                                    else None)
     words = ["python3", "-m", "sglang.launch_server"]
     if model is not None:
-        words += ["--model-path", _text(model)]
+        words += ["--model-path", scalar_text(model)]
     for flag, field, default in _EVALUATOR_FLAGS:
         value = node.get(field, default) if field is not None else default
         if value is not None and value != "???":
-            words += [flag, _text(value)]
+            words += [flag, scalar_text(value)]
     extra = node.get("extra_args")
     command = shlex.join(words) + (f" {extra}" if isinstance(extra, str) and extra else "")
     env = node.get("env_vars")

@@ -36,7 +36,8 @@ from functools import lru_cache
 from typing import Any
 
 from launchplan.errors import InputError
-from launchplan.input.launcher_configs import launcher_config, scalar_text
+from launchplan.input.launcher_configs import launcher_config
+from launchplan.input.launcher_configs import scalar_text as _text
 from launchplan.input.yaml_bound import check_expansion
 
 #: A line that only a YAML manifest writes (a key that holds a container's command or env, a
@@ -606,7 +607,6 @@ def _argv(words: list[str]) -> list[str]:
     return words
 
 
-_text = scalar_text
 
 
 def _env_of(node: dict[Any, Any], words: list[str], implicit: dict[str, str]) -> list[str]:

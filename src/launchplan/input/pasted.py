@@ -1481,10 +1481,13 @@ def _logical_lines(text: str) -> list[str]:
     slow = "$'" in text
     start = 0
     while start < len(lines):
-        end = ends.first_balanced(start) if not slow else _joined_until_balanced(lines, start)[0]
-        pending = "\n".join(lines[start:end + 1]) if end is not None else None
-        if pending is not None and end != start and not _balanced(pending):
-            end, pending = _joined_until_balanced(lines, start)  # the scan and shlex differ
+        if slow:
+            end, pending = _joined_until_balanced(lines, start)
+        else:
+            end = ends.first_balanced(start)
+            pending = "\n".join(lines[start:end + 1]) if end is not None else None
+            if pending is not None and end != start and not _balanced(pending):
+                end, pending = _joined_until_balanced(lines, start)  # scan and shlex differ
         if pending is not None:
             out.append(pending)
             start = end + 1  # type: ignore[operator]
