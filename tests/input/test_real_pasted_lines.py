@@ -134,8 +134,11 @@ def test_a_value_left_as_a_shell_reference_is_reported_as_one(capsys):
 
 def test_a_launch_held_in_a_python_string_is_read():
     argv, _ = unpaste([_by_source("openai_api_completions")["text"]])
+    # the docs' patched helper appends its small-server flags after the command
     assert argv == ["--model-path", "meta-llama/Meta-Llama-3.1-8B-Instruct", "--host", "0.0.0.0",
-                    "--log-level", "warning"]
+                    "--log-level", "warning", "--max-running-requests", "128",
+                    "--max-total-tokens", "20480", "--disable-cuda-graph",
+                    "--cuda-graph-max-bs-decode", "4"]
     popen = ('import subprocess\nproc = subprocess.Popen(["python3", "-m", '
              '"sglang.launch_server", "--model-path", "Qwen/Qwen3-8B", "--tp", "2"])\n')
     assert unpaste([popen]) == (["--model-path", "Qwen/Qwen3-8B", "--tp", "2"], [])

@@ -109,7 +109,36 @@ def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list
         elif isinstance(node, ast.For):
             found.append((node.lineno, node.col_offset, environ_loop(node, names)))
     env = [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
-    return _flags(call, names), env
+    return _patched_by_docs(tree, call, _flags(call, names)), env
+
+
+def _patched_by_docs(tree: ast.Module, call: ast.Call, argv: list[str]) -> list[str]:
+    """``argv`` as the engine gets it in a script that imports ``sglang.test.doc_patch``
+    (SGLang's docs notebooks do): importing it replaces ``ServerArgs.__post_init__`` in that
+    process (0.5.21 to 0.5.23 alike) so that an unset request limit and token cap become 128
+    and 20480, and the CUDA graphs are off with a decode batch of at most 4, whatever the
+    call says."""
+    if not _imports_doc_patch(tree):
+        return argv
+    given = {k.arg for k in call.keywords
+             if k.arg and not (isinstance(k.value, ast.Constant) and k.value.value is None)}
+    added = [*(["--max-running-requests", "128"] if "max_running_requests" not in given
+               else []),
+             *(["--max-total-tokens", "20480"] if "max_total_tokens" not in given else []),
+             "--disable-cuda-graph", "--cuda-graph-max-bs-decode", "4"]
+    return [*argv, *added]
+
+
+def _imports_doc_patch(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(
+                alias.name.endswith("doc_patch") for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (
+                (node.module or "").endswith("doc_patch")
+                or any(alias.name == "doc_patch" for alias in node.names)):
+            return True
+    return False
 
 
 def engine_total(text: str) -> int:

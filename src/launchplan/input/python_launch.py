@@ -53,7 +53,8 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     at, within = _picked(found, launch)
     value, node, grows = found[at]
     assert tree is not None
-    return _without_open_spreads(_finished(tree, value, node, grows, notes), notes), within
+    value = _with_helper_flags(tree, _finished(tree, value, node, grows, notes), node)
+    return _without_open_spreads(value, notes), within
 
 
 def _without_open_spreads(value: str | list[str], notes: list[str] | None
@@ -390,6 +391,73 @@ def _finished(tree: ast.Module, value: str | list[str], node: ast.AST, grows: st
     if grows == _GROWS_LIST and isinstance(value, list):
         return [*value, *_grown_list(tree, node, _literal_names(tree), notes)]
     return value
+
+
+#: What SGLang's docs helper ``sglang.test.doc_patch.launch_server_cmd`` (0.5.21 to 0.5.23
+#: alike) puts after the command it is handed, after ``--port``: a notebook's server kept
+#: small enough for several to share one GPU. ``sglang.utils.launch_server_cmd`` adds only
+#: the port. Appended last, these win over the same flags in the command (argparse keeps a
+#: flag's last value).
+_DOC_PATCH_FLAGS = ("--max-running-requests", "128", "--max-total-tokens", "20480",
+                    "--disable-cuda-graph", "--cuda-graph-max-bs-decode", "4")
+
+
+def _with_helper_flags(tree: ast.Module, value: str | list[str], node: ast.AST
+                       ) -> str | list[str]:
+    """``value`` as a ``launch_server_cmd(command, host=..., port=...)`` call runs it: the
+    helper adds ``--port`` (a free port it reserves when none is given: left out here, the
+    number is only known at run time) and, when it is the docs' patched helper, the flags
+    above. Any other launch is ``value`` unchanged."""
+    call = _helper_call(tree, node)
+    if call is None:
+        return value
+    given = {k.arg: k.value for k in call.keywords if k.arg}
+    for name, item in zip(("command", "host", "port"), call.args):
+        given.setdefault(name, item)
+    port = given.get("port")
+    added: list[str] = []
+    if isinstance(port, ast.Constant) and isinstance(port.value, (int, str)) \
+            and port.value is not None and not isinstance(port.value, bool):
+        added += ["--port", str(port.value)]
+    if _from_doc_patch(tree, call):
+        added += _DOC_PATCH_FLAGS
+    if not added:
+        return value
+    if isinstance(value, list):
+        return [*value, *added]
+    return f"{value.rstrip()} {shlex.join(added)}"
+
+
+def _helper_call(tree: ast.Module, node: ast.AST) -> ast.Call | None:
+    """The ``launch_server_cmd`` call ``node`` is the command of: handed to it directly, or
+    through a name it was assigned to."""
+    named = {target.id for assign in ast.walk(tree) if isinstance(assign, ast.Assign)
+             and assign.value is node for target in assign.targets
+             if isinstance(target, ast.Name)}
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and _callee(call) == "launch_server_cmd"):
+            continue
+        command = call.args[0] if call.args else next(
+            (k.value for k in call.keywords if k.arg == "command"), None)
+        if command is node or (isinstance(command, ast.Name) and command.id in named):
+            return call
+    return None
+
+
+def _from_doc_patch(tree: ast.Module, call: ast.Call) -> bool:
+    """Whether the called ``launch_server_cmd`` is ``sglang.test.doc_patch``'s: imported
+    from it (under its own name or another), or reached through the module."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return "doc_patch" in ast.unparse(func.value)
+    name = getattr(func, "id", "")
+    source = None
+    for imported in ast.walk(tree):
+        if isinstance(imported, ast.ImportFrom) and imported.module:
+            for alias in imported.names:
+                if (alias.asname or alias.name) == name:
+                    source = imported.module  # the last import of the name is the one called
+    return source is not None and source.endswith("doc_patch")
 
 
 def _picked(found: list[tuple[str | list[str], ast.AST, str]], launch: int | None
