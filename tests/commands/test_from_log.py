@@ -943,3 +943,46 @@ def test_a_log_that_started_where_preflight_says_it_fails_is_noted(capsys, tmp_p
         out = capsys.readouterr().out
         assert ("the log shows the server started, yet preflight says" in out) is noted
         assert noted is False or "attention-heads-split" in out
+
+
+def test_a_start_up_that_died_in_graph_capture_is_named_beside_the_plan(tmp_path, capsys):
+    log = tmp_path / "oom.log"
+    log.write_text(
+        "[t] server_args=ServerArgs(model_path='meta-llama/Llama-3.1-8B-Instruct', tp_size=1)\n"
+        "[t] Load weight begin. avail mem=78.50 GB\n"
+        "[t] Load weight end. type=LlamaForCausalLM, avail mem=63.40 GB, mem usage=15.10 GB.\n"
+        "[t] KV Cache is allocated. #tokens: 420000, K size: 25 GB, V size: 25 GB\n"
+        "[t] Capture cuda graph begin. This can take up to several minutes.\n"
+        "Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 672 MiB\n")
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100", "--model-path",
+                 "llama-3.1-8b", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["startup_failure"].startswith("Capture cuda graph failed: CUDA out of memory")
+    assert any("start-up failed" in n and "does not size" in n for n in report["notes"])
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100", "--model-path",
+                 "llama-3.1-8b"]) == 0
+    assert "the log's start-up failed (Capture cuda graph failed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("logged", "read_as"), [
+    ("kv_cache_dtype='fp4_e2m1', attention_backend='triton'", {"kv_cache_dtype": "fp4_mx_block16"}),
+    ("attention_backend='dual_chunk_flash_attn'", {}),
+])
+def test_a_logged_value_an_older_release_took_is_read_in_the_modelled_releases_terms(
+        tmp_path, capsys, logged, read_as):
+    """0.5.11 logged kv_cache_dtype fp4_e2m1, which 0.5.21 on calls fp4_mx_block16: the
+    launch is planned with that cache (not the model's 16-bit one), and says so; a value
+    retired with no successor is named as not accepted."""
+    log = tmp_path / "old.log"
+    log.write_text("[t] server_args=ServerArgs(model_path='meta-llama/Llama-3.1-8B-Instruct', "
+                   f"tp_size=1, {logged})\n")
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100", "--model-path",
+                 "llama-3.1-8b", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    name, value = logged.split("=")[0], logged.split("'")[1]
+    assert any(f"{name} {value!r} is an older SGLang value" in r for r in report["respelled"]) \
+        or f"{name} {value!r} is an older SGLang value" in report["not_accepted"].get(name, "")
+    for field, new in read_as.items():
+        assert report["inputs"][field] == new
+    if not read_as:
+        assert name in report["not_accepted"] and name not in report["inputs"]

@@ -786,3 +786,57 @@ def test_post_capture_kv_sizing_gives_the_pool_kept_not_its_upper_bound() -> Non
     assert memory.pools == {"swa_max_total_num_tokens": 171008}
     # cut before the kept pool's lines, the bound is all the log states
     assert parse_memory(text.split("Post")[0]).max_total_num_tokens == 263761
+
+
+def _start(fraction: float, tokens: int, requests: int, ready: bool = True) -> str:
+    line = ("[t] server_args=ServerArgs(model_path='meta-llama/Llama-3.1-8B-Instruct', "
+            f"mem_fraction_static={fraction}, tp_size=1)\n"
+            "[t] Load weight begin. avail mem=78.50 GB\n"
+            "[t] Load weight end. type=LlamaForCausalLM, avail mem=63.40 GB, mem usage=15.10 GB.\n"
+            f"[t] KV Cache is allocated. #tokens: {tokens}, K size: 1 GB, V size: 1 GB\n"
+            f"[t] max_total_num_tokens={tokens}, chunked_prefill_size=8192, "
+            f"max_running_requests={requests}, context_len=131072, available_gpu_mem=9 GB\n")
+    return line + ("[t] The server is fired up and ready to roll!\n" if ready else "")
+
+
+def test_a_log_of_several_start_ups_reads_the_memory_of_the_one_its_line_is() -> None:
+    """A log appended to by a restart (or a notebook's several servers): the last start-up's
+    line is read, and so are its memory records, not the first start-up's."""
+    logged = parse_log(_start(0.5, 200000, 2048) + _start(0.85, 420000, 4096))
+    assert logged.values["mem_fraction_static"] == 0.85
+    assert logged.memory.max_total_num_tokens == 420000
+    assert logged.memory.max_running_requests == 4096
+    # the retry failed: its own records say so, not the first start-up's pool
+    failed = parse_log(_start(0.5, 200000, 2048) + _start(0.15, 0, 0).split("[t] KV")[0]
+                       + "[t] RuntimeError: Not enough memory. Please try to increase "
+                         "--mem-fraction-static.\n")
+    assert failed.memory.pool_made is False and failed.memory.max_total_num_tokens is None
+    assert not failed.started
+    # one start-up: records anywhere in the paste count, as before
+    one = parse_log("[t] Load weight begin. avail mem=78.50 GB\n" + _start(0.85, 420000, 4096))
+    assert one.memory.before_load_gib == 78.5 and one.started
+
+
+@pytest.mark.parametrize(("failure", "named"), [
+    ("Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 672.00 MiB",
+     "Capture cuda graph failed: CUDA out of memory. Tried to allocate 672.00 MiB"),
+    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."),
+    ("[t] Scheduler hit an exception: Traceback (most recent call last):",
+     "Scheduler hit an exception: Traceback (most recent call last):"),
+    ("Capture draft cuda graph failed: HIP out of memory.", "Capture draft cuda graph failed: "
+                                                            "HIP out of memory."),
+])
+def test_a_start_up_that_died_past_the_pool_is_not_read_as_started(failure, named) -> None:
+    logged = parse_log(_start(0.85, 420000, 4096, ready=False)
+                       + "[t] Capture cuda graph begin. This can take up to several minutes.\n"
+                       + failure + "\n[t] Rank 0 scheduler is dead.\n")
+    assert logged.memory.pool_made is True
+    assert logged.failure == named and not logged.started
+
+
+def test_a_failure_while_serving_is_not_the_start_ups() -> None:
+    logged = parse_log(_start(0.85, 420000, 4096)
+                       + "[t] Prefill batch. #new-seq: 1, #new-token: 7\n"
+                       + "[t] Scheduler hit an exception: Traceback (most recent call last):\n")
+    assert logged.failure is None and logged.started

@@ -77,6 +77,8 @@ class LogReport(Struct, frozen=False):
     overridden_if_given: dict[str, dict[str, Any]] = factory(dict)
     truncated: bool = False
     abridged: bool = False  # the fields were left out with ``...``, not lost to a cut
+    # the error the logged start-up died of past the pool's sizing (``LoggedArgs.failure``)
+    startup_failure: str | None = None
     # the release whose flag surface holds every logged field, when 0.5.23's does not
     release_hint: str | None = None
     compared: int = 0
@@ -100,6 +102,7 @@ class LogReport(Struct, frozen=False):
             "refused_if_given": self.refused_if_given,
             "overridden_if_given": self.overridden_if_given,
             "truncated": self.truncated, "abridged": self.abridged,
+            "startup_failure": self.startup_failure,
             "release": self.release,
             "release_hint": self.release_hint,
             "memory": [row.to_dict() for row in self.memory],
@@ -196,6 +199,7 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
 
     table = release_table(release)  # the modelled release's fields and defaults
     report = LogReport(truncated=logged.truncated, abridged=logged.abridged,
+                       startup_failure=logged.failure,
                        unreadable=sorted(logged.unreadable), release=release)
     values: dict[str, Any] = {}  # the logged values of the release's fields, as logged
     for name, value in logged.values.items():
@@ -211,6 +215,7 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     if report.unknown:
         report.release_hint = release_of(logged.values)
     report.respelled = _respell_attention_dp(known, values, table.fields)
+    report.respelled += _respell_retired(known, values, report, release)
     read = read_names(rules)
     inputs = {n: v for n, v in known.items()
               if n not in writes and (n not in IGNORED or n in read)
@@ -352,6 +357,40 @@ def _respell_attention_dp(known: dict[str, Any], logged: Mapping[str, Any],
     known.update(attn_dp_size=width, dp_size=1, enable_dp_attention=False)
     return [f"enable_dp_attention True with dp_size {width} (the spelling before 0.5.22) "
             f"read as attn_dp_size {width}, dp_size 1, enable_dp_attention False"]
+
+
+def _respell_retired(known: dict[str, Any], values: dict[str, Any], report: LogReport,
+                     release: str) -> list[str]:
+    """An older release logs values the modelled one no longer takes (``RETIRED_VALUES``:
+    ``kv_cache_dtype`` fp4_e2m1, ``attention_backend`` cutlass_mla). A value renamed is read
+    under its new name, as a migrated command line is (the pool is sized for what the log
+    ran, not the model's dtype); one retired with no successor is not accepted, and the
+    release's own default is planned in its place."""
+    from launchplan.input.migrations import RETIRED_VALUES
+
+    out: list[str] = []
+    modelled = _version(release)
+    for name, value in list(known.items()):
+        spec = FIELDS.get(name)
+        if not isinstance(value, str) or spec is None or not spec.flags:
+            continue
+        retired = RETIRED_VALUES.get((spec.flags[0], value))
+        if retired is None or _version(retired.since) > modelled:
+            continue
+        why = f"{name} {value!r} is an older SGLang value ({retired.note}; refused from " \
+              f"{retired.since})"
+        if retired.new:
+            known[name] = values[name] = retired.new
+            out.append(f"{why}, read as {retired.new!r}")
+        else:
+            del known[name]
+            del values[name]
+            report.not_accepted[name] = f"{why}: the modelled release's default is planned"
+    return out
+
+
+def _version(release: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in release.split(".") if part.isdigit())
 
 
 def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],

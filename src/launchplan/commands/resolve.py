@@ -312,6 +312,8 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
     report.notes = [*logged.notes, *report.notes]  # how the log was read, then compared
     if logged.started and report.result is not None:
         report.notes.extend(_started_against_preflight(report.result, compat))
+    if logged.failure is not None and report.result is not None:
+        report.notes.append(_failure_against_preflight(logged.failure, report.result, compat))
     if typed and logged.command is not None:
         lost = "the logged line is cut off" if logged.line else "the log has no server_args line"
         report.notes.append(
@@ -339,6 +341,25 @@ def _started_against_preflight(result: Any, compat: str) -> list[str]:
             f"start-up under rules {compat} ({names}): the build that ran may check less "
             "than that release (a fork, another release), or the plan's inputs differ from "
             "the log's"]
+
+
+def _failure_against_preflight(failure: str, result: Any, compat: str) -> str:
+    """The note for a log whose start-up died past the pool's sizing: whether preflight
+    foresaw it, and for an out-of-memory what the plan does not hold."""
+    from launchplan.checks.preflight import preflight
+
+    report = preflight(result)
+    said = f"the log's start-up failed ({failure})"
+    if report.verdict == "fails-at-start":
+        names = ", ".join(p.requirement for p in report.problems if p.decides)
+        return (f"{said}; preflight under rules {compat} says this launch fails at start-up "
+                f"too ({names})")
+    out = f"{said}; preflight under rules {compat} finds nothing that stops this launch"
+    if "out of memory" in failure.lower():
+        out += (": an out-of-memory past the KV pool is what the CUDA graphs and activations "
+                "needed beyond the pool, which the memory plan does not size (a lower "
+                "--mem-fraction-static, or fewer or smaller CUDA graphs, leaves them more)")
+    return out
 
 
 def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[str, Any]:

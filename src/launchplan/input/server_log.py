@@ -130,8 +130,12 @@ class LoggedArgs(Struct, frozen=False):
     #: the fields were left out by whoever pasted the line (``...``), not lost to a cut
     abridged: bool = False
     #: the log shows the server got past start-up: its KV pool made, its CUDA graphs
-    #: captured or its ready line printed
+    #: captured or its ready line printed, and no start-up failure after them
     started: bool = False
+    #: the error a start-up died of beyond the KV pool's own refusal (``LoggedMemory.pool_made``
+    #: covers "Not enough memory"): a CUDA graph capture that failed, an out-of-memory, the
+    #: scheduler's exception, before the server served anything; its line as logged
+    failure: str | None = None
     line: int = 0  # 1-based line of the marker in the log; 0: the log has none
     memory: LoggedMemory = factory(LoggedMemory)
     form: str = "repr"  # "repr": ServerArgs(...); "dict": {...} (0.5.21 on)
@@ -439,14 +443,23 @@ def _server_launch(command: str) -> str:
 def parse_log(text: str, name: str = "log") -> LoggedArgs:
     """The log's resolved arguments and memory figures. A log cut down to its memory lines
     (no ``server_args`` line) is read for those alone: the launch is then the flags given."""
-    out = _parse_log(as_written(text), name)
-    out.started = out.memory.pool_made is True or _STARTED.search(text) is not None
-    return out
+    return _parse_log(as_written(text), name)
 
 
 #: Lines SGLang prints only once start-up is past its checks: a CUDA graph captured (every
 #: release's wording), the server ready.
 _STARTED = re.compile(r"Capture (?:[a-z ]*)?cuda graph end|The server is fired up and ready",
+                      re.IGNORECASE)
+#: What a start-up dies of past the pool's sizing: SGLang's graph runners re-raise a failed
+#: capture as "Capture cuda graph failed: ..." (every release; the piecewise and draft
+#: runners with their own word before "cuda graph"); torch's out-of-memory errors (CUDA and
+#: ROCm spell it alike); the scheduler process's "Scheduler hit an exception" record.
+_FAILED = re.compile(r"Capture (?:[a-z ]*)?cuda graph failed[^\n]*"
+                     r"|(?:torch\.(?:cuda\.)?OutOfMemoryError: )?(?:CUDA|HIP) out of memory[^\n]*"
+                     r"|Scheduler hit an exception[^\n]*", re.IGNORECASE)
+#: Records of a server already serving (ready, or its first batches logged): a failure after
+#: one is not the start-up's.
+_SERVING = re.compile(r"The server is fired up and ready|\b(?:Prefill|Decode) batch[. ]",
                       re.IGNORECASE)
 
 
@@ -457,14 +470,17 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
     if at < 0:
         memory = parse_memory(text)
         if memory.any():  # the command it shows before its memory lines is the launch
-            return LoggedArgs(memory=memory, devices=logged_devices(text),
-                              reported_mib=reported_total_mib(text),
-                              command=launch_command(text[:_first_memory_line(text)]))
+            return _with_memory(LoggedArgs(command=launch_command(
+                text[:_first_memory_line(text)])), text)
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
                          "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
                          "lines", name)
     line = text.count("\n", 0, at) + 1
     start = text.rfind("\n", 0, at) + 1
+    # a file several start-ups wrote (a log appended to, a notebook's cells, a failed start
+    # and its retry): the line read is the last one's, so are the memory records
+    first = min((i for i in (text.find(MARKER), text.find(DICT_MARKER)) if i >= 0), default=at)
+    own = text[start:] if first < at else text
     body = _joined(text[at + len(marker):], _quote_depth(text[start:at]))
     segments, closed = _segments(body)
     separated = body.rstrip().endswith(",")  # the cut fell after a whole value's comma
@@ -499,7 +515,7 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
                          else "'name': value items after `server_args={`", name)
     if form == "dict":
         _set_aside_reports(out)
-    return _with_memory(out, text)
+    return _with_memory(out, text, own)
 
 
 #: A start-up line a poster cut down to the fields they meant, with neither ``ServerArgs(``
@@ -533,13 +549,31 @@ def _abridged_line(text: str) -> LoggedArgs | None:
     return _with_memory(out, text)
 
 
-def _with_memory(out: LoggedArgs, text: str) -> LoggedArgs:
-    """``out`` with what the whole log says besides the line: its memory records, the GPU it
-    names and the memory total SGLang's fallback line reports."""
-    out.memory = parse_memory(text)
+def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedArgs:
+    """``out`` with what the log says besides the line: the memory records and how far the
+    start-up got, read from ``own`` (the start-up the line belongs to; the whole log by
+    default), the GPU it names and the memory total SGLang's fallback line reports."""
+    own = text if own is None else own
+    out.memory = parse_memory(own)
+    out.failure = startup_failure(own)
+    out.started = out.failure is None and (
+        out.memory.pool_made is True or _STARTED.search(own) is not None)
     out.devices = logged_devices(text)
     out.reported_mib = reported_total_mib(text)
     return out
+
+
+def startup_failure(text: str) -> str | None:
+    """The first failure ``_FAILED`` finds before the server serves (``_SERVING``), as
+    logged (up to 200 characters); None when there is none."""
+    failed = _FAILED.search(text)
+    if failed is None:
+        return None
+    serving = _SERVING.search(text, 0, failed.start())
+    if serving is not None:
+        return None
+    found = failed.group(0).strip()
+    return found if len(found) <= 200 else found[:199] + "\u2026"
 
 
 #: SGLang's line when nvidia-smi reports no memory total and torch's figure stands in:
