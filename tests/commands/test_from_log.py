@@ -986,3 +986,12 @@ def test_a_logged_value_an_older_release_took_is_read_in_the_modelled_releases_t
         assert report["inputs"][field] == new
     if not read_as:
         assert name in report["not_accepted"] and name not in report["inputs"]
+
+
+def test_an_npu_logs_missing_gpu_is_explained_by_its_device(tmp_path, capsys):
+    log = tmp_path / "npu.log"
+    log.write_text("[t] server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-R1', "
+                   "device='npu', tp_size=16)\n")
+    assert main(["resolve", "--from-log", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--gpu: required (the log ran with device 'npu'" in err

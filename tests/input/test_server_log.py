@@ -840,3 +840,27 @@ def test_a_failure_while_serving_is_not_the_start_ups() -> None:
                        + "[t] Prefill batch. #new-seq: 1, #new-token: 7\n"
                        + "[t] Scheduler hit an exception: Traceback (most recent call last):\n")
     assert logged.failure is None and logged.started
+
+
+def test_a_json_exports_records_keep_their_last_number() -> None:
+    """Cloud Logging and CloudWatch export a record as a JSON string: the summary's last
+    field is followed by the closing quote, not the line's end."""
+    record = ('{"textPayload": "[t] max_total_num_tokens=105531, chunked_prefill_size=8192, '
+              'max_running_requests=2049, context_len=131072", "severity": "INFO"}\n')
+    memory = parse_memory(record)
+    assert memory.max_total_num_tokens == 105531
+    assert memory.max_running_requests == 2049 and memory.context_len == 131072
+
+
+def test_a_log_windows_powershell_wrote_in_utf16_is_read(tmp_path) -> None:
+    from launchplan.input.server_log import read_log
+
+    text = ("server_args=ServerArgs(model_path='m', tp_size=2)\n"
+            "[t] KV Cache is allocated. #tokens: 420000, K size: 1 GB, V size: 1 GB\n")
+    for encoding in ("utf-16", "utf-16-be"):
+        path = tmp_path / f"{encoding}.log"
+        bom = "\ufeff" if encoding == "utf-16-be" else ""
+        path.write_bytes((bom + text).encode(encoding))
+        logged = read_log(str(path))
+        assert logged.values == {"model_path": "m", "tp_size": 2}
+        assert logged.memory.max_total_num_tokens == 420000

@@ -230,7 +230,13 @@ def read_logged(opts: dict) -> Any:
                                 + f"; planned on --gpu {opts['gpu']}")
         return logged
     if found is None:
-        if not devices:
+        other = _other_device(logged.values.get("device"))
+        if other is not None and not devices:
+            # an Ascend NPU's log (device 'npu'): no target describes it; a GPU named is a
+            # stand-in, which the plan then says
+            named = (f"ran with device {other!r}, which launchplan's CUDA and ROCm targets do "
+                     "not describe; a --gpu given plans the launch on that GPU instead")
+        elif not devices:
             named = "names no GPU"
         elif len(devices) > 1:
             named = "names several GPUs: " + ", ".join(devices)

@@ -157,19 +157,27 @@ def read_log(path: str) -> LoggedArgs:
         import sys
 
         blob = sys.stdin.buffer.read(MAX_LOG_BYTES)
-        return parse_log(blob.decode("utf-8", errors="replace"), "standard input")
+        return parse_log(_decoded(blob), "standard input")
     try:
         with open(path, "rb") as fh:
             skipped, blob = _last_start(fh)
             lines_before = _lines_before(fh, skipped)
     except OSError as exc:
         raise InputError("--from-log", "a readable log file", path, exc.strerror) from None
-    out = parse_log(blob.decode("utf-8", errors="replace"), path)
+    out = parse_log(_decoded(blob), path)
     if lines_before:  # line numbers of the whole file, not of the part read
         out.line += lines_before if out.line else 0
         if out.command is not None:
             out.command = (out.command[0] + lines_before, out.command[1])
     return out
+
+
+def _decoded(blob: bytes) -> str:
+    """A log's text: UTF-8, or UTF-16 where it opens with that byte-order mark (what
+    Windows PowerShell 5.1's ``>`` writes when a server's output is redirected there)."""
+    if blob[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return blob[: len(blob) & ~1].decode("utf-16", errors="replace")
+    return blob.decode("utf-8", errors="replace")
 
 
 #: Bytes kept before the start-up line of a log larger than ``MAX_LOG_BYTES`` (the launch
@@ -712,9 +720,11 @@ _RANK = re.compile(r"\b(?:DP|TP|PP|EP|CP)[0-9]+\b")
 #: max_running_requests=N, context_len=N, ...``. Read field by field (``_scheduler``): a
 #: paste cuts it, a page wraps it after a comma, a fork prints fewer fields, and a journal
 #: quotes ``grep -o``'s ``max_total_num_tokens=N`` alone; a number the line ends in is taken
-#: whole, as no record prints anything after it.
-_SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+)(?=,|[ \t]*(?:\n|$))")
-_SUMMARY_FIELDS = re.compile(r"\b(max_running_requests|context_len)=([0-9]+)(?=,|[ \t]*(?:\n|$))")
+#: whole, as no record prints anything after it (nor one a JSON export's quote closes:
+#: Cloud Logging's ``textPayload``, CloudWatch's ``@message``).
+_SCHEDULER = re.compile(r"max_total_num_tokens=([0-9]+)(?=,|\"|[ \t]*(?:\n|$))")
+_SUMMARY_FIELDS = re.compile(
+    r"\b(max_running_requests|context_len)=([0-9]+)(?=,|\"|[ \t]*(?:\n|$))")
 #: SGLang's cap on the requests a hybrid model's state slots hold (0.5.23), printed before
 #: the summary: the requests it logs when the summary is not in the paste
 _MAMBA_CAP = re.compile(r"max_running_requests is capped to ([0-9]+) by the mamba state cache")
