@@ -249,6 +249,8 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
             _pasted_release(out, argv)
         launches = launch_count(argv)
         if chosen is not None and not 1 <= chosen <= max(launches, 1):
+            if not launches:  # none counted: the text's own reading says whether it holds one
+                unpaste(argv)
             raise InputError("--launch", f"1 to {max(launches, 1)} (the pasted text holds "
                              f"{launches or 'one'} launch command{'s' if launches > 1 else ''})",
                              chosen)

@@ -579,7 +579,14 @@ class _Parse:
             prev = classified[before]
             value = prev[2] if prev[2] is not None else (
                 self.tokens[before + 1] if before + 1 < at else None)
-            if (prev[0].nargs is None or prev[2] is not None) and _split_json(value):
+            if (prev[0].nargs is None or prev[2] is not None) and value is not None \
+                    and value.startswith("{{"):
+                # ``--model-path {{ model }}`` in an Ansible task or a Helm template: the
+                # template engine's expression, which the shell split at its spaces
+                from launchplan.input.shell_vars import TEMPLATE_HINT
+
+                hint = f"the value of {prev[1]} is {TEMPLATE_HINT}"
+            elif (prev[0].nargs is None or prev[2] is not None) and _split_json(value):
                 # ``--model-loader-extra-config {"a": true, "b": 4}`` unquoted: the shell
                 # cut the JSON at its spaces (and took its double quotes away)
                 hint = (f"the JSON value of {prev[1]} is not quoted, so the shell split it at "

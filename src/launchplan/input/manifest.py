@@ -46,6 +46,11 @@ _MANIFEST_KEY = re.compile(r"^\s*(?:-\s+)?(?:command|args|entrypoint|env|environ
                            r"containers|spec|services|image|commands|cmds|envs|tasks|"
                            r"ansible\.(?:builtin|legacy)\.(?:shell|command)|"
                            r"[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd))\s*:", re.MULTILINE)
+#: A key ``_COMMAND_KEY`` names whose value is a YAML block (``cmd: >-`` and the lines under
+#: it): a document, even without the keys above (prose saying ``cmd:`` holds no block).
+_BLOCK_COMMAND_KEY = re.compile(r"^\s*(?:-\s+)?_?(?:[A-Za-z]+[_-]?)?(?:command|cmd)"
+                                r"(?:[_-]?line)?\s*:[ \t]*[>|][-+]?[ \t]*$",
+                                re.MULTILINE | re.IGNORECASE)
 #: A SkyPilot task's top-level keys: its ``run`` script, and the resources it runs on.
 _SKYPILOT_RUN = re.compile(r"^run[ \t]*:", re.MULTILINE)
 _SKYPILOT_RESOURCES = re.compile(r"^(?:resources|num_nodes)[ \t]*:", re.MULTILINE)
@@ -86,7 +91,8 @@ def looks_like_manifest(text: str) -> bool:
             return bool(_JSON_CONTAINER_KEY.search(body))
     if _SKYPILOT_RUN.search(stripped) and _SKYPILOT_RESOURCES.search(stripped):
         return True  # read as YAML, so the variables its resources fix are known
-    return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped))
+    return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped)
+                or _BLOCK_COMMAND_KEY.search(stripped))
 
 
 def launch_in(text: str, launch: int | None = None) -> tuple[list[str], list[str]]:
@@ -457,9 +463,12 @@ _LEADER_KEYS = ("leaderTemplate", "patchLeaderTemplate")
 _CI_SCOPES = ("jobs", "steps")
 #: Keys whose values are a container's words.
 _WORD_KEYS = ("entrypoint", "command", "args", "commands", "run", "script")
-#: A key that names a command by a compound word (``start_command``, ``startCommand``,
-#: ``docker_cmd``): its value is the command line (or exec-form list) a platform runs.
-_COMMAND_KEY = re.compile(r"^[A-Za-z]+[_-]?(?:command|Command|cmd|Cmd)$")
+#: A key that names a command, alone or in a compound word (``start_command``,
+#: ``startCommand``, ``docker_cmd``, Ansible's ``cmd`` and its private ``_sglang_command``
+#: facts, ``SGLANG_CMD``, ``cmd_line``): its value is the command line (or exec-form list) a
+#: platform runs. A folded (``>``) value is one line by the time YAML hands it over.
+_COMMAND_KEY = re.compile(r"^_?(?:[A-Za-z]+[_-]?)?(?:command|cmd)(?:[_-]?line)?$",
+                          re.IGNORECASE)
 #: Keys that hold a shell script rather than a command: dstack's ``commands`` (a list of
 #: scripts), SkyPilot's and CI steps' ``run``, GitLab CI's ``script``, Task's ``cmds``.
 _SCRIPT_KEYS = ("commands", "run", "script", "cmds")

@@ -1879,8 +1879,30 @@ def _launch_segment(words: list[str], launch: int | None = None,
                              "which the paste does not give: it is planned without them "
                              "(give those flags after the paste)")
         elif not _REDIRECT_WITH_TARGET.match(word):
-            out.extend(_expanded_word(word, values))
+            expanded = _expanded_word(word, values)
+            if not expanded and out and _unset_after_flag(word, out[-1], values):
+                expanded = ["${" + _EMPTY_DEFAULT.match(word).group(1) + "}"]  # type: ignore[union-attr]
+            out.extend(expanded)
     return out
+
+
+#: ``${NAME:-}`` / ``${NAME-}``: a reference whose default is nothing.
+_EMPTY_DEFAULT = re.compile(r"^\$\{([A-Za-z_]\w*):?-\}$")
+
+
+def _unset_after_flag(word: str, before: str, values: dict[str, str]) -> bool:
+    """Whether ``word`` is a variable the text never sets, with nothing as its default,
+    right after a flag that takes a value (``--model-path "${MODEL:-}"``): the value is the
+    environment's, so it stays open (reported as such if nothing given fills it) instead of
+    leaving the flag without one."""
+    found = _EMPTY_DEFAULT.match(word)
+    if found is None or found.group(1) in values or not before.startswith("--"):
+        return False
+    from launchplan.input.fields import FIELDS, FLAG_TO_FIELD
+
+    name = FLAG_TO_FIELD.get(before.partition("=")[0])
+    spec = FIELDS.get(name) if name is not None else None
+    return spec is not None and spec.nargs != 0 and "=" not in before
 
 
 def _refuse_full_width_operator(segment: list[str]) -> None:

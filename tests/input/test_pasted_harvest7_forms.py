@@ -1,0 +1,66 @@
+"""Forms a seventh harvest of real launch texts found misread: each test fails without its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import unpaste
+
+LAUNCH = "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B"
+
+
+def test_launch_n_on_a_text_with_no_launch_says_it_holds_none(capsys):
+    """Not "the pasted text holds one launch command": the error the text's own reading gives."""
+    text = "#!/bin/bash\n# start the server by hand (see the README)\necho ready\n"
+    assert main(["resolve", "--gpu", "h100", "--launch", "2", text]) == 2
+    err = capsys.readouterr().err
+    assert "expected an SGLang launch" in err and "got none" in err and "holds" not in err
+    assert main(["resolve", "--gpu", "h100", "--launch", "2", LAUNCH]) == 2
+    assert "holds 1 launch command" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("reference", ['"${NAME:-}"', "${NAME-}"])
+def test_an_unset_variable_with_no_default_after_a_flag_stays_open(reference):
+    """``--model-path "${MODEL:-}"``: the value is whatever the environment holds, so it is
+    open, not a flag without a value; after a boolean flag it is still no word at all."""
+    argv, _ = unpaste([f"{LAUNCH} --served-model-name {reference} --tp 2"])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--served-model-name", "${NAME}",
+                    "--tp", "2"]
+    argv, _ = unpaste([f"{LAUNCH} --enable-metrics {reference} --tp 2"])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--enable-metrics", "--tp", "2"]
+    argv, _ = unpaste([f"NAME=served\n{LAUNCH} --served-model-name {reference}"])
+    assert argv[-2:] == ["--served-model-name", "served"]
+
+
+def test_an_open_model_path_is_named_as_the_environments(capsys):
+    assert main(["resolve", "--gpu", "h100",
+                 'python3 -m sglang.launch_server --model-path "${MODEL:-}" --tp 2']) == 2
+    err = capsys.readouterr().err
+    assert "--model-path" in err and "${MODEL}" in err and "expected a value after it" not in err
+
+
+@pytest.mark.parametrize("key", ["cmd", "_sglang_command", "SGLANG_CMD", "cmd_line",
+                                 "server_cmd"])
+def test_a_folded_command_under_any_command_key_is_one_line(key):
+    """YAML folds a ``>-`` block's lines into one: ``--tp 2`` on the second line is the
+    launch's, under Ansible's ``cmd`` and its private ``_name`` facts as under ``command``."""
+    text = (f"{key}: >-\n  python -m sglang.launch_server --model-path Qwen/Qwen3-8B\n"
+            "  --tp 2 --port 30000\n")
+    assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2", "--port",
+                                  "30000"]
+
+
+def test_prose_saying_cmd_is_no_manifest():
+    from launchplan.input.manifest import looks_like_manifest
+
+    assert not looks_like_manifest("cmd:\n- server `python -m sglang.launch_server --tp 2`\n")
+
+
+def test_an_unrendered_jinja_value_is_named_as_a_template(capsys):
+    text = ("- name: build the command\n  ansible.builtin.set_fact:\n"
+            "    _sglang_command: >-\n      python -m sglang.launch_server\n"
+            "      --model-path {{ sglang_model }} --tp 2\n")
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert "the value of --model-path is a template expression" in err
