@@ -64,3 +64,46 @@ def test_an_unrendered_jinja_value_is_named_as_a_template(capsys):
     assert main(["resolve", "--gpu", "h100", text]) == 2
     err = capsys.readouterr().err
     assert "the value of --model-path is a template expression" in err
+
+
+POD = """apiVersion: v1
+kind: Pod
+spec:
+  containers:
+  - name: sglang
+    image: lmsysorg/sglang:latest
+    env:
+    - name: TP
+      value: "2"
+    command: {command}
+    args: ["python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp $TP"]
+"""
+COMPOSE = """services:
+  sglang:
+    image: lmsysorg/sglang:latest
+    environment:
+      TP: "2"
+      MODEL: Qwen/Qwen3-8B
+    entrypoint: ["/bin/bash", "-c"]
+    command:
+      - |
+        exec python3 -m sglang.launch_server --model-path "$$MODEL" --tp "$$TP"
+"""
+
+
+def test_a_containers_shell_script_reads_the_containers_environment():
+    """The shell a Pod's or a service's command starts inherits the container's ``env``:
+    ``$TP`` in its script is that entry's value (Compose's ``$$`` being a plain ``$``)."""
+    argv, env = unpaste([POD.format(command='["/bin/sh", "-c"]')])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"] and "TP=2" in env
+    argv, _ = unpaste([COMPOSE])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+
+
+def test_an_exec_form_container_leaves_a_shell_reference_as_written(capsys):
+    """Without a shell nothing expands ``$TP`` (Kubernetes expands only ``$(TP)``)."""
+    text = POD.format(command='["python3", "-m", "sglang.launch_server"]').replace(
+        'args: ["python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp $TP"]',
+        'args: ["--model-path", "Qwen/Qwen3-8B", "--tp", "$TP"]')
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert "'$TP'" in capsys.readouterr().err

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import textwrap
 from collections.abc import Iterator
 from functools import lru_cache
@@ -486,7 +487,11 @@ def _words_of(node: dict[Any, Any], outer: str = "") -> list[str]:
         # with the configuration's args, in its env
         return _argv(["python", "-m", module, *_as_words(node.get("args"))])
     first, second = ("entrypoint", "command") if "entrypoint" in node else ("command", "args")
-    words = _argv([*_as_words(node.get(first)), *_as_words(node.get(second))])
+    # a shell's -c script inherits the container's environment (Kubernetes ``env``,
+    # Compose ``environment``): its ``$TP`` is that value, set before the script runs
+    given = "".join(f"{name}={shlex.quote(value)}\n" for name, value in _env_pairs(node)
+                    if _ENV_NAME.match(name))
+    words = _argv([*_as_words(node.get(first)), *_as_words(node.get(second))], given)
     if words:
         return words
     from launchplan.input.pasted import launches_sglang
@@ -605,14 +610,15 @@ def _as_words(value: Any) -> list[str]:
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash"})
 
 
-def _argv(words: list[str]) -> list[str]:
+def _argv(words: list[str], environment: str = "") -> list[str]:
     """The words a container runs, a shell's ``-c`` script taken apart as the shell would
-    (its other commands, exports and redirections dropped, as for a pasted line)."""
+    (its other commands, exports and redirections dropped, as for a pasted line), with the
+    ``environment`` assignment lines it inherits read first."""
     for at, word in enumerate(words[:-2]):
         if word.rsplit("/", 1)[-1] in _SHELLS and words[at + 1] in ("-c", "-lc", "-ec"):
             from launchplan.input.pasted import shell_words
 
-            return shell_words(words[at + 2])
+            return shell_words(environment + words[at + 2])
     return words
 
 
@@ -622,6 +628,16 @@ def _env_of(node: dict[Any, Any], words: list[str], implicit: dict[str, str]) ->
     """The container's ``NAME=VALUE`` pairs (Kubernetes ``env`` entries with a literal
     value, Compose ``environment`` as a mapping or a list), with ``$(NAME)`` references in
     ``words`` replaced in place as Kubernetes does (from those and ``implicit``)."""
+    pairs = _env_pairs(node)
+    known = {**implicit, **dict(pairs)}
+    if known:
+        words[:] = [_REFERENCE.sub(lambda m: known.get(m.group(1), m.group(0)), w)
+                    for w in words]
+    return [f"{name}={value}" for name, value in pairs if _ENV_NAME.match(name)]
+
+
+def _env_pairs(node: dict[Any, Any]) -> list[tuple[str, str]]:
+    """The (name, value) pairs a container's environment keys give it, in order."""
     pairs: list[tuple[str, str]] = []
     env = node.get("env")
     if isinstance(env, list):
@@ -646,8 +662,4 @@ def _env_of(node: dict[Any, Any], words: list[str], implicit: dict[str, str]) ->
             name, eq, value = str(item).partition("=")
             if eq:
                 pairs.append((name, value))
-    known = {**implicit, **dict(pairs)}
-    if known:
-        words[:] = [_REFERENCE.sub(lambda m: known.get(m.group(1), m.group(0)), w)
-                    for w in words]
-    return [f"{name}={value}" for name, value in pairs if _ENV_NAME.match(name)]
+    return pairs
