@@ -44,3 +44,13 @@ def test_no_gate_and_every_linear_has_a_bias():
     linears = [t.name for t in lay.main if t.linear]
     biases = {t.name.removesuffix(".bias") for t in lay.main if t.name.endswith(".bias")}
     assert set(linears) <= biases
+
+
+def test_arcee_afm_counts_one_up_and_one_down_projection():
+    """Arcee's AFM-4.5B (``arcee.py`` ArceeMLP: up_proj, ReLU squared, down_proj): SGLang
+    0.5.23's own class, built on the meta device at TP 1, holds 4,619,491,840 parameters; a
+    gate counted too would add 36 x 2560 x 18432 (+37%)."""
+    model = _model("afm-4.5b")
+    params, _ = checkpoint_size(model)
+    assert abs(params / 4_619_491_840 - 1) < 0.001, params
+    assert not [t.name for t in _layout(model).main if "gate_proj" in t.name]

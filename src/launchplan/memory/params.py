@@ -132,6 +132,27 @@ _STORED_UNTIED_HEAD_TYPES = frozenset({"starcoder2"})
 _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
                      "moe_intermediate_size": 1280, "moe_num_experts": 288,
                      "share_expert_dim": 1280, "moe_layers_enum": tuple(range(3, 45))}
+_GLM_IMAGE = "GlmImageForConditionalGeneration"
+#: Audio encoders a top-level ``audio_config`` names beside the text model's own config
+_TOP_LEVEL_AUDIO = frozenset({"qwen2_audio_encoder", "glmasr_encoder"})
+
+
+def _glm_image_vqvae(vq: Any) -> list[Tensor]:
+    """GLM-Image's VQ-VAE, which SGLang builds beside the language model to turn an input
+    image into codes (``glm_image_vl.py`` GlmImageVQVAE): a codebook of ``num_embeddings`` x
+    ``embed_dim`` and two 1x1 convolutions between it and ``latent_channels``, with biases,
+    whole on every GPU."""
+    if not isinstance(vq, Mapping):
+        return []
+    codes, dim, latent = (_int(vq, "num_embeddings"), _int(vq, "embed_dim"),
+                          _int(vq, "latent_channels"))
+    if not (codes and dim and latent):
+        return []
+    return [Tensor("vqvae.embedding", "vision", (codes, dim)),
+            Tensor("vqvae.quant_conv", "vision", (dim, latent + 1)),
+            Tensor("vqvae.post_quant_conv", "vision", (latent, dim + 1))]
+
+
 #: model types whose MLP is one up and one down projection, no gate: SGLang's
 #: ``starcoder2.py`` (c_fc, c_proj) and the BERT-family encoders (``bert.py``, ``roberta.py``:
 #: BertIntermediate, BertOutput)
@@ -143,7 +164,10 @@ _UNGATED_MLP_TYPES = frozenset({"starcoder2", "bert", "roberta", "xlm-roberta",
                                 "phi", "persimmon",
                                 # Nemotron-4 and Minitron (up_proj, squared ReLU, down_proj),
                                 # which the transformers backend builds: SGLang has no class
-                                "nemotron"})
+                                "nemotron",
+                                # Arcee's AFM (arcee.py ArceeMLP: up_proj, ReLU squared,
+                                # down_proj)
+                                "arcee"})
 #: decoders with a bias on every linear, attention and MLP (``phi.py``: qkv_proj, dense,
 #: fc1, fc2; ``persimmon.py``: query_key_value, dense and its MLP), beside LayerNorms with
 #: biases; Phi's layer has one norm before its parallel attention and MLP, and a biased LM
@@ -420,8 +444,11 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     # (ChatGLM's checkpoints name ChatGLMModel, a causal LM with its output_layer in SGLang)
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
-        # (Gemma 4's assistant: a plain nn.Linear head, whole on every GPU, unpadded)
-        main.append(Tensor("lm_head", "lm_head", (vocab, hidden), shard="last"
+        # (Gemma 4's assistant: a plain nn.Linear head, whole on every GPU, unpadded;
+        # GLM-Image's autoregressive model predicts image tokens only: its head spans
+        # ``vision_vocab_size``, its embedding the whole vocabulary, ``glm_image_vl.py``)
+        rows = _int(t, "vision_vocab_size") if arch0 == _GLM_IMAGE else 0
+        main.append(Tensor("lm_head", "lm_head", (rows or vocab, hidden), shard="last"
                            if model_type == "gemma4_assistant" else "head"))
         if mt in ("phimoe", "phi"):
             main.append(Tensor("lm_head.bias", "lm_head", (vocab, 1), shard="head"))
@@ -432,6 +459,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
             main.append(Tensor("lm_head.padding_to_128", "lm_head", (extra, hidden),
                                shard="head", padding=True))
     main += _score_head(config, arch0, hidden)
+    if arch0 == _GLM_IMAGE:
+        main += _glm_image_vqvae(config.get("vq_config"))
     # (the BERT encoders' is the embeddings' LayerNorm, with its bias; the classic decoders'
     # final LayerNorm has one too)
     norm = 2 * hidden if mt in _BERT_TYPES | CLASSIC_TYPES | _LAYERNORM_BIAS_TYPES else hidden
@@ -544,9 +573,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         from launchplan.memory.vision import llava_named_tower
         main += llava_named_tower(config, hidden, caveats, Tensor, arch0)
     audio = towers.get("audio_config")
-    # (a thinker's tower, or Qwen2-Audio's beside its top-level text model)
+    # (a thinker's tower, or Qwen2-Audio's or GLM-ASR's beside its top-level text model)
     if isinstance(audio, Mapping) and audio and (
-            towers is not config or audio.get("model_type") == "qwen2_audio_encoder"):
+            towers is not config or audio.get("model_type") in _TOP_LEVEL_AUDIO):
         from launchplan.memory.vision import audio_tower
         main += audio_tower(audio, caveats, Tensor, hidden)
     stored: tuple[Tensor, ...] = ()

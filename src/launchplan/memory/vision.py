@@ -785,6 +785,8 @@ def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor],
     when TP does not divide ``encoder_ffn_dim``."""
     if a.get("model_type") == "qwen2_audio_encoder":
         return _qwen2_audio({**_QWEN2_AUDIO, **a}, text_hidden, tensor)
+    if a.get("model_type") == "glmasr_encoder":
+        return _glmasr_audio(a, text_hidden, caveats, tensor)
     if a.get("model_type") != "qwen3_omni_moe_audio_encoder":
         caveats.append(f"audio tower of model_type {a.get('model_type')!r} not counted")
         return []
@@ -846,6 +848,43 @@ def _qwen2_audio(a: Mapping[str, Any], text_hidden: int, tensor: type[Tensor]
             mat(f"{b}.layer_norms", 4 * d, 1, blocks),
             mat("audio_tower.layer_norm", 2 * d, 1),
             mat("multi_modal_projector.linear", text_hidden, d + 1)]
+
+
+def _glmasr_audio(a: Mapping[str, Any], text_hidden: int, caveats: list[str],
+                  tensor: type[Tensor]) -> list[Tensor]:
+    """GLM-ASR's encoder and projector, transformers' own modules (``glmasr.py`` builds
+    ``GlmAsrEncoder`` and ``GlmAsrMultiModalProjector``: whole on every GPU): two biased
+    width-3 convolutions (the mel bins to ``hidden_size``, then a stride-2 one), rotary
+    positions (no table), layers of q/k/v/o projections (k unbiased) and a biased fc1/fc2
+    pair after their LayerNorms, a final LayerNorm, and two biased linears from
+    ``intermediate_size`` (the encoder stacks that many features a frame group) to twice
+    the text width and on to it."""
+    d, ffn, depth = _int(a, "hidden_size"), _int(a, "intermediate_size"), \
+        _int(a, "num_hidden_layers")
+    if not d or not ffn or not depth or not text_hidden:
+        caveats.append("GLM-ASR audio_config without hidden_size/intermediate_size/"
+                       "num_hidden_layers: audio tower not counted")
+        return []
+    heads = _int(a, "num_attention_heads") or 1
+    head_dim = _int(a, "head_dim") or d // heads
+    kv = (_int(a, "num_key_value_heads") or heads) * head_dim
+    blocks, b = tuple(range(depth)), "audio_tower.layers.{i}"
+
+    def mat(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
+        return tensor(name, "audio", (rows, cols), blocks, every_stage=True)
+
+    return [mat("audio_tower.conv1", d, 3 * _int(a, "num_mel_bins", default=128) + 1),
+            mat("audio_tower.conv2", d, 3 * d + 1),
+            mat(f"{b}.self_attn.q_proj", heads * head_dim, d + 1, blocks),
+            mat(f"{b}.self_attn.k_proj", kv, d, blocks),
+            mat(f"{b}.self_attn.v_proj", kv, d + 1, blocks),
+            mat(f"{b}.self_attn.o_proj", d, heads * head_dim + 1, blocks),
+            mat(f"{b}.fc1", ffn, d + 1, blocks),
+            mat(f"{b}.fc2", d, ffn + 1, blocks),
+            mat(f"{b}.layer_norms", 4 * d, 1, blocks),
+            mat("audio_tower.norm", 2 * d, 1),
+            mat("multi_modal_projector.linear_1", 2 * text_hidden, ffn + 1),
+            mat("multi_modal_projector.linear_2", text_hidden, 2 * text_hidden + 1)]
 
 
 #: DeepSeek-OCR's towers as SGLang 0.5.23 builds them (``deepseek_ocr.py``: ``build_sam_vit_b``

@@ -249,6 +249,25 @@ def test_strict_classes_refuse_a_declared_field_of_another_kind(tmp_path):
     assert "'rms_norm_eps' (after --json-model-override-args)" in err.message
 
 
+def test_a_layer_list_of_another_length_than_the_layers_is_refused(tmp_path):
+    # transformers 5.24's base config validates ``layer_types`` (and ``mlp_layer_types``)
+    # against ``num_hidden_layers`` on construction; checked against the 0.5.23 oracle: a
+    # Qwen3 file listing 37 for 36 layers is refused, 36 resolves. EXAONE-4.5-33B-FP8's
+    # published file lists 65 for 64 in its text config, which Exaone4_5Config builds as
+    # Exaone4Config (model_type exaone4_5_text relabelled)
+    qwen3 = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 1024,
+             "num_attention_heads": 8, "num_key_value_heads": 8, "num_hidden_layers": 4,
+             "vocab_size": 1000}
+    full = ["full_attention"] * 4
+    assert load_model(write(tmp_path, {**qwen3, "layer_types": full}, "ok")) is not None
+    err = input_error(load_model, write(tmp_path, {**qwen3, "layer_types": [*full, full[0]]},
+                                        "long"))
+    assert "field 'layer_types'" in err.message and "one entry per layer (4" in err.message
+    models = Path(__file__).resolve().parents[2] / "parity" / "models"
+    err = input_error(load_model, str(models / "exaone-4.5-33b-fp8"))
+    assert "text_config.layer_types" in err.message and "(64, num_hidden_layers)" in err.message
+
+
 def test_the_strict_kinds_table_read_one_model_type_at_a_time_is_the_whole_table():
     """A launch reads only its model type's line of ``strict_kinds.json``; every line must
     give what parsing the whole file gives, and an unknown type nothing."""

@@ -46,6 +46,11 @@ _CLASS_ARCHITECTURES = {"multi_modality": "MultiModalityCausalLM",
 _CLASS_RENAMES = {"olmo3": ("Olmo3ForCausalLM", "Olmo2ForCausalLM")}
 
 
+#: a text sub-config's ``model_type`` its parent class rewrites before building it
+#: (transformers 5.24's Exaone4_5Config builds ``exaone4_5_text`` as Exaone4Config)
+_TEXT_TYPE_RELABELS = {"exaone4_5_text": "exaone4"}
+
+
 #: parent model types whose language sub-config SGLang builds with its own permissive class
 #: (``sglang/srt/configs/deepseekvl2.py``'s DeepseekV2Config), not transformers'
 _OWN_TEXT_CLASS = frozenset({"deepseek_vl_v2"})
@@ -188,6 +193,7 @@ def _check_declared_types(d: Mapping[str, Any], mt: str, where: str, prefix: str
             if key in part and _json_kind(part[key]) not in kinds:
                 raise inner.fail(key, _kinds_named(kinds), part[key],
                                  hint=f"transformers' strict {mt} config class")
+    _check_layer_types(d, mt, fields)
     for key, value in _REFUSED_VALUES.get(mt, {}).items():
         if key in d and d[key] == value and _json_kind(d[key]) == _json_kind(value):
             raise fields.fail(key, f"not {value!r} (transformers' {mt} config class refuses "
@@ -200,6 +206,31 @@ def _check_declared_types(d: Mapping[str, Any], mt: str, where: str, prefix: str
                 raise _Fields(dict(part), where, f"{prefix}{block}.").fail(
                     extra[0], f"no such key (SGLang's own {mt} class refuses keys it does "
                     f"not name: {', '.join(sorted(named))})", part[extra[0]])
+
+
+#: model types whose transformers class replaces the base class's layer-list validator with
+#: its own (their lists count other things: Nemotron-H's MTP blocks, DeepSeek-V4's
+#: compressed layers), or checks the list first in its own words (SGLang's own
+#: GraniteMoeHybridConfig: ``mamba_hybrids.py``)
+_OWN_LAYER_VALIDATOR = frozenset({"nemotron_h", "deepseek_v4", "neomme", "granitemoehybrid"})
+
+
+def _check_layer_types(d: Mapping[str, Any], mt: str, fields: _Fields) -> None:
+    """transformers' base config validates a class's layer lists on construction
+    (``validate_layer_type``, 5.24): ``layer_types`` and, with it, ``mlp_layer_types`` must
+    have one entry per layer. Checked where the strict class declares the list (a published
+    EXAONE 4.5 FP8 file lists 65 for 64 layers; SGLang stops reading it)."""
+    kinds = _strict_kinds(mt)
+    layers = d.get("num_hidden_layers")
+    if "layer_types" not in kinds or mt in _OWN_LAYER_VALIDATOR or type(layers) is not int \
+            or not isinstance(d.get("layer_types"), list):
+        return
+    for key in ("layer_types", "mlp_layer_types"):
+        listed = d.get(key)
+        if isinstance(listed, list) and len(listed) != layers:
+            raise fields.fail(key, f"one entry per layer ({layers}, num_hidden_layers)",
+                              f"{len(listed)} entries",
+                              hint=f"transformers' {mt} config class validates it")
 
 
 #: ``data/strict_kinds.json``: model_type -> field -> the JSON kinds transformers 5.24's
@@ -332,6 +363,8 @@ def _text_config(top: dict[str, Any], archs: list[str],
         class_type = sub.get("model_type")
         if not isinstance(class_type, str):
             class_type = _DEFAULT_TEXT_TYPE.get(parent_type)  # the parent's sub-config class
+        # a parent class that relabels its text sub-config before building it
+        class_type = _TEXT_TYPE_RELABELS.get(class_type, class_type)
         if key != "language_config" and "num_attention_heads" not in _with_class_defaults(
                 sub, class_type, where, prefix):
             raise _Fields(sub, where, prefix).fail(
