@@ -107,3 +107,25 @@ def test_an_exec_form_container_leaves_a_shell_reference_as_written(capsys):
         'args: ["--model-path", "Qwen/Qwen3-8B", "--tp", "$TP"]')
     assert main(["resolve", "--gpu", "h100", text]) == 2
     assert "'$TP'" in capsys.readouterr().err
+
+
+def test_a_modal_gpu_named_by_a_constant_asks_for_its_count(capsys):
+    """Modal's ``gpu=`` is an expression: ``GPU_CONFIG = "H100:2"`` asks for two GPUs, as
+    the literal would (the plan's GPU count follows it, noted)."""
+    import json
+
+    text = ('import modal\nGPU_CONFIG = "H100:2"\napp = modal.App("sglang")\n\n'
+            "@app.function(gpu=GPU_CONFIG)\ndef serve():\n    import subprocess\n"
+            '    subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", '
+            '"Qwen/Qwen3-8B", "--tp", "2"])\n')
+    assert main(["resolve", "--gpu", "h100", "--format", "json", text]) == 0
+    assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == 2
+
+
+@pytest.mark.parametrize("value", ['"$OVERRIDE"', "'{{ override }}'"])
+def test_an_open_json_value_is_named_as_open_not_as_broken_json(capsys, value):
+    assert main(["resolve", "--gpu", "h100",
+                 f"{LAUNCH} --json-model-override-args {value}"]) == 2
+    err = capsys.readouterr().err
+    assert "--json-model-override-args: expected a JSON value, got" in err
+    assert "line 1, column 1" not in err

@@ -688,7 +688,7 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
             expr = names[expr.id]  # ``model_path=MODEL`` with ``MODEL = "..."`` above
         elif isinstance(expr, ast.Attribute) and (dotted := ast.unparse(expr)) in names:
             expr = names[dotted]  # ``tp_size=args.tp``: the option's default
-        expr = _defaulted(expr)
+        expr = _defaulted(expr, names)
         spec = FIELDS.get(name)
         if spec is None:
             # ServerArgs(**kwargs) refuses a keyword it lacks before it looks at any value,
@@ -715,11 +715,12 @@ _ARITHMETIC = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
                ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b}
 
 
-def _defaulted(expr: ast.expr) -> ast.expr:
+def _defaulted(expr: ast.expr, names: dict[str, ast.expr] | None = None) -> ast.expr:
     """``expr`` as a literal when the script fixes it: ``os.environ.get(NAME, default)`` (or
     ``os.getenv``) is its default, as in a process that sets none of its own; ``int(...)``,
-    ``float(...)`` and ``str(...)`` of a literal, and integer arithmetic (``8*1024``), are
-    worked out. Anything else comes back as it is (a value known only at run time)."""
+    ``float(...)`` and ``str(...)`` of a literal, integer arithmetic (``8*1024``), and
+    ``json.dumps`` of a literal (its names' literals, from ``names``) are worked out.
+    Anything else comes back as it is (a value known only at run time)."""
     if isinstance(expr, ast.BinOp) and type(expr.op) in _ARITHMETIC:
         left, right = _defaulted(expr.left), _defaulted(expr.right)
         if all(isinstance(side, ast.Constant) and type(side.value) is int
@@ -733,6 +734,11 @@ def _defaulted(expr: ast.expr) -> ast.expr:
     if not isinstance(expr, ast.Call) or expr.keywords:
         return expr
     func = ast.unparse(expr.func)
+    if func == "json.dumps" and len(expr.args) == 1:
+        try:  # json_model_override_args=json.dumps({...}): the text the engine is handed
+            return ast.Constant(json.dumps(_dumped(expr.args[0], names or {})))
+        except (ValueError, TypeError):
+            return expr
     if func in ("os.environ.get", "os.getenv") and len(expr.args) == 2:
         return _defaulted(expr.args[1])
     if func in ("int", "float", "str") and len(expr.args) == 1:
@@ -744,6 +750,28 @@ def _defaulted(expr: ast.expr) -> ast.expr:
             except ValueError:
                 return expr
     return expr
+
+
+def _dumped(node: ast.expr, names: dict[str, ast.expr], depth: int = 0) -> Any:
+    """The value a ``json.dumps`` argument holds: dict, list and tuple displays of literals,
+    names set to literals (``names``) and what ``_defaulted`` works out; ValueError for a
+    value known only at run time."""
+    if depth > 8:
+        raise ValueError("nested too deep")
+    if isinstance(node, ast.Name) and node.id in names:
+        return _dumped(names[node.id], names, depth + 1)
+    if isinstance(node, ast.Dict):
+        if any(key is None for key in node.keys):
+            raise ValueError("a ** spread")
+        return {_dumped(k, names, depth + 1): _dumped(v, names, depth + 1)
+                for k, v in zip(node.keys, node.values)}
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_dumped(e, names, depth + 1) for e in node.elts]
+    found = _defaulted(node, names)
+    if isinstance(found, ast.Constant) and (found.value is None or isinstance(
+            found.value, (str, int, float, bool))):
+        return found.value
+    raise ValueError("not a literal")
 
 
 def _unknown_keyword(name: str, call: ast.Call) -> InputError:

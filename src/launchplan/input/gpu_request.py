@@ -74,7 +74,9 @@ def _requests(text: str) -> list[tuple[str, int | None, str]]:
                     value = _next_indented(lines, at)
                 out.extend((*_spec(item, scheme), f"{key} {item.strip()}")
                            for item in _items(value) if _spec(item, scheme)[0])
-        out.extend(_modal(_filled_fstring(line, text) if "gpu=f" in line else line))
+        # ``gpu=f"{TYPE}:{COUNT}"`` and ``gpu=GPU_CONFIG``: the string the script makes
+        out.extend(_modal(_named_gpu(
+            _filled_fstring(line, text) if "gpu=f" in line else line, text)))
     out.extend(_reported(lines))
     out.extend(_bentoml(text))
     return out
@@ -166,6 +168,15 @@ def _spec(item: str, scheme: str) -> tuple[str, int | None]:
     if not count and scheme == "skypilot":
         return name, 1  # SkyPilot: a bare name is one of it (``A100`` is ``A100:1``)
     return name, int(count) if count.isdigit() else None
+
+
+def _named_gpu(line: str, text: str) -> str:
+    """``line`` with a ``gpu=NAME`` keyword written as the string the script binds NAME to."""
+    if "gpu" not in line:
+        return line
+    from launchplan.input.python_launch import gpu_keyword_filled
+
+    return gpu_keyword_filled(line, text)
 
 
 def _filled_fstring(line: str, text: str) -> str:

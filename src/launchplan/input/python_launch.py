@@ -366,7 +366,15 @@ def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, 
     named = {id(node.value) for node in ast.walk(tree)
              if isinstance(node, ast.Assign) and len(node.targets) == 1
              and isinstance(node.targets[0], ast.Name) and node.targets[0].id in pieces}
-    return [item for item in kept if id(item[1]) not in named]
+    kept = [item for item in kept if id(item[1]) not in named]
+    # ``if TP > 1: cmd = [...] else: cmd = [...]``: the branch the script's own values take
+    # is its launch; one it never runs is none (unless no launch is left: then the text's
+    # launch is what the user pasted it for, its guard a switch they flip)
+    from launchplan.input.python_values import decided
+
+    live = [item for item in kept if not any(
+        decided(tree, branch, field) is False for branch, field in branches(tree, item[1]))]
+    return live or kept
 
 
 #: Calls whose arguments a script shows, not runs: ``print(f"running {cmd}")``,
@@ -387,10 +395,70 @@ def _finished(tree: ast.Module, value: str | list[str], node: ast.AST, grows: st
     f"python -m ..."`` then ``cmd += f"--tp {tp} "`` lines, or an argv list then ``cmd +=
     [...]``): the whole command the additions leave."""
     if grows == _GROWS_TEXT and isinstance(value, str):
-        return value + _grown(tree, node, _literal_names(tree))
+        return value + _grown(tree, node, _literal_names(tree), notes)
     if grows == _GROWS_LIST and isinstance(value, list):
-        return [*value, *_grown_list(tree, node, _literal_names(tree), notes)]
+        literals = _literal_names(tree)
+        top, joined = _joined_lists(tree, node, literals, notes)
+        return [*value, *joined, *_grown_list(tree, top, literals, notes)]
     return value
+
+
+def _joined_lists(tree: ast.Module, node: ast.AST, literals: dict[str, str],
+                  notes: list[str] | None) -> tuple[ast.AST, list[str]]:
+    """(the whole ``+`` chain an argv list literal starts, the words the lists after it
+    add): ``[...] + EXTRA.split()``, ``[...] + shlex.split("...")``, ``[...] + (["--x"] if
+    FP8 else [])`` make one argv, which the script assigns as a whole. A piece not read
+    here is named in ``notes``."""
+    parents = {id(n.left): n for n in ast.walk(tree)
+               if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add)}
+    top, words = node, []
+    while id(top) in parents:
+        chain = parents[id(top)]
+        more = _list_words(chain.right, literals, tree)
+        if more is None:
+            if notes is not None:
+                notes.append(f"the launch's argv is joined at line {chain.lineno} with "
+                             f"{_short(ast.unparse(chain.right))}, which launchplan cannot "
+                             "read from the text: the flags it adds are not planned; give "
+                             "them after the pasted text")
+        else:
+            words += more
+        top = chain
+    return top, words
+
+
+def _branch_state(tree: ast.Module, stmt: ast.AST, where: dict[int, str]
+                  ) -> tuple[bool | None, str]:
+    """Whether an addition ``stmt`` to a launch runs with it, and the open test when that is
+    undecided: False under the other branch of an ``if`` the launch's assignment is under,
+    or under a branch the script's own values rule out (``if USE_FP8:`` with ``USE_FP8 =
+    False``); None under a test the text leaves open (an argument, the environment); True
+    otherwise."""
+    from launchplan.input.python_values import decided
+
+    state: bool | None = True
+    test = ""
+    for branch, field in branches(tree, stmt):
+        if id(branch) in where:
+            if where[id(branch)] != field:
+                return False, ""
+            continue
+        held = decided(tree, branch, field)
+        if held is False:
+            return False, ""
+        if held is None and state:
+            state = None
+            shown = _short(ast.unparse(branch.test), 60)
+            test = f"{shown} holds" if field == "body" else f"{shown} does not hold"
+    return state, test
+
+
+def _conditional_note(name: str, stmt: ast.AST, test: str) -> str:
+    """The note for an addition to a launch made only under a test the text leaves open."""
+    return (f"the launch's {name} grows at line {getattr(stmt, 'lineno', 0)} "
+            f"({_short(ast.unparse(stmt))}) only when {test}, which the pasted text does not "
+            "fix: the flags it adds are not planned; give them after the pasted text if the "
+            "script's run adds them")
 
 
 #: What SGLang's docs helper ``sglang.test.doc_patch.launch_server_cmd`` (0.5.21 to 0.5.23
@@ -616,18 +684,18 @@ def _hands_on_launch(words: list[str]) -> bool:
     return False
 
 
-def _items(elts: list[ast.expr], literals: dict[str, str], tree: ast.Module) -> list[str]:
+def _items(elts: list[ast.expr], literals: dict[str, str], tree: ast.Module,
+           lists: dict[str, list[str] | None] | None = None) -> list[str]:
     """An argv list's items as words, a spread the script's text decides spelled out in
     place (``*EXTRA`` of a top-level ``EXTRA = ["--dp", "2"]``, ``*(extra or [])`` of a
     parameter its first call leaves at None); any other spread stays one open ``${*...}``
     word (``launch_literal_at`` plans the launch without it, with a note)."""
     out: list[str] = []
-    lists: dict[str, list[str] | None] | None = None
     for elt in elts:
         if isinstance(elt, ast.Starred):
             if lists is None:
                 lists = _literal_lists(tree, literals)
-            spread = _spread(elt.value, lists)
+            spread = _list_words(elt.value, literals, tree, lists)
             if spread is not None:
                 out.extend(spread)
                 continue
@@ -637,21 +705,55 @@ def _items(elts: list[ast.expr], literals: dict[str, str], tree: ast.Module) -> 
     return out
 
 
-def _spread(node: ast.expr, lists: dict[str, list[str] | None]) -> list[str] | None:
-    """The words a spread's value holds, when the text decides them: a known list's name,
-    ``X or []`` (the fallback when X is empty), ``list(X)`` / ``tuple(X)``; else None."""
+def _list_words(node: ast.expr, literals: dict[str, str], tree: ast.Module,
+                lists: dict[str, list[str] | None] | None = None) -> list[str] | None:
+    """The argv items an expression that makes a list holds, when the text decides them: a
+    list or tuple literal (an open item stays a ``${...}`` word), a known list's name, ``a +
+    b``, ``X or []`` (the fallback when X is empty), ``list(X)`` / ``tuple(X)``, ``X if
+    TEST else Y`` of a test the script's values decide, ``S.split()`` and
+    ``shlex.split(S)`` of a string it fixes (as Python splits it), a comprehension over
+    literals (``python_values``); None for one known only at run time."""
+    from launchplan.input import python_values
+
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = _items(node.elts, literals, tree, lists)
+        return None if any(item.startswith("${*") for item in items) else items
     if isinstance(node, ast.Name):
+        if lists is None:
+            lists = _literal_lists(tree, literals)
         return lists.get(node.id)
-    if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
-        return []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left = _list_words(node.left, literals, tree, lists)
+        right = _list_words(node.right, literals, tree, lists)
+        return None if left is None or right is None else [*left, *right]
+    if isinstance(node, ast.IfExp):
+        held = python_values.truth(node.test, tree)
+        if held is None:
+            return None
+        return _list_words(node.body if held else node.orelse, literals, tree, lists)
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
-        first = _spread(node.values[0], lists)
+        first = _list_words(node.values[0], literals, tree, lists)
         if first is None:
             return None
-        return first if first else _spread(node.values[1], lists)
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id in ("list", "tuple") and len(node.args) == 1 and not node.keywords):
-        return _spread(node.args[0], lists)
+        return first if first else _list_words(node.values[1], literals, tree, lists)
+    if isinstance(node, ast.ListComp):
+        found = python_values.value(node, dict(literals), python_values.literal_dicts(tree))
+        return None if found is python_values.UNKNOWN else [str(item) for item in found]
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    func = ast.unparse(node.func)
+    if func in ("list", "tuple") and len(node.args) == 1:
+        return _list_words(node.args[0], literals, tree, lists)
+    split = func == "shlex.split" and len(node.args) == 1
+    if split or (isinstance(node.func, ast.Attribute) and node.func.attr == "split"
+                 and not node.args):
+        text = _word(node.args[0] if split else node.func.value, literals)  # type: ignore[attr-defined]
+        if "${" in text:
+            return None  # a string known only at run time
+        try:
+            return shlex.split(text) if split else text.split()
+        except ValueError:
+            return None
     return None
 
 
@@ -671,7 +773,10 @@ def _literal_lists(tree: ast.Module, literals: dict[str, str]) -> dict[str, list
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
-            out[node.targets[0].id] = _known_words(node.value, literals)
+            # EXTRA = ["--dp", "2"], EXTRA = "--dp 2".split(), BASE + (["--x"] if X else [])
+            words = _list_words(node.value, literals, tree, out)
+            out[node.targets[0].id] = None if words is None or any(
+                "${" in word for word in words) else words
     functions = {node.name: node for node in ast.walk(tree)
                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for name, call in _first_calls(tree, functions).items():
@@ -694,12 +799,14 @@ def _known_words(node: ast.expr, literals: dict[str, str]) -> list[str] | None:
     return None if any("${" in w for w in words) else words
 
 
-def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str]) -> str:
+def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str],
+           notes: list[str] | None = None) -> str:
     """The text ``name += "..."`` statements add after ``name = <node>``, in source order:
     those under the same branches of the same ``if`` statements as the assignment (the
-    other branch's additions go with the other command; one made only when a further test
-    holds, ``if "fp8" in model: cmd += " --quantization ..."``, is left out, as a test the
-    script decides at run time)."""
+    other branch's additions go with the other command), and under a further test the
+    script's own values decide (``if USE_FP8:`` of ``USE_FP8 = True``) when it holds. One
+    made only when a test the text leaves open holds (``if "fp8" in args.model: ...``) is
+    left out, as the run decides it, and named in ``notes``."""
     assign = next((a for a in ast.walk(tree) if isinstance(a, ast.Assign) and a.value is node
                    and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)), None)
     if assign is None:
@@ -712,8 +819,11 @@ def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str]) -> str:
                 and isinstance(aug.target, ast.Name) and aug.target.id == name
                 and aug.lineno > assign.lineno):
             continue
-        if any(where.get(id(branch)) != field for branch, field in branches(tree, aug)):
-            continue  # under an if the assignment is not under, or in its other branch
+        state, test = _branch_state(tree, aug, where)
+        if not state:
+            if state is None and notes is not None:
+                notes.append(_conditional_note(f"command {name}", aug, test))
+            continue
         if isinstance(aug.value, ast.JoinedStr):
             added.append((aug.lineno, aug.col_offset, _rendered(aug.value, literals)))
         elif isinstance(aug.value, ast.Constant) and isinstance(aug.value.value, str):
@@ -725,8 +835,8 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
                 notes: list[str] | None) -> list[str]:
     """The items a script adds to the argv list ``name = <node>`` after assigning it, in
     source order, under the same branches (as ``_grown``): ``name += [...]``,
-    ``name.extend([...])``, ``name.append(item)``, and a list comprehension over literals
-    (``python_values``). An addition not read here (a list known only at run time) is named
+    ``name.extend([...])``, ``name.append(item)``, of the lists ``_list_words`` reads
+    (``shlex.split("...")`` too). An addition not read here (a list known only at run time) is named
     in ``notes``: the flags it adds are not planned, and would otherwise go unnoticed."""
     assign = next((a for a in ast.walk(tree) if isinstance(a, ast.Assign) and a.value is node
                    and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)), None)
@@ -735,30 +845,18 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
     name = assign.targets[0].id  # type: ignore[attr-defined]
     where = dict((id(branch), field) for branch, field in branches(tree, assign))
     added: list[tuple[int, int, list[str]]] = []
-    dicts: dict[str, Any] | None = None
     for stmt in ast.walk(tree):
         if not isinstance(stmt, (ast.AugAssign, ast.Expr)):
             continue
         grown, one = _list_addition(stmt, name)
         if grown is None or stmt.lineno <= assign.lineno:
             continue
-        if any(where.get(id(branch)) != field for branch, field in branches(tree, stmt)):
-            continue  # under an if the assignment is not under, or in its other branch
-        items: list[str] | None = None
-        if one:
-            items = [_word(grown, literals)]
-        elif isinstance(grown, (ast.List, ast.Tuple)):
-            items = _items(grown.elts, literals, tree)
-            if any(item.startswith("${*") for item in items):
-                items = None  # a spread of a list known only at run time
-        elif isinstance(grown, ast.ListComp):
-            from launchplan.input import python_values
-
-            if dicts is None:
-                dicts = python_values.literal_dicts(tree)
-            found = python_values.value(grown, dict(literals), dicts)
-            if found is not python_values.UNKNOWN:
-                items = [str(item) for item in found]
+        state, test = _branch_state(tree, stmt, where)
+        if not state:
+            if state is None and notes is not None:
+                notes.append(_conditional_note(f"argv {name}", stmt, test))
+            continue
+        items = [_word(grown, literals)] if one else _list_words(grown, literals, tree)
         if items is None:
             if notes is not None:
                 notes.append(f"the launch's argv {name} grows at line {stmt.lineno} "
@@ -1003,10 +1101,63 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
             return node.func.value.value.join(items)
     if ast.unparse(node) == "sys.executable":
         return "python3"
+    tree = getattr(literals, "tree", None)
+    if isinstance(node, ast.IfExp) and tree is not None:
+        from launchplan.input.python_values import truth
+
+        held = truth(node.test, tree)  # "fp8" if USE_FP8 else "auto"
+        if held is not None:
+            return _word(node.body if held else node.orelse, literals)
+    if (isinstance(node, ast.Call) and ast.unparse(node.func) == "json.dumps"
+            and len(node.args) == 1 and not node.keywords):
+        dumped = _json_value(node.args[0], literals, tree)
+        if dumped is not _OPEN:
+            return json.dumps(dumped)  # json.dumps' defaults: ", " and ": " separators
     if (isinstance(node, ast.Call) and ast.unparse(node.func) in ("os.environ.get", "os.getenv")
             and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)):
         return str(node.args[1].value)  # the value with the variable unset, as ${NAME:-word}
     return "${" + "".join(ast.unparse(node).split()) + "}"
+
+
+#: What a piece of a ``json.dumps`` argument is when the text does not fix it.
+_OPEN = object()
+
+
+def _json_value(node: ast.expr, literals: dict[str, str], tree: ast.Module | None) -> Any:
+    """The value ``json.dumps(node)`` dumps, when the script fixes it: dict, list and tuple
+    displays of literals, f-strings of known names, and names the script binds to such a
+    value (``python_values``); ``_OPEN`` otherwise (the argv item stays open)."""
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(
+            node.value, (str, int, float, bool))):
+        return node.value
+    if isinstance(node, ast.Dict):
+        out: dict[Any, Any] = {}
+        for key, item in zip(node.keys, node.values):
+            k = _OPEN if key is None else _json_value(key, literals, tree)
+            v = _json_value(item, literals, tree)
+            if k is _OPEN or v is _OPEN or isinstance(k, (dict, list)):
+                return _OPEN
+            out[k] = v
+        return out
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [_json_value(e, literals, tree) for e in node.elts]
+        return _OPEN if _OPEN in items or any(
+            isinstance(e, ast.Starred) for e in node.elts) else items
+    if isinstance(node, ast.JoinedStr):
+        text = _rendered(node, literals)
+        return _OPEN if "${" in text else text
+    if tree is None:
+        return _OPEN
+    from launchplan.input.python_values import UNKNOWN, fixed
+
+    found = fixed(node, tree)
+    if found is UNKNOWN:
+        return _OPEN
+    try:
+        json.dumps(found)
+    except (TypeError, ValueError):
+        return _OPEN
+    return found
 
 
 #: a printf-style conversion (``%s``, ``%d``, ``%5.2f``) or a literal ``%%``
@@ -1240,12 +1391,33 @@ def literal_names(text: str) -> dict[str, str] | None:
     return _literal_names(tree) if tree is not None else None
 
 
+#: A keyword ``gpu=`` given a name or an attribute (Modal's ``@app.function(gpu=GPU_CONFIG)``),
+#: not a call (``modal.gpu.H100(count=2)``) nor a literal.
+_GPU_NAME = re.compile(r"(?<![\w./-])gpu\s*=\s*([A-Za-z_][\w.]*)(?![\w.(\[])")
+
+
+def gpu_keyword_filled(line: str, text: str) -> str:
+    """``line`` with a ``gpu=NAME`` keyword written as the string the script binds NAME to
+    (``GPU_CONFIG = "H100:2"``, ``f"{GPU_TYPE}:{GPU_COUNT}"`` of bound names,
+    ``os.environ.get("GPU", "H100:2")``'s default, as its argv reads them): Modal's ``gpu=``
+    is an ordinary expression, so the name asks for what the literal would. ``line`` as it
+    is when it has no such keyword or the name's value is not a string the text fixes."""
+    found = _GPU_NAME.search(line)
+    if found is None:
+        return line
+    names = literal_names(text)
+    word = names.get(found.group(1)) if names is not None else None
+    if word is None or "${" in word or not word.strip() or '"' in word:
+        return line
+    return f'{line[:found.start(1)]}"{word}"{line[found.end(1):]}'
+
+
 def _literal_names(tree: ast.Module) -> dict[str, str]:
     """The script's top-level ``NAME = <literal>`` assignments (its ``if __name__ ==
     "__main__":`` block's too; ``A, B = "x", 2`` as well; the last of each wins), and the
     literal defaults of its functions' parameters (``def serve(model_path: str =
     "Qwen/...", port: int = 30000)``: what a call that leaves them out runs with)."""
-    out: dict[str, str] = {}
+    out: dict[str, str] = _Literals(tree)
     for func in ast.walk(tree):
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             params = [*func.args.posonlyargs, *func.args.args]
@@ -1319,6 +1491,16 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                     if not word.startswith("${"):
                         out.setdefault(node.targets[0].id, word)
     return out
+
+
+class _Literals(dict[str, str]):
+    """The names a script sets, as words, with the script itself: a conditional expression's
+    test and a ``json.dumps`` of a dict need the values as Python has them (``2``, not
+    ``"2"``), which ``python_values`` works out from the tree."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        super().__init__()
+        self.tree = tree
 
 
 def _first_calls(tree: ast.Module, names: Container[str]) -> dict[str, ast.Call]:

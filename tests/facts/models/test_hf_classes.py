@@ -263,6 +263,10 @@ def test_a_layer_list_of_another_length_than_the_layers_is_refused(tmp_path):
     err = input_error(load_model, write(tmp_path, {**qwen3, "layer_types": [*full, full[0]]},
                                         "long"))
     assert "field 'layer_types'" in err.message and "one entry per layer (4" in err.message
+    # an override updates the config the class built: a one-layer cut of a file passes
+    # (pull request 11018 ran gpt-oss-20b's 24 listed layers as one)
+    cut = write(tmp_path, {**qwen3, "layer_types": full}, "cut")
+    assert load_model(cut, json_override='{"num_hidden_layers": 1}') is not None
     models = Path(__file__).resolve().parents[2] / "parity" / "models"
     err = input_error(load_model, str(models / "exaone-4.5-33b-fp8"))
     assert "text_config.layer_types" in err.message and "(64, num_hidden_layers)" in err.message

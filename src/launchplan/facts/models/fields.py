@@ -48,6 +48,14 @@ def _parse_json(text: str, display: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
+        from launchplan.input import shell_vars
+
+        template = text.lstrip().startswith("{{")  # Jinja's or Helm's, not nested JSON
+        if template or shell_vars.open_reference(text):
+            # ``--json-model-override-args "$OVERRIDE"``, ``${json.dumps(cfg)}``: not JSON
+            # gone wrong, a value the pasted text leaves to be filled in
+            raise InputError(display, "a JSON value", text, shell_vars.TEMPLATE_HINT
+                             if template else shell_vars.OPEN_REFERENCE_HINT) from None
         hint = f"line {e.lineno}, column {e.colno}: {e.msg}"
         if text.lstrip().startswith("{") and ":" in text and '"' not in text:
             # ``--json-model-override-args {"a":1}`` unquoted: the shell ate the quotes
