@@ -129,3 +129,26 @@ def test_a_checkpoint_sglang_serves_never_reads_the_plan():
     mamba = str(ROOT / "tests" / "parity" / "models" / "falcon-mamba-7b")
     traced = TracedPlan(resolve([], gpu="h100", model_path=mamba))
     assert not row.violated(traced) and "model_impl" in traced.reads
+
+
+def test_a_moe_checkpoint_whose_experts_count_the_backend_cannot_read_fails_at_start():
+    """Aria (rhymes-ai/Aria: no SGLang class) reaches the transformers backend as a MoE model
+    (``num_experts_per_tok`` 6), and names its 64 experts ``moe_num_experts``: SGLang 0.5.23's
+    MoE class, built on the meta device, stops at "Cannot determine num_experts from config."
+    (it reads num_local_experts, num_experts or n_routed_experts). The same file with the
+    count under one of those names builds."""
+    aria = str(ROOT / "tests" / "parity" / "models" / "aria")
+    result = resolve(["--tp-size", "2"], gpu="h100", model_path=aria)
+    (problem,) = [p for p in preflight(result).problems
+                  if p.requirement == "transformers-backend"]
+    assert "experts' count" in problem.why and "moe_num_experts" in problem.why
+
+
+def test_a_moe_checkpoint_naming_its_experts_count_passes_the_backends_check(tmp_path):
+    config = json.loads((ROOT / "tests" / "parity" / "models" / "aria" / "config.json")
+                        .read_text())
+    config["text_config"]["num_experts"] = config["text_config"]["moe_num_experts"]
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    result = resolve(["--tp-size", "2"], gpu="h100", model_path=str(tmp_path))
+    assert not [p for p in preflight(result).problems
+                if p.requirement == "transformers-backend" and "experts" in p.why]

@@ -50,3 +50,18 @@ def test_glm_asr_counts_its_whisper_style_encoder_and_projector():
     audio = [t for t in _layout(model).main if t.component == "audio"]
     assert sum(t.params for t in audio) == 635_048_960 + 29_366_272
     assert all(t.shard == "replicated" for t in audio)
+
+
+def test_granite_speech_counts_its_conformer_encoder_and_qformer_projector():
+    """Granite Speech 3.3 8B, served by SGLang's transformers backend, builds transformers'
+    GraniteSpeechCTCEncoder (16 Conformer blocks of 1,024: two feed-forwards of 4,096, eight
+    heads of 128 with a 1,025-row relative-position table, a convolution module of 2,048
+    channels with a 15-wide depthwise kernel; 439,980,288 parameters) and its projector (three
+    learned queries, a two-layer Q-Former of 1,024, a linear to 4,096: 37,796,864), counted
+    before as nothing, with no caveat (-5.5%)."""
+    model = load_model(str(MODELS / "granite-speech-3.3-8b"))
+    main = _layout(model).main
+    assert sum(t.params for t in main if t.name.startswith("encoder.")) == 439_980_288
+    assert sum(t.params for t in main if t.name.startswith("projector.")) == 37_796_864
+    params, _ = checkpoint_size(model)
+    assert abs(params / 8_648_875_264 - 1) < 0.001, params

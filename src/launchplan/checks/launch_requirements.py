@@ -556,7 +556,42 @@ def _backend_refusals(p: Values) -> list[str]:
         if size > 1 and _planless(p.model, release, split):
             out.append(f"transformers' {p.model.model_type} model has no {what}-parallel "
                        f"plan, and {flag} is {size}")
+    uncounted = _experts_uncounted(p.model)
+    if uncounted:
+        out.append(uncounted)
     return out
+
+
+#: What SGLang's model loader takes as a MoE config (``model_loader/utils.py``
+#: ``_is_moe_model``): a text-config attribute above its threshold, or an architecture name
+#: holding "moe" or "mixtral"
+_MOE_SIGNS = (("num_local_experts", 1), ("num_experts", 1), ("num_experts_per_tok", 1),
+              ("moe_intermediate_size", 0), ("n_routed_experts", 1))
+#: Where the transformers backend's MoE class reads the experts' count
+#: (``models/transformers.py`` MoEMixin.recursive_replace), the first one set winning
+_EXPERT_COUNTS = ("num_local_experts", "num_experts", "n_routed_experts")
+
+
+def _experts_uncounted(model: Any) -> str:
+    """Why the transformers backend's MoE class cannot build this checkpoint: the loader
+    takes it for MoE, and its text config names the experts' count under none of the names
+    the class reads (Aria's ``moe_num_experts``); "" otherwise."""
+    config = getattr(model, "config", None)
+    if not isinstance(config, Mapping):
+        return ""
+    archs = [a.lower() for a in _archs(model)]
+    signs = [name for name, floor in _MOE_SIGNS if (value := config.get(name)) is not None
+             and (value is True or (type(value) in (int, float) and value > floor))]
+    if not signs and not any("moe" in a or "mixtral" in a for a in archs):
+        return ""
+    if any(config.get(name) is not None for name in _EXPERT_COUNTS):
+        return ""
+    named = [k for k in config if "expert" in k and "per_tok" not in k
+             and k not in _EXPERT_COUNTS]
+    said = f" (it says {', '.join(named[:2])})" if named else ""
+    return ("the backend builds it as a MoE model" + (f" ({signs[0]} is set)" if signs else "")
+            + f", and its config names the experts' count under none of "
+            f"{', '.join(_EXPERT_COUNTS)}{said}, which the backend's MoE class reads")
 
 
 def _backend_detail(p: Values) -> str:

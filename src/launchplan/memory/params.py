@@ -572,6 +572,9 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     elif arch0 in _LLAVA_TEXT_TYPES:  # its tower comes by name, from another checkpoint
         from launchplan.memory.vision import llava_named_tower
         main += llava_named_tower(config, hidden, caveats, Tensor, arch0)
+    if model_type == "granite_speech":  # its speech encoder and Q-Former projector
+        from launchplan.memory.vision import granite_speech_towers
+        main += granite_speech_towers(config, hidden, caveats, Tensor)
     audio = towers.get("audio_config")
     # (a thinker's tower, or Qwen2-Audio's or GLM-ASR's beside its top-level text model)
     if isinstance(audio, Mapping) and audio and (

@@ -887,6 +887,70 @@ def _glmasr_audio(a: Mapping[str, Any], text_hidden: int, caveats: list[str],
             mat("multi_modal_projector.linear_2", text_hidden, 2 * text_hidden + 1)]
 
 
+def granite_speech_towers(config: Mapping[str, Any], text_hidden: int, caveats: list[str],
+                          tensor: type[Tensor]) -> list[Tensor]:
+    """Granite Speech's encoder and projector as transformers builds them (SGLang serves the
+    checkpoint through its transformers backend, these modules whole on every GPU):
+    ``GraniteSpeechCTCEncoder``, a linear from the input features, Conformer blocks (two
+    half-step feed-forwards, attention with q/kv/out projections and a relative-position
+    table, a convolution module: pointwise up to twice the gated width, depthwise, batch
+    norm, pointwise down; each part after a LayerNorm, one more after the block) and the
+    CTC head's two linears; and ``GraniteSpeechEncoderProjector``, learned queries, a BLIP-2
+    Q-Former (self- and cross-attention and one feed-forward a layer) and a linear to the
+    text width."""
+    enc, proj = config.get("encoder_config"), config.get("projector_config")
+    if not isinstance(enc, Mapping) or not isinstance(proj, Mapping):
+        caveats.append("Granite Speech without encoder_config/projector_config: its speech "
+                       "encoder and projector not counted")
+        return []
+    h, depth = _int(enc, "hidden_dim"), _int(enc, "num_layers")
+    heads, dim_head = _int(enc, "num_heads"), _int(enc, "dim_head")
+    ff = h * _int(enc, "feedforward_mult", default=4)
+    conv = h * _int(enc, "conv_expansion_factor", default=2)
+    q_h, q_layers = _int(proj, "hidden_size"), _int(proj, "num_hidden_layers")
+    q_ff, cross = _int(proj, "intermediate_size"), _int(proj, "encoder_hidden_size") or q_h
+    if not (h and depth and heads and dim_head and q_h and q_layers and q_ff and text_hidden):
+        caveats.append("Granite Speech encoder_config/projector_config without their sizes: "
+                       "its speech encoder and projector not counted")
+        return []
+    inner = heads * dim_head
+    every = _int(proj, "cross_attention_frequency", default=1) or 1
+    crossed = len(range(0, q_layers, every))
+    queries = _int(config, "window_size") // max(1, _int(config, "downsample_rate", default=1))
+    blocks, b = tuple(range(depth)), "encoder.layers.{i}"
+    q_blocks = tuple(range(q_layers))
+
+    def mat(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
+        return tensor(name, "audio", (rows, cols), blocks, every_stage=True)
+
+    return [mat("encoder.input_linear", h, _int(enc, "input_dim") + 1),
+            *(mat(f"{b}.{part}.up_proj", ff, h + 1, blocks) for part in ("ff1", "ff2")),
+            *(mat(f"{b}.{part}.down_proj", h, ff + 1, blocks) for part in ("ff1", "ff2")),
+            mat(f"{b}.attn.to_q_kv", 3 * inner, h, blocks),
+            mat(f"{b}.attn.to_out", h, inner + 1, blocks),
+            mat(f"{b}.attn.rel_pos_emb", 2 * _int(enc, "max_pos_emb") + 1, dim_head, blocks),
+            mat(f"{b}.conv.up_conv", 2 * conv, h + 1, blocks),
+            mat(f"{b}.conv.depth_conv", conv, _int(enc, "conv_kernel_size"), blocks),
+            mat(f"{b}.conv.down_conv", h, conv + 1, blocks),
+            mat(f"{b}.conv.batch_norm", 2 * conv, 1, blocks),
+            mat(f"{b}.norms", 5 * 2 * h, 1, blocks),  # ff1, attn, conv, ff2, post
+            mat("encoder.out", _int(enc, "output_dim"), h + 1),
+            mat("encoder.out_mid", h, _int(enc, "output_dim") + 1),
+            mat("projector.query", queries, q_h),
+            mat("projector.qformer.layernorm", 2 * q_h, 1),
+            mat("projector.qformer.layers.{i}.attention", 4 * q_h, q_h + 1, q_blocks),
+            mat("projector.qformer.layers.{i}.crossattention.q_out", 2 * q_h, q_h + 1,
+                tuple(range(crossed))),
+            mat("projector.qformer.layers.{i}.crossattention.kv", 2 * q_h, cross + 1,
+                tuple(range(crossed))),
+            mat("projector.qformer.layers.{i}.crossattention.norm", 2 * q_h, 1,
+                tuple(range(crossed))),
+            mat("projector.qformer.layers.{i}.intermediate_query", q_ff, q_h + 1, q_blocks),
+            mat("projector.qformer.layers.{i}.output_query", q_h, q_ff + 1, q_blocks),
+            mat("projector.qformer.layers.{i}.norms", 4 * q_h, 1, q_blocks),
+            mat("projector.linear", text_hidden, q_h + 1)]
+
+
 #: DeepSeek-OCR's towers as SGLang 0.5.23 builds them (``deepseek_ocr.py``: ``build_sam_vit_b``
 #: and ``build_clip_l`` take no size from the config): a SAM ViT-B image encoder over 1024-pixel
 #: images in 16-pixel patches, 12 blocks of 768 in 12 heads (MLP 4x), global attention in
