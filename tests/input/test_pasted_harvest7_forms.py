@@ -129,3 +129,15 @@ def test_an_open_json_value_is_named_as_open_not_as_broken_json(capsys, value):
     err = capsys.readouterr().err
     assert "--json-model-override-args: expected a JSON value, got" in err
     assert "line 1, column 1" not in err
+
+
+def test_an_open_value_a_free_text_flag_takes_is_noted(capsys):
+    """``--served-model-name "$NAME"``: the plan holds the reference as written, which is not
+    what SGLang gets; a note says so (the launch plans, as SGLang's parser takes any text)."""
+    import json
+
+    assert main(["resolve", "--gpu", "h100", "--format", "json",
+                 f'{LAUNCH} --served-model-name "$NAME" --tp 2']) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert any(w.startswith("--served-model-name $NAME: a value the pasted text leaves open")
+               for w in warnings)

@@ -262,6 +262,7 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
             out.notes.append(f"the pasted text holds {launches} launch commands: {listed}; "
                              f"launch {chosen or 1} is planned {how}")
         argv, assignments = unpaste(argv, launch=chosen, notes=out.notes)
+        out.notes.extend(_open_text_values(argv))
         if requested is not None and not _given(argv, "--gpu-count"):
             out.options["gpu_count"] = requested  # the container sees only these
         if assignments:
@@ -270,6 +271,23 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                                  "this command", assignments[0])
             out.options["env"] = list(assignments)
     out.sglang_argv = list(argv)
+
+
+def _open_text_values(argv: Sequence[str]) -> list[str]:
+    """A note per flag whose value is a whole variable or expression the pasted text leaves
+    open (``--served-model-name "$NAME"``, ``--kv-events-config ${json.dumps(cfg)}``): a
+    free-text flag takes it as written, so the plan holds the reference, not what SGLang
+    gets; a flag that needs a number or a choice refuses it anyway (bad input)."""
+    from launchplan.input import shell_vars
+
+    out = []
+    for at in range(1, len(argv)):
+        flag, word = argv[at - 1], argv[at]
+        if flag.startswith("--") and "=" not in flag and word.startswith("$") \
+                and shell_vars.open_reference(word):
+            out.append(f"{flag} {word}: a value the pasted text leaves open (the plan holds "
+                       "it as written; SGLang gets whatever it is when the launch runs)")
+    return out
 
 
 def _job_gpus(out: Split, argv: Sequence[str]) -> int | None:
