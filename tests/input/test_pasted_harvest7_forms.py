@@ -141,3 +141,41 @@ def test_an_open_value_a_free_text_flag_takes_is_noted(capsys):
     warnings = json.loads(capsys.readouterr().out)["warnings"]
     assert any(w.startswith("--served-model-name $NAME: a value the pasted text leaves open")
                for w in warnings)
+
+
+def test_a_notebooks_percent_env_reaches_its_later_shell_escapes():
+    """IPython's ``%env CUDA_VISIBLE_DEVICES=0,1`` sets the kernel's environment, which a
+    later cell's ``!python -m sglang.launch_server`` inherits (two GPUs seen, not eight)."""
+    for form in ("%env CUDA_VISIBLE_DEVICES=0,1", "%env CUDA_VISIBLE_DEVICES 0,1"):
+        text = f"{form}\n!python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2\n"
+        argv, env = unpaste([text])
+        assert argv == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+        assert "CUDA_VISIBLE_DEVICES=0,1" in env
+
+
+PAGE = """Offline:
+
+```py
+import sglang as sgl
+llm = sgl.Engine(model_path="Qwen/Qwen3-8B", tp_size=1)
+```
+
+Online serving:
+
+```bash
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2 --port 30000
+```
+"""
+
+
+def test_a_page_with_an_engine_block_and_a_server_launch_holds_both():
+    """Docs and model cards show an offline ``sgl.Engine`` block and the server's command:
+    two launches in page order, either one planned with --launch N."""
+    from launchplan.input.pasted import launch_count
+
+    assert launch_count([PAGE]) == 2
+    assert unpaste([PAGE])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp-size", "1"]
+    assert unpaste([PAGE], launch=2)[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2",
+                                            "--port", "30000"]
+    server_first = PAGE.split("Online serving:")[1] + "\n" + PAGE.split("Online serving:")[0]
+    assert unpaste([server_first])[0][-2:] == ["--port", "30000"]

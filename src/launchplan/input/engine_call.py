@@ -166,30 +166,79 @@ def _tree(text: str) -> ast.Module:
                          f"{exc.msg} (line {exc.lineno})") from None
 
 
-def _statements(text: str) -> ast.Module | None:
-    """The Python statements of ``text`` that stand on their own, when the whole is no
-    program: a page that shows code without its fences (its headings and sentences on lines
-    between the statements, a loop body that lost its indent). Each line that starts no
-    statement which compiles, alone or with the lines after it that it opens, is left out.
-    None unless what is left calls an engine."""
+def _statement_lines(text: str) -> list[int]:
+    """The indices of the lines of ``text`` that make Python statements standing on their
+    own (``_statements``), in order."""
     import codeop
 
-    kept: list[str] = []
-    pending: list[str] = []
-    for line in text.split("\n"):
-        pending.append(line)
+    kept: list[int] = []
+    pending: list[int] = []
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        pending.append(at)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                compiled = codeop.compile_command("\n".join(pending) + "\n", symbol="exec")
+                compiled = codeop.compile_command(
+                    "\n".join(lines[i] for i in pending) + "\n", symbol="exec")
         except (SyntaxError, ValueError, OverflowError):
             pending = []  # prose, or a statement cut off: no part of the program
             continue
         if compiled is not None:
             kept.extend(pending)
             pending = []
+    return kept
+
+
+#: A shell line that starts SGLang's server (after assignments or a notebook's ``!``).
+_SHELL_LAUNCH = re.compile(r"^[ \t]*!?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:python3?|sglang)\b[^\n]*"
+                           r"(?:-m[ \t]+sglang\.launch_server\b|\bserve\b)")
+
+
+def page_launches(text: str) -> tuple[list[tuple[int, str, int]], str] | None:
+    """For a page whose code blocks of two languages were joined (an offline
+    ``sgl.Engine(...)`` block and a shell block starting the server: docs and model cards
+    show both), its launches in page order, as (line, "engine" or "shell", which of that
+    kind, from 1), and the shell part of the page (its Python lines blanked); None for a
+    text that is a Python program, or holds no shell launch beside its engine calls."""
+    dedented = _dedented(text)
     try:
-        tree = quiet_parse("\n".join(kept))
+        quiet_parse(dedented)
+        return None
+    except SyntaxError:
+        pass
+    if _inline_script(text) is not None:
+        return None
+    lines = dedented.split("\n")
+    kept = _statement_lines(dedented)
+    python = set(kept)
+    shell = [at for at, line in enumerate(lines)
+             if at not in python and _SHELL_LAUNCH.match(line)]
+    if not shell:
+        return None
+    try:
+        tree = quiet_parse("\n".join(lines[i] for i in kept))
+    except SyntaxError:
+        return None
+    engines = sorted(kept[node.lineno - 1] for node in _calls(tree)
+                     if 0 < node.lineno <= len(kept))
+    if not engines:
+        return None
+    order = sorted([*((line, "engine", n) for n, line in enumerate(engines, 1)),
+                    *((line, "shell", n) for n, line in enumerate(shell, 1))])
+    rest = "\n".join("" if at in python else line for at, line in enumerate(lines))
+    return order, rest
+
+
+def _statements(text: str) -> ast.Module | None:
+    """The Python statements of ``text`` that stand on their own, when the whole is no
+    program: a page that shows code without its fences (its headings and sentences on lines
+    between the statements, a loop body that lost its indent). Each line that starts no
+    statement which compiles, alone or with the lines after it that it opens, is left out.
+    None unless what is left calls an engine."""
+    lines = text.split("\n")
+    try:
+        tree = quiet_parse("\n".join(lines[i] for i in _statement_lines(text)))
     except SyntaxError:
         return None
     return tree if any(isinstance(node, ast.Call) and (_is_engine(node.func)

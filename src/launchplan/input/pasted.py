@@ -153,8 +153,16 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
                 words.extend(_from_launcher(found))
             env.extend(assigned)
         elif _engine_call(token):  # a Python script calling sgl.Engine(...)
-            from launchplan.input.engine_call import engine_launch
+            from launchplan.input.engine_call import engine_launch, page_launches
 
+            mixed = page_launches(token)  # a page with an Engine block and a server launch
+            if mixed is not None:
+                order, shell = mixed
+                _, kind, which = order[min(max(launch or 1, 1), len(order)) - 1]
+                if kind == "shell":
+                    words.extend(_expanded([shell], which, notes))
+                    continue
+                launch = which
             flags, assigned = engine_launch(token, launch)
             words.extend(flags)
             env.extend(assigned)
@@ -361,9 +369,10 @@ def launch_count(tokens: Sequence[str]) -> int:
             count += launch_total(token)
             continue
         if _engine_call(token):
-            from launchplan.input.engine_call import engine_total
+            from launchplan.input.engine_call import engine_total, page_launches
 
-            count += engine_total(token)
+            mixed = page_launches(token)
+            count += len(mixed[0]) if mixed is not None else engine_total(token)
             continue
         if _dockerfile(token):
             continue

@@ -1351,13 +1351,18 @@ _ESCAPE = re.compile(r"^[ \t]*!(?!=)(?=[^\n]*(?:sglang\.launch_server\b|\bsglang
 _BRACED = re.compile(r"\{([A-Za-z_][\w.]*(?:\[[^\]{}]+\])?)\}")
 _DOLLAR = re.compile(r"\$([A-Za-z_]\w*)\b(?!\})")
 _ENVIRON = re.compile(r"""^[ \t]*os\.environ\[\s*["']([A-Za-z_]\w*)["']\s*\]\s*=""", re.MULTILINE)
+#: IPython's ``%env NAME=VALUE`` (or ``%env NAME VALUE``): it sets the kernel's environment,
+#: which every later shell escape inherits
+_PERCENT_ENV = re.compile(r"^[ \t]*%env[ \t]+([A-Za-z_]\w*)(?:[ \t]*=[ \t]*|[ \t]+)(\S.*?)?[ \t]*$",
+                          re.MULTILINE)
 
 
 def ipython_escapes(text: str) -> str | None:
     """A notebook cell's shell escapes that start SGLang, as the script IPython runs: each
     ``{expr}`` and ``$name`` filled from the names the cell's Python sets, after an
     ``export`` of each ``os.environ["NAME"] = ...`` it sets (the escape's shell inherits the
-    kernel's environment). None when ``text`` has no such escape or is no Python around it."""
+    kernel's environment), and of each ``%env NAME=VALUE`` magic. None when ``text`` has no
+    such escape or is no Python around it."""
     if _ESCAPE.search(text) is None:
         return None
     tree = _parsed(text)
@@ -1374,6 +1379,8 @@ def ipython_escapes(text: str) -> str | None:
                 word = _word(node.value, names)
                 if "${" not in word:
                     exports.append(f"export {key.value}={shlex.quote(word)}")
+    for found in _PERCENT_ENV.finditer(text):
+        exports.append(f"export {found.group(1)}={shlex.quote(found.group(2) or '')}")
     lines = []
     for line in text.split("\n"):
         if _ESCAPE.match(line):
