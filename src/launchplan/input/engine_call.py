@@ -174,7 +174,7 @@ def _statement_lines(text: str) -> list[int]:
     kept: list[int] = []
     pending: list[int] = []
     lines = text.split("\n")
-    for at, line in enumerate(lines):
+    for at in range(len(lines)):
         pending.append(at)
         try:
             with warnings.catch_warnings():

@@ -1823,6 +1823,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
             if inherited:  # the shell's environment, for whichever of its commands launches
                 chosen = ["export", *inherited, ";", *chosen]
             return _launch_segment(chosen, None, notes)
+        _refuse_assignments_only(words)
         if strict:
             _require_flags(segments)
         listed = _captioned_flags(segments, notes)
@@ -1912,6 +1913,43 @@ def _unset_after_flag(word: str, before: str, values: dict[str, str]) -> bool:
     name = FLAG_TO_FIELD.get(before.partition("=")[0])
     spec = FIELDS.get(name) if name is not None else None
     return spec is not None and spec.nargs != 0 and "=" not in before
+
+
+def _refuse_assignments_only(words: list[str]) -> None:
+    """Refuse a text (``words``, its commands apart at their separators) that only sets
+    variables (an ``EnvironmentFile``, a ``.env``, a block of ``export X=...`` lines): no
+    command runs, so no launch; its values are what a unit's or an entrypoint's command
+    reads, which the paste does not hold."""
+    segments: list[list[str]] = [[]]
+    for word in words:
+        if word in (";", "&&", "||", "|", "&", "\n"):
+            segments.append([])
+        else:
+            segments[-1].append(word)
+    segments = [seg for seg in segments if seg]
+    names: list[str] = []
+    for seg in segments:
+        words = seg[1:] if seg[:1] in (["export"], ["declare"], ["readonly"]) else seg
+        if not words or not all(_ASSIGNMENT.match(w) for w in words):
+            return  # a command, or something else the readers take as flags
+        names += [w.split("=", 1)[0] for w in words]
+    if not names:
+        return
+    flagged = [w.split("=", 1)[0] for seg in segments for w in seg
+               if _ASSIGNMENT.match(w) and " --" in f" {w.split('=', 1)[1]}"]
+    shown = ", ".join(dict.fromkeys(names[:4])) + (", …" if len(names) > 4 else "")
+    holds = (f" ({', '.join(dict.fromkeys(flagged))} holds SGLang flags: paste it with the "
+             "command that reads it, a systemd unit's ExecStart or a container's entrypoint)"
+             if flagged else "")
+    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
+                "manifest or script that starts one)")
+    raise InputError("the pasted text", expected, message=(
+        f"the pasted text: expected {expected}, got none: it only sets {shown}{holds}"))
+
+
+#: Words the shell readers put in place of what a text does (an undecided branch's merged
+#: values, an array's assignment): never a program the text runs.
+_MARKERS = frozenset({shell_branches.MERGED, shell_arrays.MARK})
 
 
 def _refuse_full_width_operator(segment: list[str]) -> None:
@@ -2044,6 +2082,8 @@ def _require_flags(segments: list[list[str]]) -> None:
             continue  # a list item's ``Base Image: IMAGE``: a label and its value
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
+        if words[0] in _MARKERS:  # the readers' own marks, not commands of the text
+            continue
         if _FLAG_WORD.match(words[0]):
             bare_flags = not literal  # flags on a line of their own: the launch's, as given
             continue

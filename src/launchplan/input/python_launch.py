@@ -584,10 +584,10 @@ def _test_helper_launch(tree: ast.Module, call: ast.Call,
     argv = ["sglang", "serve", "--model-path", _word(given["model"], known)]
     extra = given.get("other_args")
     if extra is not None:
-        extra = _attribute_value(tree, extra)
-        if not isinstance(extra, (ast.List, ast.Tuple)):
+        words = _helper_args(tree, extra, known)
+        if words is None:
             return None
-        argv += _items(extra.elts, known, tree)
+        argv += words
     url = _word(given["base_url"], known) if "base_url" in given else ""
     host, _, port = url.rpartition("://")[2].partition(":")
     if host and port and "${" not in url:
@@ -608,6 +608,39 @@ def _attribute_literals(tree: ast.Module, literals: dict[str, str]) -> dict[str,
                 and not isinstance(node.value, (ast.List, ast.Tuple, ast.Dict)):
             out[ast.unparse(node.targets[0])] = _word(node.value, literals)
     return out
+
+
+def _helper_args(tree: ast.Module, node: ast.expr, known: dict[str, str],
+                 depth: int = 0) -> list[str] | None:
+    """The words of a test helper's ``other_args``: a list, a name or ``cls.X`` the script
+    sets to one (or a test class's own ``X = [...]``, which ``cls.X`` reads), and lists joined
+    with ``+`` (SGLang's tests write ``["--chunked-prefill-size", "128"] + cls.other_args``);
+    None for one known only at run time."""
+    if depth > 8:
+        return None
+    value = _attribute_value(tree, node)
+    if value is node and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        value = _class_list(tree, node.attr) or node  # cls.X, self.X, or the class's own X
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return _items(value.elts, known, tree)
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        left = _helper_args(tree, value.left, known, depth + 1)
+        right = _helper_args(tree, value.right, known, depth + 1)
+        return None if left is None or right is None else [*left, *right]
+    return None
+
+
+def _class_list(tree: ast.Module, name: str) -> ast.List | ast.Tuple | None:
+    """A class body's ``name = [...]`` (the first class that sets it: the test's base)."""
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef):
+            for stmt in cls.body:
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                        and isinstance(stmt.targets[0], ast.Name) \
+                        and stmt.targets[0].id == name \
+                        and isinstance(stmt.value, (ast.List, ast.Tuple)):
+                    return stmt.value
+    return None
 
 
 def _attribute_value(tree: ast.Module, node: ast.expr) -> ast.expr:

@@ -21,6 +21,7 @@ caller sets is: which value the shell has is decided when the script runs (``if 
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -247,6 +248,11 @@ def _next_branch(block: _Block, decided: bool | None) -> None:
     block.unsure = block.unsure or decided is None
 
 
+#: ``${VAR:-}`` / ``${VAR-}``: a variable read as nothing when unset (``set -u`` scripts
+#: test a caller's variable so); it does not set VAR
+_PRESENCE = re.compile(r"^\$\{([A-Za-z_]\w*):?-\}$")
+
+
 def _decided(words: list[str], values: dict[str, str]) -> bool | None:
     """The outcome of the test ``words`` (after ``if``), or None when it is not a test of
     values the script fixes."""
@@ -262,6 +268,8 @@ def _decided(words: list[str], values: dict[str, str]) -> bool | None:
         words = words[1:]
     else:
         return None
+    if any((found := _PRESENCE.match(w)) and found.group(1) not in values for w in words):
+        return None  # ``[ -n "${VAR:-}" ]``: whether the caller set VAR, which the text is not
     count = str(len(shell_vars.positional(values)))  # $#: none, run as pasted
     operands = [count if w in ("$#", "${#}") else shell_vars.expand(w, values) for w in words]
     if any(shell_vars.open_reference(w) or w.startswith("$") for w in operands):

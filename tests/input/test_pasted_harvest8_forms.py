@@ -1,0 +1,63 @@
+"""Forms an eighth harvest of real launch texts found misread: each test fails without its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchplan.commands.main import main
+from launchplan.input.pasted import unpaste
+
+HELPER = """from sglang.test.test_utils import popen_launch_server
+class T:
+    other_args = ["--page-size", "16"]
+    @classmethod
+    def setUpClass(cls):
+        {args}
+        cls.process = popen_launch_server("Qwen/Qwen3-8B", "http://127.0.0.1:8123",
+                                          timeout=600, other_args={given})
+"""
+
+
+@pytest.mark.parametrize(("args", "given"), [
+    ('launch_args = ["--chunked-prefill-size", "128"] + cls.other_args', "launch_args"),
+    ("pass", '["--chunked-prefill-size", "128"] + T.other_args'),
+])
+def test_a_test_helpers_other_args_joined_with_plus_are_read(args, given):
+    """SGLang's tests hand ``popen_launch_server`` ``[...] + cls.other_args``: one list, the
+    class's own ``other_args`` read for ``cls.other_args``."""
+    argv, _ = unpaste([HELPER.format(args=args, given=given)])
+    assert argv == ["--model-path", "Qwen/Qwen3-8B", "--chunked-prefill-size", "128",
+                    "--page-size", "16", "--host", "127.0.0.1", "--port", "8123"]
+
+
+def test_a_test_of_a_callers_variable_with_an_empty_default_decides_nothing():
+    """``[ -n "${USE_SGLANG:-}" ]`` asks whether the caller set the variable (``set -u``
+    scripts spell it so): the branch may run, so its launch is read, not dropped."""
+    text = ('if [ -n "${USE_SGLANG:-}" ]; then\n'
+            "    exec python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2\nfi\n"
+            "exec vllm serve Qwen/Qwen3-8B\n")
+    assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+    set_here = "USE_SGLANG=\n" + text  # set (to nothing) by the text itself: decided
+    with pytest.raises(Exception):
+        unpaste([set_here])
+
+
+def test_the_readers_own_marks_are_never_named_as_commands(capsys):
+    text = ('if [[ -n "$CMD" ]]; then\n    echo "given"\nelse\n'
+            '    CMD="vllm serve Qwen/Qwen3-8B"\nfi\necho "starting"\nbash -c "$CMD"\n')
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert "got none" in err and "__launchplan" not in err
+
+
+@pytest.mark.parametrize("text", ['SGLANG_ARGS="--model-path Qwen/Qwen3-8B --tp 2"\n',
+                                  'export SGLANG_ARGS="--model-path Qwen/Qwen3-8B --tp 2"\n',
+                                  "MODEL=Qwen/Qwen3-8B\nTP=2\n"])
+def test_a_text_that_only_sets_variables_holds_no_launch(capsys, text):
+    """An EnvironmentFile or a block of exports runs no command: no launch, said so (not a
+    positional argument SGLang would refuse)."""
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    err = capsys.readouterr().err
+    assert "got none: it only sets" in err and "positional" not in err
+    if "SGLANG_ARGS" in text:
+        assert "SGLANG_ARGS holds SGLang flags" in err
