@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from launchplan.commands.main import main
+from launchplan.errors import InputError
 from launchplan.input.pasted import unpaste
 
 HELPER = """from sglang.test.test_utils import popen_launch_server
@@ -38,7 +39,7 @@ def test_a_test_of_a_callers_variable_with_an_empty_default_decides_nothing():
             "exec vllm serve Qwen/Qwen3-8B\n")
     assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
     set_here = "USE_SGLANG=\n" + text  # set (to nothing) by the text itself: decided
-    with pytest.raises(Exception):
+    with pytest.raises(InputError):  # only vllm runs then
         unpaste([set_here])
 
 
