@@ -62,3 +62,31 @@ def test_a_text_that_only_sets_variables_holds_no_launch(capsys, text):
     assert "got none: it only sets" in err and "positional" not in err
     if "SGLANG_ARGS" in text:
         assert "SGLANG_ARGS holds SGLang flags" in err
+
+
+def test_set_dashdash_of_an_unquoted_reference_splits_it_into_positionals():
+    """``set -- $pair`` makes ``$1`` and ``$2`` of a pair (the shell splits the unquoted
+    value); ``set -- $ARGS`` then ``"$@"`` hands on each flag as its own word."""
+    loop = ('PAIRS=("10.0.0.1 10.0.0.2" "10.0.0.3 10.0.0.4")\n'
+            'for pair in "${PAIRS[@]}"; do\n  set -- $pair; R0=$1; R1=$2\n'
+            "  python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2 --nnodes 2 "
+            "--node-rank 0 --dist-init-addr $R0:20000\ndone\n")
+    argv, _ = unpaste([loop])
+    assert argv[argv.index("--dist-init-addr") + 1] == "10.0.0.1:20000"
+    passed = ('ARGS="--tp 2 --port 30001"\nset -- $ARGS\n'
+              'python -m sglang.launch_server --model-path Qwen/Qwen3-8B "$@"\n')
+    assert unpaste([passed])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2", "--port",
+                                    "30001"]
+
+
+def test_a_unit_file_a_python_script_writes_is_read_as_python_has_it():
+    """A deploy script's ``UNIT = \"\"\"[Unit] ... ExecStart=... \\\\`` holds one backslash at
+    each line end (Python's escape): the unit it writes continues its ExecStart."""
+    text = ('UNIT_SGLANG = """[Unit]\nDescription=SGLang server\n\n[Service]\n'
+            "ExecStart=/usr/bin/python3 -m sglang.launch_server \\\\\n"
+            "    --model-path Qwen/Qwen3-8B \\\\\n    --tp 2 \\\\\n    --port 30001\n"
+            'Restart=on-failure\n"""\n'
+            'with open("/etc/systemd/system/sglang.service", "w") as f:\n'
+            "    f.write(UNIT_SGLANG)\n")
+    assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2", "--port",
+                                  "30001"]

@@ -547,7 +547,7 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     if "=" in token and "<<" not in token:
         from launchplan.input.systemd_unit import as_script, looks_like_unit
 
-        if looks_like_unit(token):
+        if looks_like_unit(token) and not _python_holding(token):
             token, found = as_script(token)
             if notes is not None:
                 notes.extend(found)
@@ -1845,7 +1845,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
                                 for name in shell_vars.declared(before, values))
             arguments = _positional([shell_vars.expand(w, values) for w in call[3]], values)
         if seg[:2] == ["set", "--"]:
-            arguments = _positional([shell_vars.expand(w, values) for w in seg[2:]], values)
+            arguments = _positional(_set_words(seg[2:], values), values)
         elif seg[:1] == ["unset"] and "-f" not in seg:
             # ``unset NAME``: gone from the script and from what it starts since
             gone = {w for w in seg[1:] if not w.startswith("-")}
@@ -1913,6 +1913,39 @@ def _unset_after_flag(word: str, before: str, values: dict[str, str]) -> bool:
     name = FLAG_TO_FIELD.get(before.partition("=")[0])
     spec = FIELDS.get(name) if name is not None else None
     return spec is not None and spec.nargs != 0 and "=" not in before
+
+
+def _python_holding(token: str) -> bool:
+    """Whether ``token`` is a Python program (a deploy script holding a unit file, or a
+    manifest, in a string it writes out): its literals are read as Python has them (``\\``
+    one backslash), by the Python reader, not as the file's own text."""
+    if '"""' not in token and "'''" not in token:
+        return False
+    import ast
+
+    from launchplan.input.python_launch import quiet_parse
+
+    try:
+        tree = quiet_parse(token)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return any(isinstance(node, (ast.Assign, ast.FunctionDef, ast.Return))
+               for node in ast.walk(tree))
+
+
+def _set_words(words: list[str], values: dict[str, str]) -> list[str]:
+    """The positional parameters ``set -- WORDS`` sets: a whole reference split into its
+    fields, as the idiom means it (``set -- $pair`` makes ``$1`` and ``$2`` of a pair; the
+    quotes that would keep it one word are gone by now, and a script quotes it only to pass
+    one value, which ``set --`` is rarely written for)."""
+    out: list[str] = []
+    for word in words:
+        value = shell_vars.expand(word, values)
+        if value != word and _WHOLE_REFERENCE.match(word):
+            out.extend(shell_vars.fields(value))
+        else:
+            out.append(value)
+    return out
 
 
 def _refuse_assignments_only(words: list[str]) -> None:
