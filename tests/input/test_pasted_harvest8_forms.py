@@ -90,3 +90,15 @@ def test_a_unit_file_a_python_script_writes_is_read_as_python_has_it():
             "    f.write(UNIT_SGLANG)\n")
     assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2", "--port",
                                   "30001"]
+
+
+@pytest.mark.parametrize("head", ["-m sglang.launch_server", "python3 -m sglang.launch_server"])
+def test_an_array_holding_the_launcher_keeps_its_later_appends(head):
+    """``ARGS=(-m sglang.launch_server ...)``, ``ARGS+=(...)``, ``python "${ARGS[@]}"``: the
+    command that expands the array is the launch, with every append (the assignment itself
+    starts nothing)."""
+    run = 'python "${ARGS[@]}"' if head.startswith("-m") else '"${ARGS[@]}"'
+    text = (f"ARGS=(\n  {head}\n  --model-path Qwen/Qwen3-8B\n  --port 30001\n)\n"
+            f"ARGS+=(--tp 2 --trust-remote-code)\n{run}\n")
+    assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--port", "30001", "--tp",
+                                  "2", "--trust-remote-code"]

@@ -412,6 +412,8 @@ class _Parse:
 
             if shell_vars.template_word(got):
                 hint = shell_vars.TEMPLATE_HINT
+            elif shell_vars.actions_expression(got):
+                hint = shell_vars.ACTIONS_EXPRESSION_HINT
             elif shell_vars.placeholder(got):
                 hint = shell_vars.PLACEHOLDER_HINT
             elif shell_vars.open_reference(got):

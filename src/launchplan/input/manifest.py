@@ -55,6 +55,11 @@ _BLOCK_COMMAND_KEY = re.compile(r"^\s*(?:-\s+)?_?(?:[A-Za-z]+[_-]?)?(?:command|c
 #: A SkyPilot task's top-level keys: its ``run`` script, and the resources it runs on.
 _SKYPILOT_RUN = re.compile(r"^run[ \t]*:", re.MULTILINE)
 _SKYPILOT_RESOURCES = re.compile(r"^(?:resources|num_nodes)[ \t]*:", re.MULTILINE)
+#: A GitHub Actions (Gitea, Forgejo) workflow: top-level ``jobs``, a job's ``runs-on``.
+_WORKFLOW_JOBS = re.compile(r"^jobs[ \t]*:[ \t]*$", re.MULTILINE)
+_WORKFLOW_RUNNER = re.compile(r"^[ \t]+runs-on[ \t]*:", re.MULTILINE)
+#: (one whose steps start SGLang: a workflow that only benchmarks or tests is no launch)
+_WORKFLOW_LAUNCH = re.compile(r"sglang\.launch_server|\bsglang\s+serve\b")
 #: A Dockerfile instruction in exec form.
 _DOCKERFILE = re.compile(r"^\s*(?:CMD|ENTRYPOINT|RUN)\s+(\[.*\])\s*$", re.DOTALL)
 #: A JSON key that only a container spec writes (not a mapping of SGLang's flags).
@@ -92,6 +97,9 @@ def looks_like_manifest(text: str) -> bool:
             return bool(_JSON_CONTAINER_KEY.search(body))
     if _SKYPILOT_RUN.search(stripped) and _SKYPILOT_RESOURCES.search(stripped):
         return True  # read as YAML, so the variables its resources fix are known
+    if _WORKFLOW_JOBS.search(stripped) and _WORKFLOW_RUNNER.search(stripped) \
+            and _WORKFLOW_LAUNCH.search(stripped):
+        return True  # a CI workflow: its steps' scripts run with what Actions fills in
     return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped)
                 or _BLOCK_COMMAND_KEY.search(stripped))
 
@@ -362,7 +370,7 @@ def _documents(text: str) -> list[Any]:
         raise InputError("the pasted manifest", "YAML or a JSON array",
                          f"{problem}{where}", helm) from None
     check_expansion(documents, "the pasted manifest")
-    return [filled_in(doc, dotenv) for doc in documents]
+    return [filled_in(_matrix_jobs(doc), dotenv) for doc in documents]
 
 
 #: lines that start JavaScript/TypeScript statements (a Pulumi or CDK8s program, a Node
@@ -462,6 +470,74 @@ _LEADER_KEYS = ("leaderTemplate", "patchLeaderTemplate")
 #: Keys of a CI workflow or job whose ``env`` mapping every step under it inherits (GitHub
 #: Actions: the workflow's ``jobs``, a job's ``steps``).
 _CI_SCOPES = ("jobs", "steps")
+#: The most matrix combinations read (GitHub Actions runs at most 256 jobs a matrix).
+_MAX_COMBINATIONS = 256
+
+
+def _matrix_jobs(doc: Any) -> Any:
+    """A GitHub Actions workflow with each job whose ``strategy.matrix`` spells out several
+    combinations written once per combination (in the order Actions starts them: the keys'
+    product, ``exclude`` taken out, ``include`` added), each job's matrix that one
+    combination: Actions fills ``${{ matrix.X }}`` per job, so each is a launch of its own
+    (``--launch N``), the first the default. Any other document as it is."""
+    jobs = doc.get("jobs") if isinstance(doc, dict) else None
+    if not isinstance(jobs, dict):
+        return doc
+    out: dict[Any, Any] = {}
+    for name, job in jobs.items():
+        strategy = job.get("strategy") if isinstance(job, dict) else None
+        matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
+        combinations = _matrix_combinations(matrix) if isinstance(matrix, dict) else None
+        if combinations is None or len(combinations) < 2:
+            out[name] = job
+            continue
+        for combination in combinations:
+            shown = ", ".join(_ci_text(v) for v in combination.values())
+            one = {key: [value] for key, value in combination.items()}
+            out[f"{name} ({shown})"] = {**job, "strategy": {**strategy, "matrix": one}}
+    return {**doc, "jobs": out}
+
+
+def _matrix_combinations(matrix: dict[Any, Any]) -> list[dict[str, Any]] | None:
+    """The combinations a ``strategy.matrix`` runs, in order; None when a key's values are
+    an expression (``${{ fromJSON(...) }}``) the text does not spell out."""
+    keys = [str(k) for k in matrix if k not in ("include", "exclude")]
+    combinations: list[dict[str, Any]] = [{}] if keys else []
+    for key in keys:
+        options = matrix[key]
+        if not isinstance(options, list) or not options:
+            return None
+        combinations = [{**c, key: v} for c in combinations for v in options]
+        if len(combinations) > _MAX_COMBINATIONS:
+            return None
+    excluded = matrix.get("exclude")
+    for entry in excluded if isinstance(excluded, list) else []:
+        if isinstance(entry, dict):
+            combinations = [c for c in combinations
+                            if not all(c.get(str(k)) == v for k, v in entry.items())]
+    originals = [dict(c) for c in combinations]
+    included = matrix.get("include")
+    for entry in included if isinstance(included, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        entry = {str(k): v for k, v in entry.items()}
+        extended = False
+        for combination, original in zip(combinations, originals):
+            # added to each combination none of whose own values it changes
+            if all(original[k] == v for k, v in entry.items() if k in original):
+                combination.update(entry)
+                extended = True
+        if not extended:  # else a combination of its own
+            combinations.append(dict(entry))
+            originals.append(dict(entry))
+    return combinations or None
+
+
+def _ci_text(value: Any) -> str:
+    """A value as GitHub Actions writes it into a script (``true``, not ``True``)."""
+    return ("true" if value else "false") if isinstance(value, bool) else _text(value)
+
+
 #: Keys whose values are a container's words.
 _WORD_KEYS = ("entrypoint", "command", "args", "commands", "run", "script")
 #: A key that names a command, alone or in a compound word (``start_command``,

@@ -468,6 +468,11 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
 
         if joins_literals(token):
             token = joined(token)
+    if "sglang" in token:  # JS/Rust/C#: execSync("..."), "...".to_string(), format!(...)
+        from launchplan.input.concatenation import code_literals, literal_launches
+
+        if code_literals(token):
+            token = literal_launches(token)
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
@@ -2483,7 +2488,13 @@ def _launch_order(segments: list[list[str]]) -> list[tuple[int, list[str] | None
     "python -m ..."``): (segment, None) for one it runs, (segment, words) for a quoted
     one. A launch a variable keeps is run where the script runs that variable, which the
     segments already show. Empty when no segment starts a launch itself."""
-    direct = [(n, None) for n, seg in enumerate(segments) if _starts_launch(seg)]
+    # (an array's assignment, ``ARGS=(-m sglang.launch_server ...)``, starts nothing: the
+    # command that expands the array does, with what later ``ARGS+=(...)`` added; only when
+    # no command's expansion is known is the assignment read for the launch)
+    starting = [(n, seg[:1] == [shell_arrays.MARK]) for n, seg in enumerate(segments)
+                if _starts_launch(seg)]
+    direct = [(n, None) for n, held in starting if not held] \
+        or [(n, None) for n, _ in starting]
     if not direct:
         return []
     where: list[int] = []

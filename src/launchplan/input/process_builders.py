@@ -12,6 +12,7 @@ reference, open as a shell variable the text does not set is.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from collections.abc import Iterator
@@ -127,12 +128,92 @@ def _items(inner: str, quotes: str = '"') -> list[str]:
 
 
 def _word(expression: str) -> str:
-    """A literal's text; any other expression as a ``${...}`` reference (left open)."""
+    """A literal's text (``"x".to_string()``, ``String::from("x")`` and ``format!`` with
+    its holes filled are literals too); any other expression as a ``${...}`` reference
+    (left open)."""
     expression = expression.strip().removeprefix("&")
     literal = _STRING.fullmatch(expression)
     if literal is not None:
-        return literal.group(1).encode().decode("unicode_escape")
+        return _unescaped(literal.group(1))
+    owned = _OWNED.fullmatch(expression)
+    if owned is not None and _STRING.fullmatch(inner := (owned.group(1) or owned.group(2))):
+        return _word(inner)
+    if (call := _FORMAT.fullmatch(expression)) is not None:
+        filled = formatted(call.group(1))
+        if filled is not None:
+            return filled
     return "${" + re.sub(r"\W+", "_", expression).strip("_") + "}"
+
+
+def _unescaped(text: str) -> str:
+    return text.encode().decode("unicode_escape")
+
+
+#: a literal made an owned string: ``String::from("x")``, ``"x".to_string()`` / ``.to_owned()``
+#: / ``.into()``: the same text
+_OWNED = re.compile(r"String::from\((.*)\)|(.*?)\s*\.\s*(?:to_string|to_owned|into)\(\)",
+                    re.DOTALL)
+#: a ``format!`` call (``format!("... {} ...", a, b)``), its arguments
+_FORMAT = re.compile(r"format!\s*\((.*)\)", re.DOTALL)
+#: one hole of a Rust format string (``{}``, ``{0}``, ``{name}``, ``{:?}``) or an escaped brace
+_HOLE = re.compile(r"\{\{|\}\}|\{([^{}:]*)(?::[^{}]*)?\}")
+#: a ``name = value`` argument of ``format!``
+_NAMED_ARGUMENT = re.compile(r"([A-Za-z_]\w*)\s*=(?!=)\s*(.*)", re.DOTALL)
+#: the variable an expression starts from (``model`` of ``model.as_deref().unwrap_or(..)``)
+_LEADING_NAME = re.compile(r"[&*(\s]*([A-Za-z_]\w*)")
+
+
+def formatted(arguments: str) -> str | None:
+    """The text ``format!(arguments)`` makes, each hole filled with its argument when that
+    is a literal (a string or a number); a value the program computes at run time is left
+    open (see ``_filled``): a ``{name}`` placeholder to fill in, as a docs page's ``{model}``
+    is. None when the first argument is no string literal."""
+    items = _items(arguments)
+    template = _STRING.fullmatch(items[0]) if items else None
+    if template is None:
+        return None
+    positional: list[str] = []
+    named: dict[str, str] = {}
+    for item in items[1:]:
+        pair = _NAMED_ARGUMENT.fullmatch(item)
+        if pair is not None:
+            named[pair.group(1)] = pair.group(2)
+        else:
+            positional.append(item)
+    implicit = itertools.count()  # ``{}`` takes the next positional argument
+    text = _unescaped(template.group(1))
+
+    def fill(hole: re.Match[str]) -> str:
+        if hole.group(0) in ("{{", "}}"):
+            return hole.group(0)[0]
+        key = hole.group(1).strip()
+        # a hole glued to the text before it (``--port 30000{}``) adds to that word: an
+        # open value there is the word's unknown rest, not a value of its own
+        glued = hole.start() > 0 and not text[hole.start() - 1].isspace() \
+            and text[hole.start() - 1] != "="
+        if key == "" or key.isdigit():
+            at = next(implicit) if key == "" else int(key)
+            if at >= len(positional):
+                return "{}"
+            return _filled(positional[at], glued)
+        return _filled(named.get(key, key), glued)  # ``{model}``: a variable it captures
+
+    return _HOLE.sub(fill, text)
+
+
+def _filled(expression: str, glued: bool) -> str:
+    """A ``format!`` argument's text: a literal's own; else a ``{name}`` placeholder,
+    named after the variable it comes from, or, ``glued`` to a word, a ``${name}``
+    reference (the word's rest, left open)."""
+    expression = expression.strip()
+    word = _word(expression)
+    if not word.startswith("${"):
+        return word
+    if re.fullmatch(r"-?\d+(?:\.\d+)?(?:_?[iuf]\d+)?", expression):
+        return re.sub(r"_?[iuf]\d+$", "", expression)  # 30000, 30000u16
+    name = _LEADING_NAME.match(expression)
+    found = name.group(1) if name is not None else "value"
+    return "${" + found + "}" if glued else "{" + found + "}"
 
 
 #: Node's ``spawn``/``execFile`` (``child_process.``, ``Sync`` variants): program, argv array,

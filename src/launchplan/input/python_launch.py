@@ -293,7 +293,7 @@ def _launch_nodes(tree: ast.Module) -> list[tuple[str | list[str], ast.AST, str]
         if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
             if literals is None:
                 literals = _literal_names(tree)
-            value = ast.Constant(_rendered(node, literals))
+            value = ast.Constant(_rendered(node, literals, shell=True))
         elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
               and _joins_text(node)) or _formats_text(node):
             # "python -m sglang.launch_server " + "--tp 2", "... %s" % x, "... {}".format(x)
@@ -858,7 +858,8 @@ def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str],
                 notes.append(_conditional_note(f"command {name}", aug, test))
             continue
         if isinstance(aug.value, ast.JoinedStr):
-            added.append((aug.lineno, aug.col_offset, _rendered(aug.value, literals)))
+            added.append((aug.lineno, aug.col_offset,
+                          _rendered(aug.value, literals, shell=True)))
         elif isinstance(aug.value, ast.Constant) and isinstance(aug.value.value, str):
             added.append((aug.lineno, aug.col_offset, aug.value.value))
     return "".join(text for *_, text in sorted(added))
@@ -1684,14 +1685,25 @@ def _bind_field_defaults(tree: ast.Module, out: dict[str, str]) -> None:
                 out.setdefault(f"self.{field}", word)
 
 
-def _rendered(node: ast.JoinedStr, literals: dict[str, str]) -> str:
+def _rendered(node: ast.JoinedStr, literals: dict[str, str], *, shell: bool = False) -> str:
     """An f-string's text: a placeholder that names a literal the script assigns is that
-    value; any other stays a ``${...}`` reference, left open (and reported where a flag
-    needs its value)."""
+    value (an inline conditional, ``{'--dp 2' if tp > 1 else ''}``, the branch its test
+    takes when the script fixes it); any other stays a ``${...}`` reference, left open (and
+    reported where a flag needs its value). ``shell``: the text is a command line a shell
+    splits; an open expression with spaces is quoted so it stays one readable word, as
+    written, not cut at its spaces (nor its quotes taken off)."""
     parts: list[str] = []
     for value in node.values:
         if isinstance(value, ast.Constant):
             parts.append(str(value.value))
         elif isinstance(value, ast.FormattedValue):
-            parts.append(_word(value.value, literals))
+            word = _word(value.value, literals)
+            written = ast.unparse(value.value)
+            if word == "${" + "".join(written.split()) + "}" and written != "".join(
+                    written.split()):
+                # ``{'--enable-dp-attention --dp 2' if tp > 1 else ''}``, its test open
+                word = "${" + written + "}"
+                if shell:
+                    word = '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            parts.append(word)
     return "".join(parts)

@@ -606,8 +606,31 @@ NAMED_REFERENCE_HINT = ("a $(NAME) variable the pasted text does not set: Kubern
 
 def template_word(value: str) -> bool:
     """Whether ``value`` is a piece of a template expression (``{{``, ``{{ .Values.tp }}``,
-    ``{{.MODEL}}``): Helm's, Go's or Jinja's, which the shell never sees unrendered."""
+    ``{{.MODEL}}``): Helm's, Go's or Jinja's, which the shell never sees unrendered. A
+    GitHub Actions expression (``${{ secrets.TP }}``) is not one: ``helm template`` renders
+    none (see ``actions_expression``)."""
+    if actions_expression(value):
+        return False
     return value.startswith("{{") or value.endswith("}}")
+
+
+#: A GitHub Actions expression in a value: ``${{ matrix.tp }}``, ``${{ secrets.MODEL }}``.
+_ACTIONS_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
+
+
+def actions_expression(value: str) -> bool:
+    """Whether ``value`` holds a GitHub Actions expression (``${{ ... }}``) the pasted
+    workflow leaves open: a secret, a step's output, a matrix or input it does not spell
+    out. Actions fills it per job run; launchplan knows only what the text gives."""
+    return _ACTIONS_EXPRESSION.search(value) is not None
+
+
+#: The hint such a value gets.
+ACTIONS_EXPRESSION_HINT = ("a GitHub Actions expression (${{ ... }}) the pasted workflow "
+                           "leaves open (a secret, a step's output, a matrix or input value it "
+                           "does not spell out), which Actions fills in when the job runs: "
+                           "put its value in the launch, or paste the step as the job's log "
+                           "shows it")
 
 
 #: The hint such a value gets.
