@@ -28,7 +28,8 @@ run: |
     (f'@app.function(gpu="A100-80GB:2")\ndef serve():\n    os.system("{LAUNCH}")', ("a100", 2)),
     (f'@app.function(gpu=modal.gpu.H100(count=8))\ndef serve():\n    run("{LAUNCH}")',
      ("h100", 8)),
-    (f'@app.function(gpu="a100")\ndef serve():\n    run("{LAUNCH}")', ("a100-40gb", None)),
+    # (a GPU named with no count is one, as Modal attaches it)
+    (f'@app.function(gpu="a100")\ndef serve():\n    run("{LAUNCH}")', ("a100-40gb", 1)),
     ("spec:\n  nodeSelector:\n    nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3\n"
      f"  containers:\n  - command: [{LAUNCH}]", ("h100", None)),
     ("spec:\n  nodeSelector:\n    cloud.google.com/gke-accelerator: nvidia-tesla-a100\n"

@@ -102,3 +102,38 @@ def test_an_array_holding_the_launcher_keeps_its_later_appends(head):
             f"ARGS+=(--tp 2 --trust-remote-code)\n{run}\n")
     assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--port", "30001", "--tp",
                                   "2", "--trust-remote-code"]
+
+
+def test_two_tests_local_args_are_each_their_own():
+    text = (
+        "from sglang.test.test_utils import popen_launch_server\n"
+        "class A:\n    @classmethod\n    def setUpClass(cls):\n"
+        '        launch_args = ["--chunked-prefill-size", "128"]\n'
+        '        cls.process = popen_launch_server("Qwen/Qwen3-8B", "http://127.0.0.1:8123", '
+        "timeout=600, other_args=launch_args)\n"
+        "class B:\n    @classmethod\n    def setUpClass(cls):\n"
+        '        launch_args = ["--page-size", "16"]\n'
+        '        cls.process = popen_launch_server("Qwen/Qwen3-8B", "http://127.0.0.1:8124", '
+        "timeout=600, other_args=launch_args)\n")
+    assert "--page-size" not in unpaste([text])[0]
+    assert "--chunked-prefill-size" not in unpaste([text], launch=2)[0]
+
+
+def test_sglangs_test_url_gives_its_port():
+    """``DEFAULT_URL_FOR_TEST`` (sglang/test/test_utils.py) is port 21000 outside SGLang's CI
+    with the first GPU, not the server's own default 30000."""
+    text = ("from sglang.test.test_utils import DEFAULT_URL_FOR_TEST, popen_launch_server\n"
+            'process = popen_launch_server("Qwen/Qwen3-8B", DEFAULT_URL_FOR_TEST, timeout=600,'
+            ' other_args=["--tp", "2"])\n')
+    argv, _ = unpaste([text])
+    assert argv[-4:] == ["--host", "127.0.0.1", "--port", "21000"]
+
+
+def test_a_modal_gpu_named_without_a_count_is_one(capsys):
+    import json
+
+    text = ('import modal\napp = modal.App("s")\n\n@app.function(gpu="H100")\ndef serve():\n'
+            "    import subprocess\n    subprocess.Popen(\"python -m sglang.launch_server "
+            '--model-path Qwen/Qwen3-8B --tp 2", shell=True)\n')
+    main(["resolve", "--gpu", "h100", "--format", "json", text])
+    assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == 1

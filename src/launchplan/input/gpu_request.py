@@ -201,7 +201,8 @@ def _filled_fstring(line: str, text: str) -> str:
 
 
 def _modal(line: str) -> list[tuple[str, int | None, str]]:
-    """Modal's ``gpu="H100:8"`` and ``gpu=modal.gpu.A100(size="80GB", count=2)``."""
+    """Modal's ``gpu="H100:8"`` and ``gpu=modal.gpu.A100(size="80GB", count=2)``; a GPU named
+    with no count is one (Modal's docs: ``gpu="H100"`` attaches one, ``"H100:n"`` n)."""
     at = line.find("gpu=")
     if at < 0 or (at > 0 and (line[at - 1].isalnum() or line[at - 1] == "_")):
         return []
@@ -212,7 +213,8 @@ def _modal(line: str) -> list[tuple[str, int | None, str]]:
         name, count = _spec(inner, "modal")
         if name.lower() == "a100":
             name = "a100-40gb"
-        return [(name, count, f"gpu={quote}{inner}{quote}")] if name else []
+        return [(name, 1 if count is None else count, f"gpu={quote}{inner}{quote}")] \
+            if name else []
     head = value.split("(", 1)[0].split(",")[0].strip()
     if not head.startswith(("modal.gpu.", "gpu.")):
         return []
@@ -229,7 +231,7 @@ def _modal(line: str) -> list[tuple[str, int | None, str]]:
             size = arg
     if name.lower() == "a100":
         name = f"a100-{size.lower()}" if size else "a100-40gb"
-    return [(name, count, f"gpu={value.split(')', 1)[0]})")]
+    return [(name, 1 if count is None else count, f"gpu={value.split(')', 1)[0]})")]
 
 
 def _target(name: str) -> str | None:

@@ -581,10 +581,13 @@ def _test_helper_launch(tree: ast.Module, call: ast.Call,
             or "num_replicas" in given:
         return None
     known = {**literals, **_attribute_literals(tree, literals)}
+    # SGLang's test URL (test_utils.py): port 20000 + 1000 x the first visible GPU's index,
+    # + 1000, outside its CI; 21000 with the first GPU (or none named), as a user runs a test
+    known.setdefault("DEFAULT_URL_FOR_TEST", "http://127.0.0.1:21000")
     argv = ["sglang", "serve", "--model-path", _word(given["model"], known)]
     extra = given.get("other_args")
     if extra is not None:
-        words = _helper_args(tree, extra, known)
+        words = _helper_args(tree, _local_value(tree, call, extra), known)
         if words is None:
             return None
         argv += words
@@ -628,6 +631,23 @@ def _helper_args(tree: ast.Module, node: ast.expr, known: dict[str, str],
         right = _helper_args(tree, value.right, known, depth + 1)
         return None if left is None or right is None else [*left, *right]
     return None
+
+
+def _local_value(tree: ast.Module, call: ast.Call, node: ast.expr) -> ast.expr:
+    """What a name handed to ``call`` holds there: its last assignment before the call in
+    the function that makes it (two tests' ``launch_args`` are each their own), else
+    ``node`` as it is (``_attribute_value`` then looks it up in the whole script)."""
+    if not isinstance(node, ast.Name):
+        return node
+    for func in ast.walk(tree):
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                inner is call for inner in ast.walk(func)):
+            found = [a.value for a in ast.walk(func) if isinstance(a, ast.Assign)
+                     and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
+                     and a.targets[0].id == node.id and a.lineno < call.lineno]
+            if found:
+                return found[-1]
+    return node
 
 
 def _class_list(tree: ast.Module, name: str) -> ast.List | ast.Tuple | None:
