@@ -137,3 +137,35 @@ def test_a_modal_gpu_named_without_a_count_is_one(capsys):
             '--model-path Qwen/Qwen3-8B --tp 2", shell=True)\n')
     main(["resolve", "--gpu", "h100", "--format", "json", text])
     assert json.loads(capsys.readouterr().out)["target"]["gpu_count"] == 1
+
+
+def test_read_into_an_array_from_a_here_string_gives_its_words():
+    text = ('read -r -a LAYOUT_ARGS <<< "--tp-size 2 --pp-size 1"\n'
+            "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 30001 "
+            '"${LAYOUT_ARGS[@]}"\n')
+    assert unpaste([text])[0] == ["--model-path", "Qwen/Qwen3-8B", "--port", "30001",
+                                  "--tp-size", "2", "--pp-size", "1"]
+    listed = ("IFS=',' read -r -a EXTRA <<< \"--tp,2\"\n"
+              'python -m sglang.launch_server --model-path Qwen/Qwen3-8B "${EXTRA[@]}"\n')
+    assert unpaste([listed])[0][-2:] == ["--tp", "2"]
+
+
+def test_a_placeholder_with_choices_in_angle_brackets_is_one_value(capsys):
+    """``--port <PORT|30000>``: a value to fill in, not a redirection and a pipe."""
+    assert main(["resolve", "--gpu", "h100",
+                 "sglang serve --model-path Qwen/Qwen3-8B --port <PORT|30000>"]) == 2
+    assert "got '<PORT|30000>' (a placeholder" in capsys.readouterr().err
+
+
+def test_pythons_prompts_are_taken_off_what_was_typed():
+    """A doctest or a README's ``>>>`` session: the typed code (its ``...`` lines too) is the
+    script, and a page showing the server's command at the prompt holds that launch too."""
+    session = ('>>> import sglang as sgl\n>>> llm = sgl.Engine(model_path="Qwen/Qwen3-8B", '
+               "tp_size=2,\n...                  mem_fraction_static=0.7)\n"
+               '>>> print(llm.generate("hi"))\n')
+    assert unpaste([session])[0] == ["--model-path", "Qwen/Qwen3-8B", "--tp-size", "2",
+                                     "--mem-fraction-static", "0.7"]
+    page = ("Launch the server:\n   >>> python -m sglang.launch_server --model-path "
+            "Qwen/Qwen3-8B --tp 2 --port 30001\n\nOr in Python:\n   >>> import sglang as sgl\n"
+            '   >>> engine = sgl.Engine(model_path="Qwen/Qwen3-8B", tp_size=2)\n')
+    assert unpaste([page])[0][-2:] == ["--port", "30001"]

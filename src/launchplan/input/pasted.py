@@ -489,6 +489,8 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     from launchplan.input.page_markup import unmarked
     from launchplan.input.powershell import as_posix, looks_like_powershell
 
+    if ">>>" in token:  # a Python prompt's session (a doctest, a README's example)
+        token = _without_prompts(token)
     token = unmarked(token)
     if ("Command:" in token or "Args:" in token) and "sglang" in token:
         described = _described_pod(token)
@@ -1918,6 +1920,33 @@ def _unset_after_flag(word: str, before: str, values: dict[str, str]) -> bool:
     name = FLAG_TO_FIELD.get(before.partition("=")[0])
     spec = FIELDS.get(name) if name is not None else None
     return spec is not None and spec.nargs != 0 and "=" not in before
+
+
+#: A line typed at Python's prompt (``>>> code``), and one continuing it (``... code``)
+_PY_PROMPT = re.compile(r"^[ \t]*>>>(?: |$)(.*)$")
+_PY_CONTINUED = re.compile(r"^[ \t]*\.\.\.(?: |$)(.*)$")
+
+
+def _without_prompts(token: str) -> str:
+    """``token`` with Python's interactive prompts taken off the lines typed at them (a
+    continuation line's ``...`` only right after one): what was typed is the code, or the
+    command a page shows at the prompt; the lines between are the session's output, left as
+    prose. A text with no line at the prompt comes back as it is."""
+    out: list[str] = []
+    typed = False
+    for line in token.split("\n"):
+        prompt = _PY_PROMPT.match(line)
+        if prompt is not None:
+            out.append(prompt.group(1))
+            typed = True
+            continue
+        more = _PY_CONTINUED.match(line) if typed else None
+        if more is not None:
+            out.append(more.group(1))
+            continue
+        typed = False
+        out.append(line)
+    return "\n".join(out)
 
 
 def _python_holding(token: str) -> bool:

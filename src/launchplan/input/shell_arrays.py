@@ -152,6 +152,12 @@ def assign(segment: list[str], values: dict[str, str]) -> bool:
     return True
 
 
+def set_all(name: str, words: list[str], values: dict[str, str]) -> None:
+    """Make ``name`` the array of ``words`` (``read -a NAME``, ``mapfile``): 0, 1, 2 ..."""
+    values.pop(f"{name}{_KEYS}", None)
+    values[f"{name}[@]"] = shell_vars.bounded(_SEPARATOR.join(words), f"{name}=(...)")
+
+
 #: Where ``values`` keeps an array's keys when they are not 0, 1, 2 ... (an associative
 #: array's, a sparse one's), and that an array is associative.
 _KEYS = "[!]"

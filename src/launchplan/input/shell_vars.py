@@ -204,6 +204,16 @@ def _read_or_printed(segment: list[str], values: dict[str, str]) -> bool:
     if segment[:1] == ["read"] and here is not None:
         glued = segment[here][3:]  # ``<<<"$config"`` as one word
         source = glued if glued else (segment[here + 1] if here + 1 < len(segment) else None)
+        options = segment[1:here]
+        if "-a" in options[:-1] and source is not None:
+            # ``read -r -a ARR <<< "words"``: an array of the words (split at IFS)
+            from launchplan.input.shell_arrays import set_all
+
+            text = expand(source, values)
+            parts = [w for w in re.split("[" + re.escape(separators) + "]", text) if w] \
+                if separators and separators.strip() else text.split()
+            set_all(options[options.index("-a") + 1], parts, values)
+            return True
         names = [w for w in segment[1:here] if not w.startswith("-")]
         if source is None or not names or not all(
                 re.fullmatch(r"[A-Za-z_]\w*", n) for n in names):
@@ -949,6 +959,11 @@ def _substitution_end(text: str, at: int) -> int | None:
     return close + 1 if close is not None and close > at else None
 
 
+#: A placeholder a page writes with its choices in angle brackets (``<PORT|30000>``,
+#: ``<hf-id|dir>``): a value to fill in, not a pipe
+_ANGLE_CHOICES = re.compile(r"^<[\w.:/-]+(?:\|[\w.:/-]+)+>$")
+
+
 def operators_apart(text: str) -> str:
     """``text`` with a space on each side of an unquoted ``;``, ``|``, ``&`` and their
     doubled forms where a word touches them: the shell ends a word there (``--port
@@ -965,7 +980,8 @@ def operators_apart(text: str) -> str:
             end = _substitution_end(text, at)  # a substitution's own operators stay
             return (text[at:end], end) if end is not None else None
         if char not in ";|&" or _redirection(text, at) or (
-                char == "|" and _case_pattern(_word_around(text, at))):
+                char == "|" and (_case_pattern(word := _word_around(text, at))
+                                 or _ANGLE_CHOICES.match(word))):
             return None
         end = at + 1
         if end < n and (text[end] == char or (char == "|" and text[end] == "&")):
