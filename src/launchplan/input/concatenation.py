@@ -30,17 +30,23 @@ _MAX_PASSES = 64
 _ANY = re.compile(rf"(?:{_LITERAL})\s*\+")
 
 
-def joins_literals(text: str) -> bool:
-    """Whether ``text`` is source code (not Python) that joins string literals with ``+``."""
-    if _ANY.search(text) is None:
-        return False
+def _not_python(text: str) -> bool:
+    """Whether ``text`` fails to parse as Python (Python's own reader follows its names; a
+    chain too deep for the parser is no program of a launch either)."""
     try:
         ast.parse(textwrap.dedent(text))
     except (SyntaxError, ValueError):
         return True
     except (RecursionError, MemoryError):
-        return False  # a chain too deep for Python's parser: no program of a launch
-    return False  # Python: its own reader follows the names
+        return False
+    return False
+
+
+def joins_literals(text: str) -> bool:
+    """Whether ``text`` is source code (not Python) that joins string literals with ``+``."""
+    if _ANY.search(text) is None:
+        return False
+    return _not_python(text)
 
 
 def joined(text: str) -> str:
@@ -113,13 +119,7 @@ def code_literals(text: str) -> bool:
         return False
     if next(_launch_lines(text), None) is None:
         return False
-    try:
-        ast.parse(textwrap.dedent(text))
-    except (SyntaxError, ValueError):
-        return True
-    except (RecursionError, MemoryError):
-        return False
-    return False  # Python: its own reader follows the names
+    return _not_python(text)
 
 
 def literal_launches(text: str) -> str:
