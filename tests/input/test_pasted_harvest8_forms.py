@@ -169,3 +169,13 @@ def test_pythons_prompts_are_taken_off_what_was_typed():
             "Qwen/Qwen3-8B --tp 2 --port 30001\n\nOr in Python:\n   >>> import sglang as sgl\n"
             '   >>> engine = sgl.Engine(model_path="Qwen/Qwen3-8B", tp_size=2)\n')
     assert unpaste([page])[0][-2:] == ["--port", "30001"]
+
+
+def test_a_braced_variable_in_a_units_command_is_one_argument(capsys):
+    """systemd puts ``${OPTS}`` in as one argument, whitespace and all (``$OPTS`` alone is
+    split into words): SGLang's parser refuses the one word holding flags."""
+    unit = ('[Service]\nEnvironment="OPTS=--port 30001 --tp-size 2"\n'
+            "ExecStart=/usr/bin/python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B {}\n")
+    assert main(["resolve", "--gpu", "h100", unit.format("${OPTS}")]) == 2
+    assert "got '--port 30001 --tp-size 2'" in capsys.readouterr().err
+    assert unpaste([unit.format("$OPTS")])[0][-4:] == ["--port", "30001", "--tp-size", "2"]

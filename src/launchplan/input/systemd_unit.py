@@ -65,20 +65,55 @@ def as_script(text: str, *, expand: bool = False) -> tuple[str, list[str]]:
     notes: list[str] = []
     kind = "Podman Quadlet unit" if any(s == "Container" for _, _, s in _lines(text)) \
         else "systemd unit"
+    known: dict[str, str] = {}  # the Environment= values, as systemd hands them over
     for key, value, _ in _lines(text):
         if key == "Environment":
             out.extend(f"export {assignment}" for assignment in _assignments(value, expand))
+            known.update(_values(value))
         elif key == "EnvironmentFile":
             path = value.strip().lstrip("-")
             notes.append(f"the {kind} reads variables from EnvironmentFile={path}, a file on "
                          "its host: they are not known here, so a flag that holds one is "
                          "reported as a variable the paste does not set")
         elif key in _COMMAND_KEYS and _LAUNCHER.search(value):
-            out.append(value.strip().lstrip(_EXEC_PREFIXES))
+            command = value.strip().lstrip(_EXEC_PREFIXES)
+            out.append(_braced_whole(command, known) if kind == "systemd unit" else command)
     key = "Exec" if kind.startswith("Podman") else "ExecStart"
     notes.insert(0, f"read as a {kind}: its Environment= lines are the launch's environment "
                     f"and its {key}= command is the launch")
     return "\n".join(out), notes
+
+
+#: ``${NAME}`` in a command line, which systemd replaces by the value whole
+_BRACED = re.compile(r"\$\{[A-Za-z_]\w*\}")
+
+
+def _braced_whole(command: str, known: dict[str, str]) -> str:
+    """``command`` with each unquoted ``${NAME}`` the unit's ``Environment=`` sets written as
+    its value in single quotes: systemd puts a braced variable's value in as one argument,
+    whitespace and all (systemd.service(5), "Command lines"), where ``$NAME`` alone is split
+    at whitespace into words. One it does not set stays as written (its value is the host's)."""
+    out: list[str] = []
+    quote = ""
+    at = 0
+    while at < len(command):
+        char = command[at]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "\\":
+            out.append(command[at:at + 2])
+            at += 2
+            continue
+        elif (found := _BRACED.match(command, at)) is not None:
+            name = found.group(0)[2:-1]
+            out.append(shlex.quote(known[name]) if name in known else found.group(0))
+            at = found.end()
+            continue
+        out.append(char)
+        at += 1
+    return "".join(out)
 
 
 #: A section header of a supervisord config: ``[program:NAME]``, ``[supervisord]``.
@@ -239,6 +274,16 @@ def _lines(text: str) -> list[tuple[str, str, str]]:
         key, first = pending[0].split("=", 1)
         out.append((key, " ".join([first, *pending[1:]]).strip(), section))
     return out
+
+
+def _values(value: str) -> dict[str, str]:
+    """The variables an ``Environment=`` value sets, with their values."""
+    try:
+        words = shlex.split(value)
+    except ValueError:
+        words = value.split()
+    return {name: content for name, eq, content in (w.partition("=") for w in words)
+            if eq and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name)}
 
 
 def _assignments(value: str, expand: bool) -> list[str]:
