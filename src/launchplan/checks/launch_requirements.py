@@ -899,7 +899,8 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
              "pluggable attention backend (under --model-impl auto, every architecture's); an "
              "architecture transformers lacks has an auto_map AutoModel (or --model-impl "
              "transformers); split over GPUs, transformers' config class has a plan for the "
-             "split (tensor-parallel for --tp-size, pipeline-parallel for --pp-size)",
+             "split (tensor-parallel for --tp-size, pipeline-parallel for --pp-size); a MoE "
+             "config names its experts' count where the backend reads it",
              lambda p: not _backend_refusals(p), "model_impl", "tp_size", "pp_size"),
         "each scheduler picks the model class from the registry of SGLang's own classes and, "
         "with none for the checkpoint (or under --model-impl transformers), builds its "
@@ -915,8 +916,10 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "raises ValueError; models/transformers.py: the backend's __init__ raises ValueError "
         "for the first architecture's class, recursive_replace for a model with no "
         "tensor-parallel plan at --tp-size above 1 and pipeline_parallel for one with no "
-        "pipeline-parallel plan at --pp-size above 1 (the same in 0.5.21-0.5.23); "
-        "registered names: "
+        "pipeline-parallel plan at --pp-size above 1, and MoEMixin.recursive_replace "
+        "asserts on a config model_loader/utils.py _is_moe_model takes for MoE that names "
+        "no num_local_experts, num_experts or n_routed_experts (the same in "
+        "0.5.21-0.5.23); registered names: "
         "models/*.py EntryClass, per release; transformers' is_backend_compatible() in the "
         "version each release pins (5.12.1 for 0.5.21, 5.19.0 for 0.5.22-0.5.23), both "
         "tabled by tools/model_class_tables.py; recorded with SGLang's own loader and the "
