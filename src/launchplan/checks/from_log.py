@@ -366,16 +366,15 @@ def _respell_retired(known: dict[str, Any], values: dict[str, Any], report: LogR
     under its new name, as a migrated command line is (the pool is sized for what the log
     ran, not the model's dtype); one retired with no successor is not accepted, and the
     release's own default is planned in its place."""
-    from launchplan.input.migrations import RETIRED_VALUES
+    from launchplan.input.migrations import RETIRED_VALUES, gone_in
 
     out: list[str] = []
-    modelled = _version(release)
     for name, value in list(known.items()):
         spec = FIELDS.get(name)
         if not isinstance(value, str) or spec is None or not spec.flags:
             continue
         retired = RETIRED_VALUES.get((spec.flags[0], value))
-        if retired is None or _version(retired.since) > modelled:
+        if retired is None or not gone_in(retired, release):
             continue
         why = f"{name} {value!r} is an older SGLang value ({retired.note}; refused from " \
               f"{retired.since})"
@@ -387,10 +386,6 @@ def _respell_retired(known: dict[str, Any], values: dict[str, Any], report: LogR
             del values[name]
             report.not_accepted[name] = f"{why}: the modelled release's default is planned"
     return out
-
-
-def _version(release: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in release.split(".") if part.isdigit())
 
 
 def _best_given(groups: list[tuple[Difference, ...]], inputs: dict[str, Any],

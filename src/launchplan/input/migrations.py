@@ -461,7 +461,7 @@ def rewrite(argv: list[str], to: str | None = None,
         token = argv[i]
         flag, eq, inline = token.partition("=")
         entry = MIGRATIONS.get(flag)
-        if entry is None or not _gone(entry, to):
+        if entry is None or not gone_in(entry, to):
             out.append(token)
             i += 1
             continue
@@ -605,7 +605,7 @@ def _one_replacement_per_flag(out: list[str], spans: list[tuple[int, int, str]],
     return out
 
 
-def _gone(entry: Migration | RetiredValue, to: str | None) -> bool:
+def gone_in(entry: Migration | RetiredValue, to: str | None) -> bool:
     """Whether release ``to`` no longer has the entry's flag or value (the latest when not
     given)."""
     if to is None or to not in RELEASES:
@@ -624,7 +624,7 @@ def _retired_values(argv: list[str], to: str | None, notes: list[str]) -> list[s
         value = inline if eq else (argv[i + 1] if i + 1 < len(argv) else "")
         width = 1 if eq else 2
         retired = RETIRED_VALUES.get((flag, value))
-        if retired is not None and _gone(retired, to):
+        if retired is not None and gone_in(retired, to):
             if retired.new:
                 out += [f"{flag}={retired.new}"] if eq else [flag, retired.new]
                 notes.append(f"{flag} {value} -> {flag} {retired.new}: {retired.note}")
@@ -659,12 +659,12 @@ def _graph_config(text: str, to: str | None, notes: list[str]) -> str | None:
     for phase, settings in list(config.items()):
         if not isinstance(settings, dict):
             continue
-        if "tc_compiler" in settings and _gone(MIGRATIONS["--cuda-graph-tc-compiler"], to):
+        if "tc_compiler" in settings and gone_in(MIGRATIONS["--cuda-graph-tc-compiler"], to):
             del settings["tc_compiler"]  # the config key of the flag, gone with it
             changed = True
         retired = RETIRED_VALUES.get((f"--cuda-graph-backend-{phase}", str(settings.get(
             "backend"))))
-        if retired is not None and _gone(retired, to):
+        if retired is not None and gone_in(retired, to):
             del settings["backend"]
             changed = True
         if not settings:

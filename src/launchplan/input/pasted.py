@@ -1913,13 +1913,11 @@ def _unset_after_flag(word: str, before: str, values: dict[str, str]) -> bool:
     environment's, so it stays open (reported as such if nothing given fills it) instead of
     leaving the flag without one."""
     found = _EMPTY_DEFAULT.match(word)
-    if found is None or found.group(1) in values or not before.startswith("--"):
+    if found is None or found.group(1) in values:
         return False
-    from launchplan.input.fields import FIELDS, FLAG_TO_FIELD
+    from launchplan.input.cli import takes_value
 
-    name = FLAG_TO_FIELD.get(before.partition("=")[0])
-    spec = FIELDS.get(name) if name is not None else None
-    return spec is not None and spec.nargs != 0 and "=" not in before
+    return takes_value(before)
 
 
 #: A line typed at Python's prompt (``>>> code``), and one continuing it (``... code``)
