@@ -391,6 +391,48 @@ def test_a_log_of_an_older_release_names_it_and_agrees_under_its_rules(capsys):
     assert data["compared"] > 400 and data["release_hint"] is None
 
 
+@pytest.mark.parametrize("named", ["sglang: 0.5.22", "SGLang Version 0.5.22",
+                                   "docker run --gpus all lmsysorg/sglang:v0.5.22-cu129 bash"])
+def test_a_log_that_names_its_release_is_planned_with_that_release(capsys, tmp_path, named):
+    """An issue's environment report, the image a container ran or NVIDIA's container
+    banner above the log names the release; without --compat, its rules plan the log."""
+    entry = next(e for e in SOURCES if e["file"] == "oracle-0.5.22-h100-llama-3.1-8b-tp2.log")
+    log = tmp_path / "issue.log"
+    log.write_text(f"{named}\n" + (DATA / entry["file"]).read_text())
+    data = run(capsys, {**entry, "file": str(log)})
+    assert data["release"] == "0.5.22" and data["unknown_fields"] == []
+    assert data["agrees"] and any(n.startswith("--compat 0.5.22: the log names")
+                                  for n in data["notes"])
+    data = run(capsys, {**entry, "file": str(log)}, "--compat", "0.5.23")  # --compat wins
+    assert data["release"] == "0.5.23"
+
+
+@pytest.mark.parametrize(("named", "why"), [
+    ("SGLang Version 0.5.11+05fb6a52", "older than the releases launchplan models"),
+    ("sglang: 0.5.21", "but it logs fields that release does not have"),
+    ("sglang: 0.6.0", "a release or build launchplan does not model")])
+def test_a_log_naming_a_release_its_fields_do_not_fit_keeps_the_default_rules(
+        capsys, tmp_path, named, why):
+    """A release launchplan does not model, or one without the logged fields (a build
+    past its tag), keeps the default rules, and the note says why."""
+    entry = next(e for e in SOURCES if e["file"] == "oracle-h100-llama-3.1-8b.log")
+    log = tmp_path / "issue.log"
+    log.write_text(f"{named}\n" + (DATA / entry["file"]).read_text())
+    data = run(capsys, {**entry, "file": str(log)})
+    assert data["release"] == "0.5.23"
+    assert any(why in n for n in data["notes"]), data["notes"]
+
+
+def test_a_log_naming_two_releases_names_none(capsys, tmp_path):
+    entry = next(e for e in SOURCES if e["file"] == "oracle-0.5.22-h100-llama-3.1-8b-tp2.log")
+    log = tmp_path / "issue.log"
+    log.write_text("sglang: 0.5.22\npip install sglang==0.5.23\n"
+                   + (DATA / entry["file"]).read_text())
+    data = run(capsys, {**entry, "file": str(log)})
+    assert data["release"] == "0.5.23" and not any("names SGLang" in n or "log names" in n
+                                                  for n in data["notes"])
+
+
 def test_a_logged_hub_cache_path_is_planned_as_the_bundled_model_it_names(capsys, tmp_path):
     """A log's model path is the poster's Hugging Face cache snapshot; the line is that of
     sgl-project/sglang#7883 (Qwen3-8B, cut off as posted)."""

@@ -114,14 +114,20 @@ class LogReport(Struct, frozen=False):
 def release_of(logged: Mapping[str, Any]) -> str | None:
     """The modelled release whose fields hold every logged one (private ``_`` fields
     aside), the newest if several do; None when none does (an older or newer build)."""
-    from launchplan.input.fields import RELEASES, release_table
+    from launchplan.input.fields import RELEASES
 
-    names = [n for n in logged if not n.startswith("_")]
     for version in reversed(RELEASES):
-        fields = release_table(version).fields
-        if all(n in fields for n in names):
+        if holds_every(version, logged):
             return version
     return None
+
+
+def holds_every(release: str, logged: Mapping[str, Any]) -> bool:
+    """Whether ``release``'s fields hold every logged one (private ``_`` fields aside)."""
+    from launchplan.input.fields import release_table
+
+    fields = release_table(release).fields
+    return all(n in fields for n in logged if not n.startswith("_"))
 
 
 def siblings_of(rules: Any) -> dict[str, frozenset[str]]:

@@ -67,10 +67,10 @@ def main(argv: list[str]) -> int:
         raise InputError("explain FIELD", "an SGLang field name", field,
                          f"did you mean {close[0]}?" if close else None)
     fmt = no_markdown(opts.get("format"), "explain") or "table"
-    compat = opts.get("compat") or "default"
     from launchplan.commands.resolve import log_report, read_logged
 
     read = read_logged(opts)
+    compat = opts.get("compat") or "default"
     target = target_from(opts)
     env = parse_env(opts.get("env"))
     rules = get_ruleset(compat).rules()

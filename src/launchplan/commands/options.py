@@ -321,7 +321,7 @@ def _pasted_release(out: Split, argv: Sequence[str]) -> None:
     release, version, words = found
     if release is None:
         releases = sorted(c for c in COMPAT_CHOICES if c[:1].isdigit())
-        older = _release_key(version) < _release_key(releases[0])
+        older = release_key(version) < release_key(releases[0])
         out.notes.append(
             f"the pasted text names SGLang {version} ({words}), "
             + (f"older than the releases launchplan models ({releases[0]} to {releases[-1]}): "
@@ -335,7 +335,7 @@ def _pasted_release(out: Split, argv: Sequence[str]) -> None:
                      "--compat names another rule set")
 
 
-def _release_key(version: str) -> tuple[int, ...]:
+def release_key(version: str) -> tuple[int, ...]:
     """``0.5.21.post2`` -> (0, 5, 21): the release's numbers, for ordering."""
     import re  # (only a pasted text that names a release pays for it)
 

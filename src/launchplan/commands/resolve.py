@@ -89,8 +89,8 @@ def main(argv: list[str]) -> int:
     if fmt == "csv":
         raise InputError("--format", "table, json or markdown for resolve", fmt)
     fmt = "markdown" if fmt == "md" else fmt
-    compat = opts.get("compat") or "default"
     logged = read_logged(opts)
+    compat = opts.get("compat") or "default"
     target = target_from(opts)
     env = parse_env(opts.get("env"))
     strict = bool(opts.get("strict"))
@@ -220,6 +220,8 @@ def read_logged(opts: dict) -> Any:
     from launchplan.input.server_log import read_log
 
     logged = read_log(path)
+    if not opts.get("compat") and logged.named_release is not None:
+        _logged_release(opts, logged)
     devices = logged.devices
     found = by_device_name(devices[0]) if len(devices) == 1 else None
     if opts.get("gpu"):
@@ -251,6 +253,33 @@ def read_logged(opts: dict) -> Any:
     logged.notes.append(f"--gpu {found.name}: the log names its GPU ({devices[0]}); --gpu "
                         "names another")
     return logged
+
+
+def _logged_release(opts: dict, logged: Any) -> None:
+    """Without ``--compat``, the rule set of the one release the log's text names (an
+    environment report, an image tag, a container's banner), as for a pasted launch; kept
+    only when that release has every field the log holds (a build past its tag may not).
+    Either way the report's notes say what was named and what plans it."""
+    from launchplan.checks.from_log import holds_every
+    from launchplan.commands.options import COMPAT_CHOICES, release_key
+    from launchplan.input.pasted_release import modelled_release
+
+    version, words = logged.named_release
+    release = modelled_release(version, COMPAT_CHOICES)
+    if release is not None and holds_every(release, logged.values):
+        opts["compat"] = release
+        logged.notes.append(f"--compat {release}: the log names that release ({words}); "
+                            "--compat names another rule set")
+        return
+    releases = sorted(c for c in COMPAT_CHOICES if c[:1].isdigit())
+    if release is not None:
+        why = "but it logs fields that release does not have"
+    elif release_key(version) < release_key(releases[0]):
+        why = f"older than the releases launchplan models ({releases[0]} to {releases[-1]})"
+    else:
+        why = "a release or build launchplan does not model"
+    logged.notes.append(f"the log names SGLang {version} ({words}), {why}: planned with the "
+                        "default rules (--compat names a release)")
 
 
 def _closest_by_memory(reported_mib: int | None) -> str:

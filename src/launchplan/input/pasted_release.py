@@ -1,11 +1,13 @@
 """The SGLang release a pasted text says it ran on.
 
 An issue's environment report (``python -m sglang.check_env`` prints ``sglang: 0.5.21``), a
-``pip install "sglang[all]==0.5.22"`` and an ``lmsysorg/sglang:v0.5.21-cu129`` image each name
-the release whose flags, defaults and rules the launch met. When ``--compat`` is not given,
-the commands plan with that release's rule set, with a note, so a pasted issue is planned as
-it ran. Only one release named in the whole text counts; a release launchplan does not model
-is said in the note, and the default rules plan it.
+``pip install "sglang[all]==0.5.22"``, an ``lmsysorg/sglang:v0.5.21-cu129`` image and the
+banner NVIDIA's SGLang container prints before a log (``SGLang Version 0.5.11+05fb6a52``, a
+build of that release) each name the release whose flags, defaults and rules the launch met.
+When ``--compat`` is not given, the commands plan with that release's rule set, with a note,
+so a pasted issue (or ``--from-log``'s log) is planned as it ran. Only one release named in
+the whole text counts; a release launchplan does not model is said in the note, and the
+default rules plan it.
 """
 
 from __future__ import annotations
@@ -16,16 +18,15 @@ from collections.abc import Sequence
 #: Where a text names the SGLang release: the report's line, a pinned install, an image tag.
 _NAMED = (re.compile(r"(?mi)^\s*sglang\s*:\s*v?(\d+\.\d+\.\d+\S*)\s*$"),
           re.compile(r"(?i)\bsglang(?:\[[\w,.-]*\])?\s*==\s*v?(\d+\.\d+\.\d+[\w.+-]*)"),
-          re.compile(r"(?i)\blmsysorg/sglang:v?(\d+\.\d+\.\d+[\w.]*?)(?=-|\s|$|[\"'])"))
+          re.compile(r"(?i)\blmsysorg/sglang:v?(\d+\.\d+\.\d+[\w.]*?)(?=-|\s|$|[\"'])"),
+          re.compile(r"(?mi)^\s*sglang version\s+v?(\d+\.\d+\.\d+\S*)\s*$"))
 #: A release and its post releases (same flags and rules); not a pre-release or a dev build.
 _RELEASE = re.compile(r"^(\d+\.\d+\.\d+)(?:\.post\d+)?$")
 
 
-def reported_release(tokens: Sequence[str], modelled: Sequence[str]
-                     ) -> tuple[str | None, str, str] | None:
-    """(the rule set among ``modelled`` for the one release the text names, or None when
-    launchplan does not model it; the version as written; the words naming it) or None
-    when the text names no release, or several."""
+def named_version(tokens: Sequence[str]) -> tuple[str, str] | None:
+    """(the version as written, the words naming it) of the one SGLang release the text
+    names; None when it names none, or several."""
     versions: dict[str, str] = {}
     for token in tokens:
         if "sglang" not in token.lower():
@@ -36,6 +37,24 @@ def reported_release(tokens: Sequence[str], modelled: Sequence[str]
     if len(versions) != 1:
         return None
     ((version, words),) = versions.items()
+    return version, words
+
+
+def modelled_release(version: str, modelled: Sequence[str]) -> str | None:
+    """The rule set among ``modelled`` for ``version`` (``0.5.22.post1`` is 0.5.22's); None
+    for a release launchplan does not model, a pre-release or a local build."""
     match = _RELEASE.match(version)
     release = match.group(1) if match else None
-    return (release if release in modelled else None), version, words
+    return release if release in modelled else None
+
+
+def reported_release(tokens: Sequence[str], modelled: Sequence[str]
+                     ) -> tuple[str | None, str, str] | None:
+    """(the rule set among ``modelled`` for the one release the text names, or None when
+    launchplan does not model it; the version as written; the words naming it) or None
+    when the text names no release, or several."""
+    found = named_version(tokens)
+    if found is None:
+        return None
+    version, words = found
+    return modelled_release(version, modelled), version, words

@@ -29,6 +29,7 @@ import re
 from typing import Any, BinaryIO
 
 from launchplan.errors import InputError
+from launchplan.input.pasted_release import named_version
 from launchplan.struct import Struct, factory
 
 MARKER = "ServerArgs("
@@ -148,6 +149,9 @@ class LoggedArgs(Struct, frozen=False):
     # the launch command the log shows before its start-up line (line number, its text):
     # what the fields a cut-off line lost were typed as
     command: tuple[int, str] | None = None
+    #: the one SGLang release the log's text names (an environment report's ``sglang:
+    #: 0.5.22``, an image tag, a container's banner): (the version as written, its words)
+    named_release: tuple[str, str] | None = None
 
 
 def read_log(path: str) -> LoggedArgs:
@@ -568,6 +572,7 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
         out.memory.pool_made is True or _STARTED.search(own) is not None)
     out.devices = logged_devices(text)
     out.reported_mib = reported_total_mib(text)
+    out.named_release = named_version([text])
     return out
 
 
