@@ -864,3 +864,44 @@ def test_a_log_windows_powershell_wrote_in_utf16_is_read(tmp_path) -> None:
         logged = read_log(str(path))
         assert logged.values == {"model_path": "m", "tp_size": 2}
         assert logged.memory.max_total_num_tokens == 420000
+
+
+_RECORDS = ("[2026-03-02 10:11:12 TP0] Load weight begin. avail mem=78.62 GB\n"
+            "[2026-03-02 10:11:40 TP0] Load weight end. elapsed=27.91 s, type=LlamaForCausalLM, "
+            "dtype=torch.bfloat16, avail mem=63.47 GB, mem usage=15.15 GB.\n"
+            "[2026-03-02 10:11:41 TP0] KV Cache is allocated. #tokens: 1664775, K size: "
+            "25.40 GB, V size: 25.40 GB\n"
+            "[2026-03-02 10:12:03 TP0] max_total_num_tokens=1664775, chunked_prefill_size=8192, "
+            "max_prefill_tokens=16384, max_running_requests=4096, context_len=131072, "
+            "available_gpu_mem=11.21 GB\n")
+
+
+def _terminal(text: str, width: int) -> str:
+    """``text`` as a terminal of ``width`` columns shows it and a copy keeps it: each
+    line broken into rows of that width, the spaces a row ends in dropped."""
+    rows = []
+    for line in text.split("\n"):
+        while len(line) > width:
+            rows.append(line[:width].rstrip(" "))
+            line = line[width:]
+        rows.append(line)
+    return "\n".join(rows)
+
+
+@pytest.mark.parametrize("width", [72, 80, 100, 120])
+def test_memory_records_a_terminal_wrapped_read_as_written(width):
+    """A terminal breaks a record at its width, inside a number as often as not (80
+    columns cut ``#tokens: 16647`` / ``75``): the rows are joined back, so every figure is
+    the whole number, never its first digits."""
+    assert parse_memory(_terminal(_RECORDS, width)).as_dict() == \
+        parse_memory(_RECORDS).as_dict()
+
+
+def test_a_number_cut_by_a_wrap_is_joined_even_with_no_other_wrapped_row():
+    text = ("[2026-03-02 10:11:41 TP0] KV Cache is allocated. #tokens: 16647\n"
+            "75, K size: 25.40 GB, V size: 25.40 GB\n")
+    assert parse_memory(text).max_total_num_tokens == 1664775
+    # a record that ends where its line does is not joined to the next record
+    two = "KV Cache is allocated. #tokens: 1664775, K size: 25.40 GB, V size: 25.40\n" \
+          "[2026-03-02 10:12:03 TP0] max_total_num_tokens=1664775, max_running_requests=8\n"
+    assert parse_memory(two).max_running_requests == 8

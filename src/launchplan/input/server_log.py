@@ -768,10 +768,63 @@ _NOT_ENOUGH = re.compile(r"Not enough memory\. Please try to increase --mem-frac
                          r"|state cache is too small to serve any requests")
 
 
+#: what the memory records say, any of which a terminal may cut at its width
+_MEMORY_WORDS = re.compile(r"Load weight|avail mem|is allocated|#tokens|max_total_num_tokens"
+                           r"|SWAKVPool|DSV4 pool|sliding window memory|Post-capture"
+                           r"|Mamba Cache|max_mamba_cache_size")
+
+
+#: a line that opens a record of its own though no timestamp leads it: a bracketed tag
+#: (``[TP0]``, ``[t DP3 TP3]``) or the first words of a memory record
+_OWN_RECORD = re.compile(r"[ \t]*(?:\[[^\]\n]{1,60}\]|(?:Load weight|KV Cache|Full KV|SWA KV"
+                         r"|max_total_num_tokens|Mamba Cache|Memory pool|Use sliding window"
+                         r"|SWAKVPool|DSV4 pool|Post-capture|Capture)\b)")
+
+
+def _rows_joined(text: str) -> str:
+    """``text`` with the memory records a terminal wrapped at its width made whole again.
+
+    A terminal breaks a long record where its width ends, in the middle of a number as
+    often as between words, and a copy of it keeps the break: ``#tokens: 16647`` / ``75, K
+    size...`` would read 16,647 tokens. A row goes on in the next line when that line
+    starts no record of its own and either the row is as wide as the terminal (the width
+    two or more rows of the text fill; a copy drops the space a row ended in, which is put
+    back; no line of the text is longer) or a number runs across the break. Only records
+    that say something of memory are joined."""
+    if "\n" not in text or _MEMORY_WORDS.search(text) is None:
+        return text
+    lines = text.split("\n")
+    goes_on = [bool(n.strip()) and _RECORD_START.match(n) is None
+               and _OWN_RECORD.match(n) is None for n in lines[1:]] + [False]
+    filled: dict[int, int] = {}
+    for line, more in zip(lines, goes_on):
+        if more and len(line) >= _MIN_ROW:
+            filled[len(line)] = filled.get(len(line), 0) + 1
+    width = max((w for w, count in filled.items() if count >= 2), default=0)
+    if width and max(map(len, lines)) > width:
+        width = 0  # a line longer than the rows: no terminal's width
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        record = row = lines[i]
+        while goes_on[i] and len(row) >= _MIN_ROW and (
+                width - 1 <= len(row) <= width
+                or (row[-1].isdigit() and lines[i + 1][:1].isdigit())) \
+                and _MEMORY_WORDS.search(record + lines[i + 1]) is not None:
+            i += 1
+            record += (" " if len(row) == width - 1 else "") + lines[i]
+            row = lines[i]
+        out.append(record)
+        i += 1
+    return "\n".join(out)
+
+
 def parse_memory(text: str) -> LoggedMemory:
     """The memory lines of a start-up log, wherever they stand (a log prefix, a rank tag
-    and other lines between them are fine); the first of each kind counts, taken from the
-    rank SGLang sizes the pool by when several ranks print them (``_sizing_rank``)."""
+    and other lines between them are fine, and so is a terminal's wrap: ``_rows_joined``);
+    the first of each kind counts, taken from the rank SGLang sizes the pool by when
+    several ranks print them (``_sizing_rank``)."""
+    text = _rows_joined(text)
     before, after = _sizing_rank(text)
     more = _later_loads_gib(text, after) if after else 0.0
     scheduler = _SCHEDULER.search(text)
