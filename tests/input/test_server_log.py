@@ -824,6 +824,23 @@ def test_a_log_of_several_start_ups_reads_the_memory_of_the_one_its_line_is() ->
      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."),
     ("[t] Scheduler hit an exception: Traceback (most recent call last):",
      "Scheduler hit an exception: Traceback (most recent call last):"),
+    ("[t] DetokenizerManager hit an exception: Traceback (most recent call last):\n"
+     '  File "detokenizer_manager.py", line 124, in init_ipc_channels\n'
+     "zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:29236')",
+     "DetokenizerManager hit an exception: zmq.error.ZMQError: Address already in use "
+     "(addr='tcp://127.0.0.1:29236')"),
+    ("[t DP1 TP2] Scheduler hit an exception: Traceback (most recent call last):\n"
+     '  File "model_runner.py", line 349, in init_torch_distributed\n'
+     "    torch.get_device_module(self.device).set_device(self.gpu_id)\n"
+     "RuntimeError: CUDA error: invalid device ordinal\n"
+     "CUDA kernel errors might be asynchronously reported at some other API call",
+     "Scheduler hit an exception: RuntimeError: CUDA error: invalid device ordinal"),
+    ("2026-09-22T06:50:07.81Z zmq.error.ZMQError: Address already in use\n"
+     "2026-09-22T06:50:07.81Z [t] Received sigquit from a child process. It usually means "
+     "the child failed.",
+     "a child process died: zmq.error.ZMQError: Address already in use"),
+    ("[t] Received sigquit from a child process. It usually means the child failed.",
+     "Received sigquit from a child process. It usually means the child failed."),
     ("Capture draft cuda graph failed: HIP out of memory.", "Capture draft cuda graph failed: "
                                                             "HIP out of memory."),
 ])

@@ -465,10 +465,20 @@ _STARTED = re.compile(r"Capture (?:[a-z ]*)?cuda graph end|The server is fired u
 #: What a start-up dies of past the pool's sizing: SGLang's graph runners re-raise a failed
 #: capture as "Capture cuda graph failed: ..." (every release; the piecewise and draft
 #: runners with their own word before "cuda graph"); torch's out-of-memory errors (CUDA and
-#: ROCm spell it alike); the scheduler process's "Scheduler hit an exception" record.
+#: ROCm spell it alike); a process of the server logging the exception it dies of ("Scheduler
+#: hit an exception", and so the tokenizer and detokenizer managers, the data-parallel
+#: controller, the multi-tokenizer routers); the launcher's record that a child process
+#: died while the server was still starting ("Received sigquit from a child process").
 _FAILED = re.compile(r"Capture (?:[a-z ]*)?cuda graph failed[^\n]*"
                      r"|(?:torch\.(?:cuda\.)?OutOfMemoryError: )?(?:CUDA|HIP) out of memory[^\n]*"
-                     r"|Scheduler hit an exception[^\n]*", re.IGNORECASE)
+                     r"|\b\w*(?:Scheduler|Manager|Controller|Router) hit an exception[^\n]*"
+                     r"|Received sigquit from a child process[^\n]*", re.IGNORECASE)
+#: The line a Python traceback ends in, the error itself (after a container's time stamp):
+#: ``RuntimeError: CUDA error: invalid device ordinal``, ``zmq.error.ZMQError: ...``,
+#: ``triton.runtime.errors.OutOfResources: out of resource: shared memory, ...``.
+_RAISED = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?[ \t]+)?((?:(?:[a-z_]\w*\.)+[A-Z]\w*"
+                     r"|[A-Z]\w*(?:Error|Exception|Exit|Interrupt))(?::[ \t][^\n]*)?)[ \t]*$",
+                     re.MULTILINE)
 #: Records of a server already serving (ready, or its first batches logged): a failure after
 #: one is not the start-up's.
 _SERVING = re.compile(r"The server is fired up and ready|\b(?:Prefill|Decode) batch[. ]",
@@ -586,6 +596,16 @@ def startup_failure(text: str) -> str | None:
     if serving is not None:
         return None
     found = failed.group(0).strip()
+    if found.endswith("Traceback (most recent call last):"):
+        # the process logged its traceback: the error it died of ends it
+        raised = _RAISED.search(text, failed.end(), failed.end() + 20000)
+        if raised is not None:
+            found = found[:found.index("Traceback")] + raised.group(1).strip()
+    elif found.lower().startswith("received sigquit"):
+        # the child's own error, when the log kept it, stands before the launcher's record
+        before = list(_RAISED.finditer(text, max(0, failed.start() - 20000), failed.start()))
+        if before:
+            found = "a child process died: " + before[-1].group(1).strip()
     return found if len(found) <= 200 else found[:199] + "\u2026"
 
 
