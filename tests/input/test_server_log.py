@@ -922,3 +922,20 @@ def test_a_number_cut_by_a_wrap_is_joined_even_with_no_other_wrapped_row():
     two = "KV Cache is allocated. #tokens: 1664775, K size: 25.40 GB, V size: 25.40\n" \
           "[2026-03-02 10:12:03 TP0] max_total_num_tokens=1664775, max_running_requests=8\n"
     assert parse_memory(two).max_running_requests == 8
+
+
+def test_a_negative_profiled_pool_is_no_pool_in_a_launch_without_a_draft():
+    """sgl-project/sglang#7691: the weights left the pool nothing ("larger than the profiled
+    value -561981"), and SGLang stops with "Not enough memory" next; an older release's
+    draft worker printed such a value too, so with a draft the line decides nothing."""
+    line = ("[t] max_total_tokens=131072 is larger than the profiled value -561981. Use the "
+            "profiled value instead.\n")
+    head = "[t] server_args=ServerArgs(model_path='m', speculative_algorithm={})\n"
+    memory = parse_log(head.format(None) + "[t] Load weight end. avail mem=21.73 GB, mem "
+                       "usage=166.59 GB\n" + line).memory
+    assert memory.pool_made is False and memory.max_total_num_tokens is None
+    assert parse_log(head.format("'EAGLE'") + line).memory.pool_made is None
+    # a log of memory records alone: the record after the rank's first and only load
+    load = "[t TP0] Load weight end. avail mem=21.73 GB, mem usage=166.59 GB\n"
+    assert parse_log(load + line.replace("[t]", "[t TP0]")).memory.pool_made is False
+    assert parse_log(load + load + line.replace("[t]", "[t TP0]")).memory.pool_made is None

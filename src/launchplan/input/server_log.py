@@ -577,6 +577,8 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
     default), the GPU it names and the memory total SGLang's fallback line reports."""
     own = text if own is None else own
     out.memory = parse_memory(own)
+    if out.memory.pool_made is None and _no_pool_profiled(out, own):
+        out.memory = out.memory.replace(pool_made=False)
     out.failure = startup_failure(own)
     out.started = out.failure is None and (
         out.memory.pool_made is True or _STARTED.search(own) is not None)
@@ -584,6 +586,20 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
     out.reported_mib = reported_total_mib(text)
     out.named_release = named_version([text])
     return out
+
+
+def _no_pool_profiled(out: LoggedArgs, text: str) -> bool:
+    """Whether the log's record of a pool profiled at no tokens is the target's own: the
+    launch has no draft (its line says so), or the record follows the first weight load of
+    its rank with no second load (a draft's) between them."""
+    found = _NONE_PROFILED.search(text)
+    if found is None or out.values.get("speculative_algorithm"):
+        return False
+    if out.line:
+        return True
+    rank = _rank(text, found.start())
+    loads = [m for m in _AFTER.finditer(text, 0, found.start()) if _rank(text, m.start()) == rank]
+    return len(loads) == 1
 
 
 def startup_failure(text: str) -> str | None:
@@ -777,6 +793,10 @@ _DSV4_POOLS = re.compile(r"DSV4 pool sizes: full=([0-9]+), swa=([0-9]+), c4=([0-
 #: a --max-total-tokens above the pool SGLang profiled: the profiled one is used (an older
 #: release's draft worker printed it too, with a negative value that sizes nothing)
 _PROFILED = re.compile(r"max_total_tokens=[0-9]+ is larger than the profiled value ([0-9]+)")
+#: the same record with no tokens profiled (zero or negative): an older release's draft
+#: worker printed it beside the target's pool; in a launch without a draft, the weights left
+#: the pool nothing, and SGLang stops next ("Not enough memory")
+_NONE_PROFILED = re.compile(r"is larger than the profiled value (?:-[0-9]+|0)\b")
 #: SGLang's errors when the loaded weights leave the pool no memory: every release's "Not
 #: enough memory" (the pool sized to no tokens), and the KV-cache configurator's earlier
 #: refusal (0.5.23), raised when what is left after loading is already gone
