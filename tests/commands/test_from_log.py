@@ -987,6 +987,23 @@ def test_a_log_that_started_where_preflight_says_it_fails_is_noted(capsys, tmp_p
         assert noted is False or "attention-heads-split" in out
 
 
+def test_a_started_multi_gpu_log_on_a_one_gpu_target_names_the_gpu_count(capsys, tmp_path):
+    """A workstation target describes one GPU; a TP 2 log that came up ran on a node of two
+    (sglang-perf-test's four RTX 4090s, KTransformers' two): the note names --gpu-count,
+    which plans that node, instead of blaming the build."""
+    log = tmp_path / "tp2.log"
+    log.write_text("[2026-07-21 08:21:50] server_args=ServerArgs(model_path='qwen3-8b', "
+                   "tp_size=2)\n[2026-07-21 08:22:00 TP0] Capture cuda graph end. Time "
+                   "elapsed: 4.56 s\n")
+    assert main(["resolve", "--from-log", str(log), "--gpu", "rtx4090"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "its node held the 2 GPUs its ranks bind, where rtx4090 describes 1: " \
+           "--gpu-count 2 plans the node it ran on" in out
+    assert "yet preflight says" not in out
+    assert main(["resolve", "--from-log", str(log), "--gpu", "rtx4090", "--gpu-count", "2"]) == 0
+    assert "GPUs its ranks bind" not in capsys.readouterr().out
+
+
 def test_a_start_up_that_died_in_graph_capture_is_named_beside_the_plan(tmp_path, capsys):
     log = tmp_path / "oom.log"
     log.write_text(

@@ -111,14 +111,19 @@ def _mamba_row(logged: LoggedMemory, plan: Any, again: Any) -> MemoryRow:
     """A hybrid linear-attention model's state slots beside the plan's. SGLang caps the
     running requests at its slots over the slots a request holds (3, 4 or 5: the radix
     cache's strategy, the overlap scheduler, the release), so a log whose slots per request
-    differ from the plan's explains a ``max_running_requests`` gap: that is the row's note."""
+    differ from the plan's explains a ``max_running_requests`` gap, when there is one: that
+    is the row's note."""
     slots = logged.max_mamba_cache_size
     planned = plan.extra.get("max_mamba_cache_size")
     from_logged = again.extra.get("max_mamba_cache_size") if again is not None else None
     note = None
     per_request = plan.extra.get("mamba_slots_per_request")
     running = logged.max_running_requests
-    if per_request and running and slots:
+    planned_running = {getattr(p, "max_running_requests", None) for p in (plan, again)
+                       if p is not None}
+    if per_request and running and slots and running not in planned_running:
+        # (requests the plan meets need no explaining: an explicit limit sizes the slots
+        # from the memory split instead, whatever a request holds)
         held = slots / running
         if abs(held - per_request) >= 0.5:
             note = (f"the log holds {held:.1f} state slots per running request where the plan "

@@ -371,11 +371,26 @@ def _started_against_preflight(result: Any, compat: str) -> list[str]:
     report = preflight(result)
     if report.verdict != "fails-at-start":
         return []
-    names = ", ".join(p.requirement for p in report.problems if p.decides)
-    return [f"the log shows the server started, yet preflight says this launch fails at "
-            f"start-up under rules {compat} ({names}): the build that ran may check less "
-            "than that release (a fork, another release), or the plan's inputs differ from "
-            "the log's"]
+    deciding = [p.requirement for p in report.problems if p.decides]
+    notes = []
+    if "gpus-on-node" in deciding:
+        # the ranks came up, so the node held the GPUs they bind: the target's count is not
+        # the node's (a one-GPU workstation target for a multi-GPU box)
+        from launchplan.checks.launch_requirements import gpus_used
+        from launchplan.checks.predicates import Plan
+
+        deciding.remove("gpus-on-node")
+        top = gpus_used(Plan(result))[0]
+        target = result.record.target
+        notes.append(f"the log shows the server started, so its node held the {top} GPUs "
+                     f"its ranks bind, where {target.name} describes {target.gpu_count}: "
+                     f"--gpu-count {top} plans the node it ran on")
+    if deciding:
+        notes.append(f"the log shows the server started, yet preflight says this launch fails "
+                     f"at start-up under rules {compat} ({', '.join(deciding)}): the build that "
+                     "ran may check less than that release (a fork, another release), or the "
+                     "plan's inputs differ from the log's")
+    return notes
 
 
 def _failure_against_preflight(failure: str, result: Any, compat: str) -> str:
