@@ -537,7 +537,30 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
                          else "'name': value items after `server_args={`", name)
     if form == "dict":
         _set_aside_reports(out)
+    if out.values.get("attention_backend") is None:
+        _chosen_backend(out, text)
     return _with_memory(out, text, own)
+
+
+#: The record of the attention backend SGLang chose when none was given: releases before
+#: 0.5 chose it in the model runner, after logging ``attention_backend=None`` in the line
+#: ("not set", "not explicitly specified"); later ones choose it before the line, which a
+#: cut may have lost ("not specified").
+_BACKEND_CHOSEN = re.compile(r"Attention backend not (?:explicitly )?(?:set|specified)\. "
+                             r"Use (\w+) backend by default")
+
+
+def _chosen_backend(out: LoggedArgs, text: str) -> None:
+    """The attention backend the log says SGLang chose (the last start-up's record), where
+    its line logs none or lost the field to a cut: the backend the launch ran with."""
+    found = list(_BACKEND_CHOSEN.finditer(text))
+    chosen = found[-1] if found else None
+    if chosen is None or ("attention_backend" not in out.values and not out.truncated):
+        return
+    why = "logs none" if "attention_backend" in out.values else "lost the field to a cut"
+    out.values["attention_backend"] = chosen.group(1)
+    out.notes.append(f"attention_backend {chosen.group(1)!r}: the backend the log says SGLang "
+                     f"chose by default (its line {why})")
 
 
 #: A start-up line a poster cut down to the fields they meant, with neither ``ServerArgs(``
