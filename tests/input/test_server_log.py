@@ -939,3 +939,22 @@ def test_a_negative_profiled_pool_is_no_pool_in_a_launch_without_a_draft():
     load = "[t TP0] Load weight end. avail mem=21.73 GB, mem usage=166.59 GB\n"
     assert parse_log(load + line.replace("[t]", "[t TP0]")).memory.pool_made is False
     assert parse_log(load + load + line.replace("[t]", "[t TP0]")).memory.pool_made is None
+
+
+@pytest.mark.parametrize("said", ["not set", "not explicitly specified", "not specified"])
+def test_the_backend_an_older_release_chose_after_its_line_is_the_logged_one(said):
+    """Releases of 2025 logged ``attention_backend=None`` and chose the backend in the model
+    runner, saying which; the launch ran with it. A value the line logs stands."""
+    text = ("[t] server_args=ServerArgs(model_path='m', attention_backend=None, tp_size=1)\n"
+            f"[t TP0] Attention backend {said}. Use flashinfer backend by default.\n")
+    logged = parse_log(text)
+    assert logged.values["attention_backend"] == "flashinfer"
+    assert "chose by default" in logged.notes[0]
+    given = parse_log(text.replace("attention_backend=None", "attention_backend='triton'"))
+    assert given.values["attention_backend"] == "triton" and not given.notes
+    cut = parse_log("[t] server_args=ServerArgs(model_path='m', tp_size=1, chunk\n"
+                    "[t TP0] Attention backend not set. Use fa3 backend by default.\n")
+    assert cut.values["attention_backend"] == "fa3" and "cut" in cut.notes[0]
+    whole = parse_log("[t] server_args=ServerArgs(model_path='m', tp_size=1)\n"
+                      "[t TP0] Attention backend not set. Use fa3 backend by default.\n")
+    assert "attention_backend" not in whole.values  # a whole line without the field: as is
