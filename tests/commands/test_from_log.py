@@ -1006,6 +1006,20 @@ def test_a_started_multi_gpu_log_on_a_one_gpu_target_names_the_gpu_count(capsys,
     assert "GPUs its ranks bind" not in capsys.readouterr().out
 
 
+def test_an_older_load_record_without_usage_compares_what_loading_left_free(capsys, tmp_path):
+    """0.4.3's "Load weight end ... avail mem=36.48 GB" (sgl-project/sglang#4161's excerpt)
+    has neither the usage nor a begin record: what loading left free is set beside the
+    target's free memory less the planned weights and loading's overhead."""
+    log = tmp_path / "old.log"
+    log.write_text("[2025-03-07 09:25:11 TP0] Load weight end. type=LlamaForCausalLM, "
+                   "dtype=torch.bfloat16, avail mem=63.40 GB\n"
+                   "[2025-03-07 09:25:12 TP0] Memory pool end. avail mem=22.03 GB\n")
+    data = _from_log(capsys, log, "h100", "llama-3.1-8b")
+    rows = {r["figure"]: r for r in data["memory"]}
+    assert rows["free after loading"]["logged"] == 63.4
+    assert abs(rows["free after loading"]["error"]) < 0.05  # 78.5 GiB free less ~15 GiB
+
+
 def test_a_start_up_that_died_in_graph_capture_is_named_beside_the_plan(tmp_path, capsys):
     log = tmp_path / "oom.log"
     log.write_text(

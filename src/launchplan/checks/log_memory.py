@@ -85,6 +85,13 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
         if not plan.draft_weights_bytes and logged.more_weights_gib:
             loaded -= logged.more_weights_gib
         rows.append(_weights_row(round(loaded, 2), logged.after_load_gib, _gib(weights)))
+    elif logged.loaded_gib is None and logged.after_load_gib is not None and plan is not None:
+        # an older release's "Load weight end" with neither the usage nor a begin record:
+        # what loading left free is the one figure of it, the target's free memory less the
+        # weights and loading's overhead in the plan
+        weights = plan.weights_bytes + plan.draft_weights_bytes + load_overhead_bytes(target)
+        rows.append(MemoryRow("free after loading", round(logged.after_load_gib, 2),
+                              _gib(plan.before_load_bytes - weights), unit="GiB"))
     if logged.pool_made is not None and plan is not None and not (logged.pool_made
                                                                   and plan.fits):
         # a log ending in SGLang's "Not enough memory" (the plan must find no room either),
