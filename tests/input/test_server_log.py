@@ -958,3 +958,12 @@ def test_the_backend_an_older_release_chose_after_its_line_is_the_logged_one(sai
     whole = parse_log("[t] server_args=ServerArgs(model_path='m', tp_size=1)\n"
                       "[t TP0] Attention backend not set. Use fa3 backend by default.\n")
     assert "attention_backend" not in whole.values  # a whole line without the field: as is
+
+
+def test_an_npu_s_records_name_its_device_where_no_line_does():
+    """An Ascend log of memory records alone ("Capture target decode NPU graph", its
+    ascend backends) ran on an NPU, which the plan on a GPU target then says."""
+    text = ("[t TP0] Load weight end. type=DeepseekV4ForCausalLM, avail mem=40.10 GB, mem "
+            "usage=20.50 GB.\n[t TP0] Capture target decode NPU graph begin. backend=full\n")
+    assert parse_log(text).device_named == "npu"
+    assert parse_log(text.replace("NPU graph", "cuda graph")).device_named is None

@@ -232,7 +232,7 @@ def read_logged(opts: dict) -> Any:
                                 + f"; planned on --gpu {opts['gpu']}")
         return logged
     if found is None:
-        other = _other_device(logged.values.get("device"))
+        other = _other_device(logged.values.get("device") or logged.device_named)
         if other is not None and not devices:
             # an Ascend NPU's log (device 'npu'): no target describes it; a GPU named is a
             # stand-in, which the plan then says
@@ -354,7 +354,7 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
         report.notes.append(
             f"{lost}: {', '.join(f'{k}={v!r}' for k, v in typed.items())} "
             f"taken from the launch command the log shows (line {logged.command[0]})")
-    other = _other_device(logged.values.get("device"))
+    other = _other_device(logged.values.get("device") or logged.device_named)
     if other is not None:
         report.notes.append(
             f"the log ran with device {other!r}; launchplan's targets are CUDA and ROCm GPUs, "

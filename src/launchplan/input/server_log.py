@@ -149,6 +149,9 @@ class LoggedArgs(Struct, frozen=False):
     # the launch command the log shows before its start-up line (line number, its text):
     # what the fields a cut-off line lost were typed as
     command: tuple[int, str] | None = None
+    #: a device other than a GPU the log's records name where its line names none (an
+    #: Ascend NPU's "Capture ... NPU graph", its ``ascend`` backends): the log's hardware
+    device_named: str | None = None
     #: the one SGLang release the log's text names (an environment report's ``sglang:
     #: 0.5.22``, an image tag, a container's banner): (the version as written, its words)
     named_release: tuple[str, str] | None = None
@@ -608,7 +611,14 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
     out.devices = logged_devices(text)
     out.reported_mib = reported_total_mib(text)
     out.named_release = named_version([text])
+    if "device" not in out.values and _NPU_RECORD.search(text) is not None:
+        out.device_named = "npu"
     return out
+
+
+#: records only an Ascend NPU's run prints: its graph capture, its attention backend, its
+#: torch extension, its device names
+_NPU_RECORD = re.compile(r"\bNPU graph|\bascend|\btorch_npu\b|\bnpu:\d", re.IGNORECASE)
 
 
 def _no_pool_profiled(out: LoggedArgs, text: str) -> bool:
