@@ -391,6 +391,12 @@ def test_frozen_kv_mtp_defaults():
     ({"architectures": ["LongcatFlashForCausalLM"]}, "rsv"),
     ({"model_type": "foo", "text_config": {"model_type": "qwen3"}}, "ar"),
     ({"architectures": ["LlamaForCausalLM"], "model_type": "llama"}, "rs+rsv"),
+    # Qwen3-ASR: the text model is the thinker's, a Qwen3 config whatever its file says;
+    # Qwen3-Omni's thinker holds a MoE text model (rs+rsv)
+    ({"model_type": "qwen3_asr", "thinker_config": {"text_config": {"hidden_size": 2048}}},
+     "ar"),
+    ({"model_type": "qwen3_omni_moe",
+      "thinker_config": {"text_config": {"model_type": "qwen3_omni_moe_text"}}}, "rs+rsv"),
 ])
 def test_model_boundary_reduction(config, expected):
     assert s.model_boundary_reduction(config) == expected

@@ -135,6 +135,10 @@ _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
 _GLM_IMAGE = "GlmImageForConditionalGeneration"
 #: Audio encoders a top-level ``audio_config`` names beside the text model's own config
 _TOP_LEVEL_AUDIO = frozenset({"qwen2_audio_encoder", "glmasr_encoder"})
+#: model types whose config class builds the thinker's audio config as Qwen3-Omni's audio
+#: encoder config (its defaults under the file's keys) whatever type the file names: SGLang's
+#: configs/qwen3_asr.py (Qwen3-ASR's file says ``qwen3_asr_audio_encoder``, or nothing)
+_OMNI_AUDIO_BUILT = frozenset({"qwen3_asr"})
 
 
 def _glm_image_vqvae(vq: Any) -> list[Tensor]:
@@ -576,6 +580,10 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         from launchplan.memory.vision import granite_speech_towers
         main += granite_speech_towers(config, hidden, caveats, Tensor)
     audio = towers.get("audio_config")
+    if config.get("model_type") in _OMNI_AUDIO_BUILT:  # built as Qwen3-Omni's, whatever named
+        from launchplan.memory.vision import QWEN3_OMNI_AUDIO
+        audio = {**QWEN3_OMNI_AUDIO, **(audio if isinstance(audio, Mapping) else {}),
+                 "model_type": "qwen3_omni_moe_audio_encoder"}
     # (a thinker's tower, or Qwen2-Audio's or GLM-ASR's beside its top-level text model)
     if isinstance(audio, Mapping) and audio and (
             towers is not config or audio.get("model_type") in _TOP_LEVEL_AUDIO):

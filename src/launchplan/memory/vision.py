@@ -773,6 +773,14 @@ _QWEN2_AUDIO = {"d_model": 1280, "encoder_layers": 32, "encoder_ffn_dim": 5120,
                 "num_mel_bins": 128, "max_source_positions": 1500}
 
 
+#: transformers' Qwen3OmniMoeAudioEncoderConfig defaults (5.19 and 5.24 alike), which fill in
+#: what a Qwen3-ASR file leaves out of its audio config
+QWEN3_OMNI_AUDIO = {"num_mel_bins": 128, "encoder_layers": 32, "encoder_attention_heads": 20,
+                    "encoder_ffn_dim": 5120, "d_model": 1280, "max_source_positions": 1500,
+                    "n_window": 50, "output_dim": 3584, "n_window_infer": 800,
+                    "conv_chunksize": 500, "downsample_hidden_size": 480}
+
+
 def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor],
                 text_hidden: int = 0) -> list[Tensor]:
     """An audio encoder: Qwen2-Audio's (``_qwen2_audio``) or Qwen3-Omni's

@@ -34,7 +34,7 @@ def model_boundary_reduction(config: Mapping) -> str:
     """How a model reduces at layer boundaries: ``rsv``, ``ar`` or the default ``rs+rsv``.
 
     Decided by the architectures, MiniCPM-V 4.5, the Qwen3 model types, else the nested
-    language config of a wrapper.
+    language config of a wrapper (a speech or omni model's thinker's).
     """
     return _boundary_reduction(config, _AR_ARCHS)
 
@@ -56,11 +56,25 @@ def _boundary_reduction(config: Mapping, ar_archs: frozenset[str]) -> str:
         return "ar"
     if model_type in ("qwen3", "qwen3_vl_text"):
         return "ar"
+    thinker = config.get("thinker_config")
+    if isinstance(thinker, Mapping) and isinstance(thinker.get("text_config"), Mapping):
+        # the speech and omni models' text model sits in their thinker (their config
+        # classes' own get_text_config); Qwen3-ASR's class builds it as a Qwen3 config
+        # whatever the file's text_config says of its type
+        text = thinker["text_config"]
+        implied = _THINKER_TEXT_TYPES.get(model_type)
+        return _boundary_reduction({**text, "model_type": implied} if implied else text,
+                                   ar_archs)
     for name in ("text_config", "llm_config", "language_config"):
         nested = config.get(name)
         if isinstance(nested, Mapping) and nested is not config:
             return _boundary_reduction(nested, ar_archs)
     return "rs+rsv"
+
+
+#: model type -> the type its config class gives the thinker's text config, where the class
+#: builds one type whatever the file says (SGLang's configs/qwen3_asr.py: Qwen3Config)
+_THINKER_TEXT_TYPES = {"qwen3_asr": "qwen3"}
 
 
 _BOUNDARY = dict(
