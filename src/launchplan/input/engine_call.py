@@ -90,26 +90,33 @@ def _ray_sglang(text: str) -> bool:
     return "engine_kwargs" in text and "sglang" in text.lower() and bool(_RAY_CALL.search(text))
 
 
-def engine_launch(text: str, launch: int | None = None) -> tuple[list[str], list[str]]:
-    """(flags, env assignments) of the ``launch``-th ``Engine(...)`` call in the script
-    ``text`` (in source order, from 1; the first by default): a script that compares two
-    settings, or loads a teacher and a student, starts an engine for each."""
+def engine_launch(text: str, launch: int | None = None, notes: list[str] | None = None
+                  ) -> tuple[list[str], list[str]]:
+    """(flags, env assignments) of the ``launch``-th launch of the script ``text`` (in
+    source order, from 1; the first by default): its ``Engine(...)`` calls (a script that
+    compares two settings, or loads a teacher and a student, starts an engine for each) and
+    the servers it starts beside them from launch literals, whose reading notes go into
+    ``notes``."""
     tree = _tree(text)
     calls = _calls(tree, _ray_sglang(text))
     if not calls:
         raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
-    call = calls[min(max(launch or 1, 1), len(calls)) - 1]
+    order = _launch_order(text, len(calls))
+    kind, which = order[min(max(launch or 1, 1), len(order)) - 1]
+    if kind == "literal":
+        return _literal_launch(text, which, notes)
+    call = calls[which - 1]
     names = _literals_before(tree, call)
     found: list[tuple[int, int, list[str]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
-            found.append((node.lineno, node.col_offset, environ_assignment(node, names)))
+            found.append((node.lineno, node.col_offset, environ_assignment(node, names, tree)))
         elif isinstance(node, ast.Call):
             found.append((node.lineno, node.col_offset, environ_call(node, names)))
         elif isinstance(node, ast.For):
             found.append((node.lineno, node.col_offset, environ_loop(node, names)))
     env = [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
-    return _patched_by_docs(tree, call, _flags(call, names)), env
+    return _patched_by_docs(tree, call, _flags(call, names, tree)), env
 
 
 def _patched_by_docs(tree: ast.Module, call: ast.Call, argv: list[str]) -> list[str]:
@@ -142,11 +149,71 @@ def _imports_doc_patch(tree: ast.Module) -> bool:
 
 
 def engine_total(text: str) -> int:
-    """How many ``Engine(...)`` calls the script ``text`` makes (0 when it is not Python)."""
+    """How many launches the script ``text`` makes (0 when it is not Python): its
+    ``Engine(...)`` calls, and the servers it starts from launch literals beside them
+    (``subprocess.Popen([... "sglang.launch_server", ...])``)."""
     try:
-        return len(_calls(_tree(text), _ray_sglang(text)))
+        engines = len(_calls(_tree(text), _ray_sglang(text)))
     except InputError:
         return 0
+    return len(_launch_order(text, engines)) if engines else 0
+
+
+def _launch_order(text: str, engines: int) -> list[tuple[str, int]]:
+    """The launches of a script with ``engines`` engine calls, in source order, each as
+    (``"engine"`` or ``"literal"``, which of its kind, from 1): a benchmark that starts a
+    server with ``subprocess.Popen`` and an offline engine, or a Modal app with a served
+    function and a test one, holds both, as a page with both blocks does. A literal inside
+    an engine call's arguments is part of that call; a docstring's command line is shown,
+    not started. Engines only when the text is not one program the literal reader parses
+    alike."""
+    from launchplan.input.python_launch import literal_launches
+
+    engines_only = [("engine", n) for n in range(1, engines + 1)]
+    read = literal_launches(text)
+    if read is None or not read[1]:
+        return engines_only
+    tree, literals = read
+    placed = _placed_calls(tree, _ray_sglang(text))
+    if len(placed) != engines:
+        return engines_only
+    inside = {id(n) for call, at in placed for top in (call, at) for n in ast.walk(top)}
+    # a string standing as a statement (a docstring's usage line) shows a command, beside
+    # an engine the script does start
+    inside.update(id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)
+                  and isinstance(n.value, (ast.Constant, ast.JoinedStr)))
+    order: list[tuple[tuple[int, int], str, int]] = [
+        ((at.lineno, at.col_offset), "engine", n) for n, (_, at) in enumerate(placed, 1)]
+    which = 0
+    for node, count in literals:
+        for _ in range(count):
+            which += 1
+            if id(node) not in inside:
+                order.append(((getattr(node, "lineno", 0), getattr(node, "col_offset", 0)),
+                              "literal", which))
+    return [(kind, n) for _, kind, n in sorted(order)]
+
+
+def _literal_launch(text: str, which: int, notes: list[str] | None = None
+                    ) -> tuple[list[str], list[str]]:
+    """(words, env assignments) of the ``which``-th launch a script holds in a literal, as
+    the pasted reader takes a script holding only such launches."""
+    from launchplan.input.pasted import _from_launcher, _runner_env, _runner_start, _split
+    from launchplan.input.python_launch import launch_literal_at, script_environment
+
+    picked = launch_literal_at(text, notes, which)
+    if picked is None:  # pragma: no cover - counted by the same reader
+        raise InputError("the pasted Python", "a launch it starts", "none")
+    found, within = picked
+    env: list[str] = []
+    if isinstance(found, str):
+        words = _split(found, within)
+    else:  # an argv list: a container run around it keeps its -e NAME=VALUE
+        words = _from_launcher(found)
+        before = found[:len(found) - len(words)]
+        if (runner := _runner_start(before)) is not None:
+            env.extend(_runner_env(before[runner:]))
+    return words, [*env, *script_environment(text, which)]
 
 
 def _tree(text: str) -> ast.Module:
@@ -262,12 +329,18 @@ def _inline_script(text: str) -> str | None:
 def _calls(tree: ast.Module, ray: bool = False) -> list[ast.Call]:
     """The engine calls in ``tree``, in source order; with ``ray``, Ray's SGLang configs
     (:func:`_ray_sglang`) too."""
+    return [call for call, _ in _placed_calls(tree, ray)]
+
+
+def _placed_calls(tree: ast.Module, ray: bool = False) -> list[tuple[ast.Call, ast.Call]]:
+    """(each engine call, the call that starts it: itself, or the ``launch_server(...)``
+    handed a ``ServerArgs(...)``), in the source order of the latter."""
     runtime = _runtime_imported(tree)
     calls = [(n, n) for n in ast.walk(tree) if isinstance(n, ast.Call)
              and (_is_engine(n.func) or (ray and _ray_config(n.func))
                   or (runtime and isinstance(n.func, ast.Name) and n.func.id == "Runtime"))]
     calls += _server_args_launches(tree)
-    return [call for call, at in sorted(calls, key=lambda c: (c[1].lineno, c[1].col_offset))]
+    return sorted(calls, key=lambda c: (c[1].lineno, c[1].col_offset))
 
 
 def _server_args_launches(tree: ast.Module) -> list[tuple[ast.Call, ast.Call]]:
@@ -389,17 +462,32 @@ def _runtime_imported(tree: ast.Module) -> bool:
                for node in ast.walk(tree))
 
 
-def environ_assignment(node: ast.Assign, names: dict[str, ast.expr] | None = None
-                       ) -> list[str]:
+def environ_assignment(node: ast.Assign, names: dict[str, ast.expr] | None = None,
+                       tree: ast.Module | None = None) -> list[str]:
     """``os.environ["NAME"] = "value"`` as ``NAME=value``: a literal name and value, or
-    names the script sets to literals (``os.environ["PORT"] = str(PORT)``)."""
+    names the script sets to literals (``os.environ["PORT"] = str(PORT)``); with the
+    script's ``tree``, a value its text fixes through further names (a function's
+    parameter its first call passes: ``os.environ["CUDA_VISIBLE_DEVICES"] = gpu``)."""
     out = []
     for target in node.targets:
         if isinstance(target, ast.Subscript) and is_environ(target.value):
             pair = _evaluated_pair(target.slice, node.value, {}, names or {})
+            if pair is None and tree is not None:
+                pair = _fixed_pair(target.slice, node.value, tree)
             if pair is not None:
                 out.append(pair)
     return out
+
+
+def _fixed_pair(key: ast.expr, value: ast.expr, tree: ast.Module) -> str | None:
+    """``NAME=value`` of an environment write whose name and value the script's text fixes
+    (``python_values.fixed``); None otherwise."""
+    from launchplan.input.python_values import fixed
+
+    name, found = fixed(key, tree), fixed(value, tree)
+    if isinstance(found, (str, int, float)) and not isinstance(found, bool):
+        return literal_pair(name, ast.Constant(found))
+    return None
 
 
 def environ_call(node: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str]:
@@ -596,6 +684,7 @@ def names_before(tree: ast.Module, line: int) -> dict[str, ast.expr]:
             edits.append((node.lineno, node.col_offset, *edited, node))
 
     names: dict[str, ast.expr] = dict(argparse_defaults(tree))  # args.tp: --tp's default
+    names.update(_returned(tree))
     at: dict[str, tuple[int, int]] = {}
     for line, col, name, value in sorted(found, key=lambda f: f[:2]):
         names[name], at[name] = value, (line, col)
@@ -603,6 +692,20 @@ def names_before(tree: ast.Module, line: int) -> dict[str, ast.expr]:
         if name in names and (line, col) > at[name]:
             names[name] = _edited(names[name], change, node)
     return names
+
+
+def _returned(tree: ast.Module) -> dict[str, ast.expr]:
+    """``NAME()`` for each function the script defines once whose body only returns an
+    expression (``def build_engine_kwargs(args): return {...}``): what its calls give, its
+    parameters left as written (an engine keyword's value then read as any other)."""
+    from launchplan.input.python_values import returned_expression
+
+    defined: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defined.setdefault(node.name, []).append(node)
+    return {f"{name}()": returned for name, defs in defined.items() if len(defs) == 1
+            and (returned := returned_expression(defs[0])) is not None}
 
 
 def _entries(mapping: ast.expr, names: dict[str, ast.expr] | None = None,
@@ -614,6 +717,13 @@ def _entries(mapping: ast.expr, names: dict[str, ast.expr] | None = None,
         return None
     if isinstance(mapping, ast.Name) and names and mapping.id in names:
         mapping = names[mapping.id]
+    if isinstance(mapping, ast.Call) and isinstance(mapping.func, ast.Name) and names \
+            and f"{mapping.func.id}()" in names:  # a settings builder's returned mapping
+        return _entries(names[f"{mapping.func.id}()"], names, depth + 1)
+    if isinstance(mapping, ast.Subscript) and isinstance(mapping.slice, ast.Constant):
+        outer = _entries(mapping.value, names, depth + 1)  # CONFIG["engine"] of a literal
+        inner = outer.get(mapping.slice.value) if outer is not None else None
+        return _entries(inner, names, depth + 1) if inner is not None else None
     out: dict[str, ast.expr] = {}
     if isinstance(mapping, ast.Dict):
         for key, value in zip(mapping.keys, mapping.values):
@@ -718,7 +828,11 @@ def _server_args_call(keyword: ast.keyword, names: dict[str, ast.expr]) -> ast.C
     return None
 
 
-def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str]:
+def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None,
+           tree: ast.Module | None = None) -> list[str]:
+    """The flags ``call``'s keywords set; a keyword's value the script fixes only through
+    further names (``model_path = args.model_path`` of an option's default, a function's
+    parameter its first call passes, ``CONFIG["tp_size"]``) is worked out from ``tree``."""
     from launchplan.input.fields import FIELDS
 
     if call.args:
@@ -733,6 +847,7 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
     for name, expr in keywords:
         if name in own:
             continue
+        written = expr
         if isinstance(expr, ast.Name) and expr.id in names:
             expr = names[expr.id]  # ``model_path=MODEL`` with ``MODEL = "..."`` above
         elif isinstance(expr, ast.Attribute) and (dotted := ast.unparse(expr)) in names:
@@ -746,10 +861,12 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
         try:
             value = ast.literal_eval(expr)
         except (ValueError, SyntaxError):
+            value = _fixed_value(written, expr, tree)
+        if value is _OPEN:
             if spec.nargs == 0 or not spec.flags:
                 raise InputError(f"sgl.Engine({name}=...)", "a literal value (a variable's "
                                  "value is not in the pasted text)",
-                                 ast.unparse(expr)[:60]) from None
+                                 ast.unparse(expr)[:60])
             # a value known only when the script runs (``args.model_path``) stays open, as a
             # shell reference does: a flag given after the paste replaces it, and if none
             # does, the flag is reported with the expression it holds
@@ -757,6 +874,37 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None) -> list[str
             continue
         argv.extend(_flag_words(spec, value))
     return argv
+
+
+#: What ``_fixed_value`` gives for a value the text leaves open.
+_OPEN = object()
+
+
+def _fixed_value(written: ast.expr, expr: ast.expr, tree: ast.Module | None) -> Any:
+    """The value of an engine keyword as written (``written``) or as the names before the
+    call make it (``expr``), when the script's text fixes it (``python_values.fixed``): a
+    literal, or a list or dict of them; ``_OPEN`` otherwise."""
+    if tree is None:
+        return _OPEN
+    from launchplan.input.python_values import UNKNOWN, fixed
+
+    for node in (written, expr):
+        found = fixed(node, tree)
+        if found is not UNKNOWN and _plain(found):
+            return found
+    return _OPEN
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is what a literal writes: None, a string, number or bool, or a
+    list, tuple or dict of such."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(item) for item in value)
+    if isinstance(value, dict):
+        return all(_plain(k) and _plain(v) for k, v in value.items())
+    return False
 
 
 #: Integer arithmetic a script writes in a default (``8*1024``).

@@ -19,6 +19,7 @@ import shlex
 from collections.abc import Container, Iterator
 from typing import Any
 
+from launchplan.errors import InputError
 from launchplan.input import shell_vars
 from launchplan.input.python_flow import branches
 
@@ -42,8 +43,11 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     if "sglang" not in text or not ("launch_server" in text or "serve" in text):
         return None
     tree = _parsed(text)
-    found = _launch_nodes(tree) if tree is not None else []
+    shown: list[ast.AST] = []
+    found = _launch_nodes(tree, shown) if tree is not None else []
     if not found:
+        if shown and not _starts_engine(text):
+            raise _only_shown(shown)
         listed = quoted_list(text)
         if listed is None:
             joined = joined_command(text)
@@ -55,6 +59,27 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     assert tree is not None
     value = _with_helper_flags(tree, _finished(tree, value, node, grows, notes), node)
     return _without_open_spreads(value, notes), within
+
+
+def _starts_engine(text: str) -> bool:
+    """Whether the script starts an engine (``sgl.Engine(...)``): its launch, whatever it
+    prints."""
+    from launchplan.input.engine_call import looks_like_engine_call
+
+    return looks_like_engine_call(text)
+
+
+def _only_shown(shown: list[ast.AST]) -> InputError:
+    """The error for a Python program whose only SGLang commands it prints, logs or raises
+    (``print("Start it with: python -m sglang.launch_server ...")``): a hint to its user,
+    which starts nothing, so the text holds no launch."""
+    lines = ", ".join(dict.fromkeys(str(getattr(node, "lineno", "?")) for node in shown))
+    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
+                "manifest or script that starts one)")
+    return InputError("the pasted text", expected, message=(
+        f"the pasted text: expected {expected}, got none: the Python script only prints "
+        f"or raises an SGLang command (line {lines}), which starts nothing; paste the "
+        "command itself to plan it"))
 
 
 def _without_open_spreads(value: str | list[str], notes: list[str] | None
@@ -82,10 +107,26 @@ def literal_total(text: str) -> int:
     if "sglang" not in text or not ("launch_server" in text or "serve" in text):
         return 0
     tree = _parsed(text)
-    found = _launch_nodes(tree) if tree is not None else []
+    shown: list[ast.AST] = []
+    found = _launch_nodes(tree, shown) if tree is not None else []
     if not found:
+        if shown and not _starts_engine(text):
+            return 0  # only printed: no launch (``launch_literal_at`` says so)
         return int(quoted_list(text) is not None or joined_command(text) is not None)
     return sum(_launches_in(value) for value, *_ in found)
+
+
+def literal_launches(text: str) -> tuple[ast.Module, list[tuple[ast.AST, int]]] | None:
+    """(the Python source ``text`` parsed as ``launch_literal_at`` reads it, each launch
+    literal's node with how many launches it holds, in source order); None when ``text``
+    is not Python. A script that also calls ``sgl.Engine(...)`` holds these launches
+    beside its engines (``engine_call`` orders them)."""
+    if "sglang" not in text or not ("launch_server" in text or "serve" in text):
+        return None
+    tree = _parsed(text)
+    if tree is None:
+        return None
+    return tree, [(node, _launches_in(value)) for value, node, _ in _launch_nodes(tree)]
 
 
 def _launches_in(value: str | list[str]) -> int:
@@ -257,12 +298,14 @@ def _item(piece: str) -> str:
 _GROWS_TEXT, _GROWS_LIST = "text", "list"
 
 
-def _launch_nodes(tree: ast.Module) -> list[tuple[str | list[str], ast.AST, str]]:
+def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None
+                  ) -> list[tuple[str | list[str], ast.AST, str]]:
     """Each launch literal in ``tree`` (see ``launch_literal``), in source order, with its
     node and how the script may grow it (``_finished`` adds that). A literal inside another
     one found (an f-string's own text, a list inside a call's keywords) is part of it; one
     a call only prints or logs is not started; a command assigned to a name that an
-    f-string found later builds on (``f"{CMD} --port 30001"``) is that launch's piece."""
+    f-string found later builds on (``f"{CMD} --port 30001"``) is that launch's piece.
+    The printed ones go into ``shown``."""
     from launchplan.input.pasted import launches_sglang
 
     literals: dict[str, str] | None = None
@@ -324,7 +367,7 @@ def _launch_nodes(tree: ast.Module) -> list[tuple[str | list[str], ast.AST, str]
                     found.append((line, node, ""))
             except ValueError:
                 continue
-    return _own_launches(tree, found)
+    return _own_launches(tree, found, shown)
 
 
 def _joins_text(node: ast.BinOp) -> bool:
@@ -345,18 +388,31 @@ def _formats_text(node: ast.AST) -> bool:
             and isinstance(node.func.value.value, str))
 
 
-def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, str]]
+def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, str]],
+                  shown: list[ast.AST] | None = None
                   ) -> list[tuple[str | list[str], ast.AST, str]]:
     """``found`` in source order without the literals that start no launch of their own
-    (see ``_launch_nodes``)."""
+    (see ``_launch_nodes``); the printed or raised ones go into ``shown``."""
     inert: set[int] = set()  # the nodes inside a print or log call's arguments
+    told: set[int] = set()  # those a user is shown (not a file written)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _callee(node) in _INERT_CALLS:
-            inert.update(id(n) for arg in (*node.args, *node.keywords) for n in ast.walk(arg))
+            held = {id(n) for arg in (*node.args, *node.keywords) for n in ast.walk(arg)}
+            inert |= held
+            if _callee(node) != "write":
+                told |= held
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            # ``raise SystemExit(f"... Start it with: python -m sglang.launch_server ...")``:
+            # the message's text (a call among the arguments may still run one)
+            held = {id(n) for arg in node.exc.args if _text_only(arg) for n in ast.walk(arg)}
+            inert |= held
+            told |= held
     kept: list[tuple[str | list[str], ast.AST, str]] = []
     inside: set[int] = set()
     for item in sorted(found, key=lambda f: _position(f[1])):
         node = item[1]
+        if id(node) in told and id(node) not in inside and shown is not None:
+            shown.append(node)
         if id(node) not in inside and id(node) not in inert:
             inside.update(id(n) for n in ast.walk(node) if n is not node)
             kept.append(item)
@@ -375,6 +431,16 @@ def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, 
     live = [item for item in kept if not any(
         decided(tree, branch, field) is False for branch, field in branches(tree, item[1]))]
     return live or kept
+
+
+def _text_only(node: ast.expr) -> bool:
+    """Whether ``node`` only makes text: a string, an f-string, or ``+``/``%`` of them."""
+    if isinstance(node, ast.Constant) or isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        return _text_only(node.left) and (isinstance(node.op, ast.Mod)
+                                           or _text_only(node.right))
+    return False
 
 
 #: Calls whose arguments a script shows, not runs: ``print(f"running {cmd}")``,
@@ -793,7 +859,7 @@ def _list_words(node: ast.expr, literals: dict[str, str], tree: ast.Module,
         found = python_values.value(node, dict(literals), python_values.literal_dicts(tree))
         return None if found is python_values.UNKNOWN else [str(item) for item in found]
     if not isinstance(node, ast.Call) or node.keywords:
-        return None
+        return _fixed_words(node, tree)
     func = ast.unparse(node.func)
     if func in ("list", "tuple") and len(node.args) == 1:
         return _list_words(node.args[0], literals, tree, lists)
@@ -807,7 +873,20 @@ def _list_words(node: ast.expr, literals: dict[str, str], tree: ast.Module,
             return shlex.split(text) if split else text.split()
         except ValueError:
             return None
-    return None
+    return _fixed_words(node, tree)
+
+
+def _fixed_words(node: ast.expr, tree: ast.Module) -> list[str] | None:
+    """The items of a list the script's text fixes by other means (``CONFIG["extra_args"]``
+    of a dict literal, a name bound to another list's name), as words; None otherwise."""
+    from launchplan.input.python_values import fixed
+
+    found = fixed(node, tree)
+    if not isinstance(found, (list, tuple)) or not all(
+            isinstance(item, (str, int, float)) and not isinstance(item, bool)
+            for item in found):
+        return None
+    return [str(item) for item in found]
 
 
 def _spread_name(node: ast.expr) -> str:
@@ -974,7 +1053,7 @@ def script_environment(text: str, launch: int | None = None) -> list[str]:
     for node in ast.walk(tree):
         pairs: list[str] = []
         if isinstance(node, ast.Assign) and node.lineno <= before:
-            pairs = environ_assignment(node, names)
+            pairs = environ_assignment(node, names, tree)
         elif isinstance(node, ast.For) and node.lineno <= before:
             pairs = environ_loop(node, names)
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -1107,6 +1186,23 @@ def _main_guard(test: ast.expr) -> bool:
     return sides in ({"__name__", "'__main__'"}, {"__name__", '"__main__"'})
 
 
+def _scoped_word(node: ast.Name, literals: dict[str, str]) -> str | None:
+    """The word a name used inside a function is, when that function binds it once
+    itself (``literals`` is one table for the whole script: two functions' ``tp`` would
+    share it); None for any other name."""
+    tree = getattr(literals, "tree", None)
+    if tree is None:
+        return None
+    from launchplan.input.python_values import fixed, scope_of
+
+    if scope_of(node, tree) is tree:
+        return None
+    found = fixed(node, tree)
+    if isinstance(found, (str, int, float)) and not isinstance(found, bool):
+        return str(found)
+    return None
+
+
 def _word(node: ast.expr, literals: dict[str, str]) -> str:
     """One argv item as the script builds it: a literal, a name it sets to one, an f-string,
     ``str(x)``, ``os.environ.get(NAME, default)`` (its default); ``sys.executable`` is the
@@ -1114,7 +1210,8 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
     if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)):
         return str(node.value)
     if isinstance(node, ast.Name) and node.id in literals:
-        return literals[node.id]
+        scoped = _scoped_word(node, literals)  # a function's own ``tp``, not another's
+        return scoped if scoped is not None else literals[node.id]
     if isinstance(node, ast.Attribute) and (dotted := ast.unparse(node)) in literals:
         return literals[dotted]  # args.tp: its parser's default
     if isinstance(node, ast.Subscript) and (key := _entry_key(node, literals)) in literals:
@@ -1170,6 +1267,14 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
     if (isinstance(node, ast.Call) and ast.unparse(node.func) in ("os.environ.get", "os.getenv")
             and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)):
         return str(node.args[1].value)  # the value with the variable unset, as ${NAME:-word}
+    if tree is not None:
+        # a name bound to another name, a function's local ``os.environ.get(...)``, an
+        # option's default given as a constant: what the script's own text fixes
+        from launchplan.input.python_values import fixed
+
+        found = fixed(node, tree)
+        if isinstance(found, (str, int, float)) and not isinstance(found, bool):
+            return str(found)
     return "${" + "".join(ast.unparse(node).split()) + "}"
 
 
@@ -1294,10 +1399,12 @@ def _option_default(default: ast.expr) -> ast.expr:
     return default
 
 
-def _click_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+def _click_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef,
+                    tree: ast.Module | None = None) -> dict[str, str]:
     """The defaults click's ``@click.option("--tp", default=2)`` decorators give the
     function's parameters (the option's name with its dashes dropped and ``-`` as ``_``, or
-    the bare name given beside it), which a script run without arguments runs with."""
+    the bare name given beside it), which a script run without arguments runs with; a
+    default named by a constant the script fixes (``default=DEFAULT_TP``) is its value."""
     out: dict[str, str] = {}
     for decorator in func.decorator_list:
         if not (isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith(
@@ -1306,6 +1413,10 @@ def _click_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, s
         names = [a.value for a in decorator.args
                  if isinstance(a, ast.Constant) and isinstance(a.value, str)]
         default = next((k.value for k in decorator.keywords if k.arg == "default"), None)
+        if default is not None and not isinstance(default, ast.Constant) and tree is not None:
+            from launchplan.input.python_values import fixed
+
+            default = ast.Constant(fixed(default, tree))
         if not names or not (isinstance(default, ast.Constant) and isinstance(
                 default.value, (str, int, float)) and not isinstance(default.value, bool)):
             continue
@@ -1321,19 +1432,66 @@ def _dict_items(tree: ast.Module, out: dict[str, str]) -> None:
     dict inside the method that starts the server) as its entries in order, under
     ``NAME.items()`` (JSON pairs of key and value as the script would render the value:
     ``${...}`` where only the run knows it), for a comprehension joining them into flags."""
+    from launchplan.input.python_values import mapping_edits
+
+    edits: list[tuple[ast.AST, str, Any]] | None = None
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Dict)):
             continue
-        pairs = []
+        entries: dict[str, str] = {}
         for key, value in zip(node.value.keys, node.value.values):
             if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
                 break  # a ``**spread`` or a computed key: the entries are not all known
-            shown = str(value.value) if isinstance(value, ast.Constant) \
-                and isinstance(value.value, bool) else _word(value, out)
-            pairs.append([key.value, shown])
+            entries[key.value] = _shown_entry(value, out)
         else:
-            out.setdefault(f"{node.targets[0].id}.items()", json.dumps(pairs))
+            if edits is None:
+                edits = [(n, *edited) for n in ast.walk(tree)
+                         if (edited := mapping_edits(n)) is not None]
+            _edited_entries(tree, node, entries, out, edits)
+            out.setdefault(f"{node.targets[0].id}.items()",
+                           json.dumps([list(pair) for pair in entries.items()]))
+
+
+def _shown_entry(value: ast.expr, out: dict[str, str]) -> str:
+    """A dict entry's value as the script renders it into a flag (``True`` as Python
+    prints it)."""
+    if isinstance(value, ast.Constant) and isinstance(value.value, bool):
+        return str(value.value)
+    return _word(value, out)
+
+
+def _edited_entries(tree: ast.Module, assign: ast.Assign, entries: dict[str, str],
+                    out: dict[str, str], edits: list[tuple[ast.AST, str, Any]]) -> None:
+    """``entries`` of the dict ``assign`` sets, after the edits the same scope makes to it
+    later in source order (``params.update({...})``, ``params["k"] = v``, ``del``) that run
+    with it: under the assignment's own branches, or under a test the script's own values
+    decide (``if USE_EAGLE == "1":`` of ``USE_EAGLE = os.getenv("USE_EAGLE") or "1"``). An
+    edit under a test the text leaves open, or one not spelled out, ends the reading."""
+    from launchplan.input.python_values import scope_of
+
+    name = assign.targets[0].id  # type: ignore[attr-defined]
+    mine = [(node, changes) for node, edited, changes in edits if edited == name
+            and node.lineno > assign.lineno]  # type: ignore[attr-defined]
+    if not mine:
+        return
+    scope = scope_of(assign, tree)
+    where = dict((id(branch), field) for branch, field in branches(tree, assign))
+    for node, changes in sorted(mine, key=lambda e: (e[0].lineno, e[0].col_offset)):  # type: ignore[attr-defined]
+        if scope_of(node, tree) is not scope:
+            continue
+        state, _ = _branch_state(tree, node, where)
+        if state is False:
+            continue
+        if state is None or changes is None:
+            return
+        for edit in changes:
+            if not isinstance(edit.key, str):
+                return
+            if edit.value is None:
+                entries.pop(edit.key, None)
+            elif not (edit.keep and edit.key in entries):
+                entries[edit.key] = _shown_entry(edit.value, out)
 
 
 def _flatten_dict(prefix: str, node: ast.Dict, out: dict[str, str], depth: int = 0) -> None:
@@ -1492,7 +1650,7 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
                         and isinstance(default.value, (str, int, float))
                         and not isinstance(default.value, bool)):
                     out[param.arg] = str(default.value)
-            out.update(_click_defaults(func))
+            out.update(_click_defaults(func, tree))
     from launchplan.input.python_values import argparse_defaults
 
     for key, default in argparse_defaults(tree).items():  # args.tp of --tp's default

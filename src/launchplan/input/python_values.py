@@ -370,6 +370,12 @@ def fixed(node: ast.expr, tree: ast.Module) -> Any:
     return _fixed(tree).value(node)
 
 
+def scope_of(node: ast.AST, tree: ast.Module) -> ast.AST:
+    """The function, lambda, class or comprehension ``node`` of ``tree`` stands in, else
+    the module: where its names are its own."""
+    return _fixed(tree).scope(node)
+
+
 def decided(tree: ast.Module, branch: ast.If, field: str) -> bool | None:
     """Whether the script runs ``field`` (``body`` or ``orelse``) of the ``if`` statement
     ``branch``: the test's truth, the ``if __name__ == "__main__":`` block taken (a launch
@@ -390,6 +396,11 @@ def _main_test(test: ast.expr) -> bool:
     return sides in ({"__name__", "'__main__'"}, {"__name__", '"__main__"'})
 
 
+#: The nodes that open a scope of their own names.
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
+           ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
 @lru_cache(maxsize=8)
 def _fixed(tree: ast.Module) -> _Fixed:
     return _Fixed(tree)
@@ -397,60 +408,114 @@ def _fixed(tree: ast.Module) -> _Fixed:
 
 class _Fixed:
     """The names a script binds once, each worked out when first asked: a name whose only
-    binding is ``NAME = expr`` outside loops and open branches is ``expr``'s value; a
-    function parameter is what the function's first call passes, else its default;
-    ``args.x`` of an argparse namespace its option's default. A name bound twice (or by a
+    binding is ``NAME = expr`` outside loops and open branches is ``expr``'s value,
+    followed from name to name (a cycle is open); a function parameter is what the
+    function's first call passes (a class's ``__init__``'s, what ``Class(...)`` passes),
+    else its default (a click or Typer option's too); ``args.x`` of an argparse namespace
+    its option's default; a function of no parameters that only returns an expression,
+    called, that expression's value. Names are looked up in the scope of their use, as
+    Python does: a function's locals are its own. A name bound twice in its scope (or by a
     loop, an import, a ``with``) is open: which binding holds is the run's business."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
-        self.sites: dict[str, list[ast.AST]] = {}
+        # each name's bindings by the scope they bind it in (a function's locals are its
+        # own: ``tp`` set in two functions is two names), and by name alone
+        self.sites: dict[tuple[int, str], list[ast.AST]] = {}
+        self.everywhere: dict[str, list[ast.AST]] = {}
+        self.changed: set[str] = set()  # CFG["tp"] = 2, CFG.update(...): not its literal now
+        self.declared: set[str] = set()  # ``global``/``nonlocal`` names: bound across scopes
         self.parents: dict[int, ast.AST] = {}
         self.stored: set[str] = set()  # attributes the script sets (``args.tp = 2``)
         functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
                 self.parents[id(child)] = node
+        for node in ast.walk(tree):
             for name in _bound_names(node):
-                self.sites.setdefault(name, []).append(node)
+                self.sites.setdefault((id(self.scope(node)), name), []).append(node)
+                self.everywhere.setdefault(name, []).append(node)
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.declared.update(node.names)
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
                 self.stored.add(ast.unparse(node))
             changed = _changed_name(node)
-            if changed is not None:  # CFG["tp"] = 2, CFG.update(...): not its literal now
-                self.sites.setdefault(changed, []).append(node)
+            if changed is not None:
+                self.changed.add(changed)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 functions.setdefault(node.name, []).append(node)
         self.functions = {name: defs[0] for name, defs in functions.items() if len(defs) == 1}
+        self.classes = {node.name: node for node in ast.walk(tree)
+                        if isinstance(node, ast.ClassDef)}
         self.options = argparse_values(tree)
-        self.known: dict[str, Any] = {}
-        self.busy: set[str] = set()
+        # a default given through a name (``default=DEFAULT_MODEL``): worked out when asked
+        self.option_exprs = {key: expr for key, expr in argparse_defaults(tree).items()
+                             if key not in self.options}
+        self.known: dict[tuple[int, str], Any] = {}
+        self.busy: set[tuple[int, str]] = set()
 
-    def lookup(self, name: str) -> Any:
-        if name in self.known:
-            return self.known[name]
-        if name in self.busy:
+    def scope(self, node: ast.AST) -> ast.AST:
+        """The scope ``node`` stands in: the nearest function, lambda, class or
+        comprehension around it, else the module (a node not in the tree: the module)."""
+        at = self.parents.get(id(node))
+        while at is not None and not isinstance(at, _SCOPES):
+            at = self.parents.get(id(at))
+        return at if at is not None else self.tree
+
+    def _sites(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        """The bindings a use of ``name`` in ``scope`` sees, as Python resolves it: the
+        scope's own, else an enclosing function's (a class body's only from within it),
+        else the module's."""
+        if name in self.declared:
+            return self.everywhere.get(name, [])
+        at, start = scope, True
+        while True:
+            if start or not isinstance(at, ast.ClassDef):
+                found = self.sites.get((id(at), name))
+                if found:
+                    return found
+            if at is self.tree:
+                return []
+            at, start = self.scope(at), False
+
+    def lookup(self, name: str, scope: ast.AST | None = None) -> Any:
+        key = (id(scope if scope is not None else self.tree), name)
+        if key in self.known:
+            return self.known[key]
+        if key in self.busy:
             return UNKNOWN
-        self.busy.add(name)
+        self.busy.add(key)
         try:
-            found = self._bound(name)
+            found = self._bound(name, scope if scope is not None else self.tree)
         finally:
-            self.busy.discard(name)
-        self.known[name] = found
+            self.busy.discard(key)
+        self.known[key] = found
         return found
 
-    def _bound(self, name: str) -> Any:
+    def _bound(self, name: str, scope: ast.AST) -> Any:
         if "." in name:
-            holder = name.split(".", 1)[0]
-            if name not in self.options or name in self.stored \
-                    or len(self.sites.get(holder, ())) != 1:
+            holder, rest = name.split(".", 1)
+            held = self._sites(holder, scope)
+            if name in self.stored or len(held) != 1 or holder in self.changed:
                 return UNKNOWN
-            return self.options[name]
-        sites = self.sites.get(name, [])
-        if len(sites) != 1:
+            if isinstance(held[0], ast.arg):  # ``args.model`` of a parameter: the caller's
+                passed = self._passed(held[0])
+                if isinstance(passed, ast.Name):
+                    return self.lookup(f"{passed.id}.{rest}", self.scope(passed))
+                return UNKNOWN
+            if name in self.options:
+                return self.options[name]
+            if name in self.option_exprs:
+                return self.value(self.option_exprs[name])
+            return UNKNOWN
+        sites = self._sites(name, scope)
+        if len(sites) != 1 or name in self.changed:
             return UNKNOWN
         site = sites[0]
         if isinstance(site, ast.arg):
             return self._parameter(site)
+        if isinstance(site, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return _Function(site)
         statement = self.parents.get(id(site))
         if isinstance(statement, ast.Assign) and all(
                 isinstance(t, ast.Name) for t in statement.targets):
@@ -470,39 +535,69 @@ class _Fixed:
     def _parameter(self, param: ast.arg) -> Any:
         """A parameter's value in the function's first call in the script (by position or
         keyword), else its default; open for ``*args``/``**kwargs`` and lambdas."""
+        passed = self._passed(param)
+        return UNKNOWN if passed is None else self.value(passed)
+
+    def _passed(self, param: ast.arg) -> ast.expr | None:
+        """The expression a parameter gets (``_parameter``); None when not known."""
         arguments = self.parents.get(id(param))
         function = self.parents.get(id(arguments))
         if not isinstance(arguments, ast.arguments) or not isinstance(
                 function, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 or param is arguments.vararg or param is arguments.kwarg:
-            return UNKNOWN
+            return None
         positional = [*arguments.posonlyargs, *arguments.args]
         defaults = dict(zip(map(id, positional[len(positional) - len(arguments.defaults):]),
                             arguments.defaults))
         defaults.update((id(a), d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults)
                         if d is not None)
-        call = self._first_call(function)
+        call, skip = self._first_call(function)
+        if param in positional[:skip]:
+            return None  # a method's ``self``
         if call is not None:
             for keyword in call.keywords:
                 if keyword.arg == param.arg:
-                    return self.value(keyword.value)
+                    return keyword.value
             if param in positional:
-                at = positional.index(param)
+                at = positional.index(param) - skip
                 if any(isinstance(a, ast.Starred) for a in call.args[:at + 1]):
-                    return UNKNOWN
+                    return None
                 if at < len(call.args):
-                    return self.value(call.args[at])
+                    return call.args[at]
             if any(k.arg is None for k in call.keywords):
-                return UNKNOWN  # ``**options`` may hold it
+                return None  # ``**options`` may hold it
         default = defaults.get(id(param))
-        return UNKNOWN if default is None else self.value(default)
+        if default is None:
+            return _click_default(function, param.arg)
+        return _option_default(default)
 
-    def _first_call(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.Call | None:
-        if self.functions.get(function.name) is not function:
-            return None
-        calls = [node for node in ast.walk(self.tree) if isinstance(node, ast.Call)
-                 and isinstance(node.func, ast.Name) and node.func.id == function.name]
-        return min(calls, key=lambda c: (c.lineno, c.col_offset), default=None)
+    def _first_call(self, function: ast.FunctionDef | ast.AsyncFunctionDef
+                    ) -> tuple[ast.Call | None, int]:
+        """(the function's first call in the script, how many leading parameters that call
+        does not pass): a class's ``__init__`` is called as the class, ``self`` not passed."""
+        owner = self.parents.get(id(function))
+        method = isinstance(owner, ast.ClassDef)
+        if function.name == "__init__" and method \
+                and self.classes.get(owner.name) is owner:  # type: ignore[union-attr]
+            name, skip = owner.name, 1  # type: ignore[union-attr]
+        elif self.functions.get(function.name) is function:
+            name = function.name
+            # a method called on its object (``runner.load("...")``) is not passed ``self``
+            skip = int(method and not any(ast.unparse(d) == "staticmethod"
+                                          for d in function.decorator_list))
+        else:
+            return None, 0
+        by_attribute = method and function.name != "__init__"
+
+        def calls_it(node: ast.AST) -> bool:
+            if not isinstance(node, ast.Call):
+                return False
+            if by_attribute:
+                return isinstance(node.func, ast.Attribute) and node.func.attr == name
+            return isinstance(node.func, ast.Name) and node.func.id == name
+
+        calls = [node for node in ast.walk(self.tree) if calls_it(node)]
+        return min(calls, key=lambda c: (c.lineno, c.col_offset), default=None), skip
 
     def truth(self, node: ast.expr) -> bool | None:
         if isinstance(node, ast.BoolOp):
@@ -527,7 +622,8 @@ class _Fixed:
             found = self._value(node)
         except Exception:  # noqa: BLE001 - what would raise when run is no value
             return UNKNOWN
-        if isinstance(found, (str, list, tuple, dict)) and len(found) > _MAX_SIZE:
+        if isinstance(found, (str, list, tuple, dict)) and len(found) > _MAX_SIZE \
+                or isinstance(found, _Function):
             return UNKNOWN
         return found
 
@@ -535,9 +631,9 @@ class _Fixed:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
-            return self.lookup(node.id)
+            return self.lookup(node.id, self.scope(node))
         if isinstance(node, ast.Attribute):
-            return self.lookup(ast.unparse(node))
+            return self.lookup(ast.unparse(node), self.scope(node))
         if isinstance(node, ast.BoolOp):
             return self._bool_op(node)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -597,7 +693,9 @@ class _Fixed:
         """``a and b`` / ``a or b`` as Python gives it: the operand that decides."""
         last: Any = UNKNOWN
         for operand in node.values:
-            last = self.value(operand)
+            # ``os.getenv("X") or "d"``: unset in the planned process, so None here (alone,
+            # such a lookup stays open: a flag's value is not dropped on that reading)
+            last = None if _environment_lookup(operand) else self.value(operand)
             if last is UNKNOWN:
                 return UNKNOWN
             if bool(last) == isinstance(node.op, ast.Or):
@@ -631,11 +729,78 @@ class _Fixed:
             return _PURE_CALLS[func](*args)
         if func in ("os.environ.get", "os.getenv") and len(args) == 2:
             return args[1]  # the variable unset, as the argv's reading takes it
+        if isinstance(node.func, ast.Name):
+            called = self.lookup(node.func.id, self.scope(node))
+            if isinstance(called, _Function) and not args:
+                return self.value(called.returned) if called.returned is not None \
+                    else UNKNOWN
         if isinstance(node.func, ast.Attribute) and node.func.attr in _STRING_METHODS:
             base = self.value(node.func.value)
             if isinstance(base, str):
                 return getattr(base, node.func.attr)(*args)
         return UNKNOWN
+
+
+class _Function:
+    """A function the script defines, as a name's value: ``returned`` is the expression of
+    its one ``return`` when its body only returns it (``def kwargs(): return {...}``),
+    which a call without arguments gives."""
+
+    def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        given = node.args
+        # only a function of no parameters: its one value is the same on every call
+        self.returned = None if (given.posonlyargs or given.args or given.kwonlyargs
+                                 or given.vararg or given.kwarg) \
+            else returned_expression(node)
+
+
+def returned_expression(function: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
+    """The expression a function returns when its body is (a docstring and) one ``return``
+    of it: a settings builder (``def build_engine_kwargs(args): return {...}``) is that
+    expression with its parameters bound. None for any other body (what it returns depends
+    on statements run first)."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if function.decorator_list or len(body) != 1 or not isinstance(body[0], ast.Return):
+        return None
+    return body[0].value
+
+
+def _option_default(default: ast.expr) -> ast.expr | None:
+    """A parameter's default as written, or the one a Typer ``Option``/``Argument`` holds
+    (``tp: int = typer.Option(DEFAULT_TP)``: its first argument, or ``default=``; None
+    without one)."""
+    if isinstance(default, ast.Call) and isinstance(default.func, (ast.Attribute, ast.Name)) \
+            and ast.unparse(default.func).rsplit(".", 1)[-1] in ("Option", "Argument"):
+        given = [k.value for k in default.keywords if k.arg == "default"] or default.args[:1]
+        return given[0] if given else None
+    return default
+
+
+def _click_default(function: ast.FunctionDef | ast.AsyncFunctionDef,
+                   name: str) -> ast.expr | None:
+    """The ``default=`` of the click option that fills the parameter ``name``
+    (``@click.option("--tp", default=DEFAULT_TP)``: what a run without arguments gets)."""
+    for decorator in function.decorator_list:
+        if not (isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith(
+                ("click.option", "click.argument"))):
+            continue
+        names = [a.value for a in decorator.args
+                 if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        bare = [n for n in names if not n.startswith("-")]
+        longest = max((n for n in names if n.startswith("-")), key=len, default="")
+        if names and (bare[0] if bare else longest.lstrip("-").replace("-", "_")) == name:
+            return next((k.value for k in decorator.keywords if k.arg == "default"), None)
+    return None
+
+
+def _environment_lookup(node: ast.expr) -> bool:
+    """Whether ``node`` reads an environment variable with no default of its own
+    (``os.getenv("X")``, ``os.environ.get("X")``): None where the variable is unset."""
+    return (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+            and ast.unparse(node.func) in ("os.environ.get", "os.getenv"))
 
 
 def _bound_names(node: ast.AST) -> list[str]:
