@@ -178,7 +178,7 @@ def _stdin_paste(argv: Sequence[str], allowed: frozenset[str]) -> list[str]:
 def _visible_count(out: Split) -> None:
     """The GPU count the launch's environment shows it (``CUDA_VISIBLE_DEVICES=0,1``), over
     what the node holds, or the fewer of it and what a pasted container requests: SGLang
-    sees only those devices (``--gpu-count`` names another)."""
+    sees only those devices (a larger ``--gpu-count`` is taken down to them)."""
     from launchplan.input.gpu_request import visible_gpus
 
     found = visible_gpus(out.options["env"])
@@ -195,8 +195,17 @@ def _visible_count(out: Split) -> None:
     if requested is not None and requested <= count:
         return
     out.options["gpu_count"] = count
-    out.notes.append(f"--gpu-count {count}: the launch's environment shows it {count} "
-                     f"GPU{'s' if count > 1 else ''} ({words}); --gpu-count names another")
+    out.notes.append(f"--gpu-count {count}: the launch's environment shows it "
+                     f"{_gpus(count)} ({words}); {_OTHER_COUNT}")
+
+
+#: How a note on a GPU count the pasted text sets says the user may plan another: the
+#: user gave no ``--gpu-count`` (or gave a larger one), so none "names another" yet.
+_OTHER_COUNT = "give --gpu-count to plan another count"
+
+
+def _gpus(count: int) -> str:
+    return f"{count} GPU{'s' if count != 1 else ''}"
 
 
 def _may_be_pasted(argv: Sequence[str]) -> bool:
@@ -217,15 +226,17 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
         raise InputError("--launch", "a pasted launch text (python -m sglang.launch_server "
                          "...) to pick from", chosen)
     if looks_pasted(argv):
+        launches = launch_count(argv)
+        hinted = _own_block(argv, chosen or 1) if launches > 1 else argv
         requested = _manifest_gpus(argv, chosen) if "--gpu-count" in allowed else None
-        asked = _asked_gpu(argv) if "--gpu" in allowed else None
+        asked = _asked_gpu(hinted) if "--gpu" in allowed else None
         if asked is not None and not _given(argv, "--gpu"):
             target, count, words = asked
             out.options["gpu"] = target
             if requested is None and count is not None and "--gpu-count" in allowed:
                 requested = count
             out.notes.append(f"--gpu {target}: the pasted text asks for it ({words}); "
-                             "--gpu names another")
+                             "give --gpu to plan on another")
         elif (asked is not None and asked[1] is not None and requested is None
               and "--gpu-count" in allowed and not _given(argv, "--gpu-count")
               and not _counted(argv)):
@@ -233,21 +244,20 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
             # the launch gets (a SkyPilot task's H100:2 planned on B200s is two of them)
             requested = asked[1]
             out.notes.append(f"--gpu-count {requested}: the pasted text's task asks for "
-                             f"{requested} GPUs ({asked[2]}); --gpu-count names another")
+                             f"{_gpus(requested)} ({asked[2]}); {_OTHER_COUNT}")
         if (asked is None and requested is None and "--gpu-count" in allowed
                 and not _given(argv, "--gpu-count") and not _counted(argv)
-                and (either := _asked_count(argv)) is not None):
+                and (either := _asked_count(hinted)) is not None):
             # a task that takes any of several GPU types asks for the same count of each
             requested = either[0]
             out.notes.append(f"--gpu-count {requested}: the pasted text's task asks for "
-                             f"{requested} GPUs of any of its types ({either[1]}); "
-                             "--gpu-count names another")
+                             f"{_gpus(requested)} of any of its types ({either[1]}); "
+                             f"{_OTHER_COUNT}")
         if (requested is None and "--gpu-count" in allowed and not _given(argv, "--gpu-count")
                 and not _counted(argv)):
             requested = _job_gpus(out, argv)
         if "--compat" in allowed and not _given(argv, "--compat"):
-            _pasted_release(out, argv)
-        launches = launch_count(argv)
+            _pasted_release(out, hinted)
         if chosen is not None and not 1 <= chosen <= max(launches, 1):
             if not launches:  # none counted: the text's own reading says whether it holds one
                 unpaste(argv)
@@ -271,6 +281,33 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                                  "this command", assignments[0])
             out.options["env"] = list(assignments)
     out.sglang_argv = list(argv)
+
+
+def _own_block(argv: list[str], chosen: int) -> list[str]:
+    """``argv`` with a page's code blocks that hold its other launches blanked, so that the
+    GPU type, count and release the page names are read for launch ``chosen`` from its own
+    block and the blocks that launch nothing (a ``docker pull`` step): a vendor-tabbed page
+    (NVIDIA and AMD tabs, each a task with its image and ``gpu:``) lends neither tab's
+    facts to the other. Unchanged unless one pasted page holds the launches, block by
+    block."""
+    from launchplan.input.page_markup import block_text, code_block_spans, without_blocks
+    from launchplan.input.pasted import launch_count, looks_pasted
+
+    pasted = [n for n, token in enumerate(argv) if looks_pasted([token])]
+    if len(pasted) != 1:
+        return argv
+    text = argv[pasted[0]]
+    spans = code_block_spans(text)
+    counts = [launch_count([block_text(text, span)]) for span in spans]
+    if sum(counts) != launch_count([text]):
+        return argv  # launches outside the blocks, or read across them: the page is one
+    first = 0
+    for span, count in zip(spans, counts):
+        if first < chosen <= first + count:
+            others = [other for other, n in zip(spans, counts) if n and other != span]
+            return [*argv[:pasted[0]], without_blocks(text, others), *argv[pasted[0] + 1:]]
+        first += count
+    return argv
 
 
 def _open_text_values(argv: Sequence[str]) -> list[str]:
@@ -303,8 +340,7 @@ def _job_gpus(out: Split, argv: Sequence[str]) -> int | None:
         if found is not None:
             count, words = found
             out.notes.append(f"--gpu-count {count}: the pasted Slurm job gives each node "
-                             f"{count} GPU{'s' if count > 1 else ''} ({words}); --gpu-count "
-                             "names another")
+                             f"{_gpus(count)} ({words}); {_OTHER_COUNT}")
             return count
     return None
 

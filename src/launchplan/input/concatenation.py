@@ -137,6 +137,23 @@ def literal_launches(text: str) -> str:
     return "".join(out) + text[at:]
 
 
+#: A Rust raw string (``r#"..."#``, ``r##"..."##``): its text as written, over lines, up to
+#: a quote followed by as many ``#`` as opened it. (Only Rust spells a raw string so.)
+_RAW_STRING = re.compile(r'\br(#+)"(.*?)"\1', re.DOTALL)
+
+
+def raw_strings_apart(text: str) -> str:
+    """``text`` with each Rust raw string that names SGLang's launcher (a function that
+    returns a bash script, ``Some(r#"...echo "Run: python3 -m sglang..."..."#)``) written as
+    its text on lines of its own: what the string holds is a script, and the code's
+    ``"#),`` after it is none of its words (read as shell, it stuck to the last flag's
+    value)."""
+    if '#"' not in text:
+        return text
+    return _RAW_STRING.sub(lambda m: f"\n{m.group(2)}\n" if _LAUNCHER.search(m.group(2))
+                           else m.group(0), text)
+
+
 def _launch_lines(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, line) of each piece of code in ``text`` that makes a launch line."""
     from launchplan.input.process_builders import _balanced, _items, formatted

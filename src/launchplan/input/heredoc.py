@@ -150,6 +150,46 @@ _RUNS = re.compile(r"(?:^|\s)(?:(?:bash|sh|source)(?:[ \t]+-\w+)*[ \t]+(?:<[ \t]
                    r"\.[ \t]+|(?=\./))(\S+)[ \t]*(?:&[ \t]*)?$")
 
 
+#: A line that runs a written script by its path, as its program: ``/opt/run.sh``,
+#: ``$DIR/run.sh``, ``~/start.sh &``, after what starts it (``nohup``, ``setsid``, ``exec``).
+#: (Only in command position: ``chmod +x /opt/run.sh`` and ``cat /opt/run.sh`` run nothing.)
+_RUNS_BY_PATH = re.compile(r"^[ \t]*(?:(?:nohup|setsid|exec|sudo|time)[ \t]+(?:-\w+[ \t]+)*)*"
+                           r"(['\"]?)((?:~|\$\{?\w+\}?)?[\w.${}/~-]*/[\w.-]+)\1"
+                           r"(?:[ \t]+[12&]?>>?(?:&\d|[ \t]*\S+))*[ \t]*(?:&[ \t]*)?$")
+#: ``make TARGET`` (``make -C DIR serve``, ``make -f Makefile serve``): a written Makefile's
+#: rule; a bare ``make`` runs its default goal.
+_MAKE = re.compile(r"^[ \t]*(?:(?:nohup|setsid|exec)[ \t]+)*make((?:[ \t]+-[Cf][ \t]*\S+|"
+                   r"[ \t]+-\w+)*)((?:[ \t]+[\w.-]+)*)(?:[ \t]+[12&]?>>?(?:&\d|[ \t]*\S+))*"
+                   r"[ \t]*(?:&[ \t]*)?$")
+#: A line that hands a quoted command line to another shell: ``tmux new-session -d -s S
+#: "..."``, ``screen -dmS S bash -c '...'``, ``bash -c "..."``, ``su - u -c '...'``.
+_HANDED = re.compile(r"(?:\btmux[ \t]+new(?:-session)?\b|\bscreen\b|(?:^|[\s;&])(?:ba)?sh"
+                     r"(?:[ \t]+-\w+)*[ \t]+-c|\bsu\b[^'\"\n]*-c)[^'\"\n]*?[ \t](['\"])"
+                     r"((?:nohup[ \t]+)?)([^'\"\n]+)\1[ \t]*(?:&[ \t]*)?$")
+
+
+def _file_run(line: str, files: dict[str, str]) -> str | None:
+    """The text of the written file ``line`` runs (``bash run.sh``, ``./run.sh``,
+    ``/opt/run.sh``, ``$D/run.sh``): a script's lines, or the recipe ``make TARGET`` runs
+    of a written Makefile; None when the line runs no file a here-document wrote."""
+    from launchplan.input import makefile
+
+    runs = _RUNS.search(line) or _RUNS_BY_PATH.match(line)
+    if runs is not None:
+        return written(files, runs.group(runs.re.groups))
+    make = _MAKE.match(line)
+    if make is None:
+        return None
+    given = re.search(r"-f[ \t]*(\S+)", make.group(1))
+    text = written(files, given.group(1)) if given else next(
+        (written(files, name) for name in ("GNUmakefile", "makefile", "Makefile")
+         if written(files, name) is not None), None)
+    if text is None:
+        return None
+    targets = make.group(2).split() or [makefile.default_goal(text) or ""]
+    return "\n".join(makefile.as_script(text, target) for target in targets)
+
+
 #: ``export $(cat FILE | xargs)`` (``$(grep -v '^#' FILE | xargs)``, ``$(xargs < FILE)``):
 #: a dotenv file's lines exported, as scripts load one; and a line of such a file.
 _EXPORTS_FILE = re.compile(r"^([ \t]*)export[ \t]+\$\((?:cat[ \t]+|grep[ \t]+-v[ \t]+\S+[ \t]+"
@@ -173,16 +213,21 @@ def run_inline(text: str, files: dict[str, str]) -> str:
                      if _PAIR.match(row.strip())]
             out.append(exported.group(1) + "export " + " ".join(pairs) if pairs else "")
             continue
-        if ";" in line and "'" not in line and '"' not in line:
-            # ``set -a; source .env; set +a``: each command of the line on a line of its own
-            parts = line.split(";")
-            if any((r := _RUNS.search(p)) and written(files, r.group(1)) is not None
-                   for p in parts):
+        if (";" in line or "&&" in line) and "'" not in line and '"' not in line:
+            # ``set -a; source .env; set +a``, ``cd /srv && make serve``: each command of
+            # the line on a line of its own
+            parts = re.split(r";|&&", line)
+            if any(_file_run(p, files) is not None for p in parts):
                 line = "\n".join(part.strip() for part in parts)
                 out.append(run_inline(line, files))
                 continue
-        runs = _RUNS.search(line)
-        body = written(files, runs.group(1)) if runs else None
+        body = _file_run(line, files)
+        if body is None and (handed := _HANDED.search(line)) is not None:
+            # ``tmux new -d "cd /srv && make serve"``, ``bash -c '/x/run.sh'``: the commands
+            # the other shell runs, each on a line of its own, a written file's run inlined
+            parts = [p.strip() for p in re.split(r"&&|;", handed.group(3)) if p.strip()]
+            if any(_file_run(part, files) is not None for part in parts):
+                body = "\n".join(_file_run(part, files) or part for part in parts)
         if body is not None:
             # the command that runs the file (``srun ... \\`` then ``bash < FILE``) is the
             # file's lines, the runner's continued lines with it

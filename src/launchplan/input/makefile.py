@@ -74,14 +74,17 @@ def _logical(lines: list[str]) -> list[str]:
     return out
 
 
-def as_script(text: str) -> str:
+def as_script(text: str, target: str | None = None) -> str:
     """The shell script the Makefile ``text`` amounts to: ``export NAME=value`` for each
     variable it exports, then each recipe line (its ``@``/``-``/``+`` prefix off) with make's
-    references expanded; rules are left apart by blank lines."""
+    references expanded; rules are left apart by blank lines. Given a ``target`` (``make
+    serve`` of a Makefile a script writes), only that rule's recipe: what ``make TARGET``
+    runs (its prerequisites' recipes build files, they start no server)."""
     values: dict[str, str] = {}
     exported: list[str] = []
     recipes: list[str] = []
     in_rule = False
+    wanted = True  # whether the rule being read is one whose recipe is kept
     lines = text.replace("\r\n", "\n").split("\n")
     at = 0
     while at < len(lines):
@@ -93,7 +96,8 @@ def as_script(text: str) -> str:
                 nxt = lines[at]
                 at += 1
                 recipe += "\n" + (nxt[1:] if nxt.startswith("\t") else nxt)
-            recipes.append(recipe.lstrip("@-+ "))
+            if wanted:
+                recipes.append(recipe.lstrip("@-+ "))
             continue
         while line.endswith("\\") and at < len(lines):  # a continued assignment or header
             line = line[:-1] + " " + lines[at].strip()
@@ -116,15 +120,30 @@ def as_script(text: str) -> str:
         if stripped.startswith("export "):
             exported.extend(stripped.split()[1:])
             continue
-        if _RULE.match(stripped):
+        if (rule := _RULE.match(stripped)) is not None:
             in_rule = True
-            recipes.append("")
+            wanted = target is None or target in _expand(rule.group(1), values).split()
+            if wanted:
+                recipes.append("")
             continue
         in_rule = False
     out = [f"export {name}={_quoted(_expand(values[name], values))}"
            for name in exported if name in values]
     out.extend(_expand(recipe, values) for recipe in recipes)
     return "\n".join(out) + "\n"
+
+
+def default_goal(text: str) -> str | None:
+    """The target a bare ``make`` runs: ``.DEFAULT_GOAL``'s, else the first rule's that is
+    not a special one (``.PHONY``); None when the file has no rule."""
+    goal = re.search(r"^\.DEFAULT_GOAL\s*:?=\s*(\S+)", text, re.M)
+    if goal is not None:
+        return goal.group(1)
+    for line in text.split("\n"):
+        rule = _RULE.match(line) if line and not line[0].isspace() else None
+        if rule is not None and not rule.group(1).startswith((".", "$")):
+            return rule.group(1).split()[0]
+    return None
 
 
 def _quoted(value: str) -> str:

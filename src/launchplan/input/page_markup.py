@@ -112,6 +112,25 @@ def notebook_code(text: str) -> str | None:
 _BARS_ONLY = re.compile(r"^[ \t]*\|{1,3}[ \t]*$")
 
 
+#: A JSON string's escaped line break after an escaped backslash (a continued line:
+#: ``\\\r\n``, ``\\\n``), or a Windows line end written as escapes (``\r\n``).
+_ESCAPED_BREAK = re.compile(r"\\\\\\(?:r\\)?n|\\r\\n")
+
+
+def json_escaped(text: str) -> str | None:
+    """A one-line text that is a JSON string's content (a pull request's or issue's body
+    as ``gh api`` or a crawler dumps it, its line ends and continuation backslashes written
+    as escapes) decoded to the text it holds; None for another. Read as shell, its escapes
+    were words of their own and glued to values (``--tp 4`` read as ``4rn``)."""
+    if "\n" in text.strip() or _ESCAPED_BREAK.search(text) is None:
+        return None
+    try:
+        return json.loads(f'"{text.strip()}"')
+    except ValueError:  # a stray quote or escape: the common escapes only
+        return re.sub(r"\\(r\\n|[nrt\\\"/])", lambda m: {
+            "r\\n": "\n", "n": "\n", "r": "", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
 def _without_table_bars(text: str) -> str:
     """``text`` without the lines a scraped file view's table leaves between the file's
     lines: a code host's rendered page (a Gitea or Forgejo mirror's view of a Markdown
@@ -198,8 +217,70 @@ def unmarked(text: str) -> str:
     if any(_DIFF_FENCE.match(line) or _HUNK.match(line) for line in lines):
         lines = _new_side(lines)
     if "```" in text or "~~~" in text:
-        lines = ["" if _FENCE.match(line) else line for line in lines]
+        shells = _own_shells(lines)
+        lines = [shells.get(at, "") if _FENCE.match(line) else line
+                 for at, line in enumerate(lines)]
     return _cell_source(lines) or "\n".join(lines)
+
+
+def code_block_spans(text: str) -> list[tuple[int, int]]:
+    """The (opening fence line, closing fence line) of each closed code block of ``text``,
+    in order (its lines split at ``\n``)."""
+    spans: list[tuple[int, int]] = []
+    opened: int | None = None
+    for at, line in enumerate(text.split("\n")):
+        if _FENCE.match(line):
+            if opened is None:
+                opened = at
+            else:
+                spans.append((opened, at))
+                opened = None
+    return spans
+
+
+def block_text(text: str, span: tuple[int, int]) -> str:
+    """The dedented text of the code block ``span`` of ``text`` (``code_block_spans``)."""
+    import textwrap
+
+    return textwrap.dedent("\n".join(text.split("\n")[span[0] + 1:span[1]]))
+
+
+def without_blocks(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the code blocks ``spans`` (and their fences) blanked, lines kept."""
+    lines = text.split("\n")
+    for start, end in spans:
+        lines[start:end + 1] = [""] * (end + 1 - start)
+    return "\n".join(lines)
+
+
+#: The lines that stand for a code block's fences when the block is a shell of its own:
+#: a launching block of a page with several (a prefill node's and a decode node's): what
+#: it sets is not the environment of the launches after it.
+SHELL_OPENS = "__launchplan_block__"
+SHELL_ENDS = "__launchplan_block_end__"
+#: A shell line that starts SGLang's server (a Python block's ``Engine(`` is no shell).
+_SHELL_LAUNCH = re.compile(r"(?:^|[\s;&/])(?:python3?[\w.]*[ \t]+-m[ \t]+sglang\.launch_server"
+                           r"|sglang[ \t]+serve)\b")
+_PYTHON_CODE = re.compile(r"^\s*(?:import |from \S+ import |def |class )|\bEngine\s*\(", re.M)
+
+
+def _own_shells(lines: list[str]) -> dict[int, str]:
+    """{fence line: marker} for the code blocks of a page that each start their own launch,
+    when it has several: the opening fence of each becomes ``SHELL_OPENS``, its closing one
+    ``SHELL_ENDS``. A multi-node or prefill/decode page gives one block per node or role,
+    typed into that machine's shell: a block's exports reach its own launch, not the next
+    block's. (A block of exports alone, an ``export HF_TOKEN=...`` step, still sets the
+    variables for the launches after it.) Empty for a page with one such block."""
+    blocks = code_block_spans("\n".join(lines))
+    launching = [(start, end) for start, end in blocks
+                 if not _PYTHON_CODE.search(body := "\n".join(lines[start + 1:end]))
+                 and _SHELL_LAUNCH.search(body)]
+    if len(launching) < 2:
+        return {}
+    # (each after a blank line: a block's last line left continued, ``--tp 8 \\``, ends
+    # at it as at the fence, and takes no marker into its words)
+    return {at: f"\n{marker}" for start, end in launching
+            for at, marker in ((start, SHELL_OPENS), (end, SHELL_ENDS))}
 
 
 #: The launcher named in a line (a shell line, or a notebook cell's JSON string), or the

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from shlex import quote as shlex_quote
 
 from launchplan.errors import InputError
-from launchplan.input import shell_arrays, shell_branches, shell_vars
+from launchplan.input import page_markup, shell_arrays, shell_branches, shell_vars
 from launchplan.input.yaml_bound import check_expansion
 
 #: ``NAME=value`` before the command: a shell environment assignment.
@@ -163,7 +163,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
                     words.extend(_expanded([shell], which, notes))
                     continue
                 launch = which
-            flags, assigned = engine_launch(token, launch)
+            flags, assigned = engine_launch(token, launch, notes)
             words.extend(flags)
             env.extend(assigned)
         elif pasted_manifest(tokens[at], token):
@@ -414,6 +414,12 @@ def launch_summaries(tokens: Sequence[str], count: int) -> list[str]:
                     else len(_ROLE_FLAGS))  # stable: the rest keep their order
         distinct = [f"{flag} {own[flag]}".rstrip() for flag in differ]
         text = " ".join(distinct[:3]) + (" …" if len(distinct) > 3 else "")
+        if not text and not any(other == own for at, other in enumerate(pairs) if at != n):
+            # a launch with fewer flags than another (pure TP beside TP + DP attention):
+            # what it goes without tells it apart
+            lacking = list(dict.fromkeys(flag for other in pairs for flag in other
+                                         if flag not in own))
+            text = "without " + " ".join(lacking[:3]) + (" …" if len(lacking) > 3 else "")
         shown.append(f"[{n + 1}] {text or 'the same flags as another'}")
     return shown
 
@@ -468,11 +474,24 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
 
         if joins_literals(token):
             token = joined(token)
+    if 'r#"' in token and "sglang" in token:  # Rust: a script in a raw string r#"..."#
+        from launchplan.input.concatenation import raw_strings_apart
+
+        token = raw_strings_apart(token)
     if "sglang" in token:  # JS/Rust/C#: execSync("..."), "...".to_string(), format!(...)
         from launchplan.input.concatenation import code_literals, literal_launches
 
         if code_literals(token):
             token = literal_launches(token)
+    if "\n" not in token.strip() and "\\" in token and "sglang" in token:  # JSON-escaped
+        from launchplan.input.page_markup import json_escaped
+
+        decoded = json_escaped(token)
+        if decoded is not None:
+            token = decoded
+            if notes is not None:
+                notes.append("the pasted text is JSON-escaped (its line ends written as "
+                             "\\r\\n or \\n): read as the text it holds")
     if "\n" not in token and not token.lstrip().startswith(">") and "](" not in token:
         return token
     token = token.replace("\r\n", "\n")  # a file saved on Windows
@@ -1845,13 +1864,18 @@ def _launch_segment(words: list[str], launch: int | None = None,
     exported: list[str] = []
     arguments: list[str] | None = None  # the script's own, as ``set -- ...`` sets them
     call = _function_call(segments, at)  # the launch is in a function the script calls
+    saved: list[tuple[dict[str, str], list[str]]] = []  # the shell before a launching block
     for n, seg in enumerate(segments[:at]):
         if call is not None and n == call[0]:  # what the script sets before it calls it
             for before in segments[call[1] + 1:call[2]]:
                 exported.extend(f"{name}={values[name]}"
                                 for name in shell_vars.declared(before, values))
             arguments = _positional([shell_vars.expand(w, values) for w in call[3]], values)
-        if seg[:2] == ["set", "--"]:
+        if seg[:1] == [page_markup.SHELL_OPENS]:  # a page's block of its own launch
+            saved.append((dict(values), list(exported)))
+        elif seg[:1] == [page_markup.SHELL_ENDS] and saved:  # ...typed into another shell
+            values, exported = saved.pop()
+        elif seg[:2] == ["set", "--"]:
             arguments = _positional(_set_words(seg[2:], values), values)
         elif seg[:1] == ["unset"] and "-f" not in seg:
             # ``unset NAME``: gone from the script and from what it starts since
@@ -2014,7 +2038,8 @@ def _refuse_assignments_only(words: list[str]) -> None:
 
 #: Words the shell readers put in place of what a text does (an undecided branch's merged
 #: values, an array's assignment): never a program the text runs.
-_MARKERS = frozenset({shell_branches.MERGED, shell_arrays.MARK})
+_MARKERS = frozenset({shell_branches.MERGED, shell_arrays.MARK, page_markup.SHELL_OPENS,
+                      page_markup.SHELL_ENDS})
 
 
 def _refuse_full_width_operator(segment: list[str]) -> None:
@@ -2651,6 +2676,9 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
     it whole are gone by now, so only a value that starts with a flag is split: a quoted
     path with a space in it stays one word. A bare reference to an empty value is no word
     (a quoted one would be an empty argument, which no launch passes on purpose)."""
+    if word.startswith(shell_arrays.QUOTED):  # an array's ``"$IP"`` item read as the launch
+        value = shell_vars.expand(word[len(shell_arrays.QUOTED):], values)
+        return [value] if value else []
     listed = shell_arrays.items(word, values)  # "${ARGS[@]}": the array's items
     if listed is not None:
         return listed

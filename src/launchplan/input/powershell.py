@@ -115,8 +115,28 @@ def _arrays(text: str) -> dict[str, list[str]]:
     return {name: items for name, items in arrays.items() if name not in broken}
 
 
+#: An expandable here-string (``$s = @"`` ... ``"@``, its close at a line's start) that
+#: holds a launch: the text of a script PowerShell writes (``$s | Out-File run.ps1``).
+_HERE_STRING = re.compile(r'^[ \t]*(?:\$\w+[ \t]*=[ \t]*)?@"[ \t]*\n(.*?)\n"@',
+                          re.MULTILINE | re.DOTALL)
+#: PowerShell's escapes in an expandable string: a backtick before a character.
+_ESCAPES = {"n": "\n", "t": "\t", "r": "", "0": ""}
+
+
+def _here_string_text(match: re.Match[str]) -> str:
+    """The text a here-string that launches stands for, its escapes read (```` `` ```` a
+    backtick, ```` `$ ```` a dollar sign the written script reads as its variable): its
+    lines are the launch. One that starts nothing stays as written."""
+    body = match.group(1)
+    if "sglang" not in body:
+        return match.group(0)
+    return re.sub(r"`(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
+
+
 def as_posix(text: str) -> str:
     """The POSIX shell text that runs what the PowerShell ``text`` runs (see the module)."""
+    if '@"' in text:
+        text = _HERE_STRING.sub(_here_string_text, text)
     if "start-process" in text.lower() or "&" in text:
         text = _started_processes(text)
     arrays = _arrays(text) if "@(" in text else {}

@@ -39,6 +39,12 @@ _ALL_ITEMS = re.compile(r"^\$\{([A-Za-z_]\w*)\[[@*]\]\}$")
 _COMMAND_OUTPUT = re.compile(r"\$\((?!\()|`")
 #: How the items are kept among the script's string values.
 _SEPARATOR = "\x1f"
+#: Put before an item written as a double-quoted reference alone (``--host "$IP"``), which
+#: the shell never splits: the quotes are gone once the line is split into words.
+QUOTED = "\x02"
+#: An item that is a double-quoted reference alone: ``"$IP"``, ``"${NODE_IP}"``.
+_QUOTED_REFERENCE = re.compile(
+    r'(?<![^\s(])"(\$(?:\{[A-Za-z_]\w*\}|[A-Za-z_]\w*))"(?=[\s)]|$)')
 
 
 def on_one_line(text: str) -> str:
@@ -66,6 +72,7 @@ def _one_pass(text: str) -> str:
         out.append(text[at:opener.start()])
         op = "+=" if opener.group(4) else "="
         kind = f"{ASSOCIATIVE} " if re.search(r"-\w*A", opener.group(2) or "") else ""
+        items = _QUOTED_REFERENCE.sub(lambda m: f'"{QUOTED}{m.group(1)}"', items)
         out.append(f"{opener.group(1)}{MARK} {kind}{opener.group(3)} {op} {items}")
         at = end
     out.append(text[at:])
@@ -129,6 +136,10 @@ def assign(segment: list[str], values: dict[str, str]) -> bool:
         return True
     found: list[str] = []
     for word in words:
+        if word.startswith(QUOTED):  # ``"$IP"``: one word, whatever its value holds
+            value = shell_vars.expand(word[len(QUOTED):], values)
+            found.extend([value] if value else [])  # (an empty one: no flag's value, as
+            continue  # the launch line reader has a quoted empty reference)
         listed = items(word, values)
         if listed is None and shell_vars.WHOLE_REFERENCE.match(word):
             value = shell_vars.expand(word, values)
