@@ -24,6 +24,11 @@ from launchplan.facts.model_classes import (
     transformers_pin,
 )
 from launchplan.facts.models.draft_blocks import dspark_settings
+from launchplan.facts.models.hf_classes import (
+    first_reading_transformers,
+    pinned_config_types,
+    read_by_every_release,
+)
 from launchplan.facts.models.snapshots import restructured
 from launchplan.facts.quantization import quantization_verdict
 from launchplan.facts.vision import vision_class
@@ -605,6 +610,52 @@ def _backend_detail(p: Values) -> str:
             f"{'; '.join(_backend_refusals(p))}")
 
 
+def _type_read_everywhere(model: Any) -> bool:
+    """Whether every release reads the checkpoint's top-level ``model_type`` under its pinned
+    transformers (one set lookup: the row then holds from the model alone and drops out of
+    its plans' tables). A type not even transformers 5.24 knows is the resolution's
+    (``remote_code_needs_trust``): with --trust-remote-code its own code reads it."""
+    return not getattr(model, "model_type_known", True) \
+        or getattr(model, "model_type", None) in read_by_every_release()
+
+
+def _remote_config(model: Any) -> bool:
+    """The config's ``auto_map`` names an ``AutoConfig`` (transformers' remote-code test)."""
+    config = getattr(model, "config", None)
+    auto_map = config.get("auto_map") if isinstance(config, Mapping) else None
+    return isinstance(auto_map, Mapping) and "AutoConfig" in auto_map
+
+
+def _config_type_read(p: Values) -> bool:
+    """The plan's release reads the top-level ``model_type``: its pinned transformers knows
+    it, the release registers a class for it, or the checkpoint's own configuration code
+    reads it (an ``auto_map`` AutoConfig and --trust-remote-code)."""
+    types = pinned_config_types(p.result.record.raw.release)
+    if types is None or p.model.model_type in types:
+        return True
+    return _remote_config(p.model) and bool(p["trust_remote_code"])
+
+
+def _config_type_detail(p: Values) -> str:
+    release = p.result.record.raw.release
+    model_type = p.model.model_type
+    pin = transformers_pin(release)
+    newer = first_reading_transformers(model_type, release)
+    if newer is None:
+        fix = "a newer transformers than the pin"
+    elif newer[1]:
+        fix = f"transformers {newer[0]} or newer (the first minor release that knows it)"
+    else:
+        fix = f"a newer transformers than the pin ({newer[0]} knows it)"
+    remote = (", or by --trust-remote-code with the checkpoint's configuration code (the "
+              "config's auto_map names an AutoConfig)" if _remote_config(p.model) else
+              "; not by --trust-remote-code, as the config's auto_map names no AutoConfig")
+    return (f"model_type {model_type!r} (config.json, top level) is neither a type "
+            f"transformers {pin} knows (the version SGLang {release} pins: what pip install "
+            f"sglang=={release} brings) nor one SGLang {release} registers, so reading the "
+            f"config stops before the model is built; avoided by {fix}{remote}")
+
+
 def _quantization_served(p: Values) -> bool:
     """The final ``quantization`` passes the model config's check the scheduler runs."""
     verdict = quantization_verdict(p.model, p["quantization"], p.target)
@@ -888,6 +939,32 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "(MiMo-V2-Flash's published config; LongCat-Flash's fixture, and a copy with "
         "rope_theta at the top as the published file has it)",
         detail=_rope_detail),
+    Requirement(
+        "pinned-transformers-config",
+        cond("the checkpoint's top-level model_type is one some release cannot read under "
+             "the transformers version it pins (transformers added it after that pin)",
+             lambda p: not _type_read_everywhere(p.model)),
+        cond("the plan's release reads it: its pinned transformers knows the type or the "
+             "release registers a config class for it, or the config's auto_map names an "
+             "AutoConfig and --trust-remote-code is on", _config_type_read,
+             "trust_remote_code"),
+        "SGLang reads config.json with transformers' AutoConfig, which knows the model types "
+        "of the transformers version installed and those SGLang registers itself; pip "
+        "install sglang brings the version the release pins (5.12.1 for 0.5.21, 5.19.0 for "
+        "0.5.22-0.5.23), so a type added later stops the launch before anything is built, "
+        "unless the checkpoint's own configuration code reads it (--trust-remote-code)",
+        START,
+        SRT + "utils/hf_transformers/config.py: get_config -> HfModelConfigParser.parse -> "
+        "AutoConfig.from_pretrained, which (transformers' models/auto/configuration_auto.py) "
+        "raises ValueError for a model_type CONFIG_MAPPING does not hold unless the config's "
+        "auto_map names an AutoConfig and trust_remote_code is set; the types: each pinned "
+        "version's CONFIG_MAPPING_NAMES and each release's own registrations "
+        "(utils/hf_transformers/common.py _CONFIG_REGISTRY, AutoConfig.register and "
+        "CONFIG_MAPPING writes in configs/), tabled by tools/model_class_tables.py "
+        "--config-types; met with SGLang 0.5.23 under its pinned 5.19.0 (sarvam_moe, "
+        "internlm3, molmo2, mistral_large4 stop there; qwen3, mistral and SGLang's own beam "
+        "start; all start under 5.24)",
+        detail=_config_type_detail),
     Requirement(
         "transformers-backend",
         cond("SGLang serves the checkpoint through its transformers backend (it has no "

@@ -41,6 +41,7 @@ from launchplan.facts.models.hf_classes import (
     _parser_fixes,
     _text_config,
     _with_class_defaults,
+    check_uniform_top_level,
 )
 from launchplan.facts.models.locate import _Source
 from launchplan.facts.models.mamba_hybrids import check_granite_hybrid
@@ -57,6 +58,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
     where = source.display
     caveats: list[str] = []
     top = _parser_fixes(dict(raw), where)
+    as_read = top  # what SGLang's config reader reads, before any override
     overridden: frozenset[str] = frozenset()
     if override:
         top = _apply_override(top, override)
@@ -72,6 +74,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
     if not model_type:
         raise f.fail("model_type", "a model type name (e.g. 'llama')", top.get("model_type"),
                      hint=None if "model_type" in top else "the key is missing")
+    check_uniform_top_level(as_read, where)
     auto_map = top.get("auto_map")
     has_remote_code = isinstance(auto_map, Mapping) and bool(auto_map)
     known = model_type in _KNOWN_MODEL_TYPES

@@ -236,6 +236,116 @@ def _check_layer_types(d: Mapping[str, Any], mt: str, fields: _Fields) -> None:
                               hint=f"transformers' {mt} config class validates it")
 
 
+#: transformers config classes with per-layer heterogeneity (``HeterogeneousConfigMixin``,
+#: 5.19 and 5.24 alike) that a checkpoint can name at the top level: their ``__post_init__``
+#: gives some layers their own value of an attribute (kept only where it differs from the
+#: top-level one), and reading such an attribute from the config then raises
+#: ``AmbiguousGlobalPerLayerAttributeError``. SGLang's ``hf`` parser does, for a config that
+#: is its own text config (``hasattr(config, key)`` over the text config's keys), so it stops
+#: reading the file; wrapped as a ``text_config`` (Gemma 4's ``gemma4``) the class is fine.
+#: type -> (class defaults of the top-level values compared, whether ``attention_k_eq_v``
+#: gates the kv-head override (None: the class declares no such flag, so it is ungated), the
+#: default of ``num_global_key_value_heads``)
+_GEMMA_WIDE_LAYERS: Mapping[str, tuple[Mapping[str, Any], bool | None, int | None]] = {
+    "gemma4_text": ({"head_dim": 256, "num_key_value_heads": 4}, False, None),
+    "gemma4_unified_text": ({"head_dim": 256, "num_key_value_heads": 4}, False, None),
+    "diffusion_gemma_text": ({"head_dim": 256, "num_key_value_heads": 4}, None, None),
+    "embedding_gemma2_text": ({"head_dim": 256, "num_key_value_heads": 2}, None, 1),
+}
+#: Step-3.5/3.7's text class (``step3p5``): sliding-attention layers take
+#: ``num_sliding_attention_heads``; NeoMME: full-attention layers no window, every second
+#: sliding layer the class's long window
+_STEP3P5_DEFAULTS = {"num_attention_heads": 64, "num_hidden_layers": 45}
+_NEOMME_DEFAULTS = {"sliding_window": 256, "num_hidden_layers": 17}
+_NEOMME_LONG_WINDOW = 1024
+
+
+def _per_layer_values(top: Mapping[str, Any], mt: str
+                      ) -> list[tuple[str, Any, Any, str, str]]:
+    """What the heterogeneous class of ``mt`` gives some layers: (attribute, top-level value,
+    a layer's value, the file key it comes from, which layers), one row per attribute."""
+    if mt in _GEMMA_WIDE_LAYERS:
+        defaults, gate_default, kv_default = _GEMMA_WIDE_LAYERS[mt]
+        layer_types = top.get("layer_types")
+        layers = top.get("num_hidden_layers", 30)
+        # the class makes the last layer full attention whatever the list says
+        if not (layer_types if isinstance(layer_types, list) else type(layers) is int
+                and layers > 0):
+            return []
+        out = [("head_dim", top.get("head_dim", defaults["head_dim"]),
+                top.get("global_head_dim", 512), "global_head_dim", "full-attention")]
+        gated = True if gate_default is None else top.get("attention_k_eq_v", gate_default)
+        kv = top.get("num_global_key_value_heads", kv_default)
+        if gated and kv is not None:
+            out.append(("num_key_value_heads",
+                        top.get("num_key_value_heads", defaults["num_key_value_heads"]), kv,
+                        "num_global_key_value_heads", "full-attention"))
+        return out
+    if mt == "step3p5":
+        layer_types = top.get("layer_types")
+        layers = top.get("num_hidden_layers", _STEP3P5_DEFAULTS["num_hidden_layers"])
+        if not isinstance(layer_types, list) or type(layers) is not int \
+                or "sliding_attention" not in layer_types[:layers]:
+            return []  # no list: every layer is full attention
+        heads = top.get("num_attention_heads", _STEP3P5_DEFAULTS["num_attention_heads"])
+        sliding, key = top.get("num_sliding_attention_heads"), "num_sliding_attention_heads"
+        other = top.get("attention_other_setting")
+        if sliding is None and isinstance(other, Mapping) and other:
+            sliding = other.get("num_attention_heads", heads)
+            key = "attention_other_setting.num_attention_heads"
+        return [("num_attention_heads", heads, heads if sliding is None else sliding, key,
+                 "sliding-attention")]
+    if mt == "neomme":
+        layers = top.get("num_hidden_layers", _NEOMME_DEFAULTS["num_hidden_layers"])
+        layer_types = top.get("layer_types")
+        if not isinstance(layer_types, list):
+            if type(layers) is not int:
+                return []
+            layer_types = ["full_attention" if (i + 1) % 6 == 0 or i == layers - 1
+                           else "sliding_attention" for i in range(layers)]
+        window = top.get("sliding_window", _NEOMME_DEFAULTS["sliding_window"])
+        out = []
+        if "full_attention" in layer_types:
+            out.append(("sliding_window", window, None, "sliding_window", "full-attention"))
+        if layer_types.count("sliding_attention") > 1:
+            out.append(("sliding_window", window, _NEOMME_LONG_WINDOW, "sliding_window",
+                        "every second sliding-attention"))
+        return out
+    return []
+
+
+def check_uniform_top_level(top: Mapping[str, Any], where: str) -> None:
+    """Refuse, as SGLang's config reader does, a top-level config of a heterogeneous
+    transformers class whose layers do not all keep the top-level values (a Gemma 4 text
+    model written out alone as Gemma4ForCausalLM: full-attention layers are wider). Not
+    decided where the file names its own ``per_layer_config`` or its configuration code
+    (``auto_map`` AutoConfig, read under --trust-remote-code)."""
+    mt = top.get("model_type")
+    auto_map = top.get("auto_map")
+    if not isinstance(mt, str) or "per_layer_config" in top \
+            or (isinstance(auto_map, Mapping) and "AutoConfig" in auto_map):
+        return
+    fields = _Fields(dict(top), where)
+    for attribute, value, per_layer, key, layers in _per_layer_values(top, mt):
+        if per_layer == value:
+            continue
+        if key == attribute:  # the top-level value itself must match the layers'
+            wanted, given, what = per_layer, value, f"what the {layers} layers take"
+        else:
+            wanted, what = value, f"the top-level {attribute}"
+            block, _, inner = key.partition(".")
+            found = top.get(block, {}).get(inner) if inner else top.get(key)
+            given = found if inner or key in top else f"no value ({per_layer!r} by default)"
+        wrapped = ("; Gemma 4 checkpoints are read with their published config, model_type "
+                   "gemma4 with this block as its text_config" if mt == "gemma4_text" else "")
+        raise fields.fail(
+            key, f"{json.dumps(wanted)}, {what} (transformers' {mt} class gives the {layers} "
+            f"layers {attribute} from {key}; a value that differs from the top level's is "
+            f"per-layer, and SGLang's config reader stops on it in a top-level {mt} "
+            f"config{wrapped})",
+            given)
+
+
 #: ``data/strict_kinds.json``: model_type -> field -> the JSON kinds transformers 5.24's
 #: strict class for it admits (written by ``tests/facts/make_strict_kinds.py`` in the oracle's
 #: venv; ``huggingface_hub`` checks every field declared with a concrete type on construction:
@@ -878,3 +988,57 @@ _KNOWN_MODEL_TYPES = frozenset("""
     xclip xclip_text_model xclip_vision_model xcodec xcodec2 xglm xllm xlm xlm-roberta
     xlm-roberta-xl xlnet xlstm xmod yolos yoso youtu zamba zamba2 zaya zoedepth
 """.split())
+
+
+# --- which top-level model types a release can read under the transformers it pins ---------------
+
+@functools.cache
+def pinned_config_types(release: str) -> frozenset[str] | None:
+    """The top-level ``model_type`` values SGLang ``release`` reads without remote code under
+    the transformers version it pins (what ``pip install sglang`` brings): that version's
+    ``CONFIG_MAPPING_NAMES`` and the types the release registers itself. ``get_config``
+    hands every other type to ``AutoConfig.from_pretrained``, which refuses it. None when the
+    tables hold no list for the release or its pin (nothing is claimed then); 0.5.23's list
+    for a release the table does not hold, as ``model_classes.registered`` does."""
+    from launchplan.facts.model_classes import _table, transformers_pin
+
+    table = _table()
+    known = table["transformers"].get(transformers_pin(release), {}).get("model_types")
+    own_lists = table.get("sglang_config_types") or {}
+    own = own_lists.get(release) or (own_lists[max(own_lists)] if own_lists else None)
+    if known is None or own is None:
+        return None
+    return frozenset(known) | frozenset(own)
+
+
+@functools.cache
+def read_by_every_release() -> frozenset[str]:
+    """The model types every tabled release reads under its pin: a checkpoint of one of them
+    needs no further look (one set lookup per model)."""
+    from launchplan.facts.model_classes import releases
+
+    lists = [pinned_config_types(r) for r in releases()]
+    if any(types is None for types in lists):
+        return frozenset()
+    return frozenset.intersection(*(t for t in lists if t is not None))
+
+
+def first_reading_transformers(model_type: str, release: str) -> tuple[str, bool] | None:
+    """A transformers version newer than ``release``'s pin that knows ``model_type``, and
+    whether it is the first minor release to: the tables read each minor release from the
+    newest pin to 5.24.0 (``model_types_since``), but none between an older pin and a newer
+    one (a type the newer pin knows is only known to be read there). None: none read does."""
+    from launchplan.facts.model_classes import _table, transformers_pin
+
+    table = _table()
+    pin = _version(transformers_pin(release))
+    pins = sorted((_version(v), v) for v, entry in table["transformers"].items()
+                  if _version(v) > pin and model_type in (entry.get("model_types") or ()))
+    if pins:
+        return pins[0][1], False
+    since = (table.get("model_types_since") or {}).get(model_type)
+    return (since, True) if since is not None else None
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split(".") if x.isdigit())
