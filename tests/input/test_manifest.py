@@ -515,3 +515,18 @@ def test_a_program_that_builds_a_manifest_is_named_as_code_not_bad_yaml(capsys):
     assert len(err.splitlines()) == 1 and "JavaScript or TypeScript" in err
     assert "mapping values" not in err
 
+
+
+def test_a_hyperpod_worker_s_environment_variables_are_its_environment():
+    """SageMaker HyperPod's InferenceEndpointConfig names a worker container's environment
+    ``environmentVariables`` (name/value items, as a container's ``env``): a Chinese
+    deployment guide's (find_string id 19029851687) reaches the plan."""
+    from launchplan.input.pasted import unpaste
+
+    text = ("apiVersion: inference.sagemaker.aws.amazon.com/v1\nkind: InferenceEndpointConfig\n"
+            "spec:\n  worker:\n    image: lmsysorg/sglang:latest\n"
+            "    command: [python3, -m, sglang.launch_server, --model-path, Qwen/Qwen3-8B,"
+            " --tp, \"2\"]\n    environmentVariables:\n      - name: SGLANG_ENABLE_JIT_DEEPGEMM\n"
+            "        value: \"0\"\n")
+    assert unpaste([text]) == (["--model-path", "Qwen/Qwen3-8B", "--tp", "2"],
+                               ["SGLANG_ENABLE_JIT_DEEPGEMM=0"])

@@ -716,6 +716,10 @@ def _env_pairs(node: dict[Any, Any]) -> list[tuple[str, str]]:
     """The (name, value) pairs a container's environment keys give it, in order."""
     pairs: list[tuple[str, str]] = []
     env = node.get("env")
+    if env is None:
+        # SageMaker HyperPod's inference CRDs (InferenceEndpointConfig, JumpStartModel) name a
+        # worker container's ``env`` list so, with the same name/value items
+        env = node.get("environmentVariables")
     if isinstance(env, list):
         for entry in env:
             if isinstance(entry, dict) and "value" in entry and "name" in entry:
