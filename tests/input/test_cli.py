@@ -321,3 +321,16 @@ def test_the_token_oracle_variable_widens_the_sampling_backend_choices():
     assert parse_argv(["--sampling-backend", "pytorch"],
                       env={"SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE": "1"}).values[
         "sampling_backend"] == "pytorch"
+
+
+def test_an_array_left_unexpanded_is_named_as_one(capsys):
+    """``"${ARGS[@]}"`` stays as written when an item is known only at run time (an unquoted
+    ``$IP`` that bash splits): the message says so, not that SGLang takes no positional
+    arguments."""
+    from launchplan.commands.main import main
+
+    text = ('IP=$(hostname -i)\nARGS=(--model-path qwen3-8b --host $IP --tp 2)\n'
+            'python -m sglang.launch_server "${ARGS[@]}"\n')
+    assert main(["resolve", "--gpu", "h100", text]) == 2
+    assert "an array whose items the pasted script only knows when it runs" in \
+        capsys.readouterr().err

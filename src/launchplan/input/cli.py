@@ -567,6 +567,12 @@ class _Parse:
                     "it leaves undecided), standing where flags go: the shell drops it when "
                     "unset and splits it into flags when set; give those flags after the "
                     "paste, or set it in the pasted script")
+        elif _WHOLE_ARRAY.match(token):
+            # ``"${ARGS[@]}"`` left as written: an array holding an item the pasted script only
+            # knows when it runs (an unquoted ``$IP`` from ``$(hostname -i)``, which bash
+            # splits), so its flags cannot be listed
+            hint = ("an array whose items the pasted script only knows when it runs: its "
+                    "flags cannot be listed from the text; give them after the paste")
         elif (dashless := _dashless_flag(token, self.surface.all_flags)) is not None:
             # ``'modelpath', 'port'``: a page's text extraction dropped every '-'
             hint = (f"it reads as {dashless} with its dashes lost (a web page's text "
@@ -815,6 +821,8 @@ def _foreign(flag: str, known: Sequence[str]) -> str | None:
 _ELLIPSIS = re.compile(r"^\[?(?:…|\.{3,})\]?$")
 #: A word that is one shell or Compose variable reference and nothing else.
 _WHOLE_REFERENCE = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
+#: a bash array's every item, ``${ARGS[@]}`` or ``${ARGS[*]}``, left unexpanded
+_WHOLE_ARRAY = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}$")
 
 
 def _dashless_flag(word: str, flags: Sequence[str]) -> str | None:
