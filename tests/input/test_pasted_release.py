@@ -16,6 +16,10 @@ LAUNCH = "python -m sglang.launch_server --model-path Qwen/Qwen3-8B"
     (f"pip install sglang==0.5.23\n{LAUNCH}", "0.5.23", "0.5.23"),
     (f"docker run --gpus all lmsysorg/sglang:v0.5.22-cu129 {LAUNCH}", "0.5.22", "0.5.22"),
     (f"image: lmsysorg/sglang:v0.5.21\ncommand: {LAUNCH}", "0.5.21", "0.5.21"),
+    # the ROCm images (SGLang's cookbook: lmsysorg/sglang-rocm:v0.5.21-rocm720-mi35x-...)
+    (f"image : lmsysorg/sglang-rocm:v0.5.21-rocm720-mi35x-20261006\n{LAUNCH}", "0.5.21",
+     "0.5.21"),
+    (f"SGLang Version 0.5.22\n{LAUNCH}", "0.5.22", "0.5.22"),  # NVIDIA's container banner
     (f"sglang: 0.4.6.post5\n{LAUNCH}", None, "0.4.6.post5"),  # not modelled
     (f"sglang: 0.5.23rc0\n{LAUNCH}", None, "0.5.23rc0"),  # a pre-release is not the release
 ])
