@@ -1020,6 +1020,25 @@ def test_an_older_load_record_without_usage_compares_what_loading_left_free(caps
     assert abs(rows["free after loading"]["error"]) < 0.05  # 78.5 GiB free less ~15 GiB
 
 
+def test_a_launch_command_and_the_error_its_start_up_died_of_is_a_log(capsys, tmp_path):
+    """The report an issue template asks for (sgl-project/sglang#16757): the launch command,
+    then SGLang's own failure record and its traceback, the server_args line left out: the
+    command is planned and the failure reported, not refused as no log."""
+    log = tmp_path / "report.log"
+    log.write_text(
+        "`python3 -m sglang.launch_server --model-path /shared/gpt-oss-120b/ --tp 2 "
+        "--reasoning-parser gpt-oss`\nWithout the change:\n```\n"
+        "[2026-01-08 23:03:49 TP0] Scheduler hit an exception: Traceback (most recent call "
+        "last):\n  File \"scheduler.py\", line 2936, in run_scheduler_process\n"
+        "    scheduler = Scheduler(\nAttributeError: 'NoneType' object has no attribute 'x'\n```\n")
+    data = _from_log(capsys, log, "h100", "openai/gpt-oss-120b")
+    assert data["inputs"]["tp_size"] == 2
+    assert data["startup_failure"] == ("Scheduler hit an exception: AttributeError: 'NoneType' "
+                                       "object has no attribute 'x'")
+    log.write_text("[t TP0] Scheduler hit an exception: Traceback (most recent call last):\n")
+    assert main(["resolve", "--from-log", str(log), "--gpu", "h100"]) == 2  # no launch shown
+
+
 def test_a_start_up_that_died_in_graph_capture_is_named_beside_the_plan(tmp_path, capsys):
     log = tmp_path / "oom.log"
     log.write_text(

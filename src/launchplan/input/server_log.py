@@ -497,9 +497,16 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
         if memory.any():  # the command it shows before its memory lines is the launch
             return _with_memory(LoggedArgs(command=launch_command(
                 text[:_first_memory_line(text)])), text)
+        failed = _FAILED.search(text)
+        if failed is not None:
+            # the report an issue asks for: the launch command, then the error SGLang's
+            # start-up died of (the long server_args line left out): the command is the launch
+            command = launch_command(text[:text.rfind("\n", 0, failed.start()) + 1])
+            if command is not None:
+                return _with_memory(LoggedArgs(command=command), text)
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
-                         "(or, 0.5.21 on, `server_args={...}`) start-up line or its memory "
-                         "lines", name)
+                         "(or, 0.5.21 on, `server_args={...}`) start-up line, its memory "
+                         "lines, or a launch command and the error its start-up died of", name)
     line = text.count("\n", 0, at) + 1
     start = text.rfind("\n", 0, at) + 1
     # a file several start-ups wrote (a log appended to, a notebook's cells, a failed start
