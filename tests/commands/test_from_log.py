@@ -803,7 +803,8 @@ def test_a_logged_draft_path_that_is_the_model_path_follows_model_path(capsys, t
                                            "draft_model_path='/models/other-draft'"))
     other = _plan(capsys, *args[1:])
     assert "speculative_draft_model_path" not in other["inputs"]
-    assert "speculative_algorithm" in other["refused_if_given"]
+    assert "/models/other-draft" in other["not_planned"]["speculative_algorithm"]
+    assert other["refused_if_given"] == {}  # no decision of another release
 
 
 def test_a_rule_that_runs_only_once_a_field_is_set_writes_nothing_the_log_left_unset():
@@ -1037,6 +1038,24 @@ def test_a_launch_command_and_the_error_its_start_up_died_of_is_a_log(capsys, tm
                                        "object has no attribute 'x'")
     log.write_text("[t TP0] Scheduler hit an exception: Traceback (most recent call last):\n")
     assert main(["resolve", "--from-log", str(log), "--gpu", "h100"]) == 2  # no launch shown
+
+
+def test_a_logged_draft_not_here_leaves_the_speculation_unplanned_and_says_so(capsys,
+                                                                              tmp_path):
+    """A DFLASH or EAGLE3 log names its draft as a path of the poster's machine (DGX Spark
+    logs of Laguna with a DFlash draft): the draft is not planned, which the notes say, and
+    the logged speculation is listed as not planned, not as a decision of another release."""
+    log = tmp_path / "draft.log"
+    log.write_text("[t] server_args=ServerArgs(model_path='llama-3.1-8b', speculative_algorithm="
+                   "'DFLASH', speculative_draft_model_path='/home/u/eagle3-draft', "
+                   "speculative_num_steps=3, speculative_eagle_topk=1, "
+                   "speculative_num_draft_tokens=4)\n")
+    data = _from_log(capsys, log, "h100", "llama-3.1-8b")
+    assert "speculative_algorithm" in data["not_planned"]
+    assert "/home/u/eagle3-draft" in data["not_planned"]["speculative_algorithm"]
+    assert data["refused_if_given"] == {} and data["differences"] == []
+    assert any("the draft, its weights and its pool are not planned" in n
+               for n in data["notes"])
 
 
 def test_a_start_up_that_died_in_graph_capture_is_named_beside_the_plan(tmp_path, capsys):

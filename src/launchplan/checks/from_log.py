@@ -71,6 +71,9 @@ class LogReport(Struct, frozen=False):
     # remaining differences whose logged value, given explicitly, the modelled release
     # refuses (an older default such as ep_dispatch_algorithm static): field -> the refusal
     refused_if_given: dict[str, str] = factory(dict)
+    # logged values the plan leaves out for want of a file the log's machine held (a
+    # speculative launch's draft checkpoint): field -> why
+    not_planned: dict[str, str] = factory(dict)
     # remaining differences whose logged value, given explicitly, a rule of the modelled
     # release still replaces (aiter's workspace scaling of an explicit
     # mem_fraction_static): field -> {"value": what the plan then holds, "rule": that rule}
@@ -100,6 +103,7 @@ class LogReport(Struct, frozen=False):
             "inputs": self.inputs, "unknown_fields": self.unknown,
             "unreadable_fields": self.unreadable, "not_accepted": self.not_accepted,
             "refused_if_given": self.refused_if_given,
+            "not_planned": self.not_planned,
             "overridden_if_given": self.overridden_if_given,
             "truncated": self.truncated, "abridged": self.abridged,
             "startup_failure": self.startup_failure,
@@ -230,6 +234,12 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
         inputs["model_path"] = known["model_path"]
     inputs.update(overrides or {})
     report.notes.extend(_draft_follows_model(known, overrides or {}, inputs))
+    away = _draft_set_aside(known, overrides or {}, inputs)
+    if away is not None:
+        report.notes.append(f"the logged speculative_draft_model_path ({away!r}) is a file "
+                            "of the machine that ran the log: the draft, its weights and its "
+                            "pool are not planned; --speculative-draft-model-path names one "
+                            "here")
     result = _resolve_dropping(resolve, inputs, report)
     diffs = _differences(known, result, report)
     report.compared = sum(1 for n in known if n not in IGNORED and n not in report.not_accepted)
@@ -278,6 +288,14 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
             try:
                 given = resolve({**inputs, d.field: d.logged, **given_with_siblings((d,))})
             except Refusal as refusal:
+                if away is not None and d.field.startswith("speculative_"):
+                    # the logged speculation needs the draft the log ran, which is the
+                    # poster's file: not planned, and nothing the release decided otherwise
+                    report.not_planned[d.field] = (
+                        f"its draft checkpoint (logged at {away!r}) is not here; "
+                        "--speculative-draft-model-path with a folder holding its "
+                        "config.json (or a shipped Hub id) plans it")
+                    continue
                 report.refused_if_given[d.field] = refusal.message
             except InputError as exc:
                 if _field_named(exc.subject) == d.field:  # a value no release takes as input
@@ -289,8 +307,13 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
                 if not _same(value, d.logged):
                     report.overridden_if_given[d.field] = {
                         "value": value, "rule": given.source(d.field)}
-    if report.not_accepted:
-        report.differences = [d for d in diffs if d.field not in report.not_accepted]
+    if report.not_planned:  # the speculation not planned: its settings compare nothing
+        spec = [d.field for d in report.explicit if d.field.startswith("speculative_")]
+        report.explicit = [d for d in report.explicit if d.field not in spec]
+        report.not_planned.update((name, "set with the speculation not planned") for name in spec)
+    if report.not_accepted or report.not_planned:
+        report.differences = [d for d in diffs if d.field not in report.not_accepted
+                              and d.field not in report.not_planned]
     return report
 
 
@@ -311,6 +334,19 @@ def _draft_follows_model(known: Mapping[str, Any], overrides: Mapping[str, Any],
         return []
     return [f"the logged speculative_draft_model_path is the logged model_path ({model!r}): "
             f"planned as --model-path {planned}, which replaces it"]
+
+
+def _draft_set_aside(known: Mapping[str, Any], overrides: Mapping[str, Any],
+                     inputs: Mapping[str, Any]) -> str | None:
+    """The logged draft path a speculative launch ran with that is not planned: the
+    poster's file (``_draft_follows_model`` plans the one that is the model's own); None
+    when a draft path is planned or the launch logs none."""
+    draft = known.get("speculative_draft_model_path")
+    if not isinstance(draft, str) or not draft or not known.get("speculative_algorithm") \
+            or "speculative_draft_model_path" in overrides \
+            or "speculative_draft_model_path" in inputs:
+        return None
+    return draft
 
 
 def _undivided(diff: Difference, known: Mapping[str, Any]) -> Difference | None:

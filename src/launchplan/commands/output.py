@@ -302,6 +302,8 @@ def print_log_report(report: Any, path: str, line: int, out: TextIO | None = Non
     for name, why in report.not_accepted.items():
         out.write(wrapped(f"{name}: not accepted as input by {report.release}: {why}",
                           indent="") + "\n")
+    for name, why in getattr(report, "not_planned", {}).items():
+        out.write(wrapped(f"{name}: not planned: {why}", indent="") + "\n")
     for name, why in report.refused_if_given.items():
         out.write(wrapped(f"{name}: the logged value, given, is refused by {report.release} "
                           f"(the log's release decided otherwise): {why}", indent="") + "\n")
