@@ -967,3 +967,19 @@ def test_an_npu_s_records_name_its_device_where_no_line_does():
             "usage=20.50 GB.\n[t TP0] Capture target decode NPU graph begin. backend=full\n")
     assert parse_log(text).device_named == "npu"
     assert parse_log(text.replace("NPU graph", "cuda graph")).device_named is None
+
+
+@pytest.mark.parametrize("end", [
+    "  warnings.warn('resource_tracker: There appear to be %d '\n",
+    "Killed\n"])
+def test_a_start_up_killed_in_its_weight_load_is_a_failure(end):
+    """A DGX Spark log (sostrowsk/dgx-spark-local-llm) stops at shard 47 of 49 and ends in the
+    resource tracker's warning: the kernel's OOM killer left no Python error to log."""
+    text = ("[t] server_args=ServerArgs(model_path='m', tp_size=1)\n"
+            "[t] Load weight begin. avail mem=97.70 GB\n"
+            "Multi-thread loading shards:  96% Completed | 47/49 [02:10<00:05,  2.8s/it]\n" + end)
+    assert parse_log(text).failure.startswith("killed during the weight load")
+    loaded = text.replace("Multi-thread", "[t] Load weight end. avail mem=20.00 GB, mem usage="
+                          "77.70 GB.\nMulti-thread")
+    assert parse_log(loaded).failure is None  # loaded: whatever killed it came later
+    assert parse_log(text.replace(end, "")).failure is None  # a paste cut in the load

@@ -612,7 +612,7 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
     out.memory = parse_memory(own)
     if out.memory.pool_made is None and _no_pool_profiled(out, own):
         out.memory = out.memory.replace(pool_made=False)
-    out.failure = startup_failure(own)
+    out.failure = startup_failure(own) or _killed_in_load(out.memory, own)
     out.started = out.failure is None and (
         out.memory.pool_made is True or _STARTED.search(own) is not None)
     out.devices = logged_devices(text)
@@ -626,6 +626,29 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
 #: records only an Ascend NPU's run prints: its graph capture, its attention backend, its
 #: torch extension, its device names
 _NPU_RECORD = re.compile(r"\bNPU graph|\bascend|\btorch_npu\b|\bnpu:\d", re.IGNORECASE)
+
+
+#: signs a process was killed from outside: the shell's ``Killed`` (the kernel's OOM killer
+#: sends SIGKILL), and the warning Python's resource tracker prints for the semaphores a
+#: killed process left behind
+_KILLED = re.compile(r"resource_tracker: There appear to be|^[ \t]*Killed[ \t]*$", re.MULTILINE)
+#: records of a weight load under way (SGLang's, and the shard progress bars it draws)
+_LOADING = re.compile(r"Load weight begin|loading (?:safetensors checkpoint )?shards",
+                      re.IGNORECASE)
+
+
+def _killed_in_load(memory: LoggedMemory, text: str) -> str | None:
+    """A start-up that ends inside its weight load with signs the process was killed (on a
+    unified-memory or consumer host, the kernel's out-of-memory killer, which leaves no
+    Python error to log); None otherwise."""
+    if memory.after_load_gib is not None or memory.pool_made is not None:
+        return None
+    loading = _LOADING.search(text)
+    if loading is None or _KILLED.search(text, loading.end()) is None:
+        return None
+    return ("killed during the weight load: the log ends there with a bare `Killed` or the "
+            "leaked-semaphore warning a killed process leaves, most often the host's "
+            "out-of-memory killer's doing")
 
 
 def _no_pool_profiled(out: LoggedArgs, text: str) -> bool:
