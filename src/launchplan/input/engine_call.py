@@ -27,6 +27,7 @@ import ast
 import json
 import re
 import warnings
+from pathlib import PurePath
 from typing import Any
 
 from launchplan.errors import InputError
@@ -890,6 +891,8 @@ def _fixed_value(written: ast.expr, expr: ast.expr, tree: ast.Module | None) -> 
 
     for node in (written, expr):
         found = fixed(node, tree)
+        if isinstance(found, PurePath):
+            return str(found)  # model_path=MODEL_DIR of a pathlib path: its text
         if found is not UNKNOWN and _plain(found):
             return found
     return _OPEN

@@ -17,6 +17,7 @@ import json
 import re
 import shlex
 from collections.abc import Container, Iterator
+from pathlib import PurePath
 from typing import Any
 
 from launchplan.errors import InputError
@@ -40,7 +41,7 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     literal it is, from 1). A string may hold several command lines (a usage docstring
     with a line per server, a shell script the program writes out): each counts, as the
     same lines pasted as a shell text do, and the shell reader picks the one named."""
-    if "sglang" not in text or not ("launch_server" in text or "serve" in text):
+    if not _may_launch(text):
         return None
     tree = _parsed(text)
     shown: list[ast.AST] = []
@@ -59,6 +60,13 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     assert tree is not None
     value = _with_helper_flags(tree, _finished(tree, value, node, grows, notes), node)
     return _without_open_spreads(value, notes), within
+
+
+def _may_launch(text: str) -> bool:
+    """Whether ``text`` may hold a launch read here: it names SGLang and its launcher
+    (``launch_server``, ``serve``) or the nightly tests' ``ModelLaunchSettings``."""
+    return "sglang" in text and ("launch_server" in text or "serve" in text
+                                 or "ModelLaunchSettings(" in text)
 
 
 def _starts_engine(text: str) -> bool:
@@ -104,7 +112,7 @@ def literal_total(text: str) -> int:
     """How many launches the Python source ``text`` holds in literals (0 when it is not
     Python or holds none): a script that starts two servers, or a usage docstring that
     shows a command line for each, is several launches, one of which is planned."""
-    if "sglang" not in text or not ("launch_server" in text or "serve" in text):
+    if not _may_launch(text):
         return 0
     tree = _parsed(text)
     shown: list[ast.AST] = []
@@ -121,7 +129,7 @@ def literal_launches(text: str) -> tuple[ast.Module, list[tuple[ast.AST, int]]] 
     literal's node with how many launches it holds, in source order); None when ``text``
     is not Python. A script that also calls ``sgl.Engine(...)`` holds these launches
     beside its engines (``engine_call`` orders them)."""
-    if "sglang" not in text or not ("launch_server" in text or "serve" in text):
+    if not _may_launch(text):
         return None
     tree = _parsed(text)
     if tree is None:
@@ -332,6 +340,14 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None
             helper = _test_helper_launch(tree, node, literals)
             if helper is not None:
                 found.append((helper, node, ""))
+                continue
+        if isinstance(node, ast.Call) and _callee(node) == "ModelLaunchSettings" \
+                and not _defines(tree, "ModelLaunchSettings"):
+            if literals is None:
+                literals = _literal_names(tree)
+            settings = _settings_launch(tree, node, literals)
+            if settings is not None:
+                found.append((settings, node, ""))
                 continue
         if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
             if literals is None:
@@ -665,6 +681,78 @@ def _test_helper_launch(tree: ast.Module, call: ast.Call,
     if key is not None and not (isinstance(key, ast.Constant) and key.value is None):
         argv += ["--api-key", _word(key, known)]
     return argv
+
+
+def _defines(tree: ast.Module, name: str) -> bool:
+    """Whether the script defines a class or function ``name`` of its own (then a call of
+    it is the script's, not SGLang's helper of that name)."""
+    return any(isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+               and node.name == name for node in ast.walk(tree))
+
+
+#: Switches SGLang's ``ModelLaunchSettings`` adds to every launch it describes.
+_SETTINGS_SWITCHES = ("--enable-multimodal", "--trust-remote-code")
+#: The calls of SGLang's test runners that launch each settings object they are handed,
+#: with the base URL they take (``DEFAULT_URL_FOR_TEST`` without one).
+_SETTINGS_RUNNERS = frozenset({"run_combined_tests", "run_metrics"})
+
+
+def _settings_launch(tree: ast.Module, call: ast.Call,
+                     literals: dict[str, str]) -> list[str] | None:
+    """The server SGLang's nightly tests describe with ``ModelLaunchSettings(model_path,
+    tp_size=1, extra_args=None, env=None, variant=None, launch_timeout=None)`` and hand to a
+    runner (``run_combined_tests``, ``run_metrics``): SGLang 0.5.23's
+    ``sglang/test/test_utils.py`` appends ``--tp N`` to the extra args when ``tp_size > 1``
+    and the literal word ``--tp`` is not among them (``--tp=8`` is not that word, so both
+    are passed), then ``--enable-multimodal`` and ``--trust-remote-code`` unless present;
+    the runners start it with ``popen_launch_server`` (``sglang serve --model-path MODEL
+    *extra_args --host H --port P``). Extra args known only at run time (an imported list)
+    stay one open spread, planned without (with a note). None without a model."""
+    given = {k.arg: k.value for k in call.keywords if k.arg}
+    names = ("model_path", "tp_size", "extra_args", "env", "variant", "launch_timeout")
+    for name, value in zip(names, call.args):
+        given.setdefault(name, value)
+    if "model_path" not in given or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(k.arg is None for k in call.keywords):
+        return None
+    known = {**literals, **_attribute_literals(tree, literals)}
+    known.setdefault("DEFAULT_URL_FOR_TEST", "http://127.0.0.1:21000")
+    extra: list[str] = []
+    held = given.get("extra_args")
+    if held is not None and not (isinstance(held, ast.Constant) and held.value is None):
+        value = _local_value(tree, call, held)
+        words = _helper_args(tree, value, known)
+        if words is None:
+            words = _list_words(value, known, tree)
+        extra = list(words) if words is not None else ["${*" + _spread_name(held) + "}"]
+    tp = given.get("tp_size")
+    if tp is not None:
+        from launchplan.input.python_values import fixed
+
+        size = fixed(tp, tree)
+        if isinstance(size, bool) or not isinstance(size, (int, float)):
+            extra += ["--tp", _word(tp, known)]  # open: its value is the run's
+        elif size > 1 and "--tp" not in extra:
+            extra += ["--tp", str(size)]
+    extra += [switch for switch in _SETTINGS_SWITCHES if switch not in extra]
+    argv = ["sglang", "serve", "--model-path", _word(given["model_path"], known), *extra]
+    url = _word(_settings_url(tree, call) or ast.Name("DEFAULT_URL_FOR_TEST"), known)
+    host, _, port = url.rpartition("://")[2].partition(":")
+    if host and port and "${" not in url:
+        argv += ["--host", host, "--port", port.rstrip("/")]
+    return argv
+
+
+def _settings_url(tree: ast.Module, call: ast.Call) -> ast.expr | None:
+    """The ``base_url=`` of the runner call in the function that makes ``call`` (the
+    runner launches the settings there); None without one (its default)."""
+    for func in ast.walk(tree):
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                inner is call for inner in ast.walk(func)):
+            for node in ast.walk(func):
+                if isinstance(node, ast.Call) and _callee(node) in _SETTINGS_RUNNERS:
+                    return next((k.value for k in node.keywords if k.arg == "base_url"), None)
+    return None
 
 
 def _attribute_literals(tree: ast.Module, literals: dict[str, str]) -> dict[str, str]:
@@ -1049,6 +1137,7 @@ def script_environment(text: str, launch: int | None = None) -> list[str]:
     others = {id(node) for _, node, _ in found_launches if node is not chosen}
     before = getattr(chosen, "lineno", 0)
     names = names_before(tree, before)
+    runners = _launch_runners(tree, chosen)
     found: list[tuple[int, int, list[str]]] = []
     for node in ast.walk(tree):
         pairs: list[str] = []
@@ -1070,11 +1159,29 @@ def script_environment(text: str, launch: int | None = None) -> list[str]:
                     continue
                 if not isinstance(kw.value, ast.Name):
                     pairs += environment_entries(kw.value, names)
-                elif node.lineno >= before:  # the call that runs the launch, env=env
+                elif node.lineno >= before and (not runners or id(node) in runners):
+                    # the call that runs the launch, env=env (not the script's other
+                    # programs started with the same env after it)
                     pairs += _built_environment(tree, kw.value.id, node.lineno)
         if pairs:
             found.append((node.lineno, node.col_offset, pairs))
     return [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
+
+
+def _launch_runners(tree: ast.Module, chosen: ast.AST) -> set[int]:
+    """The calls that are handed the launch literal ``chosen``, or the name it is
+    assigned to (``cmd = [...]`` then ``subprocess.Popen(cmd, env=env)``); empty when no
+    call is seen to run it (a function returns it, say)."""
+    held = {node.targets[0].id for node in ast.walk(tree)
+            if isinstance(node, ast.Assign) and node.value is chosen
+            and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)}
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and any(
+                inner is chosen or (isinstance(inner, ast.Name) and inner.id in held)
+                for arg in node.args for inner in ast.walk(arg)):
+            out.add(id(node))
+    return out
 
 
 def _runs_another(call: ast.Call, chosen: ast.AST, others: set[int]) -> bool:
@@ -1198,7 +1305,7 @@ def _scoped_word(node: ast.Name, literals: dict[str, str]) -> str | None:
     if scope_of(node, tree) is tree:
         return None
     found = fixed(node, tree)
-    if isinstance(found, (str, int, float)) and not isinstance(found, bool):
+    if isinstance(found, (str, int, float, PurePath)) and not isinstance(found, bool):
         return str(found)
     return None
 
@@ -1273,8 +1380,8 @@ def _word(node: ast.expr, literals: dict[str, str]) -> str:
         from launchplan.input.python_values import fixed
 
         found = fixed(node, tree)
-        if isinstance(found, (str, int, float)) and not isinstance(found, bool):
-            return str(found)
+        if isinstance(found, (str, int, float, PurePath)) and not isinstance(found, bool):
+            return str(found)  # a pathlib path the text spells out: its text, as str() gives
     return "${" + "".join(ast.unparse(node).split()) + "}"
 
 
@@ -1773,13 +1880,23 @@ def _bind_instance_attributes(tree: ast.Module, out: dict[str, str]) -> None:
     ``{self.model_path}`` and ``{self.tp}`` (or from ``model_path`` in ``__init__``) runs
     with the arguments the script constructs it with."""
     classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-    for name, call in _first_calls(tree, classes).items():
-        init = next((f for f in classes[name].body if isinstance(f, ast.FunctionDef)
-                     and f.name == "__init__"), None)
-        if init is None:
-            continue
-        given = {param: _word(arg, out)
-                 for param, arg in _arguments(init.args, call, skip=1).items()}
+    inits = {name: init for name, cls in classes.items()
+             if (init := next((f for f in cls.body if isinstance(f, ast.FunctionDef)
+                               and f.name == "__init__"), None)) is not None}
+    first = _first_calls(tree, inits)
+    # a class the text never constructs (its caller does) runs with its defaults, as a
+    # dataclass's fields do: ``self.model = model or os.getenv("MODEL", "m")`` of
+    # ``model=None`` is "m"; an attribute another class sets too is left open
+    setters: dict[str, int] = {}
+    for init in inits.values():
+        for attr in {ast.unparse(t) for stmt in init.body if isinstance(stmt, ast.Assign)
+                     for t in stmt.targets}:
+            setters[attr] = setters.get(attr, 0) + 1
+    for name, init in inits.items():
+        call = first.get(name)
+        given = {param: _word(arg, out) for param, arg in _arguments(
+            init.args, call if call is not None else ast.Call(ast.Name(name), [], []),
+            skip=1).items()}
         for param, word in given.items():  # a launch ``__init__`` builds from its parameters
             if "${" not in word and word != "None":
                 out.setdefault(param, word)
@@ -1791,8 +1908,13 @@ def _bind_instance_attributes(tree: ast.Module, out: dict[str, str]) -> None:
             value = stmt.value
             word = (given.get(value.id, "${") if isinstance(value, ast.Name)
                     else _word(value, out))
-            if "${" not in word and word != "None":
-                out[f"self.{stmt.targets[0].attr}"] = word
+            key = f"self.{stmt.targets[0].attr}"
+            if "${" in word or word == "None":
+                continue
+            if call is not None:
+                out[key] = word
+            elif setters.get(key) == 1:
+                out.setdefault(key, word)
 
 
 def _class_fields(cls: ast.ClassDef) -> dict[str, ast.expr | None]:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import ast
 import operator
+import posixpath
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import PurePath, PurePosixPath
 from typing import Any
 
 from launchplan.input.python_flow import ancestors, in_flow, loop_bindings
@@ -353,6 +355,27 @@ _ARITHMETIC: dict[type, Callable[[Any, Any], Any]] = {
 _PURE_CALLS: dict[str, Callable[..., Any]] = {
     "str": str, "int": int, "float": float, "bool": bool, "len": len}
 _STRING_METHODS = frozenset({"lower", "upper", "strip", "startswith", "endswith", "split"})
+#: A ``pathlib`` path's methods and attributes whose value follows from the path's text
+#: alone (``resolve()``, ``exists()``, ``home()`` ask the machine the script runs on).
+_PATH_METHODS = frozenset({"as_posix", "joinpath", "with_name", "with_suffix", "with_stem"})
+_PATH_PARTS = frozenset({"name", "parent", "stem", "suffix"})
+#: ``pathlib``'s path classes: each makes the path its arguments join.
+_PATH_CLASSES = frozenset({"Path", "PurePath", "PosixPath", "PurePosixPath"})
+
+
+def _path_types(tree: ast.Module) -> frozenset[str]:
+    """How the script calls ``pathlib``'s path classes: ``Path`` of ``from pathlib import
+    Path`` (its ``as`` name too), ``pathlib.Path`` of ``import pathlib``. A ``Path`` the
+    script does not import from pathlib is someone else's and is not evaluated."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "pathlib":
+            out.update(a.asname or a.name for a in node.names if a.name in _PATH_CLASSES)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "pathlib":
+                    out.update(f"{alias.asname or 'pathlib'}.{name}" for name in _PATH_CLASSES)
+    return frozenset(out)
 #: The longest text or list worked out here: a script's flags, not a generated table.
 _MAX_SIZE = 10_000
 
@@ -448,6 +471,7 @@ class _Fixed:
         self.classes = {node.name: node for node in ast.walk(tree)
                         if isinstance(node, ast.ClassDef)}
         self.options = argparse_values(tree)
+        self.path_types = _path_types(tree)
         # a default given through a name (``default=DEFAULT_MODEL``): worked out when asked
         self.option_exprs = {key: expr for key, expr in argparse_defaults(tree).items()
                              if key not in self.options}
@@ -633,6 +657,10 @@ class _Fixed:
         if isinstance(node, ast.Name):
             return self.lookup(node.id, self.scope(node))
         if isinstance(node, ast.Attribute):
+            if node.attr in _PATH_PARTS:  # MODEL_DIR.parent, MODEL_DIR.name of a known path
+                base = self.value(node.value)
+                if isinstance(base, PurePath):
+                    return getattr(base, node.attr)
             return self.lookup(ast.unparse(node), self.scope(node))
         if isinstance(node, ast.BoolOp):
             return self._bool_op(node)
@@ -727,6 +755,16 @@ class _Fixed:
             return UNKNOWN
         if func in _PURE_CALLS and len(args) <= 1:
             return _PURE_CALLS[func](*args)
+        if func in self.path_types and args and all(
+                isinstance(a, (str, PurePath)) for a in args):
+            return PurePosixPath(*args)  # Path("/models/xor"): a path the text spells out
+        if func == "os.path.join" and args and all(
+                isinstance(a, (str, PurePath)) for a in args):
+            return posixpath.join(*args)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _PATH_METHODS:
+            base = self.value(node.func.value)
+            if isinstance(base, PurePath) and all(isinstance(a, (str, PurePath)) for a in args):
+                return getattr(base, node.func.attr)(*args)
         if func in ("os.environ.get", "os.getenv") and len(args) == 2:
             return args[1]  # the variable unset, as the argv's reading takes it
         if isinstance(node.func, ast.Name):
