@@ -383,6 +383,41 @@ def _classify(token: str, surface: _Surface = _DEFAULT_SURFACE) -> _Token | None
     return None, token, None
 
 
+#: A command's file operand inside a command substitution (``$(cat FILE)``, ``$(< FILE)``,
+#: ``$([[ -f FILE ]] && cat FILE)``): the file its output comes from.
+_READ_FILE = re.compile(r"(?:\bcat|<)\s+([^\s;&|)`]+)\s*[)`]?$")
+
+
+def _substituted_words(tokens: list[str], at: int) -> tuple[str, str] | None:
+    """(the substitution as written, a hint) when ``tokens[at]`` starts an unquoted command
+    substitution where flags stand (``$(cat /etc/sglang-args.conf)``, backquotes, ``$(<
+    args)``): bash runs the command and splits what it prints into more arguments (bash(1),
+    "Command Substitution", "Word Splitting"), so the words are the flags a file or a
+    command holds, which the paste does not include; the flag before it took no second
+    value. None for another word."""
+    token = tokens[at]
+    if token.startswith("`"):  # the word splitter cut a backquoted command at its blanks
+        end = next((n for n in range(at, len(tokens))
+                    if tokens[n].endswith("`") and (n > at or len(token) > 1)), None)
+        if end is None:
+            return None
+        token = " ".join(tokens[at:end + 1])
+    elif not (token.startswith("$(") and not token.startswith("$((") and token.endswith(")")):
+        return None
+    from launchplan.input.shell_vars import COMMAND_SUBSTITUTION_HINT, named_reference
+
+    if named_reference(token):  # ``$(EXTRA_ARGS)``: Kubernetes' variable, not a command
+        return None
+
+    read = _READ_FILE.search(token)
+    source = (f"the flags read from {read.group(1)}, a file the paste does not include"
+              if read is not None else "the flags a command prints when the launch runs")
+    what = COMMAND_SUBSTITUTION_HINT.partition(":")[0]
+    return token, (f"{what}, standing where flags go: the shell splits what it prints into "
+                   f"more arguments ({source}); put those flags in the launch in its "
+                   "place")
+
+
 class _Ambiguous(Exception):
     """A prefix of several spellings: argparse refuses it before reading any value."""
 
@@ -560,6 +595,9 @@ class _Parse:
             # one argument holding a flag and its value: a manifest's exec-form item
             hint = ("one argument holds a flag and its value, which SGLang's parser "
                     "refuses: give them as two (two items of an exec form or args list)")
+        elif (substituted := _substituted_words(self.tokens, at)) is not None:
+            # ``... --model-path M $(cat /etc/sglang-args.conf)``: flags a command prints
+            token, hint = substituted
         elif _WHOLE_REFERENCE.match(token):
             # ``... --port 30000 $EXTRA_ARGS`` or Compose's ``${EXTRA_ARGS}``: a variable the
             # paste leaves unset where flags stand

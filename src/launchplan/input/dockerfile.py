@@ -1,4 +1,5 @@
-"""A whole Dockerfile whose image starts SGLang: its ``ENTRYPOINT``/``CMD`` and ``ENV``.
+"""A Dockerfile whose image starts SGLang (whole, or the piece a page quotes): its
+``ENTRYPOINT``/``CMD`` and ``ENV``.
 
 Serving repositories ship a short Dockerfile (``FROM lmsysorg/sglang``, ``ENV ...``, ``CMD
 ["python3", "-m", "sglang.launch_server", ...]``); pasting that file is pasting the launch.
@@ -23,12 +24,17 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 def looks_like_dockerfile(text: str) -> bool:
     """Whether ``text`` is a Dockerfile: it starts (after comments) with ``FROM`` or
-    ``ARG`` and every instruction line is one of Docker's."""
-    lines = _instructions(text)
-    if not lines or lines[0][0] not in ("FROM", "ARG"):
+    ``ARG`` and every instruction line is one of Docker's; or it is a piece of one that a
+    README or an issue quotes ("add to your Dockerfile": ``ENV ...`` then ``CMD [...]``),
+    two or more instructions, each keyword in upper case as Dockerfiles write them (a
+    shell's ``env A=1 python ...`` is a command, not ``ENV``)."""
+    lines = _instructions(text, written=True)
+    if not lines or not all(keyword.upper() in _KEYWORDS for keyword, _ in lines) or not any(
+            keyword.upper() in ("CMD", "ENTRYPOINT") for keyword, _ in lines):
         return False
-    return all(keyword in _KEYWORDS for keyword, _ in lines) and any(
-        keyword in ("CMD", "ENTRYPOINT") for keyword, _ in lines)
+    if lines[0][0].upper() in ("FROM", "ARG"):
+        return True
+    return len(lines) >= 2 and all(keyword.isupper() for keyword, _ in lines)
 
 
 def dockerfile_launch(text: str) -> tuple[list[str], list[str]]:
@@ -74,11 +80,11 @@ def shell_script(words: list[str]) -> str | None:
     return None
 
 
-def _instructions(text: str) -> list[tuple[str, str]]:
+def _instructions(text: str, written: bool = False) -> list[tuple[str, str]]:
     """(KEYWORD, rest) per instruction, continuation lines joined, comments skipped: a
     comment or empty line inside a continued instruction too (Docker drops comment lines
     before it joins continuations, so ``RUN a && \\`` then ``# note`` then ``b`` is one
-    ``RUN``)."""
+    ``RUN``). The keyword in upper case, or as ``written``."""
     out: list[tuple[str, str]] = []
     pending = ""
     for line in text.splitlines():
@@ -90,7 +96,8 @@ def _instructions(text: str) -> list[tuple[str, str]]:
         match = _INSTRUCTION.match(pending + line)
         pending = ""
         if match:
-            out.append((match.group(1).upper(), (match.group(2) or "").strip()))
+            keyword = match.group(1) if written else match.group(1).upper()
+            out.append((keyword, (match.group(2) or "").strip()))
         else:
             out.append(("", line))
     return out

@@ -287,13 +287,48 @@ def _program(words: list[str]) -> str:
     words = [w for w in words if w != "exec"]
     if len(words) >= 3 and words[0].rsplit("/", 1)[-1] in ("bash", "sh") \
             and words[1].startswith("-") and words[1].endswith("c"):
-        words = words[2].split()[:4]
+        words = _main_command(words[2])
+    words = _server_words(words)
     shown: list[str] = []
     for word in words[:4]:
         if word.startswith("-") and word not in ("-m", "-c"):
             break
         shown.append(word if len(word) <= 40 else word[:39] + "…")
     return " ".join(shown)
+
+
+#: What separates a shell script's commands: ``&&``, ``||``, ``;``, a pipe, a line end.
+_COMMAND_BREAK = re.compile(r"&&|\|\||[;|\n]")
+#: A command that starts a server: a Python module (``python3 -m dynamo.sglang``), a console
+#: script's ``serve`` (``vllm serve``).
+_SERVER_COMMAND = re.compile(r"(?:^|\s)(?:python[\w.]*\s+(?:-\w+\s+)*-m\s+\S|\S+\s+serve\b)")
+
+
+def _main_command(script: str) -> list[str]:
+    """The words of the command a container's shell script runs its server with: ``ulimit
+    -l unlimited && python3 -m dynamo.sglang ...`` runs Dynamo's worker, not ``ulimit``
+    (nor the variables set before it); the script's first command when none starts one."""
+    commands = [part.replace("\\", " ").split() for part in
+                _COMMAND_BREAK.split(script.replace("\\\n", " "))]
+    commands = [[w for w in c if not _ENV_NAME.match(w.partition("=")[0]) or "=" not in w]
+                or c for c in commands if c]
+    server = next((c for c in commands if _SERVER_COMMAND.search(" ".join(c))), None)
+    return (server or (commands[0] if commands else []))[:4]
+
+
+def _server_words(words: list[str]) -> list[str]:
+    """``words`` from the server they start (``python3 -m dynamo.sglang``, ``vllm serve``),
+    past the variables set for it and a preparing command before it (``ulimit -l
+    unlimited``, ``cd /srv``); from the first command's program when none starts one."""
+    lead = 0
+    while lead < len(words) and "=" in words[lead] \
+            and _ENV_NAME.match(words[lead].partition("=")[0]):
+        lead += 1
+    for at in range(lead, len(words) - 1):
+        program = words[at].rsplit("/", 1)[-1]
+        if (program.startswith("python") and words[at + 1] == "-m") or words[at + 1] == "serve":
+            return words[at:]
+    return words[lead:] or words
 
 
 def _with_entrypoint(found: tuple[list[str], list[str], Any]

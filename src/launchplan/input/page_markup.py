@@ -534,3 +534,62 @@ def _is_yaml(text: str) -> bool:
     except yaml.YAMLError:
         return False
     return bool(documents) and all(isinstance(d, (dict, list)) for d in documents)
+
+
+#: The first line of a YAML or JSON document in a code block: a key, or an object's brace.
+_DATA_HEAD = re.compile(r"^(?:\{|[A-Za-z_][\w.-]*:(?:\s|$))")
+
+
+def _data_block(body: str) -> bool:
+    """Whether a code block's ``body`` is a YAML or JSON document of the manifest kind (a
+    Compose file's ``services:``, a pod's ``spec:``), not shell: it starts with a key and
+    loads as mappings. A flag-per-line shell block never does; nor does a ``--config``
+    file's YAML, whose keys are SGLang's flags (it stays in the page for its launch)."""
+    head = re.sub(r"^(?:[ \t]*#[^\n]*\n|[ \t]*\n)+", "", body)
+    if not _DATA_HEAD.match(head):
+        return False
+    from launchplan.input.manifest import _MANIFEST_KEY
+
+    if not _MANIFEST_KEY.search(head):
+        return False
+    import yaml
+
+    try:
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        documents = [d for d in yaml.load_all(head, Loader=loader) if d is not None]
+    except Exception:  # yaml.YAMLError, or a value YAML cannot build
+        return False
+    return bool(documents) and all(isinstance(d, dict) for d in documents)
+
+
+def mixed_page(text: str) -> tuple[list[tuple[str, str]], str, str] | None:
+    """A page whose code blocks launch in two kinds (a shell block's ``docker run`` or
+    ``python -m sglang.launch_server``, then "or with Docker Compose" and a ```` ```yaml ````
+    block's ``services:``), as its launching blocks in page order (("shell" or
+    "manifest", the block's text)), the page with its manifest blocks blanked (read as a
+    page, as the shell reads it) and those manifests as one text of several documents.
+    Each block is a file of its own kind: loading the whole page as YAML fails on its
+    shell lines, and its YAML is no shell. A manifest block that starts nothing (a
+    Service) is blanked too. None for a page without both kinds."""
+    if "```" not in text and "~~~" not in text:
+        return None
+    text = text.replace("\r\n", "\n")
+    spans = code_block_spans(text)
+    if len(spans) < 2:
+        return None
+    order: list[tuple[str, str]] = []
+    data: list[tuple[int, int]] = []
+    manifests: list[str] = []
+    for span in spans:
+        body = block_text(text, span).strip()
+        launching = any(_LAUNCHER.search(line) for line in body.split("\n"))
+        if _data_block(body):
+            data.append(span)
+            if launching:
+                order.append(("manifest", body))
+                manifests.append(body)
+        elif launching:
+            order.append(("shell", body))
+    if not data or not any(kind == "shell" for kind, _ in order):
+        return None
+    return order, without_blocks(text, data), "\n---\n".join(manifests)

@@ -91,8 +91,59 @@ def _named_by_code_blocks(token: str, error: InputError) -> InputError:
 
 def pasted_manifest(token: str, cleaned_text: str) -> bool:
     """Whether the pasted ``token`` (``cleaned_text`` once its markup is off) is a manifest
-    or exec-form array to read as one, not a page with prose around its blocks."""
-    return is_manifest(cleaned_text) and not _prose_page(token, cleaned_text)
+    or exec-form array to read as one, not a page with prose around its blocks, nor a page
+    whose shell and manifest blocks are each read as their own kind (``_page_parts``)."""
+    return (is_manifest(cleaned_text) and not _prose_page(token, cleaned_text)
+            and _page_parts(token) is None)
+
+
+def _page_parts(token: str) -> tuple[list[tuple[str, int]], str, str] | None:
+    """For a page whose code blocks launch in two kinds (a shell block, then a Compose
+    file's or pod's YAML block: ``page_markup.mixed_page``), its launches in page order as
+    ("shell" or "manifest", which of that kind, from 1), the page without its manifest
+    blocks and the manifests as one text; None for any other text. A shell block's
+    launches are counted in it alone; when they add up to another count than the page's
+    shell part (a launch built across blocks), that part's launches stand at its first
+    launching block."""
+    if "sglang" not in token or ("```" not in token and "~~~" not in token):
+        return None
+    mixed = page_markup.mixed_page(token)
+    if mixed is None:
+        return None
+    blocks, shell, manifests = mixed
+    from launchplan.input.manifest import launch_total
+
+    shell_total = launch_count([shell])
+    counts = [launch_count([body]) if kind == "shell" else launch_total(body)
+              for kind, body in blocks]
+    if sum(n for (kind, _), n in zip(blocks, counts) if kind == "shell") != shell_total:
+        first = next(at for at, (kind, _) in enumerate(blocks) if kind == "shell")
+        counts = [shell_total if at == first else 0 if kind == "shell" else n
+                  for at, ((kind, _), n) in enumerate(zip(blocks, counts))]
+    order: list[tuple[str, int]] = []
+    seen = {"shell": 0, "manifest": 0}
+    for (kind, _), n in zip(blocks, counts):
+        for _ in range(n):
+            seen[kind] += 1
+            order.append((kind, seen[kind]))
+    return (order, shell, manifests) if order else None
+
+
+def _page_part(tokens: Sequence[str], launch: int | None
+               ) -> tuple[list[str], int | None, bool]:
+    """``tokens`` with a page of shell and manifest blocks (``_page_parts``) replaced by
+    the part that holds its ``launch``-th launch, the launch's number within that part, and
+    whether that part is the manifests; the tokens as they are otherwise."""
+    out = list(tokens)
+    for at, token in enumerate(tokens):
+        parts = _page_parts(token)
+        if parts is None:
+            continue
+        order, shell, manifests = parts
+        kind, which = order[min(max(launch or 1, 1), len(order)) - 1]
+        out[at] = shell if kind == "shell" else manifests
+        return out, which, kind == "manifest"
+    return out, launch, False
 
 
 def _prose_page(token: str, cleaned_text: str) -> bool:
@@ -138,6 +189,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
     """
     words: list[str] = []
     env: list[str] = []
+    tokens, launch, _ = _page_part(tokens, launch)
     for at, token in enumerate(cleaned(t, notes) for t in tokens):
         if at and "\n" not in token and _a_value(tokens[at - 1]):
             words.append(token)  # a flag given after the paste, and its value as given
@@ -363,6 +415,9 @@ def launch_count(tokens: Sequence[str]) -> int:
     for raw, token in zip(tokens, map(cleaned, tokens)):
         if not ("\n" in token or (" " in token and _wordy(token))):
             continue
+        if (parts := _page_parts(raw)) is not None:
+            count += len(parts[0])
+            continue
         if pasted_manifest(raw, token):
             from launchplan.input.manifest import launch_total
 
@@ -519,6 +574,16 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
                              "Command and Args lines are its words, one a line, and its "
                              "Environment lines the variables it starts with")
             return described
+    if "kubernetes_" in token and "container" in token:  # Terraform's Kubernetes provider
+        from launchplan.input import terraform
+
+        if terraform.looks_like_terraform(token) and (
+                declared := terraform.as_manifest(token)) is not None:
+            if notes is not None:
+                notes.append("the pasted text is Terraform (HCL): each container of its "
+                             "kubernetes_* resources is read as the Kubernetes container it "
+                             "declares (a var.NAME value is the caller's, left open)")
+            return declared
     if "<<" in token:  # cat <<EOF | kubectl apply -f -: the manifest the cluster runs
         from launchplan.input.heredoc import applied_manifest
 
@@ -900,6 +965,15 @@ def runner_gpus(tokens: Sequence[str], launch: int | None = None) -> int | None:
     """The GPUs the container around a pasted launch is given (``docker run --gpus 2``,
     ``--gpus '"device=0,1"'``): the launch sees only those, whatever the host holds. None
     for ``--gpus all``, no such option, or no container."""
+    tokens, launch, manifest = _page_part(tokens, launch)
+    if manifest:  # a page's Compose or pod block: the GPUs it asks for
+        from launchplan.input.manifest import gpus_requested
+
+        try:
+            return next(gpus_requested(t, launch) for t in tokens if _page_parts(t) is None
+                        and pasted_manifest(t, cleaned(t)))
+        except (InputError, StopIteration):
+            return None
     for raw, token in zip(tokens, map(cleaned, tokens)):
         if not ("\n" in token or (" " in token and _wordy(token))) \
                 or pasted_manifest(raw, token):
@@ -1886,7 +1960,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
         else:
             exported.extend(f"{name}={values[name]}"
                             for name in shell_vars.declared(seg, values))
-    chosen = _from_command(segments[at])
+    chosen = _from_command(_env_operands(segments[at], values))
     if _isolated(chosen):
         lead = 0  # ``A=1 docker run ...``: set for the docker client, like an export
         while lead < len(chosen) and _ASSIGNMENT.match(chosen[lead]):
@@ -2673,8 +2747,9 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
     word is a bare reference (or an array's item, ``${EXTRA[$role]}``) to a value holding
     flags (``PREFILL_EXTRA="--a --b 2"`` then ``$PREFILL_EXTRA``), which the shell splits
     at its spaces. The quotes that would keep
-    it whole are gone by now, so only a value that starts with a flag is split: a quoted
-    path with a space in it stays one word. A bare reference to an empty value is no word
+    it whole are gone by now, so only a value that starts with a flag, or holds integers
+    alone (batch sizes a loop collected), is split: a quoted path with a space in it stays
+    one word. A bare reference to an empty value is no word
     (a quoted one would be an empty argument, which no launch passes on purpose)."""
     if word.startswith(shell_arrays.QUOTED):  # an array's ``"$IP"`` item read as the launch
         value = shell_vars.expand(word[len(shell_arrays.QUOTED):], values)
@@ -2688,9 +2763,36 @@ def _expanded_word(word: str, values: dict[str, str]) -> list[str]:
         parts = shell_vars.fields(value)
         if not parts:  # set to nothing (``MOE_ARGS=""``): the shell passes no word at all
             return []
-        if len(parts) > 1 and parts[0].startswith("-"):
-            return parts
+        if len(parts) > 1 and (parts[0].startswith("-") or all(p.isdigit() for p in parts)):
+            return parts  # flags, or a list of numbers (``BS="$BS $b"`` over batch sizes)
     return [value]
+
+
+def _env_operands(words: list[str], values: dict[str, str]) -> list[str]:
+    """``words`` with each bare reference among ``env``'s leading operands (``env $COMMON
+    CUDA_VISIBLE_DEVICES=4 setsid nohup sglang serve ...``) replaced by the words its value
+    splits into, when those are all ``NAME=VALUE``: the shell splits the unquoted value
+    before env runs, and env(1) takes every leading ``NAME=VALUE`` operand as an assignment
+    (POSIX env: ``[name=value]... [utility [argument...]]``). A script keeps an environment
+    shared by several launches so. Other words as they are."""
+    if "env" not in words:
+        return words
+    out: list[str] = []
+    after_env = False
+    for at, word in enumerate(words):
+        if word == "env" or (after_env and (_ASSIGNMENT.match(word) or word in _WRAPPERS)):
+            after_env = True
+            out.append(word)
+            continue
+        if after_env and _WHOLE_REFERENCE.match(word):
+            parts = shell_vars.fields(shell_vars.expand(word, values))
+            if all(_ASSIGNMENT.match(part) for part in parts):
+                out.extend(parts)  # nothing, for an empty value
+                continue
+        if not _ASSIGNMENT.match(word) or after_env:
+            return [*out, *words[at:]]
+        out.append(word)
+    return out
 
 
 def _from_command(words: list[str]) -> list[str]:

@@ -21,8 +21,10 @@ MARK = "__launchplan_array__"
 #: An array assignment's start: ``NAME=(``, ``NAME+=(``, after ``local``/``declare -a``
 #: (``declare -A``: an associative array, its items ``[key]=value``).
 #: It may follow other commands on its line (``[ -n "$X" ] && ARGS+=(...)``, ``if ...;
-#: then ARGS+=(...)``, a ``case`` pattern's ``fast) ARGS+=(...) ;;``).
-_OPENER = re.compile(r"^([ \t]*(?:(?:[^'\"\n#()]|\"[^\"\n]*\"|'[^'\n]*')*?(?:;|&&|\|\|)[ \t]*)?"
+#: then ARGS+=(...)``, a ``case`` pattern's ``fast) ARGS+=(...) ;;``, a C-style loop's
+#: ``for ((i=0; i<4; i++)); do ARGS+=(...)``).
+_OPENER = re.compile(r"^([ \t]*(?:(?:[^'\"\n#()]|\"[^\"\n]*\"|'[^'\n]*'|\(\([^()\n]*\)\))*?"
+                     r"(?:;|&&|\|\|)[ \t]*)?"
                      r"(?:(?:then|else|do|\{|[^\s()]+\))[ \t]+)?)"
                      r"(?:(?:local|declare|typeset|readonly)((?:[ \t]+-\w+)*)[ \t]+)?"
                      r"([A-Za-z_]\w*)(\+?)=\(", re.MULTILINE)

@@ -83,9 +83,20 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
             out.append(_put(values, _merged(block.before, block.outcomes),
                             exported))
 
-    for seg in segments:
+    pending = list(segments)
+    budget = [_MAX_UNROLLED]  # segments unrolled loops may still add, across the script
+    at = 0
+    while at < len(pending):
+        seg = pending[at]
+        at += 1
         head = seg[0] if seg else ""
         running = not blocks or blocks[-1].live
+        if head == "for" and running and (blocks == [] or blocks[-1].subject is None) \
+                and (unrolled := _unrolled(pending, at - 1, values, budget)) is not None:
+            end, runs = unrolled
+            pending[at - 1:end + 1] = runs  # the loop as the runs of its body, in order
+            at -= 1
+            continue
         if blocks and blocks[-1].subject is not None and head != "esac":
             seg = _case_branch(blocks[-1], seg, switch)
             head = ""
@@ -142,6 +153,212 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
         exported.update(shell_vars.declared(seg, values))
         out.append(seg)
     return out
+
+
+#: How many segments the loops of one script may unroll to, all told, and how many times
+#: one loop may run: a batch-size list or a GPU range is a few dozen; past that the loop is
+#: read as before (once, its first item), not run a million times.
+_MAX_UNROLLED = 4096
+_MAX_RUNS = 256
+#: The commands a loop body may hold to be unrolled: it builds values (assignments, arrays,
+#: tests, arithmetic, nested loops), and starts nothing. A body that launches, calls a
+#: function or leaves the loop early (``break``) is read once, as before.
+_BUILDING = frozenset({"if", "elif", "else", "fi", "then", "do", "done", "for", "[", "[[",
+                       "test", "export", "local", "declare", "typeset", "readonly", "let",
+                       "echo", "printf", ":", "true", "false", shell_arrays.MARK})
+#: A C-style loop head's three parts (``for ((i=0; i<N; i++))``): its start, its test, its step.
+_C_START = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(\S+)\s*$")
+_C_TEST = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|<|>=|>|!=)\s*(\S+)\s*$")
+_C_STEP = re.compile(r"^\s*(?:([A-Za-z_]\w*)\s*(\+\+|--)|(\+\+|--)\s*([A-Za-z_]\w*)"
+                     r"|([A-Za-z_]\w*)\s*([-+])=\s*(\S+))\s*$")
+#: ``$(seq LAST)``, ``$(seq FIRST LAST)``, ``$(seq FIRST STEP LAST)`` (or in backquotes), and
+#: bash's brace range ``{FIRST..LAST}``.
+_SEQ = re.compile(r"^(?:\$\(|`)\s*seq((?:\s+\S+){1,3})\s*(?:\)|`)$")
+_BRACE_RANGE = re.compile(r"^\{(-?\d+)\.\.(-?\d+)\}$")
+
+
+def _unrolled(segments: list[list[str]], at: int, values: dict[str, str],
+              budget: list[int]) -> tuple[int, list[list[str]]] | None:
+    """The loop whose head is ``segments[at]`` (``for NAME in WORDS``, or C-style ``for
+    ((i=0; i<N; i++))``) as the shell runs it: for each item, ``NAME=item`` and then its
+    body (bash(1): "the list is executed once for each member"), and the index of its
+    ``done``. Read once, a body that collects batch sizes (``B+=("$b")``), flags or GPU ids
+    (``GPUS="${GPUS}${GPUS:+,}$i"``) kept the first item alone. None (the loop read as
+    before) when its items are not all known from the text, its body does more than build
+    values, or it runs past the bounds."""
+    head, start = _loop_head(segments, at, values)
+    end = _loop_end(segments, start)
+    if head is None or end is None or segments[end] != ["done"]:
+        return None
+    body = [seg[1:] if seg[:1] == ["do"] else seg for seg in segments[start:end]]
+    if segments[start][:1] != ["do"] or not all(_building(seg) for seg in body):
+        return None
+    name, runs, after = head
+    if runs is None:
+        runs = _loop_words(segments[at][3:], values)
+    if runs is None or len(runs) > _MAX_RUNS:
+        return None
+    out: list[list[str]] = []
+    for item in runs:
+        out.append([f"{name}={item}"])
+        out.extend(seg for seg in body if seg)
+    if after is not None:
+        out.append([f"{name}={after}"])
+    budget[0] -= len(out)
+    if budget[0] < 0:
+        return None
+    return end, out
+
+
+def _loop_head(segments: list[list[str]], at: int, values: dict[str, str]
+               ) -> tuple[tuple[str, list[str] | None, str | None] | None, int]:
+    """(the loop variable, its items when a C-style head fixes them (None: the ``in``
+    words give them), the value it is left with after the last run) and the index of the
+    segment after the head; (None, ...) for a head of another form."""
+    seg = segments[at]
+    if len(seg) >= 3 and seg[2] == "in" and re.fullmatch(r"[A-Za-z_]\w*", seg[1]):
+        return (seg[1], None, None), at + 1
+    if len(seg) != 2 or not seg[1].startswith("((") or at + 2 >= len(segments):
+        return None, at + 1
+    parts = [seg[1][2:], " ".join(segments[at + 1]), " ".join(segments[at + 2])]
+    if not parts[2].endswith("))"):
+        return None, at + 1
+    parts[2] = parts[2][:-2]
+    return _c_runs(parts, values), at + 3
+
+
+def _c_runs(parts: list[str], values: dict[str, str]
+            ) -> tuple[str, list[str] | None, str | None] | None:
+    """The runs of a C-style loop whose start, test and step are integers the head fixes."""
+    start, test, step = (_C_START.match(parts[0]), _C_TEST.match(parts[1]),
+                         _C_STEP.match(parts[2]))
+    if start is None or test is None or step is None:
+        return None
+    name = start.group(1)
+    stepped = step.group(1) or step.group(4) or step.group(5)
+    if test.group(1) != name or stepped != name:
+        return None
+    try:
+        value, limit = _integer(start.group(2), values), _integer(test.group(3), values)
+        by = (1 if "+" in (step.group(2) or step.group(3) or "") else -1) \
+            if step.group(5) is None else int(step.group(7)) * (1 if step.group(6) == "+" else -1)
+    except ValueError:
+        return None
+    holds = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
+             "!=": int.__ne__}[test.group(2)]
+    runs: list[str] = []
+    while holds(value, limit):
+        if len(runs) >= _MAX_RUNS or by == 0:
+            return None
+        runs.append(str(value))
+        value += by
+    return name, runs, str(value)
+
+
+def _integer(word: str, values: dict[str, str]) -> int:
+    """The integer an arithmetic operand stands for: a number, or a variable the script
+    sets to one (``N``, ``$N``); ValueError otherwise."""
+    if re.fullmatch(r"[A-Za-z_]\w*", word):
+        word = values.get(word, word)
+    return int(shell_vars.expand(word, values))
+
+
+def _loop_end(segments: list[list[str]], start: int) -> int | None:
+    """The index of the ``done`` that closes the loop whose body starts at ``start``."""
+    depth = 0
+    for at in range(start, len(segments)):
+        seg = segments[at]
+        words = seg[1:] if seg[:1] and seg[0] in _BODY_KEYWORDS else seg
+        if words[:1] and words[0] in ("for", "while", "until", "select"):
+            depth += 1
+        elif seg[:1] == ["done"]:
+            if depth == 0:
+                return at
+            depth -= 1
+    return None
+
+
+def _building(seg: list[str]) -> bool:
+    """Whether the loop body's command ``seg`` only builds values (``_BUILDING``)."""
+    while seg[:1] and seg[0] in _BODY_KEYWORDS:
+        seg = seg[1:]
+    if not seg:
+        return True
+    if any("sglang" in word for word in seg):
+        return False
+    first = seg[0]
+    return (first in _BUILDING or first == MERGED or first.startswith("((")
+            or bool(shell_vars.ASSIGNMENT.match(first)) and all(
+                shell_vars.ASSIGNMENT.match(w) for w in seg))
+
+
+def _loop_words(words: list[str], values: dict[str, str]) -> list[str] | None:
+    """The items a ``for NAME in WORDS`` loop goes over, when the text fixes them all:
+    literal words, an array's items or keys, a variable's value split at blanks, a ``seq``
+    of integers or a brace range; None when any is open (``"$@"``, ``$(ls ...)``)."""
+    out: list[str] = []
+    for word in _backquotes_joined(words):
+        if "$" not in word and any(c in word for c in "*?["):
+            return None  # a file-name pattern: what it matches is the machine's
+        listed = shell_vars._loop_items(word, values)
+        if listed is not None:
+            out.extend(listed)
+        elif (ranged := _numbers(word, values)) is not None:
+            out.extend(ranged)
+        elif "$" in word or "`" in word:
+            value = shell_vars.expand(word, values)
+            if shell_vars.open_reference(value) or "$" in value or "`" in value:
+                return None
+            out.extend(value.split())
+        else:
+            out.append(word)
+        if len(out) > _MAX_RUNS:
+            return None
+    return out if all(_plain_item(item) for item in out) else None
+
+
+def _backquotes_joined(words: list[str]) -> list[str]:
+    """``words`` with a backquoted command the splitter cut at its blanks (```seq``, ``0``,
+    ``3```) one word again."""
+    out: list[str] = []
+    open_quote = False
+    for word in words:
+        if open_quote:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+        if word.count("`") % 2:
+            open_quote = not open_quote
+    return out
+
+
+def _plain_item(item: str) -> bool:
+    """Whether a loop item can be assigned back as a word (no expansion left in it)."""
+    return "$" not in item and "`" not in item and "\x02" not in item
+
+
+def _numbers(word: str, values: dict[str, str]) -> list[str] | None:
+    """The integers ``$(seq ...)`` or ``{A..B}`` stands for, its bounds known; else None."""
+    brace = _BRACE_RANGE.match(word)
+    if brace is not None:
+        first, last = int(brace.group(1)), int(brace.group(2))
+        by = 1 if last >= first else -1
+    else:
+        seq = _SEQ.match(word)
+        if seq is None:
+            return None
+        try:
+            bounds = [int(shell_vars.expand(b, values)) for b in seq.group(1).split()]
+        except ValueError:
+            return None
+        first, by, last = (1, 1, bounds[0]) if len(bounds) == 1 else \
+            (bounds[0], 1, bounds[1]) if len(bounds) == 2 else tuple(bounds)
+        if by == 0:
+            return None
+    count = (last - first) // by + 1
+    if count > _MAX_RUNS:
+        return None
+    return [str(first + n * by) for n in range(max(count, 0))]
 
 
 def _merged(before: dict[str, str], outcomes: list[dict[str, str]]) -> dict[str, str]:
