@@ -16,7 +16,7 @@ import ast
 import json
 import re
 import shlex
-from collections.abc import Container, Iterator
+from collections.abc import Callable, Container, Iterator
 from pathlib import PurePath
 from typing import Any
 
@@ -334,20 +334,13 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None
             if launches_sglang(words):
                 found.append((words, node, ""))
                 continue
-        if isinstance(node, ast.Call) and _callee(node) == "popen_launch_server":
-            if literals is None:
+        helper_of = _HELPER_READERS.get(_callee(node)) if isinstance(node, ast.Call) else None
+        if helper_of is not None and not (helper_of[1] and _defines(tree, _callee(node))):
+            if literals is None:  # (one of SGLang's test helpers, as its test_utils has it)
                 literals = _literal_names(tree)
-            helper = _test_helper_launch(tree, node, literals)
+            helper = helper_of[0](tree, node, literals)
             if helper is not None:
                 found.append((helper, node, ""))
-                continue
-        if isinstance(node, ast.Call) and _callee(node) == "ModelLaunchSettings" \
-                and not _defines(tree, "ModelLaunchSettings"):
-            if literals is None:
-                literals = _literal_names(tree)
-            settings = _settings_launch(tree, node, literals)
-            if settings is not None:
-                found.append((settings, node, ""))
                 continue
         if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
             if literals is None:
@@ -742,6 +735,15 @@ def _settings_launch(tree: ast.Module, call: ast.Call,
         argv += ["--host", host, "--port", port.rstrip("/")]
     return argv
 
+
+
+#: SGLang's test helpers that start a server -> (the reader of a call, whether a script's own
+#: function of that name hides it): ``popen_launch_server`` (a script's own wrapper keeps
+#: the helper's signature), ``ModelLaunchSettings`` of the nightly tests
+_HELPER_READERS: dict[str, tuple[Callable[[ast.Module, ast.Call, dict[str, str]],
+                                          list[str] | None], bool]] = {
+    "popen_launch_server": (_test_helper_launch, False),
+    "ModelLaunchSettings": (_settings_launch, True)}
 
 def _settings_url(tree: ast.Module, call: ast.Call) -> ast.expr | None:
     """The ``base_url=`` of the runner call in the function that makes ``call`` (the
