@@ -377,3 +377,81 @@ def test_an_encoder_only_server_holds_the_encoder_s_weights_and_no_kv_pool():
     assert plan.kv_pool_bytes == plan.max_total_num_tokens == plan.max_running_requests == 0
     assert plan.fits and ENCODER_ONLY_CAVEAT in plan.caveats
     assert plan.to_dict()["kv_pool_bytes"] == 0 and plan.steps
+
+
+def _steps(p) -> dict:
+    return {label: value for label, value in p.steps}
+
+
+def _state_pool(argv, env=None):
+    target = get_target("h100")
+    result = resolve(list(argv), gpu=target, model_path=GDN, compat="0.5.23", env=env)
+    return kv_pool(result, weights_bytes=10 * GIB, before_load_bytes=before_load_bytes(target))
+
+
+@pytest.mark.parametrize(("env", "stage_layers"), [
+    (None, 18),  # get_pp_indices' even split: layers 0-23 and 24-47, 18 linear ones each
+    ({"SGLANG_PP_LAYER_PARTITION": "12,36"}, 27),  # 9 and 27 linear layers
+])
+def test_a_state_slot_under_pp_costs_the_largest_stage_s_share(env, stage_layers):
+    """SGLang 0.5.23 prices a state slot by the largest pipeline stage's share of the state
+    layers (``kv_cache_configurator.py``, ``_handle_max_mamba_cache``, over
+    ``get_pp_indices``): the whole slot (36 linear layers) stays the reported per-slot
+    figure, the stage's share is what the slots cost."""
+    flags = ["--tp-size", "2", "--pp-size", "2", "--max-mamba-cache-size", "200"]
+    p = _state_pool(flags, env)
+    whole = p.mamba_state_bytes_per_slot
+    share = _steps(p)[f"of which the largest pipeline stage holds ({stage_layers} layers, "
+                      "bytes)"]
+    assert share == int(whole * (stage_layers / 36))
+    assert any("largest stage's share" in c for c in p.caveats)
+    flat = _state_pool(flags[:2] + flags[4:])  # no PP: every layer, no share step
+    assert not any(k.startswith("of which the largest") for k in _steps(flat))
+
+
+def test_the_automatic_state_split_under_pp_gets_about_pp_times_the_slots():
+    """The ratio split solves the slot count with the stage's price: about twice the slots
+    at pp 2 (recorded: Qwen3.6-35B-A3B at tp 4 / pp 2 on a B200, 8,125 slots where pricing
+    every layer gave 4,062)."""
+    pp1 = _state_pool(["--tp-size", "2"])
+    pp2 = _state_pool(["--tp-size", "2", "--pp-size", "2"])
+    assert pp2.max_mamba_cache_size > 1.8 * pp1.max_mamba_cache_size
+
+
+@pytest.mark.parametrize(("flags", "starts"), [
+    (["--tp-size", "4", "--dp-size", "2", "--max-running-requests", "1"], False),
+    (["--tp-size", "4", "--dp-size", "2", "--max-running-requests", "2"], True),
+    (["--tp-size", "8", "--dp-size", "4", "--max-running-requests", "1"], False),
+    (["--tp-size", "8", "--dp-size", "4", "--max-running-requests", "2"], True),
+    (["--tp-size", "8", "--dp-size", "2", "--max-running-requests", "3"], False),
+    (["--tp-size", "8", "--dp-size", "2", "--max-running-requests", "4"], True),
+    (["--tp-size", "4", "--dp-size", "4", "--max-running-requests", "1"], True),
+    (["--tp-size", "4", "--dp-size", "2", "--max-running-requests", "1",
+      "--disable-cuda-graph"], True),
+])
+def test_attention_dp_needs_a_capture_size_that_is_a_multiple_of_attention_tp(flags, starts):
+    """SGLang 0.5.23's ``get_batch_sizes_to_capture`` (``base_cuda_graph_runner.py``) keeps
+    only decode batch sizes that are multiples of the attention TP size under attention DP
+    and asserts one is left: recorded, tp 4 / dp 2 and tp 8 / dp 4 stop at capture with one
+    running request and start with two, tp 8 / dp 2 stops with three and starts with four,
+    tp 4 / dp 4 (attention TP 1) starts with one. The plan says the launch does not start,
+    and why, with the flags that avoid it."""
+    from launchplan.checks.preflight import preflight
+    from launchplan.memory.plan import memory_plan
+
+    argv = [*flags, "--enable-dp-attention"]
+    result = resolve(argv, gpu=H100, model_path="llama-3.1-8b", compat="0.5.23")
+    plan = memory_plan(result)
+    assert plan.fits is starts
+    report = preflight(result)
+    blocking = {p.requirement for p in report.problems if p.severity.blocks}
+    assert ("memory-fits" not in blocking) is starts
+    if starts:
+        pool(argv)
+        return
+    with pytest.raises(NotEnoughMemory, match="no decode CUDA-graph batch size") as err:
+        pool(argv)
+    assert "--max-running-requests" in str(err.value) and "--disable-cuda-graph" in str(err.value)
+    assert "no decode CUDA-graph batch size" in plan.problem
+    why = next(p.why for p in report.problems if p.requirement == "memory-fits")
+    assert "CUDA-graph capture" in why and "--disable-cuda-graph" in why

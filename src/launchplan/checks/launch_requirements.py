@@ -273,7 +273,11 @@ def _memory_fits(p: Values) -> bool:
 
 
 def _memory_detail(p: Values) -> str:
+    from launchplan.memory.kv_pool import NO_CAPTURE_SIZE
+
     plan = _memory(p)
+    if plan.problem and plan.problem.startswith(NO_CAPTURE_SIZE):
+        return plan.problem  # the pool is sized; CUDA-graph capture is what stops
     gib = 1 << 30
     return (f"{plan.problem}: weights take {plan.weights_bytes / gib:.1f} GiB of the "
             f"{plan.before_load_bytes / gib:.1f} GiB free before loading, and "
@@ -801,7 +805,9 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "loaded weights leave no memory for the KV cache, _handle_max_mamba_cache when a "
         "hybrid model's state cache gets no slot and resolve_max_num_reqs when its slots "
         "serve no request; model_executor/pool_configurator.py: MemoryPoolConfig raises when "
-        "the pool holds no token",
+        "the pool holds no token; model_executor/runner/base_cuda_graph_runner.py: "
+        "get_batch_sizes_to_capture asserts when no decode batch size is a multiple of the "
+        "capture alignment (attention TP under attention DP)",
         detail=_memory_detail),
     Requirement(
         "kv-pool-below-context", ALWAYS,

@@ -172,6 +172,8 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
         steps.extend(sizer.describe())
     pool = sizer.size(budget, steps)
     max_reqs = _max_running_requests(plan, pool["max_total_num_tokens"], steps, mamba)
+    if _graph_alignment(plan) > 1:  # only an aligned capture list can come out empty
+        _check_capture(plan, max_reqs)
     if type(sizer) is Dsv4Pool:  # its ratio-128 state slots follow the request count
         pool.update(sizer.finalize(max_reqs))
     return sizer, budget, pool, max_reqs, mamba
@@ -274,8 +276,10 @@ def plain_size(values: dict[str, Any], record: Any, tp: int, pp: int, attn_dp: i
             reqs = 1
     if half < reqs:
         reqs = half
-    if reqs <= 0:
-        return None
+    if reqs <= 0 or attn_dp > 1 or attn_cp > 1 or values["enable_two_batch_overlap"] \
+            or values["moe_a2a_backend"] not in (None, "none") \
+            or values["moe_dense_tp_size"] is not None:
+        return None  # (an aligned capture list may come out empty: ``_check_capture``)
     caveats = []  # ``_Plan.caveats`` of such a launch
     if unified:
         caveats.append(_UNIFIED)
@@ -423,7 +427,7 @@ class _Plan:
         if unified:
             out.append(_UNIFIED)
         if self.pp > 1:
-            out.append(_PP)
+            out.append(_PP_STATE if facts.state else _PP)
         if sharding or self.dcp > 1:
             out.append(_SHARDED)
         if special:
@@ -454,6 +458,9 @@ class _Plan:
 
 _UNIFIED = "unified memory pools are not modelled"
 _PP = "pipeline parallelism: sized as if every stage held every layer"
+_PP_STATE = ("pipeline parallelism: the KV cache sized as if every stage held every layer; "
+             "a state slot priced by the largest stage's share of the state layers, as "
+             "SGLang prices it")
 _SHARDED = "KV-cache sharding / decode context parallelism: per-rank rows only"
 _POST_CAPTURE = ("post-capture KV sizing is on: SGLang shrinks this pool again after "
                  "capturing CUDA graphs, by what the graphs took")
@@ -1397,9 +1404,14 @@ class _GdnState:
         conv_dtype = env.get("SGLANG_MAMBA_CONV_DTYPE", "bfloat16")
         ssm_dtype = (v("mamba_ssm_dtype") or env.get("SGLANG_MAMBA_SSM_DTYPE")
                      or (text.get("mamba_ssm_dtype") if config_dtype else None) or "float32")
-        self.layers = len(_state_layers(plan.model)[0])
+        state_layers = _state_layers(plan.model)[0]
+        self.layers = len(state_layers)
         self.per_slot = (conv * _STATE_DTYPE_BYTES.get(conv_dtype, 2)
                          + temporal * _STATE_DTYPE_BYTES.get(ssm_dtype, 4)) * self.layers
+        self.stage_layers = _largest_stage_share(plan, state_layers)
+        #: what a slot costs on one rank: under PP, the largest stage's share of the layers
+        self.stage_per_slot = self.per_slot if self.stage_layers == self.layers \
+            else int(self.per_slot * (self.stage_layers / max(self.layers, 1)))
         self.ratio = self._slots_per_request()
         self.slots = 0
 
@@ -1419,13 +1431,16 @@ class _GdnState:
     def reserve(self, rest_gib: float, steps: list | None) -> float:
         """Set the slot count and return what is left for the KV pool (GiB)."""
         v, plan = self.plan.v, self.plan
-        per_slot = self.per_slot
+        per_slot = self.stage_per_slot
         draft_tokens = v("speculative_num_draft_tokens")
         spec = plan.spec is not None and v("disaggregation_mode") != "prefill"
         asked_reqs = v("max_running_requests")
         if steps is not None:
             steps.append((f"linear-attention state per request slot ({self.layers} layers, bytes)",
-                          per_slot))
+                          self.per_slot))
+            if per_slot != self.per_slot:
+                steps.append((f"of which the largest pipeline stage holds ({self.stage_layers} "
+                              "layers, bytes)", per_slot))
         if v("max_mamba_cache_size") is not None:
             self.slots = int(v("max_mamba_cache_size")) // plan.attn_dp
             if spec:
@@ -1454,6 +1469,21 @@ class _GdnState:
             steps.append(("state slots (max_mamba_cache_size)", self.slots))
         rest_gib -= (self.slots + 1) * per_slot / GIB
         return rest_gib
+
+
+def _largest_stage_share(plan: _Plan, layers: list[int]) -> int:
+    """The most state layers one pipeline stage holds: SGLang 0.5.23 prices a state slot by
+    that share of the layers on every rank (``mem_cache/kv_cache_configurator.py``,
+    ``KVCacheConfigurator._handle_max_mamba_cache``, over ``get_pp_indices`` of
+    ``num_hidden_layers`` for each rank)."""
+    if plan.pp <= 1 or not layers:
+        return len(layers)
+    from launchplan.memory.weights import pp_partition, pp_stages
+
+    env = plan.env
+    partition = pp_partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None
+    stages = pp_stages(int(plan.model.num_hidden_layers or 0), plan.pp, partition)
+    return max(sum(1 for i in layers if i in stage) for stage in stages)
 
 
 # --- requests and graphs ----------------------------------------------------------------------
@@ -1495,6 +1525,40 @@ def _max_running_requests(plan: _Plan, capacity: int, steps: list | None,
         raise NotEnoughMemory(f"a pool of {capacity} tokens holds no request: raise "
                               "--mem-fraction-static")
     return reqs
+
+
+#: the start of the problem ``_check_capture`` raises (the preflight row words it apart)
+NO_CAPTURE_SIZE = "no decode CUDA-graph batch size survives"
+
+
+def _check_capture(plan: _Plan, max_reqs: int) -> None:
+    """Raise ``NotEnoughMemory`` when CUDA graphs are on and no decode batch size survives:
+    SGLang 0.5.23 rounds the request pool up to the alignment (attention TP under attention
+    DP, x2 under two-batch overlap), keeps only multiples of it and asserts the list is not
+    empty (``model_executor/runner/base_cuda_graph_runner.py``,
+    ``get_batch_sizes_to_capture``), so the launch stops at capture."""
+    from launchplan.rules.size_lists import SizeList
+
+    if _capture_sizes(plan, max_reqs):
+        return
+    decode = (plan.v("cuda_graph_config") or {}).get("decode") or {}
+    given = decode.get("bs")
+    if decode.get("backend") == "disabled" or given is None \
+            or (not isinstance(given, SizeList) and not given):
+        return  # no decode graph is captured (--disable-cuda-graph)
+    align = _graph_alignment(plan)
+    gathered = _gathered_buffer(plan) and plan.attn_tp > 1
+    tbo = bool(plan.v("enable_two_batch_overlap"))
+    why = [f"attention TP {plan.attn_tp} under attention DP"] if gathered else []
+    if tbo:
+        why.append("two-batch overlap's 2")
+    if align != (plan.attn_tp if gathered else 1) * (2 if tbo else 1):
+        why.append(f"attention CP {plan.attn_cp}")
+    raise NotEnoughMemory(
+        f"{NO_CAPTURE_SIZE}: {max_reqs} request(s) per rank, and SGLang keeps only batch "
+        f"sizes that are multiples of {align} ({' x '.join(why) or 'the capture alignment'})"
+        ", so its CUDA-graph capture asserts at start-up: give --max-running-requests "
+        f"{align} or more (a multiple of {align}), or --disable-cuda-graph")
 
 
 def _capture_sizes(plan: _Plan, max_reqs: int) -> list[int]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from launchplan.engine.result import Result
 
-#: Every field the memory plan (plan.py, weights.py, kv_pool.py without the capture sizes,
+#: Every field the memory plan (plan.py, weights.py, kv_pool.py with the capture check,
 #: and launch_requirements.gpus_used) may read.
 NAMES = (
     "tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "attn_cp_size",
@@ -47,7 +47,7 @@ NAMES = (
     "enable_deepseek_v4_fp4_indexer", "enable_hisparse", "hisparse_config",
     "enable_encoder_swa_bounded_replay",
     "enable_paged_experts", "paged_experts_num_resident", "kt_weight_path", "kt_num_gpu_experts",
-    "mm_enable_dp_encoder",
+    "mm_enable_dp_encoder", "cuda_graph_config",
 )
 
 

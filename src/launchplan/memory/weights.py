@@ -478,7 +478,7 @@ def _launch_shape(result: Result, sizes: tuple[int, int, int, int, int] | None =
         redundant if type(redundant) is int and redundant > 0 else 0,
         a2a not in (None, "none") or bool(env) and record.env_flag("SGLANG_SHARED_EXPERT_TP1"),
         fused,
-        _partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
+        pp_partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None,
         resident,
         encoder_dp is True, attn_dp > 1,
         fused and resident is not None and resident <= _routed_experts(model)))
@@ -728,7 +728,8 @@ def _pos(value: Any, default: int = 1) -> int:
         else default
 
 
-def _partition(text: str | None) -> tuple[int, ...] | None:
+def pp_partition(text: str | None) -> tuple[int, ...] | None:
+    """``SGLANG_PP_LAYER_PARTITION``'s per-stage layer counts (None: unset or unreadable)."""
     if not text:
         return None
     try:
@@ -883,10 +884,17 @@ def _pad(n: int, to: int) -> int:
 
 
 def _stages(n_layers: int, par: Parallel) -> list[range]:
-    pp = max(1, par.pp)
-    if par.pp_partition and len(par.pp_partition) == pp and sum(par.pp_partition) == n_layers:
+    return pp_stages(n_layers, par.pp, par.pp_partition)
+
+
+def pp_stages(n_layers: int, pp: int, partition: tuple[int, ...] | None) -> list[range]:
+    """Each pipeline stage's layers, as SGLang's ``get_pp_indices`` (``distributed/utils.py``)
+    splits them: ``SGLANG_PP_LAYER_PARTITION``'s counts when they match the stages and the
+    layers, else even shares with the extra layers on the last stages."""
+    pp = max(1, pp)
+    if pp > 1 and partition and len(partition) == pp and sum(partition) == n_layers:
         out, start = [], 0
-        for n in par.pp_partition:
+        for n in partition:
             out.append(range(start, start + n))
             start += n
         return out

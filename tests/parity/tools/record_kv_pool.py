@@ -224,7 +224,8 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
             "speculative_num_draft_tokens", "cuda_graph_config.decode.bs")}
         publish(sa, role="scheduler", ranks=SpawnRanks(world_rank=0, dp_rank=None, gpu_id=0))
         par = get_parallel()
-        group = types.SimpleNamespace(cpu_group=None, world_size=par.pp_size)
+        # rank 0 of the pipeline: DeepSeek-V4's pool configurator logs its rank under PP
+        group = types.SimpleNamespace(cpu_group=None, world_size=par.pp_size, rank_in_group=0)
         par.override_permanently(world_group=types.SimpleNamespace(
             cpu_group=None, world_size=par.tp_size * par.pp_size))
         from sglang.srt.configs.model_config import AttentionArch, ModelConfig
@@ -517,6 +518,10 @@ def run_all(cases: list, jobs: int, timeout: float) -> list:
     return [results[i] for i in range(len(cases))]
 
 
+#: Cases added from a fuzz round's findings (``kv/arch10/...``), not by the generator.
+FUZZ_PREFIX = "kv/arch"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("cases", nargs="?", default=CASES)
@@ -537,6 +542,9 @@ def main() -> None:
         from gen_kv_pool_cases import generate  # noqa: PLC0415
 
         cases = generate()
+        if os.path.exists(a.cases):  # the fuzz rounds' recorded findings are no generated
+            with open(a.cases) as f:  # cases: keep them, after the generated ones
+                cases += [c for c in json.load(f) if c["name"].startswith(FUZZ_PREFIX)]
         with open(a.cases, "w") as f:
             json.dump(cases, f, indent=1)
             f.write("\n")
