@@ -983,3 +983,13 @@ def test_a_start_up_killed_in_its_weight_load_is_a_failure(end):
                           "77.70 GB.\nMulti-thread")
     assert parse_log(loaded).failure is None  # loaded: whatever killed it came later
     assert parse_log(text.replace(end, "")).failure is None  # a paste cut in the load
+
+
+def test_a_prose_line_naming_the_launcher_is_no_launch_command():
+    """A note above a log ("launch: bare sglang.launch_server, TP4, GPUs 0-3", an AMD
+    report) names the launcher in a sentence: no command, so no flags are taken from it."""
+    from launchplan.input.server_log import launch_command
+
+    assert launch_command("launch: bare sglang.launch_server, TP4, GPUs 0-3\n") is None
+    assert launch_command("`python -m sglang.launch_server --tp 2`\n") == (
+        1, "`python -m sglang.launch_server --tp 2`")

@@ -286,7 +286,10 @@ def _json_file_records(text: str) -> str:
     return "".join(out)
 
 
-_LAUNCH_COMMAND = re.compile(r"sglang\.launch_server\b|\bsglang\s+(?:serve|launch_server)\b")
+#: (followed by what a command line goes on with: a space, a quote, a continuation, the end;
+#: not by a prose sentence's comma or stop: "launch: bare sglang.launch_server, TP4, ...")
+_LAUNCH_COMMAND = re.compile(r"(?:sglang\.launch_server|\bsglang\s+(?:serve|launch_server))"
+                             r"(?=[\s\"'`\\]|$)")
 #: SGLang's one-batch benchmark: it builds the server's arguments from its own command line
 #: and prints the memory lines, but no server_args line, so a note pasting its run shows it
 #: as the command of those lines (a server launch above it is another run)
