@@ -191,6 +191,17 @@ class _Locals:
         self.done[name] = found
         return found
 
+    def _sequence(self, tokens: list[str], at: int, close: str) -> tuple[list[Any], int]:
+        """The comma-separated expressions from ``at`` up to ``close`` (a list's items, a
+        call's arguments), and the position after ``close``."""
+        items: list[Any] = []
+        while tokens[at] != close:
+            item, at = self._expr(tokens, at)
+            items.append(item)
+            if tokens[at] == ",":
+                at += 1
+        return items, at + 1
+
     def _expr(self, tokens: list[str], at: int) -> tuple[Any, int]:
         start = at
         value, at = self._primary(tokens, at)
@@ -218,14 +229,7 @@ class _Locals:
         if token in ("true", "false"):
             return token == "true", at + 1
         if token == "[":
-            items: list[Any] = []
-            at += 1
-            while tokens[at] != "]":
-                item, at = self._expr(tokens, at)
-                items.append(item)
-                if tokens[at] == ",":
-                    at += 1
-            return items, at + 1
+            return self._sequence(tokens, at + 1, "]")
         if token == "{":
             found: dict[str, Any] = {}
             at += 1
@@ -242,14 +246,8 @@ class _Locals:
             value, at = self._expr(tokens, at + 1)
             return value, at + 1
         if at + 1 < len(tokens) and tokens[at + 1] == "(":
-            arguments: list[Any] = []
-            at += 2
-            while tokens[at] != ")":
-                item, at = self._expr(tokens, at)
-                arguments.append(item)
-                if tokens[at] == ",":
-                    at += 1
-            return _called(token, arguments), at + 1
+            arguments, at = self._sequence(tokens, at + 2, ")")
+            return _called(token, arguments), at
         if token.startswith("local."):
             name = token[len("local."):]
             if re.fullmatch(r"[\w-]+", name):
