@@ -823,7 +823,7 @@ def test_a_log_of_several_start_ups_reads_the_memory_of_the_one_its_line_is() ->
     ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."),
     ("[t] Scheduler hit an exception: Traceback (most recent call last):",
-     "Scheduler hit an exception: Traceback (most recent call last):"),
+     "Scheduler hit an exception (the log ends its traceback before the error)"),
     ("[t] DetokenizerManager hit an exception: Traceback (most recent call last):\n"
      '  File "detokenizer_manager.py", line 124, in init_ipc_channels\n'
      "zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:29236')",
@@ -857,6 +857,32 @@ def test_a_failure_while_serving_is_not_the_start_ups() -> None:
                        + "[t] Prefill batch. #new-seq: 1, #new-token: 7\n"
                        + "[t] Scheduler hit an exception: Traceback (most recent call last):\n")
     assert logged.failure is None and logged.started
+
+
+@pytest.mark.parametrize("served", [
+    "[t TP5] Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens). "
+    "Use a shorter input or enable --allow-auto-truncate.",
+    '[t] INFO:     10.0.0.7:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+    "[t] Receive: obj=GenerateReqInput(text='hi', sampling_params={'max_new_tokens': 8})",
+])
+def test_a_request_taken_before_a_crash_makes_it_the_servings(served) -> None:
+    """A request the server took (its input checked, its receipt logged, an answered POST)
+    is serving: a crash after it, in a paste that starts past the ready line, is no start-up
+    failure."""
+    logged = parse_log(_start(0.85, 420000, 4096, ready=False) + served + "\n"
+                       + "[t TP5] Scheduler hit an exception: Traceback (most recent call last):"
+                       + "\n")
+    assert logged.failure is None
+
+
+def test_a_failed_warm_up_before_any_answered_request_is_the_start_ups() -> None:
+    """Start-up's own calls (the model-info GET) are no served request."""
+    logged = parse_log(_start(0.85, 420000, 4096, ready=False)
+                       + '[t] INFO:     127.0.0.1:40 - "GET /get_model_info HTTP/1.1" 200 OK\n'
+                       + "[t] Scheduler hit an exception: Traceback (most recent call last):\n"
+                       + "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    assert logged.failure == ("Scheduler hit an exception: RuntimeError: CUDA error: an illegal "
+                              "memory access was encountered")
 
 
 def test_a_json_exports_records_keep_their_last_number() -> None:

@@ -485,10 +485,12 @@ _FAILED = re.compile(r"Capture (?:[a-z ]*)?cuda graph failed[^\n]*"
 _RAISED = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?[ \t]+)?((?:(?:[a-z_]\w*\.)+[A-Z]\w*"
                      r"|[A-Z]\w*(?:Error|Exception|Exit|Interrupt))(?::[ \t][^\n]*)?)[ \t]*$",
                      re.MULTILINE)
-#: Records of a server already serving (ready, or its first batches logged): a failure after
-#: one is not the start-up's.
-_SERVING = re.compile(r"The server is fired up and ready|\b(?:Prefill|Decode) batch[. ]",
-                      re.IGNORECASE)
+#: Records of a server already serving (ready, its first batches logged, or a request it
+#: took: a request's input checked against the context length, a request logged on receipt,
+#: an answered POST in the HTTP access log): a failure after one is not the start-up's.
+_SERVING = re.compile(r"The server is fired up and ready|\b(?:Prefill|Decode) batch[. ]"
+                      r"|Input length \(\d+ tokens\) exceeds|\bReceive: obj="
+                      r"|\"POST /[^\"\n]* HTTP/[\d.]+\" 200\b", re.IGNORECASE)
 
 
 def _parse_log(text: str, name: str) -> LoggedArgs:
@@ -681,8 +683,9 @@ def startup_failure(text: str) -> str | None:
     if found.endswith("Traceback (most recent call last):"):
         # the process logged its traceback: the error it died of ends it
         raised = _RAISED.search(text, failed.end(), failed.end() + 20000)
-        if raised is not None:
-            found = found[:found.index("Traceback")] + raised.group(1).strip()
+        head = found[:found.index("Traceback")].rstrip(": ")
+        found = (f"{head}: {raised.group(1).strip()}" if raised is not None
+                 else f"{head} (the log ends its traceback before the error)")
     elif found.lower().startswith("received sigquit"):
         # the child's own error, when the log kept it, stands before the launcher's record
         before = list(_RAISED.finditer(text, max(0, failed.start() - 20000), failed.start()))
