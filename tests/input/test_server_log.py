@@ -863,11 +863,9 @@ def test_a_failure_while_serving_is_not_the_start_ups() -> None:
     "[t TP5] Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens). "
     "Use a shorter input or enable --allow-auto-truncate.",
     '[t] INFO:     10.0.0.7:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
-    "[t] Receive: obj=GenerateReqInput(text='hi', sampling_params={'max_new_tokens': 8})",
 ])
 def test_a_request_taken_before_a_crash_makes_it_the_servings(served) -> None:
-    """A request the server took (its input checked, its receipt logged, an answered POST)
-    is serving: a crash after it, in a paste that starts past the ready line, is no start-up
+    """A request the server took (its input checked, an answered POST) is serving: a crash after it, in a paste that starts past the ready line, is no start-up
     failure."""
     logged = parse_log(_start(0.85, 420000, 4096, ready=False) + served + "\n"
                        + "[t TP5] Scheduler hit an exception: Traceback (most recent call last):"

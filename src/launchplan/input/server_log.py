@@ -486,10 +486,11 @@ _RAISED = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?[ \t]+)?((?:(?:[a-z_]\w*\.)+
                      r"|[A-Z]\w*(?:Error|Exception|Exit|Interrupt))(?::[ \t][^\n]*)?)[ \t]*$",
                      re.MULTILINE)
 #: Records of a server already serving (ready, its first batches logged, or a request it
-#: took: a request's input checked against the context length, a request logged on receipt,
-#: an answered POST in the HTTP access log): a failure after one is not the start-up's.
+#: took: a request's input checked against the context length, an answered POST in the HTTP
+#: access log; a request logged on receipt may be the start-up's own warm-up, still running):
+#: a failure after one is not the start-up's.
 _SERVING = re.compile(r"The server is fired up and ready|\b(?:Prefill|Decode) batch[. ]"
-                      r"|Input length \(\d+ tokens\) exceeds|\bReceive: obj="
+                      r"|Input length \(\d+ tokens\) exceeds"
                       r"|\"POST /[^\"\n]* HTTP/[\d.]+\" 200\b", re.IGNORECASE)
 
 
