@@ -955,6 +955,25 @@ def test_a_hybrid_model_s_state_slots_are_compared_and_their_ratio_explained(cap
     assert abs(rows["max_running_requests"]["error"]) < 0.05
 
 
+@pytest.mark.parametrize(("flag", "field"), [
+    ("--speculative-draft-model-path ${DRAFT}", "speculative_draft_model_path"),
+    ("--kt-weight-path $MODEL", "kt_weight_path"),
+    ("--chat-template $(TPL)", "chat_template"),
+])
+def test_a_variable_in_a_logged_command_is_unset_even_where_its_flag_would_parse(
+        capsys, tmp_path, flag, field):
+    """A shell variable the log never shows the value of is the launch's environment's: a
+    string flag holding it is unset and named, not planned with the variable's name as its
+    value (as it is when some other flag's variable fails to parse)."""
+    log = tmp_path / "cmd.log"
+    log.write_text(f"python3 -m sglang.launch_server --model /m {flag} --tp 1\n"
+                   "[2026-05-16 13:05:37] Received sigquit from a child process. It usually "
+                   "means the child failed.\n")
+    data = _from_log(capsys, log, "h100", "llama-3.1-8b")
+    assert field not in data["inputs"]
+    assert any(flag in n and "variables this text does not set" in n for n in data["notes"])
+
+
 def _from_log(capsys, log, gpu: str, model: str, *flags: str) -> dict:
     """``resolve --from-log`` of a log written for the test, its JSON report."""
     code = main(["resolve", "--from-log", str(log), "--gpu", gpu, "--model-path", model,

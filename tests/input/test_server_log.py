@@ -865,8 +865,8 @@ def test_a_failure_while_serving_is_not_the_start_ups() -> None:
     '[t] INFO:     10.0.0.7:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
 ])
 def test_a_request_taken_before_a_crash_makes_it_the_servings(served) -> None:
-    """A request the server took (its input checked, an answered POST) is serving: a crash after it, in a paste that starts past the ready line, is no start-up
-    failure."""
+    """A request the server took (its input checked, an answered POST) is serving: a crash
+    after it, in a paste that starts past the ready line, is no start-up failure."""
     logged = parse_log(_start(0.85, 420000, 4096, ready=False) + served + "\n"
                        + "[t TP5] Scheduler hit an exception: Traceback (most recent call last):"
                        + "\n")

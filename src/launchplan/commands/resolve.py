@@ -449,17 +449,16 @@ def _read_command(argv: list[str], compat: str, logged: Any, lost: str) -> dict[
     from launchplan.planner import build_raw
     from launchplan.rulesets import get_ruleset
 
+    # a variable the log never shows the value of (``--kt-weight-path $MODEL``) is the
+    # launch's environment's, whether or not its flag would parse as the variable's name
+    argv, unset = _without_references(argv)
+    changes: list[str] = []
     try:
-        return build_raw(argv, compat=compat).values
+        values = build_raw(argv, compat=compat).values
     except InputError:
         moved, changes = rewrite(list(argv), to=get_ruleset(compat).sglang)
-    try:
-        values = build_raw(moved, compat=compat).values
-    except InputError:
-        kept, unset = _without_references(moved)
-        if not unset:
-            raise  # still bad: the caller says so
-        values = build_raw(kept, compat=compat).values
+        values = build_raw(moved, compat=compat).values  # still bad: the caller says so
+    if unset:
         logged.notes.append(f"{lost}; the launch command the log shows (line "
                             f"{logged.command[0]}) leaves {', '.join(unset)} to where it runs "
                             "(variables this text does not set): those flags are unset here")
