@@ -405,9 +405,11 @@ HARNESS_MESSAGES = ("--enable-http2 requires the 'granian' package",
 PARSER_ACTION_ERRORS = ("looks like a JSON str, but it does not contain 'lora_name' and",)
 # SGLang's errors from reading the model's config.json through the config classes
 # (transformers' strict field and class checks, SGLang's own classes refusing keys they do not
-# name): the file is bad input, which launchplan reports as such (exit 2), not a rule refusal
+# name; a per-layer-heterogeneous class read through its top-level attributes): the file is
+# bad input, which launchplan reports as such (exit 2), not a rule refusal. The last entry is
+# also matched behind "ValueError: ".
 CONFIG_FILE_ERRORS = ("StrictDataclassFieldValidationError", "StrictDataclassClassValidationError",
-                      "Found unknown kwargs=")
+                      "AmbiguousGlobalPerLayerAttributeError", "Found unknown kwargs=")
 
 # Fields where launchplan knowingly reports otherwise than a release, per rule set: compared
 # and counted in the agreement table, and required to differ exactly here (so a fix shows up).
