@@ -852,6 +852,18 @@ def test_a_start_up_that_died_past_the_pool_is_not_read_as_started(failure, name
     assert logged.failure == named and not logged.started
 
 
+def test_a_command_bash_prints_after_the_failure_is_the_launch() -> None:
+    """bash prints a job's status line, its command included, after everything the job
+    logged: that command is the launch, and its ``Killed`` says what the failure was."""
+    logged = parse_log(
+        "[2026-05-16 13:05:37] Received sigquit from a child process. It usually means the "
+        "child failed.\n"
+        "./serve.sh: line 28:  8891 Killed                  CUDA_VISIBLE_DEVICES=\"0\" python3 "
+        "-m sglang.launch_server --model /m --tp-size 2 --max-total-tokens 25000\n")
+    assert logged.command is not None and "--max-total-tokens 25000" in logged.command[1]
+    assert logged.failure is not None and logged.failure.startswith("killed: the shell's job")
+
+
 def test_a_failure_while_serving_is_not_the_start_ups() -> None:
     logged = parse_log(_start(0.85, 420000, 4096)
                        + "[t] Prefill batch. #new-seq: 1, #new-token: 7\n"

@@ -508,7 +508,9 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
             # the report an issue asks for: the launch command, then the error SGLang's
             # start-up died of (the long server_args line left out): the command is the launch
             command = launch_command(text[:text.rfind("\n", 0, failed.start()) + 1])
-            if command is not None:
+            if command is None:  # shown after it: bash's job line (``./run.sh: line 28:
+                command = launch_command(text)  # 8891 Killed  python3 -m ...``), a post's
+            if command is not None:  # "my command:" under its log
                 return _with_memory(LoggedArgs(command=command), text)
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
                          "(or, 0.5.21 on, `server_args={...}`) start-up line, its memory "
@@ -692,7 +694,15 @@ def startup_failure(text: str) -> str | None:
         before = list(_RAISED.finditer(text, max(0, failed.start() - 20000), failed.start()))
         if before:
             found = "a child process died: " + before[-1].group(1).strip()
+        elif _JOB_KILLED.search(text, failed.end()) is not None:
+            found = ("killed: the shell's job line says Killed, a SIGKILL most often from the "
+                     "host's out-of-memory killer")
     return found if len(found) <= 200 else found[:199] + "\u2026"
+
+
+#: the status line bash prints for a job a signal ended, after all its output:
+#: ``./serve.sh: line 28:  8891 Killed                  python3 -m sglang.launch_server ...``
+_JOB_KILLED = re.compile(r"^[^\n]*\bline \d+:[ \t]+\d+[ \t]+Killed[ \t]", re.MULTILINE)
 
 
 #: SGLang's line when nvidia-smi reports no memory total and torch's figure stands in:
