@@ -974,6 +974,24 @@ def test_a_variable_in_a_logged_command_is_unset_even_where_its_flag_would_parse
     assert any(flag in n and "variables this text does not set" in n for n in data["notes"])
 
 
+def test_a_draft_path_of_the_posters_machine_in_a_logged_command_is_set_aside(
+        capsys, tmp_path):
+    """A log with no server_args line, whose launch command names a draft checkpoint on the
+    poster's disk: the path is the poster's file, as a logged one is, not input this release
+    refuses."""
+    log = tmp_path / "cmd.log"
+    log.write_text(
+        "python3 -m sglang.launch_server --model-path /m --tp 8 --speculative-algorithm EAGLE "
+        "--speculative-draft-model-path /mnt/nowhere/llama-eagle --speculative-num-steps 2 "
+        "--speculative-eagle-topk 1 --speculative-num-draft-tokens 3\n"
+        "[2026-05-16 13:05:37] Received sigquit from a child process. It usually means the "
+        "child failed.\n")
+    data = _from_log(capsys, log, "h100", "llama-3.1-8b")
+    assert "speculative_draft_model_path" not in data["not_accepted"]
+    assert any("'/mnt/nowhere/llama-eagle') is a file of the machine that ran the log" in n
+               for n in data["notes"])
+
+
 def _from_log(capsys, log, gpu: str, model: str, *flags: str) -> dict:
     """``resolve --from-log`` of a log written for the test, its JSON report."""
     code = main(["resolve", "--from-log", str(log), "--gpu", gpu, "--model-path", model,

@@ -342,7 +342,8 @@ def _draft_set_aside(known: Mapping[str, Any], overrides: Mapping[str, Any],
     poster's file (``_draft_follows_model`` plans the one that is the model's own); None
     when a draft path is planned or the launch logs none."""
     draft = known.get("speculative_draft_model_path")
-    if not isinstance(draft, str) or not draft or not known.get("speculative_algorithm") \
+    algorithm = known.get("speculative_algorithm") or overrides.get("speculative_algorithm")
+    if not isinstance(draft, str) or not draft or not algorithm \
             or "speculative_draft_model_path" in overrides \
             or "speculative_draft_model_path" in inputs:
         return None

@@ -434,9 +434,25 @@ def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[s
         return {}
     # a log with no server_args line: the command is the whole launch, its model included
     models = _COMMAND_MODELS if not logged.line else frozenset()
-    return {name: value for name, value in values.items()
-            if name not in logged.values and name not in given
-            and (name not in OPENED_OR_IDENTITY or name in models)}
+    typed = {name: value for name, value in values.items()
+             if name not in logged.values and name not in given
+             and (name not in OPENED_OR_IDENTITY or name in models)}
+    draft = typed.get("speculative_draft_model_path")
+    if _poster_file(draft) and draft != typed.get("model_path"):
+        # the poster's draft checkpoint, as a logged draft path is: compared as logged (the
+        # speculation is then not planned), never resolved here as input
+        logged.values["speculative_draft_model_path"] = typed.pop("speculative_draft_model_path")
+    return typed
+
+
+def _poster_file(path: Any) -> bool:
+    """Whether ``path`` names a file of another machine: a filesystem path not here (a Hub
+    id or a bundled model's name is no such path)."""
+    if not isinstance(path, str) or not path.startswith(("/", "~", "./", "../")):
+        return False
+    import os
+
+    return not os.path.exists(os.path.expanduser(path))
 
 
 def _read_command(argv: list[str], compat: str, logged: Any, lost: str) -> dict[str, Any]:
