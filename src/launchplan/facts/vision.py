@@ -7,7 +7,9 @@ depth under ``depth``) and falls back to its class defaults, while a ``vision_co
 stays a plain dict answers neither attribute, so both defaults apply. The table in
 ``data/vision_configs.json`` records, from transformers 5.24 with SGLang 0.5.23's registered
 configs, which top-level model types turn the dict into which vision class, and that class's
-keys and defaults (``tests/parity/tools/gen_vision_table.py`` regenerates it).
+keys and defaults (``tests/parity/tools/gen_vision_table.py`` regenerates it);
+``data/remote_vision_configs.json`` adds the types whose class is the checkpoint's own code
+(MiniCPM-V and MiniCPM-o build a SigLIP vision config from the dict).
 """
 
 from __future__ import annotations
@@ -21,13 +23,17 @@ from typing import Any
 from launchplan.facts.models.fields import MAX_INT
 
 _TABLE = Path(__file__).resolve().parent / "data" / "vision_configs.json"
+#: top-level types whose config class is the checkpoint's own code (no registry records it)
+_REMOTE = _TABLE.with_name("remote_vision_configs.json")
 # what getattr falls back to when the vision config answers nothing (SGLang's defaults)
 DEFAULT_LAYERS, DEFAULT_HIDDEN = 24, 1024
 
 
 @cache
 def _table() -> dict[str, Any]:
-    return json.loads(_TABLE.read_text())
+    table = json.loads(_TABLE.read_text())
+    table["top"] = {**json.loads(_REMOTE.read_text())["top"], **table["top"]}
+    return table
 
 
 def vision_class(model_type: str | None, vision: Mapping[str, Any]) -> str | None:
