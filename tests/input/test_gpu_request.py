@@ -60,6 +60,50 @@ def test_no_single_known_gpu_is_no_request(text):
     assert requested_gpu([text]) is None
 
 
+def _dstack(spec: str) -> str:
+    return f"type: task\ncommands:\n  - {LAUNCH}\nresources:\n  gpu: {spec}\n  disk: 200GB\n"
+
+
+# dstack reads a ``gpu:`` spec's colon-separated parts by their look, in any order: vendor,
+# names (either of a comma list), memory (a size with a unit, or a range), count (or a range).
+@pytest.mark.parametrize(("spec", "gpu", "count"), [
+    ("8:H200", ("h200", 8), 8),  # count first, as dstack's own examples write it
+    ("H200:8", ("h200", 8), 8),
+    ("'8:MI300X'  # the ROCm task", ("mi300x", 8), 8),
+    ("nvidia:H100:80GB:4", ("h100", 4), 4),
+    ("A100:40GB:2", ("a100-40gb", 2), 2),  # dstack's A100 is both parts: the memory picks
+    ("80GB:A100:8", ("a100", 8), 8),
+    ("A100:2", None, 2),  # either A100: no guess at the part, the count holds
+    ("A100:40GB..:2", None, 2),
+    ("H100,H200:8", None, 8),  # either of two types
+    ("H100:2..8", ("h100", None), None),  # a count range: open
+    ("24GB..40GB:2", None, 2),  # a size, no type: the count only
+    ("nvidia:8", None, 8),
+    ("2..8", None, None),
+    ("H100:94GB:8", None, 8),  # a memory the catalog's H100 does not have: no guess
+    ("8:Gaudi2", None, 8),
+    ("0", None, None),
+    ("true", None, None),
+    ("{name: H100, count: 8}", ("h100", 8), 8),  # the mapping form
+    ("\n    name: [H100]\n    memory: 80GB\n    count: 4", ("h100", 4), 4),
+    ("\n    name:\n      - MI300X\n    count: 8", ("mi300x", 8), 8),
+])
+def test_dstack_gpu_specs_in_every_documented_form(spec, gpu, count):
+    from launchplan.input.gpu_request import requested_count
+
+    found = requested_gpu([_dstack(spec)])
+    assert (found[:2] if found else None) == gpu
+    counted = requested_count([_dstack(spec)])
+    assert (counted[0] if counted else None) == count
+
+
+def test_a_dstack_task_asking_count_first_is_the_target(capsys):
+    code, plan = _plan([_dstack("8:H200")], capsys)
+    assert code == 0 and plan["target"]["name"] == "h200"
+    assert plan["target"]["gpu_count"] == 8
+    assert any("(gpu: 8:H200)" in w for w in plan["warnings"])
+
+
 def _plan(argv, capsys):
     code = main(["resolve", *argv, "--format", "json"])
     out, err = capsys.readouterr()

@@ -215,6 +215,41 @@ def test_a_powershell_scripts_own_variables_fill_its_launch():
     assert unpaste([computed])[0][-1] in ("$TP", "${TP}")
 
 
+PS_TABLE = ('param(\n    [ValidateSet("2b", "3b")]\n    [string]$JudgeModel = "2b"\n)\n'
+            '$spec = @{\n    "2b" = @{\n        Name = "Qwen2-VL-2B"\n'
+            '        ServedName = "qwen2-vl-2b-awq"\n    }\n'
+            '    "3b" = @{ Name = "Qwen2.5-VL-3B"; ServedName = "qwen2.5-vl-3b-awq" }\n'
+            '}[$JudgeModel]\n$modelPath = Join-Path $root "cache\\$($spec.Name)"\n'
+            'docker run --rm --gpus all `\n    lmsysorg/sglang:latest `\n'
+            '    python3 -m sglang.launch_server `\n    --model-path /models/judge `\n'
+            '    --served-model-name $spec.ServedName\n')
+
+
+@pytest.mark.parametrize(("script", "served"), [
+    # a hashtable literal, indexed by a literal parameter: its entry's member
+    (PS_TABLE, "qwen2-vl-2b-awq"),
+    (PS_TABLE.replace('= "2b"\n)', '= "3b"\n)'), "qwen2.5-vl-3b-awq"),
+    (PS_TABLE.replace("}[$JudgeModel]", '}["3b"]'), "qwen2.5-vl-3b-awq"),
+    (PS_TABLE.replace("$spec.ServedName", "$($spec.ServedName)"), "qwen2-vl-2b-awq"),
+    (PS_TABLE.replace("}[$JudgeModel]", "}").replace('"2b" = @{', "Small = @{")
+     .replace("$spec.ServedName", "$spec.small.ServedName"), "qwen2-vl-2b-awq"),  # nested
+    # the index the script works out when it runs, a member the table lacks, a value it
+    # computes: the member read stays open as written, never the table literal's first
+    # characters; a member of a string the script sets is open too
+    (PS_TABLE.replace('[string]$JudgeModel = "2b"', "[string]$JudgeModel"),
+     "$spec.ServedName"),
+    (PS_TABLE.replace("$spec.ServedName", "$spec.Alias"), "$spec.Alias"),
+    (PS_TABLE.replace('ServedName = "qwen2-vl-2b-awq"', "ServedName = (Get-Name)"),
+     "$spec.ServedName"),
+    ('$name = "qwen"\npython -m sglang.launch_server --model-path m '
+     "--served-model-name $name.Length\n", "${name.Length}"),
+])
+def test_a_powershell_member_read_is_the_tables_value_or_open(script, served):
+    argv, _ = unpaste([script])
+    assert argv[-2:] == ["--served-model-name", served]
+    assert not any("@{" in word for word in argv)
+
+
 def test_what_a_quoted_script_exports_reaches_the_shell_it_hands_its_launch_to():
     # srun bash -lc '... export ...; singularity exec ... bash -lc "python -m ..."'
     script = ("bash -c '\n  export SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1\n"

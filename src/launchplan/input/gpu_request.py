@@ -1,7 +1,8 @@
 """The GPU a pasted task asks for, when the paste names one.
 
 Task files that start SGLang say which GPU they run on: SkyPilot's ``accelerators: H100:8``,
-dstack's ``gpu: H100:8``, Modal's ``gpu="A100-80GB:2"`` or ``gpu=modal.gpu.H100(count=8)``,
+dstack's ``gpu: H100:8`` (or ``8:H200``, ``A100:40GB:2``: its parts in any order), Modal's
+``gpu="A100-80GB:2"`` or ``gpu=modal.gpu.H100(count=8)``,
 BentoML's ``resources={"gpu": 1, "gpu_type": "nvidia-l4"}``, a Kubernetes node selector on
 ``nvidia.com/gpu.product`` (the GPU feature discovery label) or GKE's
 ``cloud.google.com/gke-accelerator``. So do the environment reports pasted into issues:
@@ -34,6 +35,8 @@ def requested_gpu(tokens: Sequence[str]) -> tuple[str, int | None, str] | None:
         if "\n" not in token and " " not in token:
             continue
         for name, count, words in _requests(token):
+            if not name:
+                continue  # a count of any GPU (dstack's ``gpu: 80GB:2``): no type asked for
             target = _target(name)
             if target is None:
                 return None  # a GPU launchplan has no target for: no guess
@@ -70,6 +73,10 @@ def _requests(text: str) -> list[tuple[str, int | None, str]]:
         for key, scheme in _KEYS:
             if plain.startswith(key):
                 value = line.strip().lstrip("-").strip()[len(key):].strip()
+                if scheme == "dstack":
+                    out.extend((name, count, f"{key} {words}")
+                               for name, count, words in _dstack(value, lines, at))
+                    continue
                 if not value and scheme == "skypilot":  # accelerators:\n  H100: 8
                     value = _next_indented(lines, at)
                 out.extend((*_spec(item, scheme), f"{key} {item.strip()}")
@@ -140,6 +147,116 @@ def _next_indented(lines: list[str], at: int) -> str:
         if line.strip() and len(line) - len(line.lstrip()) > depth:
             return line.strip()
     return ""
+
+
+#: dstack's GPU vendors (a spec's vendor part, which names no GPU type).
+_DSTACK_VENDORS = frozenset({"nvidia", "amd", "tpu", "google", "intel", "tenstorrent"})
+_YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "~"})
+#: dstack's GPU spec fields in its mapping form (``gpu:`` then ``name: H100`` ``count: 8``).
+_DSTACK_FIELDS = ("vendor", "name", "memory", "count")
+
+
+def _dstack(value: str, lines: list[str], at: int) -> list[tuple[str, int | None, str]]:
+    """Each (GPU name, count or None, the words) of dstack's ``gpu:`` spec. dstack reads the
+    colon-separated parts by their look, in any order (``H200:8`` and ``8:H200`` are the
+    same): a vendor (``nvidia``, ``amd``), names (a word starting with a letter;
+    ``H100,H200`` is either), a memory (a size with a unit: ``80GB``, ``24GB..``), and a
+    count (a number or a range: ``8``, ``2..8``). The mapping form (``name:``, ``count:``,
+    ``memory:`` under ``gpu:``) says the same. A name-less entry carries a count only; a
+    count left to a range (``1..``) is open."""
+    value = value.split(" #", 1)[0].strip().strip("'\"")
+    if value.lower() in _YAML_WORDS:
+        return []  # ``gpu: true`` of some other tool's config: no spec
+    words = value
+    if value.startswith("{") or not value:
+        fields = {key: spec for key, spec in
+                  _dstack_mapping(value.strip("{}"), lines, at).items() if spec}
+        words = "{" + ", ".join(f"{key}: {spec}" for key, spec in fields.items()) + "}"
+        value = ":".join(fields[key] for key in _DSTACK_FIELDS if key in fields)
+        if not value:
+            return []
+    names: list[str] = []
+    memory = ""
+    count: int | None = None
+    counted = False
+    for part in value.replace(" ", "").split(":"):
+        if not part or part.lower() in _DSTACK_VENDORS:
+            continue
+        if part[0].isalpha():
+            names = [name for name in part.strip("[]").split(",") if name]
+        elif any(ch.isalpha() for ch in part):
+            memory = part
+        else:
+            low, dots, high = part.partition("..")
+            counted = True
+            if low.isdigit() and (not dots or low == high):
+                count = int(low)
+    if counted and count == 0:
+        return []  # ``gpu: 0``: no GPU at all
+    if not names:
+        return [("", count, words)] if count else []
+    return [(part, count, words) for name in names for part in _dstack_parts(name, memory)]
+
+
+def _dstack_mapping(inline: str, lines: list[str], at: int) -> dict[str, str]:
+    """The spec fields of dstack's mapping form: ``{name: H100, count: 8}`` on the line,
+    or the lines indented under ``gpu:`` (a list of names given as ``- H100`` lines)."""
+    entries = inline.split(",") if inline else []
+    if not inline:
+        depth = len(lines[at]) - len(lines[at].lstrip())
+        for line in lines[at + 1:]:
+            if line.strip() and len(line) - len(line.lstrip()) <= depth:
+                break
+            entries.append(line)
+    fields: dict[str, str] = {}
+    last = ""
+    for entry in entries:
+        key, colon, value = entry.strip().partition(":")
+        value = value.split(" #", 1)[0].strip().strip("[]'\"").replace(" ", "")
+        if colon and key.strip() in _DSTACK_FIELDS:
+            last = key.strip()
+            fields[last] = value
+        elif last == "name" and entry.strip().startswith("- "):
+            fields["name"] = ",".join(filter(None, (fields["name"], entry.strip()[2:])))
+    return fields
+
+
+def _dstack_parts(name: str, memory: str) -> list[str]:
+    """The catalog spellings a dstack GPU name may mean given its memory part: dstack's
+    ``A100`` is the 40 GB and the 80 GB part alike, so only a memory picks one; a memory no
+    part of the name has leaves the name with it (no target, so no guess)."""
+    parts = ["a100-40gb", "a100-80gb"] if name.lower() == "a100" else [name]
+    if not memory:
+        return parts
+    low, dots, high = memory.lower().partition("..")
+    least, most = _gigabytes(low), _gigabytes(high) if dots else _gigabytes(low)
+    fitting = []
+    for part in parts:
+        target = _target(part)
+        size = _target_gigabytes(target) if target else None
+        if size is None or ((least is None or size >= least * 0.9)
+                            and (most is None or size <= most * 1.1)):
+            fitting.append(part)
+    return fitting or [f"{name}-{memory}"]
+
+
+def _gigabytes(size: str) -> float | None:
+    """``80gb`` -> 80.0, ``512mb`` -> 0.5, ``1tb`` -> 1024.0; None for an open end."""
+    for unit, scale in (("tb", 1024.0), ("gb", 1.0), ("mb", 1 / 1024)):
+        number = size.removesuffix(unit)
+        if number != size:
+            try:
+                return float(number) * scale
+            except ValueError:
+                return None
+    return None
+
+
+def _target_gigabytes(name: str) -> float | None:
+    from launchplan.facts.targets import get_target
+
+    memory = get_target(name).memory_mib
+    return memory / 1024 if memory else None
 
 
 def _items(value: str) -> list[str]:

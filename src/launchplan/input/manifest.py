@@ -402,10 +402,40 @@ def _documents(text: str) -> list[Any]:
                              None, f"it is {code} code, not a manifest: launchplan reads a "
                              "launch from it only where it spawns one with an argv array; "
                              "paste the manifest it renders, or the launch command") from None
+        _refuse_prose_page(text)
         raise InputError("the pasted manifest", "YAML or a JSON array",
                          f"{problem}{where}", helm) from None
     check_expansion(documents, "the pasted manifest")
     return [filled_in(_matrix_jobs(doc), dotenv) for doc in documents]
+
+
+#: A command that starts SGLang's server (or its router, or the offline engine).
+_ANY_LAUNCHER = re.compile(r"sglang(?:_router)?\.launch_server|\bsglang[ \t]+serve\b"
+                           r"|\bEngine\s*\(")
+#: A sentence of a page's prose: a line at the margin, three words or more of letters, that
+#: is no YAML key (``name: x``), list item, comment or flow collection.
+_PROSE_LINE = re.compile(r"^(?![-#{\[\s]|[\w.\"'-]+[ \t]*:(?:[ \t]|$))[^\n:]*?[A-Za-z]{2,}"
+                         r"(?:[ \t]+[^\s]+){2,}[ \t]*$", re.MULTILINE)
+
+
+def _refuse_prose_page(text: str) -> None:
+    """Refuse, as a text that starts no launch, a page copied from a rendered web page
+    (headings, sentences, YAML snippets of another tool's deployment config, the fences
+    gone) that no line of starts SGLang's server: the YAML parser's complaint about a
+    sentence at some line and column says nothing the reader can act on. A text that does
+    hold a launch command is left to the YAML error (a manifest that fails to load)."""
+    found = None if "{{" in text or _ANY_LAUNCHER.search(text) else _PROSE_LINE.search(text)
+    if found is None:
+        return
+    sentence = found.group(0).strip()
+    shown = sentence if len(sentence) <= 60 else sentence[:57] + "…"
+    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
+                "manifest or script that starts one)")
+    raise InputError("the pasted text", expected, message=(
+        f"the pasted text: expected {expected}, got none: it is a page of prose "
+        f"({shown!r}) with YAML snippets, and none of its lines starts SGLang's server "
+        "(another tool's deployment config starts it itself: paste the command that tool "
+        "runs)"))
 
 
 #: lines that start JavaScript/TypeScript statements (a Pulumi or CDK8s program, a Node

@@ -314,10 +314,15 @@ def _fenced_only(lines: list[str]) -> list[str]:
         # no block launches, but a shell block lists the launch's flags a line each (a
         # page's "key settings": its variables, then ``--tp-size 4``...): the page's
         # text and output blocks around it (a script's path, figures) are no arguments
-        # of that launch; its prose stays, as the captions over the flags
+        # of that launch; of its prose only the captions over blocks stay (the paragraph
+        # right before a fence): a sentence after the flags (``The MTP variant adds
+        # `--speculative-num-steps 3` ...``) is the page's text, its inline code no flag
         if not any(c and _FLAG_LINE.match(line) for c, line in zip(code, lines)):
             return lines
-        out = ["" if f and not c else line for f, c, line in zip(fenced, code, lines)]
+        captions = _captions_over(lines, fenced, fences)
+        out = ["" if (f and not c) or (not f and at not in fences and at not in captions
+                                       and not _COMMAND_LINE.search(line)) else line
+               for at, (f, c, line) in enumerate(zip(fenced, code, lines))]
         for at in fences:  # the caption over a text block ("长度关系：") goes with it
             if at + 1 < len(lines) and fenced[at + 1] and not code[at + 1]:
                 before = at - 1
@@ -333,6 +338,25 @@ def _fenced_only(lines: list[str]) -> list[str]:
 
 #: A line that starts with a flag (``--tp-size 4``), as a list of a launch's flags has it.
 _FLAG_LINE = re.compile(r"^[ \t]*--[A-Za-z]")
+#: A line outside a page's blocks that is still part of a launch, not its prose: a flag line
+#: (a list item's too), an assignment or ``export`` of one, or a launcher's command.
+_COMMAND_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:--[A-Za-z]|(?:export[ \t]+)?"
+                           r"[A-Za-z_]\w*=)|" + _LAUNCHER.pattern)
+
+
+def _captions_over(lines: list[str], fenced: list[bool], fences: list[int]) -> set[int]:
+    """The lines of the paragraph right before each opening fence of ``lines`` (the
+    caption a page writes over a block: ``Server args:``, ``**Launch args**``)."""
+    captions: set[int] = set()
+    for at in fences:
+        if at + 1 >= len(lines) or not fenced[at + 1] and at + 1 not in fences:
+            continue  # a closing fence (an empty block's opening one has its close next)
+        before = at - 1
+        while before >= 0 and lines[before].strip() and not fenced[before] \
+                and before not in fences:
+            captions.add(before)
+            before -= 1
+    return captions
 
 
 #: A code block's info string that marks it as no command: a diagram, sample output, a

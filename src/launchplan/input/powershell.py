@@ -34,8 +34,9 @@ _PARAM = re.compile(r"^[ \t]*(?:\[[\w.\[\]]+\][ \t]*)*\$([A-Za-z_][A-Za-z0-9_]*)
 #: = 30000`` (``$env:`` ones are ``_ENV_SET``'s).
 _VAR_SET = re.compile(r"^[ \t]*(?:\[[\w.\[\]]+\][ \t]*)*\$(?!env:)([A-Za-z_][A-Za-z0-9_]*)"
                       r"[ \t]*=[ \t]*(.*?)[ \t]*$", re.IGNORECASE)
-#: A literal PowerShell value: a quoted string or a bare word (no call, no pipeline).
-_LITERAL = re.compile(r"""^(?:"[^"`$]*"|'[^']*'|[^\s"'()|;`$]+)(?:[ \t]+#.*)?$""")
+#: A literal PowerShell value: a quoted string or a bare word (no call, no pipeline, no
+#: hashtable or array literal: ``@{``, ``@(``).
+_LITERAL = re.compile(r"""^(?:"[^"`$]*"|'[^']*'|(?!@)[^\s"'()|;`${}]+)(?:[ \t]+#.*)?$""")
 #: ``$env:NAME`` read inside a command.
 _ENV_READ = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
 
@@ -133,8 +134,157 @@ def _here_string_text(match: re.Match[str]) -> str:
     return re.sub(r"`(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
 
 
+#: A top-level hashtable assignment, ``$spec = @{`` (its body is read to the matching ``}``).
+_TABLE_START = re.compile(r"^\$([A-Za-z_]\w*)[ \t]*=[ \t]*@\{", re.MULTILINE)
+#: An index after a hashtable literal: ``["2b"]``, ``['2b']`` or ``[$JudgeModel]``.
+_INDEX = re.compile(r"""\[[ \t]*(?:"([^"`$]*)"|'([^']*)'|\$([A-Za-z_]\w*))[ \t]*\]""")
+#: A hashtable entry's key and the rest of it: ``Name = "x"``, ``"2b" = @{``.
+_ENTRY = re.compile(r"""[ \t]*(?:"([^"`$]*)"|'([^']*)'|([A-Za-z_][\w.-]*))[ \t]*=[ \t]*""")
+#: A member read of a script variable: ``$spec.ServedName``, ``$cfg.Model.Path``.
+_MEMBER = re.compile(r"\$([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)+)")
+
+#: A hashtable's value: a string, or a table of them (None where the script computes it).
+_Table = dict[str, "str | _Table | None"]
+
+
+def _table(body: str, at: int) -> tuple[_Table | None, int]:
+    """The hashtable literal whose body starts at ``body[at]`` (just after ``@{``), keys
+    lower-cased (PowerShell reads them so), and where it ends (after its ``}``); None for the
+    table when an entry is not a literal (a value the script computes), the end -1 when
+    the text ends first."""
+    table: _Table = {}
+    readable = True
+    while at < len(body):
+        while at < len(body) and body[at] in " \t\r\n;":
+            at += 1
+        if body.startswith("}", at):
+            return (table if readable else None), at + 1
+        if body.startswith("#", at):
+            at = body.find("\n", at) if "\n" in body[at:] else len(body)
+            continue
+        entry = _ENTRY.match(body, at)
+        if entry is None:
+            return None, _closing(body, at)
+        key = next(group for group in entry.groups() if group is not None).lower()
+        at = entry.end()
+        if body.startswith("@{", at):
+            table[key], at = _table(body, at + 2)
+            if at < 0:
+                return None, -1
+            continue
+        value = re.match(r""""([^"`$\n]*)"|'([^'\n]*)'|([^\s;}"'$()]+)(?=[ \t]*[;\n}#])""",
+                         body[at:])
+        if value is None:
+            readable = False
+            at = min((i for i in (body.find("\n", at), body.find(";", at)) if i >= 0),
+                     default=len(body))
+            continue
+        table[key] = next(group for group in value.groups() if group is not None)
+        at += value.end()
+    return None, -1
+
+
+def _closing(body: str, at: int) -> int:
+    """Where the hashtable open at ``body[at]`` ends (after its ``}``), -1 when it does not."""
+    depth = 1
+    for index in range(at, len(body)):
+        depth += {"{": 1, "}": -1}.get(body[index], 0)
+        if depth == 0:
+            return index + 1
+    return -1
+
+
+def _literal_values(text: str) -> dict[str, str]:
+    """The variables a script sets once to a literal (``$JudgeModel = "2b"``, a ``param``
+    default), by lower-cased name: what a hashtable index ``[$JudgeModel]`` reads."""
+    seen: dict[str, set[str]] = {}
+    for line in text.split("\n"):
+        found = _PARAM.match(line)
+        if found:
+            value = found.group(2).rstrip(",").strip()
+            known = _LITERAL.match(value)
+            seen.setdefault(found.group(1).lower(), set()).add(
+                value.split(" #", 1)[0].strip().strip("'\"") if known else "\0")
+    return {name: values.pop() for name, values in seen.items()
+            if len(values) == 1 and "\0" not in values}
+
+
+def _hashtables(text: str) -> tuple[str, dict[str, _Table | str | None]]:
+    """``text`` without its top-level hashtable assignments (``$spec = @{ ... }``, which a
+    POSIX shell cannot read; their lines kept blank), and each one's value by lower-cased
+    name: the table, or the entry an index picks (``@{ ... }[$JudgeModel]``, the index a
+    literal the script sets), None when it is not known here."""
+    tables: dict[str, _Table | str | None] = {}
+    pieces: list[str] = []
+    done = 0
+    for start in _TABLE_START.finditer(text):
+        if start.start() < done:
+            continue
+        table, end = _table(text, start.end())
+        if end < 0:
+            break
+        value: _Table | str | None = table
+        index = _INDEX.match(text, end)
+        if index is not None:
+            end = index.end()
+            key = index.group(1) if index.group(1) is not None else index.group(2)
+            if key is None:
+                key = _literal_values(text).get(index.group(3).lower())
+            value = table.get(key.lower()) if table is not None and key is not None else None
+        tables[start.group(1).lower()] = value
+        pieces.append(text[done:start.start()] + "\n" * text.count("\n", start.start(), end))
+        done = end
+    return "".join(pieces) + text[done:], tables
+
+
+def _member_reads(line: str, tables: dict[str, _Table | str | None],
+                  literals: dict[str, str]) -> str:
+    """``line`` with each member read of a script variable outside quotes
+    (``$spec.ServedName``; PowerShell reads a member there, and in ``$($spec.ServedName)``)
+    as the string it gives when the variable is a literal hashtable, and open otherwise:
+    as written when the POSIX text sets no such variable, else as ``${spec.ServedName}``
+    (the shell would read ``$spec`` then the text ``.ServedName``). Inside double quotes
+    ``"$spec.Name"`` reads the variable alone."""
+    out: list[str] = []
+    quote = ""
+    at = 0
+    while at < len(line):
+        char = line[at]
+        sub = line.startswith("$(", at) and _MEMBER.match(line, at + 2)
+        if sub and line.startswith(")", sub.end()) and quote != "'":
+            out.append(_member(sub, tables, literals, quote))
+            at = sub.end() + 1
+            continue
+        member = _MEMBER.match(line, at) if char == "$" and not quote else None
+        if member is not None:
+            out.append(_member(member, tables, literals, quote))
+            at = member.end()
+            continue
+        if char in "'\"" and (not quote or quote == char):
+            quote = "" if quote else char
+        out.append(char)
+        at += 1
+    return "".join(out)
+
+
+def _member(match: re.Match[str], tables: dict[str, _Table | str | None],
+            literals: dict[str, str], quote: str) -> str:
+    """The text a member read stands for (see ``_member_reads``)."""
+    value: _Table | str | None = tables.get(match.group(1).lower())
+    for name in match.group(2)[1:].split("."):
+        value = value.get(name.lower()) if isinstance(value, dict) else None
+    if isinstance(value, str):
+        return value if quote else _quoted(value)
+    if match.group(1).lower() in literals:
+        return "${" + match.group(1) + match.group(2) + "}"
+    return "$" + match.group(1) + match.group(2)
+
+
 def as_posix(text: str) -> str:
     """The POSIX shell text that runs what the PowerShell ``text`` runs (see the module)."""
+    tables: dict[str, _Table | str | None] = {}
+    if "@{" in text:
+        text, tables = _hashtables(text)
     if '@"' in text:
         text = _HERE_STRING.sub(_here_string_text, text)
     if "start-process" in text.lower() or "&" in text:
@@ -146,6 +296,7 @@ def as_posix(text: str) -> str:
                       if m.group(1) in arrays else m.group(0), _ARRAY.sub("", text))
     out: list[str] = []
     in_param = False
+    literals: dict[str, str] | None = None
     for line in text.split("\n"):
         stripped = line.strip()
         if re.match(r"^param\s*\(", stripped, re.IGNORECASE):
@@ -176,6 +327,10 @@ def as_posix(text: str) -> str:
                        if _LITERAL.match(value) else "")
             continue
         line = _ENV_READ.sub(r"${\1}", line)
+        if "$" in line and "." in line and _MEMBER.search(line):
+            if literals is None:
+                literals = _literal_values(text)
+            line = _member_reads(line, tables, literals)
         if _CONTINUED.search(line):
             line = _CONTINUED.sub(" \\\\", line)
             out.append(_escaped(line[:-1]) + "\\")
