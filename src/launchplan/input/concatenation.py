@@ -220,3 +220,26 @@ def _text(literal: str) -> str:
     """A literal's text: its quotes off, its escapes read."""
     body = literal[1:-1]
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+#: A statement of program code that appends a literal to a variable (``cmd += ' --tp 8';``,
+#: JavaScript's, Java's, C#'s): a space before ``+=``, which a shell's append
+#: (``CMD+=" --tp 8"``) cannot have, and a quote after it.
+_APPENDED = re.compile(r"^[ \t]*([A-Za-z_$][\w$.]*)[ \t]+\+=[ \t]*[\"'`]", re.MULTILINE)
+
+
+def built_by_appends(text: str) -> str | None:
+    """The variable in which ``text``, program code other than Python, builds an SGLang
+    launch by appending string literals to it (``let cmd = ''; cmd += 'sglang serve ...';
+    cmd += ' --tp 4';``, a docs page's command generator), else None. Its pieces are
+    added under the program's own conditions (``if (isAMD)``) and filled from its values at
+    run time, so no one of its lines, read as shell text, is the command it makes."""
+    if " +=" not in text or "sglang" not in text:
+        return None
+    for found in _APPENDED.finditer(text):
+        name = found.group(1)
+        declared = re.compile(rf"\b{re.escape(name)}\s*(?:\+)?=\s*[\"'`]")
+        if any(_LAUNCHER.search(line) for line in text.split("\n")
+               if declared.search(line)) and _not_python(text):
+            return name
+    return None

@@ -189,8 +189,10 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
     """
     words: list[str] = []
     env: list[str] = []
+    starts: set[int] = set()  # where each token's words begin: a command's first word there
     tokens, launch, _ = _page_part(tokens, launch)
     for at, token in enumerate(cleaned(t, notes) for t in tokens):
+        starts.add(len(words))
         if at and "\n" not in token and _a_value(tokens[at - 1]):
             words.append(token)  # a flag given after the paste, and its value as given
         elif "\n" in token and _dockerfile(token):  # FROM ... ENV ... CMD [...]
@@ -255,6 +257,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             words.extend(listed)
         else:
             _refuse_plain_yaml(token)
+            _refuse_built_command(token)
             try:
                 words.extend(_expanded([token], launch, notes))
             except InputError as exc:
@@ -263,7 +266,9 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
     argv: list[str] = []
     i = 0
     while i < len(words):
-        end = _prefix_end(words, i)
+        # the word before a token's first is another token's (an option's value given
+        # before the paste, ``--format json``), no part of its command
+        end = _prefix_end(words, i, first=i in starts)
         if end is None:
             argv.append(words[i])
             i += 1
@@ -285,6 +290,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
                     "script (serve, generate or version), got 'launch_server', which it refuses "
                     "before reading any flag; write sglang serve ... or python -m "
                     "sglang.launch_server ..."))
+        length = len(words)
         if words[end - 1] == "serve":
             words = [*words[:end], *_serve_arguments(words[end:])]
         elif words[end - 1] == _ROUTER_MODULE:
@@ -292,6 +298,15 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             words = [*words[:end], *server]
             if notes is not None and workers is not None:
                 notes.append(_router_note(workers))
+        elif words[end - 1].startswith("sglang.bench"):  # a benchmark: its server flags
+            from launchplan.input import benchmarks
+
+            server, own = benchmarks.server_words(words[end - 1], words[end:])
+            words = [*words[:end], *server]
+            if notes is not None:
+                notes.append(benchmarks.note(words[end - 1], own))
+        if len(words) != length:  # the later tokens' words moved with what went or came
+            starts = {n if n <= end else n + len(words) - length for n in starts}
         i = end
     return argv, _plain_assignments(env, notes)
 
@@ -565,6 +580,8 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
 
     if ">>>" in token:  # a Python prompt's session (a doctest, a README's example)
         token = _without_prompts(token)
+    if "# " in token and ("```" in token or "~~~" in token):  # a block of a root session
+        token = _root_prompted_blocks(token, notes)
     token = unmarked(token)
     if ("Command:" in token or "Args:" in token) and "sglang" in token:
         described = _described_pod(token)
@@ -771,6 +788,27 @@ def _yaml_flag_list(token: str) -> list[str] | None:
         return None
     check_expansion(data, "the pasted YAML")
     return [str(item) for item in data]
+
+
+def _refuse_built_command(token: str) -> None:
+    """Refuse program code that builds the launch in a string by appending literals to a
+    variable (``cmd += 'sglang serve ...';``): read as shell text, its first piece
+    (``sglang serve`` and the code's escape) is a launch of a model named ``\\n``, and the
+    flags of every later piece are lost without a word."""
+    if " +=" not in token:
+        return
+    from launchplan.input.concatenation import built_by_appends
+
+    name = built_by_appends(token)
+    if name is None:
+        return
+    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
+                "manifest or script that starts one)")
+    raise InputError("the pasted text", expected, message=(
+        f"the pasted text: expected {expected}, got program code that builds the command in "
+        f"a string ({name} += '...'), adding pieces under its own conditions and filling "
+        "values it works out when it runs: launchplan does not run it; paste the command "
+        "it generates"))
 
 
 def _refuse_plain_yaml(token: str) -> None:
@@ -1297,6 +1335,9 @@ def _without_glued_prose(text: str, notes: list[str] | None) -> str:
         glued = _GLUED_PROSE.search(line, start) if start >= 0 else None
         if glued is None or not _SENTENCE.search(glued.group(0)):
             continue  # no sentence: a name or a path written in the language (G:\\模型目录)
+        comment = _comment_start(line)
+        if comment is not None and comment < glued.start():
+            continue  # in the line's ``# ...`` comment, which the shell drops whole
         before = line[:glued.start()]
         if before.count('"') % 2 or before.count("'") % 2:
             continue  # inside a quoted value: part of it
@@ -1305,6 +1346,27 @@ def _without_glued_prose(text: str, notes: list[str] | None) -> str:
             notes.append(f"the prose glued to the launch line's last word ({glued.group(0)[:20]}"
                          "…) is read as the page's text, not as part of the command")
     return "\n".join(lines)
+
+
+def _comment_start(line: str) -> int | None:
+    """Where the shell comment of ``line`` starts: a ``#`` that begins a word outside
+    quotes; None when it has none."""
+    if "#" not in line:
+        return None
+    quote = ""
+    escaped = False
+    for at, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (at == 0 or line[at - 1] in " \t"):
+            return at
+    return None
 
 
 #: A root shell's prompt before a command: ``# `` and then the command's first word.
@@ -1318,19 +1380,56 @@ def _root_prompted(text: str, notes: list[str] | None) -> str:
     transcript holds no command at all, and the launch it shows would be lost without a
     word; any line without the prompt (other than a continuation of the line before) makes
     every ``#`` line a comment again, as the shell reads it."""
-    lines = text.split("\n")
-    continued = False
-    for line in lines:
-        if line.strip() and not continued and not _ROOT_PROMPT.match(line):
-            return text
-        continued = line.rstrip().endswith("\\")
-    plain = "\n".join(_ROOT_PROMPT.sub(r"\1", line, count=1) for line in lines)
-    if not _LAUNCHER_WORD.search(plain):
+    plain = _root_session(text.split("\n"))
+    if plain is None:
         return text
     if notes is not None:
         notes.append("every command line of the pasted text starts with '# ', a root shell's "
                      "prompt (as comments, the text would hold no command): read without it")
-    return plain
+    return "\n".join(plain)
+
+
+def _root_session(lines: list[str]) -> list[str] | None:
+    """``lines`` without the root prompt ``# `` before each command, when every command
+    line starts so (a continuation of the line before aside) and one of them starts
+    SGLang; None otherwise."""
+    continued = False
+    for line in lines:
+        if line.strip() and not continued and not _ROOT_PROMPT.match(line):
+            return None
+        continued = line.rstrip().endswith("\\")
+    plain = [_ROOT_PROMPT.sub(r"\1", line, count=1) for line in lines]
+    return plain if any(_LAUNCHER_WORD.search(line) for line in plain) else None
+
+
+def _root_prompted_blocks(text: str, notes: list[str] | None) -> str:
+    """``text`` (a page with code blocks) with each block that is a root session
+    (``_root_session``) read without its prompts, when no line outside such blocks starts
+    SGLang. Each block of a page is its own shell, so an issue's Reproduction block
+    (``# pip install ...``, ``# sglang serve ...``) is a session even though its
+    Environment block (``GPU 0: ...``) holds no prompt. A page that launches elsewhere keeps
+    its ``#`` blocks as the comments they may be (an alternative left commented out)."""
+    from launchplan.input.page_markup import code_block_spans
+
+    lines = text.split("\n")
+    sessions: list[tuple[int, int, list[str]]] = []
+    for start, end in code_block_spans(text):
+        plain = _root_session(lines[start + 1:end])
+        if plain is not None:
+            sessions.append((start, end, plain))
+    if not sessions:
+        return text
+    inside = {at for start, end, _ in sessions for at in range(start, end + 1)}
+    if any(_LAUNCHER_WORD.search(line) and not line.lstrip().startswith("#")
+           for at, line in enumerate(lines) if at not in inside):
+        return text
+    for start, end, plain in sessions:
+        lines[start + 1:end] = plain
+    if notes is not None:
+        notes.append("every command line of the pasted text's launching code block starts "
+                     "with '# ', a root shell's prompt (as comments, the block would hold no "
+                     "command): read without it")
+    return "\n".join(lines)
 
 
 #: The first line of a warning Python prints (``/x/launch_server.py:54: UserWarning: ...``).
@@ -2181,6 +2280,9 @@ _ENV_PROMPT = re.compile(r"^\([\w.-]+\)$")
 
 #: A word of a prose label before its colon (``Base``, ``Image:``), no program's path.
 _LABEL_WORD = re.compile(r"^[A-Za-z][A-Za-z()-]*:?$")
+#: A later word of such a label: an index or a list of them, as an environment report
+#: numbers its devices (``GPU 0,1: NVIDIA H100``, ``GPU 0-7:``).
+_LABEL_INDEX = re.compile(r"^\d+(?:[,-]\d+)*:?$")
 
 
 #: Tools whose ``run`` starts a program of the project's (``uv run x.py``): the error names
@@ -2206,6 +2308,11 @@ def _run_target(words: list[str]) -> str | None:
     return None
 
 
+#: SGLang's benchmark clients, as ``_require_flags`` names them when they start no engine
+#: (``bench_one_batch_server`` given a ``--base-url`` measures that server).
+_BENCH_CLIENTS = frozenset({"sglang.bench_serving", "sglang.benchmark.serving",
+                            "sglang.bench_one_batch_server",
+                            "sglang.benchmark.one_batch_server"})
 #: SGLang's request routers (the PD load balancer, the router package's launcher): no
 #: server of their own.
 _ROUTERS = ("sglang_router.launch_router", "sglang.srt.disaggregation.mini_lb",
@@ -2230,6 +2337,7 @@ def _require_flags(segments: list[list[str]]) -> None:
     programs: list[str] = []
     commands = 0
     bare_flags = False
+    missing_m = ""  # python given a launcher module's name as its script
     literal = _flags_in_a_list(segments)
     for seg in segments:
         words = [w.strip("`") for w in seg if not _ASSIGNMENT.match(w)
@@ -2242,7 +2350,8 @@ def _require_flags(segments: list[list[str]]) -> None:
                 _PYTHON.match(words[label + 1]) or _is_runner(words[label + 1])
                 or words[label + 1].rsplit("/", 1)[-1] in _OTHER_SERVERS):
             words = words[label + 1:]  # ``start command: python3 -m ...``: its program
-        elif label and all(_LABEL_WORD.match(w) for w in words[:label + 1]):
+        elif label and _LABEL_WORD.match(words[0]) and all(
+                _LABEL_WORD.match(w) or _LABEL_INDEX.match(w) for w in words[1:label + 1]):
             continue  # a list item's ``Base Image: IMAGE``: a label and its value
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
@@ -2258,7 +2367,12 @@ def _require_flags(segments: list[list[str]]) -> None:
         if _PYTHON.match(words[0]):
             module = next((words[n + 1] for n in range(len(words) - 1) if words[n] == "-m"),
                           None)
-            program += f" -m {module}" if module else ""
+            script = None if module else _module_as_script(words[1:])
+            program += f" -m {module}" if module else f" {script}" if script else ""
+            if script is not None and not missing_m:
+                missing_m = (f" ({words[0]} {script} runs a file named {script}, not "
+                             f"SGLang's module, so it starts nothing: -m is missing, as in "
+                             f"{words[0]} -m {script.removesuffix('.py')} ...)")
         elif len(words) > 1 and words[1].isalpha():
             program += f" {words[1]}"  # ``vllm serve``, ``conda activate``
             if words[1] == "run" and program.split()[0] in _RUN_TOOLS:
@@ -2296,6 +2410,11 @@ def _require_flags(segments: list[list[str]]) -> None:
         why = (f" ({routers[0].split()[-1]} routes requests to SGLang servers launched on "
                "their own: it loads no model and holds no GPU; paste a server's launch, a "
                "prefill or decode one for PD disaggregation)") if routers else ""
+        clients = [p.split()[-1] for p in programs if p.split()[-1] in _BENCH_CLIENTS]
+        if clients and not why:
+            why = (f" ({clients[0]} sends requests to a server already running (its "
+                   "--base-url, or --host and --port): it starts none; paste that server's "
+                   "launch)")
         from launchplan.input.typography import odd_space_hint
 
         # a web page's no-break space after the module joins it to the next flag
@@ -2303,9 +2422,22 @@ def _require_flags(segments: list[list[str]]) -> None:
         odd = next((hint for seg in segments for word in seg if "sglang" in word
                     and (hint := odd_space_hint(word, f"'{word[:40]}'")) is not None), None)
         why += f" ({odd})" if odd and not why else ""
+        why = why or missing_m
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
                          + (f": it runs {shown}" if shown else "") + why)
+
+
+def _module_as_script(words: list[str]) -> str | None:
+    """The launcher's (or an engine benchmark's) module name that python is given as its
+    script, its ``-m`` lost (``python sglang.launch_server --tp 2``): python's first word
+    that is no option, when it is one; else None."""
+    script = next((w for w in words if not w.startswith("-")), None)
+    if script is None or "/" in script:
+        return None
+    from launchplan.input.benchmarks import MODULES as BENCHMARKS
+
+    return script if script in _MODULES or script in BENCHMARKS else None
 
 
 def _flags_in_a_list(segments: list[list[str]]) -> bool:
@@ -2327,6 +2459,24 @@ def _positional(arguments: list[str], values: dict[str, str]) -> list[str]:
         del values[name]
     values.update((str(n), word) for n, word in enumerate(arguments, 1))
     return arguments
+
+
+def _call_frame(segments: list[list[str]], start: int,
+                values: dict[str, str]) -> tuple[int, dict[str, str]] | None:
+    """For the function defined at ``segments[start]``: bind ``values``' ``$1``, ``$2`` ...
+    to the arguments of the script's first call of it (what the script sets between the
+    definition and that call set first, as the direct launch's reading does), and give
+    back (where its body ends, the positional parameters they replace). A launch the body
+    hands to another shell (``ssh "$node" "... --tp $1"``, ``bash -c "..."``) is expanded
+    by this shell within the call. None when the script never calls it."""
+    call = _function_call(segments, start)
+    if call is None:
+        return None
+    hidden = {name: value for name, value in values.items() if name.isdigit()}
+    for before in segments[call[1] + 1:call[2]]:
+        shell_vars.declared(before, values)
+    _positional([shell_vars.expand(w, values) for w in call[3]], values)
+    return call[1], hidden
 
 
 def _function_call(segments: list[list[str]],
@@ -2561,7 +2711,17 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0,
     out: list[list[str]] = []
     held: dict[str, int] = {}  # a variable holding a launch -> where that launch is in out
     values: dict[str, str] = {}  # what the script sets, for a launch it keeps in a variable
+    frames: list[tuple[int, dict[str, str]]] = []  # (a function's end, the $N it hid)
     for index, seg in enumerate(segments):
+        while frames and index >= frames[-1][0]:
+            _, hidden = frames.pop()  # the call is over: the script's own $N again
+            for name in [name for name in values if name.isdigit()]:
+                del values[name]
+            values.update(hidden)
+        if _defined_function(seg) is not None:
+            frame = _call_frame(segments, index, values)
+            if frame is not None:
+                frames.append(frame)
         before = len(out)
         if seg[:2] == ["printf", "-v"] and len(seg) >= 4:  # printf -v CMD 'TEMPLATE' ARGS
             printed = dict(values)
@@ -2876,14 +3036,26 @@ def _is_sglang_cli(word: str) -> bool:
     return word == "sglang" or (word.endswith("/sglang") and "://" not in word)
 
 
-def _prefix_end(words: list[str], i: int) -> int | None:
-    """If a launcher prefix starts at ``i``, the index just after it."""
+def _benchmark_launch(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` is a module of SGLang's benchmarks that starts the engine from
+    the server flags after it (``benchmarks``): a launch too."""
+    if not words[at].startswith("sglang.bench"):  # the common case, without the import
+        return False
+    from launchplan.input import benchmarks
+
+    return benchmarks.starts_engine(words[at], words[at + 1:])
+
+
+def _prefix_end(words: list[str], i: int, first: bool = False) -> int | None:
+    """If a launcher prefix starts at ``i``, the index just after it; ``first``: ``i`` is
+    where a command's words begin, whatever word comes before it in ``words``."""
     word = words[i]
     if _PYTHON.match(word) or _interpreter_variable(words, i):
         j = i + 1
         while j < len(words) and words[j] in ("-u", "-O", "-B"):
             j += 1
-        if j + 1 < len(words) and words[j] == "-m" and words[j + 1] in _MODULES:
+        if j + 1 < len(words) and words[j] == "-m" and (
+                words[j + 1] in _MODULES or _benchmark_launch(words, j + 1)):
             return j + 2
         if j < len(words) and (words[j] == "sglang/launch_server.py"
                                or words[j].endswith("/sglang/launch_server.py")):
@@ -2892,9 +3064,14 @@ def _prefix_end(words: list[str], i: int) -> int | None:
         return None
     if _is_sglang_cli(word) and i + 1 < len(words) and words[i + 1] in ("serve", "launch_server"):
         return i + 2
-    if word in _MODULES and (i == 0 or words[i - 1] in ("-m", "m", ";") or _ASSIGNMENT.match(
-            words[i - 1]) or not _PROSE_WORD.match(words[i - 1])):
-        return i + 1  # any program's -m (its dash lost too); a sentence's word is prose
+    if word in _MODULES and (i == 0 or first or words[i - 1] in ("-m", "m", ";")
+                             or _ASSIGNMENT.match(words[i - 1])
+                             or not (_PROSE_WORD.match(words[i - 1])
+                                     or _PYTHON.match(words[i - 1]))):
+        # any program's -m (its dash lost too); a sentence's word is prose, and python
+        # given the module's name as its script (``python3 sglang.launch_server``) looks
+        # for a file of that name, starting nothing (``_require_flags`` names the lost -m)
+        return i + 1
     return None
 
 

@@ -557,8 +557,14 @@ def _worked_out(match: re.Match[str], values: Mapping[str, str]) -> str:
 
 
 def open_reference(value: str) -> bool:
-    """Whether ``value`` still holds a shell expansion the pasted text does not resolve."""
-    return bool(_OPEN.search(value))
+    """Whether ``value`` still holds a shell expansion the pasted text does not resolve (a
+    positional parameter, ``$1``, among them: the script's or a function's argument that
+    no call in the text gives)."""
+    return bool(_OPEN.search(value) or _POSITIONAL.search(value))
+
+
+#: A positional parameter's reference (``$1``); ``${1}`` is one of ``_OPEN``'s.
+_POSITIONAL = re.compile(r"\$[1-9]")
 
 
 #: A docs page's placeholder for a value to fill in: ``<your-model-path>``, ``{model/path}``.
@@ -656,7 +662,8 @@ COMMAND_SUBSTITUTION_HINT = ("a command substitution launchplan does not run: pu
 
 #: The hint an unparsable value holding an open reference gets.
 OPEN_REFERENCE_HINT = ("a variable or expression the pasted text leaves open (a shell "
-                       "variable, one its if/case branches set differently, or a value its "
+                       "variable, an argument ($1) the script or one of its functions is "
+                       "called with, one its if/case branches set differently, or a value its "
                        "script works out when it runs): put its value in the launch, or set "
                        "it in the pasted script")
 
