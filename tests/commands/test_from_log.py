@@ -1149,3 +1149,40 @@ def test_an_npu_logs_missing_gpu_is_explained_by_its_device(tmp_path, capsys):
     assert main(["resolve", "--from-log", str(log)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--gpu: required (the log ran with device 'npu'" in err
+
+
+def test_a_log_a_dump_flattened_is_planned_as_the_log_itself(capsys, tmp_path):
+    """sglang PR #8258's log as a public dump keeps it, its line breaks written `` \u23ce ``:
+    its launch command (TP8, the retired MoE flag) is planned, as in the log itself, not the
+    flags given alone against the records read mid-line (a TP1 plan, its pool -82.7%)."""
+    entry = next(e for e in SOURCES if e["file"].startswith("pr8258-"))
+    text = (DATA / entry["file"]).read_text()
+    log = tmp_path / "flattened.log"
+    log.write_text(text.rstrip("\n").replace("\n", " \u23ce ") + "\n")
+    itself = run(capsys, entry)
+    flat = _from_log(capsys, log, entry["gpu"], entry["model"])
+    assert flat["inputs"]["tp_size"] == 8 == itself["inputs"]["tp_size"]
+    assert flat["memory"] == itself["memory"]
+    assert any("marks stand for its line breaks" in note for note in flat["notes"])
+
+
+def test_a_command_and_a_start_up_traceback_without_its_wrapper_is_a_log(capsys, tmp_path):
+    """sglang#4489: the command, then the scheduler's traceback from its first line, the
+    ``Scheduler hit an exception:`` record it was logged in not pasted, cut in the model
+    runner's initialisation: the command is planned and the start-up said to have failed."""
+    sglang = '  File "/sgl-workspace/sglang/python/sglang/srt/'
+    log = tmp_path / "report.log"
+    log.write_text(
+        "#### command\npython3 -m sglang.launch_server --model-path /data/Llama-3.1-8B "
+        "--tp 2 --mem-fraction-static 0.8\n\n#### Error\nTraceback (most recent call last):\n"
+        + sglang + 'managers/scheduler.py", line 1748, in run_scheduler_process\n'
+        "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)\n"
+        + sglang + 'managers/scheduler.py", line 218, in __init__\n'
+        "    self.tp_worker = TpWorkerClass(\n"
+        + sglang + 'model_executor/model_runner.py", line 207, in initialize\n'
+        "    self.init_cu\n")
+    data = _from_log(capsys, log, "h100", "llama-3.1-8b")
+    assert data["inputs"]["tp_size"] == 2
+    assert data["startup_failure"] == ("a traceback through scheduler.py __init__ ... "
+                                       "model_runner.py initialize, which the log ends before "
+                                       "its error")

@@ -1029,3 +1029,106 @@ def test_a_prose_line_naming_the_launcher_is_no_launch_command():
     assert launch_command("launch: bare sglang.launch_server, TP4, GPUs 0-3\n") is None
     assert launch_command("`python -m sglang.launch_server --tp 2`\n") == (
         1, "`python -m sglang.launch_server --tp 2`")
+
+
+#: a launch command, then a scheduler's start-up records (the shape of sglang PR #8258's)
+_RUN = ("$ python3 -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --tp-size 8 \\\n"
+        "    --port 30000\n"
+        "......\n"
+        "[2025-07-22 06:17:55 TP0] Load weight end. type=Qwen3MoeForCausalLM, avail mem=30.36 "
+        "GB, mem usage=7.20 GB.\n"
+        "[2025-07-22 06:18:34 TP0] max_total_num_tokens=6004242, chunked_prefill_size=16384, "
+        "max_prefill_tokens=16384, max_running_requests=4096, context_len=40960, "
+        "available_gpu_mem=23.00 GB\n"
+        "[2025-07-22 06:18:35] INFO:     Started server process [163598]")
+
+
+@pytest.mark.parametrize("mark", [" \u23ce ", " \u21b5 "])
+def test_a_paste_a_dump_flattened_is_read_as_its_lines(mark) -> None:
+    """A public issue dump writes each line break as a mark between spaces: the record reader
+    found the records mid-line while the command finder, reading line starts, missed the
+    command; both now read the lines the marks stand for, as in the paste itself."""
+    lines = parse_log(_RUN)
+    flat = parse_log(_RUN.replace("\n", mark))
+    assert flat.command == lines.command and flat.command is not None
+    assert "--tp-size 8" in flat.command[1] and "--port 30000" in flat.command[1]
+    assert flat.memory == lines.memory and flat.memory.max_total_num_tokens == 6004242
+    assert any(mark.strip() in note and "line breaks" in note for note in flat.notes)
+    assert not lines.notes
+
+
+def test_a_lone_or_line_leading_return_mark_is_no_flattened_paste() -> None:
+    """A mark at a line's start (a dump's sign for a progress bar's carriage return) or a
+    single one is some other use of it: the text is read as it is."""
+    text = _RUN.replace("......", "\u23ce Loading shards: 100% 7/7 \u23ce done")
+    logged = parse_log(text)
+    assert logged.command is not None and logged.command[0] == 1
+    assert not any("line breaks" in note for note in logged.notes)
+
+
+def test_a_command_on_the_records_line_is_said_to_be_unread() -> None:
+    """A paste that lost its line breaks some other way (escaped ``\\n``): its records still
+    read; the command on their line is not read as the launch, and the notes say so."""
+    logged = parse_log(_RUN.replace("\n", "\\n"))
+    assert logged.command is None and logged.memory.max_total_num_tokens == 6004242
+    assert any(note.startswith("line 1 shows an SGLang launch command") for note in logged.notes)
+    assert not any("launch command" in note for note in parse_log(_RUN).notes)
+
+
+_SGLANG = '  File "/sgl-workspace/sglang/python/sglang/srt/'
+#: a scheduler's start-up traceback (sglang#4489), without the ``Scheduler hit an exception:``
+#: record it was logged in, cut inside its last frame
+_START_UP_TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    + _SGLANG + 'managers/scheduler.py", line 1748, in run_scheduler_process\n'
+    "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)\n"
+    + _SGLANG + 'managers/scheduler.py", line 218, in __init__\n'
+    "    self.tp_worker = TpWorkerClass(\n"
+    + _SGLANG + 'managers/tp_worker.py", line 74, in __init__\n'
+    "    self.model_runner = ModelRunner(\n"
+    + _SGLANG + 'model_executor/model_runner.py", line 166, in __init__\n'
+    "    self.initialize(min_per_gpu_memory)\n"
+    + _SGLANG + 'model_executor/model_runner.py", line 207, in initialize\n'
+    "    self.init_cu")
+_COMMAND = ("docker run --gpus all lmsysorg/sglang:latest python3 -m sglang.launch_server "
+            "--model-path /data/Qwen2.5-72B-Instruct --tp 2 --dp 2 --enable-dp-attention\n")
+
+
+@pytest.mark.parametrize(("error", "named"), [
+    ("", "a traceback through scheduler.py __init__ ... model_runner.py initialize, which the "
+         "log ends before its error"),
+    ("da_graphs()\nRuntimeError: CUDA error: out of memory\n[t] Rank 0 scheduler is dead.",
+     "a traceback through scheduler.py __init__ ... model_runner.py initialize: RuntimeError: "
+     "CUDA error: out of memory"),
+])
+def test_a_start_up_traceback_without_its_wrapper_record_is_the_failure(error, named) -> None:
+    """Its own frames (the scheduler's, a worker's, the model runner's construction) show
+    the start-up died: the command is planned and the failure named, its error line quoted
+    when the paste holds it."""
+    logged = parse_log("#### command\n" + _COMMAND + "\n#### Error\n" + _START_UP_TRACEBACK
+                       + error + "\n")
+    assert logged.command is not None and "--dp 2" in logged.command[1]
+    assert logged.failure == named and not logged.started
+    # beside the memory records of the same start-up too
+    with_records = parse_log(_RUN + "\n" + _START_UP_TRACEBACK + error + "\n")
+    assert with_records.failure == named and not with_records.started
+
+
+def test_a_traceback_through_request_handling_is_no_start_up_failure() -> None:
+    """A crash while serving goes through the event loop first, even where it then builds
+    something (a request's own object): not a start-up's, and a launch command beside it
+    alone is no log to plan; the error says why."""
+    serving = ("Traceback (most recent call last):\n"
+               + _SGLANG + 'managers/scheduler.py", line 1748, in run_scheduler_process\n'
+               "    scheduler.event_loop_overlap()\n"
+               + _SGLANG + 'managers/scheduler.py", line 500, in event_loop_overlap\n'
+               "    self.process_input_requests(recv_reqs)\n"
+               + _SGLANG + 'managers/schedule_batch.py", line 50, in __init__\n'
+               "    self.origin_input_ids = origin_input_ids\n"
+               "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    assert parse_log(_RUN + "\n" + serving).failure is None
+    with pytest.raises(InputError, match="runs through no start-up of SGLang's"):
+        parse_log(_COMMAND + serving)
+    with pytest.raises(InputError) as raised:  # no traceback at all: no such reason given
+        parse_log(_COMMAND)
+    assert "start-up of SGLang's" not in raised.value.message

@@ -461,7 +461,33 @@ def _server_launch(command: str) -> str:
 def parse_log(text: str, name: str = "log") -> LoggedArgs:
     """The log's resolved arguments and memory figures. A log cut down to its memory lines
     (no ``server_args`` line) is read for those alone: the launch is then the flags given."""
-    return _parse_log(as_written(text), name)
+    text, mark = _unflattened(as_written(text))
+    out = _parse_log(text, name)
+    if mark is not None:
+        out.notes.append(f"the text's {mark.strip()!r} marks stand for its line breaks (a "
+                         "dump that flattened the paste): read as line ends, and the line "
+                         "numbers here count the lines they make")
+    return out
+
+
+#: What a dump writes in place of each line break of a paste it flattens to one line (a
+#: public issue or pull-request dump: the return symbol U+23CE; the return arrow U+21B5
+#: likewise), a space either side: a blank line is two marks, a continuation line's indent
+#: follows its mark. The record reader finds SGLang's records anywhere in a line, the
+#: command finder only at a line's start: both read the lines the marks stand for.
+_BREAK_MARKS = (" \u23ce ", " \u21b5 ")
+
+
+def _unflattened(text: str) -> tuple[str, str | None]:
+    """``text`` with its line-break marks (``_BREAK_MARKS``) made line breaks again, and the
+    mark; the text itself and None when it holds fewer than two of one mark (a lone arrow
+    is some other use of it)."""
+    if "\u23ce" not in text and "\u21b5" not in text:  # the cheap test: no mark at all
+        return text, None
+    for mark in _BREAK_MARKS:
+        if text.count(mark) >= 2:
+            return text.replace(mark, "\n"), mark
+    return text, None
 
 
 #: Lines SGLang prints only once start-up is past its checks: a CUDA graph captured (every
@@ -501,20 +527,29 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
     if at < 0:
         memory = parse_memory(text)
         if memory.any():  # the command it shows before its memory lines is the launch
-            return _with_memory(LoggedArgs(command=launch_command(
-                text[:_first_memory_line(text)])), text)
+            first = _first_memory_record(text)
+            start = text.rfind("\n", 0, first) + 1
+            out = _with_memory(LoggedArgs(command=launch_command(text[:start])), text)
+            if out.command is None and first < len(text):
+                _unread_command(out, text, start, first, "first memory record")
+            return out
         failed = _FAILED.search(text)
-        if failed is not None:
+        # (or a traceback its own frames show a start-up's, its wrapper record not pasted)
+        bare = _startup_traceback(text) if failed is None else None
+        failed_at = failed.start() if failed is not None else bare[0] if bare else None
+        if failed_at is not None:
             # the report an issue asks for: the launch command, then the error SGLang's
             # start-up died of (the long server_args line left out): the command is the launch
-            command = launch_command(text[:text.rfind("\n", 0, failed.start()) + 1])
+            command = launch_command(text[:text.rfind("\n", 0, failed_at) + 1])
             if command is None:  # shown after it: bash's job line (``./run.sh: line 28:
                 command = launch_command(text)  # 8891 Killed  python3 -m ...``), a post's
             if command is not None:  # "my command:" under its log
                 return _with_memory(LoggedArgs(command=command), text)
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
                          "(or, 0.5.21 on, `server_args={...}`) start-up line, its memory "
-                         "lines, or a launch command and the error its start-up died of", name)
+                         "lines, or a launch command and the error its start-up died of", name,
+                         _TRACEBACK_NOT_STARTUP if failed_at is None and _TRACEBACK in text
+                         else None)
     line = text.count("\n", 0, at) + 1
     start = text.rfind("\n", 0, at) + 1
     # a file several start-ups wrote (a log appended to, a notebook's cells, a failed start
@@ -527,6 +562,8 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
     form = "dict" if marker == DICT_MARKER else "repr"
     out = LoggedArgs(line=line, truncated=not closed, form=form,
                      command=launch_command(text[:start]))
+    if out.command is None and not closed:  # the fields the cut line lost stay unread then
+        _unread_command(out, text, start, at, "server_args line")
     for i, segment in enumerate(segments):
         segment, abridged = _unabridged(segment)
         if abridged:
@@ -675,10 +712,15 @@ def _no_pool_profiled(out: LoggedArgs, text: str) -> bool:
 
 def startup_failure(text: str) -> str | None:
     """The first failure ``_FAILED`` finds before the server serves (``_SERVING``), as
-    logged (up to 200 characters); None when there is none."""
+    logged (up to 200 characters), else a traceback whose own frames are a start-up's
+    (``_startup_traceback``: those frames are the start-up's wherever they stand, a
+    restart's after serving too); None when there is none."""
     failed = _FAILED.search(text)
     if failed is None:
-        return None
+        bare = _startup_traceback(text)
+        if bare is None:
+            return None
+        return bare[1] if len(bare[1]) <= 200 else bare[1][:199] + "\u2026"
     serving = _SERVING.search(text, 0, failed.start())
     if serving is not None:
         return None
@@ -698,6 +740,91 @@ def startup_failure(text: str) -> str | None:
             found = ("killed: the shell's job line says Killed, a SIGKILL most often from the "
                      "host's out-of-memory killer")
     return found if len(found) <= 200 else found[:199] + "\u2026"
+
+
+#: A Python traceback's first line; its frames follow, indented, then the error line.
+_TRACEBACK = "Traceback (most recent call last):"
+#: why a text with a traceback is still no start-up's failure
+_TRACEBACK_NOT_STARTUP = ("its traceback runs through no start-up of SGLang's: none of the "
+                          "scheduler's, a model worker's or the model runner's construction, "
+                          "the launcher's starting of its processes or its warm-up")
+#: a frame of a traceback in one of SGLang's runtime files: the file's name, the function
+_SGLANG_FRAME = re.compile(r'File "[^"\n]*?sglang[/\\]srt[/\\](?:[^"\n]*[/\\])?(\w+)\.py", '
+                           r"line \d+, in ([\w<>]+)")
+#: SGLang's runtime parts whose construction is the start-up (the scheduler, its model
+#: workers, speculative workers, the model runner, CUDA-graph runners, the data-parallel
+#: controller, the tokenizer and detokenizer managers, the offline engine): a traceback
+#: through one of their ``__init__`` died starting up, as does one through the model
+#: runner's ``initialize`` or the launcher's starting of its processes and its warm-up.
+_STARTUP_FILE = re.compile(r"scheduler\w*|\w*worker\w*|model_runner|\w*cuda_graph_runner"
+                           r"|data_parallel_controller|(?:de)?tokenizer_manager|engine")
+_STARTUP_CALL = re.compile(r"_launch_subprocesses|_launch_scheduler_processes|launch_engine"
+                           r"|_wait_and_warmup|_execute_server_warmup")
+#: functions of the serving loop and of request handling (the scheduler's event loops, its
+#: requests' intake, a batch's run and result; the HTTP and OpenAI entry points, the
+#: tokenizer manager's): a traceback through one died serving, even where it goes on into a
+#: constructor (a request's own, a graph recaptured)
+_SERVING_CALL = re.compile(r"event_loop\w*|run_event_loop|process_input_requests"
+                           r"|handle_\w*request\w*|run_batch|forward_thread_func\w*"
+                           r"|handle_loop|process_batch_result\w*|generate_request"
+                           r"|_handle_batch_output|\w*completions\w*")
+
+
+def _startup_traceback(text: str) -> tuple[int, str] | None:
+    """The first traceback in ``text`` whose frames show a start-up dying (``_STARTUP_FILE``,
+    ``_STARTUP_CALL``; the outermost frame of either kind decides, since Python prints the
+    outermost first), where its header starts and how it is named: its error line, or that
+    the paste ends it before one. Many pasted logs start at the traceback, the wrapper record
+    SGLang logs it in (``Scheduler hit an exception:``) left on the line above."""
+    at = text.find(_TRACEBACK)
+    while at >= 0:
+        frames, error, end = _traceback_at(text, at + len(_TRACEBACK))
+        decided = next((kind for kind in map(_frame_kind, frames) if kind), None)
+        if decided == "start-up":
+            first = next(f for f in frames if _frame_kind(f) == "start-up")
+            head = f"a traceback through {first[0]}.py {first[1]}"
+            if frames[-1] != first:
+                head += f" ... {frames[-1][0]}.py {frames[-1][1]}"
+            return at, (f"{head}: {error}" if error is not None
+                        else f"{head}, which the log ends before its error")
+        at = text.find(_TRACEBACK, end)
+    return None
+
+
+def _frame_kind(frame: tuple[str, str]) -> str | None:
+    """``start-up``, ``serving`` or None (a frame that says neither) for an SGLang frame."""
+    module, function = frame
+    if _SERVING_CALL.fullmatch(function):
+        return "serving"
+    if _STARTUP_CALL.fullmatch(function) or (module, function) == ("model_runner", "initialize") \
+            or (function == "__init__" and _STARTUP_FILE.fullmatch(module)):
+        return "start-up"
+    return None
+
+
+def _traceback_at(text: str, at: int) -> tuple[list[tuple[str, str]], str | None, int]:
+    """The traceback whose header ends at ``at``: its SGLang frames (file name, function),
+    outermost first; its error line, None when the paste ends or goes on with something else
+    first (a blank line, a log record); and where it ends. Frames and code are indented; the
+    first line that is not ends the traceback, the error when it reads as one."""
+    pos = text.find("\n", at)
+    frames: list[tuple[str, str]] = []
+    while 0 <= pos < len(text) - 1:
+        end = text.find("\n", pos + 1)
+        end = len(text) if end < 0 else end
+        line = text[pos + 1:end].rstrip("\r")
+        lead = _LINE_LEAD.match(line)
+        body = line[lead.end():] if lead is not None else line
+        if not body.strip():
+            return frames, None, end
+        if body[0] not in " \t":
+            raised = _RAISED.match(body)
+            return frames, raised.group(1).strip() if raised else None, end
+        frame = _SGLANG_FRAME.search(body)
+        if frame is not None:
+            frames.append((frame.group(1), frame.group(2)))
+        pos = end
+    return frames, None, len(text)
 
 
 #: the status line bash prints for a job a signal ended, after all its output:
@@ -1028,14 +1155,28 @@ def _split_before_pool(text: str) -> re.Match[str] | None:
     return splits[-1] if splits else _SWA_SPLIT.search(text)
 
 
-def _first_memory_line(text: str) -> int:
-    """Where the line of the log's first memory record starts (the end when it has none):
-    a command after it launched another run, so only what stands before it is this run's."""
+def _first_memory_record(text: str) -> int:
+    """Where the log's first memory record starts (the end when it has none): a command
+    after it launched another run, so only what stands before its line is this run's."""
     found = [m.start() for m in (p.search(text) for p in
                                  (_BEFORE, _AFTER, _ALLOCATED, _SCHEDULER, _NOT_ENOUGH,
                                   _SWA_SPLIT, _SWA_POOL, _MAMBA, _DSV4_POOLS,
                                   _POST_CAPTURE_SPLIT, _POST_CAPTURE)) if m]
-    return text.rfind("\n", 0, min(found)) + 1 if found else len(text)
+    return min(found) if found else len(text)
+
+
+def _unread_command(out: LoggedArgs, text: str, start: int, first: int, what: str) -> None:
+    """Say so when the line of the log's ``what`` (from ``start``) shows a launch command
+    before that record (at ``first``): a paste whose line breaks were lost, some other way
+    than the marks ``_unflattened`` restores (an escaped ``\\n``), so its records read but
+    its command, not at a line's start, does not."""
+    shown = _LAUNCH_COMMAND.search(text, start, first)
+    if shown is None or _NOT_A_LAUNCH.search(text, start, first) is not None:
+        return
+    number = text.count("\n", 0, start) + 1
+    out.notes.append(f"line {number} shows an SGLang launch "
+                     f"command before the log's {what}, on the same line (a paste that lost "
+                     "its line breaks?): not read as the launch")
 
 
 def _sizing_rank(text: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
