@@ -505,6 +505,27 @@ def test_a_memory_only_log_keeps_the_launch_command_it_shows() -> None:
     assert logged.command[0] == 1 and "--tp-size 2" in logged.command[1]
 
 
+@pytest.mark.parametrize(("module", "own"), [
+    ("sglang.bench_offline_throughput", "--num-prompts 10 --dataset-name random"),
+    ("sglang.benchmark.one_batch", "--batch-size 4 8 --input-len 256"),
+    ("sglang.benchmark.offline_throughput", "--num-prompts 10 --dataset-name random")])
+def test_every_engine_benchmark_shows_its_runs_launch(module, own) -> None:
+    """Each of SGLang's engine benchmarks (both module paths) starts the engine from the
+    server flags it is given: its command is the launch of the memory lines it printed, its
+    own options left out."""
+    memory = ("[t TP0] Load weight begin. avail mem=78.50 GB\n"
+              "[t TP0] KV Cache is allocated. #tokens: 399740, K size: 1.52 GB, V size: 1.52 GB\n")
+    logged = parse_log(f"python3 -m {module} --model-path m {own} --tp-size 2\n" + memory)
+    assert logged.command == (1, "python3 -m sglang.launch_server --model-path m --tp-size 2")
+
+
+def test_a_benchmark_measuring_a_running_server_is_no_launch() -> None:
+    memory = "[t TP0] KV Cache is allocated. #tokens: 399740, K size: 1.52 GB, V size: 1.52 GB\n"
+    logged = parse_log("python -m sglang.bench_one_batch_server --base-url http://h:30000 "
+                       "--batch-size 4\n" + memory)
+    assert logged.command is None
+
+
 def test_a_memory_only_logs_command_is_the_one_that_printed_its_memory_lines() -> None:
     """The shape of a 2026 note (blazingbhavneek/Obsidian-Notebook, Granite 4.0-H and LFM2
     PRs): a server launch up top, then ``sglang.bench_one_batch``, whose run prints the

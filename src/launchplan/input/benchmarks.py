@@ -106,11 +106,13 @@ def starts_engine(module: str, after: Sequence[str]) -> bool:
     return True
 
 
-def _own_option(module: str, word: str, options: dict[str, Kind]) -> str | None:
+def _own_option(module: str, word: str, options: dict[str, Kind],
+                lenient: bool = False) -> str | None:
     """The benchmark option ``word`` names, or None for a server flag. argparse takes an
     unambiguous prefix of any option of the benchmark's one parser (``--num 10``); a prefix
     of several (``--batch``: ``--batch-size`` and the server's ``--batch-notify-size``)
-    stops the benchmark before it starts."""
+    stops the benchmark before it starts. ``lenient``: a command a log shows ran, under a
+    release whose parser found the prefix unambiguous: the benchmark's option it names."""
     name = word.split("=", 1)[0]
     if name in options:
         return name
@@ -122,7 +124,7 @@ def _own_option(module: str, word: str, options: dict[str, Kind]) -> str | None:
     if not own:
         return None
     server = [flag for flag in ALL_FLAGS if flag.startswith(name)]
-    if len(own) + len(server) > 1:
+    if len(own) + len(server) > 1 and not lenient:
         from launchplan.errors import InputError
 
         shown = ", ".join([*own, *server][:4])
@@ -133,9 +135,11 @@ def _own_option(module: str, word: str, options: dict[str, Kind]) -> str | None:
     return own[0]
 
 
-def server_words(module: str, words: Sequence[str]) -> tuple[list[str], list[str]]:
+def server_words(module: str, words: Sequence[str], *, lenient: bool = False
+                 ) -> tuple[list[str], list[str]]:
     """(the server's flags, the benchmark's own options as given) of the words after
-    ``python -m module``: each own option is left out with the words it reads."""
+    ``python -m module``: each own option is left out with the words it reads
+    (``lenient``: as ``_own_option``)."""
     options = MODULES[module]
     kept: list[str] = []
     dropped: list[str] = []
@@ -143,7 +147,7 @@ def server_words(module: str, words: Sequence[str]) -> tuple[list[str], list[str
     while at < len(words):
         word = words[at]
         at += 1
-        name = _own_option(module, word, options) if word.startswith("--") else None
+        name = _own_option(module, word, options, lenient) if word.startswith("--") else None
         if name is None:
             kept.append(word)
             continue

@@ -29,6 +29,7 @@ import re
 from typing import Any, BinaryIO
 
 from launchplan.errors import InputError
+from launchplan.input.benchmarks import MODULES, server_words, starts_engine
 from launchplan.input.pasted_release import named_version
 from launchplan.struct import Struct, factory
 
@@ -290,18 +291,12 @@ def _json_file_records(text: str) -> str:
 #: not by a prose sentence's comma or stop: "launch: bare sglang.launch_server, TP4, ...")
 _LAUNCH_COMMAND = re.compile(r"(?:sglang\.launch_server|\bsglang\s+(?:serve|launch_server))"
                              r"(?=[\s\"'`\\]|$)")
-#: SGLang's one-batch benchmark: it builds the server's arguments from its own command line
-#: and prints the memory lines, but no server_args line, so a note pasting its run shows it
-#: as the command of those lines (a server launch above it is another run)
-_BENCH_ONE_BATCH = re.compile(r"\bsglang\.bench_one_batch\b")
-#: the benchmark's own options (its BenchArgs, over the releases), no server flags; argparse
-#: takes any unambiguous prefix of them too (``--batch 4``, ``--correct``)
-_BENCH_OPTIONS = (
-    "--run-name", "--batch-size", "--input-len", "--output-len", "--prompt-filename",
-    "--result-filename", "--result-csv-filename", "--correctness-test", "--cut-len",
-    "--log-decode-step", "--profile", "--profile-record-shapes", "--profile-activities",
-    "--profile-stage", "--profile-filename-prefix", "--profile-start-step", "--profile-steps",
-    "--run-prefill-profiling", "--run-decode-profiling", "--max-decode-token-length")
+#: SGLang's engine benchmarks (``input.benchmarks``): each builds the server's arguments from
+#: its own command line and starts the engine, so its run's memory lines (and no server_args
+#: line) show it as the command of those lines (a server launch above it is another run)
+_BENCHMARK = re.compile(r"\b(?:" + "|".join(re.escape(m) for m in sorted(MODULES, key=len,
+                                                                          reverse=True))
+                        + r")\b")
 
 
 #: a command line a page wrapped inside an option's dashes (``... --batch 4 -`` and then
@@ -332,7 +327,9 @@ def launch_command(text: str) -> tuple[int, str] | None:
     lines = text.split("\n")
     for at in range(len(lines) - 1, -1, -1):
         line = lines[at]
-        bench = _BENCH_ONE_BATCH.search(line)
+        bench = _BENCHMARK.search(line)
+        if bench is not None and not starts_engine(bench.group(0), line[bench.end():].split()):
+            bench = None  # measuring a server already running (``--base-url``)
         if (bench or _LAUNCH_COMMAND.search(line)) and MARKER not in line \
                 and DICT_MARKER not in line and not _NOT_A_LAUNCH.search(line):
             end = at
@@ -439,23 +436,17 @@ def _rejoined(command: str, row: str) -> str:
 
 
 def _server_launch(command: str) -> str:
-    """A ``sglang.bench_one_batch`` command as the server launch it resolves: the module
-    named ``sglang.launch_server``, the benchmark's own options and their values left out
-    (its server flags are SGLang's server arguments, resolved the same way)."""
-    kept: list[str] = []
-    dropping = False  # within a benchmark option's values
-    for word in command.replace("\\\n", " ").split():
-        if word.startswith("--"):
-            name = word.split("=", 1)[0]
-            if len(name) > 3 and any(o.startswith(name) for o in _BENCH_OPTIONS):
-                dropping = "=" not in word  # ``--output-len=1024`` holds its value
-                continue
-            dropping = False
-        elif dropping and not word.startswith("-"):
-            continue
-        dropping = False
-        kept.append(_BENCH_ONE_BATCH.sub("sglang.launch_server", word))
-    return " ".join(kept)
+    """A benchmark command as the server launch it resolves: the module named
+    ``sglang.launch_server``, the benchmark's own options and their values left out (its
+    server flags are SGLang's server arguments, resolved the same way)."""
+    words = command.replace("\\\n", " ").split()
+    for at, word in enumerate(words):
+        found = _BENCHMARK.search(word)
+        if found is not None:
+            kept, _ = server_words(found.group(0), words[at + 1:], lenient=True)
+            launcher = word[:found.start()] + "sglang.launch_server" + word[found.end():]
+            return " ".join([*words[:at], launcher, *kept])
+    return command
 
 
 def parse_log(text: str, name: str = "log") -> LoggedArgs:
