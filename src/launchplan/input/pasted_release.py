@@ -2,9 +2,9 @@
 
 An issue's environment report (``python -m sglang.check_env`` prints ``sglang: 0.5.21``), a
 ``pip install "sglang[all]==0.5.22"``, an ``lmsysorg/sglang:v0.5.21-cu129`` image (or the ROCm
-one, ``lmsysorg/sglang-rocm:v0.5.21-rocm720-mi35x-...``) and the banner NVIDIA's SGLang
-container prints before a log (``SGLang Version 0.5.11+05fb6a52``, a build of that release)
-each name the release whose flags, defaults and rules the launch met. When ``--compat`` is
+ones, ``lmsysorg/sglang-rocm:v0.5.21-rocm720-mi35x-...`` and AMD's ``rocm/sgl-dev:v0.5.22-...``)
+and the banner NVIDIA's SGLang container prints before a log (``SGLang Version
+0.5.11+05fb6a52``, a build of that release) each name the release whose flags, defaults and rules the launch met. When ``--compat`` is
 not given, the commands plan with that release's rule set, with a note, so a pasted issue (or
 ``--from-log``'s log) is planned as it ran. Only one release named in the whole text counts; a
 release launchplan does not model is said in the note, and the default rules plan it.
@@ -18,7 +18,8 @@ from collections.abc import Sequence
 #: Where a text names the SGLang release: the report's line, a pinned install, an image tag.
 _NAMED = (re.compile(r"(?mi)^\s*sglang\s*:\s*v?(\d+\.\d+\.\d+\S*)\s*$"),
           re.compile(r"(?i)\bsglang(?:\[[\w,.-]*\])?\s*==\s*v?(\d+\.\d+\.\d+[\w.+-]*)"),
-          re.compile(r"(?i)\blmsysorg/sglang(?:-rocm)?:v?(\d+\.\d+\.\d+[\w.]*?)(?=-|\s|$|[\"'])"),
+          re.compile(r"(?i)\b(?:lmsysorg/sglang(?:-rocm)?|rocm/sgl-dev):v?(\d+\.\d+\.\d+[\w.]*?)"
+                     r"(?=-|\s|$|[\"'])"),
           re.compile(r"(?mi)^\s*sglang version\s+v?(\d+\.\d+\.\d+\S*)\s*$"))
 #: A release and its post releases (same flags and rules); not a pre-release or a dev build.
 _RELEASE = re.compile(r"^(\d+\.\d+\.\d+)(?:\.post\d+)?$")
@@ -29,7 +30,8 @@ def named_version(tokens: Sequence[str]) -> tuple[str, str] | None:
     names; None when it names none, or several."""
     versions: dict[str, str] = {}
     for token in tokens:
-        if "sglang" not in token.lower():
+        low = token.lower()
+        if "sglang" not in low and "sgl-dev" not in low:  # AMD's image: rocm/sgl-dev:v0.5.7-...
             continue
         for pattern in _NAMED:
             for m in pattern.finditer(token):
