@@ -4,10 +4,11 @@ An issue's environment report (``python -m sglang.check_env`` prints ``sglang: 0
 ``pip install "sglang[all]==0.5.22"``, an ``lmsysorg/sglang:v0.5.21-cu129`` image (or the ROCm
 ones, ``lmsysorg/sglang-rocm:v0.5.21-rocm720-mi35x-...`` and AMD's ``rocm/sgl-dev:v0.5.22-...``)
 and the banner NVIDIA's SGLang container prints before a log (``SGLang Version
-0.5.11+05fb6a52``, a build of that release) each name the release whose flags, defaults and rules the launch met. When ``--compat`` is
-not given, the commands plan with that release's rule set, with a note, so a pasted issue (or
-``--from-log``'s log) is planned as it ran. Only one release named in the whole text counts; a
-release launchplan does not model is said in the note, and the default rules plan it.
+0.5.11+05fb6a52``, a build of that release) each name the release whose flags, defaults and
+rules the launch met. When ``--compat`` is not given, the commands plan with that release's
+rule set, with a note, so a pasted issue (or ``--from-log``'s log) is planned as it ran. Only
+one release named in the whole text counts; a release launchplan does not model is said in
+the note, and the default rules plan it.
 """
 
 from __future__ import annotations
