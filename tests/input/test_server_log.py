@@ -1153,3 +1153,41 @@ def test_a_traceback_through_request_handling_is_no_start_up_failure() -> None:
     with pytest.raises(InputError) as raised:  # no traceback at all: no such reason given
         parse_log(_COMMAND)
     assert "start-up of SGLang's" not in raised.value.message
+
+
+@pytest.mark.parametrize("draft_class", ["LlamaForCausalLMEagle3", "DeepseekV3ForCausalLMNextN",
+                                         "Qwen3ForCausalLMDFlashDraftModel"])
+def test_a_drafts_load_alone_is_not_the_targets(draft_class) -> None:
+    """A paste that kept only the draft's weight load (SGLang loads the draft after the
+    target): neither its usage nor the free memory around it is the target's."""
+    memory = parse_memory(
+        "[t] Load weight begin. avail mem=57.37 GB\n"
+        f"[t] Load weight end. type={draft_class}, dtype=torch.float16, avail mem=55.60 GB, "
+        "mem usage=1.77 GB.\n"
+        "[t] KV Cache is allocated. #tokens: 20480, K size: 1 GB, V size: 1 GB\n")
+    assert memory.draft_load_only == draft_class
+    assert memory.weights_gib is None and memory.before_load_gib is None
+    assert memory.free_before_gib is None and memory.max_total_num_tokens == 20480
+
+
+def test_a_targets_begin_before_the_drafts_load_stays() -> None:
+    """The target's begin record, its end cut away, then the draft's load: the free memory
+    before loading is the target's begin; no weights figure is the target's."""
+    memory = parse_memory(
+        "[t] Load weight begin. avail mem=78.58 GB\n"
+        "[t] Load weight begin. avail mem=61.30 GB\n"
+        "[t] Load weight end. type=LlamaForCausalLMEagle3, avail mem=59.53 GB, "
+        "mem usage=1.77 GB.\n")
+    assert memory.before_load_gib == 78.58 and memory.weights_gib is None
+    assert memory.draft_load_only == "LlamaForCausalLMEagle3"
+
+
+def test_a_targets_load_then_a_drafts_counts_both() -> None:
+    memory = parse_memory(
+        "[t] Load weight begin. avail mem=78.58 GB\n"
+        "[t] Load weight end. type=LlamaForCausalLM, avail mem=63.44 GB, mem usage=15.14 GB.\n"
+        "[t] Load weight begin. avail mem=61.30 GB\n"
+        "[t] Load weight end. type=LlamaForCausalLMEagle3, avail mem=59.53 GB, "
+        "mem usage=1.77 GB.\n")
+    assert memory.draft_load_only is None
+    assert memory.weights_gib == 15.14 and memory.more_weights_gib == 1.77

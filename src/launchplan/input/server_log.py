@@ -99,6 +99,9 @@ class LoggedMemory(Struct):
     #: the pools a hybrid model's lines state beside the full one, by the memory plan's
     #: names (``swa_max_total_num_tokens``; DeepSeek-V4's ``c4_...`` and ``c128_...``)
     pools: dict[str, int] = factory(dict)
+    #: the draft class a speculative run loaded when that is the only weight load the log
+    #: shows (the target's grepped or cut away): its figures are not the target's
+    draft_load_only: str | None = None
 
     @property
     def free_before_gib(self) -> float | None:
@@ -120,7 +123,8 @@ class LoggedMemory(Struct):
 
     def any(self) -> bool:
         return bool(self.pools) or any(v is not None for k, v in self.as_dict().items()
-                                       if k not in ("more_weights_gib", "pools"))
+                                       if k not in ("more_weights_gib", "pools",
+                                                    "draft_load_only"))
 
 
 class LoggedArgs(Struct, frozen=False):
@@ -646,6 +650,10 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
     default), the GPU it names and the memory total SGLang's fallback line reports."""
     own = text if own is None else own
     out.memory = parse_memory(own)
+    if out.memory.draft_load_only:
+        out.notes.append(f"the only weight load the log shows is the draft's "
+                         f"(type={out.memory.draft_load_only}): its figures are not compared "
+                         "with the target's weights or free memory")
     if out.memory.pool_made is None and _no_pool_profiled(out, own):
         out.memory = out.memory.replace(pool_made=False)
     out.failure = startup_failure(own) or _killed_in_load(out.memory, own)
@@ -953,6 +961,9 @@ _BEFORE = re.compile(r"Load weight begin\. avail mem=" + _NUMBER + " GB")
 #: (a page or terminal may wrap the long record of 2026 builds before ``avail mem=``)
 _AFTER = re.compile(r"Load weight end\.(?:[^\n]|\n(?=[ \t]*avail mem=))*?avail mem="
                     + _NUMBER + r" GB(?:, mem usage=" + _NUMBER + " GB)?")
+#: the model class a weight load names when it is a speculative draft's (EAGLE and EAGLE3
+#: heads, NextN/MTP layers, DFlash and DSpark drafters): ``type=LlamaForCausalLMEagle3``
+_DRAFT_LOAD = re.compile(r"type=(\w*?(?:Eagle3?|NextN|MTP|DFlash\w*|DSpark\w*|Draft\w*))\b")
 #: a record's rank tags (``TP1``, ``DP0 TP0``, ``TP0 EP0``...) before its message
 _RANK = re.compile(r"\b(?:DP|TP|PP|EP|CP)[0-9]+\b")
 #: The scheduler's summary record, from its first field: ``max_total_num_tokens=N, ...,
@@ -1064,6 +1075,15 @@ def parse_memory(text: str) -> LoggedMemory:
     several ranks print them (``_sizing_rank``)."""
     text = _rows_joined(text)
     before, after = _sizing_rank(text)
+    draft = _DRAFT_LOAD.search(after.group(0)) if after is not None else None
+    if after is not None and draft is not None:
+        # the first weight load the log shows is a speculative draft's (SGLang loads the
+        # target first): a begin record is the target's only when the draft's own follows it
+        rank = _rank(text, after.start())
+        begins = [b for b in _BEFORE.finditer(text, 0, after.start())
+                  if _rank(text, b.start()) == rank]
+        before = begins[0] if len(begins) >= 2 else None
+        after = None
     more = _later_loads_gib(text, after) if after else 0.0
     scheduler = _SCHEDULER.search(text)
     summary = _summary(text, scheduler)
@@ -1095,7 +1115,8 @@ def parse_memory(text: str) -> LoggedMemory:
         max_running_requests=summary.get("max_running_requests"),
         context_len=summary.get("context_len"),
         pool_made=pool_made,
-        max_mamba_cache_size=int(mamba.group(1)) if mamba else None, pools=pools)
+        max_mamba_cache_size=int(mamba.group(1)) if mamba else None, pools=pools,
+        draft_load_only=draft.group(1) if draft is not None else None)
 
 
 def _summary(text: str, scheduler: re.Match[str] | None) -> dict[str, int]:
