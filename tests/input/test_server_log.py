@@ -1191,3 +1191,13 @@ def test_a_targets_load_then_a_drafts_counts_both() -> None:
         "mem usage=1.77 GB.\n")
     assert memory.draft_load_only is None
     assert memory.weights_gib == 15.14 and memory.more_weights_gib == 1.77
+
+
+def test_a_paste_of_a_drafts_load_alone_says_so() -> None:
+    from launchplan.errors import InputError
+
+    with pytest.raises(InputError) as caught:
+        parse_log("[t TP0] Load weight end. type=Glm5NextForConditionalGenerationNextN, "
+                  "quant=fp8, avail mem=16.18 GB, mem usage=2.39 GB.\n", "issue.log")
+    assert "a speculative draft's weight load (type=Glm5NextForConditionalGenerationNextN)" \
+        in caught.value.message

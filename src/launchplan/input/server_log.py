@@ -515,6 +515,14 @@ _SERVING = re.compile(r"The server is fired up and ready|\b(?:Prefill|Decode) ba
                       r"|\"POST /[^\"\n]* HTTP/[\d.]+\" 200\b", re.IGNORECASE)
 
 
+def _draft_only(draft: str | None) -> str | None:
+    """Why a log whose only memory record is a draft's weight load has nothing to compare."""
+    if draft is None:
+        return None
+    return (f"its only memory record is a speculative draft's weight load (type={draft}), "
+            "which says nothing of the target's memory: paste the start-up from its beginning")
+
+
 def _parse_log(text: str, name: str) -> LoggedArgs:
     at, marker = max((text.rfind(MARKER), MARKER), (text.rfind(DICT_MARKER), DICT_MARKER))
     if at < 0 and (abridged := _abridged_line(text)) is not None:
@@ -544,7 +552,7 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
                          "(or, 0.5.21 on, `server_args={...}`) start-up line, its memory "
                          "lines, or a launch command and the error its start-up died of", name,
                          _TRACEBACK_NOT_STARTUP if failed_at is None and _TRACEBACK in text
-                         else None)
+                         else _draft_only(memory.draft_load_only))
     line = text.count("\n", 0, at) + 1
     start = text.rfind("\n", 0, at) + 1
     # a file several start-ups wrote (a log appended to, a notebook's cells, a failed start
