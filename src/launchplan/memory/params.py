@@ -52,11 +52,13 @@ class Tensor(NamedTuple):
     padding: bool = False  # allocated beyond the checkpoint's tensors (not stored): padded
     # rows, and the copies SGLang makes at load (MLA's absorbed ``w_kc``/``w_vc``)
     heads: int = 0  # a vision attention tensor split by its heads (shard ``vision_attn_heads``)
+    buffer: bool = False  # a module buffer in the model's dtype (a fixed position table)
 
     @property
     def params(self) -> int:
-        """Its elements as parameters: a buffer (the RoPE table) is memory, not a parameter."""
-        if self.component == "rope_cache":
+        """Its elements as parameters: a buffer (the RoPE table, a resampler's position
+        tables) is memory, not a parameter."""
+        if self.component == "rope_cache" or self.buffer:
             return 0
         return self.shape[0] * self.shape[1] * self.copies * max(1, len(self.layers))
 
@@ -133,6 +135,35 @@ _STEP3P5_DEFAULTS = {"num_attention_groups": 8, "intermediate_size": 11264,
                      "moe_intermediate_size": 1280, "moe_num_experts": 288,
                      "share_expert_dim": 1280, "moe_layers_enum": tuple(range(3, 45))}
 _GLM_IMAGE = "GlmImageForConditionalGeneration"
+#: wrapper classes whose architecture name has no causal-LM suffix but whose SGLang class
+#: builds a causal LM, its own head unless the embeddings are tied: MiniCPM-V and MiniCPM-o
+#: (``minicpmv.py``, ``minicpmo.py``: ``llm``), Janus (``deepseek_janus_pro.py``:
+#: ``language_model``, a LlamaForCausalLM), InternVL (``internvl.py``: ``language_model``)
+_CAUSAL_LM_WRAPPERS = frozenset({"MiniCPMV", "MiniCPMO", "MultiModalityCausalLM",
+                                 "InternVLChatModel"})
+#: of those, the ones whose config class unties the head whatever the file says (SGLang's
+#: InternVLChatConfig sets tie_word_embeddings False on itself and on its llm_config)
+_UNTIED_WRAPPERS = frozenset({"InternVLChatModel"})
+#: MiniCPM-V's language model by the config's ``version`` (``minicpmv.py`` _SUPPORT_VERSION;
+#: a config without one is 2.6): Qwen2 for 2.6, Llama for 4.0, Qwen3 for 4.5
+_MINICPMV_TEXT_TYPES = {"2.6": "qwen2", "4.0": "llama", "4.5": "qwen3"}
+
+
+def built_text_type(config: Mapping[str, Any], model_type: str) -> str | None:
+    """The text model a wrapper's SGLang class builds whatever type its file names (or
+    where the file names none): Qwen3-ASR's config class builds its thinker's text config
+    as ``Qwen3Config`` (``configs/qwen3_asr.py``); MiniCPM-o's class builds Qwen2
+    (``minicpmo.py``), MiniCPM-V's the version's (``_MINICPMV_TEXT_TYPES``)."""
+    if model_type == "qwen3_asr":
+        return "qwen3"
+    if model_type == "minicpmo":
+        return "qwen2"
+    if model_type == "minicpmv":
+        version = config.get("version")
+        return _MINICPMV_TEXT_TYPES.get("2.6" if version is None else str(version))
+    return None
+
+
 #: Audio encoders a top-level ``audio_config`` names beside the text model's own config
 _TOP_LEVEL_AUDIO = frozenset({"qwen2_audio_encoder", "glmasr_encoder"})
 #: model types whose config class builds the thinker's audio config as Qwen3-Omni's audio
@@ -405,7 +436,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
            text_type: str | None, arch0: str) -> Layout:
     """The tensors of a checkpoint whose top level is ``config`` and text config ``text``."""
     caveats: list[str] = []
-    mt = _LLAVA_TEXT_TYPES.get(arch0) or text_type or model_type
+    mt = (_LLAVA_TEXT_TYPES.get(arch0) or built_text_type(config, model_type) or text_type
+          or model_type)
     t = canonical(text, mt)
     hidden = _int(t, "hidden_size", "d_model", "n_embd")
     vocab = _int(t, "vocab_size")
@@ -444,9 +476,10 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     tied = (bool(config.get("tie_word_embeddings",
                             t.get("tie_word_embeddings", mt in _TIED_BY_DEFAULT)))
             or mt in CLASSIC_TIED | _COHERE_MOE_TYPES or _text_ties(config, model_type)
-            ) and mt not in _LFM2_TYPES
+            ) and mt not in _LFM2_TYPES and arch0 not in _UNTIED_WRAPPERS
     # (ChatGLM's checkpoints name ChatGLMModel, a causal LM with its output_layer in SGLang)
     if (arch0.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel"))
+            or arch0 in _CAUSAL_LM_WRAPPERS
             or mt == "chatglm") and not tied and mt not in CLASSIC_TYPES:
         # (Gemma 4's assistant: a plain nn.Linear head, whole on every GPU, unpadded;
         # GLM-Image's autoregressive model predicts image tokens only: its head spans
@@ -570,12 +603,18 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if arch0 == "DeepseekOCRForCausalLM":  # SGLang builds fixed towers, whatever the config
         from launchplan.memory.vision import deepseek_ocr_towers
         main += deepseek_ocr_towers(config, Tensor)
+    elif model_type == "multi_modality":  # Janus: its towers' sizes sit in ``params`` blocks
+        from launchplan.memory.vision import janus_towers
+        main += janus_towers(config, caveats, Tensor)
     elif isinstance(vision, Mapping) and vision:
         from launchplan.memory.vision import vision_tower  # it builds this module's Tensor
         main += vision_tower(vision, model_type, hidden, caveats, Tensor, config)
     elif arch0 in _LLAVA_TEXT_TYPES:  # its tower comes by name, from another checkpoint
         from launchplan.memory.vision import llava_named_tower
         main += llava_named_tower(config, hidden, caveats, Tensor, arch0)
+    if model_type == "minicpmo":  # its Whisper encoder and audio projection
+        from launchplan.memory.vision import minicpmo_audio
+        main += minicpmo_audio(config, hidden, Tensor)
     if model_type == "granite_speech":  # its speech encoder and Q-Former projector
         from launchplan.memory.vision import granite_speech_towers
         main += granite_speech_towers(config, hidden, caveats, Tensor)

@@ -138,6 +138,16 @@ FAMILIES: dict[str, Family] = {
     "dots_vit": Family("dots_vlm_vit.py DotsVisionTransformer", ATTN, REP, REP, REP, True),
     "hf_siglip": Family("cohere2_vision.py (transformers SiglipVisionModel)", REP, REP, "tp",
                         REP, True),
+    # MiniCPM-V's and MiniCPM-o's SigLIP (idefics2.py Idefics2VisionTransformer, never
+    # use_data_parallel): VisionAttention over attn_tp, the Column/RowParallel fc1/fc2 over
+    # "tp", the position table an nn.Embedding; the resampler plain modules (minicpmv.py)
+    "idefics2": Family("idefics2.py Idefics2VisionTransformer (minicpmv.py)", "attn_tp", "tp",
+                       REP, REP, True),
+    # Janus's SigLIP (deepseek_janus_pro.py VisionTransformer): VisionAttention over attn_tp,
+    # never use_data_parallel; timm's Mlp, the attention-pool head, the aligners and the
+    # image-generation modules nn.Linear / nn.Conv2d / nn.Embedding, whole on every GPU
+    "janus": Family("deepseek_janus_pro.py MultiModalityCausalLM", "attn_tp", REP, REP, REP,
+                    True),
 }
 
 
@@ -164,7 +174,8 @@ _FAMILY_OF_TYPE = {"gemma4": "gemma4", "mllama": "mllama", "muse_glimmer": "muse
                    "locateanything": "moonvit_vl", "paddleocr_vl": "paddleocr_vl",
                    "cohere2_vision": "hf_siglip", "minimax_m3_vl": "minimax_vl",
                    "dots_ocr": "dots_vit", "qwen3_omni_moe": "qwen3_omni",
-                   "qwen2_5_vl": "qwen2_5_vl", "qwen2_vl": "qwen2_vl"}
+                   "qwen2_5_vl": "qwen2_5_vl", "qwen2_vl": "qwen2_vl",
+                   "minicpmv": "idefics2", "minicpmo": "idefics2"}
 
 
 def family_of(model_type: str, v: Mapping[str, Any]) -> str:
@@ -720,8 +731,12 @@ def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_ty
     ends in ``mlp_AR``: a LayerNorm, then two biased linears over the 2x2-merged patches
     (4h -> 4h -> the text width). Command A Vision's (``cohere2_vision.py``): transformers'
     SiglipVisionModel, and an alignment SwiGLU over the pixel-shuffled ``downsample_factor``²
-    patches (``alignment_intermediate_size`` the gate and value halves together), biased."""
+    patches (``alignment_intermediate_size`` the gate and value halves together), biased.
+    MiniCPM-V's and MiniCPM-o's (Idefics2's tower) end in their resampler
+    (``_minicpm_resampler``), one block fewer where ``drop_vision_last_layer`` says so."""
     inter = _int(v, "intermediate_size")
+    if fam_name == "idefics2" and top.get("drop_vision_last_layer"):
+        depth -= 1  # (MiniCPM-V's class drops the last block once built: its memory is freed)
     patch = _int(v, "patch_size", "spatial_patch_size", default=14)
     chans = _int(v, "in_channels", "in_chans", "num_channels", default=3)
     image = _int(v, "image_size", default=224)
@@ -744,6 +759,8 @@ def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_ty
                 *make("mlp_AR.pre_norm", REP, 2 * h, 1),
                 *make("mlp_AR.linear_1", REP, wide, wide, bias=True),
                 *make("mlp_AR.linear_2", REP, text_hidden, wide, bias=True)]
+    elif fam_name == "idefics2":
+        out += _minicpm_resampler(top, h, text_hidden, make)
     elif fam_name == "hf_siglip":
         wide = h * _int(top, "downsample_factor", default=2) ** 2
         half = _int(top, "alignment_intermediate_size") // 2
@@ -766,6 +783,38 @@ def _siglip(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_ty
     else:
         caveats.append(f"vision projector of model_type {model_type!r} not counted")
     return out
+
+
+#: the position tables MiniCPM-V's resamplers keep as buffers (``minicpmv.py``): a 70 x 70
+#: grid (their default ``max_size``), and Resampler4_5's (version 4.5) 36,000 frame times
+_RESAMPLER_GRID = 70 * 70
+_RESAMPLER_TIMES = 36000
+
+
+def _minicpm_resampler(top: Mapping[str, Any], vision: int, text_hidden: int,
+                       make: _Make) -> list[Any]:
+    """MiniCPM-V's and MiniCPM-o's resampler (``minicpmv.py`` BaseResampler), plain modules
+    whole on every GPU in the model's dtype: ``query_num`` learned queries of the text
+    width, a bias-free projection from the vision width (where the two differ), an
+    ``nn.MultiheadAttention`` (a biased 3x in-projection and a biased out-projection), three
+    LayerNorms and a square output projection; beside them its sin-cos position tables,
+    buffers (allocated, not stored) cast to the model's dtype with the module: the 2-D grid,
+    and MiniCPM-V 4.5's Resampler4_5 the temporal one too."""
+    e = text_hidden
+    if not e:
+        return []
+    out = [*make("resampler.query", REP, _int(top, "query_num", default=64), e),
+           *make("resampler.attn.in_proj", REP, 3 * e, e, bias=True),
+           *make("resampler.attn.out_proj", REP, e, e, bias=True),
+           *make("resampler.ln_q_kv_post", REP, 6 * e, 1),
+           *make("resampler.proj", REP, e, e)]
+    if vision != e:
+        out += make("resampler.kv_proj", REP, e, vision)
+    # (MiniCPM-o's class builds Resampler2_5 whatever its version says)
+    v4_5 = top.get("model_type") == "minicpmv" and str(top.get("version")) == "4.5"
+    rows = _RESAMPLER_GRID + (_RESAMPLER_TIMES if v4_5 else 0)
+    return out + [t._replace(padding=True, buffer=True)
+                  for t in make("resampler.pos_embed", REP, rows, e)]
 
 
 #: Qwen2-Audio's encoder config class (transformers' Qwen2AudioEncoderConfig) defaults
@@ -856,6 +905,40 @@ def _qwen2_audio(a: Mapping[str, Any], text_hidden: int, tensor: type[Tensor]
             mat(f"{b}.layer_norms", 4 * d, 1, blocks),
             mat("audio_tower.layer_norm", 2 * d, 1),
             mat("multi_modal_projector.linear", text_hidden, d + 1)]
+
+
+#: transformers' WhisperConfig defaults for the encoder keys MiniCPM-o's tower reads (the
+#: checkpoint's config class builds ``audio_config`` as a WhisperConfig)
+_WHISPER_ENCODER = {"d_model": 256, "encoder_layers": 4, "encoder_ffn_dim": 1536,
+                    "num_mel_bins": 80, "max_source_positions": 1500}
+
+
+def minicpmo_audio(config: Mapping[str, Any], text_hidden: int, tensor: type[Tensor]
+                   ) -> list[Tensor]:
+    """MiniCPM-o's audio tower (``minicpmo.py``): transformers' WhisperEncoder with MiniCPM's
+    layers, whole on every GPU (two biased width-3 convolutions, a position table of
+    ``max_source_positions``, layers of q/k/v/out projections with k unbiased and a biased
+    fc1/fc2 pair after two LayerNorms, a final LayerNorm), and ``audio_projection_layer``:
+    two biased linears from a quarter of ``encoder_ffn_dim`` to the text width and on."""
+    a = config.get("audio_config")
+    a = {**_WHISPER_ENCODER, **(a if isinstance(a, Mapping) else {})}
+    d, ffn = _int(a, "d_model"), _int(a, "encoder_ffn_dim")
+    blocks, b = tuple(range(_int(a, "encoder_layers"))), "apm.layers.{i}"
+
+    def mat(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
+        return tensor(name, "audio", (rows, cols), blocks, every_stage=True)
+
+    return [mat("apm.conv1", d, 3 * _int(a, "num_mel_bins") + 1),
+            mat("apm.conv2", d, 3 * d + 1),
+            mat("apm.embed_positions", _int(a, "max_source_positions"), d),
+            mat(f"{b}.self_attn.q_v_out_proj", 3 * d, d + 1, blocks),
+            mat(f"{b}.self_attn.k_proj", d, d, blocks),
+            mat(f"{b}.fc1", ffn, d + 1, blocks),
+            mat(f"{b}.fc2", d, ffn + 1, blocks),
+            mat(f"{b}.layer_norms", 4 * d, 1, blocks),
+            mat("apm.layer_norm", 2 * d, 1),
+            mat("audio_projection_layer.linear1", text_hidden, ffn // 4 + 1),
+            mat("audio_projection_layer.linear2", text_hidden, text_hidden + 1)]
 
 
 def _glmasr_audio(a: Mapping[str, Any], text_hidden: int, caveats: list[str],
@@ -1057,6 +1140,152 @@ def _whole_vit(rep: Callable[..., Tensor], prefix: str, shape: tuple[str, int, i
                 rep(f"{prefix}.head.mlp.fc1", ffn, w + 1),
                 rep(f"{prefix}.head.mlp.fc2", w, ffn + 1)]
     return out
+
+
+#: Janus's SigLIP towers by the name its vision config gives (``deepseek_janus_pro.py``
+#: SigLIP_MODEL_CONFIG): width, blocks, MLP ratio (of the blocks and the pooling head), patch
+_JANUS_SIGLIP = {"siglip_so400m_patch14_384": (1152, 27, 3.7362, 14),
+                 "siglip_so400m_patch14_224": (1152, 27, 3.7362, 14),
+                 "siglip_large_patch16_384": (1024, 24, 4.0, 16)}
+
+
+def janus_towers(config: Mapping[str, Any], caveats: list[str], tensor: type[Tensor]
+                 ) -> list[Tensor]:
+    """Janus's modules beside its language model (``deepseek_janus_pro.py``
+    MultiModalityCausalLM), each built from a config block's ``params``: the SigLIP tower
+    (``_janus_siglip``), the aligner and the generation aligner (MlpProjector), the VQ-16
+    image tokenizer (``_janus_vq16``), the generation head (two biased linears to the image
+    codes) and the image-code embedding."""
+    fam = FAMILIES["janus"]
+    make = _maker(tensor, fam)
+
+    def params(key: str) -> Mapping[str, Any]:
+        block = config.get(key)
+        p = block.get("params") if isinstance(block, Mapping) else None
+        return p if isinstance(p, Mapping) else {}
+
+    gen_vision, head = params("gen_vision_config"), params("gen_head_config")
+    embed = _int(head, "image_token_embed")
+    return [*_janus_siglip(params("vision_config"), caveats, make),
+            *_janus_projector("aligner", params("aligner_config"), caveats, make),
+            *_janus_vq16(make),
+            *_janus_projector("gen_aligner", params("gen_aligner_config"), caveats, make),
+            *make("gen_head.output_mlp_projector", REP, embed, _int(head, "n_embed"),
+                  bias=True),
+            *make("gen_head.vision_head", REP, _int(head, "image_token_size"), embed,
+                  bias=True),
+            *make("gen_embed", REP, _int(gen_vision, "image_token_size"),
+                  _int(gen_vision, "n_embed"))]
+
+
+def _janus_siglip(p: Mapping[str, Any], caveats: list[str], make: _Make) -> list[Any]:
+    """Janus's SigLIP (timm's VisionTransformer as CLIPVisionTower builds it, with that
+    class's defaults: ``siglip_large_patch16_384`` at 336 pixels, ``select_layer`` -2): a
+    biased patch convolution, a position table (no class token), blocks of VisionAttention
+    and a biased timm MLP between two LayerNorms, up to the selected layer, a final
+    LayerNorm and the attention-pooling head (a latent query, q, kv and out projections, a
+    LayerNorm and an MLP)."""
+    name = p.get("model_name", "siglip_large_patch16_384")
+    if not isinstance(name, str) or name not in _JANUS_SIGLIP:
+        caveats.append(f"Janus vision tower {name!r} not counted")
+        return []
+    w, depth, ratio, patch = _JANUS_SIGLIP[name]
+    image = _int(p, "image_size", default=336)
+    select = _int(p, "select_layer", default=-2)
+    depth = min(depth, depth + select + 1) if select <= 0 else min(depth, select)
+    mlp = int(w * ratio)
+    blocks, b, t = tuple(range(max(depth, 0))), "vision_model.blocks.{i}", "vision_model"
+    stack = [*make(f"{b}.attn.qkv_proj", "attn_tp", 3 * w, w, blocks, bias=True),
+             *make(f"{b}.attn.proj", "attn_tp", w, w, blocks, bias=True, row=True),
+             *make(f"{b}.mlp.fc1", REP, mlp, w, blocks, bias=True),
+             *make(f"{b}.mlp.fc2", REP, w, mlp, blocks, bias=True),
+             *make(f"{b}.norms", REP, 4 * w, 1, blocks)] if blocks else []
+    return [*make(f"{t}.patch_embed", REP, w, 3 * patch * patch, bias=True),
+            *make(f"{t}.pos_embed", REP, (image // patch) ** 2, w),
+            *stack,
+            *make(f"{t}.norm", REP, 2 * w, 1),
+            *make(f"{t}.attn_pool.latent", REP, 1, w),
+            *make(f"{t}.attn_pool.q_kv_proj", REP, 4 * w, w, bias=True),
+            *make(f"{t}.attn_pool.norm", REP, 2 * w, 1),
+            *make(f"{t}.attn_pool.mlp.fc1", REP, mlp, w, bias=True),
+            *make(f"{t}.attn_pool.mlp.fc2", REP, w, mlp, bias=True)]
+
+
+def _janus_projector(prefix: str, p: Mapping[str, Any], caveats: list[str],
+                     make: _Make) -> list[Any]:
+    """Janus's MlpProjector by ``projector_type``: none (identity), one biased linear
+    (linear), or ``depth`` of them, the first from ``input_dim`` (mlp_gelu; the hybrid
+    split's first is two half-width ones)."""
+    kind, depth = p.get("projector_type"), _int(p, "depth", default=1)
+    n, d_in = _int(p, "n_embed"), _int(p, "input_dim")
+    rest = make(f"{prefix}.layers.rest", REP, n, n, tuple(range(1, depth)), bias=True) \
+        if depth > 1 else []
+    if kind == "identity":
+        return []
+    if kind == "linear":
+        return make(f"{prefix}.layers", REP, n, d_in, bias=True)
+    if kind == "mlp_gelu":
+        return [*make(f"{prefix}.layers.0", REP, n, d_in, bias=True), *rest]
+    if kind == "low_high_hybrid_split_mlp_gelu":
+        return [*make(f"{prefix}.high_low_up_proj", REP, 2 * (n // 2), d_in, bias=True),
+                *rest]
+    caveats.append(f"Janus {prefix} of projector_type {kind!r} not counted")
+    return []
+
+
+#: the VQ-16 tokenizer's sizes (``deepseek_janus_pro.py`` ModelArgs, which the class builds
+#: with no argument from the config): channels, their multipliers per resolution, residual
+#: blocks per resolution, latent channels, codebook entries x width, the usage counter
+_VQ16 = {"ch": 128, "mult": (1, 1, 2, 2, 4), "res_blocks": 2, "z": 256,
+         "codebook": (16384, 8), "usage": 65536}
+
+
+def _vq_counts() -> tuple[int, int]:
+    """(encoder, decoder) parameters of the VQ-16 model: 3x3 convolutions, GroupNorms,
+    residual blocks (a 1x1 shortcut where the width changes), attention blocks (four 1x1
+    convolutions and a GroupNorm) at the last resolution and in the middle, a strided
+    convolution between resolutions; the decoder one residual block more per resolution."""
+    ch, mult, n, z = _VQ16["ch"], _VQ16["mult"], _VQ16["res_blocks"], _VQ16["z"]
+
+    def conv(i: int, o: int, k: int) -> int:
+        return i * o * k * k + o
+
+    def res(i: int, o: int) -> int:
+        return 2 * i + conv(i, o, 3) + 2 * o + conv(o, o, 3) + (conv(i, o, 1) if i != o else 0)
+
+    def attn(c: int) -> int:
+        return 2 * c + 4 * conv(c, c, 1)
+
+    last = len(mult) - 1
+    enc, width = conv(3, ch, 3), ch
+    for level, m in enumerate(mult):
+        for _ in range(n):
+            enc, width = enc + res(width, ch * m) + (attn(ch * m) if level == last else 0), \
+                ch * m
+        enc += conv(width, width, 3) if level != last else 0
+    middle = 2 * res(width, width) + attn(width)
+    enc += middle + 2 * width + conv(width, z, 3)
+    dec = conv(z, width, 3) + middle
+    for level in reversed(range(len(mult))):
+        for _ in range(n + 1):
+            dec, width = dec + res(width, ch * mult[level]) + (
+                attn(ch * mult[level]) if level == last else 0), ch * mult[level]
+        dec += conv(width, width, 3) if level != 0 else 0
+    return enc, dec + 2 * width + conv(width, 3, 3)
+
+
+def _janus_vq16(make: _Make) -> list[Any]:
+    """The VQ-16 image tokenizer (``_VQ16``): encoder, decoder, codebook and its usage
+    counter (a parameter), and the 1x1 convolutions to and from the codebook width."""
+    enc, dec = _vq_counts()
+    codes, width = _VQ16["codebook"]
+    z = _VQ16["z"]
+    g = "gen_vision_model"
+    return [*make(f"{g}.encoder", REP, enc, 1), *make(f"{g}.decoder", REP, dec, 1),
+            *make(f"{g}.quantize.embedding", REP, codes, width),
+            *make(f"{g}.quantize.codebook_used", REP, _VQ16["usage"], 1),
+            *make(f"{g}.quant_conv", REP, width, z, bias=True),
+            *make(f"{g}.post_quant_conv", REP, z, width, bias=True)]
 
 
 #: the towers SGLang's own LLaVA classes (``llava.py``: LlavaLlama / LlavaQwen /

@@ -44,7 +44,7 @@ from launchplan.facts.quantization import (
     mxfp4_routed_experts,
 )
 from launchplan.memory.moe_padding import NONE, ExpertPadding, _up, expert_padding
-from launchplan.memory.params import ATTN_HEADS, Layout, Tensor, layout
+from launchplan.memory.params import ATTN_HEADS, Layout, Tensor, built_text_type, layout
 from launchplan.memory.quant_bytes import Ignored, Scheme, ignored, marlin_repacked, scheme_of
 from launchplan.memory.vision import ATTN as VISION_ATTN
 from launchplan.memory.vision import HEADS as VISION_HEADS
@@ -658,7 +658,9 @@ class _ModelFacts(NamedTuple):
 
 @per_object
 def _model_facts(model: ModelFacts) -> _ModelFacts:
-    mt = model.text_model_type or model.model_type
+    # (the text class a wrapper builds whatever its file names: MiniCPM-V 2.6's Qwen2)
+    mt = built_text_type(model.config, model.model_type) or model.text_model_type \
+        or model.model_type
     cfg = model.text_config
     lay = _layout(model)
     return _ModelFacts(
