@@ -49,6 +49,34 @@ def requested_gpu(tokens: Sequence[str]) -> tuple[str, int | None, str] | None:
     return target, count, words
 
 
+def refuse_unlisted(tokens: Sequence[str]) -> None:
+    """Refuse a launch with no ``--gpu`` whose pasted task asks for one GPU type no target
+    names (Modal's ``gpu="T4"``): the plain "--gpu: required" would read as if the text's
+    request went unseen, so the line names it and the closest target."""
+    from launchplan.errors import InputError
+    from launchplan.facts.targets import get_target
+    from launchplan.input.pasted import cleaned
+
+    unlisted: dict[str, tuple[str, str]] = {}
+    for token in tokens:
+        if "\n" not in token and " " not in token:
+            continue
+        for name, _count, words in _requests(cleaned(token)):
+            if name and _target(name) is None and name.strip().lower() != "auto":
+                unlisted.setdefault(name.lower(), (name, words))
+    if len(unlisted) != 1:
+        return
+    (name, words), = unlisted.values()
+    try:
+        get_target(name)
+        return
+    except InputError as exc:
+        hint = exc.hint or ""
+    raise InputError("--gpu", "a target", message=(
+        "--gpu: required (one of the targets listed by `launchplan targets`, or auto): the "
+        f"pasted text asks for {name} ({words}), which no target names ({hint})"))
+
+
 def requested_count(tokens: Sequence[str]) -> tuple[int, str] | None:
     """(the GPU count, the words) a pasted text's task asks for whatever type it gets: a
     SkyPilot task's alternatives (``{L4:1, A10G:1}``, ``[A100:8, H100:8]``) all asking for

@@ -218,6 +218,10 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
     found = tuple((tuple(words), tuple(env), node) for words, env, node in containers
                   if launches_sglang(words))
     if not found:
+        if not containers:  # no container at all: a chart's values, not a manifest
+            from launchplan.input.pasted import refuse_values_mapping
+
+            refuse_values_mapping(text)
         runs = [p for doc in documents for p in container_programs(doc)]
         shown = ", ".join(runs[:3]) + (", …" if len(runs) > 3 else "")
         raise InputError("the pasted manifest", "a container whose command or args start "

@@ -210,10 +210,14 @@ def unmarked(text: str) -> str:
         # markers first: a quoted reply's code block is fenced inside the quote (``> ```"``),
         # and the quote's prose around it is no more a command than unquoted prose
         lines = [_QUOTE.sub("", line, count=1) for line in lines]
-    lines = _fenced_only(lines)
+    lines = _fenced_only(_reopened(lines))
     manifest = _lone_manifest_block(lines)
     if manifest is not None:
         return manifest
+    if "CMD" in text or "ENTRYPOINT" in text:
+        dockerfile = _lone_dockerfile_block(lines)
+        if dockerfile is not None:
+            return dockerfile
     if any(_DIFF_FENCE.match(line) or _HUNK.match(line) for line in lines):
         lines = _new_side(lines)
     if "```" in text or "~~~" in text:
@@ -443,6 +447,58 @@ def _lone_manifest_block(lines: list[str]) -> str | None:
                            for line in block)
         return _sky_overridden(bodies[0], others)
     return "\n---\n".join(bodies)
+
+
+def _reopened(lines: list[str]) -> list[str]:
+    """``lines`` with an opening fence put back on top when the copy starts inside a code
+    block: its first fence is bare and the next one carries an info string (```` ```yaml
+    ````), which only an opening fence may, so the first one closes a block whose opening
+    line was left out of the copy."""
+    fences = [line.strip() for line in lines if _FENCE.match(line)]
+    if len(fences) < 2 or fences[0].strip("`~") or not fences[1].strip("`~").strip():
+        return lines
+    return [fences[0], *lines]
+
+
+#: A Dockerfile's ``CMD``: the command its image runs when nothing replaces it.
+_IMAGE_CMD = re.compile(r"^[ \t]*CMD\b", re.MULTILINE)
+#: A block that runs an image with its own command or arguments (``docker run IMAGE
+#: --model-path M`` after an ``ENTRYPOINT``, a Compose service's ``command:``): they replace
+#: the ``CMD``, so the page is read whole.
+_RUNS_IMAGE = re.compile(r"\b(?:docker|podman|nerdctl)(?:[ \t]+container)?[ \t]+run\b"
+                         r"|^[ \t]*(?:command|entrypoint|args)[ \t]*:", re.MULTILINE)
+
+
+def _lone_dockerfile_block(lines: list[str]) -> str | None:
+    """The one code block of a page that starts its launch, when it is a Dockerfile
+    (``FROM lmsysorg/sglang`` ... ``CMD ["python3", "-m", "sglang.launch_server", ...]``):
+    the page's other blocks (a ``curl`` check, a Compose file that builds the image and
+    runs its ``CMD``) are other files or steps, and Docker's instructions are no shell
+    commands. None for any other page: several launching blocks, an image with no ``CMD``,
+    or one another block runs with a command of its own (read as a page)."""
+    import textwrap
+
+    from launchplan.input.dockerfile import looks_like_dockerfile
+
+    blocks: list[list[str]] = []
+    inside = False
+    for line in lines:
+        if _FENCE.match(line):
+            inside = not inside
+            if inside:
+                blocks.append([])
+            continue
+        if inside:
+            blocks[-1].append(line)
+    if len(blocks) < 2:
+        return None
+    bodies = [textwrap.dedent("\n".join(block)).strip() for block in blocks]
+    # (an exec form's ``["sglang", "serve", ...]`` is no launcher the line pattern sees)
+    images = [b for b in bodies if "sglang" in b and looks_like_dockerfile(b)]
+    if len(images) != 1 or not _IMAGE_CMD.search(images[0]) or any(
+            _LAUNCHER.search(b) or _RUNS_IMAGE.search(b) for b in bodies if b is not images[0]):
+        return None
+    return images[0]
 
 
 def _sky_overridden(task: str, others: str) -> str:

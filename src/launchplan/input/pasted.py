@@ -761,6 +761,12 @@ def _with_pasted_config(words: list[str], token: str, notes: list[str] | None) -
     if start is None:
         return [*flags, *words[:at], *words[at + 2:]]
     end = _prefix_end(words, start) or start
+    if words[end - 1] == "serve":
+        # ``sglang serve`` looks for its model (a first positional word) before it reads
+        # any config: one set only in the file stops it, on disk or written out in the paste
+        rest = _serve_arguments(words[end:])
+        given = rest.index("--config")
+        return [*words[:end], *flags, *rest[:given], *rest[given + 2:]]
     return [*words[:end], *flags, *words[end:at], *words[at + 2:]]
 
 
@@ -811,11 +817,20 @@ def _refuse_built_command(token: str) -> None:
         "it generates"))
 
 
-def _refuse_plain_yaml(token: str) -> None:
+def refuse_values_mapping(token: str) -> None:
+    """Refuse ``token`` as a YAML mapping that starts no launch (a chart's values file)
+    when it is one and no Kubernetes object or Compose file: the manifest reader, finding
+    no container in it, names it so rather than as a manifest of none."""
+    _refuse_plain_yaml(token, objects=False)
+
+
+def _refuse_plain_yaml(token: str, *, objects: bool = True) -> None:
     """Refuse a YAML mapping that starts no launch (a Helm chart's ``values.yaml`` with
     ``modelName:`` and ``extraArgs:``): read as shell words, its keys and list dashes would
     be taken for a command line and its flags for the launch's, misnamed (``--tp-size:
-    expected an integer, got '-'``). Its templates make the launch from it, not the shell."""
+    expected an integer, got '-'``). Its templates make the launch from it, not the shell.
+    Without ``objects``, a Kubernetes object or a Compose file is left to the manifest
+    reader's own message (its containers), only another mapping refused here."""
     if "\n" not in token or ":" not in token or _LAUNCHER_WORD.search(token):
         return
     lines = [line for line in token.split("\n") if line.strip()
@@ -829,13 +844,16 @@ def _refuse_plain_yaml(token: str) -> None:
         data = yaml.safe_load(token)
     except yaml.YAMLError:
         return
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not objects and ("kind" in data or "services" in data):
         return
     check_expansion(data, "the pasted YAML")
     keys = ", ".join(str(k) for k in list(data)[:4]) + (", …" if len(data) > 4 else "")
-    flags = any(re.match(r"^\s*-\s*[\"']?--[a-z]", line) for line in lines)
+    # a list of flags, or a block of them (``extraArgs: |`` then ``--tp 8 \``)
+    flags = any(re.match(r"^\s*(?:-\s*)?[\"']?--[a-z]", line) for line in lines)
+    helm = flags or "kind" not in data and (_HELM.search(token) is not None
+                                            or _helm_values(data))
     hint = (" (a Helm chart's values file: its templates make the launch from these values; "
-            "paste the output of helm template CHART -f values.yaml)") if flags else ""
+            "paste the output of helm template CHART -f values.yaml)") if helm else ""
     if not hint and "kind" in data:  # a Kubernetes object: name what its containers run
         from launchplan.input.manifest import container_programs
 
@@ -847,6 +865,21 @@ def _refuse_plain_yaml(token: str) -> None:
     raise InputError("the pasted text", expected,
                      message=f"the pasted text: expected {expected}, got a YAML mapping "
                              f"({keys}) that starts none{hint}")
+
+
+#: A values file's comment naming the tool that renders it (``helm install ... -f ...``).
+_HELM = re.compile(r"^\s*#.*\bhelm\b", re.MULTILINE | re.IGNORECASE)
+
+
+def _helm_values(data: dict[object, object], depth: int = 0) -> bool:
+    """Whether a mapping (or one nested in it, two levels down) is written as Helm charts'
+    values are: ``image:`` a mapping with a ``repository:`` (a container spec's is one
+    string), or the ``extraArgs:`` a chart's template appends to its launch."""
+    image = data.get("image")
+    if isinstance(image, dict) and "repository" in image or "extraArgs" in data:
+        return True
+    return depth < 2 and any(isinstance(v, dict) and _helm_values(v, depth + 1)
+                             for v in data.values())
 
 
 def _pasted_config(token: str) -> tuple[list[str], list[str]] | None:

@@ -64,9 +64,12 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
 
 def _may_launch(text: str) -> bool:
     """Whether ``text`` may hold a launch read here: it names SGLang and its launcher
-    (``launch_server``, ``serve``) or the nightly tests' ``ModelLaunchSettings``."""
-    return "sglang" in text and ("launch_server" in text or "serve" in text
-                                 or "ModelLaunchSettings(" in text)
+    (``launch_server``, ``serve``) or the nightly tests' ``ModelLaunchSettings``, or it
+    calls SGLang's test helper ``popen_launch_server``, a name of SGLang's own: a test's
+    ``setUpClass`` body is pasted without the import that would name the package."""
+    return ("sglang" in text and ("launch_server" in text or "serve" in text
+                                  or "ModelLaunchSettings(" in text)
+            or "popen_launch_server(" in text)
 
 
 def _starts_engine(text: str) -> bool:
@@ -646,8 +649,8 @@ def _test_helper_launch(tree: ast.Module, call: ast.Call,
     api_key=None, other_args=[...], ..., pd_separated=False)`` starts (its tests are pasted
     into issues): ``sglang serve --model-path MODEL *other_args --host H --port P
     [--api-key K]``, as SGLang 0.5.23's ``sglang/test/test_utils.py`` builds it. A test's
-    ``cls.X = ...`` attributes are read as names. None for a PD-separated launch (another
-    launcher) or one whose other_args are not spelled out."""
+    ``cls.X = ...`` attributes are read as names; other_args the text does not spell out
+    are one open spread. None for a PD-separated launch (another launcher)."""
     given = {k.arg: k.value for k in call.keywords if k.arg}
     for name, value in zip(("model", "base_url", "timeout", "api_key", "other_args"), call.args):
         given.setdefault(name, value)
@@ -661,11 +664,13 @@ def _test_helper_launch(tree: ast.Module, call: ast.Call,
     known.setdefault("DEFAULT_URL_FOR_TEST", "http://127.0.0.1:21000")
     argv = ["sglang", "serve", "--model-path", _word(given["model"], known)]
     extra = given.get("other_args")
-    if extra is not None:
-        words = _helper_args(tree, _local_value(tree, call, extra), known)
+    if extra is not None and not (isinstance(extra, ast.Constant) and extra.value is None):
+        value = _local_value(tree, call, extra)
+        words = _helper_args(tree, value, known)
         if words is None:
-            return None
-        argv += words
+            words = _list_words(value, known, tree)
+        # args known only when the test runs: one open spread, planned without (a note)
+        argv += list(words) if words is not None else ["${*" + _spread_name(extra) + "}"]
     url = _word(given["base_url"], known) if "base_url" in given else ""
     host, _, port = url.rpartition("://")[2].partition(":")
     if host and port and "${" not in url:
@@ -1259,6 +1264,56 @@ def literal_mapping(node: ast.expr) -> list[str]:
     pairs = (literal_pair(key.value if isinstance(key, ast.Constant) else None, value)
              for key, value in zip(node.keys, node.values))
     return [pair for pair in pairs if pair is not None]
+
+
+def entry_words(text: str, key: re.Pattern[str]) -> list[tuple[int, str, str]] | None:
+    """(line, key, value) of each setting a Python ``text`` makes under a string key that
+    ``key`` matches whole: a dict entry ``"KEY": value``, a keyword ``dict(KEY=value)``, an
+    item assignment ``env["KEY"] = value``; in source order. Each value is read as an argv
+    item is (``_word``): a name the script sets is its value, one it leaves open a
+    ``${...}`` reference, never the expression's text. None when ``text`` is not Python."""
+    tree = _parsed(text)
+    if tree is None:
+        return None
+    literals = _literal_names(tree)
+    found: list[tuple[int, int, str, ast.expr]] = []
+    for node in ast.walk(tree):
+        pairs: list[tuple[object, ast.expr]] = []
+        if isinstance(node, ast.Dict):
+            pairs = [(k.value, v) for k, v in zip(node.keys, node.values)
+                     if isinstance(k, ast.Constant)]
+        elif isinstance(node, ast.Call):
+            pairs = [(k.arg, k.value) for k in node.keywords if k.arg]
+        elif isinstance(node, ast.Assign):
+            pairs = [(t.slice.value, node.value) for t in node.targets
+                     if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)]
+        for name, value in pairs:
+            if isinstance(name, str) and key.fullmatch(name):
+                found.append((value.lineno, value.col_offset, name, value))
+    return [(line, name, _entry_word(value, literals))
+            for line, _, name, value in sorted(found, key=lambda f: f[:2])]
+
+
+def expression_word(source: str) -> str | None:
+    """The Python expression ``source`` (cut out of a text that is no whole program) read as
+    an argv item is, with no name known; None when it is no expression."""
+    try:
+        node = quiet_parse(source.strip()).body
+    except (SyntaxError, ValueError):
+        return None
+    if len(node) != 1 or not isinstance(node[0], ast.Expr):
+        return None
+    return _entry_word(node[0].value, {})
+
+
+def _entry_word(node: ast.expr, literals: dict[str, str]) -> str:
+    """``_word``, with the booleans a mapping may hold as SageMaker's reader wants them
+    (``True``, JSON's ``true``: the word ``true``)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return str(node.value).lower()
+    if isinstance(node, ast.Name) and node.id in ("true", "false") and node.id not in literals:
+        return node.id
+    return _word(node, literals)
 
 
 #: The argv items that name SGLang's launcher (a list holding one is worth reading).

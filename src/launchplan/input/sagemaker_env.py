@@ -24,10 +24,13 @@ _ASSIGNED = re.compile(r"""(?<![\w"'])SM_SGLANG_([A-Z0-9_]+)=(?:"([^"\n]*)"|'([^
                        r"""([^\s"'`]*))""")
 #: Another upper-case variable given in the same ways (``HF_TOKEN``, ``SGLANG_...``): the
 #: container's environment.
-_OTHER_MAPPED = re.compile(r"""["']([A-Z][A-Z0-9_]*)["']\s*:\s*(?:"([^"\n]*)"|'([^'\n]*)')""")
 _OTHER_ASSIGNED = re.compile(r"""(?:^|\s)(?:-e\s+|--env[=\s]+|export\s+)?([A-Z][A-Z0-9_]*)="""
                              r"""(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'`]*))""", re.MULTILINE)
 _PREFIX = "SM_SGLANG_"
+#: A quoted upper-case key and its colon: where a mapping entry's value starts.
+_MAPPED_KEY = re.compile(r"""["']([A-Z][A-Z0-9_]*)["']\s*:\s*""")
+#: The names a container's environment holds.
+_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
 def configures_sagemaker(text: str) -> bool:
@@ -40,13 +43,12 @@ def sagemaker_launch(text: str) -> tuple[list[str], list[str]]:
     ``SM_SGLANG_*`` variables (the launcher prefix first), and the other variables the text
     gives the container. A variable given twice takes its last value, as an environment
     would hold it."""
+    given = _given(text)
     settings: dict[str, str] = {}
-    for found in sorted([*_MAPPED.finditer(text), *_ASSIGNED.finditer(text)],
-                        key=lambda m: m.start()):
-        name = found.group(1)
-        value = next((g for g in found.groups()[1:] if g is not None), "")
-        settings.pop(name, None)  # the last one given wins
-        settings[name] = value
+    for _, name, value in given:
+        if name.startswith(_PREFIX):
+            settings.pop(name[len(_PREFIX):], None)  # the last one given wins
+            settings[name[len(_PREFIX):]] = value
     flags: list[str] = []
     for name, value in settings.items():
         flag = "--" + name.lower().replace("_", "-")
@@ -60,10 +62,60 @@ def sagemaker_launch(text: str) -> tuple[list[str], list[str]]:
         if flag not in flags:
             flags += [flag, default]
     env: dict[str, str] = {}
-    for found in sorted([*_OTHER_MAPPED.finditer(text), *_OTHER_ASSIGNED.finditer(text)],
-                        key=lambda m: m.start()):
-        name = found.group(1)
-        if not name.startswith(_PREFIX):
-            env[name] = next((g for g in found.groups()[1:] if g is not None), "")
+    for _, name, value in given:
+        if not name.startswith(_PREFIX) and "${" not in value:
+            env[name] = value
     return (["python3", "-m", "sglang.launch_server", *flags],
             [f"{name}={value}" for name, value in env.items()])
+
+
+def _given(text: str) -> list[tuple[int, str, str]]:
+    """(line, name, value) of each variable the text sets, in its order. A Python or JSON
+    mapping's value is an expression: read as an argv item of the script is (a name the
+    script sets is its value, ``str(tp)`` what ``tp`` is, anything the text leaves open a
+    ``${...}`` reference), never its source text taken as the value."""
+    def line(at: int) -> int:
+        return text.count("\n", 0, at) + 1
+
+    found: list[tuple[int, str, str]] = []
+    for pattern, prefix in ((_ASSIGNED, _PREFIX), (_OTHER_ASSIGNED, "")):
+        for match in pattern.finditer(text):
+            if prefix or not match.group(1).startswith(_PREFIX):
+                value = next((g for g in match.groups()[1:] if g is not None), "")
+                found.append((line(match.start()), prefix + match.group(1), value))
+    from launchplan.input.python_launch import entry_words
+
+    entries = entry_words(text, _VARIABLE) if _MAPPED_KEY.search(text) else []
+    if entries is None:  # a piece of a script (an elif branch): each value on its own
+        entries = [(line(m.start()), m.group(1), _value(text, m.end()))
+                   for m in _MAPPED_KEY.finditer(text)]
+    found += entries
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def _value(text: str, start: int) -> str:
+    """The mapping value that starts at ``start`` (up to the comma or brace that closes its
+    entry) read as a Python expression; its text as it is when it is none."""
+    depth, quote, at = 0, "", start
+    while at < len(text):
+        char = text[at]
+        if quote:
+            if char == "\\":
+                at += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}" and depth:
+            depth -= 1
+        elif char in ",)]}\n#" and not depth:
+            break
+        at += 1
+    source = text[start:at].strip()
+    from launchplan.input.python_launch import expression_word
+
+    word = expression_word(source) if source else None
+    return word if word is not None else source.strip("\"'")
