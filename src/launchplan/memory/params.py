@@ -77,7 +77,19 @@ class Layout(NamedTuple):
 # model types whose q/k/v projections carry a bias and whose o_proj does not
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text",
                              "qwen2_vl_text", "mimo",  # (MiMo: Qwen2's layers, ``mimo.py``)
-                             "dots_ocr"})  # (dots.ocr's text model is Qwen2ForCausalLM)
+                             "dots_ocr",  # (dots.ocr's text model is Qwen2ForCausalLM)
+                             "qwen"})  # (Qwen 1.0's c_attn: ``qwen.py``)
+#: Qwen 1.0 (``model_type: qwen``, QWenLMHeadModel): its config's intermediate_size is the
+#: width of w1 and w2 together; ``qwen.py`` builds the gated MLP at half of it
+_HALF_WIDTH_MLP_TYPES = frozenset({"qwen"})
+#: Phi-3-small (``phi3_small.py``): a bias on q/k/v, dense, and both halves of its GEGELU MLP
+#: whatever attention_bias says; LayerNorms with biases; its head is the embedding unless the
+#: file says otherwise; the MLP width sits under ff_intermediate_size (its published config
+#: class's ``intermediate_size`` property reads it)
+_ALL_BIASED_TYPES = frozenset({"phi3small"})
+#: Gemma 3n's text model (``gemma3n_causal.py``): the per-layer MLP widths, per-layer input
+#: embeddings, AltUp and LAuReL (``_gemma3n_layer_extras``, ``_gemma3n_model_extras``)
+_GEMMA3N_TYPES = frozenset({"gemma3n_text"})
 # model types built on GLM-4.5's ``Glm4MoeModel`` (``glm4_moe.py``; GLM-4.5V's text model in
 # ``glm4v_moe.py``): q/k/v biased, o_proj not, the router's correction bias stored
 _GLM4_MOE_TYPES = frozenset({"glm4_moe", "glm4v_moe_text"})
@@ -95,7 +107,8 @@ _HYV3_TYPES = frozenset({"hy_v3"})
 # count is its 80 layers and the one MTP layer, embedding and head once)
 _NEXTN_NO_COPIES_TYPES = _HYV3_TYPES | {"glm_ocr_text"}
 # model types with per-head RMS norms on q and k
-_QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
+_QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "gemma3n_text",
+                            "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text",
                             "qwen3_5_text", "qwen3_5_moe_text", "apertus", "exaone4",
                             "laguna",
@@ -116,7 +129,8 @@ _MAMBA1_TYPES = frozenset({"mamba", "falcon_mamba"})
 #: ones (``layer_types``), and an LM head of its own even where the file ties it (SGLang copies
 #: the embedding into it at load)
 _LFM2_TYPES = frozenset({"lfm2", "lfm2_moe"})
-_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text",
+_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n_text",
+                              "phi3small",
                               # MambaConfig ties them unless the file says not
                               "mamba", "falcon_mamba",
                               # MiniCPM3's config class ties them unless the file says not
@@ -212,7 +226,7 @@ _BIASED_DECODER_TYPES = frozenset({"phi", "persimmon"})
 #: bias on every linear
 _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 # model types with four norms per decoder layer (sandwich norms)
-_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text",
+_FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "gemma3n_text",
                               "afmoe",  # (AFMoE's pre_mlp / post_mlp layernorms)
                               "muse_glimmer", "muse_glimmer_text",  # (post_attn / post_ffn)
                               *_GLM4_TYPES})  # (post_self_attn / post_mlp layernorms)
@@ -255,6 +269,7 @@ _MINIMAX_M3_TYPES = frozenset({"minimax_m3", "minimax_m3_vl", "minimax_m3_vl_tex
 #: PhiMoE's LM head has a bias as well, whatever the file says, and StableLM biases q/k/v
 #: where ``use_qkv_bias`` says so
 _LAYERNORM_BIAS_TYPES = frozenset({"stablelm", "phimoe", "starcoder2", *_BIASED_DECODER_TYPES,
+                                   *_ALL_BIASED_TYPES,
                                    # Nemotron's LayerNorm1P: a weight and a bias
                                    "nemotron"})
 _POST_NORM_TYPES = frozenset({"olmo2", "olmo3",
@@ -536,6 +551,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats, gemma4)
     if arch0 in _DFLASH_ARCHS:
         main += _dflash_projection(config, hidden, n_layers, caveats)
+    if mt in _GEMMA3N_TYPES:
+        main += _gemma3n_model_extras(config, t, hidden, n_layers, prefix)
     if model_type == "gemma4_assistant":
         # Gemma 4's MTP assistant (``gemma4_mtp.py``): replicated projections from the
         # target's embedding and hidden state (2 x backbone_hidden_size) into its own width
@@ -603,6 +620,12 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     if arch0 == "DeepseekOCRForCausalLM":  # SGLang builds fixed towers, whatever the config
         from launchplan.memory.vision import deepseek_ocr_towers
         main += deepseek_ocr_towers(config, Tensor)
+    elif model_type == "deepseek_vl_v2":  # a fixed timm tower, whatever vision_config says
+        from launchplan.memory.vision import deepseek_vl2_towers
+        main += deepseek_vl2_towers(config, Tensor)
+    elif model_type == "gemma3n":
+        caveats.append("Gemma 3n's MobileNetV5 vision tower and audio encoder are not counted "
+                       "(its soft-token embedders are)")
     elif model_type == "multi_modality":  # Janus: its towers' sizes sit in ``params`` blocks
         from launchplan.memory.vision import janus_towers
         main += janus_towers(config, caveats, Tensor)
@@ -836,14 +859,22 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
             out += _minimax_m3_indexer(t, layers, p)
     if dense_layers:
         # (Llama 4's dense layers are wider than its experts: intermediate_size_mlp)
-        inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner")
+        inter = _int(t, "intermediate_size_mlp", "intermediate_size", "ffn_dim", "n_inner",
+                     "ff_intermediate_size")
+        if mt in _HALF_WIDTH_MLP_TYPES:
+            inter //= 2
         if mt in _MINIMAX_M3_TYPES:  # its dense layers' own width
             inter = _int(t, "dense_intermediate_size") or inter
         if mt in _COHERE_MOE_TYPES:
             inter = _int(t, "prefix_dense_intermediate_size") or inter
         if mt == "lfm2":
             inter = _lfm2_ff_dim(t)
-        if mt in _UNGATED_MLP_TYPES:
+        if isinstance(t.get("intermediate_size"), (list, tuple)):
+            out += _per_layer_mlp(t, hidden, dense_layers, p, caveats)
+        elif not inter:  # (an MLP of width 0 would vanish from the plan unnoticed)
+            caveats.append("config.json gives the dense MLP no width (intermediate_size): "
+                           "its weights are not counted")
+        elif mt in _UNGATED_MLP_TYPES:
             bias = mt in _BERT_TYPES | _BIASED_DECODER_TYPES or bool(
                 t.get("use_bias", t.get("mlp_bias")))
             out += _ungated_mlp(f"{p}.mlp", hidden, inter, dense_layers, bias)
@@ -852,7 +883,9 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
         else:
             out += _mlp(f"{p}.mlp", "mlp", hidden, inter, dense_layers,
                         "dense" if _int(t, "first_k_dense_replace") else "tp",
-                        bias=bool(t.get("mlp_bias")))
+                        bias=bool(t.get("mlp_bias")) or mt in _ALL_BIASED_TYPES)
+    if mt in _GEMMA3N_TYPES:
+        out += _gemma3n_layer_extras(t, hidden, layers, p)
     if moe_layers:
         out += _moe(t, mt, moe_layers, p)
         if t.get("enable_moe_block") and mt == "gemma4_text":
@@ -885,7 +918,8 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
            Tensor(f"{a}.v_proj", "attention", (kv * vd, hidden), layers, linear=True, shard="kv"),
            Tensor(f"{a}.o_proj", "attention", (hidden, heads * vd), layers, linear=True,
                   shard="attn_tp")]
-    bias = bool(t.get("attention_bias")) or mt in _BERT_TYPES | _BIASED_DECODER_TYPES or bool(
+    bias = bool(t.get("attention_bias")) or mt in (
+        _BERT_TYPES | _BIASED_DECODER_TYPES | _ALL_BIASED_TYPES) or bool(
         mt == "starcoder2" and t.get("use_bias"))
     qkv_bias = bias or mt in _QKV_BIAS_TYPES or bool(t.get("qkv_only_bias")) or bool(
         mt == "stablelm" and t.get("use_qkv_bias"))
@@ -1257,6 +1291,81 @@ def _mamba1(t: Mapping[str, Any], hidden: int, layers: tuple[int, ...]) -> list[
            Tensor(f"{m}.out_proj", "mamba", (hidden, inner), layers, linear=True, shard="tp")]
     if bias:
         out.append(Tensor(f"{m}.out_proj.bias", "mamba", (hidden, 1), layers))
+    return out
+
+
+def _per_layer_mlp(t: Mapping[str, Any], hidden: int, layers: tuple[int, ...], p: str,
+                   caveats: list[str]) -> list[Tensor]:
+    """Gated MLPs whose widths the config lists layer by layer (Gemma 3n's
+    intermediate_size), one stack per distinct width."""
+    widths = t["intermediate_size"]
+    by_width: dict[int, list[int]] = {}
+    missing = []
+    for i in layers:
+        w = widths[i] if i < len(widths) else None
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or w <= 0:
+            missing.append(i)
+            continue
+        by_width.setdefault(int(w), []).append(i)
+    if missing:
+        caveats.append(f"config.json's intermediate_size list gives {len(missing)} layer(s) "
+                       f"no MLP width (first: layer {missing[0]}): their MLPs are not counted")
+    out: list[Tensor] = []
+    for w, group in by_width.items():
+        out += _mlp(f"{p}.mlp", "mlp", hidden, w, tuple(group), "tp")
+    return out
+
+
+def _gemma3n_layer_extras(t: Mapping[str, Any], hidden: int, layers: tuple[int, ...],
+                          p: str) -> list[Tensor]:
+    """Gemma 3n's per-layer extras beside attention and MLP (``gemma3n_causal.py``): AltUp's
+    coefficients, router and norms, the LAuReL low-rank block and its norm, and the gate and
+    projection of the per-layer input with its norm."""
+    n = _int(t, "altup_num_inputs", default=4)
+    rank = _int(t, "laurel_rank", default=64)
+    ple = _int(t, "hidden_size_per_layer_input", default=256)
+    return [Tensor(f"{p}.altup.coefs", "altup", (n * n + n * n * n, 1), layers),
+            Tensor(f"{p}.altup.modality_router", "altup", (n, hidden), layers),
+            Tensor(f"{p}.altup.norms", "norms", (2 * hidden, 1), layers),
+            Tensor(f"{p}.laurel.linear_left", "laurel", (rank, hidden), layers, linear=True,
+                   shard="tp"),
+            Tensor(f"{p}.laurel.linear_right", "laurel", (hidden, rank), layers, linear=True,
+                   shard="tp"),
+            Tensor(f"{p}.laurel.post_laurel_norm", "norms", (hidden, 1), layers),
+            Tensor(f"{p}.per_layer_input_gate", "per_layer_input", (ple, hidden), layers,
+                   linear=True),
+            Tensor(f"{p}.per_layer_projection", "per_layer_input", (hidden, ple), layers,
+                   linear=True),
+            Tensor(f"{p}.post_per_layer_input_norm", "norms", (hidden, 1), layers)]
+
+
+def _gemma3n_model_extras(config: Mapping[str, Any], t: Mapping[str, Any], hidden: int,
+                          n_layers: int, prefix: str) -> list[Tensor]:
+    """Gemma 3n's whole-model tensors: the per-layer input embedding table and projection,
+    AltUp's extra streams' projections in and out, and (in the multimodal class) the vision
+    and audio soft-token embedders (``gemma3n_mm.py``)."""
+    ple = _int(t, "hidden_size_per_layer_input", default=256)
+    streams = _int(t, "altup_num_inputs", default=4) - 1
+    out = [Tensor(f"{prefix}.embed_tokens_per_layer", "embedding",
+                  (_int(t, "vocab_size_per_layer_input", default=262144), n_layers * ple),
+                  shard="vocab"),
+           Tensor(f"{prefix}.per_layer_model_projection", "per_layer_input",
+                  (n_layers * ple, hidden), linear=True, shard="tp"),
+           Tensor(f"{prefix}.per_layer_projection_norm", "norms", (ple, 1)),
+           Tensor(f"{prefix}.altup_projections", "altup", (2 * streams * hidden, hidden),
+                  linear=True, shard="tp")]
+    if config is t:
+        return out
+    for name, key, default in (("embed_vision", "vision_config", 2048),
+                               ("embed_audio", "audio_config", 1536)):
+        sub = config.get(key)
+        sub = sub if isinstance(sub, Mapping) else {}
+        width = _int(sub, "hidden_size", default=default)
+        out += [Tensor(f"{name}.embedding", "projector",
+                       (_int(sub, "vocab_size", default=128), width), shard="vocab"),
+                Tensor(f"{name}.norms", "projector", (2 * width, 1)),
+                Tensor(f"{name}.embedding_projection", "projector", (hidden, width),
+                       linear=True)]
     return out
 
 

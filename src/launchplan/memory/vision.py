@@ -148,6 +148,9 @@ FAMILIES: dict[str, Family] = {
     # image-generation modules nn.Linear / nn.Conv2d / nn.Embedding, whole on every GPU
     "janus": Family("deepseek_janus_pro.py MultiModalityCausalLM", "attn_tp", REP, REP, REP,
                     True),
+    # DeepSeek-VL2's (deepseek_vl2.py DeepseekVL2ForCausalLM): timm's SigLIP of plain
+    # modules and a projector of ReplicatedLinear, whole on every GPU
+    "deepseek_vl2": Family("deepseek_vl2.py DeepseekVL2ForCausalLM", REP, REP, REP, REP, True),
 }
 
 
@@ -1178,7 +1181,42 @@ def janus_towers(config: Mapping[str, Any], caveats: list[str], tensor: type[Ten
                   _int(gen_vision, "n_embed"))]
 
 
-def _janus_siglip(p: Mapping[str, Any], caveats: list[str], make: _Make) -> list[Any]:
+def deepseek_vl2_towers(config: Mapping[str, Any], tensor: type[Tensor]) -> list[Tensor]:
+    """DeepSeek-VL2's modules beside its language model (``deepseek_vl2.py``): the tower is
+    timm's ``vit_so400m_patch14_siglip_384`` whatever ``vision_config`` says (all 27 blocks
+    and, with num_classes 0, the attention-pooling head kept), then the projector by
+    ``projector_config`` (SGLang's DeepseekVL2MlpProjectorConfig defaults where the file
+    leaves keys out) and the two n_embed-wide separator vectors (tile_tag 2D)."""
+    make = _maker(tensor, FAMILIES["deepseek_vl2"])
+    tower = _janus_siglip({"model_name": "siglip_so400m_patch14_384", "image_size": 384,
+                           "select_layer": -1}, [], make, attn=REP)
+    p = config.get("projector_config")
+    p = p if isinstance(p, Mapping) else {}
+    kind = p.get("projector_type", "downsample_mlp_gelu")
+    n, d_in = _int(p, "n_embed", default=2048), _int(p, "input_dim", default=1152)
+    depth, ratio = _int(p, "depth", default=2), _int(p, "mlp_ratio", default=1)
+    if kind == "downsample_mlp_gelu":
+        down = _int(p, "downsample_ratio", default=2)
+        wide = n * ratio
+        proj = [*make("projector.layers.0", REP, wide, d_in * down * down, bias=True),
+                *make("projector.layers.last", REP, n, wide, bias=True)]
+        if depth > 2:  # (``make`` with no blocks is one tensor, not an empty stack)
+            proj += make("projector.layers.mid", REP, wide, wide, tuple(range(1, depth - 1)),
+                         bias=True)
+    elif kind in ("mlp_gelu", "linear"):
+        proj = make("projector.layers.0", REP, n, d_in, bias=True)
+        if kind == "mlp_gelu" and depth > 1:
+            proj += make("projector.layers.rest", REP, n, n, tuple(range(1, depth)),
+                         bias=True)
+    else:  # identity
+        proj = []
+    if p.get("token_pooling"):
+        proj += make("projector.token_pooling_layer", REP, d_in, 4 * d_in, bias=True)
+    return [*tower, *proj, *make("image_newline_view_seperator", REP, 2 * n, 1)]
+
+
+def _janus_siglip(p: Mapping[str, Any], caveats: list[str], make: _Make,
+                  attn: str = "attn_tp") -> list[Any]:
     """Janus's SigLIP (timm's VisionTransformer as CLIPVisionTower builds it, with that
     class's defaults: ``siglip_large_patch16_384`` at 336 pixels, ``select_layer`` -2): a
     biased patch convolution, a position table (no class token), blocks of VisionAttention
@@ -1195,8 +1233,8 @@ def _janus_siglip(p: Mapping[str, Any], caveats: list[str], make: _Make) -> list
     depth = min(depth, depth + select + 1) if select <= 0 else min(depth, select)
     mlp = int(w * ratio)
     blocks, b, t = tuple(range(max(depth, 0))), "vision_model.blocks.{i}", "vision_model"
-    stack = [*make(f"{b}.attn.qkv_proj", "attn_tp", 3 * w, w, blocks, bias=True),
-             *make(f"{b}.attn.proj", "attn_tp", w, w, blocks, bias=True, row=True),
+    stack = [*make(f"{b}.attn.qkv_proj", attn, 3 * w, w, blocks, bias=True),
+             *make(f"{b}.attn.proj", attn, w, w, blocks, bias=True, row=True),
              *make(f"{b}.mlp.fc1", REP, mlp, w, blocks, bias=True),
              *make(f"{b}.mlp.fc2", REP, w, mlp, blocks, bias=True),
              *make(f"{b}.norms", REP, 4 * w, 1, blocks)] if blocks else []
