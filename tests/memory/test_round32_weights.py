@@ -20,6 +20,7 @@ import pytest
 
 from launchplan.facts.models import clear_cache, load_model
 from launchplan.memory.weights import _layout, checkpoint_size, plan_weights
+from tests.memory.built_params import built_params, load_written
 
 MODELS = Path(__file__).resolve().parents[1] / "parity" / "models"
 
@@ -55,20 +56,6 @@ def _fresh():
     clear_cache()
 
 
-def _load(tmp_path: Path, config: dict[str, Any]) -> Any:
-    (tmp_path / "config.json").write_text(json.dumps(config))
-    clear_cache()
-    return load_model(str(tmp_path))
-
-
-def _built(model: Any) -> int:
-    """Parameters SGLang's class holds on one GPU as launchplan plans them: the planned
-    bytes (bf16: two a parameter) less the RoPE table and the module buffers."""
-    lay = _layout(model)
-    buffers = sum(t.shape[0] * t.shape[1] for t in lay.main if getattr(t, "buffer", False))
-    total = sum(b for c, b in plan_weights(model).breakdown.items() if c != "rope_cache")
-    assert total % 2 == 0
-    return int(total // 2) - buffers
 
 
 def _janus_pro_7b() -> dict[str, Any]:
@@ -94,7 +81,7 @@ def test_janus_counts_its_head_towers_and_generation_modules(folder):
     head (37,767,168) and the image-code embedding (131,072): 2,089,297,547 in all, where
     launchplan counted the body alone."""
     model = load_model(str(MODELS / folder))
-    assert _built(model) == 2_089_297_547
+    assert built_params(model) == 2_089_297_547
     main = {t.name: t for t in _layout(model).main}
     assert main["lm_head"].shape == (102_400, 2_048)
     assert sum(t.params for n, t in main.items() if n.startswith("vision_model.")) \
@@ -107,7 +94,7 @@ def test_janus_counts_its_head_towers_and_generation_modules(folder):
 def test_janus_pro_7b_scales_its_head_aligners_and_generation_head(tmp_path):
     """At 7B the head, the aligners and the generation head follow the text width; the
     tower and the tokenizer do not: SGLang's class holds 7,420,434,059."""
-    assert _built(_load(tmp_path, _janus_pro_7b())) == 7_420_434_059
+    assert built_params(load_written(tmp_path, _janus_pro_7b())) == 7_420_434_059
 
 
 def test_janus_tower_splits_only_its_attention_over_tp():
@@ -133,7 +120,7 @@ def test_minicpm_counts_its_head_resampler_and_version_text_model(tmp_path, conf
     ``drop_vision_last_layer`` says so, and the resampler (learned queries, a projection
     from the tower's width, a multi-head attention, three LayerNorms, an output
     projection); MiniCPM-o adds its Whisper encoder and audio projection."""
-    assert _built(_load(tmp_path, config)) == built
+    assert built_params(load_written(tmp_path, config)) == built
 
 
 def test_minicpm_v_4_as_published():
@@ -141,7 +128,7 @@ def test_minicpm_v_4_as_published():
     4,059,655,920, where launchplan counted no head (188,088,320 padded) and no resampler
     (35,906,560); the tower was counted and said its projector was not."""
     model = load_model(str(MODELS / "minicpm-v-4"))
-    assert _built(model) == 4_059_655_920
+    assert built_params(model) == 4_059_655_920
     resampler = [t for t in _layout(model).main if t.name.startswith("resampler.")]
     assert sum(t.params for t in resampler) == 35_906_560
     assert not _layout(model).caveats
@@ -154,7 +141,7 @@ def test_minicpm_resampler_position_tables_are_memory_not_parameters(tmp_path, c
     """The resampler's sin-cos position tables are buffers (Resampler4_5 adds a 36,000-row
     temporal one to the 70 x 70 grid), cast to the model's dtype with the module: loading
     allocates them, the checkpoint stores none, and they are no parameter."""
-    model = _load(tmp_path, config)
+    model = load_written(tmp_path, config)
     buffers = [t for t in _layout(model).main if getattr(t, "buffer", False)]
     width = config["hidden_size"]
     assert sum(t.shape[0] * t.shape[1] for t in buffers) == rows * width
@@ -184,7 +171,7 @@ def test_qwen3_asr_text_model_is_qwen3_whatever_the_file_names(tmp_path, text_ty
     config = json.loads(json.dumps(QWEN3_ASR_1_7B))
     if text_type:
         config["thinker_config"]["text_config"]["model_type"] = text_type
-    assert _built(_load(tmp_path, config)) == 2_349_217_408
+    assert built_params(load_written(tmp_path, config)) == 2_349_217_408
 
 
 def test_minicpm_tower_splits_as_idefics2_builds_it():

@@ -12,15 +12,14 @@ are outside launchplan's count.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from launchplan.facts.models import clear_cache, load_model
 from launchplan.memory.params import layout
-from launchplan.memory.weights import _layout, plan_weights
+from launchplan.memory.weights import _layout
+from tests.memory.built_params import built_params, load_written
 
 MODELS = Path(__file__).resolve().parents[1] / "parity" / "models"
 
@@ -84,20 +83,6 @@ def _fresh():
     clear_cache()
 
 
-def _load(tmp_path: Path, config: dict[str, Any]) -> Any:
-    (tmp_path / "config.json").write_text(json.dumps(config))
-    clear_cache()
-    return load_model(str(tmp_path))
-
-
-def _built(model: Any) -> int:
-    """Parameters SGLang's class holds on one GPU as launchplan plans them: the planned
-    bytes (bf16: two a parameter) less the RoPE table and the module buffers."""
-    lay = _layout(model)
-    buffers = sum(t.shape[0] * t.shape[1] for t in lay.main if getattr(t, "buffer", False))
-    total = sum(b for c, b in plan_weights(model).breakdown.items() if c != "rope_cache")
-    assert total % 2 == 0
-    return int(total // 2) - buffers
 
 
 def test_gemma3n_counts_its_per_layer_mlps_embeddings_altup_and_laurel(tmp_path):
@@ -108,8 +93,8 @@ def test_gemma3n_counts_its_per_layer_mlps_embeddings_altup_and_laurel(tmp_path)
     (tied head), the 262144 x 35*256 per-layer embedding and its projection, AltUp's six
     stream projections, and the vision and audio soft-token embedders. launchplan counted
     904,542,208: the MLP list read as no width at all."""
-    model = _load(tmp_path, GEMMA3N)
-    assert _built(model) == 7_555_851_280 - 681_348_640
+    model = load_written(tmp_path, GEMMA3N)
+    assert built_params(model) == 7_555_851_280 - 681_348_640
     main = _layout(model).main
     assert sum(t.params for t in main if t.name.startswith("model.layers.")) == 3_936_973_040
     assert [c for c in _layout(model).caveats if "MobileNetV5" in c]
@@ -118,9 +103,9 @@ def test_gemma3n_counts_its_per_layer_mlps_embeddings_altup_and_laurel(tmp_path)
 def test_gemma3n_text_model_alone(tmp_path):
     """Gemma3nForCausalLM: the language model of the same build (6,866,696,688), no
     embedders, no caveat."""
-    model = _load(tmp_path, {**GEMMA3N_TEXT, "architectures": ["Gemma3nForCausalLM"],
+    model = load_written(tmp_path, {**GEMMA3N_TEXT, "architectures": ["Gemma3nForCausalLM"],
                              "torch_dtype": "bfloat16"})
-    assert _built(model) == 6_866_696_688
+    assert built_params(model) == 6_866_696_688
     assert not _layout(model).caveats
 
 
@@ -129,7 +114,7 @@ def test_per_layer_mlp_widths_are_counted_layer_by_layer(tmp_path):
     layer's MLP at its own width, 3 x hidden x width each."""
     text = {**GEMMA3N_TEXT, "intermediate_size": [8192] * 20 + [16384] * 15,
             "architectures": ["Gemma3nForCausalLM"], "torch_dtype": "bfloat16"}
-    mlp = sum(t.params for t in _layout(_load(tmp_path, text)).main if t.component == "mlp")
+    mlp = sum(t.params for t in _layout(load_written(tmp_path, text)).main if t.component == "mlp")
     assert mlp == 3 * 2048 * (20 * 8192 + 15 * 16384)
 
 
@@ -137,16 +122,16 @@ def test_qwen_1_mlp_is_half_its_intermediate_size_and_c_attn_is_biased(tmp_path)
     """QWenLMHeadModel (Qwen-7B) holds 7,721,324,544: ``qwen.py`` builds the gated MLP at
     intermediate_size // 2 (Qwen 1.0's file gives w1 and w2 together) and c_attn with a bias;
     launchplan counted 12,049,453,056."""
-    model = _load(tmp_path, QWEN_7B)
-    assert _built(model) == 7_721_324_544
+    model = load_written(tmp_path, QWEN_7B)
+    assert built_params(model) == 7_721_324_544
 
 
 def test_phi3_small_mlp_biases_and_tied_head(tmp_path):
     """Phi3SmallForCausalLM (Phi-3-small-8k) holds 7,392,272,384: the GEGELU MLP at
     ff_intermediate_size (14336), a bias on every linear and LayerNorm, and no LM head of its
     own (tied unless the file says otherwise); launchplan counted 2,164,527,104, no MLP."""
-    model = _load(tmp_path, PHI3_SMALL)
-    assert _built(model) == 7_392_272_384
+    model = load_written(tmp_path, PHI3_SMALL)
+    assert built_params(model) == 7_392_272_384
     assert not any(t.component == "lm_head" for t in _layout(model).main)
 
 
@@ -156,7 +141,7 @@ def test_deepseek_vl2_counts_its_timm_siglip_and_projector():
     (428,225,600), the downsample MLP projector (7,539,200) and the two separator vectors;
     launchplan counted the language model alone. All of it is whole on every GPU."""
     model = load_model(str(MODELS / "deepseek-vl2-tiny"))
-    assert _built(model) == 3_370_501_440
+    assert built_params(model) == 3_370_501_440
     vision = [t for t in _layout(model).main if t.component == "vision"]
     assert sum(t.params for t in vision) == 428_225_600 + 7_539_200 + 2_560
     assert {t.shard for t in vision} == {"replicated"}

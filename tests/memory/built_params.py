@@ -1,0 +1,28 @@
+"""What a weights test compares with SGLang's meta-device builds: a config written to a
+folder and loaded fresh, and the parameters launchplan plans for one GPU."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from launchplan.facts.models import clear_cache, load_model
+from launchplan.memory.weights import _layout, plan_weights
+
+
+def load_written(tmp_path: Path, config: dict[str, Any]) -> Any:
+    """The model of ``config``, written as ``tmp_path/config.json`` and read afresh."""
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    clear_cache()
+    return load_model(str(tmp_path))
+
+
+def built_params(model: Any) -> int:
+    """Parameters SGLang's class holds on one GPU as launchplan plans them: the planned
+    bytes (bf16: two a parameter) less the RoPE table and the module buffers."""
+    lay = _layout(model)
+    buffers = sum(t.shape[0] * t.shape[1] for t in lay.main if getattr(t, "buffer", False))
+    total = sum(b for c, b in plan_weights(model).breakdown.items() if c != "rope_cache")
+    assert total % 2 == 0
+    return int(total // 2) - buffers
