@@ -416,16 +416,7 @@ def _lone_manifest_block(lines: list[str]) -> str | None:
 
     from launchplan.input.manifest import looks_like_manifest
 
-    blocks: list[list[str]] = []
-    inside = False
-    for line in lines:
-        if _FENCE.match(line):
-            inside = not inside
-            if inside:
-                blocks.append([])
-            continue
-        if inside:
-            blocks[-1].append(line)
+    blocks = _fenced_blocks(lines)
     launching = [b for b in blocks if any(_LAUNCHER.search(line) for line in b)]
     if len(blocks) < 2 or not launching:
         return None
@@ -480,16 +471,7 @@ def _lone_dockerfile_block(lines: list[str]) -> str | None:
 
     from launchplan.input.dockerfile import looks_like_dockerfile
 
-    blocks: list[list[str]] = []
-    inside = False
-    for line in lines:
-        if _FENCE.match(line):
-            inside = not inside
-            if inside:
-                blocks.append([])
-            continue
-        if inside:
-            blocks[-1].append(line)
+    blocks = _fenced_blocks(lines)
     if len(blocks) < 2:
         return None
     bodies = [textwrap.dedent("\n".join(block)).strip() for block in blocks]
@@ -673,3 +655,18 @@ def mixed_page(text: str) -> tuple[list[tuple[str, str]], str, str] | None:
     if not data or not any(kind == "shell" for kind, _ in order):
         return None
     return order, without_blocks(text, data), "\n---\n".join(manifests)
+
+
+def _fenced_blocks(lines: list[str]) -> list[list[str]]:
+    """The lines inside each fenced block of a page, block by block."""
+    blocks: list[list[str]] = []
+    inside = False
+    for line in lines:
+        if _FENCE.match(line):
+            inside = not inside
+            if inside:
+                blocks.append([])
+            continue
+        if inside:
+            blocks[-1].append(line)
+    return blocks
