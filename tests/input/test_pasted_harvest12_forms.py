@@ -248,3 +248,6 @@ def test_a_modal_gpu_no_target_names_is_named(capsys):
     err = capsys.readouterr().err
     assert 'asks for T4 (gpu="T4")' in err and "did you mean l4?" in err
     assert main(["resolve", "--gpu", "l4", text, "--format", "json"]) == 0
+    capsys.readouterr()
+    assert main(["explain", "tp_size", text]) == 2  # every command naming a target says so
+    assert 'asks for T4 (gpu="T4")' in capsys.readouterr().err

@@ -71,7 +71,7 @@ def main(argv: list[str]) -> int:
 
     read = read_logged(opts)
     compat = opts.get("compat") or "default"
-    target = target_from(opts)
+    target = target_from(opts, argv)
     env = parse_env(opts.get("env"))
     rules = get_ruleset(compat).rules()
 

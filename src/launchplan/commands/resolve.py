@@ -91,11 +91,7 @@ def main(argv: list[str]) -> int:
     fmt = "markdown" if fmt == "md" else fmt
     logged = read_logged(opts)
     compat = opts.get("compat") or "default"
-    if not opts.get("gpu"):  # a pasted task's GPU that no target names: say so
-        from launchplan.input.gpu_request import refuse_unlisted
-
-        refuse_unlisted(argv)
-    target = target_from(opts)
+    target = target_from(opts, argv)
     env = parse_env(opts.get("env"))
     strict = bool(opts.get("strict"))
     rules = get_ruleset(compat).rules()

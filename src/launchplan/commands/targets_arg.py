@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.facts.targets import Target, get_target, parse_ib_devices, with_overrides
 
 
-def target_from(options: dict[str, Any]) -> Target:
+def target_from(options: dict[str, Any], argv: Sequence[str] = ()) -> Target:
+    """The target the options name; ``argv``: the command's words, whose pasted task may ask
+    for a GPU no target names (said so instead of a bare "required")."""
     name = options.get("gpu")
     if not name:
+        if argv:
+            from launchplan.input.gpu_request import refuse_unlisted
+
+            refuse_unlisted(argv)
         raise InputError("--gpu", "a target", message="--gpu: required (one of the targets "
                          "listed by `launchplan targets`, or auto)")
     target, count = counted_target(name)
