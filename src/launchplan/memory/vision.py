@@ -883,31 +883,38 @@ def audio_tower(a: Mapping[str, Any], caveats: list[str], tensor: type[Tensor],
             mat("audio_tower.proj2", REP, out, d + 1)]
 
 
-def _qwen2_audio(a: Mapping[str, Any], text_hidden: int, tensor: type[Tensor]
-                 ) -> list[Tensor]:
-    """Qwen2-Audio's Whisper-style encoder and projector, transformers' own modules
-    (``qwen2_audio.py`` builds ``Qwen2AudioEncoder`` and ``Qwen2AudioMultiModalProjector``, so
-    every tensor is whole on every GPU): two biased width-3 convolutions over the mel bins,
-    a learned position table of ``max_source_positions``, layers of q/k/v/out projections
-    (k unbiased) and a biased fc1/fc2 pair after their LayerNorms, a final LayerNorm, and
-    one biased linear to the text width."""
-    d = _int(a, "d_model")
-    ffn = _int(a, "encoder_ffn_dim")
-    blocks, b = tuple(range(_int(a, "encoder_layers"))), "audio_tower.layers.{i}"
+def _whisper_encoder(a: Mapping[str, Any], prefix: str, tensor: type[Tensor]
+                     ) -> list[Tensor]:
+    """A Whisper-style encoder as transformers builds it, whole on every GPU: two biased
+    width-3 convolutions over the mel bins, a learned position table of
+    ``max_source_positions``, layers of q/k/v/out projections (k unbiased) and a biased
+    fc1/fc2 pair after their LayerNorms, and a final LayerNorm."""
+    d, ffn = _int(a, "d_model"), _int(a, "encoder_ffn_dim")
+    blocks, b = tuple(range(_int(a, "encoder_layers"))), prefix + ".layers.{i}"
 
     def mat(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
         return tensor(name, "audio", (rows, cols), blocks, every_stage=True)
 
-    return [mat("audio_tower.conv1", d, 3 * _int(a, "num_mel_bins") + 1),
-            mat("audio_tower.conv2", d, 3 * d + 1),
-            mat("audio_tower.embed_positions", _int(a, "max_source_positions"), d),
+    return [mat(f"{prefix}.conv1", d, 3 * _int(a, "num_mel_bins") + 1),
+            mat(f"{prefix}.conv2", d, 3 * d + 1),
+            mat(f"{prefix}.embed_positions", _int(a, "max_source_positions"), d),
             mat(f"{b}.self_attn.q_v_out_proj", 3 * d, d + 1, blocks),
             mat(f"{b}.self_attn.k_proj", d, d, blocks),
             mat(f"{b}.fc1", ffn, d + 1, blocks),
             mat(f"{b}.fc2", d, ffn + 1, blocks),
             mat(f"{b}.layer_norms", 4 * d, 1, blocks),
-            mat("audio_tower.layer_norm", 2 * d, 1),
-            mat("multi_modal_projector.linear", text_hidden, d + 1)]
+            mat(f"{prefix}.layer_norm", 2 * d, 1)]
+
+
+def _qwen2_audio(a: Mapping[str, Any], text_hidden: int, tensor: type[Tensor]
+                 ) -> list[Tensor]:
+    """Qwen2-Audio's Whisper-style encoder and projector, transformers' own modules
+    (``qwen2_audio.py`` builds ``Qwen2AudioEncoder`` and ``Qwen2AudioMultiModalProjector``, so
+    every tensor is whole on every GPU): the encoder and one biased linear to the text
+    width."""
+    projector = tensor("multi_modal_projector.linear", "audio",
+                       (text_hidden, _int(a, "d_model") + 1), (), every_stage=True)
+    return [*_whisper_encoder(a, "audio_tower", tensor), projector]
 
 
 #: transformers' WhisperConfig defaults for the encoder keys MiniCPM-o's tower reads (the
@@ -919,28 +926,17 @@ _WHISPER_ENCODER = {"d_model": 256, "encoder_layers": 4, "encoder_ffn_dim": 1536
 def minicpmo_audio(config: Mapping[str, Any], text_hidden: int, tensor: type[Tensor]
                    ) -> list[Tensor]:
     """MiniCPM-o's audio tower (``minicpmo.py``): transformers' WhisperEncoder with MiniCPM's
-    layers, whole on every GPU (two biased width-3 convolutions, a position table of
-    ``max_source_positions``, layers of q/k/v/out projections with k unbiased and a biased
-    fc1/fc2 pair after two LayerNorms, a final LayerNorm), and ``audio_projection_layer``:
-    two biased linears from a quarter of ``encoder_ffn_dim`` to the text width and on."""
+    layers, whole on every GPU, and ``audio_projection_layer``: two biased linears from a
+    quarter of ``encoder_ffn_dim`` to the text width and on."""
     a = config.get("audio_config")
     a = {**_WHISPER_ENCODER, **(a if isinstance(a, Mapping) else {})}
-    d, ffn = _int(a, "d_model"), _int(a, "encoder_ffn_dim")
-    blocks, b = tuple(range(_int(a, "encoder_layers"))), "apm.layers.{i}"
+    quarter = _int(a, "encoder_ffn_dim") // 4
 
-    def mat(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
-        return tensor(name, "audio", (rows, cols), blocks, every_stage=True)
+    def mat(name: str, rows: int, cols: int) -> Tensor:
+        return tensor(name, "audio", (rows, cols), (), every_stage=True)
 
-    return [mat("apm.conv1", d, 3 * _int(a, "num_mel_bins") + 1),
-            mat("apm.conv2", d, 3 * d + 1),
-            mat("apm.embed_positions", _int(a, "max_source_positions"), d),
-            mat(f"{b}.self_attn.q_v_out_proj", 3 * d, d + 1, blocks),
-            mat(f"{b}.self_attn.k_proj", d, d, blocks),
-            mat(f"{b}.fc1", ffn, d + 1, blocks),
-            mat(f"{b}.fc2", d, ffn + 1, blocks),
-            mat(f"{b}.layer_norms", 4 * d, 1, blocks),
-            mat("apm.layer_norm", 2 * d, 1),
-            mat("audio_projection_layer.linear1", text_hidden, ffn // 4 + 1),
+    return [*_whisper_encoder(a, "apm", tensor),
+            mat("audio_projection_layer.linear1", text_hidden, quarter + 1),
             mat("audio_projection_layer.linear2", text_hidden, text_hidden + 1)]
 
 
