@@ -97,25 +97,15 @@ def _given(text: str) -> list[tuple[int, str, str]]:
 def _value(text: str, start: int) -> str:
     """The mapping value that starts at ``start`` (up to the comma or brace that closes its
     entry) read as a Python expression; its text as it is when it is none."""
-    depth, quote, at = 0, "", start
-    while at < len(text):
-        char = text[at]
-        if quote:
-            if char == "\\":
-                at += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}" and depth:
-            depth -= 1
-        elif char in ",)]}\n#" and not depth:
-            break
-        at += 1
-    source = text[start:at].strip()
+    from launchplan.input.process_builders import _outside_strings
     from launchplan.input.python_launch import expression_word
+
+    at = len(text)
+    for i, char, depth in _outside_strings(text, start, "\"'"):
+        if depth < 0 or (depth == 0 and char in ",\n#"):
+            at = i
+            break
+    source = text[start:at].strip()
 
     word = expression_word(source) if source else None
     return word if word is not None else source.strip("\"'")
