@@ -251,3 +251,5 @@ def test_a_modal_gpu_no_target_names_is_named(capsys):
     capsys.readouterr()
     assert main(["explain", "tp_size", text]) == 2  # every command naming a target says so
     assert 'asks for T4 (gpu="T4")' in capsys.readouterr().err
+    assert main(["diff", text, "--", "--tp-size", "2"]) == 2
+    assert 'asks for T4 (gpu="T4")' in capsys.readouterr().err

@@ -57,8 +57,9 @@ def main(argv: list[str]) -> int:
     right_opts["compat"] = (right.options.get("compat") if right and "compat" in right.options
                             else left_compat or left.options.get("compat") or "default")
     right_opts.pop("to", None)
-    a = _side(left_opts, left.sglang_argv)
-    b = _side(right_opts, right.sglang_argv if right else left.sglang_argv)
+    a = _side(left_opts, left.sglang_argv, left_argv)
+    b = _side(right_opts, right.sglang_argv if right else left.sglang_argv,
+              left_argv + (right_argv or []))
     differences = compare(a, b)
     only = release_only(a, b)
     if fmt == "json":
@@ -97,8 +98,9 @@ def _halves(argv: list[str]) -> tuple[list[str], list[str] | None]:
     return list(argv[:cut]), list(argv[cut + 1:])
 
 
-def _side(opts: dict[str, Any], sglang_argv: list[str]) -> dict[str, Any]:
-    """One side: its plan (or refusal), its preflight and memory, and what it was."""
+def _side(opts: dict[str, Any], sglang_argv: list[str], words: list[str]) -> dict[str, Any]:
+    """One side: its plan (or refusal), its preflight and memory, and what it was; ``words``:
+    the side's command words as given (a pasted task there may ask for an unlisted GPU)."""
     from launchplan.checks.preflight import preflight, refused
     from launchplan.commands.resolve import parse_env
     from launchplan.commands.targets_arg import target_from
@@ -108,7 +110,7 @@ def _side(opts: dict[str, Any], sglang_argv: list[str]) -> dict[str, Any]:
     from launchplan.rulesets import get_ruleset
 
     compat = opts.get("compat") or "default"
-    target = target_from(opts)
+    target = target_from(opts, words)
     env = parse_env(opts.get("env"))
     model = opts.get("model_path")
     model = model[-1] if isinstance(model, list) else model

@@ -57,13 +57,13 @@ def main(argv: list[str]) -> int:
     line = " ".join([*(_assignment(e) for e in env), "python -m sglang.launch_server",
                      shlex.join([*head, *new_argv])])
     try:
-        new_side = _side({**opts, "compat": to}, new_argv)
+        new_side = _side({**opts, "compat": to}, new_argv, argv)
     except InputError as exc:  # the line is migrated; planning it needs what is not here
         return _unplanned(fmt, to, opts, line, new_argv, notes, exc)
     old_side, differences, old_error = None, None, None
     if opts.get("from"):
         try:
-            old_side = _side({**opts, "compat": opts["from"]}, list(split.sglang_argv))
+            old_side = _side({**opts, "compat": opts["from"]}, list(split.sglang_argv), argv)
         except LaunchplanError as exc:  # the old line does not parse on the old release
             old_error = getattr(exc, "message", str(exc))
         else:
