@@ -516,3 +516,25 @@ def test_longcat_flash_rope_settings_break_the_build_whatever_the_flags(argv):
     older = preflight(resolve(["--tp-size", "8"], gpu="b200", model_path=longcat,
                               compat="0.5.21"))
     assert "rope-config-class" not in {p.requirement for p in older.problems}
+
+
+@pytest.mark.parametrize(("model", "tp", "rows"), [
+    ("llama-3.1-8b", "6", {"attention-heads-split", "dense-mlp-split"}),
+    ("qwen3-30b-a3b", "5", {"attention-heads-split", "moe-experts-split"}),
+])
+def test_the_cpu_pads_a_tp_size_that_does_not_divide_the_model(model, tp, rows):
+    """SGLang's CPU guide runs one TP rank per sub-NUMA cluster (``--tp 6``): the model
+    runner pads heads and MLP widths to the TP size on ``--device cpu`` (update_config.py,
+    adjust_config_with_unaligned_cpu_tp), so the split rows fail only off the CPU."""
+    on_gpu = {p.requirement for p in preflight(resolve(
+        ["--tp-size", tp], gpu="h100", model_path=model)).problems}
+    assert rows <= on_gpu
+    on_cpu = {p.requirement for p in preflight(resolve(
+        ["--tp-size", tp, "--device", "cpu"], gpu="h100", model_path=model)).problems}
+    assert not rows & on_cpu
+    # the experts' count over EP is not padded: 128 experts over ep 5 still fail
+    if model == "qwen3-30b-a3b":
+        ep = {p.requirement for p in preflight(resolve(
+            ["--tp-size", tp, "--ep-size", tp, "--device", "cpu"], gpu="h100",
+            model_path=model)).problems}
+        assert "moe-experts-split" in ep

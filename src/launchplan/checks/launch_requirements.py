@@ -124,10 +124,17 @@ def attention_tp(p: Values) -> int:
     return max(1, tp // max(1, _int(p["attn_dp_size"], 1)) // max(1, _int(p["attn_cp_size"], 1)))
 
 
+# The split rows below hold on ``--device cpu`` whatever the TP size: there SGLang's model
+# runner pads the model to the TP size (query and KV heads, every MLP and expert
+# intermediate width: ``configs/update_config.py`` adjust_config_with_unaligned_cpu_tp,
+# called by ``ModelRunner`` when the device is the CPU). The experts' count over EP is not
+# padded.
+
+
 def _heads_split(p: Values) -> bool:
     heads = p.model.num_attention_heads
-    if not heads:
-        return True
+    if not heads or p["device"] == "cpu":
+        return True  # padded on the CPU (see above)
     attn_tp = attention_tp(p)
     if heads % attn_tp:
         return False
@@ -190,8 +197,8 @@ def _moe_split(p: Values) -> bool:
     n, ep, width = experts(p), max(1, _int(p["ep_size"], 1)), moe_tp(p)
     if width < 1:
         return False
-    inter = _moe_intermediate(p)
-    return n % ep == 0 and (not inter or inter % width == 0)
+    inter = _moe_intermediate(p)  # (padded on the CPU)
+    return n % ep == 0 and (not inter or inter % width == 0 or p["device"] == "cpu")
 
 
 def _moe_detail(p: Values) -> str:
@@ -219,8 +226,8 @@ def _dense_width(p: Values) -> int:
 
 def _dense_split(p: Values) -> bool:
     _, _, inter, dense = _mlp_facts(p.model)
-    if not inter or not dense:
-        return True
+    if not inter or not dense or p["device"] == "cpu":
+        return True  # padded on the CPU
     return inter % _dense_width(p) == 0
 
 
@@ -697,7 +704,8 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "attention-heads-split", ALWAYS,
         cond("the attention heads (and KV heads, or their replication) split evenly over "
-             "attention TP", _heads_split, "tp_size", "attn_dp_size", "attn_cp_size"),
+             "attention TP (the CPU pads them)", _heads_split, "tp_size", "attn_dp_size",
+             "attn_cp_size", "device"),
         "each attention-TP rank holds a whole number of query heads and of KV heads (KV heads "
         "are replicated when fewer than the ranks)", START,
         SRT + "models/llama.py: LlamaAttention.__init__ (and qwen2, qwen3, qwen3_moe, "
@@ -707,7 +715,7 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "moe-experts-split",
         cond("an MoE model", lambda p: experts(p) > 0),
         cond("experts split over ep_size and the expert width over tp // ep // moe_dp",
-             _moe_split, "ep_size", "tp_size", "moe_dp_size"),
+             _moe_split, "ep_size", "tp_size", "moe_dp_size", "device"),
         "each EP rank holds whole experts and each MoE-TP rank a whole slice of them", START,
         SRT + "layers/moe/fused_moe_triton/layer.py: FusedMoE.__init__ asserts both; a MoE TP "
         "width of 0 divides by zero in runtime_context.py derive_spawn_ranks",
@@ -725,8 +733,8 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
                           f"than tp_size {p['tp_size']}")),
     Requirement(
         "dense-mlp-split", ALWAYS,
-        cond("intermediate_size splits over the dense MLP's TP width", _dense_split,
-             "tp_size", "moe_dense_tp_size"),
+        cond("intermediate_size splits over the dense MLP's TP width (the CPU pads it)",
+             _dense_split, "tp_size", "moe_dense_tp_size", "device"),
         "column- and row-parallel MLP layers split intermediate_size evenly", START,
         LINEAR + ": MergedColumnParallelLinear / RowParallelLinear",
         detail=lambda p: (f"intermediate_size {_text(p).get('intermediate_size')} does not "
