@@ -262,7 +262,7 @@ def _logged_release(opts: dict, logged: Any) -> None:
     Either way the report's notes say what was named and what plans it."""
     from launchplan.checks.from_log import holds_every
     from launchplan.commands.options import COMPAT_CHOICES, release_key
-    from launchplan.input.pasted_release import modelled_release
+    from launchplan.input.pasted_release import modelled_release, source_build
 
     version, words = logged.named_release
     release = modelled_release(version, COMPAT_CHOICES)
@@ -272,8 +272,12 @@ def _logged_release(opts: dict, logged: Any) -> None:
                             "--compat names another rule set")
         return
     releases = sorted(c for c in COMPAT_CHOICES if c[:1].isdigit())
+    commit = source_build(version)
     if release is not None:
         why = "but it logs fields that release does not have"
+    elif commit is not None:
+        why = (f"a source build of commit {commit} (setuptools-scm's placeholder version, as "
+               "a source install or a nightly image reports it), whose release is not known")
     elif release_key(version) < release_key(releases[0]):
         why = f"older than the releases launchplan models ({releases[0]} to {releases[-1]})"
     else:
@@ -425,8 +429,8 @@ def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[s
 
     lost = "the logged line is cut off" if logged.line else "the log has no server_args line"
     try:
-        argv, _ = unpaste([logged.command[1]])
-        values = _read_command(argv, compat, logged, lost)
+        argv = _command_words(logged, unpaste)
+        values = _read_command(argv, compat, logged, lost, given)
     except InputError as exc:
         logged.notes.append(f"{lost}, and the launch command the log shows (line "
                             f"{logged.command[0]}) does not read as this release's: "
@@ -445,6 +449,28 @@ def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[s
     return typed
 
 
+def _command_words(logged: Any, unpaste: Any) -> list[str]:
+    """The logged launch command's flags, its variables expanded with the assignments the
+    text makes before it (``TP=2`` above ``--tp $TP``, ``option+=" ..."``), as the pasted-text
+    reader expands a script's; the command alone when the two do not read together."""
+    command = logged.command[1]
+    context = getattr(logged, "command_context", "")
+    if context:
+        try:
+            argv, _ = unpaste([context + "\n" + command])
+        except InputError:
+            pass
+        else:
+            alone, _ = unpaste([command])
+            if argv != alone:
+                logged.notes.append(f"the launch command the log shows (line "
+                                    f"{logged.command[0]}) is read with the variables the "
+                                    "text sets before it")
+            return argv
+    argv, _ = unpaste([command])
+    return argv
+
+
 def _poster_file(path: Any) -> bool:
     """Whether ``path`` names a file of another machine: a filesystem path not here (a Hub
     id or a bundled model's name is no such path)."""
@@ -455,12 +481,15 @@ def _poster_file(path: Any) -> bool:
     return not os.path.exists(os.path.expanduser(path))
 
 
-def _read_command(argv: list[str], compat: str, logged: Any, lost: str) -> dict[str, Any]:
+def _read_command(argv: list[str], compat: str, logged: Any, lost: str,
+                  given: dict[str, Any] | None = None) -> dict[str, Any]:
     """The values of a logged launch command, an older release's flags moved to this
     release's first (``input.migrations.rewrite``: ``--cuda-graph-max-bs 32`` ->
     ``--cuda-graph-max-bs-decode 32``, a retired switch dropped), each move noted: a log is
     usually older than the rules it is planned with, and one retired flag is no reason to
-    lose its ``--tp-size``."""
+    lose its ``--tp-size``. For the same reason a flag whose value this release does not
+    take (a fork's ``--attention-backend dcu_mla``) is dropped alone, named; a flag of a
+    field ``given`` here is left out before the command is read (the flag given wins)."""
     from launchplan.input.migrations import rewrite
     from launchplan.planner import build_raw
     from launchplan.rulesets import get_ruleset
@@ -468,16 +497,36 @@ def _read_command(argv: list[str], compat: str, logged: Any, lost: str) -> dict[
     # a variable the log never shows the value of (``--kt-weight-path $MODEL``) is the
     # launch's environment's, whether or not its flag would parse as the variable's name
     argv, unset = _without_references(argv)
+    if given:
+        argv = [w for span in _flag_spans(argv) if _flag_field(span[0]) not in given
+                for w in span]
+    blanks = _placeholders(argv)
     changes: list[str] = []
+    refused: list[str] = []
     try:
         values = build_raw(argv, compat=compat).values
     except InputError:
         moved, changes = rewrite(list(argv), to=get_ruleset(compat).sglang)
-        values = build_raw(moved, compat=compat).values  # still bad: the caller says so
+        values, refused = _without_refused(moved, compat)
+        blanks = [b for b in blanks if not any(r.startswith(b + " (") for r in refused)]
+    if refused:
+        logged.notes.append(f"{lost}; the launch command the log shows (line "
+                            f"{logged.command[0]}) gives what this release does not accept: "
+                            f"{'; '.join(refused)}: "
+                            + ("that flag is" if len(refused) == 1 else "those flags are")
+                            + " unset here, the rest of the command read")
+    if blanks:
+        logged.notes.append(f"{lost}; the launch command the log shows (line "
+                            f"{logged.command[0]}) gives {', '.join(blanks)}: "
+                            + ("a placeholder" if len(blanks) == 1 else "placeholders")
+                            + " the pasted text leaves to fill in, planned as written (give "
+                            "the flag here with the real value)")
     if unset:
         logged.notes.append(f"{lost}; the launch command the log shows (line "
                             f"{logged.command[0]}) leaves {', '.join(unset)} to where it runs "
-                            "(variables this text does not set): those flags are unset here")
+                            "(variables this text does not set"
+                            + (", or sets from a command it runs" if any("$(" in u for u in unset)
+                               else "") + "): those flags are unset here")
     if changes:
         logged.notes.append(f"{lost}; the launch command the log shows (line "
                             f"{logged.command[0]}) holds flags of an older release, read as "
@@ -485,9 +534,96 @@ def _read_command(argv: list[str], compat: str, logged: Any, lost: str) -> dict[
     return values
 
 
+def _placeholders(argv: list[str]) -> list[str]:
+    """The flags of ``argv`` whose value is a placeholder (``--lora-paths <7 adapters>``,
+    ``--served-model-name <name>``), as written: the poster elided a value the launch had,
+    which the report says. The value stays planned (dropped, a LoRA launch would lose the
+    adapters it started with and fail preflight); a flag that takes no such text is refused
+    and dropped as any other value is. A model's placeholder is not listed: the model's
+    lookup says what to give for it."""
+    from launchplan.input.shell_vars import placeholder
+
+    blanks: list[str] = []
+    for span in _flag_spans(argv):
+        values = span[1:] if "=" not in span[0] else [span[0].split("=", 1)[1]]
+        if values and _flag_field(span[0]) not in _COMMAND_MODELS \
+                and any(placeholder(v) or (v[:1] == "<" and v[-1:] == ">") for v in values):
+            blanks.append(" ".join(span))
+    return blanks
+
+
+#: the flags of a logged command dropped one by one at most, before the command counts as
+#: unreadable (a fork's command differs from the release in a value or two, not in many)
+_MAX_REFUSED = 4
+
+
+def _without_refused(argv: list[str], compat: str) -> tuple[dict[str, Any], list[str]]:
+    """The values of ``argv`` read as ``compat``'s parser reads them, each flag it refuses
+    (with its values) dropped and said as ``--flag value (why)``; the parser's error when
+    one it refuses is no flag of ``argv``, or more than ``_MAX_REFUSED`` are."""
+    from launchplan.planner import build_raw
+
+    refused: list[str] = []
+    while True:
+        try:
+            return build_raw(argv, compat=compat).values, refused
+        except InputError as exc:
+            spans = _flag_spans(argv)
+            bad = next((span for span in spans if _names_flag(exc, span)), None)
+            if bad is None or len(refused) == _MAX_REFUSED:
+                raise
+            why = exc.message.removeprefix(f"{exc.subject}: ")
+            if len(why) > 120:  # a long list of choices: what was expected is the release's
+                why = "not a value this release takes" + (f", {exc.hint}" if exc.hint else "")
+            refused.append(f"{' '.join(bad)} ({why})")
+            argv = [w for span in spans if span is not bad for w in span]
+
+
+def _names_flag(exc: InputError, span: list[str]) -> bool:
+    """Whether the parser's error ``exc`` is about the value of the flag ``span`` starts (any
+    spelling, an abbreviation, its ``=value`` form), a flag this release has. A flag it does
+    not have, or a word no flag takes, is no value refused: the command is then not this
+    release's."""
+    head = span[0].split("=", 1)[0]
+    field = _flag_field(str(exc.subject))  # (the parser names a flag by its first spelling)
+    return field is not None and head.startswith("--") and (
+        _flag_field(head) == field or str(exc.subject).startswith(head))
+
+
+def _flag_spans(argv: list[str]) -> list[list[str]]:
+    """``argv`` cut into its flags, each with the words it reads as its values (argparse's
+    test: a word that does not read as a flag is a value), and any stray word alone."""
+    from launchplan.input.cli import reads_as_value, takes_value
+
+    spans: list[list[str]] = []
+    for word in argv:
+        head = spans[-1][0] if spans else ""
+        # (a switch reads no value: a word after it is a stray of its own)
+        if head.startswith("-") and "=" not in head and reads_as_value(word) \
+                and (takes_value(head) or _flag_field(head) is None):
+            spans[-1].append(word)
+        else:
+            spans.append([word])
+    return spans
+
+
+def _flag_field(word: str) -> str | None:
+    """The ServerArgs field a flag word writes (``--tp=2`` and ``--tp-size``: tp_size), None
+    for a word that is no flag of this release."""
+    global _FLAG_FIELDS
+    if _FLAG_FIELDS is None:
+        from launchplan.input.fields import FIELDS
+
+        _FLAG_FIELDS = {flag: spec.name for spec in FIELDS.values() for flag in spec.flags}
+    return _FLAG_FIELDS.get(word.split("=", 1)[0])
+
+
+_FLAG_FIELDS: dict[str, str] | None = None
+
+
 #: a value only the launch's environment gives: ``$(NAME)`` (Kubernetes, make), ``${NAME}``,
-#: ``$NAME``
-_REFERENCE = re.compile(r"\$(?:\([A-Za-z_]\w*\)|\{[A-Za-z_]\w*[^}]*\}|[A-Za-z_]\w*)")
+#: ``$NAME``, or a command's output (``$(hostname -i)``; not ``$((...))`` arithmetic)
+_REFERENCE = re.compile(r"\$(?:\((?!\()|\{[A-Za-z_]\w*[^}]*\}|[A-Za-z_]\w*)")
 
 
 def _without_references(argv: list[str]) -> tuple[list[str], list[str]]:

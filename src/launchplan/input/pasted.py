@@ -2115,8 +2115,10 @@ def _launch_segment(words: list[str], launch: int | None = None,
             skip = False
         elif _REDIRECT.match(word):
             skip = True
-        elif shell_vars.placeholder(word):  # ``<your-model>``: a value to fill in, kept so
-            out.append(word)  # the flag it stands for is reported with it
+        elif shell_vars.placeholder(word) or (" " in word and word[:1] == "<"
+                                              and word[-1:] == ">"):
+            out.append(word)  # ``<your-model>``, ``<7 adapters>``: a value to fill in, kept
+            # so the flag it stands for is reported with it
         elif (sliced := shell_vars.arguments_slice(word, values)) is not None:
             out.extend(sliced)  # ``${@:2}``: the script's arguments from the second on
         elif word in _ALL_ARGUMENTS:  # as many as a ``shift`` left
@@ -2272,9 +2274,10 @@ def _refuse_full_width_operator(segment: list[str]) -> None:
                      + f"; as pasted, the shell runs {word}, not the launch after it")
 
 
-#: The words of a placeholder a page wrote with spaces inside (``<other option>``): its
-#: first word opens the bracket, its last closes it.
-_PLACEHOLDER_OPEN = re.compile(r"^<[A-Za-z_][\w.-]*$")
+#: The words of a placeholder a page wrote with spaces inside (``<other option>``, a count
+#: first too: ``--lora-paths <7 adapters>``): its first word opens the bracket, its last
+#: closes it.
+_PLACEHOLDER_OPEN = re.compile(r"^<\w[\w.-]*$")
 _PLACEHOLDER_WORD = re.compile(r"^[\w.-]+$")
 _PLACEHOLDER_CLOSE = re.compile(r"^[\w.-]+>$")
 

@@ -37,10 +37,25 @@ def named_version(tokens: Sequence[str]) -> tuple[str, str] | None:
         for pattern in _NAMED:
             for m in pattern.finditer(token):
                 versions.setdefault(m.group(1).rstrip("."), m.group(0).strip())
+    if len(versions) > 1:  # a source build's placeholder does not contradict a release named
+        versions = {v: w for v, w in versions.items() if source_build(v) is None} or versions
     if len(versions) != 1:
         return None
     ((version, words),) = versions.items()
     return version, words
+
+
+#: setuptools-scm's version for a checkout it finds no release tag in: ``0.0.0.dev1+g<sha>``
+#: (an editable or source install of a shallow clone, and SGLang's own nightly images, whose
+#: check_env reports it); it names a commit, never a release or an age
+_SOURCE_BUILD = re.compile(r"^0\.0\.0\.dev\d+\+g([0-9a-f]{7,40})(?:\.d\d+)?$")
+
+
+def source_build(version: str) -> str | None:
+    """The commit a source build's placeholder version names (``0.0.0.dev1+g4ccff141d``:
+    ``4ccff141d``); None for any other version."""
+    match = _SOURCE_BUILD.match(version)
+    return match.group(1) if match else None
 
 
 def modelled_release(version: str, modelled: Sequence[str]) -> str | None:

@@ -154,6 +154,10 @@ class LoggedArgs(Struct, frozen=False):
     # the launch command the log shows before its start-up line (line number, its text):
     # what the fields a cut-off line lost were typed as
     command: tuple[int, str] | None = None
+    #: the shell assignments the text makes before that command (``TP=2``, ``export
+    #: MODEL=...``, ``option+=" --flag"``), one a line, when the command refers to a
+    #: variable: its script's values, read with it as a pasted script is read
+    command_context: str = ""
     #: a device other than a GPU the log's records name where its line names none (an
     #: Ascend NPU's "Capture ... NPU graph", its ``ascend`` backends): the log's hardware
     device_named: str | None = None
@@ -359,6 +363,140 @@ def launch_command(text: str) -> tuple[int, str] | None:
     return None
 
 
+#: A line of a script that only sets variables: ``TP=2``, ``export MODEL=/m``, ``declare -i
+#: N=4``, ``option+=" --flag"`` (bash appends), several on one line too
+_SETS_VARIABLE = re.compile(r"[ \t]*(?:(?:export|declare|typeset|local|readonly)"
+                            r"(?:[ \t]+-\w+)*[ \t]+)?[A-Za-z_]\w*\+?=")
+#: an assignment of a command's output, alone on its line (``HOST=$(hostname -i | awk ...)``)
+_SUBSTITUTED = re.compile(r"[ \t]*(?:export[ \t]+)?[A-Za-z_]\w*=\"?\$\((?!\()[^\n]*\)\"?[ \t]*$")
+#: the assignments read before a command at most (a long script's last ones count)
+_MAX_ASSIGNMENTS = 500
+
+
+def shell_assignments(text: str, line: int) -> str:
+    """The lines before ``line`` (1-based) of ``text`` that only set shell variables, each
+    with the lines its trailing backslashes continue it onto, in order: a start script
+    pasted with its log sets what its launch command refers to (``--tp $TP``), and the
+    command is read with them as the pasted-text reader reads a script. A line whose words
+    do not split (an open quote) or that runs a command besides is left out."""
+    from launchplan.input.shell_vars import ASSIGNMENT, shell_split
+
+    lines = text.split("\n")[:max(0, line - 1)]
+    kept: list[str] = []
+    at = 0
+    while at < len(lines):
+        start = at
+        while lines[at].rstrip().endswith("\\") and at + 1 < len(lines):
+            at += 1
+        at += 1
+        if _SETS_VARIABLE.match(lines[start]) is None:
+            continue
+        piece = "\n".join(lines[start:at]).rstrip("\r")
+        if _SUBSTITUTED.match(piece) is not None:  # set by a command the script runs: the
+            kept.append(piece)  # reader keeps the reference open, as the value is unknown
+            continue
+        try:
+            words = shell_split(piece)
+        except ValueError:  # an open quote: a value going on over lines not read
+            continue
+        declaring = False
+        for word in words:
+            declaring = word in _DECLARING or (declaring and word.startswith("-"))
+            if not (declaring or word == ";" or ASSIGNMENT.match(word)):
+                break
+        else:
+            kept.append(piece)
+    return "\n".join(kept[-_MAX_ASSIGNMENTS:])
+
+
+#: the builtins that set variables from their ``NAME=VALUE`` words
+_DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
+
+
+#: SGLang's test helpers that start a server from a model and a list of flags
+#: (``popen_launch_server(MODEL, URL, timeout=..., other_args=[...])``): its CI's and its
+#: hardware vendors' failure reports show the launch so
+_HELPER_CALL = re.compile(r"\bpopen_launch(?:_pd)?_server\(")
+#: the line opening a list a launch's flags may be written in: a Python name bound to a list
+#: (``XPU_SERVER_ARGS = [``), a manifest's ``args:`` key with its items below or in brackets
+_LIST_OPENS = re.compile(r"^[ \t]*(?:[A-Za-z_]\w*[ \t]*=|(?:-[ \t]+)?args[ \t]*:)[ \t]*(?:(\[)|$)",
+                         re.MULTILINE)
+
+
+def shown_launch(text: str) -> tuple[int, str] | None:
+    """The launch ``text`` shows before its records: a command line (``launch_command``),
+    else a call of SGLang's test helper (the code block around it, which the pasted-text
+    reader reads as it reads such a paste), else the last list of SGLang flags (a Python
+    list, a manifest's ``args:``), as the command it stands for. None when it shows none."""
+    found = launch_command(text)
+    if found is not None or ("--" not in text):  # the cheap test: no flag, no list of them
+        return found
+    calls = list(_HELPER_CALL.finditer(text))
+    if calls:
+        call = calls[-1].start()
+        fence = max(text.rfind("```", 0, call), text.rfind("~~~", 0, call))
+        start = text.find("\n", fence) + 1 if fence >= 0 else 0
+        end = _call_end(text, calls[-1].end())
+        return text.count("\n", 0, call) + 1, text[start:end]
+    for opening in reversed(list(_LIST_OPENS.finditer(text))):
+        flags = _listed_flags(text, opening)
+        if flags:
+            import shlex
+
+            return (text.count("\n", 0, opening.start()) + 1,
+                    "python -m sglang.launch_server " + shlex.join(flags))
+    return None
+
+
+def _call_end(text: str, at: int) -> int:
+    """Where the call whose arguments start at ``at`` closes (past its parenthesis; the end
+    of its line when a paste cut it), strings skipped; at most 4,000 characters on."""
+    depth, quote = 1, ""
+    stop = min(len(text), at + 4000)
+    for i in range(at, stop):
+        c = text[i]
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+def _listed_flags(text: str, opening: re.Match[str]) -> list[str] | None:
+    """The strings of the list ``opening`` starts, when they are SGLang flags and their
+    values (the first a flag); None otherwise (another list, one that does not read)."""
+    if opening.group(1):  # a Python list (or a manifest's in brackets): to its bracket
+        start = opening.start(1)
+        body = text[start:_call_end(text, start + 1)]
+        try:
+            items = ast.literal_eval(body)
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+            return None
+    else:  # a manifest's items, each ``- value`` below the key
+        lines = text[opening.end():].split("\n")[1:]
+        items = []
+        for line in lines:
+            item = _LIST_ITEM.match(line)
+            if item is None:
+                break
+            value = line[item.end():].strip()
+            if value[:1] in "'\"" and value[-1:] == value[:1] and len(value) > 1:
+                value = value[1:-1]
+            items.append(value)
+    if not isinstance(items, list) or not items or not all(isinstance(i, str) for i in items):
+        return None
+    if not items[0].startswith("--"):
+        return None
+    return items
+
+
 #: What a log collector puts before each line it passes on (``_COLLECTOR_PREFIX``, after a
 #: ``kubectl logs --timestamps`` stamp or alone): a command a script echoes over several
 #: lines carries it on every line, and its continuation lines are read without it.
@@ -457,12 +595,20 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     """The log's resolved arguments and memory figures. A log cut down to its memory lines
     (no ``server_args`` line) is read for those alone: the launch is then the flags given."""
     text, mark = _unflattened(as_written(text))
+    if "\x1b[" in text:  # the cheap test: a log with no escape pays nothing
+        text = _SGR.sub("", text)
     out = _parse_log(text, name)
     if mark is not None:
         out.notes.append(f"the text's {mark.strip()!r} marks stand for its line breaks (a "
                          "dump that flattened the paste): read as line ends, and the line "
                          "numbers here count the lines they make")
     return out
+
+
+#: An ANSI SGR escape (``ESC[36;1m``, ``ESC[0m``): a terminal's or a CI page's colour, never
+#: part of a word. GitHub Actions' raw log echoes a ``run:`` step's script in cyan line by
+#: line, so a reset after a continuation backslash would otherwise hide the backslash.
+_SGR = re.compile(r"\x1b\[[0-9;:]*m")
 
 
 #: What a dump writes in place of each line break of a paste it flattens to one line (a
@@ -532,7 +678,7 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
         if memory.any():  # the command it shows before its memory lines is the launch
             first = _first_memory_record(text)
             start = text.rfind("\n", 0, first) + 1
-            out = _with_memory(LoggedArgs(command=launch_command(text[:start])), text)
+            out = _with_memory(LoggedArgs(command=shown_launch(text[:start])), text)
             if out.command is None and first < len(text):
                 _unread_command(out, text, start, first, "first memory record")
             return out
@@ -543,7 +689,7 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
         if failed_at is not None:
             # the report an issue asks for: the launch command, then the error SGLang's
             # start-up died of (the long server_args line left out): the command is the launch
-            command = launch_command(text[:text.rfind("\n", 0, failed_at) + 1])
+            command = shown_launch(text[:text.rfind("\n", 0, failed_at) + 1])
             if command is None:  # shown after it: bash's job line (``./run.sh: line 28:
                 command = launch_command(text)  # 8891 Killed  python3 -m ...``), a post's
             if command is not None:  # "my command:" under its log
@@ -563,8 +709,9 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
     segments, closed = _segments(body)
     separated = body.rstrip().endswith(",")  # the cut fell after a whole value's comma
     form = "dict" if marker == DICT_MARKER else "repr"
+    # (a whole line needs no command: the list forms are looked for only past a cut)
     out = LoggedArgs(line=line, truncated=not closed, form=form,
-                     command=launch_command(text[:start]))
+                     command=(launch_command if closed else shown_launch)(text[:start]))
     if out.command is None and not closed:  # the fields the cut line lost stay unread then
         _unread_command(out, text, start, at, "server_args line")
     for i, segment in enumerate(segments):
@@ -664,6 +811,9 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
                          "with the target's weights or free memory")
     if out.memory.pool_made is None and _no_pool_profiled(out, own):
         out.memory = out.memory.replace(pool_made=False)
+    if out.command is not None and "$" in out.command[1] \
+            and _LIST_KEY.match(out.command[1]) is None:  # (a manifest's are its pod's)
+        out.command_context = shell_assignments(text, out.command[0])
     out.failure = startup_failure(own) or _killed_in_load(out.memory, own)
     out.started = out.failure is None and (
         out.memory.pool_made is True or _STARTED.search(own) is not None)
@@ -732,7 +882,10 @@ def startup_failure(text: str) -> str | None:
     if serving is not None:
         return None
     found = failed.group(0).strip()
-    if found.endswith("Traceback (most recent call last):"):
+    if _cut_header(found, text[failed.end():]):
+        head = found[:found.index("exception") + len("exception")]
+        found = f"{head} (the log ends its traceback before the error)"
+    elif found.endswith("Traceback (most recent call last):"):
         # the process logged its traceback: the error it died of ends it
         raised = _RAISED.search(text, failed.end(), failed.end() + 20000)
         head = found[:found.index("Traceback")].rstrip(": ")
@@ -751,6 +904,22 @@ def startup_failure(text: str) -> str | None:
 
 #: A Python traceback's first line; its frames follow, indented, then the error line.
 _TRACEBACK = "Traceback (most recent call last):"
+
+
+def _cut_header(found: str, after: str) -> bool:
+    """Whether a process's ``... hit an exception:`` record ends the text inside the header
+    of the traceback it logs (``: T``, ``: Traceback (most rec``, nothing after the colon):
+    a search excerpt or a paste cut at any character, the error not in it. The whole
+    header is the caller's other case."""
+    if after.strip() or "hit an exception" not in found:
+        return False
+    rest = found[found.index("hit an exception") + len("hit an exception"):]
+    if not rest.startswith(":"):
+        return False
+    rest = rest[1:].strip()
+    return len(rest) < len(_TRACEBACK) and _TRACEBACK.startswith(rest)
+
+
 #: why a text with a traceback is still no start-up's failure
 _TRACEBACK_NOT_STARTUP = ("its traceback runs through no start-up of SGLang's: none of the "
                           "scheduler's, a model worker's or the model runner's construction, "
