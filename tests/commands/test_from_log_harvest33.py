@@ -112,3 +112,13 @@ def test_an_elided_path_list_is_named_a_placeholder(capsys, tmp_path):
     assert data["inputs"]["lora_paths"] == ["<7 adapters>"]
     said = "--lora-paths <7 adapters>: a placeholder the pasted text leaves to fill in"
     assert any(said + ", planned as written" in n for n in data["notes"])
+
+
+def test_a_pasted_text_s_placeholder_version_is_a_source_build(capsys):
+    """A pasted issue (no log) with check_env's ``sglang: 0.0.0.dev1+g<sha>`` (sglang#26039,
+    a nightly image): a build of that commit, not "older than the releases"."""
+    text = ("sglang: 0.0.0.dev1+g0c8049d9b\nsglang-kernel: 0.4.2.post2\n\n"
+            "python -m sglang.launch_server --model-path qwen3-8b --tp 2\n")
+    assert main(["resolve", "--gpu", "h100", text, "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert "a source build of commit 0c8049d9b" in out and "older than" not in out

@@ -349,7 +349,7 @@ def _pasted_release(out: Split, argv: Sequence[str]) -> None:
     """The rule set of the one SGLang release the pasted text names (``input.pasted_release``),
     noted; a release launchplan does not model keeps the default rules, said in the note."""
     from launchplan.input.pasted import cleaned
-    from launchplan.input.pasted_release import reported_release
+    from launchplan.input.pasted_release import reported_release, source_build
 
     found = reported_release([cleaned(t) for t in argv], COMPAT_CHOICES)
     if found is None:
@@ -357,10 +357,14 @@ def _pasted_release(out: Split, argv: Sequence[str]) -> None:
     release, version, words = found
     if release is None:
         releases = sorted(c for c in COMPAT_CHOICES if c[:1].isdigit())
-        older = release_key(version) < release_key(releases[0])
+        commit = source_build(version)
+        older = commit is None and release_key(version) < release_key(releases[0])
         out.notes.append(
             f"the pasted text names SGLang {version} ({words}), "
-            + (f"older than the releases launchplan models ({releases[0]} to {releases[-1]}): "
+            + (f"a source build of commit {commit} (setuptools-scm's placeholder version, as "
+               "a source install or a nightly image reports it), whose release is not known: "
+               "planned with the default rules" if commit else
+               f"older than the releases launchplan models ({releases[0]} to {releases[-1]}): "
                f"planned with the default rules; `launchplan migrate --to {releases[-1]}` "
                "rewrites the flags later releases retired" if older else
                "a release launchplan does not model: planned with the default rules "
