@@ -100,7 +100,14 @@ def _without_open_spreads(value: str | list[str], notes: list[str] | None
     of the flag before them, so the launch is planned without them, as a shell script's
     ``"$@"`` is, and ``notes`` names them."""
     if isinstance(value, str):
-        return value
+        if "${*" not in value:
+            return value
+        for found in _OPEN_FLAGS.finditer(value):
+            if notes is not None:
+                notes.append(f"the launch's command line takes flags from {found.group(1)}, "
+                             "which the script works out when it runs: it is planned "
+                             "without them (give those flags after the paste)")
+        return _OPEN_FLAGS.sub("", value)
     kept = [word for word in value if not (word.startswith("${*") and word.endswith("}"))]
     if len(kept) < len(value) and notes is not None:
         for word in value:
@@ -109,6 +116,11 @@ def _without_open_spreads(value: str | list[str], notes: list[str] | None
                              "script runs: it is planned without those items (give those "
                              "flags after the paste)")
     return kept
+
+
+#: A command line's word of flags the script works out when it runs (``_rendered`` writes
+#: ``{cfg.to_cli_args()}`` standing where flags go so).
+_OPEN_FLAGS = re.compile(r"(?<!\S)\$\{\*(\S+?)\}(?!\S)")
 
 
 def literal_total(text: str) -> int:
@@ -419,6 +431,10 @@ def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, 
             held = {id(n) for arg in node.exc.args if _text_only(arg) for n in ast.walk(arg)}
             inert |= held
             told |= held
+    if found:
+        more_inert, more_told = _returned_to_show(tree, inert, told)
+        inert |= more_inert
+        told |= more_told
     kept: list[tuple[str | list[str], ast.AST, str]] = []
     inside: set[int] = set()
     for item in sorted(found, key=lambda f: _position(f[1])):
@@ -443,6 +459,102 @@ def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, 
     live = [item for item in kept if not any(
         decided(tree, branch, field) is False for branch, field in branches(tree, item[1]))]
     return live or kept
+
+
+def _returned_to_show(tree: ast.Module, inert: set[int], told: set[int]
+                      ) -> tuple[set[int], set[int]]:
+    """(the nodes of what a function returns when every call of it in the script only
+    shows or writes the result, those of them only shown): ``print(build_cmd(cfg))`` of a
+    ``build_cmd`` that returns an f-string command starts nothing, as printing the f-string
+    itself does not. A result assigned to a name counts by that name's uses; a function the
+    script never calls (a library's) keeps its command."""
+    functions = [node for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not functions:
+        return set(), set()
+    calls: dict[str, list[ast.Call]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            calls.setdefault(_callee(node), []).append(node)
+    more_inert: set[int] = set()
+    more_told: set[int] = set()
+    for function in functions:
+        made = calls.get(function.name)
+        if not made:
+            continue
+        uses = [_result_use(tree, call, inert, told) for call in made]
+        if "runs" in uses:
+            continue
+        held = {id(n) for value in _returned(function) if _made_value(value)
+                for n in ast.walk(value)}
+        more_inert |= held
+        if all(use == "told" for use in uses):
+            more_told |= held
+    return more_inert, more_told
+
+
+def _result_use(tree: ast.Module, call: ast.Call, inert: set[int], told: set[int]) -> str:
+    """How a script uses what ``call`` returns: ``told`` (only printed or logged),
+    ``inert`` (only written to a file, or shown), ``runs`` (anything else: handed to a
+    process, returned on, kept). A result assigned to a plain name is judged by that name's
+    uses after it."""
+    if id(call) in told:
+        return "told"
+    if id(call) in inert:
+        return "inert"
+    assign = next((a for a in ast.walk(tree) if isinstance(a, ast.Assign) and a.value is call
+                   and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)), None)
+    if assign is None:
+        return "runs"
+    from launchplan.input.python_values import binding_scope
+
+    target = assign.targets[0]
+    holder = binding_scope(target, tree)  # type: ignore[arg-type]
+    after = (assign.end_lineno or assign.lineno, assign.end_col_offset or 0)
+    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name)
+            and n.id == target.id and isinstance(n.ctx, ast.Load)  # type: ignore[attr-defined]
+            and (n.lineno, n.col_offset) >= after and binding_scope(n, tree) is holder]
+    if not uses or any(id(n) not in inert for n in uses):
+        return "runs"
+    return "told" if all(id(n) in told for n in uses) else "inert"
+
+
+def _made_value(node: ast.expr) -> bool:
+    """Whether a returned ``node`` only makes a command (text, an argv list, ``"...".format()``
+    or ``" ".join(...)``), not runs one (``return subprocess.Popen([...])``: printing that
+    call's result does not undo the start)."""
+    if _text_only(node) or isinstance(node, (ast.List, ast.Tuple, ast.Name)):
+        return True
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("format", "join")
+            and isinstance(node.func.value, ast.Constant))
+
+
+#: The nodes whose ``return`` is their own, not the function around them.
+_OWN_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _returned(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
+    """The expressions ``function`` itself returns (not a nested function's), and what it
+    assigns to a name it returns (``cmd = f"..."`` then ``return cmd``)."""
+    out: list[ast.expr] = []
+    names: set[str] = set()
+    stack: list[ast.AST] = list(function.body)
+    assigns: list[ast.Assign] = []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _OWN_SCOPES):
+            continue
+        if isinstance(node, ast.Return) and node.value is not None:
+            out.append(node.value)
+            if isinstance(node.value, ast.Name):
+                names.add(node.value.id)
+        elif isinstance(node, ast.Assign):
+            assigns.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    out += [a.value for a in assigns if len(a.targets) == 1
+            and isinstance(a.targets[0], ast.Name) and a.targets[0].id in names]
+    return out
 
 
 def _text_only(node: ast.expr) -> bool:
@@ -476,9 +588,92 @@ def _finished(tree: ast.Module, value: str | list[str], node: ast.AST, grows: st
         return value + _grown(tree, node, _literal_names(tree), notes)
     if grows == _GROWS_LIST and isinstance(value, list):
         literals = _literal_names(tree)
-        top, joined = _joined_lists(tree, node, literals, notes)
-        return [*value, *joined, *_grown_list(tree, top, literals, notes)]
+        words = list(value)
+        for _ in range(8):  # cmd = [...]; full = cmd + extra; run(full + ["--port", p])
+            top, joined = _joined_lists(tree, node, literals, notes)
+            words += [*joined, *_grown_list(tree, top, literals, notes)]
+            derived = _derived_list(tree, top, literals, notes)
+            if derived is None:
+                break
+            node, more = derived
+            words += more
+        return words
     return value
+
+
+def _derived_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
+                  notes: list[str] | None) -> tuple[ast.AST, list[str]] | None:
+    """(the larger list a script builds on the argv ``name = <node>`` and runs, the words it
+    adds): ``name + extra`` (``subprocess.Popen(cmd + extra)``) or ``[*name, *extra]``, its
+    first such use after the assignment that reads the same list, outside a print or log
+    call and not ruled out by the script's values. None when the script runs ``name`` as
+    it is first (``Popen(cmd)``), or builds on it nowhere. A piece not read here, or a use
+    under a test the text leaves open, is named in ``notes``."""
+    assign = next((a for a in ast.walk(tree) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                   and a.value is node and _assigned_name(a) is not None), None)
+    if assign is None:
+        return None
+    name = _assigned_name(assign)
+    from launchplan.input.python_values import binding_scope
+
+    target = assign.targets[0] if isinstance(assign, ast.Assign) else assign.target
+    holder = binding_scope(target, tree)  # type: ignore[arg-type]
+    parents = {id(child): parent for parent in ast.walk(tree)
+               for child in ast.iter_child_nodes(parent)}
+    shown = _shown_nodes(tree)
+    where = dict((id(branch), field) for branch, field in branches(tree, assign))
+    after = (assign.end_lineno or assign.lineno, assign.end_col_offset or 0)
+    uses = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name
+                   and isinstance(n.ctx, ast.Load) and (n.lineno, n.col_offset) >= after
+                   and id(n) not in shown and binding_scope(n, tree) is holder),
+                  key=_position)
+    for use in uses:
+        parent = parents.get(id(use))
+        grown: ast.AST | None = None
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add) \
+                and parent.left is use:
+            grown = parent
+        elif isinstance(parent, ast.Starred) and isinstance(
+                display := parents.get(id(parent)), (ast.List, ast.Tuple)) \
+                and display.elts and display.elts[0] is parent and len(display.elts) > 1:
+            grown = display
+        elif isinstance(parent, ast.Call) and use in parent.args \
+                and _callee(parent) not in _LOOKS:
+            return None  # ``Popen(cmd)``: the list itself is what runs
+        if grown is None:
+            continue
+        state, test = _branch_state(tree, grown, where)
+        if state is False:
+            continue
+        if state is None:
+            if notes is not None:
+                notes.append(_conditional_note(f"argv {name}", grown, test))
+            continue
+        if isinstance(grown, ast.BinOp):
+            more = _list_words(grown.right, literals, tree, notes=notes)
+            if more is None:
+                if notes is not None:
+                    notes.append(f"the launch's argv is joined at line {grown.lineno} with "
+                                 f"{_short(ast.unparse(grown.right))}, which launchplan "
+                                 "cannot read from the text: the flags it adds are not "
+                                 "planned; give them after the pasted text")
+                more = []
+            return grown, more
+        # an open spread stays a ``${*X}`` word: ``_without_open_spreads`` names it
+        return grown, _items(grown.elts[1:], literals, tree)  # type: ignore[attr-defined]
+    return None
+
+
+#: Calls that look at a list without running it (``len(cmd)``).
+_LOOKS = frozenset({"len", "repr", "id", "type", "isinstance", "bool"})
+
+
+def _shown_nodes(tree: ast.Module) -> set[int]:
+    """The nodes inside a print or log call's arguments (``_INERT_CALLS``): what a script
+    shows, not runs."""
+    return {id(n) for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and _callee(node) in _INERT_CALLS
+            for arg in (*node.args, *node.keywords) for n in ast.walk(arg)}
 
 
 def _joined_lists(tree: ast.Module, node: ast.AST, literals: dict[str, str],
@@ -492,7 +687,7 @@ def _joined_lists(tree: ast.Module, node: ast.AST, literals: dict[str, str],
     top, words = node, []
     while id(top) in parents:
         chain = parents[id(top)]
-        more = _list_words(chain.right, literals, tree)
+        more = _list_words(chain.right, literals, tree, notes=notes)
         if more is None:
             if notes is not None:
                 notes.append(f"the launch's argv is joined at line {chain.lineno} with "
@@ -920,36 +1115,42 @@ def _items(elts: list[ast.expr], literals: dict[str, str], tree: ast.Module,
 
 
 def _list_words(node: ast.expr, literals: dict[str, str], tree: ast.Module,
-                lists: dict[str, list[str] | None] | None = None) -> list[str] | None:
+                lists: dict[str, list[str] | None] | None = None,
+                notes: list[str] | None = None) -> list[str] | None:
     """The argv items an expression that makes a list holds, when the text decides them: a
-    list or tuple literal (an open item stays a ``${...}`` word), a known list's name, ``a +
-    b``, ``X or []`` (the fallback when X is empty), ``list(X)`` / ``tuple(X)``, ``X if
-    TEST else Y`` of a test the script's values decide, ``S.split()`` and
-    ``shlex.split(S)`` of a string it fixes (as Python splits it), a comprehension over
-    literals (``python_values``); None for one known only at run time."""
+    list or tuple literal (an open item stays a ``${...}`` word), a known list's name (a
+    function's own list as that function has it there: ``_local_list``), ``a + b``, ``X or
+    []`` (the fallback when X is empty), ``list(X)`` / ``tuple(X)``, ``X if TEST else Y``
+    of a test the script's values decide, ``S.split()`` and ``shlex.split(S)`` of a string
+    it fixes (as Python splits it), a comprehension over literals (``python_values``); None
+    for one known only at run time. What a local list's growth leaves unread goes into
+    ``notes``."""
     from launchplan.input import python_values
 
     if isinstance(node, (ast.List, ast.Tuple)):
         items = _items(node.elts, literals, tree, lists)
         return None if any(item.startswith("${*") for item in items) else items
     if isinstance(node, ast.Name):
+        local = _local_list(node, literals, tree, notes)
+        if local is not _NOT_LOCAL:
+            return local  # type: ignore[return-value]
         if lists is None:
             lists = _literal_lists(tree, literals)
         return lists.get(node.id)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left = _list_words(node.left, literals, tree, lists)
-        right = _list_words(node.right, literals, tree, lists)
+        left = _list_words(node.left, literals, tree, lists, notes)
+        right = _list_words(node.right, literals, tree, lists, notes)
         return None if left is None or right is None else [*left, *right]
     if isinstance(node, ast.IfExp):
         held = python_values.truth(node.test, tree)
         if held is None:
             return None
-        return _list_words(node.body if held else node.orelse, literals, tree, lists)
+        return _list_words(node.body if held else node.orelse, literals, tree, lists, notes)
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
-        first = _list_words(node.values[0], literals, tree, lists)
+        first = _list_words(node.values[0], literals, tree, lists, notes)
         if first is None:
             return None
-        return first if first else _list_words(node.values[1], literals, tree, lists)
+        return first if first else _list_words(node.values[1], literals, tree, lists, notes)
     if isinstance(node, ast.ListComp):
         found = python_values.value(node, dict(literals), python_values.literal_dicts(tree))
         return None if found is python_values.UNKNOWN else [str(item) for item in found]
@@ -957,7 +1158,7 @@ def _list_words(node: ast.expr, literals: dict[str, str], tree: ast.Module,
         return _fixed_words(node, tree)
     func = ast.unparse(node.func)
     if func in ("list", "tuple") and len(node.args) == 1:
-        return _list_words(node.args[0], literals, tree, lists)
+        return _list_words(node.args[0], literals, tree, lists, notes)
     split = func == "shlex.split" and len(node.args) == 1
     if split or (isinstance(node.func, ast.Attribute) and node.func.attr == "split"
                  and not node.args):
@@ -969,6 +1170,64 @@ def _list_words(node: ast.expr, literals: dict[str, str], tree: ast.Module,
         except ValueError:
             return None
     return _fixed_words(node, tree)
+
+
+#: What ``_local_list`` gives for a name no function binds as a list of its own.
+_NOT_LOCAL = object()
+
+
+def _local_list(node: ast.Name, literals: dict[str, str], tree: ast.Module,
+                notes: list[str] | None) -> object:
+    """The words of the list a function's own name holds where ``node`` uses it
+    (``server_args = [...]`` in a test's ``setUpClass``, then ``[...] + server_args``): its
+    last assignment before the use in that function that the use sees (one under a branch
+    the script's values rule out is skipped; a later one under a test the text leaves open
+    makes the list open: None), with what the function adds to it before the use
+    (``_grown_list``). ``_NOT_LOCAL`` for a name bound only as a parameter, or not in a
+    function (the module's lists, ``_literal_lists``, hold those)."""
+    from launchplan.input.python_values import binding_scope
+
+    scope = binding_scope(node, tree)
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return _NOT_LOCAL
+    name = node.id
+    if any(a.arg == name for a in (*scope.args.posonlyargs, *scope.args.args,
+                                   *scope.args.kwonlyargs)):
+        return _NOT_LOCAL
+    from launchplan.input.python_values import scope_of
+
+    at = _position(node)[:2]
+    assigns = sorted((a for a in ast.walk(scope) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                      and _position(a)[:2] < at and scope_of(a, tree) is scope
+                      and _assigns_name(a, name)), key=_position)
+    where = dict((id(branch), field) for branch, field in branches(tree, node))
+    base: ast.Assign | ast.AnnAssign | None = None
+    open_after = False
+    for assign in assigns:
+        state, _ = _branch_state(tree, assign, where)
+        if state:
+            base, open_after = assign, False
+        elif state is None:
+            open_after = True
+    if base is None or open_after or base.value is None:
+        return None
+    words = _list_words(base.value, literals, tree, None, notes)
+    if words is None:
+        return None
+    return [*words, *_grown_list(tree, base.value, literals, notes, until=at)]
+
+
+def _assigns_name(stmt: ast.Assign | ast.AnnAssign, name: str) -> bool:
+    """Whether ``stmt`` binds the plain name ``name`` alone (``name = ...``)."""
+    return _assigned_name(stmt) == name
+
+
+def _assigned_name(stmt: ast.Assign | ast.AnnAssign) -> str | None:
+    """The plain name ``stmt`` binds alone (``name = ...``, ``name: T = ...``), else None."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    if len(targets) == 1 and isinstance(targets[0], ast.Name):
+        return targets[0].id
+    return None
 
 
 def _fixed_words(node: ast.expr, tree: ast.Module) -> list[str] | None:
@@ -992,18 +1251,19 @@ def _spread_name(node: ast.expr) -> str:
 
 
 def _literal_lists(tree: ast.Module, literals: dict[str, str]) -> dict[str, list[str] | None]:
-    """The script's top-level ``NAME = [...]`` lists of words it knows (the last of each;
-    a name set again to anything else maps to None), then each function parameter its
-    first call passes a list of known words, or leaves at a default of None or an empty
-    list (an empty spread: ``extra_args=None`` spread as ``*(extra_args or [])``)."""
+    """The script's top-level ``NAME = [...]`` lists of words (the last of each; a name set
+    again to anything else maps to None; an open item stays a ``${...}`` word), then each
+    function parameter its first call passes a list of known words, or leaves at a default
+    of None or an empty list (an empty spread: ``extra_args=None`` spread as ``*(extra_args
+    or [])``)."""
     out: dict[str, list[str] | None] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
-            # EXTRA = ["--dp", "2"], EXTRA = "--dp 2".split(), BASE + (["--x"] if X else [])
-            words = _list_words(node.value, literals, tree, out)
-            out[node.targets[0].id] = None if words is None or any(
-                "${" in word for word in words) else words
+            # EXTRA = ["--dp", "2"], EXTRA = "--dp 2".split(), BASE + (["--x"] if X else []);
+            # an item known only at run time (an imported MODEL_PATH) stays an open word,
+            # named where its flag needs it, not the whole list's flags dropped
+            out[node.targets[0].id] = _list_words(node.value, literals, tree, out)
     functions = {node.name: node for node in ast.walk(tree)
                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for name, call in _first_calls(tree, functions).items():
@@ -1060,31 +1320,43 @@ def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str],
 
 
 def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
-                notes: list[str] | None) -> list[str]:
-    """The items a script adds to the argv list ``name = <node>`` after assigning it, in
-    source order, under the same branches (as ``_grown``): ``name += [...]``,
-    ``name.extend([...])``, ``name.append(item)``, of the lists ``_list_words`` reads
-    (``shlex.split("...")`` too). An addition not read here (a list known only at run time) is named
-    in ``notes``: the flags it adds are not planned, and would otherwise go unnoticed."""
-    assign = next((a for a in ast.walk(tree) if isinstance(a, ast.Assign) and a.value is node
-                   and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)), None)
+                notes: list[str] | None, until: tuple[int, int] | None = None) -> list[str]:
+    """The items a script adds to the argv list ``name = <node>`` after assigning it (and
+    before ``until``, a use that sees the list as it is there), in source order, under the
+    same branches (as ``_grown``): ``name += [...]``, ``name.extend([...])``,
+    ``name.append(item)``, of the lists ``_list_words`` reads (``shlex.split("...")``
+    too), made to that same list (another function's ``name`` is its own). An addition not
+    read here (a list known only at run time) is named in ``notes``: the flags it adds are
+    not planned, and would otherwise go unnoticed."""
+    assign = next((a for a in ast.walk(tree) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                   and a.value is node and _assigned_name(a) is not None), None)
     if assign is None:
         return []
-    name = assign.targets[0].id  # type: ignore[attr-defined]
+    target = assign.targets[0] if isinstance(assign, ast.Assign) else assign.target
+    name = target.id  # type: ignore[attr-defined]
+    from launchplan.input.python_values import binding_scope
+
+    holder = binding_scope(target, tree)  # type: ignore[arg-type]
     where = dict((id(branch), field) for branch, field in branches(tree, assign))
     added: list[tuple[int, int, list[str]]] = []
     for stmt in ast.walk(tree):
         if not isinstance(stmt, (ast.AugAssign, ast.Expr)):
             continue
         grown, one = _list_addition(stmt, name)
-        if grown is None or stmt.lineno <= assign.lineno:
+        if grown is None or stmt.lineno <= assign.lineno \
+                or (until is not None and _position(stmt)[:2] >= until):
+            continue
+        changed = stmt.target if isinstance(stmt, ast.AugAssign) else \
+            stmt.value.func.value  # type: ignore[attr-defined]
+        if binding_scope(changed, tree) is not holder:
             continue
         state, test = _branch_state(tree, stmt, where)
         if not state:
             if state is None and notes is not None:
                 notes.append(_conditional_note(f"argv {name}", stmt, test))
             continue
-        items = [_word(grown, literals)] if one else _list_words(grown, literals, tree)
+        items = [_word(grown, literals)] if one else _list_words(grown, literals, tree,
+                                                                 notes=notes)
         if items is None:
             if notes is not None:
                 notes.append(f"the launch's argv {name} grows at line {stmt.lineno} "
@@ -1164,15 +1436,29 @@ def script_environment(text: str, launch: int | None = None) -> list[str]:
             for kw in node.keywords:
                 if kw.arg != "env":
                     continue
-                if not isinstance(kw.value, ast.Name):
-                    pairs += environment_entries(kw.value, names)
+                given = _attribute_alias(tree, kw.value)  # env=cls.env of cls.env = env
+                if not isinstance(given, ast.Name):
+                    pairs += environment_entries(given, names)
                 elif node.lineno >= before and (not runners or id(node) in runners):
                     # the call that runs the launch, env=env (not the script's other
                     # programs started with the same env after it)
-                    pairs += _built_environment(tree, kw.value.id, node.lineno)
+                    pairs += _built_environment(tree, given.id, node.lineno)
         if pairs:
             found.append((node.lineno, node.col_offset, pairs))
     return [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
+
+
+def _attribute_alias(tree: ast.Module, node: ast.expr) -> ast.expr:
+    """The plain name a ``cls.X``/``self.X`` attribute holds when the script sets it once,
+    to that name (a test's ``cls.env = env``, then ``Popen(..., env=cls.env)``); ``node``
+    otherwise."""
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+        return node
+    wanted = ast.unparse(node)
+    set_to = [a.value for a in ast.walk(tree) if isinstance(a, ast.Assign)
+              and any(isinstance(t, ast.Attribute) and ast.unparse(t) == wanted
+                      for t in a.targets)]
+    return set_to[0] if len(set_to) == 1 and isinstance(set_to[0], ast.Name) else node
 
 
 def _launch_runners(tree: ast.Module, chosen: ast.AST) -> set[int]:
@@ -1353,7 +1639,9 @@ def _main_guard(test: ast.expr) -> bool:
 def _scoped_word(node: ast.Name, literals: dict[str, str]) -> str | None:
     """The word a name used inside a function is, when that function binds it once
     itself (``literals`` is one table for the whole script: two functions' ``tp`` would
-    share it); None for any other name."""
+    share it), or as its straight-line run leaves it (``python_values``); an open word for
+    a name the function sets again where the text leaves it undecided; None for any other
+    name."""
     tree = getattr(literals, "tree", None)
     if tree is None:
         return None
@@ -1364,6 +1652,14 @@ def _scoped_word(node: ast.Name, literals: dict[str, str]) -> str | None:
     found = fixed(node, tree)
     if isinstance(found, (str, int, float, PurePath)) and not isinstance(found, bool):
         return str(found)
+    from launchplan.input.python_values import binding_scope
+
+    holder = binding_scope(node, tree)
+    if isinstance(holder, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            and _rebound(holder, node.id):
+        # ``if os.getenv("ALT"): port = 9000`` over the parameter: the run decides which
+        # value it holds, not the call's argument the table has
+        return "${" + node.id + "}"
     return None
 
 
@@ -1853,6 +2149,7 @@ def _literal_names(tree: ast.Module) -> dict[str, str]:
     _dict_items(tree, out)
     _bind_call_arguments(tree, out)
     _bind_instance_attributes(tree, out)
+    _bind_class_attributes(tree, out)
     _bind_field_defaults(tree, out)
     for func in ast.walk(tree):  # a default naming a module constant: (model: str = MODEL)
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1963,8 +2260,14 @@ def _bind_instance_attributes(tree: ast.Module, out: dict[str, str]) -> None:
                     and ast.unparse(stmt.targets[0].value) == "self"):
                 continue
             value = stmt.value
-            word = (given.get(value.id, "${") if isinstance(value, ast.Name)
-                    else _word(value, out))
+            if isinstance(value, ast.Name) and _rebound(init, value.id):
+                # ``if port is None: port = int(os.getenv("PORT", "8000"))`` before
+                # ``self.port = port``: the value the script's run leaves there
+                word = _fixed_word(value, tree)
+            elif isinstance(value, ast.Name):
+                word = given.get(value.id, "${")
+            else:
+                word = _word(value, out)
             key = f"self.{stmt.targets[0].attr}"
             if "${" in word or word == "None":
                 continue
@@ -1972,6 +2275,42 @@ def _bind_instance_attributes(tree: ast.Module, out: dict[str, str]) -> None:
                 out[key] = word
             elif setters.get(key) == 1:
                 out.setdefault(key, word)
+
+
+def _bind_class_attributes(tree: ast.Module, out: dict[str, str]) -> None:
+    """``cls.X`` of a test's ``setUpClass`` that sets ``cls.port = 21000`` (a value the text
+    fixes, set once in the script): the launch its ``server_args`` list builds from
+    ``str(cls.port)`` runs with it."""
+    setters: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id == "cls":
+                    setters.setdefault(ast.unparse(target), []).append(node.value)
+    for key, values in setters.items():
+        if len(values) == 1 and not isinstance(values[0], (ast.List, ast.Tuple, ast.Dict)):
+            word = _word(values[0], out)
+            if "${" not in word and word != "None":
+                out.setdefault(key, word)
+
+
+def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether ``function`` binds its name ``name`` in its body too (a parameter it sets
+    again, ``if port is None: port = ...``)."""
+    return any(isinstance(node, ast.Name) and node.id == name
+               and isinstance(node.ctx, ast.Store) for node in ast.walk(function))
+
+
+def _fixed_word(node: ast.expr, tree: ast.Module) -> str:
+    """``node``'s value as a word when the script's text fixes it (``python_values``);
+    an open ``${...}`` otherwise."""
+    from launchplan.input.python_values import fixed
+
+    found = fixed(node, tree)
+    if isinstance(found, (str, int, float, PurePath)) and not isinstance(found, bool):
+        return str(found)
+    return "${" + "".join(ast.unparse(node).split()) + "}"
 
 
 def _class_fields(cls: ast.ClassDef) -> dict[str, ast.expr | None]:
@@ -2042,6 +2381,28 @@ def _bind_field_defaults(tree: ast.Module, out: dict[str, str]) -> None:
                 out.setdefault(f"self.{field}", word)
 
 
+def _where_flags_go(node: ast.JoinedStr, piece: ast.FormattedValue, before: list[str]
+                    ) -> bool:
+    """Whether the f-string placeholder ``piece`` (a call or attribute, not a plain name: a
+    shell variable's reading covers that) is a word of its own where a flag would stand:
+    after the launcher or a flag's value, not after a flag (its value)."""
+    if not isinstance(piece.value, (ast.Call, ast.Attribute)) or piece.format_spec:
+        return False
+    if isinstance(piece.value, ast.Call) and ast.unparse(piece.value.func) in (
+            "str", "int", "float"):
+        return False
+    at = node.values.index(piece)
+    after = node.values[at + 1] if at + 1 < len(node.values) else None
+    if after is not None and not (isinstance(after, ast.Constant)
+                                  and str(after.value)[:1].isspace()):
+        return False
+    text = "".join(before)
+    if not text or not text[-1].isspace():
+        return False
+    words = text.replace("\\\n", " ").split()
+    return bool(words) and not words[-1].startswith("-") and "sglang" in text
+
+
 def _rendered(node: ast.JoinedStr, literals: dict[str, str], *, shell: bool = False) -> str:
     """An f-string's text: a placeholder that names a literal the script assigns is that
     value (an inline conditional, ``{'--dp 2' if tp > 1 else ''}``, the branch its test
@@ -2056,6 +2417,11 @@ def _rendered(node: ast.JoinedStr, literals: dict[str, str], *, shell: bool = Fa
         elif isinstance(value, ast.FormattedValue):
             word = _word(value.value, literals)
             written = ast.unparse(value.value)
+            if shell and word.startswith("${") and _where_flags_go(node, value, parts):
+                # ``python -m sglang.launch_server {cfg.to_cli_args()}``: flags built when
+                # the script runs, not an argument (``_without_open_spreads`` names them)
+                parts.append("${*" + "".join(written.split()) + "}")
+                continue
             if word == "${" + "".join(written.split()) + "}" and written != "".join(
                     written.split()):
                 # ``{'--enable-dp-attention --dp 2' if tp > 1 else ''}``, its test open

@@ -399,6 +399,13 @@ def scope_of(node: ast.AST, tree: ast.Module) -> ast.AST:
     return _fixed(tree).scope(node)
 
 
+def binding_scope(node: ast.Name, tree: ast.Module) -> ast.AST | None:
+    """The scope whose bindings a use of the name ``node`` sees, as Python resolves it (its
+    own scope's, an enclosing function's, the module's); None for a name the text never
+    binds or declares ``global``/``nonlocal`` (bound across scopes)."""
+    return _fixed(tree).binding_scope(node.id, scope_of(node, tree))
+
+
 def decided(tree: ast.Module, branch: ast.If, field: str) -> bool | None:
     """Whether the script runs ``field`` (``body`` or ``orelse``) of the ``if`` statement
     ``branch``: the test's truth, the ``if __name__ == "__main__":`` block taken (a launch
@@ -492,14 +499,19 @@ class _Fixed:
         else the module's."""
         if name in self.declared:
             return self.everywhere.get(name, [])
+        holder = self.binding_scope(name, scope)
+        return self.sites[(id(holder), name)] if holder is not None else []
+
+    def binding_scope(self, name: str, scope: ast.AST) -> ast.AST | None:
+        """The scope whose bindings of ``name`` a use in ``scope`` sees (``_sites``)."""
+        if name in self.declared:
+            return None
         at, start = scope, True
         while True:
-            if start or not isinstance(at, ast.ClassDef):
-                found = self.sites.get((id(at), name))
-                if found:
-                    return found
+            if (start or not isinstance(at, ast.ClassDef)) and self.sites.get((id(at), name)):
+                return at
             if at is self.tree:
-                return []
+                return None
             at, start = self.scope(at), False
 
     def lookup(self, name: str, scope: ast.AST | None = None) -> Any:
@@ -555,6 +567,85 @@ class _Fixed:
                     and decided(self.tree, node, field) is not True):
                 return UNKNOWN
         return self.value(bound)
+
+    def _flowed(self, use: ast.Name) -> Any:
+        """The value a name its own function binds more than once has at ``use``, as the
+        script's straight-line run leaves it: the last binding before the use that runs
+        (``if port is None: port = int(os.getenv("PORT", "8000"))`` after the parameter
+        ``port=None``, the default idiom), one under a branch the script's values rule out
+        or in an ``except`` handler (the run read raises nothing) skipped; open after a
+        binding under a test the text leaves open, in a loop, or of another kind (``+=``, a
+        ``for`` target) until a later binding that runs."""
+        scope = self.scope(use)
+        # a function's own names only: a module's name set twice stays open (its functions
+        # may run between the two settings)
+        if use.id in self.declared or self.binding_scope(use.id, scope) is not scope \
+                or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or len(self.sites[(id(scope), use.id)]) < 2:
+            return UNKNOWN
+        key = (id(use), "#flow")
+        if key in self.known:
+            return self.known[key]
+        if key in self.busy:
+            return UNKNOWN
+        self.busy.add(key)
+        try:
+            found = self._flow_value(use, scope)
+        finally:
+            self.busy.discard(key)
+        self.known[key] = found
+        return found
+
+    def _flow_value(self, use: ast.Name, scope: ast.AST) -> Any:
+        around = {id(node) for node, _ in ancestors(self.tree, use)}
+        at = (use.lineno, use.col_offset)
+        current: Any = UNKNOWN
+        for site in sorted(self.sites[(id(scope), use.id)], key=_site_position):
+            statement = site if isinstance(site, ast.arg) else self._statement(site)
+            if statement is None:
+                return UNKNOWN
+            state: bool | None = True
+            for node, field in ancestors(self.tree, statement):
+                if id(node) in around:
+                    if isinstance(node, _LOOPS_AND_MATCH):
+                        return UNKNOWN  # a binding in the use's loop reaches its next pass
+                    continue
+                if isinstance(node, ast.If) and field in ("body", "orelse"):
+                    held = decided(self.tree, node, field)
+                    if held is False:
+                        state = False
+                        break
+                    if held is None:
+                        state = None
+                elif isinstance(node, ast.ExceptHandler):
+                    state = False
+                    break
+                elif isinstance(node, _LOOPS_AND_MATCH):
+                    state = None
+            if state is False or (not isinstance(site, ast.arg) and (
+                    statement.end_lineno or 0, statement.end_col_offset or 0) > at):
+                continue  # not run, or bound after the use (or by the statement using it)
+            current = UNKNOWN if state is None else self._site_value(site, statement)
+        return current
+
+    def _statement(self, site: ast.AST) -> ast.stmt | None:
+        at: ast.AST | None = site
+        while at is not None and not isinstance(at, ast.stmt):
+            at = self.parents.get(id(at))
+        return at
+
+    def _site_value(self, site: ast.AST, statement: ast.AST) -> Any:
+        """The value one binding gives its name: a parameter's (``_parameter``), a plain
+        assignment's; ``UNKNOWN`` for any other kind."""
+        if isinstance(site, ast.arg):
+            return self._parameter(site)
+        if isinstance(statement, ast.Assign) and all(
+                isinstance(t, ast.Name) for t in statement.targets):
+            return self.value(statement.value)
+        if isinstance(statement, ast.AnnAssign) and statement.value is not None \
+                and statement.target is site:
+            return self.value(statement.value)
+        return UNKNOWN
 
     def _parameter(self, param: ast.arg) -> Any:
         """A parameter's value in the function's first call in the script (by position or
@@ -655,7 +746,10 @@ class _Fixed:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
-            return self.lookup(node.id, self.scope(node))
+            found = self.lookup(node.id, self.scope(node))
+            if found is UNKNOWN and hasattr(node, "lineno"):
+                return self._flowed(node)
+            return found
         if isinstance(node, ast.Attribute):
             if node.attr in _PATH_PARTS:  # MODEL_DIR.parent, MODEL_DIR.name of a known path
                 base = self.value(node.value)
@@ -777,6 +871,13 @@ class _Fixed:
             if isinstance(base, str):
                 return getattr(base, node.func.attr)(*args)
         return UNKNOWN
+
+
+_LOOPS_AND_MATCH = (ast.For, ast.AsyncFor, ast.While, ast.Match)
+
+
+def _site_position(site: ast.AST) -> tuple[int, int]:
+    return getattr(site, "lineno", 0), getattr(site, "col_offset", 0)
 
 
 class _Function:
