@@ -515,14 +515,19 @@ class _Fixed:
             at, start = self.scope(at), False
 
     def lookup(self, name: str, scope: ast.AST | None = None) -> Any:
-        key = (id(scope if scope is not None else self.tree), name)
+        at = scope if scope is not None else self.tree
+        return self._once((id(at), name), lambda: self._bound(name, at))
+
+    def _once(self, key: tuple[int, str], compute: Callable[[], Any]) -> Any:
+        """``compute()`` once per ``key``, remembered; UNKNOWN when asked again while it runs
+        (a name defined through itself)."""
         if key in self.known:
             return self.known[key]
         if key in self.busy:
             return UNKNOWN
         self.busy.add(key)
         try:
-            found = self._bound(name, scope if scope is not None else self.tree)
+            found = compute()
         finally:
             self.busy.discard(key)
         self.known[key] = found
@@ -583,18 +588,7 @@ class _Fixed:
                 or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 or len(self.sites[(id(scope), use.id)]) < 2:
             return UNKNOWN
-        key = (id(use), "#flow")
-        if key in self.known:
-            return self.known[key]
-        if key in self.busy:
-            return UNKNOWN
-        self.busy.add(key)
-        try:
-            found = self._flow_value(use, scope)
-        finally:
-            self.busy.discard(key)
-        self.known[key] = found
-        return found
+        return self._once((id(use), "#flow"), lambda: self._flow_value(use, scope))
 
     def _flow_value(self, use: ast.Name, scope: ast.AST) -> Any:
         around = {id(node) for node, _ in ancestors(self.tree, use)}
