@@ -650,15 +650,7 @@ def _derived_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
                 notes.append(_conditional_note(f"argv {name}", grown, test))
             continue
         if isinstance(grown, ast.BinOp):
-            more = _list_words(grown.right, literals, tree, notes=notes)
-            if more is None:
-                if notes is not None:
-                    notes.append(f"the launch's argv is joined at line {grown.lineno} with "
-                                 f"{_short(ast.unparse(grown.right))}, which launchplan "
-                                 "cannot read from the text: the flags it adds are not "
-                                 "planned; give them after the pasted text")
-                more = []
-            return grown, more
+            return grown, _joined_words(grown, literals, tree, notes)
         # an open spread stays a ``${*X}`` word: ``_without_open_spreads`` names it
         return grown, _items(grown.elts[1:], literals, tree)  # type: ignore[attr-defined]
     return None
@@ -687,17 +679,24 @@ def _joined_lists(tree: ast.Module, node: ast.AST, literals: dict[str, str],
     top, words = node, []
     while id(top) in parents:
         chain = parents[id(top)]
-        more = _list_words(chain.right, literals, tree, notes=notes)
-        if more is None:
-            if notes is not None:
-                notes.append(f"the launch's argv is joined at line {chain.lineno} with "
-                             f"{_short(ast.unparse(chain.right))}, which launchplan cannot "
-                             "read from the text: the flags it adds are not planned; give "
-                             "them after the pasted text")
-        else:
-            words += more
+        words += _joined_words(chain, literals, tree, notes)
         top = chain
     return top, words
+
+
+def _joined_words(join: ast.BinOp, literals: dict[str, str], tree: ast.Module,
+                  notes: list[str] | None) -> list[str]:
+    """The words the list on the right of an argv's ``+`` adds; none, named in ``notes``,
+    when the text does not give them."""
+    more = _list_words(join.right, literals, tree, notes=notes)
+    if more is None:
+        if notes is not None:
+            notes.append(f"the launch's argv is joined at line {join.lineno} with "
+                         f"{_short(ast.unparse(join.right))}, which launchplan cannot read "
+                         "from the text: the flags it adds are not planned; give them after "
+                         "the pasted text")
+        return []
+    return more
 
 
 def _branch_state(tree: ast.Module, stmt: ast.AST, where: dict[int, str]
