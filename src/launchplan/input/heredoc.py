@@ -246,20 +246,25 @@ _APPLIES_STDIN = re.compile(r"\b(?:kubectl|oc)\b[^\n]*?\b(?:apply|create|replace
 
 
 class AppliedManifest(NamedTuple):
-    """A here-document a script hands to ``kubectl``: the manifest the cluster runs."""
+    """A here-document a script hands to ``kubectl`` or starts with ``docker compose up``:
+    the manifest the cluster or Compose runs."""
 
     body: str  # as the here-document holds it
     before: str  # the script's lines before it: the variables it may expand are set there
     expands: bool  # ``$NAME`` filled while fed: an unquoted delimiter, or piped to envsubst
+    runs: str = "kubectl apply"  # what starts it: "kubectl apply" or "docker compose up"
 
 
 def applied_manifest(text: str) -> AppliedManifest | None:
     """The first here-document ``text`` hands to ``kubectl apply`` (or ``create``,
     ``replace``; OpenShift's ``oc``) that names SGLang: fed on stdin (``-f -``), or written
     to a file (``cat > "$FILE" <<EOF``) that a later ``kubectl apply -f "$FILE"`` names as
-    written. The manifest the cluster runs, which the shell lines around it only deliver.
+    written; or a Compose file written so (or printed by a function whose output a later
+    line writes to the file: ``gen > docker-compose.yml``) that a later ``docker compose
+    up`` starts. The manifest that runs, which the shell lines around it only deliver.
     None when there is none."""
-    if "<<" not in text or ("kubectl" not in text and "oc " not in text):
+    if "<<" not in text or ("kubectl" not in text and "oc " not in text
+                            and "compose" not in text):
         return None
     lines = text.split("\n")
     for start, opener, end in closed_heredocs(lines):
@@ -273,6 +278,11 @@ def applied_manifest(text: str) -> AppliedManifest | None:
             continue
         if _APPLIES_STDIN.search(lines[start]) or _applied_later(lines, start, end):
             return AppliedManifest(body, before, expands)
+        if "compose" in text and re.search(r"^services:", body, re.MULTILINE) \
+                and not _launches_directly(text):
+            composed = _composed_later(lines, start, end)
+            if composed is not None:
+                return AppliedManifest(body, composed, expands, "docker compose up")
     return None
 
 
@@ -300,3 +310,82 @@ def filled(body: str, values: Mapping[str, str]) -> str:
 
     return "$".join(_as_written(shell_vars.expand(part, values))
                     for part in body.split("\\$"))
+
+
+#: ``docker compose [OPTIONS] up`` (``docker-compose``, ``podman compose``,
+#: ``podman-compose``), its options before ``up`` (the ``-f FILE`` it names).
+_COMPOSE_UP = re.compile(r"\b(?:docker|podman)[ \t-]compose\b(?P<options>[^\n;&|]*?)[ \t]up\b")
+_COMPOSE_FILE = re.compile(r"(?:^|[ \t])(?:-f|--file)(?:[ \t]+|=)(['\"]?)([^\s'\"]+)\1")
+#: The files ``docker compose`` reads when no ``-f`` names one.
+_COMPOSE_DEFAULTS = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
+#: A shell function's head: ``gen() {``, ``function gen {``, ``function gen() {``.
+_FUNCTION = re.compile(r"^[ \t]*(?:function[ \t]+([A-Za-z_][\w-]*)(?:[ \t]*\(\))?|"
+                       r"([A-Za-z_][\w-]*)[ \t]*\(\))[ \t]*\{?[ \t]*$")
+
+
+def _composed_later(lines: list[str], start: int, end: int) -> str | None:
+    """The script's lines before the Compose file the here-document at ``start`` writes
+    is started (the variables it expands are set there) when a later ``docker compose
+    up`` reads that file: written by the here-document's own line (``cat > FILE``), or by
+    a later call of the function that prints it (``gen "$i" > FILE``); None otherwise."""
+    target = _TARGET.search(lines[start])
+    after = end + 1
+    kept = lines[:start]
+    if target is None:
+        if not re.match(r"^[ \t]*cat\b", lines[start]):
+            return None
+        head = next((i for i in range(start - 1, -1, -1) if _FUNCTION.match(lines[i])
+                     or lines[i].strip() == "}"), None)
+        named = _FUNCTION.match(lines[head]) if head is not None else None
+        if named is None:
+            return None
+        name = named.group(1) or named.group(2)
+        call = re.compile(rf"^[ \t]*{re.escape(name)}\b[^>\n]*")
+        for at in range(end + 1, len(lines)):
+            if call.match(lines[at]) and (target := _TARGET.search(lines[at])) is not None:
+                after = at + 1
+                # the function's lines run when it is called: the script's lines before
+                # the call, then the function's own before its here-document
+                closes = next((i for i in range(end + 1, at) if lines[i].strip() == "}"), at)
+                kept = lines[:head] + lines[closes + 1:at] + lines[head + 1:start]
+                break
+        else:
+            return None
+    for line in lines[after:]:
+        if line.lstrip().startswith(("#", "echo ", "printf ")):
+            continue  # a comment's or a printed hint's ``docker compose up`` runs nothing
+        up = _COMPOSE_UP.search(line)
+        if up is None:
+            continue
+        files = [m.group(2) for m in _COMPOSE_FILE.finditer(up.group("options"))]
+        if any(_same_file(name, target.group(2)) for name in files or _COMPOSE_DEFAULTS):
+            return "\n".join(kept)
+    return None
+
+
+#: A line that starts SGLang itself (not in a comment, nor only printed).
+_DIRECT_LAUNCH = re.compile(r"^(?![ \t]*(?:#|echo\b|printf\b))[^\n]*(?:sglang(?:_router)?\."
+                            r"launch_server|\bsglang[ \t]+serve\b)", re.MULTILINE)
+
+
+def _launches_directly(text: str) -> bool:
+    """Whether the script starts SGLang on a line of its own, outside its here-documents:
+    that launch is read as the script's, the Compose file it also writes (a guide's
+    "or deploy with Compose" step) left as the file it is."""
+    return _DIRECT_LAUNCH.search(split_off(text)[0]) is not None
+
+
+def _same_file(named: str, written_to: str) -> bool:
+    """Whether a file ``docker compose`` names is the one a script wrote: the same name,
+    by path or by file name, a ``$NAME`` in either standing for any text (the script
+    writes ``"$compose_file"`` and copies it over as ``docker-compose.node${i}.yml``)."""
+    def pattern(name: str) -> str:
+        return ".*".join(re.escape(part) for part in
+                         re.split(r"\$\{?\w+\}?|\$\([^)]*\)", name))
+
+    a, b = named.rsplit("/", 1)[-1], written_to.rsplit("/", 1)[-1]
+    if a == b:
+        return True
+    if "$" not in a and "$" not in b:
+        return False
+    return bool(re.fullmatch(pattern(b), a) or re.fullmatch(pattern(a), b))

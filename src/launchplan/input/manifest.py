@@ -100,6 +100,8 @@ def looks_like_manifest(text: str) -> bool:
     if _WORKFLOW_JOBS.search(stripped) and _WORKFLOW_RUNNER.search(stripped) \
             and _WORKFLOW_LAUNCH.search(stripped):
         return True  # a CI workflow: its steps' scripts run with what Actions fills in
+    if _program_kind(body) == "Python":
+        return False  # its ``key: value`` lines are a string's: a template it fills in
     return bool(_DOCKERFILE.match(stripped) or _MANIFEST_KEY.search(stripped)
                 or _BLOCK_COMMAND_KEY.search(stripped))
 
@@ -376,6 +378,9 @@ def _json_with_comments(text: str) -> Any:
 
 
 def _documents(text: str) -> list[Any]:
+    literal = _js_data(text)
+    if literal is not None:  # ``export const catalog = [{ ..., command: '...' }]``
+        text = literal
     docker = _DOCKERFILE.match(text)
     if docker:
         text = docker.group(1)
@@ -446,11 +451,76 @@ def _refuse_prose_page(text: str) -> None:
 #: script), which YAML cannot be
 _PROGRAM_LINE = re.compile(r"^\s*(?:(?:export\s+)?(?:const|let|var|function|class|import)\s"
                            r"|new\s+[\w.]+\(|\}\);?\s*$)", re.MULTILINE)
+#: A JavaScript/TypeScript module's first statement: an import, an export, a declaration
+#: (``export const catalog = [``, ``const t: Template = {``; a shell's ``let x=1`` and
+#: ``function f {`` are not taken for one).
+_JS_HEAD = re.compile(r"(?:import[ \t]+(?:[\w$*{][^\n]*[ \t]from[ \t]|['\"])|export[ \t]+"
+                      r"(?:default|const|let|var|function|class|async|interface|type|enum)\b|"
+                      r"(?:const|let|var)[ \t]+[\w$]+(?:[ \t]*:[^=\n]+)?[ \t]+=|"
+                      r"module\.exports\b|['\"]use strict['\"])")
+#: A Python statement at the margin: an import, a ``def``, a ``class``, the main guard.
+_PYTHON_LINE = re.compile(r"^(?:from[ \t]+[\w.]+[ \t]+import[ \t]|import[ \t]+[\w.]+"
+                          r"(?:[ \t]+as[ \t]+\w+)?[ \t]*(?:,[ \t]*[\w.]+[ \t]*)*(?:#.*)?$|"
+                          r"(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(|class[ \t]+\w+[ \t]*[(:]|"
+                          r"if[ \t]+__name__[ \t]*==)", re.MULTILINE)
+#: A Python string literal over lines (a docstring, a template ``\"\"\"services: ...\"\"\"``).
+_TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
+#: What a program file starts with before its first statement: blank and comment lines (a
+#: shebang, ``//``, ``/* ... */``, a JSDoc block's `` * `` lines).
+_CODE_PREAMBLE = re.compile(r"^(?:[ \t]*(?:(?:#|//)[^\n]*|/\*[\s\S]*?\*/[^\n]*|\*[^\n]*)?\n)+")
+
+
+#: A JavaScript/TypeScript module that only binds one literal: ``export const t = [`` ...
+#: ``];`` (``export default {``, a type after the name, ``as const``).
+_JS_DATA = re.compile(r"^(?:export[ \t]+(?:default[ \t]+)?)?(?:(?:const|let|var)[ \t]+[\w$]+"
+                      r"(?:[ \t]*:[^=\n]+)?[ \t]*=[ \t]*)?(?P<literal>[\[{][\s\S]*[\]}])"
+                      r"(?:[ \t]+as[ \t]+const)?[ \t]*;?[ \t]*$")
+
+
+def _js_data(text: str) -> str | None:
+    """The literal a JavaScript/TypeScript data module binds (a platform's catalog of
+    templates, each ``{ image: '...', command: 'sglang serve ...' }``), as YAML's flow
+    syntax reads it (unquoted keys, either quote, trailing commas); None for a module
+    that does anything else, or a literal YAML cannot read (a template string, a call)."""
+    head = _CODE_PREAMBLE.sub("", text.lstrip("\n") + "\n", count=1).strip()
+    if not _JS_HEAD.match(head):
+        return None
+    # a comment on a line of its own, or after an item (``id: 'x', // the recipe``; one
+    # with a quote after it is left, as it may be inside a string)
+    found = _JS_DATA.match(re.sub(r"(?:^|[ \t]+)//[^'\"\n]*$", "", head, flags=re.MULTILINE))
+    if found is None or "`" in found.group("literal"):
+        return None
+    literal = found.group("literal")
+    import yaml
+
+    try:
+        data = yaml.load(literal, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except Exception:  # yaml.YAMLError, or a value YAML cannot build: code, not data
+        return None
+    return literal if isinstance(data, (dict, list)) else None
+
+
+def _program_kind(text: str) -> str | None:
+    """The language of a program ``text`` is (a Python script, a JavaScript or TypeScript
+    module), else None. Such a text's ``key: value`` lines are a literal it holds (a
+    Compose template in a triple-quoted string that the script fills in, a catalog's
+    objects with a ``command: 'sglang serve ...'`` field), not a manifest: a Python file
+    has a statement at the margin outside its strings, a module starts with one of its
+    statements, which no YAML document does."""
+    if ("import" in text or "def " in text or "class " in text or "__main__" in text) \
+            and _PYTHON_LINE.search(_TRIPLE_QUOTED.sub('""', text)):
+        return "Python"
+    head = _CODE_PREAMBLE.sub("", text.lstrip("\n") + "\n", count=1).lstrip()
+    return "JavaScript or TypeScript" if _JS_HEAD.match(head) else None
 
 
 def _program_code(text: str) -> str | None:
-    """``"JavaScript or TypeScript"`` when ``text`` reads as such a program, else None."""
-    return "JavaScript or TypeScript" if len(_PROGRAM_LINE.findall(text)) >= 2 else None
+    """The language of a program that failed to load as a manifest (``_program_kind``, or
+    two statement lines of JavaScript: a Pulumi or CDK8s program with a comment on top)."""
+    kind = _program_kind(text)
+    if kind is None and len(_PROGRAM_LINE.findall(text)) >= 2:
+        kind = "JavaScript or TypeScript"
+    return kind
 
 
 def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],

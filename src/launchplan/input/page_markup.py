@@ -214,6 +214,10 @@ def unmarked(text: str) -> str:
     manifest = _lone_manifest_block(lines)
     if manifest is not None:
         return manifest
+    if ": " in text and not _LAUNCHER.search(text):
+        config = _lone_config_block(lines)
+        if config is not None:
+            return config
     if "CMD" in text or "ENTRYPOINT" in text:
         dockerfile = _lone_dockerfile_block(lines)
         if dockerfile is not None:
@@ -438,6 +442,46 @@ def _lone_manifest_block(lines: list[str]) -> str | None:
                            for line in block)
         return _sky_overridden(bodies[0], others)
     return "\n---\n".join(bodies)
+
+
+#: A block's line that sets the environment: ``export NAME=value`` (or ``NAME=value``).
+_EXPORT_LINE = re.compile(r"^[ \t]*(?:export[ \t]+)?[A-Za-z_]\w*=\S*[ \t]*$")
+#: A top-level ``key: value`` line spelled like a server option (``tp-size: 4``).
+_OPTION_KEY = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[ \t]*:(?:[ \t]|$)", re.MULTILINE)
+
+
+def _lone_config_block(lines: list[str]) -> str | None:
+    """The one code block of a page that starts nothing and holds a ``--config`` file's
+    server arguments (``tp-size: 16``, ``enable-dp-attention: true``), with the blocks of
+    ``export`` lines before it: a bug report's "server args" block, then a ``curl`` check
+    or the output it got, which are other steps, not lines of that file. None when no
+    block, or more than one, is such a config."""
+    import textwrap
+
+    blocks = [textwrap.dedent("\n".join(block)).strip("\n") for block in _fenced_blocks(lines)]
+    if len(blocks) < 2:
+        return None
+    configs = [at for at, body in enumerate(blocks)
+               if _OPTION_KEY.search(body) and _server_args(body)]
+    if len(configs) != 1 or any("--config" in body or "sglang" in body
+                                for at, body in enumerate(blocks) if at != configs[0]):
+        return None  # the file of a launch another block starts (SGLang's own or not)
+    exports = [body for body in blocks[:configs[0]] if body.strip() and all(
+        _EXPORT_LINE.match(line) or not line.strip() or line.lstrip().startswith("#")
+        for line in body.split("\n"))]
+    return "\n".join([*exports, blocks[configs[0]]])
+
+
+def _server_args(body: str) -> bool:
+    """Whether a block's ``body`` reads as a ``--config`` file (one SGLang refuses a key
+    of, ``enable-dp-attention: true``, is still one: reading the page says why)."""
+    from launchplan.errors import InputError
+    from launchplan.input.config_paste import pasted_config
+
+    try:
+        return pasted_config(body) is not None
+    except InputError:
+        return True
 
 
 def _reopened(lines: list[str]) -> list[str]:

@@ -18,8 +18,11 @@ from __future__ import annotations
 import re
 
 #: A line that ends in PowerShell's continuation (a backtick after a space) or cmd.exe's
-#: (a caret).
-_CONTINUED = re.compile(r"[ \t][`^][ \t]*$", re.MULTILINE)
+#: (a caret), with a word of the command before it (group 1: the line up to the sign). A
+#: line of only a caret, or a caret under a gutter (``      |     ^``), is the column marker
+#: a compiler, Triton or Python's SyntaxError prints under the code it points at, which
+#: bug reports paste above their launch: no command goes on there.
+_CONTINUED = re.compile(r"^(?=[^\n]*?[\w-]{2})([^\n]*?\S)[ \t]+[`^][ \t]*$", re.MULTILINE)
 #: cmd.exe's ``set NAME=value`` and its ``%NAME%`` references.
 _CMD_SET = re.compile(r"^[ \t]*set[ \t]+\"?([A-Za-z_][A-Za-z0-9_]*)=([^\"]*)\"?[ \t]*$",
                       re.IGNORECASE)
@@ -332,7 +335,7 @@ def as_posix(text: str) -> str:
                 literals = _literal_values(text)
             line = _member_reads(line, tables, literals)
         if _CONTINUED.search(line):
-            line = _CONTINUED.sub(" \\\\", line)
+            line = _CONTINUED.sub(r"\1 \\", line)
             out.append(_escaped(line[:-1]) + "\\")
         else:
             out.append(_escaped(line))

@@ -11,6 +11,8 @@ with a note, since no real folder or Hub id starts and ends with such a quote.
 
 from __future__ import annotations
 
+import re
+
 _DASHES = "\u2012\u2013\u2014\u2015\u2212"  # figure, en, em, horizontal bar, minus sign
 _QUOTES = "\u201c\u201d\u201e\u2018\u2019\u201a\u00ab\u00bb"
 #: What may open and close a quoted value: English curly pairs (and the closing mark twice,
@@ -33,9 +35,20 @@ _OPERATORS = {"\uff1b": ("full-width semicolon", ";"), "\uff06": ("full-width am
               "\uff1c": ("full-width '<'", "<"), "\uff3c": ("full-width backslash", "\\")}
 
 
+#: A template engine's expression written as one word (``{{model}}``, ``/models/{{name}}``,
+#: ``{{.MODEL}}``): Mustache's, Jinja's, Go's; not a GitHub Actions ``${{ ... }}``.
+_TEMPLATE_WORD = re.compile(r"(?<!\$)\{\{[^{}\s]+\}\}")
+
+
 def typographic_hint(text: str) -> str | None:
     """One clause for an error about ``text``, when it holds a typographic dash at its start
-    or typographic quotes; None otherwise."""
+    or typographic quotes, or is written as a template's placeholder (``{{model}}``: the
+    way a value is written, as these are, which error paths that look no further would
+    otherwise take for an open shell variable); None otherwise."""
+    if "{{" in text and _TEMPLATE_WORD.search(text):
+        from launchplan.input.shell_vars import TEMPLATE_HINT
+
+        return TEMPLATE_HINT
     if text and text[0] in _DASHES:
         plain = "--" + text.lstrip(_DASHES + "-")
         return (f"it starts with a typographic dash (U+{ord(text[0]):04X}) a web page or "
