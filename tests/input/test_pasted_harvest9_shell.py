@@ -155,8 +155,11 @@ def test_a_rust_raw_string_script_keeps_its_closing_quote_off_the_last_value():
     not part of ``--port``'s value (find_string id 52481207104, an install-script table)."""
     text = ('pub fn script(engine: &str) -> Option<&\'static str> {\n    match engine {\n'
             '        "sglang" => Some(r#"\n#!/bin/bash\n'
-            'echo "Run: python3 -m sglang.launch_server --model-path qwen3-8b --port 30000"\n'
+            'python3 -m sglang.launch_server --model-path qwen3-8b --port 30000 &\n'
+            'echo "Started: python3 -m sglang.launch_server --model-path qwen3-8b --port 30000"\n'
             '        "#),\n        _ => None,\n    }\n}\n')
+    # (the install table's own script only echoes its hint, which starts nothing: here it
+    # runs the launch before it, as the table's other engines' scripts do)
     assert unpaste([text])[0] == ["--model-path", "qwen3-8b", "--port", "30000"]
 
 

@@ -261,7 +261,8 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
             try:
                 words.extend(_expanded([token], launch, notes))
             except InputError as exc:
-                raise _named_by_code_blocks(tokens[at], exc) from None
+                raise _named_by_code_blocks(tokens[at], _printed_lines(exc, tokens[at])) \
+                    from None
             words = _with_pasted_config(words, token, notes)
     argv: list[str] = []
     i = 0
@@ -1259,8 +1260,15 @@ def _wordy(token: str) -> bool:
             or bool(_SERVE.search(stripped)) or any(
                 _is_runner(w) for w in _RUNNER_START.findall(stripped)):
         return True
-    if stripped.split(" ", 1)[0].rsplit("/", 1)[-1] in _OTHER_SERVERS:
+    first, _, rest = stripped.partition(" ")
+    first = first.rsplit("/", 1)[-1]
+    if first in _OTHER_SERVERS:
         return True  # another engine's one-line launch: refused by what it runs
+    if first in _HANDS_ON and rest:
+        # ``nohup X &``, ``bash -c "X"``, ``ssh node1 "X"``, ``eval "X"``: a command line
+        # when X is one, named by what X runs
+        inner = rest.replace('"', " ").replace("'", " ").split()
+        return any(_wordy(" ".join(inner[at:])) for at in range(min(len(inner), 3)))
     label = _LABEL.match(stripped)  # ``start command: python3 -m ...``: the command after it
     return label is not None and _wordy(stripped[label.end():])
 
@@ -1269,6 +1277,12 @@ def _wordy(token: str) -> bool:
 #: line (refused as running no SGLang launch, the engine named), not one positional word.
 _OTHER_SERVERS = frozenset({"vllm", "trtllm-serve", "trtllm-llmapi-launch", "lmdeploy",
                             "text-generation-launcher", "llama-server", "ollama", "mlc_llm"})
+
+
+#: Programs that run the command written after them (as their arguments or one quoted
+#: string): a one-line text they start is a command line when that command is one.
+_HANDS_ON = frozenset({"nohup", "eval", "ssh", "bash", "sh", "exec", "time", "setsid",
+                       "timeout", "sudo", "srun", "env", "numactl", "taskset", "stdbuf"})
 
 
 #: A short prose label ending in a colon at the start of a line (``start command:``,
@@ -1285,6 +1299,20 @@ def _split(text: str, launch: int | None = None, notes: list[str] | None = None,
     """A pasted shell text's launch words (its ``launch``-th launch's; the first by
     default). ``strict``: a text of commands none of which starts SGLang is bad input."""
     return _launch_segment(_shell_words(text, notes), launch, notes, strict)
+
+
+def _printed_lines(error: InputError, token: str) -> InputError:
+    """``error`` for a script that only prints its SGLang command, naming the lines of the
+    pasted ``token`` that print it; any other error as it is."""
+    if error.got is not PRINTED_ONLY:
+        return error
+    lines = [str(n) for n, line in enumerate(token.split("\n"), 1)
+             if _PRINTS_LAUNCH.search(line)]
+    if not lines:
+        return error
+    shown = ", ".join(lines[:3]) + (", …" if len(lines) > 3 else "")
+    return InputError(error.subject, error.expected, message=error.message.replace(
+        "an SGLang command,", f"an SGLang command (line{'s' * (len(lines) > 1)} {shown}),"))
 
 
 #: ``tmux send-keys -t SESSION "COMMAND" C-m`` on a line of its own: the command typed into
@@ -1340,7 +1368,141 @@ def _read_words(text: str, notes: list[str] | None = None) -> list[str]:
             raise InputError("the pasted command", "a complete shell command line (balanced "
                              "quotes)", text[:60], str(exc)) from None
         words.append(";")
+    if _PRINTS_LAUNCH.search(text):
+        words = _printed_runs(words)
     return words
+
+
+#: A line that prints a launch's words (``echo "Start it with: python -m sglang..."``,
+#: ``printf '...\n' > run.sh``): the cheap test before ``_printed_runs``.
+_PRINTS_LAUNCH = re.compile(r"(?<![\w-])(?:echo|printf)\b[^\n]*sglang(?:\.launch_server|"
+                            r"_router\.launch_server|\s+serve\b)")
+#: Programs that print their arguments: a launch among them is shown, not started.
+_PRINTERS = frozenset({"echo", "printf"})
+#: What may stand before a command's program and is not it (``nohup``, ``sudo``).
+_BEFORE_PROGRAM = _COMPOUND_WORDS | _WRAPPERS | {"sudo", "setsid"}
+
+
+def _program_at(words: list[str], start: int, end: int) -> int | None:
+    """Where the program of the command ``words[start:end]`` stands: after its
+    assignments, the shell's compound words and the wrappers that run it."""
+    at = start
+    while at < end:
+        if words[at] == "sudo":  # ``sudo -u svc bash -lc '...'``: its options, then the program
+            at += 1
+            while at < end and words[at].startswith("-"):
+                at += 2 if words[at] in _SUDO_VALUED else 1
+        elif _ASSIGNMENT.match(words[at]) or words[at] in _BEFORE_PROGRAM:
+            at += 1
+        else:
+            return at
+    return None
+
+
+def _prints(segment: list[str]) -> bool:
+    """Whether the command ``segment`` prints its words (``echo``, ``printf`` but ``printf
+    -v``, which assigns them): a launch among them is a hint to the reader."""
+    at = _program_at(segment, 0, len(segment))
+    return at is not None and segment[at].rsplit("/", 1)[-1] in _PRINTERS \
+        and segment[at + 1:at + 2] != ["-v"]
+
+
+def _printed_runs(words: list[str]) -> list[str]:
+    """``words`` with each command that runs what an ``echo``/``printf`` printed written as
+    the printed commands: a shell it is piped to (``echo "python -m ..." | bash``), or a
+    file it was written to (``> run.sh``, ``>> run.sh``, ``| tee run.sh``) that a later
+    command runs (``bash run.sh``, ``./run.sh``, ``source run.sh``). A printed launch that
+    nothing runs stays where it is, for the readers to see it is only printed."""
+    bounds: list[tuple[int, int]] = []  # each command's words; words[end] its operator
+    start = 0
+    for at, word in enumerate(words):
+        if word in _CONTROL or word == ";":
+            bounds.append((start, at))
+            start = at + 1
+    bounds.append((start, len(words)))
+    files: dict[str, str] = {}  # a file's name -> what the script printed into it
+    replaced: dict[int, list[str]] = {}  # a command -> the words it runs instead
+    piped: set[int] = set()  # a printer whose output a shell runs: gone with its pipe
+    for n, (start, end) in enumerate(bounds):
+        at = _program_at(words, start, end)
+        if at is None:
+            continue
+        program = words[at].rsplit("/", 1)[-1]
+        if program not in _PRINTERS:
+            body = _file_run(words[at:end], files) if files else None
+            if body is not None:
+                replaced[n] = _read_words(body)[:-1]
+            continue
+        args, target, append = _printer_arguments(words[at + 1:end])
+        text = shell_vars.output(program, args)
+        if text is None:
+            continue
+        following = bounds[n + 1] if n + 1 < len(bounds) else None
+        if end < len(words) and words[end] in ("|", "|&") and following is not None \
+                and _LAUNCH_WORDS.search(text):
+            reader = _program_at(words, *following)
+            options = words[reader + 1:following[1]] if reader is not None else []
+            name = words[reader].rsplit("/", 1)[-1] if reader is not None else ""
+            if name in _LOCAL_SHELLS and all(w.startswith("-") and not _SCRIPT_OPTION.match(w)
+                                             for w in options):
+                piped.add(n)  # echo "..." | bash: the shell runs the printed lines
+                replaced[n + 1] = _read_words(text)[:-1]
+                continue
+            if name == "tee":
+                files_named = [w for w in options if not w.startswith("-")]
+                target, append = (files_named[0] if files_named else None), "-a" in options
+        if target is not None:
+            files[target] = (files.get(target, "") if append else "") + text + "\n"
+    if not replaced:
+        return words
+    out: list[str] = []
+    for n, (start, end) in enumerate(bounds):
+        if n in piped:
+            continue
+        out.extend(replaced.get(n, words[start:end]))
+        out.extend(words[end:end + 1])
+    return out
+
+
+def _printer_arguments(words: list[str]) -> tuple[list[str], str | None, bool]:
+    """(a printer's arguments, the file its output is redirected to, whether it appends):
+    ``echo "..." > run.sh``, ``>>run.sh``; a redirection of its errors is not its output."""
+    args: list[str] = []
+    target: str | None = None
+    append = False
+    skip = False
+    for at, word in enumerate(words):
+        if skip:
+            skip = False
+        elif word in (">", ">>", "1>", "1>>", ">|"):
+            skip = True
+            if at + 1 < len(words):
+                target, append = words[at + 1], word.endswith(">>")
+        elif (redirect := re.match(r"^1?(>>?)([^&>].*)$", word)) is not None:
+            target, append = redirect.group(2), redirect.group(1) == ">>"
+        elif not _REDIRECT.match(word) and not _REDIRECT_WITH_TARGET.match(word):
+            args.append(word)
+    return args, target, append
+
+
+def _file_run(command: list[str], files: dict[str, str]) -> str | None:
+    """What a printed file holds when ``command`` (from its program on) runs it: ``bash
+    run.sh``, ``sh -x run.sh``, ``source run.sh``, ``. run.sh``, ``./run.sh``; else None."""
+    program = command[0].rsplit("/", 1)[-1]
+    if program in _LOCAL_SHELLS or program in ("source", "."):
+        path = next((w for w in command[1:] if not w.startswith("-")), None)
+        if path is None or (program in _LOCAL_SHELLS and any(
+                _SCRIPT_OPTION.match(w) for w in command[1:])):
+            return None
+    elif "/" in command[0]:
+        path = command[0]
+    else:
+        return None
+    if path in files:
+        return files[path]
+    name = path.rsplit("/", 1)[-1]
+    return next((text for file, text in files.items() if file.rsplit("/", 1)[-1] == name),
+                None)
 
 
 #: A sentence in Chinese, Japanese or Korean that a page's text joins to a command's last
@@ -2306,6 +2468,9 @@ def _spaced_placeholders(words: list[str]) -> list[str]:
 #: Shell builtins that set up a session rather than run a program.
 _SETUP = frozenset({"export", "unset", "source", ".", "cd", "set", "local", "declare",
                     "readonly", "module", "ulimit", "mkdir"})
+#: Shell builtins that set the script's variables (``read -a ids <<< "$LIST"``, ``shift``):
+#: commands, but no program a text that starts no launch is named by.
+_SETTING = frozenset({"read", "shift", "getopts", "mapfile", "readarray"})
 #: A word that is a flag (not a YAML or Markdown list's ``-``).
 _FLAG_WORD = re.compile(r"^--?[A-Za-z]")
 #: A word that can name a program (not prose, not a YAML key).
@@ -2374,13 +2539,28 @@ def _require_flags(segments: list[list[str]]) -> None:
     commands = 0
     bare_flags = False
     missing_m = ""  # python given a launcher module's name as its script
+    printed = False  # echo "Start it with: python -m sglang.launch_server ..."
     literal = _flags_in_a_list(segments)
-    for seg in segments:
+    values: dict[str, str] = {}  # what the script sets, for a command a wrapper runs
+    pending = [(seg, 0) for seg in reversed(segments)]
+    while pending:
+        seg, depth = pending.pop()
+        inner = _run_by_wrapper(seg, values) if depth < 3 else None
+        shell_vars.declared(seg, values)
+        if inner is not None:  # eval "$cmd", bash -c "...", ssh host "...": what it runs
+            pending.extend((part, depth + 1) for part in reversed(inner))
+            continue
+        if _prints(seg) and any(_LAUNCH_WORDS.search(shell_vars.expand(w, values))
+                                for w in seg):
+            printed = True  # shown to the reader, not started
+            continue
         words = [w.strip("`") for w in seg if not _ASSIGNMENT.match(w)
                  and w not in _COMPOUND_WORDS and w not in _WRAPPERS
                  and not _ENV_PROMPT.match(w)]  # a ``(base)`` a prompt left behind
         while words and words[0] in ("-", "*", "+"):  # a YAML or Markdown list's item
             words = words[1:]
+        if words[:1] == ["uvx"] and (target := _run_target(words[1:])) is not None:
+            words = words[words.index(target, 1):]  # ``uvx vllm serve``: the tool it runs
         label = next((n for n, w in enumerate(words[:4]) if w.endswith(":")), None)
         if label is not None and label + 1 < len(words) and (
                 _PYTHON.match(words[label + 1]) or _is_runner(words[label + 1])
@@ -2397,8 +2577,9 @@ def _require_flags(segments: list[list[str]]) -> None:
             bare_flags = not literal  # flags on a line of their own: the launch's, as given
             continue
         commands += 1
-        if not _PROGRAM.match(words[0]) or words[0].startswith("-"):
-            continue  # prose or YAML (``name: x``): no program to name
+        if not _PROGRAM.match(words[0]) or words[0].startswith("-") \
+                or words[0] in _SETTING:
+            continue  # prose or YAML (``name: x``), or a builtin: no program to name
         program = words[0].rsplit("/", 1)[-1]
         if _PYTHON.match(words[0]):
             module = next((words[n + 1] for n in range(len(words) - 1) if words[n] == "-m"),
@@ -2422,6 +2603,12 @@ def _require_flags(segments: list[list[str]]) -> None:
             programs.append(program)
     if bare_flags and not any(_other_server(p) for p in programs):
         return
+    if printed:
+        expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
+                    "or a manifest or script that starts one)")
+        raise InputError("the pasted text", expected, PRINTED_ONLY, message=(
+            f"the pasted text: expected {expected}, got none: the script only prints an "
+            "SGLang command, which starts nothing; paste the command itself to plan it"))
     if commands:
         # another engine's server first: what the text is about, before its set-up steps
         programs.sort(key=lambda p: not _other_server(p))
@@ -2462,6 +2649,46 @@ def _require_flags(segments: list[list[str]]) -> None:
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
                          + (f": it runs {shown}" if shown else "") + why)
+
+
+#: The ``got`` of the error for a script whose only SGLang command is printed
+#: (``_printed_lines`` names the pasted text's lines that print it).
+PRINTED_ONLY = "a printed launch"
+#: ssh's options that take a value (``-p 2222``, ``-i KEY``): the host comes after them.
+_SSH_VALUED = frozenset({"-p", "-i", "-l", "-o", "-J", "-F", "-L", "-R", "-D", "-W", "-b",
+                         "-c", "-E", "-e", "-m", "-O", "-Q", "-S", "-w", "-B"})
+
+
+def _run_by_wrapper(seg: list[str], values: dict[str, str]) -> list[list[str]] | None:
+    """The commands ``seg`` hands on as a string for a shell to run, as that shell reads
+    them: ``eval "$cmd"``, ``bash -c "..."``, ``ssh host "..."``, a command kept in a
+    variable (``$CMD``), with the script's values expanded; None for any other command. A
+    text that starts no launch is named by what runs behind such a wrapper."""
+    at = _program_at(seg, 0, len(seg))
+    if at is None:
+        return None
+    program = seg[at].rsplit("/", 1)[-1]
+    given: list[str] = []
+    if program == "eval":
+        given = seg[at + 1:]
+    elif program in _LOCAL_SHELLS:
+        option = next((n for n in range(at + 1, len(seg) - 1)
+                       if _SCRIPT_OPTION.match(seg[n])), None)
+        given = [] if option is None else [seg[option + 1]]
+    elif program == "ssh":
+        n = at + 1
+        while n < len(seg) and seg[n].startswith("-"):
+            n += 2 if seg[n] in _SSH_VALUED else 1
+        given = seg[n + 1:]
+    elif _WHOLE_REFERENCE.match(seg[at]) and seg[at] != shell_vars.expand(seg[at], values):
+        given = seg[at:]
+    text = " ".join(shell_vars.expand(w, values) for w in given).strip()
+    if not text:
+        return None
+    try:
+        return _segments(_shell_words(text))
+    except InputError:
+        return None
 
 
 def _module_as_script(words: list[str]) -> str | None:
@@ -2772,6 +2999,8 @@ def _quoted_launches(segments: list[list[str]], depth: int = 0,
             seg = [values[name] for name in names]
         else:
             shell_vars.declared(seg, values)
+            if _prints(seg):  # echo "Start it with: python -m ...": shown, not started
+                continue
         for at, (name, word) in enumerate(zip(names, seg)):
             if " " not in word or "sglang" not in word:
                 continue
@@ -2815,6 +3044,9 @@ def _launch_order(segments: list[list[str]]) -> list[tuple[int, list[str] | None
     # no command's expansion is known is the assignment read for the launch)
     starting = [(n, seg[:1] == [shell_arrays.MARK]) for n, seg in enumerate(segments)
                 if _starts_launch(seg)]
+    if len(starting) > 1:  # ``--help | grep nixl`` before the launch: a usage check
+        starting = [(n, held) for n, held in starting if not _asks_help(segments[n])] \
+            or starting
     direct = [(n, None) for n, held in starting if not held] \
         or [(n, None) for n, _ in starting]
     if not direct:
@@ -2825,6 +3057,17 @@ def _launch_order(segments: list[list[str]]) -> list[tuple[int, list[str] | None
     extra = [(n, words) for n, words in zip(where, quoted)
              if n >= 0 and n not in own and _hands_to_a_shell(segments[n])]
     return sorted([*direct, *extra], key=lambda item: item[0])
+
+
+def _asks_help(segment: list[str]) -> bool:
+    """Whether the launch in ``segment`` asks for SGLang's usage (``python -m
+    sglang.launch_server --help``, ``sglang serve -h``): the parser prints it and exits,
+    starting no server, so a text's real launch is another command."""
+    if "--help" not in segment and "-h" not in segment:
+        return False
+    at = next((i for i in range(len(segment)) if _prefix_end(segment, i) is not None), None)
+    end = _prefix_end(segment, at) if at is not None else None
+    return end is not None and any(w in ("--help", "-h") for w in segment[end:])
 
 
 #: Programs that run a string they are given as a command line (``ssh node1 "..."``, ``tmux

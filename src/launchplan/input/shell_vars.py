@@ -255,6 +255,31 @@ def _printf(template: str, args: list[str]) -> str:
     return _CONVERSION.sub(fill, template)
 
 
+#: The backslash escapes printf's template and ``echo -e`` turn into characters.
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "r": ""}
+_ESCAPE = re.compile(r"\\([ntr\\])")
+
+
+def output(program: str, args: list[str]) -> str | None:
+    """What ``echo ARGS`` or ``printf TEMPLATE ARGS`` prints, its options read and the
+    escapes printf's template (and ``echo -e``'s words) hold turned into characters: a
+    printed ``--tp 2\\n`` ends the line there, it is no ``2n``. None for a printf with no
+    template (``printf -v`` assigns instead of printing)."""
+    if program == "printf":
+        if args[:1] == ["--"]:
+            args = args[1:]
+        if not args or args[0].startswith("-"):
+            return None
+        return _printf(_ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], args[0]), args[1:])
+    escapes = False
+    while args and re.fullmatch(r"-[neE]+", args[0]):
+        for option in args[0][1:]:
+            escapes = option == "e" if option in "eE" else escapes
+        args = args[1:]
+    text = " ".join(args)
+    return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], text) if escapes else text
+
+
 def printed(value: str, values: Mapping[str, str]) -> str | None:
     """What a ``$(printf 'TEMPLATE' ARGS...)`` substitution prints (a launcher's safe way to
     build a command for ``tmux``/``ssh``), or None for any other value."""
