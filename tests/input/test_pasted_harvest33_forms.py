@@ -91,7 +91,10 @@ def test_a_script_names_the_compose_file_it_starts_as_the_launch(capsys):
     script = (f"cat > docker-compose.yml << 'EOF'\n{COMPOSE.replace('${TP}', '2')}EOF\n"
               "docker compose up -d\n")
     assert main(["resolve", "--gpu", "h100", "--format", "json", script]) == 0
-    assert '"tp_size": 2' in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert '"tp_size": 2' in out
+    assert "writes a Compose file by a here-document and starts it with docker compose up" \
+        in out and "kubectl" not in out
 
 
 @pytest.mark.parametrize("after", [

@@ -614,7 +614,10 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
         if "sglang" in body:
             if notes is not None:
                 notes.append("the pasted script hands a here-document to kubectl apply: "
-                             "that manifest is read as the launch")
+                             "that manifest is read as the launch"
+                             if manifest.runs == "kubectl apply" else
+                             "the pasted script writes a Compose file by a here-document and "
+                             f"starts it with {manifest.runs}: that file is read as the launch")
             return body
     if "\n\t" in token and "sglang" in token:  # a Makefile: make expands, then the shell runs
         from launchplan.input import makefile
