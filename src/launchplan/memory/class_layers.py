@@ -15,6 +15,8 @@ what the class makes of them:
   ``swa_*`` values (``_apply_gemma4_attention_overrides``).
 - Beam (SGLang's ``BeamConfig``): without ``layer_types`` every sixth layer, and the last,
   is full attention; given kinds are kept as they are.
+- Spark-X2.5 (SGLang's ``Spark2_5Config``): the given kinds cut to ``num_hidden_layers``,
+  else three sliding-window layers then a full one, repeated.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from launchplan.facts.memo import per_object
+from launchplan.facts.models.attention import spark2_5_layer_types
 
 #: Top-level model types whose attention shapes SGLang flattens as Gemma 4's.
 GEMMA4_MODEL_TYPES = ("gemma4", "gemma4_assistant", "gemma4_unified",
@@ -59,6 +62,8 @@ def layer_kinds(model: Any) -> list[str] | None:
     layers = int(model.num_hidden_layers or 0)
     if model.model_type in GEMMA4_MODEL_TYPES:
         return gemma4_kinds(text, model.model_type, layers)
+    if model.text_model_type == "spark2_5":
+        return spark2_5_layer_types(text)
     if model.has_arch(*_BEAM_ARCHS) and given is None:
         kinds = _default_kinds(layers, FULL_EVERY)
         if kinds:

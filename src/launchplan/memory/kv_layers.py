@@ -12,6 +12,9 @@ model config, and a few architectures attend more often than they have layers:
   does not give ``num_layers_per_stack``, to one slot per attention call of its recurrent
   forward: ``layers x H_cycles x (L_cycles + 1)`` (defaults 2 and 3). Only the KV pool reads
   the rewritten count here: the checkpoint still holds ``num_hidden_layers`` blocks a stack.
+
+And one attends less often: ZAYA1 (SGLang's own ``ZayaConfig``) counts its attention and MoE
+blocks as separate layers, so only the attention ones (``full_attention_layer_ids``) hold KV.
 """
 
 from __future__ import annotations
@@ -20,8 +23,23 @@ from typing import Any
 
 from launchplan.facts.memo import per_object
 
+#: SGLang 0.5.23's ZayaConfig default layer count (attention and MoE blocks, interleaved).
+ZAYA_LAYERS = 80
 #: HRM-Text's config-class defaults: high-level cycles, low-level cycles per high one.
 HRM_H_CYCLES, HRM_L_CYCLES = 2, 3
+
+
+def zaya_attention_ids(text: Any) -> list[int]:
+    """ZAYA1's attention layer ids as ``ZayaConfig.full_attention_layer_ids`` gives them: the
+    ``a`` entries of ``zaya_layers`` (whose length is then the layer count), else every even
+    id. (``layer_types`` of the newer transformers-native file is not read by 0.5.23's class.)
+    """
+    kinds = text.get("zaya_layers")
+    if isinstance(kinds, (list, tuple)) and kinds:
+        return [i for i, k in enumerate(kinds) if k == "a"]
+    layers = text.get("num_hidden_layers")
+    layers = ZAYA_LAYERS if not isinstance(layers, int) or isinstance(layers, bool) else layers
+    return list(range(0, layers, 2))
 
 
 @per_object
@@ -31,6 +49,8 @@ def attention_layers(model: Any) -> int:
     text = model.text_config
     if model.has_arch("LongcatFlashForCausalLM"):
         return layers * 2
+    if model.text_model_type == "zaya":
+        return len(zaya_attention_ids(text))
     if model.has_arch("IQuestLoopCoderForCausalLM", "NanbeigeForCausalLM"):
         return layers * int(text.get("loop_num", text.get("num_loops", 1)) or 1)
     if model.has_arch("WhisperForConditionalGeneration"):

@@ -43,7 +43,7 @@ from launchplan.input.hisparse_config import hisparse_settings, pool_ratio
 from launchplan.memory.class_layers import attention_shapes, layer_kinds
 from launchplan.memory.dsv4_pool import Dsv4Pool
 from launchplan.memory.env_settings import env_int
-from launchplan.memory.kv_layers import attention_layers
+from launchplan.memory.kv_layers import attention_layers, zaya_attention_ids
 from launchplan.memory.shortfall import NotEnoughMemory
 from launchplan.memory.swa_request_cap import swa_request_cap
 from launchplan.memory.token_cap import capped
@@ -1017,6 +1017,10 @@ class _Default:
         return {"max_total_num_tokens": tokens}
 
 
+#: SGLang's Dots3Config defaults for its sliding-window layers' MLA row
+_DOTS3_SWA_RANKS = {"swa_kv_lora_rank": 512, "swa_qk_rope_head_dim": 64}
+
+
 class _HybridSwa:
     """Full-attention and sliding-window layers in two pools: the SWA pool holds
     ``swa_full_tokens_ratio`` tokens per full token."""
@@ -1032,8 +1036,9 @@ class _HybridSwa:
         self.ratio = float(plan.v("swa_full_tokens_ratio"))
         if model.is_mla:
             full = (int(model.kv_lora_rank) + int(model.qk_rope_head_dim)) * kv
-            swa_rank = model.text_config.get("swa_kv_lora_rank")
-            swa_rope = model.text_config.get("swa_qk_rope_head_dim")
+            # (Dots3Config's own defaults where the file leaves the SWA ranks out)
+            swa_rank, swa_rope = (model.text_config.get(key, _DOTS3_SWA_RANKS.get(key))
+                                  for key in _DOTS3_SWA_RANKS)
             swa = (int(swa_rank or 0) + int(swa_rope or 0)) * kv
         else:
             heads, k_dim, v_dim = _full_geometry(plan, dcp=False)
@@ -1209,8 +1214,8 @@ def _state_kind(model: Any) -> str | None:
     families whose state shape is modelled here: ``gdn`` (Qwen3-Next / Qwen3.5,
     GigaChat-3.5, Qwen4-Exp without PLE layers), ``mamba2`` (Nemotron-H, Falcon-H1,
     Granite-4.0-H), ``short_conv`` (LFM2), ``mamba1`` (Mamba, Falcon-Mamba), ``kda``
-    (Kimi-Linear, Kimi-K3) and ``kda_glm5`` (GLM-5-Next); None for others (and for models
-    without one)."""
+    (Kimi-Linear, Kimi-K3), ``kda_glm5`` (GLM-5-Next) and ``cca`` (ZAYA1's CCA conv
+    windows); None for others (and for models without one)."""
     kind, text_type = model.linear_attn_kind, model.text_model_type
     if kind == "gdn" and text_type in _GDN_MODEL_TYPES:
         if text_type == "qwen4_exp_text" and model.text_config.get("ple_layer_ids"):
@@ -1220,6 +1225,8 @@ def _state_kind(model: Any) -> str | None:
         return _MAMBA2_MODEL_TYPES[text_type]
     if kind == "mamba" and text_type in _MAMBA1_MODEL_TYPES:
         return "mamba1"
+    if kind == "mamba" and text_type == "zaya":
+        return "cca"
     if kind == "kda" and text_type == "kimi_linear":
         return "kda"
     if kind == "kda" and model.model_type == "glm5_next":
@@ -1265,6 +1272,9 @@ def _state_layers(model: Any) -> tuple[list[int], list[int]]:
         return [i for i in layers if i in linear], [i for i in layers if i not in linear]
     if kind == "mamba1":  # no attention layer at all
         return list(layers), []
+    if kind == "cca":  # ZayaConfig: the attention layers carry the conv state too
+        ids = [i for i in zaya_attention_ids(text) if i in layers]
+        return ids, ids
     if model.text_model_type == "falcon_h1":  # every layer has both
         return list(layers), list(layers)
     if model.text_model_type == "nemotron_h":
@@ -1337,6 +1347,8 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
         inner = int(get("intermediate_size") or int(get("expand")) * int(text["hidden_size"]))
         return (inner // tp * (int(get("conv_kernel")) - 1), inner // tp * int(get("state_size")),
                 True)
+    if kind == "cca":
+        return _cca_elements(model, tp), 0, False
     model_type = model.text_model_type
     if model_type == "falcon_h1":
         given = {k: v for k, v in text.items() if v is not None}
@@ -1367,6 +1379,22 @@ def _state_elements(model: Any, tp: int) -> tuple[int, int, bool]:
                     "mamba_d_state", "mamba_d_conv"))
     return (*_mamba2_elements(tp, expand * int(text["hidden_size"]), groups, heads, head_dim,
                               state, conv), False)
+
+
+#: ZayaConfig's defaults for the keys its CCA state shape reads
+_CCA_DEFAULTS = {"num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 128,
+                 "cca_time0": 2, "cca_time1": 2, "hidden_size": 2048}
+
+
+def _cca_elements(model: Any, tp: int) -> int:
+    """Conv-state elements of one ZAYA1 attention layer on one rank
+    (``ZayaConfig.mamba2_cache_params``): the rank's q and k channels over both convs'
+    left padding (``cca_time0 - 1 + cca_time1 - 1`` steps), and the previous hidden state,
+    whole on every rank. No temporal state."""
+    text = model.text_config
+    heads, kv, head_dim, t0, t1, hidden = (_state_int(model, text, key, default)
+                                           for key, default in _CCA_DEFAULTS.items())
+    return (heads + kv) * head_dim // tp * (t0 - 1 + t1 - 1) + hidden
 
 
 def _text_block(model: Any) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from launchplan.facts.models.attention import granite_hybrid_kinds
+from launchplan.facts.models.attention import granite_hybrid_kinds, spark2_5_layer_types
 from launchplan.facts.models.mamba_hybrids import HYBRID_MAMBA2_DEFAULTS
 from launchplan.memory.class_layers import (
     GEMMA4_MODEL_TYPES,
@@ -25,6 +25,7 @@ from launchplan.memory.class_layers import (
 from launchplan.memory.classic_layers import CLASSIC_TYPES, canonical, classic_decoder
 from launchplan.memory.classic_layers import TIED_TYPES as CLASSIC_TIED
 from launchplan.memory.config_ints import config_int as _int
+from launchplan.memory.kv_layers import ZAYA_LAYERS
 
 #: the shard kind of a text tensor split over attention TP by its own ``heads`` (each rank
 #: keeping at least one whole, as SGLang splits KV heads)
@@ -139,7 +140,9 @@ _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text", "gemma
                               "granitemoehybrid",
                               # and Starcoder2Config (transformers 5.19); SGLang's class then
                               # uses the embedding as its head and skips a stored lm_head
-                              "starcoder2"})
+                              "starcoder2",
+                              # and SGLang's own ZayaConfig (ZAYA1's legacy file leaves it out)
+                              "zaya"})
 #: model types whose published checkpoints store an LM head though their config class ties
 #: it by default (StarCoder2-15B's files hold one: 63.8 GB in fp32)
 _STORED_UNTIED_HEAD_TYPES = frozenset({"starcoder2"})
@@ -295,7 +298,11 @@ _PARTIAL_ROTARY_DEFAULTS = {"persimmon": 0.5}
 #: model types whose sliding-window layers build a second rotary table (their own base)
 _TWO_ROPE_TYPES = frozenset({"gemma3", "gemma3_text"})
 #: model types whose layer kinds (``layer_types``) each ask ``get_rope`` for their own table
-_PER_KIND_ROPE_TYPES = frozenset({"olmo3", "laguna"})
+_PER_KIND_ROPE_TYPES = frozenset({"olmo3", "laguna", "spark2_5"})
+#: SGLang's Spark2_5Config rotary settings when the file has no ``rope_parameters``: full
+#: layers rotate a quarter of each head, sliding-window ones all of it
+_SPARK2_5_ROPE = {"full_attention": {"partial_rotary_factor": 0.25},
+                  "sliding_attention": {"partial_rotary_factor": 1.0}}
 def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     """The cos/sin tables ``get_rope`` builds (float32 on CUDA and ROCm, positions x rotary
     dimension), one per distinct rotary embedding, shared by every layer that uses it and
@@ -318,10 +325,14 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     if isinstance(factor, (int, float)) and 0 < factor < 1:
         rotary = int(rotary * factor)
     kinds = t.get("layer_types")
+    if mt == "spark2_5":  # (its class fills in the kinds and their rotary settings)
+        kinds = spark2_5_layer_types(t)
+        params = params if isinstance(params, Mapping) else _SPARK2_5_ROPE
     if mt in _PER_KIND_ROPE_TYPES and isinstance(kinds, (list, tuple)):
         # one table per layer kind, each kind's rope_parameters entry (where the file has
         # them) its own base, scaling and partial factor: OLMo 3's sliding layers rotate
-        # unscaled, its full ones with the file's scaling; Laguna's kinds name their own
+        # unscaled, its full ones with the file's scaling; Laguna's kinds name their own;
+        # Spark-X2.5's full layers rotate a quarter of the head, its sliding ones all of it
         out = []
         for kind in dict.fromkeys(kinds):
             sub = params.get(kind) if isinstance(params, Mapping) else None
@@ -542,6 +553,10 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                                             n_layers, caveats), [], caveats)
     if mt == "nemotron-nas" and isinstance(t.get("block_configs"), (list, tuple)):
         return Layout(main + _decilm(t, n_layers, caveats), [], caveats)
+    if mt == "zaya":
+        t = _zaya_config(t)
+        return Layout(main + _zaya(t, hidden, _int(t, "num_hidden_layers"))
+                      + _rope_tables(t, mt), [], caveats)
     moe_layers, dense_layers = _moe_split(t, mt, n_layers)
     gemma4 = None
     if model_type in GEMMA4_MODEL_TYPES:
@@ -950,11 +965,20 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
                 Tensor(f"{a}.k_norm", "norms", (hd, 1), layers)]
     if mt == "gpt_oss":
         out.append(Tensor(f"{a}.sinks", "attention", (heads, 1), layers, shard="attn_tp"))
+    if mt in _HEADWISE_GATE_TYPES and t.get("headwise_attn_output_gate", True):
+        # one sigmoid gate value per head (``g_proj``, kept unquantized)
+        out.append(Tensor(f"{a}.g_proj", "attention", (heads, hidden), layers,
+                          shard="attn_tp"))
     if mt == "afmoe" or (mt in _MUSE_GLIMMER_TYPES and t.get("use_attn_output_gate", True)):
         # a sigmoid gate on the attention output, one value per head channel
         out.append(Tensor(f"{a}.gate_proj", "attention", (heads * hd, hidden), layers,
                           linear=True, shard="attn_tp"))
     return out
+
+
+#: model types whose attention has a head-wise output gate under
+#: ``headwise_attn_output_gate`` (default on): Spark-X2.5 (``spark2_5.py``)
+_HEADWISE_GATE_TYPES = frozenset({"spark2_5"})
 
 
 def _dflash_projection(config: Mapping[str, Any], hidden: int, n_layers: int,
@@ -1672,6 +1696,92 @@ def _hybrid_mamba2(t: Mapping[str, Any], mt: str, hidden: int, n_layers: int,
         out += _mlp(f"{p}.shared_mlp", "mlp", hidden, shared, every, "tp")
     if t.get("position_embedding_type") == "rope":
         out += _rope_tables(t, mt)
+    return out
+
+
+#: SGLang 0.5.23's ZayaConfig defaults for the keys the tensors read (its model file reads
+#: the Megatron-style names: ``ffn_hidden_size`` is the merged gate+up width of one expert,
+#: ``num_query_groups`` the KV heads, ``zaya_mlp_expansion`` the router's width)
+_ZAYA_DEFAULTS = {"hidden_size": 2048, "ffn_hidden_size": 4096, "num_hidden_layers": ZAYA_LAYERS,
+                  "num_experts": 16, "num_attention_heads": 8, "num_query_groups": 2,
+                  "head_dim": 128, "zaya_mlp_expansion": 256, "zaya_use_mod": True,
+                  "zaya_use_eda": True, "cca_time0": 2, "cca_time1": 2,
+                  "vocab_size": 262272, "partial_rotary_factor": 0.5,
+                  "max_position_embeddings": 32768}
+#: ZayaConfig's per-layer list forms: the class keeps the first non-zero entry
+_ZAYA_LISTS = {"cca_num_q_heads": "num_attention_heads",
+               "num_query_groups_list": "num_query_groups",
+               "ffn_hidden_size_list": "ffn_hidden_size"}
+
+
+def _zaya_config(t: Mapping[str, Any]) -> dict[str, Any]:
+    """A ZAYA1 text config as ``ZayaConfig`` leaves it: its defaults for the keys the file
+    leaves out (the newer transformers-native file's ``moe_intermediate_size`` and
+    ``layer_types`` are not among its keys, so 0.5.23 builds the defaults' geometry), the
+    first non-zero entry of a per-layer list, ``zaya_layers``' length as the layer count."""
+    out = {**_ZAYA_DEFAULTS, **{k: v for k, v in t.items() if v is not None}}
+    for key, scalar in _ZAYA_LISTS.items():
+        given = t.get(key)
+        if isinstance(given, (list, tuple)):
+            out[scalar] = next((v for v in given if v), out[scalar])
+    expansion = t.get("zaya_mlp_expansion")
+    if isinstance(expansion, (list, tuple)):
+        out["zaya_mlp_expansion"] = next((v for v in expansion if v), 256)
+    if out.get("head_dim") is None and t.get("kv_channels") is not None:
+        out["head_dim"] = t["kv_channels"]
+    kinds = t.get("zaya_layers")
+    if isinstance(kinds, (list, tuple)) and kinds:
+        out["num_hidden_layers"] = len(kinds)
+    return out
+
+
+def _zaya(t: Mapping[str, Any], hidden: int, n_layers: int) -> list[Tensor]:
+    """ZAYA1 (``zaya.py``): even layers attend (CCA: q and k projections over TP, two
+    replicated value halves, a two-stage conv over the q and k channels, a per-KV-head
+    temperature, o_proj), odd layers are MoE blocks (a replicated router MLP over
+    ``zaya_mlp_expansion``, one more output with ``zaya_use_mod``, and ``num_experts`` SwiGLU
+    experts of ``ffn_hidden_size`` / 2). Every layer has an input norm and a residual scale
+    and bias (the first only for the hidden states); the model one more scaling at the end.
+    """
+    p = "model.layers.{i}"
+    every = tuple(range(n_layers))
+    attn = tuple(i for i in every if i % 2 == 0)
+    moe = tuple(i for i in every if i % 2)
+    heads, kv, hd = (_int(t, k) for k in ("num_attention_heads", "num_query_groups",
+                                          "head_dim"))
+    t0, t1 = _int(t, "cca_time0"), _int(t, "cca_time1")
+    channels = (heads + kv) * hd
+    a, r = f"{p}.self_attn", f"{p}.zaya_block.router"
+    width = _int(t, "zaya_mlp_expansion")
+    experts = _int(t, "num_experts")
+    out = [Tensor(f"{p}.input_norm", "norms", (hidden, 1), every),
+           Tensor(f"{p}.res_scale.hidden_states", "norms", (2 * hidden, 1), every),
+           Tensor(f"{p}.res_scale.residual", "norms", (2 * hidden, 1), every[1:]),
+           Tensor("model.res_scale", "norms", (4 * hidden, 1), shard="last")]
+    if attn:
+        out += [Tensor(f"{a}.qkv.linear_q", "attention", (heads * hd, hidden), attn,
+                       linear=True, shard="tp"),
+                Tensor(f"{a}.qkv.linear_k", "attention", (kv * hd, hidden), attn,
+                       linear=True, shard="tp"),
+                Tensor(f"{a}.qkv.val_proj", "attention", (kv * hd, hidden), attn,
+                       linear=True),
+                # depthwise conv (t0 taps) then a grouped one (head_dim inputs, t1 taps),
+                # each with a bias, sized for the rank's heads
+                Tensor(f"{a}.qkv.conv_qk", "attention", (channels, t0 + hd * t1 + 2), attn,
+                       shard="tp"),
+                Tensor(f"{a}.qkv.temp", "attention", (kv, 1), attn, shard="tp"),
+                Tensor(f"{a}.o_proj", "attention", (hidden, heads * hd), attn, linear=True,
+                       shard="tp")]
+    if moe:
+        outputs = experts + bool(t.get("zaya_use_mod"))
+        out += [Tensor(f"{r}.down_proj", "router", (width, hidden + 1), moe, linear=True),
+                Tensor(f"{r}.router_mlp.hidden", "router", (2 * width, width + 1), moe,
+                        linear=True),
+                Tensor(f"{r}.router_mlp.4", "router", (outputs, width), moe, linear=True),
+                Tensor(f"{r}.norms", "router", (width * (1 + bool(t.get("zaya_use_eda"))), 1),
+                       moe)]
+        out += _mlp(f"{p}.zaya_block.experts.{{e}}", "experts", hidden,
+                    _int(t, "ffn_hidden_size") // 2, moe, "experts", copies=experts)
     return out
 
 

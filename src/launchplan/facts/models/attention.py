@@ -152,7 +152,11 @@ def _nemotron_nas_kv_heads(top: Mapping[str, Any], f: _Fields) -> int:
 
 # --- hybrid attention kinds (§2.6, §2.7) ----------------------------------------------------------
 
-def _is_hybrid_swa(archs: frozenset[str], text: Mapping[str, Any]) -> bool:
+def _is_hybrid_swa(archs: frozenset[str], text: Mapping[str, Any],
+                   text_type: str | None = None) -> bool:
+    """SGLang's ``is_hybrid_swa_model``: its architecture list, else the flag on the text
+    config, which a few of SGLang's own config classes set themselves (``_CLASS_HYBRID_SWA``),
+    so a file that never carries it is still hybrid."""
     if archs & _HYBRID_SWA_ARCHS:
         if "BeamForCausalLM" in archs:
             layer_types = text.get("layer_types")
@@ -163,7 +167,37 @@ def _is_hybrid_swa(archs: frozenset[str], text: Mapping[str, Any]) -> bool:
         if "LagunaForCausalLM" in archs and not text.get("sliding_window"):
             return False
         return True
+    derive = _CLASS_HYBRID_SWA.get(text_type or "")
+    if derive is not None:
+        return derive(text)
     return bool(text.get("is_hybrid_swa"))
+
+
+def spark2_5_layer_types(text: Mapping[str, Any]) -> list[Any]:
+    """Spark-X2.5's layer kinds as SGLang's ``Spark2_5Config`` keeps them: the file's list cut
+    to ``num_hidden_layers``, else three sliding-window layers then a full one, repeated
+    (its default of 28 layers)."""
+    layers = _as_int(text.get("num_hidden_layers"))
+    layers = 28 if layers is None else layers
+    given = text.get("layer_types")
+    if isinstance(given, list):
+        return given[:layers]
+    return ["sliding_attention" if (i + 1) % 4 else "full_attention" for i in range(layers)]
+
+
+def _has_sliding(kinds: Any) -> bool:
+    return isinstance(kinds, list) and "sliding_attention" in kinds
+
+
+#: Text-config model types whose SGLang config class sets ``is_hybrid_swa`` itself (0.5.23,
+#: ``sglang/srt/configs``): Spark2_5Config from any sliding-window entry of its layer kinds,
+#: Muse Spark's text config the same way (its default: every layer full), Dots3Config as a
+#: class attribute. (IQuestQ1Config derives it too, but its architectures are on the list.)
+_CLASS_HYBRID_SWA: dict[str, Any] = {
+    "spark2_5": lambda text: _has_sliding(spark2_5_layer_types(text)),
+    "muse_spark_text": lambda text: _has_sliding(text.get("layer_types")),
+    "dots3_note": lambda text: True,
+}
 
 
 def _uses_kda(cfg: Mapping[str, Any]) -> bool:

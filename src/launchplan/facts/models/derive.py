@@ -140,7 +140,7 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
         if text.get(key) is not None:
             window = t.int(key)
             break
-    hybrid_swa = _is_hybrid_swa(arch_set, text)
+    hybrid_swa = _is_hybrid_swa(arch_set, text, text_type)
     if arch_set & _SWA_SINK_ARCHS:
         sinks = True
     elif arch_set & _MIMO_V2_ARCHS:
