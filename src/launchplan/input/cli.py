@@ -626,12 +626,18 @@ class _Parse:
             value = prev[2] if prev[2] is not None else (
                 self.tokens[before + 1] if before + 1 < at else None)
             if (prev[0].nargs is None or prev[2] is not None) and value is not None \
-                    and value.startswith("{{"):
+                    and "{{" in value:
                 # ``--model-path {{ model }}`` in an Ansible task or a Helm template: the
-                # template engine's expression, which the shell split at its spaces
-                from launchplan.input.shell_vars import TEMPLATE_HINT
+                # template engine's expression, which the shell split at its spaces; quoted
+                # back whole, as written (its words up to the one that closes it)
+                from launchplan.input import shell_vars
 
-                hint = f"the value of {prev[1]} is {TEMPLATE_HINT}"
+                end = next((i for i in range(at, len(self.tokens)) if "}}" in self.tokens[i]),
+                           at)
+                token = " ".join([value, *self.tokens[at:end + 1]])
+                kind = (shell_vars.ACTIONS_EXPRESSION_HINT
+                        if shell_vars.actions_expression(token) else shell_vars.TEMPLATE_HINT)
+                hint = f"the value of {prev[1]} is {kind}"
             elif (prev[0].nargs is None or prev[2] is not None) and _split_json(value):
                 # ``--model-loader-extra-config {"a": true, "b": 4}`` unquoted: the shell
                 # cut the JSON at its spaces (and took its double quotes away)

@@ -16,9 +16,10 @@ import ast
 import json
 import re
 import shlex
+import textwrap
 from collections.abc import Callable, Container, Iterator
 from pathlib import PurePath
-from typing import Any
+from typing import Any, NamedTuple
 
 from launchplan.errors import InputError
 from launchplan.input import shell_vars
@@ -45,8 +46,11 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
         return None
     tree = _parsed(text)
     shown: list[ast.AST] = []
-    found = _launch_nodes(tree, shown) if tree is not None else []
+    templates: list[_Template] = []
+    found = _launch_nodes(tree, shown, templates) if tree is not None else []
     if not found:
+        if templates and not _starts_engine(text):
+            raise _only_templated(templates[0])
         if shown and not _starts_engine(text):
             raise _only_shown(shown)
         listed = quoted_list(text)
@@ -58,6 +62,8 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     at, within = _picked(found, launch)
     value, node, grows = found[at]
     assert tree is not None
+    if grows.startswith(_FROM_MANIFEST) and notes is not None:
+        notes.append(_manifest_note(node, grows))
     value = _with_helper_flags(tree, _finished(tree, value, node, grows, notes), node)
     return _without_open_spreads(value, notes), within
 
@@ -80,13 +86,17 @@ def _starts_engine(text: str) -> bool:
     return looks_like_engine_call(text)
 
 
+#: What a pasted text that holds no launch was expected to hold.
+_EXPECTED_LAUNCH = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or "
+                    "a manifest or script that starts one)")
+
+
 def _only_shown(shown: list[ast.AST]) -> InputError:
     """The error for a Python program whose only SGLang commands it prints, logs or raises
     (``print("Start it with: python -m sglang.launch_server ...")``): a hint to its user,
     which starts nothing, so the text holds no launch."""
     lines = ", ".join(dict.fromkeys(str(getattr(node, "lineno", "?")) for node in shown))
-    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
-                "manifest or script that starts one)")
+    expected = _EXPECTED_LAUNCH
     return InputError("the pasted text", expected, message=(
         f"the pasted text: expected {expected}, got none: the Python script only prints "
         f"or raises an SGLang command (line {lines}), which starts nothing; paste the "
@@ -131,9 +141,10 @@ def literal_total(text: str) -> int:
         return 0
     tree = _parsed(text)
     shown: list[ast.AST] = []
-    found = _launch_nodes(tree, shown) if tree is not None else []
+    templates: list[_Template] = []
+    found = _launch_nodes(tree, shown, templates) if tree is not None else []
     if not found:
-        if shown and not _starts_engine(text):
+        if (shown or templates) and not _starts_engine(text):
             return 0  # only printed: no launch (``launch_literal_at`` says so)
         return int(quoted_list(text) is not None or joined_command(text) is not None)
     return sum(_launches_in(value) for value, *_ in found)
@@ -321,14 +332,17 @@ def _item(piece: str) -> str:
 _GROWS_TEXT, _GROWS_LIST = "text", "list"
 
 
-def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None
+def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
+                  templates: list[_Template] | None = None
                   ) -> list[tuple[str | list[str], ast.AST, str]]:
     """Each launch literal in ``tree`` (see ``launch_literal``), in source order, with its
     node and how the script may grow it (``_finished`` adds that). A literal inside another
     one found (an f-string's own text, a list inside a call's keywords) is part of it; one
     a call only prints or logs is not started; a command assigned to a name that an
-    f-string found later builds on (``f"{CMD} --port 30001"``) is that launch's piece.
-    The printed ones go into ``shown``."""
+    f-string found later builds on (``f"{CMD} --port 30001"``) is that launch's piece; a
+    manifest's text (a Compose template) starts its containers only when the script hands
+    it to what runs it (``_manifest_launches``). The printed ones go into ``shown``, the
+    manifests that start nothing into ``templates``."""
     from launchplan.input.pasted import launches_sglang
 
     literals: dict[str, str] | None = None
@@ -368,6 +382,9 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None
                 literals = _literal_names(tree)
             value = ast.Constant(_word(node, literals))
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            if _manifest_text(value.value):  # exec-form lists, folded ``command: >`` lines
+                found.append((value.value, node, _MANIFEST_TEXT))
+                continue
             try:
                 words = shell_vars.shell_split(value.value)
             except ValueError:
@@ -391,7 +408,12 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None
                     found.append((line, node, ""))
             except ValueError:
                 continue
-    return _own_launches(tree, found, shown)
+    found, manifests = _manifest_literals(found)
+    kept = _own_launches(tree, found, shown)
+    if not manifests:
+        return kept
+    started = _manifest_launches(tree, manifests, templates)
+    return sorted([*kept, *started], key=lambda item: _position(item[1]))
 
 
 def _joins_text(node: ast.BinOp) -> bool:
@@ -459,6 +481,366 @@ def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, 
     live = [item for item in kept if not any(
         decided(tree, branch, field) is False for branch, field in branches(tree, item[1]))]
     return live or kept
+
+
+# A manifest a script holds as text (a Compose file or a Kubernetes object in a triple-quoted
+# string it fills in with ``str.format``): its containers start only when the script hands
+# the text to what runs it, as a shell script's here-document does (``heredoc``).
+
+#: ``grows`` of a launch read from a manifest the script starts; what starts it follows.
+_FROM_MANIFEST = "manifest:"
+
+
+class _Template(NamedTuple):
+    """A manifest's text a script holds and starts nothing with."""
+
+    node: ast.AST  # where the text stands
+    kind: str  # "a Compose file", "a Kubernetes manifest"
+    written: str | None  # the file the script writes it to, if it writes one
+    unread: str | None = None  # why the text the script does start cannot be read
+
+
+#: ``grows`` of a literal that holds a manifest's text (``_manifest_text``).
+_MANIFEST_TEXT = "manifest text"
+#: SGLang's launcher as a manifest names it: in a command line, or as exec-form items.
+_MANIFEST_LAUNCHER = re.compile(r"sglang[._]launch_server|\bsglang\W{1,4}serve\b")
+
+
+def _manifest_text(text: str) -> bool:
+    """Whether a literal's text is a manifest that runs SGLang (a Compose file, a
+    Kubernetes object: ``manifest.looks_like_manifest``), read as one: its folded
+    ``command: >`` lines are one command, its exec-form lists argv items, neither of which
+    the shell reader takes so. (A task file whose ``run:`` script holds shell lines, as
+    SkyPilot's, is left to the shell reader: what starts it is no ``docker compose up``.)"""
+    if "\n" not in text or ":" not in text or text.lstrip().startswith("[") \
+            or _MANIFEST_LAUNCHER.search(text) is None or _manifest_kind(text) is None:
+        return False
+    from launchplan.input.manifest import looks_like_manifest
+
+    return looks_like_manifest(text)
+
+
+def _manifest_literals(found: list[tuple[str | list[str], ast.AST, str]]
+                       ) -> tuple[list[tuple[str | list[str], ast.AST, str]],
+                                  list[tuple[str | list[str], ast.AST, str]]]:
+    """(``found`` without the manifests' texts, those texts): a literal that holds one, or a
+    text made from it that does (``.format(...)`` of it, an f-string); a launch literal
+    inside one (the template a ``.format`` call fills, an f-string's own pieces) is part
+    of it."""
+    manifests = [item for item in found if item[2] == _MANIFEST_TEXT]
+    if not manifests:
+        return found, []
+    inside = {id(n) for _, node, _ in manifests for n in ast.walk(node) if n is not node}
+    manifests = [item for item in manifests if id(item[1]) not in inside]
+    held = inside | {id(node) for _, node, _ in manifests}
+    return [item for item in found if id(item[1]) not in held], manifests
+
+
+def _manifest_launches(tree: ast.Module, manifests: list[tuple[str | list[str], ast.AST, str]],
+                       templates: list[_Template] | None
+                       ) -> list[tuple[str | list[str], ast.AST, str]]:
+    """The launches of the manifests the script starts: a text it writes to a file that a
+    command it runs starts (``docker compose up``, ``kubectl apply -f``), or feeds to
+    ``kubectl apply -f -``. The script's steps are written as the shell lines that take
+    them, so ``heredoc.applied_manifest`` judges them as it does a shell script's; each
+    container of such a manifest that runs SGLang is one launch (its environment before
+    its words). The others go into ``templates``."""
+    from launchplan.input.heredoc import applied_manifest
+    from launchplan.input.manifest import launch_in, launch_total
+
+    literals = _literal_names(tree)
+    out: list[tuple[str | list[str], ast.AST, str]] = []
+    for value, node, _ in manifests:
+        uses = _TextUses(tree, node, str(value), literals)
+        writes = uses.writes()
+        applied = applied_manifest(_as_shell_steps(writes, uses.runs()))
+        kind = _manifest_kind(str(value)) or "a manifest"
+        written = writes[0][0] if writes else None
+        if applied is None:
+            if templates is not None:
+                templates.append(_Template(node, kind, written))
+            continue
+        total = launch_total(applied.body)
+        if not total:
+            try:
+                launch_in(applied.body)
+                unread = "it runs no SGLang launcher"
+            except InputError as error:
+                unread = error.message
+            if templates is not None:
+                templates.append(_Template(node, kind, written, unread))
+            continue
+        for which in range(1, total + 1):
+            words, env = launch_in(applied.body, which)
+            out.append(([*env, *words], node, _FROM_MANIFEST + applied.runs))
+    return out
+
+
+def _manifest_kind(text: str) -> str | None:
+    """What a manifest's text is, as the error names it: one that ``docker compose up`` or
+    ``kubectl apply`` starts; None for another kind."""
+    if re.search(r"^[ \t]*services[ \t]*:", text, re.MULTILINE):
+        return "a Compose file"
+    if re.search(r"^[ \t]*(?:apiVersion|kind|containers)[ \t]*:", text, re.MULTILINE):
+        return "a Kubernetes manifest"
+    return None
+
+
+def _only_templated(template: _Template) -> InputError:
+    """The error for a Python script whose only SGLang launch is in a manifest's text it
+    never starts (a deploy script that renders ``docker-compose.yml`` and prints how to
+    start it): as with a command it only prints, the script itself starts nothing."""
+    line = getattr(template.node, "lineno", "?")
+    starts = "docker compose up, kubectl apply -f"
+    if template.unread is not None:
+        how = f"which it starts, but whose text as the script fills it in does not read: " \
+              f"{template.unread}"
+    elif template.written is not None:
+        how = (f"which it writes to {template.written} but starts with no command it runs "
+               f"({starts}; one it only prints starts nothing)")
+    else:
+        how = ("which it only fills in or returns: it writes it to no file that a command it "
+               f"runs starts ({starts})")
+    return InputError("the pasted text", _EXPECTED_LAUNCH, message=(
+        f"the pasted text: expected {_EXPECTED_LAUNCH}, got none: the Python script holds "
+        f"{template.kind}'s text (line {line}), {how}; paste the manifest as the script "
+        "writes it to plan its launch"))
+
+
+def _manifest_note(node: ast.AST, grows: str) -> str:
+    return (f"the Python script starts the manifest text at line {getattr(node, 'lineno', '?')} "
+            f"with {grows[len(_FROM_MANIFEST):]}: the launch is read from that manifest")
+
+
+#: Calls that run a command: ``subprocess``'s, ``os.system``, asyncio's.
+_RUN_CALLS = frozenset({"run", "Popen", "call", "check_call", "check_output", "system", "popen",
+                        "getoutput", "getstatusoutput", "create_subprocess_exec",
+                        "create_subprocess_shell"})
+#: Calls that give back the text they are handed, changed as written here.
+_TEXT_FUNCTIONS = frozenset({"textwrap.dedent", "dedent", "inspect.cleandoc", "cleandoc"})
+#: A text's methods that give it back filled in (``str.format``, a ``string.Template``'s
+#: ``substitute``, a Jinja template's ``render``) or stripped.
+_TEXT_METHODS = frozenset({"format", "substitute", "safe_substitute", "render", "strip",
+                           "lstrip", "rstrip"})
+#: A here-document's end the shell steps below never hold as a line of a manifest.
+_STEP_END = "LAUNCHPLAN_WRITTEN_TEXT"
+
+
+class _TextUses:
+    """How a script uses one text literal (``node``): the expressions whose value is that
+    text or made from it (a name bound to it, ``.format(...)`` of it, a function that
+    returns one of those, ``textwrap.dedent`` of it), the files it writes one of them to,
+    and the commands it runs."""
+
+    def __init__(self, tree: ast.Module, node: ast.AST, raw: str,
+                 literals: dict[str, str]) -> None:
+        self.tree, self.node, self.raw, self.literals = tree, node, raw, literals
+        self.names: dict[str, ast.expr] = {}
+        self.functions: dict[str, ast.expr] = {}
+        assigns = [(a.targets[0].id, a.value) for a in ast.walk(tree)
+                   if isinstance(a, ast.Assign) and len(a.targets) == 1
+                   and isinstance(a.targets[0], ast.Name)]
+        assigns += [(a.target.id, a.value) for a in ast.walk(tree)
+                    if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name)
+                    and a.value is not None]
+        functions = [f for f in ast.walk(tree)
+                     if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for _ in range(6):  # a name bound to a function's result that returns another's...
+            grew = False
+            for name, value in assigns:
+                if name not in self.names and self.text(value) is not None:
+                    self.names[name] = value
+                    grew = True
+            for function in functions:
+                if function.name in self.functions:
+                    continue
+                made = next((r for r in _returned(function) if self.text(r) is not None), None)
+                if made is not None:
+                    self.functions[function.name] = made
+                    grew = True
+            if not grew:
+                break
+
+    def text(self, expr: ast.expr, depth: int = 0) -> str | None:
+        """The text ``expr`` makes when it is the literal or made from it (its fields filled
+        with what the script passes, an open one left as written); None otherwise."""
+        if depth > 12:
+            return None
+        if expr is self.node:
+            if isinstance(expr, ast.JoinedStr):
+                return _rendered(expr, self.literals)
+            return self.raw if isinstance(expr, ast.Constant) else _word(expr, self.literals)
+        if isinstance(expr, ast.Name):
+            bound = self.names.get(expr.id)
+            return None if bound is None else self.text(bound, depth + 1)
+        if isinstance(expr, ast.IfExp):  # a file's template if it exists, else the fallback
+            from launchplan.input.python_values import truth
+
+            held = truth(expr.test, self.tree)
+            sides = [expr.body, expr.orelse] if held is None else \
+                [expr.body if held else expr.orelse]
+            return next((made for side in sides
+                         if (made := self.text(side, depth + 1)) is not None), None)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
+            base = self.text(expr.left, depth + 1)
+            if base is None:
+                return None
+            args = expr.right.elts if isinstance(expr.right, ast.Tuple) else [expr.right]
+            filled = iter(_word(a, self.literals) for a in args)
+            return _PERCENT.sub(lambda m: "%" if m.group(0) == "%%" else next(filled, m.group(0)),
+                                base)
+        if not isinstance(expr, ast.Call):
+            return None
+        func = expr.func
+        if isinstance(func, ast.Name) and func.id in self.functions:
+            return self.text(self.functions[func.id], depth + 1)
+        called = ast.unparse(func)
+        if called in _TEXT_FUNCTIONS and len(expr.args) == 1:
+            base = self.text(expr.args[0], depth + 1)
+            return None if base is None else textwrap.dedent(base)
+        if called.rsplit(".", 1)[-1] == "Template" and len(expr.args) == 1:
+            return self.text(expr.args[0], depth + 1)  # string's or Jinja's, filled below
+        if not isinstance(func, ast.Attribute) or func.attr not in _TEXT_METHODS:
+            return None
+        base = self.text(func.value, depth + 1)
+        if base is None:
+            return None
+        if func.attr in ("strip", "lstrip", "rstrip"):
+            return getattr(base, func.attr)() if not expr.args else None
+        positional = [_word(a, self.literals) for a in expr.args]
+        named = {k.arg: _word(k.value, self.literals) for k in expr.keywords if k.arg}
+        if func.attr == "format":
+            return _formatted(base, positional, named)
+        if func.attr == "render":  # Jinja's ``{{ name }}``; a field not passed stays
+            return re.sub(r"\{\{\s*(\w+)\s*\}\}",
+                          lambda m: named.get(m.group(1), m.group(0)), base)
+        import string
+
+        return string.Template(base).safe_substitute(named)
+
+    def writes(self) -> list[tuple[str, str]]:
+        """(the path, the text) of each write of the text to a file: ``open(P, "w")``'s
+        ``write`` (directly, or through the name ``with ... as f`` or ``f = open(...)``
+        binds), ``Path(P).write_text``; in source order."""
+        handles: dict[str, ast.expr] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
+                bound, opening = node.optional_vars.id, node.context_expr
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Name):
+                bound, opening = node.targets[0].id, node.value
+            else:
+                continue
+            opened = _opened_path(opening, bound)
+            if opened is not None:
+                handles[bound] = opened
+        out: list[tuple[int, int, str, str]] = []
+        for node in ast.walk(self.tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and len(node.args) == 1):
+                continue
+            holder = node.func.value
+            if node.func.attr == "write_text":
+                path: ast.expr | None = holder
+            elif node.func.attr == "write":
+                path = handles.get(holder.id) if isinstance(holder, ast.Name) \
+                    else _opened_path(holder)
+            else:
+                continue
+            made = self.text(node.args[0]) if path is not None else None
+            if path is not None and made is not None:
+                out.append((node.lineno, node.col_offset, _word(path, self.literals), made))
+        return [(path, made) for *_, path, made in sorted(out)]
+
+    def runs(self) -> list[tuple[str, str | None]]:
+        """(the command line, the text fed on its stdin when it is this one) of each
+        command the script runs (``subprocess.run([...])``, ``os.system("...")``), in
+        source order."""
+        out: list[tuple[int, int, str, str | None]] = []
+        for node in ast.walk(self.tree):
+            if not (isinstance(node, ast.Call) and node.args and _callee(node) in _RUN_CALLS):
+                continue
+            first = _last_binding(self.tree, node.args[0])
+            if _callee(node) == "create_subprocess_exec":
+                words: list[str] | None = [_word(a, self.literals) for a in node.args]
+            elif isinstance(first, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                words = None
+            else:
+                words = _list_words(first, self.literals, self.tree)
+            line = " ".join(map(_step_word, words)) if words is not None \
+                else _open_names(_word(first, self.literals))
+            fed = next((k.value for k in node.keywords if k.arg == "input"), None)
+            out.append((node.lineno, node.col_offset, line,
+                        self.text(fed) if fed is not None else None))
+        return [(line, fed) for *_, line, fed in sorted(out, key=lambda r: r[:2])]
+
+
+def _last_binding(tree: ast.Module, node: ast.expr) -> ast.expr:
+    """What the name ``node`` was last set to before it, in its own scope (``cmd =
+    f"kubectl apply -f {f.name}"`` then ``subprocess.run(cmd, shell=True)``: the f-string,
+    its open pieces left open), else ``node``."""
+    if not isinstance(node, ast.Name):
+        return node
+    from launchplan.input.python_values import scope_of
+
+    scope = scope_of(node, tree)
+    bound = [a for a in ast.walk(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
+             and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id
+             and a.lineno <= node.lineno and scope_of(a, tree) is scope]
+    return max(bound, key=lambda a: (a.lineno, a.col_offset)).value if bound else node
+
+
+def _opened_path(node: ast.expr, bound: str | None = None) -> ast.expr | None:
+    """The path ``node`` opens for writing (``open(P, "w")``, ``io.open``, ``P.open("w")``
+    of a path; a ``tempfile.NamedTemporaryFile`` bound to ``bound``: its ``.name``), else
+    None."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = ast.unparse(node.func)
+    if func in ("open", "io.open", "codecs.open") and node.args:
+        path, mode = node.args[0], node.args[1] if len(node.args) > 1 else None
+    elif isinstance(node.func, ast.Attribute) and node.func.attr == "open":
+        path, mode = node.func.value, node.args[0] if node.args else None
+    elif func.rsplit(".", 1)[-1] == "NamedTemporaryFile" and bound is not None:
+        # (its default mode, ``w+b``, writes too)
+        path = ast.Attribute(ast.Name(bound, ast.Load()), "name", ast.Load())
+        mode = node.args[0] if node.args else ast.Constant("w+b")
+    else:
+        return None
+    mode = next((k.value for k in node.keywords if k.arg == "mode"), mode)
+    written = isinstance(mode, ast.Constant) and isinstance(mode.value, str) \
+        and any(c in mode.value for c in "wax")
+    return path if written else None
+
+
+def _step_word(word: str) -> str:
+    """An argv item or path as a shell line writes it (``_open_names``), quoted when it
+    holds a space."""
+    word = _open_names(word)
+    return shlex.quote(word) if re.search(r"\s", word) else word
+
+
+def _open_names(text: str) -> str:
+    """``text`` with each value only the run knows (``${args.out}``) written as a shell
+    variable of the same name (``${args_out}``), which file matching reads as any text."""
+    return re.sub(r"\$\{([^}]*)\}", lambda m: "${" + re.sub(r"\W", "_", m.group(1)) + "}",
+                  text)
+
+
+def _as_shell_steps(writes: list[tuple[str, str]], runs: list[tuple[str, str | None]]) -> str:
+    """The shell lines that take a script's steps: each write of the text a here-document
+    into its file, then each command it runs (one fed the text, that text piped in). The
+    writes go first: a script's functions run in the order its main calls them, which
+    their order in the file does not tell."""
+    lines: list[str] = []
+    for path, made in writes:
+        lines += [f"cat > {_step_word(path)} <<'{_STEP_END}'", made.rstrip("\n"), _STEP_END]
+    for line, fed in runs:
+        if fed is None:
+            lines.append(line)
+        else:
+            lines += [f"cat <<'{_STEP_END}' | {line}", fed.rstrip("\n"), _STEP_END]
+    return "\n".join(lines)
 
 
 def _returned_to_show(tree: ast.Module, inert: set[int], told: set[int]
@@ -1411,7 +1793,9 @@ def script_environment(text: str, launch: int | None = None) -> list[str]:
         names_before,
     )
 
-    chosen = found_launches[_picked(found_launches, launch)[0]][1]
+    _, chosen, grows = found_launches[_picked(found_launches, launch)[0]]
+    if grows.startswith(_FROM_MANIFEST):
+        return []  # a container's: the manifest's own environment came with its words
     others = {id(node) for _, node, _ in found_launches if node is not chosen}
     before = getattr(chosen, "lineno", 0)
     names = names_before(tree, before)
