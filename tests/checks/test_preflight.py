@@ -538,3 +538,16 @@ def test_the_cpu_pads_a_tp_size_that_does_not_divide_the_model(model, tp, rows):
             ["--tp-size", tp, "--ep-size", tp, "--device", "cpu"], gpu="h100",
             model_path=model)).problems}
         assert "moe-experts-split" in ep
+
+
+def test_a_config_schema_the_release_does_not_read_is_said():
+    """ZAYA1-8B's transformers-native config.json (the Hub's file now) gives
+    ``moe_intermediate_size`` and ``layer_types``; every release's ZayaConfig reads
+    ``ffn_hidden_size``/``cca`` and keeps its defaults: another geometry than the
+    checkpoint's. The legacy file (the first published) is read."""
+    models = Path(__file__).parents[1] / "parity" / "models"
+    native = preflight(resolve([], gpu="h100", model_path=str(models / "zaya1-8b-native")))
+    found = [p for p in native.problems if p.requirement == "config-schema-read"]
+    assert found and "moe_intermediate_size" in found[0].why
+    legacy = preflight(resolve([], gpu="h100", model_path=str(models / "zaya1-8b")))
+    assert "config-schema-read" not in {p.requirement for p in legacy.problems}

@@ -681,6 +681,39 @@ def _quantization_detail(p: Values) -> str:
             f"{p.target.name}: {refusal}")
 
 
+#: Per model type: (the keys its SGLang config class reads the geometry from, the keys of a
+#: newer config.json schema that class does not translate). A file with keys of the second
+#: kind and none of the first is read with the class's defaults in their place: the model is
+#: built with another geometry than the checkpoint's, whose tensors then do not load. ZAYA1:
+#: every release's ``configs/zaya.py`` ZayaConfig reads the Megatron-style
+#: ``ffn_hidden_size``/``cca``; the transformers-native file (``moe_intermediate_size``,
+#: ``layer_types``, ``rope_parameters``) keeps ``ffn_hidden_size`` 4096, ``rope_theta`` 1e6
+#: and reads the 40 hybrid layers as 20 attention and 20 MoE ones (instantiated on 0.5.23;
+#: SGLang's later unit test of the translation says such a file cannot load the checkpoint).
+_UNREAD_SCHEMAS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "zaya": (("ffn_hidden_size", "cca"), ("moe_intermediate_size", "layer_types")),
+}
+
+
+def _schema_read(model: Any) -> bool:
+    """The config.json is in a schema its model type's config class reads (``_UNREAD_SCHEMAS``)."""
+    keys = _UNREAD_SCHEMAS.get(getattr(model, "model_type", None) or "")
+    config = getattr(model, "config", None)
+    if keys is None or not isinstance(config, Mapping):
+        return True
+    read, newer = keys
+    return any(k in config for k in read) or not any(k in config for k in newer)
+
+
+def _schema_detail(p: Values) -> str:
+    read, newer = _UNREAD_SCHEMAS[p.model.model_type]
+    given = [k for k in newer if k in p.model.config]
+    return (f"config.json gives {', '.join(given)} (a newer schema of {p.model.model_type}) and "
+            f"none of {', '.join(read)}, which SGLang {p.result.record.raw.release}'s config "
+            "class reads: it keeps its defaults for them, builds another geometry than the "
+            "checkpoint's, and the checkpoint's tensors do not load")
+
+
 LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "gpus-on-node", ALWAYS,
@@ -979,6 +1012,18 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "internlm3, molmo2, mistral_large4 stop there; qwen3, mistral and SGLang's own beam "
         "start; all start under 5.24)",
         detail=_config_type_detail),
+    Requirement(
+        "config-schema-read",
+        cond("a model type whose config class reads one config.json schema of several",
+             lambda p: p.model.model_type in _UNREAD_SCHEMAS),
+        cond("config.json is in the schema the release's config class reads",
+             lambda p: _schema_read(p.model)),
+        "a release's config class keeps its defaults for the keys a newer schema renamed, so "
+        "the model it builds does not fit the checkpoint", START,
+        SRT + "configs/zaya.py: ZayaConfig (the same in 0.5.21-0.5.23) reads ffn_hidden_size, "
+        "cca and rope_theta and translates no native-schema key; model_executor's weight "
+        "loading then meets tensors of other shapes",
+        verified=False, detail=_schema_detail),
     Requirement(
         "transformers-backend",
         cond("SGLang serves the checkpoint through its transformers backend (it has no "
