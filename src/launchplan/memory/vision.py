@@ -143,6 +143,11 @@ FAMILIES: dict[str, Family] = {
     # "tp", the position table an nn.Embedding; the resampler plain modules (minicpmv.py)
     "idefics2": Family("idefics2.py Idefics2VisionTransformer (minicpmv.py)", "attn_tp", "tp",
                        REP, REP, True),
+    # InternViT (internvl.py InternVisionModel, use_data_parallel from --mm-enable-dp-encoder):
+    # VisionAttention over attn_tp with dummy heads, InternMLP's fc1/fc2 over "tp"; the class
+    # and position embeddings nn.Parameter, the mlp1 projector nn.LayerNorm / nn.Linear
+    "internvit": Family("internvl.py InternVisionModel (InternVLChatModel)", ATTN, TP, REP, REP,
+                        True),
     # Janus's SigLIP (deepseek_janus_pro.py VisionTransformer): VisionAttention over attn_tp,
     # never use_data_parallel; timm's Mlp, the attention-pool head, the aligners and the
     # image-generation modules nn.Linear / nn.Conv2d / nn.Embedding, whole on every GPU
@@ -178,7 +183,8 @@ _FAMILY_OF_TYPE = {"gemma4": "gemma4", "mllama": "mllama", "muse_glimmer": "muse
                    "cohere2_vision": "hf_siglip", "minimax_m3_vl": "minimax_vl",
                    "dots_ocr": "dots_vit", "qwen3_omni_moe": "qwen3_omni",
                    "qwen2_5_vl": "qwen2_5_vl", "qwen2_vl": "qwen2_vl",
-                   "minicpmv": "idefics2", "minicpmo": "idefics2"}
+                   "minicpmv": "idefics2", "minicpmo": "idefics2",
+                   "internvl_chat": "internvit"}
 
 
 def family_of(model_type: str, v: Mapping[str, Any]) -> str:
@@ -285,6 +291,8 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _pixtral(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {})
     if fam_name == "dots_vit":
         return _dots_vit(v, h, depth, fam, make)
+    if fam_name == "internvit":
+        return _internvit(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name == "minimax_vl":
         return _minimax_vl(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name in ("qwen3_vl", "qwen3_omni"):
@@ -682,6 +690,52 @@ def _dots_vit(v: Mapping[str, Any], h: int, depth: int, fam: Family,
             *make("visual.merger.ln_q", REP, 2 * e, 1),
             *make("visual.merger.mlp.0", fam.merger, wide, wide, bias=True),
             *make("visual.merger.mlp.2", fam.merger, out_h, wide, bias=True)]
+
+
+#: SGLang's InternVisionConfig defaults (``configs/internvl.py``, InternViT-6B's), for the
+#: keys a vision_config leaves out; ``norm_type`` has none there: InternViT-6B's "rms_norm"
+_INTERNVIT_DEFAULTS = {"qkv_bias": False, "qk_normalization": True, "image_size": 224,
+                       "patch_size": 14, "norm_type": "rms_norm"}
+
+
+def _internvit(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+               make: _Make, top: Mapping[str, Any]) -> list[Any]:
+    """InternVL's InternViT (``internvl.py``): a biased patch convolution over 3 channels, a
+    class token and a position table of the image's patches plus one; blocks of attention
+    (qkv biased with ``qkv_bias``, the output projection always; q/k RMS norms over the whole
+    width with ``qk_normalization``), a biased MLP, two norms per ``norm_type`` (LayerNorm
+    with biases, RMSNorm without) and the layer-scale vectors ls1/ls2; then InternVLChatModel's
+    ``mlp1``: a LayerNorm and two biased linears over the pixel-shuffled patches
+    (width x (1/downsample_ratio)² -> text width -> text width)."""
+    def key(name: str) -> Any:
+        return v.get(name, _INTERNVIT_DEFAULTS.get(name))
+
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", default=14)
+    image = _int(v, "image_size", default=224)
+    heads = _int(v, "num_attention_heads", "num_heads")
+    attn = HEADS if heads else fam.attn
+    qkv_bias = bool(key("qkv_bias") or v.get("attention_bias"))
+    qk_norm = bool(key("qk_normalization") or v.get("use_qk_norm"))
+    norm = 4 * h if key("norm_type") == "layer_norm" else 2 * h
+    ratio = top.get("downsample_ratio", 0.5)
+    shuffle = int(1 / ratio) if isinstance(ratio, (int, float)) and ratio > 0 else 2
+    wide = h * shuffle * shuffle
+    blocks, b = tuple(range(depth)), "vision_model.encoder.layers.{i}"
+    e = "vision_model.embeddings"
+    return [*make(f"{e}.patch_embedding", REP, h, 3 * patch * patch, bias=True),
+            *make(f"{e}.class_embedding", REP, h, 1),
+            *make(f"{e}.position_embedding", REP, (image // max(patch, 1)) ** 2 + 1, h),
+            *make(f"{b}.attn.qkv_proj", attn, 3 * h, h, blocks, bias=qkv_bias, heads=heads),
+            *make(f"{b}.attn.proj", attn, h, h, blocks, bias=True, row=True, heads=heads),
+            *make(f"{b}.attn.q_norm_k_norm", REP, 2 * h if qk_norm else 0, 1, blocks),
+            *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.norm1_norm2", REP, norm, 1, blocks),
+            *make(f"{b}.ls1_ls2", REP, 2 * h, 1, blocks),
+            *make("mlp1.0", REP, 2 * wide, 1),
+            *make("mlp1.1", fam.merger, text_hidden, wide, bias=True),
+            *make("mlp1.3", fam.merger, text_hidden, text_hidden, bias=True)]
 
 
 def _minimax_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
