@@ -491,7 +491,10 @@ def launch_summaries(tokens: Sequence[str], count: int) -> list[str]:
             lacking = list(dict.fromkeys(flag for other in pairs for flag in other
                                          if flag not in own))
             text = "without " + " ".join(lacking[:3]) + (" …" if len(lacking) > 3 else "")
-        shown.append(f"[{n + 1}] {text or 'the same flags as another'}")
+        same = next((at for at, other in enumerate(pairs) if at != n and other == own
+                     and at not in unread), None)
+        twin = f" ([{same + 1}])" if same is not None else ""
+        shown.append(f"[{n + 1}] {text or 'the same flags as another' + twin}")
     return shown
 
 
@@ -1301,7 +1304,13 @@ def _split(text: str, launch: int | None = None, notes: list[str] | None = None,
            strict: bool = False) -> list[str]:
     """A pasted shell text's launch words (its ``launch``-th launch's; the first by
     default). ``strict``: a text of commands none of which starts SGLang is bad input."""
-    return _launch_segment(_shell_words(text, notes), launch, notes, strict)
+    global _QUOTED_AFTER_FLAG
+    saved = _QUOTED_AFTER_FLAG
+    _QUOTED_AFTER_FLAG = _quoted_after_flag(text)
+    try:
+        return _launch_segment(_shell_words(text, notes), launch, notes, strict)
+    finally:
+        _QUOTED_AFTER_FLAG = saved
 
 
 def _printed_lines(error: InputError, token: str) -> InputError:
@@ -2231,6 +2240,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
     _refuse_full_width_operator(segments[at])
     if notes is not None:
         _orphaned_flags(segments[at + 1:], notes)
+        _wrapped_value(segments[at], segments[at + 1:at + 2], notes)
     values: dict[str, str] = {}  # the shell variables the text sets before the launch
     exported: list[str] = []
     arguments: list[str] | None = None  # the script's own, as ``set -- ...`` sets them
@@ -2296,6 +2306,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
             expanded = _expanded_word(word, values)
             if not expanded and out and _unset_after_flag(word, out[-1], values):
                 expanded = ["${" + _EMPTY_DEFAULT.match(word).group(1) + "}"]  # type: ignore[union-attr]
+            elif not expanded and out and "$" in word:
+                expanded = _empty_after_flag(word, out[-1], values)
             out.extend(expanded)
     return out
 
@@ -2315,6 +2327,51 @@ def _unset_after_flag(word: str, before: str, values: dict[str, str]) -> bool:
     from launchplan.input.cli import takes_value
 
     return takes_value(before)
+
+
+#: A whole reference to a variable: ``$NAME``, ``${NAME}``.
+_PLAIN_REFERENCE = re.compile(r"^\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))$")
+
+
+def _empty_after_flag(word: str, before: str, values: dict[str, str]) -> list[str]:
+    """The words a reference to a variable the script leaves empty stands for right after
+    a flag that takes a value (``--model-path "$MODEL_PATH"``), instead of none: the
+    caller's value, open, when only the script's option loop fills it (``-m)
+    MODEL_PATH="$2"``: the script is meant to be called so, and ``--model-path`` after the
+    paste gives it); else an empty argument when the text quotes the reference after a flag
+    (``"$X"`` is one word to the shell, however empty). A bare one the shell drops."""
+    found = _PLAIN_REFERENCE.match(word)
+    if found is None:
+        return []
+    name = found.group(1) or found.group(2)
+    filled = name in values.get(shell_branches.FILLED, "").split()
+    if not filled and name not in _QUOTED_AFTER_FLAG:
+        return []
+    from launchplan.input.cli import takes_value
+
+    if not takes_value(before):
+        return []
+    return ["${" + name + "}"] if filled else [""]
+
+
+#: The names the text being read writes double-quoted alone right after a flag (``--name
+#: "$X"``) and never bare there: the quotes are gone once the text is split into words.
+_QUOTED_AFTER_FLAG: frozenset[str] = frozenset()
+#: ``--flag "$NAME"`` / ``--flag $NAME`` (a continuation between them, too).
+_REFERENCE_AFTER_FLAG = re.compile(
+    r"(?<!\S)--?[A-Za-z][\w.-]*(?:[ \t]|\\\n)+(\"?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\1"
+    r"(?=[\s;&|)]|$)")
+
+
+def _quoted_after_flag(text: str) -> frozenset[str]:
+    """The names ``text`` writes as ``--flag "$NAME"`` and never as ``--flag $NAME``."""
+    if '"$' not in text:
+        return frozenset()
+    quoted: set[str] = set()
+    bare: set[str] = set()
+    for found in _REFERENCE_AFTER_FLAG.finditer(text):
+        (quoted if found.group(1) else bare).add(found.group(2) or found.group(3))
+    return frozenset(quoted - bare)
 
 
 #: A line typed at Python's prompt (``>>> code``), and one continuing it (``... code``)
@@ -2546,8 +2603,12 @@ def _require_flags(segments: list[list[str]]) -> None:
     literal = _flags_in_a_list(segments)
     values: dict[str, str] = {}  # what the script sets, for a command a wrapper runs
     pending = [(seg, 0) for seg in reversed(segments)]
+    previous: list[str] = []
+    broken = False  # a line ``\   # comment`` ended its command with a blank argument
     while pending:
         seg, depth = pending.pop()
+        escaped_break = _ends_with_escaped_space(previous)
+        previous = seg
         inner = _run_by_wrapper(seg, values) if depth < 3 else None
         shell_vars.declared(seg, values)
         if inner is not None:  # eval "$cmd", bash -c "...", ssh host "...": what it runs
@@ -2575,6 +2636,9 @@ def _require_flags(segments: list[list[str]]) -> None:
         if not words or not words[0] or words[0] in _SETUP or words[-1].endswith(":"):
             continue  # a session's setup, or a label (``Server launch command:``)
         if words[0] in _MARKERS:  # the readers' own marks, not commands of the text
+            continue
+        if _FLAG_WORD.match(words[0]) and escaped_break:
+            broken = True  # the rest of the command before it, not flags given on their own
             continue
         if _FLAG_WORD.match(words[0]):
             bare_flags = not literal  # flags on a line of their own: the launch's, as given
@@ -2649,9 +2713,20 @@ def _require_flags(segments: list[list[str]]) -> None:
                     and (hint := odd_space_hint(word, f"'{word[:40]}'")) is not None), None)
         why += f" ({odd})" if odd and not why else ""
         why = why or missing_m
+        if broken:
+            why += (" (a line ends with a backslash followed by a space, which escapes the "
+                    "space, not the line break: the flags on the next lines are a command "
+                    "of their own)")
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
                          + (f": it runs {shown}" if shown else "") + why)
+
+
+def _ends_with_escaped_space(seg: list[str]) -> bool:
+    """Whether the command ``seg`` ends with a blank argument: ``\\ `` at a line's end (a
+    comment after it, ``\\   # the url``) escapes the space, so the shell ends the command
+    at that line and runs the next ones, meant as its continuation, on their own."""
+    return bool(seg) and bool(seg[-1]) and not seg[-1].strip()
 
 
 #: The ``got`` of the error for a script whose only SGLang command is printed
@@ -3154,6 +3229,28 @@ def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:
                      f"it ({shown}) are a command of their own to the shell: SGLang does not "
                      "get those flags and they are not planned (end the line before them "
                      "with ' \\' to pass them)")
+
+
+def _wrapped_value(launch: list[str], after: list[list[str]], notes: list[str]) -> None:
+    """A note when the launch ends with a flag's value and the line after it starts with a
+    word that is no program followed by SGLang's flags (``--dist-init-addr 10.4`` then
+    ``2.74.84:20010 --nnodes 2 --node-rank 0``): a page or terminal wrapped the one long
+    line inside that value. The shell (and the plan) reads the launch up to the line's end,
+    so the flags after the break are not planned: say so rather than plan it silently."""
+    if not after or len(after[0]) < 2 or len(launch) < 2 or after[0][0].startswith("-") \
+            or not after[0][1].startswith("--") or _PYTHON.match(after[0][0]) \
+            or _is_runner(after[0][0]) or after[0][0] in _CONTROL:
+        return
+    from launchplan.input.cli import flags_of, takes_value
+
+    if not takes_value(launch[-2]) or after[0][1] not in flags_of():
+        return
+    seg = after[0]
+    shown = " ".join(seg[:6]) + (" …" if len(seg) > 6 else "")
+    notes.append(f"the line after the launch ({shown}) starts with {seg[0]!r}, no program, "
+                 f"then SGLang flags: the launch's line looks wrapped inside its last value "
+                 f"({launch[-2]} {launch[-1]}); it is planned up to that line's end, without "
+                 "the flags after the break (join the lines to plan them)")
 
 
 #: A word that is one variable reference and nothing else (``$EXTRA_ARGS``, ``${EXTRA}``).

@@ -54,6 +54,8 @@ class _Block:
     in_branch: bool = False  # a ``case`` block: between a pattern and its ``;;``
     before: dict[str, str] | None = None  # the script's values as the block opened
     outcomes: list[dict[str, str]] | None = None  # the values each live branch left
+    filled: set[str] | None = None  # a loop over the script's arguments that runs no times:
+    # the names its body sets from them (``-m) MODEL_PATH="$2"``)
 
 
 def live_segments(segments: list[list[str]]) -> list[list[str]]:
@@ -102,7 +104,8 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
             head = ""
         elif head == "case" and len(seg) >= 3 and seg[2] == "in":
             subject = shell_vars.expand(seg[1], values)
-            known = not (shell_vars.open_reference(subject) or subject.startswith("$"))
+            known = not (shell_vars.open_reference(subject) or subject.startswith("$")
+                         or _callers_argument(seg[1], values))
             blocks.append(_Block(outer=running, live=False, taken=False, unsure=not known,
                                  subject=subject if known else "", before=dict(values),
                                  outcomes=[]))
@@ -136,16 +139,22 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
             if head == "until" and decided is not None:
                 decided = not decided
             blocks.append(_opened(running, decided, None))
+            if decided is False and head == "while" and running and _over_arguments(seg):
+                blocks[-1].filled = set()
             if head in ("for", "select"):
                 shell_vars.declared(seg, values)  # the loop variable's first word
             out.append(seg if head in ("for", "select") else [])
             continue
         elif head == "done" and blocks:
-            blocks.pop()
+            loop = blocks.pop()
+            if loop.filled:
+                out.append(_filled_open(values, loop.filled, exported))
             seg = seg[1:]
         elif head in _BODY_KEYWORDS:
             seg = seg[1:]
         if head in ("if", "elif") or not (not blocks or blocks[-1].live):
+            if blocks and head not in ("if", "elif"):
+                _note_filled(blocks, seg)
             out.append(seg if head in ("if", "elif") else [])
             continue
         if seg[:2] == ["set", "--"]:  # the script's arguments, as $1, $2 ... and $#
@@ -426,6 +435,58 @@ def merged_values(segment: list[str], values: dict[str, str]) -> list[str] | Non
     return names
 
 
+#: A reference to one of the script's arguments: ``$2``, ``${1:-status}``, ``$OPTARG``.
+_ARGUMENT = re.compile(r"\$(?:\{(?:([1-9]\d*)|OPTARG)(?![\w\[])|([1-9])|OPTARG(?!\w))")
+#: A loop test over the script's arguments: ``[[ $# -gt 0 ]]``, ``getopts``.
+_ARGUMENTS_TEST = frozenset({"$#", "${#}", "getopts"})
+
+
+def _callers_argument(word: str, values: dict[str, str]) -> bool:
+    """Whether ``word`` reads one of the script's arguments (``${1:-status}``) that the
+    paste does not give (no ``set --``): the caller picks it, so a test on it decides
+    nothing, whatever default the reference falls back to."""
+    if "$" not in word:
+        return False
+    return any((found.group(1) or found.group(2)) not in values
+               for found in _ARGUMENT.finditer(word) if found.group(1) or found.group(2))
+
+
+def _over_arguments(seg: list[str]) -> bool:
+    """Whether the ``while`` loop ``seg`` walks the script's arguments (an option loop)."""
+    return any(w in _ARGUMENTS_TEST for w in seg[1:])
+
+
+def _note_filled(blocks: list[_Block], seg: list[str]) -> None:
+    """Record in the option loop around ``seg`` (a command it skips) the names ``seg`` sets
+    from the script's arguments (``MODEL_PATH="$2"``, ``TP=$OPTARG``)."""
+    loop = next((b for b in reversed(blocks) if b.filled is not None), None)
+    if loop is None or not seg or not all(shell_vars.ASSIGNMENT.match(w) for w in seg):
+        return
+    for word in seg:
+        name, _, value = word.partition("=")
+        if _ARGUMENT.search(value):
+            loop.filled.add(name.removesuffix("+"))  # type: ignore[union-attr]
+
+
+def _filled_open(values: dict[str, str], filled: set[str], exported: set[str]) -> list[str]:
+    """A ``MERGED`` segment recording (under ``FILLED``) each of ``filled`` the script set
+    to nothing before its option loop (``MODEL_PATH=""`` then ``-m) MODEL_PATH="$2"``): the
+    script is meant to be called with that option, so where a flag takes the value it is
+    the caller's, as an unset variable's is. Its value stays empty for the script's own
+    tests (``if [ -n "$EAGLE" ]`` on an optional one), as the shell reads them run bare; a
+    name with a default of its own (``TP=8``) keeps it."""
+    names = set(values.get(FILLED, "").split())
+    names.update(name for name in filled if values.get(name) == "")
+    if not names:
+        return []
+    return _put(values, {**values, FILLED: " ".join(sorted(names))}, exported)
+
+
+#: Where ``values`` lists (space-separated) the names an option loop fills from the script's
+#: arguments and the script otherwise leaves empty; no variable has this name.
+FILLED = " argument-filled"
+
+
 def _case_branch(block: _Block, seg: list[str],
                  switch: Callable[[_Block, bool | None], None]) -> list[str]:
     """``seg`` inside a ``case`` block: a pattern (``fast)``, ``a|b)``, ``*)``) starts a
@@ -487,6 +548,8 @@ def _decided(words: list[str], values: dict[str, str]) -> bool | None:
         return None
     if any((found := _PRESENCE.match(w)) and found.group(1) not in values for w in words):
         return None  # ``[ -n "${VAR:-}" ]``: whether the caller set VAR, which the text is not
+    if any(_callers_argument(w, values) for w in words):
+        return None  # ``[ "${1:-start}" = start ]``: what the caller passes, not the default
     count = str(len(shell_vars.positional(values)))  # $#: none, run as pasted
     operands = [count if w in ("$#", "${#}") else shell_vars.expand(w, values) for w in words]
     if any(shell_vars.open_reference(w) or w.startswith("$") for w in operands):
