@@ -610,15 +610,9 @@ def _flag_spans(argv: list[str]) -> list[list[str]]:
 def _flag_field(word: str) -> str | None:
     """The ServerArgs field a flag word writes (``--tp=2`` and ``--tp-size``: tp_size), None
     for a word that is no flag of this release."""
-    global _FLAG_FIELDS
-    if _FLAG_FIELDS is None:
-        from launchplan.input.fields import FIELDS
+    from launchplan.input.fields import release_table
 
-        _FLAG_FIELDS = {flag: spec.name for spec in FIELDS.values() for flag in spec.flags}
-    return _FLAG_FIELDS.get(word.split("=", 1)[0])
-
-
-_FLAG_FIELDS: dict[str, str] | None = None
+    return release_table().flag_to_field.get(word.split("=", 1)[0])
 
 
 #: a value only the launch's environment gives: ``$(NAME)`` (Kubernetes, make), ``${NAME}``,
