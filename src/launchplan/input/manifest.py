@@ -37,6 +37,7 @@ from functools import lru_cache
 from typing import Any
 
 from launchplan.errors import InputError
+from launchplan.input import EXPECTED_LAUNCH
 from launchplan.input.launcher_configs import launcher_config
 from launchplan.input.launcher_configs import scalar_text as _text
 from launchplan.input.yaml_bound import check_expansion
@@ -438,8 +439,7 @@ def _refuse_prose_page(text: str) -> None:
         return
     sentence = found.group(0).strip()
     shown = sentence if len(sentence) <= 60 else sentence[:57] + "…"
-    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
-                "manifest or script that starts one)")
+    expected = EXPECTED_LAUNCH
     raise InputError("the pasted text", expected, message=(
         f"the pasted text: expected {expected}, got none: it is a page of prose "
         f"({shown!r}) with YAML snippets, and none of its lines starts SGLang's server "

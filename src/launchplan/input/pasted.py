@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from shlex import quote as shlex_quote
 
 from launchplan.errors import InputError
-from launchplan.input import page_markup, shell_arrays, shell_branches, shell_vars
+from launchplan.input import EXPECTED_LAUNCH, page_markup, shell_arrays, shell_branches, shell_vars
 from launchplan.input.yaml_bound import check_expansion
 
 #: ``NAME=value`` before the command: a shell environment assignment.
@@ -815,8 +815,7 @@ def _refuse_built_command(token: str) -> None:
     name = built_by_appends(token)
     if name is None:
         return
-    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
-                "manifest or script that starts one)")
+    expected = EXPECTED_LAUNCH
     raise InputError("the pasted text", expected, message=(
         f"the pasted text: expected {expected}, got program code that builds the command in "
         f"a string ({name} += '...'), adding pieces under its own conditions and filling "
@@ -867,8 +866,7 @@ def _refuse_plain_yaml(token: str, *, objects: bool = True) -> None:
         runs = list(dict.fromkeys(container_programs(data)))
         hint = (": its containers run " + ", ".join(runs[:3])
                 + (", …" if len(runs) > 3 else "")) if runs else ""
-    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
-                "manifest or script that starts one)")
+    expected = EXPECTED_LAUNCH
     raise InputError("the pasted text", expected,
                      message=f"the pasted text: expected {expected}, got a YAML mapping "
                              f"({keys}) that starts none{hint}")
@@ -2460,8 +2458,7 @@ def _refuse_assignments_only(words: list[str]) -> None:
     holds = (f" ({', '.join(dict.fromkeys(flagged))} holds SGLang flags: paste it with the "
              "command that reads it, a systemd unit's ExecStart or a container's entrypoint)"
              if flagged else "")
-    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or a "
-                "manifest or script that starts one)")
+    expected = EXPECTED_LAUNCH
     raise InputError("the pasted text", expected, message=(
         f"the pasted text: expected {expected}, got none: it only sets {shown}{holds}"))
 

@@ -22,7 +22,7 @@ from pathlib import PurePath
 from typing import Any, NamedTuple
 
 from launchplan.errors import InputError
-from launchplan.input import shell_vars
+from launchplan.input import EXPECTED_LAUNCH, shell_vars
 from launchplan.input.python_flow import branches
 
 
@@ -87,8 +87,6 @@ def _starts_engine(text: str) -> bool:
 
 
 #: What a pasted text that holds no launch was expected to hold.
-_EXPECTED_LAUNCH = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., or "
-                    "a manifest or script that starts one)")
 
 
 def _only_shown(shown: list[ast.AST]) -> InputError:
@@ -96,7 +94,7 @@ def _only_shown(shown: list[ast.AST]) -> InputError:
     (``print("Start it with: python -m sglang.launch_server ...")``): a hint to its user,
     which starts nothing, so the text holds no launch."""
     lines = ", ".join(dict.fromkeys(str(getattr(node, "lineno", "?")) for node in shown))
-    expected = _EXPECTED_LAUNCH
+    expected = EXPECTED_LAUNCH
     return InputError("the pasted text", expected, message=(
         f"the pasted text: expected {expected}, got none: the Python script only prints "
         f"or raises an SGLang command (line {lines}), which starts nothing; paste the "
@@ -601,8 +599,8 @@ def _only_templated(template: _Template) -> InputError:
     else:
         how = ("which it only fills in or returns: it writes it to no file that a command it "
                f"runs starts ({starts})")
-    return InputError("the pasted text", _EXPECTED_LAUNCH, message=(
-        f"the pasted text: expected {_EXPECTED_LAUNCH}, got none: the Python script holds "
+    return InputError("the pasted text", EXPECTED_LAUNCH, message=(
+        f"the pasted text: expected {EXPECTED_LAUNCH}, got none: the Python script holds "
         f"{template.kind}'s text (line {line}), {how}; paste the manifest as the script "
         "writes it to plan its launch"))
 
