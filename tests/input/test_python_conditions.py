@@ -13,7 +13,8 @@ from launchplan.commands.main import main
 from launchplan.input import gpu_request
 from launchplan.input.engine_call import engine_launch
 from launchplan.input.pasted import unpaste
-from launchplan.input.python_launch import gpu_keyword_filled, launch_literal, literal_total
+from launchplan.input.python_launch import launch_literal, literal_total
+from launchplan.input.python_literals import gpu_keyword_filled
 
 M = "Qwen/Qwen3-8B"
 BASE = f'["python", "-m", "sglang.launch_server", "--model-path", "{M}", "--tp", "2"]'

@@ -33,7 +33,7 @@ from typing import Any
 from launchplan.errors import InputError
 from launchplan.input import shell_vars
 from launchplan.input.python_flow import loop_bindings
-from launchplan.input.python_launch import literal_pair, quiet_parse
+from launchplan.input.python_literals import literal_pair, quiet_parse
 
 #: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``), or of
 #: the frontend language's ``sgl.Runtime(``, which starts a server from the same keywords.

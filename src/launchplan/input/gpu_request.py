@@ -319,7 +319,7 @@ def _named_gpu(line: str, text: str) -> str:
     """``line`` with a ``gpu=NAME`` keyword written as the string the script binds NAME to."""
     if "gpu" not in line:
         return line
-    from launchplan.input.python_launch import gpu_keyword_filled
+    from launchplan.input.python_literals import gpu_keyword_filled
 
     return gpu_keyword_filled(line, text)
 
@@ -328,7 +328,7 @@ def _filled_fstring(line: str, text: str) -> str:
     """``line`` with a ``gpu=f"{GPU_TYPE}:{GPU_COUNT}"`` f-string filled from the names the
     script sets (``GPU_TYPE = os.environ.get("GPU_TYPE", "h100")``: its default, as its
     argv reads them) and made a plain string; as it is when a name is not known."""
-    from launchplan.input.python_launch import literal_names
+    from launchplan.input.python_literals import literal_names
 
     names = literal_names(text)
     if names is None:

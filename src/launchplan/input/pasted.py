@@ -668,7 +668,7 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
                 notes.extend(found)
             return token
     if "!" in token and "sglang" in token:  # a notebook cell's ``!python -m ... {port}``
-        from launchplan.input.python_launch import ipython_escapes
+        from launchplan.input.notebook_cells import ipython_escapes
 
         escaped = ipython_escapes(token)
         if escaped is not None:
@@ -2407,7 +2407,7 @@ def _python_holding(token: str) -> bool:
         return False
     import ast
 
-    from launchplan.input.python_launch import quiet_parse
+    from launchplan.input.python_literals import quiet_parse
 
     try:
         tree = quiet_parse(token)

@@ -13,17 +13,28 @@ items around the quoted launcher module.
 from __future__ import annotations
 
 import ast
-import json
 import re
 import shlex
 import textwrap
-from collections.abc import Callable, Container, Iterator
-from pathlib import PurePath
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from launchplan.errors import InputError
 from launchplan.input import EXPECTED_LAUNCH, shell_vars
 from launchplan.input.python_flow import branches
+from launchplan.input.python_literals import (
+    PERCENT_FIELD,
+    bound_arguments,
+    bound_literals,
+    branch_state,
+    first_calls,
+    formatted,
+    is_launcher,
+    parsed_python,
+    rendered_text,
+    shortened,
+    word_of,
+)
 
 
 def launch_literal(text: str, notes: list[str] | None = None,
@@ -44,7 +55,7 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     same lines pasted as a shell text do, and the shell reader picks the one named."""
     if not _may_launch(text):
         return None
-    tree = _parsed(text)
+    tree = parsed_python(text)
     shown: list[ast.AST] = []
     templates: list[_Template] = []
     found = _launch_nodes(tree, shown, templates) if tree is not None else []
@@ -126,7 +137,7 @@ def _without_open_spreads(value: str | list[str], notes: list[str] | None
     return kept
 
 
-#: A command line's word of flags the script works out when it runs (``_rendered`` writes
+#: A command line's word of flags the script works out when it runs (``rendered_text`` writes
 #: ``{cfg.to_cli_args()}`` standing where flags go so).
 _OPEN_FLAGS = re.compile(r"(?<!\S)\$\{\*(\S+?)\}(?!\S)")
 
@@ -137,7 +148,7 @@ def literal_total(text: str) -> int:
     shows a command line for each, is several launches, one of which is planned."""
     if not _may_launch(text):
         return 0
-    tree = _parsed(text)
+    tree = parsed_python(text)
     shown: list[ast.AST] = []
     templates: list[_Template] = []
     found = _launch_nodes(tree, shown, templates) if tree is not None else []
@@ -155,7 +166,7 @@ def literal_launches(text: str) -> tuple[ast.Module, list[tuple[ast.AST, int]]] 
     beside its engines (``engine_call`` orders them)."""
     if not _may_launch(text):
         return None
-    tree = _parsed(text)
+    tree = parsed_python(text)
     if tree is None:
         return None
     return tree, [(node, _launches_in(value)) for value, node, _ in _launch_nodes(tree)]
@@ -350,13 +361,13 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
         handed = _parser_argv(tree, node)
         if handed is not None:
             if literals is None:
-                literals = _literal_names(tree)
-            found.append(([*_PARSER_LAUNCH, *(_word(e, literals) for e in handed.elts)],
+                literals = bound_literals(tree)
+            found.append(([*_PARSER_LAUNCH, *(word_of(e, literals) for e in handed.elts)],
                           handed, ""))
             continue
         if isinstance(node, ast.Call) and (container := _container_keywords(node)):
             if literals is None:
-                literals = _literal_names(tree)
+                literals = bound_literals(tree)
             words = _items(container, literals, tree)
             if launches_sglang(words):
                 found.append((words, node, ""))
@@ -364,21 +375,21 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
         helper_of = _HELPER_READERS.get(_callee(node)) if isinstance(node, ast.Call) else None
         if helper_of is not None and not (helper_of[1] and _defines(tree, _callee(node))):
             if literals is None:  # (one of SGLang's test helpers, as its test_utils has it)
-                literals = _literal_names(tree)
+                literals = bound_literals(tree)
             helper = helper_of[0](tree, node, literals)
             if helper is not None:
                 found.append((helper, node, ""))
                 continue
         if isinstance(node, ast.JoinedStr):  # f"python -m sglang.launch_server --tp {tp}"
             if literals is None:
-                literals = _literal_names(tree)
-            value = ast.Constant(_rendered(node, literals, shell=True))
+                literals = bound_literals(tree)
+            value = ast.Constant(rendered_text(node, literals, shell=True))
         elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
               and _joins_text(node)) or _formats_text(node):
             # "python -m sglang.launch_server " + "--tp 2", "... %s" % x, "... {}".format(x)
             if literals is None:
-                literals = _literal_names(tree)
-            value = ast.Constant(_word(node, literals))
+                literals = bound_literals(tree)
+            value = ast.Constant(word_of(node, literals))
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             if _manifest_text(value.value):  # exec-form lists, folded ``command: >`` lines
                 found.append((value.value, node, _MANIFEST_TEXT))
@@ -391,16 +402,16 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
             if len(words) > 1 and (launches_sglang(words) or _hands_on_launch(words)):
                 found.append((value.value, node, _GROWS_TEXT))
         elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and any(
-                isinstance(e, ast.Constant) and _is_launcher(e.value) for e in node.elts):
+                isinstance(e, ast.Constant) and is_launcher(e.value) for e in node.elts):
             if literals is None:
-                literals = _literal_names(tree)
+                literals = bound_literals(tree)
             words = _items(node.elts, literals, tree)
             if launches_sglang(words):
                 found.append((words, node, _GROWS_LIST))
         elif isinstance(node, (ast.List, ast.Tuple)) and any(map(_fragment, node.elts)):
             if literals is None:
-                literals = _literal_names(tree)
-            line = " ".join(_word(e, literals) for e in node.elts)
+                literals = bound_literals(tree)
+            line = " ".join(word_of(e, literals) for e in node.elts)
             try:
                 if launches_sglang(shell_vars.shell_split(line)):
                     found.append((line, node, ""))
@@ -546,7 +557,7 @@ def _manifest_launches(tree: ast.Module, manifests: list[tuple[str | list[str], 
     from launchplan.input.heredoc import applied_manifest
     from launchplan.input.manifest import launch_in, launch_total
 
-    literals = _literal_names(tree)
+    literals = bound_literals(tree)
     out: list[tuple[str | list[str], ast.AST, str]] = []
     for value, node, _ in manifests:
         uses = _TextUses(tree, node, str(value), literals)
@@ -666,8 +677,8 @@ class _TextUses:
             return None
         if expr is self.node:
             if isinstance(expr, ast.JoinedStr):
-                return _rendered(expr, self.literals)
-            return self.raw if isinstance(expr, ast.Constant) else _word(expr, self.literals)
+                return rendered_text(expr, self.literals)
+            return self.raw if isinstance(expr, ast.Constant) else word_of(expr, self.literals)
         if isinstance(expr, ast.Name):
             bound = self.names.get(expr.id)
             return None if bound is None else self.text(bound, depth + 1)
@@ -684,9 +695,9 @@ class _TextUses:
             if base is None:
                 return None
             args = expr.right.elts if isinstance(expr.right, ast.Tuple) else [expr.right]
-            filled = iter(_word(a, self.literals) for a in args)
-            return _PERCENT.sub(lambda m: "%" if m.group(0) == "%%" else next(filled, m.group(0)),
-                                base)
+            filled = iter(word_of(a, self.literals) for a in args)
+            return PERCENT_FIELD.sub(
+                lambda m: "%" if m.group(0) == "%%" else next(filled, m.group(0)), base)
         if not isinstance(expr, ast.Call):
             return None
         func = expr.func
@@ -705,10 +716,10 @@ class _TextUses:
             return None
         if func.attr in ("strip", "lstrip", "rstrip"):
             return getattr(base, func.attr)() if not expr.args else None
-        positional = [_word(a, self.literals) for a in expr.args]
-        named = {k.arg: _word(k.value, self.literals) for k in expr.keywords if k.arg}
+        positional = [word_of(a, self.literals) for a in expr.args]
+        named = {k.arg: word_of(k.value, self.literals) for k in expr.keywords if k.arg}
         if func.attr == "format":
-            return _formatted(base, positional, named)
+            return formatted(base, positional, named)
         if func.attr == "render":  # Jinja's ``{{ name }}``; a field not passed stays
             return re.sub(r"\{\{\s*(\w+)\s*\}\}",
                           lambda m: named.get(m.group(1), m.group(0)), base)
@@ -747,7 +758,7 @@ class _TextUses:
                 continue
             made = self.text(node.args[0]) if path is not None else None
             if path is not None and made is not None:
-                out.append((node.lineno, node.col_offset, _word(path, self.literals), made))
+                out.append((node.lineno, node.col_offset, word_of(path, self.literals), made))
         return [(path, made) for *_, path, made in sorted(out)]
 
     def runs(self) -> list[tuple[str, str | None]]:
@@ -760,13 +771,13 @@ class _TextUses:
                 continue
             first = _last_binding(self.tree, node.args[0])
             if _callee(node) == "create_subprocess_exec":
-                words: list[str] | None = [_word(a, self.literals) for a in node.args]
+                words: list[str] | None = [word_of(a, self.literals) for a in node.args]
             elif isinstance(first, (ast.Constant, ast.JoinedStr, ast.BinOp)):
                 words = None
             else:
                 words = _list_words(first, self.literals, self.tree)
             line = " ".join(map(_step_word, words)) if words is not None \
-                else _open_names(_word(first, self.literals))
+                else _open_names(word_of(first, self.literals))
             fed = next((k.value for k in node.keywords if k.arg == "input"), None)
             out.append((node.lineno, node.col_offset, line,
                         self.text(fed) if fed is not None else None))
@@ -965,9 +976,9 @@ def _finished(tree: ast.Module, value: str | list[str], node: ast.AST, grows: st
     f"python -m ..."`` then ``cmd += f"--tp {tp} "`` lines, or an argv list then ``cmd +=
     [...]``): the whole command the additions leave."""
     if grows == _GROWS_TEXT and isinstance(value, str):
-        return value + _grown(tree, node, _literal_names(tree), notes)
+        return value + _grown(tree, node, bound_literals(tree), notes)
     if grows == _GROWS_LIST and isinstance(value, list):
-        literals = _literal_names(tree)
+        literals = bound_literals(tree)
         words = list(value)
         for _ in range(8):  # cmd = [...]; full = cmd + extra; run(full + ["--port", p])
             top, joined = _joined_lists(tree, node, literals, notes)
@@ -1022,7 +1033,7 @@ def _derived_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
             return None  # ``Popen(cmd)``: the list itself is what runs
         if grown is None:
             continue
-        state, test = _branch_state(tree, grown, where)
+        state, test = branch_state(tree, grown, where)
         if state is False:
             continue
         if state is None:
@@ -1072,43 +1083,17 @@ def _joined_words(join: ast.BinOp, literals: dict[str, str], tree: ast.Module,
     if more is None:
         if notes is not None:
             notes.append(f"the launch's argv is joined at line {join.lineno} with "
-                         f"{_short(ast.unparse(join.right))}, which launchplan cannot read "
+                         f"{shortened(ast.unparse(join.right))}, which launchplan cannot read "
                          "from the text: the flags it adds are not planned; give them after "
                          "the pasted text")
         return []
     return more
 
 
-def _branch_state(tree: ast.Module, stmt: ast.AST, where: dict[int, str]
-                  ) -> tuple[bool | None, str]:
-    """Whether an addition ``stmt`` to a launch runs with it, and the open test when that is
-    undecided: False under the other branch of an ``if`` the launch's assignment is under,
-    or under a branch the script's own values rule out (``if USE_FP8:`` with ``USE_FP8 =
-    False``); None under a test the text leaves open (an argument, the environment); True
-    otherwise."""
-    from launchplan.input.python_values import decided
-
-    state: bool | None = True
-    test = ""
-    for branch, field in branches(tree, stmt):
-        if id(branch) in where:
-            if where[id(branch)] != field:
-                return False, ""
-            continue
-        held = decided(tree, branch, field)
-        if held is False:
-            return False, ""
-        if held is None and state:
-            state = None
-            shown = _short(ast.unparse(branch.test), 60)
-            test = f"{shown} holds" if field == "body" else f"{shown} does not hold"
-    return state, test
-
-
 def _conditional_note(name: str, stmt: ast.AST, test: str) -> str:
     """The note for an addition to a launch made only under a test the text leaves open."""
     return (f"the launch's {name} grows at line {getattr(stmt, 'lineno', 0)} "
-            f"({_short(ast.unparse(stmt))}) only when {test}, which the pasted text does not "
+            f"({shortened(ast.unparse(stmt))}) only when {test}, which the pasted text does not "
             "fix: the flags it adds are not planned; give them after the pasted text if the "
             "script's run adds them")
 
@@ -1236,7 +1221,7 @@ def _test_helper_launch(tree: ast.Module, call: ast.Call,
     # SGLang's test URL (test_utils.py): port 20000 + 1000 x the first visible GPU's index,
     # + 1000, outside its CI; 21000 with the first GPU (or none named), as a user runs a test
     known.setdefault("DEFAULT_URL_FOR_TEST", "http://127.0.0.1:21000")
-    argv = ["sglang", "serve", "--model-path", _word(given["model"], known)]
+    argv = ["sglang", "serve", "--model-path", word_of(given["model"], known)]
     extra = given.get("other_args")
     if extra is not None and not (isinstance(extra, ast.Constant) and extra.value is None):
         value = _local_value(tree, call, extra)
@@ -1245,13 +1230,13 @@ def _test_helper_launch(tree: ast.Module, call: ast.Call,
             words = _list_words(value, known, tree)
         # args known only when the test runs: one open spread, planned without (a note)
         argv += list(words) if words is not None else ["${*" + _spread_name(extra) + "}"]
-    url = _word(given["base_url"], known) if "base_url" in given else ""
+    url = word_of(given["base_url"], known) if "base_url" in given else ""
     host, _, port = url.rpartition("://")[2].partition(":")
     if host and port and "${" not in url:
         argv += ["--host", host, "--port", port.rstrip("/")]
     key = given.get("api_key")
     if key is not None and not (isinstance(key, ast.Constant) and key.value is None):
-        argv += ["--api-key", _word(key, known)]
+        argv += ["--api-key", word_of(key, known)]
     return argv
 
 
@@ -1303,12 +1288,12 @@ def _settings_launch(tree: ast.Module, call: ast.Call,
 
         size = fixed(tp, tree)
         if isinstance(size, bool) or not isinstance(size, (int, float)):
-            extra += ["--tp", _word(tp, known)]  # open: its value is the run's
+            extra += ["--tp", word_of(tp, known)]  # open: its value is the run's
         elif size > 1 and "--tp" not in extra:
             extra += ["--tp", str(size)]
     extra += [switch for switch in _SETTINGS_SWITCHES if switch not in extra]
-    argv = ["sglang", "serve", "--model-path", _word(given["model_path"], known), *extra]
-    url = _word(_settings_url(tree, call) or ast.Name("DEFAULT_URL_FOR_TEST"), known)
+    argv = ["sglang", "serve", "--model-path", word_of(given["model_path"], known), *extra]
+    url = word_of(_settings_url(tree, call) or ast.Name("DEFAULT_URL_FOR_TEST"), known)
     host, _, port = url.rpartition("://")[2].partition(":")
     if host and port and "${" not in url:
         argv += ["--host", host, "--port", port.rstrip("/")]
@@ -1344,7 +1329,7 @@ def _attribute_literals(tree: ast.Module, literals: dict[str, str]) -> dict[str,
                 and isinstance(node.targets[0], ast.Attribute) \
                 and isinstance(node.targets[0].value, ast.Name) \
                 and not isinstance(node.value, (ast.List, ast.Tuple, ast.Dict)):
-            out[ast.unparse(node.targets[0])] = _word(node.value, literals)
+            out[ast.unparse(node.targets[0])] = word_of(node.value, literals)
     return out
 
 
@@ -1453,7 +1438,7 @@ def _fragment(node: ast.expr) -> bool:
     (``f"--model {model}"``) split by the shell, not one argv item each."""
     return (isinstance(node, ast.Constant) and isinstance(node.value, str)
             and " " in node.value.strip()
-            and any(_is_launcher(word) for word in node.value.split()))
+            and any(is_launcher(word) for word in node.value.split()))
 
 
 def _hands_on_launch(words: list[str]) -> bool:
@@ -1489,7 +1474,7 @@ def _items(elts: list[ast.expr], literals: dict[str, str], tree: ast.Module,
                 continue
             out.append("${*" + _spread_name(elt.value) + "}")
             continue
-        out.append(_word(elt, literals))
+        out.append(word_of(elt, literals))
     return out
 
 
@@ -1541,7 +1526,7 @@ def _list_words(node: ast.expr, literals: dict[str, str], tree: ast.Module,
     split = func == "shlex.split" and len(node.args) == 1
     if split or (isinstance(node.func, ast.Attribute) and node.func.attr == "split"
                  and not node.args):
-        text = _word(node.args[0] if split else node.func.value, literals)  # type: ignore[attr-defined]
+        text = word_of(node.args[0] if split else node.func.value, literals)  # type: ignore[attr-defined]
         if "${" in text:
             return None  # a string known only at run time
         try:
@@ -1583,7 +1568,7 @@ def _local_list(node: ast.Name, literals: dict[str, str], tree: ast.Module,
     base: ast.Assign | ast.AnnAssign | None = None
     open_after = False
     for assign in assigns:
-        state, _ = _branch_state(tree, assign, where)
+        state, _ = branch_state(tree, assign, where)
         if state:
             base, open_after = assign, False
         elif state is None:
@@ -1645,8 +1630,8 @@ def _literal_lists(tree: ast.Module, literals: dict[str, str]) -> dict[str, list
             out[node.targets[0].id] = _list_words(node.value, literals, tree, out)
     functions = {node.name: node for node in ast.walk(tree)
                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    for name, call in _first_calls(tree, functions).items():
-        for param, value in _arguments(functions[name].args, call).items():
+    for name, call in first_calls(tree, functions).items():
+        for param, value in bound_arguments(functions[name].args, call).items():
             if param in out:
                 continue
             if isinstance(value, ast.Constant) and value.value is None:
@@ -1661,7 +1646,7 @@ def _known_words(node: ast.expr, literals: dict[str, str]) -> list[str] | None:
     if not isinstance(node, (ast.List, ast.Tuple)) or any(
             isinstance(e, ast.Starred) for e in node.elts):
         return None
-    words = [_word(e, literals) for e in node.elts]
+    words = [word_of(e, literals) for e in node.elts]
     return None if any("${" in w for w in words) else words
 
 
@@ -1685,14 +1670,14 @@ def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str],
                 and isinstance(aug.target, ast.Name) and aug.target.id == name
                 and aug.lineno > assign.lineno):
             continue
-        state, test = _branch_state(tree, aug, where)
+        state, test = branch_state(tree, aug, where)
         if not state:
             if state is None and notes is not None:
                 notes.append(_conditional_note(f"command {name}", aug, test))
             continue
         if isinstance(aug.value, ast.JoinedStr):
             added.append((aug.lineno, aug.col_offset,
-                          _rendered(aug.value, literals, shell=True)))
+                          rendered_text(aug.value, literals, shell=True)))
         elif isinstance(aug.value, ast.Constant) and isinstance(aug.value.value, str):
             added.append((aug.lineno, aug.col_offset, aug.value.value))
     return "".join(text for *_, text in sorted(added))
@@ -1729,17 +1714,17 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
             stmt.value.func.value  # type: ignore[attr-defined]
         if binding_scope(changed, tree) is not holder:
             continue
-        state, test = _branch_state(tree, stmt, where)
+        state, test = branch_state(tree, stmt, where)
         if not state:
             if state is None and notes is not None:
                 notes.append(_conditional_note(f"argv {name}", stmt, test))
             continue
-        items = [_word(grown, literals)] if one else _list_words(grown, literals, tree,
+        items = [word_of(grown, literals)] if one else _list_words(grown, literals, tree,
                                                                  notes=notes)
         if items is None:
             if notes is not None:
                 notes.append(f"the launch's argv {name} grows at line {stmt.lineno} "
-                             f"({_short(ast.unparse(stmt))}) in a way launchplan cannot read "
+                             f"({shortened(ast.unparse(stmt))}) in a way launchplan cannot read "
                              "from the text: the flags it adds are not planned; give them "
                              "after the pasted text")
             continue
@@ -1762,13 +1747,6 @@ def _list_addition(stmt: ast.AugAssign | ast.Expr, name: str) -> tuple[ast.expr 
     return None, False
 
 
-def _short(source: str, limit: int = 80) -> str:
-    """``source`` on one line, cut at ``limit`` characters: a note quotes the statement,
-    not a page of it."""
-    source = " ".join(source.split())
-    return source if len(source) <= limit else source[:limit - 1] + "…"
-
-
 def script_environment(text: str, launch: int | None = None) -> list[str]:
     """The ``NAME=value`` pairs a Python script that holds a launch literal gives the
     server's environment, in source order: ``os.environ["NAME"] = "value"``,
@@ -1778,7 +1756,7 @@ def script_environment(text: str, launch: int | None = None) -> list[str]:
     launch literal's line (one set after it is the client's), and a ``subprocess`` call's
     ``env=`` (not one of a call that runs another launch). Values the script spells out
     only (literals, names set to them); one computed at run time is left out."""
-    tree = _parsed(text)
+    tree = parsed_python(text)
     found_launches = _launch_nodes(tree) if tree is not None else []
     if tree is None or not found_launches:
         return []
@@ -1911,903 +1889,3 @@ def _built_environment(tree: ast.Module, name: str, call_line: int) -> list[str]
         else:
             out += pairs
     return out
-
-
-def literal_pair(name: Any, value: ast.expr) -> str | None:
-    """``NAME=value`` for a variable whose name is a plain string and whose value a plain
-    string or number literal; None for anything computed (or a boolean)."""
-    if (isinstance(name, str) and isinstance(value, ast.Constant)
-            and isinstance(value.value, (str, int, float))
-            and not isinstance(value.value, bool)):
-        return f"{name}={value.value}"
-    return None
-
-
-def literal_mapping(node: ast.expr) -> list[str]:
-    """A dict literal's entries whose key and value are plain strings (or numbers), as
-    ``NAME=value``; ``**os.environ`` and computed entries are left out."""
-    if not isinstance(node, ast.Dict):
-        return []
-    pairs = (literal_pair(key.value if isinstance(key, ast.Constant) else None, value)
-             for key, value in zip(node.keys, node.values))
-    return [pair for pair in pairs if pair is not None]
-
-
-def entry_words(text: str, key: re.Pattern[str]) -> list[tuple[int, str, str]] | None:
-    """(line, key, value) of each setting a Python ``text`` makes under a string key that
-    ``key`` matches whole: a dict entry ``"KEY": value``, a keyword ``dict(KEY=value)``, an
-    item assignment ``env["KEY"] = value``; in source order. Each value is read as an argv
-    item is (``_word``): a name the script sets is its value, one it leaves open a
-    ``${...}`` reference, never the expression's text. None when ``text`` is not Python."""
-    tree = _parsed(text)
-    if tree is None:
-        return None
-    literals = _literal_names(tree)
-    found: list[tuple[int, int, str, ast.expr]] = []
-    for node in ast.walk(tree):
-        pairs: list[tuple[object, ast.expr]] = []
-        if isinstance(node, ast.Dict):
-            pairs = [(k.value, v) for k, v in zip(node.keys, node.values)
-                     if isinstance(k, ast.Constant)]
-        elif isinstance(node, ast.Call):
-            pairs = [(k.arg, k.value) for k in node.keywords if k.arg]
-        elif isinstance(node, ast.Assign):
-            pairs = [(t.slice.value, node.value) for t in node.targets
-                     if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)]
-        for name, value in pairs:
-            if isinstance(name, str) and key.fullmatch(name):
-                found.append((value.lineno, value.col_offset, name, value))
-    return [(line, name, _entry_word(value, literals))
-            for line, _, name, value in sorted(found, key=lambda f: f[:2])]
-
-
-def expression_word(source: str) -> str | None:
-    """The Python expression ``source`` (cut out of a text that is no whole program) read as
-    an argv item is, with no name known; None when it is no expression."""
-    try:
-        node = quiet_parse(source.strip()).body
-    except (SyntaxError, ValueError):
-        return None
-    if len(node) != 1 or not isinstance(node[0], ast.Expr):
-        return None
-    return _entry_word(node[0].value, {})
-
-
-def _entry_word(node: ast.expr, literals: dict[str, str]) -> str:
-    """``_word``, with the booleans a mapping may hold as SageMaker's reader wants them
-    (``True``, JSON's ``true``: the word ``true``)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
-        return str(node.value).lower()
-    if isinstance(node, ast.Name) and node.id in ("true", "false") and node.id not in literals:
-        return node.id
-    return _word(node, literals)
-
-
-#: The argv items that name SGLang's launcher (a list holding one is worth reading).
-_LAUNCHERS = frozenset({"sglang.launch_server", "sglang_router.launch_server", "serve"})
-
-
-def _is_launcher(word: object) -> bool:
-    """Whether the argv item ``word`` names SGLang's launcher: its module, or its
-    ``launch_server.py`` run by path from a source checkout
-    (``python/sglang/launch_server.py``), as the shell reader takes such a path."""
-    return isinstance(word, str) and (word in _LAUNCHERS or word == "sglang/launch_server.py"
-                                      or word.endswith("/sglang/launch_server.py"))
-
-
-def _module_statements(tree: ast.Module) -> list[ast.stmt]:
-    """The statements that run when the script is started, in order: the module's own,
-    with an ``if __name__ == "__main__":`` block's in its place (that test holds for a
-    script run as a program, which is how a launch script is run)."""
-    out: list[ast.stmt] = []
-    for node in tree.body:
-        if isinstance(node, ast.If) and _main_guard(node.test):
-            out.extend(node.body)
-        else:
-            out.append(node)
-    return out
-
-
-def _main_guard(test: ast.expr) -> bool:
-    """Whether ``test`` is ``__name__ == "__main__"`` (either way round)."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Eq)):
-        return False
-    sides = {ast.unparse(test.left), ast.unparse(test.comparators[0])}
-    return sides in ({"__name__", "'__main__'"}, {"__name__", '"__main__"'})
-
-
-def _scoped_word(node: ast.Name, literals: dict[str, str]) -> str | None:
-    """The word a name used inside a function is, when that function binds it once
-    itself (``literals`` is one table for the whole script: two functions' ``tp`` would
-    share it), or as its straight-line run leaves it (``python_values``); an open word for
-    a name the function sets again where the text leaves it undecided; None for any other
-    name."""
-    tree = getattr(literals, "tree", None)
-    if tree is None:
-        return None
-    from launchplan.input.python_values import fixed, scope_of
-
-    if scope_of(node, tree) is tree:
-        return None
-    found = fixed(node, tree)
-    if isinstance(found, (str, int, float, PurePath)) and not isinstance(found, bool):
-        return str(found)
-    from launchplan.input.python_values import binding_scope
-
-    holder = binding_scope(node, tree)
-    if isinstance(holder, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-            and _rebound(holder, node.id):
-        # ``if os.getenv("ALT"): port = 9000`` over the parameter: the run decides which
-        # value it holds, not the call's argument the table has
-        return "${" + node.id + "}"
-    return None
-
-
-def _word(node: ast.expr, literals: dict[str, str]) -> str:
-    """One argv item as the script builds it: a literal, a name it sets to one, an f-string,
-    ``str(x)``, ``os.environ.get(NAME, default)`` (its default); ``sys.executable`` is the
-    interpreter. Anything known only at run time stays a ``${...}`` reference, left open."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)):
-        return str(node.value)
-    if isinstance(node, ast.Name) and node.id in literals:
-        scoped = _scoped_word(node, literals)  # a function's own ``tp``, not another's
-        return scoped if scoped is not None else literals[node.id]
-    if isinstance(node, ast.Attribute) and (dotted := ast.unparse(node)) in literals:
-        return literals[dotted]  # args.tp: its parser's default
-    if isinstance(node, ast.Subscript) and (key := _entry_key(node, literals)) in literals:
-        # LORA_PATH["base"], PATHS[model_name] (the key a name the script sets to a
-        # literal), MODELS[name]["path"]
-        return literals[key]
-    if isinstance(node, ast.JoinedStr):
-        return _rendered(node, literals)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) \
-            and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
-        # "... --model-path %s --tp %d" % (model, 2): each conversion filled in order
-        args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
-        filled = iter(_word(a, literals) for a in args)
-        return _PERCENT.sub(lambda m: "%" if m.group(0) == "%%" else next(filled, m.group(0)),
-                            node.left.value)
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "format" and isinstance(node.func.value, ast.Constant)
-            and isinstance(node.func.value.value, str)):
-        # "... --model-path {} --tp {tp}".format(model, tp=2)
-        positional = [_word(a, literals) for a in node.args]
-        named = {k.arg: _word(k.value, literals) for k in node.keywords if k.arg}
-        return _formatted(node.func.value.value, positional, named)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        # "python -m sglang.launch_server " + model + " --tp " + str(tp): the text joined
-        left, right = node.left, node.right
-        if all(isinstance(n, ast.Constant) and type(n.value) in (int, float)
-               for n in (left, right)):
-            return str(left.value + right.value)  # type: ignore[attr-defined]
-        return _word(left, literals) + _word(right, literals)
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id in ("str", "int", "float") and len(node.args) == 1):
-        return _word(node.args[0], literals)
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "join" and isinstance(node.func.value, ast.Constant)
-            and isinstance(node.func.value.value, str) and len(node.args) == 1):
-        items = _joined_items(node.args[0], literals)
-        if items is not None:  # " ".join(f"--{k} {v}" for k, v in params.items())
-            return node.func.value.value.join(items)
-    if ast.unparse(node) == "sys.executable":
-        return "python3"
-    tree = getattr(literals, "tree", None)
-    if isinstance(node, ast.IfExp) and tree is not None:
-        from launchplan.input.python_values import truth
-
-        held = truth(node.test, tree)  # "fp8" if USE_FP8 else "auto"
-        if held is not None:
-            return _word(node.body if held else node.orelse, literals)
-    if (isinstance(node, ast.Call) and ast.unparse(node.func) == "json.dumps"
-            and len(node.args) == 1 and not node.keywords):
-        dumped = _json_value(node.args[0], literals, tree)
-        if dumped is not _OPEN:
-            return json.dumps(dumped)  # json.dumps' defaults: ", " and ": " separators
-    if (isinstance(node, ast.Call) and ast.unparse(node.func) in ("os.environ.get", "os.getenv")
-            and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)):
-        return str(node.args[1].value)  # the value with the variable unset, as ${NAME:-word}
-    if tree is not None:
-        # a name bound to another name, a function's local ``os.environ.get(...)``, an
-        # option's default given as a constant: what the script's own text fixes
-        from launchplan.input.python_values import fixed
-
-        found = fixed(node, tree)
-        if isinstance(found, (str, int, float, PurePath)) and not isinstance(found, bool):
-            return str(found)  # a pathlib path the text spells out: its text, as str() gives
-    return "${" + "".join(ast.unparse(node).split()) + "}"
-
-
-#: What a piece of a ``json.dumps`` argument is when the text does not fix it.
-_OPEN = object()
-
-
-def _json_value(node: ast.expr, literals: dict[str, str], tree: ast.Module | None) -> Any:
-    """The value ``json.dumps(node)`` dumps, when the script fixes it: dict, list and tuple
-    displays of literals, f-strings of known names, and names the script binds to such a
-    value (``python_values``); ``_OPEN`` otherwise (the argv item stays open)."""
-    if isinstance(node, ast.Constant) and (node.value is None or isinstance(
-            node.value, (str, int, float, bool))):
-        return node.value
-    if isinstance(node, ast.Dict):
-        out: dict[Any, Any] = {}
-        for key, item in zip(node.keys, node.values):
-            k = _OPEN if key is None else _json_value(key, literals, tree)
-            v = _json_value(item, literals, tree)
-            if k is _OPEN or v is _OPEN or isinstance(k, (dict, list)):
-                return _OPEN
-            out[k] = v
-        return out
-    if isinstance(node, (ast.List, ast.Tuple)):
-        items = [_json_value(e, literals, tree) for e in node.elts]
-        return _OPEN if _OPEN in items or any(
-            isinstance(e, ast.Starred) for e in node.elts) else items
-    if isinstance(node, ast.JoinedStr):
-        text = _rendered(node, literals)
-        return _OPEN if "${" in text else text
-    if tree is None:
-        return _OPEN
-    from launchplan.input.python_values import UNKNOWN, fixed
-
-    found = fixed(node, tree)
-    if found is UNKNOWN:
-        return _OPEN
-    try:
-        json.dumps(found)
-    except (TypeError, ValueError):
-        return _OPEN
-    return found
-
-
-#: a printf-style conversion (``%s``, ``%d``, ``%5.2f``) or a literal ``%%``
-_PERCENT = re.compile(r"%%|%[-+ #0]*\d*(?:\.\d+)?[sdirfgeExXoc]")
-#: a ``str.format`` field: ``{}``, ``{0}``, ``{name}`` (a conversion or spec after it)
-_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_]\w*|\d+)?(?:![rsa])?(?::[^{}]*)?\}")
-
-
-def _formatted(text: str, positional: list[str], named: dict[str, str]) -> str:
-    """``text.format(...)`` with the rendered arguments; a field no argument fills stays as
-    written (``${...}`` where only the run knows the value)."""
-    auto = iter(positional)
-
-    def field(match: re.Match[str]) -> str:
-        whole, key = match.group(0), match.group(1)
-        if whole in ("{{", "}}"):
-            return whole[0]
-        if key is None:
-            return next(auto, whole)
-        if key.isdigit():
-            return positional[int(key)] if int(key) < len(positional) else whole
-        return named.get(key, whole)
-
-    return _FIELD.sub(field, text)
-
-
-def _joined_items(node: ast.expr, literals: dict[str, str]) -> list[str] | None:
-    """The items a ``str.join`` joins: a list's, or a comprehension's over a dict the script
-    sets to literals (``[f"--{k} {v}" for k, v in serve_params.items()]``, Modal's idiom of
-    server flags kept in a dict), each rendered with that entry's key and value; None for
-    anything else."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return [_word(e, literals) for e in node.elts]
-    if not (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1):
-        return None
-    loop = node.generators[0]
-    call = loop.iter
-    if loop.ifs or loop.is_async or not (
-            isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-            and call.func.attr == "items" and not call.args
-            and isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2
-            and all(isinstance(e, ast.Name) for e in loop.target.elts)):
-        return None
-    listed = literals.get(ast.unparse(call))
-    if listed is None:
-        return None
-    key_name, value_name = (e.id for e in loop.target.elts)  # type: ignore[attr-defined]
-    out = []
-    for key, value in json.loads(listed):
-        bound = {**literals, key_name: key, value_name: value}
-        out.append(_word(node.elt, bound))
-    return out
-
-
-def _entry_key(node: ast.expr, literals: dict[str, str]) -> str | None:
-    """The flat name ``_literal_names`` gives a dict entry (``MODELS['a']['path']``) for a
-    subscript chain whose keys are literals or names the script sets to one; else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if not isinstance(node, ast.Subscript):
-        return None
-    base = _entry_key(node.value, literals)
-    if base is None:
-        return None
-    key = node.slice
-    if isinstance(key, ast.Constant) and isinstance(key.value, (str, int)):
-        return f"{base}[{key.value!r}]"
-    if isinstance(key, ast.Name) and key.id in literals:
-        return f"{base}[{literals[key.id]!r}]"
-    return None
-
-
-def _option_default(default: ast.expr) -> ast.expr:
-    """A parameter's default as written, or the one a Typer ``Option``/``Argument`` holds
-    (``tp: int = typer.Option(2)``: its first argument, or ``default=``)."""
-    if isinstance(default, ast.Call) and isinstance(default.func, (ast.Attribute, ast.Name)) \
-            and ast.unparse(default.func).rsplit(".", 1)[-1] in ("Option", "Argument"):
-        given = [k.value for k in default.keywords if k.arg == "default"] or default.args[:1]
-        return given[0] if given else default
-    return default
-
-
-def _click_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef,
-                    tree: ast.Module | None = None) -> dict[str, str]:
-    """The defaults click's ``@click.option("--tp", default=2)`` decorators give the
-    function's parameters (the option's name with its dashes dropped and ``-`` as ``_``, or
-    the bare name given beside it), which a script run without arguments runs with; a
-    default named by a constant the script fixes (``default=DEFAULT_TP``) is its value."""
-    out: dict[str, str] = {}
-    for decorator in func.decorator_list:
-        if not (isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith(
-                ("click.option", "click.argument"))):
-            continue
-        names = [a.value for a in decorator.args
-                 if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-        default = next((k.value for k in decorator.keywords if k.arg == "default"), None)
-        if default is not None and not isinstance(default, ast.Constant) and tree is not None:
-            from launchplan.input.python_values import fixed
-
-            default = ast.Constant(fixed(default, tree))
-        if not names or not (isinstance(default, ast.Constant) and isinstance(
-                default.value, (str, int, float)) and not isinstance(default.value, bool)):
-            continue
-        bare = [n for n in names if not n.startswith("-")]
-        longest = max((n for n in names if n.startswith("-")), key=len, default=names[0])
-        name = bare[0] if bare else longest.lstrip("-").replace("-", "_")
-        out[name] = str(default.value)
-    return out
-
-
-def _dict_items(tree: ast.Module, out: dict[str, str]) -> None:
-    """Each ``NAME = {...}`` (a module's or a function's: Modal keeps its server flags in a
-    dict inside the method that starts the server) as its entries in order, under
-    ``NAME.items()`` (JSON pairs of key and value as the script would render the value:
-    ``${...}`` where only the run knows it), for a comprehension joining them into flags."""
-    from launchplan.input.python_values import mapping_edits
-
-    edits: list[tuple[ast.AST, str, Any]] | None = None
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Dict)):
-            continue
-        entries: dict[str, str] = {}
-        for key, value in zip(node.value.keys, node.value.values):
-            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-                break  # a ``**spread`` or a computed key: the entries are not all known
-            entries[key.value] = _shown_entry(value, out)
-        else:
-            if edits is None:
-                edits = [(n, *edited) for n in ast.walk(tree)
-                         if (edited := mapping_edits(n)) is not None]
-            _edited_entries(tree, node, entries, out, edits)
-            out.setdefault(f"{node.targets[0].id}.items()",
-                           json.dumps([list(pair) for pair in entries.items()]))
-
-
-def _shown_entry(value: ast.expr, out: dict[str, str]) -> str:
-    """A dict entry's value as the script renders it into a flag (``True`` as Python
-    prints it)."""
-    if isinstance(value, ast.Constant) and isinstance(value.value, bool):
-        return str(value.value)
-    return _word(value, out)
-
-
-def _edited_entries(tree: ast.Module, assign: ast.Assign, entries: dict[str, str],
-                    out: dict[str, str], edits: list[tuple[ast.AST, str, Any]]) -> None:
-    """``entries`` of the dict ``assign`` sets, after the edits the same scope makes to it
-    later in source order (``params.update({...})``, ``params["k"] = v``, ``del``) that run
-    with it: under the assignment's own branches, or under a test the script's own values
-    decide (``if USE_EAGLE == "1":`` of ``USE_EAGLE = os.getenv("USE_EAGLE") or "1"``). An
-    edit under a test the text leaves open, or one not spelled out, ends the reading."""
-    from launchplan.input.python_values import scope_of
-
-    name = assign.targets[0].id  # type: ignore[attr-defined]
-    mine = [(node, changes) for node, edited, changes in edits if edited == name
-            and node.lineno > assign.lineno]  # type: ignore[attr-defined]
-    if not mine:
-        return
-    scope = scope_of(assign, tree)
-    where = dict((id(branch), field) for branch, field in branches(tree, assign))
-    for node, changes in sorted(mine, key=lambda e: (e[0].lineno, e[0].col_offset)):  # type: ignore[attr-defined]
-        if scope_of(node, tree) is not scope:
-            continue
-        state, _ = _branch_state(tree, node, where)
-        if state is False:
-            continue
-        if state is None or changes is None:
-            return
-        for edit in changes:
-            if not isinstance(edit.key, str):
-                return
-            if edit.value is None:
-                entries.pop(edit.key, None)
-            elif not (edit.keep and edit.key in entries):
-                entries[edit.key] = _shown_entry(edit.value, out)
-
-
-def _flatten_dict(prefix: str, node: ast.Dict, out: dict[str, str], depth: int = 0) -> None:
-    """A dict literal's scalar entries under flat names (``PATHS['a']``), nested dicts'
-    too (``MODELS['a']['path']``): a table of models a script picks its launch from."""
-    for key, value in zip(node.keys, node.values):
-        if not (isinstance(key, ast.Constant) and isinstance(key.value, (str, int))):
-            continue
-        name = f"{prefix}[{key.value!r}]"
-        if isinstance(value, ast.Dict) and depth < 3:
-            _flatten_dict(name, value, out, depth + 1)
-        elif (isinstance(value, ast.Constant) and isinstance(value.value, (str, int, float))
-              and not isinstance(value.value, bool)):
-            out[name] = str(value.value)
-
-
-def _alias_entry(name: str, node: ast.expr, out: dict[str, str]) -> None:
-    """``name = MODELS[key]`` in a function: the entry's own entries under ``name`` too
-    (``cfg['path']``), as the function reads them."""
-    key = _entry_key(node, out)
-    if key is None:
-        return
-    start = key + "["
-    for flat, word in list(out.items()):
-        if flat.startswith(start):
-            out.setdefault(name + flat[len(key):], word)
-
-
-def quiet_parse(source: str) -> ast.Module:
-    """``ast.parse`` without the warnings Python prints for a pasted string's escapes
-    (``"E:\\models"`` is an invalid escape sequence to Python 3.12, a SyntaxWarning on
-    stderr): the text is read for its literals, not run. A text nested deeper than the
-    parser goes (thousands of ``+``) is a SyntaxError too: no program of a launch."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return ast.parse(source)
-        except (RecursionError, MemoryError):
-            raise SyntaxError("nested deeper than Python's parser goes") from None
-
-
-def _parsed(text: str) -> ast.Module | None:
-    """``text`` parsed as Python: as it is, without a notebook cell's IPython lines, or, for
-    a piece cut out of a larger literal (an indented dict entry ``"cmd": ("sglang serve
-    ..." "--tp 8"),``, list items), dedented and put back inside the braces, brackets or
-    parentheses it came from."""
-    import textwrap
-
-    body = textwrap.dedent(text.strip("\n"))
-    # a notebook cell's IPython lines (``!pip install ...``, ``%%time``) are not Python
-    cell = "\n".join(line[:len(line) - len(line.lstrip())] + "pass"
-                     if line.lstrip().startswith(("!", "%")) else line
-                     for line in body.split("\n"))
-    for candidate in (text, body, cell, f"{{\n{body}\n}}", f"[\n{body}\n]",
-                      f"(\n{body}\n)"):
-        try:
-            return quiet_parse(candidate)
-        except (SyntaxError, ValueError):
-            continue
-    return None
-
-
-#: an IPython shell escape that starts SGLang (``!python -m sglang.launch_server ...``)
-_ESCAPE = re.compile(r"^[ \t]*!(?!=)(?=[^\n]*(?:sglang\.launch_server\b|\bsglang\s+serve\b))",
-                     re.MULTILINE)
-#: what IPython fills in a shell escape from the notebook's names: ``{expr}`` and ``$name``
-_BRACED = re.compile(r"\{([A-Za-z_][\w.]*(?:\[[^\]{}]+\])?)\}")
-_DOLLAR = re.compile(r"\$([A-Za-z_]\w*)\b(?!\})")
-_ENVIRON = re.compile(r"""^[ \t]*os\.environ\[\s*["']([A-Za-z_]\w*)["']\s*\]\s*=""", re.MULTILINE)
-#: IPython's ``%env NAME=VALUE`` (or ``%env NAME VALUE``): it sets the kernel's environment,
-#: which every later shell escape inherits
-_PERCENT_ENV = re.compile(r"^[ \t]*%env[ \t]+([A-Za-z_]\w*)(?:[ \t]*=[ \t]*|[ \t]+)(\S.*?)?[ \t]*$",
-                          re.MULTILINE)
-
-
-def ipython_escapes(text: str) -> str | None:
-    """A notebook cell's shell escapes that start SGLang, as the script IPython runs: each
-    ``{expr}`` and ``$name`` filled from the names the cell's Python sets, after an
-    ``export`` of each ``os.environ["NAME"] = ...`` it sets (the escape's shell inherits the
-    kernel's environment), and of each ``%env NAME=VALUE`` magic. None when ``text`` has no
-    such escape or is no Python around it."""
-    if _ESCAPE.search(text) is None:
-        return None
-    tree = _parsed(text)
-    if tree is None:
-        return None
-    names = _literal_names(tree)
-    exports = []
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Subscript)
-                and ast.unparse(node.targets[0].value) == "os.environ"):
-            key = node.targets[0].slice
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                word = _word(node.value, names)
-                if "${" not in word:
-                    exports.append(f"export {key.value}={shlex.quote(word)}")
-    for found in _PERCENT_ENV.finditer(text):
-        exports.append(f"export {found.group(1)}={shlex.quote(found.group(2) or '')}")
-    lines = []
-    for line in text.split("\n"):
-        if _ESCAPE.match(line):
-            shell = line.lstrip()[1:]
-            shell = _BRACED.sub(lambda m: names.get(m.group(1), m.group(0)), shell)
-            shell = _DOLLAR.sub(lambda m: names.get(m.group(1), m.group(0)), shell)
-            lines.append(shell)
-    return "\n".join([*exports, *lines])
-
-
-def literal_names(text: str) -> dict[str, str] | None:
-    """The names a Python source ``text`` sets to values it knows (``_literal_names``);
-    None when ``text`` is not Python."""
-    tree = _parsed(text)
-    return _literal_names(tree) if tree is not None else None
-
-
-#: A keyword ``gpu=`` given a name or an attribute (Modal's ``@app.function(gpu=GPU_CONFIG)``),
-#: not a call (``modal.gpu.H100(count=2)``) nor a literal.
-_GPU_NAME = re.compile(r"(?<![\w./-])gpu\s*=\s*([A-Za-z_][\w.]*)(?![\w.(\[])")
-
-
-def gpu_keyword_filled(line: str, text: str) -> str:
-    """``line`` with a ``gpu=NAME`` keyword written as the string the script binds NAME to
-    (``GPU_CONFIG = "H100:2"``, ``f"{GPU_TYPE}:{GPU_COUNT}"`` of bound names,
-    ``os.environ.get("GPU", "H100:2")``'s default, as its argv reads them): Modal's ``gpu=``
-    is an ordinary expression, so the name asks for what the literal would. ``line`` as it
-    is when it has no such keyword or the name's value is not a string the text fixes."""
-    found = _GPU_NAME.search(line)
-    if found is None:
-        return line
-    names = literal_names(text)
-    word = names.get(found.group(1)) if names is not None else None
-    if word is None or "${" in word or not word.strip() or '"' in word:
-        return line
-    return f'{line[:found.start(1)]}"{word}"{line[found.end(1):]}'
-
-
-def _literal_names(tree: ast.Module) -> dict[str, str]:
-    """The script's top-level ``NAME = <literal>`` assignments (its ``if __name__ ==
-    "__main__":`` block's too; ``A, B = "x", 2`` as well; the last of each wins), and the
-    literal defaults of its functions' parameters (``def serve(model_path: str =
-    "Qwen/...", port: int = 30000)``: what a call that leaves them out runs with)."""
-    out: dict[str, str] = _Literals(tree)
-    for func in ast.walk(tree):
-        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            params = [*func.args.posonlyargs, *func.args.args]
-            defaults = func.args.defaults
-            pairs = [*zip(params[len(params) - len(defaults):], defaults),
-                     *((a, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults)
-                       if d is not None)]
-            for param, default in pairs:
-                default = _option_default(default)
-                if (isinstance(default, ast.Constant)
-                        and isinstance(default.value, (str, int, float))
-                        and not isinstance(default.value, bool)):
-                    out[param.arg] = str(default.value)
-            out.update(_click_defaults(func, tree))
-    from launchplan.input.python_values import argparse_defaults
-
-    for key, default in argparse_defaults(tree).items():  # args.tp of --tp's default
-        if not (isinstance(default, ast.Constant) and isinstance(default.value, bool)):
-            word = _word(default, out)
-            if "${" not in word and word != "None":
-                out[key] = word
-    for node in _module_statements(tree):
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and not isinstance(node.value, ast.Dict)
-                and not (isinstance(node.value, ast.Constant)
-                         and isinstance(node.value.value, bool))):
-            # a literal, or what the script works out from literals and a process that sets
-            # no variable of its own (``int(os.environ.get("TP", "2"))``)
-            word = _word(node.value, out)
-            if "${" in word or isinstance(node.value, (ast.List, ast.Tuple)):
-                out.pop(node.targets[0].id, None)
-            else:
-                out[node.targets[0].id] = word
-        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
-              and isinstance(node.targets[0], ast.Tuple)
-              and isinstance(node.value, ast.Tuple)
-              and len(node.targets[0].elts) == len(node.value.elts)):
-            # GPU_TYPE, N_GPUS = "H100!", 2: each name its literal, as Python unpacks them
-            for target, item in zip(node.targets[0].elts, node.value.elts):
-                if (isinstance(target, ast.Name) and isinstance(item, ast.Constant)
-                        and isinstance(item.value, (str, int, float))
-                        and not isinstance(item.value, bool)):
-                    out[target.id] = str(item.value)
-                elif isinstance(target, ast.Name):
-                    out.pop(target.id, None)  # set to what the text does not say
-        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
-              and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Dict)):
-            _flatten_dict(node.targets[0].id, node.value, out)  # PATHS = {"a": "..."}
-    _dict_items(tree, out)
-    _bind_call_arguments(tree, out)
-    _bind_instance_attributes(tree, out)
-    _bind_class_attributes(tree, out)
-    _bind_field_defaults(tree, out)
-    for func in ast.walk(tree):  # a default naming a module constant: (model: str = MODEL)
-        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            params = [*func.args.posonlyargs, *func.args.args]
-            named = [*zip(params[len(params) - len(func.args.defaults):], func.args.defaults),
-                     *((a, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults)
-                       if d is not None)]
-            for param, default in named:
-                if isinstance(default, ast.Name) and default.id in out:
-                    out.setdefault(param.arg, out[default.id])
-    for func in ast.walk(tree):  # a function's own names set from those: base = PATHS["a"]
-        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for node in func.body:
-                if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                        and isinstance(node.targets[0], ast.Name)
-                        and isinstance(node.value, (ast.Subscript, ast.Constant))):
-                    _alias_entry(node.targets[0].id, node.value, out)  # cfg = MODELS[name]
-                    word = _word(node.value, out)
-                    if not word.startswith("${"):
-                        out.setdefault(node.targets[0].id, word)
-    return out
-
-
-class _Literals(dict[str, str]):
-    """The names a script sets, as words, with the script itself: a conditional expression's
-    test and a ``json.dumps`` of a dict need the values as Python has them (``2``, not
-    ``"2"``), which ``python_values`` works out from the tree."""
-
-    def __init__(self, tree: ast.Module) -> None:
-        super().__init__()
-        self.tree = tree
-
-
-def _first_calls(tree: ast.Module, names: Container[str]) -> dict[str, ast.Call]:
-    """Each of ``names`` (a function or class the script defines) with its first call in
-    source order: the one a script run from the top makes first, whose arguments are read."""
-    calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name) and node.func.id in names),
-                   key=lambda c: (c.lineno, c.col_offset))
-    first: dict[str, ast.Call] = {}
-    for call in calls:
-        first.setdefault(call.func.id, call)  # type: ignore[attr-defined]
-    return first
-
-
-def _arguments(args: ast.arguments, call: ast.Call, *, defaults: bool = True,
-               skip: int = 0) -> dict[str, ast.expr]:
-    """What each parameter of a function (``args``; the first ``skip`` left out: a
-    method's ``self``) holds on ``call``: the call's positional and keyword arguments over
-    the parameters' defaults (with ``defaults``)."""
-    params = [a.arg for a in (*args.posonlyargs, *args.args)][skip:]
-    given: dict[str, ast.expr] = {}
-    if defaults:
-        given.update(zip(params[len(params) - len(args.defaults):], args.defaults))
-        given.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults)
-                     if d is not None)
-    given.update((params[i], arg) for i, arg in enumerate(call.args)
-                 if i < len(params) and not isinstance(arg, ast.Starred))
-    given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
-    return given
-
-
-def _bind_call_arguments(tree: ast.Module, out: dict[str, str]) -> None:
-    """Bind each function's parameters to the words its first call in the script passes
-    (``build_cmd("Qwen/Qwen3-8B")`` of ``def build_cmd(model)``): what the launch it builds
-    gets when the script runs, over the parameter's default."""
-    functions = {node.name: node for node in ast.walk(tree)
-                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    if not functions:
-        return
-    for name, call in _first_calls(tree, functions).items():  # the run read
-        for param, arg in _arguments(functions[name].args, call, defaults=False).items():
-            word = _word(arg, out)
-            if "${" not in word:
-                out[param] = word
-
-
-def _bind_instance_attributes(tree: ast.Module, out: dict[str, str]) -> None:
-    """``self.X`` of a class whose ``__init__`` sets ``self.X = param`` (or a literal), and
-    ``__init__``'s own parameters, bound to what the script's first ``Class(...)`` call
-    passes (else their defaults): a server-manager class that builds its launch from
-    ``{self.model_path}`` and ``{self.tp}`` (or from ``model_path`` in ``__init__``) runs
-    with the arguments the script constructs it with."""
-    classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-    inits = {name: init for name, cls in classes.items()
-             if (init := next((f for f in cls.body if isinstance(f, ast.FunctionDef)
-                               and f.name == "__init__"), None)) is not None}
-    first = _first_calls(tree, inits)
-    # a class the text never constructs (its caller does) runs with its defaults, as a
-    # dataclass's fields do: ``self.model = model or os.getenv("MODEL", "m")`` of
-    # ``model=None`` is "m"; an attribute another class sets too is left open
-    setters: dict[str, int] = {}
-    for init in inits.values():
-        for attr in {ast.unparse(t) for stmt in init.body if isinstance(stmt, ast.Assign)
-                     for t in stmt.targets}:
-            setters[attr] = setters.get(attr, 0) + 1
-    for name, init in inits.items():
-        call = first.get(name)
-        given = {param: _word(arg, out) for param, arg in _arguments(
-            init.args, call if call is not None else ast.Call(ast.Name(name), [], []),
-            skip=1).items()}
-        for param, word in given.items():  # a launch ``__init__`` builds from its parameters
-            if "${" not in word and word != "None":
-                out.setdefault(param, word)
-        for stmt in init.body:
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-                    and isinstance(stmt.targets[0], ast.Attribute)
-                    and ast.unparse(stmt.targets[0].value) == "self"):
-                continue
-            value = stmt.value
-            if isinstance(value, ast.Name) and _rebound(init, value.id):
-                # ``if port is None: port = int(os.getenv("PORT", "8000"))`` before
-                # ``self.port = port``: the value the script's run leaves there
-                word = _fixed_word(value, tree)
-            elif isinstance(value, ast.Name):
-                word = given.get(value.id, "${")
-            else:
-                word = _word(value, out)
-            key = f"self.{stmt.targets[0].attr}"
-            if "${" in word or word == "None":
-                continue
-            if call is not None:
-                out[key] = word
-            elif setters.get(key) == 1:
-                out.setdefault(key, word)
-
-
-def _bind_class_attributes(tree: ast.Module, out: dict[str, str]) -> None:
-    """``cls.X`` of a test's ``setUpClass`` that sets ``cls.port = 21000`` (a value the text
-    fixes, set once in the script): the launch its ``server_args`` list builds from
-    ``str(cls.port)`` runs with it."""
-    setters: dict[str, list[ast.expr]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                        and target.value.id == "cls":
-                    setters.setdefault(ast.unparse(target), []).append(node.value)
-    for key, values in setters.items():
-        if len(values) == 1 and not isinstance(values[0], (ast.List, ast.Tuple, ast.Dict)):
-            word = _word(values[0], out)
-            if "${" not in word and word != "None":
-                out.setdefault(key, word)
-
-
-def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
-    """Whether ``function`` binds its name ``name`` in its body too (a parameter it sets
-    again, ``if port is None: port = ...``)."""
-    return any(isinstance(node, ast.Name) and node.id == name
-               and isinstance(node.ctx, ast.Store) for node in ast.walk(function))
-
-
-def _fixed_word(node: ast.expr, tree: ast.Module) -> str:
-    """``node``'s value as a word when the script's text fixes it (``python_values``);
-    an open ``${...}`` otherwise."""
-    from launchplan.input.python_values import fixed
-
-    found = fixed(node, tree)
-    if isinstance(found, (str, int, float, PurePath)) and not isinstance(found, bool):
-        return str(found)
-    return "${" + "".join(ast.unparse(node).split()) + "}"
-
-
-def _class_fields(cls: ast.ClassDef) -> dict[str, ast.expr | None]:
-    """A class's fields in order, each with its default (None without one): a dataclass's,
-    a pydantic model's or a NamedTuple's ``name: type = value`` (``field(default=value)``
-    too), and a plain class attribute ``NAME = value``."""
-    fields: dict[str, ast.expr | None] = {}
-    for stmt in cls.body:
-        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            if "ClassVar" in ast.unparse(stmt.annotation):
-                continue
-            value = stmt.value
-            if isinstance(value, ast.Call) and ast.unparse(value.func).endswith("field"):
-                value = next((k.value for k in value.keywords if k.arg == "default"), None)
-            fields[stmt.target.id] = value
-        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], ast.Name):
-            fields[stmt.targets[0].id] = stmt.value
-    return fields
-
-
-def _bind_field_defaults(tree: ast.Module, out: dict[str, str]) -> None:
-    """``cfg.tp`` of ``cfg = Config(...)``, a class with no ``__init__`` of its own (a
-    dataclass, a pydantic model, a NamedTuple, a class of settings): the call's argument
-    for the field (positional in field order, or by keyword), else the field's default;
-    ``Config.tp`` is that default. A launch built from a settings object runs with the
-    values the script constructs it with."""
-    classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
-               and not any(isinstance(f, ast.FunctionDef) and f.name == "__init__"
-                           for f in node.body)}
-    if not classes:
-        return
-    fields = {name: _class_fields(cls) for name, cls in classes.items()}
-    for name, defaults in fields.items():
-        for field, default in defaults.items():
-            word = "${" if default is None else _word(default, out)
-            if "${" not in word and word != "None":
-                out.setdefault(f"{name}.{field}", word)
-    def constructed(call: ast.Call, defaults: dict[str, ast.expr | None]
-                    ) -> dict[str, ast.expr | None]:
-        given: dict[str, ast.expr | None] = dict(defaults)
-        given.update(zip(defaults, (a for a in call.args if not isinstance(a, ast.Starred))))
-        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
-        return given
-
-    for node in _module_statements(tree):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
-                and isinstance(node.value.func, ast.Name) and node.value.func.id in fields):
-            continue
-        given = constructed(node.value, fields[node.value.func.id])
-        for field, value in given.items():
-            word = "${" if value is None else _word(value, out)
-            if "${" not in word and word != "None":
-                out[f"{node.targets[0].id}.{field}"] = word
-    # ``self.tp`` in the class's own methods (``def build_cmd(self)``): the instance the
-    # script makes first, else the defaults; a field two classes share is left open
-    first = _first_calls(tree, fields)
-    owners: dict[str, list[str]] = {}
-    for name, defaults in fields.items():
-        for field in defaults:
-            owners.setdefault(field, []).append(name)
-    for name, defaults in fields.items():
-        given = constructed(first[name], defaults) if name in first else defaults
-        for field, value in given.items():
-            word = "${" if value is None else _word(value, out)
-            if len(owners[field]) == 1 and "${" not in word and word != "None":
-                out.setdefault(f"self.{field}", word)
-
-
-def _where_flags_go(node: ast.JoinedStr, piece: ast.FormattedValue, before: list[str]
-                    ) -> bool:
-    """Whether the f-string placeholder ``piece`` (a call or attribute, not a plain name: a
-    shell variable's reading covers that) is a word of its own where a flag would stand:
-    after the launcher or a flag's value, not after a flag (its value)."""
-    if not isinstance(piece.value, (ast.Call, ast.Attribute)) or piece.format_spec:
-        return False
-    if isinstance(piece.value, ast.Call) and ast.unparse(piece.value.func) in (
-            "str", "int", "float"):
-        return False
-    at = node.values.index(piece)
-    after = node.values[at + 1] if at + 1 < len(node.values) else None
-    if after is not None and not (isinstance(after, ast.Constant)
-                                  and str(after.value)[:1].isspace()):
-        return False
-    text = "".join(before)
-    if not text or not text[-1].isspace():
-        return False
-    words = text.replace("\\\n", " ").split()
-    return bool(words) and not words[-1].startswith("-") and "sglang" in text
-
-
-def _rendered(node: ast.JoinedStr, literals: dict[str, str], *, shell: bool = False) -> str:
-    """An f-string's text: a placeholder that names a literal the script assigns is that
-    value (an inline conditional, ``{'--dp 2' if tp > 1 else ''}``, the branch its test
-    takes when the script fixes it); any other stays a ``${...}`` reference, left open (and
-    reported where a flag needs its value). ``shell``: the text is a command line a shell
-    splits; an open expression with spaces is quoted so it stays one readable word, as
-    written, not cut at its spaces (nor its quotes taken off)."""
-    parts: list[str] = []
-    for value in node.values:
-        if isinstance(value, ast.Constant):
-            parts.append(str(value.value))
-        elif isinstance(value, ast.FormattedValue):
-            word = _word(value.value, literals)
-            written = ast.unparse(value.value)
-            if shell and word.startswith("${") and _where_flags_go(node, value, parts):
-                # ``python -m sglang.launch_server {cfg.to_cli_args()}``: flags built when
-                # the script runs, not an argument (``_without_open_spreads`` names them)
-                parts.append("${*" + "".join(written.split()) + "}")
-                continue
-            if word == "${" + "".join(written.split()) + "}" and written != "".join(
-                    written.split()):
-                # ``{'--enable-dp-attention --dp 2' if tp > 1 else ''}``, its test open
-                word = "${" + written + "}"
-                if shell:
-                    word = '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
-            parts.append(word)
-    return "".join(parts)

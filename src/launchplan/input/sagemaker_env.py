@@ -83,7 +83,7 @@ def _given(text: str) -> list[tuple[int, str, str]]:
             if prefix or not match.group(1).startswith(_PREFIX):
                 value = next((g for g in match.groups()[1:] if g is not None), "")
                 found.append((line(match.start()), prefix + match.group(1), value))
-    from launchplan.input.python_launch import entry_words
+    from launchplan.input.python_literals import entry_words
 
     entries = entry_words(text, _VARIABLE) if _MAPPED_KEY.search(text) else []
     if entries is None:  # a piece of a script (an elif branch): each value on its own
@@ -98,7 +98,7 @@ def _value(text: str, start: int) -> str:
     """The mapping value that starts at ``start`` (up to the comma or brace that closes its
     entry) read as a Python expression; its text as it is when it is none."""
     from launchplan.input.process_builders import _outside_strings
-    from launchplan.input.python_launch import expression_word
+    from launchplan.input.python_literals import expression_word
 
     at = len(text)
     for i, char, depth in _outside_strings(text, start, "\"'"):
