@@ -24,6 +24,13 @@ reference the manifest cannot resolve (a worker's index, a ``valueFrom`` secret)
 written, so the flag that holds it is reported with the text it got. The
 GPUs the launching container requests are read too (``gpus_requested``): the container
 sees those, not the node's.
+
+An operator's resource that keeps the launcher's command and its flags apart is read as the
+operator joins them (llmaz's ``BackendRuntime``: ``spec.command`` and a preset's ``args``,
+``_runtimes_joined``), and a recipe whose command is a template of its own values is filled
+(``recipe_templates``). A bare launcher whose flags sit in a list of the same document that
+no shape here joins to it is refused, naming that list (``_refuse_flags_apart``): planning
+the bare command would drop them without a word.
 """
 
 from __future__ import annotations
@@ -107,17 +114,22 @@ def looks_like_manifest(text: str) -> bool:
                 or _BLOCK_COMMAND_KEY.search(stripped))
 
 
-def launch_in(text: str, launch: int | None = None) -> tuple[list[str], list[str]]:
+def launch_in(text: str, launch: int | None = None, notes: list[str] | None = None
+              ) -> tuple[list[str], list[str]]:
     """(words, env assignments) of the ``launch``-th launch (from 1; the first by default)
     in the manifest ``text``: a RoleBasedGroup's prefill and decode roles, or a file of
     several Deployments, each start one.
 
     ``words`` are the container's words as a shell would hand them over: exec-form items
     as they are, a string (Compose's shell form, ``sh -c "..."``) left whole for the
-    pasted-line reader to split. Raises ``InputError`` for text that is not YAML or JSON,
+    pasted-line reader to split. How the words were put together, where the manifest does
+    not say it plainly (an operator's preset joined to its command, a recipe's template
+    filled), goes into ``notes``. Raises ``InputError`` for text that is not YAML or JSON,
     or that starts no SGLang launcher.
     """
-    words, env, _ = _chosen(text, launch)
+    words, env, _, note = _chosen(text, launch)
+    if note and notes is not None:
+        notes.append(note)
     return list(words), list(env)
 
 
@@ -134,7 +146,7 @@ def gpus_requested(text: str, launch: int | None = None) -> int | None:
     ``resources`` limit (or request) of an ``<vendor>/gpu`` resource, or a Compose device
     reservation's (or ``gpus:`` request's) ``count`` or ``device_ids``. The container sees
     only those, whatever the node holds."""
-    _, _, node = _chosen(text, launch)
+    _, _, node, _ = _chosen(text, launch)
     if not isinstance(node, dict):
         return None
     resources = node.get("resources")
@@ -197,13 +209,18 @@ def _dig(node: Any, *keys: str) -> Any:
     return node
 
 
-def _chosen(text: str, launch: int | None) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
+#: One launch of a manifest: its words, its env assignments, the node that holds it, and a
+#: note on how its words were put together (None when the manifest says it plainly).
+_Launch = tuple[tuple[str, ...], tuple[str, ...], Any, str | None]
+
+
+def _chosen(text: str, launch: int | None) -> _Launch:
     found = _launching(text)
     return found[min(max(launch or 1, 1), len(found)) - 1]
 
 
 @lru_cache(maxsize=4)  # a pasted manifest is read for its launches and its GPU request
-def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any], ...]:
+def _launching(text: str) -> tuple[_Launch, ...]:
     """Every launching container of the manifest, in document order (at least one)."""
     from launchplan.input.pasted import launches_sglang
 
@@ -211,15 +228,17 @@ def _launching(text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Any],
     # kept at the fence's indent) is the same YAML without that indent
     from launchplan.input.role_templates import with_role_templates
 
-    documents = _config_maps_read(
-        with_role_templates(_documents(textwrap.dedent(text).strip())))
+    documents, joined = _runtimes_joined(_config_maps_read(
+        with_role_templates(_documents(textwrap.dedent(text).strip()))))
     try:
         containers = list(map(_with_entrypoint, _containers(documents, None, set())))
     except RecursionError:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
                          "more levels than a container spec has") from None
-    found = tuple((tuple(words), tuple(env), node) for words, env, node in containers
-                  if launches_sglang(words))
+    found = tuple((tuple(words), tuple(env), node, joined.get(id(node)) or _recipe_note(node))
+                  for words, env, node in containers if launches_sglang(words))
+    if found:
+        _refuse_flags_apart(documents, found)
     if not found:
         if not containers:  # no container at all: a chart's values, not a manifest
             from launchplan.input.pasted import refuse_values_mapping
@@ -276,6 +295,210 @@ def _filled_from(node: Any, maps: dict[str, dict[str, str]], depth: int) -> Any:
         entries.append(entry)
     out["env"] = entries
     return out
+
+
+def _recipe_filled(node: dict[Any, Any]) -> dict[Any, Any]:
+    """``node`` with its command template filled from its own values when it is a recipe
+    (``recipe_templates``); any other mapping as it is (one lookup for most)."""
+    if "command" not in node:
+        return node
+    from launchplan.input import recipe_templates
+
+    return recipe_templates.filled_recipe(node)[0] if recipe_templates.is_recipe(node) \
+        else node
+
+
+def _recipe_note(node: Any) -> str | None:
+    if not isinstance(node, dict) or "command" not in node:
+        return None
+    from launchplan.input import recipe_templates
+
+    return recipe_templates.recipe_note(node) if recipe_templates.is_recipe(node) else None
+
+
+#: llmaz's preset llmaz picks when the Playground names none and claims no draft model (and
+#: the one it picks for a draft model). Source: InftyAI/llmaz, pkg/controller_helper/
+#: helper.go (``RecommendedConfigName``, ``DetectArgFrom``).
+_LLMAZ_DEFAULT = "default"
+_LLMAZ_DRAFT = "speculative-decoding"
+_NAMED_PRESET = "the one the pasted Playground names"
+
+
+def _runtimes_joined(documents: list[Any]) -> tuple[list[Any], dict[int, str]]:
+    """``documents`` with each llmaz ``BackendRuntime`` written as the container llmaz
+    builds from it, and a note for each such container (by its id).
+
+    llmaz (InftyAI/llmaz, api/inference/v1alpha1/backendruntime_types.go) keeps the
+    launcher in ``spec.command`` and its flags in presets, ``spec.recommendedConfigs[]``
+    (``name``, ``args``); before v0.1.1 in ``spec.commands`` and ``spec.args[]`` (``name``,
+    ``flags``). It runs the command with one preset's arguments: the one a Playground names
+    (``backendRuntimeConfig.configName``), else ``default`` (``speculative-decoding`` for a
+    Playground claiming a draft model), the Playground's own ``args`` after them. A
+    Playground pasted with the runtime is read for that choice."""
+    runtimes = [(at, shape) for at, doc in enumerate(documents)
+                if (shape := _runtime_shape(doc)) is not None]
+    if not runtimes:
+        return documents, {}
+    playgrounds = [doc["spec"] for doc in documents if isinstance(doc, dict)
+                   and doc.get("kind") == "Playground" and isinstance(doc.get("spec"), dict)]
+    out, notes = list(documents), {}
+    for at, (spec, command, presets, where) in runtimes:
+        doc = documents[at]
+        meta = doc.get("metadata") if isinstance(doc, dict) else None
+        runtime = str(meta.get("name")) if isinstance(meta, dict) and "name" in meta else None
+        name, extra, chooser = _llmaz_preset(playgrounds, runtime)
+        # the first presets were ``mode: Default`` / ``SpeculativeDecoding``, the same ones
+        chosen = next((args for preset, args in presets
+                       if preset.replace("-", "").lower() == name.replace("-", "").lower()),
+                      None)
+        if chosen is None:
+            names = ", ".join(repr(preset) for preset, _ in presets) or "none"
+            remedy = ("llmaz refuses that Playground too: name one of those"
+                      if chooser == _NAMED_PRESET else
+                      "paste the Playground that names the one it runs")
+            raise InputError(f"the pasted BackendRuntime's {where}", "", message=(
+                f"the pasted BackendRuntime's {where}: expected an entry named {name!r}, "
+                f"whose arguments llmaz appends to the runtime's command ({chooser}), got "
+                f"only {names} ({remedy}, or paste the container spec llmaz renders: "
+                "kubectl get pod -o yaml)"))
+        envs = spec.get("envs")
+        container = {"command": command, "args": [*chosen, *extra]}
+        if isinstance(envs, list):
+            container["env"] = envs
+        if isinstance(spec.get("image"), str):
+            container["image"] = spec["image"]
+        joined = {**doc, "spec": container} if spec is not doc else container
+        out[at] = joined
+        notes[id(container)] = (
+            f"the pasted BackendRuntime is read as llmaz runs it: its command with the "
+            f"arguments of its {where} entry {name!r} ({chooser})"
+            + (", then the Playground's own args" if extra else "")
+            + ("; llmaz fills each {{ .Name }} in them from the Playground's model"
+               if any("{{" in arg for arg in container["args"]) else ""))
+    return out, notes
+
+
+def _runtime_shape(doc: Any) -> tuple[dict[Any, Any], list[str], list[tuple[str, list[str]]],
+                                      str] | None:
+    """(spec, command, presets as (name, arguments), the presets' key) of an llmaz
+    ``BackendRuntime`` (its document, or its spec pasted alone); None for anything else."""
+    if not isinstance(doc, dict) or doc.get("kind") not in (None, "BackendRuntime"):
+        return None
+    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else doc
+    command, presets = spec.get("command"), spec.get("recommendedConfigs")
+    where, key = "spec.recommendedConfigs", "args"
+    if not (isinstance(command, list) and isinstance(presets, list)):
+        command, presets = spec.get("commands"), spec.get("args")
+        where, key = "spec.args", "flags"
+        if not (isinstance(command, list) and isinstance(presets, list) and presets
+                and all(isinstance(p, dict) and "flags" in p for p in presets)):
+            return None
+    if spec is doc:
+        where = where.removeprefix("spec.")
+    return spec, _as_words(command), [
+        (str(p.get("name", p.get("mode", _LLMAZ_DEFAULT))), _as_words(p.get(key)))
+        for p in presets if isinstance(p, dict)], where
+
+
+def _llmaz_preset(playgrounds: list[dict[Any, Any]], runtime: str | None
+                  ) -> tuple[str, list[str], str]:
+    """(the preset llmaz runs, the Playground's own args, why that preset) for the runtime
+    named ``runtime``, from the pasted Playground that uses it (a Playground's backend is
+    ``vllm`` unless it names one)."""
+    for spec in playgrounds:
+        config = spec.get("backendRuntimeConfig")
+        config = config if isinstance(config, dict) else {}
+        backend = str(config.get("backendName", config.get("name", "vllm")))
+        if runtime is not None and backend != runtime:
+            continue
+        name, args = config.get("configName"), config.get("args")
+        if isinstance(args, dict):  # before v0.1.1: a preset of its own, {name, flags}
+            name, args = name or args.get("name"), args.get("flags")
+        extra = _as_words(args) if isinstance(args, list) else []
+        if name is not None:
+            return str(name), extra, _NAMED_PRESET
+        claims = _dig(spec, "modelClaims", "models")
+        if isinstance(claims, list) and any(
+                isinstance(c, dict) and c.get("role") == "draft" for c in claims):
+            return _LLMAZ_DRAFT, extra, "the one llmaz picks for a Playground with a draft model"
+        return _LLMAZ_DEFAULT, extra, "the one llmaz picks when the Playground names none"
+    return _LLMAZ_DEFAULT, [], "the one llmaz picks unless a Playground names another"
+
+
+def _refuse_flags_apart(documents: list[Any], found: tuple[_Launch, ...]) -> None:
+    """Refuse a launch whose words are the launcher alone while the same document holds
+    SGLang's flags in a list no shape here joins to it (an operator's own field for the
+    engine's arguments): planning the bare command would drop those flags silently. The
+    one line names the list's key. Only a bare launch is looked at, so a plain manifest
+    costs one pass over its launches' words."""
+    bare = [node for words, _, node, _ in found
+            if isinstance(node, dict) and not any(w.startswith("--") for w in words)]
+    for node in bare:
+        own = {id(node.get(key)) for key in _WORD_KEYS if key in node}
+        for doc in documents:
+            if not _holds(doc, node, 0):
+                continue
+            place = _flag_list(doc, own, "", 0)
+            if place is None:
+                continue
+            where, flags = place
+            launcher = " ".join(w for w in next(
+                words for words, _, n, _ in found if n is node))
+            raise InputError(where, "", message=(
+                f"the pasted manifest: its launch is {launcher} with no flag, and SGLang's "
+                f"flags ({', '.join(flags[:3])}{', …' if len(flags) > 3 else ''}) stand in "
+                f"{where}, which launchplan does not join to that command: paste the "
+                "command with its flags, or the container spec the operator renders "
+                "(kubectl get pod -o yaml)"))
+
+
+def _holds(node: Any, wanted: Any, depth: int) -> bool:
+    """Whether ``wanted`` is ``node`` or inside it."""
+    if node is wanted:
+        return True
+    if depth > 40:
+        return False
+    items = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+    return any(_holds(item, wanted, depth + 1) for item in items
+               if isinstance(item, (dict, list)))
+
+
+def _flag_list(node: Any, own: set[int], path: str, depth: int
+               ) -> tuple[str, list[str]] | None:
+    """(key path, SGLang flags) of the first list of strings under ``node`` (outside the
+    launch's own lists, ``own``) that holds one of SGLang's flags; None when none does."""
+    if depth > 40 or id(node) in own:
+        return None
+    if isinstance(node, list) and node and all(
+            isinstance(item, (str, int, float)) for item in node):
+        flags = _sglang_flags([_text(item) for item in node])
+        return (path or "the document", flags) if flags else None
+    if isinstance(node, dict):
+        items = ((f"{path}.{key}" if path else str(key), value) for key, value in node.items())
+    elif isinstance(node, list):
+        items = ((f"{path}[{at}]", value) for at, value in enumerate(node))
+    else:
+        return None
+    for where, value in items:
+        if isinstance(value, str) and value.lstrip().startswith("--"):
+            flags = _sglang_flags(value.split())  # one string of flags (``extraArgs``)
+            if flags:
+                return where, flags
+        elif isinstance(value, (dict, list)):
+            found = _flag_list(value, own, where, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _sglang_flags(words: list[str]) -> list[str]:
+    """The words that name one of SGLang's flags (argparse takes a unique prefix too:
+    ``--tp``)."""
+    from launchplan.input.fields import release_table
+
+    table = release_table().flag_to_field
+    named = [w.partition("=")[0] for w in words if w.startswith("--") and len(w) > 3]
+    return [f for f in named if f in table or any(known.startswith(f) for known in table)]
 
 
 def container_programs(data: Any) -> list[str]:
@@ -548,7 +771,7 @@ def _containers(node: Any, implicit: dict[str, str] | None, seen: set[int],
             # the scripts under them, the node's own included
             outer += _task_exports({"env": node.get("env") if "tasks" in node else None,
                                     "variables": node.get("variables")})
-        words = _words_of(node, outer) or _image_launch(node)
+        words = _words_of(_recipe_filled(node), outer) or _image_launch(node)
         if words:
             yield words, _env_of(node, words, implicit), node
             # its command lists are its own, not exec forms of their own

@@ -223,7 +223,7 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
         elif pasted_manifest(tokens[at], token):
             from launchplan.input.manifest import launch_in
 
-            found, assigned = launch_in(token, launch)  # a container spec, an exec form
+            found, assigned = launch_in(token, launch, notes)  # a container spec, an exec form
             words.extend(_from_launcher(found))
             env.extend(assigned)
         elif (config := _pasted_config(token)) is not None:  # a --config file's content
