@@ -103,8 +103,9 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
         value = getattr(logged, name)
         if value is not None:
             first, again = both(name)
+            note = _every_layer_full(logged, plan) if name == "max_total_num_tokens" else None
             rows.append(MemoryRow(name, value, first,
-                                  again if name != "context_len" else None))
+                                  again if name != "context_len" else None, note=note))
     if logged.max_mamba_cache_size is not None and plan is not None:
         rows.append(_mamba_row(logged, plan, plan_from_logged))
     for name, value in logged.pools.items():
@@ -112,6 +113,36 @@ def memory_rows(logged: LoggedMemory, plan: Any, plan_from_logged: Any = None,
             again = plan_from_logged.extra.get(name) if plan_from_logged is not None else None
             rows.append(MemoryRow(name, value, plan.extra[name], again))
     return rows
+
+
+#: how near the bytes a logged token takes must be to the plan's for every layer (the log
+#: prints the pool's sizes to a hundredth of a GiB)
+_LAYOUT_TOLERANCE = 0.02
+
+
+def _every_layer_full(logged: LoggedMemory, plan: Any) -> str | None:
+    """The note for a hybrid sliding-window model whose log shows one pool holding every
+    layer as full (the bytes its logged token takes are the plan's full and SWA layers'
+    together): the build that ran had hybrid SWA memory off (older releases did so for
+    some models), so the token counts differ by that layout, not by the plan's arithmetic.
+    None otherwise. A note only: the plan is not refitted to the log."""
+    if plan is None or not logged.one_pool_tokens or not logged.one_pool_gib:
+        return None
+    full = plan.extra.get("full_bytes_per_token")
+    swa = plan.extra.get("swa_bytes_per_token")
+    if not full or not swa:
+        return None
+    per_token = logged.one_pool_gib * GiB / logged.one_pool_tokens
+    every = full + swa
+    if abs(per_token - every) > _LAYOUT_TOLERANCE * every \
+            or abs(per_token - every) >= abs(per_token - full):
+        return None
+    return (f"the log's build pooled every layer as full (hybrid SWA memory off): its one "
+            f"pool of {logged.one_pool_tokens:,} tokens takes {logged.one_pool_gib:.2f} GiB "
+            f"of K and V, {per_token:,.0f} B a token, the plan's full and SWA layers together "
+            f"({full:,} + {swa:,} B), where the plan gives the SWA layers a pool of their own; "
+            "the error is that layout's (--disable-hybrid-swa-memory plans it), not the "
+            "memory model's")
 
 
 def _mamba_row(logged: LoggedMemory, plan: Any, again: Any) -> MemoryRow:

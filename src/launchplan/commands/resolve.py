@@ -217,11 +217,14 @@ def read_logged(opts: dict) -> Any:
         return None
     from launchplan.commands.targets_arg import counted_target
     from launchplan.facts.targets import by_device_name
-    from launchplan.input.server_log import read_log
+    from launchplan.input.server_log import predates, read_log
 
     logged = read_log(path)
     if not opts.get("compat") and logged.named_release is not None:
         _logged_release(opts, logged)
+    older = predates(logged)  # (no release named: its dates or its line's form say so)
+    if older is not None:
+        logged.notes.append(older)
     devices = logged.devices
     found = by_device_name(devices[0]) if len(devices) == 1 else None
     if opts.get("gpu"):

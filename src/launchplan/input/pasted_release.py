@@ -2,13 +2,14 @@
 
 An issue's environment report (``python -m sglang.check_env`` prints ``sglang: 0.5.21``), a
 ``pip install "sglang[all]==0.5.22"``, an ``lmsysorg/sglang:v0.5.21-cu129`` image (or the ROCm
-ones, ``lmsysorg/sglang-rocm:v0.5.21-rocm720-mi35x-...`` and AMD's ``rocm/sgl-dev:v0.5.22-...``)
-and the banner NVIDIA's SGLang container prints before a log (``SGLang Version
-0.5.11+05fb6a52``, a build of that release) each name the release whose flags, defaults and
-rules the launch met. When ``--compat`` is not given, the commands plan with that release's
-rule set, with a note, so a pasted issue (or ``--from-log``'s log) is planned as it ran. Only
-one release named in the whole text counts; a release launchplan does not model is said in
-the note, and the default rules plan it.
+ones, ``lmsysorg/sglang-rocm:v0.5.21-rocm720-mi35x-...`` and AMD's ``rocm/sgl-dev:v0.5.22-...``;
+AMD's ATOM images with SGLang's plugin, ``rocm/atom-dev:sglang-v0.5.22-nightly_20260514``, a
+dated build of that release) and the banner NVIDIA's SGLang container prints before a log
+(``SGLang Version 0.5.11+05fb6a52``, a build of that release) each name the release whose
+flags, defaults and rules the launch met. When ``--compat`` is not given, the commands plan
+with that release's rule set, with a note, so a pasted issue (or ``--from-log``'s log) is
+planned as it ran. Only one release named in the whole text counts; a release launchplan does
+not model is said in the note, and the default rules plan it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ _NAMED = (re.compile(r"(?mi)^\s*sglang\s*:\s*v?(\d+\.\d+\.\d+\S*)\s*$"),
           re.compile(r"(?i)\bsglang(?:\[[\w,.-]*\])?\s*==\s*v?(\d+\.\d+\.\d+[\w.+-]*)"),
           re.compile(r"(?i)\b(?:lmsysorg/sglang(?:-rocm)?|rocm/sgl-dev):v?(\d+\.\d+\.\d+[\w.]*?)"
                      r"(?=-|\s|$|[\"'])"),
+          # ATOM's images name the SGLang they carry after ``sglang-``, a build date after it
+          re.compile(r"(?i)\b(?:rocm/)?atom-dev:sglang-v?(\d+\.\d+\.\d+[\w.]*?)"
+                     r"(?=[-_]|\s|$|[\"'`])"),
           re.compile(r"(?mi)^\s*sglang version\s+v?(\d+\.\d+\.\d+\S*)\s*$"))
 #: A release and its post releases (same flags and rules); not a pre-release or a dev build.
 _RELEASE = re.compile(r"^(\d+\.\d+\.\d+)(?:\.post\d+)?$")

@@ -102,6 +102,12 @@ class LoggedMemory(Struct):
     #: the draft class a speculative run loaded when that is the only weight load the log
     #: shows (the target's grepped or cut away): its figures are not the target's
     draft_load_only: str | None = None
+    #: a pool the log shows as one, with no hybrid line beside it (no sliding-window split,
+    #: no Full/SWA labels, no SWAKVPool): its tokens and its K plus V size (GiB), from which
+    #: the bytes a token takes tell which layers it holds (a hybrid sliding-window model
+    #: pooled whole by a build with hybrid SWA memory off holds every layer as full)
+    one_pool_tokens: int | None = None
+    one_pool_gib: float | None = None
 
     @property
     def free_before_gib(self) -> float | None:
@@ -124,7 +130,8 @@ class LoggedMemory(Struct):
     def any(self) -> bool:
         return bool(self.pools) or any(v is not None for k, v in self.as_dict().items()
                                        if k not in ("more_weights_gib", "pools",
-                                                    "draft_load_only"))
+                                                    "draft_load_only", "one_pool_tokens",
+                                                    "one_pool_gib"))
 
 
 class LoggedArgs(Struct, frozen=False):
@@ -164,6 +171,9 @@ class LoggedArgs(Struct, frozen=False):
     #: the one SGLang release the log's text names (an environment report's ``sglang:
     #: 0.5.22``, an image tag, a container's banner): (the version as written, its words)
     named_release: tuple[str, str] | None = None
+    #: the latest date the log's records are stamped with (``2025-08-30``), None when they
+    #: carry no date: when the run was, for a log that names no release
+    last_stamp: str | None = None
 
 
 def read_log(path: str) -> LoggedArgs:
@@ -814,15 +824,69 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
     if out.command is not None and "$" in out.command[1] \
             and _LIST_KEY.match(out.command[1]) is None:  # (a manifest's are its pod's)
         out.command_context = shell_assignments(text, out.command[0])
-    out.failure = startup_failure(own) or _killed_in_load(out.memory, own)
+    failure, served = _failure_phase(own)
+    out.failure = failure or _killed_in_load(out.memory, own)
+    if served is not None:
+        out.notes.append(f"the log's {served}: the server died serving, not starting up "
+                         "(though no ready line precedes it), so no start-up failure is "
+                         "reported")
     out.started = out.failure is None and (
         out.memory.pool_made is True or _STARTED.search(own) is not None)
     out.devices = logged_devices(text)
     out.reported_mib = reported_total_mib(text)
     out.named_release = named_version([text])
+    out.last_stamp = last_stamp(text)
     if "device" not in out.values and _NPU_RECORD.search(text) is not None:
         out.device_named = "npu"
     return out
+
+
+#: a record's date where it starts (after a log collector's prefix, a bracket): SGLang's
+#: ``[2025-08-30 16:40:58 TP0]``, a Python logger's ``2025-03-07 23:50:27,531``, a container
+#: runtime's ``2026-09-22T06:49:56.33Z``
+_STAMP = re.compile(r"^[^\S\n]*(?:" + _COLLECTOR_PREFIX + r")?[^\S\n]*\[?(20\d\d-[01]\d-[0-3]\d)"
+                    r"[ T]\d\d:\d\d", re.MULTILINE)
+
+
+def last_stamp(text: str) -> str | None:
+    """The latest date a record of ``text`` is stamped with (ISO dates order as text)."""
+    return max((m.group(1) for m in _STAMP.finditer(text)), default=None)
+
+
+#: When each modelled release came out: the upload time of its wheels on PyPI (the index's
+#: ``upload-time``: 0.5.21 2026-10-01T07:45Z, 0.5.22 2026-10-16T00:25Z, 0.5.23
+#: 2026-10-30T01:34Z). A log whose records are all stamped before the first ran an older build.
+RELEASE_DATES = {"0.5.21": "2026-10-01", "0.5.22": "2026-10-16", "0.5.23": "2026-10-30"}
+
+
+def predates(logged: LoggedArgs) -> str | None:
+    """The note for a log that names no release while its text shows it ran a build older
+    than the releases launchplan models: its records' dates, before the first one came out
+    (``RELEASE_DATES``), or, undated, a ``ServerArgs(...)`` repr line (the modelled releases
+    log a dict) holding fields none of them has. Such a log is still planned with the
+    modelled rules, and what its build did otherwise (defaults, a pool's layout) shows as
+    differences and memory errors: the note says where they may come from. None otherwise
+    (a release named has its own note)."""
+    from launchplan.input.fields import RELEASES, release_table
+
+    if logged.named_release is not None:
+        return None
+    first = RELEASES[0]
+    date = RELEASE_DATES.get(first)
+    if logged.last_stamp is not None:
+        if date is None or logged.last_stamp >= date:
+            return None
+        why = f"its records are stamped {logged.last_stamp}, before {first} came out ({date})"
+    elif logged.line and logged.form == "repr" and not any(
+            all(n in release_table(r).fields for n in logged.values if not n.startswith("_"))
+            for r in RELEASES):
+        why = ("its server_args line is the ServerArgs(...) repr, not the dict the modelled "
+               "releases log, and holds fields none of them has")
+    else:
+        return None
+    return (f"the log predates the releases launchplan models ({first} to {RELEASES[-1]}): "
+            f"{why}, and it names no release; its older build may explain defaults and memory "
+            "figures that differ from the plan's")
 
 
 #: records only an Ascend NPU's run prints: its graph capture, its attention backend, its
@@ -871,17 +935,26 @@ def startup_failure(text: str) -> str | None:
     """The first failure ``_FAILED`` finds before the server serves (``_SERVING``), as
     logged (up to 200 characters), else a traceback whose own frames are a start-up's
     (``_startup_traceback``: those frames are the start-up's wherever they stand, a
-    restart's after serving too); None when there is none."""
+    restart's after serving too); None when there is none, or when the failure's own
+    traceback shows it died serving (``_failure_phase``)."""
+    return _failure_phase(text)[0]
+
+
+def _failure_phase(text: str) -> tuple[str | None, str | None]:
+    """(``startup_failure``'s answer, and when a failure record's own traceback runs through
+    the serving loop, what it died of there: a crash report pasted as its command and the
+    scheduler's traceback, with no ready line before it, is a crash under load)."""
     failed = _FAILED.search(text)
     if failed is None:
         bare = _startup_traceback(text)
         if bare is None:
-            return None
-        return bare[1] if len(bare[1]) <= 200 else bare[1][:199] + "\u2026"
+            return None, None
+        return (bare[1] if len(bare[1]) <= 200 else bare[1][:199] + "\u2026"), None
     serving = _SERVING.search(text, 0, failed.start())
     if serving is not None:
-        return None
+        return None, None
     found = failed.group(0).strip()
+    loop = _serving_frame(text, failed)
     if _cut_header(found, text[failed.end():]):
         head = found[:found.index("exception") + len("exception")]
         found = f"{head} (the log ends its traceback before the error)"
@@ -899,7 +972,34 @@ def startup_failure(text: str) -> str | None:
         elif _JOB_KILLED.search(text, failed.end()) is not None:
             found = ("killed: the shell's job line says Killed, a SIGKILL most often from the "
                      "host's out-of-memory killer")
-    return found if len(found) <= 200 else found[:199] + "\u2026"
+    found = found if len(found) <= 200 else found[:199] + "\u2026"
+    if loop is not None:
+        return None, f"{found} was raised in the serving loop ({loop})"
+    return found, None
+
+
+def _serving_frame(text: str, failed: re.Match[str]) -> str | None:
+    """Where the traceback of the failure ``failed`` matched first runs into the serving loop
+    (``_frame_kind``, outermost first, the calls its source lines make counted), or None when
+    a start-up frame comes first, it shows neither, or there is no traceback of its own: the
+    one a wrapper record (``Scheduler hit an exception: Traceback ...``) opens on its line or
+    the next, or the one an error line (torch's out-of-memory) ends."""
+    line_end = text.find("\n", failed.end())
+    next_end = text.find("\n", line_end + 1) if line_end >= 0 else -1
+    header = text.find(_TRACEBACK, failed.start(), len(text) if next_end < 0 else next_end)
+    if header < 0:  # the error line a traceback ends in: that traceback's own frames
+        header = text.rfind(_TRACEBACK, 0, failed.start())
+        if header < 0:
+            return None
+        frames, error, end = _traceback_at(text, header + len(_TRACEBACK), calls=True)
+        if error is None or end < failed.start():  # (another traceback, ended before it)
+            return None
+    else:
+        frames, _, _ = _traceback_at(text, header + len(_TRACEBACK), calls=True)
+    first = next((f for f in frames if _frame_kind(f)), None)
+    if first is None or _frame_kind(first) != "serving":
+        return None
+    return f"{first[0]}.py {first[1]}" if first[0] else f"{first[1]}()"
 
 
 #: A Python traceback's first line; its frames follow, indented, then the error line.
@@ -978,13 +1078,17 @@ def _frame_kind(frame: tuple[str, str]) -> str | None:
     return None
 
 
-def _traceback_at(text: str, at: int) -> tuple[list[tuple[str, str]], str | None, int]:
+def _traceback_at(text: str, at: int, calls: bool = False
+                  ) -> tuple[list[tuple[str, str]], str | None, int]:
     """The traceback whose header ends at ``at``: its SGLang frames (file name, function),
     outermost first; its error line, None when the paste ends or goes on with something else
     first (a blank line, a log record); and where it ends. Frames and code are indented; the
-    first line that is not ends the traceback, the error when it reads as one."""
+    first line that is not ends the traceback, the error when it reads as one. With
+    ``calls``, the call the source line under an SGLang frame makes counts as the frame it
+    leads to (``_called``), so a traceback cut after its first frame still shows its way."""
     pos = text.find("\n", at)
     frames: list[tuple[str, str]] = []
+    under = False  # the line before was an SGLang frame: this one is its source line
     while 0 <= pos < len(text) - 1:
         end = text.find("\n", pos + 1)
         end = len(text) if end < 0 else end
@@ -999,8 +1103,30 @@ def _traceback_at(text: str, at: int) -> tuple[list[tuple[str, str]], str | None
         frame = _SGLANG_FRAME.search(body)
         if frame is not None:
             frames.append((frame.group(1), frame.group(2)))
+        elif calls and under and (called := _called(body)) is not None:
+            frames.append(called)
+        under = frame is not None
         pos = end
     return frames, None, len(text)
+
+
+#: the call a traceback's source line makes (Python prints the line under its frame):
+#: ``scheduler.event_loop_pp()``, ``scheduler = Scheduler(``, ``result = self.run_batch(b)``
+_CALL = re.compile(r"(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)[ \t]*\(")
+
+
+def _called(code: str) -> tuple[str, str] | None:
+    """The frame the first call of a source line leads to: a class's construction as its
+    module's ``__init__`` (``Scheduler(`` as scheduler.py's, ``TpModelWorker(`` as
+    tp_model_worker's: SGLang names its files after its classes), a function by its name
+    alone (no file); None for a line without a call."""
+    found = _CALL.search(code)
+    if found is None:
+        return None
+    name = found.group(1)
+    if name[:1].isupper():
+        return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower(), "__init__"
+    return "", name
 
 
 #: the status line bash prints for a job a signal ended, after all its output:
@@ -1283,6 +1409,8 @@ def parse_memory(text: str) -> LoggedMemory:
     if dsv4 is not None:
         pools.update(zip(("swa_max_total_num_tokens", "c4_max_total_num_tokens",
                           "c128_max_total_num_tokens"), map(int, dsv4.groups()[1:])))
+    one = _one_pool(text) if allocated is not None and allocated.re is _ALLOCATED \
+        and not pools else None
     return LoggedMemory(
         before_load_gib=float(before.group(1)) if before else None,
         after_load_gib=float(after.group(1)) if after else None,
@@ -1293,7 +1421,26 @@ def parse_memory(text: str) -> LoggedMemory:
         context_len=summary.get("context_len"),
         pool_made=pool_made,
         max_mamba_cache_size=int(mamba.group(1)) if mamba else None, pools=pools,
-        draft_load_only=draft.group(1) if draft is not None else None)
+        draft_load_only=draft.group(1) if draft is not None else None,
+        one_pool_tokens=int(one.group(1)) if one else None,
+        one_pool_gib=float(one.group(2)) + float(one.group(3)) if one else None)
+
+
+#: the pool line with its sizes: ``KV Cache is allocated. #tokens: 1179579, K size: 27.00 GB,
+#: V size: 27.00 GB`` (unlabelled: a labelled "Full"/"SWA" line is one of a hybrid's pools)
+_POOL_SIZES = re.compile(r"(?<!Full )(?<!SWA )KV Cache is allocated\.[^\n]*?#tokens: ([0-9]+), "
+                         r"K size: ([0-9]+(?:\.[0-9]+)?) GB, V size: ([0-9]+(?:\.[0-9]+)?) GB")
+#: what a hybrid sliding-window pool prints beside its allocations, in any release
+_HYBRID_POOL_WORDS = re.compile(r"sliding window memory pool|SWAKVPool|(?:Full|SWA) KV Cache"
+                                r"|swa_layer_tokens|swa size:")
+
+
+def _one_pool(text: str) -> re.Match[str] | None:
+    """The pool line of a log that shows its KV pool as one (``LoggedMemory.one_pool_gib``):
+    the first with its sizes, when no line of a hybrid pool stands anywhere in the log."""
+    if _HYBRID_POOL_WORDS.search(text) is not None:
+        return None
+    return _POOL_SIZES.search(text)
 
 
 def _summary(text: str, scheduler: re.Match[str] | None) -> dict[str, int]:
