@@ -1,15 +1,19 @@
-"""Where a statement of a pasted Python script sits in its control flow.
+"""Where a statement of a pasted Python script sits in its control flow, and where a value
+it makes goes.
 
 A script's launch is read from its text, never run: a statement under an ``if`` or a loop
 runs or not at the script's own run time, so the readers (``python_launch``,
 ``python_values``) need to know which tests surround it. One walk of the tree answers both
-questions they ask.
+questions they ask. A command string the script only compares, asserts on or prints starts
+nothing, so ``python_launch`` also asks whether a command reaches anything that may run it
+(``data_uses``).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 _LOOPS = (ast.For, ast.While, ast.AsyncFor)
@@ -73,3 +77,206 @@ def loop_bindings(target: ast.expr, item: Item,
             return None
         out.update(inner)
     return out
+
+
+# Where a value a script makes goes: a command string a test compares, a table entry a
+# script prints, a local an assertion looks at starts nothing, while one handed to any call
+# not known to leave it be (``subprocess.run``, ``launch_server_cmd``, the script's own
+# function) may start it. Reading follows the value through names, containers and text
+# made from it; anything it cannot follow counts as a start, so only a value seen to end in
+# data alone is called data.
+
+#: Calls that give back (part of) the value they are handed, and start nothing:
+#: ``next(iter(KNOWN.items()))``, ``shlex.split(cmd)``, ``pattern.match(cmd)``.
+_PASSING_CALLS = frozenset({
+    "str", "list", "tuple", "set", "frozenset", "sorted", "reversed", "iter", "next",
+    "enumerate", "zip", "dict", "any", "all", "split", "join", "quote", "dedent", "cleandoc",
+    "match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "escape", "dumps",
+    "deepcopy", "copy", "format"})
+#: Calls whose result says something about the value, not the value: ``len(cmd)``.
+_LOOKING_CALLS = frozenset({"len", "isinstance", "type", "id", "bool", "hash", "callable",
+                            "hasattr", "repr"})
+#: Calls that show their arguments to a person: ``print``, a logger's methods, click's,
+#: SGLang's docs' ``print_highlight``.
+_SHOWING_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception",
+                            "critical", "log", "echo", "secho", "pprint", "print_highlight"})
+#: A value's own methods that give back text or items made from it (``cmd.replace(...)``,
+#: ``KNOWN.items()``).
+_PASSING_METHODS = frozenset({
+    "replace", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines", "startswith",
+    "endswith", "lower", "upper", "casefold", "format", "join", "items", "values", "keys",
+    "get", "copy", "count", "find", "rfind", "index", "rindex", "partition", "rpartition",
+    "removeprefix", "removesuffix", "encode", "decode", "pop", "title", "expandtabs"})
+#: Methods that change the list, dict or set they are called on: handed the value, the
+#: container then holds it; called on the value, they give nothing back.
+_FILLING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault",
+                              "appendleft"})
+_CHANGING_METHODS = frozenset({"remove", "clear", "sort", "reverse", "discard", "popitem"})
+#: What a script does with a value it only handles as data, in the order the error says it.
+DATA_USES = ("compares", "asserts", "prints")
+#: How many expressions one value is followed through before it counts as a start.
+_FOLLOW_LIMIT = 400
+
+
+class _Index:
+    """One tree's parents, name and attribute loads and calls by name, made once."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.parents: dict[int, ast.AST] = {}
+        self.names: dict[str, list[ast.Name]] = {}
+        self.attributes: dict[str, list[ast.Attribute]] = {}
+        self.calls: dict[str, list[ast.Call]] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[id(child)] = node
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                self.names.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                self.attributes.setdefault(node.attr, []).append(node)
+            elif isinstance(node, ast.Call):
+                self.calls.setdefault(_called(node), []).append(node)
+
+
+@lru_cache(maxsize=8)
+def _index(tree: ast.Module) -> _Index:
+    return _Index(tree)
+
+
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def data_uses(tree: ast.Module, node: ast.AST) -> list[str] | None:
+    """What the script does with the value ``node`` makes (``DATA_USES``) when every use of
+    it ends in data (compared, asserted, printed, or dropped); None when a use may start it
+    (handed to a call not known to leave it be, returned from a function a call hands on,
+    yielded, written) or when nothing uses it at all: a command string with nothing around
+    it (``cmd = "python -m sglang.launch_server ..."``, a docstring) is the user's launch."""
+    index = _index(tree)
+    found: set[str] = set()
+    seen: set[int] = set()
+    work: list[ast.AST] = [node]
+    while work:
+        held = work.pop()
+        if id(held) in seen:
+            continue
+        seen.add(id(held))
+        if len(seen) > _FOLLOW_LIMIT:
+            return None
+        parent = index.parents.get(id(held))
+        if isinstance(parent, ast.keyword):
+            held, parent = parent, index.parents.get(id(parent))
+        step = _step(tree, index, held, parent, held is node)
+        if step is None:
+            return None
+        if isinstance(step, str):
+            found.add(step)
+        else:
+            work.extend(step)
+    return [use for use in DATA_USES if use in found] or None
+
+
+def _step(tree: ast.Module, index: _Index, held: ast.AST, parent: ast.AST | None,
+          first: bool) -> str | list[ast.AST] | None:
+    """Where the value ``held`` stands goes on: a data use (``DATA_USES``), the
+    expressions that hold it next (none: dropped), or None (it may be started)."""
+    if parent is None:
+        return None
+    if isinstance(parent, ast.Expr):
+        return None if first else []  # a bare string (a docstring) is the user's text
+    if isinstance(parent, (ast.Compare, ast.UnaryOp)) or (
+            isinstance(parent, (ast.If, ast.While, ast.IfExp)) and held is parent.test) or (
+            isinstance(parent, ast.comprehension) and held in parent.ifs):
+        return "compares"
+    if isinstance(parent, ast.Assert):
+        return "asserts"
+    if isinstance(parent, (ast.BinOp, ast.BoolOp, ast.IfExp, ast.JoinedStr, ast.FormattedValue,
+                           ast.Starred, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Set,
+                           ast.Dict, ast.ListComp, ast.SetComp, ast.GeneratorExp,
+                           ast.DictComp)):
+        return [parent]
+    if isinstance(parent, ast.Call):
+        return _call_step(tree, index, held, parent)
+    if isinstance(parent, ast.Attribute) and held is parent.value:
+        call = index.parents.get(id(parent))
+        if not (isinstance(call, ast.Call) and call.func is parent):
+            return None
+        if parent.attr in _PASSING_METHODS:
+            return [call]
+        return [] if parent.attr in _FILLING_METHODS | _CHANGING_METHODS else None
+    if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+        if held is not parent.value:
+            return []  # ``cmd[0] = ...``, ``d[cmd] = ...``: a store into it, nothing run
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        uses = _bound_uses(tree, index, targets)
+        if uses is None:
+            return None
+        return [*uses, parent] if isinstance(parent, ast.NamedExpr) else uses
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and held is parent.iter:
+        return _bound_uses(tree, index, [parent.target])
+    if isinstance(parent, ast.Return):
+        function = _function_of(index, parent)
+        return None if function is None else list(index.calls.get(function.name, []))
+    if isinstance(parent, ast.Delete):
+        return []
+    return None
+
+
+def _call_step(tree: ast.Module, index: _Index, held: ast.AST, call: ast.Call
+               ) -> str | list[ast.AST] | None:
+    """Where a value handed to ``call`` (an argument, a keyword's) goes on (``_step``)."""
+    if held is call.func:
+        return None
+    name = _called(call)
+    if name in _SHOWING_CALLS:
+        return "prints"
+    if name.startswith("assert"):  # unittest's ``self.assertIn(...)``
+        return "asserts"
+    if name in _LOOKING_CALLS:
+        return []
+    if name in _PASSING_CALLS:
+        return [call]
+    if name in _FILLING_METHODS and isinstance(call.func, ast.Attribute):
+        return _bound_uses(tree, index, [call.func.value])  # ``commands.append(cmd)``
+    return None
+
+
+def _bound_uses(tree: ast.Module, index: _Index, targets: list[ast.expr]
+                ) -> list[ast.AST] | None:
+    """The loads of what ``targets`` bind (a name's in the scope that binds it, an
+    attribute's by its name anywhere, a container's a subscript stores into); None for a
+    target not followed."""
+    from launchplan.input.python_values import binding_scope, scope_of
+
+    out: list[ast.AST] = []
+    for target in targets:
+        while isinstance(target, (ast.Subscript, ast.Starred)):
+            target = target.value
+            if "environ" in ast.unparse(target):
+                return None  # the environment every process the script starts inherits
+        if isinstance(target, (ast.Tuple, ast.List)):
+            inner = _bound_uses(tree, index, list(target.elts))
+            if inner is None:
+                return None
+            out += inner
+        elif isinstance(target, ast.Name):
+            holder = binding_scope(target, tree)
+            out += [use for use in index.names.get(target.id, [])
+                    if binding_scope(use, tree) is holder]
+            if isinstance(scope_of(target, tree), ast.ClassDef):  # read as ``self.NAME``
+                out += index.attributes.get(target.id, [])
+        elif isinstance(target, ast.Attribute):
+            out += index.attributes.get(target.attr, [])
+        else:
+            return None
+    return out
+
+
+def _function_of(index: _Index, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function whose own ``return`` ``node`` is (None in a lambda or at the top)."""
+    at = index.parents.get(id(node))
+    while at is not None and not isinstance(at, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                 ast.Lambda)):
+        at = index.parents.get(id(at))
+    return at if isinstance(at, (ast.FunctionDef, ast.AsyncFunctionDef)) else None

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from launchplan.errors import InputError
 from launchplan.input import EXPECTED_LAUNCH, shell_vars
-from launchplan.input.python_flow import branches
+from launchplan.input.python_flow import branches, data_uses
 from launchplan.input.python_literals import (
     PERCENT_FIELD,
     bound_arguments,
@@ -58,12 +58,15 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     tree = parsed_python(text)
     shown: list[ast.AST] = []
     templates: list[_Template] = []
-    found = _launch_nodes(tree, shown, templates) if tree is not None else []
+    data: list[tuple[ast.AST, list[str]]] = []
+    found = _launch_nodes(tree, shown, templates, data) if tree is not None else []
     if not found:
         if templates and not _starts_engine(text):
             raise _only_templated(templates[0])
         if shown and not _starts_engine(text):
             raise _only_shown(shown)
+        if data and not _starts_engine(text):
+            raise _only_data(data)
         listed = quoted_list(text)
         if listed is None:
             joined = joined_command(text)
@@ -112,6 +115,28 @@ def _only_shown(shown: list[ast.AST]) -> InputError:
         "command itself to plan it"))
 
 
+#: How the error says what a script does with a command it only handles as data
+#: (``python_flow.DATA_USES``).
+_DATA_VERBS = {"compares": "compares", "asserts": "asserts on", "prints": "prints"}
+
+
+def _only_data(data: list[tuple[ast.AST, list[str]]]) -> InputError:
+    """The error for a Python program whose SGLang commands are only data (a test's
+    constant it compares, a table entry it prints, a local an assertion looks at): nothing
+    it runs is handed one, so the text holds no launch."""
+    lines = list(dict.fromkeys(str(getattr(node, "lineno", "?")) for node, _ in data))
+    it = "it" if len(data) == 1 else "them"
+    verbs = [f"{verb} {it}" for use, verb in _DATA_VERBS.items()
+             if any(use in how for _, how in data)]
+    said = verbs[0] if len(verbs) == 1 else f"{', '.join(verbs[:-1])} and {verbs[-1]},"
+    held = ("an SGLang command" if len(data) == 1 else "SGLang commands",
+            "line" if len(lines) == 1 else "lines", "starts" if len(data) == 1 else "start")
+    return InputError("the pasted text", EXPECTED_LAUNCH, message=(
+        f"the pasted text: expected {EXPECTED_LAUNCH}, got none: the Python script holds "
+        f"{held[0]} only as data ({held[1]} {', '.join(lines)}: it {said} and runs nothing "
+        f"with {it}), which {held[2]} nothing; paste the command itself to plan it"))
+
+
 def _without_open_spreads(value: str | list[str], notes: list[str] | None
                           ) -> str | list[str]:
     """An argv list without the spreads known only at run time (``*sys.argv[1:]``, a
@@ -151,9 +176,10 @@ def literal_total(text: str) -> int:
     tree = parsed_python(text)
     shown: list[ast.AST] = []
     templates: list[_Template] = []
-    found = _launch_nodes(tree, shown, templates) if tree is not None else []
+    data: list[tuple[ast.AST, list[str]]] = []
+    found = _launch_nodes(tree, shown, templates, data) if tree is not None else []
     if not found:
-        if (shown or templates) and not _starts_engine(text):
+        if (shown or templates or data) and not _starts_engine(text):
             return 0  # only printed: no launch (``launch_literal_at`` says so)
         return int(quoted_list(text) is not None or joined_command(text) is not None)
     return sum(_launches_in(value) for value, *_ in found)
@@ -342,7 +368,8 @@ _GROWS_TEXT, _GROWS_LIST = "text", "list"
 
 
 def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
-                  templates: list[_Template] | None = None
+                  templates: list[_Template] | None = None,
+                  data: list[tuple[ast.AST, list[str]]] | None = None
                   ) -> list[tuple[str | list[str], ast.AST, str]]:
     """Each launch literal in ``tree`` (see ``launch_literal``), in source order, with its
     node and how the script may grow it (``_finished`` adds that). A literal inside another
@@ -351,7 +378,8 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
     f-string found later builds on (``f"{CMD} --port 30001"``) is that launch's piece; a
     manifest's text (a Compose template) starts its containers only when the script hands
     it to what runs it (``_manifest_launches``). The printed ones go into ``shown``, the
-    manifests that start nothing into ``templates``."""
+    manifests that start nothing into ``templates``, the commands only handled as data (with
+    what the script does with each) into ``data``."""
     from launchplan.input.pasted import launches_sglang
 
     literals: dict[str, str] | None = None
@@ -418,7 +446,7 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
             except ValueError:
                 continue
     found, manifests = _manifest_literals(found)
-    kept = _own_launches(tree, found, shown)
+    kept = _own_launches(tree, found, shown, data)
     if not manifests:
         return kept
     started = _manifest_launches(tree, manifests, templates)
@@ -444,10 +472,12 @@ def _formats_text(node: ast.AST) -> bool:
 
 
 def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, str]],
-                  shown: list[ast.AST] | None = None
+                  shown: list[ast.AST] | None = None,
+                  data: list[tuple[ast.AST, list[str]]] | None = None
                   ) -> list[tuple[str | list[str], ast.AST, str]]:
     """``found`` in source order without the literals that start no launch of their own
-    (see ``_launch_nodes``); the printed or raised ones go into ``shown``."""
+    (see ``_launch_nodes``); the printed or raised ones go into ``shown``, those the
+    script only handles as data (``_data_only``) into ``data``."""
     inert: set[int] = set()  # the nodes inside a print or log call's arguments
     told: set[int] = set()  # those a user is shown (not a file written)
     for node in ast.walk(tree):
@@ -482,6 +512,7 @@ def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, 
              if isinstance(node, ast.Assign) and len(node.targets) == 1
              and isinstance(node.targets[0], ast.Name) and node.targets[0].id in pieces}
     kept = [item for item in kept if id(item[1]) not in named]
+    kept = _data_only(tree, kept, data)
     # ``if TP > 1: cmd = [...] else: cmd = [...]``: the branch the script's own values take
     # is its launch; one it never runs is none (unless no launch is left: then the text's
     # launch is what the user pasted it for, its guard a switch they flip)
@@ -490,6 +521,27 @@ def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, 
     live = [item for item in kept if not any(
         decided(tree, branch, field) is False for branch, field in branches(tree, item[1]))]
     return live or kept
+
+
+def _data_only(tree: ast.Module, kept: list[tuple[str | list[str], ast.AST, str]],
+               data: list[tuple[ast.AST, list[str]]] | None
+               ) -> list[tuple[str | list[str], ast.AST, str]]:
+    """``kept`` without the command literals the script only handles as data
+    (``python_flow.data_uses``: a lint test's table of allowed commands, a constant only
+    compared, a local only asserted), which go into ``data`` with what it does with each.
+    A literal that reaches any call that may run it, or that nothing uses, stays."""
+    out: list[tuple[str | list[str], ast.AST, str]] = []
+    for item in kept:
+        node = item[1]
+        how = None
+        if isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp, ast.List, ast.Tuple)) \
+                or _formats_text(node):
+            how = data_uses(tree, node)
+        if how is None:
+            out.append(item)
+        elif data is not None:
+            data.append((node, how))
+    return out
 
 
 # A manifest a script holds as text (a Compose file or a Kubernetes object in a triple-quoted
