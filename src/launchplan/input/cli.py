@@ -297,15 +297,44 @@ def _surface(release: str) -> _Surface:
 
 
 def takes_value(word: str) -> bool:
-    """Whether ``word`` is a flag spelled in full that reads the next word as its value, in
-    any modelled release (a text pasted from an older one is read before its release is
-    known): that word is a value even with spaces in it (``--served-model-name "Model:
-    sglang test"``), never a pasted command."""
+    """Whether ``word`` is a flag, spelled in full or as the unique prefix argparse reads
+    (``--tp`` of ``--tp-size``), that reads the next word as its value, in any modelled
+    release (a text pasted from an older one is read before its release is known): that
+    word is a value even with spaces in it (``--served-model-name "Model: sglang test"``),
+    never a pasted command."""
     opt = _OPTS.get(word)
     if opt is None:  # not 0.5.23's: an older release's own flag (its tables load once)
         opt = next((o for r in _OLDER_RELEASES
                     if (o := _surface(r).opts.get(word)) is not None), None)
+    if opt is None and word.startswith("--") and "=" not in word:
+        opt = _abbreviated(word)
     return opt is not None and opt.kind in (_STORE, _LORA, _CONFIG) and opt.nargs != 0
+
+
+def _abbreviated(word: str) -> _Opt | None:
+    """The option ``word`` abbreviates (``--tp`` of ``--tp-size``, as argparse reads a unique
+    prefix), in 0.5.23 or else an older release; None for no flag or an ambiguous prefix."""
+    for surface in (_DEFAULT_SURFACE, *map(_surface, _OLDER_RELEASES)):
+        try:
+            found = _classify(word, surface)
+        except _Ambiguous:
+            continue
+        if found is not None and found[0] is not None:
+            return found[0]
+    return None
+
+
+def _open_value(text: str) -> bool:
+    """Whether ``text`` is a value the pasted text leaves open: a variable or expansion it
+    does not set, a placeholder, a template's or workflow's expression (error path only)."""
+    from launchplan.input import shell_vars
+
+    return (shell_vars.open_reference(text) or shell_vars.placeholder(text)
+            or shell_vars.template_word(text) or shell_vars.actions_expression(text))
+
+
+#: How an error on a value the pasted text leaves open says it can be completed.
+_AFTER_PASTE = "or give the flag after the paste"
 
 
 def flags_of(release: str = SGLANG_VERSION) -> tuple[str, ...]:
@@ -430,7 +459,7 @@ class _Ambiguous(Exception):
 class _Parse:
     """State of one parse: the merged tokens, where the config file's tokens end, the result."""
 
-    __slots__ = ("tokens", "n_config", "config_path", "raw", "surface")
+    __slots__ = ("tokens", "n_config", "config_path", "raw", "surface", "held")
 
     def __init__(self, tokens: list[str], n_config: int, config_path: str | None,
                  surface: _Surface = _DEFAULT_SURFACE) -> None:
@@ -439,6 +468,9 @@ class _Parse:
         self.config_path = config_path
         self.surface = surface
         self.raw = RawInput(release=surface.version)
+        # field -> (position, the flag as typed, the open value, its error): an occurrence of a
+        # flag holding a value the pasted text leaves open, which a later occurrence may give
+        self.held: dict[str, tuple[int, str, str, InputError]] | None = None
 
     def error(self, at: int, subject: str, expected: str, got: Any = None,
               hint: str | None = None) -> InputError:
@@ -489,6 +521,22 @@ class _Parse:
                                  "an unambiguous flag (SGLang accepts unique prefixes)", None,
                                  f"it could be {shown}") from None
         stray: int | None = end if end < len(tokens) else None
+        try:
+            stray = self._read(classified, end, stray)
+        except InputError:
+            if self.held:  # argparse stops at the first bad value: an open one before this
+                self._settle_held(classified)
+            raise
+        if self.held:
+            self._settle_held()
+        if stray is not None:
+            raise self._stray(stray, classified)
+        return self._finish()
+
+    def _read(self, classified: list[_Token | None], end: int, stray: int | None) -> int | None:
+        """Each flag in turn takes its values, as argparse does; the first stray word's
+        position comes back (reported after every flag is read, as argparse does)."""
+        tokens = self.tokens
         i = 0
         while i < end:
             item = classified[i]
@@ -506,7 +554,10 @@ class _Parse:
                 if opt.nargs == 0:
                     # only -h takes glued text, and only more h's ("-hh" is -h -h)
                     if not (spelling == "-h" and explicit and not explicit.strip("h")):
-                        raise self.error(i, spelling, "no value (it is a switch)", explicit)
+                        # an open value there is refused whatever it holds: no giving it later
+                        raise self.error(i, spelling, "no value (it is a switch)", explicit,
+                                         f"SGLang refuses any value there; write {spelling} "
+                                         "alone" if _open_value(explicit) else None)
                     args: list[str] = []
                 else:
                     args = [] if explicit == "--" else [explicit]
@@ -530,10 +581,60 @@ class _Parse:
                                             classified)
                 args = tokens[j:stop]
                 i = stop
-            self._take(start, opt, spelling, args)
-        if stray is not None:
-            raise self._stray(stray, classified)
-        return self._finish()
+            try:
+                self._take(start, opt, spelling, args)
+            except InputError as error:  # (no cost on the way through: only when raised)
+                self._hold(start, opt, spelling, args, error)
+        return stray
+
+    def _hold(self, at: int, opt: _Opt, spelling: str, args: list[str],
+              error: InputError) -> None:
+        """Keep back ``error`` when this occurrence's value is one the pasted text leaves open
+        (``--tp $TP``, ``--port {port}``, ``str(int(os.environ["TP"]))``): the user completes
+        it by giving the flag again after the paste, and SGLang keeps a flag's last value, so
+        only an occurrence that stays the last one is an error. Re-raised otherwise."""
+        field = opt.field
+        shown = next((a for a in args if _open_value(a)), None) if field is not None else None
+        if shown is None:
+            raise error
+        if self.held is None:
+            self.held = {}
+        typed = self.tokens[at].partition("=")[0]  # as written: ``--tp`` of ``--tp-size``
+        self.held[field] = (at, typed, shown, error)  # type: ignore[index]
+        self.raw.values.pop(field, None)  # an earlier value is superseded by the open one
+        self.raw.origin.pop(field, None)
+
+    def _settle_held(self, failed: list[_Token | None] | None = None) -> None:
+        """Each held open value that a later occurrence of its field gave (any spelling of
+        the flag: it wrote ``raw.values`` again) becomes a notice; the first of the rest is
+        the error, saying the flag can be given after the paste. ``failed``: the words'
+        classes when a later word was bad input; an open value is left open then unless a
+        flag of its field comes after it (read or not), and nothing is noted."""
+        raw = self.raw
+        left: list[tuple[int, str, str, InputError]] = []
+        for field, (at, typed, shown, error) in self.held.items():  # type: ignore[union-attr]
+            if failed is not None:
+                if not any(item is not None and item[0] is not None and item[0].field == field
+                           for item in failed[at + 1:]):
+                    left.append((at, typed, shown, error))
+            elif field in raw.values:
+                flag = next((o.canonical for o in self.surface.opts.values()
+                             if o.field == field and o.canonical), typed)
+                raw.notices.append(f"{typed} {shown}: a value the pasted text leaves open, "
+                                   f"given by a later {flag} {_show(raw.values[field])} "
+                                   "(SGLang keeps a flag's last value)")
+            else:
+                left.append((at, typed, shown, error))
+        if not left:
+            return
+        _, _, shown, error = min(left, key=lambda item: item[0])
+        if error.hint is not None and _AFTER_PASTE in error.hint:
+            raise error
+        # a template's or workflow's expression, or another word of a list failing first
+        hint, where, source = (error.hint or "").partition("; from --config ")
+        hint = (f"{hint}, {_AFTER_PASTE}" if hint else
+                f"{shown} is a value the pasted text leaves open: {_AFTER_PASTE[3:]}")
+        raise InputError(error.subject, error.expected, error.got, hint + where + source)
 
     def _retired_prefix(self, at: int, typed: str, spelling: str) -> None:
         """A retired flag that is a unique prefix of a current one (``--return-hidden-states``

@@ -616,7 +616,8 @@ def placeholder(value: str) -> bool:
 
 
 #: The hint a value that is a placeholder gets.
-PLACEHOLDER_HINT = "a placeholder the pasted text leaves to fill in: put the real value there"
+PLACEHOLDER_HINT = ("a placeholder the pasted text leaves to fill in: put the real value there, "
+                    "or give the flag after the paste")
 
 
 def command_substitution(value: str) -> bool:
@@ -641,8 +642,8 @@ def named_reference(value: str) -> bool:
 #: The hint such a value gets when the text does not set NAME.
 NAMED_REFERENCE_HINT = ("a $(NAME) variable the pasted text does not set: Kubernetes fills it "
                         "from the container's env and passes an undefined one on as written; "
-                        "make, from the Makefile; put its value in the launch, or paste the "
-                        "env or variable that sets it")
+                        "make, from the Makefile; put its value in the launch, paste the env "
+                        "or variable that sets it, or give the flag after the paste")
 
 
 def template_word(value: str) -> bool:
@@ -682,15 +683,15 @@ TEMPLATE_HINT = ("a template expression ({{ ... }}: a Helm chart's, Go's or Jinj
 
 #: The hint an unparsable value made by a command substitution gets.
 COMMAND_SUBSTITUTION_HINT = ("a command substitution launchplan does not run: put the value it "
-                             "prints in the launch")
+                             "prints in the launch, or give the flag after the paste")
 
 
 #: The hint an unparsable value holding an open reference gets.
 OPEN_REFERENCE_HINT = ("a variable or expression the pasted text leaves open (a shell "
                        "variable, an argument ($1) the script or one of its functions is "
                        "called with, one its if/case branches set differently, or a value its "
-                       "script works out when it runs): put its value in the launch, or set "
-                       "it in the pasted script")
+                       "script works out when it runs): put its value in the launch, set it "
+                       "in the pasted script, or give the flag after the paste")
 
 
 #: Arithmetic the shell can do on literals alone (``$((4 << 30))``): integers and operators.
