@@ -239,3 +239,25 @@ def test_a_switch_given_an_open_value_is_not_said_to_be_completable():
     with pytest.raises(InputError) as caught:
         parse_argv(["--trust-remote-code=$TRC", "--trust-remote-code"])
     assert caught.value.hint == "SGLang refuses any value there; write --trust-remote-code alone"
+
+
+def test_a_completed_open_value_is_not_also_said_to_stay_open(capsys, monkeypatch):
+    """The note that the plan holds an open reference as written is for one nothing gives:
+    ``--tp $TP`` given by ``--tp-size 2`` after the paste is noted once, as given; a
+    free-text ``--served-model-name "$NAME"`` nothing gives keeps its note."""
+    text = ("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+            '--served-model-name "$NAME" --tp $TP')
+    plan = _plan(capsys, monkeypatch, "h100", text, "--model-path", "llama-3.1-8b",
+                 "--tp-size", "2")
+    warnings = plan["warnings"]
+    assert plan["resolved"]["tp_size"] == 2
+    assert not any(w.startswith("--tp $TP: a value the pasted text leaves open (the plan "
+                                "holds") for w in warnings), warnings
+    assert any(w.startswith("--tp $TP: a value the pasted text leaves open, given by a later")
+               for w in warnings)
+    assert any(w.startswith("--served-model-name $NAME: a value the pasted text leaves open "
+                            "(the plan holds") for w in warnings)
+    plan = _plan(capsys, monkeypatch, "h100", text, "--model-path", "llama-3.1-8b",
+                 "--tp-size", "2", "--served-model-name", "mine")
+    assert plan["resolved"]["served_model_name"] == "mine"
+    assert not any(w.startswith("--served-model-name $NAME") for w in plan["warnings"])

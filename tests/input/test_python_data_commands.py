@@ -173,6 +173,17 @@ def test_a_local_launch_line_a_regex_is_tried_on_is_data():
         launch_literal_at(UNSLOTH_PATTERN)
 
 
+def test_a_docstrings_notebook_escape_is_no_cell_of_the_script(capsys, monkeypatch):
+    """The docstring quotes the notebook's ``!nohup ...`` line: the text is Python as
+    written, so that line is inside a string, not a shell escape the script runs; the
+    script's own reading (data) decides, not an ellipsis in the quoted line."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    code, err = _resolve(UNSLOTH_PATTERN, capsys, "gemma-3-27b")
+    assert code == 2 and err.count("\n") == 1
+    assert "only as data (line 31: it asserts on it and runs nothing with it)" in err
+    assert "ellipsis" not in err
+
+
 # the probes' shape (h12 probe/s1-s3.py): one command string, then what is done with it
 SNIPPET = ('cmd = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct'
            ' --tp 2"')

@@ -314,14 +314,21 @@ def _open_text_values(argv: Sequence[str]) -> list[str]:
     """A note per flag whose value is a whole variable or expression the pasted text leaves
     open (``--served-model-name "$NAME"``, ``--kv-events-config ${json.dumps(cfg)}``): a
     free-text flag takes it as written, so the plan holds the reference, not what SGLang
-    gets; a flag that needs a number or a choice refuses it anyway (bad input)."""
+    gets; a flag that needs a number or a choice refuses it anyway (bad input). None for one
+    a later flag of the same field gives (the flag given after the paste: SGLang keeps the
+    last value, and the parser notes that it did)."""
     from launchplan.input import shell_vars
+    from launchplan.input.cli import flag_field
 
     out = []
     for at in range(1, len(argv)):
         flag, word = argv[at - 1], argv[at]
         if flag.startswith("--") and "=" not in flag and word.startswith("$") \
                 and shell_vars.open_reference(word):
+            field = flag_field(flag)
+            if field is not None and any(w.startswith("-") and flag_field(w) == field
+                                         for w in argv[at + 1:]):
+                continue
             out.append(f"{flag} {word}: a value the pasted text leaves open (the plan holds "
                        "it as written; SGLang gets whatever it is when the launch runs)")
     return out

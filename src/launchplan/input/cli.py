@@ -337,6 +337,18 @@ def _open_value(text: str) -> bool:
 _AFTER_PASTE = "or give the flag after the paste"
 
 
+def flag_field(word: str) -> str | None:
+    """The field a flag word sets in 0.5.23 (spelled in full, as a unique prefix, or with
+    ``=value``); None for a value, an unknown or ambiguous flag, or one that sets none."""
+    try:
+        found = _classify(word)
+    except _Ambiguous:
+        return None
+    if found is None or found[0] is None:
+        return None
+    return found[0].field
+
+
 def flags_of(release: str = SGLANG_VERSION) -> tuple[str, ...]:
     """Every option string the parser of ``release`` registers."""
     return _surface(release).all_flags

@@ -11,7 +11,12 @@ import ast
 import re
 import shlex
 
-from launchplan.input.python_literals import bound_literals, parsed_python, word_of
+from launchplan.input.python_literals import (
+    bound_literals,
+    parsed_python,
+    quiet_parse,
+    word_of,
+)
 
 #: an IPython shell escape that starts SGLang (``!python -m sglang.launch_server ...``)
 _ESCAPE = re.compile(r"^[ \t]*!(?!=)(?=[^\n]*(?:sglang\.launch_server\b|\bsglang\s+serve\b))",
@@ -31,8 +36,16 @@ def ipython_escapes(text: str) -> str | None:
     ``{expr}`` and ``$name`` filled from the names the cell's Python sets, after an
     ``export`` of each ``os.environ["NAME"] = ...`` it sets (the escape's shell inherits the
     kernel's environment), and of each ``%env NAME=VALUE`` magic. None when ``text`` has no
-    such escape or is no Python around it."""
+    such escape or is no Python around it, or when it is Python as written: no statement
+    starts with ``!``, so every such line is inside a string (a test's docstring quoting a
+    notebook), which the script's own reading judges."""
     if _ESCAPE.search(text) is None:
+        return None
+    try:
+        quiet_parse(text)
+    except (SyntaxError, ValueError):
+        pass  # an escape line is no Python: the cell is read without it below
+    else:
         return None
     tree = parsed_python(text)
     if tree is None:
