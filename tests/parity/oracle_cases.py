@@ -186,7 +186,9 @@ EXPECTED_CASES: dict[tuple[str, str], int] = {
     # attention DP 4, Qwen3-VL-30B-A3B on an A100, a Qwen2.5-VL-72B AWQ at TP2 under 0.4.3,
     # GLM-5.1 at TP8 under 0.5.11 on MI355X); and the sixth round's two KTransformers runs
     # (Qwen3-30B-A3B-FP8 on one H100, DeepSeek-R1-0528 at TP8 on 8 x H100, experts on the CPU)
-    **{("logs", compat): 96 for compat in ("0.5.23", "default", "0.5.22", "0.5.21")},
+    **{("logs", compat): 156 for compat in ("0.5.23", "default", "0.5.22")},
+    # 0.5.21's transformers cannot read the GB10 Gemma 4 log's config (its per-layer head_dim)
+    ("logs", "0.5.21"): 155,
     ("public", "0.5.22"): 220, ("own", "0.5.22"): 330, ("extra", "0.5.22"): 105,
     ("random", "0.5.22"): 300, ("release", "0.5.22"): 67,
     # of 557 and 242: the cases the oracle's venv cannot answer, as for 0.5.23

@@ -35,12 +35,16 @@ def oracle_model(model: str) -> str:
         return "parity-models/" + model[len(PARITY_MODELS):]
     if "/" in model and (SHIPPED / model.replace("/", "--")).is_dir():
         return "shipped/" + model.replace("/", "--")
+    if "/" in model:  # a bundled model's Hub id (``openai/gpt-oss-120b``): that model
+        from launchplan.facts.models.bundled import bundled_alias
+
+        return f"models/{bundled_alias(model) or model}"
     return f"models/{model}"
 
 
 #: target flags an entry may give (another SKU of its target: a 16 GB Blackwell card planned
-#: as the RTX 5090 platform), as the oracle's platform overrides
-TARGET_FLAGS = {"--gpu-memory-mib": "mem_mib"}
+#: as the RTX 5090 platform; the GPUs the log's host had), as the oracle's platform overrides
+TARGET_FLAGS = {"--gpu-memory-mib": "mem_mib", "--gpu-count": "gpus"}
 
 
 def environment(flags: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -84,7 +88,8 @@ def reconstructed(entry: dict) -> tuple[dict, list[str]]:
     flags, env = environment(entry.get("flags", []))
     argv = ["--model-path", str(ROOT / model) if (ROOT / model).is_dir() else model, *flags]
     over = platform_overrides(entry.get("flags", []))
-    target = with_overrides(get_target(entry["gpu"]), memory_mib=over.get("mem_mib"))
+    target = with_overrides(get_target(entry["gpu"]), memory_mib=over.get("mem_mib"),
+                            gpu_count=over.get("gpus"))
     logged, report = log_report(str(LOGS / entry["file"]), argv, target, "default", env or None)
     writes = written_fields(get_ruleset("default").rules())
     table = release_table("0.5.23")
