@@ -112,9 +112,12 @@ _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "gemm
                             "qwen3_next",
                             "qwen3_vl_text", "qwen3_vl_moe_text",
                             "qwen3_5_text", "qwen3_5_moe_text", "apertus", "exaone4",
-                            "laguna",
+                            "laguna", "exaone_moe",
                             # AFMoE (Arcee's Trinity): ``afmoe.py``
                             "afmoe"})
+#: model types whose config class turns ``use_qk_norm`` on when the file leaves it out
+#: (SarvamMoEConfig; SGLang builds Ling's per-head query/key layernorms from it)
+_QK_NORM_DEFAULT_ON = frozenset({"sarvam_moe"})
 # model types whose layers alternate Gated DeltaNet (linear attention) and gated full
 # attention: Qwen3-Next, and Qwen3.5/3.6 (``qwen3_5.py``), which list the kinds in layer_types
 _GDN_TYPES = frozenset({"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"})
@@ -606,9 +609,11 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
         mtp = _deepseek_v4_dspark(t, mt, n_layers, len(stages), prefix, caveats)
     elif mt in _GDN_TYPES:
         mtp = _qwen3_next_mtp(t, n_layers, caveats)
-    elif n_mtp and _int(t, "kv_lora_rank", "n_routed_experts"):
+    elif n_mtp and (_int(t, "kv_lora_rank", "n_routed_experts") or (
+            mt in _NEXTN_MOE_TYPES and moe_layers)):
         # DeepSeek-style MTP modules stored as layers L..L+n-1: a full (MoE) decoder layer,
         # two input norms, the 2h -> h projection, and copies of the embedding and head
+        # (Ling/Ring 2.0's ``BailingMoeForCausalLMNextN`` builds the same around its block)
         extra = tuple(range(n_layers, n_layers + n_mtp))
         mtp += _decoder(t, mt, extra, extra, (), prefix, caveats)
         p = f"{prefix}.layers.{{i}}"
@@ -629,6 +634,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
                 Tensor(f"{p}.eh_proj", "mtp", (hidden, 2 * hidden), extra)]
     elif n_mtp and mt == "mimo":
         mtp = _mimo_mtp(t, mt, vocab, hidden, n_layers, prefix, caveats)
+    elif n_mtp and mt in _EXAONE_MTP_TYPES:
+        mtp = _exaone_moe_mtp(t, mt, hidden, n_layers, 0 in moe_layers, caveats)
     towers = _tower_holder(config)
     from launchplan.memory.vision import filled_vision_config
     vision = filled_vision_config(model_type, towers.get("vision_config"))
@@ -704,6 +711,29 @@ def _tower_holder(config: Mapping[str, Any]) -> Mapping[str, Any]:
     return config
 
 
+#: MoE types whose checkpoint's ``num_nextn_predict_layers`` SGLang builds as a DeepSeek-style
+#: NextN draft from the same checkpoint though their experts sit under ``num_experts``
+#: (``model_config.py`` swaps in ``BailingMoeForCausalLMNextN``)
+_NEXTN_MOE_TYPES = frozenset({"bailing_moe", "bailing_moe_v2"})
+#: model types whose draft is ``ExaoneMoEForCausalLMMTP`` (``exaone_moe_mtp.py``)
+_EXAONE_MTP_TYPES = frozenset({"exaone_moe"})
+
+
+def _exaone_moe_mtp(t: Mapping[str, Any], mt: str, hidden: int, n_layers: int,
+                    first_is_moe: bool, caveats: list[str]) -> list[Tensor]:
+    """EXAONE-MoE's MTP draft, which SGLang builds from the target's checkpoint
+    (``ExaoneMoEForCausalLMMTP``): one decoder layer whatever count the file declares, built
+    as layer 0 of a one-layer model and so of layer 0's kind (dense on K-EXAONE, whose
+    ``is_moe_layer`` starts False), the 2h -> h ``fc`` (a plain linear, whole on every GPU),
+    the two norms before it and the final norm. The checkpoint stores no embedding or head
+    for it; the copies it builds are ``weights._own_copies``."""
+    extra = (n_layers,)
+    moe = extra if first_is_moe else ()
+    out = _decoder(t, mt, extra, moe, () if moe else extra, "mtp", caveats)
+    return out + [Tensor("mtp.fc", "mtp", (hidden, 2 * hidden), extra),
+                  Tensor("mtp.pre_fc_norms_and_norm", "mtp", (3 * hidden, 1), extra)]
+
+
 def _mimo_mtp(t: Mapping[str, Any], mt: str, vocab: int, hidden: int, n_layers: int,
               prefix: str, caveats: list[str]) -> list[Tensor]:
     """MiMo's dense MTP module (SGLang's ``mimo_mtp.py``: one ``MiMoMultiTokenPredictorLayer``
@@ -720,6 +750,31 @@ def _mimo_mtp(t: Mapping[str, Any], mt: str, vocab: int, hidden: int, n_layers: 
             Tensor("lm_head", "mtp_embedding", (vocab, hidden), extra, shard="head")]
 
 
+#: model types whose SGLang class takes each layer's kind from a per-layer list the config
+#: derives from ``first_k_dense_replace`` when the file has none: ``mlp_layer_types``
+#: ("dense"/"sparse"; transformers' ExaoneMoeConfig, SGLang's Laguna handled apart)
+_MLP_LAYER_TYPES_TYPES = frozenset({"exaone_moe"})
+
+
+#: config classes whose ``first_k_dense_replace`` defaults to a dense first layer
+#: (transformers' ExaoneMoeConfig and SarvamMoEConfig)
+_FIRST_K_DEFAULTS = {"exaone_moe": 1, "sarvam_moe": 1}
+
+
+def _per_layer_moe(t: Mapping[str, Any], mt: str) -> list[bool] | None:
+    """Each layer's MoE flag where the config lists them, else None. ``is_moe_layer`` (one
+    bool a layer) is what SGLang's ``exaone_moe.py`` reads, whatever else the file says (a
+    K-EXAONE file's ``first_last_k_dense_replace`` is read by no SGLang or transformers
+    class); ``mlp_layer_types`` is its config class's own list, for a file without one."""
+    flags = t.get("is_moe_layer")
+    if isinstance(flags, (list, tuple)) and flags:
+        return [bool(x) for x in flags]
+    kinds = t.get("mlp_layer_types")
+    if mt in _MLP_LAYER_TYPES_TYPES and isinstance(kinds, (list, tuple)) and kinds:
+        return [k == "sparse" for k in kinds]
+    return None
+
+
 def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int, ...],
                                                                        tuple[int, ...]]:
     """(MoE layers, dense layers) of the main stack."""
@@ -734,10 +789,14 @@ def _moe_split(t: Mapping[str, Any], mt: str, n_layers: int) -> tuple[tuple[int,
         listed = {int(x) for x in enum}
         moe = tuple(i for i in range(n_layers) if i in listed)
         return moe, tuple(i for i in range(n_layers) if i not in listed)
+    flags = _per_layer_moe(t, mt)
+    if flags is not None:
+        moe = tuple(i for i in range(n_layers) if i < len(flags) and flags[i])
+        return moe, tuple(i for i in range(n_layers) if not (i < len(flags) and flags[i]))
     if isinstance(freq, (list, tuple)):  # one flag per layer (MiMo-V2-Flash): 1 marks MoE
         moe = tuple(i for i in range(n_layers) if i < len(freq) and freq[i])
-    elif "first_k_dense_replace" in t or "moe_layer_freq" in t:
-        k = _int(t, "first_k_dense_replace")
+    elif "first_k_dense_replace" in t or "moe_layer_freq" in t or mt in _FIRST_K_DEFAULTS:
+        k = _int(t, "first_k_dense_replace", default=_FIRST_K_DEFAULTS.get(mt, 0))
         freq = max(1, _int(t, "moe_layer_freq", default=1))
         moe = tuple(i for i in range(n_layers) if i >= k and i % freq == 0)
     elif mt in _ERNIE_MOE_TYPES:  # every moe_layer_interval-th layer from the start index
@@ -956,7 +1015,8 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
         out += [Tensor(f"{a}.q_norm", "norms", (hidden, 1), layers),
                 Tensor(f"{a}.k_norm", "norms", (hidden if mt == "olmoe" else kv * hd, 1),
                        layers)]
-    elif mt in _QK_NORM_TYPES or (t.get("use_qk_norm") and mt != "llama4_text"
+    elif mt in _QK_NORM_TYPES or (t.get("use_qk_norm", mt in _QK_NORM_DEFAULT_ON)
+                                  and mt != "llama4_text"
                                   and mt not in _MUSE_GLIMMER_TYPES) or (
             mt in _HYV3_TYPES and t.get("use_qk_norm", t.get("qk_norm"))):
         # (HunYuan V3 reads use_qk_norm, else its file's qk_norm)
@@ -1447,9 +1507,13 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
                 Tensor(f"{m}.router.bias", "router", (experts, 1), layers),
                 *_mlp(f"{m}.experts", "experts", hidden, inter, layers, "experts", experts,
                       bias=True)]
+    bailing = mt in _BAILING_GATE_TYPES
     out = [Tensor(f"{m}.gate", "router", (experts, hidden), layers,
-                  fp32=mt in _HYV3_TYPES | _LAGUNA_TYPES | _MINIMAX_M3_TYPES),
+                  fp32=mt in _HYV3_TYPES | _LAGUNA_TYPES | _MINIMAX_M3_TYPES or (
+                      bailing and t.get("router_dtype") == "fp32")),
            *_mlp(f"{m}.experts.{{e}}", "experts", hidden, inter, layers, "experts", experts)]
+    if bailing and t.get("moe_router_enable_expert_bias"):
+        out.append(Tensor(f"{m}.gate.expert_bias", "router", (experts, 1), layers, fp32=True))
     if mt in _HYV3_TYPES:
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
         n_shared = _int(t, "num_shared_experts")
@@ -1506,7 +1570,8 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
         out.append(Tensor(f"{m}.expert_bias", "router", (experts, 1), layers, fp32=True))
     # (minimax_m2.py, minimax_m3.py)
     routing_bias = mt in {"minimax_m2", *_MINIMAX_M3_TYPES} and bool(t.get("use_routing_bias"))
-    if (t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES or routing_bias) and biased:
+    if (t.get("topk_method") == "noaux_tc" or mt in _GLM4_MOE_TYPES | _CORRECTION_BIAS_TYPES
+            or routing_bias) and biased:
         out.append(Tensor(f"{m}.gate.e_score_correction_bias", "router", (experts, 1), biased,
                           fp32=True))
     shared = _int(t, "n_shared_experts")
@@ -1516,11 +1581,52 @@ def _moe(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str) -> list
     elif _int(t, "share_expert_dim"):  # Step-3.5's config class: one shared expert this wide
         out += _mlp(f"{m}.share_expert", "shared_experts", hidden, _int(t, "share_expert_dim"),
                     layers, "shared")
+    else:
+        common = _common_shared_width(t, mt, inter)
+        if common and not any(x.component == "shared_experts" for x in out):
+            out += _mlp(f"{m}.shared_experts", "shared_experts", hidden, common, layers,
+                        "shared")
     shared_inter = _int(t, "shared_expert_intermediate_size")
     if shared_inter:
         out += _mlp(f"{m}.shared_expert", "shared_experts", hidden, shared_inter, layers, "tp")
         out.append(Tensor(f"{m}.shared_expert_gate", "router", (1, hidden), layers))
     return out
+
+
+#: model types built on Ling's MoE block (``bailing_moe.py``; Sarvam-MoE's class subclasses
+#: it): the router's weight in float32 when ``router_dtype`` says "fp32", and a float32
+#: ``expert_bias`` under ``moe_router_enable_expert_bias``
+_BAILING_GATE_TYPES = frozenset({"bailing_moe", "bailing_moe_v2", "sarvam_moe"})
+#: model types whose router always holds a float32 correction bias (``exaone_moe.py``)
+_CORRECTION_BIAS_TYPES = frozenset({"exaone_moe"})
+#: config classes that give a MoE layer shared experts when the file names no count
+#: (transformers' ExaoneMoeConfig ``num_shared_experts`` 1, SarvamMoEConfig's 1)
+_SHARED_COUNT_DEFAULTS = {"exaone_moe": 1, "sarvam_moe": 1}
+#: model types whose shared experts are each as wide as the dense MLP (``xverse_moe.py``)
+_SHARED_DENSE_WIDTH_TYPES = frozenset({"xverse"})
+#: model types whose SGLang class builds no shared expert whatever the file says
+#: (``muse_spark.py`` refuses a count above 0)
+_NO_SHARED_TYPES = frozenset({"muse_spark", "muse_spark_text"})
+
+
+def _common_shared_width(t: Mapping[str, Any], mt: str, routed: int) -> int:
+    """The width of the one shared MLP a MoE layer holds under the common key,
+    ``num_shared_experts`` (0: none): that many experts, each as wide as
+    ``moe_shared_expert_intermediate_size`` where the file gives it (Ling/Ring 2.0's
+    ``bailing_moe.py``, ``llada2.py``), else as a routed one (``exaone_moe.py``,
+    ``sarvam_moe.py``, ``xllm.py``, ...). Read for every type rather than per family, so a new
+    one with the standard key is not priced without them; where the file also has
+    DeepSeek's ``n_shared_experts`` that one decides (the config classes alias the two)."""
+    if mt in _NO_SHARED_TYPES or "n_shared_experts" in t:
+        return 0
+    # (a null count is none; only a missing one takes the class's default)
+    count = (_int(t, "num_shared_experts") if "num_shared_experts" in t
+             else _SHARED_COUNT_DEFAULTS.get(mt, 0))
+    if count <= 0:
+        return 0
+    if mt in _SHARED_DENSE_WIDTH_TYPES:
+        return _int(t, "intermediate_size") * count
+    return _int(t, "moe_shared_expert_intermediate_size", default=routed) * count
 
 
 def _gated_delta_net(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:

@@ -344,12 +344,30 @@ def _draft_share(model: ModelFacts, par: Parallel, dtype: str | None,
                 _flat_share(model, own, par, scheme, ign, unq, pad, memo)
                 + _flat_share(model, _own_copies(model), par, None, ign, unq, NONE, memo))
     if mtp_draft:
-        caveats.append(_NO_MTP)
+        caveats.append(_no_mtp(model))
     return 0, 0
 
 
 _NO_MTP = ("speculative MTP draft, but the checkpoint declares no MTP layers launchplan can "
            "count: draft weights taken as 0")
+#: MTP layer counts a config may declare (DeepSeek's and most others', Qwen3.5's, Sarvam's)
+_MTP_COUNT_KEYS = ("num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_layers")
+
+
+@per_object
+def _no_mtp(model: ModelFacts) -> str:
+    """The caveat of an MTP draft launchplan counts as nothing: a checkpoint that declares
+    MTP layers is told apart from one that declares none, so the note does not deny what
+    the file says."""
+    cfg = model.text_config
+    declared = next((key for key in _MTP_COUNT_KEYS
+                     if isinstance(cfg.get(key), int) and not isinstance(cfg.get(key), bool)
+                     and cfg[key] > 0), None)
+    if declared is None:
+        return _NO_MTP
+    return (f"speculative MTP draft: the checkpoint declares {cfg[declared]} MTP layer(s) "
+            f"({declared}), but launchplan does not count {model.arch0 or model.model_type}'s "
+            "MTP draft: draft weights taken as 0")
 #: ``_Stored.sums`` keys: 0 the target's layers, 1 with padded experts; plus this, with
 #: the MTP draft's layers and copies
 _FUSED_MTP = 2
@@ -409,7 +427,7 @@ def weight_bytes(result: Result, sizes: tuple[int, int, int, int, int] | None = 
         figures = _figures(model, par, dtype, quantization, draft, mtp, pad, fp8, extras)
     elif kind < _FUSED_MTP:
         figures = (round(summer(model, par, pad, st.scheme, st.unq, None)), 0,
-                   st.caveats if not mtp else (*st.caveats, _NO_MTP))
+                   st.caveats if not mtp else (*st.caveats, _no_mtp(model)))
     else:
         per_gpu, mtp_gpu, copies_gpu = summer(model, par, pad, st.scheme, st.unq, None)
         figures = round(per_gpu), round(mtp_gpu + copies_gpu), st.caveats
