@@ -277,3 +277,18 @@ def test_k_exaone_pool_on_sglang_weights(gpu, tp, weights, want):
     got = tuple(pool[k] for k in ("kv_bytes_per_token", "max_total_num_tokens",
                                   "max_running_requests"))
     assert got == want
+
+
+def test_ling_hybrid_takes_its_config_class_defaults():
+    """BailingHybridConfig (Ling 2.5 / V3, ``bailing_hybrid``) defaults ``num_shared_experts``
+    and ``first_k_dense_replace`` to 1: a file that leaves both out (the V3-VL synthetic
+    config) builds a dense first layer and one shared expert as wide as a routed one on
+    each of the other 23. SGLang 0.5.23 built its text model (modules under ``model.``) on
+    the meta device at TP 1 with 10,437,019,648 parameters (recorded this round with the
+    architecture round's recorder; before, 24 MoE layers and no shared expert: +220M)."""
+    model = load_model(str(MODELS / "bailing-moe-v3-vl-synth"))
+    text = sum(t.params for t in _layout(model).main if not t.padding)
+    assert text == 10_437_019_648
+    parts = _components(model)
+    assert parts["mlp"] == 3 * 2048 * 6144
+    assert parts["shared_experts"] == 23 * 3 * 2048 * 1024

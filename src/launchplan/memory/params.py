@@ -757,8 +757,8 @@ _MLP_LAYER_TYPES_TYPES = frozenset({"exaone_moe"})
 
 
 #: config classes whose ``first_k_dense_replace`` defaults to a dense first layer
-#: (transformers' ExaoneMoeConfig and SarvamMoEConfig)
-_FIRST_K_DEFAULTS = {"exaone_moe": 1, "sarvam_moe": 1}
+#: (transformers' ExaoneMoeConfig, SarvamMoEConfig, SGLang's BailingHybridConfig)
+_FIRST_K_DEFAULTS = {"exaone_moe": 1, "sarvam_moe": 1, "bailing_hybrid": 1}
 
 
 def _per_layer_moe(t: Mapping[str, Any], mt: str) -> list[bool] | None:
@@ -1600,8 +1600,9 @@ _BAILING_GATE_TYPES = frozenset({"bailing_moe", "bailing_moe_v2", "sarvam_moe"})
 #: model types whose router always holds a float32 correction bias (``exaone_moe.py``)
 _CORRECTION_BIAS_TYPES = frozenset({"exaone_moe"})
 #: config classes that give a MoE layer shared experts when the file names no count
-#: (transformers' ExaoneMoeConfig ``num_shared_experts`` 1, SarvamMoEConfig's 1)
-_SHARED_COUNT_DEFAULTS = {"exaone_moe": 1, "sarvam_moe": 1}
+#: (transformers' ExaoneMoeConfig ``num_shared_experts`` 1, SarvamMoEConfig's 1, SGLang's
+#: BailingHybridConfig's 1 for Ling 2.5 / V3)
+_SHARED_COUNT_DEFAULTS = {"exaone_moe": 1, "sarvam_moe": 1, "bailing_hybrid": 1}
 #: model types whose shared experts are each as wide as the dense MLP (``xverse_moe.py``)
 _SHARED_DENSE_WIDTH_TYPES = frozenset({"xverse"})
 #: model types whose SGLang class builds no shared expert whatever the file says
