@@ -94,11 +94,11 @@ _PASSING_CALLS = frozenset({
     "match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "escape", "dumps",
     "deepcopy", "copy", "format"})
 #: Calls whose result says something about the value, not the value: ``len(cmd)``.
-_LOOKING_CALLS = frozenset({"len", "isinstance", "type", "id", "bool", "hash", "callable",
+LOOKING_CALLS = frozenset({"len", "isinstance", "type", "id", "bool", "hash", "callable",
                             "hasattr", "repr"})
 #: Calls that show their arguments to a person: ``print``, a logger's methods, click's,
 #: SGLang's docs' ``print_highlight``.
-_SHOWING_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception",
+SHOWING_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception",
                             "critical", "log", "echo", "secho", "pprint", "print_highlight"})
 #: A value's own methods that give back text or items made from it (``cmd.replace(...)``,
 #: ``KNOWN.items()``).
@@ -134,7 +134,7 @@ class _Index:
             elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                 self.attributes.setdefault(node.attr, []).append(node)
             elif isinstance(node, ast.Call):
-                self.calls.setdefault(_called(node), []).append(node)
+                self.calls.setdefault(called_name(node), []).append(node)
 
 
 @lru_cache(maxsize=8)
@@ -142,7 +142,8 @@ def _index(tree: ast.Module) -> _Index:
     return _Index(tree)
 
 
-def _called(call: ast.Call) -> str:
+def called_name(call: ast.Call) -> str:
+    """The name a call's function goes by (``popen_launch_server`` of ``tu.popen_...``)."""
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
@@ -228,12 +229,12 @@ def _call_step(tree: ast.Module, index: _Index, held: ast.AST, call: ast.Call
     """Where a value handed to ``call`` (an argument, a keyword's) goes on (``_step``)."""
     if held is call.func:
         return None
-    name = _called(call)
-    if name in _SHOWING_CALLS:
+    name = called_name(call)
+    if name in SHOWING_CALLS:
         return "prints"
     if name.startswith("assert"):  # unittest's ``self.assertIn(...)``
         return "asserts"
-    if name in _LOOKING_CALLS:
+    if name in LOOKING_CALLS:
         return []
     if name in _PASSING_CALLS:
         return [call]

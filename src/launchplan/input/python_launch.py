@@ -21,7 +21,13 @@ from typing import NamedTuple
 
 from launchplan.errors import InputError
 from launchplan.input import EXPECTED_LAUNCH, shell_vars
-from launchplan.input.python_flow import branches, data_uses
+from launchplan.input.python_flow import (
+    LOOKING_CALLS,
+    SHOWING_CALLS,
+    branches,
+    called_name,
+    data_uses,
+)
 from launchplan.input.python_literals import (
     PERCENT_FIELD,
     bound_arguments,
@@ -400,8 +406,8 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
             if launches_sglang(words):
                 found.append((words, node, ""))
                 continue
-        helper_of = _HELPER_READERS.get(_callee(node)) if isinstance(node, ast.Call) else None
-        if helper_of is not None and not (helper_of[1] and _defines(tree, _callee(node))):
+        helper_of = _HELPER_READERS.get(called_name(node)) if isinstance(node, ast.Call) else None
+        if helper_of is not None and not (helper_of[1] and _defines(tree, called_name(node))):
             if literals is None:  # (one of SGLang's test helpers, as its test_utils has it)
                 literals = bound_literals(tree)
             helper = helper_of[0](tree, node, literals)
@@ -481,10 +487,10 @@ def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, 
     inert: set[int] = set()  # the nodes inside a print or log call's arguments
     told: set[int] = set()  # those a user is shown (not a file written)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _callee(node) in _INERT_CALLS:
+        if isinstance(node, ast.Call) and called_name(node) in _INERT_CALLS:
             held = {id(n) for arg in (*node.args, *node.keywords) for n in ast.walk(arg)}
             inert |= held
-            if _callee(node) != "write":
+            if called_name(node) != "write":
                 told |= held
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             # ``raise SystemExit(f"... Start it with: python -m sglang.launch_server ...")``:
@@ -819,10 +825,10 @@ class _TextUses:
         source order."""
         out: list[tuple[int, int, str, str | None]] = []
         for node in ast.walk(self.tree):
-            if not (isinstance(node, ast.Call) and node.args and _callee(node) in _RUN_CALLS):
+            if not (isinstance(node, ast.Call) and node.args and called_name(node) in _RUN_CALLS):
                 continue
             first = _last_binding(self.tree, node.args[0])
-            if _callee(node) == "create_subprocess_exec":
+            if called_name(node) == "create_subprocess_exec":
                 words: list[str] | None = [word_of(a, self.literals) for a in node.args]
             elif isinstance(first, (ast.Constant, ast.JoinedStr, ast.BinOp)):
                 words = None
@@ -918,7 +924,7 @@ def _returned_to_show(tree: ast.Module, inert: set[int], told: set[int]
     calls: dict[str, list[ast.Call]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            calls.setdefault(_callee(node), []).append(node)
+            calls.setdefault(called_name(node), []).append(node)
     more_inert: set[int] = set()
     more_told: set[int] = set()
     for function in functions:
@@ -1012,8 +1018,7 @@ def _text_only(node: ast.expr) -> bool:
 
 #: Calls whose arguments a script shows, not runs: ``print(f"running {cmd}")``,
 #: ``logger.info(...)`` name a launch the script starts elsewhere, if at all.
-_INERT_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception",
-                          "critical", "log", "write", "echo", "secho"})
+_INERT_CALLS = SHOWING_CALLS | {"write"}
 
 
 def _position(node: ast.AST) -> tuple[int, int, int, int]:
@@ -1081,7 +1086,7 @@ def _derived_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
                 and display.elts and display.elts[0] is parent and len(display.elts) > 1:
             grown = display
         elif isinstance(parent, ast.Call) and use in parent.args \
-                and _callee(parent) not in _LOOKS:
+                and called_name(parent) not in LOOKING_CALLS:
             return None  # ``Popen(cmd)``: the list itself is what runs
         if grown is None:
             continue
@@ -1099,15 +1104,11 @@ def _derived_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
     return None
 
 
-#: Calls that look at a list without running it (``len(cmd)``).
-_LOOKS = frozenset({"len", "repr", "id", "type", "isinstance", "bool"})
-
-
 def _shown_nodes(tree: ast.Module) -> set[int]:
     """The nodes inside a print or log call's arguments (``_INERT_CALLS``): what a script
     shows, not runs."""
     return {id(n) for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and _callee(node) in _INERT_CALLS
+            if isinstance(node, ast.Call) and called_name(node) in _INERT_CALLS
             for arg in (*node.args, *node.keywords) for n in ast.walk(arg)}
 
 
@@ -1192,7 +1193,7 @@ def _helper_call(tree: ast.Module, node: ast.AST) -> ast.Call | None:
              and assign.value is node for target in assign.targets
              if isinstance(target, ast.Name)}
     for call in ast.walk(tree):
-        if not (isinstance(call, ast.Call) and _callee(call) == "launch_server_cmd"):
+        if not (isinstance(call, ast.Call) and called_name(call) == "launch_server_cmd"):
             continue
         command = call.args[0] if call.args else next(
             (k.value for k in call.keywords if k.arg == "command"), None)
@@ -1248,10 +1249,6 @@ def _container_keywords(call: ast.Call) -> list[ast.expr]:
     return []
 
 
-def _callee(call: ast.Call) -> str:
-    """The name a call's function goes by (``popen_launch_server`` of ``tu.popen_...`` too)."""
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _test_helper_launch(tree: ast.Module, call: ast.Call,
@@ -1368,7 +1365,7 @@ def _settings_url(tree: ast.Module, call: ast.Call) -> ast.expr | None:
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
                 inner is call for inner in ast.walk(func)):
             for node in ast.walk(func):
-                if isinstance(node, ast.Call) and _callee(node) in _SETTINGS_RUNNERS:
+                if isinstance(node, ast.Call) and called_name(node) in _SETTINGS_RUNNERS:
                     return next((k.value for k in node.keywords if k.arg == "base_url"), None)
     return None
 
