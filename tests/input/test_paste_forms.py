@@ -447,6 +447,22 @@ def test_a_launch_a_terminal_wrapped_at_its_width_is_read_joined():
     assert launch_count([two]) == 2
 
 
+def test_a_wrapped_launch_after_prose_lines_of_its_own_width_is_still_joined():
+    # the terminal wrapped the lines before the command at the same width: they are passed
+    # over, and the command's own lines joined from the line that names the launcher
+    whole = ("python3 -m sglang.launch_server --model-path /mnt/hub/models--qwen--Qwen3-8B/"
+             "snapshots/19510d6dc61f --tp 2 --chunked-prefill-size 4096 --port 30000")
+    prose = [line.ljust(72, "=") for line in ("Loading the model from the shared volume",
+                                               "then starting it as below")]
+    cut = "\n".join(whole[i:i + 72] for i in range(0, len(whole), 72))
+    text = "\n".join(prose) + "\n" + cut
+    assert len(set(map(len, text.split("\n")[:-1]))) == 1  # every line but the last: 72
+    notes: list[str] = []
+    argv, _ = unpaste([text], notes=notes)
+    assert argv == unpaste([whole])[0] and "--port" in argv
+    assert len(notes) == 1 and "3 lines of the paste" in notes[0]
+
+
 def test_a_notebook_files_json_is_read_as_its_code_cells():
     cells = [{"cell_type": "markdown", "metadata": {}, "source": ["```bash\n",
               "python -m sglang.launch_server --model-path other --tp 8\n", "```"]},

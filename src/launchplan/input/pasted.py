@@ -1807,23 +1807,29 @@ def _terminal_rejoined(text: str, notes: list[str] | None) -> str:
     out: list[str] = []
     at = 0
     while at < len(lines):
-        line = lines[at]
-        width = len(line)
+        width = len(lines[at])
         end = at
         while (end + 1 < len(lines) and len(lines[end]) == width
                and lines[end][-1:] not in ("", " ", "\t", "\\") and lines[end + 1][:1].strip()):
             end += 1
-        if width >= _WRAP_WIDTH and end - at >= 2 and _LAUNCHER_WORD.search(line):
-            out.append("".join(lines[at:end + 1]))
-            if notes is not None:
-                notes.append(f"{end - at + 1} lines of the paste are one command a terminal "
-                             f"wrapped at {width} columns (each cut mid-word, without a "
-                             "backslash): read joined (the shell itself would end the "
-                             "command at the first cut)")
-            at = end + 1
+        # every line from ``at`` to ``end - 1`` starts a run of this width ending at ``end``:
+        # the first of them naming the launcher (with two lines after it) starts the command;
+        # the others are passed over at once, so a long page of equal lines costs one scan
+        start = next((s for s in range(at, end - 1) if _LAUNCHER_WORD.search(lines[s])),
+                     None) if width >= _WRAP_WIDTH else None
+        if start is None:
+            stop = max(end, at + 1)
+            out.extend(lines[at:stop])
+            at = stop
             continue
-        out.append(line)
-        at += 1
+        out.extend(lines[at:start])
+        out.append("".join(lines[start:end + 1]))
+        if notes is not None:
+            notes.append(f"{end - start + 1} lines of the paste are one command a terminal "
+                         f"wrapped at {width} columns (each cut mid-word, without a "
+                         "backslash): read joined (the shell itself would end the "
+                         "command at the first cut)")
+        at = end + 1
     return "\n".join(out)
 
 
