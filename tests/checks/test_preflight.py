@@ -189,6 +189,26 @@ def test_moe_experts_must_split_over_ep():
     assert "moe-experts-split" in {p.requirement for p in preflight(wide).problems}
 
 
+def test_redundant_experts_are_split_over_ep_with_the_routed_ones():
+    """SGLang's MoE blocks build routed + --ep-num-redundant-experts physical experts
+    (deepseek_v2.py, qwen3_moe.py: ``num_experts=... + ep_num_redundant_experts``) and the EP
+    ranks split that count: the large-scale EP recipes' 256 + 32 over EP 24 or 72 start,
+    256 + 4 over EP 16 does not."""
+    def split_problem(tp: str, redundant: str) -> str | None:
+        argv = ["--tp-size", tp, "--nnodes", str(int(tp) // 8), "--node-rank", "0",
+                "--dist-init-addr", "10.0.0.1:5757", "--moe-a2a-backend", "deepep",
+                "--ep-num-redundant-experts", redundant]
+        found = [p for p in preflight(resolve(argv, gpu="h100", model_path="deepseek-r1"))
+                 .problems if p.requirement == "moe-experts-split"]
+        return found[0].why if found else None
+
+    assert split_problem("24", "32") is None and split_problem("72", "32") is None
+    assert split_problem("24", "0") == "256 routed experts do not split over ep_size 24"
+    assert split_problem("16", "4") == ("256 routed + 4 redundant experts do not split over "
+                                        "ep_size 16")
+    assert split_problem("16", "0") is None
+
+
 def test_layers_per_pipeline_stage():
     result = resolve(["--pp-size", "64", "--nnodes", "8"], gpu="h100",
                      model_path="llama-3.1-8b")

@@ -193,12 +193,21 @@ def _moe_intermediate(p: Values) -> int:
     return _mlp_facts(p.model)[1]
 
 
+def _redundant(p: Values) -> int:
+    """``--ep-num-redundant-experts``: replicas an MoE layer builds beside the routed
+    experts (SGLang's MoE families size their expert layer as routed + redundant, and the
+    EP ranks split that physical count)."""
+    r = p["ep_num_redundant_experts"]
+    return r if type(r) is int and r > 0 else 0
+
+
 def _moe_split(p: Values) -> bool:
     n, ep, width = experts(p), max(1, _int(p["ep_size"], 1)), moe_tp(p)
     if width < 1:
         return False
     inter = _moe_intermediate(p)  # (padded on the CPU)
-    return n % ep == 0 and (not inter or inter % width == 0 or p["device"] == "cpu")
+    return (n + _redundant(p)) % ep == 0 and (
+        not inter or inter % width == 0 or p["device"] == "cpu")
 
 
 def _moe_detail(p: Values) -> str:
@@ -206,8 +215,9 @@ def _moe_detail(p: Values) -> str:
     if width < 1:
         return (f"ep_size {ep} is wider than tp_size {p['tp_size']}: the MoE TP width "
                 "tp // ep // moe_dp is 0")
-    if n % ep:
-        return f"{n} routed experts do not split over ep_size {ep}"
+    if (n + (r := _redundant(p))) % ep:
+        extra = f" + {r} redundant" if r else ""
+        return f"{n} routed{extra} experts do not split over ep_size {ep}"
     return (f"moe_intermediate_size {_moe_intermediate(p)} does not split over the MoE TP "
             f"width {width} (tp // ep // moe_dp)")
 
@@ -748,10 +758,14 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "moe-experts-split",
         cond("an MoE model", lambda p: experts(p) > 0),
         cond("experts split over ep_size and the expert width over tp // ep // moe_dp",
-             _moe_split, "ep_size", "tp_size", "moe_dp_size", "device"),
-        "each EP rank holds whole experts and each MoE-TP rank a whole slice of them", START,
-        SRT + "layers/moe/fused_moe_triton/layer.py: FusedMoE.__init__ asserts both; a MoE TP "
-        "width of 0 divides by zero in runtime_context.py derive_spawn_ranks",
+             _moe_split, "ep_size", "tp_size", "moe_dp_size", "device",
+             "ep_num_redundant_experts"),
+        "each EP rank holds whole experts (routed and redundant) and each MoE-TP rank a whole "
+        "slice of them", START,
+        SRT + "layers/moe/fused_moe_triton/layer.py: FusedMoE.__init__ asserts both, on the "
+        "routed + --ep-num-redundant-experts count the model's MoE block builds (deepseek_v2, "
+        "qwen3_moe, glm4_moe, ...); a MoE TP width of 0 divides by zero in runtime_context.py "
+        "derive_spawn_ranks",
         detail=_moe_detail),
     Requirement(
         "moe-width-positive", ALWAYS,
