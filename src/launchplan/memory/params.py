@@ -235,7 +235,8 @@ _BERT_TYPES = frozenset({"bert", "roberta", "xlm-roberta"})
 _FOUR_NORM_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text", "gemma3n_text",
                               "afmoe",  # (AFMoE's pre_mlp / post_mlp layernorms)
                               "muse_glimmer", "muse_glimmer_text",  # (post_attn / post_ffn)
-                              *_GLM4_TYPES})  # (post_self_attn / post_mlp layernorms)
+                              *_GLM4_TYPES,  # (post_self_attn / post_mlp layernorms)
+                              "grok1"})  # (pre/post attention, pre/post MoE: ``grok.py``)
 #: Muse Glimmer (``muse_glimmer.py``): a gate on the attention output unless
 #: ``use_attn_output_gate`` (default on) says not; its q/k norms hold no weight
 _MUSE_GLIMMER_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
@@ -306,6 +307,12 @@ _PER_KIND_ROPE_TYPES = frozenset({"olmo3", "laguna", "spark2_5"})
 #: layers rotate a quarter of each head, sliding-window ones all of it
 _SPARK2_5_ROPE = {"full_attention": {"partial_rotary_factor": 0.25},
                   "sliding_attention": {"partial_rotary_factor": 1.0}}
+#: the positions a class gives ``get_rope`` when its config has no max_position_embeddings:
+#: Step3's config class spells its own ``max_position_embedding`` (and ``max_seq_len``),
+#: which ``step3_vl.py`` does not read, so the table spans the class's 8192
+_ROPE_POSITIONS_DEFAULT = {"step3_text": 8192, "step3_vl": 8192}
+
+
 def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     """The cos/sin tables ``get_rope`` builds (float32 on CUDA and ROCm, positions x rotary
     dimension), one per distinct rotary embedding, shared by every layer that uses it and
@@ -346,11 +353,14 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
                               (_int(t, "max_position_embeddings"), width), fp32=True,
                               every_stage=True, padding=True))
         return out
+    if mt == _GROK and t.get("rope_type"):
+        return _grok_rope_tables(t, rotary)
     if mt == "minimax_m2" and _int(t, "rotary_dim"):  # MiniMax-M2 names its rotary width
         rotary = _int(t, "rotary_dim")
     # the configured positions, whatever the scaling (Gemma-3's linear factor 8 and YaRN's
-    # original length times its factor alike)
-    positions = _int(t, "max_position_embeddings")
+    # original length times its factor alike); a class whose config class has no such key
+    # sizes the table by its own default
+    positions = _int(t, "max_position_embeddings") or _ROPE_POSITIONS_DEFAULT.get(mt, 0)
     if not rotary or not positions:
         return []
     tables = 2 if mt in _TWO_ROPE_TYPES else 1
@@ -371,6 +381,29 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
         tables += 1
     return [Tensor("rotary_emb.cos_sin_cache", "rope_cache", (positions, rotary), copies=tables,
                    fp32=True, every_stage=True, padding=True)]
+
+
+def _grok_rope_tables(t: Mapping[str, Any], head: int) -> list[Tensor]:
+    """Grok with ``rope_type`` set: each layer's attention builds ``get_rope``'s table, then
+    replaces it with a scaled rotary embedding of its own, outside ``get_rope``'s cache, over
+    original_max_position_embeddings x scaling_factor positions: one table a layer, plus the
+    first (shared, kept in the cache). (Under pipeline parallelism a stage holds only its
+    layers' tables; this counts all of them on every stage.)"""
+    positions = _int(t, "max_position_embeddings")
+    rotary = head // 2 if t.get("rope_rotate_half_dims") else head
+    original = t.get("original_max_position_embeddings")
+    factor = t.get("scaling_factor")
+    out = []
+    if positions and head:
+        out.append(Tensor("rotary_emb.cos_sin_cache", "rope_cache", (positions, head),
+                          fp32=True, every_stage=True, padding=True))
+    if isinstance(original, (int, float)) and isinstance(factor, (int, float)) \
+            and original > 0 and factor > 0 and rotary:
+        n_layers = _int(t, "num_hidden_layers")
+        out.append(Tensor("layers.rotary_emb.cos_sin_cache", "rope_cache",
+                          (int(original * factor), rotary), copies=max(1, n_layers),
+                          fp32=True, every_stage=True, padding=True))
+    return out
 
 
 def _muse_glimmer_rotates(t: Mapping[str, Any]) -> bool:
@@ -453,6 +486,11 @@ def _score_head(config: Mapping[str, Any], arch0: str, hidden: int) -> list[Tens
     return []
 
 
+#: Grok's classes (``grok.py``): the files name other model types (grok-2's is "git"), so
+#: the architecture picks the layout: four norms a layer, ``residual_moe``'s dense MLP beside
+#: the experts, and a rotary table a layer when the file sets ``rope_type``
+_GROK_ARCHS = frozenset({"Grok1ForCausalLM", "Grok1ModelForCausalLM"})
+_GROK = "grok1"
 # the LLaVA classes that keep the text model's keys at the top of a ``llava`` config
 # (``llava.py``; LLaVA-NeXT-Video's ``llavavid.py`` and Yi-VL's ``yivl.py``, a LlavaLlama
 # subclass) -> the model type of the text class each builds around them
@@ -467,6 +505,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     caveats: list[str] = []
     mt = (_LLAVA_TEXT_TYPES.get(arch0) or built_text_type(config, model_type) or text_type
           or model_type)
+    if arch0 in _GROK_ARCHS:
+        mt = _GROK
     t = canonical(text, mt)
     hidden = _int(t, "hidden_size", "d_model", "n_embd")
     vocab = _int(t, "vocab_size")
@@ -927,6 +967,8 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
         out += _gated_delta_net(t, linear, p) if linear else []
     elif mt in _LAGUNA_TYPES:
         out += _laguna_attention(t, mt, layers, p)
+    elif mt in _FACTORED_Q_TYPES and _int(t, "share_q_dim"):
+        out += _factored_q_attention(t, layers, p)
     else:
         out += _gqa(t, mt, layers, p)
         if mt in _MINIMAX_M3_TYPES:
@@ -962,6 +1004,11 @@ def _decoder(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], moe_layers:
         out += _gemma3n_layer_extras(t, hidden, layers, p)
     if moe_layers:
         out += _moe(t, mt, moe_layers, p)
+        if mt == _GROK and t.get("residual_moe"):
+            # grok-2: a dense gated MLP of intermediate_size runs beside the experts (whose
+            # width is moe_intermediate_size) in every layer
+            out += _mlp(f"{p}.mlp", "mlp", hidden, _int(t, "intermediate_size"), moe_layers,
+                        "tp")
         if t.get("enable_moe_block") and mt == "gemma4_text":
             # Gemma 4's MoE layers keep a dense MLP beside the experts, with three more norms
             # and the router's and each expert's scales (gemma4_causal.py)
@@ -1039,6 +1086,33 @@ def _gqa(t: Mapping[str, Any], mt: str, layers: tuple[int, ...], p: str,
 #: model types whose attention has a head-wise output gate under
 #: ``headwise_attn_output_gate`` (default on): Spark-X2.5 (``spark2_5.py``)
 _HEADWISE_GATE_TYPES = frozenset({"spark2_5"})
+
+
+#: model types whose attention enters the query through a narrow shared projection
+#: (``share_q_dim``): Step3's MFA (``step3_vl.py``'s text model)
+_FACTORED_Q_TYPES = frozenset({"step3_text", "step3_vl"})
+
+
+def _factored_q_attention(t: Mapping[str, Any], layers: tuple[int, ...],
+                          p: str) -> list[Tensor]:
+    """Step3's attention: one replicated projection makes the share_q_dim-wide query and the
+    key and value, an RMSNorm over the query, then ``wq`` widens it to the heads (split over
+    attention TP, as ``o_proj``)."""
+    hidden = _int(t, "hidden_size")
+    heads = _int(t, "num_attention_heads")
+    kv = _int(t, "num_attention_groups", "num_key_value_heads", default=1) or 1
+    hd = _int(t, "head_dim") or hidden // max(heads, 1)
+    share = _int(t, "share_q_dim")
+    a = f"{p}.self_attn"
+    return [Tensor(f"{a}.qkv_proj.q", "attention", (share, hidden), layers, linear=True),
+            # (the merged projection is replicated, its key/value part one rank's KV heads)
+            Tensor(f"{a}.qkv_proj.kv", "attention", (2 * kv * hd, hidden), layers,
+                   linear=True, shard="kv"),
+            Tensor(f"{a}.inter_norm", "norms", (share, 1), layers),
+            Tensor(f"{a}.wq", "attention", (heads * hd, share), layers, linear=True,
+                   shard="attn_tp"),
+            Tensor(f"{a}.o_proj", "attention", (hidden, heads * hd), layers, linear=True,
+                   shard="attn_tp")]
 
 
 def _dflash_projection(config: Mapping[str, Any], hidden: int, n_layers: int,

@@ -117,6 +117,16 @@ FAMILIES: dict[str, Family] = {
     # nn.Parameter; the projector's LayerNorm and two nn.Linear whole
     "moonvit_vl": Family("kimi_vl_moonvit.py MoonVitPretrainedModel (locate_anything.py)",
                          "attn_tp", "attn_tp", REP, REP, True),
+    # Kimi-VL's own class (kimi_vl.py) builds the same MoonViT with use_data_parallel under
+    # --mm-enable-dp-encoder: VisionAttention and MLP2 over attn_tp, whole with the DP
+    # encoder; its KimiVLMultiModalProjector of nn.LayerNorm / nn.Linear whole
+    "moonvit_kimi_vl": Family("kimi_vl.py MoonVitPretrainedModel (KimiVLForConditionalGeneration)",
+                              ATTN, ATTN, REP, REP, True),
+    # Step3's ViT (step3_vl.py Step3VisionTransformer, never use_data_parallel):
+    # VisionAttention over attn_tp, Step3VisionMLP over "attn_tp", the position table an
+    # nn.Embedding; the downsamplers (nn.Conv2d) and the projector (nn.Linear) whole
+    "step3_vit": Family("step3_vl.py Step3VisionTransformer", "attn_tp", "attn_tp", REP, REP,
+                        True),
     # Pixtral's tower as SGLang builds it for LLaVA, Mistral 3 and LightOnOCR
     # (PixtralHFVisionModel: VisionAttention over attn_tp, never use_data_parallel; its
     # gate_up/down over "tp"; no position table, 2-D RoPE); the projectors of nn.Linear
@@ -179,7 +189,8 @@ def group(kind: str, tp: int, attn_tp: int, encoder_dp: bool, dp_attention: bool
 #: model type -> its tower family, where the type alone decides (``family_of``)
 _FAMILY_OF_TYPE = {"gemma4": "gemma4", "mllama": "mllama", "muse_glimmer": "muse_glimmer",
                    "glm4v": "glm4v", "glm4v_moe": "glm4v", "glm_ocr": "glm4v",
-                   "locateanything": "moonvit_vl", "paddleocr_vl": "paddleocr_vl",
+                   "locateanything": "moonvit_vl", "kimi_vl": "moonvit_kimi_vl",
+                   "paddleocr_vl": "paddleocr_vl", "step3_vl": "step3_vit",
                    "cohere2_vision": "hf_siglip", "minimax_m3_vl": "minimax_vl",
                    "dots_ocr": "dots_vit", "qwen3_omni_moe": "qwen3_omni",
                    "qwen2_5_vl": "qwen2_5_vl", "qwen2_vl": "qwen2_vl",
@@ -244,7 +255,13 @@ _KIMI_K3_VISION_DEFAULTS = {"patch_size": 14, "init_pos_emb_height": 64,
                             "qkv_hidden_size": 1536, "norm_type": "rmsnorm",
                             "attn_bias": False, "patch_embed_proj_bias": False,
                             "mlp_type": "mlp2", "linear_bias": False}
+#: SGLang's Step3VisionEncoderConfig defaults (``configs/step3_vl.py``)
+_STEP3_VISION_DEFAULTS = {"hidden_size": 1792, "intermediate_size": 3072,
+                          "output_hidden_size": 4096, "num_hidden_layers": 63,
+                          "num_attention_heads": 16, "num_channels": 3, "image_size": 728,
+                          "patch_size": 14}
 _VISION_DEFAULTS = {**{mt: _QWEN3_VISION_DEFAULTS for mt in _QWEN3_VISION},
+                    "step3_vl": _STEP3_VISION_DEFAULTS,
                     "kimi_k3": _KIMI_K3_VISION_DEFAULTS,
                     "qwen2_5_vl": _QWEN2_5_VISION_DEFAULTS, "qwen2_vl": _QWEN2_VISION_DEFAULTS,
                     "dots_ocr": _DOTS_VISION_DEFAULTS}
@@ -285,8 +302,11 @@ def vision_tower(v: Mapping[str, Any], model_type: str, text_hidden: int,
         return _muse_glimmer(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name == "glm4v":
         return _glm4v(v, h, depth, text_hidden, fam, make, ocr=model_type == "glm_ocr")
-    if fam_name == "moonvit_vl":
-        return _moonvit_vl(v, h, depth, text_hidden, fam, make)
+    if fam_name in ("moonvit_vl", "moonvit_kimi_vl"):
+        return _moonvit_vl(v, h, depth, text_hidden, fam, make,
+                           kimi_vl=fam_name == "moonvit_kimi_vl")
+    if fam_name == "step3_vit":
+        return _step3_vit(v, h, depth, text_hidden, fam, make, top or {})
     if fam_name == "pixtral":
         return _pixtral(v, h, depth, text_hidden, model_type, fam, make, caveats, top or {})
     if fam_name == "dots_vit":
@@ -598,12 +618,13 @@ def _glm4v(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Fami
 
 
 def _moonvit_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
-                make: _Make) -> list[Any]:
-    """Kimi-VL's MoonViT under LocateAnything: a biased patch convolution, an
-    ``init_pos_emb_height`` x ``init_pos_emb_width`` position table, LayerNorm blocks of
-    biased attention and a biased two-layer MLP, a final LayerNorm; LocateAnything's
-    projector a LayerNorm over the ``merge_kernel_size`` patches merged, then two biased
-    linears to the text model's width."""
+                make: _Make, kimi_vl: bool = False) -> list[Any]:
+    """Kimi-VL's MoonViT (its own class, or under LocateAnything): a biased patch
+    convolution, an ``init_pos_emb_height`` x ``init_pos_emb_width`` position table,
+    LayerNorm blocks of biased attention and a biased two-layer MLP, a final LayerNorm.
+    LocateAnything's projector: a LayerNorm over the ``merge_kernel_size`` patches merged,
+    then two biased linears to the text model's width; Kimi-VL's (``kimi_vl``): a LayerNorm
+    over one patch, a biased merged -> merged linear, then merged -> text width."""
     patch = _int(v, "patch_size", default=14)
     positions = _int(v, "init_pos_emb_height", default=64) * _int(v, "init_pos_emb_width",
                                                                    default=64)
@@ -619,9 +640,51 @@ def _moonvit_vl(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam:
             *make(f"{b}.mlp.fc1", fam.mlp, h, inter, blocks, bias=True, row=True),
             *make(f"{b}.norm0_norm1", REP, 4 * h, 1, blocks),
             *make("vision_tower.encoder.final_layernorm", REP, 2 * h, 1),
-            *make("multi_modal_projector.pre_norm", REP, 2 * mh, 1),
+            *_moonvit_vl_projector(mh, h, text_hidden, make, kimi_vl)]
+
+
+def _moonvit_vl_projector(mh: int, h: int, text_hidden: int, make: _Make,
+                          kimi_vl: bool) -> list[Any]:
+    if kimi_vl:
+        return [*make("multi_modal_projector.pre_norm", REP, 2 * h, 1),
+                *make("multi_modal_projector.linear_1", REP, mh, mh, bias=True),
+                *make("multi_modal_projector.linear_2", REP, text_hidden, mh, bias=True)]
+    return [*make("multi_modal_projector.pre_norm", REP, 2 * mh, 1),
             *make("multi_modal_projector.linear_1", REP, text_hidden, mh, bias=True),
             *make("multi_modal_projector.linear_2", REP, text_hidden, text_hidden, bias=True)]
+
+
+def _step3_vit(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, fam: Family,
+               make: _Make, top: Mapping[str, Any]) -> list[Any]:
+    """Step3's ViT and projector (``step3_vl.py``): a class embedding, a biased patch
+    convolution and a table of (image_size / patch_size)² + 1 positions; LayerNorm blocks of
+    VisionAttention's biased qkv/proj and a biased two-layer MLP. Each block's
+    Step3VisionAttention also allocates a biased ``out_proj`` (row-parallel over TP) that the
+    loader never fills (the checkpoint's out_proj loads into VisionAttention's proj): memory,
+    not the checkpoint's. Then two biased convolutions (kernel 2 to output_hidden_size, kernel
+    3 to twice that) and a linear to the text width, biased under ``projector_bias``
+    (default on)."""
+    inter = _int(v, "intermediate_size")
+    patch = _int(v, "patch_size", default=14)
+    chans = _int(v, "num_channels", default=3)
+    grid = _int(v, "image_size", default=728) // max(1, patch)
+    out_h = _int(v, "output_hidden_size", default=4096)
+    blocks, b = tuple(range(depth)), "vision_model.transformer.layers.{i}"
+    return [*make("vision_model.embeddings.class_embedding", REP, h, 1),
+            *make("vision_model.embeddings.patch_embedding", REP, h, chans * patch * patch,
+                  bias=True),
+            *make("vision_model.embeddings.position_embedding", fam.pos, grid * grid + 1, h),
+            *make(f"{b}.self_attn.attn.qkv_proj", fam.attn, 3 * h, h, blocks, bias=True),
+            *make(f"{b}.self_attn.attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+            *make(f"{b}.self_attn.out_proj", "tp", h, h, blocks, bias=True, row=True,
+                  padding=True),
+            *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+            *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+            *make(f"{b}.layer_norm1_layer_norm2", REP, 4 * h, 1, blocks),
+            *make("vit_downsampler", REP, out_h, h * 2 * 2, bias=True),
+            *make("vit_downsampler2", REP, 2 * out_h, out_h * 3 * 3, bias=True),
+            *make("vit_large_projector", REP, text_hidden, 2 * out_h,
+                  bias=top.get("projector_bias", True) is not False)]
 
 
 def _pixtral(v: Mapping[str, Any], h: int, depth: int, text_hidden: int, model_type: str,

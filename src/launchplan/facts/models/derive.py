@@ -138,7 +138,10 @@ def _derive(raw: dict[str, Any], source: _Source, override: dict[str, Any] | Non
     window = None
     for key in ("sliding_window_size", "sliding_window", "window_size"):
         if text.get(key) is not None:
-            window = t.int(key)
+            # SGLang stores the first present key as it is and reads it only for sliding-window
+            # classes; a negative value is the "no window" marker (grok-2's published file
+            # writes ``sliding_window_size: -1``), so it means no window, not bad input
+            window = t.int(key, negative_means_none=True)
             break
     hybrid_swa = _is_hybrid_swa(arch_set, text, text_type)
     if arch_set & _SWA_SINK_ARCHS:

@@ -87,13 +87,18 @@ class _Fields:
     def fail(self, key: str, expected: str, got: Any = None, hint: str | None = None) -> InputError:
         return InputError(self.subject(key), expected, _shown(got), hint)
 
-    def int(self, key: str, *, positive: bool = False, default: int | None = None) -> int | None:
+    def int(self, key: str, *, positive: bool = False, default: int | None = None,
+            negative_means_none: bool = False) -> int | None:
+        """The key as an integer; ``negative_means_none`` reads a negative value as "off"
+        (the -1 "disabled" marker some published files use where SGLang keeps it unchecked)."""
         v = self.d.get(key)
         if v is None:
             return default
         n = _as_int(v)
         if n is None or abs(n) > MAX_INT:
             raise self.fail(key, "an integer", v)
+        if negative_means_none and n < 0:
+            return None
         if positive and n <= 0:
             raise self.fail(key, "a positive integer", v)
         if n < 0:
