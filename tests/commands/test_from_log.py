@@ -543,7 +543,7 @@ def test_the_gpu_a_log_names_picks_the_target_when_gpu_is_not_given(capsys, monk
     assert main(["resolve", "--from-log", "-", "--model-path", model, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["notes"][-1] == ("--gpu h100: the log names its GPU (NVIDIA H100 80GB HBM3); "
-                                 "--gpu names another")
+                                 "give --gpu to plan on another")
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(log)))
     assert main(["explain", "attention_backend", "--from-log", "-", "--model-path", model,
                  "--format", "json"]) == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from launchplan.commands.options import no_markdown, split_argv
+from launchplan.commands.options import no_markdown, noting_launch, split_argv
 from launchplan.commands.output import cell, print_preflight, to_json, wrapped
 from launchplan.commands.resolve import parse_env
 from launchplan.commands.targets_arg import target_from
@@ -51,76 +51,77 @@ def main(argv: list[str]) -> int:
     if argv and not argv[0].startswith("-"):
         field, argv = argv[0], argv[1:]
     split = split_argv(argv, ALLOWED)
-    opts = split.options
-    if field is None and not opts.get("all"):
-        field = _trailing_field(split.sglang_argv)
-    if field is None and not opts.get("all"):
-        raise InputError("explain", "a FIELD to explain, or --all",
-                         message="explain: name a FIELD (e.g. `launchplan explain page_size "
-                         "--gpu ...`) or pass --all")
-    from launchplan.memory.plan import QUANTITIES
+    with noting_launch(split):
+        opts = split.options
+        if field is None and not opts.get("all"):
+            field = _trailing_field(split.sglang_argv)
+        if field is None and not opts.get("all"):
+            raise InputError("explain", "a FIELD to explain, or --all",
+                             message="explain: name a FIELD (e.g. `launchplan explain page_size "
+                             "--gpu ...`) or pass --all")
+        from launchplan.memory.plan import QUANTITIES
 
-    if field is not None and field.partition(".")[0] not in FIELDS and field not in QUANTITIES:
-        import difflib
+        if field is not None and field.partition(".")[0] not in FIELDS and field not in QUANTITIES:
+            import difflib
 
-        close = difflib.get_close_matches(field, [*FIELDS, *QUANTITIES], n=1)
-        raise InputError("explain FIELD", "an SGLang field name", field,
-                         f"did you mean {close[0]}?" if close else None)
-    fmt = no_markdown(opts.get("format"), "explain") or "table"
-    from launchplan.commands.resolve import log_report, read_logged
+            close = difflib.get_close_matches(field, [*FIELDS, *QUANTITIES], n=1)
+            raise InputError("explain FIELD", "an SGLang field name", field,
+                             f"did you mean {close[0]}?" if close else None)
+        fmt = no_markdown(opts.get("format"), "explain") or "table"
+        from launchplan.commands.resolve import log_report, read_logged
 
-    read = read_logged(opts)
-    compat = opts.get("compat") or "default"
-    target = target_from(opts, argv)
-    env = parse_env(opts.get("env"))
-    rules = get_ruleset(compat).rules()
+        read = read_logged(opts)
+        compat = opts.get("compat") or "default"
+        target = target_from(opts, argv)
+        env = parse_env(opts.get("env"))
+        rules = get_ruleset(compat).rules()
 
-    argv_used: list[str] = split.sglang_argv
-    base: dict[str, Any] = {}
-    if read is not None:
-        _, logged = log_report(opts["from_log"], split.sglang_argv, target, compat, env, read)
-        argv_used, base = [], dict(logged.inputs)
-        for name, why in logged.not_accepted.items():  # explained without them: say so
-            sys.stderr.write(f"launchplan: note: the logged {name} is not used: {why}\n")
+        argv_used: list[str] = split.sglang_argv
+        base: dict[str, Any] = {}
+        if read is not None:
+            _, logged = log_report(opts["from_log"], split.sglang_argv, target, compat, env, read)
+            argv_used, base = [], dict(logged.inputs)
+            for name, why in logged.not_accepted.items():  # explained without them: say so
+                sys.stderr.write(f"launchplan: note: the logged {name} is not used: {why}\n")
 
-    def resolve_with(extra: dict[str, Any]):
-        raw = build_raw(argv_used, {**base, **extra}, compat=compat)
-        return run(build_record(raw, target, compat=compat, env=env), rules, trace=True)
+        def resolve_with(extra: dict[str, Any]):
+            raw = build_raw(argv_used, {**base, **extra}, compat=compat)
+            return run(build_record(raw, target, compat=compat, env=env), rules, trace=True)
 
-    def quick(extra: dict[str, Any]):
-        raw = build_raw(argv_used, {**base, **extra}, compat=compat)
-        return run(build_record(raw, target, compat=compat, env=env), rules)
+        def quick(extra: dict[str, Any]):
+            raw = build_raw(argv_used, {**base, **extra}, compat=compat)
+            return run(build_record(raw, target, compat=compat, env=env), rules)
 
-    try:
-        result = resolve_with({})
-        report = with_fixes(preflight(result), result, quick)
-    except Refusal as refusal:
-        if refusal.result is None:
-            raise
-        result = refusal.result
-        report = with_fixes(refused(refusal.source, refusal.message, refusal.requirement,
-                                    result), result, quick)
-        sys.stderr.write(f"launchplan: note: SGLang refuses this configuration "
-                         f"({refusal.source}: {refusal.message}); explaining what was decided "
-                         "before the refusal\n")
-    if field in QUANTITIES and field not in FIELDS:
-        return explain_memory(field, result, report, fmt, opts)
-    fields = changed_fields(result) if field is None else [field]
-    explanations = [explain_field(result, f, resolve_with) for f in fields]
-    if field is None:  # --all: what changed, each field's chain; why-not is asked field by field
-        for item in explanations:
-            item.pop("not_applied", None)
-            item.pop("not_for_this", None)
-    if fmt == "json":
-        payload: Any = ({"explanations": explanations} if field is None
-                        else dict(explanations[0]))
-        payload["preflight"] = report.to_dict()
-        sys.stdout.write(to_json(payload) + "\n")
-    else:
-        print_preflight(report, sys.stdout)
-        for item in explanations:
-            print_explanation(item, sys.stdout)
-    return 0
+        try:
+            result = resolve_with({})
+            report = with_fixes(preflight(result), result, quick)
+        except Refusal as refusal:
+            if refusal.result is None:
+                raise
+            result = refusal.result
+            report = with_fixes(refused(refusal.source, refusal.message, refusal.requirement,
+                                        result), result, quick)
+            sys.stderr.write(f"launchplan: note: SGLang refuses this configuration "
+                             f"({refusal.source}: {refusal.message}); explaining what was decided "
+                             "before the refusal\n")
+        if field in QUANTITIES and field not in FIELDS:
+            return explain_memory(field, result, report, fmt, opts)
+        fields = changed_fields(result) if field is None else [field]
+        explanations = [explain_field(result, f, resolve_with) for f in fields]
+        if field is None:  # --all: what changed, each field's chain (why-not: field by field)
+            for item in explanations:
+                item.pop("not_applied", None)
+                item.pop("not_for_this", None)
+        if fmt == "json":
+            payload: Any = ({"explanations": explanations} if field is None
+                            else dict(explanations[0]))
+            payload["preflight"] = report.to_dict()
+            sys.stdout.write(to_json(payload) + "\n")
+        else:
+            print_preflight(report, sys.stdout)
+            for item in explanations:
+                print_explanation(item, sys.stdout)
+        return 0
 
 
 def explain_memory(name: str, result: Any, report: Any, fmt: str, opts: dict[str, Any]) -> int:

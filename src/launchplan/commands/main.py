@@ -89,9 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return command(rest)
     except Refusal as exc:
         sys.stderr.write(f"launchplan: refused by {exc.source}: {exc.message}\n")
+        _launch_judged(exc)
         return exc.exit_code
     except LaunchplanError as exc:
         sys.stderr.write(f"launchplan: {getattr(exc, 'message', None) or exc}\n")
+        _launch_judged(exc)
         return exc.exit_code
     except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error
         try:
@@ -107,6 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         sys.stderr.write(f"launchplan: internal error: {type(exc).__name__}: {exc}\n")
         return 1
+
+
+def _launch_judged(exc: Exception) -> None:
+    """The line saying which of a pasted text's launches the error concerns, when it holds
+    several (``options.noting_launch``)."""
+    note = getattr(exc, "launch_note", None)
+    if note:
+        sys.stderr.write(f"launchplan: {note}\n")
 
 
 def cli() -> int:

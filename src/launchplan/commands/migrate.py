@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 import sys
 
-from launchplan.commands.options import no_markdown, split_argv
+from launchplan.commands.options import no_markdown, noting_launch, split_argv
 from launchplan.commands.output import render_table, to_json, wrapped
 from launchplan.errors import InputError, LaunchplanError
 
@@ -41,59 +41,60 @@ def main(argv: list[str]) -> int:
     from launchplan.input.migrations import rewrite
 
     split = split_argv(argv, ALLOWED)
-    opts = split.options
-    to = opts.get("to") or opts.get("compat") or "0.5.23"
-    fmt = no_markdown(opts.get("format"), "migrate") or "table"
-    if fmt not in ("table", "json"):
-        raise InputError("--format", "table or json for migrate", fmt)
-    new_argv, notes = rewrite(list(split.sglang_argv), to, _old_release(argv, opts))
-    model = opts.get("model_path")
-    model = model[-1] if isinstance(model, list) else model
-    if model:
-        new_argv = _without_model_alias(new_argv, model, notes)
-    head = ["--model-path", model] if model else []
-    env = opts.get("env") or []  # a pasted line's assignments stay in front of it
-    env = [env] if isinstance(env, str) else list(env)
-    line = " ".join([*(_assignment(e) for e in env), "python -m sglang.launch_server",
-                     shlex.join([*head, *new_argv])])
-    try:
-        new_side = _side({**opts, "compat": to}, new_argv, argv)
-    except InputError as exc:  # the line is migrated; planning it needs what is not here
-        return _unplanned(fmt, to, opts, line, new_argv, notes, exc)
-    old_side, differences, old_error = None, None, None
-    if opts.get("from"):
+    with noting_launch(split):
+        opts = split.options
+        to = opts.get("to") or opts.get("compat") or "0.5.23"
+        fmt = no_markdown(opts.get("format"), "migrate") or "table"
+        if fmt not in ("table", "json"):
+            raise InputError("--format", "table or json for migrate", fmt)
+        new_argv, notes = rewrite(list(split.sglang_argv), to, _old_release(argv, opts))
+        model = opts.get("model_path")
+        model = model[-1] if isinstance(model, list) else model
+        if model:
+            new_argv = _without_model_alias(new_argv, model, notes)
+        head = ["--model-path", model] if model else []
+        env = opts.get("env") or []  # a pasted line's assignments stay in front of it
+        env = [env] if isinstance(env, str) else list(env)
+        line = " ".join([*(_assignment(e) for e in env), "python -m sglang.launch_server",
+                         shlex.join([*head, *new_argv])])
         try:
-            old_side = _side({**opts, "compat": opts["from"]}, list(split.sglang_argv), argv)
-        except LaunchplanError as exc:  # the old line does not parse on the old release
-            old_error = getattr(exc, "message", str(exc))
-        else:
-            differences = compare(old_side, new_side)
-    if fmt == "json":
-        sys.stdout.write(to_json({"to": to, "from": opts.get("from"), "command": line,
-                                  "argv": new_argv, "changes": notes,
-                                  "verdict": new_side["preflight"].verdict,
-                                  "old_error": old_error,
-                                  "differences": differences}) + "\n")
-    else:
-        out = sys.stdout
-        out.write(line + "\n")
-        for note in notes or ["no flag needed a change"]:
-            out.write(wrapped(note) + "\n")
-        report = new_side["preflight"]
-        out.write(f"preflight on {to}: {report.verdict}\n")
-        for problem in (p for p in report.problems if p.decides):
-            out.write(wrapped(f"{problem.requirement}: {problem.why}", "  ") + "\n")
-        if old_error:
-            out.write(wrapped(f"the old line does not plan on {opts['from']}: {old_error}",
-                              "  ") + "\n")
-        elif differences is not None:
-            if not differences:
-                out.write(f"the plan is the same as the old line's on {opts['from']}\n")
+            new_side = _side({**opts, "compat": to}, new_argv, argv)
+        except InputError as exc:  # the line is migrated; planning it needs what is not here
+            return _unplanned(fmt, to, opts, line, new_argv, notes, exc)
+        old_side, differences, old_error = None, None, None
+        if opts.get("from"):
+            try:
+                old_side = _side({**opts, "compat": opts["from"]}, list(split.sglang_argv), argv)
+            except LaunchplanError as exc:  # the old line does not parse on the old release
+                old_error = getattr(exc, "message", str(exc))
             else:
-                out.write(f"the plan differs from the old line's on {opts['from']}:\n")
-                render_table(("field", opts["from"], to),
-                             [(d["field"], d["left"], d["right"]) for d in differences], out)
-    return 1 if differences else 0
+                differences = compare(old_side, new_side)
+        if fmt == "json":
+            sys.stdout.write(to_json({"to": to, "from": opts.get("from"), "command": line,
+                                      "argv": new_argv, "changes": notes,
+                                      "verdict": new_side["preflight"].verdict,
+                                      "old_error": old_error,
+                                      "differences": differences}) + "\n")
+        else:
+            out = sys.stdout
+            out.write(line + "\n")
+            for note in notes or ["no flag needed a change"]:
+                out.write(wrapped(note) + "\n")
+            report = new_side["preflight"]
+            out.write(f"preflight on {to}: {report.verdict}\n")
+            for problem in (p for p in report.problems if p.decides):
+                out.write(wrapped(f"{problem.requirement}: {problem.why}", "  ") + "\n")
+            if old_error:
+                out.write(wrapped(f"the old line does not plan on {opts['from']}: {old_error}",
+                                  "  ") + "\n")
+            elif differences is not None:
+                if not differences:
+                    out.write(f"the plan is the same as the old line's on {opts['from']}\n")
+                else:
+                    out.write(f"the plan differs from the old line's on {opts['from']}:\n")
+                    render_table(("field", opts["from"], to),
+                                 [(d["field"], d["left"], d["right"]) for d in differences], out)
+        return 1 if differences else 0
 
 
 def _unplanned(fmt: str, to: str, opts: dict, line: str, new_argv: list[str], notes: list[str],

@@ -7,7 +7,8 @@ and hands the rest, untouched, to the SGLang parser.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from launchplan.errors import InputError, LaunchplanError
@@ -90,6 +91,9 @@ class Split(Struct, frozen=False):
     options: dict[str, Any] = factory(dict)
     sglang_argv: list[str] = factory(list)
     notes: list[str] = factory(list)  # about how a pasted text was read
+    #: for a pasted text of several launches, which one is judged: the line said beside a
+    #: refusal or a bad-input error too, which print no notes (``noting_launch``)
+    launch_note: str | None = None
 
 
 def split_argv(argv: Sequence[str], allowed: frozenset[str],
@@ -267,10 +271,15 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
         if launches > 1:
             from launchplan.input.pasted import launch_summaries
 
-            listed = ", ".join(launch_summaries(argv, launches))
+            summaries = launch_summaries(argv, launches)
+            listed = ", ".join(summaries)
             how = f"(--launch {chosen})" if chosen else "(--launch N plans another)"
             out.notes.append(f"the pasted text holds {launches} launch commands: {listed}; "
                              f"launch {chosen or 1} is planned {how}")
+            own = summaries[(chosen or 1) - 1].partition("] ")[2]
+            out.launch_note = (f"the pasted text holds {launches} launch commands; launch "
+                               f"{chosen or 1}" + (f" ({own})" if own else "") + " is the one "
+                               "judged (--launch N judges another)")
         argv, assignments = unpaste(argv, launch=chosen, notes=out.notes)
         out.notes.extend(_open_text_values(argv))
         if requested is not None and not _given(argv, "--gpu-count"):
@@ -281,6 +290,19 @@ def _unpaste_into(out: Split, argv: list[str], chosen: int | None,
                                  "this command", assignments[0])
             out.options["env"] = list(assignments)
     out.sglang_argv = list(argv)
+
+
+@contextmanager
+def noting_launch(split: Split) -> Iterator[None]:
+    """Tell an error or a refusal of the launch ``split`` chose from several pasted which
+    launch it concerns (``Split.launch_note``): without it, a user who pasted a page of
+    variants cannot tell the verdict is the first one's, nor how to reach another."""
+    try:
+        yield
+    except LaunchplanError as exc:
+        if split.launch_note is not None and getattr(exc, "launch_note", None) is None:
+            exc.launch_note = split.launch_note  # type: ignore[attr-defined]
+        raise
 
 
 def _own_block(argv: list[str], chosen: int) -> list[str]:
@@ -379,7 +401,7 @@ def _pasted_release(out: Split, argv: Sequence[str]) -> None:
         return
     out.options["compat"] = release
     out.notes.append(f"--compat {release}: the pasted text names that release ({words}); "
-                     "--compat names another rule set")
+                     "give --compat to plan with another rule set")
 
 
 def release_key(version: str) -> tuple[int, ...]:

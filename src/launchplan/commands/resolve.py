@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from launchplan.checks.preflight import VERDICT_TEXT
-from launchplan.commands.options import split_argv
+from launchplan.commands.options import noting_launch, split_argv
 from launchplan.commands.output import print_memory, print_plan, print_preflight, to_json
 from launchplan.commands.targets_arg import target_from
 from launchplan.errors import InputError, Refusal
@@ -79,11 +79,17 @@ def main(argv: list[str]) -> int:
     if asked is not None:
         sys.stdout.write(topic(asked) if asked else HELP + "\n" + grouped())
         return 0
+    split = split_argv(argv, ALLOWED)
+    with noting_launch(split):
+        return _resolved(argv, split)
+
+
+def _resolved(argv: list[str], split: Any) -> int:
+    """``main`` past the options: the plan of ``split``'s launch, printed."""
     from launchplan.engine.pipeline import run
     from launchplan.planner import build_raw, build_record, overlay
     from launchplan.rulesets import get_ruleset
 
-    split = split_argv(argv, ALLOWED)
     opts = split.options
     fmt = opts.get("format") or "table"
     if fmt == "csv":
@@ -120,6 +126,8 @@ def main(argv: list[str]) -> int:
         if fmt == "json":
             data = refusal.result.to_dict() if refusal.result is not None else {}
             data["preflight"] = report.to_dict()
+            if split.notes:  # how the pasted text was read (which of its launches)
+                data["warnings"] = [*data.get("warnings", []), *split.notes]
             sys.stdout.write(to_json(data) + "\n")
         elif opts.get("emit") is None:
             print_preflight(report)
@@ -253,8 +261,8 @@ def read_logged(opts: dict) -> Any:
             "one of the targets listed by `launchplan targets`, or the closest with "
             "--gpu-memory-mib and --gpu-capability") + ")"))
     opts["gpu"] = found.name
-    logged.notes.append(f"--gpu {found.name}: the log names its GPU ({devices[0]}); --gpu "
-                        "names another")
+    logged.notes.append(f"--gpu {found.name}: the log names its GPU ({devices[0]}); give "
+                        "--gpu to plan on another")
     return logged
 
 
@@ -272,7 +280,7 @@ def _logged_release(opts: dict, logged: Any) -> None:
     if release is not None and holds_every(release, logged.values):
         opts["compat"] = release
         logged.notes.append(f"--compat {release}: the log names that release ({words}); "
-                            "--compat names another rule set")
+                            "give --compat to plan with another rule set")
         return
     releases = sorted(c for c in COMPAT_CHOICES if c[:1].isdigit())
     commit = source_build(version)
@@ -351,6 +359,9 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
         raise
     if logged.memory.any():
         report.memory = _memory_against_log(logged.memory, report, resolve, target)
+        beyond = _beyond_target(logged.largest_memory, target)
+        if beyond is not None:
+            logged.notes.append(beyond)
     report.notes = [*logged.notes, *report.notes]  # how the log was read, then compared
     if logged.started and report.result is not None:
         report.notes.extend(_started_against_preflight(report.result, compat))
@@ -655,6 +666,27 @@ def _other_device(device: Any) -> str | None:
     if isinstance(device, str) and device.strip().lower() not in _GPU_DEVICES:
         return device
     return None
+
+
+#: how far a logged figure may pass the target's whole memory before it cannot be that GPU's
+#: (SGLang prints GB to two decimals and counts them in GiB; a card's total varies a little)
+_BEYOND_TARGET = 1.02
+
+
+def _beyond_target(largest: tuple[float, str] | None, target: Any) -> str | None:
+    """The note for a log whose memory records state more than the target's whole memory
+    (a CPU server's pool, a larger GPU than the one planned): its figures and the plan's
+    then describe different machines, and the rows' errors are that, not the plan's."""
+    if largest is None or not getattr(target, "memory_mib", None):
+        return None
+    figure, what = largest
+    whole = target.memory_mib / 1024
+    if figure <= whole * _BEYOND_TARGET:
+        return None
+    return (f"the log's memory records state {figure:.2f} GB ({what}), more than the "
+            f"{whole:.0f} GiB of one {target.name}: it ran on other hardware (a CPU host, "
+            "a larger GPU), so its memory rows compare different machines, not the plan's "
+            "error")
 
 
 def _memory_against_log(logged, report, resolve, target) -> list:

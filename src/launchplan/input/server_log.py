@@ -174,6 +174,9 @@ class LoggedArgs(Struct, frozen=False):
     #: the latest date the log's records are stamped with (``2025-08-30``), None when they
     #: carry no date: when the run was, for a log that names no release
     last_stamp: str | None = None
+    #: the largest memory figure (GB as SGLang prints it) the start-up's records state and
+    #: which record: free memory, a load's usage, a pool's size, all one device's
+    largest_memory: tuple[float, str] | None = None
 
 
 def read_log(path: str) -> LoggedArgs:
@@ -607,12 +610,26 @@ def parse_log(text: str, name: str = "log") -> LoggedArgs:
     text, mark = _unflattened(as_written(text))
     if "\x1b[" in text:  # the cheap test: a log with no escape pays nothing
         text = _SGR.sub("", text)
+    if text.startswith(">") or "\n>" in text:  # the cheap test: no line starts with ``>``
+        text = _unquoted(text)
     out = _parse_log(text, name)
     if mark is not None:
         out.notes.append(f"the text's {mark.strip()!r} marks stand for its line breaks (a "
                          "dump that flattened the paste): read as line ends, and the line "
                          "numbers here count the lines they make")
     return out
+
+
+#: A Markdown quote's marks at a line's start (GitHub's "Quote reply" puts ``> `` before
+#: every line of the comment it quotes, once per level), never Python's ``>>> `` prompt.
+_QUOTED_LINE = re.compile(r"^(?!>>>(?:[ \t]|$))(?:>[ \t]?)+", re.MULTILINE)
+
+
+def _unquoted(text: str) -> str:
+    """``text`` with its quoted lines read as the lines they quote: a log carried from one
+    comment to the next as a quote-reply keeps its stamps and error lines, which the
+    readers find only at a line's start. Lines keep their numbers."""
+    return _QUOTED_LINE.sub("", text)
 
 
 #: An ANSI SGR escape (``ESC[36;1m``, ``ESC[0m``): a terminal's or a CI page's colour, never
@@ -702,8 +719,12 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
             command = shown_launch(text[:text.rfind("\n", 0, failed_at) + 1])
             if command is None:  # shown after it: bash's job line (``./run.sh: line 28:
                 command = launch_command(text)  # 8891 Killed  python3 -m ...``), a post's
-            if command is not None:  # "my command:" under its log
-                return _with_memory(LoggedArgs(command=command), text)
+            # "my command:" under its log; with none (a ``docker logs --tail``, a crashed
+            # pod's ``kubectl logs``: the launch lives in a file elsewhere) the launch is the
+            # flags given, as for a log of memory records alone
+            out = _with_memory(LoggedArgs(command=command), text)
+            if command is not None or out.failure is not None:
+                return out
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
                          "(or, 0.5.21 on, `server_args={...}`) start-up line, its memory "
                          "lines, or a launch command and the error its start-up died of", name,
@@ -748,8 +769,17 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
                 break  # the value the cut went through
             out.unreadable[key] = value.strip()[:80]
     if not out.values:
-        raise InputError("--from-log", "keyword arguments after `ServerArgs(`" if form == "repr"
-                         else "'name': value items after `server_args={`", name)
+        # a search excerpt or an issue preview cuts at a fixed width, often inside the first
+        # field: the line still marks a start-up log, and the command above it is the launch
+        cut = body.split("\n", 1)[0].strip()[:60]
+        if closed or out.command is None:
+            raise InputError("--from-log", "keyword arguments after `ServerArgs(`"
+                             if form == "repr" else "'name': value items after `server_args={`",
+                             cut or "nothing",
+                             None if closed else f"line {line} is cut off before its first "
+                             "complete field, and the log shows no launch command above it")
+        out.notes.append(f"the server_args line (line {line}) is cut off before its first "
+                         f"complete field ({cut!r}): no logged value is read")
     if form == "dict":
         _set_aside_reports(out)
     if out.values.get("attention_backend") is None:
@@ -832,6 +862,9 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
                          "reported")
     out.started = out.failure is None and (
         out.memory.pool_made is True or _STARTED.search(own) is not None)
+    if " GB" in own:  # the cheap test: a log with no memory figure pays nothing
+        out.largest_memory = max(((float(m.group(2)), m.group(1).rstrip(":= "))
+                                  for m in _MEMORY_FIGURE.finditer(own)), default=None)
     out.devices = logged_devices(text)
     out.reported_mib = reported_total_mib(text)
     out.named_release = named_version([text])
@@ -839,6 +872,12 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
     if "device" not in out.values and _NPU_RECORD.search(text) is not None:
         out.device_named = "npu"
     return out
+
+
+#: a figure of one device's memory in SGLang's records (its free memory, what loading took,
+#: the size of a pool or of its K or V part)
+_MEMORY_FIGURE = re.compile(r"((?:SWAKVPool )?(?:avail mem|mem usage|[KV] size)[=:] ?)"
+                            r"([0-9]+(?:\.[0-9]+)?) GB")
 
 
 #: a record's date where it starts (after a log collector's prefix, a bracket): SGLang's
@@ -946,7 +985,7 @@ def _failure_phase(text: str) -> tuple[str | None, str | None]:
     scheduler's traceback, with no ready line before it, is a crash under load)."""
     failed = _FAILED.search(text)
     if failed is None:
-        bare = _startup_traceback(text)
+        bare = _startup_traceback(text) or _pool_refused(text)
         if bare is None:
             return None, None
         return (bare[1] if len(bare[1]) <= 200 else bare[1][:199] + "\u2026"), None
@@ -976,6 +1015,29 @@ def _failure_phase(text: str) -> tuple[str | None, str | None]:
     if loop is not None:
         return None, f"{found} was raised in the serving loop ({loop})"
     return found, None
+
+
+#: what may stand before a pool refusal on its line: the error's type (``ValueError: ``)
+_ERROR_TYPE = re.compile(r"(?:(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception): )?$")
+
+
+def _pool_refused(text: str) -> tuple[int, str] | None:
+    """SGLang's own refusal to size the pool (``_NOT_ENOUGH``) quoted bare, the wrapper
+    record (``Scheduler hit an exception``) not pasted: raised while the pool is sized, so
+    it ends the start-up wherever it is quoted; None without one, or after serving began."""
+    refused = _NOT_ENOUGH.search(text)
+    if refused is None or _SERVING.search(text, 0, refused.start()) is not None:
+        return None
+    start = text.rfind("\n", 0, refused.start()) + 1
+    end = text.find("\n", refused.end())
+    line = text[start:len(text) if end < 0 else end]
+    if end >= 0 and not line.rstrip().endswith("."):  # wrapped by whoever quoted it
+        after = text.find("\n", end + 1)
+        rest = text[end + 1:len(text) if after < 0 else after].strip()
+        if rest.endswith(".") and len(rest) < 80:  # (the sentence's end, not a record)
+            line += " " + rest
+    typed = _ERROR_TYPE.search(line, 0, refused.start() - start)
+    return refused.start(), line[typed.start() if typed else refused.start() - start:].strip()
 
 
 def _serving_frame(text: str, failed: re.Match[str]) -> str | None:
