@@ -150,8 +150,10 @@ def raw_strings_apart(text: str) -> str:
     value)."""
     if '#"' not in text:
         return text
-    return _RAW_STRING.sub(lambda m: f"\n{m.group(2)}\n" if _LAUNCHER.search(m.group(2))
-                           else m.group(0), text)
+    # the ``r#`` that opened it stays, a word no shell line starts with: it still tells
+    # the code's language where the string's text fails to load (as a manifest)
+    return _RAW_STRING.sub(lambda m: f"r{m.group(1)}\n{m.group(2)}\n"
+                           if _LAUNCHER.search(m.group(2)) else m.group(0), text)
 
 
 def _launch_lines(text: str) -> Iterator[tuple[int, int, str]]:

@@ -629,6 +629,13 @@ def _documents(text: str) -> list[Any]:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         helm = ("a Helm chart's template ({{ ... }}), not YAML until it is rendered: paste "
                 "the output of helm template CHART -f values.yaml") if "{{" in text else None
+        compiled = _compiled_language(text)
+        if compiled is not None:  # a test or generator holding a Compose file in a string
+            raise InputError("the pasted text", "a manifest (YAML, JSON) or a launch command",
+                             None, f"it is {compiled} source, not a manifest: the manifest it "
+                             "holds in a string is data of the program, which launchplan does "
+                             "not read from that language; paste the manifest itself (the "
+                             "string's content), or the launch command") from None
         code = _program_code(text)
         if code is not None:  # a program that builds a manifest, which only its run makes
             raise InputError("the pasted text", "a manifest (YAML, JSON) or a launch command",
@@ -735,6 +742,33 @@ def _program_kind(text: str) -> str | None:
         return "Python"
     head = _CODE_PREAMBLE.sub("", text.lstrip("\n") + "\n", count=1).lstrip()
     return "JavaScript or TypeScript" if _JS_HEAD.match(head) else None
+
+
+#: Lines at a program's margin that only one language writes so: a marker of it.
+_COMPILED_MARKERS = (
+    ("Rust", re.compile(r'\br#+(?:"|$)|^\s*(?:pub\s+)?fn\s+\w+\s*\(|^\s*use\s+\w+::'
+                        r"|^\s*let\s+mut\s|\b(?:println|format|vec)!\s*[(\[]", re.MULTILINE)),
+    ("Go", re.compile(r"^package\s+\w+\s*$|^func\s|^import\s+\($|^\s*\w+\s*:=\s", re.MULTILINE)),
+    ("Swift", re.compile(r"^\s*(?:@Suite|@Test|import\s+(?:Foundation|Testing|XCTest|SwiftUI)\b)"
+                         r'|^\s*(?:(?:private|fileprivate|public|static)\s+)*(?:let|var)\s+\w+'
+                         r'(?:\s*:\s*[\w.\[\]?]+)?\s*=\s*"""', re.MULTILINE)),
+    ("Kotlin", re.compile(r'^\s*(?:fun\s+\w+\s*\(|val\s+\w+\s*=\s*"""|package\s+[\w.]+$)',
+                          re.MULTILINE)),
+    ("Java or C#", re.compile(r"^\s*(?:(?:public|private|protected|internal)\s+)+(?:static\s+)?"
+                              r"(?:final\s+)?(?:class|record|void|string|String)\b"
+                              r"|^using\s+System\b", re.MULTILINE)),
+)
+
+
+def _compiled_language(text: str) -> str | None:
+    """The language (Rust, Go, Swift, Kotlin, Java or C#) of source that failed to load as a
+    manifest, by a line only that language writes (``package main``, ``let x = r#"``,
+    ``private let compose = \"\"\"``); None for any other text. Such source holds its
+    Compose file as a string literal, which YAML then stumbles over at the code around it."""
+    for language, marker in _COMPILED_MARKERS:
+        if marker.search(text):
+            return language
+    return None
 
 
 def _program_code(text: str) -> str | None:

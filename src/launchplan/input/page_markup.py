@@ -147,6 +147,27 @@ def _without_table_bars(text: str) -> str:
     return "\n".join(line for at, line in enumerate(lines) if at not in dropped)
 
 
+#: A file's line as a scraped code view's table row shows it: ``| <line> | |``, the empty
+#: cell after it the view's blame or annotation column.
+_CODE_ROW = re.compile(r"^\|[ \t]?(.*?)[ \t]*\|[ \t]*\|[ \t]*$")
+#: A Markdown table's header rule (``|---|---|``): such a table is the page's own.
+_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}")
+
+
+def _table_rows_unwrapped(text: str) -> str:
+    """``text`` with each line of a scraped file view rendered as a two-column table (a
+    Hugging Face blob page as text: every line ``| <line> | |``) as the line it shows, when
+    two or more lines are such rows and no line is a Markdown table's header rule. Read
+    as shell, the cell borders were words of their own (``' |'`` as a stray argument)."""
+    lines = text.split("\n")
+    rows = [_CODE_ROW.match(line) for line in lines]
+    if sum(row is not None for row in rows) < 2 or any(_TABLE_RULE.match(line)
+                                                       for line in lines):
+        return text
+    return "\n".join(row.group(1) if row is not None else line
+                     for row, line in zip(rows, lines))
+
+
 #: An HTML line break a Markdown table cell holds a long command with (``<br>``, ``<br/>``),
 #: with the continuation backslash before it, if any.
 _BREAK = re.compile(r"(\\[ \t]*)?<br[ \t]*/?>[ \t]*(-?)", re.IGNORECASE)
@@ -199,7 +220,7 @@ def unmarked(text: str) -> str:
     if code is not None:
         return code
     if "|" in text:
-        text = _without_table_bars(text)
+        text = _table_rows_unwrapped(_without_table_bars(text))
     if "](" in text:
         text = _AUTOLINK.sub(_address, text)
     if "```" not in text and "~~~" not in text and ">" not in text and "@@ -" not in text:

@@ -55,6 +55,8 @@ def looks_pasted(tokens: Sequence[str]) -> bool:
             continue  # a flag's value with a space in it (a served name, a JSON setting)
         if _is_command_token(t) or "\n" in t or (" " in t and _wordy(t)):
             return True
+        if t[:1] == "#" and " " in t:  # a comment pasted ('# hello world'): no flag list
+            return True
         # the manifest and Python readers load only for a token that may be one of theirs
         if " " in t and "sglang" in t:
             from launchplan.input.manifest import looks_like_manifest
@@ -256,6 +258,10 @@ def unpaste(tokens: Sequence[str], *, launch: int | None = None,
         elif (listed := _yaml_flag_list(token)) is not None:  # a container's args: alone
             words.extend(listed)
         else:
+            if token.lstrip()[:1] == "#":
+                _refuse_comments_only(token)
+            if "\n+" in tokens[at] and "--" in tokens[at]:
+                _refuse_diff_without_launch(tokens[at])  # as pasted: its + marks still on
             _refuse_plain_yaml(token)
             _refuse_built_command(token)
             try:
@@ -529,6 +535,8 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
     environment exported, then its commands, make's references or just's ``{{...}}``
     expanded), and a manifest a
     here-document feeds to ``kubectl apply -f -`` as that manifest."""
+    if " # " in token and "sglang" in token and "# " in token:
+        token = _flattened_snippets(token, notes)  # '# Install: pip ... # Start: python ...'
     if "<" in token and "sglang" in token:  # a table cell's ``<br>``: the lines it shows
         from launchplan.input.page_markup import html_breaks, html_code_blocks
 
@@ -1575,6 +1583,103 @@ def _comment_start(line: str) -> int | None:
 
 
 #: A root shell's prompt before a command: ``# `` and then the command's first word.
+#: One piece of a code block a page flattened onto one line, each command under its comment
+#: (a Hugging Face model page's "Use this model" snippet as text): ``# Label words: command``.
+_LABELLED_PIECE = re.compile(r"(?:^|\s)#\s+([^#:\n]{1,80}?):\s+(?=\S)")
+
+
+def _flattened_snippets(token: str, notes: list[str] | None) -> str:
+    """``token`` with each line that is a code block flattened (``_flattened_snippet``) as
+    the block's lines, with a note; any other text comes back as it is."""
+    lines = token.split("\n")
+    read = [_flattened_snippet(line) if line[:1] == "#" and " # " in line else line
+            for line in lines]
+    if read == lines:
+        return token
+    if notes is not None:
+        notes.append("a line of the pasted text holds '# label: command' pieces (a page's code "
+                     "block flattened, as a Hugging Face model page's snippet copies): read as "
+                     "its commands, one a line; as pasted, the shell would read the line as "
+                     "one comment")
+    return "\n".join(read)
+
+
+def _flattened_snippet(token: str) -> str:
+    """``token`` as the lines of the code block it flattens, when it is one line of
+    ``# label: command`` pieces one of which launches SGLang (``# Install SGLang from pip:
+    pip install sglang # Start the SGLang server: python3 -m sglang.launch_server \\
+    --model-path ...``), each command on a line of its own and its continuations (a ``\\``
+    before a space, the line break lost) joined. As pasted, the ``#`` makes the whole line
+    one comment: the shell runs nothing. Any other text comes back as it is."""
+    found = list(_LABELLED_PIECE.finditer(token))
+    if len(found) < 2 or found[0].start() != 0:
+        return token
+    commands = [token[m.end():after.start()].strip()
+                for m, after in zip(found, [*found[1:], None]) if after is not None]
+    commands.append(token[found[-1].end():].strip())
+    commands = [re.sub(r"\s\\\s", " ", c) for c in commands]
+    if not any(_LAUNCHER_WORD.search(c) for c in commands) or not all(commands):
+        return token
+    return "\n".join(commands)
+
+
+def _refuse_comments_only(token: str) -> None:
+    """Refuse a paste whose every line is a comment (``# hello world``), unless it is a
+    root session (``# `` as the prompt before a launch): the shell runs nothing, and read
+    as flags its first word would be blamed as a stray argument."""
+    lines = [line for line in token.split("\n") if line.strip()]
+    if not lines or not all(line.lstrip().startswith("#") for line in lines):
+        return
+    if _root_session(token.split("\n")) is not None:
+        return
+    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
+                "or a manifest or script that starts one)")
+    inside = any(_LAUNCHER_WORD.search(line) for line in lines)
+    raise InputError("the pasted text", expected, message=(
+        f"the pasted text: expected {expected}, got none: every line is a comment (it starts "
+        "with '#'), which the shell skips" + (
+            "; the launch it names follows a '#' on its line: paste the command without it"
+            if inside else "")))
+
+
+#: A diff's added line of flags (``+--kv-cache-dtype fp8_e4m3 \\``), and any line of a diff
+#: hunk: added, removed or context (after its ``@@`` header or a ```diff fence).
+_ADDED_FLAGS = re.compile(r"^\+[ \t]*--?[A-Za-z]", re.MULTILINE)
+_DIFF_START = re.compile(r"^(?:```+[ \t]*(?:diff|patch)\b|@@ -\d)", re.MULTILINE)
+
+
+def _first_added(token: str) -> str:
+    """The first added line of flags in the diff ``token``, without its ``+``, shortened."""
+    found = _ADDED_FLAGS.search(token)
+    line = token[found.start() + 1:].split("\n", 1)[0].strip() if found else ""
+    return line if len(line) <= 60 else line[:57] + "..."
+
+
+def _refuse_diff_without_launch(token: str) -> None:
+    """Refuse a review diff (a pull request thread's hunk, ```diff or ``@@ -``) that adds
+    SGLang flags but holds no launch: the hunk starts after the launch line, so no reading
+    of it plans the launch, and a message about one flag's value (``give the flag after the
+    paste``) would send the reader down a path that cannot end in a plan."""
+    added = _ADDED_FLAGS.findall(token)
+    if not added or (len(added) < 2 and not _DIFF_START.search(token)):
+        return
+    hunk = [line for line in token.split("\n")
+            if line[:1] in ("+", "-", " ") and not line.startswith(("---", "+++"))]
+    if any(_LAUNCHER_WORD.search(line) for line in hunk):
+        return  # the hunk holds its launch line: read as a diff of a launch
+    if sum(line.count('"') for line in hunk) % 2:
+        return  # cut inside a quoted value (another launcher's string of flags): said so
+    if any(_LAUNCHER_WORD.search(_INLINE_CODE.sub("", line)) for line in token.split("\n")):
+        return  # a launch elsewhere in the text, outside a sentence's inline code
+    expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
+                "or a manifest or script that starts one)")
+    raise InputError("the pasted text", expected, message=(
+        f"the pasted text: expected {expected}, got none: it is a review diff whose hunk adds "
+        f"SGLang flags ({len(added)} line{'s' if len(added) != 1 else ''}, the first "
+        f"'{_first_added(token)}') but holds no launch line "
+        "(the hunk starts after it); paste the whole launch command from the file"))
+
+
 _ROOT_PROMPT = re.compile(r"^(\s*)# (?=\S)")
 
 
@@ -2242,6 +2347,7 @@ def _launch_segment(words: list[str], launch: int | None = None,
         return [w for seg in segments for w in seg]
     at = picked[0] if picked is not None else found[0]
     _refuse_full_width_operator(segments[at])
+    _refuse_sentence(segments[at])
     if notes is not None:
         _orphaned_flags(segments[at + 1:], notes)
         _wrapped_value(segments[at], segments[at + 1:at + 2], notes)
@@ -2271,6 +2377,8 @@ def _launch_segment(words: list[str], launch: int | None = None,
         else:
             exported.extend(f"{name}={values[name]}"
                             for name in shell_vars.declared(seg, values))
+    if notes is not None and shell_branches.KEPT in values:
+        _note_kept_branches(segments[at], values, notes)
     chosen = _from_command(_env_operands(segments[at], values))
     if _isolated(chosen):
         lead = 0  # ``A=1 docker run ...``: set for the docker client, like an export
@@ -2314,6 +2422,19 @@ def _launch_segment(words: list[str], launch: int | None = None,
                 expanded = _empty_after_flag(word, out[-1], values)
             out.extend(expanded)
     return out
+
+
+def _note_kept_branches(launch: list[str], values: dict[str, str], notes: list[str]) -> None:
+    """Say which value the launch was planned with for each variable it reads that a
+    one-branch ``if`` set though its test decides nothing here (``extra=""``, then ``if [
+    "$1" = ngram ]; then extra=(--speculative-algorithm NGRAM); fi``): the branch's, while
+    the shell would keep the earlier value whenever the test fails."""
+    for name, test in shell_branches.kept_branches(values):
+        note = (f"${name} is planned as the branch of `if {test}` sets it: the paste does not "
+                "decide that test (it reads a caller's value or argument); when the test fails, "
+                f"the script launches with the ${name} it set before the branch instead")
+        if note not in notes and any(f"${name}" in w or f"${{{name}" in w for w in launch):
+            notes.append(note)
 
 
 #: ``${NAME:-}`` / ``${NAME-}``: a reference whose default is nothing.
@@ -2497,6 +2618,42 @@ def _refuse_full_width_operator(segment: list[str]) -> None:
     raise InputError("the pasted command", "the shell's own ; && | > < \\ between commands",
                      odd[:60], full_width_operator_hint(odd, f"'{odd[:40]}'")
                      + f"; as pasted, the shell runs {word}, not the launch after it")
+
+
+#: Words of an English sentence that no launch passes as a value or argument: after the
+#: launcher they show the line describes a launch (``with --model-path and --port
+#: arguments``) rather than runs one.
+_SENTENCE_WORDS = frozenset({"with", "and", "or", "the", "an", "to", "using", "via", "flag",
+                             "flags", "argument", "arguments", "option", "options",
+                             "pointing"})
+#: A sentence's word right before the launcher (``Use``, ``run``, ``To serve it, run``).
+_LEAD_WORD = re.compile(r"^[A-Za-z][a-z]*[,:]?$")
+
+
+def _refuse_sentence(segment: list[str]) -> None:
+    """Refuse a launcher named inside a sentence (``Use python -m sglang.launch_server with
+    --model-path and --port arguments``): a word of prose before it on its line and a word
+    of prose among what follows. No shell runs such a line; read as a launch, it would be
+    blamed for a flag's value (``--port: expected an integer, got 'arguments'``)."""
+    prefix = next(i for i in range(len(segment)) if _prefix_end(segment, i) is not None)
+    lead = [w for w in segment[:prefix] if not _ASSIGNMENT.match(w) and w not in _WRAPPERS]
+    if not lead or not _LEAD_WORD.match(lead[-1]) or lead[-1] in _SUBCOMMANDS_OF_TOOLS \
+            or _is_runner(lead[-1]) or lead[-1] == "run" and lead[-2:-1] \
+            and (lead[-2] in _RUN_TOOLS or _is_runner(lead[-2])):
+        return
+    end = _prefix_end(segment, prefix) or prefix + 1
+    prose = [w for w in segment[end:] if w.strip(",.;") in _SENTENCE_WORDS]
+    if not prose:
+        return
+    sentence = " ".join(segment[max(0, prefix - 6):end + 6])
+    raise InputError("the pasted text", "an SGLang launch command", message=(
+        "the pasted text: expected an SGLang launch command, got a sentence that names the "
+        f"launcher ('{sentence[:120]}'): the words around it ('{lead[-1]}', "
+        f"'{prose[0]}') are prose, not a command's; paste the command itself"))
+
+
+#: Words before a launcher that belong to a command running it (``uv run``, ``sudo``).
+_SUBCOMMANDS_OF_TOOLS = frozenset({"exec", "sudo", "then", "do", "else"})
 
 
 #: The words of a placeholder a page wrote with spaces inside (``<other option>``, a count

@@ -56,6 +56,8 @@ class _Block:
     outcomes: list[dict[str, str]] | None = None  # the values each live branch left
     filled: set[str] | None = None  # a loop over the script's arguments that runs no times:
     # the names its body sets from them (``-m) MODEL_PATH="$2"``)
+    guard: bool = False  # an ``if`` testing whether a value is given (``[ -z "$MODEL" ]``)
+    test: str = ""  # an ``if`` block's test, as written (``[ "$1" = ngram ]``)
 
 
 def live_segments(segments: list[list[str]]) -> list[list[str]]:
@@ -82,17 +84,24 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
             block.outcomes.append(dict(values))
         if block.unsure and block.outer and block.before is not None \
                 and block.outcomes is not None:
-            out.append(_put(values, _merged(block.before, block.outcomes),
-                            exported))
+            out.append(_put(values, _merged(block.before, block.outcomes, block.guard,
+                                            block.test), exported))
 
     pending = list(segments)
     budget = [_MAX_UNROLLED]  # segments unrolled loops may still add, across the script
+    frames: list[tuple[list[str], dict[str, str]]] = []  # (a function's ``}``, the $N it hid)
     at = 0
     while at < len(pending):
         seg = pending[at]
         at += 1
         head = seg[0] if seg else ""
         running = not blocks or blocks[-1].live
+        if frames and seg is frames[-1][0]:  # the function's body is over: the script's $N
+            _positional_set(values, frames.pop()[1])
+        elif head.endswith("()") or head == "function":
+            frame = _called_with(pending, at - 1, values)
+            if frame is not None:
+                frames.append(frame)
         if head == "for" and running and (blocks == [] or blocks[-1].subject is None) \
                 and (unrolled := _unrolled(pending, at - 1, values, budget)) is not None:
             end, runs = unrolled
@@ -120,6 +129,8 @@ def live_segments(segments: list[list[str]]) -> list[list[str]]:
             seg = seg[1:]
         elif head == "if":
             blocks.append(_opened(running, _decided(seg[1:], values), dict(values)))
+            blocks[-1].guard = _presence_test(seg[1:])
+            blocks[-1].test = " ".join(seg[1:])
         elif head == "elif" and blocks:
             switch(blocks[-1], _decided(seg[1:], values))
         elif head == "else" and blocks:
@@ -184,6 +195,55 @@ _C_STEP = re.compile(r"^\s*(?:([A-Za-z_]\w*)\s*(\+\+|--)|(\+\+|--)\s*([A-Za-z_]\
 #: bash's brace range ``{FIRST..LAST}``.
 _SEQ = re.compile(r"^(?:\$\(|`)\s*seq((?:\s+\S+){1,3})\s*(?:\)|`)$")
 _BRACE_RANGE = re.compile(r"^\{(-?\d+)\.\.(-?\d+)\}$")
+
+
+def _called_with(segments: list[list[str]], at: int, values: dict[str, str]
+                 ) -> tuple[list[str], dict[str, str]] | None:
+    """For a function defined at ``segments[at]`` (``serve() {``) that the script later
+    calls with words it fixes (``serve off``): bind ``$1``, ``$2`` ... to them for the body,
+    so a test on the function's own argument is decided as that call decides it (the
+    launch's reading binds the same first call). Give back (the body's closing ``}``, the
+    positional parameters the call hides); None when there is no such call."""
+    seg = segments[at]
+    name = seg[1] if seg[0] == "function" and len(seg) > 1 else seg[0]
+    name = name.removesuffix("()")
+    if not name or not (seg[1:] in ([], ["{"]) or seg[0] == "function"):
+        return None
+    depth = 0
+    end = None
+    for n in range(at, len(segments)):
+        words = segments[n]
+        if words[-1:] == ["{"] or words[:1] == ["{"]:  # the body, or a group inside it
+            depth += 1
+        elif words[:1] == ["}"]:
+            depth -= 1
+            if depth <= 0:
+                end = n
+                break
+    if end is None:
+        return None
+    for n in range(end + 1, len(segments)):
+        words = [w for w in segments[n] if not shell_vars.ASSIGNMENT.match(w)]
+        if words[:1] != [name]:
+            continue
+        arguments = []
+        for word in words[1:]:
+            if word[:1] in "<>" or word[:1].isdigit() and word[1:2] in "<>":
+                break  # a redirection ends the call's arguments
+            arguments.append(shell_vars.expand(word, values))
+        if any("$" in w or "`" in w for w in arguments):
+            return None  # a value the script works out later (a loop's item): undecided
+        hidden = {k: v for k, v in values.items() if k.isdigit()}
+        _positional_set(values, {str(i): w for i, w in enumerate(arguments, 1)})
+        return segments[end], hidden
+    return None
+
+
+def _positional_set(values: dict[str, str], positional: dict[str, str]) -> None:
+    """Make ``values``' ``$1``, ``$2`` ... exactly ``positional``."""
+    for key in [k for k in values if k.isdigit()]:
+        del values[key]
+    values.update(positional)
 
 
 def _unrolled(segments: list[list[str]], at: int, values: dict[str, str],
@@ -370,14 +430,30 @@ def _numbers(word: str, values: dict[str, str]) -> list[str] | None:
     return [str(first + n * by) for n in range(max(count, 0))]
 
 
-def _merged(before: dict[str, str], outcomes: list[dict[str, str]]) -> dict[str, str]:
+def _merged(before: dict[str, str], outcomes: list[dict[str, str]],
+            guard: bool = False, test: str = "") -> dict[str, str]:
     """The values after a block whose branch is not decided here, from those each branch
     read leaves (``outcomes``): a name they all leave with one value has it; one they leave
     with different values, or set in some and leave unset in others, is open. A block with
     one branch read (``if [ -z "$MODEL" ]; then MODEL=...; fi``, an ``else`` the script's
-    values rule out) leaves that branch's values, as its lines read in order would."""
+    values rule out) leaves that branch's values, as its lines read in order would. When
+    its test picks a mode rather than asks whether a value is given (``guard``), each name
+    the script set before the block and the branch changes (``extra=""`` then ``if [ "$1"
+    = ngram ]; then extra="--speculative-algorithm NGRAM"; fi``) is recorded under
+    ``KEPT`` with ``test``: the shell skipping the branch keeps the old value, and a launch
+    that reads the name says which value it was planned with."""
     if len(outcomes) < 2:  # one branch read: its values, as the script's own lines
-        return outcomes[0] if outcomes else before
+        if not outcomes or guard:
+            return outcomes[0] if outcomes else before
+        out = dict(outcomes[0])
+        kept = [name.partition("[")[0] for name, value in outcomes[0].items()
+                if (old := before.get(name)) is not None and old != value
+                and _NAME.match(name) and not shell_vars.open_reference(old)]
+        if kept:
+            entries = [e for e in out.get(KEPT, "").split(_ENTRY) if e]
+            entries += [f"{name}{_PART}{test}" for name in dict.fromkeys(kept)]
+            out[KEPT] = _ENTRY.join(entries)
+        return out
     out = dict(before)
     for name in {n for state in outcomes for n in state} | before.keys():
         found = {state.get(name) for state in outcomes}
@@ -390,6 +466,20 @@ def _merged(before: dict[str, str], outcomes: list[dict[str, str]]) -> dict[str,
 
 #: The state of a name whose value the script leaves undecided.
 _OPEN = "\x00open"
+#: Where ``values`` lists the names a one-branch block left with its branch's value though
+#: its test decides nothing here, each with that test (``kept_branches``); no variable has
+#: this name.
+KEPT = " branch-kept"
+_ENTRY = "\x1d"
+_PART = "\x1f"
+_NAME = re.compile(r"^[A-Za-z_]\w*(?:\[@\])?$")
+
+
+def kept_branches(values: dict[str, str]) -> list[tuple[str, str]]:
+    """(name, test) for each name a one-branch ``if`` whose test decides nothing here left
+    with its branch's value (``_merged``), in the order the script set them."""
+    return [tuple(e.split(_PART, 1)) for e in values.get(KEPT, "").split(_ENTRY)  # type: ignore[misc]
+            if _PART in e]
 
 
 def _put(values: dict[str, str], wanted: dict[str, str], exported: set[str]) -> list[str]:
@@ -507,6 +597,15 @@ def _case_branch(block: _Block, seg: list[str],
         block.in_branch = False
         seg = [*seg[:-1], seg[-1][:-1]] if seg[-1] != ";" else seg[:-1]
     return seg
+
+
+def _presence_test(words: list[str]) -> bool:
+    """Whether the test ``words`` only asks if one value is given (``[ -z "$MODEL" ]``,
+    ``[[ -n $QUANT ]]``): its branch fills in or uses that value, the script's default."""
+    words = words[1:] if words[:1] == ["!"] else words
+    if words[:1] == ["test"]:
+        words = ["[", *words[1:], "]"]
+    return len(words) == 4 and words[0] in ("[", "[[") and words[1] in ("-n", "-z")
 
 
 def _opened(running: bool, decided: bool | None, before: dict[str, str] | None) -> _Block:
