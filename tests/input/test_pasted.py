@@ -423,7 +423,22 @@ def test_flags_with_a_real_launch_word_are_read_as_before(text, argv):
 def test_prose_not_followed_by_flags_is_still_no_launch(capsys):
     assert main(["resolve", "--gpu", "h100", "Please help me launch the server\nexport X=1"]) == 2
     err = capsys.readouterr().err
-    assert "expected an SGLang launch" in err and "it runs Please help" in err
+    # the sentence is no program the text runs: the line names none rather than "Please"
+    assert "expected an SGLang launch" in err and "got none" in err and "Please" not in err
+
+
+def test_the_no_launch_line_names_the_programs_a_page_runs_not_its_headings(capsys):
+    # NVIDIA's DGX Spark playbook page as text (build.nvidia.com/spark/sglang, 2026): a
+    # title, a reading time and a step heading before the commands it shows
+    page = ("SGLang for Inference\n\n30 MIN\n\nInstall and use SGLang on DGX Spark\n\n"
+            "# Verify Docker installation\ndocker --version\n\n# Check NVIDIA GPU drivers\n"
+            "nvidia-smi\n\nPull the SGLang Container\n\n"
+            "examples/deployments/GKE/sglang/v1alpha1/disagg.yaml\ndf -h /\n")
+    assert main(["resolve", "--gpu", "h100", page]) == 2
+    err = capsys.readouterr().err
+    assert "got none: it runs docker, nvidia-smi, df" in err
+    for heading in ("SGLang for", "30 MIN", "Install", "Pull", "disagg.yaml"):
+        assert heading not in err
 
 
 def test_a_container_env_option_in_typographic_quotes_is_read_as_the_assignment():

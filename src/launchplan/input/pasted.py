@@ -2695,6 +2695,10 @@ _SETTING = frozenset({"read", "shift", "getopts", "mapfile", "readarray"})
 _FLAG_WORD = re.compile(r"^--?[A-Za-z]")
 #: A word that can name a program (not prose, not a YAML key).
 _PROGRAM = re.compile(r"^[\w.~/+-]+$")
+#: A first word no program is named like: a page's heading or sentence (``Install and use``,
+#: ``SGLang for Inference``), a number (``30 MIN``) or a data file's name over its contents
+#: (``disagg.yaml``); the no-launch line names the commands the text does run instead.
+_NO_PROGRAM = re.compile(r"^(?:[A-Z][\w-]*|\d+|[\w.~/-]+\.(?:ya?ml|json|md|txt|toml|ini|csv))$")
 #: A conda or venv name a prompt shows before it (``(base)``).
 _ENV_PROMPT = re.compile(r"^\([\w.-]+\)$")
 
@@ -2805,7 +2809,7 @@ def _require_flags(segments: list[list[str]]) -> None:
             continue
         commands += 1
         if not _PROGRAM.match(words[0]) or words[0].startswith("-") \
-                or words[0] in _SETTING:
+                or words[0] in _SETTING or _NO_PROGRAM.match(words[0]):
             continue  # prose or YAML (``name: x``), or a builtin: no program to name
         program = words[0].rsplit("/", 1)[-1]
         if _PYTHON.match(words[0]):
