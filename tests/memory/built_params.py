@@ -26,3 +26,20 @@ def built_params(model: Any) -> int:
     total = sum(b for c, b in plan_weights(model).breakdown.items() if c != "rope_cache")
     assert total % 2 == 0
     return int(total // 2) - buffers
+
+
+#: the configs of ``tests/parity/models`` (a round's architectures, recorded on the oracle)
+PARITY_MODELS = Path(__file__).resolve().parents[1] / "parity" / "models"
+#: the oracle's recording hosts' memory before the weights load, in bytes
+BEFORE_LOAD = {"h100": 84_891_664_384, "b200": 191_636_701_184, "mi300x": 205_512_507_392}
+
+
+def parity_config(folder: str) -> dict[str, Any]:
+    """A ``tests/parity/models`` folder's ``config.json``, as a dict to change and write."""
+    return json.loads((PARITY_MODELS / folder / "config.json").read_text())
+
+
+def parity_model(folder: str) -> Any:
+    """The model of a ``tests/parity/models`` folder, read afresh."""
+    clear_cache()
+    return load_model(str(PARITY_MODELS / folder))

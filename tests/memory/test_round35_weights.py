@@ -16,10 +16,6 @@ and projector).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 
 from launchplan.facts.models import clear_cache, load_model
@@ -27,11 +23,15 @@ from launchplan.facts.targets import get_target
 from launchplan.memory.kv_pool import kv_pool
 from launchplan.memory.weights import Parallel, _layout, plan_weights
 from launchplan.planner import resolve
-from tests.memory.built_params import load_written
+from tests.memory.built_params import (
+    BEFORE_LOAD,
+    PARITY_MODELS,
+    load_written,
+    parity_config,
+)
 
-MODELS = Path(__file__).resolve().parents[1] / "parity" / "models"
-#: the recording's memory figures (bytes usable before the weights load)
-BEFORE = {"h100": 84_891_664_384, "b200": 191_636_701_184, "mi300x": 205_512_507_392}
+MODELS = PARITY_MODELS
+BEFORE = BEFORE_LOAD  # the recording's memory figures (bytes usable before the weights load)
 MIB64 = 64 * 2**20
 
 
@@ -42,8 +42,7 @@ def _fresh():
     clear_cache()
 
 
-def _config(folder: str) -> dict[str, Any]:
-    return json.loads((MODELS / folder / "config.json").read_text())
+_config = parity_config
 
 
 def _allocated(model) -> int:
