@@ -37,9 +37,3 @@ BEFORE_LOAD = {"h100": 84_891_664_384, "b200": 191_636_701_184, "mi300x": 205_51
 def parity_config(folder: str) -> dict[str, Any]:
     """A ``tests/parity/models`` folder's ``config.json``, as a dict to change and write."""
     return json.loads((PARITY_MODELS / folder / "config.json").read_text())
-
-
-def parity_model(folder: str) -> Any:
-    """The model of a ``tests/parity/models`` folder, read afresh."""
-    clear_cache()
-    return load_model(str(PARITY_MODELS / folder))
