@@ -146,6 +146,21 @@ def test_adaptive_params_default_and_config(tmp_path):
     assert out["speculative_num_steps"] == 4 and out["speculative_num_draft_tokens"] == 5
 
 
+@pytest.mark.parametrize(("content", "kind"), [
+    ([{"candidate_steps": [2, 4]}], "array"), ('"fast"', "string"), (3, "number"),
+    (None, "null"), (True, "boolean")])
+def test_an_adaptive_config_that_is_no_json_object_is_refused(tmp_path, content, kind):
+    """A list, a string or a number where SGLang reads a mapping of batch sizes: a refusal
+    naming the file and what it holds, never a rule crash."""
+    path = tmp_path / "adaptive.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    out = s.speculative_adaptive_params(make_view(speculative_adaptive=True,
+                                                  speculative_adaptive_config=str(path)))
+    assert isinstance(out, Refuse)
+    assert out.message.endswith(f"expected a JSON object of batch sizes and their "
+                                f"candidate_steps, got a JSON {kind}")
+
+
 # --- EAGLE family ----------------------------------------------------------------------------
 
 def test_eagle_family_defaults():

@@ -69,6 +69,9 @@ def _adaptive_steps(path: str | None) -> tuple[int, ...] | str:
             config = json.load(fh)
     except (OSError, ValueError) as exc:
         return f"cannot read --speculative-adaptive-config {path}: {exc}"
+    if not isinstance(config, dict):  # SGLang reads it as a mapping and stops on any other
+        return (f"--speculative-adaptive-config {path}: expected a JSON object of batch sizes "
+                f"and their candidate_steps, got a JSON {_json_kind(config)}")
     steps: set[int] = set()
     for key, entry in config.items():
         if not str(key).isdigit():
@@ -81,6 +84,14 @@ def _adaptive_steps(path: str | None) -> tuple[int, ...] | str:
     if not steps:
         return "--speculative-adaptive-config needs at least one integer batch-size key"
     return tuple(sorted(steps))
+
+
+def _json_kind(value: object) -> str:
+    """JSON's own name for a parsed value's type, as a user wrote it."""
+    if value is None:
+        return "null"
+    return {bool: "boolean", int: "number", float: "number", str: "string",
+            list: "array"}.get(type(value), type(value).__name__)
 
 
 @rule(
