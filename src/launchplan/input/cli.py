@@ -330,7 +330,20 @@ def _open_value(text: str) -> bool:
     from launchplan.input import shell_vars
 
     return (shell_vars.open_reference(text) or shell_vars.placeholder(text)
-            or shell_vars.template_word(text) or shell_vars.actions_expression(text))
+            or shell_vars.template_word(text) or shell_vars.actions_expression(text)
+            or _abridged_value(text))
+
+
+def _abridged_value(text: str) -> bool:
+    """Whether ``text`` is a value the pasted text abridges: it is, or holds, an ellipsis
+    (``{"0":"mlx5_0",...}``, ``{...}``, the ``...`` of ``1 2 4 ... 256``). The author's launch
+    held the whole value; judging what is left (a JSON parser's column, a rule's refusal)
+    would speak of a value nobody gave."""
+    return "..." in text or "…" in text
+
+
+#: How a value the pasted text abridges is named (the hint says how to complete it).
+_ABRIDGED_EXPECTED = "the whole value"
 
 
 #: How an error on a value the pasted text leaves open says it can be completed.
@@ -791,6 +804,8 @@ class _Parse:
 
     def _take(self, at: int, opt: _Opt, spelling: str, args: list[str]) -> None:
         kind = opt.kind
+        if args and kind != _CONFIG and any("..." in a or "…" in a for a in args):
+            self._abridged(at, spelling, args)
         if kind == _CONST:
             value = opt.const
         elif kind == _STORE:
@@ -827,6 +842,15 @@ class _Parse:
             self._config_ignored(at, spelling, args)
             return
         self._store(at, opt, spelling, value)
+
+    def _abridged(self, at: int, spelling: str, args: list[str]) -> None:
+        """A value the pasted text abridges is bad input before any conversion or rule sees
+        it (an open value: a later occurrence given after the paste completes it)."""
+        shown = " ".join(args)
+        mark = "..." if "..." in shown else "…"
+        raise self.error(at, spelling, _ABRIDGED_EXPECTED, shown,
+                         f"the pasted text abridges this value ('{mark}'): put the whole value "
+                         f"there, {_AFTER_PASTE}")
 
     def _store(self, at: int, opt: _Opt, spelling: str, value: Any) -> None:
         raw = self.raw

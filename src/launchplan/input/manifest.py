@@ -228,14 +228,16 @@ def _launching(text: str) -> tuple[_Launch, ...]:
     # kept at the fence's indent) is the same YAML without that indent
     from launchplan.input.role_templates import with_role_templates
 
+    elided: list[int] = []
     documents, joined = _runtimes_joined(_config_maps_read(
-        with_role_templates(_documents(textwrap.dedent(text).strip()))))
+        with_role_templates(_documents(textwrap.dedent(text).strip(), elided))))
     try:
         containers = list(map(_with_entrypoint, _containers(documents, None, set())))
     except RecursionError:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
                          "more levels than a container spec has") from None
-    found = tuple((tuple(words), tuple(env), node, joined.get(id(node)) or _recipe_note(node))
+    found = tuple((tuple(words), tuple(env), node,
+                   _with_elision(joined.get(id(node)) or _recipe_note(node), elided))
                   for words, env, node in containers if launches_sglang(words))
     if found:
         _refuse_flags_apart(documents, found)
@@ -250,6 +252,17 @@ def _launching(text: str) -> tuple[_Launch, ...]:
                          "SGLang's launcher (python -m sglang.launch_server, sglang serve)",
                          "none that does" + (f": its containers run {shown}" if shown else ""))
     return found
+
+
+def _with_elision(note: str | None, elided: list[int]) -> str | None:
+    """``note`` with a word on the elision lines the manifest was read without."""
+    if not elided:
+        return note
+    shown = ", ".join(map(str, elided[:3])) + (", …" if len(elided) > 3 else "")
+    said = (f"the pasted manifest abridges part of itself (elision lines at line"
+            f"{'s' if len(elided) > 1 else ''} {shown}): "
+            "read without them; what they leave out is not planned")
+    return f"{said}; {note}" if note else said
 
 
 def _config_maps_read(documents: list[Any]) -> list[Any]:
@@ -601,7 +614,49 @@ def _json_with_comments(text: str) -> Any:
         return None
 
 
-def _documents(text: str) -> list[Any]:
+#: A line that is only an ellipsis (``.``, ``...``, ``…``): a page abbreviating a manifest.
+_ELISION_LINE = re.compile(r"^[ \t]*(?:\.|\.{3,}|…)[ \t]*$", re.MULTILINE)
+_INDENT = re.compile(r"^[ \t]*")
+
+
+def _documents_unabridged(text: str, elided: list[int]) -> list[Any]:
+    """The manifest ``text`` read without its elision lines (their line numbers go into
+    ``elided``). Where the text after an elision is indented deeper than a ``key: value``
+    line before it, the elided lines held the key that opened that block: a stand-in key
+    keeps the block's shape. Bad input, in one line, when the rest does not read either."""
+    lines = text.split("\n")
+    kept: list[str] = []
+    found: list[int] = []
+    for number, line in enumerate(lines, 1):
+        if not _ELISION_LINE.match(line):
+            kept.append(line)
+            continue
+        found.append(number)
+        before = next((k for k in reversed(kept) if k.strip()), None)
+        after = next((k for k in lines[number:] if k.strip() and not _ELISION_LINE.match(k)),
+                     None)
+        if before is None or after is None:
+            continue
+        indent = len(_INDENT.match(before).group(0))  # type: ignore[union-attr]
+        if len(_INDENT.match(after).group(0)) > indent \
+                and not before.rstrip().endswith(":") and ":" in before:
+            kept.append(" " * indent + f"elided-{number}:")
+    try:
+        documents = _documents("\n".join(kept))
+    except InputError:
+        shown = ", ".join(map(str, found[:3])) + (", …" if len(found) > 3 else "")
+        raise InputError("the pasted manifest", "a whole manifest",
+                         "one abridged by elision lines ('.', '...' or '…' alone, at line"
+                         f"{'s' if len(found) > 1 else ''} {shown})",
+                         "it does not read without them either: paste the manifest whole"
+                         ) from None
+    elided.extend(found)
+    return documents
+
+
+def _documents(text: str, elided: list[int] | None = None) -> list[Any]:
+    """The YAML/JSON documents of ``text``; with ``elided``, a manifest a page abbreviates
+    with elision lines is read without them (their line numbers go there)."""
     literal = _js_data(text)
     if literal is not None:  # ``export const catalog = [{ ..., command: '...' }]``
         text = literal
@@ -624,6 +679,8 @@ def _documents(text: str) -> list[Any]:
         raise InputError("the pasted manifest", "a manifest nested less deeply",
                          "more levels than a container spec has") from None
     except Exception as exc:  # yaml.YAMLError, or a value YAML cannot build
+        if elided is not None and _ELISION_LINE.search(text):
+            return _documents_unabridged(text, elided)
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]

@@ -753,25 +753,46 @@ def _with_pasted_config(words: list[str], token: str, notes: list[str] | None) -
     """``words`` with ``--config FILE`` replaced by the config the paste itself writes out
     (the YAML block, then the launch that names it), when FILE is not on this machine:
     SGLang puts a config's flags before the command line's, so those come first."""
-    if "--config" not in words or ": " not in token:
+    if "--config" not in words:
         return words
     at = words.index("--config")
+    if at + 1 >= len(words):
+        return words
     import os
 
-    if at + 1 >= len(words) or os.path.exists(words[at + 1]):
-        return words
+    path = words[at + 1]
+    name = path.rsplit("/", 1)[-1]
+    # a script that writes the file itself (``envsubst > config.yaml``, ``cat <<EOF >
+    # config.yaml``) runs with that file, never with one that sits where launchplan runs
+    writer = _config_writer(token, name) if name and token.count(name) > 1 else None
+    if writer is None:
+        if ": " not in token:
+            return words
+        if os.path.exists(path):
+            if notes is not None and "\n" in token:
+                notes.append(f"--config {path}: the file of that name on this machine is "
+                             "read (the pasted text neither holds nor writes it)")
+            return words
     from launchplan.input.config_paste import config_block, config_flags
     from launchplan.input.heredoc import split_off, written
 
-    path = words[at + 1]
     text = written(split_off(token)[1], path)  # cat > config.yaml << EOF ... EOF
-    flags = config_flags(text) if text is not None else config_block(token)
+    flags = config_flags(text) if text is not None else (
+        config_block(token) if ": " in token else None)
     if flags is None:
-        return words
+        if writer is None:
+            return words
+        shown = writer if len(writer) <= 60 else writer[:57] + "..."
+        raise InputError("--config", "a config file the pasted text holds", path,
+                         f"the pasted script writes it itself ({shown}) from text the paste "
+                         f"leaves out, so a {name} on this machine is not read for it: paste "
+                         "the file's content with the script")
     if notes is not None:
         how = "the here-document that writes it" if text is not None else (
             "the config written out in the pasted text")
-        notes.append(f"--config {path} is not on this machine: {how} is read as that file")
+        where = (f"is written by the pasted script (the {name} on this machine is not read)"
+                 if writer is not None and os.path.exists(path) else "is not on this machine")
+        notes.append(f"--config {path} {where}: {how} is read as that file")
     start = next((i for i in range(at, -1, -1) if _prefix_end(words, i) is not None), None)
     if start is None:
         return [*flags, *words[:at], *words[at + 2:]]
@@ -783,6 +804,16 @@ def _with_pasted_config(words: list[str], token: str, notes: list[str] | None) -
         given = rest.index("--config")
         return [*words[:end], *flags, *rest[:given], *rest[given + 2:]]
     return [*words[:end], *flags, *words[end:at], *words[at + 2:]]
+
+
+def _config_writer(token: str, name: str) -> str | None:
+    """The line of the pasted script that writes the file ``name`` (a redirect to it, ``tee``,
+    a ``cp``/``mv`` to it), stripped; None when no line does."""
+    target = r"""['"]?(?:[^\s'"]*/)?""" + re.escape(name) + r"""['"]?(?=[\s;&|)]|$)"""
+    found = re.search(r"(?m)^[ \t]*(.*?(?:>>?|\btee(?:[ \t]+-a)?)[ \t]*" + target + r".*?)[ \t]*$"
+                      r"|^[ \t]*((?:cp|mv|install|ln)\b[^\n]*[ \t]" + target + r")[ \t]*$",
+                      token)
+    return None if found is None else (found.group(1) or found.group(2)).strip()
 
 
 #: A top-level ``key:`` of a YAML mapping (a camelCase or snake_case key too).

@@ -20,11 +20,13 @@ from collections.abc import Sequence
 #: Where a text names the SGLang release: the report's line, a pinned install, an image tag.
 _NAMED = (re.compile(r"(?mi)^\s*sglang\s*:\s*v?(\d+\.\d+\.\d+\S*)\s*$"),
           re.compile(r"(?i)\bsglang(?:\[[\w,.-]*\])?\s*==\s*v?(\d+\.\d+\.\d+[\w.+-]*)"),
+          # the tag ends where the image name does: a variant (``-cu129``), a digest pin
+          # (``@sha256:...``), a quote, inline code's backtick or the prose punctuation around it
           re.compile(r"(?i)\b(?:lmsysorg/sglang(?:-rocm)?|rocm/sgl-dev):v?(\d+\.\d+\.\d+[\w.]*?)"
-                     r"(?=-|\s|$|[\"'])"),
+                     r"(?=[-@]|\s|$|[\"'`),;\]}])"),
           # ATOM's images name the SGLang they carry after ``sglang-``, a build date after it
           re.compile(r"(?i)\b(?:rocm/)?atom-dev:sglang-v?(\d+\.\d+\.\d+[\w.]*?)"
-                     r"(?=[-_]|\s|$|[\"'`])"),
+                     r"(?=[-_@]|\s|$|[\"'`),;\]}])"),
           re.compile(r"(?mi)^\s*sglang version\s+v?(\d+\.\d+\.\d+\S*)\s*$"))
 #: A release and its post releases (same flags and rules); not a pre-release or a dev build.
 _RELEASE = re.compile(r"^(\d+\.\d+\.\d+)(?:\.post\d+)?$")

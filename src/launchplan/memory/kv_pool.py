@@ -657,7 +657,7 @@ def _budget(plan: _Plan, before: int, weights: int, steps: list | None,
             ("free before loading (GiB)", before_gib),
             ("weights (bytes)", weights),
             ("free after loading (GiB)", after_gib),
-            (f"slack: before x (1 - mem_fraction_static {plan.mem_fraction}) (GiB)",
+            (f"slack: before x (1 - mem_fraction_static {_fraction(plan.mem_fraction)}) (GiB)",
              slack_gib),
         ])
         if mm_gib:
@@ -668,11 +668,19 @@ def _budget(plan: _Plan, before: int, weights: int, steps: list | None,
         need = 1 - after_gib / before_gib if before_gib else 1.0
         raise NotEnoughMemory(
             f"the loaded weights leave no memory for the KV cache at mem_fraction_static "
-            f"{plan.mem_fraction} (it would need more than {need:.4f})")
+            f"{_fraction(plan.mem_fraction)} (it would need more than {need:.4f})")
     budget = int(rest * GIB)
     if steps is not None:
         steps.append(("KV budget = after - slack (bytes)", budget))
     return budget
+
+
+def _fraction(value: float) -> str:
+    """A rule-derived fraction as the plan table shows it (0.85 x 0.85 is 0.7225 there, not
+    0.7224999999999999), so a message and the table beside it name the same value."""
+    from launchplan.commands.output import human_float  # a message's path only
+
+    return human_float(value) if isinstance(value, float) else str(value)
 
 
 def _multimodal_reserve_gib(plan: _Plan) -> float:
