@@ -32,8 +32,8 @@ from typing import Any
 
 from launchplan.errors import InputError
 from launchplan.input import shell_vars
-from launchplan.input.python_flow import loop_bindings
-from launchplan.input.python_literals import literal_pair, quiet_parse
+from launchplan.input.python_flow import ancestors, loop_bindings
+from launchplan.input.python_literals import literal_pair, quiet_parse, shortened
 
 #: A call of the offline engine (``sgl.Engine(``, ``sglang.Engine(``, ``Engine(``), or of
 #: the frontend language's ``sgl.Runtime(``, which starts a server from the same keywords.
@@ -102,7 +102,7 @@ def engine_launch(text: str, launch: int | None = None, notes: list[str] | None 
     calls = _calls(tree, _ray_sglang(text))
     if not calls:
         raise InputError("the pasted Python", "a call of sgl.Engine(...)", "none")
-    order = _launch_order(text, len(calls))
+    order = _launch_order(text, len(calls), notes)
     kind, which = order[min(max(launch or 1, 1), len(order)) - 1]
     if kind == "literal":
         return _literal_launch(text, which, notes)
@@ -117,7 +117,7 @@ def engine_launch(text: str, launch: int | None = None, notes: list[str] | None 
         elif isinstance(node, ast.For):
             found.append((node.lineno, node.col_offset, environ_loop(node, names)))
     env = [pair for *_, pairs in sorted(found, key=lambda item: item[:2]) for pair in pairs]
-    return _patched_by_docs(tree, call, _flags(call, names, tree)), env
+    return _patched_by_docs(tree, call, _flags(call, names, tree, notes)), env
 
 
 def _patched_by_docs(tree: ast.Module, call: ast.Call, argv: list[str]) -> list[str]:
@@ -160,7 +160,8 @@ def engine_total(text: str) -> int:
     return len(_launch_order(text, engines)) if engines else 0
 
 
-def _launch_order(text: str, engines: int) -> list[tuple[str, int]]:
+def _launch_order(text: str, engines: int, notes: list[str] | None = None
+                  ) -> list[tuple[str, int]]:
     """The launches of a script with ``engines`` engine calls, in source order, each as
     (``"engine"`` or ``"literal"``, which of its kind, from 1): a benchmark that starts a
     server with ``subprocess.Popen`` and an offline engine, or a Modal app with a served
@@ -170,29 +171,64 @@ def _launch_order(text: str, engines: int) -> list[tuple[str, int]]:
     alike."""
     from launchplan.input.python_launch import literal_launches
 
-    engines_only = [("engine", n) for n in range(1, engines + 1)]
+    def engines_only() -> list[tuple[str, int]]:
+        if engines < 2:
+            return [("engine", 1)] if engines else []
+        own = _tree(text)
+        placed = _placed_calls(own, _ray_sglang(text))
+        if len(placed) != engines:
+            return [("engine", n) for n in range(1, engines + 1)]
+        return _reached_first(own, [("engine", n, at) for n, (_, at) in
+                                    enumerate(placed, 1)], notes)
+
     read = literal_launches(text)
     if read is None or not read[1]:
-        return engines_only
+        return engines_only()
     tree, literals = read
     placed = _placed_calls(tree, _ray_sglang(text))
     if len(placed) != engines:
-        return engines_only
+        return engines_only()
     inside = {id(n) for call, at in placed for top in (call, at) for n in ast.walk(top)}
     # a string standing as a statement (a docstring's usage line) shows a command, beside
     # an engine the script does start
     inside.update(id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)
                   and isinstance(n.value, (ast.Constant, ast.JoinedStr)))
-    order: list[tuple[tuple[int, int], str, int]] = [
-        ((at.lineno, at.col_offset), "engine", n) for n, (_, at) in enumerate(placed, 1)]
+    order: list[tuple[tuple[int, int], str, int, ast.AST]] = [
+        ((at.lineno, at.col_offset), "engine", n, at) for n, (_, at) in enumerate(placed, 1)]
     which = 0
     for node, count in literals:
         for _ in range(count):
             which += 1
             if id(node) not in inside:
                 order.append(((getattr(node, "lineno", 0), getattr(node, "col_offset", 0)),
-                              "literal", which))
-    return [(kind, n) for _, kind, n in sorted(order)]
+                              "literal", which, node))
+    return _reached_first(tree, [(kind, n, node) for _, kind, n, node in
+                                 sorted(order, key=lambda item: item[:3])], notes)
+
+
+def _reached_first(tree: ast.Module, launches: list[tuple[str, int, ast.AST]],
+                   notes: list[str] | None = None) -> list[tuple[str, int]]:
+    """``launches`` (kind, which, node) in source order, the ones the script's run reaches
+    first: an engine in a function its ``__main__`` never calls (or calls only under a
+    mode its option defaults rule out) is no launch of that run, so it is not the one
+    planned; it stays listed, after them, and ``notes`` says why."""
+    from launchplan.input.python_flow import unreached
+
+    if len(launches) < 2:
+        return [(kind, n) for kind, n, _ in launches]
+    away = unreached(tree, [node for *_, node in launches])
+    if not away:
+        return [(kind, n) for kind, n, _ in launches]
+    if notes is not None:
+        lines = [str(getattr(node, "lineno", "?")) for *_, node in launches
+                 if id(node) in away]
+        where = (f"the launch at line {lines[0]}" if len(lines) == 1
+                 else f"the launches at lines {', '.join(lines)}")
+        notes.append(f"the pasted script's run as written (its option defaults) does not "
+                     f"reach {where}: a function nothing it runs calls, or a branch its "
+                     "values rule out; the launches it reaches are listed first")
+    return [(kind, n) for kind, n, node in sorted(
+        launches, key=lambda item: id(item[2]) in away)]
 
 
 def _literal_launch(text: str, which: int, notes: list[str] | None = None
@@ -690,9 +726,21 @@ def names_before(tree: ast.Module, line: int) -> dict[str, ast.expr]:
     for line, col, name, value in sorted(found, key=lambda f: f[:2]):
         names[name], at[name] = value, (line, col)
     for line, col, name, change, node in sorted(edits, key=lambda e: e[:2]):
-        if name in names and (line, col) > at[name]:
+        if name in names and (line, col) > at[name] and not _skipped(tree, node):
             names[name] = _edited(names[name], change, node)
     return names
+
+
+def _skipped(tree: ast.Module, node: ast.AST) -> bool:
+    """Whether the script's run never makes the edit ``node``: it sits under an ``if`` the
+    text decides against (``if engine_kwargs: kw.update(engine_kwargs)`` of a parameter
+    left at its default None, ``if key in self.extra_kwargs:`` of a wrapper given no extra
+    keywords)."""
+    from launchplan.input.python_values import decided
+
+    return any(isinstance(around, ast.If) and field in ("body", "orelse")
+               and decided(tree, around, field) is False
+               for around, field in ancestors(tree, node))
 
 
 def _returned(tree: ast.Module) -> dict[str, ast.expr]:
@@ -794,24 +842,97 @@ def _edit_text(node: ast.AST) -> ast.expr:
     return ast.Constant(None)
 
 
-def _keywords(call: ast.Call, names: dict[str, ast.expr]) -> list[tuple[str, ast.expr]]:
+def _keywords(call: ast.Call, names: dict[str, ast.expr],
+              unread: list[tuple[ast.expr, str]] | None = None,
+              tree: ast.Module | None = None) -> list[tuple[str, ast.expr]]:
     """``call``'s keyword arguments, each ``**name`` of a literal mapping the script sets
-    spread into its entries."""
+    spread into its entries. A mapping the script takes from outside the paste (a settings
+    file it loads, a function of a module it imports) goes into ``unread`` with where it
+    comes from: an open mapping the flags given after the paste complete. Any other mapping
+    built at run time is an error."""
     out: list[tuple[str, ast.expr]] = []
     for keyword in call.keywords:
         built = _server_args_call(keyword, names)
         if built is not None:  # Engine(server_args=ServerArgs(...)): the engine takes it whole
-            out.extend(_keywords(built, names))
+            out.extend(_keywords(built, names, unread, tree))
             continue
         if keyword.arg is not None:
             out.append((keyword.arg, keyword.value))
             continue
         entries = _entries(keyword.value, names)
         if entries is None:  # ``**kwargs`` built at run time: the values are not in the script
+            source = _mapping_source(keyword.value, tree) if unread is not None else None
+            if source is not None:
+                unread.append((keyword.value, source))  # type: ignore[union-attr]
+                continue
             raise InputError("sgl.Engine(**...)", "keyword arguments written out, or a "
                              "mapping the script sets to literals", ast.unparse(keyword.value)[:60])
         out.extend(entries.items())
     return out
+
+
+#: Calls that read a settings file, by their last name part, with the file kind.
+_LOADERS = {"yaml": "YAML", "OmegaConf": "YAML", "json": "JSON", "toml": "TOML",
+            "tomllib": "TOML", "tomli": "TOML"}
+#: Modules whose functions pass a mapping on (``asdict``, ``from_dict``) rather than make it.
+_PASSING_MODULES = frozenset({"dataclasses", "dacite", "copy", "typing", "functools",
+                              "collections", "os", "json", "yaml"})
+
+
+def _mapping_source(expr: ast.expr, tree: ast.Module | None) -> str | None:
+    """Where the engine's ``**mapping`` comes from, followed through the names the script
+    sets, when that is outside the paste: a settings file it loads
+    (``yaml.safe_load(open(path))``, the path as the text fixes it), a function of a module
+    it imports; None otherwise."""
+    if tree is None:
+        return None
+    from launchplan.input.python_values import fixed
+
+    imported: dict[str, str] = {}
+    bound: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = node.module
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) \
+                and node.value is not None:
+            bound.setdefault(node.target.id, []).append(node.value)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if isinstance(item.optional_vars, ast.Name):
+                    bound.setdefault(item.optional_vars.id, []).append(item.context_expr)
+    queue, seen, module_call = [expr], set(), None
+    while queue and len(seen) < 60:
+        for node in ast.walk(queue.pop(0)):
+            if isinstance(node, ast.Call):
+                head = ast.unparse(node.func).split(".")[0]
+                if head in _LOADERS and node.args:
+                    path = node.args[0]
+                    opened = bound.get(path.id, [path]) if isinstance(path, ast.Name) else [path]
+                    for candidate in opened:
+                        if isinstance(candidate, ast.Call) and ast.unparse(
+                                candidate.func) == "open" and candidate.args:
+                            path = candidate.args[0]
+                    value = fixed(path, tree)
+                    shown = value if isinstance(value, str) else ast.unparse(path)
+                    return f"the {_LOADERS[head]} file the script loads ({shown})"
+                # a function of another module handed only literals makes the mapping
+                # there; one handed the script's own values (a parameter) passes them on
+                if isinstance(node.func, ast.Name) and module_call is None and \
+                        imported.get(node.func.id, "").split(".")[0] not in _PASSING_MODULES \
+                        and node.func.id in imported and all(
+                            isinstance(a, ast.Constant) for a in (
+                                *node.args, *(k.value for k in node.keywords))):
+                    module_call = (f"{node.func.id}() of the module it imports "
+                                   f"({imported[node.func.id]})")
+            elif isinstance(node, ast.Name) and node.id not in seen:
+                seen.add(node.id)
+                queue.extend(bound.get(node.id, []))
+    return module_call
 
 
 def _server_args_call(keyword: ast.keyword, names: dict[str, ast.expr]) -> ast.Call | None:
@@ -830,7 +951,7 @@ def _server_args_call(keyword: ast.keyword, names: dict[str, ast.expr]) -> ast.C
 
 
 def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None,
-           tree: ast.Module | None = None) -> list[str]:
+           tree: ast.Module | None = None, notes: list[str] | None = None) -> list[str]:
     """The flags ``call``'s keywords set; a keyword's value the script fixes only through
     further names (``model_path = args.model_path`` of an option's default, a function's
     parameter its first call passes, ``CONFIG["tp_size"]``) is worked out from ``tree``."""
@@ -844,7 +965,18 @@ def _flags(call: ast.Call, names: dict[str, ast.expr] | None = None,
     own = _RUNTIME_OWN if _is_runtime(call.func) else frozenset()
     if getattr(call.func, "id", getattr(call.func, "attr", None)) == _FLYTE_APP:
         return _flyte_words(call, names)
-    keywords = _ray_keywords(call, names) if _ray_config(call.func) else _keywords(call, names)
+    unread: list[tuple[ast.expr, str]] = []
+    keywords = _ray_keywords(call, names) if _ray_config(call.func) else _keywords(
+        call, names, unread, tree)
+    for spread, source in unread:
+        if notes is not None:
+            notes.append(f"{ast.unparse(call.func)}(**{shortened(ast.unparse(spread))}): the "
+                         f"engine's keywords come from {source}, not in the pasted text: "
+                         "planned with the keywords written out and the flags given after "
+                         "the paste; its other settings are not known")
+    if unread and not any(name == "model_path" for name, _ in keywords):
+        # the mapping holds the model too: an open value a later --model-path gives
+        keywords = [("model_path", unread[0][0]), *keywords]
     for name, expr in keywords:
         if name in own:
             continue

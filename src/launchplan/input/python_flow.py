@@ -281,3 +281,100 @@ def _function_of(index: _Index, node: ast.AST) -> ast.FunctionDef | ast.AsyncFun
                                                  ast.Lambda)):
         at = index.parents.get(id(at))
     return at if isinstance(at, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def unreached(tree: ast.Module, targets: Sequence[ast.AST]) -> set[int]:
+    """The ids of those ``targets`` the script's own run never reaches: in a function or
+    method nothing it runs calls or names (a benchmark's ``run_native_eval`` its ``main``
+    calls only under ``--mode native``, an engine setup kept for another mode), or under
+    an ``if`` its values decide against. Empty when no target is reached (a module of
+    definitions only, run by its importer: every function may be the entry point).
+    Decorated functions (Modal, click, pytest fixtures), ``test*`` functions and the
+    methods of a reached class that has bases (framework hooks) count as reached."""
+    from launchplan.input.python_values import decided
+
+    functions: dict[str, list[ast.AST]] = {}
+    classes: dict[str, list[ast.ClassDef]] = {}
+    owner: dict[int, ast.AST] = {}  # a node's innermost function, or the module
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions.setdefault(node.name, []).append(node)
+        elif isinstance(node, ast.ClassDef):
+            classes.setdefault(node.name, []).append(node)
+    reached: set[int] = set()
+    pending: list[ast.AST] = [tree]
+    skipped: set[int] = set()  # nodes under a branch the script's values rule out
+
+    def reach(unit: ast.AST) -> None:
+        if id(unit) not in reached:
+            reached.add(id(unit))
+            pending.append(unit)
+
+    def visit(node: ast.AST, unit: ast.AST) -> None:
+        owner[id(node)] = unit
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not unit:
+            if node.decorator_list or node.name.startswith("test"):
+                reach(node)
+            for decorator in node.decorator_list:
+                visit(decorator, unit)
+            return  # its body runs when it is called
+        if isinstance(node, ast.If):
+            visit(node.test, unit)
+            for field in ("body", "orelse"):
+                if decided(tree, node, field) is False:
+                    for statement in getattr(node, field):
+                        skipped.update(id(n) for n in ast.walk(statement))
+                    continue
+                for statement in getattr(node, field):
+                    visit(statement, unit)
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            for function in functions.get(node.id, []):
+                reach(function)
+            for cls in classes.get(node.id, []):
+                for item in cls.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                            cls.bases or item.name.startswith("__")):
+                        reach(item)
+        elif isinstance(node, ast.Attribute):
+            for function in functions.get(node.attr, []):
+                reach(function)
+        for child in ast.iter_child_nodes(node):
+            visit(child, unit)
+
+    while pending:
+        unit = pending.pop()
+        body = unit.body if isinstance(unit, (ast.Module, ast.FunctionDef,
+                                              ast.AsyncFunctionDef)) else []
+        for statement in body:
+            visit(statement, unit)
+    named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+        n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    out: set[int] = set()
+    for target in targets:
+        if id(target) in skipped:
+            out.add(id(target))
+            continue
+        unit = owner.get(id(target))
+        if unit is tree or id(unit) in reached:
+            continue
+        function = _enclosing_function(tree, target)
+        if function is not None and function.name not in named \
+                and len(function.args.args) + len(function.args.kwonlyargs) > 0 \
+                and not isinstance(_parent_of(tree, function), ast.ClassDef):
+            continue  # a function the script never names but takes arguments: its
+            # importer's entry point (``start_server(rollout_args)``), not a dead setup
+        out.add(id(target))
+    return set() if len(out) == len(targets) else out
+
+
+def _enclosing_function(tree: ast.Module, target: ast.AST
+                        ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The outermost function ``target`` sits in, else None."""
+    return next((node for node, _ in ancestors(tree, target)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+
+
+def _parent_of(tree: ast.Module, node: ast.AST) -> ast.AST | None:
+    found = ancestors(tree, node)
+    return found[-1][0] if found else None

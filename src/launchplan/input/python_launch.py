@@ -13,6 +13,7 @@ items around the quoted launcher module.
 from __future__ import annotations
 
 import ast
+import copy
 import re
 import shlex
 import textwrap
@@ -24,9 +25,11 @@ from launchplan.input import EXPECTED_LAUNCH, shell_vars
 from launchplan.input.python_flow import (
     LOOKING_CALLS,
     SHOWING_CALLS,
+    ancestors,
     branches,
     called_name,
     data_uses,
+    loop_bindings,
 )
 from launchplan.input.python_literals import (
     PERCENT_FIELD,
@@ -162,9 +165,12 @@ def _without_open_spreads(value: str | list[str], notes: list[str] | None
     if len(kept) < len(value) and notes is not None:
         for word in value:
             if word.startswith("${*") and word.endswith("}"):
-                notes.append(f"the launch's argv spreads {word[3:-1]}, known only when the "
-                             "script runs: it is planned without those items (give those "
-                             "flags after the paste)")
+                spread = word[3:-1]
+                what = ("what that call returns, which launchplan does not work out from "
+                        "the text" if spread.endswith(")") else "known only when the "
+                        "script runs")
+                notes.append(f"the launch's argv spreads {spread}, {what}: it is planned "
+                             "without those items (give those flags after the paste)")
     return kept
 
 
@@ -1567,6 +1573,16 @@ def _list_words(node: ast.expr, literals: dict[str, str], tree: ast.Module,
     if isinstance(node, ast.ListComp):
         found = python_values.value(node, dict(literals), python_values.literal_dicts(tree))
         return None if found is python_values.UNKNOWN else [str(item) for item in found]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        returned = _returned_for(node, tree)
+        if returned is not None:
+            if len(_FOLLOWING) > 8:
+                return None
+            _FOLLOWING.append(node)
+            try:
+                return _list_words(returned, literals, tree, lists, notes)
+            finally:
+                _FOLLOWING.pop()
     if not isinstance(node, ast.Call) or node.keywords:
         return _fixed_words(node, tree)
     func = ast.unparse(node.func)
@@ -1576,13 +1592,51 @@ def _list_words(node: ast.expr, literals: dict[str, str], tree: ast.Module,
     if split or (isinstance(node.func, ast.Attribute) and node.func.attr == "split"
                  and not node.args):
         text = word_of(node.args[0] if split else node.func.value, literals)  # type: ignore[attr-defined]
-        if "${" in text:
-            return None  # a string known only at run time
+        if "${*" in text or text.startswith("${") and text.endswith("}") \
+                and text.count("${") == 1:
+            return None  # a string known only at run time, or flags it works out then
         try:
             return shlex.split(text) if split else text.split()
         except ValueError:
             return None
     return _fixed_words(node, tree)
+
+
+#: The calls ``_list_words`` is following into their functions (a helper that calls
+#: itself stops at a depth).
+_FOLLOWING: list[ast.Call] = []
+
+
+def _returned_for(call: ast.Call, tree: ast.Module) -> ast.expr | None:
+    """What ``call`` of a function the script defines once returns, when its body only
+    returns an expression (``def common_args(tp): return ["--tp", str(tp)]``, or an
+    f-string's ``.split()``): that expression with each parameter replaced by what this
+    call passes (else its default); None for any other call, or one that spreads
+    ``*args``/``**kwargs`` into it."""
+    from launchplan.input.python_values import returned_expression
+
+    name = call.func.id  # type: ignore[attr-defined]
+    defs = [n for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+    if len(defs) != 1 or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(k.arg is None for k in call.keywords):
+        return None
+    returned = returned_expression(defs[0])
+    if returned is None or defs[0].args.vararg or defs[0].args.kwarg:
+        return None
+    bound = bound_arguments(defs[0].args, call)
+    if len(call.args) > len(defs[0].args.posonlyargs) + len(defs[0].args.args) \
+            or any(k.arg not in bound for k in call.keywords) \
+            or any(a.arg not in bound for a in (*defs[0].args.posonlyargs, *defs[0].args.args,
+                                                 *defs[0].args.kwonlyargs)):
+        return None
+
+    class _Bind(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            # the caller's own nodes: their names are looked up where the call stands
+            return bound.get(node.id, node) if isinstance(node.ctx, ast.Load) else node
+
+    return _Bind().visit(copy.deepcopy(returned))
 
 
 #: What ``_local_list`` gives for a name no function binds as a list of its own.
@@ -1741,11 +1795,22 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
     too), made to that same list (another function's ``name`` is its own). An addition not
     read here (a list known only at run time) is named in ``notes``: the flags it adds are
     not planned, and would otherwise go unnoticed."""
-    assign = next((a for a in ast.walk(tree) if isinstance(a, (ast.Assign, ast.AnnAssign))
-                   and a.value is node and _assigned_name(a) is not None), None)
-    if assign is None:
-        return []
-    target = assign.targets[0] if isinstance(assign, ast.Assign) else assign.target
+    assign: ast.stmt | None = next(
+        (a for a in ast.walk(tree) if isinstance(a, (ast.Assign, ast.AnnAssign))
+         and a.value is node and _assigned_name(a) is not None), None)
+    if assign is not None:
+        target = assign.targets[0] if isinstance(assign, ast.Assign) else assign.target
+    else:
+        # the launch added to a list that holds something else first (``cmd = ["docker",
+        # "run", ..., IMAGE]`` then ``cmd.extend(["sglang", "serve", ...])``): what the
+        # script adds to that list after it is the launch's too
+        assign = next((a for a in ast.walk(tree) if isinstance(a, (ast.AugAssign, ast.Expr))
+                       and _added_list(a) is not None and _list_addition(
+                           a, _added_list(a))[0] is node), None)  # type: ignore[arg-type]
+        if assign is None:
+            return []
+        target = assign.target if isinstance(assign, ast.AugAssign) else \
+            assign.value.func.value  # type: ignore[attr-defined]
     name = target.id  # type: ignore[attr-defined]
     from launchplan.input.python_values import binding_scope
 
@@ -1768,8 +1833,28 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
             if state is None and notes is not None:
                 notes.append(_conditional_note(f"argv {name}", stmt, test))
             continue
-        items = [word_of(grown, literals)] if one else _list_words(grown, literals, tree,
-                                                                 notes=notes)
+        loop = _loop_of(tree, stmt, assign)
+        if loop is not None:
+            passes = _unrolled(tree, loop, stmt)
+            if passes is None:
+                if notes is not None:
+                    notes.append(f"the launch's argv {name} grows at line {stmt.lineno} in "
+                                 f"a loop (line {loop.lineno}) launchplan does not unroll from "
+                                 "the text: the flags it adds are not planned; give them "
+                                 "after the pasted text")
+                continue
+            items = []
+            for bound in passes:
+                item = _substituted(grown, bound)
+                words = [word_of(item, literals)] if one else _list_words(
+                    item, literals, tree, notes=notes)
+                if words is None:
+                    items = None
+                    break
+                items.extend(words)
+        else:
+            items = [word_of(grown, literals)] if one else _list_words(
+                grown, literals, tree, notes=notes)
         if items is None:
             if notes is not None:
                 notes.append(f"the launch's argv {name} grows at line {stmt.lineno} "
@@ -1779,6 +1864,93 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
             continue
         added.append((stmt.lineno, stmt.col_offset, items))
     return [item for *_, items in sorted(added) for item in items]
+
+
+def _loop_of(tree: ast.Module, stmt: ast.AST, assign: ast.AST) -> ast.For | None:
+    """The innermost ``for`` loop around ``stmt`` that does not hold ``assign`` too (a
+    loop that makes the argv afresh on each pass is the argv's own business), else None."""
+    around = {id(node) for node, _ in ancestors(tree, assign)}
+    loops = [node for node, field in ancestors(tree, stmt)
+             if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and id(node) not in around]
+    return loops[-1] if loops else None  # type: ignore[return-value]
+
+
+def _unrolled(tree: ast.Module, loop: ast.AST, stmt: ast.AST
+              ) -> list[dict[str, ast.expr]] | None:
+    """Each pass of the statement ``for`` loop ``loop`` as its target names' values, when
+    the text fixes what it iterates (``{"tp": 2, "port": 8000}.items()``, a module dict's
+    ``.items()``/``.keys()``/``.values()``, a list of literals) and ``stmt`` runs on every
+    pass (straight in the loop's body, with no ``continue``/``break`` there); None
+    otherwise, as the comprehension form of the same thing is read."""
+    from launchplan.input.python_values import UNKNOWN, fixed
+
+    if not isinstance(loop, ast.For) or loop.orelse or stmt not in loop.body or any(
+            isinstance(n, (ast.Continue, ast.Break)) for part in loop.body
+            for n in ast.walk(part)):
+        return None
+    iterated = loop.iter
+    method = None
+    if isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute) \
+            and not iterated.args and not iterated.keywords \
+            and iterated.func.attr in ("items", "keys", "values"):
+        method, iterated = iterated.func.attr, iterated.func.value
+    if isinstance(iterated, ast.Dict) and method is not None and all(
+            isinstance(key, ast.Constant) for key in iterated.keys):
+        # a dict display: each entry's own expression (an open value stays open)
+        nodes: list[object] = [(key, value) for key, value in zip(iterated.keys,
+                                                                   iterated.values)]
+        if method != "items":
+            nodes = [pair[int(method == "values")] for pair in nodes]  # type: ignore[index]
+        return _passes(loop, nodes, lambda v: v)
+    found = fixed(iterated, tree)
+    if found is UNKNOWN:
+        return None
+    if method is not None:
+        if not isinstance(found, dict):
+            return None
+        found = list(getattr(found, method)())
+    elif isinstance(found, dict):
+        found = list(found)
+    if not isinstance(found, (list, tuple)):
+        return None
+    return _passes(loop, list(found), ast.Constant)
+
+
+def _passes(loop: ast.For, items: list[object], node: Callable[[object], ast.expr]
+            ) -> list[dict[str, ast.expr]] | None:
+    """The loop's target names bound on each pass over ``items`` (``node`` makes each
+    value an expression); None when an item does not unpack into the target."""
+    if len(items) > 200:
+        return None
+    passes: list[dict[str, ast.expr]] = []
+    for item in items:
+        bound = loop_bindings(loop.target, item, lambda v: v if isinstance(
+            v, (list, tuple)) else None)
+        if bound is None:
+            return None
+        passes.append({k: node(v) for k, v in bound.items()})
+    return passes
+
+
+def _substituted(node: ast.expr, bound: dict[str, ast.expr]) -> ast.expr:
+    """``node`` with each loop name of ``bound`` replaced by its value on one pass."""
+
+    class _Bind(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name) -> ast.AST:
+            return bound.get(name.id, name) if isinstance(name.ctx, ast.Load) else name
+
+    return _Bind().visit(copy.deepcopy(node))
+
+
+def _added_list(stmt: ast.AugAssign | ast.Expr) -> str | None:
+    """The name of the list ``stmt`` adds to (``name += X``, ``name.extend(X)``), else None."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        return stmt.target.id
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+            and isinstance(stmt.value.func, ast.Attribute) \
+            and isinstance(stmt.value.func.value, ast.Name):
+        return stmt.value.func.value.id
+    return None
 
 
 def _list_addition(stmt: ast.AugAssign | ast.Expr, name: str) -> tuple[ast.expr | None, bool]:

@@ -537,6 +537,10 @@ class _Fixed:
         if "." in name:
             holder, rest = name.split(".", 1)
             held = self._sites(holder, scope)
+            if len(held) == 1 and isinstance(held[0], ast.arg) and "." not in rest \
+                    and name in self.stored:
+                # ``self.tp_size`` in a method: what ``__init__`` set it to
+                return self._instance_attribute(held[0], rest)
             if name in self.stored or len(held) != 1 or holder in self.changed:
                 return UNKNOWN
             if isinstance(held[0], ast.arg):  # ``args.model`` of a parameter: the caller's
@@ -572,6 +576,56 @@ class _Fixed:
                     and decided(self.tree, node, field) is not True):
                 return UNKNOWN
         return self.value(bound)
+
+    def _instance_attribute(self, param: ast.arg, attr: str) -> Any:
+        """``self.<attr>`` read in a method whose first parameter is ``param``: the value the
+        class's ``__init__`` sets it to (its parameters from the script's first
+        ``Class(...)`` call, else their defaults), when that is the class's only setting of
+        it and ``__init__`` makes it on every run; open otherwise (a wrapper that sets it
+        again later, in a branch the text leaves open, or in another method)."""
+        arguments = self.parents.get(id(param))
+        method = self.parents.get(id(arguments))
+        cls = self.parents.get(id(method))
+        if not isinstance(cls, ast.ClassDef) or not isinstance(
+                method, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or not method.args.args or method.args.args[0] is not param \
+                or any(ast.unparse(d) in ("staticmethod", "classmethod")
+                       for d in method.decorator_list):
+            return UNKNOWN
+        setters: list[ast.Assign] = []
+        for function in cls.body:
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    or not function.args.args:
+                continue
+            me = function.args.args[0].arg
+            for node in ast.walk(function):
+                if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    for target in targets:
+                        for part in ast.walk(target):
+                            if isinstance(part, ast.Attribute) and part.attr == attr \
+                                    and isinstance(part.value, ast.Name) \
+                                    and part.value.id == me:
+                                if not (isinstance(node, ast.Assign) and target is part
+                                        and function.name == "__init__"):
+                                    return UNKNOWN
+                                setters.append(node)
+        if len(setters) != 1:
+            return UNKNOWN
+        constructed = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                          and n.func.id == cls.name for n in ast.walk(self.tree))
+        if not constructed and any(
+                other is not cls and isinstance(other, ast.ClassDef) and any(
+                    isinstance(t, ast.Attribute) and t.attr == attr
+                    and isinstance(t.ctx, ast.Store) for t in ast.walk(other))
+                for other in self.classes.values()):
+            return UNKNOWN  # which class's instance the method runs on is the caller's
+        for node, field in ancestors(self.tree, setters[0]):
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler)) or (
+                    isinstance(node, ast.If) and field in ("body", "orelse")
+                    and decided(self.tree, node, field) is not True):
+                return UNKNOWN
+        return self.value(setters[0].value)
 
     def _flowed(self, use: ast.Name) -> Any:
         """The value a name its own function binds more than once has at ``use``, as the
@@ -645,7 +699,32 @@ class _Fixed:
         """A parameter's value in the function's first call in the script (by position or
         keyword), else its default; open for ``*args``/``**kwargs`` and lambdas."""
         passed = self._passed(param)
-        return UNKNOWN if passed is None else self.value(passed)
+        if passed is None:
+            return self._extra_keywords(param)
+        return self.value(passed)
+
+    def _extra_keywords(self, param: ast.arg) -> Any:
+        """A ``**kwargs`` parameter's value: the keywords the function's first call passes
+        that no named parameter takes (none when the script never calls it: its caller's
+        extras are not in the text, and a wrapper run with its defaults gets none); open
+        for any other parameter, or a call that spreads ``**options``."""
+        arguments = self.parents.get(id(param))
+        function = self.parents.get(id(arguments))
+        if not isinstance(arguments, ast.arguments) or param is not arguments.kwarg \
+                or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return UNKNOWN
+        call, _ = self._first_call(function)
+        if call is None:
+            return {}
+        named = {a.arg for a in (*arguments.posonlyargs, *arguments.args,
+                                 *arguments.kwonlyargs)}
+        out: dict[str, Any] = {}
+        for keyword in call.keywords:
+            if keyword.arg is None:
+                return UNKNOWN
+            if keyword.arg not in named:
+                out[keyword.arg] = self.value(keyword.value)
+        return out
 
     def _passed(self, param: ast.arg) -> ast.expr | None:
         """The expression a parameter gets (``_parameter``); None when not known."""
@@ -762,6 +841,11 @@ class _Fixed:
             return UNKNOWN
         if isinstance(node, ast.Compare):
             left = self.value(node.left)
+            if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+                right = self.value(node.comparators[0])
+                if isinstance(right, (dict, list, tuple, str)) and not right:
+                    # ``key in self.extra_kwargs`` of an empty mapping: whatever the key
+                    return isinstance(node.ops[0], ast.NotIn)
             for op, right_node in zip(node.ops, node.comparators):
                 right = self.value(right_node)
                 if left is UNKNOWN or right is UNKNOWN:
