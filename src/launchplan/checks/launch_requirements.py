@@ -383,6 +383,69 @@ def _dflash_layers_ok(p: Values) -> bool:
     return all(type(i) is int and 0 <= i < layers for i in ids)
 
 
+#: MTP-by-default targets (``arg_groups/speculative_hook.py`` _handle_eagle_family points the
+#: draft at the target's own checkpoint) whose NextN draft loader needs
+#: ``num_nextn_predict_layers`` to be 1: the loader source, and the value SGLang's config
+#: object holds when the file leaves the key out (None: no such attribute, a ValueError;
+#: ``_UNKNOWN``: a class default launchplan does not know, so no verdict)
+_UNKNOWN = object()
+_DEEPSEEK_NEXTN = "models/deepseek_common/deepseek_weight_loader.py: _initialize_nextn_conf"
+NEXTN_KEY_LOADERS: Mapping[str, tuple[str, Any]] = {
+    # (transformers 5's DeepseekV3Config maps num_mtp_layers, default 1, onto the key; 0.5.23
+    # aliases V3.2's config to it)
+    "DeepseekV3ForCausalLM": (_DEEPSEEK_NEXTN, 1),
+    "DeepseekV32ForCausalLM": (_DEEPSEEK_NEXTN, 1),
+    "GlmMoeDsaForCausalLM": (_DEEPSEEK_NEXTN, _UNKNOWN),
+    "Glm4MoeForCausalLM": ("models/glm4_moe.py: Glm4MoeForCausalLM.load_weights", 1),
+    # (transformers 5's Glm4MoeLiteConfig declares no MTP count)
+    "Glm4MoeLiteForCausalLM": ("models/glm4_moe_lite.py: Glm4MoeLiteForCausalLM.load_weights",
+                               None),
+    # (Ling v1's remote config class declares none; Ling 2.0's remote class is not known)
+    "BailingMoeForCausalLM": ("models/bailing_moe.py: BailingMoEForCausalLM.load_weights",
+                              None),
+    "BailingMoeV2ForCausalLM": ("models/bailing_moe.py: BailingMoEForCausalLM.load_weights",
+                                _UNKNOWN),
+    # (SGLang's own BailingHybridConfig defaults the key to 0)
+    "BailingMoeV2_5ForCausalLM": ("models/bailing_moe_linear.py: "
+                                  "BailingMoeV2_5ForCausalLM.load_weights", 0),
+}
+#: algorithms whose draft is the target's own MTP layers when no draft checkpoint is given
+_OWN_DRAFT_ALGOS = frozenset({"EAGLE", "EAGLE3", "NEXTN", "MTP"})
+
+
+def _own_nextn_draft(p: Values) -> bool:
+    """An EAGLE-family launch on an MTP-by-default target with no draft checkpoint of its
+    own (SGLang points the draft at the target's path, then loads it as the NextN class)."""
+    algo = p["speculative_algorithm"]
+    if not isinstance(algo, str) or algo.upper() not in _OWN_DRAFT_ALGOS:
+        return False
+    if getattr(p.model, "arch0", None) not in NEXTN_KEY_LOADERS:
+        return False
+    return p["speculative_draft_model_path"] in (None, p["model_path"])
+
+
+def _nextn_count(p: Values) -> Any:
+    """``num_nextn_predict_layers`` as the draft loader finds it (``NEXTN_KEY_LOADERS``)."""
+    text = _text(p)
+    if "num_nextn_predict_layers" in text:
+        return text["num_nextn_predict_layers"]
+    return NEXTN_KEY_LOADERS[p.model.arch0][1]
+
+
+def _nextn_count_ok(p: Values) -> bool:
+    count = _nextn_count(p)
+    return count is _UNKNOWN or (type(count) is int and count == 1)
+
+
+def _nextn_count_detail(p: Values) -> str:
+    count = _nextn_count(p)
+    said = ("config.json has no num_nextn_predict_layers" if count is None
+            else f"num_nextn_predict_layers reads as {count!r}")
+    return (f"{p.model.arch0}'s NextN draft loader needs num_nextn_predict_layers 1 "
+            f"({NEXTN_KEY_LOADERS[p.model.arch0][0]}); {said}: give a separate draft with "
+            "--speculative-draft-model-path, or use --speculative-algorithm NGRAM")
+
+
 def _hisparse_problem(p: Values) -> str | None:
     """Why the scheduler stops on this launch's ``--hisparse-config``, or None."""
     settings = hisparse_settings(p["hisparse_config"])
@@ -918,6 +981,25 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         detail=lambda p: (f"the DSpark draft's Markov rank reads as "
                           f"{_dspark_markov_rank(p)!r} in SGLang "
                           f"{p.result.record.raw.release} (it needs one above 0)")),
+    Requirement(
+        "nextn-draft-layer-count",
+        cond("an EAGLE-family draft taken from the target's own MTP layers (no draft "
+             "checkpoint) on a model whose NextN loader reads num_nextn_predict_layers",
+             _own_nextn_draft, "speculative_algorithm", "speculative_draft_model_path"),
+        cond("the checkpoint declares num_nextn_predict_layers 1", _nextn_count_ok,
+             "speculative_draft_model_path"),
+        "without a draft checkpoint SGLang points the draft at the target's own path and "
+        "loads it as the NextN class, whose weight loader stops unless the config declares "
+        "exactly one MTP layer (Ling v1's files declare none); the server dies loading the "
+        "draft, after the target's weights",
+        START,
+        SRT + "arg_groups/speculative_hook.py: _handle_eagle_family sets the draft path to "
+        "the model path; configs/model_config.py renames the draft's architecture to its NextN "
+        "class; its load_weights(is_nextn=True) raises ValueError without the key and asserts "
+        "it is 1 (models/bailing_moe.py, bailing_moe_linear.py, glm4_moe.py, glm4_moe_lite.py, "
+        "deepseek_common/deepseek_weight_loader.py; recorded for Ling-lite-1.5 in the h19 "
+        "round)",
+        detail=_nextn_count_detail),
     Requirement(
         "draft-target-layers",
         cond("DFLASH or DSPARK speculation",

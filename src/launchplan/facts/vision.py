@@ -69,6 +69,25 @@ def absent_vision_size(model_type: str | None) -> tuple[int, int]:
     return vision_encoder_size(model_type, {})
 
 
+#: vision configs SGLang's config reader (``utils/hf_transformers/config.py``) attaches by the
+#: first architecture, whatever the file holds: Phi-4-multimodal's file describes its image
+#: tower only under ``embd_layer``, and the reader sets a SigLIP config (SGLang's own values)
+#: that its image encoder is built from and the VLM memory headroom reads
+LOADER_VISION_CONFIGS: dict[str, dict[str, Any]] = {
+    "Phi4MMForCausalLM": {"model_type": "siglip_vision_model", "hidden_size": 1152,
+                          "image_size": 448, "intermediate_size": 4304,
+                          "num_attention_heads": 16, "num_hidden_layers": 26,
+                          "patch_size": 14},
+}
+
+
+def loader_vision_config(architecture: str | None) -> dict[str, Any] | None:
+    """The vision config SGLang's config reader sets for ``architecture`` (the file's first),
+    replacing any the file has; None where it sets none."""
+    found = LOADER_VISION_CONFIGS.get(architecture or "")
+    return dict(found) if found is not None else None
+
+
 def vision_encoder_size(model_type: str | None, vision: Any) -> tuple[Any, Any]:
     """(layers, hidden size) as SGLang's ``getattr`` reads them from ``vision_config``.
 

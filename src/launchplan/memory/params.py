@@ -368,9 +368,15 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
     if isinstance(scaling, Mapping) and scaling.get("rope_type", scaling.get("type")) in (
             "longrope", "su"):
         # LongRoPE: a short table over the scaling's original_max_position_embeddings (the
-        # configured positions where the scaling names none), a long one, and both again
-        # concatenated
-        short = _int(scaling, "original_max_position_embeddings") or positions
+        # configured positions where it names none), a long one, and both again
+        # concatenated. Where the config class holds that length as an attribute of its
+        # own, transformers 5 writes it into the rope parameters SGLang reads, over the
+        # scaling's (``_OWN_ORIGINAL_POSITIONS``)
+        own = _OWN_ORIGINAL_POSITIONS.get(mt)
+        if own is not None:
+            short = _int(t, "original_max_position_embeddings", default=own)
+        else:
+            short = _int(scaling, "original_max_position_embeddings") or positions
         return [Tensor("rotary_emb.long_short_cos_sin_cache", "rope_cache",
                        (2 * (short + positions), rotary), fp32=True, every_stage=True,
                        padding=True)]
@@ -381,6 +387,14 @@ def _rope_tables(t: Mapping[str, Any], mt: str) -> list[Tensor]:
         tables += 1
     return [Tensor("rotary_emb.cos_sin_cache", "rope_cache", (positions, rotary), copies=tables,
                    fp32=True, every_stage=True, padding=True)]
+
+
+#: text model types whose config class holds ``original_max_position_embeddings`` itself
+#: (transformers 5's Phi3Config and Phi4MultimodalConfig, Phi-4-multimodal's remote class),
+#: with its default: ``standardize_rope_params`` copies it into the rope parameters. PhiMoE's
+#: class holds none, so the file's top-level key is not read (SGLang's table: 131,072 short
+#: positions for Phi-3.5-MoE, 4,096 for Phi-4-multimodal)
+_OWN_ORIGINAL_POSITIONS = {"phi3": 4096, "phi4_multimodal": 4096, "phi4mm": 4096}
 
 
 def _grok_rope_tables(t: Mapping[str, Any], head: int) -> list[Tensor]:
@@ -679,7 +693,12 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
     towers = _tower_holder(config)
     from launchplan.memory.vision import filled_vision_config
     vision = filled_vision_config(model_type, towers.get("vision_config"))
-    if arch0 == "DeepseekOCRForCausalLM":  # SGLang builds fixed towers, whatever the config
+    from launchplan.facts.vision import loader_vision_config
+    injected = loader_vision_config(arch0)
+    if injected is not None and arch0 == "Phi4MMForCausalLM":  # (its reader-set SigLIP)
+        from launchplan.memory.vision import phi4mm_towers
+        main += phi4mm_towers(config, injected, hidden, caveats, Tensor)
+    elif arch0 == "DeepseekOCRForCausalLM":  # SGLang builds fixed towers, whatever the config
         from launchplan.memory.vision import deepseek_ocr_towers
         main += deepseek_ocr_towers(config, Tensor)
     elif model_type == "deepseek_vl_v2":  # a fixed timm tower, whatever vision_config says

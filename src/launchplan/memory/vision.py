@@ -153,6 +153,10 @@ FAMILIES: dict[str, Family] = {
     # "tp", the position table an nn.Embedding; the resampler plain modules (minicpmv.py)
     "idefics2": Family("idefics2.py Idefics2VisionTransformer (minicpmv.py)", "attn_tp", "tp",
                        REP, REP, True),
+    # Phi-4-multimodal's image encoder (phi4mm.py Phi4MMImageEncoder): the same Idefics2
+    # tower (no post-norm), its separators and a projector of nn.Linear whole on every GPU
+    "phi4mm": Family("phi4mm.py Phi4MMImageEncoder (idefics2.py)", "attn_tp", "tp", REP, REP,
+                     True),
     # InternViT (internvl.py InternVisionModel, use_data_parallel from --mm-enable-dp-encoder):
     # VisionAttention over attn_tp with dummy heads, InternMLP's fc1/fc2 over "tp"; the class
     # and position embeddings nn.Parameter, the mlp1 projector nn.LayerNorm / nn.Linear
@@ -1524,3 +1528,117 @@ def clip_model(config: Mapping[str, Any], text: Mapping[str, Any],
     proj = _int(config, "projection_dim", default=512)
     return [*out, rep("visual_projection", proj, vh), rep("text_projection", proj, th),
             rep("logit_scale", 1, 1)]
+
+
+#: what Phi-4-multimodal's conformer reads (``phi4mm_utils.py`` ConformerEncoder's defaults as
+#: the published file overrides them); a key the builder does not model is named in a caveat
+_PHI4MM_AUDIO = {"attention_dim": 1024, "attention_heads": 16, "linear_units": 1536,
+                 "num_blocks": 24, "kernel_size": 3, "input_size": 80, "time_reduction": 8}
+#: conformer keys whose published value the count assumes (another value: a caveat)
+_PHI4MM_AUDIO_FIXED = {"input_layer": "nemo_conv", "depthwise_multiplier": 1,
+                       "bias_in_glu": True}
+
+
+def phi4mm_towers(config: Mapping[str, Any], vision: Mapping[str, Any], text_hidden: int,
+                  caveats: list[str], tensor: type[Tensor]) -> list[Tensor]:
+    """Phi-4-multimodal's image encoder and audio embedding (``phi4mm.py``), built on every
+    launch whatever the file says of them.
+
+    Image: the SigLIP config SGLang's config reader sets (``vision``) as an Idefics2 tower
+    without its final norm, the ``glb_GN``/``sub_GN`` separators, and a two-linear projector
+    to the text width. Audio (``phi4mm_audio.py`` AudioEmbedding over
+    ``audio_processor.config``): NeMo's depthwise-striding subsampling (one 3x3 convolution,
+    then a depthwise and a pointwise one a further halving, a linear from the flattened
+    channels), the feature mean and inverse deviation, a T5 relative-position table, and
+    conformer blocks (attention, two GLU feed-forwards, a GLU convolution module, two norms),
+    then two MLP projections (speech, and speech within vision). All plain modules, whole on
+    every GPU, but the image tower's attention and MLP."""
+    fam = FAMILIES["phi4mm"]
+    make = _maker(tensor, fam)
+    h, depth = _int(vision, "hidden_size"), _int(vision, "num_hidden_layers")
+    inter, patch = _int(vision, "intermediate_size"), _int(vision, "patch_size")
+    blocks = tuple(range(depth))
+    b = "vision_encoder.img_processor.encoder.layers.{i}"
+    out = [*make("vision_encoder.img_processor.patch_embedding", REP, h, 3 * patch * patch,
+                 bias=True),
+           *make("vision_encoder.img_processor.position_embedding", fam.pos,
+                 (_int(vision, "image_size") // patch) ** 2, h),
+           *make(f"{b}.self_attn.qkv_proj", fam.attn, 3 * h, h, blocks, bias=True),
+           *make(f"{b}.self_attn.proj", fam.attn, h, h, blocks, bias=True, row=True),
+           *make(f"{b}.mlp.fc1", fam.mlp, inter, h, blocks, bias=True),
+           *make(f"{b}.mlp.fc2", fam.mlp, h, inter, blocks, bias=True, row=True),
+           *make(f"{b}.layer_norms", REP, 4 * h, 1, blocks),
+           *make("vision_encoder.glb_GN_sub_GN", REP, 2 * h, 1),
+           *make("vision_encoder.img_projection.0", REP, text_hidden, h, bias=True),
+           *make("vision_encoder.img_projection.2", REP, text_hidden, text_hidden, bias=True)]
+    return out + _phi4mm_audio(config, text_hidden, caveats, tensor)
+
+
+def _phi4mm_audio(config: Mapping[str, Any], text_hidden: int, caveats: list[str],
+                  tensor: type[Tensor]) -> list[Tensor]:
+    """Phi-4-multimodal's AudioEmbedding (see ``phi4mm_towers``)."""
+    processor = config.get("audio_processor")
+    given = processor.get("config") if isinstance(processor, Mapping) else None
+    if not isinstance(given, Mapping):
+        caveats.append("Phi-4-multimodal without audio_processor.config: its audio encoder "
+                       "(about 0.47B parameters as published) is not counted")
+        return []
+    a = {**_PHI4MM_AUDIO, **given}
+    odd = [k for k, v in _PHI4MM_AUDIO_FIXED.items() if k in a and a[k] != v]
+    layer = config.get("embd_layer")
+    audio_layer = layer.get("audio_embd_layer") if isinstance(layer, Mapping) else None
+    audio_layer = audio_layer if isinstance(audio_layer, Mapping) else {}
+    odd += [k for k in ("use_qformer", "use_conv_downsample") if audio_layer.get(k)]
+    d, u, n = _int(a, "attention_dim"), _int(a, "linear_units"), _int(a, "num_blocks")
+    nemo = a.get("nemo_conv_settings")
+    c = _int(nemo, "conv_channels", default=256) if isinstance(nemo, Mapping) else 256
+    for key in ("ext_pw_out_channel", "depthwise_seperable_out_channel"):
+        if key in a and _int(a, key) != d:
+            odd.append(key)
+    if odd:
+        caveats.append("Phi-4-multimodal audio encoder counted in the published layout; "
+                       f"this file changes {', '.join(sorted(odd))}, which it does not model")
+    stages, freq = max(0, (_int(a, "time_reduction") or 1).bit_length() - 1), \
+        _int(a, "input_size")
+    for _ in range(stages):  # each stride-2 3x3 convolution (padding 1) halves, rounded up
+        freq = (freq + 1) // 2
+    rel = a.get("relative_attention_bias_args")
+    distance = _int(rel, "t5_bias_max_distance", default=1000) \
+        if isinstance(rel, Mapping) and rel.get("type") == "t5" else 0
+    k = _int(a, "kernel_size")
+    ds = 1 if audio_layer.get("use_qformer") or audio_layer.get("use_conv_downsample") \
+        else _int(audio_layer, "downsample_rate", default=1)
+
+    def mat(name: str, rows: int, cols: int, blocks: tuple[int, ...] = ()) -> Tensor:
+        return tensor(name, "audio", (rows, cols), blocks, every_stage=True)
+
+    blocks, e = tuple(range(n)), "embed_tokens_extend.encoder"
+    b = f"{e}.encoders.{{i}}"
+    out = [mat(f"{e}.embed.conv.0", c, 9 + 1),
+           mat(f"{e}.embed.conv.depthwise", c, 9 + 1, tuple(range(max(0, stages - 1)))),
+           mat(f"{e}.embed.conv.pointwise", c, c + 1, tuple(range(max(0, stages - 1)))),
+           mat(f"{e}.embed.out", d, c * freq + 1),
+           mat(f"{e}.encoder_embedding", 2 * _int(a, "input_size"), 1),
+           mat(f"{b}.self_attn", 4 * d, d + 1, blocks),
+           # two feed-forwards: a norm, a GLU linear to 2u, a linear back
+           mat(f"{b}.feed_forward_in_out.layer_norm", 4 * d, 1, blocks),
+           mat(f"{b}.feed_forward_in_out.net.0", 4 * u, d + 1, blocks),
+           mat(f"{b}.feed_forward_in_out.net.2", 2 * d, u + 1, blocks),
+           # convolution module: a norm, a GLU pointwise to 2d with its two GLU biases, a
+           # depthwise kernel, a pointwise, and the GLU's output pointwise
+           mat(f"{b}.conv.layer_norm", 2 * d, 1, blocks),
+           mat(f"{b}.conv.glu", 2 * d, d + 1 + 1, blocks),
+           mat(f"{b}.conv.dw_sep_conv_1d.dw_conv", d, k + 1, blocks),
+           mat(f"{b}.conv.dw_sep_conv_1d.pw_conv_ext_pw_conv_1d", 2 * d, d + 1, blocks),
+           mat(f"{b}.layer_norm_layer_norm_att", 4 * d, 1, blocks)]
+    if distance:
+        out.append(mat(f"{e}.relative_attention_bias_layer", 2 * distance,
+                       _int(a, "attention_heads")))
+    projection = audio_layer.get("projection_cls", "linear")
+    if projection == "mlp":  # speech, and speech within vision
+        out += [mat("embed_tokens_extend.audio_projection.0", 2 * text_hidden, d * ds + 1),
+                mat("embed_tokens_extend.audio_projection.2", 2 * text_hidden,
+                    text_hidden + 1)]
+    else:
+        out.append(mat("embed_tokens_extend.audio_projection", text_hidden, d + 1))
+    return out

@@ -15,7 +15,12 @@ from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
 from launchplan.facts import environment
-from launchplan.facts.vision import absent_vision_size, builds_default_vision, vision_encoder_size
+from launchplan.facts.vision import (
+    absent_vision_size,
+    builds_default_vision,
+    loader_vision_config,
+    vision_encoder_size,
+)
 from launchplan.rules.graph_config import (
     DECODE,
     PREFILL,
@@ -405,18 +410,23 @@ def _default_fraction(v: View, attn_dp: Callable[[Any], bool], unified_resizes: 
 def _vlm_adjusted(fraction: float, model: Any, post_capture: bool, memory: float) -> float:
     """Vision encoders need headroom that grows with their size (relative to a ViT-L/14).
 
-    Without a ``vision_config`` (in config.json or built by its class) nothing changes. The
-    encoder's size is read as SGLang's ``getattr`` finds it on transformers' config object
-    (``facts.vision``): through the class's attribute map and defaults, or 24 layers x 1024
-    when the vision config stays a plain dict.
+    Without a ``vision_config`` (in config.json, built by its class, or set by SGLang's config
+    reader: ``facts.vision.LOADER_VISION_CONFIGS``, which replaces the file's) nothing
+    changes. The encoder's size is read as SGLang's ``getattr`` finds it on transformers'
+    config object (``facts.vision``): through the class's attribute map and defaults, or 24
+    layers x 1024 when the vision config stays a plain dict.
     """
     if post_capture:
         return fraction - 8 * 1024 / memory
+    injected = loader_vision_config(getattr(model, "arch0", None))
     vision = model.config.get("vision_config")
-    if vision is None and not builds_default_vision(model.model_type):
+    if injected is not None:  # SGLang's config reader sets it, whatever the file holds
+        layers, hidden = injected["num_hidden_layers"], injected["hidden_size"]
+    elif vision is None and not builds_default_vision(model.model_type):
         return fraction  # no vision config at all (most classes build their default)
-    layers, hidden = absent_vision_size(model.model_type) if vision is None \
-        else vision_encoder_size(model.model_type, vision)
+    else:
+        layers, hidden = absent_vision_size(model.model_type) if vision is None \
+            else vision_encoder_size(model.model_type, vision)
     ratio = (layers * hidden**2) / (24 * 1024**2)
     factor = max(0.8, min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
     return fraction * (0.95 * factor)  # SGLang's grouping: 0.95 x factor first (to the last bit)
