@@ -416,10 +416,10 @@ _OWN_DRAFT_ALGOS = frozenset({"EAGLE", "EAGLE3", "NEXTN", "MTP"})
 def _own_nextn_draft(p: Values) -> bool:
     """An EAGLE-family launch on an MTP-by-default target with no draft checkpoint of its
     own (SGLang points the draft at the target's path, then loads it as the NextN class)."""
+    if getattr(p.model, "arch0", None) not in NEXTN_KEY_LOADERS:
+        return False  # a fact, read first: other models' tables leave the row out (no value read)
     algo = p["speculative_algorithm"]
     if not isinstance(algo, str) or algo.upper() not in _OWN_DRAFT_ALGOS:
-        return False
-    if getattr(p.model, "arch0", None) not in NEXTN_KEY_LOADERS:
         return False
     return p["speculative_draft_model_path"] in (None, p["model_path"])
 

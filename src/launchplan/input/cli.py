@@ -804,8 +804,10 @@ class _Parse:
 
     def _take(self, at: int, opt: _Opt, spelling: str, args: list[str]) -> None:
         kind = opt.kind
-        if args and kind != _CONFIG and any("..." in a or "…" in a for a in args):
-            self._abridged(at, spelling, args)
+        if kind != _CONFIG:
+            for a in args:  # a plain loop: this runs for every flag of every command line
+                if "..." in a or "…" in a:
+                    self._abridged(at, spelling, args)
         if kind == _CONST:
             value = opt.const
         elif kind == _STORE:
