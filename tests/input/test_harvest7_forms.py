@@ -5,6 +5,8 @@ that writes its own ``--config`` file. Each excerpt is real; its source is named
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from launchplan.commands.main import main
@@ -58,6 +60,19 @@ def test_a_dockerfile_pinned_by_digest_names_its_release(capsys):
     out = capsys.readouterr().out
     assert "the pasted text names SGLang 0.5.20 (lmsysorg/sglang:v0.5.20)" in " ".join(
         out.split())
+
+
+def test_an_image_named_in_the_prose_around_a_fenced_launch_picks_its_release(capsys):
+    # a page's sentence names the image; the launch sits in a fence after it (reading the
+    # launch takes the prose off, the release is still the page's)
+    page = ("We used the `lmsysorg/sglang:v0.5.21` image.\n\n```bash\n"
+            "python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+            "--tp 2\n```\n")
+    assert main(["resolve", "--gpu", "h100", page, "--model-path", "llama-3.1-8b",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["compat"] == "0.5.21"
+    assert any("names that release (lmsysorg/sglang:v0.5.21)" in n for n in data["warnings"])
 
 
 # --- F2: a value the text abridges -------------------------------------------------------------

@@ -128,13 +128,13 @@ def _old_release(argv: list[str], opts: dict) -> str | None:
     text names (``0.4.6.post5`` too, which launchplan does not model); None when unknown."""
     if opts.get("from"):
         return str(opts["from"])
-    from launchplan.commands.options import COMPAT_CHOICES
+    from launchplan.commands.options import COMPAT_CHOICES, release_texts
     from launchplan.input.pasted import cleaned, looks_pasted
     from launchplan.input.pasted_release import reported_release
 
     if not looks_pasted(argv):
         return None
-    found = reported_release([cleaned(t) for t in argv if isinstance(t, str)], COMPAT_CHOICES)
+    found = reported_release(release_texts(argv, cleaned), COMPAT_CHOICES)
     return found[1] if found is not None else None
 
 

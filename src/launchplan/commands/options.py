@@ -374,13 +374,22 @@ def _job_gpus(out: Split, argv: Sequence[str]) -> int | None:
     return None
 
 
+def release_texts(argv: Sequence[Any], cleaned: Any) -> list[str]:
+    """Where a pasted text names its release: the text as its launch is read, and a text
+    whose prose quotes an image in inline code (``We used the `lmsysorg/sglang:v0.5.21`
+    image``) as pasted, since reading the launch takes that prose off (the same tag found in
+    both counts once)."""
+    texts = [t for t in argv if isinstance(t, str)]
+    return [cleaned(t) for t in texts] + [t for t in texts if "`" in t]
+
+
 def _pasted_release(out: Split, argv: Sequence[str]) -> None:
     """The rule set of the one SGLang release the pasted text names (``input.pasted_release``),
     noted; a release launchplan does not model keeps the default rules, said in the note."""
     from launchplan.input.pasted import cleaned
     from launchplan.input.pasted_release import reported_release, source_build
 
-    found = reported_release([cleaned(t) for t in argv], COMPAT_CHOICES)
+    found = reported_release(release_texts(argv, cleaned), COMPAT_CHOICES)
     if found is None:
         return
     release, version, words = found
