@@ -37,3 +37,16 @@ BEFORE_LOAD = {"h100": 84_891_664_384, "b200": 191_636_701_184, "mi300x": 205_51
 def parity_config(folder: str) -> dict[str, Any]:
     """A ``tests/parity/models`` folder's ``config.json``, as a dict to change and write."""
     return json.loads((PARITY_MODELS / folder / "config.json").read_text())
+
+
+def component_params(model: Any) -> dict[str, int]:
+    """Parameters per component of the model's planned layout (embedding, attention, ...)."""
+    out: dict[str, int] = {}
+    for t in _layout(model).main:
+        out[t.component] = out.get(t.component, 0) + t.params
+    return out
+
+
+def rope_bytes(model: Any) -> int:
+    """Bytes of RoPE tables the plan counts (SGLang allocates them beside the weights)."""
+    return plan_weights(model).breakdown.get("rope_cache", 0)

@@ -26,8 +26,10 @@ from launchplan.planner import resolve
 from tests.memory.built_params import (
     BEFORE_LOAD,
     PARITY_MODELS,
+    component_params,
     load_written,
     parity_config,
+    rope_bytes,
 )
 
 MODELS = PARITY_MODELS
@@ -55,15 +57,8 @@ def _allocated(model) -> int:
     return total // 2 - fp32
 
 
-def _components(model) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for t in _layout(model).main:
-        out[t.component] = out.get(t.component, 0) + t.params
-    return out
-
-
-def _rope_bytes(model) -> int:
-    return plan_weights(model).breakdown.get("rope_cache", 0)
+_components = component_params
+_rope_bytes = rope_bytes
 
 
 # --- weights as SGLang built them ------------------------------------------------------------
