@@ -1,4 +1,5 @@
-"""Whether a value is a number float arithmetic can take, for any value a parser admits.
+"""Whether a value is a number float arithmetic can take, for any value a parser admits, and
+how a float is shown to a person.
 
 ``math.isfinite`` and ``math.isnan`` convert their argument to a float first, and an int past
 the float range (a ``config.json`` or a keyword argument may hold ``10**400``; JSON and Python
@@ -31,3 +32,13 @@ def finite(value: Any) -> bool:
 def is_nan(value: Any) -> bool:
     """Whether ``value`` is a float NaN (an int never is, however large)."""
     return isinstance(value, float) and math.isnan(value)
+
+
+def human_float(value: float) -> str:
+    """A float as a person writes it: 0.7225, not 0.7224999999999999 (JSON keeps it exact).
+    Tables and messages both print floats this way, so a message names the table's value."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if value == int(value) and abs(value) < 1e15:
+        return f"{value:.1f}"
+    return f"{value:.10g}"

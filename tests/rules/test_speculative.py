@@ -147,8 +147,8 @@ def test_adaptive_params_default_and_config(tmp_path):
 
 
 @pytest.mark.parametrize(("content", "kind"), [
-    ([{"candidate_steps": [2, 4]}], "array"), ('"fast"', "string"), (3, "number"),
-    (None, "null"), (True, "boolean")])
+    ([{"candidate_steps": [2, 4]}], "a JSON list"), ('"fast"', "a JSON string"),
+    (3, "a JSON number"), (None, "null"), (True, "a JSON boolean")])
 def test_an_adaptive_config_that_is_no_json_object_is_refused(tmp_path, content, kind):
     """A list, a string or a number where SGLang reads a mapping of batch sizes: a refusal
     naming the file and what it holds, never a rule crash."""
@@ -158,7 +158,7 @@ def test_an_adaptive_config_that_is_no_json_object_is_refused(tmp_path, content,
                                                   speculative_adaptive_config=str(path)))
     assert isinstance(out, Refuse)
     assert out.message.endswith(f"expected a JSON object of batch sizes and their "
-                                f"candidate_steps, got a JSON {kind}")
+                                f"candidate_steps, got {kind}")
 
 
 # --- EAGLE family ----------------------------------------------------------------------------

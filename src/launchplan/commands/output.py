@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 from launchplan import encoding
 from launchplan.engine.result import Result
+from launchplan.numbers import human_float
 from launchplan.rules.size_lists import SizeList
 
 
@@ -55,15 +56,6 @@ def cell(value: Any) -> str:
         if isinstance(text, str):
             return text
     return encoding.dumps(_humane(value))
-
-
-def human_float(value: float) -> str:
-    """A float as a person writes it: 0.7225, not 0.7224999999999999 (JSON keeps it exact)."""
-    if value != value or value in (float("inf"), float("-inf")):
-        return str(value)
-    if value == int(value) and abs(value) < 1e15:
-        return f"{value:.1f}"
-    return f"{value:.10g}"
 
 
 def _humane(value: Any) -> Any:

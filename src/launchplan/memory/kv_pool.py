@@ -47,6 +47,7 @@ from launchplan.memory.kv_layers import attention_layers, zaya_attention_ids
 from launchplan.memory.shortfall import NotEnoughMemory
 from launchplan.memory.swa_request_cap import swa_request_cap
 from launchplan.memory.token_cap import capped
+from launchplan.numbers import human_float
 from launchplan.rules.model_overrides.minimax_m3 import MSA_PAGE_SIZE
 from launchplan.rules.model_overrides.qwen3_vl import large_hopper_qwen3_vl
 from launchplan.struct import Struct
@@ -678,8 +679,6 @@ def _budget(plan: _Plan, before: int, weights: int, steps: list | None,
 def _fraction(value: float) -> str:
     """A rule-derived fraction as the plan table shows it (0.85 x 0.85 is 0.7225 there, not
     0.7224999999999999), so a message and the table beside it name the same value."""
-    from launchplan.commands.output import human_float  # a message's path only
-
     return human_float(value) if isinstance(value, float) else str(value)
 
 

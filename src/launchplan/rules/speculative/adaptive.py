@@ -8,6 +8,7 @@ from launchplan.engine.declarations import Declare, Refuse
 from launchplan.engine.phases import Phase
 from launchplan.engine.registry import rule
 from launchplan.engine.view import View
+from launchplan.facts.models.fields import _json_kind
 from launchplan.rules.speculative.common import (
     ALGO,
     algorithm_of,
@@ -71,7 +72,7 @@ def _adaptive_steps(path: str | None) -> tuple[int, ...] | str:
         return f"cannot read --speculative-adaptive-config {path}: {exc}"
     if not isinstance(config, dict):  # SGLang reads it as a mapping and stops on any other
         return (f"--speculative-adaptive-config {path}: expected a JSON object of batch sizes "
-                f"and their candidate_steps, got a JSON {_json_kind(config)}")
+                f"and their candidate_steps, got {_json_kind(config)}")
     steps: set[int] = set()
     for key, entry in config.items():
         if not str(key).isdigit():
@@ -84,14 +85,6 @@ def _adaptive_steps(path: str | None) -> tuple[int, ...] | str:
     if not steps:
         return "--speculative-adaptive-config needs at least one integer batch-size key"
     return tuple(sorted(steps))
-
-
-def _json_kind(value: object) -> str:
-    """JSON's own name for a parsed value's type, as a user wrote it."""
-    if value is None:
-        return "null"
-    return {bool: "boolean", int: "number", float: "number", str: "string",
-            list: "array"}.get(type(value), type(value).__name__)
 
 
 @rule(
