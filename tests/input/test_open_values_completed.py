@@ -261,3 +261,24 @@ def test_a_completed_open_value_is_not_also_said_to_stay_open(capsys, monkeypatc
                  "--tp-size", "2", "--served-model-name", "mine")
     assert plan["resolved"]["served_model_name"] == "mine"
     assert not any(w.startswith("--served-model-name $NAME") for w in plan["warnings"])
+
+
+def test_every_value_left_open_is_named_in_the_one_error() -> None:
+    """Several flags the paste leaves open are named together (the first as the error, the
+    rest after it), so the user completes them in one run, not one run each."""
+    text = ("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+            "--tp $TP --mem-fraction-static $MEM --port {port}")
+    with pytest.raises(InputError) as raised:
+        parse_argv(unpaste([text])[0])
+    message = str(raised.value)
+    assert message.startswith("--tp-size: expected an integer, got '$TP'")
+    assert message.endswith("; also left open: --mem-fraction-static $MEM, --port {port})")
+    with pytest.raises(InputError) as raised:
+        parse_argv(unpaste([text, "--tp", "2"])[0])
+    assert str(raised.value).startswith("--mem-fraction-static: expected a number")
+    assert str(raised.value).endswith("; also left open: --port {port})")
+    with pytest.raises(InputError) as raised:  # one left: the error as it always was
+        parse_argv(unpaste([text, "--tp", "2", "--mem-fraction-static", "0.8"])[0])
+    assert "also left open" not in str(raised.value)
+    argv = unpaste([text, "--tp", "2", "--mem-fraction-static", "0.8", "--port", "1"])[0]
+    assert parse_argv(argv).values["tp_size"] == 2

@@ -350,6 +350,17 @@ _ABRIDGED_EXPECTED = "the whole value"
 _AFTER_PASTE = "or give the flag after the paste"
 
 
+def _also_open(rest: list[tuple[int, str, str, InputError]]) -> str:
+    """The other flags whose values the paste leaves open, for the first one's error: the
+    user completes them all in one go instead of meeting them one run at a time."""
+    if not rest:
+        return ""
+    shown = ", ".join(f"{typed} {value}" for _, typed, value, _ in rest[:6])
+    if len(rest) > 6:
+        shown += f", … ({len(rest)} in all)"
+    return f"; also left open: {shown}"
+
+
 def flag_field(word: str) -> str | None:
     """The field a flag word sets in 0.5.23 (spelled in full, as a unique prefix, or with
     ``=value``); None for a value, an unknown or ambiguous flag, or one that sets none."""
@@ -652,14 +663,18 @@ class _Parse:
                 left.append((at, typed, shown, error))
         if not left:
             return
-        _, _, shown, error = min(left, key=lambda item: item[0])
+        left.sort(key=lambda item: item[0])
+        _, _, shown, error = left[0]
+        also = _also_open(left[1:])
         if error.hint is not None and _AFTER_PASTE in error.hint:
-            raise error
+            if not also:
+                raise error
+            raise InputError(error.subject, error.expected, error.got, error.hint + also)
         # a template's or workflow's expression, or another word of a list failing first
         hint, where, source = (error.hint or "").partition("; from --config ")
         hint = (f"{hint}, {_AFTER_PASTE}" if hint else
                 f"{shown} is a value the pasted text leaves open: {_AFTER_PASTE[3:]}")
-        raise InputError(error.subject, error.expected, error.got, hint + where + source)
+        raise InputError(error.subject, error.expected, error.got, hint + where + source + also)
 
     def _retired_prefix(self, at: int, typed: str, spelling: str) -> None:
         """A retired flag that is a unique prefix of a current one (``--return-hidden-states``
