@@ -225,3 +225,25 @@ def test_yaml_is_imported_only_for_config() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "False"
+
+
+@pytest.mark.parametrize("path", ["<file>", "$CONFIG", "${CONFIG_PATH}", "<path-to-config.yaml>",
+                                  "${{ inputs.config }}", "/models/<your-config>.yaml"])
+def test_a_config_path_the_paste_leaves_open_says_so(path: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A placeholder or variable after --config (docs pages write ``--config <file>``) is a
+    value left open, completed by pasting the YAML or naming a real file -- not a file that
+    was looked for and missed, nor a wrong suffix. Even a same-named file here is not read."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "$CONFIG").write_text("tp-size: 2\n")
+    with pytest.raises(InputError) as raised:
+        expand_config(["--config", path])
+    assert raised.value.subject == "--config"
+    assert raised.value.expected == "a YAML file path"
+    assert "leaves the file open" in str(raised.value)
+
+
+def test_a_plain_missing_config_path_is_still_a_missing_file() -> None:
+    with pytest.raises(InputError) as raised:
+        expand_config(["--config", "/path/to/config.yaml"])
+    assert raised.value.expected == "an existing file"

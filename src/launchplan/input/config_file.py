@@ -58,9 +58,26 @@ def expand_config(argv: Sequence[str], release: str = SGLANG_VERSION) -> ConfigE
     path = argv[at + 1]
     if not isinstance(path, str):
         raise InputError("--config", "a YAML file path after it", path)
+    _check_named(path)
     data = load_config(path)
     tokens, notices = config_tokens(data, path, release)
     return ConfigExpansion(path, tokens, [*argv[:at], *argv[at + 2:]], notices)
+
+
+#: What a config path the pasted text leaves open can be completed with.
+_OPEN_CONFIG_HINT = ("the pasted text leaves the file open: paste the YAML with the launch "
+                     "(the file's keys as a block beside the command), or put the path of a "
+                     "file on this machine in its place")
+
+
+def _check_named(path: str) -> None:
+    """A path the pasted text leaves open (``$CONFIG``, ``<file>``, ``{{ .Values.config }}``)
+    is bad input saying so, not a file that was looked for and not found."""
+    from launchplan.input import shell_vars
+
+    if (shell_vars.open_reference(path) or shell_vars.placeholder(path)
+            or shell_vars.template_word(path) or shell_vars.actions_expression(path)):
+        raise InputError("--config", "a YAML file path", path, _OPEN_CONFIG_HINT)
 
 
 def load_config(path: str) -> dict[Any, Any]:
