@@ -119,3 +119,17 @@ def test_plan_reads_dotted_graph_keys():
     plan = Plan(result)
     assert plan["cuda_graph_config.prefill.backend"] == "breakable"
     assert plan.graph("decode", "max_bs") == 512
+
+
+def test_a_cpu_server_without_torch_compile_captures_no_decode_graph():
+    """C19 leaves a CPU server on torch_native with its decode graph still configured, but
+    SGLang's decode capture returns before anything is captured on a CPU device unless
+    torch.compile is on: the eager backend then needs no graph state (h21 F7)."""
+    argv = ["--model-path", "qwen2.5-0.5b", "--device", "cpu",
+            "--cuda-graph-backend-prefill", "disabled"]
+    eager = resolve(argv, gpu="h100")
+    assert eager.value("attention_backend") == "torch_native"
+    assert eager.value("cuda_graph_config")["decode"]["backend"] != "disabled"
+    assert "eager-backend-no-graphs" not in {v.requirement.name for v in check(eager)}
+    compiled = resolve([*argv, "--enable-torch-compile"], gpu="h100")
+    assert "eager-backend-no-graphs" in {v.requirement.name for v in check(compiled)}

@@ -342,13 +342,16 @@ KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "eager-backend-no-graphs",
         named("torch_native", fields=SIDES[:1]) | named("flex_attention", fields=SIDES[:1]),
-        cond("both CUDA-graph phases disabled",
-             lambda p: p.graph("decode", "backend") == p.graph("prefill", "backend")
-             == "disabled",
-             "cuda_graph_config.decode.backend", "cuda_graph_config.prefill.backend"),
+        cond("no CUDA-graph phase is captured",
+             lambda p: p.graph("prefill", "backend") == "disabled"
+             and (p.graph("decode", "backend") == "disabled" or _cpu_eager(p)),
+             "cuda_graph_config.decode.backend", "cuda_graph_config.prefill.backend",
+             "device", "enable_torch_compile"),
         "torch_native and flex_attention keep no CUDA-graph state, so capture fails", START,
         SRT + "arg_groups/attention_hook.py turns both graphs off for them; "
-        "layers/attention/torch_native_backend.py has no graph metadata methods"),
+        "layers/attention/torch_native_backend.py has no graph metadata methods; "
+        "model_executor/model_runner_components/cuda_graph_setup.py captures no decode graph "
+        "on a CPU device without --enable-torch-compile, whatever the config says"),
     Requirement(
         "decode-graph-within-running-limit",
         cond("decode graphs are on and max_running_requests is set",
@@ -377,6 +380,12 @@ KERNEL_REQUIREMENTS: tuple[Requirement, ...] = (
         "graphs off (torch_native, DeepSeek trtllm_mla prefill) or, in 0.5.21, clear a "
         "single DP group's --enable-dp-attention (handle_data_parallelism)"),
 )
+
+
+def _cpu_eager(plan: Values) -> bool:
+    """A CPU server without torch.compile captures no decode graph (the decode backend left
+    in its config is never used), so the attention backend needs no graph state there."""
+    return plan["device"] == "cpu" and not plan["enable_torch_compile"]
 
 
 def _reserve_matches(plan: Values) -> bool:
