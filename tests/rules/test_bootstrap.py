@@ -113,20 +113,28 @@ def test_watermark_config(tmp_path):
 
 def test_media_url_policy():
     """SGLang fixes the media-URL policy before workers start: a size limit of 0 or more,
-    allowed domains as bare hostnames, normalised, de-duplicated and sorted."""
+    allowed domains as bare hostnames, normalised, de-duplicated and sorted; a warning only
+    when that rewrote the domains given."""
     from launchplan.rules.bootstrap import media_url_policy
+
+    def fields(out):
+        return out.fields if isinstance(out, Declare) else out
 
     refused = decide(media_url_policy, make_view(media_url_max_file_size_mb=-1))
     assert isinstance(refused, Refuse) and "-1" in refused.message
-    assert decide(media_url_policy, make_view(media_url_max_file_size_mb=0)).fields == {
+    assert fields(decide(media_url_policy, make_view(media_url_max_file_size_mb=0))) == {
         "allowed_media_domains": []}
     out = decide(media_url_policy, make_view(
         allowed_media_domains=["Example.COM.", "[::1]", "b.org", "example.com", "10.0.0.1"]))
+    assert isinstance(out, Declare) and out.note
     assert out.fields == {"allowed_media_domains": ["10.0.0.1", "::1", "b.org", "example.com"]}
-    assert decide(media_url_policy, make_view(allowed_media_domains=["b.org", "a.org"])).fields \
-        == {"allowed_media_domains": ["a.org", "b.org"]}
+    out = decide(media_url_policy, make_view(allowed_media_domains=["b.org", "a.org"]))
+    assert isinstance(out, Declare) and fields(out) == {"allowed_media_domains": ["a.org", "b.org"]}
+    # already normalised: declared, nothing to warn of
+    assert decide(media_url_policy, make_view(allowed_media_domains=["a.org", "b.org"])) == {
+        "allowed_media_domains": ["a.org", "b.org"]}
     # no media flag: SGLang's hook still declares the (empty) list, as real logs show
-    assert decide(media_url_policy, make_view()).fields == {"allowed_media_domains": []}
+    assert decide(media_url_policy, make_view()) == {"allowed_media_domains": []}
     for bad in ("https://a.org", "a.org/x", "user@a.org", "a.org:8080", " ", "."):
         out = decide(media_url_policy, make_view(allowed_media_domains=[bad]))
         assert isinstance(out, Refuse), bad

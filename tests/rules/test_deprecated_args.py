@@ -6,6 +6,9 @@ switch false and the fusion backend auto) and wild/38 (--sidecar without a gRPC 
 
 from __future__ import annotations
 
+import pytest
+
+from launchplan import resolve
 from launchplan.engine.declarations import Declare, Refuse
 from launchplan.rules import deprecated_args as d
 from tests.rules.conftest import make_view
@@ -62,3 +65,27 @@ def test_a_legacy_grpc_port_too_long_to_print_is_refused_by_its_length(capsys):
                  "--port", "9" * 4300])
     err = capsys.readouterr()[1]
     assert code == 3 and "an integer of 4,301 digits" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("compat", ["default", "0.5.22", "0.5.21"])
+def test_a_bare_launch_warns_of_nothing(compat: str) -> None:
+    """Rules that declare on every launch (the gRPC thread count, the empty media-domain
+    list) warn only when they changed something the launch is about: a warnings list that is
+    never empty trains readers to skip it (h24 F5)."""
+    result = resolve(["--model-path", "llama-3.1-8b"], gpu="h100", compat=compat)
+    assert result.warnings == []
+    assert result.value("grpc_worker_threads") == 4
+    assert result.value("allowed_media_domains") == []
+
+
+def test_the_grpc_and_media_notes_stay_when_they_say_something() -> None:
+    result = resolve(["--model-path", "llama-3.1-8b", "--allowed-media-domains", "Example.COM",
+                      "a.org", "--smg-grpc-mode"], gpu="h100")
+    assert "the media-URL policy: allowed domains normalised" in result.warnings
+    assert "gRPC: grpc_worker_threads 4, grpc_port 40000" in result.warnings
+    kept = resolve(["--model-path", "llama-3.1-8b", "--allowed-media-domains", "a.org"],
+                   gpu="h100")
+    assert kept.warnings == []
+    threads = resolve(["--model-path", "llama-3.1-8b"], gpu="h100",
+                      env={"SGLANG_GRPC_WORKER_THREADS": "8"})
+    assert threads.warnings == ["gRPC: grpc_worker_threads 8"]

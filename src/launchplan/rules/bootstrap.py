@@ -494,7 +494,7 @@ def asr_value_checks(v: View) -> Refuse | None:
     writes=("allowed_media_domains",),
     sglang="handle_media_url_security",
 )
-def media_url_policy(v: View) -> Declare | Refuse | None:
+def media_url_policy(v: View) -> Declare | Refuse | dict[str, list[str]] | None:
     """The media-URL policy: a size limit of 0 or more, allowed domains as bare hostnames.
 
     When: always (SGLang runs the hook on every launch and declares the list, empty when
@@ -503,7 +503,7 @@ def media_url_policy(v: View) -> Declare | Refuse | None:
         carries a scheme, path, query, fragment, user or port; declares the domains
         normalised (trailing dots and IPv6 brackets dropped, IP addresses in canonical
         form, names IDNA-encoded and lower-cased), de-duplicated and sorted (an empty list
-        when none is given).
+        when none is given); a warning only when that rewrote the domains given.
     Why: workers fetch client-supplied media URLs and check each host against this list
         and each body against the limit, so both are fixed once before workers start
         (``handle_media_url_security``, the same in 0.5.21-0.5.23).
@@ -518,7 +518,10 @@ def media_url_policy(v: View) -> Declare | Refuse | None:
         if isinstance(host, Refuse):
             return host
         normalised.add(host)
-    return Declare({"allowed_media_domains": sorted(normalised)},
+    domains = sorted(normalised)
+    if domains == v.allowed_media_domains or not v.allowed_media_domains:
+        return {"allowed_media_domains": domains}  # nothing rewritten: no warning
+    return Declare({"allowed_media_domains": domains},
                    "the media-URL policy: allowed domains normalised")
 
 

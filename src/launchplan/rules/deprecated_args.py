@@ -70,7 +70,7 @@ _GRPC = dict(
 
 
 @rule(**_GRPC, sglang="handle_deprecated_args (gRPC)")
-def grpc_settings(v: View) -> Declare | Refuse:
+def grpc_settings(v: View) -> Declare | Refuse | dict[str, object]:
     """Which gRPC server runs, on which port, and what it cannot run with.
 
     When: whenever its promises hold.
@@ -82,7 +82,8 @@ def grpc_settings(v: View) -> Declare | Refuse:
         thread; ``--sidecar-args`` without ``--sidecar`` or not a list of strings; an empty
         ``--sidecar``, one with the legacy server, or one without a gRPC port; the native
         server (a gRPC port, no legacy mode) with Ray, ``--encoder-only``, more than one
-        tokenizer worker, or an API key.
+        tokenizer worker, or an API key. Warns only when gRPC is in play (a mode, a port or
+        the thread variable set), not of the default thread count every launch declares.
     Why: the native gRPC listener bypasses the HTTP launch path, its auth middleware and the
         tokenizer-worker pool; the sidecar talks to it (``handle_deprecated_args``).
     Assumes: SGLANG_GRPC_PORT and SGLANG_GRPC_WORKER_THREADS are unset (no port, 4 threads)
@@ -91,7 +92,7 @@ def grpc_settings(v: View) -> Declare | Refuse:
     return _grpc(v, rust_sidecar=True)
 
 
-def _grpc(v: View, *, rust_sidecar: bool) -> Declare | Refuse:
+def _grpc(v: View, *, rust_sidecar: bool) -> Declare | Refuse | dict[str, object]:
     """``rust_sidecar`` False: 0.5.22, which refuses a sidecar under SGLANG_RUST_SERVER."""
     out: dict[str, object] = {}
     legacy = bool(v.smg_grpc_mode or v.grpc_mode)
@@ -137,6 +138,8 @@ def _grpc(v: View, *, rust_sidecar: bool) -> Declare | Refuse:
                           (v.api_key or v.admin_api_key, "--api-key/--admin-api-key")):
             if bad:
                 return Refuse(f"the native gRPC server (--grpc-port) does not support {what}")
+    if len(out) == 1 and not environment.given(v.env, "SGLANG_GRPC_WORKER_THREADS"):
+        return out  # only the default thread count: nothing about gRPC to warn of
     return Declare(out, "gRPC: " + ", ".join(f"{k} {val}" for k, val in out.items()))
 
 
@@ -152,7 +155,7 @@ def _shown_port(port: object) -> object:
 
 @rule(name="grpc_settings", variant="0.5.22", **_GRPC,
       sglang="handle_deprecated_args (gRPC, 0.5.22)")
-def grpc_settings_0_5_22(v: View) -> Declare | Refuse:
+def grpc_settings_0_5_22(v: View) -> Declare | Refuse | dict[str, object]:
     """0.5.22: as ``grpc_settings``; a sidecar cannot run under SGLANG_RUST_SERVER.
 
     When: whenever its promises hold.
