@@ -63,13 +63,21 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
     with a line per server, a shell script the program writes out): each counts, as the
     same lines pasted as a shell text do, and the shell reader picks the one named."""
     if not _may_launch(text):
+        if _WRAPPER_CALL.search(text) and not _starts_engine(text) \
+                and (tree := parsed_python(text)) is not None:
+            _refuse_wrapper(tree)
         return None
     tree = parsed_python(text)
     shown: list[ast.AST] = []
     templates: list[_Template] = []
     data: list[tuple[ast.AST, list[str]]] = []
-    found = _launch_nodes(tree, shown, templates, data) if tree is not None else []
+    prose: list[ast.AST] = []
+    found = _launch_nodes(tree, shown, templates, data, prose) if tree is not None else []
     if not found:
+        if prose and not (shown or templates or data) and not _starts_engine(text):
+            if _WRAPPER_CALL.search(text):
+                _refuse_wrapper(tree)  # type: ignore[arg-type]
+            raise _only_prose(prose[0])
         if templates and not _starts_engine(text):
             raise _only_templated(templates[0])
         if shown and not _starts_engine(text):
@@ -79,6 +87,9 @@ def launch_literal_at(text: str, notes: list[str] | None = None, launch: int | N
         listed = quoted_list(text)
         if listed is None:
             joined = joined_command(text)
+            if joined is None and tree is not None and _WRAPPER_CALL.search(text) \
+                    and not _starts_engine(text):
+                _refuse_wrapper(tree)
             return (joined, 1) if joined is not None else None
         given = go_environment(text)
         return (["env", *given, *listed] if given else listed), 1
@@ -107,6 +118,107 @@ def _starts_engine(text: str) -> bool:
     from launchplan.input.engine_call import looks_like_engine_call
 
     return looks_like_engine_call(text)
+
+
+#: A call whose name says it starts SGLang (``SGLangEndpoint(``, ``start_sglang(``): the
+#: cheap test before a script is searched for a wrapper it imports (``_refuse_wrapper``).
+_WRAPPER_CALL = re.compile(r"(?i)\b\w*sglang\w*\s*\(")
+#: The packages whose calls launchplan reads as SGLang's own (not a wrapper's).
+_OWN_PACKAGES = frozenset({"sglang", "sglang_router"})
+#: A wrapper's keyword that names the model it serves: with a dict of ``--flag`` keys, what
+#: tells a server it starts from a client it connects.
+_MODEL_KEYWORDS = frozenset({"model", "model_path", "model_name", "model_id", "model_name_or_path"})
+
+
+def _refuse_wrapper(tree: ast.Module) -> None:
+    """Refuse a script that starts SGLang through a class or function it imports from
+    another package (``SGLangEndpoint(model_path=..., tp=8, extra_server_args=ARGS)`` of a
+    vendor's ``autoinference_utils``): the command line is built in code the paste does
+    not hold, so its keywords cannot be mapped to flags (``tp=`` may be ``--tp-size`` or
+    anything else). The error names the wrapper and any dict of ``--flag`` keys it is
+    handed, so the user knows what to paste instead. Nothing happens when no such call
+    is found (the callers first leave out the wrappers ``engine_call`` reads, Flyte's
+    ``SGLangAppEnvironment``)."""
+    imported: dict[str, str] = {}  # the name a script calls -> the module it comes from
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] not in _OWN_PACKAGES:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = node.module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] not in _OWN_PACKAGES:
+                    imported[alias.asname or alias.name.split(".")[0]] = alias.name
+    defined = {node.name for node in ast.walk(tree)
+               if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    shown = _shown_nodes(tree)
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call) or id(call) in shown:
+            continue
+        func = call.func
+        root = func
+        while isinstance(root, ast.Attribute):  # ep.SGLangEndpoint, pkg.mod.SGLangEndpoint
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id not in imported:
+            continue
+        name = func.attr if isinstance(func, ast.Attribute) else root.id
+        module = imported[root.id]
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):
+            module = f"{module}.{ast.unparse(func.value).split('.', 1)[1]}"
+        if "sglang" not in name.lower() or name in defined:
+            continue
+        handed = ""
+        flagged = [(keyword, _flag_keys(tree, keyword.value)) for keyword in call.keywords]
+        if not any(keys for _, keys in flagged) and not any(
+                keyword.arg in _MODEL_KEYWORDS for keyword in call.keywords):
+            continue  # a client (``base_url=...``) or a helper: no server it starts
+        for keyword, flags in flagged:
+            if flags:
+                given = ast.unparse(keyword.value)
+                handed = (f" (its {keyword.arg}={shortened(given, 40)} holds {len(flags)} "
+                          f"SGLang flag{'s' if len(flags) > 1 else ''}: {', '.join(flags[:3])}"
+                          f"{', ...' if len(flags) > 3 else ''}; what the wrapper makes of its "
+                          "other arguments is in its own code)")
+                break
+        raise InputError("the pasted text", EXPECTED_LAUNCH, message=(
+            f"the pasted text: expected {EXPECTED_LAUNCH}, got a Python program that starts "
+            f"SGLang through {name}(...) imported from {module} (line {call.lineno}), a "
+            f"wrapper whose code is not in the paste, so the command line it runs cannot be "
+            f"read{handed}: paste that command line (ps -o args on the server shows it), "
+            "or give its flags to launchplan in place of the app"))
+
+
+def _flag_keys(tree: ast.Module, node: ast.expr, depth: int = 0) -> list[str]:
+    """The ``--flag`` keys of the dict ``node`` makes, when the text spells them: a dict
+    display, a module name bound to one, or ``A | B`` of such (values need not be known)."""
+    if depth > 8:
+        return []
+    if isinstance(node, ast.Dict):
+        return [key.value for key in node.keys if isinstance(key, ast.Constant)
+                and isinstance(key.value, str) and key.value.startswith("--")]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left = _flag_keys(tree, node.left, depth + 1)
+        return [*left, *(k for k in _flag_keys(tree, node.right, depth + 1) if k not in left)]
+    if isinstance(node, ast.Name):
+        bound = [stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
+                 and _assigns_name(stmt, node.id)]
+        return _flag_keys(tree, bound[-1], depth + 1) if bound else []
+    return []
+
+
+def _only_prose(node: ast.AST) -> InputError:
+    """The error for a Python program whose one mention of SGLang's launcher is a sentence
+    in a docstring (``\"\"\"Launch sglang.launch_server with common options.\"\"\"``): the
+    code builds its command in a way not read here, which is what the user must be told,
+    not that the sentence is no command."""
+    text = node.value if isinstance(node, ast.Constant) else ""
+    line = next((line.strip() for line in str(text).splitlines() if "sglang" in line), "")
+    return InputError("the pasted text", EXPECTED_LAUNCH, message=(
+        f"the pasted text: expected {EXPECTED_LAUNCH}, got a Python program whose docstring "
+        f"(line {getattr(node, 'lineno', '?')}: '{shortened(line, 60)}') names the launcher "
+        "but whose code builds no command launchplan can read (it reads an argv list or "
+        "command string naming the launcher, sgl.Engine(...), or a list of SGLang's flags "
+        "handed to its own parser): paste the command the program runs"))
 
 
 #: What a pasted text that holds no launch was expected to hold.
@@ -189,9 +301,10 @@ def literal_total(text: str) -> int:
     shown: list[ast.AST] = []
     templates: list[_Template] = []
     data: list[tuple[ast.AST, list[str]]] = []
-    found = _launch_nodes(tree, shown, templates, data) if tree is not None else []
+    prose: list[ast.AST] = []
+    found = _launch_nodes(tree, shown, templates, data, prose) if tree is not None else []
     if not found:
-        if (shown or templates or data) and not _starts_engine(text):
+        if (shown or templates or data or prose) and not _starts_engine(text):
             return 0  # only printed: no launch (``launch_literal_at`` says so)
         return int(quoted_list(text) is not None or joined_command(text) is not None)
     return sum(_launches_in(value) for value, *_ in found)
@@ -374,14 +487,17 @@ def _item(piece: str) -> str:
     return "${" + "".join(piece.split()) + "}"
 
 
-#: The growth a launch literal may get after its assignment: none, ``+=`` of text, or the
-#: additions to an argv list.
-_GROWS_TEXT, _GROWS_LIST = "text", "list"
+#: The growth a launch literal may get after its assignment: none, ``+=`` of text, the
+#: additions to an argv list, or those to a list of command-line pieces (``parts =
+#: ["python -m sglang.launch_server", f"--model-path {m}"]`` then ``parts.append(f"--tp
+#: {tp}")``, joined with spaces and run by a shell).
+_GROWS_TEXT, _GROWS_LIST, _GROWS_PARTS = "text", "list", "parts"
 
 
 def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
                   templates: list[_Template] | None = None,
-                  data: list[tuple[ast.AST, list[str]]] | None = None
+                  data: list[tuple[ast.AST, list[str]]] | None = None,
+                  prose: list[ast.AST] | None = None
                   ) -> list[tuple[str | list[str], ast.AST, str]]:
     """Each launch literal in ``tree`` (see ``launch_literal``), in source order, with its
     node and how the script may grow it (``_finished`` adds that). A literal inside another
@@ -451,14 +567,14 @@ def _launch_nodes(tree: ast.Module, shown: list[ast.AST] | None = None,
         elif isinstance(node, (ast.List, ast.Tuple)) and any(map(_fragment, node.elts)):
             if literals is None:
                 literals = bound_literals(tree)
-            line = " ".join(word_of(e, literals) for e in node.elts)
+            line = " ".join(_piece(e, literals) for e in node.elts)
             try:
                 if launches_sglang(shell_vars.shell_split(line)):
-                    found.append((line, node, ""))
+                    found.append((line, node, _GROWS_PARTS))
             except ValueError:
                 continue
     found, manifests = _manifest_literals(found)
-    kept = _own_launches(tree, found, shown, data)
+    kept = _own_launches(tree, found, shown, data, prose)
     if not manifests:
         return kept
     started = _manifest_launches(tree, manifests, templates)
@@ -485,11 +601,13 @@ def _formats_text(node: ast.AST) -> bool:
 
 def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, str]],
                   shown: list[ast.AST] | None = None,
-                  data: list[tuple[ast.AST, list[str]]] | None = None
+                  data: list[tuple[ast.AST, list[str]]] | None = None,
+                  prose: list[ast.AST] | None = None
                   ) -> list[tuple[str | list[str], ast.AST, str]]:
     """``found`` in source order without the literals that start no launch of their own
     (see ``_launch_nodes``); the printed or raised ones go into ``shown``, those the
-    script only handles as data (``_data_only``) into ``data``."""
+    script only handles as data (``_data_only``) into ``data``, the docstrings that only
+    name the launcher in a sentence (``_prose_only``) into ``prose``."""
     inert: set[int] = set()  # the nodes inside a print or log call's arguments
     told: set[int] = set()  # those a user is shown (not a file written)
     for node in ast.walk(tree):
@@ -532,7 +650,39 @@ def _own_launches(tree: ast.Module, found: list[tuple[str | list[str], ast.AST, 
 
     live = [item for item in kept if not any(
         decided(tree, branch, field) is False for branch, field in branches(tree, item[1]))]
-    return live or kept
+    live = live or kept
+    # a docstring (or any bare string statement) describes the code; its words are the
+    # launch only when the code itself builds none ("Launch sglang.launch_server with common
+    # options." above the function that joins the real command)
+    bare = {id(stmt.value) for stmt in ast.walk(tree) if isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)}
+    said = [item for item in live if id(item[1]) in bare
+            and _prose_only(item[0])]  # type: ignore[arg-type]
+    if prose is not None:
+        prose.extend(item[1] for item in said)
+    live = [item for item in live if item not in said]
+    return [item for item in live if id(item[1]) not in bare] or live
+
+
+def _prose_only(text: str) -> bool:
+    """Whether each line of a docstring that names the launcher is a sentence about it
+    (``Launch sglang.launch_server with common options.``), no command a reader could run:
+    the program's code is then what launches, read or not."""
+    from launchplan.input.pasted import _refuse_sentence, launches_sglang
+
+    for line in text.splitlines():
+        try:
+            words = shell_vars.shell_split(line)
+        except ValueError:
+            words = line.split()
+        if not launches_sglang(words):
+            continue
+        try:
+            _refuse_sentence(words)
+        except InputError:
+            continue
+        return False
+    return True
 
 
 def _data_only(tree: ast.Module, kept: list[tuple[str | list[str], ast.AST, str]],
@@ -1039,10 +1189,19 @@ def _finished(tree: ast.Module, value: str | list[str], node: ast.AST, grows: st
     f"python -m ..."`` then ``cmd += f"--tp {tp} "`` lines, or an argv list then ``cmd +=
     [...]``): the whole command the additions leave."""
     if grows == _GROWS_TEXT and isinstance(value, str):
-        return value + _grown(tree, node, bound_literals(tree), notes)
+        literals = bound_literals(tree)
+        pieces = _appended_pieces(tree, node, literals, notes)
+        if pieces is not None:
+            return pieces
+        return value + _grown(tree, node, literals, notes)
+    if grows == _GROWS_PARTS and isinstance(value, str):
+        literals = bound_literals(tree)
+        more = _grown_list(tree, node, literals, notes, pieces=True)
+        return " ".join([value, *more]) if more else value
     if grows == _GROWS_LIST and isinstance(value, list):
         literals = bound_literals(tree)
         words = list(value)
+        first = node
         for _ in range(8):  # cmd = [...]; full = cmd + extra; run(full + ["--port", p])
             top, joined = _joined_lists(tree, node, literals, notes)
             words += [*joined, *_grown_list(tree, top, literals, notes)]
@@ -1051,8 +1210,93 @@ def _finished(tree: ast.Module, value: str | list[str], node: ast.AST, grows: st
                 break
             node, more = derived
             words += more
+        if any(" " in word.strip() for word in words[len(value):]) \
+                and _space_joined(tree, first):
+            # ``cmd.append(f"--tp {tp}")`` of a list the script runs as ``" ".join(cmd)``:
+            # the shell splits each piece, as it splits the whole line
+            return " ".join(words)
         return words
     return value
+
+
+def _piece(node: ast.expr, literals: dict[str, str]) -> str:
+    """One piece of a command line a script joins with spaces (``f"--tp {tp}"``): its text
+    as the shell will split it (an open expression with spaces kept one word)."""
+    if isinstance(node, ast.JoinedStr):
+        return rendered_text(node, literals, shell=True)
+    return word_of(node, literals)
+
+
+def _list_name(tree: ast.Module, node: ast.AST) -> tuple[str, ast.AST] | None:
+    """(the name of the list ``node`` is assigned to or added to, the statement doing it):
+    ``name = [...]`` of the node itself, ``name.append(node)``, ``name.extend([..., node])``
+    or ``name += [..., node]``; None otherwise."""
+    for stmt in ast.walk(tree):
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is node:
+            name = _assigned_name(stmt)
+            return (name, stmt) if name is not None else None
+        if not isinstance(stmt, (ast.AugAssign, ast.Expr)):
+            continue
+        name = _added_list(stmt)
+        if name is None:
+            continue
+        added, one = _list_addition(stmt, name)
+        if added is node and one or (isinstance(added, (ast.List, ast.Tuple))
+                                     and any(e is node for e in added.elts)):
+            return name, stmt
+    return None
+
+
+def _space_joined(tree: ast.Module, node: ast.AST,
+                  held: tuple[str, ast.AST] | None = None) -> bool:
+    """Whether the list ``node`` makes (or is added to: ``held``, see ``_list_name``) is
+    run as one command line: ``" ".join(name)`` of its name in the same function, outside
+    a print or log call."""
+    held = held or _list_name(tree, node)
+    if held is None:
+        return False
+    name, stmt = held
+    from launchplan.input.python_values import scope_of
+
+    scope = scope_of(stmt, tree)
+    shown = _shown_nodes(tree)
+    return any(isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+               and call.func.attr == "join" and isinstance(call.func.value, ast.Constant)
+               and call.func.value.value == " " and len(call.args) == 1
+               and isinstance(call.args[0], ast.Name) and call.args[0].id == name
+               and id(call) not in shown and scope_of(call, tree) is scope
+               for call in ast.walk(tree))
+
+
+def _appended_pieces(tree: ast.Module, node: ast.AST, literals: dict[str, str],
+                     notes: list[str] | None) -> str | None:
+    """The command line a list of pieces holds when the launcher's piece is added to it
+    (``parts = []``, ``parts.append("python3 -m sglang.launch_server")``, then
+    ``parts.append(f"--tp {tp}")`` and a ``" ".join(parts)`` the shell runs): every piece
+    the list gets from its assignment on, in source order (``_grown_list``: one under a
+    test the text leaves open is named in ``notes``); None when ``node`` is not added to
+    a list the same function assigns and joins so (``cmd = ["bash", "-c"]`` then
+    ``cmd.append("python -m ...")`` is an argv, its command line one item)."""
+    held = _list_name(tree, node)
+    if held is None or isinstance(held[1], (ast.Assign, ast.AnnAssign)) \
+            or not _space_joined(tree, node, held):
+        return None
+    name, stmt = held
+    from launchplan.input.python_values import scope_of
+
+    scope = scope_of(stmt, tree)
+    at = _position(stmt)[:2]
+    bases = sorted((a for a in ast.walk(tree) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                    and _assigns_name(a, name) and _position(a)[:2] < at
+                    and isinstance(a.value, (ast.List, ast.Tuple))
+                    and scope_of(a, tree) is scope), key=_position)
+    if not bases:
+        return None
+    base = bases[-1].value
+    assert isinstance(base, (ast.List, ast.Tuple))
+    first = [_piece(e, literals) for e in base.elts if not isinstance(e, ast.Starred)]
+    return " ".join([*first, *_grown_list(tree, base, literals, notes, pieces=True,
+                                          taken=stmt)])
 
 
 def _derived_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
@@ -1787,14 +2031,18 @@ def _grown(tree: ast.Module, node: ast.AST, literals: dict[str, str],
 
 
 def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
-                notes: list[str] | None, until: tuple[int, int] | None = None) -> list[str]:
+                notes: list[str] | None, until: tuple[int, int] | None = None,
+                pieces: bool = False, taken: ast.AST | None = None) -> list[str]:
     """The items a script adds to the argv list ``name = <node>`` after assigning it (and
     before ``until``, a use that sees the list as it is there), in source order, under the
     same branches (as ``_grown``): ``name += [...]``, ``name.extend([...])``,
     ``name.append(item)``, of the lists ``_list_words`` reads (``shlex.split("...")``
     too), made to that same list (another function's ``name`` is its own). An addition not
     read here (a list known only at run time) is named in ``notes``: the flags it adds are
-    not planned, and would otherwise go unnoticed."""
+    not planned, and would otherwise go unnoticed. ``pieces``: the list holds pieces of a
+    command line (``_piece``), not argv items. ``taken``: the statement that adds the
+    launcher itself, whose branches are the launch's too (``if backend == "sglang":
+    parts.append("python -m sglang.launch_server")``)."""
     assign: ast.stmt | None = next(
         (a for a in ast.walk(tree) if isinstance(a, (ast.Assign, ast.AnnAssign))
          and a.value is node and _assigned_name(a) is not None), None)
@@ -1816,6 +2064,9 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
 
     holder = binding_scope(target, tree)  # type: ignore[arg-type]
     where = dict((id(branch), field) for branch, field in branches(tree, assign))
+    if taken is not None:
+        where.update((id(branch), field) for branch, field in branches(tree, taken))
+    kind = f"command {name}" if pieces else f"argv {name}"
     added: list[tuple[int, int, list[str]]] = []
     for stmt in ast.walk(tree):
         if not isinstance(stmt, (ast.AugAssign, ast.Expr)):
@@ -1831,14 +2082,14 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
         state, test = branch_state(tree, stmt, where)
         if not state:
             if state is None and notes is not None:
-                notes.append(_conditional_note(f"argv {name}", stmt, test))
+                notes.append(_conditional_note(kind, stmt, test))
             continue
         loop = _loop_of(tree, stmt, assign)
         if loop is not None:
             passes = _unrolled(tree, loop, stmt)
             if passes is None:
                 if notes is not None:
-                    notes.append(f"the launch's argv {name} grows at line {stmt.lineno} in "
+                    notes.append(f"the launch's {kind} grows at line {stmt.lineno} in "
                                  f"a loop (line {loop.lineno}) launchplan does not unroll from "
                                  "the text: the flags it adds are not planned; give them "
                                  "after the pasted text")
@@ -1846,18 +2097,18 @@ def _grown_list(tree: ast.Module, node: ast.AST, literals: dict[str, str],
             items = []
             for bound in passes:
                 item = _substituted(grown, bound)
-                words = [word_of(item, literals)] if one else _list_words(
-                    item, literals, tree, notes=notes)
+                words = [_piece(item, literals) if pieces else word_of(item, literals)] \
+                    if one else _list_words(item, literals, tree, notes=notes)
                 if words is None:
                     items = None
                     break
                 items.extend(words)
         else:
-            items = [word_of(grown, literals)] if one else _list_words(
-                grown, literals, tree, notes=notes)
+            items = [_piece(grown, literals) if pieces else word_of(grown, literals)] \
+                if one else _list_words(grown, literals, tree, notes=notes)
         if items is None:
             if notes is not None:
-                notes.append(f"the launch's argv {name} grows at line {stmt.lineno} "
+                notes.append(f"the launch's {kind} grows at line {stmt.lineno} "
                              f"({shortened(ast.unparse(stmt))}) in a way launchplan cannot read "
                              "from the text: the flags it adds are not planned; give them "
                              "after the pasted text")
