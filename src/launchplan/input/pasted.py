@@ -681,7 +681,18 @@ def cleaned(token: str, notes: list[str] | None = None) -> str:
         escaped = ipython_escapes(token)
         if escaped is not None:
             return escaped
+    if " `" in token and "sglang" in token:
+        token = _SPACED_CODE_SPAN.sub(r"\1`\2`", token)
     return as_posix(token) if looks_like_powershell(token) else token
+
+
+#: A one-line Markdown inline-code span whose closing backtick follows a blank (a launch
+#: copied from a terminal with its trailing space, `` `sglang serve M --tp 8 ` ``): the
+#: same span as without the blank, not PowerShell's backtick continuation, which nothing on
+#: its line opens. Only a span that holds a launch is rewritten.
+_SPACED_CODE_SPAN = re.compile(r"^([^`\n]*?(?<![^ \t\n]))`(?!`)([^`\n]*?sglang(?:\.launch_server|"
+                               r"_router\.launch_server|\s+serve\b)[^`\n]*?)[ \t]+`[ \t]*$",
+                               re.MULTILINE)
 
 
 #: A key of ``kubectl describe pod``'s container section that opens an indented list below
@@ -1570,6 +1581,8 @@ def _without_glued_prose(text: str, notes: list[str] | None) -> str:
     """``text`` without the sentence a page's extracted text glued onto a launch line's last
     word (outside quotes): the shell would pass ``warning这条命令…`` as the value, but the
     sentence is the page's prose about the command, not part of it."""
+    if _LATIN_GLUE.search(text):
+        text = _without_glued_latin(text, notes)
     if not _GLUED_PROSE.search(text):
         return text
     lines = text.split("\n")
@@ -1589,6 +1602,63 @@ def _without_glued_prose(text: str, notes: list[str] | None) -> str:
         if notes is not None:
             notes.append(f"the prose glued to the launch line's last word ({glued.group(0)[:20]}"
                          "…) is read as the page's text, not as part of the command")
+    return "\n".join(lines)
+
+
+#: A number a page's extracted text runs straight into a capitalised word (``--tp 8In a
+#: multi-node setup, ...``, ``--dist-init-addr $MASTER_IP:5000Note``): the cheap test, and
+#: the glue's place (the number, then the prose up to the line's end).
+_LATIN_GLUE = re.compile(r"(?<=[ \t=:])(\d+(?:\.\d+)?)([A-Z][a-z]+\b[^\n]*)")
+
+
+def _without_glued_latin(text: str, notes: list[str] | None) -> str:
+    """``text`` without the sentence a page's extracted text glued onto a launch line's last
+    value in Latin script. The split is certain only where the value's type ends where the
+    glue starts: a number (an integer or number flag's value, or the port of an address
+    flag's ``host:port``) followed by a capitalised word; the rest of the line must hold no
+    flag. Any other value so glued (``--served-model-name 8In a ...``) is refused with one
+    line, since where the value ends is a guess."""
+    from launchplan.input.cli import _classify
+
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        start = 0 if line.lstrip().startswith("-") else line.find("sglang")
+        if start < 0:
+            continue
+        glued = next((m for m in _LATIN_GLUE.finditer(line, start)
+                      if not re.search(r"(?:^|\s)--?[A-Za-z]", m.group(2))), None)
+        if glued is None:
+            continue
+        comment = _comment_start(line)
+        before = line[:glued.end(1)]
+        if (comment is not None and comment < glued.start()) or before.count('"') % 2 \
+                or before.count("'") % 2:
+            continue  # in a comment the shell drops, or inside a quoted value
+        words = before.split()
+        flag, eq, value = words[-1].partition("=")
+        if not eq:
+            flag, value = (words[-2] if len(words) > 1 else ""), words[-1]
+        found = _classify(flag) if flag.startswith("--") else None
+        if found is None or found[0] is None:
+            continue  # no flag of SGLang's before it: not a launch's value
+        opt, name = found[0], found[1]
+        number = glued.group(1)
+        certain = (value == number and (opt.expected == "a number" or (
+            opt.expected == "an integer" and number.isdigit()))) or (
+            name.endswith(("-addr", "-address")) and value.endswith(":" + number))
+        prose = (line[glued.start(2):comment] if comment is not None
+                 else glued.group(2)).strip()
+        if not certain and len(prose.split()) < 2:
+            continue  # one word (``8Bit``, ``1234Abc  # key``): a value spelled so
+        if not certain:
+            raise InputError(name, opt.expected, value + prose.split()[0], (
+                f"a page's text seems glued onto the value ({prose[:40]!r} follows it on the "
+                "line): where the value ends is not certain for this flag; put a line break "
+                "between the launch and the text"))
+        lines[at] = before
+        if notes is not None:
+            notes.append(f"the page's text glued onto the launch's last value ({prose[:30]!r}"
+                         f"...) is left out: {name} is read as {value!r}")
     return "\n".join(lines)
 
 
@@ -1976,11 +2046,14 @@ def _joined_continuations(text: str) -> str:
     command's first line is taken off first: it is the terminal's, not the command's."""
     out: list[str] = []
     pending = ""
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
         line = line.rstrip("\r")
         if not pending:  # a prompt's ``#`` (``root@host:/srv#``) would hide the backslash
             line = _PROMPT.sub("", line, count=1)
         joined = _continued(pending, line) if pending else line
+        if line[-1:] in (" ", "\t") and line.rstrip(" \t").endswith("\\"):
+            _refuse_glued_escaped_blank(joined, lines[at + 1:])
         if line.endswith("\\") and _live_backslash(joined):
             pending = joined[:-1]
             continue
@@ -1989,6 +2062,29 @@ def _joined_continuations(text: str) -> str:
     if pending:
         out.append(pending)
     return "\n".join(out)
+
+
+def _refuse_glued_escaped_blank(line: str, after: list[str]) -> None:
+    """Refuse a ``line`` whose last word ends in a backslash and a blank (``launch_server\\ ``,
+    ``--tp 8\\ ``: a page copy keeps the space) when flag lines follow: the backslash escapes
+    the blank, not the line break, so the shell ends the command there, the blank joins that
+    word (``'launch_server '``) and the flags below run as a command of their own. The same
+    backslash set apart from the word (``--tp 8 \\ ``) gives a blank argument, which the
+    command line's reader names; this form is named the same way, not read with the flags
+    silently lost."""
+    bare = line.rstrip(" \t")
+    run = len(bare) - len(bare.rstrip("\\"))
+    if run % 2 == 0 or bare[-run - 1:-run].isspace() or not _live_backslash(bare):
+        return  # ``\\ `` (a backslash itself), the detached form, or inside a comment or quote
+    following = next((n for n in after if n.strip()), "")
+    if not following.lstrip().startswith("-"):
+        return
+    word = bare.split()[-1]
+    shown = following.strip().rstrip(" \\")[:30]
+    raise InputError("command line", "a line that goes on to the next one", word + " ", (
+        "its last word ends in a backslash followed by a space, which escapes the space, not "
+        f"the line break: the shell ends the command there and runs the next lines ({shown}"
+        "...) as a command of their own; remove the space after the backslash"))
 
 
 def _continued(before: str, line: str) -> str:
@@ -2800,6 +2896,7 @@ def _require_flags(segments: list[list[str]]) -> None:
     pending = [(seg, 0) for seg in reversed(segments)]
     previous: list[str] = []
     broken = False  # a line ``\   # comment`` ended its command with a blank argument
+    unread: tuple[str, str] | None = None  # an SGLang launcher named, and its backticked word
     while pending:
         seg, depth = pending.pop()
         escaped_break = _ends_with_escaped_space(previous)
@@ -2861,6 +2958,10 @@ def _require_flags(segments: list[list[str]]) -> None:
                     after = words[words.index(run) + 1:]
                     if len(after) > 1 and after[0] == "-m":
                         program += f" -m {after[1]}"
+        if _NAMED_LAUNCHER.search(program):
+            # a launcher named where no launch was read: say why, not that it runs one
+            unread = unread or (program, next((w for w in seg if w.startswith("`")), ""))
+            continue
         if program not in programs:
             programs.append(program)
     if bare_flags and not any(_other_server(p) for p in programs):
@@ -2871,6 +2972,20 @@ def _require_flags(segments: list[list[str]]) -> None:
         raise InputError("the pasted text", expected, PRINTED_ONLY, message=(
             f"the pasted text: expected {expected}, got none: the script only prints an "
             "SGLang command, which starts nothing; paste the command itself to plan it"))
+    unread_why = ""
+    if unread is not None:
+        program, ticked = unread
+        unread_why = (f"its word {ticked!r} opens a backtick that its line does not close, "
+                      "which the shell reads as a command substitution, not as a command to "
+                      "run; take the backticks (a page's inline-code marks) off") if ticked \
+            else "launchplan cannot read the words around it as a command line"
+        if not programs:
+            expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve "
+                        "..., or a manifest or script that starts one)")
+            raise InputError("the pasted text", expected, message=(
+                f"the pasted text: expected {expected}, got {program} where no launch starts "
+                f"({unread_why})"))
+        unread_why = f" (it names {program} where no launch starts: {unread_why})"
     if commands:
         # another engine's server first: what the text is about, before its set-up steps
         programs.sort(key=lambda p: not _other_server(p))
@@ -2907,7 +3022,7 @@ def _require_flags(segments: list[list[str]]) -> None:
         odd = next((hint for seg in segments for word in seg if "sglang" in word
                     and (hint := odd_space_hint(word, f"'{word[:40]}'")) is not None), None)
         why += f" ({odd})" if odd and not why else ""
-        why = why or missing_m
+        why = why or missing_m or unread_why
         if broken:
             why += (" (a line ends with a backslash followed by a space, which escapes the "
                     "space, not the line break: the flags on the next lines are a command "
@@ -2915,6 +3030,11 @@ def _require_flags(segments: list[list[str]]) -> None:
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
                          + (f": it runs {shown}" if shown else "") + why)
+
+
+#: A program ``_require_flags`` names that is SGLang's own launcher (``sglang serve``,
+#: ``python3 -m sglang.launch_server``), not a script named like it.
+_NAMED_LAUNCHER = re.compile(r"(?:^| -m )sglang(?:_router)?(?:\.launch_server| serve)$")
 
 
 def _ends_with_escaped_space(seg: list[str]) -> bool:

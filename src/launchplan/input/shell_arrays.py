@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from launchplan.errors import InputError
 from launchplan.input import shell_vars
 
 #: The first word of the one-line form of an array assignment: ``MARK NAME = items...``.
@@ -68,7 +69,8 @@ def _one_pass(text: str) -> str:
     at = 0
     while (opener := _OPENER.search(text, at)) is not None:
         body = _body(text, opener.end())
-        if body is None:  # never closed: left as it is
+        if body is None:  # never closed: a cut launch is named, anything else left as it is
+            _refuse_cut_launch(opener.group(3), text[opener.end():])
             break
         items, end = body
         out.append(text[at:opener.start()])
@@ -79,6 +81,30 @@ def _one_pass(text: str) -> str:
         at = end
     out.append(text[at:])
     return "".join(out)
+
+
+#: What makes a never-closed array a launch's: SGLang's launcher or one of its flags.
+_LAUNCH_ITEM = re.compile(r"sglang(?:\.launch_server|_router\.launch_server|\s+serve\b)|"
+                          r"(?<![^\s(])--model(?:-path)?\b")
+
+
+def _refuse_cut_launch(name: str, rest: str) -> None:
+    """Refuse a text that ends inside the array ``name`` when its items hold a launch: a
+    review hunk or an excerpt cut before the ``)``. Inside ``NAME=(`` the shell reads line
+    breaks as separators of the items up to the ``)``, so the lines are no commands of
+    their own (nor do they want backslashes); what the array holds is known only to the
+    part that was cut, with the line that runs it."""
+    if not _LAUNCH_ITEM.search(rest):
+        return
+    lines = [line.strip() for line in rest.split("\n") if line.strip()]
+    last = lines[-1][:40] if lines else ""
+    subject, expected = f"the bash array {name}", "its items up to the closing ')'"
+    got = (f"the text's end after {len(lines)} item line{'s' * (len(lines) != 1)}"
+           + (f" (the last: {last!r})" if last else ""))
+    raise InputError(subject, expected, got, message=(
+        f"{subject}: expected {expected}, got {got}: the paste is cut inside {name}=( ... ), "
+        "whose lines are the array's items, not commands; paste the array to its ')' and the "
+        f"line that runs it (\"${{{name}[@]}}\")"))
 
 
 def _body(text: str, start: int) -> tuple[str, int] | None:
