@@ -341,7 +341,8 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
                 raise InputError("--model-path", "the model the log ran (its server_args "
                                  "line names it; this log has none)", None,
                                  message=f"--model-path: required ({path} has no "
-                                 "server_args line naming the model)") from None
+                                 "server_args line naming the model"
+                                 f"{_command_unread(logged)})") from None
             if exc.subject == "--model-path" and "model_path" not in given:
                 raise InputError("--from-log", exc.expected, fields.get("model_path"),
                                  message=f"{path}: the logged model {fields.get('model_path')!r}"
@@ -366,7 +367,8 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
     if logged.started and report.result is not None:
         report.notes.extend(_started_against_preflight(report.result, compat))
     if logged.failure is not None and report.result is not None:
-        report.notes.append(_failure_against_preflight(logged.failure, report.result, compat))
+        report.notes.append(_failure_against_preflight(logged.failure, report.result, compat,
+                                                       logged.memory))
     if typed and logged.command is not None:
         lost = "the logged line is cut off" if logged.line else "the log has no server_args line"
         report.notes.append(
@@ -378,6 +380,27 @@ def log_report(path: str, argv: list[str], target, compat: str, env, logged: Any
             f"the log ran with device {other!r}; launchplan's targets are CUDA and ROCm GPUs, "
             f"so this is that launch planned on {target.name}, not on the log's hardware")
     return logged, report
+
+
+def _command_unread(logged: Any) -> str:
+    """What the exit for a model no line names adds about a launch command the log shows,
+    so the message never reads as if the paste named no model: the command's line and why
+    it gave none (the note its reading left), or where a command stands that was not read."""
+    if logged.command is not None:
+        number = logged.command[0]
+        why = next((n for n in logged.notes if f"(line {number}) does not read" in n), None)
+        if why is not None:
+            return ("; the launch command it shows, line "
+                    f"{number}, does not read as this release's: "
+                    + why.split("does not read as this release's: ", 1)[-1]
+                    .removesuffix("; the fields it would give are unset"))
+        return f"; the launch command it shows, line {number}, names none"
+    later = next((n for n in logged.notes if n.startswith(_LATER_COMMAND)), None)
+    return f"; {later}" if later is not None else ""
+
+
+#: how the log reader's note for a launch command after the memory records begins
+_LATER_COMMAND = "the launch command at line "
 
 
 def _started_against_preflight(result: Any, compat: str) -> list[str]:
@@ -411,17 +434,31 @@ def _started_against_preflight(result: Any, compat: str) -> list[str]:
     return notes
 
 
-def _failure_against_preflight(failure: str, result: Any, compat: str) -> str:
+def _failure_against_preflight(failure: str, result: Any, compat: str,
+                               memory: Any = None) -> str:
     """The note for a log whose start-up died past the pool's sizing: whether preflight
-    foresaw it, and for an out-of-memory what the plan does not hold."""
+    foresaw it, and for an out-of-memory what the plan does not hold. A memory-fits verdict
+    (no room for the KV pool) does not foresee the failure of a log that made its pool
+    (``memory``: the log's figures) and died later (at CUDA-graph capture): the log then
+    contradicts it, which the note says instead of "too"."""
     from launchplan.checks.preflight import preflight
 
     report = preflight(result)
     said = f"the log's start-up failed ({failure})"
     if report.verdict == "fails-at-start":
-        names = ", ".join(p.requirement for p in report.problems if p.decides)
-        return (f"{said}; preflight under rules {compat} says this launch fails at start-up "
-                f"too ({names})")
+        names = [p.requirement for p in report.problems if p.decides]
+        made = memory is not None and memory.pool_made is True
+        if not made or "memory-fits" not in names:
+            return (f"{said}; preflight under rules {compat} says this launch fails at "
+                    f"start-up too ({', '.join(names)})")
+        tokens = memory.max_total_num_tokens
+        pool = f"its KV pool ({tokens:,} tokens)" if tokens else "its KV pool"
+        others = [n for n in names if n != "memory-fits"]
+        return (f"{said} after it made {pool}; preflight under rules {compat} says this "
+                "launch fails at start-up on memory-fits (no room for the pool), which the "
+                "log contradicts: the flags planned are not all the launch that ran (its "
+                "weights as loaded, an offload, a fraction the flags do not give)"
+                + (f"; preflight also fails it on {', '.join(others)}" if others else ""))
     out = f"{said}; preflight under rules {compat} finds nothing that stops this launch"
     if "out of memory" in failure.lower():
         out += (": an out-of-memory past the KV pool is what the CUDA graphs and activations "
@@ -523,6 +560,13 @@ def _read_command(argv: list[str], compat: str, logged: Any, lost: str,
         moved, changes = rewrite(list(argv), to=get_ruleset(compat).sglang)
         values, refused = _without_refused(moved, compat)
         blanks = [b for b in blanks if not any(r.startswith(b + " (") for r in refused)]
+    cut = next((r for r in refused if r.endswith(_CUT_FLAG)), None)
+    if cut is not None:  # a cut is no fault of the launch: said apart from what is refused
+        refused.remove(cut)
+        logged.notes.append(f"{lost}; the launch command the log shows (line "
+                            f"{logged.command[0]}) is cut at {cut.split(' ', 1)[0]} (the "
+                            "paste ends inside that flag's name): that flag is not read, the "
+                            "rest of the command is")
     if refused:
         logged.notes.append(f"{lost}; the launch command the log shows (line "
                             f"{logged.command[0]}) gives what this release does not accept: "
@@ -571,10 +615,16 @@ def _placeholders(argv: list[str]) -> list[str]:
 _MAX_REFUSED = 4
 
 
+#: how ``_without_refused`` marks the last flag a paste cut inside its name
+_CUT_FLAG = "(cut)"
+
+
 def _without_refused(argv: list[str], compat: str) -> tuple[dict[str, Any], list[str]]:
     """The values of ``argv`` read as ``compat``'s parser reads them, each flag it refuses
-    (with its values) dropped and said as ``--flag value (why)``; the parser's error when
-    one it refuses is no flag of ``argv``, or more than ``_MAX_REFUSED`` are."""
+    (with its values) dropped and said as ``--flag value (why)``, and a last word cut inside
+    a flag's name (``--disa``: an excerpt or a preview ends there) as ``--disa (cut)``: one
+    such word is no reason to lose the command's ``--tp-size``. The parser's error when one
+    it refuses is no flag of ``argv``, or more than ``_MAX_REFUSED`` are."""
     from launchplan.planner import build_raw
 
     refused: list[str] = []
@@ -584,6 +634,10 @@ def _without_refused(argv: list[str], compat: str) -> tuple[dict[str, Any], list
         except InputError as exc:
             spans = _flag_spans(argv)
             bad = next((span for span in spans if _names_flag(exc, span)), None)
+            if bad is None and spans and _cut_flag(exc, spans[-1]):
+                refused.append(f"{spans[-1][0]} {_CUT_FLAG}")
+                argv = [w for span in spans[:-1] for w in span]
+                continue
             if bad is None or len(refused) == _MAX_REFUSED:
                 raise
             why = exc.message.removeprefix(f"{exc.subject}: ")
@@ -591,6 +645,19 @@ def _without_refused(argv: list[str], compat: str) -> tuple[dict[str, Any], list
                 why = "not a value this release takes" + (f", {exc.hint}" if exc.hint else "")
             refused.append(f"{' '.join(bad)} ({why})")
             argv = [w for span in spans if span is not bad for w in span]
+
+
+def _cut_flag(exc: InputError, span: list[str]) -> bool:
+    """Whether the parser's error ``exc`` is about ``span``, the command's last word alone,
+    that is no flag of this release but the start of its flags' names: a cut inside one
+    (``--disa`` of ``--disable-radix-cache``), where an excerpt or a preview ended. (A flag
+    this release lacks elsewhere in a command says the command is another build's.)"""
+    from launchplan.input.fields import release_table
+
+    word = span[0]
+    return (len(span) == 1 and word == exc.subject and word.startswith("--") and len(word) > 2
+            and "=" not in word and _flag_field(word) is None
+            and any(flag.startswith(word) for flag in release_table().flag_to_field))
 
 
 def _names_flag(exc: InputError, span: list[str]) -> bool:

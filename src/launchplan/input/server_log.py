@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from launchplan.errors import InputError
@@ -705,9 +706,14 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
         if memory.any():  # the command it shows before its memory lines is the launch
             first = _first_memory_record(text)
             start = text.rfind("\n", 0, first) + 1
-            out = _with_memory(LoggedArgs(command=shown_launch(text[:start])), text)
-            if out.command is None and first < len(text):
+            command = shown_launch(text[:start])
+            later = _later_launch(text, start) if command is None else None
+            out = _with_memory(LoggedArgs(command=command or later and later[0]), text)
+            if later is not None:
+                out.notes.append(later[1])
+            elif out.command is None and first < len(text):
                 _unread_command(out, text, start, first, "first memory record")
+            _logged_role(out, text, "the log has no server_args line")
             return out
         failed = _FAILED.search(text)
         # (or a traceback its own frames show a start-up's, its wrapper record not pasted)
@@ -728,7 +734,8 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
         raise InputError("--from-log", "a log holding SGLang's `server_args=ServerArgs(...)` "
                          "(or, 0.5.21 on, `server_args={...}`) start-up line, its memory "
                          "lines, or a launch command and the error its start-up died of", name,
-                         _TRACEBACK_NOT_STARTUP if failed_at is None and _TRACEBACK in text
+                         _TRACEBACK_NOT_STARTUP if failed_at is None
+                         and next(_tracebacks(text), None) is not None
                          else _draft_only(memory.draft_load_only))
     line = text.count("\n", 0, at) + 1
     start = text.rfind("\n", 0, at) + 1
@@ -784,6 +791,12 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
         _set_aside_reports(out)
     if out.values.get("attention_backend") is None:
         _chosen_backend(out, text)
+    if out.truncated and "disaggregation_mode" not in out.values:
+        # (the records after the start-up line before this one: a role line is printed
+        # before its line, so the last start-up's ``own`` part holds none)
+        before = max(text.rfind(MARKER, 0, start), text.rfind(DICT_MARKER, 0, start))
+        _logged_role(out, text[text.find("\n", before) + 1:] if before >= 0 else text,
+                     "its line lost the field to a cut")
     return _with_memory(out, text, own)
 
 
@@ -806,6 +819,30 @@ def _chosen_backend(out: LoggedArgs, text: str) -> None:
     out.values["attention_backend"] = chosen.group(1)
     out.notes.append(f"attention_backend {chosen.group(1)!r}: the backend the log says SGLang "
                      f"chose by default (its line {why})")
+
+
+#: The records SGLang prints only while resolving a PD-disaggregated server's arguments, by
+#: its role: a prefill server's CUDA graphs switched off, a decode server's radix cache
+#: forced off (or, asked for, kept: "EXPERIMENTAL: Radix cache is enabled ...").
+_ROLE_RECORD = re.compile(r"Cuda graph is disabled for (prefill) server"
+                          r"|KV cache is forced as chunk cache for (decode) server"
+                          r"|Radix cache is enabled for (decode) server")
+
+
+def _logged_role(out: LoggedArgs, text: str, why: str) -> None:
+    """The PD role (``disaggregation_mode``) SGLang's own records in ``text`` (the start-up
+    read) say the server had, taken as the logged value where no line gives it (``why``),
+    as those records are printed for that role alone; nothing when they name none or both
+    (two servers' logs in one paste)."""
+    if "server" not in text or "disaggregation_mode" in out.values:  # the cheap test
+        return
+    roles = {next(r for r in m.groups() if r) for m in _ROLE_RECORD.finditer(text)}
+    if len(roles) != 1:
+        return
+    role = roles.pop()
+    out.values["disaggregation_mode"] = role
+    out.notes.append(f"disaggregation_mode {role!r}: the log shows SGLang's record for a PD "
+                     f"{role} server ({why}), so that role is planned")
 
 
 #: A start-up line a poster cut down to the fields they meant, with neither ``ServerArgs(``
@@ -1050,10 +1087,10 @@ def _serving_frame(text: str, failed: re.Match[str]) -> str | None:
     next_end = text.find("\n", line_end + 1) if line_end >= 0 else -1
     header = text.find(_TRACEBACK, failed.start(), len(text) if next_end < 0 else next_end)
     if header < 0:  # the error line a traceback ends in: that traceback's own frames
-        header = text.rfind(_TRACEBACK, 0, failed.start())
-        if header < 0:
+        last = max(_tracebacks(text, failed.start()), default=None)  # (in order: the last)
+        if last is None:
             return None
-        frames, error, end = _traceback_at(text, header + len(_TRACEBACK), calls=True)
+        frames, error, end = _traceback_at(text, last[1], calls=True)
         if error is None or end < failed.start():  # (another traceback, ended before it)
             return None
     else:
@@ -1114,9 +1151,8 @@ def _startup_traceback(text: str) -> tuple[int, str] | None:
     outermost first), where its header starts and how it is named: its error line, or that
     the paste ends it before one. Many pasted logs start at the traceback, the wrapper record
     SGLang logs it in (``Scheduler hit an exception:``) left on the line above."""
-    at = text.find(_TRACEBACK)
-    while at >= 0:
-        frames, error, end = _traceback_at(text, at + len(_TRACEBACK))
+    for at, after in _tracebacks(text):
+        frames, error, end = _traceback_at(text, after)
         decided = next((kind for kind in map(_frame_kind, frames) if kind), None)
         if decided == "start-up":
             first = next(f for f in frames if _frame_kind(f) == "start-up")
@@ -1125,8 +1161,72 @@ def _startup_traceback(text: str) -> tuple[int, str] | None:
                 head += f" ... {frames[-1][0]}.py {frames[-1][1]}"
             return at, (f"{head}: {error}" if error is not None
                         else f"{head}, which the log ends before its error")
-        at = text.find(_TRACEBACK, end)
     return None
+
+
+#: a traceback's frame line (after a container's stamp or a collector's prefix, which
+#: ``_traceback_at`` strips): ``  File "/sglang/srt/managers/scheduler.py", line 66, in f``
+_FRAME_LINE = re.compile(r'^[^\n]*?[ \t]File "[^"\n]+", line \d+, in \S', re.MULTILINE)
+
+
+def _tracebacks(text: str, stop: int | None = None) -> Iterator[tuple[int, int]]:
+    """The tracebacks of ``text`` (those starting before ``stop``) in order: where each
+    starts and the position ``_traceback_at`` reads its frames after. One starts at its
+    header, or, where a paste lost the header (an excerpt, a scrolled-back terminal, a
+    "continued" slice that begins mid-traceback), at a frame line no frame or code line of
+    a traceback stands above: the frames alone show what a traceback shows."""
+    stop = len(text) if stop is None else stop
+    frameless = 'File "' not in text  # the cheap test: no frame line, only headers count
+    at = 0
+    frame: int | None = None  # the next headless frame found, kept while it is ahead
+    while at < stop:
+        header = text.find(_TRACEBACK, at, stop)
+        if not frameless and (frame is None or frame < at):
+            frame = _headless_frame(text, at, stop)
+            frameless = frame is None  # (none from here on: never looked for again)
+        if frame is not None and (header < 0 or frame < header):
+            yield frame, frame - 1
+            at = _traceback_at(text, frame - 1)[2]
+        elif header >= 0:
+            yield header, header + len(_TRACEBACK)
+            at = _traceback_at(text, header + len(_TRACEBACK))[2]
+        else:
+            return
+        at += 1  # (past the line that ended the traceback read)
+
+
+def _headless_frame(text: str, at: int, stop: int) -> int | None:
+    """Where the first frame line from ``at`` starts that opens a traceback of its own: the
+    indented lines above it (a command's continuation lines, say) hold no frame, and the
+    line above them is no traceback's header."""
+    word = text.find('File "', at, stop)
+    while word >= 0:  # (found by its words first: a log's other lines cost nothing)
+        start = text.rfind("\n", 0, word) + 1
+        found = _FRAME_LINE.match(text, start) if start >= at else None
+        word = text.find('File "', word + 6, stop)
+        if found is None or not _line_body(text[start:found.end()])[:1].isspace():
+            continue  # (a sentence quoting a frame, not one)
+        end = start - 1
+        for _ in range(200):  # (a traceback's frames and code lines: far fewer)
+            if end < 0:
+                return start
+            body = _line_body(text[text.rfind("\n", 0, end) + 1:end])
+            if not body.strip():
+                return start
+            if not body[:1].isspace():
+                if body.rstrip().endswith(_TRACEBACK):
+                    break
+                return start
+            if body.lstrip().startswith('File "'):
+                break  # a frame above: this one is in its traceback
+            end = text.rfind("\n", 0, end)
+    return None
+
+
+def _line_body(line: str) -> str:
+    """``line`` without a container's stamp or a log collector's prefix (``_LINE_LEAD``)."""
+    lead = _LINE_LEAD.match(line)
+    return line[lead.end():] if lead is not None else line
 
 
 def _frame_kind(frame: tuple[str, str]) -> str | None:
@@ -1148,10 +1248,11 @@ def _traceback_at(text: str, at: int, calls: bool = False
     first line that is not ends the traceback, the error when it reads as one. With
     ``calls``, the call the source line under an SGLang frame makes counts as the frame it
     leads to (``_called``), so a traceback cut after its first frame still shows its way."""
-    pos = text.find("\n", at)
+    pos = text.find("\n", at) if at >= 0 else -1  # (-1: the frames start the text)
     frames: list[tuple[str, str]] = []
     under = False  # the line before was an SGLang frame: this one is its source line
-    while 0 <= pos < len(text) - 1:
+    while (0 <= pos or at < 0) and pos < len(text) - 1:
+        at = 0  # (the first line read: from here on ``pos`` is a line's end)
         end = text.find("\n", pos + 1)
         end = len(text) if end < 0 else end
         line = text[pos + 1:end].rstrip("\r")
@@ -1561,6 +1662,46 @@ def _first_memory_record(text: str) -> int:
                                   _SWA_SPLIT, _SWA_POOL, _MAMBA, _DSV4_POOLS,
                                   _POST_CAPTURE_SPLIT, _POST_CAPTURE)) if m]
     return min(found) if found else len(text)
+
+
+def _later_launch(text: str, start: int) -> tuple[tuple[int, str] | None, str] | None:
+    """A launch command the text shows only after its first memory record (on the line at
+    ``start``) and the note saying how it was taken: as the records' launch when it is the
+    text's one launch, no memory record follows it and it stands in a block of its own (a
+    blank line or a fence between: an issue's "I saw this: <its line>" above "launched
+    with: <command>"), else named and not read (a command right below a log's records, or
+    with records of its own, most often started another run). None when the text shows
+    no command after them (the cheap test: no launch word past them)."""
+    if _LAUNCH_COMMAND.search(text, start) is None and _BENCHMARK.search(text, start) is None:
+        return None
+    found = launch_command(text)
+    if found is None or text.count("\n", 0, start) + 1 >= found[0]:  # (on their line: said
+        return None  # by ``_unread_command``)
+    at = _line_start(text, found[0])
+    records = text.count("\n", 0, start) + 1
+    head = f"the launch command at line {found[0]} comes after the log's memory records (line "
+    other = launch_command(text[:at]) is not None
+    own = _first_memory_record(text[at:]) < len(text) - at
+    apart = _BLOCK_BREAK.search(text, start, at) is not None
+    if apart and not other and not own:
+        return found, (f"{head}{records}), in a block of its own and the text's only launch: "
+                       "read as theirs (give the flags of the logged launch if it started "
+                       "another run)")
+    why = ("is not the text's only launch" if other else "has memory records of its own "
+           "after it" if own else "follows them in the same block, as a next run's does")
+    return None, f"{head}{records}): not read as theirs, as it {why}; give their launch's flags"
+
+
+#: what ends a pasted block: a blank line, a Markdown fence
+_BLOCK_BREAK = re.compile(r"\n[ \t]*(?:\n|```|~~~)")
+
+
+def _line_start(text: str, number: int) -> int:
+    """Where the 1-based line ``number`` of ``text`` starts."""
+    at = 0
+    for _ in range(number - 1):
+        at = text.index("\n", at) + 1
+    return at
 
 
 def _unread_command(out: LoggedArgs, text: str, start: int, first: int, what: str) -> None:
