@@ -23,6 +23,7 @@ from launchplan.facts.model_classes import (
     releases,
     transformers_pin,
 )
+from launchplan.facts.models.class_traits import pp_refusal
 from launchplan.facts.models.draft_blocks import dspark_settings
 from launchplan.facts.models.hf_classes import (
     first_reading_transformers,
@@ -787,6 +788,26 @@ def _schema_detail(p: Values) -> str:
             "checkpoint's, and the checkpoint's tensors do not load")
 
 
+def _pp_refusing_class(p: Values) -> str | None:
+    """The class SGLang builds for this launch when its constructor refuses pipeline
+    parallelism (``facts/data/pp_refusing_models.json``); None otherwise. Only asked with a
+    pipeline (the table is not read for the usual launch)."""
+    if p["model_impl"] == "transformers":  # the transformers backend builds another class
+        return None
+    names = registered(p.result.record.raw.release)
+    for arch in getattr(p.model, "architectures", None) or ():
+        if arch in names:  # the registry builds the first name it holds
+            return arch if pp_refusal(arch) is not None else None
+    return None
+
+
+def _pp_refusal_detail(p: Values) -> str:
+    arch = _pp_refusing_class(p)
+    return (f"{arch} refuses pipeline parallelism while the model is built "
+            f"({pp_refusal(arch)}): --pp-size {p['pp_size']} stops every rank's scheduler; "
+            "launch it with --pp-size 1 (spread the GPUs with --tp-size instead)")
+
+
 LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "gpus-on-node", ALWAYS,
@@ -858,6 +879,23 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         SRT + "utils/common.py: make_layers asserts num_hidden_layers >= pp_size",
         detail=lambda p: (f"pp_size {p['pp_size']} exceeds the model's "
                           f"{p.model.num_hidden_layers} layers")),
+    Requirement(
+        "model-pipeline-parallel",
+        cond("a pipeline over stages (pp_size above 1) of a model class whose constructor "
+             "refuses one (Nanbeige, SDAR, Falcon-H1, LFM2, Qwen3-Next, Hunyuan V4)",
+             lambda p: _int(p["pp_size"], 1) > 1 and _pp_refusing_class(p) is not None,
+             "pp_size", "model_impl"),
+        cond("pp_size is 1", lambda p: _int(p["pp_size"], 1) <= 1, "pp_size"),
+        "these classes assert (or raise) a pipeline of one stage while the model is built on "
+        "each scheduler rank; resolution accepts --pp-size for them, so the launch dies "
+        "loading the model", START,
+        SRT + "models/nanbeige.py NanbeigeModel.__init__, models/sdar.py and sdar_moe.py, "
+        "models/falcon_h1.py, lfm2.py, lfm2_moe.py and qwen3_next.py (the ForCausalLM "
+        "constructors), models/hunyuan_v4.py HYV4Model.__init__ (the same in "
+        "0.5.21-0.5.23; per class in launchplan's facts/data/pp_refusing_models.json); "
+        "no server-args hook reads these classes (resolution of Nanbeige4.2-3B at "
+        "--pp-size 2 accepted on the oracle)",
+        detail=_pp_refusal_detail),
     Requirement(
         "draft-context",
         cond("a speculative draft model", lambda p: p.draft is not None,

@@ -4,7 +4,14 @@ SGLang sizes the pool for ``max(num_hidden_layers, num_attention_layers)`` layer
 model config, and a few architectures attend more often than they have layers:
 
 - loop models (IQuest LoopCoder, Nanbeige) run their stack ``loop_num`` / ``num_loops``
-  times, each pass with its own layer ids; LongCat-Flash has two attention blocks a layer;
+  times, each pass with its own layer ids. ``resolve_layer_indices`` (model_runner_components/
+  layer_setup.py) multiplies the layer range by the top-level config's loop count for every
+  class, and takes the range from the built model's ``start_layer``/``end_layer``, or, for a
+  class without them, as ``max(num_hidden_layers, num_attention_layers)``, which
+  ``ModelConfig`` has already looped for the loop classes: IQuest LoopCoder's pool holds the
+  loop count twice (320 layers a token for 80 layers run twice), Nanbeige's once. The table
+  ``facts/data/loop_models.json`` says which class is which (``loop_layers``);
+- LongCat-Flash has two attention blocks a layer;
 - Whisper numbers its encoder layers, then the decoder's self-attention layers, then its
   cross-attention layers, and the pool keeps a buffer for every id:
   ``encoder_layers + 2 x decoder_layers``;
@@ -22,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchplan.facts.memo import per_object
+from launchplan.facts.models.class_traits import LoopClass, loop_class
 
 #: SGLang 0.5.23's ZayaConfig default layer count (attention and MoE blocks, interleaved).
 ZAYA_LAYERS = 80
@@ -45,14 +53,25 @@ def zaya_attention_ids(text: Any) -> list[int]:
 @per_object
 def attention_layers(model: Any) -> int:
     """KV layers of one token in the default pool (``num_attention_layers``)."""
-    layers = int(model.num_hidden_layers or 0)
-    text = model.text_config
+    if _looped(model):
+        return loop_layers(model)[0]
+    return _model_config_layers(model, int(model.num_hidden_layers or 0), model.text_config)
+
+
+def _looped(model: Any) -> bool:
+    """A config with a loop count (which SGLang multiplies in for any class) or a class the
+    loop table holds."""
+    config = getattr(model, "config", None) or {}
+    return "loop_num" in config or "num_loops" in config or _loop_row(model) is not None
+
+
+def _model_config_layers(model: Any, layers: int, text: Any) -> int:
+    """The pool's layers without a loop count (``ModelConfig.num_attention_layers``, but for
+    ZAYA1's and HRM-Text's, which their config classes rewrite)."""
     if model.has_arch("LongcatFlashForCausalLM"):
         return layers * 2
     if model.text_model_type == "zaya":
         return len(zaya_attention_ids(text))
-    if model.has_arch("IQuestLoopCoderForCausalLM", "NanbeigeForCausalLM"):
-        return layers * int(text.get("loop_num", text.get("num_loops", 1)) or 1)
     if model.has_arch("WhisperForConditionalGeneration"):
         encoder = int(text.get("encoder_layers") or 0)
         decoder = text.get("decoder_layers")
@@ -63,3 +82,69 @@ def attention_layers(model: Any) -> int:
                        else HRM_L_CYCLES)
         return layers * h_cycles * (l_cycles + 1)
     return layers
+
+
+def _loop_row(model: Any) -> tuple[str, LoopClass] | None:
+    """(architecture, loop-table row) of the first of the model's architectures the table
+    holds."""
+    for arch in getattr(model, "architectures", None) or ():
+        row = loop_class(arch)
+        if row is not None:
+            return arch, row
+    return None
+
+
+def _count(value: Any, default: int) -> int:
+    """A loop count as SGLang's ``int(...) or 1`` reads a config value."""
+    if value is None or isinstance(value, bool):
+        return default
+    try:
+        return int(value) or 1
+    except (TypeError, ValueError):
+        return default
+
+
+@per_object
+def loop_layers(model: Any) -> tuple[int, int]:
+    """(the pool's layers a token, the layers the model runs a token) for a model whose
+    config carries a loop count or whose class the loop table holds; the two differ where
+    SGLang counts the loops twice.
+
+    ``ModelConfig`` loops ``num_attention_layers`` (read from the text config) for the
+    table's looped classes; ``resolve_layer_indices`` then multiplies the range (the stored
+    layers for a class with ``start_layer``/``end_layer``, else ``max(num_hidden_layers,
+    num_attention_layers)``) by ``loop_num``, else ``num_loops``, of the top-level config,
+    whatever the class.
+    """
+    layers = int(model.num_hidden_layers or 0)
+    text, config = model.text_config, getattr(model, "config", None) or {}
+    found = _loop_row(model)
+    if found is None:  # another class with a loop key: looped once, on its usual count
+        base = _model_config_layers(model, layers, text)
+        loops = _count(config.get("loop_num", config.get("num_loops")), 1)
+        return base * loops, base * loops
+    _arch, row = found
+    own = _count(text.get(row.loop_key), row.default_loops)  # what the class loops
+    attention = layers * own if row.attention_layers_looped else layers
+    span = layers if row.layer_range else max(layers, attention)
+    loops = _count(config.get("loop_num", config.get("num_loops")), row.default_loops)
+    return span * loops, layers * own
+
+
+def loop_pool_note(model: Any) -> str | None:
+    """The plan note for a loop model whose pool SGLang sizes for more layers than it runs
+    (None otherwise): the figures are SGLang's, but the user should know why they are low."""
+    if not _looped(model):
+        return None
+    pool, runs = loop_layers(model)
+    if pool <= runs or runs <= 0:
+        return None
+    found = _loop_row(model)
+    name = found[0] if found is not None else model.arch0
+    times = "twice" if pool == 2 * runs else f"{pool / runs:g} times"
+    share = "half" if pool == 2 * runs else f"{runs / pool:.2g} of"
+    return (f"{name}: SGLang sizes the KV pool for {pool} layers a token, {times} the "
+            f"{runs} the model runs (stored layers x loops): the class has no start_layer/"
+            "end_layer, so resolve_layer_indices multiplies an already looped layer count "
+            "by the loop count again (an upstream double count); the token figures are "
+            f"SGLang's: {share} the tokens the same memory would hold for the layers run")

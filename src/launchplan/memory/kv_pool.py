@@ -43,7 +43,7 @@ from launchplan.input.hisparse_config import hisparse_settings, pool_ratio
 from launchplan.memory.class_layers import attention_shapes, layer_kinds
 from launchplan.memory.dsv4_pool import Dsv4Pool
 from launchplan.memory.env_settings import env_int
-from launchplan.memory.kv_layers import attention_layers, zaya_attention_ids
+from launchplan.memory.kv_layers import attention_layers, loop_pool_note, zaya_attention_ids
 from launchplan.memory.shortfall import NotEnoughMemory
 from launchplan.memory.swa_request_cap import swa_request_cap
 from launchplan.memory.token_cap import capped
@@ -282,6 +282,8 @@ def plain_size(values: dict[str, Any], record: Any, tp: int, pp: int, attn_dp: i
             or values["moe_dense_tp_size"] is not None:
         return None  # (an aligned capture list may come out empty: ``_check_capture``)
     caveats = []  # ``_Plan.caveats`` of such a launch
+    if facts.loop_note:
+        caveats.append(facts.loop_note)
     if unified:
         caveats.append(_UNIFIED)
     if pp > 1:
@@ -425,6 +427,8 @@ class _Plan:
                        "aside per request slot")
         if special and facts.hybrid_linear and v("enable_linear_replayssm_spec"):
             out.append("ReplaySSM speculative state rings are not modelled")
+        if facts.loop_note:
+            out.append(facts.loop_note)
         if unified:
             out.append(_UNIFIED)
         if self.pp > 1:
@@ -503,6 +507,8 @@ class _ModelFacts(Struct):
     #: any of state, hybrid_linear, hybrid_swa, minimax_sparse, dsv4 (a model's own
     #: caveats can apply)
     special: bool
+    #: a loop model's pool sized for more layers than it runs (``kv_layers.loop_pool_note``)
+    loop_note: str | None = None
 
 
 @per_object
@@ -516,7 +522,8 @@ def _model_facts(model: Any) -> _ModelFacts:
         len(_state_layers(model)[1]) if state else attention_layers(model),
         model.multimodal(True, model_impl="auto")
         or model.multimodal(True, model_impl="transformers"),
-        bool(model.is_mla), bool(model.is_deepseek_dsa), attention_shapes(model), any(kinds))
+        bool(model.is_mla), bool(model.is_deepseek_dsa), attention_shapes(model), any(kinds),
+        loop_pool_note(model))
 
 
 def _kv_kind(flag: str, model: Any) -> str:

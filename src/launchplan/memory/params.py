@@ -621,6 +621,8 @@ def layout(config: Mapping[str, Any], text: Mapping[str, Any], model_type: str,
             t, model_type, _int(t, "head_dim") or hidden // max(1, _int(
                 t, "num_attention_heads")), _int(t, "num_key_value_heads")))
     main += _decoder(t, mt, layers, moe_layers, dense_layers, prefix, caveats, gemma4)
+    if arch0 == "IQuestLoopCoderForCausalLM":
+        main += _loop_gates(t, layers, prefix)
     if arch0 in _DFLASH_ARCHS:
         main += _dflash_projection(config, hidden, n_layers, caveats)
     if mt in _GEMMA3N_TYPES:
@@ -1132,6 +1134,19 @@ def _factored_q_attention(t: Mapping[str, Any], layers: tuple[int, ...],
                    shard="attn_tp"),
             Tensor(f"{a}.o_proj", "attention", (hidden, heads * hd), layers, linear=True,
                    shard="attn_tp")]
+
+
+def _loop_gates(t: Mapping[str, Any], layers: tuple[int, ...], p: str) -> list[Tensor]:
+    """IQuest LoopCoder's per-layer loop gates, held beside the decoder layers, not in them
+    (``models/iquest_loopcoder.py``: ``IQuestLoopCoderModel.gate_projections``, one
+    ``LoopGateProjection`` a stored layer): a column-parallel head_dim -> heads projection
+    with a bias, split over TP by heads, mixing loop 1's keys and values into the later
+    loops'. Its head_dim is hidden_size // heads whatever the config's ``head_dim``."""
+    heads = _int(t, "num_attention_heads")
+    head_dim = _int(t, "hidden_size") // max(1, heads)
+    gate = f"{p}.gate_projections.{{i}}.gate_proj"
+    return [Tensor(gate, "attention", (heads, head_dim), layers, linear=True, shard="tp"),
+            Tensor(f"{gate}.bias", "attention", (heads, 1), layers, shard="tp")]
 
 
 def _dflash_projection(config: Mapping[str, Any], hidden: int, n_layers: int,

@@ -94,22 +94,60 @@ class _FakeModel:
     ``language_model``: that is a stand-in too, of the class the wrapper builds it from
     (read from the wrapper's source), over the text config."""
 
-    def __init__(self, cls, hf_config):
+    def __init__(self, cls, hf_config, pp_size: int = 1):
         self.config = hf_config
         self._cls = cls
+        self._pp_size = pp_size
         self.quant_config = None
 
     def __getattr__(self, name):
         if name == "get_attention_sliding_window_size" and self._cls is not None \
                 and hasattr(self._cls, name):
             return types.MethodType(getattr(self._cls, name), self)
+        if name in ("start_layer", "end_layer") and self._cls is not None \
+                and _defines_layer_range(self._cls):
+            # resolve_layer_indices reads the built model's range when the class has one
+            # (Nanbeige's properties) and otherwise takes the config's, which loop models
+            # have already looped (IQuest LoopCoder): answer as the real class would
+            start, end = _stage_range(self.config, self._pp_size)
+            return start if name == "start_layer" else end
         if name == "language_model" and self._cls is not None:
             inner = _inner_class(self._cls, name)
             if inner is not None:
                 text = getattr(self.config, "text_config", None) or self.config
-                self.__dict__[name] = _FakeModel(_model_class([inner]), text)
+                self.__dict__[name] = _FakeModel(_model_class([inner]), text, self._pp_size)
                 return self.__dict__[name]
         raise AttributeError(name)
+
+
+def _defines_layer_range(cls) -> bool:
+    """Whether instances of ``cls`` have ``start_layer``/``end_layer``: a class attribute or
+    property (Nanbeige's), or one its own constructor (or a base's) assigns. Most top-level
+    classes leave them to their inner model (IQuest LoopCoder's ``IQuestLoopCoderModel``)."""
+    import inspect
+
+    if hasattr(cls, "start_layer") and hasattr(cls, "end_layer"):
+        return True
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        try:
+            source = inspect.getsource(init)
+        except (OSError, TypeError):
+            continue
+        if "self.start_layer" in source and "self.end_layer" in source:
+            return True
+    return False
+
+
+def _stage_range(hf_config, pp_size: int) -> tuple[int, int]:
+    """The stored layers pipeline rank 0 (the rank this harness models) builds: SGLang's own
+    split of the text config's ``num_hidden_layers``."""
+    from sglang.srt.distributed.utils import get_pp_indices
+
+    text = getattr(hf_config, "text_config", None) or hf_config
+    return get_pp_indices(int(text.num_hidden_layers), 0, pp_size)
 
 
 def _inner_class(cls, attribute: str) -> str | None:
@@ -261,7 +299,8 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
             from sglang.srt.layers.moe.utils import initialize_moe_config
 
             initialize_moe_config()
-        model = _FakeModel(_model_class(mc.hf_config.architectures), mc.hf_config)
+        model = _FakeModel(_model_class(mc.hf_config.architectures), mc.hf_config,
+                           par.pp_size)
         model.quant_config, quant_error = _quant_config(mc)
         spec_algorithm = SpeculativeAlgorithm.from_string(get_spec().speculative_algorithm)
         layer_info = resolve_layer_indices(model=model, model_config=mc,
