@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from launchplan.commands.main import main
 from launchplan.input.pasted import looks_pasted, unpaste
+from tests.input.bad_input import first_error_line
 
 
 @pytest.fixture(autouse=True)
@@ -16,12 +16,7 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
-def _error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    code = main(["resolve", "--gpu", "h100", *args])
-    err = capsys.readouterr().err
-    assert code == 2, err
-    assert "Traceback" not in err
-    return err.strip().splitlines()[0]
+_error = first_error_line
 
 
 # F2: find_string id 69612431636 (2026 vLLM-vs-SGLang conformance script, serve_sglang()),

@@ -13,6 +13,7 @@ from launchplan.commands.main import main
 from launchplan.commands.options import COMPAT_CHOICES
 from launchplan.input.pasted import unpaste
 from launchplan.input.pasted_release import reported_release
+from tests.input.bad_input import first_error_line
 
 _LAUNCH = ("python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
            "--tp 2")
@@ -24,12 +25,7 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
-def _error(capsys: pytest.CaptureFixture[str], *args: str, gpu: str = "h100") -> str:
-    code = main(["resolve", "--gpu", gpu, *args])
-    err = capsys.readouterr().err
-    assert code == 2, err
-    assert "Traceback" not in err
-    return err.strip().splitlines()[0]
+_error = first_error_line
 
 
 # --- F1: an image tag pinned by digest, or named in inline code or parentheses -----------------

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from launchplan.commands.main import main
 from launchplan.errors import InputError
 from launchplan.input.pasted import unpaste
+from tests.input.bad_input import first_error_line
 
 
 @pytest.fixture(autouse=True)
@@ -18,12 +18,7 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
-def _error(capsys: pytest.CaptureFixture[str], *args: str, gpu: str = "h100") -> str:
-    code = main(["resolve", "--gpu", gpu, *args])
-    err = capsys.readouterr().err
-    assert code == 2, err
-    assert "Traceback" not in err
-    return err.strip().splitlines()[0]
+_error = first_error_line
 
 
 def _read(text: str) -> tuple[list[str], list[str]]:
