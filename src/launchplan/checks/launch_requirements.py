@@ -303,6 +303,40 @@ def _memory_detail(p: Values) -> str:
             "the memory pool")
 
 
+def _table_room(p: Values) -> tuple[int, int] | None:
+    """(the request-to-token table's bytes, what the weights and the KV pool leave of the
+    memory free before loading) when the table does not fit in it; None when it fits or
+    there is no plan to tell."""
+    plan = _memory(p)
+    if plan is None or not plan.fits:
+        return None
+    table = plan.req_to_token_bytes
+    if table <= plan.reserved_bytes:  # the common case: it fits in the reserve
+        return None
+    from launchplan.memory.plan import load_overhead_bytes
+
+    left = (plan.before_load_bytes - plan.weights_bytes - plan.draft_weights_bytes
+            - load_overhead_bytes(p.target) - plan.kv_pool_bytes)
+    return None if table <= left else (table, left if left > 0 else 0)
+
+
+def _table_fits(p: Values) -> bool:
+    return _table_room(p) is None
+
+
+def _table_detail(p: Values) -> str:
+    table, left = _table_room(p) or (0, 0)
+    plan = _memory(p)
+    gib = 1 << 30
+    return (f"the request-to-token table (an int32 row of the context length "
+            f"{plan.context_len:,} and a few slots for each of {plan.max_running_requests:,} "
+            f"requests and a padding row) takes "
+            f"{table / gib:.2f} GiB, but the weights and the KV pool leave "
+            f"{left / gib:.2f} GiB of the {plan.before_load_bytes / gib:.1f} GiB free before "
+            "loading: SGLang runs out of memory building it; a shorter --context-length or "
+            "fewer --max-running-requests shrinks it")
+
+
 def _pool_capacity(p: Values) -> tuple[int, int] | None:
     """(the tokens a request can draw on, the context length) when SGLang compares them:
     a plan that fits, with one token pool (a hybrid SWA model's full-attention pool), not
@@ -965,6 +999,20 @@ LAUNCH_REQUIREMENTS: tuple[Requirement, ...] = (
         "get_batch_sizes_to_capture asserts when no decode batch size is a multiple of the "
         "capture alignment (attention TP under attention DP)",
         detail=_memory_detail),
+    Requirement(
+        "req-to-token-fits", ALWAYS,
+        cond("the request-to-token table fits in what the weights and the KV pool leave",
+             _table_fits, "context_length", "max_running_requests", "mem_fraction_static"),
+        "SGLang builds the request-to-token table (max_running_requests + 1 rows of "
+        "context length + 4 int32 slots per GPU) after sizing the KV pool, out of the memory "
+        "mem_fraction_static keeps back; a long context with many requests does not fit",
+        START,
+        SRT + "mem_cache/kv_cache_configurator.py: _build_req_to_token_pool, after "
+        "_resolve_memory_pool_config sized the pool; mem_cache/memory_pool.py: ReqToTokenPool "
+        "allocates (size + 1) x max_context_len int32 on the GPU (disaggregation/decode.py: "
+        "DecodeReqToTokenPool adds its pre-allocation slots); mem_cache/allocation_sizing.py: "
+        "get_req_to_token_extra_context_len gives the slots beyond the context",
+        detail=_table_detail),
     Requirement(
         "kv-pool-below-context", ALWAYS,
         cond("the KV pool holds at least one request at the full context length",

@@ -134,16 +134,19 @@ def explain_memory(name: str, result: Any, report: Any, fmt: str, opts: dict[str
         raise InputError("explain FIELD", "a launch whose memory can be planned (a target with "
                          "known memory, 0 < mem_fraction_static, page_size >= 1)", name)
     value = plan.to_dict().get(name)
+    steps = list(plan.steps)
+    if name == "req_to_token_bytes" and value:
+        steps.append(_table_step(result, plan))
     if fmt == "json":
         sys.stdout.write(to_json({"field": name, "resolved": value, "fits": plan.fits,
-                                  "steps": [[k, v] for k, v in plan.steps],
+                                  "steps": [[k, v] for k, v in steps],
                                   "caveats": list(plan.caveats),
                                   "preflight": report.to_dict()}) + "\n")
         return 0
     out = sys.stdout
     print_preflight(report, out)
     out.write(f"{name} = {cell(value)}   (memory plan, per GPU)\n")
-    for n, (label, step) in enumerate(plan.steps, 1):
+    for n, (label, step) in enumerate(steps, 1):
         shown = f"{step:,.4f}" if isinstance(step, float) else (
             f"{step:,}" if isinstance(step, int) else cell(step))
         out.write(f"  {n:2}. {label}: {shown}\n")
@@ -152,6 +155,19 @@ def explain_memory(name: str, result: Any, report: Any, fmt: str, opts: dict[str
     for caveat in plan.caveats:
         out.write(f"  caveat: {caveat}\n")
     return 0
+
+
+def _table_step(result: Any, plan: Any) -> tuple[str, int]:
+    """The request-to-token table's own step: SGLang builds it once the pool is sized, so
+    the pool's steps end before it."""
+    from launchplan.memory.plan import req_to_token_shape
+    from launchplan.memory.values import plain_values
+
+    rows, width = req_to_token_shape(plain_values(result), plan.max_running_requests,
+                                     plan.context_len, result.value("page_size"))
+    return (f"request-to-token table = {rows:,} rows (max_running_requests + 1, with any PD "
+            f"decode pre-allocation) x {width:,} slots (context {plan.context_len:,} and the "
+            "headroom) x 4 B, built after the pool, out of the reserve", rows * width * 4)
 
 
 def print_explanation(item: dict[str, Any], out: TextIO) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from launchplan.commands.output import GIB, cell, plan_rows
+from launchplan.commands.output import GIB, cell, plan_rows, request_table_text
 
 
 def _escaped(text: str) -> str:
@@ -70,6 +70,9 @@ def _memory_line(plan: Any) -> str:
             + " · ".join(f"{name} {size / GIB:.1f} GiB" for name, size in parts))
     if not plan.fits:
         return text + f". Does not fit: {plan.problem}"
+    table = request_table_text(plan)
+    if table:
+        text += f"; {_escaped(table)}"
     return (text + f"; max_total_num_tokens {plan.max_total_num_tokens:,}, "
             f"max_running_requests {plan.max_running_requests:,}; "
             f"{plan.concurrency_at_context:,} requests at the full context "

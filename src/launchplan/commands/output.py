@@ -171,6 +171,25 @@ def print_preflight(report: Any, out: TextIO | None = None) -> None:
 GIB = float(1 << 30)
 
 
+#: The request-to-token table is named from this size on (a 128K context's 2,049 rows are
+#: 1 GiB; a 4K context's, 32 MiB, are not worth a line).
+TABLE_SHOWN_BYTES = 256 << 20
+
+
+def request_table_text(plan: Any) -> str:
+    """The request-to-token table's share of the reserve, when sizeable ('' otherwise):
+    SGLang builds it after sizing the KV pool, so the reserve shown is not all free."""
+    table = plan.req_to_token_bytes
+    if table < TABLE_SHOWN_BYTES:
+        return ""
+    if table > plan.reserved_bytes:
+        return (f"the request-to-token table takes {table / GIB:.2f} GiB, more than the "
+                f"{plan.reserved_bytes / GIB:.1f} GiB reserve it comes out of "
+                "(max_running_requests x context length, int32)")
+    return (f"of the reserve, the request-to-token table: {table / GIB:.2f} GiB "
+            "(max_running_requests x context length, int32; built after the KV pool)")
+
+
 def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
     """Per GPU: weights / KV pool / reserve / other, tokens, requests and concurrency."""
     out = out or sys.stdout
@@ -194,6 +213,9 @@ def print_memory(plan: Any, result: Result, out: TextIO | None = None) -> None:
     if plan.draft_weights_bytes:
         out.write(f"  of the weights, the speculative draft: {plan.draft_weights_bytes / GIB:.1f} "
                   "GiB\n")
+    table = request_table_text(plan)
+    if table:
+        out.write(wrapped(table, "  ") + "\n")
     if not plan.fits:
         out.write(f"  does not fit: {plan.problem}\n")
         return

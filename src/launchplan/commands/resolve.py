@@ -445,12 +445,13 @@ def _failure_against_preflight(failure: str, result: Any, compat: str,
 
     report = preflight(result)
     said = f"the log's start-up failed ({failure})"
+    table = _table_allocation(failure, result)
     if report.verdict == "fails-at-start":
         names = [p.requirement for p in report.problems if p.decides]
         made = memory is not None and memory.pool_made is True
         if not made or "memory-fits" not in names:
             return (f"{said}; preflight under rules {compat} says this launch fails at "
-                    f"start-up too ({', '.join(names)})")
+                    f"start-up too ({', '.join(names)})" + (f"; {table}" if table else ""))
         tokens = memory.max_total_num_tokens
         pool = f"its KV pool ({tokens:,} tokens)" if tokens else "its KV pool"
         others = [n for n in names if n != "memory-fits"]
@@ -460,11 +461,60 @@ def _failure_against_preflight(failure: str, result: Any, compat: str,
                 "weights as loaded, an offload, a fraction the flags do not give)"
                 + (f"; preflight also fails it on {', '.join(others)}" if others else ""))
     out = f"{said}; preflight under rules {compat} finds nothing that stops this launch"
-    if "out of memory" in failure.lower():
-        out += (": an out-of-memory past the KV pool is what the CUDA graphs and activations "
-                "needed beyond the pool, which the memory plan does not size (a lower "
-                "--mem-fraction-static, or fewer or smaller CUDA graphs, leaves them more)")
+    if table:
+        out += f": {table}"
+    elif "out of memory" in failure.lower():
+        if _graphs_off(result):  # no graph was captured: graph advice would mislead
+            out += (": an out-of-memory past the KV pool is what the activations needed "
+                    "beyond the pool (this launch captures no CUDA graph), which the memory "
+                    "plan does not size (a lower --mem-fraction-static, or a smaller "
+                    "--chunked-prefill-size, leaves them more)")
+        else:
+            out += (": an out-of-memory past the KV pool is what the CUDA graphs and "
+                    "activations needed beyond the pool, which the memory plan does not size "
+                    "(a lower --mem-fraction-static, or fewer or smaller CUDA graphs, leaves "
+                    "them more)")
     return out
+
+
+#: torch's out-of-memory message: the size it failed to allocate (``format_size``: two
+#: decimals of the largest unit below the size)
+_TRIED = re.compile(r"Tried to allocate (\d+(?:\.\d+)?) ?(GiB|MiB|KiB|bytes|B)\b")
+_UNITS = {"GiB": 1 << 30, "MiB": 1 << 20, "KiB": 1 << 10, "bytes": 1, "B": 1}
+
+
+def _table_allocation(failure: str, result: Any) -> str:
+    """A clause naming the request-to-token table when the failed allocation the log quotes
+    is its size (as torch rounds it), else ''."""
+    found = _TRIED.search(failure)
+    if found is None:
+        return ""
+    plan = memory_plan(result)
+    table = plan.req_to_token_bytes if plan is not None else 0
+    unit = _UNITS[found.group(2)]
+    if not table or abs(table / unit - float(found.group(1))) > 0.0051:
+        return ""
+    return (f"the failed allocation ({found.group(1)} {found.group(2)}) is the size of "
+            "SGLang's request-to-token table (an int32 row of the context length "
+            f"{plan.context_len:,} and a few slots for each of "
+            f"{plan.max_running_requests:,} requests and a padding row), which SGLang builds "
+            "after sizing the KV pool: a shorter --context-length or fewer "
+            "--max-running-requests shrinks it")
+
+
+def _graphs_off(result: Any) -> bool:
+    """Whether the launch captures no CUDA graph (decode and prefill both disabled)."""
+    try:
+        config = result.value("cuda_graph_config")
+    except KeyError:
+        config = None
+    if isinstance(config, dict):
+        return all((config.get(phase) or {}).get("backend") == "disabled"
+                   for phase in ("decode", "prefill"))
+    try:
+        return bool(result.value("disable_cuda_graph"))
+    except KeyError:
+        return False
 
 
 def _typed_beyond_cut(logged: Any, given: dict[str, Any], compat: str) -> dict[str, Any]:

@@ -51,7 +51,7 @@ def load_overhead_bytes(target: Any) -> int:
 QUANTITIES = ("gpu_bytes", "before_load_bytes", "weights_bytes", "draft_weights_bytes",
               "kv_budget_bytes", "kv_bytes_per_token", "max_total_num_tokens",
               "max_running_requests", "concurrency_at_context", "concurrency_at_request",
-              "kv_pool_bytes", "reserved_bytes", "other_bytes", "fits",
+              "kv_pool_bytes", "reserved_bytes", "other_bytes", "req_to_token_bytes", "fits",
               "full_max_total_num_tokens", "swa_max_total_num_tokens")
 
 
@@ -71,6 +71,9 @@ class _Figures(NamedTuple):
     fits: bool
     reserved_bytes: int  # (1 - mem_fraction_static) of what was free before loading
     kv_pool_bytes: int  # what the pool's tokens take
+    #: the request-to-token table (``req_to_token_table_bytes``): allocated after the pool
+    #: is sized, so it comes out of the reserve
+    req_to_token_bytes: int = 0
     problem: str | None = None  # in launchplan's words, when it does not fit
     extra: dict[str, Any] = {}  # architecture-specific figures (SWA token counts, ...)
     caveats: tuple[str, ...] = ()
@@ -84,7 +87,7 @@ class _Figures(NamedTuple):
 _new_plan: Any = None
 
 #: the fields equality compares (``extra`` repeats figures; ``made_steps`` is ``steps``)
-_COMPARED = _Figures._fields[:16] + ("caveats",)
+_COMPARED = _Figures._fields[:17] + ("caveats",)
 
 
 class MemoryPlan(_Figures):
@@ -134,7 +137,8 @@ class MemoryPlan(_Figures):
             "gpu_bytes", "before_load_bytes", "weights_bytes", "draft_weights_bytes",
             "kv_budget_bytes", "kv_bytes_per_token", "max_total_num_tokens",
             "max_running_requests", "context_len", "request_tokens", "concurrency_at_context",
-            "concurrency_at_request", "fits", "reserved_bytes", "kv_pool_bytes")}
+            "concurrency_at_request", "fits", "reserved_bytes", "kv_pool_bytes",
+            "req_to_token_bytes")}
         out["other_bytes"] = self.other_bytes
         out.update(self.extra)
         if self.problem:
@@ -213,7 +217,8 @@ def _plan(result: Any, request_tokens: int, record: Any = None) -> MemoryPlan | 
     free = _free_before(target)
     if free is None:  # the target's memory is unknown
         return None
-    tp, pp, dp, attn_dp, ep, moe_dp, fraction, page, offload, nnodes = _READ(result)
+    tp, pp, dp, attn_dp, ep, moe_dp, fraction, page, offload, nnodes, spec, mode = \
+        _READ(result)
     # ``_plausible``'s common case inline: every size a bounded positive int, pp within the
     # layers (a launch's sizes nearly always are; else the general test). Of ints, each
     # ``size - 1`` is in [0, MAX_PARALLEL - 1] exactly when their bitwise or is (a power of
@@ -282,6 +287,11 @@ def _plan(result: Any, request_tokens: int, record: Any = None) -> MemoryPlan | 
             extra = {**extra, "max_mamba_cache_size": mamba.slots,
                      "mamba_slots_per_request": mamba.ratio}
     pool_bytes = int(tokens * per_token) + fixed
+    if spec is None and mode == "null" and max_reqs > 0 and type(context) is int:
+        # ``req_to_token_table_bytes`` of the common launch, inline (no call)
+        table = (max_reqs + 1) * (context + REQ_TO_TOKEN_EXTRA) * 4 if context > 0 else 0
+    else:
+        table = req_to_token_table_bytes(result, max_reqs, context, page)
     # ``_concurrent`` twice, inline: requests of a context's and of a request's tokens
     at_context = cells // context if context > 0 else 0
     if at_context > max_reqs:
@@ -294,9 +304,74 @@ def _plan(result: Any, request_tokens: int, record: Any = None) -> MemoryPlan | 
         request_tokens, at_context if at_context > 0 else 0,
         at_request if at_request > 0 else 0, tokens > 0, reserved,
         budget if budget < pool_bytes else pool_bytes,
-        None if tokens > 0 else "the KV pool holds no token",
+        table, None if tokens > 0 else "the KV pool holds no token",
         extra, weight_caveats + tuple(caveats) if caveats else weight_caveats,
         [(result, record, before, loaded, gpu, overhead)]))
+
+
+#: Slots a request-to-token row holds beyond the context length without speculative decoding
+#: (SGLang 0.5.23 ``mem_cache/allocation_sizing.py``: get_req_to_token_extra_context_len).
+REQ_TO_TOKEN_EXTRA = 4
+
+
+def req_to_token_table_bytes(values: Any, max_reqs: int, context: int, page: Any) -> int:
+    """Bytes of SGLang's request-to-token table on one GPU (one attention-DP rank's).
+
+    SGLang builds it after profiling the KV budget, so it is not in the pool's share: an
+    int32 row of ``context + extra`` slots per request, ``max_reqs`` rows (per attention-DP
+    worker) plus a padding row, plus the pre-allocation slots of a PD decode pool (0.5.23
+    ``mem_cache/memory_pool.py`` ReqToTokenPool, ``disaggregation/decode.py``
+    DecodeReqToTokenPool, ``mem_cache/kv_cache_configurator.py`` _build_req_to_token_pool).
+    At a 10M context with 2,048 requests it is 80 GiB: more than the GPU."""
+    rows, width = req_to_token_shape(values, max_reqs, context, page)
+    return rows * width * 4
+
+
+def req_to_token_shape(values: Any, max_reqs: int, context: int, page: Any) -> tuple[int, int]:
+    """(rows, int32 slots a row) of the request-to-token table (``req_to_token_table_bytes``);
+    (0, 0) when no pool holds a request."""
+    if max_reqs <= 0 or type(context) is not int or context <= 0:
+        return 0, 0
+    draft = values.get("speculative_num_draft_tokens")
+    extra = REQ_TO_TOKEN_EXTRA + draft if type(draft) is int and draft > 0 \
+        else REQ_TO_TOKEN_EXTRA
+    rows = max_reqs + 1
+    spec = values.get("speculative_algorithm")
+    if spec is not None and (type(page) is int and page > 1 or str(spec).upper() == "UNO"
+                             or values.get("dcp_size") not in (None, 1)):
+        extra = _spec_row_extra(values, extra, page)
+    mode = values.get("disaggregation_mode")
+    if mode == "decode" or mode not in (None, "null") and values.get("enable_pd_role_switch"):
+        slots = values.get("disaggregation_decode_extra_slots")
+        if type(slots) is int and slots > 0:
+            rows += slots
+    return rows, context + extra
+
+
+def _spec_row_extra(values: Any, extra: int, page: Any) -> int:
+    """A row's headroom under speculative decoding: with pages over one token (or UNO's
+    double buffer at any page size) it holds twice a decode step's allocation plus a page's
+    rounding (``allocation_sizing.py`` get_alloc_len_per_decode)."""
+    width = page if type(page) is int and page > 1 else 1
+    dcp = values.get("dcp_size")
+    if type(dcp) is int and dcp > 1:
+        width *= dcp
+    algorithm = str(values.get("speculative_algorithm")).upper()
+    if width == 1 and algorithm != "UNO":
+        return extra
+    steps = values.get("speculative_num_steps")
+    topk = values.get("speculative_eagle_topk")
+    tokens = values.get("speculative_num_draft_tokens")
+    steps = steps if type(steps) is int and steps > 0 else 1
+    topk = topk if type(topk) is int and topk > 0 else 1
+    tokens = tokens if type(tokens) is int and tokens > 0 else 0
+    if algorithm == "UNO":
+        step = tokens + 1
+    elif width == 1 or topk == 1 or algorithm == "NGRAM":
+        step = max(steps * topk, tokens)
+    else:  # a tree under pages: each branch's pages, rounded up
+        step = max((2 * (width - 1) + steps) // width * width * topk, tokens)
+    return max(extra, 2 * step + width - 1)
 
 
 #: the parts of a checkpoint an encoder-only server loads (``weights``' components)
@@ -350,7 +425,9 @@ _NO_EXTRA: dict[str, Any] = {}
 
 #: the values ``_plan`` reads itself, in one call (its values hold every one of them)
 _READ = itemgetter("tp_size", "pp_size", "dp_size", "attn_dp_size", "ep_size", "moe_dp_size",
-                   "mem_fraction_static", "page_size", "cpu_offload_gb", "nnodes")
+                   "mem_fraction_static", "page_size", "cpu_offload_gb", "nnodes",
+                   # (whether the request-to-token table has more than its common shape)
+                   "speculative_algorithm", "disaggregation_mode")
 
 
 def _steps(values: dict[str, Any], record: Any, before: int, weights_bytes: int, gpu: int,

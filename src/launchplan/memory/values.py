@@ -35,6 +35,7 @@ NAMES = (
     "enable_two_batch_overlap", "enable_single_batch_overlap", "max_total_tokens",
     "max_running_requests", "chunked_prefill_size", "disable_radix_cache",
     "disable_overlap_schedule", "disaggregation_mode", "disaggregation_decode_extra_slots",
+    "enable_pd_role_switch",
     "enable_unified_memory", "enable_kv_cache_sharding", "enable_linear_replayssm_spec",
     "enable_multimodal", "language_model_only", "model_impl", "mm_feature_transport",
     "disable_hybrid_swa_memory", "swa_full_tokens_ratio", "attention_backend",
