@@ -314,7 +314,31 @@ def compare(logged: LoggedArgs, resolve: Callable[[Mapping[str, Any]], Any], rul
     if report.not_accepted or report.not_planned:
         report.differences = [d for d in diffs if d.field not in report.not_accepted
                               and d.field not in report.not_planned]
+    stated = _stated_against_target(logged, result)
+    if stated is not None:
+        report.notes.append(stated)
     return report
+
+
+#: How far the per-GPU total a log states may fall from the target's before the two are
+#: different GPUs: torch and SGLang read a device a little under nvidia-smi's figure (an
+#: H100's 79.10 GiB against 81,559 MiB, a T4's 14.75 GiB against 15,360 MiB), where the
+#: sizes GPUs come in differ by a fifth or more.
+STATED_TOLERANCE = 0.05
+
+
+def _stated_against_target(logged: LoggedArgs, result: Any) -> str | None:
+    """The note for a log that states its GPU's size (torch's out-of-memory message, a
+    pasted nvidia-smi table, SGLang's own total) when the target planned on holds another:
+    the log ran on other hardware, so its figures compare different GPUs."""
+    target = getattr(getattr(result, "record", None), "target", None)
+    stated, planned = logged.reported_mib, getattr(target, "memory_mib", None)
+    if not stated or not planned or abs(planned - stated) <= STATED_TOLERANCE * planned:
+        return None
+    return (f"the log's GPU has {stated / 1024:.2f} GiB ({logged.reported_by}), where "
+            f"{target.name} has {planned / 1024:.1f} GiB: it ran on another GPU, so its figures "
+            f"and the plan's describe different devices (--gpu with a target of its size, or "
+            f"--gpu-memory-mib {stated}, plans the one it ran on)")
 
 
 def _draft_follows_model(known: Mapping[str, Any], overrides: Mapping[str, Any],

@@ -150,6 +150,28 @@ _SMI_ROW = re.compile(r"^\|\s+(\d+)\s+(\S.*?)\s+(?:On|Off)\s+\|\s+[0-9A-Fa-f]{4,
                       r"[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d")
 
 
+#: The row under a GPU's in that table: its memory in use, then its total.
+_SMI_MEMORY = re.compile(r"\|[^|\n]*\|\s*\d+MiB\s*/\s*(\d+)MiB\s*\|")
+#: A line that may be such a row (a bar, an index, a word): the cheap pass over a long log.
+_SMI_ROW_LIKE = re.compile(r"^[ \t]*\|[ \t]+\d+[ \t]+\S[^\n]*", re.MULTILINE)
+
+
+def smi_table_gpus(text: str) -> list[tuple[str, int | None]]:
+    """Each GPU row of an ``nvidia-smi`` table in ``text`` (a start-up log pasted with the
+    table above it): the device name as the row gives it, and its total memory in MiB
+    from the row below (None when that row is not there)."""
+    out: list[tuple[str, int | None]] = []
+    for candidate in _SMI_ROW_LIKE.finditer(text):
+        row = _SMI_ROW.match(candidate.group(0).strip())
+        if row is None:
+            continue
+        end = text.find("\n", candidate.end() + 1)
+        below = text[candidate.end() + 1:end if end >= 0 else len(text)]
+        memory = _SMI_MEMORY.match(below.strip())
+        out.append((row.group(2), int(memory.group(1)) if memory else None))
+    return out
+
+
 def _reported(lines: list[str]) -> list[tuple[str, int | None, str]]:
     """Each device name an environment report gives, with how many GPUs carry it (the
     indices over every line naming it: check_env joins them, collect_env repeats the name,

@@ -72,9 +72,14 @@ _RECORD_START = re.compile(
 RECORDS = frozenset({"CudaGraphConfig", "PhaseConfig"})
 
 
+#: the start-up line's marker as a name of its own: never the tail of a longer name or an
+#: attribute (a script's ``extra_server_args={...}`` keyword, ``self.server_args={...}``)
+_LOGGED_MARKER = re.compile(r"(?<![\w.])server_args=(?:ServerArgs\(|\{)")
+
+
 def is_logged_args(text: str) -> bool:
     """Whether ``text`` holds SGLang's logged start-up line."""
-    return any(marker in text for marker in LOGGED_MARKERS)
+    return "server_args=" in text and _LOGGED_MARKER.search(text) is not None
 
 
 class LoggedMemory(Struct):
@@ -155,9 +160,12 @@ class LoggedArgs(Struct, frozen=False):
     form: str = "repr"  # "repr": ServerArgs(...); "dict": {...} (0.5.21 on)
     set_aside: dict[str, Any] = factory(dict)  # logged items that are not the field (reports)
     devices: list[str] = factory(list)  # the GPU device names the log prints, distinct
-    # the per-GPU total SGLang printed when nvidia-smi gave none (unified-memory parts such
-    # as GB10): the least of its ranks' figures, as SGLang sizes by it; None when not printed
+    # the per-GPU total the log states (``stated_total``): SGLang's own when nvidia-smi gave
+    # none (unified-memory parts such as GB10; the least of its ranks' figures, as SGLang
+    # sizes by it), a pasted nvidia-smi table's, torch's out-of-memory message's; None when
+    # none is stated
     reported_mib: int | None = None
+    reported_by: str | None = None  # what states it (SGLANG_TOTAL, SMI_TOTAL, TORCH_TOTAL)
     notes: list[str] = factory(list)  # how the command read it (the GPU it took from it)
     # the launch command the log shows before its start-up line (line number, its text):
     # what the fields a cut-off line lost were typed as
@@ -459,7 +467,93 @@ def shown_launch(text: str) -> tuple[int, str] | None:
 
             return (text.count("\n", 0, opening.start()) + 1,
                     "python -m sglang.launch_server " + shlex.join(flags))
-    return None
+    return _flags_block(text)
+
+
+#: a line of bare flags: it starts with a long option (a continuation backslash may end it)
+_FLAG_LINE = re.compile(r"[ \t]*--[A-Za-z][\w-]*(?:[ \t=]|$)")
+#: a line that ends a block of lines: a blank one, a Markdown fence
+_BLOCK_EDGE = re.compile(r"[ \t]*(?:```|~~~|$)")
+#: a record of the log itself (a stamped line; ``[22:12:13] ...`` as run notes quote them)
+_LOG_RECORD = re.compile(r"[ \t]*\[\d\d:\d\d:\d\d\]|" + _RECORD_START.pattern)
+
+
+def _flags_block(text: str, anywhere: bool = False) -> tuple[int, str] | None:
+    """The last block of bare SGLang flags ``text`` shows before the log's first record (a
+    fenced block, a paragraph or the lines under a caption ending in a colon, each line
+    starting with a flag, a line wholly in backticks too; every word a flag of SGLang's or
+    a value after one that takes it: a run note's "the configuration is:" over
+    ``--mem-fraction-static 0.8 --context-length 2048``), as the launch it stands for, as
+    the pasted-text reader takes such a block; None when it shows none. ``anywhere``: in
+    the whole text, the log's records no bound (a block not read, to name)."""
+    import shlex
+
+    from launchplan.input.cli import flag_field, takes_value
+
+    lines = text.split("\n")
+    first = len(lines) if anywhere else next(
+        (n for n, line in enumerate(lines) if _LOG_RECORD.match(line)
+         and not _BLOCK_EDGE.match(line)), len(lines))
+    lines = [_unticked(line) for line in lines[:first]]
+    found: tuple[int, str] | None = None
+    at = 0
+    while at < first:
+        if _FLAG_LINE.match(lines[at]) is None or (
+                at and not _BLOCK_EDGE.match(lines[at - 1])
+                and not lines[at - 1].rstrip().endswith((":", "\uff1a"))):
+            at += 1
+            continue
+        end = at
+        while end < first and not _BLOCK_EDGE.match(lines[end]):
+            end += 1
+        block = lines[at:end]
+        at = end
+        if not all(_FLAG_LINE.match(line) or _continues(block, n)
+                   for n, line in enumerate(block)):
+            continue
+        try:
+            words = shlex.split(" ".join(line.rstrip().removesuffix("\\") for line in block))
+        except ValueError:  # an open quote: no block of flags
+            continue
+        values = 0  # the values the last flag may still take: one, more (a list), none
+        known = unknown = 0
+        for word in words:
+            if word.startswith("--"):
+                name = word.split("=", 1)[0]
+                ours = flag_field(name) is not None or takes_value(name)
+                if not ours and not known:
+                    break  # it opens with no flag of SGLang's: another program's options
+                known, unknown = known + ours, unknown + (not ours)
+                # (a flag no release modelled has, a retired or a fork's: its value, if any,
+                # is read with it, and the launch's reading names it as not accepted)
+                values = 1 if "=" not in word and (takes_value(name) or not ours) else 0
+            elif values == 1 or (values > 1 and not _PLAIN_WORD.match(word)):
+                values += 1  # a list's further values (``--cuda-graph-bs 1 2 4``), no words
+            else:
+                break  # a word no flag takes: prose, a command
+        else:
+            if known > unknown:  # mostly SGLang's flags, not another program's
+                found = (end - len(block) + 1,
+                         "python -m sglang.launch_server " + shlex.join(words))
+    return found
+
+
+def _unticked(line: str) -> str:
+    """A line that is one Markdown code span, a backtick at either end (a run note's flags
+    written inline), as the code it holds; any other line as it is."""
+    plain = line.strip()
+    if len(plain) > 2 and plain[0] == plain[-1] == "`" and "`" not in plain[1:-1]:
+        return plain[1:-1]
+    return line
+
+
+#: a word of prose (after a flag's value, the rest of a sentence, not a list's next value)
+_PLAIN_WORD = re.compile(r"[A-Za-z]+[,.;:]?$")
+
+
+def _continues(block: list[str], n: int) -> bool:
+    """Whether line ``n`` of ``block`` goes on from the one before it (a backslash ends it)."""
+    return n > 0 and block[n - 1].rstrip().endswith("\\")
 
 
 def _call_end(text: str, at: int) -> int:
@@ -713,6 +807,8 @@ def _parse_log(text: str, name: str) -> LoggedArgs:
                 out.notes.append(later[1])
             elif out.command is None and first < len(text):
                 _unread_command(out, text, start, first, "first memory record")
+            if out.command is None and ("\n--" in text or "\n`--" in text):  # (cheap test)
+                _unread_flags(out, text)
             _logged_role(out, text, "the log has no server_args line")
             return out
         failed = _FAILED.search(text)
@@ -903,7 +999,9 @@ def _with_memory(out: LoggedArgs, text: str, own: str | None = None) -> LoggedAr
         out.largest_memory = max(((float(m.group(2)), m.group(1).rstrip(":= "))
                                   for m in _MEMORY_FIGURE.finditer(own)), default=None)
     out.devices = logged_devices(text)
-    out.reported_mib = reported_total_mib(text)
+    stated = stated_total(text)
+    if stated is not None:
+        out.reported_mib, out.reported_by = stated
     out.named_release = named_version([text])
     out.last_stamp = last_stamp(text)
     if "device" not in out.values and _NPU_RECORD.search(text) is not None:
@@ -1300,6 +1398,15 @@ _JOB_KILLED = re.compile(r"^[^\n]*\bline \d+:[ \t]+\d+[ \t]+Killed[ \t]", re.MUL
 #: SGLang's line when nvidia-smi reports no memory total and torch's figure stands in:
 #: ``... Reported total GPU memory per device (MiB): [124546], using min: 124546 MiB.``
 _REPORTED_TOTAL = re.compile(r"Reported total GPU memory per device \(MiB\): \[([\d,\s]+)\]")
+#: torch's out-of-memory message, which states the device's size: ``GPU 3 has a total
+#: capacity of 79.10 GiB of which ...`` (torch 2), ``(GPU 0; 15.78 GiB total capacity; ...``
+#: (torch 1)
+_TORCH_TOTAL = re.compile(r"GPU \d+ has a total capacity of ([0-9]+(?:\.[0-9]+)?) ([GM])iB"
+                          r"|\(GPU \d+; ([0-9]+(?:\.[0-9]+)?) ([GM])iB total capacity")
+#: what states each kind of total, as the notes name it
+SGLANG_TOTAL = "SGLang's per-GPU total line"
+SMI_TOTAL = "nvidia-smi's table"
+TORCH_TOTAL = "torch's out-of-memory message"
 
 
 def reported_total_mib(text: str) -> int | None:
@@ -1310,10 +1417,33 @@ def reported_total_mib(text: str) -> int | None:
     return min(figures) if figures else None
 
 
+def stated_total(text: str) -> tuple[int, str] | None:
+    """The per-GPU total (MiB) the log states, and what states it: SGLang's fallback line,
+    else the totals of an ``nvidia-smi`` table pasted with it (the least), else torch's
+    out-of-memory message (the last; to its two decimals). None when nothing states one:
+    a log that names no device, or one no target describes, still says this much of it."""
+    total = reported_total_mib(text)
+    if total is not None:
+        return total, SGLANG_TOTAL
+    if "MiB |" in text:  # the cheap test: a table's memory column
+        from launchplan.input.gpu_request import smi_table_gpus
+
+        totals = [mib for _, mib in smi_table_gpus(text) if mib]
+        if totals:
+            return min(totals), SMI_TOTAL
+    if "total capacity" in text:
+        found = list(_TORCH_TOTAL.finditer(text))
+        if found:
+            figure, unit = found[-1].group(1, 2) if found[-1].group(1) else found[-1].group(3, 4)
+            return round(float(figure) * (1024 if unit == "G" else 1)), TORCH_TOTAL
+    return None
+
+
 #: Where a log names its GPU: the file name of a tuned kernel configuration SGLang loads or
 #: misses (``.../E=256,N=256,device_name=NVIDIA_H20,dtype=fp8_w8a8,...json``: the device name
-#: CUDA reports, spaces made underscores), and ``python -m sglang.check_env``'s or
-#: ``nvidia-smi -L``'s GPU line pasted beside it (``GPU 0,1,2,3: NVIDIA H200``).
+#: CUDA reports, spaces made underscores), ``python -m sglang.check_env``'s or
+#: ``nvidia-smi -L``'s GPU line pasted beside it (``GPU 0,1,2,3: NVIDIA H200``), and the rows
+#: of an ``nvidia-smi`` table pasted above it (read as the pasted-text reader reads them).
 _KERNEL_CONFIG_DEVICE = re.compile(r"device_name=([^,/\s\]\[]+)")
 _GPU_LINE = re.compile(r"^\s*GPU [0-9][0-9, ]*:\s*(\S[^(\n]*?)\s*(?:\(UUID:[^)\n]*\)\s*)?$",
                        re.MULTILINE)
@@ -1325,7 +1455,27 @@ def logged_devices(text: str) -> list[str]:
     names = [m.group(1).removesuffix(".json").replace("_", " ")
              for m in _KERNEL_CONFIG_DEVICE.finditer(text)]
     names += [m.group(1) for m in _GPU_LINE.finditer(text)]
+    if "MiB |" in text or "Off |" in text or "On |" in text:  # the cheap test: a table's
+        # memory column, or its persistence mode before the bus id
+        from launchplan.input.gpu_request import smi_table_gpus
+
+        names += [_untruncated(name, names) for name, _ in smi_table_gpus(text)]
     return list(dict.fromkeys(name for name in names if name.strip()))
+
+
+def _untruncated(name: str, names: list[str]) -> str:
+    """A device name as an ``nvidia-smi`` table gives it, made whole: the table cuts a long
+    one to its column with ``...`` (``NVIDIA RTX 6000 Ada Gene...``), so the one name the log
+    prints elsewhere, or else the one catalog device, that it starts is the device; the name
+    as cut when none or several are."""
+    stem = name.removesuffix("...")
+    if stem == name:
+        return name
+    from launchplan.facts.targets import CATALOG
+
+    whole = {n for n in names if n.startswith(stem)} or {
+        t.device_name for t in CATALOG.values() if t.device_name and t.device_name.startswith(stem)}
+    return whole.pop() if len(whole) == 1 else name
 
 
 #: A Markdown blockquote's markers before a line: ``> `` (a reply quoting a log), ``>> ``...
@@ -1690,6 +1840,19 @@ def _later_launch(text: str, start: int) -> tuple[tuple[int, str] | None, str] |
     why = ("is not the text's only launch" if other else "has memory records of its own "
            "after it" if own else "follows them in the same block, as a next run's does")
     return None, f"{head}{records}): not read as theirs, as it {why}; give their launch's flags"
+
+
+def _unread_flags(out: LoggedArgs, text: str) -> None:
+    """Say so when the text shows a block of SGLang flags that is not read as the launch (it
+    stands among or after the log's records, where a next run's would): the plan is then
+    the flags given, and the note sends the user to give those."""
+    shown = _flags_block(text, anywhere=True)
+    if shown is not None:
+        flags = shown[1].removeprefix("python -m sglang.launch_server ")
+        flags = flags if len(flags) <= 80 else flags[:79] + "\u2026"
+        out.notes.append(f"line {shown[0]} shows SGLang flags with no launcher before them "
+                         f"({flags}), after the log's first record: not read as its launch; "
+                         "give them to plan it")
 
 
 #: what ends a pasted block: a blank line, a Markdown fence
