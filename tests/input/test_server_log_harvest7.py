@@ -179,7 +179,11 @@ def test_the_stated_size_hints_the_target_and_contradicts_another(capsys, tmp_pa
     path = tmp_path / "scout.log"
     path.write_text(SCOUT)
     assert main(["resolve", "--from-log", str(path)]) == 2
-    assert "--gpu h100" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--gpu h100" in err
+    # the hint names where the total comes from: torch's message, not SGLang's own line
+    assert "the per-GPU total torch's out-of-memory message states" in err
+    assert "SGLang's own total" not in err
     assert main(["resolve", "--from-log", str(path), "--gpu", "h200"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert ("the log's GPU has 79.10 GiB (torch's out-of-memory message), where h200 has "

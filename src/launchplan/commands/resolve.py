@@ -255,7 +255,8 @@ def read_logged(opts: dict) -> Any:
             named = "names several GPUs: " + ", ".join(devices)
         else:
             named = f"ran on {devices[0]}, which no target describes"
-        closest = _closest_by_memory(logged.reported_mib) if not devices else ""
+        closest = (_closest_by_memory(logged.reported_mib, logged.reported_by)
+                   if len(devices) <= 1 else "")
         raise InputError("--gpu", "a target", message=(
             f"--gpu: required (the log {named}" + (f", {closest}" if closest else "; name "
             "one of the targets listed by `launchplan targets`, or the closest with "
@@ -297,14 +298,16 @@ def _logged_release(opts: dict, logged: Any) -> None:
                         "default rules (--compat names a release)")
 
 
-def _closest_by_memory(reported_mib: int | None) -> str:
-    """What a log that names no GPU but prints SGLang's per-GPU total says of its target: the
-    catalog's targets within 3% of that total, closest first (a GB10's 124546 MiB is the
-    gb10 target's 122548 give or take its host), with the flags that plan on the figure
-    itself; empty when the log prints no total or no target is that close."""
+def _closest_by_memory(reported_mib: int | None, by: str | None = None) -> str:
+    """What a log whose GPU no target describes says of its target through the per-GPU total
+    it states (SGLang's own line, an ``nvidia-smi`` table, torch's out-of-memory message:
+    ``by``): the catalog's targets within 3% of that total, closest first (a GB10's 124546
+    MiB is the gb10 target's 122548 give or take its host), with the flags that plan on the
+    figure itself; empty when the log states no total or no target is that close."""
     if reported_mib is None or reported_mib <= 0:
         return ""
     from launchplan.facts.targets import CATALOG
+    from launchplan.input.server_log import SGLANG_TOTAL
 
     near = sorted((abs(t.memory_mib - reported_mib), t.name, t.memory_mib)
                   for t in CATALOG.values() if abs(t.memory_mib - reported_mib)
@@ -312,7 +315,9 @@ def _closest_by_memory(reported_mib: int | None) -> str:
     if not near:
         return ""
     names = ", ".join(f"{name} ({mib:,} MiB)" for _, name, mib in near[:4])
-    return (f"only SGLang's own total of {reported_mib:,} MiB per GPU, closest to {names}: "
+    source = ("SGLang's own total" if by is None or by == SGLANG_TOTAL
+              else f"the per-GPU total {by} states,")
+    return (f"only {source} of {reported_mib:,} MiB per GPU, closest to {names}: "
             f"name one, e.g. --gpu {near[0][1]} --gpu-memory-mib {reported_mib}")
 
 
