@@ -46,15 +46,61 @@ def config_folder(model_id: str, revision: str | None = None,
             return shipped
     import os
 
-    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
-        raise InputError(flag, "a Hugging Face id whose config.json is in the local cache",
-                         model_id, "HF_HUB_OFFLINE is set; " + HOW_TO.format(id=model_id)
+    offline = os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes",
+                                                                        "on")
+    if offline or not hub_reachable():
+        why = "HF_HUB_OFFLINE is set" if offline \
+            else "not in the local cache and the Hub cannot be reached"
+        shipped = _shipped_default(model_id) if revision not in (None, "main") else None
+        if shipped is not None:
+            raise _revision_not_shipped(model_id, str(revision), flag, shipped, why)
+        expected = "a Hugging Face id whose config.json is " + (
+            "in the local cache" if offline else "reachable")
+        raise InputError(flag, expected, model_id, why + "; " + _how_to(model_id, revision)
                          + _shipped_like(model_id))
-    if not hub_reachable():
-        raise InputError(flag, "a Hugging Face id whose config.json is reachable", model_id,
-                         "not in the local cache and the Hub cannot be reached; "
-                         + HOW_TO.format(id=model_id) + _shipped_like(model_id))
     return _download(model_id, revision, flag)
+
+
+def _how_to(model_id: str, revision: str | None = None) -> str:
+    """The hint for making ``model_id``'s config.json readable offline; a download command
+    for another revision names it, or it would cache the default one."""
+    text = HOW_TO.format(id=model_id)
+    if revision not in (None, "main"):
+        text = text.replace(" config.json`", f" config.json --revision {revision}`", 1)
+    return text
+
+
+#: The revision flag of each model flag that reads a Hub id.
+_REVISION_FLAGS = {"--model-path": "--revision",
+                   "--speculative-draft-model-path": "--speculative-draft-model-revision"}
+
+
+def _shipped_default(model_id: str) -> str | None:
+    """Where launchplan's own copy of ``model_id``'s config.json comes from (a shipped Hub
+    file or a bundled model), for its default revision only; None when it has none."""
+    from launchplan.facts.models.bundled import bundled_alias
+    from launchplan.facts.models.snapshots import snapshot_folder, snapshot_source
+
+    if snapshot_folder(model_id) is not None:
+        return snapshot_source(model_id)
+    alias = bundled_alias(model_id)
+    return f"the bundled model {alias}" if alias is not None else None
+
+
+def _revision_not_shipped(model_id: str, revision: str, flag: str, source: str,
+                          why: str) -> InputError:
+    """The error for a pinned revision of an id whose config launchplan ships: the pin is
+    why the shipped copy is not used (it stands for the default revision, which may be
+    another one), so the line names the revision flag, not an unknown id."""
+    pin = _REVISION_FLAGS.get(flag, "--revision")
+    short = revision if len(revision) <= 12 else revision[:12] + "…"
+    return InputError(pin, f"a revision of {model_id} whose config.json is in the local "
+                      "cache", revision, (
+                          f"{why}; launchplan ships {model_id}'s config.json ({source}) "
+                          f"for its default revision only, which may not be "
+                          f"{short}: give {pin} main after the paste (or drop {pin}) "
+                          "to plan with that copy, or "
+                          + _how_to(model_id, revision)))
 
 
 def _shipped_like(model_id: str) -> str:
@@ -71,8 +117,9 @@ def _shipped_like(model_id: str) -> str:
     wanted = model_id.lower()
     # the base of an instruct id, or an instruct of a base one (the same size) come first
     close = [k for k in by_key if wanted.startswith(k + "-") or k.startswith(wanted + "-")]
-    close = list(dict.fromkeys(
-        close + difflib.get_close_matches(wanted, by_key, n=3, cutoff=0.75)))[:3]
+    close = [k for k in dict.fromkeys(
+        close + difflib.get_close_matches(wanted, by_key, n=4, cutoff=0.75))
+        if k != wanted][:3]  # the id itself is no "other model"
     if not close:
         return ""
     named = [by_key[c] + (f" (bundled as {bundled[by_key[c]]})" if by_key[c] in bundled
@@ -129,7 +176,7 @@ def _download(model_id: str, revision: str | None, flag: str) -> Path:
     except LocalEntryNotFoundError:
         raise InputError(flag, "a Hugging Face id whose config.json is reachable",
                          model_id, "not in the local cache, and the Hub cannot be reached; "
-                         + HOW_TO.format(id=model_id)) from None
+                         + _how_to(model_id, revision)) from None
     except (RepositoryNotFoundError, RevisionNotFoundError, EntryNotFoundError) as exc:
         raise InputError(flag, "a Hugging Face id with a config.json", model_id,
                          type(exc).__name__) from None

@@ -906,10 +906,12 @@ def _refuse_plain_yaml(token: str, *, objects: bool = True) -> None:
     keys = ", ".join(str(k) for k in list(data)[:4]) + (", …" if len(data) > 4 else "")
     # a list of flags, or a block of them (``extraArgs: |`` then ``--tp 8 \``)
     flags = any(re.match(r"^\s*(?:-\s*)?[\"']?--[a-z]", line) for line in lines)
-    helm = flags or "kind" not in data and (_HELM.search(token) is not None
-                                            or _helm_values(data))
+    helm = "kind" not in data and (_HELM.search(token) is not None or "{{" in token
+                                   or _helm_values(data))
     hint = (" (a Helm chart's values file: its templates make the launch from these values; "
             "paste the output of helm template CHART -f values.yaml)") if helm else ""
+    if not hint and flags:  # flags kept as data, with no sign of a chart: a tool's config
+        hint = _flag_mapping_hint(data)
     if not hint and "kind" in data:  # a Kubernetes object: name what its containers run
         from launchplan.input.manifest import container_programs
 
@@ -920,6 +922,41 @@ def _refuse_plain_yaml(token: str, *, objects: bool = True) -> None:
     raise InputError("the pasted text", expected,
                      message=f"the pasted text: expected {expected}, got a YAML mapping "
                              f"({keys}) that starts none{hint}")
+
+
+def _flag_mapping_hint(data: dict[object, object]) -> str:
+    """What a YAML mapping holding SGLang flags as data is, where no Helm trait says it is a
+    chart's values (a benchmark sweep's config, an in-house launcher's): the tool that reads
+    it makes the launches. SGLang's ``--config`` file is a flat mapping keyed without the
+    dashes (``tp-size: 2``), so a ``--flag:`` key or a nested one makes none."""
+    where, found = _flags_held(data)
+    shown = ", ".join(found[:3]) + (", …" if len(found) > 3 else "")
+    return (f": its {where or 'keys'} hold{'s' * bool(where)} SGLang flags as data ({shown}), "
+            "which the tool reading this file (a benchmark sweep, a launcher script) turns "
+            "into launches; paste the launch it makes, or give those flags on the command "
+            "line (it is no --config file either: that one is a flat mapping keyed without "
+            "the dashes, as tp-size: 2)")
+
+
+def _flags_held(data: object, path: str = "") -> tuple[str, list[str]]:
+    """(the dotted key path, the flags) of the first mapping keyed by flags (``--tp-size:
+    2``) or list of flag words in ``data``; ("", []) when none is."""
+    if isinstance(data, dict):
+        keys = [str(k) for k in data if str(k).startswith("--")]
+        if keys:
+            return path, keys
+        for key, value in data.items():
+            found = _flags_held(value, f"{path}.{key}" if path else str(key))
+            if found[1]:
+                return found
+    elif isinstance(data, list):
+        words = [w for item in data if isinstance(item, str) for w in item.split()
+                 if w.startswith("--")]
+        if words:
+            return path, words
+    elif isinstance(data, str) and "--" in data:
+        return path, [w for w in data.split() if w.startswith("--")]
+    return "", []
 
 
 #: A values file's comment naming the tool that renders it (``helm install ... -f ...``).
@@ -1324,7 +1361,12 @@ def _wordy(token: str) -> bool:
         inner = rest.replace('"', " ").replace("'", " ").split()
         return any(_wordy(" ".join(inner[at:])) for at in range(min(len(inner), 3)))
     label = _LABEL.match(stripped)  # ``start command: python3 -m ...``: the command after it
-    return label is not None and _wordy(stripped[label.end():])
+    if label is not None and _wordy(stripped[label.end():]):
+        return True
+    # a sentence naming flags (``use --tp-size 4 for tensor parallelism``): read as a text,
+    # so it is named as page text, not one positional word
+    return _MENTIONED_FLAG.search(stripped) is not None and any(
+        w.lower().strip(",.;()") in _SENTENCE_WORDS for w in stripped.split())
 
 
 #: Other serving engines' launch commands. Pasted on one line, such a command is a command
@@ -1352,13 +1394,20 @@ def _split(text: str, launch: int | None = None, notes: list[str] | None = None,
            strict: bool = False) -> list[str]:
     """A pasted shell text's launch words (its ``launch``-th launch's; the first by
     default). ``strict``: a text of commands none of which starts SGLang is bad input."""
-    global _QUOTED_AFTER_FLAG
-    saved = _QUOTED_AFTER_FLAG
+    global _QUOTED_AFTER_FLAG, _SPLIT_TEXT
+    saved = _QUOTED_AFTER_FLAG, _SPLIT_TEXT
     _QUOTED_AFTER_FLAG = _quoted_after_flag(text)
+    _SPLIT_TEXT = text
+    if notes is not None and _CLI_MODULE in text:
+        _note_cli_module(text, notes)
     try:
         return _launch_segment(_shell_words(text, notes), launch, notes, strict)
     finally:
-        _QUOTED_AFTER_FLAG = saved
+        _QUOTED_AFTER_FLAG, _SPLIT_TEXT = saved
+
+
+#: The text ``_split`` is reading: a note about the launch's end looks back at its lines.
+_SPLIT_TEXT = ""
 
 
 def _printed_lines(error: InputError, token: str) -> InputError:
@@ -2964,6 +3013,16 @@ def _require_flags(segments: list[list[str]]) -> None:
             continue
         if program not in programs:
             programs.append(program)
+    from launchplan.input.server_log import is_logged_args
+
+    if not printed and unread is None and not any(_other_server(p) for p in programs) \
+            and (mentioned := _flag_mentions(_SPLIT_TEXT)) is not None \
+            and not any(is_logged_args(word) for seg in segments for word in seg):
+        expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
+                    "or a manifest or script that starts one)")
+        raise InputError("the pasted text", expected, message=(
+            f"the pasted text: expected {expected}, got none: page text with example flags "
+            f"{mentioned}, no launch command; paste the launch command itself"))
     if bare_flags and not any(_other_server(p) for p in programs):
         return
     if printed:
@@ -2992,7 +3051,7 @@ def _require_flags(segments: list[list[str]]) -> None:
         shown = ", ".join(programs[:3]) + (", …" if len(programs) > 3 else "")
         expected = ("an SGLang launch (python -m sglang.launch_server ..., sglang serve ..., "
                     "or a manifest or script that starts one)")
-        from launchplan.input.server_log import LOG_NOT_LAUNCH, is_logged_args
+        from launchplan.input.server_log import LOG_NOT_LAUNCH
 
         if any(is_logged_args(word) for seg in segments for word in seg):
             shown = "none: " + LOG_NOT_LAUNCH
@@ -3022,6 +3081,8 @@ def _require_flags(segments: list[list[str]]) -> None:
         odd = next((hint for seg in segments for word in seg if "sglang" in word
                     and (hint := odd_space_hint(word, f"'{word[:40]}'")) is not None), None)
         why += f" ({odd})" if odd and not why else ""
+        if not why and any(p.endswith(f"-m {_CLI_MODULE}") for p in programs):
+            why = _CLI_MODULE_WHY
         why = why or missing_m or unread_why
         if broken:
             why += (" (a line ends with a backslash followed by a space, which escapes the "
@@ -3030,6 +3091,79 @@ def _require_flags(segments: list[list[str]]) -> None:
         raise InputError("the pasted text", expected,
                          message=f"the pasted text: expected {expected}, got none"
                          + (f": it runs {shown}" if shown else "") + why)
+
+
+#: A flag word standing on its own in a line (not glued to a table cell's text before it).
+_MENTIONED_FLAG = re.compile(r"(?<!\S)--[A-Za-z][\w-]*")
+#: One inline-code span of a line (its text).
+_CODE_ON_LINE = re.compile(r"`([^`]+)`")
+#: What may open a line before its first word: a list's or quote's mark, inline code.
+_LINE_MARKS = re.compile(r"^[\s>*+`-]*?(?=[^\s>*+`]|--)")
+
+
+def _flag_mentions(text: str) -> str | None:
+    """What a text that starts no launch is when its flags are only mentioned: each line
+    holding one is a Markdown table row (a docs page's "Feature | Example usage") or prose
+    (a sentence, a cell's title glued before its flags); None when a line is bare flags
+    (``--tp 2`` on its own, ``Server args: --tp 2``) or a command (``./run.sh --tp 2``),
+    which are read as before. Such a page is no command line: its words are not judged."""
+    if "--" not in text or _LAUNCH_WORDS.search(text):
+        return None  # a launcher named where none was read: the no-launch line says why
+    rows = 0
+    mentioned = 0
+    header = ""
+    for line in _joined_continuations(text).splitlines():
+        line = _LINE_MARKS.sub("", line.strip(), count=1)
+        flag = _MENTIONED_FLAG.search(line)
+        if line.startswith("|"):
+            header = header or " | ".join(c.strip() for c in line.strip("|").split("|"))
+            rows += flag is not None
+            continue
+        if flag is None:
+            continue
+        lead = line[:flag.start()].split()
+        if not lead or lead[-1].endswith(":") or any(
+                _is_runner(w) or _PYTHON.match(w) or "/" in w or w.endswith(".sh")
+                or w in _OTHER_SERVERS for w in (w.strip("`") for w in lead)):
+            return None  # bare flags, flags after a caption, or a command's
+        if any(_MENTIONED_FLAG.search(span) and not span.lstrip().startswith("-")
+               for span in _CODE_ON_LINE.findall(line)):
+            return None  # a command in a sentence's inline code (`docker run ... --port 1`)
+        if not (_NO_PROGRAM.match(lead[0]) and "/" not in lead[0]) and not any(
+                w.lower().strip(",.;()") in _SENTENCE_WORDS or w == "e.g." for w in
+                line.split()):
+            return None  # a command of another program, named by the no-launch line
+        mentioned += 1
+    if rows:
+        return f"in a table ({header[:60]})"
+    return "in sentences" if mentioned else None
+
+
+#: The module behind SGLang's ``sglang`` console script. It defines the script's main() but,
+#: having no ``if __name__ == "__main__"`` guard (SGLang 0.5.23's sglang/cli/main.py, and no
+#: sglang/cli/__main__.py), never calls it when run with ``python -m``: the command imports
+#: it and exits, starting no server. Blogs write it as "what sglang serve really runs".
+_CLI_MODULE = "sglang.cli.main"
+_CLI_MODULE_WHY = (f" (python -m {_CLI_MODULE} starts no server: that module defines the "
+                   "sglang console script's main() but does not call it when run with -m, so "
+                   "the command exits at once; run sglang serve ... or python -m "
+                   "sglang.launch_server ... with the same flags)")
+
+
+#: A line that runs the console script's module with ``-m`` (not in a comment).
+_CLI_MODULE_RUN = re.compile(r"^[^#\n]*?\bpython[\d.]*\s+(?:-\S+\s+)*-m\s+sglang\.cli\.main\b.*$",
+                             re.MULTILINE)
+
+
+def _note_cli_module(text: str, notes: list[str]) -> None:
+    """A note for a text that runs ``python -m sglang.cli.main`` beside its launches: that
+    command starts nothing, so it is not counted as one of them, and the reader is told."""
+    found = _CLI_MODULE_RUN.search(text)
+    if found is None:
+        return
+    line = found.group(0).strip().rstrip(" \\")
+    shown = line[:60] + ("…" if len(line) > 60 else "")
+    notes.append(f"'{shown}' is not a launch and is not planned{_CLI_MODULE_WHY}")
 
 
 #: A program ``_require_flags`` names that is SGLang's own launcher (``sglang serve``,
@@ -3530,7 +3664,8 @@ def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:
     """A note when the lines right after the launch start with flags: the launch's last line
     lacks its continuation backslash, so the shell ends the command there and runs those
     lines on their own (failing); SGLang never sees their flags, and the plan leaves them
-    out as well."""
+    out as well. When a comment ended the command (``_comment_breaks``) the note names it,
+    since adding a backslash there would only lengthen the comment."""
     lost: list[str] = []
     for seg in after:
         if not seg:
@@ -3540,10 +3675,48 @@ def _orphaned_flags(after: list[list[str]], notes: list[str]) -> None:
         lost.extend(seg)
     if lost:
         shown = " ".join(lost[:6]) + (" …" if len(lost) > 6 else "")
+        broken = _comment_breaks(_SPLIT_TEXT).get(lost[0])
+        if broken is not None:
+            comment, alone = broken
+            cause = (f"a comment line inside the continued launch ('{comment}') ends it: the "
+                     "shell reads that line as a comment" if alone else
+                     f"the backslash at the end of a launch line is part of its comment "
+                     f"('{comment}'), so it does not continue the line"
+                     if comment.endswith("\\") else
+                     f"a launch line ends in a comment ('{comment}'), which leaves no place "
+                     "for its continuation backslash (one after it is part of the comment)")
+            notes.append(f"{cause}, and the lines after it ({shown}) are a command of their "
+                         "own to the shell: SGLang does not get those flags and they are not "
+                         "planned (move the comments out of the command, e.g. above it, or "
+                         "drop them)")
+            return
         notes.append(f"the launch's last line does not end in a backslash, so the lines after "
                      f"it ({shown}) are a command of their own to the shell: SGLang does not "
                      "get those flags and they are not planned (end the line before them "
                      "with ' \\' to pass them)")
+
+
+def _comment_breaks(text: str) -> dict[str, tuple[str, bool]]:
+    """Where a comment ends a continued command of ``text`` right before a flag line: the
+    flag line's first word -> (the comment, whether it is a line of its own). A comment line
+    between backslash-continued lines (runbooks annotate each flag so) and a backslash after
+    a ``#`` (``--tp 2  # tensor parallel \\``) both end the command, as the shell reads them;
+    only a missing backslash is fixed by adding one."""
+    found: dict[str, tuple[str, bool]] = {}
+    if "#" not in text:
+        return found
+    lines = text.splitlines()
+    pending = False  # the line before went on to this one
+    for at, line in enumerate(lines):
+        bare = line.rstrip(" \t\r")
+        comment = _comment_start(bare)
+        if comment is not None and (pending or bare.endswith("\\")):
+            following = next((n.split() for n in lines[at + 1:] if n.strip()), [])
+            if following and following[0].startswith("--"):
+                found.setdefault(following[0], (
+                    bare[comment:].strip(), not bare[:comment].strip()))
+        pending = comment is None and bare.endswith("\\") and bare == line.rstrip("\r")
+    return found
 
 
 def _wrapped_value(launch: list[str], after: list[list[str]], notes: list[str]) -> None:
