@@ -37,6 +37,59 @@ ZAYA_LAYERS = 80
 HRM_H_CYCLES, HRM_L_CYCLES = 2, 3
 
 
+#: SGLang 0.5.23's top-level model classes that keep their pipeline stage's layer range
+#: (``start_layer``/``end_layer``: an attribute or property of the class or a base, set in
+#: its constructor). ``resolve_layer_indices`` (``model_runner_components/layer_setup.py``)
+#: reads it from the built model; every other class falls back to the whole stack, so each
+#: of its pipeline stages sizes a KV pool with rows for every layer. (Read from the
+#: ``EntryClass`` classes of ``srt/models``; a hybrid linear-attention model's full layers
+#: are cut to the range the same way.)
+LAYER_RANGE_CLASSES = frozenset({
+    "ApertusForCausalLM", "ArceeForCausalLM", "BailingMoEForCausalLM", "BailingMoeForCausalLM",
+    "BailingMoeV2ForCausalLM", "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM",
+    "BeamForCausalLM", "Cosmos3EdgeForConditionalGeneration",
+    "Cosmos3ForConditionalGeneration", "DeepseekV2ForCausalLM", "DeepseekV32ForCausalLM",
+    "DeepseekV3ForCausalLM", "DeepseekV3ForCausalLMNextN", "DeepseekV4ForCausalLM",
+    "DeepseekV4ForCausalLMDSpark", "DeepseekV4ForCausalLMNextN", "Dots3NoteForCausalLM",
+    "Dots3NoteForCausalLMNextN", "Exaone4ForCausalLM", "ExaoneMoEForCausalLM",
+    "ExaoneMoEForCausalLMMTP", "ExaoneMoeForCausalLM", "Gemma4ForConditionalGeneration",
+    "Gemma4UnifiedForConditionalGeneration", "Glm4ForCausalLM", "Glm4MoeForCausalLM",
+    "Glm4MoeForCausalLMNextN", "Glm4MoeLiteForCausalLM", "Glm4MoeLiteForCausalLMNextN",
+    "Glm5NextForConditionalGeneration", "Glm5NextForConditionalGenerationNextN",
+    "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN", "GptOssForCausalLM",
+    "GraniteMoeHybridForCausalLM", "IQuestCoderForCausalLM", "InternLM3ForCausalLM",
+    "InternS1ProForConditionalGeneration", "InternS2MobiusForConditionalGeneration",
+    "InternS2PreviewForConditionalGeneration", "K2HorizonForCausalLM",
+    "KimiK25ForConditionalGeneration", "KimiK3ForConditionalGeneration",
+    "KimiK3LinearForCausalLM", "KimiLinearForCausalLM", "LLaDA2MoeModelLM",
+    "LagunaForCausalLM", "Llama4ForCausalLM", "LlamaForCausalLM", "LlamaForCausalLMEagle",
+    "LlamaForCausalLMEagle3", "MellumForCausalLM", "MiMoV2FlashForCausalLM",
+    "MiMoV2ForCausalLM", "MiMoV2MTP", "MiniMaxM3SparseForCausalLM",
+    "MiniMaxM3SparseForConditionalGeneration", "Ministral3ForCausalLM", "MistralForCausalLM",
+    "MistralForCausalLMEagle", "MistralLarge3ForCausalLM", "MistralLarge3ForCausalLMEagle",
+    "MixtralForCausalLM", "NanbeigeForCausalLM", "OPTForCausalLM", "Phi3ForCausalLM",
+    "Qwen2ForCausalLM", "Qwen2ForCausalLMEagle", "Qwen2MoeForCausalLM", "Qwen3ForCausalLM",
+    "Qwen3Model", "Qwen3MoeForCausalLM", "Qwen3MoeForCausalLMMTP",
+    "Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration",
+    "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForCausalLM",
+    "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForConditionalGeneration",
+    "SDARForCausalLM", "SDARMoeForCausalLM", "SarvamMLAForCausalLM", "SarvamMoEForCausalLM",
+    "Spark2_5ForCausalLM", "Step3p5ForCausalLM", "Step3p5MTP", "TeleFLMForCausalLM",
+    "TransformersEmbeddingModel", "TransformersForCausalLM",
+    "TransformersForSequenceClassification", "TransformersMoEEmbeddingModel",
+    "TransformersMoEForCausalLM", "TransformersMoEForSequenceClassification",
+    "TransformersMultiModalEmbeddingModel", "TransformersMultiModalForCausalLM",
+    "TransformersMultiModalForSequenceClassification",
+    "TransformersMultiModalMoEEmbeddingModel", "TransformersMultiModalMoEForCausalLM",
+    "TransformersMultiModalMoEForSequenceClassification", "XllmForCausalLM"})
+
+
+def keeps_stage_range(model: Any) -> bool:
+    """Whether the class SGLang builds for ``model`` keeps its stage's layer range (its
+    pool then holds only that stage's layers under ``--pp-size`` above 1)."""
+    return model.arch0 in LAYER_RANGE_CLASSES
+
+
 def zaya_attention_ids(text: Any) -> list[int]:
     """ZAYA1's attention layer ids as ``ZayaConfig.full_attention_layer_ids`` gives them: the
     ``a`` entries of ``zaya_layers`` (whose length is then the layer count), else every even

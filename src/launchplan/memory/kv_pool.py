@@ -20,8 +20,14 @@ budget set aside per request slot, before the KV pool); DeepSeek-V4's compressed
 ``dsv4_pool``'s. Not modelled (``caveats`` says so when a plan needs them): other state
 pools (lightning, Inkling's, Qwen4-Exp's PLE convolutions), unified memory pools, MiniMax
 sparse pools of 0.5.23's NVFP4-native stack, QSA pools, KV-cache sharding,
-pipeline-parallel layer splits, DFLASH drafts and post-capture resizing (off by default in
-0.5.23).
+the pipeline-parallel layer split of MiniMax sparse pools, DFLASH drafts and post-capture
+resizing (off by default in 0.5.23).
+
+Pipeline parallelism: each stage sizes its own pool, for its own layers when the model class
+keeps its stage's range (``kv_layers.LAYER_RANGE_CLASSES``; every layer otherwise), from the
+free memory all ranks agree on (the most loaded stage's weights), and SGLang's scheduler
+then gives every stage the smallest stage's token count (``_binding_stage``). (The model
+classes' ranges are 0.5.23's; 0.5.22 and 0.5.21 agree the stages' counts the same way.)
 
 Pure and fast: integer and float arithmetic on the plan's values, nothing imported lazily
 except the draft model's facts when the plan names a draft the record does not carry.
@@ -41,9 +47,14 @@ from launchplan.facts.models.fields import _as_int, _json_kind, _shown
 from launchplan.facts.models.mamba_hybrids import HYBRID_MAMBA2_DEFAULTS
 from launchplan.input.hisparse_config import hisparse_settings, pool_ratio
 from launchplan.memory.class_layers import attention_shapes, layer_kinds
-from launchplan.memory.dsv4_pool import Dsv4Pool
+from launchplan.memory.dsv4_pool import Dsv4Pool, owners_by_ratio, ring_size
 from launchplan.memory.env_settings import env_int
-from launchplan.memory.kv_layers import attention_layers, loop_pool_note, zaya_attention_ids
+from launchplan.memory.kv_layers import (
+    attention_layers,
+    keeps_stage_range,
+    loop_pool_note,
+    zaya_attention_ids,
+)
 from launchplan.memory.shortfall import NotEnoughMemory
 from launchplan.memory.swa_request_cap import swa_request_cap
 from launchplan.memory.token_cap import capped
@@ -166,8 +177,11 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
     if mamba is not None and mamba.per_slot <= 0:  # no state layer the config lets us count
         mamba = None  # (a caveat says so): sized as attention only, never a division by 0
     budget = _budget(plan, before_load_bytes, weights_bytes, steps, mamba)
-    sizer = _Default(plan, steps is not None) if not plan.hybrid_swa \
-        else _sizer(plan, steps is not None)
+    if plan.stages is not None:
+        sizer = _binding_stage(plan, budget, steps is not None)
+    else:
+        sizer = _Default(plan, steps is not None) if not plan.hybrid_swa \
+            else _sizer(plan, steps is not None)
     if steps is not None:
         steps.append((kv_dtype_label(plan), plan.kv_kind))
         steps.extend(sizer.describe())
@@ -175,7 +189,7 @@ def size(plan: _Plan, before_load_bytes: int, weights_bytes: int, gpu_bytes: int
     max_reqs = _max_running_requests(plan, pool["max_total_num_tokens"], steps, mamba)
     if _graph_alignment(plan) > 1:  # only an aligned capture list can come out empty
         _check_capture(plan, max_reqs)
-    if type(sizer) is Dsv4Pool:  # its ratio-128 state slots follow the request count
+    if isinstance(sizer, Dsv4Pool):  # its ratio-128 state slots follow the request count
         pool.update(sizer.finalize(max_reqs))
     return sizer, budget, pool, max_reqs, mamba
 
@@ -214,7 +228,8 @@ def plain_size(values: dict[str, Any], record: Any, tp: int, pp: int, attn_dp: i
     equal."""
     model = record.model
     facts = _model_facts(model)
-    if facts.special or facts.maybe_multimodal or facts.shapes is not None or facts.dsa:
+    if facts.special or facts.maybe_multimodal or facts.shapes is not None or facts.dsa \
+            or (pp > 1 and keeps_stage_range(model)):  # (per-stage pools: ``size``)
         return None
     (page, attn_cp, dcp, fraction, flag, spec, cap, asked, unified, sharding,
      disaggregation) = _PLAIN_READ(values)
@@ -287,7 +302,7 @@ def plain_size(values: dict[str, Any], record: Any, tp: int, pp: int, attn_dp: i
     if unified:
         caveats.append(_UNIFIED)
     if pp > 1:
-        caveats.append(_PP)
+        caveats.append(_pp_whole(model))
     if sharding or dcp > 1:
         caveats.append(_SHARDED)
     if record.env and record.env_flag("SGLANG_ENABLE_POST_CAPTURE_KV_SIZING"):
@@ -410,6 +425,9 @@ class _Plan:
             if self.hisparse_on else 1
         #: 0.5.22 on widen an EAGLE draft's KV rows to HiSparse's host-expanded token space
         self.hisparse_draft_kv = record.raw.release != "0.5.21"
+        #: each pipeline rank's layers, where its pool holds only its own (None: one stage,
+        #: or a pool every stage sizes for every layer or not split here; ``caveats``)
+        self.stages = _pp_split(self) if pp > 1 else None
 
     def requests_per_rank(self, requests: Any) -> int:
         """--max-running-requests (or a request count) per attention-DP rank."""
@@ -431,8 +449,9 @@ class _Plan:
             out.append(facts.loop_note)
         if unified:
             out.append(_UNIFIED)
-        if self.pp > 1:
-            out.append(_PP_STATE if facts.state else _PP)
+        if self.pp > 1 and self.stages is None:
+            out.append(_pp_whole(model, facts.state) if not keeps_stage_range(model)
+                       else _PP_STATE if facts.state else _PP)
         if sharding or self.dcp > 1:
             out.append(_SHARDED)
         if special:
@@ -462,10 +481,21 @@ class _Plan:
 
 
 _UNIFIED = "unified memory pools are not modelled"
-_PP = "pipeline parallelism: sized as if every stage held every layer"
-_PP_STATE = ("pipeline parallelism: the KV cache sized as if every stage held every layer; "
-             "a state slot priced by the largest stage's share of the state layers, as "
-             "SGLang prices it")
+_PP = ("pipeline parallelism: this pool's split over the stages is not modelled: sized as if "
+       "every stage held every layer (SGLang sizes each stage for its own layers: more tokens)")
+_PP_STATE = ("pipeline parallelism: the KV cache's split over the stages is not modelled: "
+             "sized as if every stage held every layer (SGLang sizes each stage for its own "
+             "layers: more tokens); a state slot priced by the largest stage's share of the "
+             "state layers, as SGLang prices it")
+
+
+def _pp_whole(model: Any, state: bool = False) -> str:
+    """The note of a pipeline launch whose class keeps no stage range: SGLang's figure, but
+    not what a reader expects of a pipeline."""
+    return (f"pipeline parallelism: SGLang's {model.arch0} class keeps no stage layer range, "
+            "so every stage's KV pool holds rows for every layer (as SGLang 0.5.23 sizes it)"
+            + ("; a state slot priced by the largest stage's share of the state layers, as "
+               "SGLang prices it" if state else ""))
 _SHARDED = "KV-cache sharding / decode context parallelism: per-rank rows only"
 _POST_CAPTURE = ("post-capture KV sizing is on: SGLang shrinks this pool again after "
                  "capturing CUDA graphs, by what the graphs took")
@@ -885,14 +915,18 @@ def _packed_page_rows(heads: int, head_dim: int, index_dim: int) -> tuple[int, i
     return 2 * row(heads * MSA_PAGE_SIZE * head_dim), row(MSA_PAGE_SIZE * index_dim)
 
 
-def _dsa_indexer_bytes(model: Any, layers: int, *, all_layers: bool) -> int:
-    """Index-K rows (FP8 with a 4-byte scale per 128), one per layer that computes top-k."""
+def _dsa_indexer_bytes(model: Any, layers: int, *, all_layers: bool,
+                       ids: Any = None) -> int:
+    """Index-K rows (FP8 with a 4-byte scale per 128), one per layer that computes top-k.
+    ``ids``: the global layer ids of the pool's slots (a pipeline stage's; SGLang numbers
+    them from 0 when their count is not ``layers``)."""
     config = model.text_config
     dim = int(config.get("index_head_dim") or 0)
     kpool = int(config.get("index_kpool") or 1)
     per_token = -(-(dim + dim // DSA_QUANT_BLOCK * 4) // kpool)
-    count = layers if all_layers else sum(
-        not _dsa_skips_topk(config, i) for i in range(layers))
+    if ids is None or len(ids) != layers:
+        ids = range(layers)
+    count = layers if all_layers else sum(not _dsa_skips_topk(config, i) for i in ids)
     return per_token * count
 
 
@@ -918,13 +952,22 @@ class _Default:
 
     name = "default"
 
-    def __init__(self, plan: _Plan, explain: bool = True) -> None:
+    def __init__(self, plan: _Plan, explain: bool = True, rank: int | None = None) -> None:
+        """``rank``: the pipeline rank whose own layers the pool holds (``plan.stages``)."""
         self.plan = plan
         model = plan.model
-        self.layers = layers = plan.facts.kv_layers
-        kv = plan.kv_bytes
         parts: list[tuple[str, Any]] | None = [] if explain else None
         self.parts = parts
+        ids: Any = None  # the layer ids of the DSA pool's slots (None: 0 up)
+        if rank is None:
+            layers = plan.facts.kv_layers
+        else:
+            stage = plan.stages[rank]
+            layers, ids = _stage_kv_layers(plan, stage)
+            if parts is not None:
+                parts.append(_stage_step(plan, rank, "KV layers", layers))
+        self.layers = layers
+        kv = plan.kv_bytes
         if plan.facts.mla:
             row = _mla_row(plan)
             cell = row * layers * kv
@@ -937,8 +980,8 @@ class _Default:
                 if parts is not None:
                     parts.append(("FP4: half the bytes plus block scales", cell))
             if plan.facts.dsa:
-                indexer = _dsa_indexer_bytes(model, layers, all_layers=plan.hisparse_on) \
-                    * plan.attn_dcp
+                indexer = _dsa_indexer_bytes(model, layers, all_layers=plan.hisparse_on,
+                                             ids=ids) * plan.attn_dcp
                 if plan.hisparse and plan.hisparse > 1:
                     # the index keys address HiSparse's whole host-expanded token space
                     indexer *= plan.hisparse
@@ -978,8 +1021,8 @@ class _Default:
         if plan.draft_layers and layers:
             if plan.facts.dsa:
                 ratio = plan.hisparse or 1
-                indexer = _dsa_indexer_bytes(model, layers, all_layers=plan.hisparse_on) \
-                    * plan.attn_dcp * ratio
+                indexer = _dsa_indexer_bytes(model, layers, all_layers=plan.hisparse_on,
+                                             ids=ids) * plan.attn_dcp * ratio
                 draft = int((cell - indexer) * plan.draft_layers / layers)
                 if plan.hisparse_draft_kv:
                     draft *= ratio
@@ -1041,11 +1084,17 @@ class _HybridSwa:
 
     name = "hybrid_swa"
 
-    def __init__(self, plan: _Plan) -> None:
+    def __init__(self, plan: _Plan, rank: int | None = None) -> None:
+        """``rank``: the pipeline rank whose own layers the pools hold (``plan.stages``)."""
         self.plan = plan
+        self.rank = rank
         model = plan.model
         kv = plan.kv_bytes
         swa_ids, full_ids = _layer_split(model)
+        if rank is not None:
+            stage = plan.stages[rank]
+            swa_ids = [i for i in swa_ids if i in stage]
+            full_ids = [i for i in full_ids if i in stage]
         self.full_layers, self.swa_layers = len(full_ids), len(swa_ids)
         self.ratio = float(plan.v("swa_full_tokens_ratio"))
         if model.is_mla:
@@ -1080,7 +1129,8 @@ class _HybridSwa:
         self.window = _sliding_window(model)
 
     def describe(self) -> list[tuple[str, Any]]:
-        return [
+        stage = [] if self.rank is None else [_stage_step(self.plan, self.rank, "layers")]
+        return stage + [
             (f"full layers {self.full_layers} (+{self.draft_full} draft) x "
              f"{self.full_per_token} B", self.full_bytes),
             (f"SWA layers {self.swa_layers} (+{self.draft_swa} draft) x "
@@ -1123,8 +1173,8 @@ class _SwaRequestCap(_HybridSwa):
 
     name = "swa_request_cap"
 
-    def __init__(self, plan: _Plan) -> None:
-        super().__init__(plan)
+    def __init__(self, plan: _Plan, rank: int | None = None) -> None:
+        super().__init__(plan, rank)
         self.swa_cap = swa_request_cap(plan, self.window)
 
     def size(self, budget: int, steps: list | None) -> dict[str, int]:
@@ -1520,12 +1570,119 @@ def _largest_stage_share(plan: _Plan, layers: list[int]) -> int:
     ``num_hidden_layers`` for each rank)."""
     if plan.pp <= 1 or not layers:
         return len(layers)
+    return max(sum(1 for i in layers if i in stage) for stage in _stages_of(plan))
+
+
+def _stages_of(plan: _Plan) -> list[range]:
+    """Each pipeline rank's layers: ``get_pp_indices``' split of ``num_hidden_layers``
+    (``SGLANG_PP_LAYER_PARTITION`` included), as the model classes and the state pricing
+    take it."""
     from launchplan.memory.weights import pp_partition, pp_stages
 
     env = plan.env
     partition = pp_partition(env.get("SGLANG_PP_LAYER_PARTITION")) if env else None
-    stages = pp_stages(int(plan.model.num_hidden_layers or 0), plan.pp, partition)
-    return max(sum(1 for i in layers if i in stage) for stage in stages)
+    return pp_stages(int(plan.model.num_hidden_layers or 0), plan.pp, partition)
+
+
+def _pp_split(plan: _Plan) -> list[range] | None:
+    """The pipeline ranks' layer ranges when each rank's pools hold only its own layers
+    (MHA, MLA, DSA, a hybrid model's full-attention layers, sliding-window and DeepSeek-V4
+    pools); None where SGLang sizes every stage for every layer (a class without a stage
+    range) or the pool is one not split here (MiniMax sparse, sliding-window layers not
+    known: a caveat says so)."""
+    model, facts = plan.model, plan.facts
+    if not keeps_stage_range(model) or facts.minimax_sparse:
+        return None
+    if plan.hybrid_swa and not facts.dsv4 and not _layer_split(model)[0]:
+        return None  # its sliding-window layers unknown: one pool of every layer (a caveat)
+    if facts.dsv4 and not plan.hybrid_swa:
+        return None
+    layers = int(model.num_hidden_layers or 0)
+    if not facts.state and (layers <= 0 or facts.kv_layers % layers):
+        return None  # a pool whose layers are not the stack's (or its loops'): not split
+    return _stages_of(plan)
+
+
+def _stage_kv_layers(plan: _Plan, stage: range) -> tuple[int, list[int] | range]:
+    """(KV layers, their global ids) of one pipeline stage's pool: a hybrid model's
+    full-attention layers in the stage, else the stage's layers (times a loop model's
+    loops: ``resolve_layer_indices``' ``num_effective_layers``)."""
+    if plan.facts.state:
+        ids = [i for i in _state_layers(plan.model)[1] if i in stage]
+        return len(ids), ids
+    loops = plan.facts.kv_layers // int(plan.model.num_hidden_layers)
+    return len(stage) * loops, stage
+
+
+class _Dsv4Stage(Dsv4Pool):
+    """DeepSeek-V4's pools of one pipeline rank: its stage's layers and the compressed-
+    storage owners among them (``collect_sources_by_ratio`` over the stage), the draft's
+    inflation over the stage's layers too."""
+
+    def __init__(self, plan: _Plan, rank: int) -> None:
+        super().__init__(plan)
+        stage = plan.stages[rank]
+        text = plan.model.text_config
+        ratios = [int(r) for r in (text.get("compress_ratios") or ())]
+        ratios = ratios[:int(plan.model.num_hidden_layers or 0)]
+        local = ratios[stage.start:stage.stop]
+        sources = [int(i) - stage.start for i in text.get("kv_source_layer_ids") or ()
+                   if int(i) in stage]
+        self.layers = len(local)
+        self.owners = owners_by_ratio(local, sources)
+        hip = plan.target.is_hip
+        self.rings = {r: ring_size(r, self.draft_tokens, self.online and not hip)
+                      for r in self.owners if r != 1}
+        self.swa_bytes = self._swa_bytes()
+        self.full_bytes = self._full_bytes()
+        if self.spec and self.layers:
+            inflation = (self.layers + 1) / self.layers
+            self.full_bytes *= inflation
+            self.swa_bytes *= inflation
+        self.cell = self.full_bytes
+        self.rank = rank
+
+    def describe(self) -> list[tuple[str, Any]]:
+        return [_stage_step(self.plan, self.rank, "layers"), *super().describe()]
+
+
+def _stage_step(plan: _Plan, rank: int, what: str, count: int | None = None
+                ) -> tuple[str, Any]:
+    """The step naming the pipeline rank whose pools bind, and its layers."""
+    stage = plan.stages[rank]
+    return (f"pipeline rank {rank} of {plan.pp} (the fewest tokens: every rank's): layers "
+            f"{stage.start}-{stage.stop - 1}, {what}",
+            len(stage) if count is None else count)
+
+
+def _binding_stage(plan: _Plan, budget: int, explain: bool) -> Any:
+    """The pipeline rank whose pool sets every rank's: each sizes its own layers' pool from
+    the same budget, its token count capped by --max-total-tokens, and SGLang's scheduler
+    takes the smallest over the stages (a MIN all-reduce in ``KVCacheConfigurator.
+    _apply_token_constraints``; the first such rank here). A stage without KV layers binds
+    nothing (SGLang gives it an unbounded count), unless capped."""
+    cap = plan.v("max_total_tokens")
+    page = plan.page
+    best: Any = None
+    best_tokens: int | None = None
+    two_pools = plan.hybrid_swa and (plan.facts.dsv4 or _layer_split(plan.model)[0])
+    for rank in range(len(plan.stages)):
+        if two_pools:  # its tokens: what its own sizing gives (capped there)
+            sizer = _Dsv4Stage(plan, rank) if plan.facts.dsv4 \
+                else _SwaRequestCap(plan, rank) if _request_cap_applies(plan) \
+                else _HybridSwa(plan, rank)
+            tokens = sizer.size(budget, None)["max_total_num_tokens"]
+            if best is None or tokens < best_tokens:
+                best, best_tokens = sizer, tokens
+            continue
+        sizer = _Default(plan, explain, rank)
+        tokens = budget // sizer.cell // page * page if sizer.cell else None
+        if cap is not None and (tokens is None or cap < tokens):
+            tokens = cap
+        if best is None or (tokens is not None
+                            and (best_tokens is None or tokens < best_tokens)):
+            best, best_tokens = sizer, tokens
+    return best
 
 
 # --- requests and graphs ----------------------------------------------------------------------

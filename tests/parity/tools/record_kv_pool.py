@@ -30,6 +30,13 @@ reporting ``before_load_bytes`` before and ``before_load_bytes - weights_bytes``
 loading. The answer is SGLang's: bytes per token (the pool configurator's cell size), the
 byte budget, ``max_total_num_tokens``, the SWA split, ``max_running_requests`` and the
 decode CUDA-graph batch sizes that survive it (``get_batch_sizes_to_capture``).
+
+Under ``--pp-size`` > 1 every pipeline rank is sized in its own child, its stand-in model
+holding that rank's stage (``get_pp_indices``), and the row is the binding rank's: the one
+whose own token capacity is the smallest, which SGLang's MIN all-reduce over the stages
+gives every rank (``pp_rank`` and its ``pp_local_tokens`` say which). The free-memory
+figures are one GPU's: ``weights_bytes`` stands for the most loaded rank's weights, which
+the free-memory MIN all-reduce makes every rank's.
 """
 from __future__ import annotations
 
@@ -94,10 +101,11 @@ class _FakeModel:
     ``language_model``: that is a stand-in too, of the class the wrapper builds it from
     (read from the wrapper's source), over the text config."""
 
-    def __init__(self, cls, hf_config, pp_size: int = 1):
+    def __init__(self, cls, hf_config, pp_size: int = 1, pp_rank: int = 0):
         self.config = hf_config
         self._cls = cls
         self._pp_size = pp_size
+        self._pp_rank = pp_rank
         self.quant_config = None
 
     def __getattr__(self, name):
@@ -109,13 +117,14 @@ class _FakeModel:
             # resolve_layer_indices reads the built model's range when the class has one
             # (Nanbeige's properties) and otherwise takes the config's, which loop models
             # have already looped (IQuest LoopCoder): answer as the real class would
-            start, end = _stage_range(self.config, self._pp_size)
+            start, end = _stage_range(self.config, self._pp_size, self._pp_rank)
             return start if name == "start_layer" else end
         if name == "language_model" and self._cls is not None:
             inner = _inner_class(self._cls, name)
             if inner is not None:
                 text = getattr(self.config, "text_config", None) or self.config
-                self.__dict__[name] = _FakeModel(_model_class([inner]), text, self._pp_size)
+                self.__dict__[name] = _FakeModel(_model_class([inner]), text, self._pp_size,
+                                                     self._pp_rank)
                 return self.__dict__[name]
         raise AttributeError(name)
 
@@ -141,13 +150,13 @@ def _defines_layer_range(cls) -> bool:
     return False
 
 
-def _stage_range(hf_config, pp_size: int) -> tuple[int, int]:
-    """The stored layers pipeline rank 0 (the rank this harness models) builds: SGLang's own
-    split of the text config's ``num_hidden_layers``."""
+def _stage_range(hf_config, pp_size: int, pp_rank: int = 0) -> tuple[int, int]:
+    """The stored layers pipeline rank ``pp_rank`` builds: SGLang's own split of the text
+    config's ``num_hidden_layers`` (``SGLANG_PP_LAYER_PARTITION`` included)."""
     from sglang.srt.distributed.utils import get_pp_indices
 
     text = getattr(hf_config, "text_config", None) or hf_config
-    return get_pp_indices(int(text.num_hidden_layers), 0, pp_size)
+    return get_pp_indices(int(text.num_hidden_layers), pp_rank, pp_size)
 
 
 def _inner_class(cls, attribute: str) -> str | None:
@@ -210,7 +219,10 @@ _MODEL_CLASS_ERRORS: list = []
 _MODEL_CLASSES: dict = {}
 
 
-def run_kv_case(case: dict, facts: dict, oracle) -> dict:
+def run_kv_case(case: dict, facts: dict, oracle, pp_rank: int = 0) -> dict:
+    """One case as pipeline rank ``pp_rank`` sizes it (its own stage's layers). The token
+    capacity SGLang then agrees on across the stages (a MIN all-reduce) is the driver's to
+    take (``_pp_binding``): the rank's own capacity is noted as ``pp_local_tokens``."""
     import torch
     import torch.distributed
     from sglang.srt.runtime_context import (
@@ -229,9 +241,16 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
     after = before - int(case["weights_bytes"])
     free = {"bytes": before}
     torch.cuda.mem_get_info = lambda device=None: (free["bytes"], free["bytes"])
-    # One process stands for every rank: the MIN all-reduce of equal values is identity,
-    # but SGLang still passes the figure through its float32 tensor.
-    torch.distributed.all_reduce = lambda tensor, *a, **k: None
+    # One process stands for every rank of its stage: the free-memory MIN all-reduce of
+    # equal values is identity, but SGLang still passes the figure through its float32
+    # tensor. The int64 one is the pipeline stages' token capacity: noted, left as it is.
+    synced: list = []
+
+    def all_reduce(tensor, *a, **k):
+        if tensor.dtype == torch.int64:
+            synced.append(int(tensor.item()))
+
+    torch.distributed.all_reduce = all_reduce
     for k, v in (case.get("env") or {}).items():
         os.environ[k] = str(v)
     _tensors_on_cpu(torch)
@@ -262,8 +281,10 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
             "speculative_num_draft_tokens", "cuda_graph_config.decode.bs")}
         publish(sa, role="scheduler", ranks=SpawnRanks(world_rank=0, dp_rank=None, gpu_id=0))
         par = get_parallel()
-        # rank 0 of the pipeline: DeepSeek-V4's pool configurator logs its rank under PP
-        group = types.SimpleNamespace(cpu_group=None, world_size=par.pp_size, rank_in_group=0)
+        out["pp_size"] = par.pp_size
+        # DeepSeek-V4's pool configurator slices its layers by this rank under PP
+        group = types.SimpleNamespace(cpu_group=None, world_size=par.pp_size,
+                                      rank_in_group=pp_rank)
         par.override_permanently(world_group=types.SimpleNamespace(
             cpu_group=None, world_size=par.tp_size * par.pp_size))
         from sglang.srt.configs.model_config import AttentionArch, ModelConfig
@@ -300,7 +321,7 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
 
             initialize_moe_config()
         model = _FakeModel(_model_class(mc.hf_config.architectures), mc.hf_config,
-                           par.pp_size)
+                           par.pp_size, pp_rank)
         model.quant_config, quant_error = _quant_config(mc)
         spec_algorithm = SpeculativeAlgorithm.from_string(get_spec().speculative_algorithm)
         layer_info = resolve_layer_indices(model=model, model_config=mc,
@@ -384,6 +405,9 @@ def run_kv_case(case: dict, facts: dict, oracle) -> dict:
             model_class_errors=_MODEL_CLASS_ERRORS,
             **_compressed(config),
         )
+        if par.pp_size > 1:
+            out["result"].update(pp_rank=pp_rank,
+                                 pp_local_tokens=synced[0] if synced else None)
     return out
 
 
@@ -470,42 +494,70 @@ def worker(platform: str, cases: list, timeout: float) -> None:
     facts = {k: v for k, v in facts.items() if hasattr(get_platform(), k)}
     emit = sys.__stdout__
     for case in cases:
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(r)
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, 1)
-                os.dup2(devnull, 2)
-                res = run_kv_case(case, facts, oracle)
-            except BaseException as e:  # noqa: BLE001
-                import traceback
-                res = dict(name=case.get("name"), ok=False, stage="harness", result={},
-                           error=f"harness: {type(e).__name__}: {e}",
-                           where=traceback.format_exc()[-1500:])
-            with os.fdopen(w, "w") as fw:
-                fw.write(json.dumps(res, default=repr) + "\n")
-            os._exit(0)
-        os.close(w)
-        deadline, data = time.time() + timeout, b""
-        while time.time() < deadline:
-            if select.select([r], [], [], 0.5)[0]:
-                chunk = os.read(r, 1 << 16)
-                if not chunk:
-                    break
-                data += chunk
-        else:
-            os.kill(pid, 9)
-        os.close(r)
-        os.waitpid(pid, 0)
-        try:
-            res = json.loads(data.decode())
-        except ValueError:
-            res = dict(name=case.get("name"), ok=False, stage="harness", result={},
-                       error="harness: case process died")
+        res = _forked(case, facts, oracle, timeout, 0)
+        pp = int(res.pop("pp_size", 1) or 1)
+        if pp > 1 and res["ok"]:
+            ranks = [res] + [_forked(case, facts, oracle, timeout, rank)
+                             for rank in range(1, pp)]
+            for row in ranks:
+                row.pop("pp_size", None)
+            res = _pp_binding(ranks)
         emit.write(json.dumps(res, default=repr) + "\n")
         emit.flush()
+
+
+def _forked(case: dict, facts: dict, oracle, timeout: float, pp_rank: int) -> dict:
+    """``run_kv_case`` for one pipeline rank, in a forked child (SGLang's globals stay the
+    worker's)."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            res = run_kv_case(case, facts, oracle, pp_rank)
+        except BaseException as e:  # noqa: BLE001
+            import traceback
+            res = dict(name=case.get("name"), ok=False, stage="harness", result={},
+                       error=f"harness: {type(e).__name__}: {e}",
+                       where=traceback.format_exc()[-1500:])
+        with os.fdopen(w, "w") as fw:
+            fw.write(json.dumps(res, default=repr) + "\n")
+        os._exit(0)
+    os.close(w)
+    deadline, data = time.time() + timeout, b""
+    while time.time() < deadline:
+        if select.select([r], [], [], 0.5)[0]:
+            chunk = os.read(r, 1 << 16)
+            if not chunk:
+                break
+            data += chunk
+    else:
+        os.kill(pid, 9)
+    os.close(r)
+    os.waitpid(pid, 0)
+    try:
+        return json.loads(data.decode())
+    except ValueError:
+        return dict(name=case.get("name"), ok=False, stage="harness", result={},
+                    error="harness: case process died")
+
+
+def _pp_binding(ranks: list) -> dict:
+    """The launch's answer from every pipeline rank's: a rank that fails fails the launch;
+    otherwise SGLang's scheduler takes the smallest stage capacity (its MIN all-reduce over
+    the stages in ``_apply_token_constraints``), so the rank holding it (the first such) is
+    the one whose figures are the launch's: its own bytes per token and budget, and the
+    token count, requests and capture sizes every rank then shares."""
+    for row in ranks:
+        if not row["ok"]:
+            return row
+    local = [row["result"].get("pp_local_tokens") for row in ranks]
+    if None in local:
+        return ranks[0]
+    return ranks[local.index(min(local))]
 
 
 def _preload_model_classes(cases: list) -> None:
