@@ -22,8 +22,8 @@ unpadded latent row (no page padding, no reserved pages), and ``--max-running-re
 below the attention-DP ranks leaves a rank no request rather than one.
 
 Not modelled (``caveats`` in ``kv_pool`` says so): the unified-KV pools of the ROCm
-``unified_kv_triton`` backend, encoder-bounded SWA replay (DSpark drafts) and pipeline
-stages. HiSparse (``--enable-hisparse``) keeps ratio-4 rows for only one token in
+``unified_kv_triton`` backend, encoder-bounded SWA replay (DSpark drafts) and, without the
+hybrid SWA pool, pipeline stages (``kv_pool`` sizes each stage of the hybrid one). HiSparse (``--enable-hisparse``) keeps ratio-4 rows for only one token in
 ``host_to_device_ratio`` on the GPU: the ratio-4 pool shrinks by that ratio, its indexer keys
 do not.
 """
