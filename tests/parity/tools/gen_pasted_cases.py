@@ -135,7 +135,10 @@ def for_oracle(argv: list[str], model: str) -> list[str]:
             continue
         if name in DRAFT_FLAGS and (eq or at + 1 < len(argv)):
             given = value if eq else argv[at + 1]
-            draft = oracle_model(given) or given  # the folder launchplan planned it with
+            draft = oracle_model(given)  # the folder launchplan planned it with
+            if draft is None and not Path(given).is_dir():  # a path on the poster's machine
+                raise LaunchplanError(f"{name} {given}: a draft no config here stands for")
+            draft = draft or given
             out.extend([f"{argv[at].partition('=')[0]}={draft}"] if eq
                        else [argv[at], draft])
             at += 1 if eq else 2
@@ -170,13 +173,14 @@ def cases() -> tuple[list[dict], list[str]]:
                 split = split_argv(args, ALLOWED)
                 path = model_path(split.sglang_argv)
                 model = oracle_model(path)
+                # a draft's path too maps to a folder here, or the launch is left out
+                argv = for_oracle(split.sglang_argv, model) if model is not None else []
             except LaunchplanError as exc:
                 skipped.append(f"{name}: {exc}")
                 continue
             if model is None:
                 skipped.append(f"{name}: {path} maps to no bundled model or shipped config")
                 continue
-            argv = for_oracle(split.sglang_argv, model)
             # the target's own name: the oracle knows no alias (``a100-80g`` is ``a100``)
             platform = get_target(entry["gpu"]).name
             case = {"name": name, "source": entry["source"], "platform": platform,
