@@ -282,3 +282,17 @@ def test_every_value_left_open_is_named_in_the_one_error() -> None:
     assert "also left open" not in str(raised.value)
     argv = unpaste([text, "--tp", "2", "--mem-fraction-static", "0.8", "--port", "1"])[0]
     assert parse_argv(argv).values["tp_size"] == 2
+
+
+def test_an_open_expression_inside_a_free_text_value_is_noted(capsys, monkeypatch):
+    """A multi-node address built from an open variable (``127.0.0.1:$((PORT + 2000))``, as
+    h21's texts/010 writes it) is held as written like a whole ``$NAME`` is, and noted: on a
+    multi-node launch it is the one value that matters."""
+    text = ("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+            '--dist-init-addr "127.0.0.1:$((PORT + 2000))" --served-model-name org/plain')
+    plan = _plan(capsys, monkeypatch, "h100", text, "--model-path", "llama-3.1-8b")
+    assert plan["resolved"]["dist_init_addr"] == "127.0.0.1:$((PORT + 2000))"
+    assert any(w.startswith("--dist-init-addr 127.0.0.1:$((PORT + 2000)): a value the pasted "
+                            "text leaves open (the plan holds it as written")
+               for w in plan["warnings"])
+    assert not any(w.startswith("--served-model-name") for w in plan["warnings"])

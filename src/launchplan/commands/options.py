@@ -333,19 +333,20 @@ def _own_block(argv: list[str], chosen: int) -> list[str]:
 
 
 def _open_text_values(argv: Sequence[str]) -> list[str]:
-    """A note per flag whose value is a whole variable or expression the pasted text leaves
-    open (``--served-model-name "$NAME"``, ``--kv-events-config ${json.dumps(cfg)}``): a
-    free-text flag takes it as written, so the plan holds the reference, not what SGLang
-    gets; a flag that needs a number or a choice refuses it anyway (bad input). None for one
-    a later flag of the same field gives (the flag given after the paste: SGLang keeps the
-    last value, and the parser notes that it did)."""
+    """A note per flag whose value holds a variable or expression the pasted text leaves
+    open (``--served-model-name "$NAME"``, ``--kv-events-config ${json.dumps(cfg)}``, a
+    multi-node address ``127.0.0.1:$((PORT + 2000))``): a free-text flag takes it as
+    written, so the plan holds the reference, not what SGLang gets; a flag that needs a
+    number or a choice refuses it anyway (bad input). None for one a later flag of the same
+    field gives (the flag given after the paste: SGLang keeps the last value, and the
+    parser notes that it did)."""
     from launchplan.input import shell_vars
     from launchplan.input.cli import flag_field
 
     out = []
     for at in range(1, len(argv)):
         flag, word = argv[at - 1], argv[at]
-        if flag.startswith("--") and "=" not in flag and word.startswith("$") \
+        if flag.startswith("--") and "=" not in flag and "$" in word \
                 and shell_vars.open_reference(word):
             field = flag_field(flag)
             if field is not None and any(w.startswith("-") and flag_field(w) == field
