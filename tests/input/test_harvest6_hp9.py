@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from launchplan.input.pasted import looks_pasted, unpaste
-from tests.input.bad_input import first_error_line
+from tests.input.paste_support import first_error_line
 
 
 @pytest.fixture(autouse=True)

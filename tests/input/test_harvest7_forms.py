@@ -13,7 +13,7 @@ from launchplan.commands.main import main
 from launchplan.commands.options import COMPAT_CHOICES
 from launchplan.input.pasted import unpaste
 from launchplan.input.pasted_release import reported_release
-from tests.input.bad_input import first_error_line
+from tests.input.paste_support import first_error_line
 
 _LAUNCH = ("python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
            "--tp 2")

@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 from launchplan.commands.main import main
-from launchplan.input.pasted import unpaste
-from tests.input.bad_input import first_error_line
+from tests.input.paste_support import first_error_line, read_with_notes
 
 
 @pytest.fixture(autouse=True)
@@ -21,10 +20,7 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
 _error = first_error_line
 
 
-def _read(text: str) -> tuple[list[str], list[str]]:
-    notes: list[str] = []
-    argv, _ = unpaste([text], notes=notes)
-    return argv, notes
+_read = read_with_notes
 
 
 # --- F3: a comment line inside a continued launch ends it --------------------------------------

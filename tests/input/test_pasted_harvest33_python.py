@@ -18,6 +18,7 @@ import pytest
 from launchplan.commands.main import main
 from launchplan.errors import InputError
 from launchplan.input.pasted import unpaste
+from tests.input.paste_support import read_with_notes
 
 #: SGLang's Ascend NPU nightly test (2026; find_string id 59352511801), as harvested: the
 #: flags in a ``server_args`` list local to ``setUpClass``, joined to the launcher there.
@@ -347,10 +348,7 @@ if __name__ == "__main__":
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
 
 
-def _read(text: str) -> tuple[list[str], list[str]]:
-    notes: list[str] = []
-    argv, _ = unpaste([text], notes=notes)
-    return argv, notes
+_read = read_with_notes
 
 
 # --- H9: a function's own argv lists -----------------------------------------------------

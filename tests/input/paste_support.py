@@ -1,10 +1,11 @@
-"""What the harvest tests ask of a bad-input run: exit 2, no traceback, one first line."""
+"""What the harvest tests ask of a paste: a bad-input run's one first line, a reading's notes."""
 
 from __future__ import annotations
 
 import pytest
 
 from launchplan.commands.main import main
+from launchplan.input.pasted import unpaste
 
 
 def first_error_line(capsys: pytest.CaptureFixture[str], *args: str, gpu: str = "h100") -> str:
@@ -14,3 +15,10 @@ def first_error_line(capsys: pytest.CaptureFixture[str], *args: str, gpu: str = 
     assert code == 2, err
     assert "Traceback" not in err
     return err.strip().splitlines()[0]
+
+
+def read_with_notes(text: str) -> tuple[list[str], list[str]]:
+    """(argv, notes) of one pasted text, as the paste reader takes it."""
+    notes: list[str] = []
+    argv, _ = unpaste([text], notes=notes)
+    return argv, notes
